@@ -1,0 +1,41 @@
+"""The Plan: what both planners (rules and model) return, as one closed, typed model."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from agent.answer import RefusalReason
+
+Route = Literal["meta", "domain", "refusal"]
+Intent = Literal[
+    "greeting",  # meta
+    "thanks",  # meta
+    "help",  # meta
+    "coverage",  # meta: which companies / years
+    "numeric",  # one company, one year, one metric (or a few metrics)
+    "derived",  # a formula over facts: margins, growth, ratios
+    "compare",  # several companies, one metric and year
+    "trend",  # one company, several years
+    "qualitative",  # prose from Items 1, 1A, 1C, 7, 7A, 8
+    "refuse",
+]
+
+
+class Plan(BaseModel):
+    route: Route
+    intent: Intent
+    tickers: list[str] = Field(default_factory=list)  # resolved, covered or not
+    fiscal_years: list[int] = Field(default_factory=list)  # the company's own fiscal-year labels
+    latest: bool = False  # "latest", "most recent", or no year given: resolved per company in fetch
+    metrics: list[str] = Field(default_factory=list)  # keys of agent.concepts.METRICS / agent.finance.FORMULAS
+    items: list[str] = Field(default_factory=list)  # 10-K Items to search, e.g. ['1A']
+    as_of_filing_year: int | None = None  # "per the FY2024 10-K": answer from that filing
+    query: str = ""  # retrieval query, abbreviations expanded
+    sub_queries: list[str] = Field(default_factory=list)  # compound questions, 2-3 parts
+    refusal_reason: RefusalReason | None = None
+    refusal_detail: str | None = None  # e.g. the unknown metric or company as the user wrote it
+    candidates: list[str] = Field(default_factory=list)  # ambiguous_company: tickers to choose from
+    inherited: list[str] = Field(default_factory=list)  # fields taken from the thread's memory
+    planner: str = "rules"

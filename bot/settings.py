@@ -1,0 +1,72 @@
+"""One settings object, read from the environment once at the entry point and passed down.
+
+Library code (agent, store, ingest) never reads the environment: it receives these values.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", populate_by_name=True)
+
+    # Storage
+    database_url: str | None = Field(None, validation_alias="DATABASE_URL")
+    data_dir: Path = Field(Path(".footnote"), validation_alias="FOOTNOTE_DATA_DIR")
+
+    # SEC EDGAR
+    sec_identity: str | None = Field(None, validation_alias="SEC_IDENTITY")
+    sec_www_url: str = Field("https://www.sec.gov", validation_alias="FOOTNOTE_SEC_WWW_URL")
+    sec_data_url: str = Field("https://data.sec.gov", validation_alias="FOOTNOTE_SEC_DATA_URL")
+    sec_max_rps: float = Field(10.0, validation_alias="FOOTNOTE_SEC_MAX_RPS")
+
+    # Embeddings
+    embedding_provider: Literal["local", "openai"] = Field("local", validation_alias="FOOTNOTE_EMBEDDING_PROVIDER")
+    embedding_model: str | None = Field(None, validation_alias="FOOTNOTE_EMBEDDING_MODEL")
+
+    # Language model (optional upgrade; the deterministic path needs none of it)
+    openai_api_key: SecretStr | None = Field(None, validation_alias="OPENAI_API_KEY")
+    openai_base_url: str | None = Field(None, validation_alias="OPENAI_BASE_URL")
+    openai_model: str = Field("gpt-4o-mini", validation_alias="FOOTNOTE_OPENAI_MODEL")
+    openai_timeout_s: float = Field(20.0, validation_alias="FOOTNOTE_OPENAI_TIMEOUT")
+    azure_openai_endpoint: str | None = Field(None, validation_alias="AZURE_OPENAI_ENDPOINT")
+    azure_openai_api_key: SecretStr | None = Field(None, validation_alias="AZURE_OPENAI_API_KEY")
+    azure_openai_api_version: str = Field("2024-10-21", validation_alias="OPENAI_API_VERSION")
+    llm: Literal["auto", "off"] = Field("auto", validation_alias="FOOTNOTE_LLM")
+
+    # Slack
+    slack_bot_token: SecretStr | None = Field(None, validation_alias="SLACK_BOT_TOKEN")
+    slack_signing_secret: SecretStr | None = Field(None, validation_alias="SLACK_SIGNING_SECRET")
+    slack_app_token: SecretStr | None = Field(None, validation_alias="SLACK_APP_TOKEN")
+    slack_api_url: str = Field("https://slack.com/api/", validation_alias="SLACK_API_URL")
+
+    # Microsoft Teams (Bot Framework)
+    microsoft_app_id: str | None = Field(None, validation_alias=AliasChoices("MicrosoftAppId", "MICROSOFT_APP_ID"))
+    microsoft_app_password: SecretStr | None = Field(
+        None, validation_alias=AliasChoices("MicrosoftAppPassword", "MICROSOFT_APP_PASSWORD")
+    )
+    microsoft_app_tenant_id: str | None = Field(
+        None, validation_alias=AliasChoices("MicrosoftAppTenantId", "MICROSOFT_APP_TENANT_ID")
+    )
+    microsoft_app_type: str = Field("MultiTenant", validation_alias=AliasChoices("MicrosoftAppType", "MICROSOFT_APP_TYPE"))
+
+    log_level: str = Field("INFO", validation_alias="FOOTNOTE_LOG_LEVEL")
+
+    @property
+    def llm_configured(self) -> bool:
+        return self.llm != "off" and bool(self.openai_api_key or self.azure_openai_endpoint or self.openai_base_url)
+
+    @property
+    def resolved_embedding_model(self) -> str:
+        if self.embedding_model:
+            return self.embedding_model
+        return "text-embedding-3-small" if self.embedding_provider == "openai" else "all-MiniLM-L6-v2"
+
+
+def load_settings(**overrides) -> Settings:
+    return Settings(**overrides)

@@ -1,0 +1,1 @@
+"""Golden questions, refusals and threads, scored by plain functions against thresholds."""

@@ -1,0 +1,1 @@
+"""SEC EDGAR (or a local folder in SEC's formats) -> the store."""

@@ -1,0 +1,77 @@
+"""What parsing a filing produces, before anything touches the database.
+
+The parsers (html10k, xbrl, companyfacts, chunking) return these; the pipeline writes them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+
+@dataclass(frozen=True)
+class FilingMeta:
+    cik: int
+    company: str  # dei:EntityRegistrantName
+    ticker: str | None  # first dei:TradingSymbol
+    form: str  # dei:DocumentType: 10-K, 10-K/A
+    fiscal_year: int  # dei:DocumentFiscalYearFocus
+    fiscal_period: str  # dei:DocumentFiscalPeriodFocus, normally FY
+    period_end: date  # end of the dei:DocumentPeriodEndDate context
+    accession: str | None  # None when unknown
+    filed: date | None = None
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class Section:
+    item: str  # '1', '1A', '1C', '7', '7A', '8'
+    title: str  # 'Risk Factors'
+    text: str
+    start_offset: int | None
+    end_offset: int | None
+    method: str  # 'edgartools' or 'headings'
+    tables: tuple[str, ...] = ()  # financial tables in this Item, rendered as text rows
+
+
+@dataclass(frozen=True)
+class Fact:
+    taxonomy: str
+    concept: str
+    unit: str
+    value: Decimal
+    period_end: date
+    period_start: date | None  # None for instants
+    accession: str
+    decimals: str | None = None
+    fy: int | None = None
+    fp: str | None = None
+    form: str | None = None
+    frame: str | None = None
+    filed: date | None = None
+    dims: dict[str, str] = field(default_factory=dict)
+    source: str = "ixbrl"  # or 'companyfacts'
+
+    @property
+    def dimensional(self) -> bool:
+        return bool(self.dims)
+
+
+@dataclass
+class ParsedFiling:
+    meta: FilingMeta
+    sections: list[Section]
+    facts: list[Fact]
+    missing_items: list[str]  # wanted Items not found even by the fallback
+    content_hash: str  # sha256 of the document bytes
+
+
+@dataclass(frozen=True)
+class ChunkDraft:
+    item: str
+    ordinal: int
+    text: str
+    context: str  # e.g. 'Apple Inc. (AAPL) 10-K FY2024 — Item 1A Risk Factors:'
+    is_table: bool
+    n_tokens: int  # context + text, in the embedding model's tokens, specials included

@@ -1,0 +1,1 @@
+"""Postgres + pgvector: companies, filings, sections, chunks, XBRL facts, the answer cache."""

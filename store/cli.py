@@ -1,0 +1,54 @@
+"""`footnote db status`: where the database is and what it holds."""
+
+from __future__ import annotations
+
+import contextlib
+
+from store.db import describe_url, open_database
+
+
+@contextlib.contextmanager
+def open_for(settings, *, check_embedding: bool = True):
+    """The configured database, opened and migrated for the configured embedding model."""
+    from ingest.embed import embedding_identity
+
+    model, dim = embedding_identity(settings)
+    with open_database(
+        settings.database_url,
+        settings.data_dir,
+        embedding_model=model,
+        embedding_dim=dim,
+        check_embedding=check_embedding,
+    ) as db:
+        yield db
+
+
+def register(sub) -> None:
+    db = sub.add_parser("db", help="the database")
+    db_sub = db.add_subparsers(dest="db_command", required=True)
+    status = db_sub.add_parser("status", help="where the database is and what it holds")
+    status.set_defaults(func=cmd_status)
+
+
+COUNTS = {
+    "companies": "SELECT count(*) FROM companies",
+    "filings": "SELECT count(*) FROM filings",
+    "sections": "SELECT count(*) FROM sections",
+    "chunks": "SELECT count(*) FROM chunks",
+    "facts": "SELECT count(*) FROM facts",
+    "cached answers": "SELECT count(*) FROM answer_cache",
+}
+
+
+def cmd_status(args, settings) -> int:
+    with open_for(settings, check_embedding=False) as db:
+        where = "embedded, in " + str(settings.data_dir.resolve() / "pg") if not settings.database_url else "DATABASE_URL"
+        print(f"database: {describe_url(db.url)} ({where})")
+        print(f"embeddings: {db.meta('embedding_model')} ({db.meta('embedding_dim')} dimensions)")
+        print(f"corpus version: {db.corpus_version()}")
+        with db.connection() as conn:
+            for label, sql in COUNTS.items():
+                print(f"{label}: {conn.execute(sql).fetchone()[0]:,}")
+            size = conn.execute("SELECT pg_size_pretty(pg_database_size(current_database()))").fetchone()[0]
+        print(f"size: {size}")
+    return 0

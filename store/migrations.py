@@ -1,0 +1,152 @@
+"""Append-only schema history: a migration's position in MIGRATIONS is its version.
+
+Never edit or reorder an entry that has shipped; add a new one. `{dim}` is the embedding
+dimension of the corpus, fixed when the chunks table is created and recorded in corpus_meta.
+"""
+
+from __future__ import annotations
+
+import psycopg
+
+MIGRATIONS: list[str] = [
+    # 1: the SEC data, keyed on SEC's own identifiers so re-ingestion is idempotent.
+    """
+    CREATE EXTENSION IF NOT EXISTS vector;
+
+    CREATE TABLE corpus_meta (
+        key   text PRIMARY KEY,
+        value text NOT NULL
+    );
+
+    CREATE TABLE companies (
+        cik             bigint PRIMARY KEY,
+        name            text NOT NULL,
+        tickers         text[] NOT NULL DEFAULT '{}',
+        fiscal_year_end text,              -- MMDD as SEC gives it, e.g. '0928'
+        updated_at      timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE INDEX companies_tickers ON companies USING gin (tickers);
+
+    CREATE TABLE sec_tickers (             -- SEC's whole ticker map: tells "not covered" from "no such company"
+        ticker text PRIMARY KEY,
+        cik    bigint NOT NULL,
+        title  text NOT NULL
+    );
+    CREATE INDEX sec_tickers_cik ON sec_tickers (cik);
+
+    CREATE TABLE filings (
+        accession     text PRIMARY KEY,    -- 0000320193-24-000123, or 'noacc-<cik>-<period_end>' when SEC's is unknown
+        cik           bigint NOT NULL REFERENCES companies (cik),
+        form          text NOT NULL,       -- 10-K, 10-K/A
+        fiscal_year   int NOT NULL,        -- dei:DocumentFiscalYearFocus, the company's own label
+        fiscal_period text NOT NULL DEFAULT 'FY',
+        period_end    date NOT NULL,
+        filed         date,
+        url           text NOT NULL,       -- the SEC document (or filing index) URL
+        content_hash  text NOT NULL,
+        source        text,                -- where it was read from (path or URL)
+        missing_items text[] NOT NULL DEFAULT '{}',
+        ingested_at   timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE INDEX filings_cik_fy ON filings (cik, fiscal_year);
+
+    CREATE TABLE sections (
+        accession    text NOT NULL REFERENCES filings (accession) ON DELETE CASCADE,
+        item         text NOT NULL,        -- '1', '1A', '1C', '7', '7A', '8'
+        title        text NOT NULL,
+        text         text NOT NULL,
+        start_offset int,
+        end_offset   int,
+        method       text NOT NULL,        -- 'edgartools' or 'headings'
+        PRIMARY KEY (accession, item)
+    );
+
+    CREATE TABLE chunks (
+        id         bigserial PRIMARY KEY,
+        accession  text NOT NULL REFERENCES filings (accession) ON DELETE CASCADE,
+        cik        bigint NOT NULL,
+        item       text NOT NULL,
+        ordinal    int NOT NULL,
+        is_table   boolean NOT NULL DEFAULT false,
+        text       text NOT NULL,
+        context    text NOT NULL,          -- the prefix embedded with the text
+        n_tokens   int NOT NULL,           -- in the embedding model's own tokens, prefix included
+        embedding  vector({dim}) NOT NULL,
+        tsv        tsvector GENERATED ALWAYS AS (to_tsvector('english', text)) STORED,
+        UNIQUE (accession, item, ordinal)
+    );
+    CREATE INDEX chunks_scope ON chunks (cik, accession, item);
+    CREATE INDEX chunks_tsv ON chunks USING gin (tsv);
+    CREATE INDEX chunks_embedding ON chunks USING hnsw (embedding vector_cosine_ops);
+
+    CREATE TABLE facts (
+        id           bigserial PRIMARY KEY,
+        cik          bigint NOT NULL,
+        accession    text NOT NULL,        -- the filing that reported it (not necessarily ingested as a document)
+        taxonomy     text NOT NULL,        -- us-gaap, dei, ifrs-full, ...
+        concept      text NOT NULL,
+        unit         text NOT NULL,        -- USD, shares, USD/shares, pure
+        value        numeric NOT NULL,
+        decimals     text,
+        period_start date,                 -- null for instants
+        period_end   date NOT NULL,
+        fiscal_year  int,                  -- the company's fiscal year the period belongs to (not the filing's fy)
+        fy           int,                  -- as SEC gives them (the filing's)
+        fp           text,
+        form         text,
+        frame        text,
+        filed        date,
+        dimensional  boolean NOT NULL DEFAULT false,
+        dims         jsonb NOT NULL DEFAULT '{}',
+        source       text NOT NULL,        -- 'companyfacts' or 'ixbrl'
+        fact_key     text NOT NULL,        -- hash of (accession, concept, unit, period, dims): the natural key
+        UNIQUE (fact_key)
+    );
+    CREATE INDEX facts_lookup ON facts (cik, concept, fiscal_year) WHERE NOT dimensional;
+    CREATE INDEX facts_accession ON facts (accession);
+
+    CREATE TABLE answer_cache (
+        key            text PRIMARY KEY,   -- hash of normalized question + thread context + corpus version
+        corpus_version text NOT NULL,
+        answer         jsonb NOT NULL,
+        created_at     timestamptz NOT NULL DEFAULT now()
+    );
+
+    CREATE TABLE processed_events (
+        event_id    text PRIMARY KEY,      -- platform event id: a retry of the same event is seen here
+        platform    text NOT NULL,
+        received_at timestamptz NOT NULL DEFAULT now()
+    );
+
+    CREATE TABLE feedback (
+        id          bigserial PRIMARY KEY,
+        platform    text NOT NULL,
+        thread_key  text NOT NULL,
+        user_id     text NOT NULL,
+        rating      smallint NOT NULL,     -- +1 / -1
+        question    text NOT NULL,
+        answer      jsonb NOT NULL,
+        created_at  timestamptz NOT NULL DEFAULT now()
+    );
+    """,
+]
+
+
+def apply(conn: psycopg.Connection, *, dim: int, model: str) -> int:
+    """Bring the schema up to date; return the version. Safe to call from several processes at once."""
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(815431)")
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+        row = conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()
+        current = row[0]
+        for version, sql in enumerate(MIGRATIONS, start=1):
+            if version <= current:
+                continue
+            conn.execute(sql.replace("{dim}", str(int(dim))))
+            conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (version,))
+            if version == 1:
+                conn.execute(
+                    "INSERT INTO corpus_meta (key, value) VALUES ('embedding_model', %s), ('embedding_dim', %s), ('corpus_version', '0')",
+                    (model, str(dim)),
+                )
+        return len(MIGRATIONS)

@@ -1,0 +1,74 @@
+"""Shared fixtures: a real Postgres with pgvector (DATABASE_URL, else an embedded throwaway
+server), the real local embedding model, and the fixture corpus ingested once per session."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from store.db import Database, migrate, start_embedded
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SEC_FIXTURES = FIXTURES / "sec"
+SHARED_SEC = Path(__file__).resolve().parents[1].parent / "shared" / "sec"
+
+TABLES = "sec_tickers, companies, filings, sections, chunks, facts, answer_cache, processed_events, feedback"
+
+
+@pytest.fixture(scope="session")
+def pg_server_url(tmp_path_factory):
+    """A server URL whose databases the tests may create and drop."""
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        yield url
+        return
+    server = start_embedded(tmp_path_factory.mktemp("pgdata"), cleanup_mode="delete")
+    yield server.get_uri()
+
+
+@pytest.fixture(scope="session")
+def make_database(pg_server_url):
+    """Create a fresh, migrated database on the test server; dropped at the end of the session."""
+    created: list[tuple[str, Database]] = []
+    admin = psycopg.conninfo.conninfo_to_dict(pg_server_url)
+
+    def make(dim: int = 384, model: str = "all-MiniLM-L6-v2") -> Database:
+        name = f"footnote_test_{uuid.uuid4().hex[:10]}"
+        with psycopg.connect(pg_server_url, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        url = psycopg.conninfo.make_conninfo(**{**admin, "dbname": name})
+        migrate(url, dim=dim, model=model)
+        db = Database(url, max_size=4)
+        created.append((name, db))
+        return db
+
+    yield make
+    for name, db in created:
+        db.close()
+        with psycopg.connect(pg_server_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def _scratch_db(make_database) -> Database:
+    return make_database()
+
+
+@pytest.fixture
+def db(_scratch_db) -> Database:
+    """An empty migrated database (tables truncated before each test)."""
+    with _scratch_db.connection() as conn:
+        conn.execute(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE")
+        conn.execute("UPDATE corpus_meta SET value = '0' WHERE key = 'corpus_version'")
+    return _scratch_db
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    from ingest.embed import LocalEmbedder
+
+    return LocalEmbedder()
