@@ -1,0 +1,43 @@
+"""What a composer hands cite_check: discrete claims, each naming the evidence it relies on.
+
+Both composers (extractive and model) produce a Draft; cite_check decides what ships.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class Evidence(BaseModel):
+    """One thing an answer may cite: a retrieved chunk, an XBRL fact, or a computed value."""
+
+    id: str  # stable within a run: 'c:<chunk_id>', 'f:<fact_id>', 'k:<calc name>'
+    kind: Literal["chunk", "fact", "calc"]
+    text: str  # chunk text, or the fact/calculation rendered as displayed
+    ticker: str
+    cik: int
+    fiscal_year: int
+    accession: str
+    form: str = "10-K"
+    url: str
+    item: str | None = None
+    concept: str | None = None
+    value: str | None = None  # exact decimal string for facts and calcs
+    unit: str | None = None
+    chunk_id: int | None = None
+    score: float | None = None
+
+
+class Claim(BaseModel):
+    text: str  # one sentence as the user will read it, without markers
+    evidence_id: str  # the Evidence.id it relies on
+    kind: Literal["prose", "number"] = "prose"
+
+
+class Draft(BaseModel):
+    claims: list[Claim] = Field(default_factory=list)
+    tables: list[dict] = Field(default_factory=list)  # agent.answer.Table fields, cells citing evidence ids
+    composer: str = "extractive"
+    fallback: str | None = None
