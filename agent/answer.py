@@ -84,3 +84,4 @@ class Answer(BaseModel):
     timings: dict[str, float] = Field(default_factory=dict)  # milliseconds per node
     route: Literal["meta", "domain", "refusal"] | None = None
     plan: dict | None = None  # the plan the answer was built from, for traces and evals
+    retrieved: list[int] = Field(default_factory=list)  # chunk ids retrieve returned, best first: evals score Recall@k
