@@ -1,0 +1,363 @@
+"""Download companies' 10-K filings from SEC EDGAR into a folder in SEC's own formats.
+
+The SEC path does not parse anything: it mirrors SEC's files into the layout of a local corpus
+(`company_tickers.json`, `submissions/`, `companyfacts/`, `filings/10-K/<TICKER>/...htm`,
+`filings/index.csv`) and the pipeline then ingests that folder exactly like a local one. One
+parser, one set of tests for it, whichever way the files arrived.
+
+Which filings a `--years` range selects: a 10-K's fiscal-year label (dei:DocumentFiscalYearFocus)
+is only certain after parsing, and it is not always the calendar year of the period end
+(GameStop's FY2023 ends 2024-02-03; NVIDIA's FY2025 ends 2025-01-26). SEC's companyfacts gives
+every fact the `fy` of the filing it came from, so the label of each accession is read there
+first. Where companyfacts does not know an accession, the year is guessed from the report date,
+widened for periods ending January-March (whose label may be that year or the year before): a
+superset, never a miss, and the pipeline labels each filing from the document itself.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import logging
+import re
+import shutil
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from tqdm import tqdm
+
+from ingest.sec_http import SecClient, SecHttpError, SecNotFound, check_identity
+
+log = logging.getLogger(__name__)
+
+# How long a cached answer stays good. Filed documents never change: they are kept forever.
+TICKER_MAP_MAX_AGE_S = 24 * 3600
+SUBMISSIONS_MAX_AGE_S = 12 * 3600
+COMPANYFACTS_MAX_AGE_S = 24 * 3600
+DOCUMENT_WORKERS = 4  # downloads overlap; the shared rate limiter still caps requests per second
+
+FORMS = ("10-K", "10-K/A")
+INDEX_COLUMNS = (
+    "ticker", "cik", "company", "form", "fiscal_year", "fiscal_period", "period_end", "accession",
+    "filing_date", "sec_url", "file", "bytes_uncompressed", "sha256_uncompressed", "n_ix_facts", "origin", "license",
+)  # fmt: skip
+ORIGIN = "sec.gov"
+LICENSE = "public (SEC EDGAR)"
+
+
+@dataclass(frozen=True)
+class FilingRef:
+    """One 10-K (or 10-K/A) row of a company's submissions, chosen for download."""
+
+    ticker: str
+    cik: int
+    company: str
+    form: str
+    accession: str
+    report_date: date
+    filing_date: date | None
+    primary_document: str
+    fiscal_year: int | None  # from companyfacts; None when SEC's facts do not name this accession
+    url: str
+
+    @property
+    def relative_path(self) -> str:
+        return f"filings/10-K/{self.ticker}/{self.cik:010d}-{self.accession}-{self.report_date.isoformat()}.htm"
+
+
+@dataclass(frozen=True)
+class DownloadError:
+    ticker: str
+    reason: str  # one line, safe to show a user
+
+    def __str__(self) -> str:
+        return f"{self.ticker}: {self.reason}"
+
+
+@dataclass
+class DownloadResult:
+    folder: Path  # ingest it with ingest.pipeline.ingest_folder, like any local folder
+    tickers: list[str] = field(default_factory=list)  # tickers with at least one 10-K in the folder
+    filings: list[FilingRef] = field(default_factory=list)
+    errors: list[DownloadError] = field(default_factory=list)
+    requests: int = 0  # HTTP requests sent to SEC in this run (retries included)
+    cache_hits: int = 0
+
+
+def normalize_ticker(ticker: str) -> str:
+    """SEC writes class shares with a dash (BRK-B); people often type a dot."""
+    return ticker.strip().upper().replace(".", "-").replace("/", "-")
+
+
+def parse_ticker_map(data: dict) -> dict[str, tuple[int, str]]:
+    """company_tickers.json ({"0": {"cik_str", "ticker", "title"}, ...}) as ticker -> (cik, title)."""
+    out: dict[str, tuple[int, str]] = {}
+    for row in data.values():
+        ticker = normalize_ticker(str(row["ticker"]))
+        out.setdefault(ticker, (int(row["cik_str"]), str(row["title"])))
+    return out
+
+
+def submission_rows(columns: dict) -> list[dict]:
+    """SEC's column arrays (`filings.recent`, or an older-filings page) as one dict per filing."""
+    names = [k for k, v in columns.items() if isinstance(v, list)]
+    n = min((len(columns[k]) for k in names), default=0)
+    return [{k: columns[k][i] for k in names} for i in range(n)]
+
+
+def fiscal_years_by_accession(companyfacts: dict | None) -> dict[str, int]:
+    """Each accession's fiscal-year label, as SEC records it on the facts that filing reported."""
+    votes: dict[str, Counter] = {}
+    for concepts in ((companyfacts or {}).get("facts") or {}).values():
+        for concept in concepts.values():
+            for facts in (concept.get("units") or {}).values():
+                for fact in facts:
+                    if fact.get("accn") and fact.get("fy"):
+                        votes.setdefault(fact["accn"], Counter())[int(fact["fy"])] += 1
+    return {accn: counter.most_common(1)[0][0] for accn, counter in votes.items()}
+
+
+def in_years(report_date: date, fiscal_year: int | None, years: tuple[int, int] | None) -> bool:
+    """Whether a filing belongs to the requested fiscal years (see the module docstring)."""
+    if years is None:
+        return True
+    lo, hi = years
+    if fiscal_year is not None:
+        return lo <= fiscal_year <= hi
+    y = report_date.year
+    candidates = {y, y - 1} if report_date.month <= 3 else {y}
+    return any(lo <= c <= hi for c in candidates)
+
+
+def select_filings(
+    rows: list[dict],
+    *,
+    ticker: str,
+    cik: int,
+    company: str,
+    years: tuple[int, int] | None,
+    fy_by_accession: dict[str, int],
+    www_url: str,
+) -> tuple[list[FilingRef], list[str]]:
+    """The 10-K and 10-K/A rows to download, and notes on rows left out for a reason."""
+    chosen: dict[str, FilingRef] = {}
+    notes: list[str] = []
+    for row in rows:
+        form = row.get("form")
+        if form not in FORMS:
+            continue
+        accession = row.get("accessionNumber") or ""
+        report = _date(row.get("reportDate"))
+        document = row.get("primaryDocument") or ""
+        if not accession or report is None or not document:
+            continue
+        fy = fy_by_accession.get(accession)
+        if not in_years(report, fy, years):
+            continue
+        if row.get("isInlineXBRL") in (0, "0", False):
+            notes.append(f"{form} {accession} (period {report}) has no inline XBRL; skipped")
+            continue
+        url = f"{www_url.rstrip('/')}/Archives/edgar/data/{cik}/{accession.replace('-', '')}/{document}"
+        chosen[accession] = FilingRef(
+            ticker, cik, company, form, accession, report, _date(row.get("filingDate")), document, fy, url
+        )
+    return sorted(chosen.values(), key=lambda f: (f.report_date, f.form, f.accession)), notes
+
+
+def download_to_folder(
+    settings,
+    tickers: list[str],
+    years: tuple[int, int] | None,
+    cache_dir: Path,
+    *,
+    progress: bool = True,
+    folder: Path | None = None,
+    client: SecClient | None = None,
+) -> DownloadResult:
+    """Mirror the 10-Ks of `tickers` (fiscal years `years`, inclusive; None: every 10-K SEC lists
+    in the submissions' recent filings) into `folder` (default `cache_dir/folder`) in SEC's formats.
+
+    The folder is rebuilt on every call to hold exactly these companies, from the raw-response
+    cache under `cache_dir/raw`, so a rerun makes no request for anything already fetched. Problems
+    with one company (unknown ticker, no 10-K in those years, a failed download) are returned in
+    `errors` and the others go on; a missing SEC_IDENTITY or an unreachable ticker map raises.
+    """
+    check_identity(settings.sec_identity)
+    cache_dir = Path(cache_dir)
+    folder = Path(folder) if folder else cache_dir / "folder"
+    own_client = client is None
+    if client is None:
+        client = SecClient(settings.sec_identity, cache_dir, max_rps=settings.sec_max_rps)
+    www, data = settings.sec_www_url.rstrip("/"), settings.sec_data_url.rstrip("/")
+    before_requests, before_hits = client.stats.requests, client.stats.cache_hits
+    result = DownloadResult(folder=folder)
+    try:
+        ticker_bytes = client.get(f"{www}/files/company_tickers.json", max_age_s=TICKER_MAP_MAX_AGE_S)
+        ticker_map = parse_ticker_map(json.loads(ticker_bytes))
+        companies: dict[int, dict] = {}  # cik -> {"submissions": bytes, "companyfacts": bytes | None}
+        wanted: list[FilingRef] = []
+        for raw in dict.fromkeys(normalize_ticker(t) for t in tickers if t.strip()):
+            known = ticker_map.get(raw)
+            if known and known[0] in companies:  # GOOG and GOOGL: one company, one set of filings
+                first = companies[known[0]]["ticker"]
+                result.errors.append(DownloadError(raw, f"same company (CIK {known[0]}) as {first}; downloaded once"))
+                continue
+            found = _company_filings(client, raw, years, ticker_map, www, data, result.errors)
+            if found is None:
+                continue
+            cik, files, refs = found
+            companies[cik] = files
+            wanted.extend(refs)
+        documents = _download_documents(client, wanted, progress, result.errors)
+        _write_folder(folder, ticker_bytes, companies, wanted, documents)
+        result.filings = [ref for ref in wanted if ref.accession in documents]
+        result.tickers = list(dict.fromkeys(ref.ticker for ref in result.filings))
+    finally:
+        result.requests = client.stats.requests - before_requests
+        result.cache_hits = client.stats.cache_hits - before_hits
+        if own_client:
+            client.close()
+    log.info(
+        "SEC: %d filings for %d companies in %s (%d requests, %d from cache, %d problems)",
+        len(result.filings), len(result.tickers), folder, result.requests, result.cache_hits, len(result.errors),
+    )  # fmt: skip
+    return result
+
+
+def _company_filings(client, ticker, years, ticker_map, www, data, errors):
+    """(cik, raw files, filings to fetch) for one ticker, or None with the reason in `errors`."""
+    if ticker not in ticker_map:
+        errors.append(DownloadError(ticker, "not in SEC's ticker map (company_tickers.json)"))
+        return None
+    cik, title = ticker_map[ticker]
+    try:
+        sub_bytes = client.get(f"{data}/submissions/CIK{cik:010d}.json", max_age_s=SUBMISSIONS_MAX_AGE_S)
+        submissions = json.loads(sub_bytes)
+        rows = submission_rows((submissions.get("filings") or {}).get("recent") or {})
+        for page in _older_pages(submissions, years):
+            page_json = client.get_json(f"{data}/submissions/{page}", max_age_s=SUBMISSIONS_MAX_AGE_S)
+            rows.extend(submission_rows(page_json))
+    except (SecHttpError, ValueError) as exc:
+        errors.append(DownloadError(ticker, f"could not read SEC submissions for CIK {cik}: {_reason(exc)}"))
+        return None
+    facts_bytes: bytes | None = None
+    try:
+        facts_bytes = client.get(
+            f"{data}/api/xbrl/companyfacts/CIK{cik:010d}.json", max_age_s=COMPANYFACTS_MAX_AGE_S
+        )
+        fy_by_accession = fiscal_years_by_accession(json.loads(facts_bytes))
+    except SecNotFound:
+        fy_by_accession = {}  # a filer without XBRL financial data: the 10-Ks' own facts still count
+    except (SecHttpError, ValueError) as exc:
+        facts_bytes, fy_by_accession = None, {}
+        errors.append(DownloadError(ticker, f"companyfacts not downloaded: {_reason(exc)}"))
+    company = submissions.get("name") or title
+    refs, notes = select_filings(
+        rows, ticker=ticker, cik=cik, company=company, years=years, fy_by_accession=fy_by_accession, www_url=www
+    )
+    errors.extend(DownloadError(ticker, note) for note in notes)
+    if not refs:
+        span = "" if years is None else f" for fiscal years {years[0]}-{years[1]}"
+        errors.append(DownloadError(ticker, f"no 10-K{span} in SEC's submissions for CIK {cik}"))
+    return cik, {"ticker": ticker, "submissions": sub_bytes, "companyfacts": facts_bytes}, refs
+
+
+def _older_pages(submissions: dict, years: tuple[int, int] | None) -> list[str]:
+    """Older-filings page files that may hold 10-Ks for the requested years (none when unbounded)."""
+    if years is None:
+        return []
+    start = f"{years[0]}-01-01"
+    return [
+        page["name"]
+        for page in (submissions.get("filings") or {}).get("files") or []
+        if page.get("name") and str(page.get("filingTo") or "9999") >= start
+    ]
+
+
+def _download_documents(client, refs, progress, errors) -> dict[str, bytes]:
+    """accession -> primary document bytes; failures go to `errors`, the rest continue."""
+    out: dict[str, bytes] = {}
+    if not refs:
+        return out
+    with (
+        ThreadPoolExecutor(max_workers=DOCUMENT_WORKERS) as pool,
+        tqdm(total=len(refs), desc="SEC 10-K documents", unit="doc", disable=not progress) as bar,
+    ):
+        futures = {pool.submit(client.get, ref.url): ref for ref in refs}
+        for future in as_completed(futures):
+            ref = futures[future]
+            try:
+                out[ref.accession] = future.result()
+            except SecHttpError as exc:
+                errors.append(DownloadError(ref.ticker, f"{ref.form} {ref.accession} not downloaded: {_reason(exc)}"))
+            bar.update(1)
+    return out
+
+
+def _write_folder(
+    folder: Path, ticker_bytes: bytes, companies: dict, refs: list[FilingRef], documents: dict[str, bytes]
+) -> None:
+    """Rebuild `folder` as a corpus in SEC's layout, with an index.csv like the shared corpus's."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("submissions", "companyfacts", "filings"):
+        shutil.rmtree(folder / name, ignore_errors=True)
+    (folder / "company_tickers.json").write_bytes(ticker_bytes)
+    rows: list[dict] = []
+    for cik, files in companies.items():
+        _write(folder / "submissions" / f"CIK{cik:010d}.json", files["submissions"])
+        if files["companyfacts"] is not None:
+            _write(folder / "companyfacts" / f"CIK{cik:010d}.json", files["companyfacts"])
+    for ref in refs:
+        if ref.accession not in documents:
+            continue
+        body = documents[ref.accession]
+        _write(folder / ref.relative_path, body)
+        rows.append(_index_row(ref, body))
+    (folder / "filings").mkdir(parents=True, exist_ok=True)
+    with open(folder / "filings" / "index.csv", "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=INDEX_COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def _index_row(ref: FilingRef, body: bytes) -> dict:
+    return {
+        "ticker": ref.ticker,
+        "cik": f"{ref.cik:010d}",
+        "company": ref.company,
+        "form": ref.form,
+        "fiscal_year": ref.fiscal_year if ref.fiscal_year is not None else "",
+        "fiscal_period": "FY" if ref.fiscal_year is not None else "",
+        "period_end": ref.report_date.isoformat(),
+        "accession": ref.accession,
+        "filing_date": ref.filing_date.isoformat() if ref.filing_date else "",
+        "sec_url": ref.url,
+        "file": ref.relative_path,
+        "bytes_uncompressed": len(body),
+        "sha256_uncompressed": hashlib.sha256(body).hexdigest(),
+        "n_ix_facts": len(re.findall(rb"<ix:nonFraction\b", body, flags=re.IGNORECASE)),
+        "origin": ORIGIN,
+        "license": LICENSE,
+    }
+
+
+def _write(path: Path, body: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_bytes(body)
+    tmp.replace(path)
+
+
+def _date(value) -> date | None:
+    try:
+        return date.fromisoformat(str(value)[:10]) if value else None
+    except ValueError:
+        return None
+
+
+def _reason(exc: Exception) -> str:
+    return str(exc) if isinstance(exc, SecHttpError) else f"malformed answer ({type(exc).__name__})"
