@@ -28,6 +28,7 @@ class Evidence(BaseModel):
     unit: str | None = None
     chunk_id: int | None = None
     score: float | None = None
+    period_end: str | None = None  # facts: the period's end date (ISO), for the footnote
 
 
 class Claim(BaseModel):
@@ -37,6 +38,7 @@ class Claim(BaseModel):
 
 
 class Draft(BaseModel):
+    intro: str = ""  # a lead-in line with no figures ("From Apple's fiscal 2024 10-K:"); checked too
     claims: list[Claim] = Field(default_factory=list)
     tables: list[dict] = Field(default_factory=list)  # agent.answer.Table fields, cells citing evidence ids
     composer: str = "extractive"
