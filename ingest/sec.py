@@ -3,15 +3,8 @@
 The SEC path does not parse anything: it mirrors SEC's files into the layout of a local corpus
 (`company_tickers.json`, `submissions/`, `companyfacts/`, `filings/10-K/<TICKER>/...htm`,
 `filings/index.csv`) and the pipeline then ingests that folder exactly like a local one. One
-parser, one set of tests for it, whichever way the files arrived.
-
-Which filings a `--years` range selects: a 10-K's fiscal-year label (dei:DocumentFiscalYearFocus)
-is only certain after parsing, and it is not always the calendar year of the period end
-(GameStop's FY2023 ends 2024-02-03; NVIDIA's FY2025 ends 2025-01-26). SEC's companyfacts gives
-every fact the `fy` of the filing it came from, so the label of each accession is read there
-first. Where companyfacts does not know an accession, the year is guessed from the report date,
-widened for periods ending January-March (whose label may be that year or the year before): a
-superset, never a miss, and the pipeline labels each filing from the document itself.
+parser, one set of tests for it, whichever way the files arrived. Which filings a `--years`
+range selects is ingest/sec_select.py's job; the HTTP rules are ingest/sec_http.py's.
 """
 
 from __future__ import annotations
@@ -22,15 +15,23 @@ import json
 import logging
 import re
 import shutil
-from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from datetime import date
 from pathlib import Path
 
 from tqdm import tqdm
 
 from ingest.sec_http import SecClient, SecHttpError, SecNotFound, check_identity
+from ingest.sec_select import (
+    FORMS,
+    FilingRef,
+    fiscal_years_by_accession,
+    normalize_ticker,
+    older_pages,
+    parse_ticker_map,
+    select_filings,
+    submission_rows,
+)
 
 log = logging.getLogger(__name__)
 
@@ -40,33 +41,12 @@ SUBMISSIONS_MAX_AGE_S = 12 * 3600
 COMPANYFACTS_MAX_AGE_S = 24 * 3600
 DOCUMENT_WORKERS = 4  # downloads overlap; the shared rate limiter still caps requests per second
 
-FORMS = ("10-K", "10-K/A")
 INDEX_COLUMNS = (
     "ticker", "cik", "company", "form", "fiscal_year", "fiscal_period", "period_end", "accession",
     "filing_date", "sec_url", "file", "bytes_uncompressed", "sha256_uncompressed", "n_ix_facts", "origin", "license",
 )  # fmt: skip
 ORIGIN = "sec.gov"
 LICENSE = "public (SEC EDGAR)"
-
-
-@dataclass(frozen=True)
-class FilingRef:
-    """One 10-K (or 10-K/A) row of a company's submissions, chosen for download."""
-
-    ticker: str
-    cik: int
-    company: str
-    form: str
-    accession: str
-    report_date: date
-    filing_date: date | None
-    primary_document: str
-    fiscal_year: int | None  # from companyfacts; None when SEC's facts do not name this accession
-    url: str
-
-    @property
-    def relative_path(self) -> str:
-        return f"filings/10-K/{self.ticker}/{self.cik:010d}-{self.accession}-{self.report_date.isoformat()}.htm"
 
 
 @dataclass(frozen=True)
@@ -88,86 +68,6 @@ class DownloadResult:
     cache_hits: int = 0
 
 
-def normalize_ticker(ticker: str) -> str:
-    """SEC writes class shares with a dash (BRK-B); people often type a dot."""
-    return ticker.strip().upper().replace(".", "-").replace("/", "-")
-
-
-def parse_ticker_map(data: dict) -> dict[str, tuple[int, str]]:
-    """company_tickers.json ({"0": {"cik_str", "ticker", "title"}, ...}) as ticker -> (cik, title)."""
-    out: dict[str, tuple[int, str]] = {}
-    for row in data.values():
-        ticker = normalize_ticker(str(row["ticker"]))
-        out.setdefault(ticker, (int(row["cik_str"]), str(row["title"])))
-    return out
-
-
-def submission_rows(columns: dict) -> list[dict]:
-    """SEC's column arrays (`filings.recent`, or an older-filings page) as one dict per filing."""
-    names = [k for k, v in columns.items() if isinstance(v, list)]
-    n = min((len(columns[k]) for k in names), default=0)
-    return [{k: columns[k][i] for k in names} for i in range(n)]
-
-
-def fiscal_years_by_accession(companyfacts: dict | None) -> dict[str, int]:
-    """Each accession's fiscal-year label, as SEC records it on the facts that filing reported."""
-    votes: dict[str, Counter] = {}
-    for concepts in ((companyfacts or {}).get("facts") or {}).values():
-        for concept in concepts.values():
-            for facts in (concept.get("units") or {}).values():
-                for fact in facts:
-                    if fact.get("accn") and fact.get("fy"):
-                        votes.setdefault(fact["accn"], Counter())[int(fact["fy"])] += 1
-    return {accn: counter.most_common(1)[0][0] for accn, counter in votes.items()}
-
-
-def in_years(report_date: date, fiscal_year: int | None, years: tuple[int, int] | None) -> bool:
-    """Whether a filing belongs to the requested fiscal years (see the module docstring)."""
-    if years is None:
-        return True
-    lo, hi = years
-    if fiscal_year is not None:
-        return lo <= fiscal_year <= hi
-    y = report_date.year
-    candidates = {y, y - 1} if report_date.month <= 3 else {y}
-    return any(lo <= c <= hi for c in candidates)
-
-
-def select_filings(
-    rows: list[dict],
-    *,
-    ticker: str,
-    cik: int,
-    company: str,
-    years: tuple[int, int] | None,
-    fy_by_accession: dict[str, int],
-    www_url: str,
-) -> tuple[list[FilingRef], list[str]]:
-    """The 10-K and 10-K/A rows to download, and notes on rows left out for a reason."""
-    chosen: dict[str, FilingRef] = {}
-    notes: list[str] = []
-    for row in rows:
-        form = row.get("form")
-        if form not in FORMS:
-            continue
-        accession = row.get("accessionNumber") or ""
-        report = _date(row.get("reportDate"))
-        document = row.get("primaryDocument") or ""
-        if not accession or report is None or not document:
-            continue
-        fy = fy_by_accession.get(accession)
-        if not in_years(report, fy, years):
-            continue
-        if row.get("isInlineXBRL") in (0, "0", False):
-            notes.append(f"{form} {accession} (period {report}) has no inline XBRL; skipped")
-            continue
-        url = f"{www_url.rstrip('/')}/Archives/edgar/data/{cik}/{accession.replace('-', '')}/{document}"
-        chosen[accession] = FilingRef(
-            ticker, cik, company, form, accession, report, _date(row.get("filingDate")), document, fy, url
-        )
-    return sorted(chosen.values(), key=lambda f: (f.report_date, f.form, f.accession)), notes
-
-
 def download_to_folder(
     settings,
     tickers: list[str],
@@ -176,6 +76,7 @@ def download_to_folder(
     *,
     progress: bool = True,
     folder: Path | None = None,
+    amendments: bool = True,
     client: SecClient | None = None,
 ) -> DownloadResult:
     """Mirror the 10-Ks of `tickers` (fiscal years `years`, inclusive; None: every 10-K SEC lists
@@ -185,6 +86,7 @@ def download_to_folder(
     cache under `cache_dir/raw`, so a rerun makes no request for anything already fetched. Problems
     with one company (unknown ticker, no 10-K in those years, a failed download) are returned in
     `errors` and the others go on; a missing SEC_IDENTITY or an unreachable ticker map raises.
+    `amendments=False` leaves 10-K/A filings out (most amend Part III only).
     """
     check_identity(settings.sec_identity)
     cache_dir = Path(cache_dir)
@@ -206,7 +108,8 @@ def download_to_folder(
                 first = companies[known[0]]["ticker"]
                 result.errors.append(DownloadError(raw, f"same company (CIK {known[0]}) as {first}; downloaded once"))
                 continue
-            found = _company_filings(client, raw, years, ticker_map, www, data, result.errors)
+            forms = FORMS if amendments else ("10-K",)
+            found = _company_filings(client, raw, years, forms, ticker_map, www, data, result.errors)
             if found is None:
                 continue
             cik, files, refs = found
@@ -228,7 +131,7 @@ def download_to_folder(
     return result
 
 
-def _company_filings(client, ticker, years, ticker_map, www, data, errors):
+def _company_filings(client, ticker, years, forms, ticker_map, www, data, errors):
     """(cik, raw files, filings to fetch) for one ticker, or None with the reason in `errors`."""
     if ticker not in ticker_map:
         errors.append(DownloadError(ticker, "not in SEC's ticker map (company_tickers.json)"))
@@ -238,7 +141,7 @@ def _company_filings(client, ticker, years, ticker_map, www, data, errors):
         sub_bytes = client.get(f"{data}/submissions/CIK{cik:010d}.json", max_age_s=SUBMISSIONS_MAX_AGE_S)
         submissions = json.loads(sub_bytes)
         rows = submission_rows((submissions.get("filings") or {}).get("recent") or {})
-        for page in _older_pages(submissions, years):
+        for page in older_pages(submissions, years):
             page_json = client.get_json(f"{data}/submissions/{page}", max_age_s=SUBMISSIONS_MAX_AGE_S)
             rows.extend(submission_rows(page_json))
     except (SecHttpError, ValueError) as exc:
@@ -257,25 +160,15 @@ def _company_filings(client, ticker, years, ticker_map, www, data, errors):
         errors.append(DownloadError(ticker, f"companyfacts not downloaded: {_reason(exc)}"))
     company = submissions.get("name") or title
     refs, notes = select_filings(
-        rows, ticker=ticker, cik=cik, company=company, years=years, fy_by_accession=fy_by_accession, www_url=www
-    )
+        rows, ticker=ticker, cik=cik, company=company, years=years, fy_by_accession=fy_by_accession,
+        www_url=www, forms=forms,
+    )  # fmt: skip
     errors.extend(DownloadError(ticker, note) for note in notes)
+    log.info("SEC: %s is CIK %d (%s): %d filing(s) selected", ticker, cik, company, len(refs))
     if not refs:
         span = "" if years is None else f" for fiscal years {years[0]}-{years[1]}"
         errors.append(DownloadError(ticker, f"no 10-K{span} in SEC's submissions for CIK {cik}"))
     return cik, {"ticker": ticker, "submissions": sub_bytes, "companyfacts": facts_bytes}, refs
-
-
-def _older_pages(submissions: dict, years: tuple[int, int] | None) -> list[str]:
-    """Older-filings page files that may hold 10-Ks for the requested years (none when unbounded)."""
-    if years is None:
-        return []
-    start = f"{years[0]}-01-01"
-    return [
-        page["name"]
-        for page in (submissions.get("filings") or {}).get("files") or []
-        if page.get("name") and str(page.get("filingTo") or "9999") >= start
-    ]
 
 
 def _download_documents(client, refs, progress, errors) -> dict[str, bytes]:
@@ -350,13 +243,6 @@ def _write(path: Path, body: bytes) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_bytes(body)
     tmp.replace(path)
-
-
-def _date(value) -> date | None:
-    try:
-        return date.fromisoformat(str(value)[:10]) if value else None
-    except ValueError:
-        return None
 
 
 def _reason(exc: Exception) -> str:

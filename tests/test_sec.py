@@ -12,7 +12,8 @@ import pytest
 
 from bot.settings import Settings
 from ingest import sec
-from ingest.sec import download_to_folder, in_years
+from ingest.sec import download_to_folder
+from ingest.sec_select import in_years
 from ingest.sec_http import RateLimiter, SecClient, SecHttpError, SecNotFound
 from store.errors import FootnoteError
 from tests.fakes.fake_sec import FakeSec
@@ -164,6 +165,10 @@ def test_without_companyfacts_early_year_ends_are_taken_generously(fake, tmp_pat
     assert got == [("10-K", "2024-01-31", None), ("10-K/A", "2024-01-31", None), ("10-K", "2025-01-31", None)]
     assert not (result.folder / "companyfacts" / f"CIK{ACME:010d}.json").exists()
     assert result.errors == []
+    originals = download_to_folder(
+        _settings(fake), ["ACME"], (2024, 2024), tmp_path / "cache", progress=False, amendments=False
+    )
+    assert [f.form for f in originals.filings] == ["10-K", "10-K"]
 
 
 def test_year_window_rules():
