@@ -115,9 +115,10 @@ def download_to_folder(
             cik, files, refs = found
             companies[cik] = files
             wanted.extend(refs)
-        documents = _download_documents(client, wanted, progress, result.errors)
-        _write_folder(folder, ticker_bytes, companies, wanted, documents)
-        result.filings = [ref for ref in wanted if ref.accession in documents]
+        _reset_folder(folder, ticker_bytes, companies)
+        rows = _download_documents(client, wanted, folder, progress, result.errors)
+        result.filings = [ref for ref in wanted if ref.accession in rows]
+        _write_index(folder, [rows[ref.accession] for ref in result.filings])
         result.tickers = list(dict.fromkeys(ref.ticker for ref in result.filings))
     finally:
         result.requests = client.stats.requests - before_requests
@@ -171,11 +172,25 @@ def _company_filings(client, ticker, years, forms, ticker_map, www, data, errors
     return cik, {"ticker": ticker, "submissions": sub_bytes, "companyfacts": facts_bytes}, refs
 
 
-def _download_documents(client, refs, progress, errors) -> dict[str, bytes]:
-    """accession -> primary document bytes; failures go to `errors`, the rest continue."""
-    out: dict[str, bytes] = {}
+def _reset_folder(folder: Path, ticker_bytes: bytes, companies: dict) -> None:
+    """Start `folder` afresh as a corpus in SEC's layout holding exactly these companies."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("submissions", "companyfacts", "filings"):
+        shutil.rmtree(folder / name, ignore_errors=True)
+    _write(folder / "company_tickers.json", ticker_bytes)
+    for cik, files in companies.items():
+        _write(folder / "submissions" / f"CIK{cik:010d}.json", files["submissions"])
+        if files["companyfacts"] is not None:
+            _write(folder / "companyfacts" / f"CIK{cik:010d}.json", files["companyfacts"])
+    (folder / "filings" / "10-K").mkdir(parents=True, exist_ok=True)
+
+
+def _download_documents(client, refs, folder, progress, errors) -> dict[str, dict]:
+    """Fetch and write each primary document as it arrives (a 10-K can be tens of MB, so none is
+    held longer than needed); returns accession -> index.csv row. Failures go to `errors`."""
+    rows: dict[str, dict] = {}
     if not refs:
-        return out
+        return rows
     with (
         ThreadPoolExecutor(max_workers=DOCUMENT_WORKERS) as pool,
         tqdm(total=len(refs), desc="SEC 10-K documents", unit="doc", disable=not progress) as bar,
@@ -184,33 +199,18 @@ def _download_documents(client, refs, progress, errors) -> dict[str, bytes]:
         for future in as_completed(futures):
             ref = futures[future]
             try:
-                out[ref.accession] = future.result()
+                body = future.result()
             except SecHttpError as exc:
                 errors.append(DownloadError(ref.ticker, f"{ref.form} {ref.accession} not downloaded: {_reason(exc)}"))
+            else:
+                _write(folder / ref.relative_path, body)
+                rows[ref.accession] = _index_row(ref, body)
             bar.update(1)
-    return out
+    return rows
 
 
-def _write_folder(
-    folder: Path, ticker_bytes: bytes, companies: dict, refs: list[FilingRef], documents: dict[str, bytes]
-) -> None:
-    """Rebuild `folder` as a corpus in SEC's layout, with an index.csv like the shared corpus's."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for name in ("submissions", "companyfacts", "filings"):
-        shutil.rmtree(folder / name, ignore_errors=True)
-    (folder / "company_tickers.json").write_bytes(ticker_bytes)
-    rows: list[dict] = []
-    for cik, files in companies.items():
-        _write(folder / "submissions" / f"CIK{cik:010d}.json", files["submissions"])
-        if files["companyfacts"] is not None:
-            _write(folder / "companyfacts" / f"CIK{cik:010d}.json", files["companyfacts"])
-    for ref in refs:
-        if ref.accession not in documents:
-            continue
-        body = documents[ref.accession]
-        _write(folder / ref.relative_path, body)
-        rows.append(_index_row(ref, body))
-    (folder / "filings").mkdir(parents=True, exist_ok=True)
+def _write_index(folder: Path, rows: list[dict]) -> None:
+    """filings/index.csv with the shared corpus's columns: filing date and SEC URL travel with it."""
     with open(folder / "filings" / "index.csv", "w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=INDEX_COLUMNS)
         writer.writeheader()

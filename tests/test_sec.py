@@ -324,3 +324,14 @@ def test_older_submission_pages_are_read_when_the_years_reach_back(fake, tmp_pat
     assert len(recent_only.filings) == 2
     reach_back = download_to_folder(_settings(fake), ["AAPL"], (2022, 2024), tmp_path / "b", progress=False)
     assert [f.report_date.year for f in reach_back.filings] == [2022, 2023, 2024]
+
+
+def test_a_damaged_cache_entry_is_fetched_again(fake, tmp_path):
+    fake.routes["/www/doc"] = b"the document"
+    with _client(_settings(fake), tmp_path / "cache") as client:
+        assert client.get(f"{fake.www_url}/doc") == b"the document"
+        (entry,) = (tmp_path / "cache" / "raw").rglob("*.gz")
+        entry.write_bytes(entry.read_bytes()[:10])  # as if a disk filled up mid-write
+        assert client.get(f"{fake.www_url}/doc") == b"the document"
+        assert client.get(f"{fake.www_url}/doc") == b"the document"
+    assert fake.paths("/www/doc") == ["/www/doc"] * 2
