@@ -1,0 +1,120 @@
+"""Answer -> the pieces every chat surface shows: footnote labels, a provenance line, refusal
+wording, monospaced tables and a plain-text fallback.
+
+Slack (bot/slack/blocks.py) and Teams (bot/teams/cards.py) lay these pieces out in their own
+formats; keeping the wording here means both platforms say the same thing.
+"""
+
+from __future__ import annotations
+
+from agent.answer import Answer, Citation, Table
+
+REFUSAL_HEADLINES = {
+    "no_company": "Which company do you mean?",
+    "ambiguous_company": "That name matches more than one company.",
+    "not_covered": "That company isn't in Footnote's filings yet.",
+    "year_not_available": "That fiscal year isn't in the filings Footnote has.",
+    "unknown_metric": "Footnote doesn't know that figure.",
+    "out_of_scope": "That's outside what Footnote answers.",
+    "no_grounding": "The filings don't support an answer to that.",
+    "input_too_long": "That message is too long to answer.",
+    "internal_error": "Something went wrong on Footnote's side.",
+}
+
+REFUSAL_INSTEAD = (
+    "Footnote answers from 10-K filings only: figures from their XBRL facts, and what the filings "
+    "say about business, risks and results. Try `/tickers` to see which companies it covers."
+)
+
+POLITE_ERROR = (
+    "Sorry, something went wrong while answering that. Nothing was made up: please try again in "
+    "a moment, or ask in a different way."
+)
+
+PLAIN_LIMIT = 3_900  # Slack shows at most ~4,000 characters of a notification's fallback text
+
+
+def citation_label(c: Citation) -> str:
+    """`AAPL 10-K FY2024, Item 7` or `AAPL 10-K FY2024, us-gaap:Revenues`."""
+    where = f"Item {c.item}" if c.item else (c.concept or "")
+    label = f"{c.ticker} {c.form} FY{c.fiscal_year}"
+    return f"{label}, {where}" if where else label
+
+
+def provenance(answer: Answer) -> str:
+    """One short line: which filings the answer stands on and how it was made."""
+    filings: list[str] = []
+    for c in answer.citations:
+        name = f"{c.ticker} {c.form} FY{c.fiscal_year}"
+        if name not in filings:
+            filings.append(name)
+    parts = []
+    if filings:
+        shown = ", ".join(filings[:4]) + (f" and {len(filings) - 4} more" if len(filings) > 4 else "")
+        parts.append(f"From {shown}")
+    parts.append(f"planner: {answer.planner}")
+    parts.append(f"composer: {answer.composer}")
+    if answer.cached:
+        parts.append("cached")
+    if answer.partial:
+        parts.append("some unverified sentences were left out")
+    if answer.fallback:
+        parts.append("model unavailable, used the deterministic path")
+    return " · ".join(parts)
+
+
+def refusal_headline(answer: Answer) -> str:
+    return REFUSAL_HEADLINES.get(answer.refusal_reason or "", "Footnote can't answer that from the filings.")
+
+
+def table_monospace(table: Table, *, limit: int | None = None) -> str:
+    """A table as aligned plain text, for surfaces (or sizes) without a native table."""
+    cells = [table.columns] + [[str(v) for v in row] for row in table.rows]
+    ncols = max(len(r) for r in cells)
+    cells = [r + [""] * (ncols - len(r)) for r in cells]
+    widths = [max(len(r[i]) for r in cells) for i in range(ncols)]
+    lines = ["  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    text = "\n".join(lines)
+    if limit is not None and len(text) > limit:
+        cut = text[: limit - 40].rsplit("\n", 1)[0]
+        shown = cut.count("\n") - 1
+        text = f"{cut}\n… {len(table.rows) - max(shown, 0)} more rows"
+    return text
+
+
+def cell_text(table: Table, r: int, c: int) -> str:
+    """A cell's value with its footnote markers, e.g. `391,035 [1]`."""
+    value = str(table.rows[r][c]) if c < len(table.rows[r]) else ""
+    marks = []
+    if r < len(table.cell_citations) and c < len(table.cell_citations[r]):
+        marks = table.cell_citations[r][c]
+    return value + "".join(f" [{n}]" for n in marks)
+
+
+def calculation_lines(answer: Answer) -> list[str]:
+    lines = []
+    for calc in answer.calculation:
+        lines.append(f"{calc.metric} = {calc.formula}")
+        lines.extend(f"  {step}" for step in calc.steps)
+        lines.append(f"  = {calc.result}")
+    return lines
+
+
+def plain_text(answer: Answer, *, limit: int = PLAIN_LIMIT) -> str:
+    """The whole answer as plain text: notifications, screen readers, clients without blocks."""
+    parts: list[str] = []
+    if answer.kind == "refusal":
+        parts.append(refusal_headline(answer))
+    parts.append(answer.text.strip())
+    for table in answer.tables:
+        parts.append(f"{table.title}\n{table_monospace(table)}")
+    calc = calculation_lines(answer)
+    if calc:
+        parts.append("\n".join(calc))
+    if answer.citations:
+        parts.append("\n".join(f"[{c.n}] {citation_label(c)}: {c.url}" for c in answer.citations))
+    text = "\n\n".join(p for p in parts if p)
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return text

@@ -1,0 +1,208 @@
+"""Answer -> Slack Block Kit, inside Slack's limits.
+
+Limits honoured here (Slack rejects the whole message otherwise): at most 50 blocks, section text
+at most 3,000 characters, context blocks at most 10 elements, one `table` block per message with
+at most 100 rows and 20 columns (larger tables become a monospaced section), button values at
+most 2,000 characters. Every message also carries a plain-text `text` for notifications.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from agent.answer import Answer, Table
+from bot import render_chat
+
+MAX_BLOCKS = 50
+SECTION_LIMIT = 3_000
+CONTEXT_ELEMENTS = 10
+TABLE_ROWS = 100  # header row included
+TABLE_COLS = 20
+BUTTON_VALUE_LIMIT = 2_000
+
+FEEDBACK_UP = "feedback_up"
+FEEDBACK_DOWN = "feedback_down"
+
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_LINK = re.compile(r"\[([^\]]+)\]\((https?://[^)\s]+)\)")
+_HEADING = re.compile(r"^#{1,6}\s+(.+)$", re.MULTILINE)
+_MARKER = re.compile(r"\[(\d{1,3})\](?!\()")
+
+
+def escape(text: str) -> str:
+    """Slack's three control characters; everything else is shown as written."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def to_mrkdwn(markdown: str, urls: dict[int, str] | None = None) -> str:
+    """The agent's markdown in Slack's mrkdwn dialect; [n] markers become links to the filing."""
+    text = escape(markdown)
+    text = _HEADING.sub(r"*\1*", text)
+    text = _BOLD.sub(r"*\1*", text)
+    text = _LINK.sub(lambda m: f"<{m.group(2)}|{m.group(1)}>", text)
+    if urls:
+        text = _MARKER.sub(lambda m: f"<{urls[int(m.group(1))]}|[{m.group(1)}]>" if int(m.group(1)) in urls else m.group(0), text)
+    return text
+
+
+def split_text(text: str, limit: int = SECTION_LIMIT) -> list[str]:
+    """Split at paragraph, then line, then word boundaries so each piece fits one section."""
+    pieces: list[str] = []
+    rest = text.strip()
+    while len(rest) > limit:
+        window = rest[:limit]
+        cut = max(window.rfind("\n\n"), window.rfind("\n"))
+        if cut < limit // 2:
+            cut = window.rfind(" ")
+        if cut < limit // 2:
+            cut = limit
+        pieces.append(rest[:cut].rstrip())
+        rest = rest[cut:].lstrip()
+    if rest:
+        pieces.append(rest)
+    # A split must not leave a Slack link `<url|label>` cut in half.
+    return [_close_links(p) for p in pieces]
+
+
+def _close_links(piece: str) -> str:
+    opened = piece.rfind("<")
+    return piece[:opened] if opened > piece.rfind(">") else piece
+
+
+def section(text: str) -> dict:
+    return {"type": "section", "text": {"type": "mrkdwn", "text": text[:SECTION_LIMIT]}}
+
+
+def context(texts: list[str]) -> dict:
+    return {"type": "context", "elements": [{"type": "mrkdwn", "text": t[:SECTION_LIMIT]} for t in texts[:CONTEXT_ELEMENTS]]}
+
+
+def fits_table_block(table: Table) -> bool:
+    return len(table.rows) + 1 <= TABLE_ROWS and 0 < len(table.columns) <= TABLE_COLS
+
+
+def table_block(table: Table) -> dict:
+    """A native Slack table: the header row, then one row per table row, every cell raw text."""
+    ncols = len(table.columns)
+    rows = [[raw_cell(c) for c in table.columns]]
+    for r in range(len(table.rows)):
+        rows.append([raw_cell(render_chat.cell_text(table, r, c)) for c in range(ncols)])
+    numeric = [bool(table.rows) and all(_looks_numeric(str(row[c])) for row in table.rows if c < len(row)) for c in range(ncols)]
+    settings = [{"align": "right" if num else "left", "is_wrapped": True} for num in numeric]
+    return {"type": "table", "rows": rows, "column_settings": settings}
+
+
+def raw_cell(text: str) -> dict:
+    return {"type": "raw_text", "text": text or " "}
+
+
+def link_cell(text: str, url: str) -> dict:
+    return {
+        "type": "rich_text",
+        "elements": [{"type": "rich_text_section", "elements": [{"type": "link", "url": url, "text": text}]}],
+    }
+
+
+def _looks_numeric(value: str) -> bool:
+    return bool(re.fullmatch(r"[\s$€(\-−]*[\d,.]+%?\)?\s*(\[\d+\]\s*)*", value)) if value else True
+
+
+def monospace_table(table: Table) -> dict:
+    body = render_chat.table_monospace(table, limit=SECTION_LIMIT - 10)
+    return section(f"```{body}```")
+
+
+def table_blocks(tables: list[Table]) -> list[dict]:
+    """Slack allows one table block per message: the first table that fits gets it."""
+    blocks: list[dict] = []
+    native_used = False
+    for table in tables:
+        if table.title:
+            blocks.append(section(f"*{escape(table.title)}*"))
+        if not native_used and fits_table_block(table):
+            blocks.append(table_block(table))
+            native_used = True
+        else:
+            blocks.append(monospace_table(table))
+    return blocks
+
+
+def footnote_blocks(answer: Answer) -> list[dict]:
+    """Footnotes as links to the SEC documents, a few per context element, ten elements a block."""
+    elements: list[str] = []
+    for c in answer.citations:
+        line = f"[{c.n}] <{c.url}|{escape(render_chat.citation_label(c))}>"
+        if elements and len(elements[-1]) + len(line) + 3 <= 600:
+            elements[-1] += "   " + line
+        else:
+            elements.append(line)
+    return [context(elements[i : i + CONTEXT_ELEMENTS]) for i in range(0, len(elements), CONTEXT_ELEMENTS)]
+
+
+def feedback_block(thread_key: str, question: str) -> dict:
+    """👍/👎 buttons; the value carries what the feedback row needs (the answer is the message)."""
+    value = json.dumps({"t": thread_key, "q": question[:1_200]}, ensure_ascii=False)
+    while len(value) > BUTTON_VALUE_LIMIT:
+        question = question[: len(question) // 2]
+        value = json.dumps({"t": thread_key, "q": question}, ensure_ascii=False)
+    return {
+        "type": "actions",
+        "block_id": "footnote_feedback",
+        "elements": [
+            {"type": "button", "action_id": FEEDBACK_UP, "text": {"type": "plain_text", "text": "👍", "emoji": True}, "value": value},
+            {"type": "button", "action_id": FEEDBACK_DOWN, "text": {"type": "plain_text", "text": "👎", "emoji": True}, "value": value},
+        ],
+    }
+
+
+def answer_message(answer: Answer, *, thread_key: str | None = None, question: str | None = None) -> dict:
+    """`{text, blocks}` for chat.postMessage / chat.update."""
+    urls = {c.n: c.url for c in answer.citations}
+    head: list[dict] = []
+    if answer.kind == "refusal":
+        head.append(section(f":no_entry_sign: *{escape(render_chat.refusal_headline(answer))}*"))
+    body = [section(p) for p in split_text(to_mrkdwn(answer.text, urls))] if answer.text.strip() else []
+    tables = table_blocks(answer.tables)
+    calc = render_chat.calculation_lines(answer)
+    calc_blocks = [section("```" + escape(p) + "```") for p in split_text("\n".join(calc), SECTION_LIMIT - 6)] if calc else []
+    tail: list[dict] = []
+    if answer.kind == "refusal":
+        tail.append(context([escape(render_chat.REFUSAL_INSTEAD)]))
+    tail.extend(footnote_blocks(answer))
+    if answer.kind != "meta":
+        tail.append(context([escape(render_chat.provenance(answer))]))
+    if answer.kind == "answer" and thread_key:
+        tail.append(feedback_block(thread_key, question or ""))
+
+    blocks = head + body + tables + calc_blocks
+    room = MAX_BLOCKS - len(tail)
+    if len(blocks) > room:
+        blocks = blocks[: room - 1] + [context(["… the rest is too long for one Slack message; ask a narrower question."])]
+    return {"text": render_chat.plain_text(answer), "blocks": blocks + tail}
+
+
+def text_message(text: str) -> dict:
+    """A short notice (placeholder, error, help) as one or more sections plus the fallback."""
+    mrkdwn = to_mrkdwn(text)
+    return {"text": text[: render_chat.PLAIN_LIMIT], "blocks": [section(p) for p in split_text(mrkdwn)][:MAX_BLOCKS]}
+
+
+def listing_message(title: str, columns: list[str], rows: list[list[str | tuple[str, str]]], *, note: str | None = None) -> dict:
+    """Slash-command listings (/tickers, /filings) as a table block; a `(text, url)` cell is a link.
+
+    Past Slack's table limits the listing becomes monospaced text with the links listed below."""
+    plain_rows = [[c[0] if isinstance(c, tuple) else c for c in row] for row in rows]
+    table = Table(title=title, columns=columns, rows=plain_rows)
+    blocks: list[dict] = [section(f"*{escape(title)}*")]
+    if fits_table_block(table):
+        cells = [[raw_cell(c) for c in columns]]
+        cells += [[link_cell(*c) if isinstance(c, tuple) else raw_cell(c) for c in row] for row in rows]
+        blocks.append({"type": "table", "rows": cells})
+    else:
+        blocks.append(monospace_table(table))
+    if note:
+        blocks.append(context([escape(note)]))
+    links = [f"{c[0]}: {c[1]}" for row in rows for c in row if isinstance(c, tuple)]
+    plain = "\n".join([title, render_chat.table_monospace(table), *links])
+    return {"text": plain[: render_chat.PLAIN_LIMIT], "blocks": blocks}

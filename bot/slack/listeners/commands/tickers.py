@@ -1,0 +1,24 @@
+"""`/tickers [filter]`: the covered companies, with their fiscal years, as a table."""
+
+from __future__ import annotations
+
+from bot.slack import blocks
+from bot.slack.listeners.commands.respond import ack_now, reply, years
+
+
+def tickers_message(footnote, filter_text: str | None) -> dict:
+    rows = footnote.coverage(filter_text or None)
+    if not rows:
+        hint = f" matching “{filter_text}”" if filter_text else ""
+        return blocks.text_message(f"Footnote covers no companies{hint} yet. Try `/tickers` with no filter.")
+    listing = [[r["ticker"], r["name"], years(r.get("fiscal_years"))] for r in rows]
+    title = f"Companies Footnote covers ({len(rows)})" + (f" matching “{filter_text}”" if filter_text else "")
+    return blocks.listing_message(title, ["Ticker", "Company", "Fiscal years (10-K)"], listing,
+                                  note="Ask about any of them, e.g. @Footnote what was AAPL's revenue in 2024?")
+
+
+def register(app, footnote, db) -> None:
+    def list_tickers(command, respond) -> None:
+        reply(respond, lambda: tickers_message(footnote, (command.get("text") or "").strip()))
+
+    app.command("/tickers")(ack=ack_now, lazy=[list_tickers])

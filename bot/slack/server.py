@@ -1,0 +1,71 @@
+"""The two ways Slack reaches the app: Socket Mode (development, no public URL) and HTTP.
+
+HTTP runs Bolt's WSGI adapter on a threaded stdlib server: every request gets its own thread, so
+signature checks and acks never wait behind one another (Bolt's own `app.start()` server serves
+one request at a time). Bolt verifies each request's signature and timestamp and answers 401 to
+a bad or stale one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections.abc import Iterator
+from socketserver import ThreadingMixIn
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+
+from slack_bolt import App
+from slack_bolt.adapter.wsgi import SlackRequestHandler
+
+from store.errors import FootnoteError
+
+log = logging.getLogger(__name__)
+
+EVENTS_PATH = "/slack/events"
+
+
+class _ThreadingWSGIServer(ThreadingMixIn, WSGIServer):
+    daemon_threads = True
+    request_queue_size = 256  # a burst of events must not overflow the listen backlog
+
+
+class _QuietHandler(WSGIRequestHandler):
+    def log_message(self, format, *args) -> None:
+        log.debug("%s %s", self.address_string(), format % args)
+
+
+def make_http_server(app: App, host: str, port: int) -> WSGIServer:
+    return make_server(host, port, SlackRequestHandler(app, path=EVENTS_PATH),
+                       server_class=_ThreadingWSGIServer, handler_class=_QuietHandler)
+
+
+@contextlib.contextmanager
+def serving_http(app: App, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+    """Serve in a background thread; yields the events URL (tests and the bench use this)."""
+    server = make_http_server(app, host, port)
+    thread = threading.Thread(target=server.serve_forever, name="footnote-slack-http", daemon=True)
+    thread.start()
+    try:
+        yield f"http://{host}:{server.server_port}{EVENTS_PATH}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def run_http(app: App, host: str, port: int) -> None:
+    server = make_http_server(app, host, port)
+    log.info("Footnote for Slack listening on http://%s:%d%s", host, port, EVENTS_PATH)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+
+
+def run_socket_mode(app: App, app_token: str | None) -> None:
+    if not app_token:
+        raise FootnoteError("Socket Mode needs SLACK_APP_TOKEN (an xapp- token with connections:write).")
+    from slack_bolt.adapter.socket_mode import SocketModeHandler
+
+    log.info("Footnote for Slack connecting over Socket Mode")
+    SocketModeHandler(app, app_token).start()
