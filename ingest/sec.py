@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from ingest.sec_http import SecClient, SecHttpError, SecNotFound, check_identity
+from ingest.sec_http import SecBlocked, SecClient, SecHttpError, SecNotFound, check_identity
 from ingest.sec_select import (
     FORMS,
     FilingRef,
@@ -145,6 +145,8 @@ def _company_filings(client, ticker, years, forms, ticker_map, www, data, errors
         for page in older_pages(submissions, years):
             page_json = client.get_json(f"{data}/submissions/{page}", max_age_s=SUBMISSIONS_MAX_AGE_S)
             rows.extend(submission_rows(page_json))
+    except SecBlocked:
+        raise
     except (SecHttpError, ValueError) as exc:
         errors.append(DownloadError(ticker, f"could not read SEC submissions for CIK {cik}: {_reason(exc)}"))
         return None
@@ -154,6 +156,8 @@ def _company_filings(client, ticker, years, forms, ticker_map, www, data, errors
             f"{data}/api/xbrl/companyfacts/CIK{cik:010d}.json", max_age_s=COMPANYFACTS_MAX_AGE_S
         )
         fy_by_accession = fiscal_years_by_accession(json.loads(facts_bytes))
+    except SecBlocked:
+        raise
     except SecNotFound:
         fy_by_accession = {}  # a filer without XBRL financial data: the 10-Ks' own facts still count
     except (SecHttpError, ValueError) as exc:
@@ -191,21 +195,27 @@ def _download_documents(client, refs, folder, progress, errors) -> dict[str, dic
     rows: dict[str, dict] = {}
     if not refs:
         return rows
-    with (
-        ThreadPoolExecutor(max_workers=DOCUMENT_WORKERS) as pool,
-        tqdm(total=len(refs), desc="SEC 10-K documents", unit="doc", disable=not progress) as bar,
-    ):
-        futures = {pool.submit(client.get, ref.url): ref for ref in refs}
-        for future in as_completed(futures):
-            ref = futures[future]
-            try:
-                body = future.result()
-            except SecHttpError as exc:
-                errors.append(DownloadError(ref.ticker, f"{ref.form} {ref.accession} not downloaded: {_reason(exc)}"))
-            else:
-                _write(folder / ref.relative_path, body)
-                rows[ref.accession] = _index_row(ref, body)
-            bar.update(1)
+    pool = ThreadPoolExecutor(max_workers=DOCUMENT_WORKERS)
+    try:
+        with tqdm(total=len(refs), desc="SEC 10-K documents", unit="doc", disable=not progress) as bar:
+            futures = {pool.submit(client.get, ref.url): ref for ref in refs}
+            for future in as_completed(futures):
+                ref = futures[future]
+                try:
+                    body = future.result()
+                except SecBlocked:
+                    raise
+                except SecHttpError as exc:
+                    reason = f"{ref.form} {ref.accession} not downloaded: {_reason(exc)}"
+                    errors.append(DownloadError(ref.ticker, reason))
+                else:
+                    _write(folder / ref.relative_path, body)
+                    rows[ref.accession] = _index_row(ref, body)
+                bar.update(1)
+    except BaseException:  # Ctrl-C or a block: do not leave queued downloads running
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown()
     return rows
 
 

@@ -14,6 +14,7 @@ import gzip
 import hashlib
 import json
 import logging
+import os
 import random
 import threading
 import time
@@ -46,6 +47,11 @@ class SecHttpError(FootnoteError):
 
 class SecNotFound(SecHttpError):
     """SEC answered 404: the company, filing or document does not exist there."""
+
+
+class SecBlocked(SecHttpError):
+    """SEC answered 403: it refuses this client (undeclared identity or over its rate). Going on
+    would only add to the block, so a run stops at the first one."""
 
 
 def check_identity(identity: str | None) -> str:
@@ -131,7 +137,7 @@ class DiskCache:
             (body_path, gzip.compress(body, compresslevel=6)),
             (meta_path, json.dumps({"url": url, "fetched_at": time.time(), "content_type": content_type}).encode()),
         ):
-            tmp = path.with_suffix(path.suffix + f".tmp{threading.get_ident()}")
+            tmp = path.with_suffix(path.suffix + f".tmp{os.getpid()}-{threading.get_ident()}")
             tmp.write_bytes(data)
             tmp.replace(path)
 
@@ -214,7 +220,7 @@ class SecClient:
                 if status == 404:
                     raise SecNotFound(f"SEC has no such document: {url}", url=url, status=404)
                 if status == 403:
-                    raise SecHttpError(
+                    raise SecBlocked(
                         f"SEC refused {url} (HTTP 403). SEC blocks clients without a proper User-Agent "
                         "or above its request rate; check SEC_IDENTITY and try again in a few minutes.",
                         url=url,

@@ -335,3 +335,14 @@ def test_a_damaged_cache_entry_is_fetched_again(fake, tmp_path):
         assert client.get(f"{fake.www_url}/doc") == b"the document"
         assert client.get(f"{fake.www_url}/doc") == b"the document"
     assert fake.paths("/www/doc") == ["/www/doc"] * 2
+
+
+def test_a_403_stops_the_run_with_advice(fake, tmp_path):
+    fake.fail("/www/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm", 403)
+    with pytest.raises(FootnoteError, match="HTTP 403.*SEC_IDENTITY"):
+        download_to_folder(_settings(fake), ["AAPL"], (2024, 2024), tmp_path / "cache", progress=False)
+    fake.clear()
+    fake.fail("/data/submissions/CIK0000320193.json", 403)
+    with pytest.raises(FootnoteError, match="HTTP 403"):
+        download_to_folder(_settings(fake), ["AAPL", "GME"], (2024, 2024), tmp_path / "cache2", progress=False)
+    assert not any("1326380" in p for p in fake.paths())  # nothing more was asked once SEC refused
