@@ -39,3 +39,4 @@ class Plan(BaseModel):
     candidates: list[str] = Field(default_factory=list)  # ambiguous_company: tickers to choose from
     inherited: list[str] = Field(default_factory=list)  # fields taken from the thread's memory
     planner: str = "rules"
+    fallback: str | None = None  # why a model planner fell back to the rules planner (agent.plan_llm)

@@ -1,0 +1,162 @@
+"""The model composer: prose drafted as discrete claims, each naming the evidence it relies on.
+
+The model writes; cite_check decides. Every claim comes back with an evidence id (the schema
+offers only the ids of this turn's evidence), claims that cite a fact or a computation are marked
+as number claims so cite_check holds their figures to the displayed values exactly, and tables
+always come from the extractive composer (templated from the facts, never from the model).
+A model error, a timeout, unusable output, or a model that finds nothing to say, falls back to
+the extractive draft with `Draft.fallback` saying why.
+
+Streaming: the reply is the same JSON object, streamed; complete claim objects are picked out of
+the growing text and their sentences passed to `on_text` as soon as each closes. What streams is
+the draft; the verified Answer that cite_check builds is what ships.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from pydantic import BaseModel, ConfigDict
+
+from agent import prompts
+from agent.draft import Claim, Draft, Evidence
+from agent.plan import Plan
+from agent.structured_output import ModelError, ObjectScanner, chat_json, stream_json, strict_schema
+
+log = logging.getLogger(__name__)
+
+MAX_CLAIMS = 8
+
+
+class ModelClaim(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    evidence_id: str
+
+
+class ModelDraft(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    claims: list[ModelClaim]
+
+
+def _schema(evidence: list[Evidence]) -> dict:
+    schema = strict_schema(ModelDraft)
+    claim = schema["$defs"]["ModelClaim"]
+    claim["properties"]["evidence_id"]["enum"] = [ev.id for ev in evidence]
+    return schema
+
+
+def extractive_composer() -> Callable[..., Draft]:
+    """The deterministic composer, imported when needed: agent.compose owns it."""
+    from agent import compose
+
+    return compose.compose_extractive
+
+
+def compose_llm(
+    question: str,
+    plan: Plan,
+    evidence: list[Evidence],
+    *,
+    client,
+    model: str,
+    timeout: float,
+    cells: list[dict] | None = None,
+    on_text: Callable[[str], None] | None = None,
+) -> Draft:
+    """Draft with the model; on any failure, the extractive draft with `fallback` saying why.
+    `cells` is what the numbers intents asked for (see agent.compose): the tables and the
+    figure-free intro are built from it deterministically either way."""
+    extractive = extractive_composer()
+    base = extractive(question, plan, evidence, cells=cells)
+    if not evidence:  # nothing to write from: the deterministic path decides how to refuse
+        return base
+    try:
+        claims = _draft_claims(question, plan, evidence, client=client, model=model, timeout=timeout, on_text=on_text)
+    except ModelError as exc:
+        reason = exc.reason
+    except Exception as exc:  # a bug here must not take the turn down with it
+        log.exception("model composer failed")
+        reason = f"error: {type(exc).__name__}"
+    else:
+        intro = base.intro if plan.intent != "qualitative" else _intro(claims, evidence)
+        return Draft(intro=intro, claims=claims, tables=base.tables, composer="llm")
+    log.info("model composer fell back to extractive: %s", reason)
+    return base.model_copy(update={"composer": "extractive", "fallback": f"composer: {reason}"})
+
+
+def _intro(claims: list[Claim], evidence: list[Evidence]) -> str:
+    """A figure-free lead-in naming the filings the claims cite."""
+    by_id = {ev.id: ev for ev in evidence}
+    cited = [by_id[c.evidence_id] for c in claims if c.evidence_id in by_id]
+    if not cited:
+        return ""
+    companies = sorted({ev.ticker for ev in cited})
+    items = sorted({ev.item for ev in cited if ev.item})
+    where = f" (Item {', '.join(items)})" if items else ""
+    if len(companies) == 1:
+        years = sorted({ev.fiscal_year for ev in cited})
+        span = " and ".join(f"fiscal {y}" for y in years)
+        return f"From the {span} 10-K of {companies[0]}{where}:"
+    return f"From the 10-K filings of {', '.join(companies)}{where}:"
+
+
+def _draft_claims(question, plan, evidence, *, client, model, timeout, on_text) -> list[Claim]:
+    messages = prompts.composer_messages(question, plan, evidence, max_claims=MAX_CLAIMS)
+    schema = _schema(evidence)
+    if on_text is None:
+        drafted = chat_json(client, model=model, messages=messages, output=ModelDraft, name="footnote_claims", timeout=timeout, schema=schema)
+    else:
+        scanner = ObjectScanner(depth=2)
+
+        def on_delta(delta: str) -> None:
+            for obj in scanner.feed(delta):
+                text = obj.get("text") if isinstance(obj, dict) else None
+                if isinstance(text, str) and text.strip():
+                    on_text(text.strip() + " ")
+
+        drafted = stream_json(
+            client,
+            model=model,
+            messages=messages,
+            output=ModelDraft,
+            name="footnote_claims",
+            timeout=timeout,
+            on_delta=on_delta,
+            schema=schema,
+        )
+    kinds = {ev.id: ev.kind for ev in evidence}
+    claims = [
+        Claim(
+            text=c.text.strip(),
+            evidence_id=c.evidence_id.strip(),
+            kind="number" if kinds.get(c.evidence_id.strip()) in ("fact", "calc") else "prose",
+        )
+        for c in drafted.claims
+        if c.text.strip()
+    ][:MAX_CLAIMS]
+    if not claims:
+        raise ModelError("no_claims: the model found no answer in the evidence")
+    return claims
+
+
+def make_composer(settings, client=None) -> Callable[..., Draft]:
+    """The composer the graph calls: extractive, or the model's when one is configured."""
+    if not settings.llm_configured:
+        return extractive_composer()
+    if client is None:
+        from agent.llm_client import make_openai_client
+
+        client = make_openai_client(settings)
+    model, timeout = settings.openai_model, settings.openai_timeout_s
+
+    def composer(question: str, plan: Plan, evidence: list[Evidence], *, cells=None, on_text=None) -> Draft:
+        return compose_llm(
+            question, plan, evidence, client=client, model=model, timeout=timeout, cells=cells, on_text=on_text
+        )
+
+    composer.name = "llm"
+    return composer

@@ -1,0 +1,238 @@
+"""The model planner: the same Plan as the rules planner, from an OpenAI-compatible model.
+
+The model only proposes. Its output is validated against the same closed sets the rules planner
+uses: companies must resolve through the directory, metrics must be keys of the metric or
+formula tables (an unknown one becomes an unknown_metric refusal, never the nearest key), Items
+come from a fixed list. Anything the checks cannot accept, and any model error or timeout, falls
+back to the rules planner with the reason recorded in `Plan.fallback`, so a broken or hijacked
+model costs quality, never correctness.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from agent import prompts
+from agent.plan import Intent, Plan, Route
+from agent.structured_output import ModelError, chat_json, strict_schema
+
+log = logging.getLogger(__name__)
+
+ITEMS = ("1", "1A", "1C", "7", "7A", "8")
+INHERITABLE = {"companies": "tickers", "fiscal_years": "fiscal_years", "metrics": "metrics", "items": "items", "intent": "intent"}
+META_INTENTS = {"greeting", "thanks", "help", "coverage"}
+DOMAIN_INTENTS = {"numeric", "derived", "compare", "trend", "qualitative"}
+NUMERIC_INTENTS = DOMAIN_INTENTS - {"qualitative"}
+MIN_YEAR, MAX_YEAR = 1993, 2100  # EDGAR's first electronic filings .. a sanity bound
+
+
+class ModelPlan(BaseModel):
+    """What the model is asked to fill in: the Plan's fields, in the user's words where resolving
+    them is our job (companies, unknown metrics)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    route: Route
+    intent: Intent
+    companies: list[str]
+    fiscal_years: list[int]
+    latest: bool
+    metrics: list[str]
+    unknown_metric: str | None
+    items: list[str]
+    as_of_filing_year: int | None
+    query: str
+    sub_queries: list[str]
+    refusal_reason: Literal["out_of_scope", "unknown_metric", "no_company"] | None
+    refusal_detail: str | None
+    inherited: list[str]
+
+
+def metric_keys() -> list[str]:
+    """Every key a plan may name: the metric table's and the formula registry's."""
+    from agent.concepts import METRICS
+
+    keys = list(METRICS)
+    try:
+        from agent.finance import FORMULAS
+    except ImportError:  # the formula registry is optional for planning
+        FORMULAS = {}
+    return keys + [k for k in FORMULAS if k not in METRICS]
+
+
+def _schema(keys: list[str]) -> dict:
+    schema = strict_schema(ModelPlan)
+    props = schema["properties"]
+    props["metrics"]["items"]["enum"] = keys
+    props["items"]["items"]["enum"] = list(ITEMS)
+    props["inherited"]["items"]["enum"] = list(INHERITABLE)
+    return schema
+
+
+def plan_llm(text: str, *, previous: Plan | None, directory, client, model: str, timeout: float) -> Plan:
+    """Plan with the model; on any failure, the rules planner's plan with `fallback` saying why."""
+    try:
+        keys = metric_keys()
+        messages = prompts.planner_messages(
+            text, previous=_previous_summary(previous), metrics=keys, items=list(ITEMS)
+        )
+        proposed = chat_json(
+            client, model=model, messages=messages, output=ModelPlan, name="footnote_plan", timeout=timeout, schema=_schema(keys)
+        )
+        return validate(proposed, text=text, previous=previous, directory=directory, keys=set(keys))
+    except ModelError as exc:
+        reason = exc.reason
+    except Exception as exc:  # a bug in validation must not take the turn down with it
+        log.exception("model planner failed")
+        reason = f"error: {type(exc).__name__}"
+    log.info("model planner fell back to rules: %s", reason)
+    return _rules(text, previous=previous, directory=directory, reason=reason)
+
+
+def _rules(text: str, *, previous, directory, reason: str) -> Plan:
+    from agent.plan_rules import plan_rules
+
+    plan = plan_rules(text, previous=previous, directory=directory)
+    return plan.model_copy(update={"planner": "rules", "fallback": f"planner: {reason}"})
+
+
+def _previous_summary(previous: Plan | None) -> dict | None:
+    if previous is None or previous.route != "domain":
+        return None
+    return previous.model_dump(
+        include={"intent", "tickers", "fiscal_years", "latest", "metrics", "items", "as_of_filing_year", "query"}
+    )
+
+
+def normalize_metric(name: str) -> str:
+    return re.sub(r"[\s\-/]+", "_", name.strip().lower())
+
+
+def normalize_item(name: str) -> str:
+    return re.sub(r"^item\s*", "", name.strip(), flags=re.I).upper()
+
+
+def validate(mp: ModelPlan, *, text: str, previous: Plan | None, directory, keys: set[str]) -> Plan:
+    """Turn the model's proposal into a Plan, or raise ModelError if it does not hold up."""
+    if mp.route == "meta":
+        if mp.intent not in META_INTENTS:
+            raise ModelError(f"invalid_output: intent {mp.intent} on route meta")
+        return Plan(route="meta", intent=mp.intent, planner="llm")
+    if mp.route == "refusal":
+        if mp.intent != "refuse" or mp.refusal_reason is None:
+            raise ModelError("invalid_output: refusal without a reason")
+        detail = mp.refusal_detail or (mp.unknown_metric if mp.refusal_reason == "unknown_metric" else None)
+        return _refusal(mp.refusal_reason, detail)
+    if mp.intent not in DOMAIN_INTENTS:
+        raise ModelError(f"invalid_output: intent {mp.intent} on route domain")
+
+    inherited = [INHERITABLE[f] for f in dict.fromkeys(mp.inherited) if f in INHERITABLE]
+    prev = previous if previous is not None and previous.route == "domain" else None
+
+    metrics: list[str] = []
+    for name in mp.metrics:
+        key = normalize_metric(name)
+        if key not in keys:
+            return _refusal("unknown_metric", name)  # never the nearest key
+        if key not in metrics:
+            metrics.append(key)
+    if mp.unknown_metric and mp.intent in NUMERIC_INTENTS and not metrics:
+        return _refusal("unknown_metric", mp.unknown_metric)
+    if not metrics and mp.intent in NUMERIC_INTENTS and prev and prev.metrics:
+        metrics = list(prev.metrics)
+        inherited.append("metrics")
+    if mp.intent in NUMERIC_INTENTS and not metrics:
+        raise ModelError(f"invalid_output: {mp.intent} plan without a metric")
+
+    tickers = _resolve_companies(mp.companies, directory)
+    if not tickers and prev and prev.tickers:
+        tickers = list(prev.tickers)
+        inherited.append("tickers")
+    if not tickers:
+        raise ModelError("unresolved: no company")
+
+    years = list(dict.fromkeys(mp.fiscal_years))
+    for year in years + ([mp.as_of_filing_year] if mp.as_of_filing_year is not None else []):
+        if not MIN_YEAR <= year <= MAX_YEAR:
+            raise ModelError(f"invalid_output: fiscal year {year}")
+
+    items = []
+    for name in mp.items:
+        item = normalize_item(name)
+        if item not in ITEMS:
+            raise ModelError(f"invalid_output: item {name!r}")
+        if item not in items:
+            items.append(item)
+
+    query = mp.query.strip()
+    if mp.intent == "qualitative" and not query:
+        query = text.strip()
+    return Plan(
+        route="domain",
+        intent=mp.intent,
+        tickers=tickers,
+        fiscal_years=years,
+        latest=mp.latest or not years,
+        metrics=metrics,
+        items=items,
+        as_of_filing_year=mp.as_of_filing_year,
+        query=query,
+        sub_queries=[q.strip() for q in mp.sub_queries if q.strip()][:3],
+        inherited=list(dict.fromkeys(inherited)),
+        planner="llm",
+    )
+
+
+def _refusal(reason: str, detail: str | None) -> Plan:
+    return Plan(route="refusal", intent="refuse", refusal_reason=reason, refusal_detail=detail, planner="llm")
+
+
+def _resolve_companies(names: list[str], directory) -> list[str]:
+    """Each name through the directory; one that does not resolve to exactly one company is the
+    rules planner's to handle (no_company, ambiguous_company, not_covered), so it raises."""
+    tickers: list[str] = []
+    for name in names:
+        ticker = resolve_company(directory, name)
+        if ticker is None:
+            raise ModelError(f"unresolved: company {name!r}")
+        if ticker not in tickers:
+            tickers.append(ticker)
+    return tickers
+
+
+def resolve_company(directory, name: str) -> str | None:
+    """The one covered company `name` denotes (a ticker, or a name as the directory matches names
+    in questions), as its ticker; None for unknown, uncovered or ambiguous names."""
+    if directory is None or not name.strip():
+        return None
+    company = directory.get(name.strip()) if re.fullmatch(r"\$?[A-Za-z]{1,5}(?:[.\-][A-Za-z]{1,2})?", name.strip()) else None
+    if company is not None and company.covered:
+        return company.ticker
+    matches = directory.find(name.strip())
+    if len(matches) == 1 and matches[0].kind == "company":
+        return matches[0].company.ticker
+    return None
+
+
+def make_planner(settings, client=None) -> Callable[..., Plan]:
+    """The planner the graph calls: the rules planner, or the model's when one is configured."""
+    from agent.plan_rules import plan_rules
+
+    if not settings.llm_configured:
+        return plan_rules
+    if client is None:
+        from agent.llm_client import make_openai_client
+
+        client = make_openai_client(settings)
+    model, timeout = settings.openai_model, settings.openai_timeout_s
+
+    def planner(text: str, *, previous: Plan | None = None, directory=None) -> Plan:
+        return plan_llm(text, previous=previous, directory=directory, client=client, model=model, timeout=timeout)
+
+    planner.name = "llm"
+    return planner
