@@ -118,3 +118,13 @@ def plain_text(answer: Answer, *, limit: int = PLAIN_LIMIT) -> str:
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
     return text
+
+
+def years_label(values) -> str:
+    """[2022, 2023, 2024] -> `2022–2024`; years with gaps are listed one by one."""
+    ys = sorted({int(v) for v in values or []})
+    if not ys:
+        return "—"
+    if len(ys) > 2 and ys == list(range(ys[0], ys[-1] + 1)):
+        return f"{ys[0]}–{ys[-1]}"
+    return ", ".join(map(str, ys))

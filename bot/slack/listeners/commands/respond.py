@@ -25,13 +25,3 @@ def reply(respond, build) -> None:
         log.exception("a slash command failed")
         message = blocks.text_message(render_chat.POLITE_ERROR)
     respond(response_type="ephemeral", **message)
-
-
-def years(values) -> str:
-    """[2022, 2023, 2024] -> `2022–2024`; gaps are listed."""
-    ys = sorted({int(v) for v in values or []})
-    if not ys:
-        return "—"
-    if ys == list(range(ys[0], ys[-1] + 1)) and len(ys) > 2:
-        return f"{ys[0]}–{ys[-1]}"
-    return ", ".join(str(y) for y in ys)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bot.slack import blocks
-from bot.slack.listeners.commands.respond import ack_now, reply, years
+from bot.render_chat import years_label
+from bot.slack.listeners.commands.respond import ack_now, reply
 
 
 def tickers_message(footnote, filter_text: str | None) -> dict:
@@ -11,7 +12,7 @@ def tickers_message(footnote, filter_text: str | None) -> dict:
     if not rows:
         hint = f" matching “{filter_text}”" if filter_text else ""
         return blocks.text_message(f"Footnote covers no companies{hint} yet. Try `/tickers` with no filter.")
-    listing = [[r["ticker"], r["name"], years(r.get("fiscal_years"))] for r in rows]
+    listing = [[r["ticker"], r["name"], years_label(r.get("fiscal_years"))] for r in rows]
     title = f"Companies Footnote covers ({len(rows)})" + (f" matching “{filter_text}”" if filter_text else "")
     return blocks.listing_message(title, ["Ticker", "Company", "Fiscal years (10-K)"], listing,
                                   note="Ask about any of them, e.g. @Footnote what was AAPL's revenue in 2024?")
