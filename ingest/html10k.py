@@ -1,0 +1,252 @@
+"""Read one inline-XBRL 10-K primary document: its cover, its Items, its facts.
+
+edgartools does the heavy lifting (HTML parsing, section detection, inline XBRL facts with
+contexts, scale and sign resolved). What it lacks is added here: stub detection (an Item that
+is empty or only points elsewhere) with a heading-based fallback over the document text
+(`ingest.sections`), tables pulled out of the prose as text rows, and the conversion of facts
+to exact Decimals keyed the way the store keys them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from ingest.model import Fact, FilingMeta, ParsedFiling, Section
+from ingest.sections import WANTED_ITEMS, ItemText, find_items, is_stub, normalize_item_text
+from store.errors import FootnoteError
+
+log = logging.getLogger(__name__)
+
+
+class FilingParseError(FootnoteError):
+    """A document that cannot be read as an inline-XBRL 10-K; the message names file and reason."""
+
+
+def parse_10k(
+    html: bytes | str,
+    *,
+    source: str,
+    accession: str | None = None,
+    filed: date | None = None,
+    url: str | None = None,
+) -> ParsedFiling:
+    """Parse a 10-K primary document (`source` names it in errors)."""
+    raw = html.encode("utf-8") if isinstance(html, str) else html
+    content_hash = hashlib.sha256(raw).hexdigest()
+    text = html if isinstance(html, str) else _decode(raw)
+    if "<" not in text[:4096] and "<" not in text:
+        raise FilingParseError(f"{source}: not an HTML document")
+    doc = _parse(text, source)
+    xfacts = doc.xbrl_facts
+    meta = _cover(xfacts, source=source, accession=accession, filed=filed, url=url)
+    sections, missing = _sections(doc)
+    facts = _facts(xfacts, meta)
+    return ParsedFiling(meta=meta, sections=sections, facts=facts, missing_items=missing, content_hash=content_hash)
+
+
+def filing_key(meta: FilingMeta) -> str:
+    """The accession, or 'noacc-<cik>-<period_end>' when the accession is unknown."""
+    return meta.accession or f"noacc-{meta.cik}-{meta.period_end.isoformat()}"
+
+
+def _decode(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252", errors="replace")
+
+
+def _parse(text: str, source: str):
+    from edgar.documents import ParserConfig, parse_html
+
+    try:
+        return parse_html(text, ParserConfig(form="10-K"))
+    except Exception as exc:  # edgartools raises several types; all mean the same to us
+        raise FilingParseError(f"{source}: malformed HTML ({type(exc).__name__}: {str(exc)[:120]})") from exc
+
+
+# -- cover ---------------------------------------------------------------------------------
+
+def _cover(xfacts, *, source: str, accession, filed, url) -> FilingMeta:
+    dei: dict[str, object] = {}
+    for f in xfacts:
+        if not f.concept.startswith("dei:"):
+            continue
+        name = f.concept[4:]
+        value = (f.value or "").strip()
+        if name not in dei and value:
+            dei[name] = f
+    if not dei:
+        raise FilingParseError(f"{source}: no inline XBRL cover tags (dei:*): not an inline-XBRL filing")
+
+    def val(name: str) -> str | None:
+        f = dei.get(name)
+        return " ".join(f.value.split()) if f is not None else None
+
+    form = val("DocumentType")
+    if not form or not form.upper().startswith("10-K"):
+        raise FilingParseError(f"{source}: not a 10-K (dei:DocumentType is {form!r})")
+    cik_text = val("EntityCentralIndexKey")
+    if not cik_text or not cik_text.strip().isdigit():
+        raise FilingParseError(f"{source}: no dei:EntityCentralIndexKey")
+    period_end = _period_end(dei.get("DocumentPeriodEndDate"))
+    if period_end is None:
+        raise FilingParseError(f"{source}: no readable dei:DocumentPeriodEndDate")
+    fy_text = val("DocumentFiscalYearFocus")
+    try:
+        fiscal_year = int(fy_text) if fy_text else period_end.year
+    except ValueError:
+        fiscal_year = period_end.year
+    return FilingMeta(
+        cik=int(cik_text),
+        company=val("EntityRegistrantName") or "",
+        ticker=(val("TradingSymbol") or None),
+        form=form.upper(),
+        fiscal_year=fiscal_year,
+        fiscal_period=val("DocumentFiscalPeriodFocus") or "FY",
+        period_end=period_end,
+        accession=accession,
+        filed=filed,
+        url=url,
+    )
+
+
+def _period_end(fact) -> date | None:
+    """The end of the context of dei:DocumentPeriodEndDate (its text can be a nested tag)."""
+    if fact is None:
+        return None
+    ctx = fact.context or {}
+    for key in ("end_date", "instant"):
+        d = _date(ctx.get(key))
+        if d:
+            return d
+    return _date(fact.value)
+
+
+def _date(value) -> date | None:
+    if not value:
+        return None
+    try:
+        return date.fromisoformat(str(value).strip()[:10])
+    except ValueError:
+        return None
+
+
+# -- sections ------------------------------------------------------------------------------
+
+def _sections(doc) -> tuple[list[Section], list[str]]:
+    """Items 1, 1A, 1C, 7, 7A, 8: edgartools first, the heading split where it gives a stub.
+
+    Returns the Items found with real content, and the wanted Items that are absent or only
+    a cross-reference (reported, never silently dropped).
+    """
+    found: dict[str, Section] = {}
+    for item in WANTED_ITEMS:
+        sec = _edgar_section(doc, item)
+        if sec is not None and not is_stub(sec.text, item):
+            found[item] = sec
+    if len(found) < len(WANTED_ITEMS):
+        full = doc.text(table_max_col_width=10**6)
+        for item, it in find_items(full).items():
+            if item in found or item not in WANTED_ITEMS:
+                continue
+            sec = _to_section(item, it, "headings")
+            if sec.text and (it.relocated or not is_stub(sec.text, item)):
+                found[item] = sec
+    # A stub (a bare pointer elsewhere) is reported missing rather than stored as the Item.
+    missing = [i for i in WANTED_ITEMS if i not in found]
+    return [found[i] for i in WANTED_ITEMS if i in found], missing
+
+
+def _edgar_section(doc, item: str) -> Section | None:
+    try:
+        sec = doc.get_section(f"Item {item}")
+        if sec is None:
+            return None
+        raw = sec.text()
+    except Exception as exc:  # a failing section must not lose the filing
+        log.debug("edgartools section %s failed: %s", item, exc)
+        return None
+    if not raw or not raw.strip():
+        return None
+    start = sec.start_offset or None
+    end = sec.end_offset or None
+    return _to_section(item, ItemText(raw, start, end), "edgartools")
+
+
+def _to_section(item: str, it: ItemText, method: str) -> Section:
+    from ingest.chunking import ITEM_TITLES
+
+    text, tables = normalize_item_text(it.text)
+    return Section(
+        item=item,
+        title=ITEM_TITLES.get(item, ""),
+        text=text,
+        start_offset=it.start,
+        end_offset=it.end,
+        method=method,
+        tables=tuple(tables),
+    )
+
+
+# -- facts ---------------------------------------------------------------------------------
+
+def _facts(xfacts, meta: FilingMeta) -> list[Fact]:
+    """Numeric inline XBRL facts as exact Decimals, one per (concept, unit, period, dims)."""
+    key_acc = filing_key(meta)
+    best: dict[tuple, Fact] = {}
+    for f in xfacts:
+        if not f.unit_ref or not f.concept or ":" not in f.concept:
+            continue  # non-numeric (ix:nonNumeric) or malformed
+        if f.metadata and f.metadata.get("format_issue"):
+            continue
+        raw = (f.value or "").strip().replace(",", "")
+        if not raw:
+            continue  # xsi:nil
+        try:
+            value = Decimal(raw)
+        except InvalidOperation:
+            continue
+        ctx = f.context or {}
+        start = _date(ctx.get("start_date"))
+        end = _date(ctx.get("end_date")) or _date(ctx.get("instant"))
+        if end is None:
+            continue
+        taxonomy, concept = f.concept.split(":", 1)
+        dims = {str(k): str(v) for k, v in (ctx.get("dimensions") or {}).items()}
+        unit = f.unit or f.unit_ref
+        fact = Fact(
+            taxonomy=taxonomy,
+            concept=concept,
+            unit=unit,
+            value=value,
+            period_end=end,
+            period_start=start,
+            accession=key_acc,
+            decimals=f.decimals,
+            fy=meta.fiscal_year,
+            fp=meta.fiscal_period,
+            form=meta.form,
+            filed=meta.filed,
+            dims=dims,
+            source="ixbrl",
+        )
+        key = (taxonomy, concept, unit, start, end, tuple(sorted(dims.items())))
+        prev = best.get(key)
+        if prev is None or _precision(fact.decimals) > _precision(prev.decimals):
+            best[key] = fact
+    return list(best.values())
+
+
+def _precision(decimals: str | None) -> float:
+    if decimals is None:
+        return float("-inf")
+    if decimals.upper() == "INF":
+        return float("inf")
+    try:
+        return float(int(decimals))
+    except ValueError:
+        return float("-inf")
