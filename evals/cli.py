@@ -1,7 +1,143 @@
-"""Sub-commands of `footnote` owned by this package."""
+"""`footnote eval`: run the question sets through the agent, write the report, gate on thresholds.
+
+    footnote eval [--set fixtures|shared|all] [--gate] [--out eval-results/]
+
+`fixtures` (golden + adversarial + threads) builds a throwaway database, ingests
+tests/fixtures/sec and runs; it is what `make test` gates on. `shared` runs over the real
+corpus (../shared/sec) in its own database, ingesting it on first use; it is skipped, with a
+note, when that folder does not exist.
+"""
 
 from __future__ import annotations
 
+import sys
+import time
+from pathlib import Path
+
+from evals import corpus, gate, metrics, report
+from evals.lookup import CorpusLookup
+from evals.run import run_cases
+from evals.sets import SET_FILES, load_set
+
 
 def register(sub) -> None:
-    pass
+    p = sub.add_parser("eval", help="score the agent on the question sets; --gate fails on a missed threshold")
+    p.add_argument("--set", dest="which", choices=("fixtures", "shared", "all"), default="fixtures")
+    p.add_argument("--gate", action="store_true", help="exit 1 when a threshold in evals/thresholds.toml is missed")
+    p.add_argument("--out", type=Path, default=Path("eval-results"), help="where results.json, .md and .html go")
+    p.add_argument("--from", dest="shared_dir", type=Path, default=corpus.SHARED_CORPUS, help="the real corpus folder")
+    p.add_argument("--fixtures", type=Path, default=corpus.FIXTURE_CORPUS, help="the fixture corpus folder")
+    p.add_argument("--only", default=None, help="run only cases whose id contains this text")
+    p.add_argument("--reingest", action="store_true", help="ingest the shared corpus again before running")
+    p.add_argument("--llm", action="store_true", help="use the configured model (default: the deterministic path)")
+    p.add_argument("--no-baseline", action="store_true", help="skip the dense-retrieval baseline")
+    p.add_argument("-v", "--verbose", action="store_true", help="print every question's outcome, not only failures")
+    p.set_defaults(func=cmd_eval)
+
+
+def _progress(verbose: bool):
+    def show(line: str) -> None:
+        if verbose or not line.split(": ", 1)[-1].startswith("ok"):
+            print(line, flush=True)
+
+    return show
+
+
+def _answer_fn(db, embedder, settings):
+    from agent.answer import Turn
+    from agent.service import Footnote
+
+    agent = Footnote(db, embedder, settings)
+
+    def answer(thread_key: str, question: str):
+        return agent.answer(Turn(thread_key=thread_key, user="eval", text=question))
+
+    return answer, agent
+
+
+def _cases(group: str, only: str | None):
+    cases = []
+    for name in SET_FILES[group]:
+        cases += load_set(name)
+    if only:
+        wanted_threads = {c.thread for c in cases if only in c.id and c.thread}
+        cases = [c for c in cases if only in c.id or (c.thread and c.thread in wanted_threads)]
+    return cases
+
+
+def run_group(group: str, db, settings, embedder, args) -> dict:
+    cases = _cases(group, args.only)
+    lookup = CorpusLookup(db, embedder)
+    filings, chunks, facts = lookup.counts()
+    answer, agent = _answer_fn(db, embedder, settings)
+    print(f"eval {group}: {len(cases)} questions over {filings} filings, {chunks} chunks, {facts} facts", flush=True)
+    started = time.perf_counter()
+    records = run_cases(
+        cases,
+        answer,
+        lookup=lookup,
+        db=db,
+        embedder=embedder,
+        baseline=not args.no_baseline,
+        progress=_progress(args.verbose),
+    )
+    close = getattr(agent, "close", None)
+    if callable(close):
+        close()
+    summary = metrics.summarize_all(records)
+    results = {
+        "title": f"{group} ({', '.join(SET_FILES[group])})",
+        "group": group,
+        "started": report.now_utc(),
+        "duration_s": time.perf_counter() - started,
+        "corpus": {"filings": filings, "chunks": chunks, "facts": facts},
+        "llm": bool(args.llm),
+        "metrics": summary,
+        "gate": gate.evaluate(summary["overall"]),
+        "records": records,
+    }
+    if not records:
+        results["gate"]["passed"] = False
+        results["gate"]["gate"].append({"rule": "questions_min", "metric": "questions", "value": 0, "limit": 1, "ok": False, "no_data": False})
+    paths = report.write(results, args.out, group)
+    print()
+    print(report.markdown(results))
+    print(f"results: {paths['json']} · summary: {paths['markdown']} · report: {paths['html']}")
+    return results
+
+
+def cmd_eval(args, settings) -> int:
+    from ingest.embed import make_embedder
+
+    if not args.llm:
+        settings = settings.model_copy(update={"llm": "off"})
+    embedder = make_embedder(settings)
+    groups = ["fixtures", "shared"] if args.which == "all" else [args.which]
+    passed = True
+    for group in groups:
+        if group == "fixtures":
+            with corpus.throwaway_database(settings) as (db, db_settings):
+                code = corpus.ingest_folder(db_settings, args.fixtures)
+                if corpus.filing_count(db) == 0:
+                    print(f"eval fixtures: ingesting {args.fixtures} stored no filing (exit {code}).", file=sys.stderr)
+                    return 2
+                results = run_group(group, db, db_settings, embedder, args)
+        else:
+            if not args.shared_dir.exists():
+                print(f"eval shared: skipped, {args.shared_dir} does not exist (pass --from to point at the real corpus).")
+                continue
+            with corpus.shared_database(settings) as (db, db_settings):
+                if args.reingest or corpus.filing_count(db) == 0:
+                    print(f"eval shared: ingesting {args.shared_dir} into the eval's own database (a few minutes, once)...", flush=True)
+                    corpus.ingest_folder(db_settings, args.shared_dir)
+                if corpus.filing_count(db) == 0:
+                    print("eval shared: the shared corpus could not be ingested; see the errors above.", file=sys.stderr)
+                    return 2
+                results = run_group(group, db, db_settings, embedder, args)
+        passed = passed and results["gate"]["passed"]
+    if args.gate and not passed:
+        print("eval gate: FAILED (see the rules marked FAIL above; thresholds live in evals/thresholds.toml)", file=sys.stderr)
+        return 1
+    if args.gate:
+        print("eval gate: passed")
+    return 0

@@ -1,0 +1,133 @@
+"""The databases an eval runs against, built and filled by the eval itself.
+
+- fixtures: a throwaway database (a new database on DATABASE_URL's server, else an embedded
+  server in a temporary folder) with tests/fixtures/sec ingested; dropped afterwards. Nothing
+  outside it is read or written, so the gate is the same on a fresh machine and on a laptop with
+  a big corpus in its default database.
+- shared: the real corpus in its own database, kept between runs because ingesting 68 10-Ks
+  takes minutes (DATABASE_URL's server: database `footnote_eval_shared`; embedded: the data
+  dir's `eval-shared/`). Ingested on first use, or again with --reingest.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+
+from store.db import Database, migrate, start_embedded
+from store.errors import FootnoteError
+
+log = logging.getLogger(__name__)
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURE_CORPUS = REPO / "tests" / "fixtures" / "sec"
+SHARED_CORPUS = REPO.parent / "shared" / "sec"
+SHARED_DB_NAME = "footnote_eval_shared"
+FILING_COUNT = "SELECT count(*) FROM filings"
+
+
+class EvalSetupError(FootnoteError):
+    """The eval could not build or fill its database."""
+
+
+def _with_db(url: str, name: str) -> str:
+    info = psycopg.conninfo.conninfo_to_dict(url)
+    return psycopg.conninfo.make_conninfo(**{**info, "dbname": name})
+
+
+def _create_database(server_url: str, name: str, *, exist_ok: bool = False) -> None:
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        if exists and exist_ok:
+            return
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def _drop_database(server_url: str, name: str) -> None:
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _identity(settings) -> tuple[str, int]:
+    from ingest.embed import embedding_identity
+
+    return embedding_identity(settings)
+
+
+@contextlib.contextmanager
+def throwaway_database(settings) -> Iterator[tuple[Database, object]]:
+    """A fresh migrated database and settings pointing at it; gone when the block ends."""
+    model, dim = _identity(settings)
+    name = f"footnote_eval_{uuid.uuid4().hex[:10]}"
+    server = None
+    tmp = None
+    if settings.database_url:
+        server_url = settings.database_url
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="footnote-eval-")
+        server = start_embedded(Path(tmp.name), cleanup_mode="delete")
+        server_url = server.get_uri()
+    _create_database(server_url, name)
+    url = _with_db(server_url, name)
+    db = None
+    try:
+        migrate(url, dim=dim, model=model)
+        db = Database(url, max_size=4)
+        yield db, settings.model_copy(update={"database_url": url})
+    finally:
+        if db is not None:
+            db.close()
+        with contextlib.suppress(Exception):
+            _drop_database(server_url, name)
+        if server is not None:
+            with contextlib.suppress(Exception):
+                server.cleanup()
+        if tmp is not None:
+            with contextlib.suppress(Exception):
+                tmp.cleanup()
+
+
+@contextlib.contextmanager
+def shared_database(settings) -> Iterator[tuple[Database, object]]:
+    """The shared corpus's own database (kept between runs), migrated, and settings for it."""
+    model, dim = _identity(settings)
+    server = None
+    if settings.database_url:
+        server_url = settings.database_url
+        _create_database(server_url, SHARED_DB_NAME, exist_ok=True)
+        url = _with_db(server_url, SHARED_DB_NAME)
+    else:
+        server = start_embedded(Path(settings.data_dir) / "eval-shared", cleanup_mode="stop")
+        url = server.get_uri()
+    migrate(url, dim=dim, model=model)
+    db = Database(url, max_size=4)
+    try:
+        db.check_embedding(model, dim)
+        yield db, settings.model_copy(update={"database_url": url})
+    finally:
+        db.close()
+
+
+def filing_count(db: Database) -> int:
+    with db.connection() as conn:
+        return conn.execute(FILING_COUNT).fetchone()[0]
+
+
+def ingest_folder(settings, folder: Path) -> int:
+    """Ingest a folder in SEC's formats through `footnote ingest --from`, in this process."""
+    from bot.cli import build_parser
+
+    if not folder.exists():
+        raise EvalSetupError(f"No corpus at {folder}.")
+    args = build_parser().parse_args(["ingest", "--from", str(folder)])
+    try:
+        code = int(args.func(args, settings) or 0)
+    except SystemExit as exc:  # argparse-style exits inside a handler
+        code = int(exc.code or 0)
+    return code

@@ -1,0 +1,177 @@
+"""Question sets: JSONL files under evals/data, loaded into flat, typed cases.
+
+A line is one question, or one thread (`turns`: questions sharing one conversation, each with
+its own expectation). Threads are flattened into cases `<thread id>#<turn>` that remember their
+thread, so every scorer sees one question and one Answer, whatever the set.
+
+Expectation fields (all optional except `answer`):
+  answer     "answer" | "refusal" | "meta": what kind of Answer is right
+  reason     the refusal reason; `reasons` lists alternatives that are equally right
+  route      accepted routes (default: derived from answer/reason, see `accepted_routes`)
+  numbers    [{ticker, fiscal_year, value, concepts: [...], metric}]: XBRL facts the answer must give
+  calc       {value, unit: percent|ratio|USD, metric}: a derived figure, exact; compared as displayed
+  evidence   [{ticker, fiscal_year, item, phrase | keywords}]: the chunk a qualitative answer needs
+  tickers    companies every citation must belong to (default: those of numbers and evidence)
+  mentions   strings the answer text must contain (case-insensitive), e.g. coverage lists
+  forbid     strings the answer text must never contain (injected figures, leaked rules)
+  accept_refusal  true when refusing is as right as answering (never for the golden answerables)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DATA = Path(__file__).parent / "data"
+
+ANSWER_KINDS = ("numeric", "derived", "compare", "trend", "qualitative", "meta")
+KINDS = ANSWER_KINDS + ("refusal",)
+REASONS = (
+    "no_company",
+    "ambiguous_company",
+    "not_covered",
+    "year_not_available",
+    "unknown_metric",
+    "out_of_scope",
+    "no_grounding",
+    "input_too_long",
+)
+# The planner decides these without touching the corpus: the route must say so.
+PLANNER_REFUSALS = frozenset({"out_of_scope", "input_too_long"})
+
+# Which files make up each named set of `footnote eval --set`.
+SET_FILES = {
+    "fixtures": ("golden", "adversarial", "threads"),
+    "shared": ("shared",),
+}
+
+
+@dataclass
+class Case:
+    id: str
+    set: str
+    kind: str
+    question: str
+    expect: dict
+    thread: str | None = None  # cases of one thread share a conversation, in order
+    turn: int = 0
+    tags: list[str] = field(default_factory=list)
+    note: str = ""
+
+    @property
+    def should_refuse(self) -> bool:
+        return self.expect.get("answer") == "refusal"
+
+    @property
+    def answerable(self) -> bool:
+        return self.expect.get("answer") in ("answer", "meta") and not self.expect.get("accept_refusal")
+
+
+class SetError(ValueError):
+    """A malformed question line: the set is wrong, not the agent."""
+
+
+def accepted_routes(expect: dict) -> list[str]:
+    if expect.get("route"):
+        route = expect["route"]
+        return [route] if isinstance(route, str) else list(route)
+    answer = expect.get("answer")
+    if answer == "meta":
+        return ["meta"]
+    if answer == "answer":
+        return ["domain"]
+    reasons = [expect.get("reason"), *expect.get("reasons", [])]
+    if all(r in PLANNER_REFUSALS for r in reasons if r):
+        return ["refusal"]
+    return ["domain", "refusal"]
+
+
+def accepted_reasons(expect: dict) -> list[str]:
+    return [r for r in [expect.get("reason"), *expect.get("reasons", [])] if r]
+
+
+def expected_tickers(expect: dict) -> set[str]:
+    if expect.get("tickers"):
+        return {t.upper() for t in expect["tickers"]}
+    found = {n["ticker"].upper() for n in expect.get("numbers", [])}
+    found |= {e["ticker"].upper() for e in expect.get("evidence", [])}
+    if expect.get("calc", {}).get("ticker"):
+        found.add(expect["calc"]["ticker"].upper())
+    return found
+
+
+def _validate(case: Case, where: str) -> None:
+    exp = case.expect
+    if case.kind not in KINDS:
+        raise SetError(f"{where}: kind {case.kind!r} is not one of {KINDS}")
+    if exp.get("answer") not in ("answer", "refusal", "meta"):
+        raise SetError(f"{where}: expect.answer must be answer, refusal or meta")
+    for reason in accepted_reasons(exp):
+        if reason not in REASONS:
+            raise SetError(f"{where}: unknown refusal reason {reason!r}")
+    if exp["answer"] == "refusal" and not accepted_reasons(exp):
+        raise SetError(f"{where}: a refusal needs its reason")
+    if case.kind in ("numeric", "compare", "trend") and exp["answer"] == "answer" and not exp.get("numbers"):
+        raise SetError(f"{where}: a {case.kind} question needs expected numbers")
+    if case.kind == "derived" and exp["answer"] == "answer" and not exp.get("calc"):
+        raise SetError(f"{where}: a derived question needs expect.calc")
+    if case.kind == "qualitative" and exp["answer"] == "answer" and not exp.get("evidence"):
+        raise SetError(f"{where}: a qualitative question needs expected evidence")
+    for number in exp.get("numbers", []):
+        if not {"ticker", "fiscal_year", "value"} <= number.keys():
+            raise SetError(f"{where}: an expected number needs ticker, fiscal_year and value")
+    for ev in exp.get("evidence", []):
+        if not ev.get("phrase") and not ev.get("keywords"):
+            raise SetError(f"{where}: expected evidence needs a phrase or keywords")
+
+
+def parse_line(obj: dict, set_name: str, where: str) -> list[Case]:
+    if "turns" in obj:
+        cases = []
+        for i, turn in enumerate(obj["turns"], start=1):
+            case = Case(
+                id=f"{obj['id']}#{i}",
+                set=set_name,
+                kind=turn["kind"],
+                question=turn["question"],
+                expect=turn["expect"],
+                thread=obj["id"],
+                turn=i,
+                tags=list(obj.get("tags", [])) + list(turn.get("tags", [])),
+                note=turn.get("note", ""),
+            )
+            _validate(case, f"{where} turn {i}")
+            cases.append(case)
+        return cases
+    case = Case(
+        id=obj["id"],
+        set=set_name,
+        kind=obj["kind"],
+        question=obj["question"],
+        expect=obj["expect"],
+        tags=list(obj.get("tags", [])),
+        note=obj.get("note", ""),
+    )
+    _validate(case, where)
+    return [case]
+
+
+def load_set(name: str, data_dir: Path = DATA) -> list[Case]:
+    path = data_dir / f"{name}.jsonl"
+    cases: list[Case] = []
+    seen: set[str] = set()
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("//"):
+            continue
+        where = f"{path.name}:{lineno}"
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise SetError(f"{where}: not JSON ({exc.msg})") from exc
+        for case in parse_line(obj, name, where):
+            if case.id in seen:
+                raise SetError(f"{where}: duplicate id {case.id}")
+            seen.add(case.id)
+            cases.append(case)
+    return cases

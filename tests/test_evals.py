@@ -1,0 +1,289 @@
+"""The eval scorers are plain functions: each test shows one catching what it must catch."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from evals import gate, metrics, scorers
+from evals.run import score_case
+from evals.sets import DATA, Case, SetError, accepted_routes, load_set, parse_line
+
+REVENUE = ["us-gaap:Revenues", "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"]
+
+
+def case(expect: dict, kind: str = "numeric") -> Case:
+    return Case(id="t", set="unit", kind=kind, question="q", expect=expect)
+
+
+def answer(**fields) -> dict:
+    base = {"kind": "answer", "text": "", "citations": [], "numbers": [], "tables": [], "calculation": []}
+    return {**base, **fields}
+
+
+def number(value: str, concept: str = "us-gaap:Revenues", ticker: str = "AAPL", fy: int = 2024) -> dict:
+    return {"value": value, "unit": "USD", "concept": concept, "ticker": ticker, "fiscal_year": fy, "citation": 1}
+
+
+def cite(n: int = 1, **fields) -> dict:
+    base = {"n": n, "ticker": "AAPL", "cik": 320193, "form": "10-K", "fiscal_year": 2024, "accession": "0000320193-24-000123", "url": "https://www.sec.gov/x"}
+    return {**base, **fields}
+
+
+EXPECT_REVENUE = {
+    "answer": "answer",
+    "numbers": [{"ticker": "AAPL", "fiscal_year": 2024, "value": "391035000000", "concepts": REVENUE, "metric": "revenue"}],
+}
+
+
+# --- numbers as displayed -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "shown,expected,ok",
+    [
+        ("$391.0 billion", "391035000000", True),
+        ("$391.04 billion", "391035000000", True),
+        ("$391.1 billion", "391035000000", False),
+        ("46.2%", "46.2063", True),
+        ("46.3%", "46.2063", False),
+        ("(1,234)", "-1234", True),
+        ("$1,234 million", "1234000000", True),
+        ("1.07x", "1.0712", True),
+    ],
+)
+def test_equals_as_displayed_has_no_tolerance_beyond_the_digits_shown(shown, expected, ok):
+    assert scorers.equals_as_displayed(Decimal(expected), scorers.parse_display(shown)) is ok
+
+
+# --- the numeric tripwire ------------------------------------------------------------------
+
+
+def test_a_wrong_number_trips_the_tripwire():
+    got = answer(numbers=[number("391035000001")], text="Revenue was $391,035,000,001 [1].")
+    trips = scorers.numeric_tripwire(EXPECT_REVENUE, got)
+    assert trips and "expected 391035000000" in trips[0]
+
+
+def test_the_right_number_does_not_trip():
+    got = answer(numbers=[number("391035000000")], text="Apple's revenue in fiscal 2024 was $391.0 billion [1].")
+    assert scorers.numeric_tripwire(EXPECT_REVENUE, got) == []
+    assert scorers.check_numbers(EXPECT_REVENUE, got).ok
+
+
+def test_revenue_answered_with_cost_of_revenue_is_a_wrong_number_not_a_missing_one():
+    got = answer(numbers=[number("210352000000", concept="us-gaap:CostOfGoodsAndServicesSold")])
+    findings = scorers.check_numbers(EXPECT_REVENUE, got)
+    assert findings.wrong and not findings.missing
+
+
+def test_a_number_for_another_year_is_missing_not_wrong():
+    got = answer(numbers=[number("383285000000", fy=2023)])
+    findings = scorers.check_numbers(EXPECT_REVENUE, got)
+    assert findings.missing and not findings.wrong
+
+
+def test_an_unbacked_amount_in_the_text_trips_even_when_the_numbers_list_is_right():
+    got = answer(numbers=[number("391035000000")], text="Revenue was $391.0 billion [1], about $400 billion next year.")
+    trips = scorers.numeric_tripwire(EXPECT_REVENUE, got)
+    assert any("$400 billion" in t for t in trips)
+
+
+def test_years_markers_and_item_numbers_are_not_amounts():
+    got = answer(numbers=[number("391035000000")], text="In FY2024 (fiscal 2024, Item 7 of the 10-K) revenue was $391.0 billion [1] [2].")
+    assert scorers.stray_numbers(got) == []
+
+
+def test_a_derived_figure_is_compared_as_displayed():
+    expect = {"answer": "answer", "calc": {"ticker": "AAPL", "metric": "gross_margin", "value": "46.20628", "unit": "percent"}}
+    right = answer(calculation=[{"metric": "gross_margin", "formula": "gp / rev", "steps": [], "result": "46.2%"}])
+    wrong = answer(calculation=[{"metric": "gross_margin", "formula": "gp / rev", "steps": [], "result": "47.2%"}])
+    as_ratio = answer(calculation=[{"metric": "gross_margin", "formula": "gp / rev", "steps": [], "result": "0.4621"}])
+    assert scorers.check_calc(expect, right).ok
+    assert scorers.check_calc(expect, as_ratio).ok
+    assert scorers.numeric_tripwire(expect, wrong)
+
+
+def test_numbers_claiming_to_be_facts_are_checked_against_the_store():
+    got = answer(numbers=[number("1"), {"value": "46.2", "unit": "percent", "concept": "calc:gross_margin", "ticker": "AAPL", "fiscal_year": 2024}])
+    stored = {("us-gaap:Revenues", "391035000000")}
+    unknown = scorers.unknown_facts(got, lambda n: (n["concept"], n["value"]) in stored)
+    assert len(unknown) == 1 and "us-gaap:Revenues=1" in unknown[0]
+
+
+# --- prose claims --------------------------------------------------------------------------
+
+CHUNK = "We depend on a small number of outside suppliers. Some components are available from a single source."
+
+
+def test_a_verbatim_claim_is_supported_and_an_invented_one_is_not():
+    good = answer(text="Some components are available from a single source.[1]", citations=[cite(item="1A", chunk_id=7, quote="Some components are available from a single source.")])
+    bad = answer(text="Suppliers are never a risk for the company.[1]", citations=[cite(item="1A", chunk_id=7, quote="Suppliers are never a risk for the company.")])
+    lookup = {7: CHUNK}.get
+    assert scorers.unsupported_claims(good, lambda c: lookup(c["chunk_id"])) == (1, [])
+    n, unsupported = scorers.unsupported_claims(bad, lambda c: lookup(c["chunk_id"]))
+    assert n == 1 and len(unsupported) == 1
+
+
+def test_a_true_sentence_cited_to_the_wrong_chunk_is_unsupported():
+    got = answer(text="Some components are available from a single source. [1]", citations=[cite(item="1A", chunk_id=8)])
+    assert scorers.unsupported_claims(got, lambda c: {8: "Unrelated text about leases."}.get(c["chunk_id"]))[1]
+
+
+def test_quotes_dashes_case_and_markdown_do_not_break_a_verbatim_match():
+    chunk = "The Company’s business — including its suppliers — is global."
+    assert scorers.claim_supported("*the company's business - including its suppliers - is global*", None, chunk) == "verbatim"
+    assert scorers.claim_supported("The Company's business … is global.", None, chunk) == "verbatim"
+
+
+def test_a_paraphrase_passes_only_with_high_similarity():
+    assert scorers.claim_supported("x", None, CHUNK, similar=lambda a, b: 0.9) == "paraphrase"
+    assert scorers.claim_supported("x", None, CHUNK, similar=lambda a, b: 0.5) == "unsupported"
+
+
+def test_claims_are_cut_at_markers_and_lines():
+    text = "Risks:\n- First claim here.[1] Second claim.[2][3]\nNumbers line [4]"
+    cits = [cite(1, item="1A"), cite(2, item="1A"), cite(3, item="7"), cite(4, concept="us-gaap:Revenues", value="1")]
+    claims = scorers.prose_claims(answer(text=text, citations=cits))
+    assert [(c.text, c.n) for c in claims] == [("- First claim here.", 1), ("Second claim.", 2), ("Second claim.", 3)]
+
+
+# --- citations -----------------------------------------------------------------------------
+
+
+def test_citation_to_the_wrong_company_or_concept_is_wrong():
+    right = answer(numbers=[number("391035000000")], citations=[cite(concept="us-gaap:Revenues", value="391035000000")])
+    other_company = answer(citations=[cite(ticker="MSFT", concept="us-gaap:Revenues", value="391035000000")])
+    other_concept = answer(citations=[cite(concept="us-gaap:CostOfGoodsAndServicesSold", value="210352000000")])
+    assert scorers.citation_errors(EXPECT_REVENUE, right) == (1, [])
+    assert scorers.citation_errors(EXPECT_REVENUE, other_company)[1]
+    assert scorers.citation_errors(EXPECT_REVENUE, other_concept)[1]
+
+
+def test_a_cited_value_the_filing_does_not_report_is_a_wrong_citation():
+    got = answer(citations=[cite(concept="us-gaap:Revenues", value="5")])
+    assert scorers.citation_errors(EXPECT_REVENUE, got, fact_ok=lambda c: c["value"] == "391035000000")[1]
+
+
+def test_prose_citation_must_be_the_expected_item_and_filing():
+    expect = {"answer": "answer", "evidence": [{"ticker": "AAPL", "fiscal_year": 2024, "item": "1A", "phrase": "single source"}]}
+    assert scorers.citation_errors(expect, answer(citations=[cite(item="1A")])) == (1, [])
+    assert scorers.citation_errors(expect, answer(citations=[cite(item="7")]))[1]
+    assert scorers.citation_errors(expect, answer(citations=[cite(item="1A", fiscal_year=2023)]))[1]
+
+
+# --- refusals and routes -------------------------------------------------------------------
+
+
+def test_a_refusal_on_an_answerable_question_is_a_false_refusal():
+    refused = {"kind": "refusal", "refusal_reason": "no_grounding", "text": "I can't"}
+    assert scorers.false_refusal(case(EXPECT_REVENUE), refused)
+    assert not scorers.false_refusal(case(EXPECT_REVENUE), answer(numbers=[number("391035000000")]))
+
+
+def test_an_answer_to_a_must_refuse_question_is_a_missed_refusal():
+    expect = {"answer": "refusal", "reason": "unknown_metric"}
+    assert scorers.refusal_missed(case(expect, "refusal"), answer(text="EBITDA was $1"))
+    assert not scorers.refusal_missed(case(expect, "refusal"), {"kind": "refusal", "refusal_reason": "unknown_metric", "numbers": []})
+
+
+def test_a_refusal_that_leaks_a_figure_is_not_a_refusal():
+    expect = {"answer": "refusal", "reason": "unknown_metric"}
+    leaky = {"kind": "refusal", "refusal_reason": "unknown_metric", "numbers": [number("1")]}
+    assert scorers.refusal_missed(case(expect, "refusal"), leaky)
+
+
+def test_wrong_reason_and_route_are_caught():
+    expect = {"answer": "refusal", "reason": "out_of_scope"}
+    got = {"kind": "refusal", "refusal_reason": "no_company", "route": "domain"}
+    assert not scorers.reason_ok(expect, got)
+    assert not scorers.route_ok(expect, got)
+    assert accepted_routes({"answer": "refusal", "reason": "not_covered"}) == ["domain", "refusal"]
+    assert scorers.route_ok({"answer": "meta"}, {"kind": "meta"})
+
+
+def test_forbidden_text_is_caught():
+    assert scorers.forbidden_hits({"forbid": ["$1 trillion"]}, {"text": "Revenue was $1 Trillion."}) == ["$1 trillion"]
+
+
+# --- retrieval -----------------------------------------------------------------------------
+
+
+def test_recall_at_k_looks_only_at_the_top_k():
+    retrieved = [5, 6, 7, 8, 9, 10, 11]
+    assert scorers.recall_at_k(retrieved, {9}, 5)
+    assert not scorers.recall_at_k(retrieved, {10}, 5)
+    assert scorers.recall_at_k(retrieved, {10}, 8)
+    assert not scorers.recall_at_k(retrieved, set(), 8)
+
+
+def test_retrieved_falls_back_to_cited_chunks():
+    assert scorers.retrieved_ids({"retrieved": [], "citations": [cite(chunk_id=4), cite(2, chunk_id=4), cite(3, chunk_id=2)]}) == [4, 2]
+
+
+def test_evidence_matches_a_phrase_or_all_keywords():
+    assert scorers.evidence_matches({"phrase": "single  SOURCE"}, CHUNK)
+    assert scorers.evidence_matches({"keywords": ["suppliers", "single source"]}, CHUNK)
+    assert not scorers.evidence_matches({"keywords": ["suppliers", "tariffs"]}, CHUNK)
+
+
+# --- a whole case, metrics and the gate ------------------------------------------------------
+
+
+def test_score_case_lists_every_failure():
+    c = case(EXPECT_REVENUE)
+    bad = answer(numbers=[number("1")], citations=[cite(ticker="MSFT", concept="us-gaap:Revenues", value="1")], text="Revenue was $1 [1].")
+    findings = score_case(c, bad, None)
+    assert {"tripwire", "citation_errors"} <= set(findings["failures"])
+    good = answer(numbers=[number("391035000000")], citations=[cite(concept="us-gaap:Revenues", value="391035000000")], text="Revenue was $391.0 billion [1].", route="domain")
+    assert score_case(c, good, None)["failures"] == []
+
+
+def _record(kind, expect, got, answerable=True, should_refuse=False):
+    c = Case(id=kind, set="unit", kind=kind, question="q", expect=expect)
+    return {"id": c.id, "set": "unit", "kind": kind, "answerable": c.answerable, "should_refuse": c.should_refuse, "answer": got, "latency_ms": 10.0, "findings": score_case(c, got, None), "expect": expect, "question": "q"}
+
+
+def test_the_gate_fails_on_one_wrong_number_and_passes_clean_runs():
+    good = answer(numbers=[number("391035000000")], citations=[cite(concept="us-gaap:Revenues", value="391035000000")], text="Revenue was $391.0 billion [1].", route="domain")
+    refusal = {"kind": "refusal", "refusal_reason": "unknown_metric", "route": "refusal", "text": "no", "numbers": []}
+    clean = [_record("numeric", EXPECT_REVENUE, good), _record("refusal", {"answer": "refusal", "reason": "unknown_metric"}, refusal)]
+    assert gate.evaluate(metrics.summarize(clean))["passed"]
+    dirty = clean + [_record("numeric", EXPECT_REVENUE, answer(numbers=[number("391035000001")], route="domain"))]
+    result = gate.evaluate(metrics.summarize(dirty))
+    assert not result["passed"]
+    assert [r["rule"] for r in result["gate"] if not r["ok"]] == ["numeric_tripwire_max"]
+
+
+def test_the_gate_fails_when_a_must_refuse_question_is_answered():
+    answered = answer(text="EBITDA was great", route="domain")
+    run = [_record("refusal", {"answer": "refusal", "reason": "unknown_metric"}, answered)]
+    result = gate.evaluate(metrics.summarize(run))
+    assert "refusal_precision_min" in [r["rule"] for r in result["gate"] if not r["ok"]]
+
+
+def test_thresholds_file_holds_the_issue_thresholds():
+    rules = gate.load_thresholds()["gate"]
+    assert rules["numeric_tripwire_max"] == 0
+    assert rules["refusal_precision_min"] == 1.0
+    assert rules["unsupported_rate_below"] == 0.01
+    assert rules["false_refusal_rate_below"] == 0.05
+    assert rules["citation_accuracy_min"] == 0.95
+
+
+# --- the sets themselves -------------------------------------------------------------------
+
+
+def test_a_malformed_line_is_rejected():
+    with pytest.raises(SetError):
+        parse_line({"id": "x", "kind": "numeric", "question": "q", "expect": {"answer": "answer"}}, "unit", "line 1")
+    with pytest.raises(SetError):
+        parse_line({"id": "x", "kind": "refusal", "question": "q", "expect": {"answer": "refusal", "reason": "nope"}}, "unit", "line 1")
+
+
+@pytest.mark.parametrize("name", ["golden", "adversarial", "threads", "shared"])
+def test_every_set_loads(name):
+    if not (DATA / f"{name}.jsonl").exists():
+        pytest.skip(f"{name}.jsonl not written yet")
+    assert load_set(name)
