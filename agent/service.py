@@ -1,24 +1,84 @@
 """The agent's front door for every channel (CLI, Slack, Teams): a Turn in, an Answer out.
 
 Adapters hold one Footnote per process. It owns the compiled graph, its Postgres checkpointer
-and the embedder; nothing here knows about Slack or Teams.
+and the embedder; nothing here knows about Slack or Teams. `Footnote.open(settings)` opens the
+database, the embedder and the checkpointer once and closes them on exit.
+
+The planner and composer are chosen here: the deterministic pair by default, a model's when the
+settings configure one (or a client is passed as `llm`), or any callables passed as `planner` /
+`composer` with the same signatures as `agent.plan_rules.plan_rules` and
+`agent.compose.compose_extractive`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
 
 from agent.answer import Answer, Turn
 
+log = logging.getLogger(__name__)
+
+MAX_QUESTION_CHARS = 2000  # a question, not a pasted document: 20 KB is refused politely
+
 
 class Footnote:
-    """Placeholder contract; the graph issue fills it in."""
+    def __init__(
+        self,
+        db,
+        embedder,
+        settings,
+        *,
+        llm=None,
+        planner: Callable | None = None,
+        composer: Callable | None = None,
+        use_cache: bool = True,
+    ):
+        from agent.compose import compose_extractive
+        from agent.graph import Deps, build_graph
+        from agent.memory import make_checkpointer
+        from agent.plan_rules import plan_rules
 
-    def __init__(self, db, embedder, settings, *, llm=None):
         self.db = db
         self.embedder = embedder
         self.settings = settings
         self.llm = llm
+        self.use_cache = use_cache
+        if planner is None or composer is None:
+            model_planner, model_composer = _model_parts(settings, llm)
+            planner = planner or model_planner or plan_rules
+            composer = composer or model_composer or compose_extractive
+        self._directory_lock = threading.Lock()
+        self._directory_version: str | None = None
+        self.deps = Deps(
+            db=db,
+            embedder=embedder,
+            planner=planner,
+            composer=composer,
+            fallback_planner=plan_rules,
+            fallback_composer=compose_extractive,
+            planner_name=getattr(planner, "name", "rules"),
+            composer_name=getattr(composer, "name", "extractive"),
+        )
+        self.checkpointer = make_checkpointer(db)
+        self.graph = build_graph(self.checkpointer, deps=self.deps)
+
+    @classmethod
+    @contextlib.contextmanager
+    def open(cls, settings, **kwargs) -> Iterator[Footnote]:
+        """The configured database, embedder and checkpointer, opened once for a process."""
+        from ingest.embed import make_embedder
+        from store.cli import open_for
+
+        with open_for(settings) as db:
+            yield cls(db, make_embedder(settings), settings, **kwargs)
+
+    from_settings = open
+
+    # --- answering -----------------------------------------------------------------------------
 
     def answer(
         self,
@@ -30,15 +90,108 @@ class Footnote:
         """Answer one turn in its thread. `on_status` gets short progress notes ("Reading Apple's
         FY2024 10-K..."); `on_text` gets streamed draft text when a model composes (the final,
         verified Answer is what is returned and what must be shown last)."""
-        raise NotImplementedError
+        from agent.refusals import refusal_text
+
+        start = time.perf_counter()
+        text = (turn.text or "").strip()
+        if len(text) > MAX_QUESTION_CHARS:
+            return Answer(
+                kind="refusal",
+                refusal_reason="input_too_long",
+                route="refusal",
+                text=refusal_text("input_too_long", f"{len(text):,} characters; the limit is {MAX_QUESTION_CHARS:,}"),
+            )
+        if not text:
+            text = "help"
+        try:
+            return self._answer(turn, text, on_status, on_text, start)
+        except Exception:
+            log.exception("answering failed in thread %s", turn.thread_key)
+            return Answer(kind="refusal", refusal_reason="internal_error", route="refusal", text=refusal_text("internal_error"))
+
+    def _answer(self, turn: Turn, text: str, on_status, on_text, start: float) -> Answer:
+        from agent.memory import thread_config
+        from agent.state import fresh_turn
+        from store import cache
+
+        config = thread_config(turn.thread_key)
+        version = self._refresh_directory()
+        snapshot = self.graph.get_state(config)
+        memory = (snapshot.values or {}).get("memory")
+        key = cache.cache_key(text, (memory or {}).get("plan"), version)
+        if self.use_cache:
+            with self.db.connection() as conn:
+                hit = cache.get(conn, key, version)
+            if hit is not None:
+                return self._replay(config, text, turn, hit, start)
+        config["configurable"].update(on_status=on_status, on_text=on_text)
+        final = self.graph.invoke(fresh_turn(text, turn.user), config, durability="exit")
+        answer = Answer.model_validate(final["answer"])
+        answer.timings = {**final.get("timings", {}), "total": _ms(start)}
+        if self.use_cache and answer.refusal_reason != "internal_error" and not answer.fallback:
+            with self.db.connection() as conn:
+                cache.put(conn, key, version, {"answer": answer.model_dump(mode="json"), "memory": final.get("memory")})
+        return answer
+
+    def _replay(self, config, text: str, turn: Turn, hit: dict, start: float) -> Answer:
+        """A cached answer still moves the thread on: its memory is written as the turn's."""
+        from agent.state import fresh_turn
+
+        answer = Answer.model_validate(hit["answer"])
+        update = {**fresh_turn(text, turn.user), "answer": hit["answer"]}
+        if hit.get("memory") is not None:
+            update["memory"] = hit["memory"]
+        self.graph.update_state(config, update, as_node="remember")
+        answer.cached = True
+        answer.timings = {"cache": _ms(start), "total": _ms(start)}
+        return answer
+
+    def _refresh_directory(self) -> str:
+        """Reload the company directory when an ingest changed the corpus; return the version."""
+        from agent.companies import CompanyDirectory
+
+        version = self.db.corpus_version()
+        if version != self._directory_version:
+            with self._directory_lock:
+                if version != self._directory_version:
+                    with self.db.connection() as conn:
+                        self.deps.directory = CompanyDirectory.load(conn)
+                    self._directory_version = version
+        return version
+
+    # --- what the adapters show besides answers ----------------------------------------------
 
     def coverage(self, filter_text: str | None = None) -> list[dict]:
         """Covered companies: [{ticker, cik, name, fiscal_years, filings, chunks, facts}]."""
-        raise NotImplementedError
+        from store.coverage import coverage
+
+        with self.db.connection() as conn:
+            return coverage(conn, filter_text)
 
     def filings(self, ticker: str) -> list[dict]:
         """A company's ingested filings: [{accession, form, fiscal_year, period_end, filed, url}]."""
-        raise NotImplementedError
+        from store.coverage import filings
+
+        with self.db.connection() as conn:
+            return filings(conn, ticker)
 
     def help_text(self) -> str:
-        raise NotImplementedError
+        from agent.meta import help_text
+
+        return help_text()
+
+
+def _model_parts(settings, llm) -> tuple[Callable | None, Callable | None]:
+    """The model planner and composer when a model is configured (or a client given), else None."""
+    if llm is None and not getattr(settings, "llm_configured", False):
+        return None, None
+    from agent.compose_llm import make_composer
+    from agent.plan_llm import make_planner
+
+    if llm is not None and not getattr(settings, "llm_configured", False):
+        settings = settings.model_copy(update={"openai_base_url": settings.openai_base_url or "http://llm.invalid", "llm": "auto"})
+    return make_planner(settings, client=llm), make_composer(settings, client=llm)
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 2)

@@ -1,0 +1,201 @@
+"""The compose node and the extractive composer (the default: no model, nothing invented).
+
+Prose is verbatim sentences from the top retrieved chunks, each citing its chunk; numbers are
+templated sentences around `agent.finance.display_value`; comparisons and trends are tables
+whose every figure cell cites its fact or computation. A model composer, when configured, is
+called through the same signature and falls back to this one on any error.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from agent.draft import Claim, Draft, Evidence
+from agent.graph import status
+from agent.guards import number_tokens, split_sentences
+from agent.plan import Plan
+
+log = logging.getLogger(__name__)
+
+MAX_SENTENCES = 5
+MIN_SENTENCE, MAX_SENTENCE = 40, 600
+_WORD = re.compile(r"[a-z][a-z&\-]+")
+_STOP = frozenset(
+    "the and for with that this from what which how does did were was are its their about have has "
+    "been will would into over than also such other company companys company's our we they them "
+    "describe tell explain main key say says said 10-k filing item fiscal year".split()
+)
+_BOILERPLATE = re.compile(r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)", re.I)
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ies", "es", "s", "ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def _terms(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 2}
+
+
+def lower_label(label: str) -> str:
+    """'Research and development expense' -> 'research and development expense'; keeps 'EPS'."""
+    first = label.split(" ", 1)[0]
+    if len(first) > 1 and first[1].isupper():
+        return label
+    return label[0].lower() + label[1:]
+
+
+def possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def _pick_sentences(chunks: list[Evidence], query_terms: set[str]) -> list[tuple[Evidence, str]]:
+    """The best sentence of each top chunk (by overlap with the query's terms), best chunks first;
+    a second sentence from the top chunk when it is as relevant."""
+    picked: list[tuple[Evidence, str, float]] = []
+    for rank, chunk in enumerate(chunks):
+        candidates = []
+        for sentence in split_sentences(chunk.text):
+            if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _BOILERPLATE.match(sentence):
+                continue
+            if not sentence[0].isupper() and not sentence[0] in "“\"(":
+                continue
+            overlap = len(_terms(sentence) & query_terms)
+            candidates.append((overlap - 0.1 * len(number_tokens(sentence)), sentence))
+        candidates.sort(key=lambda c: -c[0])
+        take = 2 if rank == 0 else 1
+        for score, sentence in candidates[:take]:
+            if score <= 0 and picked:
+                continue
+            picked.append((chunk, sentence, score))
+    return [(c, s) for c, s, _ in picked[:MAX_SENTENCES]]
+
+
+def compose_extractive(
+    question: str,
+    plan: Plan,
+    evidence: list[Evidence],
+    *,
+    cells: list[dict] | None = None,
+    on_text=None,
+) -> Draft:
+    """Draft an answer from evidence alone. `cells` (numbers intents) lists what was asked for,
+    per company, year and measure: {ticker, name, fiscal_year, metric, label, evidence_id|None,
+    display|None}."""
+    if plan.intent == "qualitative":
+        return _qualitative(question, plan, evidence)
+    return _numbers(plan, cells or [])
+
+
+def _qualitative(question: str, plan: Plan, evidence: list[Evidence]) -> Draft:
+    chunks = [e for e in evidence if e.kind == "chunk"]
+    prose = [c for c in chunks if not _looks_tabular(c.text)] or chunks
+    terms = _terms(" ".join([question, plan.query, *plan.sub_queries]))
+    picks = _pick_sentences(prose[:6], terms)
+    claims = [Claim(text=s, evidence_id=c.id, kind="prose") for c, s in picks]
+    intro = ""
+    if picks:
+        first = picks[0][0]
+        companies = sorted({c.ticker for c, _ in picks})
+        items = sorted({c.item for c, _ in picks if c.item})
+        where = f" (Item {', '.join(items)})" if items else ""
+        if len(companies) == 1:
+            intro = f"From the fiscal {first.fiscal_year} 10-K of {companies[0]}{where}:"
+        else:
+            intro = f"From the 10-K filings of {', '.join(companies)}{where}:"
+    return Draft(intro=intro, claims=claims, composer="extractive")
+
+
+def _looks_tabular(text: str) -> bool:
+    tokens = text.split()
+    return bool(tokens) and len(number_tokens(text)) / len(tokens) > 0.25
+
+
+def _numbers(plan: Plan, cells: list[dict]) -> Draft:
+    found = [c for c in cells if c.get("evidence_id")]
+    companies = list(dict.fromkeys(c["ticker"] for c in cells))
+    years = sorted({c["fiscal_year"] for c in cells})
+    metrics = list(dict.fromkeys(c["metric"] for c in cells))
+    tabular = plan.intent in ("compare", "trend") or (len(companies) > 1) or (len(years) > 1)
+    if not tabular:
+        claims = [
+            Claim(
+                text=f"{possessive(c['name'])} {lower_label(c['label'])} for fiscal {c['fiscal_year']} was {c['display']}.",
+                evidence_id=c["evidence_id"],
+                kind="number",
+            )
+            for c in found
+        ]
+        missing = [c for c in cells if not c.get("evidence_id")]
+        intro = ""
+        if missing:
+            intro = "Not reported as an XBRL fact: " + ", ".join(
+                f"{lower_label(c['label'])} (fiscal {c['fiscal_year']})" for c in missing
+            ) + "."
+        return Draft(intro=intro, claims=claims, composer="extractive")
+    return Draft(intro=_table_intro(cells, companies, years), claims=[], tables=[_table(cells, companies, years, metrics)])
+
+
+def _table_intro(cells, companies, years) -> str:
+    labels = list(dict.fromkeys(c["label"] for c in cells))
+    names = ", ".join(dict.fromkeys(c["name"] for c in cells))
+    span = f"fiscal {years[0]}" if len(years) == 1 else f"fiscal {years[0]} to {years[-1]}"
+    return f"{', '.join(labels)} for {names}, {span}, from XBRL facts in their 10-K filings:"
+
+
+def _table(cells, companies, years, metrics) -> dict:
+    by_key = {(c["ticker"], c["fiscal_year"], c["metric"]): c for c in cells}
+    labels = {c["metric"]: c["label"] for c in cells}
+    rows, citations = [], []
+    one_year_per_company = all(len({c["fiscal_year"] for c in cells if c["ticker"] == t}) == 1 for t in companies)
+    if len(companies) > 1 and one_year_per_company:
+        columns = ["Company", "Fiscal year", *[labels[m] for m in metrics]]
+        for ticker in companies:
+            year = next(c["fiscal_year"] for c in cells if c["ticker"] == ticker)
+            name = next(c["name"] for c in cells if c["ticker"] == ticker)
+            row, cites = [f"{name} ({ticker})", f"FY{year}"], [[], []]
+            for m in metrics:
+                cell = by_key.get((ticker, year, m), {})
+                row.append(cell.get("display") or "not reported")
+                cites.append([cell["evidence_id"]] if cell.get("evidence_id") else [])
+            rows.append(row)
+            citations.append(cites)
+        title = " vs ".join(labels[m] for m in metrics) + " by company"
+    else:
+        multi = len(companies) > 1
+        columns = (["Company"] if multi else []) + ["Fiscal year", *[labels[m] for m in metrics]]
+        for ticker in companies:
+            for year in years:
+                if not any((ticker, year, m) in by_key for m in metrics):
+                    continue
+                row = ([ticker] if multi else []) + [f"FY{year}"]
+                cites: list[list[str]] = [[] for _ in row]
+                for m in metrics:
+                    cell = by_key.get((ticker, year, m), {})
+                    row.append(cell.get("display") or "not reported")
+                    cites.append([cell["evidence_id"]] if cell.get("evidence_id") else [])
+                rows.append(row)
+                citations.append(cites)
+        name = cells[0]["name"] if not multi else "by company"
+        title = f"{', '.join(labels[m] for m in metrics)}: {name}, FY{years[0]}–FY{years[-1]}"
+    return {"title": title, "columns": columns, "rows": rows, "cell_citations": citations}
+
+
+def compose(state, deps, config) -> dict:
+    plan = Plan.model_validate(state["plan"])
+    evidence = [Evidence.model_validate(e) for e in state.get("evidence") or []]
+    cells = (state.get("retrieval") or {}).get("cells")
+    on_text = (config or {}).get("configurable", {}).get("on_text")
+    status(config, "Writing the answer...")
+    try:
+        draft = deps.composer(state["question"], plan, evidence, cells=cells, on_text=on_text)
+    except Exception as exc:  # a model's failure falls back to the extractive composer
+        if deps.composer is deps.fallback_composer:
+            raise
+        log.warning("composer %s failed (%s); using the extractive composer", deps.composer_name, exc.__class__.__name__)
+        draft = deps.fallback_composer(state["question"], plan, evidence, cells=cells)
+        draft.fallback = f"composer: {deps.composer_name} failed ({exc.__class__.__name__}); extractive composer used"
+    return {"draft": draft.model_dump(mode="json")}

@@ -1,0 +1,135 @@
+"""fetch and locate: which companies, which filings, which fiscal years, which Items.
+
+fetch turns the plan's tickers into covered companies and its year phrases into concrete fiscal
+years per company (each company's own labels: NVIDIA's FY2025 ends in January 2025). It refuses
+with not_covered or year_not_available here, before anything is searched. locate then decides
+where to look: the Items for prose, the search queries, and the filings that bound the search.
+"""
+
+from __future__ import annotations
+
+from agent.graph import status
+from store import facts as facts_store
+
+COMPANY_SQL = "SELECT cik, name, tickers FROM companies WHERE %s = ANY(tickers)"
+SEC_TICKER_SQL = "SELECT cik, title FROM sec_tickers WHERE ticker = %s"
+FILINGS_SQL = """
+SELECT DISTINCT ON (fiscal_year) fiscal_year, accession, url, form, period_end
+FROM filings WHERE cik = %s
+ORDER BY fiscal_year DESC, (form = '10-K') DESC, period_end DESC, filed DESC NULLS LAST
+"""
+
+NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
+
+# Item routing when the planner named none: the words analysts use, mapped to the 10-K Item
+# that discusses them. Order matters: the first match wins.
+ITEM_ROUTES: list[tuple[tuple[str, ...], str]] = [
+    (("cyber", "information security", "data breach", "ransomware"), "1C"),
+    (("risk factor", "risks", "risk", "threat", "uncertaint"), "1A"),
+    (("market risk", "interest rate", "foreign currency", "exchange rate", "hedg"), "7A"),
+    (("why", "change", "increase", "decrease", "grow", "decline", "drove", "driver", "results of operations",
+      "md&a", "outlook", "liquidity", "capital expenditure", "capex"), "7"),
+    (("accounting polic", "revenue recognition", "note ", "notes to", "lease", "goodwill", "tax"), "8"),
+    (("business", "strategy", "product", "segment", "competition", "competitor", "customer", "employee",
+      "human capital", "supplier", "supply", "manufactur", "regulat", "patent", "intellectual property"), "1"),
+]
+
+
+def _company(conn, ticker: str) -> dict | None:
+    row = conn.execute(COMPANY_SQL, (ticker.upper(),)).fetchone()
+    if row is None:
+        return None
+    return {"ticker": ticker.upper(), "cik": int(row[0]), "name": row[1]}
+
+
+def _not_covered_name(conn, ticker: str) -> str:
+    row = conn.execute(SEC_TICKER_SQL, (ticker.upper(),)).fetchone()
+    return f"{row[1]} ({ticker.upper()})" if row else ticker.upper()
+
+
+def _filings(conn, cik: int) -> dict[int, dict]:
+    return {
+        int(fy): {"accession": acc, "url": url, "form": form, "period_end": str(pe)}
+        for fy, acc, url, form, pe in conn.execute(FILINGS_SQL, (cik,)).fetchall()
+    }
+
+
+def fetch(state, deps, config) -> dict:
+    plan = state["plan"]
+    numeric = plan["intent"] in NUMERIC_INTENTS
+    resolved: list[dict] = []
+    with deps.db.connection() as conn:
+        if not plan.get("tickers"):
+            return {"refusal": {"reason": "no_company", "detail": None}}
+        for ticker in plan["tickers"]:
+            company = _company(conn, ticker)
+            if company is None:
+                return {"refusal": {"reason": "not_covered", "detail": _not_covered_name(conn, ticker)}}
+            filings = _filings(conn, company["cik"])
+            if numeric:
+                available = sorted(facts_store.available_fiscal_years(conn, company["cik"]), reverse=True)
+            else:
+                available = sorted(filings, reverse=True)
+            wanted = list(plan.get("fiscal_years") or [])
+            if not wanted or plan.get("latest"):
+                if not available:
+                    return {"refusal": {"reason": "year_not_available", "detail": f"any fiscal year for {company['name']}"}}
+                wanted = [available[0]] if not wanted else wanted
+            missing = [y for y in wanted if y not in available]
+            if missing and (not numeric or len(missing) == len(wanted)):
+                label = ", ".join(f"fiscal {y}" for y in missing)
+                what = "10-K filing" if not numeric else "reported figures"
+                return {
+                    "refusal": {
+                        "reason": "year_not_available",
+                        "detail": f"{company['name']}'s {what} for {label}",
+                        "years": sorted(available)[-8:],
+                    }
+                }
+            as_of = None
+            if plan.get("as_of_filing_year"):
+                filing = filings.get(int(plan["as_of_filing_year"]))
+                if filing is None:
+                    return {
+                        "refusal": {
+                            "reason": "year_not_available",
+                            "detail": f"{company['name']}'s fiscal {plan['as_of_filing_year']} 10-K",
+                            "years": sorted(filings),
+                        }
+                    }
+                as_of = filing["accession"]
+            resolved.append(
+                {
+                    **company,
+                    "fiscal_years": sorted(y for y in wanted if y in available),
+                    "filings": {str(y): f for y, f in filings.items()},
+                    "as_of_accession": as_of,
+                }
+            )
+    names = ", ".join(c["name"] for c in resolved)
+    years = sorted({y for c in resolved for y in c["fiscal_years"]})
+    status(config, f"Reading {names} ({', '.join(f'FY{y}' for y in years)})...")
+    return {"resolved": resolved}
+
+
+def route_items(text: str) -> list[str]:
+    lowered = text.lower()
+    for words, item in ITEM_ROUTES:
+        if any(w in lowered for w in words):
+            return [item]
+    return []
+
+
+def locate(state, deps, config) -> dict:
+    """Where to look. Numbers need no Items (facts are per filing); prose is searched in the
+    planner's Items, or the Items the question's words route to, within the resolved filings."""
+    plan = state["plan"]
+    if plan["intent"] in NUMERIC_INTENTS:
+        return {"located": {"items": [], "queries": [], "accessions": {}}}
+    items = list(plan.get("items") or []) or route_items(plan.get("query") or state["question"])
+    queries = list(plan.get("sub_queries") or []) or [plan.get("query") or state["question"]]
+    accessions = {}
+    for company in state["resolved"]:
+        accs = [company["filings"][str(y)]["accession"] for y in company["fiscal_years"] if str(y) in company["filings"]]
+        accessions[str(company["cik"])] = accs
+    return {"located": {"items": items, "queries": queries[:3], "accessions": accessions}}

@@ -1,0 +1,201 @@
+"""cite_check's rules: deterministic, no model. What a composer drafted ships only if it holds up.
+
+Numbers: every number in a claim must appear, exactly as displayed, in the evidence it cites (an
+XBRL fact or a computation rendered with agent.finance, or the quoted filing text for prose). No
+tolerance: "$391 billion" does not match "$391.04 billion"; a mismatch is logged as a bug.
+
+Prose, in tiers: (1) a verbatim substring of its cited chunk; (2) of any retrieved chunk, and the
+citation is re-pointed there; (3) cosine >= 0.85 to one sentence of a retrieved chunk (the
+embedder decides; the numbers rule still applies). If at most a third of the claims fail and at
+least one passes, the failing ones are dropped and the answer is marked partial; otherwise the
+turn is refused with no_grounding.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from agent.draft import Claim, Evidence
+
+log = logging.getLogger(__name__)
+
+PARAPHRASE_MIN_COSINE = 0.85
+
+# Years, Items and form names are labels, not figures.
+_LABELS = re.compile(
+    r"\b(?:FY\s?|fiscal(?:\s+year)?\s+)(?:19|20)\d\d\b|\bItem\s+\d+[A-C]?\b|\b10-K(?:/A)?\b|\b(?:19|20)\d\d(?:-\d\d-\d\d)?\b(?!\s*(?:%|percent|billion|million|thousand))",
+    re.I,
+)
+_NUMBER = re.compile(
+    r"(?<![\w.])[-−]?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|percent\b|billion\b|million\b|thousand\b|trillion\b))?",
+    re.I,
+)
+_MARKER = re.compile(r"\[\d+\]")
+_SPACE = re.compile(r"\s+")
+_SENTENCE = re.compile(r"(?<=[.!?])[\"”’)]?\s+(?=[A-Z(\"“$0-9])")
+
+
+def number_tokens(text: str) -> list[str]:
+    """Figures as displayed (commas kept out, scale words kept in), labels like FY2024 left out."""
+    text = _LABELS.sub(" ", _MARKER.sub(" ", text))
+    out = []
+    for m in _NUMBER.finditer(text):
+        token = m.group(0).replace(",", "").replace("−", "-").lower().replace(" ", "")
+        token = token.replace("percent", "%")
+        out.append(token)
+    return out
+
+
+def numbers_supported(text: str, sources: list[str]) -> list[str]:
+    """The figures in `text` that none of `sources` displays (empty list: all supported)."""
+    allowed: set[str] = set()
+    for source in sources:
+        allowed.update(number_tokens(source))
+    return [t for t in number_tokens(text) if t not in allowed and t.lstrip("-") not in allowed]
+
+
+def normalize_space(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def split_sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(normalize_space(text)) if s.strip()]
+
+
+@dataclass
+class CheckedClaim:
+    claim: Claim
+    evidence_id: str  # after re-pointing
+    status: str  # verbatim | repointed | paraphrase | fail
+    detail: str = ""
+    score: float | None = None
+
+
+@dataclass
+class CheckResult:
+    claims: list[CheckedClaim] = field(default_factory=list)
+    table_failures: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> list[CheckedClaim]:
+        return [c for c in self.claims if c.status != "fail"]
+
+    @property
+    def failed(self) -> list[CheckedClaim]:
+        return [c for c in self.claims if c.status == "fail"]
+
+    def verdict(self) -> str:
+        """'ok', 'partial' or 'refuse' by the one-third rule; any bad table cell refuses."""
+        if self.table_failures:
+            return "refuse"
+        total, failed = len(self.claims), len(self.failed)
+        if total == 0 or failed == total:
+            return "refuse"
+        if failed == 0:
+            return "ok"
+        return "partial" if failed * 3 <= total else "refuse"
+
+
+def evidence_sources(evidence_id: str, evidence: dict[str, Evidence], calc_inputs: dict[str, list[str]]) -> list[str]:
+    """What a citation lets a sentence display: the evidence's own text, and for a computation
+    the texts of the facts it was computed from."""
+    ev = evidence.get(evidence_id)
+    if ev is None:
+        return []
+    sources = [ev.text] + ([ev.value] if ev.value else [])
+    for input_id in calc_inputs.get(evidence_id, []):
+        if input_id in evidence:
+            sources.append(evidence[input_id].text)
+    return sources
+
+
+def check_claims(
+    claims: list[Claim],
+    evidence: dict[str, Evidence],
+    *,
+    calc_inputs: dict[str, list[str]] | None = None,
+    embedder=None,
+) -> CheckResult:
+    calc_inputs = calc_inputs or {}
+    result = CheckResult()
+    chunks = [ev for ev in evidence.values() if ev.kind == "chunk"]
+    pending_paraphrase: list[int] = []
+    for claim in claims:
+        checked = _check_one(claim, evidence, calc_inputs, chunks)
+        result.claims.append(checked)
+        if checked.status == "fail" and checked.detail == "not verbatim":
+            pending_paraphrase.append(len(result.claims) - 1)
+    if pending_paraphrase and embedder is not None and chunks:
+        _tier3(result, pending_paraphrase, chunks, embedder)
+    for c in result.failed:
+        log.warning("cite_check dropped a claim (%s): %r cites %s", c.detail, c.claim.text[:200], c.claim.evidence_id)
+    return result
+
+
+def _check_one(claim: Claim, evidence: dict[str, Evidence], calc_inputs, chunks: list[Evidence]) -> CheckedClaim:
+    cited = evidence.get(claim.evidence_id)
+    if cited is None:
+        return CheckedClaim(claim, claim.evidence_id, "fail", "cites unknown evidence")
+    if cited.kind in ("fact", "calc"):
+        bad = numbers_supported(claim.text, evidence_sources(claim.evidence_id, evidence, calc_inputs))
+        if bad:
+            return CheckedClaim(claim, claim.evidence_id, "fail", f"unsupported figure {bad[0]}")
+        if not number_tokens(claim.text) and claim.kind == "number":
+            return CheckedClaim(claim, claim.evidence_id, "fail", "number claim without its figure")
+        return CheckedClaim(claim, claim.evidence_id, "verbatim")
+    text = normalize_space(claim.text)
+    if text and text in normalize_space(cited.text):
+        return CheckedClaim(claim, cited.id, "verbatim")
+    for chunk in chunks:
+        if text and text in normalize_space(chunk.text):
+            return CheckedClaim(claim, chunk.id, "repointed", f"re-pointed from {cited.id}")
+    return CheckedClaim(claim, claim.evidence_id, "fail", "not verbatim")
+
+
+def _tier3(result: CheckResult, indexes: list[int], chunks: list[Evidence], embedder) -> None:
+    sentences: list[tuple[str, str]] = []  # (evidence id, sentence)
+    for chunk in chunks:
+        sentences.extend((chunk.id, s) for s in split_sentences(chunk.text))
+    if not sentences:
+        return
+    claim_texts = [result.claims[i].claim.text for i in indexes]
+    vectors = embedder.embed(claim_texts + [s for _, s in sentences])
+    claim_vecs, sentence_vecs = vectors[: len(claim_texts)], vectors[len(claim_texts) :]
+    sims = np.asarray(claim_vecs) @ np.asarray(sentence_vecs).T
+    for row, i in enumerate(indexes):
+        best = int(np.argmax(sims[row]))
+        score = float(sims[row][best])
+        evidence_id, sentence = sentences[best]
+        checked = result.claims[i]
+        if score < PARAPHRASE_MIN_COSINE:
+            checked.detail, checked.score = f"no sentence within cosine {PARAPHRASE_MIN_COSINE} (best {score:.2f})", score
+            continue
+        bad = numbers_supported(checked.claim.text, [sentence])
+        if bad:
+            checked.detail, checked.score = f"paraphrase adds figure {bad[0]}", score
+            continue
+        result.claims[i] = CheckedClaim(checked.claim, evidence_id, "paraphrase", sentence, score)
+
+
+def check_table(table: dict, evidence: dict[str, Evidence], calc_inputs: dict[str, list[str]]) -> list[str]:
+    """Every figure in every cell must be displayed by the evidence that cell cites; the first
+    column and headers may hold only labels."""
+    failures = []
+    cells = table.get("cell_citations") or []  # evidence ids in a Draft
+    for r, row in enumerate(table.get("rows", [])):
+        for c, cell in enumerate(row):
+            ids = cells[r][c] if r < len(cells) and c < len(cells[r]) else []
+            if not number_tokens(str(cell)):
+                continue
+            sources = [s for i in ids for s in evidence_sources(i, evidence, calc_inputs)]
+            bad = numbers_supported(str(cell), sources) if sources else number_tokens(str(cell))
+            if bad:
+                failures.append(f"{table.get('title')}: row {r} col {c} shows {bad[0]} without support")
+    for header in table.get("columns", []):
+        if number_tokens(str(header)):
+            failures.append(f"{table.get('title')}: header {header!r} holds a figure")
+    return failures

@@ -1,0 +1,126 @@
+"""What Footnote says when it will not answer: the reason, then what it can do instead.
+
+No refusal message ever carries a financial figure; the only variable parts are names the user
+typed or the store holds (companies, tickers, fiscal years, metric names).
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.answer import RefusalReason
+
+# Anything that looks like an amount, except a bare fiscal year, is removed from echoed details.
+_FIGURE = re.compile(r"[$€£]?\s?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|billion|million|thousand|bn|m\b|k\b)?", re.I)
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+MESSAGES: dict[str, str] = {
+    "no_company": (
+        "I couldn't tell which company you mean{detail}. Name a covered company or its ticker, "
+        "for example \"Apple's revenue in fiscal 2024\" or \"MSFT risk factors\"; "
+        "ask \"which companies do you cover?\" to see the list."
+    ),
+    "ambiguous_company": (
+        "More than one company matches{detail}. Which one do you mean: {candidates}? "
+        "Reply with the ticker and I'll answer."
+    ),
+    "not_covered": (
+        "{detail_plain} is not in my corpus of 10-K filings, so I can't answer from its filings. "
+        "Ask \"which companies do you cover?\" to see the companies I can answer about."
+    ),
+    "year_not_available": (
+        "I don't have {detail_plain}. {years_hint}"
+        "Ask about one of those years, or say \"latest\"."
+    ),
+    "unknown_metric": (
+        "I don't have a reliable XBRL mapping for {detail_quoted}, and I won't substitute a look-alike "
+        "figure. I can report revenue, net income, R&D, operating income, gross profit, cost of revenue, "
+        "operating expenses, total assets, long-term debt, cash, diluted EPS, shares outstanding, "
+        "capex and operating cash flow, plus margins, growth and ratios computed from them."
+    ),
+    "out_of_scope": (
+        "I only answer from companies' 10-K filings: reported figures, ratios computed from them, "
+        "and what the filings say about risks, strategy, operations and results. "
+        "I can't help with {detail_plain}."
+    ),
+    "no_grounding": (
+        "I couldn't find support for an answer in the filing{detail}, so I won't guess. "
+        "Try naming the topic the way a 10-K would (for example \"supply chain risks\" or "
+        "\"cybersecurity governance\"), or ask for a specific reported figure."
+    ),
+    "input_too_long": (
+        "That message is too long for me to handle ({detail_plain}). Ask one question in a sentence or two, "
+        "for example \"What were Microsoft's main risk factors in fiscal 2024?\""
+    ),
+    "internal_error": (
+        "Something went wrong on my side while answering, and nothing unverified was shown. "
+        "Please try again in a moment."
+    ),
+}
+
+_OUT_OF_SCOPE_DEFAULT = "stock prices, forecasts, investment advice, sources other than 10-K filings, or changes to how I work"
+
+
+def refusal_text(
+    reason: RefusalReason,
+    detail: str | None = None,
+    *,
+    candidates: list[str] | None = None,
+    years: list[int] | None = None,
+) -> str:
+    """The user-facing sentence(s) for a refusal reason."""
+    template = MESSAGES.get(reason, MESSAGES["internal_error"])
+    detail = scrub_figures(detail or "")[:120].strip()
+    plain = detail or {
+        "not_covered": "That company",
+        "year_not_available": "that fiscal year",
+        "out_of_scope": _OUT_OF_SCOPE_DEFAULT,
+        "input_too_long": "over the limit",
+    }.get(reason, "")
+    if reason == "not_covered" and plain:
+        plain = plain[0].upper() + plain[1:]
+    years_hint = ""
+    if years:
+        years_hint = "I have fiscal " + ", ".join(str(y) for y in sorted(years)) + ". "
+    return template.format(
+        detail=f" (\"{detail}\")" if detail else "",
+        detail_plain=plain,
+        detail_quoted=f"\"{detail}\"" if detail else "that metric",
+        candidates=", ".join(candidates or []) or "the companies you had in mind",
+        years_hint=years_hint,
+    )
+
+
+def scrub_figures(text: str) -> str:
+    """Drop amounts from text echoed back to the user; keep fiscal years like 2024."""
+    return _FIGURE.sub(lambda m: m.group(0) if _YEAR.match(m.group(0).strip()) else "", text)
+
+
+def refuse(state, deps, config) -> dict:
+    """The refuse node: whichever node found the problem left {reason, detail, ...} in
+    `refusal` (or the planner refused outright); this turns it into the Answer."""
+    from agent.answer import Answer
+
+    plan = state.get("plan") or {}
+    refusal = state.get("refusal") or {
+        "reason": plan.get("refusal_reason") or "out_of_scope",
+        "detail": plan.get("refusal_detail"),
+        "candidates": plan.get("candidates") or [],
+    }
+    reason = refusal.get("reason") or "out_of_scope"
+    text = refusal_text(
+        reason,
+        refusal.get("detail"),
+        candidates=refusal.get("candidates"),
+        years=refusal.get("years"),
+    )
+    answer = Answer(
+        kind="refusal",
+        text=text,
+        refusal_reason=reason,
+        route="refusal",
+        plan=plan or None,
+        planner=state.get("planner") or "rules",
+        fallback=state.get("plan_fallback"),
+    )
+    return {"answer": answer.model_dump(mode="json")}

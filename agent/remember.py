@@ -1,0 +1,27 @@
+"""The last node of every turn: what the thread remembers for its next question.
+
+A domain turn (answered or refused after its companies were resolved) replaces the memory with
+its plan, fiscal years made concrete, so "and R&D?" or "what about fiscal 2023?" inherit the
+rest. Meta turns and refusals that resolved nothing leave the memory as it was, so "thanks"
+between two questions does not break the thread.
+"""
+
+from __future__ import annotations
+
+
+def remember(state, deps, config) -> dict:
+    plan = state.get("plan") or {}
+    if plan.get("route") != "domain" or not plan.get("tickers"):
+        return {}
+    resolved = state.get("resolved") or []
+    concrete = dict(plan)
+    years = sorted({y for company in resolved for y in company.get("fiscal_years", [])})
+    if years and plan.get("latest"):
+        concrete["fiscal_years"] = years
+        concrete["latest"] = False
+    memory = {
+        "plan": concrete,
+        "question": state.get("question", ""),
+        "companies": [{"ticker": c["ticker"], "cik": c["cik"], "name": c["name"]} for c in resolved],
+    }
+    return {"memory": memory}

@@ -1,0 +1,216 @@
+"""The retrieve node: XBRL facts (and computations over them) for numbers, chunks for prose.
+
+Every figure that can reach an answer enters the run here, as Evidence: a fact rendered with
+`agent.finance.display_value`, or a Decimal computation from such facts with its operands kept
+for the trace. Prose evidence is the hybrid search's chunks, scoped to the resolved company and
+filing. Nothing found means no_grounding, refused before anything is composed.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from agent.concepts import METRICS
+from agent.draft import Evidence
+from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_value
+from agent.graph import status
+from store import chunks as chunk_store
+from store import facts as facts_store
+
+NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
+
+
+def retrieve(state, deps, config) -> dict:
+    plan = state["plan"]
+    if plan["intent"] in NUMERIC_INTENTS:
+        return _numbers(state, deps, config)
+    return _prose(state, deps, config)
+
+
+# --- numbers ---------------------------------------------------------------------------------
+
+
+def _fact_evidence(company: dict, metric_key: str, fy: int, fact) -> Evidence:
+    metric = METRICS[metric_key]
+    shown = display_value(fact.value, fact.unit)
+    return Evidence(
+        id=f"f:{fact.id}",
+        kind="fact",
+        text=(
+            f"{company['name']} ({company['ticker']}) {metric.label}, fiscal {fy}: {shown} "
+            f"({fact.qualified_concept}, period ended {fact.period_end.isoformat()})"
+        ),
+        ticker=company["ticker"],
+        cik=company["cik"],
+        fiscal_year=fy,
+        accession=fact.accession,
+        form=fact.form or "10-K",
+        url=fact.url,
+        concept=fact.qualified_concept,
+        value=_plain(fact.value),
+        unit=fact.unit,
+        period_end=fact.period_end.isoformat(),
+    )
+
+
+def _plain(value: Decimal) -> str:
+    """An exact decimal string without exponent or needless trailing zeros."""
+    text = format(value, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text or "0"
+
+
+class _Facts:
+    """Facts fetched once per (company, metric, year) within a run."""
+
+    def __init__(self, conn, company: dict):
+        self.conn, self.company = conn, company
+        self.found: dict[tuple[str, int], Evidence | None] = {}
+
+    def get(self, metric_key: str, fy: int) -> Evidence | None:
+        key = (metric_key, fy)
+        if key not in self.found:
+            fact = facts_store.metric_value(
+                self.conn, self.company["cik"], metric_key, fy, as_of_accession=self.company.get("as_of_accession")
+            )
+            self.found[key] = _fact_evidence(self.company, metric_key, fy, fact) if fact else None
+        return self.found[key]
+
+
+def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] | None:
+    """A formula's result as evidence, or None when an input has no fact (after its fallback)."""
+    formula = FORMULAS[formula_key]
+    inputs = [facts.get(i.metric, fy + i.offset) for i in formula.inputs]
+    if any(e is None for e in inputs):
+        return _compute(facts, formula.fallback, fy) if formula.fallback else None
+    operands = [Operand(Decimal(e.value), e.unit, e.fiscal_year) for e in inputs]
+    try:
+        result = calculate(formula_key, operands)
+    except FormulaError:
+        return None
+    company = facts.company
+    calc_id = f"k:{formula_key}:{company['cik']}:{fy}"
+    evidence = Evidence(
+        id=calc_id,
+        kind="calc",
+        text=f"{company['name']} ({company['ticker']}) {formula.label}, fiscal {fy}: {result.display}",
+        ticker=company["ticker"],
+        cik=company["cik"],
+        fiscal_year=fy,
+        accession=inputs[0].accession,
+        form=inputs[0].form,
+        url=inputs[0].url,
+        concept=formula_key,
+        value=_plain(result.value),
+        unit=formula.unit,
+    )
+    calc = {
+        "id": calc_id,
+        "key": formula_key,
+        "ticker": company["ticker"],
+        "fiscal_year": fy,
+        "value": _plain(result.value),
+        "unit": formula.unit,
+        "display": result.display,
+        "operands": [
+            {"evidence_id": e.id, "value": e.value, "unit": e.unit, "fiscal_year": e.fiscal_year} for e in inputs
+        ],
+    }
+    return evidence, calc
+
+
+def _label(key: str) -> str:
+    return METRICS[key].label if key in METRICS else FORMULAS[key].label
+
+
+def _numbers(state, deps, config) -> dict:
+    plan = state["plan"]
+    metrics = [m for m in plan.get("metrics") or [] if m in METRICS or m in FORMULAS]
+    if not metrics:
+        return {"refusal": {"reason": "unknown_metric", "detail": plan.get("refusal_detail")}}
+    evidence: dict[str, Evidence] = {}
+    calculations: list[dict] = []
+    cells: list[dict] = []
+    with deps.db.connection() as conn:
+        for company in state["resolved"]:
+            facts = _Facts(conn, company)
+            for fy in company["fiscal_years"]:
+                for key in metrics:
+                    cell = {"ticker": company["ticker"], "name": company["name"], "fiscal_year": fy, "metric": key,
+                            "label": _label(key), "evidence_id": None, "display": None}
+                    if key in METRICS:
+                        ev = facts.get(key, fy)
+                        if ev is not None:
+                            evidence[ev.id] = ev
+                            cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                    else:
+                        computed = _compute(facts, key, fy)
+                        if computed is not None:
+                            ev, calc = computed
+                            for operand in calc["operands"]:
+                                found = next(e for e in facts.found.values() if e is not None and e.id == operand["evidence_id"])
+                                evidence[found.id] = found
+                            evidence[ev.id] = ev
+                            calculations.append(calc)
+                            cell.update(evidence_id=ev.id, display=calc["display"])
+                    cells.append(cell)
+    retrieval = {"cells": cells, "facts": sum(1 for e in evidence.values() if e.kind == "fact"),
+                 "missing": [f"{c['ticker']} {c['metric']} FY{c['fiscal_year']}" for c in cells if not c["evidence_id"]]}
+    if not any(c["evidence_id"] for c in cells):
+        what = ", ".join(dict.fromkeys(c["label"].lower() for c in cells))
+        years = ", ".join(str(y) for y in sorted({c["fiscal_year"] for c in cells}))
+        return {
+            "retrieval": retrieval,
+            "refusal": {"reason": "no_grounding", "detail": f"no reported XBRL figure for {what} in fiscal {years}"},
+        }
+    return {
+        "evidence": [e.model_dump(mode="json") for e in evidence.values()],
+        "calculations": calculations,
+        "retrieval": retrieval,
+    }
+
+
+# --- prose -----------------------------------------------------------------------------------
+
+
+def _prose(state, deps, config) -> dict:
+    located = state["located"]
+    queries = located["queries"] or [state["question"]]
+    status(config, "Searching the filing...")
+    embeddings = deps.embedder.embed(queries)
+    companies = state["resolved"]
+    per_company = max(4, chunk_store.MAX_CHUNKS // max(1, len(companies)))
+    evidence: list[Evidence] = []
+    with deps.db.connection() as conn:
+        for company in companies:
+            hits = chunk_store.search(
+                conn,
+                queries,
+                embeddings,
+                cik=company["cik"],
+                accessions=located["accessions"].get(str(company["cik"])) or None,
+                items=located["items"] or None,
+                limit=per_company,
+            )
+            for hit in hits:
+                evidence.append(
+                    Evidence(
+                        id=f"c:{hit.id}",
+                        kind="chunk",
+                        text=hit.text,
+                        ticker=company["ticker"],
+                        cik=hit.cik,
+                        fiscal_year=hit.fiscal_year,
+                        accession=hit.accession,
+                        form=hit.form,
+                        url=hit.url,
+                        item=hit.item,
+                        chunk_id=hit.id,
+                        score=float(hit.score),
+                    )
+                )
+    retrieval = {"chunk_ids": [e.chunk_id for e in evidence], "queries": queries, "items": located["items"]}
+    if not evidence:
+        return {"retrieval": retrieval, "refusal": {"reason": "no_grounding", "detail": None}}
+    return {"evidence": [e.model_dump(mode="json") for e in evidence], "retrieval": retrieval}

@@ -1,0 +1,78 @@
+"""The graph's one state. Each node reads what it needs and returns only the fields it adds.
+
+Per-turn fields start empty (`fresh_turn`) and are written once each, by one node, so a finished
+run reads as a trace: the question, the plan, what was resolved, located and retrieved, the draft,
+the checked claims and the answer, with each node's time. Everything is stored as plain JSON
+(pydantic `model_dump(mode="json")`) so the Postgres checkpointer can persist it.
+
+`memory` is the exception: the thread's carry-over (the last domain turn's plan, its years made
+concrete) written by `remember` at the end of a turn and read by `plan` at the start of the next.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, TypedDict
+
+
+def merge_timings(old: dict | None, new: dict | None) -> dict:
+    """Each node adds its own timing; a new turn's input (None) starts the dict afresh."""
+    if new is None:
+        return {}
+    return {**(old or {}), **new}
+
+
+class FootnoteState(TypedDict, total=False):
+    # input
+    question: str
+    user: str
+    # plan
+    plan: dict | None  # agent.plan.Plan
+    planner: str | None
+    plan_fallback: str | None
+    # fetch: companies and filings resolved
+    resolved: list[dict] | None  # [{ticker, cik, name, fiscal_years: [..], filings: {fy: {accession, url, ...}}}]
+    # locate: where to look
+    located: dict | None  # {items: [...], queries: [...], accessions: {cik: [...]}}
+    # retrieve
+    evidence: list[dict] | None  # agent.draft.Evidence
+    calculations: list[dict] | None  # [{id, metric, formula, steps, result, inputs: [evidence ids]}]
+    retrieval: dict | None  # what retrieve did (counts, missing facts), for traces
+    # compose
+    draft: dict | None  # agent.draft.Draft
+    # cite_check
+    checked: list[dict] | None  # [{claim, evidence_id, status: pass|repointed|paraphrase|fail, detail}]
+    # any node that decides the turn cannot be answered
+    refusal: dict | None  # {reason, detail, candidates}
+    # terminal nodes
+    answer: dict | None  # agent.answer.Answer
+    # per-node milliseconds; each node adds its own key
+    timings: Annotated[dict, merge_timings]
+    # thread memory, carried across turns by the checkpointer
+    memory: dict | None
+
+
+PER_TURN = (
+    "plan",
+    "planner",
+    "plan_fallback",
+    "resolved",
+    "located",
+    "evidence",
+    "calculations",
+    "retrieval",
+    "draft",
+    "checked",
+    "refusal",
+    "answer",
+)
+
+
+def fresh_turn(question: str, user: str = "") -> dict:
+    """The input for one turn: the question, and every per-turn field cleared.
+
+    The thread's `memory` is left out, so the checkpointer keeps the previous turn's.
+    """
+    state: dict = {"question": question, "user": user}
+    state.update({key: None for key in PER_TURN})
+    state["timings"] = None
+    return state

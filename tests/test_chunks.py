@@ -1,0 +1,61 @@
+"""Hybrid search: RRF over vectors and full text, scoped so another company's chunk never returns."""
+
+from __future__ import annotations
+
+import pytest
+
+from store import chunks
+from tests import agent_corpus
+
+
+@pytest.fixture
+def corpus(db, embedder):
+    return agent_corpus.load(db, embedder)
+
+
+def _search(db, embedder, query, **scope):
+    queries = [query] if isinstance(query, str) else query
+    with db.connection() as conn:
+        return chunks.search(conn, queries, embedder.embed(queries), **scope)
+
+
+def test_scoped_to_the_company_whatever_the_query_names(db, embedder, corpus):
+    # The question is about Microsoft's words, but the scope is Apple: nothing of Microsoft's comes back.
+    hits = _search(db, embedder, "Microsoft Azure cloud competition open-source", cik=agent_corpus.APPLE)
+    assert hits
+    assert {h.cik for h in hits} == {agent_corpus.APPLE}
+    assert set(h.id for h in hits) <= set(corpus[("AAPL", 2024)])
+
+
+def test_scoped_to_the_filing_and_items(db, embedder, corpus):
+    acc = agent_corpus.ACC[("AAPL", 2024)]
+    hits = _search(db, embedder, "supplier disruption risks", cik=agent_corpus.APPLE, accessions=[acc], items=["1A"])
+    assert hits and all(h.item == "1A" and h.accession == acc for h in hits)
+    assert "supplier" in hits[0].text
+
+
+def test_item_routing_widens_when_the_item_is_missing(db, embedder, corpus):
+    hits = _search(db, embedder, "GPU foundry supply", cik=agent_corpus.NVIDIA, items=["1C"])
+    assert hits and hits[0].item == "1A"
+
+
+def test_fusion_ranks_the_keyword_and_vector_match_first(db, embedder, corpus):
+    hits = _search(db, embedder, "Chief Information Security Officer audit committee", cik=agent_corpus.APPLE)
+    assert hits[0].item == "1C"
+    # both arms found it: its fused score is above one arm's best possible (1/61)
+    assert hits[0].score > 1 / 61
+
+
+def test_sub_queries_are_merged_and_capped(db, embedder, corpus):
+    hits = _search(
+        db, embedder, ["research and development expense increase", "cybersecurity program oversight"],
+        cik=agent_corpus.APPLE, limit=3,
+    )
+    assert len(hits) == 3
+    items = {h.item for h in hits}
+    assert {"7", "1C"} <= items
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_keyword_query_drops_operators():
+    assert chunks.keyword_query('"capex" -risk OR drop; table') == "capex or risk or drop or table"
