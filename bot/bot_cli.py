@@ -2,6 +2,62 @@
 
 from __future__ import annotations
 
+import logging
+
+log = logging.getLogger(__name__)
+
 
 def register(sub) -> None:
-    pass
+    slack = sub.add_parser("slack", help="run Footnote in Slack (Socket Mode or HTTP)")
+    mode = slack.add_mutually_exclusive_group()
+    mode.add_argument("--socket", action="store_true", help="Socket Mode: no public URL needed (default; needs SLACK_APP_TOKEN)")
+    mode.add_argument("--http", action="store_true", help="HTTP: Slack POSTs to http://HOST:PORT/slack/events")
+    slack.add_argument("--host", default="0.0.0.0", help="HTTP only (default 0.0.0.0)")
+    slack.add_argument("--port", type=int, default=3000, help="HTTP only (default 3000)")
+    slack.set_defaults(func=cmd_slack)
+
+    teams = sub.add_parser("teams", help="run Footnote for Microsoft Teams (Bot Framework endpoint /api/messages)")
+    teams.add_argument("--host", default="0.0.0.0")
+    teams.add_argument("--port", type=int, default=3978)
+    teams.set_defaults(func=cmd_teams)
+
+
+def register_bench(bench_sub) -> None:
+    bench = bench_sub.add_parser(
+        "slack", help="concurrent signed mentions against the HTTP app and a fake Slack Web API on loopback"
+    )
+    bench.add_argument("-n", "--mentions", type=int, default=100, help="distinct mentions to send (default 100)")
+    bench.add_argument("-c", "--concurrency", type=int, default=50, help="requests in flight at once (default 50)")
+    bench.add_argument("--retries", type=int, default=1, help="forced retries of every event (X-Slack-Retry-Num), default 1")
+    bench.add_argument("--workers", type=int, default=8, help="answering threads (default 8)")
+    bench.add_argument("--out", default="bench-results/slack.json")
+    bench.set_defaults(func=cmd_bench_slack)
+
+
+def cmd_slack(args, settings) -> int:
+    from agent.service import Footnote
+    from bot.slack.app import build_app
+    from bot.slack.server import run_http, run_socket_mode
+
+    with Footnote.open(settings) as footnote:
+        app = build_app(settings, footnote, footnote.db)
+        if args.http:
+            run_http(app, args.host, args.port)
+        else:
+            run_socket_mode(app, settings.slack_app_token.get_secret_value() if settings.slack_app_token else None)
+    return 0
+
+
+def cmd_teams(args, settings) -> int:
+    from agent.service import Footnote
+    from bot.teams.app import run
+
+    with Footnote.open(settings) as footnote:
+        run(settings, footnote, args.host, args.port)
+    return 0
+
+
+def cmd_bench_slack(args, settings) -> int:
+    from bot.slack.bench import run_bench
+
+    return run_bench(args, settings)

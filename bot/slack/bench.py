@@ -1,0 +1,127 @@
+"""`footnote bench slack`: how fast Footnote acknowledges Slack, and that retries never double-answer.
+
+N distinct signed mentions go to the real HTTP app (Bolt + WSGI on loopback) with C requests in
+flight; every event is then delivered again R times with `X-Slack-Retry-Num`, the way Slack
+retries, while the first copies are still being answered. The Web API is the fake from
+tests/fakes (so run it from a checkout). Figures: ack latency p50/p99 (Slack's limit is 3 s; the
+target is p99 under 100 ms at 50 in flight), answers per second, and duplicates (must be 0).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import statistics
+import sys
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+SECRET = "bench-signing-secret"
+
+QUESTIONS = [
+    "What was {t}'s revenue in fiscal {y}?",
+    "What was {t}'s net income in fiscal {y}?",
+    "What was {t}'s operating margin in fiscal {y}?",
+    "What were {t}'s total assets at the end of fiscal {y}?",
+    "What are {t}'s main risk factors?",
+]
+
+
+def _questions(footnote, n: int) -> list[str]:
+    pairs = [(c["ticker"], y) for c in footnote.coverage(None) for y in (c.get("fiscal_years") or [])]
+    if not pairs:
+        pairs = [("AAPL", 2024)]
+    combos = itertools.cycle([(q, t, y) for q in QUESTIONS for t, y in pairs])
+    return [q.format(t=t, y=y) for q, t, y, in itertools.islice(combos, n)]
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def run_bench(args, settings) -> int:
+    try:
+        from tests.fakes.fake_slack import FakeSlack, SlackSender
+    except ImportError:
+        print("footnote bench slack: run it from the repository checkout (it uses tests/fakes/fake_slack.py)", file=sys.stderr)
+        return 2
+    from agent.service import Footnote
+    from bot.slack.app import build_app
+    from bot.slack.server import serving_http
+
+    with FakeSlack() as fake, Footnote.open(settings) as footnote:
+        bench_settings = settings.model_copy(update={
+            "slack_bot_token": _secret("xoxb-bench-token"),
+            "slack_signing_secret": _secret(SECRET),
+            "slack_api_url": fake.base_url,
+        })
+        app = build_app(bench_settings, footnote, footnote.db, workers=args.workers)
+        questions = _questions(footnote, args.mentions)
+        run = uuid.uuid4().hex[:8]
+        with serving_http(app) as url:
+            sender = SlackSender(url, SECRET)
+            events = []
+            for i, q in enumerate(questions):
+                ts, event = sender.mention(q, channel=f"CB{run}{i % 10}", ts=f"1700000000.{i:06d}")
+                events.append((f"Ev{run}{i:06d}", ts, event))
+            deliveries = [(eid, ev, None) for eid, _, ev in events]
+            deliveries += [(eid, ev, r) for r in range(1, args.retries + 1) for eid, _, ev in events]
+
+            def deliver(item):
+                eid, ev, retry = item
+                status, _, seconds = sender.event(ev, event_id=eid, retry_num=retry)
+                return status, seconds
+
+            started = time.perf_counter()
+            with ThreadPoolExecutor(max_workers=args.concurrency) as pool:
+                results = list(pool.map(deliver, deliveries))
+            sent = time.perf_counter()
+            expected = {(ev["channel"], ts) for _, ts, ev in events}
+
+            def finished():
+                done = {(c.args.get("channel"), c.args.get("timestamp")) for c in fake.calls_to("reactions.remove")}
+                return expected <= done
+
+            fake.wait_for(finished, timeout=max(120.0, 5.0 * len(events)), interval=0.05)
+            elapsed = time.perf_counter() - started
+
+        acks = [s * 1000 for _, s in results]
+        failures = sum(1 for status, _ in results if status != 200)
+        posted: dict[tuple[str, str], int] = {}
+        for c in fake.calls_to("chat.postMessage") + fake.calls_to("chat.startStream"):
+            key = (c.args.get("channel"), c.args.get("thread_ts"))
+            posted[key] = posted.get(key, 0) + 1
+        duplicates = sum(max(0, posted.get(k, 0) - 1) for k in expected) + sum(1 for k in posted if k not in expected)
+        figures = {
+            "mentions": len(events),
+            "deliveries": len(deliveries),
+            "retries_per_event": args.retries,
+            "concurrency": args.concurrency,
+            "answer_workers": args.workers,
+            "ack_ms_p50": round(statistics.median(acks), 2),
+            "ack_ms_p99": round(percentile(acks, 99), 2),
+            "ack_ms_max": round(max(acks), 2),
+            "non_200_acks": failures,
+            "send_seconds": round(sent - started, 3),
+            "total_seconds": round(elapsed, 3),
+            "answers_per_second": round(len(events) / elapsed, 2),
+            "cached_answers_possible": len(set(questions)) < len(questions),
+            "duplicates": duplicates,
+        }
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(figures, indent=2) + "\n")
+    for k, v in figures.items():
+        print(f"{k}: {v}")
+    print(f"written to {args.out}")
+    ok = figures["duplicates"] == 0 and failures == 0
+    return 0 if ok else 1
+
+
+def _secret(value: str):
+    from pydantic import SecretStr
+
+    return SecretStr(value)
