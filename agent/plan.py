@@ -29,6 +29,9 @@ class Plan(BaseModel):
     tickers: list[str] = Field(default_factory=list)  # resolved, covered or not
     fiscal_years: list[int] = Field(default_factory=list)  # the company's own fiscal-year labels
     latest: bool = False  # "latest", "most recent", or no year given: resolved per company in fetch
+    # with latest=True: offsets from the company's latest fiscal year ("last year" -> [-1],
+    # "past three years" -> [-2, -1, 0]); empty means [0]
+    year_offsets: list[int] = Field(default_factory=list)
     metrics: list[str] = Field(default_factory=list)  # keys of agent.concepts.METRICS / agent.finance.FORMULAS
     items: list[str] = Field(default_factory=list)  # 10-K Items to search, e.g. ['1A']
     as_of_filing_year: int | None = None  # "per the FY2024 10-K": answer from that filing

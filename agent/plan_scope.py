@@ -1,0 +1,133 @@
+"""What a message is, before any company or metric is looked at: chit-chat, or something out of scope.
+
+Why a separate, pattern-only step: refusals must be predictable. Stock prices, forecasts, advice,
+sources other than 10-Ks, off-topic asks and attempts to change the rules are refused here with a
+reason a user can read. Text inside quotation marks is left out of these checks, so a question
+that quotes a filing ("does the 10-K really say 'ignore previous...'") is not refused for it.
+"""
+
+from __future__ import annotations
+
+import re
+
+# (pattern, detail shown to the user). Checked on lowercase text with quotations removed.
+INJECTION = (
+    r"\b(?:ignore|disregard|forget|override|bypass)\b.{0,30}\b(?:instructions?|rules|prompts?|guidelines|"
+    r"guardrails|directives|constraints|programming|filters?)\b",
+    r"\byou\s+are\s+now\b", r"\bfrom\s+now\s+on\s*,?\s+(?:you|act|respond|answer)\b",
+    r"\bpretend\s+(?:to\s+be|you(?:'re|\s+are)|that\s+you)\b", r"\bact\s+as\s+(?:a|an|if|my)\b",
+    r"\brole-?\s?play\b", r"\bsystem\s+prompt\b", r"\bjailbreak\w*\b", r"\bdeveloper\s+mode\b",
+    r"\bdan\s+mode\b", r"\bnew\s+instructions\b", r"\breveal\s+your\b", r"\byour\s+(?:instructions|prompt)\b",
+    r"\bdo\s+anything\s+now\b", r"\bno\s+longer\s+(?:bound|restricted)\b", r"\bmake\s+up\s+(?:a|the|some)\b",
+    r"\bjust\s+(?:guess|estimate|make\s+it\s+up)\b", r"\bwithout\s+(?:citations|sources|citing)\b",
+)
+STOCK_PRICE = (
+    r"\b(?:stock|share)\s+prices?\b", r"\bprice\s+targets?\b", r"\bmarket\s+cap(?:italization)?\b",
+    r"\bstock\s+(?:performance|chart|quote|go|went|going|do|did|doing|up|down)\b", r"\btrading\s+at\b",
+    r"\b52[\s-]week\b", r"\bdividend\s+yield\b", r"\bvaluation\s+(?:of\s+)?(?:the\s+)?(?:stock|company|shares)\b", r"\bvaluation\s+multiples?\b", r"\bp/?e\s+ratio\b", r"\bprice[\s-]to[\s-]earnings\b",
+    r"\bshares?\s+(?:go|went|trade|traded|trading)\b", r"\bstock\s+split\s+(?:next|coming)\b",
+    r"\bhow\s+much\s+is\s+\S+\s+(?:stock|shares?)\s+worth\b", r"\bmarket\s+value\s+of\s+(?:the\s+)?(?:stock|shares)\b",
+    r"\bticker\s+price\b", r"\bquote\s+for\b",
+)
+ADVICE = (
+    r"\bshould\s+(?:i|we|you)\s+(?:buy|sell|invest|short|hold|own|add|trim|dump|get)\b",
+    r"\b(?:buy|sell|short)\s+or\s+(?:sell|hold|buy)\b", r"\bgood\s+(?:investment|buy|stock|bet)\b",
+    r"\bworth\s+(?:buying|investing|owning|it\s+to\s+(?:buy|invest))\b", r"\b(?:i|we)\s+(?:invest|put\s+money)\s+in\b",
+    r"\binvestment\s+advice\b", r"\brecommend(?:ation)?s?\b.{0,40}\b(?:stock|buy|sell|invest|shares)\b",
+    r"\bmy\s+portfolio\b", r"\b(?:under|over)valued\b", r"\bbullish\b", r"\bbearish\b", r"\blong\s+or\s+short\b",
+    r"\bupside\s+potential\b", r"\bbuy\s+(?:the\s+)?(?:stock|shares|dip)\b", r"\bsell\s+(?:the\s+)?(?:stock|shares|my)\b",
+    r"\bwhich\s+(?:stock|company)\s+(?:should|would|to)\b.{0,30}\b(?:buy|invest|pick)\b", r"\bbetter\s+investment\b",
+)
+FORECAST = (
+    r"\bforecasts?\b", r"\bforecasting\b", r"\bpredict\w*\b", r"\bprojections?\b",
+    r"\bconsensus\b", r"\banalyst(?:s|'s)?\s+(?:estimates?|expectations?|ratings?|forecasts?)\b",
+    r"\bnext\s+(?:fiscal\s+)?(?:year|quarter)(?:'s)?\b(?!.{0,40}\b(?:matur|due|payable|obligation|expir|commitment))",
+    r"\bin\s+the\s+(?:coming|next)\s+(?:years?|quarters?)\b(?!.{0,40}\b(?:matur|due|payable|obligation|expir))",
+    r"\b(?:will|gonna|going\s+to)\b.{0,50}\b(?:be|reach|grow|hit|exceed|increase|decrease|rise|fall|drop|earn|make|report|look)\b",
+    r"\bexpected\s+to\s+(?:earn|grow|reach|report|make)\b", r"\bestimates?\s+for\s+(?:fy\s?)?\d",
+)
+OTHER_SOURCES = (
+    (r"\b10-?q\b|\bquarterly\s+(?:report|filing|results|earnings|revenue|numbers)\b|\bq[1-4]\b|"
+     r"\b(?:last|this|next|first|second|third|prior|previous|latest|most\s+recent)\s+quarter\b|\bquarter\s+over\s+quarter\b|\bqoq\b",
+     "quarterly figures (I only read annual 10-K filings)"),
+    (r"\bearnings\s+calls?\b|\bconference\s+calls?\b|\btranscripts?\b|\binvestor\s+(?:day|presentation)\b",
+     "earnings calls or presentations (I only read 10-K filings)"),
+    (r"\bpress\s+releases?\b|\bnews\b|\bheadlines?\b|\bnews\s+articles?\b|\bblog\b",
+     "news or press releases (I only read 10-K filings)"),
+    (r"\btweets?\b|\btwitter\b|\breddit\b|\bsocial\s+media\b|\bx\s+posts?\b|\bstocktwits\b",
+     "social media (I only read 10-K filings)"),
+    (r"\b8-?k\b|\bproxy\s+statement\b|\bdef\s?14a\b|\bs-1\b|\bform\s+4\b|\b13-?f\b|\b20-?f\b",
+     "filings other than the 10-K"),
+    (r"(?<!accounting\s)\bguidance\b", "earnings guidance (10-K filings don't carry it)"),
+)
+OFF_TOPIC = (
+    r"\bweather\b", r"\bjokes?\b", r"\bpoem\b", r"\bpoetry\b", r"\bhaiku\b", r"\brecipe\b", r"\bsong\b", r"\blyrics\b",
+    r"\bwrite\s+(?:me\s+)?(?:a|an|some)\s+(?:code|function|script|program|story|essay|email|letter|poem|tweet|song)\b",
+    r"\b(?:python|javascript|java|sql|html|css|regex)\s+(?:code|script|function|query)\b", r"\bcapital\s+of\b",
+    r"\btranslate\b", r"\bhoroscope\b",
+    r"\bwho\s+won\b", r"\bdating\b", r"\bmeaning\s+of\s+life\b", r"\bbitcoin\s+price\b", r"\bcrypto\s+price\b",
+    r"\bceo(?:'s)?\s+(?:salary|net\s+worth|age|wife|husband)\b", r"\bnet\s+worth\s+of\b",
+)
+
+_GREETING = r"(?:hi|hello|hey|hiya|howdy|yo|greetings|good\s+(?:morning|afternoon|evening|day)|sup|what'?s\s+up)"
+_THANKS = r"(?:thanks|thank\s+you|thx|ty|cheers|much\s+appreciated|appreciate\s+it|thank\s+u|tysm|great\s+job)"
+_FILLER = r"(?:ok|okay|great|awesome|perfect|cool|nice|super|got\s+it|very|so|much|a\s+lot|again|there|all|everyone|" \
+          r"team|bot|footnote|folks|guys|that'?s|this\s+is|helpful|that\s+helps|thats|you|very\s+much|man|mate|!|,|\.)"
+HELP = (
+    r"^\s*(?:help|\?|usage|commands|menu|start|/help|examples?)\s*[?!.]*\s*$",
+    r"\bwhat\s+(?:can|do)\s+you\s+do\b", r"\bhow\s+(?:do|does)\s+(?:you|this|it)\s+work\b", r"\bwho\s+are\s+you\b",
+    r"\bwhat\s+are\s+you\b", r"\bwhat\s+can\s+i\s+ask\b", r"\bhow\s+(?:do|should|can)\s+i\s+use\b",
+    r"\bwhat\s+(?:kinds?|sorts?|types?)\s+of\s+questions\b", r"\bhelp\s+me\b(?!\s+(?:with|find|understand|compare))",
+    r"\bwhat\s+do\s+you\s+know\b", r"\bhow\s+can\s+you\s+help\b",
+)
+COVERAGE = (
+    r"\b(?:which|what)\s+(?:companies|tickers|firms|stocks|filings|years|fiscal\s+years|data)\b",
+    r"\bcompanies\s+(?:do\s+you\s+)?(?:cover|have|support)\b", r"\bcoverage\b", r"\blist\s+(?:of\s+)?(?:the\s+)?companies\b",
+    r"\bdo\s+you\s+(?:cover|have|support|know\s+about)\b", r"\bis\s+\S+\s+(?:covered|included|in\s+your)\b",
+    r"\bwhat'?s\s+(?:covered|in\s+your\s+(?:corpus|database))\b", r"\bcorpus\b",
+)
+
+
+def strip_quotes(text: str) -> str:
+    """The text with quotations removed ("...", “...”, and '...' of ten characters or more)."""
+    t = re.sub(r"\"[^\"]{3,}\"", " ", text)
+    t = re.sub(r"\u201c[^\u201d]{3,}\u201d", " ", t)
+    return re.sub(r"(?<![\w])'[^']{10,}'(?![\w])", " ", t)
+
+
+def _any(patterns, text: str) -> bool:
+    return any(re.search(p, text) for p in patterns)
+
+
+def out_of_scope(text: str) -> str | None:
+    """The reason detail if the message is out of scope, else None. `text`: lowercase, quotes removed."""
+    if _any(INJECTION, text):
+        return "requests to change how I work"
+    if _any(STOCK_PRICE, text):
+        return "stock prices or market valuations"
+    if _any(ADVICE, text):
+        return "investment advice"
+    if _any(FORECAST, text):
+        return "forecasts or predictions"
+    for pattern, detail in OTHER_SOURCES:
+        if re.search(pattern, text):
+            return detail
+    if _any(OFF_TOPIC, text):
+        return "topics outside companies' 10-K filings"
+    return None
+
+
+def meta_intent(text: str) -> str | None:
+    """greeting | thanks | help | coverage, when that is all the message is. `text`: lowercase."""
+    t = text.strip()
+    if re.fullmatch(rf"\s*(?:{_GREETING}|{_FILLER})(?:[\s,!.]+(?:{_GREETING}|{_FILLER}))*[\s!.?]*", t) and re.search(_GREETING, t):
+        return "greeting"
+    if re.search(rf"\b{_THANKS}\b", t):
+        rest = re.sub(rf"\b(?:{_THANKS}|{_FILLER}|{_GREETING})\b", " ", t)
+        if not re.sub(r"[\s!.,?:)(]+", "", rest):
+            return "thanks"
+    if _any(COVERAGE, t):
+        return "coverage"
+    if _any(HELP, t):
+        return "help"
+    return None

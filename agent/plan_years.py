@@ -1,0 +1,127 @@
+"""Fiscal-year phrases in a question: "FY24", "fiscal 2024", "2022-2024", "last year", "per the FY2024 10-K".
+
+Years are the company's own fiscal-year labels (NVIDIA's fiscal 2025 ends in January 2025);
+relative phrases ("latest", "last year", "past three years") are kept relative — offsets from the
+company's latest fiscal year — and made concrete per company when the facts are fetched.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+                 "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
+
+_Y = r"(?:fy\s?'?|fiscal\s+(?:year\s+)?'?|f\.y\.\s?)?(\d{4}|(?<=fy)\d{2}|(?<=fy )\d{2}|(?<=fy')\d{2}|(?<=fiscal )\d{2}|(?<=fiscal year )\d{2})"
+_YEAR = re.compile(r"(?<![\w$.,])" + _Y + r"(?![\w%]|\s?(?:%|percent|million|billion|thousand|m\b|bn\b|k\b|shares))", re.I)
+_RANGE = re.compile(
+    r"(?:from\s+|between\s+)?" + _Y + r"\s*(?:-|–|—|to|through|thru|until|and)\s*" + _Y, re.I
+)
+_AS_OF = re.compile(
+    r"(?:per|according to|in|from|based on|using|of|as reported in|as of)\s+(?:the|its|their|his|her)?\s*"
+    + _Y + r"(?:'s)?\s+(?:form\s+)?(?:10-?k|annual report|annual filing|filing)", re.I
+)
+_AS_OF_BARE = re.compile(_Y + r"(?:'s)?\s+(?:form\s+)?(?:10-?k|annual report)", re.I)
+_SPAN = re.compile(
+    r"\b(?:last|past|previous|prior|recent)\s+(two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+(?:fiscal\s+)?years?\b",
+    re.I,
+)
+_AGO = re.compile(r"\b(two|three|four|five|\d)\s+(?:fiscal\s+)?years?\s+ago\b", re.I)
+_LAST_YEAR = re.compile(
+    r"\b(?:last|prior|previous)\s+(?:fiscal\s+)?year\b|\ba\s+year\s+ago\b|\byear\s+before\b|\bthe\s+year\s+before\b",
+    re.I,
+)
+_LATEST = re.compile(r"\b(?:latest|most\s+recent|this\s+year|current\s+(?:fiscal\s+)?year|newest|recent\s+(?:10-?k|filing|year))\b", re.I)
+_SINCE = re.compile(r"\bsince\s+" + _Y, re.I)
+_TREND = re.compile(
+    r"\b(?:trend|trends|trending|over\s+time|over\s+the\s+(?:years|past|last)|historical(?:ly)?|history|each\s+year|"
+    r"every\s+year|by\s+year|year\s+by\s+year|multi-?year|trajectory|evolution|evolved)\b",
+    re.I,
+)
+MIN_YEAR, MAX_YEAR = 1993, 2039
+
+
+@dataclass
+class Years:
+    years: list[int] = field(default_factory=list)  # explicit fiscal years, ascending
+    latest: bool = False
+    offsets: list[int] = field(default_factory=list)  # with latest: offsets from the latest fiscal year
+    as_of: int | None = None  # "per the FY2024 10-K"
+    since: int | None = None  # "since 2020": from that year to the latest
+    trend: bool = False  # the wording asks for several years
+
+    @property
+    def given(self) -> bool:
+        return bool(self.years or self.latest or self.offsets or self.as_of or self.since)
+
+
+def _year(token: str) -> int | None:
+    y = int(token)
+    if len(token) == 2:
+        y += 2000
+    return y if MIN_YEAR <= y <= MAX_YEAR else None
+
+
+def parse_years(text: str, *, growth: bool = False) -> Years:
+    """Every year phrase in the text. `growth`: "prior year" is part of a growth ask, not a year."""
+    t = text.lower().replace("\u2019", "'")
+    out = Years(trend=bool(_TREND.search(t)))
+    consumed: list[tuple[int, int]] = []
+
+    def free(m) -> bool:
+        return not any(s < m.end() and m.start() < e for s, e in consumed)
+
+    for m in _AS_OF.finditer(t):
+        y = _year(m.group(1))
+        if y:
+            out.as_of = y
+            consumed.append(m.span())
+    if out.as_of is None:
+        for m in _AS_OF_BARE.finditer(t):
+            y = _year(m.group(1))
+            if y:
+                out.as_of = y
+                consumed.append(m.span())
+    for m in _SINCE.finditer(t):
+        y = _year(m.group(1))
+        if y and free(m):
+            out.since = y
+            out.latest = True
+            out.trend = True
+            consumed.append(m.span())
+    years: set[int] = set()
+    for m in _RANGE.finditer(t):
+        a, b = _year(m.group(1)), _year(m.group(2))
+        if a and b and free(m) and a != b:
+            lo, hi = sorted((a, b))
+            if hi - lo <= 20:
+                connective = m.group(0)
+                if re.search(r"\band\b", connective) and not connective.startswith("between"):
+                    years |= {lo, hi}  # "2023 and 2024": the two years, not a range
+                else:
+                    years |= set(range(lo, hi + 1))
+                consumed.append(m.span())
+    for m in _YEAR.finditer(t):
+        y = _year(m.group(1))
+        if y and free(m):
+            years.add(y)
+    out.years = sorted(years)
+    m = _SPAN.search(t)
+    if m:
+        n = _NUMBER_WORDS.get(m.group(1).lower()) or int(m.group(1))
+        out.latest = True
+        out.offsets = list(range(-(n - 1), 1))
+        out.trend = True
+    elif (m := _AGO.search(t)) is not None:
+        n = _NUMBER_WORDS.get(m.group(1).lower()) or int(m.group(1))
+        out.latest = True
+        out.offsets = [-n]
+    elif _LAST_YEAR.search(t) and not growth and not out.years:
+        out.latest = True
+        out.offsets = [-1]
+    if _LATEST.search(t) and not out.years:
+        out.latest = True
+    if out.as_of and not out.years and not out.offsets:
+        out.years = [out.as_of]
+    return out

@@ -1,0 +1,206 @@
+"""Exact XBRL figures for one company and fiscal year, and which filing reported them.
+
+Why it is careful: several filings report the same period (each 10-K repeats two or three prior
+years), and their values can differ after a restatement or a stock split. The rule: among the
+acceptable concepts, the first that has a value wins; among the filings that report that period,
+the most recent (by filing date, then by the reporting filing's fiscal year) wins, unless the
+question names a filing (`as_of_accession`). Only non-dimensional facts count (a segment's
+revenue is not the company's revenue).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+import psycopg
+
+# An annual duration: 52/53-week years and calendar years (ingest.fiscal.is_annual uses 357..378).
+ANNUAL_DAYS = (350, 380)
+
+# The fiscal year's end date: an ingested 10-K's period end, else the end of an annual duration
+# fact labelled with that fiscal year (companyfacts cover years whose documents are not ingested).
+FISCAL_YEAR_END = """
+SELECT coalesce(
+    (SELECT max(period_end) FROM filings WHERE cik = %(cik)s AND fiscal_year = %(fy)s),
+    (SELECT max(period_end) FROM facts
+      WHERE cik = %(cik)s AND fiscal_year = %(fy)s AND NOT dimensional AND period_start IS NOT NULL
+        AND period_end - period_start BETWEEN 350 AND 380)
+)
+"""
+
+# One query for every candidate: durations of a year ending in the fiscal year, instants at its end,
+# and dei cover facts (shares outstanding) from the 10-K that closes the fiscal year.
+ANNUAL_VALUE = """
+SELECT f.id, f.cik, f.taxonomy, f.concept, f.unit, f.value, f.decimals, f.period_start, f.period_end,
+       f.fiscal_year, f.accession, coalesce(f.filed, fl.filed) AS filed, coalesce(fl.form, f.form) AS form,
+       coalesce(fl.fiscal_year, f.fy) AS filing_fy, fl.url AS filing_url
+  FROM facts f
+  LEFT JOIN filings fl ON fl.accession = f.accession
+ WHERE f.cik = %(cik)s
+   AND NOT f.dimensional
+   AND (f.taxonomy || ':' || f.concept) = ANY(%(concepts)s)
+   AND (%(unit)s::text IS NULL OR f.unit = %(unit)s)
+   AND (%(as_of)s::text IS NULL OR f.accession = %(as_of)s)
+   AND (
+        (f.taxonomy <> 'dei' AND f.period_start IS NOT NULL AND f.fiscal_year = %(fy)s
+         AND f.period_end - f.period_start BETWEEN 350 AND 380)
+     OR (f.taxonomy <> 'dei' AND f.period_start IS NULL AND f.period_end = %(fy_end)s)
+     OR (f.taxonomy = 'dei' AND coalesce(fl.fiscal_year, f.fy) = %(fy)s
+         AND coalesce(fl.form, f.form, '10-K') LIKE '10-K%%')
+   )
+ ORDER BY array_position(%(concepts)s, f.taxonomy || ':' || f.concept),
+          coalesce(f.filed, fl.filed) DESC NULLS LAST,
+          coalesce(fl.fiscal_year, f.fy) DESC NULLS LAST,
+          f.period_end DESC,
+          f.accession DESC
+ LIMIT 1
+"""
+
+AVAILABLE_YEARS = """
+SELECT fiscal_year FROM filings WHERE cik = %(cik)s
+UNION
+SELECT DISTINCT fiscal_year FROM facts
+ WHERE cik = %(cik)s AND fiscal_year IS NOT NULL AND NOT dimensional AND period_start IS NOT NULL
+   AND period_end - period_start BETWEEN 350 AND 380
+ ORDER BY 1
+"""
+
+FILING_FOR = """
+SELECT accession, cik, form, fiscal_year, period_end, filed, url
+  FROM filings
+ WHERE cik = %(cik)s AND fiscal_year = %(fy)s
+ ORDER BY (form = '10-K') DESC, filed DESC NULLS LAST, accession DESC
+ LIMIT 1
+"""
+
+# No ingested document for that year: the 10-K whose facts close it, known from companyfacts.
+FILING_FROM_FACTS = """
+SELECT accession, cik, coalesce(form, '10-K') AS form, fy, max(period_end) AS period_end, max(filed) AS filed
+  FROM facts
+ WHERE cik = %(cik)s AND fy = %(fy)s AND coalesce(form, '10-K') LIKE '10-K%%' AND fp = 'FY'
+   AND fiscal_year = %(fy)s
+ GROUP BY accession, cik, coalesce(form, '10-K'), fy
+ ORDER BY (coalesce(form, '10-K') = '10-K') DESC, max(filed) DESC NULLS LAST, accession DESC
+ LIMIT 1
+"""
+
+
+@dataclass(frozen=True)
+class FactRow:
+    id: int
+    cik: int
+    taxonomy: str
+    concept: str
+    unit: str
+    value: Decimal
+    decimals: str | None
+    period_start: date | None
+    period_end: date
+    fiscal_year: int | None  # the fiscal year the period belongs to
+    accession: str  # the filing that reported it
+    filed: date | None
+    form: str | None
+    filing_fiscal_year: int | None  # the reporting filing's own fiscal year
+    url: str  # the SEC document when ingested, else the EDGAR filing index
+
+    @property
+    def qualified_concept(self) -> str:
+        return f"{self.taxonomy}:{self.concept}"
+
+
+@dataclass(frozen=True)
+class FilingRow:
+    accession: str
+    cik: int
+    form: str
+    fiscal_year: int
+    period_end: date
+    filed: date | None
+    url: str
+    ingested: bool  # False when known only from companyfacts (no document text to cite)
+
+
+def edgar_index_url(cik: int, accession: str) -> str:
+    """The EDGAR filing index page for an accession (what we cite when the document is not ingested)."""
+    if not accession or accession.startswith("noacc"):
+        return f"https://www.sec.gov/cgi-bin/browse-edgar?action=getcompany&CIK={int(cik)}&type=10-K"
+    return f"https://www.sec.gov/Archives/edgar/data/{int(cik)}/{accession.replace('-', '')}/{accession}-index.htm"
+
+
+def _qualify(concepts: list[str] | tuple[str, ...]) -> list[str]:
+    return [c if ":" in c else f"us-gaap:{c}" for c in concepts]
+
+
+def fiscal_year_end(conn: psycopg.Connection, cik: int, fiscal_year: int) -> date | None:
+    row = conn.execute(FISCAL_YEAR_END, {"cik": cik, "fy": fiscal_year}).fetchone()
+    return row[0] if row else None
+
+
+def annual_value(
+    conn: psycopg.Connection,
+    cik: int,
+    concepts: list[str] | tuple[str, ...],
+    fiscal_year: int,
+    *,
+    as_of_accession: str | None = None,
+    unit: str | None = None,
+) -> FactRow | None:
+    """The company's value for the fiscal year from the first concept that has one, or None.
+
+    Concepts are "taxonomy:Name" (a bare name means us-gaap). Durations must span one year
+    ending in the fiscal year; instants must fall on the fiscal year end.
+    """
+    qualified = _qualify(concepts)
+    if not qualified:
+        return None
+    fy_end = fiscal_year_end(conn, cik, fiscal_year)
+    row = conn.execute(
+        ANNUAL_VALUE,
+        {"cik": cik, "concepts": qualified, "fy": fiscal_year, "fy_end": fy_end, "as_of": as_of_accession,
+         "unit": unit},
+    ).fetchone()
+    if row is None:
+        return None
+    (fid, fcik, taxonomy, concept, funit, value, decimals, pstart, pend, fyear, accession, filed, form,
+     filing_fy, filing_url) = row
+    return FactRow(
+        id=fid, cik=fcik, taxonomy=taxonomy, concept=concept, unit=funit, value=Decimal(value),
+        decimals=decimals, period_start=pstart, period_end=pend, fiscal_year=fyear, accession=accession,
+        filed=filed, form=form, filing_fiscal_year=filing_fy,
+        url=filing_url or edgar_index_url(fcik, accession),
+    )
+
+
+def metric_value(conn: psycopg.Connection, cik: int, metric_key: str, fiscal_year: int, *,
+                 as_of_accession: str | None = None) -> FactRow | None:
+    """`annual_value` for a key of agent.concepts.METRICS, with its concepts and unit."""
+    from agent.concepts import METRICS  # the table lives with the agent; the SQL stays here
+
+    metric = METRICS[metric_key]
+    return annual_value(conn, cik, list(metric.concepts), fiscal_year, as_of_accession=as_of_accession,
+                        unit=metric.unit)
+
+
+def available_fiscal_years(conn: psycopg.Connection, cik: int) -> list[int]:
+    """Fiscal years with an ingested 10-K or with annual facts, ascending."""
+    return [r[0] for r in conn.execute(AVAILABLE_YEARS, {"cik": cik}).fetchall() if r[0] is not None]
+
+
+def latest_fiscal_year(conn: psycopg.Connection, cik: int) -> int | None:
+    years = available_fiscal_years(conn, cik)
+    return years[-1] if years else None
+
+
+def filing_for(conn: psycopg.Connection, cik: int, fiscal_year: int) -> FilingRow | None:
+    """The 10-K for that fiscal year: the ingested document if any, else the one companyfacts names."""
+    row = conn.execute(FILING_FOR, {"cik": cik, "fy": fiscal_year}).fetchone()
+    if row:
+        accession, rcik, form, fy, period_end, filed, url = row
+        return FilingRow(accession, rcik, form, fy, period_end, filed, url or edgar_index_url(rcik, accession), True)
+    row = conn.execute(FILING_FROM_FACTS, {"cik": cik, "fy": fiscal_year}).fetchone()
+    if row:
+        accession, rcik, form, fy, period_end, filed = row
+        return FilingRow(accession, rcik, form, fy, period_end, filed, edgar_index_url(rcik, accession), False)
+    return None
