@@ -221,9 +221,9 @@ def resolve_company(directory, name: str) -> str | None:
 
 def make_planner(settings, client=None) -> Callable[..., Plan]:
     """The planner the graph calls: the rules planner, or the model's when one is configured."""
-    from agent.plan_rules import plan_rules
-
     if not settings.llm_configured:
+        from agent.plan_rules import plan_rules
+
         return plan_rules
     if client is None:
         from agent.llm_client import make_openai_client
