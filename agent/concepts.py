@@ -259,6 +259,49 @@ METRICS: dict[str, Metric] = {
             misspellings=["inventroy", "inventorys"],
         ),
         _m(
+            "goodwill",
+            "Goodwill",
+            ["goodwill"],
+            ["us-gaap:Goodwill"],
+            period="instant",
+        ),
+        _m(
+            "interest_expense",
+            "Interest expense",
+            ["interest expense", "interest costs", "interest expenses"],
+            ["us-gaap:InterestExpense", "us-gaap:InterestExpenseNonoperating", "us-gaap:InterestExpenseDebt"],
+        ),
+        _m(
+            "stock_compensation",
+            "Share-based compensation expense",
+            ["stock based compensation", "share based compensation", "stock compensation", "sbc",
+             "stock based comp", "equity compensation", "stock based compensation expense",
+             "share based compensation expense"],
+            ["us-gaap:ShareBasedCompensation", "us-gaap:AllocatedShareBasedCompensationExpense"],
+            query="share-based compensation expense",
+        ),
+        _m(
+            "accounts_receivable",
+            "Accounts receivable, net",
+            ["accounts receivable", "receivables", "trade receivables"],
+            ["us-gaap:AccountsReceivableNetCurrent"],
+            period="instant",
+        ),
+        _m(
+            "accounts_payable",
+            "Accounts payable",
+            ["accounts payable", "payables", "trade payables"],
+            ["us-gaap:AccountsPayableCurrent"],
+            period="instant",
+        ),
+        _m(
+            "retained_earnings",
+            "Retained earnings (accumulated deficit)",
+            ["retained earnings", "accumulated deficit"],
+            ["us-gaap:RetainedEarningsAccumulatedDeficit"],
+            period="instant",
+        ),
+        _m(
             "dividends_paid",
             "Dividends paid",
             ["dividends paid", "dividends", "dividend payments", "cash dividends", "payments of dividends",
@@ -290,6 +333,9 @@ UNKNOWN_METRICS: tuple[str, ...] = (
     "return on invested capital", "enterprise value", "ev/ebitda", "p/e", "pe ratio", "price to earnings",
     "quick ratio", "interest coverage", "unit sales", "units sold", "deliveries", "subscribers",
     "paid memberships", "store count", "net interest margin", "organic growth", "organic revenue",
+    "sales and marketing", "selling and marketing", "marketing expense", "marketing expenses", "advertising expense",
+    "advertising costs", "marketing spend", "sales and marketing expense", "net sales per share", "revenue per share",
+    "revenue per employee", "sales per square foot", "cost of capital", "wacc", "beta",
 )
 
 _NON_WORD = re.compile(r"[^a-z0-9&+/%\- ]+")
