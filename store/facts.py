@@ -20,13 +20,17 @@ import psycopg
 ANNUAL_DAYS = (350, 380)
 
 # The fiscal year's end date: an ingested 10-K's period end, else the end of an annual duration
-# fact labelled with that fiscal year (companyfacts cover years whose documents are not ingested).
+# fact labelled with that fiscal year (companyfacts cover years whose documents are not ingested),
+# else the latest balance-sheet date a 10-K reports for that year (the prior-year column).
 FISCAL_YEAR_END = """
 SELECT coalesce(
     (SELECT max(period_end) FROM filings WHERE cik = %(cik)s AND fiscal_year = %(fy)s),
     (SELECT max(period_end) FROM facts
       WHERE cik = %(cik)s AND fiscal_year = %(fy)s AND NOT dimensional AND period_start IS NOT NULL
-        AND period_end - period_start BETWEEN 350 AND 380)
+        AND period_end - period_start BETWEEN 350 AND 380),
+    (SELECT max(period_end) FROM facts
+      WHERE cik = %(cik)s AND fiscal_year = %(fy)s AND NOT dimensional AND period_start IS NULL
+        AND taxonomy <> 'dei' AND coalesce(form, '10-K') LIKE '10-K%%')
 )
 """
 

@@ -1,0 +1,239 @@
+"""store.facts over a real Postgres: which value, from which filing, for a company's fiscal year."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from store.facts import (
+    annual_value,
+    available_fiscal_years,
+    edgar_index_url,
+    filing_for,
+    fiscal_year_end,
+    latest_fiscal_year,
+    metric_value,
+)
+
+AAPL, NVDA, WMT = 320193, 1045810, 104169
+REV = ["us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", "us-gaap:Revenues"]
+
+
+def company(conn, cik, name, tickers, fye=None):
+    conn.execute(
+        "INSERT INTO companies (cik, name, tickers, fiscal_year_end) VALUES (%s, %s, %s, %s)",
+        (cik, name, tickers, fye),
+    )
+
+
+def filing(conn, cik, accession, fy, period_end, filed=None, form="10-K", url=None):
+    conn.execute(
+        "INSERT INTO filings (accession, cik, form, fiscal_year, period_end, filed, url, content_hash) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s, 'x')",
+        (accession, cik, form, fy, period_end, filed, url or f"https://www.sec.gov/Archives/edgar/data/{cik}/doc.htm"),
+    )
+
+
+def fact(conn, cik, accession, concept, value, end, start=None, *, fiscal_year, fy=None, filed=None, unit="USD",
+         taxonomy="us-gaap", form="10-K", fp="FY", dims=None):
+    key = hashlib.sha256(f"{accession}|{taxonomy}:{concept}|{unit}|{start}|{end}|{dims}".encode()).hexdigest()
+    conn.execute(
+        "INSERT INTO facts (cik, accession, taxonomy, concept, unit, value, period_start, period_end, fiscal_year, "
+        "fy, fp, form, filed, dimensional, dims, source, fact_key) "
+        "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,'companyfacts',%s) RETURNING id",
+        (cik, accession, taxonomy, concept, unit, Decimal(value), start, end, fiscal_year, fy, fp, form, filed,
+         bool(dims), "{}" if not dims else __import__("json").dumps(dims), key),
+    )
+
+
+@pytest.fixture
+def apple(db):
+    """Apple: FY2024 10-K ingested; FY2023 known from companyfacts (with a later restatement)."""
+    with db.connection() as conn:
+        company(conn, AAPL, "Apple Inc.", ["AAPL"], "0928")
+        filing(conn, AAPL, "0000320193-24-000123", 2024, date(2024, 9, 28), date(2024, 11, 1),
+               url="https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm")
+        a24, a23 = "0000320193-24-000123", "0000320193-23-000106"
+        # FY2024 revenue, and FY2023 revenue as first reported and as repeated (restated) a year later
+        fact(conn, AAPL, a24, "RevenueFromContractWithCustomerExcludingAssessedTax", "391035000000",
+             date(2024, 9, 28), date(2023, 10, 1), fiscal_year=2024, fy=2024, filed=date(2024, 11, 1))
+        fact(conn, AAPL, a23, "RevenueFromContractWithCustomerExcludingAssessedTax", "383285000000",
+             date(2023, 9, 30), date(2022, 9, 25), fiscal_year=2023, fy=2023, filed=date(2023, 11, 3))
+        fact(conn, AAPL, a24, "RevenueFromContractWithCustomerExcludingAssessedTax", "383300000000",
+             date(2023, 9, 30), date(2022, 9, 25), fiscal_year=2023, fy=2024, filed=date(2024, 11, 1))
+        # a segment's revenue (dimensional) and a quarter's revenue must never be taken
+        fact(conn, AAPL, a24, "RevenueFromContractWithCustomerExcludingAssessedTax", "201183000000",
+             date(2024, 9, 28), date(2023, 10, 1), fiscal_year=2024, fy=2024, filed=date(2024, 11, 1),
+             dims={"srt:ProductOrServiceAxis": "us-gaap:ProductMember"})
+        fact(conn, AAPL, a24, "RevenueFromContractWithCustomerExcludingAssessedTax", "94930000000",
+             date(2024, 9, 28), date(2024, 6, 30), fiscal_year=2024, fy=2024, filed=date(2024, 11, 1))
+        # a second acceptable concept, lower in the list, with a different value
+        fact(conn, AAPL, a24, "Revenues", "1", date(2024, 9, 28), date(2023, 10, 1), fiscal_year=2024, fy=2024,
+             filed=date(2024, 11, 1))
+        fact(conn, AAPL, a24, "CostOfGoodsAndServicesSold", "210352000000", date(2024, 9, 28), date(2023, 10, 1),
+             fiscal_year=2024, fy=2024, filed=date(2024, 11, 1))
+        # balance sheet: the fiscal year end, the prior year end and a quarter end inside FY2024
+        fact(conn, AAPL, a24, "Assets", "364980000000", date(2024, 9, 28), fiscal_year=2024, fy=2024,
+             filed=date(2024, 11, 1))
+        fact(conn, AAPL, a24, "Assets", "352583000000", date(2023, 9, 30), fiscal_year=2023, fy=2024,
+             filed=date(2024, 11, 1))
+        fact(conn, AAPL, "0000320193-24-000081", "Assets", "331612000000", date(2024, 6, 29), fiscal_year=2024,
+             fy=2024, fp="Q3", form="10-Q", filed=date(2024, 8, 2))
+        # per-share data before and after a split: the later filing reports the split-adjusted figure
+        fact(conn, AAPL, "0000320193-20-000096", "EarningsPerShareDiluted", "11.89", date(2019, 9, 28),
+             date(2018, 9, 30), fiscal_year=2019, fy=2019, filed=date(2019, 10, 31), unit="USD/shares")
+        fact(conn, AAPL, "0000320193-21-000105", "EarningsPerShareDiluted", "2.97", date(2019, 9, 28),
+             date(2018, 9, 30), fiscal_year=2019, fy=2021, filed=date(2021, 10, 29), unit="USD/shares")
+        # cover-page shares outstanding: dated after the year end, from the FY2024 10-K
+        fact(conn, AAPL, a24, "EntityCommonStockSharesOutstanding", "15115823000", date(2024, 10, 18),
+             fiscal_year=2025, fy=2024, filed=date(2024, 11, 1), unit="shares", taxonomy="dei")
+        # a 10-Q of the next fiscal year: not an annual figure
+        fact(conn, AAPL, "0000320193-25-000008", "RevenueFromContractWithCustomerExcludingAssessedTax",
+             "124300000000", date(2024, 12, 28), date(2024, 9, 29), fiscal_year=2025, fy=2025, fp="Q1",
+             form="10-Q", filed=date(2025, 1, 31))
+    return db
+
+
+def test_annual_value_takes_the_full_year_non_dimensional_fact(apple):
+    with apple.connection() as conn:
+        row = annual_value(conn, AAPL, REV, 2024)
+    assert row.value == Decimal("391035000000")
+    assert row.concept == "RevenueFromContractWithCustomerExcludingAssessedTax"
+    assert row.qualified_concept == "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"
+    assert (row.period_start, row.period_end) == (date(2023, 10, 1), date(2024, 9, 28))
+    assert row.accession == "0000320193-24-000123"
+    assert row.url.endswith("aapl-20240928.htm")  # the ingested document
+    assert row.form == "10-K" and row.filed == date(2024, 11, 1)
+
+
+def test_first_acceptable_concept_wins_over_later_ones(apple):
+    with apple.connection() as conn:
+        assert annual_value(conn, AAPL, ["us-gaap:Revenues"], 2024).value == Decimal("1")
+        assert annual_value(conn, AAPL, REV, 2024).concept != "Revenues"
+        # bare names mean us-gaap
+        assert annual_value(conn, AAPL, ["RevenueFromContractWithCustomerExcludingAssessedTax"], 2024).value == Decimal(
+            "391035000000"
+        )
+
+
+def test_restated_period_comes_from_the_most_recent_filing(apple):
+    with apple.connection() as conn:
+        row = annual_value(conn, AAPL, REV, 2023)
+    assert row.value == Decimal("383300000000")
+    assert row.accession == "0000320193-24-000123"
+    assert row.filing_fiscal_year == 2024
+
+
+def test_as_of_accession_answers_from_the_named_filing(apple):
+    with apple.connection() as conn:
+        row = annual_value(conn, AAPL, REV, 2023, as_of_accession="0000320193-23-000106")
+        assert row.value == Decimal("383285000000")
+        assert row.accession == "0000320193-23-000106"
+        # not ingested as a document: cited by its EDGAR filing index
+        assert row.url == (
+            "https://www.sec.gov/Archives/edgar/data/320193/000032019323000106/0000320193-23-000106-index.htm"
+        )
+        assert annual_value(conn, AAPL, REV, 2024, as_of_accession="0000320193-23-000106") is None
+
+
+def test_split_adjusted_per_share_value_from_the_later_filing(apple):
+    with apple.connection() as conn:
+        row = annual_value(conn, AAPL, ["us-gaap:EarningsPerShareDiluted"], 2019, unit="USD/shares")
+        assert row.value == Decimal("2.97")
+        old = annual_value(conn, AAPL, ["us-gaap:EarningsPerShareDiluted"], 2019,
+                           as_of_accession="0000320193-20-000096")
+        assert old.value == Decimal("11.89")
+        assert annual_value(conn, AAPL, ["us-gaap:EarningsPerShareDiluted"], 2019, unit="USD") is None
+
+
+def test_instants_are_taken_at_the_fiscal_year_end(apple):
+    with apple.connection() as conn:
+        assert fiscal_year_end(conn, AAPL, 2024) == date(2024, 9, 28)
+        assert annual_value(conn, AAPL, ["us-gaap:Assets"], 2024).value == Decimal("364980000000")
+        # FY2023's end is known from its annual duration facts (no ingested FY2023 document)
+        assert fiscal_year_end(conn, AAPL, 2023) == date(2023, 9, 30)
+        assert annual_value(conn, AAPL, ["us-gaap:Assets"], 2023).value == Decimal("352583000000")
+
+
+def test_cost_of_revenue_is_never_revenue(apple):
+    with apple.connection() as conn:
+        row = metric_value(conn, AAPL, "revenue", 2024)
+        cost = metric_value(conn, AAPL, "cost_of_revenue", 2024)
+    assert row.value == Decimal("391035000000")
+    assert cost.value == Decimal("210352000000") and cost.concept == "CostOfGoodsAndServicesSold"
+
+
+def test_cover_page_shares_outstanding_from_the_years_10k(apple):
+    with apple.connection() as conn:
+        row = metric_value(conn, AAPL, "shares_outstanding", 2024)
+        assert row.taxonomy == "dei" and row.value == Decimal("15115823000")
+        assert metric_value(conn, AAPL, "shares_outstanding", 2025) is None
+
+
+def test_missing_year_or_concept_gives_none(apple):
+    with apple.connection() as conn:
+        assert annual_value(conn, AAPL, REV, 2025) is None  # only a quarter of FY2025
+        assert annual_value(conn, AAPL, ["us-gaap:ResearchAndDevelopmentExpense"], 2024) is None
+        assert annual_value(conn, AAPL, [], 2024) is None
+        assert annual_value(conn, 999, REV, 2024) is None
+
+
+def test_available_and_latest_fiscal_years(apple):
+    with apple.connection() as conn:
+        assert available_fiscal_years(conn, AAPL) == [2019, 2023, 2024]
+        assert latest_fiscal_year(conn, AAPL) == 2024
+        assert available_fiscal_years(conn, 999) == []
+        assert latest_fiscal_year(conn, 999) is None
+
+
+def test_filing_for_ingested_and_companyfacts_only_years(apple):
+    with apple.connection() as conn:
+        f24 = filing_for(conn, AAPL, 2024)
+        assert f24.accession == "0000320193-24-000123" and f24.ingested
+        assert f24.url.endswith("aapl-20240928.htm") and f24.period_end == date(2024, 9, 28)
+        f23 = filing_for(conn, AAPL, 2023)
+        assert f23.accession == "0000320193-23-000106" and not f23.ingested
+        assert f23.url.endswith("/000032019323000106/0000320193-23-000106-index.htm")
+        assert filing_for(conn, AAPL, 2030) is None
+
+
+def test_non_calendar_fiscal_years(db):
+    """NVIDIA's fiscal 2025 ends 2025-01-26; Walmart's fiscal 2025 ends 2025-01-31 (companyfacts only)."""
+    with db.connection() as conn:
+        company(conn, NVDA, "NVIDIA CORP", ["NVDA"], "0126")
+        company(conn, WMT, "Walmart Inc.", ["WMT"], "0131")
+        filing(conn, NVDA, "0001045810-25-000023", 2025, date(2025, 1, 26), date(2025, 2, 26))
+        fact(conn, NVDA, "0001045810-25-000023", "Revenues", "130497000000", date(2025, 1, 26), date(2024, 1, 29),
+             fiscal_year=2025, fy=2025, filed=date(2025, 2, 26))
+        fact(conn, NVDA, "0001045810-25-000023", "Revenues", "60922000000", date(2024, 1, 28), date(2023, 1, 30),
+             fiscal_year=2024, fy=2025, filed=date(2025, 2, 26))
+        fact(conn, NVDA, "0001045810-25-000023", "Assets", "111601000000", date(2025, 1, 26), fiscal_year=2025,
+             fy=2025, filed=date(2025, 2, 26))
+        fact(conn, WMT, "0000104169-25-000021", "Revenues", "680985000000", date(2025, 1, 31), date(2024, 2, 1),
+             fiscal_year=2025, fy=2025, filed=date(2025, 3, 14))
+        fact(conn, WMT, "0000104169-25-000021", "Assets", "260823000000", date(2025, 1, 31), fiscal_year=2025,
+             fy=2025, filed=date(2025, 3, 14))
+        fact(conn, WMT, "0000104169-25-000021", "Assets", "252399000000", date(2024, 1, 31), fiscal_year=2024,
+             fy=2025, filed=date(2025, 3, 14))
+
+        assert annual_value(conn, NVDA, REV, 2025).value == Decimal("130497000000")
+        assert annual_value(conn, NVDA, REV, 2024).value == Decimal("60922000000")
+        assert annual_value(conn, NVDA, ["us-gaap:Assets"], 2025).value == Decimal("111601000000")
+        assert fiscal_year_end(conn, WMT, 2025) == date(2025, 1, 31)
+        assert annual_value(conn, WMT, ["us-gaap:Assets"], 2025).value == Decimal("260823000000")
+        # no annual duration labelled FY2024 for Walmart: its year end is the prior-year balance sheet date
+        assert fiscal_year_end(conn, WMT, 2024) == date(2024, 1, 31)
+        assert annual_value(conn, WMT, ["us-gaap:Assets"], 2024).value == Decimal("252399000000")
+        assert annual_value(conn, WMT, REV, 2024) is None
+        assert available_fiscal_years(conn, NVDA) == [2024, 2025]
+        assert latest_fiscal_year(conn, WMT) == 2025
+
+
+def test_edgar_index_url():
+    assert edgar_index_url(320193, "0000320193-24-000123") == (
+        "https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/0000320193-24-000123-index.htm"
+    )
+    assert "CIK=320193" in edgar_index_url(320193, "noacc-320193-2024-09-28")
