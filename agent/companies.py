@@ -302,8 +302,8 @@ class CompanyDirectory:
 
     def _match_at(self, tokens, words, i, all_caps) -> tuple[CompanyMatch | None, int]:
         start, end, raw = tokens[i]
-        # 1. names and aliases, longest first (up to 6 words)
-        for n in range(min(6, len(tokens) - i), 0, -1):
+        # 1. names and aliases, longest first (up to 6 words), starting on a word that is part of a name
+        for n in range(min(6, len(tokens) - i), 0, -1) if words[i] else ():
             key = tuple(w for ws in words[i : i + n] for w in ws)
             if not key or key not in self.names:
                 continue

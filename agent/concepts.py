@@ -26,10 +26,12 @@ class Metric:
     period: PeriodKind
     misspellings: tuple[str, ...] = ()  # explicit typo list; never fuzzy
     query: str = ""  # words the filings use, for retrieval about this metric
+    fallback: str | None = None  # a FORMULAS key to compute when no concept has a fact
 
 
-def _m(key, label, synonyms, concepts, unit="USD", period="duration", misspellings=(), query=""):
-    return Metric(key, label, tuple(synonyms), tuple(concepts), unit, period, tuple(misspellings), query or label.lower())
+def _m(key, label, synonyms, concepts, unit="USD", period="duration", misspellings=(), query="", fallback=None):
+    return Metric(key, label, tuple(synonyms), tuple(concepts), unit, period, tuple(misspellings),
+                  query or label.lower(), fallback)
 
 
 METRICS: dict[str, Metric] = {
@@ -227,6 +229,16 @@ METRICS: dict[str, Metric] = {
              "taxes", "tax provision", "income tax provision"],
             ["us-gaap:IncomeTaxExpenseBenefit"],
             query="provision for income taxes",
+        ),
+        _m(
+            "effective_tax_rate",
+            "Effective tax rate",
+            ["effective tax rate", "effective tax rates", "etr", "tax rate", "effective rate",
+             "effective income tax rate"],
+            ["us-gaap:EffectiveIncomeTaxRateContinuingOperations"],
+            unit="pure",
+            query="effective tax rate",
+            fallback="effective_tax_rate_computed",
         ),
         _m(
             "pretax_income",

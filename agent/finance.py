@@ -142,8 +142,8 @@ _BASE: list[Formula] = [
         "debt-to-equity"],
        [Input("long_term_debt"), Input("equity")], "ratio", "Long-term debt ÷ Stockholders' equity", _ratio,
        query="long-term debt capital structure"),
-    _f("effective_tax_rate", "Effective tax rate",
-       ["effective tax rate", "effective tax rates", "etr", "tax rate", "effective rate"],
+    _f("effective_tax_rate_computed", "Effective tax rate (computed)",
+       ["computed effective tax rate", "implied tax rate", "implied effective tax rate"],
        [Input("income_tax"), Input("pretax_income")], "percent", "Income tax expense ÷ Income before income taxes",
        _ratio_pct, query="effective tax rate"),
 ]
@@ -229,7 +229,8 @@ def display_value(value: Decimal, unit: str) -> str:
     """The one rendering of a number, shared by composers and cite_check.
 
     USD: "$391.04 billion", "$12.35 million", "$12,345"; USD/shares: "$6.11"; shares:
-    "15.12 billion shares"; percent: "46.2%" (value already in percent); ratio: "1.87".
+    "15.12 billion shares"; percent: "46.2%" (value already in percent); pure (a fraction, as XBRL
+    reports rates): 0.241 -> "24.1%"; ratio: "1.87".
     Rounding is half-up, never banker's, so it matches what people compute by hand.
     """
     if not isinstance(value, Decimal):
@@ -252,7 +253,9 @@ def display_value(value: Decimal, unit: str) -> str:
         return f"{sign}{_q(v, 0):,} shares"
     if unit == "percent":
         return f"{sign}{_q(v, 1):,}%"
-    if unit in ("ratio", "pure"):
+    if unit == "pure":  # XBRL pure facts are rates as fractions (EffectiveIncomeTaxRate...: 0.241)
+        return f"{sign}{_q(v * HUNDRED, 1):,}%"
+    if unit == "ratio":
         return f"{sign}{_q(v, 2):,}"
     return f"{sign}{v:,} {unit}"
 

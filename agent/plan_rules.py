@@ -157,6 +157,8 @@ def expand_query(text: str) -> str:
 def _strip_for_query(text: str, matches: list[CompanyMatch]) -> str:
     t = text
     for m in matches:
+        if m.kind != "company":
+            continue  # an uncovered company named in a prose question is part of the topic
         t = t.replace(m.text + "'s", " ").replace(m.text + "\u2019s", " ").replace(m.text, " ")
     t = re.sub(r"(?i)\b(?:in|for|during|of)?\s*(?:the\s+)?(?:fy\s?'?\d{2,4}|fiscal\s+(?:year\s+)?\d{2,4}|(?:19|20)\d{2})\b", " ", t)
     t = re.sub(r"(?i)^\s*(?:(?:and|so|ok|okay|please|hey|hi)[\s,]+)*", "", t)
