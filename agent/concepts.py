@@ -165,7 +165,7 @@ METRICS: dict[str, Metric] = {
             "Operating expenses",
             ["operating expenses", "total operating expenses", "opex", "operating expense", "operating costs",
              "op ex"],
-            ["us-gaap:OperatingExpenses", "us-gaap:CostsAndExpenses"],
+            ["us-gaap:OperatingExpenses"],  # not CostsAndExpenses: that includes cost of revenue
             query="operating expenses",
         ),
         _m(
