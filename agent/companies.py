@@ -109,7 +109,7 @@ UPPER_OK = {"IT", "ALL", "ON", "NOW", "V"}
 
 # Lower-case words that are tickers of covered companies or well-known names: never tickers in lowercase.
 ENGLISH = {
-    "low", "pep", "riot", "meta", "key", "all", "on", "now", "it", "a", "v", "are", "for", "net", "cash", "cost",
+    "low", "pep", "riot", "key", "all", "on", "now", "it", "a", "v", "are", "for", "net", "cash", "cost",
     "big", "fast", "well", "good", "best", "life", "data", "pay", "earn", "gain", "can", "has", "so", "go", "be",
     "do", "an", "or", "by", "ma", "ge", "gm", "gd", "hd", "pg", "ko", "cl", "ba", "ai", "v", "k", "t", "f", "c",
     "ti", "fb", "wells", "target", "oracle", "snow", "coke",
