@@ -41,11 +41,12 @@ ADVICE = (
 FORECAST = (
     r"\bforecasts?\b", r"\bforecasting\b", r"\bpredict\w*\b", r"\bprojections?\b",
     r"\bconsensus\b", r"\banalyst(?:s|'s)?\s+(?:estimates?|expectations?|ratings?|forecasts?)\b",
-    r"\bnext\s+(?:fiscal\s+)?(?:year|quarter)(?:'s)?\b(?!.{0,40}\b(?:matur|due|payable|obligation|expir|commitment))",
-    r"\bin\s+the\s+(?:coming|next)\s+(?:years?|quarters?)\b(?!.{0,40}\b(?:matur|due|payable|obligation|expir))",
     r"\b(?:will|gonna|going\s+to)\b.{0,50}\b(?:be|reach|grow|hit|exceed|increase|decrease|rise|fall|drop|earn|make|report|look)\b",
     r"\bexpected\s+to\s+(?:earn|grow|reach|report|make)\b", r"\bestimates?\s+for\s+(?:fy\s?)?\d",
 )
+# "next year" asks for a forecast, unless it is about contractual amounts falling due (a 10-K topic).
+NEXT_PERIOD = r"\bnext\s+(?:fiscal\s+)?(?:year|quarter|12\s+months)(?:'s)?\b|\bin\s+the\s+(?:coming|next)\s+(?:years?|quarters?)\b"
+CONTRACTUAL = r"\b(?:matur\w*|due|payable|obligations?|expir\w*|commitments?|schedul\w*|contractual)\b"
 OTHER_SOURCES = (
     (r"\b10-?q\b|\bquarterly\s+(?:report|filing|results|earnings|revenue|numbers)\b|\bq[1-4]\b|"
      r"\b(?:last|this|next|first|second|third|prior|previous|latest|most\s+recent)\s+quarter\b|\bquarter\s+over\s+quarter\b|\bqoq\b",
@@ -54,7 +55,7 @@ OTHER_SOURCES = (
      "earnings calls or presentations (I only read 10-K filings)"),
     (r"\bpress\s+releases?\b|\bnews\b|\bheadlines?\b|\bnews\s+articles?\b|\bblog\b",
      "news or press releases (I only read 10-K filings)"),
-    (r"\btweets?\b|\btwitter\b|\breddit\b|\bsocial\s+media\b|\bx\s+posts?\b|\bstocktwits\b",
+    (r"\btweet\w*|\btwitter\b|\breddit\b|\bsocial\s+media\b|\bx\s+posts?\b|\bstocktwits\b",
      "social media (I only read 10-K filings)"),
     (r"\b8-?k\b|\bproxy\s+statement\b|\bdef\s?14a\b|\bs-1\b|\bform\s+4\b|\b13-?f\b|\b20-?f\b",
      "filings other than the 10-K"),
@@ -107,7 +108,7 @@ def out_of_scope(text: str) -> str | None:
         return "stock prices or market valuations"
     if _any(ADVICE, text):
         return "investment advice"
-    if _any(FORECAST, text):
+    if _any(FORECAST, text) or (re.search(NEXT_PERIOD, text) and not re.search(CONTRACTUAL, text)):
         return "forecasts or predictions"
     for pattern, detail in OTHER_SOURCES:
         if re.search(pattern, text):
