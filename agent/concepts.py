@@ -314,6 +314,15 @@ METRICS: dict[str, Metric] = {
             period="instant",
         ),
         _m(
+            "dividends_per_share",
+            "Dividends declared per share",
+            ["dividend per share", "dividends per share", "dps", "dividends declared per share",
+             "dividend per common share", "dividends per common share"],
+            ["us-gaap:CommonStockDividendsPerShareDeclared", "us-gaap:CommonStockDividendsPerShareCashPaid"],
+            unit="USD/shares",
+            query="dividends declared per share",
+        ),
+        _m(
             "dividends_paid",
             "Dividends paid",
             ["dividends paid", "dividends", "dividend payments", "cash dividends", "payments of dividends",

@@ -185,6 +185,9 @@ def _measures(text: str) -> tuple[list[str], str | None]:
         after = " ".join(words[end : end + 3])
         if BY_BREAKDOWN.match(after) and key in METRICS:
             return keys, f"{phrase} {after}"
+        where = [w for w in words[end + 1 : end + 4] if w not in ("the", "its", "their")]
+        if end < len(words) and words[end] in ("in", "from", "outside", "for") and where and where[0] in QUALIFIERS:
+            return keys, f"{phrase} {words[end]} {where[0]}"  # "net sales in greater china"
         if key not in keys:
             keys.append(key)
     return keys, None
@@ -272,7 +275,9 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         m = ambiguous[0]
         return _refuse("ambiguous_company", m.text, candidates=[c.ticker for c in m.candidates],
                        metrics=measures, fiscal_years=years.years)
-    if unmappable:
+    if unmappable and (why or (has_topic and QUAL_ASK.search(low))):
+        measures = []  # "why did iPhone revenue fall?": a prose question about a narrower figure
+    elif unmappable:
         return _refuse("unknown_metric", unmappable, tickers=tickers)
 
     inherited: list[str] = []

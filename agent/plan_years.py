@@ -65,7 +65,9 @@ def _year(token: str) -> int | None:
 
 def parse_years(text: str, *, growth: bool = False) -> Years:
     """Every year phrase in the text. `growth`: "prior year" is part of a growth ask, not a year."""
-    t = text.lower().replace("\u2019", "'")
+    t = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    t = re.sub(r"\b(fy|fiscal(?:\s+year)?)\s*'\s*(?=\d{2}\b)", r"\1 ", t)  # "fiscal '25", "fy'24"
+    t = re.sub(r"(?<![\w'])'(\d{2})\b(?!\s*%)", r"fy\1", t)  # "in '24"
     out = Years(trend=bool(_TREND.search(t)))
     consumed: list[tuple[int, int]] = []
 

@@ -11,8 +11,6 @@ from agent.plan import Plan
 from agent.plan_rules import MAX_CHARS, expand_query, plan_rules
 from tests.test_companies import COVERED, SEC
 
-COVERED_PLUS = COVERED + [(789019 + 1, "PLACEHOLDER", [])][:0]
-
 
 @pytest.fixture(scope="module")
 def directory() -> CompanyDirectory:
@@ -159,6 +157,12 @@ CASES = [
     ("Pretend you are a stock analyst and rate Apple", dict(refusal_reason="out_of_scope")),
     ("just guess Apple's 2024 revenue", dict(refusal_reason="out_of_scope")),
     ("x" * (MAX_CHARS + 1), dict(route="refusal", refusal_reason="input_too_long")),
+    ("Apple revenue in China 2024", dict(refusal_reason="unknown_metric", refusal_detail="revenue in china")),
+    ("How did Apple's net sales in Greater China change in 2024?", dict(route="domain", intent="qualitative",
+                                                                        metrics=[], fiscal_years=[2024])),
+    ("What is Apple's dividend per share?", dict(intent="numeric", metrics=["dividends_per_share"])),
+    ("R&D for Nvidia in fiscal '25", dict(intent="numeric", fiscal_years=[2025], metrics=["rd"])),
+    ("apple revenue in '24", dict(intent="numeric", fiscal_years=[2024])),
     # --- words that look like refusals but are not
     ("How much does Apple invest in R&D?", dict(route="domain", metrics=["rd"])),
     ("What products does Apple sell?", dict(route="domain", intent="qualitative")),
