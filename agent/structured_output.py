@@ -100,7 +100,7 @@ def chat_json(
     try:
         try:
             resp = client.chat.completions.create(
-                model=model, messages=messages, response_format=fmt, temperature=0, timeout=timeout
+                model=model, messages=messages, response_format=fmt, timeout=timeout
             )
         except Exception as exc:
             if not _rejects_format(exc):
@@ -109,7 +109,7 @@ def chat_json(
             if left <= 0:
                 raise ModelError("timeout") from None
             resp = client.chat.completions.create(
-                model=model, messages=messages, response_format={"type": "json_object"}, temperature=0, timeout=left
+                model=model, messages=messages, response_format={"type": "json_object"}, timeout=left
             )
     except Exception as exc:
         raise _classify(exc) from None
@@ -141,7 +141,7 @@ def stream_json(
     try:
         try:
             stream = client.chat.completions.create(
-                model=model, messages=messages, response_format=fmt, temperature=0, stream=True, timeout=timeout
+                model=model, messages=messages, response_format=fmt, stream=True, timeout=timeout
             )
         except Exception as exc:
             if not _rejects_format(exc):
@@ -150,7 +150,7 @@ def stream_json(
             if left <= 0:
                 raise ModelError("timeout") from None
             stream = client.chat.completions.create(
-                model=model, messages=messages, response_format={"type": "json_object"}, temperature=0, stream=True, timeout=left
+                model=model, messages=messages, response_format={"type": "json_object"}, stream=True, timeout=left
             )
         try:
             for chunk in stream:
