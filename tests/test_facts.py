@@ -237,3 +237,98 @@ def test_edgar_index_url():
         "https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/0000320193-24-000123-index.htm"
     )
     assert "CIK=320193" in edgar_index_url(320193, "noacc-320193-2024-09-28")
+
+
+# --- over the fixture corpus, ingested through the real pipeline (figures from tests/fixtures/sec/README.md)
+
+MILLION = Decimal(10) ** 6
+
+
+@pytest.mark.parametrize(
+    "cik, metric, fy, millions",
+    [
+        (AAPL, "revenue", 2024, "391035"),
+        (AAPL, "revenue", 2023, "383285"),
+        (AAPL, "net_income", 2024, "93736"),
+        (AAPL, "rd", 2022, "26251"),  # reported by the FY2023 and FY2024 10-Ks for fiscal 2022
+        (AAPL, "operating_cash_flow", 2024, "118254"),
+        (AAPL, "capex", 2024, "9447"),
+        (AAPL, "total_assets", 2024, "364980"),
+        (AAPL, "total_assets", 2023, "352583"),
+        (AAPL, "cash", 2024, "29943"),
+        (AAPL, "equity", 2024, "56950"),
+        (AAPL, "current_liabilities", 2024, "176392"),
+        (NVDA, "revenue", 2025, "130497"),
+        (NVDA, "revenue", 2024, "60922"),
+        (NVDA, "capex", 2025, "3236"),  # PaymentsToAcquireProductiveAssets
+        (NVDA, "total_assets", 2025, "111601"),
+        (NVDA, "total_assets", 2024, "65728"),
+        (WMT, "revenue", 2025, "680985"),
+        (WMT, "revenue", 2024, "648125"),
+        (WMT, "net_income", 2025, "19436"),  # NetIncomeLoss, not the ProfitLoss that includes minorities
+        (WMT, "total_assets", 2025, "260823"),
+        (WMT, "total_assets", 2024, "252399"),
+        (1318605, "revenue", 2024, "97690"),
+        (1318605, "revenue", 2022, "81462"),
+        (1318605, "operating_income", 2024, "7076"),
+        (1318605, "equity", 2024, "72913"),
+    ],
+)
+def test_corpus_figures(corpus_db, cik, metric, fy, millions):
+    with corpus_db.connection() as conn:
+        row = metric_value(conn, cik, metric, fy)
+    assert row is not None, (cik, metric, fy)
+    assert row.value == Decimal(millions) * MILLION
+
+
+def test_corpus_apple_fy2024_revenue_cites_its_10k(corpus_db):
+    with corpus_db.connection() as conn:
+        row = metric_value(conn, AAPL, "revenue", 2024)
+    assert row.qualified_concept == "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"
+    assert row.accession == "0000320193-24-000123"
+    assert row.period_end == date(2024, 9, 28)
+    assert row.url.startswith("https://www.sec.gov/")
+
+
+def test_corpus_nvidia_split_restatement(corpus_db):
+    """FY2024 diluted EPS: 11.93 as first reported, 1.19 after the June 2024 ten-for-one split."""
+    with corpus_db.connection() as conn:
+        latest = metric_value(conn, NVDA, "eps_diluted", 2024)
+        original = metric_value(conn, NVDA, "eps_diluted", 2024, as_of_accession="0001045810-24-000029")
+        shares = metric_value(conn, NVDA, "shares_outstanding", 2024)
+        fy2023_eps = metric_value(conn, NVDA, "eps_diluted", 2023)
+    assert latest.value == Decimal("1.19") and latest.accession == "0001045810-25-000023"
+    assert original.value == Decimal("11.93") and original.accession == "0001045810-24-000029"
+    assert shares.value == Decimal(24643) * MILLION
+    assert fy2023_eps.value == Decimal("0.17")
+
+
+def test_corpus_missing_concepts_are_none_not_look_alikes(corpus_db):
+    with corpus_db.connection() as conn:
+        assert metric_value(conn, WMT, "rd", 2025) is None
+        assert metric_value(conn, WMT, "gross_profit", 2025) is None
+        assert metric_value(conn, WMT, "total_liabilities", 2025) is None
+        # Tesla's D&A is a company-extension concept (tsla:...), which the table does not accept
+        assert metric_value(conn, 1318605, "depreciation_amortization", 2024) is None
+
+
+def test_corpus_effective_tax_rate_is_a_reported_rate(corpus_db):
+    from agent.finance import display_value
+
+    with corpus_db.connection() as conn:
+        row = metric_value(conn, AAPL, "effective_tax_rate", 2024)
+        nvda = metric_value(conn, NVDA, "effective_tax_rate", 2023)
+    assert display_value(row.value, row.unit) == "24.1%"
+    assert display_value(nvda.value, nvda.unit) == "-4.5%"
+
+
+def test_corpus_years_and_filings(corpus_db):
+    with corpus_db.connection() as conn:
+        assert {2022, 2023, 2024} <= set(available_fiscal_years(conn, AAPL))
+        assert latest_fiscal_year(conn, AAPL) == 2024
+        assert latest_fiscal_year(conn, NVDA) == 2025
+        assert latest_fiscal_year(conn, WMT) == 2025
+        apple = filing_for(conn, AAPL, 2024)
+        walmart = filing_for(conn, WMT, 2025)
+    assert apple.accession == "0000320193-24-000123" and apple.ingested
+    assert walmart.ingested and walmart.period_end == date(2025, 1, 31)

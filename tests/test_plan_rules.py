@@ -297,3 +297,23 @@ def test_planner_is_fast(directory):
         plan(directory, q)
     per_question_ms = (time.perf_counter() - start) * 1000 / len(questions)
     assert per_question_ms < 5, per_question_ms
+
+
+def test_plans_over_the_fixture_corpus(corpus_db):
+    """The directory built from the ingested store, and the plan's keys used to fetch the exact figure."""
+    from decimal import Decimal
+
+    from store.facts import metric_value
+
+    with corpus_db.connection() as conn:
+        directory = CompanyDirectory.load(conn)
+        p = plan_rules("nvdia revnue fy24", directory=directory)
+        assert (p.intent, p.tickers, p.fiscal_years, p.metrics) == ("numeric", ["NVDA"], [2024], ["revenue"])
+        cik = directory.get(p.tickers[0]).cik
+        assert metric_value(conn, cik, p.metrics[0], p.fiscal_years[0]).value == Decimal("60922000000")
+    assert plan_rules("MSFT revenue", directory=directory).refusal_reason == "not_covered"
+    assert plan_rules("Microsoft revenue", directory=directory).refusal_reason == "not_covered"
+    assert plan_rules("FOOBAR revenue", directory=directory).refusal_reason == "no_company"
+    assert plan_rules("ZZZZ revenue", directory=directory).refusal_reason == "no_company"
+    assert plan_rules("walmart sales fy2025", directory=directory).tickers == ["WMT"]
+    assert plan_rules("Tesla revenue 2024", directory=directory).tickers == ["TSLA"]
