@@ -1,7 +1,139 @@
-"""Sub-commands of `footnote` owned by this package."""
+"""`footnote ingest`, `footnote tickers` and `footnote bench ingest`.
+
+    footnote ingest --from ../shared/sec [--tickers AAPL,NVDA]   a local folder in SEC's layout
+    footnote ingest AAPL MSFT --years 2021-2024                 from SEC EDGAR (needs SEC_IDENTITY)
+    footnote tickers [FILTER]                                   what the corpus covers
+
+Exit status of `ingest`: 0 when every document went in (or was unchanged), 3 when some failed
+(each named in the summary), 2 for a usage or configuration problem.
+"""
 
 from __future__ import annotations
 
+import re
+import sys
+from pathlib import Path
+
+from store.errors import FootnoteError
+
+PARTIAL = 3
+
 
 def register(sub) -> None:
-    pass
+    ingest = sub.add_parser("ingest", help="ingest 10-K filings from SEC EDGAR or from a local folder in SEC's formats")
+    ingest.add_argument("tickers", nargs="*", metavar="TICKER", help="companies to fetch from SEC (e.g. AAPL MSFT)")
+    ingest.add_argument("--from", dest="folder", type=Path, help="a folder in SEC's layout (e.g. ../shared/sec)")
+    ingest.add_argument("--tickers", dest="ticker_list", help="with --from: only these companies, comma-separated")
+    ingest.add_argument("--years", help="fiscal years to fetch from SEC: 2024 or 2021-2024 (default: all SEC lists)")
+    ingest.add_argument("--workers", type=int, default=1, help="document-parsing processes beside the embedder (0: inline)")
+    ingest.add_argument("--quiet", action="store_true", help="no progress bar")
+    ingest.set_defaults(func=cmd_ingest)
+
+    tickers = sub.add_parser("tickers", help="the companies covered: fiscal years, filings, chunks, facts")
+    tickers.add_argument("filter", nargs="?", help="part of a ticker or company name")
+    tickers.set_defaults(func=cmd_tickers)
+
+
+def register_bench(bench_sub) -> None:
+    bench = bench_sub.add_parser("ingest", help="pipeline throughput against the embedding model's own")
+    bench.add_argument("--from", dest="folder", type=Path, default=Path("../shared/sec"))
+    bench.add_argument("--limit", type=int, help="only the first N 10-K documents")
+    bench.add_argument("--workers", type=int, default=1)
+    bench.add_argument("--out", type=Path, default=Path("bench-results/ingest.json"))
+    bench.set_defaults(func=cmd_bench)
+
+
+def parse_years(text: str | None) -> tuple[int, int] | None:
+    """'2024' -> (2024, 2024); '2021-2024' -> (2021, 2024); None -> None (every year)."""
+    if not text:
+        return None
+    m = re.fullmatch(r"\s*(\d{4})\s*(?:[-:]\s*(\d{4}))?\s*", text)
+    if not m:
+        raise FootnoteError(f"--years must look like 2024 or 2021-2024, not {text!r}")
+    first, last = int(m[1]), int(m[2] or m[1])
+    if first > last:
+        raise FootnoteError(f"--years {text}: the first year is after the last")
+    return first, last
+
+
+def _split(text: str | None) -> list[str]:
+    return [t.strip() for t in re.split(r"[,\s]+", text or "") if t.strip()]
+
+
+def cmd_ingest(args, settings) -> int:
+    from ingest.embed import make_embedder
+    from ingest.pipeline import ingest_folder
+    from store.cli import open_for
+
+    tickers = list(args.tickers) + _split(args.ticker_list)
+    if args.folder is None and not tickers:
+        raise FootnoteError("say what to ingest: tickers (footnote ingest AAPL MSFT) or a folder (--from ../shared/sec)")
+    if args.folder is not None and args.years:
+        raise FootnoteError("--years applies to the SEC download; a local folder is ingested as it is")
+    download_errors = []
+    folder = args.folder
+    if folder is None:
+        from ingest.sec import download_to_folder
+
+        result = download_to_folder(settings, tickers, parse_years(args.years), settings.data_dir / "sec-cache",
+                                    progress=not args.quiet)  # fmt: skip
+        download_errors = result.errors
+        for err in download_errors:
+            print(f"SEC: {err.ticker}: {err.reason}", file=sys.stderr)
+        folder, tickers = result.folder, []
+        if not result.filings:
+            print("nothing to ingest: no 10-K was downloaded", file=sys.stderr)
+            return PARTIAL
+    elif not folder.is_dir():
+        raise FootnoteError(f"{folder}: no such folder")
+    embedder = make_embedder(settings)
+    with open_for(settings) as db:
+        summary = ingest_folder(db, embedder, folder, tickers=tickers or None, progress=not args.quiet,
+                                workers=args.workers)  # fmt: skip
+    for line in summary.lines():
+        print(line)
+    return PARTIAL if (summary.failed or summary.errors or download_errors) else 0
+
+
+def cmd_tickers(args, settings) -> int:
+    from store.cli import open_for
+    from store.coverage import coverage
+
+    with open_for(settings, check_embedding=False) as db, db.connection() as conn:
+        rows = coverage(conn, args.filter)
+    if not rows:
+        print("no companies ingested yet" + (f" matching {args.filter!r}" if args.filter else "")
+              + ": try footnote ingest --from ../shared/sec")  # fmt: skip
+        return 0
+    print(format_coverage(rows))
+    return 0
+
+
+def format_coverage(rows: list[dict]) -> str:
+    """A plain-text table: ticker, company, fiscal years, filings, chunks, facts."""
+    table = [("TICKER", "COMPANY", "FISCAL YEARS", "FILINGS", "CHUNKS", "FACTS")]
+    for r in rows:
+        table.append((r["ticker"] or "-", r["name"][:40], _years(r["fiscal_years"]), f"{r['filings']}",
+                      f"{r['chunks']:,}", f"{r['facts']:,}"))  # fmt: skip
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    lines = []
+    for row in table:
+        cells = [c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
+        lines.append("  ".join(cells).rstrip())
+    lines.append(f"{len(rows)} companies, {sum(r['filings'] for r in rows)} filings")
+    return "\n".join(lines)
+
+
+def _years(years: list[int]) -> str:
+    if not years:
+        return "(facts only)"
+    years = sorted(years)
+    if years == list(range(years[0], years[-1] + 1)) and len(years) > 2:
+        return f"FY{years[0]}-FY{years[-1]}"
+    return ", ".join(f"FY{y}" for y in years)
+
+
+def cmd_bench(args, settings) -> int:
+    from ingest.bench import run_bench
+
+    return run_bench(settings, args.folder, limit=args.limit, out=args.out, workers=args.workers)

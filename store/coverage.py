@@ -52,3 +52,8 @@ def filings(conn, ticker: str) -> list[dict]:
         {"accession": a, "form": form, "fiscal_year": fy, "period_end": pe, "filed": filed, "url": url}
         for a, form, fy, pe, filed, url in rows
     ]
+
+
+def company_filings(conn, ticker: str) -> list[dict]:
+    """[{accession, form, fiscal_year, period_end, filed, url}] for a ticker, newest first."""
+    return filings(conn, ticker)

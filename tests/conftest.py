@@ -72,3 +72,15 @@ def embedder():
     from ingest.embed import LocalEmbedder
 
     return LocalEmbedder()
+
+
+@pytest.fixture(scope="session")
+def corpus_db(make_database, embedder) -> Database:
+    """The fixture corpus (tests/fixtures/sec, see its README) ingested once per session through
+    the real pipeline. Shared by many tests: read from it, never write to it."""
+    from ingest.pipeline import ingest_folder
+
+    database = make_database()
+    summary = ingest_folder(database, embedder, SEC_FIXTURES, progress=False)
+    assert not summary.failed and not summary.errors, "\n".join(summary.lines())
+    return database

@@ -1,0 +1,350 @@
+"""Ingest a folder in SEC's layout: parse, chunk, embed and store each 10-K, plus companyfacts.
+
+Embedding is the slow step, so everything else is arranged around it: documents are parsed in
+a separate process while the current batch is embedded, chunks of several filings are embedded
+in one call, and a filing whose bytes (and the embedding model) are unchanged is skipped before
+it is even parsed. Each filing is written in its own transaction (old rows deleted, new rows
+inserted), so Ctrl-C or a crash never leaves half a filing, and a bad document is reported on
+one line while the rest of the batch goes on.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tqdm import tqdm
+
+from ingest.chunking import chunk_sections, embedding_input
+from ingest.companyfacts import companyfacts_anchors, parse_companyfacts
+from ingest.fiscal import fiscal_year_anchors, fiscal_year_for
+from ingest.html10k import FilingParseError, filing_key, parse_10k
+from ingest.local import FilingFile, LocalCorpus, read_bytes, read_json, scan_folder, sha256_of
+from ingest.model import ChunkDraft, ParsedFiling
+from ingest.summary import FilingOutcome, IngestSummary
+from store import writes
+from store.errors import FootnoteError
+
+log = logging.getLogger(__name__)
+
+EMBED_BATCH_CHUNKS = 512  # chunks gathered across filings before one embedding call
+PREFETCH = 3  # parsed filings waiting ahead of the embedder (bounds memory)
+
+
+@dataclass
+class _Ready:
+    """A parsed, chunked filing waiting for its embeddings."""
+
+    file: FilingFile
+    parsed: ParsedFiling
+    chunks: list[ChunkDraft]
+    is_latest: bool
+
+
+@dataclass
+class _Company:
+    cik: int
+    tickers: list[str]
+    name: str | None  # from submissions; None: the latest filing's dei name
+    fiscal_year_end: str | None
+    latest_period: object = None
+    filings: list[FilingFile] = field(default_factory=list)
+
+
+def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = None, progress: bool = True,
+                  limit: int | None = None, workers: int = 1) -> IngestSummary:  # fmt: skip
+    """Ingest every 10-K and companyfacts file in `folder` (optionally only `tickers`' companies).
+
+    `limit` takes only the first N documents (benchmarks); `workers` parsing processes run
+    beside the embedder (0: parse inline).
+    """
+    started = time.perf_counter()
+    db.check_embedding(embedder.model_name, embedder.dim)
+    try:
+        corpus = scan_folder(folder, tickers)
+    except FileNotFoundError as exc:
+        raise FootnoteError(str(exc)) from exc
+    summary = IngestSummary()
+    summary.errors.extend(corpus.errors)
+    if limit is not None:
+        corpus.filings = corpus.filings[:limit]
+        keep = {f.cik for f in corpus.filings}
+        corpus.companyfacts = {c: p for c, p in corpus.companyfacts.items() if c in keep}
+    companies = _companies(corpus, summary)
+    _load_ticker_map(db, corpus, summary)
+    touched: set[int] = set()
+    for cik, path in sorted(corpus.companyfacts.items()):
+        if _load_companyfacts(db, companies, cik, path, summary):
+            touched.add(cik)
+    touched |= _load_filings(db, embedder, corpus, companies, summary, progress=progress, workers=workers)
+    for cik in sorted(touched):
+        with db.connection() as conn, conn.transaction():
+            if writes.refresh_fiscal_years(conn, cik):
+                db.bump_corpus_version(conn)
+    summary.elapsed_s = time.perf_counter() - started
+    return summary
+
+
+def ingest_document(db, embedder, data: bytes, *, source: str, accession: str | None = None, filed=None,
+                    url: str | None = None, ticker: str | None = None) -> FilingOutcome:  # fmt: skip
+    """Ingest one 10-K document's bytes (no folder): parse, chunk, embed, write in one transaction."""
+    try:
+        if problem := truncated(data):
+            raise FilingParseError(f"{source}: {problem}")
+        parsed = parse_10k(data, source=source, accession=accession, filed=filed, url=url)
+    except FilingParseError as exc:
+        return FilingOutcome(source=source, status="failed", reason=str(exc))
+    meta = parsed.meta
+    file = FilingFile(Path(source), ticker or meta.ticker or "", meta.cik, accession, meta.period_end, filed, url)
+    company = _Company(meta.cik, [t for t in [ticker or meta.ticker] if t], None, None)
+    chunks = chunk_sections(meta, parsed.sections, count_tokens=embedder.count_tokens, max_tokens=embedder.max_tokens)
+    vectors = embedder.embed([embedding_input(c.context, c.text) for c in chunks]) if chunks else _empty(embedder)
+    outcome = _write(db, _Ready(file, parsed, chunks, True), vectors, company)
+    with db.connection() as conn, conn.transaction():
+        if writes.refresh_fiscal_years(conn, meta.cik):
+            db.bump_corpus_version(conn)
+    return outcome
+
+
+# -- companies and the ticker map --------------------------------------------------------------
+
+def _companies(corpus: LocalCorpus, summary: IngestSummary) -> dict[int, _Company]:
+    out: dict[int, _Company] = {}
+    for cik in sorted({f.cik for f in corpus.filings} | set(corpus.companyfacts)):
+        tickers = [f.ticker for f in corpus.filings if f.cik == cik]
+        name = fye = None
+        if cik in corpus.submissions:
+            try:
+                sub = read_json(corpus.submissions[cik])
+                name = sub.get("name") or None
+                fye = sub.get("fiscalYearEnd") or None
+                tickers += [str(t).upper() for t in sub.get("tickers") or []]
+            except (ValueError, AttributeError) as exc:
+                summary.errors.append((str(corpus.submissions[cik]), f"submissions not used: {exc}"))
+        tickers += corpus.tickers_of(cik)
+        company = _Company(cik, list(dict.fromkeys(tickers)), name, fye)
+        company.filings = [f for f in corpus.filings if f.cik == cik]
+        company.latest_period = max((f.period_end for f in company.filings), default=None)
+        out[cik] = company
+    return out
+
+
+def _load_ticker_map(db, corpus: LocalCorpus, summary: IngestSummary) -> None:
+    if corpus.ticker_map_path is None or not corpus.ticker_map:
+        return
+    digest = sha256_of(read_bytes(corpus.ticker_map_path))
+    with db.connection() as conn, conn.transaction():
+        if writes.source_hash(conn, "company_tickers") == digest:
+            return
+        rows = [(t, cik, title) for t, (cik, title) in corpus.ticker_map.items()]
+        changed = writes.load_sec_tickers(conn, rows)
+        writes.set_source_hash(conn, "company_tickers", digest)
+        if changed:
+            db.bump_corpus_version(conn)
+    summary.tickers_loaded = changed
+
+
+def _upsert_company(conn, company: _Company, dei_name: str | None, is_latest: bool) -> None:
+    current = writes.company(conn, company.cik)
+    name = company.name or (dei_name if (is_latest or current is None) else current[0]) or (current[0] if current else "")
+    fye = company.fiscal_year_end or (current[2] if current else None)
+    if fye is None and company.latest_period is not None:
+        fye = company.latest_period.strftime("%m%d")
+    tickers = company.tickers or (current[1] if current else [])
+    writes.upsert_company(conn, company.cik, name or f"CIK {company.cik}", tickers, fye)
+
+
+# -- companyfacts ----------------------------------------------------------------------------
+
+def _load_companyfacts(db, companies: dict[int, _Company], cik: int, path: Path, summary: IngestSummary) -> bool:
+    """Replace a company's companyfacts when the file changed; True when something was written."""
+    try:
+        raw = read_bytes(path)
+        digest = sha256_of(raw)
+        key = f"companyfacts:{cik}"
+        with db.connection() as conn:
+            if writes.source_hash(conn, key) == digest:
+                summary.companyfacts_unchanged += 1
+                return False
+        data = read_json(path)
+        file_cik, name, facts = parse_companyfacts(data)
+    except (ValueError, OSError, EOFError, KeyError, TypeError) as exc:
+        summary.failed.append(FilingOutcome(source=str(path), status="failed", reason=_one_line(exc, path)))
+        return False
+    if file_cik != cik:
+        summary.failed.append(FilingOutcome(source=str(path), status="failed",
+                                            reason=f"{path}: holds CIK {file_cik}, not {cik} as its name says"))  # fmt: skip
+        return False
+    company = companies[cik]
+    with db.connection() as conn, conn.transaction():
+        _upsert_company(conn, company, name, is_latest=not company.filings)
+        anchors = fiscal_year_anchors(writes.fiscal_year_anchors(conn, cik) + companyfacts_anchors(facts))
+        years = [fiscal_year_for(f.period_end, anchors) for f in facts]
+        added = writes.replace_companyfacts(conn, cik, facts, years)
+        writes.set_source_hash(conn, key, digest)
+        db.bump_corpus_version(conn)
+    summary.companyfacts_loaded += 1
+    summary.facts += added
+    return True
+
+
+# -- 10-K documents --------------------------------------------------------------------------
+
+def _load_filings(db, embedder, corpus: LocalCorpus, companies, summary: IngestSummary, *, progress: bool,
+                  workers: int) -> set[int]:  # fmt: skip
+    hashes = {f.key: sha256_of(read_bytes(f.path)) for f in corpus.filings}
+    with db.connection() as conn:
+        stored = writes.filing_hashes(conn, list(hashes))
+    todo = [f for f in corpus.filings if stored.get(f.key) != hashes[f.key]]
+    summary.filings_seen += len(corpus.filings)
+    summary.unchanged += len(corpus.filings) - len(todo)
+    touched: set[int] = set()
+    if not todo:
+        return touched
+    bar = tqdm(total=len(todo), desc="Ingesting 10-Ks", unit="filing", disable=not progress)
+    batch: list[_Ready] = []
+    try:
+        for file, result in _parsed(todo, workers):
+            if isinstance(result, str):
+                summary.failed.append(FilingOutcome(source=str(file.path), status="failed", reason=result))
+                bar.write(f"skipped {result}")
+                bar.update(1)
+                continue
+            problem = _check(file, result, corpus)
+            if problem:
+                summary.failed.append(FilingOutcome(source=str(file.path), status="failed", reason=problem))
+                bar.write(f"skipped {problem}")
+                bar.update(1)
+                continue
+            t0 = time.perf_counter()
+            chunks = chunk_sections(result.meta, result.sections, count_tokens=embedder.count_tokens,
+                                    max_tokens=embedder.max_tokens)  # fmt: skip
+            summary.chunk_s += time.perf_counter() - t0
+            company = companies[file.cik]
+            batch.append(_Ready(file, result, chunks, file.period_end == company.latest_period))
+            if sum(len(r.chunks) for r in batch) >= EMBED_BATCH_CHUNKS:
+                touched |= _flush(db, embedder, batch, companies, summary, bar)
+                batch = []
+        touched |= _flush(db, embedder, batch, companies, summary, bar)
+    finally:
+        bar.close()
+    return touched
+
+
+def _parsed(todo: list[FilingFile], workers: int) -> Iterator[tuple[FilingFile, ParsedFiling | str]]:
+    """(file, ParsedFiling or a one-line error) in order; parsing runs ahead in worker processes."""
+    if workers <= 0 or len(todo) <= 2:
+        for f in todo:
+            yield f, _parse_file(f)
+        return
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        pending = [pool.submit(_parse_file, f) for f in todo[:PREFETCH]]
+        for i, f in enumerate(todo):
+            result = pending.pop(0).result()
+            if i + PREFETCH < len(todo):
+                pending.append(pool.submit(_parse_file, todo[i + PREFETCH]))
+            yield f, result
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _parse_file(f: FilingFile) -> ParsedFiling | str:
+    """Runs in a worker process: a ParsedFiling, or the one-line reason it cannot be one."""
+    try:
+        data = read_bytes(f.path)
+    except (OSError, EOFError) as exc:
+        return f"{f.path}: unreadable ({type(exc).__name__}: {exc})"
+    problem = truncated(data)
+    if problem:
+        return f"{f.path}: {problem}"
+    try:
+        return parse_10k(data, source=str(f.path), accession=f.accession, filed=f.filed, url=f.url)
+    except FilingParseError as exc:
+        return str(exc)
+    except Exception as exc:  # one bad document must not stop the batch
+        return f"{f.path}: could not be parsed ({type(exc).__name__}: {str(exc)[:160]})"
+
+
+def truncated(data: bytes) -> str | None:
+    """A primary document that stops before its closing </html> lost text we would store as whole."""
+    tail = data[-512:].rstrip().lower()
+    if b"<html" not in data[:4096].lower() and b"<?xml" not in data[:200].lower():
+        return "malformed HTML: no <html> element at the start"
+    if not tail.endswith(b"</html>"):
+        return "malformed HTML: truncated (the document does not end with </html>)"
+    return None
+
+
+def _check(file: FilingFile, parsed: ParsedFiling, corpus: LocalCorpus) -> str | None:
+    meta = parsed.meta
+    if meta.cik != file.cik:
+        return f"{file.path}: dei:EntityCentralIndexKey {meta.cik} does not match the file name's CIK {file.cik}"
+    if corpus.ticker_map and file.ticker not in corpus.ticker_map and not corpus.tickers_of(file.cik):
+        return f"{file.path}: unknown ticker {file.ticker} (CIK {file.cik} is not in SEC's ticker map)"
+    if filing_key(meta) != file.key or abs((meta.period_end - file.period_end).days) > 7:
+        return f"{file.path}: document period end {meta.period_end} does not match the file name's {file.period_end}"
+    return None
+
+
+def _flush(db, embedder, batch: list[_Ready], companies, summary: IngestSummary, bar) -> set[int]:
+    if not batch:
+        return set()
+    texts = [embedding_input(c.context, c.text) for r in batch for c in r.chunks]
+    t0 = time.perf_counter()
+    vectors = embedder.embed(texts) if texts else _empty(embedder)
+    summary.embed_s += time.perf_counter() - t0
+    summary.embedded_chunks += len(texts)
+    touched, offset = set(), 0
+    for ready in batch:
+        n = len(ready.chunks)
+        outcome = _write(db, ready, vectors[offset : offset + n], companies[ready.file.cik], summary)
+        offset += n
+        summary.add(outcome)
+        touched.add(ready.file.cik)
+        bar.update(1)
+    return touched
+
+
+def _write(db, ready: _Ready, vectors, company: _Company, summary: IngestSummary | None = None) -> FilingOutcome:
+    parsed, file = ready.parsed, ready.file
+    meta = parsed.meta
+    key = file.key
+    url = file.url or meta.url or writes_url(meta.cik, file.accession)
+    t0 = time.perf_counter()
+    with db.connection() as conn, conn.transaction():
+        _upsert_company(conn, company, meta.company, ready.is_latest)
+        anchors = fiscal_year_anchors(writes.fiscal_year_anchors(conn, meta.cik) + [(meta.period_end, meta.fiscal_year)])
+        years = [fiscal_year_for(f.period_end, anchors) for f in parsed.facts]
+        written = writes.replace_filing(conn, parsed, accession=key, url=url, source=str(file.path),
+                                        chunks=ready.chunks, embeddings=vectors, fiscal_years=years)  # fmt: skip
+        db.bump_corpus_version(conn)
+    if summary is not None:
+        summary.write_s += time.perf_counter() - t0
+    return FilingOutcome(
+        source=str(file.path), status="ingested", accession=key, ticker=file.ticker or meta.ticker,
+        fiscal_year=meta.fiscal_year, chunks=written.chunks, facts=written.facts, sections=written.sections,
+        missing_items=list(parsed.missing_items),
+    )  # fmt: skip
+
+
+def writes_url(cik: int, accession: str | None) -> str:
+    from store.facts import edgar_index_url
+
+    return edgar_index_url(cik, accession or "")
+
+
+def _empty(embedder):
+    import numpy as np
+
+    return np.zeros((0, embedder.dim), dtype=np.float32)
+
+
+def _one_line(exc: Exception, path: Path) -> str:
+    text = " ".join(str(exc).split())
+    return text if str(path) in text else f"{path}: {text}"
