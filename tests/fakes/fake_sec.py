@@ -59,9 +59,11 @@ class FakeSec:
         fake = cls()
         fake.routes["/www/files/company_tickers.json"] = _read(root / "company_tickers.json")
         submissions: dict[int, dict] = {}
+        changed: set[int] = set()  # submissions served re-serialised because rows were added
         for path in sorted((root / "submissions").glob("CIK*.json*")):
             cik = int(re.sub(r"\D", "", path.name.split(".")[0]))
-            submissions[cik] = json.loads(_read(path))
+            fake.routes[f"/data/submissions/CIK{cik:010d}.json"] = _read(path)
+            submissions[cik] = json.loads(fake.routes[f"/data/submissions/CIK{cik:010d}.json"])
         for path in sorted((root / "companyfacts").glob("CIK*.json*")):
             fake.routes[f"/data/api/xbrl/companyfacts/{path.name.split('.')[0]}.json"] = _read(path)
         index = _index_rows(root)
@@ -77,9 +79,10 @@ class FakeSec:
             form = "10-K/A" if re.search(rb"dei:DocumentType[^>]*>\s*10-K/A", body) else "10-K"
             fake.routes[f"/www/Archives/edgar/data/{cik}/{accession.replace('-', '')}/{document}"] = body
             sub = submissions.setdefault(cik, _empty_submissions(cik, names.get(cik, ticker), ticker))
-            _ensure_row(sub, accession, form, period_end, row.get("filing_date") or "", document)
-        for cik, sub in submissions.items():
-            fake.routes[f"/data/submissions/CIK{cik:010d}.json"] = json.dumps(sub).encode()
+            if _ensure_row(sub, accession, form, period_end, row.get("filing_date") or "", document):
+                changed.add(cik)
+        for cik in changed:
+            fake.routes[f"/data/submissions/CIK{cik:010d}.json"] = json.dumps(submissions[cik]).encode()
         return fake
 
     def fail(self, path: str, *statuses: int, retry_after: str | None = None) -> None:
@@ -200,12 +203,15 @@ def _empty_submissions(cik: int, name: str, ticker: str) -> dict:
     }
 
 
-def _ensure_row(sub: dict, accession: str, form: str, report_date: str, filing_date: str, document: str) -> None:
+def _ensure_row(sub: dict, accession: str, form: str, report_date: str, filing_date: str, document: str) -> bool:
+    """Add a row for this 10-K unless one exists; True when the submissions changed."""
     recent = sub.setdefault("filings", {}).setdefault("recent", {})
     if accession in recent.get("accessionNumber", []):
         i = recent["accessionNumber"].index(accession)
+        if recent["primaryDocument"][i] == document:
+            return False
         recent["primaryDocument"][i] = document  # serve the document under the name the row gives
-        return
+        return True
     n = len(recent.get("accessionNumber", []))
     values = {
         "accessionNumber": accession,
@@ -217,3 +223,4 @@ def _ensure_row(sub: dict, accession: str, form: str, report_date: str, filing_d
     }
     for column in set(recent) | set(values):
         recent.setdefault(column, [""] * n).append(values.get(column, ""))
+    return True
