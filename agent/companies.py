@@ -111,12 +111,13 @@ UPPER_OK = {"IT", "ALL", "ON", "NOW", "V"}
 ENGLISH = {
     "low", "pep", "riot", "key", "all", "on", "now", "it", "a", "v", "are", "for", "net", "cash", "cost",
     "big", "fast", "well", "good", "best", "life", "data", "pay", "earn", "gain", "can", "has", "so", "go", "be",
-    "do", "an", "or", "by", "ma", "ge", "gm", "gd", "hd", "pg", "ko", "cl", "ba", "ai", "v", "k", "t", "f", "c",
-    "ti", "fb", "wells", "target", "oracle", "snow", "coke",
+    "do", "an", "or", "by", "ma", "pg", "cl", "ai", "v", "k", "t", "f", "c", "am", "as", "at", "he", "if", "in",
+    "is", "me", "my", "no", "of", "to", "up", "us", "we", "ok", "hi", "ti", "fb", "wells", "target", "oracle",
+    "snow",
 }
 
 # Common words one edit away from a company name: never typo-corrected to it.
-TYPO_STOP = {"apply", "ample", "being", "maple", "vista", "inter", "metal", "media", "medal", "teslas", "bike",
+TYPO_STOP = {"apply", "ample", "being", "maple", "vista", "inter", "metal", "media", "medal", "bike",
              "toke", "tests", "nice", "mike", "ample", "apples", "amazing", "applet", "viva", "visas", "coca",
              "notice", "debts", "store", "stores", "costs", "assets", "assess", "mention", "general"}
 
@@ -335,7 +336,10 @@ class CompanyDirectory:
             if len(ciks) > 1:
                 cands = sorted((self.companies[c] for c in ciks), key=lambda c: c.ticker)
                 return CompanyMatch("ambiguous", raw, start, end, candidates=cands, via="partial"), 1
-        # 4. a one-letter typo of a covered name or alias of five letters or more
+        # 4. a possessive without its apostrophe ("teslas"), then a one-letter typo of a covered name
+        # or alias of five letters or more
+        if len(w) == 1 and w[0].endswith("s") and w[0][:-1] in self.typo_names and w[0] not in TYPO_STOP:
+            return self._company_match(self.typo_names[w[0][:-1]], raw, start, end, "name"), 1
         if len(w) == 1 and len(w[0]) >= 5 and w[0] not in TYPO_STOP and w[0].isalpha():
             cik = self._typo(w[0])
             if cik is not None:
@@ -371,7 +375,7 @@ class CompanyDirectory:
                 return None
             return cik
         # lowercase (or an all-caps message): covered companies and famous names only, no English words
-        if t.lower() in ENGLISH or len(t) < 3 or up in ACRONYMS:
+        if t.lower() in ENGLISH or len(t) < 2 or up in ACRONYMS:
             return None
         c = self.companies[cik]
         if c.covered or up in ALIASES:

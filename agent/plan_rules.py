@@ -17,7 +17,7 @@ from agent.plan import Plan
 from agent.plan_scope import meta_intent, out_of_scope, strip_quotes
 from agent.plan_years import Years, parse_years
 
-MAX_CHARS = 4000
+MAX_CHARS = 2000  # agent.service refuses longer questions first; the same limit here
 DEFAULT_COMPARE = ("revenue", "net_income")
 
 # (pattern, Items). Order matters only for the order of Items in the plan.
@@ -32,7 +32,7 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"\bexplain\w*|\breasons?\b|\bcaused?\b|\bwhat led\b|\bcontribut\w+|\bsegment results\b|\bkey trends\b|"
      r"\bcash (?:needs|requirements)\b|\bcapital allocation\b|\bheadcount reduction|\brestructuring\b", ("7",)),
     (r"\baccounting polic\w+|\brevenue recognition\b|\bnotes? to (?:the )?(?:consolidated )?financial statements\b|"
-     r"\bfootnotes?\b|\bleases?\b|\bgoodwill\b|\bimpairment\w*|\b(?:stock|share)[- ]based compensation\b|"
+     r"\bfootnotes\b|\bfootnote\s+(?:on|about|for)\b|\bleases?\b|\bgoodwill\b|\bimpairment\w*|\b(?:stock|share)[- ]based compensation\b|"
      r"\bsegment information\b|\bcontingenc\w+|\blitigation\b|\blegal proceedings\b|\blawsuits?\b|"
      r"\bdeferred tax\w*|\bfair value\b|\bpension\w*|\bdebt maturit\w+|\bcommitments\b|\bwarrant(?:y|ies)\b|"
      r"\bsubsequent events?\b", ("8",)),
@@ -48,8 +48,9 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 # Asks about how something is done or described, not for a figure, even when a metric is named.
+SECTION_ITEMS = {"1A", "1C", "7A"}  # a metric named inside these topics is part of a prose question
 QUAL_ASK = re.compile(
-    r"\b(?:how does|how do|how did|describe|discuss\w*|says? about|said about|explain\w*|polic(?:y|ies)|approach|"
+    r"\b(?:(?:report|say|said|says|write|wrote|mention|disclose)\w*\s+(?:about|on|regarding)|how does|how do|how did|describe|discuss\w*|says? about|said about|explain\w*|polic(?:y|ies)|approach|"
     r"account(?:s|ed|ing)? for|recogni[sz]\w*|strateg\w+|what factors|impact of|affect\w*)\b"
 )
 # Metric words inside a qualitative topic ("revenue recognition"): masked before metric matching.
@@ -230,6 +231,22 @@ def _coverage_years(directory: CompanyDirectory, tickers: list[str]) -> int | No
     return max(years) if years else None
 
 
+def _year_fields(years: Years, previous: Plan | None, directory: CompanyDirectory, tickers: list[str]) -> dict:
+    """The plan's year fields: the message's own, else (`previous` given) the thread's."""
+    if previous is not None:
+        return {"fiscal_years": list(previous.fiscal_years), "latest": previous.latest,
+                "year_offsets": list(previous.year_offsets), "as_of_filing_year": previous.as_of_filing_year}
+    out = {"fiscal_years": list(years.years), "latest": years.latest or not years.given,
+           "year_offsets": list(years.offsets), "as_of_filing_year": years.as_of}
+    if years.since is not None:
+        top = _coverage_years(directory, tickers)
+        if top is not None and top >= years.since:
+            out.update(fiscal_years=list(range(years.since, top + 1)), latest=False)
+        else:
+            out["fiscal_years"] = [years.since]
+    return out
+
+
 def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. Never raises on user input; anything it cannot map becomes a refusal."""
     raw = text or ""
@@ -245,6 +262,8 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
 
     matches = directory.find(outside)
     measures, unmappable = _measures(TOPIC_MASK.sub(" ", outside))
+    if "shares_outstanding" not in measures and re.search(r"\bshares\b.{0,40}\boutstanding\b", low):
+        measures.append("shares_outstanding")  # "how many shares did Apple have outstanding"
     items, has_topic = route_items(low)
     meta = meta_intent(low)
     if meta in ("greeting", "thanks", "help") and not matches and not measures and not has_topic and not unmappable:
@@ -267,74 +286,62 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     # relationship with TSMC"), not a second subject; in a figure or comparison it is a subject
     if not_covered and tickers and has_topic and not measures and not re.search(r"\b(?:compar\w*|vs\.?|versus)\b", low):
         not_covered = []
+    prose_ask = why or (has_topic and bool(QUAL_ASK.search(low))) or bool(set(items) & SECTION_ITEMS)
+    if unmappable and prose_ask:
+        measures, unmappable = [], None  # "why did iPhone revenue fall?": prose about a narrower figure
+
+    # what the message leaves out, from the thread (refusals carry it too, so a reply to one works)
+    inherited: list[str] = []
+    year_ctx = prev if (not years.given and prev is not None and (followup or not matches)) else None
+    year_fields = _year_fields(years, year_ctx, directory, tickers)
+    if year_ctx is not None and (prev.fiscal_years or prev.latest or prev.year_offsets):
+        inherited.append("fiscal_years")
+    if (not measures and not unmappable and prev is not None and prev.metrics and followup and not has_topic
+            and not why):
+        measures = list(prev.metrics)
+        inherited.append("metrics")
+    carry = {"metrics": measures, **year_fields}
+
     if not_covered:
         m = not_covered[0]
         detail = m.text if m.via == "ticker" else f"{m.text} ({m.company.ticker})"
-        return _refuse("not_covered", detail, tickers=[m.company.ticker])
+        return _refuse("not_covered", detail, tickers=[m.company.ticker], **carry)
     if ambiguous and not tickers:
         m = ambiguous[0]
-        return _refuse("ambiguous_company", m.text, candidates=[c.ticker for c in m.candidates],
-                       metrics=measures, fiscal_years=years.years)
-    if unmappable and (why or (has_topic and QUAL_ASK.search(low))):
-        measures = []  # "why did iPhone revenue fall?": a prose question about a narrower figure
-    elif unmappable:
-        return _refuse("unknown_metric", unmappable, tickers=tickers)
+        return _refuse("ambiguous_company", m.text, candidates=[c.ticker for c in m.candidates], **carry)
+    if unmappable:
+        known = tickers or (list(prev.tickers) if prev is not None else [])
+        return _refuse("unknown_metric", unmappable, tickers=known, **carry)
 
-    inherited: list[str] = []
-    plan = Plan(route="domain", intent="numeric")
+    plan = Plan(route="domain", intent="numeric", **year_fields)
     domain_signal = bool(measures or has_topic or why or years.given or matches)
 
     # companies
     if prev is not None and prev.tickers:
         if not tickers and (domain_signal or followup):
             tickers = list(prev.tickers)
-            inherited.append("tickers")
+            inherited.insert(0, "tickers")
         elif tickers and followup and (prev.intent == "compare" or ADDING.search(low)):
             new = [t for t in tickers if t not in prev.tickers]
             if new:
                 tickers = list(prev.tickers) + new
-                inherited.append("tickers")
+                inherited.insert(0, "tickers")
     if not tickers:
         if domain_signal:
-            return _refuse("no_company", guess_company_text(outside), metrics=measures, fiscal_years=years.years)
+            return _refuse("no_company", guess_company_text(outside), **carry)
         guess = guess_company_text(outside)
         if guess:
             return _refuse("no_company", guess)
         return _refuse("out_of_scope", "topics outside companies' 10-K filings")
 
-    # years
-    if not years.given and prev is not None and ("tickers" in inherited or followup):
-        plan.fiscal_years = list(prev.fiscal_years)
-        plan.latest = prev.latest
-        plan.year_offsets = list(prev.year_offsets)
-        plan.as_of_filing_year = prev.as_of_filing_year
-        if prev.fiscal_years or prev.latest or prev.year_offsets:
-            inherited.append("fiscal_years")
-    else:
-        plan.fiscal_years = list(years.years)
-        plan.latest = years.latest or not years.given
-        plan.year_offsets = list(years.offsets)
-        plan.as_of_filing_year = years.as_of
-        if years.since is not None:
-            top = _coverage_years(directory, tickers)
-            if top is not None and top >= years.since:
-                plan.fiscal_years = list(range(years.since, top + 1))
-                plan.latest = False
-            else:
-                plan.fiscal_years = [years.since]
-
     # metrics: growth words turn a base metric into its year-over-year growth
-    if growth and measures and not any(k in FORMULAS for k in measures):
-        converted = [growth_key(k) if k in GROWTH_BASES else k for k in measures]
-        if converted != measures:
-            measures = converted
-            if len(plan.fiscal_years) == 2 and plan.fiscal_years[1] - plan.fiscal_years[0] == 1 and not years.trend:
-                plan.fiscal_years = plan.fiscal_years[1:]  # "from 2023 to 2024": the 2024 growth
+    if growth and measures and not any(k in FORMULAS for k in measures) and "metrics" not in inherited:
+        measures = [growth_key(k) if k in GROWTH_BASES else k for k in measures]
+    if (any(k.endswith("_growth") for k in measures) and len(plan.fiscal_years) == 2
+            and plan.fiscal_years[1] - plan.fiscal_years[0] == 1 and not years.trend):
+        plan.fiscal_years = plan.fiscal_years[1:]  # "2025 vs 2024": the 2025 growth
     query_source = _strip_for_query(raw if len(raw) <= MAX_CHARS else outside, matches)
     why_followup = why and not measures and prev is not None and bool(prev.metrics) and (followup or not has_topic)
-    if not measures and prev is not None and prev.metrics and followup and not has_topic and not why:
-        measures = list(prev.metrics)
-        inherited.append("metrics")
     if why_followup:
         measures = list(prev.metrics)
         inherited.append("metrics")
@@ -346,8 +353,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         measures = list(DEFAULT_COMPARE)  # "compare Apple and Nvidia": the headline figures
     compound = COMPOUND.split(query_source)
     compound = [p.strip(" ,?.") for p in compound if p.strip(" ,?.")]
-    qualitative = (why or len(compound) > 1 or (has_topic and not measures) or not measures
-                   or (has_topic and bool(QUAL_ASK.search(low))))
+    qualitative = why or len(compound) > 1 or (has_topic and not measures) or not measures or prose_ask
 
     # qualitative follow-ups reuse the previous search when the message names no new topic
     if (qualitative and prev is not None and prev.intent == "qualitative" and not has_topic and not measures

@@ -14,7 +14,9 @@ import re
 INJECTION = (
     r"\b(?:ignore|disregard|forget|override|bypass)\b.{0,30}\b(?:instructions?|rules|prompts?|guidelines|"
     r"guardrails|directives|constraints|programming|filters?)\b",
-    r"\byou\s+are\s+now\b", r"\bfrom\s+now\s+on\s*,?\s+(?:you|act|respond|answer)\b",
+    r"\byou\s+are\s+now\b", r"\byou'?re\s+(?:now\s+)?(?:a|an|my)\s+\w+\s+now\b", r"\bfrom\s+now\s+on\b",
+    r"\b(?:end|start|begin|sign)\s+(?:every|each|all|your)\s+(?:answer|response|reply|message)s?\b",
+    r"\balways\s+(?:say|respond|answer|reply|add|include)\b", r"^\s*system\s*:", r"\bnew\s+policy\b",
     r"\bpretend\s+(?:to\s+be|you(?:'re|\s+are)|that\s+you)\b", r"\bact\s+as\s+(?:a|an|if|my)\b",
     r"\brole-?\s?play\b", r"\bsystem\s+prompt\b", r"\bjailbreak\w*\b", r"\bdeveloper\s+mode\b",
     r"\bdan\s+mode\b", r"\bnew\s+instructions\b", r"\breveal\s+your\b", r"\byour\s+(?:instructions|prompt)\b",
@@ -36,10 +38,14 @@ ADVICE = (
     r"\binvestment\s+advice\b", r"\brecommend(?:ation)?s?\b.{0,40}\b(?:stock|buy|sell|invest|shares)\b",
     r"\bmy\s+portfolio\b", r"\b(?:under|over)valued\b", r"\bbullish\b", r"\bbearish\b", r"\blong\s+or\s+short\b",
     r"\bupside\s+potential\b", r"\bbuy\s+(?:the\s+)?(?:stock|shares|dip)\b", r"\bsell\s+(?:the\s+)?(?:stock|shares|my)\b",
-    r"\bwhich\s+(?:stock|company)\s+(?:should|would|to)\b.{0,30}\b(?:buy|invest|pick)\b", r"\bbetter\s+investment\b",
+    r"\bwhich\s+(?:stock|company)\s+(?:should|would|to)\b.{0,30}\b(?:buy|invest|pick)\b",
+    r"\bbetter\s+(?:investment|buy|stock|pick|bet)\b", r"\b(?:stocks?|shares)\s+to\s+(?:buy|sell|own)\b",
+    r"\bstock\s+picks?\b", r"\bstock\s+picker\b",
 )
 FORECAST = (
     r"\bforecasts?\b", r"\bforecasting\b", r"\bpredict\w*\b", r"\bprojections?\b",
+    r"(?:^|\b(?:please|can you|could you|would you)\s+)project\b", r"\bprojecting\b", r"\bextrapolat\w*",
+    r"\boutlook\s+for\s+(?:fy\s?)?20[2-3]\d\b",
     r"\bconsensus\b", r"\banalyst(?:s|'s)?\s+(?:estimates?|expectations?|ratings?|forecasts?)\b",
     r"\b(?:will|gonna|going\s+to)\b.{0,50}\b(?:be|reach|grow|hit|exceed|increase|decrease|rise|fall|drop|earn|make|report|look)\b",
     r"\bexpected\s+to\s+(?:earn|grow|reach|report|make)\b", r"\bestimates?\s+for\s+(?:fy\s?)?\d",
@@ -53,6 +59,10 @@ OTHER_SOURCES = (
      "quarterly figures (I only read annual 10-K filings)"),
     (r"\bearnings\s+calls?\b|\bconference\s+calls?\b|\btranscripts?\b|\binvestor\s+(?:day|presentation)\b",
      "earnings calls or presentations (I only read 10-K filings)"),
+    (r"\bbloomberg\b|\breuters\b|\bwsj\b|\bwall\s+street\s+journal\b|\bcnbc\b|\byahoo\s+finance\b|"
+     r"\bseeking\s+alpha\b|\bmotley\s+fool\b|\bmorningstar\b|\bgoogle\s+finance\b|\bbarron'?s\b|"
+     r"\bfinancial\s+times\b|\bmarketwatch\b|\bwikipedia\b|\banalyst\s+reports?\b|\bchatgpt\b",
+     "sources other than 10-K filings"),
     (r"\bpress\s+releases?\b|\bnews\b|\bheadlines?\b|\bnews\s+articles?\b|\bblog\b",
      "news or press releases (I only read 10-K filings)"),
     (r"\btweet\w*|\btwitter\b|\breddit\b|\bsocial\s+media\b|\bx\s+posts?\b|\bstocktwits\b",

@@ -25,6 +25,7 @@ COVERED = [
     (1326801, "Meta Platforms, Inc.", ["META"]),
     (21344, "COCA COLA CO", ["KO"]),
     (12927, "BOEING CO", ["BA"]),
+    (77476, "PepsiCo, Inc.", ["PEP"]),
 ]
 SEC = [
     ("AAPL", 320193, "Apple Inc."), ("NVDA", 1045810, "NVIDIA CORP"), ("WMT", 104169, "Walmart Inc."),
@@ -121,6 +122,11 @@ def resolve(directory, text):
         ("ZZZZ revenue", []),
         # all-caps messages: words are not tickers
         ("WHAT WAS APPLE REVENUE FOR THE YEAR", [("company", "AAPL")]),
+        # possessives typed without the apostrophe, two-letter tickers in lowercase, nicknames
+        ("whats teslas revenue", [("company", "TSLA")]),
+        ("ba FY2024 net earnings?", [("company", "BA")]),
+        ("coke vs pepsi", [("company", "KO"), ("company", "PEP")]),
+        ("pep talk", []),
     ],
 )
 def test_find(directory, text, expected):
