@@ -382,3 +382,40 @@ def test_fixture_corpus_comes_back_byte_for_byte(fixture_sec, tmp_path):
     for name in ("submissions/CIK0000320193.json", "companyfacts/CIK0001045810.json"):
         assert (result.folder / name).read_bytes() == (FIXTURES_SEC / name).read_bytes()
 
+
+
+FILING_ROWS = """
+    SELECT f.accession, f.cik, f.form, f.fiscal_year, f.fiscal_period, f.period_end, f.filed, f.content_hash,
+           f.missing_items,
+           (SELECT count(*) FROM sections s WHERE s.accession = f.accession),
+           (SELECT count(*) FROM chunks c WHERE c.accession = f.accession),
+           (SELECT count(*) FROM facts x WHERE x.accession = f.accession AND x.source = 'ixbrl')
+      FROM filings f ORDER BY f.accession
+"""
+FACT_COUNTS = "SELECT cik, source, fiscal_year, count(*) FROM facts GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
+COMPANIES = "SELECT cik, name, tickers, fiscal_year_end FROM companies ORDER BY cik"
+
+
+def _rows(database, sql):
+    with database.connection() as conn:
+        return [tuple(r) for r in conn.execute(sql).fetchall()]
+
+
+def test_downloaded_folder_ingests_like_the_local_corpus(fixture_sec, tmp_path, db, corpus_db, embedder):
+    from ingest.pipeline import ingest_folder
+
+    result = download_to_folder(_settings(fixture_sec), FIXTURE_TICKERS, (2023, 2025), tmp_path / "c", progress=False)
+    summary = ingest_folder(db, embedder, result.folder, tickers=result.tickers, progress=False)
+    assert not summary.failed, "\n".join(summary.lines())
+    direct = [r for r in _rows(corpus_db, FILING_ROWS) if not r[0].startswith("noacc-")]
+    assert len(direct) == 7
+    assert _rows(db, FILING_ROWS) == direct
+    noacc = {r[0] for r in _rows(corpus_db, FILING_ROWS)} - {r[0] for r in direct}
+    assert _rows(db, FACT_COUNTS) == _rows(corpus_db, FACT_COUNTS.replace(
+        "FROM facts", f"FROM facts WHERE accession <> ALL(ARRAY{sorted(noacc)}::text[])"))  # fmt: skip
+    assert _rows(db, COMPANIES) == _rows(corpus_db, COMPANIES)
+    with db.connection() as conn:
+        urls = dict(conn.execute("SELECT accession, url FROM filings").fetchall())
+    assert urls["0000320193-24-000123"] == (
+        f"{fixture_sec.www_url}/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm"
+    )
