@@ -111,7 +111,7 @@ UPPER_OK = {"IT", "ALL", "ON", "NOW", "V"}
 ENGLISH = {
     "low", "pep", "riot", "key", "all", "on", "now", "it", "a", "v", "are", "for", "net", "cash", "cost",
     "big", "fast", "well", "good", "best", "life", "data", "pay", "earn", "gain", "can", "has", "so", "go", "be",
-    "do", "an", "or", "by", "ma", "pg", "cl", "ai", "v", "k", "t", "f", "c", "am", "as", "at", "he", "if", "in",
+    "do", "an", "or", "by", "ma", "ai", "v", "k", "t", "f", "c", "am", "as", "at", "he", "if", "in",
     "is", "me", "my", "no", "of", "to", "up", "us", "we", "ok", "hi", "ti", "fb", "wells", "target", "oracle",
     "snow",
 }

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from agent.companies import CompanyDirectory, CompanyMatch
-from agent.concepts import METRICS, find_phrases, normalize
+from agent.companies import CompanyDirectory, CompanyMatch, norm_name
+from agent.concepts import METRICS, UNKNOWN_METRICS, find_phrases, normalize
 from agent.finance import FORMULAS, GROWTH_BASES, GROWTH_WORDS, MEASURE_PHRASES, growth_key
 from agent.plan import Plan
 from agent.plan_scope import meta_intent, out_of_scope, strip_quotes
@@ -167,22 +167,46 @@ def _strip_for_query(text: str, matches: list[CompanyMatch]) -> str:
     return re.sub(r"\s+", " ", t).strip(" ?.!,;:")
 
 
-def _measures(text: str) -> tuple[list[str], str | None]:
-    """Metric/formula keys in the text, and a narrowed or unmappable metric phrase to refuse, if any."""
+_MEASURE_OR_UNKNOWN = {**MEASURE_PHRASES, **{normalize(p): "?" + normalize(p) for p in UNKNOWN_METRICS}}
+# Capitalised words that may stand before a metric without narrowing it ("Total Revenue").
+NEUTRAL_BEFORE = _NAME_STOP | {
+    "total", "net", "annual", "consolidated", "gaap", "reported", "fiscal", "full", "overall", "company", "gross",
+    "operating", "diluted", "basic", "latest", "recent", "current", "prior", "previous", "last", "yearly", "whole",
+    "entire", "cumulative", "fy", "year", "q", "report", "reports", "reported", "compare", "show", "what's",
+}
+
+
+def _capitalised(text: str) -> set[str]:
+    """Title-case words not at the start of a sentence, lowercased (e.g. product names)."""
+    out: set[str] = set()
+    for m in re.finditer(r"[A-Za-z][\w'\u2019-]*", text):
+        word = m.group(0)
+        before = text[: m.start()].rstrip()
+        if not before or before[-1] in ".?!:;\"(":
+            continue
+        if word[0].isupper() and not word.isupper() and not re.search(r"['\u2019]s$", word):
+            out.add(normalize(word))  # possessives name an owner (a company), not a product
+    return out
+
+
+def _measures(text: str, *, named_company: bool = False) -> tuple[list[str], str | None]:
+    """Metric/formula keys in the text, and a narrowed or unmappable metric phrase to refuse, if any.
+
+    With `named_company`, a capitalised word right before a metric ("Nvidia Blackwell revenue")
+    narrows it; without one, that word is more likely an unknown company's name.
+    """
     norm = normalize(text)
     words = norm.split()
-    from agent.concepts import UNKNOWN_METRICS  # the refusal list lives with the metric table
-
-    unknown_table = {normalize(p): "?" + normalize(p) for p in UNKNOWN_METRICS}
-    spans = find_phrases(norm, {**MEASURE_PHRASES, **unknown_table})
+    names = _capitalised(text) if named_company else set()
+    spans = find_phrases(norm, _MEASURE_OR_UNKNOWN)
     keys: list[str] = []
     for start, end, key in spans:
         if key.startswith("?"):
             return keys, key[1:]
         phrase = " ".join(words[start:end])
         before = words[start - 1] if start > 0 else ""
-        if before in QUALIFIERS:
-            return keys, f"{before} {phrase}"
+        if before in QUALIFIERS or (before in names and before not in NEUTRAL_BEFORE and key in METRICS):
+            return keys, f"{before} {phrase}"  # "iPhone revenue", "Blackwell revenue"
         after = " ".join(words[end : end + 3])
         if BY_BREAKDOWN.match(after) and key in METRICS:
             return keys, f"{phrase} {after}"
@@ -261,7 +285,12 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         return _refuse("out_of_scope", scope)
 
     matches = directory.find(outside)
-    measures, unmappable = _measures(TOPIC_MASK.sub(" ", outside))
+    unnamed = outside
+    for m in sorted((m for m in matches if m.kind == "company"), key=lambda m: -m.start):
+        # "Advanced Micro Devices revenue" is not "devices revenue"
+        unnamed = unnamed[: m.start] + "_" * (m.end - m.start) + unnamed[m.end :]
+    measures, unmappable = _measures(TOPIC_MASK.sub(" ", unnamed),
+                                     named_company=any(m.kind == "company" for m in matches))
     if "shares_outstanding" not in measures and re.search(r"\bshares\b.{0,40}\boutstanding\b", low):
         measures.append("shares_outstanding")  # "how many shares did Apple have outstanding"
     items, has_topic = route_items(low)
@@ -286,6 +315,9 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     # relationship with TSMC"), not a second subject; in a figure or comparison it is a subject
     if not_covered and tickers and has_topic and not measures and not re.search(r"\b(?:compar\w*|vs\.?|versus)\b", low):
         not_covered = []
+    if tickers:  # beside a covered company, a capitalised word that is some obscure registrant's name
+        not_covered = [m for m in not_covered if m.via != "name" or len(norm_name(m.text)) > 1
+                       or norm_name(m.text)[0] in directory.alias_words]
     prose_ask = why or (has_topic and bool(QUAL_ASK.search(low))) or bool(set(items) & SECTION_ITEMS)
     if unmappable and prose_ask:
         measures, unmappable = [], None  # "why did iPhone revenue fall?": prose about a narrower figure

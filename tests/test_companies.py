@@ -26,6 +26,7 @@ COVERED = [
     (21344, "COCA COLA CO", ["KO"]),
     (12927, "BOEING CO", ["BA"]),
     (77476, "PepsiCo, Inc.", ["PEP"]),
+    (2488, "ADVANCED MICRO DEVICES, INC.", ["AMD"]),
 ]
 SEC = [
     ("AAPL", 320193, "Apple Inc."), ("NVDA", 1045810, "NVIDIA CORP"), ("WMT", 104169, "Walmart Inc."),
@@ -151,7 +152,7 @@ def test_get_and_covered(directory):
     assert directory.get(789019).covered is False
     assert directory.get("ZZZZ") is None
     covered = directory.covered()
-    assert [c.ticker for c in covered][:3] == ["AAPL", "AI", "BA"]
+    assert [c.ticker for c in covered][:3] == ["AAPL", "AI", "AMD"]
     assert all(c.covered for c in covered)
     assert directory.years[1045810] == [2024, 2025]
 

@@ -179,6 +179,11 @@ CASES = [
     ("project tesla's net income for 2025 and 2026", dict(refusal_reason="out_of_scope")),
     ("according to bloomberg, what was apple's revenue?", dict(refusal_reason="out_of_scope",
                                                                refusal_detail="sources other than 10-K filings")),
+    ("Nvidia Blackwell revenue 2025", dict(refusal_reason="unknown_metric", refusal_detail="blackwell revenue")),
+    ("Tesla Energy revenue 2024", dict(refusal_reason="unknown_metric", refusal_detail="energy revenue")),
+    ("Advanced Micro Devices revenue 2023", dict(route="domain", metrics=["revenue"])),
+    ("What was Apple's Total Revenue in FY2024?", dict(intent="numeric", metrics=["revenue"])),
+    ("what's Zorblax Corp's revenue?", dict(refusal_reason="no_company", refusal_detail="Zorblax Corp")),
     # --- words that look like refusals but are not
     ("How much does Apple invest in R&D?", dict(route="domain", metrics=["rd"])),
     ("What products does Apple sell?", dict(route="domain", intent="qualitative")),
