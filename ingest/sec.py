@@ -98,8 +98,10 @@ def download_to_folder(
     before_requests, before_hits = client.stats.requests, client.stats.cache_hits
     result = DownloadResult(folder=folder)
     try:
-        ticker_bytes = client.get(f"{www}/files/company_tickers.json", max_age_s=TICKER_MAP_MAX_AGE_S)
-        ticker_map = parse_ticker_map(json.loads(ticker_bytes))
+        ticker_bytes = client.get(
+            f"{www}/files/company_tickers.json", max_age_s=TICKER_MAP_MAX_AGE_S, check=_ticker_map
+        )
+        ticker_map = _ticker_map(ticker_bytes)
         companies: dict[int, dict] = {}  # cik -> {"submissions": bytes, "companyfacts": bytes | None}
         wanted: list[FilingRef] = []
         for raw in dict.fromkeys(normalize_ticker(t) for t in tickers if t.strip()):
@@ -139,7 +141,9 @@ def _company_filings(client, ticker, years, forms, ticker_map, www, data, errors
         return None
     cik, title = ticker_map[ticker]
     try:
-        sub_bytes = client.get(f"{data}/submissions/CIK{cik:010d}.json", max_age_s=SUBMISSIONS_MAX_AGE_S)
+        sub_bytes = client.get(
+            f"{data}/submissions/CIK{cik:010d}.json", max_age_s=SUBMISSIONS_MAX_AGE_S, check=_json_object
+        )
         submissions = json.loads(sub_bytes)
         rows = submission_rows((submissions.get("filings") or {}).get("recent") or {})
         for page in older_pages(submissions, years):
@@ -147,20 +151,20 @@ def _company_filings(client, ticker, years, forms, ticker_map, www, data, errors
             rows.extend(submission_rows(page_json))
     except SecBlocked:
         raise
-    except (SecHttpError, ValueError) as exc:
+    except (SecHttpError, ValueError, TypeError, AttributeError, KeyError) as exc:
         errors.append(DownloadError(ticker, f"could not read SEC submissions for CIK {cik}: {_reason(exc)}"))
         return None
     facts_bytes: bytes | None = None
     try:
         facts_bytes = client.get(
-            f"{data}/api/xbrl/companyfacts/CIK{cik:010d}.json", max_age_s=COMPANYFACTS_MAX_AGE_S
+            f"{data}/api/xbrl/companyfacts/CIK{cik:010d}.json", max_age_s=COMPANYFACTS_MAX_AGE_S, check=_json_object
         )
         fy_by_accession = fiscal_years_by_accession(json.loads(facts_bytes))
     except SecBlocked:
         raise
     except SecNotFound:
         fy_by_accession = {}  # a filer without XBRL financial data: the 10-Ks' own facts still count
-    except (SecHttpError, ValueError) as exc:
+    except (SecHttpError, ValueError, TypeError, AttributeError, KeyError) as exc:
         facts_bytes, fy_by_accession = None, {}
         errors.append(DownloadError(ticker, f"companyfacts not downloaded: {_reason(exc)}"))
     company = submissions.get("name") or title
@@ -253,6 +257,20 @@ def _write(path: Path, body: bytes) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_bytes(body)
     tmp.replace(path)
+
+
+def _ticker_map(body: bytes) -> dict[str, tuple[int, str]]:
+    ticker_map = parse_ticker_map(json.loads(body))
+    if not ticker_map:
+        raise ValueError("empty ticker map")
+    return ticker_map
+
+
+def _json_object(body: bytes) -> dict:
+    value = json.loads(body)
+    if not isinstance(value, dict):
+        raise ValueError("not a JSON object")
+    return value
 
 
 def _reason(exc: Exception) -> str:

@@ -18,6 +18,7 @@ import os
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,8 +66,9 @@ def check_identity(identity: str | None) -> str:
 class RateLimiter:
     """At most `rps` request starts per second, spaced evenly, shared by every thread.
 
-    Each caller reserves the next free slot under a lock and sleeps outside it, so N requests
-    take at least (N-1)/rps seconds whatever the thread count, and there is no burst to trip SEC.
+    A caller holds the lock while it waits for its turn, and the next turn is counted from the
+    moment the wait actually ended, so even a late wake-up (a busy CPU) never lets two requests
+    start closer than 1/rps apart: N requests take at least (N-1)/rps seconds, with no burst.
     """
 
     def __init__(self, rps: float):
@@ -78,12 +80,10 @@ class RateLimiter:
 
     def acquire(self) -> None:
         with self._lock:
-            now = time.monotonic()
-            slot = max(now, self._next)
-            self._next = slot + self.interval
-        delay = slot - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
+            delay = self._next - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            self._next = time.monotonic() + self.interval
 
 
 _limiters: dict[float, RateLimiter] = {}
@@ -186,22 +186,24 @@ class SecClient:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def get(self, url: str, *, max_age_s: float | None = None) -> bytes:
-        """The body of `url`, from the cache when fresh enough (None: forever), else from SEC."""
+    def get(self, url: str, *, max_age_s: float | None = None, check: Callable[[bytes], object] | None = None) -> bytes:
+        """The body of `url`, from the cache when fresh enough (None: forever), else from SEC.
+
+        `check` (e.g. json.loads) must accept the body: a cached body it rejects is fetched again,
+        and a fetched one it rejects is an error and is not cached, so a damaged answer never sticks.
+        """
         cached = self.cache.get(url, max_age_s)
-        if cached is not None:
+        if cached is not None and _accepts(check, cached):
             self._count(cache_hits=1)
             return cached
         body, content_type = self._fetch(url)
+        if not _accepts(check, body):
+            raise SecHttpError(f"SEC returned a malformed answer for {url}", url=url)
         self.cache.put(url, body, content_type)
         return body
 
     def get_json(self, url: str, *, max_age_s: float | None = None):
-        body = self.get(url, max_age_s=max_age_s)
-        try:
-            return json.loads(body)
-        except ValueError as exc:
-            raise SecHttpError(f"SEC returned something other than JSON for {url}", url=url) from exc
+        return json.loads(self.get(url, max_age_s=max_age_s, check=json.loads))
 
     def _fetch(self, url: str) -> tuple[bytes, str | None]:
         last = ""
@@ -248,6 +250,16 @@ class SecClient:
         with self._stats_lock:
             for name, delta in deltas.items():
                 setattr(self.stats, name, getattr(self.stats, name) + delta)
+
+
+def _accepts(check: Callable[[bytes], object] | None, body: bytes) -> bool:
+    if check is None:
+        return True
+    try:
+        check(body)
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return False
+    return True
 
 
 def _parse_retry_after(value: str | None) -> float | None:

@@ -419,3 +419,20 @@ def test_downloaded_folder_ingests_like_the_local_corpus(fixture_sec, tmp_path, 
     assert urls["0000320193-24-000123"] == (
         f"{fixture_sec.www_url}/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm"
     )
+
+
+def test_a_malformed_answer_is_reported_and_never_cached(fake, tmp_path):
+    good = fake.routes["/data/submissions/CIK0000320193.json"]
+    fake.routes["/data/submissions/CIK0000320193.json"] = good[: len(good) // 2]  # cut mid-way
+    broken = download_to_folder(_settings(fake), ["AAPL", "GME"], (2023, 2024), tmp_path / "cache", progress=False)
+    assert [str(e) for e in broken.errors] == [
+        "AAPL: could not read SEC submissions for CIK 320193: SEC returned a malformed answer for "
+        f"{fake.www_url.removesuffix('/www')}/data/submissions/CIK0000320193.json"
+    ]
+    assert [f.ticker for f in broken.filings] == ["GME"]
+    fake.routes["/data/submissions/CIK0000320193.json"] = good
+    fixed = download_to_folder(_settings(fake), ["AAPL"], (2024, 2024), tmp_path / "cache", progress=False)
+    assert fixed.errors == [] and [f.ticker for f in fixed.filings] == ["AAPL"]
+    fake.routes["/www/files/company_tickers.json"] = b"<html>maintenance</html>"
+    with pytest.raises(FootnoteError, match="malformed answer"):
+        download_to_folder(_settings(fake), ["AAPL"], None, tmp_path / "other-cache", progress=False)
