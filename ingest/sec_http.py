@@ -58,8 +58,10 @@ class SecBlocked(SecHttpError):
 def check_identity(identity: str | None) -> str:
     """SEC wants a name and a contact e-mail; refuse early rather than be blocked later."""
     value = (identity or "").strip()
-    if not value or "@" not in value or " " not in value:
-        raise FootnoteError(f"SEC_IDENTITY is {'not set' if not value else 'not a name and e-mail'}. {IDENTITY_HELP}")
+    if "@" not in value:
+        raise FootnoteError(f"SEC_IDENTITY is {'not set' if not value else 'missing a contact e-mail'}. {IDENTITY_HELP}")
+    if not value.isascii():  # it travels in an HTTP header
+        raise FootnoteError(f"SEC_IDENTITY must be plain ASCII (write José as Jose). {IDENTITY_HELP}")
     return value
 
 

@@ -112,7 +112,7 @@ def _index(folder: Path) -> list[dict]:
 # -- identity ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("identity", [None, "", "   ", "nobody"])
+@pytest.mark.parametrize("identity", [None, "", "   ", "Jane Analyst", "José Analyst jose@example.com"])
 def test_refuses_without_a_declared_identity_and_says_how_to_set_it(fake, tmp_path, identity):
     with pytest.raises(FootnoteError) as err:
         download_to_folder(_settings(fake, sec_identity=identity), ["AAPL"], None, tmp_path / "cache", progress=False)
