@@ -69,7 +69,7 @@ def refusal_headline(answer: Answer) -> str:
 
 def table_monospace(table: Table, *, limit: int | None = None) -> str:
     """A table as aligned plain text, for surfaces (or sizes) without a native table."""
-    cells = [table.columns] + [[str(v) for v in row] for row in table.rows]
+    cells = [list(table.columns)] + [[cell_text(table, r, c) for c in range(len(row))] for r, row in enumerate(table.rows)]
     ncols = max(len(r) for r in cells)
     cells = [r + [""] * (ncols - len(r)) for r in cells]
     widths = [max(len(r[i]) for r in cells) for i in range(ncols)]

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl
@@ -300,9 +302,13 @@ class SlackSender:
         self._verifier = SignatureVerifier(signing_secret)
         self._ids = itertools.count(1)
         self._ts = itertools.count(1)
+        # Event ids and message timestamps unique to this sender, so tests sharing a database
+        # never see each other's processed events or threads.
+        self._run = uuid.uuid4().hex[:8]
+        self._base = random.randint(1_600_000_000, 1_699_999_999)
 
     def next_ts(self) -> str:
-        return f"1700000000.{next(self._ts):06d}"
+        return f"{self._base}.{next(self._ts):06d}"
 
     def post(self, body: str, content_type: str, *, retry_num: int | None = None, timestamp: int | None = None,
              signature: str | None = None) -> tuple[int, str, float]:
@@ -330,7 +336,7 @@ class SlackSender:
     def event(self, event: dict, *, event_id: str | None = None, **kw) -> tuple[int, str, float]:
         body = {
             "token": "legacy", "team_id": self.team, "api_app_id": "AFOOTNOTE", "type": "event_callback",
-            "event_id": event_id or f"Ev{next(self._ids):08d}", "event_time": int(time.time()),
+            "event_id": event_id or f"Ev{self._run}{next(self._ids):06d}", "event_time": int(time.time()),
             "authorizations": [{"team_id": self.team, "user_id": BOT_USER_ID, "is_bot": True}],
             "event": event,
         }

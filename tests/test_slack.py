@@ -1,0 +1,263 @@
+"""Slack end to end: signed HTTP requests through the real Bolt app (served on 127.0.0.1) and the
+real Footnote over the fixture corpus, with a fake Slack Web API recording what users would see."""
+
+from __future__ import annotations
+
+import json
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import pytest
+from slack_sdk.models.blocks import Block
+
+from bot.settings import Settings
+from bot.slack.app import build_app
+from bot.slack.server import serving_http
+from tests.fakes.fake_slack import BOT_ID, BOT_USER_ID, FakeSlack, SlackSender, block_problems
+
+SECRET = "test-signing-secret"
+
+
+def slack_settings(api_url: str) -> Settings:
+    return Settings(_env_file=None, SLACK_BOT_TOKEN="xoxb-test-token", SLACK_SIGNING_SECRET=SECRET,
+                    SLACK_API_URL=api_url, FOOTNOTE_LLM="off")
+
+
+@pytest.fixture(scope="module")
+def footnote(corpus_db, embedder):
+    from agent.service import Footnote
+
+    return Footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"))
+
+
+@dataclass
+class SlackEnv:
+    fake: FakeSlack
+    send: SlackSender
+    url: str
+    db: object
+
+
+@pytest.fixture
+def slack(footnote, corpus_db):
+    with FakeSlack() as fake:
+        app = build_app(slack_settings(fake.base_url), footnote, corpus_db, workers=4)
+        with serving_http(app) as url:
+            yield SlackEnv(fake, SlackSender(url, SECRET), url, corpus_db)
+
+
+def final_reply(env: SlackEnv, channel: str, thread_ts: str, *, count: int = 1):
+    """The thread once `count` questions in `channel` are done: removing the working reaction is
+    the bot's last step (each test uses its own channel)."""
+
+    def done():
+        return len([c for c in env.fake.calls_to("reactions.remove") if c.args.get("channel") == channel]) >= count
+
+    env.fake.wait_for(done, timeout=60)
+    return env.fake.thread(channel, thread_ts)
+
+
+def all_text(message) -> str:
+    parts = [message.text]
+    for b in message.blocks:
+        if b.get("type") == "section":
+            parts.append(b["text"]["text"])
+        elif b.get("type") == "context":
+            parts.extend(e.get("text", "") for e in b["elements"])
+        elif b.get("type") == "table":
+            parts.extend(c.get("text", "") for row in b["rows"] for c in row)
+    return "\n".join(parts)
+
+
+def assert_valid_blocks(blocks: list[dict]) -> None:
+    assert block_problems(blocks) == []
+    for b in blocks:
+        Block.parse(b).validate_json()  # slack_sdk's own model checks (lengths, required fields)
+
+
+def test_mention_is_answered_in_its_thread_with_a_table_and_footnote_links(slack):
+    ts, event = slack.send.mention("What was Apple's revenue in fiscal 2024?", channel="C0MENTION")
+    status, _, seconds = slack.send.event(event)
+    assert status == 200 and seconds < 1.0  # acked before any answering
+
+    thread = final_reply(slack, "C0MENTION", ts)
+    assert len(thread) == 1, "the placeholder is updated in place: one message in the thread"
+    reply = thread[0]
+    assert reply.thread_ts == ts
+    assert_valid_blocks(reply.blocks)
+    text = all_text(reply)
+    assert "Looking that up" not in reply.text
+    assert "391,035" in text or "391.0" in text
+    footnotes = [e["text"] for b in reply.blocks if b["type"] == "context" for e in b["elements"] if "sec.gov" in e["text"]]
+    assert footnotes and footnotes[0].startswith("[1] <https://www.sec.gov/")
+    assert any(b["type"] == "actions" for b in reply.blocks), "feedback buttons on an answer"
+    assert reply.text, "a plain-text fallback always"
+
+    # Working was shown at once, then cleared.
+    added = slack.fake.calls_to("reactions.add")
+    assert [(c.args["timestamp"], c.args["name"]) for c in added] == [(ts, "eyes")]
+    assert slack.fake.reactions[("C0MENTION", ts)] == set()
+
+
+def test_a_comparison_renders_a_valid_table_block(slack):
+    ts, event = slack.send.mention("Compare revenue for Apple and Tesla in fiscal 2024", channel="C0TABLE")
+    slack.send.event(event)
+    reply = final_reply(slack, "C0TABLE", ts)[0]
+    assert_valid_blocks(reply.blocks)
+    tables = [b for b in reply.blocks if b["type"] == "table"]
+    assert len(tables) == 1
+    header = [c["text"] for c in tables[0]["rows"][0]]
+    assert len(header) >= 2 and len(tables[0]["rows"]) >= 3
+    cells = " ".join(c["text"] for row in tables[0]["rows"] for c in row)
+    assert "AAPL" in cells and "TSLA" in cells
+    assert "391,035" in cells and "97,690" in cells
+
+
+def test_follow_up_in_the_thread_needs_no_mention_and_uses_the_thread_memory(slack):
+    ts, event = slack.send.mention("What was Apple's revenue in fiscal 2024?", channel="C0FOLLOW")
+    slack.send.event(event)
+    final_reply(slack, "C0FOLLOW", ts)
+
+    _, follow = slack.send.message("and in fiscal 2023?", channel="C0FOLLOW", thread_ts=ts)
+    slack.send.event(follow)
+    thread = final_reply(slack, "C0FOLLOW", ts, count=2)
+    assert len(thread) == 2
+    second = all_text(thread[1])
+    assert "383,285" in second, "FY2023 revenue of the company the thread is about (Apple)"
+
+    # A message in a thread Footnote is not part of, and a top-level message, are not answered.
+    other_ts, mention_free = slack.send.message("what was Apple's revenue?", channel="C0FOLLOW")
+    slack.send.event(mention_free)
+    _, stranger = slack.send.message("and 2022?", channel="C0FOLLOW", thread_ts=other_ts)
+    slack.send.event(stranger)
+    time.sleep(1.0)
+    assert slack.fake.thread("C0FOLLOW", other_ts) == []
+
+
+def test_direct_message_is_answered_without_a_mention(slack):
+    ts, event = slack.send.message("What was NVIDIA's net income in fiscal 2024?", channel="D0DIRECT", channel_type="im")
+    slack.send.event(event)
+    reply = final_reply(slack, "D0DIRECT", ts)[0]
+    assert reply.thread_ts == ts
+    assert "29,760" in all_text(reply)
+
+
+def test_a_company_not_covered_gets_a_refusal_that_looks_like_one(slack):
+    ts, event = slack.send.mention("What was Microsoft's revenue in fiscal 2024?", channel="C0REFUSE")
+    slack.send.event(event)
+    reply = final_reply(slack, "C0REFUSE", ts)[0]
+    assert_valid_blocks(reply.blocks)
+    assert reply.blocks[0]["text"]["text"].startswith(":no_entry_sign: *")
+    assert "/tickers" in all_text(reply)
+    assert not any(b["type"] == "actions" for b in reply.blocks), "no feedback buttons on a refusal"
+
+
+def test_a_retried_event_is_answered_once(slack):
+    ts, event = slack.send.mention("What was Apple's net income in fiscal 2024?", channel="C0RETRY")
+    event_id = "EvRETRY" + ts.replace(".", "")
+    assert slack.send.event(event, event_id=event_id)[0] == 200
+    for n in (1, 2, 3):
+        assert slack.send.event(event, event_id=event_id, retry_num=n)[0] == 200
+    final_reply(slack, "C0RETRY", ts)
+    time.sleep(0.5)
+    assert len(slack.fake.thread("C0RETRY", ts)) == 1
+    assert len([c for c in slack.fake.calls_to("chat.postMessage") if c.args.get("thread_ts") == ts]) == 1
+
+
+def test_the_same_event_at_two_processes_is_answered_once(slack, footnote, corpus_db):
+    """Two Bolt apps (as two processes would be) share the database; Slack's retry of the same
+    event lands on the other one."""
+    with serving_http(build_app(slack_settings(slack.fake.base_url), footnote, corpus_db)) as other_url:
+        ts, event = slack.send.mention("What was NVIDIA's revenue in fiscal 2025?", channel="C0TWO")
+        other = SlackSender(other_url, SECRET)
+        event_id = "EvTWO" + ts.replace(".", "")
+        with ThreadPoolExecutor(4) as pool:
+            statuses = list(pool.map(lambda s: s.event(event, event_id=event_id)[0], [slack.send, other, slack.send, other]))
+        assert statuses == [200] * 4
+        final_reply(slack, "C0TWO", ts)
+        time.sleep(0.5)
+        assert len(slack.fake.thread("C0TWO", ts)) == 1
+
+
+def test_bad_or_stale_signatures_are_refused(slack):
+    _, event = slack.send.mention("What was Apple's revenue?", channel="C0SIG")
+    body = json.dumps({"type": "event_callback", "event_id": "EvSIG1", "team_id": "T0FOOT", "event": event})
+    assert slack.send.post(body, "application/json", signature="v0=" + "0" * 64)[0] == 401
+    assert slack.send.post(body, "application/json", timestamp=int(time.time()) - 10 * 60)[0] == 401
+    assert SlackSender(slack.url, "some-other-secret").post(body, "application/json")[0] == 401
+    time.sleep(0.3)
+    assert slack.fake.calls_to("chat.postMessage") == []
+
+
+def test_own_messages_other_bots_edits_and_joins_are_ignored(slack):
+    ts, event = slack.send.mention("What was Apple's revenue in fiscal 2024?", channel="C0IGNORE")
+    slack.send.event(event)
+    final_reply(slack, "C0IGNORE", ts)
+    before = len(slack.fake.calls)
+    ignored = [
+        slack.send.message("Apple's revenue was ...", channel="C0IGNORE", thread_ts=ts, user=BOT_USER_ID, bot_id=BOT_ID)[1],
+        slack.send.message("beep", channel="C0IGNORE", thread_ts=ts, user="U0OTHERBOT", bot_id="B0OTHER")[1],
+        slack.send.message("", channel="C0IGNORE", thread_ts=ts, subtype="channel_join")[1],
+        {"type": "message", "subtype": "message_changed", "channel": "C0IGNORE", "channel_type": "channel", "ts": slack.send.next_ts(),
+         "message": {"type": "message", "user": "U0ANALYST", "text": "edited", "ts": ts, "thread_ts": ts}, "hidden": True},
+    ]
+    for e in ignored:
+        assert slack.send.event(e)[0] == 200
+    time.sleep(1.0)
+    assert [c.method for c in slack.fake.calls[before:]] == []
+    assert len(slack.fake.thread("C0IGNORE", ts)) == 1
+
+
+def test_tickers_filings_and_help_commands(slack):
+    status, _, seconds = slack.send.command("/tickers", "", slack.fake.response_url("tickers"))
+    assert status == 200 and seconds < 1.0
+    slack.fake.wait_for(lambda: slack.fake.responses)
+    tickers = slack.fake.responses[-1].args
+    assert tickers["response_type"] == "ephemeral"
+    assert_valid_blocks(tickers["blocks"])
+    table = next(b for b in tickers["blocks"] if b["type"] == "table")
+    tickers_listed = [row[0]["text"] for row in table["rows"][1:]]
+    assert sorted(tickers_listed) == ["AAPL", "NVDA", "TSLA", "WMT"]
+
+    slack.send.command("/tickers", "walm", slack.fake.response_url("filtered"))
+    slack.fake.wait_for(lambda: any(r.method.endswith("filtered") for r in slack.fake.responses))
+    filtered = next(r for r in slack.fake.responses if r.method.endswith("filtered")).args
+    rows = next(b for b in filtered["blocks"] if b["type"] == "table")["rows"][1:]
+    assert [r[0]["text"] for r in rows] == ["WMT"]
+
+    slack.send.command("/filings", "aapl", slack.fake.response_url("filings"))
+    slack.fake.wait_for(lambda: any(r.method.endswith("filings") for r in slack.fake.responses))
+    filings = next(r for r in slack.fake.responses if r.method.endswith("filings")).args
+    assert_valid_blocks(filings["blocks"])
+    table = next(b for b in filings["blocks"] if b["type"] == "table")
+    link = table["rows"][1][-1]["elements"][0]["elements"][0]
+    assert link["type"] == "link" and link["url"].startswith("https://www.sec.gov/")
+
+    slack.send.command("/filings", "", slack.fake.response_url("usage"))
+    slack.send.command("/filings", "ZZZZ", slack.fake.response_url("unknown"))
+    slack.send.command("/footnote", "help", slack.fake.response_url("help"))
+    slack.fake.wait_for(lambda: {"usage", "unknown", "help"} <= {r.method.rsplit("/", 1)[-1] for r in slack.fake.responses})
+    by_name = {r.method.rsplit("/", 1)[-1]: r.args for r in slack.fake.responses}
+    assert "Usage: `/filings TICKER`" in by_name["usage"]["text"]
+    assert "no filings for ZZZZ" in by_name["unknown"]["text"]
+    assert "refuse" in by_name["help"]["text"].lower() or "can't" in by_name["help"]["text"].lower()
+
+
+def test_feedback_buttons_store_question_answer_and_thread(slack):
+    question = "What was Apple's revenue in fiscal 2024?"
+    ts, event = slack.send.mention(question, channel="C0FEEDBACK")
+    slack.send.event(event)
+    reply = final_reply(slack, "C0FEEDBACK", ts)[0]
+    buttons = next(b for b in reply.blocks if b["type"] == "actions")["elements"]
+    down = next(b for b in buttons if b["action_id"] == "feedback_down")
+    message = {"type": "message", "ts": reply.ts, "channel": "C0FEEDBACK", "thread_ts": ts, "text": reply.text, "blocks": reply.blocks}
+    status, _, _ = slack.send.click("feedback_down", down["value"], message, slack.fake.response_url("feedback"), user="U0CRITIC")
+    assert status == 200
+    slack.fake.wait_for(lambda: slack.fake.responses)
+    assert slack.fake.responses[-1].args["response_type"] == "ephemeral"
+    key = f"slack:T0FOOT:C0FEEDBACK:{ts}"
+    with slack.db.connection() as conn:
+        row = conn.execute("SELECT platform, user_id, rating, question, answer FROM feedback WHERE thread_key = %s", (key,)).fetchone()
+    assert row[:4] == ("slack", "U0CRITIC", -1, question)
+    assert row[4]["text"] == reply.text and row[4]["ts"] == reply.ts
