@@ -193,12 +193,21 @@ class SecClient:
 
         `check` (e.g. json.loads) must accept the body: a cached body it rejects is fetched again,
         and a fetched one it rejects is an error and is not cached, so a damaged answer never sticks.
+        When SEC cannot be reached (after the retries), a stale cached copy is better than nothing.
         """
         cached = self.cache.get(url, max_age_s)
         if cached is not None and _accepts(check, cached):
             self._count(cache_hits=1)
             return cached
-        body, content_type = self._fetch(url)
+        try:
+            body, content_type = self._fetch(url)
+        except SecHttpError as exc:
+            stale = None if isinstance(exc, (SecNotFound, SecBlocked)) else self.cache.get(url, None)
+            if stale is None or not _accepts(check, stale):
+                raise
+            log.warning("SEC unreachable for %s (%s); using the copy cached earlier", url, exc)
+            self._count(cache_hits=1)
+            return stale
         if not _accepts(check, body):
             raise SecHttpError(f"SEC returned a malformed answer for {url}", url=url)
         self.cache.put(url, body, content_type)

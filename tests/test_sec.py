@@ -436,3 +436,20 @@ def test_a_malformed_answer_is_reported_and_never_cached(fake, tmp_path):
     fake.routes["/www/files/company_tickers.json"] = b"<html>maintenance</html>"
     with pytest.raises(FootnoteError, match="malformed answer"):
         download_to_folder(_settings(fake), ["AAPL"], None, tmp_path / "other-cache", progress=False)
+
+
+def test_stale_copies_stand_in_when_sec_is_down(fake, tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    first = download_to_folder(_settings(fake), ["AAPL"], (2024, 2024), cache, progress=False)
+    for name in ("TICKER_MAP_MAX_AGE_S", "SUBMISSIONS_MAX_AGE_S", "COMPANYFACTS_MAX_AGE_S"):
+        monkeypatch.setattr(sec, name, 0)
+    for path in ("/www/files/company_tickers.json", "/data/submissions/CIK0000320193.json",
+                 "/data/api/xbrl/companyfacts/CIK0000320193.json"):  # fmt: skip
+        fake.fail(path, 503, 503)
+    client = _client(_settings(fake), cache, max_tries=2)
+    again = download_to_folder(_settings(fake), ["AAPL"], (2024, 2024), cache, client=client, progress=False)
+    assert again.errors == [] and again.filings == first.filings
+    assert again.requests == 6 and again.cache_hits == 4  # 3 stale copies and the document
+    fake.fail("/data/submissions/CIK0001326380.json", 503, 503)  # never fetched before: nothing to fall back on
+    gme = download_to_folder(_settings(fake), ["GME"], None, cache, client=client, progress=False)
+    assert [e.reason.split(":")[0] for e in gme.errors] == ["could not read SEC submissions for CIK 1326380"]
