@@ -112,6 +112,11 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
         body = " ".join(lines)
     text = "\n\n".join(p for p in (draft.intro, body) if p)
 
+    # a fact's own fiscal year (the citation's is the reporting filing's)
+    fact_years = {c["evidence_id"]: c["fiscal_year"] for c in (state.get("retrieval") or {}).get("cells") or []
+                  if c.get("evidence_id")}
+    for calc in calculations:
+        fact_years.update({o["evidence_id"]: o["fiscal_year"] for o in calc["operands"]})
     citations, numbers = [], []
     for evidence_id, n in sorted(notes.numbers.items(), key=lambda kv: kv[1]):
         ev = evidence[evidence_id]
@@ -127,7 +132,7 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
         if ev.kind == "fact":
             numbers.append(
                 Number(value=ev.value, unit=ev.unit or "", concept=ev.concept or "", ticker=ev.ticker,
-                       fiscal_year=ev.fiscal_year, period_end=date.fromisoformat(ev.period_end) if ev.period_end else None,
+                       fiscal_year=fact_years.get(evidence_id, ev.fiscal_year), period_end=date.fromisoformat(ev.period_end) if ev.period_end else None,
                        citation=n)
             )
     for calc in calculations:

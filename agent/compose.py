@@ -19,6 +19,7 @@ from agent.plan import Plan
 log = logging.getLogger(__name__)
 
 MAX_SENTENCES = 5
+TOP_CHUNKS = 3  # each contributes its best sentence
 MIN_SENTENCE, MAX_SENTENCE = 40, 600
 _WORD = re.compile(r"[a-z][a-z&\-]+")
 _STOP = frozenset(
@@ -53,25 +54,34 @@ def possessive(name: str) -> str:
 
 
 def _pick_sentences(chunks: list[Evidence], query_terms: set[str]) -> list[tuple[Evidence, str]]:
-    """The best sentence of each top chunk (by overlap with the query's terms), best chunks first;
-    a second sentence from the top chunk when it is as relevant."""
-    picked: list[tuple[Evidence, str, float]] = []
+    """The best sentence of each of the top chunks (the search already ranked them), then further
+    sentences that share the question's terms, up to MAX_SENTENCES, in the chunks' order."""
+    firsts: list[tuple[int, int, str]] = []
+    extras: list[tuple[float, int, int, str]] = []
     for rank, chunk in enumerate(chunks):
         candidates = []
-        for sentence in split_sentences(chunk.text):
+        for position, sentence in enumerate(split_sentences(chunk.text)):
             if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _BOILERPLATE.match(sentence):
                 continue
-            if not sentence[0].isupper() and not sentence[0] in "“\"(":
+            if not (sentence[0].isupper() or sentence[0] in "“\"("):
                 continue
             overlap = len(_terms(sentence) & query_terms)
-            candidates.append((overlap - 0.1 * len(number_tokens(sentence)), sentence))
-        candidates.sort(key=lambda c: -c[0])
-        take = 2 if rank == 0 else 1
-        for score, sentence in candidates[:take]:
-            if score <= 0 and picked:
-                continue
-            picked.append((chunk, sentence, score))
-    return [(c, s) for c, s, _ in picked[:MAX_SENTENCES]]
+            candidates.append((overlap - 0.1 * len(number_tokens(sentence)), position, sentence))
+        if not candidates:
+            continue
+        candidates.sort(key=lambda c: (-c[0], c[1]))
+        best = candidates[0]
+        if rank < TOP_CHUNKS:
+            firsts.append((rank, best[1], best[2]))
+            rest = candidates[1:]
+        else:
+            rest = candidates
+        extras.extend((score, rank, position, sentence) for score, position, sentence in rest if score >= 1)
+    extras.sort(key=lambda e: (-e[0], e[1], e[2]))
+    chosen = firsts + [(rank, position, sentence) for _, rank, position, sentence in extras]
+    chosen = chosen[:MAX_SENTENCES]
+    chosen.sort(key=lambda c: (c[0], c[1]))
+    return [(chunks[rank], sentence) for rank, _, sentence in chosen]
 
 
 def compose_extractive(
@@ -101,7 +111,7 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence]) -> Draft:
         first = picks[0][0]
         companies = sorted({c.ticker for c, _ in picks})
         items = sorted({c.item for c, _ in picks if c.item})
-        where = f" (Item {', '.join(items)})" if items else ""
+        where = f" (Item {items[0]})" if len(items) == 1 else (f" (Items {', '.join(items[:-1])} and {items[-1]})" if items else "")
         if len(companies) == 1:
             intro = f"From the fiscal {first.fiscal_year} 10-K of {companies[0]}{where}:"
         else:

@@ -58,6 +58,7 @@ def fetch(state, deps, config) -> dict:
     plan = state["plan"]
     numeric = plan["intent"] in NUMERIC_INTENTS
     resolved: list[dict] = []
+    first_refusal = None
     with deps.db.connection() as conn:
         if not plan.get("tickers"):
             return {"refusal": {"reason": "no_company", "detail": None}}
@@ -74,18 +75,21 @@ def fetch(state, deps, config) -> dict:
             if not wanted or plan.get("latest"):
                 if not available:
                     return {"refusal": {"reason": "year_not_available", "detail": f"any fiscal year for {company['name']}"}}
-                wanted = [available[0]] if not wanted else wanted
+                offsets = plan.get("year_offsets") or [0]
+                wanted = sorted({available[0] + offset for offset in offsets})
             missing = [y for y in wanted if y not in available]
             if missing and (not numeric or len(missing) == len(wanted)):
                 label = ", ".join(f"fiscal {y}" for y in missing)
                 what = "10-K filing" if not numeric else "reported figures"
-                return {
-                    "refusal": {
-                        "reason": "year_not_available",
-                        "detail": f"{company['name']}'s {what} for {label}",
-                        "years": sorted(available)[-8:],
-                    }
+                refusal = {
+                    "reason": "year_not_available",
+                    "detail": f"{company['name']}'s {what} for {label}",
+                    "years": sorted(available)[-8:],
                 }
+                if len(plan["tickers"]) == 1:
+                    return {"refusal": refusal}
+                # several companies: the others still answer; this one shows as not reported
+                first_refusal = first_refusal or refusal
             as_of = None
             if plan.get("as_of_filing_year"):
                 filing = filings.get(int(plan["as_of_filing_year"]))
@@ -101,11 +105,18 @@ def fetch(state, deps, config) -> dict:
             resolved.append(
                 {
                     **company,
-                    "fiscal_years": sorted(y for y in wanted if y in available),
+                    "fiscal_years": sorted(y for y in wanted if y in available) or (sorted(wanted) if numeric else []),
                     "filings": {str(y): f for y, f in filings.items()},
                     "as_of_accession": as_of,
+                    "available": available,
                 }
             )
+    if first_refusal and not any(
+        y in c["available"] for c in resolved for y in c["fiscal_years"]
+    ):
+        return {"refusal": first_refusal}
+    for c in resolved:
+        c.pop("available")
     names = ", ".join(c["name"] for c in resolved)
     years = sorted({y for c in resolved for y in c["fiscal_years"]})
     status(config, f"Reading {names} ({', '.join(f'FY{y}' for y in years)})...")

@@ -15,9 +15,14 @@ _SETUP_LOCK = 815432
 
 def make_checkpointer(db) -> PostgresSaver:
     saver = PostgresSaver(db.pool)
-    with db.connection() as conn, conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SETUP_LOCK,))
-        saver.setup()
+    # A session lock, not a transaction: setup() builds indexes CONCURRENTLY, which would wait
+    # forever on an open transaction of ours.
+    with db.connection() as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
+        try:
+            saver.setup()
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK,))
     return saver
 
 

@@ -93,7 +93,9 @@ def refusal_text(
 
 def scrub_figures(text: str) -> str:
     """Drop amounts from text echoed back to the user; keep fiscal years like 2024."""
-    return _FIGURE.sub(lambda m: m.group(0) if _YEAR.match(m.group(0).strip()) else "", text)
+    protected = re.sub(r"\b10-K\b", "\x00", text)
+    scrubbed = _FIGURE.sub(lambda m: m.group(0) if _YEAR.match(m.group(0).strip()) else "", protected)
+    return scrubbed.replace("\x00", "10-K")
 
 
 def refuse(state, deps, config) -> dict:

@@ -42,7 +42,7 @@ def _fact_evidence(company: dict, metric_key: str, fy: int, fact) -> Evidence:
         ),
         ticker=company["ticker"],
         cik=company["cik"],
-        fiscal_year=fy,
+        fiscal_year=fact.filing_fiscal_year or fy,  # the citation names the filing that reported it
         accession=fact.accession,
         form=fact.form or "10-K",
         url=fact.url,
@@ -84,7 +84,8 @@ def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] 
     inputs = [facts.get(i.metric, fy + i.offset) for i in formula.inputs]
     if any(e is None for e in inputs):
         return _compute(facts, formula.fallback, fy) if formula.fallback else None
-    operands = [Operand(Decimal(e.value), e.unit, e.fiscal_year) for e in inputs]
+    years = [fy + i.offset for i in formula.inputs]
+    operands = [Operand(Decimal(e.value), e.unit, y) for e, y in zip(inputs, years, strict=True)]
     try:
         result = calculate(formula_key, operands)
     except FormulaError:
@@ -114,7 +115,7 @@ def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] 
         "unit": formula.unit,
         "display": result.display,
         "operands": [
-            {"evidence_id": e.id, "value": e.value, "unit": e.unit, "fiscal_year": e.fiscal_year} for e in inputs
+            {"evidence_id": e.id, "value": e.value, "unit": e.unit, "fiscal_year": y} for e, y in zip(inputs, years, strict=True)
         ],
     }
     return evidence, calc
@@ -184,12 +185,15 @@ def _prose(state, deps, config) -> dict:
     evidence: list[Evidence] = []
     with deps.db.connection() as conn:
         for company in companies:
+            accessions = located["accessions"].get(str(company["cik"]))
+            if not accessions:
+                continue  # no filing for the asked year: never widen to the company's other years
             hits = chunk_store.search(
                 conn,
                 queries,
                 embeddings,
                 cik=company["cik"],
-                accessions=located["accessions"].get(str(company["cik"])) or None,
+                accessions=accessions,
                 items=located["items"] or None,
                 limit=per_company,
             )
