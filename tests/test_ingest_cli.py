@@ -1,0 +1,46 @@
+"""`footnote ingest` and `footnote tickers` end to end: argparse, settings, the database, and for
+the SEC path a fake SEC on 127.0.0.1 serving the fixture corpus over real HTTP."""
+
+from __future__ import annotations
+
+import argparse
+
+from bot.settings import Settings
+from ingest import cli
+from tests.conftest import SEC_FIXTURES
+from tests.fakes.fake_sec import FakeSec
+
+
+def _run(argv: list[str], settings: Settings) -> int:
+    parser = argparse.ArgumentParser(prog="footnote")
+    sub = parser.add_subparsers(dest="command", required=True)
+    cli.register(sub)
+    args = parser.parse_args(argv)
+    return args.func(args, settings)
+
+
+def test_ingest_from_sec_then_tickers(db, tmp_path, capsys):
+    with FakeSec.from_folder(SEC_FIXTURES) as sec:
+        settings = Settings(database_url=db.url, data_dir=tmp_path / "data", sec_identity="Footnote Tests tests@example.com",
+                            sec_www_url=sec.www_url, sec_data_url=sec.data_url, sec_max_rps=1000.0)  # fmt: skip
+        assert _run(["ingest", "NVDA", "--years", "2025", "--quiet"], settings) == 0
+        out = capsys.readouterr().out
+        assert "1 ingested" in out and "0 failed" in out
+        assert any(r.path.endswith("/nvda-20250126.htm") for r in sec.requests)
+    with db.connection() as conn:
+        rows = conn.execute("SELECT accession, fiscal_year, filed, url FROM filings").fetchall()
+    assert [r[:2] for r in rows] == [("0001045810-25-000023", 2025)]
+    assert rows[0][3].endswith("/000104581025000023/nvda-20250126.htm")
+    assert (tmp_path / "data" / "sec-cache").is_dir()  # raw responses cached under the data dir
+
+    assert _run(["tickers"], settings) == 0
+    table = capsys.readouterr().out
+    assert table.splitlines()[1].split()[:3] == ["NVDA", "NVIDIA", "CORP"]
+
+
+def test_ingest_from_folder_reports_failures_with_exit_status(db, tmp_path, capsys):
+    settings = Settings(database_url=db.url, data_dir=tmp_path / "data")
+    status = _run(["ingest", "--from", str(SEC_FIXTURES), "--tickers", "TSLA,FOOBAR", "--quiet"], settings)
+    out = capsys.readouterr().out
+    assert status == cli.PARTIAL
+    assert "2 ingested" in out and "ERROR: FOOBAR: unknown ticker" in out
