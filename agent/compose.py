@@ -27,6 +27,12 @@ _STOP = frozenset(
     "been will would into over than also such other company companys company's our we they them "
     "describe tell explain main key say says said 10-k filing item fiscal year".split()
 )
+# A chunk's first sentence often starts with its Item's heading: shown without it (still verbatim).
+_TITLE = re.compile(
+    r"^(?:Item\s+\d+[A-C]?\.?\s*)?(?:Risk Factors|Cybersecurity|Business|Quantitative and Qualitative Disclosures "
+    r"About Market Risk|Management['’]s Discussion and Analysis of Financial Condition and Results of Operations|"
+    r"Financial Statements and Supplementary Data)\s+(?=[A-Z])"
+)
 _BOILERPLATE = re.compile(r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)", re.I)
 
 
@@ -61,6 +67,7 @@ def _pick_sentences(chunks: list[Evidence], query_terms: set[str]) -> list[tuple
     for rank, chunk in enumerate(chunks):
         candidates = []
         for position, sentence in enumerate(split_sentences(chunk.text)):
+            sentence = _TITLE.sub("", sentence)
             if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _BOILERPLATE.match(sentence):
                 continue
             if not (sentence[0].isupper() or sentence[0] in "“\"("):
@@ -72,8 +79,9 @@ def _pick_sentences(chunks: list[Evidence], query_terms: set[str]) -> list[tuple
         candidates.sort(key=lambda c: (-c[0], c[1]))
         best = candidates[0]
         if rank < TOP_CHUNKS:
-            firsts.append((rank, best[1], best[2]))
-            rest = candidates[1:]
+            take = 2 if rank == 0 else 1  # the best-ranked chunk may give two sentences
+            firsts.extend((rank, position, sentence) for _, position, sentence in candidates[:take])
+            rest = candidates[take:]
         else:
             rest = candidates
         extras.extend((score, rank, position, sentence) for score, position, sentence in rest if score >= 1)

@@ -99,7 +99,7 @@ class Footnote:
                 kind="refusal",
                 refusal_reason="input_too_long",
                 route="refusal",
-                text=refusal_text("input_too_long", f"{len(text):,} characters; the limit is {MAX_QUESTION_CHARS:,}"),
+                text=refusal_text("input_too_long", "longer than a question can be"),
             )
         if not text:
             text = "help"
