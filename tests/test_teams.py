@@ -59,7 +59,7 @@ def test_channel_mention_is_answered_in_the_reply_chain_with_a_card(footnote):  
         card = answer[0].card
         assert card["type"] == "AdaptiveCard"
         body = card_text(answer[0])
-        assert "391,035" in body or "391.0" in body
+        assert "$391.04 billion" in body
         assert "https://www.sec.gov/" in body
         assert card["fallbackText"]
 
@@ -73,8 +73,8 @@ def test_personal_chat_follow_up_carries_the_thread_memory(footnote):  # noqa: F
         answers = connector.messages(conv)
         assert len(answers) == 2
         follow = card_text(answers[1])
-        assert "130,497" in card_text(answers[0])
-        assert "NVDA" in follow and "60,922" in follow
+        assert "$130.50 billion" in card_text(answers[0])
+        assert "NVDA 10-K" in follow and "$60.92 billion" in follow
 
 
 def test_tickers_and_help_commands(footnote):  # noqa: F811
