@@ -15,7 +15,14 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from ingest.model import Fact, FilingMeta, ParsedFiling, Section
-from ingest.sections import WANTED_ITEMS, ItemText, find_items, is_stub, normalize_item_text
+from ingest.sections import (
+    WANTED_ITEMS,
+    ItemText,
+    find_items,
+    find_items_by_index,
+    is_stub,
+    normalize_item_text,
+)
 from store.errors import FootnoteError
 
 log = logging.getLogger(__name__)
@@ -144,21 +151,46 @@ def _sections(doc) -> tuple[list[Section], list[str]]:
     a cross-reference (reported, never silently dropped).
     """
     found: dict[str, Section] = {}
+    weak: dict[str, Section] = {}  # real text, but too short for this Item: kept if nothing better
     for item in WANTED_ITEMS:
         sec = _edgar_section(doc, item)
-        if sec is not None and not is_stub(sec.text, item):
-            found[item] = sec
-    if len(found) < len(WANTED_ITEMS):
-        full = doc.text(table_max_col_width=10**6)
-        for item, it in find_items(full).items():
+        if sec is not None and not is_stub(sec.text, item) and _plausible_size(sec, item):
+            if len(sec.text) < _MIN_CHARS.get(item, 0):
+                weak[item] = sec
+            else:
+                found[item] = sec
+    fallbacks = ((find_items, "headings"), (find_items_by_index, "index"))
+    full = None  # the whole document's text, rendered only when a fallback is needed
+    for finder, method in fallbacks:
+        if len(found) == len(WANTED_ITEMS):
+            break
+        if full is None:
+            full = doc.text(table_max_col_width=10**6)
+        for item, it in finder(full).items():
             if item in found or item not in WANTED_ITEMS:
                 continue
-            sec = _to_section(item, it, "headings")
-            if sec.text and (it.relocated or not is_stub(sec.text, item)):
+            sec = _to_section(item, it, method)
+            if item in weak and len(sec.text) < 1.5 * len(weak[item].text):
+                continue  # no better than the short text edgartools found
+            if sec.text and (it.relocated or not is_stub(sec.text, item)) and _plausible_size(sec, item):
                 found[item] = sec
+    for item, sec in weak.items():
+        found.setdefault(item, sec)
     # A stub (a bare pointer elsewhere) is reported missing rather than stored as the Item.
     missing = [i for i in WANTED_ITEMS if i not in found]
     return [found[i] for i in WANTED_ITEMS if i in found], missing
+
+
+# Business, Risk Factors, MD&A and the statements run to many pages in any 10-K that has them.
+_MIN_CHARS = {"1": 2500, "1A": 2500, "7": 2500, "8": 2500}
+
+
+# Beyond these, a short Item has swallowed the document (a mis-detected boundary).
+_MAX_CHARS = {"1C": 60000, "7A": 100000}
+
+
+def _plausible_size(sec: Section, item: str) -> bool:
+    return len(sec.text) <= _MAX_CHARS.get(item, 10**9)
 
 
 def _edgar_section(doc, item: str) -> Section | None:

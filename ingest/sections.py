@@ -60,6 +60,8 @@ _FS_START = re.compile(
     r"consolidated\s+statements?\s+of\s+(?:income|operations|earnings))\b",
     re.IGNORECASE | re.MULTILINE,
 )
+_AMOUNT = re.compile(r"\d{1,3},\d{3}")
+_MIN_AMOUNTS = 10
 _FS_END = re.compile(
     r"^[ \t]*(?:exhibit\s+index|index\s+to\s+exhibits|signatures|schedule\s+ii\b|item\s+16\b)",
     re.IGNORECASE | re.MULTILINE,
@@ -126,6 +128,9 @@ def _financial_statements(full: str, best: dict[str, tuple[int, int, int]]) -> I
     size, start, end = max(spans)
     if size < 2000:
         return None
+    # Statements are tables of amounts; a list of exhibits or an index of pages is not.
+    if len(_AMOUNT.findall(full, start, end)) < _MIN_AMOUNTS:
+        return None
     heading = full[start8:end8].strip()
     text = heading + "\n\n" + full[start:end].strip()
     return ItemText(text, start, end, relocated=True)
@@ -143,7 +148,11 @@ def is_stub(text: str, item: str) -> bool:
     if len(body) < 250:
         return True
     limit = 1500 if item in ("1C", "7A") else 3000
-    return len(body) < limit and bool(_STUB_REFERENCE.search(body))
+    if len(body) >= limit:
+        return False
+    # A pointer says so up front; a short real Item may cite other parts further down.
+    first = re.split(r"\n\s*\n", body_of(text.strip()).strip(), maxsplit=1)[0]
+    return bool(_STUB_REFERENCE.search(first[:600]))
 
 
 # -- text and tables -------------------------------------------------------------------------
@@ -212,3 +221,133 @@ def _cells(line: str) -> list[str]:
     if pending:
         cells.append(pending)
     return cells
+
+
+# -- cross-reference index -------------------------------------------------------------------
+# A few filers (GE, Intel) do not head their text by Item at all: a "Form 10-K Cross Reference
+# Index" maps each Item to printed page numbers. The pages are found from the page footers
+# ("2023 FORM 10-K 26", "MD&A 21"), the longest run of consecutive numbers at line ends.
+
+_XREF = re.compile(r"cross[- ]reference\s+index", re.IGNORECASE)
+_INDEX_ITEM = re.compile(r"^\s*item\s+(\d{1,2}[a-d]?)\b\.?(.*)$", re.IGNORECASE)
+_INDEX_STOP = re.compile(r"^\s*(?:signatures|exhibits?\s+index)\b", re.IGNORECASE)
+_PAGE_SPEC = re.compile(
+    r"(?:^|\s{2,}|pages?\s+)((?<!\d)\d{1,3}(?:\s*[-–]\s*\d{1,3})?(?:\s*,\s*\d{1,3}(?:\s*[-–]\s*\d{1,3})?)*)"
+    r"(?:\s*,?\s*\([a-z]\))?\s*$",
+    re.IGNORECASE,
+)
+_FOOTER = re.compile(r"^[^\n]{0,80}?(?<![\d,.$])(\d{1,3})[ \t]*$", re.MULTILINE)
+
+
+def find_items_by_index(full: str) -> dict[str, ItemText]:
+    """Items located through a cross-reference index of printed pages; {} when there is none."""
+    pages_by_item = _index_pages(full)
+    if not pages_by_item:
+        return {}
+    pages = _page_spans(full)
+    if len(pages) < 10:
+        return {}
+    out: dict[str, ItemText] = {}
+    for item, wanted in pages_by_item.items():
+        spans = [pages[p] for p in sorted(set(wanted)) if p in pages]
+        if not spans or len(spans) < len(set(wanted)) / 2:
+            continue
+        # A page holds the end of the Item before too: start at the Item's own heading if the
+        # first page shows one.
+        a, b = spans[0]
+        head = _title_line(full, item, a, b)
+        if head is not None:
+            spans[0] = (head, b)
+        # ...and stop at the heading of an Item that starts on the last page.
+        a, b = spans[-1]
+        last_page = max(p for p in wanted if p in pages)
+        for other, other_pages in pages_by_item.items():
+            if other == item or not other_pages or min(other_pages) != last_page:
+                continue
+            tail = _title_line(full, other, a, b)
+            if tail is not None and tail > a:
+                b = tail
+        spans[-1] = (a, b)
+        text = "\n\n".join(full[a:b].strip() for a, b in spans)
+        out[item] = ItemText(text, spans[0][0], spans[-1][1], relocated=True)
+    return out
+
+
+def _title_line(full: str, item: str, start: int, end: int) -> int | None:
+    """Where a heading naming the Item's subject begins within [start, end), if anywhere."""
+    words = _TITLE_WORDS.get(item)
+    if not words:
+        return None
+    for m in re.finditer(rf"^[ \t]*(?:item\s+{item}\b\.?\s*)?(?:{words})[^\n]*", full[start:end],
+                         re.IGNORECASE | re.MULTILINE):
+        line = m.group(0).strip()
+        lead = line.split(".")[0]
+        if len(line) <= 100 or (lead.isupper() and len(lead) <= 100):
+            return start + m.start()
+    return None
+
+
+def _index_pages(full: str) -> dict[str, list[int]]:
+    best: dict[str, list[int]] = {}
+    for m in _XREF.finditer(full):
+        found: dict[str, list[int]] = {}
+        current: str | None = None
+        for line in full[m.end(): m.end() + 20000].split("\n"):
+            if _INDEX_STOP.match(line):
+                break
+            im = _INDEX_ITEM.match(line)
+            if im:
+                current = im.group(1).upper()
+                rest = im.group(2)
+            elif re.match(r"^\s*part\s+[ivx]+\b", line, re.IGNORECASE):
+                continue
+            else:
+                rest = line
+            if current is None:
+                continue
+            spec = _PAGE_SPEC.search(rest)
+            if spec:
+                found.setdefault(current, []).extend(_expand(spec.group(1)))
+        if len(found) > len(best):
+            best = found
+    return best if len(best) >= 5 else {}
+
+
+def _expand(spec: str) -> list[int]:
+    out: list[int] = []
+    for part in spec.split(","):
+        bounds = [int(x) for x in re.findall(r"\d+", part)]
+        if len(bounds) == 1:
+            out.append(bounds[0])
+        elif len(bounds) == 2 and 0 <= bounds[1] - bounds[0] <= 150:
+            out.extend(range(bounds[0], bounds[1] + 1))
+    return out
+
+
+def _page_spans(full: str) -> dict[int, tuple[int, int]]:
+    """Printed page number -> (start, end) of its text, from the longest run of page footers."""
+    cands = [(int(m.group(1)), m.start(), m.end()) for m in _FOOTER.finditer(full)]
+    best_at: dict[int, tuple[int, int]] = {}  # page -> (chain length, candidate index)
+    parent: list[int | None] = []
+    length: list[int] = []
+    for i, (n, _, _) in enumerate(cands):
+        prev = best_at.get(n - 1) or best_at.get(n - 2)
+        length.append(prev[0] + 1 if prev else 1)
+        parent.append(prev[1] if prev else None)
+        if n not in best_at or length[i] > best_at[n][0]:
+            best_at[n] = (length[i], i)
+    if not cands:
+        return {}
+    i: int | None = max(range(len(cands)), key=lambda k: length[k])
+    chain = []
+    while i is not None:
+        chain.append(cands[i])
+        i = parent[i]
+    chain.reverse()
+    spans: dict[int, tuple[int, int]] = {}
+    prev_end = None  # the first page's beginning is unknown (cover, contents): left out
+    for n, start, end in chain:
+        if prev_end is not None:
+            spans[n] = (prev_end, start)  # the footer line itself is left out
+        prev_end = end
+    return spans

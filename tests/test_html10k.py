@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ingest.html10k import FilingParseError, parse_10k
-from ingest.sections import find_items, is_stub, normalize_item_text
+from ingest.sections import find_items, find_items_by_index, is_stub, normalize_item_text
 
 MINI = Path(__file__).parent / "fixtures" / "parse" / "mini-10k.htm"
 
@@ -173,3 +173,31 @@ def test_normalize_keeps_prose_and_marks_numeric_tables():
     assert tables == ["2024 | 2023\nRevenue | $1,234 | $1,100\nNet income | 150 | 120"]
     assert out.split("\n\n") == ["Item 7. Results", "We grew.", tables[0], "• A bullet laid out as a table row",
                                  "More prose."]
+
+
+def test_cross_reference_index_maps_items_to_printed_pages():
+    # A filer that heads its text by topic, not by Item, and maps Items to printed pages.
+    pages = {
+        3: "ABOUT THE COMPANY. We make gears and motors. " * 20,
+        4: "More about our plants and people. " * 20,
+        5: "OTHER DATA. Five-year figures are shown above. " * 10
+        + "\n\nCYBERSECURITY. Our security team tests our defences every year. " + "We train staff. " * 20,
+        6: "Our security chief reports to the board. " * 10 + "\n\nRISK FACTORS. Customers may leave us. " * 5,
+        7: "Metal prices may rise. " * 25,
+        **{n: f"Notes to the statements, page {n}. " * 15 for n in range(8, 15)},
+    }
+    body = "\n\n".join(f"{text}\n\n2024 FORM 10-K {n}" for n, text in pages.items())
+    index = ("FORM 10-K CROSS REFERENCE INDEX      Page(s)\n  Part I\n"
+             "  Item 1.      Business      3-4\n  Item 1A.     Risk Factors      6-7\n"
+             "  Item 1B.     Unresolved Staff Comments      Not applicable\n"
+             "  Item 1C.     Cybersecurity      5-6\n  Item 2.      Properties      4\n"
+             "  Item 7.      Management's Discussion and Analysis      3, 5\n  Signatures      9")
+    cover = "FORM 10-K\n\nAnnual report\n\n2024 FORM 10-K 2"
+    items = find_items_by_index(cover + "\n\n" + body + "\n\n" + index)
+    assert items["1C"].text.startswith("CYBERSECURITY. Our security team")
+    assert "Our security chief reports to the board." in items["1C"].text
+    assert "RISK FACTORS" not in items["1C"].text and "Five-year" not in items["1C"].text
+    assert items["1A"].text.startswith("RISK FACTORS.") and "Metal prices may rise." in items["1A"].text
+    assert "ABOUT THE COMPANY" in items["1"].text and "More about our plants" in items["1"].text
+    assert "1B" not in items
+    assert all("2024 FORM 10-K" not in it.text for it in items.values())

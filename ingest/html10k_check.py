@@ -1,0 +1,106 @@
+"""Dev check: parse every 10-K in a folder in SEC's layout and print what was found.
+
+    python -m ingest.html10k_check ../shared/sec [--tickers NVDA,IBM] [--chunks]
+
+One line per filing: Items found and by which method (e = edgartools, h = headings, i = cross-reference index), missing
+Items, facts, parse seconds; and where an `__expected-sections.json` exists, the Items our
+parse and the annotated copy disagree on (their counts are characters of HTML, markup
+included, so only presence and relative size are compared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from ingest.html10k import FilingParseError, parse_10k
+from ingest.sections import WANTED_ITEMS
+
+# An expected Item smaller than this (HTML characters) is itself a stub or a pointer.
+EXPECTED_STUB_CHARS = 3000
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folder", type=Path)
+    ap.add_argument("--tickers", default="")
+    ap.add_argument("--chunks", action="store_true", help="also chunk with the local embedder's tokenizer")
+    args = ap.parse_args(argv)
+    tickers = {t.strip().upper() for t in args.tickers.split(",") if t.strip()}
+    files = sorted((args.folder / "filings" / "10-K").glob("*/*.htm.gz"))
+    if tickers:
+        files = [f for f in files if f.parent.name in tickers]
+    embedder = None
+    if args.chunks:
+        from ingest.embed import LocalEmbedder
+
+        embedder = LocalEmbedder()
+    import edgar.documents  # noqa: F401 - imported before timing: its import takes seconds
+
+    times: list[float] = []
+    cpus: list[float] = []  # CPU seconds: wall time is noisy on a shared machine
+    failures = 0
+    disagreements = 0
+    found_total = 0
+    for path in files:
+        raw = gzip.decompress(path.read_bytes())
+        t0, c0 = time.perf_counter(), time.process_time()
+        try:
+            parsed = parse_10k(raw, source=str(path))
+        except FilingParseError as exc:
+            failures += 1
+            print(f"FAIL {path.parent.name:6} {exc}")
+            continue
+        dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+        times.append(dt)
+        cpus.append(cpu)
+        by_item = {s.item: s for s in parsed.sections}
+        found_total += len(by_item)
+        found = " ".join(f"{i}{s.method[0]}:{len(s.text) // 1000}k"
+                         for i, s in by_item.items())
+        line = (f"{path.parent.name:6} FY{parsed.meta.fiscal_year} {parsed.meta.period_end} "
+                f"{found:60} missing={','.join(parsed.missing_items) or '-':10} "
+                f"facts={len(parsed.facts):5} {dt:5.2f}s wall {cpu:5.2f}s cpu")
+        expected_path = Path(str(path).removesuffix(".htm.gz") + "__expected-sections.json")
+        if expected_path.exists():
+            notes = _compare(by_item, json.loads(expected_path.read_text()))
+            disagreements += bool(notes)
+            line += f"  expected: {'ok' if not notes else '; '.join(notes)}"
+        if embedder is not None:
+            from ingest.chunking import chunk_sections
+
+            t1 = time.perf_counter()
+            chunks = chunk_sections(parsed.meta, parsed.sections, count_tokens=embedder.count_tokens,
+                                    max_tokens=embedder.max_tokens)
+            line += (f"  chunks={len(chunks)} tables={sum(c.is_table for c in chunks)} "
+                     f"max_tokens={max((c.n_tokens for c in chunks), default=0)} {time.perf_counter() - t1:.2f}s")
+        print(line, flush=True)
+    if times:
+        print(f"\n{len(times)} parsed, {failures} failed; Items found {found_total}/{len(times) * len(WANTED_ITEMS)}; "
+              f"{disagreements} disagree with expected-sections; parse seconds median "
+              f"{statistics.median(times):.2f} wall / {statistics.median(cpus):.2f} cpu, "
+              f"max {max(times):.2f} wall / {max(cpus):.2f} cpu, total {sum(times):.1f} wall")
+    return 1 if failures else 0
+
+
+def _compare(by_item: dict, expected: list[dict]) -> list[str]:
+    sizes = {e["identifier"].upper(): int(e["character_count"]) for e in expected}
+    notes = []
+    for item in WANTED_ITEMS:
+        if item not in sizes:
+            continue  # 1C is never listed in the annotated copies
+        big = sizes[item] >= EXPECTED_STUB_CHARS
+        if big and item not in by_item:
+            notes.append(f"{item} missing (expected {sizes[item]} html chars)")
+        elif item in by_item and big and len(by_item[item].text) < sizes[item] * 0.05:
+            notes.append(f"{item} small ({len(by_item[item].text)} vs {sizes[item]} html chars)")
+    return notes
+
+
+if __name__ == "__main__":
+    sys.exit(main())
