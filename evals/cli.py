@@ -10,6 +10,7 @@ note, when that folder does not exist.
 
 from __future__ import annotations
 
+import signal
 import sys
 import time
 from pathlib import Path
@@ -47,7 +48,7 @@ def _answer_fn(db, embedder, settings):
     from agent.answer import Turn
     from agent.service import Footnote
 
-    agent = Footnote(db, embedder, settings)
+    agent = Footnote(db, embedder, settings, use_cache=False)  # every question answered, not replayed
 
     def answer(thread_key: str, question: str):
         return agent.answer(Turn(thread_key=thread_key, user="eval", text=question))
@@ -109,6 +110,8 @@ def run_group(group: str, db, settings, embedder, args) -> dict:
 def cmd_eval(args, settings) -> int:
     from ingest.embed import make_embedder
 
+    # A CI timeout sends SIGTERM: unwind so the throwaway database and server are removed.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     if not args.llm:
         settings = settings.model_copy(update={"llm": "off"})
     embedder = make_embedder(settings)
@@ -117,9 +120,11 @@ def cmd_eval(args, settings) -> int:
     for group in groups:
         if group == "fixtures":
             with corpus.throwaway_database(settings) as (db, db_settings):
-                code = corpus.ingest_folder(db_settings, args.fixtures)
+                started = time.perf_counter()
+                errors = corpus.ingest_folder(db, embedder, db_settings, args.fixtures, workers=0)
+                print(f"eval fixtures: ingested {args.fixtures} in {time.perf_counter() - started:.0f} s ({errors} error(s) reported)", flush=True)
                 if corpus.filing_count(db) == 0:
-                    print(f"eval fixtures: ingesting {args.fixtures} stored no filing (exit {code}).", file=sys.stderr)
+                    print(f"eval fixtures: ingesting {args.fixtures} stored no filing.", file=sys.stderr)
                     return 2
                 results = run_group(group, db, db_settings, embedder, args)
         else:
@@ -129,7 +134,9 @@ def cmd_eval(args, settings) -> int:
             with corpus.shared_database(settings) as (db, db_settings):
                 if args.reingest or corpus.filing_count(db) == 0:
                     print(f"eval shared: ingesting {args.shared_dir} into the eval's own database (a few minutes, once)...", flush=True)
-                    corpus.ingest_folder(db_settings, args.shared_dir)
+                    started = time.perf_counter()
+                    errors = corpus.ingest_folder(db, embedder, db_settings, args.shared_dir)
+                    print(f"eval shared: ingested in {time.perf_counter() - started:.0f} s ({errors} error(s) reported)", flush=True)
                 if corpus.filing_count(db) == 0:
                     print("eval shared: the shared corpus could not be ingested; see the errors above.", file=sys.stderr)
                     return 2

@@ -119,15 +119,25 @@ def filing_count(db: Database) -> int:
         return conn.execute(FILING_COUNT).fetchone()[0]
 
 
-def ingest_folder(settings, folder: Path) -> int:
-    """Ingest a folder in SEC's formats through `footnote ingest --from`, in this process."""
-    from bot.cli import build_parser
+def ingest_folder(db: Database, embedder, settings, folder: Path, *, workers: int | None = None) -> int:
+    """Ingest a folder in SEC's formats into `db`; returns the number of errors reported.
 
+    The pipeline's own function when it is there (one process, the embedder already loaded),
+    else `footnote ingest --from` through the command's handler."""
     if not folder.exists():
         raise EvalSetupError(f"No corpus at {folder}.")
-    args = build_parser().parse_args(["ingest", "--from", str(folder)])
     try:
-        code = int(args.func(args, settings) or 0)
-    except SystemExit as exc:  # argparse-style exits inside a handler
-        code = int(exc.code or 0)
-    return code
+        from ingest.pipeline import ingest_folder as pipeline_ingest
+    except ImportError:
+        pipeline_ingest = None
+    if pipeline_ingest is not None:
+        extra = {} if workers is None else {"workers": workers}
+        summary = pipeline_ingest(db, embedder, folder, progress=False, **extra)
+        errors = list(getattr(summary, "errors", []) or [])
+        for line in errors:
+            log.warning("ingest: %s", line)
+        return len(errors)
+    from bot.cli import build_parser
+
+    args = build_parser().parse_args(["ingest", "--from", str(folder)])
+    return int(args.func(args, settings) or 0)

@@ -58,7 +58,7 @@ def score_case(case: Case, answer: dict, lookup, *, similar=None) -> dict:
     f["wrong_route"] = not scorers.route_ok(exp, answer)
     f["forbidden"] = scorers.forbidden_hits(exp, answer)
     f["mentions_missing"] = scorers.missing_mentions(exp, answer) if answer.get("kind") != "error" else []
-    f["error"] = answer.get("kind") == "error"
+    f["error"] = scorers.crashed(answer)
     if exp.get("evidence") and lookup is not None:
         gold = lookup.gold_chunks(exp["evidence"])
         retrieved = scorers.retrieved_ids(answer)

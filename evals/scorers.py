@@ -447,6 +447,11 @@ def is_refusal(answer: dict) -> bool:
     return answer.get("kind") == "refusal" and not answer.get("numbers")
 
 
+def crashed(answer: dict) -> bool:
+    """The agent raised, or caught its own exception and said so (internal_error)."""
+    return answer.get("kind") == "error" or answer.get("refusal_reason") == "internal_error"
+
+
 def false_refusal(case, answer: dict) -> bool:
     """An answerable question refused (or crashed: an error answers nothing)."""
     return case.answerable and (answer.get("kind") in ("refusal", "error"))

@@ -80,7 +80,7 @@ def accepted_routes(expect: dict) -> list[str]:
     if answer == "meta":
         return ["meta"]
     if answer == "answer":
-        return ["domain"]
+        return ["domain", "refusal"] if expect.get("accept_refusal") else ["domain"]
     reasons = [expect.get("reason"), *expect.get("reasons", [])]
     if all(r in PLANNER_REFUSALS for r in reasons if r):
         return ["refusal"]

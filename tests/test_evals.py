@@ -284,6 +284,16 @@ def test_a_malformed_line_is_rejected():
 
 @pytest.mark.parametrize("name", ["golden", "adversarial", "threads", "shared"])
 def test_every_set_loads(name):
-    if not (DATA / f"{name}.jsonl").exists():
-        pytest.skip(f"{name}.jsonl not written yet")
     assert load_set(name)
+
+
+def test_the_golden_set_covers_every_kind_and_refusal_reason():
+    cases = load_set("golden")
+    assert len(cases) >= 80
+    assert {c.kind for c in cases} >= {"numeric", "derived", "compare", "trend", "qualitative", "meta", "refusal"}
+    reasons = {c.expect.get("reason") for c in cases if c.should_refuse}
+    assert reasons >= {"no_company", "not_covered", "year_not_available", "unknown_metric", "out_of_scope", "no_grounding"}
+    # No two companies in the fixture ticker map share a name: ambiguity is tested on the real map.
+    shared = load_set("shared")
+    assert "ambiguous_company" in {c.expect.get("reason") for c in shared if c.should_refuse}
+    assert len(shared) >= 60

@@ -1,0 +1,524 @@
+"""Build evals/data/shared.jsonl: questions over the real corpus (../shared/sec) whose expected
+numbers come from the filings' own inline XBRL, read here by a small parser of our own (not the
+ingest pipeline, not the agent), cross-checked against companyfacts where SEC's file covers the
+same filing.
+
+    python -m evals.make_shared [--from ../shared/sec] [--out evals/data/shared.jsonl]
+
+Rules that keep the ground truth unambiguous:
+- only non-dimensional facts of a whole fiscal year (durations of 357-378 days) or of a fiscal
+  year end (instants);
+- a period's fiscal year is the filing's `DocumentFiscalYearFocus` minus whole years back from
+  the filing's period end (NVIDIA's fiscal 2024 ends January 2024: the company's own label);
+- when several 10-Ks report a period, the most recent one wins (restatements), as the agent must;
+- a metric whose acceptable concepts disagree within a filing (two revenue concepts with different
+  values) is skipped for that company: either answer could be "right";
+- a value that companyfacts reports differently for the same period is skipped and logged.
+
+Qualitative questions and refusals are written by hand below (HAND); their evidence is given as
+keywords that must all appear in the evidence chunk, never as sentences copied from the filings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import json
+import re
+import sys
+from collections import defaultdict
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+from lxml import etree
+
+from evals.corpus import SHARED_CORPUS
+from evals.sets import DATA
+
+NS = {
+    "ix": "http://www.xbrl.org/2013/inlineXBRL",
+    "xbrli": "http://www.xbrl.org/2003/instance",
+}
+
+# metric -> acceptable us-gaap concepts, in order (the agent may have its own order; any of these
+# is an acceptable citation, and the value must be the same whichever the filing uses).
+METRICS = {
+    "revenue": ["Revenues", "RevenueFromContractWithCustomerExcludingAssessedTax", "RevenueFromContractWithCustomerIncludingAssessedTax", "SalesRevenueNet"],
+    "net_income": ["NetIncomeLoss"],
+    "rnd": ["ResearchAndDevelopmentExpense", "ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost"],
+    "total_assets": ["Assets"],
+    "eps_diluted": ["EarningsPerShareDiluted"],
+    "operating_income": ["OperatingIncomeLoss"],
+    "cash": ["CashAndCashEquivalentsAtCarryingValue"],
+    "gross_profit": ["GrossProfit"],
+    "cost_of_revenue": ["CostOfRevenue", "CostOfGoodsAndServicesSold"],
+    "capex": ["PaymentsToAcquirePropertyPlantAndEquipment"],
+    "operating_cash_flow": ["NetCashProvidedByUsedInOperatingActivities"],
+    "total_liabilities": ["Liabilities"],
+    "current_assets": ["AssetsCurrent"],
+    "current_liabilities": ["LiabilitiesCurrent"],
+}
+INSTANT = {"total_assets", "cash", "total_liabilities", "current_assets", "current_liabilities"}
+
+PHRASES = {
+    "revenue": ["revenue", "total revenue", "sales", "revenues", "top line"],
+    "net_income": ["net income", "profit", "net earnings", "net income"],
+    "rnd": ["R&D", "r&d spend", "research and development", "R&D expense"],
+    "total_assets": ["total assets", "assets"],
+    "eps_diluted": ["diluted EPS", "diluted eps", "earnings per share (diluted)"],
+    "operating_income": ["operating income", "op income", "income from operations"],
+    "cash": ["cash and cash equivalents", "cash & equivalents", "cash on hand"],
+    "gross_profit": ["gross profit", "GP"],
+    "cost_of_revenue": ["cost of revenue", "cost of sales", "COGS"],
+    "capex": ["capex", "capital expenditures"],
+    "operating_cash_flow": ["operating cash flow", "cash from operations", "CFO"],
+    "total_liabilities": ["total liabilities"],
+}
+
+
+def _q(template: str, **kw) -> str:
+    return template.format(**kw)
+
+
+# ---------------------------------------------------------------------------------------------
+# Inline XBRL, read directly
+
+
+def _num(text: str, fmt: str | None) -> Decimal | None:
+    """An ix:nonFraction's shown text as a number (before scale and sign)."""
+    t = (text or "").strip()
+    fmt = (fmt or "").lower()
+    if "zero" in fmt or t in ("-", "—", "–"):
+        return Decimal(0)
+    if "comma-decimal" in fmt or "numcommadecimal" in fmt:
+        t = t.replace(".", "").replace(" ", "").replace(",", ".")
+    else:
+        t = t.replace(",", "").replace(" ", "")
+    try:
+        return Decimal(t)
+    except InvalidOperation:
+        return None
+
+
+def parse_ixbrl(raw: bytes) -> dict:
+    """{'dei': {name: text}, 'facts': [(concept, start|None, end, value, unit)]}, non-dimensional only."""
+    parser = etree.XMLParser(recover=True, huge_tree=True)
+    root = etree.fromstring(raw, parser)
+    contexts: dict[str, tuple] = {}
+    for ctx in root.iter("{%s}context" % NS["xbrli"]):
+        cid = ctx.get("id")
+        seg = ctx.find(".//{%s}segment" % NS["xbrli"])
+        scen = ctx.find(".//{%s}scenario" % NS["xbrli"])
+        dims = (seg is not None and len(seg)) or (scen is not None and len(scen))
+        start = ctx.findtext(".//{%s}startDate" % NS["xbrli"])
+        end = ctx.findtext(".//{%s}endDate" % NS["xbrli"])
+        inst = ctx.findtext(".//{%s}instant" % NS["xbrli"])
+        contexts[cid] = (bool(dims), start.strip() if start else None, (end or inst or "").strip())
+    dei = {}
+    for el in root.iter("{%s}nonNumeric" % NS["ix"]):
+        name = el.get("name", "")
+        if name.startswith("dei:") and name not in dei:
+            dei[name] = " ".join("".join(el.itertext()).split())
+    facts = []
+    for el in root.iter("{%s}nonFraction" % NS["ix"]):
+        ctx = contexts.get(el.get("contextRef"))
+        if ctx is None or ctx[0]:
+            continue
+        if el.get("{http://www.w3.org/2001/XMLSchema-instance}nil") == "true":
+            continue
+        value = _num("".join(el.itertext()), el.get("format"))
+        if value is None:
+            continue
+        value = value * (Decimal(10) ** int(el.get("scale") or 0))
+        if el.get("sign") == "-":
+            value = -value
+        decimals = el.get("decimals")
+        precision = None if decimals in (None, "INF") else int(decimals)
+        facts.append((el.get("name"), ctx[1], ctx[2], value.normalize(), precision))
+    return {"dei": dei, "facts": facts}
+
+
+def _read(path: Path) -> bytes:
+    """SEC's formats, gzipped or not."""
+    return gzip.open(path, "rb").read() if path.suffix == ".gz" else path.read_bytes()
+
+
+def _date(s: str) -> date:
+    return date.fromisoformat(s[:10])
+
+
+def fiscal_year_of(end: date, filing_end: date, filing_fy: int) -> int:
+    return filing_fy - round((filing_end - end).days / 365.2425)
+
+
+def _metric_of(concept: str) -> str | None:
+    for metric, names in METRICS.items():
+        if concept in names:
+            return metric
+    return None
+
+
+def _period_ok(metric: str, start: date | None, end: date) -> bool:
+    if metric in INSTANT:
+        return start is None
+    return start is not None and 357 <= (end - start).days <= 378
+
+
+def _year_end(end: date, anchor_end: date) -> bool:
+    back = (anchor_end - end).days % 365.2425
+    return back <= 12 or back >= 353
+
+
+def collect(corpus: Path) -> dict:
+    """{ticker: {name, cik, filings, obs: {(metric, fy): [observation]}}}: every annual value of
+    every metric concept, from each 10-K document and from companyfacts' 10-K rows.
+
+    An observation is {filing_fy, accession, concept, value, decimals, source}."""
+    rows = list(csv.DictReader(open(corpus / "filings" / "index.csv", encoding="utf-8")))
+    out: dict[str, dict] = {}
+    for row in sorted(rows, key=lambda r: r["period_end"]):
+        ticker = row["ticker"]
+        parsed = parse_ixbrl(_read(corpus / row["file"]))
+        filing_end, fy = _date(row["period_end"]), int(row["fiscal_year"])
+        comp = out.setdefault(ticker, {"name": row["company"], "cik": int(row["cik"]), "filings": [], "obs": defaultdict(list)})
+        comp["filings"].append({"fiscal_year": fy, "period_end": row["period_end"], "accession": row["accession"]})
+        for concept, start, end, value, decimals in parsed["facts"]:
+            taxonomy, _, name = concept.partition(":")
+            metric = _metric_of(name) if taxonomy == "us-gaap" else None
+            if metric is None:
+                continue
+            e = _date(end)
+            if not _period_ok(metric, _date(start) if start else None, e) or not _year_end(e, filing_end):
+                continue
+            comp["obs"][(metric, fiscal_year_of(e, filing_end, fy))].append(
+                {"filing_fy": fy, "accession": row["accession"] or f"doc-{row['period_end']}", "concept": name,
+                 "value": value, "decimals": decimals, "source": "ixbrl"})
+    for ticker, comp in out.items():
+        for sub in ("", "trimmed/"):
+            for suffix in (".json.gz", ".json"):
+                path = corpus / "companyfacts" / f"{sub}CIK{comp['cik']:010d}{suffix}"
+                if path.exists():
+                    _add_companyfacts(comp, json.loads(_read(path))["facts"].get("us-gaap", {}))
+    return out
+
+
+def _add_companyfacts(comp: dict, facts: dict) -> None:
+    anchor = comp["filings"][-1]
+    anchor_end, anchor_fy = _date(anchor["period_end"]), anchor["fiscal_year"]
+    for metric, names in METRICS.items():
+        for name in names:
+            for unit_rows in facts.get(name, {}).get("units", {}).values():
+                for r in unit_rows:
+                    if r.get("form") not in ("10-K", "10-K/A") or r.get("fy") is None:
+                        continue
+                    end = _date(r["end"])
+                    if not _period_ok(metric, _date(r["start"]) if "start" in r else None, end) or not _year_end(end, anchor_end):
+                        continue
+                    comp["obs"][(metric, fiscal_year_of(end, anchor_end, anchor_fy))].append(
+                        {"filing_fy": int(r["fy"]), "accession": r.get("accn", ""), "concept": name,
+                         "value": Decimal(str(r["val"])), "decimals": None, "source": "companyfacts"})
+
+
+def _precise(obs: list[dict]) -> Decimal | None:
+    """One concept's value in one filing: the most precise shown value, if the rounded ones agree."""
+    best = max(obs, key=lambda o: 99 if o["decimals"] is None else o["decimals"])
+    for o in obs:
+        if o["decimals"] is None:
+            if o["value"] != best["value"]:
+                return None
+        elif round(best["value"], o["decimals"]) != round(o["value"], o["decimals"]):
+            return None
+    return best["value"]
+
+
+# Metrics where two acceptable concepts with different values mean different things (J&J tags
+# its R&D line with the "excluding acquired in-process" concept and a note with the plain one):
+# no question is asked where they disagree.
+SKIP_WHEN_CONCEPTS_DISAGREE = {"rnd"}
+
+
+def resolve(metric: str, obs: list[dict]) -> tuple[dict | None, str]:
+    """The expected value: the most recent filing reporting the period; within it, the first
+    acceptable concept in METRICS order. Returns (value record or None, note)."""
+    latest_fy = max(o["filing_fy"] for o in obs)
+    latest = [o for o in obs if o["filing_fy"] == latest_fy]
+    by_concept: dict[str, list] = defaultdict(list)
+    for o in latest:
+        by_concept[o["concept"]].append(o)
+    values = {}
+    for concept, group in by_concept.items():
+        v = _precise(group)
+        if v is None:
+            return None, f"FY{latest_fy} filing(s) disagree on {concept}: {sorted({str(o['value']) for o in group})}"
+        values[concept] = v
+    chosen = [c for c in METRICS[metric] if c in values][0]
+    tags = []
+    if len(set(values.values())) > 1:
+        if metric in SKIP_WHEN_CONCEPTS_DISAGREE:
+            return None, f"acceptable concepts disagree {({c: str(v) for c, v in values.items()})}"
+        tags.append("concept-choice")
+    earlier: dict[tuple, list] = defaultdict(list)
+    for o in obs:
+        if o["filing_fy"] < latest_fy and o["concept"] == chosen:
+            earlier[(o["filing_fy"], o["accession"])].append(o)
+    older = {v for v in (_precise(g) for g in earlier.values()) if v is not None and v != values[chosen]}
+    note = ""
+    if older:
+        tags.append("restated")
+        note = f"older filings report {sorted(str(x) for x in older)}"
+    value = values[chosen]
+    return {
+        "value": format(value.normalize(), "f") if value != 0 else "0",
+        "concept": chosen,
+        "filing_fy": latest_fy,
+        "accessions": sorted({o["accession"] for o in latest if o["concept"] == chosen}),
+        "tags": tags,
+        "all_concepts": {c: format(v.normalize(), "f") for c, v in values.items()},
+    }, note
+
+
+def values_of(data: dict) -> tuple[dict, list[str]]:
+    """{(ticker, metric, fy): value record} and a log of what was left out or carries a note."""
+    out, log = {}, []
+    for ticker, comp in data.items():
+        for (metric, fy), obs in sorted(comp["obs"].items()):
+            record, note = resolve(metric, obs)
+            if record is None:
+                log.append(f"{ticker} {metric} FY{fy}: skipped, {note}")
+                continue
+            if note or record["tags"]:
+                log.append(f"{ticker} {metric} FY{fy}: {record['value']} ({record['concept']}; {', '.join(record['tags'])}) {note}")
+            out[(ticker, metric, fy)] = record
+    return out, log
+
+
+# ---------------------------------------------------------------------------------------------
+# Questions
+
+
+SHORT = {
+    "AAPL": "apple", "ABBV": "abbvie", "ABT": "abbott", "ADBE": "adobe", "AMD": "amd", "AMZN": "amazon", "BA": "boeing",
+    "BMY": "bristol myers", "CL": "colgate", "CMCSA": "comcast", "CRM": "salesforce", "CSCO": "cisco", "GD": "general dynamics",
+    "GE": "GE", "GM": "general motors", "GME": "gamestop", "GOOGL": "alphabet", "HD": "home depot", "INTC": "intel", "JCI": "johnson controls",
+    "JNJ": "j&j", "KHC": "kraft heinz", "KO": "coca-cola", "LOW": "lowe's", "MA": "mastercard", "MCD": "mcdonald's", "MDT": "medtronic",
+    "META": "meta", "NFLX": "netflix", "NKE": "nike", "NVDA": "nvidia", "PEP": "pepsico", "PG": "procter & gamble", "PLTR": "palantir",
+    "RTX": "rtx", "SJM": "smucker", "TMO": "thermo fisher", "TSLA": "tesla", "TXN": "texas instruments", "UNH": "unitedhealth",
+    "UNP": "union pacific", "V": "visa", "VZ": "verizon", "WBA": "walgreens", "WMT": "walmart",
+}
+
+NUMERIC_TEMPLATES = [
+    "what was {who}'s {m} in FY{yy}?",
+    "{tk} {m} fiscal {yyyy}",
+    "{who} {m} for fiscal year {yyyy}",
+    "how much {m} did {who} report in {yyyy}?",
+    "{tk} FY{yyyy} {m}?",
+]
+
+# (ticker, metric, fiscal year): chosen to spread over calendar and non-calendar fiscal years.
+NUMERIC_PICKS = [
+    ("AAPL", "revenue", 2024), ("AAPL", "rnd", 2024), ("AAPL", "net_income", 2023), ("NVDA", "revenue", 2025),
+    ("NVDA", "net_income", 2024), ("NVDA", "rnd", 2025), ("GOOGL", "revenue", 2024), ("GOOGL", "net_income", 2023),
+    ("TSLA", "revenue", 2024), ("TSLA", "capex", 2023), ("WMT", "revenue", 2025), ("WMT", "total_assets", 2025),
+    ("NKE", "revenue", 2025), ("NKE", "eps_diluted", 2024), ("META", "rnd", 2024), ("META", "operating_cash_flow", 2023),
+    ("AMZN", "net_income", 2024), ("AMZN", "operating_income", 2023), ("V", "net_income", 2024), ("MA", "revenue", 2024),
+    ("HD", "revenue", 2024), ("KO", "revenue", 2024), ("KO", "eps_diluted", 2023), ("PEP", "revenue", 2023),
+    ("MCD", "net_income", 2023), ("INTC", "rnd", 2023), ("AMD", "revenue", 2023), ("CSCO", "revenue", 2024),
+    ("CRM", "revenue", 2025), ("ADBE", "revenue", 2024), ("NFLX", "revenue", 2024), ("JNJ", "rnd", 2024),
+    ("PG", "net_income", 2025), ("UNH", "revenue", 2024), ("BA", "net_income", 2024), ("TXN", "cash", 2023),
+    ("GME", "revenue", 2023), ("MDT", "rnd", 2024), ("LOW", "revenue", 2023), ("VZ", "total_assets", 2023),
+]
+
+DERIVED = [
+    # (ticker, fy, metric, question, formula over metrics)
+    ("AAPL", 2024, "gross_margin", "apple gross margin fy24", ("gross_profit", "revenue", "pct")),
+    ("NVDA", 2025, "gross_margin", "nvidia gross margin for fiscal 2025?", ("gross_profit", "revenue", "pct")),
+    ("NVDA", 2025, "revenue_growth", "how fast did nvidia revenue grow in fiscal 2025?", ("revenue", "revenue@-1", "growth")),
+    ("AAPL", 2024, "rnd_pct_revenue", "AAPL R&D as % of revenue FY2024", ("rnd", "revenue", "pct")),
+    ("GOOGL", 2024, "net_margin", "alphabet net margin 2024", ("net_income", "revenue", "pct")),
+    ("META", 2024, "free_cash_flow", "meta free cash flow 2024", ("operating_cash_flow", "capex", "minus")),
+    ("TSLA", 2024, "revenue_growth", "tesla revenue growth yoy 2024", ("revenue", "revenue@-1", "growth")),
+    ("WMT", 2025, "operating_margin", "walmart operating margin FY25", ("operating_income", "revenue", "pct")),
+    ("KO", 2024, "net_margin", "coca cola net margin 2024", ("net_income", "revenue", "pct")),
+    ("AAPL", 2024, "free_cash_flow", "apple FCF fiscal 24", ("operating_cash_flow", "capex", "minus")),
+    ("NKE", 2025, "revenue_growth", "nike revenue growth fiscal 2025", ("revenue", "revenue@-1", "growth")),
+    ("PEP", 2023, "current_ratio", "pepsico current ratio 2023", ("current_assets", "current_liabilities", "ratio")),
+]
+
+COMPARE = [
+    (["AAPL", "NVDA"], "rnd", None, "compare R&D: apple vs nvidia, latest fiscal year each", {"AAPL": 2024, "NVDA": 2025}),
+    (["KO", "PEP"], "revenue", 2023, "coke vs pepsi revenue 2023", None),
+    (["AMZN", "GOOGL", "META"], "net_income", 2024, "net income 2024: AMZN, GOOGL, META", None),
+    (["HD", "LOW"], "revenue", 2023, "home depot vs lowes sales fiscal 2023", None),
+    (["V", "MA"], "revenue", 2024, "visa vs mastercard revenue FY2024", None),
+    (["INTC", "AMD", "TXN"], "rnd", 2023, "r&d spend intel amd texas instruments 2023", None),
+]
+
+# Per-share data after a stock split, and a question naming the filing (the agent must answer
+# from that filing, not the most recent one): (ticker, metric, fy, filing fy or None, question).
+AS_FILED = [
+    ("NVDA", "eps_diluted", 2024, None, "nvidia diluted EPS fiscal 2024"),
+    ("NVDA", "eps_diluted", 2024, 2024, "NVDA diluted eps for fiscal 2024 per the FY2024 10-K"),
+    ("GOOGL", "eps_diluted", 2023, None, "alphabet diluted earnings per share 2023"),
+]
+
+TREND = [
+    ("AAPL", "revenue", [2022, 2023, 2024], "apple revenue trend fy2022-fy2024"),
+    ("NVDA", "revenue", [2023, 2024, 2025], "nvidia revenue over the last three fiscal years"),
+    ("TSLA", "net_income", [2022, 2023, 2024], "tesla net income 2022 to 2024"),
+    ("GOOGL", "rnd", [2022, 2023, 2024], "how has alphabet's R&D changed 2022-2024"),
+    ("WMT", "revenue", [2023, 2024, 2025], "walmart revenue FY23 through FY25"),
+    ("META", "operating_income", [2022, 2023, 2024], "meta operating income trend 2022-2024"),
+]
+
+# Written by hand after reading the filings: evidence as keywords (never filing sentences).
+HAND = [
+    {"id": "s-qual-01", "kind": "qualitative", "question": "what does apple say about supply chain concentration risk in its FY2024 10-K?",
+     "expect": {"answer": "answer", "evidence": [{"ticker": "AAPL", "fiscal_year": 2024, "item": "1A", "keywords": ["outsourcing partners", "single"]}]}},
+    {"id": "s-qual-02", "kind": "qualitative", "question": "nvidia export controls risk fy2025",
+     "expect": {"answer": "answer", "evidence": [{"ticker": "NVDA", "fiscal_year": 2025, "item": "1A", "keywords": ["export", "China"]}]}},
+    {"id": "s-qual-03", "kind": "qualitative", "question": "how does tesla manage cybersecurity risk? (2024 10-K)",
+     "expect": {"answer": "answer", "evidence": [{"ticker": "TSLA", "fiscal_year": 2024, "item": "1C", "keywords": ["cybersecurity"]}]}},
+    {"id": "s-qual-04", "kind": "qualitative", "question": "Walmart FY2025 MD&A - what drove the change in consolidated net sales?",
+     "expect": {"answer": "answer", "evidence": [{"ticker": "WMT", "fiscal_year": 2025, "item": "7", "keywords": ["net sales", "increase"]}]}},
+    {"id": "s-qual-05", "kind": "qualitative", "question": "what are Alphabet's main risks around AI in the 2024 10-K",
+     "expect": {"answer": "answer", "evidence": [{"ticker": "GOOGL", "fiscal_year": 2024, "item": "1A", "keywords": ["AI"]}]}},
+    {"id": "s-qual-06", "kind": "qualitative", "question": "nike fiscal 2025: how exposed is it to foreign currency (item 7a)?",
+     "expect": {"answer": "answer", "evidence": [{"ticker": "NKE", "fiscal_year": 2025, "item": "7A", "keywords": ["foreign currency"]}]}},
+    {"id": "s-qual-07", "kind": "qualitative", "question": "Boeing 737 production issues described in the FY2024 10-K risk factors",
+     "expect": {"answer": "answer", "evidence": [{"ticker": "BA", "fiscal_year": 2024, "item": "1A", "keywords": ["737"]}]}},
+    {"id": "s-qual-08", "kind": "qualitative", "question": "who oversees cybersecurity at microsoft? no wait, at Visa, fy2024",
+     "expect": {"answer": "answer", "evidence": [{"ticker": "V", "fiscal_year": 2024, "item": "1C", "keywords": ["cybersecurity"]}]}},
+    {"id": "s-qual-09", "kind": "qualitative", "question": "what does Netflix say about competition for members? 2024",
+     "expect": {"answer": "answer", "evidence": [{"ticker": "NFLX", "fiscal_year": 2024, "item": "1A", "keywords": ["competition"]}]}},
+    {"id": "s-qual-10", "kind": "qualitative", "question": "apple's business segments described in item 1, fy24",
+     "expect": {"answer": "answer", "evidence": [{"ticker": "AAPL", "fiscal_year": 2024, "item": "1", "keywords": ["iPhone"]}]}},
+    {"id": "s-qual-11", "kind": "qualitative", "question": "What interest rate risk does Home Depot disclose in fiscal 2024?",
+     "expect": {"answer": "answer", "evidence": [{"ticker": "HD", "fiscal_year": 2024, "item": "7A", "keywords": ["interest rate"]}]}},
+    {"id": "s-qual-12", "kind": "qualitative", "question": "J&J talc litigation risk FY2024",
+     "expect": {"answer": "answer", "evidence": [{"ticker": "JNJ", "fiscal_year": 2024, "item": "1A", "keywords": ["talc"]}]}},
+    {"id": "s-ref-01", "kind": "refusal", "question": "microsoft revenue fy2024", "expect": {"answer": "refusal", "reason": "not_covered", "reasons": ["year_not_available"]},
+     "note": "MSFT is in SEC's ticker map and has a submissions file, but no 10-K document in the corpus"},
+    {"id": "s-ref-02", "kind": "refusal", "question": "exxon's net income 2023", "expect": {"answer": "refusal", "reason": "not_covered"}},
+    {"id": "s-ref-03", "kind": "refusal", "question": "coca cola revenue in 2015", "expect": {"answer": "refusal", "reason": "year_not_available"}},
+    {"id": "s-ref-04", "kind": "refusal", "question": "what is NVDA's EBITDA for fiscal 2025?", "expect": {"answer": "refusal", "reason": "unknown_metric"}},
+    {"id": "s-ref-05", "kind": "refusal", "question": "should I buy tesla stock?", "expect": {"answer": "refusal", "reason": "out_of_scope"}},
+    {"id": "s-ref-06", "kind": "refusal", "question": "apple share price today", "expect": {"answer": "refusal", "reason": "out_of_scope"}},
+    {"id": "s-ref-07", "kind": "refusal", "question": "what's Zorblax Corp's revenue?", "expect": {"answer": "refusal", "reason": "no_company"}},
+    {"id": "s-ref-08", "kind": "refusal", "question": "forecast amazon revenue for 2026", "expect": {"answer": "refusal", "reason": "out_of_scope"}},
+    {"id": "s-ref-09", "kind": "refusal", "question": "salesforce ARR fiscal 2025", "expect": {"answer": "refusal", "reason": "unknown_metric"}},
+    {"id": "s-ref-10", "kind": "refusal", "question": "What was General's revenue in 2023?", "expect": {"answer": "refusal", "reason": "ambiguous_company"},
+     "note": "General Dynamics, General Electric and General Motors are all covered"},
+    {"id": "s-ref-11", "kind": "refusal", "question": "johnson net income 2023", "expect": {"answer": "refusal", "reason": "ambiguous_company"},
+     "note": "Johnson & Johnson and Johnson Controls are both covered"},
+    {"id": "s-meta-01", "kind": "meta", "question": "which companies do you cover?", "expect": {"answer": "meta", "mentions": ["AAPL", "NVDA", "WMT"]}},
+]
+
+
+def _pct(a: Decimal, b: Decimal) -> Decimal:
+    return a / b * 100
+
+
+def build(corpus: Path) -> tuple[list[dict], list[str]]:
+    data = collect(corpus)
+    values, log = values_of(data)
+    out: list[dict] = []
+
+    def value(ticker, metric, fy):
+        return values.get((ticker, metric, fy))
+
+    def expected(ticker, metric, fy):
+        v = value(ticker, metric, fy)
+        if v is None:
+            return None
+        return {"ticker": ticker, "fiscal_year": fy, "value": v["value"], "metric": metric,
+                "concepts": [f"us-gaap:{c}" for c in METRICS[metric]], "filing_fy": v["filing_fy"],
+                "source_concept": f"us-gaap:{v['concept']}", "tags": v["tags"]}
+
+    for i, (ticker, metric, fy) in enumerate(NUMERIC_PICKS):
+        exp = expected(ticker, metric, fy)
+        if exp is None:
+            log.append(f"numeric {ticker} {metric} FY{fy}: no unambiguous fact, question not written")
+            continue
+        phrase = PHRASES[metric][i % len(PHRASES[metric])]
+        who = SHORT.get(ticker, data[ticker]["name"])
+        q = NUMERIC_TEMPLATES[i % len(NUMERIC_TEMPLATES)].format(who=who, tk=ticker if i % 2 else ticker.lower(), m=phrase, yy=str(fy)[2:], yyyy=fy)
+        out.append({"id": f"s-num-{len(out) + 1:02d}", "kind": "numeric", "question": q, "expect": {"answer": "answer", "numbers": [exp]}})
+
+    n = 0
+    for ticker, fy, metric, question, formula in DERIVED:
+        if formula is None:
+            continue
+        a_metric, b_metric, op = formula
+        a = value(ticker, a_metric, fy)
+        b_fy = fy - 1 if b_metric.endswith("@-1") else fy
+        b = value(ticker, b_metric.split("@")[0], b_fy)
+        if a is None or b is None:
+            log.append(f"derived {ticker} {metric} FY{fy}: inputs missing, question not written")
+            continue
+        av, bv = Decimal(a["value"]), Decimal(b["value"])
+        if op == "pct":
+            result, unit = _pct(av, bv), "percent"
+        elif op == "growth":
+            result, unit = _pct(av - bv, bv), "percent"
+        elif op == "minus":
+            result, unit = av - bv, "USD"
+        else:
+            result, unit = av / bv, "ratio"
+        n += 1
+        concepts = [f"us-gaap:{c}" for c in METRICS[a_metric] + METRICS[b_metric.split("@")[0]]]
+        out.append({"id": f"s-der-{n:02d}", "kind": "derived", "question": question, "expect": {
+            "answer": "answer", "calc": {"ticker": ticker, "fiscal_year": fy, "metric": metric, "value": str(round(result, 10)), "unit": unit, "concepts": concepts}}})
+
+    for n, (tickers, metric, fy, question, years) in enumerate(COMPARE, start=1):
+        nums = [expected(t, metric, (years or {}).get(t, fy)) for t in tickers]
+        if any(x is None for x in nums):
+            log.append(f"compare {tickers} {metric}: a value is missing, question not written")
+            continue
+        out.append({"id": f"s-cmp-{n:02d}", "kind": "compare", "question": question, "expect": {"answer": "answer", "numbers": nums}})
+
+    for n, (ticker, metric, fy, filing_fy, question) in enumerate(AS_FILED, start=1):
+        obs = data.get(ticker, {}).get("obs", {}).get((metric, fy), [])
+        if filing_fy is not None:
+            obs = [o for o in obs if o["filing_fy"] == filing_fy]
+        record, note = resolve(metric, obs) if obs else (None, "no observation")
+        if record is None:
+            log.append(f"as-filed {ticker} {metric} FY{fy}: {note}, question not written")
+            continue
+        exp = {"ticker": ticker, "fiscal_year": fy, "value": record["value"], "metric": metric,
+               "concepts": [f"us-gaap:{c}" for c in METRICS[metric]], "filing_fy": record["filing_fy"], "tags": record["tags"]}
+        out.append({"id": f"s-split-{n:02d}", "kind": "numeric", "question": question, "tags": ["restatement"],
+                    "expect": {"answer": "answer", "numbers": [exp]}})
+
+    for n, (ticker, metric, years, question) in enumerate(TREND, start=1):
+        nums = [expected(ticker, metric, y) for y in years]
+        if any(x is None for x in nums):
+            log.append(f"trend {ticker} {metric} {years}: a value is missing, question not written")
+            continue
+        out.append({"id": f"s-trd-{n:02d}", "kind": "trend", "question": question, "expect": {"answer": "answer", "numbers": nums}})
+
+    out += HAND
+    return out, log
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--from", dest="corpus", type=Path, default=SHARED_CORPUS)
+    p.add_argument("--out", type=Path, default=DATA / "shared.jsonl")
+    args = p.parse_args(argv)
+    if not args.corpus.exists():
+        print(f"no corpus at {args.corpus}", file=sys.stderr)
+        return 2
+    questions, log = build(args.corpus)
+    with open(args.out, "w", encoding="utf-8") as fh:
+        for q in questions:
+            fh.write(json.dumps(q, ensure_ascii=False) + "\n")
+    for line in log:
+        print("note:", line, file=sys.stderr)
+    print(f"wrote {len(questions)} questions to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
