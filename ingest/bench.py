@@ -42,6 +42,7 @@ def run_bench(settings, folder: Path, *, limit: int | None, out: Path, workers: 
         raw_s = time.perf_counter() - t0
     n = len(texts)
     pipeline_cps = n / summary.elapsed_s if summary.elapsed_s else 0.0
+    documents_cps = n / summary.filings_s if summary.filings_s else 0.0
     raw_cps = n / raw_s if raw_s else 0.0
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -56,12 +57,15 @@ def run_bench(settings, folder: Path, *, limit: int | None, out: Path, workers: 
         "chunks": n,
         "facts": summary.facts,
         "pipeline_seconds": round(summary.elapsed_s, 2),
+        "documents_seconds": round(summary.filings_s, 2),
+        "companyfacts_loaded": summary.companyfacts_loaded,
         "embed_seconds_in_pipeline": round(summary.embed_s, 2),
         "filings_per_minute": round(len(summary.ingested) / summary.elapsed_s * 60, 2) if summary.elapsed_s else 0.0,
         "chunks_per_second": round(pipeline_cps, 2),
         "raw_embedding_seconds": round(raw_s, 2),
         "raw_embedding_chunks_per_second": round(raw_cps, 2),
         "ratio_pipeline_to_raw": round(pipeline_cps / raw_cps, 3) if raw_cps else None,
+        "ratio_documents_to_raw": round(documents_cps / raw_cps, 3) if raw_cps else None,
         "peak_memory_mb": round(own / 1024, 1),
         "peak_memory_parse_worker_mb": round(children / 1024, 1),
         "db_bytes": db_bytes,

@@ -81,7 +81,9 @@ def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = Non
     for cik, path in sorted(corpus.companyfacts.items()):
         if _load_companyfacts(db, companies, cik, path, summary):
             touched.add(cik)
+    t0 = time.perf_counter()
     touched |= _load_filings(db, embedder, corpus, companies, summary, progress=progress, workers=workers)
+    summary.filings_s = time.perf_counter() - t0
     for cik in sorted(touched):
         with db.connection() as conn, conn.transaction():
             if writes.refresh_fiscal_years(conn, cik):

@@ -41,6 +41,7 @@ class IngestSummary:
     facts: int = 0  # fact rows added (documents and companyfacts)
     embedded_chunks: int = 0
     elapsed_s: float = 0.0
+    filings_s: float = 0.0  # the 10-K documents alone (companyfacts and the ticker map excluded)
     embed_s: float = 0.0
     chunk_s: float = 0.0
     write_s: float = 0.0

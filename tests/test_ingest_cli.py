@@ -44,3 +44,26 @@ def test_ingest_from_folder_reports_failures_with_exit_status(db, tmp_path, caps
     out = capsys.readouterr().out
     assert status == cli.PARTIAL
     assert "2 ingested" in out and "ERROR: FOOBAR: unknown ticker" in out
+
+
+def test_bench_is_skipped_without_the_corpus(tmp_path, capsys):
+    from ingest.bench import run_bench
+
+    assert run_bench(Settings(data_dir=tmp_path), tmp_path / "absent", limit=None, out=tmp_path / "b.json") == 0
+    assert "skipped" in capsys.readouterr().out and not (tmp_path / "b.json").exists()
+
+
+def test_bench_writes_its_figures(pg_server_url, tmp_path, capsys):
+    import json
+
+    from ingest.bench import run_bench
+
+    out = tmp_path / "bench" / "ingest.json"
+    settings = Settings(database_url=pg_server_url, data_dir=tmp_path / "data")
+    assert run_bench(settings, SEC_FIXTURES, limit=2, out=out, workers=0) == 0
+    figures = json.loads(out.read_text())
+    assert figures["filings_ingested"] == 2 and figures["filings_failed"] == 0 and figures["chunks"] > 0
+    for key in ("filings_per_minute", "chunks_per_second", "raw_embedding_chunks_per_second",
+                "ratio_pipeline_to_raw", "peak_memory_mb", "db_mb_per_filing"):
+        assert figures[key] > 0, key
+    assert "ratio_pipeline_to_raw" in capsys.readouterr().out
