@@ -207,12 +207,13 @@ class _Chunker:
         costs = [self.cost(r) for r in rows]
         if sum(costs) + len(rows) <= budget:
             return ["\n".join(rows)]
-        header, header_cost = rows[0], costs[0]
+        n_head = _header_rows(rows)
+        header, header_cost = "\n".join(rows[:n_head]), sum(costs[:n_head]) + n_head
         if header_cost > budget // 2:  # a header that big cannot be repeated usefully
             header, header_cost = "", 0
             body = list(zip(rows, costs))
         else:
-            body = list(zip(rows[1:], costs[1:]))
+            body = list(zip(rows[n_head:], costs[n_head:]))
         room = budget - header_cost - 1
         parts: list[str] = []
         current: list[str] = []
@@ -259,6 +260,26 @@ def _join(units: list[tuple[str, int, bool]]) -> str:
             out.append(" ")
         out.append(sentence)
     return "".join(out)
+
+
+_AMOUNT_CELL = re.compile(r"^[\$€£(]*[-−]?\d[\d,.]*%?\)?%?$")
+_YEAR_CELL = re.compile(r"^(?:fiscal\s+|fy\s*)?(?:19|20)\d\d$", re.IGNORECASE)
+
+
+def _header_rows(rows: list[str]) -> int:
+    """How many leading rows are column headings ("Years ended" / "September 28, | ..." / "2024 | 2023").
+
+    A heading row carries no amounts (years aside); after the first row it must have several
+    cells, so a section label such as "Net sales:" ends the header.
+    """
+    n = 0
+    for i, row in enumerate(rows[:5]):
+        cells = [c.strip() for c in row.split(" | ")]
+        has_amount = any(_AMOUNT_CELL.match(c) and not _YEAR_CELL.match(c) for c in cells)
+        if has_amount or (i > 0 and len(cells) < 2):
+            break
+        n = i + 1
+    return max(1, min(n, len(rows) - 1))
 
 
 def _table_text(header: str, rows: list[str]) -> str:

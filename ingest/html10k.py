@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from ingest.chunking import ITEM_TITLES
 from ingest.model import Fact, FilingMeta, ParsedFiling, Section
 from ingest.sections import (
     WANTED_ITEMS,
@@ -22,6 +24,8 @@ from ingest.sections import (
     find_items_by_index,
     is_stub,
     normalize_item_text,
+    overlap_ratio,
+    split_statements,
 )
 from store.errors import FootnoteError
 
@@ -172,13 +176,37 @@ def _sections(doc) -> tuple[list[Section], list[str]]:
             sec = _to_section(item, it, method)
             if item in weak and len(sec.text) < 1.5 * len(weak[item].text):
                 continue  # no better than the short text edgartools found
-            if sec.text and (it.relocated or not is_stub(sec.text, item)) and _plausible_size(sec, item):
-                found[item] = sec
+            if not sec.text or not (it.relocated or not is_stub(sec.text, item)) or not _plausible_size(sec, item):
+                continue
+            if any(overlap_ratio(sec.text, other.text) > 0.3 for other in found.values()):
+                continue  # a boundary that ran into an Item already found
+            found[item] = sec
     for item, sec in weak.items():
         found.setdefault(item, sec)
+    if "8" not in found and "7" in found:
+        _carve_statements(found)
     # A stub (a bare pointer elsewhere) is reported missing rather than stored as the Item.
     missing = [i for i in WANTED_ITEMS if i not in found]
     return [found[i] for i in WANTED_ITEMS if i in found], missing
+
+
+def _carve_statements(found: dict[str, Section]) -> None:
+    """Item 8 that only points to statements printed inside Item 7: split them out of Item 7."""
+    mdna = found["7"]
+    at = split_statements(mdna.text)
+    if at is None or at < 500:
+        return
+    head, tail = mdna.text[:at].rstrip(), mdna.text[at:]
+    found["7"] = replace(mdna, text=head, end_offset=None, tables=tuple(t for t in mdna.tables if t in head))
+    found["8"] = Section(
+        item="8",
+        title=ITEM_TITLES["8"],
+        text=tail,
+        start_offset=None,
+        end_offset=None,
+        method="headings",
+        tables=tuple(t for t in mdna.tables if t in tail),
+    )
 
 
 # Business, Risk Factors, MD&A and the statements run to many pages in any 10-K that has them.
@@ -210,8 +238,6 @@ def _edgar_section(doc, item: str) -> Section | None:
 
 
 def _to_section(item: str, it: ItemText, method: str) -> Section:
-    from ingest.chunking import ITEM_TITLES
-
     text, tables = normalize_item_text(it.text)
     return Section(
         item=item,

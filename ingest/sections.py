@@ -136,6 +136,28 @@ def _financial_statements(full: str, best: dict[str, tuple[int, int, int]]) -> I
     return ItemText(text, start, end, relocated=True)
 
 
+def split_statements(text: str) -> int | None:
+    """Where the financial statements begin inside another Item's text (PepsiCo puts them in
+    Item 7), or None. A contents line ("Consolidated Statement of Income | 61") is not a start:
+    a start is followed closely by tables of amounts."""
+    for m in _FS_START.finditer(text):
+        line_end = text.find("\n", m.start())
+        line = text[m.start(): line_end if line_end >= 0 else len(text)]
+        if re.search(r"\|\s*\d{1,3}\s*$", line):
+            continue
+        if len(_AMOUNT.findall(text, m.start(), m.start() + 4000)) >= _MIN_AMOUNTS:
+            return m.start()
+    return None
+
+
+def overlap_ratio(text: str, other: str) -> float:
+    """Share of `text`'s long paragraphs that also appear in `other`."""
+    paras = [p for p in text.split("\n\n") if len(p) > 200]
+    if not paras:
+        return 0.0
+    return sum(1 for p in paras if p in other) / len(paras)
+
+
 def body_of(text: str) -> str:
     """The Item's text without its heading line."""
     m = _HEADING.match(text)

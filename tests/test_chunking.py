@@ -109,6 +109,19 @@ def test_long_table_is_split_by_rows_with_the_header_repeated(embedder):
     assert body == rows  # every row once, in order, none cut
 
 
+def test_a_multi_line_header_is_repeated_whole(embedder):
+    header = ["Years ended", "January 28, | January 29, | January 30,", "2024 | 2023 | 2022"]
+    rows = [f"Cost line {i} of the consolidated statement of operations | {i},{i:03d} | ({i},500) | $1,{i:03d}"
+            for i in range(1, 60)]
+    table = "\n".join(header + ["Operating expenses:"] + rows)
+    section = Section(item="8", title="Financial Statements and Supplementary Data", text=table,
+                      start_offset=None, end_offset=None, method="edgartools", tables=(table,))
+    chunks = chunk_sections(META, [section], count_tokens=embedder.count_tokens, max_tokens=256)
+    assert len(chunks) > 2
+    assert all(c.text.split("\n")[:3] == header for c in chunks)
+    assert chunks[0].text.split("\n")[3] == "Operating expenses:"
+
+
 def test_tables_not_found_in_text_are_still_chunked(embedder):
     section = Section(item="8", title="", text="Short prose.", start_offset=None, end_offset=None,
                       method="headings", tables=("A | 1 | 2\nB | 3 | 4",))

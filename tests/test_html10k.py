@@ -201,3 +201,22 @@ def test_cross_reference_index_maps_items_to_printed_pages():
     assert "ABOUT THE COMPANY" in items["1"].text and "More about our plants" in items["1"].text
     assert "1B" not in items
     assert all("2024 FORM 10-K" not in it.text for it in items.values())
+
+
+def test_statements_printed_inside_item_7_become_item_8(mini_bytes):
+    # Some filers print the statements inside Item 7 and leave Item 8 a pointer.
+    html = mini_bytes.decode()
+    start, end = html.index("<p><b>Report of Independent"), html.index("<p><b>Exhibit Index")
+    statements = html[start:end]
+    html = html[:start] + html[end:]
+    html = html.replace('<div id="i7a"></div>', statements + '<div id="i7a"></div>')
+    html = html.replace("set forth in Item 15 of this report", "set forth in Item 7 of this report")
+    p = parse_10k(html, source="inside7.htm")
+    by_item = {s.item: s for s in p.sections}
+    assert p.missing_items == []
+    assert "Consolidated Balance Sheets" not in by_item["7"].text
+    assert "cash on hand and cash from operations" in by_item["7"].text
+    assert "Total assets | $1,369,450 | $1,296,270" in by_item["8"].text
+    assert "Note 4. Income taxes" in by_item["8"].text
+    assert all(t in by_item["8"].text for t in by_item["8"].tables)
+    assert all(t in by_item["7"].text for t in by_item["7"].tables)
