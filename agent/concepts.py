@@ -43,7 +43,9 @@ METRICS: dict[str, Metric] = {
             ["revenue", "revenues", "total revenue", "total revenues", "net revenue", "net revenues", "sales",
              "net sales", "total net sales", "total sales", "top line", "topline", "turnover", "net sales revenue",
              "total net revenue", "total net revenues"],
-            ["us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", "us-gaap:Revenues",
+            # Revenues first: a filer that tags both uses Revenues for the total and the contract-revenue
+            # concept for a component (Walmart: total revenues 680,985 vs net sales 674,538 in FY2025)
+            ["us-gaap:Revenues", "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
              "us-gaap:SalesRevenueNet", "us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax"],
             misspellings=["revnue", "reveune", "revenu", "reveneu", "revenues", "revneue", "reveunes", "revnues",
                           "revenus", "revanue", "revenew", "rev"],

@@ -18,6 +18,10 @@ import psycopg
 
 # An annual duration: 52/53-week years and calendar years (ingest.fiscal.is_annual uses 357..378).
 ANNUAL_DAYS = (350, 380)
+# Only annual reports count: companyfacts also carries us-gaap facts from proxy statements (pay
+# versus performance tables repeat five years of net income), 10-Qs (prior year-end balance
+# sheets) and 8-Ks. A fact without a form came from an ingested 10-K document.
+TEN_K = "coalesce({alias}form, '10-K') IN ('10-K', '10-K/A', '10-KT', '10-KT/A', '10-K405')"
 
 # The fiscal year's end date: an ingested 10-K's period end, else the end of an annual duration
 # fact labelled with that fiscal year (companyfacts cover years whose documents are not ingested),
@@ -27,12 +31,12 @@ SELECT coalesce(
     (SELECT max(period_end) FROM filings WHERE cik = %(cik)s AND fiscal_year = %(fy)s),
     (SELECT max(period_end) FROM facts
       WHERE cik = %(cik)s AND fiscal_year = %(fy)s AND NOT dimensional AND period_start IS NOT NULL
-        AND period_end - period_start BETWEEN 350 AND 380),
+        AND period_end - period_start BETWEEN 350 AND 380 AND {ten_k}),
     (SELECT max(period_end) FROM facts
       WHERE cik = %(cik)s AND fiscal_year = %(fy)s AND NOT dimensional AND period_start IS NULL
-        AND taxonomy <> 'dei' AND coalesce(form, '10-K') LIKE '10-K%%')
+        AND taxonomy <> 'dei' AND {ten_k})
 )
-"""
+""".format(ten_k=TEN_K.format(alias=""))
 
 # One query for every candidate: durations of a year ending in the fiscal year, instants at its end,
 # and dei cover facts (shares outstanding) from the 10-K that closes the fiscal year.
@@ -47,12 +51,13 @@ SELECT f.id, f.cik, f.taxonomy, f.concept, f.unit, f.value, f.decimals, f.period
    AND (f.taxonomy || ':' || f.concept) = ANY(%(concepts)s)
    AND (%(unit)s::text IS NULL OR f.unit = %(unit)s)
    AND (%(as_of)s::text IS NULL OR f.accession = %(as_of)s)
+   AND coalesce(f.form, fl.form, '10-K') IN ('10-K', '10-K/A', '10-KT', '10-KT/A', '10-K405')
    AND (
         (f.taxonomy <> 'dei' AND f.period_start IS NOT NULL AND f.fiscal_year = %(fy)s
          AND f.period_end - f.period_start BETWEEN 350 AND 380)
      OR (f.taxonomy <> 'dei' AND f.period_start IS NULL AND f.period_end = %(fy_end)s)
      OR (f.taxonomy = 'dei' AND coalesce(fl.fiscal_year, f.fy) = %(fy)s
-         AND coalesce(fl.form, f.form, '10-K') LIKE '10-K%%')
+         )
    )
  ORDER BY array_position(%(concepts)s, f.taxonomy || ':' || f.concept),
           coalesce(f.filed, fl.filed) DESC NULLS LAST,
@@ -67,9 +72,9 @@ SELECT fiscal_year FROM filings WHERE cik = %(cik)s
 UNION
 SELECT DISTINCT fiscal_year FROM facts
  WHERE cik = %(cik)s AND fiscal_year IS NOT NULL AND NOT dimensional AND period_start IS NOT NULL
-   AND period_end - period_start BETWEEN 350 AND 380
+   AND period_end - period_start BETWEEN 350 AND 380 AND {ten_k}
  ORDER BY 1
-"""
+""".format(ten_k=TEN_K.format(alias=""))
 
 FILING_FOR = """
 SELECT accession, cik, form, fiscal_year, period_end, filed, url
@@ -83,12 +88,12 @@ SELECT accession, cik, form, fiscal_year, period_end, filed, url
 FILING_FROM_FACTS = """
 SELECT accession, cik, coalesce(form, '10-K') AS form, fy, max(period_end) AS period_end, max(filed) AS filed
   FROM facts
- WHERE cik = %(cik)s AND fy = %(fy)s AND coalesce(form, '10-K') LIKE '10-K%%' AND fp = 'FY'
+ WHERE cik = %(cik)s AND fy = %(fy)s AND {ten_k} AND fp = 'FY'
    AND fiscal_year = %(fy)s
  GROUP BY accession, cik, coalesce(form, '10-K'), fy
  ORDER BY (coalesce(form, '10-K') = '10-K') DESC, max(filed) DESC NULLS LAST, accession DESC
  LIMIT 1
-"""
+""".format(ten_k=TEN_K.format(alias=""))
 
 
 @dataclass(frozen=True)

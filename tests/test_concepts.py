@@ -30,8 +30,8 @@ def test_required_metrics_exist_with_units_and_periods():
 def test_revenue_concepts_are_ordered_and_never_a_cost():
     concepts = METRICS["revenue"].concepts
     assert concepts[:4] == (
-        "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
         "us-gaap:Revenues",
+        "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
         "us-gaap:SalesRevenueNet",
         "us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax",
     )

@@ -71,7 +71,7 @@ def apple(db):
         fact(conn, AAPL, a24, "RevenueFromContractWithCustomerExcludingAssessedTax", "94930000000",
              date(2024, 9, 28), date(2024, 6, 30), fiscal_year=2024, fy=2024, filed=date(2024, 11, 1))
         # a second acceptable concept, lower in the list, with a different value
-        fact(conn, AAPL, a24, "Revenues", "1", date(2024, 9, 28), date(2023, 10, 1), fiscal_year=2024, fy=2024,
+        fact(conn, AAPL, a24, "SalesRevenueNet", "1", date(2024, 9, 28), date(2023, 10, 1), fiscal_year=2024, fy=2024,
              filed=date(2024, 11, 1))
         fact(conn, AAPL, a24, "CostOfGoodsAndServicesSold", "210352000000", date(2024, 9, 28), date(2023, 10, 1),
              fiscal_year=2024, fy=2024, filed=date(2024, 11, 1))
@@ -111,8 +111,9 @@ def test_annual_value_takes_the_full_year_non_dimensional_fact(apple):
 
 def test_first_acceptable_concept_wins_over_later_ones(apple):
     with apple.connection() as conn:
-        assert annual_value(conn, AAPL, ["us-gaap:Revenues"], 2024).value == Decimal("1")
-        assert annual_value(conn, AAPL, REV, 2024).concept != "Revenues"
+        assert annual_value(conn, AAPL, ["us-gaap:SalesRevenueNet"], 2024).value == Decimal("1")
+        assert annual_value(conn, AAPL, [*REV, "us-gaap:SalesRevenueNet"], 2024).concept != "SalesRevenueNet"
+        assert annual_value(conn, AAPL, ["us-gaap:SalesRevenueNet", *REV], 2024).value == Decimal("1")
         # bare names mean us-gaap
         assert annual_value(conn, AAPL, ["RevenueFromContractWithCustomerExcludingAssessedTax"], 2024).value == Decimal(
             "391035000000"
@@ -230,6 +231,29 @@ def test_non_calendar_fiscal_years(db):
         assert annual_value(conn, WMT, REV, 2024) is None
         assert available_fiscal_years(conn, NVDA) == [2024, 2025]
         assert latest_fiscal_year(conn, WMT) == 2025
+
+
+def test_only_annual_reports_count(apple):
+    """A proxy statement's pay-versus-performance table and a 10-Q's prior year-end balance sheet
+    repeat annual figures in later filings; the answer cites the 10-K."""
+    with apple.connection() as conn:
+        fact(conn, AAPL, "0001308179-25-000008", "RevenueFromContractWithCustomerExcludingAssessedTax", "391000000000",
+             date(2024, 9, 28), date(2023, 10, 1), fiscal_year=2024, fy=2024, form="DEF 14A", filed=date(2025, 1, 10))
+        fact(conn, AAPL, "0000320193-25-000008", "Assets", "364980000000", date(2024, 9, 28), fiscal_year=2024,
+             fy=2025, fp="Q1", form="10-Q", filed=date(2025, 1, 31))
+        assert annual_value(conn, AAPL, REV, 2024).accession == "0000320193-24-000123"
+        assert annual_value(conn, AAPL, ["us-gaap:Assets"], 2024).accession == "0000320193-24-000123"
+
+
+def test_revenue_prefers_the_total_when_both_concepts_are_tagged(db):
+    with db.connection() as conn:
+        company(conn, WMT, "Walmart Inc.", ["WMT"])
+        for concept, value in (("Revenues", "680985000000"),
+                               ("RevenueFromContractWithCustomerExcludingAssessedTax", "674538000000")):
+            fact(conn, WMT, "0000104169-25-000021", concept, value, date(2025, 1, 31), date(2024, 2, 1),
+                 fiscal_year=2025, fy=2025, filed=date(2025, 3, 14))
+        row = metric_value(conn, WMT, "revenue", 2025)
+    assert row.concept == "Revenues" and row.value == Decimal("680985000000")
 
 
 def test_edgar_index_url():
