@@ -176,7 +176,7 @@ def _sections(doc) -> tuple[list[Section], list[str]]:
             sec = _to_section(item, it, method)
             if item in weak and len(sec.text) < 1.5 * len(weak[item].text):
                 continue  # no better than the short text edgartools found
-            if not sec.text or not (it.relocated or not is_stub(sec.text, item)) or not _plausible_size(sec, item):
+            if not sec.text or (not it.relocated and is_stub(sec.text, item)) or not _plausible_size(sec, item):
                 continue
             if any(overlap_ratio(sec.text, other.text) > 0.3 for other in found.values()):
                 continue  # a boundary that ran into an Item already found

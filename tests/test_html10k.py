@@ -220,3 +220,29 @@ def test_statements_printed_inside_item_7_become_item_8(mini_bytes):
     assert "Note 4. Income taxes" in by_item["8"].text
     assert all(t in by_item["8"].text for t in by_item["8"].tables)
     assert all(t in by_item["7"].text for t in by_item["7"].tables)
+
+
+def test_real_10k_facts_agree_with_sec_companyfacts():
+    """Every companyfacts value of Apple's FY2024 10-K equals the one read from its inline XBRL."""
+    import gzip
+    import json
+
+    from ingest.companyfacts import parse_companyfacts
+    from tests.conftest import SHARED_SEC
+
+    doc = SHARED_SEC / "filings" / "10-K" / "AAPL" / "0000320193-0000320193-24-000123-2024-09-28.htm.gz"
+    cf_path = SHARED_SEC / "companyfacts" / "CIK0000320193.json.gz"
+    if not (doc.exists() and cf_path.exists()):
+        pytest.skip("shared SEC corpus not present")
+    acc = "0000320193-24-000123"
+    parsed = parse_10k(gzip.decompress(doc.read_bytes()), source=str(doc), accession=acc)
+    assert parsed.missing_items == []
+    _, _, cf = parse_companyfacts(json.load(gzip.open(cf_path)))
+    key = lambda f: (f.taxonomy, f.concept, f.unit, f.period_start, f.period_end)  # noqa: E731
+    mine = {key(f): f.value for f in parsed.facts if not f.dims}
+    theirs = {key(f): f.value for f in cf if f.accession == acc}
+    assert len(theirs) > 400
+    assert {k: mine.get(k) for k in theirs} == theirs
+    rd = {f.period_end: f.value for f in parsed.facts
+          if f.concept == "ResearchAndDevelopmentExpense" and not f.dims}
+    assert rd[date(2024, 9, 28)] == Decimal("31370000000")
