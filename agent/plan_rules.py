@@ -326,6 +326,14 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     inherited: list[str] = []
     year_ctx = prev if (not years.given and prev is not None and (followup or not matches)) else None
     year_fields = _year_fields(years, year_ctx, directory, tickers)
+    if years.offsets and not years.years and not years.since and prev is not None and followup:
+        # "and the year before?": relative to the year the thread is on, not to the latest filing
+        if prev.fiscal_years:
+            base = max(prev.fiscal_years)
+            year_fields.update(fiscal_years=sorted({base + o for o in years.offsets}), latest=False, year_offsets=[])
+        elif prev.latest and prev.year_offsets:
+            base_offset = max(prev.year_offsets)
+            year_fields.update(year_offsets=sorted({base_offset + o for o in years.offsets}))
     if year_ctx is not None and (prev.fiscal_years or prev.latest or prev.year_offsets):
         inherited.append("fiscal_years")
     if (not measures and not unmappable and prev is not None and prev.metrics and followup and not has_topic
@@ -367,7 +375,9 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         return _refuse("out_of_scope", "topics outside companies' 10-K filings")
 
     # metrics: growth words turn a base metric into its year-over-year growth
-    if growth and measures and not any(k in FORMULAS for k in measures) and "metrics" not in inherited:
+    several_years = len(plan.fiscal_years) >= 3 or len(plan.year_offsets) >= 3 or years.trend
+    if growth and measures and not any(k in FORMULAS for k in measures) and not several_years:
+        # "how much did it grow?"; over three years or more, "how has it changed" is a trend
         measures = [growth_key(k) if k in GROWTH_BASES else k for k in measures]
     if (any(k.endswith("_growth") for k in measures) and len(plan.fiscal_years) == 2
             and plan.fiscal_years[1] - plan.fiscal_years[0] == 1 and not years.trend):

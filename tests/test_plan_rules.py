@@ -94,6 +94,8 @@ CASES = [
     ("Tesla revenue 2022-2024", dict(intent="trend", fiscal_years=[2022, 2023, 2024])),
     ("Nvidia R&D trend", dict(intent="trend", metrics=["rd"], latest=True)),
     ("Apple net income from fiscal 2022 to fiscal 2024", dict(intent="trend", fiscal_years=[2022, 2023, 2024])),
+    ("how has nvidia's net income changed from fiscal 2023 to 2025?",
+     dict(intent="trend", metrics=["net_income"], fiscal_years=[2023, 2024, 2025])),
     ("Apple revenue since 2023", dict(intent="trend", fiscal_years=[2023, 2024])),
     ("walmart revenue fy24 and fy25", dict(intent="trend", fiscal_years=[2024, 2025])),
     # --- qualitative, routed to Items
@@ -302,6 +304,16 @@ def test_follow_up(directory, first, text, expected, inherited):
         (["walmart operating income fy2025", "now do the same for amazon"],
          dict(refusal_reason="not_covered", metrics=["operating_income"], fiscal_years=[2025])),
         (["General revenue 2023", "GM"], dict(tickers=["GM"], fiscal_years=[2023], metrics=["revenue"])),
+        # relative years in a follow-up count from the thread's year, not from the latest filing
+        (["nvidia revenue fiscal 2024", "and the year before?"],
+         dict(tickers=["NVDA"], fiscal_years=[2023], latest=False, metrics=["revenue"])),
+        (["nvidia revenue fiscal 2024", "and the year before?", "how about walmart?"],
+         dict(tickers=["WMT"], fiscal_years=[2023], metrics=["revenue"])),
+        (["Apple revenue last year", "and the year before?"], dict(latest=True, year_offsets=[-2])),
+        (["nvidia net income fy2025", "how much did it grow?"],
+         dict(intent="derived", tickers=["NVDA"], fiscal_years=[2025], metrics=["net_income_growth"])),
+        (["nvidia net income fy2025", "how much did it grow?", "why did it change?"],
+         dict(intent="qualitative", items=["7"], metrics=["net_income_growth"])),
     ],
 )
 def test_refusals_keep_the_thread_context(directory, turns, expected):
