@@ -54,21 +54,53 @@ def _filings(conn, cik: int) -> dict[int, dict]:
     }
 
 
+class _LazyConnection:
+    """A pooled connection taken only if a query actually runs (most fetches hit the memo)."""
+
+    def __init__(self, db):
+        self._db, self._cm, self._conn = db, None, None
+
+    def execute(self, *args, **kwargs):
+        if self._conn is None:
+            self._cm = self._db.connection()
+            self._conn = self._cm.__enter__()
+        return self._conn.execute(*args, **kwargs)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self._cm is not None:
+            return self._cm.__exit__(*exc)
+        return False
+
+
+def _memo(deps, key, compute):
+    """What the store says about a company changes only with an ingest; the service clears the
+    memo when the corpus version moves."""
+    if key not in deps.memo:
+        deps.memo[key] = compute()
+    return deps.memo[key]
+
+
 def fetch(state, deps, config) -> dict:
     plan = state["plan"]
     numeric = plan["intent"] in NUMERIC_INTENTS
     resolved: list[dict] = []
     first_refusal = None
-    with deps.db.connection() as conn:
+    with _LazyConnection(deps.db) as conn:
         if not plan.get("tickers"):
             return {"refusal": {"reason": "no_company", "detail": None}}
         for ticker in plan["tickers"]:
-            company = _company(conn, ticker)
+            company = _memo(deps, ("company", ticker), lambda: _company(conn, ticker))
             if company is None:
                 return {"refusal": {"reason": "not_covered", "detail": _not_covered_name(conn, ticker)}}
-            filings = _filings(conn, company["cik"])
+            cik = company["cik"]
+            filings = _memo(deps, ("filings", cik), lambda: _filings(conn, cik))
             if numeric:
-                available = sorted(facts_store.available_fiscal_years(conn, company["cik"]), reverse=True)
+                available = _memo(
+                    deps, ("years", cik), lambda: sorted(facts_store.available_fiscal_years(conn, cik), reverse=True)
+                )
             else:
                 available = sorted(filings, reverse=True)
             wanted = list(plan.get("fiscal_years") or [])

@@ -40,6 +40,7 @@ class Deps:
     planner_name: str = "rules"
     composer_name: str = "extractive"
     options: dict = field(default_factory=dict)
+    memo: dict = field(default_factory=dict)  # per corpus version: companies, filings, years (cleared on ingest)
 
 
 def route_after_plan(state: FootnoteState) -> Literal["meta", "refuse", "fetch"]:

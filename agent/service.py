@@ -63,6 +63,7 @@ class Footnote:
             planner_name=getattr(planner, "name", "rules"),
             composer_name=getattr(composer, "name", "extractive"),
         )
+        _single_thread_queries(embedder)
         self.checkpointer = make_checkpointer(db)
         self.graph = build_graph(self.checkpointer, deps=self.deps)
 
@@ -156,6 +157,7 @@ class Footnote:
                 if version != self._directory_version:
                     with self.db.connection() as conn:
                         self.deps.directory = CompanyDirectory.load(conn)
+                    self.deps.memo.clear()
                     self._directory_version = version
         return version
 
@@ -191,6 +193,16 @@ def _model_parts(settings, llm) -> tuple[Callable | None, Callable | None]:
     if llm is not None and not getattr(settings, "llm_configured", False):
         settings = settings.model_copy(update={"openai_base_url": settings.openai_base_url or "http://llm.invalid", "llm": "auto"})
     return make_planner(settings, client=llm), make_composer(settings, client=llm)
+
+
+def _single_thread_queries(embedder) -> None:
+    """One short query gains nothing from intra-op threads, and on a busy machine OpenMP threads
+    spinning for each other turned a 15 ms query embedding into more than a second (measured with
+    2 threads on 2 shared cores). Ingestion, which embeds in large batches, runs in its own command."""
+    if type(embedder).__name__ == "LocalEmbedder":
+        import torch
+
+        torch.set_num_threads(1)
 
 
 def _ms(start: float) -> float:
