@@ -4,6 +4,7 @@ real Footnote over the fixture corpus, with a fake Slack Web API recording what 
 from __future__ import annotations
 
 import json
+import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -76,7 +77,8 @@ def assert_valid_blocks(blocks: list[dict]) -> None:
         Block.parse(b).validate_json()  # slack_sdk's own model checks (lengths, required fields)
 
 
-def test_mention_is_answered_in_its_thread_with_footnote_links(slack):
+def test_mention_is_answered_in_its_thread_with_footnote_links(slack, caplog):
+    caplog.set_level(logging.DEBUG)
     ts, event = slack.send.mention("What was Apple's revenue in fiscal 2024?", channel="C0MENTION")
     status, _, seconds = slack.send.event(event)
     assert status == 200 and seconds < 1.0  # acked before any answering
@@ -98,6 +100,7 @@ def test_mention_is_answered_in_its_thread_with_footnote_links(slack):
     added = slack.fake.calls_to("reactions.add")
     assert [(c.args["timestamp"], c.args["name"]) for c in added] == [(ts, "eyes")]
     assert slack.fake.reactions[("C0MENTION", ts)] == set()
+    assert "xoxb-test-token" not in caplog.text and SECRET not in caplog.text, "never log tokens"
 
 
 def test_a_comparison_renders_a_valid_table_block(slack):
@@ -263,3 +266,43 @@ def test_feedback_buttons_store_question_answer_and_thread(slack):
         row = conn.execute("SELECT platform, user_id, rating, question, answer FROM feedback WHERE thread_key = %s", (key,)).fetchone()
     assert row[:4] == ("slack", "U0CRITIC", -1, question)
     assert row[4]["text"] == reply.text and row[4]["ts"] == reply.ts
+
+
+def _claims_citing_the_first_fact(recorded) -> dict:
+    """The fake model's reply: one claim on the first fact the prompt offered, figure as displayed."""
+    schema = recorded.body["response_format"]["json_schema"]["schema"]
+    ids = schema["$defs"]["ModelClaim"]["properties"]["evidence_id"]["enum"]
+    fact = next(i for i in ids if i.startswith("f:"))
+    return {"claims": [{"text": "Apple's revenue for fiscal 2024 was $391.04 billion, as the company reported it in its annual filing.",
+                        "evidence_id": fact}]}
+
+
+def test_a_model_composer_streams_its_draft_then_the_verified_answer_replaces_it(corpus_db, embedder):
+    import openai
+
+    from agent.plan_rules import plan_rules
+    from agent.service import Footnote
+    from tests.fakes.fake_openai import FakeOpenAI
+
+    with FakeOpenAI() as model, FakeSlack() as fake:
+        model.respond(_claims_citing_the_first_fact)
+        client = openai.OpenAI(api_key="test-key", base_url=model.base_url, max_retries=0)
+        composing = Footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"), llm=client,
+                             planner=plan_rules, use_cache=False)
+        with serving_http(build_app(slack_settings(fake.base_url), composing, corpus_db)) as url:
+            env = SlackEnv(fake, SlackSender(url, SECRET), url, corpus_db)
+            ts, event = env.send.mention("How much revenue did Apple make in fiscal 2024?", channel="C0STREAM")
+            env.send.event(event)
+            thread = final_reply(env, "C0STREAM", ts)
+
+        started = fake.calls_to("chat.startStream")
+        assert len(started) == 1 and started[0].args["thread_ts"] == ts
+        assert started[0].args["recipient_user_id"] == "U0ANALYST" and started[0].args["recipient_team_id"] == "T0FOOT"
+        assert fake.calls_to("chat.stopStream"), "the stream is closed"
+        assert len(thread) == 1, "the placeholder is removed once the stream carries the answer"
+        final = thread[0]
+        assert "$391.04 billion" in final.streamed, "the model's draft was streamed"
+        assert "$391.04 billion" in all_text(final)
+        assert any(b["type"] == "context" and "composer: llm" in b["elements"][0]["text"] for b in final.blocks), \
+            "the verified answer, with its provenance, replaced the draft"
+        assert_valid_blocks(final.blocks)

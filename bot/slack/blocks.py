@@ -27,6 +27,7 @@ FEEDBACK_DOWN = "feedback_down"
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _LINK = re.compile(r"\[([^\]]+)\]\((https?://[^)\s]+)\)")
 _HEADING = re.compile(r"^#{1,6}\s+(.+)$", re.MULTILINE)
+_BULLET = re.compile(r"^(\s*)[-*]\s+", re.MULTILINE)
 _MARKER = re.compile(r"\[(\d{1,3})\](?!\()")
 
 
@@ -38,6 +39,7 @@ def escape(text: str) -> str:
 def to_mrkdwn(markdown: str, urls: dict[int, str] | None = None) -> str:
     """The agent's markdown in Slack's mrkdwn dialect; [n] markers become links to the filing."""
     text = escape(markdown)
+    text = _BULLET.sub(lambda m: m.group(1) + "• ", text)
     text = _HEADING.sub(r"*\1*", text)
     text = _BOLD.sub(r"*\1*", text)
     text = _LINK.sub(lambda m: f"<{m.group(2)}|{m.group(1)}>", text)

@@ -40,6 +40,18 @@ _CHANNEL = re.compile(r"<#[A-Z0-9]+\|([^>]*)>")
 _SPECIAL = re.compile(r"<!([a-z]+)(?:\|[^>]*)?>")
 
 
+def first_delivery(db, body: dict) -> bool:
+    """Slack retries an event it got no fast answer for, possibly to another process. The first
+    delivery claims the event id in Postgres; every later copy finds it taken and does nothing."""
+    event_id = body.get("event_id")
+    if not event_id:
+        return True
+    if ledger.claim_event(db, "slack", event_id):
+        return True
+    log.info("dropping a repeat delivery of event %s", event_id)
+    return False
+
+
 def thread_key(team: str, channel: str, thread_ts: str) -> str:
     return f"slack:{team}:{channel}:{thread_ts}"
 

@@ -43,11 +43,17 @@ def make_http_server(app: App, host: str, port: int) -> WSGIServer:
 @contextlib.contextmanager
 def serving_http(app: App, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
     """Serve in a background thread; yields the events URL (tests and the bench use this)."""
-    server = make_http_server(app, host, port)
-    thread = threading.Thread(target=server.serve_forever, name="footnote-slack-http", daemon=True)
+    with serving_wsgi(SlackRequestHandler(app, path=EVENTS_PATH), host, port) as base:
+        yield base + EVENTS_PATH.lstrip("/")
+
+
+@contextlib.contextmanager
+def serving_wsgi(wsgi_app, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+    server = make_server(host, port, wsgi_app, server_class=_ThreadingWSGIServer, handler_class=_QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, name="footnote-http", daemon=True)
     thread.start()
     try:
-        yield f"http://{host}:{server.server_port}{EVENTS_PATH}"
+        yield f"http://{host}:{server.server_port}/"
     finally:
         server.shutdown()
         server.server_close()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.slack.reply import Asked, answer_in_thread, question_text
+from bot.slack.reply import Asked, answer_in_thread, first_delivery, question_text
 
 
 def ack_now(ack) -> None:
@@ -13,6 +13,8 @@ def register(app, footnote, db) -> None:
     def answer_mention(body, event, context, client) -> None:
         if event.get("edited") or event.get("bot_id"):
             return  # an edited mention was already answered as first written; bots are not users
+        if not first_delivery(db, body):
+            return
         asked = Asked(
             team=context.team_id or body.get("team_id", ""),
             channel=event["channel"],

@@ -8,7 +8,7 @@ Footnote is left to the app_mention listener so it is answered once.
 from __future__ import annotations
 
 from bot import ledger
-from bot.slack.reply import Asked, answer_in_thread, question_text, thread_key
+from bot.slack.reply import Asked, answer_in_thread, first_delivery, question_text, thread_key
 
 ANSWERED_SUBTYPES = {None, "file_share", "thread_broadcast"}
 
@@ -32,7 +32,7 @@ def is_for_footnote(event: dict, bot_user_id: str | None) -> bool:
 
 def register(app, footnote, db) -> None:
     def answer_message(body, event, context, client) -> None:
-        if not is_for_footnote(event, context.bot_user_id):
+        if not is_for_footnote(event, context.bot_user_id) or not first_delivery(db, body):
             return
         team = context.team_id or body.get("team_id", "")
         thread_ts = event.get("thread_ts") or event["ts"]
