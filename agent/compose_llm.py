@@ -15,6 +15,7 @@ the draft; the verified Answer that cite_check builds is what ships.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict
@@ -27,6 +28,18 @@ from agent.structured_output import ModelError, ObjectScanner, chat_json, stream
 log = logging.getLogger(__name__)
 
 MAX_CLAIMS = 8
+
+# Instructions aimed at a model are never answer content, even when a filing contains them
+# verbatim (a quote of one would pass cite_check's verbatim tier).
+_INSTRUCTION = re.compile(
+    r"\b(?:ignore|disregard|forget|override)\b[^.]{0,60}\b(?:instructions?|prompts?|rules|guidelines)\b"
+    r"|\bsystem prompt\b|\byou are now\b|\bas an ai\b",
+    re.I,
+)
+
+
+def is_instruction(text: str) -> bool:
+    return bool(_INSTRUCTION.search(text))
 
 
 class ModelClaim(BaseModel):
@@ -115,7 +128,7 @@ def _draft_claims(question, plan, evidence, *, client, model, timeout, on_text) 
         def on_delta(delta: str) -> None:
             for obj in scanner.feed(delta):
                 text = obj.get("text") if isinstance(obj, dict) else None
-                if isinstance(text, str) and text.strip():
+                if isinstance(text, str) and text.strip() and not is_instruction(text):
                     on_text(text.strip() + " ")
 
         drafted = stream_json(
@@ -129,15 +142,18 @@ def _draft_claims(question, plan, evidence, *, client, model, timeout, on_text) 
             schema=schema,
         )
     kinds = {ev.id: ev.kind for ev in evidence}
+    usable = [c for c in drafted.claims if c.text.strip()][:MAX_CLAIMS]
+    kept = [c for c in usable if not is_instruction(c.text)]
+    if len(kept) < len(usable):
+        log.warning("model composer: dropped %d claim(s) repeating instructions found in the input", len(usable) - len(kept))
     claims = [
         Claim(
             text=c.text.strip(),
             evidence_id=c.evidence_id.strip(),
             kind="number" if kinds.get(c.evidence_id.strip()) in ("fact", "calc") else "prose",
         )
-        for c in drafted.claims
-        if c.text.strip()
-    ][:MAX_CLAIMS]
+        for c in kept
+    ]
     if not claims:
         raise ModelError("no_claims: the model found no answer in the evidence")
     return claims

@@ -7,6 +7,7 @@ The server records every request so a test can assert on the prompt it actually 
     with FakeOpenAI() as fake:
         fake.reply({"claims": [...]})          # JSON content (dict -> json.dumps)
         fake.reply("plain text")               # text content
+        fake.respond(lambda req: {...})        # computed from the request it answers
         fake.fail(500)                         # an HTTP error
         fake.stall(5.0)                        # sleep past the client's timeout
         client = openai.OpenAI(api_key="k", base_url=fake.base_url, max_retries=0)
@@ -97,6 +98,13 @@ class FakeOpenAI:
             self._queue.append(Reply(text, **kw))
         return self
 
+    def respond(self, fn) -> FakeOpenAI:
+        """A reply computed from the request: `fn(Recorded) -> str | dict | Reply | Failure`.
+        For scripts that must quote what the prompt showed (evidence ids, figures)."""
+        with self._lock:
+            self._queue.append(fn)
+        return self
+
     def fail(self, status: int = 500, message: str = "scripted failure", *, delay_s: float = 0.0) -> FakeOpenAI:
         with self._lock:
             self._queue.append(Failure(status, message, delay_s))
@@ -175,11 +183,12 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.loads(raw or b"{}")
         except ValueError:
             return self._json(400, {"error": {"message": "invalid JSON body", "type": "invalid_request_error"}})
-        self.fake.requests.append(Recorded(self.path, dict(self.headers), body))
+        recorded = Recorded(self.path, dict(self.headers), body)
+        self.fake.requests.append(recorded)
         path = self.path.split("?")[0].rstrip("/")
         try:
             if path.endswith("/chat/completions"):
-                self._chat(body)
+                self._chat(body, recorded)
             elif path.endswith("/embeddings"):
                 self._embeddings(body)
             else:
@@ -189,10 +198,13 @@ class _Handler(BaseHTTPRequestHandler):
 
     # -- routes -----------------------------------------------------------------------------
 
-    def _chat(self, body: dict) -> None:
+    def _chat(self, body: dict, recorded: Recorded) -> None:
         item = self.fake._next()
         if item is None:
             return self._json(500, {"error": {"message": "fake server: no scripted response left", "type": "server_error"}})
+        if callable(item):
+            made = item(recorded)
+            item = made if isinstance(made, Reply | Failure) else Reply(made if isinstance(made, str) else json.dumps(made))
         if item.delay_s:
             self.fake.sleep(item.delay_s)
         if isinstance(item, Failure):
