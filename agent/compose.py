@@ -13,7 +13,7 @@ import re
 
 from agent.draft import Claim, Draft, Evidence
 from agent.graph import status
-from agent.guards import number_tokens, split_sentences
+from agent.guards import financial_figures, number_tokens, split_sentences
 from agent.plan import Plan
 
 log = logging.getLogger(__name__)
@@ -72,6 +72,8 @@ def _pick_sentences(chunks: list[Evidence], query_terms: set[str]) -> list[tuple
                 continue
             if not (sentence[0].isupper() or sentence[0] in "“\"("):
                 continue
+            if financial_figures(sentence):
+                continue  # figures come from XBRL facts, never from prose
             overlap = len(_terms(sentence) & query_terms)
             candidates.append((overlap - 0.1 * len(number_tokens(sentence)), position, sentence))
         if not candidates:

@@ -35,6 +35,12 @@ _NUMBER = re.compile(
     re.I,
 )
 _MARKER = re.compile(r"\[\d+\]")
+# Money and percentages: in prose, these must still come from a fact or computation of the run.
+_FINANCIAL = re.compile(
+    r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:billion|million|thousand|trillion)\b|[A-Za-z]+\b)?"
+    r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:%|percent\b|billion\b|million\b|trillion\b)",
+    re.I,
+)
 _SPACE = re.compile(r"\s+")
 _SENTENCE = re.compile(r"(?<=[.!?])[\"”’)]?\s+(?=[A-Z(\"“$0-9])")
 
@@ -48,6 +54,11 @@ def number_tokens(text: str) -> list[str]:
         token = token.replace("percent", "%")
         out.append(token)
     return out
+
+
+def financial_figures(text: str) -> list[str]:
+    """Money amounts and percentages in `text`, as number_tokens normalizes them."""
+    return [t for m in _FINANCIAL.finditer(_MARKER.sub(" ", text)) for t in number_tokens(m.group(0))]
 
 
 def numbers_supported(text: str, sources: list[str]) -> list[str]:
@@ -147,6 +158,9 @@ def _check_one(claim: Claim, evidence: dict[str, Evidence], calc_inputs, chunks:
         if not number_tokens(claim.text) and claim.kind == "number":
             return CheckedClaim(claim, claim.evidence_id, "fail", "number claim without its figure")
         return CheckedClaim(claim, claim.evidence_id, "verbatim")
+    money = _prose_figures(claim.text, evidence)
+    if money:
+        return CheckedClaim(claim, claim.evidence_id, "fail", f"figure {money[0]} from prose, not from an XBRL fact")
     text = normalize_space(claim.text)
     if text and text in normalize_space(cited.text):
         return CheckedClaim(claim, cited.id, "verbatim")
@@ -154,6 +168,19 @@ def _check_one(claim: Claim, evidence: dict[str, Evidence], calc_inputs, chunks:
         if text and text in normalize_space(chunk.text):
             return CheckedClaim(claim, chunk.id, "repointed", f"re-pointed from {cited.id}")
     return CheckedClaim(claim, claim.evidence_id, "fail", "not verbatim")
+
+
+def _prose_figures(text: str, evidence: dict[str, Evidence]) -> list[str]:
+    """Money and percentages a prose claim shows that no fact or computation of this run displays:
+    numbers come from XBRL facts, even when the filing's prose repeats them."""
+    figures = financial_figures(text)
+    if not figures:
+        return []
+    allowed: set[str] = set()
+    for ev in evidence.values():
+        if ev.kind in ("fact", "calc"):
+            allowed.update(number_tokens(ev.text))
+    return [f for f in figures if f not in allowed]
 
 
 def _tier3(result: CheckResult, indexes: list[int], chunks: list[Evidence], embedder) -> None:

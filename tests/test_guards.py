@@ -105,3 +105,14 @@ def test_table_cells_must_match_their_cited_evidence():
 
 def test_numbers_supported_lists_the_offenders():
     assert numbers_supported("It was $5.00 and 7%", ["$5.00"]) == ["7%"]
+
+
+def test_money_in_prose_must_come_from_a_fact():
+    ev = _evidence()
+    ev["c:12"] = Evidence(id="c:12", kind="chunk", item="7", chunk_id=12, **BASE,
+                          text="Total net sales were $391.0 billion. Services grew strongly.")
+    quoted = Claim(text="Total net sales were $391.0 billion.", evidence_id="c:12")
+    plain = Claim(text="Services grew strongly.", evidence_id="c:12")
+    result = check_claims([quoted, plain], ev)
+    assert result.claims[0].status == "fail" and "XBRL" in result.claims[0].detail
+    assert result.claims[1].status == "verbatim"
