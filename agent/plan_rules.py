@@ -23,25 +23,32 @@ DEFAULT_COMPARE = ("revenue", "net_income")
 # (pattern, Items). Order matters only for the order of Items in the plan.
 TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bcyber\w*|\binformation security\b|\bdata breach\w*|\bsecurity incidents?\b|\bciso\b|\bransomware\b|"
-     r"\bhack\w*", ("1C",)),
+     r"\bhack\w*|\bsecurity (?:officer|program|team|leadership|governance|risk management)\b|\bcso\b|"
+     r"\bbug bount\w*", ("1C",)),
     (r"\binterest rate (?:risk|sensitivity|exposure)|\bforeign (?:currency|exchange)|\bfx\b|\bexchange rates?\b|"
      r"\bmarket risks?\b|\bcommodity (?:price )?risk|\bhedg\w+|\bderivative\w*|\bcurrency risk", ("7A",)),
-    (r"\brisk factors?\b|\brisks?\b|\bthreats?\b|\bheadwinds?\b|\buncertaint\w+|\bchallenges\b|\bvulnerab\w+", ("1A",)),
+    (r"\brisk factors?\b|\brisks?\b|\bthreats?\b|\bheadwinds?\b|\buncertaint\w+|\bchallenges\b|\bvulnerab\w+|"
+     r"\bexport (?:controls?|restrictions?|licen[cs]es?)\b|\bsanctions\b|\bgeopolitic\w*|\btrade restrictions?\b",
+     ("1A",)),
+    (r"\blitigation\b|\blegal proceedings\b|\blawsuits?\b|\bsettlements?\b|\binvestigations?\b|\bopioid\w*",
+     ("1A", "8")),
     (r"\bmd&a\b|\bmanagement'?s? discussion\b|\bresults of operations\b|\bliquidity\b|\bcapital resources\b|"
      r"\boutlook\b|\bperformance\b|\bcritical accounting estimates\b|\bwhy\b|\bdrivers?\b|\bdrove\b|\bdriven\b|"
      r"\bexplain\w*|\breasons?\b|\bcaused?\b|\bwhat led\b|\bcontribut\w+|\bsegment results\b|\bkey trends\b|"
      r"\bcash (?:needs|requirements)\b|\bcapital allocation\b|\bheadcount reduction|\brestructuring\b", ("7",)),
     (r"\baccounting polic\w+|\brevenue recognition\b|\bnotes? to (?:the )?(?:consolidated )?financial statements\b|"
      r"\bfootnotes\b|\bfootnote\s+(?:on|about|for)\b|\bleases?\b|\bgoodwill\b|\bimpairment\w*|\b(?:stock|share)[- ]based compensation\b|"
-     r"\bsegment information\b|\bcontingenc\w+|\blitigation\b|\blegal proceedings\b|\blawsuits?\b|"
+     r"\bsegment information\b|\bcontingenc\w+|"
      r"\bdeferred tax\w*|\bfair value\b|\bpension\w*|\bdebt maturit\w+|\bcommitments\b|\bwarrant(?:y|ies)\b|"
      r"\bsubsequent events?\b", ("8",)),
     (r"\bbusiness\b|\bproducts?\b|\bservices\b|\bsegments?\b|\bstrateg\w+|\bcompetit\w+|\bcompete\w*|"
      r"\bemployees\b|\bhuman capital\b|\bworkforce\b|\bcustomers?\b|\bsuppliers?\b|\bsupply chain\b|"
-     r"\bseasonal\w*|\bintellectual property\b|\bpatents?\b|\bregulat\w+|\bmarkets\b|\bmanufactur\w+|"
+     r"\bseasonal\w*|\bintellectual property\b|\bpatents?\b|\bregulat\w+|\bmanufactur\w+|"
      r"\bwhat does \S+ do\b|\bgeograph\w+|\bdistribution\b|\bpartner\w*|"
      r"\bacquisitions?\b|\bbrands?\b|\blicens\w+|\bsubsidiar\w+|\bwhat do they (?:do|sell)\b|\bsells?\b|"
-     r"\brelationship\b|\bdepend\w+|\bconcentration\b", ("1",)),
+     r"\brelationship\b|\bdepend\w+|\bconcentration\b|\bfactor(?:y|ies)\b|\bfacilit\w+|\bplants?\b|"
+     r"\bheadquarter\w*|\bproperties\b|\bwhere\b.{0,30}\b(?:make|makes|made|build|builds|built|produce\w*)\b",
+     ("1",)),
     (r"\bai\b|\bartificial intelligence\b|\bclimate\b|\bsustainab\w+|\besg\b|\btariffs?\b|\bchina\b|"
      r"\binflation\b|\bgenerative\b|\bdata cent(?:er|re)s?\b|\bgpus?\b|\bcloud\b|\bsays?\b|\bmention\w*|\bdiscuss\w*|"
      r"\bdisclos\w+|\bdescrib\w+|\boverview\b|\bpolic(?:y|ies)\b|\bapproach\b|\bplans?\b", ()),
@@ -137,13 +144,23 @@ def _refuse(reason: str, detail: str | None = None, **extra) -> Plan:
 
 
 def route_items(text: str) -> tuple[list[str], bool]:
-    """10-K Items the wording points to, and whether any qualitative topic was named at all."""
+    """10-K Items the wording points to, and whether any qualitative topic was named at all.
+
+    The most specific Item wins over the generic ones its words also trigger: "interest rate
+    risk" is Item 7A, not every risk factor; "supply chain risks" are risk factors (1A), not the
+    business description (1); cybersecurity is Item 1C.
+    """
     items: list[str] = []
     found = False
     for pattern, its in TOPICS:
         if re.search(pattern, text):
             found = True
             items += [i for i in its if i not in items]
+    risk_factors = bool(re.search(r"\brisk factors?\b", text))
+    if ("7A" in items or "1C" in items) and not risk_factors:
+        items = [i for i in items if i != "1A"]
+    if "1C" in items or ("1A" in items and "8" not in items):
+        items = [i for i in items if i != "1"]
     return items, found
 
 
@@ -331,8 +348,8 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         if prev.fiscal_years:
             base = max(prev.fiscal_years)
             year_fields.update(fiscal_years=sorted({base + o for o in years.offsets}), latest=False, year_offsets=[])
-        elif prev.latest and prev.year_offsets:
-            base_offset = max(prev.year_offsets)
+        elif prev.latest:
+            base_offset = max(prev.year_offsets or [0])
             year_fields.update(year_offsets=sorted({base_offset + o for o in years.offsets}))
     if year_ctx is not None and (prev.fiscal_years or prev.latest or prev.year_offsets):
         inherited.append("fiscal_years")

@@ -9,16 +9,25 @@ between two questions does not break the thread.
 from __future__ import annotations
 
 
+# Planner refusals a user answers in the next message ("General revenue 2023" -> "GM"): their plan
+# carries the metric and years asked for, so the reply inherits them.
+REPLYABLE = ("ambiguous_company", "no_company", "not_covered", "unknown_metric")
+
+
 def remember(state, deps, config) -> dict:
     plan = state.get("plan") or {}
+    if (plan.get("route") == "refusal" and plan.get("refusal_reason") in REPLYABLE
+            and (plan.get("metrics") or plan.get("fiscal_years") or plan.get("tickers"))):
+        return {"memory": {"plan": dict(plan), "question": state.get("question", ""), "companies": []}}
     if plan.get("route") != "domain" or not plan.get("tickers"):
         return {}
     resolved = state.get("resolved") or []
     concrete = dict(plan)
     years = sorted({y for company in resolved for y in company.get("fiscal_years", [])})
     if years and plan.get("latest"):
+        # the years it resolved to, for "the year before"; `latest` stays, so "and Nvidia's?" is
+        # answered from Nvidia's own latest 10-K
         concrete["fiscal_years"] = years
-        concrete["latest"] = False
     memory = {
         "plan": concrete,
         "question": state.get("question", ""),
