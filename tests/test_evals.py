@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from evals import gate, metrics, scorers
+from evals import display, gate, metrics, report, scorers
 from evals.run import score_case
 from evals.sets import DATA, Case, SetError, accepted_routes, load_set, parse_line
 
@@ -54,7 +54,7 @@ EXPECT_REVENUE = {
     ],
 )
 def test_equals_as_displayed_has_no_tolerance_beyond_the_digits_shown(shown, expected, ok):
-    assert scorers.equals_as_displayed(Decimal(expected), scorers.parse_display(shown)) is ok
+    assert display.equals_as_displayed(Decimal(expected), display.parse_display(shown)) is ok
 
 
 # --- the numeric tripwire ------------------------------------------------------------------
@@ -297,3 +297,19 @@ def test_the_golden_set_covers_every_kind_and_refusal_reason():
     shared = load_set("shared")
     assert "ambiguous_company" in {c.expect.get("reason") for c in shared if c.should_refuse}
     assert len(shared) >= 60
+
+
+def test_reports_render_the_gate_the_tables_and_the_worst_failures(tmp_path):
+    good = answer(numbers=[number("391035000000")], citations=[cite(concept="us-gaap:Revenues", value="391035000000")], text="Revenue was $391.0 billion [1].", route="domain")
+    bad = answer(numbers=[number("5")], text="Revenue was $5 [1].", route="domain", citations=[cite(concept="us-gaap:Revenues", value="5")])
+    records = [_record("numeric", EXPECT_REVENUE, good), {**_record("numeric", EXPECT_REVENUE, bad), "id": "bad-one"}]
+    for r in records:
+        r.update(thread=None, turn=0, tags=[], note="", traceback=None)
+    summary = metrics.summarize_all(records)
+    results = {"title": "unit", "started": "now", "duration_s": 1.0, "corpus": {}, "metrics": summary,
+               "gate": gate.evaluate(summary["overall"]), "records": records}
+    paths = report.write(results, tmp_path, "unit")
+    md = paths["markdown"].read_text()
+    assert "Gate: FAILED" in md and "numeric_tripwire_max" in md and "`bad-one`" in md
+    page = paths["html"].read_text()
+    assert page.count("<svg") >= 4 and "bad-one" in page and "expected 391035000000" in page
