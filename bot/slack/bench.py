@@ -92,7 +92,12 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[k]
 
 
+REPO = Path(__file__).resolve().parents[2]
+
+
 def run_bench(args, settings) -> int:
+    if (REPO / "tests" / "fakes" / "fake_slack.py").exists() and str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
     try:
         from tests.fakes.fake_slack import FakeSlack, SlackSender
     except ImportError:
@@ -102,7 +107,7 @@ def run_bench(args, settings) -> int:
     from bot.slack.app import build_app
     from bot.slack.server import serving_http
 
-    with FakeSlack() as fake, Footnote.open(settings) as footnote:
+    with FakeSlack() as fake, Footnote.open(settings, use_cache=args.cache) as footnote:
         bench_settings = settings.model_copy(update={
             "slack_bot_token": _secret("xoxb-bench-token"),
             "slack_signing_secret": _secret(SECRET),

@@ -48,7 +48,7 @@ def first_delivery(db, body: dict) -> bool:
         return True
     if ledger.claim_event(db, "slack", event_id):
         return True
-    log.info("dropping a repeat delivery of event %s", event_id)
+    log.debug("dropping a repeat delivery of event %s", event_id)
     return False
 
 
