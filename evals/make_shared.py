@@ -175,7 +175,7 @@ def build(corpus: Path) -> tuple[list[dict], list[str]]:
         if v is None:
             return None
         return {"ticker": ticker, "fiscal_year": fy, "value": v["value"], "metric": metric,
-                "concepts": [f"us-gaap:{c}" for c in METRICS[metric]], "filing_fy": v["filing_fy"],
+                "concepts": [f"us-gaap:{c}" for c in METRICS[metric]], "source_filing_fy": v["filing_fy"],
                 "source_concept": f"us-gaap:{v['concept']}", "tags": v["tags"]}
 
     for i, (ticker, metric, fy) in enumerate(NUMERIC_PICKS):
@@ -229,7 +229,9 @@ def build(corpus: Path) -> tuple[list[dict], list[str]]:
             log.append(f"as-filed {ticker} {metric} FY{fy}: {note}, question not written")
             continue
         exp = {"ticker": ticker, "fiscal_year": fy, "value": record["value"], "metric": metric,
-               "concepts": [f"us-gaap:{c}" for c in METRICS[metric]], "filing_fy": record["filing_fy"], "tags": record["tags"]}
+               "concepts": [f"us-gaap:{c}" for c in METRICS[metric]], "source_filing_fy": record["filing_fy"], "tags": record["tags"]}
+        if filing_fy is not None:
+            exp["filing_fy"] = filing_fy  # the question names this filing: its citation must be to it
         out.append({"id": f"s-split-{n:02d}", "kind": "numeric", "question": question, "tags": ["restatement"],
                     "expect": {"answer": "answer", "numbers": [exp]}})
 

@@ -300,6 +300,9 @@ def citation_errors(expect: dict, answer: dict, fact_ok: Callable[[dict], bool] 
             wanted = concepts.get(ticker)
             if wanted and not _concept_in(cit["concept"], wanted):
                 problems.append(f"concept not one of {sorted(wanted)}")
+            named = _named_filing(expect, ticker, cit)
+            if named is not None and cit.get("fiscal_year") != named:
+                problems.append(f"cites the FY{cit.get('fiscal_year')} 10-K, the question names the FY{named} 10-K")
             if fact_ok is not None and cit.get("value") is not None and not fact_ok(cit):
                 problems.append(f"value {cit.get('value')} is not what filing {cit.get('accession')} reports")
         elif ticker in evidence:
@@ -313,6 +316,17 @@ def citation_errors(expect: dict, answer: dict, fact_ok: Callable[[dict], bool] 
         if problems:
             wrong.append(f"{label}: " + "; ".join(problems))
     return len(cits), wrong
+
+
+def _named_filing(expect: dict, ticker: str, cit: dict) -> int | None:
+    """The filing year the question names ("per the FY2024 10-K") for the number this citation backs."""
+    value = to_decimal(cit.get("value"))
+    for exp in expect.get("numbers") or []:
+        if exp.get("filing_fy") is None or exp["ticker"].upper() != ticker:
+            continue
+        if value is not None and value == Decimal(str(exp["value"])):
+            return exp["filing_fy"]
+    return None
 
 
 # ---------------------------------------------------------------------------------------------

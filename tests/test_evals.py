@@ -313,3 +313,11 @@ def test_reports_render_the_gate_the_tables_and_the_worst_failures(tmp_path):
     assert "Gate: FAILED" in md and "numeric_tripwire_max" in md and "`bad-one`" in md
     page = paths["html"].read_text()
     assert page.count("<svg") >= 4 and "bad-one" in page and "expected 391035000000" in page
+
+
+def test_a_question_naming_a_filing_needs_a_citation_to_that_filing():
+    expect = {"answer": "answer", "numbers": [{"ticker": "NVDA", "fiscal_year": 2024, "value": "11.93", "concepts": ["us-gaap:EarningsPerShareDiluted"], "filing_fy": 2024}]}
+    named = cite(ticker="NVDA", concept="us-gaap:EarningsPerShareDiluted", value="11.93", fiscal_year=2024)
+    latest = cite(ticker="NVDA", concept="us-gaap:EarningsPerShareDiluted", value="11.93", fiscal_year=2025)
+    assert scorers.citation_errors(expect, answer(citations=[named])) == (1, [])
+    assert "names the FY2024 10-K" in scorers.citation_errors(expect, answer(citations=[latest]))[1][0]
