@@ -36,6 +36,8 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"\boutlook\b|\bperformance\b|\bcritical accounting estimates\b|\bwhy\b|\bdrivers?\b|\bdrove\b|\bdriven\b|"
      r"\bexplain\w*|\breasons?\b|\bcaused?\b|\bwhat led\b|\bcontribut\w+|\bsegment results\b|\bkey trends\b|"
      r"\bcash (?:needs|requirements)\b|\bcapital allocation\b|\bheadcount reduction|\brestructuring\b", ("7",)),
+    (r"\bprice (?:cuts?|reductions?|increases?)\b|\bpricing\b|\bdeliver(?:y|ies|ed)\b|\bproduction volumes?\b|"
+     r"\bunits? sold\b|\bdemand\b", ("7", "1A")),
     (r"\baccounting polic\w+|\brevenue recognition\b|\bnotes? to (?:the )?(?:consolidated )?financial statements\b|"
      r"\bfootnotes\b|\bfootnote\s+(?:on|about|for)\b|\bleases?\b|\bgoodwill\b|\bimpairment\w*|\b(?:stock|share)[- ]based compensation\b|"
      r"\bsegment information\b|\bcontingenc\w+|"
@@ -143,6 +145,15 @@ def _refuse(reason: str, detail: str | None = None, **extra) -> Plan:
     return Plan(route="refusal", intent="refuse", refusal_reason=reason, refusal_detail=detail, **extra)
 
 
+# Sections named by their titles: the user has said where to look.
+SECTION_NAMES: tuple[tuple[str, str], ...] = (
+    (r"\brisk factors?\b", "1A"),
+    (r"\bmd&a\b|\bmanagement'?s? discussion\b", "7"),
+    (r"\bquantitative and qualitative disclosures?\b", "7A"),
+    (r"\bnotes? to (?:the )?(?:consolidated )?financial statements\b|\bfinancial statement notes\b", "8"),
+)
+
+
 def route_items(text: str) -> tuple[list[str], bool]:
     """10-K Items the wording points to, and whether any qualitative topic was named at all.
 
@@ -156,7 +167,11 @@ def route_items(text: str) -> tuple[list[str], bool]:
         if re.search(pattern, text):
             found = True
             items += [i for i in its if i not in items]
-    risk_factors = bool(re.search(r"\brisk factors?\b", text))
+    named = re.findall(r"\bitem\s+(1a|1b|1c|7a|1|7|8)\b", text)
+    named += [item for pattern, item in SECTION_NAMES if re.search(pattern, text)]
+    if named:  # "in item 1", "its risk factors", "the MD&A": the user named the section
+        return list(dict.fromkeys(n.upper() for n in named)), True
+    risk_factors = False
     if ("7A" in items or "1C" in items) and not risk_factors:
         items = [i for i in items if i != "1A"]
     if "1C" in items or ("1A" in items and "8" not in items):

@@ -109,6 +109,8 @@ CASES = [
     ("Apple MD&A fiscal 2024", dict(intent="qualitative", items=["7"], fiscal_years=[2024])),
     ("Nvidia liquidity and capital resources", dict(intent="qualitative", items=["7"])),
     ("Apple interest rate risk", dict(intent="qualitative", items=["7A"])),
+    ("how does apple describe the iphone line in item 1, fy24", dict(intent="qualitative", items=["1"])),
+    ("Nvidia item 1A fiscal 2025", dict(intent="qualitative", items=["1A"])),
     ("What are the risk factors related to interest rates at Apple?", dict(intent="qualitative", items=["1A"])),
     ("what are apple's main supply chain risks?", dict(intent="qualitative", items=["1A"])),
     ("where does tesla make its cars?", dict(intent="qualitative", items=["1"])),
