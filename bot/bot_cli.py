@@ -39,7 +39,10 @@ def cmd_slack(args, settings) -> int:
     from agent.service import Footnote
     from bot.slack.app import build_app
     from bot.slack.server import run_http, run_socket_mode
+    from store.errors import FootnoteError
 
+    if not args.http and not settings.slack_app_token:
+        raise FootnoteError("Socket Mode needs SLACK_APP_TOKEN (an xapp- token with connections:write); or run with --http.")
     with Footnote.open(settings) as footnote:
         app = build_app(settings, footnote, footnote.db)
         if args.http:

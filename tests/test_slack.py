@@ -306,3 +306,14 @@ def test_a_model_composer_streams_its_draft_then_the_verified_answer_replaces_it
         assert any(b["type"] == "context" and "composer: llm" in b["elements"][0]["text"] for b in final.blocks), \
             "the verified answer, with its provenance, replaced the draft"
         assert_valid_blocks(final.blocks)
+
+
+def test_a_rejected_token_fails_at_startup_with_advice_and_without_the_token(footnote, corpus_db):
+    from store.errors import FootnoteError
+
+    with FakeSlack() as fake:
+        settings = Settings(_env_file=None, SLACK_BOT_TOKEN="xoxp-a-user-token-by-mistake", SLACK_SIGNING_SECRET=SECRET,
+                            SLACK_API_URL=fake.base_url)
+        with pytest.raises(FootnoteError) as err:
+            build_app(settings, footnote, corpus_db)
+    assert "not_authed" in str(err.value) and "xoxp-a-user-token-by-mistake" not in str(err.value)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 from slack_bolt import App
+from slack_bolt.error import BoltError
 from slack_sdk import WebClient
 
 from bot import ledger
@@ -20,11 +21,26 @@ def build_app(settings, footnote, db, *, workers: int = 8) -> App:
     if not settings.slack_bot_token or not settings.slack_signing_secret:
         raise FootnoteError("Slack needs SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (see README, \"Slack\").")
     client = WebClient(token=settings.slack_bot_token.get_secret_value(), base_url=settings.slack_api_url)
-    app = App(
-        client=client,
-        signing_secret=settings.slack_signing_secret.get_secret_value(),
-        listener_executor=ThreadPoolExecutor(max_workers=workers, thread_name_prefix="footnote-slack"),
-    )
+    try:
+        # Bolt checks the token with auth.test here, so a wrong token fails now, not at the first question.
+        app = App(
+            client=client,
+            signing_secret=settings.slack_signing_secret.get_secret_value(),
+            listener_executor=ThreadPoolExecutor(max_workers=workers, thread_name_prefix="footnote-slack"),
+        )
+    except BoltError as exc:
+        raise FootnoteError(f"Slack did not accept SLACK_BOT_TOKEN ({_reason(exc)}). Copy the Bot User OAuth Token again.") from exc
+    except OSError as exc:
+        raise FootnoteError(f"Cannot reach Slack at {settings.slack_api_url} ({exc.__class__.__name__}).") from exc
     listeners.register(app, footnote, db)
     ledger.prune_events(db, "slack")
     return app
+
+
+def _reason(exc: BoltError) -> str:
+    """Slack's error code (e.g. invalid_auth) from Bolt's message, never the token itself."""
+    text = str(exc)
+    for code in ("invalid_auth", "not_authed", "account_inactive", "token_revoked", "token_expired"):
+        if code in text:
+            return code
+    return "auth.test failed"
