@@ -53,16 +53,14 @@ class ModelPlan(BaseModel):
     inherited: list[str]
 
 
-def metric_keys() -> list[str]:
-    """Every key a plan may name: the metric table's and the formula registry's."""
+def metric_menu() -> dict[str, str]:
+    """Every key a plan may name, with its label: the metric table's and the formula registry's."""
     from agent.concepts import METRICS
+    from agent.finance import FORMULAS
 
-    keys = list(METRICS)
-    try:
-        from agent.finance import FORMULAS
-    except ImportError:  # the formula registry is optional for planning
-        FORMULAS = {}
-    return keys + [k for k in FORMULAS if k not in METRICS]
+    menu = {key: m.label for key, m in METRICS.items()}
+    menu.update({key: f.label for key, f in FORMULAS.items() if key not in menu})
+    return menu
 
 
 def _schema(keys: list[str]) -> dict:
@@ -77,9 +75,10 @@ def _schema(keys: list[str]) -> dict:
 def plan_llm(text: str, *, previous: Plan | None, directory, client, model: str, timeout: float) -> Plan:
     """Plan with the model; on any failure, the rules planner's plan with `fallback` saying why."""
     try:
-        keys = metric_keys()
+        menu = metric_menu()
+        keys = list(menu)
         messages = prompts.planner_messages(
-            text, previous=_previous_summary(previous), metrics=keys, items=list(ITEMS)
+            text, previous=_previous_summary(previous), metrics=[f"{k}: {label}" for k, label in menu.items()], items=list(ITEMS)
         )
         proposed = chat_json(
             client, model=model, messages=messages, output=ModelPlan, name="footnote_plan", timeout=timeout, schema=_schema(keys)

@@ -44,7 +44,7 @@ the name exactly as the user wrote it. Never guess a company the user did not me
 - fiscal_years: four-digit fiscal years named in the question ("FY24" -> 2024, "fiscal 2023" -> \
 2023). Empty if none; set latest to true when the user says "latest"/"most recent" or names no \
 year.
-- metrics: keys from this closed list only, for what the user asked for:
+- metrics: keys from this closed list only (key: meaning), for what the user asked for:
 {metrics}
   Pick a key only if it means exactly what the user asked. If the user asks for a figure that has \
 no key in the list, leave metrics empty and put the words they used in unknown_metric. Never pick \

@@ -571,3 +571,36 @@ def test_e2e_follow_up_with_the_model_planner_uses_thread_memory(service, fake):
     assert first.kind == second.kind == "answer" and second.planner == "llm"
     assert '"tickers": ["AAPL"]' in fake.chat_requests()[2].prompt
     assert second.numbers[0].fiscal_year == 2023 and second.numbers[0].value.startswith("29915")
+
+
+def test_e2e_derived_metric_cites_the_computation_and_shows_its_trace(service, fake):
+    fake.reply(model_plan(intent="derived", companies=["Apple"], metrics=["gross_margin"], fiscal_years=[2024]))
+
+    def write(req):
+        (calc,) = [e for e in shown_evidence(req) if e["kind"] == "calc"]
+        figure = _SHOWN.search(calc["text"]).group(1)
+        return claims_json((f"Apple's gross margin for fiscal 2024 was {figure}.", calc["id"]))
+
+    fake.respond(write)
+    answer, _ = ask(service, "What was Apple's gross margin in FY2024?")
+    assert (answer.kind, answer.composer) == ("answer", "llm")
+    assert "46.2%" in answer.text
+    assert answer.calculation and answer.calculation[0].result.startswith("46.2")
+    assert {c.concept for c in answer.citations} >= {"us-gaap:GrossProfit"}  # cited through its inputs
+
+
+def test_e2e_comparison_keeps_the_deterministic_table_beside_the_models_claims(service, fake):
+    fake.reply(model_plan(intent="compare", companies=["Apple", "NVDA"], metrics=["revenue"], fiscal_years=[2024]))
+
+    def write(req):
+        facts = [e for e in shown_evidence(req) if e["kind"] == "fact"]
+        return claims_json(*[(f"{e['ticker']} revenue for fiscal 2024 was {_SHOWN.search(e['text']).group(1)}.", e["id"])
+                             for e in facts])
+
+    fake.respond(write)
+    answer, _ = ask(service, "Compare revenue of Apple and Nvidia in fiscal 2024")
+    assert (answer.kind, answer.composer, answer.partial) == ("answer", "llm", False)
+    assert "AAPL revenue for fiscal 2024 was $391.04 billion" in answer.text
+    assert "NVDA revenue for fiscal 2024 was $60.92 billion" in answer.text
+    (table,) = answer.tables
+    assert any("$391.04 billion" in cell for row in table.rows for cell in row)
