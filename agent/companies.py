@@ -116,6 +116,15 @@ ENGLISH = {
     "snow",
 }
 
+# First words of company names that are everyday words: they hint at a company only capitalised
+# ("General"), never in lowercase ("general and administrative"); "johnson" hints at one either way.
+COMMON_FIRST_WORDS = {
+    "general", "international", "first", "united", "american", "national", "home", "union", "advanced", "texas",
+    "the", "new", "global", "central", "southern", "northern", "eastern", "western", "pacific", "atlantic", "royal",
+    "capital", "state", "public", "marathon", "rocket", "riot", "wells", "thermo", "bristol", "kraft", "old",
+    "great", "best", "west", "east", "north", "south", "digital", "energy", "real", "life", "health", "data",
+}
+
 # Common words one edit away from a company name: never typo-corrected to it.
 TYPO_STOP = {"apply", "ample", "being", "maple", "vista", "inter", "metal", "media", "medal", "bike",
              "toke", "tests", "nice", "mike", "ample", "apples", "amazing", "applet", "viva", "visas", "coca",
@@ -330,7 +339,8 @@ class CompanyDirectory:
         # 3. a capitalised first word shared by several covered companies ("General")
         w = words[i]
         nxt = tokens[i + 1][2].lower() if i + 1 < len(tokens) else ""
-        if (len(w) == 1 and raw[:1].isupper() and not all_caps and w[0] in self.first_words
+        named = raw[:1].isupper() and not all_caps or w and w[0] not in COMMON_FIRST_WORDS
+        if (len(w) == 1 and named and w[0] in self.first_words
                 and nxt not in ("and", "&", "administrative")):
             ciks = self.first_words[w[0]]
             if len(ciks) > 1:

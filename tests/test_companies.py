@@ -111,6 +111,8 @@ def resolve(directory, text):
         # ambiguity
         ("General revenue 2023", [("ambiguous", ["GD", "GE", "GM"])]),
         ("Johnson revenue", [("ambiguous", ["JCI", "JNJ"])]),
+        ("johnson net income 2023", [("ambiguous", ["JCI", "JNJ"])]),
+        ("general revenue 2023", []),
         ("selling, General and administrative", []),
         # typos of covered names (one edit, names of five letters or more)
         ("nvdia revnue fy24", [("company", "NVDA")]),
