@@ -178,8 +178,10 @@ def _sections(doc) -> tuple[list[Section], list[str]]:
                 continue  # no better than the short text edgartools found
             if not sec.text or (not it.relocated and is_stub(sec.text, item)) or not _plausible_size(sec, item):
                 continue
-            if any(overlap_ratio(sec.text, other.text) > 0.3 for other in found.values()):
-                continue  # a boundary that ran into an Item already found
+            # A heading boundary that ran into an Item already found. (A cross-reference index
+            # may map one page to two Items on purpose: Intel's Items 1 and 7 share pages.)
+            if method == "headings" and any(overlap_ratio(sec.text, o.text) > 0.3 for o in found.values()):
+                continue
             found[item] = sec
     for item, sec in weak.items():
         found.setdefault(item, sec)

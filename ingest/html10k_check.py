@@ -66,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
         line = (f"{path.parent.name:6} FY{parsed.meta.fiscal_year} {parsed.meta.period_end} "
                 f"{found:60} missing={','.join(parsed.missing_items) or '-':10} "
                 f"facts={len(parsed.facts):5} {dt:5.2f}s wall {cpu:5.2f}s cpu")
+        cik10, _, rest = path.name.partition("-")
+        if (parsed.meta.ticker != path.parent.name or parsed.meta.cik != int(cik10)
+                or not path.name.endswith(f"{parsed.meta.period_end.isoformat()}.htm.gz")):
+            line += f"  COVER MISMATCH ticker={parsed.meta.ticker} cik={parsed.meta.cik}"
         expected_path = Path(str(path).removesuffix(".htm.gz") + "__expected-sections.json")
         if expected_path.exists():
             notes = _compare(by_item, json.loads(expected_path.read_text()))
@@ -97,7 +101,7 @@ def _compare(by_item: dict, expected: list[dict]) -> list[str]:
         big = sizes[item] >= EXPECTED_STUB_CHARS
         if big and item not in by_item:
             notes.append(f"{item} missing (expected {sizes[item]} html chars)")
-        elif item in by_item and big and len(by_item[item].text) < sizes[item] * 0.05:
+        elif item in by_item and big and len(by_item[item].text) < sizes[item] * 0.02:
             notes.append(f"{item} small ({len(by_item[item].text)} vs {sizes[item]} html chars)")
     return notes
 
