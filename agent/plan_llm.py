@@ -149,13 +149,16 @@ def validate(mp: ModelPlan, *, text: str, previous: Plan | None, directory, keys
         raise ModelError(f"invalid_output: {mp.intent} plan without a metric")
 
     tickers = _resolve_companies(mp.companies, directory)
-    if not tickers and prev and prev.tickers:
-        tickers = list(prev.tickers)
+    if prev and prev.tickers and (not tickers or ("tickers" in inherited and mp.intent == "compare")):
+        # "compare that with Nvidia": the thread's companies first, then the new ones
+        tickers = list(dict.fromkeys([*prev.tickers, *tickers]))
         inherited.append("tickers")
     if not tickers:
         raise ModelError("unresolved: no company")
 
     years = list(dict.fromkeys(mp.fiscal_years))
+    if not years and "fiscal_years" in inherited and prev:
+        years = list(prev.fiscal_years)
     for year in years + ([mp.as_of_filing_year] if mp.as_of_filing_year is not None else []):
         if not MIN_YEAR <= year <= MAX_YEAR:
             raise ModelError(f"invalid_output: fiscal year {year}")
@@ -167,6 +170,9 @@ def validate(mp: ModelPlan, *, text: str, previous: Plan | None, directory, keys
             raise ModelError(f"invalid_output: item {name!r}")
         if item not in items:
             items.append(item)
+
+    if not items and "items" in inherited and prev:
+        items = list(prev.items)
 
     query = mp.query.strip()
     if mp.intent == "qualitative" and not query:

@@ -124,6 +124,14 @@ def test_planner_follow_up_inherits_from_the_previous_plan(fake, client, directo
     assert '"tickers": ["AAPL"]' in fake.chat_requests()[0].prompt  # the model saw the thread's plan
 
 
+def test_planner_compare_follow_up_keeps_the_threads_company_first(fake, client, directory):
+    previous = Plan(route="domain", intent="numeric", tickers=["AAPL"], fiscal_years=[2024], metrics=["revenue"])
+    fake.reply(model_plan(intent="compare", companies=["Nvidia"], metrics=[], fiscal_years=[],
+                          inherited=["companies", "metrics", "fiscal_years"]))
+    plan = ask_plan(client, directory, "compare that with Nvidia", previous=previous)
+    assert (plan.intent, plan.tickers, plan.metrics, plan.fiscal_years) == ("compare", ["AAPL", "NVDA"], ["revenue"], [2024])
+
+
 @pytest.mark.parametrize(
     ("script", "reason"),
     [
