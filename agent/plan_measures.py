@@ -18,7 +18,8 @@ from agent.plan_topics import STOPWORDS
 TOPIC_MASK = re.compile(
     r"\b(?:revenue recognition|recogni[sz]\w* (?:of )?revenues?|deferred (?:income )?tax\w*|"
     r"tax (?:polic(?:y|ies)|strategy|disputes?|audits?|legislation|law)|cash (?:needs|requirements|management)|"
-    r"sales (?:channels?|force|strategy|practices|team|organization)|debt (?:maturit\w+|covenants?))\b",
+    r"sales (?:channels?|force|strategy|practices|team|organization)|debt (?:maturit\w+|covenants?)|"
+    r"(?:share |stock )?(?:repurchase|buyback) (?:programs?|plans?|authori[sz]ations?))\b",
     re.I,
 )
 
@@ -73,6 +74,10 @@ def find_measures(text: str, *, named_company: bool = False) -> tuple[list[str],
     names = _capitalised(text) if named_company else set()
     spans = find_phrases(norm, _MEASURE_OR_UNKNOWN)
     keys: list[str] = []
+    covered = {i for start, end, _ in spans for i in range(start, end)}
+    for i, word in enumerate(words):
+        if word in ("ratio", "ratios") and i not in covered and i > 0 and words[i - 1] not in STOPWORDS:
+            return keys, " ".join(words[max(0, i - 2) : i + 1])  # "operating ratio", "medical cost ratio"
     for start, end, key in spans:
         if key.startswith("?"):
             return keys, key[1:]
@@ -89,6 +94,19 @@ def find_measures(text: str, *, named_company: bool = False) -> tuple[list[str],
         if key not in keys:
             keys.append(key)
     return keys, None
+
+
+# Plain-English asks for a metric that no phrase names ("how much did Walgreens lose?").
+IMPLIED: tuple[tuple[str, str], ...] = (
+    (r"\bhow much (?:money )?did \S+ (?:lose|earn|make|profit)\b", "net_income"),
+    (r"\b(?:is|was|were) \S+ profitable\b|\bprofitability\b", "net_income"),
+    (r"\bshares\b.{0,40}\boutstanding\b", "shares_outstanding"),  # "how many shares did X have outstanding"
+)
+
+
+def implied_measures(text: str) -> list[str]:
+    """Metric keys asked for in words rather than by name. `text`: lowercase."""
+    return [key for pattern, key in IMPLIED if re.search(pattern, text)]
 
 
 def growth_words(norm: str) -> bool:

@@ -14,7 +14,7 @@ from agent.companies import CompanyDirectory, CompanyMatch, norm_name
 from agent.concepts import normalize
 from agent.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.plan import Plan
-from agent.plan_measures import TOPIC_MASK, find_measures, growth_words
+from agent.plan_measures import TOPIC_MASK, find_measures, growth_words, implied_measures
 from agent.plan_scope import meta_intent, out_of_scope, strip_quotes
 from agent.plan_topics import (
     COMPOUND,
@@ -133,8 +133,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         unnamed = unnamed[: m.start] + "_" * (m.end - m.start) + unnamed[m.end :]
     measures, unmappable = find_measures(TOPIC_MASK.sub(" ", unnamed),
                                      named_company=any(m.kind == "company" for m in matches))
-    if "shares_outstanding" not in measures and re.search(r"\bshares\b.{0,40}\boutstanding\b", low):
-        measures.append("shares_outstanding")  # "how many shares did Apple have outstanding"
+    measures += [k for k in implied_measures(unnamed.lower()) if k not in measures]
     items, has_topic = route_items(low)
     meta = meta_intent(low)
     if meta in ("greeting", "thanks", "help") and not matches and not measures and not has_topic and not unmappable:

@@ -20,7 +20,9 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"\bhack\w*|\bsecurity (?:officer|program|team|leadership|governance|risk management)\b|\bcso\b|"
      r"\bbug bount\w*", ("1C",)),
     (r"\binterest rate (?:risk|sensitivity|exposure)|\bforeign (?:currency|exchange)|\bfx\b|\bexchange rates?\b|"
-     r"\bmarket risks?\b|\bcommodity (?:price )?risk|\bhedg\w+|\bderivative\w*|\bcurrency risk", ("7A",)),
+     r"\bmarket risks?\b|\bcommodity (?:price )?risk|\bhedg\w+|\bderivative\w*|\bcurrency risk|"
+     r"\bexpos\w+ to (?:changes in )?(?:interest rates?|currenc\w+|foreign exchange|commodit\w+)|\binterest rates?\b",
+     ("7A",)),
     (r"\brisk factors?\b|\brisks?\b|\bthreats?\b|\bheadwinds?\b|\buncertaint\w+|\bchallenges\b|\bvulnerab\w+|"
      r"\bexport (?:controls?|restrictions?|licen[cs]es?)\b|\bsanctions\b|\bgeopolitic\w*|\btrade restrictions?\b",
      ("1A",)),
@@ -32,6 +34,7 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"\bcash (?:needs|requirements)\b|\bcapital allocation\b|\bheadcount reduction|\brestructuring\b", ("7",)),
     (r"\bprice (?:cuts?|reductions?|increases?)\b|\bpricing\b|\bdeliver(?:y|ies|ed)\b|\bproduction volumes?\b|"
      r"\bunits? sold\b|\bdemand\b", ("7", "1A")),
+    (r"\b(?:repurchase|buyback) (?:programs?|plans?|authori[sz]ations?)\b|\bcapital return\b", ("7", "8")),
     (r"\baccounting polic\w+|\brevenue recognition\b|\bnotes? to (?:the )?(?:consolidated )?financial statements\b|"
      r"\bfootnotes\b|\bfootnote\s+(?:on|about|for)\b|\bleases?\b|\bgoodwill\b|\bimpairment\w*|\b(?:stock|share)[- ]based compensation\b|"
      r"\bsegment information\b|\bcontingenc\w+|"

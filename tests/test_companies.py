@@ -121,6 +121,7 @@ def resolve(directory, text):
         ("teslla", [("company", "TSLA")]),
         ("apply the rule", []),
         ("being honest", []),
+        ("Tesla's lower margin", [("company", "TSLA")]),  # "lower" is a word, not a misspelt Lowe's
         ("foobar revenue", []),
         ("ZZZZ revenue", []),
         # all-caps messages: words are not tickers
