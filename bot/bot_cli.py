@@ -29,7 +29,7 @@ def register_bench(bench_sub) -> None:
     bench.add_argument("-n", "--mentions", type=int, default=100, help="distinct mentions to send (default 100)")
     bench.add_argument("-c", "--concurrency", type=int, default=50, help="requests in flight at once (default 50)")
     bench.add_argument("--retries", type=int, default=1, help="forced retries of every event (X-Slack-Retry-Num), default 1")
-    bench.add_argument("--workers", type=int, default=8, help="answering threads (default 8)")
+    bench.add_argument("--workers", type=int, default=4, help="answer threads (default 4, as `footnote slack`)")
     bench.add_argument("--cache", action="store_true", help="let repeated questions come from the answer cache (default: every answer computed)")
     bench.add_argument("--out", default="bench-results/slack.json")
     bench.set_defaults(func=cmd_bench_slack)

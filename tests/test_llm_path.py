@@ -28,6 +28,12 @@ MODEL = "fake-model-under-test"
 URL = "https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm"
 
 
+def model_settings(**kw):
+    """Settings from these values only: no .env, and no Azure endpoint from the environment."""
+    values = {"_env_file": None, "azure_openai_endpoint": None, "llm": "auto", **kw}
+    return load_settings(**values)
+
+
 @pytest.fixture
 def fake():
     with FakeOpenAI() as server:
@@ -182,11 +188,11 @@ def test_planner_injection_cannot_escape_the_user_block(fake, client, directory)
 def test_make_planner_without_a_model_is_the_rules_planner():
     from agent.plan_rules import plan_rules
 
-    assert make_planner(load_settings(llm="off", openai_api_key="k")) is plan_rules
+    assert make_planner(model_settings(llm="off", openai_api_key="k")) is plan_rules
 
 
 def test_make_planner_uses_settings_model_name(fake, directory):
-    settings = load_settings(openai_base_url=fake.base_url, openai_api_key="k", openai_model="model-from-settings",
+    settings = model_settings(openai_base_url=fake.base_url, openai_api_key="k", openai_model="model-from-settings",
                              openai_timeout_s=3)
     planner = make_planner(settings)
     fake.reply(model_plan())
@@ -366,11 +372,11 @@ def test_injection_in_filing_text_never_yields_an_ungrounded_claim(fake, client,
 def test_make_composer_without_a_model_is_extractive():
     from agent.compose import compose_extractive
 
-    assert make_composer(load_settings(llm="off")) is compose_extractive
+    assert make_composer(model_settings(llm="off")) is compose_extractive
 
 
 def test_make_composer_passes_cells_and_streams(fake, fact_evidence):
-    settings = load_settings(openai_base_url=fake.base_url, openai_api_key="k", openai_model="composer-model")
+    settings = model_settings(openai_base_url=fake.base_url, openai_api_key="k", openai_model="composer-model")
     composer = make_composer(settings)
     fake.reply(claims_json(("Apple's research and development expense for fiscal 2024 was $31,370 million.", "f:7")))
     seen: list[str] = []
@@ -402,7 +408,7 @@ def sentences_of(text: str) -> list[str]:
 def service(corpus_db, embedder, fake):
     from agent.service import Footnote
 
-    settings = load_settings(openai_base_url=fake.base_url, openai_api_key="test-key", openai_model=MODEL,
+    settings = model_settings(openai_base_url=fake.base_url, openai_api_key="test-key", openai_model=MODEL,
                              openai_timeout_s=3.0)
     return Footnote(corpus_db, embedder, settings, use_cache=False)
 
@@ -522,7 +528,7 @@ def test_e2e_wrong_source_is_repointed_and_paraphrase_checked(service, fake):
 def test_e2e_timeouts_fall_back_to_the_deterministic_path(corpus_db, embedder, fake):
     from agent.service import Footnote
 
-    settings = load_settings(openai_base_url=fake.base_url, openai_api_key="k", openai_model=MODEL, openai_timeout_s=0.5)
+    settings = model_settings(openai_base_url=fake.base_url, openai_api_key="k", openai_model=MODEL, openai_timeout_s=0.5)
     service = Footnote(corpus_db, embedder, settings, use_cache=False)
     fake.stall(3.0, json.dumps(model_plan()))
     fake.stall(3.0, json.dumps(claims_json(("x", "f:1"))))

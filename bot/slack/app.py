@@ -10,11 +10,16 @@ from slack_sdk import WebClient
 
 from bot import ledger
 from bot.slack import listeners
+from bot.slack.reply import Answering
 from store.errors import FootnoteError
 
 
-def build_app(settings, footnote, db, *, workers: int = 8) -> App:
-    """One App per process. Listeners ack at once and answer on `workers` threads (lazy listeners).
+LISTENER_THREADS = 32  # short jobs: claim the event, react, post the placeholder, reply to a command
+
+
+def build_app(settings, footnote, db, *, workers: int = 4) -> App:
+    """One App per process. Listeners ack at once; lazy listeners (Bolt's threads) then show that
+    Footnote is working and hand the question to `workers` answer threads.
 
     Nothing on the ack path touches the database: the ack is Bolt's signature check and a queued
     job. Deduplication of Slack's retries happens first thing after the ack (reply.first_delivery)."""
@@ -26,13 +31,13 @@ def build_app(settings, footnote, db, *, workers: int = 8) -> App:
         app = App(
             client=client,
             signing_secret=settings.slack_signing_secret.get_secret_value(),
-            listener_executor=ThreadPoolExecutor(max_workers=workers, thread_name_prefix="footnote-slack"),
+            listener_executor=ThreadPoolExecutor(max_workers=LISTENER_THREADS, thread_name_prefix="footnote-slack"),
         )
     except BoltError as exc:
         raise FootnoteError(f"Slack did not accept SLACK_BOT_TOKEN ({_reason(exc)}). Copy the Bot User OAuth Token again.") from exc
     except OSError as exc:
         raise FootnoteError(f"Cannot reach Slack at {settings.slack_api_url} ({exc.__class__.__name__}).") from exc
-    listeners.register(app, footnote, db)
+    listeners.register(app, Answering(footnote, db, workers=workers))
     ledger.prune_events(db, "slack")
     return app
 

@@ -49,7 +49,8 @@ def to_mrkdwn(markdown: str, urls: dict[int, str] | None = None) -> str:
 
 
 def split_text(text: str, limit: int = SECTION_LIMIT) -> list[str]:
-    """Split at paragraph, then line, then word boundaries so each piece fits one section."""
+    """Split at paragraph, then line, then word boundaries so each piece fits one section, and
+    never inside a Slack link `<url|label>`."""
     pieces: list[str] = []
     rest = text.strip()
     while len(rest) > limit:
@@ -59,17 +60,14 @@ def split_text(text: str, limit: int = SECTION_LIMIT) -> list[str]:
             cut = window.rfind(" ")
         if cut < limit // 2:
             cut = limit
+        opened = rest.rfind("<", 0, cut)
+        if opened > rest.rfind(">", 0, cut) and opened > 0:
+            cut = opened  # the link moves whole to the next piece
         pieces.append(rest[:cut].rstrip())
         rest = rest[cut:].lstrip()
     if rest:
         pieces.append(rest)
-    # A split must not leave a Slack link `<url|label>` cut in half.
-    return [_close_links(p) for p in pieces]
-
-
-def _close_links(piece: str) -> str:
-    opened = piece.rfind("<")
-    return piece[:opened] if opened > piece.rfind(">") else piece
+    return pieces
 
 
 def section(text: str) -> dict:

@@ -11,6 +11,7 @@ import html
 import logging
 import re
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from slack_sdk.errors import SlackApiError
@@ -38,6 +39,7 @@ STATUS_EVERY_S = 1.0  # at most one placeholder edit a second: chat.update is ra
 _SLACK_LINK = re.compile(r"<(https?://[^|>]+)(?:\|([^>]+))?>")
 _CHANNEL = re.compile(r"<#[A-Z0-9]+\|([^>]*)>")
 _SPECIAL = re.compile(r"<!([a-z]+)(?:\|[^>]*)?>")
+_USER = re.compile(r"<@([A-Z0-9]+)(?:\|([^>]*))?>")
 
 
 def first_delivery(db, body: dict) -> bool:
@@ -63,6 +65,7 @@ def question_text(text: str, bot_user_id: str | None) -> str:
     text = _SLACK_LINK.sub(lambda m: m.group(2) or m.group(1), text)
     text = _CHANNEL.sub(r"#\1", text)
     text = _SPECIAL.sub(r"@\1", text)
+    text = _USER.sub(lambda m: "@" + (m.group(2) or m.group(1)), text)
     return html.unescape(text).strip()
 
 
@@ -123,34 +126,51 @@ class _Progress:
                 self.stream = None
 
 
-def answer_in_thread(client, footnote, db, asked: Asked) -> None:
-    """Answer `asked` in its thread. Never raises: failures become a polite reply and a log line."""
-    ledger.join_thread(db, asked.key)
-    if not asked.text:
-        _post_or_log(client, asked, blocks.text_message(FILES_HINT if asked.has_files else EMPTY_HINT))
-        return
-    _quietly(client.reactions_add, channel=asked.channel, timestamp=asked.message_ts, name=WORKING_REACTION)
-    placeholder_ts = None
-    try:
-        placeholder_ts = client.chat_postMessage(
-            channel=asked.channel, thread_ts=asked.thread_ts, **blocks.text_message(f"_{PLACEHOLDER}_")
-        )["ts"]
-    except SlackApiError as exc:
-        log.warning("could not post the placeholder in %s: %s", asked.channel, exc.response.get("error"))
-    progress = _Progress(client, asked, placeholder_ts)
-    try:
-        answer = footnote.answer(
-            Turn(thread_key=asked.key, user=asked.user, text=asked.text), on_status=progress.status, on_text=progress.text
-        )
-        message = blocks.answer_message(answer, thread_key=asked.key, question=asked.text)
-    except FootnoteError as exc:
-        log.warning("answer failed with a user-facing error in %s: %s", asked.key, exc)
-        message = blocks.text_message(str(exc))
-    except Exception:
-        log.exception("answering failed in %s", asked.key)
-        message = blocks.text_message(render_chat.POLITE_ERROR)
-    _finish(client, asked, progress, message)
-    _quietly(client.reactions_remove, channel=asked.channel, timestamp=asked.message_ts, name=WORKING_REACTION)
+class Answering:
+    """The agent behind a bounded pool of answer threads.
+
+    Bolt's listener threads only claim the event, show that Footnote is working (👀 and a
+    placeholder) and hand the question over, so a queue of slow answers never delays the next
+    user's "working" signal. `workers` bounds how many answers run at once."""
+
+    def __init__(self, footnote, db, *, workers: int = 4):
+        self.footnote = footnote
+        self.db = db
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="footnote-answer")
+
+    def ask(self, client, asked: Asked) -> Future | None:
+        """Show Footnote is working, then answer on the pool. Never raises."""
+        ledger.join_thread(self.db, asked.key)
+        if not asked.text:
+            _post_or_log(client, asked, blocks.text_message(FILES_HINT if asked.has_files else EMPTY_HINT))
+            return None
+        _quietly(client.reactions_add, channel=asked.channel, timestamp=asked.message_ts, name=WORKING_REACTION)
+        placeholder_ts = None
+        try:
+            placeholder_ts = client.chat_postMessage(
+                channel=asked.channel, thread_ts=asked.thread_ts, **blocks.text_message(f"_{PLACEHOLDER}_")
+            )["ts"]
+        except SlackApiError as exc:
+            log.warning("could not post the placeholder in %s: %s", asked.channel, exc.response.get("error"))
+        return self.pool.submit(self._answer, client, asked, _Progress(client, asked, placeholder_ts))
+
+    def _answer(self, client, asked: Asked, progress: _Progress) -> None:
+        try:
+            answer = self.footnote.answer(
+                Turn(thread_key=asked.key, user=asked.user, text=asked.text), on_status=progress.status, on_text=progress.text
+            )
+            message = blocks.answer_message(answer, thread_key=asked.key, question=asked.text)
+        except FootnoteError as exc:
+            log.warning("answer failed with a user-facing error in %s: %s", asked.key, exc)
+            message = blocks.text_message(str(exc))
+        except Exception:
+            log.exception("answering failed in %s", asked.key)
+            message = blocks.text_message(render_chat.POLITE_ERROR)
+        try:
+            _finish(client, asked, progress, message)
+        except Exception:
+            log.exception("could not deliver the answer in %s", asked.key)
+        _quietly(client.reactions_remove, channel=asked.channel, timestamp=asked.message_ts, name=WORKING_REACTION)
 
 
 def _finish(client, asked: Asked, progress: _Progress, message: dict) -> None:

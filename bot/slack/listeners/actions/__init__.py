@@ -3,5 +3,5 @@ from __future__ import annotations
 from bot.slack.listeners.actions import feedback
 
 
-def register(app, footnote, db) -> None:
-    feedback.register(app, footnote, db)
+def register(app, answering) -> None:
+    feedback.register(app, answering)

@@ -15,13 +15,13 @@ def ack_now(ack) -> None:
     ack()
 
 
-def register(app, footnote, db) -> None:
+def register(app, answering) -> None:
     def record(body, action, respond) -> None:
         try:
             carried = json.loads(action.get("value") or "{}")
             message = body.get("message") or {}
             ledger.record_feedback(
-                db,
+                answering.db,
                 platform="slack",
                 thread_key=carried.get("t", ""),
                 user_id=(body.get("user") or {}).get("id", ""),

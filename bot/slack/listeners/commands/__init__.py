@@ -3,7 +3,7 @@ from __future__ import annotations
 from bot.slack.listeners.commands import filings, footnote_help, tickers
 
 
-def register(app, footnote, db) -> None:
-    tickers.register(app, footnote, db)
-    filings.register(app, footnote, db)
-    footnote_help.register(app, footnote, db)
+def register(app, answering) -> None:
+    tickers.register(app, answering)
+    filings.register(app, answering)
+    footnote_help.register(app, answering)

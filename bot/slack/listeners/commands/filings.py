@@ -24,8 +24,8 @@ def filings_message(footnote, text: str) -> dict:
                                   ["Form", "Fiscal year", "Period end", "Filed", "SEC document"], listing)
 
 
-def register(app, footnote, db) -> None:
+def register(app, answering) -> None:
     def list_filings(command, respond) -> None:
-        reply(respond, lambda: filings_message(footnote, command.get("text") or ""))
+        reply(respond, lambda: filings_message(answering.footnote, command.get("text") or ""))
 
     app.command("/filings")(ack=ack_now, lazy=[list_filings])

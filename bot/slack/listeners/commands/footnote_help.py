@@ -13,8 +13,8 @@ def help_message(footnote, text: str) -> dict:
     return blocks.text_message(lead + footnote.help_text() + ASKING)
 
 
-def register(app, footnote, db) -> None:
+def register(app, answering) -> None:
     def show_help(command, respond) -> None:
-        reply(respond, lambda: help_message(footnote, command.get("text") or ""))
+        reply(respond, lambda: help_message(answering.footnote, command.get("text") or ""))
 
     app.command("/footnote")(ack=ack_now, lazy=[show_help])

@@ -18,8 +18,8 @@ def tickers_message(footnote, filter_text: str | None) -> dict:
                                   note="Ask about any of them, e.g. @Footnote what was AAPL's revenue in 2024?")
 
 
-def register(app, footnote, db) -> None:
+def register(app, answering) -> None:
     def list_tickers(command, respond) -> None:
-        reply(respond, lambda: tickers_message(footnote, (command.get("text") or "").strip()))
+        reply(respond, lambda: tickers_message(answering.footnote, (command.get("text") or "").strip()))
 
     app.command("/tickers")(ack=ack_now, lazy=[list_tickers])

@@ -3,6 +3,6 @@ from __future__ import annotations
 from bot.slack.listeners.events import app_mention, message
 
 
-def register(app, footnote, db) -> None:
-    app_mention.register(app, footnote, db)
-    message.register(app, footnote, db)
+def register(app, answering) -> None:
+    app_mention.register(app, answering)
+    message.register(app, answering)

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from bot.slack.reply import Asked, answer_in_thread, first_delivery, question_text
+from bot.slack.reply import Asked, first_delivery, question_text
 
 
 def ack_now(ack) -> None:
     ack()
 
 
-def register(app, footnote, db) -> None:
+def register(app, answering) -> None:
     def answer_mention(body, event, context, client) -> None:
         if event.get("edited") or event.get("bot_id"):
             return  # an edited mention was already answered as first written; bots are not users
-        if not first_delivery(db, body):
+        if not first_delivery(answering.db, body):
             return
         asked = Asked(
             team=context.team_id or body.get("team_id", ""),
@@ -24,6 +24,6 @@ def register(app, footnote, db) -> None:
             text=question_text(event.get("text", ""), context.bot_user_id),
             has_files=bool(event.get("files")),
         )
-        answer_in_thread(client, footnote, db, asked)
+        answering.ask(client, asked)
 
     app.event("app_mention")(ack=ack_now, lazy=[answer_mention])

@@ -8,7 +8,7 @@ Footnote is left to the app_mention listener so it is answered once.
 from __future__ import annotations
 
 from bot import ledger
-from bot.slack.reply import Asked, answer_in_thread, first_delivery, question_text, thread_key
+from bot.slack.reply import Asked, first_delivery, question_text, thread_key
 
 ANSWERED_SUBTYPES = {None, "file_share", "thread_broadcast"}
 
@@ -30,13 +30,13 @@ def is_for_footnote(event: dict, bot_user_id: str | None) -> bool:
     return in_a_thread and not mentioned
 
 
-def register(app, footnote, db) -> None:
+def register(app, answering) -> None:
     def answer_message(body, event, context, client) -> None:
-        if not is_for_footnote(event, context.bot_user_id) or not first_delivery(db, body):
+        if not is_for_footnote(event, context.bot_user_id) or not first_delivery(answering.db, body):
             return
         team = context.team_id or body.get("team_id", "")
         thread_ts = event.get("thread_ts") or event["ts"]
-        if event.get("channel_type") != "im" and not ledger.in_thread(db, thread_key(team, event["channel"], thread_ts)):
+        if event.get("channel_type") != "im" and not ledger.in_thread(answering.db, thread_key(team, event["channel"], thread_ts)):
             return  # a thread among people: not Footnote's conversation
         asked = Asked(
             team=team,
@@ -47,6 +47,6 @@ def register(app, footnote, db) -> None:
             text=question_text(event.get("text") or "", context.bot_user_id),
             has_files=bool(event.get("files")),
         )
-        answer_in_thread(client, footnote, db, asked)
+        answering.ask(client, asked)
 
     app.event("message")(ack=ack_now, lazy=[answer_message])
