@@ -77,7 +77,8 @@ def find_measures(text: str, *, named_company: bool = False) -> tuple[list[str],
     covered = {i for start, end, _ in spans for i in range(start, end)}
     for i, word in enumerate(words):
         if word in ("ratio", "ratios") and i not in covered and i > 0 and words[i - 1] not in STOPWORDS:
-            return keys, " ".join(words[max(0, i - 2) : i + 1])  # "operating ratio", "medical cost ratio"
+            lead = [w for w in words[max(0, i - 2) : i] if w not in STOPWORDS]
+            return keys, " ".join([*lead[-2:], word])  # "operating ratio", "medical cost ratio"
     for start, end, key in spans:
         if key.startswith("?"):
             return keys, key[1:]
