@@ -66,6 +66,16 @@ def _cases(group: str, only: str | None):
     return cases
 
 
+def _asked_tickers(cases) -> list[str]:
+    """Companies the questions expect answers from, most-asked first."""
+    from collections import Counter
+
+    from evals.sets import expected_tickers
+
+    counts = Counter(t for c in cases for t in expected_tickers(c.expect))
+    return [t for t, _ in counts.most_common()]
+
+
 def run_group(group: str, db, settings, embedder, args) -> dict:
     cases = _cases(group, args.only)
     lookup = CorpusLookup(db, embedder)
@@ -132,10 +142,13 @@ def cmd_eval(args, settings) -> int:
                 print(f"eval shared: skipped, {args.shared_dir} does not exist (pass --from to point at the real corpus).")
                 continue
             with corpus.shared_database(settings) as (db, db_settings):
-                if args.reingest or corpus.filing_count(db) == 0:
-                    print(f"eval shared: ingesting {args.shared_dir} into the eval's own database (a few minutes, once)...", flush=True)
+                expected = corpus.document_count(args.shared_dir)
+                if args.reingest or corpus.filing_count(db) < expected:
+                    print(f"eval shared: ingesting {args.shared_dir} into the eval's own database "
+                          f"({corpus.filing_count(db)} of {expected} filings in; the asked-about companies first)...", flush=True)
                     started = time.perf_counter()
-                    errors = corpus.ingest_folder(db, embedder, db_settings, args.shared_dir)
+                    first = _asked_tickers(_cases("shared", args.only))
+                    errors = corpus.ingest_folder(db, embedder, db_settings, args.shared_dir, first=first, progress=print)
                     print(f"eval shared: ingested in {time.perf_counter() - started:.0f} s ({errors} error(s) reported)", flush=True)
                 if corpus.filing_count(db) == 0:
                     print("eval shared: the shared corpus could not be ingested; see the errors above.", file=sys.stderr)

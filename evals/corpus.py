@@ -114,16 +114,35 @@ def shared_database(settings) -> Iterator[tuple[Database, object]]:
         db.close()
 
 
+def document_count(folder: Path) -> int:
+    """10-K documents in a folder in SEC's layout (its filings/index.csv, else the files)."""
+    index = folder / "filings" / "index.csv"
+    if index.exists():
+        return max(0, len(index.read_text(encoding="utf-8").strip().splitlines()) - 1)
+    return sum(1 for p in (folder / "filings" / "10-K").glob("*/*.htm*"))
+
+
 def filing_count(db: Database) -> int:
     with db.connection() as conn:
         return conn.execute(FILING_COUNT).fetchone()[0]
 
 
-def ingest_folder(db: Database, embedder, settings, folder: Path, *, workers: int | None = None) -> int:
+def ingest_folder(
+    db: Database,
+    embedder,
+    settings,
+    folder: Path,
+    *,
+    workers: int | None = None,
+    first: list[str] | None = None,
+    progress=None,
+) -> int:
     """Ingest a folder in SEC's formats into `db`; returns the number of errors reported.
 
-    The pipeline's own function when it is there (one process, the embedder already loaded),
-    else `footnote ingest --from` through the command's handler."""
+    `first`: tickers to ingest before the rest, one at a time (the ones the questions ask about,
+    so an interrupted first run can already answer them; a rerun skips what is in). The pipeline's
+    own function when it is there (one process, the embedder already loaded), else
+    `footnote ingest --from` through the command's handler."""
     if not folder.exists():
         raise EvalSetupError(f"No corpus at {folder}.")
     try:
@@ -132,11 +151,15 @@ def ingest_folder(db: Database, embedder, settings, folder: Path, *, workers: in
         pipeline_ingest = None
     if pipeline_ingest is not None:
         extra = {} if workers is None else {"workers": workers}
-        summary = pipeline_ingest(db, embedder, folder, progress=False, **extra)
-        errors = list(getattr(summary, "errors", []) or [])
-        for line in errors:
+        errors: list[str] = []
+        for batch in [[t] for t in first or []] + [None]:
+            summary = pipeline_ingest(db, embedder, folder, tickers=batch, progress=False, **extra)
+            errors += list(getattr(summary, "errors", []) or [])
+            if progress is not None and batch:
+                progress(f"ingested {batch[0]}: {filing_count(db)} filings in the eval database")
+        for line in dict.fromkeys(errors):
             log.warning("ingest: %s", line)
-        return len(errors)
+        return len(set(errors))
     from bot.cli import build_parser
 
     args = build_parser().parse_args(["ingest", "--from", str(folder)])
