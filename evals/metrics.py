@@ -25,6 +25,7 @@ def summarize(records: list[dict]) -> dict:
     refused_right = [r for r in refuse if not r["findings"]["refusal_missed"]]
     latencies = [r["latency_ms"] for r in records if r["answer"].get("kind") != "error"]
     base_top5 = sum(r["findings"]["baseline"]["top5"] for r in base)
+    figure_qs = [r for r in answerable if r["expect"].get("numbers") or r["expect"].get("calc")]
     return {
         "questions": n,
         "passed": sum(1 for r in records if not r["findings"]["failures"]),
@@ -32,6 +33,8 @@ def summarize(records: list[dict]) -> dict:
         "numeric_tripwire": sum(1 for r in records if r["findings"]["tripwire"]),
         "numbers_checked": sum(1 for r in answered if r["expect"].get("numbers") or r["expect"].get("calc")),
         "numbers_missing": sum(1 for r in records if r["findings"]["numbers_missing"]),
+        "figure_questions": len(figure_qs),
+        "figure_accuracy": rate(sum(1 for r in figure_qs if _figures_right(r)), len(figure_qs)),
         "claims": claims,
         "unsupported_claims": unsupported,
         "unsupported_rate": rate(unsupported, claims),
@@ -57,6 +60,12 @@ def summarize(records: list[dict]) -> dict:
         "latency_p50_ms": percentile(latencies, 50),
         "latency_p95_ms": percentile(latencies, 95),
     }
+
+
+def _figures_right(r: dict) -> bool:
+    """Every expected figure given, none wrong: the question asked was the question answered."""
+    f = r["findings"]
+    return r["answer"].get("kind") == "answer" and not f["numbers_missing"] and not f["tripwire"]
 
 
 def summarize_all(records: list[dict]) -> dict:

@@ -18,6 +18,7 @@ COLUMNS = [
     ("passed", "passed", "int"),
     ("numeric_tripwire", "tripwire", "int"),
     ("unsupported_rate", "unsupported", "pct"),
+    ("figure_accuracy", "figures right", "pct"),
     ("citation_accuracy", "citation acc.", "pct"),
     ("false_refusal_rate", "false refusals", "pct"),
     ("refusal_precision", "refusal prec.", "pct"),
