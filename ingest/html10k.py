@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -20,6 +21,7 @@ from ingest.model import Fact, FilingMeta, ParsedFiling, Section
 from ingest.sections import (
     WANTED_ITEMS,
     ItemText,
+    cross_reference_items,
     find_items,
     find_items_by_index,
     is_stub,
@@ -53,7 +55,7 @@ def parse_10k(
     doc = _parse(text, source)
     xfacts = doc.xbrl_facts
     meta = _cover(xfacts, source=source, accession=accession, filed=filed, url=url)
-    sections, missing = _sections(doc)
+    sections, missing = _sections(doc, text)
     facts = _facts(xfacts, meta)
     return ParsedFiling(meta=meta, sections=sections, facts=facts, missing_items=missing, content_hash=content_hash)
 
@@ -148,7 +150,10 @@ def _date(value) -> date | None:
 
 # -- sections ------------------------------------------------------------------------------
 
-def _sections(doc) -> tuple[list[Section], list[str]]:
+_XREF_HINT = re.compile(r"cross[- ]reference\s+index", re.IGNORECASE)
+
+
+def _sections(doc, html: str) -> tuple[list[Section], list[str]]:
     """Items 1, 1A, 1C, 7, 7A, 8: edgartools first, the heading split where it gives a stub.
 
     Returns the Items found with real content, and the wanted Items that are absent or only
@@ -156,7 +161,18 @@ def _sections(doc) -> tuple[list[Section], list[str]]:
     """
     found: dict[str, Section] = {}
     weak: dict[str, Section] = {}  # real text, but too short for this Item: kept if nothing better
+    full = None  # the whole document's text, rendered only when needed
+    if _XREF_HINT.search(html):
+        # The filer maps Items to printed pages (GE, Intel): that map beats anchors and headings.
+        full = doc.text(table_max_col_width=10**6)
+        for item, it in cross_reference_items(full).items():
+            if item in WANTED_ITEMS:
+                sec = _to_section(item, it, "index")
+                if sec.text and _plausible_size(sec, item):
+                    found[item] = sec
     for item in WANTED_ITEMS:
+        if item in found:
+            continue
         sec = _edgar_section(doc, item)
         if sec is not None and not is_stub(sec.text, item) and _plausible_size(sec, item):
             if len(sec.text) < _MIN_CHARS.get(item, 0):
@@ -164,7 +180,6 @@ def _sections(doc) -> tuple[list[Section], list[str]]:
             else:
                 found[item] = sec
     fallbacks = ((find_items, "headings"), (find_items_by_index, "index"))
-    full = None  # the whole document's text, rendered only when a fallback is needed
     for finder, method in fallbacks:
         if len(found) == len(WANTED_ITEMS):
             break

@@ -269,6 +269,8 @@ def find_items_by_index(full: str) -> dict[str, ItemText]:
     pages = _page_spans(full)
     if len(pages) < 10:
         return {}
+    if index_has_ranges(pages_by_item) is False:
+        pages_by_item = _extend_start_pages(pages_by_item)
     out: dict[str, ItemText] = {}
     for item, wanted in pages_by_item.items():
         spans = [pages[p] for p in sorted(set(wanted)) if p in pages]
@@ -307,6 +309,37 @@ def _title_line(full: str, item: str, start: int, end: int) -> int | None:
         if len(line) <= 100 or (lead.isupper() and len(lead) <= 100):
             return start + m.start()
     return None
+
+
+def index_has_ranges(pages_by_item: dict[str, list[int]]) -> bool | None:
+    """True when the index gives page ranges (authoritative extents), False when it gives only
+    start pages like a table of contents (McDonald's), None without an index."""
+    if not pages_by_item:
+        return None
+    multi = sum(1 for pages in pages_by_item.values() if len(set(pages)) > 1)
+    return multi >= 3
+
+
+def _extend_start_pages(pages_by_item: dict[str, list[int]]) -> dict[str, list[int]]:
+    """Start pages only: an Item runs to the page where the next Item starts."""
+    starts = sorted({min(p) for p in pages_by_item.values() if p})
+    out = {}
+    for item, pages in pages_by_item.items():
+        if not pages:
+            continue
+        first = min(pages)
+        later = [s for s in starts if s > first]
+        out[item] = list(range(first, later[0] + 1)) if later else [first]
+    return out
+
+
+def cross_reference_items(full: str) -> dict[str, ItemText]:
+    """Items from a cross-reference index that gives page ranges (GE, Intel); {} otherwise.
+
+    Such an index is the filer's own authoritative map, better than anchors or headings."""
+    if index_has_ranges(_index_pages(full)):
+        return find_items_by_index(full)
+    return {}
 
 
 def _index_pages(full: str) -> dict[str, list[int]]:

@@ -246,3 +246,21 @@ def test_real_10k_facts_agree_with_sec_companyfacts():
     rd = {f.period_end: f.value for f in parsed.facts
           if f.concept == "ResearchAndDevelopmentExpense" and not f.dims}
     assert rd[date(2024, 9, 28)] == Decimal("31370000000")
+
+
+def test_start_page_index_runs_each_item_to_the_next_items_page():
+    pages = {n: f"Text of printed page {n}. " * 20 for n in range(2, 16)}
+    pages[5] = "End of the business section. " * 10 + "\n\nRISK FACTORS\n\nCustomers may leave us. " * 5
+    body = "\n\n".join(f"{text}\n\nAnnual Report {n}" for n, text in pages.items())
+    index = ("Form 10-K Cross-Reference Index\n  Item 1.      Business      3\n"
+             "  Item 1A.     Risk Factors      5\n  Item 2.      Properties      8\n"
+             "  Item 7.      Management's Discussion and Analysis      9\n"
+             "  Item 8.      Financial Statements and Supplementary Data      12\n  Signatures      15")
+    from ingest.sections import cross_reference_items
+
+    full = body + "\n\n" + index
+    assert cross_reference_items(full) == {}  # start pages only: not authoritative extents
+    items = find_items_by_index(full)
+    assert "printed page 3." in items["1"].text and "printed page 4." in items["1"].text
+    assert "End of the business section." in items["1"].text and "RISK FACTORS" not in items["1"].text
+    assert items["1A"].text.startswith("RISK FACTORS") and "printed page 7." in items["1A"].text
