@@ -321,3 +321,51 @@ def test_a_question_naming_a_filing_needs_a_citation_to_that_filing():
     latest = cite(ticker="NVDA", concept="us-gaap:EarningsPerShareDiluted", value="11.93", fiscal_year=2025)
     assert scorers.citation_errors(expect, answer(citations=[named])) == (1, [])
     assert "names the FY2024 10-K" in scorers.citation_errors(expect, answer(citations=[latest]))[1][0]
+
+
+# --- the shared set's ground truth ------------------------------------------------------------
+
+
+def _obs(filing_fy, concept, value, decimals=None, accession="a"):
+    return {"filing_fy": filing_fy, "accession": f"{accession}{filing_fy}", "concept": concept, "value": Decimal(value), "decimals": decimals, "source": "ixbrl"}
+
+
+def test_ground_truth_takes_the_most_recent_filing_after_a_split():
+    from evals.xbrl_truth import resolve
+
+    record, note = resolve("eps_diluted", [_obs(2024, "EarningsPerShareDiluted", "11.93", 2), _obs(2025, "EarningsPerShareDiluted", "1.19", 2)])
+    assert record["value"] == "1.19" and "restated" in record["tags"] and "11.93" in note
+
+
+def test_ground_truth_prefers_the_precise_value_over_a_rounded_repeat():
+    from evals.xbrl_truth import resolve
+
+    record, _ = resolve("cash", [_obs(2025, "CashAndCashEquivalentsAtCarryingValue", "9037000000", -6), _obs(2025, "CashAndCashEquivalentsAtCarryingValue", "9000000000", -8)])
+    assert record["value"] == "9037000000"
+    conflict, note = resolve("cash", [_obs(2025, "CashAndCashEquivalentsAtCarryingValue", "9037000000", -6), _obs(2025, "CashAndCashEquivalentsAtCarryingValue", "8000000000", -8)])
+    assert conflict is None and "disagree" in note
+
+
+def test_ground_truth_takes_total_revenues_and_skips_disagreeing_rnd_concepts():
+    from evals.xbrl_truth import resolve
+
+    record, _ = resolve("revenue", [_obs(2025, "RevenueFromContractWithCustomerExcludingAssessedTax", "674538000000", -6), _obs(2025, "Revenues", "680985000000", -6)])
+    assert record["value"] == "680985000000" and "concept-choice" in record["tags"]
+    skipped, _ = resolve("rnd", [_obs(2024, "ResearchAndDevelopmentExpense", "1841000000", -6), _obs(2024, "ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost", "17232000000", -6)])
+    assert skipped is None
+
+
+def test_ground_truth_reads_inline_xbrl_scale_sign_and_dimensions():
+    from evals.xbrl_truth import parse_ixbrl
+
+    doc = b"""<html xmlns="http://www.w3.org/1999/xhtml" xmlns:ix="http://www.xbrl.org/2013/inlineXBRL" xmlns:xbrli="http://www.xbrl.org/2003/instance" xmlns:xbrldi="http://xbrl.org/2006/xbrldi"><body>
+    <ix:header><ix:resources>
+      <xbrli:context id="d"><xbrli:entity><xbrli:identifier scheme="x">1</xbrli:identifier></xbrli:entity><xbrli:period><xbrli:startDate>2023-10-01</xbrli:startDate><xbrli:endDate>2024-09-28</xbrli:endDate></xbrli:period></xbrli:context>
+      <xbrli:context id="s"><xbrli:entity><xbrli:identifier scheme="x">1</xbrli:identifier><xbrli:segment><xbrldi:explicitMember dimension="a:B">a:C</xbrldi:explicitMember></xbrli:segment></xbrli:entity><xbrli:period><xbrli:startDate>2023-10-01</xbrli:startDate><xbrli:endDate>2024-09-28</xbrli:endDate></xbrli:period></xbrli:context>
+    </ix:resources></ix:header>
+    <ix:nonFraction name="us-gaap:NonoperatingIncomeExpense" contextRef="d" unitRef="usd" scale="6" decimals="-6" sign="-">269</ix:nonFraction>
+    <ix:nonFraction name="us-gaap:Revenues" contextRef="d" unitRef="usd" scale="6" decimals="-6">391,035</ix:nonFraction>
+    <ix:nonFraction name="us-gaap:Revenues" contextRef="s" unitRef="usd" scale="6" decimals="-6">201,183</ix:nonFraction>
+    </body></html>"""
+    facts = {f[0]: f[3] for f in parse_ixbrl(doc)["facts"]}
+    assert facts == {"us-gaap:NonoperatingIncomeExpense": Decimal("-269000000"), "us-gaap:Revenues": Decimal("391035000000")}
