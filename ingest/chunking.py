@@ -32,7 +32,7 @@ ITEM_TITLES = {
 
 # A sentence ends at . ! ? (optionally closed by a quote or bracket) followed by whitespace and
 # something that can start a sentence.
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)\]]?\s+(?=[\"'“‘(\[]?[A-Z0-9•●▪■\-–—$])")
+_SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'”’)\]]))\s+(?=[\"'“‘(\[]?[A-Z0-9•●▪■\-–—$])")
 _PARAGRAPHS = re.compile(r"\n\s*\n")
 
 

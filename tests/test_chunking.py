@@ -28,6 +28,7 @@ SENTENCES = [
     "concentration to persist because long-term supply agreements (LTSAs) with those customers "
     "run through fiscal 2027, subject to early-termination rights exercisable on 180 days' notice.",
     "Metal costs fell.",
+    'Management called the year "a turning point." (Orders rose in every region.)',
     "A twenty-basis-point change in the EUR/USD exchange rate would change revenue by about "
     "$2.4 million, and a 10% change in copper, nickel, zinc or cold-rolled steel prices would "
     "change cost of revenue by $11.7 million, $3.2 million, $0.9 million and $14.6 million "
@@ -67,6 +68,12 @@ def test_chunks_are_not_tiny_and_cover_the_text(long_chunks):
     joined = " ".join(c.text for c in long_chunks)
     for word in ("LTSAs", "CRU", "item 119 of the list"):
         assert word in joined
+
+
+def test_sentences_are_kept_verbatim(long_chunks):
+    joined = "\n".join(c.text for c in long_chunks)
+    for sentence in SENTENCES:
+        assert sentence in joined, sentence
 
 
 def test_ordinals_and_context(long_chunks):
