@@ -148,15 +148,23 @@ TYPO_STOP = {"apply", "ample", "being", "maple", "vista", "inter", "metal", "med
 _TOKEN = re.compile(r"\$?[A-Za-z0-9][A-Za-z0-9.&'\u2019\-]*")
 
 
+_POSSESSIVE = re.compile(r"'s\b")
+_INNER_DOT = re.compile(r"(?<=\w)\.(?=\w)")
+_SLASH = re.compile(r"[/\\]")
+_NON_NAME = re.compile(r"[^a-z0-9& ]+")
+_LONE_AMP = re.compile(r"\s&\s")
+_TICKER_SHAPE = re.compile(r"[A-Za-z]{1,5}(?:[.\-][A-Za-z]{1,2})?")
+
+
 def norm_name(text: str) -> tuple[str, ...]:
     """Name words for matching: lowercase, no possessive, no dots/apostrophes, hyphens split,
     legal suffixes dropped from the end (and a leading "the")."""
     t = text.lower().replace("\u2019", "'")
-    t = re.sub(r"'s\b", "", t).replace("'", "")
-    t = re.sub(r"(?<=\w)\.(?=\w)", "", t)  # c3.ai -> c3ai, j.m. -> jm.
-    t = re.sub(r"[/\\]", " ", t)
-    t = re.sub(r"[^a-z0-9& ]+", " ", t.replace("-", " "))
-    t = re.sub(r"\s&\s", " ", t)  # "procter & gamble" == "procter and gamble" == "procter gamble"
+    t = _POSSESSIVE.sub("", t).replace("'", "")
+    t = _INNER_DOT.sub("", t)  # c3.ai -> c3ai
+    t = _SLASH.sub(" ", t)
+    t = _NON_NAME.sub(" ", t.replace("-", " "))
+    t = _LONE_AMP.sub(" ", t)  # "procter & gamble" == "procter and gamble" == "procter gamble"
     words = [w for w in t.split() if w not in ("and", "&")]
     while words and words[-1] in LEGAL_SUFFIXES:
         words.pop()
@@ -383,7 +391,7 @@ class CompanyDirectory:
     def _ticker(self, raw: str, all_caps: bool) -> int | None:
         dollar = raw.startswith("$")
         t = raw.lstrip("$")
-        if not re.fullmatch(r"[A-Za-z]{1,5}(?:[.\-][A-Za-z]{1,2})?", t):
+        if not _TICKER_SHAPE.fullmatch(t):
             return None
         up = t.upper()
         cik = self.by_ticker.get(up) or self.by_ticker.get(up.replace(".", "-"))

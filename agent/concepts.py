@@ -394,12 +394,24 @@ def _phrase_table() -> dict[str, str]:
 PHRASES: dict[str, str] = _phrase_table()
 
 
+_MAX_WORDS: dict[int, tuple[int, int]] = {}
+
+
+def _max_words(table: dict[str, str]) -> int:
+    """The longest phrase's word count, computed once per (module-constant) table."""
+    cached = _MAX_WORDS.get(id(table))
+    if cached is None or cached[0] != len(table):
+        cached = (len(table), max((len(p.split()) for p in table), default=0))
+        _MAX_WORDS[id(table)] = cached
+    return cached[1]
+
+
 def find_phrases(norm: str, table: dict[str, str]) -> list[tuple[int, int, str]]:
     """Non-overlapping (start, end, value) of table phrases in normalized text, longest match first,
     on word boundaries, in text order."""
     words = norm.split()
     spans: list[tuple[int, int, str]] = []
-    max_len = max((len(p.split()) for p in table), default=0)
+    max_len = _max_words(table)
     i = 0
     while i < len(words):
         for n in range(min(max_len, len(words) - i), 0, -1):
@@ -423,6 +435,7 @@ def match_metrics(text: str) -> list[str]:
 
 
 _UNKNOWN = {normalize(p): normalize(p) for p in UNKNOWN_METRICS}
+_KNOWN_OR_UNKNOWN = {**{p: "" for p in PHRASES}, **_UNKNOWN}
 
 
 def unknown_metric_phrase(text: str) -> str | None:
@@ -431,8 +444,7 @@ def unknown_metric_phrase(text: str) -> str | None:
     Known metric phrases are matched together with the unknown ones, longest first, so
     "adjusted eps" is unknown while "eps" alone is known.
     """
-    table = {**{p: "" for p in PHRASES}, **_UNKNOWN}
-    for _, _, value in find_phrases(normalize(text), table):
+    for _, _, value in find_phrases(normalize(text), _KNOWN_OR_UNKNOWN):
         if value:
             return value
     return None

@@ -105,10 +105,16 @@ IMPLIED: tuple[tuple[str, str], ...] = (
 )
 
 
+_IMPLIED = tuple((re.compile(p), key) for p, key in IMPLIED)
+
+
 def implied_measures(text: str) -> list[str]:
     """Metric keys asked for in words rather than by name. `text`: lowercase."""
-    return [key for pattern, key in IMPLIED if re.search(pattern, text)]
+    return [key for pattern, key in _IMPLIED if pattern.search(text)]
+
+
+_GROWTH = re.compile("|".join(rf"(?<![\w/]){re.escape(w)}(?![\w/])" for w in GROWTH_WORDS))
 
 
 def growth_words(norm: str) -> bool:
-    return any(re.search(rf"(?<![\w/]){re.escape(w)}(?![\w/])", norm) for w in GROWTH_WORDS)
+    return bool(_GROWTH.search(norm))

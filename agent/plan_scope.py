@@ -99,6 +99,21 @@ COVERAGE = (
 )
 
 
+def _compiled(patterns) -> re.Pattern:
+    return re.compile("|".join(f"(?:{p})" for p in patterns))
+
+
+_INJECTION, _STOCK_PRICE, _ADVICE, _FORECAST, _OFF_TOPIC, _HELP, _COVERAGE = (
+    _compiled(p) for p in (INJECTION, STOCK_PRICE, ADVICE, FORECAST, OFF_TOPIC, HELP, COVERAGE)
+)
+_NEXT_PERIOD, _CONTRACTUAL = re.compile(NEXT_PERIOD), re.compile(CONTRACTUAL)
+_OTHER_SOURCES = tuple((re.compile(p), detail) for p, detail in OTHER_SOURCES)
+_ONLY_GREETING = re.compile(rf"\s*(?:{_GREETING}|{_FILLER})(?:[\s,!.]+(?:{_GREETING}|{_FILLER}))*[\s!.?]*")
+_GREETING_RE = re.compile(_GREETING)
+_THANKS_RE = re.compile(rf"\b{_THANKS}\b")
+_POLITE_RE = re.compile(rf"\b(?:{_THANKS}|{_FILLER}|{_GREETING})\b")
+
+
 def strip_quotes(text: str) -> str:
     """The text with quotations removed ("...", “...”, and '...' of ten characters or more)."""
     t = re.sub(r"\"[^\"]{3,}\"", " ", text)
@@ -106,24 +121,20 @@ def strip_quotes(text: str) -> str:
     return re.sub(r"(?<![\w])'[^']{10,}'(?![\w])", " ", t)
 
 
-def _any(patterns, text: str) -> bool:
-    return any(re.search(p, text) for p in patterns)
-
-
 def out_of_scope(text: str) -> str | None:
     """The reason detail if the message is out of scope, else None. `text`: lowercase, quotes removed."""
-    if _any(INJECTION, text):
+    if _INJECTION.search(text):
         return "requests to change how I work"
-    if _any(STOCK_PRICE, text):
+    if _STOCK_PRICE.search(text):
         return "stock prices or market valuations"
-    if _any(ADVICE, text):
+    if _ADVICE.search(text):
         return "investment advice"
-    if _any(FORECAST, text) or (re.search(NEXT_PERIOD, text) and not re.search(CONTRACTUAL, text)):
+    if _FORECAST.search(text) or (_NEXT_PERIOD.search(text) and not _CONTRACTUAL.search(text)):
         return "forecasts or predictions"
-    for pattern, detail in OTHER_SOURCES:
-        if re.search(pattern, text):
+    for pattern, detail in _OTHER_SOURCES:
+        if pattern.search(text):
             return detail
-    if _any(OFF_TOPIC, text):
+    if _OFF_TOPIC.search(text):
         return "topics outside companies' 10-K filings"
     return None
 
@@ -131,14 +142,14 @@ def out_of_scope(text: str) -> str | None:
 def meta_intent(text: str) -> str | None:
     """greeting | thanks | help | coverage, when that is all the message is. `text`: lowercase."""
     t = text.strip()
-    if re.fullmatch(rf"\s*(?:{_GREETING}|{_FILLER})(?:[\s,!.]+(?:{_GREETING}|{_FILLER}))*[\s!.?]*", t) and re.search(_GREETING, t):
+    if _ONLY_GREETING.fullmatch(t) and _GREETING_RE.search(t):
         return "greeting"
-    if re.search(rf"\b{_THANKS}\b", t):
-        rest = re.sub(rf"\b(?:{_THANKS}|{_FILLER}|{_GREETING})\b", " ", t)
+    if _THANKS_RE.search(t):
+        rest = _POLITE_RE.sub(" ", t)
         if not re.sub(r"[\s!.,?:)(]+", "", rest):
             return "thanks"
-    if _any(COVERAGE, t):
+    if _COVERAGE.search(t):
         return "coverage"
-    if _any(HELP, t):
+    if _HELP.search(t):
         return "help"
     return None

@@ -108,6 +108,13 @@ SECTION_NAMES: tuple[tuple[str, str], ...] = (
 )
 
 
+_TOPICS = tuple((re.compile(p), items) for p, items in TOPICS)
+_SECTION_NAMES = tuple((re.compile(p), item) for p, item in SECTION_NAMES)
+_EXPANSIONS = tuple((re.compile(p, re.I), words) for p, words in EXPANSIONS)
+_ITEM = re.compile(r"\bitem\s+(1a|1b|1c|7a|1|7|8)\b")
+_RISK_FACTORS = re.compile(r"\brisk factors?\b")
+
+
 def route_items(text: str) -> tuple[list[str], bool]:
     """10-K Items the wording points to, and whether any qualitative topic was named at all.
 
@@ -117,12 +124,12 @@ def route_items(text: str) -> tuple[list[str], bool]:
     """
     items: list[str] = []
     found = False
-    for pattern, its in TOPICS:
-        if re.search(pattern, text):
+    for pattern, its in _TOPICS:
+        if pattern.search(text):
             found = True
             items += [i for i in its if i not in items]
-    named = re.findall(r"\bitem\s+(1a|1b|1c|7a|1|7|8)\b", text)
-    named += [item for pattern, item in SECTION_NAMES if re.search(pattern, text)]
+    named = _ITEM.findall(text)
+    named += [item for pattern, item in _SECTION_NAMES if pattern.search(text)]
     if named:  # "in item 1", "its risk factors", "the MD&A": the user named the section
         return list(dict.fromkeys(n.upper() for n in named)), True
     risk_factors = False
@@ -136,8 +143,8 @@ def route_items(text: str) -> tuple[list[str], bool]:
 def expand_query(text: str) -> str:
     """The text with analyst abbreviations followed by the words filings use for them."""
     out = text
-    for pattern, words in EXPANSIONS:
-        out = re.sub(pattern, lambda m, w=words: f"{m.group(0)} ({w})", out, flags=re.I)
+    for pattern, words in _EXPANSIONS:
+        out = pattern.sub(lambda m, w=words: f"{m.group(0)} ({w})", out)
     return re.sub(r"\s+", " ", out).strip(" ?.!,;:")
 
 
