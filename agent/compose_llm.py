@@ -124,12 +124,17 @@ def _draft_claims(question, plan, evidence, *, client, model, timeout, on_text) 
         drafted = chat_json(client, model=model, messages=messages, output=ModelDraft, name="footnote_claims", timeout=timeout, schema=schema)
     else:
         scanner = ObjectScanner(depth=2)
+        showing = [True]  # the draft display is best effort: a failing callback stops it, not the turn
 
         def on_delta(delta: str) -> None:
             for obj in scanner.feed(delta):
                 text = obj.get("text") if isinstance(obj, dict) else None
-                if isinstance(text, str) and text.strip() and not is_instruction(text):
-                    on_text(text.strip() + " ")
+                if showing[0] and isinstance(text, str) and text.strip() and not is_instruction(text):
+                    try:
+                        on_text(text.strip() + " ")
+                    except Exception:
+                        log.exception("on_text failed; the draft is no longer streamed")
+                        showing[0] = False
 
         drafted = stream_json(
             client,

@@ -618,3 +618,17 @@ def test_e2e_comparison_keeps_the_deterministic_table_beside_the_models_claims(s
     assert "NVDA revenue for fiscal 2024 was $60.92 billion" in answer.text
     (table,) = answer.tables
     assert any("$391.04 billion" in cell for row in table.rows for cell in row)
+
+
+def test_composer_stream_survives_a_failing_display_callback(fake, client, qual_evidence):
+    first = "We depend on a small number of outside manufacturers in Asia to assemble most of our devices."
+    fake.reply(claims_json((first, "c:1"), ("Our data centers consume large amounts of electricity", "c:2")), chunk_chars=8)
+    calls: list[str] = []
+
+    def broken(text: str) -> None:
+        calls.append(text)
+        raise RuntimeError("the chat platform rejected the update")
+
+    draft = compose(client, "Risks?", QUAL_PLAN, qual_evidence, on_text=broken)
+    assert len(calls) == 1  # streaming stopped at the first failure
+    assert draft.composer == "llm" and len(draft.claims) == 2 and draft.fallback is None
