@@ -46,6 +46,10 @@ class LocalEmbedder:
         """Word pieces including the [CLS] and [SEP] the model adds."""
         return len(self._tokenizer(text, add_special_tokens=True, truncation=False, verbose=False)["input_ids"])
 
+    def token_counter(self) -> TokenCounter:
+        """`count_tokens` as a picklable object, so chunking can run in a worker process."""
+        return TokenCounter(self._tokenizer)
+
     def embed(self, texts: list[str], *, batch_size: int = 64, progress: bool = False) -> np.ndarray:
         with self._lock:
             return self._model.encode(
@@ -58,6 +62,16 @@ class LocalEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed([text])[0]
+
+
+class TokenCounter:
+    """Counts word pieces like LocalEmbedder.count_tokens; holds only the (picklable) tokenizer."""
+
+    def __init__(self, tokenizer):
+        self._tokenizer = tokenizer
+
+    def __call__(self, text: str) -> int:
+        return len(self._tokenizer(text, add_special_tokens=True, truncation=False, verbose=False)["input_ids"])
 
 
 class OpenAIEmbedder:

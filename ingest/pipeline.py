@@ -211,7 +211,8 @@ def _load_filings(db, embedder, corpus: LocalCorpus, companies, summary: IngestS
     bar = tqdm(total=len(todo), desc="Ingesting 10-Ks", unit="filing", disable=not progress)
     batch: list[_Ready] = []
     try:
-        for file, result in _parsed(todo, workers):
+        counter = embedder.token_counter() if hasattr(embedder, "token_counter") else None
+        for file, result, chunks in _parsed(todo, workers, counter, embedder.max_tokens):
             if isinstance(result, str):
                 summary.failed.append(FilingOutcome(source=str(file.path), status="failed", reason=result))
                 bar.write(f"skipped {result}")
@@ -223,10 +224,17 @@ def _load_filings(db, embedder, corpus: LocalCorpus, companies, summary: IngestS
                 bar.write(f"skipped {problem}")
                 bar.update(1)
                 continue
-            t0 = time.perf_counter()
-            chunks = chunk_sections(result.meta, result.sections, count_tokens=embedder.count_tokens,
-                                    max_tokens=embedder.max_tokens)  # fmt: skip
-            summary.chunk_s += time.perf_counter() - t0
+            if chunks is None:  # no picklable token counter: chunk here
+                t0 = time.perf_counter()
+                try:
+                    chunks = chunk_sections(result.meta, result.sections, count_tokens=embedder.count_tokens,
+                                            max_tokens=embedder.max_tokens)  # fmt: skip
+                except Exception as exc:
+                    reason = f"{file.path}: could not be chunked ({type(exc).__name__}: {str(exc)[:160]})"
+                    summary.failed.append(FilingOutcome(source=str(file.path), status="failed", reason=reason))
+                    bar.update(1)
+                    continue
+                summary.chunk_s += time.perf_counter() - t0
             company = companies[file.cik]
             batch.append(_Ready(file, result, chunks, file.period_end == company.latest_period))
             if sum(len(r.chunks) for r in batch) >= EMBED_BATCH_CHUNKS:
@@ -238,39 +246,49 @@ def _load_filings(db, embedder, corpus: LocalCorpus, companies, summary: IngestS
     return touched
 
 
-def _parsed(todo: list[FilingFile], workers: int) -> Iterator[tuple[FilingFile, ParsedFiling | str]]:
-    """(file, ParsedFiling or a one-line error) in order; parsing runs ahead in worker processes."""
+def _parsed(todo: list[FilingFile], workers: int, counter, max_tokens: int) -> Iterator[tuple]:
+    """(file, ParsedFiling or a one-line error, chunks or None) in order.
+
+    Parsing (and chunking, when the embedder's token counter can travel to another process) runs
+    ahead in worker processes while the main process embeds.
+    """
     if workers <= 0 or len(todo) <= 2:
         for f in todo:
-            yield f, _parse_file(f)
+            yield (f, *_parse_file(f, None, max_tokens))
         return
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
     try:
-        pending = [pool.submit(_parse_file, f) for f in todo[:PREFETCH]]
+        pending = [pool.submit(_parse_file, f, counter, max_tokens) for f in todo[:PREFETCH]]
         for i, f in enumerate(todo):
             result = pending.pop(0).result()
             if i + PREFETCH < len(todo):
-                pending.append(pool.submit(_parse_file, todo[i + PREFETCH]))
-            yield f, result
+                pending.append(pool.submit(_parse_file, todo[i + PREFETCH], counter, max_tokens))
+            yield (f, *result)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _parse_file(f: FilingFile) -> ParsedFiling | str:
-    """Runs in a worker process: a ParsedFiling, or the one-line reason it cannot be one."""
+def _parse_file(f: FilingFile, counter, max_tokens: int) -> tuple[ParsedFiling | str, list[ChunkDraft] | None]:
+    """Runs in a worker process: (ParsedFiling, its chunks when `counter` is given) or (reason, None)."""
     try:
         data = read_bytes(f.path)
     except (OSError, EOFError) as exc:
-        return f"{f.path}: unreadable ({type(exc).__name__}: {exc})"
+        return f"{f.path}: unreadable ({type(exc).__name__}: {exc})", None
     problem = truncated(data)
     if problem:
-        return f"{f.path}: {problem}"
+        return f"{f.path}: {problem}", None
     try:
-        return parse_10k(data, source=str(f.path), accession=f.accession, filed=f.filed, url=f.url)
+        parsed = parse_10k(data, source=str(f.path), accession=f.accession, filed=f.filed, url=f.url)
     except FilingParseError as exc:
-        return str(exc)
+        return str(exc), None
     except Exception as exc:  # one bad document must not stop the batch
-        return f"{f.path}: could not be parsed ({type(exc).__name__}: {str(exc)[:160]})"
+        return f"{f.path}: could not be parsed ({type(exc).__name__}: {str(exc)[:160]})", None
+    if counter is None:
+        return parsed, None
+    try:
+        return parsed, chunk_sections(parsed.meta, parsed.sections, count_tokens=counter, max_tokens=max_tokens)
+    except Exception as exc:
+        return f"{f.path}: could not be chunked ({type(exc).__name__}: {str(exc)[:160]})", None
 
 
 def truncated(data: bytes) -> str | None:
