@@ -70,6 +70,10 @@ def markdown(results: dict) -> str:
     out = [f"# Footnote eval: {results['title']}", ""]
     out.append(f"{results['started']} · {m['overall']['questions']} questions · {results['duration_s']:.0f} s · corpus {results['corpus']}")
     out.append("")
+    if results.get("skipped"):
+        missing = sorted({t for s in results["skipped"] for t in s["missing"]})
+        out.append(f"**{len(results['skipped'])} question(s) skipped: their companies are not ingested yet ({', '.join(missing)}).**")
+        out.append("")
     out.append(f"**Gate: {'PASSED' if gate['passed'] else 'FAILED'}** (thresholds: evals/thresholds.toml)")
     out.append("")
     out.append(_md_table(["rule", "value", "limit", "status"], _gate_rows(gate)))
