@@ -159,10 +159,10 @@ def test_planner_falls_back_to_rules_with_the_reason(fake, client, directory, sc
 
 
 def test_planner_timeout_falls_back_quickly(fake, client, directory):
-    fake.stall(5.0, json.dumps(model_plan()))
+    fake.stall(10.0, json.dumps(model_plan()))
     start = time.monotonic()
     plan = ask_plan(client, directory, "What was Apple's R&D in FY2024?", timeout=0.4)
-    assert time.monotonic() - start < 2.0
+    assert time.monotonic() - start < 5.0
     assert plan.planner == "rules" and plan.fallback == "planner: timeout"
 
 
@@ -324,10 +324,10 @@ def test_composer_falls_back_to_extractive(fake, client, qual_evidence, script, 
 
 
 def test_composer_timeout_falls_back(fake, client, qual_evidence):
-    fake.stall(5.0, json.dumps(claims_json(("x", "c:1"))))
+    fake.stall(10.0, json.dumps(claims_json(("x", "c:1"))))
     start = time.monotonic()
     draft = compose(client, "Supply chain risks?", QUAL_PLAN, qual_evidence, timeout=0.4)
-    assert time.monotonic() - start < 2.0
+    assert time.monotonic() - start < 5.0
     assert draft.composer == "extractive" and draft.fallback == "composer: timeout"
 
 
@@ -530,11 +530,11 @@ def test_e2e_timeouts_fall_back_to_the_deterministic_path(corpus_db, embedder, f
 
     settings = model_settings(openai_base_url=fake.base_url, openai_api_key="k", openai_model=MODEL, openai_timeout_s=0.5)
     service = Footnote(corpus_db, embedder, settings, use_cache=False)
-    fake.stall(3.0, json.dumps(model_plan()))
-    fake.stall(3.0, json.dumps(claims_json(("x", "f:1"))))
+    fake.stall(10.0, json.dumps(model_plan()))
+    fake.stall(10.0, json.dumps(claims_json(("x", "f:1"))))
     start = time.monotonic()
     answer, _ = ask(service, "What was Apple's R&D in FY2024?")
-    assert time.monotonic() - start < 2.5
+    assert time.monotonic() - start < 6.0
     assert (answer.kind, answer.planner, answer.composer) == ("answer", "rules", "extractive")
     assert answer.fallback == "planner: timeout; composer: timeout"
     assert "$31.37 billion" in answer.text
