@@ -117,10 +117,9 @@ class Footnote:
 
         config = thread_config(turn.thread_key)
         version = self._refresh_directory()
-        snapshot = self.graph.get_state(config)
-        memory = (snapshot.values or {}).get("memory")
-        key = cache.cache_key(text, (memory or {}).get("plan"), version)
+        key = None
         if self.use_cache:
+            key = cache.cache_key(text, (self._memory(config) or {}).get("plan"), version)
             with self.db.connection() as conn:
                 hit = cache.get(conn, key, version)
             if hit is not None:
@@ -129,10 +128,17 @@ class Footnote:
         final = self.graph.invoke(fresh_turn(text, turn.user), config, durability="exit")
         answer = Answer.model_validate(final["answer"])
         answer.timings = {**final.get("timings", {}), "total": _ms(start)}
-        if self.use_cache and answer.refusal_reason != "internal_error" and not answer.fallback:
+        if key is not None and answer.refusal_reason != "internal_error" and not answer.fallback:
             with self.db.connection() as conn:
                 cache.put(conn, key, version, {"answer": answer.model_dump(mode="json"), "memory": final.get("memory")})
         return answer
+
+    def _memory(self, config) -> dict | None:
+        """The thread's memory as the last checkpoint holds it (one read, no graph state rebuilt)."""
+        saved = self.checkpointer.get_tuple(config)
+        if saved is None:
+            return None
+        return saved.checkpoint.get("channel_values", {}).get("memory")
 
     def _replay(self, config, text: str, turn: Turn, hit: dict, start: float) -> Answer:
         """A cached answer still moves the thread on: its memory is written as the turn's."""
