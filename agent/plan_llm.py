@@ -125,6 +125,8 @@ def validate(mp: ModelPlan, *, text: str, previous: Plan | None, directory, keys
     if mp.route == "refusal":
         if mp.intent != "refuse" or mp.refusal_reason is None:
             raise ModelError("invalid_output: refusal without a reason")
+        if mp.refusal_reason == "no_company":  # which company is meant is the directory's call
+            raise ModelError("unresolved: the model found no company")
         detail = mp.refusal_detail or (mp.unknown_metric if mp.refusal_reason == "unknown_metric" else None)
         return _refusal(mp.refusal_reason, detail)
     if mp.intent not in DOMAIN_INTENTS:

@@ -147,6 +147,7 @@ def test_planner_compare_follow_up_keeps_the_threads_company_first(fake, client,
         (lambda f: f.reply(model_plan(fiscal_years=[24])), "planner: invalid_output"),
         (lambda f: f.reply(model_plan(intent="numeric", metrics=[])), "planner: invalid_output"),
         (lambda f: f.reply(model_plan(companies=["Ford"])), "planner: unresolved"),  # not covered: rules decide
+        (lambda f: f.reply(model_plan(route="refusal", intent="refuse", refusal_reason="no_company")), "planner: unresolved"),
         (lambda f: f.fail(500), "planner: http_500"),
     ],
 )
