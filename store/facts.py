@@ -38,26 +38,38 @@ SELECT coalesce(
 )
 """.format(ten_k=TEN_K.format(alias=""))
 
-# One query for every candidate: durations of a year ending in the fiscal year, instants at its end,
-# and dei cover facts (shares outstanding) from the 10-K that closes the fiscal year.
+# Concepts nearly every 10-K reports for its fiscal year: which years a company has, and which
+# accession closes a year, are read from these alone, so the (cik, concept, fiscal_year) index serves.
+CORE_CONCEPTS = [
+    "NetIncomeLoss", "ProfitLoss", "Revenues", "RevenueFromContractWithCustomerExcludingAssessedTax",
+    "SalesRevenueNet", "NetCashProvidedByUsedInOperatingActivities", "OperatingIncomeLoss",
+    "EarningsPerShareDiluted", "EarningsPerShareBasic",
+]
+
+# One query for every candidate: durations of a year labelled with the fiscal year, instants of
+# that fiscal year (at its end, when an ingested 10-K gives the date), and dei cover facts (shares
+# outstanding) from the 10-K that closes the fiscal year. `names` lets the index find the rows.
 ANNUAL_VALUE = """
+WITH fy_end AS (SELECT max(period_end) AS d FROM filings WHERE cik = %(cik)s AND fiscal_year = %(fy)s)
 SELECT f.id, f.cik, f.taxonomy, f.concept, f.unit, f.value, f.decimals, f.period_start, f.period_end,
        f.fiscal_year, f.accession, coalesce(f.filed, fl.filed) AS filed, coalesce(fl.form, f.form) AS form,
        coalesce(fl.fiscal_year, f.fy) AS filing_fy, fl.url AS filing_url
   FROM facts f
+  CROSS JOIN fy_end
   LEFT JOIN filings fl ON fl.accession = f.accession
  WHERE f.cik = %(cik)s
    AND NOT f.dimensional
+   AND f.concept = ANY(%(names)s)
    AND (f.taxonomy || ':' || f.concept) = ANY(%(concepts)s)
    AND (%(unit)s::text IS NULL OR f.unit = %(unit)s)
    AND (%(as_of)s::text IS NULL OR f.accession = %(as_of)s)
    AND coalesce(f.form, fl.form, '10-K') IN ('10-K', '10-K/A', '10-KT', '10-KT/A', '10-K405')
    AND (
-        (f.taxonomy <> 'dei' AND f.period_start IS NOT NULL AND f.fiscal_year = %(fy)s
+        (f.taxonomy <> 'dei' AND f.fiscal_year = %(fy)s AND f.period_start IS NOT NULL
          AND f.period_end - f.period_start BETWEEN 350 AND 380)
-     OR (f.taxonomy <> 'dei' AND f.period_start IS NULL AND f.period_end = %(fy_end)s)
-     OR (f.taxonomy = 'dei' AND coalesce(fl.fiscal_year, f.fy) = %(fy)s
-         )
+     OR (f.taxonomy <> 'dei' AND f.fiscal_year = %(fy)s AND f.period_start IS NULL
+         AND (fy_end.d IS NULL OR f.period_end = fy_end.d))
+     OR (f.taxonomy = 'dei' AND coalesce(fl.fiscal_year, f.fy) = %(fy)s)
    )
  ORDER BY array_position(%(concepts)s, f.taxonomy || ':' || f.concept),
           coalesce(f.filed, fl.filed) DESC NULLS LAST,
@@ -71,8 +83,8 @@ AVAILABLE_YEARS = """
 SELECT fiscal_year FROM filings WHERE cik = %(cik)s
 UNION
 SELECT DISTINCT fiscal_year FROM facts
- WHERE cik = %(cik)s AND fiscal_year IS NOT NULL AND NOT dimensional AND period_start IS NOT NULL
-   AND period_end - period_start BETWEEN 350 AND 380 AND {ten_k}
+ WHERE cik = %(cik)s AND concept = ANY(%(core)s) AND fiscal_year IS NOT NULL AND NOT dimensional
+   AND period_start IS NOT NULL AND period_end - period_start BETWEEN 350 AND 380 AND {ten_k}
  ORDER BY 1
 """.format(ten_k=TEN_K.format(alias=""))
 
@@ -88,8 +100,8 @@ SELECT accession, cik, form, fiscal_year, period_end, filed, url
 FILING_FROM_FACTS = """
 SELECT accession, cik, coalesce(form, '10-K') AS form, fy, max(period_end) AS period_end, max(filed) AS filed
   FROM facts
- WHERE cik = %(cik)s AND fy = %(fy)s AND {ten_k} AND fp = 'FY'
-   AND fiscal_year = %(fy)s
+ WHERE cik = %(cik)s AND concept = ANY(%(core)s) AND fiscal_year = %(fy)s AND fy = %(fy)s
+   AND {ten_k} AND NOT dimensional
  GROUP BY accession, cik, coalesce(form, '10-K'), fy
  ORDER BY (coalesce(form, '10-K') = '10-K') DESC, max(filed) DESC NULLS LAST, accession DESC
  LIMIT 1
@@ -158,17 +170,17 @@ def annual_value(
 ) -> FactRow | None:
     """The company's value for the fiscal year from the first concept that has one, or None.
 
-    Concepts are "taxonomy:Name" (a bare name means us-gaap). Durations must span one year
-    ending in the fiscal year; instants must fall on the fiscal year end.
+    Concepts are "taxonomy:Name" (a bare name means us-gaap). Durations must span one year and
+    belong to the fiscal year; instants must belong to it too, and fall on its end when an
+    ingested 10-K gives that date.
     """
     qualified = _qualify(concepts)
     if not qualified:
         return None
-    fy_end = fiscal_year_end(conn, cik, fiscal_year)
     row = conn.execute(
         ANNUAL_VALUE,
-        {"cik": cik, "concepts": qualified, "fy": fiscal_year, "fy_end": fy_end, "as_of": as_of_accession,
-         "unit": unit},
+        {"cik": cik, "concepts": qualified, "names": [c.split(":", 1)[1] for c in qualified], "fy": fiscal_year,
+         "as_of": as_of_accession, "unit": unit},
     ).fetchone()
     if row is None:
         return None
@@ -194,7 +206,8 @@ def metric_value(conn: psycopg.Connection, cik: int, metric_key: str, fiscal_yea
 
 def available_fiscal_years(conn: psycopg.Connection, cik: int) -> list[int]:
     """Fiscal years with an ingested 10-K or with annual facts, ascending."""
-    return [r[0] for r in conn.execute(AVAILABLE_YEARS, {"cik": cik}).fetchall() if r[0] is not None]
+    rows = conn.execute(AVAILABLE_YEARS, {"cik": cik, "core": CORE_CONCEPTS}).fetchall()
+    return [r[0] for r in rows if r[0] is not None]
 
 
 def latest_fiscal_year(conn: psycopg.Connection, cik: int) -> int | None:
@@ -208,7 +221,7 @@ def filing_for(conn: psycopg.Connection, cik: int, fiscal_year: int) -> FilingRo
     if row:
         accession, rcik, form, fy, period_end, filed, url = row
         return FilingRow(accession, rcik, form, fy, period_end, filed, url or edgar_index_url(rcik, accession), True)
-    row = conn.execute(FILING_FROM_FACTS, {"cik": cik, "fy": fiscal_year}).fetchone()
+    row = conn.execute(FILING_FROM_FACTS, {"cik": cik, "fy": fiscal_year, "core": CORE_CONCEPTS}).fetchone()
     if row:
         accession, rcik, form, fy, period_end, filed = row
         return FilingRow(accession, rcik, form, fy, period_end, filed, edgar_index_url(rcik, accession), False)
