@@ -58,7 +58,13 @@ def chunk_sections(
     target_tokens: int | None = None,
     overlap_tokens: int = 32,
 ) -> list[ChunkDraft]:
-    """Chunks for every Item, ordinals 0..n-1 per Item in document order; none exceeds max_tokens."""
+    """Chunks for every Item, ordinals 0..n-1 per Item in document order; none exceeds max_tokens.
+
+    `count_tokens` counts a string in the model's tokens, special tokens included; max_tokens
+    bounds `embedding_input(context, text)`. target_tokens is the preferred size of a prose
+    window's text (default: all the room the context prefix leaves); consecutive prose windows
+    share up to overlap_tokens of whole sentences.
+    """
     chunker = _Chunker(count_tokens, max_tokens)
     out: list[ChunkDraft] = []
     for section in sections:
