@@ -88,7 +88,7 @@ def _ingested_only(cases, db) -> tuple[list, list]:
     keep, skip = [], []
     skipped_threads = set()
     for c in cases:
-        missing = expected_tickers(c.expect) - have
+        missing = (expected_tickers(c.expect) | {t.upper() for t in c.expect.get("needs", [])}) - have
         if missing or (c.thread and c.thread in skipped_threads):
             skip.append({"id": c.id, "missing": sorted(missing)})
             if c.thread:

@@ -67,7 +67,8 @@ NUMERIC_PICKS = [
     ("AMZN", "net_income", 2024), ("AMZN", "operating_income", 2023), ("V", "net_income", 2024), ("MA", "revenue", 2024),
     ("HD", "revenue", 2024), ("KO", "revenue", 2024), ("KO", "eps_diluted", 2023), ("PEP", "revenue", 2023),
     ("MCD", "net_income", 2023), ("INTC", "rnd", 2023), ("AMD", "revenue", 2023), ("CSCO", "revenue", 2024),
-    ("CRM", "revenue", 2025), ("ADBE", "revenue", 2024), ("NFLX", "revenue", 2024), ("JNJ", "rnd", 2024),
+    ("CRM", "revenue", 2025), ("ADBE", "revenue", 2024), ("NFLX", "revenue", 2024), ("AAPL", "revenue", 2025),
+    ("NVDA", "net_income", 2026), ("GOOGL", "revenue", 2025),
     ("PG", "net_income", 2025), ("UNH", "revenue", 2024), ("BA", "net_income", 2024), ("TXN", "cash", 2023),
     ("GME", "revenue", 2023), ("MDT", "rnd", 2024), ("LOW", "revenue", 2023), ("VZ", "total_assets", 2023),
 ]
@@ -89,7 +90,7 @@ DERIVED = [
 ]
 
 COMPARE = [
-    (["AAPL", "NVDA"], "rnd", None, "compare R&D: apple vs nvidia, latest fiscal year each", {"AAPL": 2024, "NVDA": 2025}),
+    (["AAPL", "NVDA"], "rnd", None, "compare R&D: apple fy2024 vs nvidia fy2025", {"AAPL": 2024, "NVDA": 2025}),
     (["KO", "PEP"], "revenue", 2023, "coke vs pepsi revenue 2023", None),
     (["AMZN", "GOOGL", "META"], "net_income", 2024, "net income 2024: AMZN, GOOGL, META", None),
     (["HD", "LOW"], "revenue", 2023, "home depot vs lowes sales fiscal 2023", None),
@@ -107,7 +108,8 @@ AS_FILED = [
 
 TREND = [
     ("AAPL", "revenue", [2022, 2023, 2024], "apple revenue trend fy2022-fy2024"),
-    ("NVDA", "revenue", [2023, 2024, 2025], "nvidia revenue over the last three fiscal years"),
+    ("NVDA", "revenue", [2023, 2024, 2025], "nvidia revenue fiscal 2023 through 2025"),
+    ("AAPL", "net_income", [2023, 2024, 2025], "apple net income over the last three fiscal years",),
     ("TSLA", "net_income", [2022, 2023, 2024], "tesla net income 2022 to 2024"),
     ("GOOGL", "rnd", [2022, 2023, 2024], "how has alphabet's R&D changed 2022-2024"),
     ("WMT", "revenue", [2023, 2024, 2025], "walmart revenue FY23 through FY25"),
@@ -143,18 +145,18 @@ HAND = [
     {"id": "s-ref-01", "kind": "refusal", "question": "microsoft revenue fy2024", "expect": {"answer": "refusal", "reason": "not_covered", "reasons": ["year_not_available"]},
      "note": "MSFT is in SEC's ticker map and has a submissions file, but no 10-K document in the corpus"},
     {"id": "s-ref-02", "kind": "refusal", "question": "exxon's net income 2023", "expect": {"answer": "refusal", "reason": "not_covered"}},
-    {"id": "s-ref-03", "kind": "refusal", "question": "coca cola revenue in 2015", "expect": {"answer": "refusal", "reason": "year_not_available"}},
-    {"id": "s-ref-04", "kind": "refusal", "question": "what is NVDA's EBITDA for fiscal 2025?", "expect": {"answer": "refusal", "reason": "unknown_metric"}},
+    {"id": "s-ref-03", "kind": "refusal", "question": "coca cola revenue in 2015", "expect": {"needs": ["KO"], "answer": "refusal", "reason": "year_not_available"}},
+    {"id": "s-ref-04", "kind": "refusal", "question": "what is NVDA's EBITDA for fiscal 2025?", "expect": {"needs": ["NVDA"], "answer": "refusal", "reason": "unknown_metric"}},
     {"id": "s-ref-05", "kind": "refusal", "question": "should I buy tesla stock?", "expect": {"answer": "refusal", "reason": "out_of_scope"}},
     {"id": "s-ref-06", "kind": "refusal", "question": "apple share price today", "expect": {"answer": "refusal", "reason": "out_of_scope"}},
     {"id": "s-ref-07", "kind": "refusal", "question": "what's Zorblax Corp's revenue?", "expect": {"answer": "refusal", "reason": "no_company"}},
     {"id": "s-ref-08", "kind": "refusal", "question": "forecast amazon revenue for 2026", "expect": {"answer": "refusal", "reason": "out_of_scope"}},
-    {"id": "s-ref-09", "kind": "refusal", "question": "salesforce ARR fiscal 2025", "expect": {"answer": "refusal", "reason": "unknown_metric"}},
-    {"id": "s-ref-10", "kind": "refusal", "question": "What was General's revenue in 2023?", "expect": {"answer": "refusal", "reason": "ambiguous_company"},
+    {"id": "s-ref-09", "kind": "refusal", "question": "salesforce ARR fiscal 2025", "expect": {"needs": ["CRM"], "answer": "refusal", "reason": "unknown_metric"}},
+    {"id": "s-ref-10", "kind": "refusal", "question": "What was General's revenue in 2023?", "expect": {"needs": ["GD", "GE", "GM"], "answer": "refusal", "reason": "ambiguous_company"},
      "note": "General Dynamics, General Electric and General Motors are all covered"},
-    {"id": "s-ref-11", "kind": "refusal", "question": "johnson net income 2023", "expect": {"answer": "refusal", "reason": "ambiguous_company"},
+    {"id": "s-ref-11", "kind": "refusal", "question": "johnson net income 2023", "expect": {"needs": ["JNJ", "JCI"], "answer": "refusal", "reason": "ambiguous_company"},
      "note": "Johnson & Johnson and Johnson Controls are both covered"},
-    {"id": "s-meta-01", "kind": "meta", "question": "which companies do you cover?", "expect": {"answer": "meta", "mentions": ["AAPL", "NVDA", "WMT"]}},
+    {"id": "s-meta-01", "kind": "meta", "question": "which companies do you cover?", "expect": {"needs": ["AAPL", "NVDA", "WMT"], "answer": "meta", "mentions": ["AAPL", "NVDA", "WMT"]}},
 ]
 
 

@@ -15,6 +15,7 @@ Expectation fields (all optional except `answer`):
   mentions   strings the answer text must contain (case-insensitive), e.g. coverage lists
   forbid     strings the answer text must never contain (injected figures, leaked rules)
   accept_refusal  true when refusing is as right as answering (never for the golden answerables)
+  needs      companies that must be ingested for the expectation to hold (a partial run skips it)
 """
 
 from __future__ import annotations
