@@ -32,8 +32,7 @@ MAX_CLAIMS = 8
 # Instructions aimed at a model are never answer content, even when a filing contains them
 # verbatim (a quote of one would pass cite_check's verbatim tier).
 _INSTRUCTION = re.compile(
-    r"\b(?:ignore|disregard|forget|override)\b[^.]{0,60}\b(?:instructions?|prompts?|rules|guidelines)\b"
-    r"|\bsystem prompt\b|\byou are now\b|\bas an ai\b",
+    r"\b(?:ignore|disregard|forget)\b[^.]{0,40}\b(?:instructions|prompts?)\b|\bsystem prompt\b|\byou are now\b",
     re.I,
 )
 
