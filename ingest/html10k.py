@@ -11,19 +11,17 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import re
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from ingest.chunking import ITEM_TITLES
 from ingest.model import Fact, FilingMeta, ParsedFiling, Section
+from ingest.page_index import XREF_HEADING, cross_reference_items, find_items_by_index
 from ingest.sections import (
     WANTED_ITEMS,
     ItemText,
-    cross_reference_items,
     find_items,
-    find_items_by_index,
     is_stub,
     normalize_item_text,
     overlap_ratio,
@@ -150,9 +148,6 @@ def _date(value) -> date | None:
 
 # -- sections ------------------------------------------------------------------------------
 
-_XREF_HINT = re.compile(r"cross[- ]reference\s+index", re.IGNORECASE)
-
-
 def _sections(doc, html: str) -> tuple[list[Section], list[str]]:
     """Items 1, 1A, 1C, 7, 7A, 8: edgartools first, the heading split where it gives a stub.
 
@@ -162,7 +157,7 @@ def _sections(doc, html: str) -> tuple[list[Section], list[str]]:
     found: dict[str, Section] = {}
     weak: dict[str, Section] = {}  # real text, but too short for this Item: kept if nothing better
     full = None  # the whole document's text, rendered only when needed
-    if _XREF_HINT.search(html):
+    if XREF_HEADING.search(html):
         # The filer maps Items to printed pages (GE, Intel): that map beats anchors and headings.
         full = doc.text(table_max_col_width=10**6)
         for item, it in cross_reference_items(full).items():

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from ingest.html10k import FilingParseError, parse_10k
-from ingest.sections import find_items, find_items_by_index, is_stub, normalize_item_text
+from ingest.page_index import cross_reference_items, find_items_by_index
+from ingest.sections import find_items, is_stub, normalize_item_text
 
 MINI = Path(__file__).parent / "fixtures" / "parse" / "mini-10k.htm"
 
@@ -256,8 +257,6 @@ def test_start_page_index_runs_each_item_to_the_next_items_page():
              "  Item 1A.     Risk Factors      5\n  Item 2.      Properties      8\n"
              "  Item 7.      Management's Discussion and Analysis      9\n"
              "  Item 8.      Financial Statements and Supplementary Data      12\n  Signatures      15")
-    from ingest.sections import cross_reference_items
-
     full = body + "\n\n" + index
     assert cross_reference_items(full) == {}  # start pages only: not authoritative extents
     items = find_items_by_index(full)
