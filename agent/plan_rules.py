@@ -9,6 +9,7 @@ previous plan and named in `Plan.inherited`, so "and R&D?" or "what about fiscal
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from agent.companies import CompanyDirectory, CompanyMatch, norm_name
 from agent.concepts import normalize
@@ -113,6 +114,112 @@ def _year_fields(years: Years, previous: Plan | None, directory: CompanyDirector
     return out
 
 
+@dataclass
+class Reading:
+    """What the message itself says, before anything is taken from the thread."""
+
+    raw: str
+    low: str  # lowercase, quotations removed
+    matches: list[CompanyMatch]
+    tickers: list[str]  # covered companies named
+    measures: list[str]
+    unmappable: str | None
+    items: list[str]
+    has_topic: bool
+    why: bool
+    growth: bool
+    years: Years
+
+    @property
+    def prose_ask(self) -> bool:
+        return self.why or (self.has_topic and bool(QUAL_ASK.search(self.low))) or bool(set(self.items) & SECTION_ITEMS)
+
+
+def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Reading:
+    matches = directory.find(outside)
+    unnamed = outside
+    for m in sorted((m for m in matches if m.kind == "company"), key=lambda m: -m.start):
+        # "Advanced Micro Devices revenue" is not "devices revenue"
+        unnamed = unnamed[: m.start] + "_" * (m.end - m.start) + unnamed[m.end :]
+    measures, unmappable = find_measures(TOPIC_MASK.sub(" ", unnamed),
+                                         named_company=any(m.kind == "company" for m in matches))
+    measures += [k for k in implied_measures(unnamed.lower()) if k not in measures]
+    items, has_topic = route_items(low)
+    why = bool(WHY.search(low))
+    growth = growth_words(normalize(outside)) and not why
+    reading = Reading(raw, low, matches, [m.company.ticker for m in matches if m.kind == "company"], measures,
+                      unmappable, items, has_topic, why, growth, parse_years(outside, growth=growth))
+    if reading.unmappable and reading.prose_ask:
+        reading.measures, reading.unmappable = [], None  # "why did iPhone revenue fall?": prose about it
+    return reading
+
+
+def _not_covered(r: Reading, directory: CompanyDirectory) -> list[CompanyMatch]:
+    """Uncovered companies that are a subject of the question (not merely mentioned in it)."""
+    found = [m for m in r.matches if m.kind == "not_covered"]
+    if not r.tickers:
+        return found
+    # beside a covered company, an uncovered one in a prose question is a topic ("Nvidia's relationship
+    # with TSMC"), and a capitalised word that is some obscure registrant's name is a word
+    if r.has_topic and not r.measures and not re.search(r"\b(?:compar\w*|vs\.?|versus)\b", r.low):
+        return []
+    return [m for m in found if m.via != "name" or len(norm_name(m.text)) > 1
+            or norm_name(m.text)[0] in directory.alias_words]
+
+
+def _years(r: Reading, prev: Plan | None, followup: bool, directory: CompanyDirectory) -> tuple[dict, bool]:
+    """The plan's year fields, and whether they came from the thread."""
+    ctx = prev if (not r.years.given and prev is not None and (followup or not r.matches)) else None
+    fields = _year_fields(r.years, ctx, directory, r.tickers)
+    if r.years.offsets and not r.years.years and not r.years.since and prev is not None and followup:
+        # "and the year before?": relative to the year the thread is on, not to the latest filing
+        if prev.fiscal_years:
+            base = max(prev.fiscal_years)
+            fields.update(fiscal_years=sorted({base + o for o in r.years.offsets}), latest=False, year_offsets=[])
+        elif prev.latest:
+            base_offset = max(prev.year_offsets or [0])
+            fields.update(year_offsets=sorted({base_offset + o for o in r.years.offsets}))
+    inherited = ctx is not None and bool(ctx.fiscal_years or ctx.latest or ctx.year_offsets)
+    return fields, inherited
+
+
+def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited: list[str]) -> bool:
+    """Fill the plan's Items, query and sub-queries; True when the question is a prose question."""
+    measures = plan.metrics
+    items = list(r.items)
+    query_source = _strip_for_query(r.raw, r.matches)  # quotations kept: they are what to look for
+    if r.why and not r.measures and prev is not None and prev.metrics and (followup or not r.has_topic):
+        # "why did it change?": MD&A on the thread's metric
+        plan.metrics = measures = list(prev.metrics)
+        if "metrics" not in inherited:
+            inherited.append("metrics")
+        labels = " and ".join(label(k) for k in measures)
+        query_source = f"why did {labels} change, drivers of the increase or decrease in {labels}"
+        items = ["7"]
+    compound = [p.strip(" ,?.") for p in COMPOUND.split(query_source) if p.strip(" ,?.")]
+    qualitative = r.why or len(compound) > 1 or not measures or r.prose_ask
+    if not qualitative:
+        plan.query = expand_query(" ".join(metric_query(k) for k in measures))
+    elif (prev is not None and prev.intent == "qualitative" and not r.has_topic and not measures and not r.why
+            and followup):
+        # "and Tesla?" after a prose question: the same search, another company or year
+        plan.items, plan.query, plan.sub_queries = list(prev.items), prev.query, list(prev.sub_queries)
+        inherited += ["items", "query"]
+    else:
+        if not r.has_topic and not measures and not r.why:
+            items = ["1", "7"]  # "Tell me about Walmart"
+            content = [w for w in re.findall(r"[\w&]+", query_source.lower()) if w not in STOPWORDS]
+            if len(content) < 2:
+                query_source = "business overview products and services"
+        if r.why and "7" not in items:
+            items = ["7", *items]
+        plan.items = items
+        plan.query = expand_query(query_source)
+        if len(compound) > 1:
+            plan.sub_queries = sub_queries(compound[:3], measures)
+    return qualitative
+
+
 def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. Never raises on user input; anything it cannot map becomes a refusal."""
     raw = text or ""
@@ -126,151 +233,80 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     if scope:
         return _refuse("out_of_scope", scope)
 
-    matches = directory.find(outside)
-    unnamed = outside
-    for m in sorted((m for m in matches if m.kind == "company"), key=lambda m: -m.start):
-        # "Advanced Micro Devices revenue" is not "devices revenue"
-        unnamed = unnamed[: m.start] + "_" * (m.end - m.start) + unnamed[m.end :]
-    measures, unmappable = find_measures(TOPIC_MASK.sub(" ", unnamed),
-                                     named_company=any(m.kind == "company" for m in matches))
-    measures += [k for k in implied_measures(unnamed.lower()) if k not in measures]
-    items, has_topic = route_items(low)
+    r = read(raw, outside, low, directory)
     meta = meta_intent(low)
-    if meta in ("greeting", "thanks", "help") and not matches and not measures and not has_topic and not unmappable:
+    if meta in ("greeting", "thanks", "help") and not (r.matches or r.measures or r.has_topic or r.unmappable):
         return _meta(meta)
-    if meta == "coverage" and not measures and not unmappable:
-        return _meta("coverage", [m.company.ticker for m in matches if m.company])
+    if meta == "coverage" and not r.measures and not r.unmappable:
+        return _meta("coverage", [m.company.ticker for m in r.matches if m.company])
 
     prev = _usable_previous(previous)
-    norm = normalize(outside)
-    why = bool(WHY.search(low))
-    growth = growth_words(norm) and not why
-    years = parse_years(outside, growth=growth)
-    n_words = len(re.findall(r"[\w&$'-]+", low))
-    followup = prev is not None and (bool(FOLLOWUP.search(low)) or n_words <= 3)
-
-    not_covered = [m for m in matches if m.kind == "not_covered"]
-    ambiguous = [m for m in matches if m.kind == "ambiguous"]
-    tickers = [m.company.ticker for m in matches if m.kind == "company"]
-    # an uncovered company named beside a covered one in a prose question is a topic ("Nvidia's
-    # relationship with TSMC"), not a second subject; in a figure or comparison it is a subject
-    if not_covered and tickers and has_topic and not measures and not re.search(r"\b(?:compar\w*|vs\.?|versus)\b", low):
-        not_covered = []
-    if tickers:  # beside a covered company, a capitalised word that is some obscure registrant's name
-        not_covered = [m for m in not_covered if m.via != "name" or len(norm_name(m.text)) > 1
-                       or norm_name(m.text)[0] in directory.alias_words]
-    prose_ask = why or (has_topic and bool(QUAL_ASK.search(low))) or bool(set(items) & SECTION_ITEMS)
-    if unmappable and prose_ask:
-        measures, unmappable = [], None  # "why did iPhone revenue fall?": prose about a narrower figure
+    followup = prev is not None and (bool(FOLLOWUP.search(low)) or len(re.findall(r"[\w&$'-]+", low)) <= 3)
 
     # what the message leaves out, from the thread (refusals carry it too, so a reply to one works)
     inherited: list[str] = []
-    year_ctx = prev if (not years.given and prev is not None and (followup or not matches)) else None
-    year_fields = _year_fields(years, year_ctx, directory, tickers)
-    if years.offsets and not years.years and not years.since and prev is not None and followup:
-        # "and the year before?": relative to the year the thread is on, not to the latest filing
-        if prev.fiscal_years:
-            base = max(prev.fiscal_years)
-            year_fields.update(fiscal_years=sorted({base + o for o in years.offsets}), latest=False, year_offsets=[])
-        elif prev.latest:
-            base_offset = max(prev.year_offsets or [0])
-            year_fields.update(year_offsets=sorted({base_offset + o for o in years.offsets}))
-    if year_ctx is not None and (prev.fiscal_years or prev.latest or prev.year_offsets):
+    year_fields, years_inherited = _years(r, prev, followup, directory)
+    if years_inherited:
         inherited.append("fiscal_years")
-    if (not measures and not unmappable and prev is not None and prev.metrics and followup and not has_topic
-            and not why):
+    measures = list(r.measures)
+    if not measures and not r.unmappable and prev is not None and prev.metrics and followup and not r.has_topic \
+            and not r.why:
         measures = list(prev.metrics)
         inherited.append("metrics")
     carry = {"metrics": measures, **year_fields}
 
+    not_covered = _not_covered(r, directory)
+    ambiguous = [m for m in r.matches if m.kind == "ambiguous"]
     if not_covered:
         m = not_covered[0]
         detail = m.text if m.via == "ticker" else f"{m.text} ({m.company.ticker})"
         return _refuse("not_covered", detail, tickers=[m.company.ticker], **carry)
-    if ambiguous and not tickers:
+    if ambiguous and not r.tickers:
         m = ambiguous[0]
         return _refuse("ambiguous_company", m.text, candidates=[c.ticker for c in m.candidates], **carry)
-    if unmappable:
-        known = tickers or (list(prev.tickers) if prev is not None else [])
-        return _refuse("unknown_metric", unmappable, tickers=known, **carry)
-
-    plan = Plan(route="domain", intent="numeric", **year_fields)
-    domain_signal = bool(measures or has_topic or why or years.given or matches)
+    if r.unmappable:
+        known = r.tickers or (list(prev.tickers) if prev is not None else [])
+        return _refuse("unknown_metric", r.unmappable, tickers=known, **carry)
 
     # companies
+    tickers = list(r.tickers)
+    domain_signal = bool(measures or r.has_topic or r.why or r.years.given or r.matches)
     if prev is not None and prev.tickers:
         if not tickers and (domain_signal or followup):
             tickers = list(prev.tickers)
             inherited.insert(0, "tickers")
-        elif tickers and followup and (prev.intent == "compare" or ADDING.search(low)):
+        elif tickers and followup and ((prev.intent == "compare" and not r.measures) or ADDING.search(low)):
             new = [t for t in tickers if t not in prev.tickers]
-            if new:
+            if new:  # "compare that with Nvidia", "and Tesla?" after a comparison
                 tickers = list(prev.tickers) + new
                 inherited.insert(0, "tickers")
     if not tickers:
-        if domain_signal:
-            return _refuse("no_company", guess_company_text(outside), **carry)
         guess = guess_company_text(outside)
-        if guess:
-            return _refuse("no_company", guess)
+        if domain_signal or guess:
+            return _refuse("no_company", guess, **(carry if domain_signal else {}))
         return _refuse("out_of_scope", "topics outside companies' 10-K filings")
 
-    # metrics: growth words turn a base metric into its year-over-year growth
-    several_years = len(plan.fiscal_years) >= 3 or len(plan.year_offsets) >= 3 or years.trend
-    if growth and measures and not any(k in FORMULAS for k in measures) and not several_years:
-        # "how much did it grow?"; over three years or more, "how has it changed" is a trend
+    plan = Plan(route="domain", intent="numeric", tickers=tickers, **year_fields)
+    # growth words turn a base metric into its year-over-year growth ("how much did it grow?"); over
+    # three years or more, "how has it changed" is a trend of the metric itself
+    several_years = len(plan.fiscal_years) >= 3 or len(plan.year_offsets) >= 3 or r.years.trend
+    if r.growth and measures and not any(k in FORMULAS for k in measures) and not several_years:
         measures = [growth_key(k) if k in GROWTH_BASES else k for k in measures]
     if (any(k.endswith("_growth") for k in measures) and len(plan.fiscal_years) == 2
-            and plan.fiscal_years[1] - plan.fiscal_years[0] == 1 and not years.trend):
+            and plan.fiscal_years[1] - plan.fiscal_years[0] == 1 and not r.years.trend):
         plan.fiscal_years = plan.fiscal_years[1:]  # "2025 vs 2024": the 2025 growth
-    query_source = _strip_for_query(raw if len(raw) <= MAX_CHARS else outside, matches)
-    why_followup = why and not measures and prev is not None and bool(prev.metrics) and (followup or not has_topic)
-    if why_followup:
-        measures = list(prev.metrics)
-        inherited.append("metrics")
-        labels = " and ".join(label(k) for k in measures)
-        query_source = f"why did {labels} change, drivers of the increase or decrease in {labels}"
-        items = ["7"]
-
-    if not measures and len(tickers) >= 2 and not has_topic and not why:
+    if not measures and len(tickers) >= 2 and not r.has_topic and not r.why:
         measures = list(DEFAULT_COMPARE)  # "compare Apple and Nvidia": the headline figures
-    compound = COMPOUND.split(query_source)
-    compound = [p.strip(" ,?.") for p in compound if p.strip(" ,?.")]
-    qualitative = why or len(compound) > 1 or (has_topic and not measures) or not measures or prose_ask
-
-    # qualitative follow-ups reuse the previous search when the message names no new topic
-    if (qualitative and prev is not None and prev.intent == "qualitative" and not has_topic and not measures
-            and not why and followup):
-        plan.items = list(prev.items)
-        plan.query = prev.query
-        plan.sub_queries = list(prev.sub_queries)
-        inherited += ["items", "query"]
-    elif qualitative:
-        if not has_topic and not measures and not why:
-            items = ["1", "7"]
-            content = [w for w in re.findall(r"[\w&]+", query_source.lower()) if w not in STOPWORDS]
-            if len(content) < 2:
-                query_source = "business overview products and services"
-        if why and "7" not in items:
-            items = ["7", *items]
-        plan.items = items
-        plan.query = expand_query(query_source)
-        if len(compound) > 1:
-            plan.sub_queries = sub_queries(compound[:3], measures)
-    else:
-        plan.query = expand_query(" ".join(metric_query(k) for k in measures))
-
-    plan.tickers = tickers
     plan.metrics = measures
+
+    qualitative = _search(plan, r, prev, followup, inherited)
     plan.inherited = inherited
     if qualitative:
         plan.intent = "qualitative"
     elif len(tickers) >= 2:
         plan.intent = "compare"
-    elif years.trend or len(plan.fiscal_years) >= 2 or len(plan.year_offsets) >= 2:
+    elif r.years.trend or len(plan.fiscal_years) >= 2 or len(plan.year_offsets) >= 2:
         plan.intent = "trend"
-    elif any(k in FORMULAS for k in measures):
+    elif any(k in FORMULAS for k in plan.metrics):
         plan.intent = "derived"
-    else:
-        plan.intent = "numeric"
     return plan

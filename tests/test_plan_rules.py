@@ -286,6 +286,8 @@ FOLLOW_UPS = [
      dict(intent="qualitative", tickers=["AAPL"], items=["1C"]), ["tickers", "fiscal_years"]),
     ("Compare Apple and Nvidia revenue in 2024", "and Tesla?",
      dict(intent="compare", tickers=["AAPL", "NVDA", "TSLA"]), ["tickers", "fiscal_years", "metrics"]),
+    ("Compare Apple and Nvidia revenue in 2024", "Tesla revenue 2024",
+     dict(intent="numeric", tickers=["TSLA"], metrics=["revenue"]), []),
     ("Compare Apple and Nvidia revenue in 2024", "and net income?",
      dict(intent="compare", tickers=["AAPL", "NVDA"], metrics=["net_income"]), ["tickers", "fiscal_years"]),
     ("Apple revenue over the past three years", "and R&D?",
