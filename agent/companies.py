@@ -402,6 +402,8 @@ class CompanyDirectory:
         if t == up and not all_caps:
             if up in ACRONYMS and up not in UPPER_OK:
                 return None
+            if len(up) >= 4 and up.lower() in english_words() and not self.companies[cik].covered:
+                return None  # "DROP", "LOVE": shouted words, not tickers of companies we do not cover
             if len(up) == 1 and up != "V":
                 return None
             return cik

@@ -9,6 +9,7 @@ previous plan and named in `Plan.inherited`, so "and R&D?" or "what about fiscal
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from agent.companies import CompanyDirectory, CompanyMatch, norm_name
@@ -60,7 +61,8 @@ def _strip_for_query(text: str, matches: list[CompanyMatch]) -> str:
             continue  # an uncovered company named in a prose question is part of the topic
         t = t.replace(m.text + "'s", " ").replace(m.text + "\u2019s", " ").replace(m.text, " ")
     t = re.sub(r"(?i)\b(?:in|for|during|of)?\s*(?:the\s+)?(?:fy\s?'?\d{2,4}|fiscal\s+(?:year\s+)?\d{2,4}|(?:19|20)\d{2})\b", " ", t)
-    t = re.sub(r"(?i)^\s*(?:(?:and|so|ok|okay|please|hey|hi)[\s,]+)*", "", t)
+    t = re.sub(r"(?i)^\s*(?:(?:and|so|ok|okay|please|hey|hi|thanks|thank you|thx|great|cool|perfect|got it)[\s,!.]+)*",
+               "", t)
     t = re.sub(r"(?i)\b(?:according to|per|in|from)\s+(?:the|its|their)?\s*(?:10-?k|annual report)\b", " ", t)
     return re.sub(r"\s+", " ", t).strip(" ?.!,;:")
 
@@ -222,7 +224,7 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
 
 def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. Never raises on user input; anything it cannot map becomes a refusal."""
-    raw = text or ""
+    raw = unicodedata.normalize("NFKC", text or "")  # full-width letters, ligatures, odd spaces
     if len(raw) > MAX_CHARS:
         return _refuse("input_too_long")
     outside = strip_quotes(raw)

@@ -201,6 +201,8 @@ CASES = [
     ("How much did Walmart lose in fiscal 2024?", dict(intent="numeric", metrics=["net_income"])),
     ("Is Tesla profitable?", dict(intent="numeric", metrics=["net_income"])),
     ("Procter & Gamble organic sales growth", dict(refusal_reason="unknown_metric")),
+    ("Ｒevenue of Ａpple", dict(intent="numeric", tickers=["AAPL"], metrics=["revenue"])),  # full-width letters
+    ("'; DROP TABLE facts; --", dict(route="refusal", refusal_reason="no_company")),
     # --- words that look like refusals but are not
     ("How much does Apple invest in R&D?", dict(route="domain", metrics=["rd"])),
     ("What products does Apple sell?", dict(route="domain", intent="qualitative")),
@@ -274,6 +276,8 @@ FOLLOW_UPS = [
     ("What was Apple's revenue in FY2024?", "What are Tesla's risk factors?",
      dict(intent="qualitative", tickers=["TSLA"], latest=True, fiscal_years=[]), []),
     ("What was Apple's revenue in FY2024?", "hi", dict(route="meta", intent="greeting"), []),
+    ("What was Apple's revenue in FY2024?", "thanks, and what about R&D?",
+     dict(intent="numeric", metrics=["rd"], sub_queries=[]), ["tickers", "fiscal_years"]),
     ("What was Apple's revenue in FY2024?", "What's the net income in 2023?",
      dict(tickers=["AAPL"], fiscal_years=[2023], metrics=["net_income"]), ["tickers"]),
     ("What was Apple's revenue in FY2024?", "EBITDA?", dict(refusal_reason="unknown_metric"), []),
