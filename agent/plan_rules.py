@@ -152,7 +152,9 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Readi
     reading = Reading(raw, low, matches, [m.company.ticker for m in matches if m.kind == "company"], measures,
                       unmappable, items, has_topic, why, growth, parse_years(outside, growth=growth))
     if reading.unmappable and reading.prose_ask:
-        reading.measures, reading.unmappable = [], None  # "why did iPhone revenue fall?": prose about it
+        # "why did iPhone revenue fall?": prose about a narrower figure, which MD&A discusses
+        reading.measures, reading.unmappable = [], None
+        reading.items = reading.items or ["7"]
     return reading
 
 

@@ -26,7 +26,7 @@ INJECTION = (
 STOCK_PRICE = (
     r"\b(?:stock|share)\s+prices?\b", r"\bprice\s+targets?\b", r"\bmarket\s+cap(?:italization)?\b",
     r"\bstock\s+(?:performance|chart|quote|go|went|going|do|did|doing|up|down)\b", r"\btrading\s+at\b",
-    r"\b52[\s-]week\b", r"\bdividend\s+yield\b", r"\bvaluation\s+(?:of\s+)?(?:the\s+)?(?:stock|company|shares)\b", r"\bvaluation\s+multiples?\b", r"\bp/?e\s+ratio\b", r"\bprice[\s-]to[\s-]earnings\b",
+    r"\b52[\s-]week\b", r"\b(?:dividend|earnings|fcf|free\s+cash\s+flow|shareholder|buyback)\s+yield\b", r"\bvaluation\s+(?:of\s+)?(?:the\s+)?(?:stock|company|shares)\b", r"\bvaluation\s+multiples?\b", r"\bp/?e\s+ratio\b", r"\bprice[\s-]to[\s-]earnings\b",
     r"\bshares?\s+(?:go|went|trade|traded|trading)\b", r"\bstock\s+split\s+(?:next|coming)\b",
     r"\bhow\s+much\s+is\s+\S+\s+(?:stock|shares?)\s+worth\b", r"\bmarket\s+value\s+of\s+(?:the\s+)?(?:stock|shares)\b",
     r"\bticker\s+price\b", r"\bquote\s+for\b",

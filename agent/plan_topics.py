@@ -21,7 +21,8 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"\bbug bount\w*", ("1C",)),
     (r"\binterest rate (?:risk|sensitivity|exposure)|\bforeign (?:currency|exchange)|\bfx\b|\bexchange rates?\b|"
      r"\bmarket risks?\b|\bcommodity (?:price )?risk|\bhedg\w+|\bderivative\w*|\bcurrency risk|"
-     r"\bexpos\w+ to (?:changes in )?(?:interest rates?|currenc\w+|foreign exchange|commodit\w+)|\binterest rates?\b",
+     r"\bexpos\w+ to (?:changes in )?(?:interest rates?|currenc\w+|foreign exchange|commodit\w+)|\binterest rates?\b|"
+     r"\bcurrenc(?:y|ies)\b|\bexchange rates?\b",
      ("7A",)),
     (r"\brisk factors?\b|\brisks?\b|\bthreats?\b|\bheadwinds?\b|\buncertaint\w+|\bchallenges\b|\bvulnerab\w+|"
      r"\bexport (?:controls?|restrictions?|licen[cs]es?)\b|\bsanctions\b|\bgeopolitic\w*|\btrade restrictions?\b",

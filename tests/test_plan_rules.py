@@ -203,6 +203,9 @@ CASES = [
     ("Procter & Gamble organic sales growth", dict(refusal_reason="unknown_metric")),
     ("Ｒevenue of Ａpple", dict(intent="numeric", tickers=["AAPL"], metrics=["revenue"])),  # full-width letters
     ("'; DROP TABLE facts; --", dict(route="refusal", refusal_reason="no_company")),
+    ("nvidia free cash flow yield", dict(refusal_reason="out_of_scope", refusal_detail="stock prices or market valuations")),
+    ("which currencies is walmart exposed to?", dict(intent="qualitative", items=["7A"])),
+    ("what did nvidia say about gaming revenue in fiscal 2024", dict(intent="qualitative", items=["7"], metrics=[])),
     # --- words that look like refusals but are not
     ("How much does Apple invest in R&D?", dict(route="domain", metrics=["rd"])),
     ("What products does Apple sell?", dict(route="domain", intent="qualitative")),
