@@ -43,7 +43,7 @@ PLANNER_REFUSALS = frozenset({"out_of_scope", "input_too_long"})
 
 # Which files make up each named set of `footnote eval --set`.
 SET_FILES = {
-    "fixtures": ("golden", "adversarial", "threads"),
+    "fixtures": ("golden", "adversarial", "threads", "holdout"),
     "shared": ("shared",),
 }
 
