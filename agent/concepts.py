@@ -120,8 +120,8 @@ METRICS: dict[str, Metric] = {
             "Cash and cash equivalents",
             ["cash and cash equivalents", "cash and equivalents", "cash & equivalents", "cash & cash equivalents",
              "cash", "cash balance", "cash on hand", "cash position"],
-            ["us-gaap:CashAndCashEquivalentsAtCarryingValue",
-             "us-gaap:CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents"],
+            # not the cash-flow statement's total, which adds restricted cash
+            ["us-gaap:CashAndCashEquivalentsAtCarryingValue"],
             period="instant",
             query="cash and cash equivalents",
         ),
@@ -190,8 +190,8 @@ METRICS: dict[str, Metric] = {
             "Cost of revenue",
             ["cost of revenue", "cost of revenues", "cost of sales", "cost of goods sold", "cogs", "costs of revenue",
              "cost of net revenue", "total cost of revenue", "total cost of sales", "cost of products sold"],
-            ["us-gaap:CostOfGoodsAndServicesSold", "us-gaap:CostOfRevenue", "us-gaap:CostOfGoodsSold",
-             "us-gaap:CostOfServices"],
+            # not CostOfServices: that is one part of the cost of revenue
+            ["us-gaap:CostOfGoodsAndServicesSold", "us-gaap:CostOfRevenue", "us-gaap:CostOfGoodsSold"],
             misspellings=["cost of revnue", "cost of reveune"],
             query="cost of sales cost of revenue",
         ),
@@ -219,9 +219,10 @@ METRICS: dict[str, Metric] = {
             "depreciation_amortization",
             "Depreciation and amortization",
             ["d&a", "d and a", "depreciation and amortization", "depreciation & amortization",
-             "depreciation amortization", "depreciation"],
+             "depreciation amortization"],
+            # not Depreciation alone: it leaves amortization out
             ["us-gaap:DepreciationDepletionAndAmortization", "us-gaap:DepreciationAndAmortization",
-             "us-gaap:DepreciationAmortizationAndAccretionNet", "us-gaap:Depreciation"],
+             "us-gaap:DepreciationAmortizationAndAccretionNet"],
             query="depreciation and amortization",
         ),
         _m(
@@ -359,6 +360,7 @@ UNKNOWN_METRICS: tuple[str, ...] = (
     "sales and marketing", "selling and marketing", "marketing expense", "marketing expenses", "advertising expense",
     "advertising costs", "marketing spend", "sales and marketing expense", "net sales per share", "revenue per share",
     "revenue per employee", "sales per square foot", "cost of capital", "wacc", "beta",
+    "depreciation", "depreciation expense", "amortization", "amortization expense",
 )
 
 _NON_WORD = re.compile(r"[^a-z0-9&+/%\- ]+")

@@ -126,6 +126,8 @@ def test_no_fuzzy_matching():
         ("revenue", None),
         ("EPS", None),
         ("sales and marketing expense", "sales and marketing expense"),
+        ("depreciation expense", "depreciation expense"),  # D&A is known; depreciation alone is not
+        ("depreciation and amortization", None),
     ],
 )
 def test_unknown_metric_phrase(text, unknown):
