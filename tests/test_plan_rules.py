@@ -394,3 +394,18 @@ def test_plans_over_the_fixture_corpus(corpus_db):
     assert plan_rules("ZZZZ revenue", directory=directory).refusal_reason == "no_company"
     assert plan_rules("walmart sales fy2025", directory=directory).tickers == ["WMT"]
     assert plan_rules("Tesla revenue 2024", directory=directory).tickers == ["TSLA"]
+
+
+def test_every_plan_uses_known_keys(directory):
+    """Whatever the wording, a plan names only table metrics, registry formulas and real Items."""
+    from agent.concepts import METRICS
+    from agent.finance import FORMULAS
+
+    questions = [c[0] for c in CASES] + [f[1] for f in FOLLOW_UPS]
+    for q in questions:
+        p = plan(directory, q)
+        assert set(p.metrics) <= set(METRICS) | set(FORMULAS), (q, p.metrics)
+        assert set(p.items) <= {"1", "1A", "1C", "7", "7A", "8"}, (q, p.items)
+        assert all(t == t.upper() for t in p.tickers), (q, p.tickers)
+        assert all(1993 <= y <= 2039 for y in p.fiscal_years), (q, p.fiscal_years)
+        assert (p.route == "refusal") == (p.refusal_reason is not None), q
