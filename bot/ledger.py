@@ -44,7 +44,8 @@ def claim_event(db, platform: str, event_id: str) -> bool:
 
 
 def join_thread(db, thread_key: str) -> None:
-    with db.connection() as conn:
+    with db.connection() as conn, conn.transaction():
+        conn.execute(ASYNC_COMMIT)
         conn.execute(CLAIM_EVENT, (f"thread:{thread_key}", THREAD_PLATFORM))
 
 

@@ -30,6 +30,9 @@ def build_app(settings, footnote, db, *, workers: int = 4) -> App:
         # Bolt checks the token with auth.test here, so a wrong token fails now, not at the first question.
         app = App(
             client=client,
+            # Run each listener's ack function on the request thread and return at once. (Otherwise
+            # Bolt queues the ack on the listener pool, behind lazy work, and polls for it every 10 ms.)
+            process_before_response=True,
             signing_secret=settings.slack_signing_secret.get_secret_value(),
             listener_executor=ThreadPoolExecutor(max_workers=LISTENER_THREADS, thread_name_prefix="footnote-slack"),
         )

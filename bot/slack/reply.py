@@ -140,11 +140,12 @@ class Answering:
 
     def ask(self, client, asked: Asked) -> Future | None:
         """Show Footnote is working, then answer on the pool. Never raises."""
-        ledger.join_thread(self.db, asked.key)
         if not asked.text:
+            ledger.join_thread(self.db, asked.key)
             _post_or_log(client, asked, blocks.text_message(FILES_HINT if asked.has_files else EMPTY_HINT))
             return None
         _quietly(client.reactions_add, channel=asked.channel, timestamp=asked.message_ts, name=WORKING_REACTION)
+        ledger.join_thread(self.db, asked.key)
         placeholder_ts = None
         try:
             placeholder_ts = client.chat_postMessage(
