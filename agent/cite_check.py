@@ -77,14 +77,14 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
     plan = state["plan"]
     notes = _Footnotes(evidence, calc_inputs)
     quotes: dict[str, str] = {}
-    lines = []
+    lines, figure_lines = [], []
     for c in result.passed:
         ns = notes.markers(c.evidence_id)
         ev = evidence[c.evidence_id]
         if ev.kind == "chunk":
             quote = c.detail if c.status == "paraphrase" else c.claim.text
             quotes.setdefault(c.evidence_id, quote)
-        lines.append(f"{c.claim.text} {_marks(ns)}")
+        (figure_lines if ev.kind != "chunk" else lines).append(f"{c.claim.text} {_marks(ns)}")
     tables = []
     for t in draft.tables:
         cell_markers = [[[n for i in ids for n in notes.markers(i)] for ids in row] for row in t.get("cell_citations", [])]
@@ -106,11 +106,11 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
             )
         calcs.append(trace)
 
-    if plan["intent"] == "qualitative":
-        body = "\n".join(f"- {line}" for line in lines)
+    figures = " ".join(figure_lines)
+    if plan["intent"] == "qualitative":  # the figure first, then what the filing says, as a list
+        text = "\n\n".join(p for p in (figures, draft.intro, "\n".join(f"- {line}" for line in lines)) if p)
     else:
-        body = " ".join(lines)
-    text = "\n\n".join(p for p in (draft.intro, body) if p)
+        text = "\n\n".join(p for p in (draft.intro, " ".join([figures, *lines]).strip()) if p)
 
     # a fact's own fiscal year (the citation's is the reporting filing's)
     fact_years = {c["evidence_id"]: c["fiscal_year"] for c in (state.get("retrieval") or {}).get("cells") or []

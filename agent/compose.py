@@ -33,7 +33,13 @@ _TITLE = re.compile(
     r"About Market Risk|Management['’]s Discussion and Analysis of Financial Condition and Results of Operations|"
     r"Financial Statements and Supplementary Data)\s+(?=[A-Z])"
 )
+_ENDS = re.compile(r"[.!?][\"”’)]?$")
 _BOILERPLATE = re.compile(r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)", re.I)
+
+
+def _shouting(sentence: str) -> bool:
+    letters = [ch for ch in sentence if ch.isalpha()]
+    return bool(letters) and sum(ch.isupper() for ch in letters) > 0.5 * len(letters)
 
 
 def _stem(word: str) -> str:
@@ -74,16 +80,18 @@ def _pick_sentences(chunks: list[Evidence], query_terms: set[str]) -> list[tuple
                 continue
             if financial_figures(sentence):
                 continue  # figures come from XBRL facts, never from prose
+            if not _ENDS.search(sentence) or _shouting(sentence):
+                continue  # a heading or a table caption, not a statement
             overlap = len(_terms(sentence) & query_terms)
             candidates.append((overlap - 0.1 * len(number_tokens(sentence)), position, sentence))
         if not candidates:
             continue
         candidates.sort(key=lambda c: (-c[0], c[1]))
-        best = candidates[0]
         if rank < TOP_CHUNKS:
-            take = 2 if rank == 0 else 1  # the best-ranked chunk may give two sentences
-            firsts.extend((rank, position, sentence) for _, position, sentence in candidates[:take])
-            rest = candidates[take:]
+            # the best-ranked chunk may give a second sentence when it shares the question's terms
+            take = [candidates[0]] + [c for c in candidates[1:2] if rank == 0 and c[0] >= 1]
+            firsts.extend((rank, position, sentence) for _, position, sentence in take)
+            rest = candidates[len(take):]
         else:
             rest = candidates
         extras.extend((score, rank, position, sentence) for score, position, sentence in rest if score >= 1)
@@ -106,16 +114,16 @@ def compose_extractive(
     per company, year and measure: {ticker, name, fiscal_year, metric, label, evidence_id|None,
     display|None}."""
     if plan.intent == "qualitative":
-        return _qualitative(question, plan, evidence)
+        return _qualitative(question, plan, evidence, cells)
     return _numbers(plan, cells or [])
 
 
-def _qualitative(question: str, plan: Plan, evidence: list[Evidence]) -> Draft:
+def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: list[dict] | None = None) -> Draft:
     chunks = [e for e in evidence if e.kind == "chunk"]
     prose = [c for c in chunks if not _looks_tabular(c.text)] or chunks
     terms = _terms(" ".join([question, plan.query, *plan.sub_queries]))
     picks = _pick_sentences(prose[:6], terms)
-    claims = [Claim(text=s, evidence_id=c.id, kind="prose") for c, s in picks]
+    claims = _number_claims(cells or []) + [Claim(text=s, evidence_id=c.id, kind="prose") for c, s in picks]
     intro = ""
     if picks:
         first = picks[0][0]
@@ -141,14 +149,7 @@ def _numbers(plan: Plan, cells: list[dict]) -> Draft:
     metrics = list(dict.fromkeys(c["metric"] for c in cells))
     tabular = plan.intent in ("compare", "trend") or (len(companies) > 1) or (len(years) > 1)
     if not tabular:
-        claims = [
-            Claim(
-                text=f"{possessive(c['name'])} {lower_label(c['label'])} for fiscal {c['fiscal_year']} was {c['display']}.",
-                evidence_id=c["evidence_id"],
-                kind="number",
-            )
-            for c in found
-        ]
+        claims = _number_claims(found)
         missing = [c for c in cells if not c.get("evidence_id")]
         intro = ""
         if missing:
@@ -157,6 +158,18 @@ def _numbers(plan: Plan, cells: list[dict]) -> Draft:
             ) + "."
         return Draft(intro=intro, claims=claims, composer="extractive")
     return Draft(intro=_table_intro(cells, companies, years), claims=[], tables=[_table(cells, companies, years, metrics)])
+
+
+def _number_claims(cells: list[dict]) -> list[Claim]:
+    """One templated sentence per reported figure; balances are 'at the end of' the year."""
+    claims = []
+    for c in cells:
+        if not c.get("evidence_id"):
+            continue
+        when = f"at the end of fiscal {c['fiscal_year']}" if c.get("instant") else f"for fiscal {c['fiscal_year']}"
+        claims.append(Claim(text=f"{possessive(c['name'])} {lower_label(c['label'])} {when} was {c['display']}.",
+                            evidence_id=c["evidence_id"], kind="number"))
+    return claims
 
 
 def _table_intro(cells, companies, years) -> str:

@@ -125,37 +125,45 @@ def _label(key: str) -> str:
     return METRICS[key].label if key in METRICS else FORMULAS[key].label
 
 
+def _collect(conn, companies: list[dict], metrics: list[str]) -> tuple[dict[str, Evidence], list[dict], list[dict]]:
+    """Facts and computations for every (company, fiscal year, measure): evidence, calculations,
+    and one cell per ask (evidence_id None when no fact reports it)."""
+    evidence: dict[str, Evidence] = {}
+    calculations: list[dict] = []
+    cells: list[dict] = []
+    for company in companies:
+        facts = _Facts(conn, company)
+        for fy in company["fiscal_years"]:
+            for key in metrics:
+                cell = {"ticker": company["ticker"], "name": company["name"], "fiscal_year": fy, "metric": key,
+                        "label": _label(key), "evidence_id": None, "display": None,
+                        "instant": key in METRICS and METRICS[key].period == "instant"}
+                if key in METRICS:
+                    ev = facts.get(key, fy)
+                    if ev is not None:
+                        evidence[ev.id] = ev
+                        cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                else:
+                    computed = _compute(facts, key, fy)
+                    if computed is not None:
+                        ev, calc = computed
+                        for operand in calc["operands"]:
+                            found = next(e for e in facts.found.values() if e is not None and e.id == operand["evidence_id"])
+                            evidence[found.id] = found
+                        evidence[ev.id] = ev
+                        calculations.append(calc)
+                        cell.update(evidence_id=ev.id, display=calc["display"])
+                cells.append(cell)
+    return evidence, calculations, cells
+
+
 def _numbers(state, deps, config) -> dict:
     plan = state["plan"]
     metrics = [m for m in plan.get("metrics") or [] if m in METRICS or m in FORMULAS]
     if not metrics:
         return {"refusal": {"reason": "unknown_metric", "detail": plan.get("refusal_detail")}}
-    evidence: dict[str, Evidence] = {}
-    calculations: list[dict] = []
-    cells: list[dict] = []
     with deps.db.connection() as conn:
-        for company in state["resolved"]:
-            facts = _Facts(conn, company)
-            for fy in company["fiscal_years"]:
-                for key in metrics:
-                    cell = {"ticker": company["ticker"], "name": company["name"], "fiscal_year": fy, "metric": key,
-                            "label": _label(key), "evidence_id": None, "display": None}
-                    if key in METRICS:
-                        ev = facts.get(key, fy)
-                        if ev is not None:
-                            evidence[ev.id] = ev
-                            cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
-                    else:
-                        computed = _compute(facts, key, fy)
-                        if computed is not None:
-                            ev, calc = computed
-                            for operand in calc["operands"]:
-                                found = next(e for e in facts.found.values() if e is not None and e.id == operand["evidence_id"])
-                                evidence[found.id] = found
-                            evidence[ev.id] = ev
-                            calculations.append(calc)
-                            cell.update(evidence_id=ev.id, display=calc["display"])
-                    cells.append(cell)
+        evidence, calculations, cells = _collect(conn, state["resolved"], metrics)
     retrieval = {"cells": cells, "facts": sum(1 for e in evidence.values() if e.kind == "fact"),
                  "missing": [f"{c['ticker']} {c['metric']} FY{c['fiscal_year']}" for c in cells if not c["evidence_id"]]}
     if not any(c["evidence_id"] for c in cells):
@@ -214,7 +222,16 @@ def _prose(state, deps, config) -> dict:
                         score=float(hit.score),
                     )
                 )
-    retrieval = {"chunk_ids": [e.chunk_id for e in evidence], "queries": queries, "items": located["items"]}
+        # "How much did it spend on R&D, and on what?": the figure from XBRL, the why from the text.
+        metrics = [m for m in state["plan"].get("metrics") or [] if m in METRICS or m in FORMULAS]
+        facts, calculations, cells = _collect(conn, companies, metrics) if metrics else ({}, [], [])
+    cells = [c for c in cells if c["evidence_id"]]
+    retrieval = {"chunk_ids": [e.chunk_id for e in evidence], "queries": queries, "items": located["items"],
+                 "cells": cells}
     if not evidence:
         return {"retrieval": retrieval, "refusal": {"reason": "no_grounding", "detail": None}}
-    return {"evidence": [e.model_dump(mode="json") for e in evidence], "retrieval": retrieval}
+    return {
+        "evidence": [e.model_dump(mode="json") for e in [*facts.values(), *evidence]],
+        "calculations": calculations,
+        "retrieval": retrieval,
+    }
