@@ -96,43 +96,90 @@ def check_calc(expect: dict, answer: dict) -> NumberFindings:
 
 
 def backing_values(answer: dict) -> list[Decimal]:
-    """Every value the answer may show: its facts, cited values, calculation results and inputs."""
+    """Every value the answer may show: its facts, cited values, calculation results and inputs.
+    (Table cells are not backing: they are checked against these.)"""
     values: list[Decimal] = []
     for n in answer.get("numbers") or []:
         values.append(to_decimal(n.get("value")))
     for c in answer.get("citations") or []:
         values.append(to_decimal(c.get("value")))
+    values += _calc_values(answer)
+    return [v for v in values if v is not None]
+
+
+def _calc_values(answer: dict) -> list[Decimal]:
+    values: list[Decimal] = []
     for calc in answer.get("calculation") or []:
         for piece in [calc.get("result", ""), *calc.get("steps", [])]:
             values.extend(s.value for s in shown_numbers(piece))
             values.extend(s.digits for s in shown_numbers(piece))
-    for table in answer.get("tables") or []:
-        for row in table.get("rows") or []:
-            for cell in row:
-                values.extend(s.value for s in shown_numbers(str(cell)))
-    return [v for v in values if v is not None]
+    return values
+
+
+def _segments(text: str) -> list[tuple[str, set[int]]]:
+    """The text cut after each run of [n] markers and at line ends: (segment, its markers)."""
+    out = []
+    for line in (text or "").splitlines():
+        pos = 0
+        for match in re.finditer(r"(?:\s*\[\d+\])+", line):
+            out.append((line[pos : match.start()], {int(n) for n in re.findall(r"\d+", match.group(0))}))
+            pos = match.end()
+        if line[pos:].strip():
+            out.append((line[pos:], set()))
+    return out
+
+
+def _unbacked(text: str, backing: list[Decimal]) -> list[str]:
+    stray = []
+    for shown in shown_numbers(text):
+        if abs(shown.digits) < 10 and shown.decimals == 0 and shown.scale == 1 and not shown.percent:
+            continue  # counts and ordinals ("2 companies", "3 years")
+        if not _backed(shown, backing):
+            stray.append(shown.raw)
+    return stray
 
 
 def stray_numbers(answer: dict) -> list[str]:
-    """Amounts in a numbers-only answer's text that no fact, citation or calculation backs.
+    """Amounts in the answer's own words (not its quotes) that no fact, citation or calculation backs.
 
     A figure written in thousands or millions without a scale word ("180,683") is matched at
-    those scales too. Answers quoting prose are left to the claim check: filings' sentences carry
+    those scales too. Sentences citing prose are left to the claim check: filings' sentences carry
     their own numbers, and those are verified as quotes.
     """
     if answer.get("kind") != "answer":
         return []
-    if any(c.get("quote") and not c.get("concept") for c in answer.get("citations") or []):
-        return []
+    prose = {c["n"] for c in answer.get("citations") or [] if not c.get("concept") and c.get("quote")}
     backing = backing_values(answer)
     stray = []
-    for shown in shown_numbers(answer.get("text", "")):
-        if abs(shown.digits) < 10 and shown.decimals == 0 and shown.scale == 1 and not shown.percent:
-            continue  # counts and ordinals ("2 companies", "3 years")
-        if _backed(shown, backing):
+    for segment, markers in _segments(answer.get("text", "")):
+        if markers & prose:
             continue
-        stray.append(shown.raw)
+        stray += _unbacked(segment, backing)
     return stray
+
+
+def table_mismatches(answer: dict) -> list[str]:
+    """Table cells whose amount is not the value of the citation(s) the cell carries (or, for an
+    uncited cell, of anything the answer cites or computes)."""
+    if answer.get("kind") != "answer":
+        return []
+    by_n = {c["n"]: c for c in answer.get("citations") or []}
+    everything = backing_values(answer)
+    calcs = _calc_values(answer)
+    out = []
+    for table in answer.get("tables") or []:
+        marks = table.get("cell_citations") or []
+        for r, row in enumerate(table.get("rows") or []):
+            for c, cell in enumerate(row):
+                cited = marks[r][c] if r < len(marks) and c < len(marks[r]) else []
+                if cited:
+                    backing = [to_decimal(by_n[n].get("value")) for n in cited if n in by_n] + calcs
+                    backing = [v for v in backing if v is not None]
+                else:
+                    backing = everything
+                for raw in _unbacked(str(cell), backing):
+                    out.append(f"table '{table.get('title', '')}' row {r + 1}: {raw} is not what {cited or 'the answer'} cites")
+    return out
 
 
 def _backed(shown: Shown, backing: Iterable[Decimal]) -> bool:
@@ -155,6 +202,7 @@ def numeric_tripwire(expect: dict, answer: dict) -> list[str]:
         return []
     trips = check_numbers(expect, answer).wrong + check_calc(expect, answer).wrong
     trips += [f"unbacked amount in text: {raw}" for raw in stray_numbers(answer)]
+    trips += table_mismatches(answer)
     return trips
 
 

@@ -369,3 +369,31 @@ def test_ground_truth_reads_inline_xbrl_scale_sign_and_dimensions():
     </body></html>"""
     facts = {f[0]: f[3] for f in parse_ixbrl(doc)["facts"]}
     assert facts == {"us-gaap:NonoperatingIncomeExpense": Decimal("-269000000"), "us-gaap:Revenues": Decimal("391035000000")}
+
+
+def _table_answer(cell: str) -> dict:
+    return answer(
+        text="Research and development expense, fiscal 2024, from XBRL facts:",
+        numbers=[number("31370000000", "us-gaap:ResearchAndDevelopmentExpense"), number("8675000000", "us-gaap:ResearchAndDevelopmentExpense", "NVDA")],
+        citations=[cite(1, concept="us-gaap:ResearchAndDevelopmentExpense", value="31370000000"),
+                   cite(2, ticker="NVDA", concept="us-gaap:ResearchAndDevelopmentExpense", value="8675000000")],
+        tables=[{"title": "R&D", "columns": ["Company", "Fiscal year", "R&D"],
+                 "rows": [["Apple Inc. (AAPL)", "FY2024", "$31.37 billion"], ["NVIDIA CORP (NVDA)", "FY2024", cell]],
+                 "cell_citations": [[[], [], [1]], [[], [], [2]]]}],
+    )
+
+
+def test_a_table_cell_must_show_the_value_it_cites():
+    assert scorers.table_mismatches(_table_answer("$8.68 billion")) == []
+    wrong = scorers.table_mismatches(_table_answer("$31.37 billion"))  # right number, wrong row's citation
+    assert wrong and "row 2" in wrong[0]
+    assert scorers.numeric_tripwire({"answer": "answer"}, _table_answer("$9.68 billion"))
+
+
+def test_amounts_in_the_answers_own_words_are_checked_even_beside_quotes():
+    mixed = answer(
+        text="Tesla's revenue for fiscal 2024 was $98.69 billion. [1]\n\n- Revenue depends heavily on deliveries, up 12% in one quarter. [2]",
+        numbers=[number("97690000000", ticker="TSLA")],
+        citations=[cite(1, ticker="TSLA", concept="us-gaap:Revenues", value="97690000000"), cite(2, ticker="TSLA", item="1A", quote="Revenue depends heavily on deliveries, up 12% in one quarter.", chunk_id=3)],
+    )
+    assert scorers.stray_numbers(mixed) == ["$98.69 billion"]  # the quote's 12% is the claim check's business
