@@ -317,3 +317,29 @@ def test_a_rejected_token_fails_at_startup_with_advice_and_without_the_token(foo
         with pytest.raises(FootnoteError) as err:
             build_app(settings, footnote, corpus_db)
     assert "not_authed" in str(err.value) and "xoxp-a-user-token-by-mistake" not in str(err.value)
+
+
+def test_when_slack_refuses_the_blocks_the_plain_text_answer_still_arrives(slack, caplog):
+    slack.fake.refuse_blocks = True
+    ts, event = slack.send.mention("What was Apple's revenue in fiscal 2024?", channel="C0REFUSED")
+    slack.send.event(event)
+    slack.fake.wait_for(lambda: [m for m in slack.fake.thread("C0REFUSED", ts) if "$391.04 billion" in m.text])
+    (reply,) = slack.fake.thread("C0REFUSED", ts)
+    assert reply.blocks == [] and "sec.gov" in reply.text
+    assert "Slack refused the answer blocks" in caplog.text
+
+
+def test_a_database_outage_gets_a_polite_private_reply(make_database, embedder, caplog):
+    from agent.service import Footnote
+    from bot import render_chat
+
+    broken = make_database()
+    footnote = Footnote(broken, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"))
+    with FakeSlack() as fake:
+        app = build_app(slack_settings(fake.base_url), footnote, broken)
+        broken.pool.close()  # the database goes away under a running bot
+        with serving_http(app) as url:
+            assert SlackSender(url, SECRET).command("/tickers", "", fake.response_url("down"))[0] == 200
+            fake.wait_for(lambda: fake.responses)
+    assert fake.responses[0].args["text"] == render_chat.POLITE_ERROR
+    assert "a slash command failed" in caplog.text

@@ -13,6 +13,7 @@ import pytest
 from aiohttp import web
 from botbuilder.core.adapters import TestAdapter
 
+from bot import render_chat
 from bot.settings import Settings
 from bot.teams.app import make_app
 from bot.teams.bot import FootnoteBot
@@ -133,3 +134,23 @@ def test_commands_through_test_adapter(footnote, text):  # noqa: F811
 
     (reply,) = asyncio.run(run())
     assert reply.text or reply.attachments
+
+
+def test_a_database_outage_gets_a_polite_reply_never_the_error(make_database, embedder, caplog):
+    from agent.service import Footnote
+
+    broken = make_database()
+    footnote = Footnote(broken, embedder, teams_settings())
+    broken.pool.close()  # the database goes away under a running bot
+
+    async def run():
+        adapter = TestAdapter(FootnoteBot(footnote).on_turn)
+        await adapter.send("tickers")
+        out = []
+        while (a := adapter.get_next_activity()) is not None:
+            out.append(a)
+        return [a for a in out if a.type == "message"]
+
+    (reply,) = asyncio.run(run())
+    assert reply.text == render_chat.POLITE_ERROR
+    assert "Traceback" in caplog.text or "answering failed" in caplog.text

@@ -93,6 +93,7 @@ class FakeSlack:
 
     def __init__(self, *, latency_s: float = 0.0):
         self.latency_s = latency_s  # added to every Web API call, to mimic a real round trip
+        self.refuse_blocks = False  # a test sets it to make Slack refuse every message with blocks
         self.calls: list[Call] = []
         self.messages: dict[tuple[str, str], Message] = {}
         self.responses: list[Call] = []  # POSTs to response_url (slash commands, actions)
@@ -201,6 +202,8 @@ class FakeSlack:
         if not blocks and not args.get("text") and not args.get("chunks") and not args.get("markdown_text"):
             return {"ok": False, "error": "no_text"}
         problems = block_problems(blocks)
+        if self.refuse_blocks and blocks:
+            problems.append("refused by the test")
         if problems:
             return {"ok": False, "error": "invalid_blocks", "errors": problems}
         return None
