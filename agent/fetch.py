@@ -21,39 +21,6 @@ ORDER BY fiscal_year DESC, (form = '10-K') DESC, period_end DESC, filed DESC NUL
 
 NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
 
-# Item routing when the planner named none: the words analysts use, mapped to the 10-K Item
-# that discusses them. Order matters: the first match wins.
-ITEM_ROUTES: list[tuple[tuple[str, ...], str]] = [
-    (("cyber", "information security", "data breach", "ransomware"), "1C"),
-    (("risk factor", "risks", "risk", "threat", "uncertaint"), "1A"),
-    (("market risk", "interest rate", "foreign currency", "exchange rate", "hedg"), "7A"),
-    (("why", "change", "increase", "decrease", "grow", "decline", "drove", "driver", "results of operations",
-      "md&a", "outlook", "liquidity", "capital expenditure", "capex"), "7"),
-    (("accounting polic", "revenue recognition", "note ", "notes to", "lease", "goodwill", "tax"), "8"),
-    (("business", "strategy", "product", "segment", "competition", "competitor", "customer", "employee",
-      "human capital", "supplier", "supply", "manufactur", "regulat", "patent", "intellectual property"), "1"),
-]
-
-
-def _company(conn, ticker: str) -> dict | None:
-    row = conn.execute(COMPANY_SQL, (ticker.upper(),)).fetchone()
-    if row is None:
-        return None
-    return {"ticker": ticker.upper(), "cik": int(row[0]), "name": row[1]}
-
-
-def _not_covered_name(conn, ticker: str) -> str:
-    row = conn.execute(SEC_TICKER_SQL, (ticker.upper(),)).fetchone()
-    return f"{row[1]} ({ticker.upper()})" if row else ticker.upper()
-
-
-def _filings(conn, cik: int) -> dict[int, dict]:
-    return {
-        int(fy): {"accession": acc, "url": url, "form": form, "period_end": str(pe)}
-        for fy, acc, url, form, pe in conn.execute(FILINGS_SQL, (cik,)).fetchall()
-    }
-
-
 class _LazyConnection:
     """A pooled connection taken only if a query actually runs (most fetches hit the memo)."""
 
@@ -155,21 +122,13 @@ def fetch(state, deps, config) -> dict:
     return {"resolved": resolved}
 
 
-def route_items(text: str) -> list[str]:
-    lowered = text.lower()
-    for words, item in ITEM_ROUTES:
-        if any(w in lowered for w in words):
-            return [item]
-    return []
-
-
 def locate(state, deps, config) -> dict:
     """Where to look. Numbers need no Items (facts are per filing); prose is searched in the
-    planner's Items, or the Items the question's words route to, within the resolved filings."""
+    planner's Items (or the whole filing when it named none), within the resolved filings."""
     plan = state["plan"]
     if plan["intent"] in NUMERIC_INTENTS:
         return {"located": {"items": [], "queries": [], "accessions": {}}}
-    items = list(plan.get("items") or []) or route_items(plan.get("query") or state["question"])
+    items = list(plan.get("items") or [])
     queries = list(plan.get("sub_queries") or []) or [plan.get("query") or state["question"]]
     accessions = {}
     for company in state["resolved"]:
