@@ -25,6 +25,7 @@ from ingest.sections import (
     is_stub,
     normalize_item_text,
     overlap_ratio,
+    resolve_pointer,
     split_statements,
 )
 from store.errors import FootnoteError
@@ -48,7 +49,7 @@ def parse_10k(
     raw = html.encode("utf-8") if isinstance(html, str) else html
     content_hash = hashlib.sha256(raw).hexdigest()
     text = html if isinstance(html, str) else _decode(raw)
-    if "<" not in text[:4096] and "<" not in text:
+    if "<" not in text:
         raise FilingParseError(f"{source}: not an HTML document")
     doc = _parse(text, source)
     xfacts = doc.xbrl_facts
@@ -156,6 +157,7 @@ def _sections(doc, html: str) -> tuple[list[Section], list[str]]:
     """
     found: dict[str, Section] = {}
     weak: dict[str, Section] = {}  # real text, but too short for this Item: kept if nothing better
+    stubs: dict[str, Section] = {}  # an Item that only points elsewhere
     full = None  # the whole document's text, rendered only when needed
     if XREF_HEADING.search(html):
         # The filer maps Items to printed pages (GE, Intel): that map beats anchors and headings.
@@ -169,7 +171,9 @@ def _sections(doc, html: str) -> tuple[list[Section], list[str]]:
         if item in found:
             continue
         sec = _edgar_section(doc, item)
-        if sec is not None and not is_stub(sec.text, item) and _plausible_size(sec, item):
+        if sec is not None and is_stub(sec.text, item):
+            stubs[item] = sec
+        elif sec is not None and _plausible_size(sec, item):
             if len(sec.text) < _MIN_CHARS.get(item, 0):
                 weak[item] = sec
             else:
@@ -197,6 +201,8 @@ def _sections(doc, html: str) -> tuple[list[Section], list[str]]:
         found.setdefault(item, sec)
     if "8" not in found and "7" in found:
         _carve_statements(found)
+    if "7A" not in found and "7A" in stubs and "7" in found:
+        _follow_pointer(found, stubs["7A"], found["7"])
     # A stub (a bare pointer elsewhere) is reported missing rather than stored as the Item.
     missing = [i for i in WANTED_ITEMS if i not in found]
     return [found[i] for i in WANTED_ITEMS if i in found], missing
@@ -219,6 +225,16 @@ def _carve_statements(found: dict[str, Section]) -> None:
         method="headings",
         tables=tuple(t for t in mdna.tables if t in tail),
     )
+
+
+def _follow_pointer(found: dict[str, Section], stub: Section, target: Section) -> None:
+    """Item 7A that says "see 'Market Risk' in Item 7": the pointer plus the part it names."""
+    part = resolve_pointer(stub.text, target.text)
+    if part is None:
+        return
+    text = f"{stub.text.strip()}\n\n{part}"
+    found[stub.item] = replace(stub, text=text, method="headings", start_offset=None, end_offset=None,
+                               tables=tuple(t for t in target.tables if t in part))
 
 
 # Business, Risk Factors, MD&A and the statements run to many pages in any 10-K that has them.

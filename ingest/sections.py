@@ -157,6 +157,57 @@ def overlap_ratio(text: str, other: str) -> float:
     return sum(1 for p in paras if p in other) / len(paras)
 
 
+_MAJOR_HEADING = re.compile(
+    r"critical\s+accounting|recent(?:ly)?\s+(?:issued\s+)?accounting|non-gaap|cautionary|forward-looking"
+    r"|results\s+of\s+operations|liquidity\s+and\s+capital|off-balance|contractual\s+obligations",
+    re.IGNORECASE,
+)
+_POINTED_MAX_CHARS = 15000
+
+
+def resolve_pointer(stub: str, target: str) -> str | None:
+    """The part of `target` (Item 7) that a stub Item points to ("See 'Risk Management' in Item 7").
+
+    The named heading is the heading paragraph of `target` whose words appear in the pointer,
+    the one named last (the most specific in "MD&A - Liquidity - Market risk"). The part runs to
+    the next heading of the same capitals style, a major MD&A heading, or a size cap.
+    """
+    pointer = " ".join(body_of(stub.strip()).split()).lower()
+    paras = target.split("\n\n")
+    named: list[tuple[int, int, int]] = []  # (start, end) in the pointer, paragraph index
+    for i, para in enumerate(paras[1:], start=1):
+        head = para.strip().rstrip(".:")
+        if not _is_heading(para) or len(head) < 8 or head.lower().startswith("item"):
+            continue
+        at = pointer.rfind(head.lower())
+        if at >= 0:
+            named.append((at, at + len(head), i))
+    # "Credit Risk" inside "... Commodity Price and Credit Risk Exposure" is not what is named.
+    named = [n for n in named if not any(o[0] <= n[0] and n[1] <= o[1] and o[:2] != n[:2] for o in named)]
+    if not named:
+        return None
+    start = max(named)[2]
+    upper = paras[start].isupper()
+    out = [paras[start]]
+    size = len(paras[start])
+    for para in paras[start + 1:]:
+        if _is_heading(para) and ((upper and para.isupper()) or _MAJOR_HEADING.search(para)):
+            break
+        if size + len(para) > _POINTED_MAX_CHARS:
+            break
+        out.append(para)
+        size += len(para) + 2
+    while len(out) > 1 and _is_heading(out[-1]):
+        out.pop()  # a heading whose text was left out
+    return "\n\n".join(out) if len(out) > 1 else None
+
+
+def _is_heading(para: str) -> bool:
+    para = para.strip()
+    return 0 < len(para) <= 120 and "\n" not in para and " | " not in para and not para.endswith(".") \
+        and para[0].isupper()
+
+
 def body_of(text: str) -> str:
     """The Item's text without its heading line."""
     m = _HEADING.match(text)

@@ -263,3 +263,31 @@ def test_start_page_index_runs_each_item_to_the_next_items_page():
     assert "printed page 3." in items["1"].text and "printed page 4." in items["1"].text
     assert "End of the business section." in items["1"].text and "RISK FACTORS" not in items["1"].text
     assert items["1A"].text.startswith("RISK FACTORS") and "printed page 7." in items["1A"].text
+
+
+def test_item_7a_that_points_into_item_7_gets_the_part_it_names(mini_bytes):
+    html = mini_bytes.decode()
+    start = html.index("<p>Our main market risks are metal prices")
+    end = html.index("</p>", start) + 4
+    market_risk = html[start:end]
+    html = html[:start] + '<p>See "Market Risk" in Item 7 of this report.</p>' + html[end:]
+    html = html.replace(
+        '<div id="i7a"></div>',
+        "<p><b>MARKET RISK</b></p>" + market_risk + "<p><b>OUTLOOK</b></p><p>We expect growth to slow.</p>"
+        '<div id="i7a"></div>',
+    )
+    p = parse_10k(html, source="pointer.htm")
+    item7a = next(s for s in p.sections if s.item == "7A")
+    assert p.missing_items == []
+    assert item7a.method == "headings"
+    assert 'See "Market Risk" in Item 7' in item7a.text
+    assert "a ten percent weaker euro" in item7a.text
+    assert "OUTLOOK" not in item7a.text and "growth to slow" not in item7a.text
+
+
+def test_a_pointer_to_nothing_found_stays_missing(mini_bytes):
+    html = mini_bytes.decode()
+    start = html.index("<p>Our main market risks are metal prices")
+    end = html.index("</p>", start) + 4
+    html = html[:start] + '<p>See "Hedging Activities" in Item 7 of this report.</p>' + html[end:]
+    assert parse_10k(html, source="nowhere.htm").missing_items == ["7A"]
