@@ -343,3 +343,29 @@ def test_a_database_outage_gets_a_polite_private_reply(make_database, embedder, 
             fake.wait_for(lambda: fake.responses)
     assert fake.responses[0].args["text"] == render_chat.POLITE_ERROR
     assert "a slash command failed" in caplog.text
+
+
+def test_socket_mode_receives_an_event_acks_it_and_answers_in_the_thread(footnote, corpus_db):
+    from bot.slack.server import socket_mode_handler
+    from tests.fakes.fake_slack import FakeSocketMode
+
+    with FakeSlack() as fake, FakeSocketMode() as socket:
+        fake.socket_url = socket.url
+        handler = socket_mode_handler(build_app(slack_settings(fake.base_url), footnote, corpus_db), "xapp-test-app-token")
+        handler.connect()
+        try:
+            fake.wait_for(lambda: socket.sockets)
+            sender = SlackSender("unused", SECRET)
+            ts, event = sender.mention("What was Tesla's revenue in fiscal 2024?", channel="C0SOCKET")
+            body = {"team_id": "T0FOOT", "api_app_id": "AFOOTNOTE", "type": "event_callback", "event_id": "EvSOCKET" + ts.replace(".", ""),
+                    "event_time": int(time.time()), "event": event,
+                    "authorizations": [{"team_id": "T0FOOT", "user_id": BOT_USER_ID, "is_bot": True}]}
+            for attempt in (0, 1):  # Slack redelivers when the ack is late: still one answer
+                socket.send({"envelope_id": f"env-{attempt}", "type": "events_api", "accepts_response_payload": False,
+                             "retry_attempt": attempt, "retry_reason": "timeout" if attempt else "", "payload": body})
+            fake.wait_for(lambda: {a.get("envelope_id") for a in socket.acks} >= {"env-0", "env-1"})
+            fake.wait_for(lambda: fake.calls_to("reactions.remove"), timeout=60)
+            (reply,) = fake.thread("C0SOCKET", ts)
+            assert "$97.69 billion" in all_text(reply)
+        finally:
+            handler.close()

@@ -68,10 +68,17 @@ def run_http(app: App, host: str, port: int) -> None:
         server.server_close()
 
 
-def run_socket_mode(app: App, app_token: str | None) -> None:
+def socket_mode_handler(app: App, app_token: str | None):
+    """Bolt's Socket Mode handler over the app's own WebClient (so SLACK_API_URL applies to
+    apps.connections.open too). `.connect()` returns at once; `.start()` blocks."""
     if not app_token:
         raise FootnoteError("Socket Mode needs SLACK_APP_TOKEN (an xapp- token with connections:write).")
     from slack_bolt.adapter.socket_mode import SocketModeHandler
 
+    return SocketModeHandler(app, app_token)
+
+
+def run_socket_mode(app: App, app_token: str | None) -> None:
+    handler = socket_mode_handler(app, app_token)
     log.info("Footnote for Slack connecting over Socket Mode")
-    SocketModeHandler(app, app_token).start()
+    handler.start()

@@ -94,6 +94,7 @@ class FakeSlack:
     def __init__(self, *, latency_s: float = 0.0):
         self.latency_s = latency_s  # added to every Web API call, to mimic a real round trip
         self.refuse_blocks = False  # a test sets it to make Slack refuse every message with blocks
+        self.socket_url: str | None = None  # what apps.connections.open hands out (FakeSocketMode.url)
         self.calls: list[Call] = []
         self.messages: dict[tuple[str, str], Message] = {}
         self.responses: list[Call] = []  # POSTs to response_url (slash commands, actions)
@@ -186,7 +187,8 @@ class FakeSlack:
         call = Call(method, args, headers)
         with self._lock:
             self.calls.append(call)
-        if not headers.get("Authorization", "").startswith("Bearer xoxb-"):
+        wanted = "Bearer xapp-" if method == "apps.connections.open" else "Bearer xoxb-"
+        if not headers.get("Authorization", "").startswith(wanted):
             return 200, {"ok": False, "error": "not_authed"}
         handler = getattr(self, "_api_" + method.replace(".", "_"), None)
         if handler is None:
@@ -285,6 +287,11 @@ class FakeSlack:
     def _api_assistant_threads_setStatus(self, args: dict) -> dict:
         return {"ok": True}
 
+    def _api_apps_connections_open(self, args: dict) -> dict:
+        if not self.socket_url:
+            return {"ok": False, "error": "socket_mode_not_enabled"}
+        return {"ok": True, "url": self.socket_url}
+
 
 def _chunk_text(args: dict) -> str:
     text = args.get("markdown_text") or ""
@@ -292,6 +299,75 @@ def _chunk_text(args: dict) -> str:
         if chunk.get("type") == "markdown_text":
             text += chunk.get("text", "")
     return text
+
+
+class FakeSocketMode:
+    """Slack's Socket Mode end: a WebSocket server that says hello, pushes envelopes a test gives
+    it, and records the acks ({"envelope_id": ...}) the app sends back."""
+
+    def __init__(self):
+        self.acks: list[dict] = []
+        self.sockets: list = []
+        self._loop = None
+        self._runner = None
+        self.port = None
+
+    def __enter__(self) -> "FakeSocketMode":
+        import asyncio
+
+        from aiohttp import web
+
+        ready = threading.Event()
+        self._loop = asyncio.new_event_loop()
+
+        def run() -> None:
+            asyncio.set_event_loop(self._loop)
+            app = web.Application()
+            app.router.add_get("/link", self._socket)
+            self._runner = web.AppRunner(app)
+            self._loop.run_until_complete(self._runner.setup())
+            site = web.TCPSite(self._runner, "127.0.0.1", 0)
+            self._loop.run_until_complete(site.start())
+            self.port = site._server.sockets[0].getsockname()[1]
+            ready.set()
+            self._loop.run_forever()
+
+        threading.Thread(target=run, daemon=True).start()
+        ready.wait(10)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        import asyncio
+
+        async def stop():
+            for ws in self.sockets:
+                await ws.close()
+            await self._runner.cleanup()
+
+        asyncio.run_coroutine_threadsafe(stop(), self._loop).result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/link"
+
+    async def _socket(self, request):
+        from aiohttp import WSMsgType, web
+
+        ws = web.WebSocketResponse(autoping=True)
+        await ws.prepare(request)
+        self.sockets.append(ws)
+        await ws.send_json({"type": "hello", "num_connections": 1, "connection_info": {"app_id": "AFOOTNOTE"},
+                            "debug_info": {"host": "fake", "approximate_connection_time": 3600}})
+        async for msg in ws:
+            if msg.type == WSMsgType.TEXT:
+                self.acks.append(json.loads(msg.data))
+        return ws
+
+    def send(self, envelope: dict) -> None:
+        import asyncio
+
+        asyncio.run_coroutine_threadsafe(self.sockets[-1].send_json(envelope), self._loop).result(10)
 
 
 class SlackSender:
