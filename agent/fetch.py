@@ -21,6 +21,25 @@ ORDER BY fiscal_year DESC, (form = '10-K') DESC, period_end DESC, filed DESC NUL
 
 NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
 
+def _company(conn, ticker: str) -> dict | None:
+    row = conn.execute(COMPANY_SQL, (ticker.upper(),)).fetchone()
+    if row is None:
+        return None
+    return {"ticker": ticker.upper(), "cik": int(row[0]), "name": row[1]}
+
+
+def _not_covered_name(conn, ticker: str) -> str:
+    row = conn.execute(SEC_TICKER_SQL, (ticker.upper(),)).fetchone()
+    return f"{row[1]} ({ticker.upper()})" if row else ticker.upper()
+
+
+def _filings(conn, cik: int) -> dict[int, dict]:
+    return {
+        int(fy): {"accession": acc, "url": url, "form": form, "period_end": str(pe)}
+        for fy, acc, url, form, pe in conn.execute(FILINGS_SQL, (cik,)).fetchall()
+    }
+
+
 class _LazyConnection:
     """A pooled connection taken only if a query actually runs (most fetches hit the memo)."""
 
