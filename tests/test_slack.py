@@ -81,7 +81,7 @@ def test_mention_is_answered_in_its_thread_with_footnote_links(slack, caplog):
     caplog.set_level(logging.DEBUG)
     ts, event = slack.send.mention("What was Apple's revenue in fiscal 2024?", channel="C0MENTION")
     status, _, seconds = slack.send.event(event)
-    assert status == 200 and seconds < 1.0  # acked before any answering
+    assert status == 200 and seconds < 3.0  # inside Slack's 3 s, before any answering
 
     thread = final_reply(slack, "C0MENTION", ts)
     assert len(thread) == 1, "the placeholder is updated in place: one message in the thread"
@@ -214,7 +214,7 @@ def test_own_messages_other_bots_edits_and_joins_are_ignored(slack):
 
 def test_tickers_filings_and_help_commands(slack, footnote):
     status, _, seconds = slack.send.command("/tickers", "", slack.fake.response_url("tickers"))
-    assert status == 200 and seconds < 1.0
+    assert status == 200 and seconds < 3.0
     slack.fake.wait_for(lambda: slack.fake.responses)
     tickers = slack.fake.responses[-1].args
     assert tickers["response_type"] == "ephemeral"
