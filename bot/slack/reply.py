@@ -31,7 +31,7 @@ EMPTY_HINT = (
 )
 FILES_HINT = (
     "I can't read attachments: Footnote answers from the SEC filings it has ingested. "
-    "Type your question as a message, for example: _What were Microsoft's main risk factors in fiscal 2024?_"
+    "Type your question as a message, for example: _What were Apple's main risk factors in fiscal 2024?_"
 )
 STREAM_BUFFER = 80  # characters per streaming call: lively, yet far below the rate limits
 STATUS_EVERY_S = 1.0  # at most one placeholder edit a second: chat.update is rate limited
@@ -48,8 +48,13 @@ def first_delivery(db, body: dict) -> bool:
     event_id = body.get("event_id")
     if not event_id:
         return True
-    if ledger.claim_event(db, "slack", event_id):
-        return True
+    try:
+        if ledger.claim_event(db, "slack", event_id):
+            return True
+    except Exception:
+        # Without the database Footnote can neither deduplicate nor answer: log, stay silent.
+        log.exception("could not record event %s; not answering it", event_id)
+        return False
     log.debug("dropping a repeat delivery of event %s", event_id)
     return False
 
