@@ -176,3 +176,24 @@ def test_teams_message_shapes_get_one_polite_reply(footnote, shape):  # noqa: F8
     assert len(messages) == 1
     body = messages[0].text or json.dumps(messages[0].attachments[0].content, ensure_ascii=False)
     assert body.strip() and "Traceback" not in body
+
+
+def test_long_listings_fall_back_to_monospace_within_limits():
+    rows = [[f"T{i:03d}", f"Company number {i} Holdings, Inc.", "2021–2024"] for i in range(300)]
+    message = blocks.listing_message("Companies Footnote covers (300)", ["Ticker", "Company", "Fiscal years"], rows)
+    check_slack(message)
+    assert not any(b["type"] == "table" for b in message["blocks"])
+    assert "more rows" in message["blocks"][1]["text"]["text"]
+    links = [[f"T{i}", ("0000000000-24-000001", f"https://www.sec.gov/{i}")] for i in range(5)]
+    small = blocks.listing_message("Filings", ["Ticker", "SEC document"], links)
+    check_slack(small)
+    cell = next(b for b in small["blocks"] if b["type"] == "table")["rows"][1][1]
+    assert cell["elements"][0]["elements"][0] == {"type": "link", "url": "https://www.sec.gov/0", "text": "0000000000-24-000001"}
+    assert "https://www.sec.gov/0" in small["text"]
+
+
+def test_slack_markup_is_read_back_as_plain_text():
+    from bot.slack.reply import question_text
+
+    text = "<@UFOOTNOTE> what did <https://www.apple.com|Apple> say? cc <@U0X> <#C1|fin> <!here> &amp; &lt;b&gt;"
+    assert question_text(text, "UFOOTNOTE") == "what did Apple say? cc @U0X #fin @here & <b>"
