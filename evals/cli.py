@@ -75,7 +75,7 @@ def _asked_tickers(cases) -> list[str]:
 
     from evals.sets import expected_tickers
 
-    counts = Counter(t for c in cases for t in expected_tickers(c.expect))
+    counts = Counter(t for c in cases for t in expected_tickers(c.expect) | {n.upper() for n in c.expect.get("needs", [])})
     return [t for t, _ in counts.most_common()]
 
 
