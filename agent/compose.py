@@ -33,6 +33,11 @@ _TITLE = re.compile(
     r"About Market Risk|Management['’]s Discussion and Analysis of Financial Condition and Results of Operations|"
     r"Financial Statements and Supplementary Data)\s+(?=[A-Z])"
 )
+# A sub-heading glued to the sentence after it ("Risk management and strategy We have ..."):
+# a sentence opener capitalized mid-sentence marks where the heading ends.
+_GLUED = re.compile(
+    r"^[A-Z][\w’'&,-]*(?:\s+[\w’'&,-]+){0,6}?\s+(?=(?:We|Our|The|This|These|During|Each|Under|Since|Because|Although)\s)"
+)
 _ENDS = re.compile(r"[.!?][\"”’)]?$")
 _BOILERPLATE = re.compile(r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)", re.I)
 
@@ -73,7 +78,7 @@ def _pick_sentences(chunks: list[Evidence], query_terms: set[str]) -> list[tuple
     for rank, chunk in enumerate(chunks):
         candidates = []
         for position, sentence in enumerate(split_sentences(chunk.text)):
-            sentence = _TITLE.sub("", sentence)
+            sentence = _GLUED.sub("", _TITLE.sub("", sentence))
             if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _BOILERPLATE.match(sentence):
                 continue
             if not (sentence[0].isupper() or sentence[0] in "“\"("):
@@ -96,7 +101,12 @@ def _pick_sentences(chunks: list[Evidence], query_terms: set[str]) -> list[tuple
             rest = candidates
         extras.extend((score, rank, position, sentence) for score, position, sentence in rest if score >= 1)
     extras.sort(key=lambda e: (-e[0], e[1], e[2]))
-    chosen = firsts + [(rank, position, sentence) for _, rank, position, sentence in extras]
+    chosen, seen = [], set()
+    for rank, position, sentence in firsts + [(r, p, s) for _, r, p, s in extras]:
+        key = " ".join(sentence.lower().split())
+        if key not in seen:  # overlapping chunks repeat sentences
+            seen.add(key)
+            chosen.append((rank, position, sentence))
     chosen = chosen[:MAX_SENTENCES]
     chosen.sort(key=lambda c: (c[0], c[1]))
     return [(chunks[rank], sentence) for rank, _, sentence in chosen]

@@ -8,6 +8,8 @@ where to look: the Items for prose, the search queries, and the filings that bou
 
 from __future__ import annotations
 
+import re
+
 from agent.graph import status
 from store import facts as facts_store
 
@@ -20,6 +22,10 @@ ORDER BY fiscal_year DESC, (form = '10-K') DESC, period_end DESC, filed DESC NUL
 """
 
 NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
+
+# "Why did it change?", "what drove results?": MD&A's explanations share their wording.
+_EXPLAIN = re.compile(r"\b(?:why|drove|drive[nrs]?|driving|reasons?|caused?|explain\w*|results?|change[ds]?)\b", re.I)
+EXPLAIN_QUERY = "increased decreased primarily due to higher lower compared to the prior year"
 
 def _company(conn, ticker: str) -> dict | None:
     row = conn.execute(COMPANY_SQL, (ticker.upper(),)).fetchone()
@@ -149,6 +155,8 @@ def locate(state, deps, config) -> dict:
         return {"located": {"items": [], "queries": [], "accessions": {}}}
     items = list(plan.get("items") or [])
     queries = list(plan.get("sub_queries") or []) or [plan.get("query") or state["question"]]
+    if "7" in items and _EXPLAIN.search(state["question"]) and len(queries) < 3:
+        queries.append(EXPLAIN_QUERY)  # MD&A explains changes in a recognizable register
     accessions = {}
     for company in state["resolved"]:
         accs = [company["filings"][str(y)]["accession"] for y in company["fiscal_years"] if str(y) in company["filings"]]
