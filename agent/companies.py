@@ -22,6 +22,7 @@ from agent.company_words import (
     COMMON_FIRST_WORDS,
     ENGLISH,
     LEGAL_SUFFIXES,
+    PRODUCTS,
     TYPO_STOP,
     UPPER_OK,
     english_words,
@@ -204,6 +205,21 @@ class CompanyDirectory:
             # a lone capitalised first word ("General") next to a clear company is not a question about it
             out = [m for m in out if m.kind != "ambiguous"]
         return out
+
+    def find_products(self, text: str) -> list[CompanyMatch]:
+        """Companies named only through a product ("iPhone", "Azure"), for questions that name no company."""
+        low = text.lower().replace("\u2019", "'")
+        found: list[CompanyMatch] = []
+        for ticker, products in PRODUCTS.items():
+            cik = self.by_ticker.get(ticker)
+            if cik is None:
+                continue
+            for product in products:
+                m = re.search(rf"(?<![\w]){re.escape(product)}(?![\w])", low)
+                if m:
+                    found.append(self._company_match(cik, text[m.start() : m.end()], m.start(), m.end(), "product"))
+                    break
+        return sorted(found, key=lambda m: m.start)[:1]
 
     # --- internals ----------------------------------------------------------------------------
 

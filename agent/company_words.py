@@ -24,7 +24,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "MSFT": ("microsoft",),
     "NVDA": ("nvidia",),
     "AAPL": ("apple",),
-    "AMZN": ("amazon", "amazon com", "amazon.com", "aws"),
+    "AMZN": ("amazon", "amazon com", "amazon.com"),
     "KO": ("coca cola", "coca-cola", "coke"),
     "PEP": ("pepsi", "pepsico"),
     "PG": ("p&g", "procter & gamble", "procter and gamble", "procter gamble"),
@@ -134,3 +134,16 @@ def english_words() -> frozenset[str]:
 TYPO_STOP = {"apply", "ample", "being", "maple", "vista", "inter", "metal", "media", "medal", "bike",
              "toke", "tests", "nice", "mike", "apples", "amazing", "applet", "viva", "visas", "coca",
              "notice", "debts", "store", "stores", "costs", "assets", "assess", "mention", "general"}
+
+# Products that name their maker when no company is named ("why did iPhone sales fall?").
+PRODUCTS: dict[str, tuple[str, ...]] = {
+    "AAPL": ("iphone", "ipad", "macbook", "airpods", "apple watch", "app store", "vision pro"),
+    "NVDA": ("geforce", "blackwell", "hopper", "cuda", "dgx"),
+    "TSLA": ("cybertruck", "model 3", "model y", "megapack", "powerwall", "autopilot"),
+    "GOOGL": ("youtube", "google cloud", "waymo", "gemini"),
+    "META": ("instagram", "whatsapp", "reality labs"),
+    "WMT": ("sam's club", "sams club"),
+    "AMZN": ("aws", "prime video"),
+    "MSFT": ("azure", "xbox", "windows", "office 365", "linkedin"),
+}
+

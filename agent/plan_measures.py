@@ -12,6 +12,7 @@ import re
 
 from agent.concepts import METRICS, UNKNOWN_METRICS, find_phrases, normalize
 from agent.finance import GROWTH_WORDS, MEASURE_PHRASES
+from agent.company_words import PRODUCTS
 from agent.plan_topics import STOPWORDS
 
 # Metric words inside a qualitative topic ("revenue recognition"): masked before metric matching.
@@ -35,6 +36,8 @@ QUALIFIERS = {
     "west", "greater", "japan", "india", "vaccine", "oncology", "auto", "energy", "defense", "commercial",
     "consumer", "enterprise", "platform", "streaming", "mobile", "payments", "accumulated", "pro", "forma",
 }
+# A product's name before a metric narrows it too ("cybertruck revenue", "aws revenue").
+QUALIFIERS |= {normalize(p).split()[-1] for products in PRODUCTS.values() for p in products}
 BY_BREAKDOWN = re.compile(
     r"\b(?:by|per|for each|across|from)\s+(?:segment|segments|product|products|region|regions|geography|"
     r"geographies|country|countries|category|categories|line|business|division|divisions|customer|"

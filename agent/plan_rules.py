@@ -57,8 +57,8 @@ def _refuse(reason: str, detail: str | None = None, **extra) -> Plan:
 def _strip_for_query(text: str, matches: list[CompanyMatch]) -> str:
     t = text
     for m in matches:
-        if m.kind != "company":
-            continue  # an uncovered company named in a prose question is part of the topic
+        if m.kind != "company" or m.via == "product":
+            continue  # an uncovered company, or a product, named in a prose question is the topic
         t = t.replace(m.text + "'s", " ").replace(m.text + "\u2019s", " ").replace(m.text, " ")
     t = re.sub(r"(?i)\b(?:in|for|during|of)?\s*(?:the\s+)?(?:fy\s?'?\d{2,4}|fiscal\s+(?:year\s+)?\d{2,4}|(?:19|20)\d{2})\b", " ", t)
     t = re.sub(r"(?i)^\s*(?:(?:and|so|ok|okay|please|hey|hi|thanks|thank you|thx|great|cool|perfect|got it)[\s,!.]+)*",
@@ -138,9 +138,9 @@ class Reading:
 
 
 def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Reading:
-    matches = directory.find(outside)
+    matches = directory.find(outside) or directory.find_products(outside)
     unnamed = outside
-    for m in sorted((m for m in matches if m.kind == "company"), key=lambda m: -m.start):
+    for m in sorted((m for m in matches if m.kind == "company" and m.via != "product"), key=lambda m: -m.start):
         # "Advanced Micro Devices revenue" is not "devices revenue"
         unnamed = unnamed[: m.start] + "_" * (m.end - m.start) + unnamed[m.end :]
     measures, unmappable = find_measures(TOPIC_MASK.sub(" ", unnamed),

@@ -20,8 +20,12 @@ INJECTION = (
     r"\bpretend\s+(?:to\s+be|you(?:'re|\s+are)|that\s+you)\b", r"\bact\s+as\s+(?:a|an|if|my)\b",
     r"\brole-?\s?play\b", r"\bsystem\s+prompt\b", r"\bjailbreak\w*\b", r"\bdeveloper\s+mode\b",
     r"\bdan\s+mode\b", r"\bnew\s+instructions\b", r"\breveal\s+your\b", r"\byour\s+(?:instructions|prompt)\b",
-    r"\bdo\s+anything\s+now\b", r"\bno\s+longer\s+(?:bound|restricted)\b", r"\bmake\s+up\s+(?:a|the|some)\b",
-    r"\bjust\s+(?:guess|estimate|make\s+it\s+up)\b", r"\bwithout\s+(?:citations|sources|citing)\b",
+    r"\bdo\s+anything\s+now\b", r"\bno\s+longer\s+(?:bound|restricted)\b",
+    r"\bwithout\s+(?:citations|sources|citing)\b",
+    # answering from anything but the filings (a request to invent a missing figure is not refused
+    # here: numbers come only from facts, so the answer is the filed figure or a refusal anyway)
+    r"\b(?:ignore|disregard|forget|skip)\s+(?:the\s+|your\s+|its\s+|their\s+)?(?:10-?ks?|filings?|sources?|citations?|documents?)\b",
+    r"\b(?:use|from|with|rely\s+on)\s+your\s+(?:own\s+)?(?:knowledge|memory|training|opinion)\b",
 )
 STOCK_PRICE = (
     r"\b(?:stock|share)\s+prices?\b", r"\bprice\s+targets?\b", r"\bmarket\s+cap(?:italization)?\b",

@@ -16,7 +16,7 @@ from agent.finance import FORMULAS
 
 # (pattern, Items). Order matters only for the order of Items in the plan.
 TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (r"\bcyber\w*|\binformation security\b|\bdata breach\w*|\bsecurity incidents?\b|\bciso\b|\bransomware\b|"
+    (r"\bcyber(?:security|[- ]security|attacks?|threats?|risks?|incidents?|crime)?\b|\binformation security\b|\bdata breach\w*|\bsecurity incidents?\b|\bciso\b|\bransomware\b|"
      r"\bhack\w*|\bsecurity (?:officer|program|team|leadership|governance|risk management)\b|\bcso\b|"
      r"\bbug bount\w*", ("1C",)),
     (r"\binterest rate (?:risk|sensitivity|exposure)|\bforeign (?:currency|exchange)|\bfx\b|\bexchange rates?\b|"
