@@ -209,3 +209,37 @@ def test_a_failing_model_planner_falls_back_to_rules(footnote):
     answer = ask(fallback, "What was Apple's revenue in fiscal 2024?")
     assert answer.kind == "answer" and "$391.04 billion" in answer.text
     assert answer.planner == "rules" and "TimeoutError" in (answer.fallback or "")
+
+
+def _with_composer(footnote, extra_claims):
+    from agent.compose import compose_extractive
+    from agent.draft import Claim
+
+    def composer(question, plan, evidence, *, cells=None, on_text=None):
+        draft = compose_extractive(question, plan, evidence, cells=cells)
+        cited = draft.claims[0].evidence_id
+        draft.claims += [Claim(text=t, evidence_id=cited) for t in extra_claims]
+        draft.composer = "test"
+        return draft
+
+    return Footnote(footnote.db, footnote.embedder, Settings(llm="off"), composer=composer, use_cache=False)
+
+
+def test_an_unsupported_claim_is_dropped_and_the_answer_marked_partial(footnote):
+    composer = _with_composer(footnote, ["Tesla promises that deliveries will double every year forever."])
+    answer = ask(composer, "What are Tesla's risk factors about deliveries in 2024?")
+    assert answer.kind == "answer" and answer.partial and answer.composer == "test", answer.text
+    assert "double every year" not in answer.text and len(answer.citations) >= 1
+
+
+def test_mostly_unsupported_claims_are_refused_as_no_grounding(footnote):
+    invented = [f"NVIDIA invented claim number {w} about security." for w in ("one", "two", "three", "four", "five")]
+    answer = ask(_with_composer(footnote, invented), "How does NVIDIA manage cybersecurity?")
+    assert answer.kind == "refusal" and answer.refusal_reason == "no_grounding"
+
+
+def test_progress_notes_are_reported(footnote):
+    notes: list[str] = []
+    footnote.answer(Turn(thread_key=f"test:{uuid.uuid4().hex}", user="u", text="How does NVIDIA manage cybersecurity?"),
+                    on_status=notes.append)
+    assert notes[0].startswith("Reading your question") and any("NVIDIA" in n for n in notes)
