@@ -41,5 +41,7 @@ class Plan(BaseModel):
     refusal_detail: str | None = None  # e.g. the unknown metric or company as the user wrote it
     candidates: list[str] = Field(default_factory=list)  # ambiguous_company: tickers to choose from
     inherited: list[str] = Field(default_factory=list)  # fields taken from the thread's memory
+    # companies the thread has discussed, most recent last: "what about 2023 for both?"
+    thread_tickers: list[str] = Field(default_factory=list)
     planner: str = "rules"
     fallback: str | None = None  # why a model planner fell back to the rules planner (agent.plan_llm)

@@ -81,6 +81,21 @@ def guess_company_text(text: str) -> str | None:
     return None
 
 
+# A metric and its share of revenue, for "as a % of revenue?" as a follow-up.
+SHARE_OF_REVENUE = {
+    "rd": "rd_pct_revenue", "sga": "sga_pct_revenue", "capex": "capex_pct_revenue", "gross_profit": "gross_margin",
+    "operating_income": "operating_margin", "net_income": "net_margin",
+}
+
+
+def _history(prev: Plan | None) -> list[str]:
+    """The companies the thread has discussed, most recent last."""
+    if prev is None:
+        return []
+    seen = [t for t in prev.thread_tickers if t not in prev.tickers] + list(prev.tickers)
+    return list(dict.fromkeys(seen))
+
+
 def _usable_previous(previous: Plan | None) -> Plan | None:
     if previous is None or previous.route == "meta":
         return None
@@ -275,6 +290,11 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     # companies
     tickers = list(r.tickers)
     domain_signal = bool(measures or r.has_topic or r.why or r.years.given or r.matches)
+    history = _history(prev)
+    group = re.search(r"\b(?:both|all\s+(?:of\s+)?(?:them|three|four|those)|each\s+of\s+them|the\s+two)\b", low)
+    if not tickers and group and prev is not None and len(history) >= 2:
+        tickers = history[-2:] if "both" in group.group(0) or "two" in group.group(0) else history[-4:]
+        inherited.insert(0, "tickers")
     if prev is not None and prev.tickers:
         if not tickers and (domain_signal or followup):
             tickers = list(prev.tickers)
@@ -291,11 +311,19 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         return _refuse("out_of_scope", "topics outside companies' 10-K filings")
 
     plan = Plan(route="domain", intent="numeric", tickers=tickers, **year_fields)
+    plan.thread_tickers = [t for t in history if t not in tickers][-4:] + tickers
     # growth words turn a base metric into its year-over-year growth ("how much did it grow?"); over
     # three years or more, "how has it changed" is a trend of the metric itself
     several_years = len(plan.fiscal_years) >= 3 or len(plan.year_offsets) >= 3 or r.years.trend
     if r.growth and measures and not any(k in FORMULAS for k in measures) and not several_years:
         measures = [growth_key(k) if k in GROWTH_BASES else k for k in measures]
+    share = re.search(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\s+(?:total\s+)?(?:net\s+)?"
+                      r"(?:revenues?|sales)\b", low)
+    shares = [SHARE_OF_REVENUE[k] for k in (prev.metrics if prev is not None else []) if k in SHARE_OF_REVENUE]
+    if share and prev is not None and shares and set(r.measures) <= {"revenue"} and not r.tickers:
+        measures = shares  # "as a % of revenue?" after "tesla capex 2023"
+        if "metrics" not in inherited:
+            inherited.append("metrics")
     if (any(k.endswith("_growth") for k in measures) and len(plan.fiscal_years) == 2
             and plan.fiscal_years[1] - plan.fiscal_years[0] == 1 and not r.years.trend):
         plan.fiscal_years = plan.fiscal_years[1:]  # "2025 vs 2024": the 2025 growth

@@ -32,6 +32,7 @@ _LAST_YEAR = re.compile(
     r"\b(?:last|prior|previous)\s+(?:fiscal\s+)?year\b|\ba\s+year\s+ago\b|\byear\s+before\b|\bthe\s+year\s+before\b",
     re.I,
 )
+_YEAR_AFTER = re.compile(r"\b(?:the\s+)?(?:following|subsequent)\s+(?:fiscal\s+)?year\b|\byear\s+after\b", re.I)
 _LATEST = re.compile(r"\b(?:latest|most\s+recent|this\s+year|current\s+(?:fiscal\s+)?year|newest|recent\s+(?:10-?k|filing|year))\b", re.I)
 _SINCE = re.compile(r"\bsince\s+" + _Y, re.I)
 _TREND = re.compile(
@@ -122,6 +123,9 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
     elif _LAST_YEAR.search(t) and not growth and not out.years:
         out.latest = True
         out.offsets = [-1]
+    elif _YEAR_AFTER.search(t) and not out.years:  # in a follow-up: the year after the thread's
+        out.latest = True
+        out.offsets = [1]
     if _LATEST.search(t) and not out.years:
         out.latest = True
     if out.as_of and not out.years and not out.offsets:
