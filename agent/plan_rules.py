@@ -226,9 +226,10 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
         inherited += ["items", "query"]
     else:
         if not r.has_topic and not measures and not r.why:
-            items = ["1", "7"]  # "Tell me about Walmart"
+            # "what is CUDA?" is the business description; "tell me about Walmart" adds MD&A
+            items = ["1"] if re.match(r"\s*(?:what|who)\s+(?:is|are)\b", r.low) else ["1", "7"]
             content = [w for w in re.findall(r"[\w&]+", query_source.lower()) if w not in STOPWORDS]
-            if len(content) < 2:
+            if not content:
                 query_source = "business overview products and services"
         if r.why and "7" not in items:
             items = ["7", *items]
