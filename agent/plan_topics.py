@@ -37,7 +37,7 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"\bunits? sold\b|\bdemand\b", ("7", "1A")),
     (r"\b(?:repurchase|buyback) (?:programs?|plans?|authori[sz]ations?)\b|\bcapital return\b", ("7", "8")),
     (r"\b(?:stock|share)[- ]splits?\b|\b5[23][- ]weeks?\b|\bextra week\b|\bfiscal (?:calendar|period)\b",
-     ("7", "8")),
+     ("7",)),
     (r"\baccounting polic\w+|\brevenue recognition\b|\bnotes? to (?:the )?(?:consolidated )?financial statements\b|"
      r"\bfootnotes\b|\bfootnote\s+(?:on|about|for)\b|\bleases?\b|\bgoodwill\b|\bimpairment\w*|\b(?:stock|share)[- ]based compensation\b|"
      r"\bsegment information\b|\bcontingenc\w+|"

@@ -217,8 +217,8 @@ CASES = [
     ("How is Cybertruck production going?", dict(intent="qualitative", tickers=["TSLA"])),
     ("What does the 10-K say about Azure?", dict(refusal_reason="not_covered", tickers=["MSFT"])),
     ("what is CUDA, per nvidia's 10-K?", dict(intent="qualitative", items=["1"], query="what is CUDA")),
-    ("walmart stock split in fiscal 2024", dict(intent="qualitative", items=["7", "8"])),
-    ("Did Apple's fiscal 2023 have an extra week?", dict(intent="qualitative", items=["7", "8"])),
+    ("walmart stock split in fiscal 2024", dict(intent="qualitative", items=["7"])),
+    ("Did Apple's fiscal 2023 have an extra week?", dict(intent="qualitative", items=["7"])),
     # --- words that look like refusals but are not
     ("How much does Apple invest in R&D?", dict(route="domain", metrics=["rd"])),
     ("What products does Apple sell?", dict(route="domain", intent="qualitative")),
