@@ -78,13 +78,23 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
     notes = _Footnotes(evidence, calc_inputs)
     quotes: dict[str, str] = {}
     lines, figure_lines = [], []
-    for c in result.passed:
+    passed = result.passed
+    prose_tickers = list(dict.fromkeys(evidence[c.evidence_id].ticker for c in passed if evidence[c.evidence_id].kind == "chunk"))
+    several = len(prose_tickers) > 1
+    if several:  # figures first, then each company's quotes together, labelled
+        passed = sorted(passed, key=lambda c: (evidence[c.evidence_id].kind == "chunk",
+                                               prose_tickers.index(evidence[c.evidence_id].ticker)
+                                               if evidence[c.evidence_id].kind == "chunk" else 0))
+    for c in passed:
         ns = notes.markers(c.evidence_id)
         ev = evidence[c.evidence_id]
         if ev.kind == "chunk":
             quote = c.detail if c.status == "paraphrase" else c.claim.text
             quotes.setdefault(c.evidence_id, quote)
-        (figure_lines if ev.kind != "chunk" else lines).append(f"{c.claim.text} {_marks(ns)}")
+            label = f"{ev.ticker}: " if several else ""
+            lines.append(f"{label}{c.claim.text} {_marks(ns)}")
+        else:
+            figure_lines.append(f"{c.claim.text} {_marks(ns)}")
     tables = []
     for t in draft.tables:
         cell_markers = [[[n for i in ids for n in notes.markers(i)] for ids in row] for row in t.get("cell_citations", [])]

@@ -102,10 +102,15 @@ def _pick_sentences(chunks: list[Evidence], query_terms: set[str]) -> list[tuple
         extras.extend((score, rank, position, sentence) for score, position, sentence in rest if score >= 1)
     extras.sort(key=lambda e: (-e[0], e[1], e[2]))
     chosen, seen = [], set()
+    tickers = {c.ticker for c in chunks}
+    cap = max(2, -(-MAX_SENTENCES // len(tickers))) if len(tickers) > 1 else MAX_SENTENCES  # each company heard
+    per_ticker: dict[str, int] = {}
     for rank, position, sentence in firsts + [(r, p, s) for _, r, p, s in extras]:
         key = " ".join(sentence.lower().split())
-        if key not in seen:  # overlapping chunks repeat sentences
+        ticker = chunks[rank].ticker
+        if key not in seen and per_ticker.get(ticker, 0) < cap:  # overlapping chunks repeat sentences
             seen.add(key)
+            per_ticker[ticker] = per_ticker.get(ticker, 0) + 1
             chosen.append((rank, position, sentence))
     chosen = chosen[:MAX_SENTENCES]
     chosen.sort(key=lambda c: (c[0], c[1]))

@@ -9,6 +9,7 @@ filing. Nothing found means no_grounding, refused before anything is composed.
 from __future__ import annotations
 
 from decimal import Decimal
+from itertools import zip_longest
 
 from agent.concepts import METRICS
 from agent.draft import Evidence
@@ -190,7 +191,7 @@ def _prose(state, deps, config) -> dict:
     embeddings = deps.embedder.embed(queries)
     companies = state["resolved"]
     per_company = max(4, chunk_store.MAX_CHUNKS // max(1, len(companies)))
-    evidence: list[Evidence] = []
+    per_company_hits: list[list[Evidence]] = []
     with deps.db.connection() as conn:
         for company in companies:
             accessions = located["accessions"].get(str(company["cik"]))
@@ -205,8 +206,10 @@ def _prose(state, deps, config) -> dict:
                 items=located["items"] or None,
                 limit=per_company,
             )
+            found: list[Evidence] = []
+            per_company_hits.append(found)
             for hit in hits:
-                evidence.append(
+                found.append(
                     Evidence(
                         id=f"c:{hit.id}",
                         kind="chunk",
@@ -222,6 +225,8 @@ def _prose(state, deps, config) -> dict:
                         score=float(hit.score),
                     )
                 )
+        # several companies: take their best chunks in turn, so each is heard from
+        evidence = [ev for rank in zip_longest(*per_company_hits) for ev in rank if ev is not None]
         # "How much did it spend on R&D, and on what?": the figure from XBRL, the why from the text.
         metrics = [m for m in state["plan"].get("metrics") or [] if m in METRICS or m in FORMULAS]
         facts, calculations, cells = _collect(conn, companies, metrics) if metrics else ({}, [], [])
