@@ -212,7 +212,7 @@ def _load_filings(db, embedder, corpus: LocalCorpus, companies, summary: IngestS
     batch: list[_Ready] = []
     try:
         counter = embedder.token_counter() if hasattr(embedder, "token_counter") else None
-        for file, result, chunks in _parsed(todo, workers, counter, embedder.max_tokens):
+        for file, result, chunks in _timed(_parsed(todo, workers, counter, embedder.max_tokens), summary):
             if isinstance(result, str):
                 summary.failed.append(FilingOutcome(source=str(file.path), status="failed", reason=result))
                 bar.write(f"skipped {result}")
@@ -289,6 +289,19 @@ def _parse_file(f: FilingFile, counter, max_tokens: int) -> tuple[ParsedFiling |
         return parsed, chunk_sections(parsed.meta, parsed.sections, count_tokens=counter, max_tokens=max_tokens)
     except Exception as exc:
         return f"{f.path}: could not be chunked ({type(exc).__name__}: {str(exc)[:160]})", None
+
+
+def _timed(items: Iterator, summary: IngestSummary) -> Iterator:
+    """Pass items through, adding the time spent waiting for each to `summary.parse_wait_s`."""
+    while True:
+        t0 = time.perf_counter()
+        try:
+            item = next(items)
+        except StopIteration:
+            return
+        finally:
+            summary.parse_wait_s += time.perf_counter() - t0
+        yield item
 
 
 def truncated(data: bytes) -> str | None:

@@ -43,7 +43,8 @@ class IngestSummary:
     elapsed_s: float = 0.0
     filings_s: float = 0.0  # the 10-K documents alone (companyfacts and the ticker map excluded)
     embed_s: float = 0.0
-    chunk_s: float = 0.0
+    chunk_s: float = 0.0  # chunking on the main process (0 when the parsing worker chunks)
+    parse_wait_s: float = 0.0  # main process waiting for a parsed document
     write_s: float = 0.0
 
     def add(self, outcome: FilingOutcome) -> None:
