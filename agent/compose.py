@@ -182,7 +182,9 @@ def _number_claims(cells: list[dict]) -> list[Claim]:
         if not c.get("evidence_id"):
             continue
         when = f"at the end of fiscal {c['fiscal_year']}" if c.get("instant") else f"for fiscal {c['fiscal_year']}"
-        claims.append(Claim(text=f"{possessive(c['name'])} {lower_label(c['label'])} {when} was {c['display']}.",
+        last = c["label"].split()[-1]
+        verb = "were" if last.islower() and last.endswith("s") and not last.endswith("ss") else "was"
+        claims.append(Claim(text=f"{possessive(c['name'])} {lower_label(c['label'])} {when} {verb} {c['display']}.",
                             evidence_id=c["evidence_id"], kind="number"))
     return claims
 
