@@ -69,7 +69,8 @@ def _figures_right(r: dict) -> bool:
 
 
 def summarize_all(records: list[dict]) -> dict:
-    """{overall, sets: {name: summary}, kinds: {kind: summary}, set_kinds: {set: {kind: summary}}}."""
+    """{overall, tags: {tag: {questions, passed}}, sets: {name: summary}, kinds: {kind: summary},
+    set_kinds: {set: {kind: summary}}}."""
     by_set: dict[str, list] = defaultdict(list)
     by_kind: dict[str, list] = defaultdict(list)
     by_set_kind: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
@@ -77,8 +78,13 @@ def summarize_all(records: list[dict]) -> dict:
         by_set[r["set"]].append(r)
         by_kind[r["kind"]].append(r)
         by_set_kind[r["set"]][r["kind"]].append(r)
+    by_tag: dict[str, list] = defaultdict(list)
+    for r in records:
+        for tag in r.get("tags") or []:
+            by_tag[tag].append(r)
     return {
         "overall": summarize(records),
+        "tags": {t: {"questions": len(rs), "passed": sum(1 for r in rs if not r["findings"]["failures"])} for t, rs in sorted(by_tag.items())},
         "sets": {name: summarize(rs) for name, rs in by_set.items()},
         "kinds": {kind: summarize(rs) for kind, rs in sorted(by_kind.items())},
         "set_kinds": {s: {k: summarize(rs) for k, rs in sorted(kinds.items())} for s, kinds in by_set_kind.items()},

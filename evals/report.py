@@ -88,6 +88,11 @@ def markdown(results: dict) -> str:
         rows += [_row(f"{set_name}/{kind}", s) for kind, s in kinds.items()]
     out.append(_md_table(header, rows))
     out.append("")
+    if m.get("tags"):
+        out.append("## Per tag (traps and phrasings)")
+        tags = sorted(m["tags"].items(), key=lambda kv: (kv[1]["passed"] - kv[1]["questions"], kv[0]))
+        out.append(", ".join(f"{t} {v['passed']}/{v['questions']}" for t, v in tags))
+        out.append("")
     o = m["overall"]
     out.append("## Retrieval of the qualitative evidence: Footnote vs plain dense baseline")
     out.append(
