@@ -15,6 +15,7 @@ from agent.answer import Answer, Calculation, Citation, Number, Table
 from agent.draft import Draft, Evidence
 from agent.graph import status
 from agent.guards import check_claims, check_table, evidence_sources, numbers_supported
+from agent.state import traced_plan
 
 
 class _Footnotes:
@@ -154,7 +155,7 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
         kind="answer", text=text, citations=citations, numbers=numbers, tables=tables, calculation=calcs,
         planner=state.get("planner") or "rules", composer=draft.composer,
         fallback="; ".join(f for f in (state.get("plan_fallback"), draft.fallback) if f) or None,
-        route="domain", plan=plan, retrieved=retrieved,
+        route="domain", plan=traced_plan(state), retrieved=retrieved,
     )
 
 

@@ -102,6 +102,7 @@ def refuse(state, deps, config) -> dict:
     """The refuse node: whichever node found the problem left {reason, detail, ...} in
     `refusal` (or the planner refused outright); this turns it into the Answer."""
     from agent.answer import Answer
+    from agent.state import traced_plan
 
     plan = state.get("plan") or {}
     refusal = state.get("refusal") or {
@@ -121,7 +122,7 @@ def refuse(state, deps, config) -> dict:
         text=text,
         refusal_reason=reason,
         route="refusal",
-        plan=plan or None,
+        plan=traced_plan(state),
         planner=state.get("planner") or "rules",
         fallback=state.get("plan_fallback"),
     )

@@ -76,3 +76,15 @@ def fresh_turn(question: str, user: str = "") -> dict:
     state.update({key: None for key in PER_TURN})
     state["timings"] = None
     return state
+
+
+def traced_plan(state) -> dict | None:
+    """The plan as the Answer reports it: the planner's fields plus the fiscal years fetch
+    resolved per company (what "latest" or "last year" turned out to mean)."""
+    plan = state.get("plan")
+    if not plan:
+        return None
+    resolved = state.get("resolved") or []
+    if not resolved:
+        return plan
+    return {**plan, "resolved": {c["ticker"]: c["fiscal_years"] for c in resolved}}
