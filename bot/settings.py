@@ -54,6 +54,10 @@ class Settings(BaseSettings):
         None, validation_alias=AliasChoices("MicrosoftAppTenantId", "MICROSOFT_APP_TENANT_ID")
     )
     microsoft_app_type: str = Field("MultiTenant", validation_alias=AliasChoices("MicrosoftAppType", "MICROSOFT_APP_TYPE"))
+    # Where the Bot Framework's signing keys and the bot's login live. Unset: Microsoft's public
+    # cloud (login.botframework.com, login.microsoftonline.com). Set for a private cloud or a test.
+    teams_openid_metadata_url: str | None = Field(None, validation_alias="FOOTNOTE_TEAMS_OPENID_METADATA_URL")
+    teams_login_url: str | None = Field(None, validation_alias="FOOTNOTE_TEAMS_LOGIN_URL")
 
     log_level: str = Field("INFO", validation_alias="FOOTNOTE_LOG_LEVEL")
 

@@ -98,7 +98,7 @@ def test_authentication_is_on_when_an_app_id_is_set(footnote, caplog):  # noqa: 
         a = activity("What was Apple's revenue?", service_url=connector.url)
         assert asyncio.run(post_all(make_app(settings, footnote), [a])) == [401]
         assert connector.replies == []
-    with caplog.at_level(logging.WARNING, logger="bot.teams.app"):
+    with caplog.at_level(logging.WARNING, logger="bot.teams.auth"):
         make_app(teams_settings(), footnote)
     assert "authentication is OFF" in caplog.text
     assert "not-a-real-secret" not in caplog.text

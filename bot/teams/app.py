@@ -1,20 +1,21 @@
 """The Teams endpoint: aiohttp `POST /api/messages` -> CloudAdapter -> FootnoteBot.
 
-Bot Framework authentication comes from MicrosoftAppId / MicrosoftAppPassword /
+Bot Framework authentication (bot/teams/auth.py) comes from MicrosoftAppId / MicrosoftAppPassword /
 MicrosoftAppTenantId / MicrosoftAppType. Only with no app id configured (local testing with the
-Bot Framework Emulator) is authentication off, and the log says so at startup.
+Bot Framework Emulator) is authentication off, and the log says so at startup. A token that does
+not verify is a 401; signing keys that cannot be fetched are a 503; neither is a traceback.
 """
 
 from __future__ import annotations
 
 import logging
-from types import SimpleNamespace
 
 from aiohttp import web
 from botbuilder.core import TurnContext
-from botbuilder.integration.aiohttp import CloudAdapter, ConfigurationBotFrameworkAuthentication
+from botbuilder.integration.aiohttp import CloudAdapter
 
 from bot import render_chat
+from bot.teams.auth import AuthUnavailable, make_authentication
 from bot.teams.bot import FootnoteBot
 
 log = logging.getLogger(__name__)
@@ -22,24 +23,8 @@ log = logging.getLogger(__name__)
 MESSAGES_PATH = "/api/messages"
 
 
-def bot_framework_config(settings) -> SimpleNamespace:
-    """The configuration object botbuilder's factories read (APP_ID, APP_PASSWORD, ...)."""
-    password = settings.microsoft_app_password.get_secret_value() if settings.microsoft_app_password else ""
-    return SimpleNamespace(
-        APP_ID=settings.microsoft_app_id or "",
-        APP_PASSWORD=password,
-        APP_TENANTID=settings.microsoft_app_tenant_id or "",
-        APP_TYPE=settings.microsoft_app_type,
-    )
-
-
 def make_adapter(settings) -> CloudAdapter:
-    config = bot_framework_config(settings)
-    if not config.APP_ID:
-        log.warning("MicrosoftAppId is not set: Bot Framework authentication is OFF (local testing only)")
-    else:
-        log.info("Bot Framework authentication on for app %s (%s)", config.APP_ID, config.APP_TYPE)
-    adapter = CloudAdapter(ConfigurationBotFrameworkAuthentication(config))
+    adapter = CloudAdapter(make_authentication(settings))
 
     async def on_error(context: TurnContext, error: Exception) -> None:
         # The edge of the edge: log with the traceback, tell the user politely, never the error.
@@ -58,7 +43,11 @@ def make_app(settings, footnote) -> web.Application:
     bot = FootnoteBot(footnote)
 
     async def messages(request: web.Request) -> web.Response:
-        return await adapter.process(request, bot)
+        try:
+            return await adapter.process(request, bot)
+        except AuthUnavailable:
+            # The Bot Framework redelivers on a 5xx; the keys are usually back by then.
+            return web.Response(status=503, text="authentication temporarily unavailable", headers={"Retry-After": "5"})
 
     app = web.Application()
     app.router.add_post(MESSAGES_PATH, messages)

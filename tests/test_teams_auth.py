@@ -1,0 +1,129 @@
+"""Teams authentication as botframework-connector does it, against a local fake of Microsoft's
+identity services: inbound Bearer tokens checked against the fake's published signing key, and
+the reply sent with an access token the bot got from the fake's login endpoint.
+
+The real aiohttp endpoint, CloudAdapter, PyJWT and MSAL; only the network edge is fake.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import aiohttp
+import pytest
+from aiohttp import web
+
+from bot.teams.app import make_app
+from tests.fakes.fake_botframework_auth import FakeBotFrameworkAuth, new_key
+from tests.fakes.fake_connector import FakeConnector, activity
+from tests.test_slack import footnote  # noqa: F401  (fixture: the real Footnote over the corpus)
+from tests.test_teams import teams_settings
+
+APP_ID = "7f3a1c2e-0000-4000-8000-00000000f00d"
+PASSWORD = "fake-client-secret-for-tests"
+
+
+def auth_settings(auth: FakeBotFrameworkAuth, **kw):
+    return teams_settings(MicrosoftAppId=APP_ID, MicrosoftAppPassword=PASSWORD,
+                          FOOTNOTE_TEAMS_OPENID_METADATA_URL=auth.metadata_url, FOOTNOTE_TEAMS_LOGIN_URL=auth.login_url, **kw)
+
+
+async def post(app: web.Application, body: dict, headers: dict) -> tuple[int, str]:
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    try:
+        async with aiohttp.ClientSession() as session:
+            async with session.post(f"http://127.0.0.1:{port}/api/messages", json=body, headers=headers) as resp:
+                return resp.status, await resp.text()
+    finally:
+        await runner.cleanup()
+
+
+@pytest.fixture
+def bf_auth(monkeypatch):
+    """The fake identity services; requests (PyJWT's key fetch, MSAL) trust its test CA."""
+    with FakeBotFrameworkAuth() as auth:
+        monkeypatch.setenv("REQUESTS_CA_BUNDLE", auth.ca_file)
+        yield auth
+
+
+def test_a_signed_channel_token_is_accepted_and_the_reply_carries_the_bots_own_token(footnote, bf_auth, caplog):  # noqa: F811
+    with FakeConnector() as connector, caplog.at_level(logging.INFO):
+        conv = "a:signed-personal-chat"
+        a = activity("What was Apple's revenue in fiscal 2024?", service_url=connector.url, conversation_id=conv)
+        token = bf_auth.channel_token(APP_ID, connector.url)
+        status, _ = asyncio.run(post(make_app(auth_settings(bf_auth), footnote), a, {"Authorization": f"Bearer {token}"}))
+        assert status == 201
+        (answer,) = connector.messages(conv)
+        assert "$391.04 billion" in str(answer.card)
+        # Every reply (typing included) was sent with a token the bot obtained from the login
+        # endpoint with its own app id and secret, for the Bot Framework's scope.
+        bearer = {r.headers.get("Authorization") for r in connector.replies}
+        assert len(bearer) == 1
+        (value,) = bearer
+        assert value.startswith("Bearer ") and value != f"Bearer {token}"
+        grant = bf_auth.issued(value.removeprefix("Bearer "))
+        assert grant is not None
+        assert (grant.client_id, grant.client_secret, grant.scope) == (APP_ID, PASSWORD, "https://api.botframework.com/.default")
+        assert "GET /v1/.well-known/keys" in bf_auth.requests
+    assert PASSWORD not in caplog.text and token not in caplog.text
+
+
+BAD_TOKENS = {
+    "signed by another key": lambda auth, url: auth.channel_token(APP_ID, url, key=new_key()),
+    "expired": lambda auth, url: auth.channel_token(APP_ID, url, expires_in=-3600),
+    "for another bot": lambda auth, url: auth.channel_token("another-bots-app-id", url),
+    "from another issuer": lambda auth, url: auth.channel_token(APP_ID, url, issuer="https://sts.example.com/"),
+    "for another serviceUrl": lambda auth, url: auth.channel_token(APP_ID, "https://smba.example.com/amer/"),
+    "with an unknown key id": lambda auth, url: auth.channel_token(APP_ID, url, key=new_key(), kid="no-such-key"),
+    "not a JWT": lambda auth, url: "not-a-jwt",
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_TOKENS))
+def test_a_token_that_does_not_verify_is_refused(footnote, bf_auth, caplog, case):  # noqa: F811
+    with FakeConnector() as connector, caplog.at_level(logging.WARNING, logger="bot.teams.auth"):
+        token = BAD_TOKENS[case](bf_auth, connector.url)
+        a = activity("What was Apple's revenue?", service_url=connector.url)
+        status, body = asyncio.run(post(make_app(auth_settings(bf_auth), footnote), a, {"Authorization": f"Bearer {token}"}))
+    assert status == 401
+    assert connector.replies == [] and bf_auth.grants == []
+    assert "Teams request refused" in caplog.text
+    assert "Traceback" not in body and token not in caplog.text
+
+
+def test_no_authorization_header_is_refused(footnote, bf_auth, caplog):  # noqa: F811
+    with FakeConnector() as connector, caplog.at_level(logging.WARNING, logger="bot.teams.auth"):
+        a = activity("What was Apple's revenue?", service_url=connector.url)
+        status, _ = asyncio.run(post(make_app(auth_settings(bf_auth), footnote), a, {}))
+    assert status == 401 and connector.replies == []
+    assert "Teams request refused" in caplog.text
+
+
+def test_a_key_not_endorsed_for_teams_is_refused(footnote, monkeypatch, caplog):  # noqa: F811
+    with FakeBotFrameworkAuth(endorsements=("slack",)) as auth, FakeConnector() as connector:
+        monkeypatch.setenv("REQUESTS_CA_BUNDLE", auth.ca_file)
+        a = activity("What was Apple's revenue?", service_url=connector.url)
+        token = auth.channel_token(APP_ID, connector.url)
+        with caplog.at_level(logging.WARNING, logger="bot.teams.auth"):
+            status, _ = asyncio.run(post(make_app(auth_settings(auth), footnote), a, {"Authorization": f"Bearer {token}"}))
+    assert status == 401 and connector.replies == []
+    assert "did not verify" in caplog.text
+
+
+def test_unreachable_signing_keys_are_a_503_not_a_traceback(footnote, bf_auth, caplog):  # noqa: F811
+    with FakeConnector() as connector:
+        token = bf_auth.channel_token(APP_ID, connector.url)
+        a = activity("What was Apple's revenue?", service_url=connector.url)
+        dead = "https://127.0.0.1:9/v1/.well-known/openidconfiguration"  # the discard port: nothing listens
+        settings = teams_settings(MicrosoftAppId=APP_ID, MicrosoftAppPassword=PASSWORD,
+                                  FOOTNOTE_TEAMS_OPENID_METADATA_URL=dead, FOOTNOTE_TEAMS_LOGIN_URL=bf_auth.login_url)
+        with caplog.at_level(logging.WARNING):
+            status, body = asyncio.run(post(make_app(settings, footnote), a, {"Authorization": f"Bearer {token}"}))
+    assert status == 503 and connector.replies == []
+    assert "Traceback" not in body and "signing keys" in caplog.text
+    assert not [r for r in caplog.records if r.exc_info]
