@@ -28,10 +28,7 @@ MESSAGES: dict[str, str] = {
         "{detail_plain} is not in my corpus of 10-K filings, so I can't answer from its filings. "
         "Ask \"which companies do you cover?\" to see the companies I can answer about."
     ),
-    "year_not_available": (
-        "I don't have {detail_plain}. {years_hint}"
-        "Ask about one of those years, or say \"latest\"."
-    ),
+    "year_not_available": "I don't have {detail_plain}. {years_hint}",
     "unknown_metric": (
         "I don't have a reliable XBRL mapping for {detail_quoted}, and I won't substitute a look-alike "
         "figure. I can report revenue, net income, R&D, operating income, gross profit, cost of revenue, "
@@ -79,9 +76,9 @@ def refusal_text(
     }.get(reason, "")
     if reason == "not_covered" and plain:
         plain = plain[0].upper() + plain[1:]
-    years_hint = ""
+    years_hint = "Say \"latest\" for the most recent filing, or ask \"which companies do you cover?\" to see the years."
     if years:
-        years_hint = "I have fiscal " + ", ".join(str(y) for y in sorted(years)) + ". "
+        years_hint = "I have fiscal " + ", ".join(str(y) for y in sorted(years)) + ": ask about one of those, or say \"latest\"."
     return template.format(
         detail=f" (\"{detail}\")" if detail else "",
         detail_plain=plain,
