@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 
+from pydantic import ValidationError
+
 from agent.graph import status
 from agent.plan import Plan
 
@@ -16,8 +18,16 @@ log = logging.getLogger(__name__)
 
 
 def previous_plan(state) -> Plan | None:
+    """The thread's last plan; a memory written by an older version that no longer validates is
+    forgotten rather than breaking the thread."""
     memory = state.get("memory") or {}
-    return Plan.model_validate(memory["plan"]) if memory.get("plan") else None
+    if not memory.get("plan"):
+        return None
+    try:
+        return Plan.model_validate(memory["plan"])
+    except ValidationError:
+        log.warning("thread memory no longer matches the Plan model; starting afresh")
+        return None
 
 
 def plan(state, deps, config) -> dict:
