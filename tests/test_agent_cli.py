@@ -58,3 +58,14 @@ def test_ask_prints_the_rendered_answer_or_json(env, capsys):
 
 def test_ask_without_a_question_is_a_usage_error(env, capsys):
     assert main(["ask"]) == 2
+
+
+def test_bench_ask_reports_each_kind_beside_its_floor(env, capsys):
+    out = env / "ask.json"
+    assert main(["bench", "ask", "--questions", "15", "--out", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert set(report["kinds"]) == {"numeric", "derived", "compare", "trend", "qualitative"}
+    for kind in report["kinds"].values():
+        assert kind["n"] >= 1 and kind["p95_ms"] >= kind["p50_ms"] > 0 and kind["floor_p50_ms"] > 0
+    assert report["kinds"]["numeric"]["answered"] == report["kinds"]["numeric"]["n"]
+    assert "x floor" in capsys.readouterr().out
