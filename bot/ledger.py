@@ -15,11 +15,14 @@ ON CONFLICT (event_id) DO NOTHING
 RETURNING event_id
 """
 
-# A thread Footnote has answered in is recorded in the same table under a `thread:` id, so a
-# later message in it (no mention needed) is recognised as a follow-up by any process.
-THREAD_PLATFORM = "thread"
+# A thread Footnote has answered in, so a later message in it (no mention needed) is recognised
+# as a follow-up by any process.
+JOIN_THREAD = """
+INSERT INTO bot_threads (thread_key, platform) VALUES (%s, %s)
+ON CONFLICT (thread_key) DO NOTHING
+"""
 
-IN_THREAD = "SELECT 1 FROM processed_events WHERE event_id = %s AND platform = %s"
+IN_THREAD = "SELECT 1 FROM bot_threads WHERE thread_key = %s"
 
 PRUNE_EVENTS = "DELETE FROM processed_events WHERE platform = %s AND received_at < now() - make_interval(days => %s)"
 
@@ -44,18 +47,19 @@ def claim_event(db, platform: str, event_id: str) -> bool:
 
 
 def join_thread(db, thread_key: str) -> None:
+    """Remember that Footnote answers in this thread (`{platform}:...` key)."""
     with db.connection() as conn, conn.transaction():
         conn.execute(ASYNC_COMMIT)
-        conn.execute(CLAIM_EVENT, (f"thread:{thread_key}", THREAD_PLATFORM))
+        conn.execute(JOIN_THREAD, (thread_key, thread_key.split(":", 1)[0]))
 
 
 def in_thread(db, thread_key: str) -> bool:
     with db.connection() as conn:
-        return conn.execute(IN_THREAD, (f"thread:{thread_key}", THREAD_PLATFORM)).fetchone() is not None
+        return conn.execute(IN_THREAD, (thread_key,)).fetchone() is not None
 
 
 def prune_events(db, platform: str, *, days: int = 3) -> None:
-    """Event ids only matter while the platform may still retry (minutes); threads are kept."""
+    """Event ids only matter while the platform may still retry (minutes)."""
     with db.connection() as conn:
         conn.execute(PRUNE_EVENTS, (platform, days))
 

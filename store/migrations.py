@@ -129,6 +129,22 @@ MIGRATIONS: list[str] = [
         created_at  timestamptz NOT NULL DEFAULT now()
     );
     """,
+    # 2: the chat threads Footnote has answered in (a later message there is a follow-up, no
+    # mention needed). They were kept as `thread:<key>` rows in processed_events; carried over.
+    """
+    CREATE TABLE bot_threads (
+        thread_key  text PRIMARY KEY,      -- e.g. slack:{team}:{channel}:{thread_ts}
+        platform    text NOT NULL,
+        created_at  timestamptz NOT NULL DEFAULT now()
+    );
+
+    INSERT INTO bot_threads (thread_key, platform, created_at)
+    SELECT substr(event_id, 8), split_part(substr(event_id, 8), ':', 1), received_at
+    FROM processed_events WHERE platform = 'thread' AND event_id LIKE 'thread:%'
+    ON CONFLICT (thread_key) DO NOTHING;
+
+    DELETE FROM processed_events WHERE platform = 'thread';
+    """,
 ]
 
 
