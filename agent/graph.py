@@ -39,7 +39,6 @@ class Deps:
     directory: Any = None
     planner_name: str = "rules"
     composer_name: str = "extractive"
-    options: dict = field(default_factory=dict)
     memo: dict = field(default_factory=dict)  # per corpus version: companies, filings, years (cleared on ingest)
 
 
