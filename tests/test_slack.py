@@ -369,3 +369,69 @@ def test_socket_mode_receives_an_event_acks_it_and_answers_in_the_thread(footnot
             assert "$97.69 billion" in all_text(reply)
         finally:
             handler.close()
+
+
+def assistant_thread(slack, channel: str) -> str:
+    """Open an assistant thread as Slack does in its AI-app surface; returns the thread's ts."""
+    root = slack.send.next_ts()
+    status, _, _ = slack.send.event({
+        "type": "assistant_thread_started", "event_ts": root,
+        "assistant_thread": {"user_id": "U0ANALYST", "channel_id": channel, "thread_ts": root,
+                             "context": {"channel_id": "C0GENERAL", "team_id": "T0FOOT", "enterprise_id": None}},
+    })
+    assert status == 200
+    return root
+
+
+def test_an_assistant_thread_greets_then_answers_under_slacks_own_status(slack):
+    root = assistant_thread(slack, "D0ASSIST")
+    slack.fake.wait_for(lambda: slack.fake.suggested_prompts.get(("D0ASSIST", root)))
+    (greeting,) = slack.fake.thread("D0ASSIST", root)
+    assert "10-K" in greeting.text
+    prompts = slack.fake.suggested_prompts[("D0ASSIST", root)]
+    assert all(p["title"] and p["message"] for p in prompts)
+
+    ts, event = slack.send.message("What was Apple's revenue in fiscal 2024?", channel="D0ASSIST", channel_type="im", thread_ts=root)
+    for retry in (None, 1):  # a redelivery of the same event is not answered again
+        assert slack.send.event(event, event_id=f"EvASSIST{ts.replace('.', '')}", retry_num=retry)[0] == 200
+    slack.fake.wait_for(lambda: len(slack.fake.thread("D0ASSIST", root)) >= 2, timeout=60)
+    time.sleep(0.5)
+    thread = slack.fake.thread("D0ASSIST", root)
+    assert len(thread) == 2, "greeting + one answer: no placeholder, no second answer"
+    answer = thread[1]
+    assert "$391.04 billion" in all_text(answer)
+    assert_valid_blocks(answer.blocks)
+
+    statuses = [c for c in slack.fake.calls_to("assistant.threads.setStatus") if c.args["thread_ts"] == root]
+    assert statuses and {k: statuses[0].args[k] for k in ("channel_id", "thread_ts", "status")} == \
+        {"channel_id": "D0ASSIST", "thread_ts": root, "status": "is looking that up…"}
+    posted = next(c for c in slack.fake.calls_to("chat.postMessage") if c.args.get("channel") == "D0ASSIST" and c.args.get("blocks"))
+    assert statuses[0].at < posted.at, "the status showed before the answer"
+    assert ("D0ASSIST", root) not in slack.fake.assistant_status, "posting the answer cleared the status"
+    assert not [c for c in slack.fake.calls_to("reactions.add") if c.args["channel"] == "D0ASSIST"]
+
+
+def test_without_the_assistant_status_the_reaction_and_placeholder_show_the_work(slack):
+    slack.fake.refuse_assistant = True  # no assistant:write, or a DM thread outside the AI-app surface
+    root = slack.send.next_ts()
+    ts, event = slack.send.message("What was NVIDIA's net income in fiscal 2024?", channel="D0NOSTATUS", channel_type="im", thread_ts=root)
+    slack.send.event(event)
+    (reply,) = final_reply(slack, "D0NOSTATUS", root)
+    assert "$29.76 billion" in all_text(reply)
+    assert [c.args["name"] for c in slack.fake.calls_to("reactions.add") if c.args["channel"] == "D0NOSTATUS"] == ["eyes"]
+
+
+def test_the_manifest_declares_what_the_app_uses():
+    from pathlib import Path
+
+    import yaml
+
+    manifest = yaml.safe_load((Path(__file__).parents[1] / "manifest.yml").read_text())
+    scopes = set(manifest["oauth_config"]["scopes"]["bot"])
+    assert {"app_mentions:read", "chat:write", "commands", "reactions:write", "assistant:write",
+            "channels:history", "groups:history", "im:history"} <= scopes
+    events = set(manifest["settings"]["event_subscriptions"]["bot_events"])
+    assert {"app_mention", "message.channels", "message.groups", "message.im", "assistant_thread_started"} <= events
+    assert "assistant_view" in manifest["features"]
+    assert {c["command"] for c in manifest["features"]["slash_commands"]} == {"/tickers", "/filings", "/footnote"}
+    assert manifest["settings"]["interactivity"]["is_enabled"] and manifest["settings"]["socket_mode_enabled"]

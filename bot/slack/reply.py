@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 WORKING_REACTION = "eyes"
 PLACEHOLDER = "Looking that up in the filings…"
+ASSISTANT_STATUS = "is looking that up…"  # Slack shows "Footnote is looking that up…" in an assistant thread
 EMPTY_HINT = (
     "Hi! Ask me about a US public company's 10-K, for example: "
     "_What was Apple's revenue in fiscal 2024?_ Type `/footnote help` for what I can and can't answer."
@@ -85,6 +86,7 @@ class Asked:
     user: str
     text: str
     has_files: bool = False
+    assistant: bool = False  # a thread of Slack's AI-app surface: the native status shows the work
 
     @property
     def key(self) -> str:
@@ -94,20 +96,26 @@ class Asked:
 class _Progress:
     """The placeholder's live state: throttled status edits, then a stream if a model composes."""
 
-    def __init__(self, client, asked: Asked, placeholder_ts: str | None):
+    def __init__(self, client, asked: Asked, placeholder_ts: str | None, *, assistant_status: bool = False):
         self.client = client
         self.asked = asked
         self.placeholder_ts = placeholder_ts
+        self.assistant_status = assistant_status  # progress goes to the assistant status, not a placeholder
         self.stream = None
         self.streaming_failed = False
         self._last_status = 0.0
 
     def status(self, note: str) -> None:
         now = time.monotonic()
-        if self.stream is not None or not self.placeholder_ts or now - self._last_status < STATUS_EVERY_S:
+        shown = self.placeholder_ts or self.assistant_status
+        if self.stream is not None or not shown or now - self._last_status < STATUS_EVERY_S:
             return
         self._last_status = now
-        _quietly(self.client.chat_update, channel=self.asked.channel, ts=self.placeholder_ts, **blocks.text_message(f"_{note}_"))
+        if self.assistant_status:
+            _quietly(self.client.assistant_threads_setStatus, channel_id=self.asked.channel, thread_ts=self.asked.thread_ts,
+                     status=ASSISTANT_STATUS, loading_messages=[note])
+        else:
+            _quietly(self.client.chat_update, channel=self.asked.channel, ts=self.placeholder_ts, **blocks.text_message(f"_{note}_"))
 
     def text(self, delta: str) -> None:
         """A model's draft, streamed as it is written; the verified answer replaces it at the end."""
@@ -135,7 +143,7 @@ class Answering:
     """The agent behind a bounded pool of answer threads.
 
     Bolt's listener threads only claim the event, show that Footnote is working (👀 and a
-    placeholder) and hand the question over, so a queue of slow answers never delays the next
+    placeholder, or the assistant status in an assistant thread) and hand the question over, so a queue of slow answers never delays the next
     user's "working" signal. `workers` bounds how many answers run at once."""
 
     def __init__(self, footnote, db, *, workers: int = 4):
@@ -149,6 +157,9 @@ class Answering:
             ledger.join_thread(self.db, asked.key)
             _post_or_log(client, asked, blocks.text_message(FILES_HINT if asked.has_files else EMPTY_HINT))
             return None
+        if asked.assistant and _set_assistant_status(client, asked):
+            # Slack clears the status itself when the answer is posted in the thread.
+            return self.pool.submit(self._answer, client, asked, _Progress(client, asked, None, assistant_status=True))
         _quietly(client.reactions_add, channel=asked.channel, timestamp=asked.message_ts, name=WORKING_REACTION)
         ledger.join_thread(self.db, asked.key)
         placeholder_ts = None
@@ -176,7 +187,8 @@ class Answering:
             _finish(client, asked, progress, message)
         except Exception:
             log.exception("could not deliver the answer in %s", asked.key)
-        _quietly(client.reactions_remove, channel=asked.channel, timestamp=asked.message_ts, name=WORKING_REACTION)
+        if not progress.assistant_status:
+            _quietly(client.reactions_remove, channel=asked.channel, timestamp=asked.message_ts, name=WORKING_REACTION)
 
 
 def _finish(client, asked: Asked, progress: _Progress, message: dict) -> None:
@@ -203,6 +215,20 @@ def _finish(client, asked: Asked, progress: _Progress, message: dict) -> None:
             _quietly(client.chat_update, channel=asked.channel, ts=target, blocks=[], **plain)
         else:
             _post_or_log(client, asked, plain)
+
+
+def _set_assistant_status(client, asked: Asked) -> bool:
+    """The AI-app surface's own "working" signal. False where Slack refuses it (a DM thread
+    outside that surface, or no assistant:write scope): the reaction and placeholder then."""
+    try:
+        client.assistant_threads_setStatus(channel_id=asked.channel, thread_ts=asked.thread_ts, status=ASSISTANT_STATUS)
+        return True
+    except SlackApiError as exc:
+        log.info("no assistant status in %s: %s", asked.key, exc.response.get("error"))
+        return False
+    except Exception:
+        log.warning("no assistant status in %s", asked.key, exc_info=True)
+        return False
 
 
 def _post_or_log(client, asked: Asked, message: dict) -> None:

@@ -99,6 +99,11 @@ class FakeSlack:
         self.messages: dict[tuple[str, str], Message] = {}
         self.responses: list[Call] = []  # POSTs to response_url (slash commands, actions)
         self.reactions: dict[tuple[str, str], set[str]] = {}
+        # Assistant threads (Slack's AI-app surface): the status line under the thread, which Slack
+        # clears when the app replies there, and the suggested prompts.
+        self.assistant_status: dict[tuple[str, str], str] = {}
+        self.suggested_prompts: dict[tuple[str, str], list[dict]] = {}
+        self.refuse_assistant = False  # a test sets it: the app lacks assistant:write (or it is no assistant thread)
         self._lock = threading.Lock()
         self._ts = itertools.count(1)
         self._server: ThreadingHTTPServer | None = None
@@ -221,6 +226,7 @@ class FakeSlack:
         ts = self._next_ts()
         msg = Message(args["channel"], ts, args.get("text", ""), args.get("blocks") or [], args.get("thread_ts"))
         self.messages[(msg.channel, ts)] = msg
+        self.assistant_status.pop((msg.channel, msg.thread_ts), None)
         return {"ok": True, "channel": msg.channel, "ts": ts, "message": {"text": msg.text, "ts": ts}}
 
     def _api_chat_update(self, args: dict) -> dict:
@@ -248,6 +254,7 @@ class FakeSlack:
         msg = Message(args["channel"], ts, "", [], args["thread_ts"])
         msg.streamed = _chunk_text(args)
         self.messages[(msg.channel, ts)] = msg
+        self.assistant_status.pop((msg.channel, msg.thread_ts), None)
         return {"ok": True, "channel": msg.channel, "ts": ts}
 
     def _api_chat_appendStream(self, args: dict) -> dict:
@@ -285,6 +292,29 @@ class FakeSlack:
         return {"ok": True}
 
     def _api_assistant_threads_setStatus(self, args: dict) -> dict:
+        if self.refuse_assistant:
+            return {"ok": False, "error": "missing_scope", "needed": "assistant:write"}
+        if not args.get("channel_id") or not args.get("thread_ts") or "status" not in args:
+            return {"ok": False, "error": "invalid_arguments"}
+        messages = args.get("loading_messages")
+        if messages is not None and (not isinstance(messages, list) or len(messages) > 10):
+            return {"ok": False, "error": "invalid_arguments"}
+        key = (args["channel_id"], args["thread_ts"])
+        if args["status"]:
+            self.assistant_status[key] = args["status"]
+        else:
+            self.assistant_status.pop(key, None)
+        return {"ok": True}
+
+    def _api_assistant_threads_setSuggestedPrompts(self, args: dict) -> dict:
+        if self.refuse_assistant:
+            return {"ok": False, "error": "missing_scope", "needed": "assistant:write"}
+        prompts = args.get("prompts")
+        if not args.get("channel_id") or not isinstance(prompts, list) or not 1 <= len(prompts) <= 4:
+            return {"ok": False, "error": "invalid_arguments"}
+        if any(not p.get("title") or not p.get("message") for p in prompts):
+            return {"ok": False, "error": "invalid_arguments"}
+        self.suggested_prompts[(args["channel_id"], args.get("thread_ts", ""))] = prompts
         return {"ok": True}
 
     def _api_apps_connections_open(self, args: dict) -> dict:

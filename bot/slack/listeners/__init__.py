@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from bot.slack.listeners import actions, commands, events
+from bot.slack.listeners import actions, assistant, commands, events
 
 
 def register(app, answering) -> None:
+    assistant.register(app, answering)  # middleware: assistant threads are taken before `message`
     events.register(app, answering)
     commands.register(app, answering)
     actions.register(app, answering)
