@@ -127,3 +127,26 @@ def test_unreachable_signing_keys_are_a_503_not_a_traceback(footnote, bf_auth, c
     assert status == 503 and connector.replies == []
     assert "Traceback" not in body and "signing keys" in caplog.text
     assert not [r for r in caplog.records if r.exc_info]
+
+
+@pytest.mark.parametrize("app_type, tenant, authority", [
+    ("MultiTenant", None, "https://login.microsoftonline.com/botframework.com"),
+    ("SingleTenant", "0a1b2c3d-0000-4000-8000-000000000001", "https://login.microsoftonline.com/0a1b2c3d-0000-4000-8000-000000000001"),
+])
+def test_unconfigured_endpoints_are_microsofts_public_cloud(app_type, tenant, authority):
+    from botframework.connector.auth import ClaimsIdentity, MicrosoftAppCredentials
+
+    from bot.teams.auth import bot_framework_config, make_authentication
+
+    settings = teams_settings(MicrosoftAppId=APP_ID, MicrosoftAppPassword=PASSWORD, MicrosoftAppType=app_type,
+                              **({"MicrosoftAppTenantId": tenant} if tenant else {}))
+    config = bot_framework_config(settings)
+    assert config.TO_BOT_FROM_CHANNEL_OPENID_METADATA_URL == "https://login.botframework.com/v1/.well-known/openidconfiguration"
+    assert config.TO_BOT_FROM_CHANNEL_TOKEN_ISSUER == "https://api.botframework.com"
+    # The reply path: botbuilder's own credentials for Microsoft's login (built, not yet used).
+    factory = make_authentication(settings).create_connector_factory(ClaimsIdentity({"aud": APP_ID}, True))
+    client = asyncio.run(factory.create("https://smba.trafficmanager.net/amer/", "https://api.botframework.com"))
+    credentials = client.config.credentials
+    assert type(credentials) is MicrosoftAppCredentials
+    assert credentials.oauth_endpoint == authority
+    assert credentials.oauth_scope == "https://api.botframework.com"

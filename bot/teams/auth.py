@@ -82,7 +82,8 @@ class LoginUrlCredentials(MicrosoftAppCredentials):
 
 
 class CredentialFactory(ConfigurationServiceClientCredentialFactory):
-    """botbuilder's configuration factory, with LoginUrlCredentials for a configured login URL."""
+    """botbuilder's configuration factory, with LoginUrlCredentials for a configured login URL
+    (None: Microsoft's login, botbuilder's own credentials)."""
 
     def __init__(self, configuration, login_url: str | None):
         super().__init__(configuration)
@@ -107,9 +108,9 @@ class CheckedAuthentication(ConfigurationBotFrameworkAuthentication):
     Each is logged in one line, without the token.
     """
 
-    def __init__(self, configuration):
+    def __init__(self, configuration, *, login_url: str | None = None):
         self.metadata_url = configuration.TO_BOT_FROM_CHANNEL_OPENID_METADATA_URL
-        super().__init__(configuration, credentials_factory=CredentialFactory(configuration, configuration.TO_CHANNEL_FROM_BOT_LOGIN_URL))
+        super().__init__(configuration, credentials_factory=CredentialFactory(configuration, login_url))
 
     async def authenticate_request(self, activity, auth_header: str):
         try:
@@ -136,4 +137,4 @@ def make_authentication(settings) -> CheckedAuthentication:
         if settings.teams_openid_metadata_url or settings.teams_login_url:
             log.info("Bot Framework keys from %s, bot login at %s",
                      config.TO_BOT_FROM_CHANNEL_OPENID_METADATA_URL, config.TO_CHANNEL_FROM_BOT_LOGIN_URL)
-    return CheckedAuthentication(config)
+    return CheckedAuthentication(config, login_url=settings.teams_login_url)
