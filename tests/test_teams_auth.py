@@ -29,18 +29,26 @@ def auth_settings(auth: FakeBotFrameworkAuth, **kw):
                           FOOTNOTE_TEAMS_OPENID_METADATA_URL=auth.metadata_url, FOOTNOTE_TEAMS_LOGIN_URL=auth.login_url, **kw)
 
 
-async def post(app: web.Application, body: dict, headers: dict) -> tuple[int, str]:
+async def post_each(app: web.Application, requests: list[tuple[dict, dict]]) -> list[tuple[int, str]]:
+    """Serve `app` on 127.0.0.1 and POST each (activity, headers) in turn; (status, body) of each."""
     runner = web.AppRunner(app)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     port = site._server.sockets[0].getsockname()[1]
+    out = []
     try:
         async with aiohttp.ClientSession() as session:
-            async with session.post(f"http://127.0.0.1:{port}/api/messages", json=body, headers=headers) as resp:
-                return resp.status, await resp.text()
+            for body, headers in requests:
+                async with session.post(f"http://127.0.0.1:{port}/api/messages", json=body, headers=headers) as resp:
+                    out.append((resp.status, await resp.text()))
     finally:
         await runner.cleanup()
+    return out
+
+
+async def post(app: web.Application, body: dict, headers: dict) -> tuple[int, str]:
+    return (await post_each(app, [(body, headers)]))[0]
 
 
 @pytest.fixture
@@ -54,20 +62,23 @@ def bf_auth(monkeypatch):
 def test_a_signed_channel_token_is_accepted_and_the_reply_carries_the_bots_own_token(footnote, bf_auth, caplog):  # noqa: F811
     with FakeConnector() as connector, caplog.at_level(logging.INFO):
         conv = "a:signed-personal-chat"
-        a = activity("What was Apple's revenue in fiscal 2024?", service_url=connector.url, conversation_id=conv)
+        question = activity("What was Apple's revenue in fiscal 2024?", service_url=connector.url, conversation_id=conv)
+        help_ = activity("help", service_url=connector.url, conversation_id=conv)
         token = bf_auth.channel_token(APP_ID, connector.url)
-        status, _ = asyncio.run(post(make_app(auth_settings(bf_auth), footnote), a, {"Authorization": f"Bearer {token}"}))
-        assert status == 201
-        (answer,) = connector.messages(conv)
+        signed = {"Authorization": f"Bearer {token}"}
+        results = asyncio.run(post_each(make_app(auth_settings(bf_auth), footnote), [(question, signed), (help_, signed)]))
+        assert [status for status, _ in results] == [201, 201]
+        answer, helped = connector.messages(conv)
         assert "$391.04 billion" in str(answer.card)
+        assert helped.activity["text"] == footnote.help_text()
         # Every reply (typing included) was sent with a token the bot obtained from the login
-        # endpoint with its own app id and secret, for the Bot Framework's scope.
+        # endpoint with its own app id and secret, for the Bot Framework's scope; once, then reused.
         bearer = {r.headers.get("Authorization") for r in connector.replies}
         assert len(bearer) == 1
         (value,) = bearer
         assert value.startswith("Bearer ") and value != f"Bearer {token}"
         grant = bf_auth.issued(value.removeprefix("Bearer "))
-        assert grant is not None
+        assert grant is not None and len(bf_auth.grants) == 1
         assert (grant.client_id, grant.client_secret, grant.scope) == (APP_ID, PASSWORD, "https://api.botframework.com/.default")
         assert "GET /v1/.well-known/keys" in bf_auth.requests
     assert PASSWORD not in caplog.text and token not in caplog.text

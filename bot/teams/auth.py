@@ -90,13 +90,19 @@ class CredentialFactory(ConfigurationServiceClientCredentialFactory):
         self._app_id = configuration.APP_ID
         self._password = configuration.APP_PASSWORD
         self._login_url = login_url
+        # One credentials object (so one MSAL client and its token cache) per scope: a token is
+        # fetched once and reused until it nears expiry, not fetched again for every activity.
+        self._issued: dict[tuple[str, bool], LoginUrlCredentials] = {}
 
     async def create_credentials(self, app_id: str, oauth_scope: str, login_endpoint: str, validate_authority: bool):
         if not (self._login_url and login_endpoint == self._login_url and self._password) or not self._app_id:
             return await super().create_credentials(app_id, oauth_scope, login_endpoint, validate_authority)
         if not await self.is_valid_app_id(app_id):
             raise PermissionError("Invalid app_id")
-        return LoginUrlCredentials(app_id, self._password, login_endpoint, oauth_scope, validate_authority)
+        key = (oauth_scope, validate_authority)
+        if key not in self._issued:
+            self._issued[key] = LoginUrlCredentials(app_id, self._password, login_endpoint, oauth_scope, validate_authority)
+        return self._issued[key]
 
 
 class CheckedAuthentication(ConfigurationBotFrameworkAuthentication):
@@ -124,7 +130,9 @@ class CheckedAuthentication(ConfigurationBotFrameworkAuthentication):
                       self.metadata_url, type(exc).__name__)
             raise AuthUnavailable(str(exc)) from exc
         except Exception as exc:
-            log.warning("Teams request refused: its token did not verify (%s: %s)", type(exc).__name__, exc)
+            # IndexError is botframework's way of saying no published key has the token's key id.
+            reason = "no published signing key has its key id" if isinstance(exc, IndexError) else f"{type(exc).__name__}: {exc}"
+            log.warning("Teams request refused: its token did not verify (%s)", reason)
             raise PermissionError("token did not verify") from exc
 
 
