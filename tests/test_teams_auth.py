@@ -161,3 +161,16 @@ def test_unconfigured_endpoints_are_microsofts_public_cloud(app_type, tenant, au
     assert type(credentials) is MicrosoftAppCredentials
     assert credentials.oauth_endpoint == authority
     assert credentials.oauth_scope == "https://api.botframework.com"
+
+
+def test_when_the_login_is_down_the_turn_fails_quietly_in_the_log(footnote, bf_auth, caplog):  # noqa: F811
+    with FakeConnector() as connector:
+        token = bf_auth.channel_token(APP_ID, connector.url)
+        a = activity("help", service_url=connector.url)
+        settings = teams_settings(MicrosoftAppId=APP_ID, MicrosoftAppPassword=PASSWORD,
+                                  FOOTNOTE_TEAMS_OPENID_METADATA_URL=bf_auth.metadata_url,
+                                  FOOTNOTE_TEAMS_LOGIN_URL="https://127.0.0.1:9/botframework.com")
+        status, body = asyncio.run(post(make_app(settings, footnote), a, {"Authorization": f"Bearer {token}"}))
+    assert status == 201, "the request was genuine; only the reply could not be sent"
+    assert connector.replies == [] and "Traceback" not in body
+    assert "unhandled error in a Teams turn" in caplog.text and PASSWORD not in caplog.text

@@ -23,6 +23,8 @@ from msal import ConfidentialClientApplication
 
 log = logging.getLogger(__name__)
 
+LOGIN_TIMEOUT_S = 10.0
+
 
 class AuthUnavailable(Exception):
     """The signing keys could not be fetched: the request may be genuine, so 503, not 401."""
@@ -77,6 +79,7 @@ class LoginUrlCredentials(MicrosoftAppCredentials):
                 client_credential=self.microsoft_app_password,
                 authority=self.oauth_endpoint,
                 validate_authority=self._validate_authority,
+                timeout=LOGIN_TIMEOUT_S,  # it runs on the event loop: a hung login must not hang the bot
             )
         return super().get_access_token(force_refresh)
 
