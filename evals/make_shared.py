@@ -73,6 +73,23 @@ NUMERIC_PICKS = [
     ("GME", "revenue", 2023), ("MDT", "rnd", 2024), ("LOW", "revenue", 2023), ("VZ", "total_assets", 2023),
 ]
 
+# Written out by hand: fiscal years that end in another calendar year, names that are English
+# words or shared, a net loss, and filers with two revenue concepts (total first).
+TRAPS = [
+    ("gamestop net income fiscal 2023", "GME", "net_income", 2023),  # ends 2024-02-03
+    ("lowe's net earnings fy2023", "LOW", "net_income", 2023),  # ends 2024-02-02
+    ("walgreens sales fiscal 2024", "WBA", "revenue", 2024),  # ends 2024-08-31
+    ("smucker net income FY24", "SJM", "net_income", 2024),  # ends 2024-04-30
+    ("C3.ai revenue fiscal 2024", "AI", "revenue", 2024),  # ticker AI is an English word
+    ("medtronic revenue fy2024", "MDT", "revenue", 2024),  # ends 2024-04-26
+    ("home depot net earnings for fiscal 2024", "HD", "net_income", 2024),  # 53 weeks, ends 2025-02-02
+    ("nike revenues in fiscal 2024", "NKE", "revenue", 2024),  # ends 2024-05-31, from the FY2025 10-K
+    ("johnson controls revenue fy2024", "JCI", "revenue", 2024),  # not "Johnson & Johnson"
+    ("rocket companies net loss 2023", "RKT", "net_income", 2023),  # a loss: a negative figure
+    ("general motors total revenue 2023", "GM", "revenue", 2023),  # Revenues beside the ASC 606 subset
+    ("marathon digital revenue 2023", "MARA", "revenue", 2023),  # same
+]
+
 DERIVED = [
     # (ticker, fy, metric, question, formula over metrics)
     ("AAPL", 2024, "gross_margin", "apple gross margin fy24", ("gross_profit", "revenue", "pct")),
@@ -185,6 +202,10 @@ HAND = [
      "note": "General Dynamics, General Electric and General Motors are all covered"},
     {"id": "s-ref-11", "kind": "refusal", "question": "johnson net income 2023", "expect": {"needs": ["JNJ", "JCI"], "answer": "refusal", "reason": "ambiguous_company"},
      "note": "Johnson & Johnson and Johnson Controls are both covered"},
+    {"id": "s-ref-12", "kind": "refusal", "question": "IBM revenue 2023", "expect": {"needs": ["IBM"], "answer": "refusal", "reason": "no_grounding", "reasons": ["year_not_available"]},
+     "note": "IBM's statements are in an annual-report exhibit the corpus does not hold: no revenue fact to cite"},
+    {"id": "s-ref-13", "kind": "refusal", "question": "wells fargo net income fy2024", "expect": {"needs": ["WFC"], "answer": "refusal", "reason": "no_grounding", "reasons": ["year_not_available"]},
+     "note": "same: Wells Fargo's statements are in an exhibit"},
     {"id": "s-meta-01", "kind": "meta", "question": "which companies do you cover?", "expect": {"needs": ["AAPL", "NVDA", "WMT"], "answer": "meta", "mentions": ["AAPL", "NVDA", "WMT"]}},
 ]
 
@@ -218,6 +239,14 @@ def build(corpus: Path) -> tuple[list[dict], list[str]]:
         who = SHORT.get(ticker, data[ticker]["name"])
         q = NUMERIC_TEMPLATES[i % len(NUMERIC_TEMPLATES)].format(who=who, tk=ticker if i % 2 else ticker.lower(), m=phrase, yy=str(fy)[2:], yyyy=fy)
         out.append({"id": f"s-num-{len(out) + 1:02d}", "kind": "numeric", "question": q, "expect": {"answer": "answer", "numbers": [exp]}})
+
+    for n, (question, ticker, metric, fy) in enumerate(TRAPS, start=1):
+        exp = expected(ticker, metric, fy)
+        if exp is None:
+            log.append(f"trap {ticker} {metric} FY{fy}: no unambiguous fact, question not written")
+            continue
+        out.append({"id": f"s-trap-{n:02d}", "kind": "numeric", "question": question, "tags": ["fy-trap" if "fiscal" in question or "fy" in question.lower() else "name"],
+                    "expect": {"answer": "answer", "numbers": [exp]}})
 
     n = 0
     for ticker, fy, metric, question, formula in DERIVED:
