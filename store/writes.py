@@ -81,9 +81,17 @@ FACTS_COPY = f"COPY facts_in ({FACT_COLUMNS}) FROM STDIN"
 FACTS_MERGE = f"""
 INSERT INTO facts ({FACT_COLUMNS})
 SELECT DISTINCT ON (fact_key) {FACT_COLUMNS} FROM facts_in ORDER BY fact_key, frame NULLS LAST
-ON CONFLICT (fact_key) DO UPDATE SET frame = EXCLUDED.frame
-WHERE facts.frame IS NULL AND EXCLUDED.frame IS NOT NULL
+ON CONFLICT (fact_key) DO UPDATE SET
+    frame = coalesce(facts.frame, EXCLUDED.frame),
+    filed = coalesce(facts.filed, EXCLUDED.filed),
+    source = CASE WHEN EXCLUDED.source = 'ixbrl' THEN 'ixbrl' ELSE facts.source END
+WHERE (facts.frame IS NULL AND EXCLUDED.frame IS NOT NULL)
+   OR (facts.filed IS NULL AND EXCLUDED.filed IS NOT NULL)
+   OR (EXCLUDED.source = 'ixbrl' AND facts.source <> 'ixbrl')
 """
+# A fact reported by both the document and companyfacts is owned by the document, whichever
+# was ingested first: the stored state does not depend on order, and replacing companyfacts
+# (which deletes source = 'companyfacts' rows) never removes a fact the document still reports.
 DELETE_COMPANYFACTS = "DELETE FROM facts WHERE cik = %s AND source = 'companyfacts'"
 
 SOURCE_HASH = "SELECT value FROM corpus_meta WHERE key = %s"
