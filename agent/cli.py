@@ -105,7 +105,10 @@ def cmd_chat(args, settings) -> int:
 
     thread = f"cli:{args.thread or uuid.uuid4().hex[:12]}"
     with Footnote.open(settings, use_cache=not args.no_cache) as footnote:
-        print(f"Footnote chat (thread {thread.removeprefix('cli:')}). Ask about a company's 10-K; Ctrl-D to quit.")
+        print(
+            f"Footnote chat (thread {thread.removeprefix('cli:')}). Ask about a company's 10-K; "
+            "'quit' or Ctrl-D to leave. Resume this thread later with --thread."
+        )
         while True:
             try:
                 text = input("\n> ").strip()
@@ -114,7 +117,7 @@ def cmd_chat(args, settings) -> int:
                 return 0
             if not text:
                 continue
-            if text in ("/quit", "/exit"):
+            if text.lower().strip("/!. ") in ("quit", "exit", "bye", "q"):
                 return 0
             answer = footnote.answer(Turn(thread_key=thread, user="cli", text=text), on_status=_status)
             print(render(answer))
