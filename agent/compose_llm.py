@@ -179,4 +179,5 @@ def make_composer(settings, client=None) -> Callable[..., Draft]:
         )
 
     composer.name = "llm"
+    composer.model = model  # part of the answer cache key (agent.service.answer_path)
     return composer

@@ -242,4 +242,5 @@ def make_planner(settings, client=None) -> Callable[..., Plan]:
         return plan_llm(text, previous=previous, directory=directory, client=client, model=model, timeout=timeout)
 
     planner.name = "llm"
+    planner.model = model  # part of the answer cache key (agent.service.answer_path)
     return planner

@@ -63,6 +63,7 @@ class Footnote:
             planner_name=getattr(planner, "name", "rules"),
             composer_name=getattr(composer, "name", "extractive"),
         )
+        self.path = answer_path(planner, composer)
         _single_thread_queries(embedder)
         self.checkpointer = make_checkpointer(db)
         self.graph = build_graph(self.checkpointer, deps=self.deps)
@@ -119,7 +120,7 @@ class Footnote:
         version = self._refresh_directory()
         key = None
         if self.use_cache:
-            key = cache.cache_key(text, (self._memory(config) or {}).get("plan"), version)
+            key = cache.cache_key(text, (self._memory(config) or {}).get("plan"), version, self.path)
             with self.db.connection() as conn:
                 hit = cache.get(conn, key, version)
             if hit is not None:
@@ -187,6 +188,18 @@ class Footnote:
         from agent.meta import help_text
 
         return help_text()
+
+
+def answer_path(planner, composer) -> str:
+    """'rules/extractive', or 'llm:gpt-4o-mini/llm:gpt-4o-mini': which planner and composer (and
+    model) answer, part of the cache key so one path's answers are never served for another's."""
+
+    def part(fn, default: str) -> str:
+        name = getattr(fn, "name", None) or getattr(fn, "__qualname__", None) or default
+        model = getattr(fn, "model", None)
+        return f"{name}:{model}" if model else name
+
+    return f"{part(planner, 'rules')}/{part(composer, 'extractive')}"
 
 
 def _model_parts(settings, llm) -> tuple[Callable | None, Callable | None]:

@@ -1,5 +1,5 @@
 """The answer cache: an exact match on the normalized question, the thread context the answer
-used, and the corpus version.
+used, the planner/composer path that wrote it, and the corpus version.
 
 The corpus version changes on every ingest that changed anything, so a cached answer can never
 outlive the data it was built from; old versions' rows are simply never hit again (and `prune`
@@ -30,11 +30,12 @@ def normalize_question(text: str) -> str:
     return _TRAILING.sub("", _SPACE.sub(" ", text.strip().lower()))
 
 
-def cache_key(question: str, context: dict | None, corpus_version: str) -> str:
+def cache_key(question: str, context: dict | None, corpus_version: str, path: str = "rules/extractive") -> str:
     """Hash of what the answer depended on. `context` is the thread memory the planner read
-    (None for a first question), serialized canonically."""
+    (None for a first question), serialized canonically; `path` names the planner and composer
+    that wrote it (and their model), so turning a model on or off never replays the other's answer."""
     payload = json.dumps(
-        {"q": normalize_question(question), "ctx": context or None, "v": corpus_version},
+        {"q": normalize_question(question), "ctx": context or None, "v": corpus_version, "path": path},
         sort_keys=True,
         separators=(",", ":"),
         default=str,

@@ -76,3 +76,30 @@ def test_internal_errors_are_not_cached(footnote):
     assert _ask(footnote, "Apple revenue 2024").refusal_reason == "internal_error"
     with footnote.db.connection() as conn:
         assert conn.execute("SELECT count(*) FROM answer_cache").fetchone()[0] == 0
+
+
+def test_key_depends_on_the_planner_and_composer_path():
+    base = cache.cache_key("What was Apple's revenue in FY2024?", None, "3", "plan_rules/compose_extractive")
+    assert cache.cache_key("What was Apple's revenue in FY2024?", None, "3", "llm:gpt-4o-mini/llm:gpt-4o-mini") != base
+    assert cache.cache_key("What was Apple's revenue in FY2024?", None, "3", "llm:other-model/llm:other-model") != \
+        cache.cache_key("What was Apple's revenue in FY2024?", None, "3", "llm:gpt-4o-mini/llm:gpt-4o-mini")
+
+
+def test_switching_the_composer_never_replays_the_other_paths_answer(db, embedder):
+    from agent.compose import compose_extractive
+
+    agent_corpus.load(db, embedder)
+    rules = Footnote(db, embedder, Settings(llm="off"))
+    first = _ask(rules, "What was Apple's revenue in fiscal 2024?")
+
+    def other(question, plan, evidence, *, cells=None, on_text=None):
+        draft = compose_extractive(question, plan, evidence, cells=cells)
+        draft.intro = "Another composer:"
+        return draft
+
+    other.name, other.model = "llm", "some-model"
+    modelled = Footnote(db, embedder, Settings(llm="off"), composer=other)
+    answer = _ask(modelled, "What was Apple's revenue in fiscal 2024?")
+    assert not answer.cached and answer.text.startswith("Another composer:") and not first.text.startswith("Another")
+    assert _ask(modelled, "What was Apple's revenue in fiscal 2024?").cached
+    assert _ask(rules, "What was Apple's revenue in fiscal 2024?").text == first.text
