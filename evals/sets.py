@@ -23,21 +23,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import get_args
+
+from agent.answer import RefusalReason
 
 DATA = Path(__file__).parent / "data"
 
 ANSWER_KINDS = ("numeric", "derived", "compare", "trend", "qualitative", "meta")
 KINDS = ANSWER_KINDS + ("refusal",)
-REASONS = (
-    "no_company",
-    "ambiguous_company",
-    "not_covered",
-    "year_not_available",
-    "unknown_metric",
-    "out_of_scope",
-    "no_grounding",
-    "input_too_long",
-)
+# Every reason the agent can give, except the one that only marks a crash.
+REASONS = tuple(r for r in get_args(RefusalReason) if r != "internal_error")
 # The planner decides these without touching the corpus: the route must say so.
 PLANNER_REFUSALS = frozenset({"out_of_scope", "input_too_long"})
 

@@ -32,7 +32,7 @@ def parse_companyfacts(data: dict) -> tuple[int, str, list[Fact]]:
 
 
 def _fact(taxonomy: str, concept: str, unit: str, row: dict) -> Fact | None:
-    end = _date(row.get("end"))
+    end = parse_date(row.get("end"))
     if end is None or row.get("val") is None or not row.get("accn"):
         return None
     try:
@@ -47,14 +47,14 @@ def _fact(taxonomy: str, concept: str, unit: str, row: dict) -> Fact | None:
         unit=unit,
         value=value,
         period_end=end,
-        period_start=_date(row.get("start")),
+        period_start=parse_date(row.get("start")),
         accession=str(row["accn"]),
         decimals=None,
         fy=int(fy) if fy is not None else None,
         fp=row.get("fp"),
         form=row.get("form"),
         frame=row.get("frame"),
-        filed=_date(row.get("filed")),
+        filed=parse_date(row.get("filed")),
         source="companyfacts",
     )
 
@@ -82,7 +82,7 @@ def companyfacts_anchors(facts: list[Fact]) -> list[tuple[date, int]]:
     return sorted(set(merged.values()))
 
 
-def _date(value) -> date | None:
+def parse_date(value) -> date | None:
     if not value:
         return None
     try:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from ingest.companyfacts import parse_date
 from ingest.sec_select import normalize_ticker, parse_ticker_map, submission_rows
 
 FILING_NAME = re.compile(
@@ -177,7 +178,7 @@ def _with_dates(root: Path, filings: list[FilingFile], submissions: dict[int, Pa
     for f in filings:
         rel = f.path.relative_to(root).as_posix().removesuffix(".gz")
         row = by_file.get(rel, {})
-        filed = _date(row.get("filing_date"))
+        filed = parse_date(row.get("filing_date"))
         url = row.get("sec_url") or None
         accession = f.accession
         if (filed is None or url is None) and f.cik in submissions:
@@ -185,7 +186,7 @@ def _with_dates(root: Path, filings: list[FilingFile], submissions: dict[int, Pa
                 sub_rows[f.cik] = _submission_rows(submissions[f.cik], errors)
             match = _match_submission(f, sub_rows[f.cik])
             if match:
-                filed = filed or _date(match.get("filingDate"))
+                filed = filed or parse_date(match.get("filingDate"))
                 acc = match.get("accessionNumber")
                 doc = match.get("primaryDocument")
                 accession = accession or acc or None
@@ -213,10 +214,3 @@ def _match_submission(f: FilingFile, rows: list[dict]) -> dict | None:
     return candidates[0] if candidates else None
 
 
-def _date(value) -> date | None:
-    if not value:
-        return None
-    try:
-        return date.fromisoformat(str(value)[:10])
-    except ValueError:
-        return None
