@@ -21,6 +21,9 @@ log = logging.getLogger(__name__)
 MAX_SENTENCES = 5
 TOP_CHUNKS = 3  # each contributes its best sentence
 MIN_SENTENCE, MAX_SENTENCE = 40, 600
+# Sentence relevance (cosine of MiniLM embeddings to a sub-query): below the floor, or this far
+# below the best sentence, a sentence is off-topic padding even inside a top-ranked chunk.
+RELEVANCE_FLOOR, RELEVANCE_MARGIN, OVERLAP_WEIGHT = 0.20, 0.15, 0.03
 _WORD = re.compile(r"[a-z][a-z&\-]+")
 _STOP = frozenset(
     "the and for with that this from what which how does did were was are its their about have has "
@@ -39,7 +42,9 @@ _GLUED = re.compile(
     r"^[A-Z][\w’'&,-]*(?:\s+[\w’'&,-]+){0,6}?\s+(?=(?:We|Our|The|This|These|During|Each|Under|Since|Because|Although)\s)"
 )
 _ENDS = re.compile(r"[.!?][\"”’)]?$")
-_BOILERPLATE = re.compile(r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)", re.I)
+_BOILERPLATE = re.compile(
+    r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)|\bshould be read (?:together|in conjunction) with\b", re.I
+)  # reading instructions and cross-references are never the answer
 
 
 def _shouting(sentence: str) -> bool:
@@ -70,43 +75,110 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def _pick_sentences(chunks: list[Evidence], query_terms: set[str]) -> list[tuple[Evidence, str]]:
-    """The best sentence of each of the top chunks (the search already ranked them), then further
-    sentences that share the question's terms, up to MAX_SENTENCES, in the chunks' order."""
-    firsts: list[tuple[int, int, str]] = []
-    extras: list[tuple[float, int, int, str]] = []
+def _candidates(chunks: list[Evidence]) -> list[tuple[int, int, str, str]]:
+    """(chunk rank, position, sentence, the text to score it by) for every sentence of `chunks` that can stand as a quote:
+    a statement of readable length, no heading, no figure (figures come from XBRL facts). A
+    sentence whose figure comes early keeps its figure-free tail as an elided quote
+    ("…directed mainly to supply chain automation"), still verbatim after the ellipsis."""
+    out = []
     for rank, chunk in enumerate(chunks):
-        candidates = []
         for position, sentence in enumerate(split_sentences(chunk.text)):
-            sentence = _GLUED.sub("", _TITLE.sub("", sentence))
-            if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _BOILERPLATE.match(sentence):
-                continue
-            if not (sentence[0].isupper() or sentence[0] in "“\"("):
-                continue
+            sentence = whole = _GLUED.sub("", _TITLE.sub("", sentence))
             if financial_figures(sentence):
-                continue  # figures come from XBRL facts, never from prose
+                sentence = _figure_free_tail(sentence)  # scored with its whole sentence: its subject
+                if not sentence:
+                    continue
+            elif not (sentence[0].isupper() or sentence[0] in "“\"("):
+                continue
+            if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _BOILERPLATE.search(sentence):
+                continue
             if not _ENDS.search(sentence) or _shouting(sentence):
                 continue  # a heading or a table caption, not a statement
-            overlap = len(_terms(sentence) & query_terms)
-            candidates.append((overlap - 0.1 * len(number_tokens(sentence)), position, sentence))
-        if not candidates:
-            continue
-        candidates.sort(key=lambda c: (-c[0], c[1]))
+            out.append((rank, position, sentence, whole))
+    return out
+
+
+def _figure_free_tail(sentence: str) -> str | None:
+    """The longest clause after a sentence's last figure ('..., and capital expenditures were $20.6
+    billion, directed mainly to X.' -> '…directed mainly to X.'), or None when none follows."""
+    best = None
+    cut = sentence.rfind(",")
+    while cut > 0:
+        tail = sentence[cut + 1 :].strip()
+        if number_tokens(tail):
+            break
+        if len(tail.split()) >= 5 and financial_figures(sentence[:cut]):
+            best = "…" + tail
+        cut = sentence.rfind(",", 0, cut)
+    return best
+
+
+def _pick_sentences(
+    chunks: list[Evidence], query_terms: set[str], *, queries: list[str] | None = None, embedder=None
+) -> list[tuple[Evidence, str]]:
+    """The sentences of the top chunks that answer the question, in the chunks' order.
+
+    With an embedder: every candidate sentence is scored by cosine to each sub-query (plus a
+    little for shared terms); each sub-query first gets its best sentence, then the rest fill up to
+    MAX_SENTENCES; a sentence below the relevance floor (boilerplate, a neighbouring topic the
+    chunk also covers) is never shown, however high its chunk ranked. Without one: the best
+    sentence of each top chunk by shared terms."""
+    candidates = _candidates(chunks)
+    if not candidates:
+        return []
+    if embedder is None or not queries:
+        return _pick_by_terms(chunks, candidates, query_terms)
+    vectors = embedder.embed([*queries, *[c[3] for c in candidates]])
+    q, sents = vectors[: len(queries)], vectors[len(queries) :]
+    cosines = sents @ q.T  # normalized embeddings: (sentences, queries)
+    scored = []
+    for i, (rank, position, sentence, _) in enumerate(candidates):
+        overlap = len(_terms(sentence) & query_terms)
+        score = float(cosines[i].max()) + OVERLAP_WEIGHT * min(overlap, 3) - 0.02 * len(number_tokens(sentence))
+        scored.append((score, i))
+    best = max(score for score, _ in scored)
+    floor = max(RELEVANCE_FLOOR, best - RELEVANCE_MARGIN)
+    order = []
+    for j in range(len(queries)):  # each part of a compound question heard first
+        top = max(range(len(candidates)), key=lambda i: float(cosines[i, j]))
+        if float(cosines[top, j]) + OVERLAP_WEIGHT >= floor:
+            order.append(top)
+    order += [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2])) if score >= floor]
+    if not order:
+        order = [max(scored)[1]]
+    return _choose(chunks, [candidates[i][:3] for i in dict.fromkeys(order)])
+
+
+def _pick_by_terms(chunks, candidates, query_terms) -> list[tuple[Evidence, str]]:
+    by_rank: dict[int, list[tuple[float, int, str]]] = {}
+    for rank, position, sentence, _ in candidates:
+        overlap = len(_terms(sentence) & query_terms)
+        by_rank.setdefault(rank, []).append((overlap - 0.1 * len(number_tokens(sentence)), position, sentence))
+    firsts: list[tuple[int, int, str]] = []
+    extras: list[tuple[float, int, int, str]] = []
+    for rank, scored in by_rank.items():
+        scored.sort(key=lambda c: (-c[0], c[1]))
         if rank < TOP_CHUNKS:
             # the best-ranked chunk may give a second sentence when it shares the question's terms
-            take = [candidates[0]] + [c for c in candidates[1:2] if rank == 0 and c[0] >= 1]
+            take = [scored[0]] + [c for c in scored[1:2] if rank == 0 and c[0] >= 1]
             firsts.extend((rank, position, sentence) for _, position, sentence in take)
-            rest = candidates[len(take):]
+            rest = scored[len(take):]
         else:
-            rest = candidates
+            rest = scored
         extras.extend((score, rank, position, sentence) for score, position, sentence in rest if score >= 1)
     extras.sort(key=lambda e: (-e[0], e[1], e[2]))
+    return _choose(chunks, firsts + [(r, p, s) for _, r, p, s in extras])
+
+
+def _choose(chunks, ranked: list[tuple[int, int, str]]) -> list[tuple[Evidence, str]]:
+    """Up to MAX_SENTENCES of `ranked` (best first), no repeats, each company heard, shown in the
+    chunks' order."""
     chosen, seen = [], set()
     tickers = {c.ticker for c in chunks}
     cap = max(2, -(-MAX_SENTENCES // len(tickers))) if len(tickers) > 1 else MAX_SENTENCES  # each company heard
     per_ticker: dict[str, int] = {}
-    for rank, position, sentence in firsts + [(r, p, s) for _, r, p, s in extras]:
-        key = " ".join(sentence.lower().split())
+    for rank, position, sentence in ranked:
+        key = " ".join(sentence.lower().lstrip("…").split())
         ticker = chunks[rank].ticker
         if key not in seen and per_ticker.get(ticker, 0) < cap:  # overlapping chunks repeat sentences
             seen.add(key)
@@ -124,20 +196,25 @@ def compose_extractive(
     *,
     cells: list[dict] | None = None,
     on_text=None,
+    embedder=None,
 ) -> Draft:
     """Draft an answer from evidence alone. `cells` (numbers intents) lists what was asked for,
     per company, year and measure: {ticker, name, fiscal_year, metric, label, evidence_id|None,
-    display|None}."""
+    display|None}. `embedder` (the one retrieval used) scores sentences against the question."""
     if plan.intent == "qualitative":
-        return _qualitative(question, plan, evidence, cells)
+        return _qualitative(question, plan, evidence, cells, embedder)
     return _numbers(plan, cells or [])
 
 
-def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: list[dict] | None = None) -> Draft:
+def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: list[dict] | None = None,
+                 embedder=None) -> Draft:
     chunks = [e for e in evidence if e.kind == "chunk"]
     prose = [c for c in chunks if not _looks_tabular(c.text)] or chunks
     terms = _terms(" ".join([question, plan.query, *plan.sub_queries]))
-    picks = _pick_sentences(prose[:6], terms)
+    queries = list(dict.fromkeys(plan.sub_queries or [plan.query or question]))
+    if len(queries) > 1 and any(c.get("evidence_id") for c in cells or []):
+        queries = queries[1:]  # "how much ..." is answered by the XBRL figure; the prose answers "on what"
+    picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder)
     claims = _number_claims(cells or []) + [Claim(text=s, evidence_id=c.id, kind="prose") for c, s in picks]
     intro = ""
     if picks:
@@ -150,6 +227,9 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
         else:
             intro = f"From the 10-K filings of {', '.join(companies)}{where}:"
     return Draft(intro=intro, claims=claims, composer="extractive")
+
+
+compose_extractive.uses_embedder = True  # the compose node passes the loaded embedder
 
 
 def _looks_tabular(text: str) -> bool:
@@ -241,11 +321,12 @@ def compose(state, deps, config) -> dict:
     on_text = (config or {}).get("configurable", {}).get("on_text")
     status(config, "Writing the answer...")
     try:
-        draft = deps.composer(state["question"], plan, evidence, cells=cells, on_text=on_text)
+        extra = {"embedder": deps.embedder} if getattr(deps.composer, "uses_embedder", False) else {}
+        draft = deps.composer(state["question"], plan, evidence, cells=cells, on_text=on_text, **extra)
     except Exception as exc:  # a model's failure falls back to the extractive composer
         if deps.composer is deps.fallback_composer:
             raise
         log.warning("composer %s failed (%s); using the extractive composer", deps.composer_name, exc.__class__.__name__)
-        draft = deps.fallback_composer(state["question"], plan, evidence, cells=cells)
+        draft = deps.fallback_composer(state["question"], plan, evidence, cells=cells, embedder=deps.embedder)
         draft.fallback = f"composer: {deps.composer_name} failed ({exc.__class__.__name__}); extractive composer used"
     return {"draft": draft.model_dump(mode="json")}

@@ -161,7 +161,7 @@ def _check_one(claim: Claim, evidence: dict[str, Evidence], calc_inputs, chunks:
     money = _prose_figures(claim.text, evidence)
     if money:
         return CheckedClaim(claim, claim.evidence_id, "fail", f"figure {money[0]} from prose, not from an XBRL fact")
-    text = normalize_space(claim.text)
+    text = normalize_space(claim.text.removeprefix("…"))  # a leading ellipsis marks an elided start
     if text and text in normalize_space(cited.text):
         return CheckedClaim(claim, cited.id, "verbatim")
     for chunk in chunks:

@@ -102,6 +102,9 @@ STOPWORDS = {
     "hi", "hey", "item", "form", "sec", "gaap", "fy", "me", "get", "find", "explain", "describe", "summarize",
     "according", "per", "between", "vs", "of", "about", "its", "their", "a", "an", "on", "to", "from", "with",
 }
+# Words a tail like "and what it went into" is made of: no subject of its own, so it borrows one.
+TAIL_WORDS = {"went", "go", "goes", "gone", "into", "used", "use", "spent", "spend", "put", "toward", "towards",
+              "it", "they", "them", "this", "that", "those", "money", "funds", "cash"}
 # Sections named by their titles: the user has said where to look.
 SECTION_NAMES: tuple[tuple[str, str], ...] = (
     (r"\brisk factors?\b", "1A"),
@@ -167,9 +170,9 @@ def sub_queries(parts: list[str], measures: list[str]) -> list[str]:
     subject = " ".join(metric_query(k) for k in measures) or parts[0]
     out = []
     for i, part in enumerate(parts):
-        content = [w for w in re.findall(r"[\w&]+", part.lower()) if w not in STOPWORDS and len(w) > 2]
+        content = [w for w in re.findall(r"[\w&]+", part.lower()) if w not in STOPWORDS | TAIL_WORDS and len(w) > 2]
         if i > 0 and len(content) < 2:
-            tail = re.sub(r"(?i)^\s*on what\b", "spending focus areas priorities", part)
+            tail = re.sub(r"(?i)^\s*on what\b", "were directed to investments in", part)
             part = f"{subject} {tail}"
         out.append(expand_query(part))
     return out

@@ -116,3 +116,17 @@ def test_money_in_prose_must_come_from_a_fact():
     result = check_claims([quoted, plain], ev)
     assert result.claims[0].status == "fail" and "XBRL" in result.claims[0].detail
     assert result.claims[1].status == "verbatim"
+
+
+def test_an_elided_quote_is_verbatim_after_its_ellipsis():
+    from agent.draft import Claim, Evidence
+    from agent.guards import check_claims
+
+    chunk = Evidence(id="c:1", kind="chunk", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u", item="7",
+                     text="Outlays for equipment were $4.2 billion, spent mostly on new warehouses and robotics.")
+    result = check_claims([Claim(text="…spent mostly on new warehouses and robotics.", evidence_id="c:1")], {"c:1": chunk},
+                          calc_inputs={}, embedder=None)
+    assert [c.status for c in result.claims] == ["verbatim"]
+    result = check_claims([Claim(text="…spent mostly on new offices.", evidence_id="c:1")], {"c:1": chunk},
+                          calc_inputs={}, embedder=None)
+    assert result.claims[0].status != "verbatim"

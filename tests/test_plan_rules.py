@@ -244,7 +244,9 @@ def test_compound_questions_split_into_sub_queries(directory):
     assert p.intent == "qualitative" and p.metrics == ["rd"]
     assert len(p.sub_queries) == 2
     assert "research and development" in p.sub_queries[0]
-    assert "research and development" in p.sub_queries[1] and "focus" in p.sub_queries[1]
+    assert "research and development" in p.sub_queries[1] and "directed to" in p.sub_queries[1]
+    p = plan(directory, "apple's R&D in fy2024 and what it went into")  # a tail with no subject borrows one
+    assert len(p.sub_queries) == 2 and "research and development" in p.sub_queries[1]
     p = plan(directory, "Nvidia's dependence on TSMC and its relationship with suppliers")
     assert p.tickers == ["NVDA"] and p.refusal_reason is None  # TSMC is the topic here, not a subject
     assert p.sub_queries == ["dependence on TSMC", "its relationship with suppliers"]

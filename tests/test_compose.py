@@ -1,0 +1,47 @@
+"""The extractive composer picks the sentences that answer the question, not the first ones of
+the top chunks: each sub-query heard, off-topic padding below the relevance floor dropped."""
+
+from __future__ import annotations
+
+from agent.compose import compose_extractive
+from agent.draft import Evidence
+from agent.plan import Plan
+
+
+def _chunk(n: int, item: str, text: str) -> Evidence:
+    return Evidence(id=f"c:{n}", kind="chunk", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u",
+                    item=item, text=text)
+
+
+CHUNKS = [
+    _chunk(1, "7", "This discussion should be read together with the audited statements and their notes. "
+           "Store traffic rose during the holiday season as shoppers returned to physical locations. "
+           "Purchases of property and equipment were $9.1 billion, directed mainly to new distribution centers, "
+           "warehouse robotics and store refreshes."),
+    _chunk(2, "1A", "Weak economic conditions reduce household spending. "
+           "Severe weather can close stores and disrupt deliveries to them. "
+           "The company relies on a small number of ocean carriers for imported goods."),
+]
+
+
+def _plan(**kw) -> Plan:
+    return Plan(route="domain", intent="qualitative", tickers=["ZZZ"], fiscal_years=[2024], **kw)
+
+
+def test_compound_question_quotes_where_the_money_went_not_padding(embedder):
+    plan = _plan(metrics=["capex"], query="how much did zzz spend on capex and on what", sub_queries=[
+        "how much did spend on capex (capital expenditures purchases of property and equipment)",
+        "capital expenditures purchases of property and equipment were directed to investments in"])
+    cells = [{"ticker": "ZZZ", "name": "Zed", "fiscal_year": 2024, "metric": "capex", "label": "Capital expenditures",
+              "evidence_id": "f:1", "display": "$9.10 billion"}]
+    draft = compose_extractive("how much did zzz spend on capex and on what?", plan, CHUNKS, cells=cells, embedder=embedder)
+    prose = [c.text for c in draft.claims if c.kind == "prose"]
+    assert "…directed mainly to new distribution centers, warehouse robotics and store refreshes." in prose
+    assert not any("household spending" in p or "should be read" in p or "ocean carriers" in p for p in prose)
+    assert not any("$9.1" in p for p in prose)  # the prose figure never shows; the XBRL one does
+
+
+def test_without_an_embedder_the_term_picker_still_answers():
+    plan = _plan(query="severe weather deliveries")
+    draft = compose_extractive("what does zzz say about severe weather?", plan, CHUNKS)
+    assert any("Severe weather" in c.text for c in draft.claims)
