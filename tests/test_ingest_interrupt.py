@@ -1,0 +1,261 @@
+"""Ctrl-C (and SIGTERM) in the middle of `footnote ingest` leaves no partial filing.
+
+The real CLI runs as a subprocess against its own test database. Once at least one 10-K is
+committed but not all of them, the test interrupts it, then checks what issue 2 promises: the
+process stops within a bounded time with a polite message, every filing row that exists is
+whole (its Items, chunks and inline XBRL facts exactly as a clean ingest stores them), nothing
+is stored for a filing that is not there, no parse worker is left running, and a re-run
+completes to exactly the state of one clean ingest.
+
+A terminal's Ctrl-C reaches the whole foreground process group (the parse worker too); `kill
+-INT <pid>` reaches the main process only. Both are exercised.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from tests.conftest import SEC_FIXTURES
+
+FILINGS = 8  # 10-K documents in tests/fixtures/sec
+RUN_TIMEOUT_S = 600  # a whole clean ingest on a loaded 2-core machine
+STOP_TIMEOUT_S = 90  # from the signal to the process's exit (the writer finishes one filing at most)
+ORPHAN_TIMEOUT_S = 30  # a worker mid-parse may finish that document before it notices
+ATTEMPTS = 3  # runs tried before giving up on catching one mid-way
+
+# What a clean ingest stores, independent of row ids, timestamps and the order of writes.
+FINGERPRINT = {
+    "companies": "SELECT count(*), md5(string_agg(cik || '|' || name || '|' || array_to_string(tickers, ',')"
+    " || '|' || coalesce(fiscal_year_end, ''), ';' ORDER BY cik)) FROM companies",
+    "sec_tickers": "SELECT count(*), md5(string_agg(ticker || '|' || cik, ';' ORDER BY ticker)) FROM sec_tickers",
+    "filings": "SELECT count(*), md5(string_agg(accession || '|' || cik || '|' || fiscal_year || '|' || period_end"
+    " || '|' || content_hash || '|' || array_to_string(missing_items, ','), ';' ORDER BY accession)) FROM filings",
+    "sections": "SELECT count(*), md5(string_agg(accession || '|' || item || '|' || md5(text) || '|' || method, ';'"
+    " ORDER BY accession, item)) FROM sections",
+    "chunks": "SELECT count(*), md5(string_agg(accession || '|' || item || '|' || ordinal || '|' || md5(text)"
+    " || '|' || n_tokens, ';' ORDER BY accession, item, ordinal)) FROM chunks",
+    "facts": "SELECT count(*), md5(string_agg(fact_key || '|' || value || '|' || source || '|'"
+    " || coalesce(fiscal_year::text, '-') || '|' || coalesce(frame, '-'), ';' ORDER BY fact_key)) FROM facts",
+}
+
+# Per filing: (Items, chunks, inline XBRL facts). A whole filing has the same three as in a clean ingest.
+PER_FILING = """
+SELECT f.accession,
+       (SELECT count(*) FROM sections s WHERE s.accession = f.accession),
+       (SELECT count(*) FROM chunks c WHERE c.accession = f.accession),
+       (SELECT count(*) FROM facts x WHERE x.accession = f.accession AND x.source = 'ixbrl')
+FROM filings f ORDER BY f.accession
+"""
+
+# Rows that belong to a filing that is not stored: the remains of a half-written one.
+STRAYS = {
+    "sections": "SELECT count(*) FROM sections WHERE accession NOT IN (SELECT accession FROM filings)",
+    "chunks": "SELECT count(*) FROM chunks WHERE accession NOT IN (SELECT accession FROM filings)",
+    # companyfacts rows name filings never ingested as documents; a document's own facts do not.
+    "ixbrl facts": "SELECT count(*) FROM facts WHERE source = 'ixbrl' AND accession NOT IN (SELECT accession FROM filings)",
+}
+
+
+def _env(db, data_dir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("FOOTNOTE_", "OPENAI_", "AZURE_OPENAI"))}
+    env.update(
+        DATABASE_URL=db.url,
+        FOOTNOTE_DATA_DIR=str(data_dir),
+        FOOTNOTE_EMBEDDING_PROVIDER="local",
+        FOOTNOTE_EMBEDDING_MODEL="all-MiniLM-L6-v2",
+        FOOTNOTE_LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def _start(db, tmp: Path, name: str) -> tuple[subprocess.Popen, Path, Path]:
+    """`footnote ingest --from tests/fixtures/sec` in its own session (so its group can be signalled)."""
+    out, err = tmp / f"{name}.out", tmp / f"{name}.err"
+    cmd = [sys.executable, "-m", "bot.cli", "ingest", "--from", str(SEC_FIXTURES), "--workers", "1"]
+    with out.open("wb") as o, err.open("wb") as e:
+        proc = subprocess.Popen(cmd, cwd=tmp, env=_env(db, tmp / "data"), stdout=o, stderr=e,
+                                stdin=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+    return proc, out, err
+
+
+def _run_to_end(db, tmp: Path, name: str) -> str:
+    proc, out, err = _start(db, tmp, name)
+    try:
+        code = proc.wait(timeout=RUN_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        _kill_session(proc.pid)
+        proc.wait()
+        pytest.fail(f"{name}: ingest did not finish in {RUN_TIMEOUT_S}s\n{err.read_text()[-3000:]}")
+    assert code == 0, f"{name}: exit {code}\n{out.read_text()}\n{err.read_text()[-3000:]}"
+    return out.read_text()
+
+
+def _session_members(sid: int) -> list[int]:
+    """Live processes in session `sid` (the CLI and anything it started), from /proc."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()  # after "pid (comm) "
+        state, session = fields[0], int(fields[3])
+        if session == sid and state != "Z":
+            pids.append(int(entry))
+    return pids
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()[:200]
+    except OSError:
+        return "?"
+
+
+def _kill_session(sid: int) -> None:
+    """Clean up after a failed assertion: only processes this test started (its session)."""
+    for pid in _session_members(sid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def _filings(db) -> int:
+    with psycopg.connect(db.url, autocommit=True) as conn:
+        return conn.execute("SELECT count(*) FROM filings").fetchone()[0]
+
+
+def _query(db, sql: str):
+    with psycopg.connect(db.url, autocommit=True) as conn:
+        return conn.execute(sql).fetchall()
+
+
+def _fingerprint(db) -> dict[str, tuple]:
+    return {table: tuple(_query(db, sql)[0]) for table, sql in FINGERPRINT.items()}
+
+
+@pytest.fixture(scope="module")
+def clean(make_database, tmp_path_factory):
+    """One uninterrupted CLI ingest: its fingerprint and each filing's (Items, chunks, facts)."""
+    db = make_database()
+    _run_to_end(db, tmp_path_factory.mktemp("clean"), "clean")
+    per_filing = {row[0]: row[1:] for row in _query(db, PER_FILING)}
+    assert len(per_filing) == FILINGS
+    assert all(sections and chunks and facts for sections, chunks, facts in per_filing.values()), per_filing
+    return _fingerprint(db), per_filing
+
+
+def _interrupt_midway(make_database, tmp: Path, sig: int, *, group: bool):
+    """Start an ingest, signal it once 1..FILINGS-1 filings are committed; retried if it was too quick."""
+    for attempt in range(ATTEMPTS):
+        db = make_database()
+        proc, out, err = _start(db, tmp, f"run{attempt}")
+        workers_seen: set[int] = set()
+        committed = 0
+        deadline = time.monotonic() + RUN_TIMEOUT_S
+        try:
+            while proc.poll() is None and time.monotonic() < deadline:
+                workers_seen |= set(_session_members(proc.pid)) - {proc.pid}
+                committed = _filings(db)
+                if 0 < committed < FILINGS:
+                    break
+                time.sleep(0.05)
+            if proc.poll() is not None or committed >= FILINGS:
+                proc.wait(timeout=STOP_TIMEOUT_S)
+                continue  # finished before we caught it mid-way: try again on a fresh database
+            if time.monotonic() >= deadline:
+                pytest.fail(f"no filing was committed in {RUN_TIMEOUT_S}s\n{err.read_text()[-3000:]}")
+            (os.killpg if group else os.kill)(proc.pid, sig)
+            sent = time.monotonic()
+            try:
+                code = proc.wait(timeout=STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                pytest.fail(f"still running {STOP_TIMEOUT_S}s after {signal.Signals(sig).name}\n{err.read_text()[-3000:]}")
+            stopped_s = time.monotonic() - sent
+            orphans = _session_members(proc.pid)
+            wait_until = time.monotonic() + ORPHAN_TIMEOUT_S
+            while orphans and time.monotonic() < wait_until:
+                time.sleep(0.2)
+                orphans = _session_members(proc.pid)
+            orphans = [f"{pid}: {_cmdline(pid)}" for pid in orphans]
+            return db, code, stopped_s, committed, workers_seen, orphans, out.read_text(), err.read_text()
+        finally:
+            _kill_session(proc.pid)
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    pytest.fail(f"the ingest finished before it could be interrupted mid-way, {ATTEMPTS} times")
+
+
+def _assert_no_partial_filing(db, clean_per_filing) -> None:
+    for what, sql in STRAYS.items():
+        assert _query(db, sql)[0][0] == 0, f"{what} stored for a filing that is not in filings"
+    for accession, *counts in _query(db, PER_FILING):
+        assert tuple(counts) == clean_per_filing[accession], (
+            f"{accession}: (Items, chunks, ixbrl facts) = {tuple(counts)}, a whole filing has {clean_per_filing[accession]}"
+        )
+
+
+def _assert_rerun_matches_clean(db, tmp: Path, clean_fingerprint) -> None:
+    out = _run_to_end(db, tmp, "rerun")
+    assert "0 failed" in out, out
+    assert _fingerprint(db) == clean_fingerprint
+
+
+@pytest.mark.parametrize(
+    "group", [True, False], ids=["ctrl-c to the process group", "SIGINT to the main process"]
+)
+def test_sigint_midway_leaves_no_partial_filing(make_database, tmp_path, clean, group):
+    clean_fingerprint, clean_per_filing = clean
+    db, code, stopped_s, committed, workers_seen, orphans, out, err = _interrupt_midway(
+        make_database, tmp_path, signal.SIGINT, group=group
+    )
+    assert workers_seen, "no parse worker process was seen: the orphan check below would prove nothing"
+    assert code == 130, f"exit {code} after SIGINT\n{err[-3000:]}"
+    assert "interrupted" in err and "nothing partial was kept" in err, err[-3000:]
+    assert "Traceback" not in err, f"a traceback instead of a one-line message:\n{err[-3000:]}"
+    assert stopped_s < STOP_TIMEOUT_S
+    assert not orphans, f"processes left running after the CLI exited: {orphans}"
+    _assert_no_partial_filing(db, clean_per_filing)
+    _assert_rerun_matches_clean(db, tmp_path, clean_fingerprint)
+
+
+@pytest.fixture(scope="module")
+def sigterm_run(make_database, tmp_path_factory):
+    """One ingest stopped mid-way by `kill <pid>` (SIGTERM), as a service manager stops it."""
+    return _interrupt_midway(make_database, tmp_path_factory.mktemp("sigterm"), signal.SIGTERM, group=False)
+
+
+def test_sigterm_midway_leaves_no_partial_filing(sigterm_run, tmp_path, clean):
+    """Each filing's transaction is all-or-nothing even when the process dies without cleanup."""
+    clean_fingerprint, clean_per_filing = clean
+    db, code, stopped_s, _committed, workers_seen, _orphans, _out, err = sigterm_run
+    assert workers_seen
+    assert code != 0, err[-3000:]
+    assert stopped_s < STOP_TIMEOUT_S
+    _assert_no_partial_filing(db, clean_per_filing)
+    _assert_rerun_matches_clean(db, tmp_path, clean_fingerprint)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="footnote has no SIGTERM handler: the main process dies at once (exit -15, no message) and "
+    "the spawned parse worker and multiprocessing's resource tracker keep running",
+)
+def test_sigterm_stops_politely_and_leaves_no_worker(sigterm_run):
+    _db, code, _stopped_s, _committed, _workers_seen, orphans, _out, err = sigterm_run
+    assert not orphans, f"processes left running after the CLI exited: {orphans}"
+    assert code in (130, 143) and "interrupted" in err, f"exit {code}\n{err[-3000:]}"
