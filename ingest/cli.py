@@ -39,6 +39,7 @@ def register_bench(bench_sub) -> None:
     bench.add_argument("--from", dest="folder", type=Path, default=Path("../shared/sec"))
     bench.add_argument("--limit", type=int, help="only the first N 10-K documents")
     bench.add_argument("--workers", type=int, default=1)
+    bench.add_argument("--repeat", type=int, default=1, help="runs of both measurements; medians are reported")
     bench.add_argument("--out", type=Path, default=Path("bench-results/ingest.json"))
     bench.set_defaults(func=cmd_bench)
 
@@ -136,4 +137,5 @@ def _years(years: list[int]) -> str:
 def cmd_bench(args, settings) -> int:
     from ingest.bench import run_bench
 
-    return run_bench(settings, args.folder, limit=args.limit, out=args.out, workers=args.workers)
+    return run_bench(settings, args.folder, limit=args.limit, out=args.out, workers=args.workers,
+                     repeat=args.repeat)  # fmt: skip

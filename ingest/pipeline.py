@@ -1,9 +1,12 @@
 """Ingest a folder in SEC's layout: parse, chunk, embed and store each 10-K, plus companyfacts.
 
 Embedding is the slow step, so everything else is arranged around it: documents are parsed in
-a separate process while the current batch is embedded, chunks of several filings are embedded
-in one call, and a filing whose bytes (and the embedding model) are unchanged is skipped before
-it is even parsed. Each filing is written in its own transaction (old rows deleted, new rows
+a separate process (started before companyfacts are loaded, so the first parse is under way
+early) while the current batch is embedded; embedding starts as soon as the first filing's chunks
+arrive and then takes chunks of several filings per call; a writer thread with its own database
+connection stores batch N while batch N+1 is embedded, behind a bounded queue so memory stays
+flat; and a filing whose bytes (and the embedding model) are unchanged is skipped before it is
+even parsed. Each filing is written in its own transaction (old rows deleted, new rows
 inserted), so Ctrl-C or a crash never leaves half a filing, and a bad document is reported on
 one line while the rest of the batch goes on.
 """
@@ -12,6 +15,8 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import queue
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -34,6 +39,7 @@ log = logging.getLogger(__name__)
 
 EMBED_BATCH_CHUNKS = 512  # chunks gathered across filings before one embedding call
 PREFETCH = 3  # parsed filings waiting ahead of the embedder (bounds memory)
+WRITE_QUEUE = 2  # embedded batches waiting for the writer (bounds memory)
 
 
 @dataclass
@@ -76,14 +82,20 @@ def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = Non
         keep = {f.cik for f in corpus.filings}
         corpus.companyfacts = {c: p for c, p in corpus.companyfacts.items() if c in keep}
     companies = _companies(corpus, summary)
-    _load_ticker_map(db, corpus, summary)
+    todo = _changed_filings(db, corpus, summary)
+    counter = embedder.token_counter() if hasattr(embedder, "token_counter") else None
+    parser = _Parser(todo, workers, counter, embedder.max_tokens)  # parses while companyfacts load
     touched: set[int] = set()
-    for cik, path in sorted(corpus.companyfacts.items()):
-        if _load_companyfacts(db, companies, cik, path, summary):
-            touched.add(cik)
-    t0 = time.perf_counter()
-    touched |= _load_filings(db, embedder, corpus, companies, summary, progress=progress, workers=workers)
-    summary.filings_s = time.perf_counter() - t0
+    try:
+        _load_ticker_map(db, corpus, summary)
+        for cik, path in sorted(corpus.companyfacts.items()):
+            if _load_companyfacts(db, companies, cik, path, summary):
+                touched.add(cik)
+        t0 = time.perf_counter()
+        touched |= _load_filings(db, embedder, parser, todo, corpus, companies, summary, progress=progress)
+        summary.filings_s = time.perf_counter() - t0
+    finally:
+        parser.close()
     for cik in sorted(touched):
         with db.connection() as conn, conn.transaction():
             if writes.refresh_fiscal_years(conn, cik):
@@ -106,7 +118,8 @@ def ingest_document(db, embedder, data: bytes, *, source: str, accession: str | 
     company = _Company(meta.cik, [t for t in [ticker or meta.ticker] if t], None, None)
     chunks = chunk_sections(meta, parsed.sections, count_tokens=embedder.count_tokens, max_tokens=embedder.max_tokens)
     vectors = embedder.embed([embedding_input(c.context, c.text) for c in chunks]) if chunks else _empty(embedder)
-    outcome = _write(db, _Ready(file, parsed, chunks, True), vectors, company)
+    with db.connection() as conn:
+        outcome = _write(db, conn, _Ready(file, parsed, chunks, True), vectors, company)
     with db.connection() as conn, conn.transaction():
         if writes.refresh_fiscal_years(conn, meta.cik):
             db.bump_corpus_version(conn)
@@ -197,22 +210,31 @@ def _load_companyfacts(db, companies: dict[int, _Company], cik: int, path: Path,
 
 # -- 10-K documents --------------------------------------------------------------------------
 
-def _load_filings(db, embedder, corpus: LocalCorpus, companies, summary: IngestSummary, *, progress: bool,
-                  workers: int) -> set[int]:  # fmt: skip
+def _changed_filings(db, corpus: LocalCorpus, summary: IngestSummary) -> list[FilingFile]:
+    """The documents whose bytes differ from what is stored (new ones included)."""
     hashes = {f.key: sha256_of(read_bytes(f.path)) for f in corpus.filings}
     with db.connection() as conn:
         stored = writes.filing_hashes(conn, list(hashes))
     todo = [f for f in corpus.filings if stored.get(f.key) != hashes[f.key]]
     summary.filings_seen += len(corpus.filings)
     summary.unchanged += len(corpus.filings) - len(todo)
-    touched: set[int] = set()
+    return todo
+
+
+def _load_filings(db, embedder, parser: _Parser, todo: list[FilingFile], corpus: LocalCorpus, companies,
+                  summary: IngestSummary, *, progress: bool) -> set[int]:  # fmt: skip
+    """Embed parsed filings on this thread while the writer thread stores the previous batch.
+
+    A batch is embedded once it holds EMBED_BATCH_CHUNKS chunks, or as soon as the next parsed
+    filing is not ready yet: the embedder never idles waiting for a fuller batch.
+    """
     if not todo:
-        return touched
+        return set()
     bar = tqdm(total=len(todo), desc="Ingesting 10-Ks", unit="filing", disable=not progress)
+    writer = _Writer(db, companies, summary, bar)
     batch: list[_Ready] = []
     try:
-        counter = embedder.token_counter() if hasattr(embedder, "token_counter") else None
-        for file, result, chunks in _timed(_parsed(todo, workers, counter, embedder.max_tokens), summary):
+        for file, result, chunks in _timed(iter(parser), summary):
             if isinstance(result, str):
                 summary.failed.append(FilingOutcome(source=str(file.path), status="failed", reason=result))
                 bar.write(f"skipped {result}")
@@ -237,35 +259,59 @@ def _load_filings(db, embedder, corpus: LocalCorpus, companies, summary: IngestS
                 summary.chunk_s += time.perf_counter() - t0
             company = companies[file.cik]
             batch.append(_Ready(file, result, chunks, file.period_end == company.latest_period))
-            if sum(len(r.chunks) for r in batch) >= EMBED_BATCH_CHUNKS:
-                touched |= _flush(db, embedder, batch, companies, summary, bar)
+            if sum(len(r.chunks) for r in batch) >= EMBED_BATCH_CHUNKS or not parser.next_ready():
+                _embed(embedder, batch, summary, writer)
                 batch = []
-        touched |= _flush(db, embedder, batch, companies, summary, bar)
+        _embed(embedder, batch, summary, writer)
+        writer.close()
+    except BaseException:
+        writer.abort()
+        raise
     finally:
         bar.close()
-    return touched
+    return writer.touched
 
 
-def _parsed(todo: list[FilingFile], workers: int, counter, max_tokens: int) -> Iterator[tuple]:
-    """(file, ParsedFiling or a one-line error, chunks or None) in order.
+class _Parser:
+    """(file, ParsedFiling or a one-line error, chunks or None) in order, parsed ahead.
 
     Parsing (and chunking, when the embedder's token counter can travel to another process) runs
-    ahead in worker processes while the main process embeds.
+    in worker processes while the main process embeds; at most PREFETCH documents are in flight.
     """
-    if workers <= 0 or len(todo) <= 2:
-        for f in todo:
-            yield (f, *_parse_file(f, None, max_tokens))
-        return
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
-    try:
-        pending = [pool.submit(_parse_file, f, counter, max_tokens) for f in todo[:PREFETCH]]
-        for i, f in enumerate(todo):
-            result = pending.pop(0).result()
-            if i + PREFETCH < len(todo):
-                pending.append(pool.submit(_parse_file, todo[i + PREFETCH], counter, max_tokens))
+
+    def __init__(self, todo: list[FilingFile], workers: int, counter, max_tokens: int):
+        self._todo, self._counter, self._max_tokens = todo, counter, max_tokens
+        self._pool = None
+        self._pending: list = []
+        self._next = 0
+        if workers > 0 and len(todo) > 2:
+            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+            while self._next < min(PREFETCH, len(todo)):
+                self._submit()
+
+    def _submit(self) -> None:
+        f = self._todo[self._next]
+        self._pending.append(self._pool.submit(_parse_file, f, self._counter, self._max_tokens))
+        self._next += 1
+
+    def __iter__(self) -> Iterator[tuple]:
+        if self._pool is None:
+            for f in self._todo:
+                yield (f, *_parse_file(f, None, self._max_tokens))
+            return
+        for f in self._todo:
+            result = self._pending.pop(0).result()
+            if self._next < len(self._todo):
+                self._submit()
             yield (f, *result)
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+
+    def next_ready(self) -> bool:
+        """True when the next document can be had without waiting (inline parsing: never)."""
+        return bool(self._pending) and self._pending[0].done()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _parse_file(f: FilingFile, counter, max_tokens: int) -> tuple[ParsedFiling | str, list[ChunkDraft] | None]:
@@ -325,32 +371,95 @@ def _check(file: FilingFile, parsed: ParsedFiling, corpus: LocalCorpus) -> str |
     return None
 
 
-def _flush(db, embedder, batch: list[_Ready], companies, summary: IngestSummary, bar) -> set[int]:
+def _embed(embedder, batch: list[_Ready], summary: IngestSummary, writer: _Writer) -> None:
+    """Embed a batch's chunks in one call and hand the batch to the writer (waits if it is behind)."""
     if not batch:
-        return set()
+        return
     texts = [embedding_input(c.context, c.text) for r in batch for c in r.chunks]
     t0 = time.perf_counter()
     vectors = embedder.embed(texts) if texts else _empty(embedder)
     summary.embed_s += time.perf_counter() - t0
     summary.embedded_chunks += len(texts)
-    touched, offset = set(), 0
-    for ready in batch:
-        n = len(ready.chunks)
-        outcome = _write(db, ready, vectors[offset : offset + n], companies[ready.file.cik], summary)
-        offset += n
-        summary.add(outcome)
-        touched.add(ready.file.cik)
-        bar.update(1)
-    return touched
+    writer.put(batch, vectors)
 
 
-def _write(db, ready: _Ready, vectors, company: _Company, summary: IngestSummary | None = None) -> FilingOutcome:
+class _Writer:
+    """Stores embedded batches on its own thread and connection, one transaction per filing.
+
+    The queue holds at most WRITE_QUEUE batches, so a slow database holds the embedder back
+    instead of piling vectors up in memory. The first error stops the writing; it is raised in
+    the embedding thread at its next hand-over or at `close`, and the filing it happened in is
+    rolled back whole.
+    """
+
+    def __init__(self, db, companies, summary: IngestSummary, bar):
+        self._db, self._companies, self._summary, self._bar = db, companies, summary, bar
+        self._queue: queue.Queue = queue.Queue(maxsize=WRITE_QUEUE)
+        self._error: BaseException | None = None
+        self._stop = threading.Event()
+        self.touched: set[int] = set()
+        self._thread = threading.Thread(target=self._run, name="ingest-writer", daemon=True)
+        self._thread.start()
+
+    def put(self, batch: list[_Ready], vectors) -> None:
+        self._raise()
+        while True:
+            try:
+                self._queue.put((batch, vectors), timeout=0.5)
+                return
+            except queue.Full:
+                self._raise()  # the writer stopped: its error, not a deadlock
+
+    def close(self) -> None:
+        """Wait for every batch to be written; raise the writer's error, if any."""
+        self._queue.put(None)
+        self._thread.join()
+        self._raise()
+
+    def abort(self) -> None:
+        """Stop after the filing being written (its transaction completes or rolls back whole)."""
+        self._stop.set()
+        try:
+            self._queue.put_nowait(None)
+        except queue.Full:
+            pass
+        self._thread.join(timeout=60)
+
+    def _raise(self) -> None:
+        if self._error is not None:
+            raise self._error
+
+    def _run(self) -> None:
+        try:
+            with self._db.connection() as conn:
+                while not self._stop.is_set():
+                    item = self._queue.get()
+                    if item is None:
+                        return
+                    batch, vectors = item
+                    offset = 0
+                    for ready in batch:
+                        if self._stop.is_set():
+                            return
+                        n = len(ready.chunks)
+                        outcome = _write(self._db, conn, ready, vectors[offset : offset + n],
+                                         self._companies[ready.file.cik], self._summary)  # fmt: skip
+                        offset += n
+                        self._summary.add(outcome)
+                        self.touched.add(ready.file.cik)
+                        self._bar.update(1)
+        except BaseException as exc:  # handed to the embedding thread
+            self._error = exc
+            self._stop.set()
+
+
+def _write(db, conn, ready: _Ready, vectors, company: _Company, summary: IngestSummary | None = None) -> FilingOutcome:
     parsed, file = ready.parsed, ready.file
     meta = parsed.meta
     key = file.key
     url = file.url or meta.url or writes_url(meta.cik, file.accession)
     t0 = time.perf_counter()
-    with db.connection() as conn, conn.transaction():
+    with conn.transaction():
         _upsert_company(conn, company, meta.company, ready.is_latest)
         anchors = fiscal_year_anchors(writes.fiscal_year_anchors(conn, meta.cik) + [(meta.period_end, meta.fiscal_year)])
         years = [fiscal_year_for(f.period_end, anchors) for f in parsed.facts]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+import pytest
+
 from bot.settings import Settings
 from ingest import cli
 from tests.conftest import SEC_FIXTURES
@@ -60,8 +62,10 @@ def test_bench_writes_its_figures(pg_server_url, tmp_path, capsys):
 
     out = tmp_path / "bench" / "ingest.json"
     settings = Settings(database_url=pg_server_url, data_dir=tmp_path / "data")
-    assert run_bench(settings, SEC_FIXTURES, limit=2, out=out, workers=0) == 0
+    assert run_bench(settings, SEC_FIXTURES, limit=2, out=out, workers=0, repeat=2) == 0
     figures = json.loads(out.read_text())
+    assert figures["repeat"] == 2 and len(figures["ratio_pipeline_to_raw_runs"]) == 2
+    assert figures["raw_embedding_seconds"] == pytest.approx(sum(figures["raw_embedding_seconds_runs"]) / 2, abs=0.02)
     assert figures["filings_ingested"] == 2 and figures["filings_failed"] == 0 and figures["chunks"] > 0
     for key in ("filings_per_minute", "chunks_per_second", "raw_embedding_chunks_per_second",
                 "ratio_pipeline_to_raw", "peak_memory_mb", "db_mb_per_filing"):
