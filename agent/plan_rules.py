@@ -81,6 +81,28 @@ def guess_company_text(text: str) -> str | None:
     return None
 
 
+_TICKERISH = re.compile(r"(?<![\w$])([A-Z]{2,6}(?:[.-][A-Z]{1,2})?)(?![\w'’-])")
+_POSSESSIVE_NAME = re.compile(r"(?<![\w$])([A-Z][\w&.-]+)['\u2019]s\b")
+
+
+def named_unknown_company(outside: str) -> str | None:
+    """A company-like token the directory did not resolve ("FOOBAR revenue", "Foobar's margins"):
+    a follow-up naming one must not silently inherit the thread's company. Ticker-shaped words
+    (all capitals) and possessive names count; measures, abbreviations and topics do not."""
+    guess = guess_company_text(outside)
+    if not guess:
+        return None
+    for m in (*_TICKERISH.finditer(outside), *_POSSESSIVE_NAME.finditer(outside)):
+        token = m.group(1)
+        low = token.lower()
+        if token not in guess or low in STOPWORDS or normalize(token) in MEASURE_PHRASES:
+            continue
+        if expand_query(low) != low or route_items(low)[1]:
+            continue  # an abbreviation analysts use (AI, FX, R&D) or a topic
+        return guess
+    return None
+
+
 # A metric and its share of revenue, for "as a % of revenue?" as a follow-up.
 SHARE_OF_REVENUE = {
     "rd": "rd_pct_revenue", "sga": "sga_pct_revenue", "capex": "capex_pct_revenue", "gross_profit": "gross_margin",
@@ -296,6 +318,10 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     if not tickers and group and prev is not None and len(history) >= 2:
         tickers = history[-2:] if "both" in group.group(0) or "two" in group.group(0) else history[-4:]
         inherited.insert(0, "tickers")
+    if not tickers and prev is not None:
+        unknown = named_unknown_company(outside)
+        if unknown:  # "FOOBAR revenue" in a thread about Apple: not Apple's revenue
+            return _refuse("no_company", unknown, **carry)
     if prev is not None and prev.tickers:
         if not tickers and (domain_signal or followup):
             tickers = list(prev.tickers)

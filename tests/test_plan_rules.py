@@ -429,3 +429,16 @@ def test_every_plan_uses_known_keys(directory):
         assert all(t == t.upper() for t in p.tickers), (q, p.tickers)
         assert all(1993 <= y <= 2039 for y in p.fiscal_years), (q, p.fiscal_years)
         assert (p.route == "refusal") == (p.refusal_reason is not None), q
+
+
+def test_an_unknown_company_named_in_a_thread_is_refused_not_inherited(directory):
+    first = plan(directory, "What was Apple's revenue in fiscal 2024?")
+    for text, name in (("FOOBAR revenue", "FOOBAR"), ("what about Zorblax's revenue?", "Zorblax"),
+                       ("and QQXZ net income in fy2023?", "QQXZ")):
+        p = plan(directory, text, previous=first)
+        assert p.refusal_reason == "no_company" and p.refusal_detail == name and p.tickers == [], text
+    # what a follow-up may leave out still comes from the thread: measures, years, abbreviations, topics
+    for text in ("and R&D?", "what about fiscal 2023?", "and EPS?", "what about FY23?", "and SG&A?",
+                 "what does it say about AI?", "and FX risk?", "why did it change?", "TSLA?"):
+        p = plan(directory, text, previous=first)
+        assert p.refusal_reason in (None, "unknown_metric") and p.tickers, (text, p)
