@@ -224,6 +224,12 @@ def _years(r: Reading, prev: Plan | None, followup: bool, directory: CompanyDire
     return fields, inherited
 
 
+def _filing_outlook(plan: Plan) -> bool:
+    """A named filing asked about a later year: what that filing says it expects (quoted from its
+    text), not figures of a year it has not reported and not a forecast of Footnote's own."""
+    return bool(plan.as_of_filing_year and plan.fiscal_years and max(plan.fiscal_years) > plan.as_of_filing_year)
+
+
 def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited: list[str]) -> bool:
     """Fill the plan's Items, query and sub-queries; True when the question is a prose question."""
     measures = plan.metrics
@@ -356,10 +362,16 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         plan.fiscal_years = plan.fiscal_years[1:]  # "2025 vs 2024": the 2025 growth
     if not measures and len(tickers) >= 2 and not r.has_topic and not r.why:
         measures = list(DEFAULT_COMPARE)  # "compare Apple and Nvidia": the headline figures
+    outlook = _filing_outlook(plan)
+    if outlook:  # "what does its 2024 10-K say it expects for capex in 2025?": the filing's own words
+        plan.fiscal_years, plan.year_offsets, plan.latest = [plan.as_of_filing_year], [], False
+        measures = []  # no figure of a year the filing has not reported
     plan.metrics = measures
 
     qualitative = _search(plan, r, prev, followup, inherited)
     plan.inherited = inherited
+    if outlook and not r.items:
+        plan.items = ["7"]  # plans and expectations are stated in MD&A (liquidity, outlook)
     if qualitative:
         plan.intent = "qualitative"
     elif len(tickers) >= 2:

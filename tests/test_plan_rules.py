@@ -442,3 +442,13 @@ def test_an_unknown_company_named_in_a_thread_is_refused_not_inherited(directory
                  "what does it say about AI?", "and FX risk?", "why did it change?", "TSLA?"):
         p = plan(directory, text, previous=first)
         assert p.refusal_reason in (None, "unknown_metric") and p.tickers, (text, p)
+
+
+def test_a_named_filing_asked_about_a_later_year_quotes_that_filings_plan(directory):
+    p = plan(directory, "what does tesla's 2024 10-K say it expects for capex in 2025?")
+    assert p.refusal_reason is None and p.intent == "qualitative"
+    assert p.fiscal_years == [2024] and p.as_of_filing_year == 2024 and p.metrics == []
+    assert p.items == ["7"] and "capital expenditures" in p.query
+    p = plan(directory, "per the FY2024 10-K, what was apple's revenue in fy2023?")  # an earlier year: its figure
+    assert p.intent == "numeric" and p.fiscal_years == [2023] and p.metrics == ["revenue"]
+    assert plan(directory, "what will tesla's capex be in 2026?").refusal_reason is not None  # a forecast of ours
