@@ -114,7 +114,13 @@ SECTION_NAMES: tuple[tuple[str, str], ...] = (
 )
 
 
+# A particular event, not the program: Item 1C describes how cybersecurity is run, while what an
+# attack did (costs, disruption, what was found) is told in MD&A and the risk factors.
+INCIDENT = (r"\bwhat happened\b|\b(?:the|a|an|its|their|this|that|last year's|(?:19|20)\d{2})\s+(?:[\w&'-]+\s+){0,3}?"
+            r"(?:cyber[- ]?)?(?:attack|breach|incident|intrusion|outage|hack)(?:es|s)?\b")
+
 _TOPICS = tuple((re.compile(p), items) for p, items in TOPICS)
+_INCIDENT = re.compile(INCIDENT)
 _SECTION_NAMES = tuple((re.compile(p), item) for p, item in SECTION_NAMES)
 _EXPANSIONS = tuple((re.compile(p, re.I), words) for p, words in EXPANSIONS)
 _ITEM = re.compile(r"\bitem\s+(1a|1b|1c|7a|1|7|8)\b")
@@ -143,6 +149,8 @@ def route_items(text: str) -> tuple[list[str], bool]:
         items = [i for i in items if i != "1A"]
     if "1C" in items or ("1A" in items and "8" not in items):
         items = [i for i in items if i != "1"]
+    if "1C" in items and _INCIDENT.search(text):
+        items += [i for i in ("7", "1A") if i not in items]
     return items, found
 
 

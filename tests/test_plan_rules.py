@@ -452,3 +452,12 @@ def test_a_named_filing_asked_about_a_later_year_quotes_that_filings_plan(direct
     p = plan(directory, "per the FY2024 10-K, what was apple's revenue in fy2023?")  # an earlier year: its figure
     assert p.intent == "numeric" and p.fiscal_years == [2023] and p.metrics == ["revenue"]
     assert plan(directory, "what will tesla's capex be in 2026?").refusal_reason is not None  # a forecast of ours
+
+
+def test_a_cyber_incident_searches_mdna_and_risk_factors_too():
+    from agent.plan_topics import route_items
+
+    assert route_items("what happened with the change healthcare cyberattack at unitedhealth in 2024?")[0] == ["1C", "7", "1A"]
+    assert route_items("did the ransomware attack disrupt operations?")[0] == ["1C", "7", "1A"]
+    assert route_items("how does apple handle cybersecurity incidents?")[0] == ["1C"]  # the program, not an event
+    assert route_items("who oversees cybersecurity at nvidia?")[0] == ["1C"]
