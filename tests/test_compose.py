@@ -45,3 +45,23 @@ def test_without_an_embedder_the_term_picker_still_answers():
     plan = _plan(query="severe weather deliveries")
     draft = compose_extractive("what does zzz say about severe weather?", plan, CHUNKS)
     assert any("Severe weather" in c.text for c in draft.claims)
+
+
+def test_only_a_shortlist_of_sentences_is_embedded(embedder):
+    from agent import compose
+
+    class Counting:
+        def __init__(self, inner):
+            self.inner, self.sizes = inner, []
+
+        def embed(self, texts, **kw):
+            self.sizes.append(len(texts))
+            return self.inner.embed(texts, **kw)
+
+    filler = " ".join(f"Store number {n} in the northern region opened a new garden center this spring." for n in range(30))
+    chunks = [_chunk(3, "7", filler + " Severe weather closed several stores and delayed deliveries to them.")]
+    counting = Counting(embedder)
+    draft = compose_extractive("what does zzz say about severe weather?", _plan(query="severe weather"), chunks,
+                               embedder=counting)
+    assert counting.sizes and max(counting.sizes) <= compose.SHORTLIST + 1
+    assert any("Severe weather" in c.text for c in draft.claims)
