@@ -20,6 +20,7 @@ from agent.plan_measures import TOPIC_MASK, find_measures, growth_words, implied
 from agent.plan_scope import meta_intent, out_of_scope, strip_quotes
 from agent.plan_topics import (
     COMPOUND,
+    NARROWED,
     QUAL_ASK,
     SECTION_ITEMS,
     STOPWORDS,
@@ -188,6 +189,10 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Readi
     growth = growth_words(normalize(outside)) and not why
     reading = Reading(raw, low, matches, [m.company.ticker for m in matches if m.kind == "company"], measures,
                       unmappable, items, has_topic, why, growth, parse_years(outside, growth=growth))
+    if reading.measures and NARROWED.search(low):
+        # "how much did the 53rd week add to sales?": a slice no fact reports, told in MD&A
+        reading.measures, reading.has_topic = [], True
+        reading.items = ["7", *[i for i in reading.items if i != "7"]]
     if reading.unmappable and reading.prose_ask:
         # "why did iPhone revenue fall?": prose about a narrower figure, which MD&A discusses
         reading.measures, reading.unmappable = [], None

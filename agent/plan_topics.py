@@ -36,7 +36,7 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bprice (?:cuts?|reductions?|increases?)\b|\bpricing\b|\bdeliver(?:y|ies|ed)\b|\bproduction volumes?\b|"
      r"\bunits? sold\b|\bdemand\b", ("7", "1A")),
     (r"\b(?:repurchase|buyback) (?:programs?|plans?|authori[sz]ations?)\b|\bcapital return\b", ("7", "8")),
-    (r"\b(?:stock|share)[- ]splits?\b|\b5[23][- ]weeks?\b|\bextra week\b|\bfiscal (?:calendar|period)\b",
+    (r"\b(?:stock|share)[- ]splits?\b|\b5[23](?:rd|nd)?[- ]weeks?\b|\bextra week\b|\bfiscal (?:calendar|period)\b",
      ("7",)),
     (r"\baccounting polic\w+|\brevenue recognition\b|\bnotes? to (?:the )?(?:consolidated )?financial statements\b|"
      r"\bfootnotes\b|\bfootnote\s+(?:on|about|for)\b|\bleases?\b|\bgoodwill\b|\bimpairment\w*|\b(?:stock|share)[- ]based compensation\b|"
@@ -65,6 +65,15 @@ QUAL_ASK = re.compile(
 WHY = re.compile(
     r"\b(?:why|what drove|what caused|drivers?|driven by|reasons?|explain\w*|explanation|what led|"
     r"contribut\w+ to|factors behind|how come)\b"
+)
+# A figure narrowed by something that is not a measure ("what the 53rd week added to sales",
+# "revenue from acquisitions", "growth from price increases"): no XBRL fact is that slice, and the
+# unqualified total would answer another question. MD&A discusses such contributions.
+NARROWED = re.compile(
+    r"\b(?:5[23](?:rd|nd)?|14th|extra|additional)[- ]weeks?\b|\b(?:add|added|adds|adding)\s+to\b|"
+    r"\b(?:from|due to|attributable to|because of)\s+(?:the\s+|its\s+|their\s+)?(?:recent\s+)?"
+    r"(?:acquisitions?|acquired\s+\w+|price\s+(?:increases?|hikes?|changes?)|pricing|higher\s+prices|"
+    r"(?:foreign\s+)?currency|exchange\s+rates?|divestitures?)\b"
 )
 COMPOUND = re.compile(
     r"\s*,?\s*\b(?:and|as well as|plus|also)\s+(?=(?:on what|what|how|why|where|which|who|its|their|"

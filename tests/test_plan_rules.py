@@ -461,3 +461,14 @@ def test_a_cyber_incident_searches_mdna_and_risk_factors_too():
     assert route_items("did the ransomware attack disrupt operations?")[0] == ["1C", "7", "1A"]
     assert route_items("how does apple handle cybersecurity incidents?")[0] == ["1C"]  # the program, not an event
     assert route_items("who oversees cybersecurity at nvidia?")[0] == ["1C"]
+
+
+def test_a_metric_narrowed_by_a_non_metric_goes_to_mdna_prose(directory):
+    for text in ("how much did the 53rd week add to walmart's sales in fiscal 2024?",
+                 "walmart revenue from acquisitions in fy2024",
+                 "how much did price increases add to tesla revenue?"):
+        p = plan(directory, text)
+        assert p.intent == "qualitative" and p.metrics == [] and p.items[0] == "7", text
+    # the unqualified figure, and measures whose own name says "from", stay numbers
+    assert plan(directory, "walmart revenue fy2024").metrics == ["revenue"]
+    assert plan(directory, "apple cash from operations fy2024").metrics == ["operating_cash_flow"]
