@@ -44,6 +44,7 @@ _TITLE = re.compile(
 _GLUED = re.compile(
     r"^[A-Z][\w’'&,-]*(?:\s+[\w’'&,-]+){0,6}?\s+(?=(?:We|Our|The|This|These|During|Each|Under|Since|Because|Although)\s)"
 )
+_DANGLING = re.compile(r"(?:\d|respectively\b|and\b|or\b)", re.I)  # a tail that only makes sense with its figure
 _ENDS = re.compile(r"[.!?][\"”’)]?$")
 _BOILERPLATE = re.compile(
     r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)|\bshould be read (?:together|in conjunction) with\b", re.I
@@ -110,7 +111,7 @@ def _figure_free_tail(sentence: str) -> str | None:
         tail = sentence[cut + 1 :].strip()
         if number_tokens(tail):
             break
-        if len(tail.split()) >= 5 and financial_figures(sentence[:cut]):
+        if len(tail.split()) >= 5 and financial_figures(sentence[:cut]) and not _DANGLING.match(tail):
             best = "…" + tail
         cut = sentence.rfind(",", 0, cut)
     return best

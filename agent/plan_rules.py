@@ -270,6 +270,8 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
         plan.query = expand_query(query_source)
         if len(compound) > 1:
             plan.sub_queries = sub_queries(compound[:3], measures)
+            if measures and not plan.items:
+                plan.items = ["7"]  # "how much ... and on what": where the money went is told in MD&A
     return qualitative
 
 

@@ -41,6 +41,14 @@ def test_compound_question_quotes_where_the_money_went_not_padding(embedder):
     assert not any("$9.1" in p for p in prose)  # the prose figure never shows; the XBRL one does
 
 
+def test_an_elided_quote_never_starts_with_what_belongs_to_its_figure():
+    from agent.compose import _figure_free_tail
+
+    tail = _figure_free_tail("Purchases were $9.1 billion and $8.0 billion for 2024 and 2023, respectively, "
+                             "mainly for new warehouses, robotics and store refreshes across the country.")
+    assert tail == "…mainly for new warehouses, robotics and store refreshes across the country."
+
+
 def test_without_an_embedder_the_term_picker_still_answers():
     plan = _plan(query="severe weather deliveries")
     draft = compose_extractive("what does zzz say about severe weather?", plan, CHUNKS)

@@ -247,6 +247,7 @@ def test_compound_questions_split_into_sub_queries(directory):
     assert "research and development" in p.sub_queries[1] and "directed to" in p.sub_queries[1]
     p = plan(directory, "apple's R&D in fy2024 and what it went into")  # a tail with no subject borrows one
     assert len(p.sub_queries) == 2 and "research and development" in p.sub_queries[1]
+    assert p.items == ["7"]  # where the money went: MD&A, not the accounting notes
     p = plan(directory, "Nvidia's dependence on TSMC and its relationship with suppliers")
     assert p.tickers == ["NVDA"] and p.refusal_reason is None  # TSMC is the topic here, not a subject
     assert p.sub_queries == ["dependence on TSMC", "its relationship with suppliers"]
