@@ -8,7 +8,12 @@ is stored for a filing that is not there, no parse worker is left running, and a
 completes to exactly the state of one clean ingest.
 
 A terminal's Ctrl-C reaches the whole foreground process group (the parse worker too); `kill
--INT <pid>` reaches the main process only. Both are exercised.
+-INT <pid>` reaches the main process only. Both are exercised, and SIGTERM. The moment is
+random (after 1..7 of the 8 filings, plus 0-3 s), so repeated runs cover parse, embed and write.
+
+Known defects, reported as xfail until fixed (the data-integrity checks hold and are hard):
+the idle parse worker prints a KeyboardInterrupt traceback on a terminal's Ctrl-C, and SIGTERM
+is not handled (no message, exit -15, the parse worker and resource tracker are orphaned).
 """
 
 from __future__ import annotations
@@ -166,7 +171,8 @@ class Stopped:
 
     db: object
     signal: str
-    delay_s: float  # after the first commit, before the signal
+    after: int  # the signal was due this long after this many filings were committed
+    delay_s: float
     committed: int  # filings committed when the signal was sent
     code: int
     stopped_s: float  # from the signal to the exit
@@ -176,26 +182,28 @@ class Stopped:
     err: str
 
     def __str__(self) -> str:
-        return (f"{self.signal} {self.delay_s:.2f}s after the first commit ({self.committed} of {FILINGS} "
+        return (f"{self.signal} {self.delay_s:.2f}s after commit #{self.after} ({self.committed} of {FILINGS} "
                 f"filings committed): exit {self.code} in {self.stopped_s:.1f}s\n{self.err[-3000:]}")  # fmt: skip
 
 
 def _interrupt_midway(make_database, tmp: Path, sig: int, *, group: bool) -> Stopped:
-    """Start an ingest and signal it at a random moment after its first filing is committed and
-    before its last; a run that finishes before that is retried on a fresh database."""
+    """Start an ingest and signal it at a random moment between its first filing's commit and its
+    last's (early: every company still has work; late: some are complete, which matters to the
+    re-run); a run that finishes before that moment is retried on a fresh database."""
     for attempt in range(ATTEMPTS):
         db = make_database()
         proc, out, err = _start(db, tmp, f"run{attempt}")
         workers_seen: set[int] = set()
+        after = random.randint(1, FILINGS - 1)
         delay = random.uniform(0.0, 3.0)  # a filing takes ~3-6 s here: anywhere in its parse, embed or write
         deadline = time.monotonic() + RUN_TIMEOUT_S
         try:
-            first_commit = None
+            reached = None
             while proc.poll() is None and time.monotonic() < deadline:
                 workers_seen |= set(_session_members(proc.pid)) - {proc.pid}
-                if first_commit is None and _filings(db) > 0:
-                    first_commit = time.monotonic()
-                if first_commit is not None and time.monotonic() - first_commit >= delay:
+                if reached is None and _filings(db) >= after:
+                    reached = time.monotonic()
+                if reached is not None and time.monotonic() - reached >= delay:
                     break
                 time.sleep(0.05)
             if time.monotonic() >= deadline:
@@ -216,7 +224,7 @@ def _interrupt_midway(make_database, tmp: Path, sig: int, *, group: bool) -> Sto
             while orphans and time.monotonic() < wait_until:
                 time.sleep(0.2)
                 orphans = _session_members(proc.pid)
-            return Stopped(db, signal.Signals(sig).name, delay, committed, code, stopped_s, workers_seen,
+            return Stopped(db, signal.Signals(sig).name, after, delay, committed, code, stopped_s, workers_seen,
                            [f"{pid}: {_cmdline(pid)}" for pid in orphans], out.read_text(), err.read_text())  # fmt: skip
         finally:
             _kill_session(proc.pid)
