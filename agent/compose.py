@@ -16,6 +16,7 @@ from agent.draft import Claim, Draft, Evidence
 from agent.graph import status
 from agent.guards import financial_figures, number_tokens, split_sentences
 from agent.plan import Plan
+from agent.query_vectors import embed_queries
 
 log = logging.getLogger(__name__)
 
@@ -133,8 +134,8 @@ def _pick_sentences(
     if embedder is None or not queries:
         return _pick_by_terms(chunks, candidates, query_terms)
     candidates = _shortlist(candidates, query_terms)
-    vectors = embedder.embed([*queries, *[" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates]])
-    q, sents = vectors[: len(queries)], vectors[len(queries) :]
+    q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
+    sents = embedder.embed([" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates])
     cosines = sents @ q.T  # normalized embeddings: (sentences, queries)
     scored = []
     for i, (rank, position, sentence, _) in enumerate(candidates):

@@ -15,6 +15,7 @@ from agent.concepts import METRICS
 from agent.draft import Evidence
 from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_value
 from agent.graph import status
+from agent.query_vectors import embed_queries
 from store import chunks as chunk_store
 from store import facts as facts_store
 
@@ -188,7 +189,7 @@ def _prose(state, deps, config) -> dict:
     located = state["located"]
     queries = located["queries"] or [state["question"]]
     status(config, "Searching the filing...")
-    embeddings = deps.embedder.embed(queries)
+    embeddings = embed_queries(deps.embedder, queries)  # the composer reuses these vectors
     companies = state["resolved"]
     per_company = max(4, chunk_store.MAX_CHUNKS // max(1, len(companies)))
     per_company_hits: list[list[Evidence]] = []

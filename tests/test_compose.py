@@ -73,3 +73,25 @@ def test_only_a_shortlist_of_sentences_is_embedded(embedder):
                                embedder=counting)
     assert counting.sizes and max(counting.sizes) <= compose.SHORTLIST + 1
     assert any("Severe weather" in c.text for c in draft.claims)
+
+
+def test_query_vectors_are_embedded_once_per_embedder(embedder):
+    import numpy as np
+
+    from agent.query_vectors import embed_queries
+
+    class Counting:
+        def __init__(self, inner):
+            self.inner, self.texts = inner, []
+
+        def embed(self, texts, **kw):
+            self.texts += list(texts)
+            return self.inner.embed(texts, **kw)
+
+    first, other = Counting(embedder), Counting(embedder)
+    a = embed_queries(first, ["severe weather", "capital expenditures"])
+    b = embed_queries(first, ["capital expenditures", "severe weather"])
+    assert first.texts == ["severe weather", "capital expenditures"]  # the second call embedded nothing
+    assert np.allclose(a[::-1], b) and np.allclose(a, embedder.embed(["severe weather", "capital expenditures"]))
+    embed_queries(other, ["severe weather"])
+    assert other.texts == ["severe weather"]  # another embedder never reads the first one's vectors
