@@ -71,7 +71,7 @@ def _terms(text: str) -> set[str]:
 def lower_label(label: str) -> str:
     """'Research and development expense' -> 'research and development expense'; keeps 'EPS'."""
     first = label.split(" ", 1)[0]
-    if len(first) > 1 and first[1].isupper():
+    if len(first) > 1 and any(c.isupper() for c in first[1:]):  # EPS, R&D, SG&A
         return label
     return label[0].lower() + label[1:]
 

@@ -168,11 +168,19 @@ def _growth_phrases(metric: str) -> list[str]:
     return out
 
 
+def _lower(label: str) -> str:
+    """Lower-case a label's first letter unless its first word is an acronym (R&D, EPS, SG&A)."""
+    first = label.split(" ", 1)[0]
+    if len(first) > 1 and any(c.isupper() for c in first[1:]):
+        return label
+    return label[0].lower() + label[1:]
+
+
 def _growth_formula(metric: str) -> Formula:
     label = METRICS[metric].label
     return _f(growth_key(metric), f"{label} growth", _growth_phrases(metric),
               [Input(metric, 0), Input(metric, -1)], "percent",
-              f"({label} − prior-year {label[0].lower() + label[1:]}) ÷ |prior-year {label[0].lower() + label[1:]}|",
+              f"({label} − prior-year {_lower(label)}) ÷ |prior-year {_lower(label)}|",
               _growth, operator="vs", query=f"{METRICS[metric].query} increased decreased compared to prior year")
 
 
