@@ -126,6 +126,9 @@ def _figures(runs: list[dict], n: int, *, folder, limit, workers, model, loads) 
         "ratio_pipeline_to_raw": round(med(ratios), 3) if raw_cps else None,
         "ratio_pipeline_to_raw_runs": [round(x, 3) for x in ratios],
         "ratio_documents_to_raw": round(med(doc_ratios), 3) if raw_cps else None,
+        # Both terms come from the same interval, so other load on the machine cancels out: the
+        # share of the pipeline's time spent inside the embedding call (1.0: no overhead at all).
+        "embedding_share_of_pipeline": round(per_run(lambda s: s.embed_s / s.elapsed_s if s.elapsed_s else 0.0), 3),
         "peak_memory_mb": round(own / 1024, 1),
         "peak_memory_parse_worker_mb": round(children / 1024, 1),
         "db_bytes": db_bytes,

@@ -402,19 +402,22 @@ class _Writer:
         self._thread.start()
 
     def put(self, batch: list[_Ready], vectors) -> None:
-        self._raise()
-        while True:
-            try:
-                self._queue.put((batch, vectors), timeout=0.5)
-                return
-            except queue.Full:
-                self._raise()  # the writer stopped: its error, not a deadlock
+        self._hand_over((batch, vectors))
 
     def close(self) -> None:
         """Wait for every batch to be written; raise the writer's error, if any."""
-        self._queue.put(None)
+        self._hand_over(None)
         self._thread.join()
         self._raise()
+
+    def _hand_over(self, item) -> None:
+        self._raise()
+        while True:
+            try:
+                self._queue.put(item, timeout=0.5)
+                return
+            except queue.Full:
+                self._raise()  # the writer stopped on an error: raise it rather than wait forever
 
     def abort(self) -> None:
         """Stop after the filing being written (its transaction completes or rolls back whole)."""

@@ -248,3 +248,22 @@ def test_one_document_from_bytes(db, embedder):
         assert conn.execute(
             "SELECT count(*) FROM chunks WHERE item = '1A' AND text LIKE '%%Ignore previous instructions%%'"
         ).fetchone()[0] == 1
+
+
+def test_a_writer_error_reaches_the_embedding_thread_even_with_a_full_queue(db):
+    """The writer stops on its first error; the embedder must get that error, not block forever."""
+    from types import SimpleNamespace
+
+    from ingest.pipeline import WRITE_QUEUE, _Ready, _Writer
+    from ingest.summary import IngestSummary
+
+    class _Bar:
+        def update(self, n):
+            pass
+
+    writer = _Writer(db, {}, IngestSummary(), _Bar())  # no companies: the first write fails
+    ready = _Ready(SimpleNamespace(cik=1), None, [], True)
+    with pytest.raises(KeyError):
+        for _ in range(WRITE_QUEUE + 3):
+            writer.put([ready], np.zeros((0, 384), dtype=np.float32))
+        writer.close()
