@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import sys
 
 from bot.settings import load_settings
@@ -30,7 +31,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stop_like_ctrl_c(signum, frame) -> None:
+    """A service manager's SIGTERM takes the same clean-up path as Ctrl-C: open transactions roll
+    back, worker processes are shut down, and the user gets one line instead of a dead process."""
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
+    signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
     parser = build_parser()
     args = parser.parse_args(argv)
     settings = load_settings()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import queue
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -285,7 +286,9 @@ class _Parser:
         self._pending: list = []
         self._next = 0
         if workers > 0 and len(todo) > 2:
-            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(
+                max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts
+            )
             while self._next < min(PREFETCH, len(todo)):
                 self._submit()
 
@@ -312,6 +315,13 @@ class _Parser:
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _ignore_interrupts() -> None:
+    """A terminal's Ctrl-C reaches the whole process group; the main process owns the clean-up and
+    shuts the pool down, so a parse worker must neither die with a traceback nor outlive it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _parse_file(f: FilingFile, counter, max_tokens: int) -> tuple[ParsedFiling | str, list[ChunkDraft] | None]:
