@@ -73,6 +73,8 @@ def db(_scratch_db) -> Database:
     with _scratch_db.connection() as conn:
         conn.execute(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE")
         conn.execute("UPDATE corpus_meta SET value = '0' WHERE key = 'corpus_version'")
+        # Hashes of ingested companyfacts files describe rows that were just truncated.
+        conn.execute("DELETE FROM corpus_meta WHERE key LIKE 'source:%'")
     return _scratch_db
 
 
