@@ -36,6 +36,8 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.x509.oid import NameOID
+
+from tests.fakes.loopback import send_json, serve, stop
 from jwt.algorithms import RSAAlgorithm
 
 CHANNEL_ISSUER = "https://api.botframework.com"  # the issuer of every Bot Framework channel token
@@ -139,12 +141,7 @@ class FakeBotFrameworkAuth:
                 pass
 
             def _send(self, status: int, body: dict) -> None:
-                data = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                send_json(self, status, body)
 
             def do_GET(self) -> None:
                 path = self.path.split("?")[0]
@@ -164,19 +161,14 @@ class FakeBotFrameworkAuth:
                 else:
                     self._send(404, {"error": "not_found"})
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
         cert, key = _tls_files(Path(self._dir.name))
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(cert, key)
-        self._server.socket = context.wrap_socket(self._server.socket, server_side=True)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        self._server = serve(Handler, wrap=lambda sock: context.wrap_socket(sock, server_side=True))
         return self
 
     def __exit__(self, *exc) -> None:
-        if self._server:
-            self._server.shutdown()
-            self._server.server_close()
+        stop(self._server)
         self._dir.cleanup()
 
 

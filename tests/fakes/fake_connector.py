@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote
 
+from tests.fakes.loopback import send_json, serve, stop
+
 
 @dataclass
 class Reply:
@@ -66,25 +68,15 @@ class FakeConnector:
                     reply_to = parts[4] if len(parts) > 4 else None
                     with fake._lock:
                         fake.replies.append(Reply(parts[2], reply_to, body, dict(self.headers)))
-                    data = json.dumps({"id": f"reply-{next(fake._ids)}"}).encode()
-                    status = 200
+                    send_json(self, 200, {"id": f"reply-{next(fake._ids)}"})
                 else:
-                    data, status = b'{"error": "not found"}', 404
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                    send_json(self, 404, {"error": "not found"})
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        self._server = serve(Handler)
         return self
 
     def __exit__(self, *exc) -> None:
-        if self._server:
-            self._server.shutdown()
-            self._server.server_close()
+        stop(self._server)
 
     @property
     def url(self) -> str:

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl
 
+from tests.fakes.loopback import send_json, serve, stop
+
 BOT_USER_ID = "UFOOTNOTE"
 BOT_ID = "BFOOTNOTE"
 TEAM_ID = "T0FOOT"
@@ -122,22 +124,13 @@ class FakeSlack:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length).decode("utf-8")
                 status, body = fake._handle(self.path, dict(self.headers), raw)
-                data = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json; charset=utf-8")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                send_json(self, status, body, "application/json; charset=utf-8")
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        self._server = serve(Handler)
         return self
 
     def __exit__(self, *exc) -> None:
-        if self._server:
-            self._server.shutdown()
-            self._server.server_close()
+        stop(self._server)
 
     @property
     def base_url(self) -> str:

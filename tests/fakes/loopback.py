@@ -1,0 +1,32 @@
+"""What every local fake HTTP server shares: a JSON reply, and a threaded server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+def send_json(handler: BaseHTTPRequestHandler, status: int, body, content_type: str = "application/json") -> None:
+    data = json.dumps(body).encode()
+    handler.send_response(status)
+    handler.send_header("Content-Type", content_type)
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)
+
+
+def serve(handler_class, *, wrap=None) -> ThreadingHTTPServer:
+    """Serve on a free loopback port in a daemon thread; `wrap` may replace the socket (TLS)."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler_class)
+    server.daemon_threads = True
+    if wrap is not None:
+        server.socket = wrap(server.socket)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def stop(server: ThreadingHTTPServer | None) -> None:
+    if server:
+        server.shutdown()
+        server.server_close()
