@@ -4,12 +4,28 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# Where `make run` reads filings from when SEC_IDENTITY is not set (a folder in SEC's formats).
+
+# What `make run` ingests, the first that applies:
+#   1. FROM, a folder in SEC's formats (by default ../shared/sec when it sits beside the project);
+#   2. SEC EDGAR, when SEC_IDENTITY is set (and FROM is empty: `make run FROM=` with ../shared/sec present);
+#   3. the small sample filings in tests/fixtures/sec.
+# TICKERS selects companies from 1 and 2; YEARS selects fiscal years from 2 (a folder is taken whole).
+# Every default ticker has 10-Ks in ../shared/sec (tests/test_makefile.py checks it).
 FROM ?= $(wildcard ../shared/sec)
-TICKERS ?= AAPL,NVDA,MSFT,WMT,GOOGL,TSLA,NKE,V
+TICKERS ?= AAPL,NVDA,WMT,GOOGL,TSLA,NKE,V
 YEARS ?= 2023-2025
 
-.PHONY: install run test chat clean
+comma := ,
+ifneq ($(strip $(FROM)),)
+INGEST_ARGS = --from $(FROM) --tickers $(TICKERS)
+else ifneq ($(strip $(SEC_IDENTITY)),)
+INGEST_ARGS = $(subst $(comma), ,$(TICKERS)) --years $(YEARS)
+else
+INGEST_ARGS = --from tests/fixtures/sec
+INGEST_NOTE = No FROM folder and no SEC_IDENTITY: ingesting the small sample filings in tests/fixtures/sec.
+endif
+
+.PHONY: install ingest run chat test clean ingest-args
 
 $(BIN)/footnote: pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
@@ -21,20 +37,29 @@ $(BIN)/footnote: pyproject.toml
 
 install: $(BIN)/footnote
 
-run: install
-	@if [ -n "$$SEC_IDENTITY" ] && [ -z "$(FROM)" ]; then \
-		$(BIN)/footnote ingest $$(echo $(TICKERS) | tr ',' ' ') --years $(YEARS); \
-	elif [ -n "$(FROM)" ]; then \
-		$(BIN)/footnote ingest --from $(FROM) --tickers $(TICKERS); \
-	else \
-		echo "No SEC_IDENTITY and no FROM folder: using the small sample filings in tests/fixtures/sec."; \
-		$(BIN)/footnote ingest --from tests/fixtures/sec; \
-	fi
+# Exit status 3 means some of the selection could not be ingested (each named above); the rest is
+# in the store, so `make run` goes on to the chat. Anything else (a usage error, Ctrl-C) stops it.
+ingest: install
+	@$(if $(INGEST_NOTE),echo "$(INGEST_NOTE)";) echo "footnote ingest $(INGEST_ARGS)"
+	@$(BIN)/footnote ingest $(INGEST_ARGS); status=$$?; \
+	if [ $$status -eq 3 ]; then \
+		echo "Some of it could not be ingested (listed above); the chat answers from the rest."; \
+	elif [ $$status -ne 0 ]; then exit $$status; fi
+
+chat: install
+	$(BIN)/footnote chat
+
+run: ingest
 	$(BIN)/footnote chat
 
 test: install
 	$(BIN)/python -m pytest -q
 	$(BIN)/footnote eval --set fixtures --gate
 
+# The arguments `make ingest` passes to `footnote ingest`, for checking the selection.
+ingest-args:
+	@echo $(INGEST_ARGS)
+
+# Start over: the virtualenv and the default data folder (.footnote: database, SEC cache).
 clean:
 	rm -rf $(VENV) .footnote

