@@ -1,47 +1,103 @@
 """The concierge: greetings, thanks, help and coverage. It never answers a domain question.
 
 Only the planner decides a turn is meta; this node then answers from fixed text and the store's
-coverage, so nothing here can carry a financial figure.
+coverage, so nothing here can carry a financial figure. Example questions name only companies and
+years the store holds: an example the bot would refuse teaches the wrong thing.
 """
 
 from __future__ import annotations
 
 from agent.answer import Answer
 from store import coverage as coverage_store
+from store.coverage import plural, years_text
 
-HELP = (
+INTRO = (
     "I answer questions about US public companies from their 10-K filings, and only from them. "
     "Every figure comes from the filing's XBRL data and every statement cites the filing text, "
-    "with footnotes linking to the SEC document.\n\n"
-    "You can ask:\n"
-    "- a reported figure: \"What was Apple's R&D expense in fiscal 2024?\"\n"
-    "- a ratio or growth: \"Microsoft's operating margin in FY2024\", \"NVIDIA revenue growth last year\"\n"
-    "- a comparison or trend: \"Compare revenue of Apple, Microsoft and Alphabet in 2024\", "
-    "\"Adobe net income 2023 vs 2024\"\n"
-    "- what a filing says: \"What are Tesla's main risk factors?\", \"How does Apple manage cybersecurity?\"\n\n"
-    "Follow-ups keep the thread's context: \"and R&D?\", \"what about fiscal 2023?\", "
-    "\"compare that with Nvidia\", \"why did it change?\". "
+    "with footnotes linking to the SEC document."
+)
+FOLLOW_UPS = (
+    "Follow-ups keep the thread's context: \"and R&D?\", \"what about the year before?\", "
+    "\"compare that with {other}\", \"why did it change?\". "
     "Ask \"which companies do you cover?\" for the list. I don't give stock prices, forecasts or advice."
 )
+EMPTY = (
+    "No filings are ingested yet, so there is nothing I can answer about: run `footnote ingest` first "
+    "(for example `footnote ingest --from tests/fixtures/sec`)."
+)
+COVERAGE_NOTE = (
+    "For a year with a 10-K I can give its figures and quote what the filing says; for a year with "
+    "figures only (from SEC's companyfacts or a later 10-K's prior-year columns) I can give reported "
+    "figures but not the filing's text."
+)
 
-GREETING = "Hello! I'm Footnote. " + HELP.split("\n\n", 1)[0] + " Ask \"help\" for examples."
+GREETING = "Hello! I'm Footnote. " + INTRO + " Ask \"help\" for examples."
 THANKS = "You're welcome. Ask another question about a covered company's 10-K whenever you like."
 
 
-def help_text() -> str:
-    return HELP
+def examples(rows: list[dict]) -> list[tuple[str, str]]:
+    """(kind, question) pairs naming covered companies and years they can answer, best covered first."""
+    ranked = sorted((r for r in rows if r["fiscal_years"]), key=lambda r: (-len(r["fiscal_years"]), r["ticker"]))
+    if not ranked:
+        return []
+    a = ranked[0]
+    b = ranked[1] if len(ranked) > 1 else a
+    c = ranked[2] if len(ranked) > 2 else b
+    name = _name
+    ya, yb, yc = a["fiscal_years"][-1], b["fiscal_years"][-1], c["fiscal_years"][-1]
+    figures_b = set(b["fiscal_years"]) | set(b.get("figures_only_years") or [])
+    pairs = [("a reported figure", f"What was {name(a)}'s revenue in fiscal {ya}?")]
+    growth = f"{name(b)} revenue growth in fiscal {yb}" if yb - 1 in figures_b else f"{name(b)}'s gross margin in fiscal {yb}"
+    pairs.append(("a ratio or growth", f"{name(a)}'s operating margin in FY{ya}\", \"{growth}"))
+    common = sorted(set(a["fiscal_years"]) & (set(b["fiscal_years"]) | set(b.get("figures_only_years") or [])))
+    if b is not a and common:
+        compare = f"Compare revenue of {name(a)} and {name(b)} in fiscal {common[-1]}"
+    else:
+        compare = f"{name(a)} revenue by year"
+    figures_c = set(c["fiscal_years"]) | set(c.get("figures_only_years") or [])
+    trend = f"{name(c)} net income {yc - 1} vs {yc}" if yc - 1 in figures_c else f"{name(c)} net income in fiscal {yc}"
+    pairs.append(("a comparison or trend", f"{compare}\", \"{trend}"))
+    pairs.append(("what a filing says", f"What are {name(c)}'s main risk factors?\", \"How does {name(a)} manage cybersecurity?"))
+    return pairs
+
+
+def help_text(rows: list[dict] | None = None) -> str:
+    """The help reply, its examples drawn from `rows` (store.coverage rows)."""
+    pairs = examples(rows or [])
+    if not pairs:
+        return INTRO + "\n\n" + EMPTY
+    ranked = sorted((r for r in rows if r["fiscal_years"]), key=lambda r: (-len(r["fiscal_years"]), r["ticker"]))
+    other = _name(ranked[1] if len(ranked) > 1 else ranked[0])
+    lines = [INTRO, "", "You can ask:"]
+    lines += [f"- {kind}: \"{question}\"" for kind, question in pairs]
+    return "\n".join(lines) + "\n\n" + FOLLOW_UPS.format(other=other)
 
 
 def coverage_text(rows: list[dict], *, limit: int = 60) -> str:
     if not rows:
-        return "No filings are ingested yet, so there is nothing I can answer about. Run `footnote ingest` first."
-    lines = [f"I cover {len(rows)} companies from their 10-K filings:"]
+        return EMPTY
+    lines = [f"I cover {plural(len(rows), 'company', 'companies')} from their 10-K filings:"]
     for row in rows[:limit]:
-        years = ", ".join(f"FY{y}" for y in row["fiscal_years"]) or "facts only"
-        lines.append(f"- {row['ticker']}: {row['name']} ({years})")
+        lines.append(f"- {row['ticker']}: {_name(row)} ({coverage_years(row)})")
     if len(rows) > limit:
         lines.append(f"...and {len(rows) - limit} more. Ask about a company by name or ticker.")
+    if any(r.get("figures_only_years") for r in rows[:limit]):
+        lines.append(COVERAGE_NOTE)
     return "\n".join(lines)
+
+
+def coverage_years(row: dict) -> str:
+    """'10-K FY2023, FY2024; figures only FY2019–FY2022' for one coverage row."""
+    parts = []
+    if row["fiscal_years"]:
+        parts.append("10-K " + years_text(row["fiscal_years"]))
+    if row.get("figures_only_years"):
+        parts.append("figures only " + years_text(row["figures_only_years"]))
+    return "; ".join(parts) or "no fiscal years yet"
+
+
+def _name(row: dict) -> str:
+    return row.get("display_name") or row["name"]
 
 
 def meta(state, deps, config) -> dict:
@@ -56,6 +112,7 @@ def meta(state, deps, config) -> dict:
     elif intent == "thanks":
         text = THANKS
     else:
-        text = HELP
+        with deps.db.connection() as conn:
+            text = help_text(coverage_store.coverage(conn))
     answer = Answer(kind="meta", text=text, route="meta", plan=plan, planner=state.get("planner") or "rules")
     return {"answer": answer.model_dump(mode="json")}

@@ -185,9 +185,10 @@ class Footnote:
             return filings(conn, ticker)
 
     def help_text(self) -> str:
+        """The help reply; its examples name companies and years the store holds."""
         from agent.meta import help_text
 
-        return help_text()
+        return help_text(self.coverage())
 
 
 def answer_path(planner, composer) -> str:

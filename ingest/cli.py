@@ -114,27 +114,23 @@ def cmd_tickers(args, settings) -> int:
 
 
 def format_coverage(rows: list[dict]) -> str:
-    """A plain-text table: ticker, company, fiscal years, filings, chunks, facts."""
-    table = [("TICKER", "COMPANY", "FISCAL YEARS", "FILINGS", "CHUNKS", "FACTS")]
+    """A plain-text table: ticker, company, 10-K years, figures-only years, filings, chunks, facts."""
+    from store.coverage import plural, years_text
+
+    table = [("TICKER", "COMPANY", "10-K FILINGS", "FIGURES ONLY", "FILINGS", "CHUNKS", "FACTS")]
     for r in rows:
-        table.append((r["ticker"] or "-", r["name"][:40], _years(r["fiscal_years"]), f"{r['filings']}",
-                      f"{r['chunks']:,}", f"{r['facts']:,}"))  # fmt: skip
+        table.append((r["ticker"] or "-", (r.get("display_name") or r["name"])[:40], years_text(r["fiscal_years"]) or "-",
+                      years_text(r.get("figures_only_years")) or "-", f"{r['filings']}", f"{r['chunks']:,}",
+                      f"{r['facts']:,}"))  # fmt: skip
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     lines = []
     for row in table:
-        cells = [c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
+        cells = [c.ljust(w) if i < 4 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
         lines.append("  ".join(cells).rstrip())
-    lines.append(f"{len(rows)} companies, {sum(r['filings'] for r in rows)} filings")
+    lines.append(f"{plural(len(rows), 'company', 'companies')}, {plural(sum(r['filings'] for r in rows), 'filing')}")
+    lines.append("10-K filings: figures and what the filing says. Figures only: reported figures (from SEC's "
+                 "companyfacts or a later 10-K's prior-year columns), no filing text.")
     return "\n".join(lines)
-
-
-def _years(years: list[int]) -> str:
-    if not years:
-        return "(facts only)"
-    years = sorted(years)
-    if years == list(range(years[0], years[-1] + 1)) and len(years) > 2:
-        return f"FY{years[0]}-FY{years[-1]}"
-    return ", ".join(f"FY{y}" for y in years)
 
 
 def cmd_bench(args, settings) -> int:

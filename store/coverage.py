@@ -6,6 +6,9 @@ and the bot's "which companies do you cover?" stay fast on a few hundred compani
 
 from __future__ import annotations
 
+from store.display_names import display_name
+from store.facts import CORE_CONCEPTS, TEN_K
+
 COVERAGE_SQL = """
 SELECT c.cik, c.name, c.tickers,
        coalesce(f.fiscal_years, '{}') AS fiscal_years,
@@ -20,6 +23,17 @@ LEFT JOIN (SELECT cik, count(*) AS n FROM facts GROUP BY cik) x ON x.cik = c.cik
 ORDER BY c.tickers[1] NULLS LAST, c.name
 """
 
+# Fiscal years a company has annual figures for, by the rule store.facts.available_fiscal_years
+# applies per company: companyfacts and the comparatives of later 10-Ks reach years whose own
+# filing was never ingested, so a year can be answerable for figures but not for what it says.
+FIGURE_YEARS_SQL = """
+SELECT cik, array_agg(DISTINCT fiscal_year ORDER BY fiscal_year)
+  FROM facts
+ WHERE concept = ANY(%(core)s) AND fiscal_year IS NOT NULL AND NOT dimensional
+   AND period_start IS NOT NULL AND period_end - period_start BETWEEN 350 AND 380 AND {ten_k}
+ GROUP BY cik
+""".format(ten_k=TEN_K.format(alias=""))
+
 FILINGS_SQL = """
 SELECT f.accession, f.form, f.fiscal_year, f.period_end, f.filed, f.url
 FROM filings f JOIN companies c ON c.cik = f.cik
@@ -29,20 +43,52 @@ ORDER BY f.fiscal_year DESC, f.period_end DESC
 
 
 def coverage(conn, filter_text: str | None = None) -> list[dict]:
-    """[{ticker, cik, name, fiscal_years, filings, chunks, facts}], optionally filtered by a
-    case-insensitive substring of the ticker or name."""
+    """[{ticker, cik, name, display_name, fiscal_years, figures_only_years, filings, chunks, facts}],
+    optionally filtered by a case-insensitive substring of the ticker or either name.
+
+    `fiscal_years` have an ingested 10-K: figures and what the filing says. `figures_only_years`
+    have reported figures (from companyfacts, or a later 10-K's prior-year columns) but no filing
+    text, so a question about what the company said that year cannot be answered.
+    """
     rows = conn.execute(COVERAGE_SQL).fetchall()
-    out = []
     needle = (filter_text or "").strip().lower()
+    figure_years = None
+    out = []
     for cik, name, tickers, years, filings, chunks, facts in rows:
         ticker = tickers[0] if tickers else ""
-        if needle and needle not in name.lower() and not any(needle == t.lower() or needle in t.lower() for t in tickers):
+        shown = display_name(name)
+        if needle and needle not in name.lower() and needle not in shown.lower() \
+                and not any(needle in t.lower() for t in tickers):
             continue
+        if figure_years is None:
+            figure_years = dict(conn.execute(FIGURE_YEARS_SQL, {"core": CORE_CONCEPTS}).fetchall())
+        filed = [int(y) for y in years]
         out.append(
-            {"ticker": ticker, "cik": int(cik), "name": name, "fiscal_years": list(years),
+            {"ticker": ticker, "cik": int(cik), "name": name, "display_name": shown, "fiscal_years": filed,
+             "figures_only_years": [int(y) for y in figure_years.get(cik) or [] if int(y) not in filed],
              "filings": int(filings), "chunks": int(chunks), "facts": int(facts)}
         )
     return out
+
+
+def years_text(years, *, prefix: str = "FY") -> str:
+    """[2019, 2020, 2021, 2023] -> 'FY2019–FY2021, FY2023': runs of three or more collapse."""
+    ys = sorted({int(y) for y in years or []})
+    parts, start = [], 0
+    for i in range(1, len(ys) + 1):
+        if i == len(ys) or ys[i] != ys[i - 1] + 1:
+            run = ys[start:i]
+            if len(run) >= 3:
+                parts.append(f"{prefix}{run[0]}–{prefix}{run[-1]}")
+            else:
+                parts.extend(f"{prefix}{y}" for y in run)
+            start = i
+    return ", ".join(parts)
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """'1 company', '2 companies', '1 filing'."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
 def filings(conn, ticker: str) -> list[dict]:

@@ -20,6 +20,15 @@ SHARED_SEC = Path(__file__).resolve().parents[1].parent / "shared" / "sec"
 TABLES = "sec_tickers, companies, filings, sections, chunks, facts, answer_cache, processed_events, feedback, bot_threads"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _edgartools_in_a_temporary_folder(tmp_path_factory):
+    """Tests parse 10-Ks without the `footnote` entry point; edgartools' caches go where a run's
+    would go (under a data dir), never into the home folder."""
+    from ingest.edgar_dirs import confine_edgartools
+
+    confine_edgartools(tmp_path_factory.mktemp("data"))
+
+
 @pytest.fixture(scope="session")
 def pg_server_url(tmp_path_factory):
     """A server URL whose databases the tests may create and drop."""

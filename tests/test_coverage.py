@@ -52,9 +52,10 @@ def test_tickers_table(corpus_db):
     with corpus_db.connection() as conn:
         text = format_coverage(coverage(conn))
     lines = text.splitlines()
-    assert lines[0].split() == ["TICKER", "COMPANY", "FISCAL", "YEARS", "FILINGS", "CHUNKS", "FACTS"]
-    assert lines[1].startswith("AAPL") and "FY2023, FY2024" in lines[1]
-    assert lines[-1] == "4 companies, 8 filings"
+    assert lines[0].split() == ["TICKER", "COMPANY", "10-K", "FILINGS", "FIGURES", "ONLY", "FILINGS", "CHUNKS", "FACTS"]
+    assert lines[1].startswith("AAPL") and "FY2023, FY2024" in lines[1] and "FY2019–FY2022" in lines[1]
+    assert lines[-2] == "4 companies, 8 filings"
+    assert lines[-1].startswith("10-K filings: figures and what the filing says. Figures only:")
 
 
 def test_parse_years():

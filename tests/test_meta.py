@@ -1,0 +1,83 @@
+"""Help and coverage replies: examples name only what the store holds, and coverage says which
+years have a filing (figures and text) and which have figures only."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+
+from agent.answer import Turn
+from agent.meta import coverage_text, examples, help_text
+from agent.service import Footnote
+from bot.settings import Settings
+from ingest.cli import format_coverage
+from store.coverage import coverage, years_text
+
+WALMART = {"ticker": "WMT", "cik": 104169, "name": "WALMART INC.", "display_name": "Walmart",
+           "fiscal_years": [2024, 2025], "figures_only_years": [2022, 2023], "filings": 2, "chunks": 30, "facts": 100}
+
+
+def quoted(text: str) -> list[str]:
+    return re.findall(r"\"([^\"]+)\"", text)
+
+
+def test_help_examples_name_only_covered_companies():
+    text = help_text([WALMART])
+    questions = [q for q in quoted(text) if any(ch.isupper() for ch in q[:1])]
+    assert questions and all("Walmart" in q for q in questions if "Walmart" in q)
+    for other in ("Apple", "Microsoft", "Nvidia", "NVIDIA", "Tesla", "Adobe", "Alphabet"):
+        assert other not in text
+    assert "Walmart" in text and "2025" in text
+
+
+def test_help_with_an_empty_store_names_no_company():
+    text = help_text([])
+    assert "footnote ingest" in text and not examples([])
+    assert not re.search(r"\b(Apple|Microsoft|Nvidia|Tesla)\b", text)
+
+
+def test_coverage_reply_separates_filing_years_from_figures_only():
+    text = coverage_text([WALMART])
+    assert text.startswith("I cover 1 company ")
+    assert "WMT: Walmart (10-K FY2024, FY2025; figures only FY2022, FY2023)" in text
+    assert "figures only" in text and "not the filing's text" in text
+
+
+def test_years_text_collapses_runs():
+    assert years_text([2019, 2020, 2021, 2023]) == "FY2019–FY2021, FY2023"
+    assert years_text([2023, 2024]) == "FY2023, FY2024"
+    assert years_text([]) == ""
+
+
+def test_tickers_table_for_one_company():
+    text = format_coverage([WALMART])
+    assert text.splitlines()[1].split()[:2] == ["WMT", "Walmart"]
+    assert "1 company, 2 filings" in text and "companies" not in text.splitlines()[-2]
+
+
+def test_coverage_reports_figures_only_years(corpus_db):
+    with corpus_db.connection() as conn:
+        rows = {r["ticker"]: r for r in coverage(conn)}
+    apple = rows["AAPL"]
+    assert apple["fiscal_years"] == [2023, 2024]
+    # companyfacts reaches back before the ingested 10-Ks, never into a year that has one
+    assert apple["figures_only_years"] and max(apple["figures_only_years"]) < 2023
+    assert apple["display_name"] == "Apple" and rows["NVDA"]["display_name"] == "Nvidia"
+
+
+@pytest.fixture(scope="module")
+def footnote(corpus_db, embedder):
+    return Footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+
+
+def test_every_help_example_is_answered(footnote):
+    """An example the bot would refuse teaches the wrong thing."""
+    reply = footnote.answer(Turn(thread_key=f"t:{uuid.uuid4().hex}", user="u", text="what can you do?"))
+    assert reply.kind == "meta"
+    asked = [q for line in reply.text.splitlines() if line.startswith("- ") for q in quoted(line)]
+    assert len(asked) >= 7
+    for question in asked:
+        answer = footnote.answer(Turn(thread_key=f"t:{uuid.uuid4().hex}", user="u", text=question))
+        assert answer.kind == "answer", (question, answer.refusal_reason, answer.text)
