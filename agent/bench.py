@@ -49,8 +49,9 @@ def register(bench_sub) -> None:
     p.add_argument("--from", dest="source", type=Path, default=None,
                    help="a folder in SEC's layout; ingested first if the database does not hold it yet")
     p.add_argument("--questions", type=int, default=300, help="how many questions to generate (default 300)")
-    p.add_argument("--out", type=Path, default=Path("bench-results/ask.json"))
-    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--out", type=Path, default=Path("bench-results/ask.json"),
+                   help="where the figures are written (default bench-results/ask.json)")
+    p.add_argument("--seed", type=int, default=7, help="seed for picking the questions (default 7)")
     p.set_defaults(func=cmd_bench_ask)
 
 

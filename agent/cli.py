@@ -27,7 +27,7 @@ def register(sub) -> None:
     ask.set_defaults(func=cmd_ask)
     chat = sub.add_parser("chat", help="an interactive session with thread memory")
     chat.add_argument("--thread", default=None, help="resume a thread by id")
-    chat.add_argument("--no-cache", action="store_true")
+    chat.add_argument("--no-cache", action="store_true", help="do not read or write the answer cache")
     chat.set_defaults(func=cmd_chat)
 
 

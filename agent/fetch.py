@@ -12,6 +12,7 @@ import re
 
 from agent.graph import status
 from store import facts as facts_store
+from store.display_names import display_name
 
 COMPANY_SQL = "SELECT cik, name, tickers FROM companies WHERE %s = ANY(tickers)"
 SEC_TICKER_SQL = "SELECT cik, title FROM sec_tickers WHERE ticker = %s"
@@ -31,12 +32,12 @@ def _company(conn, ticker: str) -> dict | None:
     row = conn.execute(COMPANY_SQL, (ticker.upper(),)).fetchone()
     if row is None:
         return None
-    return {"ticker": ticker.upper(), "cik": int(row[0]), "name": row[1]}
+    return {"ticker": ticker.upper(), "cik": int(row[0]), "name": display_name(row[1])}
 
 
 def _not_covered_name(conn, ticker: str) -> str:
     row = conn.execute(SEC_TICKER_SQL, (ticker.upper(),)).fetchone()
-    return f"{row[1]} ({ticker.upper()})" if row else ticker.upper()
+    return f"{display_name(row[1])} ({ticker.upper()})" if row else ticker.upper()
 
 
 def _filings(conn, cik: int) -> dict[int, dict]:
@@ -105,10 +106,16 @@ def fetch(state, deps, config) -> dict:
             if missing and (not numeric or len(missing) == len(wanted)):
                 label = ", ".join(f"fiscal {y}" for y in missing)
                 what = "10-K filing" if not numeric else "reported figures"
+                figure_years = available if numeric else _memo(
+                    deps, ("years", cik), lambda: sorted(facts_store.available_fiscal_years(conn, cik), reverse=True)
+                )
                 refusal = {
                     "reason": "year_not_available",
                     "detail": f"{company['name']}'s {what} for {label}",
                     "years": sorted(available)[-8:],
+                    # which years have a filing (text and figures) and which figures only
+                    "filing_years": sorted(filings),
+                    "figure_years": sorted(figure_years),
                 }
                 if len(plan["tickers"]) == 1:
                     return {"refusal": refusal}

@@ -64,8 +64,13 @@ def refusal_text(
     *,
     candidates: list[str] | None = None,
     years: list[int] | None = None,
+    filing_years: list[int] | None = None,
+    figure_years: list[int] | None = None,
 ) -> str:
-    """The user-facing sentence(s) for a refusal reason."""
+    """The user-facing sentence(s) for a refusal reason.
+
+    With `filing_years` (and `figure_years`), a missing year is answered with what there is, told
+    apart: years with a 10-K (figures and text) and years with figures only."""
     template = MESSAGES.get(reason, MESSAGES["internal_error"])
     detail = scrub_figures(detail or "")[:120].strip()
     plain = detail or {
@@ -77,7 +82,9 @@ def refusal_text(
     if reason == "not_covered" and plain:
         plain = plain[0].upper() + plain[1:]
     years_hint = "Say \"latest\" for the most recent filing, or ask \"which companies do you cover?\" to see the years."
-    if years:
+    if filing_years is not None or figure_years is not None:
+        years_hint = coverage_hint(filing_years or [], figure_years or [])
+    elif years:
         years_hint = "I have fiscal " + ", ".join(str(y) for y in sorted(years)) + ": ask about one of those, or say \"latest\"."
     return template.format(
         detail=f" (\"{detail}\")" if detail else "",
@@ -86,6 +93,23 @@ def refusal_text(
         candidates=", ".join(candidates or []) or "the companies you had in mind",
         years_hint=years_hint,
     )
+
+
+def coverage_hint(filing_years: list[int], figure_years: list[int]) -> str:
+    """'I have its 10-K for fiscal 2023 and 2024 (figures and what the filing says), and reported
+    figures only for fiscal 2019–2022: ask about one of those, or say "latest".'"""
+    from store.coverage import years_text
+
+    filed = sorted(set(filing_years))
+    only = sorted(set(figure_years) - set(filed))
+    parts = []
+    if filed:
+        parts.append(f"its 10-K for fiscal {years_text(filed, prefix='')} (figures and what the filing says)")
+    if only:
+        parts.append(f"reported figures only for fiscal {years_text(only, prefix='')}")
+    if not parts:
+        return "I have no fiscal year for it yet."
+    return "I have " + ", and ".join(parts) + ": ask about one of those, or say \"latest\"."
 
 
 def scrub_figures(text: str) -> str:
@@ -113,6 +137,8 @@ def refuse(state, deps, config) -> dict:
         refusal.get("detail"),
         candidates=refusal.get("candidates"),
         years=refusal.get("years"),
+        filing_years=refusal.get("filing_years"),
+        figure_years=refusal.get("figure_years"),
     )
     answer = Answer(
         kind="refusal",

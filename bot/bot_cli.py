@@ -17,8 +17,8 @@ def register(sub) -> None:
     slack.set_defaults(func=cmd_slack)
 
     teams = sub.add_parser("teams", help="run Footnote for Microsoft Teams (Bot Framework endpoint /api/messages)")
-    teams.add_argument("--host", default="0.0.0.0")
-    teams.add_argument("--port", type=int, default=3978)
+    teams.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
+    teams.add_argument("--port", type=int, default=3978, help="port for /api/messages (default 3978)")
     teams.set_defaults(func=cmd_teams)
 
 
@@ -31,7 +31,7 @@ def register_bench(bench_sub) -> None:
     bench.add_argument("--retries", type=int, default=1, help="forced retries of every event (X-Slack-Retry-Num), default 1")
     bench.add_argument("--workers", type=int, default=4, help="answer threads (default 4, as `footnote slack`)")
     bench.add_argument("--cache", action="store_true", help="let repeated questions come from the answer cache (default: every answer computed)")
-    bench.add_argument("--out", default="bench-results/slack.json")
+    bench.add_argument("--out", default="bench-results/slack.json", help="where the figures are written (default bench-results/slack.json)")
     bench.set_defaults(func=cmd_bench_slack)
 
 

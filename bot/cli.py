@@ -24,7 +24,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     bench = sub.add_parser("bench", help="benchmarks that print figures and write them to a file")
-    bench_sub = bench.add_subparsers(dest="bench", required=True, metavar="WHAT")
+    bench_sub = bench.add_subparsers(dest="bench", metavar="WHAT")
+    bench.set_defaults(func=lambda args, settings: bench.print_help() or 0)
     for module in (store_cli, ingest_cli, agent_cli, bot_cli, evals_cli):
         module.register(sub)
         if hasattr(module, "register_bench"):

@@ -24,7 +24,8 @@ from evals.sets import SET_FILES, load_set
 
 def register(sub) -> None:
     p = sub.add_parser("eval", help="score the agent on the question sets; --gate fails on a missed threshold")
-    p.add_argument("--set", dest="which", choices=("fixtures", "shared", "all"), default="fixtures")
+    p.add_argument("--set", dest="which", choices=("fixtures", "shared", "all"), default="fixtures",
+                   help="fixtures: tests/fixtures/sec (the CI gate, default); shared: ../shared/sec; all: both")
     p.add_argument("--gate", action="store_true", help="exit 1 when a threshold in evals/thresholds.toml is missed")
     p.add_argument("--out", type=Path, default=Path("eval-results"), help="where results.json, .md and .html go")
     p.add_argument("--from", dest="shared_dir", type=Path, default=corpus.SHARED_CORPUS, help="the real corpus folder")

@@ -36,11 +36,13 @@ def register(sub) -> None:
 
 def register_bench(bench_sub) -> None:
     bench = bench_sub.add_parser("ingest", help="pipeline throughput against the embedding model's own")
-    bench.add_argument("--from", dest="folder", type=Path, default=Path("../shared/sec"))
+    bench.add_argument("--from", dest="folder", type=Path, default=Path("../shared/sec"),
+                       help="a folder in SEC's layout (default ../shared/sec)")
     bench.add_argument("--limit", type=int, help="only the first N 10-K documents")
-    bench.add_argument("--workers", type=int, default=1)
+    bench.add_argument("--workers", type=int, default=1, help="document-parsing processes beside the embedder (0: inline)")
     bench.add_argument("--repeat", type=int, default=1, help="runs of both measurements; medians are reported")
-    bench.add_argument("--out", type=Path, default=Path("bench-results/ingest.json"))
+    bench.add_argument("--out", type=Path, default=Path("bench-results/ingest.json"),
+                       help="where the figures are written (default bench-results/ingest.json)")
     bench.set_defaults(func=cmd_bench)
 
 

@@ -24,8 +24,9 @@ def open_for(settings, *, check_embedding: bool = True):
 
 
 def register(sub) -> None:
-    db = sub.add_parser("db", help="the database")
-    db_sub = db.add_subparsers(dest="db_command", required=True)
+    db = sub.add_parser("db", help="the database: where it is and what it holds (footnote db status)")
+    db_sub = db.add_subparsers(dest="db_command", metavar="WHAT")
+    db.set_defaults(func=lambda args, settings: db.print_help() or 0)
     status = db_sub.add_parser("status", help="where the database is and what it holds")
     status.set_defaults(func=cmd_status)
 

@@ -101,7 +101,7 @@ def test_comparison_table_cites_every_cell(footnote):
     answer = ask(footnote, "Compare revenue of Apple and Tesla in fiscal 2024")
     assert answer.kind == "answer", answer.text
     [table] = answer.tables
-    assert [row[0] for row in table.rows] == ["Apple Inc. (AAPL)", "Tesla, Inc. (TSLA)"]
+    assert [row[0] for row in table.rows] == ["Apple (AAPL)", "Tesla (TSLA)"]
     assert [row[-1] for row in table.rows] == ["$391.04 billion", "$97.69 billion"]
     markers = [cell for row in table.cell_citations for cell in row if cell]
     assert len(markers) == 2 and {n for cell in markers for n in cell} == {1, 2}
