@@ -286,7 +286,8 @@ def _number_claims(cells: list[dict]) -> list[Claim]:
         when = f"at the end of fiscal {c['fiscal_year']}" if c.get("instant") else f"for fiscal {c['fiscal_year']}"
         last = c["label"].split()[-1]
         verb = "were" if last.islower() and last.endswith("s") and not last.endswith("ss") else "was"
-        claims.append(Claim(text=f"{possessive(c['name'])} {lower_label(c['label'])} {when} {verb} {c['display']}.",
+        shown = f" (reported as \u201c{c['reported_as']}\u201d)" if c.get("reported_as") else ""
+        claims.append(Claim(text=f"{possessive(c['name'])} {lower_label(c['label'])}{shown} {when} {verb} {c['display']}.",
                             evidence_id=c["evidence_id"], kind="number"))
     return claims
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from agent.graph import status
+from agent.line_items import company_line
 from store import facts as facts_store
 
 COMPANY_SQL = "SELECT cik, name, tickers FROM companies WHERE %s = ANY(tickers)"
@@ -75,14 +76,36 @@ def _memo(deps, key, compute):
     return deps.memo[key]
 
 
+def _probe_lines(conn, deps, plan: dict) -> dict | None:
+    """A prose-routed question whose words are all one line item's label in every named company's
+    statements ("Apple other income, net in 2024") is that figure: the plan becomes numeric."""
+    keys = plan.get("probe") or []
+    if not keys or not plan.get("tickers"):
+        return None
+    for ticker in plan["tickers"]:
+        company = _memo(deps, ("company", ticker), lambda: _company(conn, ticker))
+        if company is None:
+            return None
+        for key in keys:
+            match, _ = company_line(conn, deps.memo, company["cik"], key)
+            if match is None or match.source != "company":
+                return None
+    years = plan.get("fiscal_years") or []
+    intent = "compare" if len(plan["tickers"]) > 1 else ("trend" if len(years) > 1 or len(plan.get("year_offsets") or []) > 1
+                                                        else "numeric")
+    return {**plan, "intent": intent, "metrics": list(keys), "items": [], "probe": []}
+
+
 def fetch(state, deps, config) -> dict:
     plan = state["plan"]
-    numeric = plan["intent"] in NUMERIC_INTENTS
     resolved: list[dict] = []
     first_refusal = None
     with _LazyConnection(deps.db) as conn:
         if not plan.get("tickers"):
             return {"refusal": {"reason": "no_company", "detail": None}}
+        switched = _probe_lines(conn, deps, plan)
+        plan = switched or plan
+        numeric = plan["intent"] in NUMERIC_INTENTS
         for ticker in plan["tickers"]:
             company = _memo(deps, ("company", ticker), lambda: _company(conn, ticker))
             if company is None:
@@ -144,7 +167,7 @@ def fetch(state, deps, config) -> dict:
     names = ", ".join(c["name"] for c in resolved)
     years = sorted({y for c in resolved for y in c["fiscal_years"]})
     status(config, f"Reading {names} ({', '.join(f'FY{y}' for y in years)})...")
-    return {"resolved": resolved}
+    return {"resolved": resolved, **({"plan": plan} if switched else {})}
 
 
 def locate(state, deps, config) -> dict:

@@ -16,6 +16,7 @@ from agent.companies import CompanyDirectory, CompanyMatch, norm_name
 from agent.concepts import normalize
 from agent.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.plan import Plan
+from agent.plan_measures import _IMPLIED as _IMPLIED_PATTERNS
 from agent.plan_measures import TOPIC_MASK, find_measures, growth_words, implied_measures
 from agent.plan_scope import meta_intent, out_of_scope, strip_quotes
 from agent.plan_topics import (
@@ -31,7 +32,9 @@ from agent.plan_topics import (
     route_items,
     sub_queries,
 )
-from agent.plan_years import Years, parse_years
+from agent.plan_words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
+from agent.plan_years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
+from agent.plan_years import _YEAR_AFTER, Years, parse_years
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
@@ -387,4 +390,40 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         plan.intent = "trend"
     elif any(k in FORMULAS for k in plan.metrics):
         plan.intent = "derived"
+    return _account_words(plan, r, outside, low)
+
+
+# Words other parts of the planner consume: thread words, comparisons, year phrases, implied asks.
+_SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\b")
+_CLAIMED = (FOLLOWUP, ADDING, _SHARE, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
+            _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)
+
+
+def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
+    """A figure is answered only for what the question asks: every word accounted for (agent.plan_words).
+
+    Leftover words turn the metric they qualify into a line-item lookup; a quarter is refused."""
+    if plan.intent == "qualitative" and not plan.metrics and not r.why and not plan.sub_queries:
+        spans = [(m.start, m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)) for m in r.matches]
+        trace, runs = account(outside, spans, claimed(low, _CLAIMED))
+        if runs and not quarterly_phrase(low):
+            plan.probe, _ = line_keys(trace, runs)
+            plan.words = trace
+        return plan
+    if plan.intent not in NUMERIC_INTENTS or not plan.metrics:
+        return plan
+    quarter = quarterly_phrase(low)
+    if quarter:
+        return _refuse("out_of_scope", f"quarterly, half-year and year-to-date figures (\"{quarter}\"): quarters are "
+                       "not answered yet, only fiscal years", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+    spans = [(m.start, m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)) for m in r.matches]
+    trace, runs = account(outside, spans, claimed(low, _CLAIMED))
+    plan.words = trace
+    if not runs:
+        return plan
+    keys, absorbed = line_keys(trace, runs)
+    absorbed |= {growth_key(k) for k in absorbed} | {SHARE_OF_REVENUE[k] for k in absorbed if k in SHARE_OF_REVENUE}
+    plan.metrics = [k for k in plan.metrics if k not in absorbed] + keys
+    if plan.intent == "derived" and not any(k in FORMULAS for k in plan.metrics):
+        plan.intent = "numeric"
     return plan

@@ -8,6 +8,7 @@ filing. Nothing found means no_grounding, refused before anything is composed.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from itertools import zip_longest
 
@@ -15,6 +16,8 @@ from agent.concepts import METRICS
 from agent.draft import Evidence
 from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_value
 from agent.graph import status
+from agent.line_items import company_line
+from agent.plan_words import line_parts
 from agent.query_vectors import embed_queries
 from store import chunks as chunk_store
 from store import facts as facts_store
@@ -32,14 +35,14 @@ def retrieve(state, deps, config) -> dict:
 # --- numbers ---------------------------------------------------------------------------------
 
 
-def _fact_evidence(company: dict, metric_key: str, fy: int, fact) -> Evidence:
-    metric = METRICS[metric_key]
+def _fact_evidence(company: dict, metric_key: str, fy: int, fact, label: str | None = None) -> Evidence:
+    label = label or METRICS[metric_key].label
     shown = display_value(fact.value, fact.unit)
     return Evidence(
         id=f"f:{fact.id}",
         kind="fact",
         text=(
-            f"{company['name']} ({company['ticker']}) {metric.label}, fiscal {fy}: {shown} "
+            f"{company['name']} ({company['ticker']}) {label}, fiscal {fy}: {shown} "
             f"({fact.qualified_concept}, period ended {fact.period_end.isoformat()})"
         ),
         ticker=company["ticker"],
@@ -124,15 +127,40 @@ def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] 
 
 
 def _label(key: str) -> str:
+    if key.startswith("line:"):
+        return line_parts(key)[2]
     return METRICS[key].label if key in METRICS else FORMULAS[key].label
 
 
-def _collect(conn, companies: list[dict], metrics: list[str]) -> tuple[dict[str, Evidence], list[dict], list[dict]]:
+def known(key: str) -> bool:
+    """A measure retrieve can answer: a table metric, a formula, or a line-item phrase."""
+    return key in METRICS or key in FORMULAS or key.startswith("line:")
+
+
+def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: dict) -> Evidence | None:
+    """A line-item phrase resolved against the company's labels (agent.line_items), and its fact."""
+    cik = company["cik"]
+    if (cik, key) not in lines:
+        lines[(cik, key)] = company_line(conn, deps.memo if deps is not None else {}, cik, key)
+    match, candidates = lines[(cik, key)]
+    if match is None:
+        cell["candidates"] = [c.label for c in candidates]
+        return None
+    fact = facts_store.annual_value(conn, cik, [match.concept], fy, as_of_accession=company.get("as_of_accession"))
+    shown = re.sub(r"\s*\(\s*\d+\s*\)", "", match.label).strip()
+    cell.update(label=shown[:1].upper() + shown[1:], reported_as=shown if match.source == "company" else None,
+                concept=match.concept, instant=fact is not None and fact.period_start is None)
+    return _fact_evidence(company, key, fy, fact, label=shown) if fact else None
+
+
+def _collect(conn, companies: list[dict], metrics: list[str], deps=None
+             ) -> tuple[dict[str, Evidence], list[dict], list[dict]]:
     """Facts and computations for every (company, fiscal year, measure): evidence, calculations,
     and one cell per ask (evidence_id None when no fact reports it)."""
     evidence: dict[str, Evidence] = {}
     calculations: list[dict] = []
     cells: list[dict] = []
+    lines: dict = {}
     for company in companies:
         facts = _Facts(conn, company)
         for fy in company["fiscal_years"]:
@@ -140,7 +168,12 @@ def _collect(conn, companies: list[dict], metrics: list[str]) -> tuple[dict[str,
                 cell = {"ticker": company["ticker"], "name": company["name"], "fiscal_year": fy, "metric": key,
                         "label": _label(key), "evidence_id": None, "display": None,
                         "instant": key in METRICS and METRICS[key].period == "instant"}
-                if key in METRICS:
+                if key.startswith("line:"):
+                    ev = _line_cell(conn, deps, company, key, fy, cell, lines)
+                    if ev is not None:
+                        evidence[ev.id] = ev
+                        cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                elif key in METRICS:
                     ev = facts.get(key, fy)
                     if ev is not None:
                         evidence[ev.id] = ev
@@ -161,11 +194,14 @@ def _collect(conn, companies: list[dict], metrics: list[str]) -> tuple[dict[str,
 
 def _numbers(state, deps, config) -> dict:
     plan = state["plan"]
-    metrics = [m for m in plan.get("metrics") or [] if m in METRICS or m in FORMULAS]
+    metrics = [m for m in plan.get("metrics") or [] if known(m)]
     if not metrics:
         return {"refusal": {"reason": "unknown_metric", "detail": plan.get("refusal_detail")}}
     with deps.db.connection() as conn:
-        evidence, calculations, cells = _collect(conn, state["resolved"], metrics)
+        evidence, calculations, cells = _collect(conn, state["resolved"], metrics, deps)
+    refusal = _unresolved_lines(cells)
+    if refusal:
+        return {"retrieval": {"cells": cells}, "refusal": refusal}
     retrieval = {"cells": cells, "facts": sum(1 for e in evidence.values() if e.kind == "fact"),
                  "missing": [f"{c['ticker']} {c['metric']} FY{c['fiscal_year']}" for c in cells if not c["evidence_id"]]}
     if not any(c["evidence_id"] for c in cells):
@@ -180,6 +216,21 @@ def _numbers(state, deps, config) -> dict:
         "calculations": calculations,
         "retrieval": retrieval,
     }
+
+
+def _unresolved_lines(cells: list[dict]) -> dict | None:
+    """A line-item phrase no company's labels name, when nothing else was found: refused with the
+    phrase (or, when several lines fit, the user is asked which one) — never another figure."""
+    if any(c["evidence_id"] for c in cells):
+        return None
+    for c in cells:
+        if not c["metric"].startswith("line:") or c.get("concept"):
+            continue
+        phrase = line_parts(c["metric"])[2]
+        if len(c.get("candidates") or []) > 1:
+            return {"reason": "ambiguous_metric", "detail": phrase, "candidates": c["candidates"][:6]}
+        return {"reason": "unknown_metric", "detail": f"{phrase}"}
+    return None
 
 
 # --- prose -----------------------------------------------------------------------------------
@@ -229,8 +280,8 @@ def _prose(state, deps, config) -> dict:
         # several companies: take their best chunks in turn, so each is heard from
         evidence = [ev for rank in zip_longest(*per_company_hits) for ev in rank if ev is not None]
         # "How much did it spend on R&D, and on what?": the figure from XBRL, the why from the text.
-        metrics = [m for m in state["plan"].get("metrics") or [] if m in METRICS or m in FORMULAS]
-        facts, calculations, cells = _collect(conn, companies, metrics) if metrics else ({}, [], [])
+        metrics = [m for m in state["plan"].get("metrics") or [] if known(m)]
+        facts, calculations, cells = _collect(conn, companies, metrics, deps) if metrics else ({}, [], [])
     cells = [c for c in cells if c["evidence_id"]]
     retrieval = {"chunk_ids": [e.chunk_id for e in evidence], "queries": queries, "items": located["items"],
                  "cells": cells}
