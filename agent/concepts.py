@@ -116,14 +116,13 @@ METRICS: dict[str, Metric] = {
             query="long-term debt term debt notes",
         ),
         _m(
-            "total_debt",
-            "Total debt",
-            ["gross debt", "total borrowings", "debt outstanding", "total debt outstanding"],
-            # the combined amount when tagged; else long-term debt including its current portion
-            ["us-gaap:DebtLongtermAndShorttermCombinedAmount", "us-gaap:LongTermDebt",
-             "us-gaap:LongTermDebtAndCapitalLeaseObligationsIncludingCurrentMaturities", "us-gaap:DebtCurrent"],
+            "current_debt",
+            "Current portion of long-term debt",
+            ["current portion of long term debt", "current maturities of long term debt", "current debt",
+             "long term debt current portion", "current portion of debt", "current term debt"],
+            ["us-gaap:LongTermDebtCurrent", "us-gaap:DebtCurrent"],
             period="instant",
-            query="total debt term debt commercial paper notes",
+            query="current portion of term debt",
         ),
         _m(
             "cash",
@@ -354,9 +353,11 @@ METRICS: dict[str, Metric] = {
     ]
 }
 
-# Ask-shaped words that name a metric this table cannot map. Refused, never approximated.
+# Ask-shaped words that name a metric this table cannot map. Refused, never approximated. EBITDA
+# is not a reported figure: it is computed only when asked for by its definition
+# ("operating income plus D&A", or a user's own "define EBITDA as ...").
 UNKNOWN_METRICS: tuple[str, ...] = (
-    "adjusted ebitda", "ebitdar", "ebit", "arr", "annual recurring revenue", "churn", "churn rate",
+    "ebitda", "adjusted ebitda", "ebitdar", "ebit", "arr", "annual recurring revenue", "churn", "churn rate",
     "same store sales", "same-store sales", "comparable sales", "comp sales", "comps", "arpu",
     "average revenue per user", "backlog", "bookings", "gmv", "gross merchandise value", "dau", "mau",
     "daily active users", "monthly active users", "net revenue retention", "nrr", "ltv", "cac",

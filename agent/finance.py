@@ -161,7 +161,8 @@ _RATIOS: list[Formula] = [
        [Input("dividends_paid"), Input("net_income")], "percent", "Dividends paid ÷ Net income", _ratio_pct,
        query="dividends paid net income"),
     _f("ebitda", "EBITDA",
-       ["ebitda"],
+       ["computed ebitda", "ebitda computed", "operating income plus depreciation and amortization",
+        "operating income plus d&a", "operating income + d&a"],
        [Input("operating_income"), Input("depreciation_amortization")], "USD",
        "Operating income + Depreciation and amortization (EBITDA as operating income plus D&A; unadjusted)",
        lambda oi, da: oi + da, operator="+", query="operating income depreciation and amortization"),
@@ -193,11 +194,17 @@ _RATIOS: list[Formula] = [
        ["interest coverage", "interest coverage ratio", "times interest earned", "interest cover"],
        [Input("operating_income"), Input("interest_expense")], "ratio",
        "Operating income ÷ Interest expense (operating income as EBIT)", _ratio, operator="expr"),
+    _f("total_debt", "Total debt",
+       ["total debt", "gross debt", "total borrowings", "debt outstanding", "total debt outstanding"],
+       [Input("long_term_debt"), Input("current_debt")], "USD",
+       "Long-term debt + Current portion of long-term debt (term debt; commercial paper and other short-term "
+       "borrowings not included)", lambda ltd, cur: ltd + cur, operator="expr", query="term debt"),
     _f("net_debt", "Net debt",
        ["net debt", "net debt position", "net borrowings"],
-       [Input("total_debt"), Input("cash")], "USD",
-       "Total debt − Cash and cash equivalents (marketable securities not deducted)",
-       lambda debt, cash: debt - cash, operator="−"),
+       [Input("long_term_debt"), Input("current_debt"), Input("cash")], "USD",
+       "Long-term debt + Current portion of long-term debt − Cash and cash equivalents (term debt; "
+       "marketable securities not deducted)",
+       lambda ltd, cur, cash: ltd + cur - cash, operator="expr"),
     _f("roe", "Return on equity",
        ["roe", "return on equity", "return on average equity", "return on shareholders equity",
         "return on stockholders equity", "return on common equity"],
@@ -211,11 +218,12 @@ _RATIOS: list[Formula] = [
        lambda ni, ta, prior: _ratio_pct(ni, (ta + prior) / 2), operator="expr"),
     _f("roic", "Return on invested capital",
        ["roic", "return on invested capital", "return on capital", "return on capital employed"],
-       [Input("operating_income"), Input("income_tax"), Input("pretax_income"), Input("total_debt"),
-        Input("equity")], "percent",
-       "Operating income × (1 − Income tax expense ÷ Income before income taxes) ÷ (Total debt + Stockholders' "
-       "equity) (after-tax operating income at the effective rate; year-end invested capital)",
-       lambda oi, tax, pre, debt, eq: _ratio_pct(oi * (1 - _ratio(tax, pre)), debt + eq), operator="expr"),
+       [Input("operating_income"), Input("income_tax"), Input("pretax_income"), Input("long_term_debt"),
+        Input("current_debt"), Input("equity")], "percent",
+       "Operating income × (1 − Income tax expense ÷ Income before income taxes) ÷ (Long-term debt + Current portion "
+       "of long-term debt + Stockholders' equity) (after-tax operating income at the effective rate; year-end "
+       "invested capital)",
+       lambda oi, tax, pre, ltd, cur, eq: _ratio_pct(oi * (1 - _ratio(tax, pre)), ltd + cur + eq), operator="expr"),
 ]
 
 GROWTH_BASES = ("revenue", "net_income", "rd", "sga", "operating_income", "gross_profit", "operating_expenses",
