@@ -45,6 +45,9 @@ class Plan(BaseModel):
     thread_tickers: list[str] = Field(default_factory=list)
     # how the planner accounted for each word of the question (agent.plan_words): [{word, as}]
     words: list[dict] = Field(default_factory=list)
+    # formulas the user defined in this thread (agent.plan_formulas): {name, tree, unit, formula};
+    # asked for as metrics 'udf:<name>'
+    definitions: list[dict] = Field(default_factory=list)
     # a prose-routed question whose words may all be one line item's label ("other income, net"):
     # `line:` keys fetch tries against the company's labels before searching prose
     probe: list[str] = Field(default_factory=list)

@@ -32,6 +32,7 @@ from agent.plan_topics import (
     route_items,
     sub_queries,
 )
+from agent.plan_formulas import find_definition
 from agent.plan_words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.plan_years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
 from agent.plan_years import _YEAR_AFTER, Years, parse_years
@@ -279,7 +280,36 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
 
 
 def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
-    """Plan one message. Never raises on user input; anything it cannot map becomes a refusal."""
+    """Plan one message. Never raises on user input; anything it cannot map becomes a refusal.
+
+    A formula the user defines ("define X as A plus B over C") or names from earlier in the thread
+    is taken out of the text first and asked for as 'udf:<name>' (agent.plan_formulas)."""
+    raw = text or ""
+    if len(raw) > MAX_CHARS:
+        return _plan(raw, previous=previous, directory=directory)
+    definition, rest, bad = find_definition(raw)
+    known = [d for d in (previous.definitions if previous is not None else [])
+             if definition is None or d["name"] != definition["name"]]
+    named = [d for d in known if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
+    for d in named:
+        rest = re.sub(rf"\b{re.escape(d['name'])}\b", " ", rest, flags=re.I)
+    plan = _plan(rest, previous=previous, directory=directory)
+    plan.definitions = known + ([definition] if definition else [])
+    if bad is not None:
+        return _refuse("unknown_metric", f"{bad} (in your formula)", tickers=plan.tickers,
+                       fiscal_years=plan.fiscal_years, definitions=plan.definitions)
+    asked = [f"udf:{d['name']}" for d in ([definition] if definition else []) + named]
+    if not asked:
+        return plan
+    plan.metrics = asked + [m for m in plan.metrics if m in FORMULAS or m in MEASURE_PHRASES.values()]
+    if plan.route == "domain":
+        plan.items, plan.sub_queries, plan.probe = [], [], []
+        several_years = len(plan.fiscal_years) >= 2 or len(plan.year_offsets) >= 2
+        plan.intent = "compare" if len(plan.tickers) >= 2 else ("trend" if several_years else "derived")
+    return plan
+
+
+def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     raw = unicodedata.normalize("NFKC", text or "")  # full-width letters, ligatures, odd spaces
     if len(raw) > MAX_CHARS:
         return _refuse("input_too_long")

@@ -71,7 +71,7 @@ def refusal_text(
 ) -> str:
     """The user-facing sentence(s) for a refusal reason."""
     template = MESSAGES.get(reason, MESSAGES["internal_error"])
-    detail = scrub_figures(detail or "")[:120].strip()
+    detail = scrub_figures(detail or "")[:200].strip()
     plain = detail or {
         "not_covered": "That company",
         "year_not_available": "that fiscal year",

@@ -17,6 +17,7 @@ from agent.draft import Evidence
 from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_value
 from agent.graph import status
 from agent.line_items import company_line
+from agent.plan_formulas import evaluate, metrics_of
 from agent.plan_words import line_parts
 from agent.query_vectors import embed_queries
 from store import chunks as chunk_store
@@ -129,12 +130,14 @@ def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] 
 def _label(key: str) -> str:
     if key.startswith("line:"):
         return line_parts(key)[2]
+    if key.startswith("udf:"):
+        return key[4:]
     return METRICS[key].label if key in METRICS else FORMULAS[key].label
 
 
 def known(key: str) -> bool:
     """A measure retrieve can answer: a table metric, a formula, or a line-item phrase."""
-    return key in METRICS or key in FORMULAS or key.startswith("line:")
+    return key in METRICS or key in FORMULAS or key.startswith(("line:", "udf:"))
 
 
 def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: dict) -> Evidence | None:
@@ -153,7 +156,41 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
     return _fact_evidence(company, key, fy, fact, label=shown) if fact else None
 
 
-def _collect(conn, companies: list[dict], metrics: list[str], deps=None
+def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict) -> tuple[Evidence, dict] | None:
+    """A formula the user defined (agent.plan_formulas), computed like the registry's, or None with
+    the missing inputs named in the cell."""
+    keys = metrics_of(definition["tree"])
+    inputs = {k: facts.get(k, fy) for k in dict.fromkeys(keys)}
+    missing = [METRICS[k].label for k, e in inputs.items() if e is None]
+    if missing:
+        cell["missing_inputs"] = missing
+        return None
+    try:
+        value = evaluate(definition["tree"], {k: Decimal(e.value) for k, e in inputs.items()}, definition["unit"])
+    except (FormulaError, ArithmeticError):
+        return None
+    value = value.quantize(Decimal("1E-10"))
+    unit = definition["unit"] if definition["unit"] != "pure" else "ratio"
+    shown = display_value(value, unit)
+    company = facts.company
+    key = f"udf:{definition['name']}"
+    calc_id = f"k:{key}:{company['cik']}:{fy}"
+    first = next(iter(inputs.values()))
+    evidence = Evidence(
+        id=calc_id, kind="calc", text=f"{company['name']} ({company['ticker']}) {definition['name']}, fiscal {fy}: {shown}",
+        ticker=company["ticker"], cik=company["cik"], fiscal_year=fy, accession=first.accession, form=first.form,
+        url=first.url, concept=key, value=_plain(value), unit=unit,
+    )
+    calc = {
+        "id": calc_id, "key": key, "ticker": company["ticker"], "fiscal_year": fy, "value": _plain(value), "unit": unit,
+        "display": shown, "definition": definition,
+        "operands": [{"evidence_id": e.id, "value": e.value, "unit": e.unit, "fiscal_year": fy, "metric": k}
+                     for k, e in inputs.items()],
+    }
+    return evidence, calc
+
+
+def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definitions: list[dict] | None = None
              ) -> tuple[dict[str, Evidence], list[dict], list[dict]]:
     """Facts and computations for every (company, fiscal year, measure): evidence, calculations,
     and one cell per ask (evidence_id None when no fact reports it)."""
@@ -168,7 +205,20 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None
                 cell = {"ticker": company["ticker"], "name": company["name"], "fiscal_year": fy, "metric": key,
                         "label": _label(key), "evidence_id": None, "display": None,
                         "instant": key in METRICS and METRICS[key].period == "instant"}
-                if key.startswith("line:"):
+                if key.startswith("udf:"):
+                    definition = next((d for d in definitions or [] if f"udf:{d['name']}" == key), None)
+                    computed = _user_formula(facts, definition, fy, cell) if definition else None
+                    if definition:
+                        cell["label"] = f"{definition['name']} (defined as {definition['formula']})"
+                    if computed is not None:
+                        ev, calc = computed
+                        for operand in calc["operands"]:
+                            found = next(e for e in facts.found.values() if e is not None and e.id == operand["evidence_id"])
+                            evidence[found.id] = found
+                        evidence[ev.id] = ev
+                        calculations.append(calc)
+                        cell.update(evidence_id=ev.id, display=calc["display"])
+                elif key.startswith("line:"):
                     ev = _line_cell(conn, deps, company, key, fy, cell, lines)
                     if ev is not None:
                         evidence[ev.id] = ev
@@ -180,6 +230,10 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
                 else:
                     computed = _compute(facts, key, fy)
+                    if computed is None:
+                        cell["missing_inputs"] = [
+                            METRICS[i.metric].label + (f" (fiscal {fy + i.offset})" if i.offset else "")
+                            for i in FORMULAS[key].inputs if facts.get(i.metric, fy + i.offset) is None]
                     if computed is not None:
                         ev, calc = computed
                         for operand in calc["operands"]:
@@ -198,19 +252,20 @@ def _numbers(state, deps, config) -> dict:
     if not metrics:
         return {"refusal": {"reason": "unknown_metric", "detail": plan.get("refusal_detail")}}
     with deps.db.connection() as conn:
-        evidence, calculations, cells = _collect(conn, state["resolved"], metrics, deps)
+        evidence, calculations, cells = _collect(conn, state["resolved"], metrics, deps, plan.get("definitions"))
     refusal = _unresolved_lines(cells)
     if refusal:
         return {"retrieval": {"cells": cells}, "refusal": refusal}
     retrieval = {"cells": cells, "facts": sum(1 for e in evidence.values() if e.kind == "fact"),
                  "missing": [f"{c['ticker']} {c['metric']} FY{c['fiscal_year']}" for c in cells if not c["evidence_id"]]}
     if not any(c["evidence_id"] for c in cells):
-        what = ", ".join(dict.fromkeys(c["label"].lower() for c in cells))
+        what = ", ".join(dict.fromkeys(c["label"].lower().split(" (defined as")[0] for c in cells))
+        missing = list(dict.fromkeys(m for c in cells for m in c.get("missing_inputs") or []))
         years = ", ".join(str(y) for y in sorted({c["fiscal_year"] for c in cells}))
-        return {
-            "retrieval": retrieval,
-            "refusal": {"reason": "no_grounding", "detail": f"no reported XBRL figure for {what} in fiscal {years}"},
-        }
+        detail = f"no reported XBRL figure for {what} in fiscal {years}"
+        if missing:  # a formula: say which reported input it lacks
+            detail = f"no reported {'; '.join(m[:1].lower() + m[1:] for m in missing)} to compute {what} for fiscal {years}"
+        return {"retrieval": retrieval, "refusal": {"reason": "no_grounding", "detail": detail}}
     return {
         "evidence": [e.model_dump(mode="json") for e in evidence.values()],
         "calculations": calculations,
@@ -281,7 +336,8 @@ def _prose(state, deps, config) -> dict:
         evidence = [ev for rank in zip_longest(*per_company_hits) for ev in rank if ev is not None]
         # "How much did it spend on R&D, and on what?": the figure from XBRL, the why from the text.
         metrics = [m for m in state["plan"].get("metrics") or [] if known(m)]
-        facts, calculations, cells = _collect(conn, companies, metrics, deps) if metrics else ({}, [], [])
+        facts, calculations, cells = (_collect(conn, companies, metrics, deps, state["plan"].get("definitions"))
+                                      if metrics else ({}, [], []))
     cells = [c for c in cells if c["evidence_id"]]
     retrieval = {"chunk_ids": [e.chunk_id for e in evidence], "queries": queries, "items": located["items"],
                  "cells": cells}
