@@ -33,6 +33,8 @@ from agent.plan_topics import (
     sub_queries,
 )
 from agent.plan_formulas import find_definition
+from agent.segments import key_parts
+from agent.segments import plan_key as dimension_key
 from agent.plan_words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.plan_years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
 from agent.plan_years import _YEAR_AFTER, Years, parse_years
@@ -352,9 +354,13 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if ambiguous and not r.tickers:
         m = ambiguous[0]
         return _refuse("ambiguous_company", m.text, candidates=[c.ticker for c in m.candidates], **carry)
-    if r.unmappable:
+    dim = _dimension(r, outside) if r.unmappable else None
+    if r.unmappable and dim is None:
         known = r.tickers or (list(prev.tickers) if prev is not None else [])
         return _refuse("unknown_metric", r.unmappable, tickers=known, **carry)
+    if dim:  # "iPhone revenue", "revenue by segment": the member's figure, resolved in retrieve
+        measures = [dim, *(k for k in measures if k not in (dim.split("|")[0][4:],))]
+        carry["metrics"] = measures
 
     # companies
     tickers = list(r.tickers)
@@ -429,6 +435,16 @@ _CLAIMED = (FOLLOWUP, ADDING, _SHARE, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR,
             _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)
 
 
+def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
+    return [(m.start, m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)) for m in r.matches]
+
+
+def _dimension(r: Reading, outside: str) -> str | None:
+    """A metric narrowed to a segment, product or region ("data center revenue"): a 'dim:' key."""
+    trace, _ = account(outside, _company_spans(r, outside), claimed(outside.lower(), _CLAIMED))
+    return dimension_key(r.unmappable, [t["word"] for t in trace if t["as"] == "unaccounted"])
+
+
 def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
     """A figure is answered only for what the question asks: every word accounted for (agent.plan_words).
 
@@ -446,8 +462,8 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
     if quarter:
         return _refuse("out_of_scope", f"quarterly, half-year and year-to-date figures (\"{quarter}\"): quarters are "
                        "not answered yet, only fiscal years", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
-    spans = [(m.start, m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)) for m in r.matches]
-    trace, runs = account(outside, spans, claimed(low, _CLAIMED))
+    dims = {w for k in plan.metrics if k.startswith("dim:") for w in key_parts(k)[1].split()}
+    trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims)
     plan.words = trace
     if not runs:
         return plan

@@ -17,11 +17,14 @@ from agent.draft import Evidence
 from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_value
 from agent.graph import status
 from agent.line_items import company_line
+from agent.line_items import tokens
 from agent.plan_formulas import evaluate, metrics_of
+from agent.segments import axes_for, display_name, find_member, key_parts
 from agent.plan_words import line_parts
 from agent.query_vectors import embed_queries
 from store import chunks as chunk_store
 from store import facts as facts_store
+from store import segments as segments_store
 
 NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
 
@@ -132,12 +135,15 @@ def _label(key: str) -> str:
         return line_parts(key)[2]
     if key.startswith("udf:"):
         return key[4:]
+    if key.startswith("dim:"):
+        metric, qualifier, _ = key_parts(key)
+        return f"{METRICS[metric].label} ({qualifier})"
     return METRICS[key].label if key in METRICS else FORMULAS[key].label
 
 
 def known(key: str) -> bool:
     """A measure retrieve can answer: a table metric, a formula, or a line-item phrase."""
-    return key in METRICS or key in FORMULAS or key.startswith(("line:", "udf:"))
+    return key in METRICS or key in FORMULAS or key.startswith(("line:", "udf:", "dim:"))
 
 
 def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: dict) -> Evidence | None:
@@ -190,6 +196,57 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict) -> tuple
     return evidence, calc
 
 
+def _member_evidence(company: dict, label: str, fy: int, f) -> Evidence:
+    shown = display_value(f.value, f.unit)
+    return Evidence(
+        id=f"f:{f.id}", kind="fact",
+        text=(f"{company['name']} ({company['ticker']}) {label}, fiscal {fy}: {shown} "
+              f"({f.concept}, {f.axis} = {f.member}, period ended {f.period_end.isoformat()})"),
+        ticker=company["ticker"], cik=company["cik"], fiscal_year=f.filing_fiscal_year or fy, accession=f.accession,
+        form=f.form or "10-K", url=f.url, concept=f.concept, value=_plain(f.value), unit=f.unit,
+        period_end=f.period_end.isoformat(),
+    )
+
+
+def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict) -> list[tuple[dict, Evidence | None]]:
+    """Cells for a 'dim:' key (agent.segments): the named member's figure, or every member of the
+    axis a breakdown names; with no such member, one empty cell listing the members that exist."""
+    metric, qualifier, breakdown = key_parts(key)
+    m = METRICS[metric]
+    memo = deps.memo if deps is not None else {}
+    cik = company["cik"]
+    if ("member_labels", cik) not in memo:
+        memo[("member_labels", cik)] = segments_store.member_labels(conn, cik)
+    labels = memo[("member_labels", cik)]
+    rows = segments_store.member_values(conn, cik, [c if ":" in c else f"us-gaap:{c}" for c in m.concepts], fy,
+                                        instant=m.period == "instant")
+    metric_words = tokens(" ".join(m.synonyms[:3]))
+
+    def name(r) -> str:
+        return display_name(r.member, labels.get(r.member, set()), metric_words)
+
+    order = ("Segment", "ProductOrService", "Geographical")
+    rows.sort(key=lambda r: (next((i for i, a in enumerate(order) if a.lower() in r.axis.lower()), 9), r.id))
+    if breakdown:
+        axes = axes_for(qualifier, list(dict.fromkeys(r.axis for r in rows)))
+        chosen = [r for r in rows if axes and r.axis == axes[0]]
+    else:
+        found, _ = find_member(qualifier, [(r.axis, r.member) for r in rows], labels)
+        chosen = [r for r in rows if (r.axis, r.member) == found[0]] if found else []
+    if not chosen:
+        members = list(dict.fromkeys(name(r) for r in rows))
+        return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": members}, None)]
+    out = []
+    for r in chosen:
+        shown = name(r)
+        cell_key = f"dim:{metric}|={r.member}" if breakdown else key
+        label = f"{m.label} ({shown})"
+        cell = {**base, "metric": cell_key, "label": label, "instant": m.period == "instant",
+                "concept": r.concept, "member": r.member}
+        out.append((cell, _member_evidence(company, f"{m.label} ({shown})", fy, r)))
+    return out
+
+
 def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definitions: list[dict] | None = None
              ) -> tuple[dict[str, Evidence], list[dict], list[dict]]:
     """Facts and computations for every (company, fiscal year, measure): evidence, calculations,
@@ -205,6 +262,13 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                 cell = {"ticker": company["ticker"], "name": company["name"], "fiscal_year": fy, "metric": key,
                         "label": _label(key), "evidence_id": None, "display": None,
                         "instant": key in METRICS and METRICS[key].period == "instant"}
+                if key.startswith("dim:"):
+                    for member_cell, ev in _member_cells(conn, deps, company, key, fy, cell):
+                        if ev is not None:
+                            evidence[ev.id] = ev
+                            member_cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                        cells.append(member_cell)
+                    continue
                 if key.startswith("udf:"):
                     definition = next((d for d in definitions or [] if f"udf:{d['name']}" == key), None)
                     computed = _user_formula(facts, definition, fy, cell) if definition else None
@@ -279,6 +343,9 @@ def _unresolved_lines(cells: list[dict]) -> dict | None:
     if any(c["evidence_id"] for c in cells):
         return None
     for c in cells:
+        if c["metric"].startswith("dim:") and "members" in c:
+            reported = ", ".join(c["members"][:12]) or "none tagged"
+            return {"reason": "unknown_metric", "detail": f"{c['label']} (members reported: {reported})"}
         if not c["metric"].startswith("line:") or c.get("concept"):
             continue
         phrase = line_parts(c["metric"])[2]

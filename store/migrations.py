@@ -163,6 +163,8 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX IF NOT EXISTS line_labels_cik ON line_labels (cik);
     CREATE INDEX IF NOT EXISTS line_labels_accession ON line_labels (accession);
+    -- segment, product and region figures (store.segments): dimensional facts by company and concept
+    CREATE INDEX IF NOT EXISTS facts_dims_lookup ON facts (cik, concept, fiscal_year) WHERE dimensional;
     """,
 ]
 
