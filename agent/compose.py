@@ -289,6 +289,8 @@ def _number_claims(cells: list[dict]) -> list[Claim]:
         last = c["label"].split()[-1]
         verb = "were" if last.islower() and last.endswith("s") and not last.endswith("ss") else "was"
         shown = f" (reported as \u201c{c['reported_as']}\u201d)" if c.get("reported_as") else ""
+        if c.get("source_note"):
+            shown += f" ({c['source_note']})"
         claims.append(Claim(text=f"{possessive(c['name'])} {lower_label(c['label'])}{shown} {when} {verb} {c['display']}.",
                             evidence_id=c["evidence_id"], kind="number"))
     return claims

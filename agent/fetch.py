@@ -124,6 +124,11 @@ def fetch(state, deps, config) -> dict:
                     return {"refusal": {"reason": "year_not_available", "detail": f"any fiscal year for {company['name']}"}}
                 offsets = plan.get("year_offsets") or [0]
                 wanted = sorted({available[0] + offset for offset in offsets})
+            if not numeric and not plan.get("as_of_filing_year"):
+                # a year whose own 10-K is not held is discussed in the next one or two ("compared with
+                # 2022"): search the nearest later filing; the answer names the filing it quotes
+                wanted = sorted({y if y in available else next((y + k for k in (1, 2) if y + k in available), y)
+                                 for y in wanted})
             missing = [y for y in wanted if y not in available]
             if missing and (not numeric or len(missing) == len(wanted)):
                 label = ", ".join(f"fiscal {y}" for y in missing)

@@ -292,6 +292,9 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                        if str(fy) not in (company.get("filings") or {}) and ev.fiscal_year != fy:
+                            # the year's own 10-K is not held: a later 10-K's prior-year column
+                            cell["source_note"] = f"as reported in the fiscal {ev.fiscal_year} 10-K's prior-year figures"
                 else:
                     computed = _compute(facts, key, fy)
                     if computed is None:
