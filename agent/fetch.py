@@ -76,6 +76,26 @@ def _memo(deps, key, compute):
     return deps.memo[key]
 
 
+_MONTH_NUMBERS = {m: i for i, names in enumerate(
+    [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
+     ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
+     ("december", "dec")], start=1) for m in names}
+
+
+def _off_year_end(plan: dict, filings: dict[int, dict]) -> str | None:
+    """A month the question dates its figure by that is not within a month of the company's fiscal
+    year-end (52/53-week years end near a month's turn): a quarter-end date, never a fiscal year."""
+    if plan.get("intent") not in NUMERIC_INTENTS or not filings:
+        return None
+    months = [w["word"] for w in plan.get("words") or [] if w.get("as") == "period" and w["word"] in _MONTH_NUMBERS]
+    ends = {int(f["period_end"][5:7]) for f in filings.values() if f.get("period_end")}
+    for word in months:
+        m = _MONTH_NUMBERS[word]
+        if not any(min((m - e) % 12, (e - m) % 12) <= 1 for e in ends):
+            return word
+    return None
+
+
 def _probe_lines(conn, deps, plan: dict) -> dict | None:
     """A prose-routed question whose words are all one line item's label in every named company's
     statements ("Apple other income, net in 2024") is that figure: the plan becomes numeric."""
@@ -118,6 +138,11 @@ def fetch(state, deps, config) -> dict:
                 )
             else:
                 available = sorted(filings, reverse=True)
+            off = _off_year_end(plan, filings)
+            if off:  # "total assets as of March 31" for a September year: a quarter's date
+                return {"refusal": {"reason": "out_of_scope", "detail": (
+                    f"figures as of {off.title()} (not {company['name']}'s fiscal year-end): quarters are not "
+                    "answered yet, only fiscal years")}}
             wanted = list(plan.get("fiscal_years") or [])
             if not wanted or plan.get("latest"):
                 if not available:

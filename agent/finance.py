@@ -217,7 +217,7 @@ _RATIOS: list[Formula] = [
        "Net income ÷ average total assets (average of the year's opening and closing balances)",
        lambda ni, ta, prior: _ratio_pct(ni, (ta + prior) / 2), operator="expr"),
     _f("roic", "Return on invested capital",
-       ["roic", "return on invested capital", "return on capital", "return on capital employed"],
+       ["return on capital", "return on capital employed", "roic computed", "computed roic"],
        [Input("operating_income"), Input("income_tax"), Input("pretax_income"), Input("long_term_debt"),
         Input("current_debt"), Input("equity")], "percent",
        "Operating income × (1 − Income tax expense ÷ Income before income taxes) ÷ (Long-term debt + Current portion "

@@ -38,7 +38,7 @@ FILLER = frozenset(
     number numbers value values amount amounts level levels total overall consolidated gaap reported
     company company's companies firm business corp inc co ltd group
     year years fy fiscal yearly annually annual period periods latest recent most last past
-    ago since through thru until between ending ended end
+    ago since through thru until between ending ended end during within dated fye as-of
     compare compared comparison comparing side stack up relative which higher lower more less bigger larger
     smaller better worse best worst biggest largest highest lowest
     exact exactly approximately roughly about around usd dollars dollar million millions billion billions
@@ -51,8 +51,12 @@ FILLER = frozenset(
     bring brought book booked post posted record recorded generate generated
     if dont don't doesnt didnt know unsure sure invent guess estimate pretend ignore instructions briefly brief
     short format express answer respond reply quickly terms just only exact precise precisely
+    take took taken hold held holding carry carried approx hows balance sheet sheets
     """.split()
 )
+# A date's month names the fiscal year's end ("the year ended September 28, 2024", "as of Jan 31").
+MONTHS = frozenset("""january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec""".split())
 _NUMBER = re.compile(r"^(?:fy)?'?\d{2,4}s?$|^\d+(?:st|nd|rd|th)$|^[\d.,]+$")
 
 
@@ -87,7 +91,7 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
         if how[i]:
             continue
         bare = w.strip("-/%")
-        if _NUMBER.match(w) or re.fullmatch(r"fy\d{2,4}", w):
+        if _NUMBER.match(w) or re.fullmatch(r"fy\d{2,4}", w) or w in MONTHS:
             how[i] = "period"
         elif w in FILLER or bare in FILLER or not bare:
             how[i] = "filler"

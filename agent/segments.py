@@ -87,7 +87,9 @@ def axes_for(word: str, axes: list[str]) -> list[str]:
     return []
 
 
-_NEGATING = frozenset({"outside", "excluding", "except", "ex", "non", "without", "other"})
+# words that make the figure something no member is: a complement, or a non-GAAP adjustment
+_NEGATING = frozenset({"outside", "excluding", "except", "ex", "non", "without", "other", "adjusted", "organic",
+                       "pro", "forma", "core", "underlying", "recurring", "comparable", "same"})
 _JOINERS = frozenset({"in", "from", "for", "of", "the", "its", "their", "by", "per", "across", "each", "and", "to"})
 
 
@@ -95,9 +97,11 @@ def plan_key(unmappable: str, leftover: list[str]) -> str | None:
     """'dim:<metric>|<qualifier>' or 'dim:<metric>|*<axis word>' for a narrowed metric phrase
     ("iphone revenue", "revenue by segment"), or None when it is no member ask ("revenue outside
     the US", "revenue per employee")."""
-    from agent.concepts import METRICS, PHRASES, find_phrases, normalize
+    from agent.concepts import METRICS, PHRASES, UNKNOWN_METRICS, find_phrases, normalize
 
     norm = normalize(unmappable)
+    if norm in {normalize(p) for p in UNKNOWN_METRICS}:
+        return None  # a metric no table maps ("same store sales"), never a member's figure
     words = norm.split()
     spans = [(s, e, k) for s, e, k in find_phrases(norm, PHRASES) if k in METRICS]
     if len(spans) != 1 or _NEGATING & (set(words) | set(leftover)):
