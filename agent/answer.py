@@ -13,6 +13,7 @@ RefusalReason = Literal[
     "not_covered",
     "year_not_available",
     "unknown_metric",
+    "ambiguous_metric",
     "out_of_scope",
     "no_grounding",
     "input_too_long",

@@ -74,6 +74,7 @@ def cite_check(state, deps, config) -> dict:
 
 def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) -> Answer:
     from agent.finance import Operand, calculate
+    from agent.plan_formulas import trace as user_trace
 
     plan = state["plan"]
     notes = _Footnotes(evidence, calc_inputs)
@@ -109,7 +110,11 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
             Operand(Decimal(o["value"]), o["unit"], o["fiscal_year"], notes.markers(o["evidence_id"])[0])
             for o in calc["operands"]
         ]
-        trace = calculate(calc["key"], operands).calculation
+        if calc.get("definition"):  # the user's own formula (agent.plan_formulas)
+            trace = user_trace(calc["definition"], [(o["metric"], op) for o, op in zip(calc["operands"], operands)],
+                               calc["display"])
+        else:
+            trace = calculate(calc["key"], operands).calculation
         if calc.get("ticker"):
             trace = Calculation(
                 metric=f"{trace.metric} ({calc['ticker']}, FY{calc['fiscal_year']})",

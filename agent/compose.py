@@ -265,6 +265,8 @@ def _numbers(plan: Plan, cells: list[dict]) -> Draft:
     years = sorted({c["fiscal_year"] for c in cells})
     metrics = list(dict.fromkeys(c["metric"] for c in cells))
     tabular = plan.intent in ("compare", "trend") or (len(companies) > 1) or (len(years) > 1)
+    if len(companies) == 1 and any("|=" in c["metric"] for c in cells):  # "revenue by segment"
+        return Draft(intro=_table_intro(cells, companies, years), claims=[], tables=[_breakdown_table(cells, years)])
     if not tabular:
         claims = _number_claims(found)
         missing = [c for c in cells if not c.get("evidence_id")]
@@ -286,7 +288,10 @@ def _number_claims(cells: list[dict]) -> list[Claim]:
         when = f"at the end of fiscal {c['fiscal_year']}" if c.get("instant") else f"for fiscal {c['fiscal_year']}"
         last = c["label"].split()[-1]
         verb = "were" if last.islower() and last.endswith("s") and not last.endswith("ss") else "was"
-        claims.append(Claim(text=f"{possessive(c['name'])} {lower_label(c['label'])} {when} {verb} {c['display']}.",
+        shown = f" (reported as \u201c{c['reported_as']}\u201d)" if c.get("reported_as") else ""
+        if c.get("source_note"):
+            shown += f" ({c['source_note']})"
+        claims.append(Claim(text=f"{possessive(c['name'])} {lower_label(c['label'])}{shown} {when} {verb} {c['display']}.",
                             evidence_id=c["evidence_id"], kind="number"))
     return claims
 
@@ -296,6 +301,26 @@ def _table_intro(cells, companies, years) -> str:
     names = ", ".join(dict.fromkeys(c["name"] for c in cells))
     span = f"fiscal {years[0]}" if len(years) == 1 else f"fiscal {years[0]} to {years[-1]}"
     return f"{', '.join(labels)} for {names}, {span}, from XBRL facts in their 10-K filings:"
+
+
+def _breakdown_table(cells, years) -> dict:
+    """A metric by segment, product or region: one row per member, one column per fiscal year."""
+    members = list(dict.fromkeys(c["metric"] for c in cells))
+    by_key = {(c["metric"], c["fiscal_year"]): c for c in cells}
+    rows, citations = [], []
+    for key in members:
+        label = next(c["label"] for c in cells if c["metric"] == key)
+        row, cites = [label], [[]]
+        for year in years:
+            cell = by_key.get((key, year), {})
+            row.append(cell.get("display") or "not reported")
+            cites.append([cell["evidence_id"]] if cell.get("evidence_id") else [])
+        rows.append(row)
+        citations.append(cites)
+    title = f"{cells[0]['name']}: {cells[0]['label'].split(' (')[0]} by member, " + (
+        f"FY{years[0]}" if len(years) == 1 else f"FY{years[0]}–FY{years[-1]}")
+    return {"title": title, "columns": ["Member", *[f"FY{y}" for y in years]], "rows": rows,
+            "cell_citations": citations}
 
 
 def _table(cells, companies, years, metrics) -> dict:

@@ -116,6 +116,15 @@ METRICS: dict[str, Metric] = {
             query="long-term debt term debt notes",
         ),
         _m(
+            "current_debt",
+            "Current portion of long-term debt",
+            ["current portion of long term debt", "current maturities of long term debt", "current debt",
+             "long term debt current portion", "current portion of debt", "current term debt"],
+            ["us-gaap:LongTermDebtCurrent", "us-gaap:DebtCurrent"],
+            period="instant",
+            query="current portion of term debt",
+        ),
+        _m(
             "cash",
             "Cash and cash equivalents",
             ["cash and cash equivalents", "cash and equivalents", "cash & equivalents", "cash & cash equivalents",
@@ -344,23 +353,23 @@ METRICS: dict[str, Metric] = {
     ]
 }
 
-# Ask-shaped words that name a metric this table cannot map. Refused, never approximated.
+# Ask-shaped words that name a metric this table cannot map. Refused, never approximated. EBITDA
+# is not a reported figure: it is computed only when asked for by its definition
+# ("operating income plus D&A", or a user's own "define EBITDA as ..."); ROIC likewise, its
+# definitions vary too much to pick one silently.
 UNKNOWN_METRICS: tuple[str, ...] = (
-    "ebitda", "adjusted ebitda", "ebitdar", "ebit", "total debt", "net debt", "arr", "annual recurring revenue", "churn", "churn rate",
+    "ebitda", "adjusted ebitda", "ebitdar", "ebit", "roic", "return on invested capital", "arr", "annual recurring revenue", "churn", "churn rate",
     "same store sales", "same-store sales", "comparable sales", "comp sales", "comps", "arpu",
     "average revenue per user", "backlog", "bookings", "gmv", "gross merchandise value", "dau", "mau",
     "daily active users", "monthly active users", "net revenue retention", "nrr", "ltv", "cac",
     "customer acquisition cost", "headcount", "employees count", "number of employees", "market share",
     "adjusted eps", "non gaap", "non-gaap", "adjusted net income", "adjusted operating income",
     "core earnings", "funds from operations", "ffo", "rpo", "remaining performance obligations",
-    "tangible book value", "roic", "roe", "return on equity", "return on assets", "roa",
-    "return on invested capital", "enterprise value", "ev/ebitda", "p/e", "pe ratio", "price to earnings",
-    "quick ratio", "interest coverage", "unit sales", "units sold", "deliveries", "subscribers",
+    "tangible book value", "enterprise value", "ev/ebitda", "p/e", "pe ratio", "price to earnings",
+    "unit sales", "units sold", "deliveries", "subscribers",
     "paid memberships", "store count", "net interest margin", "organic growth", "organic revenue",
-    "sales and marketing", "selling and marketing", "marketing expense", "marketing expenses", "advertising expense",
-    "advertising costs", "marketing spend", "sales and marketing expense", "net sales per share", "revenue per share",
+    "net sales per share", "revenue per share",
     "revenue per employee", "sales per square foot", "cost of capital", "wacc", "beta",
-    "depreciation", "depreciation expense", "amortization", "amortization expense",
 )
 
 _NON_WORD = re.compile(r"[^a-z0-9&+/%\- ]+")

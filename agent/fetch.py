@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from agent.graph import status
+from agent.line_items import company_line
 from store import facts as facts_store
 from store.display_names import display_name
 
@@ -76,14 +77,56 @@ def _memo(deps, key, compute):
     return deps.memo[key]
 
 
+_MONTH_NUMBERS = {m: i for i, names in enumerate(
+    [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
+     ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
+     ("december", "dec")], start=1) for m in names}
+
+
+def _off_year_end(plan: dict, filings: dict[int, dict]) -> str | None:
+    """A month the question dates its figure by that is not within a month of the company's fiscal
+    year-end (52/53-week years end near a month's turn): a quarter-end date, never a fiscal year."""
+    if plan.get("intent") not in NUMERIC_INTENTS or not filings:
+        return None
+    months = [w["word"] for w in plan.get("words") or [] if w.get("as") == "period" and w["word"] in _MONTH_NUMBERS]
+    ends = {int(f["period_end"][5:7]) for f in filings.values() if f.get("period_end")}
+    for word in months:
+        m = _MONTH_NUMBERS[word]
+        if not any(min((m - e) % 12, (e - m) % 12) <= 1 for e in ends):
+            return word
+    return None
+
+
+def _probe_lines(conn, deps, plan: dict) -> dict | None:
+    """A prose-routed question whose words are all one line item's label in every named company's
+    statements ("Apple other income, net in 2024") is that figure: the plan becomes numeric."""
+    keys = plan.get("probe") or []
+    if not keys or not plan.get("tickers"):
+        return None
+    for ticker in plan["tickers"]:
+        company = _memo(deps, ("company", ticker), lambda: _company(conn, ticker))
+        if company is None:
+            return None
+        for key in keys:
+            match, _ = company_line(conn, deps.memo, company["cik"], key)
+            if match is None or match.source != "company":
+                return None
+    years = plan.get("fiscal_years") or []
+    intent = "compare" if len(plan["tickers"]) > 1 else ("trend" if len(years) > 1 or len(plan.get("year_offsets") or []) > 1
+                                                        else "numeric")
+    return {**plan, "intent": intent, "metrics": list(keys), "items": [], "probe": []}
+
+
 def fetch(state, deps, config) -> dict:
     plan = state["plan"]
-    numeric = plan["intent"] in NUMERIC_INTENTS
     resolved: list[dict] = []
     first_refusal = None
     with _LazyConnection(deps.db) as conn:
         if not plan.get("tickers"):
             return {"refusal": {"reason": "no_company", "detail": None}}
+        switched = _probe_lines(conn, deps, plan)
+        plan = switched or plan
+        numeric = plan["intent"] in NUMERIC_INTENTS
         for ticker in plan["tickers"]:
             company = _memo(deps, ("company", ticker), lambda: _company(conn, ticker))
             if company is None:
@@ -96,12 +139,22 @@ def fetch(state, deps, config) -> dict:
                 )
             else:
                 available = sorted(filings, reverse=True)
+            off = _off_year_end(plan, filings)
+            if off:  # "total assets as of March 31" for a September year: a quarter's date
+                return {"refusal": {"reason": "out_of_scope", "detail": (
+                    f"figures as of {off.title()} (not {company['name']}'s fiscal year-end): quarters are not "
+                    "answered yet, only fiscal years")}}
             wanted = list(plan.get("fiscal_years") or [])
             if not wanted or plan.get("latest"):
                 if not available:
                     return {"refusal": {"reason": "year_not_available", "detail": f"any fiscal year for {company['name']}"}}
                 offsets = plan.get("year_offsets") or [0]
                 wanted = sorted({available[0] + offset for offset in offsets})
+            if not numeric and not plan.get("as_of_filing_year"):
+                # a year whose own 10-K is not held is discussed in the next one or two ("compared with
+                # 2022"): search the nearest later filing; the answer names the filing it quotes
+                wanted = sorted({y if y in available else next((y + k for k in (1, 2) if y + k in available), y)
+                                 for y in wanted})
             missing = [y for y in wanted if y not in available]
             if missing and (not numeric or len(missing) == len(wanted)):
                 label = ", ".join(f"fiscal {y}" for y in missing)
@@ -151,7 +204,7 @@ def fetch(state, deps, config) -> dict:
     names = ", ".join(c["name"] for c in resolved)
     years = sorted({y for c in resolved for y in c["fiscal_years"]})
     status(config, f"Reading {names} ({', '.join(f'FY{y}' for y in years)})...")
-    return {"resolved": resolved}
+    return {"resolved": resolved, **({"plan": plan} if switched else {})}
 
 
 def locate(state, deps, config) -> dict:

@@ -125,7 +125,7 @@ _BASE: list[Formula] = [
        _share_of_revenue(["sg&a", "sga", "selling general and administrative"]),
        [Input("sga"), Input("revenue")], "percent", "SG&A ÷ Revenue", _ratio_pct),
     _f("capex_pct_revenue", "Capex as % of revenue",
-       _share_of_revenue(["capex", "capital expenditures", "capital spending"]),
+       _share_of_revenue(["capex", "capital expenditures", "capital spending"]) + ["capital intensity"],
        [Input("capex"), Input("revenue")], "percent", "Capital expenditures ÷ Revenue", _ratio_pct,
        query="capital expenditures purchases of property and equipment"),
     _f("free_cash_flow", "Free cash flow",
@@ -146,6 +146,84 @@ _BASE: list[Formula] = [
        ["computed effective tax rate", "implied tax rate", "implied effective tax rate"],
        [Input("income_tax"), Input("pretax_income")], "percent", "Income tax expense ÷ Income before income taxes",
        _ratio_pct, query="effective tax rate"),
+]
+
+# Analysts' ratios. A convention that changes the figure (averages or ending balances, what counts
+# as debt) is part of the formula's expression, so the trace the answer shows states it.
+_RATIOS: list[Formula] = [
+    _f("quick_ratio", "Quick ratio",
+       ["quick ratio", "acid test", "acid test ratio", "acid-test ratio", "quick liquidity ratio"],
+       [Input("current_assets"), Input("inventory"), Input("current_liabilities")], "ratio",
+       "(Current assets − Inventories) ÷ Current liabilities (quick assets taken as current assets less inventories)",
+       lambda ca, inv, cl: _ratio(ca - inv, cl), operator="expr", query="liquidity current assets inventories"),
+    _f("dividend_payout", "Dividend payout ratio",
+       ["dividend payout ratio", "payout ratio", "dividend payout", "dividend payout rate"],
+       [Input("dividends_paid"), Input("net_income")], "percent", "Dividends paid ÷ Net income", _ratio_pct,
+       query="dividends paid net income"),
+    _f("ebitda", "EBITDA",
+       ["computed ebitda", "ebitda computed", "operating income plus depreciation and amortization",
+        "operating income plus d&a", "operating income + d&a"],
+       [Input("operating_income"), Input("depreciation_amortization")], "USD",
+       "Operating income + Depreciation and amortization (EBITDA as operating income plus D&A; unadjusted)",
+       lambda oi, da: oi + da, operator="+", query="operating income depreciation and amortization"),
+    _f("ebitda_margin", "EBITDA margin",
+       ["ebitda margin", "ebitda margins", "ebitda as a % of revenue", "ebitda to revenue"],
+       [Input("operating_income"), Input("depreciation_amortization"), Input("revenue")], "percent",
+       "(Operating income + Depreciation and amortization) ÷ Revenue (EBITDA unadjusted)",
+       lambda oi, da, rev: _ratio_pct(oi + da, rev), operator="expr"),
+    _f("cost_of_revenue_pct", "Cost of revenue as % of revenue",
+       _share_of_revenue(["cost of revenue", "cost of sales", "cogs", "cost of goods sold", "cost of revenues"]),
+       [Input("cost_of_revenue"), Input("revenue")], "percent", "Cost of revenue ÷ Revenue", _ratio_pct),
+    _f("inventory_turnover", "Inventory turnover",
+       ["inventory turnover", "inventory turns", "inventory turnover ratio", "stock turnover"],
+       [Input("cost_of_revenue"), Input("inventory"), Input("inventory", -1)], "ratio",
+       "Cost of revenue ÷ average inventories (average of the year's opening and closing balances)",
+       lambda cogs, inv, prior: _ratio(cogs, (inv + prior) / 2), operator="expr"),
+    _f("dso", "Days sales outstanding",
+       ["days sales outstanding", "dso", "days sales in receivables", "receivable days", "days receivable",
+        "receivables days"],
+       [Input("accounts_receivable"), Input("revenue")], "days",
+       "Accounts receivable ÷ Revenue × 365 (year-end receivables, 365-day year)",
+       lambda ar, rev: _ratio(ar, rev) * 365, operator="expr"),
+    _f("fcf_conversion", "Free-cash-flow conversion",
+       ["fcf conversion", "free cash flow conversion", "fcf conversion rate", "free cash flow conversion rate"],
+       [Input("operating_cash_flow"), Input("capex"), Input("net_income")], "percent",
+       "(Operating cash flow − Capital expenditures) ÷ Net income",
+       lambda ocf, capex, ni: _ratio_pct(ocf - capex, ni), operator="expr"),
+    _f("interest_coverage", "Interest coverage",
+       ["interest coverage", "interest coverage ratio", "times interest earned", "interest cover"],
+       [Input("operating_income"), Input("interest_expense")], "ratio",
+       "Operating income ÷ Interest expense (operating income as EBIT)", _ratio, operator="expr"),
+    _f("total_debt", "Total debt",
+       ["total debt", "gross debt", "total borrowings", "debt outstanding", "total debt outstanding"],
+       [Input("long_term_debt"), Input("current_debt")], "USD",
+       "Long-term debt + Current portion of long-term debt (term debt; commercial paper and other short-term "
+       "borrowings not included)", lambda ltd, cur: ltd + cur, operator="expr", query="term debt"),
+    _f("net_debt", "Net debt",
+       ["net debt", "net debt position", "net borrowings"],
+       [Input("long_term_debt"), Input("current_debt"), Input("cash")], "USD",
+       "Long-term debt + Current portion of long-term debt − Cash and cash equivalents (term debt; "
+       "marketable securities not deducted)",
+       lambda ltd, cur, cash: ltd + cur - cash, operator="expr"),
+    _f("roe", "Return on equity",
+       ["roe", "return on equity", "return on average equity", "return on shareholders equity",
+        "return on stockholders equity", "return on common equity"],
+       [Input("net_income"), Input("equity"), Input("equity", -1)], "percent",
+       "Net income ÷ average stockholders' equity (average of the year's opening and closing balances)",
+       lambda ni, eq, prior: _ratio_pct(ni, (eq + prior) / 2), operator="expr"),
+    _f("roa", "Return on assets",
+       ["roa", "return on assets", "return on average assets", "return on total assets"],
+       [Input("net_income"), Input("total_assets"), Input("total_assets", -1)], "percent",
+       "Net income ÷ average total assets (average of the year's opening and closing balances)",
+       lambda ni, ta, prior: _ratio_pct(ni, (ta + prior) / 2), operator="expr"),
+    _f("roic", "Return on invested capital",
+       ["return on capital", "return on capital employed", "roic computed", "computed roic"],
+       [Input("operating_income"), Input("income_tax"), Input("pretax_income"), Input("long_term_debt"),
+        Input("current_debt"), Input("equity")], "percent",
+       "Operating income × (1 − Income tax expense ÷ Income before income taxes) ÷ (Long-term debt + Current portion "
+       "of long-term debt + Stockholders' equity) (after-tax operating income at the effective rate; year-end "
+       "invested capital)",
+       lambda oi, tax, pre, ltd, cur, eq: _ratio_pct(oi * (1 - _ratio(tax, pre)), ltd + cur + eq), operator="expr"),
 ]
 
 GROWTH_BASES = ("revenue", "net_income", "rd", "sga", "operating_income", "gross_profit", "operating_expenses",
@@ -184,7 +262,7 @@ def _growth_formula(metric: str) -> Formula:
               _growth, operator="vs", query=f"{METRICS[metric].query} increased decreased compared to prior year")
 
 
-FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *(_growth_formula(m) for m in GROWTH_BASES)]}
+FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *(_growth_formula(m) for m in GROWTH_BASES)]}
 
 
 def _formula_phrases() -> dict[str, str]:
@@ -265,6 +343,8 @@ def display_value(value: Decimal, unit: str) -> str:
         return f"{sign}{_q(v * HUNDRED, 1):,}%"
     if unit == "ratio":
         return f"{sign}{_q(v, 2):,}"
+    if unit == "days":
+        return f"{sign}{_q(v, 1):,} days"
     return f"{sign}{v:,} {unit}"
 
 
@@ -301,6 +381,8 @@ def calculate(key: str, operands: Sequence[Operand]) -> Result:
         steps.append(f"{label} (FY{op.fiscal_year}): {display_value(op.value, op.unit)}{marker}")
     if formula.operator == "vs":
         joined = f"({parts[0]} − {parts[1]}) ÷ |{parts[1]}|"
+    elif formula.operator == "expr" or len(parts) != 2:
+        joined = formula.expression  # each input is on its own line above
     else:
         joined = f" {formula.operator} ".join(parts)
         if formula.key == "gross_margin_from_cost":

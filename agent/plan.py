@@ -43,5 +43,13 @@ class Plan(BaseModel):
     inherited: list[str] = Field(default_factory=list)  # fields taken from the thread's memory
     # companies the thread has discussed, most recent last: "what about 2023 for both?"
     thread_tickers: list[str] = Field(default_factory=list)
+    # how the planner accounted for each word of the question (agent.plan_words): [{word, as}]
+    words: list[dict] = Field(default_factory=list)
+    # formulas the user defined in this thread (agent.plan_formulas): {name, tree, unit, formula};
+    # asked for as metrics 'udf:<name>'
+    definitions: list[dict] = Field(default_factory=list)
+    # a prose-routed question whose words may all be one line item's label ("other income, net"):
+    # `line:` keys fetch tries against the company's labels before searching prose
+    probe: list[str] = Field(default_factory=list)
     planner: str = "rules"
     fallback: str | None = None  # why a model planner fell back to the rules planner (agent.plan_llm)

@@ -16,6 +16,7 @@ from agent.companies import CompanyDirectory, CompanyMatch, norm_name
 from agent.concepts import normalize
 from agent.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.plan import Plan
+from agent.plan_measures import _IMPLIED as _IMPLIED_PATTERNS
 from agent.plan_measures import TOPIC_MASK, find_measures, growth_words, implied_measures
 from agent.plan_scope import meta_intent, out_of_scope, strip_quotes
 from agent.plan_topics import (
@@ -31,7 +32,12 @@ from agent.plan_topics import (
     route_items,
     sub_queries,
 )
-from agent.plan_years import Years, parse_years
+from agent.plan_formulas import find_definition
+from agent.segments import key_parts
+from agent.segments import plan_key as dimension_key
+from agent.plan_words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
+from agent.plan_years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
+from agent.plan_years import _YEAR_AFTER, Years, parse_years
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
@@ -276,7 +282,36 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
 
 
 def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
-    """Plan one message. Never raises on user input; anything it cannot map becomes a refusal."""
+    """Plan one message. Never raises on user input; anything it cannot map becomes a refusal.
+
+    A formula the user defines ("define X as A plus B over C") or names from earlier in the thread
+    is taken out of the text first and asked for as 'udf:<name>' (agent.plan_formulas)."""
+    raw = text or ""
+    if len(raw) > MAX_CHARS:
+        return _plan(raw, previous=previous, directory=directory)
+    definition, rest, bad = find_definition(raw)
+    known = [d for d in (previous.definitions if previous is not None else [])
+             if definition is None or d["name"] != definition["name"]]
+    named = [d for d in known if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
+    for d in named:
+        rest = re.sub(rf"\b{re.escape(d['name'])}\b", " ", rest, flags=re.I)
+    plan = _plan(rest, previous=previous, directory=directory)
+    plan.definitions = known + ([definition] if definition else [])
+    if bad is not None:
+        return _refuse("unknown_metric", f"{bad} (in your formula)", tickers=plan.tickers,
+                       fiscal_years=plan.fiscal_years, definitions=plan.definitions)
+    asked = [f"udf:{d['name']}" for d in ([definition] if definition else []) + named]
+    if not asked:
+        return plan
+    plan.metrics = asked + [m for m in plan.metrics if m in FORMULAS or m in MEASURE_PHRASES.values()]
+    if plan.route == "domain":
+        plan.items, plan.sub_queries, plan.probe = [], [], []
+        several_years = len(plan.fiscal_years) >= 2 or len(plan.year_offsets) >= 2
+        plan.intent = "compare" if len(plan.tickers) >= 2 else ("trend" if several_years else "derived")
+    return plan
+
+
+def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     raw = unicodedata.normalize("NFKC", text or "")  # full-width letters, ligatures, odd spaces
     if len(raw) > MAX_CHARS:
         return _refuse("input_too_long")
@@ -319,9 +354,13 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     if ambiguous and not r.tickers:
         m = ambiguous[0]
         return _refuse("ambiguous_company", m.text, candidates=[c.ticker for c in m.candidates], **carry)
-    if r.unmappable:
+    dim = _dimension(r, outside) if r.unmappable else None
+    if r.unmappable and dim is None:
         known = r.tickers or (list(prev.tickers) if prev is not None else [])
         return _refuse("unknown_metric", r.unmappable, tickers=known, **carry)
+    if dim:  # "iPhone revenue", "revenue by segment": the member's figure, resolved in retrieve
+        measures = [dim, *(k for k in measures if k not in (dim.split("|")[0][4:],))]
+        carry["metrics"] = measures
 
     # companies
     tickers = list(r.tickers)
@@ -387,4 +426,62 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         plan.intent = "trend"
     elif any(k in FORMULAS for k in plan.metrics):
         plan.intent = "derived"
+    return _account_words(plan, r, outside, low)
+
+
+# Words other parts of the planner consume: thread words, comparisons, year phrases, implied asks.
+_DIRECTION = re.compile(r"\b(?:improv\w*|deteriorat\w*|worsen\w*|getting (?:better|worse)|trend\w*|trajectory|"
+                        r"direction|headed|heading)\b")
+_SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\b")
+_CLAIMED = (FOLLOWUP, ADDING, _SHARE, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
+            _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)
+
+
+def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
+    return [(m.start, m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)) for m in r.matches]
+
+
+def _dimension(r: Reading, outside: str) -> str | None:
+    """A metric narrowed to a segment, product or region ("data center revenue"): a 'dim:' key."""
+    trace, _ = account(outside, _company_spans(r, outside), claimed(outside.lower(), _CLAIMED))
+    return dimension_key(r.unmappable, [t["word"] for t in trace if t["as"] == "unaccounted"])
+
+
+def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
+    """A figure is answered only for what the question asks: every word accounted for (agent.plan_words).
+
+    Leftover words turn the metric they qualify into a line-item lookup; a quarter is refused."""
+    if plan.intent == "qualitative" and not plan.metrics and not r.why and not plan.sub_queries:
+        spans = [(m.start, m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)) for m in r.matches]
+        trace, runs = account(outside, spans, claimed(low, _CLAIMED))
+        if runs and not quarterly_phrase(low):
+            plan.probe, _ = line_keys(trace, runs)
+            plan.words = trace
+        return plan
+    if plan.intent not in NUMERIC_INTENTS or not plan.metrics:
+        return plan
+    if _DIRECTION.search(low) and plan.intent in ("numeric", "derived") and len(plan.tickers) == 1:
+        # "is its margin improving as of 2023?": a direction needs the years before it, three at least
+        if len(plan.fiscal_years) == 1 and not plan.latest:
+            year = plan.fiscal_years[0]
+            plan.fiscal_years = [year - 2, year - 1, year]
+            plan.intent = "trend"
+        elif not plan.fiscal_years and plan.latest and len(plan.year_offsets) <= 1:
+            base = (plan.year_offsets or [0])[0]
+            plan.year_offsets = [base - 2, base - 1, base]
+            plan.intent = "trend"
+    quarter = quarterly_phrase(low)
+    if quarter:
+        return _refuse("out_of_scope", f"quarterly, half-year and year-to-date figures (\"{quarter}\"): quarters are "
+                       "not answered yet, only fiscal years", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+    dims = {w for k in plan.metrics if k.startswith("dim:") for w in key_parts(k)[1].split()}
+    trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims)
+    plan.words = trace
+    if not runs:
+        return plan
+    keys, absorbed = line_keys(trace, runs)
+    absorbed |= {growth_key(k) for k in absorbed} | {SHARE_OF_REVENUE[k] for k in absorbed if k in SHARE_OF_REVENUE}
+    plan.metrics = [k for k in plan.metrics if k not in absorbed] + keys
+    if plan.intent == "derived" and not any(k in FORMULAS for k in plan.metrics):
+        plan.intent = "numeric"
     return plan

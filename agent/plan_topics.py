@@ -174,11 +174,15 @@ def expand_query(text: str) -> str:
 def label(key: str) -> str:
     if key in METRICS:
         return METRICS[key].label.lower()
-    return FORMULAS[key].label.lower()
+    if key in FORMULAS:
+        return FORMULAS[key].label.lower()
+    return key.split(":", 1)[-1].split("|")[-1]  # a line item ('line:...') or a user's formula ('udf:...')
 
 
 def metric_query(key: str) -> str:
-    return METRICS[key].query if key in METRICS else FORMULAS[key].query
+    if key in METRICS or key in FORMULAS:
+        return METRICS[key].query if key in METRICS else FORMULAS[key].query
+    return label(key)
 
 
 def sub_queries(parts: list[str], measures: list[str]) -> list[str]:

@@ -31,9 +31,13 @@ MESSAGES: dict[str, str] = {
     "year_not_available": "I don't have {detail_plain}. {years_hint}",
     "unknown_metric": (
         "I don't have a reliable XBRL mapping for {detail_quoted}, and I won't substitute a look-alike "
-        "figure. I can report revenue, net income, R&D, operating income, gross profit, cost of revenue, "
-        "operating expenses, total assets, long-term debt, cash, diluted EPS, shares outstanding, "
-        "capex and operating cash flow, plus margins, growth and ratios computed from them."
+        "figure. I can report any line of the income statement, balance sheet or cash-flow statement under "
+        "the name the filing prints (for example \"net cash used in investing activities\"), segment and "
+        "product figures the filing tags, and margins, growth and ratios computed from them."
+    ),
+    "ambiguous_metric": (
+        "More than one line in the filing matches {detail_quoted}: {candidates}. Which one do you mean? "
+        "Reply with its name as printed and I'll answer."
     ),
     "out_of_scope": (
         "I only answer from companies' 10-K filings: reported figures, ratios computed from them, "
@@ -72,7 +76,7 @@ def refusal_text(
     With `filing_years` (and `figure_years`), a missing year is answered with what there is, told
     apart: years with a 10-K (figures and text) and years with figures only."""
     template = MESSAGES.get(reason, MESSAGES["internal_error"])
-    detail = scrub_figures(detail or "")[:120].strip()
+    detail = scrub_figures(detail or "")[:200].strip()
     plain = detail or {
         "not_covered": "That company",
         "year_not_available": "that fiscal year",

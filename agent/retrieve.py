@@ -8,6 +8,7 @@ filing. Nothing found means no_grounding, refused before anything is composed.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from itertools import zip_longest
 
@@ -15,9 +16,15 @@ from agent.concepts import METRICS
 from agent.draft import Evidence
 from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_value
 from agent.graph import status
+from agent.line_items import company_line
+from agent.line_items import tokens
+from agent.plan_formulas import evaluate, metrics_of
+from agent.segments import axes_for, display_name, find_member, key_parts
+from agent.plan_words import line_parts
 from agent.query_vectors import embed_queries
 from store import chunks as chunk_store
 from store import facts as facts_store
+from store import segments as segments_store
 
 NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
 
@@ -32,14 +39,14 @@ def retrieve(state, deps, config) -> dict:
 # --- numbers ---------------------------------------------------------------------------------
 
 
-def _fact_evidence(company: dict, metric_key: str, fy: int, fact) -> Evidence:
-    metric = METRICS[metric_key]
+def _fact_evidence(company: dict, metric_key: str, fy: int, fact, label: str | None = None) -> Evidence:
+    label = label or METRICS[metric_key].label
     shown = display_value(fact.value, fact.unit)
     return Evidence(
         id=f"f:{fact.id}",
         kind="fact",
         text=(
-            f"{company['name']} ({company['ticker']}) {metric.label}, fiscal {fy}: {shown} "
+            f"{company['name']} ({company['ticker']}) {label}, fiscal {fy}: {shown} "
             f"({fact.qualified_concept}, period ended {fact.period_end.isoformat()})"
         ),
         ticker=company["ticker"],
@@ -124,15 +131,130 @@ def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] 
 
 
 def _label(key: str) -> str:
+    if key.startswith("line:"):
+        return line_parts(key)[2]
+    if key.startswith("udf:"):
+        return key[4:]
+    if key.startswith("dim:"):
+        metric, qualifier, _ = key_parts(key)
+        return f"{METRICS[metric].label} ({qualifier})"
     return METRICS[key].label if key in METRICS else FORMULAS[key].label
 
 
-def _collect(conn, companies: list[dict], metrics: list[str]) -> tuple[dict[str, Evidence], list[dict], list[dict]]:
+def known(key: str) -> bool:
+    """A measure retrieve can answer: a table metric, a formula, or a line-item phrase."""
+    return key in METRICS or key in FORMULAS or key.startswith(("line:", "udf:", "dim:"))
+
+
+def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: dict) -> Evidence | None:
+    """A line-item phrase resolved against the company's labels (agent.line_items), and its fact."""
+    cik = company["cik"]
+    if (cik, key) not in lines:
+        lines[(cik, key)] = company_line(conn, deps.memo if deps is not None else {}, cik, key)
+    match, candidates = lines[(cik, key)]
+    if match is None:
+        cell["candidates"] = [c.label for c in candidates]
+        return None
+    fact = facts_store.annual_value(conn, cik, [match.concept], fy, as_of_accession=company.get("as_of_accession"))
+    shown = re.sub(r"\s*\(\s*\d+\s*\)", "", match.label).strip()
+    cell.update(label=shown[:1].upper() + shown[1:], reported_as=shown if match.source == "company" else None,
+                concept=match.concept, instant=fact is not None and fact.period_start is None)
+    return _fact_evidence(company, key, fy, fact, label=shown) if fact else None
+
+
+def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict) -> tuple[Evidence, dict] | None:
+    """A formula the user defined (agent.plan_formulas), computed like the registry's, or None with
+    the missing inputs named in the cell."""
+    keys = metrics_of(definition["tree"])
+    inputs = {k: facts.get(k, fy) for k in dict.fromkeys(keys)}
+    missing = [METRICS[k].label for k, e in inputs.items() if e is None]
+    if missing:
+        cell["missing_inputs"] = missing
+        return None
+    try:
+        value = evaluate(definition["tree"], {k: Decimal(e.value) for k, e in inputs.items()}, definition["unit"])
+    except (FormulaError, ArithmeticError):
+        return None
+    value = value.quantize(Decimal("1E-10"))
+    unit = definition["unit"] if definition["unit"] != "pure" else "ratio"
+    shown = display_value(value, unit)
+    company = facts.company
+    key = f"udf:{definition['name']}"
+    calc_id = f"k:{key}:{company['cik']}:{fy}"
+    first = next(iter(inputs.values()))
+    evidence = Evidence(
+        id=calc_id, kind="calc", text=f"{company['name']} ({company['ticker']}) {definition['name']}, fiscal {fy}: {shown}",
+        ticker=company["ticker"], cik=company["cik"], fiscal_year=fy, accession=first.accession, form=first.form,
+        url=first.url, concept=key, value=_plain(value), unit=unit,
+    )
+    calc = {
+        "id": calc_id, "key": key, "ticker": company["ticker"], "fiscal_year": fy, "value": _plain(value), "unit": unit,
+        "display": shown, "definition": definition,
+        "operands": [{"evidence_id": e.id, "value": e.value, "unit": e.unit, "fiscal_year": fy, "metric": k}
+                     for k, e in inputs.items()],
+    }
+    return evidence, calc
+
+
+def _member_evidence(company: dict, label: str, fy: int, f) -> Evidence:
+    shown = display_value(f.value, f.unit)
+    return Evidence(
+        id=f"f:{f.id}", kind="fact",
+        text=(f"{company['name']} ({company['ticker']}) {label}, fiscal {fy}: {shown} "
+              f"({f.concept}, {f.axis} = {f.member}, period ended {f.period_end.isoformat()})"),
+        ticker=company["ticker"], cik=company["cik"], fiscal_year=f.filing_fiscal_year or fy, accession=f.accession,
+        form=f.form or "10-K", url=f.url, concept=f.concept, value=_plain(f.value), unit=f.unit,
+        period_end=f.period_end.isoformat(),
+    )
+
+
+def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict) -> list[tuple[dict, Evidence | None]]:
+    """Cells for a 'dim:' key (agent.segments): the named member's figure, or every member of the
+    axis a breakdown names; with no such member, one empty cell listing the members that exist."""
+    metric, qualifier, breakdown = key_parts(key)
+    m = METRICS[metric]
+    memo = deps.memo if deps is not None else {}
+    cik = company["cik"]
+    if ("member_labels", cik) not in memo:
+        memo[("member_labels", cik)] = segments_store.member_labels(conn, cik)
+    labels = memo[("member_labels", cik)]
+    rows = segments_store.member_values(conn, cik, [c if ":" in c else f"us-gaap:{c}" for c in m.concepts], fy,
+                                        instant=m.period == "instant")
+    metric_words = tokens(" ".join(m.synonyms[:3]))
+
+    def name(r) -> str:
+        return display_name(r.member, labels.get(r.member, set()), metric_words)
+
+    order = ("Segment", "ProductOrService", "Geographical")
+    rows.sort(key=lambda r: (next((i for i, a in enumerate(order) if a.lower() in r.axis.lower()), 9), r.id))
+    if breakdown:
+        axes = axes_for(qualifier, list(dict.fromkeys(r.axis for r in rows)))
+        chosen = [r for r in rows if axes and r.axis == axes[0]]
+    else:
+        found, _ = find_member(qualifier, [(r.axis, r.member) for r in rows], labels)
+        chosen = [r for r in rows if (r.axis, r.member) == found[0]] if found else []
+    if not chosen:
+        members = list(dict.fromkeys(name(r) for r in rows))
+        return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": members}, None)]
+    out = []
+    for r in chosen:
+        shown = name(r)
+        cell_key = f"dim:{metric}|={r.member}" if breakdown else key
+        label = f"{m.label} ({shown})"
+        cell = {**base, "metric": cell_key, "label": label, "instant": m.period == "instant",
+                "concept": r.concept, "member": r.member}
+        out.append((cell, _member_evidence(company, f"{m.label} ({shown})", fy, r)))
+    return out
+
+
+def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definitions: list[dict] | None = None
+             ) -> tuple[dict[str, Evidence], list[dict], list[dict]]:
     """Facts and computations for every (company, fiscal year, measure): evidence, calculations,
     and one cell per ask (evidence_id None when no fact reports it)."""
     evidence: dict[str, Evidence] = {}
     calculations: list[dict] = []
     cells: list[dict] = []
+    lines: dict = {}
     for company in companies:
         facts = _Facts(conn, company)
         for fy in company["fiscal_years"]:
@@ -140,13 +262,45 @@ def _collect(conn, companies: list[dict], metrics: list[str]) -> tuple[dict[str,
                 cell = {"ticker": company["ticker"], "name": company["name"], "fiscal_year": fy, "metric": key,
                         "label": _label(key), "evidence_id": None, "display": None,
                         "instant": key in METRICS and METRICS[key].period == "instant"}
-                if key in METRICS:
+                if key.startswith("dim:"):
+                    for member_cell, ev in _member_cells(conn, deps, company, key, fy, cell):
+                        if ev is not None:
+                            evidence[ev.id] = ev
+                            member_cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                        cells.append(member_cell)
+                    continue
+                if key.startswith("udf:"):
+                    definition = next((d for d in definitions or [] if f"udf:{d['name']}" == key), None)
+                    computed = _user_formula(facts, definition, fy, cell) if definition else None
+                    if definition:
+                        cell["label"] = f"{definition['name']} (defined as {definition['formula']})"
+                    if computed is not None:
+                        ev, calc = computed
+                        for operand in calc["operands"]:
+                            found = next(e for e in facts.found.values() if e is not None and e.id == operand["evidence_id"])
+                            evidence[found.id] = found
+                        evidence[ev.id] = ev
+                        calculations.append(calc)
+                        cell.update(evidence_id=ev.id, display=calc["display"])
+                elif key.startswith("line:"):
+                    ev = _line_cell(conn, deps, company, key, fy, cell, lines)
+                    if ev is not None:
+                        evidence[ev.id] = ev
+                        cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                elif key in METRICS:
                     ev = facts.get(key, fy)
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                        if str(fy) not in (company.get("filings") or {}) and ev.fiscal_year != fy:
+                            # the year's own 10-K is not held: a later 10-K's prior-year column
+                            cell["source_note"] = f"as reported in the fiscal {ev.fiscal_year} 10-K's prior-year figures"
                 else:
                     computed = _compute(facts, key, fy)
+                    if computed is None:
+                        cell["missing_inputs"] = [
+                            METRICS[i.metric].label + (f" (fiscal {fy + i.offset})" if i.offset else "")
+                            for i in FORMULAS[key].inputs if facts.get(i.metric, fy + i.offset) is None]
                     if computed is not None:
                         ev, calc = computed
                         for operand in calc["operands"]:
@@ -161,25 +315,47 @@ def _collect(conn, companies: list[dict], metrics: list[str]) -> tuple[dict[str,
 
 def _numbers(state, deps, config) -> dict:
     plan = state["plan"]
-    metrics = [m for m in plan.get("metrics") or [] if m in METRICS or m in FORMULAS]
+    metrics = [m for m in plan.get("metrics") or [] if known(m)]
     if not metrics:
         return {"refusal": {"reason": "unknown_metric", "detail": plan.get("refusal_detail")}}
     with deps.db.connection() as conn:
-        evidence, calculations, cells = _collect(conn, state["resolved"], metrics)
+        evidence, calculations, cells = _collect(conn, state["resolved"], metrics, deps, plan.get("definitions"))
+    refusal = _unresolved_lines(cells)
+    if refusal:
+        return {"retrieval": {"cells": cells}, "refusal": refusal}
     retrieval = {"cells": cells, "facts": sum(1 for e in evidence.values() if e.kind == "fact"),
                  "missing": [f"{c['ticker']} {c['metric']} FY{c['fiscal_year']}" for c in cells if not c["evidence_id"]]}
     if not any(c["evidence_id"] for c in cells):
-        what = ", ".join(dict.fromkeys(c["label"].lower() for c in cells))
+        what = ", ".join(dict.fromkeys(c["label"].lower().split(" (defined as")[0] for c in cells))
+        missing = list(dict.fromkeys(m for c in cells for m in c.get("missing_inputs") or []))
         years = ", ".join(str(y) for y in sorted({c["fiscal_year"] for c in cells}))
-        return {
-            "retrieval": retrieval,
-            "refusal": {"reason": "no_grounding", "detail": f"no reported XBRL figure for {what} in fiscal {years}"},
-        }
+        detail = f"no reported XBRL figure for {what} in fiscal {years}"
+        if missing:  # a formula: say which reported input it lacks
+            detail = f"no reported {'; '.join(m[:1].lower() + m[1:] for m in missing)} to compute {what} for fiscal {years}"
+        return {"retrieval": retrieval, "refusal": {"reason": "no_grounding", "detail": detail}}
     return {
         "evidence": [e.model_dump(mode="json") for e in evidence.values()],
         "calculations": calculations,
         "retrieval": retrieval,
     }
+
+
+def _unresolved_lines(cells: list[dict]) -> dict | None:
+    """A line-item phrase no company's labels name, when nothing else was found: refused with the
+    phrase (or, when several lines fit, the user is asked which one) — never another figure."""
+    if any(c["evidence_id"] for c in cells):
+        return None
+    for c in cells:
+        if c["metric"].startswith("dim:") and "members" in c:
+            reported = ", ".join(c["members"][:12]) or "none tagged"
+            return {"reason": "unknown_metric", "detail": f"{c['label']} (members reported: {reported})"}
+        if not c["metric"].startswith("line:") or c.get("concept"):
+            continue
+        phrase = line_parts(c["metric"])[2]
+        if len(c.get("candidates") or []) > 1:
+            return {"reason": "ambiguous_metric", "detail": phrase, "candidates": c["candidates"][:6]}
+        return {"reason": "unknown_metric", "detail": f"{phrase}"}
+    return None
 
 
 # --- prose -----------------------------------------------------------------------------------
@@ -229,8 +405,9 @@ def _prose(state, deps, config) -> dict:
         # several companies: take their best chunks in turn, so each is heard from
         evidence = [ev for rank in zip_longest(*per_company_hits) for ev in rank if ev is not None]
         # "How much did it spend on R&D, and on what?": the figure from XBRL, the why from the text.
-        metrics = [m for m in state["plan"].get("metrics") or [] if m in METRICS or m in FORMULAS]
-        facts, calculations, cells = _collect(conn, companies, metrics) if metrics else ({}, [], [])
+        metrics = [m for m in state["plan"].get("metrics") or [] if known(m)]
+        facts, calculations, cells = (_collect(conn, companies, metrics, deps, state["plan"].get("definitions"))
+                                      if metrics else ({}, [], []))
     cells = [c for c in cells if c["evidence_id"]]
     retrieval = {"chunk_ids": [e.chunk_id for e in evidence], "queries": queries, "items": located["items"],
                  "cells": cells}

@@ -27,6 +27,9 @@ def register(sub) -> None:
     ingest.add_argument("--years", help="fiscal years to fetch from SEC: 2024 or 2021-2024 (default: all SEC lists)")
     ingest.add_argument("--workers", type=int, default=1, help="document-parsing processes beside the embedder (0: inline)")
     ingest.add_argument("--quiet", action="store_true", help="no progress bar")
+    ingest.add_argument("--refresh-labels", action="store_true",
+                        help="with --from: only re-read the statement row labels of filings already ingested "
+                             "(fast; nothing is re-embedded)")
     ingest.set_defaults(func=cmd_ingest)
 
     tickers = sub.add_parser("tickers", help="the companies covered: fiscal years, filings, chunks, facts")
@@ -73,6 +76,8 @@ def cmd_ingest(args, settings) -> int:
     tickers = list(args.tickers) + _split(args.ticker_list)
     if args.folder is None and not tickers:
         raise FootnoteError("say what to ingest: tickers (footnote ingest AAPL MSFT) or a folder (--from ../shared/sec)")
+    if getattr(args, "refresh_labels", False) and args.folder is None:
+        raise FootnoteError("--refresh-labels reads the documents of an ingested folder: give it with --from DIR")
     if args.folder is not None and args.years:
         raise FootnoteError("--years applies to the SEC download; a local folder is ingested as it is")
     download_errors = []
@@ -91,6 +96,14 @@ def cmd_ingest(args, settings) -> int:
             return PARTIAL
     elif not folder.is_dir():
         raise FootnoteError(f"{folder}: no such folder")
+    if getattr(args, "refresh_labels", False):
+        from ingest.refresh_labels import refresh_labels
+
+        with open_for(settings) as db:
+            refreshed = refresh_labels(db, folder, tickers=tickers or None, progress=not args.quiet)
+        for line in refreshed.lines():
+            print(line)
+        return PARTIAL if refreshed.failed else 0
     embedder = make_embedder(settings)
     # A log line (edgartools, the database) is printed above the progress bar, not through it.
     with open_for(settings) as db, logging_redirect_tqdm():

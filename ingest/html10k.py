@@ -16,6 +16,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from ingest.chunking import ITEM_TITLES
+from ingest.line_items import parse_line_items
 from ingest.model import Fact, FilingMeta, ParsedFiling, Section
 from ingest.page_index import XREF_HEADING, cross_reference_items, find_items_by_index
 from ingest.sections import (
@@ -56,7 +57,8 @@ def parse_10k(
     meta = _cover(xfacts, source=source, accession=accession, filed=filed, url=url)
     sections, missing = _sections(doc, text)
     facts = _facts(xfacts, meta)
-    return ParsedFiling(meta=meta, sections=sections, facts=facts, missing_items=missing, content_hash=content_hash)
+    return ParsedFiling(meta=meta, sections=sections, facts=facts, missing_items=missing, content_hash=content_hash,
+                        line_items=parse_line_items(text))
 
 
 def filing_key(meta: FilingMeta) -> str:

@@ -65,6 +65,7 @@ class ParsedFiling:
     facts: list[Fact]
     missing_items: list[str]  # wanted Items not found even by the fallback
     content_hash: str  # sha256 of the document bytes
+    line_items: list = field(default_factory=list)  # ingest.line_items.LineItem: statement row labels
 
 
 @dataclass(frozen=True)

@@ -145,6 +145,27 @@ MIGRATIONS: list[str] = [
 
     DELETE FROM processed_events WHERE platform = 'thread';
     """,
+    # N (figures): each fact's statement row label in the company's own words (ingest.line_items), so a
+    # question can name any line item the way the filing prints it. Keyed by filing: re-ingesting or
+    # refreshing one filing replaces its rows.
+    """
+    CREATE TABLE IF NOT EXISTS line_labels (
+        accession  text NOT NULL,
+        cik        bigint NOT NULL,
+        taxonomy   text NOT NULL,
+        concept    text NOT NULL,
+        label      text NOT NULL,          -- the row's first text cell, as printed
+        statement  text NOT NULL,          -- income, balance, cash, other
+        table_no   int NOT NULL,
+        row_no     int NOT NULL,
+        negated    boolean NOT NULL DEFAULT false,
+        dims       jsonb NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX IF NOT EXISTS line_labels_cik ON line_labels (cik);
+    CREATE INDEX IF NOT EXISTS line_labels_accession ON line_labels (accession);
+    -- segment, product and region figures (store.segments): dimensional facts by company and concept
+    CREATE INDEX IF NOT EXISTS facts_dims_lookup ON facts (cik, concept, fiscal_year) WHERE dimensional;
+    """,
 ]
 
 

@@ -22,6 +22,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from ingest.model import ChunkDraft, Fact, ParsedFiling
+from store import labels
 
 UPSERT_COMPANY = """
 INSERT INTO companies (cik, name, tickers, fiscal_year_end)
@@ -206,6 +207,7 @@ def replace_filing(
             for c, e in zip(chunks, embeddings, strict=True):
                 copy.write_row((accession, meta.cik, c.item, c.ordinal, c.is_table, c.text, c.context, c.n_tokens, e))
     added = insert_facts(conn, meta.cik, parsed.facts, fiscal_years)
+    labels.replace_labels(conn, accession, meta.cik, getattr(parsed, "line_items", ()))
     return FilingWrite(accession, len(parsed.sections), len(chunks), added)
 
 

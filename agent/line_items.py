@@ -1,0 +1,113 @@
+"""Resolve a line-item phrase against the company's own statement labels, then standard labels.
+
+Why near-exact only: a look-alike line is a different figure. A phrase matches a label when the
+label's words (normalized: lowercase, plural folded, and the words every cash-flow or expense line
+may or may not print — "net", "total", "activities", "used in", "provided by", "expense") are all
+in the question and the question's unaccounted words are all in the label. "cash provided by
+financing" finds "Net cash used in financing activities"; "marketing" finds "Marketing" but never
+"Sales and marketing". The company's printed rows (primary statements first) win over standard
+labels (the XBRL concept name in words, e.g. PaymentsForRepurchaseOfCommonStock → payments for
+repurchase of common stock). More than one line left means the user is asked which one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agent.concepts import normalize
+
+IGNORABLE = frozenset(
+    "net total activities activity used use uses provided provide provides generated generate generates by in of "
+    "the and for from to a an expense expenses expenditure expenditures member during period cash-flow amount "
+    "amounts continuing operation operations".split()
+)
+# Words that keep their identity but are spelled two ways.
+SYNONYMS = {"buyback": "repurchase", "amortisation": "amortization", "organisation": "organization",
+            "shareholder": "stockholder"}
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+")
+PRIMARY = ("income", "balance", "cash")
+
+
+def _stem(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    return SYNONYMS.get(word, word)
+
+
+def tokens(text: str) -> frozenset[str]:
+    """The words of a label or phrase that decide what it is."""
+    norm = normalize(re.sub(r"\(\s*\d+\s*\)|\[\d+\]", " ", text)).replace("/", " ")
+    words = re.findall(r"[a-z0-9&]+", norm)
+    return frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
+
+
+def concept_words(concept: str) -> str:
+    """'us-gaap:PaymentsForRepurchaseOfCommonStock' -> 'payments for repurchase of common stock'."""
+    name = concept.split(":", 1)[-1]
+    return " ".join(w.lower() for w in _CAMEL.findall(name))
+
+
+@dataclass(frozen=True)
+class LineMatch:
+    concept: str  # qualified
+    label: str  # as printed (or the standard label)
+    source: str  # 'company' or 'standard'
+    statement: str
+
+
+def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tuple[str, str]]
+            ) -> tuple[LineMatch | None, list[LineMatch]]:
+    """(the one line the phrase names, or None; the candidates when several or none fit)."""
+    need = tokens(leftover)
+    have = tokens(question) | need
+    if not need:
+        return None, []
+    tiers: list[list[LineMatch]] = [[], [], []]
+    for row in labels:
+        if row["dims"]:
+            continue
+        words = tokens(row["label"])
+        if words and need <= words <= have:
+            tier = 0 if row["statement"] in PRIMARY else 1
+            tiers[tier].append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
+    for concept, _ in concepts:
+        words = tokens(concept_words(concept))
+        if words and need <= words <= have:
+            tiers[2].append(LineMatch(concept, concept_words(concept), "standard", ""))
+    for tier in tiers:
+        by_concept: dict[str, LineMatch] = {}
+        for m in tier:
+            by_concept.setdefault(m.concept, m)
+        if not by_concept:
+            continue
+        best = _most_specific(list(by_concept.values()), have)
+        if len(best) == 1:
+            return best[0], []
+        return None, best
+    return None, []
+
+
+def _most_specific(matches: list[LineMatch], have: frozenset[str]) -> list[LineMatch]:
+    """The matches that use the most of the question's words (a fuller label is a closer one)."""
+    scores = [len(tokens(m.label) & have) for m in matches]
+    top = max(scores)
+    return [m for m, s in zip(matches, scores) if s == top]
+
+
+def company_line(conn, memo: dict, cik: int, key: str) -> tuple[LineMatch | None, list[LineMatch]]:
+    """`resolve` for a `line:` key of agent.plan_words against one company's stored labels (memoized
+    per corpus version in `memo`: the labels change only with an ingest)."""
+    from agent.plan_words import line_parts
+    from store import labels as labels_store
+
+    printed = memo.get(("labels", cik))
+    if printed is None:
+        printed = memo[("labels", cik)] = labels_store.company_labels(conn, cik)
+    concepts = memo.get(("concepts", cik))
+    if concepts is None:
+        concepts = memo[("concepts", cik)] = labels_store.company_concepts(conn, cik)
+    leftover, context, _ = line_parts(key)
+    return resolve(leftover, context, printed, concepts)

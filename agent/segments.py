@@ -1,0 +1,121 @@
+"""Segment, product and region figures: a metric narrowed by a member the filing tags.
+
+Why from the document: "Data Center revenue" is a figure only when the filing tags a Data Center
+member on one axis; its name comes from the row the company printed beside it, or else from the
+member's QName in words (aapl:IPhoneMember → "iphone", aapl:AmericasSegmentMember → "americas").
+The question's qualifier must name exactly one member (all its words in the member's name, an exact
+name winning); none → refused with the members that exist, so the user can pick one; a breakdown
+("by segment", "by product", "by region") lists every member of the matching axis as a table.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agent.line_items import concept_words, tokens
+
+# member-name words that say nothing about which member it is
+_GENERIC = frozenset({"member", "segment", "segments", "operating", "reportable", "geographical", "geographic"})
+AXIS_WORDS = {
+    "segment": ("Segment",), "segments": ("Segment",), "business": ("Segment",), "division": ("Segment",),
+    "divisions": ("Segment",), "product": ("ProductOrService",), "products": ("ProductOrService",),
+    "category": ("ProductOrService",), "categories": ("ProductOrService",), "line": ("ProductOrService",),
+    "region": ("Geographical", "Segment"), "regions": ("Geographical", "Segment"),
+    "geography": ("Geographical", "Segment"), "geographies": ("Geographical", "Segment"),
+    "country": ("Geographical",), "countries": ("Geographical",),
+}
+
+
+@dataclass(frozen=True)
+class Member:
+    axis: str
+    member: str
+    label: str  # shown to the user
+
+
+def member_names(member: str, printed: set[str]) -> list[str]:
+    """Names a member goes by: the labels printed beside it, then its QName in words."""
+    words = concept_words(member)
+    words = " ".join(w for w in words.split() if w not in _GENERIC)
+    return [*sorted(printed), words]
+
+
+def _key(name: str) -> frozenset[str]:
+    return frozenset(w for w in tokens(name) if w not in _GENERIC)
+
+
+def display_name(member: str, printed: set[str], metric_words: frozenset[str]) -> str:
+    """The printed label unless it only restates the metric ("Net sales" beside a segment)."""
+    for label in sorted(printed, key=len):
+        clean = re.sub(r"\s*\(\s*\d+\s*\)", "", label).strip()
+        if _key(clean) and not _key(clean) <= metric_words | {"total"}:
+            return clean
+    words = concept_words(member).split()
+    return " ".join(w for w in words if w not in _GENERIC).title() or member
+
+
+def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str, set[str]]
+                ) -> tuple[list[tuple[str, str]], bool]:
+    """The (axis, member) pairs the qualifier names, and whether the match is exact."""
+    want = _key(qualifier)
+    squashed = "".join(sorted(want))
+    if not want:
+        return [], False
+    exact, partial = [], []
+    for axis, member in members:
+        for name in member_names(member, labels.get(member, set())):
+            have = _key(name)
+            if not have:
+                continue
+            if have == want or "".join(sorted(have)) == squashed or "".join(name.lower().split()) == "".join(
+                    qualifier.lower().split()):
+                exact.append((axis, member))
+                break
+            if want <= have:
+                partial.append((axis, member))
+                break
+    return (exact, True) if exact else (list(dict.fromkeys(partial)), False)
+
+
+def axes_for(word: str, axes: list[str]) -> list[str]:
+    """The axes a breakdown word ("segment", "product", "region") points to, in preference order."""
+    for hint in AXIS_WORDS.get(word, ()):
+        found = [a for a in axes if hint.lower() in a.lower()]
+        if found:
+            return found
+    return []
+
+
+# words that make the figure something no member is: a complement, or a non-GAAP adjustment
+_NEGATING = frozenset({"outside", "excluding", "except", "ex", "non", "without", "other", "adjusted", "organic",
+                       "pro", "forma", "core", "underlying", "recurring", "comparable", "same"})
+_JOINERS = frozenset({"in", "from", "for", "of", "the", "its", "their", "by", "per", "across", "each", "and", "to"})
+
+
+def plan_key(unmappable: str, leftover: list[str]) -> str | None:
+    """'dim:<metric>|<qualifier>' or 'dim:<metric>|*<axis word>' for a narrowed metric phrase
+    ("iphone revenue", "revenue by segment"), or None when it is no member ask ("revenue outside
+    the US", "revenue per employee")."""
+    from agent.concepts import METRICS, PHRASES, UNKNOWN_METRICS, find_phrases, normalize
+
+    norm = normalize(unmappable)
+    if norm in {normalize(p) for p in UNKNOWN_METRICS}:
+        return None  # a metric no table maps ("same store sales"), never a member's figure
+    words = norm.split()
+    spans = [(s, e, k) for s, e, k in find_phrases(norm, PHRASES) if k in METRICS]
+    if len(spans) != 1 or _NEGATING & (set(words) | set(leftover)):
+        return None
+    start, end, metric = spans[0]
+    rest = [w for i, w in enumerate(words) if not start <= i < end]
+    if rest and rest[0] in ("by", "per", "across", "for", "each"):
+        axis_word = next((w for w in rest[1:] if w in AXIS_WORDS), None)
+        return f"dim:{metric}|*{axis_word}" if axis_word else None
+    qualifier = [w for w in dict.fromkeys([*leftover, *rest]) if w not in _JOINERS and not w.isdigit()]
+    return f"dim:{metric}|{' '.join(qualifier)}" if qualifier else None
+
+
+def key_parts(key: str) -> tuple[str, str, bool]:
+    """(metric, qualifier or axis word, is a breakdown) of a 'dim:' key."""
+    metric, _, rest = key[4:].partition("|")
+    return metric, rest.lstrip("*"), rest.startswith("*")

@@ -1,0 +1,73 @@
+"""Statement row labels (ingest.line_items) in and out: the company's own names for its line items.
+
+Rows are replaced per filing, inside the caller's transaction, so a filing's labels change with
+its facts (ingest) or alone (`footnote ingest --from DIR --refresh-labels`, which touches nothing
+else and re-embeds nothing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+DELETE = "DELETE FROM line_labels WHERE accession = %s"
+COPY = ("COPY line_labels (accession, cik, taxonomy, concept, label, statement, table_no, row_no, negated, dims) "
+        "FROM STDIN")
+# One row per (label, concept, dims) a company has printed, newest filing first: what a question
+# is resolved against. Served by line_labels_cik.
+FOR_COMPANY = """
+SELECT DISTINCT ON (l.label, l.taxonomy, l.concept, l.dims) l.label, l.taxonomy, l.concept, l.statement, l.dims,
+       l.negated, l.row_no
+  FROM line_labels l LEFT JOIN filings f ON f.accession = l.accession
+ WHERE l.cik = %s
+ ORDER BY l.label, l.taxonomy, l.concept, l.dims, f.fiscal_year DESC NULLS LAST
+"""
+# The concepts a company has annual non-dimensional facts for: their standard labels (the concept
+# name in words) answer when no printed row does. Served by facts_lookup.
+CONCEPTS = """
+SELECT DISTINCT taxonomy, concept FROM facts
+ WHERE cik = %s AND NOT dimensional AND taxonomy <> 'dei' AND period_start IS NOT NULL
+"""
+INSTANT_CONCEPTS = """
+SELECT DISTINCT taxonomy, concept FROM facts
+ WHERE cik = %s AND NOT dimensional AND taxonomy <> 'dei' AND period_start IS NULL
+"""
+STORED_FILINGS = "SELECT accession FROM filings WHERE accession = ANY(%s)"
+
+
+def replace_labels(conn: psycopg.Connection, accession: str, cik: int, items: Sequence) -> int:
+    """Replace one filing's rows with `items` (ingest.line_items.LineItem). Call inside a transaction."""
+    conn.execute(DELETE, (accession,))
+    if not items:
+        return 0
+    with conn.cursor() as cur, cur.copy(COPY) as copy:
+        for i in items:
+            copy.write_row((accession, cik, i.taxonomy, i.concept, i.label, i.statement, i.table_no, i.row_no,
+                            i.negated, Jsonb(i.dims)))
+    return len(items)
+
+
+def filing_cik(conn: psycopg.Connection, accession: str) -> int:
+    return int(conn.execute("SELECT cik FROM filings WHERE accession = %s", (accession,)).fetchone()[0])
+
+
+def stored_filings(conn: psycopg.Connection, accessions: Sequence[str]) -> set[str]:
+    return {r[0] for r in conn.execute(STORED_FILINGS, (list(accessions),)).fetchall()}
+
+
+def company_labels(conn: psycopg.Connection, cik: int) -> list[dict]:
+    """Every printed row label of the company: {label, concept (qualified), statement, dims, negated}."""
+    return [
+        {"label": label, "concept": f"{tax}:{concept}", "statement": statement, "dims": dims or {},
+         "negated": negated, "row": row}
+        for label, tax, concept, statement, dims, negated, row in conn.execute(FOR_COMPANY, (cik,)).fetchall()
+    ]
+
+
+def company_concepts(conn: psycopg.Connection, cik: int) -> list[tuple[str, str]]:
+    """(qualified concept, 'duration' | 'instant') for every concept with a non-dimensional fact."""
+    out = [(f"{t}:{c}", "duration") for t, c in conn.execute(CONCEPTS, (cik,)).fetchall()]
+    out += [(f"{t}:{c}", "instant") for t, c in conn.execute(INSTANT_CONCEPTS, (cik,)).fetchall()]
+    return out

@@ -1,0 +1,77 @@
+"""Dimensional facts (a segment's, a product's, a region's figure) and the members a company reports.
+
+Why only one axis: a fact on one axis ("Data Center" on the segment axis) is a figure the filing
+states; a fact on two axes (a product within a region) is a cell of a matrix the question did not
+ask for. Per member, the rules of store.facts apply: the first acceptable concept that has a
+value, the most recent filing. Served by facts_dims_lookup.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+import psycopg
+
+from store.facts import edgar_index_url
+
+MEMBER_VALUES = """
+SELECT DISTINCT ON (f.dims) f.id, f.taxonomy, f.concept, f.unit, f.value, f.period_start, f.period_end, f.accession,
+       coalesce(f.filed, fl.filed), coalesce(fl.form, f.form), coalesce(fl.fiscal_year, f.fy), fl.url, f.dims
+  FROM facts f LEFT JOIN filings fl ON fl.accession = f.accession
+ WHERE f.cik = %(cik)s AND f.dimensional
+   AND f.concept = ANY(%(names)s) AND (f.taxonomy || ':' || f.concept) = ANY(%(concepts)s)
+   AND f.fiscal_year = %(fy)s
+   AND coalesce(f.form, fl.form, '10-K') IN ('10-K', '10-K/A', '10-KT', '10-KT/A')
+   AND ((%(instant)s AND f.period_start IS NULL)
+        OR (NOT %(instant)s AND f.period_start IS NOT NULL AND f.period_end - f.period_start BETWEEN 350 AND 380))
+   AND (SELECT count(*) FROM jsonb_object_keys(f.dims)) = 1
+ ORDER BY f.dims, array_position(%(concepts)s, f.taxonomy || ':' || f.concept),
+          coalesce(f.filed, fl.filed) DESC NULLS LAST, f.period_end DESC, f.accession DESC
+"""
+
+MEMBER_LABELS = """
+SELECT DISTINCT label, dims FROM line_labels WHERE cik = %s AND dims <> '{}'::jsonb
+"""
+
+
+@dataclass(frozen=True)
+class MemberFact:
+    id: int
+    concept: str  # qualified
+    unit: str
+    value: Decimal
+    period_start: date | None
+    period_end: date
+    accession: str
+    filed: date | None
+    form: str | None
+    filing_fiscal_year: int | None
+    url: str
+    axis: str
+    member: str
+
+
+def member_values(conn: psycopg.Connection, cik: int, concepts: list[str], fiscal_year: int, *,
+                  instant: bool) -> list[MemberFact]:
+    """One fact per (axis, member) for the fiscal year, among `concepts` ("taxonomy:Name")."""
+    rows = conn.execute(MEMBER_VALUES, {
+        "cik": cik, "names": [c.split(":", 1)[1] for c in concepts], "concepts": list(concepts), "fy": fiscal_year,
+        "instant": instant,
+    }).fetchall()
+    out = []
+    for fid, tax, concept, unit, value, pstart, pend, acc, filed, form, ffy, url, dims in rows:
+        (axis, member), = dims.items()
+        out.append(MemberFact(fid, f"{tax}:{concept}", unit, Decimal(value), pstart, pend, acc, filed, form, ffy,
+                              url or edgar_index_url(cik, acc), axis, member))
+    return out
+
+
+def member_labels(conn: psycopg.Connection, cik: int) -> dict[str, set[str]]:
+    """Member QName -> the row labels the company printed beside that member's facts."""
+    out: dict[str, set[str]] = {}
+    for label, dims in conn.execute(MEMBER_LABELS, (cik,)).fetchall():
+        if len(dims) == 1:
+            out.setdefault(next(iter(dims.values())), set()).add(label)
+    return out
