@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import signal
 import sys
 
@@ -47,6 +48,15 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args, settings) or 0)
     except FootnoteError as exc:
         print(f"footnote: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        from store.db import is_outage
+
+        if not is_outage(exc):
+            raise
+        logging.getLogger(__name__).debug("database outage", exc_info=True)
+        print("footnote: the database stopped answering; nothing partial was kept. Try again in a moment "
+              "(`footnote db status` shows whether it is reachable).", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\nfootnote: interrupted; nothing partial was kept.", file=sys.stderr)
