@@ -46,7 +46,8 @@ MESSAGES: dict[str, str] = {
         "\"cybersecurity governance\"), or ask for a specific reported figure."
     ),
     "input_too_long": (
-        "That message is too long for me to handle ({detail_plain}). Ask one question in a sentence or two, "
+        "That message is too long for me to handle ({detail_plain}; I read questions of up to {limit} characters). "
+        "Ask one question in a sentence or two, "
         "for example \"What were Microsoft's main risk factors in fiscal 2024?\""
     ),
     "internal_error": (
@@ -64,6 +65,7 @@ def refusal_text(
     *,
     candidates: list[str] | None = None,
     years: list[int] | None = None,
+    limit: int | None = None,
 ) -> str:
     """The user-facing sentence(s) for a refusal reason."""
     template = MESSAGES.get(reason, MESSAGES["internal_error"])
@@ -85,7 +87,14 @@ def refusal_text(
         detail_quoted=f"\"{detail}\"" if detail else "that metric",
         candidates=", ".join(candidates or []) or "the companies you had in mind",
         years_hint=years_hint,
+        limit=f"{limit or _question_limit():,}",
     )
+
+
+def _question_limit() -> int:
+    from agent.service import MAX_QUESTION_CHARS
+
+    return MAX_QUESTION_CHARS
 
 
 def scrub_figures(text: str) -> str:

@@ -101,7 +101,7 @@ class Footnote:
                 kind="refusal",
                 refusal_reason="input_too_long",
                 route="refusal",
-                text=refusal_text("input_too_long", "longer than a question can be"),
+                text=refusal_text("input_too_long", "longer than a question can be", limit=MAX_QUESTION_CHARS),
             )
         if not text:
             text = "help"
