@@ -87,8 +87,20 @@ def refusal_text(
         detail_quoted=f"\"{detail}\"" if detail else "that metric",
         candidates=", ".join(candidates or []) or "the companies you had in mind",
         years_hint=years_hint,
-        limit=f"{limit or _question_limit():,}",
+        limit=spelled(limit or _question_limit()),
     )
+
+
+_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+
+
+def spelled(n: int) -> str:
+    """A limit in words ("two thousand"): a refusal never shows a digit a reader could take for a figure."""
+    if n % 1000 == 0 and 1 <= n // 1000 <= 10:
+        return f"{_WORDS[n // 1000]} thousand"
+    if 0 <= n <= 10:
+        return _WORDS[n]
+    return f"{n:,}"
 
 
 def _question_limit() -> int:

@@ -11,6 +11,7 @@ import pytest
 
 from agent.answer import Turn
 from agent.cli import run_batch
+from agent.refusals import spelled
 from agent.service import MAX_QUESTION_CHARS
 from bot.settings import Settings
 
@@ -83,7 +84,7 @@ def test_revenue_question_with_a_nul_still_gets_the_figure(footnote):
 def test_the_length_refusal_states_the_limit(footnote):
     answer = ask(footnote, "revenue? " * 400)
     assert answer.refusal_reason == "input_too_long"
-    assert f"{MAX_QUESTION_CHARS:,}" in answer.text
+    assert f"up to {spelled(MAX_QUESTION_CHARS)} characters" in answer.text and "thousand" in answer.text
 
 
 def test_batch_records_split_only_on_newline_and_output_is_strict_json(footnote, tmp_path):
