@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 RefusalReason = Literal[
     "no_company",
@@ -27,6 +27,14 @@ class Turn(BaseModel):
     thread_key: str  # e.g. slack:T1:C1:1700000000.000100, teams:tenant:conv, cli:default
     user: str
     text: str
+
+    @field_validator("thread_key", "user", "text")
+    @classmethod
+    def _storable(cls, value: str) -> str:
+        """Every field is stored (checkpoints, cache, logs): no NUL, no unpaired surrogate."""
+        from agent.input_text import clean_text
+
+        return clean_text(value)
 
 
 class Citation(BaseModel):

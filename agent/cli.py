@@ -9,6 +9,7 @@ order, one per id, with "error" added when a line could not be read.
 from __future__ import annotations
 
 import json
+import math
 import sys
 import uuid
 from pathlib import Path
@@ -57,15 +58,20 @@ def cmd_ask(args, settings) -> int:
 
 
 def run_batch(footnote, path: Path, out: Path | None) -> int:
-    """Answer every line of `path`; write one JSON line per id. Returns 0, or 1 if a line failed."""
+    """Answer every line of `path`; write one JSON line per id. Returns 0, or 1 if a line failed.
+
+    Records end at "\n" only (JSONL): str.splitlines() also splits on U+2028, U+2029 and other
+    separators that JSON strings may hold raw, which cut questions in two and lost both halves.
+    Output is strict JSON: a non-finite number is never written (json's default writes NaN)."""
     run = uuid.uuid4().hex[:8]
     failed = 0
     sink = out.open("w", encoding="utf-8") if out else sys.stdout
     try:
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if not line.strip():
+        for number, raw in enumerate(path.read_bytes().split(b"\n"), start=1):
+            line, error = _decode(raw, number)
+            if not line.strip() and error is None:
                 continue
-            record, error = _read_line(line, number)
+            record, error = (_read_line(line, number) if error is None else ({"id": None}, error))
             answers: list[dict] = []
             if error is None:
                 thread = f"batch:{run}:{record['id']}"
@@ -77,7 +83,7 @@ def run_batch(footnote, path: Path, out: Path | None) -> int:
             result = {"id": record.get("id"), "answers": answers}
             if error:
                 result["error"] = error
-            sink.write(json.dumps(result, ensure_ascii=False) + "\n")
+            sink.write(_strict_json(result, number) + "\n")
             sink.flush()
     finally:
         if out:
@@ -85,13 +91,28 @@ def run_batch(footnote, path: Path, out: Path | None) -> int:
     return 1 if failed else 0
 
 
+def _decode(raw: bytes, number: int) -> tuple[str, str | None]:
+    try:
+        return raw.decode("utf-8").removesuffix("\r"), None
+    except UnicodeDecodeError:
+        return "", f"line {number}: not UTF-8"
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not standard JSON")
+
+
 def _read_line(line: str, number: int) -> tuple[dict, str | None]:
     try:
-        record = json.loads(line)
+        record = json.loads(line, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         return {"id": None}, f"line {number}: not JSON ({exc.msg})"
+    except ValueError as exc:  # NaN, Infinity
+        return {"id": None}, f"line {number}: not JSON ({exc})"
     if not isinstance(record, dict) or "id" not in record:
         return {"id": None}, f"line {number}: needs an \"id\""
+    if not _plain_id(record["id"]):
+        return {"id": None}, f"line {number}: \"id\" must be a string or a finite number"
     if isinstance(record.get("turns"), list) and all(isinstance(t, str) for t in record["turns"]):
         return {"id": record["id"], "turns": record["turns"]}, None
     if isinstance(record.get("question"), str):
@@ -99,11 +120,34 @@ def _read_line(line: str, number: int) -> tuple[dict, str | None]:
     return {"id": record["id"]}, f"line {number}: needs \"question\" (a string) or \"turns\" (a list of strings)"
 
 
+def _plain_id(value) -> bool:
+    """An id that can be written back as it came: a string, an integer, or a finite number (1e400
+    reads as infinity)."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return value is None or isinstance(value, (str, int))
+
+
+def _strict_json(result: dict, number: int) -> str:
+    """The record as standard JSON; an id with unpaired surrogates is written with them escaped."""
+    try:
+        text = json.dumps(result, ensure_ascii=False, allow_nan=False)
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return json.dumps(result, allow_nan=False)
+    except ValueError:  # a non-finite number somewhere in an answer: the record says so instead
+        return json.dumps({"id": result.get("id"), "answers": [], "error": f"line {number}: answer not writable as JSON"},
+                          ensure_ascii=True, allow_nan=False)
+
+
 def cmd_chat(args, settings) -> int:
     from agent.render_text import render
     from agent.service import Footnote
 
     thread = f"cli:{args.thread or uuid.uuid4().hex[:12]}"
+    if hasattr(sys.stdin, "reconfigure"):
+        sys.stdin.reconfigure(errors="replace")  # a pasted byte that is not UTF-8 is not a traceback
     with Footnote.open(settings, use_cache=not args.no_cache) as footnote:
         print(
             f"Footnote chat (thread {thread.removeprefix('cli:')}). Ask about a company's 10-K; "

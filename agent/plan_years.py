@@ -3,6 +3,10 @@
 Years are the company's own fiscal-year labels (NVIDIA's fiscal 2025 ends in January 2025);
 relative phrases ("latest", "last year", "past three years") are kept relative — offsets from the
 company's latest fiscal year — and made concrete per company when the facts are fetched.
+
+A year the user clearly named ("fiscal 2099", "FY1850", "for 12345") is kept even when no filing
+could hold it: fetch then refuses it as year_not_available. Dropping it would have made the
+question yearless, and a yearless question is answered with the latest year: a wrong answer.
 """
 
 from __future__ import annotations
@@ -40,7 +44,14 @@ _TREND = re.compile(
     r"every\s+year|by\s+year|year\s+by\s+year|multi-?year|trajectory|evolution|evolved)\b",
     re.I,
 )
+# A year-like number after an explicit year word, of any size: a year the user meant.
+_MARKED = re.compile(
+    r"(?<![\w$.,])(?:fy\s?'?|fiscal\s+(?:year\s+)?'?|f\.y\.\s?(?=\d)|(?:in|for|during)\s+(?:the\s+)?(?:fiscal\s+)?(?:year\s+)?(?=\d{4}))"
+    r"(\d{2,})(?![\w%]|[.,]\d|\s?(?:%|percent|million|billion|thousand|m\b|bn\b|k\b|shares))",
+    re.I,
+)
 MIN_YEAR, MAX_YEAR = 1993, 2039
+NO_SUCH_YEAR = 999_999  # what a named year of more than six digits stands for
 
 
 @dataclass
@@ -60,8 +71,18 @@ class Years:
 def _year(token: str) -> int | None:
     y = int(token)
     if len(token) == 2:
-        y += 2000
+        y += 2000 if 2000 + y <= MAX_YEAR else 1900  # FY24 is 2024; FY99 is 1999
     return y if MIN_YEAR <= y <= MAX_YEAR else None
+
+
+def _named_year(token: str) -> int:
+    """A year the user named that no filing can hold, as a number fetch can refuse."""
+    if len(token) > 6:
+        return NO_SUCH_YEAR
+    y = int(token)
+    if len(token) == 2:
+        y += 2000 if 2000 + y <= MAX_YEAR else 1900
+    return y
 
 
 def parse_years(text: str, *, growth: bool = False) -> Years:
@@ -109,6 +130,11 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
         y = _year(m.group(1))
         if y and free(m):
             years.add(y)
+            consumed.append(m.span())
+    for m in _MARKED.finditer(t):
+        if free(m) and _year(m.group(1)) is None:
+            years.add(_named_year(m.group(1)))
+            consumed.append(m.span())
     out.years = sorted(years)
     m = _SPAN.search(t)
     if m:

@@ -50,7 +50,8 @@ MESSAGES: dict[str, str] = {
         "\"cybersecurity governance\"), or ask for a specific reported figure."
     ),
     "input_too_long": (
-        "That message is too long for me to handle ({detail_plain}). Ask one question in a sentence or two, "
+        "That message is too long for me to handle ({detail_plain}; I read questions of up to {limit} characters). "
+        "Ask one question in a sentence or two, "
         "for example \"What were Microsoft's main risk factors in fiscal 2024?\""
     ),
     "internal_error": (
@@ -70,6 +71,7 @@ def refusal_text(
     years: list[int] | None = None,
     filing_years: list[int] | None = None,
     figure_years: list[int] | None = None,
+    limit: int | None = None,
 ) -> str:
     """The user-facing sentence(s) for a refusal reason.
 
@@ -96,6 +98,7 @@ def refusal_text(
         detail_quoted=f"\"{detail}\"" if detail else "that metric",
         candidates=", ".join(candidates or []) or "the companies you had in mind",
         years_hint=years_hint,
+        limit=spelled(limit or _question_limit()),
     )
 
 
@@ -114,6 +117,24 @@ def coverage_hint(filing_years: list[int], figure_years: list[int]) -> str:
     if not parts:
         return "I have no fiscal year for it yet."
     return "I have " + ", and ".join(parts) + ": ask about one of those, or say \"latest\"."
+
+
+_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+
+
+def spelled(n: int) -> str:
+    """A limit in words ("two thousand"): a refusal never shows a digit a reader could take for a figure."""
+    if n % 1000 == 0 and 1 <= n // 1000 <= 10:
+        return f"{_WORDS[n // 1000]} thousand"
+    if 0 <= n <= 10:
+        return _WORDS[n]
+    return f"{n:,}"
+
+
+def _question_limit() -> int:
+    from agent.service import MAX_QUESTION_CHARS
+
+    return MAX_QUESTION_CHARS
 
 
 def scrub_figures(text: str) -> str:

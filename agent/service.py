@@ -101,14 +101,20 @@ class Footnote:
                 kind="refusal",
                 refusal_reason="input_too_long",
                 route="refusal",
-                text=refusal_text("input_too_long", "longer than a question can be"),
+                text=refusal_text("input_too_long", "longer than a question can be", limit=MAX_QUESTION_CHARS),
             )
         if not text:
             text = "help"
         try:
             return self._answer(turn, text, on_status, on_text, start)
-        except Exception:
-            log.exception("answering failed in thread %s", turn.thread_key)
+        except Exception as exc:
+            from store.db import is_outage
+
+            if is_outage(exc):
+                # Not a bug: one line, no traceback (a chat session or a bot log is not the place for 40 lines per question).
+                log.warning("the database did not answer in thread %s (%s)", turn.thread_key, exc.__class__.__name__)
+            else:
+                log.exception("answering failed in thread %s", turn.thread_key)
             return Answer(kind="refusal", refusal_reason="internal_error", route="refusal", text=refusal_text("internal_error"))
 
     def _answer(self, turn: Turn, text: str, on_status, on_text, start: float) -> Answer:

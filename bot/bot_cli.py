@@ -17,8 +17,11 @@ def register(sub) -> None:
     slack.set_defaults(func=cmd_slack)
 
     teams = sub.add_parser("teams", help="run Footnote for Microsoft Teams (Bot Framework endpoint /api/messages)")
-    teams.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
+    teams.add_argument("--host", default=None,
+                       help="default 0.0.0.0 with MicrosoftAppId set, else 127.0.0.1 (authentication is off without one)")
     teams.add_argument("--port", type=int, default=3978, help="port for /api/messages (default 3978)")
+    teams.add_argument("--insecure-no-auth", action="store_true",
+                       help="listen beyond loopback with no MicrosoftAppId, i.e. with authentication off")
     teams.set_defaults(func=cmd_teams)
 
 
@@ -54,10 +57,11 @@ def cmd_slack(args, settings) -> int:
 
 def cmd_teams(args, settings) -> int:
     from agent.service import Footnote
-    from bot.teams.app import run
+    from bot.teams.app import listen_host, run
 
+    host = listen_host(settings, args.host, insecure_no_auth=args.insecure_no_auth)
     with Footnote.open(settings) as footnote:
-        run(settings, footnote, args.host, args.port)
+        run(settings, footnote, host, args.port)
     return 0
 
 

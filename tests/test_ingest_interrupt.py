@@ -283,3 +283,28 @@ def test_sigterm_midway_leaves_no_partial_filing(sigterm_run, tmp_path, clean):
 def test_sigterm_stops_politely_and_leaves_no_worker(sigterm_run):
     assert not sigterm_run.orphans, f"processes left running after the CLI exited: {sigterm_run.orphans}"
     assert sigterm_run.code in (130, 143) and "interrupted" in sigterm_run.err, sigterm_run
+
+
+def test_a_killed_ingest_leaves_no_parse_worker(make_database, tmp_path):
+    """SIGKILL (or the OOM killer) runs no clean-up in the main process: its parse worker must
+    notice on its own that its parent is gone and exit."""
+    db = make_database()
+    proc, _, err = _start(db, tmp_path, "killed")
+    try:
+        deadline = time.monotonic() + RUN_TIMEOUT_S
+        workers: set[int] = set()
+        while proc.poll() is None and time.monotonic() < deadline and not workers:
+            workers = {pid for pid in _session_members(proc.pid) if "multiprocessing" in _cmdline(pid)
+                       and "resource_tracker" not in _cmdline(pid)}
+            time.sleep(0.05)
+        assert workers, f"no parse worker was seen\n{err.read_text()[-3000:]}"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        gone_by = time.monotonic() + 10
+        alive = workers
+        while alive and time.monotonic() < gone_by:
+            time.sleep(0.1)
+            alive = {pid for pid in workers if pid in _session_members(proc.pid)}
+        assert not alive, f"parse workers still running 10 s after the main process was killed: {alive}"
+    finally:
+        _kill_session(proc.pid)

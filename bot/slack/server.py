@@ -2,8 +2,10 @@
 
 HTTP runs Bolt's WSGI adapter on a threaded stdlib server: every request gets its own thread, so
 signature checks and acks never wait behind one another (Bolt's own `app.start()` server serves
-one request at a time). Bolt verifies each request's signature and timestamp and answers 401 to
-a bad or stale one.
+one request at a time). In front of Bolt, SlackGate caps the body and refuses a bad or stale
+signature (401) before Bolt parses anything. The server bounds what idle or slow clients can hold:
+a socket that sends nothing for READ_TIMEOUT_S is closed, and past MAX_CONNECTIONS a new
+connection gets a 503 at once instead of a thread.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 from slack_bolt import App
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 
+from bot.slack.gate import SlackGate
 from store.errors import FootnoteError
 
 log = logging.getLogger(__name__)
@@ -25,25 +28,56 @@ log = logging.getLogger(__name__)
 EVENTS_PATH = "/slack/events"
 
 
+READ_TIMEOUT_S = 10.0
+MAX_CONNECTIONS = 256
+_BUSY = b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+
+
 class _ThreadingWSGIServer(ThreadingMixIn, WSGIServer):
     daemon_threads = True
     request_queue_size = 256  # a burst of events must not overflow the listen backlog
 
+    def server_activate(self) -> None:
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        super().server_activate()
+
+    def process_request(self, request, client_address) -> None:
+        if not self._slots.acquire(blocking=False):
+            try:
+                request.sendall(_BUSY)
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
 
 class _QuietHandler(WSGIRequestHandler):
+    timeout = READ_TIMEOUT_S
+
     def log_message(self, format, *args) -> None:
         log.debug("%s %s", self.address_string(), format % args)
 
 
+def slack_wsgi(app: App) -> SlackGate:
+    """Bolt's WSGI handler behind the gate, which checks with the App's own signing secret."""
+    return SlackGate(SlackRequestHandler(app, path=EVENTS_PATH), app._signing_secret)
+
+
 def make_http_server(app: App, host: str, port: int) -> WSGIServer:
-    return make_server(host, port, SlackRequestHandler(app, path=EVENTS_PATH),
-                       server_class=_ThreadingWSGIServer, handler_class=_QuietHandler)
+    return make_server(host, port, slack_wsgi(app), server_class=_ThreadingWSGIServer, handler_class=_QuietHandler)
 
 
 @contextlib.contextmanager
 def serving_http(app: App, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
     """Serve in a background thread; yields the events URL (tests and the bench use this)."""
-    with serving_wsgi(SlackRequestHandler(app, path=EVENTS_PATH), host, port) as base:
+    with serving_wsgi(slack_wsgi(app), host, port) as base:
         yield base + EVENTS_PATH.lstrip("/")
 
 

@@ -17,6 +17,7 @@ from botbuilder.integration.aiohttp import CloudAdapter
 from bot import render_chat
 from bot.teams.auth import AuthUnavailable, make_authentication
 from bot.teams.bot import FootnoteBot
+from store.errors import FootnoteError
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,33 @@ def make_app(settings, footnote) -> web.Application:
     app = web.Application()
     app.router.add_post(MESSAGES_PATH, messages)
     return app
+
+
+def listen_host(settings, host: str | None, *, insecure_no_auth: bool = False) -> str:
+    """Where the endpoint may listen. With no app id botbuilder turns authentication off, and
+    anyone who can reach the port can make Footnote answer and post the card to a serviceUrl of
+    their choosing; so without one it listens on loopback (the Emulator's case) unless told,
+    explicitly, to be reachable anyway."""
+    if settings.microsoft_app_id:
+        return host or "0.0.0.0"
+    if host is None or _loopback(host) or insecure_no_auth or settings.teams_insecure_no_auth:
+        return host or "127.0.0.1"
+    raise FootnoteError(
+        f"MicrosoftAppId is not set, so Bot Framework authentication is off and Footnote for Teams listens on "
+        f"127.0.0.1 only. Set MicrosoftAppId and MicrosoftAppPassword to listen on {host}, or pass "
+        "--insecure-no-auth (FOOTNOTE_TEAMS_INSECURE_NO_AUTH=1) if anyone who can reach it may use it."
+    )
+
+
+def _loopback(host: str) -> bool:
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def run(settings, footnote, host: str, port: int) -> None:

@@ -21,6 +21,8 @@ from botbuilder.schema import CallerIdConstants
 from botframework.connector.auth import AuthenticationConstants, MicrosoftAppCredentials
 from msal import ConfidentialClientApplication
 
+from bot.teams import token_precheck
+
 log = logging.getLogger(__name__)
 
 LOGIN_TIMEOUT_S = 10.0
@@ -119,9 +121,13 @@ class CheckedAuthentication(ConfigurationBotFrameworkAuthentication):
 
     def __init__(self, configuration, *, login_url: str | None = None):
         self.metadata_url = configuration.TO_BOT_FROM_CHANNEL_OPENID_METADATA_URL
+        self._precheck_app_id = configuration.APP_ID
         super().__init__(configuration, credentials_factory=CredentialFactory(configuration, login_url))
 
     async def authenticate_request(self, activity, auth_header: str):
+        if self._precheck_app_id and (reason := token_precheck.refusal(auth_header, self._precheck_app_id)):
+            log.warning("Teams request refused: its token cannot verify (%s); no signing key was fetched", reason)
+            raise PermissionError("token did not verify")
         try:
             # CloudAdapter passes "" for a missing header; the parameterized path means None.
             return await super().authenticate_request(activity, auth_header or None)

@@ -1,0 +1,130 @@
+"""Database faults, driven the way an operator meets them: a DATABASE_URL that accepts TCP and
+never answers, a malformed DATABASE_URL, a Postgres that goes away and comes back, and an
+embedded server that was sent SIGTERM while something still held a connection."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from store.db import Database, is_outage
+from tests.fakes.tcp_faults import Blackhole, Cable
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def footnote(*args: str, env: dict, stdin: str = "", timeout: float = 60) -> tuple[int, str, float]:
+    """Run the real `footnote` command; returns (exit code, stderr+stdout, seconds)."""
+    full_env = {**os.environ, "PYTHONPATH": str(ROOT), "FOOTNOTE_LLM": "off", **env}
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "bot.cli", *args], input=stdin, capture_output=True, text=True,
+                          env=full_env, timeout=timeout, cwd=ROOT)
+    return done.returncode, done.stderr + done.stdout, time.perf_counter() - started
+
+
+@pytest.fixture
+def blackhole():
+    hole = Blackhole()
+    yield hole
+    hole.close()
+
+
+@pytest.mark.parametrize("command", [["ask", "What was Apple's revenue in fiscal 2024?"], ["chat"]])
+def test_a_database_that_never_answers_is_reported_within_seconds(blackhole, tmp_path, command):
+    url = f"postgresql://footnote:hunter2@127.0.0.1:{blackhole.port}/footnote"
+    code, output, seconds = footnote(*command, env={"DATABASE_URL": url, "FOOTNOTE_DATA_DIR": str(tmp_path)},
+                                     stdin="What was Apple's revenue?\n", timeout=40)
+    assert code == 2, output
+    assert seconds < 15, f"took {seconds:.1f} s"
+    assert "Cannot reach the database" in output and f"127.0.0.1:{blackhole.port}" in output
+    assert "Traceback" not in output and "hunter2" not in output
+
+
+@pytest.mark.parametrize("url", ["postgresql://u:hunter2@[::1/db", "host=db port", "just some words"])
+def test_a_malformed_database_url_gets_one_clear_line(tmp_path, url):
+    code, output, _ = footnote("db", "status", env={"DATABASE_URL": url, "FOOTNOTE_DATA_DIR": str(tmp_path)})
+    assert code == 2
+    assert "DATABASE_URL is not a valid Postgres connection URL" in output
+    assert "Traceback" not in output and "hunter2" not in output
+
+
+def _target(server_url: str) -> tuple[str, str]:
+    info = psycopg.conninfo.conninfo_to_dict(server_url)
+    host, port = info.get("host") or "/tmp", info.get("port") or "5432"
+    return ("unix", f"{host}/.s.PGSQL.{port}") if host.startswith("/") else ("tcp", f"{host}:{port}")
+
+
+def test_an_outage_is_told_within_seconds_and_recovery_is_immediate(pg_server_url, make_database):
+    made = make_database()
+    info = psycopg.conninfo.conninfo_to_dict(made.url)
+    cable = Cable(_target(pg_server_url))
+    url = psycopg.conninfo.make_conninfo(dbname=info["dbname"], user=info.get("user") or "postgres",
+                                         password=info.get("password") or "", host="127.0.0.1", port=cable.port)
+    db = Database(url, max_size=2)
+    try:
+        with db.connection() as conn:
+            assert conn.execute("SELECT 1").fetchone() == (1,)
+        cable.unplug()
+        started = time.perf_counter()
+        with pytest.raises(Exception) as failed:
+            with db.connection() as conn:
+                conn.execute("SELECT 1")
+        assert is_outage(failed.value), repr(failed.value)
+        assert time.perf_counter() - started < 7, "a caller must hear about an outage within seconds"
+        time.sleep(8)  # an outage long enough for a backing-off pool to sleep for tens of seconds
+        cable.plug()
+        started = time.perf_counter()
+        with db.connection() as conn:
+            assert conn.execute("SELECT 1").fetchone() == (1,)
+        assert time.perf_counter() - started < 3, "the first query after the database is back must not wait"
+    finally:
+        db.close()
+        cable.unplug()
+
+
+def test_every_pooled_connection_carries_timeouts(db):
+    with db.connection() as conn:
+        statement = conn.execute("SHOW statement_timeout").fetchone()[0]
+        idle = conn.execute("SHOW idle_in_transaction_session_timeout").fetchone()[0]
+    assert statement not in ("0", "0ms") and idle not in ("0", "0ms")
+
+
+def test_a_stopping_embedded_server_gets_a_clear_message_then_restarts(tmp_path):
+    from store.db import start_embedded
+
+    env = {"FOOTNOTE_DATA_DIR": str(tmp_path)}
+    server = start_embedded(tmp_path, cleanup_mode=None)
+    holder = psycopg.connect(server.get_uri())  # another program still connected
+    pid = server.get_pid()
+    try:
+        os.kill(pid, signal.SIGTERM)  # a smart shutdown: it waits for `holder` to leave
+        code, output, seconds = footnote("db", "status", env=env)
+        assert code == 2, output
+        assert "is stopping" in output and f"kill -INT {pid}" in output
+        assert "AssertionError" not in output and "Traceback" not in output
+    finally:
+        holder.close()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and _alive(pid):
+        time.sleep(0.2)
+    code, output, _ = footnote("db", "status", env=env)
+    try:
+        assert code == 0, output
+        assert "corpus version" in output
+    finally:
+        subprocess.run(["pkill", "-INT", "-F", str(tmp_path / "pg" / "postmaster.pid")], check=False)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
