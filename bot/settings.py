@@ -59,11 +59,21 @@ class Settings(BaseSettings):
     teams_openid_metadata_url: str | None = Field(None, validation_alias="FOOTNOTE_TEAMS_OPENID_METADATA_URL")
     teams_login_url: str | None = Field(None, validation_alias="FOOTNOTE_TEAMS_LOGIN_URL")
 
+    # Chat limits: questions a minute per person and per workspace (0: no limit), and the users
+    # (Slack or Teams ids, "*" for everyone) shown how an answer was made (planner, composer, timings).
+    chat_per_user_per_minute: int = Field(10, validation_alias="FOOTNOTE_CHAT_PER_USER_PER_MINUTE")
+    chat_per_workspace_per_minute: int = Field(120, validation_alias="FOOTNOTE_CHAT_PER_WORKSPACE_PER_MINUTE")
+    chat_admins: str = Field("", validation_alias="FOOTNOTE_CHAT_ADMINS")
+
     log_level: str = Field("INFO", validation_alias="FOOTNOTE_LOG_LEVEL")
 
     @property
     def llm_configured(self) -> bool:
         return self.llm != "off" and bool(self.openai_api_key or self.azure_openai_endpoint or self.openai_base_url)
+
+    def shows_path_to(self, user: str) -> bool:
+        admins = {a.strip() for a in self.chat_admins.split(",") if a.strip()}
+        return "*" in admins or user in admins
 
     @property
     def resolved_embedding_model(self) -> str:

@@ -145,6 +145,24 @@ MIGRATIONS: list[str] = [
 
     DELETE FROM processed_events WHERE platform = 'thread';
     """,
+    # N (workspace): turns waiting in a chat thread (answered in order, see store/turns.py); one
+    # vote per user per answer (latest wins), with what was wrong.
+    """
+    CREATE TABLE pending_turns (
+        thread_key  text NOT NULL,
+        turn_id     text NOT NULL,         -- the platform's message id
+        position    numeric NOT NULL,      -- its place in the thread (Slack's ts, or arrival time)
+        created_at  timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (thread_key, turn_id)
+    );
+
+    ALTER TABLE feedback
+        ADD COLUMN answer_ref text,        -- the answer voted on, e.g. slack:{channel}:{ts}
+        ADD COLUMN reason     text,        -- wrong_figure, wrong_company_year, not_what_i_asked, other
+        ADD COLUMN comment    text,
+        ADD COLUMN updated_at timestamptz NOT NULL DEFAULT now();
+    CREATE UNIQUE INDEX feedback_one_vote ON feedback (platform, answer_ref, user_id) WHERE answer_ref IS NOT NULL;
+    """,
 ]
 
 
