@@ -24,8 +24,9 @@ log = logging.getLogger(__name__)
 RATE_LIMIT_RETRIES = 2  # waits of Retry-After seconds each, inside the client
 CONNECTION_RETRIES = 2
 BACKOFF_S = (0.5, 1.5)  # then, ours: two more tries of a transient failure per form
-TRANSIENT = {"ratelimited", "rate_limited", "internal_error", "fatal_error", "service_unavailable", "request_timeout"}
-GONE = {"message_not_found", "cant_update_message", "edit_window_closed", "channel_not_found"}
+RATE_LIMITED = {"ratelimited", "rate_limited"}
+TRANSIENT = RATE_LIMITED | {"internal_error", "fatal_error", "service_unavailable", "request_timeout"}
+GONE = {"message_not_found", "cant_update_message", "edit_window_closed"}
 UNDELIVERED = ("I have an answer, but Slack would not take it just now. Please ask again in a minute.")
 
 
@@ -69,8 +70,8 @@ def _try(client, way: str, channel: str, thread_ts: str | None, ts: str | None, 
         except SlackApiError as exc:
             error = exc.response.get("error")
             log.error("%s failed in %s: %s %s", method, where or channel, error, exc.response.get("errors") or "")
-            if error in GONE:
-                return None, False
+            if error in GONE or (way == "update" and error in RATE_LIMITED):
+                return None, False  # the client already waited out Retry-After: a new message instead
             if error not in TRANSIENT and exc.response.status_code < 500:
                 return None, True
         except Exception as exc:  # the network, after the client's own retries
@@ -78,6 +79,13 @@ def _try(client, way: str, channel: str, thread_ts: str | None, ts: str | None, 
         if attempt < len(BACKOFF_S):
             time.sleep(BACKOFF_S[attempt])
     return None, False
+
+
+def without_retries(client: WebClient) -> WebClient:
+    """The same client for cosmetic calls (👀, progress notes): a rate-limited one is skipped, not
+    waited for, so it never holds up an answer."""
+    return WebClient(token=client.token, base_url=client.base_url, timeout=client.timeout, headers=client.headers,
+                     retry_handlers=[ConnectionErrorRetryHandler(max_retry_count=1)])
 
 
 def quietly(call, **kwargs) -> bool:

@@ -24,7 +24,7 @@ from slack_sdk.errors import SlackApiError
 from agent.answer import Turn
 from bot import ledger, limits, render_chat
 from bot.slack import blocks
-from bot.slack.deliver import deliver, quietly
+from bot.slack.deliver import deliver, quietly, without_retries
 from store import turns
 from store.errors import FootnoteError
 
@@ -113,6 +113,7 @@ class _Progress:
 
     def __init__(self, client, asked: Asked, *, assistant_status: bool = False, placeholder_after_s: float = PLACEHOLDER_AFTER_S):
         self.client = client
+        self.cosmetic = without_retries(client)
         self.asked = asked
         self.placeholder_ts: str | None = None
         self.assistant_status = assistant_status  # progress goes to the assistant status, not a placeholder
@@ -128,15 +129,15 @@ class _Progress:
             return
         if self.assistant_status:
             self._last_status = now
-            quietly(self.client.assistant_threads_setStatus, channel_id=self.asked.channel, thread_ts=self.asked.thread_ts,
+            quietly(self.cosmetic.assistant_threads_setStatus, channel_id=self.asked.channel, thread_ts=self.asked.thread_ts,
                     status=ASSISTANT_STATUS, loading_messages=[note])
         elif self.placeholder_ts:
             self._last_status = now
-            quietly(self.client.chat_update, channel=self.asked.channel, ts=self.placeholder_ts, **blocks.text_message(f"_{note}_"))
+            quietly(self.cosmetic.chat_update, channel=self.asked.channel, ts=self.placeholder_ts, **blocks.text_message(f"_{note}_"))
         elif now - self.started >= self.placeholder_after_s:
             self._last_status = now
             try:
-                self.placeholder_ts = self.client.chat_postMessage(
+                self.placeholder_ts = self.cosmetic.chat_postMessage(
                     channel=self.asked.channel, thread_ts=self.asked.thread_ts, **blocks.text_message(f"_{PLACEHOLDER} {note}_")
                 )["ts"]
             except Exception as exc:
@@ -205,7 +206,7 @@ class Answering:
         if asked.assistant and _set_assistant_status(client, asked):
             # Slack clears the status itself when the answer is posted in the thread.
             return self.pool.submit(self._answer, client, asked, _Progress(client, asked, assistant_status=True))
-        quietly(client.reactions_add, channel=asked.channel, timestamp=asked.message_ts, name=WORKING_REACTION)
+        quietly(without_retries(client).reactions_add, channel=asked.channel, timestamp=asked.message_ts, name=WORKING_REACTION)
         if not asked.direct:
             ledger.join_thread(self.db, asked.key)
         return self.pool.submit(self._answer, client, asked, _Progress(client, asked, placeholder_after_s=self.placeholder_after_s))

@@ -118,8 +118,11 @@ def block_problems(blocks: list, *, allow: tuple[str, ...] = ()) -> list[str]:
 class FakeSlack:
     """The server and its recorded state. A context manager: started on enter, stopped on exit."""
 
-    def __init__(self, *, latency_s: float = 0.0, rate_limits: dict[str, int] | None = None):
+    def __init__(self, *, latency_s: float = 0.0, rate_limits: dict[str, int] | None = None,
+                 slow: dict[str, float] | None = None, retry_after: int | None = None):
         self.latency_s = latency_s  # added to every Web API call, to mimic a real round trip
+        self.slow: dict[str, float] = dict(slow or {})  # {method: seconds} added to that method only
+        self.retry_after = retry_after  # a fixed Retry-After for every 429 (else the time to a free call)
         self.refuse_blocks = False  # a test sets it to make Slack refuse every message with blocks
         # {method: calls per minute}: past it, 429 with Retry-After (seconds until a call is free).
         self.rate_limits: dict[str, int] = dict(rate_limits or {})
@@ -202,6 +205,8 @@ class FakeSlack:
     def _handle(self, path: str, headers: dict, raw: str) -> tuple[int, dict]:
         if self.latency_s:
             time.sleep(self.latency_s)
+        if path.rsplit("/", 1)[-1] in self.slow:
+            time.sleep(self.slow[path.rsplit("/", 1)[-1]])
         ctype = headers.get("Content-Type", "")
         if "json" in ctype:
             args = json.loads(raw or "{}")
@@ -246,7 +251,9 @@ class FakeSlack:
         window = [t for t in self._windows.get(method, []) if now - t < 60.0]
         if len(window) >= per_minute:
             self._windows[method] = window
-            return max(1, int(60.0 - (now - window[0])) + 1) if per_minute else 60
+            if self.retry_after is not None:
+                return self.retry_after
+            return max(1, int(60.0 - (now - window[0])) + 1) if window else 60
         window.append(now)
         self._windows[method] = window
         return None
