@@ -21,6 +21,10 @@ def register(sub) -> None:
     teams.add_argument("--port", type=int, default=3978)
     teams.set_defaults(func=cmd_teams)
 
+    from bot import feedback_cli
+
+    feedback_cli.register(sub)
+
 
 def register_bench(bench_sub) -> None:
     bench = bench_sub.add_parser(

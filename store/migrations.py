@@ -145,10 +145,10 @@ MIGRATIONS: list[str] = [
 
     DELETE FROM processed_events WHERE platform = 'thread';
     """,
-    # N (workspace): turns waiting in a chat thread (answered in order, see store/turns.py); one
+    # N (workspace), idempotent so a renumbering at merge cannot trip it: turns waiting in a chat thread (answered in order, see store/turns.py); one
     # vote per user per answer (latest wins), with what was wrong.
     """
-    CREATE TABLE pending_turns (
+    CREATE TABLE IF NOT EXISTS pending_turns (
         thread_key  text NOT NULL,
         turn_id     text NOT NULL,         -- the platform's message id
         position    numeric NOT NULL,      -- its place in the thread (Slack's ts, or arrival time)
@@ -157,11 +157,11 @@ MIGRATIONS: list[str] = [
     );
 
     ALTER TABLE feedback
-        ADD COLUMN answer_ref text,        -- the answer voted on, e.g. slack:{channel}:{ts}
-        ADD COLUMN reason     text,        -- wrong_figure, wrong_company_year, not_what_i_asked, other
-        ADD COLUMN comment    text,
-        ADD COLUMN updated_at timestamptz NOT NULL DEFAULT now();
-    CREATE UNIQUE INDEX feedback_one_vote ON feedback (platform, answer_ref, user_id) WHERE answer_ref IS NOT NULL;
+        ADD COLUMN IF NOT EXISTS answer_ref text,        -- the answer voted on, e.g. slack:{channel}:{ts}
+        ADD COLUMN IF NOT EXISTS reason     text,        -- wrong_figure, wrong_company_year, not_what_i_asked, other
+        ADD COLUMN IF NOT EXISTS comment    text,
+        ADD COLUMN IF NOT EXISTS updated_at timestamptz NOT NULL DEFAULT now();
+    CREATE UNIQUE INDEX IF NOT EXISTS feedback_one_vote ON feedback (platform, answer_ref, user_id) WHERE answer_ref IS NOT NULL;
     """,
 ]
 
