@@ -22,6 +22,7 @@ from bot.slack import blocks
 log = logging.getLogger(__name__)
 
 RATE_LIMIT_RETRIES = 2  # waits of Retry-After seconds each, inside the client
+MAX_RETRY_AFTER_S = 10  # a longer wait would hold an answer thread: another method is tried instead
 CONNECTION_RETRIES = 2
 BACKOFF_S = (0.5, 1.5)  # then, ours: two more tries of a transient failure per form
 RATE_LIMITED = {"ratelimited", "rate_limited"}
@@ -30,12 +31,29 @@ GONE = {"message_not_found", "cant_update_message", "edit_window_closed"}
 UNDELIVERED = ("I have an answer, but Slack would not take it just now. Please ask again in a minute.")
 
 
+class ShortRateLimitRetry(RateLimitErrorRetryHandler):
+    """slack_sdk's 429 handler (sleep Retry-After, then retry), for waits up to MAX_RETRY_AFTER_S.
+    A longer Retry-After comes back as `ratelimited` at once, and the caller uses another way
+    (a new message instead of an edit) rather than calling the limited method early."""
+
+    def _can_retry(self, *, state, request, response=None, error=None) -> bool:
+        if not super()._can_retry(state=state, request=request, response=response, error=error):
+            return False
+        for name, values in response.headers.items():
+            if name.lower() == "retry-after":
+                try:
+                    return int(values[0] if isinstance(values, list) else values) <= MAX_RETRY_AFTER_S
+                except (TypeError, ValueError):
+                    return True
+        return True
+
+
 def make_client(token: str, base_url: str) -> WebClient:
     """slack_sdk's client with its own retry handlers: rate limits (honouring Retry-After) and
     connection errors."""
     return WebClient(token=token, base_url=base_url, retry_handlers=[
         ConnectionErrorRetryHandler(max_retry_count=CONNECTION_RETRIES),
-        RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES),
+        ShortRateLimitRetry(max_retry_count=RATE_LIMIT_RETRIES),
     ])
 
 
