@@ -52,7 +52,7 @@ def prune(db) -> None:
 
 
 @contextlib.contextmanager
-def in_order(db, thread_key: str, turn_id: str, *, timeout_s: float = 120.0, poll_s: float = 0.05) -> Iterator[None]:
+def in_order(db, thread_key: str, turn_id: str, *, timeout_s: float = 60.0, poll_s: float = 0.05) -> Iterator[None]:
     """Wait for this turn's place in its thread, hold the thread while the body runs, then free it.
 
     The lock lives on its own connection, outside the pool: the answer itself needs pool
