@@ -1,4 +1,4 @@
-"""`footnote slack` and `footnote teams`, plus `footnote bench slack`."""
+"""`footnote slack` and `footnote teams`, plus `footnote bench slack` and `footnote bench teams`."""
 
 from __future__ import annotations
 
@@ -24,6 +24,10 @@ def register(sub) -> None:
                        help="listen beyond loopback with no MicrosoftAppId, i.e. with authentication off")
     teams.set_defaults(func=cmd_teams)
 
+    from bot import feedback_cli
+
+    feedback_cli.register(sub)
+
 
 def register_bench(bench_sub) -> None:
     bench = bench_sub.add_parser(
@@ -34,8 +38,19 @@ def register_bench(bench_sub) -> None:
     bench.add_argument("--retries", type=int, default=1, help="forced retries of every event (X-Slack-Retry-Num), default 1")
     bench.add_argument("--workers", type=int, default=4, help="answer threads (default 4, as `footnote slack`)")
     bench.add_argument("--cache", action="store_true", help="let repeated questions come from the answer cache (default: every answer computed)")
+    bench.add_argument("--update-per-minute", type=int, default=50,
+                       help="the fake Web API's chat.update limit, as Slack's Tier 3 (default 50; 0: none)")
+    bench.add_argument("--placeholder-after", type=float, default=4.0,
+                       help="seconds before a slow answer gets a placeholder (default 4, as `footnote slack`; 0: every answer)")
     bench.add_argument("--out", default="bench-results/slack.json", help="where the figures are written (default bench-results/slack.json)")
     bench.set_defaults(func=cmd_bench_slack)
+
+    teams = bench_sub.add_parser("teams", help="concurrent activities against the Teams endpoint and a fake Bot Framework connector")
+    teams.add_argument("-n", "--activities", type=int, default=60, help="distinct activities to send (default 60), each twice")
+    teams.add_argument("-c", "--concurrency", type=int, default=20, help="requests in flight at once (default 20)")
+    teams.add_argument("--cache", action="store_true", help="let repeated questions come from the answer cache")
+    teams.add_argument("--out", default="bench-results/teams.json")
+    teams.set_defaults(func=cmd_bench_teams)
 
 
 def cmd_slack(args, settings) -> int:
@@ -63,6 +78,12 @@ def cmd_teams(args, settings) -> int:
     with Footnote.open(settings) as footnote:
         run(settings, footnote, host, args.port)
     return 0
+
+
+def cmd_bench_teams(args, settings) -> int:
+    from bot.teams.bench import run_bench
+
+    return run_bench(args, settings)
 
 
 def cmd_bench_slack(args, settings) -> int:

@@ -7,6 +7,8 @@ formats; keeping the wording here means both platforms say the same thing.
 
 from __future__ import annotations
 
+import re
+
 from agent.answer import Answer, Citation, Table
 
 REFUSAL_HEADLINES = {
@@ -41,8 +43,9 @@ def citation_label(c: Citation) -> str:
     return f"{label}, {where}" if where else label
 
 
-def provenance(answer: Answer) -> str:
-    """One short line: which filings the answer stands on and how it was made."""
+def provenance(answer: Answer, *, details: bool = False) -> str:
+    """One short line: which filings the answer stands on. How it was made (planner, composer,
+    cache) is for logs and admins (`details`), not for the people asking."""
     filings: list[str] = []
     for c in answer.citations:
         name = f"{c.ticker} {c.form} FY{c.fiscal_year}"
@@ -52,15 +55,55 @@ def provenance(answer: Answer) -> str:
     if filings:
         shown = ", ".join(filings[:4]) + (f" and {len(filings) - 4} more" if len(filings) > 4 else "")
         parts.append(f"From {shown}")
-    parts.append(f"planner: {answer.planner}")
-    parts.append(f"composer: {answer.composer}")
-    if answer.cached:
-        parts.append("cached")
+    if details:
+        parts.append(f"planner: {answer.planner}")
+        parts.append(f"composer: {answer.composer}")
+        if answer.cached:
+            parts.append("cached")
+        if answer.timings.get("total") is not None:
+            parts.append(f"{answer.timings['total']:.0f} ms")
     if answer.partial:
         parts.append("some unverified sentences were left out")
-    if answer.fallback:
+    if answer.fallback and details:
         parts.append("model unavailable, used the deterministic path")
     return " · ".join(parts)
+
+
+_MARKER = re.compile(r"\[(\d{1,3})\](?!\()")
+_REPEATED = re.compile(r"(\[(\d{1,3})\])(?:\s*\[\2\](?!\())+")
+
+
+def collapse_citations(answer: Answer) -> Answer:
+    """Citations a reader cannot tell apart (same document, same label) shown once: `[1]`, not
+    `[1][2][3]` for three passages of one Item. Only the rendering changes; each claim was checked
+    against its own passage before this."""
+    first: dict[tuple[str, str], int] = {}
+    renumber: dict[int, int] = {}
+    kept: list[Citation] = []
+    for c in answer.citations:
+        key = (c.url, citation_label(c))
+        if key not in first:
+            first[key] = len(kept) + 1
+            kept.append(c.model_copy(update={"n": first[key]}))
+        renumber[c.n] = first[key]
+    if len(kept) == len(answer.citations) and all(k == v for k, v in renumber.items()):
+        return answer
+
+    def mark(m: re.Match) -> str:
+        n = int(m.group(1))
+        return f"[{renumber.get(n, n)}]"
+
+    def fix(text: str) -> str:
+        return _REPEATED.sub(r"\1", _MARKER.sub(mark, text))
+
+    tables = []
+    for t in answer.tables:
+        cells = [[list(dict.fromkeys(renumber.get(n, n) for n in cell)) for cell in row] for row in t.cell_citations]
+        tables.append(t.model_copy(update={"cell_citations": cells}))
+    calcs = [c.model_copy(update={"steps": [fix(s) for s in c.steps], "formula": fix(c.formula)}) for c in answer.calculation]
+    numbers = [n.model_copy(update={"citation": renumber.get(n.citation, n.citation)}) for n in answer.numbers]
+    return answer.model_copy(update={"text": fix(answer.text), "citations": kept, "tables": tables,
+                                     "calculation": calcs, "numbers": numbers})
 
 
 def refusal_headline(answer: Answer) -> str:

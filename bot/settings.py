@@ -61,11 +61,21 @@ class Settings(BaseSettings):
     # Without MicrosoftAppId authentication is off, so the endpoint stays on loopback unless this is set.
     teams_insecure_no_auth: bool = Field(False, validation_alias="FOOTNOTE_TEAMS_INSECURE_NO_AUTH")
 
+    # Chat limits: questions a minute per person and per workspace (0: no limit), and the users
+    # (Slack or Teams ids, "*" for everyone) shown how an answer was made (planner, composer, timings).
+    chat_per_user_per_minute: int = Field(10, validation_alias="FOOTNOTE_CHAT_PER_USER_PER_MINUTE")
+    chat_per_workspace_per_minute: int = Field(120, validation_alias="FOOTNOTE_CHAT_PER_WORKSPACE_PER_MINUTE")
+    chat_admins: str = Field("", validation_alias="FOOTNOTE_CHAT_ADMINS")
+
     log_level: str = Field("INFO", validation_alias="FOOTNOTE_LOG_LEVEL")
 
     @property
     def llm_configured(self) -> bool:
         return self.llm != "off" and bool(self.openai_api_key or self.azure_openai_endpoint or self.openai_base_url)
+
+    def shows_path_to(self, user: str) -> bool:
+        admins = {a.strip() for a in self.chat_admins.split(",") if a.strip()}
+        return "*" in admins or user in admins
 
     @property
     def resolved_embedding_model(self) -> str:

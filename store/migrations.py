@@ -145,7 +145,7 @@ MIGRATIONS: list[str] = [
 
     DELETE FROM processed_events WHERE platform = 'thread';
     """,
-    # N (figures): each fact's statement row label in the company's own words (ingest.line_items), so a
+    # 3: each fact's statement row label in the company's own words (ingest.line_items), so a
     # question can name any line item the way the filing prints it. Keyed by filing: re-ingesting or
     # refreshing one filing replaces its rows.
     """
@@ -165,6 +165,24 @@ MIGRATIONS: list[str] = [
     CREATE INDEX IF NOT EXISTS line_labels_accession ON line_labels (accession);
     -- segment, product and region figures (store.segments): dimensional facts by company and concept
     CREATE INDEX IF NOT EXISTS facts_dims_lookup ON facts (cik, concept, fiscal_year) WHERE dimensional;
+    """,
+    # 4: turns waiting in a chat thread (answered in order, see store/turns.py); one
+    # vote per user per answer (latest wins), with what was wrong.
+    """
+    CREATE TABLE IF NOT EXISTS pending_turns (
+        thread_key  text NOT NULL,
+        turn_id     text NOT NULL,         -- the platform's message id
+        position    numeric NOT NULL,      -- its place in the thread (Slack's ts, or arrival time)
+        created_at  timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (thread_key, turn_id)
+    );
+
+    ALTER TABLE feedback
+        ADD COLUMN IF NOT EXISTS answer_ref text,        -- the answer voted on, e.g. slack:{channel}:{ts}
+        ADD COLUMN IF NOT EXISTS reason     text,        -- wrong_figure, wrong_company_year, not_what_i_asked, other
+        ADD COLUMN IF NOT EXISTS comment    text,
+        ADD COLUMN IF NOT EXISTS updated_at timestamptz NOT NULL DEFAULT now();
+    CREATE UNIQUE INDEX IF NOT EXISTS feedback_one_vote ON feedback (platform, answer_ref, user_id) WHERE answer_ref IS NOT NULL;
     """,
 ]
 

@@ -17,7 +17,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 SEC_FIXTURES = FIXTURES / "sec"
 SHARED_SEC = Path(__file__).resolve().parents[1].parent / "shared" / "sec"
 
-TABLES = "sec_tickers, companies, filings, sections, chunks, facts, answer_cache, processed_events, feedback, bot_threads, line_labels"
+TABLES = "sec_tickers, companies, filings, sections, chunks, facts, answer_cache, processed_events, feedback, bot_threads, line_labels, pending_turns"
 
 
 @pytest.fixture(scope="session", autouse=True)

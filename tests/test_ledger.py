@@ -42,3 +42,23 @@ def test_migration_2_carries_thread_rows_out_of_processed_events(make_database):
         events = conn.execute("SELECT event_id FROM processed_events").fetchall()
     assert ledger.in_thread(db, key)
     assert events == [("slack:Ev9",)]
+
+
+def test_footnote_feedback_lists_the_latest_thumbs_down_with_question_reason_and_answer(db, capsys):
+    from bot import feedback_cli, ledger
+
+    ref = "slack:C1:1700.1"
+    first = ledger.record_feedback(db, platform="slack", thread_key="slack:T:C1:1700.0", user_id="U1", rating=-1,
+                                   question="What was Apple's revenue in fiscal 2024?", answer={"text": "Apple's revenue was $391.04 billion [1]."},
+                                   answer_ref=ref)
+    again = ledger.record_feedback(db, platform="slack", thread_key="slack:T:C1:1700.0", user_id="U1", rating=-1,
+                                   question="What was Apple's revenue in fiscal 2024?", answer={"text": "Apple's revenue was $391.04 billion [1]."},
+                                   answer_ref=ref)
+    assert again == first, "one vote per user per answer"
+    ledger.record_reason(db, first, "U1", "wrong_company_year", "I meant 2023")
+    ledger.record_feedback(db, platform="teams", thread_key="teams:t:c", user_id="29:x", rating=1, question="fine",
+                           answer={}, answer_ref="teams:c:1")
+    text = feedback_cli.render(ledger.latest_down(db))
+    assert "Q: What was Apple's revenue in fiscal 2024?" in text
+    assert "Why: Wrong company or year: I meant 2023" in text
+    assert "$391.04 billion" in text and "fine" not in text

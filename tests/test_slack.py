@@ -15,7 +15,7 @@ from slack_sdk.models.blocks import Block
 from bot.settings import Settings
 from bot.slack.app import build_app
 from bot.slack.server import serving_http
-from tests.fakes.fake_slack import BOT_ID, BOT_USER_ID, FakeSlack, SlackSender, block_problems
+from tests.fakes.fake_slack import BOT_ID, BOT_USER_ID, FakeSlack, SlackSender, attachment_problems, block_problems
 
 SECRET = "test-signing-secret"
 
@@ -61,7 +61,7 @@ def final_reply(env: SlackEnv, channel: str, thread_ts: str, *, count: int = 1):
 
 def all_text(message) -> str:
     parts = [message.text]
-    for b in message.blocks:
+    for b in message.all_blocks:
         if b.get("type") == "section":
             parts.append(b["text"]["text"])
         elif b.get("type") == "context":
@@ -71,9 +71,9 @@ def all_text(message) -> str:
     return "\n".join(parts)
 
 
-def assert_valid_blocks(blocks: list[dict]) -> None:
-    assert block_problems(blocks) == []
-    for b in blocks:
+def assert_valid_blocks(blocks: list[dict], attachments: list[dict] = ()) -> None:
+    assert block_problems(blocks) == [] and attachment_problems(list(attachments)) == []
+    for b in blocks + [b for a in attachments for b in a.get("blocks", []) if b["type"] != "table"]:
         Block.parse(b).validate_json()  # slack_sdk's own model checks (lengths, required fields)
 
 
@@ -91,9 +91,10 @@ def test_mention_is_answered_in_its_thread_with_footnote_links(slack, caplog):
     text = all_text(reply)
     assert "Looking that up" not in reply.text
     assert "$391.04 billion" in text
-    footnotes = [e["text"] for b in reply.blocks if b["type"] == "context" for e in b["elements"] if "sec.gov" in e["text"]]
+    footnotes = [e["text"] for b in reply.all_blocks if b["type"] == "context" for e in b["elements"] if "sec.gov" in e["text"]]
     assert footnotes and footnotes[0].startswith("[1] <https://www.sec.gov/")
-    assert any(b["type"] == "actions" for b in reply.blocks), "feedback buttons on an answer"
+    assert any(b["type"] == "actions" for b in reply.all_blocks), "feedback buttons on an answer"
+    assert "planner:" not in text and "composer:" not in text, "how it was made is for logs, not chat users"
     assert reply.text, "a plain-text fallback always"
 
     # Working was shown at once, then cleared.
@@ -107,8 +108,9 @@ def test_a_comparison_renders_a_valid_table_block(slack):
     ts, event = slack.send.mention("Compare revenue for Apple and Tesla in fiscal 2024", channel="C0TABLE")
     slack.send.event(event)
     reply = final_reply(slack, "C0TABLE", ts)[0]
-    assert_valid_blocks(reply.blocks)
-    tables = [b for b in reply.blocks if b["type"] == "table"]
+    assert_valid_blocks(reply.blocks, reply.attachments)
+    assert not [b for b in reply.blocks if b["type"] == "table"], "Slack documents the table block inside attachments"
+    tables = [b for a in reply.attachments for b in a["blocks"] if b["type"] == "table"]
     assert len(tables) == 1
     header = [c["text"] for c in tables[0]["rows"][0]]
     assert len(header) >= 2 and len(tables[0]["rows"]) >= 3
@@ -153,7 +155,7 @@ def test_a_company_not_covered_gets_a_refusal_that_looks_like_one(slack):
     assert_valid_blocks(reply.blocks)
     assert reply.blocks[0]["text"]["text"].startswith(":no_entry_sign: *")
     assert "/tickers" in all_text(reply)
-    assert not any(b["type"] == "actions" for b in reply.blocks), "no feedback buttons on a refusal"
+    assert any(b["type"] == "actions" for b in reply.blocks), "a refusal can be voted on too"
 
 
 def test_a_retried_event_is_answered_once(slack):
@@ -212,28 +214,34 @@ def test_own_messages_other_bots_edits_and_joins_are_ignored(slack):
     assert len(slack.fake.thread("C0IGNORE", ts)) == 1
 
 
+def response_table(args: dict) -> dict:
+    """The table block of a slash-command reply, where Slack documents it: in an attachment."""
+    assert not [b for b in args.get("blocks", []) if b["type"] == "table"]
+    return next(b for a in args.get("attachments", []) for b in a["blocks"] if b["type"] == "table")
+
+
 def test_tickers_filings_and_help_commands(slack, footnote):
     status, _, seconds = slack.send.command("/tickers", "", slack.fake.response_url("tickers"))
     assert status == 200 and seconds < 3.0
     slack.fake.wait_for(lambda: slack.fake.responses)
     tickers = slack.fake.responses[-1].args
     assert tickers["response_type"] == "ephemeral"
-    assert_valid_blocks(tickers["blocks"])
-    table = next(b for b in tickers["blocks"] if b["type"] == "table")
+    assert_valid_blocks(tickers["blocks"], tickers["attachments"])
+    table = response_table(tickers)
     tickers_listed = [row[0]["text"] for row in table["rows"][1:]]
     assert sorted(tickers_listed) == ["AAPL", "NVDA", "TSLA", "WMT"]
 
     slack.send.command("/tickers", "walm", slack.fake.response_url("filtered"))
     slack.fake.wait_for(lambda: any(r.method.endswith("filtered") for r in slack.fake.responses))
     filtered = next(r for r in slack.fake.responses if r.method.endswith("filtered")).args
-    rows = next(b for b in filtered["blocks"] if b["type"] == "table")["rows"][1:]
+    rows = response_table(filtered)["rows"][1:]
     assert [r[0]["text"] for r in rows] == ["WMT"]
 
     slack.send.command("/filings", "aapl", slack.fake.response_url("filings"))
     slack.fake.wait_for(lambda: any(r.method.endswith("filings") for r in slack.fake.responses))
     filings = next(r for r in slack.fake.responses if r.method.endswith("filings")).args
-    assert_valid_blocks(filings["blocks"])
-    table = next(b for b in filings["blocks"] if b["type"] == "table")
+    assert_valid_blocks(filings["blocks"], filings["attachments"])
+    table = response_table(filings)
     link = table["rows"][1][-1]["elements"][0]["elements"][0]
     assert link["type"] == "link" and link["url"].startswith("https://www.sec.gov/")
 
@@ -249,23 +257,63 @@ def test_tickers_filings_and_help_commands(slack, footnote):
     assert_valid_blocks(by_name["help"]["blocks"])
 
 
-def test_feedback_buttons_store_question_answer_and_thread(slack):
+def test_feedback_is_one_vote_per_user_shown_on_the_message_and_a_thumbs_down_asks_why(slack):
+    from tests.fakes.fake_slack import view_submission
+
     question = "What was Apple's revenue in fiscal 2024?"
     ts, event = slack.send.mention(question, channel="C0FEEDBACK")
     slack.send.event(event)
     reply = final_reply(slack, "C0FEEDBACK", ts)[0]
-    buttons = next(b for b in reply.blocks if b["type"] == "actions")["elements"]
-    down = next(b for b in buttons if b["action_id"] == "feedback_down")
-    message = {"type": "message", "ts": reply.ts, "channel": "C0FEEDBACK", "thread_ts": ts, "text": reply.text, "blocks": reply.blocks}
-    status, _, _ = slack.send.click("feedback_down", down["value"], message, slack.fake.response_url("feedback"), user="U0CRITIC")
-    assert status == 200
-    slack.fake.wait_for(lambda: slack.fake.responses)
-    assert slack.fake.responses[-1].args["response_type"] == "ephemeral"
+    buttons = next(b for b in reply.all_blocks if b["type"] == "actions")["elements"]
+    value = buttons[0]["value"]
+    message = {"type": "message", "ts": reply.ts, "channel": "C0FEEDBACK", "thread_ts": ts, "text": reply.text, "blocks": reply.blocks,
+               "attachments": reply.attachments}
+
+    def click(action: str, user: str, name: str):
+        status, _, _ = slack.send.click(action, value, message, slack.fake.response_url(name), user=user)
+        assert status == 200
+        slack.fake.wait_for(lambda: any(r.method.endswith("/" + name) for r in slack.fake.responses))
+        return next(r.args for r in slack.fake.responses if r.method.endswith("/" + name))
+
+    click("feedback_up", "U0CRITIC", "v1")
+    click("feedback_down", "U0CRITIC", "v2")
+    click("feedback_up", "U0FAN", "v3")
+    shown = click("feedback_down", "U0CRITIC", "v4")  # the same vote again: still one row
+
     key = f"slack:T0FOOT:C0FEEDBACK:{ts}"
     with slack.db.connection() as conn:
-        row = conn.execute("SELECT platform, user_id, rating, question, answer FROM feedback WHERE thread_key = %s", (key,)).fetchone()
-    assert row[:4] == ("slack", "U0CRITIC", -1, question)
-    assert row[4]["text"] == reply.text and row[4]["ts"] == reply.ts
+        rows = conn.execute("SELECT user_id, rating, question, answer FROM feedback WHERE thread_key = %s ORDER BY user_id",
+                            (key,)).fetchall()
+    assert [(r[0], r[1]) for r in rows] == [("U0CRITIC", -1), ("U0FAN", 1)], "one vote per user, the latest wins"
+    assert rows[0][2] == question and rows[0][3]["text"] == reply.text and rows[0][3]["ts"] == reply.ts
+
+    assert shown["replace_original"] is True, "the vote is shown on the message itself"
+    labels = [e["text"]["text"] for b in shown["blocks"] + [b for a in shown.get("attachments", []) for b in a["blocks"]]
+              if b["type"] == "actions" for e in b["elements"]]
+    assert labels == ["👍 1", "👎 1"]
+
+    assert len(slack.fake.views) == 2, "each 👎 opens the form asking what was wrong"
+    view = slack.fake.views[-1]
+    options = {o["value"] for o in view["blocks"][0]["element"]["options"]}
+    assert {"wrong_figure", "wrong_company_year", "not_what_i_asked", "other"} == options
+    status, _, _ = view_submission(slack.send, view, {
+        "reason": {"reason_choice": {"type": "radio_buttons", "selected_option": {"value": "wrong_company_year"}}},
+        "comment": {"comment_text": {"type": "plain_text_input", "value": "I meant fiscal 2023"}},
+    }, user="U0CRITIC")
+    assert status == 200
+
+    def reason():
+        with slack.db.connection() as conn:
+            return conn.execute("SELECT reason, comment FROM feedback WHERE thread_key = %s AND user_id = 'U0CRITIC' AND reason IS NOT NULL",
+                                (key,)).fetchone()
+
+    assert slack.fake.wait_for(reason) == ("wrong_company_year", "I meant fiscal 2023")
+
+    from bot import ledger
+
+    latest = ledger.latest_down(slack.db, 50)
+    mine = next(r for r in latest if r["thread_key"] == key)
+    assert mine["question"] == question and mine["reason"] == "wrong_company_year"
 
 
 def _claims_citing_the_first_fact(recorded) -> dict:
@@ -303,9 +351,9 @@ def test_a_model_composer_streams_its_draft_then_the_verified_answer_replaces_it
         final = thread[0]
         assert "$391.04 billion" in final.streamed, "the model's draft was streamed"
         assert "$391.04 billion" in all_text(final)
-        assert any(b["type"] == "context" and "composer: llm" in b["elements"][0]["text"] for b in final.blocks), \
-            "the verified answer, with its provenance, replaced the draft"
-        assert_valid_blocks(final.blocks)
+        assert any(b["type"] == "context" and "sec.gov" in b["elements"][0]["text"] for b in final.all_blocks), \
+            "the verified answer, with its footnotes, replaced the draft"
+        assert_valid_blocks(final.blocks, final.attachments)
 
 
 def test_a_rejected_token_fails_at_startup_with_advice_and_without_the_token(footnote, corpus_db):
@@ -326,7 +374,8 @@ def test_when_slack_refuses_the_blocks_the_plain_text_answer_still_arrives(slack
     slack.fake.wait_for(lambda: [m for m in slack.fake.thread("C0REFUSED", ts) if "$391.04 billion" in m.text])
     (reply,) = slack.fake.thread("C0REFUSED", ts)
     assert reply.blocks == [] and "sec.gov" in reply.text
-    assert "Slack refused the answer blocks" in caplog.text
+    assert "chat.postMessage failed in slack:T0FOOT:C0REFUSED" in caplog.text and "invalid_blocks" in caplog.text
+    assert slack.fake.reactions[("C0REFUSED", ts)] == set(), "👀 removed once the answer landed"
 
 
 def test_a_database_outage_gets_a_polite_private_reply(make_database, embedder, caplog):

@@ -15,7 +15,7 @@ from botbuilder.core.adapters import TestAdapter
 
 from bot import render_chat
 from bot.settings import Settings
-from bot.teams.app import make_app
+from bot.teams.app import BOT_KEY, make_app
 from bot.teams.bot import FootnoteBot
 from tests.fakes.fake_connector import FakeConnector, activity
 from tests.test_slack import footnote  # noqa: F401  (fixture: the real Footnote over the corpus)
@@ -38,6 +38,7 @@ async def post_all(app: web.Application, activities: list[dict], headers: dict |
             for a in activities:
                 async with session.post(f"http://127.0.0.1:{port}/api/messages", json=a, headers=headers or {}) as resp:
                     statuses.append(resp.status)
+        await app[BOT_KEY].idle()  # the answers follow the acks
     finally:
         await runner.cleanup()
     return statuses

@@ -6,18 +6,19 @@ from concurrent.futures import ThreadPoolExecutor
 
 from slack_bolt import App
 from slack_bolt.error import BoltError
-from slack_sdk import WebClient
 
 from bot import ledger
 from bot.slack import listeners
-from bot.slack.reply import Answering
+from bot.slack.deliver import make_client
+from bot.slack.reply import PLACEHOLDER_AFTER_S, Answering
+from store import turns
 from store.errors import FootnoteError
 
 
 LISTENER_THREADS = 32  # short jobs: claim the event, react, post the placeholder, reply to a command
 
 
-def build_app(settings, footnote, db, *, workers: int = 4) -> App:
+def build_app(settings, footnote, db, *, workers: int = 4, placeholder_after_s: float = PLACEHOLDER_AFTER_S) -> App:
     """One App per process. Listeners ack at once; lazy listeners (Bolt's threads) then show that
     Footnote is working and hand the question to `workers` answer threads.
 
@@ -25,7 +26,7 @@ def build_app(settings, footnote, db, *, workers: int = 4) -> App:
     job. Deduplication of Slack's retries happens first thing after the ack (reply.first_delivery)."""
     if not settings.slack_bot_token or not settings.slack_signing_secret:
         raise FootnoteError("Slack needs SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (see README, \"Slack\").")
-    client = WebClient(token=settings.slack_bot_token.get_secret_value(), base_url=settings.slack_api_url)
+    client = make_client(settings.slack_bot_token.get_secret_value(), settings.slack_api_url)
     try:
         # Bolt checks the token with auth.test here, so a wrong token fails now, not at the first question.
         app = App(
@@ -40,8 +41,9 @@ def build_app(settings, footnote, db, *, workers: int = 4) -> App:
         raise FootnoteError(f"Slack did not accept SLACK_BOT_TOKEN ({_reason(exc)}). Copy the Bot User OAuth Token again.") from exc
     except OSError as exc:
         raise FootnoteError(f"Cannot reach Slack at {settings.slack_api_url} ({exc.__class__.__name__}).") from exc
-    listeners.register(app, Answering(footnote, db, workers=workers))
+    listeners.register(app, Answering(footnote, db, workers=workers, settings=settings, placeholder_after_s=placeholder_after_s))
     ledger.prune_events(db, "slack")
+    turns.prune(db)
     return app
 
 

@@ -6,9 +6,13 @@ retries, while the first copies are still being answered. Slack's side (the send
 Web API from tests/fakes, so run it from a checkout) lives in its own process, as Slack's servers
 do, so it does not compete with the app for the interpreter lock.
 
+The fake Web API rate-limits chat.update as Slack's Tier 3 does (50 a minute, 429 with
+Retry-After), so the figures show whether every answer still lands.
+
 Figures: ack latency p50/p99 (Slack's limit is 3 s; the target is p99 under 100 ms at 50 in
 flight), the same client against a bare WSGI app (the machine's floor), time until the 👀 shows,
-answers per second, and duplicates (must be 0).
+answers per second, duplicates (must be 0), answers delivered (target 100%, none left showing only
+the placeholder), and Web API calls per answer (target at most 3).
 """
 
 from __future__ import annotations
@@ -57,13 +61,13 @@ def _summary(values: list[float], name: str) -> dict:
 
 # --- Slack's side, in its own process ------------------------------------------------------------
 
-def slack_side(conn, questions: list[str], retries: int, concurrency: int) -> None:
+def slack_side(conn, questions: list[str], retries: int, concurrency: int, update_per_minute: int = 50) -> None:
     """Start the fake Web API, send its URL, get the app's events URL, fire every delivery, wait for
     every answer, and send back the figures measured on this side."""
     sys.path.insert(0, str(REPO))
     from tests.fakes.fake_slack import FakeSlack, SlackSender
 
-    with FakeSlack() as fake:
+    with FakeSlack(rate_limits={"chat.update": update_per_minute} if update_per_minute else None) as fake:
         conn.send(fake.base_url)
         url, floor_url = conn.recv()
         sender = SlackSender(url, SECRET)
@@ -103,7 +107,18 @@ def slack_side(conn, questions: list[str], retries: int, concurrency: int) -> No
             key = (c.args.get("channel"), c.args.get("thread_ts"))
             posted[key] = posted.get(key, 0) + 1
         finals = [m for m in fake.all_messages() if (m.channel, m.thread_ts) in expected]
+        per_answer = _calls_per_answer(fake, expected)
+        shown = {}
+        for m in finals:
+            shown.setdefault((m.channel, m.thread_ts), []).append(m)
+        placeholder = "Looking that up"
+        delivered = sum(1 for k in expected if any(placeholder not in m.text for m in shown.get(k, [])))
         conn.send({
+            "calls_per_answer": per_answer,
+            "delivered": delivered,
+            "only_placeholder": sum(1 for k in expected if shown.get(k) and all(placeholder in m.text for m in shown[k])),
+            "placeholder_visible": sum(1 for k in expected if any(placeholder in m.text for m in shown.get(k, []))),
+            "rate_limited": len(fake.rate_limited),
             "acks": [s * 1000 for _, s, _ in results],
             "non_200": sum(1 for status, _, _ in results if status != 200),
             "floor": floor,
@@ -114,6 +129,23 @@ def slack_side(conn, questions: list[str], retries: int, concurrency: int) -> No
             "duplicates": sum(max(0, posted.get(k, 0) - 1) for k in expected) + sum(1 for k in posted if k not in expected),
             "deliveries": len(deliveries),
         })
+
+
+def _calls_per_answer(fake, expected: set) -> list[int]:
+    """Web API calls (429s included) made for each question, attributed by the thread they touch."""
+    counts = {k: 0 for k in expected}
+    for c in fake.calls:
+        channel = c.args.get("channel") or c.args.get("channel_id")
+        if c.method in ("reactions.add", "reactions.remove"):
+            key = (channel, c.args.get("timestamp"))
+        elif c.method in ("chat.update", "chat.delete"):
+            msg = fake.messages.get((channel, c.args.get("ts")))
+            key = (channel, msg.thread_ts if msg else None)
+        else:
+            key = (channel, c.args.get("thread_ts"))
+        if key in counts:
+            counts[key] += 1
+    return list(counts.values())
 
 
 def _fire_plain(url: str, n: int, concurrency: int) -> list[float]:
@@ -152,15 +184,19 @@ def run_bench(args, settings) -> int:
     with Footnote.open(settings, use_cache=args.cache) as footnote:
         questions = _questions(footnote, args.mentions)
         ours, theirs = ctx.Pipe()
-        slack = ctx.Process(target=slack_side, args=(theirs, questions, args.retries, args.concurrency), daemon=True)
+        slack = ctx.Process(target=slack_side, args=(theirs, questions, args.retries, args.concurrency, args.update_per_minute),
+                            daemon=True)
         slack.start()
         api_url = ours.recv()
         bench_settings = settings.model_copy(update={
             "slack_bot_token": SecretStr("xoxb-bench-token"),
             "slack_signing_secret": SecretStr(SECRET),
             "slack_api_url": api_url,
+            # One sender asks everything: the per-person limit would answer most of it politely.
+            "chat_per_user_per_minute": 0,
+            "chat_per_workspace_per_minute": 0,
         })
-        app = build_app(bench_settings, footnote, footnote.db, workers=args.workers)
+        app = build_app(bench_settings, footnote, footnote.db, workers=args.workers, placeholder_after_s=args.placeholder_after)
         with serving_http(app) as url, serving_wsgi(_ok) as floor_url:
             ours.send((url, floor_url))
             side = ours.recv()
@@ -183,6 +219,15 @@ def run_bench(args, settings) -> int:
         "distinct_questions": len(set(questions)),
         "answers_from_cache": side["cached"],
         "duplicates": side["duplicates"],
+        "chat_update_limit_per_minute": args.update_per_minute,
+        "placeholder_after_s": args.placeholder_after,
+        "answers_delivered_pct": round(100.0 * side["delivered"] / len(questions), 1),
+        "left_on_placeholder": side["only_placeholder"],
+        "placeholders_still_visible": side["placeholder_visible"],
+        "web_api_calls_per_answer_mean": round(statistics.mean(side["calls_per_answer"]), 2),
+        "web_api_calls_per_answer_max": max(side["calls_per_answer"]),
+        "answers_over_3_calls": sum(1 for n in side["calls_per_answer"] if n > 3),
+        "rate_limited_responses": side["rate_limited"],
     }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(figures, indent=2) + "\n")

@@ -2,8 +2,9 @@
 
 Limits honoured here (Slack rejects the whole message otherwise): at most 50 blocks, section text
 at most 3,000 characters, context blocks at most 10 elements, one `table` block per message with
-at most 100 rows and 20 columns (larger tables become a monospaced section), button values at
-most 2,000 characters. Every message also carries a plain-text `text` for notifications.
+at most 100 rows and 20 columns, placed inside the message's `attachments` as Slack documents it
+(larger tables become monospaced sections, split so every row is shown), button values at most
+2,000 characters. Every message also carries a plain-text `text` for notifications.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ BUTTON_VALUE_LIMIT = 2_000
 
 FEEDBACK_UP = "feedback_up"
 FEEDBACK_DOWN = "feedback_down"
+FEEDBACK_BLOCK = "footnote_feedback"
+MONO_LINE = 150  # a monospaced table wider than this is shown in column groups
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _LINK = re.compile(r"\[([^\]]+)\]\((https?://[^)\s]+)\)")
@@ -113,8 +116,53 @@ def monospace_table(table: Table) -> dict:
     return section(f"```{body}```")
 
 
-def table_blocks(tables: list[Table]) -> list[dict]:
-    """Slack allows one table block per message: the first table that fits gets it."""
+def monospace_sections(table: Table) -> list[dict]:
+    """A table as monospaced sections with every row shown: too wide, it is cut into column groups
+    (the first column repeated); too long, its rows continue in the next section under the header."""
+    out: list[dict] = []
+    groups = _column_groups(table)
+    for i, cols in enumerate(groups):
+        part = _subtable(table, cols)
+        lines = render_chat.table_monospace(part).split("\n")
+        head, rows = lines[:2], lines[2:]
+        if len(groups) > 1:
+            out.append(section(f"_Columns {cols[1] + 1 if len(cols) > 1 else 1}–{cols[-1] + 1} of {len(table.columns)}_"))
+        chunk: list[str] = []
+        for line in rows:
+            line = line[: SECTION_LIMIT - 200]
+            if chunk and len("\n".join(head + chunk + [line])) > SECTION_LIMIT - 10:
+                out.append(section("```" + escape("\n".join(head + chunk)) + "```"))
+                chunk = []
+            chunk.append(line)
+        out.append(section("```" + escape("\n".join(head + chunk)) + "```"))
+    return out
+
+
+def _column_groups(table: Table) -> list[list[int]]:
+    ncols = len(table.columns)
+    widths = [max([len(str(table.columns[c]))] + [len(render_chat.cell_text(table, r, c)) for r in range(len(table.rows))]) + 2
+              for c in range(ncols)]
+    if sum(widths) <= MONO_LINE or ncols <= 2:
+        return [list(range(ncols))]
+    groups, current = [], [0]
+    for c in range(1, ncols):
+        if len(current) > 1 and sum(widths[i] for i in current) + widths[c] > MONO_LINE:
+            groups.append(current)
+            current = [0]
+        current.append(c)
+    groups.append(current)
+    return groups
+
+
+def _subtable(table: Table, cols: list[int]) -> Table:
+    rows = [[row[c] if c < len(row) else "" for c in cols] for row in table.rows]
+    cites = [[cell[c] if c < len(cell) else [] for c in cols] for cell in table.cell_citations]
+    return Table(title=table.title, columns=[table.columns[c] for c in cols], rows=rows, cell_citations=cites)
+
+
+def table_blocks(tables: list[Table]) -> tuple[list[dict], bool]:
+    """Slack allows one table block per message: the first table that fits gets it. Returns the
+    blocks and whether one of them is a native table (which must travel in an attachment)."""
     blocks: list[dict] = []
     native_used = False
     for table in tables:
@@ -124,8 +172,8 @@ def table_blocks(tables: list[Table]) -> list[dict]:
             blocks.append(table_block(table))
             native_used = True
         else:
-            blocks.append(monospace_table(table))
-    return blocks
+            blocks.extend(monospace_sections(table))
+    return blocks, native_used
 
 
 def footnote_blocks(answer: Answer) -> list[dict]:
@@ -140,30 +188,57 @@ def footnote_blocks(answer: Answer) -> list[dict]:
     return [context(elements[i : i + CONTEXT_ELEMENTS]) for i in range(0, len(elements), CONTEXT_ELEMENTS)]
 
 
-def feedback_block(thread_key: str, question: str) -> dict:
-    """👍/👎 buttons; the value carries what the feedback row needs (the answer is the message)."""
+def feedback_block(thread_key: str, question: str, votes: tuple[int, int] = (0, 0)) -> dict:
+    """👍/👎 buttons; the value carries what the feedback row needs (the answer is the message).
+    Once people have voted, each button shows its count."""
     value = json.dumps({"t": thread_key, "q": question[:1_200]}, ensure_ascii=False)
     while len(value) > BUTTON_VALUE_LIMIT:
         question = question[: len(question) // 2]
         value = json.dumps({"t": thread_key, "q": question}, ensure_ascii=False)
-    return {
-        "type": "actions",
-        "block_id": "footnote_feedback",
-        "elements": [
-            {"type": "button", "action_id": FEEDBACK_UP, "text": {"type": "plain_text", "text": "👍", "emoji": True}, "value": value},
-            {"type": "button", "action_id": FEEDBACK_DOWN, "text": {"type": "plain_text", "text": "👎", "emoji": True}, "value": value},
-        ],
-    }
+    up, down = votes
+
+    def button(action_id: str, emoji: str, count: int) -> dict:
+        label = f"{emoji} {count}" if count else emoji
+        return {"type": "button", "action_id": action_id, "text": {"type": "plain_text", "text": label, "emoji": True}, "value": value}
+
+    return {"type": "actions", "block_id": FEEDBACK_BLOCK,
+            "elements": [button(FEEDBACK_UP, "👍", up), button(FEEDBACK_DOWN, "👎", down)]}
 
 
-def answer_message(answer: Answer, *, thread_key: str | None = None, question: str | None = None) -> dict:
-    """`{text, blocks}` for chat.postMessage / chat.update."""
+def with_votes(message: dict, votes: tuple[int, int], note: str | None = None) -> dict:
+    """The same message with the feedback buttons showing `votes` (and a short note under them)."""
+
+    def swap(blocks: list[dict]) -> list[dict]:
+        out = []
+        for b in blocks:
+            if b.get("type") == "context" and b.get("block_id") == FEEDBACK_BLOCK + "_note":
+                continue
+            if b.get("type") == "actions" and b.get("block_id") == FEEDBACK_BLOCK:
+                carried = json.loads(b["elements"][0]["value"])
+                out.append(feedback_block(carried.get("t", ""), carried.get("q", ""), votes))
+                if note:
+                    out.append({**context([escape(note)]), "block_id": FEEDBACK_BLOCK + "_note"})
+            else:
+                out.append(b)
+        return out
+
+    updated = {"text": message.get("text") or " ", "blocks": swap(message.get("blocks") or [])}
+    if message.get("attachments"):
+        updated["attachments"] = [{**a, "blocks": swap(a.get("blocks") or [])} for a in message["attachments"]]
+    return updated
+
+
+def answer_message(answer: Answer, *, thread_key: str | None = None, question: str | None = None,
+                   show_path: bool = False) -> dict:
+    """`{text, blocks[, attachments]}` for chat.postMessage / chat.update. A native table and what
+    follows it travel in one attachment, where Slack documents the table block."""
+    answer = render_chat.collapse_citations(answer)
     urls = {c.n: c.url for c in answer.citations}
     head: list[dict] = []
     if answer.kind == "refusal":
         head.append(section(f":no_entry_sign: *{escape(render_chat.refusal_headline(answer))}*"))
     body = [section(p) for p in split_text(to_mrkdwn(answer.text, urls))] if answer.text.strip() else []
-    tables = table_blocks(answer.tables)
+    tables, native = table_blocks(answer.tables)
     calc = render_chat.calculation_lines(answer)
     calc_blocks = [section("```" + escape(p) + "```") for p in split_text("\n".join(calc), SECTION_LIMIT - 6)] if calc else []
     tail: list[dict] = []
@@ -171,21 +246,34 @@ def answer_message(answer: Answer, *, thread_key: str | None = None, question: s
         tail.append(context([escape(render_chat.REFUSAL_INSTEAD)]))
     tail.extend(footnote_blocks(answer))
     if answer.kind != "meta":
-        tail.append(context([escape(render_chat.provenance(answer))]))
-    if answer.kind == "answer" and thread_key:
+        line = render_chat.provenance(answer, details=show_path)
+        if line:
+            tail.append(context([escape(line)]))
+    if answer.kind != "meta" and thread_key:
         tail.append(feedback_block(thread_key, question or ""))
 
     blocks = head + body + tables + calc_blocks
     room = MAX_BLOCKS - len(tail)
     if len(blocks) > room:
-        blocks = blocks[: room - 1] + [context(["… the rest is too long for one Slack message; ask a narrower question."])]
-    return {"text": render_chat.plain_text(answer), "blocks": blocks + tail}
+        hidden = len(blocks) - (room - 1)
+        blocks = blocks[: room - 1] + [context([f"… {hidden} more parts are too long for one Slack message; ask a narrower question."])]
+    text = escape(render_chat.plain_text(answer))
+    if not native:
+        return {"text": text, "blocks": blocks + tail}
+    split = len(head) + len(body)
+    return {"text": text, "blocks": blocks[:split], "attachments": [{"blocks": blocks[split:] + tail}]}
 
 
 def text_message(text: str) -> dict:
     """A short notice (placeholder, error, help) as one or more sections plus the fallback."""
     mrkdwn = to_mrkdwn(text)
-    return {"text": text[: render_chat.PLAIN_LIMIT], "blocks": [section(p) for p in split_text(mrkdwn)][:MAX_BLOCKS]}
+    return {"text": escape(text[: render_chat.PLAIN_LIMIT]), "blocks": [section(p) for p in split_text(mrkdwn)][:MAX_BLOCKS]}
+
+
+def plain_message(message: dict) -> dict:
+    """The fallback when Slack refuses a message's blocks: its text alone, which always fits.
+    (`text` is already escaped for mrkdwn: &, < and > as Slack asks.)"""
+    return {"text": (message.get("text") or " ")[: render_chat.PLAIN_LIMIT], "blocks": [], "attachments": []}
 
 
 def listing_message(title: str, columns: list[str], rows: list[list[str | tuple[str, str]]], *, note: str | None = None) -> dict:
@@ -195,14 +283,11 @@ def listing_message(title: str, columns: list[str], rows: list[list[str | tuple[
     plain_rows = [[c[0] if isinstance(c, tuple) else c for c in row] for row in rows]
     table = Table(title=title, columns=columns, rows=plain_rows)
     blocks: list[dict] = [section(f"*{escape(title)}*")]
+    links = [f"{c[0]}: {c[1]}" for row in rows for c in row if isinstance(c, tuple)]
+    plain = escape("\n".join([title, render_chat.table_monospace(table), *links]))[: render_chat.PLAIN_LIMIT]
+    tail = [context([escape(note)])] if note else []
     if fits_table_block(table):
         cells = [[raw_cell(c) for c in columns]]
         cells += [[link_cell(*c) if isinstance(c, tuple) else raw_cell(c) for c in row] for row in rows]
-        blocks.append({"type": "table", "rows": cells})
-    else:
-        blocks.append(monospace_table(table))
-    if note:
-        blocks.append(context([escape(note)]))
-    links = [f"{c[0]}: {c[1]}" for row in rows for c in row if isinstance(c, tuple)]
-    plain = "\n".join([title, render_chat.table_monospace(table), *links])
-    return {"text": plain[: render_chat.PLAIN_LIMIT], "blocks": blocks}
+        return {"text": plain, "blocks": blocks, "attachments": [{"blocks": [{"type": "table", "rows": cells}] + tail}]}
+    return {"text": plain, "blocks": (blocks + monospace_sections(table))[: MAX_BLOCKS - len(tail)] + tail}

@@ -1,5 +1,10 @@
 """One question in a Slack thread, after the ack: show Footnote is working, ask the agent,
-stream a model's draft if there is one, and finish with the verified answer in place.
+stream a model's draft if there is one, and finish with the verified answer.
+
+Slack rate-limits every Web API method (chat.update ~50 a minute a workspace), so an ordinary
+answer costs three calls: 👀 on the question, the answer posted, 👀 removed. A placeholder with
+progress notes appears only when an answer is slow. The answer always lands (bot/slack/deliver.py);
+👀 is removed only once it has.
 
 This is the adapter edge: the only place that catches every exception. It logs the traceback
 and replies politely; the raw exception text never reaches the channel.
@@ -17,8 +22,10 @@ from dataclasses import dataclass
 from slack_sdk.errors import SlackApiError
 
 from agent.answer import Turn
-from bot import ledger, render_chat
+from bot import ledger, limits, render_chat
 from bot.slack import blocks
+from bot.slack.deliver import deliver, quietly, without_retries
+from store import turns
 from store.errors import FootnoteError
 
 log = logging.getLogger(__name__)
@@ -35,7 +42,8 @@ FILES_HINT = (
     "Type your question as a message, for example: _What were Apple's main risk factors in fiscal 2024?_"
 )
 STREAM_BUFFER = 80  # characters per streaming call: lively, yet far below the rate limits
-STATUS_EVERY_S = 1.0  # at most one placeholder edit a second: chat.update is rate limited
+PLACEHOLDER_AFTER_S = 4.0  # an answer slower than this gets a placeholder with progress notes
+STATUS_EVERY_S = 5.0  # and at most one edit of it per 5 s: chat.update is ~50 a minute a workspace
 
 _SLACK_LINK = re.compile(r"<(https?://[^|>]+)(?:\|([^>]+))?>")
 _CHANNEL = re.compile(r"<#[A-Z0-9]+\|([^>]*)>")
@@ -64,6 +72,11 @@ def thread_key(team: str, channel: str, thread_ts: str) -> str:
     return f"slack:{team}:{channel}:{thread_ts}"
 
 
+def dm_key(team: str, channel: str) -> str:
+    """A direct message is one conversation, whether the user replies in a thread or the main box."""
+    return f"slack:{team}:{channel}"
+
+
 def question_text(text: str, bot_user_id: str | None) -> str:
     """Slack's message markup back to what the user typed, without the mention of Footnote."""
     if bot_user_id:
@@ -87,35 +100,48 @@ class Asked:
     text: str
     has_files: bool = False
     assistant: bool = False  # a thread of Slack's AI-app surface: the native status shows the work
+    direct: bool = False  # a direct message outside the AI-app surface: the whole DM is one memory
 
     @property
     def key(self) -> str:
-        return thread_key(self.team, self.channel, self.thread_ts)
+        return dm_key(self.team, self.channel) if self.direct else thread_key(self.team, self.channel, self.thread_ts)
 
 
 class _Progress:
-    """The placeholder's live state: throttled status edits, then a stream if a model composes."""
+    """What the user sees while the agent works: after PLACEHOLDER_AFTER_S a placeholder with
+    throttled progress notes, and a model's draft streamed if one composes."""
 
-    def __init__(self, client, asked: Asked, placeholder_ts: str | None, *, assistant_status: bool = False):
+    def __init__(self, client, asked: Asked, *, assistant_status: bool = False, placeholder_after_s: float = PLACEHOLDER_AFTER_S):
         self.client = client
+        self.cosmetic = without_retries(client)
         self.asked = asked
-        self.placeholder_ts = placeholder_ts
+        self.placeholder_ts: str | None = None
         self.assistant_status = assistant_status  # progress goes to the assistant status, not a placeholder
+        self.placeholder_after_s = placeholder_after_s
         self.stream = None
         self.streaming_failed = False
+        self.started = time.monotonic()
         self._last_status = 0.0
 
     def status(self, note: str) -> None:
         now = time.monotonic()
-        shown = self.placeholder_ts or self.assistant_status
-        if self.stream is not None or not shown or now - self._last_status < STATUS_EVERY_S:
+        if self.stream is not None or now - self._last_status < STATUS_EVERY_S:
             return
-        self._last_status = now
         if self.assistant_status:
-            _quietly(self.client.assistant_threads_setStatus, channel_id=self.asked.channel, thread_ts=self.asked.thread_ts,
-                     status=ASSISTANT_STATUS, loading_messages=[note])
-        else:
-            _quietly(self.client.chat_update, channel=self.asked.channel, ts=self.placeholder_ts, **blocks.text_message(f"_{note}_"))
+            self._last_status = now
+            quietly(self.cosmetic.assistant_threads_setStatus, channel_id=self.asked.channel, thread_ts=self.asked.thread_ts,
+                    status=ASSISTANT_STATUS, loading_messages=[note])
+        elif self.placeholder_ts:
+            self._last_status = now
+            quietly(self.cosmetic.chat_update, channel=self.asked.channel, ts=self.placeholder_ts, **blocks.text_message(f"_{note}_"))
+        elif now - self.started >= self.placeholder_after_s:
+            self._last_status = now
+            try:
+                self.placeholder_ts = self.cosmetic.chat_postMessage(
+                    channel=self.asked.channel, thread_ts=self.asked.thread_ts, **blocks.text_message(f"_{PLACEHOLDER} {note}_")
+                )["ts"]
+            except Exception as exc:
+                log.warning("chat.postMessage (placeholder) failed in %s: %s", self.asked.key, _error(exc))
 
     def text(self, delta: str) -> None:
         """A model's draft, streamed as it is written; the verified answer replaces it at the end."""
@@ -132,8 +158,8 @@ class _Progress:
                 )
             self.stream.append(markdown_text=delta)
         except SlackApiError as exc:
-            # Streaming is a nicety: without it the user still gets the answer in the placeholder.
-            log.info("streaming unavailable in %s: %s", self.asked.key, exc.response.get("error"))
+            # Streaming is a nicety: without it the user still gets the answer.
+            log.info("chat streaming unavailable in %s: %s", self.asked.key, exc.response.get("error"))
             self.streaming_failed = True
             if self.stream is not None and self.stream.ts is None:
                 self.stream = None
@@ -142,14 +168,26 @@ class _Progress:
 class Answering:
     """The agent behind a bounded pool of answer threads.
 
-    Bolt's listener threads only claim the event, show that Footnote is working (👀 and a
-    placeholder, or the assistant status in an assistant thread) and hand the question over, so a queue of slow answers never delays the next
-    user's "working" signal. `workers` bounds how many answers run at once."""
+    Bolt's listener threads only claim the event, show that Footnote is working (👀, or the
+    assistant status in an assistant thread) and hand the question over, so a queue of slow
+    answers never delays the next user's "working" signal. `workers` bounds how many answers run
+    at once; turns of one thread run one after another, in the order they were asked."""
 
-    def __init__(self, footnote, db, *, workers: int = 4):
+    def __init__(self, footnote, db, *, workers: int = 4, settings=None, placeholder_after_s: float = PLACEHOLDER_AFTER_S,
+                 rate_limits: limits.RateLimits | None = None):
         self.footnote = footnote
         self.db = db
+        self.settings = settings
+        self.placeholder_after_s = placeholder_after_s
+        self.limits = rate_limits or (limits.from_settings(settings) if settings is not None else limits.RateLimits())
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="footnote-answer")
+
+    def shows_path_to(self, user: str) -> bool:
+        return bool(self.settings is not None and self.settings.shows_path_to(user))
+
+    def refusal_before_work(self, team: str, user: str, text: str) -> str | None:
+        """An over-long question or one over the rate limits: the polite reply to send instead."""
+        return limits.too_long(text) or self.limits.check(team, user)
 
     def ask(self, client, asked: Asked) -> Future | None:
         """Show Footnote is working, then answer on the pool. Never raises."""
@@ -157,89 +195,93 @@ class Answering:
             ledger.join_thread(self.db, asked.key)
             _post_or_log(client, asked, blocks.text_message(FILES_HINT if asked.has_files else EMPTY_HINT))
             return None
+        refusal = self.refusal_before_work(asked.team, asked.user, asked.text)
+        if refusal:
+            _post_or_log(client, asked, blocks.text_message(refusal))
+            return None
+        try:
+            turns.register(self.db, asked.key, asked.message_ts, asked.message_ts)
+        except Exception:
+            log.warning("could not queue the turn %s in %s; answering without order", asked.message_ts, asked.key, exc_info=True)
         if asked.assistant and _set_assistant_status(client, asked):
             # Slack clears the status itself when the answer is posted in the thread.
-            return self.pool.submit(self._answer, client, asked, _Progress(client, asked, None, assistant_status=True))
-        _quietly(client.reactions_add, channel=asked.channel, timestamp=asked.message_ts, name=WORKING_REACTION)
-        ledger.join_thread(self.db, asked.key)
-        placeholder_ts = None
-        try:
-            placeholder_ts = client.chat_postMessage(
-                channel=asked.channel, thread_ts=asked.thread_ts, **blocks.text_message(f"_{PLACEHOLDER}_")
-            )["ts"]
-        except SlackApiError as exc:
-            log.warning("could not post the placeholder in %s: %s", asked.channel, exc.response.get("error"))
-        return self.pool.submit(self._answer, client, asked, _Progress(client, asked, placeholder_ts))
+            return self.pool.submit(self._answer, client, asked, _Progress(client, asked, assistant_status=True))
+        quietly(without_retries(client).reactions_add, channel=asked.channel, timestamp=asked.message_ts, name=WORKING_REACTION)
+        if not asked.direct:
+            ledger.join_thread(self.db, asked.key)
+        return self.pool.submit(self._answer, client, asked, _Progress(client, asked, placeholder_after_s=self.placeholder_after_s))
 
     def _answer(self, client, asked: Asked, progress: _Progress) -> None:
         try:
-            answer = self.footnote.answer(
-                Turn(thread_key=asked.key, user=asked.user, text=asked.text), on_status=progress.status, on_text=progress.text
-            )
-            message = blocks.answer_message(answer, thread_key=asked.key, question=asked.text)
+            with turns.in_order(self.db, asked.key, asked.message_ts):
+                progress.started = time.monotonic()
+                answer = self.footnote.answer(
+                    Turn(thread_key=asked.key, user=asked.user, text=asked.text), on_status=progress.status, on_text=progress.text
+                )
+            log.info("answered in %s: kind=%s planner=%s composer=%s cached=%s timings=%s", asked.key, answer.kind,
+                     answer.planner, answer.composer, answer.cached, answer.timings)
+            message = blocks.answer_message(answer, thread_key=asked.key, question=asked.text,
+                                            show_path=self.shows_path_to(asked.user))
         except FootnoteError as exc:
             log.warning("answer failed with a user-facing error in %s: %s", asked.key, exc)
             message = blocks.text_message(str(exc))
         except Exception:
             log.exception("answering failed in %s", asked.key)
             message = blocks.text_message(render_chat.POLITE_ERROR)
+        landed = None
         try:
-            _finish(client, asked, progress, message)
+            landed = _finish(client, asked, progress, message)
         except Exception:
             log.exception("could not deliver the answer in %s", asked.key)
-        if not progress.assistant_status:
-            _quietly(client.reactions_remove, channel=asked.channel, timestamp=asked.message_ts, name=WORKING_REACTION)
+        if landed and not progress.assistant_status:
+            quietly(client.reactions_remove, channel=asked.channel, timestamp=asked.message_ts, name=WORKING_REACTION)
+        elif not landed:
+            log.error("the answer in %s never reached Slack; the 👀 stays on the question", asked.key)
 
 
-def _finish(client, asked: Asked, progress: _Progress, message: dict) -> None:
-    """Put the final message where the user is looking: over the stream, else the placeholder."""
-    target = progress.placeholder_ts
+def _finish(client, asked: Asked, progress: _Progress, message: dict) -> str | None:
+    """Put the checked answer where the user is looking: over a model's streamed draft, else over
+    the placeholder, else as a new message. Returns the ts it landed in (None: it never did).
+
+    A draft the checked answer could not replace is deleted: nobody is left reading an unchecked
+    draft without its citations."""
+    replaces = [ts for ts in (progress.placeholder_ts,) if ts]
     if progress.stream is not None:
         try:
             progress.stream.stop()
-            target = progress.stream.ts
-            if progress.placeholder_ts:
-                _quietly(client.chat_delete, channel=asked.channel, ts=progress.placeholder_ts)
         except SlackApiError as exc:
-            log.warning("could not stop the stream in %s: %s", asked.key, exc.response.get("error"))
-    try:
-        if target:
-            client.chat_update(channel=asked.channel, ts=target, **message)
-        else:
-            client.chat_postMessage(channel=asked.channel, thread_ts=asked.thread_ts, **message)
-    except SlackApiError as exc:
-        # Blocks Slack refused still leave the plain-text fallback, which always fits.
-        log.error("Slack refused the answer blocks in %s: %s %s", asked.key, exc.response.get("error"), exc.response.get("errors"))
-        plain = {"text": message["text"]}
-        if target:
-            _quietly(client.chat_update, channel=asked.channel, ts=target, blocks=[], **plain)
-        else:
-            _post_or_log(client, asked, plain)
+            log.warning("chat.stopStream failed in %s: %s", asked.key, exc.response.get("error"))
+        except Exception as exc:
+            log.warning("chat.stopStream failed in %s: %s", asked.key, _error(exc))
+        if progress.stream.ts:
+            replaces = [progress.stream.ts] + replaces
+    landed = deliver(client, channel=asked.channel, thread_ts=asked.thread_ts, message=message,
+                     replace=replaces[0] if replaces else None, where=asked.key)
+    for ts in replaces:
+        if landed and ts != landed:
+            quietly(client.chat_delete, channel=asked.channel, ts=ts)
+    return landed
+
+
+def _error(exc: Exception) -> str:
+    if isinstance(exc, SlackApiError):
+        return str(exc.response.get("error"))
+    return type(exc).__name__
 
 
 def _set_assistant_status(client, asked: Asked) -> bool:
     """The AI-app surface's own "working" signal. False where Slack refuses it (a DM thread
-    outside that surface, or no assistant:write scope): the reaction and placeholder then."""
+    outside that surface, or no assistant:write scope): the reaction then."""
     try:
         client.assistant_threads_setStatus(channel_id=asked.channel, thread_ts=asked.thread_ts, status=ASSISTANT_STATUS)
         return True
     except SlackApiError as exc:
-        log.info("no assistant status in %s: %s", asked.key, exc.response.get("error"))
+        log.info("assistant.threads.setStatus failed in %s: %s", asked.key, exc.response.get("error"))
         return False
     except Exception:
-        log.warning("no assistant status in %s", asked.key, exc_info=True)
+        log.warning("assistant.threads.setStatus failed in %s", asked.key, exc_info=True)
         return False
 
 
 def _post_or_log(client, asked: Asked, message: dict) -> None:
-    _quietly(client.chat_postMessage, channel=asked.channel, thread_ts=asked.thread_ts, **message)
-
-
-def _quietly(call, **kwargs) -> None:
-    """Cosmetic calls (reactions, status edits) must not stop the answer."""
-    try:
-        call(**kwargs)
-    except SlackApiError as exc:
-        log.info("%s failed: %s", getattr(call, "__name__", "slack call"), exc.response.get("error"))
-    except Exception:
-        log.warning("%s failed", getattr(call, "__name__", "slack call"), exc_info=True)
+    deliver(client, channel=asked.channel, thread_ts=asked.thread_ts, message=message, where=asked.key)

@@ -22,6 +22,7 @@ from store.errors import FootnoteError
 log = logging.getLogger(__name__)
 
 MESSAGES_PATH = "/api/messages"
+BOT_KEY = web.AppKey("footnote_bot", FootnoteBot)
 
 
 def make_adapter(settings) -> CloudAdapter:
@@ -40,8 +41,10 @@ def make_adapter(settings) -> CloudAdapter:
 
 
 def make_app(settings, footnote) -> web.Application:
+    """The endpoint acknowledges each activity once it is authenticated and claimed; the answer
+    follows proactively (bot/teams/bot.py), so the response never waits for the agent."""
     adapter = make_adapter(settings)
-    bot = FootnoteBot(footnote)
+    bot = FootnoteBot(footnote, adapter=adapter, settings=settings)
 
     async def messages(request: web.Request) -> web.Response:
         try:
@@ -50,8 +53,13 @@ def make_app(settings, footnote) -> web.Application:
             # The Bot Framework redelivers on a 5xx; the keys are usually back by then.
             return web.Response(status=503, text="authentication temporarily unavailable", headers={"Retry-After": "5"})
 
+    async def finish_answers(app: web.Application) -> None:
+        await bot.idle()  # answers under way are delivered before the process stops
+
     app = web.Application()
     app.router.add_post(MESSAGES_PATH, messages)
+    app[BOT_KEY] = bot
+    app.on_shutdown.append(finish_answers)
     return app
 
 

@@ -10,7 +10,9 @@ state, so a test asserts what a user would see in the thread, not which function
         slack.wait_for(lambda: slack.thread("C1", "1700.0001"))
 
 Like Slack, it refuses messages that break Block Kit's limits (`invalid_blocks`), so a renderer
-bug fails a test instead of passing silently.
+bug fails a test instead of passing silently. A test can also make it rate-limit a method (HTTP 429
+with Retry-After, per method per minute, as Slack's tiers do), fail a method outright, or refuse
+every payload with blocks, including those sent to a response_url.
 """
 
 from __future__ import annotations
@@ -51,17 +53,37 @@ class Message:
     thread_ts: str | None
     streamed: str = ""  # text appended through the streaming methods
     deleted: bool = False
+    attachments: list = field(default_factory=list)
+    edits: int = 0
+
+    @property
+    def all_blocks(self) -> list:
+        """What the user sees, in order: the message's blocks, then each attachment's."""
+        return self.blocks + [b for a in self.attachments for b in (a.get("blocks") or [])]
 
 
-def block_problems(blocks: list) -> list[str]:
-    """Slack's own limits on a message's blocks; empty when Slack would accept it."""
+def attachment_problems(attachments: list) -> list[str]:
+    """A message's attachments: where Slack documents the `table` block, at most one a message."""
+    problems = []
+    tables = 0
+    for a in attachments:
+        inner = a.get("blocks") or []
+        tables += sum(1 for b in inner if b.get("type") == "table")
+        problems += block_problems(inner, allow=("table",))
+    if tables > 1:
+        problems.append("only_one_table_allowed")
+    return problems
+
+
+def block_problems(blocks: list, *, allow: tuple[str, ...] = ()) -> list[str]:
+    """Slack's own limits on a message's blocks; empty when Slack would accept it. A `table`
+    block is only taken inside an attachment (`allow=("table",)`), as Slack documents it."""
     problems = []
     if len(blocks) > 50:
         problems.append(f"{len(blocks)} blocks (max 50)")
-    tables = [b for b in blocks if b.get("type") == "table"]
-    if len(tables) > 1:
-        problems.append("only_one_table_allowed")
     for b in blocks:
+        if b.get("type") == "table" and "table" not in allow:
+            problems.append("table block outside attachments")
         kind = b.get("type")
         if kind == "section":
             text = (b.get("text") or {}).get("text", "")
@@ -85,6 +107,9 @@ def block_problems(blocks: list) -> list[str]:
             for el in b.get("elements", []):
                 if len(el.get("value", "")) > 2000:
                     problems.append("button value too long")
+        elif kind == "input" and "input" in allow:
+            if not b.get("label") or not b.get("element"):
+                problems.append("input without label or element")
         elif kind not in ("divider", "header", "rich_text", "markdown"):
             problems.append(f"unknown block type {kind}")
     return problems
@@ -93,9 +118,18 @@ def block_problems(blocks: list) -> list[str]:
 class FakeSlack:
     """The server and its recorded state. A context manager: started on enter, stopped on exit."""
 
-    def __init__(self, *, latency_s: float = 0.0):
+    def __init__(self, *, latency_s: float = 0.0, rate_limits: dict[str, int] | None = None,
+                 slow: dict[str, float] | None = None, retry_after: int | None = None):
         self.latency_s = latency_s  # added to every Web API call, to mimic a real round trip
+        self.slow: dict[str, float] = dict(slow or {})  # {method: seconds} added to that method only
+        self.retry_after = retry_after  # a fixed Retry-After for every 429 (else the time to a free call)
         self.refuse_blocks = False  # a test sets it to make Slack refuse every message with blocks
+        # {method: calls per minute}: past it, 429 with Retry-After (seconds until a call is free).
+        self.rate_limits: dict[str, int] = dict(rate_limits or {})
+        self.failing: dict[str, str] = {}  # {method: error}: the method answers ok=false with it
+        self.rate_limited: list[Call] = []  # calls answered 429
+        self.views: list[dict] = []  # modals opened with views.open
+        self._windows: dict[str, list[float]] = {}
         self.socket_url: str | None = None  # what apps.connections.open hands out (FakeSocketMode.url)
         self.calls: list[Call] = []
         self.messages: dict[tuple[str, str], Message] = {}
@@ -124,7 +158,9 @@ class FakeSlack:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length).decode("utf-8")
                 status, body = fake._handle(self.path, dict(self.headers), raw)
-                send_json(self, status, body, "application/json; charset=utf-8")
+                retry_after = body.pop("_retry_after", None)
+                headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+                send_json(self, status, body, "application/json; charset=utf-8", headers)
 
         self._server = serve(Handler)
         return self
@@ -169,6 +205,8 @@ class FakeSlack:
     def _handle(self, path: str, headers: dict, raw: str) -> tuple[int, dict]:
         if self.latency_s:
             time.sleep(self.latency_s)
+        if path.rsplit("/", 1)[-1] in self.slow:
+            time.sleep(self.slow[path.rsplit("/", 1)[-1]])
         ctype = headers.get("Content-Type", "")
         if "json" in ctype:
             args = json.loads(raw or "{}")
@@ -178,6 +216,11 @@ class FakeSlack:
             if isinstance(args[key], str) and args[key]:
                 args[key] = json.loads(args[key])
         if path.startswith("/response/"):
+            if self.refuse_blocks and (args.get("blocks") or args.get("attachments")):
+                return 400, {"ok": False, "error": "invalid_blocks"}
+            problems = block_problems(args.get("blocks") or []) + attachment_problems(args.get("attachments") or [])
+            if problems:
+                return 400, {"ok": False, "error": "invalid_blocks", "errors": problems}
             with self._lock:
                 self.responses.append(Call(path, args, headers))
             return 200, {"ok": True}
@@ -185,6 +228,12 @@ class FakeSlack:
         call = Call(method, args, headers)
         with self._lock:
             self.calls.append(call)
+            wait = self._over_limit(method, call.at)
+            if wait is not None:
+                self.rate_limited.append(call)
+                return 429, {"ok": False, "error": "ratelimited", "_retry_after": wait}
+            if method in self.failing:
+                return 200, {"ok": False, "error": self.failing[method]}
         wanted = "Bearer xapp-" if method == "apps.connections.open" else "Bearer xoxb-"
         if not headers.get("Authorization", "").startswith(wanted):
             return 200, {"ok": False, "error": "not_authed"}
@@ -194,6 +243,21 @@ class FakeSlack:
         with self._lock:
             return 200, handler(args)
 
+    def _over_limit(self, method: str, now: float) -> int | None:
+        """Seconds until `method` may be called again, or None while it is within its tier."""
+        per_minute = self.rate_limits.get(method)
+        if per_minute is None:
+            return None
+        window = [t for t in self._windows.get(method, []) if now - t < 60.0]
+        if len(window) >= per_minute:
+            self._windows[method] = window
+            if self.retry_after is not None:
+                return self.retry_after
+            return max(1, int(60.0 - (now - window[0])) + 1) if window else 60
+        window.append(now)
+        self._windows[method] = window
+        return None
+
     def _next_ts(self) -> str:
         return f"1800000000.{next(self._ts):06d}"
 
@@ -201,8 +265,9 @@ class FakeSlack:
         blocks = args.get("blocks") or []
         if not blocks and not args.get("text") and not args.get("chunks") and not args.get("markdown_text"):
             return {"ok": False, "error": "no_text"}
-        problems = block_problems(blocks)
-        if self.refuse_blocks and blocks:
+        attachments = args.get("attachments") or []
+        problems = block_problems(blocks) + attachment_problems(attachments)
+        if self.refuse_blocks and (blocks or attachments):
             problems.append("refused by the test")
         if problems:
             return {"ok": False, "error": "invalid_blocks", "errors": problems}
@@ -218,6 +283,7 @@ class FakeSlack:
             return bad
         ts = self._next_ts()
         msg = Message(args["channel"], ts, args.get("text", ""), args.get("blocks") or [], args.get("thread_ts"))
+        msg.attachments = args.get("attachments") or []
         self.messages[(msg.channel, ts)] = msg
         self.assistant_status.pop((msg.channel, msg.thread_ts), None)
         return {"ok": True, "channel": msg.channel, "ts": ts, "message": {"text": msg.text, "ts": ts}}
@@ -231,6 +297,8 @@ class FakeSlack:
             return bad
         msg.text = args.get("text", "")
         msg.blocks = args.get("blocks") or []
+        msg.attachments = args.get("attachments") or []
+        msg.edits += 1
         return {"ok": True, "channel": msg.channel, "ts": msg.ts, "text": msg.text}
 
     def _api_chat_delete(self, args: dict) -> dict:
@@ -309,6 +377,18 @@ class FakeSlack:
             return {"ok": False, "error": "invalid_arguments"}
         self.suggested_prompts[(args["channel_id"], args.get("thread_ts", ""))] = prompts
         return {"ok": True}
+
+    def _api_views_open(self, args: dict) -> dict:
+        view = args.get("view")
+        if isinstance(view, str):
+            view = json.loads(view)
+        if not args.get("trigger_id") or not isinstance(view, dict) or view.get("type") != "modal":
+            return {"ok": False, "error": "invalid_arguments"}
+        problems = block_problems(view.get("blocks") or [], allow=("input",))
+        if problems:
+            return {"ok": False, "error": "invalid_blocks", "errors": problems}
+        self.views.append(view)
+        return {"ok": True, "view": {"id": f"V{len(self.views)}", **view}}
 
     def _api_apps_connections_open(self, args: dict) -> dict:
         if not self.socket_url:
@@ -486,3 +566,16 @@ class SlackSender:
                          "action_ts": str(time.time())}],
         }
         return self.post(urlencode({"payload": json.dumps(payload)}), "application/x-www-form-urlencoded", **kw)
+
+
+def view_submission(sender: SlackSender, view: dict, values: dict, *, user: str = "U0ANALYST"):
+    """Slack's POST when a user submits a modal the app opened (`values`: block -> action -> state)."""
+    from urllib.parse import urlencode
+
+    payload = {
+        "type": "view_submission", "team": {"id": sender.team, "domain": "footnote-test"},
+        "user": {"id": user, "username": "analyst", "team_id": sender.team}, "api_app_id": "AFOOTNOTE",
+        "trigger_id": "4.5.6",
+        "view": {**view, "id": "V1", "team_id": sender.team, "state": {"values": values}},
+    }
+    return sender.post(urlencode({"payload": json.dumps(payload)}), "application/x-www-form-urlencoded")

@@ -7,10 +7,13 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
-def send_json(handler: BaseHTTPRequestHandler, status: int, body, content_type: str = "application/json") -> None:
+def send_json(handler: BaseHTTPRequestHandler, status: int, body, content_type: str = "application/json",
+              headers: dict[str, str] | None = None) -> None:
     data = json.dumps(body).encode()
     handler.send_response(status)
     handler.send_header("Content-Type", content_type)
+    for name, value in (headers or {}).items():
+        handler.send_header(name, value)
     handler.send_header("Content-Length", str(len(data)))
     handler.end_headers()
     handler.wfile.write(data)

@@ -1,5 +1,8 @@
 """Messages without a mention: direct messages, and follow-ups in a thread Footnote answered in.
 
+A direct message is one conversation for Footnote's memory, whether the user replies in a thread
+or types in the main box.
+
 Everything else that arrives as a `message` event is ignored: Footnote's own and other bots'
 messages, edits, deletions, joins, and top-level channel chatter. A message that mentions
 Footnote is left to the app_mention listener so it is answered once.
@@ -46,6 +49,7 @@ def register(app, answering) -> None:
             user=event["user"],
             text=question_text(event.get("text") or "", context.bot_user_id),
             has_files=bool(event.get("files")),
+            direct=event.get("channel_type") == "im",
         )
         answering.ask(client, asked)
 

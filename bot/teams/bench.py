@@ -1,0 +1,155 @@
+"""`footnote bench teams`: how fast the Teams endpoint answers the Bot Framework's HTTP request,
+and how large its cards get as Teams counts them.
+
+N distinct message activities go to the real aiohttp endpoint (CloudAdapter + FootnoteBot, auth
+off as with the Emulator) with C in flight, each delivered twice (the Bot Framework redelivers
+what it thinks was lost). The Bot Framework's side (sender and the fake connector from
+tests/fakes, so run it from a checkout) lives in its own process.
+
+Figures: time to the HTTP response p50/p99 (Microsoft asks for one within 15 s; the target is p99
+under 200 ms whatever the answer takes), time until the answer arrives, duplicates (must be 0),
+and the largest card in UTF-16 bytes against the budget (Teams refuses a message near 28 KB).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import statistics
+import sys
+import time
+import uuid
+from pathlib import Path
+
+from bot.slack.bench import REPO, _questions, _summary
+
+COMPARISONS = [
+    "Compare revenue for {a} and {b} in fiscal {y}",
+    "Compare net income, revenue and total assets for {a}, {b} and {c} in fiscal {y}",
+]
+
+
+def connector_side(conn, questions: list[str], concurrency: int) -> None:
+    sys.path.insert(0, str(REPO))
+    import aiohttp
+
+    from bot.teams.cards import utf16_bytes
+    from tests.fakes.fake_connector import FakeConnector, activity
+
+    with FakeConnector() as connector:
+        conn.send(connector.url)
+        url = conn.recv()
+        run = uuid.uuid4().hex[:8]
+        acts = [activity(q, service_url=connector.url, conversation_id=f"a:bench-{run}-{i}", activity_id=f"{run}-{i}")
+                for i, q in enumerate(questions)]
+        deliveries = acts + acts  # every activity twice
+
+        async def fire():
+            sem = asyncio.Semaphore(concurrency)
+            async with aiohttp.ClientSession() as session:
+                async def one(a):
+                    async with sem:
+                        started = time.perf_counter()
+                        async with session.post(url, json=a) as resp:
+                            await resp.read()
+                            return resp.status, (time.perf_counter() - started) * 1000, time.monotonic()
+                return await asyncio.gather(*(one(a) for a in deliveries))
+
+        started = time.monotonic()
+        results = asyncio.run(fire())
+        expected = {a["conversation"]["id"] for a in acts}
+        connector.wait_for(lambda: expected <= {r.conversation_id for r in connector.messages()}, timeout=max(120.0, 5.0 * len(acts)))
+        time.sleep(1.0)  # a duplicate would arrive about now
+        answers: dict[str, list] = {}
+        for r in connector.messages():
+            answers.setdefault(r.conversation_id, []).append(r)
+        sent_at = {a["conversation"]["id"]: started for a in acts}
+        conn.send({
+            "http_ms": [ms for _, ms, _ in results],
+            "non_2xx": sum(1 for status, _, _ in results if not 200 <= status < 300),
+            "answer_ms": [(min(r.at for r in rs) - sent_at[c]) * 1000 for c, rs in answers.items() if c in sent_at],
+            "card_bytes": [utf16_bytes(r.card) for rs in answers.values() for r in rs if r.card],
+            "activity_bytes": [utf16_bytes(r.activity) for rs in answers.values() for r in rs],
+            "messages_per_answer": [len(rs) for rs in answers.values()],
+            # A second answer to one question (not a continuation of a split one) is a duplicate.
+            "duplicates": sum(max(0, sum(1 for r in rs if not (r.card or {}).get("fallbackText", "").startswith("(continued")) - 1)
+                              for rs in answers.values()),
+            "answered": len(expected & set(answers)),
+            "deliveries": len(deliveries),
+        })
+
+
+def _bench_questions(footnote, n: int) -> list[str]:
+    tickers = [c["ticker"] for c in footnote.coverage(None)]
+    years = sorted({y for c in footnote.coverage(None) for y in (c.get("fiscal_years") or [])}) or [2024]
+    base = _questions(footnote, n)
+    if len(tickers) >= 3:
+        for i in range(0, n, 3):  # every third question a comparison: the large cards
+            t = tickers[i % len(tickers):] + tickers[: i % len(tickers)]
+            base[i] = COMPARISONS[(i // 3) % 2].format(a=t[0], b=t[1], c=t[2], y=years[-1])
+    return base
+
+
+def run_bench(args, settings) -> int:
+    if not (REPO / "tests" / "fakes" / "fake_connector.py").exists():
+        print("footnote bench teams: run it from the repository checkout (it uses tests/fakes/fake_connector.py)", file=sys.stderr)
+        return 2
+    from aiohttp import web
+
+    from agent.service import Footnote
+    from bot.teams.app import BOT_KEY, MESSAGES_PATH, make_app
+    from bot.teams.cards import CARD_BUDGET
+
+    ctx = multiprocessing.get_context("spawn")
+    bench_settings = settings.model_copy(update={"microsoft_app_id": None, "microsoft_app_password": None,
+                                                 "chat_per_user_per_minute": 0, "chat_per_workspace_per_minute": 0})
+    with Footnote.open(settings, use_cache=args.cache) as footnote:
+        questions = _bench_questions(footnote, args.activities)
+        ours, theirs = ctx.Pipe()
+        side_proc = ctx.Process(target=connector_side, args=(theirs, questions, args.concurrency), daemon=True)
+        side_proc.start()
+        ours.recv()
+
+        async def serve() -> dict:
+            app = make_app(bench_settings, footnote)
+            runner = web.AppRunner(app)
+            await runner.setup()
+            site = web.TCPSite(runner, "127.0.0.1", 0)
+            await site.start()
+            port = site._server.sockets[0].getsockname()[1]
+            ours.send(f"http://127.0.0.1:{port}{MESSAGES_PATH}")
+            loop = asyncio.get_running_loop()
+            side = await loop.run_in_executor(None, ours.recv)
+            await app[BOT_KEY].idle()
+            await runner.cleanup()
+            return side
+
+        side = asyncio.run(serve())
+        side_proc.join(timeout=10)
+
+    figures = {
+        "activities": len(questions),
+        "deliveries": side["deliveries"],
+        "concurrency": args.concurrency,
+        **_summary(side["http_ms"], "http_response_ms"),
+        "http_response_ms_max": round(max(side["http_ms"]), 2),
+        "non_2xx": side["non_2xx"],
+        **_summary(side["answer_ms"], "answer_arrived_ms"),
+        "answered": side["answered"],
+        "duplicates": side["duplicates"],
+        "messages_per_answer_max": max(side["messages_per_answer"]),
+        "card_utf16_bytes_max": max(side["card_bytes"] or [0]),
+        "card_utf16_bytes_p50": round(statistics.median(side["card_bytes"]), 0) if side["card_bytes"] else None,
+        "activity_utf16_bytes_max": max(side["activity_bytes"] or [0]),
+        "card_budget_utf16_bytes": CARD_BUDGET,
+    }
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(figures, indent=2) + "\n")
+    for k, v in figures.items():
+        print(f"{k}: {v}")
+    print(f"written to {args.out}")
+    ok = (figures["non_2xx"] == 0 and figures["answered"] == len(questions) and figures["duplicates"] == 0
+          and figures["card_utf16_bytes_max"] <= CARD_BUDGET)
+    return 0 if ok else 1
+

@@ -1,0 +1,79 @@
+"""Turns in one chat thread, taken one at a time and in the order they were asked, across processes.
+
+A follow-up sent while the first question is still being answered must be planned with the first
+turn's memory. Each turn registers when its event is claimed (its position: the platform's message
+timestamp), then waits until no earlier turn of its thread is pending and holds a Postgres advisory
+lock on the thread while it is answered. A crashed process's pending rows stop counting after
+STALE_AFTER, and a turn never waits longer than its timeout: late beats never.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import Iterator
+
+import psycopg
+
+log = logging.getLogger(__name__)
+
+STALE_AFTER = "10 minutes"
+
+REGISTER = """
+INSERT INTO pending_turns (thread_key, turn_id, position) VALUES (%s, %s, %s)
+ON CONFLICT (thread_key, turn_id) DO NOTHING
+"""
+
+# The earliest live turn of the thread: the one whose turn it is.
+FIRST_PENDING = f"""
+SELECT turn_id FROM pending_turns
+WHERE thread_key = %s AND created_at > now() - interval '{STALE_AFTER}'
+ORDER BY position, created_at LIMIT 1
+"""
+
+FINISH = "DELETE FROM pending_turns WHERE thread_key = %s AND turn_id = %s"
+
+PRUNE = f"DELETE FROM pending_turns WHERE created_at < now() - interval '{STALE_AFTER}'"
+
+LOCK = "SELECT pg_advisory_lock(hashtextextended(%s, 815432))"
+UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(%s, 815432))"
+
+
+def register(db, thread_key: str, turn_id: str, position: str) -> None:
+    """Queue a turn in its thread. `position` orders turns (a numeric string, e.g. Slack's ts)."""
+    with db.connection() as conn:
+        conn.execute(REGISTER, (thread_key, turn_id, position))
+
+
+def prune(db) -> None:
+    with db.connection() as conn:
+        conn.execute(PRUNE)
+
+
+@contextlib.contextmanager
+def in_order(db, thread_key: str, turn_id: str, *, timeout_s: float = 60.0, poll_s: float = 0.05) -> Iterator[None]:
+    """Wait for this turn's place in its thread, hold the thread while the body runs, then free it.
+
+    The lock lives on its own connection, outside the pool: the answer itself needs pool
+    connections, and waiting turns must never starve it."""
+    conn = psycopg.connect(db.url, autocommit=True)
+    deadline = time.monotonic() + timeout_s
+    try:
+        while True:
+            conn.execute(LOCK, (thread_key,))
+            row = conn.execute(FIRST_PENDING, (thread_key,)).fetchone()
+            if row is None or row[0] == turn_id:
+                break
+            if time.monotonic() > deadline:
+                log.warning("turn %s in %s waited %.0fs for an earlier turn; answering now", turn_id, thread_key, timeout_s)
+                break
+            conn.execute(UNLOCK, (thread_key,))
+            time.sleep(poll_s)
+        yield
+    finally:
+        try:
+            conn.execute(FINISH, (thread_key, turn_id))
+            conn.execute(UNLOCK, (thread_key,))
+        finally:
+            conn.close()

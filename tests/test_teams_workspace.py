@@ -1,0 +1,127 @@
+"""Teams as a tenant would run it: the activity acknowledged at once and the answer delivered
+afterwards, redeliveries answered once, cards within Teams' size as it counts it (UTF-16), and
+👍/👎 stored. Real aiohttp endpoint, CloudAdapter and botbuilder connector against the fake one."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import aiohttp
+from aiohttp import web
+
+from agent.answer import Answer, Citation, Table
+from bot.settings import Settings
+from bot.teams import cards
+from bot.teams.app import BOT_KEY, make_app
+from tests.fakes.fake_connector import FakeConnector, activity
+from tests.test_slack import footnote  # noqa: F401  (fixture: the real Footnote over the corpus)
+from tests.test_teams import card_text, teams_settings
+
+
+async def post_timed(app: web.Application, activities: list[dict]) -> list[tuple[int, float]]:
+    """POST each activity; (status, seconds to the HTTP response). Then wait for the answers."""
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    out = []
+    try:
+        async with aiohttp.ClientSession() as session:
+            for a in activities:
+                started = time.perf_counter()
+                async with session.post(f"http://127.0.0.1:{port}/api/messages", json=a) as resp:
+                    out.append((resp.status, time.perf_counter() - started))
+        await app[BOT_KEY].idle()
+    finally:
+        await runner.cleanup()
+    return out
+
+
+def test_the_activity_is_acknowledged_at_once_and_a_slow_answer_delivered_after(corpus_db, embedder):
+    import openai
+
+    from agent.plan_rules import plan_rules
+    from agent.service import Footnote
+    from tests.fakes.fake_openai import FakeOpenAI, Reply
+    from tests.test_slack import _claims_citing_the_first_fact
+
+    with FakeOpenAI() as model, FakeConnector() as connector:
+        model.respond(lambda recorded: Reply(json.dumps(_claims_citing_the_first_fact(recorded)), delay_s=2.5))
+        client = openai.OpenAI(api_key="test-key", base_url=model.base_url, max_retries=0)
+        slow = Footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"), llm=client, planner=plan_rules,
+                        use_cache=False)
+        conv = "19:general@thread.tacv2;messageid=1700000000777"
+        a = activity("How much revenue did Apple make in fiscal 2024?", service_url=connector.url, mention=True,
+                     conversation_type="channel", conversation_id=conv, activity_id="1700000000777")
+        ((status, seconds),) = asyncio.run(post_timed(make_app(teams_settings(), slow), [a]))
+        assert status in (200, 201) and seconds < 1.0, f"acknowledged in {seconds:.2f}s, not after the 2.5 s answer"
+        (answer,) = connector.messages(conv)
+        assert answer.reply_to == "1700000000777", "the answer goes to the question's reply chain"
+        assert "$391.04 billion" in card_text(answer)
+        assert answer.at - connector.typing(conv)[0].at >= 2.0, "typing showed while the model worked"
+
+
+def test_a_redelivered_activity_is_answered_once(footnote):  # noqa: F811
+    with FakeConnector() as connector:
+        a = activity("What was Tesla's revenue in fiscal 2024?", service_url=connector.url, conversation_id="a:redelivered",
+                     activity_id=f"act-redeliver-{time.monotonic_ns()}")
+        statuses = asyncio.run(post_timed(make_app(teams_settings(), footnote), [a, a, a]))
+        assert [s for s, _ in statuses] == [statuses[0][0]] * 3
+        assert len(connector.messages("a:redelivered")) == 1
+
+
+def test_feedback_buttons_store_one_vote_per_user(footnote, corpus_db):  # noqa: F811
+    with FakeConnector() as connector:
+        conv = "a:feedback-chat"
+        q = activity("What was Walmart's revenue in fiscal 2024?", service_url=connector.url, conversation_id=conv)
+        asyncio.run(post_timed(make_app(teams_settings(), footnote), [q]))
+        (answer,) = connector.messages(conv)
+        actions = answer.card["actions"]
+        assert [x["title"] for x in actions] == ["👍", "👎"] and all(x["type"] == "Action.Submit" for x in actions)
+        votes = [activity("", service_url=connector.url, conversation_id=conv, value=x["data"], replyToId="reply-card-1",
+                          user="29:critic") for x in (actions[1], actions[0], actions[1])]
+        asyncio.run(post_timed(make_app(teams_settings(), footnote), votes))
+        thanks = connector.messages(conv)[1:]
+        assert len(thanks) == 3
+        form = thanks[-1].card
+        assert form and {c["value"] for c in form["body"][1]["choices"]} >= {"wrong_figure", "wrong_company_year", "not_what_i_asked"}
+        submit = dict(form["actions"][0]["data"], reason="wrong_figure", comment="revenue looks off")
+        asyncio.run(post_timed(make_app(teams_settings(), footnote), [
+            activity("", service_url=connector.url, conversation_id=conv, value=submit, user="29:critic")]))
+    with corpus_db.connection() as conn:
+        rows = conn.execute("SELECT user_id, rating, question, reason, comment FROM feedback WHERE platform = 'teams' AND answer_ref = %s",
+                            (f"teams:{conv}:reply-card-1",)).fetchall()
+        conn.execute("DELETE FROM feedback WHERE platform = 'teams'")  # the corpus database is shared: leave it as found
+    assert rows == [("29:critic", -1, "What was Walmart's revenue in fiscal 2024?", "wrong_figure", "revenue looks off")]
+
+
+def test_a_large_answer_is_split_into_cards_within_the_budget_with_every_row():
+    cite = Citation(n=1, ticker="ACME", cik=1, form="10-K", fiscal_year=2024, accession="0000000001-24-000001",
+                    url="https://www.sec.gov/Archives/edgar/data/1/000000000124000001/acme-10k.htm", concept="us-gaap:Revenues")
+    columns = ["Company"] + [f"FY{y}" for y in range(2015, 2025)]
+    rows = [[f"Company {r} — ünïcødé 株式会社"] + [f"${r}.{c:02d} billion" for c in range(10)] for r in range(300)]
+    answer = Answer(kind="answer", text="A wide comparison [1].", citations=[cite],
+                    tables=[Table(title="Revenue", columns=columns, rows=rows, cell_citations=[[[1]] * 11 for _ in rows])])
+    out = cards.answer_cards(answer, thread_key="teams:t:c", question="Compare")
+    assert len(out) > 1
+    assert all(cards.utf16_bytes(c) <= cards.CARD_BUDGET for c in out)
+    text = "".join(json.dumps(c, ensure_ascii=False) for c in out)
+    if len(out) < cards.MAX_MESSAGES:
+        assert all(f"Company {r} —" in text for r in range(300)), "every row is in one of the messages"
+    else:
+        assert "more rows" in out[-1]["body"][0]["text"] or any("more rows" in json.dumps(c) for c in out)
+    assert "Continued in the next message" in json.dumps(out[0], ensure_ascii=False)
+    assert "actions" in out[-1] and all("actions" not in c for c in out[:-1])
+    assert "sec.gov" in json.dumps(out[-1])
+
+
+def test_an_ordinary_comparison_fits_one_card():
+    cite = Citation(n=1, ticker="ACME", cik=1, form="10-K", fiscal_year=2024, accession="a", url="https://www.sec.gov/x", concept="c")
+    rows = [[f"T{r}", "$1.00 billion", "$2.00 billion", "+100%"] for r in range(5)]
+    answer = Answer(kind="answer", text="Compared [1].", citations=[cite],
+                    tables=[Table(title="Revenue", columns=["Company", "FY2023", "FY2024", "Change"], rows=rows)])
+    (one,) = cards.answer_cards(answer, thread_key="teams:t:c", question="q")
+    assert cards.utf16_bytes(one) <= cards.CARD_BUDGET
