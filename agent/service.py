@@ -73,10 +73,13 @@ class Footnote:
     def open(cls, settings, **kwargs) -> Iterator[Footnote]:
         """The configured database, embedder and checkpointer, opened once for a process."""
         from ingest.embed import make_embedder
+        from ingest.runtime_check import check_runtime
         from store.cli import open_for
 
         with open_for(settings) as db:
-            yield cls(db, make_embedder(settings), settings, **kwargs)
+            embedder = make_embedder(settings)
+            check_runtime(db, embedder)  # a corpus from another runtime: proven equal once, or refused
+            yield cls(db, embedder, settings, **kwargs)
 
     from_settings = open
 
@@ -184,6 +187,12 @@ class Footnote:
         with self.db.connection() as conn:
             return filings(conn, ticker)
 
+    def warm_up(self) -> None:
+        """Start loading the embedding model in the background: a server listens at once and its
+        first prose answer waits for the model only if it is not loaded yet."""
+        if hasattr(self.embedder, "start_loading"):
+            self.embedder.start_loading()
+
     def help_text(self) -> str:
         from agent.meta import help_text
 
@@ -217,11 +226,10 @@ def _model_parts(settings, llm) -> tuple[Callable | None, Callable | None]:
 def _single_thread_queries(embedder) -> None:
     """One short query gains nothing from intra-op threads, and on a busy machine OpenMP threads
     spinning for each other turned a 15 ms query embedding into more than a second (measured with
-    2 threads on 2 shared cores). Ingestion, which embeds in large batches, runs in its own command."""
-    if type(embedder).__name__ == "LocalEmbedder":
-        import torch
-
-        torch.set_num_threads(1)
+    2 threads on 2 shared cores). Ingestion, which embeds in large batches, runs in its own command.
+    Applied when the model loads, so a question that needs no model never imports a runtime."""
+    if hasattr(embedder, "use_single_thread"):
+        embedder.use_single_thread()
 
 
 def _ms(start: float) -> float:

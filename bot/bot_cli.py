@@ -34,6 +34,10 @@ def register_bench(bench_sub) -> None:
     bench.add_argument("--out", default="bench-results/slack.json")
     bench.set_defaults(func=cmd_bench_slack)
 
+    from bot import startup_bench
+
+    startup_bench.register(bench_sub)
+
 
 def cmd_slack(args, settings) -> int:
     from agent.service import Footnote
@@ -44,6 +48,7 @@ def cmd_slack(args, settings) -> int:
     if not args.http and not settings.slack_app_token:
         raise FootnoteError("Socket Mode needs SLACK_APP_TOKEN (an xapp- token with connections:write); or run with --http.")
     with Footnote.open(settings) as footnote:
+        footnote.warm_up()
         app = build_app(settings, footnote, footnote.db)
         if args.http:
             run_http(app, args.host, args.port)
@@ -57,6 +62,7 @@ def cmd_teams(args, settings) -> int:
     from bot.teams.app import run
 
     with Footnote.open(settings) as footnote:
+        footnote.warm_up()
         run(settings, footnote, args.host, args.port)
     return 0
 
