@@ -47,9 +47,9 @@ def cmd_slack(args, settings) -> int:
 
     if not args.http and not settings.slack_app_token:
         raise FootnoteError("Socket Mode needs SLACK_APP_TOKEN (an xapp- token with connections:write); or run with --http.")
-    with Footnote.open(settings) as footnote:
-        footnote.warm_up()
+    with Footnote.open(settings, background=True) as footnote:
         app = build_app(settings, footnote, footnote.db)
+        footnote.start()  # the graph and the model load while the server already listens
         if args.http:
             run_http(app, args.host, args.port)
         else:
@@ -61,8 +61,8 @@ def cmd_teams(args, settings) -> int:
     from agent.service import Footnote
     from bot.teams.app import run
 
-    with Footnote.open(settings) as footnote:
-        footnote.warm_up()
+    with Footnote.open(settings, background=True) as footnote:
+        footnote.start()  # the graph and the model load while the server already listens
         run(settings, footnote, args.host, args.port)
     return 0
 

@@ -112,21 +112,22 @@ def _ask(tree: Path, env: dict, question: str, *, no_cache: bool) -> dict:
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(argv, cwd=tree, env=child, stdout=subprocess.DEVNULL, stderr=err)
-        code, rss = _wait(proc)
+        code, rss, cpu = _wait(proc)
         wall = time.perf_counter() - start
         if code != 0:
             err.seek(0)
             raise RuntimeError(f"bench startup: `footnote ask` failed in {tree}:\n{err.read().decode(errors='replace')[-2000:]}")
-    return {"wall_s": round(wall, 3), "peak_rss_mb": rss}
+    return {"wall_s": round(wall, 3), "cpu_s": cpu, "peak_rss_mb": rss}
 
 
-def _wait(proc: subprocess.Popen) -> tuple[int, float | None]:
-    """Reap the child ourselves: wait4 gives that one process's peak RSS (Linux reports KiB)."""
+def _wait(proc: subprocess.Popen) -> tuple[int, float | None, float | None]:
+    """Reap the child ourselves: wait4 gives that one process's peak RSS (Linux reports KiB) and
+    its CPU seconds, a figure that load on a shared machine inflates far less than wall time."""
     if proc.returncode is not None:  # it died early and poll() reaped it: no figure
-        return proc.returncode, None
+        return proc.returncode, None, None
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, round(usage.ru_maxrss / 1024, 1)
+    return proc.returncode, round(usage.ru_maxrss / 1024, 1), round(usage.ru_utime + usage.ru_stime, 3)
 
 
 def _serve_slack(tree: Path, env: dict, slack_api: str) -> dict:
@@ -186,7 +187,7 @@ def _time_ready(argv: list[str], env: dict, tree: Path, request) -> dict:
         killer = threading.Timer(30, proc.kill)
         killer.start()
         proc.terminate()
-        _, rss = _wait(proc)
+        _, rss, _ = _wait(proc)
         killer.cancel()
     with err:
         err.seek(0)
