@@ -70,13 +70,27 @@ class Footnote:
 
     @classmethod
     @contextlib.contextmanager
-    def open(cls, settings, **kwargs) -> Iterator[Footnote]:
-        """The configured database, embedder and checkpointer, opened once for a process."""
+    def open(cls, settings, *, background: bool = False, **kwargs) -> Iterator[Footnote]:
+        """The configured database, embedder and checkpointer, opened once for a process.
+
+        `background=True` (the bots) yields an `Opening` as soon as the database is open: the
+        server can listen and acknowledge at once while the graph (langgraph's imports are
+        seconds on a busy machine) and then the embedding model load on a background thread."""
         from ingest.embed import make_embedder
+        from ingest.runtime_check import check_runtime
         from store.cli import open_for
 
         with open_for(settings) as db:
-            yield cls(db, make_embedder(settings), settings, **kwargs)
+            embedder = make_embedder(settings)
+            check_runtime(db, embedder)  # a corpus from another runtime: proven equal once, or refused
+            if background:
+                opening = Opening(db, lambda: cls(db, embedder, settings, **kwargs))
+                try:
+                    yield opening
+                finally:
+                    opening.join()  # never close the database under a half-built Footnote
+            else:
+                yield cls(db, embedder, settings, **kwargs)
 
     from_settings = open
 
@@ -190,11 +204,73 @@ class Footnote:
         with self.db.connection() as conn:
             return filings(conn, ticker)
 
+    def warm_up(self) -> None:
+        """Start loading the embedding model in the background: a server listens at once and its
+        first prose answer waits for the model only if it is not loaded yet."""
+        if hasattr(self.embedder, "start_loading"):
+            self.embedder.start_loading()
+
     def help_text(self) -> str:
         """The help reply; its examples name companies and years the store holds."""
         from agent.meta import help_text
 
         return help_text(self.coverage())
+
+
+class Opening:
+    """A Footnote being built on a background thread, usable at once: `answer` and the rest wait
+    for it (the first answers after a restart take a few seconds longer; nothing is dropped),
+    while help, coverage and filings need only the database and never wait."""
+
+    def __init__(self, db, build: Callable[[], Footnote]):
+        self.db = db
+        self._build = build
+        self._lock = threading.Lock()
+        self._ready = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._footnote: Footnote | None = None
+        self._error: BaseException | None = None
+
+    def start(self) -> Opening:
+        """Begin building (call it once the server listens, so start-up work never delays that)."""
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="footnote-open", daemon=True)
+                self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        try:
+            self._footnote = self._build()
+            self._footnote.warm_up()
+        except BaseException as exc:  # re-raised to every caller of `wait`
+            log.exception("Footnote could not start")
+            self._error = exc
+        finally:
+            self._ready.set()
+
+    def wait(self) -> Footnote:
+        self.start()
+        self._ready.wait()
+        if self._error is not None:
+            from store.errors import FootnoteError
+
+            raise FootnoteError("Footnote could not start; see the log.") from self._error
+        return self._footnote
+
+    def join(self) -> None:
+        if self._thread is not None:
+            self._ready.wait()
+
+    def __getattr__(self, name: str):
+        return getattr(self.wait(), name)
+
+    coverage = Footnote.coverage
+    filings = Footnote.filings
+    help_text = Footnote.help_text
+
+    def warm_up(self) -> None:
+        self.start()
 
 
 def answer_path(planner, composer) -> str:
@@ -224,11 +300,10 @@ def _model_parts(settings, llm) -> tuple[Callable | None, Callable | None]:
 def _single_thread_queries(embedder) -> None:
     """One short query gains nothing from intra-op threads, and on a busy machine OpenMP threads
     spinning for each other turned a 15 ms query embedding into more than a second (measured with
-    2 threads on 2 shared cores). Ingestion, which embeds in large batches, runs in its own command."""
-    if type(embedder).__name__ == "LocalEmbedder":
-        import torch
-
-        torch.set_num_threads(1)
+    2 threads on 2 shared cores). Ingestion, which embeds in large batches, runs in its own command.
+    Applied when the model loads, so a question that needs no model never imports a runtime."""
+    if hasattr(embedder, "use_single_thread"):
+        embedder.use_single_thread()
 
 
 def _ms(start: float) -> float:

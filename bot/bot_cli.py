@@ -52,6 +52,10 @@ def register_bench(bench_sub) -> None:
     teams.add_argument("--out", default="bench-results/teams.json")
     teams.set_defaults(func=cmd_bench_teams)
 
+    from bot import startup_bench
+
+    startup_bench.register(bench_sub)
+
 
 def cmd_slack(args, settings) -> int:
     from agent.service import Footnote
@@ -61,8 +65,9 @@ def cmd_slack(args, settings) -> int:
 
     if not args.http and not settings.slack_app_token:
         raise FootnoteError("Socket Mode needs SLACK_APP_TOKEN (an xapp- token with connections:write); or run with --http.")
-    with Footnote.open(settings) as footnote:
+    with Footnote.open(settings, background=True) as footnote:
         app = build_app(settings, footnote, footnote.db)
+        footnote.start()  # the graph and the model load while the server already listens
         if args.http:
             run_http(app, args.host, args.port)
         else:
@@ -75,7 +80,8 @@ def cmd_teams(args, settings) -> int:
     from bot.teams.app import listen_host, run
 
     host = listen_host(settings, args.host, insecure_no_auth=args.insecure_no_auth)
-    with Footnote.open(settings) as footnote:
+    with Footnote.open(settings, background=True) as footnote:
+        footnote.start()  # the graph and the model load while the server already listens
         run(settings, footnote, host, args.port)
     return 0
 

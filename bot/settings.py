@@ -28,6 +28,10 @@ class Settings(BaseSettings):
     # Embeddings
     embedding_provider: Literal["local", "openai"] = Field("local", validation_alias="FOOTNOTE_EMBEDDING_PROVIDER")
     embedding_model: str | None = Field(None, validation_alias="FOOTNOTE_EMBEDDING_MODEL")
+    # How the local model runs: ONNX Runtime (fast start, no torch at query time) or PyTorch.
+    embedding_runtime: Literal["onnx", "torch"] = Field("onnx", validation_alias="FOOTNOTE_EMBEDDING_RUNTIME")
+    # Where the local model's ONNX export is cached (default: <data dir>/models).
+    model_dir: Path | None = Field(None, validation_alias="FOOTNOTE_MODEL_DIR")
 
     # Language model (optional upgrade; the deterministic path needs none of it)
     openai_api_key: SecretStr | None = Field(None, validation_alias="OPENAI_API_KEY")

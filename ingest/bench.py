@@ -24,40 +24,69 @@ from pathlib import Path
 import psycopg
 
 
-def run_bench(settings, folder: Path, *, limit: int | None, out: Path, workers: int = 1, repeat: int = 1) -> int:
+def run_bench(settings, folder: Path, *, limit: int | None, out: Path, workers: int = 1, repeat: int = 1,
+              compare_runtime: str | None = None) -> int:  # fmt: skip
+    """`compare_runtime` (e.g. "torch") measures the local model on that runtime too, in the same
+    run and alternating with the configured one, and reports both and the speed-up."""
     from ingest.embed import make_embedder
 
     folder = Path(folder)
     if not (folder / "filings").is_dir():
         print(f"bench ingest: skipped, {folder} is not a corpus in SEC's layout (no filings/ folder)")
         return 0
-    embedder = make_embedder(settings)
-    embedder.embed(["warm-up: load the model before the clock starts"])
+    embedders = {getattr(settings, "embedding_runtime", "onnx"): make_embedder(settings)}
+    if compare_runtime and compare_runtime not in embedders:
+        embedders[compare_runtime] = make_embedder(settings, runtime=compare_runtime)
+    for embedder in embedders.values():
+        embedder.embed(["warm-up: load the model before the clock starts"])
     load_before = os.getloadavg()
-    runs: list[dict] = []
-    texts: list[str] | None = None
+    runs: dict[str, list[dict]] = {name: [] for name in embedders}
+    texts: dict[str, list[str] | None] = {name: None for name in embedders}
     for i in range(max(1, repeat)):
-        raw_first = texts is not None and i % 2 == 1  # alternate, so drift in load favours neither
-        raw_s = _time_embedding(embedder, texts) if raw_first else None
-        run, run_texts = _pipeline_run(settings, embedder, folder, limit, workers)
-        if texts is not None and run_texts != texts:
-            raise RuntimeError("bench ingest: the pipeline produced different chunks from one run to the next")
-        texts = run_texts
-        run["raw_s"] = raw_s if raw_first else _time_embedding(embedder, texts)
-        runs.append(run)
+        order = list(embedders) if i % 2 == 0 else list(reversed(embedders))
+        for name in order:
+            run, texts[name] = _one_run(settings, embedders[name], folder, limit, workers, texts[name], raw_first=i % 2 == 1)
+            runs[name].append(run)
     load_after = os.getloadavg()
-    figures = _figures(runs, len(texts or []), folder=folder, limit=limit, workers=workers,
-                       model=embedder.model_name, loads=(load_before, load_after))  # fmt: skip
+    every = {name: _figures(runs[name], len(texts[name] or []), folder=folder, limit=limit, workers=workers,
+                            model=embedders[name].model_name, loads=(load_before, load_after))
+             for name in embedders}  # fmt: skip
+    primary, *others = list(embedders)
+    figures = {**every[primary], "embedding_runtime": primary}
+    for name in others:
+        base = every[name]
+        figures[f"compared_{name}"] = base
+        if base["chunks_per_second"]:
+            figures[f"pipeline_speedup_vs_{name}"] = round(figures["chunks_per_second"] / base["chunks_per_second"], 2)
+        if base["raw_embedding_chunks_per_second"]:
+            figures[f"raw_speedup_vs_{name}"] = round(
+                figures["raw_embedding_chunks_per_second"] / base["raw_embedding_chunks_per_second"], 2)
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(figures, indent=2) + "\n")
     for key, value in figures.items():
-        if key != "failures":
-            print(f"{key}: {value}")
+        if key == "failures":
+            continue
+        if key.startswith("compared_"):
+            for inner in ("chunks_per_second", "raw_embedding_chunks_per_second", "ratio_pipeline_to_raw", "pipeline_seconds"):
+                print(f"{key}.{inner}: {value[inner]}")
+            continue
+        print(f"{key}: {value}")
     for reason in figures["failures"]:
         print(f"FAILED: {reason}")
     print(f"written to {out}")
     return 0
+
+
+def _one_run(settings, embedder, folder: Path, limit, workers: int, texts: list[str] | None, *, raw_first: bool):
+    """One pipeline run and one raw embedding of its chunks, back to back (the order alternates)."""
+    raw_first = raw_first and texts is not None  # alternate, so drift in load favours neither
+    raw_s = _time_embedding(embedder, texts) if raw_first else None
+    run, run_texts = _pipeline_run(settings, embedder, folder, limit, workers)
+    if texts is not None and run_texts != texts:
+        raise RuntimeError("bench ingest: the pipeline produced different chunks from one run to the next")
+    run["raw_s"] = raw_s if raw_first else _time_embedding(embedder, run_texts)
+    return run, run_texts
 
 
 def _pipeline_run(settings, embedder, folder: Path, limit: int | None, workers: int) -> tuple[dict, list[str]]:

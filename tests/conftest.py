@@ -16,6 +16,9 @@ from store.db import Database, migrate, start_embedded
 FIXTURES = Path(__file__).parent / "fixtures"
 SEC_FIXTURES = FIXTURES / "sec"
 SHARED_SEC = Path(__file__).resolve().parents[1].parent / "shared" / "sec"
+# The embedding model's ONNX export is made once and reused by every test, CLI run and subprocess.
+MODEL_DIR = Path(os.environ.get("FOOTNOTE_MODEL_DIR") or Path(__file__).resolve().parents[1] / ".footnote" / "models")
+os.environ["FOOTNOTE_MODEL_DIR"] = str(MODEL_DIR)
 
 TABLES = "sec_tickers, companies, filings, sections, chunks, facts, answer_cache, processed_events, feedback, bot_threads, line_labels, pending_turns"
 
@@ -84,6 +87,8 @@ def db(_scratch_db) -> Database:
         conn.execute("UPDATE corpus_meta SET value = '0' WHERE key = 'corpus_version'")
         # Hashes of ingested companyfacts files describe rows that were just truncated.
         conn.execute("DELETE FROM corpus_meta WHERE key LIKE 'source:%'")
+        # So is the runtime that embedded them (and any proof another runtime matches it).
+        conn.execute("DELETE FROM corpus_meta WHERE key LIKE 'embedding_runtime%'")
     return _scratch_db
 
 
@@ -91,7 +96,7 @@ def db(_scratch_db) -> Database:
 def embedder():
     from ingest.embed import LocalEmbedder
 
-    return LocalEmbedder()
+    return LocalEmbedder(model_dir=MODEL_DIR)
 
 
 @pytest.fixture(scope="session")

@@ -75,6 +75,7 @@ def _env(db, data_dir: Path) -> dict[str, str]:
     env.update(
         DATABASE_URL=db.url,
         FOOTNOTE_DATA_DIR=str(data_dir),
+        FOOTNOTE_MODEL_DIR=os.environ["FOOTNOTE_MODEL_DIR"],  # set by conftest: the export is made once
         FOOTNOTE_EMBEDDING_PROVIDER="local",
         FOOTNOTE_EMBEDDING_MODEL="all-MiniLM-L6-v2",
         FOOTNOTE_LOG_LEVEL="WARNING",

@@ -1,0 +1,65 @@
+"""What the corpus records about how its vectors were computed, beyond the model's name.
+
+One model can run on several runtimes (PyTorch, ONNX Runtime) whose vectors should agree; the
+runtime that embedded the corpus, and each other runtime proven to agree with it on a sample,
+are kept in corpus_meta so the proof is made once per corpus, not at every start.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import psycopg
+
+RUNTIME_KEY = "embedding_runtime"
+LEGACY_RUNTIME = "torch"  # corpora built before the runtime was recorded were embedded with PyTorch
+
+
+def _get(conn: psycopg.Connection, key: str) -> str | None:
+    row = conn.execute("SELECT value FROM corpus_meta WHERE key = %s", (key,)).fetchone()
+    return row[0] if row else None
+
+
+def _put(conn: psycopg.Connection, key: str, value: str) -> None:
+    conn.execute("INSERT INTO corpus_meta (key, value) VALUES (%s, %s) "
+                 "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", (key, value))  # fmt: skip
+
+
+def has_chunks(conn: psycopg.Connection) -> bool:
+    return conn.execute("SELECT EXISTS (SELECT 1 FROM chunks)").fetchone()[0]
+
+
+def recorded_runtime(conn: psycopg.Connection) -> str | None:
+    """The runtime that embedded the corpus; None for a corpus with no vectors yet."""
+    if not has_chunks(conn):
+        return None
+    return _get(conn, RUNTIME_KEY) or LEGACY_RUNTIME
+
+
+def record_runtime(conn: psycopg.Connection, runtime: str) -> None:
+    _put(conn, RUNTIME_KEY, runtime)
+
+
+def proven_equivalent(conn: psycopg.Connection, runtime: str) -> bool:
+    return _get(conn, f"{RUNTIME_KEY}_equivalent:{runtime}") is not None
+
+
+def record_equivalent(conn: psycopg.Connection, runtime: str, min_cosine: float) -> None:
+    _put(conn, f"{RUNTIME_KEY}_equivalent:{runtime}", f"{min_cosine:.5f}")
+
+
+def sample(conn: psycopg.Connection, n: int) -> tuple[list[tuple[str, str]], np.ndarray]:
+    """(context, text) and stored vectors of n chunks spread over the corpus (the same n each time)."""
+    rows = conn.execute(
+        "SELECT context, text, embedding FROM chunks ORDER BY hashtext(id::text) LIMIT %s", (n,)
+    ).fetchall()
+    vectors = np.array([_array(r[2]) for r in rows], dtype=np.float32).reshape(len(rows), -1)
+    return [(r[0], r[1]) for r in rows], vectors
+
+
+def _array(value) -> np.ndarray:
+    """A vector column as numpy, whether or not the connection registered pgvector's types."""
+    if hasattr(value, "to_numpy"):
+        return value.to_numpy().astype(np.float32)
+    if isinstance(value, str):
+        return np.array([float(x) for x in value.strip("[]").split(",")], dtype=np.float32)
+    return np.asarray(value, dtype=np.float32)

@@ -1,0 +1,146 @@
+"""The local model on ONNX Runtime: the same vectors and token counts as PyTorch, loaded only when
+a question needs it, and a corpus from another runtime searched only once proven equivalent."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agent.answer import Turn
+from agent.service import Footnote
+from bot.settings import Settings
+from ingest.chunking import embedding_input
+from ingest.embed import LocalEmbedder, token_batches
+from ingest.runtime_check import check_runtime
+from store import embedding_runtime
+from store.errors import EmbeddingMismatch
+from tests import agent_corpus
+from tests.conftest import MODEL_DIR
+
+REPO = Path(__file__).resolve().parents[1]
+
+# Our own sentences, of very different lengths (the last is past the 256-token window).
+TEXTS = [
+    "What was the company's revenue in fiscal 2024?",
+    "Supplier concentration",
+    "Apple Inc. 10-K 2024 | Item 1A Risk Factors\nThe company depends on a small number of outside "
+    "manufacturers in a few regions, and a disruption at any of them could delay shipments.",
+    "Table: Net sales by category | iPhone 201,183 | Services 96,169 | Mac 29,984 | iPad 26,694",
+    " ".join(f"Clause {i} of a long paragraph about interest rate and currency exposure." for i in range(60)),
+]
+
+
+@pytest.fixture(scope="module")
+def torch_embedder():
+    return LocalEmbedder("torch", model_dir=MODEL_DIR)
+
+
+def test_onnx_vectors_equal_pytorch_vectors(embedder, torch_embedder):
+    assert embedder.runtime == "onnx"
+    onnx, torch = embedder.embed(TEXTS), torch_embedder.embed(TEXTS)
+    assert onnx.shape == torch.shape == (len(TEXTS), 384)
+    assert np.allclose(np.linalg.norm(onnx, axis=1), 1.0, atol=1e-5)
+    assert (onnx * torch).sum(axis=1).min() > 0.999
+    # Batching by length must not change a vector: alone or in a batch, the same answer.
+    assert np.allclose(embedder.embed([TEXTS[2]])[0], onnx[2], atol=1e-5)
+
+
+def test_token_counts_match_the_tokenizer_sentence_transformers_uses(embedder, torch_embedder):
+    torch_embedder.embed(["load"])
+    hf = torch_embedder._model.tokenizer
+    for text in TEXTS:
+        expected = len(hf(text, add_special_tokens=True, truncation=False, verbose=False)["input_ids"])
+        assert embedder.count_tokens(text) == expected
+        assert embedder.token_counter()(text) == expected
+    assert embedder.count_tokens(TEXTS[-1]) > embedder.max_tokens  # counting never truncates
+
+
+def test_token_batches_bound_rows_and_padded_tokens_and_cover_everything():
+    lengths = np.array([256, 3, 40, 256, 12, 128, 7, 256, 64, 5] * 7)
+    batches = list(token_batches(lengths, rows=16, tokens=1024))
+    seen = np.concatenate(batches)
+    assert sorted(seen.tolist()) == list(range(len(lengths)))
+    for rows in batches:
+        assert len(rows) <= 16
+        assert len(rows) == 1 or len(rows) * lengths[rows].max() <= 1024
+    widths = [lengths[rows].max() for rows in batches]
+    assert widths == sorted(widths)  # shortest first: each batch pads to its own length only
+
+
+def test_a_numeric_answer_never_loads_the_model_and_a_prose_answer_does(db, embedder):
+    agent_corpus.load(db, embedder)
+    fresh = LocalEmbedder(model_dir=MODEL_DIR)
+    footnote = Footnote(db, fresh, Settings(llm="off"), use_cache=False)
+    numeric = footnote.answer(Turn(thread_key=f"t:{uuid.uuid4().hex}", user="u", text="What was Apple's revenue in fiscal 2024?"))
+    assert numeric.kind == "answer" and "391" in numeric.text
+    assert not fresh.loaded
+    prose = footnote.answer(Turn(thread_key=f"t:{uuid.uuid4().hex}", user="u", text="What are Apple's main risk factors?"))
+    assert prose.kind == "answer"
+    assert fresh.loaded
+
+
+def test_footnote_ask_for_a_number_imports_no_model_runtime(corpus_db, tmp_path):
+    env = {**os.environ, "DATABASE_URL": corpus_db.url, "FOOTNOTE_LLM": "off", "FOOTNOTE_DATA_DIR": str(tmp_path),
+           "PYTHONPATH": str(REPO)}
+    script = (
+        "import json, sys\n"
+        "from bot.cli import main\n"
+        "code = main(['ask', \"What was Apple's revenue in fiscal 2024?\", '--no-cache'])\n"
+        "heavy = [m for m in ('torch', 'transformers', 'sentence_transformers', 'onnxruntime') if m in sys.modules]\n"
+        "print(json.dumps({'code': code, 'heavy': heavy}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result == {"code": 0, "heavy": []}, done.stderr[-2000:]
+    assert "391" in done.stdout
+
+
+def _pipeline_vectors(db, embedder) -> None:
+    """Give the hand-written corpus the vectors the ingest pipeline would have stored."""
+    with db.connection() as conn:
+        rows = conn.execute("SELECT id, context, text FROM chunks ORDER BY id").fetchall()
+        vectors = embedder.embed([embedding_input(c, t) for _, c, t in rows])
+        for (chunk_id, _, _), vec in zip(rows, vectors, strict=True):
+            conn.execute("UPDATE chunks SET embedding = %s WHERE id = %s", (vec, chunk_id))
+
+
+def test_a_corpus_from_another_runtime_is_used_once_proven_equivalent(db, embedder):
+    agent_corpus.load(db, embedder)
+    _pipeline_vectors(db, embedder)
+    with db.connection() as conn:
+        embedding_runtime.record_runtime(conn, "torch")
+        assert not embedding_runtime.proven_equivalent(conn, "onnx")
+    check_runtime(db, embedder)
+    with db.connection() as conn:
+        assert embedding_runtime.proven_equivalent(conn, "onnx")
+        assert embedding_runtime.recorded_runtime(conn) == "torch"  # the corpus's own runtime stays
+
+
+def test_a_corpus_whose_vectors_another_runtime_cannot_reproduce_is_refused(db, embedder):
+    agent_corpus.load(db, embedder)
+    with db.connection() as conn:
+        rows = conn.execute("SELECT id, text FROM chunks ORDER BY id").fetchall()
+        other = embedder.embed([f"An unrelated sentence about weather number {i}." for i in range(len(rows))])
+        for (chunk_id, _), vec in zip(rows, other, strict=True):
+            conn.execute("UPDATE chunks SET embedding = %s WHERE id = %s", (vec, chunk_id))
+        embedding_runtime.record_runtime(conn, "torch")
+    with pytest.raises(EmbeddingMismatch, match="FOOTNOTE_EMBEDDING_RUNTIME=torch"):
+        check_runtime(db, embedder)
+    with db.connection() as conn:
+        assert not embedding_runtime.proven_equivalent(conn, "onnx")
+
+
+def test_an_empty_corpus_takes_the_runtime_of_its_first_ingest(db, embedder):
+    with db.connection() as conn:
+        assert embedding_runtime.recorded_runtime(conn) is None
+    check_runtime(db, embedder, writing=True)
+    agent_corpus.load(db, embedder)
+    with db.connection() as conn:
+        assert embedding_runtime.recorded_runtime(conn) == "onnx"
