@@ -11,6 +11,7 @@ import math
 from datetime import datetime, timezone
 from pathlib import Path
 
+from evals import by_class
 from evals.metrics import worst
 
 COLUMNS = [
@@ -78,6 +79,8 @@ def markdown(results: dict) -> str:
     out.append("")
     out.append(_md_table(["rule", "value", "limit", "status"], _gate_rows(gate)))
     out.append("")
+    if results.get("by_class"):
+        out.append(by_class.markdown(results["by_class"]))
     header = ["", *[label for _, label, _ in COLUMNS]]
     out.append("## Per set")
     out.append(_md_table(header, [_row(name, s) for name, s in m["sets"].items()] + [_row("**all**", m["overall"])]))
