@@ -5,7 +5,8 @@ the product is judged by.
   the company total for a segment, a year for a quarter, any figure where a refusal was due). The
   trust bug: it must be 0.
 - right: every expected figure given exactly (numbers as facts; a formula's result as displayed,
-  under the expected convention or a named alternative), nothing wrong beside it.
+  under the expected convention or a named alternative, or as the fact a company reports for it),
+  nothing wrong beside it.
 - refusal precision: questions that must be refused, refused (a refusal carries no figure).
 - names what is missing: refusals whose text names the company, metric or period that is missing
   (any word of `expect.names`).
@@ -19,7 +20,7 @@ from collections import defaultdict
 from decimal import Decimal
 
 from evals import scorers
-from evals.display import to_decimal
+from evals.display import same_value, to_decimal
 from evals.metrics import _figures_right
 
 # class -> what it measures (the report lists them in this order)
@@ -49,6 +50,22 @@ def _stated(answer: dict) -> list[Decimal]:
     return [v for v in values if v is not None]
 
 
+def _reported(calc: dict, answer: dict) -> bool:
+    """The formula's result given as a reported fact (a tagged effective tax rate: 0.133 for
+    13.26%), equal as displayed, with three significant digits at least so a bare "9" never
+    passes for 9.19."""
+    targets = [Decimal(str(calc["value"]))] + [Decimal(str(a["value"])) for a in calc.get("alternatives") or []]
+    if calc.get("unit") == "percent":
+        targets += [t / 100 for t in targets]
+    for n in answer.get("numbers") or []:
+        value = to_decimal(n.get("value"))
+        if value is None or len(str(abs(value)).replace(".", "").lstrip("0")) < 3:
+            continue
+        if any(same_value(t, str(n["value"]), exact=False) for t in targets):
+            return True
+    return False
+
+
 def judge(record: dict) -> dict:
     """{right, wrong_figure, refused, false_refusal, reason_ok, names_ok} for one record
     (None where a check does not apply)."""
@@ -71,12 +88,13 @@ def judge(record: dict) -> dict:
     out["false_refusal"] = ans.get("kind") in ("refusal", "error")
     if exp.get("calc"):
         calc = scorers.check_calc(exp, ans)
-        right = ans.get("kind") == "answer" and bool(calc.ok) and not f.get("tripwire")
+        ok = bool(calc.ok) or _reported(exp["calc"], ans)
+        right = ans.get("kind") == "answer" and ok and not f.get("tripwire")
         inputs = {Decimal(str(i["value"])) for i in exp["calc"].get("inputs") or []}
         # a figure that is neither the result nor one of its inputs answers another question
-        other = [v for v in _stated(ans) if v not in inputs and not calc.ok]
+        other = [v for v in _stated(ans) if v not in inputs and not ok]
         out["right"] = right
-        out["wrong_figure"] = out["wrong_figure"] or (ans.get("kind") == "answer" and bool(calc.wrong or other))
+        out["wrong_figure"] = out["wrong_figure"] or (ans.get("kind") == "answer" and (bool(calc.wrong and not ok) or bool(other)))
     elif exp.get("numbers"):
         right = _figures_right(record)
         out["right"] = right
@@ -158,24 +176,31 @@ def summarize(records: list[dict]) -> dict:
 COLUMNS = [
     ("questions", "n", ""), ("right", "right", ""), ("right_rate", "right %", "pct"), ("wrong_figures", "wrong figures", ""),
     ("false_refusals", "false refusals", ""), ("refusal_precision", "refusal prec.", "pct"),
-    ("reason_ok", "reason ok", "pct"), ("names_ok", "names missing", "pct"),
+    ("reason_ok", "reason ok", "pct"), ("names_ok", "names what is missing", "pct"),
 ]
 
 
-def markdown(summary: dict) -> str:
+def headline(summary: dict) -> str:
     h = summary["headline"]
-    out = ["## Development set by class", ""]
-    out.append(
-        f"Wrong figures **{h['wrong_figures']}** · numeric right {fmt(h['numeric_right'], 'pct')} (of {h['numeric_questions']}) · "
-        f"derived right {fmt(h['derived_right'], 'pct')} (of {h['derived_questions']}) · "
-        f"refusal precision {fmt(h['refusal_precision'], 'pct')} (of {h['should_refuse']}) · "
-        f"refusals naming what is missing {fmt(h['names_ok'], 'pct')} (of {h['names_checked']})")
-    out.append("")
-    out.append("| class | " + " | ".join(label for _, label, _ in COLUMNS) + " |")
-    out.append("|---|" + "---|" * len(COLUMNS))
-    rows = list(summary["classes"].items()) + [("**all**", summary["overall"])]
-    for name, s in rows:
-        out.append(f"| {name} | " + " | ".join(fmt(s.get(key), style) for key, _, style in COLUMNS) + " |")
+    return (f"Wrong figures {h['wrong_figures']} · numeric right {fmt(h['numeric_right'], 'pct')} (of {h['numeric_questions']}) · "
+            f"derived right {fmt(h['derived_right'], 'pct')} (of {h['derived_questions']}) · "
+            f"refusal precision {fmt(h['refusal_precision'], 'pct')} (of {h['should_refuse']}) · "
+            f"refusals naming what is missing {fmt(h['names_ok'], 'pct')} (of {h['names_checked']})")
+
+
+def table(summary: dict) -> tuple[list[str], list[list[str]]]:
+    """(header, rows): one row per class, then all."""
+    header = ["class", *[label for _, label, _ in COLUMNS]]
+    rows = list(summary["classes"].items()) + [("all", summary["overall"])]
+    return header, [[name, *[fmt(s.get(key), style) for key, _, style in COLUMNS]] for name, s in rows]
+
+
+def markdown(summary: dict) -> str:
+    out = ["## Development set by class", "", headline(summary), ""]
+    header, rows = table(summary)
+    out.append("| " + " | ".join(header) + " |")
+    out.append("|" + "---|" * len(header))
+    out += ["| " + " | ".join(row) + " |" for row in rows]
     if summary["wrong"]:
         out.append("")
         out.append(f"Wrong figures ({len(summary['wrong'])}):")

@@ -237,6 +237,8 @@ def html_report(results: dict) -> str:
         f"<p>{html.escape(results['started'])} · {o['questions']} questions · {results['duration_s']:.0f} s · corpus {html.escape(str(results['corpus']))}</p>",
         f"<h2 class='{'pass' if gate['passed'] else 'fail'}'>Gate {'PASSED' if gate['passed'] else 'FAILED'}</h2>",
         _html_table(["rule", "value", "limit", "status"], _gate_rows(gate)),
+        *([f"<h2>Development set by class</h2><p>{html.escape(by_class.headline(results['by_class']))}</p>",
+           _html_table(*by_class.table(results["by_class"]))] if results.get("by_class") else []),
         "<div class='plots'>",
         _svg_bars("Questions passing every check, per kind", pass_rates, max_value=1.0),
         _svg_bars("Evidence recall: Footnote vs dense baseline", recall, max_value=1.0),

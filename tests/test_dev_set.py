@@ -175,3 +175,12 @@ def test_the_frozen_file_is_what_the_generator_writes():
     questions, _ = build(SHARED_CORPUS)
     frozen = [json.loads(line) for line in (DATA / "dev_figures.jsonl").read_text(encoding="utf-8").splitlines()]
     assert questions == frozen
+
+
+def test_a_formula_the_company_reports_as_a_fact_is_right_when_equal_as_displayed():
+    expect = {"answer": "answer", "calc": {"ticker": "NVDA", "fiscal_year": 2025, "metric": "effective tax rate", "value": "13.2649418037", "unit": "percent",
+                                           "inputs": [{"name": "tax", "value": "11146000000"}, {"name": "pretax", "value": "84026000000"}]}}
+    tagged = _record("derived", expect, _answer(numbers=[_num("0.133", "us-gaap:EffectiveIncomeTaxRateContinuingOperations")]), "formula")
+    other = _record("derived", expect, _answer(numbers=[_num("0.21", "us-gaap:EffectiveIncomeTaxRateReconciliationAtFederalStatutoryIncomeTaxRate")]), "formula")
+    assert by_class.judge(tagged)["right"] and not by_class.judge(tagged)["wrong_figure"]
+    assert by_class.judge(other)["wrong_figure"] and not by_class.judge(other)["right"]
