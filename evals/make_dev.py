@@ -345,27 +345,27 @@ SPEC = [
 ]
 
 THREADS = [
-    {"id": "d-thr-01", "turns": [
+    {"id": "df-thr-01", "turns": [
         N("home depot net sales fiscal 2024", "HD", 2024, REV, "net sales", cls="followup"),
         R("what about shopify?", "not_covered", ["Shopify"], "followup", reasons=["no_company"]),
     ]},
-    {"id": "d-thr-02", "turns": [
+    {"id": "df-thr-02", "turns": [
         N("nvidia data center revenue fy2025", "NVDA", 2025, "Revenues", "data center revenue", cls="followup", dims={PROD: "nvda:DataCenterMember"}),
         N("and gaming?", "NVDA", 2025, "Revenues", "gaming revenue", cls="followup", dims={PROD: "nvda:GamingMember"}),
     ]},
-    {"id": "d-thr-03", "turns": [
+    {"id": "df-thr-03", "turns": [
         N("apple dividends paid fy2024", "AAPL", 2024, DIVIDENDS, "dividends paid", cls="followup"),
         N("and share repurchases?", "AAPL", 2024, "PaymentsForRepurchaseOfCommonStock", "share repurchases", cls="followup"),
     ]},
-    {"id": "d-thr-04", "turns": [
+    {"id": "df-thr-04", "turns": [
         N("tesla capex 2024", "TSLA", 2024, CAPEX, "capex", cls="followup"),
         Q("what about in the first half of 2024?", "TSLA"),
     ]},
-    {"id": "d-thr-05", "turns": [
+    {"id": "df-thr-05", "turns": [
         N("meta R&D 2024", "META", 2024, "ResearchAndDevelopmentExpense", "r&d", cls="followup"),
         R("how about Snap?", "not_covered", ["Snap"], "followup", reasons=["no_company"]),
     ]},
-    {"id": "d-thr-06", "turns": [
+    {"id": "df-thr-06", "turns": [
         N("coca-cola SG&A 2024", "KO", 2024, "SellingGeneralAndAdministrativeExpense", "sg&a", cls="followup"),
         N("and the year before that?", "KO", 2023, "SellingGeneralAndAdministrativeExpense", "sg&a", cls="followup"),
     ]},
@@ -426,7 +426,7 @@ def build(corpus: Path) -> tuple[list[dict], list[str]]:
             continue
         prefix = PREFIX[spec["t"]]
         counters[prefix] = counters.get(prefix, 0) + 1
-        out.append({"id": f"d-{prefix}-{counters[prefix]:03d}", **line})
+        out.append({"id": f"df-{prefix}-{counters[prefix]:03d}", **line})
     for thread in THREADS:
         try:
             turns = [_expand(spec, data) for spec in thread["turns"]]
