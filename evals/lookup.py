@@ -17,7 +17,7 @@ CHUNK_TEXT = "SELECT text FROM chunks WHERE id = %s"
 CHUNKS_OF_ITEM = "SELECT text FROM chunks WHERE accession = %s AND item = %s ORDER BY ordinal"
 FACT_WITH_VALUE = """
 SELECT 1 FROM facts
-WHERE cik = %s AND taxonomy = %s AND concept = %s AND value = %s AND NOT dimensional
+WHERE cik = %s AND taxonomy = %s AND concept = %s AND value = %s AND (%s OR NOT dimensional)
   AND (%s::int IS NULL OR fiscal_year = %s::int)
 LIMIT 1
 """
@@ -81,6 +81,8 @@ class CorpusLookup:
         return None
 
     def fact_exists(self, number: dict) -> bool:
+        """A stored fact with this value; a member's fact only when the number names its member
+        (`dims`), so a segment figure can never pass as the company total."""
         cik = self.cik(number.get("ticker", ""))
         value = to_decimal(number.get("value"))
         if cik is None or value is None:
@@ -88,7 +90,8 @@ class CorpusLookup:
         taxonomy, name = split_concept(number.get("concept", ""))
         fy = number.get("fiscal_year")
         with self.db.connection() as conn:
-            return conn.execute(FACT_WITH_VALUE, (cik, taxonomy, name, value, fy, fy)).fetchone() is not None
+            params = (cik, taxonomy, name, value, bool(number.get("dims")), fy, fy)
+            return conn.execute(FACT_WITH_VALUE, params).fetchone() is not None
 
     def fact_ok(self, citation: dict) -> bool:
         """The cited filing reports this concept with this value (any period of it)."""

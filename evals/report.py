@@ -11,6 +11,7 @@ import math
 from datetime import datetime, timezone
 from pathlib import Path
 
+from evals import by_class
 from evals.metrics import worst
 
 COLUMNS = [
@@ -78,6 +79,8 @@ def markdown(results: dict) -> str:
     out.append("")
     out.append(_md_table(["rule", "value", "limit", "status"], _gate_rows(gate)))
     out.append("")
+    if results.get("by_class"):
+        out.append(by_class.markdown(results["by_class"]))
     header = ["", *[label for _, label, _ in COLUMNS]]
     out.append("## Per set")
     out.append(_md_table(header, [_row(name, s) for name, s in m["sets"].items()] + [_row("**all**", m["overall"])]))
@@ -234,6 +237,8 @@ def html_report(results: dict) -> str:
         f"<p>{html.escape(results['started'])} · {o['questions']} questions · {results['duration_s']:.0f} s · corpus {html.escape(str(results['corpus']))}</p>",
         f"<h2 class='{'pass' if gate['passed'] else 'fail'}'>Gate {'PASSED' if gate['passed'] else 'FAILED'}</h2>",
         _html_table(["rule", "value", "limit", "status"], _gate_rows(gate)),
+        *([f"<h2>Development set by class</h2><p>{html.escape(by_class.headline(results['by_class']))}</p>",
+           _html_table(*by_class.table(results["by_class"]))] if results.get("by_class") else []),
         "<div class='plots'>",
         _svg_bars("Questions passing every check, per kind", pass_rates, max_value=1.0),
         _svg_bars("Evidence recall: Footnote vs dense baseline", recall, max_value=1.0),

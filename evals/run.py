@@ -116,6 +116,7 @@ def run_cases(
                 "id": case.id,
                 "set": case.set,
                 "kind": case.kind,
+                "class": case.cls or case.kind,
                 "thread": case.thread,
                 "turn": case.turn,
                 "question": case.question,

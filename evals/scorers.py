@@ -83,9 +83,10 @@ def check_calc(expect: dict, answer: dict) -> NumberFindings:
     target = Decimal(str(calc["value"]))
     label = f"{calc.get('ticker', '')} {calc.get('metric', 'calc')}".strip()
     given = calc_values(answer)
-    candidates = [target]
+    targets = [target] + [Decimal(str(alt["value"])) for alt in calc.get("alternatives") or []]
+    candidates = list(targets)
     if calc.get("unit") == "percent":
-        candidates.append(target / 100)
+        candidates += [t / 100 for t in targets]
     if any(same_value(c, g, exact=False) for c in candidates for g in given):
         found.ok.append(label)
     elif given:
@@ -424,6 +425,16 @@ def kind_ok(expect: dict, answer: dict) -> bool:
 def forbidden_hits(expect: dict, answer: dict) -> list[str]:
     text = normalize(answer.get("text", ""))
     return [f for f in expect.get("forbid") or [] if normalize(f) and normalize(f) in text]
+
+
+def names_missing(expect: dict, answer: dict) -> bool | None:
+    """For an expected refusal that was given: True when its text names none of `expect.names`
+    (the company, metric or period that is missing); None when there is nothing to check."""
+    names = expect.get("names")
+    if not names or not is_refusal(answer):
+        return None
+    text = normalize(answer.get("text", ""))
+    return not any(normalize(n) in text for n in names)
 
 
 def missing_mentions(expect: dict, answer: dict) -> list[str]:

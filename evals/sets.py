@@ -8,14 +8,23 @@ Expectation fields (all optional except `answer`):
   answer     "answer" | "refusal" | "meta": what kind of Answer is right
   reason     the refusal reason; `reasons` lists alternatives that are equally right
   route      accepted routes (default: derived from answer/reason, see `accepted_routes`)
-  numbers    [{ticker, fiscal_year, value, concepts: [...], metric}]: XBRL facts the answer must give
-  calc       {value, unit: percent|ratio|USD, metric}: a derived figure, exact; compared as displayed
+  numbers    [{ticker, fiscal_year, value, concepts: [...], metric, dims?}]: XBRL facts the answer must
+             give; `dims` {axis: member} when the fact is a segment, product or geography member
+  calc       {value, unit: percent|ratio|USD, metric, formula?, inputs?, alternatives?}: a derived
+             figure, exact; compared as displayed. `inputs` lists the facts it was computed from
+             ({name, concept, fiscal_year, value, dims?}); `alternatives` [{convention, value}] are
+             results under another named convention (ending vs average balances), as right
   evidence   [{ticker, fiscal_year, item, phrase | keywords}]: the chunk a qualitative answer needs
   tickers    companies every citation must belong to (default: those of numbers and evidence)
   mentions   strings the answer text must contain (case-insensitive), e.g. coverage lists
   forbid     strings the answer text must never contain (injected figures, leaked rules)
   accept_refusal  true when refusing is as right as answering (never for the golden answerables)
   needs      companies that must be ingested for the expectation to hold (a partial run skips it)
+  names      for a refusal: words of which at least one must appear in its text, so the user learns
+             what is missing (the company, metric or period the answer needed)
+
+A line (or a thread's turn) may carry `class`: what it measures (evals.by_class.CLASSES), for the
+by-class report (evals.by_class); it defaults to the kind.
 """
 
 from __future__ import annotations
@@ -40,7 +49,12 @@ PLANNER_REFUSALS = frozenset({"out_of_scope", "input_too_long"})
 SET_FILES = {
     "fixtures": ("golden", "adversarial", "threads", "holdout"),
     "shared": ("shared",),
+    "dev": ("dev_figures", "dev_prose"),
 }
+# Files of a set written separately, possibly later: missing means no questions yet, not an error.
+OPTIONAL_FILES = frozenset({"dev_prose"})
+# Sets that run over the real corpus (../shared/sec) in its own database.
+CORPUS_SETS = ("shared", "dev")
 
 
 @dataclass
@@ -54,6 +68,7 @@ class Case:
     turn: int = 0
     tags: list[str] = field(default_factory=list)
     note: str = ""
+    cls: str = ""  # what the question measures (`class`); the kind when not given
 
     @property
     def should_refuse(self) -> bool:
@@ -120,6 +135,15 @@ def _validate(case: Case, where: str) -> None:
     for ev in exp.get("evidence", []):
         if not ev.get("phrase") and not ev.get("keywords"):
             raise SetError(f"{where}: expected evidence needs a phrase or keywords")
+    for number in exp.get("numbers", []):
+        if "dims" in number and not (isinstance(number["dims"], dict) and number["dims"]):
+            raise SetError(f"{where}: an expected number's dims must be a non-empty {{axis: member}}")
+    for alt in (exp.get("calc") or {}).get("alternatives", []):
+        if "value" not in alt or not alt.get("convention"):
+            raise SetError(f"{where}: a calc alternative needs its value and the convention it follows")
+    names = exp.get("names")
+    if names is not None and not (isinstance(names, list) and names and all(isinstance(n, str) and n for n in names)):
+        raise SetError(f"{where}: names must be a non-empty list of words")
 
 
 def parse_line(obj: dict, set_name: str, where: str) -> list[Case]:
@@ -136,6 +160,7 @@ def parse_line(obj: dict, set_name: str, where: str) -> list[Case]:
                 turn=i,
                 tags=list(obj.get("tags", [])) + list(turn.get("tags", [])),
                 note=turn.get("note", ""),
+                cls=turn.get("class") or obj.get("class") or turn["kind"],
             )
             _validate(case, f"{where} turn {i}")
             cases.append(case)
@@ -148,6 +173,7 @@ def parse_line(obj: dict, set_name: str, where: str) -> list[Case]:
         expect=obj["expect"],
         tags=list(obj.get("tags", [])),
         note=obj.get("note", ""),
+        cls=obj.get("class") or obj["kind"],
     )
     _validate(case, where)
     return [case]
@@ -155,6 +181,8 @@ def parse_line(obj: dict, set_name: str, where: str) -> list[Case]:
 
 def load_set(name: str, data_dir: Path = DATA) -> list[Case]:
     path = data_dir / f"{name}.jsonl"
+    if name in OPTIONAL_FILES and not path.exists():
+        return []
     cases: list[Case] = []
     seen: set[str] = set()
     for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
@@ -168,6 +196,19 @@ def load_set(name: str, data_dir: Path = DATA) -> list[Case]:
         for case in parse_line(obj, name, where):
             if case.id in seen:
                 raise SetError(f"{where}: duplicate id {case.id}")
+            seen.add(case.id)
+            cases.append(case)
+    return cases
+
+
+def load_group(group: str, data_dir: Path = DATA) -> list[Case]:
+    """Every case of a named set (SET_FILES), its files in order; ids must be unique across them."""
+    cases: list[Case] = []
+    seen: set[str] = set()
+    for name in SET_FILES[group]:
+        for case in load_set(name, data_dir):
+            if case.id in seen:
+                raise SetError(f"{name}.jsonl: id {case.id} is used by another file of set {group}")
             seen.add(case.id)
             cases.append(case)
     return cases
