@@ -10,7 +10,8 @@ Expectation fields (all optional except `answer`):
   route      accepted routes (default: derived from answer/reason, see `accepted_routes`)
   numbers    [{ticker, fiscal_year, value, concepts: [...], metric}]: XBRL facts the answer must give
   calc       {value, unit: percent|ratio|USD, metric}: a derived figure, exact; compared as displayed
-  evidence   [{ticker, fiscal_year, item, phrase | keywords}]: the chunk a qualitative answer needs
+  evidence   [{ticker, fiscal_year, item, phrase | keywords | sha1+chars}]: the chunk a qualitative
+             answer needs; sha1+chars name a key sentence by hash (evals.key_sentences)
   tickers    companies every citation must belong to (default: those of numbers and evidence)
   mentions   strings the answer text must contain (case-insensitive), e.g. coverage lists
   forbid     strings the answer text must never contain (injected figures, leaked rules)
@@ -40,6 +41,7 @@ PLANNER_REFUSALS = frozenset({"out_of_scope", "input_too_long"})
 SET_FILES = {
     "fixtures": ("golden", "adversarial", "threads", "holdout"),
     "shared": ("shared",),
+    "dev_prose": ("dev_prose",),
 }
 
 
@@ -118,8 +120,8 @@ def _validate(case: Case, where: str) -> None:
         if not {"ticker", "fiscal_year", "value"} <= number.keys():
             raise SetError(f"{where}: an expected number needs ticker, fiscal_year and value")
     for ev in exp.get("evidence", []):
-        if not ev.get("phrase") and not ev.get("keywords"):
-            raise SetError(f"{where}: expected evidence needs a phrase or keywords")
+        if not ev.get("phrase") and not ev.get("keywords") and not ev.get("sha1"):
+            raise SetError(f"{where}: expected evidence needs a phrase, keywords or a key-sentence hash")
 
 
 def parse_line(obj: dict, set_name: str, where: str) -> list[Case]:
