@@ -24,7 +24,8 @@ from evals.sets import SET_FILES, load_set
 
 def register(sub) -> None:
     p = sub.add_parser("eval", help="score the agent on the question sets; --gate fails on a missed threshold")
-    p.add_argument("--set", dest="which", choices=("fixtures", "shared", "all"), default="fixtures")
+    p.add_argument("--set", dest="which", choices=(*SET_FILES, "all"), default="fixtures",
+                   help="fixtures: the fixture corpus; any other set runs over the shared corpus")
     p.add_argument("--gate", action="store_true", help="exit 1 when a threshold in evals/thresholds.toml is missed")
     p.add_argument("--out", type=Path, default=Path("eval-results"), help="where results.json, .md and .html go")
     p.add_argument("--from", dest="shared_dir", type=Path, default=corpus.SHARED_CORPUS, help="the real corpus folder")
@@ -183,10 +184,10 @@ def cmd_eval(args, settings) -> int:
             with corpus.shared_database(settings) as (db, db_settings):
                 expected = corpus.document_count(args.shared_dir)
                 if not args.no_ingest and (args.reingest or corpus.filing_count(db) < expected):
-                    print(f"eval shared: ingesting {args.shared_dir} into the eval's own database "
+                    print(f"eval {group}: ingesting {args.shared_dir} into the eval's own database "
                           f"({corpus.filing_count(db)} of {expected} filings in; the asked-about companies first)...", flush=True)
                     started = time.perf_counter()
-                    first = _asked_tickers(_cases("shared", args.only))
+                    first = _asked_tickers(_cases(group, args.only))
                     errors = corpus.ingest_folder(db, embedder, db_settings, args.shared_dir, first=first, progress=print)
                     print(f"eval shared: ingested in {time.perf_counter() - started:.0f} s ({errors} error(s) reported)", flush=True)
                 if corpus.filing_count(db) == 0:

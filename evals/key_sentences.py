@@ -29,6 +29,7 @@ import hashlib
 import json
 import re
 import sys
+import weakref
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -178,12 +179,12 @@ def key_refs(expect: dict) -> list[dict]:
 
 ITEM_CHUNKS = """
 SELECT c.text FROM chunks c JOIN filings f ON f.accession = c.accession
-WHERE c.cik = %(cik)s AND f.fiscal_year = %(fy)s AND c.item = %(item)s
+WHERE c.cik = %(cik)s AND f.fiscal_year = %(fy)s AND c.item = %(item)s AND f.form LIKE '10-K%%'
 ORDER BY c.accession, c.ordinal
 """
 ITEM_SECTION = """
 SELECT s.text FROM sections s JOIN filings f ON f.accession = s.accession
-WHERE f.cik = %(cik)s AND f.fiscal_year = %(fy)s AND s.item = %(item)s
+WHERE f.cik = %(cik)s AND f.fiscal_year = %(fy)s AND s.item = %(item)s AND f.form LIKE '10-K%%'
 """
 CIK = "SELECT cik FROM companies WHERE %s = ANY(tickers) ORDER BY cik LIMIT 1"
 NAME = "SELECT name FROM companies WHERE cik = %s"
@@ -309,3 +310,24 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+_RESOLVERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def findings(question: str, expect: dict, answer: dict, lookup) -> dict:
+    """The runner's findings for a case with key sentences ({} without): one Resolver per lookup,
+    so each reference is resolved once per run."""
+    if not key_refs(expect) or lookup is None:
+        return {}
+    resolver = _RESOLVERS.get(lookup)
+    if resolver is None:
+        resolver = _RESOLVERS[lookup] = Resolver(lookup.db)
+    found = score_case(question, expect, answer, resolver)
+    wants_answer = expect.get("answer") == "answer"
+    return {
+        "key_sentences": found,
+        "key_sentence_miss": wants_answer and not found["recalled"],
+        "unrelated_quote": bool(found["unrelated"]),
+        "key_unresolved": found["unresolved"],
+    }

@@ -13,7 +13,7 @@ import traceback
 import uuid
 from collections.abc import Callable
 
-from evals import scorers
+from evals import key_sentences, scorers
 from evals.baseline import dense_top_k, score_baseline
 from evals.sets import Case
 
@@ -24,8 +24,10 @@ SEVERITY = {
     "forbidden": 90,
     "refusal_missed": 80,
     "unsupported": 60,
+    "unrelated_quote": 55,
     "citation_errors": 50,
     "false_refusal": 40,
+    "key_sentence_miss": 35,
     "numbers_missing": 30,
     "wrong_kind": 25,
     "wrong_reason": 20,
@@ -67,6 +69,7 @@ def score_case(case: Case, answer: dict, lookup, *, similar=None) -> dict:
         f["recall@5"] = scorers.recall_at_k(retrieved, gold, 5)
         f["recall@8"] = scorers.recall_at_k(retrieved, gold, 8)
         f["recall_miss"] = bool(gold) and not f["recall@5"]
+    f.update(key_sentences.findings(case.question, exp, answer, lookup))
     f["failures"] = failures_of(f)
     f["severity"] = sum(SEVERITY[name] for name in f["failures"])
     return f
