@@ -18,7 +18,8 @@ Scoring (functions of plain data, the runner passes resolved texts in):
   quote cut with "..." count together);
 - a quote is *unrelated* when it matches no key sentence of the question and shares no content
   word with the question (a word of 4+ letters, not a stop word, not the company's name, compared
-  after trimming plural and tense endings). An answer with one unrelated quote is an
+  after trimming plural and tense endings; in a thread, the question and the turns before it, so
+  "why?" is about the figure asked just before). An answer with one unrelated quote is an
   unrelated-quote answer: the issue's "verbatim but unrelated" failure.
 """
 

@@ -169,3 +169,30 @@ def test_the_key_sentences_of_one_shared_filing_are_in_its_parsed_text():
     items = ks.filing_items(SHARED_CORPUS, "NVDA", 2025)
     for r in refs:
         assert ks.find_hashed(items[r["item"]], r["sha1"], r["chars"]), r
+
+
+def test_a_follow_up_is_judged_against_the_questions_of_its_thread(corpus_db):
+    from evals.lookup import CorpusLookup
+    from evals.run import run_cases
+    from evals.sets import Case
+
+    items = ks.filing_items(SEC_FIXTURES, "NVDA", 2025)
+    [key] = ks.pick(items, "7", "Revenue for fiscal 2025 was")
+    [other] = ks.pick(items, "7", "from compensation for additional engineering headcount")
+    ref = ks.reference("NVDA", 2025, "7", key)
+    why = {"answer": "answer", "evidence": [ref]}
+    cases = [
+        Case(id="t#1", set="x", kind="numeric", question="nvidia operating expenses fy2025", expect={"answer": "answer"}, thread="t", turn=1),
+        Case(id="t#2", set="x", kind="qualitative", question="why?", expect=why, thread="t", turn=2),
+        Case(id="alone", set="x", kind="qualitative", question="why?", expect=why),
+    ]
+    replies = {"nvidia operating expenses fy2025": {"kind": "answer", "text": "See the filing."}}
+
+    def answer_fn(thread_key, question):
+        return replies.get(question) or _answer(other)
+
+    records = run_cases(cases, answer_fn, lookup=CorpusLookup(corpus_db), baseline=False)
+    follow_up, alone = records[1]["findings"], records[2]["findings"]
+    assert follow_up["key_sentence_miss"] and alone["key_sentence_miss"]  # the key sentence is not quoted
+    assert not follow_up["unrelated_quote"]  # "operating expenses" was asked just before
+    assert alone["unrelated_quote"] and "unrelated_quote" in alone["failures"]
