@@ -129,26 +129,39 @@ STOP = frozenset(
     their there them they this that these those with without than then also more most much many such other over
     under between during year years fiscal filing filings company company's companies 10-k annual report reports
     say says said tell describe explain give show please anything something quote quotes item items according
-    main biggest major thanks just like really pls plz your you know want need some kind sort each both""".split()
+    main biggest major thanks just like really pls plz your you know want need some kind sort each both happen
+    happened story behind going forward look mention mentions talk name names actually correct""".split()
 )
 
 
 def _stem(word: str) -> str:
-    for suffix in ("ies", "es", "s", "ed", "ing", "ly"):
+    """Crude on purpose: revenue/revenues, increase/increased/increasing meet at one stem."""
+    if word.endswith("ies") and len(word) > 5:
+        word = word[:-3] + "y"
+    elif word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    for suffix in ("ing", "ed", "ly", "e"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]
     return word
 
 
+def _words(text: str) -> list[str]:
+    out = []
+    for w in re.findall(r"[a-z][a-z'&-]{3,}", norm(text)):
+        w = w.strip("'-")
+        out.append(w[:-2] if w.endswith("'s") else w)
+    return out
+
+
 def content_words(question: str, names: Iterable[str] = ()) -> set[str]:
     """The question's words that a relevant quote would likely share (stems of 4+ letters)."""
-    named = {_stem(w) for n in names for w in re.findall(r"[a-z0-9&']+", norm(n))}
-    words = re.findall(r"[a-z][a-z'&-]{3,}", norm(question))
-    return {_stem(w.strip("'")) for w in words if w not in STOP} - named - {""}
+    named = {_stem(w) for n in names for w in _words(n)}
+    return {_stem(w) for w in _words(question) if w not in STOP and len(w) >= 4} - named
 
 
 def shares_content(quote: str, words: set[str]) -> bool:
-    return bool(words & {_stem(w.strip("'")) for w in re.findall(r"[a-z][a-z'&-]{3,}", norm(quote))})
+    return bool(words & {_stem(w) for w in _words(quote)})
 
 
 def score_answer(question: str, answer: dict, key_texts: list[str | None], names: Iterable[str] = ()) -> dict:

@@ -84,6 +84,8 @@ def test_an_answer_recalls_a_key_sentence_and_flags_an_unrelated_quote():
 def test_content_words_leave_out_stop_words_company_names_and_short_words():
     words = ks.content_words("What does Acme expect for capital expenditures in fiscal 2026?", names=["Acme Widgets Inc."])
     assert words == {"expect", "capital", "expenditur"}
+    assert ks.shares_content("Revenues increased.", ks.content_words("why did revenue increase?"))
+    assert ks.shares_content("It kept increasing.", ks.content_words("why the increase"))
 
 
 def test_a_refusal_quotes_nothing_and_an_unresolved_key_is_reported():
