@@ -25,8 +25,8 @@ from evals.sets import CORPUS_SETS, SET_FILES, load_group
 
 def register(sub) -> None:
     p = sub.add_parser("eval", help="score the agent on the question sets; --gate fails on a missed threshold")
-    p.add_argument("--set", dest="which", choices=("fixtures", "shared", "dev", "all"), default="fixtures",
-                   help="fixtures: tests/fixtures/sec (the CI gate, default); shared, dev: ../shared/sec; all: every set")
+    p.add_argument("--set", dest="which", choices=(*SET_FILES, "all"), default="fixtures",
+                   help="fixtures: tests/fixtures/sec (the CI gate, default); any other set runs over ../shared/sec; all: every set")
     p.add_argument("--gate", action="store_true", help="exit 1 when a threshold in evals/thresholds.toml is missed")
     p.add_argument("--out", type=Path, default=Path("eval-results"), help="where results.json, .md and .html go")
     p.add_argument("--from", dest="shared_dir", type=Path, default=corpus.SHARED_CORPUS, help="the real corpus folder")

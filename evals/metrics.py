@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from evals import prose_metrics
 from evals.scorers import percentile, rate
 
 
@@ -59,6 +60,7 @@ def summarize(records: list[dict]) -> dict:
         "footnote_recall@5_on_baseline_questions": rate(sum(1 for r in base if r["findings"].get("recall@5")), len(base)),
         "latency_p50_ms": percentile(latencies, 50),
         "latency_p95_ms": percentile(latencies, 95),
+        **prose_metrics.summarize(records),
     }
 
 

@@ -65,6 +65,31 @@ def _gate_rows(gate: dict) -> list[list[str]]:
     return rows
 
 
+PROSE_ROWS = [
+    ("key_sentence_recall", "key-sentence recall", "key_sentence_questions", "qualitative questions"),
+    ("unrelated_quote_rate", "unrelated-quote rate", "quoted_answers", "answers quoting prose"),
+    ("meta_routing", "META routing", "meta_questions", "META messages"),
+    ("thread_accuracy", "thread accuracy (all turns right)", "threads", "threads"),
+    ("refusal_precision", "refusal precision", "should_refuse", "must-refuse messages"),
+]
+
+
+def prose_section(m: dict) -> list[str]:
+    """Conversation and prose (evals.prose_metrics), per set that has any of it."""
+    rows = []
+    for name, s in m["sets"].items():
+        if not (s.get("key_sentence_questions") or s.get("meta_questions") or s.get("threads")):
+            continue
+        rows += [[name, label, fmt(s.get(key), "pct"), str(s.get(over, 0)), what] for key, label, over, what in PROSE_ROWS]
+    if not rows:
+        return []
+    out = ["## Conversation and prose", _md_table(["set", "metric", "value", "over", ""], rows)]
+    unresolved = sum(s.get("key_sentences_unresolved", 0) for s in m["sets"].values())
+    if unresolved:
+        out.append(f"\n**{unresolved} key sentence(s) not found in the eval database: their filing is not ingested or has changed.**")
+    return out + [""]
+
+
 def markdown(results: dict) -> str:
     m = results["metrics"]
     gate = results["gate"]
@@ -96,6 +121,7 @@ def markdown(results: dict) -> str:
         tags = sorted(m["tags"].items(), key=lambda kv: (kv[1]["passed"] - kv[1]["questions"], kv[0]))
         out.append(", ".join(f"{t} {v['passed']}/{v['questions']}" for t, v in tags))
         out.append("")
+    out += prose_section(m)
     o = m["overall"]
     out.append("## Retrieval of the qualitative evidence: Footnote vs plain dense baseline")
     out.append(

@@ -13,7 +13,7 @@ import traceback
 import uuid
 from collections.abc import Callable
 
-from evals import scorers
+from evals import key_sentences, scorers
 from evals.baseline import dense_top_k, score_baseline
 from evals.sets import Case
 
@@ -24,8 +24,10 @@ SEVERITY = {
     "forbidden": 90,
     "refusal_missed": 80,
     "unsupported": 60,
+    "unrelated_quote": 55,
     "citation_errors": 50,
     "false_refusal": 40,
+    "key_sentence_miss": 35,
     "numbers_missing": 30,
     "wrong_kind": 25,
     "wrong_reason": 20,
@@ -37,8 +39,9 @@ SEVERITY = {
 AnswerFn = Callable[[str, str], object]  # (thread_key, question) -> agent.answer.Answer
 
 
-def score_case(case: Case, answer: dict, lookup, *, similar=None) -> dict:
-    """Every scorer's findings for one answer, plus the list of failures it amounts to."""
+def score_case(case: Case, answer: dict, lookup, *, similar=None, earlier: str = "") -> dict:
+    """Every scorer's findings for one answer, plus the list of failures it amounts to.
+    `earlier`: the thread's previous questions, what a follow-up such as "why?" is about."""
     exp = case.expect
     f: dict = {}
     f["tripwire"] = scorers.numeric_tripwire(exp, answer)
@@ -67,6 +70,7 @@ def score_case(case: Case, answer: dict, lookup, *, similar=None) -> dict:
         f["recall@5"] = scorers.recall_at_k(retrieved, gold, 5)
         f["recall@8"] = scorers.recall_at_k(retrieved, gold, 8)
         f["recall_miss"] = bool(gold) and not f["recall@5"]
+    f.update(key_sentences.findings(f"{earlier} {case.question}".strip(), exp, answer, lookup))
     f["failures"] = failures_of(f)
     f["severity"] = sum(SEVERITY[name] for name in f["failures"])
     return f
@@ -95,6 +99,7 @@ def run_cases(
     run_id = uuid.uuid4().hex[:8]
     similar = lookup.similar if lookup is not None and embedder is not None else None
     records = []
+    asked: dict[str, str] = {}  # thread -> its questions so far
     for i, case in enumerate(cases, start=1):
         thread_key = f"eval:{run_id}:{case.thread or case.id}"
         started = time.perf_counter()
@@ -106,7 +111,9 @@ def run_cases(
             answer_dict = {"kind": "error", "text": f"{exc.__class__.__name__}: {exc}"}
             trace = traceback.format_exc(limit=8)
         latency_ms = (time.perf_counter() - started) * 1000
-        findings = score_case(case, answer_dict, lookup, similar=similar)
+        findings = score_case(case, answer_dict, lookup, similar=similar, earlier=asked.get(case.thread or "", ""))
+        if case.thread:
+            asked[case.thread] = f"{asked.get(case.thread, '')} {case.question}".strip()
         if baseline and case.kind == "qualitative" and case.thread is None and "gold" in findings and db is not None:
             expected_ciks = {lookup.cik(e["ticker"]) for e in case.expect["evidence"]} - {None}
             hits = dense_top_k(db, embedder, case.question, k=8)

@@ -462,7 +462,11 @@ def recall_at_k(retrieved: list[int], gold: set[int], k: int) -> bool:
 
 
 def evidence_matches(ev: dict, text: str) -> bool:
-    """A chunk is the expected evidence when it holds the phrase (or all the keywords)."""
+    """A chunk is the expected evidence when it holds the phrase, all the keywords or the key sentence."""
+    if ev.get("sha1"):
+        from evals.key_sentences import find_hashed
+
+        return find_hashed(text, ev["sha1"], int(ev.get("chars") or 0)) is not None
     hay = normalize(text)
     if ev.get("phrase"):
         return normalize(ev["phrase"]) in hay

@@ -14,7 +14,8 @@ Expectation fields (all optional except `answer`):
              figure, exact; compared as displayed. `inputs` lists the facts it was computed from
              ({name, concept, fiscal_year, value, dims?}); `alternatives` [{convention, value}] are
              results under another named convention (ending vs average balances), as right
-  evidence   [{ticker, fiscal_year, item, phrase | keywords}]: the chunk a qualitative answer needs
+  evidence   [{ticker, fiscal_year, item, phrase | keywords | sha1+chars}]: the chunk a qualitative
+             answer needs; sha1+chars name a key sentence by hash (evals.key_sentences)
   tickers    companies every citation must belong to (default: those of numbers and evidence)
   mentions   strings the answer text must contain (case-insensitive), e.g. coverage lists
   forbid     strings the answer text must never contain (injected figures, leaked rules)
@@ -50,11 +51,12 @@ SET_FILES = {
     "fixtures": ("golden", "adversarial", "threads", "holdout"),
     "shared": ("shared",),
     "dev": ("dev_figures", "dev_prose"),
+    "dev_prose": ("dev_prose",),
 }
 # Files of a set written separately, possibly later: missing means no questions yet, not an error.
 OPTIONAL_FILES = frozenset({"dev_prose"})
 # Sets that run over the real corpus (../shared/sec) in its own database.
-CORPUS_SETS = ("shared", "dev")
+CORPUS_SETS = ("shared", "dev")  # `all` runs these; dev_prose alone is part of dev
 
 
 @dataclass
@@ -133,8 +135,8 @@ def _validate(case: Case, where: str) -> None:
         if not {"ticker", "fiscal_year", "value"} <= number.keys():
             raise SetError(f"{where}: an expected number needs ticker, fiscal_year and value")
     for ev in exp.get("evidence", []):
-        if not ev.get("phrase") and not ev.get("keywords"):
-            raise SetError(f"{where}: expected evidence needs a phrase or keywords")
+        if not ev.get("phrase") and not ev.get("keywords") and not ev.get("sha1"):
+            raise SetError(f"{where}: expected evidence needs a phrase, keywords or a key-sentence hash")
     for number in exp.get("numbers", []):
         if "dims" in number and not (isinstance(number["dims"], dict) and number["dims"]):
             raise SetError(f"{where}: an expected number's dims must be a non-empty {{axis: member}}")
