@@ -17,6 +17,7 @@ from agent.graph import status
 from agent.guards import financial_figures, number_tokens, split_sentences
 from agent.plan import Plan
 from agent.query_vectors import embed_queries
+from agent import sentence_rank
 
 log = logging.getLogger(__name__)
 
@@ -119,8 +120,9 @@ def _figure_free_tail(sentence: str) -> str | None:
 
 
 def _pick_sentences(
-    chunks: list[Evidence], query_terms: set[str], *, queries: list[str] | None = None, embedder=None
-) -> list[tuple[Evidence, str]]:
+    chunks: list[Evidence], query_terms: set[str], *, queries: list[str] | None = None, embedder=None,
+    question: str = "",
+) -> list[tuple[Evidence, str, str]]:
     """The sentences of the top chunks that answer the question, in the chunks' order.
 
     With an embedder: every candidate sentence is scored by cosine to each sub-query (plus a
@@ -133,31 +135,37 @@ def _pick_sentences(
         return []
     if embedder is None or not queries:
         return _pick_by_terms(chunks, candidates, query_terms)
-    candidates = _shortlist(candidates, query_terms)
+    weights = sentence_rank.term_weights(sentence_rank.terms(question or " ".join(queries)) or query_terms,
+                                         [c[3] for c in candidates])
+    candidates = _shortlist(candidates, query_terms, weights)
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
     sents = embedder.embed([" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates])
     cosines = sents @ q.T  # normalized embeddings: (sentences, queries)
     scored = []
-    for i, (rank, position, sentence, _) in enumerate(candidates):
-        overlap = len(_terms(sentence) & query_terms)
-        score = float(cosines[i].max()) + OVERLAP_WEIGHT * min(overlap, 3) - 0.02 * len(number_tokens(sentence))
+    for i, (rank, position, sentence, whole) in enumerate(candidates):
+        covered = sentence_rank.coverage(whole, weights)
+        if not sentence_rank.answers(float(cosines[i].max()), covered):
+            continue  # shares the filing's vocabulary, not the question's subject
+        score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
+                 + sentence_rank.role(question, whole) - 0.02 * len(number_tokens(sentence)))
         scored.append((score, i))
+    if not scored:
+        return []  # nothing answers: the compose node refuses rather than quote filler
     best = max(score for score, _ in scored)
     floor = max(RELEVANCE_FLOOR, best - RELEVANCE_MARGIN)
+    kept = {i for _, i in scored}
     order = []
     for j in range(len(queries)):  # each part of a compound question heard first
-        top = max(range(len(candidates)), key=lambda i: float(cosines[i, j]))
+        top = max(kept, key=lambda i: float(cosines[i, j]))
         if float(cosines[top, j]) + OVERLAP_WEIGHT >= floor:
             order.append(top)
     order += [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2])) if score >= floor]
-    if not order:
-        order = [max(scored)[1]]
-    return _choose(chunks, [candidates[i][:3] for i in dict.fromkeys(order)])
+    return _choose(chunks, [(*candidates[i][:3], candidates[i][3]) for i in dict.fromkeys(order)])
 
 
-def _shortlist(candidates: list, query_terms: set[str]) -> list:
-    """The SHORTLIST candidates worth embedding (each costs ~8 ms on a busy core): most shared
-    query terms first, rarer terms weighing more, ties in the search's own order."""
+def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float] | None = None) -> list:
+    """The SHORTLIST candidates worth embedding (each costs ~8 ms on a busy core): the question's
+    terms covered first (rarer terms weighing more), then the query's, ties in the search's order."""
     if len(candidates) <= SHORTLIST:
         return candidates
     terms = [_terms(c[3]) & query_terms for c in candidates]
@@ -167,6 +175,8 @@ def _shortlist(candidates: list, query_terms: set[str]) -> list:
             df[t] = df.get(t, 0) + 1
     n = len(candidates)
     weight = [sum(math.log(1 + n / df[t]) for t in ts) for ts in terms]
+    if weights:
+        weight = [w + 3 * sentence_rank.coverage(c[3], weights) for w, c in zip(weight, candidates, strict=True)]
     keep = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))[:SHORTLIST]
     return [candidates[i] for i in sorted(keep)]
 
@@ -189,26 +199,30 @@ def _pick_by_terms(chunks, candidates, query_terms) -> list[tuple[Evidence, str]
             rest = scored
         extras.extend((score, rank, position, sentence) for score, position, sentence in rest if score >= 1)
     extras.sort(key=lambda e: (-e[0], e[1], e[2]))
-    return _choose(chunks, firsts + [(r, p, s) for _, r, p, s in extras])
+    wholes = {(c[0], c[1]): c[3] for c in candidates}
+    return _choose(chunks, [(r, p, s, wholes[(r, p)]) for r, p, s in firsts + [(r, p, s) for _, r, p, s in extras]])
 
 
-def _choose(chunks, ranked: list[tuple[int, int, str]]) -> list[tuple[Evidence, str]]:
-    """Up to MAX_SENTENCES of `ranked` (best first), no repeats, each company heard, shown in the
-    chunks' order."""
+def _choose(chunks, ranked: list[tuple[int, int, str, str]]) -> list[tuple[Evidence, str, str]]:
+    """Up to MAX_SENTENCES of `ranked` (best first), no repeats nor near-duplicates, each company
+    heard, shown in the chunks' order: (chunk, the sentence as shown, the whole sentence)."""
     chosen, seen = [], set()
     tickers = {c.ticker for c in chunks}
     cap = max(2, -(-MAX_SENTENCES // len(tickers))) if len(tickers) > 1 else MAX_SENTENCES  # each company heard
     per_ticker: dict[str, int] = {}
-    for rank, position, sentence in ranked:
+    for rank, position, sentence, whole in ranked:
         key = " ".join(sentence.lower().lstrip("…").split())
         ticker = chunks[rank].ticker
-        if key not in seen and per_ticker.get(ticker, 0) < cap:  # overlapping chunks repeat sentences
-            seen.add(key)
-            per_ticker[ticker] = per_ticker.get(ticker, 0) + 1
-            chosen.append((rank, position, sentence))
+        if key in seen or per_ticker.get(ticker, 0) >= cap:  # overlapping chunks repeat sentences
+            continue
+        if any(chunks[r].ticker == ticker and sentence_rank.near_duplicate(whole, w) for r, _, _, w in chosen):
+            continue  # MD&A restating a risk factor: one of the two is enough
+        seen.add(key)
+        per_ticker[ticker] = per_ticker.get(ticker, 0) + 1
+        chosen.append((rank, position, sentence, whole))
     chosen = chosen[:MAX_SENTENCES]
     chosen.sort(key=lambda c: (c[0], c[1]))
-    return [(chunks[rank], sentence) for rank, _, sentence in chosen]
+    return [(chunks[rank], sentence, whole) for rank, _, sentence, whole in chosen]
 
 
 def compose_extractive(
@@ -225,7 +239,7 @@ def compose_extractive(
     display|None}. `embedder` (the one retrieval used) scores sentences against the question."""
     if plan.intent == "qualitative":
         return _qualitative(question, plan, evidence, cells, embedder)
-    return _numbers(plan, cells or [])
+    return _numbers(plan, cells or [], evidence)
 
 
 def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: list[dict] | None = None,
@@ -236,13 +250,14 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
     queries = list(dict.fromkeys(plan.sub_queries or [plan.query or question]))
     if len(queries) > 1 and any(c.get("evidence_id") for c in cells or []):
         queries = queries[1:]  # "how much ..." is answered by the XBRL figure; the prose answers "on what"
-    picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder)
-    claims = _number_claims(cells or []) + [Claim(text=s, evidence_id=c.id, kind="prose") for c, s in picks]
+    picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder, question=question)
+    claims = _number_claims(cells or []) + [Claim(text=s, evidence_id=c.id, kind="prose", quote=whole)
+                                            for c, s, whole in picks]
     intro = ""
     if picks:
         first = picks[0][0]
-        companies = sorted({c.ticker for c, _ in picks})
-        items = sorted({c.item for c, _ in picks if c.item})
+        companies = sorted({c.ticker for c, _, _ in picks})
+        items = sorted({c.item for c, _, _ in picks if c.item})
         where = f" (Item {items[0]})" if len(items) == 1 else (f" (Items {', '.join(items[:-1])} and {items[-1]})" if items else "")
         if len(companies) == 1:
             intro = f"From the fiscal {first.fiscal_year} 10-K of {companies[0]}{where}:"
@@ -259,7 +274,7 @@ def _looks_tabular(text: str) -> bool:
     return bool(tokens) and len(number_tokens(text)) / len(tokens) > 0.25
 
 
-def _numbers(plan: Plan, cells: list[dict]) -> Draft:
+def _numbers(plan: Plan, cells: list[dict], evidence: list[Evidence] | None = None) -> Draft:
     found = [c for c in cells if c.get("evidence_id")]
     companies = list(dict.fromkeys(c["ticker"] for c in cells))
     years = sorted({c["fiscal_year"] for c in cells})
@@ -274,7 +289,27 @@ def _numbers(plan: Plan, cells: list[dict]) -> Draft:
                 f"{lower_label(c['label'])} (fiscal {c['fiscal_year']})" for c in missing
             ) + "."
         return Draft(intro=intro, claims=claims, composer="extractive")
-    return Draft(intro=_table_intro(cells, companies, years), claims=[], tables=[_table(cells, companies, years, metrics)])
+    intro = " ".join(p for p in (_table_intro(cells, companies, years), _ranking(cells, evidence or [])) if p)
+    return Draft(intro=intro, claims=[], tables=[_table(cells, companies, years, metrics)])
+
+
+def _ranking(cells: list[dict], evidence: list[Evidence]) -> str:
+    """Which company is highest on each measure ("which of the two was higher?", "rank them"),
+    in words only: the figures are in the table, each cited."""
+    values = {e.id: e.value for e in evidence if e.value is not None}
+    out = []
+    for metric in dict.fromkeys(c["metric"] for c in cells):
+        row = [c for c in cells if c["metric"] == metric and c.get("evidence_id") in values]
+        if len({c["ticker"] for c in row}) < 2 or len(row) != len({c["ticker"] for c in row}):
+            continue  # one year per company, at least two companies
+        ranked = sorted(row, key=lambda c: -float(values[c["evidence_id"]]))
+        names = [c["name"] for c in ranked]
+        label = lower_label(ranked[0]["label"])
+        if len(names) == 2:
+            out.append(f"{names[0]} is higher than {names[1]} on {label}.")
+        else:
+            out.append(f"By {label}, highest first: {', '.join(names)}.")
+    return " ".join(out[:3])
 
 
 def _number_claims(cells: list[dict]) -> list[Claim]:
@@ -351,4 +386,23 @@ def compose(state, deps, config) -> dict:
         log.warning("composer %s failed (%s); using the extractive composer", deps.composer_name, exc.__class__.__name__)
         draft = deps.fallback_composer(state["question"], plan, evidence, cells=cells, embedder=deps.embedder)
         draft.fallback = f"composer: {deps.composer_name} failed ({exc.__class__.__name__}); extractive composer used"
-    return {"draft": draft.model_dump(mode="json")}
+    update = {"draft": draft.model_dump(mode="json")}
+    if plan.intent == "qualitative" and not any(c.kind == "prose" for c in draft.claims) \
+            and not (draft.claims and plan.sub_queries):  # "how much ... and on what": the figure still answers
+        # nothing in what was found answers the question: say where we looked, quote nothing
+        update["refusal"] = {"reason": "no_grounding", "detail": searched(state)}
+    return update
+
+
+def searched(state) -> str:
+    """Where a prose question was looked for, for the refusal: "Apple's fiscal 2024 10-K (Item 7)"."""
+    located = state.get("located") or {}
+    items = list(located.get("items") or [])
+    where = ("all Items" if not items else f"Item {items[0]}" if len(items) == 1
+             else f"Items {', '.join(items[:-1])} and {items[-1]}")
+    parts = []
+    for company in state.get("resolved") or []:
+        years = company.get("fiscal_years") or []
+        span = f"fiscal {', '.join(map(str, years))} " if years else ""
+        parts.append(f"{possessive(company['name'])} {span}10-K")
+    return f"searched {' and '.join(parts) or 'the filing'} ({where})"

@@ -55,6 +55,11 @@ MESSAGES: dict[str, str] = {
     ),
 }
 
+SEARCHED_NOTHING = (
+    "I searched {detail_plain} and found no passage that answers this, so I won't quote something unrelated. "
+    "Try naming the topic the way a 10-K would, another fiscal year, or ask for a specific reported figure."
+)
+
 _OUT_OF_SCOPE_DEFAULT = "stock prices, forecasts, investment advice, sources other than 10-K filings, or changes to how I work"
 
 
@@ -67,7 +72,11 @@ def refusal_text(
 ) -> str:
     """The user-facing sentence(s) for a refusal reason."""
     template = MESSAGES.get(reason, MESSAGES["internal_error"])
-    detail = scrub_figures(detail or "")[:120].strip()
+    if reason == "no_grounding" and (detail or "").startswith("searched "):
+        template = SEARCHED_NOTHING
+        detail = scrub_figures(detail)[len("searched "):][:200].strip()
+    else:
+        detail = scrub_figures(detail or "")[:120].strip()
     plain = detail or {
         "not_covered": "That company",
         "year_not_available": "that fiscal year",
