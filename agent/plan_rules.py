@@ -210,7 +210,9 @@ def _filing_statement(r: Reading, directory: CompanyDirectory) -> None:
     (MD&A first), quoted, never a figure of a year not yet reported nor a forecast of our own. A
     future year in the question is the year the statement is about; the latest filing states it."""
     r.measures, r.unmappable, r.has_topic, r.why = [], None, True, False
-    r.items = r.items or (["7", "8"] if filed_future(r.low) else ["7"])
+    r.items = r.items or ["7"]
+    if filed_future(r.low) and "8" not in r.items:
+        r.items = [*r.items, "8"]  # amounts to be recorded or paid are scheduled in the notes too
     if r.years.as_of:  # "what does its 2024 10-K say it expects for 2025?": that filing
         r.years = Years(years=[r.years.as_of], as_of=r.years.as_of)
         return
@@ -319,7 +321,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     forward = (forward_looking(low) or ahead) and filing_framed(low)
     if forward:
         _filing_statement(r, directory)
-    subject = bool(r.measures or r.unmappable or r.has_topic or r.why or r.years.given)
+    subject = bool(r.measures or r.unmappable or r.has_topic or r.why or r.years.given or lead_subject(outside))
     kind, detail = message_kind(masked(outside, [(m.start, m.end) for m in r.matches]).lower(),
                                 company_only=bool(r.matches) and not subject, subject=subject)
     meta = meta_intent(low)

@@ -52,7 +52,7 @@ def order_items(low: str, items: list[str]) -> list[str]:
         first = ["7", "8", "1A"]
     elif DEPENDENCE.search(low):
         first = ["1A", "1", "7"]
-    elif DESCRIBE.search(low) and not items:
+    elif DESCRIBE.search(low) and set(items) <= {"1"}:
         first = ["1", "7"]
     if not first:
         return items

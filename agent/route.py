@@ -21,6 +21,7 @@ from agent.exemplars import META, nearest
 MIN_SCORE = 0.2  # mean cosine of the agreeing neighbours: below it, nothing is alike enough
 MIN_TOP = 0.4  # and the nearest exemplar itself must be this close
 SUBJECT_REFUSAL = 0.3  # a company-only message needs a clearer likeness to be refused
+SHORT, SHORT_TOP = 3, 0.25  # a message of a few words that resembles only small talk is small talk
 REFUSAL_DETAIL = {
     "offtopic": "topics outside companies' 10-K filings",
     "forecast": "forecasts or predictions",
@@ -48,12 +49,17 @@ def message_kind(text: str, *, company_only: bool, subject: bool) -> tuple[str, 
     if subject:
         return "domain", None
     found = nearest(text)
-    if found is None or found.score < MIN_SCORE or found.top < MIN_TOP:
+    if found is None:
         return "unknown", None
     if company_only:
-        if found.label in ("advice", "price", "forecast") and found.score >= SUBJECT_REFUSAL:
+        rest = [w for w in text.split() if w.strip("?!.,'s") != "company"]
+        if found.label in ("advice", "price", "forecast") and found.score >= SUBJECT_REFUSAL and len(rest) >= 3:
             return "refuse", REFUSAL_DETAIL[found.label]
         return "domain", None
+    if found.score < MIN_SCORE or found.top < MIN_TOP:
+        if found.label in META and len(text.split()) <= SHORT and found.top >= SHORT_TOP:
+            return "meta", META_INTENT[found.label]  # "okie dokie": short, and small talk is all it resembles
+        return "unknown", None
     if found.label in META:
         return "meta", META_INTENT[found.label]
     if found.label in REFUSAL_DETAIL:

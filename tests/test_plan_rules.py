@@ -102,8 +102,8 @@ CASES = [
     ("What are Apple's main risk factors?", dict(intent="qualitative", items=["1A"], tickers=["AAPL"])),
     ("How does Tesla describe its cybersecurity program?", dict(intent="qualitative", items=["1C"])),
     ("Who does Nvidia's CISO report to?", dict(intent="qualitative", items=["1C"])),
-    ("What is Walmart's strategy?", dict(intent="qualitative", items=["1"])),
-    ("Who are Tesla's competitors?", dict(intent="qualitative", items=["1"])),
+    ("What is Walmart's strategy?", dict(intent="qualitative", items=["1", "7"])),  # the business, then MD&A
+    ("Who are Tesla's competitors?", dict(intent="qualitative", items=["1", "7"])),
     ("How many employees does Apple have and what is its human capital approach?",
      dict(intent="qualitative")),
     ("Apple MD&A fiscal 2024", dict(intent="qualitative", items=["7"], fiscal_years=[2024])),
@@ -216,7 +216,7 @@ CASES = [
     ("cybertruck revenue", dict(refusal_reason="unknown_metric", tickers=["TSLA"])),
     ("How is Cybertruck production going?", dict(intent="qualitative", tickers=["TSLA"])),
     ("What does the 10-K say about Azure?", dict(refusal_reason="not_covered", tickers=["MSFT"])),
-    ("what is CUDA, per nvidia's 10-K?", dict(intent="qualitative", items=["1"], query="what is CUDA")),
+    ("what is CUDA, per nvidia's 10-K?", dict(intent="qualitative", items=["1", "7"], query="what is CUDA")),
     ("walmart stock split in fiscal 2024", dict(intent="qualitative", items=["7"])),
     ("Did Apple's fiscal 2023 have an extra week?", dict(intent="qualitative", items=["7"])),
     # --- words that look like refusals but are not
