@@ -47,7 +47,7 @@ ROLE_BONUS = 0.05
 COVERAGE_WEIGHT = 0.2
 # Below both, a sentence does not answer: measured on MiniLM cosines (a sentence on the asked topic
 # scores 0.4 and up; filler that merely shares the filing's vocabulary, 0.1 to 0.3).
-FLOOR_COSINE, FLOOR_COVERAGE = 0.3, 0.34
+FLOOR_COSINE, FLOOR_COVERAGE = 0.3, 0.5
 DUPLICATE_JACCARD = 0.6
 
 
