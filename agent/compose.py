@@ -121,7 +121,7 @@ def _figure_free_tail(sentence: str) -> str | None:
 
 def _pick_sentences(
     chunks: list[Evidence], query_terms: set[str], *, queries: list[str] | None = None, embedder=None,
-    question: str = "",
+    question: str = "", subject: str = "",
 ) -> list[tuple[Evidence, str, str]]:
     """The sentences of the top chunks that answer the question, in the chunks' order.
 
@@ -135,16 +135,17 @@ def _pick_sentences(
         return []
     if embedder is None or not queries:
         return _pick_by_terms(chunks, candidates, query_terms)
-    weights = sentence_rank.term_weights(sentence_rank.terms(question or " ".join(queries)) or query_terms,
-                                         [c[3] for c in candidates])
+    asked = sentence_rank.terms(subject or " ".join(queries))
+    weights = sentence_rank.term_weights(asked or query_terms, [c[3] for c in candidates])
+    held = not sentence_rank.broad(asked)  # "what are the risk factors?": any sentence of the Item answers
     candidates = _shortlist(candidates, query_terms, weights)
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
     sents = embedder.embed([" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates])
     cosines = sents @ q.T  # normalized embeddings: (sentences, queries)
     scored = []
     for i, (rank, position, sentence, whole) in enumerate(candidates):
-        covered = sentence_rank.coverage(whole, weights)
-        if not sentence_rank.answers(float(cosines[i].max()), covered):
+        covered = sentence_rank.coverage(whole, weights) if held else 0.0
+        if held and not sentence_rank.answers(float(cosines[i].max()), covered):
             continue  # shares the filing's vocabulary, not the question's subject
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
                  + sentence_rank.role(question, whole) - 0.02 * len(number_tokens(sentence)))
@@ -250,7 +251,8 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
     queries = list(dict.fromkeys(plan.sub_queries or [plan.query or question]))
     if len(queries) > 1 and any(c.get("evidence_id") for c in cells or []):
         queries = queries[1:]  # "how much ..." is answered by the XBRL figure; the prose answers "on what"
-    picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder, question=question)
+    picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder, question=question,
+                            subject=plan.query or question)
     claims = _number_claims(cells or []) + [Claim(text=s, evidence_id=c.id, kind="prose", quote=whole)
                                             for c, s, whole in picks]
     intro = ""
@@ -259,11 +261,28 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
         companies = sorted({c.ticker for c, _, _ in picks})
         items = sorted({c.item for c, _, _ in picks if c.item})
         where = f" (Item {items[0]})" if len(items) == 1 else (f" (Items {', '.join(items[:-1])} and {items[-1]})" if items else "")
-        if len(companies) == 1:
-            intro = f"From the fiscal {first.fiscal_year} 10-K of {companies[0]}{where}:"
-        else:
-            intro = f"From the 10-K filings of {', '.join(companies)}{where}:"
+        intro = _source_line(plan, [c for c, _, _ in picks], companies, where)
     return Draft(intro=intro, claims=claims, composer="extractive")
+
+
+def _source_line(plan: Plan, chunks: list[Evidence], companies: list[str], where: str) -> str:
+    """Which filing the quotes come from, and why that one: the latest when no year was named; the
+    next year's when the named year's 10-K is not held (it discusses that year as its prior year)."""
+    years = sorted({c.fiscal_year for c in chunks})
+    asked = sorted(set(plan.fiscal_years)) if not plan.latest else []
+    shown = ", ".join(f"fiscal {y}" for y in years)
+    if len(companies) == 1:
+        whose = f"{possessive(companies[0])} "
+    else:
+        whose = f"the {', '.join(companies[:-1])} and {companies[-1]} "
+    if plan.latest and not plan.year_offsets:
+        return f"From {whose}latest 10-K{'s' if len(companies) > 1 else ''} ({shown}{', ' + where[2:-1] if where else ''}):"
+    stand_ins = [y for y in asked if y not in years and y + 1 in years]
+    if stand_ins:
+        gone = ", ".join(f"fiscal {y}" for y in stand_ins)
+        return (f"The {gone} 10-K is not in my corpus; from the {shown} 10-K, which discusses {gone} as its "
+                f"prior year{where}:")
+    return f"From {whose}{shown} 10-K{'s' if len(companies) > 1 else ''}{where}:"
 
 
 compose_extractive.uses_embedder = True  # the compose node passes the loaded embedder

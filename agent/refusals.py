@@ -74,7 +74,7 @@ def refusal_text(
     template = MESSAGES.get(reason, MESSAGES["internal_error"])
     if reason == "no_grounding" and (detail or "").startswith("searched "):
         template = SEARCHED_NOTHING
-        detail = scrub_figures(detail)[len("searched "):][:200].strip()
+        detail = detail[len("searched "):][:200].strip()  # built from the store's names, Items and years
     else:
         detail = scrub_figures(detail or "")[:120].strip()
     plain = detail or {

@@ -89,6 +89,19 @@ def role(question: str, sentence: str) -> float:
     return bonus
 
 
+# Words that name a whole section rather than a subject within it: "what are the risk factors?"
+# is answered by any sentence of Item 1A, so no sentence is held to the floor.
+SECTION_WORDS = frozenset(stem(w) for w in (
+    "risk risks factor factors business overview md&a management's discussion analysis results operations "
+    "financial condition cybersecurity summary summarize section biggest major primary important top "
+    "principal significant material describe described".split()))
+
+
+def broad(question_terms: set[str]) -> bool:
+    """The question asks for a section's content as a whole, not for a subject inside it."""
+    return not (question_terms - SECTION_WORDS)
+
+
 def answers(cosine: float, covered: float) -> bool:
     """False when a sentence is neither close in meaning nor covers the question's terms."""
     return cosine >= FLOOR_COSINE or covered >= FLOOR_COVERAGE

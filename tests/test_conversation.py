@@ -90,3 +90,12 @@ def test_nothing_relevant_is_refused_saying_what_was_searched(footnote):
 def test_what_a_filing_expects_is_answered_from_it_not_refused(footnote):
     answer = ask(footnote, "What does Tesla's filing say it expects about legal matters?")
     assert answer.refusal_reason != "out_of_scope", answer.text
+
+
+def test_the_answer_says_which_filing_it_quotes(footnote):
+    latest = ask(footnote, "What are Tesla's risk factors?")
+    assert latest.kind == "answer" and "latest 10-K (fiscal 2024, Item 1A)" in latest.text
+    earlier = ask(footnote, "What risks did Tesla describe for fiscal 2022?")  # its 2022 10-K is not held
+    assert earlier.kind == "answer", earlier.text
+    assert "fiscal 2022 10-K is not in my corpus" in earlier.text and "fiscal 2023 10-K" in earlier.text
+    assert {c.fiscal_year for c in earlier.citations} == {2023}
