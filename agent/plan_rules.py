@@ -13,6 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from agent.companies import CompanyDirectory, CompanyMatch, norm_name
+from agent.company_words import english_words
 from agent.concepts import normalize
 from agent.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.plan import Plan
@@ -75,6 +76,9 @@ def guess_company_text(text: str) -> str | None:
     """The capitalised words most likely naming an unknown company ("Foo Corp"), for the refusal."""
     for m in _CAPITALISED.finditer(text):
         words = [w for w in re.split(r"\s+", m.group(1)) if w]
+        if m.start() == len(text) - len(text.lstrip()) and len(words) == 1 and not words[0].isupper() \
+                and re.sub(r"['\u2019]s$", "", words[0]).lower() in english_words():
+            words.pop(0)  # a sentence's first word is capitalised for the sentence ("See you", "What's")
         while words and (words[0].lower().strip(".,'") in STOPWORDS or normalize(words[0]) in MEASURE_PHRASES):
             words.pop(0)
         while words and (words[-1].lower() in ("&", "of") or normalize(words[-1]) in MEASURE_PHRASES):
@@ -321,7 +325,10 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     forward = (forward_looking(low) or ahead) and filing_framed(low)
     if forward:
         _filing_statement(r, directory)
-    subject = bool(r.measures or r.unmappable or r.has_topic or r.why or r.years.given or lead_subject(outside))
+    # a year asked of Footnote ("what's the latest year you have?") is about coverage, not a subject
+    asked_of_us = re.search(r"\b(?:you|your)\b", low) and not (r.measures or r.has_topic or r.matches)
+    subject = bool(r.measures or r.unmappable or r.has_topic or r.why or (r.years.given and not asked_of_us)
+                   or lead_subject(outside))
     kind, detail = message_kind(masked(outside, [(m.start, m.end) for m in r.matches]).lower(),
                                 company_only=bool(r.matches) and not subject, subject=subject)
     meta = meta_intent(low)

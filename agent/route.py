@@ -21,7 +21,7 @@ from agent.exemplars import META, nearest
 MIN_SCORE = 0.2  # mean cosine of the agreeing neighbours: below it, nothing is alike enough
 MIN_TOP = 0.4  # and the nearest exemplar itself must be this close
 SUBJECT_REFUSAL = 0.3  # a company-only message needs a clearer likeness to be refused
-SHORT, SHORT_TOP = 3, 0.25  # a message of a few words that resembles only small talk is small talk
+SHORT, SHORT_TOP = 3, 0.2  # a message of a few words that resembles only small talk is small talk
 REFUSAL_DETAIL = {
     "offtopic": "topics outside companies' 10-K filings",
     "forecast": "forecasts or predictions",
