@@ -58,8 +58,8 @@ def cite_check(state, deps, config) -> dict:
     verdict = result.verdict()
     if not draft.claims and draft.tables and not result.table_failures:
         verdict = "ok"  # a table-only answer: every cell was checked above
-    if verdict == "refuse":
-        return {"checked": checked, "refusal": {"reason": "no_grounding", "detail": None}}
+    if verdict == "refuse":  # the composer may already have said what it searched
+        return {"checked": checked, "refusal": state.get("refusal") or {"reason": "no_grounding", "detail": None}}
 
     answer = _assemble(state, draft, result, evidence, calculations, calc_inputs)
     cited_ids = [c.evidence_id for c in result.passed]
@@ -91,7 +91,7 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
         ns = notes.markers(c.evidence_id)
         ev = evidence[c.evidence_id]
         if ev.kind == "chunk":
-            quote = c.detail if c.status == "paraphrase" else c.claim.text
+            quote = c.detail if c.status == "paraphrase" else (c.claim.quote or c.claim.text)
             quotes.setdefault(c.evidence_id, quote)
             label = f"{ev.ticker}: " if several else ""
             lines.append(f"{label}{c.claim.text} {_marks(ns)}")

@@ -14,9 +14,11 @@ import re
 
 from agent.draft import Claim, Draft, Evidence
 from agent.graph import status
-from agent.guards import financial_figures, number_tokens, split_sentences
+from agent.guards import number_tokens, split_sentences
+from agent.plan_scope import INJECTION
 from agent.plan import Plan
 from agent.query_vectors import embed_queries
+from agent import sentence_rank
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +47,7 @@ _TITLE = re.compile(
 _GLUED = re.compile(
     r"^[A-Z][\w’'&,-]*(?:\s+[\w’'&,-]+){0,6}?\s+(?=(?:We|Our|The|This|These|During|Each|Under|Since|Because|Although)\s)"
 )
-_DANGLING = re.compile(r"(?:\d|respectively\b|and\b|or\b)", re.I)  # a tail that only makes sense with its figure
+_INSTRUCTION = re.compile("|".join(f"(?:{p})" for p in INJECTION))
 _ENDS = re.compile(r"[.!?][\"”’)]?$")
 _BOILERPLATE = re.compile(
     r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)|\bshould be read (?:together|in conjunction) with\b", re.I
@@ -82,19 +84,17 @@ def possessive(name: str) -> str:
 
 def _candidates(chunks: list[Evidence]) -> list[tuple[int, int, str, str]]:
     """(chunk rank, position, sentence, the text to score it by) for every sentence of `chunks` that can stand as a quote:
-    a statement of readable length, no heading, no figure (figures come from XBRL facts). A
-    sentence whose figure comes early keeps its figure-free tail as an elided quote
-    ("…directed mainly to supply chain automation"), still verbatim after the ellipsis."""
+    a whole statement of readable length, no heading, no instruction addressed to a reader. A
+    sentence keeps its figures: it is quoted whole and verbatim, so they are the filing's own words
+    (an amount stated in Footnote's words still comes only from an XBRL fact)."""
     out = []
     for rank, chunk in enumerate(chunks):
         for position, sentence in enumerate(split_sentences(chunk.text)):
             sentence = whole = _GLUED.sub("", _TITLE.sub("", sentence))
-            if financial_figures(sentence):
-                sentence = _figure_free_tail(sentence)  # scored with its whole sentence: its subject
-                if not sentence:
-                    continue
-            elif not (sentence[0].isupper() or sentence[0] in "“\"("):
+            if not (sentence[0].isupper() or sentence[0] in "“\"("):
                 continue
+            if _INSTRUCTION.search(sentence.lower()):
+                continue  # text planted in a filing to steer a reader is never quoted as an answer
             if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _BOILERPLATE.search(sentence):
                 continue
             if not _ENDS.search(sentence) or _shouting(sentence):
@@ -103,24 +103,10 @@ def _candidates(chunks: list[Evidence]) -> list[tuple[int, int, str, str]]:
     return out
 
 
-def _figure_free_tail(sentence: str) -> str | None:
-    """The longest clause after a sentence's last figure ('..., and capital expenditures were $20.6
-    billion, directed mainly to X.' -> '…directed mainly to X.'), or None when none follows."""
-    best = None
-    cut = sentence.rfind(",")
-    while cut > 0:
-        tail = sentence[cut + 1 :].strip()
-        if number_tokens(tail):
-            break
-        if len(tail.split()) >= 5 and financial_figures(sentence[:cut]) and not _DANGLING.match(tail):
-            best = "…" + tail
-        cut = sentence.rfind(",", 0, cut)
-    return best
-
-
 def _pick_sentences(
-    chunks: list[Evidence], query_terms: set[str], *, queries: list[str] | None = None, embedder=None
-) -> list[tuple[Evidence, str]]:
+    chunks: list[Evidence], query_terms: set[str], *, queries: list[str] | None = None, embedder=None,
+    question: str = "", subject: str = "",
+) -> list[tuple[Evidence, str, str]]:
     """The sentences of the top chunks that answer the question, in the chunks' order.
 
     With an embedder: every candidate sentence is scored by cosine to each sub-query (plus a
@@ -133,31 +119,38 @@ def _pick_sentences(
         return []
     if embedder is None or not queries:
         return _pick_by_terms(chunks, candidates, query_terms)
-    candidates = _shortlist(candidates, query_terms)
+    asked = sentence_rank.terms(subject or " ".join(queries))
+    weights = sentence_rank.term_weights(asked or query_terms, [c[3] for c in candidates])
+    held = not sentence_rank.broad(asked)  # "what are the risk factors?": any sentence of the Item answers
+    candidates = _shortlist(candidates, query_terms, weights)
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
     sents = embedder.embed([" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates])
     cosines = sents @ q.T  # normalized embeddings: (sentences, queries)
     scored = []
-    for i, (rank, position, sentence, _) in enumerate(candidates):
-        overlap = len(_terms(sentence) & query_terms)
-        score = float(cosines[i].max()) + OVERLAP_WEIGHT * min(overlap, 3) - 0.02 * len(number_tokens(sentence))
+    for i, (rank, position, sentence, whole) in enumerate(candidates):
+        covered = sentence_rank.coverage(whole, weights) if held else 0.0
+        if held and not sentence_rank.answers(float(cosines[i].max()), covered):
+            continue  # shares the filing's vocabulary, not the question's subject
+        score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
+                 + sentence_rank.role(question, whole) - 0.02 * len(number_tokens(sentence)))
         scored.append((score, i))
+    if not scored:
+        return []  # nothing answers: the compose node refuses rather than quote filler
     best = max(score for score, _ in scored)
     floor = max(RELEVANCE_FLOOR, best - RELEVANCE_MARGIN)
+    kept = {i for _, i in scored}
     order = []
     for j in range(len(queries)):  # each part of a compound question heard first
-        top = max(range(len(candidates)), key=lambda i: float(cosines[i, j]))
+        top = max(kept, key=lambda i: float(cosines[i, j]))
         if float(cosines[top, j]) + OVERLAP_WEIGHT >= floor:
             order.append(top)
     order += [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2])) if score >= floor]
-    if not order:
-        order = [max(scored)[1]]
-    return _choose(chunks, [candidates[i][:3] for i in dict.fromkeys(order)])
+    return _choose(chunks, [(*candidates[i][:3], candidates[i][3]) for i in dict.fromkeys(order)])
 
 
-def _shortlist(candidates: list, query_terms: set[str]) -> list:
-    """The SHORTLIST candidates worth embedding (each costs ~8 ms on a busy core): most shared
-    query terms first, rarer terms weighing more, ties in the search's own order."""
+def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float] | None = None) -> list:
+    """The SHORTLIST candidates worth embedding (each costs ~8 ms on a busy core): the question's
+    terms covered first (rarer terms weighing more), then the query's, ties in the search's order."""
     if len(candidates) <= SHORTLIST:
         return candidates
     terms = [_terms(c[3]) & query_terms for c in candidates]
@@ -167,6 +160,8 @@ def _shortlist(candidates: list, query_terms: set[str]) -> list:
             df[t] = df.get(t, 0) + 1
     n = len(candidates)
     weight = [sum(math.log(1 + n / df[t]) for t in ts) for ts in terms]
+    if weights:
+        weight = [w + 3 * sentence_rank.coverage(c[3], weights) for w, c in zip(weight, candidates, strict=True)]
     keep = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))[:SHORTLIST]
     return [candidates[i] for i in sorted(keep)]
 
@@ -189,26 +184,30 @@ def _pick_by_terms(chunks, candidates, query_terms) -> list[tuple[Evidence, str]
             rest = scored
         extras.extend((score, rank, position, sentence) for score, position, sentence in rest if score >= 1)
     extras.sort(key=lambda e: (-e[0], e[1], e[2]))
-    return _choose(chunks, firsts + [(r, p, s) for _, r, p, s in extras])
+    wholes = {(c[0], c[1]): c[3] for c in candidates}
+    return _choose(chunks, [(r, p, s, wholes[(r, p)]) for r, p, s in firsts + [(r, p, s) for _, r, p, s in extras]])
 
 
-def _choose(chunks, ranked: list[tuple[int, int, str]]) -> list[tuple[Evidence, str]]:
-    """Up to MAX_SENTENCES of `ranked` (best first), no repeats, each company heard, shown in the
-    chunks' order."""
+def _choose(chunks, ranked: list[tuple[int, int, str, str]]) -> list[tuple[Evidence, str, str]]:
+    """Up to MAX_SENTENCES of `ranked` (best first), no repeats nor near-duplicates, each company
+    heard, shown in the chunks' order: (chunk, the sentence as shown, the whole sentence)."""
     chosen, seen = [], set()
     tickers = {c.ticker for c in chunks}
     cap = max(2, -(-MAX_SENTENCES // len(tickers))) if len(tickers) > 1 else MAX_SENTENCES  # each company heard
     per_ticker: dict[str, int] = {}
-    for rank, position, sentence in ranked:
+    for rank, position, sentence, whole in ranked:
         key = " ".join(sentence.lower().lstrip("…").split())
         ticker = chunks[rank].ticker
-        if key not in seen and per_ticker.get(ticker, 0) < cap:  # overlapping chunks repeat sentences
-            seen.add(key)
-            per_ticker[ticker] = per_ticker.get(ticker, 0) + 1
-            chosen.append((rank, position, sentence))
+        if key in seen or per_ticker.get(ticker, 0) >= cap:  # overlapping chunks repeat sentences
+            continue
+        if any(chunks[r].ticker == ticker and sentence_rank.near_duplicate(whole, w) for r, _, _, w in chosen):
+            continue  # MD&A restating a risk factor: one of the two is enough
+        seen.add(key)
+        per_ticker[ticker] = per_ticker.get(ticker, 0) + 1
+        chosen.append((rank, position, sentence, whole))
     chosen = chosen[:MAX_SENTENCES]
     chosen.sort(key=lambda c: (c[0], c[1]))
-    return [(chunks[rank], sentence) for rank, _, sentence in chosen]
+    return [(chunks[rank], sentence, whole) for rank, _, sentence, whole in chosen]
 
 
 def compose_extractive(
@@ -225,7 +224,7 @@ def compose_extractive(
     display|None}. `embedder` (the one retrieval used) scores sentences against the question."""
     if plan.intent == "qualitative":
         return _qualitative(question, plan, evidence, cells, embedder)
-    return _numbers(plan, cells or [])
+    return _numbers(plan, cells or [], evidence)
 
 
 def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: list[dict] | None = None,
@@ -236,19 +235,38 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
     queries = list(dict.fromkeys(plan.sub_queries or [plan.query or question]))
     if len(queries) > 1 and any(c.get("evidence_id") for c in cells or []):
         queries = queries[1:]  # "how much ..." is answered by the XBRL figure; the prose answers "on what"
-    picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder)
-    claims = _number_claims(cells or []) + [Claim(text=s, evidence_id=c.id, kind="prose") for c, s in picks]
+    picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder, question=question,
+                            subject=plan.query or question)
+    claims = _number_claims(cells or []) + [Claim(text=s, evidence_id=c.id, kind="prose", quote=whole)
+                                            for c, s, whole in picks]
     intro = ""
     if picks:
         first = picks[0][0]
-        companies = sorted({c.ticker for c, _ in picks})
-        items = sorted({c.item for c, _ in picks if c.item})
+        companies = sorted({c.ticker for c, _, _ in picks})
+        items = sorted({c.item for c, _, _ in picks if c.item})
         where = f" (Item {items[0]})" if len(items) == 1 else (f" (Items {', '.join(items[:-1])} and {items[-1]})" if items else "")
-        if len(companies) == 1:
-            intro = f"From the fiscal {first.fiscal_year} 10-K of {companies[0]}{where}:"
-        else:
-            intro = f"From the 10-K filings of {', '.join(companies)}{where}:"
+        intro = _source_line(plan, [c for c, _, _ in picks], companies, where)
     return Draft(intro=intro, claims=claims, composer="extractive")
+
+
+def _source_line(plan: Plan, chunks: list[Evidence], companies: list[str], where: str) -> str:
+    """Which filing the quotes come from, and why that one: the latest when no year was named; the
+    next year's when the named year's 10-K is not held (it discusses that year as its prior year)."""
+    years = sorted({c.fiscal_year for c in chunks})
+    asked = sorted(set(plan.fiscal_years)) if not plan.latest else []
+    shown = ", ".join(f"fiscal {y}" for y in years)
+    if len(companies) == 1:
+        whose = f"{possessive(companies[0])} "
+    else:
+        whose = f"the {', '.join(companies[:-1])} and {companies[-1]} "
+    if plan.latest and not plan.year_offsets:
+        return f"From {whose}latest 10-K{'s' if len(companies) > 1 else ''} ({shown}{', ' + where[2:-1] if where else ''}):"
+    stand_ins = [y for y in asked if y not in years and y + 1 in years]
+    if stand_ins:
+        gone = ", ".join(f"fiscal {y}" for y in stand_ins)
+        return (f"The {gone} 10-K is not in my corpus; from the {shown} 10-K, which discusses {gone} as its "
+                f"prior year{where}:")
+    return f"From {whose}{shown} 10-K{'s' if len(companies) > 1 else ''}{where}:"
 
 
 compose_extractive.uses_embedder = True  # the compose node passes the loaded embedder
@@ -259,7 +277,7 @@ def _looks_tabular(text: str) -> bool:
     return bool(tokens) and len(number_tokens(text)) / len(tokens) > 0.25
 
 
-def _numbers(plan: Plan, cells: list[dict]) -> Draft:
+def _numbers(plan: Plan, cells: list[dict], evidence: list[Evidence] | None = None) -> Draft:
     found = [c for c in cells if c.get("evidence_id")]
     companies = list(dict.fromkeys(c["ticker"] for c in cells))
     years = sorted({c["fiscal_year"] for c in cells})
@@ -276,7 +294,27 @@ def _numbers(plan: Plan, cells: list[dict]) -> Draft:
                 f"{lower_label(c['label'])} (fiscal {c['fiscal_year']})" for c in missing
             ) + "."
         return Draft(intro=intro, claims=claims, composer="extractive")
-    return Draft(intro=_table_intro(cells, companies, years), claims=[], tables=[_table(cells, companies, years, metrics)])
+    intro = " ".join(p for p in (_table_intro(cells, companies, years), _ranking(cells, evidence or [])) if p)
+    return Draft(intro=intro, claims=[], tables=[_table(cells, companies, years, metrics)])
+
+
+def _ranking(cells: list[dict], evidence: list[Evidence]) -> str:
+    """Which company is highest on each measure ("which of the two was higher?", "rank them"),
+    in words only: the figures are in the table, each cited."""
+    values = {e.id: e.value for e in evidence if e.value is not None}
+    out = []
+    for metric in dict.fromkeys(c["metric"] for c in cells):
+        row = [c for c in cells if c["metric"] == metric and c.get("evidence_id") in values]
+        if len({c["ticker"] for c in row}) < 2 or len(row) != len({c["ticker"] for c in row}):
+            continue  # one year per company, at least two companies
+        ranked = sorted(row, key=lambda c: -float(values[c["evidence_id"]]))
+        names = [c["name"] for c in ranked]
+        label = lower_label(ranked[0]["label"])
+        if len(names) == 2:
+            out.append(f"{names[0]} is higher than {names[1]} on {label}.")
+        else:
+            out.append(f"By {label}, highest first: {', '.join(names)}.")
+    return " ".join(out[:3])
 
 
 def _number_claims(cells: list[dict]) -> list[Claim]:
@@ -376,4 +414,23 @@ def compose(state, deps, config) -> dict:
         log.warning("composer %s failed (%s); using the extractive composer", deps.composer_name, exc.__class__.__name__)
         draft = deps.fallback_composer(state["question"], plan, evidence, cells=cells, embedder=deps.embedder)
         draft.fallback = f"composer: {deps.composer_name} failed ({exc.__class__.__name__}); extractive composer used"
-    return {"draft": draft.model_dump(mode="json")}
+    update = {"draft": draft.model_dump(mode="json")}
+    if plan.intent == "qualitative" and not any(c.kind == "prose" for c in draft.claims) \
+            and not (draft.claims and plan.sub_queries):  # "how much ... and on what": the figure still answers
+        # nothing in what was found answers the question: say where we looked, quote nothing
+        update["refusal"] = {"reason": "no_grounding", "detail": searched(state)}
+    return update
+
+
+def searched(state) -> str:
+    """Where a prose question was looked for, for the refusal: "Apple's fiscal 2024 10-K (Item 7)"."""
+    located = state.get("located") or {}
+    items = list(located.get("items") or [])
+    where = ("all Items" if not items else f"Item {items[0]}" if len(items) == 1
+             else f"Items {', '.join(items[:-1])} and {items[-1]}")
+    parts = []
+    for company in state.get("resolved") or []:
+        years = company.get("fiscal_years") or []
+        span = f"fiscal {', '.join(map(str, years))} " if years else ""
+        parts.append(f"{possessive(company['name'])} {span}10-K")
+    return f"searched {' and '.join(parts) or 'the filing'} ({where})"

@@ -35,6 +35,7 @@ class Claim(BaseModel):
     text: str  # one sentence as the user will read it, without markers
     evidence_id: str  # the Evidence.id it relies on
     kind: Literal["prose", "number"] = "prose"
+    quote: str | None = None  # prose: the whole verbatim sentence, when the text shows only part of it
 
 
 class Draft(BaseModel):

@@ -156,6 +156,10 @@ def fetch(state, deps, config) -> dict:
                 wanted = sorted({y if y in available else next((y + k for k in (1, 2) if y + k in available), y)
                                  for y in wanted})
             missing = [y for y in wanted if y not in available]
+            if missing and not numeric and not plan.get("latest"):
+                # a year whose 10-K is not held is discussed, as the prior year, in the next one's MD&A
+                wanted = sorted({y + 1 if y in missing and y + 1 in available else y for y in wanted})
+                missing = [y for y in wanted if y not in available]
             if missing and (not numeric or len(missing) == len(wanted)):
                 label = ", ".join(f"fiscal {y}" for y in missing)
                 what = "10-K filing" if not numeric else "reported figures"

@@ -33,6 +33,16 @@ COVERAGE_NOTE = (
 
 GREETING = "Hello! I'm Footnote. " + INTRO + " Ask \"help\" for examples."
 THANKS = "You're welcome. Ask another question about a covered company's 10-K whenever you like."
+GOODBYE = "Goodbye! Come back any time with a question about a company's 10-K filings."
+ACK = "Glad that helps. Ask a follow-up (\"and the year before?\", \"why?\", \"compare with Nvidia\") or a new question."
+ABOUT = (
+    "I'm Footnote, a bot that answers questions about US public companies from their SEC filings, and only from them. "
+    "My data is the companies' annual reports (Form 10-K) from SEC EDGAR: every figure comes from the filing's XBRL "
+    "data and every statement quotes the filing's text. Each answer cites its sources with footnote markers [1] that "
+    "link to the SEC document, and I check every number and quote against the filing before I answer; when I can't "
+    "ground an answer I say so rather than guess. I don't browse the web, give stock prices, forecasts or advice. "
+    "{held}Ask \"help\" for example questions."
+)
 
 
 def examples(rows: list[dict]) -> list[tuple[str, str]]:
@@ -100,17 +110,48 @@ def _name(row: dict) -> str:
     return row.get("display_name") or row["name"]
 
 
+def company_years_text(row: dict) -> str:
+    """One company's holdings in a sentence: "which years do you have for Visa?"."""
+    years = row["fiscal_years"]
+    if not years:
+        return f"I hold XBRL facts for {_name(row)} ({row['ticker']}) but no 10-K text yet."
+    span = f"fiscal {years[0]}" if len(years) == 1 else f"fiscal {', '.join(map(str, years[:-1]))} and {years[-1]}"
+    only = row.get("figures_only_years") or []
+    extra = f" I also have reported figures only (no filing text) for {years_text(only)}." if only else ""
+    return (f"I hold {_name(row)}'s ({row['ticker']}) 10-K filings for {span}. Without a year, I answer from "
+            f"the latest one (fiscal {years[-1]}).{extra}")
+
+
+def held_text(rows: list[dict]) -> str:
+    years = sorted({y for r in rows for y in r["fiscal_years"]})
+    if not rows or not years:
+        return "No filings are ingested yet. "
+    span = f"fiscal {years[0]}" if len(years) == 1 else f"fiscal {years[0]} to {years[-1]}"
+    return f"I currently hold 10-K filings of {len(rows)} companies, {span}. "
+
+
 def meta(state, deps, config) -> dict:
     plan = state["plan"]
     intent = plan["intent"]
+    tickers = plan.get("tickers") or []
     if intent == "coverage":
         with deps.db.connection() as conn:
-            rows = coverage_store.coverage(conn, (plan.get("tickers") or [None])[0])
-        text = coverage_text(rows)
+            rows = coverage_store.coverage(conn, tickers[0] if tickers else None)
+        if len(tickers) == 1:
+            rows = [r for r in rows if r["ticker"] == tickers[0]] or rows
+        text = company_years_text(rows[0]) if len(tickers) == 1 and len(rows) == 1 else coverage_text(rows)
+    elif intent == "about":
+        with deps.db.connection() as conn:
+            rows = coverage_store.coverage(conn)
+        text = ABOUT.format(held=held_text(rows))
     elif intent == "greeting":
         text = GREETING
     elif intent == "thanks":
         text = THANKS
+    elif intent == "goodbye":
+        text = GOODBYE
+    elif intent == "ack":
+        text = ACK
     else:
         with deps.db.connection() as conn:
             text = help_text(coverage_store.coverage(conn))

@@ -14,6 +14,9 @@ Intent = Literal[
     "thanks",  # meta
     "help",  # meta
     "coverage",  # meta: which companies / years
+    "goodbye",  # meta
+    "ack",  # meta: "ok", "got it"
+    "about",  # meta: what Footnote is, where its data comes from, how it cites
     "numeric",  # one company, one year, one metric (or a few metrics)
     "derived",  # a formula over facts: margins, growth, ratios
     "compare",  # several companies, one metric and year

@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 
 ITEMS = ("1", "1A", "1C", "7", "7A", "8")
 INHERITABLE = {"companies": "tickers", "fiscal_years": "fiscal_years", "metrics": "metrics", "items": "items", "intent": "intent"}
-META_INTENTS = {"greeting", "thanks", "help", "coverage"}
+META_INTENTS = {"greeting", "thanks", "help", "coverage", "goodbye", "ack", "about"}
 DOMAIN_INTENTS = {"numeric", "derived", "compare", "trend", "qualitative"}
 NUMERIC_INTENTS = DOMAIN_INTENTS - {"qualitative"}
 MIN_YEAR, MAX_YEAR = 1993, 2100  # EDGAR's first electronic filings .. a sanity bound

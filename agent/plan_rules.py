@@ -13,12 +13,14 @@ import unicodedata
 from dataclasses import dataclass
 
 from agent.companies import CompanyDirectory, CompanyMatch, norm_name
+from agent.company_words import english_words
 from agent.concepts import normalize
 from agent.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.plan import Plan
 from agent.plan_measures import _IMPLIED as _IMPLIED_PATTERNS
 from agent.plan_measures import TOPIC_MASK, find_measures, growth_words, implied_measures
-from agent.plan_scope import meta_intent, out_of_scope, strip_quotes
+from agent.followups import inherited_growth, lead_subject, unknown_subject
+from agent.plan_scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.plan_topics import (
     COMPOUND,
     NARROWED,
@@ -38,6 +40,8 @@ from agent.segments import plan_key as dimension_key
 from agent.plan_words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.plan_years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
 from agent.plan_years import _YEAR_AFTER, Years, parse_years
+from agent.prose_route import CAUSE, order_items, topical_companies
+from agent.route import masked, message_kind
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
@@ -78,6 +82,9 @@ def guess_company_text(text: str) -> str | None:
     """The capitalised words most likely naming an unknown company ("Foo Corp"), for the refusal."""
     for m in _CAPITALISED.finditer(text):
         words = [w for w in re.split(r"\s+", m.group(1)) if w]
+        if m.start() == len(text) - len(text.lstrip()) and len(words) == 1 and not words[0].isupper() \
+                and re.sub(r"['\u2019]s$", "", words[0]).lower() in english_words():
+            words.pop(0)  # a sentence's first word is capitalised for the sentence ("See you", "What's")
         while words and (words[0].lower().strip(".,'") in STOPWORDS or normalize(words[0]) in MEASURE_PHRASES):
             words.pop(0)
         while words and (words[-1].lower() in ("&", "of") or normalize(words[-1]) in MEASURE_PHRASES):
@@ -183,6 +190,8 @@ class Reading:
 
 def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Reading:
     matches = directory.find(outside) or directory.find_products(outside)
+    for i in topical_companies(outside, matches):  # "competition from Intel" in AMD's 10-K: a topic
+        matches[i] = CompanyMatch("topic", matches[i].text, matches[i].start, matches[i].end, matches[i].company)
     unnamed = outside
     for m in sorted((m for m in matches if m.kind == "company" and m.via != "product"), key=lambda m: -m.start):
         # "Advanced Micro Devices revenue" is not "devices revenue"
@@ -191,7 +200,7 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Readi
                                          named_company=any(m.kind == "company" for m in matches))
     measures += [k for k in implied_measures(unnamed.lower()) if k not in measures]
     items, has_topic = route_items(low)
-    why = bool(WHY.search(low))
+    why = bool(WHY.search(low) or CAUSE.search(low))
     growth = growth_words(normalize(outside)) and not why
     reading = Reading(raw, low, matches, [m.company.ticker for m in matches if m.kind == "company"], measures,
                       unmappable, items, has_topic, why, growth, parse_years(outside, growth=growth))
@@ -204,6 +213,26 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Readi
         reading.measures, reading.unmappable = [], None
         reading.items = reading.items or ["7"]
     return reading
+
+
+def _filing_statement(r: Reading, directory: CompanyDirectory) -> None:
+    """What a company or its filing says it expects, plans or will record: prose from the filing
+    (MD&A first), quoted, never a figure of a year not yet reported nor a forecast of our own. A
+    future year in the question is the year the statement is about; the latest filing states it."""
+    r.measures, r.unmappable, r.has_topic, r.why = [], None, True, False
+    r.items = r.items or ["7"]
+    if filed_future(r.low) and "8" not in r.items:
+        r.items = [*r.items, "8"]  # amounts to be recorded or paid are scheduled in the notes too
+    if r.years.as_of:  # "what does its 2024 10-K say it expects for 2025?": that filing
+        r.years = Years(years=[r.years.as_of], as_of=r.years.as_of)
+        return
+    top = _coverage_years(directory, r.tickers)
+    future = [y for y in r.years.years if top is None or y > top]
+    if future or any(o > 0 for o in r.years.offsets):
+        r.years = Years(years=[y for y in r.years.years if y not in future],
+                        latest=True, offsets=[o for o in r.years.offsets if o <= 0], as_of=r.years.as_of)
+        if not r.years.years:
+            r.years.latest = True
 
 
 def _not_covered(r: Reading, directory: CompanyDirectory) -> list[CompanyMatch]:
@@ -320,18 +349,36 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if not re.search(r"[a-z0-9]", low):
         return _meta("help")
     scope = out_of_scope(low)
-    if scope:
+    if scope and scope != OFF_TOPIC_DETAIL:
         return _refuse("out_of_scope", scope)
 
     r = read(raw, outside, low, directory)
+    if scope and not (r.measures or r.unmappable or (r.has_topic and r.matches)):
+        return _refuse("out_of_scope", scope)  # "weather" is off-topic, "how weather affected sales" is not
+    top = _coverage_years(directory, r.tickers)
+    ahead = top is not None and any(y > top for y in r.years.years)
+    forward = (forward_looking(low) or ahead) and filing_framed(low)
+    if forward:
+        _filing_statement(r, directory)
+    # a year asked of Footnote ("what's the latest year you have?") is about coverage, not a subject
+    asked_of_us = re.search(r"\b(?:you|your)\b", low) and not (r.measures or r.has_topic or r.matches)
+    subject = bool(r.measures or r.unmappable or r.has_topic or r.why or (r.years.given and not asked_of_us)
+                   or lead_subject(outside))
+    kind, detail = message_kind(masked(outside, [(m.start, m.end) for m in r.matches]).lower(),
+                                company_only=bool(r.matches) and not subject, subject=subject)
     meta = meta_intent(low)
-    if meta in ("greeting", "thanks", "help") and not (r.matches or r.measures or r.has_topic or r.unmappable):
+    if kind == "refuse" and meta not in ("greeting", "thanks"):
+        return _refuse("out_of_scope", detail)
+    if meta in ("greeting", "thanks", "help") and not (r.matches or subject):
         return _meta(meta)
     if meta == "coverage" and not r.measures and not r.unmappable:
         return _meta("coverage", [m.company.ticker for m in r.matches if m.company])
+    if kind == "meta" and not r.matches:
+        return _meta(detail)
 
     prev = _usable_previous(previous)
-    followup = prev is not None and (bool(FOLLOWUP.search(low)) or len(re.findall(r"[\w&$'-]+", low)) <= 3)
+    followup = prev is not None and (bool(FOLLOWUP.search(low)) or len(re.findall(r"[\w&$'-]+", low)) <= 3
+                                     or (not r.matches and kind == "domain"))
 
     # what the message leaves out, from the thread (refusals carry it too, so a reply to one works)
     inherited: list[str] = []
@@ -341,7 +388,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     measures = list(r.measures)
     if not measures and not r.unmappable and prev is not None and prev.metrics and followup and not r.has_topic \
             and not r.why:
-        measures = list(prev.metrics)
+        # "what's the growth rate?": the thread's figures, grown year over year
+        measures = inherited_growth(prev.metrics) if r.growth else list(prev.metrics)
         inherited.append("metrics")
     carry = {"metrics": measures, **year_fields}
 
@@ -374,6 +422,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         unknown = named_unknown_company(outside)
         if unknown:  # "FOOBAR revenue" in a thread about Apple: not Apple's revenue
             return _refuse("no_company", unknown, **carry)
+        named = lead_subject(outside)
+        about = unknown_subject(named, directory) if named else None
+        if about:  # "what about Ford?" in a thread about Tesla: about Ford, never Tesla again
+            return _refuse(about[0], about[1], **carry)
     if prev is not None and prev.tickers:
         if not tickers and (domain_signal or followup):
             tickers = list(prev.tickers)
@@ -416,6 +468,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
 
     qualitative = _search(plan, r, prev, followup, inherited)
     plan.inherited = inherited
+    if qualitative and "items" not in inherited:
+        plan.items = order_items(low, plan.items)
     if outlook and not r.items:
         plan.items = ["7"]  # plans and expectations are stated in MD&A (liquidity, outlook)
     if qualitative:

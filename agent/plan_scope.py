@@ -46,6 +46,12 @@ ADVICE = (
     r"\bbetter\s+(?:investment|buy|stock|pick|bet)\b", r"\b(?:stocks?|shares)\s+to\s+(?:buy|sell|own)\b",
     r"\bstock\s+picks?\b", r"\bstock\s+picker\b",
 )
+# Footnote's own judgement, asked for: it reports what filings say and holds no views.
+OPINION = (
+    r"\b(?:what|how)\s+(?:do|would|did)\s+(?:you|u)\s+(?:think|feel|rate)\b", r"\byour\s+(?:opinion|views?|take|thoughts)\b",
+    r"\bdo\s+(?:you|u)\s+(?:like|trust|recommend)\b", r"\bin\s+your\s+(?:opinion|view)\b",
+    r"\bis\s+(?:the\s+)?management\s+(?:any\s+)?good\b",
+)
 FORECAST = (
     r"\bforecasts?\b", r"\bforecasting\b", r"\bpredict\w*\b", r"\bprojections?\b",
     r"(?:^|\b(?:please|can you|could you|would you)\s+)project\b", r"\bprojecting\b", r"\bextrapolat\w*",
@@ -53,6 +59,34 @@ FORECAST = (
     r"\bconsensus\b", r"\banalyst(?:s|'s)?\s+(?:estimates?|expectations?|ratings?|forecasts?)\b",
     r"\b(?:will|gonna|going\s+to)\b.{0,50}\b(?:be|reach|grow|hit|exceed|increase|decrease|rise|fall|drop|earn|make|report|look)\b",
     r"\bexpected\s+to\s+(?:earn|grow|reach|report|make)\b", r"\bestimates?\s+for\s+(?:fy\s?)?\d",
+    # Footnote's or analysts' own view of the future, however it is asked for
+    r"\b(?:do|would|will|did|can|could)\s+(?:you|u)\s+(?:expect|think|predict|estimate|guess|reckon|see|anticipate|project)\b"
+    r"(?!\s+(?:of|about)\b)",
+    r"\b(?:your|analysts?'?s?|wall\s+street'?s?|the\s+market'?s?)\s+(?:expectations?|views?|estimates?|predictions?|guess|outlook|take)\b",
+    r"\banalysts?\s+(?:expect|think|predict|see|say|project|anticipate)\w*",
+)
+# Who the future is asked of. A forecast is refused when Footnote is asked for it; what a company
+# or its filing says it expects, plans or will record is a statement in the filing, answered by
+# quoting it ("what does Caterpillar expect for dealer inventories?").
+_OTHERS = r"(?:you|u|analysts?|wall\s+street|the\s+market|markets|investors|experts?|people|economists|anyone|footnote)"
+FILING_FRAMED = (
+    # "what does X expect / plan / say ...", "how is X forecasting ...", X not Footnote nor analysts
+    rf"\b(?:what|how|when|where|which|why|does|do|did|is|are)\b[^?]{{0,40}}?\b(?:does|do|did|is|are|has|have)\s+"
+    rf"(?!{_OTHERS}\b)(?:[\w&.'-]+\s+){{1,5}}?(?:expect|anticipat|plan|intend|project|forecast|estimat|guid|say|"
+    rf"said|stat|disclos|describ|report|mention|discuss|outline|target|aim|believ|see|indicat|assum)\w*",
+    r"\b(?:according\s+to|per|in|from|does)\s+(?:the|its|their|his|her|[\w&.-]+'s)\s+(?:(?:fy\s?)?'?\d{2,4}\s+|latest\s+|"
+    r"most\s+recent\s+)?(?:10-?k|filing|annual\s+report|md&a|risk\s+factors|management)\b",
+    r"\b(?:10-?k|filing|annual\s+report|md&a|management)\s+(?:says?|states?|said|discuss\w*|disclos\w*|descri\w*|"
+    r"mentions?|expects?|anticipates?|projects?|indicates?|outlines?|notes?)\b",
+    r"\b(?:company|management)\s+(?:expect|anticipat|plan|intend|project|forecast|estimat)\w*",
+    rf"^(?:is|are|does|do|did|has|have)\s+(?!{_OTHERS}\b)(?:[\w&.'-]+\s+){{1,4}}?(?:expect|anticipat|plan|intend|"
+    rf"project|forecast|estimat|guid)\w*",
+)
+# What a 10-K itself states about the future: amounts to be recorded or paid, plans and schedules.
+FILED_FUTURE = (
+    r"\b(?:be|being)\s+(?:recorded|recogni[sz]ed|amortized|incurred|expensed|reclassified|paid|charged|"
+    r"capitalized|contributed|completed|funded|settled)\b|\b(?:planned|scheduled|committed|expected\s+to\s+be\s+"
+    r"(?:recorded|recogni[sz]ed|incurred|paid|completed))\b|\brestructuring\b|\bamortization\s+expense\b"
 )
 # "next year" asks for a forecast, unless it is about contractual amounts falling due (a 10-K topic).
 NEXT_PERIOD = r"\bnext\s+(?:fiscal\s+)?(?:year|quarter|12\s+months)(?:'s)?\b|\bin\s+the\s+(?:coming|next)\s+(?:years?|quarters?)\b"
@@ -111,6 +145,8 @@ _INJECTION, _STOCK_PRICE, _ADVICE, _FORECAST, _OFF_TOPIC, _HELP, _COVERAGE = (
     _compiled(p) for p in (INJECTION, STOCK_PRICE, ADVICE, FORECAST, OFF_TOPIC, HELP, COVERAGE)
 )
 _NEXT_PERIOD, _CONTRACTUAL = re.compile(NEXT_PERIOD), re.compile(CONTRACTUAL)
+_FILING_FRAMED, _FILED_FUTURE = _compiled(FILING_FRAMED), re.compile(FILED_FUTURE)
+_OPINION = _compiled(OPINION)
 _OTHER_SOURCES = tuple((re.compile(p), detail) for p, detail in OTHER_SOURCES)
 _ONLY_GREETING = re.compile(rf"\s*(?:{_GREETING}|{_FILLER})(?:[\s,!.]+(?:{_GREETING}|{_FILLER}))*[\s!.?]*")
 _GREETING_RE = re.compile(_GREETING)
@@ -133,14 +169,41 @@ def out_of_scope(text: str) -> str | None:
         return "stock prices or market valuations"
     if _ADVICE.search(text):
         return "investment advice"
-    if _FORECAST.search(text) or (_NEXT_PERIOD.search(text) and not _CONTRACTUAL.search(text)):
+    if _OPINION.search(text):
+        return "opinions (I report what the filings say, not views of my own)"
+    if (_FORECAST.search(text) or (_NEXT_PERIOD.search(text) and not _CONTRACTUAL.search(text))) \
+            and not filing_framed(text):
         return "forecasts or predictions"
     for pattern, detail in _OTHER_SOURCES:
         if pattern.search(text):
             return detail
     if _OFF_TOPIC.search(text):
-        return "topics outside companies' 10-K filings"
+        return OFF_TOPIC_DETAIL
     return None
+
+
+OFF_TOPIC_DETAIL = "topics outside companies' 10-K filings"
+_FORWARD = re.compile(
+    r"\b(?:expect\w*|anticipat\w*|plan(?:s|ned|ning)?|intend\w*|will|going\s+to|next|future|outlook|forecast\w*|"
+    r"project(?:s|ed|ing|ions?)|upcoming|coming|guid\w*|target\w*|aim\w*)\b"
+)
+
+
+def forward_looking(text: str) -> bool:
+    """The question is about the future (what is expected, planned, coming)."""
+    return bool(_FORWARD.search(text)) and not re.search(r"\b(?:did|was|were|had)\b", text)
+
+
+def filing_framed(text: str) -> bool:
+    """True when a question about the future asks what a company or its filing states (its
+    expectations, plans, amounts it will record), not for Footnote's own prediction.
+    `text`: lowercase, quotes removed."""
+    return bool(_FILING_FRAMED.search(text) or _FILED_FUTURE.search(text))
+
+
+def filed_future(text: str) -> bool:
+    """Amounts a filing says will be recorded, paid or amortized: told in the notes as well."""
+    return bool(_FILED_FUTURE.search(text))
 
 
 def meta_intent(text: str) -> str | None:

@@ -60,6 +60,11 @@ MESSAGES: dict[str, str] = {
     ),
 }
 
+SEARCHED_NOTHING = (
+    "I searched {detail_plain} and found no passage that answers this, so I won't quote something unrelated. "
+    "Try naming the topic the way a 10-K would, another fiscal year, or ask for a specific reported figure."
+)
+
 _OUT_OF_SCOPE_DEFAULT = "stock prices, forecasts, investment advice, sources other than 10-K filings, or changes to how I work"
 
 
@@ -78,7 +83,11 @@ def refusal_text(
     With `filing_years` (and `figure_years`), a missing year is answered with what there is, told
     apart: years with a 10-K (figures and text) and years with figures only."""
     template = MESSAGES.get(reason, MESSAGES["internal_error"])
-    detail = scrub_figures(detail or "")[:200].strip()
+    if reason == "no_grounding" and (detail or "").startswith("searched "):
+        template = SEARCHED_NOTHING
+        detail = detail[len("searched "):][:200].strip()  # built from the store's names, Items and years
+    else:
+        detail = scrub_figures(detail or "")[:200].strip()
     plain = detail or {
         "not_covered": "That company",
         "year_not_available": "that fiscal year",

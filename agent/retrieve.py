@@ -360,6 +360,17 @@ def _unresolved_lines(cells: list[dict]) -> dict | None:
 
 # --- prose -----------------------------------------------------------------------------------
 
+ITEM_STEP = 0.15  # each later Item in the plan's order weighs this much less
+
+
+def _prefer_items(hits: list, items: list[str]) -> list:
+    """The hits with the plan's first Items first: "why" reads MD&A before the notes, the notes
+    only outrank it when they match much better."""
+    if len(items) < 2:
+        return hits
+    order = {item: i for i, item in enumerate(items)}
+    return sorted(hits, key=lambda h: -float(h.score) * (1 - ITEM_STEP * order.get(h.item, len(items))))
+
 
 def _prose(state, deps, config) -> dict:
     located = state["located"]
@@ -385,7 +396,7 @@ def _prose(state, deps, config) -> dict:
             )
             found: list[Evidence] = []
             per_company_hits.append(found)
-            for hit in hits:
+            for hit in _prefer_items(hits, located["items"] or []):
                 found.append(
                     Evidence(
                         id=f"c:{hit.id}",

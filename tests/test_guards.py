@@ -107,15 +107,19 @@ def test_numbers_supported_lists_the_offenders():
     assert numbers_supported("It was $5.00 and 7%", ["$5.00"]) == ["7%"]
 
 
-def test_money_in_prose_must_come_from_a_fact():
+def test_money_in_prose_must_come_from_a_fact_unless_quoted_as_a_whole_sentence():
     ev = _evidence()
     ev["c:12"] = Evidence(id="c:12", kind="chunk", item="7", chunk_id=12, **BASE,
-                          text="Total net sales were $391.0 billion. Services grew strongly.")
-    quoted = Claim(text="Total net sales were $391.0 billion.", evidence_id="c:12")
+                          text="Total net sales were $391.0 billion, up from the prior year. Services grew strongly.")
+    whole = Claim(text="Total net sales were $391.0 billion, up from the prior year.", evidence_id="c:12")
+    cut = Claim(text="Total net sales were $391.0 billion", evidence_id="c:12")  # a fragment around a figure
+    own = Claim(text="Net sales reached $391.0 billion.", evidence_id="c:12")  # the figure in other words
     plain = Claim(text="Services grew strongly.", evidence_id="c:12")
-    result = check_claims([quoted, plain], ev)
-    assert result.claims[0].status == "fail" and "XBRL" in result.claims[0].detail
-    assert result.claims[1].status == "verbatim"
+    result = check_claims([whole, cut, own, plain], ev)
+    assert result.claims[0].status == "verbatim"  # the filing's own sentence, its figure included
+    assert result.claims[1].status == "fail" and "XBRL" in result.claims[1].detail
+    assert result.claims[2].status == "fail" and "XBRL" in result.claims[2].detail
+    assert result.claims[3].status == "verbatim"
 
 
 def test_an_elided_quote_is_verbatim_after_its_ellipsis():

@@ -102,8 +102,8 @@ CASES = [
     ("What are Apple's main risk factors?", dict(intent="qualitative", items=["1A"], tickers=["AAPL"])),
     ("How does Tesla describe its cybersecurity program?", dict(intent="qualitative", items=["1C"])),
     ("Who does Nvidia's CISO report to?", dict(intent="qualitative", items=["1C"])),
-    ("What is Walmart's strategy?", dict(intent="qualitative", items=["1"])),
-    ("Who are Tesla's competitors?", dict(intent="qualitative", items=["1"])),
+    ("What is Walmart's strategy?", dict(intent="qualitative", items=["1", "7"])),  # the business, then MD&A
+    ("Who are Tesla's competitors?", dict(intent="qualitative", items=["1", "7"])),
     ("How many employees does Apple have and what is its human capital approach?",
      dict(intent="qualitative")),
     ("Apple MD&A fiscal 2024", dict(intent="qualitative", items=["7"], fiscal_years=[2024])),
@@ -114,14 +114,14 @@ CASES = [
     ("What are the risk factors related to interest rates at Apple?", dict(intent="qualitative", items=["1A"])),
     ("what are apple's main supply chain risks?", dict(intent="qualitative", items=["1A"])),
     ("where does tesla make its cars?", dict(intent="qualitative", items=["1"])),
-    ("wmt opioid litigation", dict(intent="qualitative", items=["1A", "8"])),
+    ("wmt opioid litigation", dict(intent="qualitative", items=["7", "8", "1A"])),  # an event: MD&A, notes, risks
     ("who does nvidia's chief security officer report to?", dict(intent="qualitative", items=["1C"])),
     ("Apple's foreign currency exposure", dict(intent="qualitative", items=["7A"])),
     ("Apple revenue recognition policy", dict(intent="qualitative", items=["8"], metrics=[])),
     ("How does Apple account for stock-based compensation?", dict(intent="qualitative", items=["8"])),
     ("Why did Nvidia's gross margin change in fiscal 2025?",
-     dict(intent="qualitative", items=["7"], metrics=["gross_margin"], fiscal_years=[2025])),
-    ("What drove Tesla's revenue decline in 2024?", dict(intent="qualitative", items=["7"], metrics=["revenue"])),
+     dict(intent="qualitative", items=["7", "8"], metrics=["gross_margin"], fiscal_years=[2025])),
+    ("What drove Tesla's revenue decline in 2024?", dict(intent="qualitative", items=["7", "8"], metrics=["revenue"])),
     ("What does Nvidia say about AI?", dict(intent="qualitative", items=[])),
     ("Tell me about Walmart", dict(intent="qualitative", items=["1", "7"],
                                    query="business overview products and services")),
@@ -198,7 +198,7 @@ CASES = [
     ("Advanced Micro Devices revenue 2023", dict(route="domain", metrics=["revenue"])),
     ("What was Apple's Total Revenue in FY2024?", dict(intent="numeric", metrics=["revenue"])),
     ("what's Zorblax Corp's revenue?", dict(refusal_reason="no_company", refusal_detail="Zorblax Corp")),
-    ("What drove Tesla's lower net income in 2024?", dict(intent="qualitative", tickers=["TSLA"], items=["7"])),
+    ("What drove Tesla's lower net income in 2024?", dict(intent="qualitative", tickers=["TSLA"], items=["7", "8"])),
     ("What are the terms of Apple's share repurchase program?", dict(intent="qualitative", items=["7", "8"],
                                                                     metrics=[])),
     ("How exposed is Tesla to interest rates?", dict(intent="qualitative", items=["7A"])),
@@ -212,13 +212,13 @@ CASES = [
     ("which currencies is walmart exposed to?", dict(intent="qualitative", items=["7A"])),
     ("what did nvidia say about gaming revenue in fiscal 2024", dict(intent="qualitative", items=["7"], metrics=[])),
     # products name their maker when no company is named, and narrow a metric like a segment
-    ("Why did iPhone revenue fall in 2024?", dict(intent="qualitative", tickers=["AAPL"], items=["7"],
+    ("Why did iPhone revenue fall in 2024?", dict(intent="qualitative", tickers=["AAPL"], items=["7", "8"],
                                                   query="Why did iPhone revenue fall")),
     ("iPhone revenue 2024", dict(route="domain", tickers=["AAPL"], metrics=["dim:revenue|iphone"])),
     ("cybertruck revenue", dict(route="domain", metrics=["dim:revenue|cybertruck"], tickers=["TSLA"])),
     ("How is Cybertruck production going?", dict(intent="qualitative", tickers=["TSLA"])),
     ("What does the 10-K say about Azure?", dict(refusal_reason="not_covered", tickers=["MSFT"])),
-    ("what is CUDA, per nvidia's 10-K?", dict(intent="qualitative", items=["1"], query="what is CUDA")),
+    ("what is CUDA, per nvidia's 10-K?", dict(intent="qualitative", items=["1", "7"], query="what is CUDA")),
     ("walmart stock split in fiscal 2024", dict(intent="qualitative", items=["7"])),
     ("Did Apple's fiscal 2023 have an extra week?", dict(intent="qualitative", items=["7"])),
     # --- words that look like refusals but are not
@@ -284,7 +284,7 @@ FOLLOW_UPS = [
      dict(intent="compare", tickers=["AAPL", "NVDA"], fiscal_years=[2024], metrics=["revenue"]),
      ["tickers", "fiscal_years", "metrics"]),
     ("What was Apple's revenue in FY2024?", "why did it change?",
-     dict(intent="qualitative", tickers=["AAPL"], fiscal_years=[2024], items=["7"], metrics=["revenue"]),
+     dict(intent="qualitative", tickers=["AAPL"], fiscal_years=[2024], items=["7", "8"], metrics=["revenue"]),
      ["tickers", "fiscal_years", "metrics"]),
     ("What was Apple's revenue in FY2024?", "and Tesla?",
      dict(intent="numeric", tickers=["TSLA"], fiscal_years=[2024], metrics=["revenue"]), ["fiscal_years", "metrics"]),
@@ -318,7 +318,7 @@ FOLLOW_UPS = [
     ("Apple revenue over the past three years", "and R&D?",
      dict(intent="trend", latest=True, year_offsets=[-2, -1, 0], metrics=["rd"]), ["tickers", "fiscal_years"]),
     ("Apple revenue over the past three years", "why?",
-     dict(intent="qualitative", items=["7"], metrics=["revenue"]), ["tickers", "fiscal_years", "metrics"]),
+     dict(intent="qualitative", items=["7", "8"], metrics=["revenue"]), ["tickers", "fiscal_years", "metrics"]),
     ("General revenue 2023", "GM",
      dict(intent="numeric", tickers=["GM"], fiscal_years=[2023], metrics=["revenue"]), ["fiscal_years", "metrics"]),
     ("Foo Corp revenue 2024", "Apple",
@@ -360,7 +360,7 @@ def test_follow_up(directory, first, text, expected, inherited):
         (["nvidia net income fy2025", "how much did it grow?"],
          dict(intent="derived", tickers=["NVDA"], fiscal_years=[2025], metrics=["net_income_growth"])),
         (["nvidia net income fy2025", "how much did it grow?", "why did it change?"],
-         dict(intent="qualitative", items=["7"], metrics=["net_income_growth"])),
+         dict(intent="qualitative", items=["7", "8"], metrics=["net_income_growth"])),
     ],
 )
 def test_refusals_keep_the_thread_context(directory, turns, expected):
@@ -374,7 +374,7 @@ def test_refusals_keep_the_thread_context(directory, turns, expected):
 def test_why_follow_up_asks_about_the_previous_metric(directory):
     previous = plan(directory, "Nvidia gross margin fiscal 2025")
     p = plan(directory, "why did it change?", previous)
-    assert "gross margin" in p.query and p.items == ["7"]
+    assert "gross margin" in p.query and p.items == ["7", "8"]  # MD&A first, then the notes
 
 
 def test_previous_meta_or_out_of_scope_plans_are_not_inherited(directory):

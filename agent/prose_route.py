@@ -1,0 +1,75 @@
+"""Where a prose question is answered, by what it asks, and which named company it is about.
+
+Why by the form of the question and not only its topic words: "why did margins fall?" is told in
+MD&A whatever the topic; an event (an acquisition, a lawsuit, a strike, a cyber incident) is told
+in MD&A, the notes and the risk factors together; "how dependent is X on ..." is a risk-factor
+question first; "what is / describe / who are the customers" is the business description.
+
+A second company inside a question about another ("how much does Apple depend on Foxconn?",
+"what does AMD say about competition from Intel?") is a topic of the first company's filing, not
+a second subject: it follows a preposition, while the subject owns the question ("Apple's",
+"does AMD").
+"""
+
+from __future__ import annotations
+
+import re
+
+CAUSE = re.compile(
+    r"\b(?:why|what\s+drove|what\s+caused|what\s+led\s+to|drivers?\s+of|driven\s+by|reasons?\s+for|"
+    r"how\s+(?:did|does|do|has|have|will|would|is|are|was|were)\b.{0,60}\b(?:affect|impact|hurt|benefit|"
+    r"influence)\w*|(?:impact|effect)s?\s+(?:of|on|from)|affect(?:ed|s|ing)?)\b"
+)
+EVENT = re.compile(
+    r"\b(?:acquisitions?|acquired|acquire|divest\w*|spin[- ]?offs?|dispos\w+\s+of|litigation|lawsuits?|sued|"
+    r"legal\s+proceedings|settlements?|strikes?|work\s+stoppages?|labor\s+disputes?|recalls?|"
+    r"(?:cyber[- ]?)?(?:attack|breach|incident|intrusion|outage)s?|investigations?|regulatory\s+(?:cases?|actions?|"
+    r"proceedings?|fines?)|antitrust|fines?|penalt(?:y|ies)|consent\s+decree|subpoena\w*|mergers?)\b"
+)
+DEPENDENCE = re.compile(
+    r"\b(?:how\s+(?:much|heavily)\s+(?:does|do|is|are)\b.{0,40}\b(?:depend|rely|reliant|dependent|exposed)\w*|"
+    r"how\s+(?:dependent|reliant|exposed|concentrated|vulnerable|sensitive)|(?:depend\w*|relian\w*|rel(?:y|ies))\s+on|"
+    r"exposure\s+to|concentration\s+of)\b"
+)
+DESCRIBE = re.compile(
+    r"^\s*(?:what\s+(?:is|are)\b|what\s+does\s+[\w&.'-]+\s+do\b|describe\b|who\s+(?:is|are)\b|tell\s+me\s+about\b|give\s+me\s+an?\s+overview|"
+    r"what\s+kind\s+of\b)|\bwho\s+are\s+(?:its|their|the)\s+(?:main\s+|largest\s+|key\s+)?customers\b"
+)
+_MARKET = {"7A"}
+_TOPIC_PREP = re.compile(r"\b(?:from|on|with|to|against|by|about|like|than|over|including)\s+(?:the\s+)?$", re.I)
+_COMPARE = re.compile(r"\b(?:compar\w*|vs\.?|versus|both|each|and\s+how\s+does|relative\s+to|side\s+by\s+side)\b")
+
+
+def order_items(low: str, items: list[str]) -> list[str]:
+    """The Items to search for a prose question, the ones the form of the question points to first
+    (a named section or a market-risk topic keeps its own Item)."""
+    if set(items) & _MARKET:
+        return items
+    first: list[str] = []
+    if CAUSE.search(low):
+        first = ["7", "8"]
+    elif EVENT.search(low):
+        first = ["7", "8", "1A"]
+    elif DEPENDENCE.search(low):
+        first = ["1A", "1", "7"]
+    elif DESCRIBE.search(low) and set(items) <= {"1"}:
+        first = ["1", "7"]
+    if not first:
+        return items
+    if items and set(items) <= {"1C"}:
+        return items + [i for i in first if i not in items]
+    return list(dict.fromkeys(first + items))
+
+
+def topical_companies(outside: str, matches) -> set[int]:
+    """Indexes of `matches` (covered companies) that are topics of another company's question: a
+    later one after a preposition, when one before it owns the question. A comparison keeps all."""
+    covered = [i for i, m in enumerate(matches) if m.kind == "company"]
+    if len(covered) < 2 or _COMPARE.search(outside.lower()):
+        return set()
+    topics = set()
+    for i in covered[1:]:
+        before = outside[: matches[i].start]
+        if _TOPIC_PREP.search(before):
+            topics.add(i)
+    return topics

@@ -1,0 +1,114 @@
+"""How well a filing sentence answers the question: beyond "it shares a word with it".
+
+Three signals, each cheap, added to the sentence's dense similarity by the extractive composer:
+
+- coverage: the share of the question's content terms (its entities and qualifiers) the sentence
+  holds, each term weighted by how rare it is among the candidate sentences, so "Foxconn" or
+  "dealer inventories" count and a word every sentence shares ("company", "products") barely does;
+- role: a why-question is answered by a sentence that states a cause ("due to", "driven by"), a
+  how-dependent question by one that states a reliance, an event question by one that states what
+  happened and when;
+- near-duplicates: filings repeat themselves (MD&A restates the risk factors); only the better of
+  two near-identical sentences is quoted.
+
+And a floor: when even the best sentence is neither similar nor covering, nothing answers, and the
+composer says so rather than quoting filler.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+_WORD = re.compile(r"[a-z][a-z0-9&\-]+")
+GENERIC = frozenset(
+    "the and for with that this from what which how does did were was are its their about have has been will would "
+    "into over than also such other company companys company's our we they them describe tell explain main key say "
+    "says said 10-k filing filings item fiscal year years annual report business companies do much many any some "
+    "there these those it is be as on in of to by an or at can could should may might why when where who whom "
+    "please me you your give show list discuss mention mentions mentioned according per regarding related".split()
+)
+CAUSE = re.compile(r"\b(?:due to|driven by|primarily|principally|as a result of|because|reflect(?:s|ed|ing)?|"
+                   r"attributable to|offset by|resulting from|result of|led to|contributed|increase[sd]?|decrease[sd]?|"
+                   r"higher|lower)\b", re.I)
+RELIANCE = re.compile(r"\b(?:depend\w*|rel(?:y|ies|ied|iance)|single[- ]source|sole[- ]source|limited number|"
+                      r"concentrat\w*|substantial (?:portion|majority|part)|significant portion|key suppliers?|"
+                      r"outsourc\w*|a few|manufactured by|partners?)\b", re.I)
+EVENT = re.compile(r"\b(?:(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+                   r"\s+(?:\d{1,2},\s+)?\d{4}|completed|announced|acquired|filed|settled|agreed|entered into|"
+                   r"closed|occurred|detected|identified)\b", re.I)
+ASK_CAUSE = re.compile(r"\b(?:why|drove|drive[nrs]?|driving|caused?|reasons?|explain\w*|affect\w*|impact\w*|"
+                       r"led to|contribut\w*|factors)\b", re.I)
+ASK_RELIANCE = re.compile(r"\b(?:depend\w*|relian\w*|rel(?:y|ies)|exposed|exposure|concentrat\w*|vulnerab\w*)\b",
+                          re.I)
+ASK_EVENT = re.compile(r"\b(?:acqui\w+|divest\w*|litigation|lawsuits?|settle\w*|strikes?|incidents?|breach\w*|"
+                       r"attacks?|investigation\w*|when|happened|merger\w*|recalls?)\b", re.I)
+ROLE_BONUS = 0.05
+COVERAGE_WEIGHT = 0.2
+# Below both, a sentence does not answer: measured on MiniLM cosines (a sentence on the asked topic
+# scores 0.4 and up; filler that merely shares the filing's vocabulary, 0.1 to 0.3).
+FLOOR_COSINE, FLOOR_COVERAGE = 0.3, 0.5
+DUPLICATE_JACCARD = 0.6
+
+
+def stem(word: str) -> str:
+    for suffix in ("ies", "es", "s", "ing", "ed", "ly"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def terms(text: str) -> set[str]:
+    return {stem(w) for w in _WORD.findall(text.lower()) if w not in GENERIC and len(w) > 2}
+
+
+def term_weights(question_terms: set[str], sentences: list[str]) -> dict[str, float]:
+    """Each question term's weight: rarer among the candidates weighs more (a smoothed IDF)."""
+    n = len(sentences)
+    sets = [terms(s) for s in sentences]
+    return {t: math.log(1 + (n + 1) / (1 + sum(t in s for s in sets))) for t in question_terms}
+
+
+def coverage(sentence: str, weights: dict[str, float]) -> float:
+    total = sum(weights.values())
+    if not total:
+        return 0.0
+    have = terms(sentence)
+    return sum(w for t, w in weights.items() if t in have) / total
+
+
+def role(question: str, sentence: str) -> float:
+    """A bonus when the sentence plays the part the question asks for (a cause, a reliance, an event)."""
+    bonus = 0.0
+    if ASK_CAUSE.search(question) and CAUSE.search(sentence):
+        bonus += ROLE_BONUS
+    if ASK_RELIANCE.search(question) and RELIANCE.search(sentence):
+        bonus += ROLE_BONUS
+    if ASK_EVENT.search(question) and EVENT.search(sentence):
+        bonus += ROLE_BONUS
+    return bonus
+
+
+# Words that name a whole section rather than a subject within it: "what are the risk factors?"
+# is answered by any sentence of Item 1A, so no sentence is held to the floor.
+SECTION_WORDS = frozenset(stem(w) for w in (
+    "risk risks factor factors business overview md&a management's discussion analysis results operations "
+    "financial condition cybersecurity summary summarize section biggest major primary important top "
+    "principal significant material describe described".split()))
+
+
+def broad(question_terms: set[str]) -> bool:
+    """The question asks for a section's content as a whole, not for a subject inside it."""
+    return not (question_terms - SECTION_WORDS)
+
+
+def answers(cosine: float, covered: float) -> bool:
+    """False when a sentence is neither close in meaning nor covers the question's terms."""
+    return cosine >= FLOOR_COSINE or covered >= FLOOR_COVERAGE
+
+
+def near_duplicate(a: str, b: str) -> bool:
+    ta, tb = set(_WORD.findall(a.lower())), set(_WORD.findall(b.lower()))
+    if not ta or not tb:
+        return False
+    return len(ta & tb) / len(ta | tb) >= DUPLICATE_JACCARD

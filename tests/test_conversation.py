@@ -1,0 +1,102 @@
+"""Conversation over the fixture corpus, through the whole graph: replies about Footnote itself,
+follow-ups that refer back to every company of the thread, and prose that quotes what answers the
+question or says it found nothing."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from agent.answer import Turn
+from agent.service import Footnote
+from bot.settings import Settings
+
+
+@pytest.fixture(scope="module")
+def footnote(corpus_db, embedder):
+    return Footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+
+
+def ask(footnote, text, thread=None):
+    return footnote.answer(Turn(thread_key=thread or f"test:{uuid.uuid4().hex}", user="u", text=text))
+
+
+def test_questions_about_footnote_get_an_accurate_reply(footnote):
+    answer = ask(footnote, "are you a bot?")
+    assert answer.kind == "meta" and answer.route == "meta"
+    assert "10-K" in answer.text and "XBRL" in answer.text and "cite" in answer.text
+    assert "fiscal 2023 to 2025" in answer.text  # what the store holds, not a fixed claim
+
+
+def test_which_years_for_one_company(footnote):
+    answer = ask(footnote, "which years do you have for Tesla?")
+    assert answer.kind == "meta"
+    assert "fiscal 2023 and 2024" in answer.text and "latest" in answer.text
+
+
+def test_acknowledgements_and_goodbyes_are_not_refused(footnote):
+    thread = f"test:{uuid.uuid4().hex}"
+    assert ask(footnote, "Tesla revenue 2024", thread).kind == "answer"
+    assert ask(footnote, "got it", thread).kind == "meta"
+    follow = ask(footnote, "and the year before that?", thread)  # the thread survives small talk
+    assert follow.kind == "answer" and follow.plan["fiscal_years"] == [2023] and follow.plan["tickers"] == ["TSLA"]
+    assert ask(footnote, "ok bye then", thread).kind == "meta"
+
+
+def test_which_of_the_two_was_higher_answers_for_both(footnote):
+    thread = f"test:{uuid.uuid4().hex}"
+    ask(footnote, "Compare revenue of Apple and Tesla in fiscal 2024", thread)
+    answer = ask(footnote, "which of the two was higher?", thread)
+    assert answer.kind == "answer", answer.text
+    assert [row[0] for row in answer.tables[0].rows] == ["Apple Inc. (AAPL)", "Tesla, Inc. (TSLA)"]
+    assert "Apple Inc. is higher than Tesla, Inc. on revenue" in answer.text
+
+
+def test_why_after_a_figure_quotes_the_cause_from_mdna(footnote):
+    thread = f"test:{uuid.uuid4().hex}"
+    ask(footnote, "Tesla revenue 2024", thread)
+    answer = ask(footnote, "why?", thread)
+    assert answer.kind == "answer", answer.text
+    assert "- Revenues were roughly flat in 2024: lower automotive revenue from reduced average selling prices was " \
+           "offset by strong growth in energy storage deployments and services." in answer.text
+    assert all(c.item in ("7", "8") for c in answer.citations if c.quote)
+
+
+def test_another_company_in_a_follow_up_is_never_the_thread_company(footnote):
+    thread = f"test:{uuid.uuid4().hex}"
+    ask(footnote, "What are Tesla's risk factors?", thread)
+    answer = ask(footnote, "what about Netflix?", thread)
+    assert answer.refusal_reason == "not_covered" and "Netflix" in answer.text
+    answer = ask(footnote, "and Zorblax?", thread)
+    assert answer.refusal_reason == "no_company" and "Zorblax" in answer.text
+
+
+def test_quotes_are_whole_sentences(footnote):
+    answer = ask(footnote, "How much did Tesla spend on capex in 2024 and on what?")
+    assert answer.kind == "answer", answer.text
+    whole = ("Net cash provided by operating activities was $14.9 billion, and capital expenditures were $11.3 "
+             "billion, mainly for factory expansion, AI training compute and new products.")
+    assert whole in answer.text  # in the answer, whole, and in its citation
+    assert [c.quote for c in answer.citations if c.quote and "factory expansion" in c.quote] == [whole]
+
+
+def test_nothing_relevant_is_refused_saying_what_was_searched(footnote):
+    answer = ask(footnote, "What does Tesla say about its pet food strategy?")
+    assert answer.kind == "refusal" and answer.refusal_reason == "no_grounding", answer.text
+    assert "I searched Tesla, Inc.'s fiscal 2024 10-K" in answer.text
+    assert not answer.citations
+
+
+def test_what_a_filing_expects_is_answered_from_it_not_refused(footnote):
+    answer = ask(footnote, "What does Tesla's filing say it expects about legal matters?")
+    assert answer.refusal_reason != "out_of_scope", answer.text
+
+
+def test_the_answer_says_which_filing_it_quotes(footnote):
+    latest = ask(footnote, "What are Tesla's risk factors?")
+    assert latest.kind == "answer" and "latest 10-K (fiscal 2024, Item 1A)" in latest.text
+    earlier = ask(footnote, "What risks did Tesla describe for fiscal 2022?")  # its 2022 10-K is not held
+    assert earlier.kind == "answer", earlier.text
+    assert "fiscal 2022 10-K is not in my corpus" in earlier.text and "fiscal 2023 10-K" in earlier.text
+    assert {c.fiscal_year for c in earlier.citations} == {2023}

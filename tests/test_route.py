@@ -1,0 +1,186 @@
+"""Meta, domain or refusal by nearest labelled exemplars; scope that reads the whole question;
+follow-ups that refer back; prose routed by what is asked. Wordings here are deliberately not
+in agent/exemplars.tsv: the point is that new wordings land on the right side."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from agent.companies import CompanyDirectory
+from agent.exemplars import load, nearest
+from agent.plan import Plan
+from agent.plan_rules import plan_rules
+from tests.test_companies import COVERED, SEC
+
+EXTRA_SEC = [("F", 37996, "FORD MOTOR CO"), ("SHOP", 1594805, "Shopify Inc."), ("INTC", 50863, "INTEL CORP")]
+
+
+@pytest.fixture(scope="module")
+def directory() -> CompanyDirectory:
+    return CompanyDirectory.from_rows(
+        COVERED, SEC + EXTRA_SEC,
+        {320193: [2023, 2024], 1045810: [2024, 2025], 104169: [2024, 2025], 1318605: [2023, 2024],
+         12927: [2023, 2024], 2488: [2023, 2024]},
+    )
+
+
+def plan(directory, text, previous=None) -> Plan:
+    return plan_rules(text, previous=previous, directory=directory)
+
+
+def thread(directory, *texts) -> Plan:
+    previous = None
+    for text in texts:
+        previous = plan(directory, text, previous)
+    return previous
+
+
+UNSEEN_META = [
+    ("hiya, good to see you", "greeting"),
+    ("thank you kindly", "thanks"),
+    ("alright, see ya", "goodbye"),
+    ("okie dokie", "ack"),
+    ("is a human answering this?", "about"),
+    ("where do your figures come from?", "about"),
+    ("do you provide citations?", "about"),
+    ("how fresh is the data?", "about"),
+    ("what sort of questions should i try?", "help"),
+    ("any advice on how to word my questions?", "help"),
+    ("which firms are in your dataset?", "coverage"),
+]
+
+
+def test_the_unseen_wordings_are_not_exemplars():
+    texts = {text for _, text in load()}
+    assert not any(q in texts for q, _ in UNSEEN_META)
+
+
+@pytest.mark.parametrize("text, intent", UNSEEN_META)
+def test_small_talk_and_questions_about_footnote_are_meta(directory, text, intent):
+    p = plan(directory, text)
+    assert (p.route, p.intent) == ("meta", intent), p
+
+
+@pytest.mark.parametrize("text", [
+    "could you fix this sql query for me",
+    "what's a good lasagna recipe",
+    "is it going to snow in Denver this weekend?",
+    "recommend me a podcast",
+])
+def test_off_topic_requests_are_refused_politely(directory, text):
+    p = plan(directory, text)
+    assert p.refusal_reason == "out_of_scope", p
+    assert p.refusal_detail == "topics outside companies' 10-K filings"
+
+
+@pytest.mark.parametrize("text", ["Is Boeing stock a buy right now?", "would you put money into Tesla?",
+                                  "what do you think of Apple's management?"])
+def test_advice_and_opinions_about_a_company_are_refused(directory, text):
+    assert plan(directory, text).refusal_reason == "out_of_scope"
+
+
+def test_a_subject_of_its_own_is_never_small_talk(directory):
+    assert plan(directory, "How has weather affected Walmart's sales?").route == "domain"  # not "weather" off-topic
+    assert plan(directory, "tell me about Walmart").route == "domain"
+    assert plan(directory, "ok, and Tesla's R&D?").route == "domain"
+
+
+def test_classifying_is_fast():
+    texts = [q for q, _ in UNSEEN_META] * 20
+    nearest("warm up")
+    start = time.perf_counter()
+    for t in texts:
+        nearest(t)
+    assert (time.perf_counter() - start) * 1000 / len(texts) < 3
+
+
+# --- scope: the filing's own statements about the future are answered, our forecasts are not
+
+@pytest.mark.parametrize("text, items", [
+    ("What does Walmart expect for capital expenditures?", ["7"]),
+    ("what will be recorded as restructuring charges next year at Tesla?", ["7", "8"]),
+    ("What does Boeing's 10-K say about planned share repurchases?", ["7", "8"]),
+    ("How is Tesla forecasting vehicle demand, according to its filing?", None),
+    ("What amortization expense does Apple expect to record next year?", ["7", "8"]),
+])
+def test_what_a_filing_says_about_the_future_is_a_prose_question(directory, text, items):
+    p = plan(directory, text)
+    assert p.route == "domain" and p.intent == "qualitative", p
+    assert p.metrics == [] and p.year_offsets in ([], [0])
+    if items is not None:
+        assert p.items[: len(items)] == items
+
+
+@pytest.mark.parametrize("text", [
+    "What will Apple's revenue be next year?",
+    "what do you expect Nvidia's margins to be in 2027?",
+    "what do analysts expect for Tesla's deliveries?",
+    "will Boeing be profitable next year?",
+    "forecast Walmart's sales for 2026",
+])
+def test_our_own_forecasts_are_refused(directory, text):
+    p = plan(directory, text)
+    assert p.refusal_reason == "out_of_scope", p
+
+
+# --- follow-ups that refer back
+
+def test_a_follow_up_with_no_company_covers_every_company_of_the_thread(directory):
+    p = thread(directory, "Compare Boeing and AMD revenue in 2023", "which of the two was higher?")
+    assert (p.intent, p.tickers, p.metrics, p.fiscal_years) == ("compare", ["BA", "AMD"], ["revenue"], [2023])
+    p = thread(directory, "Compare Boeing and AMD revenue in 2023", "rank them")
+    assert p.tickers == ["BA", "AMD"] and p.metrics == ["revenue"]
+    p = thread(directory, "Compare Boeing and AMD revenue in 2023", "what's the growth rate?")
+    assert p.tickers == ["BA", "AMD"] and p.metrics == ["revenue_growth"]
+    p = thread(directory, "Walmart net income 2024", "and Boeing?", "same for both in 2023")
+    assert p.tickers == ["WMT", "BA"] and p.fiscal_years == [2023] and p.metrics == ["net_income"]
+
+
+def test_growth_of_a_share_is_growth_of_its_figure(directory):
+    p = thread(directory, "Alphabet R&D 2024", "as a share of revenue?", "what's the growth rate?")
+    assert p.tickers == ["GOOGL"] and p.metrics == ["rd_growth"] and p.fiscal_years == [2024]
+
+
+def test_why_after_a_comparison_asks_mdna_of_both(directory):
+    p = thread(directory, "Compare Boeing and AMD net income in 2023", "why?")
+    assert p.intent == "qualitative" and p.tickers == ["BA", "AMD"] and p.items[0] == "7"
+
+
+@pytest.mark.parametrize("reply, reason, detail", [
+    ("what about Ford?", "not_covered", "Ford (F)"),
+    ("what about ford?", "not_covered", "ford (F)"),
+    ("and Shopify?", "not_covered", "Shopify (SHOP)"),
+    ("how about Zorblax?", "no_company", "Zorblax"),
+])
+def test_a_follow_up_naming_another_company_is_about_it(directory, reply, reason, detail):
+    p = thread(directory, "What are Tesla's risk factors?", reply)
+    assert (p.refusal_reason, p.refusal_detail) == (reason, detail)
+    assert "TSLA" not in p.tickers
+
+
+def test_a_follow_up_naming_a_covered_company_answers_it(directory):
+    p = thread(directory, "What are Tesla's risk factors?", "what about Boeing?")
+    assert p.tickers == ["BA"] and p.items == ["1A"]
+
+
+# --- prose routed by what is asked
+
+@pytest.mark.parametrize("text, first", [
+    ("How did higher interest costs affect Boeing's results?", ["7", "8"]),
+    ("What acquisitions did Walmart complete?", ["7", "8", "1A"]),
+    ("How reliant is Apple on outsourcing partners in Asia?", ["1A", "1", "7"]),
+    ("Who are Nvidia's customers?", ["1", "7"]),
+])
+def test_prose_is_routed_by_the_form_of_the_question(directory, text, first):
+    p = plan(directory, text)
+    assert p.intent == "qualitative" and p.items[: len(first)] == first, p
+
+
+def test_a_company_inside_a_question_about_another_is_a_topic(directory):
+    p = plan(directory, "What does AMD say about competition from Nvidia?")
+    assert p.tickers == ["AMD"] and "Nvidia" in p.query
+    p = plan(directory, "How much does Apple depend on Foxconn?")
+    assert p.tickers == ["AAPL"] and "Foxconn" in p.query and p.items[0] == "1A"
+    assert plan(directory, "Compare AMD and Nvidia on competition").tickers == ["AMD", "NVDA"]
