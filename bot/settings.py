@@ -62,6 +62,8 @@ class Settings(BaseSettings):
     teams_insecure_no_auth: bool = Field(False, validation_alias="FOOTNOTE_TEAMS_INSECURE_NO_AUTH")
 
     log_level: str = Field("INFO", validation_alias="FOOTNOTE_LOG_LEVEL")
+    # `footnote db prune`: answer-cache rows and conversation history older than this go.
+    retention_days: int = Field(30, validation_alias="FOOTNOTE_RETENTION_DAYS")
 
     @property
     def llm_configured(self) -> bool:
