@@ -26,6 +26,9 @@ def register(sub) -> None:
 
 
 def register_bench(bench_sub) -> None:
+    from bot import bench_faults
+
+    bench_faults.register(bench_sub)
     bench = bench_sub.add_parser(
         "slack", help="concurrent signed mentions against the HTTP app and a fake Slack Web API on loopback"
     )
