@@ -40,6 +40,13 @@ def make_adapter(settings) -> CloudAdapter:
 
 
 def make_app(settings, footnote) -> web.Application:
+    app = web.Application()
+    app.router.add_post(MESSAGES_PATH, messages_handler(settings, footnote))
+    return app
+
+
+def messages_handler(settings, footnote):
+    """The `POST /api/messages` handler (also mounted by the web front, bot/web.py)."""
     adapter = make_adapter(settings)
     bot = FootnoteBot(footnote)
 
@@ -50,9 +57,7 @@ def make_app(settings, footnote) -> web.Application:
             # The Bot Framework redelivers on a 5xx; the keys are usually back by then.
             return web.Response(status=503, text="authentication temporarily unavailable", headers={"Retry-After": "5"})
 
-    app = web.Application()
-    app.router.add_post(MESSAGES_PATH, messages)
-    return app
+    return messages
 
 
 def listen_host(settings, host: str | None, *, insecure_no_auth: bool = False) -> str:
