@@ -8,13 +8,15 @@
 - database hang: a loopback socket that accepts and never answers, as DATABASE_URL: seconds until
   the user is told.
 - body: an unsigned 100 MB POST (declared; 1 MB actually sent) and an unsigned 1 MB POST against
-  the real Bolt app behind Footnote's HTTP server: status, seconds, and bytes written to the log.
-- idle connections: K sockets that connect and send nothing, then one signed request: its status
-  and latency.
+  the real Bolt app behind each HTTP server (`footnote serve`, `footnote slack --http`): status,
+  seconds, and bytes written to the log.
+- idle connections: K sockets that connect and send nothing, then one signed request to each
+  server: its status (0: refused at the door) and latency.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
@@ -43,7 +45,10 @@ def register(bench_sub) -> None:
 
 
 def cmd_bench_faults(args, settings) -> int:
-    results = {"db_hang": db_hang(settings), "body": bodies(), "idle": idle_connections(args.idle)}
+    results = {"db_hang": db_hang(settings)}
+    for server in ("serve", "slack_http"):
+        results[f"body_{server}"] = bodies(server)
+        results[f"idle_{server}"] = idle_connections(server, args.idle)
     from agent.service import Footnote
 
     with Footnote.open(settings, use_cache=False) as footnote:
@@ -137,23 +142,36 @@ def db_hang(settings) -> dict:
 
 # --- hostile HTTP -------------------------------------------------------------------------------
 
-def _slack_server():
+def _slack_server(server: str):
+    """The real Bolt App behind `footnote serve`'s aiohttp front, or behind `footnote slack --http`."""
+    from types import SimpleNamespace
+
     from slack_bolt import App
 
+    from bot import web
     from bot.slack.server import serving_http
 
     app = App(token="xoxb-bench", signing_secret=SECRET, token_verification_enabled=False)
     app.event("app_mention")(lambda ack: None)
-    return serving_http(app)
+    if server == "slack_http":
+        return serving_http(app)
+    front = web.make_front(SimpleNamespace(db=None, embedder=None), slack_app=app, prune_every_s=None)
+
+    @contextlib.contextmanager
+    def events_url():
+        with web.serving(front) as base:
+            yield base + web.SLACK_PATH
+
+    return events_url()
 
 
-def bodies() -> dict:
+def bodies(server: str) -> dict:
     from bot.logs import configure_logging
 
     buffer = io.StringIO()
     handler = configure_logging("INFO", stream=buffer)
     try:
-        with _slack_server() as url:
+        with _slack_server(server) as url:
             big = _raw_post(url, declared=100 * 1024 * 1024, send=1024 * 1024)
             after_big = len(buffer.getvalue().encode())
             one_mb = _raw_post(url, declared=1000 * 1000, send=1000 * 1000)
@@ -175,18 +193,21 @@ def _raw_post(url: str, *, declared: int, send: int, signed_body: bytes | None =
             sock.sendall(headers + b"x" * send)
         except OSError:
             pass  # the server answered and closed before reading it all: the point
-        reply = sock.recv(64)
+        try:
+            reply = sock.recv(64)
+        except OSError:
+            reply = b""
     status = int(reply.split()[1]) if reply.startswith(b"HTTP/") else 0
     return status, round(time.perf_counter() - started, 3)
 
 
-def idle_connections(count: int) -> dict:
+def idle_connections(server: str, count: int) -> dict:
     import urllib.error
     import urllib.request
 
     from slack_sdk.signature import SignatureVerifier
 
-    with _slack_server() as url:
+    with _slack_server(server) as url:
         parts = urllib.parse.urlsplit(url)
         idle = [socket.create_connection((parts.hostname, parts.port), timeout=5) for _ in range(count)]
         time.sleep(0.5)
@@ -201,6 +222,8 @@ def idle_connections(count: int) -> dict:
                 status = resp.status
         except urllib.error.HTTPError as err:
             status = err.code
+        except OSError:  # refused at the door
+            status = 0
         seconds = time.perf_counter() - started
         for s in idle:
             s.close()
