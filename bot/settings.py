@@ -62,6 +62,8 @@ class Settings(BaseSettings):
     teams_insecure_no_auth: bool = Field(False, validation_alias="FOOTNOTE_TEAMS_INSECURE_NO_AUTH")
 
     log_level: str = Field("INFO", validation_alias="FOOTNOTE_LOG_LEVEL")
+    # After this many seconds the user is told an answer is late (0: wait for ever).
+    answer_deadline_s: float = Field(30.0, validation_alias="FOOTNOTE_ANSWER_DEADLINE")
     # `footnote db prune`: answer-cache rows and conversation history older than this go.
     retention_days: int = Field(30, validation_alias="FOOTNOTE_RETENTION_DAYS")
 
