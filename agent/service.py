@@ -121,15 +121,21 @@ class Footnote:
         from agent.refusals import LATE_TEXT
 
         result: dict = {}
-        done = threading.Event()
+        done, listening = threading.Event(), threading.Event()
+        listening.set()
+
+        def gated(callback):
+            # Once the user has been told, late progress notes must not overwrite that message.
+            return None if callback is None else (lambda note: callback(note) if listening.is_set() else None)
 
         def work() -> None:
-            result["answer"] = self._guarded(turn, text, on_status, on_text, start)
+            result["answer"] = self._guarded(turn, text, gated(on_status), gated(on_text), start)
             done.set()
 
         threading.Thread(target=work, name="footnote-answer", daemon=True).start()
         if done.wait(deadline):
             return result["answer"]
+        listening.clear()
         log.warning("an answer in thread %s passed its %.0f s deadline; the user was told", turn.thread_key, deadline)
         return Answer(kind="refusal", refusal_reason="internal_error", route="refusal", text=LATE_TEXT)
 
