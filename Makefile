@@ -27,12 +27,15 @@ endif
 
 .PHONY: install ingest run chat test clean ingest-args
 
-$(BIN)/footnote: pyproject.toml
+# constraints.txt pins every dependency to the versions the tests last passed with.
+CONSTRAINTS := -c constraints.txt
+
+$(BIN)/footnote: pyproject.toml constraints.txt
 	test -d $(VENV) || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	# CPU torch first, so sentence-transformers does not pull a multi-GB CUDA build.
-	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q $(CONSTRAINTS) torch==2.13.0
+	$(BIN)/pip install -q $(CONSTRAINTS) -e '.[test]'
 	touch $@
 
 install: $(BIN)/footnote

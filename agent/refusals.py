@@ -65,6 +65,12 @@ SEARCHED_NOTHING = (
     "Try naming the topic the way a 10-K would, another fiscal year, or ask for a specific reported figure."
 )
 
+# Said when an answer passes its deadline (agent.service); it may still arrive in the cache.
+LATE_TEXT = (
+    "This is taking much longer than it should (my database may be slow or unavailable right now), "
+    "and nothing unverified was shown. Please ask again in a minute."
+)
+
 _OUT_OF_SCOPE_DEFAULT = "stock prices, forecasts, investment advice, sources other than 10-K filings, or changes to how I work"
 
 

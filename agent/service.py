@@ -119,6 +119,43 @@ class Footnote:
             )
         if not text:
             text = "help"
+        deadline = getattr(self.settings, "answer_deadline_s", None)
+        if not deadline:
+            return self._guarded(turn, text, on_status, on_text, start)
+        return self._within(deadline, turn, text, on_status, on_text, start)
+
+    def _within(self, deadline: float, turn: Turn, text: str, on_status, on_text, start: float) -> Answer:
+        """The answer, or after `deadline` seconds a polite word that it is late.
+
+        A database that stops answering mid-query (a stopped server keeps its TCP connections
+        open, so no client timeout fires and the server's statement timeout cannot run) would hold
+        the user in silence for as long as it stays stopped. The work goes on in its own daemon
+        thread and lands in the cache and the thread's memory if it completes; the user is told
+        at the deadline."""
+        from agent.refusals import LATE_TEXT
+
+        result: dict = {}
+        done, listening = threading.Event(), threading.Event()
+        listening.set()
+
+        def gated(callback):
+            # Once the user has been told, late progress notes must not overwrite that message.
+            return None if callback is None else (lambda note: callback(note) if listening.is_set() else None)
+
+        def work() -> None:
+            result["answer"] = self._guarded(turn, text, gated(on_status), gated(on_text), start)
+            done.set()
+
+        threading.Thread(target=work, name="footnote-answer", daemon=True).start()
+        if done.wait(deadline):
+            return result["answer"]
+        listening.clear()
+        log.warning("an answer in thread %s passed its %.0f s deadline; the user was told", turn.thread_key, deadline)
+        return Answer(kind="refusal", refusal_reason="internal_error", route="refusal", text=LATE_TEXT)
+
+    def _guarded(self, turn: Turn, text: str, on_status, on_text, start: float) -> Answer:
+        from agent.refusals import refusal_text
+
         try:
             return self._answer(turn, text, on_status, on_text, start)
         except Exception as exc:

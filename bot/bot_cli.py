@@ -16,6 +16,15 @@ def register(sub) -> None:
     slack.add_argument("--port", type=int, default=3000, help="HTTP only (default 3000)")
     slack.set_defaults(func=cmd_slack)
 
+    serve = sub.add_parser("serve", help="one web front: Slack events (/slack/events), Teams (/api/messages), /healthz")
+    serve.add_argument("--host", default="0.0.0.0")
+    serve.add_argument("--port", type=int, default=3000)
+    serve.add_argument("--workers", type=int, default=8, help="Slack dispatch threads (default 8)")
+    serve.add_argument("--queue", type=int, default=32, help="Slack requests waiting beyond those before 'busy' (default 32)")
+    serve.add_argument("--insecure-no-auth", action="store_true",
+                       help="serve Teams beyond loopback with no MicrosoftAppId, i.e. with authentication off")
+    serve.set_defaults(func=cmd_serve)
+
     teams = sub.add_parser("teams", help="run Footnote for Microsoft Teams (Bot Framework endpoint /api/messages)")
     teams.add_argument("--host", default=None,
                        help="default 0.0.0.0 with MicrosoftAppId set, else 127.0.0.1 (authentication is off without one)")
@@ -30,6 +39,9 @@ def register(sub) -> None:
 
 
 def register_bench(bench_sub) -> None:
+    from bot import bench_faults
+
+    bench_faults.register(bench_sub)
     bench = bench_sub.add_parser(
         "slack", help="concurrent signed mentions against the HTTP app and a fake Slack Web API on loopback"
     )
@@ -72,6 +84,29 @@ def cmd_slack(args, settings) -> int:
             run_http(app, args.host, args.port)
         else:
             run_socket_mode(app, settings.slack_app_token.get_secret_value() if settings.slack_app_token else None)
+    return 0
+
+
+def cmd_serve(args, settings) -> int:
+    from agent.service import Footnote
+    from bot.slack.app import build_app
+    from bot.teams.app import listen_host, messages_handler
+    from bot.web import make_front, run
+    from store.errors import FootnoteError
+
+    try:
+        listen_host(settings, args.host, insecure_no_auth=args.insecure_no_auth)
+        teams_on = True
+    except FootnoteError as exc:
+        log.warning("Teams endpoint off: %s", exc)
+        teams_on = False
+    slack_on = bool(settings.slack_bot_token and settings.slack_signing_secret)
+    with Footnote.open(settings) as footnote:
+        slack_app = build_app(settings, footnote, footnote.db) if slack_on else None
+        teams = messages_handler(settings, footnote) if teams_on else None
+        front = make_front(footnote, slack_app=slack_app, teams_handler=teams, workers=args.workers,
+                           queue=args.queue, retention_days=settings.retention_days)
+        run(front, args.host, args.port)
     return 0
 
 

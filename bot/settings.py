@@ -72,6 +72,10 @@ class Settings(BaseSettings):
     chat_admins: str = Field("", validation_alias="FOOTNOTE_CHAT_ADMINS")
 
     log_level: str = Field("INFO", validation_alias="FOOTNOTE_LOG_LEVEL")
+    # After this many seconds the user is told an answer is late (0: wait for ever).
+    answer_deadline_s: float = Field(30.0, validation_alias="FOOTNOTE_ANSWER_DEADLINE")
+    # `footnote db prune`: answer-cache rows and conversation history older than this go.
+    retention_days: int = Field(30, validation_alias="FOOTNOTE_RETENTION_DAYS")
 
     @property
     def llm_configured(self) -> bool:

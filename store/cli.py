@@ -29,6 +29,10 @@ def register(sub) -> None:
     db.set_defaults(func=lambda args, settings: db.print_help() or 0)
     status = db_sub.add_parser("status", help="where the database is and what it holds")
     status.set_defaults(func=cmd_status)
+    prune = db_sub.add_parser("prune", help="remove answer-cache rows and conversation history older than the retention")
+    prune.add_argument("--days", type=int, default=None,
+                       help="retention in days (default FOOTNOTE_RETENTION_DAYS, else 30)")
+    prune.set_defaults(func=cmd_prune)
 
 
 COUNTS = {
@@ -52,4 +56,19 @@ def cmd_status(args, settings) -> int:
                 print(f"{label}: {conn.execute(sql).fetchone()[0]:,}")
             size = conn.execute("SELECT pg_size_pretty(pg_database_size(current_database()))").fetchone()[0]
         print(f"size: {size}")
+    return 0
+
+
+def cmd_prune(args, settings) -> int:
+    from store.retention import prune
+
+    days = args.days if args.days is not None else settings.retention_days
+    if days < 0:
+        print("footnote db prune: --days must be 0 or more")
+        return 2
+    with open_for(settings, check_embedding=False) as db, db.connection() as conn:
+        pruned = prune(conn, corpus_version=db.corpus_version(), days=days)
+    print(f"kept the last {days} days")
+    for line in pruned.lines():
+        print(line)
     return 0

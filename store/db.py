@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT_S = 5
 POOL_WAIT_S = 5.0  # how long a caller waits for a pooled connection before being told
-STATEMENT_TIMEOUT_S = 60
+STATEMENT_TIMEOUT_S = 120  # generous: ingest writes a whole filing per statement; answers have their own deadline
 IDLE_IN_TRANSACTION_TIMEOUT_S = 60
 KEEPALIVES = {"keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 10, "keepalives_count": 3,
               "tcp_user_timeout": 30_000}

@@ -4,6 +4,7 @@ embedded server that was sent SIGTERM while something still held a connection.""
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import signal
 import subprocess
@@ -119,7 +120,15 @@ def test_a_stopping_embedded_server_gets_a_clear_message_then_restarts(tmp_path)
         assert code == 0, output
         assert "corpus version" in output
     finally:
-        subprocess.run(["pkill", "-INT", "-F", str(tmp_path / "pg" / "postmaster.pid")], check=False)
+        _stop_server(tmp_path / "pg" / "postmaster.pid")
+
+
+def _stop_server(pid_file: Path) -> None:
+    """The server this test started, if `footnote` left it running: a fast shutdown by its pid."""
+    try:
+        os.kill(int(pid_file.read_text().split()[0]), signal.SIGINT)
+    except (OSError, ValueError, IndexError):
+        pass
 
 
 def _alive(pid: int) -> bool:
@@ -128,3 +137,40 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def test_a_database_frozen_mid_session_gets_the_user_told_at_the_deadline(pg_server_url, corpus_db, embedder):
+    """SIGSTOP, seen from the client: connections open, nothing answers, no timeout fires."""
+    from agent.answer import Turn
+    from agent.refusals import LATE_TEXT
+    from agent.service import Footnote
+    from bot.settings import Settings
+
+    info = psycopg.conninfo.conninfo_to_dict(corpus_db.url)
+    cable = Cable(_target(pg_server_url))
+    url = psycopg.conninfo.make_conninfo(dbname=info["dbname"], user=info.get("user") or "postgres",
+                                         password=info.get("password") or "", host="127.0.0.1", port=cable.port)
+    db = Database(url, max_size=2)
+    try:
+        settings = Settings(_env_file=None, FOOTNOTE_LLM="off", FOOTNOTE_ANSWER_DEADLINE="3")
+        footnote = Footnote(db, embedder, settings, use_cache=False)
+        question = "What was Apple's revenue in fiscal 2024?"
+        assert footnote.answer(Turn(thread_key="faults:frozen", user="u", text=question)).numbers
+        cable.freeze()
+        started = time.perf_counter()
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:  # without a deadline this never returns
+            asked = pool.submit(footnote.answer, Turn(thread_key="faults:frozen", user="u", text="And its net income?"))
+            try:
+                late = asked.result(timeout=10)
+            except concurrent.futures.TimeoutError:
+                cable.thaw()
+                pytest.fail("the user heard nothing for 10 s while the database was frozen")
+        assert time.perf_counter() - started < 5
+        assert late.kind == "refusal" and late.text == LATE_TEXT
+        cable.thaw()
+        again = footnote.answer(Turn(thread_key="faults:frozen:2", user="u", text=question))
+        assert again.numbers, again.text
+    finally:
+        cable.thaw()
+        db.close()
+        cable.unplug()

@@ -36,6 +36,7 @@ IMPOSSIBLE = [
     "What was Apple's revenue in fiscal year 2010?",
     "nvidia gross margin fy 2150",
     "Apple R&D expense in FY2039",
+    "What was Tesla's revenue \\u0000FY1900?",  # an escape pasted as text, glued to the year
 ]
 
 

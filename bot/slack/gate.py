@@ -55,12 +55,15 @@ class SlackGate:
         return self.app({**environ, "wsgi.input": io.BytesIO(body)}, start_response)
 
     def _signed(self, environ, body: bytes) -> bool:
-        timestamp = environ.get("HTTP_X_SLACK_REQUEST_TIMESTAMP")
-        signature = environ.get("HTTP_X_SLACK_SIGNATURE")
-        try:
-            return self.verifier.is_valid(body, timestamp, signature)
-        except (TypeError, ValueError):  # a timestamp that is not a number
-            return False
+        return signed(self.verifier, body, environ.get("HTTP_X_SLACK_REQUEST_TIMESTAMP"),
+                      environ.get("HTTP_X_SLACK_SIGNATURE"))
+
+
+def signed(verifier: SignatureVerifier, body: bytes, timestamp: str | None, signature: str | None) -> bool:
+    try:
+        return verifier.is_valid(body, timestamp, signature)
+    except (TypeError, ValueError):  # a timestamp that is not a number
+        return False
 
 
 def _refuse(start_response, status: str, error: str):

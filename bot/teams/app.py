@@ -43,6 +43,21 @@ def make_adapter(settings) -> CloudAdapter:
 def make_app(settings, footnote) -> web.Application:
     """The endpoint acknowledges each activity once it is authenticated and claimed; the answer
     follows proactively (bot/teams/bot.py), so the response never waits for the agent."""
+    messages = messages_handler(settings, footnote)
+
+    async def finish_answers(app: web.Application) -> None:
+        await messages.bot.idle()  # answers under way are delivered before the process stops
+
+    app = web.Application()
+    app.router.add_post(MESSAGES_PATH, messages)
+    app[BOT_KEY] = messages.bot
+    app.on_shutdown.append(finish_answers)
+    return app
+
+
+def messages_handler(settings, footnote):
+    """The `POST /api/messages` handler (also mounted by the web front, bot/web.py); its `bot`
+    attribute is the FootnoteBot, whose `idle()` waits for answers under way."""
     adapter = make_adapter(settings)
     bot = FootnoteBot(footnote, adapter=adapter, settings=settings)
 
@@ -53,14 +68,8 @@ def make_app(settings, footnote) -> web.Application:
             # The Bot Framework redelivers on a 5xx; the keys are usually back by then.
             return web.Response(status=503, text="authentication temporarily unavailable", headers={"Retry-After": "5"})
 
-    async def finish_answers(app: web.Application) -> None:
-        await bot.idle()  # answers under way are delivered before the process stops
-
-    app = web.Application()
-    app.router.add_post(MESSAGES_PATH, messages)
-    app[BOT_KEY] = bot
-    app.on_shutdown.append(finish_answers)
-    return app
+    messages.bot = bot
+    return messages
 
 
 def listen_host(settings, host: str | None, *, insecure_no_auth: bool = False) -> str:

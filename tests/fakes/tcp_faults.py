@@ -2,7 +2,9 @@
 
 `Blackhole` accepts TCP connections and never says a word (a firewall that drops, a hung host).
 `Cable` forwards TCP to the real Postgres and can be unplugged (every open connection cut, new
-ones refused) and plugged back on the same port.
+ones refused) and plugged back on the same port, or frozen: connections stay open and bytes stop
+flowing both ways, as when the server process is stopped (SIGSTOP) and the kernel still holds its
+sockets.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ class Cable:
         self.port = self._listener.getsockname()[1]
         self._open: list[socket.socket] = []
         self._lock = threading.Lock()
+        self._flowing = threading.Event()
+        self._flowing.set()
         self._serve()
 
     def _serve(self) -> None:
@@ -70,10 +74,10 @@ class Cable:
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
 
-    @staticmethod
-    def _pipe(src: socket.socket, dst: socket.socket) -> None:
+    def _pipe(self, src: socket.socket, dst: socket.socket) -> None:
         try:
             while data := src.recv(65536):
+                self._flowing.wait()
                 dst.sendall(data)
         except OSError:
             pass
@@ -98,6 +102,12 @@ class Cable:
                     pass
                 s.close()
             self._open.clear()
+
+    def freeze(self) -> None:
+        self._flowing.clear()
+
+    def thaw(self) -> None:
+        self._flowing.set()
 
     def plug(self) -> None:
         self._listener = socket.create_server(("127.0.0.1", self.port))
