@@ -13,7 +13,7 @@ from itertools import zip_longest
 
 from agent.concepts import METRICS
 from agent.draft import Evidence
-from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_value
+from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key
 from agent.graph import status
 from agent.query_vectors import embed_queries
 from store import chunks as chunk_store
@@ -127,9 +127,11 @@ def _label(key: str) -> str:
     return METRICS[key].label if key in METRICS else FORMULAS[key].label
 
 
-def _collect(conn, companies: list[dict], metrics: list[str]) -> tuple[dict[str, Evidence], list[dict], list[dict]]:
+def _collect(conn, companies: list[dict], metrics: list[str], *, changes: bool = False,
+             ) -> tuple[dict[str, Evidence], list[dict], list[dict]]:  # fmt: skip
     """Facts and computations for every (company, fiscal year, measure): evidence, calculations,
-    and one cell per ask (evidence_id None when no fact reports it)."""
+    and one cell per ask (evidence_id None when no fact reports it). With `changes` (a trend), a
+    reported figure's cell also carries its growth over the year before, when both are reported."""
     evidence: dict[str, Evidence] = {}
     calculations: list[dict] = []
     cells: list[dict] = []
@@ -155,8 +157,26 @@ def _collect(conn, companies: list[dict], metrics: list[str]) -> tuple[dict[str,
                         evidence[ev.id] = ev
                         calculations.append(calc)
                         cell.update(evidence_id=ev.id, display=calc["display"])
+                if changes and cell["evidence_id"] and fy - 1 in company["fiscal_years"]:
+                    _add_change(facts, key, fy, cell, evidence, calculations)
                 cells.append(cell)
     return evidence, calculations, cells
+
+
+def _add_change(facts: _Facts, key: str, fy: int, cell: dict, evidence: dict, calculations: list[dict]) -> None:
+    """The cell's growth over the prior fiscal year, as a computation citing both facts. Its trace
+    is not printed: the table cell shows the two footnotes, and the row above shows the prior value."""
+    if key not in METRICS or growth_key(key) not in FORMULAS or facts.get(key, fy - 1) is None:
+        return
+    computed = _compute(facts, growth_key(key), fy)
+    if computed is None:
+        return
+    ev, calc = computed
+    evidence[facts.get(key, fy - 1).id] = facts.get(key, fy - 1)
+    evidence[ev.id] = ev
+    calculations.append({**calc, "trace": False})
+    shown = calc["display"]
+    cell.update(change_id=ev.id, change_display=shown if shown.startswith("-") else f"+{shown}")
 
 
 def _numbers(state, deps, config) -> dict:
@@ -165,7 +185,7 @@ def _numbers(state, deps, config) -> dict:
     if not metrics:
         return {"refusal": {"reason": "unknown_metric", "detail": plan.get("refusal_detail")}}
     with deps.db.connection() as conn:
-        evidence, calculations, cells = _collect(conn, state["resolved"], metrics)
+        evidence, calculations, cells = _collect(conn, state["resolved"], metrics, changes=plan["intent"] == "trend")
     retrieval = {"cells": cells, "facts": sum(1 for e in evidence.values() if e.kind == "fact"),
                  "missing": [f"{c['ticker']} {c['metric']} FY{c['fiscal_year']}" for c in cells if not c["evidence_id"]]}
     if not any(c["evidence_id"] for c in cells):

@@ -242,4 +242,4 @@ def test_progress_notes_are_reported(footnote):
     notes: list[str] = []
     footnote.answer(Turn(thread_key=f"test:{uuid.uuid4().hex}", user="u", text="How does NVIDIA manage cybersecurity?"),
                     on_status=notes.append)
-    assert notes[0].startswith("Reading your question") and any("NVIDIA" in n for n in notes)
+    assert notes[0].startswith("Reading your question") and any("Nvidia" in n for n in notes)
