@@ -113,7 +113,8 @@ def test_trend_table_one_row_per_year(footnote):
     [table] = answer.tables
     assert [row[0] for row in table.rows] == ["FY2023", "FY2024", "FY2025"]
     assert [row[1] for row in table.rows] == ["$26.97 billion", "$60.92 billion", "$130.50 billion"]
-    assert all(cell for row in table.cell_citations for cell in row[1:])
+    assert all(row[1] for row in table.cell_citations)
+    assert table.columns[2] == "Change" and table.rows[0][2] == "—" and all(row[2] for row in table.cell_citations[1:])
 
 
 def test_qualitative_quotes_the_filing_with_footnotes(footnote, corpus_db):
