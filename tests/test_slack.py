@@ -388,13 +388,16 @@ def assistant_thread(slack, channel: str) -> str:
     return root
 
 
-def test_an_assistant_thread_greets_then_answers_under_slacks_own_status(slack):
+def test_an_assistant_thread_greets_then_answers_under_slacks_own_status(slack, footnote):
     root = assistant_thread(slack, "D0ASSIST")
     slack.fake.wait_for(lambda: slack.fake.suggested_prompts.get(("D0ASSIST", root)))
     (greeting,) = slack.fake.thread("D0ASSIST", root)
     assert "10-K" in greeting.text
     prompts = slack.fake.suggested_prompts[("D0ASSIST", root)]
     assert all(p["title"] and p["message"] for p in prompts)
+    covered = {r["display_name"] for r in footnote.coverage()}  # examples name companies the store holds
+    examples = [p["message"] for p in prompts[:-1]]
+    assert len(examples) == 3 and all(any(name in m for name in covered) for m in examples)
 
     ts, event = slack.send.message("What was Apple's revenue in fiscal 2024?", channel="D0ASSIST", channel_type="im", thread_ts=root)
     for retry in (None, 1):  # a redelivery of the same event is not answered again
