@@ -69,7 +69,10 @@ def help_text(rows: list[dict] | None = None) -> str:
     other = _name(ranked[1] if len(ranked) > 1 else ranked[0])
     lines = [INTRO, "", "You can ask:"]
     lines += [f"- {kind}: " + ", ".join(f"\"{q}\"" for q in questions) for kind, questions in pairs]
-    return "\n".join(lines) + "\n\n" + FOLLOW_UPS.format(other=other)
+    text = "\n".join(lines) + "\n\n" + FOLLOW_UPS.format(other=other)
+    if any(r.get("figures_only_years") for r in rows):
+        text += "\n\n" + COVERAGE_NOTE
+    return text
 
 
 def coverage_text(rows: list[dict], *, limit: int = 60) -> str:
