@@ -58,3 +58,19 @@ def test_a_heading_is_never_glued_onto_a_quoted_sentence():
     quotes = [c[2] for c in _candidates([chunk])]
     assert quotes and all(not q.startswith(("Competition Competitors", "Risk Factors")) for q in quotes)
     assert "Competitors in our markets are aggressive and well funded across every product line." in quotes
+
+
+def test_the_eval_tripwire_accepts_a_computed_change_and_still_catches_a_wrong_one():
+    from evals.scorers import table_mismatches
+
+    def answer(shown: str) -> dict:
+        return {"kind": "answer", "text": "", "calculation": [],
+                "citations": [{"n": 1, "value": "572754000000"}, {"n": 2, "value": "611289000000"}],
+                "numbers": [{"value": "572754000000", "citation": 1}, {"value": "611289000000", "citation": 2},
+                            {"value": "6.7283336018", "unit": "percent", "citation": None}],
+                "tables": [{"title": "Revenue", "columns": ["Fiscal year", "Revenue", "Change"],
+                            "rows": [["FY2022", "$572.75 billion", "—"], ["FY2023", "$611.29 billion", shown]],
+                            "cell_citations": [[[], [1], []], [[], [2], [2, 1]]]}]}
+
+    assert table_mismatches(answer("+6.7%")) == []
+    assert table_mismatches(answer("+7.7%")) == ["table 'Revenue' row 2: 7.7% is not what [2, 1] cites"]
