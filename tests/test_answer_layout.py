@@ -74,3 +74,10 @@ def test_the_eval_tripwire_accepts_a_computed_change_and_still_catches_a_wrong_o
 
     assert table_mismatches(answer("+6.7%")) == []
     assert table_mismatches(answer("+7.7%")) == ["table 'Revenue' row 2: 7.7% is not what [2, 1] cites"]
+
+
+def test_cached_answers_are_keyed_by_the_code_that_made_them(footnote):
+    """An upgrade that changes how answers read must not serve the old code's cached wording."""
+    from agent.service import code_version
+
+    assert footnote.path.endswith("@" + code_version()) and len(code_version()) == 12
