@@ -104,7 +104,7 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
 
     calcs = []
     for calc in calculations:
-        if not _is_cited(calc["id"], result, draft):
+        if not _is_cited(calc["id"], result, draft) or calc.get("trace") is False:
             continue
         operands = [
             Operand(Decimal(o["value"]), o["unit"], o["fiscal_year"], notes.markers(o["evidence_id"])[0])

@@ -381,7 +381,12 @@ def _table(cells, companies, years, metrics) -> dict:
         title = " vs ".join(labels[m] for m in metrics) + " by company"
     else:
         multi = len(companies) > 1
-        columns = (["Company"] if multi else []) + ["Fiscal year", *[labels[m] for m in metrics]]
+        # a trend shows each reported figure's change on the year before, when it was computed
+        changing = [m for m in metrics if any(c.get("change_id") for c in cells if c["metric"] == m)]
+        header = {m: "Change" if len(metrics) == 1 else f"{labels[m]} change" for m in changing}
+        columns = (["Company"] if multi else []) + ["Fiscal year"]
+        for m in metrics:
+            columns += [labels[m]] + ([header[m]] if m in header else [])
         for ticker in companies:
             for year in years:
                 if not any((ticker, year, m) in by_key for m in metrics):
@@ -392,6 +397,9 @@ def _table(cells, companies, years, metrics) -> dict:
                     cell = by_key.get((ticker, year, m), {})
                     row.append(cell.get("display") or "not reported")
                     cites.append([cell["evidence_id"]] if cell.get("evidence_id") else [])
+                    if m in header:
+                        row.append(cell.get("change_display") or "—")
+                        cites.append([cell["change_id"]] if cell.get("change_id") else [])
                 rows.append(row)
                 citations.append(cites)
         name = cells[0]["name"] if not multi else "by company"

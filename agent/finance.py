@@ -372,21 +372,12 @@ def calculate(key: str, operands: Sequence[Operand]) -> Result:
     formula = FORMULAS[key]
     value = formula.compute([o.value for o in operands])
     shown = display_value(value, formula.unit)
-    parts = []
+    # Each input once, with its fiscal year and footnote; the formula and the result are shown
+    # beside the steps (Calculation.formula, .result), so the trace does not repeat them.
     steps = []
     for inp, op in zip(formula.inputs, operands):
         label = METRICS[inp.metric].label
         marker = f" [{op.marker}]" if op.marker is not None else ""
-        parts.append(f"{label} FY{op.fiscal_year} {display_value(op.value, op.unit)}{marker}")
         steps.append(f"{label} (FY{op.fiscal_year}): {display_value(op.value, op.unit)}{marker}")
-    if formula.operator == "vs":
-        joined = f"({parts[0]} − {parts[1]}) ÷ |{parts[1]}|"
-    elif formula.operator == "expr" or len(parts) != 2:
-        joined = formula.expression  # each input is on its own line above
-    else:
-        joined = f" {formula.operator} ".join(parts)
-        if formula.key == "gross_margin_from_cost":
-            joined = f"({joined}) ÷ {parts[0]}"
-    steps.append(f"{joined} = {shown}")
     calc = Calculation(metric=formula.label, formula=formula.expression, steps=steps, result=shown)
     return Result(key=key, value=value, unit=formula.unit, display=shown, calculation=calc)

@@ -74,7 +74,9 @@ def normalize_space(text: str) -> str:
 
 
 def split_sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(normalize_space(text)) if s.strip()]
+    """Sentences, never across a line break: in chunk text a line break ends a heading, a
+    paragraph or a table row, so a heading never fuses with the sentence under it."""
+    return [s.strip() for line in text.splitlines() for s in _SENTENCE.split(normalize_space(line)) if s.strip()]
 
 
 @dataclass

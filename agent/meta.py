@@ -45,8 +45,8 @@ ABOUT = (
 )
 
 
-def examples(rows: list[dict]) -> list[tuple[str, str]]:
-    """(kind, question) pairs naming covered companies and years they can answer, best covered first."""
+def examples(rows: list[dict]) -> list[tuple[str, list[str]]]:
+    """(kind, questions) naming covered companies and years they can answer, best covered first."""
     ranked = sorted((r for r in rows if r["fiscal_years"]), key=lambda r: (-len(r["fiscal_years"]), r["ticker"]))
     if not ranked:
         return []
@@ -56,19 +56,18 @@ def examples(rows: list[dict]) -> list[tuple[str, str]]:
     name = _name
     ya, yb, yc = a["fiscal_years"][-1], b["fiscal_years"][-1], c["fiscal_years"][-1]
     figures_b = set(b["fiscal_years"]) | set(b.get("figures_only_years") or [])
-    pairs = [("a reported figure", f"What was {name(a)}'s revenue in fiscal {ya}?")]
-    growth = f"{name(b)} revenue growth in fiscal {yb}" if yb - 1 in figures_b else f"{name(b)}'s gross margin in fiscal {yb}"
-    pairs.append(("a ratio or growth", f"{name(a)}'s operating margin in FY{ya}\", \"{growth}"))
-    common = sorted(set(a["fiscal_years"]) & (set(b["fiscal_years"]) | set(b.get("figures_only_years") or [])))
-    if b is not a and common:
-        compare = f"Compare revenue of {name(a)} and {name(b)} in fiscal {common[-1]}"
-    else:
-        compare = f"{name(a)} revenue by year"
     figures_c = set(c["fiscal_years"]) | set(c.get("figures_only_years") or [])
+    growth = f"{name(b)} revenue growth in fiscal {yb}" if yb - 1 in figures_b else f"{name(b)}'s gross margin in fiscal {yb}"
+    common = sorted(set(a["fiscal_years"]) & figures_b)
+    compare = (f"Compare revenue of {name(a)} and {name(b)} in fiscal {common[-1]}" if b is not a and common
+               else f"{name(a)} revenue by year")  # fmt: skip
     trend = f"{name(c)} net income {yc - 1} vs {yc}" if yc - 1 in figures_c else f"{name(c)} net income in fiscal {yc}"
-    pairs.append(("a comparison or trend", f"{compare}\", \"{trend}"))
-    pairs.append(("what a filing says", f"What are {name(c)}'s main risk factors?\", \"How does {name(a)} manage cybersecurity?"))
-    return pairs
+    return [
+        ("a reported figure", [f"What was {name(a)}'s revenue in fiscal {ya}?"]),
+        ("a ratio or growth", [f"{name(a)}'s operating margin in FY{ya}", growth]),
+        ("a comparison or trend", [compare, trend]),
+        ("what a filing says", [f"What are {name(c)}'s main risk factors?", f"How does {name(a)} manage cybersecurity?"]),
+    ]
 
 
 def help_text(rows: list[dict] | None = None) -> str:
@@ -79,8 +78,11 @@ def help_text(rows: list[dict] | None = None) -> str:
     ranked = sorted((r for r in rows if r["fiscal_years"]), key=lambda r: (-len(r["fiscal_years"]), r["ticker"]))
     other = _name(ranked[1] if len(ranked) > 1 else ranked[0])
     lines = [INTRO, "", "You can ask:"]
-    lines += [f"- {kind}: \"{question}\"" for kind, question in pairs]
-    return "\n".join(lines) + "\n\n" + FOLLOW_UPS.format(other=other)
+    lines += [f"- {kind}: " + ", ".join(f"\"{q}\"" for q in questions) for kind, questions in pairs]
+    text = "\n".join(lines) + "\n\n" + FOLLOW_UPS.format(other=other)
+    if any(r.get("figures_only_years") for r in rows):
+        text += "\n\n" + COVERAGE_NOTE
+    return text
 
 
 def coverage_text(rows: list[dict], *, limit: int = 60) -> str:

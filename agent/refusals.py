@@ -17,8 +17,7 @@ _YEAR = re.compile(r"^(?:19|20)\d\d$")
 MESSAGES: dict[str, str] = {
     "no_company": (
         "I couldn't tell which company you mean{detail}. Name a covered company or its ticker, "
-        "for example \"Apple's revenue in fiscal 2024\" or \"MSFT risk factors\"; "
-        "ask \"which companies do you cover?\" to see the list."
+        "for example {example}; ask \"which companies do you cover?\" to see the list."
     ),
     "ambiguous_company": (
         "More than one company matches{detail}. Which one do you mean: {candidates}? "
@@ -51,8 +50,7 @@ MESSAGES: dict[str, str] = {
     ),
     "input_too_long": (
         "That message is too long for me to handle ({detail_plain}; I read questions of up to {limit} characters). "
-        "Ask one question in a sentence or two, "
-        "for example \"What were Microsoft's main risk factors in fiscal 2024?\""
+        "Ask one question in a sentence or two, for example {example}."
     ),
     "internal_error": (
         "Something went wrong on my side while answering, and nothing unverified was shown. "
@@ -83,6 +81,7 @@ def refusal_text(
     filing_years: list[int] | None = None,
     figure_years: list[int] | None = None,
     limit: int | None = None,
+    covered: list[dict] | None = None,
 ) -> str:
     """The user-facing sentence(s) for a refusal reason.
 
@@ -108,6 +107,7 @@ def refusal_text(
     elif years:
         years_hint = "I have fiscal " + ", ".join(str(y) for y in sorted(years)) + ": ask about one of those, or say \"latest\"."
     return template.format(
+        example=example_question(covered or []),
         detail=f" (\"{detail}\")" if detail else "",
         detail_plain=plain,
         detail_quoted=f"\"{detail}\"" if detail else "that metric",
@@ -115,6 +115,15 @@ def refusal_text(
         years_hint=years_hint,
         limit=spelled(limit or _question_limit()),
     )
+
+
+def example_question(covered: list[dict]) -> str:
+    """An example naming a company the store holds (store.coverage rows), never one it lacks."""
+    row = next((r for r in covered if r.get("fiscal_years")), None)
+    if row is None:
+        return "\"<company>'s revenue in fiscal <year>\""
+    name = row.get("display_name") or row["name"]
+    return f"\"{name}'s revenue in fiscal {row['fiscal_years'][-1]}\" or \"{row['ticker']} risk factors\""
 
 
 def coverage_hint(filing_years: list[int], figure_years: list[int]) -> str:
@@ -172,6 +181,12 @@ def refuse(state, deps, config) -> dict:
         "candidates": plan.get("candidates") or [],
     }
     reason = refusal.get("reason") or "out_of_scope"
+    covered = []
+    if reason == "no_company":
+        from store.coverage import coverage
+
+        with deps.db.connection() as conn:
+            covered = coverage(conn)
     text = refusal_text(
         reason,
         refusal.get("detail"),
@@ -179,6 +194,7 @@ def refuse(state, deps, config) -> dict:
         years=refusal.get("years"),
         filing_years=refusal.get("filing_years"),
         figure_years=refusal.get("figure_years"),
+        covered=covered,
     )
     answer = Answer(
         kind="refusal",

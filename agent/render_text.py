@@ -13,7 +13,7 @@ def render(answer: Answer, *, show_meta: bool = True) -> str:
     for table in answer.tables:
         parts.append(render_table(table))
     for calc in answer.calculation:
-        lines = [f"Calculation: {calc.metric} = {calc.formula}"] + [f"  {s}" for s in calc.steps]
+        lines = [f"Calculation: {calc.metric} = {calc.formula}"] + [f"  {s}" for s in calc.steps] + [f"  = {calc.result}"]
         parts.append("\n".join(lines))
     if answer.partial:
         parts.append("(Some statements were dropped because the filing text did not support them.)")

@@ -14,7 +14,7 @@ from itertools import zip_longest
 
 from agent.concepts import METRICS
 from agent.draft import Evidence
-from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_value
+from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key
 from agent.graph import status
 from agent.line_items import company_line
 from agent.line_items import tokens
@@ -247,10 +247,11 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict) -> l
     return out
 
 
-def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definitions: list[dict] | None = None
-             ) -> tuple[dict[str, Evidence], list[dict], list[dict]]:
+def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definitions: list[dict] | None = None,
+             *, changes: bool = False) -> tuple[dict[str, Evidence], list[dict], list[dict]]:
     """Facts and computations for every (company, fiscal year, measure): evidence, calculations,
-    and one cell per ask (evidence_id None when no fact reports it)."""
+    and one cell per ask (evidence_id None when no fact reports it). With `changes` (a trend), a
+    reported figure's cell also carries its growth over the year before, when both are reported."""
     evidence: dict[str, Evidence] = {}
     calculations: list[dict] = []
     cells: list[dict] = []
@@ -309,8 +310,26 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         evidence[ev.id] = ev
                         calculations.append(calc)
                         cell.update(evidence_id=ev.id, display=calc["display"])
+                if changes and cell["evidence_id"] and fy - 1 in company["fiscal_years"]:
+                    _add_change(facts, key, fy, cell, evidence, calculations)
                 cells.append(cell)
     return evidence, calculations, cells
+
+
+def _add_change(facts: _Facts, key: str, fy: int, cell: dict, evidence: dict, calculations: list[dict]) -> None:
+    """The cell's growth over the prior fiscal year, as a computation citing both facts. Its trace
+    is not printed: the table cell shows the two footnotes, and the row above shows the prior value."""
+    if key not in METRICS or growth_key(key) not in FORMULAS or facts.get(key, fy - 1) is None:
+        return
+    computed = _compute(facts, growth_key(key), fy)
+    if computed is None:
+        return
+    ev, calc = computed
+    evidence[facts.get(key, fy - 1).id] = facts.get(key, fy - 1)
+    evidence[ev.id] = ev
+    calculations.append({**calc, "trace": False})
+    shown = calc["display"]
+    cell.update(change_id=ev.id, change_display=shown if shown.startswith("-") else f"+{shown}")
 
 
 def _numbers(state, deps, config) -> dict:
@@ -319,7 +338,8 @@ def _numbers(state, deps, config) -> dict:
     if not metrics:
         return {"refusal": {"reason": "unknown_metric", "detail": plan.get("refusal_detail")}}
     with deps.db.connection() as conn:
-        evidence, calculations, cells = _collect(conn, state["resolved"], metrics, deps, plan.get("definitions"))
+        evidence, calculations, cells = _collect(conn, state["resolved"], metrics, deps, plan.get("definitions"),
+                                                 changes=plan["intent"] == "trend")
     refusal = _unresolved_lines(cells)
     if refusal:
         return {"retrieval": {"cells": cells}, "refusal": refusal}

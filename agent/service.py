@@ -13,10 +13,13 @@ settings configure one (or a client is passed as `llm`), or any callables passed
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
 import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from agent.answer import Answer, Turn
 
@@ -63,7 +66,7 @@ class Footnote:
             planner_name=getattr(planner, "name", "rules"),
             composer_name=getattr(composer, "name", "extractive"),
         )
-        self.path = answer_path(planner, composer)
+        self.path = f"{answer_path(planner, composer)}@{code_version()}"
         _single_thread_queries(embedder)
         self.checkpointer = make_checkpointer(db)
         self.graph = build_graph(self.checkpointer, deps=self.deps)
@@ -308,6 +311,18 @@ class Opening:
 
     def warm_up(self) -> None:
         self.start()
+
+
+@functools.lru_cache(maxsize=1)
+def code_version() -> str:
+    """A fingerprint of the code that makes and words answers (agent/ and store/), part of the cache
+    key: after an upgrade, an answer the old code cached is never served in the old wording."""
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parents[1]
+    for package in ("agent", "store"):
+        for path in sorted((root / package).glob("*.py")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def answer_path(planner, composer) -> str:

@@ -163,6 +163,28 @@ def plain_text(answer: Answer, *, limit: int = PLAIN_LIMIT) -> str:
     return text
 
 
+COVERAGE_COLUMNS = ["Ticker", "Company", "10-K filings", "Figures only"]
+COVERAGE_NOTE = (
+    "10-K filings: figures and what the filing says. Figures only: reported figures (from SEC's "
+    "companyfacts or a later 10-K's prior-year columns), no filing text."
+)
+
+
+def coverage_listing(rows: list[dict], *, mention: str = "") -> tuple[list[list[str]], str]:
+    """Coverage rows as table rows under COVERAGE_COLUMNS, and a note that tells the two kinds of
+    year apart and gives an example question about a company the store holds."""
+    from store.coverage import years_text
+
+    listing = [[r["ticker"], r.get("display_name") or r["name"], years_text(r["fiscal_years"], prefix="") or "—",
+                years_text(r.get("figures_only_years"), prefix="") or "—"] for r in rows]
+    note = COVERAGE_NOTE
+    example = next((r for r in rows if r["fiscal_years"]), None)
+    if example is not None:
+        name = example.get("display_name") or example["name"]
+        note += f" Ask about any of them, e.g. {mention}what was {name}'s revenue in fiscal {example['fiscal_years'][-1]}?"
+    return listing, note
+
+
 def years_label(values) -> str:
     """[2022, 2023, 2024] -> `2022–2024`; years with gaps are listed one by one."""
     ys = sorted({int(v) for v in values or []})

@@ -109,7 +109,12 @@ def backing_values(answer: dict) -> list[Decimal]:
 
 
 def _calc_values(answer: dict) -> list[Decimal]:
+    """Values the answer computed: its calculation blocks, and computed numbers (no citation of
+    their own) whose trace is not printed, such as a trend table's change column."""
     values: list[Decimal] = []
+    for n in answer.get("numbers") or []:
+        if n.get("citation") is None and (value := to_decimal(n.get("value"))) is not None:
+            values.append(value)
     for calc in answer.get("calculation") or []:
         for piece in [calc.get("result", ""), *calc.get("steps", [])]:
             values.extend(s.value for s in shown_numbers(piece))

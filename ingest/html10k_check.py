@@ -27,8 +27,10 @@ EXPECTED_STUB_CHARS = 3000
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("folder", type=Path)
-    ap.add_argument("--tickers", default="")
+    ap.add_argument("folder", type=Path, help="a folder in SEC's layout (e.g. ../shared/sec)")
+    ap.add_argument("--tickers", default="", help="only these companies, comma-separated")
+    ap.add_argument("--data-dir", type=Path, default=Path(".footnote"),
+                    help="where edgartools keeps its caches (default .footnote, as FOOTNOTE_DATA_DIR)")
     ap.add_argument("--chunks", action="store_true", help="also chunk with the local embedder's tokenizer")
     args = ap.parse_args(argv)
     tickers = {t.strip().upper() for t in args.tickers.split(",") if t.strip()}
@@ -40,6 +42,9 @@ def main(argv: list[str] | None = None) -> int:
         from ingest.embed import LocalEmbedder
 
         embedder = LocalEmbedder()
+    from ingest.edgar_dirs import confine_edgartools
+
+    confine_edgartools(args.data_dir)  # before edgar is imported: nothing under ~/.edgar
     import edgar.documents  # noqa: F401 - imported before timing: its import takes seconds
 
     times: list[float] = []

@@ -37,7 +37,7 @@ def test_ingest_from_sec_then_tickers(db, tmp_path, capsys):
 
     assert _run(["tickers"], settings) == 0
     table = capsys.readouterr().out
-    assert table.splitlines()[1].split()[:3] == ["NVDA", "NVIDIA", "CORP"]
+    assert table.splitlines()[1].split()[:3] == ["NVDA", "Nvidia", "FY2025"]  # the display name, its 10-K year
 
 
 def test_ingest_from_folder_reports_failures_with_exit_status(db, tmp_path, capsys):

@@ -446,7 +446,7 @@ def test_e2e_numeric_answer_from_the_model_path(service, fake):
     assert answer.numbers[0].value.startswith("31370")
     plan_req, compose_req = fake.chat_requests()
     assert plan_req.body["model"] == compose_req.body["model"] == MODEL
-    assert "Apple Inc. (AAPL) Research and development expense, fiscal 2024: $31.37 billion" in compose_req.prompt
+    assert "Apple (AAPL) Research and development expense, fiscal 2024: $31.37 billion" in compose_req.prompt
 
 
 def test_e2e_wrong_number_is_blocked(service, fake):

@@ -76,3 +76,19 @@ def test_the_readme_states_the_makefile_defaults():
     for name in ("TICKERS", "YEARS"):
         value = re.search(rf"^{name} \?= (.+)$", makefile, re.MULTILINE)[1].strip()
         assert f"{name}={value}" in readme.replace("`", ""), f"README should give the default {name}={value}"
+
+
+@pytest.mark.parametrize("status, reaches_chat", [(0, True), (3, True), (2, False)])
+def test_run_opens_the_chat_after_a_partial_ingest_but_not_after_a_usage_error(tmp_path, status, reaches_chat):
+    """Status 3 means some of the selection could not be ingested (each named); the rest is in the
+    store, so the chat opens. A stand-in `footnote` records what make runs."""
+    fake = tmp_path / "footnote"
+    fake.write_text(f'#!/bin/sh\necho "$*" >> {tmp_path}/calls\n[ "$1" = ingest ] && exit {status}\nexit 0\n')
+    fake.chmod(0o755)  # newer than pyproject.toml: make treats the install as done
+    clean = {k: v for k, v in os.environ.items() if k not in ("FROM", "TICKERS", "YEARS", "SEC_IDENTITY", "MAKEFLAGS")}
+    done = subprocess.run(["make", "-s", "--no-print-directory", "-C", str(ROOT), "run", f"BIN={tmp_path}", "FROM="],
+                          env=clean, capture_output=True, text=True)  # fmt: skip
+    calls = (tmp_path / "calls").read_text().splitlines()
+    assert calls[0] == "ingest --from tests/fixtures/sec"
+    assert (calls[1:] == ["chat"]) is reaches_chat
+    assert (done.returncode == 0) is reaches_chat

@@ -30,6 +30,7 @@ def test_help_examples_name_only_covered_companies():
     for other in ("Apple", "Microsoft", "Nvidia", "NVIDIA", "Tesla", "Adobe", "Alphabet"):
         assert other not in text
     assert "Walmart" in text and "2025" in text
+    assert "figures only" in text  # Walmart has years with figures but no filing text
 
 
 def test_help_with_an_empty_store_names_no_company():
@@ -81,3 +82,16 @@ def test_every_help_example_is_answered(footnote):
     for question in asked:
         answer = footnote.answer(Turn(thread_key=f"t:{uuid.uuid4().hex}", user="u", text=question))
         assert answer.kind == "answer", (question, answer.refusal_reason, answer.text)
+
+
+def test_a_missing_year_is_refused_with_filing_and_figures_only_years_told_apart(footnote):
+    prose = footnote.answer(Turn(thread_key=f"t:{uuid.uuid4().hex}", user="u", text="Apple's risk factors in fiscal 2019"))
+    assert prose.kind == "refusal" and prose.refusal_reason == "year_not_available"
+    assert "10-K for fiscal 2023, 2024 (figures and what the filing says)" in prose.text
+    assert "reported figures only for fiscal 2019–2022" in prose.text
+
+
+def test_an_example_in_a_refusal_names_a_covered_company(footnote):
+    answer = footnote.answer(Turn(thread_key=f"t:{uuid.uuid4().hex}", user="u", text="what was the revenue in 2024?"))
+    assert answer.refusal_reason == "no_company"
+    assert "MSFT" not in answer.text and "AAPL risk factors" in answer.text

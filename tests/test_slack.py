@@ -230,6 +230,11 @@ def test_tickers_filings_and_help_commands(slack, footnote):
     table = response_table(tickers)
     tickers_listed = [row[0]["text"] for row in table["rows"][1:]]
     assert sorted(tickers_listed) == ["AAPL", "NVDA", "TSLA", "WMT"]
+    # years with a 10-K and years with figures only, told apart
+    assert [c["text"] for c in table["rows"][0]] == ["Ticker", "Company", "10-K filings", "Figures only"]
+    apple = next(row for row in table["rows"] if row[0]["text"] == "AAPL")
+    assert [c["text"] for c in apple[1:]] == ["Apple", "2023, 2024", "2019–2022"]
+    assert "Figures only: reported figures" in json.dumps(tickers["blocks"], ensure_ascii=False)
 
     slack.send.command("/tickers", "walm", slack.fake.response_url("filtered"))
     slack.fake.wait_for(lambda: any(r.method.endswith("filtered") for r in slack.fake.responses))
@@ -432,13 +437,16 @@ def assistant_thread(slack, channel: str) -> str:
     return root
 
 
-def test_an_assistant_thread_greets_then_answers_under_slacks_own_status(slack):
+def test_an_assistant_thread_greets_then_answers_under_slacks_own_status(slack, footnote):
     root = assistant_thread(slack, "D0ASSIST")
     slack.fake.wait_for(lambda: slack.fake.suggested_prompts.get(("D0ASSIST", root)))
     (greeting,) = slack.fake.thread("D0ASSIST", root)
     assert "10-K" in greeting.text
     prompts = slack.fake.suggested_prompts[("D0ASSIST", root)]
     assert all(p["title"] and p["message"] for p in prompts)
+    covered = {r["display_name"] for r in footnote.coverage()}  # examples name companies the store holds
+    examples = [p["message"] for p in prompts[:-1]]
+    assert len(examples) == 3 and all(any(name in m for name in covered) for m in examples)
 
     ts, event = slack.send.message("What was Apple's revenue in fiscal 2024?", channel="D0ASSIST", channel_type="im", thread_ts=root)
     for retry in (None, 1):  # a redelivery of the same event is not answered again

@@ -89,6 +89,9 @@ def test_tickers_and_help_commands(footnote):  # noqa: F811
         grid = next(e for e in listing.card["body"] if e["type"] == "Table")
         first_cells = [row["cells"][0]["items"][0]["text"] for row in grid["rows"][1:]]
         assert sorted(first_cells) == ["AAPL", "NVDA", "TSLA", "WMT"]
+        header = [cell["items"][0]["text"] for cell in grid["rows"][0]["cells"]]
+        assert header == ["Ticker", "Company", "10-K filings", "Figures only"]
+        assert "Figures only: reported figures" in card_text(listing)
         assert helped.activity["text"] == footnote.help_text()
         assert "https://www.sec.gov/" in card_text(filed)
 

@@ -194,9 +194,9 @@ class FootnoteBot(ActivityHandler):
         rows = self.footnote.coverage(filter_text or None)
         if not rows:
             return [MessageFactory.text("Footnote covers no companies" + (f" matching “{filter_text}”" if filter_text else "") + " yet.")]
-        listing = [[r["ticker"], r["name"], render_chat.years_label(r.get("fiscal_years"))] for r in rows]
+        listing, note = render_chat.coverage_listing(rows)
         title = f"Companies Footnote covers ({len(rows)})"
-        return [_attach(c) for c in cards.listing_card(title, ["Ticker", "Company", "Fiscal years (10-K)"], listing)]
+        return [_attach(c) for c in cards.listing_card(title, render_chat.COVERAGE_COLUMNS, listing, note=note)]
 
     def _filings(self, ticker: str) -> list[Activity]:
         if not ticker:

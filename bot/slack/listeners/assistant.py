@@ -21,12 +21,16 @@ GREETING = (
     "Every figure comes from the filing's XBRL data, with a footnote to the SEC document."
 )
 PROMPTS_TITLE = "Try asking"
-SUGGESTED_PROMPTS = [
-    {"title": "A figure", "message": "What was Apple's revenue in fiscal 2024?"},
-    {"title": "A comparison", "message": "How did NVIDIA's net income change from fiscal 2024 to fiscal 2025?"},
-    {"title": "From the text", "message": "What risk factors did Tesla describe in its latest 10-K?"},
-    {"title": "What's covered", "message": "help"},
-]
+PROMPT_TITLES = ("A figure", "A ratio", "A comparison", "From the text")
+
+
+def suggested_prompts(footnote) -> list[dict]:
+    """Example questions about companies the store holds (one it would refuse teaches the wrong thing)."""
+    from agent.meta import examples
+
+    prompts = [{"title": title, "message": questions[0]}
+               for title, (_, questions) in zip(PROMPT_TITLES, examples(footnote.coverage())) if title != "A ratio"]  # fmt: skip
+    return prompts + [{"title": "What's covered", "message": "which companies do you cover?"}]
 
 
 def ack_now(ack) -> None:
@@ -46,7 +50,7 @@ def register(app, answering) -> None:
         try:
             client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=GREETING)
             client.assistant_threads_setSuggestedPrompts(
-                channel_id=channel, thread_ts=thread_ts, title=PROMPTS_TITLE, prompts=SUGGESTED_PROMPTS
+                channel_id=channel, thread_ts=thread_ts, title=PROMPTS_TITLE, prompts=suggested_prompts(answering.footnote)
             )
         except Exception:
             log.warning("could not greet assistant thread %s/%s", channel, thread_ts, exc_info=True)

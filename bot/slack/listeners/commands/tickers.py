@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.slack import blocks
-from bot.render_chat import years_label
+from bot.render_chat import COVERAGE_COLUMNS, coverage_listing
 from bot.slack.listeners.commands.respond import ack_now, reply
 
 
@@ -12,10 +12,9 @@ def tickers_message(footnote, filter_text: str | None) -> dict:
     if not rows:
         hint = f" matching “{filter_text}”" if filter_text else ""
         return blocks.text_message(f"Footnote covers no companies{hint} yet. Try `/tickers` with no filter.")
-    listing = [[r["ticker"], r["name"], years_label(r.get("fiscal_years"))] for r in rows]
+    listing, note = coverage_listing(rows, mention="@Footnote ")
     title = f"Companies Footnote covers ({len(rows)})" + (f" matching “{filter_text}”" if filter_text else "")
-    return blocks.listing_message(title, ["Ticker", "Company", "Fiscal years (10-K)"], listing,
-                                  note="Ask about any of them, e.g. @Footnote what was AAPL's revenue in 2024?")
+    return blocks.listing_message(title, COVERAGE_COLUMNS, listing, note=note)
 
 
 def register(app, answering) -> None:
