@@ -61,7 +61,7 @@ def register_bench(bench_sub) -> None:
     teams.add_argument("-n", "--activities", type=int, default=60, help="distinct activities to send (default 60), each twice")
     teams.add_argument("-c", "--concurrency", type=int, default=20, help="requests in flight at once (default 20)")
     teams.add_argument("--cache", action="store_true", help="let repeated questions come from the answer cache")
-    teams.add_argument("--out", default="bench-results/teams.json")
+    teams.add_argument("--out", default="bench-results/teams.json", help="where the figures are written (default bench-results/teams.json)")
     teams.set_defaults(func=cmd_bench_teams)
 
     from bot import startup_bench
