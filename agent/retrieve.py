@@ -220,7 +220,7 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict) -> l
     labels = memo[("member_labels", cik)]
     rows = segments_store.member_values(conn, cik, [c if ":" in c else f"us-gaap:{c}" for c in m.concepts], fy,
                                         instant=m.period == "instant")
-    metric_words = tokens(" ".join(m.synonyms[:3]))
+    metric_words = tokens(" ".join(m.synonyms))
 
     def name(r) -> str:
         return display_name(r.member, labels.get(r.member, set()), metric_words)

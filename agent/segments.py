@@ -34,11 +34,28 @@ class Member:
     label: str  # shown to the user
 
 
+def _squash(name: str) -> str:
+    return "".join(sorted(_key(name)))
+
+
+def _own_labels(member: str, printed: set[str]) -> list[str]:
+    """Printed labels that name the member itself, not the row's metric ("Net sales", "Operating
+    income" beside a segment): they share its QName's words ("iPhone" for aapl:IPhoneMember)."""
+    qname = _key(concept_words(member))
+    flat = "".join(w for w in concept_words(member).split() if w not in _GENERIC)
+    out = []
+    for label in printed:
+        words = _key(label)
+        if words and (words & qname or "".join(label.lower().split()).startswith(flat[:5])):
+            out.append(label)
+    return sorted(out, key=len)
+
+
 def member_names(member: str, printed: set[str]) -> list[str]:
-    """Names a member goes by: the labels printed beside it, then its QName in words."""
+    """Names a member goes by: the labels printed beside it that name it, then its QName in words."""
     words = concept_words(member)
     words = " ".join(w for w in words.split() if w not in _GENERIC)
-    return [*sorted(printed), words]
+    return [*_own_labels(member, printed), words]
 
 
 def _key(name: str) -> frozenset[str]:
@@ -46,8 +63,8 @@ def _key(name: str) -> frozenset[str]:
 
 
 def display_name(member: str, printed: set[str], metric_words: frozenset[str]) -> str:
-    """The printed label unless it only restates the metric ("Net sales" beside a segment)."""
-    for label in sorted(printed, key=len):
+    """The company's printed name for the member when it has one, else its QName in words."""
+    for label in _own_labels(member, printed):
         clean = re.sub(r"\s*\(\s*\d+\s*\)", "", label).strip()
         if _key(clean) and not _key(clean) <= metric_words | {"total"}:
             return clean
