@@ -68,8 +68,10 @@ def display_name(member: str, printed: set[str], metric_words: frozenset[str]) -
         clean = re.sub(r"\s*\(\s*\d+\s*\)", "", label).strip()
         if _key(clean) and not _key(clean) <= metric_words | {"total"}:
             return clean
-    words = concept_words(member).split()
-    return " ".join(w for w in words if w not in _GENERIC).title() or member
+    words = [w for w in concept_words(member).split() if w not in _GENERIC]
+    if len(words) == 1 and len(words[0]) <= 3:
+        return words[0].upper()  # country:US, nvda:OEM...
+    return " ".join(words).title() or member
 
 
 def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str, set[str]]
@@ -85,8 +87,9 @@ def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str
             have = _key(name)
             if not have:
                 continue
+            initials = "".join(w[0] for w in re.findall(r"[a-z0-9]+", name.lower()))
             if have == want or "".join(sorted(have)) == squashed or "".join(name.lower().split()) == "".join(
-                    qualifier.lower().split()):
+                    qualifier.lower().split()) or (len(want) == 1 and len(initials) > 1 and squashed == initials):
                 exact.append((axis, member))
                 break
             if want <= have:
