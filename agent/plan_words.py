@@ -140,9 +140,10 @@ def line_keys(trace: list[dict], runs: list[tuple[int, int]]) -> tuple[list[str]
     def side(j: int) -> str:
         return kinds[j] if 0 <= j < len(words) else "end"
 
-    # "revenue and marketing expense" is two asks; "property, plant and equipment" is one label
+    # "revenue and marketing expense" is two asks; "property, plant and equipment" and "marketing and
+    # sales" are one label each: an "and" after a word no metric took joins a label
     breaks = [i for i, w in enumerate(words) if w in _CLAUSE_BREAK and not kinds[i].startswith("metric:")
-              and not (side(i - 1) == "unaccounted" and side(i + 1) == "unaccounted")]
+              and side(i - 1) != "unaccounted"]
     keys: list[str] = []
     absorbed: set[str] = set()
     clauses: dict[tuple[int, int], list[tuple[int, int]]] = {}
