@@ -77,17 +77,25 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
         words = tokens(concept_words(concept))
         if words and words == have:
             tiers[2].append(LineMatch(concept, concept_words(concept), "standard", ""))
-    for tier in tiers:
+    # the primary statements' rows first; then a standard label (notes reuse one printed label across
+    # many schedules: "Operating lease liabilities" in the maturity tables); then the notes' rows
+    ambiguous: list[LineMatch] = []
+    for tier in (tiers[0], tiers[2], tiers[1]):
         by_concept: dict[str, LineMatch] = {}
         for m in tier:
             by_concept.setdefault(m.concept, m)
         if not by_concept:
             continue
         best = _most_specific(list(by_concept.values()), have)
+        if len(best) > 1:  # one line printed under several concepts: the one whose own name is the question's
+            named = [m for m in best if tokens(concept_words(m.concept)) == have]
+            best = named if len(named) == 1 else best
         if len(best) == 1:
             return best[0], []
-        return None, best
-    return None, []
+        if len({m.label for m in best}) < len(best):  # the same label twice: tell them apart by concept
+            best = [LineMatch(m.concept, f"{m.label} ({concept_words(m.concept)})", m.source, m.statement) for m in best]
+        ambiguous = ambiguous or best
+    return None, ambiguous
 
 
 def _most_specific(matches: list[LineMatch], have: frozenset[str]) -> list[LineMatch]:
