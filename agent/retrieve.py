@@ -292,9 +292,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
-                        if str(fy) not in (company.get("filings") or {}) and ev.fiscal_year != fy:
-                            # the year's own 10-K is not held: a later 10-K's prior-year column
-                            cell["source_note"] = f"as reported in the fiscal {ev.fiscal_year} 10-K's prior-year figures"
+
                 else:
                     computed = _compute(facts, key, fy)
                     if computed is None:
@@ -310,6 +308,12 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         calculations.append(calc)
                         cell.update(evidence_id=ev.id, display=calc["display"])
                 cells.append(cell)
+    filings = {c["ticker"]: c.get("filings") or {} for c in companies}
+    for cell in cells:  # the year's own 10-K is not held: a later 10-K's prior-year column says it
+        ev = evidence.get(cell["evidence_id"]) if cell.get("evidence_id") else None
+        if ev is not None and ev.kind == "fact" and str(cell["fiscal_year"]) not in filings[cell["ticker"]] \
+                and ev.fiscal_year != cell["fiscal_year"]:
+            cell["source_note"] = f"as reported in the fiscal {ev.fiscal_year} 10-K's prior-year figures"
     return evidence, calculations, cells
 
 
