@@ -12,7 +12,7 @@ import re
 from decimal import Decimal
 from itertools import zip_longest
 
-from agent.concepts import METRICS
+from agent.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.draft import Evidence
 from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_value
 from agent.graph import status
@@ -196,6 +196,13 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict) -> tuple
     return evidence, calc
 
 
+def _line_as_member(key: str) -> str | None:
+    """A line phrase no label names, made of one table metric and other words: a member lookup."""
+    leftover, context, _ = line_parts(key)
+    spans = [k for _, _, k in find_phrases(normalize(context), PHRASES) if k in METRICS]
+    return f"dim:{spans[0]}|{leftover}" if len(spans) == 1 and leftover else None
+
+
 def _member_evidence(company: dict, label: str, fy: int, f) -> Evidence:
     shown = display_value(f.value, f.unit)
     return Evidence(
@@ -284,6 +291,14 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         cell.update(evidence_id=ev.id, display=calc["display"])
                 elif key.startswith("line:"):
                     ev = _line_cell(conn, deps, company, key, fy, cell, lines)
+                    member = _line_as_member(key) if ev is None and not cell.get("concept") else None
+                    found = _member_cells(conn, deps, company, member, fy, cell) if member else []
+                    if found and found[0][1] is not None:  # "commercial airplanes revenue": a member's figure
+                        for member_cell, mev in found:
+                            evidence[mev.id] = mev
+                            member_cell.update(evidence_id=mev.id, display=display_value(Decimal(mev.value), mev.unit))
+                            cells.append(member_cell)
+                        continue
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
