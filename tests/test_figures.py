@@ -277,3 +277,10 @@ def test_prose_about_a_year_without_its_own_10_k_quotes_the_next_one(footnote):
     assert answer.kind == "answer", answer.text
     assert all(c.fiscal_year == 2023 for c in answer.citations)
     assert "fiscal 2023 10-K" in answer.text
+
+
+def test_a_line_phrase_no_label_names_is_tried_as_a_member(footnote):
+    answer = ask(footnote, "What was Apple's revenue of the iPhone line in fiscal 2024?")
+    assert answer.kind == "refusal" or "$201.18 billion" in answer.text, answer.text  # "line" is no member word
+    answer = ask(footnote, "What was Apple's revenue of the iPhone in fiscal 2024?")
+    assert answer.kind == "answer" and "$201.18 billion" in answer.text, answer.text
