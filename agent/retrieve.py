@@ -146,6 +146,9 @@ def known(key: str) -> bool:
     return key in METRICS or key in FORMULAS or key.startswith(("line:", "udf:", "dim:"))
 
 
+_OPENING = re.compile(r"\b(?:beginning|opening|start)\b", re.I)
+
+
 def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: dict) -> Evidence | None:
     """A line-item phrase resolved against the company's labels (agent.line_items), and its fact."""
     cik = company["cik"]
@@ -156,9 +159,14 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
         cell["candidates"] = [c.label for c in candidates]
         return None
     fact = facts_store.annual_value(conn, cik, [match.concept], fy, as_of_accession=company.get("as_of_accession"))
+    if fact is not None and fact.period_start is None and _OPENING.search(match.label):
+        # "..., beginning balances": the year's opening balance is the prior year's closing one
+        fact = facts_store.annual_value(conn, cik, [match.concept], fy - 1,
+                                        as_of_accession=company.get("as_of_accession"))
+        cell["opening"] = True
     shown = re.sub(r"\s*\(\s*\d+\s*\)", "", match.label).strip()
     cell.update(label=shown[:1].upper() + shown[1:], reported_as=shown if match.source == "company" else None,
-                concept=match.concept, instant=fact is not None and fact.period_start is None)
+                concept=match.concept, instant=fact is not None and fact.period_start is None and not cell.get("opening"))
     return _fact_evidence(company, key, fy, fact, label=shown) if fact else None
 
 

@@ -284,3 +284,15 @@ def test_a_line_phrase_no_label_names_is_tried_as_a_member(footnote):
     assert answer.kind == "refusal" or "$201.18 billion" in answer.text, answer.text  # "line" is no member word
     answer = ask(footnote, "What was Apple's revenue of the iPhone in fiscal 2024?")
     assert answer.kind == "answer" and "$201.18 billion" in answer.text, answer.text
+
+
+def test_a_statement_prints_its_rows_in_order_every_cell_cited(corpus_db):
+    from agent.statement import render
+
+    with corpus_db.connection() as conn:
+        text = render(conn, "AAPL", 2024, "income")
+    lines = text.splitlines()
+    sales = next(i for i, line in enumerate(lines) if line.startswith("Total net sales"))
+    income = next(i for i, line in enumerate(lines) if line.startswith("Net income"))
+    assert sales < income and "$391.04 billion [" in lines[sales]
+    assert "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax" in text
