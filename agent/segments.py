@@ -11,8 +11,6 @@ name winning); none → refused with the members that exist, so the user can pic
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-
 from agent.line_items import concept_words, tokens
 
 # member-name words that say nothing about which member it is
@@ -25,17 +23,6 @@ AXIS_WORDS = {
     "geography": ("Geographical", "Segment"), "geographies": ("Geographical", "Segment"),
     "country": ("Geographical",), "countries": ("Geographical",),
 }
-
-
-@dataclass(frozen=True)
-class Member:
-    axis: str
-    member: str
-    label: str  # shown to the user
-
-
-def _squash(name: str) -> str:
-    return "".join(sorted(_key(name)))
 
 
 def _own_labels(member: str, printed: set[str]) -> list[str]:
