@@ -296,3 +296,12 @@ def test_a_statement_prints_its_rows_in_order_every_cell_cited(corpus_db):
     income = next(i for i, line in enumerate(lines) if line.startswith("Net income"))
     assert sales < income and "$391.04 billion [" in lines[sales]
     assert "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax" in text
+
+
+def test_a_follow_up_naming_something_new_asks_for_it_alone(directory):
+    first = plan(directory, "Apple iPhone revenue 2024")
+    assert plan(directory, "and Mac?", previous=first).metrics == ["dim:revenue|mac"]
+    assert plan(directory, "and 2023?", previous=first).metrics == ["dim:revenue|iphone"]
+    other = plan(directory, "Apple revenue and marketing expense 2024")
+    later = plan(directory, "and what about selling expense?", previous=other)
+    assert later.metrics == ["line:selling expense|selling expense|selling expense"]
