@@ -150,9 +150,11 @@ def fetch(state, deps, config) -> dict:
                     return {"refusal": {"reason": "year_not_available", "detail": f"any fiscal year for {company['name']}"}}
                 offsets = plan.get("year_offsets") or [0]
                 wanted = sorted({available[0] + offset for offset in offsets})
-            if not numeric and not plan.get("as_of_filing_year"):
-                # a year whose own 10-K is not held is discussed in the next one or two ("compared with
-                # 2022"): search the nearest later filing; the answer names the filing it quotes
+            if (not numeric and not plan.get("as_of_filing_year") and len(plan["tickers"]) == 1
+                    and not _EXPLAIN.search(state["question"])):
+                # a year whose own 10-K is not held is described in the next one or two ("compared with
+                # 2022"): search the nearest later filing; the answer names the filing it quotes. Not
+                # for "why did it change": a later MD&A explains the later year's change
                 wanted = sorted({y if y in available else next((y + k for k in (1, 2) if y + k in available), y)
                                  for y in wanted})
             missing = [y for y in wanted if y not in available]

@@ -1,9 +1,9 @@
 """Resolve a line-item phrase against the company's own statement labels, then standard labels.
 
 Why near-exact only: a look-alike line is a different figure. A phrase matches a label when the
-label's words (normalized: lowercase, plural folded, and the words every cash-flow or expense line
-may or may not print — "net", "total", "activities", "used in", "provided by", "expense") are all
-in the question and the question's unaccounted words are all in the label. "cash provided by
+label's words and the question's (normalized: lowercase, plural folded, and without the words every
+cash-flow or expense line may or may not print — "net", "total", "activities", "used in",
+"provided by", "expense") are the same words. "cash provided by
 financing" finds "Net cash used in financing activities"; "marketing" finds "Marketing" but never
 "Sales and marketing". The company's printed rows (primary statements first) win over standard
 labels (the XBRL concept name in words, e.g. PaymentsForRepurchaseOfCommonStock → payments for
@@ -20,7 +20,7 @@ from agent.concepts import normalize
 IGNORABLE = frozenset(
     "net total activities activity used use uses provided provide provides generated generate generates by in of "
     "the and for from to a an expense expenses expenditure expenditures member during period cash-flow amount "
-    "amounts continuing operation operations".split()
+    "amounts continuing operation operations costs".split()
 )
 # Words that keep their identity but are spelled two ways.
 SYNONYMS = {"buyback": "repurchase", "amortisation": "amortization", "organisation": "organization",
@@ -70,24 +70,32 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
         if row["dims"]:
             continue
         words = tokens(row["label"])
-        if words and need <= words <= have:
+        if words and words == have:
             tier = 0 if row["statement"] in PRIMARY else 1
             tiers[tier].append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
     for concept, _ in concepts:
         words = tokens(concept_words(concept))
-        if words and need <= words <= have:
+        if words and words == have:
             tiers[2].append(LineMatch(concept, concept_words(concept), "standard", ""))
-    for tier in tiers:
+    # the primary statements' rows first; then a standard label (notes reuse one printed label across
+    # many schedules: "Operating lease liabilities" in the maturity tables); then the notes' rows
+    ambiguous: list[LineMatch] = []
+    for tier in (tiers[0], tiers[2], tiers[1]):
         by_concept: dict[str, LineMatch] = {}
         for m in tier:
             by_concept.setdefault(m.concept, m)
         if not by_concept:
             continue
         best = _most_specific(list(by_concept.values()), have)
+        if len(best) > 1:  # one line printed under several concepts: the one whose own name is the question's
+            named = [m for m in best if tokens(concept_words(m.concept)) == have]
+            best = named if len(named) == 1 else best
         if len(best) == 1:
             return best[0], []
-        return None, best
-    return None, []
+        if len({m.label for m in best}) < len(best):  # the same label twice: tell them apart by concept
+            best = [LineMatch(m.concept, f"{m.label} ({concept_words(m.concept)})", m.source, m.statement) for m in best]
+        ambiguous = ambiguous or best
+    return None, ambiguous
 
 
 def _most_specific(matches: list[LineMatch], have: frozenset[str]) -> list[LineMatch]:

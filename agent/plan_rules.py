@@ -533,6 +533,16 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
     plan.words = trace
     if not runs:
         return plan
+    if "metrics" in plan.inherited:
+        # "and Mac?" after "iPhone revenue": the new words name what is asked now; the thread's
+        # measure is kept only as the metric a member narrows, never answered beside it
+        leftover = " ".join(trace[i]["word"] for start, end in runs for i in range(start, end))
+        metrics = [f"{k.split('|')[0]}|{leftover}" for k in plan.metrics if k.startswith("dim:") and "|*" not in k]
+        if metrics:
+            plan.metrics = list(dict.fromkeys(metrics))
+            return plan
+        plan.metrics = []  # "and selling expense?": that line alone, not the thread's figures beside it
+        plan.inherited.remove("metrics")
     keys, absorbed = line_keys(trace, runs)
     absorbed |= {growth_key(k) for k in absorbed} | {SHARE_OF_REVENUE[k] for k in absorbed if k in SHARE_OF_REVENUE}
     plan.metrics = [k for k in plan.metrics if k not in absorbed] + keys

@@ -52,6 +52,8 @@ FILLER = frozenset(
     if dont don't doesnt didnt know unsure sure invent guess estimate pretend ignore instructions briefly brief
     short format express answer respond reply quickly terms just only exact precise precisely
     take took taken hold held holding carry carried approx hows balance sheet sheets
+    using based pull fetch look lookup check see need want like id im would curious wondering interested
+    question kindly money decimal decimals places digits percent percentage state confirm determine grab
     """.split()
 )
 # A date's month names the fiscal year's end ("the year ended September 28, 2024", "as of Jan 31").
@@ -140,9 +142,10 @@ def line_keys(trace: list[dict], runs: list[tuple[int, int]]) -> tuple[list[str]
     def side(j: int) -> str:
         return kinds[j] if 0 <= j < len(words) else "end"
 
-    # "revenue and marketing expense" is two asks; "property, plant and equipment" is one label
+    # "revenue and marketing expense" is two asks; "property, plant and equipment" and "marketing and
+    # sales" are one label each: an "and" after a word no metric took joins a label
     breaks = [i for i, w in enumerate(words) if w in _CLAUSE_BREAK and not kinds[i].startswith("metric:")
-              and not (side(i - 1) == "unaccounted" and side(i + 1) == "unaccounted")]
+              and side(i - 1) != "unaccounted"]
     keys: list[str] = []
     absorbed: set[str] = set()
     clauses: dict[tuple[int, int], list[tuple[int, int]]] = {}

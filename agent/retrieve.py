@@ -12,7 +12,7 @@ import re
 from decimal import Decimal
 from itertools import zip_longest
 
-from agent.concepts import METRICS
+from agent.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.draft import Evidence
 from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key
 from agent.graph import status
@@ -146,6 +146,9 @@ def known(key: str) -> bool:
     return key in METRICS or key in FORMULAS or key.startswith(("line:", "udf:", "dim:"))
 
 
+_OPENING = re.compile(r"\b(?:beginning|opening|start)\b", re.I)
+
+
 def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: dict) -> Evidence | None:
     """A line-item phrase resolved against the company's labels (agent.line_items), and its fact."""
     cik = company["cik"]
@@ -156,9 +159,14 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
         cell["candidates"] = [c.label for c in candidates]
         return None
     fact = facts_store.annual_value(conn, cik, [match.concept], fy, as_of_accession=company.get("as_of_accession"))
+    if fact is not None and fact.period_start is None and _OPENING.search(match.label):
+        # "..., beginning balances": the year's opening balance is the prior year's closing one
+        fact = facts_store.annual_value(conn, cik, [match.concept], fy - 1,
+                                        as_of_accession=company.get("as_of_accession"))
+        cell["opening"] = True
     shown = re.sub(r"\s*\(\s*\d+\s*\)", "", match.label).strip()
     cell.update(label=shown[:1].upper() + shown[1:], reported_as=shown if match.source == "company" else None,
-                concept=match.concept, instant=fact is not None and fact.period_start is None)
+                concept=match.concept, instant=fact is not None and fact.period_start is None and not cell.get("opening"))
     return _fact_evidence(company, key, fy, fact, label=shown) if fact else None
 
 
@@ -196,6 +204,13 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict) -> tuple
     return evidence, calc
 
 
+def _line_as_member(key: str) -> str | None:
+    """A line phrase no label names, made of one table metric and other words: a member lookup."""
+    leftover, context, _ = line_parts(key)
+    spans = [k for _, _, k in find_phrases(normalize(context), PHRASES) if k in METRICS]
+    return f"dim:{spans[0]}|{leftover}" if len(spans) == 1 and leftover else None
+
+
 def _member_evidence(company: dict, label: str, fy: int, f) -> Evidence:
     shown = display_value(f.value, f.unit)
     return Evidence(
@@ -220,7 +235,7 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict) -> l
     labels = memo[("member_labels", cik)]
     rows = segments_store.member_values(conn, cik, [c if ":" in c else f"us-gaap:{c}" for c in m.concepts], fy,
                                         instant=m.period == "instant")
-    metric_words = tokens(" ".join(m.synonyms[:3]))
+    metric_words = tokens(" ".join(m.synonyms))
 
     def name(r) -> str:
         return display_name(r.member, labels.get(r.member, set()), metric_words)
@@ -285,6 +300,14 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         cell.update(evidence_id=ev.id, display=calc["display"])
                 elif key.startswith("line:"):
                     ev = _line_cell(conn, deps, company, key, fy, cell, lines)
+                    member = _line_as_member(key) if ev is None and not cell.get("concept") else None
+                    found = _member_cells(conn, deps, company, member, fy, cell) if member else []
+                    if found and found[0][1] is not None:  # "commercial airplanes revenue": a member's figure
+                        for member_cell, mev in found:
+                            evidence[mev.id] = mev
+                            member_cell.update(evidence_id=mev.id, display=display_value(Decimal(mev.value), mev.unit))
+                            cells.append(member_cell)
+                        continue
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
@@ -293,9 +316,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
-                        if str(fy) not in (company.get("filings") or {}) and ev.fiscal_year != fy:
-                            # the year's own 10-K is not held: a later 10-K's prior-year column
-                            cell["source_note"] = f"as reported in the fiscal {ev.fiscal_year} 10-K's prior-year figures"
+
                 else:
                     computed = _compute(facts, key, fy)
                     if computed is None:
@@ -313,6 +334,12 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                 if changes and cell["evidence_id"] and fy - 1 in company["fiscal_years"]:
                     _add_change(facts, key, fy, cell, evidence, calculations)
                 cells.append(cell)
+    filings = {c["ticker"]: c.get("filings") or {} for c in companies}
+    for cell in cells:  # the year's own 10-K is not held: a later 10-K's prior-year column says it
+        ev = evidence.get(cell["evidence_id"]) if cell.get("evidence_id") else None
+        if ev is not None and ev.kind == "fact" and str(cell["fiscal_year"]) not in filings[cell["ticker"]] \
+                and ev.fiscal_year != cell["fiscal_year"]:
+            cell["source_note"] = f"as reported in the fiscal {ev.fiscal_year} 10-K's prior-year figures"
     return evidence, calculations, cells
 
 

@@ -11,8 +11,6 @@ name winning); none → refused with the members that exist, so the user can pic
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-
 from agent.line_items import concept_words, tokens
 
 # member-name words that say nothing about which member it is
@@ -27,18 +25,24 @@ AXIS_WORDS = {
 }
 
 
-@dataclass(frozen=True)
-class Member:
-    axis: str
-    member: str
-    label: str  # shown to the user
+def _own_labels(member: str, printed: set[str]) -> list[str]:
+    """Printed labels that name the member itself, not the row's metric ("Net sales", "Operating
+    income" beside a segment): they share its QName's words ("iPhone" for aapl:IPhoneMember)."""
+    qname = _key(concept_words(member))
+    flat = "".join(w for w in concept_words(member).split() if w not in _GENERIC)
+    out = []
+    for label in printed:
+        words = _key(label)
+        if words and (words & qname or "".join(label.lower().split()).startswith(flat[:5])):
+            out.append(label)
+    return sorted(out, key=len)
 
 
 def member_names(member: str, printed: set[str]) -> list[str]:
-    """Names a member goes by: the labels printed beside it, then its QName in words."""
+    """Names a member goes by: the labels printed beside it that name it, then its QName in words."""
     words = concept_words(member)
     words = " ".join(w for w in words.split() if w not in _GENERIC)
-    return [*sorted(printed), words]
+    return [*_own_labels(member, printed), words]
 
 
 def _key(name: str) -> frozenset[str]:
@@ -46,13 +50,15 @@ def _key(name: str) -> frozenset[str]:
 
 
 def display_name(member: str, printed: set[str], metric_words: frozenset[str]) -> str:
-    """The printed label unless it only restates the metric ("Net sales" beside a segment)."""
-    for label in sorted(printed, key=len):
+    """The company's printed name for the member when it has one, else its QName in words."""
+    for label in _own_labels(member, printed):
         clean = re.sub(r"\s*\(\s*\d+\s*\)", "", label).strip()
         if _key(clean) and not _key(clean) <= metric_words | {"total"}:
             return clean
-    words = concept_words(member).split()
-    return " ".join(w for w in words if w not in _GENERIC).title() or member
+    words = [w for w in concept_words(member).split() if w not in _GENERIC]
+    if len(words) == 1 and len(words[0]) <= 3:
+        return words[0].upper()  # country:US, nvda:OEM...
+    return " ".join(words).title() or member
 
 
 def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str, set[str]]
@@ -68,8 +74,9 @@ def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str
             have = _key(name)
             if not have:
                 continue
+            initials = "".join(w[0] for w in re.findall(r"[a-z0-9]+", name.lower()))
             if have == want or "".join(sorted(have)) == squashed or "".join(name.lower().split()) == "".join(
-                    qualifier.lower().split()):
+                    qualifier.lower().split()) or (len(want) == 1 and len(initials) > 1 and squashed == initials):
                 exact.append((axis, member))
                 break
             if want <= have:

@@ -71,3 +71,25 @@ def company_concepts(conn: psycopg.Connection, cik: int) -> list[tuple[str, str]
     out = [(f"{t}:{c}", "duration") for t, c in conn.execute(CONCEPTS, (cik,)).fetchall()]
     out += [(f"{t}:{c}", "instant") for t, c in conn.execute(INSTANT_CONCEPTS, (cik,)).fetchall()]
     return out
+
+
+# A statement as the filing printed it: its rows in order. The fiscal year's own 10-K.
+STATEMENT = """
+SELECT l.label, l.taxonomy || ':' || l.concept, l.table_no, l.row_no,
+       f.accession, f.url
+  FROM line_labels l JOIN filings f ON f.accession = l.accession
+ WHERE l.cik = %s AND f.fiscal_year = %s AND l.statement = %s AND l.dims = '{}'::jsonb
+ ORDER BY l.table_no, l.row_no
+"""
+
+
+def statement_rows(conn: psycopg.Connection, cik: int, fiscal_year: int, statement: str) -> list[dict]:
+    rows = conn.execute(STATEMENT, (cik, fiscal_year, statement)).fetchall()
+    out = [{"label": label, "concept": concept, "table": t, "row": r, "accession": acc, "url": url}
+           for label, concept, t, r, acc, url in rows]
+    return sorted(out, key=lambda x: (x["table"], x["row"]))
+
+
+def company_by_ticker(conn: psycopg.Connection, ticker: str) -> tuple[int, str] | None:
+    row = conn.execute("SELECT cik, name FROM companies WHERE %s = ANY(tickers)", (ticker.upper(),)).fetchone()
+    return (int(row[0]), row[1]) if row else None

@@ -2,7 +2,7 @@
 
 Why only one axis: a fact on one axis ("Data Center" on the segment axis) is a figure the filing
 states; a fact on two axes (a product within a region) is a cell of a matrix the question did not
-ask for. Per member, the rules of store.facts apply: the first acceptable concept that has a
+ask for. The consolidation axis's "operating segments" member only says a segment figure is one. Per member, the rules of store.facts apply: the first acceptable concept that has a
 value, the most recent filing. Served by facts_dims_lookup.
 """
 
@@ -17,7 +17,7 @@ import psycopg
 from store.facts import edgar_index_url
 
 MEMBER_VALUES = """
-SELECT DISTINCT ON (f.dims) f.id, f.taxonomy, f.concept, f.unit, f.value, f.period_start, f.period_end, f.accession,
+SELECT DISTINCT ON (f.dims - 'srt:ConsolidationItemsAxis') f.id, f.taxonomy, f.concept, f.unit, f.value, f.period_start, f.period_end, f.accession,
        coalesce(f.filed, fl.filed), coalesce(fl.form, f.form), coalesce(fl.fiscal_year, f.fy), fl.url, f.dims
   FROM facts f LEFT JOIN filings fl ON fl.accession = f.accession
  WHERE f.cik = %(cik)s AND f.dimensional
@@ -26,8 +26,9 @@ SELECT DISTINCT ON (f.dims) f.id, f.taxonomy, f.concept, f.unit, f.value, f.peri
    AND coalesce(f.form, fl.form, '10-K') IN ('10-K', '10-K/A', '10-KT', '10-KT/A')
    AND ((%(instant)s AND f.period_start IS NULL)
         OR (NOT %(instant)s AND f.period_start IS NOT NULL AND f.period_end - f.period_start BETWEEN 350 AND 380))
-   AND (SELECT count(*) FROM jsonb_object_keys(f.dims)) = 1
- ORDER BY f.dims, array_position(%(concepts)s, f.taxonomy || ':' || f.concept),
+   AND (SELECT count(*) FROM jsonb_object_keys(f.dims - 'srt:ConsolidationItemsAxis')) = 1
+   AND coalesce(f.dims ->> 'srt:ConsolidationItemsAxis', 'us-gaap:OperatingSegmentsMember') = 'us-gaap:OperatingSegmentsMember'
+ ORDER BY f.dims - 'srt:ConsolidationItemsAxis', array_position(%(concepts)s, f.taxonomy || ':' || f.concept),
           coalesce(f.filed, fl.filed) DESC NULLS LAST, f.period_end DESC, f.accession DESC
 """
 
@@ -62,6 +63,7 @@ def member_values(conn: psycopg.Connection, cik: int, concepts: list[str], fisca
     }).fetchall()
     out = []
     for fid, tax, concept, unit, value, pstart, pend, acc, filed, form, ffy, url, dims in rows:
+        dims.pop("srt:ConsolidationItemsAxis", None)  # "operating segments": the segment's own figure
         (axis, member), = dims.items()
         out.append(MemberFact(fid, f"{tax}:{concept}", unit, Decimal(value), pstart, pend, acc, filed, form, ffy,
                               url or edgar_index_url(cik, acc), axis, member))
@@ -72,6 +74,7 @@ def member_labels(conn: psycopg.Connection, cik: int) -> dict[str, set[str]]:
     """Member QName -> the row labels the company printed beside that member's facts."""
     out: dict[str, set[str]] = {}
     for label, dims in conn.execute(MEMBER_LABELS, (cik,)).fetchall():
+        dims = {a: m for a, m in dims.items() if a != "srt:ConsolidationItemsAxis"}
         if len(dims) == 1:
             out.setdefault(next(iter(dims.values())), set()).add(label)
     return out

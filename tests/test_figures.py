@@ -244,3 +244,64 @@ def test_labels_refresh_without_re_embedding(make_database, embedder):
     assert before > 0 and after == before and summary.filings == 2 and summary.rows == before
     assert same_chunks == chunks  # nothing re-embedded or re-written
     assert db.corpus_version() != version  # cached answers predate the labels
+
+
+# --- years, dates and directions ---------------------------------------------------------------
+
+
+def test_a_direction_shows_the_three_years_up_to_the_one_asked(directory):
+    p = plan(directory, "Is Tesla's operating margin improving as of 2024?")
+    assert p.intent == "trend" and p.fiscal_years == [2022, 2023, 2024] and p.metrics == ["operating_margin"]
+
+
+def test_marketing_and_sales_is_one_label_but_revenue_and_marketing_are_two_asks(directory):
+    assert plan(directory, "Tesla marketing and sales expense 2024").metrics == [
+        "line:marketing expense|marketing sales expense|marketing and sales expense"]
+    assert plan(directory, "Tesla revenue and marketing expense 2024").metrics[0] == "revenue"
+
+
+def test_a_date_off_the_fiscal_year_end_is_a_quarter_and_refused(footnote):
+    refused = ask(footnote, "Walmart total assets as of April 30, 2024")
+    assert refused.refusal_reason == "out_of_scope" and "quarters" in refused.text
+    answered = ask(footnote, "walmart's total assets as of jan 31 2024")
+    assert answered.kind == "answer" and "$252.40 billion" in answered.text
+
+
+def test_a_year_held_only_as_a_later_10_ks_comparative_says_so(footnote):
+    answer = ask(footnote, "Apple revenue fiscal 2022")
+    assert answer.kind == "answer" and "fiscal 2024 10-K's prior-year figures" in answer.text, answer.text
+
+
+def test_prose_about_a_year_without_its_own_10_k_quotes_the_next_one(footnote):
+    answer = ask(footnote, "What did Tesla's 10-K say about risk factors in fiscal 2022?")
+    assert answer.kind == "answer", answer.text
+    assert all(c.fiscal_year == 2023 for c in answer.citations)
+    assert "fiscal 2023 10-K" in answer.text
+
+
+def test_a_line_phrase_no_label_names_is_tried_as_a_member(footnote):
+    answer = ask(footnote, "What was Apple's revenue of the iPhone line in fiscal 2024?")
+    assert answer.kind == "refusal" or "$201.18 billion" in answer.text, answer.text  # "line" is no member word
+    answer = ask(footnote, "What was Apple's revenue of the iPhone in fiscal 2024?")
+    assert answer.kind == "answer" and "$201.18 billion" in answer.text, answer.text
+
+
+def test_a_statement_prints_its_rows_in_order_every_cell_cited(corpus_db):
+    from agent.statement import render
+
+    with corpus_db.connection() as conn:
+        text = render(conn, "AAPL", 2024, "income")
+    lines = text.splitlines()
+    sales = next(i for i, line in enumerate(lines) if line.startswith("Total net sales"))
+    income = next(i for i, line in enumerate(lines) if line.startswith("Net income"))
+    assert sales < income and "$391.04 billion [" in lines[sales]
+    assert "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax" in text
+
+
+def test_a_follow_up_naming_something_new_asks_for_it_alone(directory):
+    first = plan(directory, "Apple iPhone revenue 2024")
+    assert plan(directory, "and Mac?", previous=first).metrics == ["dim:revenue|mac"]
+    assert plan(directory, "and 2023?", previous=first).metrics == ["dim:revenue|iphone"]
+    other = plan(directory, "Apple revenue and marketing expense 2024")
+    later = plan(directory, "and what about selling expense?", previous=other)
+    assert later.metrics == ["line:selling expense|selling expense|selling expense"]
