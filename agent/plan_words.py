@@ -40,6 +40,7 @@ FILLER = frozenset(
     year years fy fiscal yearly annually annual period periods latest recent most last past
     ago since through thru until between ending ended end during within dated fye as-of
     compare compared comparison comparing side stack up relative which higher lower more less bigger larger
+    rank ranked ranking rankings order ordered sort sorted
     smaller better worse best worst biggest largest highest lowest
     exact exactly approximately roughly about around usd dollars dollar million millions billion billions
     thousand thousands mm bn k m answer only round rounded nearest
