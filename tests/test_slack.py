@@ -439,6 +439,9 @@ def test_an_assistant_thread_greets_then_answers_under_slacks_own_status(slack):
     assert "10-K" in greeting.text
     prompts = slack.fake.suggested_prompts[("D0ASSIST", root)]
     assert all(p["title"] and p["message"] for p in prompts)
+    covered = {"AAPL", "NVDA", "TSLA", "WMT"}
+    asked = [p["message"] for p in prompts if p["message"] != "help"]
+    assert asked and all(any(t in m for t in covered) for m in asked), "suggestions only name covered companies"
 
     ts, event = slack.send.message("What was Apple's revenue in fiscal 2024?", channel="D0ASSIST", channel_type="im", thread_ts=root)
     for retry in (None, 1):  # a redelivery of the same event is not answered again

@@ -21,6 +21,7 @@ import html
 import logging
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from botbuilder.core import ActivityHandler, BotAdapter, CardFactory, MessageFactory, TurnContext
 from botbuilder.schema import Activity, ActivityTypes
@@ -60,8 +61,11 @@ def question_text(activity: Activity) -> str:
 
 
 class FootnoteBot(ActivityHandler):
-    def __init__(self, footnote, *, adapter=None, settings=None, db=None):
+    def __init__(self, footnote, *, adapter=None, settings=None, db=None, workers: int = 4):
         self.footnote = footnote
+        # Two pools: the ack's short database writes never queue behind answers being worked out.
+        self._ack_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="footnote-teams-ack")
+        self._answer_pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="footnote-teams-answer")
         self.adapter = adapter  # set: answer proactively after the ack; None: in the turn
         self.settings = settings
         self.db = db if db is not None else getattr(footnote, "db", None)
@@ -80,12 +84,13 @@ class FootnoteBot(ActivityHandler):
         if self.adapter is None:
             await self._respond(turn_context, activity)
             return
-        if activity.id and self.db is not None and not await _first_delivery(self.db, activity.id):
-            return
+        if activity.id and self.db is not None:
+            loop = asyncio.get_running_loop()
+            if not await loop.run_in_executor(self._ack_pool, self._claim, activity):
+                return
         reference = TurnContext.get_conversation_reference(activity)
         identity = turn_context.turn_state.get(BotAdapter.BOT_IDENTITY_KEY)
         audience = turn_context.turn_state.get(BotAdapter.BOT_OAUTH_SCOPE_KEY)
-        self._position(activity)
 
         async def deliver(context: TurnContext) -> None:
             context.activity.id = activity.id  # replies go to the question (its reply chain), not the continuation
@@ -104,14 +109,21 @@ class FootnoteBot(ActivityHandler):
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _position(self, activity: Activity) -> None:
-        """Queue the turn in its conversation now, in arrival order, before any answer starts."""
-        if self.db is None or not activity.id:
-            return
+    def _claim(self, activity: Activity) -> bool:
+        """The Bot Framework redelivers an activity it thinks was lost: the first copy claims its id,
+        and its turn is queued in its conversation now, in arrival order, before any answer starts."""
+        try:
+            if not ledger.claim_event(self.db, "teams", activity.id):
+                log.debug("dropping a repeat delivery of activity %s", activity.id)
+                return False
+        except Exception:
+            log.exception("could not record activity %s; not answering it", activity.id)
+            return False
         try:
             turns.register(self.db, thread_key(activity), activity.id, f"{time.time():.6f}")
         except Exception:
             log.warning("could not queue turn %s", activity.id, exc_info=True)
+        return True
 
     async def _respond(self, turn_context: TurnContext, activity: Activity) -> None:
         try:
@@ -124,7 +136,7 @@ class FootnoteBot(ActivityHandler):
 
     async def _reply_for(self, turn_context: TurnContext, activity: Activity) -> list[Activity]:
         if isinstance(activity.value, dict) and (cards.FEEDBACK_KEY in activity.value or cards.REASON_KEY in activity.value):
-            return [await asyncio.get_running_loop().run_in_executor(None, self._feedback, activity)]
+            return [await asyncio.get_running_loop().run_in_executor(self._answer_pool, self._feedback, activity)]
         text = question_text(activity)
         if not text:
             return [MessageFactory.text(FILES_HINT if activity.attachments and _has_files(activity) else EMPTY_HINT)]
@@ -160,7 +172,7 @@ class FootnoteBot(ActivityHandler):
     async def _run(self, turn_context: TurnContext, work) -> list[Activity]:
         """Run the blocking agent off the event loop, with a typing indicator until it is done."""
         loop = asyncio.get_running_loop()
-        job = loop.run_in_executor(None, work)
+        job = loop.run_in_executor(self._answer_pool, work)
         while True:
             await turn_context.send_activity(Activity(type=ActivityTypes.typing))
             done, _ = await asyncio.wait({job}, timeout=TYPING_EVERY_S)
@@ -208,15 +220,6 @@ class FootnoteBot(ActivityHandler):
         listing = [[r["form"], str(r["fiscal_year"]), str(r.get("period_end") or ""), f"[{r['accession']}]({r['url']})"] for r in rows]
         return [_attach(c) for c in cards.listing_card(f"{ticker}: filings Footnote has read",
                                                        ["Form", "Fiscal year", "Period end", "SEC document"], listing)]
-
-
-async def _first_delivery(db, activity_id: str) -> bool:
-    """The Bot Framework redelivers an activity it thinks was lost: the first copy claims its id."""
-    try:
-        return await asyncio.get_running_loop().run_in_executor(None, ledger.claim_event, db, "teams", activity_id)
-    except Exception:
-        log.exception("could not record activity %s; not answering it", activity_id)
-        return False
 
 
 def _attach(card: dict) -> Activity:

@@ -21,12 +21,26 @@ GREETING = (
     "Every figure comes from the filing's XBRL data, with a footnote to the SEC document."
 )
 PROMPTS_TITLE = "Try asking"
-SUGGESTED_PROMPTS = [
-    {"title": "A figure", "message": "What was Apple's revenue in fiscal 2024?"},
-    {"title": "A comparison", "message": "How did NVIDIA's net income change from fiscal 2024 to fiscal 2025?"},
-    {"title": "From the text", "message": "What risk factors did Tesla describe in its latest 10-K?"},
-    {"title": "What's covered", "message": "help"},
-]
+HELP_PROMPT = {"title": "What's covered", "message": "help"}
+
+
+def suggested_prompts(footnote) -> list[dict]:
+    """Questions about companies and years the store covers, so every suggestion can be answered."""
+    try:
+        rows = [r for r in footnote.coverage(None) if r.get("fiscal_years")]
+    except Exception:
+        log.warning("could not read coverage for the suggested prompts", exc_info=True)
+        rows = []
+    if not rows:
+        return [HELP_PROMPT]
+    rows.sort(key=lambda r: (-len(r["fiscal_years"]), r["ticker"]))
+    first, second = rows[0], rows[1 % len(rows)]
+    years = sorted(first["fiscal_years"])
+    prompts = [{"title": "A figure", "message": f"What was {first['ticker']}'s revenue in fiscal {years[-1]}?"}]
+    if len(years) > 1:
+        prompts.append({"title": "A change", "message": f"How did {first['ticker']}'s net income change from fiscal {years[-2]} to fiscal {years[-1]}?"})
+    prompts.append({"title": "From the text", "message": f"What risk factors did {second['ticker']} describe in its fiscal {max(second['fiscal_years'])} 10-K?"})
+    return prompts[:3] + [HELP_PROMPT]
 
 
 def ack_now(ack) -> None:
@@ -46,7 +60,7 @@ def register(app, answering) -> None:
         try:
             client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=GREETING)
             client.assistant_threads_setSuggestedPrompts(
-                channel_id=channel, thread_ts=thread_ts, title=PROMPTS_TITLE, prompts=SUGGESTED_PROMPTS
+                channel_id=channel, thread_ts=thread_ts, title=PROMPTS_TITLE, prompts=suggested_prompts(answering.footnote)
             )
         except Exception:
             log.warning("could not greet assistant thread %s/%s", channel, thread_ts, exc_info=True)
