@@ -71,6 +71,8 @@ class FootnoteBot(ActivityHandler):
         self.db = db if db is not None else getattr(footnote, "db", None)
         self.limits = limits.from_settings(settings) if settings is not None else limits.RateLimits()
         self._tasks: set[asyncio.Task] = set()
+        # Replies in one conversation go out in order: a lock per conversation, and how many use it.
+        self._conversations: dict[str, list] = {}
 
     async def idle(self) -> None:
         """Wait until every answer under way has been delivered (tests, shutdown)."""
@@ -96,14 +98,24 @@ class FootnoteBot(ActivityHandler):
             context.activity.id = activity.id  # replies go to the question (its reply chain), not the continuation
             await self._respond(context, activity)
 
+        key = thread_key(activity)
+        entry = self._conversations.setdefault(key, [asyncio.Lock(), 0])
+        entry[1] += 1
+        lock = entry[0]
+
         async def later() -> None:
             try:
-                if identity is not None:
-                    await self.adapter.continue_conversation_with_claims(identity, reference, audience, deliver)
-                else:
-                    await self.adapter.continue_conversation(reference, deliver, getattr(self.settings, "microsoft_app_id", None) or "")
+                async with lock:  # FIFO: a quick "help" does not overtake the question asked before it
+                    if identity is not None:
+                        await self.adapter.continue_conversation_with_claims(identity, reference, audience, deliver)
+                    else:
+                        await self.adapter.continue_conversation(reference, deliver, getattr(self.settings, "microsoft_app_id", None) or "")
             except Exception:
-                log.exception("could not deliver the answer in %s", thread_key(activity))
+                log.exception("could not deliver the answer in %s", key)
+            finally:
+                entry[1] -= 1
+                if entry[1] == 0:
+                    self._conversations.pop(key, None)
 
         task = asyncio.get_running_loop().create_task(later())
         self._tasks.add(task)
