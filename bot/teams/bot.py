@@ -17,10 +17,12 @@ adapter edge: it catches every exception, logs it, and replies politely.
 from __future__ import annotations
 
 import asyncio
+import copy
 import html
 import logging
 import re
 import time
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 
 from botbuilder.core import ActivityHandler, BotAdapter, CardFactory, MessageFactory, TurnContext
@@ -35,6 +37,7 @@ from store.errors import FootnoteError
 log = logging.getLogger(__name__)
 
 TYPING_EVERY_S = 3.0  # Teams shows a typing indicator for a few seconds after each one
+SENT_CARDS = 500  # recent answer cards kept, so a vote can be shown on the card it was cast on
 EMPTY_HINT = "Hi! Ask me about a US public company's 10-K, for example: *What was Apple's revenue in fiscal 2024?* Type **help** for more."
 FILES_HINT = "I can't read attachments: I answer from the SEC filings I have. Type your question as a message."
 FILINGS_USAGE = "Usage: **filings TICKER**, for example *filings AAPL*. **tickers** lists the covered companies."
@@ -71,6 +74,7 @@ class FootnoteBot(ActivityHandler):
         self.db = db if db is not None else getattr(footnote, "db", None)
         self.limits = limits.from_settings(settings) if settings is not None else limits.RateLimits()
         self._tasks: set[asyncio.Task] = set()
+        self._sent: OrderedDict[str, dict] = OrderedDict()  # activity id -> the card with 👍/👎 it carries
         # Replies in one conversation go out in order: a lock per conversation, and how many use it.
         self._conversations: dict[str, list] = {}
 
@@ -144,7 +148,32 @@ class FootnoteBot(ActivityHandler):
             log.exception("answering failed in %s", thread_key(activity))
             replies = [MessageFactory.text(render_chat.POLITE_ERROR)]
         for reply in replies:
-            await turn_context.send_activity(reply)
+            sent = await turn_context.send_activity(reply)
+            card = _card_of(reply)
+            if sent is not None and getattr(sent, "id", None) and card and card.get("actions"):
+                self._sent[sent.id] = card
+                while len(self._sent) > SENT_CARDS:
+                    self._sent.popitem(last=False)
+        await self._show_votes(turn_context, activity)
+
+    async def _show_votes(self, turn_context: TurnContext, activity: Activity) -> None:
+        """After a vote, the card it was cast on shows the counts on its buttons (when this process
+        sent that card; otherwise the thanks alone says it was counted)."""
+        value = activity.value if isinstance(activity.value, dict) else {}
+        card = self._sent.get(activity.reply_to_id or "")
+        if cards.FEEDBACK_KEY not in value or card is None or self.db is None:
+            return
+        ref = f"teams:{activity.conversation.id}:{activity.reply_to_id}"
+        try:
+            up, down = await asyncio.get_running_loop().run_in_executor(self._answer_pool, ledger.votes, self.db, "teams", ref)
+            updated = cards.with_votes(copy.deepcopy(card), up, down)
+            update = _attach(updated)
+            update.id = activity.reply_to_id
+            update.type = ActivityTypes.message
+            await turn_context.update_activity(update)
+            self._sent[activity.reply_to_id] = updated
+        except Exception:
+            log.warning("could not show the votes on %s", activity.reply_to_id, exc_info=True)
 
     async def _reply_for(self, turn_context: TurnContext, activity: Activity) -> list[Activity]:
         if isinstance(activity.value, dict) and (cards.FEEDBACK_KEY in activity.value or cards.REASON_KEY in activity.value):
@@ -238,6 +267,13 @@ def _attach(card: dict) -> Activity:
     reply = MessageFactory.attachment(CardFactory.adaptive_card(card))
     reply.summary = card["fallbackText"][:200]
     return reply
+
+
+def _card_of(reply: Activity) -> dict | None:
+    for a in reply.attachments or []:
+        if a.content_type == CardFactory.content_types.adaptive_card:
+            return a.content
+    return None
 
 
 def _has_files(activity: Activity) -> bool:
