@@ -22,8 +22,8 @@ def too_long(text: str) -> str | None:
     n = len((text or "").strip())
     if n <= MAX_QUESTION_CHARS:
         return None
-    return (f"That message is {n:,} characters long; Footnote takes questions of up to {MAX_QUESTION_CHARS:,}. "
-            "Ask one question in a sentence or two and I'll look it up.")
+    return (f"That message is too long to answer: {n:,} characters, and Footnote takes questions of up to "
+            f"{MAX_QUESTION_CHARS:,}. Ask one question in a sentence or two and I'll look it up.")
 
 
 class RateLimits:

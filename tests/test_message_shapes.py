@@ -17,7 +17,7 @@ from bot import render_chat
 from bot.slack import blocks
 from bot.teams import cards
 from bot.teams.bot import FootnoteBot
-from tests.fakes.fake_slack import block_problems
+from tests.fakes.fake_slack import attachment_problems, block_problems
 from tests.test_slack import all_text, final_reply, footnote, slack  # noqa: F401  (fixtures)
 
 PASTE_20KB = ("Revenue grew in every segment while costs held steady. " * 400)[:20_000]
@@ -41,9 +41,13 @@ def citation(n: int, **kw) -> Citation:
 
 def check_slack(message: dict) -> None:
     assert message["text"] and len(message["text"]) <= render_chat.PLAIN_LIMIT
-    assert block_problems(message["blocks"]) == []
-    for b in message["blocks"]:
+    assert block_problems(message["blocks"]) == [] and attachment_problems(message.get("attachments", [])) == []
+    for b in message["blocks"] + [b for a in message.get("attachments", []) for b in a["blocks"] if b["type"] != "table"]:
         Block.parse(b).validate_json()
+
+
+def all_blocks(message: dict) -> list[dict]:
+    return message["blocks"] + [b for a in message.get("attachments", []) for b in a["blocks"]]
 
 
 # --- rendering inside the limits -------------------------------------------------------------
@@ -80,22 +84,24 @@ def test_tables_native_when_they_fit_monospaced_when_not():
     message = blocks.answer_message(Answer(kind="answer", text="Three tables.", tables=[tall, wide, small, small],
                                            citations=[citation(1), citation(2)]))
     check_slack(message)
-    native = [b for b in message["blocks"] if b["type"] == "table"]
+    native = [b for b in all_blocks(message) if b["type"] == "table"]
     assert len(native) == 1, "Slack allows one table block per message"
+    assert not [b for b in message["blocks"] if b["type"] == "table"], "and documents it inside the attachments"
     assert [c["text"] for c in native[0]["rows"][1]] == ["AAPL", "391,035 [1]"]
     assert native[0]["column_settings"][1]["align"] == "right"
-    mono = [b["text"]["text"] for b in message["blocks"] if b["type"] == "section" and b["text"]["text"].startswith("```")]
-    assert len(mono) == 3 and "more rows" in mono[0]
+    mono = "\n".join(b["text"]["text"] for b in all_blocks(message) if b["type"] == "section" and b["text"]["text"].startswith("```"))
+    assert all(f"{i * 7:,}" in mono for i in range(400)), "every row of the tall table is shown"
+    assert "24" in mono and "c24" in mono, "and every column of the wide one"
 
 
-def test_refusals_look_like_refusals_and_carry_no_feedback_buttons():
+def test_refusals_look_like_refusals_and_can_be_voted_on():
     answer = Answer(kind="refusal", refusal_reason="not_covered",
                     text="Footnote has no filings for Tesla (TSLA). It covers AAPL and MSFT.")
     message = blocks.answer_message(answer, thread_key="slack:T:C:1.0", question="Tesla revenue?")
     check_slack(message)
     first = message["blocks"][0]["text"]["text"]
     assert first.startswith(":no_entry_sign: *") and "isn't in Footnote's filings" in first
-    assert not any(b["type"] == "actions" for b in message["blocks"])
+    assert any(b["type"] == "actions" for b in message["blocks"]), "a refusal can be wrong too: 👍/👎 on it"
     assert "/tickers" in json.dumps(message["blocks"])
     assert message["text"].startswith(render_chat.refusal_headline(answer))
 
@@ -182,12 +188,13 @@ def test_long_listings_fall_back_to_monospace_within_limits():
     rows = [[f"T{i:03d}", f"Company number {i} Holdings, Inc.", "2021–2024"] for i in range(300)]
     message = blocks.listing_message("Companies Footnote covers (300)", ["Ticker", "Company", "Fiscal years"], rows)
     check_slack(message)
-    assert not any(b["type"] == "table" for b in message["blocks"])
-    assert "more rows" in message["blocks"][1]["text"]["text"]
+    assert not any(b["type"] == "table" for b in all_blocks(message))
+    shown = "\n".join(b["text"]["text"] for b in message["blocks"] if b["type"] == "section")
+    assert all(f"T{i:03d}" in shown for i in range(300)), "every company listed, over several sections"
     links = [[f"T{i}", ("0000000000-24-000001", f"https://www.sec.gov/{i}")] for i in range(5)]
     small = blocks.listing_message("Filings", ["Ticker", "SEC document"], links)
     check_slack(small)
-    cell = next(b for b in small["blocks"] if b["type"] == "table")["rows"][1][1]
+    cell = next(b for b in all_blocks(small) if b["type"] == "table")["rows"][1][1]
     assert cell["elements"][0]["elements"][0] == {"type": "link", "url": "https://www.sec.gov/0", "text": "0000000000-24-000001"}
     assert "https://www.sec.gov/0" in small["text"]
 

@@ -31,8 +31,7 @@ def uncached(corpus_db, embedder):
 def workspace(footnote, db, *, settings=None, **app_kw):
     fake_kw = {k: app_kw.pop(k) for k in ("rate_limits", "slow", "retry_after") if k in app_kw}
     with FakeSlack(**fake_kw) as fake:
-        app = build_app(settings or slack_settings(fake.base_url) if settings is None else settings(fake.base_url),
-                        footnote, db, **app_kw)
+        app = build_app((settings or slack_settings)(fake.base_url), footnote, db, **app_kw)
         with serving_http(app) as url:
             yield SlackEnv(fake, SlackSender(url, SECRET), url, db)
 

@@ -14,7 +14,7 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from bot.teams.app import make_app
+from bot.teams.app import BOT_KEY, make_app
 from tests.fakes.fake_botframework_auth import FakeBotFrameworkAuth, new_key
 from tests.fakes.fake_connector import FakeConnector, activity
 from tests.test_slack import footnote  # noqa: F401  (fixture: the real Footnote over the corpus)
@@ -42,6 +42,7 @@ async def post_each(app: web.Application, requests: list[tuple[dict, dict]]) -> 
             for body, headers in requests:
                 async with session.post(f"http://127.0.0.1:{port}/api/messages", json=body, headers=headers) as resp:
                     out.append((resp.status, await resp.text()))
+        await app[BOT_KEY].idle()  # the answers follow the acks
     finally:
         await runner.cleanup()
     return out

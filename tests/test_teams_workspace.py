@@ -73,29 +73,52 @@ def test_a_redelivered_activity_is_answered_once(footnote):  # noqa: F811
         assert len(connector.messages("a:redelivered")) == 1
 
 
-def test_feedback_buttons_store_one_vote_per_user(footnote, corpus_db):  # noqa: F811
+def test_feedback_buttons_store_one_vote_per_user_and_show_on_the_card(footnote, corpus_db):  # noqa: F811
+    conv = "a:feedback-chat"
     with FakeConnector() as connector:
-        conv = "a:feedback-chat"
-        q = activity("What was Walmart's revenue in fiscal 2024?", service_url=connector.url, conversation_id=conv)
-        asyncio.run(post_timed(make_app(teams_settings(), footnote), [q]))
-        (answer,) = connector.messages(conv)
-        actions = answer.card["actions"]
-        assert [x["title"] for x in actions] == ["👍", "👎"] and all(x["type"] == "Action.Submit" for x in actions)
-        votes = [activity("", service_url=connector.url, conversation_id=conv, value=x["data"], replyToId="reply-card-1",
-                          user="29:critic") for x in (actions[1], actions[0], actions[1])]
-        asyncio.run(post_timed(make_app(teams_settings(), footnote), votes))
-        thanks = connector.messages(conv)[1:]
-        assert len(thanks) == 3
-        form = thanks[-1].card
-        assert form and {c["value"] for c in form["body"][1]["choices"]} >= {"wrong_figure", "wrong_company_year", "not_what_i_asked"}
-        submit = dict(form["actions"][0]["data"], reason="wrong_figure", comment="revenue looks off")
-        asyncio.run(post_timed(make_app(teams_settings(), footnote), [
-            activity("", service_url=connector.url, conversation_id=conv, value=submit, user="29:critic")]))
+        async def session():
+            app = make_app(teams_settings(), footnote)
+            runner = web.AppRunner(app)
+            await runner.setup()
+            site = web.TCPSite(runner, "127.0.0.1", 0)
+            await site.start()
+            url = f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}/api/messages"
+
+            async def post(*activities):
+                async with aiohttp.ClientSession() as http:
+                    for a in activities:
+                        async with http.post(url, json=a) as resp:
+                            assert resp.status in (200, 201)
+                await app[BOT_KEY].idle()
+
+            try:
+                await post(activity("What was Walmart's revenue in fiscal 2024?", service_url=connector.url, conversation_id=conv))
+                (answer,) = connector.messages(conv)
+                actions = answer.card["actions"]
+                assert [x["title"] for x in actions] == ["👍", "👎"] and all(x["type"] == "Action.Submit" for x in actions)
+                await post(*[activity("", service_url=connector.url, conversation_id=conv, value=x["data"], replyToId=answer.id,
+                                      user="29:critic") for x in (actions[1], actions[0], actions[1])])
+                await post(activity("", service_url=connector.url, conversation_id=conv, value=actions[0]["data"],
+                                    replyToId=answer.id, user="29:fan"))
+                form = connector.messages(conv)[3].card
+                assert form and {c["value"] for c in form["body"][1]["choices"]} >= {"wrong_figure", "wrong_company_year", "not_what_i_asked"}
+                submit = dict(form["actions"][0]["data"], reason="wrong_figure", comment="revenue looks off")
+                await post(activity("", service_url=connector.url, conversation_id=conv, value=submit, user="29:critic"))
+                return answer
+            finally:
+                await runner.cleanup()
+
+        answer = asyncio.run(session())
+        edits = [u for u in connector.updates if u.reply_to == answer.id]
+        assert edits, "the vote is shown on the card it was cast on"
+        shown = next(a["content"] for a in edits[-1].activity["attachments"])
+        assert [x["title"] for x in shown["actions"]] == ["👍 1", "👎 1"]
     with corpus_db.connection() as conn:
-        rows = conn.execute("SELECT user_id, rating, question, reason, comment FROM feedback WHERE platform = 'teams' AND answer_ref = %s",
-                            (f"teams:{conv}:reply-card-1",)).fetchall()
+        rows = conn.execute("SELECT user_id, rating, question, reason, comment FROM feedback WHERE platform = 'teams' AND answer_ref = %s "
+                            "ORDER BY user_id", (f"teams:{conv}:{answer.id}",)).fetchall()
         conn.execute("DELETE FROM feedback WHERE platform = 'teams'")  # the corpus database is shared: leave it as found
-    assert rows == [("29:critic", -1, "What was Walmart's revenue in fiscal 2024?", "wrong_figure", "revenue looks off")]
+    assert rows == [("29:critic", -1, "What was Walmart's revenue in fiscal 2024?", "wrong_figure", "revenue looks off"),
+                    ("29:fan", 1, "What was Walmart's revenue in fiscal 2024?", None, None)]
 
 
 def test_a_large_answer_is_split_into_cards_within_the_budget_with_every_row():

@@ -199,17 +199,21 @@ class Answering:
         if refusal:
             _post_or_log(client, asked, blocks.text_message(refusal))
             return None
+        if asked.assistant and _set_assistant_status(client, asked):
+            # Slack clears the status itself when the answer is posted in the thread.
+            return self._queue(client, asked, _Progress(client, asked, assistant_status=True))
+        quietly(without_retries(client).reactions_add, channel=asked.channel, timestamp=asked.message_ts, name=WORKING_REACTION)
+        if not asked.direct:
+            ledger.join_thread(self.db, asked.key)
+        return self._queue(client, asked, _Progress(client, asked, placeholder_after_s=self.placeholder_after_s))
+
+    def _queue(self, client, asked: Asked, progress: _Progress) -> Future:
+        """Take the turn's place in its thread, then hand it to the answer threads."""
         try:
             turns.register(self.db, asked.key, asked.message_ts, asked.message_ts)
         except Exception:
             log.warning("could not queue the turn %s in %s; answering without order", asked.message_ts, asked.key, exc_info=True)
-        if asked.assistant and _set_assistant_status(client, asked):
-            # Slack clears the status itself when the answer is posted in the thread.
-            return self.pool.submit(self._answer, client, asked, _Progress(client, asked, assistant_status=True))
-        quietly(without_retries(client).reactions_add, channel=asked.channel, timestamp=asked.message_ts, name=WORKING_REACTION)
-        if not asked.direct:
-            ledger.join_thread(self.db, asked.key)
-        return self.pool.submit(self._answer, client, asked, _Progress(client, asked, placeholder_after_s=self.placeholder_after_s))
+        return self.pool.submit(self._answer, client, asked, progress)
 
     def _answer(self, client, asked: Asked, progress: _Progress) -> None:
         try:

@@ -17,10 +17,13 @@ adapter edge: it catches every exception, logs it, and replies politely.
 from __future__ import annotations
 
 import asyncio
+import copy
 import html
 import logging
 import re
 import time
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 
 from botbuilder.core import ActivityHandler, BotAdapter, CardFactory, MessageFactory, TurnContext
 from botbuilder.schema import Activity, ActivityTypes
@@ -34,6 +37,7 @@ from store.errors import FootnoteError
 log = logging.getLogger(__name__)
 
 TYPING_EVERY_S = 3.0  # Teams shows a typing indicator for a few seconds after each one
+SENT_CARDS = 500  # recent answer cards kept, so a vote can be shown on the card it was cast on
 EMPTY_HINT = "Hi! Ask me about a US public company's 10-K, for example: *What was Apple's revenue in fiscal 2024?* Type **help** for more."
 FILES_HINT = "I can't read attachments: I answer from the SEC filings I have. Type your question as a message."
 FILINGS_USAGE = "Usage: **filings TICKER**, for example *filings AAPL*. **tickers** lists the covered companies."
@@ -60,13 +64,19 @@ def question_text(activity: Activity) -> str:
 
 
 class FootnoteBot(ActivityHandler):
-    def __init__(self, footnote, *, adapter=None, settings=None, db=None):
+    def __init__(self, footnote, *, adapter=None, settings=None, db=None, workers: int = 4):
         self.footnote = footnote
+        # Two pools: the ack's short database writes never queue behind answers being worked out.
+        self._ack_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="footnote-teams-ack")
+        self._answer_pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="footnote-teams-answer")
         self.adapter = adapter  # set: answer proactively after the ack; None: in the turn
         self.settings = settings
         self.db = db if db is not None else getattr(footnote, "db", None)
         self.limits = limits.from_settings(settings) if settings is not None else limits.RateLimits()
         self._tasks: set[asyncio.Task] = set()
+        self._sent: OrderedDict[str, dict] = OrderedDict()  # activity id -> the card with 👍/👎 it carries
+        # Replies in one conversation go out in order: a lock per conversation, and how many use it.
+        self._conversations: dict[str, list] = {}
 
     async def idle(self) -> None:
         """Wait until every answer under way has been delivered (tests, shutdown)."""
@@ -80,38 +90,56 @@ class FootnoteBot(ActivityHandler):
         if self.adapter is None:
             await self._respond(turn_context, activity)
             return
-        if activity.id and self.db is not None and not await _first_delivery(self.db, activity.id):
-            return
+        if activity.id and self.db is not None:
+            loop = asyncio.get_running_loop()
+            if not await loop.run_in_executor(self._ack_pool, self._claim, activity):
+                return
         reference = TurnContext.get_conversation_reference(activity)
         identity = turn_context.turn_state.get(BotAdapter.BOT_IDENTITY_KEY)
         audience = turn_context.turn_state.get(BotAdapter.BOT_OAUTH_SCOPE_KEY)
-        self._position(activity)
 
         async def deliver(context: TurnContext) -> None:
             context.activity.id = activity.id  # replies go to the question (its reply chain), not the continuation
             await self._respond(context, activity)
 
+        key = thread_key(activity)
+        entry = self._conversations.setdefault(key, [asyncio.Lock(), 0])
+        entry[1] += 1
+        lock = entry[0]
+
         async def later() -> None:
             try:
-                if identity is not None:
-                    await self.adapter.continue_conversation_with_claims(identity, reference, audience, deliver)
-                else:
-                    await self.adapter.continue_conversation(reference, deliver, getattr(self.settings, "microsoft_app_id", None) or "")
+                async with lock:  # FIFO: a quick "help" does not overtake the question asked before it
+                    if identity is not None:
+                        await self.adapter.continue_conversation_with_claims(identity, reference, audience, deliver)
+                    else:
+                        await self.adapter.continue_conversation(reference, deliver, getattr(self.settings, "microsoft_app_id", None) or "")
             except Exception:
-                log.exception("could not deliver the answer in %s", thread_key(activity))
+                log.exception("could not deliver the answer in %s", key)
+            finally:
+                entry[1] -= 1
+                if entry[1] == 0:
+                    self._conversations.pop(key, None)
 
         task = asyncio.get_running_loop().create_task(later())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _position(self, activity: Activity) -> None:
-        """Queue the turn in its conversation now, in arrival order, before any answer starts."""
-        if self.db is None or not activity.id:
-            return
+    def _claim(self, activity: Activity) -> bool:
+        """The Bot Framework redelivers an activity it thinks was lost: the first copy claims its id,
+        and its turn is queued in its conversation now, in arrival order, before any answer starts."""
+        try:
+            if not ledger.claim_event(self.db, "teams", activity.id):
+                log.debug("dropping a repeat delivery of activity %s", activity.id)
+                return False
+        except Exception:
+            log.exception("could not record activity %s; not answering it", activity.id)
+            return False
         try:
             turns.register(self.db, thread_key(activity), activity.id, f"{time.time():.6f}")
         except Exception:
             log.warning("could not queue turn %s", activity.id, exc_info=True)
+        return True
 
     async def _respond(self, turn_context: TurnContext, activity: Activity) -> None:
         try:
@@ -120,11 +148,36 @@ class FootnoteBot(ActivityHandler):
             log.exception("answering failed in %s", thread_key(activity))
             replies = [MessageFactory.text(render_chat.POLITE_ERROR)]
         for reply in replies:
-            await turn_context.send_activity(reply)
+            sent = await turn_context.send_activity(reply)
+            card = _card_of(reply)
+            if sent is not None and getattr(sent, "id", None) and card and card.get("actions"):
+                self._sent[sent.id] = card
+                while len(self._sent) > SENT_CARDS:
+                    self._sent.popitem(last=False)
+        await self._show_votes(turn_context, activity)
+
+    async def _show_votes(self, turn_context: TurnContext, activity: Activity) -> None:
+        """After a vote, the card it was cast on shows the counts on its buttons (when this process
+        sent that card; otherwise the thanks alone says it was counted)."""
+        value = activity.value if isinstance(activity.value, dict) else {}
+        card = self._sent.get(activity.reply_to_id or "")
+        if cards.FEEDBACK_KEY not in value or card is None or self.db is None:
+            return
+        ref = f"teams:{activity.conversation.id}:{activity.reply_to_id}"
+        try:
+            up, down = await asyncio.get_running_loop().run_in_executor(self._answer_pool, ledger.votes, self.db, "teams", ref)
+            updated = cards.with_votes(copy.deepcopy(card), up, down)
+            update = _attach(updated)
+            update.id = activity.reply_to_id
+            update.type = ActivityTypes.message
+            await turn_context.update_activity(update)
+            self._sent[activity.reply_to_id] = updated
+        except Exception:
+            log.warning("could not show the votes on %s", activity.reply_to_id, exc_info=True)
 
     async def _reply_for(self, turn_context: TurnContext, activity: Activity) -> list[Activity]:
         if isinstance(activity.value, dict) and (cards.FEEDBACK_KEY in activity.value or cards.REASON_KEY in activity.value):
-            return [await asyncio.get_running_loop().run_in_executor(None, self._feedback, activity)]
+            return [await asyncio.get_running_loop().run_in_executor(self._answer_pool, self._feedback, activity)]
         text = question_text(activity)
         if not text:
             return [MessageFactory.text(FILES_HINT if activity.attachments and _has_files(activity) else EMPTY_HINT)]
@@ -160,7 +213,7 @@ class FootnoteBot(ActivityHandler):
     async def _run(self, turn_context: TurnContext, work) -> list[Activity]:
         """Run the blocking agent off the event loop, with a typing indicator until it is done."""
         loop = asyncio.get_running_loop()
-        job = loop.run_in_executor(None, work)
+        job = loop.run_in_executor(self._answer_pool, work)
         while True:
             await turn_context.send_activity(Activity(type=ActivityTypes.typing))
             done, _ = await asyncio.wait({job}, timeout=TYPING_EVERY_S)
@@ -210,19 +263,17 @@ class FootnoteBot(ActivityHandler):
                                                        ["Form", "Fiscal year", "Period end", "SEC document"], listing)]
 
 
-async def _first_delivery(db, activity_id: str) -> bool:
-    """The Bot Framework redelivers an activity it thinks was lost: the first copy claims its id."""
-    try:
-        return await asyncio.get_running_loop().run_in_executor(None, ledger.claim_event, db, "teams", activity_id)
-    except Exception:
-        log.exception("could not record activity %s; not answering it", activity_id)
-        return False
-
-
 def _attach(card: dict) -> Activity:
     reply = MessageFactory.attachment(CardFactory.adaptive_card(card))
     reply.summary = card["fallbackText"][:200]
     return reply
+
+
+def _card_of(reply: Activity) -> dict | None:
+    for a in reply.attachments or []:
+        if a.content_type == CardFactory.content_types.adaptive_card:
+            return a.content
+    return None
 
 
 def _has_files(activity: Activity) -> bool:

@@ -97,6 +97,16 @@ def _text_parts(text: str) -> list[list[dict]]:
     return [[text_block(p)] for p in pieces]
 
 
+def with_votes(card_: dict, up: int, down: int) -> dict:
+    """The card with its 👍/👎 buttons showing how many people chose each."""
+    for action in card_.get("actions") or []:
+        choice = (action.get("data") or {}).get(FEEDBACK_KEY)
+        if choice in ("up", "down"):
+            emoji, count = ("👍", up) if choice == "up" else ("👎", down)
+            action["title"] = f"{emoji} {count}" if count else emoji
+    return card_
+
+
 def feedback_actions(thread_key: str, question: str) -> list[dict]:
     data = {"t": thread_key, "q": question[:1_000]}
     return [

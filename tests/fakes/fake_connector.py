@@ -30,6 +30,7 @@ class Reply:
     activity: dict
     headers: dict
     at: float = field(default_factory=time.monotonic)
+    id: str = ""  # the id the connector gave the activity (what a later edit or reply refers to)
 
     @property
     def type(self) -> str:
@@ -46,6 +47,7 @@ class Reply:
 class FakeConnector:
     def __init__(self):
         self.replies: list[Reply] = []
+        self.updates: list[Reply] = []  # PUTs: activities the bot edited (reply_to: the edited id)
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._server: ThreadingHTTPServer | None = None
@@ -67,8 +69,21 @@ class FakeConnector:
                 if len(parts) >= 4 and parts[:2] == ["v3", "conversations"] and parts[3] == "activities":
                     reply_to = parts[4] if len(parts) > 4 else None
                     with fake._lock:
-                        fake.replies.append(Reply(parts[2], reply_to, body, dict(self.headers)))
-                    send_json(self, 200, {"id": f"reply-{next(fake._ids)}"})
+                        given = f"reply-{next(fake._ids)}"
+                        fake.replies.append(Reply(parts[2], reply_to, body, dict(self.headers), id=given))
+                    send_json(self, 200, {"id": given})
+                else:
+                    send_json(self, 404, {"error": "not found"})
+
+            def do_PUT(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                parts = [unquote(p) for p in self.path.split("?")[0].strip("/").split("/")]
+                # v3/conversations/{id}/activities/{activityId}
+                if len(parts) == 5 and parts[:2] == ["v3", "conversations"] and parts[3] == "activities":
+                    with fake._lock:
+                        fake.updates.append(Reply(parts[2], parts[4], body, dict(self.headers)))
+                    send_json(self, 200, {"id": parts[4]})
                 else:
                     send_json(self, 404, {"error": "not found"})
 

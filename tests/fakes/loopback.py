@@ -19,9 +19,13 @@ def send_json(handler: BaseHTTPRequestHandler, status: int, body, content_type: 
     handler.wfile.write(data)
 
 
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 128  # a burst of 50 clients must not find the listen backlog (5) full
+
+
 def serve(handler_class, *, wrap=None) -> ThreadingHTTPServer:
     """Serve on a free loopback port in a daemon thread; `wrap` may replace the socket (TLS)."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler_class)
+    server = _Server(("127.0.0.1", 0), handler_class)
     server.daemon_threads = True
     if wrap is not None:
         server.socket = wrap(server.socket)

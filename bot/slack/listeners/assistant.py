@@ -28,8 +28,13 @@ def suggested_prompts(footnote) -> list[dict]:
     """Example questions about companies the store holds (one it would refuse teaches the wrong thing)."""
     from agent.meta import examples
 
+    try:
+        rows = footnote.coverage()
+    except Exception:
+        log.warning("could not read coverage for the suggested prompts", exc_info=True)
+        rows = []
     prompts = [{"title": title, "message": questions[0]}
-               for title, (_, questions) in zip(PROMPT_TITLES, examples(footnote.coverage())) if title != "A ratio"]  # fmt: skip
+               for title, (_, questions) in zip(PROMPT_TITLES, examples(rows)) if title != "A ratio"]  # fmt: skip
     return prompts + [{"title": "What's covered", "message": "which companies do you cover?"}]
 
 
