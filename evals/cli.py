@@ -34,7 +34,7 @@ def register(sub) -> None:
     p.add_argument("--only", default=None, help="run only cases whose id contains this text")
     p.add_argument("--reingest", action="store_true", help="ingest the shared corpus again before running")
     p.add_argument("--no-ingest", action="store_true",
-                   help="shared: use what is ingested so far; questions about companies not in yet are skipped and listed")
+                   help="shared, dev: use what is ingested so far; questions about companies not in yet are skipped and listed")
     p.add_argument("--llm", action="store_true", help="use the configured model (default: the deterministic path)")
     p.add_argument("--no-baseline", action="store_true", help="skip the dense-retrieval baseline")
     p.add_argument("-v", "--verbose", action="store_true", help="print every question's outcome, not only failures")
