@@ -19,8 +19,8 @@ STATEMENTS = {"income": "income", "balance": "balance", "cash": "cash", "cashflo
 
 def register(sub) -> None:
     p = sub.add_parser("statement", help="a financial statement as the 10-K prints it, every cell cited")
-    p.add_argument("ticker")
-    p.add_argument("fiscal_year", type=int)
+    p.add_argument("ticker", help="the company's ticker, e.g. AAPL")
+    p.add_argument("fiscal_year", type=int, help="the fiscal year, e.g. 2024")
     p.add_argument("which", choices=sorted(STATEMENTS), help="income, balance or cash")
     p.set_defaults(func=cmd_statement)
 

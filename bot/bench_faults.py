@@ -39,8 +39,8 @@ def register(bench_sub) -> None:
     bench = bench_sub.add_parser("faults", help="fuzzed messages, a hung database, huge unsigned bodies, idle connections")
     bench.add_argument("-n", "--messages", type=int, default=2000, help="fuzzed messages (default 2000)")
     bench.add_argument("--idle", type=int, default=200, help="idle connections held open (default 200)")
-    bench.add_argument("--seed", type=int, default=7)
-    bench.add_argument("--out", default="bench-results/faults.json")
+    bench.add_argument("--seed", type=int, default=7, help="seed of the message fuzzer (default 7)")
+    bench.add_argument("--out", default="bench-results/faults.json", help="where the figures are written (default bench-results/faults.json)")
     bench.set_defaults(func=cmd_bench_faults)
 
 

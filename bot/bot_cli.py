@@ -17,8 +17,8 @@ def register(sub) -> None:
     slack.set_defaults(func=cmd_slack)
 
     serve = sub.add_parser("serve", help="one web front: Slack events (/slack/events), Teams (/api/messages), /healthz")
-    serve.add_argument("--host", default="0.0.0.0")
-    serve.add_argument("--port", type=int, default=3000)
+    serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
+    serve.add_argument("--port", type=int, default=3000, help="port for /slack/events, /api/messages and /healthz (default 3000)")
     serve.add_argument("--workers", type=int, default=8, help="Slack dispatch threads (default 8)")
     serve.add_argument("--queue", type=int, default=32, help="Slack requests waiting beyond those before 'busy' (default 32)")
     serve.add_argument("--insecure-no-auth", action="store_true",

@@ -46,7 +46,7 @@ def register(bench_sub) -> None:
     p.add_argument("--numeric", default=ASKS["numeric"][0], help="the numeric question")
     p.add_argument("--qualitative", default=ASKS["qualitative"][0], help="the prose question")
     p.add_argument("--skip-servers", action="store_true", help="only the `ask` figures")
-    p.add_argument("--out", type=Path, default=Path("bench-results/startup.json"))
+    p.add_argument("--out", type=Path, default=Path("bench-results/startup.json"), help="where the figures are written (default bench-results/startup.json)")
     p.set_defaults(func=cmd_bench_startup)
 
 

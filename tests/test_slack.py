@@ -234,7 +234,7 @@ def test_tickers_filings_and_help_commands(slack, footnote):
     assert [c["text"] for c in table["rows"][0]] == ["Ticker", "Company", "10-K filings", "Figures only"]
     apple = next(row for row in table["rows"] if row[0]["text"] == "AAPL")
     assert [c["text"] for c in apple[1:]] == ["Apple", "2023, 2024", "2019–2022"]
-    assert "Figures only: reported figures" in json.dumps(tickers["blocks"], ensure_ascii=False)
+    assert "Figures only: reported figures" in json.dumps([tickers["blocks"], tickers["attachments"]], ensure_ascii=False)
 
     slack.send.command("/tickers", "walm", slack.fake.response_url("filtered"))
     slack.fake.wait_for(lambda: any(r.method.endswith("filtered") for r in slack.fake.responses))
