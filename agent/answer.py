@@ -61,6 +61,7 @@ class Number(BaseModel):
     fiscal_year: int
     period_end: date | None = None
     citation: int | None = None
+    dims: dict[str, str] = Field(default_factory=dict)  # a segment, product or region member: {axis: member}
 
 
 class Table(BaseModel):

@@ -149,7 +149,7 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
             numbers.append(
                 Number(value=ev.value, unit=ev.unit or "", concept=ev.concept or "", ticker=ev.ticker,
                        fiscal_year=fact_years.get(evidence_id, ev.fiscal_year), period_end=date.fromisoformat(ev.period_end) if ev.period_end else None,
-                       citation=n)
+                       citation=n, dims=ev.dims)
             )
     for calc in calculations:
         if _is_cited(calc["id"], result, draft):

@@ -29,6 +29,7 @@ class Evidence(BaseModel):
     chunk_id: int | None = None
     score: float | None = None
     period_end: str | None = None  # facts: the period's end date (ISO), for the footnote
+    dims: dict[str, str] = Field(default_factory=dict)  # a member's fact: {axis: member}, never the total
 
 
 class Claim(BaseModel):

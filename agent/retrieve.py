@@ -219,7 +219,7 @@ def _member_evidence(company: dict, label: str, fy: int, f) -> Evidence:
               f"({f.concept}, {f.axis} = {f.member}, period ended {f.period_end.isoformat()})"),
         ticker=company["ticker"], cik=company["cik"], fiscal_year=f.filing_fiscal_year or fy, accession=f.accession,
         form=f.form or "10-K", url=f.url, concept=f.concept, value=_plain(f.value), unit=f.unit,
-        period_end=f.period_end.isoformat(),
+        period_end=f.period_end.isoformat(), dims={f.axis: f.member},
     )
 
 
