@@ -52,7 +52,9 @@ def _progress(verbose: bool):
 def _answer_fn(db, embedder, settings):
     from agent.answer import Turn
     from agent.service import Footnote
+    from ingest.runtime_check import check_runtime
 
+    check_runtime(db, embedder)  # a corpus embedded on another runtime: proven equivalent once, or refused
     agent = Footnote(db, embedder, settings, use_cache=False)  # every question answered, not replayed
 
     def answer(thread_key: str, question: str):

@@ -44,7 +44,7 @@ def register_bench(bench_sub) -> None:
     bench.add_argument("--limit", type=int, help="only the first N 10-K documents")
     bench.add_argument("--workers", type=int, default=1, help="document-parsing processes beside the embedder (0: inline)")
     bench.add_argument("--repeat", type=int, default=1, help="runs of both measurements; medians are reported")
-    bench.add_argument("--compare-runtime", choices=["onnx", "torch"], default=None,
+    bench.add_argument("--compare-runtime", choices=["onnx", "onnx-int8", "torch"], default=None,
                        help="also measure the local model on this runtime, in the same run (e.g. torch)")
     bench.add_argument("--out", type=Path, default=Path("bench-results/ingest.json"),
                        help="where the figures are written (default bench-results/ingest.json)")

