@@ -122,6 +122,8 @@ def _pick_sentences(
     asked = sentence_rank.terms(subject or " ".join(queries))
     weights = sentence_rank.term_weights(asked or query_terms, [c[3] for c in candidates])
     held = not sentence_rank.broad(asked)  # "what are the risk factors?": any sentence of the Item answers
+    cased = sentence_rank.cased_terms(subject or " ".join(queries))
+    before = {(rank, k + 1): s for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
     candidates = _shortlist(candidates, query_terms, weights)
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
     sents = embedder.embed([" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates])
@@ -129,7 +131,9 @@ def _pick_sentences(
     scored = []
     for i, (rank, position, sentence, whole) in enumerate(candidates):
         covered = sentence_rank.coverage(whole, weights) if held else 0.0
-        if held and not sentence_rank.answers(float(cosines[i].max()), covered):
+        context = f"{before.get((rank, position), '')} {whole}"
+        if held and not sentence_rank.answers(float(cosines[i].max()), sentence_rank.share(whole, cased),
+                                              in_context=sentence_rank.share(context, cased), top_chunk=rank == 0):
             continue  # shares the filing's vocabulary, not the question's subject
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
                  + sentence_rank.role(question, whole) - 0.02 * len(number_tokens(sentence)))
@@ -145,6 +149,8 @@ def _pick_sentences(
         if float(cosines[top, j]) + OVERLAP_WEIGHT >= floor:
             order.append(top)
     order += [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2])) if score >= floor]
+    if not order:
+        order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
     return _choose(chunks, [(*candidates[i][:3], candidates[i][3]) for i in dict.fromkeys(order)])
 
 

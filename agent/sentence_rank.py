@@ -45,9 +45,11 @@ ASK_EVENT = re.compile(r"\b(?:acqui\w+|divest\w*|litigation|lawsuits?|settle\w*|
                        r"attacks?|investigation\w*|when|happened|merger\w*|recalls?)\b", re.I)
 ROLE_BONUS = 0.05
 COVERAGE_WEIGHT = 0.2
-# Below both, a sentence does not answer: measured on MiniLM cosines (a sentence on the asked topic
-# scores 0.4 and up; filler that merely shares the filing's vocabulary, 0.1 to 0.3).
-FLOOR_COSINE, FLOOR_COVERAGE = 0.3, 0.5
+# A sentence answers when it is close in meaning, or fairly close and holding half the question's
+# terms. Measured with MiniLM on the shared corpus: sentences on the asked topic score 0.45 and up;
+# filler on a topic the filing lacks ("pet food" in a beverage maker's 10-K, whose packaging is
+# "PET") 0.2 to 0.39, sharing at most one of the question's terms.
+CLOSE, FAIRLY_CLOSE, HALF = 0.45, 0.33, 0.5
 DUPLICATE_JACCARD = 0.6
 
 
@@ -102,9 +104,32 @@ def broad(question_terms: set[str]) -> bool:
     return not (question_terms - SECTION_WORDS)
 
 
-def answers(cosine: float, covered: float) -> bool:
-    """False when a sentence is neither close in meaning nor covers the question's terms."""
-    return cosine >= FLOOR_COSINE or covered >= FLOOR_COVERAGE
+def answers(cosine: float, covered: float, *, in_context: float = 0.0, top_chunk: bool = False) -> bool:
+    """False when a sentence is neither close in meaning nor, fairly close, holds half the question's
+    terms (`covered`: the plain share, from `share`). In the search's best chunk, a sentence whose
+    own words differ from the question's ("Compute & Networking includes ..." for "what are the
+    segments?") still answers when it and the sentence before it hold half the question's terms
+    (`in_context`): that is where the chunk speaks of them."""
+    return (cosine >= CLOSE or (cosine >= FAIRLY_CLOSE and covered >= HALF)
+            or (top_chunk and in_context >= HALF))
+
+
+_ACRONYM = re.compile(r"\b[A-Z]{2,}\b")
+
+
+def cased_terms(text: str) -> set[str]:
+    """`terms`, with acronyms kept apart from the words they spell ("PET" plastic is not "pet")."""
+    acronyms = {a.lower() for a in _ACRONYM.findall(text)}
+    words = {w for w in _WORD.findall(_ACRONYM.sub(" ", text).lower())}
+    return {stem(w) for w in words if w not in GENERIC and len(w) > 2} | {"#" + a for a in acronyms}
+
+
+def share(text: str, question_terms: set[str]) -> float:
+    """The plain share of the question's terms (from `cased_terms`) that `text` holds: for the
+    floor, where a term every candidate holds still counts as held."""
+    if not question_terms:
+        return 0.0
+    return len(question_terms & cased_terms(text)) / len(question_terms)
 
 
 def near_duplicate(a: str, b: str) -> bool:

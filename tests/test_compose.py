@@ -95,3 +95,16 @@ def test_query_vectors_are_embedded_once_per_embedder(embedder):
     assert np.allclose(a[::-1], b) and np.allclose(a, embedder.embed(["severe weather", "capital expenditures"]))
     embed_queries(other, ["severe weather"])
     assert other.texts == ["severe weather"]  # another embedder never reads the first one's vectors
+
+
+def test_the_relevance_floor_reads_acronyms_and_context():
+    from agent import sentence_rank
+
+    asked = sentence_rank.cased_terms("what does it say about its pet food strategy")
+    assert sentence_rank.share("Packaging uses PET resins and film for convenient foods.", asked) < 0.5  # PET ≠ pet
+    asked = sentence_rank.cased_terms("what are reportable segments")
+    plain = "Compute & Networking includes data center platforms and networking."
+    assert not sentence_rank.answers(0.05, sentence_rank.share(plain, asked))
+    context = sentence_rank.share("The Company reports two segments. " + plain, asked)
+    assert sentence_rank.answers(0.05, 0.0, in_context=context, top_chunk=True)  # the best chunk, speaking of them
+    assert not sentence_rank.answers(0.05, 0.0, in_context=context, top_chunk=False)
