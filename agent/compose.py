@@ -40,17 +40,20 @@ _STOP = frozenset(
 _TITLE = re.compile(
     r"^(?:Item\s+\d+[A-C]?\.?\s*)?(?:Risk Factors|Cybersecurity|Business|Quantitative and Qualitative Disclosures "
     r"About Market Risk|Management['’]s Discussion and Analysis of Financial Condition and Results of Operations|"
-    r"Financial Statements and Supplementary Data)\s+(?=[A-Z])"
+    r"Financial Statements and Supplementary Data|RISK FACTORS|BUSINESS|CYBERSECURITY)\s+(?=[A-Z])"
 )
+# A running page header or footer left inside a sentence ("Apple Inc. | 2024 Form 10-K | 7 The Company ...").
+_PAGE_MARK = re.compile(r"^.{0,80}?\|\s*(?:19|20)\d\d\s+Form\s+10-K\s*\|\s*\d+\s+(?=[A-Z])")
 # A sub-heading glued to the sentence after it ("Risk management and strategy We have ..."):
 # a sentence opener capitalized mid-sentence marks where the heading ends.
 _GLUED = re.compile(
-    r"^[A-Z][\w’'&,-]*(?:\s+[\w’'&,-]+){0,6}?\s+(?=(?:We|Our|The|This|These|During|Each|Under|Since|Because|Although)\s)"
+    r"^[A-Z][\w’'&,()-]*(?:\s+[\w’'&,()-]+){0,6}?\s+(?=(?:We|Our|The|This|These|During|Each|Under|Since|Because|Although)\s)"
 )
 _INSTRUCTION = re.compile("|".join(f"(?:{p})" for p in INJECTION))
 _ENDS = re.compile(r"[.!?][\"”’)]?$")
 _BOILERPLATE = re.compile(
-    r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)|\bshould be read (?:together|in conjunction) with\b", re.I
+    r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)|\bshould be read (?:together|in conjunction) with\b|"
+    r"\byou should carefully consider\b", re.I
 )  # reading instructions and cross-references are never the answer
 
 
@@ -90,7 +93,7 @@ def _candidates(chunks: list[Evidence]) -> list[tuple[int, int, str, str]]:
     out = []
     for rank, chunk in enumerate(chunks):
         for position, sentence in enumerate(split_sentences(chunk.text)):
-            sentence = whole = _GLUED.sub("", _TITLE.sub("", sentence))
+            sentence = whole = _GLUED.sub("", _TITLE.sub("", _PAGE_MARK.sub("", sentence)))
             if not (sentence[0].isupper() or sentence[0] in "“\"("):
                 continue
             if _INSTRUCTION.search(sentence.lower()):

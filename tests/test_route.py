@@ -4,8 +4,6 @@ in agent/exemplars.tsv: the point is that new wordings land on the right side.""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from agent.companies import CompanyDirectory
@@ -85,15 +83,6 @@ def test_a_subject_of_its_own_is_never_small_talk(directory):
     assert plan(directory, "How has weather affected Walmart's sales?").route == "domain"  # not "weather" off-topic
     assert plan(directory, "tell me about Walmart").route == "domain"
     assert plan(directory, "ok, and Tesla's R&D?").route == "domain"
-
-
-def test_classifying_is_fast():
-    texts = [q for q, _ in UNSEEN_META] * 20
-    nearest("warm up")
-    start = time.perf_counter()
-    for t in texts:
-        nearest(t)
-    assert (time.perf_counter() - start) * 1000 / len(texts) < 3
 
 
 # --- scope: the filing's own statements about the future are answered, our forecasts are not
