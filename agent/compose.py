@@ -125,6 +125,7 @@ def _pick_sentences(
     asked = sentence_rank.terms(subject or " ".join(queries))
     weights = sentence_rank.term_weights(asked or query_terms, [c[3] for c in candidates])
     held = not sentence_rank.broad(asked)  # "what are the risk factors?": any sentence of the Item answers
+    why = bool(sentence_rank.ASK_CAUSE.search(f"{question} {subject}"))
     cased = sentence_rank.cased_terms(subject or " ".join(queries))
     before = {(rank, k + 1): s for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
     candidates = _shortlist(candidates, query_terms, weights)
@@ -136,7 +137,8 @@ def _pick_sentences(
         covered = sentence_rank.coverage(whole, weights) if held else 0.0
         context = f"{before.get((rank, position), '')} {whole}"
         if held and not sentence_rank.answers(float(cosines[i].max()), sentence_rank.share(whole, cased),
-                                              in_context=sentence_rank.share(context, cased), top_chunk=rank == 0):
+                                              in_context=sentence_rank.share(context, cased), top_chunk=rank == 0,
+                                              cause=why and bool(sentence_rank.CAUSE.search(whole))):
             continue  # shares the filing's vocabulary, not the question's subject
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
                  + sentence_rank.role(question, whole) - 0.02 * len(number_tokens(sentence)))
