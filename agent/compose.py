@@ -12,13 +12,13 @@ import logging
 import math
 import re
 
+from agent import sentence_rank
 from agent.draft import Claim, Draft, Evidence
 from agent.graph import status
 from agent.guards import number_tokens, split_sentences
 from agent.plan_scope import INJECTION
 from agent.plan import Plan
 from agent.query_vectors import embed_queries
-from agent import sentence_rank
 
 log = logging.getLogger(__name__)
 
