@@ -97,7 +97,10 @@ def role(question: str, sentence: str) -> float:
 SECTION_WORDS = frozenset(stem(w) for w in (
     "risk risks factor factors business overview md&a management's discussion analysis results operations "
     "financial condition cybersecurity summary summarize section biggest major primary important top "
-    "principal significant material describe described".split()))
+    "principal significant material describe described "
+    # and the words that ask why, which name no subject of their own ("what drove results?")
+    "drove drive driven driver drivers cause caused reason reasons explain change changed performance "
+    "perform affect affected impact impacted happen happened overall".split()))
 
 
 def broad(question_terms: set[str]) -> bool:
