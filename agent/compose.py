@@ -53,7 +53,7 @@ _INSTRUCTION = re.compile("|".join(f"(?:{p})" for p in INJECTION))
 _ENDS = re.compile(r"[.!?][\"”’)]?$")
 _BOILERPLATE = re.compile(
     r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)|\bshould be read (?:together|in conjunction) with\b|"
-    r"\byou should carefully consider\b", re.I
+    r"\byou should carefully consider\b|\bnot the only (?:risks|ones)\b", re.I
 )  # reading instructions and cross-references are never the answer
 
 
