@@ -271,13 +271,13 @@ def _source_line(plan: Plan, chunks: list[Evidence], companies: list[str], where
     else:
         whose = f"the {', '.join(companies[:-1])} and {companies[-1]} "
     if plan.latest and not plan.year_offsets:
-        return f"From {whose}latest 10-K{'s' if len(companies) > 1 else ''} ({shown}{', ' + where[2:-1] if where else ''}):"
+        return f"From {whose}latest 10-K{' filings' if len(companies) > 1 else ''} ({shown}{', ' + where[2:-1] if where else ''}):"
     stand_ins = [y for y in asked if y not in years and y + 1 in years]
     if stand_ins:
         gone = ", ".join(f"fiscal {y}" for y in stand_ins)
         return (f"The {gone} 10-K is not in my corpus; from the {shown} 10-K, which discusses {gone} as its "
                 f"prior year{where}:")
-    return f"From {whose}{shown} 10-K{'s' if len(companies) > 1 else ''}{where}:"
+    return f"From {whose}{shown} 10-K{' filings' if len(companies) > 1 else ''}{where}:"
 
 
 compose_extractive.uses_embedder = True  # the compose node passes the loaded embedder
