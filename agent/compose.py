@@ -273,11 +273,16 @@ def _source_line(plan: Plan, chunks: list[Evidence], companies: list[str], where
     if plan.latest and not plan.year_offsets:
         return f"From {whose}latest 10-K{' filings' if len(companies) > 1 else ''} ({shown}{', ' + where[2:-1] if where else ''}):"
     stand_ins = [y for y in asked if y not in years and y + 1 in years]
-    if stand_ins:
+    if stand_ins and len(companies) == 1:
         gone = ", ".join(f"fiscal {y}" for y in stand_ins)
         return (f"The {gone} 10-K is not in my corpus; from the {shown} 10-K, which discusses {gone} as its "
                 f"prior year{where}:")
-    return f"From {whose}{shown} 10-K{' filings' if len(companies) > 1 else ''}{where}:"
+    line = f"From {whose}{shown} 10-K{' filings' if len(companies) > 1 else ''}{where}:"
+    later = sorted({c.ticker for c in chunks if asked and c.fiscal_year not in asked and c.fiscal_year - 1 in asked})
+    if later:  # one company's 10-K for the named year is not held: its next one discusses that year
+        line = line[:-1] + (f"; for {', '.join(later)}, the next 10-K, which discusses fiscal "
+                            f"{', '.join(map(str, asked))} as its prior year:")
+    return line
 
 
 compose_extractive.uses_embedder = True  # the compose node passes the loaded embedder
