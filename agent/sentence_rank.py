@@ -135,7 +135,13 @@ def share(text: str, question_terms: set[str]) -> float:
     floor, where a term every candidate holds still counts as held."""
     if not question_terms:
         return 0.0
-    return len(question_terms & cased_terms(text)) / len(question_terms)
+    have = cased_terms(text)
+    roots = {t[:PREFIX] for t in have if len(t) >= PREFIX}
+    held = [t for t in question_terms if t in have or (len(t) >= PREFIX and t[:PREFIX] in roots)]
+    return len(held) / len(question_terms)
+
+
+PREFIX = 6  # "competition" and "competitive", "dependence" and "depends": one word family for the floor
 
 
 def near_duplicate(a: str, b: str) -> bool:
