@@ -12,13 +12,13 @@ import logging
 import math
 import re
 
+from agent import sentence_rank
 from agent.draft import Claim, Draft, Evidence
 from agent.graph import status
 from agent.guards import number_tokens, split_sentences
 from agent.plan_scope import INJECTION
 from agent.plan import Plan
 from agent.query_vectors import embed_queries
-from agent import sentence_rank
 
 log = logging.getLogger(__name__)
 
@@ -40,17 +40,20 @@ _STOP = frozenset(
 _TITLE = re.compile(
     r"^(?:Item\s+\d+[A-C]?\.?\s*)?(?:Risk Factors|Cybersecurity|Business|Quantitative and Qualitative Disclosures "
     r"About Market Risk|Management['’]s Discussion and Analysis of Financial Condition and Results of Operations|"
-    r"Financial Statements and Supplementary Data)\s+(?=[A-Z])"
+    r"Financial Statements and Supplementary Data|RISK FACTORS|BUSINESS|CYBERSECURITY)\s+(?=[A-Z])"
 )
+# A running page header or footer left inside a sentence ("Apple Inc. | 2024 Form 10-K | 7 The Company ...").
+_PAGE_MARK = re.compile(r"^.{0,80}?\|\s*(?:19|20)\d\d\s+Form\s+10-K\s*\|\s*\d+\s+(?=[A-Z])")
 # A sub-heading glued to the sentence after it ("Risk management and strategy We have ..."):
 # a sentence opener capitalized mid-sentence marks where the heading ends.
 _GLUED = re.compile(
-    r"^[A-Z][\w’'&,-]*(?:\s+[\w’'&,-]+){0,6}?\s+(?=(?:We|Our|The|This|These|During|Each|Under|Since|Because|Although)\s)"
+    r"^[A-Z][\w’'&,()-]*(?:\s+[\w’'&,()-]+){0,6}?\s+(?=(?:We|Our|The|This|These|During|Each|Under|Since|Because|Although)\s)"
 )
 _INSTRUCTION = re.compile("|".join(f"(?:{p})" for p in INJECTION))
 _ENDS = re.compile(r"[.!?][\"”’)]?$")
 _BOILERPLATE = re.compile(
-    r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)|\bshould be read (?:together|in conjunction) with\b", re.I
+    r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)|\bshould be read (?:together|in conjunction) with\b|"
+    r"\byou should carefully consider\b|\bnot the only (?:risks|ones)\b", re.I
 )  # reading instructions and cross-references are never the answer
 
 
@@ -90,7 +93,7 @@ def _candidates(chunks: list[Evidence]) -> list[tuple[int, int, str, str]]:
     out = []
     for rank, chunk in enumerate(chunks):
         for position, sentence in enumerate(split_sentences(chunk.text)):
-            sentence = whole = _GLUED.sub("", _TITLE.sub("", sentence))
+            sentence = whole = _GLUED.sub("", _TITLE.sub("", _PAGE_MARK.sub("", sentence)))
             if not (sentence[0].isupper() or sentence[0] in "“\"("):
                 continue
             if _INSTRUCTION.search(sentence.lower()):
@@ -122,6 +125,9 @@ def _pick_sentences(
     asked = sentence_rank.terms(subject or " ".join(queries))
     weights = sentence_rank.term_weights(asked or query_terms, [c[3] for c in candidates])
     held = not sentence_rank.broad(asked)  # "what are the risk factors?": any sentence of the Item answers
+    why = bool(sentence_rank.ASK_CAUSE.search(f"{question} {subject}"))
+    cased = sentence_rank.cased_terms(subject or " ".join(queries))
+    before = {(rank, k + 1): s for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
     candidates = _shortlist(candidates, query_terms, weights)
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
     sents = embedder.embed([" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates])
@@ -129,7 +135,10 @@ def _pick_sentences(
     scored = []
     for i, (rank, position, sentence, whole) in enumerate(candidates):
         covered = sentence_rank.coverage(whole, weights) if held else 0.0
-        if held and not sentence_rank.answers(float(cosines[i].max()), covered):
+        context = f"{before.get((rank, position), '')} {whole}"
+        if held and not sentence_rank.answers(float(cosines[i].max()), sentence_rank.share(whole, cased),
+                                              in_context=sentence_rank.share(context, cased), top_chunk=rank == 0,
+                                              cause=why and bool(sentence_rank.CAUSE.search(whole))):
             continue  # shares the filing's vocabulary, not the question's subject
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
                  + sentence_rank.role(question, whole) - 0.02 * len(number_tokens(sentence)))
@@ -145,6 +154,8 @@ def _pick_sentences(
         if float(cosines[top, j]) + OVERLAP_WEIGHT >= floor:
             order.append(top)
     order += [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2])) if score >= floor]
+    if not order:
+        order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
     return _choose(chunks, [(*candidates[i][:3], candidates[i][3]) for i in dict.fromkeys(order)])
 
 
@@ -260,13 +271,18 @@ def _source_line(plan: Plan, chunks: list[Evidence], companies: list[str], where
     else:
         whose = f"the {', '.join(companies[:-1])} and {companies[-1]} "
     if plan.latest and not plan.year_offsets:
-        return f"From {whose}latest 10-K{'s' if len(companies) > 1 else ''} ({shown}{', ' + where[2:-1] if where else ''}):"
+        return f"From {whose}latest 10-K{' filings' if len(companies) > 1 else ''} ({shown}{', ' + where[2:-1] if where else ''}):"
     stand_ins = [y for y in asked if y not in years and y + 1 in years]
-    if stand_ins:
+    if stand_ins and len(companies) == 1:
         gone = ", ".join(f"fiscal {y}" for y in stand_ins)
         return (f"The {gone} 10-K is not in my corpus; from the {shown} 10-K, which discusses {gone} as its "
                 f"prior year{where}:")
-    return f"From {whose}{shown} 10-K{'s' if len(companies) > 1 else ''}{where}:"
+    line = f"From {whose}{shown} 10-K{' filings' if len(companies) > 1 else ''}{where}:"
+    later = sorted({c.ticker for c in chunks if asked and c.fiscal_year not in asked and c.fiscal_year - 1 in asked})
+    if later:  # one company's 10-K for the named year is not held: its next one discusses that year
+        line = line[:-1] + (f"; for {', '.join(later)}, the next 10-K, which discusses fiscal "
+                            f"{', '.join(map(str, asked))} as its prior year:")
+    return line
 
 
 compose_extractive.uses_embedder = True  # the compose node passes the loaded embedder

@@ -1,4 +1,4 @@
-"""The concierge: greetings, thanks, help and coverage. It never answers a domain question.
+"""The concierge: greetings, thanks, goodbyes, help, what Footnote is, and coverage. It never answers a domain question.
 
 Only the planner decides a turn is meta; this node then answers from fixed text and the store's
 coverage, so nothing here can carry a financial figure. Example questions name only companies and

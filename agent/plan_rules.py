@@ -365,7 +365,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     subject = bool(r.measures or r.unmappable or r.has_topic or r.why or (r.years.given and not asked_of_us)
                    or lead_subject(outside))
     kind, detail = message_kind(masked(outside, [(m.start, m.end) for m in r.matches]).lower(),
-                                company_only=bool(r.matches) and not subject, subject=subject)
+                                company_only=bool(r.matches) and not subject, subject=subject,
+                                covered=any(m.kind == "company" for m in r.matches))
     meta = meta_intent(low)
     if kind == "refuse" and meta not in ("greeting", "thanks"):
         return _refuse("out_of_scope", detail)

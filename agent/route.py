@@ -40,12 +40,13 @@ def masked(text: str, spans: list[tuple[int, int]]) -> str:
     return out
 
 
-def message_kind(text: str, *, company_only: bool, subject: bool) -> tuple[str, str | None]:
+def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool = True) -> tuple[str, str | None]:
     """("meta", intent) | ("refuse", detail) | ("domain", None) | ("unknown", None).
 
     `text`: the message with company names masked. `subject`: it names a metric, topic, year or
     cause of its own (a domain question whatever it resembles). `company_only`: its only subject
-    is a company."""
+    is a company; `covered`: one we hold (an uncovered "NYC" in "the best restaurant in NYC" may
+    be off-topic too)."""
     if subject:
         return "domain", None
     found = nearest(text)
@@ -53,7 +54,8 @@ def message_kind(text: str, *, company_only: bool, subject: bool) -> tuple[str, 
         return "unknown", None
     if company_only:
         rest = [w for w in text.split() if w.strip("?!.,'s") != "company"]
-        if found.label in ("advice", "price", "forecast") and found.score >= SUBJECT_REFUSAL and len(rest) >= 3:
+        refusable = ("advice", "price", "forecast") if covered else ("advice", "price", "forecast", "offtopic")
+        if found.label in refusable and found.score >= SUBJECT_REFUSAL and len(rest) >= 3:
             return "refuse", REFUSAL_DETAIL[found.label]
         return "domain", None
     if found.score < MIN_SCORE or found.top < MIN_TOP:

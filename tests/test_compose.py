@@ -95,3 +95,28 @@ def test_query_vectors_are_embedded_once_per_embedder(embedder):
     assert np.allclose(a[::-1], b) and np.allclose(a, embedder.embed(["severe weather", "capital expenditures"]))
     embed_queries(other, ["severe weather"])
     assert other.texts == ["severe weather"]  # another embedder never reads the first one's vectors
+
+
+def test_the_relevance_floor_reads_acronyms_and_context():
+    from agent import sentence_rank
+
+    asked = sentence_rank.cased_terms("what does it say about its pet food strategy")
+    assert sentence_rank.share("Packaging uses PET resins and film for convenient foods.", asked) < 0.5  # PET ≠ pet
+    asked = sentence_rank.cased_terms("what are reportable segments")
+    plain = "Compute & Networking includes data center platforms and networking."
+    assert not sentence_rank.answers(0.05, sentence_rank.share(plain, asked))
+    context = sentence_rank.share("The Company reports two segments. " + plain, asked)
+    assert sentence_rank.answers(0.05, 0.0, in_context=context, top_chunk=True)  # the best chunk, speaking of them
+    assert not sentence_rank.answers(0.05, 0.0, in_context=context, top_chunk=False)
+
+
+def test_the_source_line_never_shows_a_figure():
+    from agent.compose import _source_line
+    from agent.guards import number_tokens
+
+    chunks = [_chunk(1, "7", "x"), _chunk(2, "7", "y").model_copy(update={"ticker": "YYY", "fiscal_year": 2023})]
+    for plan in (_plan(), _plan().model_copy(update={"fiscal_years": [], "latest": True}),
+                 _plan().model_copy(update={"fiscal_years": [2022]})):
+        for picked, companies in ((chunks[:1], ["ZZZ"]), (chunks, ["YYY", "ZZZ"])):
+            line = _source_line(plan, picked, companies, " (Item 7)")
+            assert not number_tokens(line), line  # cite_check refuses an intro with a figure

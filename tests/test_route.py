@@ -4,11 +4,10 @@ in agent/exemplars.tsv: the point is that new wordings land on the right side.""
 
 from __future__ import annotations
 
-
 import pytest
 
 from agent.companies import CompanyDirectory
-from agent.exemplars import load, nearest
+from agent.exemplars import load
 from agent.plan import Plan
 from agent.plan_rules import plan_rules
 from tests.test_companies import COVERED, SEC
