@@ -15,7 +15,7 @@ import re
 from agent import sentence_rank
 from agent.draft import Claim, Draft, Evidence
 from agent.graph import status
-from agent.guards import number_tokens, split_sentences
+from agent.guards import financial_figures, number_tokens, split_sentences
 from agent.plan_scope import INJECTION
 from agent.plan import Plan
 from agent.query_vectors import embed_queries
@@ -50,6 +50,7 @@ _GLUED = re.compile(
     r"^[A-Z][\w’'&,()-]*(?:\s+[\w’'&,()-]+){0,6}?\s+(?=(?:We|Our|The|This|These|During|Each|Under|Since|Because|Although)\s)"
 )
 _INSTRUCTION = re.compile("|".join(f"(?:{p})" for p in INJECTION))
+_DANGLING = re.compile(r"(?:\d|respectively\b|and\b|or\b)", re.I)  # a tail that only makes sense with its figure
 _ENDS = re.compile(r"[.!?][\"”’)]?$")
 _BOILERPLATE = re.compile(
     r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)|\bshould be read (?:together|in conjunction) with\b|"
@@ -87,9 +88,10 @@ def possessive(name: str) -> str:
 
 def _candidates(chunks: list[Evidence]) -> list[tuple[int, int, str, str]]:
     """(chunk rank, position, sentence, the text to score it by) for every sentence of `chunks` that can stand as a quote:
-    a whole statement of readable length, no heading, no instruction addressed to a reader. A
-    sentence keeps its figures: it is quoted whole and verbatim, so they are the filing's own words
-    (an amount stated in Footnote's words still comes only from an XBRL fact)."""
+    a whole statement of readable length, no heading, no instruction addressed to a reader. Every
+    figure Footnote states comes from an XBRL fact, so of a sentence that carries one of the filing's
+    own amounts only the clause after its last figure is quoted ('…directed mainly to X.'), and a
+    sentence with no such clause is not quoted at all (cite_check would refuse it)."""
     out = []
     for rank, chunk in enumerate(chunks):
         for position, sentence in enumerate(split_sentences(chunk.text)):
@@ -98,12 +100,31 @@ def _candidates(chunks: list[Evidence]) -> list[tuple[int, int, str, str]]:
                 continue
             if _INSTRUCTION.search(sentence.lower()):
                 continue  # text planted in a filing to steer a reader is never quoted as an answer
+            if financial_figures(sentence):
+                sentence = _figure_free_tail(sentence)  # scored with its whole sentence: its subject
+                if not sentence:
+                    continue
             if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _BOILERPLATE.search(sentence):
                 continue
             if not _ENDS.search(sentence) or _shouting(sentence):
                 continue  # a heading or a table caption, not a statement
             out.append((rank, position, sentence, whole))
     return out
+
+
+def _figure_free_tail(sentence: str) -> str | None:
+    """The longest clause after a sentence's last figure ('..., and capital expenditures were $20.6
+    billion, directed mainly to X.' -> '…directed mainly to X.'), or None when none follows."""
+    best = None
+    cut = sentence.rfind(",")
+    while cut > 0:
+        tail = sentence[cut + 1 :].strip()
+        if number_tokens(tail):
+            break
+        if len(tail.split()) >= 5 and financial_figures(sentence[:cut]) and not _DANGLING.match(tail):
+            best = "…" + tail
+        cut = sentence.rfind(",", 0, cut)
+    return best
 
 
 def _pick_sentences(
@@ -248,7 +269,9 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
         queries = queries[1:]  # "how much ..." is answered by the XBRL figure; the prose answers "on what"
     picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder, question=question,
                             subject=plan.query or question)
-    claims = _number_claims(cells or []) + [Claim(text=s, evidence_id=c.id, kind="prose", quote=whole)
+    # a footnote quotes the whole sentence, unless it carries a figure that is not an XBRL fact
+    claims = _number_claims(cells or []) + [Claim(text=s, evidence_id=c.id, kind="prose",
+                                                  quote=s if financial_figures(whole) else whole)
                                             for c, s, whole in picks]
     intro = ""
     if picks:

@@ -162,24 +162,15 @@ def _check_one(claim: Claim, evidence: dict[str, Evidence], calc_inputs, chunks:
         return CheckedClaim(claim, claim.evidence_id, "verbatim")
     text = normalize_space(claim.text.removeprefix("…"))  # a leading ellipsis marks an elided start
     money = _prose_figures(claim.text, evidence)
-    if money and not _whole_sentence_of(text, cited):
-        # figures in Footnote's own words come from XBRL facts; a whole sentence quoted verbatim
-        # carries the filing's own figures, as the filing states them
+    if money:
+        # every figure Footnote states comes from an XBRL fact, even one a quoted sentence repeats
         return CheckedClaim(claim, claim.evidence_id, "fail", f"figure {money[0]} from prose, not from an XBRL fact")
     if text and text in normalize_space(cited.text):
         return CheckedClaim(claim, cited.id, "verbatim")
     for chunk in chunks:
-        if text and text in normalize_space(chunk.text) and (not money or _whole_sentence_of(text, chunk)):
+        if text and text in normalize_space(chunk.text):
             return CheckedClaim(claim, chunk.id, "repointed", f"re-pointed from {cited.id}")
     return CheckedClaim(claim, claim.evidence_id, "fail", "not verbatim")
-
-
-def _whole_sentence_of(text: str, chunk: Evidence) -> bool:
-    """`text` is one whole sentence of the chunk, word for word (not a fragment cut around a figure)."""
-    if not text or not text[0].isupper():
-        return False  # an elided tail ("…directed mainly to X") is a fragment
-    # a sentence may follow a heading glued to it ("Liquidity The Company had ...")
-    return any(text == s or s.endswith(" " + text) for s in split_sentences(chunk.text))
 
 
 def _prose_figures(text: str, evidence: dict[str, Evidence]) -> list[str]:

@@ -107,7 +107,7 @@ def test_numbers_supported_lists_the_offenders():
     assert numbers_supported("It was $5.00 and 7%", ["$5.00"]) == ["7%"]
 
 
-def test_money_in_prose_must_come_from_a_fact_unless_quoted_as_a_whole_sentence():
+def test_money_in_prose_must_come_from_a_fact_even_in_a_whole_quoted_sentence():
     ev = _evidence()
     ev["c:12"] = Evidence(id="c:12", kind="chunk", item="7", chunk_id=12, **BASE,
                           text="Total net sales were $391.0 billion, up from the prior year. Services grew strongly.")
@@ -116,7 +116,7 @@ def test_money_in_prose_must_come_from_a_fact_unless_quoted_as_a_whole_sentence(
     own = Claim(text="Net sales reached $391.0 billion.", evidence_id="c:12")  # the figure in other words
     plain = Claim(text="Services grew strongly.", evidence_id="c:12")
     result = check_claims([whole, cut, own, plain], ev)
-    assert result.claims[0].status == "verbatim"  # the filing's own sentence, its figure included
+    assert result.claims[0].status == "fail" and "XBRL" in result.claims[0].detail  # the filing's figure is not a fact
     assert result.claims[1].status == "fail" and "XBRL" in result.claims[1].detail
     assert result.claims[2].status == "fail" and "XBRL" in result.claims[2].detail
     assert result.claims[3].status == "verbatim"
