@@ -16,7 +16,8 @@ Scoring (functions of plain data, the runner passes resolved texts in):
 - a key sentence is *recalled* when one of the answer's quotes matches it: the normalised quote
   contains the sentence, or lies inside it and covers at least COVER of its length (pieces of a
   quote cut with "..." count together);
-- a quote is *unrelated* when it matches no key sentence of the question and shares no content
+- a quote is *unrelated* when it is no piece of a key sentence of the question (however short:
+  a cut-down key sentence is a recall miss, not an unrelated quote) and shares no content
   word with the question (a word of 4+ letters, not a stop word, not the company's name, compared
   after trimming plural and tense endings; in a thread, the question and the turns before it, so
   "why?" is about the figure asked just before). An answer with one unrelated quote is an
@@ -108,6 +109,13 @@ def quote_matches(quote: str, sentence: str) -> bool:
     return all(p in s for p in parts) and sum(len(p) for p in parts) >= COVER * len(s)
 
 
+def quote_overlaps(quote: str, sentence: str) -> bool:
+    """The quote is a piece of the sentence (however short) or holds it: related, if not recalled."""
+    s = _trim(sentence)
+    parts = [p for p in (_trim(p) for p in _ELLIPSIS.split(quote or "")) if p]
+    return bool(s and parts) and (all(p in s for p in parts) or any(s in p for p in parts))
+
+
 def answer_quotes(answer: dict) -> list[str]:
     """What the answer quotes from prose: each prose citation's quote and each claim it marks."""
     from evals.scorers import prose_claims
@@ -172,7 +180,7 @@ def score_answer(question: str, answer: dict, key_texts: list[str | None], names
     words = content_words(question, names)
     unrelated = [
         q for q in quotes
-        if not any(quote_matches(q, t) for _, t in resolved) and not shares_content(q, words)
+        if not any(quote_overlaps(q, t) for _, t in resolved) and not shares_content(q, words)
     ]
     return {
         "recalled": bool(matched),

@@ -79,6 +79,9 @@ def test_an_answer_recalls_a_key_sentence_and_flags_an_unrelated_quote():
     # A quote sharing a content word ("sales") is not unrelated, only not the key sentence.
     near = ks.score_answer(question, _answer("The largest customer accounted for 14% of net sales."), keys, names=["Acme"])
     assert not near["recalled"] and not near["unrelated"]
+    # A cut-down key sentence is not recalled, but it is not unrelated either.
+    cut = ks.score_answer(question, _answer("… at Acme Widgets Inc. and by price increases"), keys, names=["Acme"])
+    assert not cut["recalled"] and not cut["unrelated"]
 
 
 def test_content_words_leave_out_stop_words_company_names_and_short_words():
