@@ -425,6 +425,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             return _refuse("no_company", unknown, **carry)
         named = lead_subject(outside)
         about = unknown_subject(named, directory) if named else None
+        if about and any(k.startswith("dim:") for k in prev.metrics):
+            about = None  # "and Mac?" after "iPhone revenue": a sibling member, looked up (or refused) as one
         if about:  # "what about Ford?" in a thread about Tesla: about Ford, never Tesla again
             return _refuse(about[0], about[1], **carry)
     if prev is not None and prev.tickers:
