@@ -9,7 +9,7 @@ import sys
 
 from bot.logs import configure_logging
 from bot.settings import load_settings
-from ingest.edgar_dirs import confine_edgartools
+from ingest.edgar_dirs import confine_edgartools, confine_library_caches
 from store.errors import FootnoteError
 
 
@@ -46,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     settings = load_settings()
     confine_edgartools(settings.data_dir)  # before anything imports edgar
+    confine_library_caches(settings.data_dir)  # before anything imports onnxruntime
     configure_logging(settings.log_level)
     try:
         return int(args.func(args, settings) or 0)

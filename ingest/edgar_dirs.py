@@ -26,3 +26,14 @@ def confine_edgartools(data_dir: Path) -> Path:
     os.environ[DATA_ENV] = str(root)
     os.environ[CACHE_ENV] = str(root / "cache")
     return root
+
+
+def confine_library_caches(data_dir: Path) -> Path:
+    """Point the XDG cache folder of this process and its children at `<data_dir>/cache`.
+
+    Libraries that keep a cache of their own write it under `~/.cache` by default (ONNX Runtime
+    writes a device id there the moment it is imported); everything Footnote writes belongs under
+    its data dir, so the entry point moves that folder before any such library is imported."""
+    root = Path(data_dir).resolve() / "cache"
+    os.environ["XDG_CACHE_HOME"] = str(root)
+    return root
