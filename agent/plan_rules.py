@@ -188,6 +188,10 @@ class Reading:
         return self.why or (self.has_topic and bool(QUAL_ASK.search(self.low))) or bool(set(self.items) & SECTION_ITEMS)
 
 
+_SPOKEN_US = re.compile(r"\b(tell|give|show|let|help|send|for|to|with)\s+us\b(?!\s*(?:revenue|sales|segment|market))",
+                        re.I)
+
+
 def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Reading:
     matches = directory.find(outside) or directory.find_products(outside)
     for i in topical_companies(outside, matches):  # "competition from Intel" in AMD's 10-K: a topic
@@ -196,6 +200,7 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Readi
     for m in sorted((m for m in matches if m.kind == "company" and m.via != "product"), key=lambda m: -m.start):
         # "Advanced Micro Devices revenue" is not "devices revenue"
         unnamed = unnamed[: m.start] + "_" * (m.end - m.start) + unnamed[m.end :]
+    unnamed = _SPOKEN_US.sub(r"\1", unnamed)  # "tell us Apple's net income": the reader, not the country
     measures, unmappable = find_measures(TOPIC_MASK.sub(" ", unnamed),
                                          named_company=any(m.kind == "company" for m in matches))
     measures += [k for k in implied_measures(unnamed.lower()) if k not in measures]
