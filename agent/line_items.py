@@ -24,7 +24,7 @@ IGNORABLE = frozenset(
 )
 # Words that keep their identity but are spelled two ways.
 SYNONYMS = {"buyback": "repurchase", "amortisation": "amortization", "organisation": "organization",
-            "shareholder": "stockholder"}
+            "shareholder": "stockholder", "pay": "paid"}
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+")
 PRIMARY = ("income", "balance", "cash")
 

@@ -188,6 +188,10 @@ class Reading:
         return self.why or (self.has_topic and bool(QUAL_ASK.search(self.low))) or bool(set(self.items) & SECTION_ITEMS)
 
 
+_SPOKEN_US = re.compile(r"\b(tell|give|show|let|help|send|for|to|with)\s+us\b(?!\s*(?:revenue|sales|segment|market))",
+                        re.I)
+
+
 def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Reading:
     matches = directory.find(outside) or directory.find_products(outside)
     for i in topical_companies(outside, matches):  # "competition from Intel" in AMD's 10-K: a topic
@@ -196,6 +200,7 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Readi
     for m in sorted((m for m in matches if m.kind == "company" and m.via != "product"), key=lambda m: -m.start):
         # "Advanced Micro Devices revenue" is not "devices revenue"
         unnamed = unnamed[: m.start] + "_" * (m.end - m.start) + unnamed[m.end :]
+    unnamed = _SPOKEN_US.sub(r"\1", unnamed)  # "tell us Apple's net income": the reader, not the country
     measures, unmappable = find_measures(TOPIC_MASK.sub(" ", unnamed),
                                          named_company=any(m.kind == "company" for m in matches))
     measures += [k for k in implied_measures(unnamed.lower()) if k not in measures]
@@ -494,8 +499,31 @@ _CLAIMED = (FOLLOWUP, ADDING, _SHARE, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR,
             _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)
 
 
+# Words a company's name may end with that also name a segment or region ("Walmart International").
+_NAME_QUALIFIERS = frozenset("international global worldwide americas americas europe asia pacific us u.s. usa "
+                             "north south east west china japan".split())
+
+
+# A verb of earning with a source: the source's revenue ("make from", "bring in from", "earn on").
+_EARNED_FROM = re.compile(r"\b(?:make|made|makes|making|earn|earned|earns|earning|bring|brings|brought|rake|raked|"
+                          r"generate|generated|generates|get|got|gets)\b(?:\s+in)?(?:\s+\S+){0,3}?\s+(?:from|on|off|with)\b")
+
+
 def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
-    return [(m.start, m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)) for m in r.matches]
+    """The characters each company mention takes. A last name word that is a region or segment word
+    is left for the member lookup when the registrant's name has no such word, or when the user wrote
+    it in lowercase beside a capitalised name ("Johnson Controls international revenue")."""
+    spans = []
+    for m in r.matches:
+        end = m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)
+        words = outside[m.start : m.end].split()
+        if len(words) >= 2 and words[-1].lower() in _NAME_QUALIFIERS and m.company is not None:
+            registrant = m.company.name.lower().split()
+            lower_tail = words[-1].islower() and words[0][:1].isupper()
+            if words[-1].lower() not in registrant or lower_tail:
+                end = m.start + outside[m.start : m.end].rstrip().rfind(words[-1])
+        spans.append((m.start, end))
+    return spans
 
 
 def _dimension(r: Reading, outside: str) -> str | None:
@@ -546,7 +574,15 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
             return plan
         plan.metrics = []  # "and selling expense?": that line alone, not the thread's figures beside it
         plan.inherited.remove("metrics")
+    earned = _EARNED_FROM.search(low)
+    if earned and "net_income" in plan.metrics and not any(t["as"] == "metric:net_income" for t in trace):
+        # "how much did it make from iPhone?": the member's revenue, never the company's net income
+        leftover = " ".join(trace[i]["word"] for start, end in runs for i in range(start, end))
+        plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "net_income")]
+        plan.intent = "numeric" if plan.intent == "derived" else plan.intent
+        return plan
     keys, absorbed = line_keys(trace, runs)
+    absorbed |= {k for t in trace for k in t.get("joins", ())}  # one phrase, never its parts
     absorbed |= {growth_key(k) for k in absorbed} | {SHARE_OF_REVENUE[k] for k in absorbed if k in SHARE_OF_REVENUE}
     plan.metrics = [k for k in plan.metrics if k not in absorbed] + keys
     if plan.intent == "derived" and not any(k in FORMULAS for k in plan.metrics):

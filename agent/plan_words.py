@@ -55,6 +55,7 @@ FILLER = frozenset(
     take took taken hold held holding carry carried approx hows balance sheet sheets
     using based pull fetch look lookup check see need want like id im would curious wondering interested
     question kindly money decimal decimals places digits percent percentage state confirm determine grab
+    well along
     """.split()
 )
 # A date's month names the fiscal year's end ("the year ended September 28, 2024", "as of Jan 31").
@@ -75,6 +76,84 @@ def quarterly_phrase(text: str) -> str | None:
     return m.group(0) if m else None
 
 
+# "US", "U.S." written as a country (capitals, or beside a market word), not the pronoun "us".
+_US_CAPS = re.compile(r"(?<![\w.])(?:U\.S\.(?:A\.)?|US|USA)(?![\w])")
+_US_MARKET = frozenset("revenue revenues sales net market markets segment segments operations business customers "
+                       "operating income domestic".split())
+# What separates two asks in one question; anything else between two metric phrases joins them.
+LIST_MARKERS = re.compile(r"(,|;|&|\b(?:and|or|plus|vs|versus|against|compared|comparing|compare|than|alongside|"
+                          r"as well as|along with|relative)\b)", re.I)
+# Words between two metric phrases that make them one phrase: prepositions and the verbs of a line label.
+JOINING = frozenset("of for from on to in by paid pay pays paying used provided generated received receive "
+                    "attributable related due".split())
+_ASKING = frozenset("did does do was were is are has have had".split())  # between them, still one phrase
+
+
+def _segments(masked: str, words: list[str]) -> list[int] | None:
+    """Each word's list segment (a new one after every list marker), or None when the split does
+    not line up with the normalized words."""
+    seg, out, n = 0, [], 0
+    for i, piece in enumerate(LIST_MARKERS.split(masked)):
+        part = normalize(piece).split()
+        out += [seg] * len(part)
+        if i % 2:
+            seg += 1
+    return out if len(out) == len(words) else None
+
+
+def merge_adjacent_metrics(how: list[str | None], words: list[str], masked: str
+                           ) -> list[tuple[int, int, set[str]]]:
+    """Two metric phrases joined only by prepositions or verbs ("cash paid for income taxes",
+    "net income attributable to minority interest") are one line-item phrase, never two asks:
+    several metrics in one question are separated by a list marker. Marks the joined span as
+    unaccounted (a line-item lookup over the whole span) and returns the spans with the metric
+    keys they took in."""
+    segs = _segments(masked, words)
+    if segs is None:
+        return []
+    spans: list[tuple[int, int, str]] = []
+    i = 0
+    while i < len(words):
+        if how[i] and how[i].startswith("metric:"):
+            j = i
+            while j < len(words) and how[j] == how[i]:
+                j += 1
+            spans.append((i, j, how[i]))
+            i = j
+        else:
+            i += 1
+    merged: list[tuple[int, int]] = []
+    for (s1, e1, k1), (s2, e2, k2) in zip(spans, spans[1:]):
+        if k1 == k2 or segs[e1 - 1] != segs[s2]:
+            continue
+        gap = range(e1, s2)
+        if all(words[g] in JOINING | _ASKING or (words[g] not in FILLER and not _NUMBER.match(words[g])
+                                                 and words[g] not in MONTHS) for g in gap):
+            if merged and merged[-1][1] >= s1:
+                merged[-1] = (merged[-1][0], e2)
+            else:
+                merged.append((s1, e2))
+    joined: list[tuple[int, int, set[str]]] = []
+    for start, end in merged:
+        keys = {how[g][7:] for g in range(start, end) if how[g] and how[g].startswith("metric:")}
+        for g in range(start, end):
+            if words[g] not in _ASKING:
+                how[g] = None
+        joined.append((start, end, keys))
+    return joined
+
+
+_SPOKEN_TO = frozenset("tell give show let help send for to with".split())
+
+
+def _country(words: list[str], i: int, capitals: bool) -> bool:
+    """"us" is the United States when written in capitals or beside a market word, not after a
+    verb that speaks to the reader ("tell us")."""
+    if i > 0 and words[i - 1] in _SPOKEN_TO:
+        return False
+    return capitals or bool({words[j] for j in (i - 1, i + 1) if 0 <= j < len(words)} & _US_MARKET)
+
+
 def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set[str] | None = None
             ) -> tuple[list[dict], list[tuple[int, int]]]:
     """Every word of `text` (normalized) with how it was consumed, and the runs of leftover words.
@@ -82,18 +161,25 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
     Returns (trace, leftover runs as (start, end) word index ranges). `extra_consumed`: words
     other parts of the planner claimed (topics, scope, thread words).
     """
-    masked = _mask_companies(text, company_spans)
+    masked = _US_CAPS.sub("US", _mask_companies(text, company_spans))
+    country = bool(re.search(r"(?<![\w.])US(?!\w)", masked))
     words = normalize(masked).split()
     how: list[str | None] = [None] * len(words)
     for start, end, key in find_phrases(" ".join(words), MEASURE_PHRASES):
         for i in range(start, end):
             how[i] = f"metric:{key}"
+    merged = merge_adjacent_metrics(how, words, masked)
+    in_merge = {g for start, end, _ in merged for g in range(start, end) if words[g] not in _ASKING}
+    joined = {g: keys for start, end, keys in merged for g in range(start, end)}
     growth = {w for g in GROWTH_WORDS for w in g.split()}
     extra = extra_consumed or set()
     for i, w in enumerate(words):
-        if how[i]:
+        if how[i] or i in in_merge:
             continue
         bare = w.strip("-/%")
+        if w == "us" and _country(words, i, country):
+            how[i] = "other" if w in (extra_consumed or set()) else None  # a qualifier the member lookup needs
+            continue
         if _NUMBER.match(w) or re.fullmatch(r"fy\d{2,4}", w) or w in MONTHS:
             how[i] = "period"
         elif w in FILLER or bare in FILLER or not bare:
@@ -102,7 +188,8 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             how[i] = "growth"
         elif w in extra:
             how[i] = "other"
-    trace = [{"word": w, "as": h or "unaccounted"} for w, h in zip(words, how)]
+    trace = [{"word": w, "as": h or "unaccounted", **({"joins": sorted(joined[i])} if i in joined else {})}
+             for i, (w, h) in enumerate(zip(words, how))]
     runs: list[tuple[int, int]] = []
     i = 0
     while i < len(words):

@@ -465,3 +465,55 @@ def test_a_metric_narrowed_by_a_non_metric_goes_to_mdna_prose(directory):
     # the unqualified figure, and measures whose own name says "from", stay numbers
     assert plan(directory, "walmart revenue fy2024").metrics == ["revenue"]
     assert plan(directory, "apple cash from operations fy2024").metrics == ["operating_cash_flow"]
+
+
+@pytest.mark.parametrize("text, line_words, not_asked", [
+    # metric phrases joined by a verb or preposition are one line item, never the metrics inside it
+    ("How much cash did Apple pay for income taxes in 2023?", "cash pay for income taxes", {"cash", "income_tax"}),
+    ("Apple cash paid for income taxes 2023", "cash paid for income taxes", {"cash", "income_tax"}),
+])
+def test_metric_phrases_without_a_list_marker_are_one_line(directory, text, line_words, not_asked):
+    p = plan(directory, text)
+    assert p.route == "domain"
+    assert not set(p.metrics) & not_asked, p.metrics
+    assert [k for k in p.metrics if k.startswith("line:")] and line_words in p.metrics[0], p.metrics
+
+
+@pytest.mark.parametrize("text", ["Apple revenue and net income 2023", "Apple revenue, net income 2023",
+                                  "Apple revenue as well as net income 2023", "Apple revenue vs net income 2023"])
+def test_list_markers_still_separate_metrics(directory, text):
+    assert set(plan(directory, text).metrics) == {"revenue", "net_income"}
+
+
+@pytest.mark.parametrize("text, qualifier", [
+    ("Walmart U.S. net sales 2024", "us"),
+    ("Apple US revenue 2023", "us"),
+    ("Johnson Controls international revenue 2024", "international"),  # lowercase: the region, not the name
+])
+def test_a_narrowing_word_is_not_filler_nor_part_of_the_name(directory, text, qualifier):
+    p = plan(directory, text)
+    assert p.route == "domain" and "revenue" not in p.metrics, p.metrics
+    assert any(k.startswith(("line:", "dim:")) and qualifier in k.split("|")[-1 if k.startswith("dim:") else 0]
+               for k in p.metrics), p.metrics
+
+
+def test_us_spoken_to_the_reader_is_filler(directory):
+    p = plan(directory, "can you tell us Apple's net income for 2023")
+    assert p.metrics == ["net_income"]
+
+
+@pytest.mark.parametrize("text, member", [
+    ("How much did Apple make from iPhone in 2023?", "iphone"),
+    ("how much did Apple earn from widgets in 2023", "widgets"),  # no such member: refused naming it downstream
+])
+def test_earning_from_a_source_is_the_sources_revenue(directory, text, member):
+    p = plan(directory, text)
+    assert p.metrics == [f"dim:revenue|{member}"], p.metrics
+    assert "net_income" in plan(directory, "how much did Apple make in 2023").metrics
+
+
+def test_attributable_to_a_holder_is_resolved_not_dropped(directory):
+    for text in ("Tesla net income attributable to noncontrolling interests 2023",
+                 "Tesla net income attributable to minority interest 2023"):
+        p = plan(directory, text)
+        assert "net_income" not in p.metrics and p.metrics[0].startswith("line:"), p.metrics
