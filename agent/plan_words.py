@@ -81,7 +81,8 @@ _US_CAPS = re.compile(r"(?<![\w.])(?:U\.S\.(?:A\.)?|US|USA)(?![\w])")
 _US_MARKET = frozenset("revenue revenues sales net market markets segment segments operations business customers "
                        "operating income domestic".split())
 # What separates two asks in one question; anything else between two metric phrases joins them.
-LIST_MARKERS = re.compile(r"(,|;|&|\b(?:and|or|plus|vs|versus|against|compared|comparing|compare|than|alongside|"
+# An operator or a bracket also separates: "(capex / revenue)" spells out a ratio's inputs, each a measure.
+LIST_MARKERS = re.compile(r"(,|;|&|[/÷×*+=()]|\s-\s|\b(?:and|or|plus|vs|versus|against|compared|comparing|compare|than|alongside|"
                           r"as well as|along with|relative)\b)", re.I)
 # Words between two metric phrases that make them one phrase: prepositions and the verbs of a line label.
 JOINING = frozenset("of for from on to in by paid pay pays paying used provided generated received receive "
