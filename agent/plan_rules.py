@@ -362,7 +362,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         return _refuse("out_of_scope", scope)  # "weather" is off-topic, "how weather affected sales" is not
     top = _coverage_years(directory, r.tickers)
     ahead = top is not None and any(y > top for y in r.years.years)
-    forward = (forward_looking(low) or ahead) and filing_framed(low)
+    # a later year alone is a statement about the future only when no figure is asked: "how much revenue
+    # did X report in 2025?" wants 2025's figure (from companyfacts, or refused), not the filing's plans
+    forward = (forward_looking(low) or (ahead and not r.measures)) and filing_framed(low)
     if forward:
         _filing_statement(r, directory)
     # a year asked of Footnote ("what's the latest year you have?") is about coverage, not a subject
