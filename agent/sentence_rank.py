@@ -30,7 +30,7 @@ GENERIC = frozenset(
 )
 CAUSE = re.compile(r"\b(?:due to|driven by|primarily|principally|as a result of|because|reflect(?:s|ed|ing)?|"
                    r"attributable to|offset by|resulting from|result of|led to|contributed|increase[sd]?|decrease[sd]?|"
-                   r"higher|lower)\b", re.I)
+                   r"higher|lower|grew|rose|doubled|tripled|declined|fell|strong(?:er)? demand)\b", re.I)
 RELIANCE = re.compile(r"\b(?:depend\w*|rel(?:y|ies|ied|iance)|single[- ]source|sole[- ]source|limited number|"
                       r"concentrat\w*|substantial (?:portion|majority|part)|significant portion|key suppliers?|"
                       r"outsourc\w*|a few|manufactured by|partners?)\b", re.I)
@@ -121,10 +121,13 @@ def answers(cosine: float, covered: float, *, in_context: float = 0.0, top_chunk
 
 
 _ACRONYM = re.compile(r"\b[A-Z]{2,}\b")
+# A part of the filing named as where to look ("what does the MD&A say about X") is not what is asked.
+_DOC_PART = re.compile(r"\bmd\s?&\s?a\b|\(?\bmanagement['’]?s?\s+discussion\s+and\s+analysis\b\)?", re.I)
 
 
 def cased_terms(text: str) -> set[str]:
     """`terms`, with acronyms kept apart from the words they spell ("PET" plastic is not "pet")."""
+    text = _DOC_PART.sub(" ", text)
     acronyms = {a.lower() for a in _ACRONYM.findall(text)}
     words = {w for w in _WORD.findall(_ACRONYM.sub(" ", text).lower())}
     return {stem(w) for w in words if w not in GENERIC and len(w) > 2} | {"#" + a for a in acronyms}
