@@ -291,13 +291,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     if definition:
                         cell["label"] = f"{definition['name']} (defined as {definition['formula']})"
                     if computed is not None:
-                        ev, calc = computed
-                        for operand in calc["operands"]:
-                            found = next(e for e in facts.found.values() if e is not None and e.id == operand["evidence_id"])
-                            evidence[found.id] = found
-                        evidence[ev.id] = ev
-                        calculations.append(calc)
-                        cell.update(evidence_id=ev.id, display=calc["display"])
+                        _take_calc(facts, computed, cell, evidence, calculations)
                 elif key.startswith("line:"):
                     ev = _line_cell(conn, deps, company, key, fy, cell, lines)
                     member = _line_as_member(key) if ev is None and not cell.get("concept") else None
@@ -324,13 +318,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                             METRICS[i.metric].label + (f" (fiscal {fy + i.offset})" if i.offset else "")
                             for i in FORMULAS[key].inputs if facts.get(i.metric, fy + i.offset) is None]
                     if computed is not None:
-                        ev, calc = computed
-                        for operand in calc["operands"]:
-                            found = next(e for e in facts.found.values() if e is not None and e.id == operand["evidence_id"])
-                            evidence[found.id] = found
-                        evidence[ev.id] = ev
-                        calculations.append(calc)
-                        cell.update(evidence_id=ev.id, display=calc["display"])
+                        _take_calc(facts, computed, cell, evidence, calculations)
                 if changes and cell["evidence_id"] and fy - 1 in company["fiscal_years"]:
                     _add_change(facts, key, fy, cell, evidence, calculations)
                 cells.append(cell)
@@ -341,6 +329,17 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                 and ev.fiscal_year != cell["fiscal_year"]:
             cell["source_note"] = f"as reported in the fiscal {ev.fiscal_year} 10-K's prior-year figures"
     return evidence, calculations, cells
+
+
+def _take_calc(facts: _Facts, computed: tuple[Evidence, dict], cell: dict, evidence: dict, calculations: list[dict]) -> None:
+    """A computation's result into its cell, with the facts it was computed from as evidence."""
+    ev, calc = computed
+    for operand in calc["operands"]:
+        found = next(e for e in facts.found.values() if e is not None and e.id == operand["evidence_id"])
+        evidence[found.id] = found
+    evidence[ev.id] = ev
+    calculations.append(calc)
+    cell.update(evidence_id=ev.id, display=calc["display"])
 
 
 def _add_change(facts: _Facts, key: str, fy: int, cell: dict, evidence: dict, calculations: list[dict]) -> None:

@@ -17,13 +17,10 @@ words of which at least one must appear in the refusal, so the user learns what 
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 from pathlib import Path
 
 from evals.by_class import CLASSES
-from evals.corpus import SHARED_CORPUS
 from evals.dev_spec import compute, expected_number
 from evals.sets import DATA
 from evals.xbrl_facts import FactError, collect
@@ -438,21 +435,9 @@ def build(corpus: Path) -> tuple[list[dict], list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--from", dest="corpus", type=Path, default=SHARED_CORPUS)
-    p.add_argument("--out", type=Path, default=DATA / "dev_figures.jsonl")
-    args = p.parse_args(argv)
-    if not args.corpus.exists():
-        print(f"no corpus at {args.corpus}", file=sys.stderr)
-        return 2
-    questions, log = build(args.corpus)
-    with open(args.out, "w", encoding="utf-8") as fh:
-        for q in questions:
-            fh.write(json.dumps(q, ensure_ascii=False) + "\n")
-    for line in log:
-        print("note:", line, file=sys.stderr)
-    print(f"wrote {len(questions)} lines to {args.out}")
-    return 0
+    from evals.make_shared import write_set
+
+    return write_set(build, DATA / "dev_figures.jsonl", __doc__.split("\n\n")[0], argv)
 
 
 if __name__ == "__main__":

@@ -314,10 +314,11 @@ def build(corpus: Path) -> tuple[list[dict], list[str]]:
     return out, log
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--from", dest="corpus", type=Path, default=SHARED_CORPUS)
-    p.add_argument("--out", type=Path, default=DATA / "shared.jsonl")
+def write_set(build, default_out: Path, description: str, argv: list[str] | None = None) -> int:
+    """The command line of a set generator: read the corpus, write the set's JSONL, list what was left out."""
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument("--from", dest="corpus", type=Path, default=SHARED_CORPUS, help="the real corpus folder")
+    p.add_argument("--out", type=Path, default=default_out, help=f"where the set is written (default {default_out})")
     args = p.parse_args(argv)
     if not args.corpus.exists():
         print(f"no corpus at {args.corpus}", file=sys.stderr)
@@ -328,8 +329,12 @@ def main(argv: list[str] | None = None) -> int:
             fh.write(json.dumps(q, ensure_ascii=False) + "\n")
     for line in log:
         print("note:", line, file=sys.stderr)
-    print(f"wrote {len(questions)} questions to {args.out}")
+    print(f"wrote {len(questions)} lines to {args.out}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return write_set(build, DATA / "shared.jsonl", __doc__.split("\n\n")[0], argv)
 
 
 if __name__ == "__main__":
