@@ -7,6 +7,8 @@ formats; keeping the wording here means both platforms say the same thing.
 
 from __future__ import annotations
 
+import logging
+
 import re
 
 from agent.answer import Answer, Citation, Table
@@ -193,3 +195,14 @@ def years_label(values) -> str:
     if len(ys) > 2 and ys == list(range(ys[0], ys[-1] + 1)):
         return f"{ys[0]}–{ys[-1]}"
     return ", ".join(map(str, ys))
+
+
+def covered_example(footnote) -> str:
+    """An example question about a company the store holds; a generic one when coverage cannot be read."""
+    from agent.refusals import example_question
+
+    try:
+        return example_question(footnote.coverage())
+    except Exception:
+        logging.getLogger(__name__).warning("could not read coverage for an example question", exc_info=True)
+        return example_question([])

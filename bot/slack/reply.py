@@ -33,13 +33,14 @@ log = logging.getLogger(__name__)
 WORKING_REACTION = "eyes"
 PLACEHOLDER = "Looking that up in the filings…"
 ASSISTANT_STATUS = "is looking that up…"  # Slack shows "Footnote is looking that up…" in an assistant thread
+# {example} names a company the store covers (agent.refusals.example_question), never one it lacks.
 EMPTY_HINT = (
     "Hi! Ask me about a US public company's 10-K, for example: "
-    "_What was Apple's revenue in fiscal 2024?_ Type `/footnote help` for what I can and can't answer."
+    "{example}. Type `/footnote help` for what I can and can't answer."
 )
 FILES_HINT = (
     "I can't read attachments: Footnote answers from the SEC filings it has ingested. "
-    "Type your question as a message, for example: _What were Apple's main risk factors in fiscal 2024?_"
+    "Type your question as a message, for example: {example}."
 )
 STREAM_BUFFER = 80  # characters per streaming call: lively, yet far below the rate limits
 PLACEHOLDER_AFTER_S = 4.0  # an answer slower than this gets a placeholder with progress notes
@@ -193,7 +194,8 @@ class Answering:
         """Show Footnote is working, then answer on the pool. Never raises."""
         if not asked.text:
             ledger.join_thread(self.db, asked.key)
-            _post_or_log(client, asked, blocks.text_message(FILES_HINT if asked.has_files else EMPTY_HINT))
+            hint = FILES_HINT if asked.has_files else EMPTY_HINT
+            _post_or_log(client, asked, blocks.text_message(hint.format(example=render_chat.covered_example(self.footnote))))
             return None
         refusal = self.refusal_before_work(asked.team, asked.user, asked.text)
         if refusal:
@@ -289,3 +291,4 @@ def _set_assistant_status(client, asked: Asked) -> bool:
 
 def _post_or_log(client, asked: Asked, message: dict) -> None:
     deliver(client, channel=asked.channel, thread_ts=asked.thread_ts, message=message, where=asked.key)
+

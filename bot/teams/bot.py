@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 
 TYPING_EVERY_S = 3.0  # Teams shows a typing indicator for a few seconds after each one
 SENT_CARDS = 500  # recent answer cards kept, so a vote can be shown on the card it was cast on
-EMPTY_HINT = "Hi! Ask me about a US public company's 10-K, for example: *What was Apple's revenue in fiscal 2024?* Type **help** for more."
+EMPTY_HINT = "Hi! Ask me about a US public company's 10-K, for example: {example}. Type **help** for more."
 FILES_HINT = "I can't read attachments: I answer from the SEC filings I have. Type your question as a message."
 FILINGS_USAGE = "Usage: **filings TICKER**, for example *filings AAPL*. **tickers** lists the covered companies."
 THANKS_UP = "Thanks for the 👍."
@@ -180,7 +180,8 @@ class FootnoteBot(ActivityHandler):
             return [await asyncio.get_running_loop().run_in_executor(self._answer_pool, self._feedback, activity)]
         text = question_text(activity)
         if not text:
-            return [MessageFactory.text(FILES_HINT if activity.attachments and _has_files(activity) else EMPTY_HINT)]
+            hint = FILES_HINT if activity.attachments and _has_files(activity) else EMPTY_HINT
+            return [MessageFactory.text(hint.format(example=render_chat.covered_example(self.footnote)))]
         word, _, rest = text.lstrip("/").partition(" ")
         command = word.lower()
         if command == "help" and not rest.strip():
