@@ -165,7 +165,7 @@ def out_of_scope(text: str) -> str | None:
     """The reason detail if the message is out of scope, else None. `text`: lowercase, quotes removed."""
     if _INJECTION.search(text):
         return "requests to change how I work"
-    if _STOCK_PRICE.search(text):
+    if _STOCK_PRICE.search(text) and not _OWN_SHARES.search(text):
         return "stock prices or market valuations"
     if _ADVICE.search(text):
         return "investment advice"
@@ -183,6 +183,9 @@ def out_of_scope(text: str) -> str | None:
 
 
 OFF_TOPIC_DETAIL = "topics outside companies' 10-K filings"
+# What a company did with its own shares ("how much stock did X buy back?") is reported in its 10-K.
+_OWN_SHARES = re.compile(r"\b(?:buy|buys|buying|bought)\s+back\b|\bbuy-?backs?\b|\brepurchas\w*|"
+                         r"\b(?:issue[ds]?|issuing)\s+(?:new\s+)?(?:stock|shares)\b")
 _FORWARD = re.compile(
     r"\b(?:expect\w*|anticipat\w*|plan(?:s|ned|ning)?|intend\w*|will|going\s+to|next|future|outlook|forecast\w*|"
     r"project(?:s|ed|ing|ions?)|upcoming|coming|guid\w*|target\w*|aim\w*)\b"

@@ -82,6 +82,9 @@ def test_two_lines_that_fit_equally_are_a_question_back():
 def test_label_tokens_fold_plurals_and_cash_flow_wording():
     assert tokens("Net cash used in investing activities") == tokens("cash provided by investing")
     assert tokens("Inventories") == tokens("inventory")
+    # "cash flow from financing activities" is how people name the cash-flow statement's lines
+    assert tokens("Net cash provided by (used in) financing activities") == tokens("cash flow from financing activities")
+    assert tokens("Cash flow hedges") != tokens("cash")
 
 
 # --- never a different question -------------------------------------------------------------

@@ -114,6 +114,19 @@ def test_our_own_forecasts_are_refused(directory, text):
     assert p.refusal_reason == "out_of_scope", p
 
 
+@pytest.mark.parametrize("text", [
+    "how much stock did Boeing buy back in 2023?",
+    "how many shares did Walmart repurchase in 2024",
+    "did AMD issue new shares in 2023?",
+])
+def test_what_a_company_did_with_its_own_shares_is_not_a_stock_price_question(directory, text):
+    assert plan(directory, text).refusal_reason != "out_of_scope"
+
+
+def test_stock_performance_is_still_a_price_question(directory):
+    assert plan(directory, "how did Boeing stock do in 2023?").refusal_reason == "out_of_scope"
+
+
 # --- follow-ups that refer back
 
 def test_a_follow_up_with_no_company_covers_every_company_of_the_thread(directory):
