@@ -100,6 +100,7 @@ def test_mention_is_answered_in_its_thread_with_footnote_links(slack, caplog):
     # Working was shown at once, then cleared.
     added = slack.fake.calls_to("reactions.add")
     assert [(c.args["timestamp"], c.args["name"]) for c in added] == [(ts, "eyes")]
+    slack.fake.wait_for(lambda: [c for c in slack.fake.calls_to("reactions.remove") if c.args.get("channel") == "C0MENTION"])
     assert slack.fake.reactions[("C0MENTION", ts)] == set()
     assert "xoxb-test-token" not in caplog.text and SECRET not in caplog.text, "never log tokens"
 
@@ -380,6 +381,8 @@ def test_when_slack_refuses_the_blocks_the_plain_text_answer_still_arrives(slack
     (reply,) = slack.fake.thread("C0REFUSED", ts)
     assert reply.blocks == [] and "sec.gov" in reply.text
     assert "chat.postMessage failed in slack:T0FOOT:C0REFUSED" in caplog.text and "invalid_blocks" in caplog.text
+    # 👀 goes after the answer has landed: wait for that call, then check nothing else was left
+    slack.fake.wait_for(lambda: [c for c in slack.fake.calls_to("reactions.remove") if c.args.get("channel") == "C0REFUSED"])
     assert slack.fake.reactions[("C0REFUSED", ts)] == set(), "👀 removed once the answer landed"
 
 
