@@ -26,7 +26,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from evals.xbrl_truth import NS, _date, _num, _read, _year_end, fiscal_year_of
+from evals.xbrl_truth import NS, _date, _read, _year_end, fact_value, fiscal_year_of
 
 XBRLDI = "http://xbrl.org/2006/xbrldi"
 XSI_NIL = "{http://www.w3.org/2001/XMLSchema-instance}nil"
@@ -87,15 +87,11 @@ def parse_document(raw: bytes) -> list[tuple]:
         ctx = contexts.get(el.get("contextRef"))
         if ctx is None or el.get(XSI_NIL) == "true":
             continue
-        value = _num("".join(el.itertext()), el.get("format"))
-        if value is None:
+        read = fact_value(el)
+        if read is None:
             continue
-        value = value * (Decimal(10) ** int(el.get("scale") or 0))
-        if el.get("sign") == "-":
-            value = -value
-        decimals = el.get("decimals")
-        precision = None if decimals in (None, "INF") else int(decimals)
-        facts.append((el.get("name"), ctx[1], ctx[2], ctx[0], value.normalize(), precision, _row_label(el)))
+        value, precision = read
+        facts.append((el.get("name"), ctx[1], ctx[2], ctx[0], value, precision, _row_label(el)))
     return facts
 
 

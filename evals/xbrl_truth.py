@@ -51,6 +51,18 @@ METRICS = {
 INSTANT = {"total_assets", "cash", "total_liabilities", "current_assets", "current_liabilities"}
 
 
+def fact_value(el) -> tuple[Decimal, int | None] | None:
+    """An ix:nonFraction's value as the filing means it (scale and sign applied) and its decimals."""
+    value = _num("".join(el.itertext()), el.get("format"))
+    if value is None:
+        return None
+    value = value * (Decimal(10) ** int(el.get("scale") or 0))
+    if el.get("sign") == "-":
+        value = -value
+    decimals = el.get("decimals")
+    return value.normalize(), None if decimals in (None, "INF") else int(decimals)
+
+
 def _num(text: str, fmt: str | None) -> Decimal | None:
     """An ix:nonFraction's shown text as a number (before scale and sign)."""
     t = (text or "").strip()
@@ -93,15 +105,11 @@ def parse_ixbrl(raw: bytes) -> dict:
             continue
         if el.get("{http://www.w3.org/2001/XMLSchema-instance}nil") == "true":
             continue
-        value = _num("".join(el.itertext()), el.get("format"))
-        if value is None:
+        read = fact_value(el)
+        if read is None:
             continue
-        value = value * (Decimal(10) ** int(el.get("scale") or 0))
-        if el.get("sign") == "-":
-            value = -value
-        decimals = el.get("decimals")
-        precision = None if decimals in (None, "INF") else int(decimals)
-        facts.append((el.get("name"), ctx[1], ctx[2], value.normalize(), precision))
+        value, precision = read
+        facts.append((el.get("name"), ctx[1], ctx[2], value, precision))
     return {"dei": dei, "facts": facts}
 
 
