@@ -109,3 +109,17 @@ def corpus_db(make_database, embedder) -> Database:
     summary = ingest_folder(database, embedder, SEC_FIXTURES, progress=False)
     assert not summary.failed and not summary.errors, "\n".join(summary.lines())
     return database
+
+
+@pytest.fixture
+def log_buffer():
+    """What Footnote's own log handler writes, for tests that check what reaches the log."""
+    import io
+    import logging
+
+    from bot.logs import configure_logging
+
+    buffer = io.StringIO()
+    handler = configure_logging("INFO", stream=buffer)
+    yield buffer
+    logging.getLogger().removeHandler(handler)

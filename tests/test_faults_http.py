@@ -4,9 +4,7 @@ can put into the log and the status it gets (a fake Slack Web API answers auth.t
 
 from __future__ import annotations
 
-import io
 import json
-import logging
 import socket
 import time
 import urllib.parse
@@ -14,7 +12,6 @@ import urllib.parse
 import pytest
 from slack_bolt.request import BoltRequest
 
-from bot.logs import configure_logging
 from bot.settings import Settings
 from bot.slack.app import build_app
 from bot.slack.gate import MAX_BODY_BYTES
@@ -23,14 +20,6 @@ from tests.fakes.fake_slack import FakeSlack, SlackSender
 
 SECRET = "test-signing-secret"
 MARKER = "SECRET-QUESTION-TEXT"
-
-
-@pytest.fixture
-def log_buffer():
-    buffer = io.StringIO()
-    handler = configure_logging("INFO", stream=buffer)
-    yield buffer
-    logging.getLogger().removeHandler(handler)
 
 
 @pytest.fixture

@@ -6,9 +6,7 @@ real Bolt App; Footnote's own log handler writes to a buffer so log bytes can be
 from __future__ import annotations
 
 import concurrent.futures
-import io
 import json
-import logging
 import socket
 import time
 import urllib.error
@@ -21,7 +19,6 @@ from slack_bolt import App
 from slack_sdk.signature import SignatureVerifier
 
 from bot import web
-from bot.logs import configure_logging
 from store.db import Database
 from tests.fakes.fake_slack import FakeSlack
 from tests.fakes.tcp_faults import Blackhole
@@ -41,14 +38,6 @@ def slack_app(api_url: str) -> App:
         ack("done")
 
     return app
-
-
-@pytest.fixture
-def log_buffer():
-    buffer = io.StringIO()
-    handler = configure_logging("INFO", stream=buffer)
-    yield buffer
-    logging.getLogger().removeHandler(handler)
 
 
 @pytest.fixture
