@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -28,7 +29,8 @@ log = logging.getLogger(__name__)
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE_CORPUS = REPO / "tests" / "fixtures" / "sec"
 SHARED_CORPUS = REPO.parent / "shared" / "sec"
-SHARED_DB_NAME = "footnote_eval_shared"
+# A second checkout sharing one server keeps its own copy (CREATE DATABASE ... TEMPLATE).
+SHARED_DB_NAME = os.environ.get("FOOTNOTE_EVAL_SHARED_DB", "footnote_eval_shared")
 FILING_COUNT = "SELECT count(*) FROM filings"
 
 
