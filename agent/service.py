@@ -44,6 +44,7 @@ class Footnote:
         from agent.graph import Deps, build_graph
         from agent.memory import make_checkpointer
         from agent.plan_rules import plan_rules
+        from store.turns import ThreadLocks
 
         self.db = db
         self.embedder = embedder
@@ -69,6 +70,7 @@ class Footnote:
         self.path = f"{answer_path(planner, composer)}@{code_version()}"
         _single_thread_queries(embedder)
         self.checkpointer = make_checkpointer(db)
+        self.thread_locks = ThreadLocks(db.url)
         self.graph = build_graph(self.checkpointer, deps=self.deps)
 
     @classmethod
@@ -93,7 +95,11 @@ class Footnote:
                 finally:
                     opening.join()  # never close the database under a half-built Footnote
             else:
-                yield cls(db, embedder, settings, **kwargs)
+                footnote = cls(db, embedder, settings, **kwargs)
+                try:
+                    yield footnote
+                finally:
+                    footnote.thread_locks.close()
 
     from_settings = open
 
@@ -172,6 +178,12 @@ class Footnote:
             return Answer(kind="refusal", refusal_reason="internal_error", route="refusal", text=refusal_text("internal_error"))
 
     def _answer(self, turn: Turn, text: str, on_status, on_text, start: float) -> Answer:
+        # one turn of a thread at a time, in every process and from every door (bots, CLI, evals):
+        # each is planned with the memory of the one before
+        with self.thread_locks.hold(turn.thread_key):
+            return self._answer_alone(turn, text, on_status, on_text, start)
+
+    def _answer_alone(self, turn: Turn, text: str, on_status, on_text, start: float) -> Answer:
         from agent.memory import thread_config
         from agent.state import fresh_turn
         from store import cache

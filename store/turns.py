@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 import time
 from collections.abc import Iterator
 
@@ -38,6 +39,11 @@ PRUNE = f"DELETE FROM pending_turns WHERE created_at < now() - interval '{STALE_
 
 LOCK = "SELECT pg_advisory_lock(hashtextextended(%s, 815432))"
 UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(%s, 815432))"
+
+# The thread's memory, read at the start of a turn and written at its end: a key of its own, so a
+# bot turn already holding its place (LOCK, above) takes it after that one, always in that order.
+TAKE_MEMORY = "SELECT pg_try_advisory_lock(hashtextextended(%s, 815433))"
+FREE_MEMORY = "SELECT pg_advisory_unlock(hashtextextended(%s, 815433))"
 
 
 def register(db, thread_key: str, turn_id: str, position: str) -> None:
@@ -77,3 +83,68 @@ def in_order(db, thread_key: str, turn_id: str, *, timeout_s: float = 60.0, poll
             conn.execute(UNLOCK, (thread_key,))
         finally:
             conn.close()
+
+
+class ThreadLocks:
+    """One turn of a thread at a time, whichever door it came in by.
+
+    The bots queue their turns first (`in_order`), but `footnote ask --thread`, batches and evals
+    reach the agent directly, and two turns of one thread must never both plan from the memory
+    before either has written it. Within a process a lock per thread key orders them; across
+    processes a session advisory lock on one connection of this process's own (opened on first
+    use: a connection per answer would cost more than a numeric answer takes). Waiting is bounded,
+    like `in_order`: late beats never."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self._conn: psycopg.Connection | None = None
+        self._conn_lock = threading.Lock()
+        self._keys: dict[str, list] = {}  # thread key -> [lock, turns using it]
+        self._keys_lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def hold(self, thread_key: str, *, timeout_s: float = 120.0, poll_s: float = 0.02) -> Iterator[None]:
+        deadline = time.monotonic() + timeout_s
+        with self._keys_lock:
+            entry = self._keys.setdefault(thread_key, [threading.Lock(), 0])
+            entry[1] += 1
+        mine = entry[0].acquire(timeout=timeout_s)
+        held = False
+        try:
+            while mine and not held:
+                held = self._execute(TAKE_MEMORY, thread_key)
+                if held or time.monotonic() > deadline:
+                    break
+                time.sleep(poll_s)
+            if not held:
+                log.warning("a turn in %s waited %.0fs for the thread's previous turn; answering now", thread_key, timeout_s)
+            yield
+        finally:
+            try:
+                if held:
+                    self._execute(FREE_MEMORY, thread_key)
+            except psycopg.Error:
+                pass  # a lost session has released its locks with it
+            finally:
+                if mine:
+                    entry[0].release()
+                with self._keys_lock:
+                    entry[1] -= 1
+                    if entry[1] == 0:
+                        del self._keys[thread_key]
+
+    def _execute(self, sql: str, thread_key: str) -> bool:
+        with self._conn_lock:
+            if self._conn is None or self._conn.closed:
+                self._conn = psycopg.connect(self.url, autocommit=True)
+            try:
+                return bool(self._conn.execute(sql, (thread_key,)).fetchone()[0])
+            except psycopg.OperationalError:
+                self._conn.close()  # reopened by the next turn
+                raise
+
+    def close(self) -> None:
+        with self._conn_lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None

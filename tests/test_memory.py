@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 
 from agent.answer import Turn
@@ -78,3 +79,33 @@ def test_memory_survives_a_restart(corpus_db, embedder):
         assert "tickers" in answer.plan["inherited"]
     finally:
         after.close()
+
+
+def test_two_messages_in_one_thread_are_answered_in_order_from_any_door(corpus_db, embedder):
+    """The CLI, batches and evals call the agent directly, not through the bots' queue: a follow-up
+    sent while the first message is still being answered (here by another process's Footnote) waits
+    for it and is planned with its memory."""
+    import threading
+
+    first_door = Footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+    second_door = Footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+    thread = f"cli:{uuid.uuid4().hex}"
+    follow: dict = {}
+
+    def ask_follow_up():
+        follow["answer"] = _ask(second_door, thread, "and R&D?")
+
+    asker = threading.Thread(target=ask_follow_up)
+
+    def slow_first_turn(note):
+        if not asker.is_alive() and "answer" not in follow:
+            asker.start()  # the follow-up arrives while the first question is being planned
+            time.sleep(1.5)
+
+    first = first_door.answer(Turn(thread_key=thread, user="u", text="What was Apple's revenue in fiscal 2024?"),
+                              on_status=slow_first_turn)
+    asker.join(timeout=60)
+    assert "$391.04 billion" in first.text
+    assert "$31.37 billion" in follow["answer"].text, follow["answer"].text
+    second_door.thread_locks.close()
+    first_door.thread_locks.close()
