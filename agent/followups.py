@@ -25,6 +25,9 @@ _LEAD = re.compile(
 _FILLER = {"the", "a", "an", "of", "for", "too", "as", "well", "please", "then", "instead", "now", "also", "same",
            "company", "one", "ones", "other", "them", "it", "that", "this", "those", "these", "they", "both", "all",
            "year", "years", "fiscal", "fy", "before", "after", "prior", "previous", "last", "next", "latest", "s"}
+# What a reply says it changes, beside what it keeps ("same for both, but net income", "revenue
+# instead", "rather than 2023"): the thread's plan with one slot replaced, words of no figure.
+REPLACING = re.compile(r"\b(?:but|instead(?:\s+of)?|rather(?:\s+than)?|except)\b")
 # A share of revenue back to the figure it was computed from ("what's the growth rate?" after "as
 # a share of revenue?" asks how the figure itself grew).
 _BASE_OF = {"rd_pct_revenue": "rd", "sga_pct_revenue": "sga", "capex_pct_revenue": "capex",

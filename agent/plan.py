@@ -54,5 +54,8 @@ class Plan(BaseModel):
     # a prose-routed question whose words may all be one line item's label ("other income, net"):
     # `line:` keys fetch tries against the company's labels before searching prose
     probe: list[str] = Field(default_factory=list)
+    # a reply's one new word ("what about samsung?") that may be a line or segment of the thread's
+    # company: when the company reports none by that name, the word names a company not known here
+    lone_name: str | None = None
     planner: str = "rules"
     fallback: str | None = None  # why a model planner fell back to the rules planner (agent.plan_llm)

@@ -19,7 +19,7 @@ from agent.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.plan import Plan
 from agent.plan_measures import _IMPLIED as _IMPLIED_PATTERNS
 from agent.plan_measures import TOPIC_MASK, find_measures, growth_words, implied_measures
-from agent.followups import inherited_growth, lead_subject, unknown_subject
+from agent.followups import REPLACING, inherited_growth, lead_subject, unknown_subject
 from agent.plan_scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.plan_topics import (
     COMPOUND,
@@ -117,6 +117,9 @@ def named_unknown_company(outside: str) -> str | None:
     return None
 
 
+SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\s+(?:total\s+)?(?:net\s+)?"
+                   r"(?:revenues?|sales)\b")
+
 # A metric and its share of revenue, for "as a % of revenue?" as a follow-up.
 SHARE_OF_REVENUE = {
     "rd": "rd_pct_revenue", "sga": "sga_pct_revenue", "capex": "capex_pct_revenue", "gross_profit": "gross_margin",
@@ -128,6 +131,8 @@ def _history(prev: Plan | None) -> list[str]:
     """The companies the thread has discussed, most recent last."""
     if prev is None:
         return []
+    if prev.route != "domain":  # a refused company was asked about, never discussed
+        return [t for t in prev.thread_tickers if t not in prev.tickers]
     seen = [t for t in prev.thread_tickers if t not in prev.tickers] + list(prev.tickers)
     return list(dict.fromkeys(seen))
 
@@ -385,8 +390,13 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         return _meta(detail)
 
     prev = _usable_previous(previous)
+    share = SHARE.search(low)
+    # a transform with nothing to transform ("what's the growth rate for GM?", "as a share of
+    # revenue?"): the figure is the thread's, whatever else the message names
+    partial = (r.growth or bool(share)) and not (set(r.measures) - {"revenue"} if share else r.measures) \
+        and not (r.unmappable or r.has_topic or r.why)
     followup = prev is not None and (bool(FOLLOWUP.search(low)) or len(re.findall(r"[\w&$'-]+", low)) <= 3
-                                     or (not r.matches and kind == "domain"))
+                                     or (not r.matches and kind == "domain") or partial)
 
     # what the message leaves out, from the thread (refusals carry it too, so a reply to one works)
     inherited: list[str] = []
@@ -420,6 +430,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
 
     # companies
     tickers = list(r.tickers)
+    lone = None
     domain_signal = bool(measures or r.has_topic or r.why or r.years.given or r.matches)
     history = _history(prev)
     group = re.search(r"\b(?:both|all\s+(?:of\s+)?(?:them|three|four|those)|each\s+of\s+them|the\s+two)\b", low)
@@ -436,6 +447,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             about = None  # "and Mac?" after "iPhone revenue": a sibling member, looked up (or refused) as one
         if about:  # "what about Ford?" in a thread about Tesla: about Ford, never Tesla again
             return _refuse(about[0], about[1], **carry)
+        lone = named  # an ordinary word ("what about samsung?"): a line or segment, or else a name
     if prev is not None and prev.tickers:
         if not tickers and (domain_signal or followup):
             tickers = list(prev.tickers)
@@ -451,18 +463,19 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             return _refuse("no_company", guess, **(carry if domain_signal else {}))
         return _refuse("out_of_scope", "topics outside companies' 10-K filings")
 
-    plan = Plan(route="domain", intent="numeric", tickers=tickers, **year_fields)
+    plan = Plan(route="domain", intent="numeric", tickers=tickers, lone_name=lone, **year_fields)
     plan.thread_tickers = [t for t in history if t not in tickers][-4:] + tickers
     # growth words turn a base metric into its year-over-year growth ("how much did it grow?"); over
     # three years or more, "how has it changed" is a trend of the metric itself
     several_years = len(plan.fiscal_years) >= 3 or len(plan.year_offsets) >= 3 or r.years.trend
     if r.growth and measures and not any(k in FORMULAS for k in measures) and not several_years:
         measures = [growth_key(k) if k in GROWTH_BASES else k for k in measures]
-    share = re.search(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\s+(?:total\s+)?(?:net\s+)?"
-                      r"(?:revenues?|sales)\b", low)
+    named = [k for k in r.measures if k != "revenue"]
+    if share and named and all(k in SHARE_OF_REVENUE for k in named):
+        measures = [SHARE_OF_REVENUE[k] for k in named]  # "and operating income as a share of revenue?"
     shares = [SHARE_OF_REVENUE[k] for k in (prev.metrics if prev is not None else []) if k in SHARE_OF_REVENUE]
-    if share and prev is not None and shares and set(r.measures) <= {"revenue"} and not r.tickers:
-        measures = shares  # "as a % of revenue?" after "tesla capex 2023"
+    if share and prev is not None and shares and not named:
+        measures = shares  # "as a % of revenue?" after "tesla capex 2023", for the thread's companies
         if "metrics" not in inherited:
             inherited.append("metrics")
     if (any(k.endswith("_growth") for k in measures) and len(plan.fiscal_years) == 2
@@ -497,7 +510,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
 _DIRECTION = re.compile(r"\b(?:improv\w*|deteriorat\w*|worsen\w*|getting (?:better|worse)|trend\w*|trajectory|"
                         r"direction|headed|heading)\b")
 _SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\b")
-_CLAIMED = (FOLLOWUP, ADDING, _SHARE, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
+_CLAIMED = (FOLLOWUP, ADDING, REPLACING, _SHARE, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
             _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)
 
 

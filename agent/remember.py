@@ -18,9 +18,18 @@ def remember(state, deps, config) -> dict:
     plan = state.get("plan") or {}
     if (plan.get("route") == "refusal" and plan.get("refusal_reason") in REPLYABLE
             and (plan.get("metrics") or plan.get("fiscal_years") or plan.get("tickers"))):
-        return {"memory": {"plan": dict(plan), "question": state.get("question", ""), "companies": []}}
+        # the thread's companies stay the thread's: "which of the two?" after a refused "what about
+        # Samsung?" still means the two it discussed
+        before = (state.get("memory") or {}).get("plan") or {}
+        discussed = [t for t in [*(before.get("thread_tickers") or []),
+                                 *(before.get("tickers") if before.get("route") == "domain" else [])]
+                     if t not in (plan.get("tickers") or [])]
+        kept = {**plan, "thread_tickers": list(dict.fromkeys(discussed))[-4:]}
+        return {"memory": {"plan": kept, "question": state.get("question", ""), "companies": []}}
     if plan.get("route") != "domain" or not plan.get("tickers"):
         return {}
+    if (state.get("refusal") or {}).get("reason") == "no_company":
+        return {}  # "what about samsung?" named no company and nothing of the thread's: the thread stays put
     resolved = state.get("resolved") or []
     concrete = dict(plan)
     years = sorted({y for company in resolved for y in company.get("fiscal_years", [])})

@@ -367,6 +367,11 @@ def _numbers(state, deps, config) -> dict:
         evidence, calculations, cells = _collect(conn, state["resolved"], metrics, deps, plan.get("definitions"),
                                                  changes=plan["intent"] == "trend")
     refusal = _unresolved_lines(cells)
+    if refusal and plan.get("lone_name") and refusal["reason"] in ("unknown_metric", "ambiguous_metric"):
+        # "what about samsung?": no line or segment of the thread's company, so a company, never its figure
+        names = " or ".join(c["name"] for c in state["resolved"])
+        refusal = {"reason": "no_company", "detail": f"{plan['lone_name']}: no company I know by that name, "
+                                                     f"nor a line or segment {names} reports"}
     if refusal:
         return {"retrieval": {"cells": cells}, "refusal": refusal}
     retrieval = {"cells": cells, "facts": sum(1 for e in evidence.values() if e.kind == "fact"),

@@ -102,3 +102,53 @@ def test_the_answer_says_which_filing_it_quotes(footnote):
     assert earlier.kind == "answer", earlier.text
     assert "fiscal 2022 10-K is not in my corpus" in earlier.text and "fiscal 2023 10-K" in earlier.text
     assert {c.fiscal_year for c in earlier.citations} == {2023}
+
+
+def test_a_refused_company_leaves_the_thread_its_companies(footnote):
+    thread = f"test:{uuid.uuid4().hex}"
+    assert ask(footnote, "apple revenue fiscal 2024", thread).kind == "answer"
+    assert ask(footnote, "what about Netflix?", thread).refusal_reason == "not_covered"
+    nvidia = ask(footnote, "ok and nvidia?", thread)
+    assert nvidia.kind == "answer" and nvidia.plan["tickers"] == ["NVDA"], nvidia.text
+    answer = ask(footnote, "which of the two was higher?", thread)  # Apple and NVIDIA, never Netflix
+    assert answer.kind == "answer", answer.text
+    assert sorted(row[0] for row in answer.tables[0].rows) == ["Apple (AAPL)", "Nvidia (NVDA)"]
+
+
+def test_a_lone_word_that_names_nothing_of_the_company_is_refused_as_a_name(footnote):
+    thread = f"test:{uuid.uuid4().hex}"
+    assert ask(footnote, "apple revenue fiscal 2024", thread).kind == "answer"
+    answer = ask(footnote, "what about samsung?", thread)  # lowercase, and an everyday word to the vocabulary
+    assert answer.refusal_reason == "no_company" and "samsung" in answer.text, answer.text
+    assert "$" not in answer.text
+    nvidia = ask(footnote, "and nvidia?", thread)  # the thread is still on revenue, fiscal 2024
+    assert nvidia.kind == "answer" and nvidia.plan["metrics"] == ["revenue"], nvidia.text
+    assert nvidia.numbers[0].ticker == "NVDA" and nvidia.numbers[0].fiscal_year == 2024
+
+
+def test_same_for_both_but_another_metric(footnote):
+    thread = f"test:{uuid.uuid4().hex}"
+    ask(footnote, "Compare revenue of Apple and Tesla in fiscal 2024", thread)
+    answer = ask(footnote, "same for both, but net income", thread)
+    assert answer.kind == "answer", answer.text
+    assert answer.plan["metrics"] == ["net_income"] and answer.plan["tickers"] == ["AAPL", "TSLA"]
+    assert {(n.ticker, n.fiscal_year) for n in answer.numbers} == {("AAPL", 2024), ("TSLA", 2024)}
+
+
+def test_a_transform_naming_the_company_takes_the_thread_figure_and_year(footnote):
+    thread = f"test:{uuid.uuid4().hex}"
+    ask(footnote, "Tesla revenue 2024", thread)
+    ask(footnote, "and what about Apple?", thread)
+    answer = ask(footnote, "what's the growth rate for Tesla?", thread)
+    assert answer.kind == "answer", answer.text
+    assert answer.plan["metrics"] == ["revenue_growth"] and answer.plan["tickers"] == ["TSLA"]
+    assert answer.plan["fiscal_years"] == [2024] and "metrics" in answer.plan["inherited"]
+
+
+def test_a_named_figure_as_a_share_of_revenue(footnote):
+    thread = f"test:{uuid.uuid4().hex}"
+    ask(footnote, "walmart revenue fiscal 2024", thread)
+    answer = ask(footnote, "and operating income as a share of revenue?", thread)
+    assert answer.kind == "answer", answer.text
+    assert answer.plan["metrics"] == ["operating_margin"] and answer.plan["tickers"] == ["WMT"]
+    assert answer.calculation and "4.2%" in answer.text, answer.text
