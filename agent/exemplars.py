@@ -22,6 +22,7 @@ EXEMPLARS = Path(__file__).with_name("exemplars.tsv")
 META = ("greeting", "thanks", "goodbye", "ack", "help", "about", "coverage")
 REFUSE = ("offtopic", "forecast", "advice", "price")
 K = 3  # neighbours that vote
+SAME = 0.95  # a message this close to one exemplar is that exemplar: its label, whatever the others vote
 _CLEAN = re.compile(r"[^a-z0-9&'%$ ]+")
 
 
@@ -109,4 +110,6 @@ def nearest(text: str) -> Nearest | None:
     for i, s in top:
         votes[index.labels[i]] = votes.get(index.labels[i], 0.0) + s
     label = max(votes, key=lambda k: votes[k])
+    if top[0][1] >= SAME:
+        label = index.labels[top[0][0]]  # "what is footnote?" is about Footnote, though two greetings name it too
     return Nearest(label, votes[label] / K, top[0][1], index.texts[top[0][0]])

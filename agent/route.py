@@ -16,12 +16,18 @@ about company", not by the letters of "Walmart".
 
 from __future__ import annotations
 
+import re
+
 from agent.exemplars import META, nearest
 
 MIN_SCORE = 0.2  # mean cosine of the agreeing neighbours: below it, nothing is alike enough
 MIN_TOP = 0.4  # and the nearest exemplar itself must be this close
 SUBJECT_REFUSAL = 0.3  # a company-only message needs a clearer likeness to be refused
 SHORT, SHORT_TOP = 3, 0.2  # a message of a few words that resembles only small talk is small talk
+# A message with no subject of its own that speaks to Footnote ("do you make mistakes?", "are your
+# figures audited?") is about Footnote when that is what it resembles most, even faintly.
+ADDRESSED_TOP = 0.3
+ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b")
 REFUSAL_DETAIL = {
     "offtopic": "topics outside companies' 10-K filings",
     "forecast": "forecasts or predictions",
@@ -61,6 +67,8 @@ def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool 
     if found.score < MIN_SCORE or found.top < MIN_TOP:
         if found.label in META and len(text.split()) <= SHORT and found.top >= SHORT_TOP:
             return "meta", META_INTENT[found.label]  # "okie dokie": short, and small talk is all it resembles
+        if found.label in ("about", "help") and found.top >= ADDRESSED_TOP and ADDRESSED.search(text):
+            return "meta", META_INTENT[found.label]
         return "unknown", None
     if found.label in META:
         return "meta", META_INTENT[found.label]

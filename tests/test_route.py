@@ -186,3 +186,18 @@ def test_a_company_inside_a_question_about_another_is_a_topic(directory):
     p = plan(directory, "How much does Apple depend on Foxconn?")
     assert p.tickers == ["AAPL"] and "Foxconn" in p.query and p.items[0] == "1A"
     assert plan(directory, "Compare AMD and Nvidia on competition").tickers == ["AMD", "NVDA"]
+
+
+@pytest.mark.parametrize("text", ["do you ever make mistakes?", "are your figures ever wrong?"])
+def test_a_question_put_to_footnote_about_itself_is_meta(directory, text):
+    """Faintly like any exemplar, but addressed to Footnote and most like a question about it."""
+    assert text not in {t for _, t in load()}
+    p = plan(directory, text)
+    assert (p.route, p.intent) == ("meta", "about"), p
+
+
+def test_a_message_that_is_an_exemplar_takes_its_label(directory):
+    # two greetings name Footnote too, and used to outvote the one exemplar it is
+    assert ("about", "what is footnote?") in load()
+    p = plan(directory, "what is footnote?")
+    assert (p.route, p.intent) == ("meta", "about"), p
