@@ -109,3 +109,23 @@ def unknown_subject(name: str, directory) -> tuple[str, str] | None:
     if ordinary:
         return None
     return "no_company", name
+
+
+SLOTS = ("tickers", "metrics", "fiscal_years", "items")
+
+
+def slot_sources(plan, inherited: list[str], sources: dict[str, str], *, why: bool) -> dict[str, str]:
+    """Where each slot of a plan came from: the message, or the thread's last plan (and how: all its
+    companies, its figure grown or as a share of revenue, its year shifted). The trace a reader
+    checks when a follow-up is answered for the wrong company or year."""
+    out = {}
+    for slot in SLOTS:
+        if slot in sources:
+            out[slot] = sources[slot]
+        elif slot in inherited:
+            out[slot] = "thread, its cause" if slot == "metrics" and why else "thread"
+        elif getattr(plan, slot):
+            out[slot] = "message"
+    if "fiscal_years" not in out and plan.latest:
+        out["fiscal_years"] = "latest filing"
+    return out

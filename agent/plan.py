@@ -44,6 +44,8 @@ class Plan(BaseModel):
     refusal_detail: str | None = None  # e.g. the unknown metric or company as the user wrote it
     candidates: list[str] = Field(default_factory=list)  # ambiguous_company: tickers to choose from
     inherited: list[str] = Field(default_factory=list)  # fields taken from the thread's memory
+    # where each slot came from when a follow-up merged onto the thread's last plan (agent.followups)
+    slots: dict[str, str] = Field(default_factory=dict)
     # companies the thread has discussed, most recent last: "what about 2023 for both?"
     thread_tickers: list[str] = Field(default_factory=list)
     # how the planner accounted for each word of the question (agent.plan_words): [{word, as}]

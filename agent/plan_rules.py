@@ -19,7 +19,7 @@ from agent.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.plan import Plan
 from agent.plan_measures import _IMPLIED as _IMPLIED_PATTERNS
 from agent.plan_measures import TOPIC_MASK, find_measures, growth_words, implied_measures
-from agent.followups import REPLACING, inherited_growth, lead_subject, unknown_subject
+from agent.followups import REPLACING, inherited_growth, lead_subject, slot_sources, unknown_subject
 from agent.plan_scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.plan_topics import (
     COMPOUND,
@@ -400,15 +400,20 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
 
     # what the message leaves out, from the thread (refusals carry it too, so a reply to one works)
     inherited: list[str] = []
+    sources: dict[str, str] = {}  # slot -> where it came from, when not the message (Plan.slots)
     year_fields, years_inherited = _years(r, prev, followup, directory)
     if years_inherited:
         inherited.append("fiscal_years")
+        sources["fiscal_years"] = "thread"
+    elif r.years.offsets and not r.years.years and prev is not None and followup:
+        sources["fiscal_years"] = "thread, shifted"  # "and the year before that?"
     measures = list(r.measures)
     if not measures and not r.unmappable and prev is not None and prev.metrics and followup and not r.has_topic \
             and not r.why:
         # "what's the growth rate?": the thread's figures, grown year over year
         measures = inherited_growth(prev.metrics) if r.growth else list(prev.metrics)
         inherited.append("metrics")
+        sources["metrics"] = "thread, grown" if r.growth else "thread"
     carry = {"metrics": measures, **year_fields}
 
     not_covered = _not_covered(r, directory)
@@ -434,9 +439,13 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     domain_signal = bool(measures or r.has_topic or r.why or r.years.given or r.matches)
     history = _history(prev)
     group = re.search(r"\b(?:both|all\s+(?:of\s+)?(?:them|three|four|those)|each\s+of\s+them|the\s+two)\b", low)
-    if not tickers and group and prev is not None and len(history) >= 2:
-        tickers = history[-2:] if "both" in group.group(0) or "two" in group.group(0) else history[-4:]
+    if not tickers and prev is not None and len(history) >= 2 and (group or (COMPARING.search(low) and len(prev.tickers) < 2
+                                                                            and not r.years.given and not r.unmappable)):
+        # "which of the two was higher?", "rank them" after "and Meta?": the thread's companies
+        pair = group is not None and ("both" in group.group(0) or "two" in group.group(0))
+        tickers = history[-2:] if pair or not group else history[-4:]
         inherited.insert(0, "tickers")
+        sources["tickers"] = "thread, its companies"
     if not tickers and prev is not None:
         unknown = named_unknown_company(outside)
         if unknown:  # "FOOBAR revenue" in a thread about Apple: not Apple's revenue
@@ -452,11 +461,13 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         if not tickers and (domain_signal or followup):
             tickers = list(prev.tickers)
             inherited.insert(0, "tickers")
+            sources["tickers"] = "thread"
         elif tickers and followup and ((prev.intent == "compare" and not r.measures) or ADDING.search(low)):
             new = [t for t in tickers if t not in prev.tickers]
             if new:  # "compare that with Nvidia", "and Tesla?" after a comparison
                 tickers = list(prev.tickers) + new
                 inherited.insert(0, "tickers")
+                sources["tickers"] = "thread, and the message's"
     if not tickers:
         guess = guess_company_text(outside)
         if domain_signal or guess:
@@ -478,6 +489,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         measures = shares  # "as a % of revenue?" after "tesla capex 2023", for the thread's companies
         if "metrics" not in inherited:
             inherited.append("metrics")
+        sources["metrics"] = "thread, as a share of revenue"
     if (any(k.endswith("_growth") for k in measures) and len(plan.fiscal_years) == 2
             and plan.fiscal_years[1] - plan.fiscal_years[0] == 1 and not r.years.trend):
         plan.fiscal_years = plan.fiscal_years[1:]  # "2025 vs 2024": the 2025 growth
@@ -491,6 +503,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
 
     qualitative = _search(plan, r, prev, followup, inherited)
     plan.inherited = inherited
+    plan.slots = slot_sources(plan, inherited, sources, why=r.why)
     if qualitative and "items" not in inherited:
         plan.items = order_items(low, plan.items)
     if outlook and not r.items:
@@ -510,6 +523,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
 _DIRECTION = re.compile(r"\b(?:improv\w*|deteriorat\w*|worsen\w*|getting (?:better|worse)|trend\w*|trajectory|"
                         r"direction|headed|heading)\b")
 _SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\b")
+# A comparison that needs several companies ("rank them", "which was higher?").
+COMPARING = re.compile(r"\b(?:rank\w*|compar\w*|sort\w*|which\b.*\b(?:higher|lower|more|less|bigger|larger|smaller|"
+                       r"better|worse|highest|lowest|most|least))\b")
 _CLAIMED = (FOLLOWUP, ADDING, REPLACING, _SHARE, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
             _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)
 

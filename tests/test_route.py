@@ -201,3 +201,22 @@ def test_a_message_that_is_an_exemplar_takes_its_label(directory):
     assert ("about", "what is footnote?") in load()
     p = plan(directory, "what is footnote?")
     assert (p.route, p.intent) == ("meta", "about"), p
+
+
+def test_ranking_after_a_second_company_ranks_the_thread_companies(directory):
+    p = thread(directory, "Walmart net income 2024", "and Boeing?", "rank them")
+    assert p.tickers == ["WMT", "BA"] and p.metrics == ["net_income"] and p.fiscal_years == [2024]
+    assert p.slots["tickers"] == "thread, its companies"
+
+
+def test_each_slot_of_a_follow_up_says_where_it_came_from(directory):
+    p = thread(directory, "Tesla capex 2024", "and the year before that?")
+    assert p.fiscal_years == [2023]
+    assert p.slots == {"tickers": "thread", "metrics": "thread", "fiscal_years": "thread, shifted"}
+    p = thread(directory, "Tesla capex 2024", "as a share of revenue?")
+    assert p.slots["metrics"] == "thread, as a share of revenue" and p.slots["fiscal_years"] == "thread"
+    p = thread(directory, "Tesla capex 2024", "why?")
+    assert p.slots["metrics"] == "thread, its cause" and p.slots["items"] == "message"
+    p = thread(directory, "Compare Walmart and Boeing revenue in 2024", "same for both, but net income")
+    assert (p.tickers, p.metrics, p.fiscal_years) == (["WMT", "BA"], ["net_income"], [2024])
+    assert p.slots == {"tickers": "thread, its companies", "metrics": "message", "fiscal_years": "thread"}
