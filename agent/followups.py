@@ -57,6 +57,26 @@ def lead_subject(outside: str) -> str | None:
     return " ".join(content)
 
 
+def lead_name(outside: str) -> str | None:
+    """The name in a "what about X's net income?" reply that also names a measure: words written
+    as a name (capitalised, possessive, or no English word) that no measure or topic takes. Such a
+    reply keeps the thread's company only if that company reports a line or segment by the name."""
+    m = _LEAD.match(outside)
+    if not m:
+        return None
+    rest = m.group("rest")
+    names = []
+    for w in re.findall(r"[A-Za-z][\w&.-]*(?:['\u2019]s\b)?", rest):
+        possessive = bool(re.search(r"['\u2019]s$", w))
+        word = re.sub(r"['\u2019]s$", "", w)
+        low = word.lower()
+        if low in _FILLER or low in STOPWORDS or normalize(low) in MEASURE_PHRASES or route_items(low)[1]:
+            continue
+        if possessive or word[0].isupper() or low not in english_words():
+            names.append(word)
+    return " ".join(names) if 0 < len(names) <= 3 else None
+
+
 def inherited_growth(metrics: list[str]) -> list[str]:
     """The thread's metrics as year-over-year growth: a ratio grows through its base figure."""
     out = []

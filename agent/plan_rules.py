@@ -19,7 +19,7 @@ from agent.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.plan import Plan
 from agent.plan_measures import _IMPLIED as _IMPLIED_PATTERNS
 from agent.plan_measures import TOPIC_MASK, find_measures, growth_words, implied_measures
-from agent.followups import REPLACING, inherited_growth, lead_subject, slot_sources, unknown_subject
+from agent.followups import REPLACING, inherited_growth, lead_name, lead_subject, slot_sources, unknown_subject
 from agent.plan_scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.plan_topics import (
     COMPOUND,
@@ -456,7 +456,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             about = None  # "and Mac?" after "iPhone revenue": a sibling member, looked up (or refused) as one
         if about:  # "what about Ford?" in a thread about Tesla: about Ford, never Tesla again
             return _refuse(about[0], about[1], **carry)
-        lone = named  # an ordinary word ("what about samsung?"): a line or segment, or else a name
+        # an ordinary word ("what about samsung?"), or a name beside a measure ("what about sony's net
+        # income?"): a line or segment of the thread's company, or else a name
+        lone = named or lead_name(outside)
     if prev is not None and prev.tickers:
         if not tickers and (domain_signal or followup):
             tickers = list(prev.tickers)
