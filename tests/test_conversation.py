@@ -121,6 +121,8 @@ def test_a_lone_word_that_names_nothing_of_the_company_is_refused_as_a_name(foot
     answer = ask(footnote, "what about samsung?", thread)  # lowercase, and an everyday word to the vocabulary
     assert answer.refusal_reason == "no_company" and "samsung" in answer.text, answer.text
     assert "$" not in answer.text
+    beside = ask(footnote, "what about sony's net income?", thread)  # a name beside a measure: never Apple's
+    assert beside.refusal_reason == "no_company" and "sony" in beside.text and "$" not in beside.text, beside.text
     nvidia = ask(footnote, "and nvidia?", thread)  # the thread is still on revenue, fiscal 2024
     assert nvidia.kind == "answer" and nvidia.plan["metrics"] == ["revenue"], nvidia.text
     assert nvidia.numbers[0].ticker == "NVDA" and nvidia.numbers[0].fiscal_year == 2024
