@@ -483,11 +483,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     several_years = len(plan.fiscal_years) >= 3 or len(plan.year_offsets) >= 3 or r.years.trend
     if r.growth and measures and not any(k in FORMULAS for k in measures) and not several_years:
         measures = [growth_key(k) if k in GROWTH_BASES else k for k in measures]
-    named = [k for k in r.measures if k != "revenue"]
-    if share and named and all(k in SHARE_OF_REVENUE for k in named):
-        measures = [SHARE_OF_REVENUE[k] for k in named]  # "and operating income as a share of revenue?"
+    own = [k for k in r.measures if k != "revenue"]
+    if share and own and all(k in SHARE_OF_REVENUE for k in own):
+        measures = [SHARE_OF_REVENUE[k] for k in own]  # "and operating income as a share of revenue?"
     shares = [SHARE_OF_REVENUE[k] for k in (prev.metrics if prev is not None else []) if k in SHARE_OF_REVENUE]
-    if share and prev is not None and shares and not named:
+    if share and prev is not None and shares and not own:
         measures = shares  # "as a % of revenue?" after "tesla capex 2023", for the thread's companies
         if "metrics" not in inherited:
             inherited.append("metrics")
