@@ -41,7 +41,7 @@ from agent.plan_words import NUMERIC_INTENTS, account, claimed, line_keys, quart
 from agent.plan_years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
 from agent.plan_years import _YEAR_AFTER, Years, parse_years
 from agent.prose_route import CAUSE, order_items, topical_companies
-from agent.route import masked, message_kind
+from agent.route import help_with, masked, message_kind
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
@@ -380,6 +380,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                 company_only=bool(r.matches) and not subject, subject=subject,
                                 covered=any(m.kind == "company" for m in r.matches))
     meta = meta_intent(low)
+    if meta == "help" and not (r.matches or subject) and help_with(low):
+        return _refuse("out_of_scope", help_with(low))
     if kind == "refuse" and meta not in ("greeting", "thanks"):
         return _refuse("out_of_scope", detail)
     if meta in ("greeting", "thanks", "help") and not (r.matches or subject):

@@ -75,3 +75,19 @@ def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool 
     if found.label in REFUSAL_DETAIL:
         return "refuse", REFUSAL_DETAIL[found.label]
     return "domain", None
+
+
+# "can you help me fix this python error?": a request for help that names its task
+_TASK = re.compile(r"\bhelp\s+(?:me\s+)?(?:to\s+|with\s+)?(?P<task>\w.*)$")
+
+
+def help_with(text: str) -> str | None:
+    """The refusal detail when a request for help names a task outside Footnote's work, judged by
+    what the task resembles (the help words alone would make any request look like "help")."""
+    m = _TASK.search(text)
+    if not m or len(m.group("task").split()) < 2:
+        return None
+    found = nearest(m.group("task"))
+    if found and found.label in REFUSAL_DETAIL and found.score >= MIN_SCORE and found.top >= SUBJECT_REFUSAL:
+        return REFUSAL_DETAIL[found.label]
+    return None

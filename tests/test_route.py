@@ -220,3 +220,17 @@ def test_each_slot_of_a_follow_up_says_where_it_came_from(directory):
     p = thread(directory, "Compare Walmart and Boeing revenue in 2024", "same for both, but net income")
     assert (p.tickers, p.metrics, p.fiscal_years) == (["WMT", "BA"], ["net_income"], [2024])
     assert p.slots == {"tickers": "thread, its companies", "metrics": "message", "fiscal_years": "thread"}
+
+
+@pytest.mark.parametrize("text, route", [
+    ("could you help me debug this javascript function?", "refusal"),
+    ("can you help me fix a bug in my rust program", "refusal"),
+    ("can you help me choose a laptop", "refusal"),
+    ("can you help me get started?", "meta"),
+])
+def test_a_request_for_help_is_judged_by_the_task_it_names(directory, text, route):
+    assert text not in {t for _, t in load()}
+    p = plan(directory, text)
+    assert p.route == route, p
+    if route == "refusal":
+        assert p.refusal_reason == "out_of_scope"
