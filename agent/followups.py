@@ -15,6 +15,7 @@ from agent.company_words import english_words
 from agent.concepts import normalize
 from agent.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.plan_topics import STOPWORDS, route_items
+from agent.plan_years import _NUMBER_WORDS as NUMBER_WORDS
 
 # "and X?", "what about X?", "how about X", "now X", "same for X", "do the same for X"
 _LEAD = re.compile(
@@ -44,8 +45,8 @@ def lead_subject(outside: str) -> str | None:
     rest = re.sub(r"['\u2019]s\b", "", m.group("rest"))
     words = [w for w in re.findall(r"[A-Za-z][\w&.-]*", rest)]
     content = [w for w in words if w.lower() not in _FILLER and w.lower() not in STOPWORDS]
-    if not content or len(content) > 3 or re.search(r"\d", rest):
-        return None
+    if not content or len(content) > 3 or re.search(r"\d", rest) or any(w.lower() in NUMBER_WORDS for w in content):
+        return None  # a count ("the two years before that?") is never a name
     low = " ".join(content).lower()
     if normalize(low) in MEASURE_PHRASES or any(normalize(w) in MEASURE_PHRASES for w in content):
         return None

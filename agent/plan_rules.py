@@ -466,7 +466,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             tickers = list(prev.tickers)
             inherited.insert(0, "tickers")
             sources["tickers"] = "thread"
-        elif tickers and followup and ((prev.intent == "compare" and not r.measures) or ADDING.search(low)):
+        elif tickers and "tickers" not in sources and followup and ((prev.intent == "compare" and not r.measures)
+                                                                   or ADDING.search(low)):
             new = [t for t in tickers if t not in prev.tickers]
             if new:  # "compare that with Nvidia", "and Tesla?" after a comparison
                 tickers = list(prev.tickers) + new

@@ -17,6 +17,8 @@ from collections.abc import Iterator
 
 import psycopg
 
+from store.db import connect_kwargs
+
 log = logging.getLogger(__name__)
 
 STALE_AFTER = "10 minutes"
@@ -136,7 +138,7 @@ class ThreadLocks:
     def _execute(self, sql: str, thread_key: str) -> bool:
         with self._conn_lock:
             if self._conn is None or self._conn.closed:
-                self._conn = psycopg.connect(self.url, autocommit=True)
+                self._conn = psycopg.connect(self.url, autocommit=True, **connect_kwargs(self.url))
             try:
                 return bool(self._conn.execute(sql, (thread_key,)).fetchone()[0])
             except psycopg.OperationalError:

@@ -12,7 +12,8 @@ from agent.plan import Plan
 from agent.plan_rules import plan_rules
 from tests.test_companies import COVERED, SEC
 
-EXTRA_SEC = [("F", 37996, "FORD MOTOR CO"), ("SHOP", 1594805, "Shopify Inc."), ("INTC", 50863, "INTEL CORP")]
+EXTRA_SEC = [("F", 37996, "FORD MOTOR CO"), ("SHOP", 1594805, "Shopify Inc."), ("INTC", 50863, "INTEL CORP"),
+             ("TWO", 1465740, "Two Harbors Investment Corp.")]
 
 
 @pytest.fixture(scope="module")
@@ -204,9 +205,15 @@ def test_a_message_that_is_an_exemplar_takes_its_label(directory):
 
 
 def test_ranking_after_a_second_company_ranks_the_thread_companies(directory):
-    p = thread(directory, "Walmart net income 2024", "and Boeing?", "rank them")
-    assert p.tickers == ["WMT", "BA"] and p.metrics == ["net_income"] and p.fiscal_years == [2024]
-    assert p.slots["tickers"] == "thread, its companies"
+    for reply in ("rank them", "compare them", "which was higher?"):
+        p = thread(directory, "Walmart net income 2024", "and Boeing?", reply)
+        assert p.tickers == ["WMT", "BA"] and p.metrics == ["net_income"] and p.fiscal_years == [2024], reply
+        assert p.slots["tickers"] == "thread, its companies"
+
+
+def test_a_count_in_a_follow_up_is_never_a_company(directory):
+    p = thread(directory, "Walmart net income 2024", "how about the two years before that?")
+    assert p.refusal_reason != "not_covered" and "TWO" not in p.tickers
 
 
 def test_each_slot_of_a_follow_up_says_where_it_came_from(directory):
