@@ -28,7 +28,7 @@ _FILLER = {"the", "a", "an", "of", "for", "too", "as", "well", "please", "then",
            "year", "years", "fiscal", "fy", "before", "after", "prior", "previous", "last", "next", "latest", "s"}
 # What a reply says it changes, beside what it keeps ("same for both, but net income", "revenue
 # instead", "rather than 2023"): the thread's plan with one slot replaced, words of no figure.
-REPLACING = re.compile(r"\b(?:but|instead(?:\s+of)?|rather(?:\s+than)?|except)\b")
+REPLACING = re.compile(r"\b(?:but|instead(?:\s+of)?|rather(?:\s+than)?|except|(?:go(?:ing)?\s+)?back\s+to)\b")
 # A share of revenue back to the figure it was computed from ("what's the growth rate?" after "as
 # a share of revenue?" asks how the figure itself grew).
 _BASE_OF = {"rd_pct_revenue": "rd", "sga_pct_revenue": "sga", "capex_pct_revenue": "capex",

@@ -388,7 +388,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         return _meta(meta)
     if meta == "coverage" and not r.measures and not r.unmappable:
         return _meta("coverage", [m.company.ticker for m in r.matches if m.company])
-    if kind == "meta" and not r.matches:
+    # "who earned more?", "what's the difference between them?" in a thread: a comparison of its
+    # companies, however much the words alone resemble a question about Footnote
+    compares_thread = (_usable_previous(previous) is not None and bool(COMPARING.search(low))
+                       and not re.search(r"\b(?:you|your)\b", low))
+    if kind == "meta" and not r.matches and not compares_thread:
         return _meta(detail)
 
     prev = _usable_previous(previous)
@@ -529,9 +533,10 @@ _DIRECTION = re.compile(r"\b(?:improv\w*|deteriorat\w*|worsen\w*|getting (?:bett
                         r"direction|headed|heading)\b")
 _SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\b")
 # A comparison that needs several companies ("rank them", "which was higher?").
-COMPARING = re.compile(r"\b(?:rank\w*|compar\w*|sort\w*|which\b.*\b(?:higher|lower|more|less|bigger|larger|smaller|"
-                       r"better|worse|highest|lowest|most|least))\b")
-_CLAIMED = (FOLLOWUP, ADDING, REPLACING, _SHARE, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
+COMPARING = re.compile(r"\b(?:rank\w*|compar\w*|sort\w*|differ\w*|(?:which|who)\b.*\b(?:higher|lower|more|less|bigger|"
+                       r"larger|smaller|better|worse|highest|lowest|most|least))\b")
+_DIFFERENCE = re.compile(r"\bdiffer\w*(?:\s+between)?\b")  # "the difference between them": a comparison
+_CLAIMED = (FOLLOWUP, ADDING, REPLACING, _DIFFERENCE, _SHARE, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
             _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)
 
 

@@ -241,3 +241,15 @@ def test_a_request_for_help_is_judged_by_the_task_it_names(directory, text, rout
     assert p.route == route, p
     if route == "refusal":
         assert p.refusal_reason == "out_of_scope"
+
+
+@pytest.mark.parametrize("reply", ["who earned more?", "what's the difference between them?"])
+def test_a_comparison_in_a_thread_is_never_small_talk(directory, reply):
+    """Alone these words resemble a question about Footnote; in a thread they compare its companies."""
+    p = thread(directory, "Walmart net income 2024", "and Boeing?", reply)
+    assert (p.route, p.intent, p.tickers, p.metrics) == ("domain", "compare", ["WMT", "BA"], ["net_income"]), p
+
+
+def test_going_back_to_a_company_of_the_thread(directory):
+    p = thread(directory, "Walmart net income 2024", "and Boeing?", "ok back to walmart, revenue?")
+    assert (p.tickers, p.metrics, p.fiscal_years) == (["WMT"], ["revenue"], [2024])
