@@ -134,6 +134,7 @@ def test_same_for_both_but_another_metric(footnote):
     answer = ask(footnote, "same for both, but net income", thread)
     assert answer.kind == "answer", answer.text
     assert answer.plan["metrics"] == ["net_income"] and answer.plan["tickers"] == ["AAPL", "TSLA"]
+    assert answer.plan["slots"] == {"tickers": "thread, its companies", "metrics": "message", "fiscal_years": "thread"}
     assert {(n.ticker, n.fiscal_year) for n in answer.numbers} == {("AAPL", 2024), ("TSLA", 2024)}
 
 
@@ -154,3 +155,12 @@ def test_a_named_figure_as_a_share_of_revenue(footnote):
     assert answer.kind == "answer", answer.text
     assert answer.plan["metrics"] == ["operating_margin"] and answer.plan["tickers"] == ["WMT"]
     assert answer.calculation and "4.2%" in answer.text, answer.text
+
+
+def test_a_comparison_after_a_second_company_compares_the_thread(footnote):
+    thread = f"test:{uuid.uuid4().hex}"
+    ask(footnote, "apple revenue fiscal 2024", thread)
+    ask(footnote, "and tesla?", thread)
+    answer = ask(footnote, "who earned more?", thread)  # alone, it resembles a question about Footnote
+    assert answer.kind == "answer", answer.text
+    assert sorted(row[0] for row in answer.tables[0].rows) == ["Apple (AAPL)", "Tesla (TSLA)"]
