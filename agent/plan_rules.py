@@ -380,8 +380,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                 company_only=bool(r.matches) and not subject, subject=subject,
                                 covered=any(m.kind == "company" for m in r.matches))
     meta = meta_intent(low)
-    if meta == "help" and not (r.matches or subject) and help_with(low):
-        return _refuse("out_of_scope", help_with(low))
+    task = help_with(low) if meta == "help" and not (r.matches or subject) else None
+    if task:  # "can you help me fix a bug in my code?": judged by the task, not by "help"
+        return _refuse("out_of_scope", task)
     if kind == "refuse" and meta not in ("greeting", "thanks"):
         return _refuse("out_of_scope", detail)
     if meta in ("greeting", "thanks", "help") and not (r.matches or subject):
