@@ -83,26 +83,29 @@ def _asked_tickers(cases) -> list[str]:
 
 def _ingested_only(cases, db) -> tuple[list, list]:
     """(cases whose companies are all in the database, the rest): for a partly ingested corpus."""
-    from evals.sets import expected_tickers
-
     with db.connection() as conn:
         rows = conn.execute(INGESTED_TICKERS).fetchall()
-    have = {t.upper() for (tickers,) in rows for t in tickers}
+    return split_by_coverage(cases, {t.upper() for (tickers,) in rows for t in tickers})
+
+
+def split_by_coverage(cases, have: set[str]) -> tuple[list, list]:
+    """(cases whose companies are all in `have`, the rest). A thread is run whole or not at all: the
+    turns of a thread with one turn about a missing company would be asked without the turn they
+    follow, and the thread scored as right on part of it."""
+    from evals.sets import expected_tickers
+
+    def missing(c) -> set[str]:
+        return (expected_tickers(c.expect) | {t.upper() for t in c.expect.get("needs", [])}) - have
+
+    broken = {c.thread for c in cases if c.thread and missing(c)}
     keep, skip = [], []
-    skipped_threads = set()
     for c in cases:
-        missing = (expected_tickers(c.expect) | {t.upper() for t in c.expect.get("needs", [])}) - have
-        if missing or (c.thread and c.thread in skipped_threads):
-            skip.append({"id": c.id, "missing": sorted(missing)})
-            if c.thread:
-                skipped_threads.add(c.thread)
+        if missing(c) or (c.thread and c.thread in broken):
+            skip.append({"id": c.id, "missing": sorted(missing(c))})
         else:
             keep.append(c)
     return keep, skip
 
-
-# Sets that measure where the product stands (before and after a change): never gated.
-MEASURED_ONLY = frozenset({"dev"})
 
 INGESTED_TICKERS = "SELECT DISTINCT c.tickers FROM companies c JOIN filings f ON f.cik = c.cik"
 

@@ -397,3 +397,19 @@ def test_amounts_in_the_answers_own_words_are_checked_even_beside_quotes():
         citations=[cite(1, ticker="TSLA", concept="us-gaap:Revenues", value="97690000000"), cite(2, ticker="TSLA", item="1A", quote="Revenue depends heavily on deliveries, up 12% in one quarter.", chunk_id=3)],
     )
     assert scorers.stray_numbers(mixed) == ["$98.69 billion"]  # the quote's 12% is the claim check's business
+
+
+def test_a_thread_with_a_turn_about_a_missing_company_is_skipped_whole():
+    """On a partly ingested corpus, a thread is asked whole or not at all: its first turns alone
+    would be scored as a whole thread, and a turn after a skipped one lacks what it refers to."""
+    from evals.cli import split_by_coverage
+
+    def turn(n, ticker):
+        return Case(id=f"t#{n}", set="dev", kind="numeric", question=f"q{n}", thread="t", turn=n,
+                    expect={"answer": "answer", "numbers": [{"ticker": ticker, "fiscal_year": 2024, "value": "1"}]})
+
+    alone = Case(id="one", set="dev", kind="numeric", question="q",
+                 expect={"answer": "answer", "numbers": [{"ticker": "AAPL", "fiscal_year": 2024, "value": "1"}]})
+    keep, skip = split_by_coverage([turn(1, "AAPL"), turn(2, "AAPL"), turn(3, "NFLX"), alone], {"AAPL"})
+    assert [c.id for c in keep] == ["one"]
+    assert [s["id"] for s in skip] == ["t#1", "t#2", "t#3"] and skip[2]["missing"] == ["NFLX"]
