@@ -30,8 +30,10 @@ from botbuilder.schema import Activity, ActivityTypes
 
 from agent.answer import Turn
 from bot import ledger, limits, render_chat
+from bot.outage import UNAVAILABLE_TEXT, Outage, Unavailable
 from bot.teams import cards
 from store import turns
+from store.db import is_outage
 from store.errors import FootnoteError
 
 log = logging.getLogger(__name__)
@@ -45,6 +47,10 @@ THANKS_UP = "Thanks for the 👍."
 THANKS_REASON = "Thanks: noted with your 👎."
 
 _TAG = re.compile(r"<[^>]+>")
+
+
+class _Interrupted(Exception):
+    """The database went away under an answer: the user is told, and it is answered again later."""
 
 
 def thread_key(activity: Activity) -> str:
@@ -64,7 +70,7 @@ def question_text(activity: Activity) -> str:
 
 
 class FootnoteBot(ActivityHandler):
-    def __init__(self, footnote, *, adapter=None, settings=None, db=None, workers: int = 4):
+    def __init__(self, footnote, *, adapter=None, settings=None, db=None, workers: int = 4, outage: Outage | None = None):
         self.footnote = footnote
         # Two pools: the ack's short database writes never queue behind answers being worked out.
         self._ack_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="footnote-teams-ack")
@@ -77,6 +83,12 @@ class FootnoteBot(ActivityHandler):
         self._sent: OrderedDict[str, dict] = OrderedDict()  # activity id -> the card with 👍/👎 it carries
         # Replies in one conversation go out in order: a lock per conversation, and how many use it.
         self._conversations: dict[str, list] = {}
+        # While the database is down users are told at once and their activities kept (bot.outage).
+        self.outage = outage or (Outage(self.db) if self.db is not None else None)
+        if self.outage is not None:
+            self.outage.on_down(self._tell_in_flight)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._in_flight: dict[str, list] = {}  # activity id -> [reference, identity, audience, told]
 
     async def idle(self) -> None:
         """Wait until every answer under way has been delivered (tests, shutdown)."""
@@ -90,17 +102,34 @@ class FootnoteBot(ActivityHandler):
         if self.adapter is None:
             await self._respond(turn_context, activity)
             return
-        if activity.id and self.db is not None:
-            loop = asyncio.get_running_loop()
-            if not await loop.run_in_executor(self._ack_pool, self._claim, activity):
-                return
+        self._loop = asyncio.get_running_loop()
         reference = TurnContext.get_conversation_reference(activity)
-        identity = turn_context.turn_state.get(BotAdapter.BOT_IDENTITY_KEY)
-        audience = turn_context.turn_state.get(BotAdapter.BOT_OAUTH_SCOPE_KEY)
+        where = (activity, reference, turn_context.turn_state.get(BotAdapter.BOT_IDENTITY_KEY),
+                 turn_context.turn_state.get(BotAdapter.BOT_OAUTH_SCOPE_KEY))
+        if activity.id and self.db is not None:
+            try:
+                claimed = await self._loop.run_in_executor(self._ack_pool, self.outage.call, self._claim, activity)
+            except Unavailable as down:
+                self._keep(where, down.pending, told=False)
+                return
+            if not claimed:
+                return
+        self._schedule(where, told=False)
+
+    def _schedule(self, where: tuple, *, told: bool) -> None:
+        """The answer, delivered after the ack through `continue_conversation`, in the conversation's order."""
+        activity = where[0]
 
         async def deliver(context: TurnContext) -> None:
             context.activity.id = activity.id  # replies go to the question (its reply chain), not the continuation
-            await self._respond(context, activity)
+            try:
+                await self._respond(context, activity)
+            except _Interrupted:
+                entry = self._in_flight.get(activity.id or "")
+                if not (told or (entry and entry[3])):
+                    await context.send_activity(MessageFactory.text(UNAVAILABLE_TEXT))
+                self.outage.keep(f"teams:{activity.id}:answer", lambda: self._loop.call_soon_threadsafe(
+                    lambda: self._schedule(where, told=True)))
 
         key = thread_key(activity)
         entry = self._conversations.setdefault(key, [asyncio.Lock(), 0])
@@ -108,42 +137,101 @@ class FootnoteBot(ActivityHandler):
         lock = entry[0]
 
         async def later() -> None:
+            if activity.id:
+                self._in_flight[activity.id] = [*where[1:], told]
             try:
                 async with lock:  # FIFO: a quick "help" does not overtake the question asked before it
-                    if identity is not None:
-                        await self.adapter.continue_conversation_with_claims(identity, reference, audience, deliver)
-                    else:
-                        await self.adapter.continue_conversation(reference, deliver, getattr(self.settings, "microsoft_app_id", None) or "")
+                    await self._proactive(where, deliver)
             except Exception:
                 log.exception("could not deliver the answer in %s", key)
             finally:
+                self._in_flight.pop(activity.id or "", None)
                 entry[1] -= 1
                 if entry[1] == 0:
                     self._conversations.pop(key, None)
 
-        task = asyncio.get_running_loop().create_task(later())
+        self._spawn(later())
+
+    def _spawn(self, coroutine) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def _proactive(self, where: tuple, callback) -> None:
+        _, reference, identity, audience = where
+        if identity is not None:
+            await self.adapter.continue_conversation_with_claims(identity, reference, audience, callback)
+        else:
+            await self.adapter.continue_conversation(reference, callback, getattr(self.settings, "microsoft_app_id", None) or "")
+
+    async def _say_unavailable(self, where: tuple) -> None:
+        activity = where[0]
+
+        async def tell(context: TurnContext) -> None:
+            context.activity.id = activity.id
+            await context.send_activity(MessageFactory.text(UNAVAILABLE_TEXT))
+
+        try:
+            await self._proactive(where, tell)
+            log.info("told %s that the database is unavailable; the activity is kept", thread_key(activity))
+        except Exception:
+            log.warning("could not tell %s that the database is unavailable", thread_key(activity), exc_info=True)
+
+    def _keep(self, where: tuple, pending, *, told: bool) -> None:
+        """The database is down: say so now (on the loop), and claim and answer once it is back."""
+        activity, loop = where[0], self._loop
+
+        def resume() -> None:  # on the outage watcher's thread
+            try:
+                claimed = self.outage.settle(pending, self._claim, activity)
+            except Unavailable as again:
+                stuck = again.pending
+                loop.call_soon_threadsafe(lambda: self._keep(where, stuck, told=True))
+                return
+            if claimed:
+                loop.call_soon_threadsafe(lambda: self._schedule(where, told=True))
+
+        if self.outage.keep(f"teams:{activity.id}", resume) and not told:
+            self._spawn(self._say_unavailable(where))
+
+    def _tell_in_flight(self) -> None:
+        """An outage began (the watcher's thread): users whose answer is under way hear it now."""
+        loop = self._loop
+        if loop is None:
+            return
+        for activity_id, entry in list(self._in_flight.items()):
+            if entry[3]:
+                continue
+            entry[3] = True
+            activity = Activity(id=activity_id, conversation=entry[0].conversation)
+            asyncio.run_coroutine_threadsafe(self._say_unavailable((activity, *entry[:3])), loop)
+
     def _claim(self, activity: Activity) -> bool:
         """The Bot Framework redelivers an activity it thinks was lost: the first copy claims its id,
-        and its turn is queued in its conversation now, in arrival order, before any answer starts."""
+        and its turn is queued in its conversation now, in arrival order, before any answer starts.
+        An outage is raised for the caller (bot.outage); other failures are logged and dropped."""
         try:
             if not ledger.claim_event(self.db, "teams", activity.id):
                 log.debug("dropping a repeat delivery of activity %s", activity.id)
                 return False
-        except Exception:
+        except Exception as exc:
+            if is_outage(exc):
+                raise
             log.exception("could not record activity %s; not answering it", activity.id)
             return False
         try:
             turns.register(self.db, thread_key(activity), activity.id, f"{time.time():.6f}")
-        except Exception:
+        except Exception as exc:
+            if is_outage(exc):
+                raise
             log.warning("could not queue turn %s", activity.id, exc_info=True)
         return True
 
     async def _respond(self, turn_context: TurnContext, activity: Activity) -> None:
         try:
             replies = await self._reply_for(turn_context, activity)
+        except _Interrupted:
+            raise
         except Exception:
             log.exception("answering failed in %s", thread_key(activity))
             replies = [MessageFactory.text(render_chat.POLITE_ERROR)]
@@ -201,8 +289,17 @@ class FootnoteBot(ActivityHandler):
 
         def answer() -> list[Activity]:
             if self.db is not None and activity.id and self.adapter is not None:
-                with turns.in_order(self.db, key, activity.id):
-                    result = self.footnote.answer(turn)
+                epoch = self.outage.epoch
+                with self.outage.answering():
+                    try:
+                        with turns.in_order(self.db, key, activity.id):
+                            result = self.footnote.answer(turn)
+                    except Exception as exc:
+                        if is_outage(exc) or self.outage.epoch != epoch:
+                            raise _Interrupted() from exc
+                        raise
+                if result.refusal_reason == "internal_error" and (self.outage.down or self.outage.epoch != epoch):
+                    raise _Interrupted()
             else:
                 result = self.footnote.answer(turn)
             log.info("answered in %s: kind=%s planner=%s composer=%s cached=%s timings=%s", key, result.kind,
