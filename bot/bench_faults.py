@@ -11,7 +11,8 @@
   the real Bolt app behind each HTTP server (`footnote serve`, `footnote slack --http`): status,
   seconds, and bytes written to the log.
 - idle connections: K sockets that connect and send nothing, then one signed request to each
-  server: its status (0: refused at the door) and latency.
+  server: its status (0: refused at the door) and latency, and how many of the K the server still
+  holds open (at most its connection cap: the oldest idle ones make room).
 """
 
 from __future__ import annotations
@@ -225,6 +226,22 @@ def idle_connections(server: str, count: int) -> dict:
         except OSError:  # refused at the door
             status = 0
         seconds = time.perf_counter() - started
+        time.sleep(0.5)
+        held = count - _closed_by_server(idle)
         for s in idle:
             s.close()
-    return {"idle_connections": count, "legit_status": status, "legit_seconds": round(seconds, 3)}
+    return {"idle_connections": count, "held_open_by_server": held, "legit_status": status, "legit_seconds": round(seconds, 3)}
+
+
+def _closed_by_server(sockets: list[socket.socket]) -> int:
+    """How many of these sockets the server has closed (the connection cap's evictions)."""
+    closed = 0
+    for s in sockets:
+        s.setblocking(False)
+        try:
+            closed += s.recv(1) == b""
+        except BlockingIOError:
+            pass
+        except OSError:
+            closed += 1
+    return closed

@@ -8,6 +8,10 @@ still bounded:
   the connection is closed; a body must arrive within READ_TIMEOUT_S (else 408);
 - a connection that sends no complete request within IDLE_TIMEOUT_S is closed (aiohttp's
   keep-alive timeout runs from the moment a connection opens: slow-loris headers included);
+- at most MAX_CONNECTIONS are open at once (a hard cap: file descriptors and buffers are finite).
+  A connection past it takes the place of the oldest one that is not in the middle of a request
+  (idle, or still sending its headers), so a flood of idle sockets cannot lock a real request
+  out; only when every connection is busy is the newcomer told 503 and closed;
 - Slack requests are checked (size, signature) before Bolt parses them, then dispatched to the
   synchronous Bolt App on a bounded thread pool; when `workers + queue` dispatches are already
   in flight, a slash command gets a polite ephemeral "busy" and an event a 503 with Retry-After
@@ -37,6 +41,7 @@ log = logging.getLogger(__name__)
 MAX_BODY_BYTES = 1 << 20
 READ_TIMEOUT_S = 10.0
 IDLE_TIMEOUT_S = 10.0
+MAX_CONNECTIONS = 512
 HEALTH_TIMEOUT_S = 5.0
 PRUNE_EVERY_S = 6 * 3600
 SLACK_PATH = "/slack/events"
@@ -183,8 +188,48 @@ async def _stop_pruning(app: web.Application) -> None:
         task.cancel()
 
 
+class _CappedServer(web.Server):
+    """aiohttp's connection manager with a hard cap on open connections (see the module's notes).
+
+    Checked as each connection is made (a burst is accepted in one go, before any is made)."""
+
+    limit = MAX_CONNECTIONS
+    evicted = 0
+
+    def connection_made(self, handler, transport) -> None:
+        super().connection_made(handler, transport)
+        live = [h for h, t in self._connections.items() if not t.is_closing()]
+        if len(live) <= self.limit:
+            return
+        # The oldest connection not in the middle of a request (idle, or still sending headers) goes.
+        victim = next((h for h in live if h is not handler and not getattr(h, "_request_in_progress", False)), None)
+        if victim is None:
+            transport.write(_BUSY)  # every connection is busy: the newcomer is told, nothing read
+            handler.force_close()
+            return
+        victim.force_close()
+        self.evicted += 1
+        if self.evicted % 100 == 1:
+            log.info("connection cap (%d) reached: closed the oldest idle connection (%d so far)", self.limit, self.evicted)
+
+
+_BUSY = b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+
+
+class _CappedRunner(web.AppRunner):
+    def __init__(self, app: web.Application, *, max_connections: int, **kwargs):
+        super().__init__(app, **kwargs)
+        self.max_connections = max_connections
+
+    async def _make_server(self):
+        server = await super()._make_server()
+        server.__class__ = _CappedServer  # the Application's own server, with the cap's connection_made
+        server.limit = self.max_connections
+        return server
+
+
 async def _start(app: web.Application, host: str, port: int) -> tuple[web.AppRunner, int]:
-    runner = web.AppRunner(app, keepalive_timeout=IDLE_TIMEOUT_S, access_log=None)
+    runner = _CappedRunner(app, max_connections=MAX_CONNECTIONS, keepalive_timeout=IDLE_TIMEOUT_S, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port, backlog=1024)
     await site.start()
@@ -194,9 +239,8 @@ async def _start(app: web.Application, host: str, port: int) -> tuple[web.AppRun
 def run(app: web.Application, host: str, port: int) -> None:
     async def main() -> None:
         runner, bound = await _start(app, host, port)
-        log.info("Footnote listening on http://%s:%d (/healthz%s%s)", host, bound,
-                 ", " + SLACK_PATH if any(r.resource.canonical == SLACK_PATH for r in app.router.routes()) else "",
-                 ", /api/messages" if any(r.resource.canonical == "/api/messages" for r in app.router.routes()) else "")
+        paths = sorted({r.resource.canonical for r in app.router.routes() if r.resource is not None})
+        log.info("Footnote listening on http://%s:%d (%s)", host, bound, ", ".join(paths))
         try:
             await asyncio.Event().wait()
         finally:

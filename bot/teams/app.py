@@ -100,5 +100,8 @@ def _loopback(host: str) -> bool:
 
 
 def run(settings, footnote, host: str, port: int) -> None:
-    log.info("Footnote for Teams listening on http://%s:%d%s", host, port, MESSAGES_PATH)
-    web.run_app(make_app(settings, footnote), host=host, port=port, print=None)
+    """On the web front's server (bot/web.py): idle and slow connections are closed, and open
+    connections are capped the same way as `footnote serve`'s."""
+    from bot import web as front
+
+    front.run(make_app(settings, footnote), host, port)
