@@ -87,11 +87,12 @@ async def bounded_body(request: web.Request, handler):
 
 
 def make_front(footnote, *, slack_app=None, teams_handler=None, workers: int = 8, queue: int = 32,
-               prune_every_s: float | None = PRUNE_EVERY_S, retention_days: int = 30) -> web.Application:
+               prune_every_s: float | None = PRUNE_EVERY_S, retention_days: int = 30, handoff=None) -> web.Application:
+    """`handoff` (a Handoff): Slack events are queued for answer workers instead of answered here."""
     app = web.Application(middlewares=[bounded_body], client_max_size=MAX_BODY_BYTES)
     app.router.add_get("/healthz", _healthz(footnote))
     if slack_app is not None:
-        app.router.add_post(SLACK_PATH, _slack(slack_app, workers, queue))
+        app.router.add_post(SLACK_PATH, _slack(slack_app, workers, queue, handoff))
     if teams_handler is not None:
         from bot.teams.app import MESSAGES_PATH
 
@@ -102,7 +103,55 @@ def make_front(footnote, *, slack_app=None, teams_handler=None, workers: int = 8
     return app
 
 
-def _slack(slack_app, workers: int, queue: int):
+class Handoff:
+    """Slack events go to answer workers through the queue in Postgres (store/inbound.py).
+
+    The acknowledgement waits at most ACK_WAIT_S for the write. While the database is down
+    (bot.outage) the event is answered by this process's own Bolt App instead, which tells the
+    user at once and keeps the event until the database is back."""
+
+    ACK_WAIT_S = 0.5
+
+    def __init__(self, db, outage):
+        self.db = db
+        self.outage = outage
+        self.pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="footnote-web-queue")
+        self.queued = self.answered_here = 0
+
+    def put(self, slack_app, bolt_request, event_id: str, body: str, headers: dict) -> None:
+        from bot.outage import Unavailable
+        from store import inbound
+
+        try:
+            self.outage.call(inbound.put, self.db, "slack", event_id, body, headers)
+            self.queued += 1
+            return
+        except Unavailable:
+            pass
+        except Exception:
+            log.exception("could not queue Slack event %s; answering it here", event_id)
+        self.answered_here += 1
+        try:
+            slack_app.dispatch(bolt_request)
+        except Exception:
+            log.exception("Slack event %s failed", event_id)
+
+
+def _event_id(body: str) -> str | None:
+    """An Events API callback's id (what is queued); None for anything else (commands, clicks,
+    url_verification: answered here, in the response)."""
+    if not body.lstrip().startswith("{"):
+        return None
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return None
+    if isinstance(parsed, dict) and parsed.get("type") == "event_callback" and isinstance(parsed.get("event_id"), str):
+        return parsed["event_id"]
+    return None
+
+
+def _slack(slack_app, workers: int, queue: int, handoff: Handoff | None = None):
     from slack_bolt.request import BoltRequest
     from slack_sdk.signature import SignatureVerifier
 
@@ -122,10 +171,17 @@ def _slack(slack_app, workers: int, queue: int):
             text = body.decode("utf-8")
         except UnicodeDecodeError:
             return web.json_response({"error": "request body is not UTF-8"}, status=400)
+        headers = {k.lower(): v for k, v in request.headers.items()}
+        event_id = _event_id(text) if handoff is not None else None
+        if event_id is not None:
+            bolt = BoltRequest(body=text, query=request.query_string, headers=headers)
+            queued = asyncio.get_running_loop().run_in_executor(handoff.pool, handoff.put, slack_app, bolt, event_id, text, headers)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(queued), Handoff.ACK_WAIT_S)
+            return web.Response(status=200)
         if not capacity.enter():
             return _busy(text)
         try:
-            headers = {k.lower(): v for k, v in request.headers.items()}
             bolt = BoltRequest(body=text, query=request.query_string, headers=headers)
             response = await asyncio.get_running_loop().run_in_executor(pool, slack_app.dispatch, bolt)
         finally:

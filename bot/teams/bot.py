@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import html
+import json
 import logging
 import re
 import time
@@ -32,7 +33,7 @@ from agent.answer import Turn
 from bot import ledger, limits, render_chat
 from bot.outage import UNAVAILABLE_TEXT, Outage, Unavailable
 from bot.teams import cards
-from store import turns
+from store import inbound, turns
 from store.db import is_outage
 from store.errors import FootnoteError
 
@@ -70,7 +71,8 @@ def question_text(activity: Activity) -> str:
 
 
 class FootnoteBot(ActivityHandler):
-    def __init__(self, footnote, *, adapter=None, settings=None, db=None, workers: int = 4, outage: Outage | None = None):
+    def __init__(self, footnote, *, adapter=None, settings=None, db=None, workers: int = 4, outage: Outage | None = None,
+                 queue: bool = False):
         self.footnote = footnote
         # Two pools: the ack's short database writes never queue behind answers being worked out.
         self._ack_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="footnote-teams-ack")
@@ -89,6 +91,9 @@ class FootnoteBot(ActivityHandler):
             self.outage.on_down(self._tell_in_flight)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._in_flight: dict[str, list] = {}  # activity id -> [reference, identity, audience, told]
+        # With `queue` (the web front with answer workers) an authenticated activity is only queued
+        # (store/inbound.py); a worker's `take_queued` answers it.
+        self.queue = queue and self.db is not None
 
     async def idle(self) -> None:
         """Wait until every answer under way has been delivered (tests, shutdown)."""
@@ -106,6 +111,23 @@ class FootnoteBot(ActivityHandler):
         reference = TurnContext.get_conversation_reference(activity)
         where = (activity, reference, turn_context.turn_state.get(BotAdapter.BOT_IDENTITY_KEY),
                  turn_context.turn_state.get(BotAdapter.BOT_OAUTH_SCOPE_KEY))
+        if self.queue and activity.id:
+            try:
+                await self._loop.run_in_executor(self._ack_pool, self.outage.call, inbound.put, self.db, "teams", activity.id,
+                                                 json.dumps(activity.serialize()), {})
+                return
+            except Unavailable:
+                pass  # no queue while the database is down: this process tells the user and keeps it
+        await self._admit(where)
+
+    async def take_queued(self, payload: dict) -> None:
+        """An activity the web front authenticated and queued (bot/slack/worker.py runs this on its loop)."""
+        activity = Activity().deserialize(payload)
+        self._loop = asyncio.get_running_loop()
+        await self._admit((activity, TurnContext.get_conversation_reference(activity), None, None))
+
+    async def _admit(self, where: tuple) -> None:
+        activity = where[0]
         if activity.id and self.db is not None:
             try:
                 claimed = await self._loop.run_in_executor(self._ack_pool, self.outage.call, self._claim, activity)

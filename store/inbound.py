@@ -1,0 +1,90 @@
+"""Chat events acknowledged by the web front and waiting for an answer worker: a queue in Postgres.
+
+The front acknowledges Slack within milliseconds because it only checks the signature and writes
+the request here; answer workers (other processes, `footnote worker`) take requests in arrival
+order and answer them, so the acknowledgements never share an interpreter lock with the answers.
+Postgres is the queue because every process already shares it: a redelivered event is not queued
+twice (its id is unique), a worker wakes on NOTIFY instead of polling, and a request taken by a
+worker that died is taken again once its lease has passed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+
+CHANNEL = "footnote_inbound"
+LEASE = "2 minutes"
+
+PUT = """
+INSERT INTO inbound_events (platform, event_id, body, headers) VALUES (%s, %s, %s, %s)
+ON CONFLICT (event_id) DO NOTHING
+RETURNING id
+"""
+
+NOTIFY = "SELECT pg_notify(%s, %s)"
+
+# The oldest waiting request (or one whose taker's lease has passed), taken by one worker only.
+TAKE = f"""
+UPDATE inbound_events SET taken_at = now(), taken_by = %s
+WHERE id = (
+    SELECT id FROM inbound_events
+    WHERE platform = %s AND (taken_at IS NULL OR taken_at < now() - interval '{LEASE}')
+    ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1
+)
+RETURNING id, body, headers
+"""
+
+DONE = "DELETE FROM inbound_events WHERE id = %s"
+
+LISTEN = f"LISTEN {CHANNEL}"
+
+# The claim is on the acknowledgement path: a lost fraction of a second at a crash is the price of
+# not waiting for the disk (the unique key decides the race either way).
+ASYNC_COMMIT = "SET LOCAL synchronous_commit TO OFF"
+
+
+def put(db, platform: str, event_id: str, body: str, headers: dict) -> bool:
+    """Queue a request; False when the same event is already queued (a redelivery)."""
+    with db.connection() as conn, conn.transaction():
+        conn.execute(ASYNC_COMMIT)
+        row = conn.execute(PUT, (platform, f"{platform}:{event_id}", body, json.dumps(headers))).fetchone()
+        if row is not None:
+            conn.execute(NOTIFY, (CHANNEL, platform))  # delivered at commit
+    return row is not None
+
+
+def take(db, platform: str) -> tuple[int, str, dict] | None:
+    """The next request for `platform`, now this worker's; None when nothing waits."""
+    with db.connection() as conn:
+        row = conn.execute(TAKE, (worker_name(), platform)).fetchone()
+    if row is None:
+        return None
+    return row[0], row[1], row[2] if isinstance(row[2], dict) else json.loads(row[2])
+
+
+def done(db, request_id: int) -> None:
+    with db.connection() as conn:
+        conn.execute(DONE, (request_id,))
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def listener(url: str):
+    """A connection that LISTENs for queued requests (outside the pool: it waits, it never queries)."""
+    import psycopg
+
+    from store.db import connect_kwargs
+
+    conn = psycopg.connect(url, autocommit=True, **connect_kwargs(url))
+    conn.execute(LISTEN)
+    return conn
+
+
+def wait(conn, timeout_s: float) -> None:
+    """Until a request is queued (NOTIFY) or `timeout_s` passes."""
+    for _ in conn.notifies(timeout=timeout_s, stop_after=1):
+        pass
