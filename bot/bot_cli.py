@@ -155,10 +155,10 @@ def start_worker(*, workers: int = 4, env: dict | None = None, extra: tuple[str,
     """A `footnote worker` process that exits with this one."""
     import os
 
-    from bot.worker import exit_with_parent
+    from bot.worker import as_child
 
     return subprocess.Popen([sys.executable, "-m", "bot.cli", "worker", "--workers", str(workers), "--parent", str(os.getpid()),
-                             *extra], env=env, stdin=subprocess.DEVNULL, preexec_fn=exit_with_parent)
+                             *extra], env=env, stdin=subprocess.DEVNULL, preexec_fn=as_child)
 
 
 def cmd_worker(args, settings) -> int:

@@ -139,6 +139,10 @@ class Outage:
         except Exception:
             return False
 
+    def went_down(self, why: str) -> None:
+        """A caller that bounds its own database step says it passed the bound (bot.web.Handoff)."""
+        self._went_down(why)
+
     # --- the watcher -------------------------------------------------------------------------------
 
     def _went_down(self, why: str) -> None:

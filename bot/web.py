@@ -106,9 +106,10 @@ def make_front(footnote, *, slack_app=None, teams_handler=None, workers: int = 8
 class Handoff:
     """Slack events go to answer workers through the queue in Postgres (store/inbound.py).
 
-    The acknowledgement waits at most ACK_WAIT_S for the write. While the database is down
-    (bot.outage) the event is answered by this process's own Bolt App instead, which tells the
-    user at once and keeps the event until the database is back."""
+    The acknowledgement waits at most ACK_WAIT_S for the write. A write that fails as an outage,
+    or has not finished within the outage bound (bot.outage), marks the database down, and the
+    event is answered by this process's own Bolt App instead, which tells the user at once and
+    keeps the event until the database is back (a write that lands after all is claimed once)."""
 
     ACK_WAIT_S = 0.5
 
@@ -118,23 +119,60 @@ class Handoff:
         self.pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="footnote-web-queue")
         self.queued = self.answered_here = 0
 
-    def put(self, slack_app, bolt_request, event_id: str, body: str, headers: dict) -> None:
-        from bot.outage import Unavailable
+    async def hand(self, slack_app, event_id: str, body: str, headers: dict, query: str) -> None:
+        """Returns once the event is queued, or it is on its way here, or ACK_WAIT_S has passed."""
         from store import inbound
 
-        try:
-            self.outage.call(inbound.put, self.db, "slack", event_id, body, headers)
+        loop = asyncio.get_running_loop()
+        if self.outage.down:
+            self._here(loop, slack_app, body, headers, query)
+            return
+        put = loop.run_in_executor(self.pool, inbound.put, self.db, "slack", event_id, body, headers)
+        done, _ = await asyncio.wait({put}, timeout=self.ACK_WAIT_S)
+        if done:
+            self._settle(put, loop, slack_app, body, headers, query)
+            return
+
+        async def later() -> None:
+            finished, _ = await asyncio.wait({put}, timeout=max(0.0, self.outage.step_wait_s - self.ACK_WAIT_S))
+            if not finished:
+                self.outage.went_down(f"queueing an event took over {self.outage.step_wait_s:.0f} s")
+                self._here(loop, slack_app, body, headers, query)
+                return
+            self._settle(put, loop, slack_app, body, headers, query)
+
+        task = loop.create_task(later())
+        _background.add(task)
+        task.add_done_callback(_background.discard)
+
+    def _settle(self, put, loop, slack_app, body: str, headers: dict, query: str) -> None:
+        from store.db import is_outage
+
+        error = put.exception()
+        if error is None:
             self.queued += 1
             return
-        except Unavailable:
-            pass
-        except Exception:
-            log.exception("could not queue Slack event %s; answering it here", event_id)
+        if is_outage(error):
+            self.outage.went_down(error.__class__.__name__)
+        else:
+            log.error("could not queue a Slack event (%s); answering it here", error.__class__.__name__)
+        self._here(loop, slack_app, body, headers, query)
+
+    def _here(self, loop, slack_app, body: str, headers: dict, query: str) -> None:
+        from slack_bolt.request import BoltRequest
+
         self.answered_here += 1
-        try:
-            slack_app.dispatch(bolt_request)
-        except Exception:
-            log.exception("Slack event %s failed", event_id)
+        loop.run_in_executor(self.pool, _dispatch, slack_app, BoltRequest(body=body, query=query, headers=headers))
+
+
+_background: set = set()
+
+
+def _dispatch(slack_app, bolt_request) -> None:
+    try:
+        slack_app.dispatch(bolt_request)
+    except Exception:
+        log.exception("a Slack event failed")
 
 
 def _event_id(body: str) -> str | None:
@@ -174,10 +212,7 @@ def _slack(slack_app, workers: int, queue: int, handoff: Handoff | None = None):
         headers = {k.lower(): v for k, v in request.headers.items()}
         event_id = _event_id(text) if handoff is not None else None
         if event_id is not None:
-            bolt = BoltRequest(body=text, query=request.query_string, headers=headers)
-            queued = asyncio.get_running_loop().run_in_executor(handoff.pool, handoff.put, slack_app, bolt, event_id, text, headers)
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(asyncio.shield(queued), Handoff.ACK_WAIT_S)
+            await handoff.hand(slack_app, event_id, text, headers, request.query_string)
             return web.Response(status=200)
         if not capacity.enter():
             return _busy(text)
@@ -223,9 +258,12 @@ async def _start_pruning(app: web.Application, footnote, every_s: float, days: i
     from store.retention import prune
 
     def once() -> None:
+        from store import teams_cards
+
         with footnote.db.connection() as conn:
             pruned = prune(conn, corpus_version=footnote.db.corpus_version(), days=days)
-        log.info("pruned: %s", "; ".join(pruned.lines()))
+        cards = teams_cards.prune(footnote.db, days)
+        log.info("pruned: %s; Teams cards forgotten: %d", "; ".join(pruned.lines()), cards)
 
     async def loop() -> None:
         while True:

@@ -28,7 +28,9 @@ from store.db import is_outage
 log = logging.getLogger(__name__)
 
 POLL_S = 1.0  # a missed NOTIFY costs at most this long
+BATCH = 20  # requests taken at once: handing one over is quick (the answer runs on the App's own threads)
 PR_SET_PDEATHSIG = 1
+NICENESS = 5
 
 
 def slack_handler(app) -> Callable[[str, dict], None]:
@@ -64,7 +66,7 @@ def run_worker(db, handlers: dict[str, Callable[[str, dict], None]], *, stop: th
         try:
             if listening is None:
                 listening = inbound.listener(db.url)
-            taken = [(platform, item) for platform in handlers if (item := inbound.take(db, platform)) is not None]
+            taken = [(platform, item) for platform in handlers for item in inbound.take(db, platform, BATCH)]
             if not taken:
                 inbound.wait(listening, POLL_S)
                 continue
@@ -80,10 +82,10 @@ def run_worker(db, handlers: dict[str, Callable[[str, dict], None]], *, stop: th
                 handlers[platform](body, headers)
             except Exception:
                 log.exception("a queued %s request (%s) failed", platform, request_id)
-            try:
-                inbound.done(db, request_id)
-            except Exception:
-                log.warning("could not mark queued request %s done; its lease will pass", request_id, exc_info=True)
+        try:
+            inbound.done(db, [request_id for _, (request_id, _, _) in taken])
+        except Exception:
+            log.warning("could not mark %d queued requests done; their lease will pass", len(taken), exc_info=True)
     _close(listening)
 
 
@@ -96,8 +98,19 @@ def _close(conn) -> None:
     return None
 
 
+def as_child() -> None:
+    """Popen's preexec_fn for a worker started by the front: a lower CPU priority (answers are
+    throughput, acknowledgements are latency: on a shared host the front's acks come first), and
+    an exit with the parent."""
+    try:
+        os.nice(NICENESS)
+    except OSError:
+        pass
+    exit_with_parent()
+
+
 def exit_with_parent() -> None:
-    """For Popen's preexec_fn: on Linux the kernel sends SIGTERM when the parent dies."""
+    """On Linux the kernel sends this process SIGTERM when its parent dies."""
     if sys.platform.startswith("linux"):
         try:
             import ctypes

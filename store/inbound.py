@@ -25,18 +25,18 @@ RETURNING id
 
 NOTIFY = "SELECT pg_notify(%s, %s)"
 
-# The oldest waiting request (or one whose taker's lease has passed), taken by one worker only.
+# The oldest waiting requests (or ones whose taker's lease has passed), each taken by one worker only.
 TAKE = f"""
 UPDATE inbound_events SET taken_at = now(), taken_by = %s
-WHERE id = (
+WHERE id IN (
     SELECT id FROM inbound_events
     WHERE platform = %s AND (taken_at IS NULL OR taken_at < now() - interval '{LEASE}')
-    ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1
+    ORDER BY id FOR UPDATE SKIP LOCKED LIMIT %s
 )
 RETURNING id, body, headers
 """
 
-DONE = "DELETE FROM inbound_events WHERE id = %s"
+DONE = "DELETE FROM inbound_events WHERE id = ANY(%s)"
 
 LISTEN = f"LISTEN {CHANNEL}"
 
@@ -55,18 +55,16 @@ def put(db, platform: str, event_id: str, body: str, headers: dict) -> bool:
     return row is not None
 
 
-def take(db, platform: str) -> tuple[int, str, dict] | None:
-    """The next request for `platform`, now this worker's; None when nothing waits."""
+def take(db, platform: str, limit: int = 1) -> list[tuple[int, str, dict]]:
+    """Up to `limit` requests for `platform` in arrival order, now this worker's; [] when nothing waits."""
     with db.connection() as conn:
-        row = conn.execute(TAKE, (worker_name(), platform)).fetchone()
-    if row is None:
-        return None
-    return row[0], row[1], row[2] if isinstance(row[2], dict) else json.loads(row[2])
+        rows = conn.execute(TAKE, (worker_name(), platform, limit)).fetchall()
+    return sorted((r[0], r[1], r[2] if isinstance(r[2], dict) else json.loads(r[2])) for r in rows)
 
 
-def done(db, request_id: int) -> None:
+def done(db, request_ids: list[int]) -> None:
     with db.connection() as conn:
-        conn.execute(DONE, (request_id,))
+        conn.execute(DONE, (list(request_ids),))
 
 
 def worker_name() -> str:

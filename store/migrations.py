@@ -185,7 +185,8 @@ MIGRATIONS: list[str] = [
     CREATE UNIQUE INDEX IF NOT EXISTS feedback_one_vote ON feedback (platform, answer_ref, user_id) WHERE answer_ref IS NOT NULL;
     """,
     # 5: chat events the web front acknowledged, waiting for an answer worker (store/inbound.py);
-    # Teams conversation references, so any process can reply in a conversation or update its cards.
+    # the Teams cards Footnote sent, with their conversation's reference, so a vote that reaches
+    # another process is shown on the card it was cast on (store/teams_cards.py).
     """
     CREATE TABLE IF NOT EXISTS inbound_events (
         id          bigserial PRIMARY KEY,
@@ -199,10 +200,13 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX IF NOT EXISTS inbound_events_waiting ON inbound_events (platform, id) WHERE taken_at IS NULL;
 
-    CREATE TABLE IF NOT EXISTS teams_conversations (
-        conversation_id text PRIMARY KEY,
+    CREATE TABLE IF NOT EXISTS teams_cards (
+        conversation_id text NOT NULL,
+        activity_id     text NOT NULL,     -- the id the connector gave the sent card
+        card            jsonb NOT NULL,    -- the Adaptive Card as sent (and as last updated)
         reference       jsonb NOT NULL,    -- botbuilder's ConversationReference, serialized
-        updated_at      timestamptz NOT NULL DEFAULT now()
+        created_at      timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (conversation_id, activity_id)
     );
     """,
 ]

@@ -33,7 +33,7 @@ from agent.answer import Turn
 from bot import ledger, limits, render_chat
 from bot.outage import UNAVAILABLE_TEXT, Outage, Unavailable
 from bot.teams import cards
-from store import inbound, turns
+from store import inbound, teams_cards, turns
 from store.db import is_outage
 from store.errors import FootnoteError
 
@@ -261,27 +261,50 @@ class FootnoteBot(ActivityHandler):
             sent = await turn_context.send_activity(reply)
             card = _card_of(reply)
             if sent is not None and getattr(sent, "id", None) and card and card.get("actions"):
-                self._sent[sent.id] = card
-                while len(self._sent) > SENT_CARDS:
-                    self._sent.popitem(last=False)
+                await self._keep_card(turn_context, sent.id, card)
         await self._show_votes(turn_context, activity)
 
+    async def _keep_card(self, turn_context: TurnContext, activity_id: str, card: dict) -> None:
+        """A card with 👍/👎, kept here and in Postgres: the vote on it may reach another process."""
+        self._sent[activity_id] = card
+        while len(self._sent) > SENT_CARDS:
+            self._sent.popitem(last=False)
+        if self.db is None:
+            return
+        reference = TurnContext.get_conversation_reference(turn_context.activity).serialize()
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._ack_pool, teams_cards.save, self.db,
+                                                             turn_context.activity.conversation.id, activity_id, card, reference)
+        except Exception:
+            log.warning("could not store card %s; a vote reaching another process will not show on it", activity_id,
+                        exc_info=True)
+
+    async def _sent_card(self, conversation_id: str, activity_id: str) -> dict | None:
+        card = self._sent.get(activity_id)
+        if card is None and self.db is not None:
+            card = await asyncio.get_running_loop().run_in_executor(self._ack_pool, teams_cards.card, self.db,
+                                                                    conversation_id, activity_id)
+        return card
+
     async def _show_votes(self, turn_context: TurnContext, activity: Activity) -> None:
-        """After a vote, the card it was cast on shows the counts on its buttons (when this process
-        sent that card; otherwise the thanks alone says it was counted)."""
+        """After a vote, the card it was cast on shows the counts on its buttons, whichever process
+        sent that card (store/teams_cards.py)."""
         value = activity.value if isinstance(activity.value, dict) else {}
-        card = self._sent.get(activity.reply_to_id or "")
-        if cards.FEEDBACK_KEY not in value or card is None or self.db is None:
+        if cards.FEEDBACK_KEY not in value or not activity.reply_to_id or self.db is None:
             return
         ref = f"teams:{activity.conversation.id}:{activity.reply_to_id}"
         try:
+            card = await self._sent_card(activity.conversation.id, activity.reply_to_id)
+            if card is None:
+                log.info("the card %s is not known (older than the retention?); the vote is stored", activity.reply_to_id)
+                return
             up, down = await asyncio.get_running_loop().run_in_executor(self._answer_pool, ledger.votes, self.db, "teams", ref)
             updated = cards.with_votes(copy.deepcopy(card), up, down)
             update = _attach(updated)
             update.id = activity.reply_to_id
             update.type = ActivityTypes.message
             await turn_context.update_activity(update)
-            self._sent[activity.reply_to_id] = updated
+            await self._keep_card(turn_context, activity.reply_to_id, updated)
         except Exception:
             log.warning("could not show the votes on %s", activity.reply_to_id, exc_info=True)
 
