@@ -26,7 +26,7 @@ def build_app(settings, footnote, db, *, workers: int = 4, placeholder_after_s: 
     Nothing on the ack path touches the database: the ack is Bolt's signature check and a queued
     job. Deduplication of Slack's retries happens first thing after the ack (reply.first_delivery).
 
-    `verify_requests=False` only for an answer worker (bot/slack/worker.py), whose requests the web
+    `verify_requests=False` only for an answer worker (bot/worker.py), whose requests the web
     front has already checked. `outage`: a bot.outage.Outage shared with the front."""
     if not settings.slack_bot_token or not settings.slack_signing_secret:
         raise FootnoteError("Slack needs SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (see README, \"Slack\").")

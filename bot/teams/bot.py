@@ -10,8 +10,13 @@ it answers in the turn.
 A channel mention is answered in its reply chain; Teams gives each reply chain (and each personal
 chat) its own conversation id, so the thread key `teams:{tenant}:{conversation id}` is the
 conversation's memory, and its turns are answered in order (store/turns.py). "tickers",
-"filings" and "help" are commands; 👍/👎 on a card come back as Action.Submit values. This is the
-adapter edge: it catches every exception, logs it, and replies politely.
+"filings" and "help" are commands; 👍/👎 on a card come back as Action.Submit values, and the
+card (kept in Postgres) shows the counts whichever process the vote reaches. This is the adapter
+edge: it catches every exception, logs it, and replies politely.
+
+Behind `footnote serve` with answer workers (`queue`), the endpoint only queues the authenticated
+activity (store/inbound.py) and a worker answers it (`take_queued`). While the database is down
+(bot/outage.py) the user is told at once and the activity kept, then answered once it is back.
 """
 
 from __future__ import annotations
@@ -121,7 +126,7 @@ class FootnoteBot(ActivityHandler):
         await self._admit(where)
 
     async def take_queued(self, payload: dict) -> None:
-        """An activity the web front authenticated and queued (bot/slack/worker.py runs this on its loop)."""
+        """An activity the web front authenticated and queued (bot/worker.py runs this on its own loop)."""
         activity = Activity().deserialize(payload)
         self._loop = asyncio.get_running_loop()
         await self._admit((activity, TurnContext.get_conversation_reference(activity), None, None))
