@@ -17,13 +17,15 @@ import socket
 CHANNEL = "footnote_inbound"
 LEASE = "2 minutes"
 
+# Queued and announced in one statement (the NOTIFY is delivered at commit; a redelivery is neither).
 PUT = """
-INSERT INTO inbound_events (platform, event_id, body, headers) VALUES (%s, %s, %s, %s)
-ON CONFLICT (event_id) DO NOTHING
-RETURNING id
+WITH queued AS (
+    INSERT INTO inbound_events (platform, event_id, body, headers) VALUES (%(platform)s, %(event_id)s, %(body)s, %(headers)s)
+    ON CONFLICT (event_id) DO NOTHING
+    RETURNING id
+)
+SELECT id, pg_notify(%(channel)s, %(platform)s) FROM queued
 """
-
-NOTIFY = "SELECT pg_notify(%s, %s)"
 
 # The oldest waiting requests (or ones whose taker's lease has passed), each taken by one worker only.
 TAKE = f"""
@@ -46,12 +48,13 @@ ASYNC_COMMIT = "SET LOCAL synchronous_commit TO OFF"
 
 
 def put(db, platform: str, event_id: str, body: str, headers: dict) -> bool:
-    """Queue a request; False when the same event is already queued (a redelivery)."""
-    with db.connection() as conn, conn.transaction():
+    """Queue a request; False when the same event is already queued (a redelivery). It is on the
+    acknowledgement path, so its statements go out pipelined: two round trips, not five."""
+    params = {"platform": platform, "event_id": f"{platform}:{event_id}", "body": body, "headers": json.dumps(headers),
+              "channel": CHANNEL}
+    with db.connection() as conn, conn.pipeline(), conn.transaction():
         conn.execute(ASYNC_COMMIT)
-        row = conn.execute(PUT, (platform, f"{platform}:{event_id}", body, json.dumps(headers))).fetchone()
-        if row is not None:
-            conn.execute(NOTIFY, (CHANNEL, platform))  # delivered at commit
+        row = conn.execute(PUT, params).fetchone()
     return row is not None
 
 

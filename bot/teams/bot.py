@@ -116,14 +116,24 @@ class FootnoteBot(ActivityHandler):
         reference = TurnContext.get_conversation_reference(activity)
         where = (activity, reference, turn_context.turn_state.get(BotAdapter.BOT_IDENTITY_KEY),
                  turn_context.turn_state.get(BotAdapter.BOT_OAUTH_SCOPE_KEY))
-        if self.queue and activity.id:
-            try:
-                await self._loop.run_in_executor(self._ack_pool, self.outage.call, inbound.put, self.db, "teams", activity.id,
-                                                 json.dumps(activity.serialize()), {})
-                return
-            except Unavailable:
-                pass  # no queue while the database is down: this process tells the user and keeps it
-        await self._admit(where)
+        if self.queue and activity.id and not self.outage.down and await self._queued(activity):
+            return
+        await self._admit(where)  # no queue while the database is down: this process tells the user and keeps it
+
+    async def _queued(self, activity: Activity) -> bool:
+        """Hand the activity to the answer workers; False when the database does not take it in time."""
+        put = self._loop.run_in_executor(self._ack_pool, inbound.put, self.db, "teams", activity.id,
+                                         json.dumps(activity.serialize()), {})
+        try:
+            await asyncio.wait_for(asyncio.shield(put), self.outage.step_wait_s)
+            return True
+        except asyncio.TimeoutError:
+            self.outage.went_down(f"queueing an activity took over {self.outage.step_wait_s:.0f} s")
+        except Exception as exc:
+            if not is_outage(exc):
+                raise
+            self.outage.went_down(exc.__class__.__name__)
+        return False
 
     async def take_queued(self, payload: dict) -> None:
         """An activity the web front authenticated and queued (bot/worker.py runs this on its own loop)."""
