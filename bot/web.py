@@ -106,12 +106,15 @@ def make_front(footnote, *, slack_app=None, teams_handler=None, workers: int = 8
 class Handoff:
     """Slack events go to answer workers through the queue in Postgres (store/inbound.py).
 
-    The acknowledgement waits at most ACK_WAIT_S for the write. A write that fails as an outage,
-    or has not finished within the outage bound (bot.outage), marks the database down, and the
-    event is answered by this process's own Bolt App instead, which tells the user at once and
-    keeps the event until the database is back (a write that lands after all is claimed once)."""
+    The acknowledgement waits at most ACK_WAIT_S for the write: it normally lands within it, so
+    the event is in Postgres before Slack hears 200; on a database slowed by load it lands a
+    little later, and the acknowledgement does not wait for it (until then the event is in this
+    process's memory, as every event was before the queue). A write that fails as an outage, or
+    has not finished within the outage bound (bot.outage), marks the database down, and the event
+    is answered by this process's own Bolt App instead, which tells the user at once and keeps
+    the event until the database is back (a write that lands after all is claimed once)."""
 
-    ACK_WAIT_S = 0.5
+    ACK_WAIT_S = 0.05
 
     def __init__(self, db, outage):
         self.db = db
@@ -128,6 +131,7 @@ class Handoff:
             self._here(loop, slack_app, body, headers, query)
             return
         put = loop.run_in_executor(self.pool, inbound.put, self.db, "slack", event_id, body, headers)
+        put.add_done_callback(_retrieved)  # a write abandoned to an outage may still fail later: not an error
         done, _ = await asyncio.wait({put}, timeout=self.ACK_WAIT_S)
         if done:
             self._settle(put, loop, slack_app, body, headers, query)
@@ -166,6 +170,11 @@ class Handoff:
 
 
 _background: set = set()
+
+
+def _retrieved(future) -> None:
+    if not future.cancelled():
+        future.exception()
 
 
 def _dispatch(slack_app, bolt_request) -> None:

@@ -45,6 +45,7 @@ from store.errors import FootnoteError
 log = logging.getLogger(__name__)
 
 TYPING_EVERY_S = 3.0  # Teams shows a typing indicator for a few seconds after each one
+ACK_WAIT_S = 0.05  # how long the response waits for the queue write (bot/web.py's Handoff waits as long)
 SENT_CARDS = 500  # recent answer cards kept, so a vote can be shown on the card it was cast on
 EMPTY_HINT = "Hi! Ask me about a US public company's 10-K, for example: {example}. Type **help** for more."
 FILES_HINT = "I can't read attachments: I answer from the SEC filings I have. Type your question as a message."
@@ -116,24 +117,43 @@ class FootnoteBot(ActivityHandler):
         reference = TurnContext.get_conversation_reference(activity)
         where = (activity, reference, turn_context.turn_state.get(BotAdapter.BOT_IDENTITY_KEY),
                  turn_context.turn_state.get(BotAdapter.BOT_OAUTH_SCOPE_KEY))
-        if self.queue and activity.id and not self.outage.down and await self._queued(activity):
+        if self.queue and activity.id and not self.outage.down:
+            await self._hand_over(where)
             return
         await self._admit(where)  # no queue while the database is down: this process tells the user and keeps it
 
-    async def _queued(self, activity: Activity) -> bool:
-        """Hand the activity to the answer workers; False when the database does not take it in time."""
+    async def _hand_over(self, where: tuple) -> None:
+        """Queue the activity for the answer workers. The response waits ACK_WAIT_S at most for the
+        write (it lands in milliseconds unless the database is slow or down); if it fails, or has
+        not landed within the outage bound, this process takes the activity itself."""
+        activity = where[0]
         put = self._loop.run_in_executor(self._ack_pool, inbound.put, self.db, "teams", activity.id,
                                          json.dumps(activity.serialize()), {})
-        try:
-            await asyncio.wait_for(asyncio.shield(put), self.outage.step_wait_s)
+        put.add_done_callback(lambda f: f.cancelled() or f.exception())  # one abandoned to an outage may fail later
+
+        async def settle(timeout: float) -> bool:
+            try:
+                await asyncio.wait_for(asyncio.shield(put), timeout)
+                return True
+            except asyncio.TimeoutError:
+                if timeout < self.outage.step_wait_s:
+                    return False
+                self.outage.went_down(f"queueing an activity took over {self.outage.step_wait_s:.0f} s")
+            except Exception as exc:
+                if not is_outage(exc):
+                    log.error("could not queue activity %s (%s); answering it here", activity.id, exc.__class__.__name__)
+                else:
+                    self.outage.went_down(exc.__class__.__name__)
+            await self._admit(where)
             return True
-        except asyncio.TimeoutError:
-            self.outage.went_down(f"queueing an activity took over {self.outage.step_wait_s:.0f} s")
-        except Exception as exc:
-            if not is_outage(exc):
-                raise
-            self.outage.went_down(exc.__class__.__name__)
-        return False
+
+        if await settle(ACK_WAIT_S):
+            return
+
+        async def later() -> None:
+            await settle(self.outage.step_wait_s)
+
+        self._spawn(later())
 
     async def take_queued(self, payload: dict) -> None:
         """An activity the web front authenticated and queued (bot/worker.py runs this on its own loop)."""
