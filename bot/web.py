@@ -120,6 +120,8 @@ class Handoff:
         self.db = db
         self.outage = outage
         self.pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="footnote-web-queue")
+        # Answering here has threads of its own: writes stuck in an outage must not hold them up.
+        self.here_pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="footnote-web-here")
         self.queued = self.answered_here = 0
 
     async def hand(self, slack_app, event_id: str, body: str, headers: dict, query: str) -> None:
@@ -166,7 +168,7 @@ class Handoff:
         from slack_bolt.request import BoltRequest
 
         self.answered_here += 1
-        loop.run_in_executor(self.pool, _dispatch, slack_app, BoltRequest(body=body, query=query, headers=headers))
+        loop.run_in_executor(self.here_pool, _dispatch, slack_app, BoltRequest(body=body, query=query, headers=headers))
 
 
 _background: set = set()

@@ -100,6 +100,9 @@ class FootnoteBot(ActivityHandler):
         # With `queue` (the web front with answer workers) an authenticated activity is only queued
         # (store/inbound.py); a worker's `take_queued` answers it.
         self.queue = queue and self.db is not None
+        # Queue writes have threads of their own: writes stuck in an outage must not hold up the claims
+        # and the "unavailable" replies that follow.
+        self._queue_pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="footnote-teams-queue") if self.queue else None
 
     async def idle(self) -> None:
         """Wait until every answer under way has been delivered (tests, shutdown)."""
@@ -127,7 +130,7 @@ class FootnoteBot(ActivityHandler):
         write (it lands in milliseconds unless the database is slow or down); if it fails, or has
         not landed within the outage bound, this process takes the activity itself."""
         activity = where[0]
-        put = self._loop.run_in_executor(self._ack_pool, inbound.put, self.db, "teams", activity.id,
+        put = self._loop.run_in_executor(self._queue_pool, inbound.put, self.db, "teams", activity.id,
                                          json.dumps(activity.serialize()), {})
         put.add_done_callback(lambda f: f.cancelled() or f.exception())  # one abandoned to an outage may fail later
 
