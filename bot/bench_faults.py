@@ -7,11 +7,15 @@
   year_not_available (must be 100%).
 - database hang: a loopback socket that accepts and never answers, as DATABASE_URL: seconds until
   the user is told.
+- chat outage (bot/bench_outage.py): the database frozen under a running `footnote serve`;
+  seconds until Slack and Teams users are told, seconds from its return to each answer, lost and
+  doubled answers.
 - body: an unsigned 100 MB POST (declared; 1 MB actually sent) and an unsigned 1 MB POST against
   the real Bolt app behind each HTTP server (`footnote serve`, `footnote slack --http`): status,
   seconds, and bytes written to the log.
 - idle connections: K sockets that connect and send nothing, then one signed request to each
-  server: its status (0: refused at the door) and latency.
+  server: its status (0: refused at the door) and latency, and how many of the K the server still
+  holds open (at most its connection cap: the oldest idle ones make room).
 """
 
 from __future__ import annotations
@@ -40,12 +44,19 @@ def register(bench_sub) -> None:
     bench.add_argument("-n", "--messages", type=int, default=2000, help="fuzzed messages (default 2000)")
     bench.add_argument("--idle", type=int, default=200, help="idle connections held open (default 200)")
     bench.add_argument("--seed", type=int, default=7, help="seed of the message fuzzer (default 7)")
+    bench.add_argument("--outage-questions", type=int, default=5,
+                       help="Slack and Teams questions each asked while the database is frozen under `footnote serve` (default 5)")
+    bench.add_argument("--no-outage", action="store_true", help="skip the chat outage (it starts `footnote serve`)")
     bench.add_argument("--out", default="bench-results/faults.json", help="where the figures are written (default bench-results/faults.json)")
     bench.set_defaults(func=cmd_bench_faults)
 
 
 def cmd_bench_faults(args, settings) -> int:
     results = {"db_hang": db_hang(settings)}
+    if not args.no_outage:
+        from bot.bench_outage import chat_outage
+
+        results["chat_outage"] = chat_outage(settings, questions=args.outage_questions)
     for server in ("serve", "slack_http"):
         results[f"body_{server}"] = bodies(server)
         results[f"idle_{server}"] = idle_connections(server, args.idle)
@@ -225,6 +236,22 @@ def idle_connections(server: str, count: int) -> dict:
         except OSError:  # refused at the door
             status = 0
         seconds = time.perf_counter() - started
+        time.sleep(0.5)
+        held = count - _closed_by_server(idle)
         for s in idle:
             s.close()
-    return {"idle_connections": count, "legit_status": status, "legit_seconds": round(seconds, 3)}
+    return {"idle_connections": count, "held_open_by_server": held, "legit_status": status, "legit_seconds": round(seconds, 3)}
+
+
+def _closed_by_server(sockets: list[socket.socket]) -> int:
+    """How many of these sockets the server has closed (the connection cap's evictions)."""
+    closed = 0
+    for s in sockets:
+        s.setblocking(False)
+        try:
+            closed += s.recv(1) == b""
+        except BlockingIOError:
+            pass
+        except OSError:
+            closed += 1
+    return closed

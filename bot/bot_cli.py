@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import logging
+import subprocess
+import sys
 
 log = logging.getLogger(__name__)
 
@@ -23,7 +26,19 @@ def register(sub) -> None:
     serve.add_argument("--queue", type=int, default=32, help="Slack requests waiting beyond those before 'busy' (default 32)")
     serve.add_argument("--insecure-no-auth", action="store_true",
                        help="serve Teams beyond loopback with no MicrosoftAppId, i.e. with authentication off")
+    serve.add_argument("--answer-processes", type=int, default=1,
+                       help="answer worker processes started beside the front; Slack events are queued for them in "
+                            "Postgres (default 1; 0: answer in the front; more can run elsewhere with `footnote worker`)")
     serve.set_defaults(func=cmd_serve)
+
+    worker = sub.add_parser("worker", help="answer the Slack events `footnote serve` queued (run as many as you like)")
+    worker.add_argument("--workers", type=int, default=4, help="answer threads (default 4)")
+    worker.add_argument("--parent", type=int, default=None, help=argparse.SUPPRESS)
+    # For `footnote bench slack`: every answer computed, and its placeholder delay.
+    worker.add_argument("--no-cache", action="store_true", help=argparse.SUPPRESS)
+    worker.add_argument("--placeholder-after", type=float, default=4.0, help=argparse.SUPPRESS)
+    worker.add_argument("--ready-file", default=None, help=argparse.SUPPRESS)  # touched once the model is loaded
+    worker.set_defaults(func=cmd_worker)
 
     teams = sub.add_parser("teams", help="run Footnote for Microsoft Teams (Bot Framework endpoint /api/messages)")
     teams.add_argument("--host", default=None,
@@ -54,6 +69,10 @@ def register_bench(bench_sub) -> None:
                        help="the fake Web API's chat.update limit, as Slack's Tier 3 (default 50; 0: none)")
     bench.add_argument("--placeholder-after", type=float, default=4.0,
                        help="seconds before a slow answer gets a placeholder (default 4, as `footnote slack`; 0: every answer)")
+    bench.add_argument("--mode", choices=("both", "base", "front"), default="both",
+                       help="base: `footnote slack --http` (answers in the same process); front: `footnote serve`'s "
+                            "front with queued answer workers; both (default): one after the other, same questions")
+    bench.add_argument("--answer-processes", type=int, default=1, help="front mode: answer worker processes (default 1)")
     bench.add_argument("--out", default="bench-results/slack.json", help="where the figures are written (default bench-results/slack.json)")
     bench.set_defaults(func=cmd_bench_slack)
 
@@ -61,6 +80,10 @@ def register_bench(bench_sub) -> None:
     teams.add_argument("-n", "--activities", type=int, default=60, help="distinct activities to send (default 60), each twice")
     teams.add_argument("-c", "--concurrency", type=int, default=20, help="requests in flight at once (default 20)")
     teams.add_argument("--cache", action="store_true", help="let repeated questions come from the answer cache")
+    teams.add_argument("--mode", choices=("both", "base", "front"), default="both",
+                       help="base: `footnote teams` (answers in the same process); front: `footnote serve`'s front with "
+                            "queued answer workers; both (default): one after the other, same questions")
+    teams.add_argument("--answer-processes", type=int, default=1, help="front mode: answer worker processes (default 1)")
     teams.add_argument("--out", default="bench-results/teams.json", help="where the figures are written (default bench-results/teams.json)")
     teams.set_defaults(func=cmd_bench_teams)
 
@@ -102,11 +125,62 @@ def cmd_serve(args, settings) -> int:
         teams_on = False
     slack_on = bool(settings.slack_bot_token and settings.slack_signing_secret)
     with Footnote.open(settings) as footnote:
-        slack_app = build_app(settings, footnote, footnote.db) if slack_on else None
-        teams = messages_handler(settings, footnote) if teams_on else None
+        handoff, outage, answerers = None, None, []
+        queue = (slack_on or teams_on) and args.answer_processes > 0
+        if queue:
+            from bot.outage import Outage
+            from bot.web import Handoff
+
+            outage = Outage(footnote.db)
+            handoff = Handoff(footnote.db, outage)
+            answerers = [start_worker() for _ in range(args.answer_processes)]
+        slack_app = build_app(settings, footnote, footnote.db, outage=outage) if slack_on else None
+        teams = messages_handler(settings, footnote, queue=queue) if teams_on else None
         front = make_front(footnote, slack_app=slack_app, teams_handler=teams, workers=args.workers,
-                           queue=args.queue, retention_days=settings.retention_days)
-        run(front, args.host, args.port)
+                           queue=args.queue, retention_days=settings.retention_days, handoff=handoff)
+        try:
+            run(front, args.host, args.port)
+        finally:
+            for proc in answerers:
+                proc.terminate()
+            for proc in answerers:
+                try:
+                    proc.wait(20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+    return 0
+
+
+def start_worker(*, workers: int = 4, env: dict | None = None, extra: tuple[str, ...] = ()) -> subprocess.Popen:
+    """A `footnote worker` process that exits with this one."""
+    import os
+
+    from bot.worker import as_child
+
+    return subprocess.Popen([sys.executable, "-m", "bot.cli", "worker", "--workers", str(workers), "--parent", str(os.getpid()),
+                             *extra], env=env, stdin=subprocess.DEVNULL, preexec_fn=as_child)
+
+
+def cmd_worker(args, settings) -> int:
+    from agent.service import Footnote
+    from bot.slack.app import build_app
+    from bot.teams.app import messages_handler
+    from bot.worker import run_worker, slack_handler, teams_handler
+
+    with Footnote.open(settings, background=True, use_cache=not args.no_cache) as footnote:
+        handlers = {}
+        if settings.slack_bot_token and settings.slack_signing_secret:
+            handlers["slack"] = slack_handler(build_app(settings, footnote, footnote.db, workers=args.workers,
+                                                        verify_requests=False, placeholder_after_s=args.placeholder_after))
+        handlers["teams"] = teams_handler(messages_handler(settings, footnote).bot)
+        footnote.start()  # the graph and the model load while queued requests are already taken
+        if args.ready_file:
+            import threading
+            from pathlib import Path
+
+            threading.Thread(target=lambda: (footnote.wait(), Path(args.ready_file).touch()), daemon=True).start()
+        log.info("Footnote answer worker: taking queued %s requests", " and ".join(handlers))
+        run_worker(footnote.db, handlers, parent=args.parent)
     return 0
 
 

@@ -8,6 +8,10 @@ still bounded:
   the connection is closed; a body must arrive within READ_TIMEOUT_S (else 408);
 - a connection that sends no complete request within IDLE_TIMEOUT_S is closed (aiohttp's
   keep-alive timeout runs from the moment a connection opens: slow-loris headers included);
+- at most MAX_CONNECTIONS are open at once (a hard cap: file descriptors and buffers are finite).
+  A connection past it takes the place of the oldest one that is not in the middle of a request
+  (idle, or still sending its headers), so a flood of idle sockets cannot lock a real request
+  out; only when every connection is busy is the newcomer told 503 and closed;
 - Slack requests are checked (size, signature) before Bolt parses them, then dispatched to the
   synchronous Bolt App on a bounded thread pool; when `workers + queue` dispatches are already
   in flight, a slash command gets a polite ephemeral "busy" and an event a 503 with Retry-After
@@ -37,6 +41,7 @@ log = logging.getLogger(__name__)
 MAX_BODY_BYTES = 1 << 20
 READ_TIMEOUT_S = 10.0
 IDLE_TIMEOUT_S = 10.0
+MAX_CONNECTIONS = 512
 HEALTH_TIMEOUT_S = 5.0
 PRUNE_EVERY_S = 6 * 3600
 SLACK_PATH = "/slack/events"
@@ -82,11 +87,12 @@ async def bounded_body(request: web.Request, handler):
 
 
 def make_front(footnote, *, slack_app=None, teams_handler=None, workers: int = 8, queue: int = 32,
-               prune_every_s: float | None = PRUNE_EVERY_S, retention_days: int = 30) -> web.Application:
+               prune_every_s: float | None = PRUNE_EVERY_S, retention_days: int = 30, handoff=None) -> web.Application:
+    """`handoff` (a Handoff): Slack events are queued for answer workers instead of answered here."""
     app = web.Application(middlewares=[bounded_body], client_max_size=MAX_BODY_BYTES)
     app.router.add_get("/healthz", _healthz(footnote))
     if slack_app is not None:
-        app.router.add_post(SLACK_PATH, _slack(slack_app, workers, queue))
+        app.router.add_post(SLACK_PATH, _slack(slack_app, workers, queue, handoff))
     if teams_handler is not None:
         from bot.teams.app import MESSAGES_PATH
 
@@ -97,7 +103,104 @@ def make_front(footnote, *, slack_app=None, teams_handler=None, workers: int = 8
     return app
 
 
-def _slack(slack_app, workers: int, queue: int):
+class Handoff:
+    """Slack events go to answer workers through the queue in Postgres (store/inbound.py).
+
+    The acknowledgement waits at most ACK_WAIT_S for the write: it normally lands within it, so
+    the event is in Postgres before Slack hears 200; on a database slowed by load it lands a
+    little later, and the acknowledgement does not wait for it (until then the event is in this
+    process's memory, as every event was before the queue). A write that fails as an outage, or
+    has not finished within the outage bound (bot.outage), marks the database down, and the event
+    is answered by this process's own Bolt App instead, which tells the user at once and keeps
+    the event until the database is back (a write that lands after all is claimed once)."""
+
+    ACK_WAIT_S = 0.05
+
+    def __init__(self, db, outage):
+        self.db = db
+        self.outage = outage
+        self.pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="footnote-web-queue")
+        # Answering here has threads of its own: writes stuck in an outage must not hold them up.
+        self.here_pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="footnote-web-here")
+        self.queued = self.answered_here = 0
+
+    async def hand(self, slack_app, event_id: str, body: str, headers: dict, query: str) -> None:
+        """Returns once the event is queued, or it is on its way here, or ACK_WAIT_S has passed."""
+        from store import inbound
+
+        loop = asyncio.get_running_loop()
+        if self.outage.down:
+            self._here(loop, slack_app, body, headers, query)
+            return
+        put = loop.run_in_executor(self.pool, inbound.put, self.db, "slack", event_id, body, headers)
+        put.add_done_callback(_retrieved)  # a write abandoned to an outage may still fail later: not an error
+        done, _ = await asyncio.wait({put}, timeout=self.ACK_WAIT_S)
+        if done:
+            self._settle(put, loop, slack_app, body, headers, query)
+            return
+
+        async def later() -> None:
+            finished, _ = await asyncio.wait({put}, timeout=max(0.0, self.outage.step_wait_s - self.ACK_WAIT_S))
+            if not finished:
+                self.outage.went_down(f"queueing an event took over {self.outage.step_wait_s:.0f} s")
+                self._here(loop, slack_app, body, headers, query)
+                return
+            self._settle(put, loop, slack_app, body, headers, query)
+
+        task = loop.create_task(later())
+        _background.add(task)
+        task.add_done_callback(_background.discard)
+
+    def _settle(self, put, loop, slack_app, body: str, headers: dict, query: str) -> None:
+        from store.db import is_outage
+
+        error = put.exception()
+        if error is None:
+            self.queued += 1
+            return
+        if is_outage(error):
+            self.outage.went_down(error.__class__.__name__)
+        else:
+            log.error("could not queue a Slack event (%s); answering it here", error.__class__.__name__)
+        self._here(loop, slack_app, body, headers, query)
+
+    def _here(self, loop, slack_app, body: str, headers: dict, query: str) -> None:
+        from slack_bolt.request import BoltRequest
+
+        self.answered_here += 1
+        loop.run_in_executor(self.here_pool, _dispatch, slack_app, BoltRequest(body=body, query=query, headers=headers))
+
+
+_background: set = set()
+
+
+def _retrieved(future) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
+def _dispatch(slack_app, bolt_request) -> None:
+    try:
+        slack_app.dispatch(bolt_request)
+    except Exception:
+        log.exception("a Slack event failed")
+
+
+def _event_id(body: str) -> str | None:
+    """An Events API callback's id (what is queued); None for anything else (commands, clicks,
+    url_verification: answered here, in the response)."""
+    if not body.lstrip().startswith("{"):
+        return None
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return None
+    if isinstance(parsed, dict) and parsed.get("type") == "event_callback" and isinstance(parsed.get("event_id"), str):
+        return parsed["event_id"]
+    return None
+
+
+def _slack(slack_app, workers: int, queue: int, handoff: Handoff | None = None):
     from slack_bolt.request import BoltRequest
     from slack_sdk.signature import SignatureVerifier
 
@@ -117,10 +220,14 @@ def _slack(slack_app, workers: int, queue: int):
             text = body.decode("utf-8")
         except UnicodeDecodeError:
             return web.json_response({"error": "request body is not UTF-8"}, status=400)
+        headers = {k.lower(): v for k, v in request.headers.items()}
+        event_id = _event_id(text) if handoff is not None else None
+        if event_id is not None:
+            await handoff.hand(slack_app, event_id, text, headers, request.query_string)
+            return web.Response(status=200)
         if not capacity.enter():
             return _busy(text)
         try:
-            headers = {k.lower(): v for k, v in request.headers.items()}
             bolt = BoltRequest(body=text, query=request.query_string, headers=headers)
             response = await asyncio.get_running_loop().run_in_executor(pool, slack_app.dispatch, bolt)
         finally:
@@ -162,9 +269,12 @@ async def _start_pruning(app: web.Application, footnote, every_s: float, days: i
     from store.retention import prune
 
     def once() -> None:
+        from store import teams_cards
+
         with footnote.db.connection() as conn:
             pruned = prune(conn, corpus_version=footnote.db.corpus_version(), days=days)
-        log.info("pruned: %s", "; ".join(pruned.lines()))
+        cards = teams_cards.prune(footnote.db, days)
+        log.info("pruned: %s; Teams cards forgotten: %d", "; ".join(pruned.lines()), cards)
 
     async def loop() -> None:
         while True:
@@ -183,8 +293,48 @@ async def _stop_pruning(app: web.Application) -> None:
         task.cancel()
 
 
+class _CappedServer(web.Server):
+    """aiohttp's connection manager with a hard cap on open connections (see the module's notes).
+
+    Checked as each connection is made (a burst is accepted in one go, before any is made)."""
+
+    limit = MAX_CONNECTIONS
+    evicted = 0
+
+    def connection_made(self, handler, transport) -> None:
+        super().connection_made(handler, transport)
+        live = [h for h, t in self._connections.items() if not t.is_closing()]
+        if len(live) <= self.limit:
+            return
+        # The oldest connection not in the middle of a request (idle, or still sending headers) goes.
+        victim = next((h for h in live if h is not handler and not getattr(h, "_request_in_progress", False)), None)
+        if victim is None:
+            transport.write(_BUSY)  # every connection is busy: the newcomer is told, nothing read
+            handler.force_close()
+            return
+        victim.force_close()
+        self.evicted += 1
+        if self.evicted % 100 == 1:
+            log.info("connection cap (%d) reached: closed the oldest idle connection (%d so far)", self.limit, self.evicted)
+
+
+_BUSY = b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+
+
+class _CappedRunner(web.AppRunner):
+    def __init__(self, app: web.Application, *, max_connections: int, **kwargs):
+        super().__init__(app, **kwargs)
+        self.max_connections = max_connections
+
+    async def _make_server(self):
+        server = await super()._make_server()
+        server.__class__ = _CappedServer  # the Application's own server, with the cap's connection_made
+        server.limit = self.max_connections
+        return server
+
+
 async def _start(app: web.Application, host: str, port: int) -> tuple[web.AppRunner, int]:
-    runner = web.AppRunner(app, keepalive_timeout=IDLE_TIMEOUT_S, access_log=None)
+    runner = _CappedRunner(app, max_connections=MAX_CONNECTIONS, keepalive_timeout=IDLE_TIMEOUT_S, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port, backlog=1024)
     await site.start()
@@ -194,9 +344,8 @@ async def _start(app: web.Application, host: str, port: int) -> tuple[web.AppRun
 def run(app: web.Application, host: str, port: int) -> None:
     async def main() -> None:
         runner, bound = await _start(app, host, port)
-        log.info("Footnote listening on http://%s:%d (/healthz%s%s)", host, bound,
-                 ", " + SLACK_PATH if any(r.resource.canonical == SLACK_PATH for r in app.router.routes()) else "",
-                 ", /api/messages" if any(r.resource.canonical == "/api/messages" for r in app.router.routes()) else "")
+        paths = sorted({r.resource.canonical for r in app.router.routes() if r.resource is not None})
+        log.info("Footnote listening on http://%s:%d (%s)", host, bound, ", ".join(paths))
         try:
             await asyncio.Event().wait()
         finally:

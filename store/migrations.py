@@ -184,6 +184,31 @@ MIGRATIONS: list[str] = [
         ADD COLUMN IF NOT EXISTS updated_at timestamptz NOT NULL DEFAULT now();
     CREATE UNIQUE INDEX IF NOT EXISTS feedback_one_vote ON feedback (platform, answer_ref, user_id) WHERE answer_ref IS NOT NULL;
     """,
+    # 5: chat events the web front acknowledged, waiting for an answer worker (store/inbound.py);
+    # the Teams cards Footnote sent, with their conversation's reference, so a vote that reaches
+    # another process is shown on the card it was cast on (store/teams_cards.py).
+    """
+    CREATE TABLE IF NOT EXISTS inbound_events (
+        id          bigserial PRIMARY KEY,
+        platform    text NOT NULL,
+        event_id    text NOT NULL UNIQUE,  -- platform:id; a redelivery is not queued twice
+        body        text NOT NULL,         -- the request as received, its signature already checked
+        headers     jsonb NOT NULL,
+        received_at timestamptz NOT NULL DEFAULT now(),
+        taken_at    timestamptz,           -- by a worker; a take older than the lease is taken again
+        taken_by    text
+    );
+    CREATE INDEX IF NOT EXISTS inbound_events_waiting ON inbound_events (platform, id) WHERE taken_at IS NULL;
+
+    CREATE TABLE IF NOT EXISTS teams_cards (
+        conversation_id text NOT NULL,
+        activity_id     text NOT NULL,     -- the id the connector gave the sent card
+        card            jsonb NOT NULL,    -- the Adaptive Card as sent (and as last updated)
+        reference       jsonb NOT NULL,    -- botbuilder's ConversationReference, serialized
+        created_at      timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (conversation_id, activity_id)
+    );
+    """,
 ]
 
 

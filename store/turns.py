@@ -64,8 +64,9 @@ def in_order(db, thread_key: str, turn_id: str, *, timeout_s: float = 60.0, poll
     """Wait for this turn's place in its thread, hold the thread while the body runs, then free it.
 
     The lock lives on its own connection, outside the pool: the answer itself needs pool
-    connections, and waiting turns must never starve it."""
-    conn = psycopg.connect(db.url, autocommit=True)
+    connections, and waiting turns must never starve it. It has the pool's limits (connect
+    timeout, keepalives), so a database that does not answer is an error, not a hang."""
+    conn = psycopg.connect(db.url, autocommit=True, **connect_kwargs(db.url))
     deadline = time.monotonic() + timeout_s
     try:
         while True:

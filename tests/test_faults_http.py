@@ -107,3 +107,24 @@ def test_an_idle_connection_is_closed_and_does_not_hold_the_server(slack_app, mo
             started = time.perf_counter()
             assert idle.recv(1024) == b""  # the server hung up
             assert time.perf_counter() - started < 3
+
+
+def test_past_the_connection_cap_idle_sockets_make_room_for_a_real_request(slack_app, monkeypatch):
+    """`footnote slack --http` holds at most MAX_CONNECTIONS; idle ones beyond it are closed oldest
+    first, so a signed request after 1,000 idle sockets is answered (it used to get a 503)."""
+    from bot.slack import server
+
+    monkeypatch.setattr(server, "MAX_CONNECTIONS", 100)
+    app, _ = slack_app
+    challenge = json.dumps({"type": "url_verification", "challenge": "c-9", "token": "t"})
+    with serving_http(app) as url:
+        parts = urllib.parse.urlsplit(url)
+        idle = [socket.create_connection((parts.hostname, parts.port), timeout=10) for _ in range(1000)]
+        try:
+            time.sleep(1.0)
+            status, body, seconds = SlackSender(url, SECRET).post(challenge, "application/json")
+            assert status == 200 and "c-9" in body
+            assert seconds < 1.0, f"took {seconds:.2f} s"
+        finally:
+            for s in idle:
+                s.close()

@@ -148,3 +148,38 @@ def test_healthz_is_503_when_the_database_stops_answering():
     finally:
         database.close()
         hole.close()
+
+
+def _closed_by_server(sockets: list[socket.socket]) -> int:
+    closed = 0
+    for s in sockets:
+        s.setblocking(False)
+        try:
+            closed += s.recv(1) == b""
+        except BlockingIOError:
+            pass
+        except OSError:
+            closed += 1
+    return closed
+
+
+def test_open_connections_are_capped_and_a_real_request_still_gets_in(front, monkeypatch):
+    """Past the cap the oldest idle connection makes room: the server never holds more than the cap,
+    and a legitimate request after a flood of idle sockets is answered, within a second."""
+    monkeypatch.setattr(web, "MAX_CONNECTIONS", 200)  # read when the server starts: this front keeps 512
+    footnote = SimpleNamespace(db=None, embedder=object())
+    with FakeSlack() as fake:
+        app = web.make_front(footnote, slack_app=slack_app(fake.base_url), workers=1, queue=0, prune_every_s=None)
+        with web.serving(app) as url:
+            parts = urllib.parse.urlsplit(url)
+            idle = [socket.create_connection((parts.hostname, parts.port), timeout=10) for _ in range(1000)]
+            try:
+                time.sleep(1.0)
+                status, body, seconds = signed_post(url + web.SLACK_PATH, CHALLENGE)
+                assert status == 200 and "c-123" in body
+                assert seconds < 1.0, f"took {seconds:.2f} s"
+                time.sleep(0.5)
+                assert _closed_by_server(idle) >= 1000 - 200, "the server holds no more connections than its cap"
+            finally:
+                for s in idle:
+                    s.close()

@@ -148,3 +148,45 @@ def test_an_ordinary_comparison_fits_one_card():
                     tables=[Table(title="Revenue", columns=["Company", "FY2023", "FY2024", "Change"], rows=rows)])
     (one,) = cards.answer_cards(answer, thread_key="teams:t:c", question="q")
     assert cards.utf16_bytes(one) <= cards.CARD_BUDGET
+
+
+def test_a_vote_that_reaches_another_process_is_shown_on_the_card(footnote, corpus_db):  # noqa: F811
+    """Two endpoints on one database, as two replicas (or answer workers) are: the card is sent by
+    one, the 👍 reaches the other, and the card still shows the count."""
+    conv = "a:two-replicas"
+    with FakeConnector() as connector:
+        async def session():
+            apps, urls, runners = [make_app(teams_settings(), footnote), make_app(teams_settings(), footnote)], [], []
+            for app in apps:
+                runner = web.AppRunner(app)
+                await runner.setup()
+                site = web.TCPSite(runner, "127.0.0.1", 0)
+                await site.start()
+                runners.append(runner)
+                urls.append(f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}/api/messages")
+
+            async def post(i, a):
+                async with aiohttp.ClientSession() as http:
+                    async with http.post(urls[i], json=a) as resp:
+                        assert resp.status in (200, 201)
+                await apps[i][BOT_KEY].idle()
+
+            try:
+                await post(0, activity("What was Walmart's revenue in fiscal 2024?", service_url=connector.url, conversation_id=conv))
+                (answer,) = connector.messages(conv)
+                up = answer.card["actions"][0]["data"]
+                await post(1, activity("", service_url=connector.url, conversation_id=conv, value=up, replyToId=answer.id,
+                                       user="29:elsewhere"))
+                return answer
+            finally:
+                for runner in runners:
+                    await runner.cleanup()
+
+        answer = asyncio.run(session())
+        edits = [u for u in connector.updates if u.reply_to == answer.id]
+        assert edits, "the replica that took the vote showed it on the card the other one sent"
+        shown = next(a["content"] for a in edits[-1].activity["attachments"])
+        assert [x["title"] for x in shown["actions"]] == ["👍 1", "👎"]
+        assert shown["body"] == answer.card["body"], "the same card, only the counts added"
+    with corpus_db.connection() as conn:
+        conn.execute("DELETE FROM feedback WHERE platform = 'teams'")  # the corpus database is shared: leave it as found

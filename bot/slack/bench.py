@@ -174,43 +174,89 @@ def _ok(environ, start_response):
 # --- the app's side ----------------------------------------------------------------------------
 
 def run_bench(args, settings) -> int:
+    """Both ways of serving Slack in one run, on the same questions: `base`, Bolt behind the threaded
+    HTTP server with the answers in the same process (`footnote slack --http`), and `front`, the
+    aiohttp front that only acknowledges and queues, with answer workers in their own processes
+    (`footnote serve`)."""
     if not (REPO / "tests" / "fakes" / "fake_slack.py").exists():
         print("footnote bench slack: run it from the repository checkout (it uses tests/fakes/fake_slack.py)", file=sys.stderr)
         return 2
+    from agent.service import Footnote
+
+    modes = ["base", "front"] if args.mode == "both" else [args.mode]
+    with Footnote.open(settings, use_cache=args.cache) as footnote:
+        questions = _questions(footnote, args.mentions)
+        results = {mode: _run_mode(mode, args, settings, footnote, questions) for mode in modes}
+
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(results, indent=2) + "\n")
+    keys = list(results[modes[0]])
+    print(f"{'':34}" + "".join(f"{m:>14}" for m in modes))
+    for k in keys:
+        print(f"{k:34}" + "".join(f"{str(results[m].get(k)):>14}" for m in modes))
+    print(f"written to {args.out}")
+    ok = all(r["duplicates"] == 0 and r["non_200_acks"] == 0 for r in results.values())
+    return 0 if ok else 1
+
+
+def _run_mode(mode: str, args, settings, footnote, questions: list[str]) -> dict:
+    import os
+
     from pydantic import SecretStr
 
-    from agent.service import Footnote
     from bot.slack.app import build_app
     from bot.slack.server import serving_http, serving_wsgi
 
     ctx = multiprocessing.get_context("spawn")
-    with Footnote.open(settings, use_cache=args.cache) as footnote:
-        questions = _questions(footnote, args.mentions)
-        ours, theirs = ctx.Pipe()
-        slack = ctx.Process(target=slack_side, args=(theirs, questions, args.retries, args.concurrency, args.update_per_minute),
-                            daemon=True)
-        slack.start()
-        api_url = ours.recv()
-        bench_settings = settings.model_copy(update={
-            "slack_bot_token": SecretStr("xoxb-bench-token"),
-            "slack_signing_secret": SecretStr(SECRET),
-            "slack_api_url": api_url,
-            # One sender asks everything: the per-person limit would answer most of it politely.
-            "chat_per_user_per_minute": 0,
-            "chat_per_workspace_per_minute": 0,
-        })
-        app = build_app(bench_settings, footnote, footnote.db, workers=args.workers, placeholder_after_s=args.placeholder_after)
-        with serving_http(app) as url, serving_wsgi(_ok) as floor_url:
-            ours.send((url, floor_url))
-            side = ours.recv()
+    ours, theirs = ctx.Pipe()
+    slack = ctx.Process(target=slack_side, args=(theirs, questions, args.retries, args.concurrency, args.update_per_minute),
+                        daemon=True)
+    slack.start()
+    api_url = ours.recv()
+    bench_settings = settings.model_copy(update={
+        "slack_bot_token": SecretStr("xoxb-bench-token"),
+        "slack_signing_secret": SecretStr(SECRET),
+        "slack_api_url": api_url,
+        # One sender asks everything: the per-person limit would answer most of it politely.
+        "chat_per_user_per_minute": 0,
+        "chat_per_workspace_per_minute": 0,
+    })
+    answerers = []
+    try:
+        if mode == "base":
+            app = build_app(bench_settings, footnote, footnote.db, workers=args.workers, placeholder_after_s=args.placeholder_after)
+            with serving_http(app) as url, serving_wsgi(_ok) as floor_url:
+                ours.send((url, floor_url))
+                side = ours.recv()
+        else:
+            from bot import web
+            from bot.outage import Outage
+
+            env = {**os.environ, "SLACK_BOT_TOKEN": "xoxb-bench-token", "SLACK_SIGNING_SECRET": SECRET,
+                   "SLACK_API_URL": api_url, "FOOTNOTE_CHAT_PER_USER_PER_MINUTE": "0",
+                   "FOOTNOTE_CHAT_PER_WORKSPACE_PER_MINUTE": "0"}
+            answerers = start_workers(args.answer_processes, workers=args.workers, env=env,
+                                      extra=("--placeholder-after", str(args.placeholder_after), *(() if args.cache else ("--no-cache",))))
+            outage = Outage(footnote.db)
+            app = build_app(bench_settings, footnote, footnote.db, workers=args.workers,
+                            placeholder_after_s=args.placeholder_after, outage=outage)
+            front = web.make_front(footnote, slack_app=app, prune_every_s=None, handoff=web.Handoff(footnote.db, outage))
+            with web.serving(front) as base, serving_wsgi(_ok) as floor_url:
+                ours.send((base + web.SLACK_PATH, floor_url))
+                side = ours.recv()
+    finally:
+        for proc in answerers:
+            proc.terminate()
+            proc.wait(30)
         slack.join(timeout=10)
 
-    figures = {
+    return {
         "mentions": len(questions),
         "deliveries": side["deliveries"],
         "retries_per_event": args.retries,
         "concurrency": args.concurrency,
         "answer_workers": args.workers,
+        "answer_processes": 0 if mode == "base" else args.answer_processes,
         **_summary(side["acks"], "ack_ms"),
         "ack_ms_max": round(max(side["acks"]), 2),
         "non_200_acks": side["non_200"],
@@ -232,9 +278,22 @@ def run_bench(args, settings) -> int:
         "answers_over_3_calls": sum(1 for n in side["calls_per_answer"] if n > 3),
         "rate_limited_responses": side["rate_limited"],
     }
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(figures, indent=2) + "\n")
-    for k, v in figures.items():
-        print(f"{k}: {v}")
-    print(f"written to {args.out}")
-    return 0 if figures["duplicates"] == 0 and figures["non_200_acks"] == 0 else 1
+
+
+def start_workers(n: int, *, workers: int, env: dict, extra: tuple[str, ...] = (), timeout_s: float = 300) -> list:
+    """`footnote worker` processes, returned once each has its model loaded (a worker still loading
+    would take the machine's cores from what is measured)."""
+    import tempfile
+
+    from bot.bot_cli import start_worker
+
+    folder = Path(tempfile.mkdtemp(prefix="footnote-bench-"))
+    ready = [folder / f"ready-{i}" for i in range(n)]
+    procs = [start_worker(workers=workers, env=env, extra=(*extra, "--ready-file", str(r))) for r in ready]
+    deadline = time.monotonic() + timeout_s
+    while not all(r.exists() for r in ready):
+        if time.monotonic() > deadline or any(p.poll() is not None for p in procs):
+            raise RuntimeError("an answer worker did not start")
+        time.sleep(0.2)
+    time.sleep(1.0)
+    return procs

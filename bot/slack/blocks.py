@@ -5,12 +5,31 @@ at most 3,000 characters, context blocks at most 10 elements, one `table` block 
 at most 100 rows and 20 columns, placed inside the message's `attachments` as Slack documents it
 (larger tables become monospaced sections, split so every row is shown), button values at most
 2,000 characters. Every message also carries a plain-text `text` for notifications.
+
+Blocks are built with slack_sdk's own models (slack_sdk.models.blocks), which know Block Kit's
+shapes and check its limits as they are serialized, so a hand-written dict cannot drift from the
+platform; messages travel as the plain dicts those models produce.
 """
 
 from __future__ import annotations
 
 import json
 import re
+
+from slack_sdk.models.blocks import (
+    ActionsBlock,
+    ButtonElement,
+    ContextBlock,
+    MarkdownTextObject,
+    PlainTextObject,
+    RawTextObject,
+    RichTextBlock,
+    RichTextElementParts,
+    RichTextSectionElement,
+    SectionBlock,
+    TableBlock,
+    TableBlockColumnSettings,
+)
 
 from agent.answer import Answer, Table
 from bot import render_chat
@@ -74,11 +93,12 @@ def split_text(text: str, limit: int = SECTION_LIMIT) -> list[str]:
 
 
 def section(text: str) -> dict:
-    return {"type": "section", "text": {"type": "mrkdwn", "text": text[:SECTION_LIMIT]}}
+    return SectionBlock(text=MarkdownTextObject(text=text[:SECTION_LIMIT])).to_dict()
 
 
-def context(texts: list[str]) -> dict:
-    return {"type": "context", "elements": [{"type": "mrkdwn", "text": t[:SECTION_LIMIT]} for t in texts[:CONTEXT_ELEMENTS]]}
+def context(texts: list[str], *, block_id: str | None = None) -> dict:
+    elements = [MarkdownTextObject(text=t[:SECTION_LIMIT]) for t in texts[:CONTEXT_ELEMENTS]]
+    return ContextBlock(elements=elements, block_id=block_id).to_dict()
 
 
 def fits_table_block(table: Table) -> bool:
@@ -92,19 +112,16 @@ def table_block(table: Table) -> dict:
     for r in range(len(table.rows)):
         rows.append([raw_cell(render_chat.cell_text(table, r, c)) for c in range(ncols)])
     numeric = [bool(table.rows) and all(_looks_numeric(str(row[c])) for row in table.rows if c < len(row)) for c in range(ncols)]
-    settings = [{"align": "right" if num else "left", "is_wrapped": True} for num in numeric]
-    return {"type": "table", "rows": rows, "column_settings": settings}
+    settings = [TableBlockColumnSettings(align="right" if num else "left", is_wrapped=True) for num in numeric]
+    return TableBlock(rows=rows, column_settings=settings).to_dict()
 
 
 def raw_cell(text: str) -> dict:
-    return {"type": "raw_text", "text": text or " "}
+    return RawTextObject(text=text or " ").to_dict()
 
 
 def link_cell(text: str, url: str) -> dict:
-    return {
-        "type": "rich_text",
-        "elements": [{"type": "rich_text_section", "elements": [{"type": "link", "url": url, "text": text}]}],
-    }
+    return RichTextBlock(elements=[RichTextSectionElement(elements=[RichTextElementParts.Link(url=url, text=text)])]).to_dict()
 
 
 def _looks_numeric(value: str) -> bool:
@@ -197,12 +214,11 @@ def feedback_block(thread_key: str, question: str, votes: tuple[int, int] = (0, 
         value = json.dumps({"t": thread_key, "q": question}, ensure_ascii=False)
     up, down = votes
 
-    def button(action_id: str, emoji: str, count: int) -> dict:
+    def button(action_id: str, emoji: str, count: int) -> ButtonElement:
         label = f"{emoji} {count}" if count else emoji
-        return {"type": "button", "action_id": action_id, "text": {"type": "plain_text", "text": label, "emoji": True}, "value": value}
+        return ButtonElement(action_id=action_id, text=PlainTextObject(text=label, emoji=True), value=value)
 
-    return {"type": "actions", "block_id": FEEDBACK_BLOCK,
-            "elements": [button(FEEDBACK_UP, "👍", up), button(FEEDBACK_DOWN, "👎", down)]}
+    return ActionsBlock(block_id=FEEDBACK_BLOCK, elements=[button(FEEDBACK_UP, "👍", up), button(FEEDBACK_DOWN, "👎", down)]).to_dict()
 
 
 def with_votes(message: dict, votes: tuple[int, int], note: str | None = None) -> dict:
@@ -217,7 +233,7 @@ def with_votes(message: dict, votes: tuple[int, int], note: str | None = None) -
                 carried = json.loads(b["elements"][0]["value"])
                 out.append(feedback_block(carried.get("t", ""), carried.get("q", ""), votes))
                 if note:
-                    out.append({**context([escape(note)]), "block_id": FEEDBACK_BLOCK + "_note"})
+                    out.append(context([escape(note)], block_id=FEEDBACK_BLOCK + "_note"))
             else:
                 out.append(b)
         return out
@@ -289,5 +305,5 @@ def listing_message(title: str, columns: list[str], rows: list[list[str | tuple[
     if fits_table_block(table):
         cells = [[raw_cell(c) for c in columns]]
         cells += [[link_cell(*c) if isinstance(c, tuple) else raw_cell(c) for c in row] for row in rows]
-        return {"text": plain, "blocks": blocks, "attachments": [{"blocks": [{"type": "table", "rows": cells}] + tail}]}
+        return {"text": plain, "blocks": blocks, "attachments": [{"blocks": [TableBlock(rows=cells).to_dict()] + tail}]}
     return {"text": plain, "blocks": (blocks + monospace_sections(table))[: MAX_BLOCKS - len(tail)] + tail}

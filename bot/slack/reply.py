@@ -15,7 +15,9 @@ from __future__ import annotations
 import html
 import logging
 import re
+import threading
 import time
+from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -23,9 +25,11 @@ from slack_sdk.errors import SlackApiError
 
 from agent.answer import Turn
 from bot import ledger, limits, render_chat
+from bot.outage import UNAVAILABLE_TEXT, Outage, Unavailable
 from bot.slack import blocks
 from bot.slack.deliver import deliver, quietly, without_retries
 from store import turns
+from store.db import is_outage
 from store.errors import FootnoteError
 
 log = logging.getLogger(__name__)
@@ -61,8 +65,9 @@ def first_delivery(db, body: dict) -> bool:
     try:
         if ledger.claim_event(db, "slack", event_id):
             return True
-    except Exception:
-        # Without the database Footnote can neither deduplicate nor answer: log, stay silent.
+    except Exception as exc:
+        if is_outage(exc):
+            raise  # the caller tells the user and keeps the event (bot.outage)
         log.exception("could not record event %s; not answering it", event_id)
         return False
     log.debug("dropping a repeat delivery of event %s", event_id)
@@ -172,16 +177,25 @@ class Answering:
     Bolt's listener threads only claim the event, show that Footnote is working (👀, or the
     assistant status in an assistant thread) and hand the question over, so a queue of slow
     answers never delays the next user's "working" signal. `workers` bounds how many answers run
-    at once; turns of one thread run one after another, in the order they were asked."""
+    at once; turns of one thread run one after another, in the order they were asked.
+
+    While the database is down (bot.outage) the user is told so at once, in the thread, and the
+    question is kept and answered once the database is back; an answer the outage interrupted is
+    told the same way and answered again."""
 
     def __init__(self, footnote, db, *, workers: int = 4, settings=None, placeholder_after_s: float = PLACEHOLDER_AFTER_S,
-                 rate_limits: limits.RateLimits | None = None):
+                 rate_limits: limits.RateLimits | None = None, outage: Outage | None = None):
         self.footnote = footnote
         self.db = db
         self.settings = settings
         self.placeholder_after_s = placeholder_after_s
         self.limits = rate_limits or (limits.from_settings(settings) if settings is not None else limits.RateLimits())
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="footnote-answer")
+        self.outage = outage or Outage(db)
+        self.outage.on_down(self._tell_in_flight)
+        self._in_flight: dict[str, list] = {}  # turn -> [client, asked, told]
+        self._joined: OrderedDict[str, None] = OrderedDict()  # threads this process answered in
+        self._lock = threading.Lock()
 
     def shows_path_to(self, user: str) -> bool:
         return bool(self.settings is not None and self.settings.shows_path_to(user))
@@ -190,50 +204,126 @@ class Answering:
         """An over-long question or one over the rate limits: the polite reply to send instead."""
         return limits.too_long(text) or self.limits.check(team, user)
 
-    def ask(self, client, asked: Asked) -> Future | None:
+    def take(self, client, body: dict, asked: Asked, *, follow_up: bool = False, pending=None, told: bool = False) -> None:
+        """An event for Footnote: claim it (Slack redelivers), check that a follow-up is in one of
+        Footnote's threads, then ask. While the database is down the user is told at once and the
+        event kept; it is taken again, from where it stopped, once the database is back."""
+        try:
+            if pending is not None:
+                admitted = self.outage.settle(pending, self._admit, body, asked, follow_up)
+            else:
+                admitted = self.outage.call(self._admit, body, asked, follow_up)
+        except Unavailable as down:
+            key = f"slack:{body.get('event_id') or asked.key + ':' + asked.message_ts}"
+            stuck = down.pending
+            kept = self.outage.keep(key, lambda: self.take(client, body, asked, follow_up=follow_up,
+                                                           pending=stuck, told=True))
+            if kept and not told and (not follow_up or asked.key in self._joined):
+                self._tell_unavailable(client, asked)
+            return
+        if admitted:
+            self.ask(client, asked, told=told)
+
+    def _admit(self, body: dict, asked: Asked, follow_up: bool) -> bool:
+        if not first_delivery(self.db, body):
+            return False
+        return not follow_up or ledger.in_thread(self.db, asked.key)
+
+    def ask(self, client, asked: Asked, *, told: bool = False) -> Future | None:
         """Show Footnote is working, then answer on the pool. Never raises."""
         if not asked.text:
-            ledger.join_thread(self.db, asked.key)
+            try:
+                self.outage.call(self._enter, asked, False)
+            except Unavailable:
+                pass  # a hint needs no memory
             hint = FILES_HINT if asked.has_files else EMPTY_HINT
             _post_or_log(client, asked, blocks.text_message(hint.format(example=render_chat.covered_example(self.footnote))))
             return None
-        refusal = self.refusal_before_work(asked.team, asked.user, asked.text)
+        refusal = None if told else self.refusal_before_work(asked.team, asked.user, asked.text)
         if refusal:
             _post_or_log(client, asked, blocks.text_message(refusal))
             return None
+        try:
+            # Take the turn's place in its thread before any answer starts (store/turns.py).
+            self.outage.call(self._enter, asked, True)
+        except Unavailable:
+            self._keep(client, asked, lambda: self.ask(client, asked, told=True), told=told)
+            return None
         if asked.assistant and _set_assistant_status(client, asked):
             # Slack clears the status itself when the answer is posted in the thread.
-            return self._queue(client, asked, _Progress(client, asked, assistant_status=True))
+            return self._submit(client, asked, _Progress(client, asked, assistant_status=True), told)
         quietly(without_retries(client).reactions_add, channel=asked.channel, timestamp=asked.message_ts, name=WORKING_REACTION)
+        return self._submit(client, asked, _Progress(client, asked, placeholder_after_s=self.placeholder_after_s), told)
+
+    def _enter(self, asked: Asked, queue_turn: bool) -> None:
         if not asked.direct:
             ledger.join_thread(self.db, asked.key)
-        return self._queue(client, asked, _Progress(client, asked, placeholder_after_s=self.placeholder_after_s))
-
-    def _queue(self, client, asked: Asked, progress: _Progress) -> Future:
-        """Take the turn's place in its thread, then hand it to the answer threads."""
-        try:
+            with self._lock:
+                self._joined[asked.key] = None
+                while len(self._joined) > 10_000:
+                    self._joined.popitem(last=False)
+        if queue_turn:
             turns.register(self.db, asked.key, asked.message_ts, asked.message_ts)
-        except Exception:
-            log.warning("could not queue the turn %s in %s; answering without order", asked.message_ts, asked.key, exc_info=True)
+
+    def _submit(self, client, asked: Asked, progress: _Progress, told: bool) -> Future:
+        turn = f"{asked.key}:{asked.message_ts}"
+        with self._lock:
+            self._in_flight[turn] = [client, asked, told]
         return self.pool.submit(self._answer, client, asked, progress)
 
+    def _keep(self, client, asked: Asked, job, *, told: bool) -> None:
+        if self.outage.keep(f"{asked.key}:{asked.message_ts}", job) and not told:
+            self._tell_unavailable(client, asked)
+
+    def _tell_unavailable(self, client, asked: Asked) -> None:
+        log.info("told %s that the database is unavailable; the question is kept", asked.key)
+        _post_or_log(client, asked, blocks.text_message(UNAVAILABLE_TEXT))
+
+    def _tell_in_flight(self) -> None:
+        """An outage began: everyone whose answer is under way hears it now, not at its deadline."""
+        with self._lock:
+            waiting = [entry for entry in self._in_flight.values() if not entry[2]]
+            for entry in waiting:
+                entry[2] = True
+        for client, asked, _ in waiting:
+            self._tell_unavailable(client, asked)
+
     def _answer(self, client, asked: Asked, progress: _Progress) -> None:
+        turn = f"{asked.key}:{asked.message_ts}"
+        epoch = self.outage.epoch
+        interrupted = False
         try:
-            with turns.in_order(self.db, asked.key, asked.message_ts):
-                progress.started = time.monotonic()
-                answer = self.footnote.answer(
-                    Turn(thread_key=asked.key, user=asked.user, text=asked.text), on_status=progress.status, on_text=progress.text
-                )
-            log.info("answered in %s: kind=%s planner=%s composer=%s cached=%s timings=%s", asked.key, answer.kind,
-                     answer.planner, answer.composer, answer.cached, answer.timings)
-            message = blocks.answer_message(answer, thread_key=asked.key, question=asked.text,
-                                            show_path=self.shows_path_to(asked.user))
-        except FootnoteError as exc:
-            log.warning("answer failed with a user-facing error in %s: %s", asked.key, exc)
-            message = blocks.text_message(str(exc))
-        except Exception:
-            log.exception("answering failed in %s", asked.key)
-            message = blocks.text_message(render_chat.POLITE_ERROR)
+            with self.outage.answering():
+                try:
+                    with turns.in_order(self.db, asked.key, asked.message_ts):
+                        progress.started = time.monotonic()
+                        answer = self.footnote.answer(
+                            Turn(thread_key=asked.key, user=asked.user, text=asked.text), on_status=progress.status,
+                            on_text=progress.text
+                        )
+                    log.info("answered in %s: kind=%s planner=%s composer=%s cached=%s timings=%s", asked.key, answer.kind,
+                             answer.planner, answer.composer, answer.cached, answer.timings)
+                    interrupted = answer.refusal_reason == "internal_error" and (self.outage.down or self.outage.epoch != epoch)
+                    message = blocks.answer_message(answer, thread_key=asked.key, question=asked.text,
+                                                    show_path=self.shows_path_to(asked.user))
+                except FootnoteError as exc:
+                    log.warning("answer failed with a user-facing error in %s: %s", asked.key, exc)
+                    message = blocks.text_message(str(exc))
+                except Exception as exc:
+                    interrupted = is_outage(exc) or self.outage.down or self.outage.epoch != epoch
+                    if interrupted:
+                        log.warning("the database went away under the answer in %s (%s)", asked.key, exc.__class__.__name__)
+                    else:
+                        log.exception("answering failed in %s", asked.key)
+                    message = blocks.text_message(render_chat.POLITE_ERROR)
+        finally:
+            with self._lock:
+                entry = self._in_flight.pop(turn, None)
+        told = bool(entry and entry[2])
+        if interrupted:
+            # Not the user's answer: the outage's. They are told (once) and it is answered again once the database is back.
+            self._keep(client, asked, lambda: self._again(client, asked), told=told)
+            return
         landed = None
         try:
             landed = _finish(client, asked, progress, message)
@@ -243,6 +333,10 @@ class Answering:
             quietly(client.reactions_remove, channel=asked.channel, timestamp=asked.message_ts, name=WORKING_REACTION)
         elif not landed:
             log.error("the answer in %s never reached Slack; the 👀 stays on the question", asked.key)
+
+    def _again(self, client, asked: Asked) -> None:
+        self._submit(client, asked, _Progress(client, asked, assistant_status=asked.assistant,
+                                              placeholder_after_s=self.placeholder_after_s), True)
 
 
 def _finish(client, asked: Asked, progress: _Progress, message: dict) -> str | None:

@@ -4,15 +4,19 @@ HTTP runs Bolt's WSGI adapter on a threaded stdlib server: every request gets it
 signature checks and acks never wait behind one another (Bolt's own `app.start()` server serves
 one request at a time). In front of Bolt, SlackGate caps the body and refuses a bad or stale
 signature (401) before Bolt parses anything. The server bounds what idle or slow clients can hold:
-a socket that sends nothing for READ_TIMEOUT_S is closed, and past MAX_CONNECTIONS a new
-connection gets a 503 at once instead of a thread.
+a socket that sends nothing for READ_TIMEOUT_S is closed, and at most MAX_CONNECTIONS are open at
+once. A connection past the cap takes the place of the oldest one that has not finished sending
+its request (idle, or slow-loris headers), so idle sockets cannot lock a real request out; only
+when every connection is inside a request does the newcomer get a 503 at once instead of a thread.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import socket
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from socketserver import ThreadingMixIn
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
@@ -39,27 +43,57 @@ class _ThreadingWSGIServer(ThreadingMixIn, WSGIServer):
 
     def server_activate(self) -> None:
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._open: OrderedDict[socket.socket, bool] = OrderedDict()  # connection -> inside a request
+        self._open_lock = threading.Lock()
         super().server_activate()
 
     def process_request(self, request, client_address) -> None:
-        if not self._slots.acquire(blocking=False):
+        if not self._slots.acquire(blocking=False) and not (self._evict_one() and self._slots.acquire(timeout=1.0)):
             try:
                 request.sendall(_BUSY)
             except OSError:
                 pass
             self.shutdown_request(request)
             return
+        with self._open_lock:
+            self._open[request] = False
         super().process_request(request, client_address)
 
     def process_request_thread(self, request, client_address) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
+            with self._open_lock:
+                self._open.pop(request, None)
             self._slots.release()
+
+    def inside_request(self, request) -> None:
+        with self._open_lock:
+            if request in self._open:
+                self._open[request] = True
+
+    def _evict_one(self) -> bool:
+        """Close the oldest connection that has not sent a whole request; its thread then ends."""
+        with self._open_lock:
+            victim = next((conn for conn, busy in self._open.items() if not busy), None)
+            if victim is None:
+                return False
+            self._open[victim] = True  # never chosen twice
+        try:
+            victim.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        return True
 
 
 class _QuietHandler(WSGIRequestHandler):
     timeout = READ_TIMEOUT_S
+
+    def parse_request(self) -> bool:
+        parsed = super().parse_request()
+        if parsed:
+            self.server.inside_request(self.request)
+        return parsed
 
     def log_message(self, format, *args) -> None:
         log.debug("%s %s", self.address_string(), format % args)

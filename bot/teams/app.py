@@ -55,11 +55,12 @@ def make_app(settings, footnote) -> web.Application:
     return app
 
 
-def messages_handler(settings, footnote):
+def messages_handler(settings, footnote, *, queue: bool = False):
     """The `POST /api/messages` handler (also mounted by the web front, bot/web.py); its `bot`
-    attribute is the FootnoteBot, whose `idle()` waits for answers under way."""
+    attribute is the FootnoteBot, whose `idle()` waits for answers under way. With `queue`,
+    authenticated activities are queued for answer workers (`footnote worker`)."""
     adapter = make_adapter(settings)
-    bot = FootnoteBot(footnote, adapter=adapter, settings=settings)
+    bot = FootnoteBot(footnote, adapter=adapter, settings=settings, queue=queue)
 
     async def messages(request: web.Request) -> web.Response:
         try:
@@ -100,5 +101,8 @@ def _loopback(host: str) -> bool:
 
 
 def run(settings, footnote, host: str, port: int) -> None:
-    log.info("Footnote for Teams listening on http://%s:%d%s", host, port, MESSAGES_PATH)
-    web.run_app(make_app(settings, footnote), host=host, port=port, print=None)
+    """On the web front's server (bot/web.py): idle and slow connections are closed, and open
+    connections are capped the same way as `footnote serve`'s."""
+    from bot import web as front
+
+    front.run(make_app(settings, footnote), host, port)

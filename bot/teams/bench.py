@@ -92,46 +92,87 @@ def _bench_questions(footnote, n: int) -> list[str]:
 
 
 def run_bench(args, settings) -> int:
+    """Both ways of serving Teams in one run, on the same questions: `base`, the endpoint of
+    `footnote teams` (answers in the same process), and `front`, `footnote serve`'s front that
+    authenticates and queues, with answer workers in their own processes."""
     if not (REPO / "tests" / "fakes" / "fake_connector.py").exists():
         print("footnote bench teams: run it from the repository checkout (it uses tests/fakes/fake_connector.py)", file=sys.stderr)
         return 2
-    from aiohttp import web
-
     from agent.service import Footnote
-    from bot.teams.app import BOT_KEY, MESSAGES_PATH, make_app
-    from bot.teams.cards import CARD_BUDGET
 
-    ctx = multiprocessing.get_context("spawn")
+    modes = ["base", "front"] if args.mode == "both" else [args.mode]
     bench_settings = settings.model_copy(update={"microsoft_app_id": None, "microsoft_app_password": None,
                                                  "chat_per_user_per_minute": 0, "chat_per_workspace_per_minute": 0})
     with Footnote.open(settings, use_cache=args.cache) as footnote:
         questions = _bench_questions(footnote, args.activities)
-        ours, theirs = ctx.Pipe()
-        side_proc = ctx.Process(target=connector_side, args=(theirs, questions, args.concurrency), daemon=True)
-        side_proc.start()
-        ours.recv()
+        results = {mode: _run_mode(mode, args, bench_settings, footnote, questions) for mode in modes}
 
-        async def serve() -> dict:
-            app = make_app(bench_settings, footnote)
-            runner = web.AppRunner(app)
-            await runner.setup()
-            site = web.TCPSite(runner, "127.0.0.1", 0)
-            await site.start()
-            port = site._server.sockets[0].getsockname()[1]
-            ours.send(f"http://127.0.0.1:{port}{MESSAGES_PATH}")
-            loop = asyncio.get_running_loop()
-            side = await loop.run_in_executor(None, ours.recv)
-            await app[BOT_KEY].idle()
-            await runner.cleanup()
-            return side
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(results, indent=2) + "\n")
+    print(f"{'':34}" + "".join(f"{m:>14}" for m in modes))
+    for k in results[modes[0]]:
+        print(f"{k:34}" + "".join(f"{str(results[m].get(k)):>14}" for m in modes))
+    print(f"written to {args.out}")
+    from bot.teams.cards import CARD_BUDGET
 
-        side = asyncio.run(serve())
+    ok = all(f["non_2xx"] == 0 and f["answered"] == len(questions) and f["duplicates"] == 0
+             and f["card_utf16_bytes_max"] <= CARD_BUDGET for f in results.values())
+    return 0 if ok else 1
+
+
+def _run_mode(mode: str, args, bench_settings, footnote, questions: list[str]) -> dict:
+    import os
+
+    from aiohttp import web
+
+    from bot.teams.app import BOT_KEY, MESSAGES_PATH, make_app
+    from bot.teams.cards import CARD_BUDGET
+
+    ctx = multiprocessing.get_context("spawn")
+    ours, theirs = ctx.Pipe()
+    side_proc = ctx.Process(target=connector_side, args=(theirs, questions, args.concurrency), daemon=True)
+    side_proc.start()
+    ours.recv()
+    answerers = []
+    try:
+        if mode == "base":
+            async def serve() -> dict:
+                app = make_app(bench_settings, footnote)
+                runner = web.AppRunner(app)
+                await runner.setup()
+                site = web.TCPSite(runner, "127.0.0.1", 0)
+                await site.start()
+                port = site._server.sockets[0].getsockname()[1]
+                ours.send(f"http://127.0.0.1:{port}{MESSAGES_PATH}")
+                side = await asyncio.get_running_loop().run_in_executor(None, ours.recv)
+                await app[BOT_KEY].idle()
+                await runner.cleanup()
+                return side
+
+            side = asyncio.run(serve())
+        else:
+            from bot import web as front
+            from bot.slack.bench import start_workers
+            from bot.teams.app import messages_handler
+
+            env = {k: v for k, v in os.environ.items() if not k.lower().startswith(("microsoftapp", "slack_"))}
+            env.update(FOOTNOTE_CHAT_PER_USER_PER_MINUTE="0", FOOTNOTE_CHAT_PER_WORKSPACE_PER_MINUTE="0")
+            answerers = start_workers(args.answer_processes, workers=4, env=env, extra=() if args.cache else ("--no-cache",))
+            app = front.make_front(footnote, teams_handler=messages_handler(bench_settings, footnote, queue=True), prune_every_s=None)
+            with front.serving(app) as base:
+                ours.send(base + MESSAGES_PATH)
+                side = ours.recv()
+    finally:
+        for proc in answerers:
+            proc.terminate()
+            proc.wait(30)
         side_proc.join(timeout=10)
 
-    figures = {
+    return {
         "activities": len(questions),
         "deliveries": side["deliveries"],
         "concurrency": args.concurrency,
+        "answer_processes": 0 if mode == "base" else args.answer_processes,
         **_summary(side["http_ms"], "http_response_ms"),
         "http_response_ms_max": round(max(side["http_ms"]), 2),
         "non_2xx": side["non_2xx"],
@@ -144,12 +185,3 @@ def run_bench(args, settings) -> int:
         "activity_utf16_bytes_max": max(side["activity_bytes"] or [0]),
         "card_budget_utf16_bytes": CARD_BUDGET,
     }
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(figures, indent=2) + "\n")
-    for k, v in figures.items():
-        print(f"{k}: {v}")
-    print(f"written to {args.out}")
-    ok = (figures["non_2xx"] == 0 and figures["answered"] == len(questions) and figures["duplicates"] == 0
-          and figures["card_utf16_bytes_max"] <= CARD_BUDGET)
-    return 0 if ok else 1
-

@@ -46,8 +46,11 @@ def register(app, answering) -> None:
     assistant = Assistant()
 
     def greet(body, event, client) -> None:
-        if not first_delivery(answering.db, body):
-            return
+        try:
+            if not first_delivery(answering.db, body):
+                return
+        except Exception:
+            log.warning("could not record the new assistant thread (the database?); greeting it anyway")
         thread = event.get("assistant_thread") or {}
         channel, thread_ts = thread.get("channel_id"), thread.get("thread_ts")
         if not channel or not thread_ts:
@@ -61,9 +64,9 @@ def register(app, answering) -> None:
             log.warning("could not greet assistant thread %s/%s", channel, thread_ts, exc_info=True)
 
     def answer(body, event, context, client) -> None:
-        if not event.get("user") or event.get("user") == context.bot_user_id or not first_delivery(answering.db, body):
+        if not event.get("user") or event.get("user") == context.bot_user_id:
             return
-        answering.ask(client, Asked(
+        answering.take(client, body, Asked(
             team=context.team_id or body.get("team_id", ""),
             channel=event["channel"],
             thread_ts=event["thread_ts"],

@@ -8,6 +8,8 @@ import json
 import logging
 
 from slack_sdk.errors import SlackApiError
+from slack_sdk.models.blocks import InputBlock, Option, PlainTextInputElement, PlainTextObject, RadioButtonsElement
+from slack_sdk.models.views import View
 
 from bot import ledger
 from bot.slack import blocks
@@ -33,22 +35,22 @@ def answer_ref(body: dict) -> str | None:
 
 
 def reason_view(feedback_id: int) -> dict:
-    options = [{"text": {"type": "plain_text", "text": label}, "value": value} for value, label in ledger.FEEDBACK_REASONS.items()]
-    return {
-        "type": "modal",
-        "callback_id": REASON_VIEW,
-        "private_metadata": json.dumps({"id": feedback_id}),
-        "title": {"type": "plain_text", "text": "What was wrong?"},
-        "submit": {"type": "plain_text", "text": "Send"},
-        "close": {"type": "plain_text", "text": "Skip"},
-        "blocks": [
-            {"type": "input", "block_id": REASON_BLOCK, "label": {"type": "plain_text", "text": "The answer…"},
-             "element": {"type": "radio_buttons", "action_id": REASON_ACTION, "options": options}},
-            {"type": "input", "block_id": COMMENT_BLOCK, "optional": True,
-             "label": {"type": "plain_text", "text": "Anything else? (optional)"},
-             "element": {"type": "plain_text_input", "action_id": COMMENT_ACTION, "multiline": True, "max_length": 2000}},
+    """The 👎 form, built with slack_sdk's view and block models (they check Block Kit's limits)."""
+    options = [Option(value=value, text=PlainTextObject(text=label)) for value, label in ledger.FEEDBACK_REASONS.items()]
+    return View(
+        type="modal",
+        callback_id=REASON_VIEW,
+        private_metadata=json.dumps({"id": feedback_id}),
+        title=PlainTextObject(text="What was wrong?"),
+        submit=PlainTextObject(text="Send"),
+        close=PlainTextObject(text="Skip"),
+        blocks=[
+            InputBlock(block_id=REASON_BLOCK, label=PlainTextObject(text="The answer…"),
+                       element=RadioButtonsElement(action_id=REASON_ACTION, options=options)),
+            InputBlock(block_id=COMMENT_BLOCK, optional=True, label=PlainTextObject(text="Anything else? (optional)"),
+                       element=PlainTextInputElement(action_id=COMMENT_ACTION, multiline=True, max_length=2000)),
         ],
-    }
+    ).to_dict()
 
 
 def register(app, answering) -> None:

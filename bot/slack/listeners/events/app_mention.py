@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.slack.reply import Asked, first_delivery, question_text
+from bot.slack.reply import Asked, question_text
 
 
 def ack_now(ack) -> None:
@@ -13,8 +13,6 @@ def register(app, answering) -> None:
     def answer_mention(body, event, context, client) -> None:
         if event.get("edited") or event.get("bot_id"):
             return  # an edited mention was already answered as first written; bots are not users
-        if not first_delivery(answering.db, body):
-            return
         asked = Asked(
             team=context.team_id or body.get("team_id", ""),
             channel=event["channel"],
@@ -24,6 +22,6 @@ def register(app, answering) -> None:
             text=question_text(event.get("text", ""), context.bot_user_id),
             has_files=bool(event.get("files")),
         )
-        answering.ask(client, asked)
+        answering.take(client, body, asked)  # claims the event first: Slack redelivers
 
     app.event("app_mention")(ack=ack_now, lazy=[answer_mention])

@@ -10,8 +10,7 @@ Footnote is left to the app_mention listener so it is answered once.
 
 from __future__ import annotations
 
-from bot import ledger
-from bot.slack.reply import Asked, first_delivery, question_text, thread_key
+from bot.slack.reply import Asked, question_text
 
 ANSWERED_SUBTYPES = {None, "file_share", "thread_broadcast"}
 
@@ -35,12 +34,10 @@ def is_for_footnote(event: dict, bot_user_id: str | None) -> bool:
 
 def register(app, answering) -> None:
     def answer_message(body, event, context, client) -> None:
-        if not is_for_footnote(event, context.bot_user_id) or not first_delivery(answering.db, body):
+        if not is_for_footnote(event, context.bot_user_id):
             return
         team = context.team_id or body.get("team_id", "")
         thread_ts = event.get("thread_ts") or event["ts"]
-        if event.get("channel_type") != "im" and not ledger.in_thread(answering.db, thread_key(team, event["channel"], thread_ts)):
-            return  # a thread among people: not Footnote's conversation
         asked = Asked(
             team=team,
             channel=event["channel"],
@@ -51,6 +48,7 @@ def register(app, answering) -> None:
             has_files=bool(event.get("files")),
             direct=event.get("channel_type") == "im",
         )
-        answering.ask(client, asked)
+        # A thread among people is not Footnote's conversation: `take` checks it is one of Footnote's.
+        answering.take(client, body, asked, follow_up=not asked.direct)
 
     app.event("message")(ack=ack_now, lazy=[answer_message])

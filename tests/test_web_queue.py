@@ -1,0 +1,60 @@
+"""The web front hands Slack events and Teams activities to answer workers through Postgres.
+
+The real aiohttp front (bot/web.py) with a Handoff, the real Bolt App, the real FootnoteBot and
+botbuilder adapter, and a worker loop (bot/worker.py) on a thread of its own: what the user sees
+is asserted on the fake Slack Web API and the fake Bot Framework connector. The front answers
+nothing itself: the answers come from the worker's own App and bot."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.request
+
+from bot import web
+from bot.outage import Outage
+from bot.slack.app import build_app
+from bot.teams.app import messages_handler
+from bot.worker import run_worker, slack_handler, teams_handler
+from store import inbound
+from tests.fakes.fake_connector import FakeConnector, activity
+from tests.fakes.fake_slack import FakeSlack, SlackSender
+from tests.test_slack import SECRET, all_text, footnote, slack_settings  # noqa: F401  (fixture)
+from tests.test_teams import teams_settings
+
+
+def test_the_front_only_queues_and_a_worker_answers_each_event_once(footnote, corpus_db):  # noqa: F811
+    with FakeSlack() as slack, FakeConnector() as connector:
+        settings = slack_settings(slack.base_url)
+        outage = Outage(corpus_db)
+        front_app = build_app(settings, footnote, corpus_db, outage=outage)
+        front = web.make_front(footnote, slack_app=front_app, prune_every_s=None,
+                               teams_handler=messages_handler(teams_settings(), footnote, queue=True),
+                               handoff=web.Handoff(corpus_db, outage))
+        stop = threading.Event()
+        with web.serving(front) as base:
+            send = SlackSender(base + web.SLACK_PATH, SECRET)
+            ts, event = send.mention("What was Apple's revenue in fiscal 2024?", channel="C0QUEUE")
+            status, _, _ = send.event(event, event_id="EvQUEUE1")
+            assert status == 200
+            assert send.event(event, event_id="EvQUEUE1", retry_num=1)[0] == 200  # Slack's retry
+            request = urllib.request.Request(base + "/api/messages", method="POST", headers={"Content-Type": "application/json"},
+                                             data=json.dumps(activity("What was Apple's revenue in fiscal 2024?",
+                                                                      service_url=connector.url, conversation_id="a:queued")).encode())
+            assert urllib.request.urlopen(request, timeout=10).status in (200, 201)
+            assert slack.calls_to("reactions.add") == [] and connector.messages("a:queued") == [], "the front answered nothing"
+
+            worker_app = build_app(settings, footnote, corpus_db, verify_requests=False)
+            handlers = {"slack": slack_handler(worker_app),
+                        "teams": teams_handler(messages_handler(teams_settings(), footnote).bot)}
+            worker = threading.Thread(target=run_worker, args=(corpus_db, handlers), kwargs={"stop": stop}, daemon=True)
+            worker.start()
+            try:
+                slack.wait_for(lambda: [m for m in slack.thread("C0QUEUE", ts) if "$391.04 billion" in all_text(m)], timeout=60)
+                connector.wait_for(lambda: [r for r in connector.messages("a:queued") if "391.04" in json.dumps(r.card or {})])
+                slack.wait_for(lambda: slack.calls_to("reactions.remove"), timeout=30)
+            finally:
+                stop.set()
+                worker.join(10)
+        assert len(slack.thread("C0QUEUE", ts)) == 1, "the retry was not queued a second time"
+        assert inbound.take(corpus_db, "slack", 10) == [] and inbound.take(corpus_db, "teams", 10) == [], "nothing left queued"
