@@ -6,7 +6,8 @@
 tests/fixtures/sec and runs; it is what `make test` gates on. `shared` runs over the real
 corpus (../shared/sec) in its own database, ingesting it on first use; it is skipped, with a
 note, when that folder does not exist. `dev` (the frozen development set, evals/make_dev.py) runs
-over the same database as `shared` and adds the by-class report (evals.by_class).
+over the same database as `shared` and adds the by-class report (evals.by_class). `dev2` (a second,
+held-out development set, evals/make_dev2.py) and `dev2_prose` run the same way, only when named.
 """
 
 from __future__ import annotations
@@ -106,6 +107,9 @@ def split_by_coverage(cases, have: set[str]) -> tuple[list, list]:
             keep.append(c)
     return keep, skip
 
+
+# Sets that measure where the product stands (before and after a change): never gated.
+MEASURED_ONLY = frozenset({"dev", "dev2", "dev2_prose"})
 
 INGESTED_TICKERS = "SELECT DISTINCT c.tickers FROM companies c JOIN filings f ON f.cik = c.cik"
 

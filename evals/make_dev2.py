@@ -1,0 +1,65 @@
+"""Build evals/data/dev2_figures.jsonl: the held-out development set on figures, over the real corpus.
+
+    python -m evals.make_dev2 [--from ../shared/sec] [--out evals/data/dev2_figures.jsonl]
+
+A second, independent set in the spirit of evals/make_dev.py (same classes, same expectation
+schema, same scorer), written to measure whether the product generalises to questions nobody
+tuned it on. Its questions live in evals/data/dev2_figures_spec.py, beside the generated file, so
+the rule "never open evals/data/dev2_*" keeps both out of sight of whoever changes the agent. The
+expected values are read from the filings' inline XBRL and companyfacts (evals.xbrl_facts,
+evals.dev_spec), never from the agent. Generated once and frozen: a question is never edited after
+its result has been seen; new questions go into a new file.
+"""
+
+from __future__ import annotations
+
+import runpy
+import sys
+from pathlib import Path
+
+from evals.make_dev import PREFIX, _expand
+from evals.sets import DATA
+from evals.xbrl_facts import FactError, collect
+
+SPEC_FILE = DATA / "dev2_figures_spec.py"
+ID_PREFIX = "d2f"
+
+
+def load_spec(path: Path = SPEC_FILE) -> tuple[list[dict], list[dict]]:
+    """(SPEC, THREADS) of a spec file, read by path: it is data kept beside the set, not a module."""
+    spec = runpy.run_path(str(path))
+    return spec["SPEC"], spec["THREADS"]
+
+
+def build(corpus: Path, spec_file: Path = SPEC_FILE) -> tuple[list[dict], list[str]]:
+    data = collect(corpus)
+    spec, threads = load_spec(spec_file)
+    out, log = [], []
+    counters: dict[str, int] = {}
+    for entry in spec:
+        try:
+            line = _expand(entry, data)
+        except (FactError, KeyError) as exc:
+            log.append(f"{entry['q']!r}: {exc}, question not written")
+            continue
+        prefix = PREFIX[entry["t"]]
+        counters[prefix] = counters.get(prefix, 0) + 1
+        out.append({"id": f"{ID_PREFIX}-{prefix}-{counters[prefix]:03d}", **line})
+    for thread in threads:
+        try:
+            turns = [_expand(entry, data) for entry in thread["turns"]]
+        except (FactError, KeyError) as exc:
+            log.append(f"{thread['id']}: {exc}, thread not written")
+            continue
+        out.append({"id": thread["id"], "turns": turns})
+    return out, log
+
+
+def main(argv: list[str] | None = None) -> int:
+    from evals.make_shared import write_set
+
+    return write_set(build, DATA / "dev2_figures.jsonl", __doc__.split("\n\n")[0], argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
