@@ -34,10 +34,10 @@ from agent.plan_topics import (
     route_items,
     sub_queries,
 )
-from agent.plan_formulas import find_definition
+from agent.plan_formulas import find_definition, find_inline
 from agent.segments import key_parts
 from agent.segments import plan_key as dimension_key
-from agent.plan_words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
+from agent.plan_words import FILLER, NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.plan_years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
 from agent.plan_years import _YEAR_AFTER, Years, parse_years
 from agent.prose_route import CAUSE, order_items, topical_companies
@@ -315,11 +315,68 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
     return qualitative
 
 
+def _without(text: str, definitions: list[dict]) -> str:
+    for d in definitions:
+        text = re.sub(rf"\b{re.escape(d['name'])}\b", " ", text, flags=re.I)
+    return text
+
+
+# Words that may stand beside a formula written into a question without belonging to an operand.
+_INTRODUCING = frozenset("compute computed calculate calculated define defined using use work out figure "
+                         "i.e. ie =".split())
+
+
+def _bounded(text: str, directory: CompanyDirectory, named: str | None):
+    """Whether an inline formula at [start, end) has no operand word left outside it: the words
+    beside it are filler, a year, a company, an introducing verb or the name it defines ("EBITDA")."""
+    companies = [(m.start, m.end) for m in directory.find(text)]
+
+    def word_ok(start: int, word: str | None) -> bool:
+        if word is None or any(s <= start < e for s, e in companies):
+            return True
+        w = normalize(word)
+        return (not w or w in FILLER or w in _INTRODUCING or bool(re.fullmatch(r"(?:fy)?'?\d+\w*", w))
+                or (named is not None and w in normalize(named).split()))
+
+    def bounded(start: int, end: int) -> bool:
+        before = list(re.finditer(r"[\w&'.-]+", text[:start]))
+        after = re.search(r"[\w&'.-]+", text[end:])
+        return (word_ok(before[-1].start(), before[-1].group(0)) if before else True) and \
+            (word_ok(end + after.start(), after.group(0)) if after else True)
+    return bounded
+
+
+def _inline_formula(rest: str, plan: Plan, names: dict[str, dict], directory: CompanyDirectory
+                    ) -> tuple[dict, str] | None:
+    """A formula written into the question (agent.plan_formulas.find_inline), when the question
+    names no registry formula it would merely restate: (its definition, the text without it). A
+    metric name the table refuses ("EBITDA (operating income + D&A)") names the definition."""
+    if plan.route == "refusal" and plan.refusal_reason != "unknown_metric":
+        return None
+    if any(k in FORMULAS for k in plan.metrics):
+        return None  # "quick ratio ((current assets - inventories) / current liabilities)": the registry's
+    unknown = plan.refusal_detail if plan.route == "refusal" else None
+    found = find_inline(rest, names, _bounded(rest, directory, unknown))
+    if found is None:
+        return None
+    definition, start, end = found
+    cut = rest[:start] + " " + rest[end:]
+    if unknown:
+        m = re.search(rf"(?i)(?<![\w]){re.escape(unknown)}(?![\w])", rest[:start])
+        if m is None:
+            return None  # the refused metric is something else the question asks
+        definition = {**definition, "name": m.group(0).lower()}
+        cut = rest[: m.start()] + " " + rest[m.end() : start] + " " + rest[end:]
+    cut = re.sub(r"(?i),?\s*\b(?:defined|calculated|computed)\s+as\b", " ", cut)
+    return definition, cut
+
+
 def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. Never raises on user input; anything it cannot map becomes a refusal.
 
-    A formula the user defines ("define X as A plus B over C") or names from earlier in the thread
-    is taken out of the text first and asked for as 'udf:<name>' (agent.plan_formulas)."""
+    A formula the user defines ("define X as A plus B over C"), writes into the question ("gross
+    profit minus SG&A") or names from earlier in the thread is taken out of the text first and
+    asked for as 'udf:<name>' (agent.plan_formulas)."""
     raw = text or ""
     if len(raw) > MAX_CHARS:
         return _plan(raw, previous=previous, directory=directory)
@@ -327,14 +384,24 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     known = [d for d in (previous.definitions if previous is not None else [])
              if definition is None or d["name"] != definition["name"]]
     named = [d for d in known if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
-    for d in named:
-        rest = re.sub(rf"\b{re.escape(d['name'])}\b", " ", rest, flags=re.I)
-    plan = _plan(rest, previous=previous, directory=directory)
-    plan.definitions = known + ([definition] if definition else [])
+    plan = _plan(_without(rest, named), previous=previous, directory=directory)
+    new = [definition] if definition else []
+    inline = None
+    if bad is None:
+        names = {normalize(d["name"]): d["tree"] for d in known + new}
+        inline = _inline_formula(rest, plan, names, directory)
+    if inline is not None:
+        formula, rest = inline
+        inside = normalize(formula["name"]) + " " + normalize(inline[0]["formula"])
+        named = [d for d in named if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
+        new = [d for d in new if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I) or d["name"] not in inside]
+        plan = _plan(_without(rest, [*named, *new]), previous=previous, directory=directory)
+        new = [*new, formula]
+    plan.definitions = known + [d for d in ([definition] if definition else []) if d not in new] + new
     if bad is not None:
         return _refuse("unknown_metric", f"{bad} (in your formula)", tickers=plan.tickers,
                        fiscal_years=plan.fiscal_years, definitions=plan.definitions)
-    asked = [f"udf:{d['name']}" for d in ([definition] if definition else []) + named]
+    asked = [f"udf:{d['name']}" for d in new + named]
     if not asked:
         return plan
     plan.metrics = asked + [m for m in plan.metrics if m in FORMULAS or m in MEASURE_PHRASES.values()]

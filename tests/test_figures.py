@@ -167,6 +167,67 @@ def test_a_users_formula_is_parsed_remembered_and_reused_by_name(directory):
     assert bad.refusal_reason == "unknown_metric" and "widgets" in bad.refusal_detail
 
 
+@pytest.mark.parametrize(
+    "question, name, formula, unit",
+    [
+        ("my 'opex intensity' metric = (SG&A + R&D) / revenue. Apple 2023?", "opex intensity",
+         "(Selling, general and administrative expense + Research and development expense) ÷ Revenue", "percent"),
+        ("define 'reinvestment rate' as capex divided by depreciation and amortization; compute it for Walmart in 2024",
+         "reinvestment rate", "Capital expenditures ÷ Depreciation and amortization", "ratio"),
+        ("define shareholder yield = (dividends + buybacks) / (operating cash flow - capex). Apple fiscal 2024",
+         "shareholder yield", "(Dividends paid + Share repurchases) ÷ (Operating cash flow − Capital expenditures)",
+         "percent"),
+    ],
+)
+def test_a_definition_may_quote_its_name_use_an_equals_sign_and_group_with_brackets(directory, question, name,
+                                                                                       formula, unit):
+    p = plan(directory, question)
+    assert p.metrics == [f"udf:{name}"], p
+    assert (p.definitions[-1]["formula"], p.definitions[-1]["unit"]) == (formula, unit)
+
+
+@pytest.mark.parametrize(
+    "question, formula, unit",
+    [
+        ("For Walmart fiscal 2024, compute gross profit minus SG&A, in USD millions",
+         "Gross profit − Selling, general and administrative expense", "USD"),
+        ("use diluted shares: Apple net income divided by weighted average diluted shares, 2024",
+         "Net income ÷ Weighted-average diluted shares", "USD/shares"),
+        ("Apple EBITDA 2024 (operating income + D&A), USD millions",
+         "Operating income + Depreciation and amortization", "USD"),
+        ("Apple EBITDA fiscal 2024, defined as operating income plus depreciation and amortization",
+         "Operating income + Depreciation and amortization", "USD"),
+    ],
+)
+def test_a_formula_written_into_the_question_is_computed_whole_never_one_operand(directory, question, formula, unit):
+    p = plan(directory, question)
+    assert len(p.metrics) == 1 and p.metrics[0].startswith("udf:"), p
+    assert (p.definitions[-1]["formula"], p.definitions[-1]["unit"]) == (formula, unit)
+
+
+def test_a_named_formula_inside_a_larger_expression_is_an_operand_not_the_answer(directory):
+    p = plan(directory, "Let cash returned = dividends paid + share repurchases. For Tesla FY2024, what is cash "
+                        "returned as a % of operating cash flow?")
+    assert p.metrics == ["udf:cash returned as a % of operating cash flow"], p  # never the numerator alone
+    asked = p.definitions[-1]
+    assert asked["formula"] == "(Dividends paid + Share repurchases) ÷ Operating cash flow"
+    assert asked["unit"] == "percent"
+
+
+@pytest.mark.parametrize(
+    "question, metrics",
+    [
+        ("Apple EBITDA 2024", None),  # no definition: still refused by name
+        ("Apple EBITDA 2024 (operating income + amortization of intangibles)", None),  # an operand unknown
+        ("Tesla capital intensity 2024 (capex / revenue)", "capex_pct_revenue"),  # restates the registry's
+        ("Apple revenue 2022 - 2024", "revenue"),  # a range of years, not a subtraction
+    ],
+)
+def test_an_expression_is_a_formula_only_when_every_operand_is_one(directory, question, metrics):
+    p = plan(directory, question)
+    assert (p.metrics[0] if p.route == "domain" else None) == metrics, p
+
+
 # --- segments --------------------------------------------------------------------------------
 
 
