@@ -16,7 +16,7 @@ from agent.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.draft import Evidence
 from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key
 from agent.graph import status
-from agent.line_items import company_line
+from agent.line_items import company_line, labels_of, printed_order
 from agent.line_items import tokens
 from agent.plan_formulas import evaluate, metrics_of
 from agent.segments import axes_for, display_name, find_member, key_parts
@@ -73,16 +73,22 @@ def _plain(value: Decimal) -> str:
 class _Facts:
     """Facts fetched once per (company, metric, year) within a run."""
 
-    def __init__(self, conn, company: dict):
+    def __init__(self, conn, company: dict, orders: dict[str, list[str]] | None = None):
         self.conn, self.company = conn, company
+        self.orders = orders or {}  # metric key -> its concepts, the user's printed row first
         self.found: dict[tuple[str, int], Evidence | None] = {}
 
     def get(self, metric_key: str, fy: int) -> Evidence | None:
         key = (metric_key, fy)
         if key not in self.found:
-            fact = facts_store.metric_value(
-                self.conn, self.company["cik"], metric_key, fy, as_of_accession=self.company.get("as_of_accession")
-            )
+            if metric_key in self.orders:
+                fact = facts_store.annual_value(
+                    self.conn, self.company["cik"], self.orders[metric_key], fy,
+                    as_of_accession=self.company.get("as_of_accession"), unit=METRICS[metric_key].unit)
+            else:
+                fact = facts_store.metric_value(
+                    self.conn, self.company["cik"], metric_key, fy, as_of_accession=self.company.get("as_of_accession")
+                )
             self.found[key] = _fact_evidence(self.company, metric_key, fy, fact) if fact else None
         return self.found[key]
 
@@ -223,7 +229,8 @@ def _member_evidence(company: dict, label: str, fy: int, f) -> Evidence:
     )
 
 
-def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict) -> list[tuple[dict, Evidence | None]]:
+def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orders: dict | None = None
+                  ) -> list[tuple[dict, Evidence | None]]:
     """Cells for a 'dim:' key (agent.segments): the named member's figure, or every member of the
     axis a breakdown names; with no such member, one empty cell listing the members that exist."""
     metric, qualifier, breakdown = key_parts(key)
@@ -233,7 +240,8 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict) -> l
     if ("member_labels", cik) not in memo:
         memo[("member_labels", cik)] = segments_store.member_labels(conn, cik)
     labels = memo[("member_labels", cik)]
-    rows = segments_store.member_values(conn, cik, [c if ":" in c else f"us-gaap:{c}" for c in m.concepts], fy,
+    concepts = (orders or {}).get(metric) or m.concepts
+    rows = segments_store.member_values(conn, cik, [c if ":" in c else f"us-gaap:{c}" for c in concepts], fy,
                                         instant=m.period == "instant")
     metric_words = tokens(" ".join(m.synonyms))
 
@@ -262,8 +270,33 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict) -> l
     return out
 
 
+def _orders(conn, deps, cik: int, phrases: dict[str, str]) -> dict[str, list[str]]:
+    """Per metric the question named, its concepts with the one printed under the user's words first
+    (agent.line_items.printed_order); only metrics whose order that changes."""
+    if not phrases:
+        return {}
+    labels = labels_of(conn, deps.memo if deps is not None else {}, cik)
+    out = {}
+    for key, phrase in phrases.items():
+        if key in METRICS:
+            order = printed_order(labels, METRICS[key].concepts, phrase)
+            if order != list(METRICS[key].concepts):
+                out[key] = order
+    return out
+
+
+def metric_phrases(words: list[dict]) -> dict[str, str]:
+    """Metric key -> the words the question named it with (from the plan's word accounting)."""
+    out: dict[str, list[str]] = {}
+    for w in words or []:
+        if w.get("as", "").startswith("metric:"):
+            out.setdefault(w["as"][7:], []).append(w["word"])
+    return {k: " ".join(v) for k, v in out.items()}
+
+
 def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definitions: list[dict] | None = None,
-             *, changes: bool = False) -> tuple[dict[str, Evidence], list[dict], list[dict]]:
+             *, changes: bool = False, phrases: dict[str, str] | None = None
+             ) -> tuple[dict[str, Evidence], list[dict], list[dict]]:
     """Facts and computations for every (company, fiscal year, measure): evidence, calculations,
     and one cell per ask (evidence_id None when no fact reports it). With `changes` (a trend), a
     reported figure's cell also carries its growth over the year before, when both are reported."""
@@ -272,14 +305,15 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
     cells: list[dict] = []
     lines: dict = {}
     for company in companies:
-        facts = _Facts(conn, company)
+        orders = _orders(conn, deps, company["cik"], phrases or {})
+        facts = _Facts(conn, company, orders)
         for fy in company["fiscal_years"]:
             for key in metrics:
                 cell = {"ticker": company["ticker"], "name": company["name"], "fiscal_year": fy, "metric": key,
                         "label": _label(key), "evidence_id": None, "display": None,
                         "instant": key in METRICS and METRICS[key].period == "instant"}
                 if key.startswith("dim:"):
-                    for member_cell, ev in _member_cells(conn, deps, company, key, fy, cell):
+                    for member_cell, ev in _member_cells(conn, deps, company, key, fy, cell, orders):
                         if ev is not None:
                             evidence[ev.id] = ev
                             member_cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
@@ -365,7 +399,8 @@ def _numbers(state, deps, config) -> dict:
         return {"refusal": {"reason": "unknown_metric", "detail": plan.get("refusal_detail")}}
     with deps.db.connection() as conn:
         evidence, calculations, cells = _collect(conn, state["resolved"], metrics, deps, plan.get("definitions"),
-                                                 changes=plan["intent"] == "trend")
+                                                 changes=plan["intent"] == "trend",
+                                                 phrases=metric_phrases(plan.get("words")))
     refusal = _unresolved_lines(cells)
     if refusal:
         return {"retrieval": {"cells": cells}, "refusal": refusal}

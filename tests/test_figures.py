@@ -71,6 +71,34 @@ def test_a_phrase_resolves_to_a_printed_label_or_a_standard_label_only_when_near
     assert (match.concept if match else None) == concept
 
 
+def test_a_rows_lead_in_and_its_signs_other_name_do_not_hide_the_line():
+    labels = [
+        {"label": "Consolidated net income", "concept": "us-gaap:ProfitLoss", "statement": "income", "dims": {}},
+        {"label": "Less: Net income (loss) attributable to noncontrolling interests",
+         "concept": "us-gaap:NetIncomeLossAttributableToNoncontrollingInterest", "statement": "income", "dims": {}},
+    ]
+    match, _ = resolve("noncontrolling interests", "net income attributable noncontrolling interests", labels, [])
+    assert match.concept == "us-gaap:NetIncomeLossAttributableToNoncontrollingInterest"
+    # a standard label: XBRL names pair a figure with its sign (NetIncomeLoss, IncomeTaxExpenseBenefit)
+    match, _ = resolve("noncontrolling interests", "net income attributable noncontrolling interests", [],
+                       [("us-gaap:NetIncomeLossAttributableToNoncontrollingInterest", "duration"),
+                        ("us-gaap:ProfitLoss", "duration")])
+    assert match.concept == "us-gaap:NetIncomeLossAttributableToNoncontrollingInterest"
+
+
+def test_the_users_words_pick_the_row_a_company_prints_among_a_metrics_concepts():
+    from agent.concepts import METRICS
+    from agent.line_items import printed_order
+
+    labels = [{"label": "Net sales", "concept": "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
+               "statement": "income", "dims": {}},
+              {"label": "Total revenues", "concept": "us-gaap:Revenues", "statement": "income", "dims": {}}]
+    table = METRICS["revenue"].concepts
+    assert printed_order(labels, table, "net sales")[0] == "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"
+    assert printed_order(labels, table, "revenue")[0] == "us-gaap:Revenues"
+    assert printed_order(labels, table, "top line") == list(table)  # no row printed so: the table's order
+
+
 def test_two_lines_that_fit_equally_are_a_question_back():
     labels = [{"label": "Other income, net", "concept": "us-gaap:OtherNonoperatingIncomeExpense", "statement": "income",
                "dims": {}},
