@@ -230,19 +230,44 @@ def unit_of(tree: dict, name: str) -> str:
     return a if b == "pure" else "ratio"
 
 
+def operand_key(node: dict) -> str:
+    """An operand's identity: a table metric ('revenue'), narrowed to a member ('revenue@iphone'), of
+    an earlier year ('revenue@iphone~-1')."""
+    key = node["metric"]
+    if node.get("member"):
+        key += f"@{node['member']}"
+    if node.get("offset"):
+        key += f"~{node['offset']}"
+    return key
+
+
+def operand_parts(key: str) -> tuple[str, str | None, int]:
+    """(metric, member or None, year offset) of an operand key."""
+    rest, _, offset = key.partition("~")
+    metric, _, member = rest.partition("@")
+    return metric, member or None, int(offset or 0)
+
+
+def operand_label(key: str) -> str:
+    metric, member, offset = operand_parts(key)
+    label = METRICS[metric].label + (f" ({member})" if member else "")
+    return label + (" (prior year)" if offset == -1 else f" ({offset:+d} years)" if offset else "")
+
+
 def restate(tree: dict, top: bool = False) -> str:
     if "const" in tree:
         return tree["const"]
     if "metric" in tree:
-        return METRICS[tree["metric"]].label
+        return operand_label(operand_key(tree))
     sym = {"+": "+", "-": "−", "*": "×", "/": "÷"}[tree["op"]]
     inner = f" {sym} ".join(restate(a) for a in tree["args"])
     return inner if top or tree["op"] in "*" else f"({inner})"
 
 
 def metrics_of(tree: dict) -> list[str]:
+    """The operand keys (operand_key) of a tree, in order."""
     if "metric" in tree:
-        return [tree["metric"]]
+        return [operand_key(tree)]
     if "const" in tree:
         return []
     return [m for a in tree["args"] for m in metrics_of(a)]
@@ -253,7 +278,7 @@ def evaluate(tree: dict, values: dict[str, Decimal], unit: str) -> Decimal:
         if "const" in node:
             return Decimal(node["const"])
         if "metric" in node:
-            return values[node["metric"]]
+            return values[operand_key(node)]
         a, b = (ev(x) for x in node["args"])
         if node["op"] == "+":
             return a + b
@@ -278,8 +303,10 @@ def trace(definition: dict, operands: list, shown: str):
     steps = []
     for key, op in operands:
         marker = f" [{op.marker}]" if op.marker is not None else ""
-        steps.append(f"{METRICS[key].label} (FY{op.fiscal_year}): {display_value(op.value, op.unit)}{marker}")
+        label = operand_label(key).replace(" (prior year)", "")
+        steps.append(f"{label} (FY{op.fiscal_year}): {display_value(op.value, op.unit)}{marker}")
     pct = " × 100" if definition["unit"] == "percent" else ""
     steps.append(f"{definition['formula']}{pct} = {shown}")
-    return Calculation(metric=f"{definition['name']} (your definition)", formula=definition["formula"] + pct,
+    whose = "" if definition.get("derived") else " (your definition)"
+    return Calculation(metric=f"{definition['name']}{whose}", formula=definition["formula"] + pct,
                        steps=steps, result=shown)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from agent.companies import CompanyDirectory, CompanyMatch, norm_name
 from agent.company_words import english_words
-from agent.concepts import normalize
+from agent.concepts import METRICS, normalize
 from agent.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.plan import Plan
 from agent.plan_measures import _IMPLIED as _IMPLIED_PATTERNS
@@ -35,6 +35,7 @@ from agent.plan_topics import (
     sub_queries,
 )
 from agent.plan_formulas import find_definition, find_inline
+from agent.plan_members import member_asks
 from agent.segments import key_parts
 from agent.segments import plan_key as dimension_key
 from agent.plan_words import FILLER, NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
@@ -371,6 +372,15 @@ def _inline_formula(rest: str, plan: Plan, names: dict[str, dict], directory: Co
     return definition, cut
 
 
+def _company_words(plan: Plan, directory: CompanyDirectory) -> set[str]:
+    out: set[str] = set()
+    for ticker in plan.tickers:
+        company = directory.get(ticker)
+        if company is not None:
+            out |= set(normalize(company.name).split()) | {ticker.lower()}
+    return out
+
+
 def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. Never raises on user input; anything it cannot map becomes a refusal.
 
@@ -403,7 +413,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
                        fiscal_years=plan.fiscal_years, definitions=plan.definitions)
     asked = [f"udf:{d['name']}" for d in new + named]
     if not asked:
-        return plan
+        return member_asks(plan, _without(rest, named), _company_words(plan, directory))
     plan.metrics = asked + [m for m in plan.metrics if m in FORMULAS or m in MEASURE_PHRASES.values()]
     if plan.route == "domain":
         plan.items, plan.sub_queries, plan.probe = [], [], []
@@ -601,6 +611,33 @@ def _dimension(r: Reading, outside: str) -> str | None:
     return dimension_key(r.unmappable, [t["word"] for t in trace if t["as"] == "unaccounted"])
 
 
+# Words that ask for an amount over the year: a flow ("cash flow", "cash generated", "spent", "paid").
+_FLOW_WORDS = frozenset("flow flows generate generated generates generating spend spent spends spending burn burned "
+                        "burnt burns burning raise raised raises return returned returns pay paid pays use used uses "
+                        "bring brought earn earned earns make made makes".split())
+
+
+def _balance_as_flow(plan: Plan, trace: list[dict]) -> Plan | None:
+    """A balance asked for with a flow's words ("cash flow", "how much cash did it generate") is not
+    the balance: the balance is a different figure. Refused, offering the flows named like it
+    ("operating cash flow", "free cash flow"), so the user picks one; None when no balance is so asked."""
+    balances = [k for k in plan.metrics if k in METRICS and METRICS[k].period == "instant"]
+    flows = [t["word"] for t in trace if t["word"] in _FLOW_WORDS and t["as"] in ("filler", "unaccounted")]
+    left = {t["word"] for t in trace if t["as"] == "unaccounted"}
+    if not balances or not flows or not left <= _FLOW_WORDS | {"net"}:
+        return None
+    key = balances[0]
+    head = METRICS[key].label.lower().split()[0]
+    candidates = [m.label for m in METRICS.values() if m.period == "duration" and head in m.label.lower().split()]
+    candidates += [f.label for f in FORMULAS.values() if f.unit == "USD" and head in f.label.lower().split()]
+    named = " ".join(t["word"] for t in trace if t["as"] == f"metric:{key}")
+    detail = f"{named} {flows[0]}"
+    common = dict(tickers=plan.tickers, fiscal_years=plan.fiscal_years, words=trace)
+    if candidates:
+        return _refuse("ambiguous_metric", detail, candidates=candidates, **common)
+    return _refuse("unknown_metric", detail, **common)
+
+
 def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
     """A figure is answered only for what the question asks: every word accounted for (agent.plan_words).
 
@@ -631,6 +668,9 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
     dims = {w for k in plan.metrics if k.startswith("dim:") for w in key_parts(k)[1].split()}
     trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims)
     plan.words = trace
+    flow = _balance_as_flow(plan, trace)
+    if flow is not None:
+        return flow
     if not runs:
         return plan
     if "metrics" in plan.inherited:

@@ -18,7 +18,7 @@ from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_va
 from agent.graph import status
 from agent.line_items import company_line, labels_of, printed_order
 from agent.line_items import tokens
-from agent.plan_formulas import evaluate, metrics_of
+from agent.plan_formulas import evaluate, metrics_of, operand_label, operand_parts
 from agent.segments import axes_for, display_name, find_member, key_parts
 from agent.plan_words import line_parts
 from agent.query_vectors import embed_queries
@@ -176,12 +176,27 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
     return _fact_evidence(company, key, fy, fact, label=shown) if fact else None
 
 
-def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict) -> tuple[Evidence, dict] | None:
-    """A formula the user defined (agent.plan_formulas), computed like the registry's, or None with
-    the missing inputs named in the cell."""
+def _operand(conn, deps, facts: _Facts, key: str, fy: int, orders: dict | None = None) -> Evidence | None:
+    """One operand of a formula (agent.plan_formulas.operand_key) for fiscal year `fy`: a table
+    metric's fact, or a member's dimensional fact ('revenue@iphone'), of that year or an earlier one."""
+    metric, member, offset = operand_parts(key)
+    year = fy + offset
+    if member is None:
+        return facts.get(metric, year)
+    slot = (key.split("~")[0], year)
+    if slot not in facts.found:
+        found = _member_cells(conn, deps, facts.company, f"dim:{metric}|{member}", year, {}, orders)
+        facts.found[slot] = found[0][1] if found else None
+    return facts.found[slot]
+
+
+def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=None, deps=None,
+                  orders: dict | None = None) -> tuple[Evidence, dict] | None:
+    """A formula the user defined (agent.plan_formulas), or one over a member (agent.plan_members),
+    computed like the registry's, or None with the missing inputs named in the cell."""
     keys = metrics_of(definition["tree"])
-    inputs = {k: facts.get(k, fy) for k in dict.fromkeys(keys)}
-    missing = [METRICS[k].label for k, e in inputs.items() if e is None]
+    inputs = {k: _operand(conn, deps, facts, k, fy, orders) for k in dict.fromkeys(keys)}
+    missing = [operand_label(k).replace("(prior year)", f"(fiscal {fy - 1})") for k, e in inputs.items() if e is None]
     if missing:
         cell["missing_inputs"] = missing
         return None
@@ -204,8 +219,8 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict) -> tuple
     calc = {
         "id": calc_id, "key": key, "ticker": company["ticker"], "fiscal_year": fy, "value": _plain(value), "unit": unit,
         "display": shown, "definition": definition,
-        "operands": [{"evidence_id": e.id, "value": e.value, "unit": e.unit, "fiscal_year": fy, "metric": k}
-                     for k, e in inputs.items()],
+        "operands": [{"evidence_id": e.id, "value": e.value, "unit": e.unit, "fiscal_year": fy + operand_parts(k)[2],
+                      "metric": k} for k, e in inputs.items()],
     }
     return evidence, calc
 
@@ -321,9 +336,11 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     continue
                 if key.startswith("udf:"):
                     definition = next((d for d in definitions or [] if f"udf:{d['name']}" == key), None)
-                    computed = _user_formula(facts, definition, fy, cell) if definition else None
-                    if definition:
+                    computed = _user_formula(facts, definition, fy, cell, conn, deps, orders) if definition else None
+                    if definition and not definition.get("derived"):
                         cell["label"] = f"{definition['name']} (defined as {definition['formula']})"
+                    elif definition:
+                        cell["label"] = definition["name"]
                     if computed is not None:
                         _take_calc(facts, computed, cell, evidence, calculations)
                 elif key.startswith("line:"):

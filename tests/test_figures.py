@@ -256,6 +256,24 @@ def test_an_expression_is_a_formula_only_when_every_operand_is_one(directory, qu
     assert (p.metrics[0] if p.route == "domain" else None) == metrics, p
 
 
+@pytest.mark.parametrize(
+    "question, metrics, reason",
+    [
+        ("what was Apple's cash flow in fiscal 2024?", [], "ambiguous_metric"),
+        ("how much cash did Apple generate in 2024", [], "ambiguous_metric"),
+        ("Apple net cash flow 2024", [], "ambiguous_metric"),
+        ("how much cash did Tesla burn in 2024", [], "ambiguous_metric"),
+        ("Apple cash on hand 2024", ["cash"], None),  # a balance asked as one
+        ("Apple cash generated from operations 2024", ["operating_cash_flow"], None),
+    ],
+)
+def test_a_balance_asked_with_a_flows_words_is_never_answered_with_the_balance(directory, question, metrics, reason):
+    p = plan(directory, question)
+    assert (p.metrics if p.route == "domain" else [], p.refusal_reason) == (metrics, reason), p
+    if reason == "ambiguous_metric":
+        assert {"Operating cash flow", "Free cash flow"} <= set(p.candidates)
+
+
 # --- segments --------------------------------------------------------------------------------
 
 
@@ -300,6 +318,25 @@ def test_a_member_figure_cites_its_dimensional_fact_and_an_unknown_member_lists_
     assert answer.numbers[0].value == "201183000000"
     refused = ask(footnote, "Apple wearables revenue fiscal 2024")
     assert refused.refusal_reason == "unknown_metric" and "iPhone" in refused.text
+
+
+def test_a_members_share_and_growth_are_computed_never_its_level(footnote):
+    share = ask(footnote, "What share of Apple's fiscal 2024 revenue came from iPhone?")
+    assert share.kind == "answer", share.text
+    assert share.calculation and share.calculation[0].result == "51.4%"  # 201,183 ÷ 391,035
+    assert "201183000000" in {n.value for n in share.numbers}
+    grown = ask(footnote, "how much did Apple's iPhone revenue grow in fiscal 2024?")
+    assert grown.kind == "answer", grown.text
+    assert grown.calculation[0].result == "0.3%"  # 201,183 over 200,583, never the level alone
+    assert any("(FY2023): $200.58 billion" in step for step in grown.calculation[0].steps)
+    missing = ask(footnote, "Apple iPhone gross margin 2024")  # no member gross profit: named, not guessed
+    assert missing.kind == "refusal" and "gross profit (iphone)" in missing.text, missing.text
+
+
+def test_a_formula_written_into_the_question_is_answered_through_the_graph(footnote):
+    answer = ask(footnote, "For Apple fiscal 2024, compute gross profit minus R&D, in USD millions")
+    assert answer.kind == "answer", answer.text
+    assert answer.calculation and answer.calculation[0].formula.startswith("Gross profit −"), answer.calculation
 
 
 def test_a_users_formula_is_computed_and_restated(footnote):
