@@ -608,7 +608,10 @@ def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
 def _dimension(r: Reading, outside: str) -> str | None:
     """A metric narrowed to a segment, product or region ("data center revenue"): a 'dim:' key."""
     trace, _ = account(outside, _company_spans(r, outside), claimed(outside.lower(), _CLAIMED))
-    return dimension_key(r.unmappable, [t["word"] for t in trace if t["as"] == "unaccounted"])
+    kinds = [t["as"] for t in trace]
+    between = {i for i, t in enumerate(trace) if t["word"] in ("and", "vs", "versus", "or")
+               and "unaccounted" in kinds[:i] and "unaccounted" in kinds[i + 1:i + 2]}  # "iphone and mac"
+    return dimension_key(r.unmappable, [t["word"] for i, t in enumerate(trace) if t["as"] == "unaccounted" or i in between])
 
 
 # Words that ask for an amount over the year: a flow ("cash flow", "cash generated", "spent", "paid").

@@ -19,7 +19,7 @@ from agent.graph import status
 from agent.line_items import company_line, labels_of, printed_order
 from agent.line_items import tokens
 from agent.plan_formulas import evaluate, metrics_of, operand_label, operand_parts
-from agent.segments import axes_for, display_name, find_member, key_parts
+from agent.segments import axes_for, display_name, find_member, key_parts, member_parts
 from agent.plan_words import line_parts
 from agent.query_vectors import embed_queries
 from store import chunks as chunk_store
@@ -269,15 +269,20 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
         axes = axes_for(qualifier, list(dict.fromkeys(r.axis for r in rows)))
         chosen = [r for r in rows if axes and r.axis == axes[0]]
     else:
-        found, _ = find_member(qualifier, [(r.axis, r.member) for r in rows], labels)
-        chosen = [r for r in rows if (r.axis, r.member) == found[0]] if found else []
+        pairs = [(r.axis, r.member) for r in rows]
+        found, _ = find_member(qualifier, pairs, labels)
+        if found:
+            chosen = [r for r in rows if (r.axis, r.member) == found[0]]
+        else:  # "iphone and mac": each part one member, or nothing
+            each = [find_member(part, pairs, labels)[0] for part in member_parts(qualifier)]
+            chosen = [r for f in each if f for r in rows if (r.axis, r.member) == f[0]] if len(each) > 1 and all(each) else []
     if not chosen:
         members = list(dict.fromkeys(name(r) for r in rows))
         return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": members}, None)]
     out = []
     for r in chosen:
         shown = name(r)
-        cell_key = f"dim:{metric}|={r.member}" if breakdown else key
+        cell_key = f"dim:{metric}|={r.member}" if breakdown or len(chosen) > 1 else key
         label = f"{m.label} ({shown})"
         cell = {**base, "metric": cell_key, "label": label, "instant": m.period == "instant",
                 "concept": r.concept, "member": r.member}

@@ -283,6 +283,18 @@ def test_a_narrowed_metric_becomes_a_member_lookup_and_a_negation_is_refused(dir
     assert plan(directory, "Apple revenue outside the US in 2024").refusal_reason == "unknown_metric"
 
 
+def test_two_members_joined_by_and_are_two_asks_while_a_name_with_and_stays_whole(directory):
+    from agent.segments import find_member, member_parts
+
+    assert plan(directory, "compare Apple iPhone and Mac revenue 2024").metrics == ["dim:revenue|iphone and mac"]
+    members = [("srt:ProductOrServiceAxis", m) for m in
+               ("aapl:IPhoneMember", "aapl:MacMember", "us-gaap:WearablesHomeandAccessoriesMember")]
+    found, exact = find_member("wearables home and accessories", members, {})
+    assert found == [members[2]] and exact  # tried whole first
+    assert find_member("iphone and mac", members, {})[0] == []
+    assert [find_member(p, members, {})[0] for p in member_parts("iphone and mac")] == [[members[0]], [members[1]]]
+
+
 # --- through the graph, on the fixture corpus -------------------------------------------------
 
 
