@@ -394,8 +394,8 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     known = [d for d in (previous.definitions if previous is not None else [])
              if definition is None or d["name"] != definition["name"]]
     named = [d for d in known if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
-    plan = _plan(_without(rest, named), previous=previous, directory=directory)
     new = [definition] if definition else []
+    plan = _plan(_without(rest, [*named, *new]), previous=previous, directory=directory)
     inline = None
     if bad is None:
         names = {normalize(d["name"]): d["tree"] for d in known + new}
