@@ -572,9 +572,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
 
 # Words other parts of the planner consume: thread words, comparisons, year phrases, implied asks.
 _DIRECTION = re.compile(r"\b(?:improv\w*|deteriorat\w*|worsen\w*|getting (?:better|worse)|trend\w*|trajectory|"
-                        r"direction|headed|heading)\b")
+                        r"direction|headed|heading|shrink\w*|expand\w*|rising|falling|declining|"
+                        r"up or down)\b")
 _SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\b")
-_CLAIMED = (FOLLOWUP, ADDING, _SHARE, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
+_CLAIMED = (FOLLOWUP, ADDING, _SHARE, _DIRECTION, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
             _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)
 
 
@@ -654,7 +655,8 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
         return plan
     if plan.intent not in NUMERIC_INTENTS or not plan.metrics:
         return plan
-    if _DIRECTION.search(low) and plan.intent in ("numeric", "derived") and len(plan.tickers) == 1:
+    if _DIRECTION.search(low) and plan.intent in ("numeric", "derived", "trend") and len(plan.tickers) == 1 \
+            and len(plan.fiscal_years) <= 1 and len(plan.year_offsets) <= 1:
         # "is its margin improving as of 2023?": a direction needs the years before it, three at least
         if len(plan.fiscal_years) == 1 and not plan.latest:
             year = plan.fiscal_years[0]

@@ -155,6 +155,17 @@ def _country(words: list[str], i: int, capitals: bool) -> bool:
     return capitals or bool({words[j] for j in (i - 1, i + 1) if 0 <= j < len(words)} & _US_MARKET)
 
 
+def _inflected(word: str) -> set[str]:
+    """The word and the bases it may inflect ("rising" -> rise, "declining" -> decline, "fell" stays),
+    so a direction word is read whatever its tense."""
+    out = {word}
+    for suffix in ("ing", "ed", "es", "s", "d"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            stem = word[: -len(suffix)]
+            out |= {stem, stem + "e"}
+    return out
+
+
 def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set[str] | None = None
             ) -> tuple[list[dict], list[tuple[int, int]]]:
     """Every word of `text` (normalized) with how it was consumed, and the runs of leftover words.
@@ -185,7 +196,7 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             how[i] = "period"
         elif w in FILLER or bare in FILLER or not bare:
             how[i] = "filler"
-        elif w in growth:
+        elif _inflected(w) & growth:
             how[i] = "growth"
         elif w in extra:
             how[i] = "other"

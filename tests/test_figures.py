@@ -274,6 +274,19 @@ def test_a_balance_asked_with_a_flows_words_is_never_answered_with_the_balance(d
         assert {"Operating cash flow", "Free cash flow"} <= set(p.candidates)
 
 
+@pytest.mark.parametrize(
+    "question, metrics, years",
+    [
+        ("has Walmart's SG&A been rising? fiscal 2023 to 2025", ["sga"], [2023, 2024, 2025]),
+        ("is Tesla's gross profit improving or declining, 2022 through 2024?", ["gross_profit"], [2022, 2023, 2024]),
+        ("Tesla net income trend through 2024 — is it getting worse?", ["net_income"], [2022, 2023, 2024]),
+    ],
+)
+def test_a_direction_in_any_tense_is_a_trend_of_three_years_never_a_line_item(directory, question, metrics, years):
+    p = plan(directory, question)
+    assert (p.intent, p.metrics, p.fiscal_years) == ("trend", metrics, years), p
+
+
 # --- segments --------------------------------------------------------------------------------
 
 
