@@ -121,11 +121,15 @@ def printed_order(labels: list[dict], concepts: list[str] | tuple[str, ...], phr
 
     Why: a filer may tag two of a metric's concepts on two rows ("Net sales" 674,538 and "Total
     revenues" 680,985 at Walmart). Asked for "net sales", the row printed "Net sales" is the answer;
-    asked for "revenue", the one printed "Total revenues". With no such row the table's order stands."""
+    asked for "revenue", the one printed "Total revenues". Only the income statement's and balance
+    sheet's own rows count. With no such row the table's order stands."""
     want = tokens(phrase)
     if not want:
         return list(concepts)
-    named = {row["concept"] for row in labels if tokens(row["label"]) == want}
+    # the income statement and balance sheet name a figure; a cash-flow statement opens with the
+    # consolidated profit whatever it prints, and notes reuse labels across schedules
+    named = {row["concept"] for row in labels
+             if row["statement"] in ("income", "balance") and not row["dims"] and tokens(row["label"]) == want}
     return [c for c in concepts if c in named] + [c for c in concepts if c not in named]
 
 
