@@ -116,20 +116,26 @@ def _most_specific(matches: list[LineMatch], have: frozenset[str]) -> list[LineM
     return [m for m, s in zip(matches, scores) if s == top]
 
 
-def printed_order(labels: list[dict], concepts: list[str] | tuple[str, ...], phrase: str) -> list[str]:
+def printed_index(labels: list[dict]) -> dict[frozenset[str], set[str]]:
+    """The income statement's and balance sheet's own rows: label words -> concepts printed so. A
+    cash-flow statement opens with the consolidated profit whatever it prints, and notes reuse labels
+    across schedules, so neither names a figure."""
+    index: dict[frozenset[str], set[str]] = {}
+    for row in labels:
+        if row["statement"] in ("income", "balance") and not row["dims"]:
+            index.setdefault(tokens(row["label"]), set()).add(row["concept"])
+    return index
+
+
+def printed_order(index: dict[frozenset[str], set[str]], concepts: list[str] | tuple[str, ...], phrase: str
+                  ) -> list[str]:
     """A metric's acceptable concepts, those the company prints under the user's own words first.
 
     Why: a filer may tag two of a metric's concepts on two rows ("Net sales" 674,538 and "Total
     revenues" 680,985 at Walmart). Asked for "net sales", the row printed "Net sales" is the answer;
-    asked for "revenue", the one printed "Total revenues". Only the income statement's and balance
-    sheet's own rows count. With no such row the table's order stands."""
-    want = tokens(phrase)
-    if not want:
-        return list(concepts)
-    # the income statement and balance sheet name a figure; a cash-flow statement opens with the
-    # consolidated profit whatever it prints, and notes reuse labels across schedules
-    named = {row["concept"] for row in labels
-             if row["statement"] in ("income", "balance") and not row["dims"] and tokens(row["label"]) == want}
+    asked for "revenue", the one printed "Total revenues". `index`: printed_index of the company's
+    rows. With no such row the table's order stands."""
+    named = index.get(tokens(phrase), set()) if tokens(phrase) else set()
     return [c for c in concepts if c in named] + [c for c in concepts if c not in named]
 
 

@@ -16,7 +16,7 @@ from agent.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.draft import Evidence
 from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key
 from agent.graph import status
-from agent.line_items import company_line, labels_of, printed_order
+from agent.line_items import company_line, labels_of, printed_index, printed_order
 from agent.line_items import tokens
 from agent.plan_formulas import evaluate, metrics_of, operand_label, operand_parts
 from agent.segments import axes_for, display_name, find_member, key_parts, member_parts
@@ -295,11 +295,14 @@ def _orders(conn, deps, cik: int, phrases: dict[str, str]) -> dict[str, list[str
     (agent.line_items.printed_order); only metrics whose order that changes."""
     if not phrases:
         return {}
-    labels = labels_of(conn, deps.memo if deps is not None else {}, cik)
+    memo = deps.memo if deps is not None else {}
+    index = memo.get(("printed", cik))
+    if index is None:
+        index = memo[("printed", cik)] = printed_index(labels_of(conn, memo, cik))
     out = {}
     for key, phrase in phrases.items():
         if key in METRICS:
-            order = printed_order(labels, METRICS[key].concepts, phrase)
+            order = printed_order(index, METRICS[key].concepts, phrase)
             if order != list(METRICS[key].concepts):
                 out[key] = order
     return out

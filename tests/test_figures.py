@@ -88,18 +88,19 @@ def test_a_rows_lead_in_and_its_signs_other_name_do_not_hide_the_line():
 
 def test_the_users_words_pick_the_row_a_company_prints_among_a_metrics_concepts():
     from agent.concepts import METRICS
-    from agent.line_items import printed_order
+    from agent.line_items import printed_index, printed_order
 
     labels = [{"label": "Net sales", "concept": "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
                "statement": "income", "dims": {}},
               {"label": "Total revenues", "concept": "us-gaap:Revenues", "statement": "income", "dims": {}}]
     table = METRICS["revenue"].concepts
+    labels = printed_index(labels)
     assert printed_order(labels, table, "net sales")[0] == "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"
     assert printed_order(labels, table, "revenue")[0] == "us-gaap:Revenues"
     assert printed_order(labels, table, "top line") == list(table)  # no row printed so: the table's order
     # the cash-flow statement opens with consolidated profit under whatever name: it picks nothing
     flows = [{"label": "Net income", "concept": "us-gaap:ProfitLoss", "statement": "cash", "dims": {}}]
-    assert printed_order(flows, METRICS["net_income"].concepts, "net income") == list(METRICS["net_income"].concepts)
+    assert printed_order(printed_index(flows), METRICS["net_income"].concepts, "net income") == list(METRICS["net_income"].concepts)
 
 
 def test_two_lines_that_fit_equally_are_a_question_back():
