@@ -642,6 +642,46 @@ def _balance_as_flow(plan: Plan, trace: list[dict]) -> Plan | None:
     return _refuse("unknown_metric", detail, **common)
 
 
+_AVERAGE = frozenset({"average", "averaged", "avg", "mean"})
+
+
+def _conventions(plan: Plan, trace: list[dict]) -> list[tuple[int, int]]:
+    """Words that name a convention the asked formula applies ("inventory turns using average
+    inventory", "ROE on average equity") are consumed as that convention, marked in the trace; the
+    leftover runs that remain. A convention the formula does not apply stays unaccounted."""
+    averaged = {i.metric for k in plan.metrics if k in FORMULAS for i in FORMULAS[k].inputs if i.offset == -1}
+    if averaged:
+        for t in trace:
+            if t["as"] == "unaccounted" and t["word"] in _AVERAGE:
+                t["as"] = "convention"
+    runs, i = [], 0
+    while i < len(trace):
+        if trace[i]["as"] == "unaccounted":
+            j = i
+            while j < len(trace) and trace[j]["as"] == "unaccounted":
+                j += 1
+            runs.append((i, j))
+            i = j
+        else:
+            i += 1
+    return runs
+
+
+def _other_convention(plan: Plan, trace: list[dict]) -> str | None:
+    """A convention the asked formula does not apply ("ROE using year-end equity" when ROE averages
+    the opening and closing balances): never computed silently the other way; what is missing, said."""
+    for k in plan.metrics:
+        if k not in FORMULAS:
+            continue
+        averaged = {i.metric for i in FORMULAS[k].inputs if i.offset == -1}
+        for i, t in enumerate(trace):
+            key = t["as"][7:] if t["as"].startswith("metric:") else None
+            if key in averaged and i > 0 and trace[i - 1]["word"] in ("end", "ending", "closing", "year-end"):
+                return (f"{FORMULAS[k].label.lower()} on year-end {METRICS[key].label.lower()} (it is computed on "
+                        f"the average of the opening and closing balances)")
+    return None
+
+
 def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
     """A figure is answered only for what the question asks: every word accounted for (agent.plan_words).
 
@@ -672,7 +712,11 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
                        "not answered yet, only fiscal years", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
     dims = {w for k in plan.metrics if k.startswith("dim:") for w in key_parts(k)[1].split()}
     trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims)
+    runs = _conventions(plan, trace) if runs else runs
     plan.words = trace
+    other = _other_convention(plan, trace)
+    if other:
+        return _refuse("unknown_metric", other, tickers=plan.tickers, fiscal_years=plan.fiscal_years, words=trace)
     flow = _balance_as_flow(plan, trace)
     if flow is not None:
         return flow

@@ -291,6 +291,23 @@ def test_a_direction_in_any_tense_is_a_trend_of_three_years_never_a_line_item(di
     assert (p.intent, p.metrics, p.fiscal_years) == ("trend", metrics, years), p
 
 
+@pytest.mark.parametrize(
+    "question, metric, refused",
+    [
+        ("Walmart inventory turns FY2024, using average inventory", "inventory_turnover", False),
+        ("Apple return on equity 2024 using average shareholders' equity", "roe", False),
+        ("Apple ROE 2024 using year-end equity", None, True),  # the formula averages: never silently otherwise
+        ("Walmart inventory turnover with ending inventory fy2025", None, True),
+    ],
+)
+def test_a_convention_the_formula_applies_is_consumed_and_one_it_does_not_is_refused(directory, question, metric,
+                                                                                      refused):
+    p = plan(directory, question)
+    assert (p.metrics[0] if p.route == "domain" else None) == metric, p
+    if refused:
+        assert p.refusal_reason == "unknown_metric" and "average" in p.refusal_detail
+
+
 # --- segments --------------------------------------------------------------------------------
 
 
