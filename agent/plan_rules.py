@@ -643,6 +643,10 @@ def _balance_as_flow(plan: Plan, trace: list[dict]) -> Plan | None:
 
 
 _AVERAGE = frozenset({"average", "averaged", "avg", "mean"})
+# Nouns that make a phrase a figure ("subscriber count", "net promoter score", "units shipped").
+_MEASURE_NOUNS = frozenset("count counts score scores units volume volumes rate rates ratio ratios index multiple "
+                           "multiples shipped sold".split())
+_EARNING = re.compile(r"\b(?:earn|earned|earns|make|made|makes|how much|how many)\b")
 
 
 def _conventions(plan: Plan, trace: list[dict]) -> list[tuple[int, int]]:
@@ -689,9 +693,21 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
     if plan.intent == "qualitative" and not plan.metrics and not r.why and not plan.sub_queries:
         spans = [(m.start, m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)) for m in r.matches]
         trace, runs = account(outside, spans, claimed(low, _CLAIMED))
-        if runs and not quarterly_phrase(low):
+        left = [t["word"] for t in trace if t["as"] == "unaccounted"]
+        counted = bool(left) and (left[-1] in _MEASURE_NOUNS or bool(re.search(r"\bhow many\b", low)))
+        figure = not r.prose_ask and (counted or bool(_EARNING.search(low)))
+        quarter = quarterly_phrase(low)
+        if quarter and figure:  # "what did it earn in the september 2023 quarter": a figure of a quarter
+            return _refuse("out_of_scope", f"quarterly, half-year and year-to-date figures (\"{quarter}\"): quarters "
+                           "are not answered yet, only fiscal years", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+        if runs and not quarter:
             plan.probe, _ = line_keys(trace, runs)
             plan.words = trace
+            if counted and not r.prose_ask:
+                # "prime subscriber count", "net promoter score", "how many iPhones": a figure, from a
+                # printed line or refused with its words, never a quoted sentence standing in for it
+                plan.intent, plan.metrics, plan.probe = "numeric", list(plan.probe), []
+                plan.items, plan.query, plan.sub_queries = [], "", []
         return plan
     if plan.intent not in NUMERIC_INTENTS or not plan.metrics:
         return plan

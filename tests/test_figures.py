@@ -308,6 +308,23 @@ def test_a_convention_the_formula_applies_is_consumed_and_one_it_does_not_is_ref
         assert p.refusal_reason == "unknown_metric" and "average" in p.refusal_detail
 
 
+@pytest.mark.parametrize(
+    "question, outcome",
+    [
+        ("Apple net promoter score 2024", "line"),  # a figure: a printed line or refused, never prose
+        ("how many iPhones did Apple sell (units shipped) in fiscal 2024?", "line"),
+        ("what did Apple earn in the september 2023 quarter", "out_of_scope"),  # a quarter's figure
+        ("what does Apple say about its fourth quarter results", "qualitative"),  # prose about a quarter
+        ("what are Apple's main risks", "qualitative"),
+    ],
+)
+def test_a_figure_asked_in_words_no_metric_names_is_looked_up_or_refused_never_quoted(directory, question, outcome):
+    p = plan(directory, question)
+    got = ("line" if p.metrics and all(k.startswith("line:") for k in p.metrics) else
+           p.refusal_reason if p.route == "refusal" else p.intent)
+    assert got == outcome, p
+
+
 # --- segments --------------------------------------------------------------------------------
 
 
