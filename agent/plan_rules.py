@@ -316,6 +316,11 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
     return qualitative
 
 
+# A clause that says what is not asked ("cash dividends paid, not net income", "(not ad revenue)").
+_NEGATED = re.compile(r"(?:[,;(]|\s[-\u2013\u2014]+)\s*(?:and\s+|but\s+)?(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to)"
+                      r"\s+[^,;()?!]*?(?=[,;()?!]|\.(?:\s|$)|$)", re.I)
+
+
 def _without(text: str, definitions: list[dict]) -> str:
     for d in definitions:
         text = re.sub(rf"\b{re.escape(d['name'])}\b", " ", text, flags=re.I)
@@ -390,6 +395,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     raw = text or ""
     if len(raw) > MAX_CHARS:
         return _plan(raw, previous=previous, directory=directory)
+    raw = _NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     definition, rest, bad = find_definition(raw)
     known = [d for d in (previous.definitions if previous is not None else [])
              if definition is None or d["name"] != definition["name"]]
