@@ -321,6 +321,15 @@ _NEGATED = re.compile(r"(?:[,;(]|\s[-\u2013\u2014]+)\s*(?:and\s+|but\s+)?(?:not|
                       r"\s+[^,;()?!]*?(?=[,;()?!]|\.(?:\s|$)|$)", re.I)
 
 
+# An abbreviation with its ampersand spelled out ("SG and A", "R and D", "D and A").
+_SPELLED_AMPERSAND = re.compile(r"(?<![\w&])([A-Za-z]{1,2})\s+and\s+([A-Za-z])(?![\w&])")
+_NOT_INITIALS = frozenset("up in on is it at to of or as an be by do go if me my no so us we a i".split())
+
+
+def _ampersand(m: re.Match) -> str:
+    return m.group(0) if m.group(1).lower() in _NOT_INITIALS else f"{m.group(1)}&{m.group(2)}"
+
+
 def _without(text: str, definitions: list[dict]) -> str:
     for d in definitions:
         text = re.sub(rf"\b{re.escape(d['name'])}\b", " ", text, flags=re.I)
@@ -396,6 +405,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     if len(raw) > MAX_CHARS:
         return _plan(raw, previous=previous, directory=directory)
     raw = _NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
+    raw = _SPELLED_AMPERSAND.sub(_ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
     definition, rest, bad = find_definition(raw)
     known = [d for d in (previous.definitions if previous is not None else [])
              if definition is None or d["name"] != definition["name"]]

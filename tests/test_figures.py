@@ -330,6 +330,11 @@ def test_what_the_question_says_is_not_asked_is_not_planned(directory):
     assert plan(directory, "Apple revenue 2024, not 2023").fiscal_years == [2024]
 
 
+def test_an_abbreviation_with_its_ampersand_spelled_out_is_the_metric_not_a_ticker(directory):
+    assert plan(directory, "tesla SG and A 2024").metrics == ["sga"]
+    assert plan(directory, "apple r and d fy2024").metrics == ["rd"]
+
+
 # --- segments --------------------------------------------------------------------------------
 
 
