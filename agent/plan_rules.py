@@ -719,7 +719,12 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
         if runs and not quarter:
             plan.probe, _ = line_keys(trace, runs)
             plan.words = trace
-            if counted and not r.prose_ask:
+            source = " ".join(w for w in left if w not in ("get", "got", "gets", "bring", "brought", "brings"))
+            if _EARNED_FROM.search(low) and figure and source and not counted:
+                # "how much did Tesla get from regulatory credits?": that source's revenue, a member
+                plan.intent, plan.metrics, plan.probe = "numeric", [f"dim:revenue|{source}"], []
+                plan.items, plan.query, plan.sub_queries = [], "", []
+            elif counted and not r.prose_ask:
                 # "prime subscriber count", "net promoter score", "how many iPhones": a figure, from a
                 # printed line or refused with its words, never a quoted sentence standing in for it
                 plan.intent, plan.metrics, plan.probe = "numeric", list(plan.probe), []
