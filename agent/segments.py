@@ -96,7 +96,7 @@ def axes_for(word: str, axes: list[str]) -> list[str]:
 
 # words that make the figure something no member is: a complement, or a non-GAAP adjustment
 _NEGATING = frozenset({"outside", "excluding", "except", "ex", "non", "without", "other", "adjusted", "organic",
-                       "pro", "forma", "core", "underlying", "recurring", "comparable", "same"})
+                       "core", "underlying", "recurring", "comparable", "same"})
 _JOINERS = frozenset({"in", "from", "for", "of", "the", "its", "their", "by", "per", "across", "each", "and", "to"})
 _BETWEEN = frozenset({"and", "vs", "versus", "or"})  # kept between members: "iphone and mac revenue" is two
 
@@ -112,7 +112,8 @@ def plan_key(unmappable: str, leftover: list[str]) -> str | None:
         return None  # a metric no table maps ("same store sales"), never a member's figure
     words = norm.split()
     spans = [(s, e, k) for s, e, k in find_phrases(norm, PHRASES) if k in METRICS]
-    if len(spans) != 1 or _NEGATING & (set(words) | set(leftover)):
+    said = set(words) | set(leftover)
+    if len(spans) != 1 or _NEGATING & said or {"pro", "forma"} <= said:
         return None
     start, end, metric = spans[0]
     rest = [w for i, w in enumerate(words) if not start <= i < end]

@@ -345,6 +345,8 @@ def test_a_narrowed_metric_becomes_a_member_lookup_and_a_negation_is_refused(dir
     assert plan(directory, "Nvidia data center revenue fiscal 2025").metrics == ["dim:revenue|data center"]
     assert plan(directory, "Apple revenue by segment fiscal 2024").metrics == ["dim:revenue|*segment"]
     assert plan(directory, "Apple revenue outside the US in 2024").refusal_reason == "unknown_metric"
+    assert plan(directory, "Apple Vision Pro revenue fiscal 2024").metrics == ["dim:revenue|vision pro"]  # a name
+    assert plan(directory, "Apple pro forma revenue 2024").refusal_reason == "unknown_metric"
 
 
 def test_two_members_joined_by_and_are_two_asks_while_a_name_with_and_stays_whole(directory):
