@@ -173,6 +173,8 @@ def find_definition(text: str) -> tuple[dict | None, str, str | None]:
 
 # Clause breaks an inline formula never spans; words that only introduce one.
 _CLAUSE = re.compile(r"[.;:?!](?:\s|$)|,\s|\s[\u2013\u2014]\s|\s--\s")
+_MAX_CLAUSE_WORDS = 40
+_OPERAND_WORDS = 10
 _LEAD = re.compile(r"^(?:(?:defined|calculated|computed|measured)\s+as|i\.?e\.?|=)\s*", re.I)
 
 
@@ -193,8 +195,18 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
         if not _has_operator(clause):
             continue
         words = list(re.finditer(r"\S+", clause))
-        for i in range(len(words)):
-            for j in range(len(words), i, -1):
+        if len(words) > _MAX_CLAUSE_WORDS:
+            continue  # a formula is written in a short clause; a long one is prose
+        ops = [m for p in (_DIV, _ADD, _SUB, _MUL) for m in p.finditer(clause)]
+        first = min(m.start() for m in ops)
+        last = max(m.end() for m in ops)
+        # an operand is a few words: the formula starts shortly before its first operator, ends shortly after its last
+        starts = [i for i, w in enumerate(words) if w.start() <= first][-_OPERAND_WORDS:]
+        ends = [j for j in range(1, len(words) + 1) if words[j - 1].end() >= last][:_OPERAND_WORDS]
+        for i in starts:
+            for j in reversed(ends):
+                if j <= i:
+                    continue
                 lo, hi = words[i].start(), words[j - 1].end()
                 piece = clause[lo:hi]
                 lead = _LEAD.match(piece)
