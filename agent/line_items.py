@@ -69,9 +69,11 @@ class LineMatch:
     statement: str
 
 
-def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tuple[str, str]]
-            ) -> tuple[LineMatch | None, list[LineMatch]]:
-    """(the one line the phrase names, or None; the candidates when several or none fit)."""
+def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tuple[str, str]], *,
+            total: bool = False) -> tuple[LineMatch | None, list[LineMatch]]:
+    """(the one line the phrase names, or None; the candidates when several or none fit). `total`: the
+    user said "total", which decides between a subtotal's rows and the total's ("Term debt" current and
+    non-current, "Total term debt")."""
     need = tokens(leftover)
     have = tokens(question) | need
     if not need:
@@ -101,6 +103,9 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
         if len(best) > 1:  # one line printed under several concepts: the one whose own name is the question's
             named = [m for m in best if tokens(concept_words(m.concept)) == have]
             best = named if len(named) == 1 else best
+        if len(best) > 1 and total:
+            totals = [m for m in best if re.match(r"\s*total\b", m.label, re.I)]
+            best = totals if len(totals) == 1 else best
         if len(best) == 1:
             return best[0], []
         if len({m.label for m in best}) < len(best):  # the same label twice: tell them apart by concept
@@ -159,5 +164,5 @@ def company_line(conn, memo: dict, cik: int, key: str) -> tuple[LineMatch | None
     concepts = memo.get(("concepts", cik))
     if concepts is None:
         concepts = memo[("concepts", cik)] = labels_store.company_concepts(conn, cik)
-    leftover, context, _ = line_parts(key)
-    return resolve(leftover, context, printed, concepts)
+    leftover, context, shown = line_parts(key)
+    return resolve(leftover, context, printed, concepts, total="total" in shown.split())

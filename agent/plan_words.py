@@ -258,11 +258,11 @@ def line_keys(trace: list[dict], runs: list[tuple[int, int]]) -> tuple[list[str]
         context = [w for i, w in enumerate(words[lo:hi], lo) if kinds[i].startswith("metric:") or kinds[i] == "unaccounted"]
         absorbed |= {kinds[i][7:] for i in range(lo, hi) if kinds[i].startswith("metric:")}
         idx = list(range(lo, hi))
-        while idx and kinds[idx[0]] in _SIDE:
+        while idx and kinds[idx[0]] in _SIDE and words[idx[0]] != "total":
             idx.pop(0)
         while idx and kinds[idx[-1]] in _SIDE:
             idx.pop()
-        shown = [words[i] for i in idx if kinds[i] != "filler" or words[i] in _JOIN]
+        shown = [words[i] for i in idx if kinds[i] != "filler" or words[i] in _JOIN or words[i] == "total"]
         key = f"line:{leftover}|{' '.join(context)}|{' '.join(shown)}"
         if key not in keys:
             keys.append(key)

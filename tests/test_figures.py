@@ -103,6 +103,16 @@ def test_the_users_words_pick_the_row_a_company_prints_among_a_metrics_concepts(
     assert printed_order(printed_index(flows), METRICS["net_income"].concepts, "net income") == list(METRICS["net_income"].concepts)
 
 
+def test_total_said_picks_the_total_row_among_equal_labels():
+    labels = [{"label": "Term debt", "concept": "us-gaap:LongTermDebtCurrent", "statement": "balance", "dims": {}},
+              {"label": "Term debt", "concept": "us-gaap:LongTermDebtNoncurrent", "statement": "balance", "dims": {}},
+              {"label": "Total term debt", "concept": "us-gaap:LongTermDebt", "statement": "balance", "dims": {}}]
+    match, _ = resolve("term", "term debt", labels, [], total=True)
+    assert match.concept == "us-gaap:LongTermDebt"
+    match, candidates = resolve("term", "term debt", labels, [])
+    assert match is None and len(candidates) == 3  # not said: which one is asked back
+
+
 def test_two_lines_that_fit_equally_are_a_question_back():
     labels = [{"label": "Other income, net", "concept": "us-gaap:OtherNonoperatingIncomeExpense", "statement": "income",
                "dims": {}},
