@@ -192,7 +192,9 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
         if w == "us" and _country(words, i, country):
             how[i] = "other" if w in (extra_consumed or set()) else None  # a qualifier the member lookup needs
             continue
-        if _NUMBER.match(w) or re.fullmatch(r"fy\d{2,4}", w) or w in MONTHS:
+        if w == "x" and i + 1 < len(words) and _NUMBER.match(words[i + 1]):
+            how[i] = "filler"  # "receivables / revenue x 365": a restated formula's multiplication
+        elif _NUMBER.match(w) or re.fullmatch(r"fy\d{2,4}", w) or w in MONTHS:
             how[i] = "period"
         elif w in FILLER or bare in FILLER or not bare:
             how[i] = "filler"

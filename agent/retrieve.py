@@ -366,6 +366,13 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
                 elif key in METRICS:
                     ev = facts.get(key, fy)
+                    if ev is None and (phrases or {}).get(key):
+                        # none of the table's concepts: the row the company prints under the user's words
+                        # ("Inventories" tagged InventoryFinishedGoodsNetOfReserves), or nothing
+                        said = phrases[key]
+                        ev = _line_cell(conn, deps, company, f"line:{said}|{said}|{said}", fy, cell, lines)
+                        if ev is None:
+                            cell.pop("concept", None)
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))

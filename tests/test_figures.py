@@ -262,6 +262,7 @@ def test_a_named_formula_inside_a_larger_expression_is_an_operand_not_the_answer
         ("Apple EBITDA 2024", None),  # no definition: still refused by name
         ("Apple EBITDA 2024 (operating income + amortization of intangibles)", None),  # an operand unknown
         ("Tesla capital intensity 2024 (capex / revenue)", "capex_pct_revenue"),  # restates the registry's
+        ("Nvidia days sales outstanding fy2025 (receivables / revenue x 365)", "dso"),
         ("Apple revenue 2022 - 2024", "revenue"),  # a range of years, not a subtraction
     ],
 )
