@@ -33,7 +33,8 @@ NAMED = re.compile(
     + r"|(?:^|(?<=[.;:?!]\s))(?P<bare>[a-z][\w&'\- ]{0,40}?)\s*(?:=|:=)\s*(?P<bexpr>.+?)" + _END,
     re.I,
 )
-_DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|as\s+a\s+(?:%|percent(?:age)?)\s+of|per)\s+|\s*[÷/]\s*", re.I)
+_DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|fraction)\s+of|per)\s+|"
+                  r"\s*[÷/]\s*", re.I)
 _ADD = re.compile(r"\s+(?:plus|\+|add|adding)\s+|\s*\+\s*", re.I)
 _SUB = re.compile(r"\s+(?:minus|less|-|−|excluding|net\s+of|subtracting)\s+|\s+[-−]\s+", re.I)
 _MUL = re.compile(r"\s+(?:times|×|\*|multiplied\s+by)\s+|\s*[×*]\s*", re.I)

@@ -430,7 +430,10 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     asked = [f"udf:{d['name']}" for d in new + named]
     if not asked:
         return member_asks(plan, _without(rest, named), _company_words(plan, directory))
-    plan.metrics = asked + [m for m in plan.metrics if m in FORMULAS or m in MEASURE_PHRASES.values()]
+    inherited = "metrics" in plan.inherited  # the thread's figures are not asked beside a formula
+    plan.metrics = asked + [m for m in plan.metrics if not inherited and (m in FORMULAS or m in MEASURE_PHRASES.values())]
+    if inherited:
+        plan.inherited.remove("metrics")
     if plan.route == "domain":
         plan.items, plan.sub_queries, plan.probe = [], [], []
         several_years = len(plan.fiscal_years) >= 2 or len(plan.year_offsets) >= 2

@@ -301,7 +301,7 @@ def _orders(conn, deps, cik: int, phrases: dict[str, str]) -> dict[str, list[str
         index = memo[("printed", cik)] = printed_index(labels_of(conn, memo, cik))
     out = {}
     for key, phrase in phrases.items():
-        if key in METRICS:
+        if key in METRICS and METRICS[key].by_label:
             order = printed_order(index, METRICS[key].concepts, phrase)
             if order != list(METRICS[key].concepts):
                 out[key] = order

@@ -98,6 +98,7 @@ def test_the_users_words_pick_the_row_a_company_prints_among_a_metrics_concepts(
     assert printed_order(labels, table, "net sales")[0] == "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"
     assert printed_order(labels, table, "revenue")[0] == "us-gaap:Revenues"
     assert printed_order(labels, table, "top line") == list(table)  # no row printed so: the table's order
+    assert METRICS["revenue"].by_label and not METRICS["net_income"].by_label  # net income: the parent's, always
     # the cash-flow statement opens with consolidated profit under whatever name: it picks nothing
     flows = [{"label": "Net income", "concept": "us-gaap:ProfitLoss", "statement": "cash", "dims": {}}]
     assert printed_order(printed_index(flows), METRICS["net_income"].concepts, "net income") == list(METRICS["net_income"].concepts)
@@ -254,6 +255,13 @@ def test_a_named_formula_inside_a_larger_expression_is_an_operand_not_the_answer
     asked = p.definitions[-1]
     assert asked["formula"] == "(Dividends paid + Share repurchases) ÷ Operating cash flow"
     assert asked["unit"] == "percent"
+
+
+def test_a_follow_up_formula_is_asked_alone_not_beside_the_threads_figures(directory):
+    first = plan(directory, "Walmart revenue fiscal 2025")
+    p = plan(directory, "and operating income as a share of revenue?", previous=first)
+    assert p.metrics == ["udf:operating income as a share of revenue"] and p.tickers == ["WMT"], p
+    assert p.definitions[-1]["unit"] == "percent"
 
 
 @pytest.mark.parametrize(
