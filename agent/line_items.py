@@ -140,7 +140,11 @@ def printed_order(index: dict[frozenset[str], set[str]], concepts: list[str] | t
     revenues" 680,985 at Walmart). Asked for "net sales", the row printed "Net sales" is the answer;
     asked for "revenue", the one printed "Total revenues". `index`: printed_index of the company's
     rows. With no such row the table's order stands."""
-    named = index.get(tokens(phrase), set()) if tokens(phrase) else set()
+    want = tokens(phrase)
+    named = index.get(want, set()) if want else set()
+    printed = {c for words, cs in index.items() if words != want for c in cs}
+    if not any(c in named for c in concepts) or not any(c in printed and c not in named for c in concepts):
+        return list(concepts)  # the company prints the metric on one row only: nothing to choose between
     return [c for c in concepts if c in named] + [c for c in concepts if c not in named]
 
 

@@ -166,6 +166,41 @@ def _inflected(word: str) -> set[str]:
     return out
 
 
+def _fold(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _vocabulary(key: str) -> frozenset[str]:
+    """The content words of a measure's own phrases ("stock" and "share" for share repurchases)."""
+    from agent.concepts import METRICS
+
+    cached = _VOCAB.get(key)
+    if cached is None:
+        phrases = METRICS[key].synonyms if key in METRICS else ()
+        cached = _VOCAB[key] = frozenset(_fold(w) for p in phrases for w in normalize(p).split()
+                                         if w not in FILLER and w not in JOINING)
+    return cached
+
+
+_VOCAB: dict[str, frozenset[str]] = {}
+
+
+def _own_words(how: list[str | None], words: list[str], masked: str) -> None:
+    """A leftover word that is one of the beside metric's own words ("how much stock did it buy back",
+    "dividend payment") belongs to that metric: it says the same thing again, it asks for nothing else."""
+    segs = _segments(masked, words)
+    if segs is None:
+        return
+    for i, w in enumerate(words):
+        if how[i] is not None or w in FILLER or _NUMBER.match(w):
+            continue
+        for j in (*range(i + 1, min(i + 4, len(words))), *range(i - 1, max(i - 4, -1), -1)):
+            key = how[j][7:] if how[j] and how[j].startswith("metric:") else None
+            if key and segs[j] == segs[i] and _fold(w) in _vocabulary(key):
+                how[i] = f"metric:{key}"
+                break
+
+
 def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set[str] | None = None
             ) -> tuple[list[dict], list[tuple[int, int]]]:
     """Every word of `text` (normalized) with how it was consumed, and the runs of leftover words.
@@ -181,6 +216,7 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
         for i in range(start, end):
             how[i] = f"metric:{key}"
     merged = merge_adjacent_metrics(how, words, masked)
+    _own_words(how, words, masked)
     in_merge = {g for start, end, _ in merged for g in range(start, end) if words[g] not in _ASKING}
     joined = {g: keys for start, end, keys in merged for g in range(start, end)}
     growth = {w for g in GROWTH_WORDS for w in g.split()}

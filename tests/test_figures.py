@@ -99,6 +99,10 @@ def test_the_users_words_pick_the_row_a_company_prints_among_a_metrics_concepts(
     assert printed_order(labels, table, "revenue")[0] == "us-gaap:Revenues"
     assert printed_order(labels, table, "top line") == list(table)  # no row printed so: the table's order
     assert METRICS["revenue"].by_label and not METRICS["net_income"].by_label  # net income: the parent's, always
+    # one row only ("Total revenues" tagged as contract revenue): nothing to choose, the table's order stands
+    single = printed_index([{"label": "Total revenues", "statement": "income", "dims": {},
+                             "concept": "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"}])
+    assert printed_order(single, table, "revenue") == list(table)
     # the cash-flow statement opens with consolidated profit under whatever name: it picks nothing
     flows = [{"label": "Net income", "concept": "us-gaap:ProfitLoss", "statement": "cash", "dims": {}}]
     assert printed_order(printed_index(flows), METRICS["net_income"].concepts, "net income") == list(METRICS["net_income"].concepts)
@@ -350,6 +354,19 @@ def test_a_figure_asked_in_words_no_metric_names_is_looked_up_or_refused_never_q
 def test_what_the_question_says_is_not_asked_is_not_planned(directory):
     assert plan(directory, "Apple cash dividends paid in 2024, not net income").metrics == ["dividends_paid"]
     assert plan(directory, "Apple revenue 2024, not 2023").fiscal_years == [2024]
+
+
+@pytest.mark.parametrize(
+    "question, metrics",
+    [
+        ("how much stock did Apple buy back in 2024", ["buybacks"]),  # "stock": the metric's own word again
+        ("What was Apple's dividend payment in 2023?", ["dividends_paid"]),
+        ("Apple net income attributable to noncontrolling interests 2024", None),  # not the metric's: a line
+    ],
+)
+def test_a_word_the_metric_itself_is_made_of_says_it_again(directory, question, metrics):
+    p = plan(directory, question)
+    assert (p.metrics if metrics else [k[:5] for k in p.metrics]) == (metrics or ["line:"]), p
 
 
 def test_an_abbreviation_with_its_ampersand_spelled_out_is_the_metric_not_a_ticker(directory):
