@@ -386,6 +386,13 @@ def _inline_formula(rest: str, plan: Plan, names: dict[str, dict], directory: Co
     return definition, cut
 
 
+def _unaccounted_words(outside: str, low: str) -> str | None:
+    """The words no metric, period or question word takes ("shopify revenue 2023"): in a question
+    naming no known company, most likely the company the user means, named in the refusal."""
+    trace, runs = account(outside, [], claimed(low, _CLAIMED))
+    return " ".join(trace[i]["word"] for i in range(*runs[0])) if runs else None
+
+
 def _company_words(plan: Plan, directory: CompanyDirectory) -> set[str]:
     out: set[str] = set()
     for ticker in plan.tickers:
@@ -542,7 +549,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                 tickers = list(prev.tickers) + new
                 inherited.insert(0, "tickers")
     if not tickers:
-        guess = guess_company_text(outside)
+        guess = guess_company_text(outside) or (_unaccounted_words(outside, low) if domain_signal else None)
         if domain_signal or guess:
             return _refuse("no_company", guess, **(carry if domain_signal else {}))
         return _refuse("out_of_scope", "topics outside companies' 10-K filings")
@@ -714,7 +721,8 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
         trace, runs = account(outside, spans, claimed(low, _CLAIMED))
         left = [t["word"] for t in trace if t["as"] == "unaccounted"]
         counted = bool(left) and (left[-1] in _MEASURE_NOUNS or bool(re.search(r"\bhow many\b", low)))
-        figure = not r.prose_ask and (counted or bool(_EARNING.search(low)))
+        asks_prose = r.why or bool(QUAL_ASK.search(low))  # "what does it say about", "why", "describe"
+        figure = not asks_prose and (counted or bool(_EARNING.search(low)))
         quarter = quarterly_phrase(low)
         if quarter and figure:  # "what did it earn in the september 2023 quarter": a figure of a quarter
             return _refuse("out_of_scope", f"quarterly, half-year and year-to-date figures (\"{quarter}\"): quarters "
@@ -727,7 +735,7 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
                 # "how much did Tesla get from regulatory credits?": that source's revenue, a member
                 plan.intent, plan.metrics, plan.probe = "numeric", [f"dim:revenue|{source}"], []
                 plan.items, plan.query, plan.sub_queries = [], "", []
-            elif counted and not r.prose_ask:
+            elif counted and not asks_prose:
                 # "prime subscriber count", "net promoter score", "how many iPhones": a figure, from a
                 # printed line or refused with its words, never a quoted sentence standing in for it
                 plan.intent, plan.metrics, plan.probe = "numeric", list(plan.probe), []

@@ -55,7 +55,7 @@ FILLER = frozenset(
     take took taken hold held holding carry carried approx hows balance sheet sheets
     using based pull fetch look lookup check see need want like id im would curious wondering interested
     question kindly money decimal decimals places digits percent percentage state confirm determine grab
-    well along
+    well along but instead rather
     """.split()
 )
 # A date's month names the fiscal year's end ("the year ended September 28, 2024", "as of Jan 31").

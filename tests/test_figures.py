@@ -374,6 +374,16 @@ def test_an_abbreviation_with_its_ampersand_spelled_out_is_the_metric_not_a_tick
     assert plan(directory, "apple r and d fy2024").metrics == ["rd"]
 
 
+def test_a_refusal_names_what_is_missing_even_when_typed_in_lowercase(directory):
+    from agent.refusals import refusal_text
+
+    p = plan(directory, "shopify revenue 2023")
+    assert p.refusal_reason == "no_company" and p.refusal_detail == "shopify"
+    assert "1875" in refusal_text("year_not_available", "Apple's reported figures for fiscal 1875", years=[2024])
+    p = plan(directory, "same for both, but operating income", previous=plan(directory, "apple vs nvidia revenue 2024"))
+    assert p.metrics == ["operating_income"], p  # "but" asks for nothing
+
+
 # --- segments --------------------------------------------------------------------------------
 
 
