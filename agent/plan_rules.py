@@ -670,8 +670,7 @@ def _balance_as_flow(plan: Plan, trace: list[dict]) -> Plan | None:
 
 _AVERAGE = frozenset({"average", "averaged", "avg", "mean"})
 # Nouns that make a phrase a figure ("subscriber count", "net promoter score", "units shipped").
-_MEASURE_NOUNS = frozenset("count counts score scores units volume volumes rate rates ratio ratios index multiple "
-                           "multiples shipped sold".split())
+_MEASURE_NOUNS = frozenset("count counts score scores units volume volumes multiple multiples shipped sold".split())
 _EARNING = re.compile(r"\b(?:earn|earned|earns|make|made|makes|how much|how many)\b")
 
 
@@ -721,7 +720,7 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
         trace, runs = account(outside, spans, claimed(low, _CLAIMED))
         left = [t["word"] for t in trace if t["as"] == "unaccounted"]
         counted = bool(left) and (left[-1] in _MEASURE_NOUNS or bool(re.search(r"\bhow many\b", low)))
-        asks_prose = r.why or bool(QUAL_ASK.search(low))  # "what does it say about", "why", "describe"
+        asks_prose = r.prose_ask  # "what does it say about", "why", "the risk factors related to ..."
         figure = not asks_prose and (counted or bool(_EARNING.search(low)))
         quarter = quarterly_phrase(low)
         if quarter and figure:  # "what did it earn in the september 2023 quarter": a figure of a quarter

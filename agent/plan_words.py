@@ -194,7 +194,8 @@ def _own_words(how: list[str | None], words: list[str], masked: str) -> None:
     for i, w in enumerate(words):
         if how[i] is not None or w in FILLER or _NUMBER.match(w):
             continue
-        for j in (*range(i + 1, min(i + 4, len(words))), *range(i - 1, max(i - 4, -1), -1)):
+        # a word right before the metric may qualify it into another line ("short term debt"): not taken
+        for j in (*range(i + 2, min(i + 4, len(words))), *range(i - 1, max(i - 4, -1), -1)):
             key = how[j][7:] if how[j] and how[j].startswith("metric:") else None
             if key and segs[j] == segs[i] and _fold(w) in _vocabulary(key):
                 how[i] = f"metric:{key}"
@@ -228,6 +229,8 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
         if w == "us" and _country(words, i, country):
             how[i] = "other" if w in (extra_consumed or set()) else None  # a qualifier the member lookup needs
             continue
+        if w in ("short", "long", "near") and i + 1 < len(words) and words[i + 1] == "term":
+            continue  # "short-term debt": a compound that names another line, never filler
         if w == "x" and i + 1 < len(words) and _NUMBER.match(words[i + 1]):
             how[i] = "filler"  # "receivables / revenue x 365": a restated formula's multiplication
         elif _NUMBER.match(w) or re.fullmatch(r"fy\d{2,4}", w) or w in MONTHS:

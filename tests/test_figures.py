@@ -362,6 +362,7 @@ def test_what_the_question_says_is_not_asked_is_not_planned(directory):
         ("how much stock did Apple buy back in 2024", ["buybacks"]),  # "stock": the metric's own word again
         ("What was Apple's dividend payment in 2023?", ["dividends_paid"]),
         ("Apple net income attributable to noncontrolling interests 2024", None),  # not the metric's: a line
+        ("Apple short-term debt 2024", None),  # a word right before the metric qualifies it: a line
     ],
 )
 def test_a_word_the_metric_itself_is_made_of_says_it_again(directory, question, metrics):
