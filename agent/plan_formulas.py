@@ -15,7 +15,8 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from agent.concepts import METRICS, PHRASES, find_phrases, normalize
-from agent.finance import HUNDRED, FormulaError
+from agent.finance import FORMULAS, HUNDRED, FormulaError
+from agent.plan_words import FILLER
 
 _END = (r"(?=\s*(?:[;?!]|\.\s|\.$|,\s*(?:and\s+)?(?:what|how|show|give|tell|then|compute|calculate|for)\b|"
         r"\s+(?:and|then)\s+(?:what|how|show|give|tell|compute|calculate)\b|$))")
@@ -323,3 +324,52 @@ def trace(definition: dict, operands: list, shown: str):
     whose = "" if definition.get("derived") else " (your definition)"
     return Calculation(metric=f"{definition['name']}{whose}", formula=definition["formula"] + pct,
                        steps=steps, result=shown)
+
+
+# Words that may stand beside a formula written into a question without belonging to an operand.
+_INTRODUCING = frozenset("compute computed calculate calculated define defined using use work out figure "
+                         "i.e. ie =".split())
+
+
+def _bounded(text: str, directory, named: str | None):
+    """Whether an inline formula at [start, end) has no operand word left outside it: the words
+    beside it are filler, a year, a company, an introducing verb or the name it defines ("EBITDA")."""
+    companies = [(m.start, m.end) for m in directory.find(text)]
+
+    def word_ok(start: int, word: str | None) -> bool:
+        if word is None or any(s <= start < e for s, e in companies):
+            return True
+        w = normalize(word)
+        return (not w or w in FILLER or w in _INTRODUCING or bool(re.fullmatch(r"(?:fy)?'?\d+\w*", w))
+                or (named is not None and w in normalize(named).split()))
+
+    def bounded(start: int, end: int) -> bool:
+        before = list(re.finditer(r"[\w&'.-]+", text[:start]))
+        after = re.search(r"[\w&'.-]+", text[end:])
+        return (word_ok(before[-1].start(), before[-1].group(0)) if before else True) and \
+            (word_ok(end + after.start(), after.group(0)) if after else True)
+    return bounded
+
+
+def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[dict, str] | None:
+    """A formula written into the question (find_inline), when the question
+    names no registry formula it would merely restate: (its definition, the text without it). A
+    metric name the table refuses ("EBITDA (operating income + D&A)") names the definition."""
+    if plan.route == "refusal" and plan.refusal_reason != "unknown_metric":
+        return None
+    if any(k in FORMULAS for k in plan.metrics):
+        return None  # "quick ratio ((current assets - inventories) / current liabilities)": the registry's
+    unknown = plan.refusal_detail if plan.route == "refusal" else None
+    found = find_inline(rest, names, _bounded(rest, directory, unknown))
+    if found is None:
+        return None
+    definition, start, end = found
+    cut = rest[:start] + " " + rest[end:]
+    if unknown:
+        m = re.search(rf"(?i)(?<![\w]){re.escape(unknown)}(?![\w])", rest[:start])
+        if m is None:
+            return None  # the refused metric is something else the question asks
+        definition = {**definition, "name": m.group(0).lower()}
+        cut = rest[: m.start()] + " " + rest[m.end() : start] + " " + rest[end:]
+    cut = re.sub(r"(?i),?\s*\b(?:defined|calculated|computed)\s+as\b", " ", cut)
+    return definition, cut

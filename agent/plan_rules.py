@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from agent.companies import CompanyDirectory, CompanyMatch, norm_name
 from agent.company_words import english_words
-from agent.concepts import METRICS, normalize
+from agent.concepts import normalize
 from agent.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.plan import Plan
 from agent.plan_measures import _IMPLIED as _IMPLIED_PATTERNS
@@ -34,11 +34,12 @@ from agent.plan_topics import (
     route_items,
     sub_queries,
 )
-from agent.plan_formulas import find_definition, find_inline
+from agent.plan_checks import balance_as_flow, conventions, other_convention
+from agent.plan_formulas import find_definition, inline_formula
 from agent.plan_members import member_asks
 from agent.segments import key_parts
 from agent.segments import plan_key as dimension_key
-from agent.plan_words import FILLER, NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
+from agent.plan_words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.plan_years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
 from agent.plan_years import _YEAR_AFTER, Years, parse_years
 from agent.prose_route import CAUSE, order_items, topical_companies
@@ -336,56 +337,6 @@ def _without(text: str, definitions: list[dict]) -> str:
     return text
 
 
-# Words that may stand beside a formula written into a question without belonging to an operand.
-_INTRODUCING = frozenset("compute computed calculate calculated define defined using use work out figure "
-                         "i.e. ie =".split())
-
-
-def _bounded(text: str, directory: CompanyDirectory, named: str | None):
-    """Whether an inline formula at [start, end) has no operand word left outside it: the words
-    beside it are filler, a year, a company, an introducing verb or the name it defines ("EBITDA")."""
-    companies = [(m.start, m.end) for m in directory.find(text)]
-
-    def word_ok(start: int, word: str | None) -> bool:
-        if word is None or any(s <= start < e for s, e in companies):
-            return True
-        w = normalize(word)
-        return (not w or w in FILLER or w in _INTRODUCING or bool(re.fullmatch(r"(?:fy)?'?\d+\w*", w))
-                or (named is not None and w in normalize(named).split()))
-
-    def bounded(start: int, end: int) -> bool:
-        before = list(re.finditer(r"[\w&'.-]+", text[:start]))
-        after = re.search(r"[\w&'.-]+", text[end:])
-        return (word_ok(before[-1].start(), before[-1].group(0)) if before else True) and \
-            (word_ok(end + after.start(), after.group(0)) if after else True)
-    return bounded
-
-
-def _inline_formula(rest: str, plan: Plan, names: dict[str, dict], directory: CompanyDirectory
-                    ) -> tuple[dict, str] | None:
-    """A formula written into the question (agent.plan_formulas.find_inline), when the question
-    names no registry formula it would merely restate: (its definition, the text without it). A
-    metric name the table refuses ("EBITDA (operating income + D&A)") names the definition."""
-    if plan.route == "refusal" and plan.refusal_reason != "unknown_metric":
-        return None
-    if any(k in FORMULAS for k in plan.metrics):
-        return None  # "quick ratio ((current assets - inventories) / current liabilities)": the registry's
-    unknown = plan.refusal_detail if plan.route == "refusal" else None
-    found = find_inline(rest, names, _bounded(rest, directory, unknown))
-    if found is None:
-        return None
-    definition, start, end = found
-    cut = rest[:start] + " " + rest[end:]
-    if unknown:
-        m = re.search(rf"(?i)(?<![\w]){re.escape(unknown)}(?![\w])", rest[:start])
-        if m is None:
-            return None  # the refused metric is something else the question asks
-        definition = {**definition, "name": m.group(0).lower()}
-        cut = rest[: m.start()] + " " + rest[m.end() : start] + " " + rest[end:]
-    cut = re.sub(r"(?i),?\s*\b(?:defined|calculated|computed)\s+as\b", " ", cut)
-    return definition, cut
-
-
 def _unaccounted_words(outside: str, low: str) -> str | None:
     """The words no metric, period or question word takes ("shopify revenue 2023"): in a question
     naming no known company, most likely the company the user means, named in the refusal."""
@@ -422,7 +373,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     inline = None
     if bad is None:
         names = {normalize(d["name"]): d["tree"] for d in known + new}
-        inline = _inline_formula(rest, plan, names, directory)
+        inline = inline_formula(rest, plan, names, directory)
     if inline is not None:
         formula, rest = inline
         inside = normalize(formula["name"]) + " " + normalize(inline[0]["formula"])
@@ -641,74 +592,9 @@ def _dimension(r: Reading, outside: str) -> str | None:
     return dimension_key(r.unmappable, [t["word"] for i, t in enumerate(trace) if t["as"] == "unaccounted" or i in between])
 
 
-# Words that ask for an amount over the year: a flow ("cash flow", "cash generated", "spent", "paid").
-_FLOW_WORDS = frozenset("flow flows generate generated generates generating spend spent spends spending burn burned "
-                        "burnt burns burning raise raised raises return returned returns pay paid pays use used uses "
-                        "bring brought earn earned earns make made makes".split())
-
-
-def _balance_as_flow(plan: Plan, trace: list[dict]) -> Plan | None:
-    """A balance asked for with a flow's words ("cash flow", "how much cash did it generate") is not
-    the balance: the balance is a different figure. Refused, offering the flows named like it
-    ("operating cash flow", "free cash flow"), so the user picks one; None when no balance is so asked."""
-    balances = [k for k in plan.metrics if k in METRICS and METRICS[k].period == "instant"]
-    flows = [t["word"] for t in trace if t["word"] in _FLOW_WORDS and t["as"] in ("filler", "unaccounted")]
-    left = {t["word"] for t in trace if t["as"] == "unaccounted"}
-    if not balances or not flows or not left <= _FLOW_WORDS | {"net"}:
-        return None
-    key = balances[0]
-    head = METRICS[key].label.lower().split()[0]
-    candidates = [m.label for m in METRICS.values() if m.period == "duration" and head in m.label.lower().split()]
-    candidates += [f.label for f in FORMULAS.values() if f.unit == "USD" and head in f.label.lower().split()]
-    named = " ".join(t["word"] for t in trace if t["as"] == f"metric:{key}")
-    detail = f"{named} {flows[0]}"
-    common = dict(tickers=plan.tickers, fiscal_years=plan.fiscal_years, words=trace)
-    if candidates:
-        return _refuse("ambiguous_metric", detail, candidates=candidates, **common)
-    return _refuse("unknown_metric", detail, **common)
-
-
-_AVERAGE = frozenset({"average", "averaged", "avg", "mean"})
 # Nouns that make a phrase a figure ("subscriber count", "net promoter score", "units shipped").
 _MEASURE_NOUNS = frozenset("count counts score scores units volume volumes multiple multiples shipped sold".split())
 _EARNING = re.compile(r"\b(?:earn|earned|earns|make|made|makes|how much|how many)\b")
-
-
-def _conventions(plan: Plan, trace: list[dict]) -> list[tuple[int, int]]:
-    """Words that name a convention the asked formula applies ("inventory turns using average
-    inventory", "ROE on average equity") are consumed as that convention, marked in the trace; the
-    leftover runs that remain. A convention the formula does not apply stays unaccounted."""
-    averaged = {i.metric for k in plan.metrics if k in FORMULAS for i in FORMULAS[k].inputs if i.offset == -1}
-    if averaged:
-        for t in trace:
-            if t["as"] == "unaccounted" and t["word"] in _AVERAGE:
-                t["as"] = "convention"
-    runs, i = [], 0
-    while i < len(trace):
-        if trace[i]["as"] == "unaccounted":
-            j = i
-            while j < len(trace) and trace[j]["as"] == "unaccounted":
-                j += 1
-            runs.append((i, j))
-            i = j
-        else:
-            i += 1
-    return runs
-
-
-def _other_convention(plan: Plan, trace: list[dict]) -> str | None:
-    """A convention the asked formula does not apply ("ROE using year-end equity" when ROE averages
-    the opening and closing balances): never computed silently the other way; what is missing, said."""
-    for k in plan.metrics:
-        if k not in FORMULAS:
-            continue
-        averaged = {i.metric for i in FORMULAS[k].inputs if i.offset == -1}
-        for i, t in enumerate(trace):
-            key = t["as"][7:] if t["as"].startswith("metric:") else None
-            if key in averaged and i > 0 and trace[i - 1]["word"] in ("end", "ending", "closing", "year-end"):
-                return (f"{FORMULAS[k].label.lower()} on year-end {METRICS[key].label.lower()} (it is computed on "
-                        f"the average of the opening and closing balances)")
-    return None
 
 
 def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
@@ -759,14 +645,16 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
                        "not answered yet, only fiscal years", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
     dims = {w for k in plan.metrics if k.startswith("dim:") for w in key_parts(k)[1].split()}
     trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims)
-    runs = _conventions(plan, trace) if runs else runs
+    runs = conventions(plan, trace) if runs else runs
     plan.words = trace
-    other = _other_convention(plan, trace)
+    other = other_convention(plan, trace)
     if other:
         return _refuse("unknown_metric", other, tickers=plan.tickers, fiscal_years=plan.fiscal_years, words=trace)
-    flow = _balance_as_flow(plan, trace)
+    flow = balance_as_flow(plan, trace)
     if flow is not None:
-        return flow
+        reason, detail, candidates = flow
+        return _refuse(reason, detail, candidates=candidates, tickers=plan.tickers, fiscal_years=plan.fiscal_years,
+                       words=trace)
     if not runs:
         return plan
     if "metrics" in plan.inherited:
