@@ -500,6 +500,24 @@ def test_labels_refresh_without_re_embedding(make_database, embedder):
     assert db.corpus_version() != version  # cached answers predate the labels
 
 
+def test_a_metric_the_company_tags_under_another_concept_is_read_from_its_printed_row(make_database, embedder):
+    from agent.service import Footnote
+    from bot.settings import Settings
+    from ingest.pipeline import ingest_folder
+
+    db = make_database()
+    ingest_folder(db, embedder, SEC_FIXTURES, tickers=["TSLA"], progress=False)
+    with db.connection() as conn:  # as a filer that tags the line with a concept the metric table does not list
+        for table in ("facts", "line_labels"):
+            conn.execute(f"UPDATE {table} SET concept = 'AssetsCurrentTotal' WHERE concept = 'AssetsCurrent'")
+    footnote = Footnote(db, embedder, Settings(llm="off"), use_cache=False)
+    answer = ask(footnote, "Tesla total current assets fiscal 2024")
+    assert answer.kind == "answer", answer.text
+    assert answer.citations[0].concept == "us-gaap:AssetsCurrentTotal"
+    refused = ask(footnote, "Tesla goodwill fiscal 2024")  # no concept, no printed row under those words
+    assert refused.kind == "refusal" and not refused.numbers, refused.text
+
+
 # --- years, dates and directions ---------------------------------------------------------------
 
 
