@@ -318,8 +318,9 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
 
 
 # A clause that says what is not asked ("cash dividends paid, not net income", "(not ad revenue)").
+# "not including services" narrows the figure instead: kept, so it is refused as no reported figure.
 _NEGATED = re.compile(r"(?:[,;(]|\s[-\u2013\u2014]+)\s*(?:and\s+|but\s+)?(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to)"
-                      r"\s+[^,;()?!]*?(?=[,;()?!]|\.(?:\s|$)|$)", re.I)
+                      r"\s+(?!incl|count|exclud|counting|adjust|account)[^,;()?!]*?(?=[,;()?!]|\.(?:\s|$)|$)", re.I)
 
 
 # An abbreviation with its ampersand spelled out ("SG and A", "R and D", "D and A").

@@ -354,6 +354,7 @@ def test_a_figure_asked_in_words_no_metric_names_is_looked_up_or_refused_never_q
 def test_what_the_question_says_is_not_asked_is_not_planned(directory):
     assert plan(directory, "Apple cash dividends paid in 2024, not net income").metrics == ["dividends_paid"]
     assert plan(directory, "Apple revenue 2024, not 2023").fiscal_years == [2024]
+    assert plan(directory, "Apple revenue 2024, not including services").metrics != ["revenue"]  # narrows instead
 
 
 @pytest.mark.parametrize(
