@@ -27,11 +27,16 @@ class Metric:
     misspellings: tuple[str, ...] = ()  # explicit typo list; never fuzzy
     query: str = ""  # words the filings use, for retrieval about this metric
     fallback: str | None = None  # a FORMULAS key to compute when no concept has a fact
+    # the concepts are alternative taggings of one line ("Net sales" or "Total revenues"): where a company
+    # prints two of them, the user's words pick the row (agent.line_items.printed_order). False when the
+    # order is a convention the answer keeps (net income: attributable to the parent, whatever is printed)
+    by_label: bool = False
 
 
-def _m(key, label, synonyms, concepts, unit="USD", period="duration", misspellings=(), query="", fallback=None):
+def _m(key, label, synonyms, concepts, unit="USD", period="duration", misspellings=(), query="", fallback=None,
+       by_label=False):
     return Metric(key, label, tuple(synonyms), tuple(concepts), unit, period, tuple(misspellings),
-                  query or label.lower(), fallback)
+                  query or label.lower(), fallback, by_label)
 
 
 METRICS: dict[str, Metric] = {
@@ -50,6 +55,7 @@ METRICS: dict[str, Metric] = {
             misspellings=["revnue", "reveune", "revenu", "reveneu", "revenues", "revneue", "reveunes", "revnues",
                           "revenus", "revanue", "revenew", "rev"],
             query="revenue net sales",
+            by_label=True,
         ),
         _m(
             "net_income",
@@ -203,6 +209,7 @@ METRICS: dict[str, Metric] = {
             ["us-gaap:CostOfGoodsAndServicesSold", "us-gaap:CostOfRevenue", "us-gaap:CostOfGoodsSold"],
             misspellings=["cost of revnue", "cost of reveune"],
             query="cost of sales cost of revenue",
+            by_label=True,
         ),
         _m(
             "capex",
@@ -346,7 +353,8 @@ METRICS: dict[str, Metric] = {
             "buybacks",
             "Share repurchases",
             ["share repurchases", "buybacks", "buyback", "share buybacks", "stock buybacks", "repurchases of common stock",
-             "stock repurchases", "repurchase of common stock", "share repurchase", "repurchases"],
+             "stock repurchases", "repurchase of common stock", "share repurchase", "repurchases", "buy back",
+             "buy backs", "bought back", "buying back"],
             ["us-gaap:PaymentsForRepurchaseOfCommonStock"],
             query="repurchases of common stock share repurchase program",
         ),

@@ -37,8 +37,19 @@ def _stem(word: str) -> str:
     return SYNONYMS.get(word, word)
 
 
+# A row's arithmetic lead-in ("Less: Net income attributable to noncontrolling interests") and the
+# sign's other name in brackets ("Net income (loss)", "Income tax expense (benefit)") say how the row
+# adds up, not what it is; XBRL names pair the two the same way (NetIncomeLoss, IncomeTaxExpenseBenefit).
+_LEAD_IN = re.compile(r"^\s*(?:less|add|plus|minus|deduct|deduct(?:ed)?|including|excluding)\s*:\s*", re.I)
+_SIGN_WORDS = r"loss|losses|gain|gains|benefit|benefits|expense|expenses|income|decrease|increase|deficit|charge|credit"
+_OTHER_SIGN = re.compile(rf"\(\s*(?:{_SIGN_WORDS})\s*\)|(?<=\w)/\(?(?:{_SIGN_WORDS})\)?(?!\w)", re.I)
+_PAIRED = re.compile(r"\b(income|profit|gain|gains|earnings|expense|increase)\s+(?:accumulated\s+)?"
+                     r"(loss|losses|benefit|decrease|deficit)\b")
+
+
 def tokens(text: str) -> frozenset[str]:
     """The words of a label or phrase that decide what it is."""
+    text = _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", text))
     norm = normalize(re.sub(r"\(\s*\d+\s*\)|\[\d+\]", " ", text)).replace("/", " ")
     words = re.findall(r"[a-z0-9&]+", norm)
     return frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
@@ -47,7 +58,7 @@ def tokens(text: str) -> frozenset[str]:
 def concept_words(concept: str) -> str:
     """'us-gaap:PaymentsForRepurchaseOfCommonStock' -> 'payments for repurchase of common stock'."""
     name = concept.split(":", 1)[-1]
-    return " ".join(w.lower() for w in _CAMEL.findall(name))
+    return _PAIRED.sub(r"\1", " ".join(w.lower() for w in _CAMEL.findall(name)))
 
 
 @dataclass(frozen=True)
@@ -58,9 +69,11 @@ class LineMatch:
     statement: str
 
 
-def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tuple[str, str]]
-            ) -> tuple[LineMatch | None, list[LineMatch]]:
-    """(the one line the phrase names, or None; the candidates when several or none fit)."""
+def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tuple[str, str]], *,
+            total: bool = False) -> tuple[LineMatch | None, list[LineMatch]]:
+    """(the one line the phrase names, or None; the candidates when several or none fit). `total`: the
+    user said "total", which decides between a subtotal's rows and the total's ("Term debt" current and
+    non-current, "Total term debt")."""
     need = tokens(leftover)
     have = tokens(question) | need
     if not need:
@@ -90,6 +103,9 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
         if len(best) > 1:  # one line printed under several concepts: the one whose own name is the question's
             named = [m for m in best if tokens(concept_words(m.concept)) == have]
             best = named if len(named) == 1 else best
+        if len(best) > 1 and total:
+            totals = [m for m in best if re.match(r"\s*total\b", m.label, re.I)]
+            best = totals if len(totals) == 1 else best
         if len(best) == 1:
             return best[0], []
         if len({m.label for m in best}) < len(best):  # the same label twice: tell them apart by concept
@@ -105,17 +121,52 @@ def _most_specific(matches: list[LineMatch], have: frozenset[str]) -> list[LineM
     return [m for m, s in zip(matches, scores) if s == top]
 
 
+def printed_index(labels: list[dict]) -> dict[frozenset[str], set[str]]:
+    """The income statement's and balance sheet's own rows: label words -> concepts printed so. A
+    cash-flow statement opens with the consolidated profit whatever it prints, and notes reuse labels
+    across schedules, so neither names a figure."""
+    index: dict[frozenset[str], set[str]] = {}
+    for row in labels:
+        if row["statement"] in ("income", "balance") and not row["dims"]:
+            index.setdefault(tokens(row["label"]), set()).add(row["concept"])
+    return index
+
+
+def printed_order(index: dict[frozenset[str], set[str]], concepts: list[str] | tuple[str, ...], phrase: str
+                  ) -> list[str]:
+    """A metric's acceptable concepts, those the company prints under the user's own words first.
+
+    Why: a filer may tag two of a metric's concepts on two rows ("Net sales" 674,538 and "Total
+    revenues" 680,985 at Walmart). Asked for "net sales", the row printed "Net sales" is the answer;
+    asked for "revenue", the one printed "Total revenues". `index`: printed_index of the company's
+    rows. With no such row the table's order stands."""
+    want = tokens(phrase)
+    named = index.get(want, set()) if want else set()
+    printed = {c for words, cs in index.items() if words != want for c in cs}
+    if not any(c in named for c in concepts) or not any(c in printed and c not in named for c in concepts):
+        return list(concepts)  # the company prints the metric on one row only: nothing to choose between
+    return [c for c in concepts if c in named] + [c for c in concepts if c not in named]
+
+
+def labels_of(conn, memo: dict, cik: int) -> list[dict]:
+    """The company's printed rows (store.labels), memoized per corpus version in `memo`."""
+    from store import labels as labels_store
+
+    printed = memo.get(("labels", cik))
+    if printed is None:
+        printed = memo[("labels", cik)] = labels_store.company_labels(conn, cik)
+    return printed
+
+
 def company_line(conn, memo: dict, cik: int, key: str) -> tuple[LineMatch | None, list[LineMatch]]:
     """`resolve` for a `line:` key of agent.plan_words against one company's stored labels (memoized
     per corpus version in `memo`: the labels change only with an ingest)."""
     from agent.plan_words import line_parts
     from store import labels as labels_store
 
-    printed = memo.get(("labels", cik))
-    if printed is None:
-        printed = memo[("labels", cik)] = labels_store.company_labels(conn, cik)
+    printed = labels_of(conn, memo, cik)
     concepts = memo.get(("concepts", cik))
     if concepts is None:
         concepts = memo[("concepts", cik)] = labels_store.company_concepts(conn, cik)
-    leftover, context, _ = line_parts(key)
-    return resolve(leftover, context, printed, concepts)
+    leftover, context, shown = line_parts(key)
+    return resolve(leftover, context, printed, concepts, total="total" in shown.split())

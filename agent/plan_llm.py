@@ -83,7 +83,11 @@ def plan_llm(text: str, *, previous: Plan | None, directory, client, model: str,
         proposed = chat_json(
             client, model=model, messages=messages, output=ModelPlan, name="footnote_plan", timeout=timeout, schema=_schema(keys)
         )
-        return validate(proposed, text=text, previous=previous, directory=directory, keys=set(keys))
+        plan = validate(proposed, text=text, previous=previous, directory=directory, keys=set(keys))
+        unaccounted = word_accounting(plan, text, previous=previous, directory=directory)
+        if unaccounted:
+            raise ModelError(f"word_accounting: {unaccounted}")
+        return plan
     except ModelError as exc:
         reason = exc.reason
     except Exception as exc:  # a bug in validation must not take the turn down with it
@@ -91,6 +95,38 @@ def plan_llm(text: str, *, previous: Plan | None, directory, client, model: str,
         reason = f"error: {type(exc).__name__}"
     log.info("model planner fell back to rules: %s", reason)
     return _rules(text, previous=previous, directory=directory, reason=reason)
+
+
+def word_accounting(plan: Plan, text: str, *, previous: Plan | None, directory) -> str | None:
+    """Why a model's figure plan may not be used, or None: the same check the rules planner makes
+    (agent.plan_words). Every word of the question must be consumed by a company, a period, filler
+    or a metric phrase of a key the plan asks for; a word no metric takes (a qualifier, a longer
+    line item, a quarter) or a key the question never names (a look-alike: "turnover" read as
+    revenue) sends the question to the rules planner, which looks the words up or refuses them."""
+    if plan.route != "domain" or plan.intent not in NUMERIC_INTENTS:
+        return None
+    from agent.plan_rules import plan_rules
+    from agent.plan_words import quarterly_phrase
+
+    if quarterly_phrase(text.lower()):
+        return f"a period not answered yet ({quarterly_phrase(text.lower())!r})"
+    rules = plan_rules(text, previous=previous, directory=directory)
+    if rules.route == "refusal" and rules.refusal_reason in ("unknown_metric", "out_of_scope"):
+        return f"{rules.refusal_reason}: {rules.refusal_detail}"  # "sales per square foot", an instruction
+    left = [w["word"] for w in rules.words if w["as"] == "unaccounted"]
+    if left:
+        return f"words no metric accounts for: {' '.join(left)!r}"
+    special = [k for k in rules.metrics if k.startswith(("line:", "dim:", "udf:"))]
+    if special:
+        return "a line item, member or formula of the question's own words"
+    named = {w["as"][7:] for w in rules.words if w["as"].startswith("metric:")}
+    named |= {k for w in rules.words for k in w.get("joins", ())} | set(rules.metrics)
+    if previous is not None and "metrics" in plan.inherited:
+        named |= set(previous.metrics)
+    extra = [k for k in plan.metrics if k not in named]
+    if extra:
+        return f"metrics the question does not name: {', '.join(extra)}"
+    return None
 
 
 def _rules(text: str, *, previous, directory, reason: str) -> Plan:

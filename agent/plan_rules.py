@@ -34,7 +34,9 @@ from agent.plan_topics import (
     route_items,
     sub_queries,
 )
-from agent.plan_formulas import find_definition
+from agent.plan_checks import balance_as_flow, conventions, other_convention
+from agent.plan_formulas import find_definition, inline_formula
+from agent.plan_members import member_asks
 from agent.segments import key_parts
 from agent.segments import plan_key as dimension_key
 from agent.plan_words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
@@ -320,29 +322,82 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
     return qualitative
 
 
+# A clause that says what is not asked ("cash dividends paid, not net income", "(not ad revenue)").
+# "not including services" narrows the figure instead: kept, so it is refused as no reported figure.
+_NEGATED = re.compile(r"(?:[,;(]|\s[-\u2013\u2014]+)\s*(?:and\s+|but\s+)?(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to)"
+                      r"\s+(?!incl|count|exclud|counting|adjust|account)[^,;()?!]*?(?=[,;()?!]|\.(?:\s|$)|$)", re.I)
+
+
+# An abbreviation with its ampersand spelled out ("SG and A", "R and D", "D and A").
+_SPELLED_AMPERSAND = re.compile(r"(?<![\w&])([A-Za-z]{1,2})\s+and\s+([A-Za-z])(?![\w&])")
+_NOT_INITIALS = frozenset("up in on is it at to of or as an be by do go if me my no so us we a i".split())
+
+
+def _ampersand(m: re.Match) -> str:
+    return m.group(0) if m.group(1).lower() in _NOT_INITIALS else f"{m.group(1)}&{m.group(2)}"
+
+
+def _without(text: str, definitions: list[dict]) -> str:
+    for d in definitions:
+        text = re.sub(rf"\b{re.escape(d['name'])}\b", " ", text, flags=re.I)
+    return text
+
+
+def _unaccounted_words(outside: str, low: str) -> str | None:
+    """The words no metric, period or question word takes ("shopify revenue 2023"): in a question
+    naming no known company, most likely the company the user means, named in the refusal."""
+    trace, runs = account(outside, [], claimed(low, _CLAIMED))
+    return " ".join(trace[i]["word"] for i in range(*runs[0])) if runs else None
+
+
+def _company_words(plan: Plan, directory: CompanyDirectory) -> set[str]:
+    out: set[str] = set()
+    for ticker in plan.tickers:
+        company = directory.get(ticker)
+        if company is not None:
+            out |= set(normalize(company.name).split()) | {ticker.lower()}
+    return out
+
+
 def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. Never raises on user input; anything it cannot map becomes a refusal.
 
-    A formula the user defines ("define X as A plus B over C") or names from earlier in the thread
-    is taken out of the text first and asked for as 'udf:<name>' (agent.plan_formulas)."""
+    A formula the user defines ("define X as A plus B over C"), writes into the question ("gross
+    profit minus SG&A") or names from earlier in the thread is taken out of the text first and
+    asked for as 'udf:<name>' (agent.plan_formulas)."""
     raw = text or ""
     if len(raw) > MAX_CHARS:
         return _plan(raw, previous=previous, directory=directory)
+    raw = _NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
+    raw = _SPELLED_AMPERSAND.sub(_ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
     definition, rest, bad = find_definition(raw)
     known = [d for d in (previous.definitions if previous is not None else [])
              if definition is None or d["name"] != definition["name"]]
     named = [d for d in known if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
-    for d in named:
-        rest = re.sub(rf"\b{re.escape(d['name'])}\b", " ", rest, flags=re.I)
-    plan = _plan(rest, previous=previous, directory=directory)
-    plan.definitions = known + ([definition] if definition else [])
+    new = [definition] if definition else []
+    plan = _plan(_without(rest, [*named, *new]), previous=previous, directory=directory)
+    inline = None
+    if bad is None:
+        names = {normalize(d["name"]): d["tree"] for d in known + new}
+        inline = inline_formula(rest, plan, names, directory)
+    if inline is not None:
+        formula, rest = inline
+        inside = normalize(formula["name"]) + " " + normalize(inline[0]["formula"])
+        named = [d for d in named if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
+        new = [d for d in new if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I) or d["name"] not in inside]
+        plan = _plan(_without(rest, [*named, *new]), previous=previous, directory=directory)
+        new = [*new, formula]
+    plan.definitions = known + [d for d in ([definition] if definition else []) if d not in new] + new
     if bad is not None:
         return _refuse("unknown_metric", f"{bad} (in your formula)", tickers=plan.tickers,
                        fiscal_years=plan.fiscal_years, definitions=plan.definitions)
-    asked = [f"udf:{d['name']}" for d in ([definition] if definition else []) + named]
+    asked = [f"udf:{d['name']}" for d in new + named]
     if not asked:
-        return plan
-    plan.metrics = asked + [m for m in plan.metrics if m in FORMULAS or m in MEASURE_PHRASES.values()]
+        return member_asks(plan, _without(rest, named), _company_words(plan, directory))
+    inherited = "metrics" in plan.inherited  # the thread's figures are not asked beside a formula
+    plan.metrics = asked + [m for m in plan.metrics if not inherited and (m in FORMULAS or m in MEASURE_PHRASES.values())]
+    if inherited:
+        plan.inherited.remove("metrics")
     if plan.route == "domain":
         plan.items, plan.sub_queries, plan.probe = [], [], []
         several_years = len(plan.fiscal_years) >= 2 or len(plan.year_offsets) >= 2
@@ -479,7 +534,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                 inherited.insert(0, "tickers")
                 sources["tickers"] = "thread, and the message's"
     if not tickers:
-        guess = guess_company_text(outside)
+        guess = guess_company_text(outside) or (_unaccounted_words(outside, low) if domain_signal else None)
         if domain_signal or guess:
             return _refuse("no_company", guess, **(carry if domain_signal else {}))
         return _refuse("out_of_scope", "topics outside companies' 10-K filings")
@@ -531,13 +586,14 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
 
 # Words other parts of the planner consume: thread words, comparisons, year phrases, implied asks.
 _DIRECTION = re.compile(r"\b(?:improv\w*|deteriorat\w*|worsen\w*|getting (?:better|worse)|trend\w*|trajectory|"
-                        r"direction|headed|heading)\b")
+                        r"direction|headed|heading|shrink\w*|expand\w*|rising|falling|declining|"
+                        r"up or down)\b")
 _SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\b")
 # A comparison that needs several companies ("rank them", "which was higher?").
 COMPARING = re.compile(r"\b(?:rank\w*|compar\w*|sort\w*|differ\w*|(?:which|who)\b.*\b(?:higher|lower|more|less|bigger|"
                        r"larger|smaller|better|worse|highest|lowest|most|least))\b")
 _DIFFERENCE = re.compile(r"\bdiffer\w*(?:\s+between)?\b")  # "the difference between them": a comparison
-_CLAIMED = (FOLLOWUP, ADDING, REPLACING, _DIFFERENCE, _SHARE, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
+_CLAIMED = (FOLLOWUP, ADDING, REPLACING, _DIFFERENCE, _SHARE, _DIRECTION, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
             _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)
 
 
@@ -571,7 +627,15 @@ def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
 def _dimension(r: Reading, outside: str) -> str | None:
     """A metric narrowed to a segment, product or region ("data center revenue"): a 'dim:' key."""
     trace, _ = account(outside, _company_spans(r, outside), claimed(outside.lower(), _CLAIMED))
-    return dimension_key(r.unmappable, [t["word"] for t in trace if t["as"] == "unaccounted"])
+    kinds = [t["as"] for t in trace]
+    between = {i for i, t in enumerate(trace) if t["word"] in ("and", "vs", "versus", "or")
+               and "unaccounted" in kinds[:i] and "unaccounted" in kinds[i + 1:i + 2]}  # "iphone and mac"
+    return dimension_key(r.unmappable, [t["word"] for i, t in enumerate(trace) if t["as"] == "unaccounted" or i in between])
+
+
+# Nouns that make a phrase a figure ("subscriber count", "net promoter score", "units shipped").
+_MEASURE_NOUNS = frozenset("count counts score scores units volume volumes multiple multiples shipped sold".split())
+_EARNING = re.compile(r"\b(?:earn|earned|earns|make|made|makes|how much|how many)\b")
 
 
 def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
@@ -581,13 +645,32 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
     if plan.intent == "qualitative" and not plan.metrics and not r.why and not plan.sub_queries:
         spans = [(m.start, m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)) for m in r.matches]
         trace, runs = account(outside, spans, claimed(low, _CLAIMED))
-        if runs and not quarterly_phrase(low):
+        left = [t["word"] for t in trace if t["as"] == "unaccounted"]
+        counted = bool(left) and (left[-1] in _MEASURE_NOUNS or bool(re.search(r"\bhow many\b", low)))
+        asks_prose = r.prose_ask  # "what does it say about", "why", "the risk factors related to ..."
+        figure = not asks_prose and (counted or bool(_EARNING.search(low)))
+        quarter = quarterly_phrase(low)
+        if quarter and figure:  # "what did it earn in the september 2023 quarter": a figure of a quarter
+            return _refuse("out_of_scope", f"quarterly, half-year and year-to-date figures (\"{quarter}\"): quarters "
+                           "are not answered yet, only fiscal years", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+        if runs and not quarter:
             plan.probe, _ = line_keys(trace, runs)
             plan.words = trace
+            source = " ".join(w for w in left if w not in ("get", "got", "gets", "bring", "brought", "brings"))
+            if _EARNED_FROM.search(low) and figure and source and not counted:
+                # "how much did Tesla get from regulatory credits?": that source's revenue, a member
+                plan.intent, plan.metrics, plan.probe = "numeric", [f"dim:revenue|{source}"], []
+                plan.items, plan.query, plan.sub_queries = [], "", []
+            elif counted and not asks_prose:
+                # "prime subscriber count", "net promoter score", "how many iPhones": a figure, from a
+                # printed line or refused with its words, never a quoted sentence standing in for it
+                plan.intent, plan.metrics, plan.probe = "numeric", list(plan.probe), []
+                plan.items, plan.query, plan.sub_queries = [], "", []
         return plan
     if plan.intent not in NUMERIC_INTENTS or not plan.metrics:
         return plan
-    if _DIRECTION.search(low) and plan.intent in ("numeric", "derived") and len(plan.tickers) == 1:
+    if _DIRECTION.search(low) and plan.intent in ("numeric", "derived", "trend") and len(plan.tickers) == 1 \
+            and len(plan.fiscal_years) <= 1 and len(plan.year_offsets) <= 1:
         # "is its margin improving as of 2023?": a direction needs the years before it, three at least
         if len(plan.fiscal_years) == 1 and not plan.latest:
             year = plan.fiscal_years[0]
@@ -603,7 +686,16 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
                        "not answered yet, only fiscal years", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
     dims = {w for k in plan.metrics if k.startswith("dim:") for w in key_parts(k)[1].split()}
     trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims)
+    runs = conventions(plan, trace) if runs else runs
     plan.words = trace
+    other = other_convention(plan, trace)
+    if other:
+        return _refuse("unknown_metric", other, tickers=plan.tickers, fiscal_years=plan.fiscal_years, words=trace)
+    flow = balance_as_flow(plan, trace)
+    if flow is not None:
+        reason, detail, candidates = flow
+        return _refuse(reason, detail, candidates=candidates, tickers=plan.tickers, fiscal_years=plan.fiscal_years,
+                       words=trace)
     if not runs:
         return plan
     if "metrics" in plan.inherited:

@@ -55,7 +55,7 @@ FILLER = frozenset(
     take took taken hold held holding carry carried approx hows balance sheet sheets
     using based pull fetch look lookup check see need want like id im would curious wondering interested
     question kindly money decimal decimals places digits percent percentage state confirm determine grab
-    well along
+    well along but instead rather
     """.split()
 )
 # A date's month names the fiscal year's end ("the year ended September 28, 2024", "as of Jan 31").
@@ -155,6 +155,53 @@ def _country(words: list[str], i: int, capitals: bool) -> bool:
     return capitals or bool({words[j] for j in (i - 1, i + 1) if 0 <= j < len(words)} & _US_MARKET)
 
 
+def _inflected(word: str) -> set[str]:
+    """The word and the bases it may inflect ("rising" -> rise, "declining" -> decline, "fell" stays),
+    so a direction word is read whatever its tense."""
+    out = {word}
+    for suffix in ("ing", "ed", "es", "s", "d"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            stem = word[: -len(suffix)]
+            out |= {stem, stem + "e"}
+    return out
+
+
+def _fold(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _vocabulary(key: str) -> frozenset[str]:
+    """The content words of a measure's own phrases ("stock" and "share" for share repurchases)."""
+    from agent.concepts import METRICS
+
+    cached = _VOCAB.get(key)
+    if cached is None:
+        phrases = METRICS[key].synonyms if key in METRICS else ()
+        cached = _VOCAB[key] = frozenset(_fold(w) for p in phrases for w in normalize(p).split()
+                                         if w not in FILLER and w not in JOINING)
+    return cached
+
+
+_VOCAB: dict[str, frozenset[str]] = {}
+
+
+def _own_words(how: list[str | None], words: list[str], masked: str) -> None:
+    """A leftover word that is one of the beside metric's own words ("how much stock did it buy back",
+    "dividend payment") belongs to that metric: it says the same thing again, it asks for nothing else."""
+    segs = _segments(masked, words)
+    if segs is None:
+        return
+    for i, w in enumerate(words):
+        if how[i] is not None or w in FILLER or _NUMBER.match(w):
+            continue
+        # a word right before the metric may qualify it into another line ("short term debt"): not taken
+        for j in (*range(i + 2, min(i + 4, len(words))), *range(i - 1, max(i - 4, -1), -1)):
+            key = how[j][7:] if how[j] and how[j].startswith("metric:") else None
+            if key and segs[j] == segs[i] and _fold(w) in _vocabulary(key):
+                how[i] = f"metric:{key}"
+                break
+
+
 def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set[str] | None = None
             ) -> tuple[list[dict], list[tuple[int, int]]]:
     """Every word of `text` (normalized) with how it was consumed, and the runs of leftover words.
@@ -170,6 +217,7 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
         for i in range(start, end):
             how[i] = f"metric:{key}"
     merged = merge_adjacent_metrics(how, words, masked)
+    _own_words(how, words, masked)
     in_merge = {g for start, end, _ in merged for g in range(start, end) if words[g] not in _ASKING}
     joined = {g: keys for start, end, keys in merged for g in range(start, end)}
     growth = {w for g in GROWTH_WORDS for w in g.split()}
@@ -181,11 +229,15 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
         if w == "us" and _country(words, i, country):
             how[i] = "other" if w in (extra_consumed or set()) else None  # a qualifier the member lookup needs
             continue
-        if _NUMBER.match(w) or re.fullmatch(r"fy\d{2,4}", w) or w in MONTHS:
+        if w in ("short", "long", "near") and i + 1 < len(words) and words[i + 1] == "term":
+            continue  # "short-term debt": a compound that names another line, never filler
+        if w == "x" and i + 1 < len(words) and _NUMBER.match(words[i + 1]):
+            how[i] = "filler"  # "receivables / revenue x 365": a restated formula's multiplication
+        elif _NUMBER.match(w) or re.fullmatch(r"fy\d{2,4}", w) or w in MONTHS:
             how[i] = "period"
         elif w in FILLER or bare in FILLER or not bare:
             how[i] = "filler"
-        elif w in growth:
+        elif _inflected(w) & growth:
             how[i] = "growth"
         elif w in extra:
             how[i] = "other"
@@ -247,11 +299,11 @@ def line_keys(trace: list[dict], runs: list[tuple[int, int]]) -> tuple[list[str]
         context = [w for i, w in enumerate(words[lo:hi], lo) if kinds[i].startswith("metric:") or kinds[i] == "unaccounted"]
         absorbed |= {kinds[i][7:] for i in range(lo, hi) if kinds[i].startswith("metric:")}
         idx = list(range(lo, hi))
-        while idx and kinds[idx[0]] in _SIDE:
+        while idx and kinds[idx[0]] in _SIDE and words[idx[0]] != "total":
             idx.pop(0)
         while idx and kinds[idx[-1]] in _SIDE:
             idx.pop()
-        shown = [words[i] for i in idx if kinds[i] != "filler" or words[i] in _JOIN]
+        shown = [words[i] for i in idx if kinds[i] != "filler" or words[i] in _JOIN or words[i] == "total"]
         key = f"line:{leftover}|{' '.join(context)}|{' '.join(shown)}"
         if key not in keys:
             keys.append(key)

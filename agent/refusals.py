@@ -12,7 +12,7 @@ from agent.answer import RefusalReason
 
 # Anything that looks like an amount, except a bare fiscal year, is removed from echoed details.
 _FIGURE = re.compile(r"[$€£]?\s?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|billion|million|thousand|bn|m\b|k\b)?", re.I)
-_YEAR = re.compile(r"^(?:19|20)\d\d$")
+_YEAR = re.compile(r"^\d{4}$")  # any four-digit year the user typed ("1875"), echoed back
 
 MESSAGES: dict[str, str] = {
     "no_company": (

@@ -16,10 +16,10 @@ from agent.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.draft import Evidence
 from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key
 from agent.graph import status
-from agent.line_items import company_line
+from agent.line_items import company_line, labels_of, printed_index, printed_order
 from agent.line_items import tokens
-from agent.plan_formulas import evaluate, metrics_of
-from agent.segments import axes_for, display_name, find_member, key_parts
+from agent.plan_formulas import evaluate, metrics_of, operand_label, operand_parts
+from agent.segments import axes_for, display_name, find_member, key_parts, member_parts
 from agent.plan_words import line_parts
 from agent.query_vectors import embed_queries
 from store import chunks as chunk_store
@@ -73,16 +73,22 @@ def _plain(value: Decimal) -> str:
 class _Facts:
     """Facts fetched once per (company, metric, year) within a run."""
 
-    def __init__(self, conn, company: dict):
+    def __init__(self, conn, company: dict, orders: dict[str, list[str]] | None = None):
         self.conn, self.company = conn, company
+        self.orders = orders or {}  # metric key -> its concepts, the user's printed row first
         self.found: dict[tuple[str, int], Evidence | None] = {}
 
     def get(self, metric_key: str, fy: int) -> Evidence | None:
         key = (metric_key, fy)
         if key not in self.found:
-            fact = facts_store.metric_value(
-                self.conn, self.company["cik"], metric_key, fy, as_of_accession=self.company.get("as_of_accession")
-            )
+            if metric_key in self.orders:
+                fact = facts_store.annual_value(
+                    self.conn, self.company["cik"], self.orders[metric_key], fy,
+                    as_of_accession=self.company.get("as_of_accession"), unit=METRICS[metric_key].unit)
+            else:
+                fact = facts_store.metric_value(
+                    self.conn, self.company["cik"], metric_key, fy, as_of_accession=self.company.get("as_of_accession")
+                )
             self.found[key] = _fact_evidence(self.company, metric_key, fy, fact) if fact else None
         return self.found[key]
 
@@ -170,12 +176,27 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
     return _fact_evidence(company, key, fy, fact, label=shown) if fact else None
 
 
-def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict) -> tuple[Evidence, dict] | None:
-    """A formula the user defined (agent.plan_formulas), computed like the registry's, or None with
-    the missing inputs named in the cell."""
+def _operand(conn, deps, facts: _Facts, key: str, fy: int, orders: dict | None = None) -> Evidence | None:
+    """One operand of a formula (agent.plan_formulas.operand_key) for fiscal year `fy`: a table
+    metric's fact, or a member's dimensional fact ('revenue@iphone'), of that year or an earlier one."""
+    metric, member, offset = operand_parts(key)
+    year = fy + offset
+    if member is None:
+        return facts.get(metric, year)
+    slot = (key.split("~")[0], year)
+    if slot not in facts.found:
+        found = _member_cells(conn, deps, facts.company, f"dim:{metric}|{member}", year, {}, orders)
+        facts.found[slot] = found[0][1] if found else None
+    return facts.found[slot]
+
+
+def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=None, deps=None,
+                  orders: dict | None = None) -> tuple[Evidence, dict] | None:
+    """A formula the user defined (agent.plan_formulas), or one over a member (agent.plan_members),
+    computed like the registry's, or None with the missing inputs named in the cell."""
     keys = metrics_of(definition["tree"])
-    inputs = {k: facts.get(k, fy) for k in dict.fromkeys(keys)}
-    missing = [METRICS[k].label for k, e in inputs.items() if e is None]
+    inputs = {k: _operand(conn, deps, facts, k, fy, orders) for k in dict.fromkeys(keys)}
+    missing = [operand_label(k).replace("(prior year)", f"(fiscal {fy - 1})") for k, e in inputs.items() if e is None]
     if missing:
         cell["missing_inputs"] = missing
         return None
@@ -198,8 +219,8 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict) -> tuple
     calc = {
         "id": calc_id, "key": key, "ticker": company["ticker"], "fiscal_year": fy, "value": _plain(value), "unit": unit,
         "display": shown, "definition": definition,
-        "operands": [{"evidence_id": e.id, "value": e.value, "unit": e.unit, "fiscal_year": fy, "metric": k}
-                     for k, e in inputs.items()],
+        "operands": [{"evidence_id": e.id, "value": e.value, "unit": e.unit, "fiscal_year": fy + operand_parts(k)[2],
+                      "metric": k} for k, e in inputs.items()],
     }
     return evidence, calc
 
@@ -223,7 +244,8 @@ def _member_evidence(company: dict, label: str, fy: int, f) -> Evidence:
     )
 
 
-def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict) -> list[tuple[dict, Evidence | None]]:
+def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orders: dict | None = None
+                  ) -> list[tuple[dict, Evidence | None]]:
     """Cells for a 'dim:' key (agent.segments): the named member's figure, or every member of the
     axis a breakdown names; with no such member, one empty cell listing the members that exist."""
     metric, qualifier, breakdown = key_parts(key)
@@ -233,7 +255,8 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict) -> l
     if ("member_labels", cik) not in memo:
         memo[("member_labels", cik)] = segments_store.member_labels(conn, cik)
     labels = memo[("member_labels", cik)]
-    rows = segments_store.member_values(conn, cik, [c if ":" in c else f"us-gaap:{c}" for c in m.concepts], fy,
+    concepts = (orders or {}).get(metric) or m.concepts
+    rows = segments_store.member_values(conn, cik, [c if ":" in c else f"us-gaap:{c}" for c in concepts], fy,
                                         instant=m.period == "instant")
     metric_words = tokens(" ".join(m.synonyms))
 
@@ -246,15 +269,20 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict) -> l
         axes = axes_for(qualifier, list(dict.fromkeys(r.axis for r in rows)))
         chosen = [r for r in rows if axes and r.axis == axes[0]]
     else:
-        found, _ = find_member(qualifier, [(r.axis, r.member) for r in rows], labels)
-        chosen = [r for r in rows if (r.axis, r.member) == found[0]] if found else []
+        pairs = [(r.axis, r.member) for r in rows]
+        found, _ = find_member(qualifier, pairs, labels)
+        if found:
+            chosen = [r for r in rows if (r.axis, r.member) == found[0]]
+        else:  # "iphone and mac": each part one member, or nothing
+            each = [find_member(part, pairs, labels)[0] for part in member_parts(qualifier)]
+            chosen = [r for f in each if f for r in rows if (r.axis, r.member) == f[0]] if len(each) > 1 and all(each) else []
     if not chosen:
         members = list(dict.fromkeys(name(r) for r in rows))
         return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": members}, None)]
     out = []
     for r in chosen:
         shown = name(r)
-        cell_key = f"dim:{metric}|={r.member}" if breakdown else key
+        cell_key = f"dim:{metric}|={r.member}" if breakdown or len(chosen) > 1 else key
         label = f"{m.label} ({shown})"
         cell = {**base, "metric": cell_key, "label": label, "instant": m.period == "instant",
                 "concept": r.concept, "member": r.member}
@@ -262,8 +290,36 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict) -> l
     return out
 
 
+def _orders(conn, deps, cik: int, phrases: dict[str, str]) -> dict[str, list[str]]:
+    """Per metric the question named, its concepts with the one printed under the user's words first
+    (agent.line_items.printed_order); only metrics whose order that changes."""
+    if not phrases:
+        return {}
+    memo = deps.memo if deps is not None else {}
+    index = memo.get(("printed", cik))
+    if index is None:
+        index = memo[("printed", cik)] = printed_index(labels_of(conn, memo, cik))
+    out = {}
+    for key, phrase in phrases.items():
+        if key in METRICS and METRICS[key].by_label:
+            order = printed_order(index, METRICS[key].concepts, phrase)
+            if order != list(METRICS[key].concepts):
+                out[key] = order
+    return out
+
+
+def metric_phrases(words: list[dict]) -> dict[str, str]:
+    """Metric key -> the words the question named it with (from the plan's word accounting)."""
+    out: dict[str, list[str]] = {}
+    for w in words or []:
+        if w.get("as", "").startswith("metric:"):
+            out.setdefault(w["as"][7:], []).append(w["word"])
+    return {k: " ".join(v) for k, v in out.items()}
+
+
 def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definitions: list[dict] | None = None,
-             *, changes: bool = False) -> tuple[dict[str, Evidence], list[dict], list[dict]]:
+             *, changes: bool = False, phrases: dict[str, str] | None = None
+             ) -> tuple[dict[str, Evidence], list[dict], list[dict]]:
     """Facts and computations for every (company, fiscal year, measure): evidence, calculations,
     and one cell per ask (evidence_id None when no fact reports it). With `changes` (a trend), a
     reported figure's cell also carries its growth over the year before, when both are reported."""
@@ -272,14 +328,15 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
     cells: list[dict] = []
     lines: dict = {}
     for company in companies:
-        facts = _Facts(conn, company)
+        orders = _orders(conn, deps, company["cik"], phrases or {})
+        facts = _Facts(conn, company, orders)
         for fy in company["fiscal_years"]:
             for key in metrics:
                 cell = {"ticker": company["ticker"], "name": company["name"], "fiscal_year": fy, "metric": key,
                         "label": _label(key), "evidence_id": None, "display": None,
                         "instant": key in METRICS and METRICS[key].period == "instant"}
                 if key.startswith("dim:"):
-                    for member_cell, ev in _member_cells(conn, deps, company, key, fy, cell):
+                    for member_cell, ev in _member_cells(conn, deps, company, key, fy, cell, orders):
                         if ev is not None:
                             evidence[ev.id] = ev
                             member_cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
@@ -287,9 +344,11 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     continue
                 if key.startswith("udf:"):
                     definition = next((d for d in definitions or [] if f"udf:{d['name']}" == key), None)
-                    computed = _user_formula(facts, definition, fy, cell) if definition else None
-                    if definition:
+                    computed = _user_formula(facts, definition, fy, cell, conn, deps, orders) if definition else None
+                    if definition and not definition.get("derived"):
                         cell["label"] = f"{definition['name']} (defined as {definition['formula']})"
+                    elif definition:
+                        cell["label"] = definition["name"]
                     if computed is not None:
                         _take_calc(facts, computed, cell, evidence, calculations)
                 elif key.startswith("line:"):
@@ -307,6 +366,13 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
                 elif key in METRICS:
                     ev = facts.get(key, fy)
+                    if ev is None and (phrases or {}).get(key):
+                        # none of the table's concepts: the row the company prints under the user's words
+                        # ("Inventories" tagged InventoryFinishedGoodsNetOfReserves), or nothing
+                        said = phrases[key]
+                        ev = _line_cell(conn, deps, company, f"line:{said}|{said}|{said}", fy, cell, lines)
+                        if ev is None:
+                            cell.pop("concept", None)
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
@@ -365,7 +431,8 @@ def _numbers(state, deps, config) -> dict:
         return {"refusal": {"reason": "unknown_metric", "detail": plan.get("refusal_detail")}}
     with deps.db.connection() as conn:
         evidence, calculations, cells = _collect(conn, state["resolved"], metrics, deps, plan.get("definitions"),
-                                                 changes=plan["intent"] == "trend")
+                                                 changes=plan["intent"] == "trend",
+                                                 phrases=metric_phrases(plan.get("words")))
     refusal = _unresolved_lines(cells)
     if refusal and plan.get("lone_name") and refusal["reason"] in ("unknown_metric", "ambiguous_metric"):
         # "what about samsung?": no line or segment of the thread's company, so a company, never its figure

@@ -96,8 +96,9 @@ def axes_for(word: str, axes: list[str]) -> list[str]:
 
 # words that make the figure something no member is: a complement, or a non-GAAP adjustment
 _NEGATING = frozenset({"outside", "excluding", "except", "ex", "non", "without", "other", "adjusted", "organic",
-                       "pro", "forma", "core", "underlying", "recurring", "comparable", "same"})
+                       "core", "underlying", "recurring", "comparable", "same"})
 _JOINERS = frozenset({"in", "from", "for", "of", "the", "its", "their", "by", "per", "across", "each", "and", "to"})
+_BETWEEN = frozenset({"and", "vs", "versus", "or"})  # kept between members: "iphone and mac revenue" is two
 
 
 def plan_key(unmappable: str, leftover: list[str]) -> str | None:
@@ -111,15 +112,26 @@ def plan_key(unmappable: str, leftover: list[str]) -> str | None:
         return None  # a metric no table maps ("same store sales"), never a member's figure
     words = norm.split()
     spans = [(s, e, k) for s, e, k in find_phrases(norm, PHRASES) if k in METRICS]
-    if len(spans) != 1 or _NEGATING & (set(words) | set(leftover)):
+    said = set(words) | set(leftover)
+    if len(spans) != 1 or _NEGATING & said or {"pro", "forma"} <= said:
         return None
     start, end, metric = spans[0]
     rest = [w for i, w in enumerate(words) if not start <= i < end]
     if rest and rest[0] in ("by", "per", "across", "for", "each"):
         axis_word = next((w for w in rest[1:] if w in AXIS_WORDS), None)
         return f"dim:{metric}|*{axis_word}" if axis_word else None
-    qualifier = [w for w in dict.fromkeys([*leftover, *rest]) if w not in _JOINERS and not w.isdigit()]
+    qualifier = [w for w in dict.fromkeys([*leftover, *rest]) if (w not in _JOINERS or w in _BETWEEN) and not w.isdigit()]
+    while qualifier and qualifier[0] in _BETWEEN:
+        qualifier.pop(0)
+    while qualifier and qualifier[-1] in _BETWEEN:
+        qualifier.pop()
     return f"dim:{metric}|{' '.join(qualifier)}" if qualifier else None
+
+
+def member_parts(qualifier: str) -> list[str]:
+    """A qualifier naming several members ("iphone and mac", "americas vs europe"), split; a member
+    whose own name has "and" in it ("wearables home and accessories") is tried whole first."""
+    return [p.strip() for p in re.split(r"\b(?:and|vs|versus|or)\b|,", qualifier) if p.strip()]
 
 
 def key_parts(key: str) -> tuple[str, str, bool]:

@@ -71,6 +71,53 @@ def test_a_phrase_resolves_to_a_printed_label_or_a_standard_label_only_when_near
     assert (match.concept if match else None) == concept
 
 
+def test_a_rows_lead_in_and_its_signs_other_name_do_not_hide_the_line():
+    labels = [
+        {"label": "Consolidated net income", "concept": "us-gaap:ProfitLoss", "statement": "income", "dims": {}},
+        {"label": "Less: Net income (loss) attributable to noncontrolling interests",
+         "concept": "us-gaap:NetIncomeLossAttributableToNoncontrollingInterest", "statement": "income", "dims": {}},
+    ]
+    match, _ = resolve("noncontrolling interests", "net income attributable noncontrolling interests", labels, [])
+    assert match.concept == "us-gaap:NetIncomeLossAttributableToNoncontrollingInterest"
+    # a standard label: XBRL names pair a figure with its sign (NetIncomeLoss, IncomeTaxExpenseBenefit)
+    match, _ = resolve("noncontrolling interests", "net income attributable noncontrolling interests", [],
+                       [("us-gaap:NetIncomeLossAttributableToNoncontrollingInterest", "duration"),
+                        ("us-gaap:ProfitLoss", "duration")])
+    assert match.concept == "us-gaap:NetIncomeLossAttributableToNoncontrollingInterest"
+
+
+def test_the_users_words_pick_the_row_a_company_prints_among_a_metrics_concepts():
+    from agent.concepts import METRICS
+    from agent.line_items import printed_index, printed_order
+
+    labels = [{"label": "Net sales", "concept": "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
+               "statement": "income", "dims": {}},
+              {"label": "Total revenues", "concept": "us-gaap:Revenues", "statement": "income", "dims": {}}]
+    table = METRICS["revenue"].concepts
+    labels = printed_index(labels)
+    assert printed_order(labels, table, "net sales")[0] == "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"
+    assert printed_order(labels, table, "revenue")[0] == "us-gaap:Revenues"
+    assert printed_order(labels, table, "top line") == list(table)  # no row printed so: the table's order
+    assert METRICS["revenue"].by_label and not METRICS["net_income"].by_label  # net income: the parent's, always
+    # one row only ("Total revenues" tagged as contract revenue): nothing to choose, the table's order stands
+    single = printed_index([{"label": "Total revenues", "statement": "income", "dims": {},
+                             "concept": "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"}])
+    assert printed_order(single, table, "revenue") == list(table)
+    # the cash-flow statement opens with consolidated profit under whatever name: it picks nothing
+    flows = [{"label": "Net income", "concept": "us-gaap:ProfitLoss", "statement": "cash", "dims": {}}]
+    assert printed_order(printed_index(flows), METRICS["net_income"].concepts, "net income") == list(METRICS["net_income"].concepts)
+
+
+def test_total_said_picks_the_total_row_among_equal_labels():
+    labels = [{"label": "Term debt", "concept": "us-gaap:LongTermDebtCurrent", "statement": "balance", "dims": {}},
+              {"label": "Term debt", "concept": "us-gaap:LongTermDebtNoncurrent", "statement": "balance", "dims": {}},
+              {"label": "Total term debt", "concept": "us-gaap:LongTermDebt", "statement": "balance", "dims": {}}]
+    match, _ = resolve("term", "term debt", labels, [], total=True)
+    assert match.concept == "us-gaap:LongTermDebt"
+    match, candidates = resolve("term", "term debt", labels, [])
+    assert match is None and len(candidates) == 3  # not said: which one is asked back
+
+
 def test_two_lines_that_fit_equally_are_a_question_back():
     labels = [{"label": "Other income, net", "concept": "us-gaap:OtherNonoperatingIncomeExpense", "statement": "income",
                "dims": {}},
@@ -167,6 +214,178 @@ def test_a_users_formula_is_parsed_remembered_and_reused_by_name(directory):
     assert bad.refusal_reason == "unknown_metric" and "widgets" in bad.refusal_detail
 
 
+@pytest.mark.parametrize(
+    "question, name, formula, unit",
+    [
+        ("my 'opex intensity' metric = (SG&A + R&D) / revenue. Apple 2023?", "opex intensity",
+         "(Selling, general and administrative expense + Research and development expense) ÷ Revenue", "percent"),
+        ("define 'reinvestment rate' as capex divided by depreciation and amortization; compute it for Walmart in 2024",
+         "reinvestment rate", "Capital expenditures ÷ Depreciation and amortization", "ratio"),
+        ("define shareholder yield = (dividends + buybacks) / (operating cash flow - capex). Apple fiscal 2024",
+         "shareholder yield", "(Dividends paid + Share repurchases) ÷ (Operating cash flow − Capital expenditures)",
+         "percent"),
+    ],
+)
+def test_a_definition_may_quote_its_name_use_an_equals_sign_and_group_with_brackets(directory, question, name,
+                                                                                       formula, unit):
+    p = plan(directory, question)
+    assert p.metrics == [f"udf:{name}"], p
+    assert (p.definitions[-1]["formula"], p.definitions[-1]["unit"]) == (formula, unit)
+
+
+@pytest.mark.parametrize(
+    "question, formula, unit",
+    [
+        ("For Walmart fiscal 2024, compute gross profit minus SG&A, in USD millions",
+         "Gross profit − Selling, general and administrative expense", "USD"),
+        ("use diluted shares: Apple net income divided by weighted average diluted shares, 2024",
+         "Net income ÷ Weighted-average diluted shares", "USD/shares"),
+        ("Apple EBITDA 2024 (operating income + D&A), USD millions",
+         "Operating income + Depreciation and amortization", "USD"),
+        ("Apple EBITDA fiscal 2024, defined as operating income plus depreciation and amortization",
+         "Operating income + Depreciation and amortization", "USD"),
+    ],
+)
+def test_a_formula_written_into_the_question_is_computed_whole_never_one_operand(directory, question, formula, unit):
+    p = plan(directory, question)
+    assert len(p.metrics) == 1 and p.metrics[0].startswith("udf:"), p
+    assert (p.definitions[-1]["formula"], p.definitions[-1]["unit"]) == (formula, unit)
+
+
+def test_a_named_formula_inside_a_larger_expression_is_an_operand_not_the_answer(directory):
+    p = plan(directory, "Let cash returned = dividends paid + share repurchases. For Tesla FY2024, what is cash "
+                        "returned as a % of operating cash flow?")
+    assert p.metrics == ["udf:cash returned as a % of operating cash flow"], p  # never the numerator alone
+    asked = p.definitions[-1]
+    assert asked["formula"] == "(Dividends paid + Share repurchases) ÷ Operating cash flow"
+    assert asked["unit"] == "percent"
+
+
+def test_a_follow_up_formula_is_asked_alone_not_beside_the_threads_figures(directory):
+    first = plan(directory, "Walmart revenue fiscal 2025")
+    p = plan(directory, "and operating income as a share of revenue?", previous=first)
+    assert p.metrics == ["udf:operating income as a share of revenue"] and p.tickers == ["WMT"], p
+    assert p.definitions[-1]["unit"] == "percent"
+
+
+@pytest.mark.parametrize(
+    "question, metrics",
+    [
+        ("Apple EBITDA 2024", None),  # no definition: still refused by name
+        ("Apple EBITDA 2024 (operating income + amortization of intangibles)", None),  # an operand unknown
+        ("Tesla capital intensity 2024 (capex / revenue)", "capex_pct_revenue"),  # restates the registry's
+        ("Nvidia days sales outstanding fy2025 (receivables / revenue x 365)", "dso"),
+        ("Apple revenue 2022 - 2024", "revenue"),  # a range of years, not a subtraction
+    ],
+)
+def test_an_expression_is_a_formula_only_when_every_operand_is_one(directory, question, metrics):
+    p = plan(directory, question)
+    assert (p.metrics[0] if p.route == "domain" else None) == metrics, p
+
+
+@pytest.mark.parametrize(
+    "question, metrics, reason",
+    [
+        ("what was Apple's cash flow in fiscal 2024?", [], "ambiguous_metric"),
+        ("how much cash did Apple generate in 2024", [], "ambiguous_metric"),
+        ("Apple net cash flow 2024", [], "ambiguous_metric"),
+        ("how much cash did Tesla burn in 2024", [], "ambiguous_metric"),
+        ("Apple cash on hand 2024", ["cash"], None),  # a balance asked as one
+        ("Apple cash generated from operations 2024", ["operating_cash_flow"], None),
+    ],
+)
+def test_a_balance_asked_with_a_flows_words_is_never_answered_with_the_balance(directory, question, metrics, reason):
+    p = plan(directory, question)
+    assert (p.metrics if p.route == "domain" else [], p.refusal_reason) == (metrics, reason), p
+    if reason == "ambiguous_metric":
+        assert {"Operating cash flow", "Free cash flow"} <= set(p.candidates)
+
+
+@pytest.mark.parametrize(
+    "question, metrics, years",
+    [
+        ("has Walmart's SG&A been rising? fiscal 2023 to 2025", ["sga"], [2023, 2024, 2025]),
+        ("is Tesla's gross profit improving or declining, 2022 through 2024?", ["gross_profit"], [2022, 2023, 2024]),
+        ("Tesla net income trend through 2024 — is it getting worse?", ["net_income"], [2022, 2023, 2024]),
+    ],
+)
+def test_a_direction_in_any_tense_is_a_trend_of_three_years_never_a_line_item(directory, question, metrics, years):
+    p = plan(directory, question)
+    assert (p.intent, p.metrics, p.fiscal_years) == ("trend", metrics, years), p
+
+
+@pytest.mark.parametrize(
+    "question, metric, refused",
+    [
+        ("Walmart inventory turns FY2024, using average inventory", "inventory_turnover", False),
+        ("Apple return on equity 2024 using average shareholders' equity", "roe", False),
+        ("Apple ROE 2024 using year-end equity", None, True),  # the formula averages: never silently otherwise
+        ("Walmart inventory turnover with ending inventory fy2025", None, True),
+    ],
+)
+def test_a_convention_the_formula_applies_is_consumed_and_one_it_does_not_is_refused(directory, question, metric,
+                                                                                      refused):
+    p = plan(directory, question)
+    assert (p.metrics[0] if p.route == "domain" else None) == metric, p
+    if refused:
+        assert p.refusal_reason == "unknown_metric" and "average" in p.refusal_detail
+
+
+@pytest.mark.parametrize(
+    "question, outcome",
+    [
+        ("Apple net promoter score 2024", "line"),  # a figure: a printed line or refused, never prose
+        ("how many iPhones did Apple sell (units shipped) in fiscal 2024?", "line"),
+        ("what did Apple earn in the september 2023 quarter", "out_of_scope"),  # a quarter's figure
+        ("what does Apple say about its fourth quarter results", "qualitative"),  # prose about a quarter
+        ("what are Apple's main risks", "qualitative"),
+        ("how much did Tesla get from regulatory credits in 2024", "member"),  # that source's revenue
+        ("what does Tesla get from its suppliers", "qualitative"),
+    ],
+)
+def test_a_figure_asked_in_words_no_metric_names_is_looked_up_or_refused_never_quoted(directory, question, outcome):
+    p = plan(directory, question)
+    got = ("line" if p.metrics and all(k.startswith("line:") for k in p.metrics) else
+           "member" if p.metrics and all(k.startswith("dim:") for k in p.metrics) else
+           p.refusal_reason if p.route == "refusal" else p.intent)
+    assert got == outcome, p
+
+
+def test_what_the_question_says_is_not_asked_is_not_planned(directory):
+    assert plan(directory, "Apple cash dividends paid in 2024, not net income").metrics == ["dividends_paid"]
+    assert plan(directory, "Apple revenue 2024, not 2023").fiscal_years == [2024]
+    assert plan(directory, "Apple revenue 2024, not including services").metrics != ["revenue"]  # narrows instead
+
+
+@pytest.mark.parametrize(
+    "question, metrics",
+    [
+        ("how much stock did Apple buy back in 2024", ["buybacks"]),  # "stock": the metric's own word again
+        ("What was Apple's dividend payment in 2023?", ["dividends_paid"]),
+        ("Apple net income attributable to noncontrolling interests 2024", None),  # not the metric's: a line
+        ("Apple short-term debt 2024", None),  # a word right before the metric qualifies it: a line
+    ],
+)
+def test_a_word_the_metric_itself_is_made_of_says_it_again(directory, question, metrics):
+    p = plan(directory, question)
+    assert (p.metrics if metrics else [k[:5] for k in p.metrics]) == (metrics or ["line:"]), p
+
+
+def test_an_abbreviation_with_its_ampersand_spelled_out_is_the_metric_not_a_ticker(directory):
+    assert plan(directory, "tesla SG and A 2024").metrics == ["sga"]
+    assert plan(directory, "apple r and d fy2024").metrics == ["rd"]
+
+
+def test_a_refusal_names_what_is_missing_even_when_typed_in_lowercase(directory):
+    from agent.refusals import refusal_text
+
+    p = plan(directory, "shopify revenue 2023")
+    assert p.refusal_reason == "no_company" and p.refusal_detail == "shopify"
+    assert "1875" in refusal_text("year_not_available", "Apple's reported figures for fiscal 1875", years=[2024])
+    p = plan(directory, "same for both, but operating income", previous=plan(directory, "apple vs nvidia revenue 2024"))
+    assert p.metrics == ["operating_income"], p  # "but" asks for nothing
+
+
 # --- segments --------------------------------------------------------------------------------
 
 
@@ -174,6 +393,20 @@ def test_a_narrowed_metric_becomes_a_member_lookup_and_a_negation_is_refused(dir
     assert plan(directory, "Nvidia data center revenue fiscal 2025").metrics == ["dim:revenue|data center"]
     assert plan(directory, "Apple revenue by segment fiscal 2024").metrics == ["dim:revenue|*segment"]
     assert plan(directory, "Apple revenue outside the US in 2024").refusal_reason == "unknown_metric"
+    assert plan(directory, "Apple Vision Pro revenue fiscal 2024").metrics == ["dim:revenue|vision pro"]  # a name
+    assert plan(directory, "Apple pro forma revenue 2024").refusal_reason == "unknown_metric"
+
+
+def test_two_members_joined_by_and_are_two_asks_while_a_name_with_and_stays_whole(directory):
+    from agent.segments import find_member, member_parts
+
+    assert plan(directory, "compare Apple iPhone and Mac revenue 2024").metrics == ["dim:revenue|iphone and mac"]
+    members = [("srt:ProductOrServiceAxis", m) for m in
+               ("aapl:IPhoneMember", "aapl:MacMember", "us-gaap:WearablesHomeandAccessoriesMember")]
+    found, exact = find_member("wearables home and accessories", members, {})
+    assert found == [members[2]] and exact  # tried whole first
+    assert find_member("iphone and mac", members, {})[0] == []
+    assert [find_member(p, members, {})[0] for p in member_parts("iphone and mac")] == [[members[0]], [members[1]]]
 
 
 # --- through the graph, on the fixture corpus -------------------------------------------------
@@ -213,6 +446,25 @@ def test_a_member_figure_cites_its_dimensional_fact_and_an_unknown_member_lists_
     assert refused.refusal_reason == "unknown_metric" and "iPhone" in refused.text
 
 
+def test_a_members_share_and_growth_are_computed_never_its_level(footnote):
+    share = ask(footnote, "What share of Apple's fiscal 2024 revenue came from iPhone?")
+    assert share.kind == "answer", share.text
+    assert share.calculation and share.calculation[0].result == "51.4%"  # 201,183 ÷ 391,035
+    assert "201183000000" in {n.value for n in share.numbers}
+    grown = ask(footnote, "how much did Apple's iPhone revenue grow in fiscal 2024?")
+    assert grown.kind == "answer", grown.text
+    assert grown.calculation[0].result == "0.3%"  # 201,183 over 200,583, never the level alone
+    assert any("(FY2023): $200.58 billion" in step for step in grown.calculation[0].steps)
+    missing = ask(footnote, "Apple iPhone gross margin 2024")  # no member gross profit: named, not guessed
+    assert missing.kind == "refusal" and "gross profit (iphone)" in missing.text, missing.text
+
+
+def test_a_formula_written_into_the_question_is_answered_through_the_graph(footnote):
+    answer = ask(footnote, "For Apple fiscal 2024, compute gross profit minus R&D, in USD millions")
+    assert answer.kind == "answer", answer.text
+    assert answer.calculation and answer.calculation[0].formula.startswith("Gross profit −"), answer.calculation
+
+
 def test_a_users_formula_is_computed_and_restated(footnote):
     answer = ask(footnote, "Define cash margin as operating cash flow minus capex over revenue. "
                            "What was it for Apple in fiscal 2024?")
@@ -247,6 +499,24 @@ def test_labels_refresh_without_re_embedding(make_database, embedder):
     assert before > 0 and after == before and summary.filings == 2 and summary.rows == before
     assert same_chunks == chunks  # nothing re-embedded or re-written
     assert db.corpus_version() != version  # cached answers predate the labels
+
+
+def test_a_metric_the_company_tags_under_another_concept_is_read_from_its_printed_row(make_database, embedder):
+    from agent.service import Footnote
+    from bot.settings import Settings
+    from ingest.pipeline import ingest_folder
+
+    db = make_database()
+    ingest_folder(db, embedder, SEC_FIXTURES, tickers=["TSLA"], progress=False)
+    with db.connection() as conn:  # as a filer that tags the line with a concept the metric table does not list
+        for table in ("facts", "line_labels"):
+            conn.execute(f"UPDATE {table} SET concept = 'AssetsCurrentTotal' WHERE concept = 'AssetsCurrent'")
+    footnote = Footnote(db, embedder, Settings(llm="off"), use_cache=False)
+    answer = ask(footnote, "Tesla total current assets fiscal 2024")
+    assert answer.kind == "answer", answer.text
+    assert answer.citations[0].concept == "us-gaap:AssetsCurrentTotal"
+    refused = ask(footnote, "Tesla goodwill fiscal 2024")  # no concept, no printed row under those words
+    assert refused.kind == "refusal" and not refused.numbers, refused.text
 
 
 # --- years, dates and directions ---------------------------------------------------------------
