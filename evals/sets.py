@@ -52,11 +52,12 @@ SET_FILES = {
     "shared": ("shared",),
     "dev": ("dev_figures", "dev_prose"),
     "dev_prose": ("dev_prose",),
+    "quarterly": ("quarterly",),
 }
 # Files of a set written separately, possibly later: missing means no questions yet, not an error.
 OPTIONAL_FILES = frozenset({"dev_prose"})
 # Sets that run over the real corpus (../shared/sec) in its own database.
-CORPUS_SETS = ("shared", "dev")  # `all` runs these; dev_prose alone is part of dev
+CORPUS_SETS = ("shared", "dev", "quarterly")  # `all` runs these; dev_prose alone is part of dev
 
 
 @dataclass
