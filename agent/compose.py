@@ -317,6 +317,10 @@ def _looks_tabular(text: str) -> bool:
 
 
 def _numbers(plan: Plan, cells: list[dict], evidence: list[Evidence] | None = None) -> Draft:
+    if plan.period:  # each figure with its exact period (agent.quarter_compose)
+        from agent.quarter_compose import quarter_draft
+
+        return quarter_draft(cells)
     found = [c for c in cells if c.get("evidence_id")]
     companies = list(dict.fromkeys(c["ticker"] for c in cells))
     years = sorted({c["fiscal_year"] for c in cells})

@@ -117,6 +117,22 @@ def _probe_lines(conn, deps, plan: dict) -> dict | None:
     return {**plan, "intent": intent, "metrics": list(keys), "items": [], "probe": []}
 
 
+def _quarter_plan(conn, deps, plan: dict, cik: int) -> dict:
+    """A date that closes the company's fiscal year ("as of September 28, 2024") asks for that
+    year: the plan goes back to whole years. Any other date stays a quarter-end period."""
+    from datetime import date
+
+    from agent.quarter_figures import year_end_label
+
+    period = plan["period"]
+    if period.get("kind") != "date":
+        return plan
+    fy = year_end_label(conn, deps.memo, cik, date.fromisoformat(period["end"]))
+    if fy is None:
+        return plan
+    return {**plan, "period": None, "fiscal_years": [fy], "latest": False, "year_offsets": []}
+
+
 def fetch(state, deps, config) -> dict:
     plan = state["plan"]
     resolved: list[dict] = []
@@ -139,6 +155,16 @@ def fetch(state, deps, config) -> dict:
                 )
             else:
                 available = sorted(filings, reverse=True)
+            if numeric and plan.get("period"):
+                period_plan = _quarter_plan(conn, deps, plan, cik)
+                if period_plan is not plan:
+                    plan, switched = period_plan, period_plan
+            if numeric and plan.get("period"):  # exact periods are resolved in retrieve (agent.quarter_figures)
+                year = plan["period"].get("fiscal_year")
+                resolved.append({**company, "fiscal_years": [year] if year else available[:1],
+                                 "filings": {str(y): f for y, f in filings.items()}, "as_of_accession": None,
+                                 "available": available})
+                continue
             off = _off_year_end(plan, filings)
             if off:  # "total assets as of March 31" for a September year: a quarter's date
                 return {"refusal": {"reason": "out_of_scope", "detail": (

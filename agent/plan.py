@@ -54,5 +54,8 @@ class Plan(BaseModel):
     # a prose-routed question whose words may all be one line item's label ("other income, net"):
     # `line:` keys fetch tries against the company's labels before searching prose
     probe: list[str] = Field(default_factory=list)
+    # a quarter, half, year to date, trailing twelve months or quarter-end date (agent.plan_quarters):
+    # resolved per company to exact periods in agent.quarter_figures; None means whole fiscal years
+    period: dict | None = None
     planner: str = "rules"
     fallback: str | None = None  # why a model planner fell back to the rules planner (agent.plan_llm)

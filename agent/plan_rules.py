@@ -37,6 +37,7 @@ from agent.plan_topics import (
 from agent.plan_formulas import find_definition
 from agent.segments import key_parts
 from agent.segments import plan_key as dimension_key
+from agent.plan_quarters import dated_period, parse_period
 from agent.plan_words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.plan_years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
 from agent.plan_years import _YEAR_AFTER, Years, parse_years
@@ -544,6 +545,9 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
         if runs and not quarterly_phrase(low):
             plan.probe, _ = line_keys(trace, runs)
             plan.words = trace
+        if quarterly_phrase(low):  # what a 10-Q says about a quarter is not searched yet: never a 10-K's words
+            return _refuse("out_of_scope", f"what a quarterly report says (\"{quarterly_phrase(low)}\"): I answer quarterly "
+                           "figures, and quote only annual 10-K text", tickers=plan.tickers)
         return plan
     if plan.intent not in NUMERIC_INTENTS or not plan.metrics:
         return plan
@@ -558,11 +562,18 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
             plan.year_offsets = [base - 2, base - 1, base]
             plan.intent = "trend"
     quarter = quarterly_phrase(low)
-    if quarter:
-        return _refuse("out_of_scope", f"quarterly, half-year and year-to-date figures (\"{quarter}\"): quarters are "
-                       "not answered yet, only fiscal years", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+    period = parse_period(low) if quarter else dated_period(low)
+    if quarter and period is None:
+        return _refuse("out_of_scope", f"that period (\"{quarter}\"): name a quarter, a half, a year to date or "
+                       "trailing twelve months", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+    period_words: set[str] = set()
+    if period is not None:
+        plan.period = period.as_dict()
+        period_words = set(period.words)
+        if plan.intent == "trend" and period.kind != "quarters":
+            plan.intent = "numeric"  # "Q2 2023 vs Q2 2022": the quarter and its base, not a run of years
     dims = {w for k in plan.metrics if k.startswith("dim:") for w in key_parts(k)[1].split()}
-    trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims)
+    trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims | period_words)
     plan.words = trace
     if not runs:
         return plan

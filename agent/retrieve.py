@@ -360,6 +360,10 @@ def _add_change(facts: _Facts, key: str, fy: int, cell: dict, evidence: dict, ca
 
 def _numbers(state, deps, config) -> dict:
     plan = state["plan"]
+    if plan.get("period"):  # a quarter, half, year to date or trailing twelve months: exact periods
+        from agent.quarter_figures import quarter_numbers
+
+        return quarter_numbers(state, deps)
     metrics = [m for m in plan.get("metrics") or [] if known(m)]
     if not metrics:
         return {"refusal": {"reason": "unknown_metric", "detail": plan.get("refusal_detail")}}
