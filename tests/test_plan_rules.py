@@ -153,7 +153,6 @@ CASES = [
     ("What will Apple's revenue be next year?", dict(refusal_reason="out_of_scope",
                                                       refusal_detail="forecasts or predictions")),
     ("Predict Nvidia's 2026 earnings", dict(refusal_reason="out_of_scope", refusal_detail="forecasts or predictions")),
-    ("Apple Q3 revenue", dict(refusal_reason="out_of_scope")),
     ("What did Apple report in its latest 10-Q?", dict(refusal_reason="out_of_scope")),
     ("What did Tim Cook say on the earnings call?", dict(refusal_reason="out_of_scope")),
     ("Any news about Tesla?", dict(refusal_reason="out_of_scope")),
