@@ -125,6 +125,10 @@ def _quarter_plan(conn, deps, plan: dict, cik: int) -> dict:
     from agent.quarter_figures import year_end_label
 
     period = plan["period"]
+    if period.get("or_year"):  # "latest" alone: a quarter only when one is held after the last fiscal year
+        from agent.quarter_figures import latest_is_quarter
+
+        return plan if latest_is_quarter(conn, deps.memo, cik) else {**plan, "period": None}
     if period.get("kind") != "date":
         return plan
     fy = year_end_label(conn, deps.memo, cik, date.fromisoformat(period["end"]))

@@ -71,6 +71,7 @@ class Period:
     end_year: int | None = None
     year_is_fiscal: bool = False  # the year came with "fiscal" / "FY"
     latest: bool = False
+    or_year: bool = False  # "latest" alone: the most recent period held, a quarter or the fiscal year
     growth: str | None = None  # yoy | sequential
     count: int | None = None  # a table of the last N quarters
     phrase: str = ""  # the words as the user wrote them, for the answer and refusals
@@ -222,3 +223,20 @@ def dated_period(text: str) -> Period | None:
     if not m or (d := _date(m, 1)) is None:
         return None
     return Period("date", end=d.isoformat(), phrase=text[m.start():m.end()], words=sorted(set(normalize(t[m.start():m.end()]).split())))
+
+
+_BARE_LATEST = re.compile(r"\b(?:latest|most\s+recent|newest|current|recent)\b")
+_YEARLY = re.compile(r"\b(?:years?|yearly|annual(?:ly)?|10-?k|fiscal|fy\w*|\d{4})\b")
+
+
+def latest_period(text: str, plan) -> Period | None:
+    """"NVIDIA's latest revenue": the most recent period held, which may be a quarter after the last
+    fiscal year (decided per company in fetch); "latest fiscal year" or any year named stays a year.
+    Only for one company's figure: a comparison or a trend is about fiscal years."""
+    t = text.lower()
+    if plan.intent not in ("numeric", "derived") or len(plan.tickers) != 1 or not plan.latest:
+        return None
+    if plan.fiscal_years or any(plan.year_offsets) or not _BARE_LATEST.search(t) or _YEARLY.search(t):
+        return None
+    m = _BARE_LATEST.search(t)
+    return Period("quarter", latest=True, or_year=True, phrase=text[m.start():m.end()], words=[normalize(m.group(0))])

@@ -37,7 +37,7 @@ from agent.plan_topics import (
 from agent.plan_formulas import find_definition
 from agent.segments import key_parts
 from agent.segments import plan_key as dimension_key
-from agent.plan_quarters import dated_period, parse_period
+from agent.plan_quarters import dated_period, latest_period, parse_period
 from agent.plan_words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.plan_years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
 from agent.plan_years import _YEAR_AFTER, Years, parse_years
@@ -562,7 +562,7 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
             plan.year_offsets = [base - 2, base - 1, base]
             plan.intent = "trend"
     quarter = quarterly_phrase(low)
-    period = parse_period(low) if quarter else dated_period(low)
+    period = parse_period(low) if quarter else dated_period(low) or latest_period(low, plan)
     if quarter and period is None:
         return _refuse("out_of_scope", f"that period (\"{quarter}\"): name a quarter, a half, a year to date or "
                        "trailing twelve months", tickers=plan.tickers, fiscal_years=plan.fiscal_years)

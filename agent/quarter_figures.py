@@ -46,6 +46,14 @@ def year_end_label(conn, memo: dict, cik: int, end: date) -> int | None:
     return calendar_periods(conn, memo, cik).cal.ends_year(end)
 
 
+def latest_is_quarter(conn, memo: dict, cik: int) -> bool:
+    """Whether the most recent period held is a quarter after the last fiscal year's end."""
+    cal = calendar_periods(conn, memo, cik)
+    quarters = [end for _, q, end in cal.three_month_ends() if q != 4]
+    years = list(cal.cal.ends.values())
+    return bool(quarters) and (not years or max(quarters) > max(years))
+
+
 def spoken(fy: int, q: int) -> str:
     """'the second quarter of fiscal 2024' (no digit a refusal would scrub)."""
     return f"the {ORDINAL[q]} quarter of fiscal {fy}"
@@ -218,7 +226,8 @@ def _ambiguity(period: dict, cal: Periods, company: dict) -> str | None:
     end = cal.cal.end(fy)
     if end is None or end.month == 12 or (end.month == 1 and end.day <= 5):
         return None
-    return (f"\u201c{period.get('phrase') or 'the quarter'} {fy}\u201d is read as {company['name']}'s own fiscal "
+    asked = f"Q{period['quarter']}" if period.get("quarter") else period.get("phrase") or "the quarter"
+    return (f"\u201c{asked} {fy}\u201d is read as {company['name']}'s own fiscal "
             f"{fy}, whose year ends in {_month(end.month)}; ask for a calendar quarter by its end month to get another one.")
 
 

@@ -23,6 +23,7 @@ from tests.test_facts import company, fact, filing
 NVDA = 1045810
 K24, K23 = "0001045810-24-000029", "0001045810-23-000017"
 Q1, Q2, Q3 = "0001045810-23-000093", "0001045810-23-000175", "0001045810-23-000227"
+Q1_25 = "0001045810-24-000124"
 M = 1_000_000
 
 # (accession, form, start, end, value in millions, fiscal year)
@@ -36,6 +37,7 @@ REVENUE = [
     (Q2, "10-Q", date(2022, 1, 31), date(2022, 7, 31), 14992, 2023),
     (Q3, "10-Q", date(2023, 7, 31), date(2023, 10, 29), 18120, 2024),
     (Q3, "10-Q", date(2023, 1, 30), date(2023, 10, 29), 38819, 2024),
+    (Q1_25, "10-Q", date(2024, 1, 29), date(2024, 4, 28), 26044, 2025),
 ]
 
 
@@ -168,8 +170,11 @@ def test_a_table_by_quarter_and_last_quarter_says_which(footnote):
     assert [r[0] for r in table.tables[0].rows] == ["Q1 FY2024", "Q2 FY2024", "Q3 FY2024", "Q4 FY2024"]
     latest = ask(footnote, "what did nvidia report for revenue last quarter?")
     assert latest.kind == "answer", latest.text
-    assert "Q4 FY2024 (three months ended January 28, 2024)" in latest.text
+    assert "Q1 FY2025 (three months ended April 28, 2024)" in latest.text
     assert "most recent period held" in latest.text
+    # "latest" alone: the most recent period held is that quarter, after the fiscal year's end
+    assert _values(ask(footnote, "nvidia's latest revenue")) == {26044 * M}
+    assert _values(ask(footnote, "nvidia revenue, latest fiscal year")) == {60922 * M}
 
 
 def test_a_quarter_not_held_is_refused_naming_it_never_answered_with_a_year(footnote):
