@@ -286,6 +286,13 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
 def _source_line(plan: Plan, chunks: list[Evidence], companies: list[str], where: str) -> str:
     """Which filing the quotes come from, and why that one: the latest when no year was named; the
     next year's when the named year's 10-K is not held (it discusses that year as its prior year)."""
+    if plan.period:  # a quarter's 10-Q (agent.quarter_prose)
+        from agent.quarter_prose import ITEM_NAMES
+
+        parts = list(dict.fromkeys(ITEM_NAMES.get(c.item, c.item) for c in chunks if c.item))
+        whose = f"{possessive(companies[0])} " if len(companies) == 1 else "the "
+        fys = ", ".join(f"fiscal {y}" for y in sorted({c.fiscal_year for c in chunks}))
+        return f"From {whose}10-Q ({fys}{'; ' + '; '.join(parts) if parts else ''}):"
     years = sorted({c.fiscal_year for c in chunks})
     asked = sorted(set(plan.fiscal_years)) if not plan.latest else []
     shown = ", ".join(f"fiscal {y}" for y in years)
@@ -456,6 +463,10 @@ def compose(state, deps, config) -> dict:
     cells = (state.get("retrieval") or {}).get("cells")
     on_text = (config or {}).get("configurable", {}).get("on_text")
     status(config, "Writing the answer...")
+    if (state.get("retrieval") or {}).get("new_sentences") is not None:  # a 10-Q's new risk factors, quoted
+        from agent.quarter_prose import changes_draft
+
+        return {"draft": changes_draft(plan, evidence, state["retrieval"]).model_dump(mode="json")}
     try:
         extra = {"embedder": deps.embedder} if getattr(deps.composer, "uses_embedder", False) else {}
         draft = deps.composer(state["question"], plan, evidence, cells=cells, on_text=on_text, **extra)

@@ -137,6 +137,32 @@ def _quarter_plan(conn, deps, plan: dict, cik: int) -> dict:
     return {**plan, "period": None, "fiscal_years": [fy], "latest": False, "year_offsets": []}
 
 
+def _quarter_filing(conn, deps, period: dict, company: dict) -> dict:
+    """The resolved company scoped to the 10-Q a prose question about a quarter names, or a refusal
+    naming the quarter and the 10-Qs held."""
+    from agent.quarter_prose import choose_10q, label, prior_10k, spoken
+    from store import quarters as quarters_store
+
+    cik = company["cik"]
+    filings = _memo(deps, ("all_filings", cik), lambda: quarters_store.filings(conn, cik))
+    tenq = choose_10q(filings, period)
+    if tenq is None:
+        held = [f for f in filings if f.form.startswith("10-Q")]
+        what = ("10-Qs held: " + "; ".join(spoken(f) for f in held[-4:])) if held else "no 10-Q is held for it"
+        asked = (f"the {['first', 'second', 'third', 'fourth'][period['quarter'] - 1]} quarter"
+                 + (f" of fiscal {period['fiscal_year']}" if period.get("fiscal_year") else "")
+                 if period.get("quarter") else "that quarter")
+        return {"refusal": {"reason": "year_not_available",
+                            "detail": f"{company['name']}'s 10-Q for {asked} ({what})"}}
+    entry = {"accession": tenq.accession, "url": tenq.url, "form": tenq.form, "period_end": str(tenq.period_end),
+             "label": label(tenq)}
+    annual = prior_10k(filings, tenq)
+    if annual is not None:
+        entry["prior_10k"] = {"accession": annual.accession, "fiscal_year": annual.fiscal_year}
+    return {**company, "fiscal_years": [tenq.fiscal_year], "filings": {str(tenq.fiscal_year): entry},
+            "as_of_accession": None}
+
+
 def fetch(state, deps, config) -> dict:
     plan = state["plan"]
     resolved: list[dict] = []
@@ -163,6 +189,12 @@ def fetch(state, deps, config) -> dict:
                 period_plan = _quarter_plan(conn, deps, plan, cik)
                 if period_plan is not plan:
                     plan, switched = period_plan, period_plan
+            if not numeric and plan.get("period"):  # what a 10-Q says: that quarter's 10-Q
+                found = _quarter_filing(conn, deps, plan["period"], company)
+                if "refusal" in found:
+                    return found
+                resolved.append({**found, "available": available})
+                continue
             if numeric and plan.get("period"):  # exact periods are resolved in retrieve (agent.quarter_figures)
                 year = plan["period"].get("fiscal_year")
                 resolved.append({**company, "fiscal_years": [year] if year else available[:1],

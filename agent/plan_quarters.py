@@ -186,6 +186,9 @@ def parse_period(text: str) -> Period | None:
             p = Period("quarters")
         elif growth == "sequential" and re.search(r"\bquarter", t):
             p = Period("quarter", latest=True)
+        elif m := re.search(r"\b10-?q\b", t):  # "its latest 10-Q", "the 10-Q": the quarter it reports
+            take(m)
+            p = Period("quarter", latest=True)
     if p is None:
         return None
     if p.kind in ("ttm", "ytd") and p.end is None and (m := _THROUGH_DATE.search(t)):

@@ -38,6 +38,7 @@ from agent.plan_formulas import find_definition
 from agent.segments import key_parts
 from agent.segments import plan_key as dimension_key
 from agent.plan_quarters import dated_period, latest_period, parse_period
+from agent.quarter_prose import asks_changes, quarter_items
 from agent.plan_words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.plan_years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
 from agent.plan_years import _YEAR_AFTER, Years, parse_years
@@ -545,9 +546,15 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
         if runs and not quarterly_phrase(low):
             plan.probe, _ = line_keys(trace, runs)
             plan.words = trace
-        if quarterly_phrase(low):  # what a 10-Q says about a quarter is not searched yet: never a 10-K's words
-            return _refuse("out_of_scope", f"what a quarterly report says (\"{quarterly_phrase(low)}\"): I answer quarterly "
-                           "figures, and quote only annual 10-K text", tickers=plan.tickers)
+        if quarterly_phrase(low):  # what a 10-Q says about its quarter: that 10-Q's Items, never a 10-K's words
+            period = parse_period(low)
+            if period is None or period.kind != "quarter":
+                return _refuse("out_of_scope", f"what the filings say about that period (\"{quarterly_phrase(low)}\"): "
+                               "name a quarter, or ask for a quarter's figures", tickers=plan.tickers)
+            plan.period = period.as_dict()
+            plan.items = quarter_items(plan.items)
+            if asks_changes(low, plan.items):
+                plan.period["changes"] = True
         return plan
     if plan.intent not in NUMERIC_INTENTS or not plan.metrics:
         return plan

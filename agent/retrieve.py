@@ -424,6 +424,8 @@ def _prefer_items(hits: list, items: list[str]) -> list:
 
 def _prose(state, deps, config) -> dict:
     located = state["located"]
+    if (state["plan"].get("period") or {}).get("changes"):  # what a 10-Q's risk factors add to the 10-K's
+        return _risk_changes(state, deps)
     queries = located["queries"] or [state["question"]]
     status(config, "Searching the filing...")
     embeddings = embed_queries(deps.embedder, queries)  # the composer reuses these vectors
@@ -479,3 +481,32 @@ def _prose(state, deps, config) -> dict:
         "calculations": calculations,
         "retrieval": retrieval,
     }
+
+
+def _risk_changes(state, deps) -> dict:
+    """Sentences of the 10-Q's Part II Item 1A that Item 1A of the 10-K before it does not have."""
+    from agent.quarter_prose import new_sentences
+    from store import quarters as quarters_store
+
+    company = state["resolved"][0]
+    tenq = company["filings"][str(company["fiscal_years"][0])]
+    annual = tenq.get("prior_10k")
+    with deps.db.connection() as conn:
+        quarter_chunks = quarters_store.section_chunks(conn, tenq["accession"], "II-1A")
+        annual_chunks = quarters_store.section_chunks(conn, annual["accession"], "1A") if annual else []
+    if not quarter_chunks or not annual_chunks:
+        missing = "Part II, Item 1A of the 10-Q" if not quarter_chunks else "the prior 10-K's Item 1A"
+        return {"refusal": {"reason": "no_grounding", "detail": f"searched {company['name']}'s filings: {missing} is not held"}}
+    picks = new_sentences(quarter_chunks, annual_chunks)
+    used = {c.id for c, _ in picks}
+    evidence = [Evidence(id=f"c:{c.id}", kind="chunk", text=c.text, ticker=company["ticker"], cik=c.cik,
+                         fiscal_year=c.fiscal_year, accession=c.accession, form=c.form, url=c.url, item=c.item,
+                         chunk_id=c.id, score=1.0) for c in quarter_chunks if c.id in used]
+    retrieval = {"chunk_ids": [e.chunk_id for e in evidence], "queries": [], "items": ["II-1A", "1A"],
+                 "new_sentences": [[c.id, s] for c, s in picks],
+                 "quarter_label": f"{company['name']}'s 10-Q for {tenq['label']}",
+                 "annual_label": f"its fiscal {annual['fiscal_year']} 10-K"}
+    if not evidence:
+        return {"retrieval": retrieval, "refusal": {"reason": "no_grounding", "detail": (
+            f"searched {company['name']}'s 10-Q for {tenq['label']} (Part II, Item 1A): it repeats its 10-K's risk factors")}}
+    return {"evidence": [e.model_dump(mode="json") for e in evidence], "calculations": [], "retrieval": retrieval}

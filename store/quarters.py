@@ -94,3 +94,19 @@ class Filing:
 
 def filings(conn: psycopg.Connection, cik: int) -> list[Filing]:
     return [Filing(*row) for row in conn.execute(FILINGS, {"cik": cik}).fetchall()]
+
+
+# One Item of one filing, in document order: what a 10-Q's risk factors add to the 10-K's.
+SECTION_CHUNKS = """
+SELECT c.id, c.accession, c.cik, c.item, c.ordinal, c.is_table, c.text, f.fiscal_year, f.form, f.url, f.period_end
+  FROM chunks c JOIN filings f ON f.accession = c.accession
+ WHERE c.accession = %(accession)s AND c.item = %(item)s
+ ORDER BY c.ordinal
+"""
+
+
+def section_chunks(conn: psycopg.Connection, accession: str, item: str) -> list:
+    """The chunks of one Item of one filing, in order (store.chunks.ChunkHit, score 1)."""
+    from store.chunks import ChunkHit
+
+    return [ChunkHit(*row, score=1.0) for row in conn.execute(SECTION_CHUNKS, {"accession": accession, "item": item}).fetchall()]
