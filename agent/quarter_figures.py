@@ -15,7 +15,7 @@ from decimal import Decimal
 from agent.answer import Calculation
 from agent.concepts import METRICS
 from agent.draft import Evidence
-from agent.finance import display_value
+from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_value
 from agent.quarters import ORDINAL, Calendar, Figure, Periods, long_date
 from store import quarters as quarters_store
 
@@ -24,6 +24,10 @@ CALENDAR_CONCEPTS = ["us-gaap:NetIncomeLoss", "us-gaap:ProfitLoss", "us-gaap:Rev
                      "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", "us-gaap:EarningsPerShareDiluted",
                      "us-gaap:NetCashProvidedByUsedInOperatingActivities"]
 MAX_QUARTERS = 8
+
+
+class NotAQuarterMeasure(Exception):
+    """A segment member, a formula or a user's formula asked for a quarter: answered for years only."""
 
 
 class NotHeld(Exception):
@@ -172,7 +176,8 @@ class Builder:
         if base.value == 0:
             raise NotHeld("a growth rate on a base of zero")
         value = ((cur.value - base.value) / abs(base.value) * 100).quantize(Decimal("1E-10"))
-        what = "the same quarter a year earlier" if kind == "yoy" else "the prior quarter"
+        unit = "quarter" if cur.span == "quarter" else "period"
+        what = f"the same {unit} a year earlier" if kind == "yoy" else "the prior quarter"
         fig = Figure(value=value, fiscal_year=cur.fiscal_year, span="growth", start=cur.start, end=cur.end,
                      quarter=cur.quarter, unit="percent")
         operands = [{"evidence_id": cid, "value": _plain(cur.value), "unit": cur.unit, "fiscal_year": cur.fiscal_year,
@@ -231,6 +236,110 @@ def _ambiguity(period: dict, cal: Periods, company: dict) -> str | None:
             f"{fy}, whose year ends in {_month(end.month)}; ask for a calendar quarter by its end month to get another one.")
 
 
+class _Measure:
+    """One measure's every period for one company: its label, whether it is a balance, its figures."""
+
+    def __init__(self, conn, memo, cik: int, key: str, cal: Periods):
+        measure = _measure(conn, memo, cik, key)
+        if measure is None:
+            raise LookupError(key)
+        concepts, unit, self.instant, self.label = measure
+        self.facts = quarters_store.period_facts(conn, cik, concepts, unit)
+        self.p = Periods(self.facts, cal.cal if cal.cal.starts else Calendar.of(self.facts), concepts)
+
+
+def _target(period: dict, cal: Periods, m: _Measure) -> tuple:
+    """What a non-table period request means for this measure: ('quarter'|'ytd'|'ttm'|'instant'|'half', ...)."""
+    kind = period["kind"]
+    if m.instant:
+        if kind == "date":
+            return ("instant", date.fromisoformat(period["end"]))
+        if period.get("latest") and not period.get("quarter"):
+            ends = [f.end for f in m.facts if f.start is None]
+            if not ends:
+                raise NotHeld("any quarter")
+            return ("instant", max(ends))
+        fy, q = target_quarter(period, cal)
+        end = next((e for efy, eq, e in cal.quarter_ends() if (efy, eq) == (fy, q)), None)
+        if end is None:
+            raise NotHeld(spoken(fy, q))
+        return ("instant", end)
+    if kind == "ytd":
+        months = period.get("months")
+        if period.get("quarter") == 0:  # the second half: the year minus the first six months
+            ends = cal.three_month_ends()
+            fy = period.get("fiscal_year") or (ends[-1][0] if ends else None)
+            if fy is None:
+                raise NotHeld("a second half")
+            return ("half", fy)
+        if period.get("end"):
+            found = cal.locate(date.fromisoformat(period["end"]))
+            if found is None:
+                raise NotHeld(f"the period ended in {_month(int(period['end'][5:7]))} {period['end'][:4]}")
+            fy, q = found
+            return ("ytd", fy, months or 3 * q)
+        if period.get("fiscal_year") and months:
+            return ("ytd", period["fiscal_year"], months)
+        ends = [(fy, q) for fy, q, _ in cal.quarter_ends() if q < 4 and (not months or 3 * q == months)]
+        if period.get("fiscal_year"):
+            ends = [(fy, q) for fy, q in ends if fy == period["fiscal_year"]]
+        if not ends:
+            year = f" of fiscal {period['fiscal_year']}" if period.get("fiscal_year") else ""
+            raise NotHeld(f"a year to date{year}")
+        fy, q = ends[-1]
+        return ("ytd", fy, months or 3 * q)
+    if kind == "date":
+        found = m.p.locate(date.fromisoformat(period["end"]))
+        if found is None:
+            raise NotHeld(f"the quarter ended in {_month(int(period['end'][5:7]))} {period['end'][:4]}")
+        fy, q = found
+    else:
+        fy, q = target_quarter(period, cal, latest_from=m.p)
+    return ("ttm" if kind == "ttm" else "quarter", fy, q)
+
+
+def _what(target: tuple) -> str:
+    kind = target[0]
+    if kind == "instant":
+        return f"the balance at the end of {_month(target[1].month)} {target[1].year}"
+    if kind == "half":
+        return f"the second half of fiscal {target[1]}"
+    if kind == "ytd":
+        months = {3: "three", 6: "six", 9: "nine", 12: "twelve"}.get(target[2], str(target[2]))
+        return f"the first {months} months of fiscal {target[1]}"
+    if kind == "ttm":
+        return f"the twelve months to the end of {spoken(target[1], target[2])}"
+    return spoken(target[1], target[2])
+
+
+def _figure(m: _Measure, target: tuple) -> Figure | None:
+    kind = target[0]
+    if kind == "instant":
+        return m.p.instant(target[1])
+    if kind == "half":
+        return m.p.second_half(target[1])
+    if kind == "ytd":
+        return m.p.year(target[1]) if target[2] == 12 else m.p.ytd(target[1], target[2])
+    if kind == "ttm":
+        return m.p.ttm(target[1], target[2])
+    return m.p.quarter(target[1], target[2])
+
+
+def _base(target: tuple, growth: str) -> tuple:
+    """The period a growth rate is measured on: the same period a year earlier, or the quarter before."""
+    kind = target[0]
+    if kind == "instant":
+        return ("instant", target[1].replace(year=target[1].year - 1)) if growth == "yoy" else target
+    if kind in ("ytd", "ttm"):
+        return (kind, target[1] - 1, target[2])
+    if kind == "half":
+        return ("half", target[1] - 1)
+    fy, q = target[1], target[2]
+    if growth == "yoy":
+        return ("quarter", fy - 1, q)
+    return ("quarter", fy, q - 1) if q > 1 else ("quarter", fy - 1, 4)
+
+
 def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder) -> list[dict]:
     """Cells for one company and measure (evidence and calculations go to the builder)."""
     cik = company["cik"]
@@ -239,113 +348,74 @@ def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder) -> l
     base_key = key
     if key.endswith("_growth") and key[: -len("_growth")] in METRICS:
         base_key, growth = key[: -len("_growth")], growth or "yoy"
-    measure = _measure(conn, memo, cik, base_key)
-    if measure is None:
-        raise LookupError(key)
-    concepts, unit, instant, label = measure
-    facts = quarters_store.period_facts(conn, cik, concepts, unit)
-    p = Periods(facts, cal.cal if cal.cal.starts else Calendar.of(facts), concepts)
-    kind = period["kind"]
-    base = {"ticker": company["ticker"], "name": company["name"], "metric": key, "label": label, "instant": instant}
+    formula = FORMULAS.get(base_key)
+    if formula is not None and any(i.offset for i in formula.inputs):
+        formula = None
+    if base_key.startswith(("dim:", "udf:")) or (base_key not in METRICS and formula is None
+                                                 and not base_key.startswith("line:")):
+        raise NotAQuarterMeasure(base_key)
+    inputs = [_Measure(conn, memo, cik, i.metric, cal) for i in formula.inputs] if formula else []
+    m = inputs[0] if formula else _Measure(conn, memo, cik, base_key, cal)
+    label = formula.label if formula else m.label
     note = _ambiguity(period, cal, company)
     latest = bool(period.get("latest"))
+    base = {"ticker": company["ticker"], "name": company["name"], "metric": key, "label": label,
+            "instant": m.instant and not formula}
 
-    def cell(fig: Figure | None, what: str, **extra) -> dict:
+    def value_of(target: tuple) -> Figure | None:
+        if not formula:
+            return _figure(m, target)
+        parts = [_figure(i, target) for i in inputs]
+        if any(f is None for f in parts):
+            return None
+        try:
+            value = calculate(formula.key, [Operand(f.value, f.unit, f.fiscal_year) for f in parts]).value
+        except FormulaError:
+            return None
+        first = parts[0]
+        return Figure(value=value, fiscal_year=first.fiscal_year, span=first.span, start=first.start, end=first.end,
+                      quarter=first.quarter, months=first.months, formula=formula.expression.lower(),
+                      inputs=[(i.label, f) for i, f in zip(inputs, parts, strict=True)], unit=formula.unit)
+
+    def cell(fig: Figure | None, what: str) -> dict:
         if fig is None:
             raise NotHeld(what)
         eid = b.figure(company, label, fig)
         return {**base, "fiscal_year": fig.fiscal_year, "evidence_id": eid, "display": display_value(fig.value, fig.unit),
                 "period": fig.period_text(), "end": fig.end.isoformat(), "quarter": fig.quarter,
-                "derived": fig.formula, "form": fig.fact.form if fig.fact else None, "note": note, "latest": latest, **extra}
+                "derived": fig.formula, "form": fig.fact.form if fig.fact else None, "note": note, "latest": latest}
 
-    if kind == "quarters":
+    if period["kind"] == "quarters":
         if period.get("fiscal_year"):
             wanted = [(period["fiscal_year"], q) for q in (1, 2, 3, 4)]
         else:
-            source = cal if instant else p
+            source = cal if m.instant else m.p
             wanted = [(fy, q) for fy, q, _ in source.three_month_ends()][-min(period.get("count") or 4, MAX_QUARTERS):]
         cells = []
         for fy, q in wanted:
-            if instant:
+            if m.instant and not formula:
                 end = next((e for efy, eq, e in cal.quarter_ends() if (efy, eq) == (fy, q)), None)
-                fig = p.instant(end) if end else None
+                fig = m.p.instant(end) if end else None
             else:
-                fig = p.quarter(fy, q)
+                fig = value_of(("quarter", fy, q))
             if fig is not None:
                 cells.append(cell(fig, spoken(fy, q)))
         if not cells:
             raise NotHeld(f"any quarter of fiscal {period['fiscal_year']}" if period.get("fiscal_year") else "any quarter")
         return cells
 
-    if instant:
-        if kind == "date":
-            end = date.fromisoformat(period["end"])
-        else:
-            if latest and not period.get("quarter"):
-                ends = [f.end for f in facts if f.start is None]
-                if not ends:
-                    raise NotHeld("any quarter")
-                found = cal.locate(max(ends))
-                fy, q = found if found else (None, None)
-                end = max(ends)
-            else:
-                fy, q = target_quarter(period, cal)
-                end = next((e for efy, eq, e in cal.quarter_ends() if (efy, eq) == (fy, q)), None)
-                if end is None:
-                    raise NotHeld(spoken(fy, q))
-        return [cell(p.instant(end), f"the balance at the end of {_month(end.month)} {end.year}")]
-
-    if kind == "ytd":
-        months = period.get("months")
-        if period.get("quarter") == 0:  # the second half: the year minus the first six months
-            fy = period.get("fiscal_year") or (cal.three_month_ends()[-1][0] if cal.three_month_ends() else None)
-            return [cell(p.second_half(fy) if fy else None, f"the second half of fiscal {fy}")]
-        if period.get("end"):
-            found = cal.locate(date.fromisoformat(period["end"]))
-            if found is None:
-                raise NotHeld(f"the period ended in {_month(int(period['end'][5:7]))} {period['end'][:4]}")
-            fy, q = found
-            months = months or 3 * q
-        elif period.get("fiscal_year") and months:
-            fy = period["fiscal_year"]
-        else:
-            ends = [(fy, q) for fy, q, _ in cal.quarter_ends() if q < 4 and (not months or 3 * q == months)]
-            if period.get("fiscal_year"):
-                ends = [(fy, q) for fy, q in ends if fy == period["fiscal_year"]]
-            if not ends:
-                raise NotHeld(f"a year to date{' of fiscal ' + str(period['fiscal_year']) if period.get('fiscal_year') else ''}")
-            fy, q = ends[-1]
-            months = months or 3 * q
-        what = f"the first {months} months of fiscal {fy}".replace("first 6", "first six").replace("first 9", "first nine")
-        fig = p.year(fy) if months == 12 else p.ytd(fy, months)
-        if growth and fig is not None:
-            prior = p.ytd(fy - 1, months)
-            if prior is None:
-                raise NotHeld(f"the same months of fiscal {fy - 1}")
-            calc_id, what_base = b.growth(company, label, fig, prior, "yoy")
-            return [_growth_cell(base, b, calc_id, fig, prior, what_base, note, latest)]
-        return [cell(fig, what)]
-
-    if kind == "date":
-        found = p.locate(date.fromisoformat(period["end"]))
-        if found is None:
-            raise NotHeld(f"the quarter ended in {_month(int(period['end'][5:7]))} {period['end'][:4]}")
-        fy, q = found
-    else:
-        fy, q = target_quarter(period, cal, latest_from=p)
-    if kind == "ttm":
-        return [cell(p.ttm(fy, q), f"the twelve months to the end of {spoken(fy, q)}")]
-    fig = p.quarter(fy, q)
+    target = _target(period, cal, m)
+    fig = value_of(target)
     if fig is None:
-        raise NotHeld(spoken(fy, q))
-    if growth:
-        prior = p.quarter(fy - 1, q) if growth == "yoy" else (p.quarter(fy, q - 1) if q > 1 else p.quarter(fy - 1, 4))
+        raise NotHeld(_what(target))
+    if growth and not formula:
+        prior_target = _base(target, growth)
+        prior = value_of(prior_target)
         if prior is None:
-            pfy, pq = (fy - 1, q) if growth == "yoy" else ((fy, q - 1) if q > 1 else (fy - 1, 4))
-            raise NotHeld(f"{spoken(pfy, pq)}, the base of the growth rate")
+            raise NotHeld(f"{_what(prior_target)}, the base of the growth rate")
         calc_id, what_base = b.growth(company, label, fig, prior, growth)
         return [_growth_cell(base, b, calc_id, fig, prior, what_base, note, latest)]
-    return [cell(fig, spoken(fy, q))]
+    return [cell(fig, _what(target))]
 
 
 def _growth_cell(base: dict, b: Builder, calc_id: str, fig: Figure, prior: Figure, what: str, note, latest) -> dict:
@@ -369,6 +439,10 @@ def quarter_numbers(state, deps) -> dict:
             for key in plan.get("metrics") or []:
                 try:
                     b.cells.extend(_figures(conn, memo, company, key, period, b))
+                except NotAQuarterMeasure:
+                    refusal = refusal or {"reason": "out_of_scope", "detail": (
+                        "segment, product and region figures, margins and ratios by quarter: for a quarter I answer "
+                        "the company's reported totals, their growth, the fourth quarter and trailing twelve months")}
                 except LookupError:
                     refusal = refusal or {"reason": "unknown_metric", "detail": key.split("|")[0].removeprefix("line:")}
                 except NotHeld as missing:

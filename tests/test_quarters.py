@@ -49,6 +49,8 @@ def nvidia(db):
         for accession, form, start, end, value, fy in REVENUE:
             fact(conn, NVDA, accession, "Revenues", str(value * M), end, start, fiscal_year=fy, fy=2024, form=form,
                  fp="FY" if form == "10-K" else "Q2", filed=date(2024, 2, 21) if form == "10-K" else date(2023, 8, 25))
+        fact(conn, NVDA, Q2, "GrossProfit", str(9462 * M), date(2023, 7, 30), date(2023, 5, 1), fiscal_year=2024, fy=2024,
+             form="10-Q", fp="Q2", filed=date(2023, 8, 25))
         fact(conn, NVDA, Q2, "Assets", str(49555 * M), date(2023, 7, 30), fiscal_year=2024, fy=2024, form="10-Q", fp="Q2",
              filed=date(2023, 8, 25))
     return db
@@ -183,3 +185,11 @@ def test_a_quarter_not_held_is_refused_naming_it_never_answered_with_a_year(foot
     assert "first quarter of fiscal 2023" in answer.text
     assert not answer.numbers
 
+
+
+def test_a_margin_for_a_quarter_uses_the_quarters_own_figures(footnote):
+    answer = ask(footnote, "NVIDIA gross margin in Q2 FY2024")
+    assert answer.kind == "answer", answer.text
+    assert answer.calculation[0].result == "70.1%"  # 9,462 / 13,507: the quarter over the quarter
+    segment = ask(footnote, "NVIDIA data center revenue in Q2 FY2024")
+    assert segment.kind == "refusal" and not segment.numbers, segment.text
