@@ -467,9 +467,10 @@ def compose(state, deps, config) -> dict:
         from agent.quarter_prose import changes_draft
 
         return {"draft": changes_draft(plan, evidence, state["retrieval"]).model_dump(mode="json")}
+    composer = deps.fallback_composer if plan.period and plan.intent != "qualitative" else deps.composer  # templated periods
     try:
-        extra = {"embedder": deps.embedder} if getattr(deps.composer, "uses_embedder", False) else {}
-        draft = deps.composer(state["question"], plan, evidence, cells=cells, on_text=on_text, **extra)
+        extra = {"embedder": deps.embedder} if getattr(composer, "uses_embedder", False) else {}
+        draft = composer(state["question"], plan, evidence, cells=cells, on_text=on_text, **extra)
     except Exception as exc:  # a model's failure falls back to the extractive composer
         if deps.composer is deps.fallback_composer:
             raise

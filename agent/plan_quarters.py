@@ -243,3 +243,13 @@ def latest_period(text: str, plan) -> Period | None:
         return None
     m = _BARE_LATEST.search(t)
     return Period("quarter", latest=True, or_year=True, phrase=text[m.start():m.end()], words=[normalize(m.group(0))])
+
+
+def thread_period(previous: dict, years: list[int] | None) -> Period:
+    """The thread's period for a follow-up that names none ("and Apple?"); a year the follow-up names
+    moves it to that fiscal year ("and 2022?" after Q2 2023: Q2 of fiscal 2022)."""
+    fields = {k: v for k, v in previous.items() if k in Period.__dataclass_fields__}
+    period = Period(**fields)
+    if years and period.kind in ("quarter", "ytd", "ttm", "quarters") and not period.end and not period.end_month:
+        period.fiscal_year, period.latest = years[-1], False
+    return period

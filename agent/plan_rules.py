@@ -37,7 +37,7 @@ from agent.plan_topics import (
 from agent.plan_formulas import find_definition
 from agent.segments import key_parts
 from agent.segments import plan_key as dimension_key
-from agent.plan_quarters import dated_period, latest_period, parse_period
+from agent.plan_quarters import dated_period, latest_period, parse_period, thread_period
 from agent.quarter_prose import asks_changes, quarter_items
 from agent.plan_words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.plan_years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
@@ -492,8 +492,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         plan.intent = "trend"
     elif any(k in FORMULAS for k in plan.metrics):
         plan.intent = "derived"
-    return _account_words(plan, r, outside, low)
+    return _account_words(plan, r, outside, low, prev)
 
+
+# A follow-up that asks for a whole year leaves the thread's quarter behind.
+_WHOLE_YEAR = re.compile(r"\b(?:full[\s-]+year|whole\s+year|annual(?:ly)?|fiscal\s+year|10-?k)\b")
 
 # Words other parts of the planner consume: thread words, comparisons, year phrases, implied asks.
 _DIRECTION = re.compile(r"\b(?:improv\w*|deteriorat\w*|worsen\w*|getting (?:better|worse)|trend\w*|trajectory|"
@@ -536,7 +539,7 @@ def _dimension(r: Reading, outside: str) -> str | None:
     return dimension_key(r.unmappable, [t["word"] for t in trace if t["as"] == "unaccounted"])
 
 
-def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
+def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | None = None) -> Plan:
     """A figure is answered only for what the question asks: every word accounted for (agent.plan_words).
 
     Leftover words turn the metric they qualify into a line-item lookup; a quarter is refused."""
@@ -573,6 +576,9 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
     if quarter and period is None:
         return _refuse("out_of_scope", f"that period (\"{quarter}\"): name a quarter, a half, a year to date or "
                        "trailing twelve months", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+    if period is None and prev is not None and prev.period and not _WHOLE_YEAR.search(low):
+        period = thread_period(prev.period, plan.fiscal_years if "fiscal_years" not in plan.inherited else None)
+        plan.inherited.append("period")  # "and Apple?" after a quarter: the same quarter, never the year
     period_words: set[str] = set()
     if period is not None:
         plan.period = period.as_dict()

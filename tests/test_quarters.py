@@ -193,3 +193,14 @@ def test_a_margin_for_a_quarter_uses_the_quarters_own_figures(footnote):
     assert answer.calculation[0].result == "70.1%"  # 9,462 / 13,507: the quarter over the quarter
     segment = ask(footnote, "NVIDIA data center revenue in Q2 FY2024")
     assert segment.kind == "refusal" and not segment.numbers, segment.text
+
+
+def test_a_follow_up_keeps_the_threads_quarter_and_a_new_year_moves_it(footnote):
+    thread = f"test:{uuid.uuid4().hex}"
+    first = footnote.answer(Turn(thread_key=thread, user="u", text="NVIDIA revenue in Q2 FY2024"))
+    assert _values(first) == {13507 * M}, first.text
+    again = footnote.answer(Turn(thread_key=thread, user="u", text="and net income?"))
+    assert again.plan["period"]["quarter"] == 2 and again.kind == "refusal", again.text  # no quarterly net income held
+    moved = footnote.answer(Turn(thread_key=thread, user="u", text="what about revenue in fiscal 2023?"))
+    assert moved.plan["period"] == {**first.plan["period"], "fiscal_year": 2023}
+    assert _values(moved) == {6704 * M}, moved.text
