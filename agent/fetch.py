@@ -19,7 +19,7 @@ COMPANY_SQL = "SELECT cik, name, tickers FROM companies WHERE %s = ANY(tickers)"
 SEC_TICKER_SQL = "SELECT cik, title FROM sec_tickers WHERE ticker = %s"
 FILINGS_SQL = """
 SELECT DISTINCT ON (fiscal_year) fiscal_year, accession, url, form, period_end
-FROM filings WHERE cik = %s
+FROM filings WHERE cik = %s AND form LIKE '10-K%%'
 ORDER BY fiscal_year DESC, (form = '10-K') DESC, period_end DESC, filed DESC NULLS LAST
 """
 
