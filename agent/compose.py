@@ -287,9 +287,9 @@ def _source_line(plan: Plan, chunks: list[Evidence], companies: list[str], where
     """Which filing the quotes come from, and why that one: the latest when no year was named; the
     next year's when the named year's 10-K is not held (it discusses that year as its prior year)."""
     if plan.period:  # a quarter's 10-Q (agent.quarter_prose)
-        from agent.quarter_prose import ITEM_NAMES
+        from store.items import item_label
 
-        parts = list(dict.fromkeys(ITEM_NAMES.get(c.item, c.item) for c in chunks if c.item))
+        parts = list(dict.fromkeys(item_label(c.item) for c in chunks if c.item))
         whose = f"{possessive(companies[0])} " if len(companies) == 1 else "the "
         fys = ", ".join(f"fiscal {y}" for y in sorted({c.fiscal_year for c in chunks}))
         return f"From {whose}10-Q ({fys}{'; ' + '; '.join(parts) if parts else ''}):"

@@ -17,18 +17,15 @@ from datetime import date
 from agent.draft import Claim, Draft, Evidence
 from agent.guards import financial_figures, normalize_space, split_sentences
 from agent.quarters import ORDINAL
+from store.items import quarterly_item
 
-# A 10-K Item -> the 10-Q Item that covers the same ground for the quarter.
-ITEM_MAP = {"7": "I-2", "1A": "II-1A", "7A": "I-3", "8": "I-1", "3": "II-1"}
-ITEM_NAMES = {"I-1": "Part I, Item 1", "I-2": "Part I, Item 2", "I-3": "Part I, Item 3", "I-4": "Part I, Item 4",
-              "II-1": "Part II, Item 1", "II-1A": "Part II, Item 1A", "II-5": "Part II, Item 5"}
 CHANGES = re.compile(r"\b(?:chang\w*|new|newly|updat\w*|add\w*|differ\w*|revis\w*|since)\b")
 MAX_NEW = 5
 
 
 def quarter_items(items: list[str]) -> list[str]:
     """The 10-Q Items for the planner's 10-K Items (an Item with no counterpart is dropped)."""
-    return list(dict.fromkeys(ITEM_MAP[i] for i in items if i in ITEM_MAP))
+    return list(dict.fromkeys(q for i in items if (q := quarterly_item(i))))
 
 
 def asks_changes(text: str, items: list[str]) -> bool:

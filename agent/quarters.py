@@ -280,4 +280,8 @@ class Periods:
         if fy is None:
             return None
         q = self.cal.quarter_of(end, fy)
-        return (fy, q) if q else None
+        start = self.cal.start(fy)
+        if not q or start is None:
+            return None
+        nominal = start + timedelta(days=round(q * 91.31) - 1)
+        return (fy, q) if abs((end - nominal).days) <= 7 else None  # a date inside a quarter is no quarter's end

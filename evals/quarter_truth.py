@@ -64,9 +64,11 @@ def collect(corpus: Path, tickers: set[str] | None = None) -> dict[str, Quarterl
                 (value, decimals, row["accession"], "10-Q", None))
     for comp in out.values():
         comp.tenq.sort(key=lambda f: f["period_end"])
-        path = corpus / "companyfacts" / f"CIK{comp.cik:010d}.json.gz"
-        if path.exists():
-            add_companyfacts(comp, json.loads(_read(path))["facts"].get("us-gaap", {}))
+        for suffix in (".json.gz", ".json"):
+            path = corpus / "companyfacts" / f"CIK{comp.cik:010d}{suffix}"
+            if path.exists():
+                add_companyfacts(comp, json.loads(_read(path))["facts"].get("us-gaap", {}))
+                break
     return out
 
 

@@ -48,7 +48,7 @@ PLANNER_REFUSALS = frozenset({"out_of_scope", "input_too_long"})
 
 # Which files make up each named set of `footnote eval --set`.
 SET_FILES = {
-    "fixtures": ("golden", "adversarial", "threads", "holdout"),
+    "fixtures": ("golden", "adversarial", "threads", "holdout", "fixture_quarters"),
     "shared": ("shared",),
     "dev": ("dev_figures", "dev_prose"),
     "dev_prose": ("dev_prose",),

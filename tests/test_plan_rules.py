@@ -412,13 +412,13 @@ def test_every_plan_uses_known_keys(directory):
     """Whatever the wording, a plan names only table metrics, registry formulas and real Items."""
     from agent.concepts import METRICS
     from agent.finance import FORMULAS
-    from agent.quarter_prose import ITEM_NAMES
+    from store.items import QUARTERLY_ITEMS
 
     questions = [c[0] for c in CASES] + [f[1] for f in FOLLOW_UPS]
     for q in questions:
         p = plan(directory, q)
         assert {m for m in p.metrics if not m.startswith(("line:", "dim:"))} <= set(METRICS) | set(FORMULAS), (q, p.metrics)
-        tenq_items = set(ITEM_NAMES) if p.period else set()  # a quarter's question reads its 10-Q's Items
+        tenq_items = set(QUARTERLY_ITEMS) if p.period else set()  # a quarter's question reads its 10-Q's Items
         assert set(p.items) <= {"1", "1A", "1C", "7", "7A", "8"} | tenq_items, (q, p.items)
         assert all(t == t.upper() for t in p.tickers), (q, p.tickers)
         assert all(1993 <= y <= 2039 for y in p.fiscal_years), (q, p.fiscal_years)
