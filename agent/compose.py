@@ -373,6 +373,11 @@ def _number_claims(cells: list[dict]) -> list[Claim]:
     for c in cells:
         if not c.get("evidence_id"):
             continue
+        if c.get("period"):  # a quarter's figure, with its exact period (agent.quarter_compose)
+            from agent.quarter_compose import sentence
+
+            claims.append(Claim(text=sentence(c), evidence_id=c["evidence_id"], kind="number"))
+            continue
         when = f"at the end of fiscal {c['fiscal_year']}" if c.get("instant") else f"for fiscal {c['fiscal_year']}"
         last = c["label"].split()[-1]
         verb = "were" if last.islower() and last.endswith("s") and not last.endswith("ss") else "was"

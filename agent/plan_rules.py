@@ -549,15 +549,18 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
         if runs and not quarterly_phrase(low):
             plan.probe, _ = line_keys(trace, runs)
             plan.words = trace
-        if quarterly_phrase(low):  # what a 10-Q says about its quarter: that 10-Q's Items, never a 10-K's words
-            period = parse_period(low)
-            if period is None or period.kind != "quarter":
-                return _refuse("out_of_scope", f"what the filings say about that period (\"{quarterly_phrase(low)}\"): "
-                               "name a quarter, or ask for a quarter's figures", tickers=plan.tickers)
-            plan.period = period.as_dict()
-            plan.items = quarter_items(plan.items)
-            if asks_changes(low, plan.items):
-                plan.period["changes"] = True
+    if plan.intent == "qualitative" and quarterly_phrase(low):
+        # what a 10-Q says about its quarter: that 10-Q's Items (and the quarter's figures), never a 10-K's
+        period = parse_period(low)
+        if period is None or period.kind != "quarter":
+            return _refuse("out_of_scope", f"what the filings say about that period (\"{quarterly_phrase(low)}\"): "
+                           "name a quarter, or ask for a quarter's figures", tickers=plan.tickers)
+        plan.period = period.as_dict()
+        plan.items = quarter_items(plan.items)
+        if asks_changes(low, plan.items):
+            plan.period["changes"] = True
+        return plan
+    if plan.intent == "qualitative" and not plan.metrics and not r.why and not plan.sub_queries:
         return plan
     if plan.intent not in NUMERIC_INTENTS or not plan.metrics:
         return plan

@@ -24,7 +24,7 @@ def _lower(label: str) -> str:
     return label[0].lower() + label[1:]
 
 
-def _sentence(c: dict) -> str:
+def sentence(c: dict) -> str:
     who = f"{_possessive(c['name'])} {_lower(c['label'])}"
     if c.get("growth"):
         g = c["growth"]
@@ -37,7 +37,7 @@ def _sentence(c: dict) -> str:
     if c.get("derived"):
         text += f", computed as the {c['derived']}"
     if c.get("latest"):
-        source = f"its {c['form']}" if c.get("form") else "its filings"
+        source = f"its {c['form']}" if c.get("form") else "its filings: the year's 10-K and the quarters' 10-Q"
         text += f"; this is the most recent period held (from {source})"
     return text + "."
 
@@ -48,7 +48,7 @@ def quarter_draft(cells: list[dict]) -> Draft:
     intro = " ".join(notes)
     several_periods = len({(c["ticker"], c["end"], c["metric"]) for c in found}) > len({(c["ticker"], c["metric"]) for c in found})
     if not several_periods:
-        return Draft(intro=intro, claims=[Claim(text=_sentence(c), evidence_id=c["evidence_id"], kind="number") for c in found],
+        return Draft(intro=intro, claims=[Claim(text=sentence(c), evidence_id=c["evidence_id"], kind="number") for c in found],
                      composer="extractive")
     return Draft(intro=" ".join(p for p in (intro, _table_intro(found)) if p), claims=[], tables=[_table(found)],
                  composer="extractive")

@@ -469,8 +469,11 @@ def _prose(state, deps, config) -> dict:
         evidence = [ev for rank in zip_longest(*per_company_hits) for ev in rank if ev is not None]
         # "How much did it spend on R&D, and on what?": the figure from XBRL, the why from the text.
         metrics = [m for m in state["plan"].get("metrics") or [] if known(m)]
-        facts, calculations, cells = (_collect(conn, companies, metrics, deps, state["plan"].get("definitions"))
-                                      if metrics else ({}, [], []))
+        if metrics and state["plan"].get("period"):  # the quarter's own figures beside its 10-Q's words
+            facts, calculations, cells = _quarter_cells(state, deps)
+        else:
+            facts, calculations, cells = (_collect(conn, companies, metrics, deps, state["plan"].get("definitions"))
+                                          if metrics else ({}, [], []))
     cells = [c for c in cells if c["evidence_id"]]
     retrieval = {"chunk_ids": [e.chunk_id for e in evidence], "queries": queries, "items": located["items"],
                  "cells": cells}
@@ -510,3 +513,15 @@ def _risk_changes(state, deps) -> dict:
         return {"retrieval": retrieval, "refusal": {"reason": "no_grounding", "detail": (
             f"searched {company['name']}'s 10-Q for {tenq['label']} (Part II, Item 1A): it repeats its 10-K's risk factors")}}
     return {"evidence": [e.model_dump(mode="json") for e in evidence], "calculations": [], "retrieval": retrieval}
+
+
+def _quarter_cells(state, deps) -> tuple[dict, list[dict], list[dict]]:
+    """A prose question's figures for its quarter (agent.quarter_figures); none when not held."""
+    from agent.quarter_figures import quarter_numbers
+
+    period = {k: v for k, v in state["plan"]["period"].items() if k not in ("changes", "growth")}
+    got = quarter_numbers({**state, "plan": {**state["plan"], "period": period}}, deps)
+    if "refusal" in got:
+        return {}, [], []
+    evidence = {e["id"]: Evidence.model_validate(e) for e in got["evidence"]}
+    return evidence, got["calculations"], got["retrieval"]["cells"]
