@@ -582,6 +582,9 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
     if period is None and prev is not None and prev.period and not _WHOLE_YEAR.search(low):
         period = thread_period(prev.period, plan.fiscal_years if "fiscal_years" not in plan.inherited else None)
         plan.inherited.append("period")  # "and Apple?" after a quarter: the same quarter, never the year
+    if period is not None and period.fiscal_year is None and not period.end and not period.end_month \
+            and "fiscal_years" in plan.inherited and plan.fiscal_years and not period.or_year:
+        period.fiscal_year, period.latest = plan.fiscal_years[-1], False  # "and Q4?": the thread's fiscal year
     period_words: set[str] = set()
     if period is not None:
         plan.period = period.as_dict()

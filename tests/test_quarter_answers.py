@@ -204,3 +204,7 @@ def test_a_follow_up_keeps_the_threads_quarter_and_a_new_year_moves_it(footnote)
     moved = footnote.answer(Turn(thread_key=thread, user="u", text="what about revenue in fiscal 2023?"))
     assert moved.plan["period"] == {**first.plan["period"], "fiscal_year": 2023}
     assert _values(moved) == {6704 * M}, moved.text
+    other = f"test:{uuid.uuid4().hex}"
+    footnote.answer(Turn(thread_key=other, user="u", text="NVIDIA revenue in Q2 FY2024"))
+    fourth = footnote.answer(Turn(thread_key=other, user="u", text="and Q4?"))
+    assert fourth.calculation and fourth.calculation[0].result == "$22.10 billion", fourth.text  # the thread's FY2024
