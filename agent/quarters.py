@@ -240,6 +240,8 @@ class Periods:
         prior_year, ytd, prior_ytd = self.year(fy - 1), self.ytd(fy, 3 * q), self.ytd(fy - 1, 3 * q)
         if prior_year is None or ytd is None or prior_ytd is None:
             return None
+        if len({f.fact.concept for f in (prior_year, ytd, prior_ytd) if f.fact is not None}) > 1:
+            return None  # three figures of one line, never a mix of two concepts
         return Figure(value=prior_year.value + ytd.value - prior_ytd.value, fiscal_year=fy, span="ttm",
                       start=None, end=ytd.end, quarter=q,
                       formula="trailing twelve months = prior fiscal year + year to date - prior year to date",
