@@ -154,7 +154,10 @@ def _best(cands: list[PeriodFact]) -> PeriodFact | None:
         return None
     latest = max(cands, key=lambda f: (f.filed or date.min, f.filing_fiscal_year or 0, f.accession))
     same = [f for f in cands if f.value == latest.value]
-    return max(same, key=lambda f: (f.own_period, f.url.endswith(".htm") or ".htm" in f.url, f.filed or date.min))
+    # the period's own filing: its document's period ends there, or (companyfacts) it is the filing of
+    # the fiscal year the period belongs to, not a later year's comparative column
+    return max(same, key=lambda f: (f.own_period, f.filing_fiscal_year == f.fiscal_year,
+                                    not f.url.endswith("-index.htm"), -(f.filed or date.max).toordinal()))
 
 
 class Periods:
