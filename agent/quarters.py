@@ -55,11 +55,15 @@ class Calendar:
                 ends.setdefault(f.fiscal_year, Counter())[f.end] += 1
         cal = cls({fy: c.most_common(1)[0][0] for fy, c in starts.items()},
                   {fy: c.most_common(1)[0][0] for fy, c in ends.items()})
-        for f in facts:  # a year with only quarters: Q1 starts it
+        for f in facts:  # a year with only quarters: Q1 starts it (after the prior year, or as ingest placed it)
             if f.fiscal_year is not None and f.fiscal_year not in cal.starts and _within(f.days, THREE_MONTHS):
                 prior = cal.ends.get(f.fiscal_year - 1)
-                if prior is not None and abs((f.start - prior).days - 1) <= 3:
+                if (prior is not None and abs((f.start - prior).days - 1) <= 3) or f.fiscal_quarter == 1:
                     cal.starts[f.fiscal_year] = f.start
+        for f in facts:  # no start known: a later quarter's number, as ingest placed it, counts back to it
+            if f.fiscal_year is not None and f.fiscal_year not in cal.starts and f.fiscal_quarter \
+                    and _within(f.days, THREE_MONTHS) and f.fiscal_quarter in (2, 3):
+                cal.starts[f.fiscal_year] = f.start - timedelta(days=round((f.fiscal_quarter - 1) * 91.31))
         return cal
 
     def start(self, fy: int) -> date | None:

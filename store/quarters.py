@@ -21,7 +21,8 @@ from store.facts import edgar_index_url
 PERIOD_FACTS = """
 SELECT f.id, f.taxonomy, f.concept, f.unit, f.value, f.period_start, f.period_end, f.fiscal_year, f.accession,
        coalesce(f.filed, fl.filed) AS filed, coalesce(fl.form, f.form, '10-K') AS form,
-       coalesce(fl.fiscal_year, f.fy) AS filing_fy, fl.fiscal_period AS filing_fp, f.fp, fl.url, fl.period_end AS filing_end
+       coalesce(fl.fiscal_year, f.fy) AS filing_fy, fl.fiscal_period AS filing_fp, f.fp, fl.url, fl.period_end AS filing_end,
+       f.fiscal_quarter
   FROM facts f
   LEFT JOIN filings fl ON fl.accession = f.accession
  WHERE f.cik = %(cik)s
@@ -56,6 +57,7 @@ class PeriodFact:
     filing_period: str | None  # the reporting filing's own fiscal period (Q1..Q3, FY), when known
     url: str
     own_period: bool  # the reporting filing's own period ends on this fact's end (not a comparative)
+    fiscal_quarter: int | None = None  # the quarter whose end the period's end is, as ingest placed it
 
     @property
     def days(self) -> int | None:
@@ -71,12 +73,12 @@ def period_facts(conn: psycopg.Connection, cik: int, concepts: list[str], unit: 
                                        "unit": unit}).fetchall()
     out = []
     for (fid, taxonomy, concept, funit, value, start, end, fy, accession, filed, form, filing_fy, filing_fp, fp, url,
-         filing_end) in rows:
+         filing_end, fiscal_quarter) in rows:
         out.append(PeriodFact(
             id=fid, concept=f"{taxonomy}:{concept}", unit=funit, value=Decimal(value), start=start, end=end,
             fiscal_year=fy, accession=accession, filed=filed, form=form, filing_fiscal_year=filing_fy,
             filing_period=filing_fp or fp, url=url or edgar_index_url(cik, accession),
-            own_period=filing_end == end if filing_end is not None else False,
+            own_period=filing_end == end if filing_end is not None else False, fiscal_quarter=fiscal_quarter,
         ))
     return out
 

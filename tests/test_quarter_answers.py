@@ -208,3 +208,15 @@ def test_a_follow_up_keeps_the_threads_quarter_and_a_new_year_moves_it(footnote)
     footnote.answer(Turn(thread_key=other, user="u", text="NVIDIA revenue in Q2 FY2024"))
     fourth = footnote.answer(Turn(thread_key=other, user="u", text="and Q4?"))
     assert fourth.calculation and fourth.calculation[0].result == "$22.10 billion", fourth.text  # the thread's FY2024
+
+
+def test_a_company_with_only_a_first_quarter_is_placed_by_the_quarter_ingest_gave_it():
+    # Medtronic's Q1 FY2024 10-Q alone: three months ended July 28, 2023, and the year before's
+    q1 = [PeriodFact(id=i, concept="us-gaap:Revenues", unit="USD", value=Decimal(v * M), start=s, end=e, fiscal_year=fy,
+                     accession="a", filed=None, form="10-Q", filing_fiscal_year=2024, filing_period="Q1", url="u",
+                     own_period=True, fiscal_quarter=1)
+          for i, (s, e, v, fy) in enumerate([(date(2023, 4, 29), date(2023, 7, 28), 7702, 2024),
+                                             (date(2022, 4, 30), date(2022, 7, 29), 7371, 2023)])]
+    periods = Periods(q1, Calendar.of(q1), ["us-gaap:Revenues"])
+    assert periods.quarter(2024, 1).value == 7702 * M
+    assert periods.quarter(2023, 1).value == 7371 * M and periods.quarter(2024, 2) is None
