@@ -203,12 +203,24 @@ def _input(name: str, fact: dict, fy: int) -> dict:
 
 
 def _latest_three_months(comp: Quarterly, metric: str) -> dict:
+    """The most recent quarter held: a reported three months, or a fourth quarter derivable as the
+    fiscal year minus its nine months when that year ends later (as "latest" is defined)."""
     for concept in _concepts(metric):
         keys = [k for k in comp.obs if k[0] == concept and k[1] is not None
                 and THREE_MONTHS[0] <= (k[2] - k[1]).days <= THREE_MONTHS[1]]
-        if keys:
-            end = max(k[2] for k in keys)
-            return duration(comp, [concept], end, THREE_MONTHS)
+        if not keys:
+            continue
+        end = max(k[2] for k in keys)
+        latest = duration(comp, [concept], end, THREE_MONTHS)
+        years = sorted({k[2] for k in comp.obs if k[0] == concept and k[1] is not None
+                        and 357 <= (k[2] - k[1]).days <= 378 and k[2] > end}, reverse=True)
+        for year_end in years:
+            try:
+                q4 = fourth_quarter(comp, [concept], year_end)
+            except TruthError:
+                continue
+            return {"concept": concept, "value": q4["value"], "start": None, "end": year_end, "derived": True}
+        return latest
     raise TruthError(f"{comp.ticker}: no quarter of {metric}")
 
 
@@ -288,8 +300,12 @@ def build(corpus: Path) -> tuple[list[dict], list[str]]:
             log.append(f"{q!r}: {exc}, question not written")
             continue
         fy = _fiscal_year(comp, fact["end"])
+        number = _number(comp, metric, fact, fy)
+        if fact.get("derived"):
+            number = {k: v for k, v in number.items() if k not in ("source_concept", "period_end")}
+            number["derived"] = "fiscal year - nine months"
         add("lat", n, {"class": cls, "kind": "numeric", "question": q,
-                       "expect": {"answer": "answer", "numbers": [_number(comp, metric, fact, fy)]}})
+                       "expect": {"answer": "answer", "numbers": [number]}})
 
     for n, (q, tk, cls, note) in enumerate(REFUSE, start=1):
         add("ref", n, {"class": cls, "kind": "refusal", "question": q, "note": note,

@@ -62,6 +62,12 @@ def collect(corpus: Path, tickers: set[str] | None = None) -> dict[str, Quarterl
         for concept, start, end, value, decimals in parse_ixbrl(_read(corpus / row["file"]))["facts"]:
             comp.obs[(concept, _date(start) if start else None, _date(end))].append(
                 (value, decimals, row["accession"], "10-Q", None))
+    for row in rows:  # the 10-Ks of those companies: their years, for fourth quarters and "latest"
+        if row["form"] != "10-K" or row["ticker"] not in out or not (corpus / row["file"]).exists():
+            continue
+        for concept, start, end, value, decimals in parse_ixbrl(_read(corpus / row["file"]))["facts"]:
+            out[row["ticker"]].obs[(concept, _date(start) if start else None, _date(end))].append(
+                (value, decimals, row["accession"], "10-K", row.get("filing_date") or None))
     for comp in out.values():
         comp.tenq.sort(key=lambda f: f["period_end"])
         for suffix in (".json.gz", ".json"):
