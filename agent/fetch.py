@@ -148,14 +148,15 @@ def _quarter_filing(conn, deps, period: dict, company: dict) -> dict:
     tenq = choose_10q(filings, period)
     if tenq is None:
         held = [f for f in filings if f.form.startswith("10-Q")]
-        what = ("10-Qs held: " + "; ".join(spoken(f) for f in held[-4:])) if held else "no 10-Q is held for it"
+        what = ("quarterly reports held: " + "; ".join(spoken(f) for f in held[-4:])) if held else \
+            "no quarterly report is held for it"
         asked = (f"the {['first', 'second', 'third', 'fourth'][period['quarter'] - 1]} quarter"
                  + (f" of fiscal {period['fiscal_year']}" if period.get("fiscal_year") else "")
                  if period.get("quarter") else "that quarter")
         return {"refusal": {"reason": "year_not_available",
-                            "detail": f"{company['name']}'s 10-Q for {asked} ({what})"}}
+                            "detail": f"{company['name']}'s quarterly report for {asked} ({what})"}}
     entry = {"accession": tenq.accession, "url": tenq.url, "form": tenq.form, "period_end": str(tenq.period_end),
-             "label": label(tenq)}
+             "label": label(tenq), "spoken": spoken(tenq)}
     annual = prior_10k(filings, tenq)
     if annual is not None:
         entry["prior_10k"] = {"accession": annual.accession, "fiscal_year": annual.fiscal_year}

@@ -497,9 +497,13 @@ def _risk_changes(state, deps) -> dict:
     with deps.db.connection() as conn:
         quarter_chunks = quarters_store.section_chunks(conn, tenq["accession"], "II-1A")
         annual_chunks = quarters_store.section_chunks(conn, annual["accession"], "1A") if annual else []
-    if not quarter_chunks or not annual_chunks:
-        missing = "Part II, Item 1A of the 10-Q" if not quarter_chunks else "the prior 10-K's Item 1A"
-        return {"refusal": {"reason": "no_grounding", "detail": f"searched {company['name']}'s filings: {missing} is not held"}}
+    if not annual_chunks:
+        return {"refusal": {"reason": "year_not_available", "detail": (
+            f"{company['name']}'s annual report (10-K) from before its quarterly report for {tenq['spoken']} "
+            "(the risk factors a quarterly report updates)")}}
+    if not quarter_chunks:
+        return {"refusal": {"reason": "no_grounding", "detail": (
+            f"searched {company['name']}'s quarterly report for {tenq['spoken']}: it has no risk factors section")}}
     picks = new_sentences(quarter_chunks, annual_chunks)
     used = {c.id for c, _ in picks}
     evidence = [Evidence(id=f"c:{c.id}", kind="chunk", text=c.text, ticker=company["ticker"], cik=c.cik,
