@@ -17,7 +17,7 @@ from ingest.fiscal import quarter_before_year_end, year_end_after
 from ingest.html10k import FilingParseError, _cover, _decode, _facts, _parse
 from ingest.line_items import parse_line_items
 from ingest.model import FilingMeta, ParsedFiling, Section
-from ingest.sections import ItemText, is_stub, normalize_item_text
+from ingest.sections import ItemText, is_stub, normalize_item_text, overlap_ratio
 from ingest.sections10q import MIN_CHARS, better, edgar_key, find_quarterly_items, has_body
 from store.items import QUARTERLY_ITEMS, QUARTERLY_TITLES
 
@@ -84,14 +84,19 @@ def quarterly_sections(doc) -> tuple[list[Section], list[str]]:
             found[key] = _to_section(key, ItemText(raw, None, None), "edgartools")
     if any(key not in found or len(found[key].text) < 4 * MIN_CHARS.get(key, 0) for key in QUARTERLY_ITEMS):
         full = doc.text(table_max_col_width=10**6)
-        for key, it in find_quarterly_items(full).items():
-            if key not in QUARTERLY_ITEMS:
-                continue
-            candidate = _to_section(key, it, "headings")
+        heads = {k: _to_section(k, it, "headings") for k, it in find_quarterly_items(full).items() if k in QUARTERLY_ITEMS}
+        for key, candidate in heads.items():
             current = found[key].text if key in found else None
-            others = [s.text for k, s in found.items() if k != key]
-            if better(candidate.text, current, key, others):
+            if not better(candidate.text, current, key, []):
+                continue
+            clashes = [k for k, s in found.items() if k != key and overlap_ratio(candidate.text, s.text) > 0.3]
+            # An Item edgartools ran on into this one (Pfizer's statements swallowing MD&A) yields to its
+            # own heading split, when that one stops where this begins.
+            if all(found[k].method == "edgartools" and k in heads
+                   and overlap_ratio(candidate.text, heads[k].text) <= 0.3 for k in clashes):  # fmt: skip
                 found[key] = candidate
+                for k in clashes:
+                    found[k] = heads[k]
     for key in MIN_CHARS:
         if key in found and is_stub(found[key].text, key):
             del found[key]  # a heading and a page reference (Intel's MD&A): reported missing, as a 10-K's stub is

@@ -26,7 +26,7 @@ _TITLES = (
     ("2", r"unregistered|issuer|purchases|sales|repurchase|changes\s+in\s+securities", "II-2"),
     ("3", r"defaults", "II-3"),
     ("4", r"mine|removed|reserved|submission", "II-4"),
-    ("5", r"other\s+information", "II-5"),
+    ("5", r"other\s+(?:information|items|matters)", "II-5"),
     ("6", r"exhibits", "II-6"),
 )
 _PART = re.compile(r"^[ \t]*part[ \t\u00a0]+(ii|i)\b", re.IGNORECASE | re.MULTILINE)

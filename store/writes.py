@@ -85,10 +85,12 @@ SELECT DISTINCT ON (fact_key) {FACT_COLUMNS} FROM facts_in ORDER BY fact_key, fr
 ON CONFLICT (fact_key) DO UPDATE SET
     frame = coalesce(facts.frame, EXCLUDED.frame),
     filed = coalesce(facts.filed, EXCLUDED.filed),
-    source = CASE WHEN EXCLUDED.source = 'ixbrl' THEN 'ixbrl' ELSE facts.source END
+    source = CASE WHEN EXCLUDED.source = 'ixbrl' THEN 'ixbrl' ELSE facts.source END,
+    fiscal_quarter = coalesce(facts.fiscal_quarter, EXCLUDED.fiscal_quarter)
 WHERE (facts.frame IS NULL AND EXCLUDED.frame IS NOT NULL)
    OR (facts.filed IS NULL AND EXCLUDED.filed IS NOT NULL)
    OR (EXCLUDED.source = 'ixbrl' AND facts.source <> 'ixbrl')
+   OR (facts.fiscal_quarter IS NULL AND EXCLUDED.fiscal_quarter IS NOT NULL)
 """
 # A fact reported by both the document and companyfacts is owned by the document, whichever
 # was ingested first: the stored state does not depend on order, and replacing companyfacts

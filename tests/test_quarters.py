@@ -227,3 +227,64 @@ def test_a_10k_in_the_10q_folder_is_named(db, embedder, tmp_path):
     shutil.copy(SEC_FIXTURES / "company_tickers.json", tmp_path / "company_tickers.json")
     summary = ingest_folder(db, embedder, tmp_path, progress=False)
     assert [o.reason.split(": ", 1)[1] for o in summary.failed] == ["not a 10-Q (dei:DocumentType is '10-K')"]
+
+
+PLAIN_10Q = """PART I. FINANCIAL INFORMATION
+Item 1. Financial Statements            3
+Item 2. Management's Discussion and Analysis   20
+PART II. OTHER INFORMATION
+Item 1. Legal Proceedings   40
+Item 2. Unregistered Sales of Equity Securities   41
+
+PART I. FINANCIAL INFORMATION
+
+Item 1. Financial Statements
+
+{statements}
+
+Item 2. Management's Discussion and Analysis of Financial Condition and Results of Operations
+
+{mdna}
+
+Quantitative and Qualitative Disclosures About Market Risk
+
+There were no material changes in market risk during the quarter. {filler}
+
+Controls and Procedures
+
+Disclosure controls were effective at the end of the quarter. {filler}
+
+PART II. OTHER INFORMATION
+
+Item 1. Legal Proceedings
+
+See Note 9 for the legal matters the company is party to.
+
+Item 1A. Risk Factors
+
+There have been no material changes to the risk factors in the annual report.
+
+Item 2. Unregistered Sales of Equity Securities and Use of Proceeds
+
+The company bought back shares during the quarter. {filler}
+
+Item 5. Other Information
+
+None.
+"""
+
+
+def test_headings_tell_the_parts_apart():
+    """Item numbers repeat across the Parts: the title decides (Part II Item 2 is no MD&A), a Part I
+    Item written without "Item N." is found by its title, and the contents table loses to the body."""
+    from ingest.sections10q import find_quarterly_items
+
+    text = PLAIN_10Q.format(statements="Revenue | 1,234 | 1,111\n" * 200, mdna="Revenue grew in the quarter. " * 200,
+                            filler="More text follows here. " * 40)  # fmt: skip
+    found = find_quarterly_items(text)
+    assert set(found) == {"I-1", "I-2", "I-3", "I-4", "II-1", "II-1A", "II-2", "II-5"}
+    assert found["I-2"].text.startswith("Item 2. Management's") and "bought back" not in found["I-2"].text
+    assert found["II-2"].text.startswith("Item 2. Unregistered") and "Revenue grew" not in found["II-2"].text
+    assert found["I-3"].text.startswith("Quantitative") and "PART II" not in found["I-4"].text
+    assert found["II-1"].text.startswith("Item 1. Legal") and "Note 9" in found["II-1"].text
+    assert found["I-1"].text.count("1,234") == 200

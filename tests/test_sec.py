@@ -409,8 +409,10 @@ def test_downloaded_folder_ingests_like_the_local_corpus(fixture_sec, tmp_path, 
 
     result = download_to_folder(_settings(fixture_sec), FIXTURE_TICKERS, (2023, 2025), tmp_path / "c", progress=False,
                                 quarters=True)  # fmt: skip
-    # Every quarter the submissions list for those years is asked for; the fixtures hold four.
-    assert {e.reason.split(" ")[0] for e in result.errors} == {"10-Q"}
+    # Every quarter the submissions list for those years is asked for; the fixtures hold four (and no FY2023
+    # 10-K of NVIDIA's, as above).
+    assert {e.reason.split(" ")[0] for e in result.errors} == {"10-K", "10-Q"}
+    assert sum(e.reason.startswith("10-K") for e in result.errors) == 1
     summary = ingest_folder(db, embedder, result.folder, tickers=result.tickers, progress=False)
     assert not summary.failed, "\n".join(summary.lines())
     direct = [r for r in _rows(corpus_db, FILING_ROWS) if not r[0].startswith("noacc-")]
