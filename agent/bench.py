@@ -17,7 +17,15 @@ import time
 import uuid
 from pathlib import Path
 
-KINDS = ("numeric", "derived", "compare", "trend", "qualitative")
+KINDS = ("numeric", "derived", "compare", "trend", "qualitative", "quarterly")
+# Quarter questions, asked of each company's latest quarters held (agent.quarter_figures).
+QUARTERLY = [
+    ("revenue", "What was {name}'s revenue in Q{q} FY{fy}?"),
+    ("net_income", "{name} net income for the {ordinal} quarter of fiscal {fy}"),
+    ("revenue_growth", "{name} Q{q} FY{fy} revenue growth year over year"),
+    ("revenue", "{name} revenue last quarter"),
+    ("revenue", "{name} trailing twelve months revenue as of Q{q} FY{fy}"),
+]
 
 METRIC_PHRASES = {
     "revenue": "revenue", "net_income": "net income", "rd": "R&D expense", "operating_income": "operating income",
@@ -83,6 +91,7 @@ def generate(conn, n: int, seed: int = 7) -> list[dict]:
                 if accs:
                     pool["qualitative"].append({"kind": "qualitative", "text": template.format(name=c["name"], fy=fy),
                                                 "cik": c["cik"], "fy": fy, "accession": accs[0]})
+    _quarterly(conn, companies, pool)
     for _ in range(200):
         if len(companies) < 2:
             break
@@ -102,6 +111,18 @@ def generate(conn, n: int, seed: int = 7) -> list[dict]:
     return questions
 
 
+def _quarterly(conn, companies: list[dict], pool: dict) -> None:
+    """Quarter questions about each company's last four quarters held (reported or derived)."""
+    from agent.quarter_figures import calendar_periods
+    from agent.quarters import ORDINAL
+
+    for c in companies:
+        for fy, q, _ in calendar_periods(conn, {}, c["cik"]).three_month_ends()[-4:]:
+            for metric, template in QUARTERLY:
+                pool["quarterly"].append({"kind": "quarterly", "cik": c["cik"], "fy": fy, "metrics": [metric],
+                                          "text": template.format(name=c["name"], q=q, fy=fy, ordinal=ORDINAL[q])})
+
+
 def _short(name: str) -> str:
     for suffix in (", Inc.", " Inc.", " Inc", " Corporation", " CORPORATION", " CORP", " Corp.", " Co.", ", INC."):
         if name.endswith(suffix):
@@ -118,7 +139,15 @@ def floor_ms(footnote, question: dict, answer) -> float:
     start = time.perf_counter()
     plan = answer.plan or {}
     with footnote.db.connection() as conn:
-        if question["kind"] == "qualitative":
+        if question["kind"] == "quarterly":  # the company's calendar and the metric's every period
+            from agent.concepts import METRICS
+            from agent.quarter_figures import CALENDAR_CONCEPTS
+            from store import quarters as quarters_store
+
+            quarters_store.period_facts(conn, question["cik"], CALENDAR_CONCEPTS)
+            metric = METRICS[question["metrics"][0].removesuffix("_growth")]
+            quarters_store.period_facts(conn, question["cik"], list(metric.concepts), metric.unit)
+        elif question["kind"] == "qualitative":
             queries = plan.get("sub_queries") or [plan.get("query") or question["text"]]
             embeddings = footnote.embedder.embed(queries)
             chunk_store.search(conn, queries, embeddings, cik=question["cik"], accessions=[question["accession"]],

@@ -110,7 +110,11 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
             Operand(Decimal(o["value"]), o["unit"], o["fiscal_year"], notes.markers(o["evidence_id"])[0])
             for o in calc["operands"]
         ]
-        if calc.get("definition"):  # the user's own formula (agent.plan_formulas)
+        if calc.get("period_formula"):  # a quarter's computation (agent.quarter_figures)
+            from agent.quarter_figures import trace as period_trace
+
+            trace = period_trace(calc, [op.marker for op in operands])
+        elif calc.get("definition"):  # the user's own formula (agent.plan_formulas)
             trace = user_trace(calc["definition"], [(o["metric"], op) for o, op in zip(calc["operands"], operands)],
                                calc["display"])
         else:

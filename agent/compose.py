@@ -286,6 +286,13 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
 def _source_line(plan: Plan, chunks: list[Evidence], companies: list[str], where: str) -> str:
     """Which filing the quotes come from, and why that one: the latest when no year was named; the
     next year's when the named year's 10-K is not held (it discusses that year as its prior year)."""
+    if plan.period:  # a quarter's 10-Q (agent.quarter_prose)
+        from store.items import item_label
+
+        parts = list(dict.fromkeys(item_label(c.item) for c in chunks if c.item))
+        whose = f"{possessive(companies[0])} " if len(companies) == 1 else "the "
+        fys = ", ".join(f"fiscal {y}" for y in sorted({c.fiscal_year for c in chunks}))
+        return f"From {whose}10-Q ({fys}{'; ' + '; '.join(parts) if parts else ''}):"
     years = sorted({c.fiscal_year for c in chunks})
     asked = sorted(set(plan.fiscal_years)) if not plan.latest else []
     shown = ", ".join(f"fiscal {y}" for y in years)
@@ -317,6 +324,10 @@ def _looks_tabular(text: str) -> bool:
 
 
 def _numbers(plan: Plan, cells: list[dict], evidence: list[Evidence] | None = None) -> Draft:
+    if plan.period:  # each figure with its exact period (agent.quarter_compose)
+        from agent.quarter_compose import quarter_draft
+
+        return quarter_draft(cells)
     found = [c for c in cells if c.get("evidence_id")]
     companies = list(dict.fromkeys(c["ticker"] for c in cells))
     years = sorted({c["fiscal_year"] for c in cells})
@@ -361,6 +372,11 @@ def _number_claims(cells: list[dict]) -> list[Claim]:
     claims = []
     for c in cells:
         if not c.get("evidence_id"):
+            continue
+        if c.get("period"):  # a quarter's figure, with its exact period (agent.quarter_compose)
+            from agent.quarter_compose import sentence
+
+            claims.append(Claim(text=sentence(c), evidence_id=c["evidence_id"], kind="number"))
             continue
         when = f"at the end of fiscal {c['fiscal_year']}" if c.get("instant") else f"for fiscal {c['fiscal_year']}"
         last = c["label"].split()[-1]
@@ -452,9 +468,14 @@ def compose(state, deps, config) -> dict:
     cells = (state.get("retrieval") or {}).get("cells")
     on_text = (config or {}).get("configurable", {}).get("on_text")
     status(config, "Writing the answer...")
+    if (state.get("retrieval") or {}).get("new_sentences") is not None:  # a 10-Q's new risk factors, quoted
+        from agent.quarter_prose import changes_draft
+
+        return {"draft": changes_draft(plan, evidence, state["retrieval"]).model_dump(mode="json")}
+    composer = deps.fallback_composer if plan.period and plan.intent != "qualitative" else deps.composer  # templated periods
     try:
-        extra = {"embedder": deps.embedder} if getattr(deps.composer, "uses_embedder", False) else {}
-        draft = deps.composer(state["question"], plan, evidence, cells=cells, on_text=on_text, **extra)
+        extra = {"embedder": deps.embedder} if getattr(composer, "uses_embedder", False) else {}
+        draft = composer(state["question"], plan, evidence, cells=cells, on_text=on_text, **extra)
     except Exception as exc:  # a model's failure falls back to the extractive composer
         if deps.composer is deps.fallback_composer:
             raise

@@ -19,7 +19,7 @@ COMPANY_SQL = "SELECT cik, name, tickers FROM companies WHERE %s = ANY(tickers)"
 SEC_TICKER_SQL = "SELECT cik, title FROM sec_tickers WHERE ticker = %s"
 FILINGS_SQL = """
 SELECT DISTINCT ON (fiscal_year) fiscal_year, accession, url, form, period_end
-FROM filings WHERE cik = %s
+FROM filings WHERE cik = %s AND form LIKE '10-K%%'
 ORDER BY fiscal_year DESC, (form = '10-K') DESC, period_end DESC, filed DESC NULLS LAST
 """
 
@@ -117,6 +117,53 @@ def _probe_lines(conn, deps, plan: dict) -> dict | None:
     return {**plan, "intent": intent, "metrics": list(keys), "items": [], "probe": []}
 
 
+def _quarter_plan(conn, deps, plan: dict, cik: int) -> dict:
+    """A date that closes the company's fiscal year ("as of September 28, 2024") asks for that
+    year: the plan goes back to whole years. Any other date stays a quarter-end period."""
+    from datetime import date
+
+    from agent.quarter_figures import year_end_label
+
+    period = plan["period"]
+    if period.get("or_year"):  # "latest" alone: a quarter only when one is held after the last fiscal year
+        from agent.quarter_figures import latest_is_quarter
+
+        return plan if latest_is_quarter(conn, deps.memo, cik) else {**plan, "period": None}
+    if period.get("kind") != "date":
+        return plan
+    fy = year_end_label(conn, deps.memo, cik, date.fromisoformat(period["end"]))
+    if fy is None:
+        return plan
+    return {**plan, "period": None, "fiscal_years": [fy], "latest": False, "year_offsets": []}
+
+
+def _quarter_filing(conn, deps, period: dict, company: dict) -> dict:
+    """The resolved company scoped to the 10-Q a prose question about a quarter names, or a refusal
+    naming the quarter and the 10-Qs held."""
+    from agent.quarter_prose import choose_10q, label, prior_10k, spoken
+    from store import quarters as quarters_store
+
+    cik = company["cik"]
+    filings = _memo(deps, ("all_filings", cik), lambda: quarters_store.filings(conn, cik))
+    tenq = choose_10q(filings, period)
+    if tenq is None:
+        held = [f for f in filings if f.form.startswith("10-Q")]
+        what = ("quarterly reports held: " + "; ".join(spoken(f) for f in held[-4:])) if held else \
+            "no quarterly report is held for it"
+        asked = (f"the {['first', 'second', 'third', 'fourth'][period['quarter'] - 1]} quarter"
+                 + (f" of fiscal {period['fiscal_year']}" if period.get("fiscal_year") else "")
+                 if period.get("quarter") else "that quarter")
+        return {"refusal": {"reason": "year_not_available",
+                            "detail": f"{company['name']}'s quarterly report for {asked} ({what})"}}
+    entry = {"accession": tenq.accession, "url": tenq.url, "form": tenq.form, "period_end": str(tenq.period_end),
+             "label": label(tenq), "spoken": spoken(tenq)}
+    annual = prior_10k(filings, tenq)
+    if annual is not None:
+        entry["prior_10k"] = {"accession": annual.accession, "fiscal_year": annual.fiscal_year}
+    return {**company, "fiscal_years": [tenq.fiscal_year], "filings": {str(tenq.fiscal_year): entry},
+            "as_of_accession": None}
+
+
 def fetch(state, deps, config) -> dict:
     plan = state["plan"]
     resolved: list[dict] = []
@@ -139,6 +186,22 @@ def fetch(state, deps, config) -> dict:
                 )
             else:
                 available = sorted(filings, reverse=True)
+            if numeric and plan.get("period"):
+                period_plan = _quarter_plan(conn, deps, plan, cik)
+                if period_plan is not plan:
+                    plan, switched = period_plan, period_plan
+            if not numeric and plan.get("period"):  # what a 10-Q says: that quarter's 10-Q
+                found = _quarter_filing(conn, deps, plan["period"], company)
+                if "refusal" in found:
+                    return found
+                resolved.append({**found, "available": available})
+                continue
+            if numeric and plan.get("period"):  # exact periods are resolved in retrieve (agent.quarter_figures)
+                year = plan["period"].get("fiscal_year")
+                resolved.append({**company, "fiscal_years": [year] if year else available[:1],
+                                 "filings": {str(y): f for y, f in filings.items()}, "as_of_accession": None,
+                                 "available": available})
+                continue
             off = _off_year_end(plan, filings)
             if off:  # "total assets as of March 31" for a September year: a quarter's date
                 return {"refusal": {"reason": "out_of_scope", "detail": (

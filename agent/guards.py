@@ -27,7 +27,7 @@ PARAPHRASE_MIN_COSINE = 0.85
 
 # Years, Items and form names are labels, not figures.
 _LABELS = re.compile(
-    r"\b(?:FY\s?|fiscal(?:\s+year)?\s+)(?:19|20)\d\d\b|\bItems?\s+\d+[A-C]?\b(?:(?:,\s*|\s+and\s+|\s*&\s*)\d+[A-C]?\b)*|\b10-K(?:/A)?\b|\b(?:19|20)\d\d(?:-\d\d-\d\d)?\b(?!\s*(?:%|percent|billion|million|thousand))",
+    r"\b(?:FY\s?|fiscal(?:\s+year)?\s+)(?:19|20)\d\d\b|\bItems?\s+\d+[A-C]?\b(?:(?:,\s*|\s+and\s+|\s*&\s*)\d+[A-C]?\b)*|\b10-[KQ](?:/A)?\b|\b(?:19|20)\d\d(?:-\d\d-\d\d)?\b(?!\s*(?:%|percent|billion|million|thousand))",
     re.I,
 )
 _NUMBER = re.compile(

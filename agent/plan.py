@@ -59,5 +59,8 @@ class Plan(BaseModel):
     # a reply's one new word ("what about samsung?") that may be a line or segment of the thread's
     # company: when the company reports none by that name, the word names a company not known here
     lone_name: str | None = None
+    # a quarter, half, year to date, trailing twelve months or quarter-end date (agent.plan_quarters):
+    # resolved per company to exact periods in agent.quarter_figures; None means whole fiscal years
+    period: dict | None = None
     planner: str = "rules"
     fallback: str | None = None  # why a model planner fell back to the rules planner (agent.plan_llm)

@@ -39,6 +39,8 @@ from agent.plan_formulas import find_definition, inline_formula
 from agent.plan_members import member_asks
 from agent.segments import key_parts
 from agent.segments import plan_key as dimension_key
+from agent.plan_quarters import dated_period, latest_period, parse_period, thread_period
+from agent.quarter_prose import asks_changes, quarter_items
 from agent.plan_words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.plan_years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
 from agent.plan_years import _YEAR_AFTER, Years, parse_years
@@ -581,8 +583,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         plan.intent = "trend"
     elif any(k in FORMULAS for k in plan.metrics):
         plan.intent = "derived"
-    return _account_words(plan, r, outside, low)
+    return _account_words(plan, r, outside, low, prev)
 
+
+# A follow-up that asks for a whole year leaves the thread's quarter behind.
+_WHOLE_YEAR = re.compile(r"\b(?:full[\s-]+year|whole\s+year|annual(?:ly)?|fiscal\s+year|10-?k)\b")
 
 # Words other parts of the planner consume: thread words, comparisons, year phrases, implied asks.
 _DIRECTION = re.compile(r"\b(?:improv\w*|deteriorat\w*|worsen\w*|getting (?:better|worse)|trend\w*|trajectory|"
@@ -638,7 +643,7 @@ _MEASURE_NOUNS = frozenset("count counts score scores units volume volumes multi
 _EARNING = re.compile(r"\b(?:earn|earned|earns|make|made|makes|how much|how many)\b")
 
 
-def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
+def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | None = None) -> Plan:
     """A figure is answered only for what the question asks: every word accounted for (agent.plan_words).
 
     Leftover words turn the metric they qualify into a line-item lookup; a quarter is refused."""
@@ -651,8 +656,8 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
         figure = not asks_prose and (counted or bool(_EARNING.search(low)))
         quarter = quarterly_phrase(low)
         if quarter and figure:  # "what did it earn in the september 2023 quarter": a figure of a quarter
-            return _refuse("out_of_scope", f"quarterly, half-year and year-to-date figures (\"{quarter}\"): quarters "
-                           "are not answered yet, only fiscal years", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+            return _refuse("unknown_metric", f"which figure of that period (\"{quarter}\"): name a line item, such as "
+                           "revenue or net income", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
         if runs and not quarter:
             plan.probe, _ = line_keys(trace, runs)
             plan.words = trace
@@ -666,6 +671,20 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
                 # printed line or refused with its words, never a quoted sentence standing in for it
                 plan.intent, plan.metrics, plan.probe = "numeric", list(plan.probe), []
                 plan.items, plan.query, plan.sub_queries = [], "", []
+        if not quarter:
+            return plan
+    if plan.intent == "qualitative" and quarterly_phrase(low):
+        # what a 10-Q says about its quarter: that 10-Q's Items (and the quarter's figures), never a 10-K's
+        period = parse_period(low)
+        if period is None or period.kind != "quarter":
+            return _refuse("out_of_scope", f"what the filings say about that period (\"{quarterly_phrase(low)}\"): "
+                           "name a quarter, or ask for a quarter's figures", tickers=plan.tickers)
+        plan.period = period.as_dict()
+        plan.items = quarter_items(plan.items)
+        if asks_changes(low, plan.items):
+            plan.period["changes"] = True
+        return plan
+    if plan.intent == "qualitative" and not plan.metrics and not r.why and not plan.sub_queries:
         return plan
     if plan.intent not in NUMERIC_INTENTS or not plan.metrics:
         return plan
@@ -681,11 +700,24 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str) -> Plan:
             plan.year_offsets = [base - 2, base - 1, base]
             plan.intent = "trend"
     quarter = quarterly_phrase(low)
-    if quarter:
-        return _refuse("out_of_scope", f"quarterly, half-year and year-to-date figures (\"{quarter}\"): quarters are "
-                       "not answered yet, only fiscal years", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+    period = parse_period(low) if quarter else dated_period(low) or latest_period(low, plan)
+    if quarter and period is None:
+        return _refuse("out_of_scope", f"that period (\"{quarter}\"): name a quarter, a half, a year to date or "
+                       "trailing twelve months", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+    if period is None and prev is not None and prev.period and not _WHOLE_YEAR.search(low):
+        period = thread_period(prev.period, plan.fiscal_years if "fiscal_years" not in plan.inherited else None)
+        plan.inherited.append("period")  # "and Apple?" after a quarter: the same quarter, never the year
+    if period is not None and period.fiscal_year is None and not period.end and not period.end_month \
+            and "fiscal_years" in plan.inherited and plan.fiscal_years and not period.or_year:
+        period.fiscal_year, period.latest = plan.fiscal_years[-1], False  # "and Q4?": the thread's fiscal year
+    period_words: set[str] = set()
+    if period is not None:
+        plan.period = period.as_dict()
+        period_words = set(period.words)
+        if plan.intent == "trend" and period.kind != "quarters":
+            plan.intent = "numeric"  # "Q2 2023 vs Q2 2022": the quarter and its base, not a run of years
     dims = {w for k in plan.metrics if k.startswith("dim:") for w in key_parts(k)[1].split()}
-    trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims)
+    trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims | period_words)
     runs = conventions(plan, trace) if runs else runs
     plan.words = trace
     other = other_convention(plan, trace)

@@ -92,9 +92,6 @@ FILED_FUTURE = (
 NEXT_PERIOD = r"\bnext\s+(?:fiscal\s+)?(?:year|quarter|12\s+months)(?:'s)?\b|\bin\s+the\s+(?:coming|next)\s+(?:years?|quarters?)\b"
 CONTRACTUAL = r"\b(?:matur\w*|due|payable|obligations?|expir\w*|commitments?|schedul\w*|contractual)\b"
 OTHER_SOURCES = (
-    (r"\b10-?q\b|\bquarterly\s+(?:report|filing|results|earnings|revenue|numbers)\b|\bq[1-4]\b|"
-     r"\b(?:last|this|next|first|second|third|prior|previous|latest|most\s+recent)\s+quarter\b|\bquarter\s+over\s+quarter\b|\bqoq\b",
-     "quarterly figures (I only read annual 10-K filings)"),
     (r"\bearnings\s+calls?\b|\bconference\s+calls?\b|\btranscripts?\b|\binvestor\s+(?:day|presentation)\b",
      "earnings calls or presentations (I only read 10-K filings)"),
     (r"\bbloomberg\b|\breuters\b|\bwsj\b|\bwall\s+street\s+journal\b|\bcnbc\b|\byahoo\s+finance\b|"

@@ -426,6 +426,10 @@ def _add_change(facts: _Facts, key: str, fy: int, cell: dict, evidence: dict, ca
 
 def _numbers(state, deps, config) -> dict:
     plan = state["plan"]
+    if plan.get("period"):  # a quarter, half, year to date or trailing twelve months: exact periods
+        from agent.quarter_figures import quarter_numbers
+
+        return quarter_numbers(state, deps)
     metrics = [m for m in plan.get("metrics") or [] if known(m)]
     if not metrics:
         return {"refusal": {"reason": "unknown_metric", "detail": plan.get("refusal_detail")}}
@@ -492,6 +496,8 @@ def _prefer_items(hits: list, items: list[str]) -> list:
 
 def _prose(state, deps, config) -> dict:
     located = state["located"]
+    if (state["plan"].get("period") or {}).get("changes"):  # what a 10-Q's risk factors add to the 10-K's
+        return _risk_changes(state, deps)
     queries = located["queries"] or [state["question"]]
     status(config, "Searching the filing...")
     embeddings = embed_queries(deps.embedder, queries)  # the composer reuses these vectors
@@ -535,8 +541,11 @@ def _prose(state, deps, config) -> dict:
         evidence = [ev for rank in zip_longest(*per_company_hits) for ev in rank if ev is not None]
         # "How much did it spend on R&D, and on what?": the figure from XBRL, the why from the text.
         metrics = [m for m in state["plan"].get("metrics") or [] if known(m)]
-        facts, calculations, cells = (_collect(conn, companies, metrics, deps, state["plan"].get("definitions"))
-                                      if metrics else ({}, [], []))
+        if metrics and state["plan"].get("period"):  # the quarter's own figures beside its 10-Q's words
+            facts, calculations, cells = _quarter_cells(state, deps)
+        else:
+            facts, calculations, cells = (_collect(conn, companies, metrics, deps, state["plan"].get("definitions"))
+                                          if metrics else ({}, [], []))
     cells = [c for c in cells if c["evidence_id"]]
     retrieval = {"chunk_ids": [e.chunk_id for e in evidence], "queries": queries, "items": located["items"],
                  "cells": cells}
@@ -547,3 +556,48 @@ def _prose(state, deps, config) -> dict:
         "calculations": calculations,
         "retrieval": retrieval,
     }
+
+
+def _risk_changes(state, deps) -> dict:
+    """Sentences of the 10-Q's Part II Item 1A that Item 1A of the 10-K before it does not have."""
+    from agent.quarter_prose import new_sentences
+    from store import quarters as quarters_store
+
+    company = state["resolved"][0]
+    tenq = company["filings"][str(company["fiscal_years"][0])]
+    annual = tenq.get("prior_10k")
+    with deps.db.connection() as conn:
+        quarter_chunks = quarters_store.section_chunks(conn, tenq["accession"], "II-1A")
+        annual_chunks = quarters_store.section_chunks(conn, annual["accession"], "1A") if annual else []
+    if not annual_chunks:
+        return {"refusal": {"reason": "year_not_available", "detail": (
+            f"{company['name']}'s annual report (10-K) from before its quarterly report for {tenq['spoken']} "
+            "(the risk factors a quarterly report updates)")}}
+    if not quarter_chunks:
+        return {"refusal": {"reason": "no_grounding", "detail": (
+            f"searched {company['name']}'s quarterly report for {tenq['spoken']}: it has no risk factors section")}}
+    picks = new_sentences(quarter_chunks, annual_chunks)
+    used = {c.id for c, _ in picks}
+    evidence = [Evidence(id=f"c:{c.id}", kind="chunk", text=c.text, ticker=company["ticker"], cik=c.cik,
+                         fiscal_year=c.fiscal_year, accession=c.accession, form=c.form, url=c.url, item=c.item,
+                         chunk_id=c.id, score=1.0) for c in quarter_chunks if c.id in used]
+    retrieval = {"chunk_ids": [e.chunk_id for e in evidence], "queries": [], "items": ["II-1A", "1A"],
+                 "new_sentences": [[c.id, s] for c, s in picks],
+                 "quarter_label": f"{company['name']}'s 10-Q for {tenq['label']}",
+                 "annual_label": f"its fiscal {annual['fiscal_year']} 10-K"}
+    if not evidence:
+        return {"retrieval": retrieval, "refusal": {"reason": "no_grounding", "detail": (
+            f"searched {company['name']}'s 10-Q for {tenq['label']} (Part II, Item 1A): it repeats its 10-K's risk factors")}}
+    return {"evidence": [e.model_dump(mode="json") for e in evidence], "calculations": [], "retrieval": retrieval}
+
+
+def _quarter_cells(state, deps) -> tuple[dict, list[dict], list[dict]]:
+    """A prose question's figures for its quarter (agent.quarter_figures); none when not held."""
+    from agent.quarter_figures import quarter_numbers
+
+    period = {k: v for k, v in state["plan"]["period"].items() if k not in ("changes", "growth")}
+    got = quarter_numbers({**state, "plan": {**state["plan"], "period": period}}, deps)
+    if "refusal" in got:
+        return {}, [], []
+    evidence = {e["id"]: Evidence.model_validate(e) for e in got["evidence"]}
+    return evidence, got["calculations"], got["retrieval"]["cells"]

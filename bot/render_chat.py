@@ -165,7 +165,7 @@ def plain_text(answer: Answer, *, limit: int = PLAIN_LIMIT) -> str:
     return text
 
 
-COVERAGE_COLUMNS = ["Ticker", "Company", "10-K filings", "Figures only"]
+COVERAGE_COLUMNS = ["Ticker", "Company", "10-K filings", "Figures only", "10-Q quarters"]
 COVERAGE_NOTE = (
     "10-K filings: figures and what the filing says. Figures only: reported figures (from SEC's "
     "companyfacts or a later 10-K's prior-year columns), no filing text."
@@ -178,13 +178,39 @@ def coverage_listing(rows: list[dict], *, mention: str = "") -> tuple[list[list[
     from store.coverage import years_text
 
     listing = [[r["ticker"], r.get("display_name") or r["name"], years_text(r["fiscal_years"], prefix="") or "—",
-                years_text(r.get("figures_only_years"), prefix="") or "—"] for r in rows]
+                years_text(r.get("figures_only_years"), prefix="") or "—", quarters_cell(r.get("quarters"))]
+               for r in rows]
     note = COVERAGE_NOTE
     example = next((r for r in rows if r["fiscal_years"]), None)
     if example is not None:
         name = example.get("display_name") or example["name"]
         note += f" Ask about any of them, e.g. {mention}what was {name}'s revenue in fiscal {example['fiscal_years'][-1]}?"
     return listing, note
+
+
+def quarters_cell(quarters) -> str:
+    """[(2024, 1), (2024, 2)] -> 'Q1–Q2 FY2024'; several years separated by '; '."""
+    from store.coverage import quarters_text
+
+    parts = []
+    for year_part in filter(None, quarters_text(quarters).split("; ")):
+        year, held = year_part.split(": ", 1)
+        parts.append(f"{held.removesuffix(' 10-Q')} {year}")
+    return "; ".join(parts) or "—"
+
+
+def filings_listing(rows: list[dict]) -> tuple[str, list[dict]]:
+    """A company's filings as /filings shows them: a summary of what is held per fiscal year
+    ('FY2024: 10-K, Q2 10-Q; FY2025: 10-K') and each row's period label ('2024', 'Q2 2024')."""
+    from store.coverage import quarters_text
+
+    years = sorted({r["fiscal_year"] for r in rows if not str(r["form"]).upper().startswith("10-Q")})
+    quarters = sorted({(r["fiscal_year"], int(r["fiscal_period"][1])) for r in rows
+                       if str(r["form"]).upper().startswith("10-Q") and str(r.get("fiscal_period") or "")[:1] == "Q"})
+    labelled = [{**r, "period_label": (f"{r['fiscal_period']} {r['fiscal_year']}"
+                                       if str(r.get("fiscal_period") or "FY") != "FY" else str(r["fiscal_year"]))}
+                for r in rows]  # fmt: skip
+    return quarters_text(quarters, years=years), labelled
 
 
 def years_label(values) -> str:

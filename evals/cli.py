@@ -82,10 +82,12 @@ def _asked_tickers(cases) -> list[str]:
     return [t for t, _ in counts.most_common()]
 
 
-def _ingested_only(cases, db) -> tuple[list, list]:
-    """(cases whose companies are all in the database, the rest): for a partly ingested corpus."""
+def _ingested_only(cases, db, forms: str = "10-K%") -> tuple[list, list]:
+    """(cases whose companies are all in the database, the rest): for a partly ingested corpus. A
+    company counts once a filing of `forms` is in (a year's questions need its 10-K: a 10-Q alone
+    does not make its years answerable; the quarterly set counts 10-Qs too)."""
     with db.connection() as conn:
-        rows = conn.execute(INGESTED_TICKERS).fetchall()
+        rows = conn.execute(INGESTED_TICKERS, (forms,)).fetchall()
     return split_by_coverage(cases, {t.upper() for (tickers,) in rows for t in tickers})
 
 
@@ -111,14 +113,14 @@ def split_by_coverage(cases, have: set[str]) -> tuple[list, list]:
 # Sets that measure where the product stands (before and after a change): never gated.
 MEASURED_ONLY = frozenset({"dev", "dev2", "dev2_prose"})
 
-INGESTED_TICKERS = "SELECT DISTINCT c.tickers FROM companies c JOIN filings f ON f.cik = c.cik"
+INGESTED_TICKERS = "SELECT DISTINCT c.tickers FROM companies c JOIN filings f ON f.cik = c.cik WHERE f.form LIKE %s"
 
 
 def run_group(group: str, db, settings, embedder, args) -> dict:
     cases = _cases(group, args.only)
     skipped: list[dict] = []
     if getattr(args, "no_ingest", False):
-        cases, skipped = _ingested_only(cases, db)
+        cases, skipped = _ingested_only(cases, db, "10-%" if group == "quarterly" else "10-K%")
         if skipped:
             print(f"eval {group}: {len(skipped)} question(s) skipped, their companies are not ingested yet "
                   f"({', '.join(sorted({t for s in skipped for t in s['missing']}))})", flush=True)

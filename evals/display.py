@@ -116,7 +116,9 @@ def same_value(expected: Decimal, given: str, *, exact: bool) -> bool:
 _MARKER = re.compile(r"\[\d+\]")
 _NOT_AMOUNTS = re.compile(
     r"\bFY\s?'?\d{2,4}\b|\bfiscal(?:\s+year)?\s+\d{4}\b|\bItems?\s+\d+[A-C]?\b|\b10-[KQ](?:/A)?\b"
-    r"|\b\d{4}-\d{2}-\d{2}\b|\bQ[1-4]\b|\b(?:19|20)\d{2}\b(?![.,]\d|\s?%)|\bCIK\s?\d+|\bus-gaap:\S+|\b\d{10}-\d{2}-\d{6}\b"
+    r"|\b\d{4}-\d{2}-\d{2}\b|\bQ[1-4]\b"
+    r"|\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},\s+\d{4}\b"
+    r"|\b(?:19|20)\d{2}\b(?![.,]\d|\s?%)|\bCIK\s?\d+|\bus-gaap:\S+|\b\d{10}-\d{2}-\d{6}\b"
     r"|\bstep\s+\d+\b|^\s*\d+[.)]\s",
     re.IGNORECASE | re.MULTILINE,
 )

@@ -48,17 +48,18 @@ PLANNER_REFUSALS = frozenset({"out_of_scope", "input_too_long"})
 
 # Which files make up each named set of `footnote eval --set`.
 SET_FILES = {
-    "fixtures": ("golden", "adversarial", "threads", "holdout"),
+    "fixtures": ("golden", "adversarial", "threads", "holdout", "fixture_quarters"),
     "shared": ("shared",),
     "dev": ("dev_figures", "dev_prose"),
     "dev_prose": ("dev_prose",),
     "dev2": ("dev2_figures", "dev2_prose"),  # held out: never read by whoever changes the agent
     "dev2_prose": ("dev2_prose",),
+    "quarterly": ("quarterly",),
 }
 # Files of a set written separately, possibly later: missing means no questions yet, not an error.
 OPTIONAL_FILES = frozenset({"dev_prose"})
 # Sets that run over the real corpus (../shared/sec) in its own database.
-CORPUS_SETS = ("shared", "dev")  # `all` runs these; dev_prose alone is part of dev; dev2 runs only when named
+CORPUS_SETS = ("shared", "dev", "quarterly")  # `all` runs these; dev_prose alone is part of dev; dev2 runs only when named
 
 
 @dataclass

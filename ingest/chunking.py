@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 
 from ingest.model import ChunkDraft, FilingMeta, Section
+from store.items import QUARTERLY_TITLES, item_label
 
 ITEM_TITLES = {
     "1": "Business",
@@ -37,11 +38,13 @@ _PARAGRAPHS = re.compile(r"\n\s*\n")
 
 
 def context_prefix(meta: FilingMeta, item: str, title: str | None = None) -> str:
-    """`Apple Inc. (AAPL) 10-K FY2024 — Item 1A Risk Factors:`: embedded with every chunk."""
+    """`Apple Inc. (AAPL) 10-K FY2024 — Item 1A Risk Factors:` (a 10-Q's: `... 10-Q Q2 FY2024 —
+    Part II, Item 1A Risk Factors:`): embedded with every chunk."""
     who = f"{meta.company} ({meta.ticker})" if meta.ticker else meta.company
-    title = title or ITEM_TITLES.get(item, "")
-    label = f"Item {item} {title}".strip()
-    return f"{who} {meta.form} FY{meta.fiscal_year} — {label}:"
+    title = title or ITEM_TITLES.get(item) or QUARTERLY_TITLES.get(item, "")
+    label = f"{item_label(item)} {title}".strip()
+    period = f"{meta.fiscal_period} FY{meta.fiscal_year}" if meta.is_quarterly else f"FY{meta.fiscal_year}"
+    return f"{who} {meta.form} {period} — {label}:"
 
 
 def embedding_input(context: str, text: str) -> str:

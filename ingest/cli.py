@@ -1,7 +1,7 @@
 """`footnote ingest`, `footnote tickers` and `footnote bench ingest`.
 
-    footnote ingest --from ../shared/sec [--tickers AAPL,NVDA]   a local folder in SEC's layout
-    footnote ingest AAPL MSFT --years 2021-2024                 from SEC EDGAR (needs SEC_IDENTITY)
+    footnote ingest --from ../shared/sec [--tickers AAPL,NVDA]   a local folder in SEC's layout (10-Ks and 10-Qs)
+    footnote ingest AAPL MSFT --years 2021-2024 [--no-quarters] from SEC EDGAR (needs SEC_IDENTITY)
     footnote tickers [FILTER]                                   what the corpus covers
 
 Exit status of `ingest`: 0 when every document went in (or was unchanged), 3 when some failed
@@ -20,11 +20,12 @@ PARTIAL = 3
 
 
 def register(sub) -> None:
-    ingest = sub.add_parser("ingest", help="ingest 10-K filings from SEC EDGAR or from a local folder in SEC's formats")
+    ingest = sub.add_parser("ingest", help="ingest 10-K and 10-Q filings from SEC EDGAR or from a local folder in SEC's formats")
     ingest.add_argument("tickers", nargs="*", metavar="TICKER", help="companies to fetch from SEC (e.g. AAPL MSFT)")
     ingest.add_argument("--from", dest="folder", type=Path, help="a folder in SEC's layout (e.g. ../shared/sec)")
     ingest.add_argument("--tickers", dest="ticker_list", help="with --from: only these companies, comma-separated")
     ingest.add_argument("--years", help="fiscal years to fetch from SEC: 2024 or 2021-2024 (default: all SEC lists)")
+    ingest.add_argument("--no-quarters", action="store_true", help="from SEC: annual reports (10-K) only, no 10-Qs")
     ingest.add_argument("--workers", type=int, default=1, help="document-parsing processes beside the embedder (0: inline)")
     ingest.add_argument("--quiet", action="store_true", help="no progress bar")
     ingest.add_argument("--refresh-labels", action="store_true",
@@ -88,13 +89,13 @@ def cmd_ingest(args, settings) -> int:
         from ingest.sec import download_to_folder
 
         result = download_to_folder(settings, tickers, parse_years(args.years), settings.data_dir / "sec-cache",
-                                    progress=not args.quiet)  # fmt: skip
+                                    progress=not args.quiet, quarters=not getattr(args, "no_quarters", False))  # fmt: skip
         download_errors = result.errors
         for err in download_errors:
             print(f"SEC: {err.ticker}: {err.reason}", file=sys.stderr)
         folder, tickers = result.folder, []
         if not result.filings:
-            print("nothing to ingest: no 10-K was downloaded", file=sys.stderr)
+            print("nothing to ingest: no 10-K or 10-Q was downloaded", file=sys.stderr)
             return PARTIAL
     elif not folder.is_dir():
         raise FootnoteError(f"{folder}: no such folder")
@@ -131,23 +132,33 @@ def cmd_tickers(args, settings) -> int:
 
 
 def format_coverage(rows: list[dict]) -> str:
-    """A plain-text table: ticker, company, 10-K years, figures-only years, filings, chunks, facts."""
+    """A plain-text table: ticker, company, 10-K years, figures-only years, 10-Q quarters, filings,
+    chunks, facts."""
     from store.coverage import plural, years_text
 
-    table = [("TICKER", "COMPANY", "10-K FILINGS", "FIGURES ONLY", "FILINGS", "CHUNKS", "FACTS")]
+    table = [("TICKER", "COMPANY", "10-K FILINGS", "FIGURES ONLY", "10-Q QUARTERS", "FILINGS", "CHUNKS", "FACTS")]
     for r in rows:
         table.append((r["ticker"] or "-", (r.get("display_name") or r["name"])[:40], years_text(r["fiscal_years"]) or "-",
-                      years_text(r.get("figures_only_years")) or "-", f"{r['filings']}", f"{r['chunks']:,}",
-                      f"{r['facts']:,}"))  # fmt: skip
+                      years_text(r.get("figures_only_years")) or "-", _quarters_cell(r.get("quarters")),
+                      f"{r['filings']}", f"{r['chunks']:,}", f"{r['facts']:,}"))  # fmt: skip
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     lines = []
     for row in table:
-        cells = [c.ljust(w) if i < 4 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
+        cells = [c.ljust(w) if i < 5 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
         lines.append("  ".join(cells).rstrip())
     lines.append(f"{plural(len(rows), 'company', 'companies')}, {plural(sum(r['filings'] for r in rows), 'filing')}")
     lines.append("10-K filings: figures and what the filing says. Figures only: reported figures (from SEC's "
-                 "companyfacts or a later 10-K's prior-year columns), no filing text.")
+                 "companyfacts or a later 10-K's prior-year columns), no filing text. 10-Q quarters: the company's "
+                 "own fiscal quarters with a quarterly report.")
     return "\n".join(lines)
+
+
+def _quarters_cell(quarters) -> str:
+    """[(2024, 1), (2024, 2), (2025, 1)] -> 'FY2024 Q1–Q2; FY2025 Q1'."""
+    from store.coverage import quarters_text
+
+    text = quarters_text(quarters)
+    return text.replace(": ", " ").replace(" 10-Q", "") or "-"
 
 
 def cmd_bench(args, settings) -> int:

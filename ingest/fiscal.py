@@ -12,7 +12,7 @@ and non-calendar labels (NVIDIA's fiscal 2024 ends 2024-01-28, GameStop's fiscal
 from __future__ import annotations
 
 import math
-from datetime import date
+from datetime import date, timedelta
 
 YEAR_DAYS = 365.2425
 # A 52/53-week year ends up to a week either side of its nominal date; no quarter ends this
@@ -52,3 +52,62 @@ def fiscal_year_anchors(pairs) -> list[tuple[date, int]]:
             continue
         seen.setdefault(end, int(fy))
     return sorted(seen.items())
+
+
+# -- fiscal quarters ---------------------------------------------------------------------------
+
+QUARTER_DAYS = YEAR_DAYS / 4
+# A 13-week quarter ends within days of a quarter of the fiscal year; a 53rd week, or a year end
+# estimated from another year's anchor, moves it a week or so. A date further off than this is
+# no quarter end (a cover date, a subsequent event).
+QUARTER_DRIFT_DAYS = 16
+
+
+def quarter_before_year_end(period_end: date, year_end: date) -> int | None:
+    """1-4: the fiscal quarter a period ending on `period_end` closes, in the fiscal year ending
+    `year_end`; None when `period_end` is not near a quarter end of that year."""
+    days_left = (year_end - period_end).days
+    quarters_left = round(days_left / QUARTER_DAYS)
+    if not 0 <= quarters_left <= 3 or abs(days_left - quarters_left * QUARTER_DAYS) > QUARTER_DRIFT_DAYS:
+        return None
+    return 4 - quarters_left
+
+
+def fiscal_quarter_for(period_end: date, anchors: list[tuple[date, int]]) -> int | None:
+    """The company's fiscal quarter (1-4) whose end `period_end` is, or None (no anchors, or not a
+    quarter end). With `fiscal_year_for`, a period ending then is (fiscal year, quarter): a
+    three-month duration is that quarter, a longer one the year to date, an instant the balance
+    at the quarter's end. NVIDIA's quarter ended 2023-07-30 is Q2 of FY2024."""
+    fy = fiscal_year_for(period_end, anchors)
+    if fy is None:
+        return None
+    return quarter_before_year_end(period_end, year_end_of(fy, anchors))
+
+
+def year_end_of(fiscal_year: int, anchors: list[tuple[date, int]]) -> date:
+    """The end of `fiscal_year`: its own anchor's date, else the nearest anchor's moved by whole years."""
+    own = [end for end, fy in anchors if fy == fiscal_year]
+    if own:
+        return max(own)
+    anchor_end, anchor_fy = min(anchors, key=lambda a: (abs(a[1] - fiscal_year), -a[1]))
+    return anchor_end + timedelta(days=round((fiscal_year - anchor_fy) * YEAR_DAYS))
+
+
+def year_end_after(period_end: date, month_day: str) -> date:
+    """The first date on or after `period_end` with month and day `month_day` ('0128', SEC's MMDD);
+    Feb 29 falls back to Feb 28 in other years."""
+    month, day = int(month_day[:2]), int(month_day[2:])
+    for year in (period_end.year, period_end.year + 1):
+        try:
+            candidate = date(year, month, day)
+        except ValueError:
+            candidate = date(year, month, 28)
+        if candidate >= period_end:
+            return candidate
+    raise ValueError(month_day)
+
+
+def quarter_anchor(period_end: date, fiscal_year: int, quarter: int) -> tuple[date, int]:
+    """An anchor (estimated fiscal year end, label) from a 10-Q cover: for a company with no 10-K
+    yet, its quarters still fall in the fiscal years it names."""
+    return period_end + timedelta(days=round((4 - quarter) * QUARTER_DAYS)), fiscal_year

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -73,18 +74,19 @@ def _decode(raw: bytes) -> str:
         return raw.decode("cp1252", errors="replace")
 
 
-def _parse(text: str, source: str):
+def _parse(text: str, source: str, form: str = "10-K"):
     from edgar.documents import ParserConfig, parse_html
 
     try:
-        return parse_html(text, ParserConfig(form="10-K"))
+        return parse_html(text, ParserConfig(form=form))
     except Exception as exc:  # edgartools raises several types; all mean the same to us
         raise FilingParseError(f"{source}: malformed HTML ({type(exc).__name__}: {str(exc)[:120]})") from exc
 
 
 # -- cover ---------------------------------------------------------------------------------
 
-def _cover(xfacts, *, source: str, accession, filed, url) -> FilingMeta:
+def _cover(xfacts, *, source: str, accession, filed, url, kind: str = "10-K") -> FilingMeta:
+    """The filing's cover tags; `kind` ('10-K' or '10-Q') is the form the document must declare."""
     dei: dict[str, object] = {}
     for f in xfacts:
         if not f.concept.startswith("dei:"):
@@ -101,8 +103,8 @@ def _cover(xfacts, *, source: str, accession, filed, url) -> FilingMeta:
         return " ".join(f.value.split()) if f is not None else None
 
     form = val("DocumentType")
-    if not form or not form.upper().startswith("10-K"):
-        raise FilingParseError(f"{source}: not a 10-K (dei:DocumentType is {form!r})")
+    if not form or not form.upper().startswith(kind):
+        raise FilingParseError(f"{source}: not a {kind} (dei:DocumentType is {form!r})")
     cik_text = val("EntityCentralIndexKey")
     if not cik_text or not cik_text.strip().isdigit():
         raise FilingParseError(f"{source}: no dei:EntityCentralIndexKey")
@@ -120,12 +122,21 @@ def _cover(xfacts, *, source: str, accession, filed, url) -> FilingMeta:
         ticker=(val("TradingSymbol") or None),
         form=form.upper(),
         fiscal_year=fiscal_year,
-        fiscal_period=val("DocumentFiscalPeriodFocus") or "FY",
+        fiscal_period=(val("DocumentFiscalPeriodFocus") or "FY").upper(),
         period_end=period_end,
         accession=accession,
         filed=filed,
         url=url,
+        fiscal_year_end=_month_day(val("CurrentFiscalYearEndDate")),
     )
+
+
+def _month_day(text: str | None) -> str | None:
+    """dei:CurrentFiscalYearEndDate ('--01-28', '--12-31') as SEC's MMDD ('0128'), else None."""
+    m = re.fullmatch(r"-*(\d{1,2})-(\d{1,2})", (text or "").strip())
+    if not m or not (1 <= int(m[1]) <= 12 and 1 <= int(m[2]) <= 31):
+        return None
+    return f"{int(m[1]):02d}{int(m[2]):02d}"
 
 
 def _period_end(fact) -> date | None:

@@ -4,6 +4,7 @@
     submissions/CIK##########.json[.gz]
     companyfacts/CIK##########.json[.gz]   (and companyfacts/trimmed/)
     filings/10-K/<TICKER>/<CIK10>-<accession|noacc>-<period_end>.htm[.gz]
+    filings/10-Q/<TICKER>/<CIK10>-<accession|noacc>-<period_end>.htm[.gz]   (quarterly reports)
     filings/index.csv                      (optional: filing dates and SEC URLs)
 
 This module only discovers and reads files; parsing is the parsers' job and writing the
@@ -31,11 +32,12 @@ FILING_NAME = re.compile(
 )
 CIK_FILE = re.compile(r"^CIK(?P<cik>\d{10})\.json(?:\.gz)?$", re.IGNORECASE)
 SEC_ARCHIVES = "https://www.sec.gov/Archives/edgar/data"
+FORMS = ("10-K", "10-Q")  # the filings/ subfolders read, annual reports first
 
 
 @dataclass(frozen=True)
 class FilingFile:
-    """One 10-K primary document on disk, with what its name and the folder's indexes tell."""
+    """One 10-K or 10-Q primary document on disk, with what its name and the folder's indexes tell."""
 
     path: Path
     ticker: str  # the folder it sits in
@@ -44,6 +46,7 @@ class FilingFile:
     period_end: date
     filed: date | None = None
     url: str | None = None
+    form: str = "10-K"  # the folder it sits in: filings/10-K or filings/10-Q (amendments share them)
 
     @property
     def key(self) -> str:
@@ -113,9 +116,11 @@ def scan_folder(folder: Path, tickers: list[str] | None = None) -> LocalCorpus:
     companyfacts = _cik_files(root / "companyfacts" / "trimmed")
     companyfacts.update(_cik_files(root / "companyfacts"))  # a full file wins over a trimmed one
     filings: list[FilingFile] = []
-    tenk = root / "filings" / "10-K"
-    if tenk.is_dir():
-        for path in sorted(p for p in tenk.glob("*/*") if p.is_file()):
+    for form in FORMS:
+        forms_dir = root / "filings" / form
+        if not forms_dir.is_dir():
+            continue
+        for path in sorted(p for p in forms_dir.glob("*/*") if p.is_file()):
             name = path.name
             if not re.search(r"\.html?(\.gz)?$", name, re.IGNORECASE):
                 continue  # __expected-sections.json and the like
@@ -124,7 +129,8 @@ def scan_folder(folder: Path, tickers: list[str] | None = None) -> LocalCorpus:
                 errors.append((str(path), "file name is not <CIK10>-<accession|noacc>-<YYYY-MM-DD>.htm"))
                 continue
             acc = None if m["acc"].lower() == "noacc" else m["acc"]
-            filings.append(FilingFile(path, path.parent.name.upper(), int(m["cik"]), acc, date.fromisoformat(m["end"])))
+            filings.append(FilingFile(path, path.parent.name.upper(), int(m["cik"]), acc, date.fromisoformat(m["end"]),
+                                      form=form))  # fmt: skip
 
     if tickers:
         wanted = [normalize_ticker(t) for t in tickers if t.strip()]
@@ -133,11 +139,11 @@ def scan_folder(folder: Path, tickers: list[str] | None = None) -> LocalCorpus:
             known = ticker_map.get(t)
             in_folder = {f.cik for f in filings if f.ticker == t}
             if known is None and not in_folder:
-                errors.append((t, "unknown ticker: not in SEC's ticker map and no 10-K for it in the folder"))
+                errors.append((t, "unknown ticker: not in SEC's ticker map and no 10-K or 10-Q for it in the folder"))
                 continue
             found = in_folder | ({known[0]} if known else set())
             if not any(f.cik in found for f in filings) and not (found & set(companyfacts)):
-                errors.append((t, f"no 10-K document or companyfacts for it in {root}"))
+                errors.append((t, f"no 10-K or 10-Q document or companyfacts for it in {root}"))
             ciks |= found
         filings = [f for f in filings if f.cik in ciks]
         submissions = {c: p for c, p in submissions.items() if c in ciks}
@@ -192,7 +198,7 @@ def _with_dates(root: Path, filings: list[FilingFile], submissions: dict[int, Pa
                 accession = accession or acc or None
                 if url is None and acc and doc:
                     url = f"{SEC_ARCHIVES}/{f.cik}/{acc.replace('-', '')}/{doc}"
-        out.append(FilingFile(f.path, f.ticker, f.cik, accession, f.period_end, filed, url))
+        out.append(FilingFile(f.path, f.ticker, f.cik, accession, f.period_end, filed, url, f.form))
     return out
 
 
@@ -208,9 +214,10 @@ def _submission_rows(path: Path, errors) -> list[dict]:
 def _match_submission(f: FilingFile, rows: list[dict]) -> dict | None:
     if f.accession:
         return next((r for r in rows if r.get("accessionNumber") == f.accession), None)
-    # No accession: the original 10-K for this period end (an amendment shares the date).
-    candidates = [r for r in rows if r.get("reportDate") == f.period_end.isoformat() and r.get("form") in ("10-K", "10-K/A")]
-    candidates.sort(key=lambda r: (r.get("form") != "10-K", r.get("filingDate") or ""))
+    # No accession: the original 10-K (10-Q) for this period end (an amendment shares the date).
+    forms = (f.form, f"{f.form}/A")
+    candidates = [r for r in rows if r.get("reportDate") == f.period_end.isoformat() and r.get("form") in forms]
+    candidates.sort(key=lambda r: (r.get("form") != f.form, r.get("filingDate") or ""))
     return candidates[0] if candidates else None
 
 

@@ -15,18 +15,23 @@ class FilingMeta:
     cik: int
     company: str  # dei:EntityRegistrantName
     ticker: str | None  # first dei:TradingSymbol
-    form: str  # dei:DocumentType: 10-K, 10-K/A
-    fiscal_year: int  # dei:DocumentFiscalYearFocus
-    fiscal_period: str  # dei:DocumentFiscalPeriodFocus, normally FY
+    form: str  # dei:DocumentType: 10-K, 10-K/A, 10-Q, 10-Q/A
+    fiscal_year: int  # dei:DocumentFiscalYearFocus: the company's fiscal year (a 10-Q's: the year its quarter belongs to)
+    fiscal_period: str  # dei:DocumentFiscalPeriodFocus: FY for a 10-K, Q1/Q2/Q3 for a 10-Q
     period_end: date  # end of the dei:DocumentPeriodEndDate context
     accession: str | None  # None when unknown
     filed: date | None = None
     url: str | None = None
+    fiscal_year_end: str | None = None  # dei:CurrentFiscalYearEndDate as MMDD ('0128'), when the cover says
+
+    @property
+    def is_quarterly(self) -> bool:
+        return self.form.upper().startswith("10-Q")
 
 
 @dataclass(frozen=True)
 class Section:
-    item: str  # '1', '1A', '1C', '7', '7A', '8'
+    item: str  # 10-K: '1', '1A', '1C', '7', '7A', '8'; 10-Q: 'I-1', 'I-2', ..., 'II-1A', 'II-5' (store.items)
     title: str  # 'Risk Factors'
     text: str
     start_offset: int | None

@@ -1,4 +1,4 @@
-"""Ingest a folder in SEC's layout: parse, chunk, embed and store each 10-K, plus companyfacts.
+"""Ingest a folder in SEC's layout: parse, chunk, embed and store each 10-K and 10-Q, plus companyfacts.
 
 Embedding is the slow step, so everything else is arranged around it: documents are parsed in
 a separate process (started before companyfacts are loaded, so the first parse is under way
@@ -17,6 +17,7 @@ import logging
 import multiprocessing
 import os
 import queue
+import re
 import signal
 import sys
 import threading
@@ -30,8 +31,9 @@ from tqdm import tqdm
 
 from ingest.chunking import chunk_sections, embedding_input
 from ingest.companyfacts import companyfacts_anchors, parse_companyfacts
-from ingest.fiscal import fiscal_year_anchors, fiscal_year_for
+from ingest.fiscal import fiscal_quarter_for, fiscal_year_anchors, fiscal_year_for, quarter_anchor
 from ingest.html10k import FilingParseError, filing_key, parse_10k
+from ingest.html10q import parse_10q
 from ingest.local import FilingFile, LocalCorpus, read_bytes, read_json, scan_folder, sha256_of
 from ingest.model import ChunkDraft, ParsedFiling
 from ingest.runtime_check import check_runtime
@@ -44,6 +46,7 @@ log = logging.getLogger(__name__)
 EMBED_BATCH_CHUNKS = 512  # chunks gathered across filings before one embedding call
 PREFETCH = 3  # parsed filings waiting ahead of the embedder (bounds memory)
 WRITE_QUEUE = 2  # embedded batches waiting for the writer (bounds memory)
+QUARTERS_FILLED = "fiscal_quarters"  # corpus_meta: every stored fact has had its fiscal quarter computed
 
 
 @dataclass
@@ -68,7 +71,7 @@ class _Company:
 
 def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = None, progress: bool = True,
                   limit: int | None = None, workers: int = 1) -> IngestSummary:  # fmt: skip
-    """Ingest every 10-K and companyfacts file in `folder` (optionally only `tickers`' companies).
+    """Ingest every 10-K, 10-Q and companyfacts file in `folder` (optionally only `tickers`' companies).
 
     `limit` takes only the first N documents (benchmarks); `workers` parsing processes run
     beside the embedder (0: parse inline).
@@ -101,25 +104,34 @@ def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = Non
         summary.filings_s = time.perf_counter() - t0
     finally:
         parser.close()
+    with db.connection() as conn:
+        backfill = writes.source_hash(conn, QUARTERS_FILLED) is None
+        if backfill:  # facts stored before fiscal quarters were: every company's, once
+            touched |= set(writes.company_ciks(conn))
     for cik in sorted(touched):
         with db.connection() as conn, conn.transaction():
             if writes.refresh_fiscal_years(conn, cik):
                 db.bump_corpus_version(conn)
+    if backfill:
+        with db.connection() as conn, conn.transaction():
+            writes.set_source_hash(conn, QUARTERS_FILLED, "1")
     summary.elapsed_s = time.perf_counter() - started
     return summary
 
 
 def ingest_document(db, embedder, data: bytes, *, source: str, accession: str | None = None, filed=None,
-                    url: str | None = None, ticker: str | None = None) -> FilingOutcome:  # fmt: skip
-    """Ingest one 10-K document's bytes (no folder): parse, chunk, embed, write in one transaction."""
+                    url: str | None = None, ticker: str | None = None, form: str | None = None) -> FilingOutcome:  # fmt: skip
+    """Ingest one 10-K or 10-Q document's bytes (no folder): parse, chunk, embed, write in one
+    transaction. `form` ('10-K' or '10-Q') defaults to what the document's cover declares."""
+    form = form or declared_form(data)
     try:
         if problem := truncated(data):
             raise FilingParseError(f"{source}: {problem}")
-        parsed = parse_10k(data, source=source, accession=accession, filed=filed, url=url)
+        parsed = parse_document(data, form, source=source, accession=accession, filed=filed, url=url)
     except FilingParseError as exc:
         return FilingOutcome(source=source, status="failed", reason=str(exc))
     meta = parsed.meta
-    file = FilingFile(Path(source), ticker or meta.ticker or "", meta.cik, accession, meta.period_end, filed, url)
+    file = FilingFile(Path(source), ticker or meta.ticker or "", meta.cik, accession, meta.period_end, filed, url, form)
     company = _Company(meta.cik, [t for t in [ticker or meta.ticker] if t], None, None)
     chunks = chunk_sections(meta, parsed.sections, count_tokens=embedder.count_tokens, max_tokens=embedder.max_tokens)
     check_runtime(db, embedder, writing=True)
@@ -130,6 +142,20 @@ def ingest_document(db, embedder, data: bytes, *, source: str, accession: str | 
         if writes.refresh_fiscal_years(conn, meta.cik):
             db.bump_corpus_version(conn)
     return outcome
+
+
+def parse_document(data: bytes, form: str, **kw) -> ParsedFiling:
+    """A 10-K or a 10-Q by its parser; the document must declare that form on its cover."""
+    return (parse_10q if form.upper().startswith("10-Q") else parse_10k)(data, **kw)
+
+
+_DOCUMENT_TYPE = re.compile(rb"name=[\"']dei:DocumentType[\"'][^>]*>\s*(?:<[^>]+>\s*)*(10-[KQ])", re.IGNORECASE)
+
+
+def declared_form(data: bytes) -> str:
+    """'10-Q' when the cover's dei:DocumentType says so, else '10-K'."""
+    m = _DOCUMENT_TYPE.search(data)
+    return m.group(1).decode().upper() if m else "10-K"
 
 
 # -- companies and the ticker map --------------------------------------------------------------
@@ -170,12 +196,14 @@ def _load_ticker_map(db, corpus: LocalCorpus, summary: IngestSummary) -> None:
     summary.tickers_loaded = changed
 
 
-def _upsert_company(conn, company: _Company, dei_name: str | None, is_latest: bool) -> None:
+def _upsert_company(conn, company: _Company, dei_name: str | None, is_latest: bool,
+                    dei_year_end: str | None = None) -> None:  # fmt: skip
     current = writes.company(conn, company.cik)
     name = company.name or (dei_name if (is_latest or current is None) else current[0]) or (current[0] if current else "")
-    fye = company.fiscal_year_end or (current[2] if current else None)
-    if fye is None and company.latest_period is not None:
-        fye = company.latest_period.strftime("%m%d")
+    fye = company.fiscal_year_end or (current[2] if current else None) or dei_year_end
+    annual = [f.period_end for f in company.filings if f.form == "10-K"]
+    if fye is None and annual:
+        fye = max(annual).strftime("%m%d")  # a 10-Q's period end is no year end
     tickers = company.tickers or (current[1] if current else [])
     writes.upsert_company(conn, company.cik, name or f"CIK {company.cik}", tickers, fye)
 
@@ -206,7 +234,8 @@ def _load_companyfacts(db, companies: dict[int, _Company], cik: int, path: Path,
         _upsert_company(conn, company, name, is_latest=not company.filings)
         anchors = fiscal_year_anchors(writes.fiscal_year_anchors(conn, cik) + companyfacts_anchors(facts))
         years = [fiscal_year_for(f.period_end, anchors) for f in facts]
-        added = writes.replace_companyfacts(conn, cik, facts, years)
+        quarters = [fiscal_quarter_for(f.period_end, anchors) for f in facts]
+        added = writes.replace_companyfacts(conn, cik, facts, years, quarters)
         writes.set_source_hash(conn, key, digest)
         db.bump_corpus_version(conn)
     summary.companyfacts_loaded += 1
@@ -214,7 +243,7 @@ def _load_companyfacts(db, companies: dict[int, _Company], cik: int, path: Path,
     return True
 
 
-# -- 10-K documents --------------------------------------------------------------------------
+# -- 10-K and 10-Q documents -----------------------------------------------------------------
 
 def _changed_filings(db, corpus: LocalCorpus, summary: IngestSummary) -> list[FilingFile]:
     """The documents whose bytes differ from what is stored (new ones included)."""
@@ -236,7 +265,7 @@ def _load_filings(db, embedder, parser: _Parser, todo: list[FilingFile], corpus:
     """
     if not todo:
         return set()
-    bar = tqdm(total=len(todo), desc="Ingesting 10-Ks", unit="filing", disable=not progress)
+    bar = tqdm(total=len(todo), desc="Ingesting filings", unit="filing", disable=not progress)
     writer = _Writer(db, companies, summary, bar)
     batch: list[_Ready] = []
     try:
@@ -370,7 +399,7 @@ def _parse_file(f: FilingFile, counter, max_tokens: int) -> tuple[ParsedFiling |
     if problem:
         return f"{f.path}: {problem}", None
     try:
-        parsed = parse_10k(data, source=str(f.path), accession=f.accession, filed=f.filed, url=f.url)
+        parsed = parse_document(data, f.form, source=str(f.path), accession=f.accession, filed=f.filed, url=f.url)
     except FilingParseError as exc:
         return str(exc), None
     except Exception as exc:  # one bad document must not stop the batch
@@ -509,19 +538,33 @@ def _write(db, conn, ready: _Ready, vectors, company: _Company, summary: IngestS
     url = file.url or meta.url or writes_url(meta.cik, file.accession)
     t0 = time.perf_counter()
     with conn.transaction():
-        _upsert_company(conn, company, meta.company, ready.is_latest)
-        anchors = fiscal_year_anchors(writes.fiscal_year_anchors(conn, meta.cik) + [(meta.period_end, meta.fiscal_year)])
+        _upsert_company(conn, company, meta.company, ready.is_latest, meta.fiscal_year_end)
+        anchors = _anchors(conn, meta)
         years = [fiscal_year_for(f.period_end, anchors) for f in parsed.facts]
+        quarters = [fiscal_quarter_for(f.period_end, anchors) for f in parsed.facts]
         written = writes.replace_filing(conn, parsed, accession=key, url=url, source=str(file.path),
-                                        chunks=ready.chunks, embeddings=vectors, fiscal_years=years)  # fmt: skip
+                                        chunks=ready.chunks, embeddings=vectors, fiscal_years=years,
+                                        fiscal_quarters=quarters)  # fmt: skip
         db.bump_corpus_version(conn)
     if summary is not None:
         summary.write_s += time.perf_counter() - t0
     return FilingOutcome(
         source=str(file.path), status="ingested", accession=key, ticker=file.ticker or meta.ticker,
         fiscal_year=meta.fiscal_year, chunks=written.chunks, facts=written.facts, sections=written.sections,
-        missing_items=list(parsed.missing_items),
+        missing_items=list(parsed.missing_items), form=meta.form, fiscal_period=meta.fiscal_period,
+        items=[s.item for s in parsed.sections],
     )  # fmt: skip
+
+
+def _anchors(conn, meta) -> list:
+    """The company's fiscal-year anchors for this filing's facts: its 10-Ks' (and companyfacts')
+    year ends, this 10-K's own; a 10-Q of a company with none yet stands on its own cover."""
+    stored = writes.fiscal_year_anchors(conn, meta.cik)
+    if not meta.is_quarterly:
+        return fiscal_year_anchors(stored + [(meta.period_end, meta.fiscal_year)])
+    if stored:
+        return fiscal_year_anchors(stored)
+    return [quarter_anchor(meta.period_end, meta.fiscal_year, int(meta.fiscal_period[1]))]
 
 
 def writes_url(cik: int, accession: str | None) -> str:

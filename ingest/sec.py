@@ -1,7 +1,7 @@
-"""Download companies' 10-K filings from SEC EDGAR into a folder in SEC's own formats.
+"""Download companies' 10-K and 10-Q filings from SEC EDGAR into a folder in SEC's own formats.
 
 The SEC path does not parse anything: it mirrors SEC's files into the layout of a local corpus
-(`company_tickers.json`, `submissions/`, `companyfacts/`, `filings/10-K/<TICKER>/...htm`,
+(`company_tickers.json`, `submissions/`, `companyfacts/`, `filings/10-K|10-Q/<TICKER>/...htm`,
 `filings/index.csv`) and the pipeline then ingests that folder exactly like a local one. One
 parser, one set of tests for it, whichever way the files arrived. Which filings a `--years`
 range selects is ingest/sec_select.py's job; the HTTP rules are ingest/sec_http.py's.
@@ -24,7 +24,9 @@ from tqdm import tqdm
 from ingest.sec_http import SecBlocked, SecClient, SecHttpError, SecNotFound, check_identity
 from ingest.sec_select import (
     FORMS,
+    QUARTERLY_FORMS,
     FilingRef,
+    fiscal_periods_by_accession,
     fiscal_years_by_accession,
     normalize_ticker,
     older_pages,
@@ -61,7 +63,7 @@ class DownloadError:
 @dataclass
 class DownloadResult:
     folder: Path  # ingest it with ingest.pipeline.ingest_folder, like any local folder
-    tickers: list[str] = field(default_factory=list)  # tickers with at least one 10-K in the folder
+    tickers: list[str] = field(default_factory=list)  # tickers with at least one filing in the folder
     filings: list[FilingRef] = field(default_factory=list)
     errors: list[DownloadError] = field(default_factory=list)
     requests: int = 0  # HTTP requests sent to SEC in this run (retries included)
@@ -78,9 +80,11 @@ def download_to_folder(
     folder: Path | None = None,
     amendments: bool = True,
     client: SecClient | None = None,
+    quarters: bool = False,
 ) -> DownloadResult:
-    """Mirror the 10-Ks of `tickers` (fiscal years `years`, inclusive; None: every 10-K SEC lists
-    in the submissions' recent filings) into `folder` (default `cache_dir/folder`) in SEC's formats.
+    """Mirror the 10-Ks and 10-Qs of `tickers` (fiscal years `years`, inclusive; None: every one SEC
+    lists in the submissions' recent filings) into `folder` (default `cache_dir/folder`) in SEC's
+    formats. `quarters=True` (what `footnote ingest` asks for) also mirrors their 10-Qs and 10-Q/As.
 
     The folder is rebuilt on every call to hold exactly these companies, from the raw-response
     cache under `cache_dir/raw`, so a rerun makes no request for anything already fetched. Problems
@@ -111,6 +115,8 @@ def download_to_folder(
                 result.errors.append(DownloadError(raw, f"same company (CIK {known[0]}) as {first}; downloaded once"))
                 continue
             forms = FORMS if amendments else ("10-K",)
+            if quarters:
+                forms += QUARTERLY_FORMS if amendments else ("10-Q",)
             found = _company_filings(client, raw, years, forms, ticker_map, www, data, result.errors)
             if found is None:
                 continue
@@ -155,11 +161,14 @@ def _company_filings(client, ticker, years, forms, ticker_map, www, data, errors
         errors.append(DownloadError(ticker, f"could not read SEC submissions for CIK {cik}: {_reason(exc)}"))
         return None
     facts_bytes: bytes | None = None
+    fp_by_accession: dict[str, str] = {}
     try:
         facts_bytes = client.get(
             f"{data}/api/xbrl/companyfacts/CIK{cik:010d}.json", max_age_s=COMPANYFACTS_MAX_AGE_S, check=_json_object
         )
-        fy_by_accession = fiscal_years_by_accession(json.loads(facts_bytes))
+        companyfacts = json.loads(facts_bytes)
+        fy_by_accession = fiscal_years_by_accession(companyfacts)
+        fp_by_accession = fiscal_periods_by_accession(companyfacts)
     except SecBlocked:
         raise
     except SecNotFound:
@@ -170,13 +179,14 @@ def _company_filings(client, ticker, years, forms, ticker_map, www, data, errors
     company = submissions.get("name") or title
     refs, notes = select_filings(
         rows, ticker=ticker, cik=cik, company=company, years=years, fy_by_accession=fy_by_accession,
-        www_url=www, forms=forms,
+        www_url=www, forms=forms, fp_by_accession=fp_by_accession,
     )  # fmt: skip
     errors.extend(DownloadError(ticker, note) for note in notes)
     log.info("SEC: %s is CIK %d (%s): %d filing(s) selected", ticker, cik, company, len(refs))
     if not refs:
         span = "" if years is None else f" for fiscal years {years[0]}-{years[1]}"
-        errors.append(DownloadError(ticker, f"no 10-K{span} in SEC's submissions for CIK {cik}"))
+        what = "10-K or 10-Q" if any(f.startswith("10-Q") for f in forms) else "10-K"
+        errors.append(DownloadError(ticker, f"no {what}{span} in SEC's submissions for CIK {cik}"))
     return cik, {"ticker": ticker, "submissions": sub_bytes, "companyfacts": facts_bytes}, refs
 
 
@@ -191,6 +201,7 @@ def _reset_folder(folder: Path, ticker_bytes: bytes, companies: dict) -> None:
         if files["companyfacts"] is not None:
             _write(folder / "companyfacts" / f"CIK{cik:010d}.json", files["companyfacts"])
     (folder / "filings" / "10-K").mkdir(parents=True, exist_ok=True)
+    (folder / "filings" / "10-Q").mkdir(parents=True, exist_ok=True)
 
 
 def _download_documents(client, refs, folder, progress, errors) -> dict[str, dict]:
@@ -201,7 +212,7 @@ def _download_documents(client, refs, folder, progress, errors) -> dict[str, dic
         return rows
     pool = ThreadPoolExecutor(max_workers=DOCUMENT_WORKERS)
     try:
-        with tqdm(total=len(refs), desc="SEC 10-K documents", unit="doc", disable=not progress) as bar:
+        with tqdm(total=len(refs), desc="SEC documents", unit="doc", disable=not progress) as bar:
             futures = {pool.submit(client.get, ref.url): ref for ref in refs}
             for future in as_completed(futures):
                 ref = futures[future]
@@ -238,7 +249,7 @@ def _index_row(ref: FilingRef, body: bytes) -> dict:
         "company": ref.company,
         "form": ref.form,
         "fiscal_year": ref.fiscal_year if ref.fiscal_year is not None else "",
-        "fiscal_period": "FY" if ref.fiscal_year is not None else "",
+        "fiscal_period": ref.fiscal_period or ("FY" if ref.fiscal_year is not None and ref.form.startswith("10-K") else ""),
         "period_end": ref.report_date.isoformat(),
         "accession": ref.accession,
         "filing_date": ref.filing_date.isoformat() if ref.filing_date else "",

@@ -48,6 +48,7 @@ _HEADING = re.compile(
     r"^[ \t]*(?:part\s+[ivx]+\s*[,.:\-–—]?\s*)?items?[ \t\u00a0]+(\d{1,2}[a-d]?)\b[ \t\u00a0]*[.:\-–—]?[ \t\u00a0]*(.*)$",
     re.IGNORECASE | re.MULTILINE,
 )
+HEADING = _HEADING  # an Item heading line: group 1 the Item number, group 2 the rest of the line (ingest.sections10q)
 _STUB_REFERENCE = re.compile(
     r"incorporated\s+(?:herein\s+)?by\s+reference|is\s+(?:set\s+forth|included|contained|presented|found)"
     r"|are\s+(?:set\s+forth|included|contained|presented)|see\s+(?:the\s+)?(?:information|item|part|note|[\"“])"

@@ -21,9 +21,14 @@ class FilingOutcome:
     chunks: int = 0
     facts: int = 0
     missing_items: list[str] = field(default_factory=list)
+    form: str = "10-K"
+    fiscal_period: str = "FY"
+    items: list[str] = field(default_factory=list)  # the Items found, in document order
 
     @property
     def label(self) -> str:
+        if self.form.upper().startswith("10-Q"):
+            return f"{self.ticker or '?'} {self.fiscal_period} FY{self.fiscal_year} {self.form} ({self.accession})"
         return f"{self.ticker or '?'} FY{self.fiscal_year} ({self.accession})"
 
 
@@ -64,9 +69,11 @@ class IngestSummary:
         return {o.label: o.missing_items for o in self.ingested if o.missing_items}
 
     def lines(self) -> list[str]:
+        quarterly = sum(1 for o in self.ingested if o.form.upper().startswith("10-Q"))
         out = [
-            f"10-K documents: {self.filings_seen} seen, {len(self.ingested)} ingested, "
-            f"{self.unchanged} unchanged, {len(self.failed) - self._cf_failures()} failed",
+            f"10-K and 10-Q documents: {self.filings_seen} seen, {len(self.ingested)} ingested"
+            + (f" ({len(self.ingested) - quarterly} 10-K, {quarterly} 10-Q)" if quarterly else "")
+            + f", {self.unchanged} unchanged, {len(self.failed) - self._cf_failures()} failed",
             f"companyfacts: {self.companyfacts_loaded} loaded, {self.companyfacts_unchanged} unchanged, "
             f"{self._cf_failures()} failed",
             f"added: {self.chunks:,} chunks, {self.facts:,} facts in {self.elapsed_s:.1f}s"

@@ -38,6 +38,8 @@ def register(sub) -> None:
 COUNTS = {
     "companies": "SELECT count(*) FROM companies",
     "filings": "SELECT count(*) FROM filings",
+    "  10-K": "SELECT count(*) FROM filings WHERE form LIKE '10-K%'",
+    "  10-Q": "SELECT count(*) FROM filings WHERE form LIKE '10-Q%'",
     "sections": "SELECT count(*) FROM sections",
     "chunks": "SELECT count(*) FROM chunks",
     "facts": "SELECT count(*) FROM facts",

@@ -23,12 +23,14 @@ ANNUAL_DAYS = (350, 380)
 # sheets) and 8-Ks. A fact without a form came from an ingested 10-K document.
 TEN_K = "coalesce({alias}form, '10-K') IN ('10-K', '10-K/A', '10-KT', '10-KT/A', '10-K405')"
 
+# The filings table holds 10-Qs too (form '10-Q', fiscal_period Q1-Q3); every query here is about
+# fiscal years, so it reads the annual reports (form LIKE '10-K%') among them.
 # The fiscal year's end date: an ingested 10-K's period end, else the end of an annual duration
 # fact labelled with that fiscal year (companyfacts cover years whose documents are not ingested),
 # else the latest balance-sheet date a 10-K reports for that year (the prior-year column).
 FISCAL_YEAR_END = """
 SELECT coalesce(
-    (SELECT max(period_end) FROM filings WHERE cik = %(cik)s AND fiscal_year = %(fy)s),
+    (SELECT max(period_end) FROM filings WHERE cik = %(cik)s AND fiscal_year = %(fy)s AND form LIKE '10-K%%'),
     (SELECT max(period_end) FROM facts
       WHERE cik = %(cik)s AND fiscal_year = %(fy)s AND NOT dimensional AND period_start IS NOT NULL
         AND period_end - period_start BETWEEN 350 AND 380 AND {ten_k}),
@@ -50,7 +52,8 @@ CORE_CONCEPTS = [
 # that fiscal year (at its end, when an ingested 10-K gives the date), and dei cover facts (shares
 # outstanding) from the 10-K that closes the fiscal year. `names` lets the index find the rows.
 ANNUAL_VALUE = """
-WITH fy_end AS (SELECT max(period_end) AS d FROM filings WHERE cik = %(cik)s AND fiscal_year = %(fy)s)
+WITH fy_end AS (SELECT max(period_end) AS d FROM filings
+                 WHERE cik = %(cik)s AND fiscal_year = %(fy)s AND form LIKE '10-K%%')
 SELECT f.id, f.cik, f.taxonomy, f.concept, f.unit, f.value, f.decimals, f.period_start, f.period_end,
        f.fiscal_year, f.accession, coalesce(f.filed, fl.filed) AS filed, coalesce(fl.form, f.form) AS form,
        coalesce(fl.fiscal_year, f.fy) AS filing_fy, fl.url AS filing_url
@@ -80,7 +83,7 @@ SELECT f.id, f.cik, f.taxonomy, f.concept, f.unit, f.value, f.decimals, f.period
 """
 
 AVAILABLE_YEARS = """
-SELECT fiscal_year FROM filings WHERE cik = %(cik)s
+SELECT fiscal_year FROM filings WHERE cik = %(cik)s AND form LIKE '10-K%%'
 UNION
 SELECT DISTINCT fiscal_year FROM facts
  WHERE cik = %(cik)s AND concept = ANY(%(core)s) AND fiscal_year IS NOT NULL AND NOT dimensional
@@ -91,7 +94,7 @@ SELECT DISTINCT fiscal_year FROM facts
 FILING_FOR = """
 SELECT accession, cik, form, fiscal_year, period_end, filed, url
   FROM filings
- WHERE cik = %(cik)s AND fiscal_year = %(fy)s
+ WHERE cik = %(cik)s AND fiscal_year = %(fy)s AND form LIKE '10-K%%'
  ORDER BY (form = '10-K') DESC, filed DESC NULLS LAST, accession DESC
  LIMIT 1
 """

@@ -73,12 +73,12 @@ def company_concepts(conn: psycopg.Connection, cik: int) -> list[tuple[str, str]
     return out
 
 
-# A statement as the filing printed it: its rows in order. The fiscal year's own 10-K.
+# A statement as the filing printed it: its rows in order. The fiscal year's own 10-K (not its 10-Qs).
 STATEMENT = """
 SELECT l.label, l.taxonomy || ':' || l.concept, l.table_no, l.row_no,
        f.accession, f.url
   FROM line_labels l JOIN filings f ON f.accession = l.accession
- WHERE l.cik = %s AND f.fiscal_year = %s AND l.statement = %s AND l.dims = '{}'::jsonb
+ WHERE l.cik = %s AND f.fiscal_year = %s AND f.form LIKE '10-K%%' AND l.statement = %s AND l.dims = '{}'::jsonb
  ORDER BY l.table_no, l.row_no
 """
 

@@ -184,7 +184,18 @@ MIGRATIONS: list[str] = [
         ADD COLUMN IF NOT EXISTS updated_at timestamptz NOT NULL DEFAULT now();
     CREATE UNIQUE INDEX IF NOT EXISTS feedback_one_vote ON feedback (platform, answer_ref, user_id) WHERE answer_ref IS NOT NULL;
     """,
-    # 5: chat events the web front acknowledged, waiting for an answer worker (store/inbound.py);
+    # 5: quarters (10-Q filings). A fact's fiscal quarter, in the company's own fiscal year, beside
+    # its fiscal_year: the quarter (1-4) whose end the period's end is, NULL when it ends on no
+    # quarter end (a cover date). Read with the duration: three months ending at Q2 is Q2, six
+    # months is the first half (year to date), an instant is the balance at Q2's end, a year is
+    # the fiscal year (Q4). filings.fiscal_period says Q1/Q2/Q3 for a 10-Q, FY for a 10-K.
+    # Filled at ingest (ingest.fiscal.fiscal_quarter_for), and for facts stored before this
+    # migration by the next `footnote ingest` (corpus_meta 'fiscal_quarters' records it is done).
+    """
+    ALTER TABLE facts ADD COLUMN IF NOT EXISTS fiscal_quarter smallint;
+    CREATE INDEX IF NOT EXISTS filings_cik_form ON filings (cik, form, fiscal_year, fiscal_period);
+    """,
+    # 6: chat events the web front acknowledged, waiting for an answer worker (store/inbound.py);
     # the Teams cards Footnote sent, with their conversation's reference, so a vote that reaches
     # another process is shown on the card it was cast on (store/teams_cards.py).
     """

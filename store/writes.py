@@ -72,7 +72,7 @@ CHUNK_TYPES = ["text", "int8", "text", "int4", "bool", "text", "text", "int4", "
 
 FACT_COLUMNS = (
     "cik, accession, taxonomy, concept, unit, value, decimals, period_start, period_end, fiscal_year, "
-    "fy, fp, form, frame, filed, dimensional, dims, source, fact_key"
+    "fy, fp, form, frame, filed, dimensional, dims, source, fact_key, fiscal_quarter"
 )
 FACTS_TEMP = f"CREATE TEMP TABLE facts_in AS SELECT {FACT_COLUMNS} FROM facts WITH NO DATA"
 FACTS_TEMP_DROP = "DROP TABLE IF EXISTS facts_in"
@@ -85,10 +85,12 @@ SELECT DISTINCT ON (fact_key) {FACT_COLUMNS} FROM facts_in ORDER BY fact_key, fr
 ON CONFLICT (fact_key) DO UPDATE SET
     frame = coalesce(facts.frame, EXCLUDED.frame),
     filed = coalesce(facts.filed, EXCLUDED.filed),
-    source = CASE WHEN EXCLUDED.source = 'ixbrl' THEN 'ixbrl' ELSE facts.source END
+    source = CASE WHEN EXCLUDED.source = 'ixbrl' THEN 'ixbrl' ELSE facts.source END,
+    fiscal_quarter = coalesce(facts.fiscal_quarter, EXCLUDED.fiscal_quarter)
 WHERE (facts.frame IS NULL AND EXCLUDED.frame IS NOT NULL)
    OR (facts.filed IS NULL AND EXCLUDED.filed IS NOT NULL)
    OR (EXCLUDED.source = 'ixbrl' AND facts.source <> 'ixbrl')
+   OR (facts.fiscal_quarter IS NULL AND EXCLUDED.fiscal_quarter IS NOT NULL)
 """
 # A fact reported by both the document and companyfacts is owned by the document, whichever
 # was ingested first: the stored state does not depend on order, and replacing companyfacts
@@ -101,9 +103,23 @@ INSERT INTO corpus_meta (key, value) VALUES (%s, %s)
 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
 """
 
-COMPANY_FACT_PERIODS = "SELECT id, period_end, fiscal_year FROM facts WHERE cik = %s"
-SET_FACT_FISCAL_YEAR = "UPDATE facts SET fiscal_year = %s WHERE id = %s"
+COMPANY_FACT_PERIODS = "SELECT id, period_end, fiscal_year, fiscal_quarter FROM facts WHERE cik = %s"
+PERIODS_TEMP = "CREATE TEMP TABLE fact_periods_in (id bigint, fiscal_year int, fiscal_quarter smallint) ON COMMIT DROP"
+PERIODS_COPY = "COPY fact_periods_in (id, fiscal_year, fiscal_quarter) FROM STDIN"
+PERIODS_MERGE = """
+UPDATE facts SET fiscal_year = p.fiscal_year, fiscal_quarter = p.fiscal_quarter
+  FROM fact_periods_in p WHERE facts.id = p.id
+"""
+PERIODS_TEMP_DROP = "DROP TABLE IF EXISTS fact_periods_in"
 FILING_ANCHORS = "SELECT period_end, fiscal_year FROM filings WHERE cik = %s AND fiscal_period = 'FY'"
+# A company with no 10-K yet: each 10-Q's cover names its fiscal year and quarter, so the year
+# ends (4 - quarter) quarters of 91.31 days after the period (ingest.fiscal.quarter_anchor).
+QUARTER_ANCHORS = """
+SELECT period_end + round((4 - substr(fiscal_period, 2, 1)::int) * 91.31)::int, fiscal_year
+  FROM filings
+ WHERE cik = %s AND form LIKE '10-Q%%' AND fiscal_period IN ('Q1', 'Q2', 'Q3')
+"""
+COMPANIES = "SELECT cik FROM companies ORDER BY cik"
 COMPANYFACTS_ANCHORS = """
 SELECT accession, max(period_end), max(fy)
 FROM facts
@@ -181,6 +197,7 @@ def replace_filing(
     chunks: Sequence[ChunkDraft],
     embeddings: np.ndarray,
     fiscal_years: Sequence[int | None],
+    fiscal_quarters: Sequence[int | None] | None = None,
 ) -> FilingWrite:
     """Delete the filing's old rows and insert its new ones. Call inside a transaction."""
     if len(chunks) != len(embeddings):
@@ -206,24 +223,27 @@ def replace_filing(
             copy.set_types(CHUNK_TYPES)
             for c, e in zip(chunks, embeddings, strict=True):
                 copy.write_row((accession, meta.cik, c.item, c.ordinal, c.is_table, c.text, c.context, c.n_tokens, e))
-    added = insert_facts(conn, meta.cik, parsed.facts, fiscal_years)
+    added = insert_facts(conn, meta.cik, parsed.facts, fiscal_years, fiscal_quarters)
     labels.replace_labels(conn, accession, meta.cik, getattr(parsed, "line_items", ()))
     return FilingWrite(accession, len(parsed.sections), len(chunks), added)
 
 
-def insert_facts(conn: psycopg.Connection, cik: int, facts: Sequence[Fact], fiscal_years: Sequence[int | None]) -> int:
+def insert_facts(conn: psycopg.Connection, cik: int, facts: Sequence[Fact], fiscal_years: Sequence[int | None],
+                 fiscal_quarters: Sequence[int | None] | None = None) -> int:  # fmt: skip
     """COPY facts into a temp table, then insert the ones not yet stored; returns rows inserted."""
     if not facts:
         return 0
+    if fiscal_quarters is None:
+        fiscal_quarters = [None] * len(facts)
     conn.execute(FACTS_TEMP_DROP)
     conn.execute(FACTS_TEMP)
     with conn.cursor() as cur:
         with cur.copy(FACTS_COPY) as copy:
-            for f, fiscal_year in zip(facts, fiscal_years, strict=True):
+            for f, fiscal_year, quarter in zip(facts, fiscal_years, fiscal_quarters, strict=True):
                 copy.write_row((
                     int(cik), f.accession, f.taxonomy, f.concept, f.unit, f.value, f.decimals, f.period_start,
                     f.period_end, fiscal_year, f.fy, f.fp, f.form, f.frame, f.filed, bool(f.dims), Jsonb(f.dims),
-                    f.source, fact_key(cik, f),
+                    f.source, fact_key(cik, f), quarter,
                 ))  # fmt: skip
         cur.execute(FACTS_MERGE)
         inserted = cur.rowcount
@@ -231,37 +251,52 @@ def insert_facts(conn: psycopg.Connection, cik: int, facts: Sequence[Fact], fisc
     return inserted
 
 
-def replace_companyfacts(conn: psycopg.Connection, cik: int, facts: Sequence[Fact], fiscal_years: Sequence[int | None]) -> int:
+def replace_companyfacts(conn: psycopg.Connection, cik: int, facts: Sequence[Fact], fiscal_years: Sequence[int | None],
+                         fiscal_quarters: Sequence[int | None] | None = None) -> int:  # fmt: skip
     """A company's companyfacts, replaced whole (SEC republishes the file whole). Call in a transaction."""
     conn.execute(DELETE_COMPANYFACTS, (int(cik),))
-    return insert_facts(conn, cik, facts, fiscal_years)
+    return insert_facts(conn, cik, facts, fiscal_years, fiscal_quarters)
 
 
 def fiscal_year_anchors(conn: psycopg.Connection, cik: int) -> list[tuple[date, int]]:
-    """(fiscal year end, label) pairs from the company's 10-K covers and its companyfacts 10-Ks."""
+    """(fiscal year end, label) pairs from the company's 10-K covers and its companyfacts 10-Ks;
+    for a company with neither, the year ends its 10-Q covers imply."""
     pairs = [(end, fy) for end, fy in conn.execute(FILING_ANCHORS, (int(cik),)).fetchall()]
     pairs += [(end, fy) for _acc, end, fy in conn.execute(COMPANYFACTS_ANCHORS, (int(cik),)).fetchall()]
+    if not pairs:
+        pairs = [(end, fy) for end, fy in conn.execute(QUARTER_ANCHORS, (int(cik),)).fetchall()]
     return pairs
 
 
 def refresh_fiscal_years(conn: psycopg.Connection, cik: int) -> int:
-    """Recompute every fact's fiscal year from the company's current anchors; returns rows changed.
+    """Recompute every fact's fiscal year and quarter from the company's current anchors; returns
+    rows changed.
 
     A filing ingested later can add an anchor that settles the year of an older fact, so the
     pipeline calls this once per company whose data changed.
     """
+    from ingest.fiscal import fiscal_quarter_for, fiscal_year_for
     from ingest.fiscal import fiscal_year_anchors as dedupe
-    from ingest.fiscal import fiscal_year_for
 
     anchors = dedupe(fiscal_year_anchors(conn, cik))
     if not anchors:
         return 0
-    changes = [
-        (new, fid)
-        for fid, end, old in conn.execute(COMPANY_FACT_PERIODS, (int(cik),)).fetchall()
-        if (new := fiscal_year_for(end, anchors)) != old
-    ]
+    changes = []
+    for fid, end, old_year, old_quarter in conn.execute(COMPANY_FACT_PERIODS, (int(cik),)).fetchall():
+        year, quarter = fiscal_year_for(end, anchors), fiscal_quarter_for(end, anchors)
+        if (year, quarter) != (old_year, old_quarter):
+            changes.append((fid, year, quarter))
     if changes:
+        conn.execute(PERIODS_TEMP_DROP)
+        conn.execute(PERIODS_TEMP)
         with conn.cursor() as cur:
-            cur.executemany(SET_FACT_FISCAL_YEAR, changes)
+            with cur.copy(PERIODS_COPY) as copy:
+                for row in changes:
+                    copy.write_row(row)
+            cur.execute(PERIODS_MERGE)
+        conn.execute(PERIODS_TEMP_DROP)
     return len(changes)
+
+
+def company_ciks(conn: psycopg.Connection) -> list[int]:
+    return [int(r[0]) for r in conn.execute(COMPANIES).fetchall()]

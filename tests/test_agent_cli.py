@@ -64,7 +64,8 @@ def test_bench_ask_reports_each_kind_beside_its_floor(env, capsys):
     out = env / "ask.json"
     assert main(["bench", "ask", "--questions", "15", "--out", str(out)]) == 0
     report = json.loads(out.read_text(encoding="utf-8"))
-    assert set(report["kinds"]) == {"numeric", "derived", "compare", "trend", "qualitative"}
+    assert set(report["kinds"]) == {"numeric", "derived", "compare", "trend", "qualitative", "quarterly"}
+    assert report["kinds"]["quarterly"]["answered"] >= 1  # quarter questions beside the annual ones
     for kind in report["kinds"].values():
         assert kind["n"] >= 1 and kind["p95_ms"] >= kind["p50_ms"] > 0 and kind["floor_p50_ms"] > 0
     assert report["kinds"]["numeric"]["answered"] == report["kinds"]["numeric"]["n"]

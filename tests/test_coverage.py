@@ -19,7 +19,11 @@ def test_coverage_lists_the_ingested_companies(corpus_db):
     assert by_ticker["NVDA"]["fiscal_years"] == [2024, 2025]
     assert by_ticker["WMT"]["fiscal_years"] == [2024, 2025]
     assert by_ticker["AAPL"]["cik"] == 320193 and by_ticker["AAPL"]["name"] == "Apple Inc."
-    assert all(r["filings"] == 2 and r["chunks"] > 0 and r["facts"] > 0 for r in rows)
+    assert all(r["chunks"] > 0 and r["facts"] > 0 for r in rows)
+    # filings counts 10-Ks and 10-Qs; the quarters held are the company's own fiscal quarters
+    assert {t: r["filings"] for t, r in by_ticker.items()} == {"AAPL": 3, "NVDA": 5, "TSLA": 2, "WMT": 2}
+    assert by_ticker["NVDA"]["quarters"] == [(2025, 1), (2025, 2), (2025, 3)]
+    assert by_ticker["AAPL"]["quarters"] == [(2024, 3)] and by_ticker["TSLA"]["quarters"] == []
     # companyfacts brings Apple's and NVIDIA's older years: more facts than the documents alone
     assert by_ticker["AAPL"]["facts"] > 2 * by_ticker["TSLA"]["facts"]
 
@@ -52,9 +56,11 @@ def test_tickers_table(corpus_db):
     with corpus_db.connection() as conn:
         text = format_coverage(coverage(conn))
     lines = text.splitlines()
-    assert lines[0].split() == ["TICKER", "COMPANY", "10-K", "FILINGS", "FIGURES", "ONLY", "FILINGS", "CHUNKS", "FACTS"]
+    assert lines[0].split() == ["TICKER", "COMPANY", "10-K", "FILINGS", "FIGURES", "ONLY", "10-Q", "QUARTERS", "FILINGS",
+                                "CHUNKS", "FACTS"]  # fmt: skip
     assert lines[1].startswith("AAPL") and "FY2023, FY2024" in lines[1] and "FY2019–FY2022" in lines[1]
-    assert lines[-2] == "4 companies, 8 filings"
+    assert "FY2024 Q3" in lines[1] and "FY2025 Q1–Q3" in next(line for line in lines if line.startswith("NVDA"))
+    assert lines[-2] == "4 companies, 12 filings"
     assert lines[-1].startswith("10-K filings: figures and what the filing says. Figures only:")
 
 

@@ -27,17 +27,26 @@ def test_ingest_from_sec_then_tickers(db, tmp_path, capsys):
                             sec_www_url=sec.www_url, sec_data_url=sec.data_url, sec_max_rps=1000.0)  # fmt: skip
         assert _run(["ingest", "NVDA", "--years", "2025", "--quiet"], settings) == 0
         out = capsys.readouterr().out
-        assert "1 ingested" in out and "0 failed" in out
+        assert "4 ingested (1 10-K, 3 10-Q)" in out and "0 failed" in out  # fiscal 2025: the 10-K and Q1-Q3
         assert any(r.path.endswith("/nvda-20250126.htm") for r in sec.requests)
+        assert any(r.path.endswith("/nvda-20240728.htm") for r in sec.requests)
     with db.connection() as conn:
-        rows = conn.execute("SELECT accession, fiscal_year, filed, url FROM filings").fetchall()
-    assert [r[:2] for r in rows] == [("0001045810-25-000023", 2025)]
-    assert rows[0][3].endswith("/000104581025000023/nvda-20250126.htm")
+        rows = conn.execute("SELECT accession, fiscal_year, filed, url, form, fiscal_period FROM filings "
+                            "ORDER BY period_end").fetchall()  # fmt: skip
+    assert [(r[0], r[1], r[5]) for r in rows] == [
+        ("0001045810-24-000124", 2025, "Q1"), ("0001045810-24-000264", 2025, "Q2"),
+        ("0001045810-24-000316", 2025, "Q3"), ("0001045810-25-000023", 2025, "FY"),
+    ]  # fmt: skip
+    assert rows[-1][3].endswith("/000104581025000023/nvda-20250126.htm")
     assert (tmp_path / "data" / "sec-cache").is_dir()  # raw responses cached under the data dir
 
     assert _run(["tickers"], settings) == 0
     table = capsys.readouterr().out
     assert table.splitlines()[1].split()[:3] == ["NVDA", "Nvidia", "FY2025"]  # the display name, its 10-K year
+    assert "FY2025 Q1–Q3" in table.splitlines()[1]
+
+    assert _run(["ingest", "NVDA", "--years", "2025", "--quiet", "--no-quarters"], settings) == 0
+    assert "1 seen, 0 ingested, 1 unchanged" in capsys.readouterr().out  # the 10-K alone, already in
 
 
 def test_ingest_from_folder_reports_failures_with_exit_status(db, tmp_path, capsys):

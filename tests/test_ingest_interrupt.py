@@ -9,7 +9,7 @@ completes to exactly the state of one clean ingest.
 
 A terminal's Ctrl-C reaches the whole foreground process group (the parse worker too); `kill
 -INT <pid>` reaches the main process only. Both are exercised, and SIGTERM. The moment is
-random (after 1..7 of the 8 filings, plus 0-3 s), so repeated runs cover parse, embed and write.
+random (after 1..10 of the 12 filings, plus 0-3 s), so repeated runs cover parse, embed and write.
 
 SIGTERM takes the same path as Ctrl-C: exit 130, one polite line, no worker left behind.
 """
@@ -31,7 +31,7 @@ import pytest
 
 from tests.conftest import SEC_FIXTURES
 
-FILINGS = 8  # 10-K documents in tests/fixtures/sec
+FILINGS = 12  # 10-K and 10-Q documents in tests/fixtures/sec
 RUN_TIMEOUT_S = 600  # a whole clean ingest on a loaded 2-core machine
 STOP_TIMEOUT_S = 90  # from the signal to the process's exit (the writer finishes one filing at most)
 ORPHAN_TIMEOUT_S = 30  # a worker mid-parse may finish that document before it notices

@@ -30,7 +30,7 @@ def _gzip_copy(src, dst):
 def test_scan_finds_every_file_and_its_metadata():
     corpus = scan_folder(SEC_FIXTURES)
     assert corpus.errors == []
-    assert len(corpus.filings) == 8
+    assert len(corpus.filings) == 8 + 4  # 10-Ks and 10-Qs
     assert set(corpus.submissions) == {320193, 1045810}
     assert set(corpus.companyfacts) == {320193, 1045810}
     assert corpus.ticker_map["MSFT"] == (789019, "MICROSOFT CORP")
@@ -68,7 +68,7 @@ def test_ticker_filter_and_unknown_tickers():
     assert set(corpus.companyfacts) == {320193} and set(corpus.submissions) == {320193}
     reasons = dict(corpus.errors)
     assert "unknown ticker" in reasons["FOOBAR"]
-    assert "no 10-K document or companyfacts" in reasons["MSFT"]  # known to SEC, not in this folder
+    assert "no 10-K or 10-Q document or companyfacts" in reasons["MSFT"]  # known to SEC, not in this folder
 
 
 def test_truncated_json_is_named():

@@ -57,11 +57,13 @@ class _PoisonEmbedder:
 
 def test_fixture_corpus_is_complete(corpus_db):
     counts = _counts(corpus_db)
-    assert counts["companies"] == 4 and counts["filings"] == 8 and counts["sec_tickers"] == 13
-    assert counts["sections"] == 8 * 6  # Items 1, 1A, 1C, 7, 7A, 8 in every filing
+    assert counts["companies"] == 4 and counts["filings"] == 8 + 4 and counts["sec_tickers"] == 13
+    # Items 1, 1A, 1C, 7, 7A, 8 in every 10-K; Part I Items 1-4, Part II Items 1, 1A, 5 in every 10-Q
+    assert counts["sections"] == 8 * 6 + 4 * 7
     with corpus_db.connection() as conn:
-        per_filing = conn.execute("SELECT accession, count(*) FROM chunks GROUP BY accession").fetchall()
-        assert len(per_filing) == 8 and all(n >= 10 for _, n in per_filing)
+        per_filing = conn.execute("SELECT f.form, count(*) FROM chunks c JOIN filings f USING (accession) "
+                                  "GROUP BY f.accession, f.form").fetchall()
+        assert len(per_filing) == 12 and all(n >= (10 if form == "10-K" else 7) for form, n in per_filing)
         assert conn.execute("SELECT count(*) FROM filings WHERE missing_items <> '{}'").fetchone()[0] == 0
         walmart = conn.execute("SELECT accession, filed, url FROM filings WHERE cik = 104169 ORDER BY period_end").fetchall()
     assert walmart[0] == ("0000104169-24-000056", None,
@@ -112,7 +114,7 @@ def test_restatement_is_two_facts_from_two_accessions(corpus_db):
     with corpus_db.connection() as conn:
         rows = conn.execute(
             "SELECT accession, value FROM facts WHERE cik = 1045810 AND concept = 'EarningsPerShareDiluted' "
-            "AND fiscal_year = 2024 AND NOT dimensional ORDER BY accession"
+            "AND fiscal_year = 2024 AND NOT dimensional AND period_end - period_start > 350 ORDER BY accession"
         ).fetchall()
     assert rows == [("0001045810-24-000029", Decimal("11.93")), ("0001045810-25-000023", Decimal("1.19"))]
 
@@ -155,10 +157,10 @@ def test_dimensional_and_extension_facts(corpus_db):
 
 def test_second_ingest_is_a_no_op(db, embedder):
     first = ingest_folder(db, embedder, SEC_FIXTURES, tickers=["AAPL"], progress=False)
-    assert len(first.ingested) == 2 and first.companyfacts_loaded == 1 and not first.failed
+    assert len(first.ingested) == 3 and first.companyfacts_loaded == 1 and not first.failed  # two 10-Ks, a 10-Q
     before, version = _counts(db), db.corpus_version()
     again = ingest_folder(db, embedder, SEC_FIXTURES, tickers=["AAPL"], progress=False)
-    assert again.ingested == [] and again.unchanged == 2 and again.companyfacts_unchanged == 1
+    assert again.ingested == [] and again.unchanged == 3 and again.companyfacts_unchanged == 1
     assert again.embedded_chunks == 0  # not even parsed or embedded
     assert _counts(db) == before and db.corpus_version() == version
 
@@ -233,7 +235,7 @@ def test_bad_inputs_are_named_and_the_rest_is_ingested(db, embedder, tmp_path):
 def test_unknown_requested_ticker_is_reported(db, embedder):
     summary = ingest_folder(db, embedder, SEC_FIXTURES, tickers=["FOOBAR"], progress=False)
     assert summary.ingested == [] and summary.errors == [
-        ("FOOBAR", "unknown ticker: not in SEC's ticker map and no 10-K for it in the folder")
+        ("FOOBAR", "unknown ticker: not in SEC's ticker map and no 10-K or 10-Q for it in the folder")
     ]
 
 

@@ -153,8 +153,7 @@ CASES = [
     ("What will Apple's revenue be next year?", dict(refusal_reason="out_of_scope",
                                                       refusal_detail="forecasts or predictions")),
     ("Predict Nvidia's 2026 earnings", dict(refusal_reason="out_of_scope", refusal_detail="forecasts or predictions")),
-    ("Apple Q3 revenue", dict(refusal_reason="out_of_scope")),
-    ("What did Apple report in its latest 10-Q?", dict(refusal_reason="out_of_scope")),
+    ("What did Apple report in its latest 10-Q?", dict(route="domain", intent="qualitative")),  # that 10-Q, quoted
     ("What did Tim Cook say on the earnings call?", dict(refusal_reason="out_of_scope")),
     ("Any news about Tesla?", dict(refusal_reason="out_of_scope")),
     ("What are people tweeting about Nvidia?", dict(refusal_reason="out_of_scope")),
@@ -413,12 +412,14 @@ def test_every_plan_uses_known_keys(directory):
     """Whatever the wording, a plan names only table metrics, registry formulas and real Items."""
     from agent.concepts import METRICS
     from agent.finance import FORMULAS
+    from store.items import QUARTERLY_ITEMS
 
     questions = [c[0] for c in CASES] + [f[1] for f in FOLLOW_UPS]
     for q in questions:
         p = plan(directory, q)
         assert {m for m in p.metrics if not m.startswith(("line:", "dim:"))} <= set(METRICS) | set(FORMULAS), (q, p.metrics)
-        assert set(p.items) <= {"1", "1A", "1C", "7", "7A", "8"}, (q, p.items)
+        tenq_items = set(QUARTERLY_ITEMS) if p.period else set()  # a quarter's question reads its 10-Q's Items
+        assert set(p.items) <= {"1", "1A", "1C", "7", "7A", "8"} | tenq_items, (q, p.items)
         assert all(t == t.upper() for t in p.tickers), (q, p.tickers)
         assert all(1993 <= y <= 2039 for y in p.fiscal_years), (q, p.fiscal_years)
         assert (p.route == "refusal") == (p.refusal_reason is not None), q

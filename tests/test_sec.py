@@ -64,7 +64,7 @@ def _make_corpus(root: Path) -> Path:
             document = f"{ticker.lower()}-{report.replace('-', '')}{'a' if form.endswith('/A') else ''}.htm"
             for col, val in zip(recent, (acc, filed, report, form, document, 1)):
                 recent[col].append(val)
-            if form.startswith("10-K"):
+            if form.startswith("10-"):
                 path = root / "docs" / f"{cik}" / acc.replace("-", "") / document
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(_document(name, form, report))
@@ -74,6 +74,9 @@ def _make_corpus(root: Path) -> Path:
         if cik != ACME:
             units = [{"end": v[1], "val": 1000, "accn": acc, "fy": v[3], "fp": "FY", "form": v[0], "filed": v[2]}
                      for acc, v in filings.items()]  # fmt: skip
+            # the 10-Q: Apple's quarter ended June 2024 is Q3 of fiscal 2024, GameStop's Q2 of fiscal 2024
+            units.append({"start": "2024-04-01", "end": "2024-06-30", "val": 250, "accn": f"{cik:010d}-24-000050",
+                          "fy": 2024, "fp": "Q3" if cik == AAPL else "Q2", "form": "10-Q", "filed": "2024-08-01"})
             facts = {"cik": cik, "entityName": name, "facts": {"us-gaap": {"Revenues": {"units": {"USD": units}}}}}
             (root / "companyfacts").mkdir(exist_ok=True)
             (root / "companyfacts" / f"CIK{cik:010d}.json").write_text(json.dumps(facts))
@@ -367,8 +370,8 @@ def test_fixture_corpus_comes_back_byte_for_byte(fixture_sec, tmp_path):
         "NVDA: 10-K 0001045810-23-000017 not downloaded: SEC has no such document: "
         f"{fixture_sec.www_url}/Archives/edgar/data/1045810/000104581023000017/nvda-20230129.htm"
     ]
-    with open(FIXTURES_SEC / "filings" / "index.csv", newline="") as fh:
-        expected = {r["file"]: r for r in csv.DictReader(fh) if r["accession"]}  # SEC always has one
+    with open(FIXTURES_SEC / "filings" / "index.csv", newline="") as fh:  # SEC always has an accession
+        expected = {r["file"]: r for r in csv.DictReader(fh) if r["accession"] and r["form"] == "10-K"}
     got = {r["file"]: r for r in _index(result.folder)}
     assert sorted(got) == sorted(expected)
     for name, row in got.items():
@@ -404,11 +407,16 @@ def _rows(database, sql):
 def test_downloaded_folder_ingests_like_the_local_corpus(fixture_sec, tmp_path, db, corpus_db, embedder):
     from ingest.pipeline import ingest_folder
 
-    result = download_to_folder(_settings(fixture_sec), FIXTURE_TICKERS, (2023, 2025), tmp_path / "c", progress=False)
+    result = download_to_folder(_settings(fixture_sec), FIXTURE_TICKERS, (2023, 2025), tmp_path / "c", progress=False,
+                                quarters=True)  # fmt: skip
+    # Every quarter the submissions list for those years is asked for; the fixtures hold four (and no FY2023
+    # 10-K of NVIDIA's, as above).
+    assert {e.reason.split(" ")[0] for e in result.errors} == {"10-K", "10-Q"}
+    assert sum(e.reason.startswith("10-K") for e in result.errors) == 1
     summary = ingest_folder(db, embedder, result.folder, tickers=result.tickers, progress=False)
     assert not summary.failed, "\n".join(summary.lines())
     direct = [r for r in _rows(corpus_db, FILING_ROWS) if not r[0].startswith("noacc-")]
-    assert len(direct) == 7
+    assert len(direct) == 7 + 4 and sum(r[2] == "10-Q" for r in direct) == 4
     assert _rows(db, FILING_ROWS) == direct
     noacc = {r[0] for r in _rows(corpus_db, FILING_ROWS)} - {r[0] for r in direct}
     assert _rows(db, FACT_COUNTS) == _rows(corpus_db, FACT_COUNTS.replace(

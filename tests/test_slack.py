@@ -232,9 +232,9 @@ def test_tickers_filings_and_help_commands(slack, footnote):
     tickers_listed = [row[0]["text"] for row in table["rows"][1:]]
     assert sorted(tickers_listed) == ["AAPL", "NVDA", "TSLA", "WMT"]
     # years with a 10-K and years with figures only, told apart
-    assert [c["text"] for c in table["rows"][0]] == ["Ticker", "Company", "10-K filings", "Figures only"]
+    assert [c["text"] for c in table["rows"][0]] == ["Ticker", "Company", "10-K filings", "Figures only", "10-Q quarters"]
     apple = next(row for row in table["rows"] if row[0]["text"] == "AAPL")
-    assert [c["text"] for c in apple[1:]] == ["Apple", "2023, 2024", "2019–2022"]
+    assert [c["text"] for c in apple[1:]] == ["Apple", "2023, 2024", "2019–2022", "Q3 FY2024"]
     assert "Figures only: reported figures" in json.dumps([tickers["blocks"], tickers["attachments"]], ensure_ascii=False)
 
     slack.send.command("/tickers", "walm", slack.fake.response_url("filtered"))
@@ -250,6 +250,8 @@ def test_tickers_filings_and_help_commands(slack, footnote):
     table = response_table(filings)
     link = table["rows"][1][-1]["elements"][0]["elements"][0]
     assert link["type"] == "link" and link["url"].startswith("https://www.sec.gov/")
+    assert [row[1]["text"] for row in table["rows"][1:]] == ["2024", "Q3 2024", "2023"]  # the 10-Q's own quarter
+    assert "FY2023: 10-K; FY2024: 10-K, Q3 10-Q" in json.dumps([filings["blocks"], filings["attachments"]], ensure_ascii=False)
 
     slack.send.command("/filings", "", slack.fake.response_url("usage"))
     slack.send.command("/filings", "ZZZZ", slack.fake.response_url("unknown"))

@@ -90,10 +90,13 @@ def test_tickers_and_help_commands(footnote):  # noqa: F811
         first_cells = [row["cells"][0]["items"][0]["text"] for row in grid["rows"][1:]]
         assert sorted(first_cells) == ["AAPL", "NVDA", "TSLA", "WMT"]
         header = [cell["items"][0]["text"] for cell in grid["rows"][0]["cells"]]
-        assert header == ["Ticker", "Company", "10-K filings", "Figures only"]
+        assert header == ["Ticker", "Company", "10-K filings", "Figures only", "10-Q quarters"]
+        nvda = next(row for row in grid["rows"] if row["cells"][0]["items"][0]["text"] == "NVDA")
+        assert nvda["cells"][-1]["items"][0]["text"] == "Q1–Q3 FY2025"
         assert "Figures only: reported figures" in card_text(listing)
         assert helped.activity["text"] == footnote.help_text()
         assert "https://www.sec.gov/" in card_text(filed)
+        assert "FY2025: 10-K, Q1–Q3 10-Q" in card_text(filed) and "Q2 2025" in card_text(filed)
 
 
 def test_authentication_is_on_when_an_app_id_is_set(footnote, caplog):  # noqa: F811

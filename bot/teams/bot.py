@@ -439,9 +439,10 @@ class FootnoteBot(ActivityHandler):
         rows = self.footnote.filings(ticker)
         if not rows:
             return [MessageFactory.text(f"Footnote has no filings for {ticker}. **tickers** lists the covered companies.")]
-        listing = [[r["form"], str(r["fiscal_year"]), str(r.get("period_end") or ""), f"[{r['accession']}]({r['url']})"] for r in rows]
-        return [_attach(c) for c in cards.listing_card(f"{ticker}: filings Footnote has read",
-                                                       ["Form", "Fiscal year", "Period end", "SEC document"], listing)]
+        held, rows = render_chat.filings_listing(rows)
+        listing = [[r["form"], r["period_label"], str(r.get("period_end") or ""), f"[{r['accession']}]({r['url']})"] for r in rows]
+        return [_attach(c) for c in cards.listing_card(f"{ticker}: filings Footnote has read: {held}",
+                                                       ["Form", "Fiscal period", "Period end", "SEC document"], listing)]
 
 
 def _attach(card: dict) -> Activity:

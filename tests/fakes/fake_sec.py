@@ -51,8 +51,8 @@ class FakeSec:
     def from_folder(cls, root: Path) -> FakeSec:
         """Serve a corpus folder in SEC's layout (files gzipped or not).
 
-        Each 10-K document is served at the Archives path of its accession; a company whose
-        submissions file lacks a row for one of its 10-Ks (or that has no submissions file) gets
+        Each 10-K and 10-Q document is served at the Archives path of its accession; a company whose
+        submissions file lacks a row for one of its filings (or that has no submissions file) gets
         the row added, so the fake's submissions always list what its Archives hold.
         """
         root = Path(root)
@@ -68,7 +68,8 @@ class FakeSec:
             fake.routes[f"/data/api/xbrl/companyfacts/{path.name.split('.')[0]}.json"] = _read(path)
         index = _index_rows(root)
         names = _ticker_names(root)
-        for path in sorted((root / "filings" / "10-K").glob("*/*.htm*")):
+        paths = sorted((root / "filings" / "10-K").glob("*/*.htm*")) + sorted((root / "filings" / "10-Q").glob("*/*.htm*"))
+        for path in paths:
             m = FILE_RE.match(path.name.removesuffix(".gz"))
             if not m or m["acc"] == "noacc":
                 continue
@@ -76,7 +77,8 @@ class FakeSec:
             row = index.get(path.relative_to(root).as_posix().removesuffix(".gz"), {})
             document = (row.get("sec_url") or "").rsplit("/", 1)[-1] or f"{ticker.lower()}-{period_end.replace('-', '')}.htm"
             body = _read(path)
-            form = "10-K/A" if re.search(rb"dei:DocumentType[^>]*>\s*10-K/A", body) else "10-K"
+            base = path.parent.parent.name  # 10-K or 10-Q
+            form = f"{base}/A" if re.search(rb"dei:DocumentType[^>]*>\s*" + base.encode() + rb"/A", body) else base
             fake.routes[f"/www/Archives/edgar/data/{cik}/{accession.replace('-', '')}/{document}"] = body
             sub = submissions.setdefault(cik, _empty_submissions(cik, names.get(cik, ticker), ticker))
             if _ensure_row(sub, accession, form, period_end, row.get("filing_date") or "", document):

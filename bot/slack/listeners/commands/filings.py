@@ -1,7 +1,8 @@
-"""`/filings TICKER`: a company's ingested 10-K filings, each linked to its SEC document."""
+"""`/filings TICKER`: a company's ingested 10-K and 10-Q filings, each linked to its SEC document."""
 
 from __future__ import annotations
 
+from bot.render_chat import filings_listing
 from bot.slack import blocks
 from bot.slack.listeners.commands.respond import ack_now, reply
 
@@ -16,12 +17,13 @@ def filings_message(footnote, text: str) -> dict:
     rows = footnote.filings(ticker)
     if not rows:
         return blocks.text_message(f"Footnote has no filings for {ticker}. `/tickers` lists the covered companies.")
+    held, rows = filings_listing(rows)
     listing = [
-        [r["form"], str(r["fiscal_year"]), str(r.get("period_end") or ""), str(r.get("filed") or "—"), (r["accession"], r["url"])]
+        [r["form"], r["period_label"], str(r.get("period_end") or ""), str(r.get("filed") or "—"), (r["accession"], r["url"])]
         for r in rows
     ]
-    return blocks.listing_message(f"{ticker}: filings Footnote has read ({len(rows)})",
-                                  ["Form", "Fiscal year", "Period end", "Filed", "SEC document"], listing)
+    return blocks.listing_message(f"{ticker}: filings Footnote has read ({len(rows)}): {held}",
+                                  ["Form", "Fiscal period", "Period end", "Filed", "SEC document"], listing)
 
 
 def register(app, answering) -> None:
