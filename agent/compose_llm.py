@@ -163,15 +163,8 @@ def _draft_claims(question, plan, evidence, *, client, model, timeout, on_text) 
     return claims
 
 
-def make_composer(settings, client=None) -> Callable[..., Draft]:
-    """The composer the graph calls: extractive, or the model's when one is configured."""
-    if not settings.llm_configured:
-        return extractive_composer()
-    if client is None:
-        from agent.llm_client import make_openai_client
-
-        client = make_openai_client(settings)
-    model, timeout = settings.openai_model, settings.openai_timeout_s
+def make_composer(client, *, model: str, timeout: float) -> Callable[..., Draft]:
+    """The model's composer as the graph calls it, over an OpenAI-compatible `client`."""
 
     def composer(question: str, plan: Plan, evidence: list[Evidence], *, cells=None, on_text=None) -> Draft:
         return compose_llm(

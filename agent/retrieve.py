@@ -18,6 +18,7 @@ from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_va
 from agent.graph import status
 from agent.line_items import company_line
 from agent.line_items import tokens
+from agent.metric_facts import metric_value
 from agent.plan_formulas import evaluate, metrics_of
 from agent.segments import axes_for, display_name, find_member, key_parts
 from agent.plan_words import line_parts
@@ -80,7 +81,7 @@ class _Facts:
     def get(self, metric_key: str, fy: int) -> Evidence | None:
         key = (metric_key, fy)
         if key not in self.found:
-            fact = facts_store.metric_value(
+            fact = metric_value(
                 self.conn, self.company["cik"], metric_key, fy, as_of_accession=self.company.get("as_of_accession")
             )
             self.found[key] = _fact_evidence(self.company, metric_key, fy, fact) if fact else None

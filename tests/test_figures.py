@@ -181,10 +181,10 @@ def test_a_narrowed_metric_becomes_a_member_lookup_and_a_negation_is_refused(dir
 
 @pytest.fixture(scope="module")
 def footnote(corpus_db, embedder):
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
     from bot.settings import Settings
 
-    return Footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+    return build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
 
 
 def ask(footnote, text, thread=None):

@@ -10,13 +10,13 @@ import pytest
 from agent.answer import Turn
 from agent.graph import NODES
 from agent.guards import number_tokens
-from agent.service import Footnote
+from bot.wiring import build_footnote
 from bot.settings import Settings
 
 
 @pytest.fixture(scope="module")
 def footnote(corpus_db, embedder):
-    return Footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+    return build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
 
 
 def ask(footnote, text, thread=None):
@@ -177,7 +177,7 @@ def test_ambiguous_company_asks_which_one(footnote):
         return Plan(route="refusal", intent="refuse", refusal_reason="ambiguous_company", refusal_detail="General",
                     candidates=["GE", "GM"])
 
-    other = Footnote(footnote.db, footnote.embedder, Settings(llm="off"), planner=planner, use_cache=False)
+    other = build_footnote(footnote.db, footnote.embedder, Settings(llm="off"), planner=planner, use_cache=False)
     answer = ask(other, "General revenue")
     assert answer.refusal_reason == "ambiguous_company" and "GE, GM" in answer.text
 
@@ -194,7 +194,7 @@ def test_a_node_error_is_an_internal_error_refusal_not_a_crash(footnote):
 
     from agent.plan_rules import plan_rules
 
-    broken = Footnote(footnote.db, footnote.embedder, Settings(llm="off"), planner=planner, use_cache=False)
+    broken = build_footnote(footnote.db, footnote.embedder, Settings(llm="off"), planner=planner, use_cache=False)
     broken.deps.fallback_planner = planner  # nothing to fall back to
     answer = ask(broken, "Apple revenue 2024")
     assert answer.refusal_reason == "internal_error" and "boom" not in answer.text
@@ -206,7 +206,7 @@ def test_a_failing_model_planner_falls_back_to_rules(footnote):
         raise TimeoutError("model timed out")
 
     planner.name = "llm"
-    fallback = Footnote(footnote.db, footnote.embedder, Settings(llm="off"), planner=planner, use_cache=False)
+    fallback = build_footnote(footnote.db, footnote.embedder, Settings(llm="off"), planner=planner, use_cache=False)
     answer = ask(fallback, "What was Apple's revenue in fiscal 2024?")
     assert answer.kind == "answer" and "$391.04 billion" in answer.text
     assert answer.planner == "rules" and "TimeoutError" in (answer.fallback or "")
@@ -223,7 +223,7 @@ def _with_composer(footnote, extra_claims):
         draft.composer = "test"
         return draft
 
-    return Footnote(footnote.db, footnote.embedder, Settings(llm="off"), composer=composer, use_cache=False)
+    return build_footnote(footnote.db, footnote.embedder, Settings(llm="off"), composer=composer, use_cache=False)
 
 
 def test_an_unsupported_claim_is_dropped_and_the_answer_marked_partial(footnote):

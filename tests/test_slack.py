@@ -27,9 +27,9 @@ def slack_settings(api_url: str) -> Settings:
 
 @pytest.fixture(scope="module")
 def footnote(corpus_db, embedder):
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
 
-    return Footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"))
+    return build_footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"))
 
 
 @dataclass
@@ -335,13 +335,13 @@ def test_a_model_composer_streams_its_draft_then_the_verified_answer_replaces_it
     import openai
 
     from agent.plan_rules import plan_rules
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
     from tests.fakes.fake_openai import FakeOpenAI
 
     with FakeOpenAI() as model, FakeSlack() as fake:
         model.respond(_claims_citing_the_first_fact)
         client = openai.OpenAI(api_key="test-key", base_url=model.base_url, max_retries=0)
-        composing = Footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"), llm=client,
+        composing = build_footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"), llm=client,
                              planner=plan_rules, use_cache=False)
         with serving_http(build_app(slack_settings(fake.base_url), composing, corpus_db)) as url:
             env = SlackEnv(fake, SlackSender(url, SECRET), url, corpus_db)
@@ -387,11 +387,11 @@ def test_when_slack_refuses_the_blocks_the_plain_text_answer_still_arrives(slack
 
 
 def test_a_database_outage_gets_a_polite_private_reply(make_database, embedder, caplog):
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
     from bot import render_chat
 
     broken = make_database()
-    footnote = Footnote(broken, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"))
+    footnote = build_footnote(broken, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"))
     with FakeSlack() as fake:
         app = build_app(slack_settings(fake.base_url), footnote, broken)
         broken.pool.close()  # the database goes away under a running bot

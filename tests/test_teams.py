@@ -141,10 +141,10 @@ def test_commands_through_test_adapter(footnote, text):  # noqa: F811
 
 
 def test_a_database_outage_gets_a_polite_reply_never_the_error(make_database, embedder, caplog):
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
 
     broken = make_database()
-    footnote = Footnote(broken, embedder, teams_settings())
+    footnote = build_footnote(broken, embedder, teams_settings())
     broken.pool.close()  # the database goes away under a running bot
 
     async def run():

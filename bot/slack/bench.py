@@ -179,12 +179,12 @@ def run_bench(args, settings) -> int:
         return 2
     from pydantic import SecretStr
 
-    from agent.service import Footnote
+    from bot.wiring import open_footnote
     from bot.slack.app import build_app
     from bot.slack.server import serving_http, serving_wsgi
 
     ctx = multiprocessing.get_context("spawn")
-    with Footnote.open(settings, use_cache=args.cache) as footnote:
+    with open_footnote(settings, use_cache=args.cache) as footnote:
         questions = _questions(footnote, args.mentions)
         ours, theirs = ctx.Pipe()
         slack = ctx.Process(target=slack_side, args=(theirs, questions, args.retries, args.concurrency, args.update_per_minute),

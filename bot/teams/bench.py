@@ -97,14 +97,14 @@ def run_bench(args, settings) -> int:
         return 2
     from aiohttp import web
 
-    from agent.service import Footnote
+    from bot.wiring import open_footnote
     from bot.teams.app import BOT_KEY, MESSAGES_PATH, make_app
     from bot.teams.cards import CARD_BUDGET
 
     ctx = multiprocessing.get_context("spawn")
     bench_settings = settings.model_copy(update={"microsoft_app_id": None, "microsoft_app_password": None,
                                                  "chat_per_user_per_minute": 0, "chat_per_workspace_per_minute": 0})
-    with Footnote.open(settings, use_cache=args.cache) as footnote:
+    with open_footnote(settings, use_cache=args.cache) as footnote:
         questions = _bench_questions(footnote, args.activities)
         ours, theirs = ctx.Pipe()
         side_proc = ctx.Process(target=connector_side, args=(theirs, questions, args.concurrency), daemon=True)

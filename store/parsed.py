@@ -1,6 +1,7 @@
 """What parsing a filing produces, before anything touches the database.
 
-The parsers (html10k, xbrl, companyfacts, chunking) return these; the pipeline writes them.
+The parsers (html10k, xbrl, companyfacts, chunking) return these; the pipeline writes them. They
+live in store/ because store/writes.py takes them, and ingest -> store is the allowed direction.
 """
 
 from __future__ import annotations

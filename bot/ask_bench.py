@@ -57,7 +57,7 @@ def register(bench_sub) -> None:
 
 def generate(conn, n: int, seed: int = 7) -> list[dict]:
     """Questions over the corpus, spread across kinds; each knows the scope its floor queries use."""
-    from store import facts as facts_store
+    from agent.metric_facts import metric_value
 
     rng = random.Random(seed)
     companies = [
@@ -68,7 +68,7 @@ def generate(conn, n: int, seed: int = 7) -> list[dict]:
     for c in companies:
         items = conn.execute(ITEMS_SQL, (c["cik"],)).fetchall()
         for fy in c["years"]:
-            have = [m for m in METRIC_PHRASES if facts_store.metric_value(conn, c["cik"], m, fy) is not None]
+            have = [m for m in METRIC_PHRASES if metric_value(conn, c["cik"], m, fy) is not None]
             for m in have:
                 pool["numeric"].append({"kind": "numeric", "text": f"What was {c['name']}'s {METRIC_PHRASES[m]} in fiscal {fy}?",
                                         "cik": c["cik"], "fy": fy, "metrics": [m]})
@@ -113,7 +113,7 @@ def floor_ms(footnote, question: dict, answer) -> float:
     """The same bare queries the answer needed, timed on their own."""
     from agent.finance import FORMULAS
     from store import chunks as chunk_store
-    from store import facts as facts_store
+    from agent.metric_facts import metric_value
 
     start = time.perf_counter()
     plan = answer.plan or {}
@@ -131,9 +131,9 @@ def floor_ms(footnote, question: dict, answer) -> float:
                     for key in question["metrics"]:
                         if key in FORMULAS:
                             for inp in FORMULAS[key].inputs:
-                                facts_store.metric_value(conn, cik, inp.metric, fy + inp.offset)
+                                metric_value(conn, cik, inp.metric, fy + inp.offset)
                         else:
-                            facts_store.metric_value(conn, cik, key, fy)
+                            metric_value(conn, cik, key, fy)
     return (time.perf_counter() - start) * 1000
 
 
@@ -147,9 +147,9 @@ def _pct(values: list[float], q: float) -> float:
 
 def cmd_bench_ask(args, settings) -> int:
     from agent.answer import Turn
-    from agent.service import Footnote
+    from bot.wiring import open_footnote
 
-    with Footnote.open(settings.model_copy(update={"llm": "off"}), use_cache=False) as footnote:
+    with open_footnote(settings.model_copy(update={"llm": "off"}), use_cache=False) as footnote:
         with footnote.db.connection() as conn:
             empty = conn.execute("SELECT count(*) FROM filings").fetchone()[0] == 0
         if args.source and empty:
