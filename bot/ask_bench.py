@@ -17,6 +17,8 @@ import time
 import uuid
 from pathlib import Path
 
+from store import inventory
+
 KINDS = ("numeric", "derived", "compare", "trend", "qualitative")
 
 METRIC_PHRASES = {
@@ -36,12 +38,6 @@ QUALITATIVE = [
     ("7A", "How is {name} exposed to interest rate and foreign currency risk?"),
 ]
 
-COMPANIES_SQL = """
-SELECT c.cik, c.tickers[1], c.name, array_agg(DISTINCT f.fiscal_year ORDER BY f.fiscal_year)
-FROM companies c JOIN filings f ON f.cik = c.cik
-GROUP BY c.cik, c.tickers[1], c.name ORDER BY c.tickers[1]
-"""
-ITEMS_SQL = "SELECT DISTINCT f.fiscal_year, f.accession, s.item FROM filings f JOIN sections s ON s.accession = f.accession WHERE f.cik = %s"
 
 
 def register(bench_sub) -> None:
@@ -62,11 +58,11 @@ def generate(conn, n: int, seed: int = 7) -> list[dict]:
     rng = random.Random(seed)
     companies = [
         {"cik": int(cik), "ticker": t, "name": _short(name), "years": list(years)}
-        for cik, t, name, years in conn.execute(COMPANIES_SQL).fetchall()
+        for cik, t, name, years in inventory.companies_with_years(conn)
     ]
     pool: dict[str, list[dict]] = {k: [] for k in KINDS}
     for c in companies:
-        items = conn.execute(ITEMS_SQL, (c["cik"],)).fetchall()
+        items = inventory.items_of_company(conn, c["cik"])
         for fy in c["years"]:
             have = [m for m in METRIC_PHRASES if metric_value(conn, c["cik"], m, fy) is not None]
             for m in have:
@@ -151,7 +147,7 @@ def cmd_bench_ask(args, settings) -> int:
 
     with open_footnote(settings.model_copy(update={"llm": "off"}), use_cache=False) as footnote:
         with footnote.db.connection() as conn:
-            empty = conn.execute("SELECT count(*) FROM filings").fetchone()[0] == 0
+            empty = inventory.filing_count(conn) == 0
         if args.source and empty:
             from ingest.pipeline import ingest_folder
 

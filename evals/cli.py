@@ -85,9 +85,10 @@ def _ingested_only(cases, db) -> tuple[list, list]:
     """(cases whose companies are all in the database, the rest): for a partly ingested corpus."""
     from evals.sets import expected_tickers
 
+    from store.inventory import ingested_tickers
+
     with db.connection() as conn:
-        rows = conn.execute(INGESTED_TICKERS).fetchall()
-    have = {t.upper() for (tickers,) in rows for t in tickers}
+        have = {t.upper() for t in ingested_tickers(conn)}
     keep, skip = [], []
     skipped_threads = set()
     for c in cases:
@@ -103,8 +104,6 @@ def _ingested_only(cases, db) -> tuple[list, list]:
 
 # Sets that measure where the product stands (before and after a change): never gated.
 MEASURED_ONLY = frozenset({"dev"})
-
-INGESTED_TICKERS = "SELECT DISTINCT c.tickers FROM companies c JOIN filings f ON f.cik = c.cik"
 
 
 def run_group(group: str, db, settings, embedder, args) -> dict:

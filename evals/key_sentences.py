@@ -35,6 +35,8 @@ import weakref
 from collections.abc import Iterable
 from pathlib import Path
 
+from store import lookups
+
 COVER = 0.6  # a partial quote must cover this share of the key sentence
 
 _PLAIN = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "\u00a0": " ", "\u2009": " ", "\u202f": " "})
@@ -199,17 +201,6 @@ def key_refs(expect: dict) -> list[dict]:
 # Resolving references against the eval database
 
 
-ITEM_CHUNKS = """
-SELECT c.text FROM chunks c JOIN filings f ON f.accession = c.accession
-WHERE c.cik = %(cik)s AND f.fiscal_year = %(fy)s AND c.item = %(item)s AND f.form LIKE '10-K%%'
-ORDER BY c.accession, c.ordinal
-"""
-ITEM_SECTION = """
-SELECT s.text FROM sections s JOIN filings f ON f.accession = s.accession
-WHERE f.cik = %(cik)s AND f.fiscal_year = %(fy)s AND s.item = %(item)s AND f.form LIKE '10-K%%'
-"""
-CIK = "SELECT cik FROM companies WHERE %s = ANY(tickers) ORDER BY cik LIMIT 1"
-NAME = "SELECT name FROM companies WHERE cik = %s"
 
 
 class Resolver:
@@ -219,20 +210,18 @@ class Resolver:
         self.db = db
         self._texts: dict[tuple, str | None] = {}
 
-    def _rows(self, sql: str, params) -> list:
+    def _read(self, query, *args):
         with self.db.connection() as conn:
-            return conn.execute(sql, params).fetchall()
+            return query(conn, *args)
 
     def cik(self, ticker: str) -> int | None:
-        rows = self._rows(CIK, (ticker.upper(),))
-        return rows[0][0] if rows else None
+        return self._read(lookups.cik_for_ticker, ticker)
 
     def names(self, tickers: Iterable[str]) -> list[str]:
         out = []
         for t in tickers:
             cik = self.cik(t)
-            rows = self._rows(NAME, (cik,)) if cik is not None else []
-            out += [t] + [r[0] for r in rows if r[0]]
+            out += [t] + (self._read(lookups.company_names, cik) if cik is not None else [])
         return out
 
     def text(self, ref: dict) -> str | None:
@@ -245,9 +234,13 @@ class Resolver:
         cik = self.cik(ref["ticker"])
         if cik is None:
             return None
-        params = {"cik": cik, "fy": ref["fiscal_year"], "item": str(ref["item"]).upper()}
-        chunks = [r[0] for r in self._rows(ITEM_CHUNKS, params)]
-        for text in chunks + [" ".join(chunks)] + [r[0] for r in self._rows(ITEM_SECTION, params)]:
+        where = (cik, ref["fiscal_year"], str(ref["item"]).upper())
+        chunks = self._read(lookups.item_chunks, *where)
+        for text in chunks + [" ".join(chunks)]:
+            found = find_hashed(text, ref["sha1"], ref["chars"])
+            if found:
+                return found
+        for text in self._read(lookups.item_sections, *where):
             found = find_hashed(text, ref["sha1"], ref["chars"])
             if found:
                 return found

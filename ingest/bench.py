@@ -23,6 +23,9 @@ from pathlib import Path
 
 import psycopg
 
+from store import inventory
+from store.databases import create_database, database_size, drop_database
+
 
 def run_bench(settings, folder: Path, *, limit: int | None, out: Path, workers: int = 1, repeat: int = 1,
               compare_runtime: str | None = None) -> int:  # fmt: skip
@@ -96,9 +99,9 @@ def _pipeline_run(settings, embedder, folder: Path, limit: int | None, workers: 
     with _scratch_database(settings, embedder) as db:
         summary = ingest_folder(db, embedder, folder, limit=limit, progress=True, workers=workers)
         with db.connection() as conn:
-            texts = [f"{c}\n{t}" for c, t in conn.execute("SELECT context, text FROM chunks ORDER BY id")]
-            db_bytes = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
-            n_filings = conn.execute("SELECT count(*) FROM filings").fetchone()[0]
+            texts = [f"{c}\n{t}" for c, t in inventory.chunk_texts(conn)]
+            db_bytes = database_size(conn)
+            n_filings = inventory.filing_count(conn)
     run = {"summary": summary, "db_bytes": db_bytes, "n_filings": n_filings}
     return run, texts
 
@@ -178,8 +181,7 @@ def _scratch_database(settings, embedder):
         server = start_embedded(Path(tempfile.mkdtemp(prefix="bench-pg-", dir=settings.data_dir)), cleanup_mode="delete")
         admin = server.get_uri()
     name = f"footnote_bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+    create_database(admin, name)
     url = psycopg.conninfo.make_conninfo(admin, dbname=name)
     migrate(url, dim=embedder.dim, model=embedder.model_name)
     db = Database(url, max_size=2)
@@ -187,5 +189,4 @@ def _scratch_database(settings, embedder):
         yield db
     finally:
         db.close()
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        drop_database(admin, name)

@@ -315,7 +315,7 @@ def test_feedback_is_one_vote_per_user_shown_on_the_message_and_a_thumbs_down_as
 
     assert slack.fake.wait_for(reason) == ("wrong_company_year", "I meant fiscal 2023")
 
-    from bot import ledger
+    from store import ledger
 
     latest = ledger.latest_down(slack.db, 50)
     mine = next(r for r in latest if r["thread_key"] == key)

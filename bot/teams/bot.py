@@ -29,7 +29,8 @@ from botbuilder.core import ActivityHandler, BotAdapter, CardFactory, MessageFac
 from botbuilder.schema import Activity, ActivityTypes
 
 from agent.answer import Turn
-from bot import ledger, limits, render_chat
+from bot import limits, render_chat
+from store import ledger
 from bot.teams import cards
 from store import turns
 from store.errors import FootnoteError

@@ -9,7 +9,7 @@ import logging
 
 from slack_sdk.errors import SlackApiError
 
-from bot import ledger
+from store import ledger
 from bot.slack import blocks
 from bot.slack.blocks import FEEDBACK_DOWN, FEEDBACK_UP
 from bot.slack.listeners.commands.respond import send

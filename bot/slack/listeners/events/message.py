@@ -10,7 +10,7 @@ Footnote is left to the app_mention listener so it is answered once.
 
 from __future__ import annotations
 
-from bot import ledger
+from store import ledger
 from bot.slack.reply import Asked, first_delivery, question_text, thread_key
 
 ANSWERED_SUBTYPES = {None, "file_share", "thread_broadcast"}
