@@ -14,7 +14,7 @@ import re
 
 from agent import sentence_rank
 from agent.draft import Claim, Draft, Evidence
-from agent.graph import status
+from agent.progress import draft_text, status
 from agent.guards import financial_figures, number_tokens, split_sentences
 from agent.plan_scope import INJECTION
 from agent.plan import Plan
@@ -450,8 +450,8 @@ def compose(state, deps, config) -> dict:
     plan = Plan.model_validate(state["plan"])
     evidence = [Evidence.model_validate(e) for e in state.get("evidence") or []]
     cells = (state.get("retrieval") or {}).get("cells")
-    on_text = (config or {}).get("configurable", {}).get("on_text")
-    status(config, "Writing the answer...")
+    on_text = draft_text() if deps.stream_text else None
+    status("Writing the answer...")
     try:
         extra = {"embedder": deps.embedder} if getattr(deps.composer, "uses_embedder", False) else {}
         draft = deps.composer(state["question"], plan, evidence, cells=cells, on_text=on_text, **extra)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from agent.graph import status
+from agent.progress import status
 from agent.line_items import company_line
 from store import companies as company_store
 from store import facts as facts_store
@@ -202,7 +202,7 @@ def fetch(state, deps, config) -> dict:
         c.pop("available")
     names = ", ".join(c["name"] for c in resolved)
     years = sorted({y for c in resolved for y in c["fiscal_years"]})
-    status(config, f"Reading {names} ({', '.join(f'FY{y}' for y in years)})...")
+    status(f"Reading {names} ({', '.join(f'FY{y}' for y in years)})...")
     return {"resolved": resolved, **({"plan": plan} if switched else {})}
 
 

@@ -15,7 +15,7 @@ from itertools import zip_longest
 from agent.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.draft import Evidence
 from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key
-from agent.graph import status
+from agent.progress import status
 from agent.line_items import company_line
 from agent.line_items import tokens
 from agent.metric_facts import metric_value
@@ -422,7 +422,7 @@ def _prefer_items(hits: list, items: list[str]) -> list:
 def _prose(state, deps, config) -> dict:
     located = state["located"]
     queries = located["queries"] or [state["question"]]
-    status(config, "Searching the filing...")
+    status("Searching the filing...")
     embeddings = embed_queries(deps.embedder, queries)  # the composer reuses these vectors
     companies = state["resolved"]
     per_company = max(4, chunk_store.MAX_CHUNKS // max(1, len(companies)))

@@ -12,6 +12,7 @@ given model options (or a client), or any callables with the same signatures as
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import logging
@@ -20,13 +21,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from agent.answer import Answer, Turn
+from agent.answer import MAX_QUESTION_CHARS, Answer, Turn
 from store.embedding import Embedder
 from store.model_client import ModelOptions
 
 log = logging.getLogger(__name__)
-
-MAX_QUESTION_CHARS = 2000  # a question, not a pasted document: 20 KB is refused politely
 
 
 class Footnote:
@@ -41,7 +40,8 @@ class Footnote:
         use_cache: bool = True,
     ):
         from agent.compose import compose_extractive
-        from agent.graph import Deps, build_graph
+        from agent.context import Deps
+        from agent.graph import build_graph
         from agent.memory import make_checkpointer
         from agent.plan_rules import plan_rules
 
@@ -66,7 +66,7 @@ class Footnote:
         self.path = f"{answer_path(planner, composer)}@{code_version()}"
         _single_thread_queries(embedder)
         self.checkpointer = make_checkpointer(db)
-        self.graph = build_graph(self.checkpointer, deps=self.deps)
+        self.graph = build_graph(self.checkpointer)
 
     # --- answering -----------------------------------------------------------------------------
 
@@ -156,8 +156,7 @@ class Footnote:
                 hit = cache.get(conn, key, version)
             if hit is not None:
                 return self._replay(config, text, turn, hit, start)
-        config["configurable"].update(on_status=on_status, on_text=on_text)
-        final = self.graph.invoke(fresh_turn(text, turn.user), config, durability="exit")
+        final = self._run(fresh_turn(text, turn.user), config, on_status, on_text)
         answer = Answer.model_validate(final["answer"])
         answer.timings = {**final.get("timings", {}), "total": _ms(start)}
         if key is not None and answer.refusal_reason != "internal_error" and not answer.fallback:
@@ -165,12 +164,29 @@ class Footnote:
                 cache.put(conn, key, version, {"answer": answer.model_dump(mode="json"), "memory": final.get("memory")})
         return answer
 
+    def _run(self, update: dict, config, on_status, on_text) -> dict:
+        """Run the graph over one turn; its progress notes and draft text (the "custom" stream)
+        go to the callbacks as they come. A failing callback is dropped, never the turn."""
+        listeners = {"status": on_status, "text": on_text}
+        context = dataclasses.replace(self.deps, stream_text=on_text is not None)
+        final: dict = {}
+        for mode, chunk in self.graph.stream(update, config, context=context, stream_mode=["custom", "values"],
+                                             durability="exit"):  # fmt: skip
+            if mode == "values":
+                final = chunk
+                continue
+            for key, value in chunk.items():
+                if listeners.get(key) is not None:
+                    try:
+                        listeners[key](value)
+                    except Exception:
+                        log.exception("the %s listener failed; it gets no more", key)
+                        listeners[key] = None
+        return final
+
     def _memory(self, config) -> dict | None:
-        """The thread's memory as the last checkpoint holds it (one read, no graph state rebuilt)."""
-        saved = self.checkpointer.get_tuple(config)
-        if saved is None:
-            return None
-        return saved.checkpoint.get("channel_values", {}).get("memory")
+        """The thread's memory as its latest state holds it."""
+        return self.graph.get_state(config).values.get("memory")
 
     def _replay(self, config, text: str, turn: Turn, hit: dict, start: float) -> Answer:
         """A cached answer still moves the thread on: its memory is written as the turn's."""

@@ -27,7 +27,6 @@ Scoring (functions of plain data, the runner passes resolved texts in):
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import re
 import sys
@@ -35,24 +34,14 @@ import weakref
 from collections.abc import Iterable
 from pathlib import Path
 
+from evals.sentence_hash import digest, find_hashed, norm
 from store import lookups
 
 COVER = 0.6  # a partial quote must cover this share of the key sentence
 
-_PLAIN = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "\u00a0": " ", "\u2009": " ", "\u202f": " "})
 _ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)\s*")
 # The end of a sentence: . ! ? (maybe closed by a quote or bracket), space, a likely sentence start.
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+(?=[\"'(\[]?[A-Z0-9$•])")
-
-
-def norm(text: str) -> str:
-    """The hashed form. Frozen: changing it orphans every stored reference."""
-    text = (text or "").translate(_PLAIN)
-    return re.sub(r"\s+", " ", text).strip().lower()
-
-
-def digest(sentence: str) -> str:
-    return hashlib.sha1(norm(sentence).encode("utf-8")).hexdigest()
 
 
 def reference(ticker: str, fiscal_year: int, item: str, sentence: str) -> dict:
@@ -77,19 +66,6 @@ def sentences(text: str) -> list[str]:
                 pieces.append(piece)
         out += pieces
     return out
-
-
-def find_hashed(text: str, sha1: str, chars: int) -> str | None:
-    """The normalised window of `text` with this hash and length, starting at a word, if any."""
-    flat = norm(text)
-    if chars <= 0 or len(flat) < chars:
-        return None
-    starts = [0] + [m.end() for m in re.finditer(r"[ (\"'\[]", flat)]
-    for i in starts:
-        window = flat[i : i + chars]
-        if len(window) == chars and hashlib.sha1(window.encode("utf-8")).hexdigest() == sha1:
-            return window
-    return None
 
 
 # ---------------------------------------------------------------------------------------------
