@@ -16,7 +16,7 @@ from bot.settings import Settings
 from bot.slack.app import build_app
 from bot.slack.server import serving_http
 from store.errors import FootnoteError
-from tests.fakes.fake_slack import FakeSlack, SlackSender
+from bot.fakes.slack_api import FakeSlack, SlackSender
 from tests.test_slack import SECRET, SlackEnv, all_text, final_reply, slack_settings
 
 

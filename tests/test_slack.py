@@ -15,7 +15,7 @@ from slack_sdk.models.blocks import Block
 from bot.settings import Settings
 from bot.slack.app import build_app
 from bot.slack.server import serving_http
-from tests.fakes.fake_slack import BOT_ID, BOT_USER_ID, FakeSlack, SlackSender, attachment_problems, block_problems
+from bot.fakes.slack_api import BOT_ID, BOT_USER_ID, FakeSlack, SlackSender, attachment_problems, block_problems
 
 SECRET = "test-signing-secret"
 
@@ -264,7 +264,7 @@ def test_tickers_filings_and_help_commands(slack, footnote):
 
 
 def test_feedback_is_one_vote_per_user_shown_on_the_message_and_a_thumbs_down_asks_why(slack):
-    from tests.fakes.fake_slack import view_submission
+    from bot.fakes.slack_api import view_submission
 
     question = "What was Apple's revenue in fiscal 2024?"
     ts, event = slack.send.mention(question, channel="C0FEEDBACK")
@@ -404,7 +404,7 @@ def test_a_database_outage_gets_a_polite_private_reply(make_database, embedder, 
 
 def test_socket_mode_receives_an_event_acks_it_and_answers_in_the_thread(footnote, corpus_db):
     from bot.slack.server import socket_mode_handler
-    from tests.fakes.fake_slack import FakeSocketMode
+    from bot.fakes.slack_api import FakeSocketMode
 
     with FakeSlack() as fake, FakeSocketMode() as socket:
         fake.socket_url = socket.url

@@ -15,7 +15,7 @@ from bot.settings import Settings
 from bot.slack import blocks
 from bot.slack.app import build_app
 from bot.slack.server import serving_http
-from tests.fakes.fake_slack import FakeSlack, SlackSender, attachment_problems, block_problems
+from bot.fakes.slack_api import FakeSlack, SlackSender, attachment_problems, block_problems
 from tests.test_slack import SECRET, SlackEnv, all_text, final_reply, slack_settings
 
 

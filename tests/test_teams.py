@@ -17,7 +17,7 @@ from bot import render_chat
 from bot.settings import Settings
 from bot.teams.app import BOT_KEY, make_app
 from bot.teams.bot import FootnoteBot
-from tests.fakes.fake_connector import FakeConnector, activity
+from bot.fakes.connector import FakeConnector, activity
 from tests.test_slack import footnote  # noqa: F401  (fixture: the real Footnote over the corpus)
 
 

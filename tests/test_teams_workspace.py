@@ -15,7 +15,7 @@ from agent.answer import Answer, Citation, Table
 from bot.settings import Settings
 from bot.teams import cards
 from bot.teams.app import BOT_KEY, make_app
-from tests.fakes.fake_connector import FakeConnector, activity
+from bot.fakes.connector import FakeConnector, activity
 from tests.test_slack import footnote  # noqa: F401  (fixture: the real Footnote over the corpus)
 from tests.test_teams import card_text, teams_settings
 

@@ -21,14 +21,12 @@ import itertools
 import json
 import multiprocessing
 import statistics
-import sys
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 SECRET = "bench-signing-secret"
-REPO = Path(__file__).resolve().parents[2]
 
 QUESTIONS = [
     "What was {t}'s revenue in fiscal {y}?",
@@ -64,8 +62,7 @@ def _summary(values: list[float], name: str) -> dict:
 def slack_side(conn, questions: list[str], retries: int, concurrency: int, update_per_minute: int = 50) -> None:
     """Start the fake Web API, send its URL, get the app's events URL, fire every delivery, wait for
     every answer, and send back the figures measured on this side."""
-    sys.path.insert(0, str(REPO))
-    from tests.fakes.fake_slack import FakeSlack, SlackSender
+    from bot.fakes.slack_api import FakeSlack, SlackSender
 
     with FakeSlack(rate_limits={"chat.update": update_per_minute} if update_per_minute else None) as fake:
         conn.send(fake.base_url)
@@ -174,9 +171,6 @@ def _ok(environ, start_response):
 # --- the app's side ----------------------------------------------------------------------------
 
 def run_bench(args, settings) -> int:
-    if not (REPO / "tests" / "fakes" / "fake_slack.py").exists():
-        print("footnote bench slack: run it from the repository checkout (it uses tests/fakes/fake_slack.py)", file=sys.stderr)
-        return 2
     from pydantic import SecretStr
 
     from bot.wiring import open_footnote

@@ -17,12 +17,11 @@ import asyncio
 import json
 import multiprocessing
 import statistics
-import sys
 import time
 import uuid
 from pathlib import Path
 
-from bot.slack.bench import REPO, _questions, _summary
+from bot.slack.bench import _questions, _summary
 
 COMPARISONS = [
     "Compare revenue for {a} and {b} in fiscal {y}",
@@ -31,11 +30,10 @@ COMPARISONS = [
 
 
 def connector_side(conn, questions: list[str], concurrency: int) -> None:
-    sys.path.insert(0, str(REPO))
     import aiohttp
 
     from bot.teams.cards import utf16_bytes
-    from tests.fakes.fake_connector import FakeConnector, activity
+    from bot.fakes.connector import FakeConnector, activity
 
     with FakeConnector() as connector:
         conn.send(connector.url)
@@ -92,9 +90,6 @@ def _bench_questions(footnote, n: int) -> list[str]:
 
 
 def run_bench(args, settings) -> int:
-    if not (REPO / "tests" / "fakes" / "fake_connector.py").exists():
-        print("footnote bench teams: run it from the repository checkout (it uses tests/fakes/fake_connector.py)", file=sys.stderr)
-        return 2
     from aiohttp import web
 
     from bot.wiring import open_footnote
