@@ -192,8 +192,13 @@ def test_bad_or_stale_signatures_are_refused(slack):
     assert slack.send.post(body, "application/json", signature="v0=" + "0" * 64)[0] == 401
     assert slack.send.post(body, "application/json", timestamp=int(time.time()) - 10 * 60)[0] == 401
     assert SlackSender(slack.url, "some-other-secret").post(body, "application/json")[0] == 401
-    time.sleep(0.3)
-    assert slack.fake.calls_to("chat.postMessage") == []
+    # A signed question after them is answered; had a refused one been taken, its 👀 (the first
+    # thing the bot does, on the ack path) would have come first.
+    signed_ts, signed = slack.send.mention("What was Apple's revenue in fiscal 2024?", channel="C0SIG")
+    assert slack.send.event(signed)[0] == 200
+    final_reply(slack, "C0SIG", signed_ts)
+    assert [c.args["timestamp"] for c in slack.fake.calls_to("reactions.add")] == [signed_ts]
+    assert [c.args.get("thread_ts") for c in slack.fake.calls_to("chat.postMessage")] == [signed_ts]
 
 
 def test_own_messages_other_bots_edits_and_joins_are_ignored(slack):
@@ -210,9 +215,13 @@ def test_own_messages_other_bots_edits_and_joins_are_ignored(slack):
     ]
     for e in ignored:
         assert slack.send.event(e)[0] == 200
-    time.sleep(1.0)
-    assert [c.method for c in slack.fake.calls[before:]] == []
-    assert len(slack.fake.thread("C0IGNORE", ts)) == 1
+    # A thread's turns are answered in order: once the analyst's follow-up is answered, anything
+    # taken from the ignored events would have been answered before it.
+    follow_ts, follow_up = slack.send.message("and its net income?", channel="C0IGNORE", thread_ts=ts)
+    slack.send.event(follow_up)
+    thread = final_reply(slack, "C0IGNORE", ts, count=2)
+    assert len(thread) == 2
+    assert [c.args["timestamp"] for c in slack.fake.calls[before:] if c.method == "reactions.add"] == [follow_ts]
 
 
 def response_table(args: dict) -> dict:
