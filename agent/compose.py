@@ -19,6 +19,7 @@ from agent.guards import financial_figures, number_tokens, split_sentences
 from agent.plan_scope import INJECTION
 from agent.plan import Plan
 from agent.query_vectors import embed_queries
+from agent.state import plan_of
 
 log = logging.getLogger(__name__)
 
@@ -447,7 +448,7 @@ def _table(cells, companies, years, metrics) -> dict:
 
 
 def compose(state, deps, config) -> dict:
-    plan = Plan.model_validate(state["plan"])
+    plan = plan_of(state)
     evidence = [Evidence.model_validate(e) for e in state.get("evidence") or []]
     cells = (state.get("retrieval") or {}).get("cells")
     on_text = draft_text() if deps.stream_text else None

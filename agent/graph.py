@@ -18,16 +18,16 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
 from agent.context import Deps
-from agent.state import FootnoteState
+from agent.state import FootnoteState, plan_of
 
 NODES = ("plan", "fetch", "locate", "retrieve", "compose", "cite_check", "meta", "refuse", "remember")
 
 
 def route_after_plan(state: FootnoteState) -> Literal["meta", "refuse", "fetch"]:
-    plan = state["plan"]
-    if plan["route"] == "meta":
+    plan = plan_of(state)
+    if plan.route == "meta":
         return "meta"
-    if plan["route"] == "refusal" or state.get("refusal"):
+    if plan.route == "refusal" or state.get("refusal"):
         return "refuse"
     return "fetch"
 

@@ -307,8 +307,8 @@ def code_version() -> str:
     digest = hashlib.sha256()
     root = Path(__file__).resolve().parents[1]
     for package in ("agent", "store"):
-        for path in sorted((root / package).glob("*.py")):
-            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        for path in sorted((root / package).rglob("*.py")):  # subpackages too
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:12]
 
 

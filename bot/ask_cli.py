@@ -30,7 +30,7 @@ def register(sub) -> None:
     chat.add_argument("--thread", default=None, help="resume a thread by id")
     chat.add_argument("--no-cache", action="store_true", help="do not read or write the answer cache")
     chat.set_defaults(func=cmd_chat)
-    from agent import statement
+    from bot import statement_cli as statement
 
     statement.register(sub)
 

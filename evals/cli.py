@@ -51,11 +51,13 @@ def _progress(verbose: bool):
 
 def _answer_fn(db, embedder, settings):
     from agent.answer import Turn
-    from agent.service import Footnote
+    from agent.service import Footnote, answerers
     from ingest.runtime_check import check_runtime
 
     check_runtime(db, embedder)  # a corpus embedded on another runtime: proven equivalent once, or refused
-    agent = Footnote(db, embedder, settings, use_cache=False)  # every question answered, not replayed
+    planner, composer = answerers(settings.model_options() if settings.llm_configured else None)
+    agent = Footnote(db, embedder, planner=planner, composer=composer, deadline_s=settings.answer_deadline_s,
+                     use_cache=False)  # every question answered, not replayed
 
     def answer(thread_key: str, question: str):
         return agent.answer(Turn(thread_key=thread_key, user="eval", text=question))

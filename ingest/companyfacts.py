@@ -11,7 +11,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from store.fiscal import is_annual
-from store.parsed import Fact
+from store.parsed import Fact, parse_date
 
 
 def parse_companyfacts(data: dict) -> tuple[int, str, list[Fact]]:
@@ -80,12 +80,3 @@ def companyfacts_anchors(facts: list[Fact]) -> list[tuple[date, int]]:
             into[f.accession] = (f.period_end, f.fy)
     merged = {**other, **annual}
     return sorted(set(merged.values()))
-
-
-def parse_date(value) -> date | None:
-    if not value:
-        return None
-    try:
-        return date.fromisoformat(str(value)[:10])
-    except ValueError:
-        return None

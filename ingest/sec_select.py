@@ -15,6 +15,8 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 
+from store.parsed import parse_date
+
 FORMS = ("10-K", "10-K/A")
 
 
@@ -129,10 +131,3 @@ def older_pages(submissions: dict, years: tuple[int, int] | None) -> list[str]:
         for page in (submissions.get("filings") or {}).get("files") or []
         if page.get("name") and str(page.get("filingTo") or "9999") >= start
     ]
-
-
-def parse_date(value) -> date | None:
-    try:
-        return date.fromisoformat(str(value)[:10]) if value else None
-    except ValueError:
-        return None

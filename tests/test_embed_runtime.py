@@ -24,6 +24,9 @@ from store.errors import EmbeddingMismatch
 from tests import agent_corpus
 from tests.conftest import MODEL_DIR
 
+# Whole ingests, subprocesses or servers: `make test-fast` leaves these out.
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parents[1]
 
 # Our own sentences, of very different lengths (the last is past the 256-token window).

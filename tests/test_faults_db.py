@@ -18,6 +18,9 @@ import pytest
 from store.db import Database, is_outage
 from tests.fakes.tcp_faults import Blackhole, Cable
 
+# Whole ingests, subprocesses or servers: `make test-fast` leaves these out.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -229,6 +229,7 @@ def test_a_formula_without_an_input_names_what_is_missing(footnote):
 # --- upgrading an ingested corpus -------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_labels_refresh_without_re_embedding(make_database, embedder):
     from ingest.pipeline import ingest_folder
     from ingest.refresh_labels import refresh_labels
@@ -290,7 +291,7 @@ def test_a_line_phrase_no_label_names_is_tried_as_a_member(footnote):
 
 
 def test_a_statement_prints_its_rows_in_order_every_cell_cited(corpus_db):
-    from agent.statement import render
+    from bot.statement_cli import render
 
     with corpus_db.connection() as conn:
         text = render(conn, "AAPL", 2024, "income")
