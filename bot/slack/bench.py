@@ -3,7 +3,7 @@
 N distinct signed mentions go to the real HTTP app (Bolt + WSGI on loopback) with C requests in
 flight; every event is then delivered again R times with `X-Slack-Retry-Num`, the way Slack
 retries, while the first copies are still being answered. Slack's side (the sender and the fake
-Web API from tests/fakes, so run it from a checkout) lives in its own process, as Slack's servers
+Web API, bot/fakes/slack_api.py) lives in its own process, as Slack's servers
 do, so it does not compete with the app for the interpreter lock.
 
 The fake Web API rate-limits chat.update as Slack's Tier 3 does (50 a minute, 429 with

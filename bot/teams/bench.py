@@ -3,8 +3,8 @@ and how large its cards get as Teams counts them.
 
 N distinct message activities go to the real aiohttp endpoint (CloudAdapter + FootnoteBot, auth
 off as with the Emulator) with C in flight, each delivered twice (the Bot Framework redelivers
-what it thinks was lost). The Bot Framework's side (sender and the fake connector from
-tests/fakes, so run it from a checkout) lives in its own process.
+what it thinks was lost). The Bot Framework's side (sender and the fake connector,
+bot/fakes/connector.py) lives in its own process.
 
 Figures: time to the HTTP response p50/p99 (Microsoft asks for one within 15 s; the target is p99
 under 200 ms whatever the answer takes), time until the answer arrives, duplicates (must be 0),
