@@ -25,7 +25,7 @@ INGEST_ARGS = --from tests/fixtures/sec
 INGEST_NOTE = No FROM folder and no SEC_IDENTITY: ingesting the small sample filings in tests/fixtures/sec.
 endif
 
-.PHONY: install ingest run chat test clean ingest-args
+.PHONY: install ingest run chat test test-fast clean ingest-args
 
 # constraints.txt pins every dependency to the versions the tests last passed with.
 CONSTRAINTS := -c constraints.txt
@@ -58,6 +58,10 @@ run: ingest
 test: install
 	$(BIN)/python -m pytest -q
 	$(BIN)/footnote eval --set fixtures --gate
+
+# The inner loop: every test but those marked slow (servers, subprocesses, whole ingests). CI runs `test`.
+test-fast: install
+	$(BIN)/python -m pytest -q -m "not slow"
 
 # The arguments `make ingest` passes to `footnote ingest`, for checking the selection.
 ingest-args:

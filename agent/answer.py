@@ -21,6 +21,9 @@ RefusalReason = Literal[
 ]
 
 
+MAX_QUESTION_CHARS = 2000  # a question, not a pasted document: 20 KB is refused politely
+
+
 class Turn(BaseModel):
     """What an adapter hands the agent: nothing platform-specific."""
 

@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from agent.answer import Answer, Calculation, Citation, Number, Table
 from agent.draft import Draft, Evidence
-from agent.graph import status
+from agent.progress import status
 from agent.guards import check_claims, check_table, evidence_sources, numbers_supported
 from agent.state import traced_plan
 
@@ -42,7 +42,7 @@ def _marks(ns: list[int]) -> str:
 
 
 def cite_check(state, deps, config) -> dict:
-    status(config, "Checking every figure and quote against the filing...")
+    status("Checking every figure and quote against the filing...")
     draft = Draft.model_validate(state["draft"])
     evidence = {e["id"]: Evidence.model_validate(e) for e in state.get("evidence") or []}
     calculations = state.get("calculations") or []

@@ -151,12 +151,9 @@ class CompanyDirectory:
 
     @classmethod
     def load(cls, conn: psycopg.Connection) -> CompanyDirectory:
-        covered = conn.execute("SELECT cik, name, tickers FROM companies ORDER BY cik").fetchall()
-        sec = conn.execute("SELECT ticker, cik, title FROM sec_tickers").fetchall()
-        years: dict[int, list[int]] = {}
-        for cik, fy in conn.execute("SELECT DISTINCT cik, fiscal_year FROM filings WHERE form LIKE '10-K%' ORDER BY 1, 2").fetchall():
-            years.setdefault(cik, []).append(fy)
-        return cls.from_rows([(r[0], r[1], list(r[2] or [])) for r in covered], sec, years)
+        from store.companies import directory_rows
+
+        return cls.from_rows(*directory_rows(conn))
 
     # --- lookups ------------------------------------------------------------------------------
 

@@ -14,11 +14,12 @@ import re
 
 from agent import sentence_rank
 from agent.draft import Claim, Draft, Evidence
-from agent.graph import status
+from agent.progress import draft_text, status
 from agent.guards import financial_figures, number_tokens, split_sentences
 from agent.plan_scope import INJECTION
 from agent.plan import Plan
 from agent.query_vectors import embed_queries
+from agent.state import plan_of
 
 log = logging.getLogger(__name__)
 
@@ -463,11 +464,11 @@ def _table(cells, companies, years, metrics) -> dict:
 
 
 def compose(state, deps, config) -> dict:
-    plan = Plan.model_validate(state["plan"])
+    plan = plan_of(state)
     evidence = [Evidence.model_validate(e) for e in state.get("evidence") or []]
     cells = (state.get("retrieval") or {}).get("cells")
-    on_text = (config or {}).get("configurable", {}).get("on_text")
-    status(config, "Writing the answer...")
+    on_text = draft_text() if deps.stream_text else None
+    status("Writing the answer...")
     if (state.get("retrieval") or {}).get("new_sentences") is not None:  # a 10-Q's new risk factors, quoted
         from agent.quarter_prose import changes_draft
 

@@ -7,9 +7,9 @@ always come from the extractive composer (templated from the facts, never from t
 A model error, a timeout, unusable output, or a model that finds nothing to say, falls back to
 the extractive draft with `Draft.fallback` saying why.
 
-Streaming: the reply is the same JSON object, streamed; complete claim objects are picked out of
-the growing text and their sentences passed to `on_text` as soon as each closes. What streams is
-the draft; the verified Answer that cite_check builds is what ships.
+Streaming: the reply is the same JSON object, streamed; pydantic's partial JSON parsing reads the
+growing text, and each claim's sentence goes to `on_text` as soon as all its fields are in. What
+streams is the draft; the verified Answer that cite_check builds is what ships.
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ import re
 from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict
+from pydantic_core import from_json
 
 from agent import prompts
 from agent.draft import Claim, Draft, Evidence
 from agent.plan import Plan
-from agent.structured_output import ModelError, ObjectScanner, chat_json, stream_json, strict_schema
+from agent.structured_output import ModelError, chat_json, stream_json, strict_schema
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,33 @@ class ModelDraft(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     claims: list[ModelClaim]
+
+
+class ClaimStream:
+    """The claims of a streamed ModelDraft, each returned once, when all its fields are complete
+    (partial parsing leaves an unfinished string out, so a present field is a finished one)."""
+
+    FIELDS = frozenset(ModelClaim.model_fields)
+
+    def __init__(self):
+        self._text = ""
+        self._done = 0
+
+    def feed(self, delta: str) -> list[dict]:
+        self._text += delta
+        try:
+            data = from_json(self._text, allow_partial=True)
+        except ValueError:
+            return []
+        claims = data.get("claims") if isinstance(data, dict) else None
+        fresh = []
+        while isinstance(claims, list) and self._done < len(claims):
+            claim = claims[self._done]
+            if not (isinstance(claim, dict) and self.FIELDS <= claim.keys()):
+                break
+            fresh.append(claim)
+            self._done += 1
+        return fresh
 
 
 def _schema(evidence: list[Evidence]) -> dict:
@@ -122,12 +150,12 @@ def _draft_claims(question, plan, evidence, *, client, model, timeout, on_text) 
     if on_text is None:
         drafted = chat_json(client, model=model, messages=messages, output=ModelDraft, name="footnote_claims", timeout=timeout, schema=schema)
     else:
-        scanner = ObjectScanner(depth=2)
+        scanner = ClaimStream()
         showing = [True]  # the draft display is best effort: a failing callback stops it, not the turn
 
         def on_delta(delta: str) -> None:
             for obj in scanner.feed(delta):
-                text = obj.get("text") if isinstance(obj, dict) else None
+                text = obj.get("text")
                 if showing[0] and isinstance(text, str) and text.strip() and not is_instruction(text):
                     try:
                         on_text(text.strip() + " ")
@@ -163,15 +191,8 @@ def _draft_claims(question, plan, evidence, *, client, model, timeout, on_text) 
     return claims
 
 
-def make_composer(settings, client=None) -> Callable[..., Draft]:
-    """The composer the graph calls: extractive, or the model's when one is configured."""
-    if not settings.llm_configured:
-        return extractive_composer()
-    if client is None:
-        from agent.llm_client import make_openai_client
-
-        client = make_openai_client(settings)
-    model, timeout = settings.openai_model, settings.openai_timeout_s
+def make_composer(client, *, model: str, timeout: float) -> Callable[..., Draft]:
+    """The model's composer as the graph calls it, over an OpenAI-compatible `client`."""
 
     def composer(question: str, plan: Plan, evidence: list[Evidence], *, cells=None, on_text=None) -> Draft:
         return compose_llm(

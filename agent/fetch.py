@@ -10,18 +10,11 @@ from __future__ import annotations
 
 import re
 
-from agent.graph import status
+from agent.progress import status
 from agent.line_items import company_line
+from store import companies as company_store
 from store import facts as facts_store
 from store.display_names import display_name
-
-COMPANY_SQL = "SELECT cik, name, tickers FROM companies WHERE %s = ANY(tickers)"
-SEC_TICKER_SQL = "SELECT cik, title FROM sec_tickers WHERE ticker = %s"
-FILINGS_SQL = """
-SELECT DISTINCT ON (fiscal_year) fiscal_year, accession, url, form, period_end
-FROM filings WHERE cik = %s AND form LIKE '10-K%%'
-ORDER BY fiscal_year DESC, (form = '10-K') DESC, period_end DESC, filed DESC NULLS LAST
-"""
 
 NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
 
@@ -30,21 +23,21 @@ _EXPLAIN = re.compile(r"\b(?:why|drove|drive[nrs]?|driving|reasons?|caused?|expl
 EXPLAIN_QUERY = "increased decreased primarily due to higher lower compared to the prior year"
 
 def _company(conn, ticker: str) -> dict | None:
-    row = conn.execute(COMPANY_SQL, (ticker.upper(),)).fetchone()
+    row = company_store.company_by_ticker(conn, ticker)
     if row is None:
         return None
     return {"ticker": ticker.upper(), "cik": int(row[0]), "name": display_name(row[1])}
 
 
 def _not_covered_name(conn, ticker: str) -> str:
-    row = conn.execute(SEC_TICKER_SQL, (ticker.upper(),)).fetchone()
+    row = company_store.sec_title(conn, ticker)
     return f"{display_name(row[1])} ({ticker.upper()})" if row else ticker.upper()
 
 
 def _filings(conn, cik: int) -> dict[int, dict]:
     return {
         int(fy): {"accession": acc, "url": url, "form": form, "period_end": str(pe)}
-        for fy, acc, url, form, pe in conn.execute(FILINGS_SQL, (cik,)).fetchall()
+        for fy, acc, url, form, pe in company_store.filings_by_year(conn, cik)
     }
 
 
@@ -272,7 +265,7 @@ def fetch(state, deps, config) -> dict:
         c.pop("available")
     names = ", ".join(c["name"] for c in resolved)
     years = sorted({y for c in resolved for y in c["fiscal_years"]})
-    status(config, f"Reading {names} ({', '.join(f'FY{y}' for y in years)})...")
+    status(f"Reading {names} ({', '.join(f'FY{y}' for y in years)})...")
     return {"resolved": resolved, **({"plan": plan} if switched else {})}
 
 

@@ -10,19 +10,16 @@ from __future__ import annotations
 
 from langgraph.checkpoint.postgres import PostgresSaver
 
+from store.locks import session_lock
+
 _SETUP_LOCK = 815432
 
 
 def make_checkpointer(db) -> PostgresSaver:
     saver = PostgresSaver(db.pool)
-    # A session lock, not a transaction: setup() builds indexes CONCURRENTLY, which would wait
-    # forever on an open transaction of ours.
-    with db.connection() as conn:
-        conn.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
-        try:
-            saver.setup()
-        finally:
-            conn.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK,))
+    # A session lock, not a transaction: setup() builds indexes CONCURRENTLY.
+    with db.connection() as conn, session_lock(conn, _SETUP_LOCK):
+        saver.setup()
     return saver
 
 

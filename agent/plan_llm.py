@@ -262,17 +262,8 @@ def resolve_company(directory, name: str) -> str | None:
     return None
 
 
-def make_planner(settings, client=None) -> Callable[..., Plan]:
-    """The planner the graph calls: the rules planner, or the model's when one is configured."""
-    if not settings.llm_configured:
-        from agent.plan_rules import plan_rules
-
-        return plan_rules
-    if client is None:
-        from agent.llm_client import make_openai_client
-
-        client = make_openai_client(settings)
-    model, timeout = settings.openai_model, settings.openai_timeout_s
+def make_planner(client, *, model: str, timeout: float) -> Callable[..., Plan]:
+    """The model's planner as the graph calls it, over an OpenAI-compatible `client`."""
 
     def planner(text: str, *, previous: Plan | None = None, directory=None) -> Plan:
         return plan_llm(text, previous=previous, directory=directory, client=client, model=model, timeout=timeout)

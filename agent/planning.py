@@ -11,7 +11,7 @@ import logging
 
 from pydantic import ValidationError
 
-from agent.graph import status
+from agent.progress import status
 from agent.plan import Plan
 
 log = logging.getLogger(__name__)
@@ -31,7 +31,7 @@ def previous_plan(state) -> Plan | None:
 
 
 def plan(state, deps, config) -> dict:
-    status(config, "Reading your question...")
+    status("Reading your question...")
     question = state["question"]
     previous = previous_plan(state)
     fallback = None

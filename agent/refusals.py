@@ -156,7 +156,7 @@ def spelled(n: int) -> str:
 
 
 def _question_limit() -> int:
-    from agent.service import MAX_QUESTION_CHARS
+    from agent.answer import MAX_QUESTION_CHARS
 
     return MAX_QUESTION_CHARS
 

@@ -15,9 +15,10 @@ from itertools import zip_longest
 from agent.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.draft import Evidence
 from agent.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key
-from agent.graph import status
+from agent.progress import status
 from agent.line_items import company_line, labels_of, printed_index, printed_order
 from agent.line_items import tokens
+from agent.metric_facts import metric_value
 from agent.plan_formulas import evaluate, metrics_of, operand_label, operand_parts
 from agent.segments import axes_for, display_name, find_member, key_parts, member_parts
 from agent.plan_words import line_parts
@@ -86,7 +87,7 @@ class _Facts:
                     self.conn, self.company["cik"], self.orders[metric_key], fy,
                     as_of_accession=self.company.get("as_of_accession"), unit=METRICS[metric_key].unit)
             else:
-                fact = facts_store.metric_value(
+                fact = metric_value(
                     self.conn, self.company["cik"], metric_key, fy, as_of_accession=self.company.get("as_of_accession")
                 )
             self.found[key] = _fact_evidence(self.company, metric_key, fy, fact) if fact else None
@@ -499,7 +500,7 @@ def _prose(state, deps, config) -> dict:
     if (state["plan"].get("period") or {}).get("changes"):  # what a 10-Q's risk factors add to the 10-K's
         return _risk_changes(state, deps)
     queries = located["queries"] or [state["question"]]
-    status(config, "Searching the filing...")
+    status("Searching the filing...")
     embeddings = embed_queries(deps.embedder, queries)  # the composer reuses these vectors
     companies = state["resolved"]
     per_company = max(4, chunk_store.MAX_CHUNKS // max(1, len(companies)))

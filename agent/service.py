@@ -1,60 +1,57 @@
 """The agent's front door for every channel (CLI, Slack, Teams): a Turn in, an Answer out.
 
-Adapters hold one Footnote per process. It owns the compiled graph, its Postgres checkpointer
-and the embedder; nothing here knows about Slack or Teams. `Footnote.open(settings)` opens the
-database, the embedder and the checkpointer once and closes them on exit.
+Adapters hold one Footnote per process. It owns the compiled graph and its Postgres
+checkpointer; nothing here knows about Slack or Teams, and nothing here reads settings: the entry
+point (bot/wiring.py) opens the database and builds the embedder and the planner and composer, and
+hands them in.
 
-The planner and composer are chosen here: the deterministic pair by default, a model's when the
-settings configure one (or a client is passed as `llm`), or any callables passed as `planner` /
-`composer` with the same signatures as `agent.plan_rules.plan_rules` and
-`agent.compose.compose_extractive`.
+The planner and composer are the deterministic pair by default, a model's when `answerers` is
+given model options (or a client), or any callables with the same signatures as
+`agent.plan_rules.plan_rules` and `agent.compose.compose_extractive`.
 """
 
 from __future__ import annotations
 
-import contextlib
+import dataclasses
 import functools
 import hashlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-from agent.answer import Answer, Turn
+from agent.answer import MAX_QUESTION_CHARS, Answer, Turn
+from store.embedding import Embedder
+from store.model_client import ModelOptions
 
 log = logging.getLogger(__name__)
-
-MAX_QUESTION_CHARS = 2000  # a question, not a pasted document: 20 KB is refused politely
 
 
 class Footnote:
     def __init__(
         self,
         db,
-        embedder,
-        settings,
+        embedder: Embedder,
         *,
-        llm=None,
         planner: Callable | None = None,
         composer: Callable | None = None,
+        deadline_s: float | None = None,
         use_cache: bool = True,
     ):
         from agent.compose import compose_extractive
-        from agent.graph import Deps, build_graph
+        from agent.context import Deps
+        from agent.graph import build_graph
         from agent.memory import make_checkpointer
         from agent.plan_rules import plan_rules
         from store.turns import ThreadLocks
 
         self.db = db
         self.embedder = embedder
-        self.settings = settings
-        self.llm = llm
+        self.deadline_s = deadline_s
         self.use_cache = use_cache
-        if planner is None or composer is None:
-            model_planner, model_composer = _model_parts(settings, llm)
-            planner = planner or model_planner or plan_rules
-            composer = composer or model_composer or compose_extractive
+        planner = planner or plan_rules
+        composer = composer or compose_extractive
         self._directory_lock = threading.Lock()
         self._directory_version: str | None = None
         self.deps = Deps(
@@ -71,37 +68,7 @@ class Footnote:
         _single_thread_queries(embedder)
         self.checkpointer = make_checkpointer(db)
         self.thread_locks = ThreadLocks(db.url)
-        self.graph = build_graph(self.checkpointer, deps=self.deps)
-
-    @classmethod
-    @contextlib.contextmanager
-    def open(cls, settings, *, background: bool = False, **kwargs) -> Iterator[Footnote]:
-        """The configured database, embedder and checkpointer, opened once for a process.
-
-        `background=True` (the bots) yields an `Opening` as soon as the database is open: the
-        server can listen and acknowledge at once while the graph (langgraph's imports are
-        seconds on a busy machine) and then the embedding model load on a background thread."""
-        from ingest.embed import make_embedder
-        from ingest.runtime_check import check_runtime
-        from store.cli import open_for
-
-        with open_for(settings) as db:
-            embedder = make_embedder(settings)
-            check_runtime(db, embedder)  # a corpus from another runtime: proven equal once, or refused
-            if background:
-                opening = Opening(db, lambda: cls(db, embedder, settings, **kwargs))
-                try:
-                    yield opening
-                finally:
-                    opening.join()  # never close the database under a half-built Footnote
-            else:
-                footnote = cls(db, embedder, settings, **kwargs)
-                try:
-                    yield footnote
-                finally:
-                    footnote.thread_locks.close()
-
-    from_settings = open
+        self.graph = build_graph(self.checkpointer)
 
     # --- answering -----------------------------------------------------------------------------
 
@@ -128,7 +95,7 @@ class Footnote:
             )
         if not text:
             text = "help"
-        deadline = getattr(self.settings, "answer_deadline_s", None)
+        deadline = self.deadline_s
         if not deadline:
             return self._guarded(turn, text, on_status, on_text, start)
         return self._within(deadline, turn, text, on_status, on_text, start)
@@ -197,8 +164,7 @@ class Footnote:
                 hit = cache.get(conn, key, version)
             if hit is not None:
                 return self._replay(config, text, turn, hit, start)
-        config["configurable"].update(on_status=on_status, on_text=on_text)
-        final = self.graph.invoke(fresh_turn(text, turn.user), config, durability="exit")
+        final = self._run(fresh_turn(text, turn.user), config, on_status, on_text)
         answer = Answer.model_validate(final["answer"])
         answer.timings = {**final.get("timings", {}), "total": _ms(start)}
         if key is not None and answer.refusal_reason != "internal_error" and not answer.fallback:
@@ -206,12 +172,29 @@ class Footnote:
                 cache.put(conn, key, version, {"answer": answer.model_dump(mode="json"), "memory": final.get("memory")})
         return answer
 
+    def _run(self, update: dict, config, on_status, on_text) -> dict:
+        """Run the graph over one turn; its progress notes and draft text (the "custom" stream)
+        go to the callbacks as they come. A failing callback is dropped, never the turn."""
+        listeners = {"status": on_status, "text": on_text}
+        context = dataclasses.replace(self.deps, stream_text=on_text is not None)
+        final: dict = {}
+        for mode, chunk in self.graph.stream(update, config, context=context, stream_mode=["custom", "values"],
+                                             durability="exit"):  # fmt: skip
+            if mode == "values":
+                final = chunk
+                continue
+            for key, value in chunk.items():
+                if listeners.get(key) is not None:
+                    try:
+                        listeners[key](value)
+                    except Exception:
+                        log.exception("the %s listener failed; it gets no more", key)
+                        listeners[key] = None
+        return final
+
     def _memory(self, config) -> dict | None:
-        """The thread's memory as the last checkpoint holds it (one read, no graph state rebuilt)."""
-        saved = self.checkpointer.get_tuple(config)
-        if saved is None:
-            return None
-        return saved.checkpoint.get("channel_values", {}).get("memory")
+        """The thread's memory as its latest state holds it."""
+        return self.graph.get_state(config).values.get("memory")
 
     def _replay(self, config, text: str, turn: Turn, hit: dict, start: float) -> Answer:
         """A cached answer still moves the thread on: its memory is written as the turn's."""
@@ -332,8 +315,8 @@ def code_version() -> str:
     digest = hashlib.sha256()
     root = Path(__file__).resolve().parents[1]
     for package in ("agent", "store"):
-        for path in sorted((root / package).glob("*.py")):
-            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        for path in sorted((root / package).rglob("*.py")):  # subpackages too
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:12]
 
 
@@ -349,16 +332,25 @@ def answer_path(planner, composer) -> str:
     return f"{part(planner, 'rules')}/{part(composer, 'extractive')}"
 
 
-def _model_parts(settings, llm) -> tuple[Callable | None, Callable | None]:
-    """The model planner and composer when a model is configured (or a client given), else None."""
-    if llm is None and not getattr(settings, "llm_configured", False):
-        return None, None
+def answerers(model: ModelOptions | None, client=None) -> tuple[Callable, Callable]:
+    """The planner and composer: a model's when model options (or a client) are given, else the
+    deterministic pair. `client` is the OpenAI-compatible client to use (built from `model` when
+    omitted)."""
+    from agent.compose import compose_extractive
+    from agent.plan_rules import plan_rules
+
+    if model is None and client is None:
+        return plan_rules, compose_extractive
     from agent.compose_llm import make_composer
     from agent.plan_llm import make_planner
 
-    if llm is not None and not getattr(settings, "llm_configured", False):
-        settings = settings.model_copy(update={"openai_base_url": settings.openai_base_url or "http://llm.invalid", "llm": "auto"})
-    return make_planner(settings, client=llm), make_composer(settings, client=llm)
+    model = model or ModelOptions()
+    if client is None:
+        from store.model_client import openai_client
+
+        client = openai_client(model)
+    return (make_planner(client, model=model.model, timeout=model.timeout_s),
+            make_composer(client, model=model.model, timeout=model.timeout_s))  # fmt: skip
 
 
 def _single_thread_queries(embedder) -> None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Annotated, TypedDict
 
+from agent.plan import Plan
+
 
 def merge_timings(old: dict | None, new: dict | None) -> dict:
     """Each node adds its own timing; a new turn's input (None) starts the dict afresh."""
@@ -76,6 +78,13 @@ def fresh_turn(question: str, user: str = "") -> dict:
     state.update({key: None for key in PER_TURN})
     state["timings"] = None
     return state
+
+
+def plan_of(state) -> Plan | None:
+    """The turn's plan as the Plan model: how a node reads it (the state keeps it as JSON, for the
+    checkpointer)."""
+    raw = state.get("plan")
+    return Plan.model_validate(raw) if raw else None
 
 
 def traced_plan(state) -> dict | None:

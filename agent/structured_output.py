@@ -6,15 +6,14 @@ ask for the strict schema, retry once in JSON mode if the server rejects the for
 validate what comes back ourselves. Every failure becomes a ModelError with a short reason that
 the caller records when it falls back to the deterministic path.
 
-Streaming uses the same schema: `iter_objects` picks complete objects out of the growing JSON
-text, so a composer can show each claim as soon as the model has finished writing it.
+Streaming uses the same schema; the composer reads the growing text with pydantic's partial JSON
+parsing (agent/compose_llm.py), so it can show each claim as soon as the model has written it.
 """
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from pydantic import BaseModel, ValidationError
 
@@ -170,48 +169,3 @@ def stream_json(
         raise _classify(exc) from None
     return parse_json("".join(parts), output)
 
-
-class ObjectScanner:
-    """Finds complete JSON objects nested at `depth` inside a growing JSON text.
-
-    For `{"claims": [{...}, {...}]}` the claim objects open at depth 2. Feed text as it streams
-    in; `feed` returns the objects that became complete. Strings and escapes are tracked so braces
-    inside claim text do not confuse it.
-    """
-
-    def __init__(self, depth: int = 2):
-        self.depth_wanted = depth
-        self._depth = 0
-        self._in_string = False
-        self._escape = False
-        self._current: list[str] | None = None
-
-    def feed(self, text: str) -> Iterator[dict]:
-        for ch in text:
-            if self._current is not None:
-                self._current.append(ch)
-            if self._in_string:
-                if self._escape:
-                    self._escape = False
-                elif ch == "\\":
-                    self._escape = True
-                elif ch == '"':
-                    self._in_string = False
-                continue
-            if ch == '"':
-                self._in_string = True
-            elif ch == "{":
-                self._depth += 1
-                if self._depth == self.depth_wanted:
-                    self._current = [ch]
-            elif ch == "}":
-                if self._depth == self.depth_wanted and self._current is not None:
-                    raw = "".join(self._current)
-                    self._current = None
-                    try:
-                        obj = json.loads(raw)
-                    except ValueError:
-                        obj = None
-                    if isinstance(obj, dict):
-                        yield obj
-                self._depth -= 1

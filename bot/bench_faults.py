@@ -60,9 +60,9 @@ def cmd_bench_faults(args, settings) -> int:
     for server in ("serve", "slack_http"):
         results[f"body_{server}"] = bodies(server)
         results[f"idle_{server}"] = idle_connections(server, args.idle)
-    from agent.service import Footnote
+    from bot.wiring import open_footnote
 
-    with Footnote.open(settings, use_cache=False) as footnote:
+    with open_footnote(settings, use_cache=False) as footnote:
         results["fuzz"] = fuzz(footnote, args.messages, args.seed)
     for part, figures in results.items():
         print(f"{part}: " + ", ".join(f"{k}={v}" for k, v in figures.items()))

@@ -32,9 +32,9 @@ def chat_outage(settings, *, questions: int = 5, outage_s: float = 5.0) -> dict:
     import psycopg
 
     from bot.outage import UNAVAILABLE_TEXT
-    from tests.fakes.fake_connector import FakeConnector, activity
-    from tests.fakes.fake_slack import FakeSlack, SlackSender
-    from tests.fakes.tcp_faults import Cable
+    from bot.fakes.connector import FakeConnector, activity
+    from bot.fakes.slack_api import FakeSlack, SlackSender
+    from bot.fakes.tcp_faults import Cable
 
     if not settings.database_url:
         return {"skipped": "needs DATABASE_URL (a server reachable over TCP)"}

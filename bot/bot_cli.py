@@ -93,14 +93,14 @@ def register_bench(bench_sub) -> None:
 
 
 def cmd_slack(args, settings) -> int:
-    from agent.service import Footnote
+    from bot.wiring import open_footnote
     from bot.slack.app import build_app
     from bot.slack.server import run_http, run_socket_mode
     from store.errors import FootnoteError
 
     if not args.http and not settings.slack_app_token:
         raise FootnoteError("Socket Mode needs SLACK_APP_TOKEN (an xapp- token with connections:write); or run with --http.")
-    with Footnote.open(settings, background=True) as footnote:
+    with open_footnote(settings, background=True) as footnote:
         app = build_app(settings, footnote, footnote.db)
         footnote.start()  # the graph and the model load while the server already listens
         if args.http:
@@ -111,7 +111,7 @@ def cmd_slack(args, settings) -> int:
 
 
 def cmd_serve(args, settings) -> int:
-    from agent.service import Footnote
+    from bot.wiring import open_footnote
     from bot.slack.app import build_app
     from bot.teams.app import listen_host, messages_handler
     from bot.web import make_front, run
@@ -124,7 +124,7 @@ def cmd_serve(args, settings) -> int:
         log.warning("Teams endpoint off: %s", exc)
         teams_on = False
     slack_on = bool(settings.slack_bot_token and settings.slack_signing_secret)
-    with Footnote.open(settings) as footnote:
+    with open_footnote(settings) as footnote:
         handoff, outage, answerers = None, None, []
         queue = (slack_on or teams_on) and args.answer_processes > 0
         if queue:
@@ -162,12 +162,12 @@ def start_worker(*, workers: int = 4, env: dict | None = None, extra: tuple[str,
 
 
 def cmd_worker(args, settings) -> int:
-    from agent.service import Footnote
+    from bot.wiring import open_footnote
     from bot.slack.app import build_app
     from bot.teams.app import messages_handler
     from bot.worker import run_worker, slack_handler, teams_handler
 
-    with Footnote.open(settings, background=True, use_cache=not args.no_cache) as footnote:
+    with open_footnote(settings, background=True, use_cache=not args.no_cache) as footnote:
         handlers = {}
         if settings.slack_bot_token and settings.slack_signing_secret:
             handlers["slack"] = slack_handler(build_app(settings, footnote, footnote.db, workers=args.workers,
@@ -185,11 +185,11 @@ def cmd_worker(args, settings) -> int:
 
 
 def cmd_teams(args, settings) -> int:
-    from agent.service import Footnote
+    from bot.wiring import open_footnote
     from bot.teams.app import listen_host, run
 
     host = listen_host(settings, args.host, insecure_no_auth=args.insecure_no_auth)
-    with Footnote.open(settings, background=True) as footnote:
+    with open_footnote(settings, background=True) as footnote:
         footnote.start()  # the graph and the model load while the server already listens
         run(settings, footnote, host, args.port)
     return 0

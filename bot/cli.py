@@ -14,7 +14,7 @@ from store.errors import FootnoteError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from agent import cli as agent_cli
+    from bot import ask_cli
     from bot import bot_cli
     from evals import cli as evals_cli
     from ingest import cli as ingest_cli
@@ -27,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="benchmarks that print figures and write them to a file")
     bench_sub = bench.add_subparsers(dest="bench", metavar="WHAT")
     bench.set_defaults(func=lambda args, settings: bench.print_help() or 0)
-    for module in (store_cli, ingest_cli, agent_cli, bot_cli, evals_cli):
+    for module in (store_cli, ingest_cli, ask_cli, bot_cli, evals_cli):
         module.register(sub)
         if hasattr(module, "register_bench"):
             module.register_bench(bench_sub)

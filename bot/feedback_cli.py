@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from bot import ledger
+from store import ledger
 
 
 def register(sub) -> None:

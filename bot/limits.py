@@ -12,7 +12,7 @@ import threading
 import time
 from collections import deque
 
-from agent.service import MAX_QUESTION_CHARS
+from agent.answer import MAX_QUESTION_CHARS
 
 WINDOW_S = 60.0
 

@@ -86,6 +86,32 @@ class Settings(BaseSettings):
         admins = {a.strip() for a in self.chat_admins.split(",") if a.strip()}
         return "*" in admins or user in admins
 
+    def model_options(self):
+        """The model service's own options: what the model client receives instead of Settings."""
+        from store.model_client import ModelOptions
+
+        return ModelOptions(
+            model=self.openai_model,
+            timeout_s=self.openai_timeout_s,
+            api_key=self.openai_api_key,
+            base_url=self.openai_base_url,
+            azure_endpoint=self.azure_openai_endpoint,
+            azure_api_key=self.azure_openai_api_key,
+            azure_api_version=self.azure_openai_api_version,
+        )
+
+    def embedding_options(self):
+        """Which embedder to build, and where the local model's export is cached."""
+        from store.embedding import EmbeddingOptions
+
+        return EmbeddingOptions(
+            provider=self.embedding_provider,
+            model=self.resolved_embedding_model,
+            runtime=self.embedding_runtime,
+            model_dir=self.model_dir or self.data_dir / "models",
+            client=self.model_options() if self.embedding_provider == "openai" else None,
+        )
+
     @property
     def resolved_embedding_model(self) -> str:
         if self.embedding_model:

@@ -36,6 +36,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from aiohttp import web
 
+from store import inventory
+
 log = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 1 << 20
@@ -249,7 +251,7 @@ def _busy(text: str) -> web.Response:
 def _healthz(footnote):
     def database_answers() -> None:
         with footnote.db.connection() as conn:
-            conn.execute("SELECT 1")
+            inventory.ping(conn)
 
     async def healthz(request: web.Request) -> web.Response:
         try:

@@ -7,22 +7,14 @@ HNSW index is bypassed), so the baseline is the method itself, not an approximat
 
 from __future__ import annotations
 
-DENSE_TOP_K = """
-SELECT c.id, c.cik
-FROM chunks c
-ORDER BY c.embedding <=> %s
-LIMIT %s
-"""
+from store.lookups import dense_top_k as exact_top_k
 
 
 def dense_top_k(db, embedder, question: str, k: int = 8) -> list[tuple[int, int]]:
     """[(chunk id, cik)] of the k chunks nearest to the question, best first."""
     vector = embedder.embed_query(question)
     with db.connection() as conn:
-        with conn.transaction():
-            conn.execute("SET LOCAL enable_indexscan = off")
-            rows = conn.execute(DENSE_TOP_K, (vector, k)).fetchall()
-    return [(int(r[0]), int(r[1])) for r in rows]
+        return exact_top_k(conn, vector, k)
 
 
 def score_baseline(hits: list[tuple[int, int]], gold: set[int], expected_ciks: set[int]) -> dict:

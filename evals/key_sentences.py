@@ -27,7 +27,6 @@ Scoring (functions of plain data, the runner passes resolved texts in):
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import re
 import sys
@@ -35,22 +34,14 @@ import weakref
 from collections.abc import Iterable
 from pathlib import Path
 
+from evals.sentence_hash import digest, find_hashed, norm
+from store import lookups
+
 COVER = 0.6  # a partial quote must cover this share of the key sentence
 
-_PLAIN = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "\u00a0": " ", "\u2009": " ", "\u202f": " "})
 _ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)\s*")
 # The end of a sentence: . ! ? (maybe closed by a quote or bracket), space, a likely sentence start.
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+(?=[\"'(\[]?[A-Z0-9$•])")
-
-
-def norm(text: str) -> str:
-    """The hashed form. Frozen: changing it orphans every stored reference."""
-    text = (text or "").translate(_PLAIN)
-    return re.sub(r"\s+", " ", text).strip().lower()
-
-
-def digest(sentence: str) -> str:
-    return hashlib.sha1(norm(sentence).encode("utf-8")).hexdigest()
 
 
 def reference(ticker: str, fiscal_year: int, item: str, sentence: str) -> dict:
@@ -75,19 +66,6 @@ def sentences(text: str) -> list[str]:
                 pieces.append(piece)
         out += pieces
     return out
-
-
-def find_hashed(text: str, sha1: str, chars: int) -> str | None:
-    """The normalised window of `text` with this hash and length, starting at a word, if any."""
-    flat = norm(text)
-    if chars <= 0 or len(flat) < chars:
-        return None
-    starts = [0] + [m.end() for m in re.finditer(r"[ (\"'\[]", flat)]
-    for i in starts:
-        window = flat[i : i + chars]
-        if len(window) == chars and hashlib.sha1(window.encode("utf-8")).hexdigest() == sha1:
-            return window
-    return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -199,17 +177,6 @@ def key_refs(expect: dict) -> list[dict]:
 # Resolving references against the eval database
 
 
-ITEM_CHUNKS = """
-SELECT c.text FROM chunks c JOIN filings f ON f.accession = c.accession
-WHERE c.cik = %(cik)s AND f.fiscal_year = %(fy)s AND c.item = %(item)s AND f.form LIKE '10-K%%'
-ORDER BY c.accession, c.ordinal
-"""
-ITEM_SECTION = """
-SELECT s.text FROM sections s JOIN filings f ON f.accession = s.accession
-WHERE f.cik = %(cik)s AND f.fiscal_year = %(fy)s AND s.item = %(item)s AND f.form LIKE '10-K%%'
-"""
-CIK = "SELECT cik FROM companies WHERE %s = ANY(tickers) ORDER BY cik LIMIT 1"
-NAME = "SELECT name FROM companies WHERE cik = %s"
 
 
 class Resolver:
@@ -219,20 +186,18 @@ class Resolver:
         self.db = db
         self._texts: dict[tuple, str | None] = {}
 
-    def _rows(self, sql: str, params) -> list:
+    def _read(self, query, *args):
         with self.db.connection() as conn:
-            return conn.execute(sql, params).fetchall()
+            return query(conn, *args)
 
     def cik(self, ticker: str) -> int | None:
-        rows = self._rows(CIK, (ticker.upper(),))
-        return rows[0][0] if rows else None
+        return self._read(lookups.cik_for_ticker, ticker)
 
     def names(self, tickers: Iterable[str]) -> list[str]:
         out = []
         for t in tickers:
             cik = self.cik(t)
-            rows = self._rows(NAME, (cik,)) if cik is not None else []
-            out += [t] + [r[0] for r in rows if r[0]]
+            out += [t] + (self._read(lookups.company_names, cik) if cik is not None else [])
         return out
 
     def text(self, ref: dict) -> str | None:
@@ -245,9 +210,13 @@ class Resolver:
         cik = self.cik(ref["ticker"])
         if cik is None:
             return None
-        params = {"cik": cik, "fy": ref["fiscal_year"], "item": str(ref["item"]).upper()}
-        chunks = [r[0] for r in self._rows(ITEM_CHUNKS, params)]
-        for text in chunks + [" ".join(chunks)] + [r[0] for r in self._rows(ITEM_SECTION, params)]:
+        where = (cik, ref["fiscal_year"], str(ref["item"]).upper())
+        chunks = self._read(lookups.item_chunks, *where)
+        for text in chunks + [" ".join(chunks)]:
+            found = find_hashed(text, ref["sha1"], ref["chars"])
+            if found:
+                return found
+        for text in self._read(lookups.item_sections, *where):
             found = find_hashed(text, ref["sha1"], ref["chars"])
             if found:
                 return found

@@ -1,8 +1,8 @@
 """What the scorers need from the corpus, fetched once per question: chunk texts, stored facts,
 the chunks that hold a question's expected evidence.
 
-Queries read the store's tables directly (not the agent's code paths), so a bug in the agent's
-retrieval cannot make its own answers look grounded.
+Queries (store/lookups.py) read the store's tables directly (not the agent's code paths), so a
+bug in the agent's retrieval cannot make its own answers look grounded.
 """
 
 from __future__ import annotations
@@ -11,28 +11,8 @@ import re
 import numpy as np
 
 from evals.scorers import evidence_matches, to_decimal
-
-CIK_FOR_TICKER = "SELECT cik FROM companies WHERE %s = ANY(tickers) ORDER BY cik LIMIT 1"
-CHUNK_TEXT = "SELECT text FROM chunks WHERE id = %s"
-CHUNKS_OF_ITEM = "SELECT text FROM chunks WHERE accession = %s AND item = %s ORDER BY ordinal"
-FACT_WITH_VALUE = """
-SELECT 1 FROM facts
-WHERE cik = %s AND taxonomy = %s AND concept = %s AND value = %s AND (%s OR NOT dimensional)
-  AND (%s::int IS NULL OR fiscal_year = %s::int)
-LIMIT 1
-"""
-FACT_IN_FILING = """
-SELECT 1 FROM facts
-WHERE accession = %s AND taxonomy = %s AND concept = %s AND value = %s
-LIMIT 1
-"""
-EVIDENCE_CANDIDATES = """
-SELECT c.id, c.text FROM chunks c JOIN filings f ON f.accession = c.accession
-WHERE c.cik = %(cik)s
-  AND (%(fy)s::int IS NULL OR f.fiscal_year = %(fy)s::int)
-  AND (%(item)s::text IS NULL OR c.item = %(item)s::text)
-"""
-CORPUS_COUNTS = "SELECT (SELECT count(*) FROM filings), (SELECT count(*) FROM chunks), (SELECT count(*) FROM facts)"
+from store import lookups
+from store.inventory import corpus_counts
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
 
@@ -53,21 +33,19 @@ class CorpusLookup:
 
     def counts(self) -> tuple[int, int, int]:
         with self.db.connection() as conn:
-            return tuple(conn.execute(CORPUS_COUNTS).fetchone())
+            return corpus_counts(conn)
 
     def cik(self, ticker: str) -> int | None:
         ticker = (ticker or "").upper()
         if ticker not in self._cik:
             with self.db.connection() as conn:
-                row = conn.execute(CIK_FOR_TICKER, (ticker,)).fetchone()
-            self._cik[ticker] = row[0] if row else None
+                self._cik[ticker] = lookups.cik_for_ticker(conn, ticker)
         return self._cik[ticker]
 
     def chunk_by_id(self, chunk_id: int) -> str | None:
         if chunk_id not in self._chunks:
             with self.db.connection() as conn:
-                row = conn.execute(CHUNK_TEXT, (chunk_id,)).fetchone()
-            self._chunks[chunk_id] = row[0] if row else None
+                self._chunks[chunk_id] = lookups.chunk_text(conn, chunk_id)
         return self._chunks[chunk_id]
 
     def chunk_text(self, citation: dict) -> str | None:
@@ -76,8 +54,8 @@ class CorpusLookup:
             return self.chunk_by_id(int(citation["chunk_id"]))
         if citation.get("accession") and citation.get("item"):
             with self.db.connection() as conn:
-                rows = conn.execute(CHUNKS_OF_ITEM, (citation["accession"], citation["item"])).fetchall()
-            return "\n".join(r[0] for r in rows) or None
+                texts = lookups.item_chunk_texts(conn, citation["accession"], citation["item"])
+            return "\n".join(texts) or None
         return None
 
     def fact_exists(self, number: dict) -> bool:
@@ -90,8 +68,8 @@ class CorpusLookup:
         taxonomy, name = split_concept(number.get("concept", ""))
         fy = number.get("fiscal_year")
         with self.db.connection() as conn:
-            params = (cik, taxonomy, name, value, bool(number.get("dims")), fy, fy)
-            return conn.execute(FACT_WITH_VALUE, params).fetchone() is not None
+            return lookups.fact_with_value(conn, cik, taxonomy, name, value, dimensional=bool(number.get("dims")),
+                                           fiscal_year=fy)  # fmt: skip
 
     def fact_ok(self, citation: dict) -> bool:
         """The cited filing reports this concept with this value (any period of it)."""
@@ -100,9 +78,8 @@ class CorpusLookup:
             return False
         taxonomy, name = split_concept(citation.get("concept", ""))
         with self.db.connection() as conn:
-            row = conn.execute(FACT_IN_FILING, (citation.get("accession"), taxonomy, name, value)).fetchone()
-        if row is not None:
-            return True
+            if lookups.fact_in_filing(conn, citation.get("accession"), taxonomy, name, value):
+                return True
         # The filing may be cited while the fact came from companyfacts under another accession.
         return self.fact_exists({**citation, "value": str(value), "fiscal_year": None})
 
@@ -113,9 +90,8 @@ class CorpusLookup:
             cik = self.cik(ev["ticker"])
             if cik is None:
                 continue
-            params = {"cik": cik, "fy": ev.get("fiscal_year"), "item": ev.get("item")}
             with self.db.connection() as conn:
-                rows = conn.execute(EVIDENCE_CANDIDATES, params).fetchall()
+                rows = lookups.evidence_candidates(conn, cik, ev.get("fiscal_year"), ev.get("item"))
             gold |= {row[0] for row in rows if evidence_matches(ev, row[1])}
         return gold
 

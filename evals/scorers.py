@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from evals.display import Shown, equals_as_displayed, same_value, shown_numbers, to_decimal
+from evals.sentence_hash import find_hashed
 from evals.sets import accepted_reasons, accepted_routes, expected_tickers
 
 
@@ -469,8 +470,6 @@ def recall_at_k(retrieved: list[int], gold: set[int], k: int) -> bool:
 def evidence_matches(ev: dict, text: str) -> bool:
     """A chunk is the expected evidence when it holds the phrase, all the keywords or the key sentence."""
     if ev.get("sha1"):
-        from evals.key_sentences import find_hashed
-
         return find_hashed(text, ev["sha1"], int(ev.get("chars") or 0)) is not None
     hay = normalize(text)
     if ev.get("phrase"):

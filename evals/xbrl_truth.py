@@ -25,6 +25,8 @@ from pathlib import Path
 
 from lxml import etree
 
+from store.parsed import parse_date as _date
+
 NS = {
     "ix": "http://www.xbrl.org/2013/inlineXBRL",
     "xbrli": "http://www.xbrl.org/2003/instance",
@@ -116,10 +118,6 @@ def parse_ixbrl(raw: bytes) -> dict:
 def _read(path: Path) -> bytes:
     """SEC's formats, gzipped or not."""
     return gzip.open(path, "rb").read() if path.suffix == ".gz" else path.read_bytes()
-
-
-def _date(s: str) -> date:
-    return date.fromisoformat(s[:10])
 
 
 def fiscal_year_of(end: date, filing_end: date, filing_fy: int) -> int:

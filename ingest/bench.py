@@ -23,20 +23,23 @@ from pathlib import Path
 
 import psycopg
 
+from store import inventory
+from store.databases import create_database, database_size, drop_database
+
 
 def run_bench(settings, folder: Path, *, limit: int | None, out: Path, workers: int = 1, repeat: int = 1,
               compare_runtime: str | None = None) -> int:  # fmt: skip
     """`compare_runtime` (e.g. "torch") measures the local model on that runtime too, in the same
     run and alternating with the configured one, and reports both and the speed-up."""
-    from ingest.embed import make_embedder
+    from store.embedding import make_embedder
 
     folder = Path(folder)
     if not (folder / "filings").is_dir():
         print(f"bench ingest: skipped, {folder} is not a corpus in SEC's layout (no filings/ folder)")
         return 0
-    embedders = {getattr(settings, "embedding_runtime", "onnx"): make_embedder(settings)}
+    embedders = {settings.embedding_runtime: make_embedder(settings.embedding_options())}
     if compare_runtime and compare_runtime not in embedders:
-        embedders[compare_runtime] = make_embedder(settings, runtime=compare_runtime)
+        embedders[compare_runtime] = make_embedder(settings.embedding_options(), runtime=compare_runtime)
     for embedder in embedders.values():
         embedder.embed(["warm-up: load the model before the clock starts"])
     load_before = os.getloadavg()
@@ -96,9 +99,9 @@ def _pipeline_run(settings, embedder, folder: Path, limit: int | None, workers: 
     with _scratch_database(settings, embedder) as db:
         summary = ingest_folder(db, embedder, folder, limit=limit, progress=True, workers=workers)
         with db.connection() as conn:
-            texts = [f"{c}\n{t}" for c, t in conn.execute("SELECT context, text FROM chunks ORDER BY id")]
-            db_bytes = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
-            n_filings = conn.execute("SELECT count(*) FROM filings").fetchone()[0]
+            texts = [f"{c}\n{t}" for c, t in inventory.chunk_texts(conn)]
+            db_bytes = database_size(conn)
+            n_filings = inventory.filing_count(conn)
     run = {"summary": summary, "db_bytes": db_bytes, "n_filings": n_filings}
     return run, texts
 
@@ -178,8 +181,7 @@ def _scratch_database(settings, embedder):
         server = start_embedded(Path(tempfile.mkdtemp(prefix="bench-pg-", dir=settings.data_dir)), cleanup_mode="delete")
         admin = server.get_uri()
     name = f"footnote_bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+    create_database(admin, name)
     url = psycopg.conninfo.make_conninfo(admin, dbname=name)
     migrate(url, dim=embedder.dim, model=embedder.model_name)
     db = Database(url, max_size=2)
@@ -187,5 +189,4 @@ def _scratch_database(settings, embedder):
         yield db
     finally:
         db.close()
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        drop_database(admin, name)

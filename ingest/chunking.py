@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ingest.model import ChunkDraft, FilingMeta, Section
+from store.parsed import ChunkDraft, FilingMeta, Section
 from store.items import QUARTERLY_TITLES, item_label
 
 ITEM_TITLES = {

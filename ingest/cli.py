@@ -72,7 +72,7 @@ def _split(text: str | None) -> list[str]:
 def cmd_ingest(args, settings) -> int:
     from tqdm.contrib.logging import logging_redirect_tqdm
 
-    from ingest.embed import make_embedder
+    from store.embedding import make_embedder
     from ingest.pipeline import ingest_folder
     from store.cli import open_for
 
@@ -107,7 +107,7 @@ def cmd_ingest(args, settings) -> int:
         for line in refreshed.lines():
             print(line)
         return PARTIAL if refreshed.failed else 0
-    embedder = make_embedder(settings)
+    embedder = make_embedder(settings.embedding_options())
     # A log line (edgartools, the database) is printed above the progress bar, not through it.
     with open_for(settings) as db, logging_redirect_tqdm():
         summary = ingest_folder(db, embedder, folder, tickers=tickers or None, progress=not args.quiet,

@@ -1,7 +1,7 @@
 """Read SEC's companyfacts JSON (data.sec.gov/api/xbrl/companyfacts/CIK##########.json).
 
 Every fact keeps fy/fp/form/frame/filed/accn exactly as SEC gives them; which fiscal year a
-period belongs to is decided later from anchors (`ingest.fiscal`), because `fy` here is the
+period belongs to is decided later from anchors (`store.fiscal`), because `fy` here is the
 fiscal year of the filing that reported the value, not of the period.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
-from ingest.fiscal import is_annual
-from ingest.model import Fact
+from store.fiscal import is_annual
+from store.parsed import Fact, parse_date
 
 
 def parse_companyfacts(data: dict) -> tuple[int, str, list[Fact]]:
@@ -80,12 +80,3 @@ def companyfacts_anchors(facts: list[Fact]) -> list[tuple[date, int]]:
             into[f.accession] = (f.period_end, f.fy)
     merged = {**other, **annual}
     return sorted(set(merged.values()))
-
-
-def parse_date(value) -> date | None:
-    if not value:
-        return None
-    try:
-        return date.fromisoformat(str(value)[:10])
-    except ValueError:
-        return None

@@ -18,7 +18,8 @@ from decimal import Decimal, InvalidOperation
 
 from ingest.chunking import ITEM_TITLES
 from ingest.line_items import parse_line_items
-from ingest.model import Fact, FilingMeta, ParsedFiling, Section
+from store.parsed import Fact, FilingMeta, ParsedFiling, Section
+from store.parsed import parse_date as _date
 from ingest.page_index import XREF_HEADING, cross_reference_items, find_items_by_index
 from ingest.sections import (
     WANTED_ITEMS,
@@ -149,15 +150,6 @@ def _period_end(fact) -> date | None:
         if d:
             return d
     return _date(fact.value)
-
-
-def _date(value) -> date | None:
-    if not value:
-        return None
-    try:
-        return date.fromisoformat(str(value).strip()[:10])
-    except ValueError:
-        return None
 
 
 # -- sections ------------------------------------------------------------------------------

@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         files = [f for f in files if f.parent.name in tickers]
     embedder = None
     if args.chunks:
-        from ingest.embed import LocalEmbedder
+        from store.embedding import LocalEmbedder
 
         embedder = LocalEmbedder()
     from ingest.edgar_dirs import confine_edgartools

@@ -13,10 +13,10 @@ import hashlib
 from dataclasses import replace
 from datetime import date
 
-from ingest.fiscal import quarter_before_year_end, year_end_after
+from store.fiscal import quarter_before_year_end, year_end_after
 from ingest.html10k import FilingParseError, _cover, _decode, _facts, _parse
 from ingest.line_items import parse_line_items
-from ingest.model import FilingMeta, ParsedFiling, Section
+from store.parsed import FilingMeta, ParsedFiling, Section
 from ingest.sections import ItemText, is_stub, normalize_item_text, overlap_ratio
 from ingest.sections10q import MIN_CHARS, better, edgar_key, find_quarterly_items, has_body
 from store.items import QUARTERLY_ITEMS, QUARTERLY_TITLES

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from ingest.companyfacts import parse_date
+from store.parsed import parse_date
 from ingest.sec_select import normalize_ticker, parse_ticker_map, submission_rows
 
 FILING_NAME = re.compile(

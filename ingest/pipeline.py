@@ -31,11 +31,11 @@ from tqdm import tqdm
 
 from ingest.chunking import chunk_sections, embedding_input
 from ingest.companyfacts import companyfacts_anchors, parse_companyfacts
-from ingest.fiscal import fiscal_quarter_for, fiscal_year_anchors, fiscal_year_for, quarter_anchor
+from store.fiscal import fiscal_quarter_for, fiscal_year_anchors, fiscal_year_for, quarter_anchor
 from ingest.html10k import FilingParseError, filing_key, parse_10k
 from ingest.html10q import parse_10q
 from ingest.local import FilingFile, LocalCorpus, read_bytes, read_json, scan_folder, sha256_of
-from ingest.model import ChunkDraft, ParsedFiling
+from store.parsed import ChunkDraft, ParsedFiling
 from ingest.runtime_check import check_runtime
 from ingest.summary import FilingOutcome, IngestSummary
 from store import writes

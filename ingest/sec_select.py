@@ -17,6 +17,8 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 
+from store.parsed import parse_date
+
 FORMS = ("10-K", "10-K/A")
 QUARTERLY_FORMS = ("10-Q", "10-Q/A")
 
@@ -152,10 +154,3 @@ def older_pages(submissions: dict, years: tuple[int, int] | None) -> list[str]:
         for page in (submissions.get("filings") or {}).get("files") or []
         if page.get("name") and str(page.get("filingTo") or "9999") >= start
     ]
-
-
-def parse_date(value) -> date | None:
-    try:
-        return date.fromisoformat(str(value)[:10]) if value else None
-    except ValueError:
-        return None

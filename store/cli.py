@@ -10,9 +10,9 @@ from store.db import describe_url, open_database
 @contextlib.contextmanager
 def open_for(settings, *, check_embedding: bool = True):
     """The configured database, opened and migrated for the configured embedding model."""
-    from ingest.embed import embedding_identity
+    from store.embedding import embedding_identity
 
-    model, dim = embedding_identity(settings)
+    model, dim = embedding_identity(settings.embedding_options())
     with open_database(
         settings.database_url,
         settings.data_dir,

@@ -16,7 +16,7 @@ from decimal import Decimal
 
 import psycopg
 
-# An annual duration: 52/53-week years and calendar years (ingest.fiscal.is_annual uses 357..378).
+# An annual duration: 52/53-week years and calendar years (store.fiscal.is_annual uses 357..378).
 ANNUAL_DAYS = (350, 380)
 # Only annual reports count: companyfacts also carries us-gaap facts from proxy statements (pay
 # versus performance tables repeat five years of net income), 10-Qs (prior year-end balance
@@ -195,16 +195,6 @@ def annual_value(
         filed=filed, form=form, filing_fiscal_year=filing_fy,
         url=filing_url or edgar_index_url(fcik, accession),
     )
-
-
-def metric_value(conn: psycopg.Connection, cik: int, metric_key: str, fiscal_year: int, *,
-                 as_of_accession: str | None = None) -> FactRow | None:
-    """`annual_value` for a key of agent.concepts.METRICS, with its concepts and unit."""
-    from agent.concepts import METRICS  # the table lives with the agent; the SQL stays here
-
-    metric = METRICS[metric_key]
-    return annual_value(conn, cik, list(metric.concepts), fiscal_year, as_of_accession=as_of_accession,
-                        unit=metric.unit)
 
 
 def available_fiscal_years(conn: psycopg.Connection, cik: int) -> list[int]:

@@ -189,7 +189,7 @@ MIGRATIONS: list[str] = [
     # quarter end (a cover date). Read with the duration: three months ending at Q2 is Q2, six
     # months is the first half (year to date), an instant is the balance at Q2's end, a year is
     # the fiscal year (Q4). filings.fiscal_period says Q1/Q2/Q3 for a 10-Q, FY for a 10-K.
-    # Filled at ingest (ingest.fiscal.fiscal_quarter_for), and for facts stored before this
+    # Filled at ingest (store.fiscal.fiscal_quarter_for), and for facts stored before this
     # migration by the next `footnote ingest` (corpus_meta 'fiscal_quarters' records it is done).
     """
     ALTER TABLE facts ADD COLUMN IF NOT EXISTS fiscal_quarter smallint;

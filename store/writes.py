@@ -21,7 +21,7 @@ import numpy as np
 import psycopg
 from psycopg.types.json import Jsonb
 
-from ingest.model import ChunkDraft, Fact, ParsedFiling
+from store.parsed import ChunkDraft, Fact, ParsedFiling
 from store import labels
 
 UPSERT_COMPANY = """
@@ -113,7 +113,7 @@ UPDATE facts SET fiscal_year = p.fiscal_year, fiscal_quarter = p.fiscal_quarter
 PERIODS_TEMP_DROP = "DROP TABLE IF EXISTS fact_periods_in"
 FILING_ANCHORS = "SELECT period_end, fiscal_year FROM filings WHERE cik = %s AND fiscal_period = 'FY'"
 # A company with no 10-K yet: each 10-Q's cover names its fiscal year and quarter, so the year
-# ends (4 - quarter) quarters of 91.31 days after the period (ingest.fiscal.quarter_anchor).
+# ends (4 - quarter) quarters of 91.31 days after the period (store.fiscal.quarter_anchor).
 QUARTER_ANCHORS = """
 SELECT period_end + round((4 - substr(fiscal_period, 2, 1)::int) * 91.31)::int, fiscal_year
   FROM filings
@@ -275,8 +275,8 @@ def refresh_fiscal_years(conn: psycopg.Connection, cik: int) -> int:
     A filing ingested later can add an anchor that settles the year of an older fact, so the
     pipeline calls this once per company whose data changed.
     """
-    from ingest.fiscal import fiscal_quarter_for, fiscal_year_for
-    from ingest.fiscal import fiscal_year_anchors as dedupe
+    from store.fiscal import fiscal_quarter_for, fiscal_year_for
+    from store.fiscal import fiscal_year_anchors as dedupe
 
     anchors = dedupe(fiscal_year_anchors(conn, cik))
     if not anchors:

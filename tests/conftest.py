@@ -94,7 +94,7 @@ def db(_scratch_db) -> Database:
 
 @pytest.fixture(scope="session")
 def embedder():
-    from ingest.embed import LocalEmbedder
+    from store.embedding import LocalEmbedder
 
     return LocalEmbedder(model_dir=MODEL_DIR)
 

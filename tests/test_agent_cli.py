@@ -8,6 +8,9 @@ import pytest
 
 from bot.cli import main
 
+# Whole ingests, subprocesses or servers: `make test-fast` leaves these out.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def env(corpus_db, monkeypatch, tmp_path):

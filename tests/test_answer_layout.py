@@ -8,14 +8,14 @@ import uuid
 import pytest
 
 from agent.answer import Turn
-from agent.render_text import render
-from agent.service import Footnote
+from bot.render_text import render
+from bot.wiring import build_footnote
 from bot.settings import Settings
 
 
 @pytest.fixture(scope="module")
 def footnote(corpus_db, embedder):
-    return Footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+    return build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
 
 
 def ask(footnote, text):

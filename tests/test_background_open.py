@@ -10,12 +10,13 @@ import uuid
 import pytest
 
 from agent.answer import Turn
-from agent.service import Footnote, Opening
+from agent.service import Opening
+from bot.wiring import build_footnote
 from bot.settings import Settings
 from bot.slack.app import build_app
 from bot.slack.server import serving_http
 from store.errors import FootnoteError
-from tests.fakes.fake_slack import FakeSlack, SlackSender
+from bot.fakes.slack_api import FakeSlack, SlackSender
 from tests.test_slack import SECRET, SlackEnv, all_text, final_reply, slack_settings
 
 
@@ -25,7 +26,7 @@ def _gated(db, embedder):
 
     def build():
         assert gate.wait(60)
-        return Footnote(db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"))
+        return build_footnote(db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"))
 
     return Opening(db, build).start(), gate
 

@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from agent.answer import Turn
-from agent.service import Footnote
+from bot.wiring import build_footnote
 from bot.settings import Settings
 from store import cache
 from tests import agent_corpus
@@ -17,7 +17,7 @@ from tests import agent_corpus
 @pytest.fixture
 def footnote(db, embedder):
     agent_corpus.load(db, embedder)
-    return Footnote(db, embedder, Settings(llm="off"))
+    return build_footnote(db, embedder, Settings(llm="off"))
 
 
 def _ask(footnote, text, thread=None):
@@ -89,7 +89,7 @@ def test_switching_the_composer_never_replays_the_other_paths_answer(db, embedde
     from agent.compose import compose_extractive
 
     agent_corpus.load(db, embedder)
-    rules = Footnote(db, embedder, Settings(llm="off"))
+    rules = build_footnote(db, embedder, Settings(llm="off"))
     first = _ask(rules, "What was Apple's revenue in fiscal 2024?")
 
     def other(question, plan, evidence, *, cells=None, on_text=None):
@@ -98,7 +98,7 @@ def test_switching_the_composer_never_replays_the_other_paths_answer(db, embedde
         return draft
 
     other.name, other.model = "llm", "some-model"
-    modelled = Footnote(db, embedder, Settings(llm="off"), composer=other)
+    modelled = build_footnote(db, embedder, Settings(llm="off"), composer=other)
     answer = _ask(modelled, "What was Apple's revenue in fiscal 2024?")
     assert not answer.cached and answer.text.startswith("Another composer:") and not first.text.startswith("Another")
     assert _ask(modelled, "What was Apple's revenue in fiscal 2024?").cached

@@ -5,7 +5,7 @@ from datetime import date
 import pytest
 
 from ingest.chunking import chunk_sections, context_prefix, embedding_input
-from ingest.model import FilingMeta, Section
+from store.parsed import FilingMeta, Section
 
 META = FilingMeta(
     cik=9999001,

@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 from ingest.companyfacts import companyfacts_anchors, parse_companyfacts
-from ingest.fiscal import fiscal_year_for
+from store.fiscal import fiscal_year_for
 
 # Real published Apple figures, typed in (R&D, USD): the FY2024 10-K reports three years with fy=2024.
 APPLE = {

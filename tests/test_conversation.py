@@ -9,13 +9,13 @@ import uuid
 import pytest
 
 from agent.answer import Turn
-from agent.service import Footnote
+from bot.wiring import build_footnote
 from bot.settings import Settings
 
 
 @pytest.fixture(scope="module")
 def footnote(corpus_db, embedder):
-    return Footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+    return build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
 
 
 def ask(footnote, text, thread=None):

@@ -46,10 +46,18 @@ def test_company_filings_newest_first(corpus_db):
 
 
 def test_not_covered_is_told_from_unknown(corpus_db):
+    """SEC's ticker map knows companies the corpus does not cover: the directory the planner reads
+    tells such a company (a not_covered refusal) from a ticker nobody has (no_company)."""
+    from agent.companies import CompanyDirectory
+    from store.companies import sec_title
+
     with corpus_db.connection() as conn:
-        known = conn.execute("SELECT cik, title FROM sec_tickers WHERE ticker = 'MSFT'").fetchone()
-        unknown = conn.execute("SELECT 1 FROM sec_tickers WHERE ticker = 'FOOBAR'").fetchone()
-    assert known == (789019, "MICROSOFT CORP") and unknown is None
+        directory = CompanyDirectory.load(conn)
+        assert sec_title(conn, "msft") == (789019, "MICROSOFT CORP") and sec_title(conn, "FOOBAR") is None
+    microsoft, apple = directory.get("MSFT"), directory.get("AAPL")
+    assert microsoft is not None and microsoft.cik == 789019 and not microsoft.covered
+    assert apple is not None and apple.covered
+    assert directory.get("FOOBAR") is None
 
 
 def test_tickers_table(corpus_db):

@@ -16,6 +16,9 @@ from evals.run import score_case
 from evals.sets import DATA, SET_FILES, Case, SetError, load_group, load_set, parse_line
 from evals.xbrl_facts import Company, FactError, fact, parse_document
 
+# Whole ingests, subprocesses or servers: `make test-fast` leaves these out.
+pytestmark = pytest.mark.slow
+
 
 def test_the_dev_set_loads_with_an_expectation_per_question_and_unique_ids():
     cases = load_group("dev")

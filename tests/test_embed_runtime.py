@@ -14,15 +14,18 @@ import numpy as np
 import pytest
 
 from agent.answer import Turn
-from agent.service import Footnote
+from bot.wiring import build_footnote
 from bot.settings import Settings
 from ingest.chunking import embedding_input
-from ingest.embed import LocalEmbedder, token_batches
+from store.embedding import LocalEmbedder, token_batches
 from ingest.runtime_check import check_runtime
 from store import embedding_runtime
 from store.errors import EmbeddingMismatch
 from tests import agent_corpus
 from tests.conftest import MODEL_DIR
+
+# Whole ingests, subprocesses or servers: `make test-fast` leaves these out.
+pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -77,7 +80,7 @@ def test_token_batches_bound_rows_and_padded_tokens_and_cover_everything():
 def test_a_numeric_answer_never_loads_the_model_and_a_prose_answer_does(db, embedder):
     agent_corpus.load(db, embedder)
     fresh = LocalEmbedder(model_dir=MODEL_DIR)
-    footnote = Footnote(db, fresh, Settings(llm="off"), use_cache=False)
+    footnote = build_footnote(db, fresh, Settings(llm="off"), use_cache=False)
     numeric = footnote.answer(Turn(thread_key=f"t:{uuid.uuid4().hex}", user="u", text="What was Apple's revenue in fiscal 2024?"))
     assert numeric.kind == "answer" and "391" in numeric.text
     assert not fresh.loaded

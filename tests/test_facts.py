@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import pytest
 
+from agent.metric_facts import metric_value
 from store.facts import (
     annual_value,
     available_fiscal_years,
@@ -15,7 +16,6 @@ from store.facts import (
     filing_for,
     fiscal_year_end,
     latest_fiscal_year,
-    metric_value,
 )
 
 AAPL, NVDA, WMT = 320193, 1045810, 104169

@@ -16,7 +16,10 @@ import psycopg
 import pytest
 
 from store.db import Database, is_outage
-from tests.fakes.tcp_faults import Blackhole, Cable
+from bot.fakes.tcp_faults import Blackhole, Cable
+
+# Whole ingests, subprocesses or servers: `make test-fast` leaves these out.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -143,7 +146,7 @@ def test_a_database_frozen_mid_session_gets_the_user_told_at_the_deadline(pg_ser
     """SIGSTOP, seen from the client: connections open, nothing answers, no timeout fires."""
     from agent.answer import Turn
     from agent.refusals import LATE_TEXT
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
     from bot.settings import Settings
 
     info = psycopg.conninfo.conninfo_to_dict(corpus_db.url)
@@ -153,7 +156,7 @@ def test_a_database_frozen_mid_session_gets_the_user_told_at_the_deadline(pg_ser
     db = Database(url, max_size=2)
     try:
         settings = Settings(_env_file=None, FOOTNOTE_LLM="off", FOOTNOTE_ANSWER_DEADLINE="3")
-        footnote = Footnote(db, embedder, settings, use_cache=False)
+        footnote = build_footnote(db, embedder, settings, use_cache=False)
         question = "What was Apple's revenue in fiscal 2024?"
         assert footnote.answer(Turn(thread_key="faults:frozen", user="u", text=question)).numbers
         cable.freeze()

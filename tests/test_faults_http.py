@@ -16,7 +16,7 @@ from bot.settings import Settings
 from bot.slack.app import build_app
 from bot.slack.gate import MAX_BODY_BYTES
 from bot.slack.server import serving_http
-from tests.fakes.fake_slack import FakeSlack, SlackSender
+from bot.fakes.slack_api import FakeSlack, SlackSender
 
 SECRET = "test-signing-secret"
 MARKER = "SECRET-QUESTION-TEXT"

@@ -10,7 +10,7 @@ import logging
 import pytest
 
 from agent.answer import Turn
-from agent.cli import run_batch
+from bot.ask_cli import run_batch
 from agent.refusals import spelled
 from agent.service import MAX_QUESTION_CHARS
 from bot.settings import Settings
@@ -18,9 +18,9 @@ from bot.settings import Settings
 
 @pytest.fixture(scope="module")
 def footnote(corpus_db, embedder):
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
 
-    return Footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"), use_cache=False)
+    return build_footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"), use_cache=False)
 
 
 def ask(footnote, text: str, thread: str = "faults:1"):

@@ -23,9 +23,9 @@ import psycopg
 import pytest
 
 from bot.outage import UNAVAILABLE_TEXT
-from tests.fakes.fake_connector import FakeConnector, activity
-from tests.fakes.fake_slack import FakeSlack, SlackSender
-from tests.fakes.tcp_faults import Cable
+from bot.fakes.connector import FakeConnector, activity
+from bot.fakes.slack_api import FakeSlack, SlackSender
+from bot.fakes.tcp_faults import Cable
 from tests.test_faults_db import _target
 from tests.test_slack import SECRET, all_text
 

@@ -19,9 +19,9 @@ OLD_TS = "2020-01-01T00:00:00+00:00"
 
 @pytest.fixture(scope="module")
 def footnote(corpus_db, embedder):
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
 
-    return Footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"), use_cache=False)
+    return build_footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"), use_cache=False)
 
 
 def _count(db, sql: str, *args) -> int:

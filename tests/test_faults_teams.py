@@ -18,7 +18,7 @@ import pytest
 
 from bot.teams.app import listen_host, make_app
 from tests.fakes.fake_botframework_auth import CHANNEL_ISSUER, KEY_ID, FakeBotFrameworkAuth, new_key
-from tests.fakes.fake_connector import FakeConnector, activity
+from bot.fakes.connector import FakeConnector, activity
 from tests.test_teams import teams_settings
 from tests.test_teams_auth import APP_ID, PASSWORD, post
 from store.errors import FootnoteError

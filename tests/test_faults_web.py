@@ -20,8 +20,8 @@ from slack_sdk.signature import SignatureVerifier
 
 from bot import web
 from store.db import Database
-from tests.fakes.fake_slack import FakeSlack
-from tests.fakes.tcp_faults import Blackhole
+from bot.fakes.slack_api import FakeSlack
+from bot.fakes.tcp_faults import Blackhole
 
 SECRET = "web-signing-secret"
 

@@ -417,10 +417,10 @@ def test_two_members_joined_by_and_are_two_asks_while_a_name_with_and_stays_whol
 
 @pytest.fixture(scope="module")
 def footnote(corpus_db, embedder):
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
     from bot.settings import Settings
 
-    return Footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+    return build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
 
 
 def ask(footnote, text, thread=None):
@@ -484,6 +484,7 @@ def test_a_formula_without_an_input_names_what_is_missing(footnote):
 # --- upgrading an ingested corpus -------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_labels_refresh_without_re_embedding(make_database, embedder):
     from ingest.pipeline import ingest_folder
     from ingest.refresh_labels import refresh_labels
@@ -505,7 +506,7 @@ def test_labels_refresh_without_re_embedding(make_database, embedder):
 
 
 def test_a_metric_the_company_tags_under_another_concept_is_read_from_its_printed_row(make_database, embedder):
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
     from bot.settings import Settings
     from ingest.pipeline import ingest_folder
 
@@ -514,7 +515,7 @@ def test_a_metric_the_company_tags_under_another_concept_is_read_from_its_printe
     with db.connection() as conn:  # as a filer that tags the line with a concept the metric table does not list
         for table in ("facts", "line_labels"):
             conn.execute(f"UPDATE {table} SET concept = 'AssetsCurrentTotal' WHERE concept = 'AssetsCurrent'")
-    footnote = Footnote(db, embedder, Settings(llm="off"), use_cache=False)
+    footnote = build_footnote(db, embedder, Settings(llm="off"), use_cache=False)
     answer = ask(footnote, "Tesla total current assets fiscal 2024")
     assert answer.kind == "answer", answer.text
     assert answer.citations[0].concept == "us-gaap:AssetsCurrentTotal"
@@ -564,7 +565,7 @@ def test_a_line_phrase_no_label_names_is_tried_as_a_member(footnote):
 
 
 def test_a_statement_prints_its_rows_in_order_every_cell_cited(corpus_db):
-    from agent.statement import render
+    from bot.statement_cli import render
 
     with corpus_db.connection() as conn:
         text = render(conn, "AAPL", 2024, "income")

@@ -4,7 +4,7 @@ from datetime import date
 
 import pytest
 
-from ingest.fiscal import fiscal_year_anchors, fiscal_year_for, is_annual
+from store.fiscal import fiscal_year_anchors, fiscal_year_for, is_annual
 
 APPLE = [(date(2022, 9, 24), 2022), (date(2023, 9, 30), 2023), (date(2024, 9, 28), 2024)]
 NVIDIA = [(date(2024, 1, 28), 2024), (date(2025, 1, 26), 2025)]

@@ -12,6 +12,9 @@ from ingest import cli
 from tests.conftest import SEC_FIXTURES
 from tests.fakes.fake_sec import FakeSec
 
+# Whole ingests, subprocesses or servers: `make test-fast` leaves these out.
+pytestmark = pytest.mark.slow
+
 
 def _run(argv: list[str], settings: Settings) -> int:
     parser = argparse.ArgumentParser(prog="footnote")

@@ -31,6 +31,9 @@ import pytest
 
 from tests.conftest import SEC_FIXTURES
 
+# Whole ingests, subprocesses or servers: `make test-fast` leaves these out.
+pytestmark = pytest.mark.slow
+
 FILINGS = 12  # 10-K and 10-Q documents in tests/fixtures/sec
 RUN_TIMEOUT_S = 600  # a whole clean ingest on a loaded 2-core machine
 STOP_TIMEOUT_S = 90  # from the signal to the process's exit (the writer finishes one filing at most)

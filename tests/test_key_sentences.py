@@ -167,6 +167,7 @@ def test_a_picked_sentence_resolves_from_the_ingested_chunks(corpus_db):
 
 
 @pytest.mark.skipif(not SHARED_CORPUS.exists(), reason="the shared corpus is not here")
+@pytest.mark.slow
 def test_the_key_sentences_of_one_shared_filing_are_in_its_parsed_text():
     """A sample (parsing every referenced filing takes minutes): NVIDIA's FY2025 10-K."""
     refs = [r for c in load_set("dev_prose") for r in ks.key_refs(c.expect) if (r["ticker"], r["fiscal_year"]) == ("NVDA", 2025)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from bot import ledger
+from store import ledger
 from store import migrations
 
 
@@ -45,7 +45,8 @@ def test_migration_2_carries_thread_rows_out_of_processed_events(make_database):
 
 
 def test_footnote_feedback_lists_the_latest_thumbs_down_with_question_reason_and_answer(db, capsys):
-    from bot import feedback_cli, ledger
+    from bot import feedback_cli
+    from store import ledger
 
     ref = "slack:C1:1700.1"
     first = ledger.record_feedback(db, platform="slack", thread_key="slack:T:C1:1700.0", user_id="U1", rating=-1,

@@ -15,11 +15,13 @@ import openai
 import pytest
 
 from agent.companies import CompanyDirectory
-from agent.compose_llm import MAX_CLAIMS, compose_llm, make_composer
+from agent.compose_llm import MAX_CLAIMS, compose_llm
 from agent.draft import Claim, Evidence
 from agent.guards import check_claims
 from agent.plan import Plan
 from agent.plan_llm import make_planner, plan_llm
+from agent.service import answerers
+from store.model_client import openai_client
 from agent.prompts import EVIDENCE_CLOSE, USER_CLOSE
 from bot.settings import load_settings
 from tests.fakes.fake_openai import FakeOpenAI, Reply
@@ -205,13 +207,16 @@ def test_planner_injection_cannot_escape_the_user_block(fake, client, directory)
 def test_make_planner_without_a_model_is_the_rules_planner():
     from agent.plan_rules import plan_rules
 
-    assert make_planner(model_settings(llm="off", openai_api_key="k")) is plan_rules
+    from bot.wiring import model_options
+
+    assert answerers(model_options(model_settings(llm="off", openai_api_key="k")))[0] is plan_rules
 
 
 def test_make_planner_uses_settings_model_name(fake, directory):
     settings = model_settings(openai_base_url=fake.base_url, openai_api_key="k", openai_model="model-from-settings",
                              openai_timeout_s=3)
-    planner = make_planner(settings)
+    planner = make_planner(openai_client(settings.model_options()), model=settings.openai_model,
+                           timeout=settings.openai_timeout_s)
     fake.reply(model_plan())
     plan = planner("What was Apple's R&D in FY2024?", previous=None, directory=directory)
     assert plan.planner == "llm"
@@ -389,12 +394,14 @@ def test_injection_in_filing_text_never_yields_an_ungrounded_claim(fake, client,
 def test_make_composer_without_a_model_is_extractive():
     from agent.compose import compose_extractive
 
-    assert make_composer(model_settings(llm="off")) is compose_extractive
+    from bot.wiring import model_options
+
+    assert answerers(model_options(model_settings(llm="off")))[1] is compose_extractive
 
 
 def test_make_composer_passes_cells_and_streams(fake, fact_evidence):
     settings = model_settings(openai_base_url=fake.base_url, openai_api_key="k", openai_model="composer-model")
-    composer = make_composer(settings)
+    composer = answerers(settings.model_options())[1]
     fake.reply(claims_json(("Apple's research and development expense for fiscal 2024 was $31,370 million.", "f:7")))
     seen: list[str] = []
     draft = composer("Apple R&D FY2024?", RD_PLAN, fact_evidence, cells=RD_CELLS, on_text=seen.append)
@@ -423,11 +430,11 @@ def sentences_of(text: str) -> list[str]:
 
 @pytest.fixture
 def service(corpus_db, embedder, fake):
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
 
     settings = model_settings(openai_base_url=fake.base_url, openai_api_key="test-key", openai_model=MODEL,
                              openai_timeout_s=3.0)
-    return Footnote(corpus_db, embedder, settings, use_cache=False)
+    return build_footnote(corpus_db, embedder, settings, use_cache=False)
 
 
 _threads = iter(range(10**6))
@@ -545,10 +552,10 @@ def test_e2e_wrong_source_is_repointed_and_paraphrase_checked(service, fake):
 
 
 def test_e2e_timeouts_fall_back_to_the_deterministic_path(corpus_db, embedder, fake):
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
 
     settings = model_settings(openai_base_url=fake.base_url, openai_api_key="k", openai_model=MODEL, openai_timeout_s=0.5)
-    service = Footnote(corpus_db, embedder, settings, use_cache=False)
+    service = build_footnote(corpus_db, embedder, settings, use_cache=False)
     fake.stall(10.0, json.dumps(model_plan()))
     fake.stall(10.0, json.dumps(claims_json(("x", "f:1"))))
     start = time.monotonic()

@@ -6,7 +6,7 @@ import time
 import uuid
 
 from agent.answer import Turn
-from agent.service import Footnote
+from bot.wiring import build_footnote
 from bot.settings import Settings
 from store.db import Database
 
@@ -16,7 +16,7 @@ def _ask(footnote, thread, text):
 
 
 def test_follow_ups_inherit_company_year_and_metric(corpus_db, embedder):
-    footnote = Footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+    footnote = build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
     thread = f"slack:T1:C1:{uuid.uuid4().hex}"
     first = _ask(footnote, thread, "What was Apple's revenue in fiscal 2024?")
     assert "$391.04 billion" in first.text
@@ -46,7 +46,7 @@ def test_follow_ups_inherit_company_year_and_metric(corpus_db, embedder):
 
 
 def test_memory_is_per_thread(corpus_db, embedder):
-    footnote = Footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+    footnote = build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
     a, b = f"t:{uuid.uuid4().hex}", f"t:{uuid.uuid4().hex}"
     _ask(footnote, a, "What was Apple's revenue in fiscal 2024?")
     _ask(footnote, b, "What was Tesla's revenue in fiscal 2024?")
@@ -55,7 +55,7 @@ def test_memory_is_per_thread(corpus_db, embedder):
 
 
 def test_a_meta_turn_does_not_break_the_thread(corpus_db, embedder):
-    footnote = Footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+    footnote = build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
     thread = f"t:{uuid.uuid4().hex}"
     _ask(footnote, thread, "What was Apple's revenue in fiscal 2024?")
     assert _ask(footnote, thread, "thanks!").kind == "meta"
@@ -66,14 +66,14 @@ def test_memory_survives_a_restart(corpus_db, embedder):
     thread = f"teams:tenant:{uuid.uuid4().hex}"
     before = Database(corpus_db.url, max_size=2)
     try:
-        first = Footnote(before, embedder, Settings(llm="off"), use_cache=False)
+        first = build_footnote(before, embedder, Settings(llm="off"), use_cache=False)
         assert "$391.04 billion" in _ask(first, thread, "What was Apple's revenue in fiscal 2024?").text
     finally:
         before.close()  # the "process" ends: its pool, graph and checkpointer are gone
 
     after = Database(corpus_db.url, max_size=2)
     try:
-        second = Footnote(after, embedder, Settings(llm="off"), use_cache=False)
+        second = build_footnote(after, embedder, Settings(llm="off"), use_cache=False)
         answer = _ask(second, thread, "and net income?")
         assert "$93.74 billion" in answer.text, answer.text
         assert "tickers" in answer.plan["inherited"]
@@ -87,8 +87,8 @@ def test_two_messages_in_one_thread_are_answered_in_order_from_any_door(corpus_d
     for it and is planned with its memory."""
     import threading
 
-    first_door = Footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
-    second_door = Footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+    first_door = build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+    second_door = build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
     thread = f"cli:{uuid.uuid4().hex}"
     follow: dict = {}
 

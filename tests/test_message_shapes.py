@@ -17,7 +17,7 @@ from bot import render_chat
 from bot.slack import blocks
 from bot.teams import cards
 from bot.teams.bot import FootnoteBot
-from tests.fakes.fake_slack import attachment_problems, block_problems
+from bot.fakes.slack_api import attachment_problems, block_problems
 from tests.test_slack import all_text, final_reply, footnote, slack  # noqa: F401  (fixtures)
 
 PASTE_20KB = ("Revenue grew in every segment while costs held steady. " * 400)[:20_000]

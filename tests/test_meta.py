@@ -10,7 +10,7 @@ import pytest
 
 from agent.answer import Turn
 from agent.meta import coverage_text, examples, help_text
-from agent.service import Footnote
+from bot.wiring import build_footnote
 from bot.settings import Settings
 from ingest.cli import format_coverage
 from store.coverage import coverage, years_text
@@ -70,7 +70,7 @@ def test_coverage_reports_figures_only_years(corpus_db):
 
 @pytest.fixture(scope="module")
 def footnote(corpus_db, embedder):
-    return Footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+    return build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
 
 
 def test_every_help_example_is_answered(footnote):

@@ -17,6 +17,9 @@ import pytest
 from ingest.pipeline import ingest_document, ingest_folder
 from tests.conftest import FIXTURES, SEC_FIXTURES
 
+# Whole ingests, subprocesses or servers: `make test-fast` leaves these out.
+pytestmark = pytest.mark.slow
+
 APPLE_FY2024 = "filings/10-K/AAPL/0000320193-0000320193-24-000123-2024-09-28.htm"
 COUNTS = {t: f"SELECT count(*) FROM {t}" for t in ("companies", "filings", "sections", "chunks", "facts", "sec_tickers")}
 

@@ -392,7 +392,7 @@ def test_plans_over_the_fixture_corpus(corpus_db):
     """The directory built from the ingested store, and the plan's keys used to fetch the exact figure."""
     from decimal import Decimal
 
-    from store.facts import metric_value
+    from agent.metric_facts import metric_value
 
     with corpus_db.connection() as conn:
         directory = CompanyDirectory.load(conn)

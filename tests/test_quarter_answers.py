@@ -58,10 +58,10 @@ def nvidia(db):
 
 @pytest.fixture
 def footnote(nvidia, embedder):
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
     from bot.settings import Settings
 
-    return Footnote(nvidia, embedder, Settings(llm="off"), use_cache=False)
+    return build_footnote(nvidia, embedder, Settings(llm="off"), use_cache=False)
 
 
 def ask(footnote, text):

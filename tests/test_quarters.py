@@ -13,7 +13,7 @@ from decimal import Decimal
 
 import pytest
 
-from ingest.fiscal import fiscal_quarter_for, fiscal_year_for, quarter_anchor, quarter_before_year_end
+from store.fiscal import fiscal_quarter_for, fiscal_year_for, quarter_anchor, quarter_before_year_end
 from ingest.html10k import FilingParseError, parse_10k
 from ingest.html10q import parse_10q
 from ingest.pipeline import ingest_folder

@@ -404,6 +404,7 @@ def _rows(database, sql):
         return [tuple(r) for r in conn.execute(sql).fetchall()]
 
 
+@pytest.mark.slow
 def test_downloaded_folder_ingests_like_the_local_corpus(fixture_sec, tmp_path, db, corpus_db, embedder):
     from ingest.pipeline import ingest_folder
 

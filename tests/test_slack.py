@@ -15,7 +15,7 @@ from slack_sdk.models.blocks import Block
 from bot.settings import Settings
 from bot.slack.app import build_app
 from bot.slack.server import serving_http
-from tests.fakes.fake_slack import BOT_ID, BOT_USER_ID, FakeSlack, SlackSender, attachment_problems, block_problems
+from bot.fakes.slack_api import BOT_ID, BOT_USER_ID, FakeSlack, SlackSender, attachment_problems, block_problems
 
 SECRET = "test-signing-secret"
 
@@ -27,9 +27,9 @@ def slack_settings(api_url: str) -> Settings:
 
 @pytest.fixture(scope="module")
 def footnote(corpus_db, embedder):
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
 
-    return Footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"))
+    return build_footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"))
 
 
 @dataclass
@@ -192,8 +192,13 @@ def test_bad_or_stale_signatures_are_refused(slack):
     assert slack.send.post(body, "application/json", signature="v0=" + "0" * 64)[0] == 401
     assert slack.send.post(body, "application/json", timestamp=int(time.time()) - 10 * 60)[0] == 401
     assert SlackSender(slack.url, "some-other-secret").post(body, "application/json")[0] == 401
-    time.sleep(0.3)
-    assert slack.fake.calls_to("chat.postMessage") == []
+    # A signed question after them is answered; had a refused one been taken, its 👀 (the first
+    # thing the bot does, on the ack path) would have come first.
+    signed_ts, signed = slack.send.mention("What was Apple's revenue in fiscal 2024?", channel="C0SIG")
+    assert slack.send.event(signed)[0] == 200
+    final_reply(slack, "C0SIG", signed_ts)
+    assert [c.args["timestamp"] for c in slack.fake.calls_to("reactions.add")] == [signed_ts]
+    assert [c.args.get("thread_ts") for c in slack.fake.calls_to("chat.postMessage")] == [signed_ts]
 
 
 def test_own_messages_other_bots_edits_and_joins_are_ignored(slack):
@@ -210,9 +215,13 @@ def test_own_messages_other_bots_edits_and_joins_are_ignored(slack):
     ]
     for e in ignored:
         assert slack.send.event(e)[0] == 200
-    time.sleep(1.0)
-    assert [c.method for c in slack.fake.calls[before:]] == []
-    assert len(slack.fake.thread("C0IGNORE", ts)) == 1
+    # A thread's turns are answered in order: once the analyst's follow-up is answered, anything
+    # taken from the ignored events would have been answered before it.
+    follow_ts, follow_up = slack.send.message("and its net income?", channel="C0IGNORE", thread_ts=ts)
+    slack.send.event(follow_up)
+    thread = final_reply(slack, "C0IGNORE", ts, count=2)
+    assert len(thread) == 2
+    assert [c.args["timestamp"] for c in slack.fake.calls[before:] if c.method == "reactions.add"] == [follow_ts]
 
 
 def response_table(args: dict) -> dict:
@@ -266,7 +275,7 @@ def test_tickers_filings_and_help_commands(slack, footnote):
 
 
 def test_feedback_is_one_vote_per_user_shown_on_the_message_and_a_thumbs_down_asks_why(slack):
-    from tests.fakes.fake_slack import view_submission
+    from bot.fakes.slack_api import view_submission
 
     question = "What was Apple's revenue in fiscal 2024?"
     ts, event = slack.send.mention(question, channel="C0FEEDBACK")
@@ -317,7 +326,7 @@ def test_feedback_is_one_vote_per_user_shown_on_the_message_and_a_thumbs_down_as
 
     assert slack.fake.wait_for(reason) == ("wrong_company_year", "I meant fiscal 2023")
 
-    from bot import ledger
+    from store import ledger
 
     latest = ledger.latest_down(slack.db, 50)
     mine = next(r for r in latest if r["thread_key"] == key)
@@ -337,13 +346,13 @@ def test_a_model_composer_streams_its_draft_then_the_verified_answer_replaces_it
     import openai
 
     from agent.plan_rules import plan_rules
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
     from tests.fakes.fake_openai import FakeOpenAI
 
     with FakeOpenAI() as model, FakeSlack() as fake:
         model.respond(_claims_citing_the_first_fact)
         client = openai.OpenAI(api_key="test-key", base_url=model.base_url, max_retries=0)
-        composing = Footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"), llm=client,
+        composing = build_footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"), llm=client,
                              planner=plan_rules, use_cache=False)
         with serving_http(build_app(slack_settings(fake.base_url), composing, corpus_db)) as url:
             env = SlackEnv(fake, SlackSender(url, SECRET), url, corpus_db)
@@ -389,11 +398,11 @@ def test_when_slack_refuses_the_blocks_the_plain_text_answer_still_arrives(slack
 
 
 def test_a_database_outage_gets_a_polite_private_reply(make_database, embedder, caplog):
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
     from bot import render_chat
 
     broken = make_database()
-    footnote = Footnote(broken, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"))
+    footnote = build_footnote(broken, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"))
     with FakeSlack() as fake:
         app = build_app(slack_settings(fake.base_url), footnote, broken)
         broken.pool.close()  # the database goes away under a running bot
@@ -406,7 +415,7 @@ def test_a_database_outage_gets_a_polite_private_reply(make_database, embedder, 
 
 def test_socket_mode_receives_an_event_acks_it_and_answers_in_the_thread(footnote, corpus_db):
     from bot.slack.server import socket_mode_handler
-    from tests.fakes.fake_slack import FakeSocketMode
+    from bot.fakes.slack_api import FakeSocketMode
 
     with FakeSlack() as fake, FakeSocketMode() as socket:
         fake.socket_url = socket.url

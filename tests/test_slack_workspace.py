@@ -15,16 +15,16 @@ from bot.settings import Settings
 from bot.slack import blocks
 from bot.slack.app import build_app
 from bot.slack.server import serving_http
-from tests.fakes.fake_slack import FakeSlack, SlackSender, attachment_problems, block_problems
+from bot.fakes.slack_api import FakeSlack, SlackSender, attachment_problems, block_problems
 from tests.test_slack import SECRET, SlackEnv, all_text, final_reply, slack_settings
 
 
 @pytest.fixture(scope="module")
 def uncached(corpus_db, embedder):
     """Every answer computed (a cached one skips the progress notes these tests need)."""
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
 
-    return Footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"), use_cache=False)
+    return build_footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"), use_cache=False)
 
 
 @contextlib.contextmanager
@@ -180,14 +180,14 @@ def test_when_the_checked_answer_cannot_replace_the_streamed_draft_no_draft_is_l
     import openai
 
     from agent.plan_rules import plan_rules
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
     from tests.fakes.fake_openai import FakeOpenAI
     from tests.test_slack import _claims_citing_the_first_fact
 
     with FakeOpenAI() as model:
         model.respond(_claims_citing_the_first_fact)
         client = openai.OpenAI(api_key="test-key", base_url=model.base_url, max_retries=0)
-        composing = Footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"), llm=client,
+        composing = build_footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"), llm=client,
                              planner=plan_rules, use_cache=False)
         with workspace(composing, corpus_db) as env:
             env.fake.failing["chat.update"] = "cant_update_message"

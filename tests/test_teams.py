@@ -17,7 +17,7 @@ from bot import render_chat
 from bot.settings import Settings
 from bot.teams.app import BOT_KEY, make_app
 from bot.teams.bot import FootnoteBot
-from tests.fakes.fake_connector import FakeConnector, activity
+from bot.fakes.connector import FakeConnector, activity
 from tests.test_slack import footnote  # noqa: F401  (fixture: the real Footnote over the corpus)
 
 
@@ -144,10 +144,10 @@ def test_commands_through_test_adapter(footnote, text):  # noqa: F811
 
 
 def test_a_database_outage_gets_a_polite_reply_never_the_error(make_database, embedder, caplog):
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
 
     broken = make_database()
-    footnote = Footnote(broken, embedder, teams_settings())
+    footnote = build_footnote(broken, embedder, teams_settings())
     broken.pool.close()  # the database goes away under a running bot
 
     async def run():

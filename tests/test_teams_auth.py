@@ -16,7 +16,7 @@ from aiohttp import web
 
 from bot.teams.app import BOT_KEY, make_app
 from tests.fakes.fake_botframework_auth import FakeBotFrameworkAuth, new_key
-from tests.fakes.fake_connector import FakeConnector, activity
+from bot.fakes.connector import FakeConnector, activity
 from tests.test_slack import footnote  # noqa: F401  (fixture: the real Footnote over the corpus)
 from tests.test_teams import teams_settings
 

@@ -15,7 +15,7 @@ from agent.answer import Answer, Citation, Table
 from bot.settings import Settings
 from bot.teams import cards
 from bot.teams.app import BOT_KEY, make_app
-from tests.fakes.fake_connector import FakeConnector, activity
+from bot.fakes.connector import FakeConnector, activity
 from tests.test_slack import footnote  # noqa: F401  (fixture: the real Footnote over the corpus)
 from tests.test_teams import card_text, teams_settings
 
@@ -44,14 +44,14 @@ def test_the_activity_is_acknowledged_at_once_and_a_slow_answer_delivered_after(
     import openai
 
     from agent.plan_rules import plan_rules
-    from agent.service import Footnote
+    from bot.wiring import build_footnote
     from tests.fakes.fake_openai import FakeOpenAI, Reply
     from tests.test_slack import _claims_citing_the_first_fact
 
     with FakeOpenAI() as model, FakeConnector() as connector:
         model.respond(lambda recorded: Reply(json.dumps(_claims_citing_the_first_fact(recorded)), delay_s=2.5))
         client = openai.OpenAI(api_key="test-key", base_url=model.base_url, max_retries=0)
-        slow = Footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"), llm=client, planner=plan_rules,
+        slow = build_footnote(corpus_db, embedder, Settings(_env_file=None, FOOTNOTE_LLM="off"), llm=client, planner=plan_rules,
                         use_cache=False)
         conv = "19:general@thread.tacv2;messageid=1700000000777"
         a = activity("How much revenue did Apple make in fiscal 2024?", service_url=connector.url, mention=True,

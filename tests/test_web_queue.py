@@ -17,8 +17,8 @@ from bot.slack.app import build_app
 from bot.teams.app import messages_handler
 from bot.worker import run_worker, slack_handler, teams_handler
 from store import inbound
-from tests.fakes.fake_connector import FakeConnector, activity
-from tests.fakes.fake_slack import FakeSlack, SlackSender
+from bot.fakes.connector import FakeConnector, activity
+from bot.fakes.slack_api import FakeSlack, SlackSender
 from tests.test_slack import SECRET, all_text, footnote, slack_settings  # noqa: F401  (fixture)
 from tests.test_teams import teams_settings
 

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from slack_bolt import App
 from slack_bolt.error import BoltError
 
-from bot import ledger
+from store import ledger
 from bot.slack import listeners
 from bot.slack.deliver import make_client
 from bot.slack.reply import PLACEHOLDER_AFTER_S, Answering

@@ -3,7 +3,7 @@
 N distinct signed mentions go to the real HTTP app (Bolt + WSGI on loopback) with C requests in
 flight; every event is then delivered again R times with `X-Slack-Retry-Num`, the way Slack
 retries, while the first copies are still being answered. Slack's side (the sender and the fake
-Web API from tests/fakes, so run it from a checkout) lives in its own process, as Slack's servers
+Web API, bot/fakes/slack_api.py) lives in its own process, as Slack's servers
 do, so it does not compete with the app for the interpreter lock.
 
 The fake Web API rate-limits chat.update as Slack's Tier 3 does (50 a minute, 429 with
@@ -21,14 +21,12 @@ import itertools
 import json
 import multiprocessing
 import statistics
-import sys
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 SECRET = "bench-signing-secret"
-REPO = Path(__file__).resolve().parents[2]
 
 QUESTIONS = [
     "What was {t}'s revenue in fiscal {y}?",
@@ -64,8 +62,7 @@ def _summary(values: list[float], name: str) -> dict:
 def slack_side(conn, questions: list[str], retries: int, concurrency: int, update_per_minute: int = 50) -> None:
     """Start the fake Web API, send its URL, get the app's events URL, fire every delivery, wait for
     every answer, and send back the figures measured on this side."""
-    sys.path.insert(0, str(REPO))
-    from tests.fakes.fake_slack import FakeSlack, SlackSender
+    from bot.fakes.slack_api import FakeSlack, SlackSender
 
     with FakeSlack(rate_limits={"chat.update": update_per_minute} if update_per_minute else None) as fake:
         conn.send(fake.base_url)
@@ -178,13 +175,10 @@ def run_bench(args, settings) -> int:
     HTTP server with the answers in the same process (`footnote slack --http`), and `front`, the
     aiohttp front that only acknowledges and queues, with answer workers in their own processes
     (`footnote serve`)."""
-    if not (REPO / "tests" / "fakes" / "fake_slack.py").exists():
-        print("footnote bench slack: run it from the repository checkout (it uses tests/fakes/fake_slack.py)", file=sys.stderr)
-        return 2
-    from agent.service import Footnote
+    from bot.wiring import open_footnote
 
     modes = ["base", "front"] if args.mode == "both" else [args.mode]
-    with Footnote.open(settings, use_cache=args.cache) as footnote:
+    with open_footnote(settings, use_cache=args.cache) as footnote:
         questions = _questions(footnote, args.mentions)
         results = {mode: _run_mode(mode, args, settings, footnote, questions) for mode in modes}
 

@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from slack_sdk.errors import SlackApiError
 
 from agent.answer import Turn
-from bot import ledger, limits, render_chat
+from bot import limits, render_chat
 from bot.outage import UNAVAILABLE_TEXT, Outage, Unavailable
+from store import ledger
 from bot.slack import blocks
 from bot.slack.deliver import deliver, quietly, without_retries
 from store import turns

@@ -3,8 +3,8 @@ and how large its cards get as Teams counts them.
 
 N distinct message activities go to the real aiohttp endpoint (CloudAdapter + FootnoteBot, auth
 off as with the Emulator) with C in flight, each delivered twice (the Bot Framework redelivers
-what it thinks was lost). The Bot Framework's side (sender and the fake connector from
-tests/fakes, so run it from a checkout) lives in its own process.
+what it thinks was lost). The Bot Framework's side (sender and the fake connector,
+bot/fakes/connector.py) lives in its own process.
 
 Figures: time to the HTTP response p50/p99 (Microsoft asks for one within 15 s; the target is p99
 under 200 ms whatever the answer takes), time until the answer arrives, duplicates (must be 0),
@@ -17,12 +17,11 @@ import asyncio
 import json
 import multiprocessing
 import statistics
-import sys
 import time
 import uuid
 from pathlib import Path
 
-from bot.slack.bench import REPO, _questions, _summary
+from bot.slack.bench import _questions, _summary
 
 COMPARISONS = [
     "Compare revenue for {a} and {b} in fiscal {y}",
@@ -31,11 +30,10 @@ COMPARISONS = [
 
 
 def connector_side(conn, questions: list[str], concurrency: int) -> None:
-    sys.path.insert(0, str(REPO))
     import aiohttp
 
     from bot.teams.cards import utf16_bytes
-    from tests.fakes.fake_connector import FakeConnector, activity
+    from bot.fakes.connector import FakeConnector, activity
 
     with FakeConnector() as connector:
         conn.send(connector.url)
@@ -95,15 +93,12 @@ def run_bench(args, settings) -> int:
     """Both ways of serving Teams in one run, on the same questions: `base`, the endpoint of
     `footnote teams` (answers in the same process), and `front`, `footnote serve`'s front that
     authenticates and queues, with answer workers in their own processes."""
-    if not (REPO / "tests" / "fakes" / "fake_connector.py").exists():
-        print("footnote bench teams: run it from the repository checkout (it uses tests/fakes/fake_connector.py)", file=sys.stderr)
-        return 2
-    from agent.service import Footnote
+    from bot.wiring import open_footnote
 
     modes = ["base", "front"] if args.mode == "both" else [args.mode]
     bench_settings = settings.model_copy(update={"microsoft_app_id": None, "microsoft_app_password": None,
                                                  "chat_per_user_per_minute": 0, "chat_per_workspace_per_minute": 0})
-    with Footnote.open(settings, use_cache=args.cache) as footnote:
+    with open_footnote(settings, use_cache=args.cache) as footnote:
         questions = _bench_questions(footnote, args.activities)
         results = {mode: _run_mode(mode, args, bench_settings, footnote, questions) for mode in modes}
 

@@ -35,8 +35,9 @@ from botbuilder.core import ActivityHandler, BotAdapter, CardFactory, MessageFac
 from botbuilder.schema import Activity, ActivityTypes
 
 from agent.answer import Turn
-from bot import ledger, limits, render_chat
+from bot import limits, render_chat
 from bot.outage import UNAVAILABLE_TEXT, Outage, Unavailable
+from store import ledger
 from bot.teams import cards
 from store import inbound, teams_cards, turns
 from store.db import is_outage

@@ -37,7 +37,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.x509.oid import NameOID
 
-from tests.fakes.loopback import send_json, serve, stop
+from bot.fakes.loopback import send_json, serve, stop
 from jwt.algorithms import RSAAlgorithm
 
 CHANNEL_ISSUER = "https://api.botframework.com"  # the issuer of every Bot Framework channel token

@@ -11,7 +11,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.models.blocks import InputBlock, Option, PlainTextInputElement, PlainTextObject, RadioButtonsElement
 from slack_sdk.models.views import View
 
-from bot import ledger
+from store import ledger
 from bot.slack import blocks
 from bot.slack.blocks import FEEDBACK_DOWN, FEEDBACK_UP
 from bot.slack.listeners.commands.respond import send

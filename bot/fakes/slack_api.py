@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl
 
-from tests.fakes.loopback import send_json, serve, stop
+from bot.fakes.loopback import send_json, serve, stop
 
 BOT_USER_ID = "UFOOTNOTE"
 BOT_ID = "BFOOTNOTE"

@@ -17,6 +17,8 @@ import time
 import uuid
 from pathlib import Path
 
+from store import inventory
+
 KINDS = ("numeric", "derived", "compare", "trend", "qualitative", "quarterly")
 # Quarter questions, asked of each company's latest quarters held (agent.quarter_figures).
 QUARTERLY = [
@@ -44,12 +46,6 @@ QUALITATIVE = [
     ("7A", "How is {name} exposed to interest rate and foreign currency risk?"),
 ]
 
-COMPANIES_SQL = """
-SELECT c.cik, c.tickers[1], c.name, array_agg(DISTINCT f.fiscal_year ORDER BY f.fiscal_year)
-FROM companies c JOIN filings f ON f.cik = c.cik
-GROUP BY c.cik, c.tickers[1], c.name ORDER BY c.tickers[1]
-"""
-ITEMS_SQL = "SELECT DISTINCT f.fiscal_year, f.accession, s.item FROM filings f JOIN sections s ON s.accession = f.accession WHERE f.cik = %s"
 
 
 def register(bench_sub) -> None:
@@ -65,18 +61,18 @@ def register(bench_sub) -> None:
 
 def generate(conn, n: int, seed: int = 7) -> list[dict]:
     """Questions over the corpus, spread across kinds; each knows the scope its floor queries use."""
-    from store import facts as facts_store
+    from agent.metric_facts import metric_value
 
     rng = random.Random(seed)
     companies = [
         {"cik": int(cik), "ticker": t, "name": _short(name), "years": list(years)}
-        for cik, t, name, years in conn.execute(COMPANIES_SQL).fetchall()
+        for cik, t, name, years in inventory.companies_with_years(conn)
     ]
     pool: dict[str, list[dict]] = {k: [] for k in KINDS}
     for c in companies:
-        items = conn.execute(ITEMS_SQL, (c["cik"],)).fetchall()
+        items = inventory.items_of_company(conn, c["cik"])
         for fy in c["years"]:
-            have = [m for m in METRIC_PHRASES if facts_store.metric_value(conn, c["cik"], m, fy) is not None]
+            have = [m for m in METRIC_PHRASES if metric_value(conn, c["cik"], m, fy) is not None]
             for m in have:
                 pool["numeric"].append({"kind": "numeric", "text": f"What was {c['name']}'s {METRIC_PHRASES[m]} in fiscal {fy}?",
                                         "cik": c["cik"], "fy": fy, "metrics": [m]})
@@ -134,7 +130,7 @@ def floor_ms(footnote, question: dict, answer) -> float:
     """The same bare queries the answer needed, timed on their own."""
     from agent.finance import FORMULAS
     from store import chunks as chunk_store
-    from store import facts as facts_store
+    from agent.metric_facts import metric_value
 
     start = time.perf_counter()
     plan = answer.plan or {}
@@ -160,9 +156,9 @@ def floor_ms(footnote, question: dict, answer) -> float:
                     for key in question["metrics"]:
                         if key in FORMULAS:
                             for inp in FORMULAS[key].inputs:
-                                facts_store.metric_value(conn, cik, inp.metric, fy + inp.offset)
+                                metric_value(conn, cik, inp.metric, fy + inp.offset)
                         else:
-                            facts_store.metric_value(conn, cik, key, fy)
+                            metric_value(conn, cik, key, fy)
     return (time.perf_counter() - start) * 1000
 
 
@@ -176,11 +172,11 @@ def _pct(values: list[float], q: float) -> float:
 
 def cmd_bench_ask(args, settings) -> int:
     from agent.answer import Turn
-    from agent.service import Footnote
+    from bot.wiring import open_footnote
 
-    with Footnote.open(settings.model_copy(update={"llm": "off"}), use_cache=False) as footnote:
+    with open_footnote(settings.model_copy(update={"llm": "off"}), use_cache=False) as footnote:
         with footnote.db.connection() as conn:
-            empty = conn.execute("SELECT count(*) FROM filings").fetchone()[0] == 0
+            empty = inventory.filing_count(conn) == 0
         if args.source and empty:
             from ingest.pipeline import ingest_folder
 

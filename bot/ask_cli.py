@@ -30,25 +30,25 @@ def register(sub) -> None:
     chat.add_argument("--thread", default=None, help="resume a thread by id")
     chat.add_argument("--no-cache", action="store_true", help="do not read or write the answer cache")
     chat.set_defaults(func=cmd_chat)
-    from agent import statement
+    from bot import statement_cli as statement
 
     statement.register(sub)
 
 
 def register_bench(bench_sub) -> None:
-    from agent import bench
+    from bot import ask_bench as bench
 
     bench.register(bench_sub)
 
 
 def cmd_ask(args, settings) -> int:
-    from agent.render_text import render
-    from agent.service import Footnote
+    from bot.render_text import render
+    from bot.wiring import open_footnote
 
     if args.batch is None and not args.question:
         print("footnote ask: give a question, or --batch FILE", file=sys.stderr)
         return 2
-    with Footnote.open(settings, use_cache=not args.no_cache) as footnote:
+    with open_footnote(settings, use_cache=not args.no_cache) as footnote:
         if args.batch is not None:
             return run_batch(footnote, args.batch, args.out)
         turn = Turn(thread_key=f"cli:{args.thread or uuid.uuid4().hex}", user="cli", text=args.question)
@@ -145,13 +145,13 @@ def _strict_json(result: dict, number: int) -> str:
 
 
 def cmd_chat(args, settings) -> int:
-    from agent.render_text import render
-    from agent.service import Footnote
+    from bot.render_text import render
+    from bot.wiring import open_footnote
 
     thread = f"cli:{args.thread or uuid.uuid4().hex[:12]}"
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")  # a pasted byte that is not UTF-8 is not a traceback
-    with Footnote.open(settings, use_cache=not args.no_cache) as footnote:
+    with open_footnote(settings, use_cache=not args.no_cache) as footnote:
         print(
             f"Footnote chat (thread {thread.removeprefix('cli:')}). Ask about a company's 10-K; "
             "'quit' or Ctrl-D to leave. Resume this thread later with --thread."

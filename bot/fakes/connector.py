@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote
 
-from tests.fakes.loopback import send_json, serve, stop
+from bot.fakes.loopback import send_json, serve, stop
 
 
 @dataclass

@@ -1,6 +1,7 @@
 """What parsing a filing produces, before anything touches the database.
 
-The parsers (html10k, xbrl, companyfacts, chunking) return these; the pipeline writes them.
+The parsers (html10k, xbrl, companyfacts, chunking) return these; the pipeline writes them. They
+live in store/ because store/writes.py takes them, and ingest -> store is the allowed direction.
 """
 
 from __future__ import annotations
@@ -81,3 +82,14 @@ class ChunkDraft:
     context: str  # e.g. 'Apple Inc. (AAPL) 10-K FY2024 — Item 1A Risk Factors:'
     is_table: bool
     n_tokens: int  # context + text, in the embedding model's tokens, specials included
+
+
+def parse_date(value) -> date | None:
+    """A date as SEC's data writes it ("2024-09-28", or a timestamp that starts with one), else None.
+    The one reader of dates for companyfacts, the submissions index, inline XBRL and the evals."""
+    if not value:
+        return None
+    try:
+        return date.fromisoformat(str(value).strip()[:10])
+    except ValueError:
+        return None

