@@ -133,6 +133,8 @@ def cmd_serve(args, settings) -> int:
 
             outage = Outage(footnote.db)
             handoff = Handoff(footnote.db, outage)
+            from bot.worker import start_worker
+
             answerers = [start_worker() for _ in range(args.answer_processes)]
         slack_app = build_app(settings, footnote, footnote.db, outage=outage) if slack_on else None
         teams = messages_handler(settings, footnote, queue=queue) if teams_on else None
@@ -149,16 +151,6 @@ def cmd_serve(args, settings) -> int:
                 except subprocess.TimeoutExpired:
                     proc.kill()
     return 0
-
-
-def start_worker(*, workers: int = 4, env: dict | None = None, extra: tuple[str, ...] = ()) -> subprocess.Popen:
-    """A `footnote worker` process that exits with this one."""
-    import os
-
-    from bot.worker import as_child
-
-    return subprocess.Popen([sys.executable, "-m", "bot.cli", "worker", "--workers", str(workers), "--parent", str(os.getpid()),
-                             *extra], env=env, stdin=subprocess.DEVNULL, preexec_fn=as_child)
 
 
 def cmd_worker(args, settings) -> int:

@@ -47,6 +47,7 @@ MAX_CONNECTIONS = 512
 HEALTH_TIMEOUT_S = 5.0
 PRUNE_EVERY_S = 6 * 3600
 SLACK_PATH = "/slack/events"
+TEAMS_PATH = "/api/messages"  # the Bot Framework messaging endpoint, as registered with Azure Bot
 BUSY_TEXT = "Footnote is busy answering other questions right now. Please try again in a minute."
 
 
@@ -96,9 +97,7 @@ def make_front(footnote, *, slack_app=None, teams_handler=None, workers: int = 8
     if slack_app is not None:
         app.router.add_post(SLACK_PATH, _slack(slack_app, workers, queue, handoff))
     if teams_handler is not None:
-        from bot.teams.app import MESSAGES_PATH
-
-        app.router.add_post(MESSAGES_PATH, teams_handler)
+        app.router.add_post(TEAMS_PATH, teams_handler)
     if prune_every_s:
         app.on_startup.append(lambda a: _start_pruning(a, footnote, prune_every_s, retention_days))
         app.on_cleanup.append(_stop_pruning)

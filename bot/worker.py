@@ -17,6 +17,7 @@ import json
 import logging
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -118,3 +119,9 @@ def exit_with_parent() -> None:
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
         except (OSError, AttributeError):
             pass
+
+
+def start_worker(*, workers: int = 4, env: dict | None = None, extra: tuple[str, ...] = ()) -> subprocess.Popen:
+    """A `footnote worker` process that exits with this one."""
+    return subprocess.Popen([sys.executable, "-m", "bot.cli", "worker", "--workers", str(workers), "--parent", str(os.getpid()),
+                             *extra], env=env, stdin=subprocess.DEVNULL, preexec_fn=as_child)

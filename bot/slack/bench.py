@@ -279,7 +279,7 @@ def start_workers(n: int, *, workers: int, env: dict, extra: tuple[str, ...] = (
     would take the machine's cores from what is measured)."""
     import tempfile
 
-    from bot.bot_cli import start_worker
+    from bot.worker import start_worker
 
     folder = Path(tempfile.mkdtemp(prefix="footnote-bench-"))
     ready = [folder / f"ready-{i}" for i in range(n)]

@@ -15,13 +15,14 @@ from botbuilder.core import TurnContext
 from botbuilder.integration.aiohttp import CloudAdapter
 
 from bot import render_chat
+from bot.web import TEAMS_PATH
 from bot.teams.auth import AuthUnavailable, make_authentication
 from bot.teams.bot import FootnoteBot
 from store.errors import FootnoteError
 
 log = logging.getLogger(__name__)
 
-MESSAGES_PATH = "/api/messages"
+MESSAGES_PATH = TEAMS_PATH  # one path for `footnote teams` and `footnote serve`
 BOT_KEY = web.AppKey("footnote_bot", FootnoteBot)
 
 
