@@ -91,6 +91,7 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
         ns = notes.markers(c.evidence_id)
         ev = evidence[c.evidence_id]
         if ev.kind == "chunk":
+            ns += sorted({n for fid in c.claim.figures if fid in evidence for n in notes.markers(fid)})  # its amounts' facts
             quote = c.detail if c.status == "paraphrase" else (c.claim.quote or c.claim.text)
             quotes.setdefault(c.evidence_id, quote)
             label = f"{ev.ticker}: " if several else ""

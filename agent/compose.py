@@ -11,11 +11,12 @@ from __future__ import annotations
 import logging
 import math
 import re
+from decimal import Decimal
 
 from agent import sentence_rank
 from agent.draft import Claim, Draft, Evidence
 from agent.graph import status
-from agent.guards import financial_figures, number_tokens, split_sentences
+from agent.guards import financial_figures, number_tokens, split_sentences, verified_figures
 from agent.plan_scope import INJECTION
 from agent.plan import Plan
 from agent.query_vectors import embed_queries
@@ -86,12 +87,14 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def _candidates(chunks: list[Evidence]) -> list[tuple[int, int, str, str]]:
+def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None) -> list[tuple[int, int, str, str]]:
     """(chunk rank, position, sentence, the text to score it by) for every sentence of `chunks` that can stand as a quote:
     a whole statement of readable length, no heading, no instruction addressed to a reader. Every
-    figure Footnote states comes from an XBRL fact, so of a sentence that carries one of the filing's
-    own amounts only the clause after its last figure is quoted ('…directed mainly to X.'), and a
-    sentence with no such clause is not quoted at all (cite_check would refuse it)."""
+    figure Footnote states comes from an XBRL fact: a sentence whose every amount equals a fact of
+    its own filing (`figures`: accession -> (id, value, unit), agent.quoted_figures) is quoted whole
+    and cites those facts; of any other sentence that carries one of the filing's own amounts only
+    the clause after its last figure is quoted ('…directed mainly to X.'), and a sentence with no
+    such clause is not quoted at all (cite_check would refuse it)."""
     out = []
     for rank, chunk in enumerate(chunks):
         for position, sentence in enumerate(split_sentences(chunk.text)):
@@ -100,7 +103,7 @@ def _candidates(chunks: list[Evidence]) -> list[tuple[int, int, str, str]]:
                 continue
             if _INSTRUCTION.search(sentence.lower()):
                 continue  # text planted in a filing to steer a reader is never quoted as an answer
-            if financial_figures(sentence):
+            if financial_figures(sentence) and not _figure_facts(chunk, sentence, figures):
                 sentence = _figure_free_tail(sentence)  # scored with its whole sentence: its subject
                 if not sentence:
                     continue
@@ -110,6 +113,12 @@ def _candidates(chunks: list[Evidence]) -> list[tuple[int, int, str, str]]:
                 continue  # a heading or a table caption, not a statement
             out.append((rank, position, sentence, whole))
     return out
+
+
+def _figure_facts(chunk: Evidence, sentence: str, figures: dict[str, list] | None) -> list[str]:
+    """The ids of the XBRL facts of the chunk's own filing that every amount of `sentence` equals
+    (empty when one equals none): such a sentence may be quoted whole."""
+    return verified_figures(sentence, (figures or {}).get(chunk.accession) or []) or []
 
 
 def _figure_free_tail(sentence: str) -> str | None:
@@ -129,7 +138,7 @@ def _figure_free_tail(sentence: str) -> str | None:
 
 def _pick_sentences(
     chunks: list[Evidence], query_terms: set[str], *, queries: list[str] | None = None, embedder=None,
-    question: str = "", subject: str = "",
+    question: str = "", subject: str = "", figures: dict[str, list] | None = None,
 ) -> list[tuple[Evidence, str, str]]:
     """The sentences of the top chunks that answer the question, in the chunks' order.
 
@@ -138,7 +147,7 @@ def _pick_sentences(
     MAX_SENTENCES; a sentence below the relevance floor (boilerplate, a neighbouring topic the
     chunk also covers) is never shown, however high its chunk ranked. Without one: the best
     sentence of each top chunk by shared terms."""
-    candidates = _candidates(chunks)
+    candidates = _candidates(chunks, figures)
     if not candidates:
         return []
     if embedder is None or not queries:
@@ -267,12 +276,18 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
     queries = list(dict.fromkeys(plan.sub_queries or [plan.query or question]))
     if len(queries) > 1 and any(c.get("evidence_id") for c in cells or []):
         queries = queries[1:]  # "how much ..." is answered by the XBRL figure; the prose answers "on what"
+    figures: dict[str, list] = {}
+    for e in evidence:  # the XBRL facts a quoted amount may equal, by the filing that tagged them
+        if e.kind == "fact" and e.value is not None:
+            figures.setdefault(e.accession, []).append((e.id, Decimal(e.value), e.unit or ""))
     picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder, question=question,
-                            subject=plan.query or question)
+                            subject=plan.query or question, figures=figures)
     # a footnote quotes the whole sentence, unless it carries a figure that is not an XBRL fact
-    claims = _number_claims(cells or []) + [Claim(text=s, evidence_id=c.id, kind="prose",
-                                                  quote=s if financial_figures(whole) else whole)
-                                            for c, s, whole in picks]
+    claims = _number_claims(cells or [])
+    for c, s, whole in picks:
+        facts = _figure_facts(c, s, figures) if s == whole else []
+        claims.append(Claim(text=s, evidence_id=c.id, kind="prose", figures=facts,
+                            quote=s if financial_figures(whole) else whole))
     intro = ""
     if picks:
         first = picks[0][0]

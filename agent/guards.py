@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from agent import quoted_figures
 from agent.draft import Claim, Evidence
 
 log = logging.getLogger(__name__)
@@ -161,16 +162,39 @@ def _check_one(claim: Claim, evidence: dict[str, Evidence], calc_inputs, chunks:
             return CheckedClaim(claim, claim.evidence_id, "fail", "number claim without its figure")
         return CheckedClaim(claim, claim.evidence_id, "verbatim")
     text = normalize_space(claim.text.removeprefix("…"))  # a leading ellipsis marks an elided start
-    money = _prose_figures(claim.text, evidence)
+    money = [] if verified_figures(claim.text, _claimed_facts(claim, evidence, cited.accession)) \
+        else _prose_figures(claim.text, evidence)
     if money:
         # every figure Footnote states comes from an XBRL fact, even one a quoted sentence repeats
         return CheckedClaim(claim, claim.evidence_id, "fail", f"figure {money[0]} from prose, not from an XBRL fact")
     if text and text in normalize_space(cited.text):
         return CheckedClaim(claim, cited.id, "verbatim")
     for chunk in chunks:
-        if text and text in normalize_space(chunk.text):
+        if text and text in normalize_space(chunk.text) and (not claim.figures or chunk.accession == cited.accession):
             return CheckedClaim(claim, chunk.id, "repointed", f"re-pointed from {cited.id}")
     return CheckedClaim(claim, claim.evidence_id, "fail", "not verbatim")
+
+
+def verified_figures(text: str, facts: list[tuple[str, object, str]]) -> list[str] | None:
+    """The facts (id, Decimal value, unit) that every money amount and percentage of `text` equals,
+    value and scale (agent.quoted_figures), or None when one equals none of them. Every figure
+    financial_figures sees must be one the matcher read, so nothing slips between the two readers."""
+    if not facts or len(quoted_figures.amounts(text)) != len(financial_figures(text)):
+        return None
+    return quoted_figures.verified(text, facts)
+
+
+def _claimed_facts(claim: Claim, evidence: dict[str, Evidence], accession: str) -> list[tuple[str, object, str]]:
+    """The XBRL facts a prose claim says its amounts equal, kept only when they come from the
+    filing of the chunk it quotes."""
+    from decimal import Decimal
+
+    out = []
+    for fid in claim.figures:
+        ev = evidence.get(fid)
+        if ev is not None and ev.kind == "fact" and ev.value is not None and ev.accession == accession:
+            out.append((fid, Decimal(ev.value), ev.unit or ""))
+    return out
 
 
 def _prose_figures(text: str, evidence: dict[str, Evidence]) -> list[str]:
