@@ -467,11 +467,12 @@ def _prose(state, deps, config) -> dict:
         metrics = [m for m in state["plan"].get("metrics") or [] if known(m)]
         facts, calculations, cells = (_collect(conn, companies, metrics, deps, state["plan"].get("definitions"))
                                       if metrics else ({}, [], []))
-        for ev in _quoted_amounts(conn, evidence):
+        quoted = _quoted_amounts(conn, evidence)
+        for ev, _ in quoted:
             facts.setdefault(ev.id, ev)
     cells = [c for c in cells if c["evidence_id"]]
     retrieval = {"chunk_ids": [e.chunk_id for e in evidence], "queries": queries, "items": located["items"],
-                 "cells": cells}
+                 "cells": cells, "fact_years": {ev.id: year for ev, year in quoted if year is not None}}
     if not evidence:
         return {"retrieval": retrieval, "refusal": {"reason": "no_grounding", "detail": None}}
     return {
@@ -484,9 +485,10 @@ def _prose(state, deps, config) -> dict:
 MAX_AMOUNTS = 6  # a sentence with more figures than this is a table row, never quoted whole
 
 
-def _quoted_amounts(conn, chunks: list[Evidence]) -> list[Evidence]:
+def _quoted_amounts(conn, chunks: list[Evidence]) -> list[tuple[Evidence, int | None]]:
     """The XBRL facts of each chunk's own filing that an amount in its sentences may equal
-    (agent.quoted_figures): the composer quotes such a sentence whole, citing them."""
+    (agent.quoted_figures), with each fact's own fiscal year: the composer quotes such a sentence
+    whole, citing them."""
     from agent.guards import split_sentences
     from agent.quoted_figures import amounts
 
@@ -499,12 +501,12 @@ def _quoted_amounts(conn, chunks: list[Evidence]) -> list[Evidence]:
         ticker = next(c.ticker for c in chunks if c.accession == accession)
         for f in filing_amounts.facts_in_ranges(conn, cik, accession, amount_ranges(sentences)):
             member = f" ({', '.join(f.dims.values())})" if f.dims else ""
-            out.append(Evidence(
+            out.append((Evidence(
                 id=f"f:{f.id}", kind="fact",
                 text=f"{ticker} {f.concept}{member}, period ended {f.period_end.isoformat()}: "
                      f"{display_value(f.value, f.unit)}",
                 ticker=ticker, cik=cik, fiscal_year=f.filing_fiscal_year or f.fiscal_year or 0, accession=accession,
                 url=f.url, concept=f.concept, value=_plain(f.value), unit=f.unit,
                 period_end=f.period_end.isoformat(), dims=f.dims,
-            ))
+            ), f.fiscal_year))
     return out

@@ -79,3 +79,5 @@ def test_a_quoted_amount_cites_the_fact_it_equals(footnote):
     assert {"0.133", "0.12"} <= set(facts)  # both amounts cite their facts...
     assert all(f"[{facts[v].n}]" in line for v in ("0.133", "0.12"))  # ...beside the quote
     assert all(facts[v].accession == quote.accession for v in ("0.133", "0.12"))  # of the same filing
+    years = {n.value: n.fiscal_year for n in answer.numbers}
+    assert (years["0.133"], years["0.12"]) == (2025, 2024)  # each fact's own year, not the filing's
