@@ -52,7 +52,9 @@ _GLUED = re.compile(
 )
 _INSTRUCTION = re.compile("|".join(f"(?:{p})" for p in INJECTION))
 _DANGLING = re.compile(r"(?:\d|respectively\b|and\b|or\b)", re.I)  # a tail that only makes sense with its figure
-_ENDS = re.compile(r"[.!?][\"”’)]?$")
+_ENDS = re.compile(r"(?:[.!?][\"”’)]?|…)$")
+_ITEM_ENDS = re.compile(r"[\w.;)%”\"]$")  # a bullet point may end without its period
+_BULLET = re.compile(r"^[•▪●◦‣·\-–—*]\s*")
 _BOILERPLATE = re.compile(
     r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)|\bshould be read (?:together|in conjunction) with\b|"
     r"\byou should carefully consider\b|\bnot the only (?:risks|ones)\b", re.I
@@ -93,23 +95,27 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None) 
     figure Footnote states comes from an XBRL fact: a sentence whose every amount equals a fact of
     its own filing (`figures`: accession -> (id, value, unit), agent.quoted_figures) is quoted whole
     and cites those facts; of any other sentence that carries one of the filing's own amounts only
-    the clause after its last figure is quoted ('…directed mainly to X.'), and a sentence with no
-    such clause is not quoted at all (cite_check would refuse it)."""
+    its longest figure-free clause is quoted, the one after its last amount ('…directed mainly to
+    X.') or the one before its first ('We funded the acquisition with cash on hand…'), and a
+    sentence with neither is not quoted at all (cite_check would refuse it). A bullet point is a
+    statement too, with or without its closing period."""
     out = []
     for rank, chunk in enumerate(chunks):
         for position, sentence in enumerate(split_sentences(chunk.text)):
-            sentence = whole = _GLUED.sub("", _TITLE.sub("", _PAGE_MARK.sub("", sentence)))
-            if not (sentence[0].isupper() or sentence[0] in "“\"("):
+            sentence = _GLUED.sub("", _TITLE.sub("", _PAGE_MARK.sub("", sentence)))
+            bullet = _BULLET.match(sentence)
+            sentence = whole = sentence[bullet.end():] if bullet else sentence
+            if not sentence or not (sentence[0].isupper() or sentence[0] in "“\"("):
                 continue
             if _INSTRUCTION.search(sentence.lower()):
                 continue  # text planted in a filing to steer a reader is never quoted as an answer
             if financial_figures(sentence) and not _figure_facts(chunk, sentence, figures):
-                sentence = _figure_free_tail(sentence)  # scored with its whole sentence: its subject
+                sentence = _figure_free_clause(sentence)  # scored with its whole sentence: its subject
                 if not sentence:
                     continue
             if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _BOILERPLATE.search(sentence):
                 continue
-            if not _ENDS.search(sentence) or _shouting(sentence):
+            if not (_ENDS.search(sentence) or (bullet and _ITEM_ENDS.search(sentence))) or _shouting(sentence):
                 continue  # a heading or a table caption, not a statement
             out.append((rank, position, sentence, whole))
     return out
@@ -121,18 +127,29 @@ def _figure_facts(chunk: Evidence, sentence: str, figures: dict[str, list] | Non
     return verified_figures(sentence, (figures or {}).get(chunk.accession) or []) or []
 
 
-def _figure_free_tail(sentence: str) -> str | None:
-    """The longest clause after a sentence's last figure ('..., and capital expenditures were $20.6
-    billion, directed mainly to X.' -> '…directed mainly to X.'), or None when none follows."""
+def _figure_free_clause(sentence: str) -> str | None:
+    """The longest figure-free clause of a sentence that carries amounts: the one after its last
+    amount ('..., and capital expenditures were $20.6 billion, directed mainly to X.' -> '…directed
+    mainly to X.') or the one before its first ('We funded X with cash on hand, with consideration
+    totaling $17.7 billion.' -> 'We funded X with cash on hand…'), cut at a comma; None when neither
+    has five words. Dates and counts may stay: only money and percentages are figures here."""
     best = None
     cut = sentence.rfind(",")
     while cut > 0:
         tail = sentence[cut + 1 :].strip()
-        if number_tokens(tail):
+        if financial_figures(tail):
             break
         if len(tail.split()) >= 5 and financial_figures(sentence[:cut]) and not _DANGLING.match(tail):
             best = "…" + tail
         cut = sentence.rfind(",", 0, cut)
+    cut = sentence.find(",")
+    while cut > 0:
+        head = sentence[:cut].strip()
+        if financial_figures(head):
+            break
+        if len(head.split()) >= 5 and financial_figures(sentence[cut:]) and len(head) + 1 > len(best or ""):
+            best = head + "…"
+        cut = sentence.find(",", cut + 1)
     return best
 
 
@@ -157,6 +174,8 @@ def _pick_sentences(
     held = not sentence_rank.broad(asked)  # "what are the risk factors?": any sentence of the Item answers
     why = bool(sentence_rank.ASK_CAUSE.search(f"{question} {subject}"))
     cased = sentence_rank.cased_terms(subject or " ".join(queries))
+    # what the question is about, in its words and in the search's (abbreviations spelled out)
+    topic = sentence_rank.subject_terms(sentence_rank.cased_terms(" ".join([subject, *queries])))
     before = {(rank, k + 1): s for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
     candidates = _shortlist(candidates, query_terms, weights)
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
@@ -170,6 +189,8 @@ def _pick_sentences(
                                               in_context=sentence_rank.share(context, cased), top_chunk=rank == 0,
                                               cause=why and bool(sentence_rank.CAUSE.search(whole))):
             continue  # shares the filing's vocabulary, not the question's subject
+        if held and topic and not (sentence_rank.share(whole, topic) or sentence_rank.share(context, topic)):
+            continue  # names nothing the question is about, nor does the sentence it follows
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
                  + sentence_rank.role(question, whole) - 0.02 * len(number_tokens(sentence)))
         scored.append((score, i))
@@ -279,7 +300,7 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
     figures: dict[str, list] = {}
     for e in evidence:  # the XBRL facts a quoted amount may equal, by the filing that tagged them
         if e.kind == "fact" and e.value is not None:
-            figures.setdefault(e.accession, []).append((e.id, Decimal(e.value), e.unit or ""))
+            figures.setdefault(e.accession, []).append((e.id, Decimal(e.value), e.unit or "", e.text.split(", period ended")[0]))
     picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder, question=question,
                             subject=plan.query or question, figures=figures)
     # a footnote quotes the whole sentence, unless it carries a figure that is not an XBRL fact

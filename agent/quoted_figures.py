@@ -8,9 +8,13 @@ the last figure are quoted).
 
 Equal means value and scale: "$130.5 billion" is a USD fact whose absolute value lies within half a
 unit of the last shown digit of 130.5 billion; "24.1%" a pure fact (a rate as a fraction) within half
-a unit of 0.241. A figure shown with one significant digit ("$3 billion") says too little to be told
-apart from its neighbours, so it must equal the fact exactly. The sign is the sentence's words ("a
-loss of $1.2 billion"), so absolute values are compared.
+a unit of 0.241. A figure shown with fewer than three significant digits ("$65 billion", "$1.4
+billion") says too little to be told apart from the thousands of other values a 10-K tags, so it must
+equal the fact exactly. The sign is the sentence's words ("a loss of $1.2 billion"), so absolute
+values are compared. And the fact must be what the sentence calls it: the words before the amount or
+after it (up to the next amount) share a word with the fact's concept name or the row labels the filing
+printed for it ("Cash provided by operating activities was $64.1 billion" and
+NetCashProvidedByUsedInOperatingActivities), so a look-alike value of another line never verifies.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ _AMOUNT = re.compile(
     re.I,
 )
 MONEY_UNITS = ("USD", "USD/shares")
+SIGNIFICANT = 3  # fewer significant digits than this: only an exact fact will do
 RATE_UNITS = ("pure",)
 
 
@@ -37,6 +42,8 @@ class Amount:
     the rounding its last digit allows."""
 
     shown: str
+    start: int
+    end: int
     value: Decimal
     half_step: Decimal
     exact: bool  # one significant digit: only an exact fact will do
@@ -68,6 +75,8 @@ def _number(text: str) -> tuple[Decimal, int, int] | None:
         return None
     decimals = len(plain.split(".")[1]) if "." in plain else 0
     digits = plain.replace(".", "").lstrip("0")
+    if "." not in plain:
+        digits = digits.rstrip("0")  # "60 billion": one significant digit, not two
     return value, decimals, len(digits)
 
 
@@ -89,19 +98,46 @@ def amounts(sentence: str) -> list[Amount]:
             value, decimals, digits = parsed
             scale, units = Decimal("0.01"), RATE_UNITS
         half = Decimal(5) * Decimal(10) ** (-decimals - 1) * scale
-        out.append(Amount(m.group(0), value * scale, half, digits < 2, units))
+        out.append(Amount(m.group(0), m.start(), m.end(), value * scale, half, digits < SIGNIFICANT, units))
     return out
 
 
-def verified(sentence: str, facts: list[tuple[str, Decimal, str]]) -> list[str] | None:
-    """The ids of the facts (id, value, unit) the sentence's amounts equal, one per amount, or None
-    when some amount equals none (or the sentence shows no amount)."""
+_WORD = re.compile(r"[a-z]{4,}")
+_CAMEL = re.compile(r"[A-Z][a-z]+|[A-Z]+(?![a-z])")
+# Words of concept names and labels that say nothing of what is measured.
+_PLAIN = frozenset("total value amount other period during including excluding assessed from with into "
+                   "customer contract year years fiscal ended continuing current noncurrent gross".split())
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ies", "es", "s", "ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def _words(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _PLAIN}
+
+
+def name_words(name: str) -> set[str]:
+    """The words a fact is called by: its concept split at capitals, and its labels."""
+    return _words(" ".join(_CAMEL.findall(name)) + " " + name)
+
+
+def verified(sentence: str, facts: list[tuple[str, Decimal, str, str]]) -> list[str] | None:
+    """The ids of the facts (id, value, unit, name: concept and labels) the sentence's amounts
+    equal and name, one per amount, or None when some amount has no such fact (or the sentence
+    shows no amount)."""
     found = amounts(sentence)
     if not found:
         return None
     ids = []
-    for amount in found:
-        match = next((fid for fid, value, unit in facts if amount.equals(value, unit)), None)
+    for i, amount in enumerate(found):
+        right = found[i + 1].start if i + 1 < len(found) else len(sentence)
+        around = _words(sentence[:amount.start] + " " + sentence[amount.end:right])  # "X was A, compared with B"
+        match = next((fid for fid, value, unit, name in facts
+                      if amount.equals(value, unit) and around & name_words(name)), None)
         if match is None:
             return None
         ids.append(match)

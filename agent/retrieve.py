@@ -503,8 +503,8 @@ def _quoted_amounts(conn, chunks: list[Evidence]) -> list[tuple[Evidence, int | 
             member = f" ({', '.join(f.dims.values())})" if f.dims else ""
             out.append((Evidence(
                 id=f"f:{f.id}", kind="fact",
-                text=f"{ticker} {f.concept}{member}, period ended {f.period_end.isoformat()}: "
-                     f"{display_value(f.value, f.unit)}",
+                text=f"{ticker} {f.concept}{member}{f' ({f.labels})' if f.labels else ''}, period ended "  # name, then when
+                     f"{f.period_end.isoformat()}: {display_value(f.value, f.unit)}",
                 ticker=ticker, cik=cik, fiscal_year=f.filing_fiscal_year or f.fiscal_year or 0, accession=accession,
                 url=f.url, concept=f.concept, value=_plain(f.value), unit=f.unit,
                 period_end=f.period_end.isoformat(), dims=f.dims,

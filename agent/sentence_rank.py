@@ -103,6 +103,21 @@ SECTION_WORDS = frozenset(stem(w) for w in (
     "perform affect affected impact impacted happen happened overall".split()))
 
 
+# Words that say how something moved or what is asked of it, not what it is: "why did gross margin
+# drop so much" is about gross margin. A closed set of directions and question scaffolding.
+MOVEMENT = frozenset(stem(w) for w in (
+    "increase increased increases decrease decreased decreases grow grew grown growth growing rise rose risen "
+    "fall fell fallen drop dropped decline declined jump jumped improve improved worse worsen better bigger "
+    "smaller higher lower strong stronger weak weaker big large larger small down happen happened hit hurt "
+    "going forward story behind whats what's actually really".split()))
+
+
+def subject_terms(cased: set[str]) -> set[str]:
+    """The question's terms that name what it is about (from `cased_terms`): neither a section's
+    name, nor a why-word, nor a direction of change."""
+    return {t for t in cased if t.lstrip("#") not in SECTION_WORDS and t not in MOVEMENT}
+
+
 def broad(question_terms: set[str]) -> bool:
     """The question asks for a section's content as a whole, not for a subject inside it."""
     return not (question_terms - SECTION_WORDS)

@@ -15,11 +15,14 @@ import psycopg
 
 from store.facts import edgar_index_url
 
-# One row per fact of the accession inside any (low, high, unit family) range: non-dimensional facts
-# first (the total before a member's figure), then the latest period.
+# One row per fact of the accession inside any (low, high, unit family) range, with the row labels the
+# same filing printed for its concept (what the fact is called, to tell it from a look-alike value).
+# Served by facts_accession and line_labels_accession.
 FILING_AMOUNTS = """
 SELECT DISTINCT ON (f.id) f.id, f.taxonomy, f.concept, f.unit, f.value, f.period_start, f.period_end,
-       f.fiscal_year, f.dims, fl.url, fl.fiscal_year
+       f.fiscal_year, f.dims, fl.url, fl.fiscal_year,
+       (SELECT string_agg(DISTINCT l.label, ' | ') FROM line_labels l
+         WHERE l.accession = f.accession AND l.taxonomy = f.taxonomy AND l.concept = f.concept) AS labels
   FROM facts f
   LEFT JOIN filings fl ON fl.accession = f.accession
   JOIN unnest(%(lows)s::numeric[], %(highs)s::numeric[], %(units)s::text[]) AS r(low, high, unit_family)
@@ -41,6 +44,7 @@ class FilingFact:
     dims: dict
     url: str
     filing_fiscal_year: int | None
+    labels: str  # the filing's own row labels for the concept, ' | '-separated, or ''
 
 
 def facts_in_ranges(conn: psycopg.Connection, cik: int, accession: str,
@@ -54,7 +58,7 @@ def facts_in_ranges(conn: psycopg.Connection, cik: int, accession: str,
         "units": [",".join(r[2]) for r in ranges],
     }).fetchall()
     out = [FilingFact(fid, f"{tax}:{concept}", unit, Decimal(value), pstart, pend, fy, dims or {},
-                      url or edgar_index_url(cik, accession), ffy)
-           for fid, tax, concept, unit, value, pstart, pend, fy, dims, url, ffy in rows]
+                      url or edgar_index_url(cik, accession), ffy, labels or "")
+           for fid, tax, concept, unit, value, pstart, pend, fy, dims, url, ffy, labels in rows]
     out.sort(key=lambda f: (bool(f.dims), -f.period_end.toordinal(), f.id))
     return out

@@ -22,27 +22,43 @@ CASH = "Cash provided by operating activities was $64.1 billion, and purchases o
 GROWTH = "Revenue for fiscal 2025 was $130.5 billion, compared with $60.9 billion in fiscal 2024, an increase of 114%."
 
 
-def _fact(fid: str, value: str, unit: str = "USD", **over) -> Evidence:
-    return Evidence(id=fid, kind="fact", value=value, unit=unit, concept="us-gaap:X", text=f"NVDA X: {value}",
+OCF, CAPEX = "us-gaap:NetCashProvidedByUsedInOperatingActivities", "us-gaap:PaymentsToAcquireProductiveAssets"
+
+
+def _fact(fid: str, value: str, unit: str = "USD", concept: str = OCF, labels: str = "", **over) -> Evidence:
+    return Evidence(id=fid, kind="fact", value=value, unit=unit, concept=concept,
+                    text=f"NVDA {concept}{f' ({labels})' if labels else ''}, period ended 2025-01-26: {value}",
                     **{**BASE, **over})
 
 
 def test_an_amount_equals_a_fact_at_its_shown_scale_only():
     cash, capex, rate = amounts(CASH + " The effective tax rate was 13.3 % for fiscal 2025.")
-    assert cash.equals(Decimal("64089000000"), "USD") and capex.equals(Decimal("3236000000"), "USD")
+    assert cash.equals(Decimal("64089000000"), "USD") and capex.equals(Decimal("3236000000"), "USD") is False
     assert not cash.equals(Decimal("64189000000"), "USD")  # off by more than the last digit's rounding
     assert not cash.equals(Decimal("64089000"), "USD")  # $64.1 million is another scale
     assert not cash.equals(Decimal("64089000000"), "pure")  # a money amount is never a rate
     assert rate.equals(Decimal("0.133"), "pure") and not rate.equals(Decimal("13.3"), "USD")
-    assert amounts("a charge of $3 billion")[0].exact  # one significant digit: only an exact fact will do
-    assert verified("a charge of $3 billion", [("f:1", Decimal("3236000000"), "USD")]) is None
-    assert verified("a charge of $3 billion", [("f:1", Decimal("-3000000000"), "USD")]) == ["f:1"]  # "a loss of": words carry the sign
+    assert capex.exact and capex.equals(Decimal("3200000000"), "USD")  # two significant digits: exactly
+    assert amounts("about $60 billion")[0].exact  # one significant digit, whatever its zeros
+    charge = "a charge of $3 billion for restructuring"
+    assert verified(charge, [("f:1", Decimal("3236000000"), "USD", "RestructuringCharges")]) is None
+    assert verified(charge, [("f:1", Decimal("-3000000000"), "USD", "RestructuringCharges")]) == ["f:1"]
+
+
+def test_an_amount_verifies_only_against_a_fact_it_names():
+    facts = [("f:1", Decimal("64089000000"), "USD", "us-gaap:AssetsFairValueDisclosure"),
+             ("f:2", Decimal("64089000000"), "USD", OCF)]
+    assert verified("Cash provided by operating activities was $64.1 billion.", facts) == ["f:2"]
+    labelled = [("f:3", Decimal("3236000000"), "USD", f"{CAPEX} (Purchases related to property and equipment)")]
+    assert verified("Purchases of property and equipment were $3.236 billion.", labelled) == ["f:3"]  # its label
+    assert verified("Marketing spend was $3.236 billion.", labelled) is None  # the value alone is not enough
 
 
 def test_a_sentence_is_quoted_whole_only_when_every_amount_is_a_fact_of_its_filing():
     chunk = Evidence(id="c:1", kind="chunk", text=f"{CASH} {GROWTH}", item="7", chunk_id=1, **BASE)
-    facts = [("f:1", Decimal("64089000000"), "USD"), ("f:2", Decimal("3236000000"), "USD"),
-             ("f:3", Decimal("130497000000"), "USD"), ("f:4", Decimal("60922000000"), "USD")]
+    facts = [("f:1", Decimal("64089000000"), "USD", OCF),
+             ("f:2", Decimal("3200000000"), "USD", f"{CAPEX} (Purchases of property and equipment)"),
+             ("f:3", Decimal("130497000000"), "USD", "us-gaap:Revenues"), ("f:4", Decimal("60922000000"), "USD", "us-gaap:Revenues")]
     shown = [c[2] for c in _candidates([chunk], {BASE["accession"]: facts})]
     assert CASH in shown  # both amounts are the filing's facts
     assert not any(s.startswith("Revenue for fiscal 2025") for s in shown)  # 114% is no fact: the clause rule
@@ -52,9 +68,10 @@ def test_a_sentence_is_quoted_whole_only_when_every_amount_is_a_fact_of_its_fili
 
 def test_the_checker_holds_the_claim_to_the_facts_it_cites():
     chunk = Evidence(id="c:1", kind="chunk", text=CASH, item="7", chunk_id=1, **BASE)
-    ev = {"c:1": chunk, "f:1": _fact("f:1", "64089000000"), "f:2": _fact("f:2", "3236000000"),
-          "f:9": _fact("f:9", "3236000000", accession="0001045810-24-000029"),
-          "f:8": _fact("f:8", "3236000", unit="USD")}
+    capex = dict(concept=CAPEX, labels="Purchases of property and equipment")
+    ev = {"c:1": chunk, "f:1": _fact("f:1", "64089000000"), "f:2": _fact("f:2", "3200000000", **capex),
+          "f:9": _fact("f:9", "3200000000", accession="0001045810-24-000029", **capex),
+          "f:8": _fact("f:8", "3200000", **capex)}
     cited = Claim(text=CASH, evidence_id="c:1", figures=["f:1", "f:2"])
     assert check_claims([cited], ev).claims[0].status == "verbatim"
     for figures in (["f:1"], ["f:1", "f:9"], ["f:1", "f:8"], []):  # one unmatched, another filing's, wrong scale, none
