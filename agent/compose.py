@@ -57,7 +57,7 @@ _ITEM_ENDS = re.compile(r"[\w.;)%”\"]$")  # a bullet point may end without its
 _BULLET = re.compile(r"^[•▪●◦‣·\-–—*]\s*")
 _BOILERPLATE = re.compile(
     r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)|\bshould be read (?:together|in conjunction) with\b|"
-    r"\byou should carefully consider\b|\bnot the only (?:risks|ones)\b", re.I
+    r"\byou should carefully consider\b|\bnot the only (?:risks|ones)\b|\bPart I{1,3}V?,?\s+Item\s+\d", re.I
 )  # reading instructions and cross-references are never the answer
 
 
@@ -127,12 +127,15 @@ def _figure_facts(chunk: Evidence, sentence: str, figures: dict[str, list] | Non
     return verified_figures(sentence, (figures or {}).get(chunk.accession) or []) or []
 
 
+HEAD_WORDS = 10  # a clause before the amounts shorter than this is a subject without its statement
+
+
 def _figure_free_clause(sentence: str) -> str | None:
     """The longest figure-free clause of a sentence that carries amounts: the one after its last
     amount ('..., and capital expenditures were $20.6 billion, directed mainly to X.' -> '…directed
     mainly to X.') or the one before its first ('We funded X with cash on hand, with consideration
     totaling $17.7 billion.' -> 'We funded X with cash on hand…'), cut at a comma; None when neither
-    has five words. Dates and counts may stay: only money and percentages are figures here."""
+    is long enough to state something (five words after, HEAD_WORDS before). Dates and counts may stay: only money and percentages are figures here."""
     best = None
     cut = sentence.rfind(",")
     while cut > 0:
@@ -147,7 +150,7 @@ def _figure_free_clause(sentence: str) -> str | None:
         head = sentence[:cut].strip()
         if financial_figures(head):
             break
-        if len(head.split()) >= 5 and financial_figures(sentence[cut:]) and len(head) + 1 > len(best or ""):
+        if len(head.split()) >= HEAD_WORDS and financial_figures(sentence[cut:]) and len(head) + 1 > len(best or ""):
             best = head + "…"
         cut = sentence.find(",", cut + 1)
     return best
@@ -177,7 +180,7 @@ def _pick_sentences(
     # what the question is about, in its words and in the search's (abbreviations spelled out)
     topic = sentence_rank.subject_terms(sentence_rank.cased_terms(" ".join([subject, *queries])))
     before = {(rank, k + 1): s for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
-    candidates = _shortlist(candidates, query_terms, weights)
+    candidates = _shortlist(candidates, query_terms, weights, before, question)
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
     sents = embedder.embed([" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates])
     cosines = sents @ q.T  # normalized embeddings: (sentences, queries)
@@ -210,9 +213,13 @@ def _pick_sentences(
     return _choose(chunks, [(*candidates[i][:3], candidates[i][3]) for i in dict.fromkeys(order)])
 
 
-def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float] | None = None) -> list:
+def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float] | None = None,
+               before: dict | None = None, question: str = "") -> list:
     """The SHORTLIST candidates worth embedding (each costs ~8 ms on a busy core): the question's
-    terms covered first (rarer terms weighing more), then the query's, ties in the search's order."""
+    terms covered first (rarer terms weighing more), then the query's, ties in the search's order.
+    A sentence after one that names the question's terms ("We plan to spend $X on capex. In
+    particular, AI will require ...") and one that plays the part asked for (a cause for a why)
+    count for something too."""
     if len(candidates) <= SHORTLIST:
         return candidates
     terms = [_terms(c[3]) & query_terms for c in candidates]
@@ -224,6 +231,9 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
     weight = [sum(math.log(1 + n / df[t]) for t in ts) for ts in terms]
     if weights:
         weight = [w + 3 * sentence_rank.coverage(c[3], weights) for w, c in zip(weight, candidates, strict=True)]
+    for i, c in enumerate(candidates):
+        weight[i] += 0.5 * len(_terms((before or {}).get((c[0], c[1]), "")) & query_terms)
+        weight[i] += 1.0 if question and sentence_rank.role(question, c[3]) else 0.0
     keep = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))[:SHORTLIST]
     return [candidates[i] for i in sorted(keep)]
 
