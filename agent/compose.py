@@ -128,6 +128,11 @@ def _figure_facts(chunk: Evidence, sentence: str, figures: dict[str, list] | Non
 
 
 HEAD_WORDS = 10  # a clause before the amounts shorter than this is a subject without its statement
+# Words that open a clause of cause or comparison right after an amount ("... $6.3 billion primarily due to").
+_CLAUSE_OPENER = re.compile(r"(?:primarily|mainly|largely|principally|partially|partly|due|driven|reflecting|"
+                            r"resulting|attributable|because|as\s+a\s+result|compared|which|offset)\b", re.I)
+_FIGURE = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:billion|million|thousand|trillion)\b)?"
+                     r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:%|percent\b|billion\b|million\b|trillion\b)", re.I)
 
 
 def _figure_free_clause(sentence: str) -> str | None:
@@ -137,12 +142,17 @@ def _figure_free_clause(sentence: str) -> str | None:
     totaling $17.7 billion.' -> 'We funded X with cash on hand…'), cut at a comma; None when neither
     is long enough to state something (five words after, HEAD_WORDS before). Dates and counts may stay: only money and percentages are figures here."""
     best = None
+    last = list(_FIGURE.finditer(sentence))[-1].end() if _FIGURE.search(sentence) else -1
+    after = sentence[last:].strip()
+    if last > 0 and _CLAUSE_OPENER.match(after) and not financial_figures(after) and len(after.split()) >= 5:
+        best = "…" + after  # "...increased by $6,334 million primarily due to X": the clause that explains it
     cut = sentence.rfind(",")
-    while cut > 0:
+    while cut >= last:
         tail = sentence[cut + 1 :].strip()
         if financial_figures(tail):
             break
-        if len(tail.split()) >= 5 and financial_figures(sentence[:cut]) and not _DANGLING.match(tail):
+        if len(tail.split()) >= 5 and financial_figures(sentence[:cut]) and not _DANGLING.match(tail) \
+                and len(tail) + 1 > len(best or ""):
             best = "…" + tail
         cut = sentence.rfind(",", 0, cut)
     cut = sentence.find(",")

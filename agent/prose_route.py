@@ -3,7 +3,9 @@
 Why by the form of the question and not only its topic words: "why did margins fall?" is told in
 MD&A whatever the topic; an event (an acquisition, a lawsuit, a strike, a cyber incident) is told
 in MD&A, the notes and the risk factors together; "how dependent is X on ..." is a risk-factor
-question first; "what is / describe / who are the customers" is the business description.
+question first; "what is / describe / who are the customers" is the business description. Any
+other topic of the business ("what does AMD say about competition from Intel?") is told in the
+business description and, in more detail, in the risk factors: both are searched.
 
 A second company inside a question about another ("how much does Apple depend on Foxconn?",
 "what does AMD say about competition from Intel?") is a topic of the first company's filing, not
@@ -55,6 +57,8 @@ def order_items(low: str, items: list[str]) -> list[str]:
     elif DESCRIBE.search(low) and set(items) <= {"1"}:
         first = ["1", "7"]
     if not first:
+        if items == ["1"]:  # a topic of the business (competition, a supplier, a rival): its risks too
+            return ["1", "1A"]
         return items
     if items and set(items) <= {"1C"}:
         return items + [i for i in first if i not in items]
