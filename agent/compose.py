@@ -194,7 +194,7 @@ def _pick_sentences(
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
     sents = embedder.embed([" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates])
     cosines = sents @ q.T  # normalized embeddings: (sentences, queries)
-    scored = []
+    scored, named = [], set()
     for i, (rank, position, sentence, whole) in enumerate(candidates):
         covered = sentence_rank.coverage(whole, weights) if held else 0.0
         context = f"{before.get((rank, position), '')} {whole}"
@@ -202,13 +202,15 @@ def _pick_sentences(
                                               in_context=sentence_rank.share(context, cased), top_chunk=rank == 0,
                                               cause=why and bool(sentence_rank.CAUSE.search(whole))):
             continue  # shares the filing's vocabulary, not the question's subject
-        if held and topic and not (sentence_rank.share(whole, topic) or sentence_rank.share(context, topic)):
-            continue  # names nothing the question is about, nor does the sentence it follows
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
                  + sentence_rank.role(question, whole) - 0.02 * len(number_tokens(sentence)))
         scored.append((score, i))
+        if held and topic and sentence_rank.names_topic(context, topic, float(cosines[i].max())):
+            named.add(i)
     if not scored:
         return []  # nothing answers: the compose node refuses rather than quote filler
+    if named:  # sentences that name what the question is about push out those that do not
+        scored = [(score, i) for score, i in scored if i in named]
     best = max(score for score, _ in scored)
     floor = max(RELEVANCE_FLOOR, best - RELEVANCE_MARGIN)
     kept = {i for _, i in scored}
