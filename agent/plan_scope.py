@@ -79,6 +79,8 @@ FILING_FRAMED = (
     r"\b(?:10-?k|filing|annual\s+report|md&a|management)\s+(?:says?|states?|said|discuss\w*|disclos\w*|descri\w*|"
     r"mentions?|expects?|anticipates?|projects?|indicates?|outlines?|notes?)\b",
     r"\b(?:company|management)\s+(?:expect|anticipat|plan|intend|project|forecast|estimat)\w*",
+    # "Walmart's fy2026 plans for capex": Footnote has no plans of its own, a company's are in its filing
+    rf"^(?!.*\b{_OTHERS}\b).*\b(?:plans?|planned|intends?|intentions?)\s+(?:for|to|on)\b",
     # "according to Amazon / management", not to analysts or to Footnote
     rf"\baccording\s+to\s+(?!{_OTHERS}\b)(?:the\s+|its\s+|their\s+)?[\w&.'-]+",
     rf"^(?:is|are|does|do|did|has|have)\s+(?!{_OTHERS}\b)(?:[\w&.'-]+\s+){{1,4}}?(?:expect|anticipat|plan|intend|"

@@ -95,6 +95,7 @@ def test_a_subject_of_its_own_is_never_small_talk(directory):
     ("What amortization expense does Apple expect to record next year?", ["7", "8"]),
     ("What will drive Nvidia's growth next year, according to management?", None),
     ("What payments will Apple make under its purchase commitments?", None),
+    ("walmart fy2026 plans for capex and the dividend?", ["7"]),
 ])
 def test_what_a_filing_says_about_the_future_is_a_prose_question(directory, text, items):
     p = plan(directory, text)
