@@ -63,3 +63,5 @@ def test_a_topic_of_the_business_is_searched_in_its_risk_factors_too():
     assert order_items("what does amd say about competition from intel?", ["1"]) == ["1", "1A"]
     assert order_items("who are nvidia's customers?", ["1"]) == ["1", "7"]  # a description stays Item 1 first
     assert order_items("what are the risk factors?", ["1A"]) == ["1A"]
+    assert order_items("how does apple describe its suppliers in item 1?", ["1"]) == ["1"]  # the section named
+    assert order_items("where does tesla make its cars?", ["1"]) == ["1"]  # no other business in it
