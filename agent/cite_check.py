@@ -91,6 +91,7 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
         ns = notes.markers(c.evidence_id)
         ev = evidence[c.evidence_id]
         if ev.kind == "chunk":
+            ns += sorted({n for fid in c.claim.figures if fid in evidence for n in notes.markers(fid)})  # its amounts' facts
             quote = c.detail if c.status == "paraphrase" else (c.claim.quote or c.claim.text)
             quotes.setdefault(c.evidence_id, quote)
             label = f"{ev.ticker}: " if several else ""
@@ -133,8 +134,9 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
         text = "\n\n".join(p for p in (draft.intro, " ".join([figures, *lines]).strip()) if p)
 
     # a fact's own fiscal year (the citation's is the reporting filing's)
-    fact_years = {c["evidence_id"]: c["fiscal_year"] for c in (state.get("retrieval") or {}).get("cells") or []
-                  if c.get("evidence_id")}
+    retrieval = state.get("retrieval") or {}
+    fact_years = dict(retrieval.get("fact_years") or {})  # the facts a quoted sentence's amounts equal
+    fact_years.update({c["evidence_id"]: c["fiscal_year"] for c in retrieval.get("cells") or [] if c.get("evidence_id")})
     for calc in calculations:
         fact_years.update({o["evidence_id"]: o["fiscal_year"] for o in calc["operands"]})
     citations, numbers = [], []

@@ -11,11 +11,12 @@ from __future__ import annotations
 import logging
 import math
 import re
+from decimal import Decimal
 
 from agent import sentence_rank
 from agent.draft import Claim, Draft, Evidence
 from agent.progress import draft_text, status
-from agent.guards import financial_figures, number_tokens, split_sentences
+from agent.guards import financial_figures, number_tokens, split_sentences, verified_figures
 from agent.plan_scope import INJECTION
 from agent.plan import Plan
 from agent.query_vectors import embed_queries
@@ -52,10 +53,12 @@ _GLUED = re.compile(
 )
 _INSTRUCTION = re.compile("|".join(f"(?:{p})" for p in INJECTION))
 _DANGLING = re.compile(r"(?:\d|respectively\b|and\b|or\b)", re.I)  # a tail that only makes sense with its figure
-_ENDS = re.compile(r"[.!?][\"”’)]?$")
+_ENDS = re.compile(r"(?:[.!?][\"”’)]?|…)$")
+_ITEM_ENDS = re.compile(r"[\w.;)%”\"]$")  # a bullet point may end without its period
+_BULLET = re.compile(r"^[•▪●◦‣·\-–—*]\s*")
 _BOILERPLATE = re.compile(
     r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)|\bshould be read (?:together|in conjunction) with\b|"
-    r"\byou should carefully consider\b|\bnot the only (?:risks|ones)\b", re.I
+    r"\byou should carefully consider\b|\bnot the only (?:risks|ones)\b|\bPart I{1,3}V?,?\s+Item\s+\d", re.I
 )  # reading instructions and cross-references are never the answer
 
 
@@ -87,50 +90,86 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def _candidates(chunks: list[Evidence]) -> list[tuple[int, int, str, str]]:
+def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None) -> list[tuple[int, int, str, str]]:
     """(chunk rank, position, sentence, the text to score it by) for every sentence of `chunks` that can stand as a quote:
     a whole statement of readable length, no heading, no instruction addressed to a reader. Every
-    figure Footnote states comes from an XBRL fact, so of a sentence that carries one of the filing's
-    own amounts only the clause after its last figure is quoted ('…directed mainly to X.'), and a
-    sentence with no such clause is not quoted at all (cite_check would refuse it)."""
+    figure Footnote states comes from an XBRL fact: a sentence whose every amount equals a fact of
+    its own filing (`figures`: accession -> (id, value, unit), agent.quoted_figures) is quoted whole
+    and cites those facts; of any other sentence that carries one of the filing's own amounts only
+    its longest figure-free clause is quoted, the one after its last amount ('…directed mainly to
+    X.') or the one before its first ('We funded the acquisition with cash on hand…'), and a
+    sentence with neither is not quoted at all (cite_check would refuse it). A bullet point is a
+    statement too, with or without its closing period."""
     out = []
     for rank, chunk in enumerate(chunks):
         for position, sentence in enumerate(split_sentences(chunk.text)):
-            sentence = whole = _GLUED.sub("", _TITLE.sub("", _PAGE_MARK.sub("", sentence)))
-            if not (sentence[0].isupper() or sentence[0] in "“\"("):
+            sentence = _GLUED.sub("", _TITLE.sub("", _PAGE_MARK.sub("", sentence)))
+            bullet = _BULLET.match(sentence)
+            sentence = whole = sentence[bullet.end():] if bullet else sentence
+            if not sentence or not (sentence[0].isupper() or sentence[0] in "“\"("):
                 continue
             if _INSTRUCTION.search(sentence.lower()):
                 continue  # text planted in a filing to steer a reader is never quoted as an answer
-            if financial_figures(sentence):
-                sentence = _figure_free_tail(sentence)  # scored with its whole sentence: its subject
+            if financial_figures(sentence) and not _figure_facts(chunk, sentence, figures):
+                sentence = _figure_free_clause(sentence)  # scored with its whole sentence: its subject
                 if not sentence:
                     continue
             if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _BOILERPLATE.search(sentence):
                 continue
-            if not _ENDS.search(sentence) or _shouting(sentence):
+            if not (_ENDS.search(sentence) or (bullet and _ITEM_ENDS.search(sentence))) or _shouting(sentence):
                 continue  # a heading or a table caption, not a statement
             out.append((rank, position, sentence, whole))
     return out
 
 
-def _figure_free_tail(sentence: str) -> str | None:
-    """The longest clause after a sentence's last figure ('..., and capital expenditures were $20.6
-    billion, directed mainly to X.' -> '…directed mainly to X.'), or None when none follows."""
+def _figure_facts(chunk: Evidence, sentence: str, figures: dict[str, list] | None) -> list[str]:
+    """The ids of the XBRL facts of the chunk's own filing that every amount of `sentence` equals
+    (empty when one equals none): such a sentence may be quoted whole."""
+    return verified_figures(sentence, (figures or {}).get(chunk.accession) or []) or []
+
+
+HEAD_WORDS = 10  # a clause before the amounts shorter than this is a subject without its statement
+# Words that open a clause of cause or comparison right after an amount ("... $6.3 billion primarily due to").
+_CLAUSE_OPENER = re.compile(r"(?:primarily|mainly|largely|principally|partially|partly|due|driven|reflecting|"
+                            r"resulting|attributable|because|as\s+a\s+result|compared|which|offset)\b", re.I)
+_FIGURE = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:billion|million|thousand|trillion)\b)?"
+                     r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:%|percent\b|billion\b|million\b|trillion\b)", re.I)
+
+
+def _figure_free_clause(sentence: str) -> str | None:
+    """The longest figure-free clause of a sentence that carries amounts: the one after its last
+    amount ('..., and capital expenditures were $20.6 billion, directed mainly to X.' -> '…directed
+    mainly to X.') or the one before its first ('We funded X with cash on hand, with consideration
+    totaling $17.7 billion.' -> 'We funded X with cash on hand…'), cut at a comma; None when neither
+    is long enough to state something (five words after, HEAD_WORDS before). Dates and counts may stay: only money and percentages are figures here."""
     best = None
+    last = list(_FIGURE.finditer(sentence))[-1].end() if _FIGURE.search(sentence) else -1
+    after = sentence[last:].strip()
+    if last > 0 and _CLAUSE_OPENER.match(after) and not financial_figures(after) and len(after.split()) >= 5:
+        best = "…" + after  # "...increased by $6,334 million primarily due to X": the clause that explains it
     cut = sentence.rfind(",")
-    while cut > 0:
+    while cut >= last:
         tail = sentence[cut + 1 :].strip()
-        if number_tokens(tail):
+        if financial_figures(tail):
             break
-        if len(tail.split()) >= 5 and financial_figures(sentence[:cut]) and not _DANGLING.match(tail):
+        if len(tail.split()) >= 5 and financial_figures(sentence[:cut]) and not _DANGLING.match(tail) \
+                and len(tail) + 1 > len(best or ""):
             best = "…" + tail
         cut = sentence.rfind(",", 0, cut)
+    cut = sentence.find(",")
+    while cut > 0:
+        head = sentence[:cut].strip()
+        if financial_figures(head):
+            break
+        if len(head.split()) >= HEAD_WORDS and financial_figures(sentence[cut:]) and len(head) + 1 > len(best or ""):
+            best = head + "…"
+        cut = sentence.find(",", cut + 1)
     return best
 
 
 def _pick_sentences(
     chunks: list[Evidence], query_terms: set[str], *, queries: list[str] | None = None, embedder=None,
-    question: str = "", subject: str = "",
+    question: str = "", subject: str = "", figures: dict[str, list] | None = None,
 ) -> list[tuple[Evidence, str, str]]:
     """The sentences of the top chunks that answer the question, in the chunks' order.
 
@@ -139,7 +178,7 @@ def _pick_sentences(
     MAX_SENTENCES; a sentence below the relevance floor (boilerplate, a neighbouring topic the
     chunk also covers) is never shown, however high its chunk ranked. Without one: the best
     sentence of each top chunk by shared terms."""
-    candidates = _candidates(chunks)
+    candidates = _candidates(chunks, figures)
     if not candidates:
         return []
     if embedder is None or not queries:
@@ -149,12 +188,14 @@ def _pick_sentences(
     held = not sentence_rank.broad(asked)  # "what are the risk factors?": any sentence of the Item answers
     why = bool(sentence_rank.ASK_CAUSE.search(f"{question} {subject}"))
     cased = sentence_rank.cased_terms(subject or " ".join(queries))
+    # what the question is about, in its words and in the search's (abbreviations spelled out)
+    topic = sentence_rank.subject_terms(sentence_rank.cased_terms(" ".join([subject, *queries])))
     before = {(rank, k + 1): s for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
-    candidates = _shortlist(candidates, query_terms, weights)
+    candidates = _shortlist(candidates, query_terms, weights, before, question)
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
     sents = embedder.embed([" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates])
     cosines = sents @ q.T  # normalized embeddings: (sentences, queries)
-    scored = []
+    scored, named = [], set()
     for i, (rank, position, sentence, whole) in enumerate(candidates):
         covered = sentence_rank.coverage(whole, weights) if held else 0.0
         context = f"{before.get((rank, position), '')} {whole}"
@@ -165,8 +206,12 @@ def _pick_sentences(
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
                  + sentence_rank.role(question, whole) - 0.02 * len(number_tokens(sentence)))
         scored.append((score, i))
+        if held and topic and sentence_rank.names_topic(context, topic, float(cosines[i].max())):
+            named.add(i)
     if not scored:
         return []  # nothing answers: the compose node refuses rather than quote filler
+    if named:  # sentences that name what the question is about push out those that do not
+        scored = [(score, i) for score, i in scored if i in named]
     best = max(score for score, _ in scored)
     floor = max(RELEVANCE_FLOOR, best - RELEVANCE_MARGIN)
     kept = {i for _, i in scored}
@@ -181,9 +226,13 @@ def _pick_sentences(
     return _choose(chunks, [(*candidates[i][:3], candidates[i][3]) for i in dict.fromkeys(order)])
 
 
-def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float] | None = None) -> list:
+def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float] | None = None,
+               before: dict | None = None, question: str = "") -> list:
     """The SHORTLIST candidates worth embedding (each costs ~8 ms on a busy core): the question's
-    terms covered first (rarer terms weighing more), then the query's, ties in the search's order."""
+    terms covered first (rarer terms weighing more), then the query's, ties in the search's order.
+    A sentence after one that names the question's terms ("We plan to spend $X on capex. In
+    particular, AI will require ...") and one that plays the part asked for (a cause for a why)
+    count for something too."""
     if len(candidates) <= SHORTLIST:
         return candidates
     terms = [_terms(c[3]) & query_terms for c in candidates]
@@ -195,6 +244,9 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
     weight = [sum(math.log(1 + n / df[t]) for t in ts) for ts in terms]
     if weights:
         weight = [w + 3 * sentence_rank.coverage(c[3], weights) for w, c in zip(weight, candidates, strict=True)]
+    for i, c in enumerate(candidates):
+        weight[i] += 0.5 * len(_terms((before or {}).get((c[0], c[1]), "")) & query_terms)
+        weight[i] += 1.0 if question and sentence_rank.role(question, c[3]) else 0.0
     keep = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))[:SHORTLIST]
     return [candidates[i] for i in sorted(keep)]
 
@@ -268,12 +320,18 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
     queries = list(dict.fromkeys(plan.sub_queries or [plan.query or question]))
     if len(queries) > 1 and any(c.get("evidence_id") for c in cells or []):
         queries = queries[1:]  # "how much ..." is answered by the XBRL figure; the prose answers "on what"
+    figures: dict[str, list] = {}
+    for e in evidence:  # the XBRL facts a quoted amount may equal, by the filing that tagged them
+        if e.kind == "fact" and e.value is not None:
+            figures.setdefault(e.accession, []).append((e.id, Decimal(e.value), e.unit or "", e.text.split(", period ended")[0]))
     picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder, question=question,
-                            subject=plan.query or question)
+                            subject=plan.query or question, figures=figures)
     # a footnote quotes the whole sentence, unless it carries a figure that is not an XBRL fact
-    claims = _number_claims(cells or []) + [Claim(text=s, evidence_id=c.id, kind="prose",
-                                                  quote=s if financial_figures(whole) else whole)
-                                            for c, s, whole in picks]
+    claims = _number_claims(cells or [])
+    for c, s, whole in picks:
+        facts = _figure_facts(c, s, figures) if s == whole else []
+        claims.append(Claim(text=s, evidence_id=c.id, kind="prose", figures=facts,
+                            quote=s if financial_figures(whole) else whole))
     intro = ""
     if picks:
         first = picks[0][0]

@@ -37,6 +37,7 @@ class Claim(BaseModel):
     evidence_id: str  # the Evidence.id it relies on
     kind: Literal["prose", "number"] = "prose"
     quote: str | None = None  # prose: the whole verbatim sentence, when the text shows only part of it
+    figures: list[str] = Field(default_factory=list)  # prose: the XBRL facts (of the same filing) its amounts equal
 
 
 class Draft(BaseModel):

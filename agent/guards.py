@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from agent import quoted_figures
 from agent.draft import Claim, Evidence
 
 log = logging.getLogger(__name__)
@@ -73,10 +74,27 @@ def normalize_space(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
+# A period that ends an abbreviation, not a sentence ("the U.S. Department of Justice", "Apple Inc. and").
+_ABBREVIATION = re.compile(r"(?:\b(?:U\.S|U\.K|Inc|Co|Corp|Ltd|No|Nos|Mr|Ms|Mrs|Dr|St|Jr|vs|e\.g|i\.e|approx)\.)$", re.I)
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences, never across a line break: in chunk text a line break ends a heading, a
-    paragraph or a table row, so a heading never fuses with the sentence under it."""
-    return [s.strip() for line in text.splitlines() for s in _SENTENCE.split(normalize_space(line)) if s.strip()]
+    paragraph or a table row, so a heading never fuses with the sentence under it. A period after
+    an abbreviation ("U.S.", "Inc.") does not end one."""
+    out = []
+    for line in text.splitlines():
+        pieces: list[str] = []
+        for piece in _SENTENCE.split(normalize_space(line)):
+            piece = piece.strip()
+            if not piece:
+                continue
+            if pieces and _ABBREVIATION.search(pieces[-1]):
+                pieces[-1] += " " + piece
+            else:
+                pieces.append(piece)
+        out += pieces
+    return out
 
 
 @dataclass
@@ -160,17 +178,40 @@ def _check_one(claim: Claim, evidence: dict[str, Evidence], calc_inputs, chunks:
         if not number_tokens(claim.text) and claim.kind == "number":
             return CheckedClaim(claim, claim.evidence_id, "fail", "number claim without its figure")
         return CheckedClaim(claim, claim.evidence_id, "verbatim")
-    text = normalize_space(claim.text.removeprefix("…"))  # a leading ellipsis marks an elided start
-    money = _prose_figures(claim.text, evidence)
+    text = normalize_space(claim.text.removeprefix("…").removesuffix("…"))  # an ellipsis marks an elided start or end
+    money = [] if verified_figures(claim.text, _claimed_facts(claim, evidence, cited.accession)) \
+        else _prose_figures(claim.text, evidence)
     if money:
         # every figure Footnote states comes from an XBRL fact, even one a quoted sentence repeats
         return CheckedClaim(claim, claim.evidence_id, "fail", f"figure {money[0]} from prose, not from an XBRL fact")
     if text and text in normalize_space(cited.text):
         return CheckedClaim(claim, cited.id, "verbatim")
     for chunk in chunks:
-        if text and text in normalize_space(chunk.text):
+        if text and text in normalize_space(chunk.text) and (not claim.figures or chunk.accession == cited.accession):
             return CheckedClaim(claim, chunk.id, "repointed", f"re-pointed from {cited.id}")
     return CheckedClaim(claim, claim.evidence_id, "fail", "not verbatim")
+
+
+def verified_figures(text: str, facts: list[tuple[str, object, str, str]]) -> list[str] | None:
+    """The facts (id, Decimal value, unit, name) that every money amount and percentage of `text` equals,
+    value and scale (agent.quoted_figures), or None when one equals none of them. Every figure
+    financial_figures sees must be one the matcher read, so nothing slips between the two readers."""
+    if not facts or len(quoted_figures.amounts(text)) != len(financial_figures(text)):
+        return None
+    return quoted_figures.verified(text, facts)
+
+
+def _claimed_facts(claim: Claim, evidence: dict[str, Evidence], accession: str) -> list[tuple[str, object, str, str]]:
+    """The XBRL facts a prose claim says its amounts equal, kept only when they come from the
+    filing of the chunk it quotes."""
+    from decimal import Decimal
+
+    out = []
+    for fid in claim.figures:
+        ev = evidence.get(fid)
+        if ev is not None and ev.kind == "fact" and ev.value is not None and ev.accession == accession:
+            out.append((fid, Decimal(ev.value), ev.unit or "", ev.text.split(", period ended")[0]))
+    return out
 
 
 def _prose_figures(text: str, evidence: dict[str, Evidence]) -> list[str]:

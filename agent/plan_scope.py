@@ -79,6 +79,10 @@ FILING_FRAMED = (
     r"\b(?:10-?k|filing|annual\s+report|md&a|management)\s+(?:says?|states?|said|discuss\w*|disclos\w*|descri\w*|"
     r"mentions?|expects?|anticipates?|projects?|indicates?|outlines?|notes?)\b",
     r"\b(?:company|management)\s+(?:expect|anticipat|plan|intend|project|forecast|estimat)\w*",
+    # "Walmart's fy2026 plans for capex": Footnote has no plans of its own, a company's are in its filing
+    rf"^(?!.*\b{_OTHERS}\b).*\b(?:plans?|planned|intends?|intentions?)\s+(?:for|to|on)\b",
+    # "according to Amazon / management", not to analysts or to Footnote
+    rf"\baccording\s+to\s+(?!{_OTHERS}\b)(?:the\s+|its\s+|their\s+)?[\w&.'-]+",
     rf"^(?:is|are|does|do|did|has|have)\s+(?!{_OTHERS}\b)(?:[\w&.'-]+\s+){{1,4}}?(?:expect|anticipat|plan|intend|"
     rf"project|forecast|estimat|guid)\w*",
 )
@@ -90,7 +94,9 @@ FILED_FUTURE = (
 )
 # "next year" asks for a forecast, unless it is about contractual amounts falling due (a 10-K topic).
 NEXT_PERIOD = r"\bnext\s+(?:fiscal\s+)?(?:year|quarter|12\s+months)(?:'s)?\b|\bin\s+the\s+(?:coming|next)\s+(?:years?|quarters?)\b"
-CONTRACTUAL = r"\b(?:matur\w*|due|payable|obligations?|expir\w*|commitments?|schedul\w*|contractual)\b"
+CONTRACTUAL = r"\b(?:matur\w*|due(?!\s+to\b)|payable|obligations?|expir\w*|commitments?|schedul\w*|contractual)\b"
+# A prediction asked of Footnote itself ("predict ...", "what do you expect ..."): never a filing's statement.
+ASKED_OF_FOOTNOTE = r"\b(?:you|u|your)\b|^\W*(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:predict|forecast|project|estimate|guess)\b"
 OTHER_SOURCES = (
     (r"\bearnings\s+calls?\b|\bconference\s+calls?\b|\btranscripts?\b|\binvestor\s+(?:day|presentation)\b",
      "earnings calls or presentations (I only read 10-K filings)"),
@@ -142,6 +148,7 @@ _INJECTION, _STOCK_PRICE, _ADVICE, _FORECAST, _OFF_TOPIC, _HELP, _COVERAGE = (
     _compiled(p) for p in (INJECTION, STOCK_PRICE, ADVICE, FORECAST, OFF_TOPIC, HELP, COVERAGE)
 )
 _NEXT_PERIOD, _CONTRACTUAL = re.compile(NEXT_PERIOD), re.compile(CONTRACTUAL)
+_ASKED_OF_FOOTNOTE = re.compile(ASKED_OF_FOOTNOTE)
 _FILING_FRAMED, _FILED_FUTURE = _compiled(FILING_FRAMED), re.compile(FILED_FUTURE)
 _OPINION = _compiled(OPINION)
 _OTHER_SOURCES = tuple((re.compile(p), detail) for p, detail in OTHER_SOURCES)
@@ -168,8 +175,8 @@ def out_of_scope(text: str) -> str | None:
         return "investment advice"
     if _OPINION.search(text):
         return "opinions (I report what the filings say, not views of my own)"
-    if (_FORECAST.search(text) or (_NEXT_PERIOD.search(text) and not _CONTRACTUAL.search(text))) \
-            and not filing_framed(text):
+    contractual = _CONTRACTUAL.search(text) and not _ASKED_OF_FOOTNOTE.search(text)  # amounts falling due: filed
+    if (_FORECAST.search(text) or _NEXT_PERIOD.search(text)) and not (filing_framed(text) or contractual):
         return "forecasts or predictions"
     for pattern, detail in _OTHER_SOURCES:
         if pattern.search(text):

@@ -3,7 +3,9 @@
 Why by the form of the question and not only its topic words: "why did margins fall?" is told in
 MD&A whatever the topic; an event (an acquisition, a lawsuit, a strike, a cyber incident) is told
 in MD&A, the notes and the risk factors together; "how dependent is X on ..." is a risk-factor
-question first; "what is / describe / who are the customers" is the business description.
+question first; "what is / describe / who are the customers" is the business description. A
+relation to another business ("what does AMD say about competition from Intel?") is told in the
+business description and, in more detail, in the risk factors: both are searched.
 
 A second company inside a question about another ("how much does Apple depend on Foxconn?",
 "what does AMD say about competition from Intel?") is a topic of the first company's filing, not
@@ -35,6 +37,11 @@ DESCRIBE = re.compile(
     r"^\s*(?:what\s+(?:is|are)\b|what\s+does\s+[\w&.'-]+\s+do\b|describe\b|who\s+(?:is|are)\b|tell\s+me\s+about\b|give\s+me\s+an?\s+overview|"
     r"what\s+kind\s+of\b)|\bwho\s+are\s+(?:its|their|the)\s+(?:main\s+|largest\s+|key\s+)?customers\b"
 )
+# How a business relates to another (a rival, a supplier, a partner): described in Item 1, and its
+# risks in Item 1A. A named section ("in item 1", "the risk factors") is searched alone.
+RELATION = re.compile(r"\b(?:compet\w*|rivals?|suppliers?|supplie[sd]|partners?|vendors?|licens\w*|foundr\w+|"
+                      r"contract\s+manufactur\w+)\b")
+NAMED_SECTION = re.compile(r"\bitem\s+\d|\brisk factors?\b|\bmd&a\b|\bmanagement'?s? discussion\b")
 _MARKET = {"7A"}
 _TOPIC_PREP = re.compile(r"\b(?:from|on|with|to|against|by|about|like|than|over|including)\s+(?:the\s+)?$", re.I)
 _COMPARE = re.compile(r"\b(?:compar\w*|vs\.?|versus|both|each|and\s+how\s+does|relative\s+to|side\s+by\s+side)\b")
@@ -55,6 +62,8 @@ def order_items(low: str, items: list[str]) -> list[str]:
     elif DESCRIBE.search(low) and set(items) <= {"1"}:
         first = ["1", "7"]
     if not first:
+        if items == ["1"] and RELATION.search(low) and not NAMED_SECTION.search(low):
+            return ["1", "1A"]  # competition, a supplier, a partner: told in the business and its risks
         return items
     if items and set(items) <= {"1C"}:
         return items + [i for i in first if i not in items]

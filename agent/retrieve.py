@@ -20,10 +20,12 @@ from agent.line_items import company_line, labels_of, printed_index, printed_ord
 from agent.line_items import tokens
 from agent.metric_facts import metric_value
 from agent.plan_formulas import evaluate, metrics_of, operand_label, operand_parts
+from agent.quoted_figures import ranges as amount_ranges
 from agent.segments import axes_for, display_name, find_member, key_parts, member_parts
 from agent.plan_words import line_parts
 from agent.query_vectors import embed_queries
 from store import chunks as chunk_store
+from store import filing_amounts
 from store import facts as facts_store
 from store import segments as segments_store
 
@@ -547,9 +549,12 @@ def _prose(state, deps, config) -> dict:
         else:
             facts, calculations, cells = (_collect(conn, companies, metrics, deps, state["plan"].get("definitions"))
                                           if metrics else ({}, [], []))
+        quoted = _quoted_amounts(conn, evidence)
+        for ev, _ in quoted:
+            facts.setdefault(ev.id, ev)
     cells = [c for c in cells if c["evidence_id"]]
     retrieval = {"chunk_ids": [e.chunk_id for e in evidence], "queries": queries, "items": located["items"],
-                 "cells": cells}
+                 "cells": cells, "fact_years": {ev.id: year for ev, year in quoted if year is not None}}
     if not evidence:
         return {"retrieval": retrieval, "refusal": {"reason": "no_grounding", "detail": None}}
     return {
@@ -602,3 +607,33 @@ def _quarter_cells(state, deps) -> tuple[dict, list[dict], list[dict]]:
         return {}, [], []
     evidence = {e["id"]: Evidence.model_validate(e) for e in got["evidence"]}
     return evidence, got["calculations"], got["retrieval"]["cells"]
+
+
+MAX_AMOUNTS = 6  # a sentence with more figures than this is a table row, never quoted whole
+
+
+def _quoted_amounts(conn, chunks: list[Evidence]) -> list[tuple[Evidence, int | None]]:
+    """The XBRL facts of each chunk's own filing that an amount in its sentences may equal
+    (agent.quoted_figures), with each fact's own fiscal year: the composer quotes such a sentence
+    whole, citing them."""
+    from agent.guards import split_sentences
+    from agent.quoted_figures import amounts
+
+    texts: dict[tuple[int, str], list[str]] = {}
+    for chunk in chunks:
+        found = [s for s in split_sentences(chunk.text) if 0 < len(amounts(s)) <= MAX_AMOUNTS]
+        texts.setdefault((chunk.cik, chunk.accession), []).extend(found)
+    out = []
+    for (cik, accession), sentences in texts.items():
+        ticker = next(c.ticker for c in chunks if c.accession == accession)
+        for f in filing_amounts.facts_in_ranges(conn, cik, accession, amount_ranges(sentences)):
+            member = f" ({', '.join(f.dims.values())})" if f.dims else ""
+            out.append((Evidence(
+                id=f"f:{f.id}", kind="fact",
+                text=f"{ticker} {f.concept}{member}{f' ({f.labels})' if f.labels else ''}, period ended "  # name, then when
+                     f"{f.period_end.isoformat()}: {display_value(f.value, f.unit)}",
+                ticker=ticker, cik=cik, fiscal_year=f.filing_fiscal_year or f.fiscal_year or 0, accession=accession,
+                url=f.url, concept=f.concept, value=_plain(f.value), unit=f.unit,
+                period_end=f.period_end.isoformat(), dims=f.dims,
+            ), f.fiscal_year))
+    return out

@@ -103,6 +103,35 @@ SECTION_WORDS = frozenset(stem(w) for w in (
     "perform affect affected impact impacted happen happened overall".split()))
 
 
+# Words that say how something moved or what is asked of it, not what it is: "why did gross margin
+# drop so much" is about gross margin. A closed set of directions and question scaffolding.
+MOVEMENT = frozenset(stem(w) for w in (
+    "increase increased increases decrease decreased decreases grow grew grown growth growing rise rose risen "
+    "fall fell fallen drop dropped decline declined jump jumped improve improved worse worsen better bigger "
+    "smaller higher lower strong stronger weak weaker big large larger small down happen happened hit hurt "
+    "going forward story behind whats what's actually really".split()))
+
+
+def subject_terms(cased: set[str]) -> set[str]:
+    """The question's terms that name what it is about (from `cased_terms`): neither a section's
+    name, nor a why-word, nor a direction of change."""
+    return {t for t in cased if t.lstrip("#") not in SECTION_WORDS and t not in MOVEMENT}
+
+
+SAME_MEANING = 0.5  # a sentence this close in meaning names the subject in other words ("foundry partners")
+
+
+def names_topic(context: str, topic: set[str], cosine: float) -> bool:
+    """The sentence, or the one before it (`context`: both), holds one of the question's subject
+    terms, in capitals or not ("Vizio" and "VIZIO"), or says the same thing in other words."""
+    if cosine >= SAME_MEANING:
+        return True
+    loose = {t.lstrip("#") for t in topic}
+    have = {t.lstrip("#") for t in cased_terms(context)}  # `context` ends with the sentence itself
+    roots = {t[:PREFIX] for t in have if len(t) >= PREFIX}
+    return any(t in have or (len(t) >= PREFIX and t[:PREFIX] in roots) for t in loose)
+
+
 def broad(question_terms: set[str]) -> bool:
     """The question asks for a section's content as a whole, not for a subject inside it."""
     return not (question_terms - SECTION_WORDS)

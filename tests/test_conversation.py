@@ -75,10 +75,13 @@ def test_another_company_in_a_follow_up_is_never_the_thread_company(footnote):
 def test_quotes_are_whole_sentences(footnote):
     answer = ask(footnote, "How much did Tesla spend on capex in 2024 and on what?")
     assert answer.kind == "answer", answer.text
-    # what the money went to is quoted; the filing's own amounts are not (every figure stated is an XBRL fact)
-    tail = "mainly for factory expansion, AI training compute and new products."
-    assert tail in answer.text and "$14.9 billion" not in answer.text  # the XBRL capex fact is stated instead
-    assert [c.quote for c in answer.citations if c.quote and "factory expansion" in c.quote] == ["…" + tail]
+    # what the money went to is quoted in its whole sentence: both of its amounts are XBRL facts of that
+    # 10-K (operating cash flow $14.92 billion, capex $11.34 billion), and the footnotes cite them
+    sentence = ("Net cash provided by operating activities was $14.9 billion, and capital expenditures were "
+                "$11.3 billion, mainly for factory expansion, AI training compute and new products.")
+    assert sentence in answer.text
+    assert [c.quote for c in answer.citations if c.quote and "factory expansion" in c.quote] == [sentence]
+    assert {"14923000000", "11339000000"} <= {c.value for c in answer.citations if c.concept}
     other = ask(footnote, "What does Tesla say about its supply chain?")  # sentences with no figure are quoted whole
     assert all(c.quote and c.quote[0].isupper() for c in other.citations if c.quote), other.citations
 

@@ -1,0 +1,64 @@
+"""The XBRL facts of one filing whose value falls in given ranges: what an amount quoted from that
+filing's prose may be checked against (agent.quoted_figures decides equality; this only narrows).
+
+Why by filing and not by company: a sentence of a 10-K states that 10-K's figures, and the facts the
+same 10-K tagged are the ones it can be held to. Served by facts_accession.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+import psycopg
+
+from store.facts import edgar_index_url
+
+# One row per fact of the accession inside any (low, high, unit family) range, with the row labels the
+# same filing printed for its concept (what the fact is called, to tell it from a look-alike value).
+# Served by facts_accession and line_labels_accession.
+FILING_AMOUNTS = """
+SELECT DISTINCT ON (f.id) f.id, f.taxonomy, f.concept, f.unit, f.value, f.period_start, f.period_end,
+       f.fiscal_year, f.dims, fl.url, fl.fiscal_year,
+       (SELECT string_agg(DISTINCT l.label, ' | ') FROM line_labels l
+         WHERE l.accession = f.accession AND l.taxonomy = f.taxonomy AND l.concept = f.concept) AS labels
+  FROM facts f
+  LEFT JOIN filings fl ON fl.accession = f.accession
+  JOIN unnest(%(lows)s::numeric[], %(highs)s::numeric[], %(units)s::text[]) AS r(low, high, unit_family)
+    ON abs(f.value) BETWEEN r.low AND r.high AND f.unit = ANY(string_to_array(r.unit_family, ','))
+ WHERE f.accession = %(accession)s AND f.taxonomy <> 'dei'
+ ORDER BY f.id
+"""
+
+
+@dataclass(frozen=True)
+class FilingFact:
+    id: int
+    concept: str  # qualified
+    unit: str
+    value: Decimal
+    period_start: date | None
+    period_end: date
+    fiscal_year: int | None
+    dims: dict
+    url: str
+    filing_fiscal_year: int | None
+    labels: str  # the filing's own row labels for the concept, ' | '-separated, or ''
+
+
+def facts_in_ranges(conn: psycopg.Connection, cik: int, accession: str,
+                    ranges: list[tuple[Decimal, Decimal, tuple[str, ...]]]) -> list[FilingFact]:
+    """Facts of `accession` whose absolute value lies in one of `ranges` (low, high, units),
+    totals first, then the latest period."""
+    if not ranges:
+        return []
+    rows = conn.execute(FILING_AMOUNTS, {
+        "accession": accession, "lows": [r[0] for r in ranges], "highs": [r[1] for r in ranges],
+        "units": [",".join(r[2]) for r in ranges],
+    }).fetchall()
+    out = [FilingFact(fid, f"{tax}:{concept}", unit, Decimal(value), pstart, pend, fy, dims or {},
+                      url or edgar_index_url(cik, accession), ffy, labels or "")
+           for fid, tax, concept, unit, value, pstart, pend, fy, dims, url, ffy, labels in rows]
+    out.sort(key=lambda f: (bool(f.dims), -f.period_end.toordinal(), f.id))
+    return out
