@@ -234,7 +234,8 @@ def _load_companyfacts(db, companies: dict[int, _Company], cik: int, path: Path,
         _upsert_company(conn, company, name, is_latest=not company.filings)
         anchors = fiscal_year_anchors(writes.fiscal_year_anchors(conn, cik) + companyfacts_anchors(facts))
         years = [fiscal_year_for(f.period_end, anchors) for f in facts]
-        quarters = [fiscal_quarter_for(f.period_end, anchors) for f in facts]
+        ends = writes.quarter_ends(conn, cik) | _quarter_ends(facts)
+        quarters = [fiscal_quarter_for(f.period_end, anchors, ends) for f in facts]
         added = writes.replace_companyfacts(conn, cik, facts, years, quarters)
         writes.set_source_hash(conn, key, digest)
         db.bump_corpus_version(conn)
@@ -540,8 +541,11 @@ def _write(db, conn, ready: _Ready, vectors, company: _Company, summary: IngestS
     with conn.transaction():
         _upsert_company(conn, company, meta.company, ready.is_latest, meta.fiscal_year_end)
         anchors = _anchors(conn, meta)
+        ends = writes.quarter_ends(conn, meta.cik)
+        if meta.is_quarterly:
+            ends[meta.period_end] = int(meta.fiscal_period[1])
         years = [fiscal_year_for(f.period_end, anchors) for f in parsed.facts]
-        quarters = [fiscal_quarter_for(f.period_end, anchors) for f in parsed.facts]
+        quarters = [fiscal_quarter_for(f.period_end, anchors, ends) for f in parsed.facts]
         written = writes.replace_filing(conn, parsed, accession=key, url=url, source=str(file.path),
                                         chunks=ready.chunks, embeddings=vectors, fiscal_years=years,
                                         fiscal_quarters=quarters)  # fmt: skip
@@ -554,6 +558,16 @@ def _write(db, conn, ready: _Ready, vectors, company: _Company, summary: IngestS
         missing_items=list(parsed.missing_items), form=meta.form, fiscal_period=meta.fiscal_period,
         items=[s.item for s in parsed.sections],
     )  # fmt: skip
+
+
+def _quarter_ends(facts) -> dict:
+    """{period end: quarter} of the 10-Qs a companyfacts file names: each one's latest fact end."""
+    ends: dict[str, tuple] = {}
+    for f in facts:
+        if (f.form or "").startswith("10-Q") and f.fp in ("Q1", "Q2", "Q3") and f.taxonomy != "dei":
+            if f.accession not in ends or f.period_end > ends[f.accession][0]:
+                ends[f.accession] = (f.period_end, int(f.fp[1]))
+    return dict(ends.values())
 
 
 def _anchors(conn, meta) -> list:

@@ -73,11 +73,19 @@ def quarter_before_year_end(period_end: date, year_end: date) -> int | None:
     return 4 - quarters_left
 
 
-def fiscal_quarter_for(period_end: date, anchors: list[tuple[date, int]]) -> int | None:
+def fiscal_quarter_for(period_end: date, anchors: list[tuple[date, int]],
+                       quarter_ends: dict[date, int] | None = None) -> int | None:  # fmt: skip
     """The company's fiscal quarter (1-4) whose end `period_end` is, or None (no anchors, or not a
     quarter end). With `fiscal_year_for`, a period ending then is (fiscal year, quarter): a
     three-month duration is that quarter, a longer one the year to date, an instant the balance
-    at the quarter's end. NVIDIA's quarter ended 2023-07-30 is Q2 of FY2024."""
+    at the quarter's end. NVIDIA's quarter ended 2023-07-30 is Q2 of FY2024.
+
+    `quarter_ends` maps the period ends the company's own 10-Qs declare to their quarter; they win
+    over the arithmetic, which assumes quarters of about 13 weeks (PepsiCo's are 12, 12, 12 and 16)."""
+    for shift in (0, -1, 1, -2, 2, -3, 3):
+        quarter = (quarter_ends or {}).get(period_end + timedelta(days=shift))
+        if quarter is not None:
+            return quarter
     fy = fiscal_year_for(period_end, anchors)
     if fy is None:
         return None

@@ -120,6 +120,17 @@ SELECT period_end + round((4 - substr(fiscal_period, 2, 1)::int) * 91.31)::int, 
  WHERE cik = %s AND form LIKE '10-Q%%' AND fiscal_period IN ('Q1', 'Q2', 'Q3')
 """
 COMPANIES = "SELECT cik FROM companies ORDER BY cik"
+# The quarter ends a company's 10-Qs declare: its ingested 10-Qs, and the 10-Qs companyfacts names
+# (a 10-Q's facts end at its period end or before; its cover facts are dei).
+QUARTER_ENDS = """
+SELECT period_end, substr(fiscal_period, 2, 1)::int FROM filings
+ WHERE cik = %(cik)s AND form LIKE '10-Q%%' AND fiscal_period IN ('Q1', 'Q2', 'Q3')
+UNION
+SELECT max(period_end), substr(max(fp), 2, 1)::int FROM facts
+ WHERE cik = %(cik)s AND source = 'companyfacts' AND form LIKE '10-Q%%' AND fp IN ('Q1', 'Q2', 'Q3')
+   AND taxonomy <> 'dei'
+ GROUP BY accession
+"""
 COMPANYFACTS_ANCHORS = """
 SELECT accession, max(period_end), max(fy)
 FROM facts
@@ -268,6 +279,11 @@ def fiscal_year_anchors(conn: psycopg.Connection, cik: int) -> list[tuple[date, 
     return pairs
 
 
+def quarter_ends(conn: psycopg.Connection, cik: int) -> dict[date, int]:
+    """{period end: fiscal quarter} from the company's 10-Qs (see QUARTER_ENDS)."""
+    return {end: q for end, q in conn.execute(QUARTER_ENDS, {"cik": int(cik)}).fetchall() if end is not None}
+
+
 def refresh_fiscal_years(conn: psycopg.Connection, cik: int) -> int:
     """Recompute every fact's fiscal year and quarter from the company's current anchors; returns
     rows changed.
@@ -281,9 +297,10 @@ def refresh_fiscal_years(conn: psycopg.Connection, cik: int) -> int:
     anchors = dedupe(fiscal_year_anchors(conn, cik))
     if not anchors:
         return 0
+    ends = quarter_ends(conn, cik)
     changes = []
     for fid, end, old_year, old_quarter in conn.execute(COMPANY_FACT_PERIODS, (int(cik),)).fetchall():
-        year, quarter = fiscal_year_for(end, anchors), fiscal_quarter_for(end, anchors)
+        year, quarter = fiscal_year_for(end, anchors), fiscal_quarter_for(end, anchors, ends)
         if (year, quarter) != (old_year, old_quarter):
             changes.append((fid, year, quarter))
     if changes:

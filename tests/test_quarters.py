@@ -288,3 +288,13 @@ def test_headings_tell_the_parts_apart():
     assert found["I-3"].text.startswith("Quantitative") and "PART II" not in found["I-4"].text
     assert found["II-1"].text.startswith("Item 1. Legal") and "Note 9" in found["II-1"].text
     assert found["I-1"].text.count("1,234") == 200
+
+
+def test_a_company_s_own_quarter_ends_win_over_thirteen_weeks():
+    """PepsiCo's quarters run 12, 12, 12 and 16 weeks: its third ends 16 weeks before the year end,
+    further off a 13-week grid than any tolerance allows; the 10-Q that declares it settles it."""
+    pep = [(date(2022, 12, 31), 2022), (date(2023, 12, 30), 2023)]
+    assert fiscal_quarter_for(date(2023, 9, 9), pep) is None
+    assert fiscal_quarter_for(date(2023, 9, 9), pep, {date(2023, 9, 9): 3}) == 3
+    assert fiscal_quarter_for(date(2023, 9, 10), pep, {date(2023, 9, 9): 3}) == 3  # a day's drift in a context
+    assert fiscal_quarter_for(date(2023, 3, 25), pep, {date(2023, 9, 9): 3}) == 1  # the rest by arithmetic
