@@ -109,7 +109,7 @@ def word_accounting(plan: Plan, text: str, *, previous: Plan | None, directory) 
     from agent.plan_words import quarterly_phrase
 
     if quarterly_phrase(text.lower()):
-        return f"a period not answered yet ({quarterly_phrase(text.lower())!r})"
+        return f"a period the rules planner reads ({quarterly_phrase(text.lower())!r})"  # quarters: agent.plan_quarters
     rules = plan_rules(text, previous=previous, directory=directory)
     if rules.route == "refusal" and rules.refusal_reason in ("unknown_metric", "out_of_scope"):
         return f"{rules.refusal_reason}: {rules.refusal_detail}"  # "sales per square foot", an instruction

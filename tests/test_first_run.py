@@ -44,11 +44,11 @@ def test_an_ingest_leaves_the_home_folder_empty(make_database, tmp_path):
     home, data = tmp_path / "home", tmp_path / "data"
     home.mkdir()
     db = make_database()
-    # Four 10-Ks: enough for the parse worker process, which must inherit the same folders.
+    # Four 10-Ks and four 10-Qs: enough for the parse worker process, which must inherit the same folders.
     done = footnote(["ingest", "--from", str(FIXTURES), "--tickers", "AAPL,NVDA", "--quiet"],
                     _env(home, data, db.url), tmp_path)  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert "4 ingested" in done.stdout
+    assert "8 ingested (4 10-K, 4 10-Q)" in done.stdout
     assert sorted(p.relative_to(home).as_posix() for p in home.rglob("*")) == []
     # edgartools' caches are kept, under the data dir.
     assert any((data / "edgartools").rglob("*")), "edgartools should have written under FOOTNOTE_DATA_DIR"

@@ -111,7 +111,8 @@ def test_a_models_figure_plan_must_account_for_every_word(fake, client, director
     fake.reply(model_plan(metrics=proposed))
     plan = ask_plan(client, directory, question)
     assert plan.planner == "rules" and plan.fallback.startswith("planner: word_accounting"), plan
-    assert plan.metrics != proposed
+    # the rules planner reads the words the model dropped: another line, or the quarter asked for
+    assert plan.metrics != proposed or (plan.period or {}).get("kind") == "quarter", plan
 
 
 def test_planner_unknown_metric_is_refused_never_swapped(fake, client, directory):
