@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from agent.draft import Draft, Evidence
-from agent.plan import Plan
+from agent.composing.draft import Draft, Evidence
+from agent.planning.plan import Plan
 from store.embedding import Embedder
 
 
@@ -55,7 +55,7 @@ class Deps:
     composer: Composer
     fallback_planner: Planner
     fallback_composer: Composer
-    directory: Any = None  # agent.companies.CompanyDirectory, reloaded by the service after an ingest
+    directory: Any = None  # agent.planning.companies.CompanyDirectory, reloaded by the service after an ingest
     planner_name: str = "rules"
     composer_name: str = "extractive"
     memo: dict = field(default_factory=dict)  # per corpus version: companies, filings, years (cleared on ingest)

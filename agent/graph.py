@@ -58,7 +58,12 @@ def _timed(name: str, fn: Callable) -> Callable:
 def build_graph(checkpointer):
     """Compile the graph over `checkpointer` (a PostgresSaver in production and tests); each run
     is given its `Deps` as `context`."""
-    from agent import cite_check, compose, fetch, meta, planning, refusals, remember, retrieve
+    from agent import meta, refusals
+    from agent.checking import cite_check
+    from agent.composing import compose
+    from agent.memory import remember
+    from agent.planning import node as planning
+    from agent.retrieval import fetch, retrieve
 
     functions = {
         "plan": planning.plan,

@@ -7,7 +7,7 @@ hands them in.
 
 The planner and composer are the deterministic pair by default, a model's when `answerers` is
 given model options (or a client), or any callables with the same signatures as
-`agent.plan_rules.plan_rules` and `agent.compose.compose_extractive`.
+`agent.planning.rules.plan_rules` and `agent.composing.compose.compose_extractive`.
 """
 
 from __future__ import annotations
@@ -39,11 +39,11 @@ class Footnote:
         deadline_s: float | None = None,
         use_cache: bool = True,
     ):
-        from agent.compose import compose_extractive
+        from agent.composing.compose import compose_extractive
         from agent.context import Deps
         from agent.graph import build_graph
-        from agent.memory import make_checkpointer
-        from agent.plan_rules import plan_rules
+        from agent.memory.checkpointer import make_checkpointer
+        from agent.planning.rules import plan_rules
         from store.turns import ThreadLocks
 
         self.db = db
@@ -151,7 +151,7 @@ class Footnote:
             return self._answer_alone(turn, text, on_status, on_text, start)
 
     def _answer_alone(self, turn: Turn, text: str, on_status, on_text, start: float) -> Answer:
-        from agent.memory import thread_config
+        from agent.memory.checkpointer import thread_config
         from agent.state import fresh_turn
         from store import cache
 
@@ -211,7 +211,7 @@ class Footnote:
 
     def _refresh_directory(self) -> str:
         """Reload the company directory when an ingest changed the corpus; return the version."""
-        from agent.companies import CompanyDirectory
+        from agent.planning.companies import CompanyDirectory
 
         version = self.db.corpus_version()
         if version != self._directory_version:
@@ -336,13 +336,13 @@ def answerers(model: ModelOptions | None, client=None) -> tuple[Callable, Callab
     """The planner and composer: a model's when model options (or a client) are given, else the
     deterministic pair. `client` is the OpenAI-compatible client to use (built from `model` when
     omitted)."""
-    from agent.compose import compose_extractive
-    from agent.plan_rules import plan_rules
+    from agent.composing.compose import compose_extractive
+    from agent.planning.rules import plan_rules
 
     if model is None and client is None:
         return plan_rules, compose_extractive
-    from agent.compose_llm import make_composer
-    from agent.plan_llm import make_planner
+    from agent.composing.llm import make_composer
+    from agent.planning.llm import make_planner
 
     model = model or ModelOptions()
     if client is None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Annotated, TypedDict
 
-from agent.plan import Plan
+from agent.planning.plan import Plan
 
 
 def merge_timings(old: dict | None, new: dict | None) -> dict:
@@ -28,7 +28,7 @@ class FootnoteState(TypedDict, total=False):
     question: str
     user: str
     # plan
-    plan: dict | None  # agent.plan.Plan
+    plan: dict | None  # agent.planning.plan.Plan
     planner: str | None
     plan_fallback: str | None
     # fetch: companies and filings resolved
@@ -36,11 +36,11 @@ class FootnoteState(TypedDict, total=False):
     # locate: where to look
     located: dict | None  # {items: [...], queries: [...], accessions: {cik: [...]}}
     # retrieve
-    evidence: list[dict] | None  # agent.draft.Evidence
+    evidence: list[dict] | None  # agent.composing.draft.Evidence
     calculations: list[dict] | None  # [{id, metric, formula, steps, result, inputs: [evidence ids]}]
     retrieval: dict | None  # what retrieve did (counts, missing facts), for traces
     # compose
-    draft: dict | None  # agent.draft.Draft
+    draft: dict | None  # agent.composing.draft.Draft
     # cite_check
     checked: list[dict] | None  # [{claim, evidence_id, status: pass|repointed|paraphrase|fail, detail}]
     # any node that decides the turn cannot be answered

@@ -7,7 +7,7 @@ validate what comes back ourselves. Every failure becomes a ModelError with a sh
 the caller records when it falls back to the deterministic path.
 
 Streaming uses the same schema; the composer reads the growing text with pydantic's partial JSON
-parsing (agent/compose_llm.py), so it can show each claim as soon as the model has written it.
+parsing (agent/composing/llm.py), so it can show each claim as soon as the model has written it.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from pathlib import Path
 from store import inventory
 
 KINDS = ("numeric", "derived", "compare", "trend", "qualitative", "quarterly")
-# Quarter questions, asked of each company's latest quarters held (agent.quarter_figures).
+# Quarter questions, asked of each company's latest quarters held (agent.retrieval.quarter_figures).
 QUARTERLY = [
     ("revenue", "What was {name}'s revenue in Q{q} FY{fy}?"),
     ("net_income", "{name} net income for the {ordinal} quarter of fiscal {fy}"),
@@ -61,7 +61,7 @@ def register(bench_sub) -> None:
 
 def generate(conn, n: int, seed: int = 7) -> list[dict]:
     """Questions over the corpus, spread across kinds; each knows the scope its floor queries use."""
-    from agent.metric_facts import metric_value
+    from agent.retrieval.metric_facts import metric_value
 
     rng = random.Random(seed)
     companies = [
@@ -109,8 +109,8 @@ def generate(conn, n: int, seed: int = 7) -> list[dict]:
 
 def _quarterly(conn, companies: list[dict], pool: dict) -> None:
     """Quarter questions about each company's last four quarters held (reported or derived)."""
-    from agent.quarter_figures import calendar_periods
-    from agent.quarters import ORDINAL
+    from agent.retrieval.quarter_figures import calendar_periods
+    from agent.retrieval.quarters import ORDINAL
 
     for c in companies:
         for fy, q, _ in calendar_periods(conn, {}, c["cik"]).three_month_ends()[-4:]:
@@ -128,16 +128,16 @@ def _short(name: str) -> str:
 
 def floor_ms(footnote, question: dict, answer) -> float:
     """The same bare queries the answer needed, timed on their own."""
-    from agent.finance import FORMULAS
+    from agent.retrieval.finance import FORMULAS
     from store import chunks as chunk_store
-    from agent.metric_facts import metric_value
+    from agent.retrieval.metric_facts import metric_value
 
     start = time.perf_counter()
     plan = answer.plan or {}
     with footnote.db.connection() as conn:
         if question["kind"] == "quarterly":  # the company's calendar and the metric's every period
-            from agent.concepts import METRICS
-            from agent.quarter_figures import CALENDAR_CONCEPTS
+            from agent.retrieval.concepts import METRICS
+            from agent.retrieval.quarter_figures import CALENDAR_CONCEPTS
             from store import quarters as quarters_store
 
             quarters_store.period_facts(conn, question["cik"], CALENDAR_CONCEPTS)

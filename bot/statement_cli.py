@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from agent.finance import display_value
+from agent.retrieval.finance import display_value
 from store import facts as facts_store
 from store import labels as labels_store
 

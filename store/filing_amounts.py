@@ -1,5 +1,5 @@
 """The XBRL facts of one filing whose value falls in given ranges: what an amount quoted from that
-filing's prose may be checked against (agent.quoted_figures decides equality; this only narrows).
+filing's prose may be checked against (agent.checking.quoted_figures decides equality; this only narrows).
 
 Why by filing and not by company: a sentence of a 10-K states that 10-K's figures, and the facts the
 same 10-K tagged are the ones it can be held to. Served by facts_accession.

@@ -4,7 +4,7 @@ Why not `facts.annual_value`: a quarter is chosen by its exact start and end, am
 periods a 10-Q reports for one line (the quarter, the year to date, and both a year earlier), and
 a fourth quarter or a trailing twelve months is computed from a year and a year to date. So this
 returns the candidate rows with their exact dates and the filing that reported each, and
-agent.quarters picks. Only non-dimensional facts of 10-Q and 10-K filings count (a segment's
+agent.retrieval.quarters picks. Only non-dimensional facts of 10-Q and 10-K filings count (a segment's
 revenue is not the company's; a proxy statement's table is not a report of the period).
 """
 

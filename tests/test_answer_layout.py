@@ -44,9 +44,9 @@ def test_a_calculation_lists_each_input_once(footnote):
 
 
 def test_a_heading_is_never_glued_onto_a_quoted_sentence():
-    from agent.compose import _candidates
-    from agent.draft import Evidence
-    from agent.guards import split_sentences
+    from agent.composing.compose import _candidates
+    from agent.composing.draft import Evidence
+    from agent.checking.guards import split_sentences
 
     text = ("Risk Factors — Competition\nCompetition\n\nCompetitors in our markets are aggressive and "
             "well funded across every product line. Prices fall quickly.\nSupply Chain\nSuppliers are few.")

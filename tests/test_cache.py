@@ -86,7 +86,7 @@ def test_key_depends_on_the_planner_and_composer_path():
 
 
 def test_switching_the_composer_never_replays_the_other_paths_answer(db, embedder):
-    from agent.compose import compose_extractive
+    from agent.composing.compose import compose_extractive
 
     agent_corpus.load(db, embedder)
     rules = build_footnote(db, embedder, Settings(llm="off"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.companies import CompanyDirectory, norm_name
+from agent.planning.companies import CompanyDirectory, norm_name
 
 COVERED = [
     (320193, "Apple Inc.", ["AAPL"]),

@@ -3,9 +3,9 @@ the top chunks: each sub-query heard, off-topic padding below the relevance floo
 
 from __future__ import annotations
 
-from agent.compose import compose_extractive
-from agent.draft import Evidence
-from agent.plan import Plan
+from agent.composing.compose import compose_extractive
+from agent.composing.draft import Evidence
+from agent.planning.plan import Plan
 
 
 def _chunk(n: int, item: str, text: str) -> Evidence:
@@ -56,7 +56,7 @@ def test_without_an_embedder_the_term_picker_still_answers():
 
 
 def test_only_a_shortlist_of_sentences_is_embedded(embedder):
-    from agent import compose
+    from agent.composing import compose
 
     class Counting:
         def __init__(self, inner):
@@ -78,7 +78,7 @@ def test_only_a_shortlist_of_sentences_is_embedded(embedder):
 def test_query_vectors_are_embedded_once_per_embedder(embedder):
     import numpy as np
 
-    from agent.query_vectors import embed_queries
+    from agent.retrieval.query_vectors import embed_queries
 
     class Counting:
         def __init__(self, inner):
@@ -98,7 +98,7 @@ def test_query_vectors_are_embedded_once_per_embedder(embedder):
 
 
 def test_the_relevance_floor_reads_acronyms_and_context():
-    from agent import sentence_rank
+    from agent.composing import sentence_rank
 
     asked = sentence_rank.cased_terms("what does it say about its pet food strategy")
     assert sentence_rank.share("Packaging uses PET resins and film for convenient foods.", asked) < 0.5  # PET ≠ pet
@@ -111,8 +111,8 @@ def test_the_relevance_floor_reads_acronyms_and_context():
 
 
 def test_the_source_line_never_shows_a_figure():
-    from agent.compose import _source_line
-    from agent.guards import number_tokens
+    from agent.composing.compose import _source_line
+    from agent.checking.guards import number_tokens
 
     chunks = [_chunk(1, "7", "x"), _chunk(2, "7", "y").model_copy(update={"ticker": "YYY", "fiscal_year": 2023})]
     for plan in (_plan(), _plan().model_copy(update={"fiscal_years": [], "latest": True}),

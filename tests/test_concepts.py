@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.concepts import METRICS, PHRASES, match_metrics, normalize, unknown_metric_phrase
+from agent.retrieval.concepts import METRICS, PHRASES, match_metrics, normalize, unknown_metric_phrase
 
 REQUIRED = [
     "revenue", "net_income", "rd", "sga", "total_assets", "total_liabilities", "equity", "long_term_debt", "cash",
@@ -125,7 +125,7 @@ def test_no_fuzzy_matching():
         ("free cash flow", None),
         ("revenue", None),
         ("EPS", None),
-        # line items the company prints are looked up by their label (agent.line_items), not refused here
+        # line items the company prints are looked up by their label (agent.retrieval.line_items), not refused here
         ("sales and marketing expense", None),
         ("depreciation expense", None),
         ("depreciation and amortization", None),

@@ -48,7 +48,7 @@ def test_company_filings_newest_first(corpus_db):
 def test_not_covered_is_told_from_unknown(corpus_db):
     """SEC's ticker map knows companies the corpus does not cover: the directory the planner reads
     tells such a company (a not_covered refusal) from a ticker nobody has (no_company)."""
-    from agent.companies import CompanyDirectory
+    from agent.planning.companies import CompanyDirectory
     from store.companies import sec_title
 
     with corpus_db.connection() as conn:

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from agent.metric_facts import metric_value
+from agent.retrieval.metric_facts import metric_value
 from store.facts import (
     annual_value,
     available_fiscal_years,
@@ -337,7 +337,7 @@ def test_corpus_missing_concepts_are_none_not_look_alikes(corpus_db):
 
 
 def test_corpus_effective_tax_rate_is_a_reported_rate(corpus_db):
-    from agent.finance import display_value
+    from agent.retrieval.finance import display_value
 
     with corpus_db.connection() as conn:
         row = metric_value(conn, AAPL, "effective_tax_rate", 2024)

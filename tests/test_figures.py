@@ -9,11 +9,11 @@ from decimal import Decimal
 import pytest
 
 from agent.answer import Turn
-from agent.companies import CompanyDirectory
-from agent.finance import Operand, calculate
-from agent.guards import number_tokens
-from agent.line_items import resolve, tokens
-from agent.plan_rules import plan_rules
+from agent.planning.companies import CompanyDirectory
+from agent.retrieval.finance import Operand, calculate
+from agent.checking.guards import number_tokens
+from agent.retrieval.line_items import resolve, tokens
+from agent.planning.rules import plan_rules
 from ingest.line_items import parse_line_items
 from tests.conftest import FIXTURES, SEC_FIXTURES
 from tests.test_companies import COVERED, SEC
@@ -87,8 +87,8 @@ def test_a_rows_lead_in_and_its_signs_other_name_do_not_hide_the_line():
 
 
 def test_the_users_words_pick_the_row_a_company_prints_among_a_metrics_concepts():
-    from agent.concepts import METRICS
-    from agent.line_items import printed_index, printed_order
+    from agent.retrieval.concepts import METRICS
+    from agent.retrieval.line_items import printed_index, printed_order
 
     labels = [{"label": "Net sales", "concept": "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
                "statement": "income", "dims": {}},
@@ -166,7 +166,7 @@ def test_a_metric_inside_a_longer_phrase_is_never_answered_on_its_own(directory,
 )
 def test_quarterly_periods_are_planned_as_exact_periods_never_as_a_year(directory, question):
     p = plan(directory, question)
-    assert p.route == "domain" and p.period is not None, p  # agent.quarter_figures resolves it, or refuses
+    assert p.route == "domain" and p.period is not None, p  # agent.retrieval.quarter_figures resolves it, or refuses
     assert p.period["kind"] in ("quarter", "ytd")
 
 
@@ -401,7 +401,7 @@ def test_a_narrowed_metric_becomes_a_member_lookup_and_a_negation_is_refused(dir
 
 
 def test_two_members_joined_by_and_are_two_asks_while_a_name_with_and_stays_whole(directory):
-    from agent.segments import find_member, member_parts
+    from agent.retrieval.segments import find_member, member_parts
 
     assert plan(directory, "compare Apple iPhone and Mac revenue 2024").metrics == ["dim:revenue|iphone and mac"]
     members = [("srt:ProductOrServiceAxis", m) for m in

@@ -8,9 +8,9 @@ from decimal import Decimal as D
 
 import pytest
 
-import agent.finance as finance
-from agent.concepts import METRICS
-from agent.finance import (
+import agent.retrieval.finance as finance
+from agent.retrieval.concepts import METRICS
+from agent.retrieval.finance import (
     FORMULAS,
     FormulaError,
     Operand,

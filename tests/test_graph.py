@@ -9,7 +9,7 @@ import pytest
 
 from agent.answer import Turn
 from agent.graph import NODES
-from agent.guards import number_tokens
+from agent.checking.guards import number_tokens
 from bot.wiring import build_footnote
 from bot.settings import Settings
 
@@ -40,7 +40,7 @@ def assert_figures_cited(answer):
             allowed.update(number_tokens(" ".join(row)))
     from decimal import Decimal
 
-    from agent.finance import display_value
+    from agent.retrieval.finance import display_value
 
     for n in answer.numbers:
         if n.unit in ("USD", "USD/shares", "shares"):
@@ -176,7 +176,7 @@ def test_refusals_give_a_reason_and_no_figure(footnote, question, reason, says):
 
 
 def test_ambiguous_company_asks_which_one(footnote):
-    from agent.plan import Plan
+    from agent.planning.plan import Plan
 
     def planner(text, *, previous=None, directory=None):
         return Plan(route="refusal", intent="refuse", refusal_reason="ambiguous_company", refusal_detail="General",
@@ -219,8 +219,8 @@ def test_a_failing_model_planner_falls_back_to_rules(footnote):
 
 
 def _with_composer(footnote, extra_claims):
-    from agent.compose import compose_extractive
-    from agent.draft import Claim
+    from agent.composing.compose import compose_extractive
+    from agent.composing.draft import Claim
 
     def composer(question, plan, evidence, *, cells=None, on_text=None):
         draft = compose_extractive(question, plan, evidence, cells=cells)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from agent.draft import Claim, Evidence
-from agent.guards import check_claims, check_table, number_tokens, numbers_supported
+from agent.composing.draft import Claim, Evidence
+from agent.checking.guards import check_claims, check_table, number_tokens, numbers_supported
 
 BASE = dict(ticker="AAPL", cik=320193, fiscal_year=2024, accession="0000320193-24-000123",
             url="https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm")
@@ -123,8 +123,8 @@ def test_money_in_prose_must_come_from_a_fact_even_in_a_whole_quoted_sentence():
 
 
 def test_an_elided_quote_is_verbatim_after_its_ellipsis():
-    from agent.draft import Claim, Evidence
-    from agent.guards import check_claims
+    from agent.composing.draft import Claim, Evidence
+    from agent.checking.guards import check_claims
 
     chunk = Evidence(id="c:1", kind="chunk", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u", item="7",
                      text="Outlays for equipment were $4.2 billion, spent mostly on new warehouses and robotics.")

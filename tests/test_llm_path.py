@@ -14,12 +14,12 @@ import time
 import openai
 import pytest
 
-from agent.companies import CompanyDirectory
-from agent.compose_llm import MAX_CLAIMS, compose_llm
-from agent.draft import Claim, Evidence
-from agent.guards import check_claims
-from agent.plan import Plan
-from agent.plan_llm import make_planner, plan_llm
+from agent.planning.companies import CompanyDirectory
+from agent.composing.llm import MAX_CLAIMS, compose_llm
+from agent.composing.draft import Claim, Evidence
+from agent.checking.guards import check_claims
+from agent.planning.plan import Plan
+from agent.planning.llm import make_planner, plan_llm
 from agent.service import answerers
 from store.model_client import openai_client
 from agent.prompts import EVIDENCE_CLOSE, USER_CLOSE
@@ -206,7 +206,7 @@ def test_planner_injection_cannot_escape_the_user_block(fake, client, directory)
 
 
 def test_make_planner_without_a_model_is_the_rules_planner():
-    from agent.plan_rules import plan_rules
+    from agent.planning.rules import plan_rules
 
     from bot.wiring import model_options
 
@@ -393,7 +393,7 @@ def test_injection_in_filing_text_never_yields_an_ungrounded_claim(fake, client,
 
 
 def test_make_composer_without_a_model_is_extractive():
-    from agent.compose import compose_extractive
+    from agent.composing.compose import compose_extractive
 
     from bot.wiring import model_options
 
@@ -424,7 +424,7 @@ def shown_evidence(req) -> list[dict]:
 
 
 def sentences_of(text: str) -> list[str]:
-    from agent.guards import split_sentences
+    from agent.checking.guards import split_sentences
 
     return [s for s in split_sentences(text) if len(s) > 40 and s[0].isupper() and not s.startswith("Item ")]
 
@@ -449,7 +449,7 @@ def ask(service, text, thread=None, **kw):
 
 
 def checked(service, thread) -> list[dict]:
-    from agent.memory import thread_config
+    from agent.memory.checkpointer import thread_config
 
     return service.graph.get_state(thread_config(thread)).values.get("checked") or []
 
@@ -672,6 +672,6 @@ def test_composer_stream_survives_a_failing_display_callback(fake, client, qual_
     ],
 )
 def test_instructions_are_told_from_filing_prose(text, instruction):
-    from agent.compose_llm import is_instruction
+    from agent.composing.llm import is_instruction
 
     assert is_instruction(text) is instruction

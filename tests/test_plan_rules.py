@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from agent.companies import CompanyDirectory
-from agent.plan import Plan
-from agent.plan_rules import MAX_CHARS, expand_query, plan_rules
+from agent.planning.companies import CompanyDirectory
+from agent.planning.plan import Plan
+from agent.planning.rules import MAX_CHARS, expand_query, plan_rules
 from tests.test_companies import COVERED, SEC
 
 
@@ -139,7 +139,7 @@ CASES = [
     ("Salesforce ARR", dict(refusal_reason="unknown_metric")),
     ("Walmart same-store sales 2024", dict(refusal_reason="unknown_metric", refusal_detail="same store sales")),
     ("Tesla customer churn", dict(refusal_reason="unknown_metric", refusal_detail="churn")),
-    # a metric narrowed to a segment, product or region is that member's figure (agent.segments),
+    # a metric narrowed to a segment, product or region is that member's figure (agent.retrieval.segments),
     # refused in retrieve with the members that exist when the filing tags no such member
     ("Apple iPhone revenue 2024", dict(route="domain", metrics=["dim:revenue|iphone"])),
     ("Nvidia data center revenue", dict(route="domain", metrics=["dim:revenue|data center"])),
@@ -392,7 +392,7 @@ def test_plans_over_the_fixture_corpus(corpus_db):
     """The directory built from the ingested store, and the plan's keys used to fetch the exact figure."""
     from decimal import Decimal
 
-    from agent.metric_facts import metric_value
+    from agent.retrieval.metric_facts import metric_value
 
     with corpus_db.connection() as conn:
         directory = CompanyDirectory.load(conn)
@@ -410,8 +410,8 @@ def test_plans_over_the_fixture_corpus(corpus_db):
 
 def test_every_plan_uses_known_keys(directory):
     """Whatever the wording, a plan names only table metrics, registry formulas and real Items."""
-    from agent.concepts import METRICS
-    from agent.finance import FORMULAS
+    from agent.retrieval.concepts import METRICS
+    from agent.retrieval.finance import FORMULAS
     from store.items import QUARTERLY_ITEMS
 
     questions = [c[0] for c in CASES] + [f[1] for f in FOLLOW_UPS]
@@ -449,7 +449,7 @@ def test_a_named_filing_asked_about_a_later_year_quotes_that_filings_plan(direct
 
 
 def test_a_cyber_incident_searches_mdna_and_risk_factors_too():
-    from agent.plan_topics import route_items
+    from agent.planning.topics import route_items
 
     assert route_items("what happened with the change healthcare cyberattack at unitedhealth in 2024?")[0] == ["1C", "7", "1A"]
     assert route_items("did the ransomware attack disrupt operations?")[0] == ["1C", "7", "1A"]

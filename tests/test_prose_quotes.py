@@ -4,12 +4,12 @@ name what the question is about."""
 
 from __future__ import annotations
 
-from agent import sentence_rank
-from agent.compose import _candidates, _figure_free_clause, compose_extractive
-from agent.draft import Evidence
-from agent.guards import split_sentences
-from agent.plan import Plan
-from agent.prose_route import order_items
+from agent.composing import sentence_rank
+from agent.composing.compose import _candidates, _figure_free_clause, compose_extractive
+from agent.composing.draft import Evidence
+from agent.checking.guards import split_sentences
+from agent.planning.plan import Plan
+from agent.planning.prose_route import order_items
 
 
 def _chunk(n: int, item: str, text: str) -> Evidence:

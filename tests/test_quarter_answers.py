@@ -15,8 +15,8 @@ from decimal import Decimal
 import pytest
 
 from agent.answer import Turn
-from agent.plan_quarters import dated_period, parse_period
-from agent.quarters import Calendar, Periods
+from agent.planning.quarters import dated_period, parse_period
+from agent.retrieval.quarters import Calendar, Periods
 from store.quarters import PeriodFact
 from tests.test_facts import company, fact, filing
 

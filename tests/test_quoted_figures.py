@@ -9,10 +9,10 @@ from decimal import Decimal
 import pytest
 
 from agent.answer import Turn
-from agent.compose import _candidates
-from agent.draft import Claim, Evidence
-from agent.guards import check_claims
-from agent.quoted_figures import amounts, verified
+from agent.composing.compose import _candidates
+from agent.composing.draft import Claim, Evidence
+from agent.checking.guards import check_claims
+from agent.checking.quoted_figures import amounts, verified
 from bot.wiring import build_footnote
 from bot.settings import Settings
 

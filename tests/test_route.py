@@ -1,15 +1,15 @@
 """Meta, domain or refusal by nearest labelled exemplars; scope that reads the whole question;
 follow-ups that refer back; prose routed by what is asked. Wordings here are deliberately not
-in agent/exemplars.tsv: the point is that new wordings land on the right side."""
+in agent/planning/exemplars.tsv: the point is that new wordings land on the right side."""
 
 from __future__ import annotations
 
 import pytest
 
-from agent.companies import CompanyDirectory
-from agent.exemplars import load
-from agent.plan import Plan
-from agent.plan_rules import plan_rules
+from agent.planning.companies import CompanyDirectory
+from agent.planning.exemplars import load
+from agent.planning.plan import Plan
+from agent.planning.rules import plan_rules
 from tests.test_companies import COVERED, SEC
 
 EXTRA_SEC = [("F", 37996, "FORD MOTOR CO"), ("SHOP", 1594805, "Shopify Inc."), ("INTC", 50863, "INTEL CORP"),

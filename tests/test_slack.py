@@ -345,7 +345,7 @@ def _claims_citing_the_first_fact(recorded) -> dict:
 def test_a_model_composer_streams_its_draft_then_the_verified_answer_replaces_it(corpus_db, embedder):
     import openai
 
-    from agent.plan_rules import plan_rules
+    from agent.planning.rules import plan_rules
     from bot.wiring import build_footnote
     from tests.fakes.fake_openai import FakeOpenAI
 

@@ -179,7 +179,7 @@ def test_repeated_citations_of_one_document_collapse_to_one_marker():
 def test_when_the_checked_answer_cannot_replace_the_streamed_draft_no_draft_is_left(corpus_db, embedder):
     import openai
 
-    from agent.plan_rules import plan_rules
+    from agent.planning.rules import plan_rules
     from bot.wiring import build_footnote
     from tests.fakes.fake_openai import FakeOpenAI
     from tests.test_slack import _claims_citing_the_first_fact

@@ -43,7 +43,7 @@ async def post_timed(app: web.Application, activities: list[dict]) -> list[tuple
 def test_the_activity_is_acknowledged_at_once_and_a_slow_answer_delivered_after(corpus_db, embedder):
     import openai
 
-    from agent.plan_rules import plan_rules
+    from agent.planning.rules import plan_rules
     from bot.wiring import build_footnote
     from tests.fakes.fake_openai import FakeOpenAI, Reply
     from tests.test_slack import _claims_citing_the_first_fact

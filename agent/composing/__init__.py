@@ -1,0 +1,1 @@
+"""Evidence to a draft: the extractive composer and the model's."""

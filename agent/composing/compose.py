@@ -1,0 +1,563 @@
+"""The compose node and the extractive composer (the default: no model, nothing invented).
+
+Prose is verbatim sentences from the top retrieved chunks, each citing its chunk; numbers are
+templated sentences around `agent.retrieval.finance.display_value`; comparisons and trends are tables
+whose every figure cell cites its fact or computation. A model composer, when configured, is
+called through the same signature and falls back to this one on any error.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from decimal import Decimal
+
+from agent.composing import sentence_rank
+from agent.composing.draft import Claim, Draft, Evidence
+from agent.progress import draft_text, status
+from agent.checking.guards import financial_figures, number_tokens, split_sentences, verified_figures
+from agent.planning.scope import INJECTION
+from agent.planning.plan import Plan
+from agent.retrieval.query_vectors import embed_queries
+from agent.state import plan_of
+
+log = logging.getLogger(__name__)
+
+MAX_SENTENCES = 5
+TOP_CHUNKS = 3  # each contributes its best sentence
+MIN_SENTENCE, MAX_SENTENCE = 40, 600
+# Sentence relevance (cosine of MiniLM embeddings to a sub-query): below the floor, or this far
+# below the best sentence, a sentence is off-topic padding even inside a top-ranked chunk.
+RELEVANCE_FLOOR, RELEVANCE_MARGIN, OVERLAP_WEIGHT = 0.20, 0.15, 0.03
+SHORTLIST = 6  # sentences embedded per answer, chosen by shared terms: the latency budget
+SCORE_WORDS = 40  # a sentence's opening words carry its subject; embedding cost grows with length
+_WORD = re.compile(r"[a-z][a-z&\-]+")
+_STOP = frozenset(
+    "the and for with that this from what which how does did were was are its their about have has "
+    "been will would into over than also such other company companys company's our we they them "
+    "describe tell explain main key say says said 10-k filing item fiscal year".split()
+)
+# A chunk's first sentence often starts with its Item's heading: shown without it (still verbatim).
+_TITLE = re.compile(
+    r"^(?:Item\s+\d+[A-C]?\.?\s*)?(?:Risk Factors|Cybersecurity|Business|Quantitative and Qualitative Disclosures "
+    r"About Market Risk|Management['’]s Discussion and Analysis of Financial Condition and Results of Operations|"
+    r"Financial Statements and Supplementary Data|RISK FACTORS|BUSINESS|CYBERSECURITY)\s+(?=[A-Z])"
+)
+# A running page header or footer left inside a sentence ("Apple Inc. | 2024 Form 10-K | 7 The Company ...").
+_PAGE_MARK = re.compile(r"^.{0,80}?\|\s*(?:19|20)\d\d\s+Form\s+10-K\s*\|\s*\d+\s+(?=[A-Z])")
+# A sub-heading glued to the sentence after it ("Risk management and strategy We have ..."):
+# a sentence opener capitalized mid-sentence marks where the heading ends.
+_GLUED = re.compile(
+    r"^[A-Z][\w’'&,()-]*(?:\s+[\w’'&,()-]+){0,6}?\s+(?=(?:We|Our|The|This|These|During|Each|Under|Since|Because|Although)\s)"
+)
+_INSTRUCTION = re.compile("|".join(f"(?:{p})" for p in INJECTION))
+_DANGLING = re.compile(r"(?:\d|respectively\b|and\b|or\b)", re.I)  # a tail that only makes sense with its figure
+_ENDS = re.compile(r"(?:[.!?][\"”’)]?|…)$")
+_ITEM_ENDS = re.compile(r"[\w.;)%”\"]$")  # a bullet point may end without its period
+_BULLET = re.compile(r"^[•▪●◦‣·\-–—*]\s*")
+_BOILERPLATE = re.compile(
+    r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)|\bshould be read (?:together|in conjunction) with\b|"
+    r"\byou should carefully consider\b|\bnot the only (?:risks|ones)\b|\bPart I{1,3}V?,?\s+Item\s+\d", re.I
+)  # reading instructions and cross-references are never the answer
+
+
+def _shouting(sentence: str) -> bool:
+    letters = [ch for ch in sentence if ch.isalpha()]
+    return bool(letters) and sum(ch.isupper() for ch in letters) > 0.5 * len(letters)
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ies", "es", "s", "ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def _terms(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 2}
+
+
+def lower_label(label: str) -> str:
+    """'Research and development expense' -> 'research and development expense'; keeps 'EPS'."""
+    first = label.split(" ", 1)[0]
+    if len(first) > 1 and any(c.isupper() for c in first[1:]):  # EPS, R&D, SG&A
+        return label
+    return label[0].lower() + label[1:]
+
+
+def possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None) -> list[tuple[int, int, str, str]]:
+    """(chunk rank, position, sentence, the text to score it by) for every sentence of `chunks` that can stand as a quote:
+    a whole statement of readable length, no heading, no instruction addressed to a reader. Every
+    figure Footnote states comes from an XBRL fact: a sentence whose every amount equals a fact of
+    its own filing (`figures`: accession -> (id, value, unit), agent.checking.quoted_figures) is quoted whole
+    and cites those facts; of any other sentence that carries one of the filing's own amounts only
+    its longest figure-free clause is quoted, the one after its last amount ('…directed mainly to
+    X.') or the one before its first ('We funded the acquisition with cash on hand…'), and a
+    sentence with neither is not quoted at all (cite_check would refuse it). A bullet point is a
+    statement too, with or without its closing period."""
+    out = []
+    for rank, chunk in enumerate(chunks):
+        for position, sentence in enumerate(split_sentences(chunk.text)):
+            sentence = _GLUED.sub("", _TITLE.sub("", _PAGE_MARK.sub("", sentence)))
+            bullet = _BULLET.match(sentence)
+            sentence = whole = sentence[bullet.end():] if bullet else sentence
+            if not sentence or not (sentence[0].isupper() or sentence[0] in "“\"("):
+                continue
+            if _INSTRUCTION.search(sentence.lower()):
+                continue  # text planted in a filing to steer a reader is never quoted as an answer
+            if financial_figures(sentence) and not _figure_facts(chunk, sentence, figures):
+                sentence = _figure_free_clause(sentence)  # scored with its whole sentence: its subject
+                if not sentence:
+                    continue
+            if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _BOILERPLATE.search(sentence):
+                continue
+            if not (_ENDS.search(sentence) or (bullet and _ITEM_ENDS.search(sentence))) or _shouting(sentence):
+                continue  # a heading or a table caption, not a statement
+            out.append((rank, position, sentence, whole))
+    return out
+
+
+def _figure_facts(chunk: Evidence, sentence: str, figures: dict[str, list] | None) -> list[str]:
+    """The ids of the XBRL facts of the chunk's own filing that every amount of `sentence` equals
+    (empty when one equals none): such a sentence may be quoted whole."""
+    return verified_figures(sentence, (figures or {}).get(chunk.accession) or []) or []
+
+
+HEAD_WORDS = 10  # a clause before the amounts shorter than this is a subject without its statement
+# Words that open a clause of cause or comparison right after an amount ("... $6.3 billion primarily due to").
+_CLAUSE_OPENER = re.compile(r"(?:primarily|mainly|largely|principally|partially|partly|due|driven|reflecting|"
+                            r"resulting|attributable|because|as\s+a\s+result|compared|which|offset)\b", re.I)
+_FIGURE = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:billion|million|thousand|trillion)\b)?"
+                     r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:%|percent\b|billion\b|million\b|trillion\b)", re.I)
+
+
+def _figure_free_clause(sentence: str) -> str | None:
+    """The longest figure-free clause of a sentence that carries amounts: the one after its last
+    amount ('..., and capital expenditures were $20.6 billion, directed mainly to X.' -> '…directed
+    mainly to X.') or the one before its first ('We funded X with cash on hand, with consideration
+    totaling $17.7 billion.' -> 'We funded X with cash on hand…'), cut at a comma; None when neither
+    is long enough to state something (five words after, HEAD_WORDS before). Dates and counts may stay: only money and percentages are figures here."""
+    best = None
+    last = list(_FIGURE.finditer(sentence))[-1].end() if _FIGURE.search(sentence) else -1
+    after = sentence[last:].strip()
+    if last > 0 and _CLAUSE_OPENER.match(after) and not financial_figures(after) and len(after.split()) >= 5:
+        best = "…" + after  # "...increased by $6,334 million primarily due to X": the clause that explains it
+    cut = sentence.rfind(",")
+    while cut >= last:
+        tail = sentence[cut + 1 :].strip()
+        if financial_figures(tail):
+            break
+        if len(tail.split()) >= 5 and financial_figures(sentence[:cut]) and not _DANGLING.match(tail) \
+                and len(tail) + 1 > len(best or ""):
+            best = "…" + tail
+        cut = sentence.rfind(",", 0, cut)
+    cut = sentence.find(",")
+    while cut > 0:
+        head = sentence[:cut].strip()
+        if financial_figures(head):
+            break
+        if len(head.split()) >= HEAD_WORDS and financial_figures(sentence[cut:]) and len(head) + 1 > len(best or ""):
+            best = head + "…"
+        cut = sentence.find(",", cut + 1)
+    return best
+
+
+def _pick_sentences(
+    chunks: list[Evidence], query_terms: set[str], *, queries: list[str] | None = None, embedder=None,
+    question: str = "", subject: str = "", figures: dict[str, list] | None = None,
+) -> list[tuple[Evidence, str, str]]:
+    """The sentences of the top chunks that answer the question, in the chunks' order.
+
+    With an embedder: every candidate sentence is scored by cosine to each sub-query (plus a
+    little for shared terms); each sub-query first gets its best sentence, then the rest fill up to
+    MAX_SENTENCES; a sentence below the relevance floor (boilerplate, a neighbouring topic the
+    chunk also covers) is never shown, however high its chunk ranked. Without one: the best
+    sentence of each top chunk by shared terms."""
+    candidates = _candidates(chunks, figures)
+    if not candidates:
+        return []
+    if embedder is None or not queries:
+        return _pick_by_terms(chunks, candidates, query_terms)
+    asked = sentence_rank.terms(subject or " ".join(queries))
+    weights = sentence_rank.term_weights(asked or query_terms, [c[3] for c in candidates])
+    held = not sentence_rank.broad(asked)  # "what are the risk factors?": any sentence of the Item answers
+    why = bool(sentence_rank.ASK_CAUSE.search(f"{question} {subject}"))
+    cased = sentence_rank.cased_terms(subject or " ".join(queries))
+    # what the question is about, in its words and in the search's (abbreviations spelled out)
+    topic = sentence_rank.subject_terms(sentence_rank.cased_terms(" ".join([subject, *queries])))
+    before = {(rank, k + 1): s for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
+    candidates = _shortlist(candidates, query_terms, weights, before, question)
+    q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
+    sents = embedder.embed([" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates])
+    cosines = sents @ q.T  # normalized embeddings: (sentences, queries)
+    scored, named = [], set()
+    for i, (rank, position, sentence, whole) in enumerate(candidates):
+        covered = sentence_rank.coverage(whole, weights) if held else 0.0
+        context = f"{before.get((rank, position), '')} {whole}"
+        if held and not sentence_rank.answers(float(cosines[i].max()), sentence_rank.share(whole, cased),
+                                              in_context=sentence_rank.share(context, cased), top_chunk=rank == 0,
+                                              cause=why and bool(sentence_rank.CAUSE.search(whole))):
+            continue  # shares the filing's vocabulary, not the question's subject
+        score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
+                 + sentence_rank.role(question, whole) - 0.02 * len(number_tokens(sentence)))
+        scored.append((score, i))
+        if held and topic and sentence_rank.names_topic(context, topic, float(cosines[i].max())):
+            named.add(i)
+    if not scored:
+        return []  # nothing answers: the compose node refuses rather than quote filler
+    if named:  # sentences that name what the question is about push out those that do not
+        scored = [(score, i) for score, i in scored if i in named]
+    best = max(score for score, _ in scored)
+    floor = max(RELEVANCE_FLOOR, best - RELEVANCE_MARGIN)
+    kept = {i for _, i in scored}
+    order = []
+    for j in range(len(queries)):  # each part of a compound question heard first
+        top = max(kept, key=lambda i: float(cosines[i, j]))
+        if float(cosines[top, j]) + OVERLAP_WEIGHT >= floor:
+            order.append(top)
+    order += [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2])) if score >= floor]
+    if not order:
+        order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
+    return _choose(chunks, [(*candidates[i][:3], candidates[i][3]) for i in dict.fromkeys(order)])
+
+
+def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float] | None = None,
+               before: dict | None = None, question: str = "") -> list:
+    """The SHORTLIST candidates worth embedding (each costs ~8 ms on a busy core): the question's
+    terms covered first (rarer terms weighing more), then the query's, ties in the search's order.
+    A sentence after one that names the question's terms ("We plan to spend $X on capex. In
+    particular, AI will require ...") and one that plays the part asked for (a cause for a why)
+    count for something too."""
+    if len(candidates) <= SHORTLIST:
+        return candidates
+    terms = [_terms(c[3]) & query_terms for c in candidates]
+    df: dict[str, int] = {}
+    for ts in terms:
+        for t in ts:
+            df[t] = df.get(t, 0) + 1
+    n = len(candidates)
+    weight = [sum(math.log(1 + n / df[t]) for t in ts) for ts in terms]
+    if weights:
+        weight = [w + 3 * sentence_rank.coverage(c[3], weights) for w, c in zip(weight, candidates, strict=True)]
+    for i, c in enumerate(candidates):
+        weight[i] += 0.5 * len(_terms((before or {}).get((c[0], c[1]), "")) & query_terms)
+        weight[i] += 1.0 if question and sentence_rank.role(question, c[3]) else 0.0
+    keep = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))[:SHORTLIST]
+    return [candidates[i] for i in sorted(keep)]
+
+
+def _pick_by_terms(chunks, candidates, query_terms) -> list[tuple[Evidence, str]]:
+    by_rank: dict[int, list[tuple[float, int, str]]] = {}
+    for rank, position, sentence, _ in candidates:
+        overlap = len(_terms(sentence) & query_terms)
+        by_rank.setdefault(rank, []).append((overlap - 0.1 * len(number_tokens(sentence)), position, sentence))
+    firsts: list[tuple[int, int, str]] = []
+    extras: list[tuple[float, int, int, str]] = []
+    for rank, scored in by_rank.items():
+        scored.sort(key=lambda c: (-c[0], c[1]))
+        if rank < TOP_CHUNKS:
+            # the best-ranked chunk may give a second sentence when it shares the question's terms
+            take = [scored[0]] + [c for c in scored[1:2] if rank == 0 and c[0] >= 1]
+            firsts.extend((rank, position, sentence) for _, position, sentence in take)
+            rest = scored[len(take):]
+        else:
+            rest = scored
+        extras.extend((score, rank, position, sentence) for score, position, sentence in rest if score >= 1)
+    extras.sort(key=lambda e: (-e[0], e[1], e[2]))
+    wholes = {(c[0], c[1]): c[3] for c in candidates}
+    return _choose(chunks, [(r, p, s, wholes[(r, p)]) for r, p, s in firsts + [(r, p, s) for _, r, p, s in extras]])
+
+
+def _choose(chunks, ranked: list[tuple[int, int, str, str]]) -> list[tuple[Evidence, str, str]]:
+    """Up to MAX_SENTENCES of `ranked` (best first), no repeats nor near-duplicates, each company
+    heard, shown in the chunks' order: (chunk, the sentence as shown, the whole sentence)."""
+    chosen, seen = [], set()
+    tickers = {c.ticker for c in chunks}
+    cap = max(2, -(-MAX_SENTENCES // len(tickers))) if len(tickers) > 1 else MAX_SENTENCES  # each company heard
+    per_ticker: dict[str, int] = {}
+    for rank, position, sentence, whole in ranked:
+        key = " ".join(sentence.lower().lstrip("…").split())
+        ticker = chunks[rank].ticker
+        if key in seen or per_ticker.get(ticker, 0) >= cap:  # overlapping chunks repeat sentences
+            continue
+        if any(chunks[r].ticker == ticker and sentence_rank.near_duplicate(whole, w) for r, _, _, w in chosen):
+            continue  # MD&A restating a risk factor: one of the two is enough
+        seen.add(key)
+        per_ticker[ticker] = per_ticker.get(ticker, 0) + 1
+        chosen.append((rank, position, sentence, whole))
+    chosen = chosen[:MAX_SENTENCES]
+    chosen.sort(key=lambda c: (c[0], c[1]))
+    return [(chunks[rank], sentence, whole) for rank, _, sentence, whole in chosen]
+
+
+def compose_extractive(
+    question: str,
+    plan: Plan,
+    evidence: list[Evidence],
+    *,
+    cells: list[dict] | None = None,
+    on_text=None,
+    embedder=None,
+) -> Draft:
+    """Draft an answer from evidence alone. `cells` (numbers intents) lists what was asked for,
+    per company, year and measure: {ticker, name, fiscal_year, metric, label, evidence_id|None,
+    display|None}. `embedder` (the one retrieval used) scores sentences against the question."""
+    if plan.intent == "qualitative":
+        return _qualitative(question, plan, evidence, cells, embedder)
+    return _numbers(plan, cells or [], evidence)
+
+
+def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: list[dict] | None = None,
+                 embedder=None) -> Draft:
+    chunks = [e for e in evidence if e.kind == "chunk"]
+    prose = [c for c in chunks if not _looks_tabular(c.text)] or chunks
+    terms = _terms(" ".join([question, plan.query, *plan.sub_queries]))
+    queries = list(dict.fromkeys(plan.sub_queries or [plan.query or question]))
+    if len(queries) > 1 and any(c.get("evidence_id") for c in cells or []):
+        queries = queries[1:]  # "how much ..." is answered by the XBRL figure; the prose answers "on what"
+    figures: dict[str, list] = {}
+    for e in evidence:  # the XBRL facts a quoted amount may equal, by the filing that tagged them
+        if e.kind == "fact" and e.value is not None:
+            figures.setdefault(e.accession, []).append((e.id, Decimal(e.value), e.unit or "", e.text.split(", period ended")[0]))
+    picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder, question=question,
+                            subject=plan.query or question, figures=figures)
+    # a footnote quotes the whole sentence, unless it carries a figure that is not an XBRL fact
+    claims = _number_claims(cells or [])
+    for c, s, whole in picks:
+        facts = _figure_facts(c, s, figures) if s == whole else []
+        claims.append(Claim(text=s, evidence_id=c.id, kind="prose", figures=facts,
+                            quote=s if financial_figures(whole) else whole))
+    intro = ""
+    if picks:
+        first = picks[0][0]
+        companies = sorted({c.ticker for c, _, _ in picks})
+        items = sorted({c.item for c, _, _ in picks if c.item})
+        where = f" (Item {items[0]})" if len(items) == 1 else (f" (Items {', '.join(items[:-1])} and {items[-1]})" if items else "")
+        intro = _source_line(plan, [c for c, _, _ in picks], companies, where)
+    return Draft(intro=intro, claims=claims, composer="extractive")
+
+
+def _source_line(plan: Plan, chunks: list[Evidence], companies: list[str], where: str) -> str:
+    """Which filing the quotes come from, and why that one: the latest when no year was named; the
+    next year's when the named year's 10-K is not held (it discusses that year as its prior year)."""
+    if plan.period:  # a quarter's 10-Q (agent.retrieval.quarter_prose)
+        from store.items import item_label
+
+        parts = list(dict.fromkeys(item_label(c.item) for c in chunks if c.item))
+        whose = f"{possessive(companies[0])} " if len(companies) == 1 else "the "
+        fys = ", ".join(f"fiscal {y}" for y in sorted({c.fiscal_year for c in chunks}))
+        return f"From {whose}10-Q ({fys}{'; ' + '; '.join(parts) if parts else ''}):"
+    years = sorted({c.fiscal_year for c in chunks})
+    asked = sorted(set(plan.fiscal_years)) if not plan.latest else []
+    shown = ", ".join(f"fiscal {y}" for y in years)
+    if len(companies) == 1:
+        whose = f"{possessive(companies[0])} "
+    else:
+        whose = f"the {', '.join(companies[:-1])} and {companies[-1]} "
+    if plan.latest and not plan.year_offsets:
+        return f"From {whose}latest 10-K{' filings' if len(companies) > 1 else ''} ({shown}{', ' + where[2:-1] if where else ''}):"
+    stand_ins = [y for y in asked if y not in years and y + 1 in years]
+    if stand_ins and len(companies) == 1:
+        gone = ", ".join(f"fiscal {y}" for y in stand_ins)
+        return (f"The {gone} 10-K is not in my corpus; from the {shown} 10-K, which discusses {gone} as its "
+                f"prior year{where}:")
+    line = f"From {whose}{shown} 10-K{' filings' if len(companies) > 1 else ''}{where}:"
+    later = sorted({c.ticker for c in chunks if asked and c.fiscal_year not in asked and c.fiscal_year - 1 in asked})
+    if later:  # one company's 10-K for the named year is not held: its next one discusses that year
+        line = line[:-1] + (f"; for {', '.join(later)}, the next 10-K, which discusses fiscal "
+                            f"{', '.join(map(str, asked))} as its prior year:")
+    return line
+
+
+compose_extractive.uses_embedder = True  # the compose node passes the loaded embedder
+
+
+def _looks_tabular(text: str) -> bool:
+    tokens = text.split()
+    return bool(tokens) and len(number_tokens(text)) / len(tokens) > 0.25
+
+
+def _numbers(plan: Plan, cells: list[dict], evidence: list[Evidence] | None = None) -> Draft:
+    if plan.period:  # each figure with its exact period (agent.composing.quarters)
+        from agent.composing.quarters import quarter_draft
+
+        return quarter_draft(cells)
+    found = [c for c in cells if c.get("evidence_id")]
+    companies = list(dict.fromkeys(c["ticker"] for c in cells))
+    years = sorted({c["fiscal_year"] for c in cells})
+    metrics = list(dict.fromkeys(c["metric"] for c in cells))
+    tabular = plan.intent in ("compare", "trend") or (len(companies) > 1) or (len(years) > 1)
+    if len(companies) == 1 and any("|=" in c["metric"] for c in cells):  # "revenue by segment"
+        return Draft(intro=_table_intro(cells, companies, years), claims=[], tables=[_breakdown_table(cells, years)])
+    if not tabular:
+        claims = _number_claims(found)
+        missing = [c for c in cells if not c.get("evidence_id")]
+        intro = ""
+        if missing:
+            intro = "Not reported as an XBRL fact: " + ", ".join(
+                f"{lower_label(c['label'])} (fiscal {c['fiscal_year']})" for c in missing
+            ) + "."
+        return Draft(intro=intro, claims=claims, composer="extractive")
+    intro = " ".join(p for p in (_table_intro(cells, companies, years), _ranking(cells, evidence or [])) if p)
+    return Draft(intro=intro, claims=[], tables=[_table(cells, companies, years, metrics)])
+
+
+def _ranking(cells: list[dict], evidence: list[Evidence]) -> str:
+    """Which company is highest on each measure ("which of the two was higher?", "rank them"),
+    in words only: the figures are in the table, each cited."""
+    values = {e.id: e.value for e in evidence if e.value is not None}
+    out = []
+    for metric in dict.fromkeys(c["metric"] for c in cells):
+        row = [c for c in cells if c["metric"] == metric and c.get("evidence_id") in values]
+        if len({c["ticker"] for c in row}) < 2 or len(row) != len({c["ticker"] for c in row}):
+            continue  # one year per company, at least two companies
+        ranked = sorted(row, key=lambda c: -float(values[c["evidence_id"]]))
+        names = [c["name"] for c in ranked]
+        label = lower_label(ranked[0]["label"])
+        if len(names) == 2:
+            out.append(f"{names[0]} is higher than {names[1]} on {label}.")
+        else:
+            out.append(f"By {label}, highest first: {', '.join(names)}.")
+    return " ".join(out[:3])
+
+
+def _number_claims(cells: list[dict]) -> list[Claim]:
+    """One templated sentence per reported figure; balances are 'at the end of' the year."""
+    claims = []
+    for c in cells:
+        if not c.get("evidence_id"):
+            continue
+        if c.get("period"):  # a quarter's figure, with its exact period (agent.composing.quarters)
+            from agent.composing.quarters import sentence
+
+            claims.append(Claim(text=sentence(c), evidence_id=c["evidence_id"], kind="number"))
+            continue
+        when = f"at the end of fiscal {c['fiscal_year']}" if c.get("instant") else f"for fiscal {c['fiscal_year']}"
+        last = c["label"].split()[-1]
+        verb = "were" if last.islower() and last.endswith("s") and not last.endswith("ss") else "was"
+        shown = f" (reported as \u201c{c['reported_as']}\u201d)" if c.get("reported_as") else ""
+        if c.get("source_note"):
+            shown += f" ({c['source_note']})"
+        claims.append(Claim(text=f"{possessive(c['name'])} {lower_label(c['label'])}{shown} {when} {verb} {c['display']}.",
+                            evidence_id=c["evidence_id"], kind="number"))
+    return claims
+
+
+def _table_intro(cells, companies, years) -> str:
+    labels = list(dict.fromkeys(c["label"] for c in cells))
+    names = ", ".join(dict.fromkeys(c["name"] for c in cells))
+    span = f"fiscal {years[0]}" if len(years) == 1 else f"fiscal {years[0]} to {years[-1]}"
+    return f"{', '.join(labels)} for {names}, {span}, from XBRL facts in their 10-K filings:"
+
+
+def _breakdown_table(cells, years) -> dict:
+    """A metric by segment, product or region: one row per member, one column per fiscal year."""
+    members = list(dict.fromkeys(c["metric"] for c in cells))
+    by_key = {(c["metric"], c["fiscal_year"]): c for c in cells}
+    rows, citations = [], []
+    for key in members:
+        label = next(c["label"] for c in cells if c["metric"] == key)
+        row, cites = [label], [[]]
+        for year in years:
+            cell = by_key.get((key, year), {})
+            row.append(cell.get("display") or "not reported")
+            cites.append([cell["evidence_id"]] if cell.get("evidence_id") else [])
+        rows.append(row)
+        citations.append(cites)
+    title = f"{cells[0]['name']}: {cells[0]['label'].split(' (')[0]} by member, " + (
+        f"FY{years[0]}" if len(years) == 1 else f"FY{years[0]}–FY{years[-1]}")
+    return {"title": title, "columns": ["Member", *[f"FY{y}" for y in years]], "rows": rows,
+            "cell_citations": citations}
+
+
+def _table(cells, companies, years, metrics) -> dict:
+    by_key = {(c["ticker"], c["fiscal_year"], c["metric"]): c for c in cells}
+    labels = {c["metric"]: c["label"] for c in cells}
+    rows, citations = [], []
+    one_year_per_company = all(len({c["fiscal_year"] for c in cells if c["ticker"] == t}) == 1 for t in companies)
+    if len(companies) > 1 and one_year_per_company:
+        columns = ["Company", "Fiscal year", *[labels[m] for m in metrics]]
+        for ticker in companies:
+            year = next(c["fiscal_year"] for c in cells if c["ticker"] == ticker)
+            name = next(c["name"] for c in cells if c["ticker"] == ticker)
+            row, cites = [f"{name} ({ticker})", f"FY{year}"], [[], []]
+            for m in metrics:
+                cell = by_key.get((ticker, year, m), {})
+                row.append(cell.get("display") or "not reported")
+                cites.append([cell["evidence_id"]] if cell.get("evidence_id") else [])
+            rows.append(row)
+            citations.append(cites)
+        title = " vs ".join(labels[m] for m in metrics) + " by company"
+    else:
+        multi = len(companies) > 1
+        # a trend shows each reported figure's change on the year before, when it was computed
+        changing = [m for m in metrics if any(c.get("change_id") for c in cells if c["metric"] == m)]
+        header = {m: "Change" if len(metrics) == 1 else f"{labels[m]} change" for m in changing}
+        columns = (["Company"] if multi else []) + ["Fiscal year"]
+        for m in metrics:
+            columns += [labels[m]] + ([header[m]] if m in header else [])
+        for ticker in companies:
+            for year in years:
+                if not any((ticker, year, m) in by_key for m in metrics):
+                    continue
+                row = ([ticker] if multi else []) + [f"FY{year}"]
+                cites: list[list[str]] = [[] for _ in row]
+                for m in metrics:
+                    cell = by_key.get((ticker, year, m), {})
+                    row.append(cell.get("display") or "not reported")
+                    cites.append([cell["evidence_id"]] if cell.get("evidence_id") else [])
+                    if m in header:
+                        row.append(cell.get("change_display") or "—")
+                        cites.append([cell["change_id"]] if cell.get("change_id") else [])
+                rows.append(row)
+                citations.append(cites)
+        name = cells[0]["name"] if not multi else "by company"
+        title = f"{', '.join(labels[m] for m in metrics)}: {name}, FY{years[0]}–FY{years[-1]}"
+    return {"title": title, "columns": columns, "rows": rows, "cell_citations": citations}
+
+
+def compose(state, deps, config) -> dict:
+    plan = plan_of(state)
+    evidence = [Evidence.model_validate(e) for e in state.get("evidence") or []]
+    cells = (state.get("retrieval") or {}).get("cells")
+    on_text = draft_text() if deps.stream_text else None
+    status("Writing the answer...")
+    if (state.get("retrieval") or {}).get("new_sentences") is not None:  # a 10-Q's new risk factors, quoted
+        from agent.retrieval.quarter_prose import changes_draft
+
+        return {"draft": changes_draft(plan, evidence, state["retrieval"]).model_dump(mode="json")}
+    composer = deps.fallback_composer if plan.period and plan.intent != "qualitative" else deps.composer  # templated periods
+    try:
+        extra = {"embedder": deps.embedder} if getattr(composer, "uses_embedder", False) else {}
+        draft = composer(state["question"], plan, evidence, cells=cells, on_text=on_text, **extra)
+    except Exception as exc:  # a model's failure falls back to the extractive composer
+        if deps.composer is deps.fallback_composer:
+            raise
+        log.warning("composer %s failed (%s); using the extractive composer", deps.composer_name, exc.__class__.__name__)
+        draft = deps.fallback_composer(state["question"], plan, evidence, cells=cells, embedder=deps.embedder)
+        draft.fallback = f"composer: {deps.composer_name} failed ({exc.__class__.__name__}); extractive composer used"
+    update = {"draft": draft.model_dump(mode="json")}
+    if plan.intent == "qualitative" and not any(c.kind == "prose" for c in draft.claims) \
+            and not (draft.claims and plan.sub_queries):  # "how much ... and on what": the figure still answers
+        # nothing in what was found answers the question: say where we looked, quote nothing
+        update["refusal"] = {"reason": "no_grounding", "detail": searched(state)}
+    return update
+
+
+def searched(state) -> str:
+    """Where a prose question was looked for, for the refusal: "Apple's fiscal 2024 10-K (Item 7)"."""
+    located = state.get("located") or {}
+    items = list(located.get("items") or [])
+    where = ("all Items" if not items else f"Item {items[0]}" if len(items) == 1
+             else f"Items {', '.join(items[:-1])} and {items[-1]}")
+    parts = []
+    for company in state.get("resolved") or []:
+        years = company.get("fiscal_years") or []
+        span = f"fiscal {', '.join(map(str, years))} " if years else ""
+        parts.append(f"{possessive(company['name'])} {span}10-K")
+    return f"searched {' and '.join(parts) or 'the filing'} ({where})"

@@ -1,0 +1,1 @@
+"""The question to a Plan: the rules planner and its word lists, the model planner, follow-ups."""

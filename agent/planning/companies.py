@@ -1,0 +1,344 @@
+"""Which company a question is about: covered ones from the store, the rest from SEC's ticker map.
+
+Why two sources: "MSFT" must be told apart from "FOOBAR". A company in SEC's map but not in the
+corpus gets `not_covered`; a name nobody knows gets `no_company`. Tickers are matched with care
+because many are ordinary words ("A", "IT", "ALL", "ON", "NOW", "V", "COST", "LOW"): those count
+only when typed in capitals or with a "$"; lowercase tickers count only for covered companies
+(and a few well-known names) that are not English words. Names lose their legal suffixes
+("Apple Inc." → apple), and a small alias list covers what analysts actually type (Google,
+Facebook, J&J). A lone first word shared by several covered companies ("General") is ambiguous.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import psycopg
+
+from agent.planning.company_words import (
+    ACRONYMS,
+    ALIASES,
+    COMMON_FIRST_WORDS,
+    ENGLISH,
+    LEGAL_SUFFIXES,
+    PRODUCTS,
+    TYPO_STOP,
+    UPPER_OK,
+    english_words,
+)
+
+_TOKEN = re.compile(r"\$?[A-Za-z0-9][A-Za-z0-9.&'\u2019\-]*")
+_POSSESSIVE = re.compile(r"'s\b")
+_INNER_DOT = re.compile(r"(?<=\w)\.(?=\w)")
+_SLASH = re.compile(r"[/\\]")
+_NON_NAME = re.compile(r"[^a-z0-9& ]+")
+_LONE_AMP = re.compile(r"\s&\s")
+_TICKER_SHAPE = re.compile(r"[A-Za-z]{1,5}(?:[.\-][A-Za-z]{1,2})?")
+
+
+def norm_name(text: str) -> tuple[str, ...]:
+    """Name words for matching: lowercase, no possessive, no dots/apostrophes, hyphens split,
+    legal suffixes dropped from the end (and a leading "the")."""
+    t = text.lower().replace("\u2019", "'")
+    t = _POSSESSIVE.sub("", t).replace("'", "")
+    t = _INNER_DOT.sub("", t)  # c3.ai -> c3ai
+    t = _SLASH.sub(" ", t)
+    t = _NON_NAME.sub(" ", t.replace("-", " "))
+    t = _LONE_AMP.sub(" ", t)  # "procter & gamble" == "procter and gamble" == "procter gamble"
+    words = [w for w in t.split() if w not in ("and", "&")]
+    while words and words[-1] in LEGAL_SUFFIXES:
+        words.pop()
+    while words and words[0] == "the":
+        words.pop(0)
+    return tuple(words)
+
+
+@dataclass(frozen=True)
+class Company:
+    cik: int
+    name: str
+    tickers: tuple[str, ...]
+    covered: bool
+
+    @property
+    def ticker(self) -> str:
+        return self.tickers[0] if self.tickers else str(self.cik)
+
+
+@dataclass
+class CompanyMatch:
+    """One company mention found in a question."""
+
+    kind: str  # 'company' (covered), 'not_covered', 'ambiguous'
+    text: str  # as the user wrote it
+    start: int  # character offsets in the question
+    end: int
+    company: Company | None = None
+    candidates: list[Company] = field(default_factory=list)
+    via: str = "name"  # 'ticker', 'name', 'alias', 'typo', 'partial'
+
+
+@dataclass
+class CompanyDirectory:
+    """Covered companies and SEC's ticker map, indexed for matching questions."""
+
+    companies: dict[int, Company]  # by cik, covered and known
+    by_ticker: dict[str, int]  # upper-case ticker -> cik
+    names: dict[tuple[str, ...], set[int]]  # name words -> ciks
+    first_words: dict[str, set[int]]  # first word of multi-word covered names -> ciks
+    years: dict[int, list[int]] = field(default_factory=dict)  # covered cik -> fiscal years with filings
+    alias_words: set[str] = field(default_factory=set)  # one-word aliases (famous names, any case)
+    typo_names: dict[str, int] = field(default_factory=dict)  # one-word names eligible for typo matching
+
+    # --- construction -----------------------------------------------------------------------
+
+    @classmethod
+    def from_rows(
+        cls,
+        covered: list[tuple[int, str, list[str]]],
+        sec_tickers: list[tuple[str, int, str]] = (),
+        years: dict[int, list[int]] | None = None,
+    ) -> CompanyDirectory:
+        companies: dict[int, Company] = {}
+        by_ticker: dict[str, int] = {}
+        sec_by_cik: dict[int, list[str]] = {}
+        sec_title: dict[int, str] = {}
+        for ticker, cik, title in sec_tickers:
+            sec_by_cik.setdefault(int(cik), []).append(ticker.upper())
+            sec_title.setdefault(int(cik), title)
+        for cik, name, tickers in covered:
+            tks = [t.upper() for t in tickers] or sec_by_cik.get(int(cik), [])
+            extra = [t for t in sorted(sec_by_cik.get(int(cik), []), key=lambda t: (len(t), t)) if t not in tks]
+            companies[int(cik)] = Company(int(cik), name, tuple(tks + extra), True)
+        for cik, tks in sec_by_cik.items():
+            if cik not in companies:
+                ordered = sorted(tks, key=lambda t: (len(t), t))
+                companies[cik] = Company(cik, sec_title[cik], tuple(ordered), False)
+        for c in companies.values():
+            for t in c.tickers:
+                by_ticker.setdefault(t, c.cik)
+                by_ticker.setdefault(t.replace(".", "-"), c.cik)
+        names: dict[tuple[str, ...], set[int]] = {}
+        first_words: dict[str, set[int]] = {}
+        for c in companies.values():
+            key = norm_name(c.name)
+            if not key:
+                continue
+            if c.covered:
+                names.setdefault(key, set()).add(c.cik)
+                if len(key) > 1:
+                    first_words.setdefault(key[0], set()).add(c.cik)
+            else:
+                names.setdefault(key, set()).add(c.cik)
+        for ticker, aliases in ALIASES.items():
+            cik = by_ticker.get(ticker)
+            if cik is None:
+                continue
+            for alias in aliases:
+                # an alias overrides a same-named SEC title (e.g. "meta" is Meta Platforms)
+                names[norm_name(alias)] = {cik}
+        alias_words: set[str] = set()
+        for aliases in ALIASES.values():
+            alias_words |= {norm_name(a)[0] for a in aliases if len(norm_name(a)) == 1}
+        typo_names: dict[str, int] = {}
+        for key, ciks in names.items():
+            if len(key) == 1 and len(key[0]) >= 5 and len(ciks) == 1 and key[0].isalpha():
+                cik = next(iter(ciks))
+                if companies[cik].covered or key[0] in alias_words:
+                    typo_names[key[0]] = cik
+        return cls(companies, by_ticker, names, first_words, dict(years or {}), alias_words, typo_names)
+
+    @classmethod
+    def load(cls, conn: psycopg.Connection) -> CompanyDirectory:
+        from store.companies import directory_rows
+
+        return cls.from_rows(*directory_rows(conn))
+
+    # --- lookups ------------------------------------------------------------------------------
+
+    def covered(self) -> list[Company]:
+        return sorted((c for c in self.companies.values() if c.covered), key=lambda c: c.ticker)
+
+    def get(self, ticker_or_cik: str | int) -> Company | None:
+        if isinstance(ticker_or_cik, int):
+            return self.companies.get(ticker_or_cik)
+        cik = self.by_ticker.get(ticker_or_cik.upper().lstrip("$"))
+        return self.companies.get(cik) if cik is not None else None
+
+    def find(self, text: str, *, mask: list[tuple[int, int]] = ()) -> list[CompanyMatch]:
+        """Company mentions in the text, in order, one per company (the first mention).
+
+        `mask` lists character spans to ignore (metric phrases such as "general and administrative").
+        """
+        all_caps = _mostly_upper(text)
+        tokens = [(m.start(), m.end(), m.group(0)) for m in _TOKEN.finditer(text)]
+        tokens = [_trim(t) for t in tokens]
+        tokens = [t for t in tokens if t[2] and not any(s <= t[0] < e for s, e in mask)]
+        words = [norm_name(t[2]) for t in tokens]
+        found: list[CompanyMatch] = []
+        i = 0
+        while i < len(tokens):
+            match, width = self._match_at(tokens, words, i, all_caps)
+            if match:
+                found.append(match)
+                i += width
+            else:
+                i += 1
+        # one entry per company; an exact match elsewhere settles an ambiguous partial
+        out: list[CompanyMatch] = []
+        seen: set[int] = set()
+        for m in found:
+            if m.kind == "ambiguous":
+                if any(f.company and f.company.cik in {c.cik for c in m.candidates} for f in found):
+                    continue
+                out.append(m)
+                continue
+            if m.company.cik in seen:
+                continue
+            seen.add(m.company.cik)
+            out.append(m)
+        if any(m.kind != "ambiguous" for m in out):
+            # a lone capitalised first word ("General") next to a clear company is not a question about it
+            out = [m for m in out if m.kind != "ambiguous"]
+        return out
+
+    def find_products(self, text: str) -> list[CompanyMatch]:
+        """Companies named only through a product ("iPhone", "Azure"), for questions that name no company."""
+        low = text.lower().replace("\u2019", "'")
+        found: list[CompanyMatch] = []
+        for ticker, products in PRODUCTS.items():
+            cik = self.by_ticker.get(ticker)
+            if cik is None:
+                continue
+            for product in products:
+                m = re.search(rf"(?<![\w]){re.escape(product)}(?![\w])", low)
+                if m:
+                    found.append(self._company_match(cik, text[m.start() : m.end()], m.start(), m.end(), "product"))
+                    break
+        return sorted(found, key=lambda m: m.start)[:1]
+
+    # --- internals ----------------------------------------------------------------------------
+
+    def _company_match(self, cik: int, text: str, start: int, end: int, via: str) -> CompanyMatch:
+        c = self.companies[cik]
+        return CompanyMatch("company" if c.covered else "not_covered", text, start, end, c, via=via)
+
+    def _match_at(self, tokens, words, i, all_caps) -> tuple[CompanyMatch | None, int]:
+        start, end, raw = tokens[i]
+        # 1. names and aliases, longest first (up to 6 words), starting on a word that is part of a name
+        for n in range(min(6, len(tokens) - i), 0, -1) if words[i] else ():
+            key = tuple(w for ws in words[i : i + n] for w in ws)
+            if not key or key not in self.names:
+                continue
+            if n > 1 and not words[i + n - 1] and tokens[i + n - 1][2].lower() in ("and", "&", "the", "of", "or"):
+                continue  # "Apple and" is Apple; the connective stays outside the span
+            ciks = self.names[key]
+            seg_raw = " ".join(t[2] for t in tokens[i : i + n])
+            if len(key) == 1 and not self._single_word_ok(key[0], raw, ciks, all_caps, i == 0):
+                continue
+            span = (start, tokens[i + n - 1][1])
+            text = seg_raw
+            if len(ciks) == 1:
+                return self._company_match(next(iter(ciks)), text, *span, "name"), n
+            cands = sorted((self.companies[c] for c in ciks), key=lambda c: (not c.covered, c.ticker))
+            covered = [c for c in cands if c.covered]
+            if len(covered) == 1:
+                return self._company_match(covered[0].cik, text, *span, "name"), n
+            return CompanyMatch("ambiguous", text, *span, candidates=covered or cands, via="name"), n
+        # 2. tickers
+        cik = self._ticker(raw, all_caps)
+        if cik is not None:
+            return self._company_match(cik, raw, start, end, "ticker"), 1
+        # 3. a capitalised first word shared by several covered companies ("General")
+        w = words[i]
+        nxt = tokens[i + 1][2].lower() if i + 1 < len(tokens) else ""
+        named = raw[:1].isupper() and not all_caps or w and w[0] not in COMMON_FIRST_WORDS
+        if (len(w) == 1 and named and w[0] in self.first_words
+                and nxt not in ("and", "&", "administrative")):
+            ciks = self.first_words[w[0]]
+            if len(ciks) > 1:
+                cands = sorted((self.companies[c] for c in ciks), key=lambda c: c.ticker)
+                return CompanyMatch("ambiguous", raw, start, end, candidates=cands, via="partial"), 1
+        # 4. a possessive without its apostrophe ("teslas"), then a one-letter typo of a covered name
+        # or alias of five letters or more
+        if len(w) == 1 and w[0].endswith("s") and w[0][:-1] in self.typo_names and w[0] not in TYPO_STOP:
+            return self._company_match(self.typo_names[w[0][:-1]], raw, start, end, "name"), 1
+        if len(w) == 1 and len(w[0]) >= 5 and w[0] not in TYPO_STOP and w[0].isalpha() and w[0] not in english_words():
+            cik = self._typo(w[0])
+            if cik is not None:
+                return self._company_match(cik, raw, start, end, "typo"), 1
+        return None, 1
+
+    def _single_word_ok(self, word: str, raw: str, ciks: set[int], all_caps: bool, sentence_start: bool) -> bool:
+        """A one-word name counts in lowercase only for covered companies and famous aliases that are
+        not everyday words; otherwise it must be capitalised (Target, Oracle)."""
+        capitalised = raw.lstrip("$")[:1].isupper() and not all_caps
+        covered = any(self.companies[c].covered for c in ciks)
+        if word in ENGLISH:
+            return capitalised
+        if covered or word in self.alias_words:
+            return True
+        return capitalised and len(word) >= 3 and not sentence_start
+
+    def _ticker(self, raw: str, all_caps: bool) -> int | None:
+        dollar = raw.startswith("$")
+        t = raw.lstrip("$")
+        if not _TICKER_SHAPE.fullmatch(t):
+            return None
+        up = t.upper()
+        cik = self.by_ticker.get(up) or self.by_ticker.get(up.replace(".", "-"))
+        if cik is None:
+            return None
+        if dollar:
+            return cik
+        if t == up and not all_caps:
+            if up in ACRONYMS and up not in UPPER_OK:
+                return None
+            if len(up) >= 4 and up.lower() in english_words() and not self.companies[cik].covered:
+                return None  # "DROP", "LOVE": shouted words, not tickers of companies we do not cover
+            if len(up) == 1 and up != "V":
+                return None
+            return cik
+        # lowercase (or an all-caps message): covered companies and famous names only, no English words
+        if t.lower() in ENGLISH or len(t) < 2 or up in ACRONYMS:
+            return None
+        c = self.companies[cik]
+        if c.covered or up in ALIASES:
+            return cik
+        return None
+
+    def _typo(self, word: str) -> int | None:
+        hits = {cik for name, cik in self.typo_names.items() if name != word and _osa_le1(word, name)}
+        return next(iter(hits)) if len(hits) == 1 else None
+
+
+def _mostly_upper(text: str) -> bool:
+    letters = [ch for ch in text if ch.isalpha()]
+    return len(letters) >= 12 and sum(ch.isupper() for ch in letters) / len(letters) > 0.8
+
+
+def _trim(tok: tuple[int, int, str]) -> tuple[int, int, str]:
+    start, end, raw = tok
+    while raw and raw[-1] in ".-'\u2019&":
+        raw = raw[:-1]
+        end -= 1
+    raw = re.sub(r"['\u2019]s$", "", raw)
+    return start, start + len(raw), raw
+
+
+def _osa_le1(a: str, b: str) -> bool:
+    """True when a and b differ by at most one insertion, deletion, substitution or adjacent swap."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [k for k in range(len(a)) if a[k] != b[k]]
+        if len(diff) <= 1:
+            return True
+        return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+    if len(a) > len(b):
+        a, b = b, a
+    for k in range(len(b)):
+        if a == b[:k] + b[k + 1 :]:
+            return True
+    return False

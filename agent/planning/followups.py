@@ -1,0 +1,152 @@
+"""Follow-ups that refer back: what a short reply means given the thread's last plan.
+
+Why a module of its own: the planner reads what a message says; this reads what it leaves to the
+thread. A reply with no company of its own ("which of the two was higher?", "rank them", "what's
+the growth rate?") is about the thread's companies, all of them; a reply whose only content is a
+name the directory does not know ("what about Ford?") is about that name, never silently about
+the thread's company.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.planning.company_words import english_words
+from agent.retrieval.concepts import normalize
+from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
+from agent.planning.topics import STOPWORDS, route_items
+from agent.planning.years import _NUMBER_WORDS as NUMBER_WORDS
+
+# "and X?", "what about X?", "how about X", "now X", "same for X", "do the same for X"
+_LEAD = re.compile(
+    r"^\s*(?:(?:ok(?:ay)?|so|cool|great|thanks|and|also|then|now)[\s,]+)*(?:what\s+about|how\s+about|and|now|then|"
+    r"same\s+for|(?:now\s+)?do\s+(?:the\s+same|that|it|this)\s+for|what\s+of|and\s+for|for)\s+(?P<rest>.+?)\s*[?.!]*\s*$",
+    re.I,
+)
+_FILLER = {"the", "a", "an", "of", "for", "too", "as", "well", "please", "then", "instead", "now", "also", "same",
+           "company", "one", "ones", "other", "them", "it", "that", "this", "those", "these", "they", "both", "all",
+           "year", "years", "fiscal", "fy", "before", "after", "prior", "previous", "last", "next", "latest", "s"}
+# What a reply says it changes, beside what it keeps ("same for both, but net income", "revenue
+# instead", "rather than 2023"): the thread's plan with one slot replaced, words of no figure.
+REPLACING = re.compile(r"\b(?:but|instead(?:\s+of)?|rather(?:\s+than)?|except|(?:go(?:ing)?\s+)?back\s+to)\b")
+# A share of revenue back to the figure it was computed from ("what's the growth rate?" after "as
+# a share of revenue?" asks how the figure itself grew).
+_BASE_OF = {"rd_pct_revenue": "rd", "sga_pct_revenue": "sga", "capex_pct_revenue": "capex",
+            "gross_margin": "gross_profit", "operating_margin": "operating_income", "net_margin": "net_income"}
+
+
+def lead_subject(outside: str) -> str | None:
+    """The name a "what about X?" reply asks about, when X is nothing else the planner knows: not
+    a measure, a topic, a year or a pronoun. Capitalised or not ("what about ford?"), since a reply
+    that is only a word can only be naming something."""
+    m = _LEAD.match(outside)
+    if not m:
+        return None
+    rest = re.sub(r"['\u2019]s\b", "", m.group("rest"))
+    words = [w for w in re.findall(r"[A-Za-z][\w&.-]*", rest)]
+    content = [w for w in words if w.lower() not in _FILLER and w.lower() not in STOPWORDS]
+    if not content or len(content) > 3 or re.search(r"\d", rest) or any(w.lower() in NUMBER_WORDS for w in content):
+        return None  # a count ("the two years before that?") is never a name
+    low = " ".join(content).lower()
+    if normalize(low) in MEASURE_PHRASES or any(normalize(w) in MEASURE_PHRASES for w in content):
+        return None
+    if route_items(low)[1]:
+        return None  # a topic ("and cybersecurity?")
+    capitalised = any(w[0].isupper() for w in content)
+    if not capitalised and all(w.lower() in english_words() for w in content) and len(content) > 1:
+        return None  # ordinary words, more likely a topic the planner does not know
+    return " ".join(content)
+
+
+def lead_name(outside: str) -> str | None:
+    """The name in a "what about X's net income?" reply that also names a measure: words written
+    as a name (capitalised, possessive, or no English word) that no measure or topic takes. Such a
+    reply keeps the thread's company only if that company reports a line or segment by the name."""
+    m = _LEAD.match(outside)
+    if not m:
+        return None
+    rest = m.group("rest")
+    names = []
+    for w in re.findall(r"[A-Za-z][\w&.-]*(?:['\u2019]s\b)?", rest):
+        possessive = bool(re.search(r"['\u2019]s$", w))
+        word = re.sub(r"['\u2019]s$", "", w)
+        low = word.lower()
+        if low in _FILLER or low in STOPWORDS or normalize(low) in MEASURE_PHRASES or route_items(low)[1]:
+            continue
+        if possessive or word[0].isupper() or low not in english_words():
+            names.append(word)
+    return " ".join(names) if 0 < len(names) <= 3 else None
+
+
+def inherited_growth(metrics: list[str]) -> list[str]:
+    """The thread's metrics as year-over-year growth: a ratio grows through its base figure."""
+    out = []
+    for k in metrics:
+        base = _BASE_OF.get(k, k)
+        if base.endswith("_growth"):
+            out.append(base)
+        elif base in GROWTH_BASES:
+            out.append(growth_key(base))
+        elif k in FORMULAS:
+            out.append(k)
+    return list(dict.fromkeys(out))
+
+
+_FIRST_WORDS: dict[int, dict[str, list]] = {}
+
+
+def _first_words(directory) -> dict[str, list]:
+    """First name word -> companies, over every company the directory knows (covered or not)."""
+    key = id(directory)
+    if key not in _FIRST_WORDS:
+        from agent.planning.companies import norm_name
+
+        index: dict[str, list] = {}
+        for c in directory.companies.values():
+            words = norm_name(c.name)
+            if words:
+                index.setdefault(words[0], []).append(c)
+        _FIRST_WORDS.clear()  # one directory at a time: a reload replaces it
+        _FIRST_WORDS[key] = index
+    return _FIRST_WORDS[key]
+
+
+def unknown_subject(name: str, directory) -> tuple[str, str] | None:
+    """How to refuse a reply about `name` (from `lead_subject`): ("not_covered", "Ford (F)") when
+    SEC's map knows a company by that first word, ("no_company", name) when the word can only be
+    a name, None when it is an ordinary word better left to the planner."""
+    from agent.planning.companies import norm_name
+    from agent.planning.company_words import COMMON_FIRST_WORDS
+
+    words = norm_name(name)
+    if not words:
+        return None
+    found = _first_words(directory).get(words[0], []) if len(words) == 1 else []
+    found = [c for c in found if not c.covered]
+    ordinary = all(w in english_words() for w in words) and not any(ch.isupper() for ch in name)
+    if found and words[0] not in COMMON_FIRST_WORDS:
+        c = min(found, key=lambda c: (len(norm_name(c.name)), c.ticker))
+        return "not_covered", f"{name} ({c.ticker})" if len(found) == 1 else name
+    if ordinary:
+        return None
+    return "no_company", name
+
+
+SLOTS = ("tickers", "metrics", "fiscal_years", "items")
+
+
+def slot_sources(plan, inherited: list[str], sources: dict[str, str], *, why: bool) -> dict[str, str]:
+    """Where each slot of a plan came from: the message, or the thread's last plan (and how: all its
+    companies, its figure grown or as a share of revenue, its year shifted). The trace a reader
+    checks when a follow-up is answered for the wrong company or year."""
+    out = {}
+    for slot in SLOTS:
+        if slot in sources:
+            out[slot] = sources[slot]
+        elif slot in inherited:
+            out[slot] = "thread, its cause" if slot == "metrics" and why else "thread"
+        elif getattr(plan, slot):
+            out[slot] = "message"
+    if "fiscal_years" not in out and plan.latest:
+        out["fiscal_years"] = "latest filing"
+    return out

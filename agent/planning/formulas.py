@@ -1,0 +1,375 @@
+"""User-defined formulas: "define adjusted margin as operating income plus stock-based compensation over revenue".
+
+Why: analysts bring their own definitions, and an answer that silently uses a different one is a
+different figure. The definition is parsed into the same Decimal engine as agent.retrieval.finance (a small
+expression tree over table metrics and constants), kept in the plan (and the thread, so "and for
+2022?" or "what is adjusted margin for Nvidia?" reuse it), and the answer restates the formula it
+computed. "Over" / "divided by" / "as a percentage of" split the whole expression (the way people
+say "A plus B over C" meaning (A + B) ÷ C); the restated formula shows the parentheses. An operand
+that is not exactly a known metric is refused with its words, never approximated.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
+from agent.retrieval.finance import FORMULAS, HUNDRED, FormulaError
+from agent.planning.words import FILLER
+
+_END = (r"(?=\s*(?:[;?!]|\.\s|\.$|,\s*(?:and\s+)?(?:what|how|show|give|tell|then|compute|calculate|for)\b|"
+        r"\s+(?:and|then)\s+(?:what|how|show|give|tell|compute|calculate)\b|$))")
+_NAME = r"(?P<q>['\"\u2018\u201c])?(?P<name>[a-z][\w&'\- ]{0,40}?)(?(q)['\"\u2019\u201d])"
+DEFINE = re.compile(
+    r"\b(?:define|defining|let|treat|call|calculate|compute)\s+" + _NAME + r"\s+(?:as|=|to be|be)\s+"
+    r"(?P<expr>.+?)" + _END,
+    re.I,
+)
+# "my 'opex intensity' metric = (SG&A + R&D) / revenue", "net debt is defined as ...": a name, then its formula
+_CALLED = r"(?:\s+(?:metric|ratio|measure|figure))?\s*(?:=|:=|\bis\s+defined\s+as\b|,?\s*defined\s+as\b)\s*"
+NAMED = re.compile(
+    r"(?:(?:\bmy|\bour|\bthe)\s+)?(?P<q>['\"\u2018\u201c])(?P<name>[a-z][\w&'\- ]{0,40}?)['\"\u2019\u201d]"
+    + _CALLED + r"(?P<expr>.+?)" + _END
+    + r"|(?:^|(?<=[.;:?!]\s))(?P<bare>[a-z][\w&'\- ]{0,40}?)\s*(?:=|:=)\s*(?P<bexpr>.+?)" + _END,
+    re.I,
+)
+_DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|fraction)\s+of|per)\s+|"
+                  r"\s*[÷/]\s*", re.I)
+_ADD = re.compile(r"\s+(?:plus|\+|add|adding)\s+|\s*\+\s*", re.I)
+_SUB = re.compile(r"\s+(?:minus|less|-|−|excluding|net\s+of|subtracting)\s+|\s+[-−]\s+", re.I)
+_MUL = re.compile(r"\s+(?:times|×|\*|multiplied\s+by)\s+|\s*[×*]\s*", re.I)
+# Names that make a same-unit quotient a percentage ("margin", "yield", "as a % of"); a "rate" or a
+# "ratio" stays a ratio ("reinvestment rate" = capex ÷ D&A = 2.4). A quotient over revenue is a share
+# of revenue whatever its name ("opex intensity").
+_PCT_NAMES = re.compile(r"(?:\b(?:margin|percent|percentage|share|yield|mix|conversion|intensity)\b|%)", re.I)
+
+
+class DefinitionError(ValueError):
+    """The definition names something that is not a known metric: refused with its words."""
+
+
+_OPEN, _CLOSE = "([{", ")]}"
+
+
+def _depths(text: str) -> list[int] | None:
+    """Each character's bracket depth, or None when the brackets do not pair up."""
+    depth, out = 0, []
+    for ch in text:
+        if ch in _CLOSE:
+            depth -= 1
+            if depth < 0:
+                return None
+        out.append(depth)
+        if ch in _OPEN:
+            depth += 1
+    return out if depth == 0 else None
+
+
+def _split_top(text: str, pattern: re.Pattern, maxsplit: int = 0) -> list[str]:
+    """`text` split at the matches of `pattern` outside brackets, with the separators kept."""
+    depths = _depths(text)
+    if depths is None:
+        raise DefinitionError(text.strip())
+    out, last = [], 0
+    for m in pattern.finditer(text):
+        if m.start() < last or depths[m.start()] or (m.end() > m.start() and depths[m.end() - 1]):
+            continue
+        out += [text[last : m.start()], m.group(0)]
+        last = m.end()
+        if maxsplit and len(out) // 2 >= maxsplit:
+            break
+    return out + [text[last:]]
+
+
+def _unwrap(text: str) -> str | None:
+    """The inside of a bracket pair that wraps the whole text, else None."""
+    t = text.strip()
+    if len(t) >= 2 and t[0] in _OPEN and t[-1] in _CLOSE:
+        depths = _depths(t)
+        if depths is not None and all(d > 0 for d in depths[1:-1]):
+            return t[1:-1]
+    return None
+
+
+def _operand(text: str, names: dict[str, dict] | None = None) -> dict:
+    inner = _unwrap(text)
+    if inner is not None:
+        return parse_expression(inner, names)
+    if any(ch in text for ch in _OPEN + _CLOSE):
+        raise DefinitionError(text.strip())
+    t = normalize(text).strip()
+    t = re.sub(r"^(?:the|total|a|an|its|their)\s+", "", t) if t not in PHRASES else t
+    if names and t in names:
+        return names[t]
+    try:
+        value = Decimal(t.replace(",", ""))
+    except InvalidOperation:
+        value = None
+    if value is not None:
+        if names is not None and re.fullmatch(r"(?:19|20)\d\d", t):
+            raise DefinitionError(text.strip())  # "revenue - 2024" in a question: a year, not a constant
+        return {"const": str(value)}
+    spans = find_phrases(t, PHRASES)
+    if len(spans) == 1 and spans[0][0] == 0 and spans[0][1] == len(t.split()):
+        return {"metric": spans[0][2]}
+    raise DefinitionError(text.strip())
+
+
+def _terms(text: str, names: dict[str, dict] | None = None) -> dict:
+    """Sums and differences of products, left to right."""
+    pieces = _split_top(text, re.compile(_ADD.pattern + r"|" + _SUB.pattern, re.I))
+    node = _products(pieces[0], names)
+    for i in range(1, len(pieces) - 1, 2):
+        op = "+" if _ADD.fullmatch(pieces[i]) else "-"
+        node = {"op": op, "args": [node, _products(pieces[i + 1], names)]}
+    return node
+
+
+def _products(text: str, names: dict[str, dict] | None = None) -> dict:
+    parts = _split_top(text, _MUL)
+    node = _operand(parts[0], names)
+    for p in parts[2::2]:
+        node = {"op": "*", "args": [node, _operand(p, names)]}
+    return node
+
+
+def parse_expression(text: str, names: dict[str, dict] | None = None) -> dict:
+    """An expression tree over table metrics, constants and the thread's named formulas (`names`).
+    Outside brackets a division splits the whole ("A plus B over C" is (A + B) ÷ C); brackets group."""
+    inner = _unwrap(text)
+    if inner is not None:
+        return parse_expression(inner, names)
+    parts = _split_top(text.strip(), _DIV, maxsplit=1)
+    if len(parts) == 3:
+        return {"op": "/", "args": [_terms(parts[0], names), _terms(parts[2], names)]}
+    return _terms(parts[0], names)
+
+
+def _has_operator(text: str) -> bool:
+    return any(p.search(text) for p in (_DIV, _ADD, _SUB, _MUL))
+
+
+def _definition(name: str, expr: str) -> dict:
+    tree = parse_expression(expr)
+    return {"name": name.lower(), "tree": tree, "unit": unit_of(tree, name), "formula": restate(tree, top=True)}
+
+
+def find_definition(text: str) -> tuple[dict | None, str, str | None]:
+    """(definition {name, tree, unit, formula}, the text without it, or the words refused)."""
+    for pattern in (DEFINE, NAMED):
+        m = pattern.search(text)
+        if not m:
+            continue
+        name = " ".join((m.group("name") or m.groupdict().get("bare") or "").split()).strip(" '\"")
+        expr = (m.group("expr") or m.groupdict().get("bexpr") or "").strip(" '\"")
+        if not _has_operator(expr):
+            continue  # "treat X as a priority": not a formula
+        try:
+            definition = _definition(name, expr)
+        except DefinitionError as exc:
+            return None, text[: m.start()] + text[m.end() :], str(exc)
+        return definition, text[: m.start()] + " " + text[m.end() :], None
+    return None, text, None
+
+
+# Clause breaks an inline formula never spans; words that only introduce one.
+_CLAUSE = re.compile(r"[.;:?!](?:\s|$)|,\s|\s[\u2013\u2014]\s|\s--\s")
+_MAX_CLAUSE_WORDS = 40
+_OPERAND_WORDS = 10
+_LEAD = re.compile(r"^(?:(?:defined|calculated|computed|measured)\s+as|i\.?e\.?|=)\s*", re.I)
+
+
+def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda start, end: True
+                ) -> tuple[dict, int, int] | None:
+    """A formula written into the question itself ("compute gross profit minus SG&A", "net income
+    divided by diluted shares", "cash returned as a % of operating cash flow"): the longest run of
+    words in one clause that parses with every operand a table metric, a number or a formula the
+    thread named, and (`bounded`) no word of an operand left outside it. Returns (definition named by
+    its own words, start, end) or None."""
+    names = names or {}
+    pos = 0
+    for clause in [*_CLAUSE.split(text), ""]:
+        start = text.find(clause, pos) if clause else -1
+        if start < 0:
+            continue
+        pos = start + len(clause)
+        if not _has_operator(clause):
+            continue
+        words = list(re.finditer(r"\S+", clause))
+        if len(words) > _MAX_CLAUSE_WORDS:
+            continue  # a formula is written in a short clause; a long one is prose
+        ops = [m for p in (_DIV, _ADD, _SUB, _MUL) for m in p.finditer(clause)]
+        first = min(m.start() for m in ops)
+        last = max(m.end() for m in ops)
+        # an operand is a few words: the formula starts shortly before its first operator, ends shortly after its last
+        starts = [i for i, w in enumerate(words) if w.start() <= first][-_OPERAND_WORDS:]
+        ends = [j for j in range(1, len(words) + 1) if words[j - 1].end() >= last][:_OPERAND_WORDS]
+        for i in starts:
+            for j in reversed(ends):
+                if j <= i:
+                    continue
+                lo, hi = words[i].start(), words[j - 1].end()
+                piece = clause[lo:hi]
+                lead = _LEAD.match(piece)
+                if lead or not _has_operator(piece):
+                    continue
+                try:
+                    tree = parse_expression(piece, names)
+                except DefinitionError:
+                    continue
+                if "op" not in tree or not bounded(start + lo, start + hi):
+                    continue
+                shown = piece.strip(" ()[]")
+                return ({"name": shown.lower(), "tree": tree, "unit": unit_of(tree, shown),
+                         "formula": restate(tree, top=True)}, start + lo, start + hi)
+    return None
+
+
+def unit_of(tree: dict, name: str) -> str:
+    if "const" in tree:
+        return "pure"
+    if "metric" in tree:
+        return METRICS[tree["metric"]].unit
+    a, b = (unit_of(x, name) for x in tree["args"])
+    if tree["op"] in "+-":
+        return a if a != "pure" else b
+    if tree["op"] == "*":
+        return a if b == "pure" else b
+    if a == b:
+        over_revenue = tree["args"][1] == {"metric": "revenue"}
+        return "percent" if _PCT_NAMES.search(name) or over_revenue else "ratio"
+    if (a, b) == ("USD", "shares"):
+        return "USD/shares"  # net income ÷ diluted shares: a per-share amount
+    return a if b == "pure" else "ratio"
+
+
+def operand_key(node: dict) -> str:
+    """An operand's identity: a table metric ('revenue'), narrowed to a member ('revenue@iphone'), of
+    an earlier year ('revenue@iphone~-1')."""
+    key = node["metric"]
+    if node.get("member"):
+        key += f"@{node['member']}"
+    if node.get("offset"):
+        key += f"~{node['offset']}"
+    return key
+
+
+def operand_parts(key: str) -> tuple[str, str | None, int]:
+    """(metric, member or None, year offset) of an operand key."""
+    rest, _, offset = key.partition("~")
+    metric, _, member = rest.partition("@")
+    return metric, member or None, int(offset or 0)
+
+
+def operand_label(key: str) -> str:
+    metric, member, offset = operand_parts(key)
+    label = METRICS[metric].label + (f" ({member})" if member else "")
+    return label + (" (prior year)" if offset == -1 else f" ({offset:+d} years)" if offset else "")
+
+
+def restate(tree: dict, top: bool = False) -> str:
+    if "const" in tree:
+        return tree["const"]
+    if "metric" in tree:
+        return operand_label(operand_key(tree))
+    sym = {"+": "+", "-": "−", "*": "×", "/": "÷"}[tree["op"]]
+    inner = f" {sym} ".join(restate(a) for a in tree["args"])
+    return inner if top or tree["op"] in "*" else f"({inner})"
+
+
+def metrics_of(tree: dict) -> list[str]:
+    """The operand keys (operand_key) of a tree, in order."""
+    if "metric" in tree:
+        return [operand_key(tree)]
+    if "const" in tree:
+        return []
+    return [m for a in tree["args"] for m in metrics_of(a)]
+
+
+def evaluate(tree: dict, values: dict[str, Decimal], unit: str) -> Decimal:
+    def ev(node: dict) -> Decimal:
+        if "const" in node:
+            return Decimal(node["const"])
+        if "metric" in node:
+            return values[operand_key(node)]
+        a, b = (ev(x) for x in node["args"])
+        if node["op"] == "+":
+            return a + b
+        if node["op"] == "-":
+            return a - b
+        if node["op"] == "*":
+            return a * b
+        if b == 0:
+            raise FormulaError("zero denominator")
+        return a / b
+
+    result = ev(tree)
+    return result * HUNDRED if unit == "percent" else result
+
+
+def trace(definition: dict, operands: list, shown: str):
+    """The Calculation an answer shows for a user's formula: each input with its [n], then the
+    definition as computed. `operands`: (metric key, agent.retrieval.finance.Operand) in tree order."""
+    from agent.answer import Calculation
+    from agent.retrieval.finance import display_value
+
+    steps = []
+    for key, op in operands:
+        marker = f" [{op.marker}]" if op.marker is not None else ""
+        label = operand_label(key).replace(" (prior year)", "")
+        steps.append(f"{label} (FY{op.fiscal_year}): {display_value(op.value, op.unit)}{marker}")
+    pct = " × 100" if definition["unit"] == "percent" else ""
+    steps.append(f"{definition['formula']}{pct} = {shown}")
+    whose = "" if definition.get("derived") else " (your definition)"
+    return Calculation(metric=f"{definition['name']}{whose}", formula=definition["formula"] + pct,
+                       steps=steps, result=shown)
+
+
+# Words that may stand beside a formula written into a question without belonging to an operand.
+_INTRODUCING = frozenset("compute computed calculate calculated define defined using use work out figure "
+                         "i.e. ie =".split())
+
+
+def _bounded(text: str, directory, named: str | None):
+    """Whether an inline formula at [start, end) has no operand word left outside it: the words
+    beside it are filler, a year, a company, an introducing verb or the name it defines ("EBITDA")."""
+    companies = [(m.start, m.end) for m in directory.find(text)]
+
+    def word_ok(start: int, word: str | None) -> bool:
+        if word is None or any(s <= start < e for s, e in companies):
+            return True
+        w = normalize(word)
+        return (not w or w in FILLER or w in _INTRODUCING or bool(re.fullmatch(r"(?:fy)?'?\d+\w*", w))
+                or (named is not None and w in normalize(named).split()))
+
+    def bounded(start: int, end: int) -> bool:
+        before = list(re.finditer(r"[\w&'.-]+", text[:start]))
+        after = re.search(r"[\w&'.-]+", text[end:])
+        return (word_ok(before[-1].start(), before[-1].group(0)) if before else True) and \
+            (word_ok(end + after.start(), after.group(0)) if after else True)
+    return bounded
+
+
+def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[dict, str] | None:
+    """A formula written into the question (find_inline), when the question
+    names no registry formula it would merely restate: (its definition, the text without it). A
+    metric name the table refuses ("EBITDA (operating income + D&A)") names the definition."""
+    if plan.route == "refusal" and plan.refusal_reason != "unknown_metric":
+        return None
+    if any(k in FORMULAS for k in plan.metrics):
+        return None  # "quick ratio ((current assets - inventories) / current liabilities)": the registry's
+    unknown = plan.refusal_detail if plan.route == "refusal" else None
+    found = find_inline(rest, names, _bounded(rest, directory, unknown))
+    if found is None:
+        return None
+    definition, start, end = found
+    cut = rest[:start] + " " + rest[end:]
+    if unknown:
+        m = re.search(rf"(?i)(?<![\w]){re.escape(unknown)}(?![\w])", rest[:start])
+        if m is None:
+            return None  # the refused metric is something else the question asks
+        definition = {**definition, "name": m.group(0).lower()}
+        cut = rest[: m.start()] + " " + rest[m.end() : start] + " " + rest[end:]
+    cut = re.sub(r"(?i),?\s*\b(?:defined|calculated|computed)\s+as\b", " ", cut)
+    return definition, cut

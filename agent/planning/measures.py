@@ -1,0 +1,123 @@
+"""Which metrics and formulas a question names, and when a named metric must be refused.
+
+Exact phrases only (agent.retrieval.concepts, agent.retrieval.finance), longest first. A metric narrowed to something
+the table cannot map ("iPhone revenue", "revenue by segment", "net sales in Greater China",
+"Blackwell revenue") is reported as unmappable, so the planner refuses it instead of answering
+with the company total.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.retrieval.concepts import METRICS, UNKNOWN_METRICS, find_phrases, normalize
+from agent.retrieval.finance import GROWTH_WORDS, MEASURE_PHRASES
+from agent.planning.company_words import PRODUCTS
+from agent.planning.topics import STOPWORDS
+
+# Metric words inside a qualitative topic ("revenue recognition"): masked before metric matching.
+TOPIC_MASK = re.compile(
+    r"\b(?:revenue recognition|recogni[sz]\w* (?:of )?revenues?|deferred (?:income )?tax\w*|"
+    r"tax (?:polic(?:y|ies)|strategy|disputes?|audits?|legislation|law)|cash (?:needs|requirements|management)|"
+    r"sales (?:channels?|force|strategy|practices|team|organization)|debt (?:maturit\w+|covenants?)|"
+    r"(?:share |stock )?(?:repurchase|buyback) (?:programs?|plans?|authori[sz]ations?))\b",
+    re.I,
+)
+
+# A word right before a metric that narrows it to something the table cannot map: refused.
+QUALIFIERS = {
+    "iphone", "ipad", "mac", "wearables", "services", "service", "product", "products", "segment", "segments",
+    "cloud", "azure", "aws", "data", "center", "gaming", "automotive", "advertising", "ad", "ads", "subscription",
+    "international", "domestic", "china", "europe", "americas", "asia", "regional", "deferred", "unearned",
+    "interest", "rental", "license", "licensing", "hardware", "software", "device", "devices", "retail",
+    "wholesale", "online", "digital", "ecommerce", "store", "stores", "organic", "adjusted", "recurring",
+    "monthly", "foreign", "geographic", "core", "pharmaceutical", "pharma", "membership", "merchandise",
+    "unbilled", "comprehensive", "other", "segmental", "divisional", "us", "u.s", "north", "south", "east",
+    "west", "greater", "japan", "india", "vaccine", "oncology", "auto", "energy", "defense", "commercial",
+    "consumer", "enterprise", "platform", "streaming", "mobile", "payments", "accumulated", "pro", "forma",
+}
+# A product's name before a metric narrows it too ("cybertruck revenue", "aws revenue").
+QUALIFIERS |= {normalize(p).split()[-1] for products in PRODUCTS.values() for p in products}
+BY_BREAKDOWN = re.compile(
+    r"\b(?:by|per|for each|across|from)\s+(?:segment|segments|product|products|region|regions|geography|"
+    r"geographies|country|countries|category|categories|line|business|division|divisions|customer|"
+    r"customers|employee|store|unit|user|subscriber)\b"
+)
+
+_MEASURE_OR_UNKNOWN = {**MEASURE_PHRASES, **{normalize(p): "?" + normalize(p) for p in UNKNOWN_METRICS}}
+# Capitalised words that may stand before a metric without narrowing it ("Total Revenue").
+NEUTRAL_BEFORE = STOPWORDS | {
+    "total", "net", "annual", "consolidated", "gaap", "reported", "fiscal", "full", "overall", "company", "gross",
+    "operating", "diluted", "basic", "latest", "recent", "current", "prior", "previous", "last", "yearly", "whole",
+    "entire", "cumulative", "fy", "year", "q", "report", "reports", "reported", "compare", "show", "what's",
+}
+
+
+def _capitalised(text: str) -> set[str]:
+    """Title-case words not at the start of a sentence, lowercased (e.g. product names)."""
+    out: set[str] = set()
+    for m in re.finditer(r"[A-Za-z][\w'\u2019-]*", text):
+        word = m.group(0)
+        before = text[: m.start()].rstrip()
+        if not before or before[-1] in ".?!:;\"(":
+            continue
+        if word[0].isupper() and not word.isupper() and not re.search(r"['\u2019]s$", word):
+            out.add(normalize(word))  # possessives name an owner (a company), not a product
+    return out
+
+
+def find_measures(text: str, *, named_company: bool = False) -> tuple[list[str], str | None]:
+    """Metric/formula keys in the text, and a narrowed or unmappable metric phrase to refuse, if any.
+
+    With `named_company`, a capitalised word right before a metric ("Nvidia Blackwell revenue")
+    narrows it; without one, that word is more likely an unknown company's name.
+    """
+    norm = normalize(text)
+    words = norm.split()
+    names = _capitalised(text) if named_company else set()
+    spans = find_phrases(norm, _MEASURE_OR_UNKNOWN)
+    keys: list[str] = []
+    covered = {i for start, end, _ in spans for i in range(start, end)}
+    for i, word in enumerate(words):
+        if word in ("ratio", "ratios") and i not in covered and i > 0 and words[i - 1] not in STOPWORDS:
+            lead = [w for w in words[max(0, i - 2) : i] if w not in STOPWORDS]
+            return keys, " ".join([*lead[-2:], word])  # "operating ratio", "medical cost ratio"
+    for start, end, key in spans:
+        if key.startswith("?"):
+            return keys, key[1:]
+        phrase = " ".join(words[start:end])
+        before = words[start - 1] if start > 0 else ""
+        if before in QUALIFIERS or (before in names and before not in NEUTRAL_BEFORE and key in METRICS):
+            return keys, f"{before} {phrase}"  # "iPhone revenue", "Blackwell revenue"
+        after = " ".join(words[end : end + 3])
+        if BY_BREAKDOWN.match(after) and key in METRICS:
+            return keys, f"{phrase} {after}"
+        where = [w for w in words[end + 1 : end + 4] if w not in ("the", "its", "their")]
+        if end < len(words) and words[end] in ("in", "from", "outside", "for") and where and where[0] in QUALIFIERS:
+            return keys, f"{phrase} {words[end]} {where[0]}"  # "net sales in greater china"
+        if key not in keys:
+            keys.append(key)
+    return keys, None
+
+
+# Plain-English asks for a metric that no phrase names ("how much did Walgreens lose?").
+IMPLIED: tuple[tuple[str, str], ...] = (
+    (r"\bhow much (?:money )?did \S+ (?:lose|earn|make|profit)\b", "net_income"),
+    (r"\b(?:is|was|were) \S+ profitable\b|\bprofitability\b", "net_income"),
+    (r"\bshares\b.{0,40}\boutstanding\b", "shares_outstanding"),  # "how many shares did X have outstanding"
+)
+
+
+_IMPLIED = tuple((re.compile(p), key) for p, key in IMPLIED)
+
+
+def implied_measures(text: str) -> list[str]:
+    """Metric keys asked for in words rather than by name. `text`: lowercase."""
+    return [key for pattern, key in _IMPLIED if pattern.search(text)]
+
+
+_GROWTH = re.compile("|".join(rf"(?<![\w/]){re.escape(w)}(?![\w/])" for w in GROWTH_WORDS))
+
+
+def growth_words(norm: str) -> bool:
+    return bool(_GROWTH.search(norm))

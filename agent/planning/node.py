@@ -1,0 +1,57 @@
+"""The plan node: the question plus the thread's memory in, a typed Plan out.
+
+The configured planner runs first; if it is a model and it fails (error, timeout, invalid
+output) the deterministic planner answers instead and the state says why, so the Answer's
+metadata can tell the user.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from pydantic import ValidationError
+
+from agent.progress import status
+from agent.planning.plan import Plan
+
+log = logging.getLogger(__name__)
+
+
+def previous_plan(state) -> Plan | None:
+    """The thread's last plan; a memory written by an older version that no longer validates is
+    forgotten rather than breaking the thread."""
+    memory = state.get("memory") or {}
+    if not memory.get("plan"):
+        return None
+    try:
+        return Plan.model_validate(memory["plan"])
+    except ValidationError:
+        log.warning("thread memory no longer matches the Plan model; starting afresh")
+        return None
+
+
+def plan(state, deps, config) -> dict:
+    status("Reading your question...")
+    question = state["question"]
+    previous = previous_plan(state)
+    fallback = None
+    try:
+        result = deps.planner(question, previous=previous, directory=deps.directory)
+        name = deps.planner_name
+    except Exception as exc:  # a model's failure must never reach the user: fall back
+        if deps.planner is deps.fallback_planner:
+            raise
+        log.warning("planner %s failed (%s); using the rules planner", deps.planner_name, exc.__class__.__name__)
+        result = deps.fallback_planner(question, previous=previous, directory=deps.directory)
+        name = "rules"
+        fallback = f"planner: {deps.planner_name} failed ({exc.__class__.__name__}); rules planner used"
+    fallback = fallback or getattr(result, "fallback", None)
+    plan_dict = result.model_dump(mode="json")
+    update: dict = {"plan": plan_dict, "planner": result.planner or name, "plan_fallback": fallback}
+    if result.route == "refusal":
+        update["refusal"] = {
+            "reason": result.refusal_reason or "out_of_scope",
+            "detail": result.refusal_detail,
+            "candidates": list(result.candidates),
+        }
+    return update

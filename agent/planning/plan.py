@@ -1,0 +1,66 @@
+"""The Plan: what both planners (rules and model) return, as one closed, typed model."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from agent.answer import RefusalReason
+
+Route = Literal["meta", "domain", "refusal"]
+Intent = Literal[
+    "greeting",  # meta
+    "thanks",  # meta
+    "help",  # meta
+    "coverage",  # meta: which companies / years
+    "goodbye",  # meta
+    "ack",  # meta: "ok", "got it"
+    "about",  # meta: what Footnote is, where its data comes from, how it cites
+    "numeric",  # one company, one year, one metric (or a few metrics)
+    "derived",  # a formula over facts: margins, growth, ratios
+    "compare",  # several companies, one metric and year
+    "trend",  # one company, several years
+    "qualitative",  # prose from Items 1, 1A, 1C, 7, 7A, 8
+    "refuse",
+]
+
+
+class Plan(BaseModel):
+    route: Route
+    intent: Intent
+    tickers: list[str] = Field(default_factory=list)  # resolved, covered or not
+    fiscal_years: list[int] = Field(default_factory=list)  # the company's own fiscal-year labels
+    latest: bool = False  # "latest", "most recent", or no year given: resolved per company in fetch
+    # with latest=True: offsets from the company's latest fiscal year ("last year" -> [-1],
+    # "past three years" -> [-2, -1, 0]); empty means [0]
+    year_offsets: list[int] = Field(default_factory=list)
+    metrics: list[str] = Field(default_factory=list)  # keys of agent.retrieval.concepts.METRICS / agent.retrieval.finance.FORMULAS
+    items: list[str] = Field(default_factory=list)  # 10-K Items to search, e.g. ['1A']
+    as_of_filing_year: int | None = None  # "per the FY2024 10-K": answer from that filing
+    query: str = ""  # retrieval query, abbreviations expanded
+    sub_queries: list[str] = Field(default_factory=list)  # compound questions, 2-3 parts
+    refusal_reason: RefusalReason | None = None
+    refusal_detail: str | None = None  # e.g. the unknown metric or company as the user wrote it
+    candidates: list[str] = Field(default_factory=list)  # ambiguous_company: tickers to choose from
+    inherited: list[str] = Field(default_factory=list)  # fields taken from the thread's memory
+    # where each slot came from when a follow-up merged onto the thread's last plan (agent.planning.followups)
+    slots: dict[str, str] = Field(default_factory=dict)
+    # companies the thread has discussed, most recent last: "what about 2023 for both?"
+    thread_tickers: list[str] = Field(default_factory=list)
+    # how the planner accounted for each word of the question (agent.planning.words): [{word, as}]
+    words: list[dict] = Field(default_factory=list)
+    # formulas the user defined in this thread (agent.planning.formulas): {name, tree, unit, formula};
+    # asked for as metrics 'udf:<name>'
+    definitions: list[dict] = Field(default_factory=list)
+    # a prose-routed question whose words may all be one line item's label ("other income, net"):
+    # `line:` keys fetch tries against the company's labels before searching prose
+    probe: list[str] = Field(default_factory=list)
+    # a reply's one new word ("what about samsung?") that may be a line or segment of the thread's
+    # company: when the company reports none by that name, the word names a company not known here
+    lone_name: str | None = None
+    # a quarter, half, year to date, trailing twelve months or quarter-end date (agent.planning.quarters):
+    # resolved per company to exact periods in agent.retrieval.quarter_figures; None means whole fiscal years
+    period: dict | None = None
+    planner: str = "rules"
+    fallback: str | None = None  # why a model planner fell back to the rules planner (agent.planning.llm)

@@ -1,0 +1,93 @@
+"""Meta, domain or refusal: what a message is, once its companies, metrics and topics are known.
+
+Rules settle the clear cases; the nearest labelled exemplars (agent.planning.exemplars) settle the rest:
+
+- A message that names its own subject (a covered company, a metric, a filing topic, a year, a
+  "why") is a domain question, unless it is only a company and reads like a request for advice,
+  a price or a forecast ("is Boeing stock a buy right now?").
+- A message with no subject is whatever kind of message it most resembles: small talk, a question
+  about Footnote, off-topic, or a domain follow-up ("rank them", "which of the two was higher?")
+  that the thread's memory completes. Too little resemblance to anything leaves it to the planner,
+  which refuses it for want of a company.
+
+Company names are masked before the comparison, so "tell me about Walmart" is judged as "tell me
+about company", not by the letters of "Walmart".
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.planning.exemplars import META, nearest
+
+MIN_SCORE = 0.2  # mean cosine of the agreeing neighbours: below it, nothing is alike enough
+MIN_TOP = 0.4  # and the nearest exemplar itself must be this close
+SUBJECT_REFUSAL = 0.3  # a company-only message needs a clearer likeness to be refused
+SHORT, SHORT_TOP = 3, 0.2  # a message of a few words that resembles only small talk is small talk
+# A message with no subject of its own that speaks to Footnote ("do you make mistakes?", "are your
+# figures audited?") is about Footnote when that is what it resembles most, even faintly.
+ADDRESSED_TOP = 0.3
+ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b")
+REFUSAL_DETAIL = {
+    "offtopic": "topics outside companies' 10-K filings",
+    "forecast": "forecasts or predictions",
+    "advice": "investment advice or opinions",
+    "price": "stock prices or market valuations",
+}
+META_INTENT = {"greeting": "greeting", "thanks": "thanks", "goodbye": "goodbye", "ack": "ack", "help": "help",
+               "about": "about", "coverage": "coverage"}
+
+
+def masked(text: str, spans: list[tuple[int, int]]) -> str:
+    """The text with each company mention replaced by the word "company"."""
+    out = text
+    for start, end in sorted(spans, reverse=True):
+        out = out[:start] + "company" + out[end:]
+    return out
+
+
+def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool = True) -> tuple[str, str | None]:
+    """("meta", intent) | ("refuse", detail) | ("domain", None) | ("unknown", None).
+
+    `text`: the message with company names masked. `subject`: it names a metric, topic, year or
+    cause of its own (a domain question whatever it resembles). `company_only`: its only subject
+    is a company; `covered`: one we hold (an uncovered "NYC" in "the best restaurant in NYC" may
+    be off-topic too)."""
+    if subject:
+        return "domain", None
+    found = nearest(text)
+    if found is None:
+        return "unknown", None
+    if company_only:
+        rest = [w for w in text.split() if w.strip("?!.,'s") != "company"]
+        refusable = ("advice", "price", "forecast") if covered else ("advice", "price", "forecast", "offtopic")
+        if found.label in refusable and found.score >= SUBJECT_REFUSAL and len(rest) >= 3:
+            return "refuse", REFUSAL_DETAIL[found.label]
+        return "domain", None
+    if found.score < MIN_SCORE or found.top < MIN_TOP:
+        if found.label in META and len(text.split()) <= SHORT and found.top >= SHORT_TOP:
+            return "meta", META_INTENT[found.label]  # "okie dokie": short, and small talk is all it resembles
+        if found.label in ("about", "help") and found.top >= ADDRESSED_TOP and ADDRESSED.search(text):
+            return "meta", META_INTENT[found.label]
+        return "unknown", None
+    if found.label in META:
+        return "meta", META_INTENT[found.label]
+    if found.label in REFUSAL_DETAIL:
+        return "refuse", REFUSAL_DETAIL[found.label]
+    return "domain", None
+
+
+# "can you help me fix this python error?": a request for help that names its task
+_TASK = re.compile(r"\bhelp\s+(?:me\s+)?(?:to\s+|with\s+)?(?P<task>\w.*)$")
+
+
+def help_with(text: str) -> str | None:
+    """The refusal detail when a request for help names a task outside Footnote's work, judged by
+    what the task resembles (the help words alone would make any request look like "help")."""
+    m = _TASK.search(text)
+    if not m or len(m.group("task").split()) < 2:
+        return None
+    found = nearest(m.group("task"))
+    if found and found.label in REFUSAL_DETAIL and found.score >= MIN_SCORE and found.top >= SUBJECT_REFUSAL:
+        return REFUSAL_DETAIL[found.label]
+    return None

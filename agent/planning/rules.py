@@ -1,0 +1,756 @@
+"""The deterministic planner: a chat message (and the thread's last plan) in, a Plan out.
+
+No model and no fuzzy matching of metrics: companies come from the CompanyDirectory, metrics and
+formulas from exact phrases (agent.retrieval.concepts, agent.retrieval.finance), years from agent.planning.years, scope
+from agent.planning.scope. What the message leaves out (company, years, metric) is taken from the
+previous plan and named in `Plan.inherited`, so "and R&D?" or "what about fiscal 2023?" work.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from agent.planning.companies import CompanyDirectory, CompanyMatch, norm_name
+from agent.planning.company_words import english_words
+from agent.retrieval.concepts import normalize
+from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
+from agent.planning.plan import Plan
+from agent.planning.measures import _IMPLIED as _IMPLIED_PATTERNS
+from agent.planning.measures import TOPIC_MASK, find_measures, growth_words, implied_measures
+from agent.planning.followups import REPLACING, inherited_growth, lead_name, lead_subject, slot_sources, unknown_subject
+from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
+from agent.planning.topics import (
+    COMPOUND,
+    NARROWED,
+    QUAL_ASK,
+    SECTION_ITEMS,
+    STOPWORDS,
+    WHY,
+    expand_query,
+    label,
+    metric_query,
+    route_items,
+    sub_queries,
+)
+from agent.planning.checks import balance_as_flow, conventions, other_convention
+from agent.planning.formulas import find_definition, inline_formula
+from agent.planning.members import member_asks
+from agent.retrieval.segments import key_parts
+from agent.retrieval.segments import plan_key as dimension_key
+from agent.planning.quarters import dated_period, latest_period, parse_period, thread_period
+from agent.retrieval.quarter_prose import asks_changes, quarter_items
+from agent.planning.words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
+from agent.planning.years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
+from agent.planning.years import _YEAR_AFTER, Years, parse_years
+from agent.planning.prose_route import CAUSE, order_items, topical_companies
+from agent.planning.route import help_with, masked, message_kind
+
+__all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
+
+MAX_CHARS = 2000  # agent.service refuses longer questions first; the same limit here
+DEFAULT_COMPARE = ("revenue", "net_income")
+
+FOLLOWUP = re.compile(
+    r"^\s*(?:and|also|what about|how about|same|now|ok|okay|then|plus|vs\.?|versus|compare (?:that|it|this|them)|"
+    r"what if|how does (?:that|it|this) compare|and for|and in|for)\b|"
+    r"\b(?:that|it|its|this|those|them|they|their|the same)\b"
+)
+ADDING = re.compile(r"\b(?:compar\w*|vs\.?|versus|against|relative to|with|side by side|stack up|alongside)\b")
+_CAPITALISED = re.compile(r"(?<![\w$])([A-Z][\w&.'\u2019-]*(?:\s+(?:[A-Z][\w&.'\u2019-]*|&|of))*)")
+
+
+def _meta(intent: str, tickers: list[str] | None = None) -> Plan:
+    return Plan(route="meta", intent=intent, tickers=tickers or [])
+
+
+def _refuse(reason: str, detail: str | None = None, **extra) -> Plan:
+    return Plan(route="refusal", intent="refuse", refusal_reason=reason, refusal_detail=detail, **extra)
+
+
+def _strip_for_query(text: str, matches: list[CompanyMatch]) -> str:
+    t = text
+    for m in matches:
+        if m.kind != "company" or m.via == "product":
+            continue  # an uncovered company, or a product, named in a prose question is the topic
+        t = t.replace(m.text + "'s", " ").replace(m.text + "\u2019s", " ").replace(m.text, " ")
+    t = re.sub(r"(?i)\b(?:in|for|during|of)?\s*(?:the\s+)?(?:fy\s?'?\d{2,4}|fiscal\s+(?:year\s+)?\d{2,4}|(?:19|20)\d{2})\b", " ", t)
+    t = re.sub(r"(?i)^\s*(?:(?:and|so|ok|okay|please|hey|hi|thanks|thank you|thx|great|cool|perfect|got it)[\s,!.]+)*",
+               "", t)
+    t = re.sub(r"(?i)\b(?:according to|per|in|from)\s+(?:the|its|their)?\s*(?:10-?k|annual report)\b", " ", t)
+    return re.sub(r"\s+", " ", t).strip(" ?.!,;:")
+
+
+def guess_company_text(text: str) -> str | None:
+    """The capitalised words most likely naming an unknown company ("Foo Corp"), for the refusal."""
+    for m in _CAPITALISED.finditer(text):
+        words = [w for w in re.split(r"\s+", m.group(1)) if w]
+        if m.start() == len(text) - len(text.lstrip()) and len(words) == 1 and not words[0].isupper() \
+                and re.sub(r"['\u2019]s$", "", words[0]).lower() in english_words():
+            words.pop(0)  # a sentence's first word is capitalised for the sentence ("See you", "What's")
+        while words and (words[0].lower().strip(".,'") in STOPWORDS or normalize(words[0]) in MEASURE_PHRASES):
+            words.pop(0)
+        while words and (words[-1].lower() in ("&", "of") or normalize(words[-1]) in MEASURE_PHRASES):
+            words.pop()
+        name = re.sub(r"['\u2019]s$", "", " ".join(words)).strip(" .,")
+        if name and not re.fullmatch(r"(?:FY)?\d+\w*|Q\d", name):
+            return name
+    return None
+
+
+_TICKERISH = re.compile(r"(?<![\w$])([A-Z]{2,6}(?:[.-][A-Z]{1,2})?)(?![\w'’-])")
+_POSSESSIVE_NAME = re.compile(r"(?<![\w$])([A-Z][\w&.-]+)['\u2019]s\b")
+
+
+def named_unknown_company(outside: str) -> str | None:
+    """A company-like token the directory did not resolve ("FOOBAR revenue", "Foobar's margins"):
+    a follow-up naming one must not silently inherit the thread's company. Ticker-shaped words
+    (all capitals) and possessive names count; measures, abbreviations and topics do not."""
+    guess = guess_company_text(outside)
+    if not guess:
+        return None
+    for m in (*_TICKERISH.finditer(outside), *_POSSESSIVE_NAME.finditer(outside)):
+        token = m.group(1)
+        low = token.lower()
+        if token not in guess or low in STOPWORDS or normalize(token) in MEASURE_PHRASES:
+            continue
+        if expand_query(low) != low or route_items(low)[1]:
+            continue  # an abbreviation analysts use (AI, FX, R&D) or a topic
+        return guess
+    return None
+
+
+SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\s+(?:total\s+)?(?:net\s+)?"
+                   r"(?:revenues?|sales)\b")
+
+# A metric and its share of revenue, for "as a % of revenue?" as a follow-up.
+SHARE_OF_REVENUE = {
+    "rd": "rd_pct_revenue", "sga": "sga_pct_revenue", "capex": "capex_pct_revenue", "gross_profit": "gross_margin",
+    "operating_income": "operating_margin", "net_income": "net_margin",
+}
+
+
+def _history(prev: Plan | None) -> list[str]:
+    """The companies the thread has discussed, most recent last."""
+    if prev is None:
+        return []
+    if prev.route != "domain":  # a refused company was asked about, never discussed
+        return [t for t in prev.thread_tickers if t not in prev.tickers]
+    seen = [t for t in prev.thread_tickers if t not in prev.tickers] + list(prev.tickers)
+    return list(dict.fromkeys(seen))
+
+
+def _usable_previous(previous: Plan | None) -> Plan | None:
+    if previous is None or previous.route == "meta":
+        return None
+    if previous.route == "refusal" and previous.refusal_reason in (
+        "out_of_scope", "input_too_long", "internal_error", "no_grounding",
+    ):
+        return None
+    return previous
+
+
+def _coverage_years(directory: CompanyDirectory, tickers: list[str]) -> int | None:
+    years: list[int] = []
+    for t in tickers:
+        c = directory.get(t)
+        if c is not None:
+            years += directory.years.get(c.cik, [])
+    return max(years) if years else None
+
+
+def _year_fields(years: Years, previous: Plan | None, directory: CompanyDirectory, tickers: list[str]) -> dict:
+    """The plan's year fields: the message's own, else (`previous` given) the thread's."""
+    if previous is not None:
+        return {"fiscal_years": list(previous.fiscal_years), "latest": previous.latest,
+                "year_offsets": list(previous.year_offsets), "as_of_filing_year": previous.as_of_filing_year}
+    out = {"fiscal_years": list(years.years), "latest": years.latest or not years.given,
+           "year_offsets": list(years.offsets), "as_of_filing_year": years.as_of}
+    if years.since is not None:
+        top = _coverage_years(directory, tickers)
+        if top is not None and top >= years.since:
+            out.update(fiscal_years=list(range(years.since, top + 1)), latest=False)
+        else:
+            out["fiscal_years"] = [years.since]
+    return out
+
+
+@dataclass
+class Reading:
+    """What the message itself says, before anything is taken from the thread."""
+
+    raw: str
+    low: str  # lowercase, quotations removed
+    matches: list[CompanyMatch]
+    tickers: list[str]  # covered companies named
+    measures: list[str]
+    unmappable: str | None
+    items: list[str]
+    has_topic: bool
+    why: bool
+    growth: bool
+    years: Years
+
+    @property
+    def prose_ask(self) -> bool:
+        return self.why or (self.has_topic and bool(QUAL_ASK.search(self.low))) or bool(set(self.items) & SECTION_ITEMS)
+
+
+_SPOKEN_US = re.compile(r"\b(tell|give|show|let|help|send|for|to|with)\s+us\b(?!\s*(?:revenue|sales|segment|market))",
+                        re.I)
+
+
+def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Reading:
+    matches = directory.find(outside) or directory.find_products(outside)
+    for i in topical_companies(outside, matches):  # "competition from Intel" in AMD's 10-K: a topic
+        matches[i] = CompanyMatch("topic", matches[i].text, matches[i].start, matches[i].end, matches[i].company)
+    unnamed = outside
+    for m in sorted((m for m in matches if m.kind == "company" and m.via != "product"), key=lambda m: -m.start):
+        # "Advanced Micro Devices revenue" is not "devices revenue"
+        unnamed = unnamed[: m.start] + "_" * (m.end - m.start) + unnamed[m.end :]
+    unnamed = _SPOKEN_US.sub(r"\1", unnamed)  # "tell us Apple's net income": the reader, not the country
+    measures, unmappable = find_measures(TOPIC_MASK.sub(" ", unnamed),
+                                         named_company=any(m.kind == "company" for m in matches))
+    measures += [k for k in implied_measures(unnamed.lower()) if k not in measures]
+    items, has_topic = route_items(low)
+    why = bool(WHY.search(low) or CAUSE.search(low))
+    growth = growth_words(normalize(outside)) and not why
+    reading = Reading(raw, low, matches, [m.company.ticker for m in matches if m.kind == "company"], measures,
+                      unmappable, items, has_topic, why, growth, parse_years(outside, growth=growth))
+    if reading.measures and NARROWED.search(low):
+        # "how much did the 53rd week add to sales?": a slice no fact reports, told in MD&A
+        reading.measures, reading.has_topic = [], True
+        reading.items = ["7", *[i for i in reading.items if i != "7"]]
+    if reading.unmappable and reading.prose_ask:
+        # "why did iPhone revenue fall?": prose about a narrower figure, which MD&A discusses
+        reading.measures, reading.unmappable = [], None
+        reading.items = reading.items or ["7"]
+    return reading
+
+
+def _filing_statement(r: Reading, directory: CompanyDirectory) -> None:
+    """What a company or its filing says it expects, plans or will record: prose from the filing
+    (MD&A first), quoted, never a figure of a year not yet reported nor a forecast of our own. A
+    future year in the question is the year the statement is about; the latest filing states it."""
+    r.measures, r.unmappable, r.has_topic, r.why = [], None, True, False
+    r.items = r.items or ["7"]
+    if filed_future(r.low) and "8" not in r.items:
+        r.items = [*r.items, "8"]  # amounts to be recorded or paid are scheduled in the notes too
+    if r.years.as_of:  # "what does its 2024 10-K say it expects for 2025?": that filing
+        r.years = Years(years=[r.years.as_of], as_of=r.years.as_of)
+        return
+    top = _coverage_years(directory, r.tickers)
+    future = [y for y in r.years.years if top is None or y > top]
+    if future or any(o > 0 for o in r.years.offsets):
+        r.years = Years(years=[y for y in r.years.years if y not in future],
+                        latest=True, offsets=[o for o in r.years.offsets if o <= 0], as_of=r.years.as_of)
+        if not r.years.years:
+            r.years.latest = True
+
+
+def _not_covered(r: Reading, directory: CompanyDirectory) -> list[CompanyMatch]:
+    """Uncovered companies that are a subject of the question (not merely mentioned in it)."""
+    found = [m for m in r.matches if m.kind == "not_covered"]
+    if not r.tickers:
+        return found
+    # beside a covered company, an uncovered one in a prose question is a topic ("Nvidia's relationship
+    # with TSMC"), and a capitalised word that is some obscure registrant's name is a word
+    if r.has_topic and not r.measures and not re.search(r"\b(?:compar\w*|vs\.?|versus)\b", r.low):
+        return []
+    return [m for m in found if m.via != "name" or len(norm_name(m.text)) > 1
+            or norm_name(m.text)[0] in directory.alias_words]
+
+
+def _years(r: Reading, prev: Plan | None, followup: bool, directory: CompanyDirectory) -> tuple[dict, bool]:
+    """The plan's year fields, and whether they came from the thread."""
+    ctx = prev if (not r.years.given and prev is not None and (followup or not r.matches)) else None
+    fields = _year_fields(r.years, ctx, directory, r.tickers)
+    if r.years.offsets and not r.years.years and not r.years.since and prev is not None and followup:
+        # "and the year before?": relative to the year the thread is on, not to the latest filing
+        if prev.fiscal_years:
+            base = max(prev.fiscal_years)
+            fields.update(fiscal_years=sorted({base + o for o in r.years.offsets}), latest=False, year_offsets=[])
+        elif prev.latest:
+            base_offset = max(prev.year_offsets or [0])
+            fields.update(year_offsets=sorted({base_offset + o for o in r.years.offsets}))
+    inherited = ctx is not None and bool(ctx.fiscal_years or ctx.latest or ctx.year_offsets)
+    return fields, inherited
+
+
+def _filing_outlook(plan: Plan) -> bool:
+    """A named filing asked about a later year: what that filing says it expects (quoted from its
+    text), not figures of a year it has not reported and not a forecast of Footnote's own."""
+    return bool(plan.as_of_filing_year and plan.fiscal_years and max(plan.fiscal_years) > plan.as_of_filing_year)
+
+
+def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited: list[str]) -> bool:
+    """Fill the plan's Items, query and sub-queries; True when the question is a prose question."""
+    measures = plan.metrics
+    items = list(r.items)
+    query_source = _strip_for_query(r.raw, r.matches)  # quotations kept: they are what to look for
+    if r.why and not r.measures and prev is not None and prev.metrics and (followup or not r.has_topic):
+        # "why did it change?": MD&A on the thread's metric
+        plan.metrics = measures = list(prev.metrics)
+        if "metrics" not in inherited:
+            inherited.append("metrics")
+        labels = " and ".join(label(k) for k in measures)
+        query_source = f"why did {labels} change, drivers of the increase or decrease in {labels}"
+        items = ["7"]
+    compound = [p.strip(" ,?.") for p in COMPOUND.split(query_source) if p.strip(" ,?.")]
+    qualitative = r.why or len(compound) > 1 or not measures or r.prose_ask
+    if not qualitative:
+        plan.query = expand_query(" ".join(metric_query(k) for k in measures))
+    elif (prev is not None and prev.intent == "qualitative" and not r.has_topic and not measures and not r.why
+            and followup):
+        # "and Tesla?" after a prose question: the same search, another company or year
+        plan.items, plan.query, plan.sub_queries = list(prev.items), prev.query, list(prev.sub_queries)
+        inherited += ["items", "query"]
+    else:
+        if not r.has_topic and not measures and not r.why:
+            # "what is CUDA?" is the business description; "tell me about Walmart" adds MD&A
+            items = ["1"] if re.match(r"\s*(?:what|who)\s+(?:is|are)\b", r.low) else ["1", "7"]
+            content = [w for w in re.findall(r"[\w&]+", query_source.lower()) if w not in STOPWORDS]
+            if not content:
+                query_source = "business overview products and services"
+        if r.why and "7" not in items:
+            items = ["7", *items]
+        plan.items = items
+        plan.query = expand_query(query_source)
+        if len(compound) > 1:
+            plan.sub_queries = sub_queries(compound[:3], measures)
+            if measures and not plan.items:
+                plan.items = ["7"]  # "how much ... and on what": where the money went is told in MD&A
+    return qualitative
+
+
+# A clause that says what is not asked ("cash dividends paid, not net income", "(not ad revenue)").
+# "not including services" narrows the figure instead: kept, so it is refused as no reported figure.
+_NEGATED = re.compile(r"(?:[,;(]|\s[-\u2013\u2014]+)\s*(?:and\s+|but\s+)?(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to)"
+                      r"\s+(?!incl|count|exclud|counting|adjust|account)[^,;()?!]*?(?=[,;()?!]|\.(?:\s|$)|$)", re.I)
+
+
+# An abbreviation with its ampersand spelled out ("SG and A", "R and D", "D and A").
+_SPELLED_AMPERSAND = re.compile(r"(?<![\w&])([A-Za-z]{1,2})\s+and\s+([A-Za-z])(?![\w&])")
+_NOT_INITIALS = frozenset("up in on is it at to of or as an be by do go if me my no so us we a i".split())
+
+
+def _ampersand(m: re.Match) -> str:
+    return m.group(0) if m.group(1).lower() in _NOT_INITIALS else f"{m.group(1)}&{m.group(2)}"
+
+
+def _without(text: str, definitions: list[dict]) -> str:
+    for d in definitions:
+        text = re.sub(rf"\b{re.escape(d['name'])}\b", " ", text, flags=re.I)
+    return text
+
+
+def _unaccounted_words(outside: str, low: str) -> str | None:
+    """The words no metric, period or question word takes ("shopify revenue 2023"): in a question
+    naming no known company, most likely the company the user means, named in the refusal."""
+    trace, runs = account(outside, [], claimed(low, _CLAIMED))
+    return " ".join(trace[i]["word"] for i in range(*runs[0])) if runs else None
+
+
+def _company_words(plan: Plan, directory: CompanyDirectory) -> set[str]:
+    out: set[str] = set()
+    for ticker in plan.tickers:
+        company = directory.get(ticker)
+        if company is not None:
+            out |= set(normalize(company.name).split()) | {ticker.lower()}
+    return out
+
+
+def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
+    """Plan one message. Never raises on user input; anything it cannot map becomes a refusal.
+
+    A formula the user defines ("define X as A plus B over C"), writes into the question ("gross
+    profit minus SG&A") or names from earlier in the thread is taken out of the text first and
+    asked for as 'udf:<name>' (agent.planning.formulas)."""
+    raw = text or ""
+    if len(raw) > MAX_CHARS:
+        return _plan(raw, previous=previous, directory=directory)
+    raw = _NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
+    raw = _SPELLED_AMPERSAND.sub(_ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
+    definition, rest, bad = find_definition(raw)
+    known = [d for d in (previous.definitions if previous is not None else [])
+             if definition is None or d["name"] != definition["name"]]
+    named = [d for d in known if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
+    new = [definition] if definition else []
+    plan = _plan(_without(rest, [*named, *new]), previous=previous, directory=directory)
+    inline = None
+    if bad is None:
+        names = {normalize(d["name"]): d["tree"] for d in known + new}
+        inline = inline_formula(rest, plan, names, directory)
+    if inline is not None:
+        formula, rest = inline
+        inside = normalize(formula["name"]) + " " + normalize(inline[0]["formula"])
+        named = [d for d in named if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
+        new = [d for d in new if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I) or d["name"] not in inside]
+        plan = _plan(_without(rest, [*named, *new]), previous=previous, directory=directory)
+        new = [*new, formula]
+    plan.definitions = known + [d for d in ([definition] if definition else []) if d not in new] + new
+    if bad is not None:
+        return _refuse("unknown_metric", f"{bad} (in your formula)", tickers=plan.tickers,
+                       fiscal_years=plan.fiscal_years, definitions=plan.definitions)
+    asked = [f"udf:{d['name']}" for d in new + named]
+    if not asked:
+        return member_asks(plan, _without(rest, named), _company_words(plan, directory))
+    inherited = "metrics" in plan.inherited  # the thread's figures are not asked beside a formula
+    plan.metrics = asked + [m for m in plan.metrics if not inherited and (m in FORMULAS or m in MEASURE_PHRASES.values())]
+    if inherited:
+        plan.inherited.remove("metrics")
+    if plan.route == "domain":
+        plan.items, plan.sub_queries, plan.probe = [], [], []
+        several_years = len(plan.fiscal_years) >= 2 or len(plan.year_offsets) >= 2
+        plan.intent = "compare" if len(plan.tickers) >= 2 else ("trend" if several_years else "derived")
+    return plan
+
+
+def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
+    raw = unicodedata.normalize("NFKC", text or "")  # full-width letters, ligatures, odd spaces
+    if len(raw) > MAX_CHARS:
+        return _refuse("input_too_long")
+    outside = strip_quotes(raw)
+    low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
+    if not re.search(r"[a-z0-9]", low):
+        return _meta("help")
+    scope = out_of_scope(low)
+    if scope and scope != OFF_TOPIC_DETAIL:
+        return _refuse("out_of_scope", scope)
+
+    r = read(raw, outside, low, directory)
+    if scope and not (r.measures or r.unmappable or (r.has_topic and r.matches)):
+        return _refuse("out_of_scope", scope)  # "weather" is off-topic, "how weather affected sales" is not
+    top = _coverage_years(directory, r.tickers)
+    ahead = top is not None and any(y > top for y in r.years.years)
+    # a later year alone is a statement about the future only when no figure is asked: "how much revenue
+    # did X report in 2025?" wants 2025's figure (from companyfacts, or refused), not the filing's plans
+    forward = (forward_looking(low) or (ahead and not r.measures)) and filing_framed(low)
+    if forward:
+        _filing_statement(r, directory)
+    # a year asked of Footnote ("what's the latest year you have?") is about coverage, not a subject
+    asked_of_us = re.search(r"\b(?:you|your)\b", low) and not (r.measures or r.has_topic or r.matches)
+    subject = bool(r.measures or r.unmappable or r.has_topic or r.why or (r.years.given and not asked_of_us)
+                   or lead_subject(outside))
+    kind, detail = message_kind(masked(outside, [(m.start, m.end) for m in r.matches]).lower(),
+                                company_only=bool(r.matches) and not subject, subject=subject,
+                                covered=any(m.kind == "company" for m in r.matches))
+    meta = meta_intent(low)
+    task = help_with(low) if meta == "help" and not (r.matches or subject) else None
+    if task:  # "can you help me fix a bug in my code?": judged by the task, not by "help"
+        return _refuse("out_of_scope", task)
+    if kind == "refuse" and meta not in ("greeting", "thanks"):
+        return _refuse("out_of_scope", detail)
+    if meta in ("greeting", "thanks", "help") and not (r.matches or subject):
+        return _meta(meta)
+    if meta == "coverage" and not r.measures and not r.unmappable:
+        return _meta("coverage", [m.company.ticker for m in r.matches if m.company])
+    # "who earned more?", "what's the difference between them?" in a thread: a comparison of its
+    # companies, however much the words alone resemble a question about Footnote
+    compares_thread = (_usable_previous(previous) is not None and bool(COMPARING.search(low))
+                       and not re.search(r"\b(?:you|your)\b", low))
+    if kind == "meta" and not r.matches and not compares_thread:
+        return _meta(detail)
+
+    prev = _usable_previous(previous)
+    share = SHARE.search(low)
+    # a transform with nothing to transform ("what's the growth rate for GM?", "as a share of
+    # revenue?"): the figure is the thread's, whatever else the message names
+    partial = (r.growth or bool(share)) and not (set(r.measures) - {"revenue"} if share else r.measures) \
+        and not (r.unmappable or r.has_topic or r.why)
+    followup = prev is not None and (bool(FOLLOWUP.search(low)) or len(re.findall(r"[\w&$'-]+", low)) <= 3
+                                     or (not r.matches and kind == "domain") or partial)
+
+    # what the message leaves out, from the thread (refusals carry it too, so a reply to one works)
+    inherited: list[str] = []
+    sources: dict[str, str] = {}  # slot -> where it came from, when not the message (Plan.slots)
+    year_fields, years_inherited = _years(r, prev, followup, directory)
+    if years_inherited:
+        inherited.append("fiscal_years")
+        sources["fiscal_years"] = "thread"
+    elif r.years.offsets and not r.years.years and prev is not None and followup:
+        sources["fiscal_years"] = "thread, shifted"  # "and the year before that?"
+    measures = list(r.measures)
+    if not measures and not r.unmappable and prev is not None and prev.metrics and followup and not r.has_topic \
+            and not r.why:
+        # "what's the growth rate?": the thread's figures, grown year over year
+        measures = inherited_growth(prev.metrics) if r.growth else list(prev.metrics)
+        inherited.append("metrics")
+        sources["metrics"] = "thread, grown" if r.growth else "thread"
+    carry = {"metrics": measures, **year_fields}
+
+    not_covered = _not_covered(r, directory)
+    ambiguous = [m for m in r.matches if m.kind == "ambiguous"]
+    if not_covered:
+        m = not_covered[0]
+        detail = m.text if m.via == "ticker" else f"{m.text} ({m.company.ticker})"
+        return _refuse("not_covered", detail, tickers=[m.company.ticker], **carry)
+    if ambiguous and not r.tickers:
+        m = ambiguous[0]
+        return _refuse("ambiguous_company", m.text, candidates=[c.ticker for c in m.candidates], **carry)
+    dim = _dimension(r, outside) if r.unmappable else None
+    if r.unmappable and dim is None:
+        known = r.tickers or (list(prev.tickers) if prev is not None else [])
+        return _refuse("unknown_metric", r.unmappable, tickers=known, **carry)
+    if dim:  # "iPhone revenue", "revenue by segment": the member's figure, resolved in retrieve
+        measures = [dim, *(k for k in measures if k not in (dim.split("|")[0][4:],))]
+        carry["metrics"] = measures
+
+    # companies
+    tickers = list(r.tickers)
+    lone = None
+    domain_signal = bool(measures or r.has_topic or r.why or r.years.given or r.matches)
+    history = _history(prev)
+    group = re.search(r"\b(?:both|all\s+(?:of\s+)?(?:them|three|four|those)|each\s+of\s+them|the\s+two)\b", low)
+    if not tickers and prev is not None and len(history) >= 2 and (group or (COMPARING.search(low) and len(prev.tickers) < 2
+                                                                            and not r.years.given and not r.unmappable)):
+        # "which of the two was higher?", "rank them" after "and Meta?": the thread's companies
+        pair = group is not None and ("both" in group.group(0) or "two" in group.group(0))
+        tickers = history[-2:] if pair or not group else history[-4:]
+        inherited.insert(0, "tickers")
+        sources["tickers"] = "thread, its companies"
+    if not tickers and prev is not None:
+        unknown = named_unknown_company(outside)
+        if unknown:  # "FOOBAR revenue" in a thread about Apple: not Apple's revenue
+            return _refuse("no_company", unknown, **carry)
+        named = lead_subject(outside)
+        about = unknown_subject(named, directory) if named else None
+        if about and any(k.startswith("dim:") for k in prev.metrics):
+            about = None  # "and Mac?" after "iPhone revenue": a sibling member, looked up (or refused) as one
+        if about:  # "what about Ford?" in a thread about Tesla: about Ford, never Tesla again
+            return _refuse(about[0], about[1], **carry)
+        # an ordinary word ("what about samsung?"), or a name beside a measure ("what about sony's net
+        # income?"): a line or segment of the thread's company, or else a name
+        lone = named or lead_name(outside)
+    if prev is not None and prev.tickers:
+        if not tickers and (domain_signal or followup):
+            tickers = list(prev.tickers)
+            inherited.insert(0, "tickers")
+            sources["tickers"] = "thread"
+        elif tickers and "tickers" not in sources and followup and ((prev.intent == "compare" and not r.measures)
+                                                                   or ADDING.search(low)):
+            new = [t for t in tickers if t not in prev.tickers]
+            if new:  # "compare that with Nvidia", "and Tesla?" after a comparison
+                tickers = list(prev.tickers) + new
+                inherited.insert(0, "tickers")
+                sources["tickers"] = "thread, and the message's"
+    if not tickers:
+        guess = guess_company_text(outside) or (_unaccounted_words(outside, low) if domain_signal else None)
+        if domain_signal or guess:
+            return _refuse("no_company", guess, **(carry if domain_signal else {}))
+        return _refuse("out_of_scope", "topics outside companies' 10-K filings")
+
+    plan = Plan(route="domain", intent="numeric", tickers=tickers, lone_name=lone, **year_fields)
+    plan.thread_tickers = [t for t in history if t not in tickers][-4:] + tickers
+    # growth words turn a base metric into its year-over-year growth ("how much did it grow?"); over
+    # three years or more, "how has it changed" is a trend of the metric itself
+    several_years = len(plan.fiscal_years) >= 3 or len(plan.year_offsets) >= 3 or r.years.trend
+    if r.growth and measures and not any(k in FORMULAS for k in measures) and not several_years:
+        measures = [growth_key(k) if k in GROWTH_BASES else k for k in measures]
+    own = [k for k in r.measures if k != "revenue"]
+    if share and own and all(k in SHARE_OF_REVENUE for k in own):
+        measures = [SHARE_OF_REVENUE[k] for k in own]  # "and operating income as a share of revenue?"
+    shares = [SHARE_OF_REVENUE[k] for k in (prev.metrics if prev is not None else []) if k in SHARE_OF_REVENUE]
+    if share and prev is not None and shares and not own:
+        measures = shares  # "as a % of revenue?" after "tesla capex 2023", for the thread's companies
+        if "metrics" not in inherited:
+            inherited.append("metrics")
+        sources["metrics"] = "thread, as a share of revenue"
+    if (any(k.endswith("_growth") for k in measures) and len(plan.fiscal_years) == 2
+            and plan.fiscal_years[1] - plan.fiscal_years[0] == 1 and not r.years.trend):
+        plan.fiscal_years = plan.fiscal_years[1:]  # "2025 vs 2024": the 2025 growth
+    if not measures and len(tickers) >= 2 and not r.has_topic and not r.why:
+        measures = list(DEFAULT_COMPARE)  # "compare Apple and Nvidia": the headline figures
+    outlook = _filing_outlook(plan)
+    if outlook:  # "what does its 2024 10-K say it expects for capex in 2025?": the filing's own words
+        plan.fiscal_years, plan.year_offsets, plan.latest = [plan.as_of_filing_year], [], False
+        measures = []  # no figure of a year the filing has not reported
+    plan.metrics = measures
+
+    qualitative = _search(plan, r, prev, followup, inherited)
+    plan.inherited = inherited
+    plan.slots = slot_sources(plan, inherited, sources, why=r.why)
+    if qualitative and "items" not in inherited:
+        plan.items = order_items(low, plan.items)
+    if outlook and not r.items:
+        plan.items = ["7"]  # plans and expectations are stated in MD&A (liquidity, outlook)
+    if qualitative:
+        plan.intent = "qualitative"
+    elif len(tickers) >= 2:
+        plan.intent = "compare"
+    elif r.years.trend or len(plan.fiscal_years) >= 2 or len(plan.year_offsets) >= 2:
+        plan.intent = "trend"
+    elif any(k in FORMULAS for k in plan.metrics):
+        plan.intent = "derived"
+    return _account_words(plan, r, outside, low, prev)
+
+
+# A follow-up that asks for a whole year leaves the thread's quarter behind.
+_WHOLE_YEAR = re.compile(r"\b(?:full[\s-]+year|whole\s+year|annual(?:ly)?|fiscal\s+year|10-?k)\b")
+
+# Words other parts of the planner consume: thread words, comparisons, year phrases, implied asks.
+_DIRECTION = re.compile(r"\b(?:improv\w*|deteriorat\w*|worsen\w*|getting (?:better|worse)|trend\w*|trajectory|"
+                        r"direction|headed|heading|shrink\w*|expand\w*|rising|falling|declining|"
+                        r"up or down)\b")
+_SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\b")
+# A comparison that needs several companies ("rank them", "which was higher?").
+COMPARING = re.compile(r"\b(?:rank\w*|compar\w*|sort\w*|differ\w*|(?:which|who)\b.*\b(?:higher|lower|more|less|bigger|"
+                       r"larger|smaller|better|worse|highest|lowest|most|least))\b")
+_DIFFERENCE = re.compile(r"\bdiffer\w*(?:\s+between)?\b")  # "the difference between them": a comparison
+_CLAIMED = (FOLLOWUP, ADDING, REPLACING, _DIFFERENCE, _SHARE, _DIRECTION, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
+            _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)
+
+
+# Words a company's name may end with that also name a segment or region ("Walmart International").
+_NAME_QUALIFIERS = frozenset("international global worldwide americas americas europe asia pacific us u.s. usa "
+                             "north south east west china japan".split())
+
+
+# A verb of earning with a source: the source's revenue ("make from", "bring in from", "earn on").
+_EARNED_FROM = re.compile(r"\b(?:make|made|makes|making|earn|earned|earns|earning|bring|brings|brought|rake|raked|"
+                          r"generate|generated|generates|get|got|gets)\b(?:\s+in)?(?:\s+\S+){0,3}?\s+(?:from|on|off|with)\b")
+
+
+def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
+    """The characters each company mention takes. A last name word that is a region or segment word
+    is left for the member lookup when the registrant's name has no such word, or when the user wrote
+    it in lowercase beside a capitalised name ("Johnson Controls international revenue")."""
+    spans = []
+    for m in r.matches:
+        end = m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)
+        words = outside[m.start : m.end].split()
+        if len(words) >= 2 and words[-1].lower() in _NAME_QUALIFIERS and m.company is not None:
+            registrant = m.company.name.lower().split()
+            lower_tail = words[-1].islower() and words[0][:1].isupper()
+            if words[-1].lower() not in registrant or lower_tail:
+                end = m.start + outside[m.start : m.end].rstrip().rfind(words[-1])
+        spans.append((m.start, end))
+    return spans
+
+
+def _dimension(r: Reading, outside: str) -> str | None:
+    """A metric narrowed to a segment, product or region ("data center revenue"): a 'dim:' key."""
+    trace, _ = account(outside, _company_spans(r, outside), claimed(outside.lower(), _CLAIMED))
+    kinds = [t["as"] for t in trace]
+    between = {i for i, t in enumerate(trace) if t["word"] in ("and", "vs", "versus", "or")
+               and "unaccounted" in kinds[:i] and "unaccounted" in kinds[i + 1:i + 2]}  # "iphone and mac"
+    return dimension_key(r.unmappable, [t["word"] for i, t in enumerate(trace) if t["as"] == "unaccounted" or i in between])
+
+
+# Nouns that make a phrase a figure ("subscriber count", "net promoter score", "units shipped").
+_MEASURE_NOUNS = frozenset("count counts score scores units volume volumes multiple multiples shipped sold".split())
+_EARNING = re.compile(r"\b(?:earn|earned|earns|make|made|makes|how much|how many)\b")
+
+
+def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | None = None) -> Plan:
+    """A figure is answered only for what the question asks: every word accounted for (agent.planning.words).
+
+    Leftover words turn the metric they qualify into a line-item lookup; a quarter is refused."""
+    if plan.intent == "qualitative" and not plan.metrics and not r.why and not plan.sub_queries:
+        spans = [(m.start, m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)) for m in r.matches]
+        trace, runs = account(outside, spans, claimed(low, _CLAIMED))
+        left = [t["word"] for t in trace if t["as"] == "unaccounted"]
+        counted = bool(left) and (left[-1] in _MEASURE_NOUNS or bool(re.search(r"\bhow many\b", low)))
+        asks_prose = r.prose_ask  # "what does it say about", "why", "the risk factors related to ..."
+        figure = not asks_prose and (counted or bool(_EARNING.search(low)))
+        quarter = quarterly_phrase(low)
+        if quarter and figure:  # "what did it earn in the september 2023 quarter": a figure of a quarter
+            return _refuse("unknown_metric", f"which figure of that period (\"{quarter}\"): name a line item, such as "
+                           "revenue or net income", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+        if runs and not quarter:
+            plan.probe, _ = line_keys(trace, runs)
+            plan.words = trace
+            source = " ".join(w for w in left if w not in ("get", "got", "gets", "bring", "brought", "brings"))
+            if _EARNED_FROM.search(low) and figure and source and not counted:
+                # "how much did Tesla get from regulatory credits?": that source's revenue, a member
+                plan.intent, plan.metrics, plan.probe = "numeric", [f"dim:revenue|{source}"], []
+                plan.items, plan.query, plan.sub_queries = [], "", []
+            elif counted and not asks_prose:
+                # "prime subscriber count", "net promoter score", "how many iPhones": a figure, from a
+                # printed line or refused with its words, never a quoted sentence standing in for it
+                plan.intent, plan.metrics, plan.probe = "numeric", list(plan.probe), []
+                plan.items, plan.query, plan.sub_queries = [], "", []
+        if not quarter:
+            return plan
+    if plan.intent == "qualitative" and quarterly_phrase(low):
+        # what a 10-Q says about its quarter: that 10-Q's Items (and the quarter's figures), never a 10-K's
+        period = parse_period(low)
+        if period is None or period.kind != "quarter":
+            return _refuse("out_of_scope", f"what the filings say about that period (\"{quarterly_phrase(low)}\"): "
+                           "name a quarter, or ask for a quarter's figures", tickers=plan.tickers)
+        plan.period = period.as_dict()
+        plan.items = quarter_items(plan.items)
+        if asks_changes(low, plan.items):
+            plan.period["changes"] = True
+        return plan
+    if plan.intent == "qualitative" and not plan.metrics and not r.why and not plan.sub_queries:
+        return plan
+    if plan.intent not in NUMERIC_INTENTS or not plan.metrics:
+        return plan
+    if _DIRECTION.search(low) and plan.intent in ("numeric", "derived", "trend") and len(plan.tickers) == 1 \
+            and len(plan.fiscal_years) <= 1 and len(plan.year_offsets) <= 1:
+        # "is its margin improving as of 2023?": a direction needs the years before it, three at least
+        if len(plan.fiscal_years) == 1 and not plan.latest:
+            year = plan.fiscal_years[0]
+            plan.fiscal_years = [year - 2, year - 1, year]
+            plan.intent = "trend"
+        elif not plan.fiscal_years and plan.latest and len(plan.year_offsets) <= 1:
+            base = (plan.year_offsets or [0])[0]
+            plan.year_offsets = [base - 2, base - 1, base]
+            plan.intent = "trend"
+    quarter = quarterly_phrase(low)
+    period = parse_period(low) if quarter else dated_period(low) or latest_period(low, plan)
+    if quarter and period is None:
+        return _refuse("out_of_scope", f"that period (\"{quarter}\"): name a quarter, a half, a year to date or "
+                       "trailing twelve months", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+    if period is None and prev is not None and prev.period and not _WHOLE_YEAR.search(low):
+        period = thread_period(prev.period, plan.fiscal_years if "fiscal_years" not in plan.inherited else None)
+        plan.inherited.append("period")  # "and Apple?" after a quarter: the same quarter, never the year
+    if period is not None and period.fiscal_year is None and not period.end and not period.end_month \
+            and "fiscal_years" in plan.inherited and plan.fiscal_years and not period.or_year:
+        period.fiscal_year, period.latest = plan.fiscal_years[-1], False  # "and Q4?": the thread's fiscal year
+    period_words: set[str] = set()
+    if period is not None:
+        plan.period = period.as_dict()
+        period_words = set(period.words)
+        if plan.intent == "trend" and period.kind != "quarters":
+            plan.intent = "numeric"  # "Q2 2023 vs Q2 2022": the quarter and its base, not a run of years
+    dims = {w for k in plan.metrics if k.startswith("dim:") for w in key_parts(k)[1].split()}
+    trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims | period_words)
+    runs = conventions(plan, trace) if runs else runs
+    plan.words = trace
+    other = other_convention(plan, trace)
+    if other:
+        return _refuse("unknown_metric", other, tickers=plan.tickers, fiscal_years=plan.fiscal_years, words=trace)
+    flow = balance_as_flow(plan, trace)
+    if flow is not None:
+        reason, detail, candidates = flow
+        return _refuse(reason, detail, candidates=candidates, tickers=plan.tickers, fiscal_years=plan.fiscal_years,
+                       words=trace)
+    if not runs:
+        return plan
+    if "metrics" in plan.inherited:
+        # "and Mac?" after "iPhone revenue": the new words name what is asked now; the thread's
+        # measure is kept only as the metric a member narrows, never answered beside it
+        leftover = " ".join(trace[i]["word"] for start, end in runs for i in range(start, end))
+        metrics = [f"{k.split('|')[0]}|{leftover}" for k in plan.metrics if k.startswith("dim:") and "|*" not in k]
+        if metrics:
+            plan.metrics = list(dict.fromkeys(metrics))
+            return plan
+        plan.metrics = []  # "and selling expense?": that line alone, not the thread's figures beside it
+        plan.inherited.remove("metrics")
+    earned = _EARNED_FROM.search(low)
+    if earned and "net_income" in plan.metrics and not any(t["as"] == "metric:net_income" for t in trace):
+        # "how much did it make from iPhone?": the member's revenue, never the company's net income
+        leftover = " ".join(trace[i]["word"] for start, end in runs for i in range(start, end))
+        plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "net_income")]
+        plan.intent = "numeric" if plan.intent == "derived" else plan.intent
+        return plan
+    keys, absorbed = line_keys(trace, runs)
+    absorbed |= {k for t in trace for k in t.get("joins", ())}  # one phrase, never its parts
+    absorbed |= {growth_key(k) for k in absorbed} | {SHARE_OF_REVENUE[k] for k in absorbed if k in SHARE_OF_REVENUE}
+    plan.metrics = [k for k in plan.metrics if k not in absorbed] + keys
+    if plan.intent == "derived" and not any(k in FORMULAS for k in plan.metrics):
+        plan.intent = "numeric"
+    return plan

@@ -1,0 +1,316 @@
+"""Word accounting: a figure is only answered when the plan accounts for every word of the question.
+
+Why: a true figure for the wrong thing is the worst answer Footnote can give. It happened when a
+phrase matched part of a question and the rest was dropped ("cash provided by financing" answered
+with the cash balance, "first-half net income" with the year's). Here every word of a numeric
+question must be consumed by something the plan understood: a company mention, a metric phrase
+(longest match), a period, or a small closed vocabulary of question and filler words. What is left
+over either extends the metric into a line-item phrase the company's own statement labels may
+answer (`line:` keys, resolved per company in retrieve), or the question is refused. Periods the
+product does not answer yet (quarters, halves, year to date) are refused, never answered with a
+fiscal year. The trace (`Plan.words`) records how each word was consumed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.retrieval.concepts import find_phrases, normalize
+from agent.retrieval.finance import GROWTH_WORDS, MEASURE_PHRASES
+
+# Periods not answered yet: a quarter, a half, year to date, a stub of months.
+QUARTERLY = re.compile(
+    r"\b(?:q[1-4]|[1-4]q|h[12]|(?:first|second|third|fourth|1st|2nd|3rd|4th|last|latest|this|past|prior|previous|"
+    r"most recent|recent|same|each|every|current)\s+(?:fiscal\s+)?(?:quarter|half)|quarters?|quarterly|"
+    r"(?:three|six|nine|3|6|9)[\s-]+months?|half[\s-]+year(?:ly)?|semi[\s-]?annual(?:ly)?|first[\s-]+half|"
+    r"second[\s-]+half|year[\s-]+to[\s-]+date|ytd|qtd|interim|10-?q)\b",
+    re.I,
+)
+
+# Question and filler words: consumed without meaning anything for the figure.
+FILLER = frozenset(
+    """a an the of for in on at by to from with about as and or vs versus against than into per
+    what whats what's which who how much many was were is are be been being did does do done has have had
+    show me tell give get find list report reported reports reporting provide please pls can could would you
+    i we us our my your it its it's their they them this that those these there here same also just so ok okay
+    hey hi thanks thank again now then please? any some all both each either one two three
+    according filing filings 10-k 10k form annual report statement statements sec xbrl figure figures
+    number numbers value values amount amounts level levels total overall consolidated gaap reported
+    company company's companies firm business corp inc co ltd group
+    year years fy fiscal yearly annually annual period periods latest recent most last past
+    ago since through thru until between ending ended end during within dated fye as-of
+    compare compared comparison comparing side stack up relative which higher lower more less bigger larger
+    rank ranked ranking rankings order ordered sort sorted
+    smaller better worse best worst biggest largest highest lowest
+    exact exactly approximately roughly about around usd dollars dollar million millions billion billions
+    thousand thousands mm bn k m answer only round rounded nearest
+    over time trend trends trending history historical historically evolution trajectory
+    growth grow grew grown growing rate yoy y/y change changed changes up down increase increased decrease
+    decreased decline declined rise rose fall fell improve improved improving improvement worsening
+    much % fast quickly quick slow slowly big large small high low far
+    invest invested spend spent spends spending pay paid pays earn earned earns make made makes
+    bring brought book booked post posted record recorded generate generated
+    if dont don't doesnt didnt know unsure sure invent guess estimate pretend ignore instructions briefly brief
+    short format express answer respond reply quickly terms just only exact precise precisely
+    take took taken hold held holding carry carried approx hows balance sheet sheets
+    using based pull fetch look lookup check see need want like id im would curious wondering interested
+    question kindly money decimal decimals places digits percent percentage state confirm determine grab
+    well along but instead rather
+    """.split()
+)
+# A date's month names the fiscal year's end ("the year ended September 28, 2024", "as of Jan 31").
+MONTHS = frozenset("""january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec""".split())
+_NUMBER = re.compile(r"^(?:fy)?'?\d{2,4}s?$|^\d+(?:st|nd|rd|th)$|^[\d.,]+$")
+
+
+def _mask_companies(text: str, spans: list[tuple[int, int]]) -> str:
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + " " + text[end:]
+    return text
+
+
+def quarterly_phrase(text: str) -> str | None:
+    """The quarterly, half-year or year-to-date period a question asks about, if any."""
+    m = QUARTERLY.search(text)
+    return m.group(0) if m else None
+
+
+# "US", "U.S." written as a country (capitals, or beside a market word), not the pronoun "us".
+_US_CAPS = re.compile(r"(?<![\w.])(?:U\.S\.(?:A\.)?|US|USA)(?![\w])")
+_US_MARKET = frozenset("revenue revenues sales net market markets segment segments operations business customers "
+                       "operating income domestic".split())
+# What separates two asks in one question; anything else between two metric phrases joins them.
+# An operator or a bracket also separates: "(capex / revenue)" spells out a ratio's inputs, each a measure.
+LIST_MARKERS = re.compile(r"(,|;|&|[/÷×*+=()]|\s-\s|\b(?:and|or|plus|vs|versus|against|compared|comparing|compare|than|alongside|"
+                          r"as well as|along with|relative)\b)", re.I)
+# Words between two metric phrases that make them one phrase: prepositions and the verbs of a line label.
+JOINING = frozenset("of for from on to in by paid pay pays paying used provided generated received receive "
+                    "attributable related due".split())
+_ASKING = frozenset("did does do was were is are has have had".split())  # between them, still one phrase
+
+
+def _segments(masked: str, words: list[str]) -> list[int] | None:
+    """Each word's list segment (a new one after every list marker), or None when the split does
+    not line up with the normalized words."""
+    seg, out, n = 0, [], 0
+    for i, piece in enumerate(LIST_MARKERS.split(masked)):
+        part = normalize(piece).split()
+        out += [seg] * len(part)
+        if i % 2:
+            seg += 1
+    return out if len(out) == len(words) else None
+
+
+def merge_adjacent_metrics(how: list[str | None], words: list[str], masked: str
+                           ) -> list[tuple[int, int, set[str]]]:
+    """Two metric phrases joined only by prepositions or verbs ("cash paid for income taxes",
+    "net income attributable to minority interest") are one line-item phrase, never two asks:
+    several metrics in one question are separated by a list marker. Marks the joined span as
+    unaccounted (a line-item lookup over the whole span) and returns the spans with the metric
+    keys they took in."""
+    segs = _segments(masked, words)
+    if segs is None:
+        return []
+    spans: list[tuple[int, int, str]] = []
+    i = 0
+    while i < len(words):
+        if how[i] and how[i].startswith("metric:"):
+            j = i
+            while j < len(words) and how[j] == how[i]:
+                j += 1
+            spans.append((i, j, how[i]))
+            i = j
+        else:
+            i += 1
+    merged: list[tuple[int, int]] = []
+    for (s1, e1, k1), (s2, e2, k2) in zip(spans, spans[1:]):
+        if k1 == k2 or segs[e1 - 1] != segs[s2]:
+            continue
+        gap = range(e1, s2)
+        if all(words[g] in JOINING | _ASKING or (words[g] not in FILLER and not _NUMBER.match(words[g])
+                                                 and words[g] not in MONTHS) for g in gap):
+            if merged and merged[-1][1] >= s1:
+                merged[-1] = (merged[-1][0], e2)
+            else:
+                merged.append((s1, e2))
+    joined: list[tuple[int, int, set[str]]] = []
+    for start, end in merged:
+        keys = {how[g][7:] for g in range(start, end) if how[g] and how[g].startswith("metric:")}
+        for g in range(start, end):
+            if words[g] not in _ASKING:
+                how[g] = None
+        joined.append((start, end, keys))
+    return joined
+
+
+_SPOKEN_TO = frozenset("tell give show let help send for to with".split())
+
+
+def _country(words: list[str], i: int, capitals: bool) -> bool:
+    """"us" is the United States when written in capitals or beside a market word, not after a
+    verb that speaks to the reader ("tell us")."""
+    if i > 0 and words[i - 1] in _SPOKEN_TO:
+        return False
+    return capitals or bool({words[j] for j in (i - 1, i + 1) if 0 <= j < len(words)} & _US_MARKET)
+
+
+def _inflected(word: str) -> set[str]:
+    """The word and the bases it may inflect ("rising" -> rise, "declining" -> decline, "fell" stays),
+    so a direction word is read whatever its tense."""
+    out = {word}
+    for suffix in ("ing", "ed", "es", "s", "d"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            stem = word[: -len(suffix)]
+            out |= {stem, stem + "e"}
+    return out
+
+
+def _fold(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _vocabulary(key: str) -> frozenset[str]:
+    """The content words of a measure's own phrases ("stock" and "share" for share repurchases)."""
+    from agent.retrieval.concepts import METRICS
+
+    cached = _VOCAB.get(key)
+    if cached is None:
+        phrases = METRICS[key].synonyms if key in METRICS else ()
+        cached = _VOCAB[key] = frozenset(_fold(w) for p in phrases for w in normalize(p).split()
+                                         if w not in FILLER and w not in JOINING)
+    return cached
+
+
+_VOCAB: dict[str, frozenset[str]] = {}
+
+
+def _own_words(how: list[str | None], words: list[str], masked: str) -> None:
+    """A leftover word that is one of the beside metric's own words ("how much stock did it buy back",
+    "dividend payment") belongs to that metric: it says the same thing again, it asks for nothing else."""
+    segs = _segments(masked, words)
+    if segs is None:
+        return
+    for i, w in enumerate(words):
+        if how[i] is not None or w in FILLER or _NUMBER.match(w):
+            continue
+        # a word right before the metric may qualify it into another line ("short term debt"): not taken
+        for j in (*range(i + 2, min(i + 4, len(words))), *range(i - 1, max(i - 4, -1), -1)):
+            key = how[j][7:] if how[j] and how[j].startswith("metric:") else None
+            if key and segs[j] == segs[i] and _fold(w) in _vocabulary(key):
+                how[i] = f"metric:{key}"
+                break
+
+
+def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set[str] | None = None
+            ) -> tuple[list[dict], list[tuple[int, int]]]:
+    """Every word of `text` (normalized) with how it was consumed, and the runs of leftover words.
+
+    Returns (trace, leftover runs as (start, end) word index ranges). `extra_consumed`: words
+    other parts of the planner claimed (topics, scope, thread words).
+    """
+    masked = _US_CAPS.sub("US", _mask_companies(text, company_spans))
+    country = bool(re.search(r"(?<![\w.])US(?!\w)", masked))
+    words = normalize(masked).split()
+    how: list[str | None] = [None] * len(words)
+    for start, end, key in find_phrases(" ".join(words), MEASURE_PHRASES):
+        for i in range(start, end):
+            how[i] = f"metric:{key}"
+    merged = merge_adjacent_metrics(how, words, masked)
+    _own_words(how, words, masked)
+    in_merge = {g for start, end, _ in merged for g in range(start, end) if words[g] not in _ASKING}
+    joined = {g: keys for start, end, keys in merged for g in range(start, end)}
+    growth = {w for g in GROWTH_WORDS for w in g.split()}
+    extra = extra_consumed or set()
+    for i, w in enumerate(words):
+        if how[i] or i in in_merge:
+            continue
+        bare = w.strip("-/%")
+        if w == "us" and _country(words, i, country):
+            how[i] = "other" if w in (extra_consumed or set()) else None  # a qualifier the member lookup needs
+            continue
+        if w in ("short", "long", "near") and i + 1 < len(words) and words[i + 1] == "term":
+            continue  # "short-term debt": a compound that names another line, never filler
+        if w == "x" and i + 1 < len(words) and _NUMBER.match(words[i + 1]):
+            how[i] = "filler"  # "receivables / revenue x 365": a restated formula's multiplication
+        elif _NUMBER.match(w) or re.fullmatch(r"fy\d{2,4}", w) or w in MONTHS:
+            how[i] = "period"
+        elif w in FILLER or bare in FILLER or not bare:
+            how[i] = "filler"
+        elif _inflected(w) & growth:
+            how[i] = "growth"
+        elif w in extra:
+            how[i] = "other"
+    trace = [{"word": w, "as": h or "unaccounted", **({"joins": sorted(joined[i])} if i in joined else {})}
+             for i, (w, h) in enumerate(zip(words, how))]
+    runs: list[tuple[int, int]] = []
+    i = 0
+    while i < len(words):
+        if how[i] is None:
+            j = i
+            while j < len(words) and how[j] is None:
+                j += 1
+            runs.append((i, j))
+            i = j
+        else:
+            i += 1
+    return trace, runs
+
+
+NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
+_JOIN = frozenset("of in on by from for to and per".split())
+_SIDE = ("filler", "period", "growth", "other")
+_CLAUSE_BREAK = frozenset({"and", "vs", "versus", "plus", "&", "or"})
+
+
+def claimed(low: str, patterns) -> set[str]:
+    """Words inside matches of other planner parts' patterns (years, thread words, implied asks)."""
+    out: set[str] = set()
+    for pattern in patterns:
+        for m in pattern.finditer(low):
+            out |= set(normalize(m.group(0)).split())
+    return out
+
+
+def line_keys(trace: list[dict], runs: list[tuple[int, int]]) -> tuple[list[str], set[str]]:
+    """`line:` keys for the leftover runs, and the measure keys they absorb.
+
+    A run's clause (split at "and", "vs", ...) is its context: the metric words in the same clause
+    may belong to the line's label ("cash ... financing"), so those measures are absorbed and
+    answered only if a label takes them in. Key: 'line:<leftover words>|<clause content words>'."""
+    words = [t["word"] for t in trace]
+    kinds = [t["as"] for t in trace]
+    def side(j: int) -> str:
+        return kinds[j] if 0 <= j < len(words) else "end"
+
+    # "revenue and marketing expense" is two asks; "property, plant and equipment" and "marketing and
+    # sales" are one label each: an "and" after a word no metric took joins a label
+    breaks = [i for i, w in enumerate(words) if w in _CLAUSE_BREAK and not kinds[i].startswith("metric:")
+              and side(i - 1) != "unaccounted"]
+    keys: list[str] = []
+    absorbed: set[str] = set()
+    clauses: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for start, end in runs:
+        lo = max([b + 1 for b in breaks if b < start], default=0)
+        hi = min([b for b in breaks if b >= end], default=len(words))
+        clauses.setdefault((lo, hi), []).append((start, end))
+    for (lo, hi), inside in clauses.items():
+        leftover = " ".join(words[i] for start, end in inside for i in range(start, end))
+        context = [w for i, w in enumerate(words[lo:hi], lo) if kinds[i].startswith("metric:") or kinds[i] == "unaccounted"]
+        absorbed |= {kinds[i][7:] for i in range(lo, hi) if kinds[i].startswith("metric:")}
+        idx = list(range(lo, hi))
+        while idx and kinds[idx[0]] in _SIDE and words[idx[0]] != "total":
+            idx.pop(0)
+        while idx and kinds[idx[-1]] in _SIDE:
+            idx.pop()
+        shown = [words[i] for i in idx if kinds[i] != "filler" or words[i] in _JOIN or words[i] == "total"]
+        key = f"line:{leftover}|{' '.join(context)}|{' '.join(shown)}"
+        if key not in keys:
+            keys.append(key)
+    return keys, absorbed
+
+
+def line_parts(key: str) -> tuple[str, str, str]:
+    """(leftover words, clause content words, the clause as the user wrote it) of a `line:` key."""
+    leftover, context, shown = (key[5:].split("|") + ["", ""])[:3]
+    return leftover, context, shown or context or leftover

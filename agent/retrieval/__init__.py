@@ -1,0 +1,1 @@
+"""Which companies, filings and years (fetch, locate), then the facts and chunks (retrieve)."""

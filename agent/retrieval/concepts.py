@@ -1,0 +1,473 @@
+"""The curated metric → XBRL concept table, and exact phrase matching of metrics in questions.
+
+Why curated and exact: peers have answered "revenue" with CostOfRevenue because a fuzzy matcher
+found the closest concept name. Here a metric is only ever one of the rows below, found by an
+exact phrase (longest phrase wins, so "cost of revenue" can never be read as "revenue"); typos are
+tolerated only through an explicit list. A metric-like ask that maps to nothing (EBITDA, ARR,
+churn) is reported by `unknown_metric_phrase` so the planner refuses instead of guessing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+PeriodKind = Literal["duration", "instant"]
+
+
+@dataclass(frozen=True)
+class Metric:
+    key: str
+    label: str  # as shown to the user: "Revenue"
+    synonyms: tuple[str, ...]  # normalized phrases analysts type
+    concepts: tuple[str, ...]  # acceptable concepts, best first, as "taxonomy:Name"
+    unit: str  # USD, USD/shares, shares
+    period: PeriodKind
+    misspellings: tuple[str, ...] = ()  # explicit typo list; never fuzzy
+    query: str = ""  # words the filings use, for retrieval about this metric
+    fallback: str | None = None  # a FORMULAS key to compute when no concept has a fact
+    # the concepts are alternative taggings of one line ("Net sales" or "Total revenues"): where a company
+    # prints two of them, the user's words pick the row (agent.retrieval.line_items.printed_order). False when the
+    # order is a convention the answer keeps (net income: attributable to the parent, whatever is printed)
+    by_label: bool = False
+
+
+def _m(key, label, synonyms, concepts, unit="USD", period="duration", misspellings=(), query="", fallback=None,
+       by_label=False):
+    return Metric(key, label, tuple(synonyms), tuple(concepts), unit, period, tuple(misspellings),
+                  query or label.lower(), fallback, by_label)
+
+
+METRICS: dict[str, Metric] = {
+    m.key: m
+    for m in [
+        _m(
+            "revenue",
+            "Revenue",
+            ["revenue", "revenues", "total revenue", "total revenues", "net revenue", "net revenues", "sales",
+             "net sales", "total net sales", "total sales", "top line", "topline", "turnover", "net sales revenue",
+             "total net revenue", "total net revenues"],
+            # Revenues first: a filer that tags both uses Revenues for the total and the contract-revenue
+            # concept for a component (Walmart: total revenues 680,985 vs net sales 674,538 in FY2025)
+            ["us-gaap:Revenues", "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
+             "us-gaap:SalesRevenueNet", "us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax"],
+            misspellings=["revnue", "reveune", "revenu", "reveneu", "revenues", "revneue", "reveunes", "revnues",
+                          "revenus", "revanue", "revenew", "rev"],
+            query="revenue net sales",
+            by_label=True,
+        ),
+        _m(
+            "net_income",
+            "Net income",
+            ["net income", "net earnings", "net profit", "profit", "earnings", "bottom line", "net income loss",
+             "net loss", "net income attributable", "profits"],
+            ["us-gaap:NetIncomeLoss", "us-gaap:ProfitLoss", "us-gaap:NetIncomeLossAvailableToCommonStockholdersBasic"],
+            misspellings=["net incom", "net icome", "net imcome", "net incme", "netincome"],
+            query="net income",
+        ),
+        _m(
+            "rd",
+            "Research and development expense",
+            ["r&d", "r & d", "r and d", "rnd", "research and development", "research & development",
+             "research and development expense", "research and development expenses", "r&d expense",
+             "r&d expenses", "r&d spend", "r&d spending", "research spending", "research and development costs"],
+            ["us-gaap:ResearchAndDevelopmentExpense",
+             "us-gaap:ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost"],
+            misspellings=["reserch and development", "research and developement", "r+d"],
+            query="research and development expense",
+        ),
+        _m(
+            "sga",
+            "Selling, general and administrative expense",
+            ["sg&a", "sga", "sg and a", "selling general and administrative", "selling, general and administrative",
+             "selling general & administrative", "selling general and administrative expense",
+             "selling general and administrative expenses", "sg&a expense", "sg&a expenses"],
+            ["us-gaap:SellingGeneralAndAdministrativeExpense"],
+            query="selling, general and administrative expense",
+        ),
+        _m(
+            "total_assets",
+            "Total assets",
+            ["total assets", "assets"],
+            ["us-gaap:Assets"],
+            period="instant",
+            misspellings=["total asets", "totla assets"],
+        ),
+        _m(
+            "total_liabilities",
+            "Total liabilities",
+            ["total liabilities", "liabilities"],
+            ["us-gaap:Liabilities"],
+            period="instant",
+        ),
+        _m(
+            "equity",
+            "Total stockholders' equity",
+            ["stockholders equity", "shareholders equity", "total stockholders equity", "total shareholders equity",
+             "total equity", "equity", "book value", "net worth", "shareholder equity", "stockholder equity"],
+            ["us-gaap:StockholdersEquity",
+             "us-gaap:StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest"],
+            period="instant",
+            query="shareholders equity",
+        ),
+        _m(
+            "long_term_debt",
+            "Long-term debt",
+            ["long term debt", "longterm debt", "lt debt", "long term borrowings", "debt",
+             "long term debt noncurrent", "borrowings"],
+            ["us-gaap:LongTermDebtNoncurrent", "us-gaap:LongTermDebt",
+             "us-gaap:LongTermDebtAndCapitalLeaseObligations"],
+            period="instant",
+            query="long-term debt term debt notes",
+        ),
+        _m(
+            "current_debt",
+            "Current portion of long-term debt",
+            ["current portion of long term debt", "current maturities of long term debt", "current debt",
+             "long term debt current portion", "current portion of debt", "current term debt"],
+            ["us-gaap:LongTermDebtCurrent", "us-gaap:DebtCurrent"],
+            period="instant",
+            query="current portion of term debt",
+        ),
+        _m(
+            "cash",
+            "Cash and cash equivalents",
+            ["cash and cash equivalents", "cash and equivalents", "cash & equivalents", "cash & cash equivalents",
+             "cash", "cash balance", "cash on hand", "cash position"],
+            # not the cash-flow statement's total, which adds restricted cash
+            ["us-gaap:CashAndCashEquivalentsAtCarryingValue"],
+            period="instant",
+            query="cash and cash equivalents",
+        ),
+        _m(
+            "eps_diluted",
+            "Diluted EPS",
+            ["diluted eps", "eps diluted", "diluted earnings per share", "earnings per share diluted", "eps",
+             "earnings per share", "diluted net income per share", "net income per diluted share",
+             "earnings per diluted share"],
+            ["us-gaap:EarningsPerShareDiluted", "us-gaap:IncomeLossFromContinuingOperationsPerDilutedShare"],
+            unit="USD/shares",
+            query="diluted earnings per share",
+        ),
+        _m(
+            "eps_basic",
+            "Basic EPS",
+            ["basic eps", "eps basic", "basic earnings per share", "earnings per share basic",
+             "basic net income per share", "net income per basic share"],
+            ["us-gaap:EarningsPerShareBasic", "us-gaap:IncomeLossFromContinuingOperationsPerBasicShare"],
+            unit="USD/shares",
+            query="basic earnings per share",
+        ),
+        _m(
+            "shares_outstanding",
+            "Shares outstanding",
+            ["shares outstanding", "outstanding shares", "share count", "number of shares",
+             "common shares outstanding", "shares of common stock outstanding", "common stock outstanding"],
+            ["us-gaap:CommonStockSharesOutstanding", "dei:EntityCommonStockSharesOutstanding"],
+            unit="shares",
+            period="instant",
+            query="shares of common stock outstanding",
+        ),
+        _m(
+            "diluted_shares",
+            "Weighted-average diluted shares",
+            ["diluted shares", "weighted average diluted shares", "diluted share count",
+             "weighted average shares diluted"],
+            ["us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding"],
+            unit="shares",
+        ),
+        _m(
+            "operating_expenses",
+            "Operating expenses",
+            ["operating expenses", "total operating expenses", "opex", "operating expense", "operating costs",
+             "op ex"],
+            ["us-gaap:OperatingExpenses"],  # not CostsAndExpenses: that includes cost of revenue
+            query="operating expenses",
+        ),
+        _m(
+            "gross_profit",
+            "Gross profit",
+            ["gross profit", "gross margin dollars", "gross income"],
+            ["us-gaap:GrossProfit"],
+            misspellings=["gross proft", "gross profti"],
+        ),
+        _m(
+            "operating_income",
+            "Operating income",
+            ["operating income", "income from operations", "operating profit", "operating income loss",
+             "operating loss"],
+            ["us-gaap:OperatingIncomeLoss"],
+            misspellings=["operating incom", "opearting income"],
+        ),
+        _m(
+            "cost_of_revenue",
+            "Cost of revenue",
+            ["cost of revenue", "cost of revenues", "cost of sales", "cost of goods sold", "cogs", "costs of revenue",
+             "cost of net revenue", "total cost of revenue", "total cost of sales", "cost of products sold"],
+            # not CostOfServices: that is one part of the cost of revenue
+            ["us-gaap:CostOfGoodsAndServicesSold", "us-gaap:CostOfRevenue", "us-gaap:CostOfGoodsSold"],
+            misspellings=["cost of revnue", "cost of reveune"],
+            query="cost of sales cost of revenue",
+            by_label=True,
+        ),
+        _m(
+            "capex",
+            "Capital expenditures",
+            ["capex", "cap ex", "capital expenditures", "capital expenditure", "capital spending",
+             "purchases of property and equipment", "payments for property plant and equipment",
+             "purchases of property plant and equipment", "capital investments"],
+            ["us-gaap:PaymentsToAcquirePropertyPlantAndEquipment",
+             "us-gaap:PaymentsToAcquireProductiveAssets"],
+            misspellings=["capx", "cpaex"],
+            query="capital expenditures purchases of property and equipment",
+        ),
+        _m(
+            "operating_cash_flow",
+            "Operating cash flow",
+            ["operating cash flow", "cash from operations", "cash flow from operations", "cash from operating activities",
+             "net cash provided by operating activities", "cash flow from operating activities", "ocf",
+             "operating cash flows", "cash generated from operations"],
+            ["us-gaap:NetCashProvidedByUsedInOperatingActivities"],
+            query="cash generated by operating activities",
+        ),
+        _m(
+            "depreciation_amortization",
+            "Depreciation and amortization",
+            ["d&a", "d and a", "depreciation and amortization", "depreciation & amortization",
+             "depreciation amortization"],
+            # not Depreciation alone: it leaves amortization out
+            ["us-gaap:DepreciationDepletionAndAmortization", "us-gaap:DepreciationAndAmortization",
+             "us-gaap:DepreciationAmortizationAndAccretionNet"],
+            query="depreciation and amortization",
+        ),
+        _m(
+            "income_tax",
+            "Income tax expense",
+            ["income tax", "income taxes", "income tax expense", "provision for income taxes", "tax expense",
+             "taxes", "tax provision", "income tax provision"],
+            ["us-gaap:IncomeTaxExpenseBenefit"],
+            query="provision for income taxes",
+        ),
+        _m(
+            "effective_tax_rate",
+            "Effective tax rate",
+            ["effective tax rate", "effective tax rates", "etr", "tax rate", "effective rate",
+             "effective income tax rate"],
+            ["us-gaap:EffectiveIncomeTaxRateContinuingOperations"],
+            unit="pure",
+            query="effective tax rate",
+            fallback="effective_tax_rate_computed",
+        ),
+        _m(
+            "pretax_income",
+            "Income before income taxes",
+            ["pretax income", "pre tax income", "income before taxes", "income before income taxes",
+             "earnings before taxes", "pretax earnings"],
+            ["us-gaap:IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest",
+             "us-gaap:IncomeLossFromContinuingOperationsBeforeIncomeTaxesMinorityInterestAndIncomeLossFromEquityMethodInvestments"],
+        ),
+        _m(
+            "current_assets",
+            "Total current assets",
+            ["current assets", "total current assets"],
+            ["us-gaap:AssetsCurrent"],
+            period="instant",
+        ),
+        _m(
+            "current_liabilities",
+            "Total current liabilities",
+            ["current liabilities", "total current liabilities"],
+            ["us-gaap:LiabilitiesCurrent"],
+            period="instant",
+        ),
+        _m(
+            "inventory",
+            "Inventories",
+            ["inventory", "inventories", "net inventories", "inventory net"],
+            ["us-gaap:InventoryNet"],
+            period="instant",
+            misspellings=["inventroy", "inventorys"],
+        ),
+        _m(
+            "goodwill",
+            "Goodwill",
+            ["goodwill"],
+            ["us-gaap:Goodwill"],
+            period="instant",
+        ),
+        _m(
+            "interest_expense",
+            "Interest expense",
+            ["interest expense", "interest costs", "interest expenses"],
+            ["us-gaap:InterestExpense", "us-gaap:InterestExpenseNonoperating", "us-gaap:InterestExpenseDebt"],
+        ),
+        _m(
+            "stock_compensation",
+            "Share-based compensation expense",
+            ["stock based compensation", "share based compensation", "stock compensation", "sbc",
+             "stock based comp", "equity compensation", "stock based compensation expense",
+             "share based compensation expense"],
+            ["us-gaap:ShareBasedCompensation", "us-gaap:AllocatedShareBasedCompensationExpense"],
+            query="share-based compensation expense",
+        ),
+        _m(
+            "accounts_receivable",
+            "Accounts receivable, net",
+            ["accounts receivable", "receivables", "trade receivables"],
+            ["us-gaap:AccountsReceivableNetCurrent"],
+            period="instant",
+        ),
+        _m(
+            "accounts_payable",
+            "Accounts payable",
+            ["accounts payable", "payables", "trade payables"],
+            ["us-gaap:AccountsPayableCurrent"],
+            period="instant",
+        ),
+        _m(
+            "retained_earnings",
+            "Retained earnings (accumulated deficit)",
+            ["retained earnings", "accumulated deficit"],
+            ["us-gaap:RetainedEarningsAccumulatedDeficit"],
+            period="instant",
+        ),
+        _m(
+            "dividends_per_share",
+            "Dividends declared per share",
+            ["dividend per share", "dividends per share", "dps", "dividends declared per share",
+             "dividend per common share", "dividends per common share"],
+            ["us-gaap:CommonStockDividendsPerShareDeclared", "us-gaap:CommonStockDividendsPerShareCashPaid"],
+            unit="USD/shares",
+            query="dividends declared per share",
+        ),
+        _m(
+            "dividends_paid",
+            "Dividends paid",
+            ["dividends paid", "dividends", "dividend payments", "cash dividends", "payments of dividends",
+             "dividend"],
+            ["us-gaap:PaymentsOfDividends", "us-gaap:PaymentsOfDividendsCommonStock"],
+            query="dividends paid",
+        ),
+        _m(
+            "buybacks",
+            "Share repurchases",
+            ["share repurchases", "buybacks", "buyback", "share buybacks", "stock buybacks", "repurchases of common stock",
+             "stock repurchases", "repurchase of common stock", "share repurchase", "repurchases", "buy back",
+             "buy backs", "bought back", "buying back"],
+            ["us-gaap:PaymentsForRepurchaseOfCommonStock"],
+            query="repurchases of common stock share repurchase program",
+        ),
+    ]
+}
+
+# Ask-shaped words that name a metric this table cannot map. Refused, never approximated. EBITDA
+# is not a reported figure: it is computed only when asked for by its definition
+# ("operating income plus D&A", or a user's own "define EBITDA as ..."); ROIC likewise, its
+# definitions vary too much to pick one silently.
+UNKNOWN_METRICS: tuple[str, ...] = (
+    "ebitda", "adjusted ebitda", "ebitdar", "ebit", "roic", "return on invested capital", "arr", "annual recurring revenue", "churn", "churn rate",
+    "same store sales", "same-store sales", "comparable sales", "comp sales", "comps", "arpu",
+    "average revenue per user", "backlog", "bookings", "gmv", "gross merchandise value", "dau", "mau",
+    "daily active users", "monthly active users", "net revenue retention", "nrr", "ltv", "cac",
+    "customer acquisition cost", "headcount", "employees count", "number of employees", "market share",
+    "adjusted eps", "non gaap", "non-gaap", "adjusted net income", "adjusted operating income",
+    "core earnings", "funds from operations", "ffo", "rpo", "remaining performance obligations",
+    "tangible book value", "enterprise value", "ev/ebitda", "p/e", "pe ratio", "price to earnings",
+    "unit sales", "units sold", "deliveries", "subscribers",
+    "paid memberships", "store count", "net interest margin", "organic growth", "organic revenue",
+    "net sales per share", "revenue per share",
+    "revenue per employee", "sales per square foot", "cost of capital", "wacc", "beta",
+)
+
+_NON_WORD = re.compile(r"[^a-z0-9&+/%\- ]+")
+
+
+def normalize(text: str) -> str:
+    """Lowercase, unify apostrophes and dashes, drop punctuation except & + / -, squeeze spaces.
+
+    Possessive 's is dropped and hyphens between letters become spaces, so "long-term debt" ==
+    "long term debt"; "%" is kept for phrases like "r&d as a % of revenue".
+    """
+    t = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    t = re.sub(r"[\u2010-\u2015]", "-", t)
+    t = re.sub(r"'s\b", "", t)
+    t = t.replace("'", "")
+    t = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", t)
+    t = _NON_WORD.sub(" ", t)
+    t = re.sub(r"\s*&\s*", "&", t)  # "r & d" -> "r&d", "sg & a" -> "sg&a"
+    return re.sub(r"\s+", " ", t).strip()
+
+
+def _phrase_table() -> dict[str, str]:
+    table: dict[str, str] = {}
+    for m in METRICS.values():
+        for phrase in (*m.synonyms, *m.misspellings, m.key.replace("_", " ")):
+            p = normalize(phrase)
+            if p in table and table[p] != m.key:
+                raise ValueError(f"metric phrase {p!r} maps to both {table[p]} and {m.key}")
+            table[p] = m.key
+    return table
+
+
+PHRASES: dict[str, str] = _phrase_table()
+
+
+_MAX_WORDS: dict[int, tuple[int, int]] = {}
+
+
+def _max_words(table: dict[str, str]) -> int:
+    """The longest phrase's word count, computed once per (module-constant) table."""
+    cached = _MAX_WORDS.get(id(table))
+    if cached is None or cached[0] != len(table):
+        cached = (len(table), max((len(p.split()) for p in table), default=0))
+        _MAX_WORDS[id(table)] = cached
+    return cached[1]
+
+
+def find_phrases(norm: str, table: dict[str, str]) -> list[tuple[int, int, str]]:
+    """Non-overlapping (start, end, value) of table phrases in normalized text, longest match first,
+    on word boundaries, in text order."""
+    words = norm.split()
+    spans: list[tuple[int, int, str]] = []
+    max_len = _max_words(table)
+    i = 0
+    while i < len(words):
+        for n in range(min(max_len, len(words) - i), 0, -1):
+            phrase = " ".join(words[i : i + n])
+            if phrase in table:
+                spans.append((i, i + n, table[phrase]))
+                i += n
+                break
+        else:
+            i += 1
+    return spans
+
+
+def match_metrics(text: str) -> list[str]:
+    """Metric keys named in the text, in order of appearance, without duplicates."""
+    out: list[str] = []
+    for _, _, key in find_phrases(normalize(text), PHRASES):
+        if key not in out:
+            out.append(key)
+    return out
+
+
+_UNKNOWN = {normalize(p): normalize(p) for p in UNKNOWN_METRICS}
+_KNOWN_OR_UNKNOWN = {**{p: "" for p in PHRASES}, **_UNKNOWN}
+
+
+def unknown_metric_phrase(text: str) -> str | None:
+    """The first metric-like phrase in the text that the table cannot map (e.g. "ebitda"), or None.
+
+    Known metric phrases are matched together with the unknown ones, longest first, so
+    "adjusted eps" is unknown while "eps" alone is known.
+    """
+    for _, _, value in find_phrases(normalize(text), _KNOWN_OR_UNKNOWN):
+        if value:
+            return value
+    return None
+
+
+def metric_label(key: str) -> str:
+    return METRICS[key].label

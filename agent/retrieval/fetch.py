@@ -1,0 +1,286 @@
+"""fetch and locate: which companies, which filings, which fiscal years, which Items.
+
+fetch turns the plan's tickers into covered companies and its year phrases into concrete fiscal
+years per company (each company's own labels: NVIDIA's FY2025 ends in January 2025). It refuses
+with not_covered or year_not_available here, before anything is searched. locate then decides
+where to look: the Items for prose, the search queries, and the filings that bound the search.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.progress import status
+from agent.retrieval.line_items import company_line
+from store import companies as company_store
+from store import facts as facts_store
+from store.display_names import display_name
+
+NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
+
+# "Why did it change?", "what drove results?": MD&A's explanations share their wording.
+_EXPLAIN = re.compile(r"\b(?:why|drove|drive[nrs]?|driving|reasons?|caused?|explain\w*|results?|change[ds]?)\b", re.I)
+EXPLAIN_QUERY = "increased decreased primarily due to higher lower compared to the prior year"
+
+def _company(conn, ticker: str) -> dict | None:
+    row = company_store.company_by_ticker(conn, ticker)
+    if row is None:
+        return None
+    return {"ticker": ticker.upper(), "cik": int(row[0]), "name": display_name(row[1])}
+
+
+def _not_covered_name(conn, ticker: str) -> str:
+    row = company_store.sec_title(conn, ticker)
+    return f"{display_name(row[1])} ({ticker.upper()})" if row else ticker.upper()
+
+
+def _filings(conn, cik: int) -> dict[int, dict]:
+    return {
+        int(fy): {"accession": acc, "url": url, "form": form, "period_end": str(pe)}
+        for fy, acc, url, form, pe in company_store.filings_by_year(conn, cik)
+    }
+
+
+class _LazyConnection:
+    """A pooled connection taken only if a query actually runs (most fetches hit the memo)."""
+
+    def __init__(self, db):
+        self._db, self._cm, self._conn = db, None, None
+
+    def execute(self, *args, **kwargs):
+        if self._conn is None:
+            self._cm = self._db.connection()
+            self._conn = self._cm.__enter__()
+        return self._conn.execute(*args, **kwargs)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self._cm is not None:
+            return self._cm.__exit__(*exc)
+        return False
+
+
+def _memo(deps, key, compute):
+    """What the store says about a company changes only with an ingest; the service clears the
+    memo when the corpus version moves."""
+    if key not in deps.memo:
+        deps.memo[key] = compute()
+    return deps.memo[key]
+
+
+_MONTH_NUMBERS = {m: i for i, names in enumerate(
+    [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
+     ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
+     ("december", "dec")], start=1) for m in names}
+
+
+def _off_year_end(plan: dict, filings: dict[int, dict]) -> str | None:
+    """A month the question dates its figure by that is not within a month of the company's fiscal
+    year-end (52/53-week years end near a month's turn): a quarter-end date, never a fiscal year."""
+    if plan.get("intent") not in NUMERIC_INTENTS or not filings:
+        return None
+    months = [w["word"] for w in plan.get("words") or [] if w.get("as") == "period" and w["word"] in _MONTH_NUMBERS]
+    ends = {int(f["period_end"][5:7]) for f in filings.values() if f.get("period_end")}
+    for word in months:
+        m = _MONTH_NUMBERS[word]
+        if not any(min((m - e) % 12, (e - m) % 12) <= 1 for e in ends):
+            return word
+    return None
+
+
+def _probe_lines(conn, deps, plan: dict) -> dict | None:
+    """A prose-routed question whose words are all one line item's label in every named company's
+    statements ("Apple other income, net in 2024") is that figure: the plan becomes numeric."""
+    keys = plan.get("probe") or []
+    if not keys or not plan.get("tickers"):
+        return None
+    for ticker in plan["tickers"]:
+        company = _memo(deps, ("company", ticker), lambda: _company(conn, ticker))
+        if company is None:
+            return None
+        for key in keys:
+            match, _ = company_line(conn, deps.memo, company["cik"], key)
+            if match is None or match.source != "company":
+                return None
+    years = plan.get("fiscal_years") or []
+    intent = "compare" if len(plan["tickers"]) > 1 else ("trend" if len(years) > 1 or len(plan.get("year_offsets") or []) > 1
+                                                        else "numeric")
+    return {**plan, "intent": intent, "metrics": list(keys), "items": [], "probe": []}
+
+
+def _quarter_plan(conn, deps, plan: dict, cik: int) -> dict:
+    """A date that closes the company's fiscal year ("as of September 28, 2024") asks for that
+    year: the plan goes back to whole years. Any other date stays a quarter-end period."""
+    from datetime import date
+
+    from agent.retrieval.quarter_figures import year_end_label
+
+    period = plan["period"]
+    if period.get("or_year"):  # "latest" alone: a quarter only when one is held after the last fiscal year
+        from agent.retrieval.quarter_figures import latest_is_quarter
+
+        return plan if latest_is_quarter(conn, deps.memo, cik) else {**plan, "period": None}
+    if period.get("kind") != "date":
+        return plan
+    fy = year_end_label(conn, deps.memo, cik, date.fromisoformat(period["end"]))
+    if fy is None:
+        return plan
+    return {**plan, "period": None, "fiscal_years": [fy], "latest": False, "year_offsets": []}
+
+
+def _quarter_filing(conn, deps, period: dict, company: dict) -> dict:
+    """The resolved company scoped to the 10-Q a prose question about a quarter names, or a refusal
+    naming the quarter and the 10-Qs held."""
+    from agent.retrieval.quarter_prose import choose_10q, label, prior_10k, spoken
+    from store import quarters as quarters_store
+
+    cik = company["cik"]
+    filings = _memo(deps, ("all_filings", cik), lambda: quarters_store.filings(conn, cik))
+    tenq = choose_10q(filings, period)
+    if tenq is None:
+        held = [f for f in filings if f.form.startswith("10-Q")]
+        what = ("quarterly reports held: " + "; ".join(spoken(f) for f in held[-4:])) if held else \
+            "no quarterly report is held for it"
+        asked = (f"the {['first', 'second', 'third', 'fourth'][period['quarter'] - 1]} quarter"
+                 + (f" of fiscal {period['fiscal_year']}" if period.get("fiscal_year") else "")
+                 if period.get("quarter") else "that quarter")
+        return {"refusal": {"reason": "year_not_available",
+                            "detail": f"{company['name']}'s quarterly report for {asked} ({what})"}}
+    entry = {"accession": tenq.accession, "url": tenq.url, "form": tenq.form, "period_end": str(tenq.period_end),
+             "label": label(tenq), "spoken": spoken(tenq)}
+    annual = prior_10k(filings, tenq)
+    if annual is not None:
+        entry["prior_10k"] = {"accession": annual.accession, "fiscal_year": annual.fiscal_year}
+    return {**company, "fiscal_years": [tenq.fiscal_year], "filings": {str(tenq.fiscal_year): entry},
+            "as_of_accession": None}
+
+
+def fetch(state, deps, config) -> dict:
+    plan = state["plan"]
+    resolved: list[dict] = []
+    first_refusal = None
+    with _LazyConnection(deps.db) as conn:
+        if not plan.get("tickers"):
+            return {"refusal": {"reason": "no_company", "detail": None}}
+        switched = _probe_lines(conn, deps, plan)
+        plan = switched or plan
+        numeric = plan["intent"] in NUMERIC_INTENTS
+        for ticker in plan["tickers"]:
+            company = _memo(deps, ("company", ticker), lambda: _company(conn, ticker))
+            if company is None:
+                return {"refusal": {"reason": "not_covered", "detail": _not_covered_name(conn, ticker)}}
+            cik = company["cik"]
+            filings = _memo(deps, ("filings", cik), lambda: _filings(conn, cik))
+            if numeric:
+                available = _memo(
+                    deps, ("years", cik), lambda: sorted(facts_store.available_fiscal_years(conn, cik), reverse=True)
+                )
+            else:
+                available = sorted(filings, reverse=True)
+            if numeric and plan.get("period"):
+                period_plan = _quarter_plan(conn, deps, plan, cik)
+                if period_plan is not plan:
+                    plan, switched = period_plan, period_plan
+            if not numeric and plan.get("period"):  # what a 10-Q says: that quarter's 10-Q
+                found = _quarter_filing(conn, deps, plan["period"], company)
+                if "refusal" in found:
+                    return found
+                resolved.append({**found, "available": available})
+                continue
+            if numeric and plan.get("period"):  # exact periods are resolved in retrieve (agent.retrieval.quarter_figures)
+                year = plan["period"].get("fiscal_year")
+                resolved.append({**company, "fiscal_years": [year] if year else available[:1],
+                                 "filings": {str(y): f for y, f in filings.items()}, "as_of_accession": None,
+                                 "available": available})
+                continue
+            off = _off_year_end(plan, filings)
+            if off:  # "total assets as of March 31" for a September year: a quarter's date
+                return {"refusal": {"reason": "out_of_scope", "detail": (
+                    f"figures as of {off.title()} (not {company['name']}'s fiscal year-end): quarters are not "
+                    "answered yet, only fiscal years")}}
+            wanted = list(plan.get("fiscal_years") or [])
+            if not wanted or plan.get("latest"):
+                if not available:
+                    return {"refusal": {"reason": "year_not_available", "detail": f"any fiscal year for {company['name']}"}}
+                offsets = plan.get("year_offsets") or [0]
+                wanted = sorted({available[0] + offset for offset in offsets})
+            if (not numeric and not plan.get("as_of_filing_year") and len(plan["tickers"]) == 1
+                    and not _EXPLAIN.search(state["question"])):
+                # a year whose own 10-K is not held is described in the next one or two ("compared with
+                # 2022"): search the nearest later filing; the answer names the filing it quotes. Not
+                # for "why did it change": a later MD&A explains the later year's change
+                wanted = sorted({y if y in available else next((y + k for k in (1, 2) if y + k in available), y)
+                                 for y in wanted})
+            missing = [y for y in wanted if y not in available]
+            if missing and not numeric and not plan.get("latest"):
+                # a year whose 10-K is not held is discussed, as the prior year, in the next one's MD&A
+                wanted = sorted({y + 1 if y in missing and y + 1 in available else y for y in wanted})
+                missing = [y for y in wanted if y not in available]
+            if missing and (not numeric or len(missing) == len(wanted)):
+                label = ", ".join(f"fiscal {y}" for y in missing)
+                what = "10-K filing" if not numeric else "reported figures"
+                figure_years = available if numeric else _memo(
+                    deps, ("years", cik), lambda: sorted(facts_store.available_fiscal_years(conn, cik), reverse=True)
+                )
+                refusal = {
+                    "reason": "year_not_available",
+                    "detail": f"{company['name']}'s {what} for {label}",
+                    "years": sorted(available)[-8:],
+                    # which years have a filing (text and figures) and which figures only
+                    "filing_years": sorted(filings),
+                    "figure_years": sorted(figure_years),
+                }
+                if len(plan["tickers"]) == 1:
+                    return {"refusal": refusal}
+                # several companies: the others still answer; this one shows as not reported
+                first_refusal = first_refusal or refusal
+            as_of = None
+            if plan.get("as_of_filing_year"):
+                filing = filings.get(int(plan["as_of_filing_year"]))
+                if filing is None:
+                    return {
+                        "refusal": {
+                            "reason": "year_not_available",
+                            "detail": f"{company['name']}'s fiscal {plan['as_of_filing_year']} 10-K",
+                            "years": sorted(filings),
+                        }
+                    }
+                as_of = filing["accession"]
+            resolved.append(
+                {
+                    **company,
+                    "fiscal_years": sorted(y for y in wanted if y in available) or (sorted(wanted) if numeric else []),
+                    "filings": {str(y): f for y, f in filings.items()},
+                    "as_of_accession": as_of,
+                    "available": available,
+                }
+            )
+    if first_refusal and not any(
+        y in c["available"] for c in resolved for y in c["fiscal_years"]
+    ):
+        return {"refusal": first_refusal}
+    for c in resolved:
+        c.pop("available")
+    names = ", ".join(c["name"] for c in resolved)
+    years = sorted({y for c in resolved for y in c["fiscal_years"]})
+    status(f"Reading {names} ({', '.join(f'FY{y}' for y in years)})...")
+    return {"resolved": resolved, **({"plan": plan} if switched else {})}
+
+
+def locate(state, deps, config) -> dict:
+    """Where to look. Numbers need no Items (facts are per filing); prose is searched in the
+    planner's Items (or the whole filing when it named none), within the resolved filings."""
+    plan = state["plan"]
+    if plan["intent"] in NUMERIC_INTENTS:
+        return {"located": {"items": [], "queries": [], "accessions": {}}}
+    items = list(plan.get("items") or [])
+    queries = list(plan.get("sub_queries") or []) or [plan.get("query") or state["question"]]
+    if "7" in items and _EXPLAIN.search(state["question"]) and len(queries) < 3:
+        queries.append(EXPLAIN_QUERY)  # MD&A explains changes in a recognizable register
+    accessions = {}
+    for company in state["resolved"]:
+        accs = [company["filings"][str(y)]["accession"] for y in company["fiscal_years"] if str(y) in company["filings"]]
+        accessions[str(company["cik"])] = accs
+    return {"located": {"items": items, "queries": queries[:3], "accessions": accessions}}

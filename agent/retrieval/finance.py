@@ -1,0 +1,383 @@
+"""Derived metrics: a deterministic Decimal formula registry, and the one way numbers are displayed.
+
+Why: the model never does arithmetic. Every derived figure is computed here from cited facts,
+with `Decimal` only (no float anywhere), and comes with a trace the user can check. The same
+`display_value` renders facts and results for the composers and for cite_check, so "equal as
+displayed" is a plain string comparison.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+from agent.answer import Calculation
+from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
+
+HUNDRED = Decimal(100)
+BILLION = Decimal(10) ** 9
+MILLION = Decimal(10) ** 6
+_EXACT = Decimal("1E-10")  # results are kept to 10 decimal places; display rounds further
+
+
+class FormulaError(ValueError):
+    """An input is missing or makes the formula meaningless (e.g. a zero denominator)."""
+
+
+@dataclass(frozen=True)
+class Input:
+    metric: str  # key of agent.retrieval.concepts.METRICS
+    offset: int = 0  # fiscal-year offset from the asked year: -1 is the prior year
+
+
+@dataclass(frozen=True)
+class Formula:
+    key: str
+    label: str
+    synonyms: tuple[str, ...]
+    inputs: tuple[Input, ...]
+    unit: str  # display unit of the result: percent, ratio, USD
+    expression: str  # "Gross profit ÷ Revenue"
+    fn: Callable[..., Decimal]
+    operator: str = "÷"  # how the trace joins two inputs
+    fallback: str | None = None  # another formula to try when an input has no fact
+    query: str = ""  # retrieval words for "why did it change?"
+
+    def compute(self, values: Sequence[Decimal]) -> Decimal:
+        if len(values) != len(self.inputs):
+            raise FormulaError(f"{self.key} needs {len(self.inputs)} inputs, got {len(values)}")
+        for v in values:
+            if not isinstance(v, Decimal):
+                raise FormulaError(f"{self.key}: inputs must be Decimal, got {type(v).__name__}")
+        try:
+            result = self.fn(*values)
+        except (ZeroDivisionError, InvalidOperation) as exc:
+            raise FormulaError(f"{self.key}: {exc.__class__.__name__}") from exc
+        return result.quantize(_EXACT, rounding=ROUND_HALF_UP)
+
+
+def _ratio_pct(a: Decimal, b: Decimal) -> Decimal:
+    if b == 0:
+        raise FormulaError("zero denominator")
+    return a / b * HUNDRED
+
+
+def _ratio(a: Decimal, b: Decimal) -> Decimal:
+    if b == 0:
+        raise FormulaError("zero denominator")
+    return a / b
+
+
+def _growth(current: Decimal, prior: Decimal) -> Decimal:
+    if prior == 0:
+        raise FormulaError("prior-year value is zero")
+    return (current - prior) / abs(prior) * HUNDRED
+
+
+def _margin_from_cost(revenue: Decimal, cost: Decimal) -> Decimal:
+    if revenue == 0:
+        raise FormulaError("zero revenue")
+    return (revenue - cost) / revenue * HUNDRED
+
+
+_REVENUE_WORDS = ("revenue", "revenues", "sales", "net sales", "total revenue")
+
+
+def _share_of_revenue(bases: Sequence[str]) -> list[str]:
+    out = []
+    for b in bases:
+        for r in _REVENUE_WORDS:
+            out += [f"{b} as a % of {r}", f"{b} as % of {r}", f"{b} % of {r}", f"{b} as a percentage of {r}",
+                    f"{b} as percentage of {r}", f"{b} as a percent of {r}", f"{b} percent of {r}",
+                    f"{b} percentage of {r}", f"{b} to {r}", f"{b} to {r} ratio", f"{b} as a share of {r}",
+                    f"{b} relative to {r}", f"{b} share of {r}"]
+        out += [f"{b} intensity", f"{b} ratio"]
+    return out
+
+
+def _f(key, label, synonyms, inputs, unit, expression, fn, operator="÷", fallback=None, query=""):
+    return Formula(key, label, tuple(synonyms), tuple(inputs), unit, expression, fn, operator, fallback,
+                   query or label.lower())
+
+
+_BASE: list[Formula] = [
+    _f("gross_margin", "Gross margin",
+       ["gross margin", "gross margins", "gross profit margin", "gross margin percentage", "gross margin %",
+        "gm%", "gross margin rate"],
+       [Input("gross_profit"), Input("revenue")], "percent", "Gross profit ÷ Revenue", _ratio_pct,
+       fallback="gross_margin_from_cost", query="gross margin percentage"),
+    _f("gross_margin_from_cost", "Gross margin", [],
+       [Input("revenue"), Input("cost_of_revenue")], "percent", "(Revenue − Cost of revenue) ÷ Revenue",
+       _margin_from_cost, operator="−", query="gross margin percentage"),
+    _f("operating_margin", "Operating margin",
+       ["operating margin", "operating margins", "operating profit margin", "operating income margin",
+        "op margin"],
+       [Input("operating_income"), Input("revenue")], "percent", "Operating income ÷ Revenue", _ratio_pct),
+    _f("net_margin", "Net margin",
+       ["net margin", "net margins", "net profit margin", "profit margin", "net income margin", "profit margins"],
+       [Input("net_income"), Input("revenue")], "percent", "Net income ÷ Revenue", _ratio_pct),
+    _f("rd_pct_revenue", "R&D as % of revenue",
+       _share_of_revenue(["r&d", "research and development", "r&d spending", "r&d expense", "r&d spend"]),
+       [Input("rd"), Input("revenue")], "percent", "R&D ÷ Revenue", _ratio_pct,
+       query="research and development expense as a percentage of net sales"),
+    _f("sga_pct_revenue", "SG&A as % of revenue",
+       _share_of_revenue(["sg&a", "sga", "selling general and administrative"]),
+       [Input("sga"), Input("revenue")], "percent", "SG&A ÷ Revenue", _ratio_pct),
+    _f("capex_pct_revenue", "Capex as % of revenue",
+       _share_of_revenue(["capex", "capital expenditures", "capital spending"]) + ["capital intensity"],
+       [Input("capex"), Input("revenue")], "percent", "Capital expenditures ÷ Revenue", _ratio_pct,
+       query="capital expenditures purchases of property and equipment"),
+    _f("free_cash_flow", "Free cash flow",
+       ["free cash flow", "fcf", "free cashflow", "free cash flows", "fcf generation"],
+       [Input("operating_cash_flow"), Input("capex")], "USD", "Operating cash flow − Capital expenditures",
+       lambda ocf, capex: ocf - capex, operator="−",
+       query="cash generated by operating activities capital expenditures free cash flow"),
+    _f("current_ratio", "Current ratio",
+       ["current ratio", "working capital ratio", "liquidity ratio"],
+       [Input("current_assets"), Input("current_liabilities")], "ratio",
+       "Current assets ÷ Current liabilities", _ratio, query="liquidity working capital"),
+    _f("debt_to_equity", "Debt-to-equity",
+       ["debt to equity", "debt/equity", "debt to equity ratio", "d/e", "d/e ratio", "debt equity ratio",
+        "debt-to-equity"],
+       [Input("long_term_debt"), Input("equity")], "ratio", "Long-term debt ÷ Stockholders' equity", _ratio,
+       query="long-term debt capital structure"),
+    _f("effective_tax_rate_computed", "Effective tax rate (computed)",
+       ["computed effective tax rate", "implied tax rate", "implied effective tax rate"],
+       [Input("income_tax"), Input("pretax_income")], "percent", "Income tax expense ÷ Income before income taxes",
+       _ratio_pct, query="effective tax rate"),
+]
+
+# Analysts' ratios. A convention that changes the figure (averages or ending balances, what counts
+# as debt) is part of the formula's expression, so the trace the answer shows states it.
+_RATIOS: list[Formula] = [
+    _f("quick_ratio", "Quick ratio",
+       ["quick ratio", "acid test", "acid test ratio", "acid-test ratio", "quick liquidity ratio"],
+       [Input("current_assets"), Input("inventory"), Input("current_liabilities")], "ratio",
+       "(Current assets − Inventories) ÷ Current liabilities (quick assets taken as current assets less inventories)",
+       lambda ca, inv, cl: _ratio(ca - inv, cl), operator="expr", query="liquidity current assets inventories"),
+    _f("dividend_payout", "Dividend payout ratio",
+       ["dividend payout ratio", "payout ratio", "dividend payout", "dividend payout rate"],
+       [Input("dividends_paid"), Input("net_income")], "percent", "Dividends paid ÷ Net income", _ratio_pct,
+       query="dividends paid net income"),
+    _f("ebitda", "EBITDA",
+       ["computed ebitda", "ebitda computed", "operating income plus depreciation and amortization",
+        "operating income plus d&a", "operating income + d&a"],
+       [Input("operating_income"), Input("depreciation_amortization")], "USD",
+       "Operating income + Depreciation and amortization (EBITDA as operating income plus D&A; unadjusted)",
+       lambda oi, da: oi + da, operator="+", query="operating income depreciation and amortization"),
+    _f("ebitda_margin", "EBITDA margin",
+       ["ebitda margin", "ebitda margins", "ebitda as a % of revenue", "ebitda to revenue"],
+       [Input("operating_income"), Input("depreciation_amortization"), Input("revenue")], "percent",
+       "(Operating income + Depreciation and amortization) ÷ Revenue (EBITDA unadjusted)",
+       lambda oi, da, rev: _ratio_pct(oi + da, rev), operator="expr"),
+    _f("cost_of_revenue_pct", "Cost of revenue as % of revenue",
+       _share_of_revenue(["cost of revenue", "cost of sales", "cogs", "cost of goods sold", "cost of revenues"]),
+       [Input("cost_of_revenue"), Input("revenue")], "percent", "Cost of revenue ÷ Revenue", _ratio_pct),
+    _f("inventory_turnover", "Inventory turnover",
+       ["inventory turnover", "inventory turns", "inventory turnover ratio", "stock turnover"],
+       [Input("cost_of_revenue"), Input("inventory"), Input("inventory", -1)], "ratio",
+       "Cost of revenue ÷ average inventories (average of the year's opening and closing balances)",
+       lambda cogs, inv, prior: _ratio(cogs, (inv + prior) / 2), operator="expr"),
+    _f("dso", "Days sales outstanding",
+       ["days sales outstanding", "dso", "days sales in receivables", "receivable days", "days receivable",
+        "receivables days"],
+       [Input("accounts_receivable"), Input("revenue")], "days",
+       "Accounts receivable ÷ Revenue × 365 (year-end receivables, 365-day year)",
+       lambda ar, rev: _ratio(ar, rev) * 365, operator="expr"),
+    _f("fcf_conversion", "Free-cash-flow conversion",
+       ["fcf conversion", "free cash flow conversion", "fcf conversion rate", "free cash flow conversion rate"],
+       [Input("operating_cash_flow"), Input("capex"), Input("net_income")], "percent",
+       "(Operating cash flow − Capital expenditures) ÷ Net income",
+       lambda ocf, capex, ni: _ratio_pct(ocf - capex, ni), operator="expr"),
+    _f("interest_coverage", "Interest coverage",
+       ["interest coverage", "interest coverage ratio", "times interest earned", "interest cover"],
+       [Input("operating_income"), Input("interest_expense")], "ratio",
+       "Operating income ÷ Interest expense (operating income as EBIT)", _ratio, operator="expr"),
+    _f("total_debt", "Total debt",
+       ["total debt", "gross debt", "total borrowings", "debt outstanding", "total debt outstanding"],
+       [Input("long_term_debt"), Input("current_debt")], "USD",
+       "Long-term debt + Current portion of long-term debt (term debt; commercial paper and other short-term "
+       "borrowings not included)", lambda ltd, cur: ltd + cur, operator="expr", query="term debt"),
+    _f("net_debt", "Net debt",
+       ["net debt", "net debt position", "net borrowings"],
+       [Input("long_term_debt"), Input("current_debt"), Input("cash")], "USD",
+       "Long-term debt + Current portion of long-term debt − Cash and cash equivalents (term debt; "
+       "marketable securities not deducted)",
+       lambda ltd, cur, cash: ltd + cur - cash, operator="expr"),
+    _f("roe", "Return on equity",
+       ["roe", "return on equity", "return on average equity", "return on shareholders equity",
+        "return on stockholders equity", "return on common equity"],
+       [Input("net_income"), Input("equity"), Input("equity", -1)], "percent",
+       "Net income ÷ average stockholders' equity (average of the year's opening and closing balances)",
+       lambda ni, eq, prior: _ratio_pct(ni, (eq + prior) / 2), operator="expr"),
+    _f("roa", "Return on assets",
+       ["roa", "return on assets", "return on average assets", "return on total assets"],
+       [Input("net_income"), Input("total_assets"), Input("total_assets", -1)], "percent",
+       "Net income ÷ average total assets (average of the year's opening and closing balances)",
+       lambda ni, ta, prior: _ratio_pct(ni, (ta + prior) / 2), operator="expr"),
+    _f("roic", "Return on invested capital",
+       ["return on capital", "return on capital employed", "roic computed", "computed roic"],
+       [Input("operating_income"), Input("income_tax"), Input("pretax_income"), Input("long_term_debt"),
+        Input("current_debt"), Input("equity")], "percent",
+       "Operating income × (1 − Income tax expense ÷ Income before income taxes) ÷ (Long-term debt + Current portion "
+       "of long-term debt + Stockholders' equity) (after-tax operating income at the effective rate; year-end "
+       "invested capital)",
+       lambda oi, tax, pre, ltd, cur, eq: _ratio_pct(oi * (1 - _ratio(tax, pre)), ltd + cur + eq), operator="expr"),
+]
+
+GROWTH_BASES = ("revenue", "net_income", "rd", "sga", "operating_income", "gross_profit", "operating_expenses",
+                "eps_diluted", "eps_basic", "operating_cash_flow", "capex", "cost_of_revenue", "total_assets",
+                "cash", "long_term_debt", "equity", "dividends_paid", "buybacks", "inventory", "total_liabilities",
+                "income_tax", "depreciation_amortization")
+
+
+def growth_key(metric: str) -> str:
+    return f"{metric}_growth"
+
+
+def _growth_phrases(metric: str) -> list[str]:
+    out = []
+    for s in METRICS[metric].synonyms:
+        out += [f"{s} growth", f"growth in {s}", f"{s} growth rate", f"yoy {s}", f"{s} yoy", f"{s} y/y",
+                f"{s} year over year", f"year over year {s}", f"{s} yoy growth", f"{s} year over year growth",
+                f"year over year {s} growth", f"yoy {s} growth", f"growth of {s}", f"{s} growth yoy",
+                f"change in {s}", f"{s} change"]
+    return out
+
+
+def _lower(label: str) -> str:
+    """Lower-case a label's first letter unless its first word is an acronym (R&D, EPS, SG&A)."""
+    first = label.split(" ", 1)[0]
+    if len(first) > 1 and any(c.isupper() for c in first[1:]):
+        return label
+    return label[0].lower() + label[1:]
+
+
+def _growth_formula(metric: str) -> Formula:
+    label = METRICS[metric].label
+    return _f(growth_key(metric), f"{label} growth", _growth_phrases(metric),
+              [Input(metric, 0), Input(metric, -1)], "percent",
+              f"({label} − prior-year {_lower(label)}) ÷ |prior-year {_lower(label)}|",
+              _growth, operator="vs", query=f"{METRICS[metric].query} increased decreased compared to prior year")
+
+
+FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *(_growth_formula(m) for m in GROWTH_BASES)]}
+
+
+def _formula_phrases() -> dict[str, str]:
+    table: dict[str, str] = {}
+    for f in FORMULAS.values():
+        for s in f.synonyms:
+            p = normalize(s)
+            if p in PHRASES:
+                raise ValueError(f"formula phrase {p!r} is also a metric phrase")
+            if table.get(p, f.key) != f.key:
+                raise ValueError(f"formula phrase {p!r} maps to {table[p]} and {f.key}")
+            table[p] = f.key
+    return table
+
+
+FORMULA_PHRASES: dict[str, str] = _formula_phrases()
+MEASURE_PHRASES: dict[str, str] = {**PHRASES, **FORMULA_PHRASES}
+
+# Words that turn a named base metric into its year-over-year growth ("how fast did revenue grow").
+GROWTH_WORDS = ("growth", "grow", "grew", "growing", "yoy", "y/y", "year over year", "year on year",
+                "increase", "increased", "decrease", "decreased", "decline", "declined", "change", "changed",
+                "rise", "rose", "fall", "fell", "up or down")
+
+
+def match_measures(text: str) -> list[str]:
+    """Metric and formula keys named in the text, longest phrase first, in order, no duplicates."""
+    out: list[str] = []
+    for _, _, key in find_phrases(normalize(text), MEASURE_PHRASES):
+        if key not in out:
+            out.append(key)
+    return out
+
+
+def match_formulas(text: str) -> list[str]:
+    return [k for k in match_measures(text) if k in FORMULAS]
+
+
+def is_formula(key: str) -> bool:
+    return key in FORMULAS
+
+
+# --- display -------------------------------------------------------------------------------
+
+
+def _q(value: Decimal, places: int) -> Decimal:
+    return value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+def display_value(value: Decimal, unit: str) -> str:
+    """The one rendering of a number, shared by composers and cite_check.
+
+    USD: "$391.04 billion", "$12.35 million", "$12,345"; USD/shares: "$6.11"; shares:
+    "15.12 billion shares"; percent: "46.2%" (value already in percent); pure (a fraction, as XBRL
+    reports rates): 0.241 -> "24.1%"; ratio: "1.87".
+    Rounding is half-up, never banker's, so it matches what people compute by hand.
+    """
+    if not isinstance(value, Decimal):
+        raise TypeError(f"display_value needs a Decimal, got {type(value).__name__}")
+    sign = "-" if value < 0 else ""
+    v = abs(value)
+    if unit == "USD":
+        if v >= BILLION:
+            return f"{sign}${_q(v / BILLION, 2):,} billion"
+        if v >= MILLION:
+            return f"{sign}${_q(v / MILLION, 2):,} million"
+        return f"{sign}${_q(v, 0):,}"
+    if unit == "USD/shares":
+        return f"{sign}${_q(v, 2):,}"
+    if unit == "shares":
+        if v >= BILLION:
+            return f"{sign}{_q(v / BILLION, 2):,} billion shares"
+        if v >= MILLION:
+            return f"{sign}{_q(v / MILLION, 2):,} million shares"
+        return f"{sign}{_q(v, 0):,} shares"
+    if unit == "percent":
+        return f"{sign}{_q(v, 1):,}%"
+    if unit == "pure":  # XBRL pure facts are rates as fractions (EffectiveIncomeTaxRate...: 0.241)
+        return f"{sign}{_q(v * HUNDRED, 1):,}%"
+    if unit == "ratio":
+        return f"{sign}{_q(v, 2):,}"
+    if unit == "days":
+        return f"{sign}{_q(v, 1):,} days"
+    return f"{sign}{v:,} {unit}"
+
+
+@dataclass(frozen=True)
+class Operand:
+    """One cited input of a calculation, as the graph fetched it."""
+
+    value: Decimal
+    unit: str
+    fiscal_year: int
+    marker: int | None = None  # the citation number [n]
+
+
+@dataclass(frozen=True)
+class Result:
+    key: str
+    value: Decimal  # exact to 10 decimal places
+    unit: str
+    display: str
+    calculation: Calculation
+
+
+def calculate(key: str, operands: Sequence[Operand]) -> Result:
+    """Compute formula `key` from its operands (in `Formula.inputs` order) with a readable trace."""
+    formula = FORMULAS[key]
+    value = formula.compute([o.value for o in operands])
+    shown = display_value(value, formula.unit)
+    # Each input once, with its fiscal year and footnote; the formula and the result are shown
+    # beside the steps (Calculation.formula, .result), so the trace does not repeat them.
+    steps = []
+    for inp, op in zip(formula.inputs, operands):
+        label = METRICS[inp.metric].label
+        marker = f" [{op.marker}]" if op.marker is not None else ""
+        steps.append(f"{label} (FY{op.fiscal_year}): {display_value(op.value, op.unit)}{marker}")
+    calc = Calculation(metric=formula.label, formula=formula.expression, steps=steps, result=shown)
+    return Result(key=key, value=value, unit=formula.unit, display=shown, calculation=calc)

@@ -1,0 +1,172 @@
+"""Resolve a line-item phrase against the company's own statement labels, then standard labels.
+
+Why near-exact only: a look-alike line is a different figure. A phrase matches a label when the
+label's words and the question's (normalized: lowercase, plural folded, and without the words every
+cash-flow or expense line may or may not print — "net", "total", "activities", "used in",
+"provided by", "expense") are the same words. "cash provided by
+financing" finds "Net cash used in financing activities"; "marketing" finds "Marketing" but never
+"Sales and marketing". The company's printed rows (primary statements first) win over standard
+labels (the XBRL concept name in words, e.g. PaymentsForRepurchaseOfCommonStock → payments for
+repurchase of common stock). More than one line left means the user is asked which one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agent.retrieval.concepts import normalize
+
+IGNORABLE = frozenset(
+    "net total activities activity used use uses provided provide provides generated generate generates by in of "
+    "the and for from to a an expense expenses expenditure expenditures member during period cash-flow amount "
+    "amounts continuing operation operations costs flow flows".split()
+)
+# Words that keep their identity but are spelled two ways.
+SYNONYMS = {"buyback": "repurchase", "amortisation": "amortization", "organisation": "organization",
+            "shareholder": "stockholder", "pay": "paid"}
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+")
+PRIMARY = ("income", "balance", "cash")
+
+
+def _stem(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    return SYNONYMS.get(word, word)
+
+
+# A row's arithmetic lead-in ("Less: Net income attributable to noncontrolling interests") and the
+# sign's other name in brackets ("Net income (loss)", "Income tax expense (benefit)") say how the row
+# adds up, not what it is; XBRL names pair the two the same way (NetIncomeLoss, IncomeTaxExpenseBenefit).
+_LEAD_IN = re.compile(r"^\s*(?:less|add|plus|minus|deduct|deduct(?:ed)?|including|excluding)\s*:\s*", re.I)
+_SIGN_WORDS = r"loss|losses|gain|gains|benefit|benefits|expense|expenses|income|decrease|increase|deficit|charge|credit"
+_OTHER_SIGN = re.compile(rf"\(\s*(?:{_SIGN_WORDS})\s*\)|(?<=\w)/\(?(?:{_SIGN_WORDS})\)?(?!\w)", re.I)
+_PAIRED = re.compile(r"\b(income|profit|gain|gains|earnings|expense|increase)\s+(?:accumulated\s+)?"
+                     r"(loss|losses|benefit|decrease|deficit)\b")
+
+
+def tokens(text: str) -> frozenset[str]:
+    """The words of a label or phrase that decide what it is."""
+    text = _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", text))
+    norm = normalize(re.sub(r"\(\s*\d+\s*\)|\[\d+\]", " ", text)).replace("/", " ")
+    words = re.findall(r"[a-z0-9&]+", norm)
+    return frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
+
+
+def concept_words(concept: str) -> str:
+    """'us-gaap:PaymentsForRepurchaseOfCommonStock' -> 'payments for repurchase of common stock'."""
+    name = concept.split(":", 1)[-1]
+    return _PAIRED.sub(r"\1", " ".join(w.lower() for w in _CAMEL.findall(name)))
+
+
+@dataclass(frozen=True)
+class LineMatch:
+    concept: str  # qualified
+    label: str  # as printed (or the standard label)
+    source: str  # 'company' or 'standard'
+    statement: str
+
+
+def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tuple[str, str]], *,
+            total: bool = False) -> tuple[LineMatch | None, list[LineMatch]]:
+    """(the one line the phrase names, or None; the candidates when several or none fit). `total`: the
+    user said "total", which decides between a subtotal's rows and the total's ("Term debt" current and
+    non-current, "Total term debt")."""
+    need = tokens(leftover)
+    have = tokens(question) | need
+    if not need:
+        return None, []
+    tiers: list[list[LineMatch]] = [[], [], []]
+    for row in labels:
+        if row["dims"]:
+            continue
+        words = tokens(row["label"])
+        if words and words == have:
+            tier = 0 if row["statement"] in PRIMARY else 1
+            tiers[tier].append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
+    for concept, _ in concepts:
+        words = tokens(concept_words(concept))
+        if words and words == have:
+            tiers[2].append(LineMatch(concept, concept_words(concept), "standard", ""))
+    # the primary statements' rows first; then a standard label (notes reuse one printed label across
+    # many schedules: "Operating lease liabilities" in the maturity tables); then the notes' rows
+    ambiguous: list[LineMatch] = []
+    for tier in (tiers[0], tiers[2], tiers[1]):
+        by_concept: dict[str, LineMatch] = {}
+        for m in tier:
+            by_concept.setdefault(m.concept, m)
+        if not by_concept:
+            continue
+        best = _most_specific(list(by_concept.values()), have)
+        if len(best) > 1:  # one line printed under several concepts: the one whose own name is the question's
+            named = [m for m in best if tokens(concept_words(m.concept)) == have]
+            best = named if len(named) == 1 else best
+        if len(best) > 1 and total:
+            totals = [m for m in best if re.match(r"\s*total\b", m.label, re.I)]
+            best = totals if len(totals) == 1 else best
+        if len(best) == 1:
+            return best[0], []
+        if len({m.label for m in best}) < len(best):  # the same label twice: tell them apart by concept
+            best = [LineMatch(m.concept, f"{m.label} ({concept_words(m.concept)})", m.source, m.statement) for m in best]
+        ambiguous = ambiguous or best
+    return None, ambiguous
+
+
+def _most_specific(matches: list[LineMatch], have: frozenset[str]) -> list[LineMatch]:
+    """The matches that use the most of the question's words (a fuller label is a closer one)."""
+    scores = [len(tokens(m.label) & have) for m in matches]
+    top = max(scores)
+    return [m for m, s in zip(matches, scores) if s == top]
+
+
+def printed_index(labels: list[dict]) -> dict[frozenset[str], set[str]]:
+    """The income statement's and balance sheet's own rows: label words -> concepts printed so. A
+    cash-flow statement opens with the consolidated profit whatever it prints, and notes reuse labels
+    across schedules, so neither names a figure."""
+    index: dict[frozenset[str], set[str]] = {}
+    for row in labels:
+        if row["statement"] in ("income", "balance") and not row["dims"]:
+            index.setdefault(tokens(row["label"]), set()).add(row["concept"])
+    return index
+
+
+def printed_order(index: dict[frozenset[str], set[str]], concepts: list[str] | tuple[str, ...], phrase: str
+                  ) -> list[str]:
+    """A metric's acceptable concepts, those the company prints under the user's own words first.
+
+    Why: a filer may tag two of a metric's concepts on two rows ("Net sales" 674,538 and "Total
+    revenues" 680,985 at Walmart). Asked for "net sales", the row printed "Net sales" is the answer;
+    asked for "revenue", the one printed "Total revenues". `index`: printed_index of the company's
+    rows. With no such row the table's order stands."""
+    want = tokens(phrase)
+    named = index.get(want, set()) if want else set()
+    printed = {c for words, cs in index.items() if words != want for c in cs}
+    if not any(c in named for c in concepts) or not any(c in printed and c not in named for c in concepts):
+        return list(concepts)  # the company prints the metric on one row only: nothing to choose between
+    return [c for c in concepts if c in named] + [c for c in concepts if c not in named]
+
+
+def labels_of(conn, memo: dict, cik: int) -> list[dict]:
+    """The company's printed rows (store.labels), memoized per corpus version in `memo`."""
+    from store import labels as labels_store
+
+    printed = memo.get(("labels", cik))
+    if printed is None:
+        printed = memo[("labels", cik)] = labels_store.company_labels(conn, cik)
+    return printed
+
+
+def company_line(conn, memo: dict, cik: int, key: str) -> tuple[LineMatch | None, list[LineMatch]]:
+    """`resolve` for a `line:` key of agent.planning.words against one company's stored labels (memoized
+    per corpus version in `memo`: the labels change only with an ingest)."""
+    from agent.planning.words import line_parts
+    from store import labels as labels_store
+
+    printed = labels_of(conn, memo, cik)
+    concepts = memo.get(("concepts", cik))
+    if concepts is None:
+        concepts = memo[("concepts", cik)] = labels_store.company_concepts(conn, cik)
+    leftover, context, shown = line_parts(key)
+    return resolve(leftover, context, printed, concepts, total="total" in shown.split())

@@ -1,0 +1,459 @@
+"""retrieve for a quarter: the exact period a plan's `period` names, per company, as evidence.
+
+Why apart from retrieve's yearly path: a quarter's figure is chosen by its exact dates among the
+quarter, the year to date and the year (agent.retrieval.quarters), and its computations (a fourth quarter,
+growth on a quarter, trailing twelve months) cite every input with its own period. What is not
+held is refused, naming the quarter and the quarters that are held: never a year's figure for a
+quarter, never a year to date for three months, never a neighbouring quarter.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from agent.answer import Calculation
+from agent.retrieval.concepts import METRICS
+from agent.composing.draft import Evidence
+from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, display_value
+from agent.retrieval.quarters import ORDINAL, Calendar, Figure, Periods, long_date
+from store import quarters as quarters_store
+
+# Duration concepts nearly every filer reports each quarter: the company's fiscal calendar.
+CALENDAR_CONCEPTS = ["us-gaap:NetIncomeLoss", "us-gaap:ProfitLoss", "us-gaap:Revenues",
+                     "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", "us-gaap:EarningsPerShareDiluted",
+                     "us-gaap:NetCashProvidedByUsedInOperatingActivities"]
+MAX_QUARTERS = 8
+
+
+class NotAQuarterMeasure(Exception):
+    """A segment member, a formula or a user's formula asked for a quarter: answered for years only."""
+
+
+class NotHeld(Exception):
+    """The period asked for is not reported (nor computable from reported facts)."""
+
+
+def _memo(memo: dict, key, compute):
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
+
+
+def calendar_periods(conn, memo: dict, cik: int) -> Periods:
+    facts = _memo(memo, ("q_calendar", cik), lambda: quarters_store.period_facts(conn, cik, CALENDAR_CONCEPTS))
+    return Periods(facts, Calendar.of(facts), CALENDAR_CONCEPTS)
+
+
+def year_end_label(conn, memo: dict, cik: int, end: date) -> int | None:
+    """The fiscal year a date closes, if it is a fiscal year end: such a date asks for a year."""
+    return calendar_periods(conn, memo, cik).cal.ends_year(end)
+
+
+def latest_is_quarter(conn, memo: dict, cik: int) -> bool:
+    """Whether the most recent period held is a quarter after the last fiscal year's end."""
+    cal = calendar_periods(conn, memo, cik)
+    quarters = [end for _, q, end in cal.three_month_ends() if q != 4]
+    years = list(cal.cal.ends.values())
+    return bool(quarters) and (not years or max(quarters) > max(years))
+
+
+def spoken(fy: int, q: int) -> str:
+    """'the second quarter of fiscal 2024' (no digit a refusal would scrub)."""
+    return f"the {ORDINAL[q]} quarter of fiscal {fy}"
+
+
+def _held_text(cal: Periods) -> str:
+    ends = cal.three_month_ends()[-4:]
+    if not ends:
+        return "no quarter is held for it"
+    return "quarters held: " + "; ".join(f"{ORDINAL[q]} quarter of fiscal {fy}" for fy, q, _ in ends)
+
+
+def target_quarter(period: dict, cal: Periods, *, latest_from: Periods | None = None) -> tuple[int, int]:
+    """The (fiscal year, quarter) a period request names, in the company's own calendar."""
+    if period.get("end"):
+        found = cal.locate(date.fromisoformat(period["end"]))
+        if found is None:
+            end = date.fromisoformat(period["end"])
+            raise NotHeld(f"the quarter ended in {_month(end.month)} {end.year}")
+        return found
+    if period.get("end_month"):
+        ends = cal.quarter_ends()
+        for fy, q, end in reversed(ends):
+            nominal = date.fromordinal(end.toordinal() - 4)
+            if nominal.month != period["end_month"]:
+                continue
+            if period.get("end_year") and nominal.year != period["end_year"]:
+                continue
+            if period.get("fiscal_year") and fy != period["fiscal_year"]:
+                continue
+            return fy, q
+        raise NotHeld(f"the quarter ending in {_month(period['end_month'])}"
+                      + (f" {period['end_year']}" if period.get("end_year") else "")
+                      + (f" of fiscal {period['fiscal_year']}" if period.get("fiscal_year") else ""))
+    q = period.get("quarter")
+    fy = period.get("fiscal_year")
+    if q and fy:
+        return fy, q
+    ends = (latest_from or cal).three_month_ends()
+    if q:  # "Q2" with no year: the latest Q2 held
+        for efy, eq, _ in reversed(ends):
+            if eq == q:
+                return efy, eq
+        raise NotHeld(f"a {ORDINAL[q]} quarter")
+    if not ends:
+        raise NotHeld("any quarter")
+    return ends[-1][0], ends[-1][1]
+
+
+def _month(m: int) -> str:
+    from agent.retrieval.quarters import MONTH_NAMES
+
+    return MONTH_NAMES[m - 1]
+
+
+# --- evidence ---------------------------------------------------------------------------------------
+
+
+def _plain(value: Decimal) -> str:
+    text = format(value, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text or "0"
+
+
+class Builder:
+    """Evidence, calculations and cells for one answer, shared by every company and figure."""
+
+    def __init__(self):
+        self.evidence: dict[str, Evidence] = {}
+        self.calculations: list[dict] = []
+        self.cells: list[dict] = []
+
+    def fact(self, company: dict, label: str, fig: Figure) -> str:
+        f = fig.fact
+        ev = Evidence(
+            id=f"f:{f.id}", kind="fact",
+            text=(f"{company['name']} ({company['ticker']}) {label}, {fig.period_text()}: "
+                  f"{display_value(f.value, f.unit)} ({f.concept}, {f.form}, period {f.start.isoformat() + ' to ' if f.start else 'at '}"
+                  f"{f.end.isoformat()})"),
+            ticker=company["ticker"], cik=company["cik"], fiscal_year=f.filing_fiscal_year or fig.fiscal_year,
+            accession=f.accession, form=f.form, url=f.url, concept=f.concept, value=_plain(f.value), unit=f.unit,
+            period_end=f.end.isoformat(),
+        )
+        self.evidence[ev.id] = ev
+        return ev.id
+
+    def figure(self, company: dict, label: str, fig: Figure) -> str:
+        """The evidence id of a figure: its fact, or a computation citing each input."""
+        if not fig.derived:
+            return self.fact(company, label, fig)
+        operands = []
+        for name, part in fig.inputs:
+            pid = self.figure(company, label, part)
+            operands.append({"evidence_id": pid, "value": _plain(part.value), "unit": part.unit,
+                             "fiscal_year": part.fiscal_year, "name": name, "period": part.period_text()})
+        return self._calc(company, label, fig, operands, fig.formula or "", _plain(fig.value), fig.unit)
+
+    def _calc(self, company, label, fig: Figure, operands, formula: str, value: str, unit: str) -> str:
+        shown = display_value(Decimal(value), unit)
+        key = f"{fig.span}:{label}:{fig.end.isoformat()}"
+        calc_id = f"k:q:{company['cik']}:{key}"
+        first = self.evidence[operands[0]["evidence_id"]]
+        ev = Evidence(id=calc_id, kind="calc",
+                      text=f"{company['name']} ({company['ticker']}) {label}, {fig.period_text()}: {shown} ({formula})",
+                      ticker=company["ticker"], cik=company["cik"], fiscal_year=fig.fiscal_year, accession=first.accession,
+                      form=first.form, url=first.url, concept=f"{label} ({formula})", value=value, unit=unit)
+        self.evidence[calc_id] = ev
+        self.calculations.append({"id": calc_id, "key": "period", "period_formula": formula, "label": f"{label}, {fig.period_text()}",
+                                  "ticker": company["ticker"], "fiscal_year": fig.fiscal_year, "value": value,
+                                  "unit": unit, "display": shown, "operands": operands})
+        return calc_id
+
+    def growth(self, company: dict, label: str, cur: Figure, base: Figure, kind: str) -> tuple[str, str]:
+        cid, bid = self.figure(company, label, cur), self.figure(company, label, base)
+        if base.value == 0:
+            raise NotHeld("a growth rate on a base of zero")
+        value = ((cur.value - base.value) / abs(base.value) * 100).quantize(Decimal("1E-10"))
+        unit = "quarter" if cur.span == "quarter" else "period"
+        what = f"the same {unit} a year earlier" if kind == "yoy" else "the prior quarter"
+        fig = Figure(value=value, fiscal_year=cur.fiscal_year, span="growth", start=cur.start, end=cur.end,
+                     quarter=cur.quarter, unit="percent")
+        operands = [{"evidence_id": cid, "value": _plain(cur.value), "unit": cur.unit, "fiscal_year": cur.fiscal_year,
+                     "name": cur.period_text(), "period": cur.period_text()},
+                    {"evidence_id": bid, "value": _plain(base.value), "unit": base.unit, "fiscal_year": base.fiscal_year,
+                     "name": base.period_text(), "period": base.period_text()}]
+        formula = f"growth on {what} = (this period - base period) / base period"
+        calc_id = self._calc(company, f"{label} growth", fig, operands, formula, _plain(value), "percent")
+        ev = self.evidence[calc_id]
+        self.evidence[calc_id] = ev.model_copy(update={"text": f"{ev.text}; {display_value(abs(value), 'percent')} in size"})
+        return calc_id, what
+
+
+def trace(calc: dict, markers: list[int]) -> Calculation:
+    """A period computation's trace for the answer, each input with its footnote."""
+    steps = []
+    for o, n in zip(calc["operands"], markers, strict=True):
+        name = o.get("name") or o.get("period") or ""
+        period = o.get("period") if o.get("period") and o.get("period") != name else ""
+        shown = display_value(Decimal(o["value"]), o["unit"])
+        steps.append(f"{name}{' — ' + period if period else ''}: {shown} [{n}]")
+    return Calculation(metric=calc["label"], formula=calc["period_formula"], steps=steps, result=calc["display"])
+
+
+# --- the retrieve step ------------------------------------------------------------------------------
+
+
+def _measure(conn, memo: dict, cik: int, key: str) -> tuple[list[str], str | None, bool, str] | None:
+    """(concepts, unit, is a balance, label) of a measure a quarter can be asked for: a table metric,
+    or a line the company's statements print."""
+    if key in METRICS:
+        m = METRICS[key]
+        return list(m.concepts), m.unit, m.period == "instant", m.label
+    if key.startswith("line:"):
+        from agent.retrieval.line_items import company_line
+        from agent.planning.words import line_parts
+
+        match, _ = company_line(conn, memo, cik, key)
+        if match is None:
+            return None
+        return [match.concept], None, False, match.label[:1].upper() + match.label[1:] if match.label else line_parts(key)[2]
+    return None
+
+
+def _ambiguity(period: dict, cal: Periods, company: dict) -> str | None:
+    """A year written beside a quarter without "fiscal", for a company whose fiscal year is not the
+    calendar year: the answer says it read the year as the company's own label."""
+    fy = period.get("fiscal_year")
+    if not fy or period.get("year_is_fiscal") or not (period.get("quarter") or period.get("months")):
+        return None
+    end = cal.cal.end(fy)
+    if end is None or end.month == 12 or (end.month == 1 and end.day <= 5):
+        return None
+    asked = f"Q{period['quarter']}" if period.get("quarter") else period.get("phrase") or "the quarter"
+    return (f"\u201c{asked} {fy}\u201d is read as {company['name']}'s own fiscal "
+            f"{fy}, whose year ends in {_month(end.month)}; ask for a calendar quarter by its end month to get another one.")
+
+
+class _Measure:
+    """One measure's every period for one company: its label, whether it is a balance, its figures."""
+
+    def __init__(self, conn, memo, cik: int, key: str, cal: Periods):
+        measure = _measure(conn, memo, cik, key)
+        if measure is None:
+            raise LookupError(key)
+        concepts, unit, self.instant, self.label = measure
+        self.facts = quarters_store.period_facts(conn, cik, concepts, unit)
+        self.p = Periods(self.facts, cal.cal if cal.cal.starts else Calendar.of(self.facts), concepts)
+
+
+def _target(period: dict, cal: Periods, m: _Measure) -> tuple:
+    """What a non-table period request means for this measure: ('quarter'|'ytd'|'ttm'|'instant'|'half', ...)."""
+    kind = period["kind"]
+    if m.instant:
+        if kind == "date":
+            return ("instant", date.fromisoformat(period["end"]))
+        if period.get("latest") and not period.get("quarter"):
+            ends = [f.end for f in m.facts if f.start is None]
+            if not ends:
+                raise NotHeld("any quarter")
+            return ("instant", max(ends))
+        fy, q = target_quarter(period, cal)
+        end = next((e for efy, eq, e in cal.quarter_ends() if (efy, eq) == (fy, q)), None)
+        if end is None:
+            raise NotHeld(spoken(fy, q))
+        return ("instant", end)
+    if kind == "ytd":
+        months = period.get("months")
+        if period.get("quarter") == 0:  # the second half: the year minus the first six months
+            ends = cal.three_month_ends()
+            fy = period.get("fiscal_year") or (ends[-1][0] if ends else None)
+            if fy is None:
+                raise NotHeld("a second half")
+            return ("half", fy)
+        if period.get("end"):
+            found = cal.locate(date.fromisoformat(period["end"]))
+            if found is None:
+                raise NotHeld(f"the period ended in {_month(int(period['end'][5:7]))} {period['end'][:4]}")
+            fy, q = found
+            return ("ytd", fy, months or 3 * q)
+        if period.get("fiscal_year") and months:
+            return ("ytd", period["fiscal_year"], months)
+        ends = [(fy, q) for fy, q, _ in cal.quarter_ends() if q < 4 and (not months or 3 * q == months)]
+        if period.get("fiscal_year"):
+            ends = [(fy, q) for fy, q in ends if fy == period["fiscal_year"]]
+        if not ends:
+            year = f" of fiscal {period['fiscal_year']}" if period.get("fiscal_year") else ""
+            raise NotHeld(f"a year to date{year}")
+        fy, q = ends[-1]
+        return ("ytd", fy, months or 3 * q)
+    if kind == "date":
+        found = m.p.locate(date.fromisoformat(period["end"]))
+        if found is None:
+            raise NotHeld(f"the quarter ended in {_month(int(period['end'][5:7]))} {period['end'][:4]}")
+        fy, q = found
+    else:
+        fy, q = target_quarter(period, cal, latest_from=m.p)
+    return ("ttm" if kind == "ttm" else "quarter", fy, q)
+
+
+def _what(target: tuple) -> str:
+    kind = target[0]
+    if kind == "instant":
+        return f"the balance at the end of {_month(target[1].month)} {target[1].year}"
+    if kind == "half":
+        return f"the second half of fiscal {target[1]}"
+    if kind == "ytd":
+        months = {3: "three", 6: "six", 9: "nine", 12: "twelve"}.get(target[2], str(target[2]))
+        return f"the first {months} months of fiscal {target[1]}"
+    if kind == "ttm":
+        return f"the twelve months to the end of {spoken(target[1], target[2])}"
+    return spoken(target[1], target[2])
+
+
+def _figure(m: _Measure, target: tuple) -> Figure | None:
+    kind = target[0]
+    if kind == "instant":
+        return m.p.instant(target[1])
+    if kind == "half":
+        return m.p.second_half(target[1])
+    if kind == "ytd":
+        return m.p.year(target[1]) if target[2] == 12 else m.p.ytd(target[1], target[2])
+    if kind == "ttm":
+        return m.p.ttm(target[1], target[2])
+    return m.p.quarter(target[1], target[2])
+
+
+def _base(target: tuple, growth: str) -> tuple:
+    """The period a growth rate is measured on: the same period a year earlier, or the quarter before."""
+    kind = target[0]
+    if kind == "instant":
+        return ("instant", target[1].replace(year=target[1].year - 1)) if growth == "yoy" else target
+    if kind in ("ytd", "ttm"):
+        return (kind, target[1] - 1, target[2])
+    if kind == "half":
+        return ("half", target[1] - 1)
+    fy, q = target[1], target[2]
+    if growth == "yoy":
+        return ("quarter", fy - 1, q)
+    return ("quarter", fy, q - 1) if q > 1 else ("quarter", fy - 1, 4)
+
+
+def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder) -> list[dict]:
+    """Cells for one company and measure (evidence and calculations go to the builder)."""
+    cik = company["cik"]
+    cal = calendar_periods(conn, memo, cik)
+    growth = period.get("growth")
+    base_key = key
+    if key.endswith("_growth") and key[: -len("_growth")] in METRICS:
+        base_key, growth = key[: -len("_growth")], growth or "yoy"
+    formula = FORMULAS.get(base_key)
+    if formula is not None and any(i.offset for i in formula.inputs):
+        formula = None
+    if base_key.startswith(("dim:", "udf:")) or (base_key not in METRICS and formula is None
+                                                 and not base_key.startswith("line:")):
+        raise NotAQuarterMeasure(base_key)
+    inputs = [_Measure(conn, memo, cik, i.metric, cal) for i in formula.inputs] if formula else []
+    m = inputs[0] if formula else _Measure(conn, memo, cik, base_key, cal)
+    label = formula.label if formula else m.label
+    note = _ambiguity(period, cal, company)
+    latest = bool(period.get("latest"))
+    base = {"ticker": company["ticker"], "name": company["name"], "metric": key, "label": label,
+            "instant": m.instant and not formula}
+
+    def value_of(target: tuple) -> Figure | None:
+        if not formula:
+            return _figure(m, target)
+        parts = [_figure(i, target) for i in inputs]
+        if any(f is None for f in parts):
+            return None
+        try:
+            value = calculate(formula.key, [Operand(f.value, f.unit, f.fiscal_year) for f in parts]).value
+        except FormulaError:
+            return None
+        first = parts[0]
+        return Figure(value=value, fiscal_year=first.fiscal_year, span=first.span, start=first.start, end=first.end,
+                      quarter=first.quarter, months=first.months, formula=formula.expression.lower(),
+                      inputs=[(i.label, f) for i, f in zip(inputs, parts, strict=True)], unit=formula.unit)
+
+    def cell(fig: Figure | None, what: str) -> dict:
+        if fig is None:
+            raise NotHeld(what)
+        eid = b.figure(company, label, fig)
+        return {**base, "fiscal_year": fig.fiscal_year, "evidence_id": eid, "display": display_value(fig.value, fig.unit),
+                "period": fig.period_text(), "end": fig.end.isoformat(), "quarter": fig.quarter,
+                "derived": fig.formula, "form": fig.fact.form if fig.fact else None, "note": note, "latest": latest}
+
+    if period["kind"] == "quarters":
+        if period.get("fiscal_year"):
+            wanted = [(period["fiscal_year"], q) for q in (1, 2, 3, 4)]
+        else:
+            source = cal if m.instant else m.p
+            wanted = [(fy, q) for fy, q, _ in source.three_month_ends()][-min(period.get("count") or 4, MAX_QUARTERS):]
+        cells = []
+        for fy, q in wanted:
+            if m.instant and not formula:
+                end = next((e for efy, eq, e in cal.quarter_ends() if (efy, eq) == (fy, q)), None)
+                fig = m.p.instant(end) if end else None
+            else:
+                fig = value_of(("quarter", fy, q))
+            if fig is not None:
+                cells.append(cell(fig, spoken(fy, q)))
+        if not cells:
+            raise NotHeld(f"any quarter of fiscal {period['fiscal_year']}" if period.get("fiscal_year") else "any quarter")
+        return cells
+
+    target = _target(period, cal, m)
+    fig = value_of(target)
+    if fig is None:
+        raise NotHeld(_what(target))
+    if growth and not formula:
+        prior_target = _base(target, growth)
+        prior = value_of(prior_target)
+        if prior is None:
+            raise NotHeld(f"{_what(prior_target)}, the base of the growth rate")
+        calc_id, what_base = b.growth(company, label, fig, prior, growth)
+        return [_growth_cell(base, b, calc_id, fig, prior, what_base, note, latest)]
+    return [cell(fig, _what(target))]
+
+
+def _growth_cell(base: dict, b: Builder, calc_id: str, fig: Figure, prior: Figure, what: str, note, latest) -> dict:
+    calc = next(c for c in b.calculations if c["id"] == calc_id)
+    return {**base, "label": f"{base['label']} growth", "fiscal_year": fig.fiscal_year, "evidence_id": calc_id,
+            "display": calc["display"], "period": fig.period_text(), "end": fig.end.isoformat(), "quarter": fig.quarter,
+            "growth": {"base": what, "value": calc["value"], "current": display_value(fig.value, fig.unit),
+                       "prior": display_value(prior.value, prior.unit), "prior_period": prior.period_text()},
+            "note": note, "latest": latest}
+
+
+def quarter_numbers(state, deps) -> dict:
+    """retrieve's numbers for a plan with a `period`: cells, evidence and calculations, or a refusal."""
+    plan = state["plan"]
+    period = plan["period"]
+    b = Builder()
+    memo = deps.memo if deps is not None else {}
+    refusal = None
+    with deps.db.connection() as conn:
+        for company in state["resolved"]:
+            for key in plan.get("metrics") or []:
+                try:
+                    b.cells.extend(_figures(conn, memo, company, key, period, b))
+                except NotAQuarterMeasure:
+                    refusal = refusal or {"reason": "out_of_scope", "detail": (
+                        "segment, product and region figures, margins and ratios by quarter: for a quarter I answer "
+                        "the company's reported totals, their growth, the fourth quarter and trailing twelve months")}
+                except LookupError:
+                    refusal = refusal or {"reason": "unknown_metric", "detail": key.split("|")[0].removeprefix("line:")}
+                except NotHeld as missing:
+                    held = _held_text(calendar_periods(conn, memo, company["cik"]))
+                    refusal = refusal or {"reason": "year_not_available",
+                                          "detail": f"{company['name']}'s figures for {missing} ({held})"}
+    if not b.cells:
+        return {"refusal": refusal or {"reason": "no_grounding", "detail": None}}
+    return {
+        "evidence": [e.model_dump(mode="json") for e in b.evidence.values()],
+        "calculations": b.calculations,
+        "retrieval": {"cells": b.cells, "facts": sum(1 for e in b.evidence.values() if e.kind == "fact"),
+                      "period": period, **({"missing": [refusal["detail"]]} if refusal else {})},
+    }

@@ -1,0 +1,639 @@
+"""The retrieve node: XBRL facts (and computations over them) for numbers, chunks for prose.
+
+Every figure that can reach an answer enters the run here, as Evidence: a fact rendered with
+`agent.retrieval.finance.display_value`, or a Decimal computation from such facts with its operands kept
+for the trace. Prose evidence is the hybrid search's chunks, scoped to the resolved company and
+filing. Nothing found means no_grounding, refused before anything is composed.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from itertools import zip_longest
+
+from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
+from agent.composing.draft import Evidence
+from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key
+from agent.progress import status
+from agent.retrieval.line_items import company_line, labels_of, printed_index, printed_order
+from agent.retrieval.line_items import tokens
+from agent.retrieval.metric_facts import metric_value
+from agent.planning.formulas import evaluate, metrics_of, operand_label, operand_parts
+from agent.checking.quoted_figures import ranges as amount_ranges
+from agent.retrieval.segments import axes_for, display_name, find_member, key_parts, member_parts
+from agent.planning.words import line_parts
+from agent.retrieval.query_vectors import embed_queries
+from store import chunks as chunk_store
+from store import filing_amounts
+from store import facts as facts_store
+from store import segments as segments_store
+
+NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
+
+
+def retrieve(state, deps, config) -> dict:
+    plan = state["plan"]
+    if plan["intent"] in NUMERIC_INTENTS:
+        return _numbers(state, deps, config)
+    return _prose(state, deps, config)
+
+
+# --- numbers ---------------------------------------------------------------------------------
+
+
+def _fact_evidence(company: dict, metric_key: str, fy: int, fact, label: str | None = None) -> Evidence:
+    label = label or METRICS[metric_key].label
+    shown = display_value(fact.value, fact.unit)
+    return Evidence(
+        id=f"f:{fact.id}",
+        kind="fact",
+        text=(
+            f"{company['name']} ({company['ticker']}) {label}, fiscal {fy}: {shown} "
+            f"({fact.qualified_concept}, period ended {fact.period_end.isoformat()})"
+        ),
+        ticker=company["ticker"],
+        cik=company["cik"],
+        fiscal_year=fact.filing_fiscal_year or fy,  # the citation names the filing that reported it
+        accession=fact.accession,
+        form=fact.form or "10-K",
+        url=fact.url,
+        concept=fact.qualified_concept,
+        value=_plain(fact.value),
+        unit=fact.unit,
+        period_end=fact.period_end.isoformat(),
+    )
+
+
+def _plain(value: Decimal) -> str:
+    """An exact decimal string without exponent or needless trailing zeros."""
+    text = format(value, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text or "0"
+
+
+class _Facts:
+    """Facts fetched once per (company, metric, year) within a run."""
+
+    def __init__(self, conn, company: dict, orders: dict[str, list[str]] | None = None):
+        self.conn, self.company = conn, company
+        self.orders = orders or {}  # metric key -> its concepts, the user's printed row first
+        self.found: dict[tuple[str, int], Evidence | None] = {}
+
+    def get(self, metric_key: str, fy: int) -> Evidence | None:
+        key = (metric_key, fy)
+        if key not in self.found:
+            if metric_key in self.orders:
+                fact = facts_store.annual_value(
+                    self.conn, self.company["cik"], self.orders[metric_key], fy,
+                    as_of_accession=self.company.get("as_of_accession"), unit=METRICS[metric_key].unit)
+            else:
+                fact = metric_value(
+                    self.conn, self.company["cik"], metric_key, fy, as_of_accession=self.company.get("as_of_accession")
+                )
+            self.found[key] = _fact_evidence(self.company, metric_key, fy, fact) if fact else None
+        return self.found[key]
+
+
+def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] | None:
+    """A formula's result as evidence, or None when an input has no fact (after its fallback)."""
+    formula = FORMULAS[formula_key]
+    inputs = [facts.get(i.metric, fy + i.offset) for i in formula.inputs]
+    if any(e is None for e in inputs):
+        return _compute(facts, formula.fallback, fy) if formula.fallback else None
+    years = [fy + i.offset for i in formula.inputs]
+    operands = [Operand(Decimal(e.value), e.unit, y) for e, y in zip(inputs, years, strict=True)]
+    try:
+        result = calculate(formula_key, operands)
+    except FormulaError:
+        return None
+    company = facts.company
+    calc_id = f"k:{formula_key}:{company['cik']}:{fy}"
+    evidence = Evidence(
+        id=calc_id,
+        kind="calc",
+        text=f"{company['name']} ({company['ticker']}) {formula.label}, fiscal {fy}: {result.display}",
+        ticker=company["ticker"],
+        cik=company["cik"],
+        fiscal_year=fy,
+        accession=inputs[0].accession,
+        form=inputs[0].form,
+        url=inputs[0].url,
+        concept=formula_key,
+        value=_plain(result.value),
+        unit=formula.unit,
+    )
+    calc = {
+        "id": calc_id,
+        "key": formula_key,
+        "ticker": company["ticker"],
+        "fiscal_year": fy,
+        "value": _plain(result.value),
+        "unit": formula.unit,
+        "display": result.display,
+        "operands": [
+            {"evidence_id": e.id, "value": e.value, "unit": e.unit, "fiscal_year": y} for e, y in zip(inputs, years, strict=True)
+        ],
+    }
+    return evidence, calc
+
+
+def _label(key: str) -> str:
+    if key.startswith("line:"):
+        return line_parts(key)[2]
+    if key.startswith("udf:"):
+        return key[4:]
+    if key.startswith("dim:"):
+        metric, qualifier, _ = key_parts(key)
+        return f"{METRICS[metric].label} ({qualifier})"
+    return METRICS[key].label if key in METRICS else FORMULAS[key].label
+
+
+def known(key: str) -> bool:
+    """A measure retrieve can answer: a table metric, a formula, or a line-item phrase."""
+    return key in METRICS or key in FORMULAS or key.startswith(("line:", "udf:", "dim:"))
+
+
+_OPENING = re.compile(r"\b(?:beginning|opening|start)\b", re.I)
+
+
+def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: dict) -> Evidence | None:
+    """A line-item phrase resolved against the company's labels (agent.retrieval.line_items), and its fact."""
+    cik = company["cik"]
+    if (cik, key) not in lines:
+        lines[(cik, key)] = company_line(conn, deps.memo if deps is not None else {}, cik, key)
+    match, candidates = lines[(cik, key)]
+    if match is None:
+        cell["candidates"] = [c.label for c in candidates]
+        return None
+    fact = facts_store.annual_value(conn, cik, [match.concept], fy, as_of_accession=company.get("as_of_accession"))
+    if fact is not None and fact.period_start is None and _OPENING.search(match.label):
+        # "..., beginning balances": the year's opening balance is the prior year's closing one
+        fact = facts_store.annual_value(conn, cik, [match.concept], fy - 1,
+                                        as_of_accession=company.get("as_of_accession"))
+        cell["opening"] = True
+    shown = re.sub(r"\s*\(\s*\d+\s*\)", "", match.label).strip()
+    cell.update(label=shown[:1].upper() + shown[1:], reported_as=shown if match.source == "company" else None,
+                concept=match.concept, instant=fact is not None and fact.period_start is None and not cell.get("opening"))
+    return _fact_evidence(company, key, fy, fact, label=shown) if fact else None
+
+
+def _operand(conn, deps, facts: _Facts, key: str, fy: int, orders: dict | None = None) -> Evidence | None:
+    """One operand of a formula (agent.planning.formulas.operand_key) for fiscal year `fy`: a table
+    metric's fact, or a member's dimensional fact ('revenue@iphone'), of that year or an earlier one."""
+    metric, member, offset = operand_parts(key)
+    year = fy + offset
+    if member is None:
+        return facts.get(metric, year)
+    slot = (key.split("~")[0], year)
+    if slot not in facts.found:
+        found = _member_cells(conn, deps, facts.company, f"dim:{metric}|{member}", year, {}, orders)
+        facts.found[slot] = found[0][1] if found else None
+    return facts.found[slot]
+
+
+def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=None, deps=None,
+                  orders: dict | None = None) -> tuple[Evidence, dict] | None:
+    """A formula the user defined (agent.planning.formulas), or one over a member (agent.planning.members),
+    computed like the registry's, or None with the missing inputs named in the cell."""
+    keys = metrics_of(definition["tree"])
+    inputs = {k: _operand(conn, deps, facts, k, fy, orders) for k in dict.fromkeys(keys)}
+    missing = [operand_label(k).replace("(prior year)", f"(fiscal {fy - 1})") for k, e in inputs.items() if e is None]
+    if missing:
+        cell["missing_inputs"] = missing
+        return None
+    try:
+        value = evaluate(definition["tree"], {k: Decimal(e.value) for k, e in inputs.items()}, definition["unit"])
+    except (FormulaError, ArithmeticError):
+        return None
+    value = value.quantize(Decimal("1E-10"))
+    unit = definition["unit"] if definition["unit"] != "pure" else "ratio"
+    shown = display_value(value, unit)
+    company = facts.company
+    key = f"udf:{definition['name']}"
+    calc_id = f"k:{key}:{company['cik']}:{fy}"
+    first = next(iter(inputs.values()))
+    evidence = Evidence(
+        id=calc_id, kind="calc", text=f"{company['name']} ({company['ticker']}) {definition['name']}, fiscal {fy}: {shown}",
+        ticker=company["ticker"], cik=company["cik"], fiscal_year=fy, accession=first.accession, form=first.form,
+        url=first.url, concept=key, value=_plain(value), unit=unit,
+    )
+    calc = {
+        "id": calc_id, "key": key, "ticker": company["ticker"], "fiscal_year": fy, "value": _plain(value), "unit": unit,
+        "display": shown, "definition": definition,
+        "operands": [{"evidence_id": e.id, "value": e.value, "unit": e.unit, "fiscal_year": fy + operand_parts(k)[2],
+                      "metric": k} for k, e in inputs.items()],
+    }
+    return evidence, calc
+
+
+def _line_as_member(key: str) -> str | None:
+    """A line phrase no label names, made of one table metric and other words: a member lookup."""
+    leftover, context, _ = line_parts(key)
+    spans = [k for _, _, k in find_phrases(normalize(context), PHRASES) if k in METRICS]
+    return f"dim:{spans[0]}|{leftover}" if len(spans) == 1 and leftover else None
+
+
+def _member_evidence(company: dict, label: str, fy: int, f) -> Evidence:
+    shown = display_value(f.value, f.unit)
+    return Evidence(
+        id=f"f:{f.id}", kind="fact",
+        text=(f"{company['name']} ({company['ticker']}) {label}, fiscal {fy}: {shown} "
+              f"({f.concept}, {f.axis} = {f.member}, period ended {f.period_end.isoformat()})"),
+        ticker=company["ticker"], cik=company["cik"], fiscal_year=f.filing_fiscal_year or fy, accession=f.accession,
+        form=f.form or "10-K", url=f.url, concept=f.concept, value=_plain(f.value), unit=f.unit,
+        period_end=f.period_end.isoformat(), dims={f.axis: f.member},
+    )
+
+
+def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orders: dict | None = None
+                  ) -> list[tuple[dict, Evidence | None]]:
+    """Cells for a 'dim:' key (agent.retrieval.segments): the named member's figure, or every member of the
+    axis a breakdown names; with no such member, one empty cell listing the members that exist."""
+    metric, qualifier, breakdown = key_parts(key)
+    m = METRICS[metric]
+    memo = deps.memo if deps is not None else {}
+    cik = company["cik"]
+    if ("member_labels", cik) not in memo:
+        memo[("member_labels", cik)] = segments_store.member_labels(conn, cik)
+    labels = memo[("member_labels", cik)]
+    concepts = (orders or {}).get(metric) or m.concepts
+    rows = segments_store.member_values(conn, cik, [c if ":" in c else f"us-gaap:{c}" for c in concepts], fy,
+                                        instant=m.period == "instant")
+    metric_words = tokens(" ".join(m.synonyms))
+
+    def name(r) -> str:
+        return display_name(r.member, labels.get(r.member, set()), metric_words)
+
+    order = ("Segment", "ProductOrService", "Geographical")
+    rows.sort(key=lambda r: (next((i for i, a in enumerate(order) if a.lower() in r.axis.lower()), 9), r.id))
+    if breakdown:
+        axes = axes_for(qualifier, list(dict.fromkeys(r.axis for r in rows)))
+        chosen = [r for r in rows if axes and r.axis == axes[0]]
+    else:
+        pairs = [(r.axis, r.member) for r in rows]
+        found, _ = find_member(qualifier, pairs, labels)
+        if found:
+            chosen = [r for r in rows if (r.axis, r.member) == found[0]]
+        else:  # "iphone and mac": each part one member, or nothing
+            each = [find_member(part, pairs, labels)[0] for part in member_parts(qualifier)]
+            chosen = [r for f in each if f for r in rows if (r.axis, r.member) == f[0]] if len(each) > 1 and all(each) else []
+    if not chosen:
+        members = list(dict.fromkeys(name(r) for r in rows))
+        return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": members}, None)]
+    out = []
+    for r in chosen:
+        shown = name(r)
+        cell_key = f"dim:{metric}|={r.member}" if breakdown or len(chosen) > 1 else key
+        label = f"{m.label} ({shown})"
+        cell = {**base, "metric": cell_key, "label": label, "instant": m.period == "instant",
+                "concept": r.concept, "member": r.member}
+        out.append((cell, _member_evidence(company, f"{m.label} ({shown})", fy, r)))
+    return out
+
+
+def _orders(conn, deps, cik: int, phrases: dict[str, str]) -> dict[str, list[str]]:
+    """Per metric the question named, its concepts with the one printed under the user's words first
+    (agent.retrieval.line_items.printed_order); only metrics whose order that changes."""
+    if not phrases:
+        return {}
+    memo = deps.memo if deps is not None else {}
+    index = memo.get(("printed", cik))
+    if index is None:
+        index = memo[("printed", cik)] = printed_index(labels_of(conn, memo, cik))
+    out = {}
+    for key, phrase in phrases.items():
+        if key in METRICS and METRICS[key].by_label:
+            order = printed_order(index, METRICS[key].concepts, phrase)
+            if order != list(METRICS[key].concepts):
+                out[key] = order
+    return out
+
+
+def metric_phrases(words: list[dict]) -> dict[str, str]:
+    """Metric key -> the words the question named it with (from the plan's word accounting)."""
+    out: dict[str, list[str]] = {}
+    for w in words or []:
+        if w.get("as", "").startswith("metric:"):
+            out.setdefault(w["as"][7:], []).append(w["word"])
+    return {k: " ".join(v) for k, v in out.items()}
+
+
+def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definitions: list[dict] | None = None,
+             *, changes: bool = False, phrases: dict[str, str] | None = None
+             ) -> tuple[dict[str, Evidence], list[dict], list[dict]]:
+    """Facts and computations for every (company, fiscal year, measure): evidence, calculations,
+    and one cell per ask (evidence_id None when no fact reports it). With `changes` (a trend), a
+    reported figure's cell also carries its growth over the year before, when both are reported."""
+    evidence: dict[str, Evidence] = {}
+    calculations: list[dict] = []
+    cells: list[dict] = []
+    lines: dict = {}
+    for company in companies:
+        orders = _orders(conn, deps, company["cik"], phrases or {})
+        facts = _Facts(conn, company, orders)
+        for fy in company["fiscal_years"]:
+            for key in metrics:
+                cell = {"ticker": company["ticker"], "name": company["name"], "fiscal_year": fy, "metric": key,
+                        "label": _label(key), "evidence_id": None, "display": None,
+                        "instant": key in METRICS and METRICS[key].period == "instant"}
+                if key.startswith("dim:"):
+                    for member_cell, ev in _member_cells(conn, deps, company, key, fy, cell, orders):
+                        if ev is not None:
+                            evidence[ev.id] = ev
+                            member_cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                        cells.append(member_cell)
+                    continue
+                if key.startswith("udf:"):
+                    definition = next((d for d in definitions or [] if f"udf:{d['name']}" == key), None)
+                    computed = _user_formula(facts, definition, fy, cell, conn, deps, orders) if definition else None
+                    if definition and not definition.get("derived"):
+                        cell["label"] = f"{definition['name']} (defined as {definition['formula']})"
+                    elif definition:
+                        cell["label"] = definition["name"]
+                    if computed is not None:
+                        _take_calc(facts, computed, cell, evidence, calculations)
+                elif key.startswith("line:"):
+                    ev = _line_cell(conn, deps, company, key, fy, cell, lines)
+                    member = _line_as_member(key) if ev is None and not cell.get("concept") else None
+                    found = _member_cells(conn, deps, company, member, fy, cell) if member else []
+                    if found and found[0][1] is not None:  # "commercial airplanes revenue": a member's figure
+                        for member_cell, mev in found:
+                            evidence[mev.id] = mev
+                            member_cell.update(evidence_id=mev.id, display=display_value(Decimal(mev.value), mev.unit))
+                            cells.append(member_cell)
+                        continue
+                    if ev is not None:
+                        evidence[ev.id] = ev
+                        cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                elif key in METRICS:
+                    ev = facts.get(key, fy)
+                    if ev is None and (phrases or {}).get(key):
+                        # none of the table's concepts: the row the company prints under the user's words
+                        # ("Inventories" tagged InventoryFinishedGoodsNetOfReserves), or nothing
+                        said = phrases[key]
+                        ev = _line_cell(conn, deps, company, f"line:{said}|{said}|{said}", fy, cell, lines)
+                        if ev is None:
+                            cell.pop("concept", None)
+                    if ev is not None:
+                        evidence[ev.id] = ev
+                        cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+
+                else:
+                    computed = _compute(facts, key, fy)
+                    if computed is None:
+                        cell["missing_inputs"] = [
+                            METRICS[i.metric].label + (f" (fiscal {fy + i.offset})" if i.offset else "")
+                            for i in FORMULAS[key].inputs if facts.get(i.metric, fy + i.offset) is None]
+                    if computed is not None:
+                        _take_calc(facts, computed, cell, evidence, calculations)
+                if changes and cell["evidence_id"] and fy - 1 in company["fiscal_years"]:
+                    _add_change(facts, key, fy, cell, evidence, calculations)
+                cells.append(cell)
+    filings = {c["ticker"]: c.get("filings") or {} for c in companies}
+    for cell in cells:  # the year's own 10-K is not held: a later 10-K's prior-year column says it
+        ev = evidence.get(cell["evidence_id"]) if cell.get("evidence_id") else None
+        if ev is not None and ev.kind == "fact" and str(cell["fiscal_year"]) not in filings[cell["ticker"]] \
+                and ev.fiscal_year != cell["fiscal_year"]:
+            cell["source_note"] = f"as reported in the fiscal {ev.fiscal_year} 10-K's prior-year figures"
+    return evidence, calculations, cells
+
+
+def _take_calc(facts: _Facts, computed: tuple[Evidence, dict], cell: dict, evidence: dict, calculations: list[dict]) -> None:
+    """A computation's result into its cell, with the facts it was computed from as evidence."""
+    ev, calc = computed
+    for operand in calc["operands"]:
+        found = next(e for e in facts.found.values() if e is not None and e.id == operand["evidence_id"])
+        evidence[found.id] = found
+    evidence[ev.id] = ev
+    calculations.append(calc)
+    cell.update(evidence_id=ev.id, display=calc["display"])
+
+
+def _add_change(facts: _Facts, key: str, fy: int, cell: dict, evidence: dict, calculations: list[dict]) -> None:
+    """The cell's growth over the prior fiscal year, as a computation citing both facts. Its trace
+    is not printed: the table cell shows the two footnotes, and the row above shows the prior value."""
+    if key not in METRICS or growth_key(key) not in FORMULAS or facts.get(key, fy - 1) is None:
+        return
+    computed = _compute(facts, growth_key(key), fy)
+    if computed is None:
+        return
+    ev, calc = computed
+    evidence[facts.get(key, fy - 1).id] = facts.get(key, fy - 1)
+    evidence[ev.id] = ev
+    calculations.append({**calc, "trace": False})
+    shown = calc["display"]
+    cell.update(change_id=ev.id, change_display=shown if shown.startswith("-") else f"+{shown}")
+
+
+def _numbers(state, deps, config) -> dict:
+    plan = state["plan"]
+    if plan.get("period"):  # a quarter, half, year to date or trailing twelve months: exact periods
+        from agent.retrieval.quarter_figures import quarter_numbers
+
+        return quarter_numbers(state, deps)
+    metrics = [m for m in plan.get("metrics") or [] if known(m)]
+    if not metrics:
+        return {"refusal": {"reason": "unknown_metric", "detail": plan.get("refusal_detail")}}
+    with deps.db.connection() as conn:
+        evidence, calculations, cells = _collect(conn, state["resolved"], metrics, deps, plan.get("definitions"),
+                                                 changes=plan["intent"] == "trend",
+                                                 phrases=metric_phrases(plan.get("words")))
+    refusal = _unresolved_lines(cells)
+    if refusal and plan.get("lone_name") and refusal["reason"] in ("unknown_metric", "ambiguous_metric"):
+        # "what about samsung?": no line or segment of the thread's company, so a company, never its figure
+        names = " or ".join(c["name"] for c in state["resolved"])
+        refusal = {"reason": "no_company", "detail": f"{plan['lone_name']}: no company I know by that name, "
+                                                     f"nor a line or segment {names} reports"}
+    if refusal:
+        return {"retrieval": {"cells": cells}, "refusal": refusal}
+    retrieval = {"cells": cells, "facts": sum(1 for e in evidence.values() if e.kind == "fact"),
+                 "missing": [f"{c['ticker']} {c['metric']} FY{c['fiscal_year']}" for c in cells if not c["evidence_id"]]}
+    if not any(c["evidence_id"] for c in cells):
+        what = ", ".join(dict.fromkeys(c["label"].lower().split(" (defined as")[0] for c in cells))
+        missing = list(dict.fromkeys(m for c in cells for m in c.get("missing_inputs") or []))
+        years = ", ".join(str(y) for y in sorted({c["fiscal_year"] for c in cells}))
+        detail = f"no reported XBRL figure for {what} in fiscal {years}"
+        if missing:  # a formula: say which reported input it lacks
+            detail = f"no reported {'; '.join(m[:1].lower() + m[1:] for m in missing)} to compute {what} for fiscal {years}"
+        return {"retrieval": retrieval, "refusal": {"reason": "no_grounding", "detail": detail}}
+    return {
+        "evidence": [e.model_dump(mode="json") for e in evidence.values()],
+        "calculations": calculations,
+        "retrieval": retrieval,
+    }
+
+
+def _unresolved_lines(cells: list[dict]) -> dict | None:
+    """A line-item phrase no company's labels name, when nothing else was found: refused with the
+    phrase (or, when several lines fit, the user is asked which one) — never another figure."""
+    if any(c["evidence_id"] for c in cells):
+        return None
+    for c in cells:
+        if c["metric"].startswith("dim:") and "members" in c:
+            reported = ", ".join(c["members"][:12]) or "none tagged"
+            return {"reason": "unknown_metric", "detail": f"{c['label']} (members reported: {reported})"}
+        if not c["metric"].startswith("line:") or c.get("concept"):
+            continue
+        phrase = line_parts(c["metric"])[2]
+        if len(c.get("candidates") or []) > 1:
+            return {"reason": "ambiguous_metric", "detail": phrase, "candidates": c["candidates"][:6]}
+        return {"reason": "unknown_metric", "detail": f"{phrase}"}
+    return None
+
+
+# --- prose -----------------------------------------------------------------------------------
+
+ITEM_STEP = 0.15  # each later Item in the plan's order weighs this much less
+
+
+def _prefer_items(hits: list, items: list[str]) -> list:
+    """The hits with the plan's first Items first: "why" reads MD&A before the notes, the notes
+    only outrank it when they match much better."""
+    if len(items) < 2:
+        return hits
+    order = {item: i for i, item in enumerate(items)}
+    return sorted(hits, key=lambda h: -float(h.score) * (1 - ITEM_STEP * order.get(h.item, len(items))))
+
+
+def _prose(state, deps, config) -> dict:
+    located = state["located"]
+    if (state["plan"].get("period") or {}).get("changes"):  # what a 10-Q's risk factors add to the 10-K's
+        return _risk_changes(state, deps)
+    queries = located["queries"] or [state["question"]]
+    status("Searching the filing...")
+    embeddings = embed_queries(deps.embedder, queries)  # the composer reuses these vectors
+    companies = state["resolved"]
+    per_company = max(4, chunk_store.MAX_CHUNKS // max(1, len(companies)))
+    per_company_hits: list[list[Evidence]] = []
+    with deps.db.connection() as conn:
+        for company in companies:
+            accessions = located["accessions"].get(str(company["cik"]))
+            if not accessions:
+                continue  # no filing for the asked year: never widen to the company's other years
+            hits = chunk_store.search(
+                conn,
+                queries,
+                embeddings,
+                cik=company["cik"],
+                accessions=accessions,
+                items=located["items"] or None,
+                limit=per_company,
+            )
+            found: list[Evidence] = []
+            per_company_hits.append(found)
+            for hit in _prefer_items(hits, located["items"] or []):
+                found.append(
+                    Evidence(
+                        id=f"c:{hit.id}",
+                        kind="chunk",
+                        text=hit.text,
+                        ticker=company["ticker"],
+                        cik=hit.cik,
+                        fiscal_year=hit.fiscal_year,
+                        accession=hit.accession,
+                        form=hit.form,
+                        url=hit.url,
+                        item=hit.item,
+                        chunk_id=hit.id,
+                        score=float(hit.score),
+                    )
+                )
+        # several companies: take their best chunks in turn, so each is heard from
+        evidence = [ev for rank in zip_longest(*per_company_hits) for ev in rank if ev is not None]
+        # "How much did it spend on R&D, and on what?": the figure from XBRL, the why from the text.
+        metrics = [m for m in state["plan"].get("metrics") or [] if known(m)]
+        if metrics and state["plan"].get("period"):  # the quarter's own figures beside its 10-Q's words
+            facts, calculations, cells = _quarter_cells(state, deps)
+        else:
+            facts, calculations, cells = (_collect(conn, companies, metrics, deps, state["plan"].get("definitions"))
+                                          if metrics else ({}, [], []))
+        quoted = _quoted_amounts(conn, evidence)
+        for ev, _ in quoted:
+            facts.setdefault(ev.id, ev)
+    cells = [c for c in cells if c["evidence_id"]]
+    retrieval = {"chunk_ids": [e.chunk_id for e in evidence], "queries": queries, "items": located["items"],
+                 "cells": cells, "fact_years": {ev.id: year for ev, year in quoted if year is not None}}
+    if not evidence:
+        return {"retrieval": retrieval, "refusal": {"reason": "no_grounding", "detail": None}}
+    return {
+        "evidence": [e.model_dump(mode="json") for e in [*facts.values(), *evidence]],
+        "calculations": calculations,
+        "retrieval": retrieval,
+    }
+
+
+def _risk_changes(state, deps) -> dict:
+    """Sentences of the 10-Q's Part II Item 1A that Item 1A of the 10-K before it does not have."""
+    from agent.retrieval.quarter_prose import new_sentences
+    from store import quarters as quarters_store
+
+    company = state["resolved"][0]
+    tenq = company["filings"][str(company["fiscal_years"][0])]
+    annual = tenq.get("prior_10k")
+    with deps.db.connection() as conn:
+        quarter_chunks = quarters_store.section_chunks(conn, tenq["accession"], "II-1A")
+        annual_chunks = quarters_store.section_chunks(conn, annual["accession"], "1A") if annual else []
+    if not annual_chunks:
+        return {"refusal": {"reason": "year_not_available", "detail": (
+            f"{company['name']}'s annual report (10-K) from before its quarterly report for {tenq['spoken']} "
+            "(the risk factors a quarterly report updates)")}}
+    if not quarter_chunks:
+        return {"refusal": {"reason": "no_grounding", "detail": (
+            f"searched {company['name']}'s quarterly report for {tenq['spoken']}: it has no risk factors section")}}
+    picks = new_sentences(quarter_chunks, annual_chunks)
+    used = {c.id for c, _ in picks}
+    evidence = [Evidence(id=f"c:{c.id}", kind="chunk", text=c.text, ticker=company["ticker"], cik=c.cik,
+                         fiscal_year=c.fiscal_year, accession=c.accession, form=c.form, url=c.url, item=c.item,
+                         chunk_id=c.id, score=1.0) for c in quarter_chunks if c.id in used]
+    retrieval = {"chunk_ids": [e.chunk_id for e in evidence], "queries": [], "items": ["II-1A", "1A"],
+                 "new_sentences": [[c.id, s] for c, s in picks],
+                 "quarter_label": f"{company['name']}'s 10-Q for {tenq['label']}",
+                 "annual_label": f"its fiscal {annual['fiscal_year']} 10-K"}
+    if not evidence:
+        return {"retrieval": retrieval, "refusal": {"reason": "no_grounding", "detail": (
+            f"searched {company['name']}'s 10-Q for {tenq['label']} (Part II, Item 1A): it repeats its 10-K's risk factors")}}
+    return {"evidence": [e.model_dump(mode="json") for e in evidence], "calculations": [], "retrieval": retrieval}
+
+
+def _quarter_cells(state, deps) -> tuple[dict, list[dict], list[dict]]:
+    """A prose question's figures for its quarter (agent.retrieval.quarter_figures); none when not held."""
+    from agent.retrieval.quarter_figures import quarter_numbers
+
+    period = {k: v for k, v in state["plan"]["period"].items() if k not in ("changes", "growth")}
+    got = quarter_numbers({**state, "plan": {**state["plan"], "period": period}}, deps)
+    if "refusal" in got:
+        return {}, [], []
+    evidence = {e["id"]: Evidence.model_validate(e) for e in got["evidence"]}
+    return evidence, got["calculations"], got["retrieval"]["cells"]
+
+
+MAX_AMOUNTS = 6  # a sentence with more figures than this is a table row, never quoted whole
+
+
+def _quoted_amounts(conn, chunks: list[Evidence]) -> list[tuple[Evidence, int | None]]:
+    """The XBRL facts of each chunk's own filing that an amount in its sentences may equal
+    (agent.checking.quoted_figures), with each fact's own fiscal year: the composer quotes such a sentence
+    whole, citing them."""
+    from agent.checking.guards import split_sentences
+    from agent.checking.quoted_figures import amounts
+
+    texts: dict[tuple[int, str], list[str]] = {}
+    for chunk in chunks:
+        found = [s for s in split_sentences(chunk.text) if 0 < len(amounts(s)) <= MAX_AMOUNTS]
+        texts.setdefault((chunk.cik, chunk.accession), []).extend(found)
+    out = []
+    for (cik, accession), sentences in texts.items():
+        ticker = next(c.ticker for c in chunks if c.accession == accession)
+        for f in filing_amounts.facts_in_ranges(conn, cik, accession, amount_ranges(sentences)):
+            member = f" ({', '.join(f.dims.values())})" if f.dims else ""
+            out.append((Evidence(
+                id=f"f:{f.id}", kind="fact",
+                text=f"{ticker} {f.concept}{member}{f' ({f.labels})' if f.labels else ''}, period ended "  # name, then when
+                     f"{f.period_end.isoformat()}: {display_value(f.value, f.unit)}",
+                ticker=ticker, cik=cik, fiscal_year=f.filing_fiscal_year or f.fiscal_year or 0, accession=accession,
+                url=f.url, concept=f.concept, value=_plain(f.value), unit=f.unit,
+                period_end=f.period_end.isoformat(), dims=f.dims,
+            ), f.fiscal_year))
+    return out

@@ -1,0 +1,140 @@
+"""Segment, product and region figures: a metric narrowed by a member the filing tags.
+
+Why from the document: "Data Center revenue" is a figure only when the filing tags a Data Center
+member on one axis; its name comes from the row the company printed beside it, or else from the
+member's QName in words (aapl:IPhoneMember → "iphone", aapl:AmericasSegmentMember → "americas").
+The question's qualifier must name exactly one member (all its words in the member's name, an exact
+name winning); none → refused with the members that exist, so the user can pick one; a breakdown
+("by segment", "by product", "by region") lists every member of the matching axis as a table.
+"""
+
+from __future__ import annotations
+
+import re
+from agent.retrieval.line_items import concept_words, tokens
+
+# member-name words that say nothing about which member it is
+_GENERIC = frozenset({"member", "segment", "segments", "operating", "reportable", "geographical", "geographic"})
+AXIS_WORDS = {
+    "segment": ("Segment",), "segments": ("Segment",), "business": ("Segment",), "division": ("Segment",),
+    "divisions": ("Segment",), "product": ("ProductOrService",), "products": ("ProductOrService",),
+    "category": ("ProductOrService",), "categories": ("ProductOrService",), "line": ("ProductOrService",),
+    "region": ("Geographical", "Segment"), "regions": ("Geographical", "Segment"),
+    "geography": ("Geographical", "Segment"), "geographies": ("Geographical", "Segment"),
+    "country": ("Geographical",), "countries": ("Geographical",),
+}
+
+
+def _own_labels(member: str, printed: set[str]) -> list[str]:
+    """Printed labels that name the member itself, not the row's metric ("Net sales", "Operating
+    income" beside a segment): they share its QName's words ("iPhone" for aapl:IPhoneMember)."""
+    qname = _key(concept_words(member))
+    flat = "".join(w for w in concept_words(member).split() if w not in _GENERIC)
+    out = []
+    for label in printed:
+        words = _key(label)
+        if words and (words & qname or "".join(label.lower().split()).startswith(flat[:5])):
+            out.append(label)
+    return sorted(out, key=len)
+
+
+def member_names(member: str, printed: set[str]) -> list[str]:
+    """Names a member goes by: the labels printed beside it that name it, then its QName in words."""
+    words = concept_words(member)
+    words = " ".join(w for w in words.split() if w not in _GENERIC)
+    return [*_own_labels(member, printed), words]
+
+
+def _key(name: str) -> frozenset[str]:
+    return frozenset(w for w in tokens(name) if w not in _GENERIC)
+
+
+def display_name(member: str, printed: set[str], metric_words: frozenset[str]) -> str:
+    """The company's printed name for the member when it has one, else its QName in words."""
+    for label in _own_labels(member, printed):
+        clean = re.sub(r"\s*\(\s*\d+\s*\)", "", label).strip()
+        if _key(clean) and not _key(clean) <= metric_words | {"total"}:
+            return clean
+    words = [w for w in concept_words(member).split() if w not in _GENERIC]
+    if len(words) == 1 and len(words[0]) <= 3:
+        return words[0].upper()  # country:US, nvda:OEM...
+    return " ".join(words).title() or member
+
+
+def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str, set[str]]
+                ) -> tuple[list[tuple[str, str]], bool]:
+    """The (axis, member) pairs the qualifier names, and whether the match is exact."""
+    want = _key(qualifier)
+    squashed = "".join(sorted(want))
+    if not want:
+        return [], False
+    exact, partial = [], []
+    for axis, member in members:
+        for name in member_names(member, labels.get(member, set())):
+            have = _key(name)
+            if not have:
+                continue
+            initials = "".join(w[0] for w in re.findall(r"[a-z0-9]+", name.lower()))
+            if have == want or "".join(sorted(have)) == squashed or "".join(name.lower().split()) == "".join(
+                    qualifier.lower().split()) or (len(want) == 1 and len(initials) > 1 and squashed == initials):
+                exact.append((axis, member))
+                break
+            if want <= have:
+                partial.append((axis, member))
+                break
+    return (exact, True) if exact else (list(dict.fromkeys(partial)), False)
+
+
+def axes_for(word: str, axes: list[str]) -> list[str]:
+    """The axes a breakdown word ("segment", "product", "region") points to, in preference order."""
+    for hint in AXIS_WORDS.get(word, ()):
+        found = [a for a in axes if hint.lower() in a.lower()]
+        if found:
+            return found
+    return []
+
+
+# words that make the figure something no member is: a complement, or a non-GAAP adjustment
+_NEGATING = frozenset({"outside", "excluding", "except", "ex", "non", "without", "other", "adjusted", "organic",
+                       "core", "underlying", "recurring", "comparable", "same"})
+_JOINERS = frozenset({"in", "from", "for", "of", "the", "its", "their", "by", "per", "across", "each", "and", "to"})
+_BETWEEN = frozenset({"and", "vs", "versus", "or"})  # kept between members: "iphone and mac revenue" is two
+
+
+def plan_key(unmappable: str, leftover: list[str]) -> str | None:
+    """'dim:<metric>|<qualifier>' or 'dim:<metric>|*<axis word>' for a narrowed metric phrase
+    ("iphone revenue", "revenue by segment"), or None when it is no member ask ("revenue outside
+    the US", "revenue per employee")."""
+    from agent.retrieval.concepts import METRICS, PHRASES, UNKNOWN_METRICS, find_phrases, normalize
+
+    norm = normalize(unmappable)
+    if norm in {normalize(p) for p in UNKNOWN_METRICS}:
+        return None  # a metric no table maps ("same store sales"), never a member's figure
+    words = norm.split()
+    spans = [(s, e, k) for s, e, k in find_phrases(norm, PHRASES) if k in METRICS]
+    said = set(words) | set(leftover)
+    if len(spans) != 1 or _NEGATING & said or {"pro", "forma"} <= said:
+        return None
+    start, end, metric = spans[0]
+    rest = [w for i, w in enumerate(words) if not start <= i < end]
+    if rest and rest[0] in ("by", "per", "across", "for", "each"):
+        axis_word = next((w for w in rest[1:] if w in AXIS_WORDS), None)
+        return f"dim:{metric}|*{axis_word}" if axis_word else None
+    qualifier = [w for w in dict.fromkeys([*leftover, *rest]) if (w not in _JOINERS or w in _BETWEEN) and not w.isdigit()]
+    while qualifier and qualifier[0] in _BETWEEN:
+        qualifier.pop(0)
+    while qualifier and qualifier[-1] in _BETWEEN:
+        qualifier.pop()
+    return f"dim:{metric}|{' '.join(qualifier)}" if qualifier else None
+
+
+def member_parts(qualifier: str) -> list[str]:
+    """A qualifier naming several members ("iphone and mac", "americas vs europe"), split; a member
+    whose own name has "and" in it ("wearables home and accessories") is tried whole first."""
+    return [p.strip() for p in re.split(r"\b(?:and|vs|versus|or)\b|,", qualifier) if p.strip()]
+
+
+def key_parts(key: str) -> tuple[str, str, bool]:
+    """(metric, qualifier or axis word, is a breakdown) of a 'dim:' key."""
+    metric, _, rest = key[4:].partition("|")
+    return metric, rest.lstrip("*"), rest.startswith("*")
