@@ -4,10 +4,17 @@
 from outside the project use: input lines are {"id", "question"} or {"id", "turns": [...]}
 (the turns share one thread); each output line is {"id": ..., "answers": [Answer, ...]} in input
 order, one per id, with "error" added when a line could not be read.
+
+The chat bots' limits hold here too: a question over the input cap gets the same message stating
+the limit, and one person (the OS user, or `--user`) gets the same polite reply past
+FOOTNOTE_CHAT_PER_USER_PER_MINUTE, counted in Postgres across `ask` and `chat` processes. A batch
+is exempt and not counted: it is one deliberate command, and a limit would either fail records
+or stall it for minutes; its over-long questions are refused record by record.
 """
 
 from __future__ import annotations
 
+import getpass
 import json
 import math
 import sys
@@ -15,6 +22,9 @@ import uuid
 from pathlib import Path
 
 from agent.answer import Answer, Turn
+from bot import limits
+
+EX_TEMPFAIL = 75  # sysexits: over the rate limit, try again later (a script can tell it from an error)
 
 
 def register(sub) -> None:
@@ -22,13 +32,17 @@ def register(sub) -> None:
     ask.add_argument("question", nargs="?", help="the question (omit with --batch)")
     ask.add_argument("--thread", default=None, help="thread id: follow-ups in the same thread share memory")
     ask.add_argument("--json", action="store_true", help="print the Answer as JSON")
-    ask.add_argument("--batch", type=Path, help="a JSONL file of {id, question} or {id, turns} lines")
+    ask.add_argument("--batch", type=Path, help="a JSONL file of {id, question} or {id, turns} lines "
+                     "(exempt from the per-user rate limit, and not counted in it)")
     ask.add_argument("--out", type=Path, help="where --batch writes its JSONL answers (default: stdout)")
     ask.add_argument("--no-cache", action="store_true", help="do not read or write the answer cache")
+    ask.add_argument("--user", default=None, help="who is asking, for the per-user rate limit "
+                     "(FOOTNOTE_CHAT_PER_USER_PER_MINUTE, shared with chat; default: the OS user)")
     ask.set_defaults(func=cmd_ask)
     chat = sub.add_parser("chat", help="an interactive session with thread memory")
     chat.add_argument("--thread", default=None, help="resume a thread by id")
     chat.add_argument("--no-cache", action="store_true", help="do not read or write the answer cache")
+    chat.add_argument("--user", default=None, help="who is asking, for the per-user rate limit (default: the OS user)")
     chat.set_defaults(func=cmd_chat)
     from bot import statement_cli as statement
 
@@ -48,9 +62,15 @@ def cmd_ask(args, settings) -> int:
     if args.batch is None and not args.question:
         print("footnote ask: give a question, or --batch FILE", file=sys.stderr)
         return 2
+    if args.batch is None and (too_long := limits.too_long(args.question)):
+        print(too_long, file=sys.stderr)
+        return 2
     with open_footnote(settings, use_cache=not args.no_cache) as footnote:
         if args.batch is not None:
             return run_batch(footnote, args.batch, args.out)
+        if slow_down := limits.shared_check(footnote.db, _user(args), settings.chat_per_user_per_minute):
+            print(slow_down, file=sys.stderr)
+            return EX_TEMPFAIL
         turn = Turn(thread_key=f"cli:{args.thread or uuid.uuid4().hex}", user="cli", text=args.question)
         answer = footnote.answer(turn, on_status=None if args.json else _status)
         if args.json:
@@ -149,6 +169,7 @@ def cmd_chat(args, settings) -> int:
     from bot.wiring import open_footnote
 
     thread = f"cli:{args.thread or uuid.uuid4().hex[:12]}"
+    user = _user(args)
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")  # a pasted byte that is not UTF-8 is not a traceback
     with open_footnote(settings, use_cache=not args.no_cache) as footnote:
@@ -166,8 +187,22 @@ def cmd_chat(args, settings) -> int:
                 continue
             if text.lower().strip("/!. ") in ("quit", "exit", "bye", "q"):
                 return 0
+            per_user = settings.chat_per_user_per_minute
+            if refusal := limits.too_long(text) or limits.shared_check(footnote.db, user, per_user):
+                print(refusal)
+                continue
             answer = footnote.answer(Turn(thread_key=thread, user="cli", text=text), on_status=_status)
             print(render(answer))
+
+
+def _user(args) -> str:
+    """Who is asking: `--user`, else the OS login (LOGNAME, USER, then the password database)."""
+    if args.user and args.user.strip():
+        return args.user.strip()
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # a container user with no name and no LOGNAME/USER
+        return "cli"
 
 
 def _status(text: str) -> None:
