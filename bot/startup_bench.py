@@ -97,6 +97,7 @@ def _env(settings) -> dict:
     env = dict(os.environ)
     env["FOOTNOTE_DATA_DIR"] = str(Path(settings.data_dir).resolve())
     env.setdefault("FOOTNOTE_LLM", "off")  # the deterministic path is what a fresh install runs
+    env.setdefault("FOOTNOTE_CHAT_PER_USER_PER_MINUTE", "0")  # a dozen cold asks a minute are the bench, not a user
     env["PYTHONUNBUFFERED"] = "1"
     return env
 

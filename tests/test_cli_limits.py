@@ -86,3 +86,16 @@ def test_the_per_user_limit_holds_across_ask_processes_and_spares_batches_and_ot
     assert all("$391.04 billion" in line["answers"][0]["text"] for line in lines)
     code, out, err = finish(other)
     assert code == 0 and "$391.04 billion" in out, out + err
+
+
+def test_parallel_processes_cannot_both_take_the_last_place(db):
+    """The check and the record are one step per user: of many racing for one place, one gets it."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from store import rate_window
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: rate_window.take(db, "racer", 1, 60.0), range(8)))
+    assert sum(r is None for r in results) == 1
+    assert all(r[0] == 1 and 0 <= r[1] < 60 for r in results if r is not None)
+    assert rate_window.take(db, "racer:2", 1, 60.0) is None, "another user, even one named like a prefix, has room"
