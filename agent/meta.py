@@ -12,7 +12,7 @@ from store import coverage as coverage_store
 from store.coverage import plural, years_text
 
 INTRO = (
-    "I answer questions about US public companies from their 10-K filings, and only from them. "
+    "I answer questions about US public companies from their 10-K and 10-Q filings, and only from them. "
     "Every figure comes from the filing's XBRL data and every statement cites the filing text, "
     "with footnotes linking to the SEC document."
 )
@@ -33,7 +33,7 @@ COVERAGE_NOTE = (
 
 GREETING = "Hello! I'm Footnote. " + INTRO + " Ask \"help\" for examples."
 THANKS = "You're welcome. Ask another question about a covered company's 10-K whenever you like."
-GOODBYE = "Goodbye! Come back any time with a question about a company's 10-K filings."
+GOODBYE = "Goodbye! Come back any time with a question about a company's SEC filings."
 ACK = "Glad that helps. Ask a follow-up (\"and the year before?\", \"why?\", \"compare with Nvidia\") or a new question."
 ABOUT = (
     "I'm Footnote, a bot that answers questions about US public companies from their SEC filings, and only from them. "

@@ -21,7 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     from store import cli as store_cli
 
     parser = argparse.ArgumentParser(
-        prog="footnote", description="Answers about US public companies from their SEC 10-K filings, and only from them."
+        prog="footnote", description="Answers about US public companies from their SEC 10-K and 10-Q filings, and only from them."
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     bench = sub.add_parser("bench", help="benchmarks that print figures and write them to a file")

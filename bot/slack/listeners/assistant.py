@@ -17,7 +17,7 @@ from bot.slack.reply import Asked, first_delivery, question_text
 log = logging.getLogger(__name__)
 
 GREETING = (
-    "Hi! I answer questions about US public companies from their SEC 10-K filings, and only from them. "
+    "Hi! I answer questions about US public companies from their SEC 10-K and 10-Q filings, and only from them. "
     "Every figure comes from the filing's XBRL data, with a footnote to the SEC document."
 )
 PROMPTS_TITLE = "Try asking"
