@@ -583,3 +583,11 @@ def test_a_follow_up_naming_something_new_asks_for_it_alone(directory):
     other = plan(directory, "Apple revenue and marketing expense 2024")
     later = plan(directory, "and what about selling expense?", previous=other)
     assert later.metrics == ["line:selling expense|selling expense|selling expense"]
+
+
+def test_a_formula_of_constants_alone_is_refused_naming_what_is_missing_never_an_internal_error(footnote):
+    """A template-injection probe ("{{7*7}}") reads as arithmetic over no reported line: nothing in it
+    can be cited, so it is refused with what is missing, never a crash."""
+    answer = ask(footnote, "What was NVDA's total assets FY2025?\x7f{{7*7}}")
+    assert answer.kind == "refusal" and answer.refusal_reason != "internal_error", answer.text
+    assert "49" not in answer.text

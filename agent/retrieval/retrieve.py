@@ -198,6 +198,9 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
     """A formula the user defined (agent.planning.formulas), or one over a member (agent.planning.members),
     computed like the registry's, or None with the missing inputs named in the cell."""
     keys = metrics_of(definition["tree"])
+    if not keys:  # only constants: nothing in it is a filing's figure, so there is nothing to cite
+        cell["missing_inputs"] = ["a reported line item (the formula names none)"]
+        return None
     inputs = {k: _operand(conn, deps, facts, k, fy, orders) for k in dict.fromkeys(keys)}
     missing = [operand_label(k).replace("(prior year)", f"(fiscal {fy - 1})") for k, e in inputs.items() if e is None]
     if missing:
