@@ -18,6 +18,9 @@ class Settings(BaseSettings):
     # Storage
     database_url: str | None = Field(None, validation_alias="DATABASE_URL")
     data_dir: Path = Field(Path(".footnote"), validation_alias="FOOTNOTE_DATA_DIR")
+    # The shared eval corpus's database on DATABASE_URL's server; a second checkout sharing one
+    # server keeps its own copy (CREATE DATABASE ... TEMPLATE) under another name.
+    eval_shared_db: str = Field("footnote_eval_shared", validation_alias="FOOTNOTE_EVAL_SHARED_DB")
 
     # SEC EDGAR
     sec_identity: str | None = Field(None, validation_alias="SEC_IDENTITY")
