@@ -103,6 +103,14 @@ class Settings(BaseSettings):
             azure_api_version=self.azure_openai_api_version,
         )
 
+    def sec_options(self):
+        """What the SEC download receives instead of Settings: its identity, rate and addresses."""
+        from ingest.sec import SecOptions
+
+        return SecOptions(
+            identity=self.sec_identity, max_rps=self.sec_max_rps, www_url=self.sec_www_url, data_url=self.sec_data_url
+        )
+
     def embedding_options(self):
         """Which embedder to build, and where the local model's export is cached."""
         from store.embedding import EmbeddingOptions
