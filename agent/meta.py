@@ -8,6 +8,7 @@ years the store holds: an example the bot would refuse teaches the wrong thing.
 from __future__ import annotations
 
 from agent.answer import Answer
+from agent.state import plan_of
 from store import coverage as coverage_store
 from store.coverage import plural, years_text
 
@@ -133,9 +134,9 @@ def held_text(rows: list[dict]) -> str:
 
 
 def meta(state, deps, config) -> dict:
-    plan = state["plan"]
-    intent = plan["intent"]
-    tickers = plan.get("tickers") or []
+    plan = plan_of(state)
+    intent = plan.intent
+    tickers = plan.tickers or []
     if intent == "coverage":
         with deps.db.connection() as conn:
             rows = coverage_store.coverage(conn, tickers[0] if tickers else None)
@@ -157,5 +158,5 @@ def meta(state, deps, config) -> dict:
     else:
         with deps.db.connection() as conn:
             text = help_text(coverage_store.coverage(conn))
-    answer = Answer(kind="meta", text=text, route="meta", plan=plan, planner=state.get("planner") or "rules")
+    answer = Answer(kind="meta", text=text, route="meta", plan=state["plan"], planner=state.get("planner") or "rules")
     return {"answer": answer.model_dump(mode="json")}

@@ -172,13 +172,13 @@ def refuse(state, deps, config) -> dict:
     """The refuse node: whichever node found the problem left {reason, detail, ...} in
     `refusal` (or the planner refused outright); this turns it into the Answer."""
     from agent.answer import Answer
-    from agent.state import traced_plan
+    from agent.state import plan_of, traced_plan
 
-    plan = state.get("plan") or {}
+    plan = plan_of(state)
     refusal = state.get("refusal") or {
-        "reason": plan.get("refusal_reason") or "out_of_scope",
-        "detail": plan.get("refusal_detail"),
-        "candidates": plan.get("candidates") or [],
+        "reason": (plan.refusal_reason if plan else None) or "out_of_scope",
+        "detail": plan.refusal_detail if plan else None,
+        "candidates": (plan.candidates if plan else None) or [],
     }
     reason = refusal.get("reason") or "out_of_scope"
     covered = []

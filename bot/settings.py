@@ -18,6 +18,9 @@ class Settings(BaseSettings):
     # Storage
     database_url: str | None = Field(None, validation_alias="DATABASE_URL")
     data_dir: Path = Field(Path(".footnote"), validation_alias="FOOTNOTE_DATA_DIR")
+    # The shared eval corpus's database on DATABASE_URL's server; a second checkout sharing one
+    # server keeps its own copy (CREATE DATABASE ... TEMPLATE) under another name.
+    eval_shared_db: str = Field("footnote_eval_shared", validation_alias="FOOTNOTE_EVAL_SHARED_DB")
 
     # SEC EDGAR
     sec_identity: str | None = Field(None, validation_alias="SEC_IDENTITY")
@@ -98,6 +101,14 @@ class Settings(BaseSettings):
             azure_endpoint=self.azure_openai_endpoint,
             azure_api_key=self.azure_openai_api_key,
             azure_api_version=self.azure_openai_api_version,
+        )
+
+    def sec_options(self):
+        """What the SEC download receives instead of Settings: its identity, rate and addresses."""
+        from ingest.sec import SecOptions
+
+        return SecOptions(
+            identity=self.sec_identity, max_rps=self.sec_max_rps, www_url=self.sec_www_url, data_url=self.sec_data_url
         )
 
     def embedding_options(self):

@@ -198,7 +198,7 @@ def cmd_eval(args, settings) -> int:
             if not args.shared_dir.exists():
                 print(f"eval {group}: skipped, {args.shared_dir} does not exist (pass --from to point at the real corpus).")
                 continue
-            with corpus.shared_database(settings) as (db, db_settings):
+            with corpus.shared_database(settings, settings.eval_shared_db) as (db, db_settings):
                 expected = corpus.document_count(args.shared_dir)
                 if not args.no_ingest and (args.reingest or corpus.filing_count(db) < expected):
                     print(f"eval {group}: ingesting {args.shared_dir} into the eval's own database "

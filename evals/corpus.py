@@ -5,15 +5,14 @@
   outside it is read or written, so the gate is the same on a fresh machine and on a laptop with
   a big corpus in its default database.
 - shared: the real corpus in its own database, kept between runs because ingesting 68 10-Ks
-  takes minutes (DATABASE_URL's server: database `footnote_eval_shared`; embedded: the data
-  dir's `eval-shared/`). Ingested on first use, or again with --reingest.
+  takes minutes (DATABASE_URL's server: database `footnote_eval_shared` or FOOTNOTE_EVAL_SHARED_DB;
+  embedded: the data dir's `eval-shared/`). Ingested on first use, or again with --reingest.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -29,8 +28,6 @@ log = logging.getLogger(__name__)
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE_CORPUS = REPO / "tests" / "fixtures" / "sec"
 SHARED_CORPUS = REPO.parent / "shared" / "sec"
-# A second checkout sharing one server keeps its own copy (CREATE DATABASE ... TEMPLATE).
-SHARED_DB_NAME = os.environ.get("FOOTNOTE_EVAL_SHARED_DB", "footnote_eval_shared")
 
 
 class EvalSetupError(FootnoteError):
@@ -77,14 +74,16 @@ def throwaway_database(settings) -> Iterator[tuple[Database, object]]:
 
 
 @contextlib.contextmanager
-def shared_database(settings) -> Iterator[tuple[Database, object]]:
-    """The shared corpus's own database (kept between runs), migrated, and settings for it."""
+def shared_database(settings, name: str) -> Iterator[tuple[Database, object]]:
+    """The shared corpus's own database (kept between runs), migrated, and settings for it.
+
+    `name`: its database on DATABASE_URL's server (Settings.eval_shared_db)."""
     model, dim = _identity(settings)
     server = None
     if settings.database_url:
         server_url = settings.database_url
-        create_database(server_url, SHARED_DB_NAME, exist_ok=True)
-        url = with_db(server_url, SHARED_DB_NAME)
+        create_database(server_url, name, exist_ok=True)
+        url = with_db(server_url, name)
     else:
         server = start_embedded(Path(settings.data_dir) / "eval-shared", cleanup_mode="stop")
         url = server.get_uri()

@@ -88,7 +88,7 @@ def cmd_ingest(args, settings) -> int:
     if folder is None:
         from ingest.sec import download_to_folder
 
-        result = download_to_folder(settings, tickers, parse_years(args.years), settings.data_dir / "sec-cache",
+        result = download_to_folder(settings.sec_options(), tickers, parse_years(args.years), settings.data_dir / "sec-cache",
                                     progress=not args.quiet, quarters=not getattr(args, "no_quarters", False))  # fmt: skip
         download_errors = result.errors
         for err in download_errors:

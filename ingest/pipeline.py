@@ -8,65 +8,35 @@ connection stores batch N while batch N+1 is embedded, behind a bounded queue so
 flat; and a filing whose bytes (and the embedding model) are unchanged is skipped before it is
 even parsed. Each filing is written in its own transaction (old rows deleted, new rows
 inserted), so Ctrl-C or a crash never leaves half a filing, and a bad document is reported on
-one line while the rest of the batch goes on.
+one line while the rest of the batch goes on. The parse worker is ingest/parse_worker.py's job,
+the writer ingest/writer.py's.
 """
 
 from __future__ import annotations
 
 import logging
-import multiprocessing
-import os
-import queue
-import re
-import signal
-import sys
-import threading
 import time
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from tqdm import tqdm
 
 from ingest.chunking import chunk_sections, embedding_input
 from ingest.companyfacts import companyfacts_anchors, parse_companyfacts
-from store.fiscal import fiscal_quarter_for, fiscal_year_anchors, fiscal_year_for, quarter_anchor
-from ingest.html10k import FilingParseError, filing_key, parse_10k
-from ingest.html10q import parse_10q
+from store.fiscal import fiscal_quarter_for, fiscal_year_anchors, fiscal_year_for
+from ingest.html10k import FilingParseError, filing_key
 from ingest.local import FilingFile, LocalCorpus, read_bytes, read_json, scan_folder, sha256_of
-from store.parsed import ChunkDraft, ParsedFiling
+from ingest.parse_worker import _Parser, _timed, declared_form, parse_document, truncated
+from store.parsed import ParsedFiling
 from ingest.runtime_check import check_runtime
 from ingest.summary import FilingOutcome, IngestSummary
+from ingest.writer import _Company, _Ready, _upsert_company, _write, _Writer
 from store import writes
 from store.errors import FootnoteError
 
 log = logging.getLogger(__name__)
 
 EMBED_BATCH_CHUNKS = 512  # chunks gathered across filings before one embedding call
-PREFETCH = 3  # parsed filings waiting ahead of the embedder (bounds memory)
-WRITE_QUEUE = 2  # embedded batches waiting for the writer (bounds memory)
 QUARTERS_FILLED = "fiscal_quarters"  # corpus_meta: every stored fact has had its fiscal quarter computed
-
-
-@dataclass
-class _Ready:
-    """A parsed, chunked filing waiting for its embeddings."""
-
-    file: FilingFile
-    parsed: ParsedFiling
-    chunks: list[ChunkDraft]
-    is_latest: bool
-
-
-@dataclass
-class _Company:
-    cik: int
-    tickers: list[str]
-    name: str | None  # from submissions; None: the latest filing's dei name
-    fiscal_year_end: str | None
-    latest_period: object = None
-    filings: list[FilingFile] = field(default_factory=list)
 
 
 def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = None, progress: bool = True,
@@ -144,20 +114,6 @@ def ingest_document(db, embedder, data: bytes, *, source: str, accession: str | 
     return outcome
 
 
-def parse_document(data: bytes, form: str, **kw) -> ParsedFiling:
-    """A 10-K or a 10-Q by its parser; the document must declare that form on its cover."""
-    return (parse_10q if form.upper().startswith("10-Q") else parse_10k)(data, **kw)
-
-
-_DOCUMENT_TYPE = re.compile(rb"name=[\"']dei:DocumentType[\"'][^>]*>\s*(?:<[^>]+>\s*)*(10-[KQ])", re.IGNORECASE)
-
-
-def declared_form(data: bytes) -> str:
-    """'10-Q' when the cover's dei:DocumentType says so, else '10-K'."""
-    m = _DOCUMENT_TYPE.search(data)
-    return m.group(1).decode().upper() if m else "10-K"
-
-
 # -- companies and the ticker map --------------------------------------------------------------
 
 def _companies(corpus: LocalCorpus, summary: IngestSummary) -> dict[int, _Company]:
@@ -194,18 +150,6 @@ def _load_ticker_map(db, corpus: LocalCorpus, summary: IngestSummary) -> None:
         if changed:
             db.bump_corpus_version(conn)
     summary.tickers_loaded = changed
-
-
-def _upsert_company(conn, company: _Company, dei_name: str | None, is_latest: bool,
-                    dei_year_end: str | None = None) -> None:  # fmt: skip
-    current = writes.company(conn, company.cik)
-    name = company.name or (dei_name if (is_latest or current is None) else current[0]) or (current[0] if current else "")
-    fye = company.fiscal_year_end or (current[2] if current else None) or dei_year_end
-    annual = [f.period_end for f in company.filings if f.form == "10-K"]
-    if fye is None and annual:
-        fye = max(annual).strftime("%m%d")  # a 10-Q's period end is no year end
-    tickers = company.tickers or (current[1] if current else [])
-    writes.upsert_company(conn, company.cik, name or f"CIK {company.cik}", tickers, fye)
 
 
 # -- companyfacts ----------------------------------------------------------------------------
@@ -308,134 +252,6 @@ def _load_filings(db, embedder, parser: _Parser, todo: list[FilingFile], corpus:
     return writer.touched
 
 
-class _Parser:
-    """(file, ParsedFiling or a one-line error, chunks or None) in order, parsed ahead.
-
-    Parsing (and chunking, when the embedder's token counter can travel to another process) runs
-    in worker processes while the main process embeds; at most PREFETCH documents are in flight.
-    """
-
-    def __init__(self, todo: list[FilingFile], workers: int, counter, max_tokens: int):
-        self._todo, self._counter, self._max_tokens = todo, counter, max_tokens
-        self._pool = None
-        self._pending: list = []
-        self._next = 0
-        if workers > 0 and len(todo) > 2:
-            self._pool = ProcessPoolExecutor(
-                max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
-                initargs=(os.getpid(),),
-            )
-            while self._next < min(PREFETCH, len(todo)):
-                self._submit()
-
-    def _submit(self) -> None:
-        f = self._todo[self._next]
-        self._pending.append(self._pool.submit(_parse_file, f, self._counter, self._max_tokens))
-        self._next += 1
-
-    def __iter__(self) -> Iterator[tuple]:
-        if self._pool is None:
-            for f in self._todo:
-                yield (f, *_parse_file(f, None, self._max_tokens))
-            return
-        for f in self._todo:
-            result = self._pending.pop(0).result()
-            if self._next < len(self._todo):
-                self._submit()
-            yield (f, *result)
-
-    def next_ready(self) -> bool:
-        """True when the next document can be had without waiting (inline parsing: never)."""
-        return bool(self._pending) and self._pending[0].done()
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _worker_init(parent: int) -> None:
-    _ignore_interrupts()
-    _exit_with_parent(parent)
-
-
-def _ignore_interrupts() -> None:
-    """A terminal's Ctrl-C reaches the whole process group; the main process owns the clean-up and
-    shuts the pool down, so a parse worker must neither die with a traceback nor outlive it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-PR_SET_PDEATHSIG = 1
-
-
-def _exit_with_parent(parent: int) -> None:
-    """A main process killed outright (SIGKILL, the OOM killer) runs no clean-up, and its parse
-    worker (hundreds of MB) lived on. On Linux the kernel sends the worker SIGTERM when the parent
-    dies; elsewhere, or should that fail, a watchdog thread notices the parent is gone."""
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:  # the parent died before the request was made
-        os._exit(1)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="footnote-parent-watch", daemon=True).start()
-
-
-def _parse_file(f: FilingFile, counter, max_tokens: int) -> tuple[ParsedFiling | str, list[ChunkDraft] | None]:
-    """Runs in a worker process: (ParsedFiling, its chunks when `counter` is given) or (reason, None)."""
-    try:
-        data = read_bytes(f.path)
-    except (OSError, EOFError) as exc:
-        return f"{f.path}: unreadable ({type(exc).__name__}: {exc})", None
-    problem = truncated(data)
-    if problem:
-        return f"{f.path}: {problem}", None
-    try:
-        parsed = parse_document(data, f.form, source=str(f.path), accession=f.accession, filed=f.filed, url=f.url)
-    except FilingParseError as exc:
-        return str(exc), None
-    except Exception as exc:  # one bad document must not stop the batch
-        return f"{f.path}: could not be parsed ({type(exc).__name__}: {str(exc)[:160]})", None
-    if counter is None:
-        return parsed, None
-    try:
-        return parsed, chunk_sections(parsed.meta, parsed.sections, count_tokens=counter, max_tokens=max_tokens)
-    except Exception as exc:
-        return f"{f.path}: could not be chunked ({type(exc).__name__}: {str(exc)[:160]})", None
-
-
-def _timed(items: Iterator, summary: IngestSummary) -> Iterator:
-    """Pass items through, adding the time spent waiting for each to `summary.parse_wait_s`."""
-    while True:
-        t0 = time.perf_counter()
-        try:
-            item = next(items)
-        except StopIteration:
-            return
-        finally:
-            summary.parse_wait_s += time.perf_counter() - t0
-        yield item
-
-
-def truncated(data: bytes) -> str | None:
-    """A primary document that stops before its closing </html> lost text we would store as whole."""
-    tail = data[-512:].rstrip().lower()
-    if b"<html" not in data[:4096].lower() and b"<?xml" not in data[:200].lower():
-        return "malformed HTML: no <html> element at the start"
-    if not tail.endswith(b"</html>"):
-        return "malformed HTML: truncated (the document does not end with </html>)"
-    return None
-
-
 def _check(file: FilingFile, parsed: ParsedFiling, corpus: LocalCorpus) -> str | None:
     meta = parsed.meta
     if meta.cik != file.cik:
@@ -459,107 +275,6 @@ def _embed(embedder, batch: list[_Ready], summary: IngestSummary, writer: _Write
     writer.put(batch, vectors)
 
 
-class _Writer:
-    """Stores embedded batches on its own thread and connection, one transaction per filing.
-
-    The queue holds at most WRITE_QUEUE batches, so a slow database holds the embedder back
-    instead of piling vectors up in memory. The first error stops the writing; it is raised in
-    the embedding thread at its next hand-over or at `close`, and the filing it happened in is
-    rolled back whole.
-    """
-
-    def __init__(self, db, companies, summary: IngestSummary, bar):
-        self._db, self._companies, self._summary, self._bar = db, companies, summary, bar
-        self._queue: queue.Queue = queue.Queue(maxsize=WRITE_QUEUE)
-        self._error: BaseException | None = None
-        self._stop = threading.Event()
-        self.touched: set[int] = set()
-        self._thread = threading.Thread(target=self._run, name="ingest-writer", daemon=True)
-        self._thread.start()
-
-    def put(self, batch: list[_Ready], vectors) -> None:
-        self._hand_over((batch, vectors))
-
-    def close(self) -> None:
-        """Wait for every batch to be written; raise the writer's error, if any."""
-        self._hand_over(None)
-        self._thread.join()
-        self._raise()
-
-    def _hand_over(self, item) -> None:
-        self._raise()
-        while True:
-            try:
-                self._queue.put(item, timeout=0.5)
-                return
-            except queue.Full:
-                self._raise()  # the writer stopped on an error: raise it rather than wait forever
-
-    def abort(self) -> None:
-        """Stop after the filing being written (its transaction completes or rolls back whole)."""
-        self._stop.set()
-        try:
-            self._queue.put_nowait(None)
-        except queue.Full:
-            pass
-        self._thread.join(timeout=60)
-
-    def _raise(self) -> None:
-        if self._error is not None:
-            raise self._error
-
-    def _run(self) -> None:
-        try:
-            with self._db.connection() as conn:
-                while not self._stop.is_set():
-                    item = self._queue.get()
-                    if item is None:
-                        return
-                    batch, vectors = item
-                    offset = 0
-                    for ready in batch:
-                        if self._stop.is_set():
-                            return
-                        n = len(ready.chunks)
-                        outcome = _write(self._db, conn, ready, vectors[offset : offset + n],
-                                         self._companies[ready.file.cik], self._summary)  # fmt: skip
-                        offset += n
-                        self._summary.add(outcome)
-                        self.touched.add(ready.file.cik)
-                        self._bar.update(1)
-        except BaseException as exc:  # handed to the embedding thread
-            self._error = exc
-            self._stop.set()
-
-
-def _write(db, conn, ready: _Ready, vectors, company: _Company, summary: IngestSummary | None = None) -> FilingOutcome:
-    parsed, file = ready.parsed, ready.file
-    meta = parsed.meta
-    key = file.key
-    url = file.url or meta.url or writes_url(meta.cik, file.accession)
-    t0 = time.perf_counter()
-    with conn.transaction():
-        _upsert_company(conn, company, meta.company, ready.is_latest, meta.fiscal_year_end)
-        anchors = _anchors(conn, meta)
-        ends = writes.quarter_ends(conn, meta.cik)
-        if meta.is_quarterly:
-            ends[meta.period_end] = int(meta.fiscal_period[1])
-        years = [fiscal_year_for(f.period_end, anchors) for f in parsed.facts]
-        quarters = [fiscal_quarter_for(f.period_end, anchors, ends) for f in parsed.facts]
-        written = writes.replace_filing(conn, parsed, accession=key, url=url, source=str(file.path),
-                                        chunks=ready.chunks, embeddings=vectors, fiscal_years=years,
-                                        fiscal_quarters=quarters)  # fmt: skip
-        db.bump_corpus_version(conn)
-    if summary is not None:
-        summary.write_s += time.perf_counter() - t0
-    return FilingOutcome(
-        source=str(file.path), status="ingested", accession=key, ticker=file.ticker or meta.ticker,
-        fiscal_year=meta.fiscal_year, chunks=written.chunks, facts=written.facts, sections=written.sections,
-        missing_items=list(parsed.missing_items), form=meta.form, fiscal_period=meta.fiscal_period,
-        items=[s.item for s in parsed.sections],
-    )  # fmt: skip
-
-
 def _quarter_ends(facts) -> dict:
     """{period end: quarter} of the 10-Qs a companyfacts file names: each one's latest fact end."""
     ends: dict[str, tuple] = {}
@@ -568,23 +283,6 @@ def _quarter_ends(facts) -> dict:
             if f.accession not in ends or f.period_end > ends[f.accession][0]:
                 ends[f.accession] = (f.period_end, int(f.fp[1]))
     return dict(ends.values())
-
-
-def _anchors(conn, meta) -> list:
-    """The company's fiscal-year anchors for this filing's facts: its 10-Ks' (and companyfacts')
-    year ends, this 10-K's own; a 10-Q of a company with none yet stands on its own cover."""
-    stored = writes.fiscal_year_anchors(conn, meta.cik)
-    if not meta.is_quarterly:
-        return fiscal_year_anchors(stored + [(meta.period_end, meta.fiscal_year)])
-    if stored:
-        return fiscal_year_anchors(stored)
-    return [quarter_anchor(meta.period_end, meta.fiscal_year, int(meta.fiscal_period[1]))]
-
-
-def writes_url(cik: int, accession: str | None) -> str:
-    from store.facts import edgar_index_url
-
-    return edgar_index_url(cik, accession or "")
 
 
 def _empty(embedder):

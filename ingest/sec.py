@@ -52,6 +52,17 @@ LICENSE = "public (SEC EDGAR)"
 
 
 @dataclass(frozen=True)
+class SecOptions:
+    """What the download needs from the settings (built by bot.settings.Settings.sec_options), so
+    the rest of the settings, secrets included, never reach it."""
+
+    identity: str | None  # SEC_IDENTITY: SEC asks every client to name itself with a contact
+    max_rps: float = 10.0  # requests per second across the process
+    www_url: str = "https://www.sec.gov"
+    data_url: str = "https://data.sec.gov"
+
+
+@dataclass(frozen=True)
 class DownloadError:
     ticker: str
     reason: str  # one line, safe to show a user
@@ -71,7 +82,7 @@ class DownloadResult:
 
 
 def download_to_folder(
-    settings,
+    options: SecOptions,
     tickers: list[str],
     years: tuple[int, int] | None,
     cache_dir: Path,
@@ -92,13 +103,13 @@ def download_to_folder(
     `errors` and the others go on; a missing SEC_IDENTITY or an unreachable ticker map raises.
     `amendments=False` leaves 10-K/A filings out (most amend Part III only).
     """
-    check_identity(settings.sec_identity)
+    check_identity(options.identity)
     cache_dir = Path(cache_dir)
     folder = Path(folder) if folder else cache_dir / "folder"
     own_client = client is None
     if client is None:
-        client = SecClient(settings.sec_identity, cache_dir, max_rps=settings.sec_max_rps)
-    www, data = settings.sec_www_url.rstrip("/"), settings.sec_data_url.rstrip("/")
+        client = SecClient(options.identity, cache_dir, max_rps=options.max_rps)
+    www, data = options.www_url.rstrip("/"), options.data_url.rstrip("/")
     before_requests, before_hits = client.stats.requests, client.stats.cache_hits
     result = DownloadResult(folder=folder)
     try:

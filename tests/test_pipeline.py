@@ -259,7 +259,7 @@ def test_a_writer_error_reaches_the_embedding_thread_even_with_a_full_queue(db):
     """The writer stops on its first error; the embedder must get that error, not block forever."""
     from types import SimpleNamespace
 
-    from ingest.pipeline import WRITE_QUEUE, _Ready, _Writer
+    from ingest.writer import WRITE_QUEUE, _Ready, _Writer
     from ingest.summary import IngestSummary
 
     class _Bar:

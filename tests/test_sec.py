@@ -12,7 +12,7 @@ import pytest
 
 from bot.settings import Settings
 from ingest import sec
-from ingest.sec import download_to_folder
+from ingest.sec import SecOptions, download_to_folder
 from ingest.sec_select import in_years
 from ingest.sec_http import RateLimiter, SecClient, SecHttpError, SecNotFound
 from store.errors import FootnoteError
@@ -97,14 +97,15 @@ def fake(tmp_path):
         yield server
 
 
-def _settings(fake: FakeSec, **overrides) -> Settings:
+def _options(fake: FakeSec, **overrides) -> SecOptions:
+    """The download's options as the app builds them: from Settings pointed at the fake SEC."""
     values = dict(sec_identity=IDENTITY, sec_www_url=fake.www_url, sec_data_url=fake.data_url, sec_max_rps=1000.0)
-    return Settings(**{**values, **overrides})
+    return Settings(**{**values, **overrides}).sec_options()
 
 
-def _client(settings: Settings, cache: Path, **kw) -> SecClient:
+def _client(options: SecOptions, cache: Path, **kw) -> SecClient:
     kw.setdefault("backoff_base_s", 0.01)
-    return SecClient(settings.sec_identity, cache, max_rps=settings.sec_max_rps, **kw)
+    return SecClient(options.identity, cache, max_rps=options.max_rps, **kw)
 
 
 def _index(folder: Path) -> list[dict]:
@@ -118,13 +119,13 @@ def _index(folder: Path) -> list[dict]:
 @pytest.mark.parametrize("identity", [None, "", "   ", "Jane Analyst", "José Analyst jose@example.com"])
 def test_refuses_without_a_declared_identity_and_says_how_to_set_it(fake, tmp_path, identity):
     with pytest.raises(FootnoteError) as err:
-        download_to_folder(_settings(fake, sec_identity=identity), ["AAPL"], None, tmp_path / "cache", progress=False)
+        download_to_folder(_options(fake, sec_identity=identity), ["AAPL"], None, tmp_path / "cache", progress=False)
     assert 'export SEC_IDENTITY="' in str(err.value)
     assert fake.requests == []
 
 
 def test_every_request_declares_the_identity_as_user_agent(fake, tmp_path):
-    result = download_to_folder(_settings(fake), ["AAPL", "GME"], (2023, 2024), tmp_path / "cache", progress=False)
+    result = download_to_folder(_options(fake), ["AAPL", "GME"], (2023, 2024), tmp_path / "cache", progress=False)
     assert result.filings and len(fake.requests) >= 7  # map, 2 submissions, 2 companyfacts, documents
     assert {r.headers.get("user-agent") for r in fake.requests} == {IDENTITY}
     assert all("gzip" in r.headers.get("accept-encoding", "") for r in fake.requests)
@@ -134,7 +135,7 @@ def test_every_request_declares_the_identity_as_user_agent(fake, tmp_path):
 
 
 def test_mirrors_sec_layout_with_an_index(fake, tmp_path):
-    result = download_to_folder(_settings(fake), ["aapl"], (2023, 2024), tmp_path / "cache", progress=False)
+    result = download_to_folder(_options(fake), ["aapl"], (2023, 2024), tmp_path / "cache", progress=False)
     folder = result.folder
     assert result.errors == []
     assert result.tickers == ["AAPL"]
@@ -157,19 +158,19 @@ def test_mirrors_sec_layout_with_an_index(fake, tmp_path):
 
 def test_fiscal_years_follow_the_companys_own_label(fake, tmp_path):
     """GameStop's FY2023 ends 2024-02-03: companyfacts says so, and only that 10-K is fetched."""
-    result = download_to_folder(_settings(fake), ["GME"], (2023, 2023), tmp_path / "cache", progress=False)
+    result = download_to_folder(_options(fake), ["GME"], (2023, 2023), tmp_path / "cache", progress=False)
     assert [(f.report_date.isoformat(), f.fiscal_year) for f in result.filings] == [("2024-02-03", 2023)]
 
 
 def test_without_companyfacts_early_year_ends_are_taken_generously(fake, tmp_path):
     """No companyfacts (404): a January period end may be labelled that year or the one before."""
-    result = download_to_folder(_settings(fake), ["ACME"], (2024, 2024), tmp_path / "cache", progress=False)
+    result = download_to_folder(_options(fake), ["ACME"], (2024, 2024), tmp_path / "cache", progress=False)
     got = [(f.form, f.report_date.isoformat(), f.fiscal_year) for f in result.filings]
     assert got == [("10-K", "2024-01-31", None), ("10-K/A", "2024-01-31", None), ("10-K", "2025-01-31", None)]
     assert not (result.folder / "companyfacts" / f"CIK{ACME:010d}.json").exists()
     assert result.errors == []
     originals = download_to_folder(
-        _settings(fake), ["ACME"], (2024, 2024), tmp_path / "cache", progress=False, amendments=False
+        _options(fake), ["ACME"], (2024, 2024), tmp_path / "cache", progress=False, amendments=False
     )
     assert [f.form for f in originals.filings] == ["10-K", "10-K"]
 
@@ -186,20 +187,20 @@ def test_year_window_rules():
 
 def test_unknown_ticker_and_empty_years_are_reported_not_raised(fake, tmp_path):
     result = download_to_folder(
-        _settings(fake), ["NOPE", "AAPL", "GME", "GMEW"], (2021, 2022), tmp_path / "cache", progress=False
+        _options(fake), ["NOPE", "AAPL", "GME", "GMEW"], (2021, 2022), tmp_path / "cache", progress=False
     )
     reasons = {e.ticker: e.reason for e in result.errors}
     assert "ticker map" in reasons["NOPE"]
     assert "same company" in reasons["GMEW"]
     assert [f.ticker for f in result.filings] == ["AAPL", "GME"]  # AAPL FY2022 and GME FY2022
-    empty = download_to_folder(_settings(fake), ["AAPL"], (2010, 2011), tmp_path / "cache", progress=False)
+    empty = download_to_folder(_options(fake), ["AAPL"], (2010, 2011), tmp_path / "cache", progress=False)
     assert empty.filings == [] and _index(empty.folder) == []
     assert [str(e) for e in empty.errors] == ["AAPL: no 10-K for fiscal years 2010-2011 in SEC's submissions for CIK 320193"]
 
 
 def test_a_missing_document_fails_alone(fake, tmp_path):
     del fake.routes["/www/Archives/edgar/data/320193/000032019323000106/aapl-20230930.htm"]
-    result = download_to_folder(_settings(fake), ["AAPL", "GME"], (2023, 2024), tmp_path / "cache", progress=False)
+    result = download_to_folder(_options(fake), ["AAPL", "GME"], (2023, 2024), tmp_path / "cache", progress=False)
     assert [str(e) for e in result.errors] == [
         "AAPL: 10-K 0000320193-23-000106 not downloaded: SEC has no such document: "
         f"{fake.www_url}/Archives/edgar/data/320193/000032019323000106/aapl-20230930.htm"
@@ -209,8 +210,8 @@ def test_a_missing_document_fails_alone(fake, tmp_path):
 
 
 def test_folder_holds_only_the_companies_of_the_last_call(fake, tmp_path):
-    download_to_folder(_settings(fake), ["AAPL"], (2024, 2024), tmp_path / "cache", progress=False)
-    result = download_to_folder(_settings(fake), ["GME"], (2023, 2023), tmp_path / "cache", progress=False)
+    download_to_folder(_options(fake), ["AAPL"], (2024, 2024), tmp_path / "cache", progress=False)
+    result = download_to_folder(_options(fake), ["GME"], (2023, 2023), tmp_path / "cache", progress=False)
     assert [p.parent.name for p in (result.folder / "filings" / "10-K").glob("*/*.htm")] == ["GME"]
     assert [p.name for p in (result.folder / "submissions").iterdir()] == [f"CIK{GME:010d}.json"]
 
@@ -222,7 +223,7 @@ def test_rate_limit_spaces_requests_across_threads(fake, tmp_path):
     rps, n = 50.0, 20
     for i in range(n):
         fake.routes[f"/www/r{i}"] = b"ok"
-    with _client(_settings(fake, sec_max_rps=rps), tmp_path / "cache") as client:
+    with _client(_options(fake, sec_max_rps=rps), tmp_path / "cache") as client:
         client.cache.get = lambda url, max_age_s: None  # every request goes to the server
         client.cache.put = lambda *a: None
         start = time.monotonic()
@@ -246,8 +247,8 @@ def test_rate_limiter_alone_never_bursts():
 def test_retries_429_then_succeeds(fake, tmp_path):
     path = "/data/submissions/CIK0000320193.json"
     fake.fail(path, 429, 429)
-    with _client(_settings(fake), tmp_path / "cache") as client:
-        result = download_to_folder(_settings(fake), ["AAPL"], (2024, 2024), tmp_path / "cache", client=client)
+    with _client(_options(fake), tmp_path / "cache") as client:
+        result = download_to_folder(_options(fake), ["AAPL"], (2024, 2024), tmp_path / "cache", client=client)
         assert client.stats.retries == 2
     assert fake.paths(path) == [path] * 3
     assert [f.accession for f in result.filings] == ["0000320193-24-000123"]
@@ -256,7 +257,7 @@ def test_retries_429_then_succeeds(fake, tmp_path):
 def test_honours_retry_after(fake, tmp_path):
     fake.routes["/www/x"] = b"x"
     fake.fail("/www/x", 429, retry_after="1")
-    with _client(_settings(fake), tmp_path / "cache") as client:
+    with _client(_options(fake), tmp_path / "cache") as client:
         start = time.monotonic()
         assert client.get(f"{fake.www_url}/x") == b"x"
         assert time.monotonic() - start >= 1.0
@@ -265,7 +266,7 @@ def test_honours_retry_after(fake, tmp_path):
 def test_retries_503_and_gives_up_with_a_clear_error(fake, tmp_path):
     fake.routes["/www/y"] = b"y"
     fake.fail("/www/y", 503)
-    with _client(_settings(fake), tmp_path / "cache", max_tries=3) as client:
+    with _client(_options(fake), tmp_path / "cache", max_tries=3) as client:
         assert client.get(f"{fake.www_url}/y") == b"y"
         fake.routes["/www/z"] = b"z"
         fake.fail("/www/z", 503, 502, 503, 503)
@@ -280,18 +281,18 @@ def test_retries_503_and_gives_up_with_a_clear_error(fake, tmp_path):
 
 def test_a_failing_ticker_map_is_a_clear_error(fake, tmp_path):
     fake.fail("/www/files/company_tickers.json", 503, 503, 503)
-    client = _client(_settings(fake), tmp_path / "cache", max_tries=3)
+    client = _client(_options(fake), tmp_path / "cache", max_tries=3)
     with pytest.raises(FootnoteError, match="after 3 tries"):
-        download_to_folder(_settings(fake), ["AAPL"], None, tmp_path / "cache", client=client, progress=False)
+        download_to_folder(_options(fake), ["AAPL"], None, tmp_path / "cache", client=client, progress=False)
 
 
 def test_rerun_is_served_from_the_disk_cache(fake, tmp_path):
     cache = tmp_path / "cache"
-    first = download_to_folder(_settings(fake), ["AAPL", "GME"], (2022, 2024), cache, progress=False)
+    first = download_to_folder(_options(fake), ["AAPL", "GME"], (2022, 2024), cache, progress=False)
     assert len(first.filings) == 5 and first.cache_hits == 0
     assert len(fake.paths("/www/Archives")) == 5
     fake.clear()
-    again = download_to_folder(_settings(fake), ["AAPL", "GME"], (2022, 2024), cache, progress=False)
+    again = download_to_folder(_options(fake), ["AAPL", "GME"], (2022, 2024), cache, progress=False)
     assert fake.requests == [] and again.requests == 0
     assert [f.accession for f in again.filings] == [f.accession for f in first.filings]
     assert _index(again.folder) == _index(first.folder)
@@ -300,11 +301,11 @@ def test_rerun_is_served_from_the_disk_cache(fake, tmp_path):
 
 def test_stale_map_and_submissions_are_refreshed_but_documents_never(fake, tmp_path, monkeypatch):
     cache = tmp_path / "cache"
-    download_to_folder(_settings(fake), ["AAPL"], (2023, 2024), cache, progress=False)
+    download_to_folder(_options(fake), ["AAPL"], (2023, 2024), cache, progress=False)
     fake.clear()
     for name in ("TICKER_MAP_MAX_AGE_S", "SUBMISSIONS_MAX_AGE_S", "COMPANYFACTS_MAX_AGE_S"):
         monkeypatch.setattr(sec, name, 0)
-    download_to_folder(_settings(fake), ["AAPL"], (2023, 2024), cache, progress=False)
+    download_to_folder(_options(fake), ["AAPL"], (2023, 2024), cache, progress=False)
     assert sorted(fake.paths()) == sorted([
         "/www/files/company_tickers.json",
         "/data/submissions/CIK0000320193.json",
@@ -322,16 +323,16 @@ def test_older_submission_pages_are_read_when_the_years_reach_back(fake, tmp_pat
                                 "filingTo": "2022-12-31"}]  # fmt: skip
     fake.routes["/data/submissions/CIK0000320193.json"] = json.dumps(sub).encode()
     fake.routes["/data/submissions/CIK0000320193-submissions-001.json"] = json.dumps(old).encode()
-    recent_only = download_to_folder(_settings(fake), ["AAPL"], (2023, 2024), tmp_path / "a", progress=False)
+    recent_only = download_to_folder(_options(fake), ["AAPL"], (2023, 2024), tmp_path / "a", progress=False)
     assert "/data/submissions/CIK0000320193-submissions-001.json" not in fake.paths()
     assert len(recent_only.filings) == 2
-    reach_back = download_to_folder(_settings(fake), ["AAPL"], (2022, 2024), tmp_path / "b", progress=False)
+    reach_back = download_to_folder(_options(fake), ["AAPL"], (2022, 2024), tmp_path / "b", progress=False)
     assert [f.report_date.year for f in reach_back.filings] == [2022, 2023, 2024]
 
 
 def test_a_damaged_cache_entry_is_fetched_again(fake, tmp_path):
     fake.routes["/www/doc"] = b"the document"
-    with _client(_settings(fake), tmp_path / "cache") as client:
+    with _client(_options(fake), tmp_path / "cache") as client:
         assert client.get(f"{fake.www_url}/doc") == b"the document"
         (entry,) = (tmp_path / "cache" / "raw").rglob("*.gz")
         entry.write_bytes(entry.read_bytes()[:10])  # as if a disk filled up mid-write
@@ -343,11 +344,11 @@ def test_a_damaged_cache_entry_is_fetched_again(fake, tmp_path):
 def test_a_403_stops_the_run_with_advice(fake, tmp_path):
     fake.fail("/www/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm", 403)
     with pytest.raises(FootnoteError, match="HTTP 403.*SEC_IDENTITY"):
-        download_to_folder(_settings(fake), ["AAPL"], (2024, 2024), tmp_path / "cache", progress=False)
+        download_to_folder(_options(fake), ["AAPL"], (2024, 2024), tmp_path / "cache", progress=False)
     fake.clear()
     fake.fail("/data/submissions/CIK0000320193.json", 403)
     with pytest.raises(FootnoteError, match="HTTP 403"):
-        download_to_folder(_settings(fake), ["AAPL", "GME"], (2024, 2024), tmp_path / "cache2", progress=False)
+        download_to_folder(_options(fake), ["AAPL", "GME"], (2024, 2024), tmp_path / "cache2", progress=False)
     assert not any("1326380" in p for p in fake.paths())  # nothing more was asked once SEC refused
 
 
@@ -364,7 +365,7 @@ def fixture_sec():
 
 
 def test_fixture_corpus_comes_back_byte_for_byte(fixture_sec, tmp_path):
-    result = download_to_folder(_settings(fixture_sec), FIXTURE_TICKERS, (2023, 2025), tmp_path / "c", progress=False)
+    result = download_to_folder(_options(fixture_sec), FIXTURE_TICKERS, (2023, 2025), tmp_path / "c", progress=False)
     # NVIDIA's FY2023 10-K is listed in its submissions but the fixture corpus does not hold it.
     assert [str(e) for e in result.errors] == [
         "NVDA: 10-K 0001045810-23-000017 not downloaded: SEC has no such document: "
@@ -408,7 +409,7 @@ def _rows(database, sql):
 def test_downloaded_folder_ingests_like_the_local_corpus(fixture_sec, tmp_path, db, corpus_db, embedder):
     from ingest.pipeline import ingest_folder
 
-    result = download_to_folder(_settings(fixture_sec), FIXTURE_TICKERS, (2023, 2025), tmp_path / "c", progress=False,
+    result = download_to_folder(_options(fixture_sec), FIXTURE_TICKERS, (2023, 2025), tmp_path / "c", progress=False,
                                 quarters=True)  # fmt: skip
     # Every quarter the submissions list for those years is asked for; the fixtures hold four (and no FY2023
     # 10-K of NVIDIA's, as above).
@@ -433,32 +434,32 @@ def test_downloaded_folder_ingests_like_the_local_corpus(fixture_sec, tmp_path, 
 def test_a_malformed_answer_is_reported_and_never_cached(fake, tmp_path):
     good = fake.routes["/data/submissions/CIK0000320193.json"]
     fake.routes["/data/submissions/CIK0000320193.json"] = good[: len(good) // 2]  # cut mid-way
-    broken = download_to_folder(_settings(fake), ["AAPL", "GME"], (2023, 2024), tmp_path / "cache", progress=False)
+    broken = download_to_folder(_options(fake), ["AAPL", "GME"], (2023, 2024), tmp_path / "cache", progress=False)
     assert [str(e) for e in broken.errors] == [
         "AAPL: could not read SEC submissions for CIK 320193: SEC returned a malformed answer for "
         f"{fake.www_url.removesuffix('/www')}/data/submissions/CIK0000320193.json"
     ]
     assert [f.ticker for f in broken.filings] == ["GME"]
     fake.routes["/data/submissions/CIK0000320193.json"] = good
-    fixed = download_to_folder(_settings(fake), ["AAPL"], (2024, 2024), tmp_path / "cache", progress=False)
+    fixed = download_to_folder(_options(fake), ["AAPL"], (2024, 2024), tmp_path / "cache", progress=False)
     assert fixed.errors == [] and [f.ticker for f in fixed.filings] == ["AAPL"]
     fake.routes["/www/files/company_tickers.json"] = b"<html>maintenance</html>"
     with pytest.raises(FootnoteError, match="malformed answer"):
-        download_to_folder(_settings(fake), ["AAPL"], None, tmp_path / "other-cache", progress=False)
+        download_to_folder(_options(fake), ["AAPL"], None, tmp_path / "other-cache", progress=False)
 
 
 def test_stale_copies_stand_in_when_sec_is_down(fake, tmp_path, monkeypatch):
     cache = tmp_path / "cache"
-    first = download_to_folder(_settings(fake), ["AAPL"], (2024, 2024), cache, progress=False)
+    first = download_to_folder(_options(fake), ["AAPL"], (2024, 2024), cache, progress=False)
     for name in ("TICKER_MAP_MAX_AGE_S", "SUBMISSIONS_MAX_AGE_S", "COMPANYFACTS_MAX_AGE_S"):
         monkeypatch.setattr(sec, name, 0)
     for path in ("/www/files/company_tickers.json", "/data/submissions/CIK0000320193.json",
                  "/data/api/xbrl/companyfacts/CIK0000320193.json"):  # fmt: skip
         fake.fail(path, 503, 503)
-    client = _client(_settings(fake), cache, max_tries=2)
-    again = download_to_folder(_settings(fake), ["AAPL"], (2024, 2024), cache, client=client, progress=False)
+    client = _client(_options(fake), cache, max_tries=2)
+    again = download_to_folder(_options(fake), ["AAPL"], (2024, 2024), cache, client=client, progress=False)
     assert again.errors == [] and again.filings == first.filings
     assert again.requests == 6 and again.cache_hits == 4  # 3 stale copies and the document
     fake.fail("/data/submissions/CIK0001326380.json", 503, 503)  # never fetched before: nothing to fall back on
-    gme = download_to_folder(_settings(fake), ["GME"], None, cache, client=client, progress=False)
+    gme = download_to_folder(_options(fake), ["GME"], None, cache, client=client, progress=False)
     assert [e.reason.split(":")[0] for e in gme.errors] == ["could not read SEC submissions for CIK 1326380"]

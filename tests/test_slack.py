@@ -59,6 +59,13 @@ def final_reply(env: SlackEnv, channel: str, thread_ts: str, *, count: int = 1):
     return env.fake.thread(channel, thread_ts)
 
 
+def repeats_dropped(caplog, event_id: str) -> int:
+    """Deliveries of `event_id` the bot found already claimed and dropped (reply.first_delivery
+    logs each): what a test waits for instead of sleeping before it counts the replies."""
+    wanted = f"dropping a repeat delivery of event {event_id}"
+    return sum(1 for r in list(caplog.records) if r.getMessage() == wanted)
+
+
 def all_text(message) -> str:
     parts = [message.text]
     for b in message.all_blocks:
@@ -159,21 +166,23 @@ def test_a_company_not_covered_gets_a_refusal_that_looks_like_one(slack):
     assert any(b["type"] == "actions" for b in reply.blocks), "a refusal can be voted on too"
 
 
-def test_a_retried_event_is_answered_once(slack):
+def test_a_retried_event_is_answered_once(slack, caplog):
+    caplog.set_level(logging.DEBUG, logger="bot.slack.reply")
     ts, event = slack.send.mention("What was Apple's net income in fiscal 2024?", channel="C0RETRY")
     event_id = "EvRETRY" + ts.replace(".", "")
     assert slack.send.event(event, event_id=event_id)[0] == 200
     for n in (1, 2, 3):
         assert slack.send.event(event, event_id=event_id, retry_num=n)[0] == 200
     final_reply(slack, "C0RETRY", ts)
-    time.sleep(0.5)
+    slack.fake.wait_for(lambda: repeats_dropped(caplog, event_id) == 3)
     assert len(slack.fake.thread("C0RETRY", ts)) == 1
     assert len([c for c in slack.fake.calls_to("chat.postMessage") if c.args.get("thread_ts") == ts]) == 1
 
 
-def test_the_same_event_at_two_processes_is_answered_once(slack, footnote, corpus_db):
+def test_the_same_event_at_two_processes_is_answered_once(slack, footnote, corpus_db, caplog):
     """Two Bolt apps (as two processes would be) share the database; Slack's retry of the same
     event lands on the other one."""
+    caplog.set_level(logging.DEBUG, logger="bot.slack.reply")
     with serving_http(build_app(slack_settings(slack.fake.base_url), footnote, corpus_db)) as other_url:
         ts, event = slack.send.mention("What was NVIDIA's revenue in fiscal 2025?", channel="C0TWO")
         other = SlackSender(other_url, SECRET)
@@ -182,7 +191,7 @@ def test_the_same_event_at_two_processes_is_answered_once(slack, footnote, corpu
             statuses = list(pool.map(lambda s: s.event(event, event_id=event_id)[0], [slack.send, other, slack.send, other]))
         assert statuses == [200] * 4
         final_reply(slack, "C0TWO", ts)
-        time.sleep(0.5)
+        slack.fake.wait_for(lambda: repeats_dropped(caplog, event_id) == 3)
         assert len(slack.fake.thread("C0TWO", ts)) == 1
 
 
@@ -451,7 +460,8 @@ def assistant_thread(slack, channel: str) -> str:
     return root
 
 
-def test_an_assistant_thread_greets_then_answers_under_slacks_own_status(slack, footnote):
+def test_an_assistant_thread_greets_then_answers_under_slacks_own_status(slack, footnote, caplog):
+    caplog.set_level(logging.DEBUG, logger="bot.slack.reply")
     root = assistant_thread(slack, "D0ASSIST")
     slack.fake.wait_for(lambda: slack.fake.suggested_prompts.get(("D0ASSIST", root)))
     (greeting,) = slack.fake.thread("D0ASSIST", root)
@@ -463,10 +473,11 @@ def test_an_assistant_thread_greets_then_answers_under_slacks_own_status(slack, 
     assert len(examples) == 3 and all(any(name in m for name in covered) for m in examples)
 
     ts, event = slack.send.message("What was Apple's revenue in fiscal 2024?", channel="D0ASSIST", channel_type="im", thread_ts=root)
+    event_id = f"EvASSIST{ts.replace('.', '')}"
     for retry in (None, 1):  # a redelivery of the same event is not answered again
-        assert slack.send.event(event, event_id=f"EvASSIST{ts.replace('.', '')}", retry_num=retry)[0] == 200
+        assert slack.send.event(event, event_id=event_id, retry_num=retry)[0] == 200
     slack.fake.wait_for(lambda: len(slack.fake.thread("D0ASSIST", root)) >= 2, timeout=60)
-    time.sleep(0.5)
+    slack.fake.wait_for(lambda: repeats_dropped(caplog, event_id) == 1)
     thread = slack.fake.thread("D0ASSIST", root)
     assert len(thread) == 2, "greeting + one answer: no placeholder, no second answer"
     answer = thread[1]

@@ -15,7 +15,7 @@ from agent.answer import Answer, Calculation, Citation, Number, Table
 from agent.composing.draft import Draft, Evidence
 from agent.progress import status
 from agent.checking.guards import check_claims, check_table, evidence_sources, numbers_supported
-from agent.state import traced_plan
+from agent.state import plan_of, traced_plan
 
 
 class _Footnotes:
@@ -76,7 +76,7 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
     from agent.retrieval.finance import Operand, calculate
     from agent.planning.formulas import trace as user_trace
 
-    plan = state["plan"]
+    plan = plan_of(state)
     notes = _Footnotes(evidence, calc_inputs)
     quotes: dict[str, str] = {}
     lines, figure_lines = [], []
@@ -128,7 +128,7 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
         calcs.append(trace)
 
     figures = " ".join(figure_lines)
-    if plan["intent"] == "qualitative":  # the figure first, then what the filing says, as a list
+    if plan.intent == "qualitative":  # the figure first, then what the filing says, as a list
         text = "\n\n".join(p for p in (figures, draft.intro, "\n".join(f"- {line}" for line in lines)) if p)
     else:
         text = "\n\n".join(p for p in (draft.intro, " ".join([figures, *lines]).strip()) if p)

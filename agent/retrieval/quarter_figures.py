@@ -17,6 +17,7 @@ from agent.retrieval.concepts import METRICS
 from agent.composing.draft import Evidence
 from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, display_value
 from agent.retrieval.quarters import ORDINAL, Calendar, Figure, Periods, long_date
+from agent.state import plan_of
 from store import quarters as quarters_store
 
 # Duration concepts nearly every filer reports each quarter: the company's fiscal calendar.
@@ -429,14 +430,14 @@ def _growth_cell(base: dict, b: Builder, calc_id: str, fig: Figure, prior: Figur
 
 def quarter_numbers(state, deps) -> dict:
     """retrieve's numbers for a plan with a `period`: cells, evidence and calculations, or a refusal."""
-    plan = state["plan"]
-    period = plan["period"]
+    plan = plan_of(state)
+    period = plan.period
     b = Builder()
     memo = deps.memo if deps is not None else {}
     refusal = None
     with deps.db.connection() as conn:
         for company in state["resolved"]:
-            for key in plan.get("metrics") or []:
+            for key in plan.metrics or []:
                 try:
                     b.cells.extend(_figures(conn, memo, company, key, period, b))
                 except NotAQuarterMeasure:

@@ -23,6 +23,7 @@ from agent.planning.formulas import evaluate, metrics_of, operand_label, operand
 from agent.checking.quoted_figures import ranges as amount_ranges
 from agent.retrieval.segments import axes_for, display_name, find_member, key_parts, member_parts
 from agent.planning.words import line_parts
+from agent.state import plan_of
 from agent.retrieval.query_vectors import embed_queries
 from store import chunks as chunk_store
 from store import filing_amounts
@@ -33,8 +34,8 @@ NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
 
 
 def retrieve(state, deps, config) -> dict:
-    plan = state["plan"]
-    if plan["intent"] in NUMERIC_INTENTS:
+    plan = plan_of(state)
+    if plan.intent in NUMERIC_INTENTS:
         return _numbers(state, deps, config)
     return _prose(state, deps, config)
 
@@ -431,23 +432,23 @@ def _add_change(facts: _Facts, key: str, fy: int, cell: dict, evidence: dict, ca
 
 
 def _numbers(state, deps, config) -> dict:
-    plan = state["plan"]
-    if plan.get("period"):  # a quarter, half, year to date or trailing twelve months: exact periods
+    plan = plan_of(state)
+    if plan.period:  # a quarter, half, year to date or trailing twelve months: exact periods
         from agent.retrieval.quarter_figures import quarter_numbers
 
         return quarter_numbers(state, deps)
-    metrics = [m for m in plan.get("metrics") or [] if known(m)]
+    metrics = [m for m in plan.metrics or [] if known(m)]
     if not metrics:
-        return {"refusal": {"reason": "unknown_metric", "detail": plan.get("refusal_detail")}}
+        return {"refusal": {"reason": "unknown_metric", "detail": plan.refusal_detail}}
     with deps.db.connection() as conn:
-        evidence, calculations, cells = _collect(conn, state["resolved"], metrics, deps, plan.get("definitions"),
-                                                 changes=plan["intent"] == "trend",
-                                                 phrases=metric_phrases(plan.get("words")))
+        evidence, calculations, cells = _collect(conn, state["resolved"], metrics, deps, plan.definitions,
+                                                 changes=plan.intent == "trend",
+                                                 phrases=metric_phrases(plan.words))
     refusal = _unresolved_lines(cells)
-    if refusal and plan.get("lone_name") and refusal["reason"] in ("unknown_metric", "ambiguous_metric"):
+    if refusal and plan.lone_name and refusal["reason"] in ("unknown_metric", "ambiguous_metric"):
         # "what about samsung?": no line or segment of the thread's company, so a company, never its figure
         names = " or ".join(c["name"] for c in state["resolved"])
-        refusal = {"reason": "no_company", "detail": f"{plan['lone_name']}: no company I know by that name, "
+        refusal = {"reason": "no_company", "detail": f"{plan.lone_name}: no company I know by that name, "
                                                      f"nor a line or segment {names} reports"}
     if refusal:
         return {"retrieval": {"cells": cells}, "refusal": refusal}
@@ -502,7 +503,7 @@ def _prefer_items(hits: list, items: list[str]) -> list:
 
 def _prose(state, deps, config) -> dict:
     located = state["located"]
-    if (state["plan"].get("period") or {}).get("changes"):  # what a 10-Q's risk factors add to the 10-K's
+    if (plan_of(state).period or {}).get("changes"):  # what a 10-Q's risk factors add to the 10-K's
         return _risk_changes(state, deps)
     queries = located["queries"] or [state["question"]]
     status("Searching the filing...")
@@ -546,11 +547,12 @@ def _prose(state, deps, config) -> dict:
         # several companies: take their best chunks in turn, so each is heard from
         evidence = [ev for rank in zip_longest(*per_company_hits) for ev in rank if ev is not None]
         # "How much did it spend on R&D, and on what?": the figure from XBRL, the why from the text.
-        metrics = [m for m in state["plan"].get("metrics") or [] if known(m)]
-        if metrics and state["plan"].get("period"):  # the quarter's own figures beside its 10-Q's words
+        plan = plan_of(state)
+        metrics = [m for m in plan.metrics or [] if known(m)]
+        if metrics and plan.period:  # the quarter's own figures beside its 10-Q's words
             facts, calculations, cells = _quarter_cells(state, deps)
         else:
-            facts, calculations, cells = (_collect(conn, companies, metrics, deps, state["plan"].get("definitions"))
+            facts, calculations, cells = (_collect(conn, companies, metrics, deps, plan.definitions)
                                           if metrics else ({}, [], []))
         quoted = _quoted_amounts(conn, evidence)
         for ev, _ in quoted:
