@@ -17,16 +17,17 @@ LOCK_USER = "SELECT pg_advisory_xact_lock(hashtext('footnote rate window:' || %s
 
 FORGET_OLD = """
 DELETE FROM processed_events
-WHERE platform = %s AND starts_with(event_id, %s) AND received_at <= now() - make_interval(secs => %s)
+WHERE platform = %s AND starts_with(event_id, %s) AND received_at <= clock_timestamp() - make_interval(secs => %s)
 """
 
 # How many are in the window, and how many seconds ago the oldest was asked.
 IN_WINDOW = """
-SELECT count(*), coalesce(extract(epoch FROM now() - min(received_at)), 0)::float8
+SELECT count(*), coalesce(extract(epoch FROM clock_timestamp() - min(received_at)), 0)::float8
 FROM processed_events WHERE platform = %s AND starts_with(event_id, %s)
 """
 
-RECORD = "INSERT INTO processed_events (event_id, platform) VALUES (%s, %s)"
+# The wall clock, not now(): a transaction that waited on the lock began before the row it then sees.
+RECORD = "INSERT INTO processed_events (event_id, platform, received_at) VALUES (%s, %s, clock_timestamp())"
 
 
 def take(db, user: str, limit: int, window_s: float) -> tuple[int, float] | None:
