@@ -411,27 +411,32 @@ def _expand(spec: dict, data: dict) -> dict:
     return line
 
 
-def build(corpus: Path) -> tuple[list[dict], list[str]]:
-    data = collect(corpus)
+def expand_set(spec: list[dict], threads: list[dict], data, id_prefix: str) -> tuple[list[dict], list[str]]:
+    """Each question of a spec with its expected value read from the XBRL `data`, numbered per class
+    under `id_prefix`, then the threads; what cannot be read is logged, never guessed."""
     out, log = [], []
     counters: dict[str, int] = {}
-    for spec in SPEC:
+    for entry in spec:
         try:
-            line = _expand(spec, data)
+            line = _expand(entry, data)
         except (FactError, KeyError) as exc:
-            log.append(f"{spec['q']!r}: {exc}, question not written")
+            log.append(f"{entry['q']!r}: {exc}, question not written")
             continue
-        prefix = PREFIX[spec["t"]]
+        prefix = PREFIX[entry["t"]]
         counters[prefix] = counters.get(prefix, 0) + 1
-        out.append({"id": f"df-{prefix}-{counters[prefix]:03d}", **line})
-    for thread in THREADS:
+        out.append({"id": f"{id_prefix}-{prefix}-{counters[prefix]:03d}", **line})
+    for thread in threads:
         try:
-            turns = [_expand(spec, data) for spec in thread["turns"]]
+            turns = [_expand(entry, data) for entry in thread["turns"]]
         except (FactError, KeyError) as exc:
             log.append(f"{thread['id']}: {exc}, thread not written")
             continue
         out.append({"id": thread["id"], "turns": turns})
     return out, log
+
+
+def build(corpus: Path) -> tuple[list[dict], list[str]]:
+    return expand_set(SPEC, THREADS, collect(corpus), "df")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,9 +17,9 @@ import runpy
 import sys
 from pathlib import Path
 
-from evals.make_dev import PREFIX, _expand
+from evals.make_dev import expand_set
 from evals.sets import DATA
-from evals.xbrl_facts import FactError, collect
+from evals.xbrl_facts import collect
 
 SPEC_FILE = DATA / "dev2_figures_spec.py"
 ID_PREFIX = "d2f"
@@ -32,27 +32,8 @@ def load_spec(path: Path = SPEC_FILE) -> tuple[list[dict], list[dict]]:
 
 
 def build(corpus: Path, spec_file: Path = SPEC_FILE) -> tuple[list[dict], list[str]]:
-    data = collect(corpus)
     spec, threads = load_spec(spec_file)
-    out, log = [], []
-    counters: dict[str, int] = {}
-    for entry in spec:
-        try:
-            line = _expand(entry, data)
-        except (FactError, KeyError) as exc:
-            log.append(f"{entry['q']!r}: {exc}, question not written")
-            continue
-        prefix = PREFIX[entry["t"]]
-        counters[prefix] = counters.get(prefix, 0) + 1
-        out.append({"id": f"{ID_PREFIX}-{prefix}-{counters[prefix]:03d}", **line})
-    for thread in threads:
-        try:
-            turns = [_expand(entry, data) for entry in thread["turns"]]
-        except (FactError, KeyError) as exc:
-            log.append(f"{thread['id']}: {exc}, thread not written")
-            continue
-        out.append({"id": thread["id"], "turns": turns})
-    return out, log
+    return expand_set(spec, threads, collect(corpus), ID_PREFIX)
 
 
 def main(argv: list[str] | None = None) -> int:
