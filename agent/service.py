@@ -177,6 +177,10 @@ class Footnote:
         go to the callbacks as they come. A failing callback is dropped, never the turn."""
         listeners = {"status": on_status, "text": on_text}
         context = dataclasses.replace(self.deps, stream_text=on_text is not None)
+        if on_status is None and on_text is None:
+            # Nobody listens (a script, an eval, a bench): without the "custom" stream LangGraph runs
+            # each one-node step in this thread, with no hand-off to its executor.
+            return self.graph.invoke(update, config, context=context, durability="exit")
         final: dict = {}
         for mode, chunk in self.graph.stream(update, config, context=context, stream_mode=["custom", "values"],
                                              durability="exit"):  # fmt: skip
