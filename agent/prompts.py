@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import json
 
+from store.items import item_label
+
 PROMPT_VERSION = "2026-11-22.1"
 
 USER_OPEN, USER_CLOSE = "<<<USER_MESSAGE", "USER_MESSAGE>>>"
@@ -144,7 +146,7 @@ def planner_messages(text: str, *, previous: dict | None, metrics: list[str], it
 
 
 def evidence_block(ev) -> str:
-    where = f"Item {ev.item}" if ev.item else (ev.concept or "")
+    where = item_label(ev.item) if ev.item else (ev.concept or "")
     return EVIDENCE_BLOCK.format(
         id=ev.id, kind=ev.kind, ticker=ev.ticker, fiscal_year=ev.fiscal_year, where=where, text=_scrub(ev.text)
     )

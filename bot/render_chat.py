@@ -12,6 +12,7 @@ import logging
 import re
 
 from agent.answer import Answer, Citation, Table
+from store.items import item_label
 
 REFUSAL_HEADLINES = {
     "no_company": "Which company do you mean?",
@@ -40,7 +41,7 @@ PLAIN_LIMIT = 3_900  # Slack shows at most ~4,000 characters of a notification's
 
 def citation_label(c: Citation) -> str:
     """`AAPL 10-K FY2024, Item 7` or `AAPL 10-K FY2024, us-gaap:Revenues`."""
-    where = f"Item {c.item}" if c.item else (c.concept or "")
+    where = item_label(c.item) if c.item else (c.concept or "")  # a 10-Q's "II-1A": "Part II, Item 1A"
     label = f"{c.ticker} {c.form} FY{c.fiscal_year}"
     return f"{label}, {where}" if where else label
 

@@ -6,6 +6,7 @@ Only the CLI uses this; Slack and Teams render the same Answer in their own form
 from __future__ import annotations
 
 from agent.answer import Answer, Citation, Table
+from store.items import item_label
 
 
 def render(answer: Answer, *, show_meta: bool = True) -> str:
@@ -34,7 +35,7 @@ def render(answer: Answer, *, show_meta: bool = True) -> str:
 
 
 def footnote(c: Citation) -> str:
-    where = f"Item {c.item}" if c.item else (c.concept or "")
+    where = item_label(c.item) if c.item else (c.concept or "")  # a 10-Q's "II-1A": "Part II, Item 1A"
     period = f", period ended {c.period_end.isoformat()}" if c.period_end else ""
     head = f"[{c.n}] {c.ticker} {c.form} FY{c.fiscal_year}, {where}{period} — {c.url}"
     if c.quote:

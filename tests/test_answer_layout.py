@@ -81,3 +81,19 @@ def test_cached_answers_are_keyed_by_the_code_that_made_them(footnote):
     from agent.service import code_version
 
     assert footnote.path.endswith("@" + code_version()) and len(code_version()) == 12
+
+
+def test_a_10q_item_is_cited_as_the_filing_names_it():
+    """A 10-Q's Items are stored as 'I-2' and 'II-1A' (they repeat between Parts and with a 10-K's);
+    the reader sees 'Part II, Item 1A', and a 10-K's Item stays 'Item 1A'."""
+    from agent.answer import Citation
+    from agent.composing.compose import items_text
+    from bot.render_chat import citation_label
+
+    def cite(form: str, item: str) -> Citation:
+        return Citation(n=1, ticker="NVDA", cik=1045810, form=form, fiscal_year=2025, accession="a", url="u", item=item)
+
+    assert citation_label(cite("10-Q", "II-1A")) == "NVDA 10-Q FY2025, Part II, Item 1A"
+    assert citation_label(cite("10-K", "1A")) == "NVDA 10-K FY2025, Item 1A"
+    assert items_text(["I-2", "II-1A"]) == "Part I, Item 2 and Part II, Item 1A"
+    assert items_text(["7", "8"]) == "Items 7 and 8"

@@ -15,6 +15,7 @@ from decimal import Decimal
 
 from agent.composing import sentence_rank
 from agent.composing.draft import Claim, Draft, Evidence
+from store.items import is_quarterly_item, item_label
 from agent.progress import draft_text, status
 from agent.checking.guards import financial_figures, number_tokens, split_sentences, verified_figures
 from agent.planning.scope import INJECTION
@@ -337,7 +338,7 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
         first = picks[0][0]
         companies = sorted({c.ticker for c, _, _ in picks})
         items = sorted({c.item for c, _, _ in picks if c.item})
-        where = f" (Item {items[0]})" if len(items) == 1 else (f" (Items {', '.join(items[:-1])} and {items[-1]})" if items else "")
+        where = f" ({items_text(items)})" if items else ""
         intro = _source_line(plan, [c for c, _, _ in picks], companies, where)
     return Draft(intro=intro, claims=claims, composer="extractive")
 
@@ -549,12 +550,19 @@ def compose(state, deps, config) -> dict:
     return update
 
 
+def items_text(items: list[str]) -> str:
+    """"Item 7", "Items 7 and 8"; a 10-Q's Items as it names them: "Part I, Item 2 and Part II, Item 1A"."""
+    if any(is_quarterly_item(i) for i in items):
+        labels = [item_label(i) for i in items]
+        return labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+    return f"Item {items[0]}" if len(items) == 1 else f"Items {', '.join(items[:-1])} and {items[-1]}"
+
+
 def searched(state) -> str:
     """Where a prose question was looked for, for the refusal: "Apple's fiscal 2024 10-K (Item 7)"."""
     located = state.get("located") or {}
     items = list(located.get("items") or [])
-    where = ("all Items" if not items else f"Item {items[0]}" if len(items) == 1
-             else f"Items {', '.join(items[:-1])} and {items[-1]}")
+    where = items_text(items) if items else "all Items"
     parts = []
     for company in state.get("resolved") or []:
         years = company.get("fiscal_years") or []
