@@ -19,6 +19,7 @@ from slack_bolt import App
 from slack_sdk.signature import SignatureVerifier
 
 from bot import web
+from bot.bench_faults import _closed_by_server
 from store.db import Database
 from bot.fakes.slack_api import FakeSlack
 from bot.fakes.tcp_faults import Blackhole
@@ -148,19 +149,6 @@ def test_healthz_is_503_when_the_database_stops_answering():
     finally:
         database.close()
         hole.close()
-
-
-def _closed_by_server(sockets: list[socket.socket]) -> int:
-    closed = 0
-    for s in sockets:
-        s.setblocking(False)
-        try:
-            closed += s.recv(1) == b""
-        except BlockingIOError:
-            pass
-        except OSError:
-            closed += 1
-    return closed
 
 
 def test_open_connections_are_capped_and_a_real_request_still_gets_in(front, monkeypatch):
