@@ -35,6 +35,12 @@ SELECT DISTINCT taxonomy, concept FROM facts
  WHERE cik = %s AND NOT dimensional AND taxonomy <> 'dei' AND period_start IS NULL
 """
 STORED_FILINGS = "SELECT accession FROM filings WHERE accession = ANY(%s)"
+# Printed rows whose label or concept joins two words with "and" ("Sales and marketing",
+# LiabilitiesAndStockholdersEquity): what tells one line's name from two asks in a question.
+JOINED = r"""
+SELECT DISTINCT cik, label, concept FROM line_labels
+ WHERE label ~* '\m(and)\M|&' OR concept ~ '[a-z]And[A-Z]'
+"""
 
 
 def replace_labels(conn: psycopg.Connection, accession: str, cik: int, items: Sequence) -> int:
@@ -64,6 +70,11 @@ def company_labels(conn: psycopg.Connection, cik: int) -> list[dict]:
          "negated": negated, "row": row}
         for label, tax, concept, statement, dims, negated, row in conn.execute(FOR_COMPANY, (cik,)).fetchall()
     ]
+
+
+def joined_labels(conn: psycopg.Connection) -> list[tuple[int, str, str]]:
+    """(cik, printed label, concept) of every row whose name joins words with "and"."""
+    return [(int(cik), label, concept) for cik, label, concept in conn.execute(JOINED).fetchall()]
 
 
 def company_concepts(conn: psycopg.Connection, cik: int) -> list[tuple[str, str]]:

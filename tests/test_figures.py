@@ -533,8 +533,28 @@ def test_a_direction_shows_the_three_years_up_to_the_one_asked(directory):
 
 def test_marketing_and_sales_is_one_label_but_revenue_and_marketing_are_two_asks(directory):
     assert plan(directory, "Tesla marketing and sales expense 2024").metrics == [
-        "line:marketing expense|marketing sales expense|marketing and sales expense"]
+        "line:marketing sales expense|marketing sales expense|marketing and sales expense"]
     assert plan(directory, "Tesla revenue and marketing expense 2024").metrics[0] == "revenue"
+
+
+def test_a_row_name_with_an_and_is_one_ask_never_revenue_beside_it(directory):
+    # "sales and marketing" names one row (the taxonomy's SellingAndMarketingExpense), not revenue
+    # and a marketing line; a metric's own name with an "and" stays that metric
+    p = plan(directory, "nvda sales and marketing expense fy2025")
+    assert p.metrics == ["line:sales marketing expense|sales marketing expense|sales and marketing expense"], p.metrics
+    assert plan(directory, "Tesla research and development 2024").metrics == ["rd"]
+    assert plan(directory, "Apple total assets and liabilities 2024").metrics == ["total_assets", "total_liabilities"]
+
+
+def test_a_prose_answer_never_opens_with_a_figure_the_question_narrows(directory):
+    # "delivered" and "exchange rate" are prose topics, yet the revenue or the cash balance is not
+    # what was asked: the figure question is a line lookup of its own words, the other prose alone
+    p = plan(directory, "What was Tesla's revenue per vehicle delivered in 2024?")
+    assert p.intent == "numeric" and p.metrics == [
+        "line:vehicle delivered|revenue vehicle delivered|revenue per vehicle delivered"], p.metrics
+    p = plan(directory, "What was Apple's effect of exchange rate changes on cash in fiscal 2024?")
+    assert "cash" not in p.metrics, p.metrics
+    assert plan(directory, "why did Apple's net sales fall in 2023?").metrics == ["revenue"]
 
 
 def test_a_date_off_the_fiscal_year_end_is_a_quarter_and_refused_when_not_held(footnote):

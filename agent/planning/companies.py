@@ -90,6 +90,8 @@ class CompanyDirectory:
     years: dict[int, list[int]] = field(default_factory=dict)  # covered cik -> fiscal years with filings
     alias_words: set[str] = field(default_factory=set)  # one-word aliases (famous names, any case)
     typo_names: dict[str, int] = field(default_factory=dict)  # one-word names eligible for typo matching
+    # covered cik -> word sets of its printed rows named with an "and" (agent.planning.words.join_printed_names)
+    joined: dict[int, frozenset[frozenset[str]]] = field(default_factory=dict)
 
     # --- construction -----------------------------------------------------------------------
 
@@ -152,8 +154,21 @@ class CompanyDirectory:
     @classmethod
     def load(cls, conn: psycopg.Connection) -> CompanyDirectory:
         from store.companies import directory_rows
+        from store.labels import joined_labels
 
-        return cls.from_rows(*directory_rows(conn))
+        directory = cls.from_rows(*directory_rows(conn))
+        directory.joined = joined_names(joined_labels(conn))
+        return directory
+
+    def joined_names(self, tickers: list[str]) -> frozenset[frozenset[str]]:
+        """The "and" row names of these covered companies, of rows several companies print, and of the
+        taxonomy's common concepts, for word accounting: "sales and marketing" is one row's name even
+        for a company that prints none (then refused by that name, never answered as revenue)."""
+        out: set[frozenset[str]] = set(self.joined.get(0, frozenset())) | standard_joined()
+        for t in tickers:
+            cik = self.by_ticker.get(t.upper())
+            out |= self.joined.get(cik, frozenset())
+        return frozenset(out)
 
     # --- lookups ------------------------------------------------------------------------------
 
@@ -311,6 +326,44 @@ class CompanyDirectory:
     def _typo(self, word: str) -> int | None:
         hits = {cik for name, cik in self.typo_names.items() if name != word and _osa_le1(word, name)}
         return next(iter(hits)) if len(hits) == 1 else None
+
+
+def joined_names(rows: list[tuple[int, str, str]]) -> dict[int, frozenset[frozenset[str]]]:
+    """{cik: word sets} of printed labels and concept names that hold an "and" on both sides."""
+    from agent.retrieval.line_items import concept_words, tokens
+
+    out: dict[int, set[frozenset[str]]] = {}
+    for cik, label, concept in rows:
+        for name in (label, concept_words(concept)):
+            if re.search(r"\band\b|&", name, re.I):
+                words = tokens(name)
+                if len(words) >= 2:
+                    out.setdefault(cik, set()).add(words)
+    seen: dict[frozenset[str], int] = {}
+    for names in out.values():
+        for words in names:
+            seen[words] = seen.get(words, 0) + 1
+    shared = frozenset(words for words, n in seen.items() if n >= 2)  # printed by several companies
+    return {0: shared, **{cik: frozenset(names) for cik, names in out.items()}}
+
+
+# Common us-gaap concepts whose names join two things with "and" (their standard labels).
+STANDARD_JOINED = (
+    "SellingAndMarketingExpense", "GeneralAndAdministrativeExpense", "SellingGeneralAndAdministrativeExpense",
+    "ResearchAndDevelopmentExpense", "LiabilitiesAndStockholdersEquity", "CashAndCashEquivalentsAtCarryingValue",
+    "PropertyPlantAndEquipmentNet", "DepreciationDepletionAndAmortization", "DepreciationAndAmortization",
+    "AccountsPayableAndAccruedLiabilitiesCurrent", "MarketingAndAdvertisingExpense", "InterestAndDebtExpense",
+    "InterestAndDividendIncomeOperating", "CostOfGoodsAndServicesSold", "GoodwillAndIntangibleAssetImpairment",
+    "RestructuringAndRelatedCostIncurredCost", "AccruedLiabilitiesAndOtherLiabilities",
+    "PrepaidExpenseAndOtherAssetsCurrent", "OtherAssetsAndLiabilitiesNet", "TechnologyAndDevelopmentExpense",
+    "SalesAndMarketingExpense", "MergersAndAcquisitions",
+)
+
+
+def standard_joined() -> frozenset[frozenset[str]]:
+    from agent.retrieval.line_items import concept_words, tokens
+
+    return frozenset(tokens(concept_words(c)) for c in STANDARD_JOINED)
 
 
 def _mostly_upper(text: str) -> bool:

@@ -583,7 +583,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         plan.intent = "trend"
     elif any(k in FORMULAS for k in plan.metrics):
         plan.intent = "derived"
-    return _account_words(plan, r, outside, low, prev)
+    return _account_words(plan, r, outside, low, prev, directory.joined_names(plan.tickers))
 
 
 # A follow-up that asks for a whole year leaves the thread's quarter behind.
@@ -643,10 +643,40 @@ _MEASURE_NOUNS = frozenset("count counts score scores units volume volumes multi
 _EARNING = re.compile(r"\b(?:earn|earned|earns|make|made|makes|how much|how many)\b")
 
 
-def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | None = None) -> Plan:
+def _qualified_lead(plan: Plan, r: Reading, outside: str, low: str, joined: frozenset[frozenset[str]]) -> Plan:
+    """A prose answer opens with the figure of each metric the question names, so that figure must
+    be the one asked for, whole: words of the metric's own clause that nothing accounts for ("revenue
+    per vehicle delivered", "the effect of exchange rate changes on cash") make it another figure.
+    Such a metric is dropped from the plan: the passage search still runs, and when the words name a
+    printed line in a figure question, the line lookup answers or refuses it by those words."""
+    trace, runs = account(outside, _company_spans(r, outside), claimed(low, (*_CLAIMED, WHY, CAUSE)), joined)
+    if not runs:
+        return plan
+    _, absorbed = line_keys(trace, runs)
+    narrowed = [k for k in plan.metrics if k in absorbed]
+    if not narrowed:
+        return plan
+    plan.words = trace
+    plan.metrics = [k for k in plan.metrics if k not in absorbed]
+    if not plan.metrics and not r.why and not QUAL_ASK.search(low) and FIGURE_ASK.search(low):
+        # "what was its revenue per vehicle delivered?": a figure question about a narrower figure,
+        # answered by the printed line of those words or refused naming them, never by a passage
+        plan.intent, plan.metrics, plan.probe = "numeric", narrowed, []  # the accounting below narrows them
+        plan.items, plan.query, plan.sub_queries = [], "", []
+    return plan
+
+
+# The opening of a question that asks for an amount, not for what a filing says about it.
+FIGURE_ASK = re.compile(r"^\W*(?:what\s+(?:was|were|is|are)\b|how\s+(?:much|many)\b)")
+
+
+def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | None = None,
+                   joined: frozenset[frozenset[str]] = frozenset()) -> Plan:
     """A figure is answered only for what the question asks: every word accounted for (agent.planning.words).
 
     Leftover words turn the metric they qualify into a line-item lookup; a quarter is refused."""
+    if plan.intent == "qualitative" and plan.metrics and r.measures and not plan.sub_queries:
+        plan = _qualified_lead(plan, r, outside, low, joined)
     if plan.intent == "qualitative" and not plan.metrics and not r.why and not plan.sub_queries:
         spans = [(m.start, m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)) for m in r.matches]
         trace, runs = account(outside, spans, claimed(low, _CLAIMED))
@@ -717,7 +747,7 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
         if plan.intent == "trend" and period.kind != "quarters":
             plan.intent = "numeric"  # "Q2 2023 vs Q2 2022": the quarter and its base, not a run of years
     dims = {w for k in plan.metrics if k.startswith("dim:") for w in key_parts(k)[1].split()}
-    trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims | period_words)
+    trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims | period_words, joined)
     runs = conventions(plan, trace) if runs else runs
     plan.words = trace
     other = other_convention(plan, trace)

@@ -202,12 +202,55 @@ def _own_words(how: list[str | None], words: list[str], masked: str) -> None:
                 break
 
 
-def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set[str] | None = None
-            ) -> tuple[list[dict], list[tuple[int, int]]]:
+def join_printed_names(how: list[str | None], words: list[str], names: frozenset[frozenset[str]]
+                       ) -> dict[int, set[str]]:
+    """"Sales and marketing", "total liabilities and shareholders' equity": when the words around an
+    "and" are, together, the name of a row the company prints, they ask for that one row, not for two
+    figures (revenue, and a marketing line). `joined`: the word sets (agent.retrieval.line_items.tokens)
+    of the company's printed rows and concepts whose names hold an "and". The longest such span wins;
+    its words become one line-item phrase (unaccounted, for the line lookup). A span that is one
+    metric's own phrase ("research and development") stays that metric. Returns {index: the metric
+    keys the span took in}."""
+    from agent.retrieval.line_items import IGNORABLE, tokens
+
+    taken: dict[int, set[str]] = {}
+    if not names:
+        return taken
+    def open_word(g: int) -> bool:  # a word a row's name may hold: not a period, a number or filler
+        w = words[g]
+        return (how[g] is None or how[g].startswith("metric:")) and not _NUMBER.match(w) and w not in MONTHS \
+            and (w not in FILLER or w in IGNORABLE)
+    for i, w in enumerate(words):
+        if w not in ("and", "&") or i in taken:
+            continue
+        best: tuple[int, int] | None = None
+        for start in range(max(0, i - 4), i):
+            if not all(open_word(g) for g in range(start, i)):
+                continue
+            for end in range(min(len(words), i + 5), i + 1, -1):
+                if not all(open_word(g) for g in range(i + 1, end)):
+                    continue
+                if tokens(" ".join(words[start:end])) in names and (best is None or end - start > best[1] - best[0]):
+                    best = (start, end)
+        if best is None:
+            continue
+        keys = {how[g][7:] for g in range(*best) if how[g] and how[g].startswith("metric:")}
+        if len({how[g] for g in range(*best) if g != i}) == 1 and keys:
+            continue  # the metric's own name ("research and development"), already one ask
+        for g in range(*best):
+            if g != i:
+                how[g] = None
+                taken[g] = keys
+    return taken
+
+
+def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set[str] | None = None,
+            printed_names: frozenset[frozenset[str]] = frozenset()) -> tuple[list[dict], list[tuple[int, int]]]:
     """Every word of `text` (normalized) with how it was consumed, and the runs of leftover words.
 
     Returns (trace, leftover runs as (start, end) word index ranges). `extra_consumed`: words
-    other parts of the planner claimed (topics, scope, thread words).
+    other parts of the planner claimed (topics, scope, thread words); `printed_names`: the printed row
+    names with an "and" of the companies asked about (join_printed_names).
     """
     masked = _US_CAPS.sub("US", _mask_companies(text, company_spans))
     country = bool(re.search(r"(?<![\w.])US(?!\w)", masked))
@@ -218,8 +261,10 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             how[i] = f"metric:{key}"
     merged = merge_adjacent_metrics(how, words, masked)
     _own_words(how, words, masked)
-    in_merge = {g for start, end, _ in merged for g in range(start, end) if words[g] not in _ASKING}
+    printed = join_printed_names(how, words, printed_names)
+    in_merge = {g for start, end, _ in merged for g in range(start, end) if words[g] not in _ASKING} | set(printed)
     joined = {g: keys for start, end, keys in merged for g in range(start, end)}
+    joined.update((g, keys) for g, keys in printed.items() if keys)
     growth = {w for g in GROWTH_WORDS for w in g.split()}
     extra = extra_consumed or set()
     for i, w in enumerate(words):
