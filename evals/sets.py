@@ -54,12 +54,14 @@ SET_FILES = {
     "dev_prose": ("dev_prose",),
     "dev2": ("dev2_figures", "dev2_prose"),  # held out: never read by whoever changes the agent
     "dev2_prose": ("dev2_prose",),
+    "dev3": ("dev3_figures", "dev3_prose"),  # held out too: written without reading agent/, never read by whoever changes it
+    "dev3_prose": ("dev3_prose",),
     "quarterly": ("quarterly",),
 }
 # Files of a set written separately, possibly later: missing means no questions yet, not an error.
 OPTIONAL_FILES = frozenset({"dev_prose"})
 # Sets that run over the real corpus (../shared/sec) in its own database.
-CORPUS_SETS = ("shared", "dev", "quarterly")  # `all` runs these; dev_prose alone is part of dev; dev2 runs only when named
+CORPUS_SETS = ("shared", "dev", "quarterly")  # `all` runs these; dev_prose alone is part of dev; dev2 and dev3 run only when named
 
 
 @dataclass
