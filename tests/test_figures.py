@@ -611,3 +611,12 @@ def test_a_formula_of_constants_alone_is_refused_naming_what_is_missing_never_an
     answer = ask(footnote, "What was NVDA's total assets FY2025?\x7f{{7*7}}")
     assert answer.kind == "refusal" and answer.refusal_reason != "internal_error", answer.text
     assert "49" not in answer.text
+
+
+def test_a_bare_figure_phrase_may_be_answered_by_a_fact_under_the_taxonomys_name(directory):
+    # "apple advertising expense 2024" names a figure (AdvertisingExpense, tagged in the notes, printed
+    # on no statement row); "what does Apple say about advertising?" asks for the filing's words
+    bare = plan(directory, "apple advertising expense 2024")
+    assert bare.probe and bare.probe_standard, (bare.probe, bare.probe_standard)
+    asked = plan(directory, "What does Apple say about its advertising expense in 2024?")
+    assert not asked.probe_standard

@@ -56,6 +56,9 @@ class Plan(BaseModel):
     # a prose-routed question whose words may all be one line item's label ("other income, net"):
     # `line:` keys fetch tries against the company's labels before searching prose
     probe: list[str] = Field(default_factory=list)
+    # the question is a bare figure phrase (no topic, no "what does it say"): a fact filed under the
+    # taxonomy's own name for those words answers it too, not only a row the statements print
+    probe_standard: bool = False
     # a reply's one new word ("what about samsung?") that may be a line or segment of the thread's
     # company: when the company reports none by that name, the word names a company not known here
     lone_name: str | None = None

@@ -690,6 +690,7 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
                            "revenue or net income", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
         if runs and not quarter:
             plan.probe, _ = line_keys(trace, runs)
+            plan.probe_standard = not asks_prose and not r.has_topic
             plan.words = trace
             source = " ".join(w for w in left if w not in ("get", "got", "gets", "bring", "brought", "brings"))
             if _EARNED_FROM.search(low) and figure and source and not counted:

@@ -102,12 +102,12 @@ def _probe_lines(conn, deps, plan: dict) -> dict | None:
             return None
         for key in keys:
             match, _ = company_line(conn, deps.memo, company["cik"], key)
-            if match is None or match.source != "company":
+            if match is None or (match.source != "company" and not plan.get("probe_standard")):
                 return None
     years = plan.get("fiscal_years") or []
     intent = "compare" if len(plan["tickers"]) > 1 else ("trend" if len(years) > 1 or len(plan.get("year_offsets") or []) > 1
                                                         else "numeric")
-    return {**plan, "intent": intent, "metrics": list(keys), "items": [], "probe": []}
+    return {**plan, "intent": intent, "metrics": list(keys), "items": [], "probe": [], "probe_standard": False}
 
 
 def _quarter_plan(conn, deps, plan: dict, cik: int) -> dict:
