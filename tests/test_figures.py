@@ -620,3 +620,20 @@ def test_a_bare_figure_phrase_may_be_answered_by_a_fact_under_the_taxonomys_name
     assert bare.probe and bare.probe_standard, (bare.probe, bare.probe_standard)
     asked = plan(directory, "What does Apple say about its advertising expense in 2024?")
     assert not asked.probe_standard
+
+
+def test_that_relative_to_another_figure_is_the_quotient_never_the_other_figure(directory):
+    first = plan(directory, "Tesla total liabilities 2024")
+    ratio = plan(directory, "what's that relative to equity?", previous=first)
+    assert ratio.route == "domain" and ratio.tickers == ["TSLA"] and ratio.fiscal_years == [2024]
+    assert ratio.metrics == ["udf:total liabilities over equity"], ratio.metrics
+    assert "equity" not in ratio.metrics
+    later = plan(directory, "and in 2023?", previous=ratio)
+    assert later.metrics == ratio.metrics and later.fiscal_years == [2023]
+
+
+def test_a_why_after_a_trend_reads_the_latest_years_discussion(directory):
+    trend = plan(directory, "Is Tesla's operating margin improving as of 2024?")
+    why = plan(directory, "what drove it?", previous=trend)
+    assert why.intent == "qualitative" and why.fiscal_years == [2024], why.fiscal_years
+    assert why.metrics == ["operating_margin"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from agent.planning.companies import CompanyDirectory, CompanyMatch, norm_name
 from agent.planning.company_words import english_words
-from agent.retrieval.concepts import normalize
+from agent.retrieval.concepts import METRICS, normalize
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.planning.plan import Plan
 from agent.planning.measures import _IMPLIED as _IMPLIED_PATTERNS
@@ -372,6 +372,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         return _plan(raw, previous=previous, directory=directory)
     raw = _NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = _SPELLED_AMPERSAND.sub(_ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
+    raw = _relative_to_thread(raw, previous)
     definition, rest, bad = find_definition(raw)
     known = [d for d in (previous.definitions if previous is not None else [])
              if definition is None or d["name"] != definition["name"]]
@@ -405,6 +406,26 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         several_years = len(plan.fiscal_years) >= 2 or len(plan.year_offsets) >= 2
         plan.intent = "compare" if len(plan.tickers) >= 2 else ("trend" if several_years else "derived")
     return plan
+
+
+# "what's that relative to equity?", "and as a multiple of EBIT?": the thread's one figure over another
+_RELATIVE = re.compile(
+    r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:(?:what|how\s+much)(?:'s|\s+is|\s+was|\s+are|\s+were)?\s+)?(?:that|it|this|those|these)?"
+    r"\s*(?:relative\s+to|in\s+relation\s+to|divided\s+by|over|as\s+a\s+(?:ratio|multiple|fraction)\s+of)\s+"
+    r"(?P<other>[^?]+?)\W*$", re.I)
+
+
+def _relative_to_thread(raw: str, previous: Plan | None) -> str:
+    """A follow-up that divides the thread's figure by another ("what's that relative to equity?")
+    is that quotient, written out as a formula the formula reader takes ("total debt over equity"),
+    never the other figure alone. Only when the thread asked for one reported figure."""
+    m = _RELATIVE.match(raw)
+    if m is None or previous is None or previous.route != "domain" or len(previous.metrics) != 1:
+        return raw
+    key = previous.metrics[0]
+    if key not in METRICS:
+        return raw
+    return f"and {METRICS[key].synonyms[0]} over {m.group('other')}?"  # "and": the thread's company and year
 
 
 def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
@@ -466,6 +487,12 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     inherited: list[str] = []
     sources: dict[str, str] = {}  # slot -> where it came from, when not the message (Plan.slots)
     year_fields, years_inherited = _years(r, prev, followup, directory)
+    if years_inherited and r.why and len(year_fields.get("fiscal_years") or []) > 1:
+        # "what drove it?" after a three-year trend: the latest year's discussion, which compares it
+        # with the year before, not the oldest year's filing
+        year_fields["fiscal_years"] = [max(year_fields["fiscal_years"])]
+    if years_inherited and r.why and len(year_fields.get("year_offsets") or []) > 1:
+        year_fields["year_offsets"] = [max(year_fields["year_offsets"])]
     if years_inherited:
         inherited.append("fiscal_years")
         sources["fiscal_years"] = "thread"
