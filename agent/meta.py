@@ -33,7 +33,7 @@ COVERAGE_NOTE = (
 )
 
 GREETING = "Hello! I'm Footnote. " + INTRO + " Ask \"help\" for examples."
-THANKS = "You're welcome. Ask another question about a covered company's 10-K whenever you like."
+THANKS = "You're welcome. Ask another question about a covered company's filings whenever you like."
 GOODBYE = "Goodbye! Come back any time with a question about a company's SEC filings."
 ACK = "Glad that helps. Ask a follow-up (\"and the year before?\", \"why?\", \"compare with Nvidia\") or a new question."
 ABOUT = (
@@ -89,7 +89,7 @@ def help_text(rows: list[dict] | None = None) -> str:
 def coverage_text(rows: list[dict], *, limit: int = 60) -> str:
     if not rows:
         return EMPTY
-    lines = [f"I cover {plural(len(rows), 'company', 'companies')} from their 10-K filings:"]
+    lines = [f"I cover {plural(len(rows), 'company', 'companies')} from their SEC filings:"]
     for row in rows[:limit]:
         lines.append(f"- {row['ticker']}: {_name(row)} ({coverage_years(row)})")
     if len(rows) > limit:

@@ -24,7 +24,7 @@ MESSAGES: dict[str, str] = {
         "Reply with the ticker and I'll answer."
     ),
     "not_covered": (
-        "{detail_plain} is not in my corpus of 10-K filings, so I can't answer from its filings. "
+        "{detail_plain} is not among the companies whose 10-K and 10-Q filings I hold, so I can't answer from its filings. "
         "Ask \"which companies do you cover?\" to see the companies I can answer about."
     ),
     "year_not_available": "I don't have {detail_plain}. {years_hint}",
@@ -39,7 +39,7 @@ MESSAGES: dict[str, str] = {
         "Reply with its name as printed and I'll answer."
     ),
     "out_of_scope": (
-        "I only answer from companies' 10-K filings: reported figures, ratios computed from them, "
+        "I only answer from companies' 10-K and 10-Q filings: reported figures, ratios computed from them, "
         "and what the filings say about risks, strategy, operations and results. "
         "I can't help with {detail_plain}."
     ),
