@@ -195,7 +195,7 @@ def table(summary: dict) -> tuple[list[str], list[list[str]]]:
     return header, [[name, *[fmt(s.get(key), style) for key, _, style in COLUMNS]] for name, s in rows]
 
 
-def markdown(summary: dict) -> str:
+def markdown(summary: dict, *, held_out: bool = False) -> str:
     out = ["## Development set by class", "", headline(summary), ""]
     header, rows = table(summary)
     out.append("| " + " | ".join(header) + " |")
@@ -205,6 +205,9 @@ def markdown(summary: dict) -> str:
         out.append("")
         out.append(f"Wrong figures ({len(summary['wrong'])}):")
         for w in summary["wrong"]:
+            if held_out:  # the id and class only: a held-out question stays unread
+                out.append(f"- `{w['id']}` ({w['class']})")
+                continue
             out.append(f"- `{w['id']}` ({w['class']}) {w['question']!r}: stated {', '.join(w['stated']) or '(in text)'}"
                        + (f" — {w['tripwire'][0]}" if w["tripwire"] else ""))
     return "\n".join(out) + "\n"

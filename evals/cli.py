@@ -22,7 +22,7 @@ from pathlib import Path
 from evals import by_class, corpus, gate, metrics, report
 from evals.lookup import CorpusLookup
 from evals.run import run_cases
-from evals.sets import CORPUS_SETS, SET_FILES, load_group
+from evals.sets import CORPUS_SETS, HELD_OUT, SET_FILES, load_group
 
 
 def register(sub) -> None:
@@ -156,6 +156,7 @@ def run_group(group: str, db, settings, embedder, args) -> dict:
         "gate": gate.evaluate(summary["overall"]),
         "records": records,
         "skipped": skipped,
+        "held_out": group in HELD_OUT,
     }
     if any(r.get("class", r["kind"]) != r["kind"] for r in records):
         results["by_class"] = by_class.summarize(records)

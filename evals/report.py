@@ -105,7 +105,7 @@ def markdown(results: dict) -> str:
     out.append(_md_table(["rule", "value", "limit", "status"], _gate_rows(gate)))
     out.append("")
     if results.get("by_class"):
-        out.append(by_class.markdown(results["by_class"]))
+        out.append(by_class.markdown(results["by_class"], held_out=bool(results.get("held_out"))))
     header = ["", *[label for _, label, _ in COLUMNS]]
     out.append("## Per set")
     out.append(_md_table(header, [_row(name, s) for name, s in m["sets"].items()] + [_row("**all**", m["overall"])]))
@@ -152,6 +152,9 @@ def markdown(results: dict) -> str:
         for r in failures:
             a = r["answer"]
             got = a.get("kind") + (f"/{a.get('refusal_reason')}" if a.get("refusal_reason") else "")
+            if results.get("held_out"):  # a held-out set: what failed, never the question or its answer
+                out.append(f"- `{r['id']}` ({r['kind']}) → {got}: {', '.join(r['findings']['failures'])}")
+                continue
             out.append(f"- `{r['id']}` ({r['kind']}) {r['question']!r} → {got}: {', '.join(r['findings']['failures'])}")
             for detail in _details(r)[:3]:
                 out.append(f"  - {detail}")
@@ -278,7 +281,7 @@ def html_report(results: dict) -> str:
         _html_table(header, set_kind_rows),
         "<h2>The 20 worst failures, with their traces</h2>",
     ]
-    for r in worst(results["records"], 20):
+    for r in ([] if results.get("held_out") else worst(results["records"], 20)):
         a = r["answer"]
         trace = {
             "expected": r["expect"],

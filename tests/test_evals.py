@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from evals import display, gate, metrics, report, scorers
+from evals import by_class, display, gate, metrics, report, scorers
 from evals.run import score_case
 from evals.sets import DATA, Case, SetError, accepted_routes, load_set, parse_line
 
@@ -313,6 +313,21 @@ def test_reports_render_the_gate_the_tables_and_the_worst_failures(tmp_path):
     assert "Gate: FAILED" in md and "numeric_tripwire_max" in md and "`bad-one`" in md
     page = paths["html"].read_text()
     assert page.count("<svg") >= 4 and "bad-one" in page and "expected 391035000000" in page
+
+
+def test_a_held_out_sets_report_names_failures_without_their_questions(tmp_path):
+    bad = answer(numbers=[number("5")], text="Revenue was $5 [1].", route="domain", citations=[cite(concept="us-gaap:Revenues", value="5")])
+    record = {**_record("numeric", EXPECT_REVENUE, bad), "id": "held-one", "question": "a question nobody tuning may read",
+              "class": "line_item", "thread": None, "turn": 0, "tags": [], "note": "", "traceback": None}
+    summary = metrics.summarize_all([record])
+    results = {"title": "unit", "started": "now", "duration_s": 1.0, "corpus": {}, "metrics": summary,
+               "gate": gate.evaluate(summary["overall"]), "records": [record], "held_out": True,
+               "by_class": by_class.summarize([record])}
+    paths = report.write(results, tmp_path, "unit")
+    for page in (paths["markdown"].read_text(), paths["html"].read_text()):
+        assert "held-one" in page or "line_item" in page
+        assert "nobody tuning may read" not in page and "Revenue was $5" not in page
+    assert "`held-one`" in paths["markdown"].read_text()
 
 
 def test_a_question_naming_a_filing_needs_a_citation_to_that_filing():

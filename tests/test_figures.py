@@ -637,3 +637,11 @@ def test_a_why_after_a_trend_reads_the_latest_years_discussion(directory):
     why = plan(directory, "what drove it?", previous=trend)
     assert why.intent == "qualitative" and why.fiscal_years == [2024], why.fiscal_years
     assert why.metrics == ["operating_margin"]
+
+
+def test_an_adjective_before_a_noun_is_part_of_what_is_asked_not_filler(directory):
+    # "short interest" is market data, not interest; "a short answer" is an instruction
+    p = plan(directory, "how much short interest is there in tesla")
+    assert not p.metrics and any(k.startswith("line:short interest") for k in p.probe), (p.metrics, p.probe)
+    assert plan(directory, "give me a short answer: apple revenue 2024").metrics == ["revenue"]
+    assert plan(directory, "Nike net income fiscal 2025, keep it short").metrics == ["net_income"]

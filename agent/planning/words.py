@@ -51,7 +51,7 @@ FILLER = frozenset(
     invest invested spend spent spends spending pay paid pays earn earned earns make made makes
     bring brought book booked post posted record recorded generate generated
     if dont don't doesnt didnt know unsure sure invent guess estimate pretend ignore instructions briefly brief
-    short format express answer respond reply quickly terms just only exact precise precisely
+    short format express answer respond reply quickly terms just only exact precise precisely keep
     take took taken hold held holding carry carried approx hows balance sheet sheets
     using based pull fetch look lookup check see need want like id im would curious wondering interested
     question kindly money decimal decimals places digits percent percentage state confirm determine grab
@@ -145,6 +145,9 @@ def merge_adjacent_metrics(how: list[str | None], words: list[str], masked: str
 
 
 _SPOKEN_TO = frozenset("tell give show let help send for to with".split())
+# Filler adjectives ("a short answer", "how big") that, written right before a metric, make it another
+# figure ("short interest" is market data, not interest expense).
+_QUALIFYING = frozenset("short long near high low big large small quick slow fast".split())
 
 
 def _country(words: list[str], i: int, capitals: bool) -> bool:
@@ -276,6 +279,9 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             continue
         if w in ("short", "long", "near") and i + 1 < len(words) and words[i + 1] == "term":
             continue  # "short-term debt": a compound that names another line, never filler
+        if w in _QUALIFYING and i + 1 < len(words) and ((how[i + 1] or "").startswith("metric:") or (
+                words[i + 1] not in FILLER and not _NUMBER.match(words[i + 1]) and words[i + 1] not in MONTHS)):
+            continue  # "short interest", "high yield debt": an adjective on a noun names another figure
         if w == "x" and i + 1 < len(words) and _NUMBER.match(words[i + 1]):
             how[i] = "filler"  # "receivables / revenue x 365": a restated formula's multiplication
         elif _NUMBER.match(w) or re.fullmatch(r"fy\d{2,4}", w) or w in MONTHS:
