@@ -125,19 +125,22 @@ def cmd_serve(args, settings) -> int:
         teams_on = False
     slack_on = bool(settings.slack_bot_token and settings.slack_signing_secret)
     with open_footnote(settings) as footnote:
-        handoff, outage, answerers = None, None, []
+        handoff, outage, writer, answerers = None, None, None, []
         queue = (slack_on or teams_on) and args.answer_processes > 0
         if queue:
             from bot.outage import Outage
             from bot.web import Handoff
 
+            from store.inbound import Writer
+
             outage = Outage(footnote.db)
-            handoff = Handoff(footnote.db, outage)
+            writer = Writer(footnote.db.url)  # one connection and thread write both platforms' requests
+            handoff = Handoff(footnote.db, outage, writer)
             from bot.worker import start_worker
 
             answerers = [start_worker() for _ in range(args.answer_processes)]
         slack_app = build_app(settings, footnote, footnote.db, outage=outage) if slack_on else None
-        teams = messages_handler(settings, footnote, queue=queue) if teams_on else None
+        teams = messages_handler(settings, footnote, queue=queue, writer=writer) if teams_on else None
         front = make_front(footnote, slack_app=slack_app, teams_handler=teams, workers=args.workers,
                            queue=args.queue, retention_days=settings.retention_days, handoff=handoff)
         try:

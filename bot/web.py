@@ -117,23 +117,25 @@ class Handoff:
 
     ACK_WAIT_S = 0.05
 
-    def __init__(self, db, outage):
+    def __init__(self, db, outage, writer=None):
+        from store import inbound
+
         self.db = db
         self.outage = outage
-        self.pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="footnote-web-queue")
+        # One connection and thread of its own, warm before the first event, batching what arrives
+        # together (store.inbound.Writer); `footnote serve` shares it with the Teams endpoint.
+        self.writer = writer or inbound.Writer(db.url)
         # Answering here has threads of its own: writes stuck in an outage must not hold them up.
         self.here_pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="footnote-web-here")
         self.queued = self.answered_here = 0
 
     async def hand(self, slack_app, event_id: str, body: str, headers: dict, query: str) -> None:
         """Returns once the event is queued, or it is on its way here, or ACK_WAIT_S has passed."""
-        from store import inbound
-
         loop = asyncio.get_running_loop()
         if self.outage.down:
             self._here(loop, slack_app, body, headers, query)
             return
-        put = loop.run_in_executor(self.pool, inbound.put, self.db, "slack", event_id, body, headers)
+        put = asyncio.wrap_future(self.writer.submit("slack", event_id, body, headers), loop=loop)
         put.add_done_callback(_retrieved)  # a write abandoned to an outage may still fail later: not an error
         done, _ = await asyncio.wait({put}, timeout=self.ACK_WAIT_S)
         if done:
