@@ -33,6 +33,8 @@ def register(sub) -> None:
 
     worker = sub.add_parser("worker", help="answer the Slack events `footnote serve` queued (run as many as you like)")
     worker.add_argument("--workers", type=int, default=4, help="answer threads (default 4)")
+    worker.add_argument("--nice", type=int, default=None,
+                        help="the answers' CPU priority below the web front's (nice value, default 10; SCHED_BATCH on Linux)")
     worker.add_argument("--parent", type=int, default=None, help=argparse.SUPPRESS)
     # For `footnote bench slack`: every answer computed, and its placeholder delay.
     worker.add_argument("--no-cache", action="store_true", help=argparse.SUPPRESS)
@@ -160,8 +162,9 @@ def cmd_worker(args, settings) -> int:
     from bot.wiring import open_footnote
     from bot.slack.app import build_app
     from bot.teams.app import messages_handler
-    from bot.worker import run_worker, slack_handler, teams_handler
+    from bot.worker import NICENESS, lower_priority, run_worker, slack_handler, teams_handler
 
+    lower_priority(NICENESS if args.nice is None else args.nice)  # before any thread starts: they inherit it
     with open_footnote(settings, background=True, use_cache=not args.no_cache) as footnote:
         handlers = {}
         if settings.slack_bot_token and settings.slack_signing_secret:

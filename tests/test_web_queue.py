@@ -8,8 +8,11 @@ nothing itself: the answers come from the worker's own App and bot."""
 from __future__ import annotations
 
 import json
+import os
 import threading
 import urllib.request
+
+import pytest
 
 from bot import web
 from bot.outage import Outage
@@ -58,3 +61,55 @@ def test_the_front_only_queues_and_a_worker_answers_each_event_once(footnote, co
                 worker.join(10)
         assert len(slack.thread("C0QUEUE", ts)) == 1, "the retry was not queued a second time"
         assert inbound.take(corpus_db, "slack", 10) == [] and inbound.take(corpus_db, "teams", 10) == [], "nothing left queued"
+
+
+def _threads_priority(pid: int) -> set[tuple[int, int]]:
+    """(nice value, scheduling policy) of every thread of `pid` (Linux keeps them per thread)."""
+    import os
+
+    found = set()
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            found.add((os.getpriority(os.PRIO_PROCESS, int(tid)), os.sched_getscheduler(int(tid))))
+        except (ProcessLookupError, OSError):
+            pass  # a thread that ended meanwhile
+    return found
+
+
+def _until(check, timeout_s: float = 60.0):
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if (found := check()):
+            return found
+        time.sleep(0.05)
+    raise AssertionError("timed out")
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux scheduling policies")
+@pytest.mark.parametrize("started_by", ["serve", "alone"])
+def test_answer_workers_run_every_thread_below_the_front(corpus_db, tmp_path, started_by):  # noqa: F811
+    """The front acknowledges at nice 0; a worker, and each thread it starts, answers at nice >= 10
+    under SCHED_BATCH, whether `footnote serve` started it or it was started on its own."""
+    import subprocess
+    import sys
+
+    from bot.worker import NICENESS, start_worker
+
+    env = {**os.environ, "DATABASE_URL": corpus_db.url, "FOOTNOTE_DATA_DIR": str(tmp_path)}
+    env.pop("SLACK_BOT_TOKEN", None)
+    assert os.getpriority(os.PRIO_PROCESS, 0) < NICENESS, "the test runs above the workers' priority"
+    if started_by == "serve":
+        proc = start_worker(env=env)
+    else:
+        proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "worker", "--nice", "12"], env=env,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        # Once its answer threads exist (the Teams loop, the database pool's), every one is below the front.
+        threads = _until(lambda: len(os.listdir(f"/proc/{proc.pid}/task")) >= 4 and _threads_priority(proc.pid))
+        wanted = NICENESS if started_by == "serve" else 12
+        assert threads == {(wanted, os.SCHED_BATCH)}, threads
+    finally:
+        proc.terminate()
+        proc.wait(30)
