@@ -12,8 +12,9 @@ still bounded:
   A connection past it takes the place of the oldest one that is not in the middle of a request
   (idle, or still sending its headers), so a flood of idle sockets cannot lock a real request
   out; only when every connection is busy is the newcomer told 503 and closed;
-- Slack requests are checked (size, signature) before Bolt parses them, then dispatched to the
-  synchronous Bolt App on a bounded thread pool; when `workers + queue` dispatches are already
+- Slack requests are checked (size, signature) before Bolt parses them; events and slash commands
+  are queued for answer workers (Handoff), anything else dispatched to the synchronous Bolt App on
+  a bounded thread pool; when `workers + queue` dispatches are already
   in flight, a slash command gets a polite ephemeral "busy" and an event a 503 with Retry-After
   (Slack redelivers it), instead of an unbounded queue;
 - Teams messages go to the same CloudAdapter handler `footnote teams` serves;
@@ -33,6 +34,7 @@ import logging
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import parse_qs
 
 from aiohttp import web
 
@@ -190,10 +192,18 @@ def _dispatch(slack_app, bolt_request) -> None:
 
 
 def _event_id(body: str) -> str | None:
-    """An Events API callback's id (what is queued); None for anything else (commands, clicks,
-    url_verification: answered here, in the response)."""
+    """What is queued: an Events API callback, by its event id, and a slash command, by its
+    trigger id (each invocation's own; every command is acknowledged empty and answered through
+    its response_url, valid for 30 minutes, so a worker can answer it as well as the front). None
+    for anything else: clicks (a 👎 opens a form with a trigger id that expires in 3 s),
+    url_verification, answered here, in the response."""
     if not body.lstrip().startswith("{"):
-        return None
+        try:
+            form = parse_qs(body, max_num_fields=64)
+        except ValueError:
+            return None
+        command, trigger = form.get("command"), form.get("trigger_id")
+        return f"command:{trigger[0]}" if command and trigger and "payload" not in form else None
     try:
         parsed = json.loads(body)
     except ValueError:

@@ -45,7 +45,16 @@ def test_the_front_only_queues_and_a_worker_answers_each_event_once(footnote, co
                                              data=json.dumps(activity("What was Apple's revenue in fiscal 2024?",
                                                                       service_url=connector.url, conversation_id="a:queued")).encode())
             assert urllib.request.urlopen(request, timeout=10).status in (200, 201)
+            status, body, _ = send.command("/footnote", "ask What was Tesla's revenue in fiscal 2024?", slack.response_url("ask"))
+            assert status == 200 and body == "", "a slash command is acknowledged empty, like an event"
             assert slack.calls_to("reactions.add") == [] and connector.messages("a:queued") == [], "the front answered nothing"
+
+            def queued_commands() -> int:
+                with corpus_db.connection() as conn:
+                    return conn.execute("SELECT count(*) FROM inbound_events WHERE event_id LIKE 'slack:command:%%'").fetchone()[0]
+
+            _until(queued_commands)  # the command waits for a worker, as the event does
+            assert slack.responses == [], "nor the slash command"
 
             worker_app = build_app(settings, footnote, corpus_db, verify_requests=False)
             handlers = {"slack": slack_handler(worker_app),
@@ -56,6 +65,8 @@ def test_the_front_only_queues_and_a_worker_answers_each_event_once(footnote, co
                 slack.wait_for(lambda: [m for m in slack.thread("C0QUEUE", ts) if "$391.04 billion" in all_text(m)], timeout=60)
                 connector.wait_for(lambda: [r for r in connector.messages("a:queued") if "391.04" in json.dumps(r.card or {})])
                 slack.wait_for(lambda: slack.calls_to("reactions.remove"), timeout=30)
+                slack.wait_for(lambda: [r for r in slack.responses if "Tesla" in r.args.get("text", "")
+                                        or "TSLA" in r.args.get("text", "")], timeout=60)
             finally:
                 stop.set()
                 worker.join(10)
