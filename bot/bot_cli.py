@@ -132,7 +132,6 @@ def cmd_serve(args, settings) -> int:
         if queue:
             from bot.outage import Outage
             from bot.web import Handoff
-
             from store.inbound import Writer
 
             outage = Outage(footnote.db)

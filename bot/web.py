@@ -12,10 +12,10 @@ still bounded:
   A connection past it takes the place of the oldest one that is not in the middle of a request
   (idle, or still sending its headers), so a flood of idle sockets cannot lock a real request
   out; only when every connection is busy is the newcomer told 503 and closed;
-- Slack requests are checked (size, signature) before Bolt parses them; events and slash commands
-  are queued for answer workers (Handoff), anything else dispatched to the synchronous Bolt App on
-  a bounded thread pool; when `workers + queue` dispatches are already
-  in flight, a slash command gets a polite ephemeral "busy" and an event a 503 with Retry-After
+- Slack requests are checked (size, signature) before Bolt parses them; with a Handoff, events
+  and slash commands are queued for answer workers, and anything else is dispatched to the
+  synchronous Bolt App on a bounded thread pool; when `workers + queue` dispatches are already in
+  flight, a slash command gets a polite ephemeral "busy" and an event a 503 with Retry-After
   (Slack redelivers it), instead of an unbounded queue;
 - Teams messages go to the same CloudAdapter handler `footnote teams` serves;
 - `GET /healthz` is 200 only when the database answers and the embedding model is loaded, so a
