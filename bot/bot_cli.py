@@ -34,7 +34,7 @@ def register(sub) -> None:
     worker = sub.add_parser("worker", help="answer the Slack events `footnote serve` queued (run as many as you like)")
     worker.add_argument("--workers", type=int, default=4, help="answer threads (default 4)")
     worker.add_argument("--nice", type=int, default=None,
-                        help="the answers' CPU priority below the web front's (nice value, default 10; SCHED_BATCH on Linux)")
+                        help="the answers' CPU priority below the web front's (nice value, default 5; SCHED_BATCH on Linux)")
     worker.add_argument("--parent", type=int, default=None, help=argparse.SUPPRESS)
     # For `footnote bench slack`: every answer computed, and its placeholder delay.
     worker.add_argument("--no-cache", action="store_true", help=argparse.SUPPRESS)

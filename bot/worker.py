@@ -32,7 +32,7 @@ POLL_S = 1.0  # a missed NOTIFY costs at most this long
 BATCH = 20  # requests taken at once: handing one over is quick (the answer runs on the App's own threads)
 PR_SET_PDEATHSIG = 1
 # Answers are throughput, acknowledgements are latency: on a shared host the front's acks come first.
-NICENESS = 10
+NICENESS = 5
 
 
 def slack_handler(app) -> Callable[[str, dict], None]:

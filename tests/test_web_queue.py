@@ -101,8 +101,8 @@ def _until(check, timeout_s: float = 60.0):
 @pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux scheduling policies")
 @pytest.mark.parametrize("started_by", ["serve", "alone"])
 def test_answer_workers_run_every_thread_below_the_front(corpus_db, tmp_path, started_by):  # noqa: F811
-    """The front acknowledges at nice 0; a worker, and each thread it starts, answers at nice >= 10
-    under SCHED_BATCH, whether `footnote serve` started it or it was started on its own."""
+    """The front acknowledges at nice 0; a worker, and each thread it starts, answers at a lower
+    priority (nice 5, or --nice) under SCHED_BATCH, whether `footnote serve` started it or it was started on its own."""
     import subprocess
     import sys
 
