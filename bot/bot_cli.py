@@ -33,6 +33,8 @@ def register(sub) -> None:
 
     worker = sub.add_parser("worker", help="answer the Slack events `footnote serve` queued (run as many as you like)")
     worker.add_argument("--workers", type=int, default=4, help="answer threads (default 4)")
+    worker.add_argument("--nice", type=int, default=None,
+                        help="the answers' CPU priority below the web front's (nice value, default 5; SCHED_BATCH on Linux)")
     worker.add_argument("--parent", type=int, default=None, help=argparse.SUPPRESS)
     # For `footnote bench slack`: every answer computed, and its placeholder delay.
     worker.add_argument("--no-cache", action="store_true", help=argparse.SUPPRESS)
@@ -125,19 +127,21 @@ def cmd_serve(args, settings) -> int:
         teams_on = False
     slack_on = bool(settings.slack_bot_token and settings.slack_signing_secret)
     with open_footnote(settings) as footnote:
-        handoff, outage, answerers = None, None, []
+        handoff, outage, writer, answerers = None, None, None, []
         queue = (slack_on or teams_on) and args.answer_processes > 0
         if queue:
             from bot.outage import Outage
             from bot.web import Handoff
+            from store.inbound import Writer
 
             outage = Outage(footnote.db)
-            handoff = Handoff(footnote.db, outage)
+            writer = Writer(footnote.db.url)  # one connection and thread write both platforms' requests
+            handoff = Handoff(footnote.db, outage, writer)
             from bot.worker import start_worker
 
             answerers = [start_worker() for _ in range(args.answer_processes)]
         slack_app = build_app(settings, footnote, footnote.db, outage=outage) if slack_on else None
-        teams = messages_handler(settings, footnote, queue=queue) if teams_on else None
+        teams = messages_handler(settings, footnote, queue=queue, writer=writer) if teams_on else None
         front = make_front(footnote, slack_app=slack_app, teams_handler=teams, workers=args.workers,
                            queue=args.queue, retention_days=settings.retention_days, handoff=handoff)
         try:
@@ -157,8 +161,9 @@ def cmd_worker(args, settings) -> int:
     from bot.wiring import open_footnote
     from bot.slack.app import build_app
     from bot.teams.app import messages_handler
-    from bot.worker import run_worker, slack_handler, teams_handler
+    from bot.worker import NICENESS, lower_priority, run_worker, slack_handler, teams_handler
 
+    lower_priority(NICENESS if args.nice is None else args.nice)  # before any thread starts: they inherit it
     with open_footnote(settings, background=True, use_cache=not args.no_cache) as footnote:
         handlers = {}
         if settings.slack_bot_token and settings.slack_signing_secret:

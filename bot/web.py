@@ -12,9 +12,10 @@ still bounded:
   A connection past it takes the place of the oldest one that is not in the middle of a request
   (idle, or still sending its headers), so a flood of idle sockets cannot lock a real request
   out; only when every connection is busy is the newcomer told 503 and closed;
-- Slack requests are checked (size, signature) before Bolt parses them, then dispatched to the
-  synchronous Bolt App on a bounded thread pool; when `workers + queue` dispatches are already
-  in flight, a slash command gets a polite ephemeral "busy" and an event a 503 with Retry-After
+- Slack requests are checked (size, signature) before Bolt parses them; with a Handoff, events
+  and slash commands are queued for answer workers, and anything else is dispatched to the
+  synchronous Bolt App on a bounded thread pool; when `workers + queue` dispatches are already in
+  flight, a slash command gets a polite ephemeral "busy" and an event a 503 with Retry-After
   (Slack redelivers it), instead of an unbounded queue;
 - Teams messages go to the same CloudAdapter handler `footnote teams` serves;
 - `GET /healthz` is 200 only when the database answers and the embedding model is loaded, so a
@@ -33,6 +34,7 @@ import logging
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import parse_qs
 
 from aiohttp import web
 
@@ -117,23 +119,25 @@ class Handoff:
 
     ACK_WAIT_S = 0.05
 
-    def __init__(self, db, outage):
+    def __init__(self, db, outage, writer=None):
+        from store import inbound
+
         self.db = db
         self.outage = outage
-        self.pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="footnote-web-queue")
+        # One connection and thread of its own, warm before the first event, batching what arrives
+        # together (store.inbound.Writer); `footnote serve` shares it with the Teams endpoint.
+        self.writer = writer or inbound.Writer(db.url)
         # Answering here has threads of its own: writes stuck in an outage must not hold them up.
         self.here_pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="footnote-web-here")
         self.queued = self.answered_here = 0
 
     async def hand(self, slack_app, event_id: str, body: str, headers: dict, query: str) -> None:
         """Returns once the event is queued, or it is on its way here, or ACK_WAIT_S has passed."""
-        from store import inbound
-
         loop = asyncio.get_running_loop()
         if self.outage.down:
             self._here(loop, slack_app, body, headers, query)
             return
-        put = loop.run_in_executor(self.pool, inbound.put, self.db, "slack", event_id, body, headers)
+        put = asyncio.wrap_future(self.writer.submit("slack", event_id, body, headers), loop=loop)
         put.add_done_callback(_retrieved)  # a write abandoned to an outage may still fail later: not an error
         done, _ = await asyncio.wait({put}, timeout=self.ACK_WAIT_S)
         if done:
@@ -188,10 +192,18 @@ def _dispatch(slack_app, bolt_request) -> None:
 
 
 def _event_id(body: str) -> str | None:
-    """An Events API callback's id (what is queued); None for anything else (commands, clicks,
-    url_verification: answered here, in the response)."""
+    """What is queued: an Events API callback, by its event id, and a slash command, by its
+    trigger id (each invocation's own; every command is acknowledged empty and answered through
+    its response_url, valid for 30 minutes, so a worker can answer it as well as the front). None
+    for anything else: clicks (a 👎 opens a form with a trigger id that expires in 3 s),
+    url_verification, answered here, in the response."""
     if not body.lstrip().startswith("{"):
-        return None
+        try:
+            form = parse_qs(body, max_num_fields=64)
+        except ValueError:
+            return None
+        command, trigger = form.get("command"), form.get("trigger_id")
+        return f"command:{trigger[0]}" if command and trigger and "payload" not in form else None
     try:
         parsed = json.loads(body)
     except ValueError:

@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 POLL_S = 1.0  # a missed NOTIFY costs at most this long
 BATCH = 20  # requests taken at once: handing one over is quick (the answer runs on the App's own threads)
 PR_SET_PDEATHSIG = 1
+# Answers are throughput, acknowledgements are latency: on a shared host the front's acks come first.
 NICENESS = 5
 
 
@@ -100,14 +101,32 @@ def _close(conn) -> None:
 
 
 def as_child() -> None:
-    """Popen's preexec_fn for a worker started by the front: a lower CPU priority (answers are
-    throughput, acknowledgements are latency: on a shared host the front's acks come first), and
-    an exit with the parent."""
-    try:
-        os.nice(NICENESS)
-    except OSError:
-        pass
+    """Popen's preexec_fn for a worker started by the front: a lower CPU priority, and an exit with
+    the parent."""
+    lower_priority()
     exit_with_parent()
+
+
+def lower_priority(niceness: int = NICENESS) -> None:
+    """This process, its threads and every thread it starts from now on (Linux gives each thread
+    its own priority, inherited at creation), yields the CPU to the web front: a nice value of at least
+    `niceness`, and SCHED_BATCH, the kernel's policy for CPU-bound work, which does not preempt a
+    task that wakes up (the front waking for a request runs at once instead of after a slice)."""
+    try:
+        threads = [int(t) for t in os.listdir("/proc/self/task")]  # those already started too
+    except OSError:
+        threads = [0]
+    for tid in threads:
+        try:
+            if os.getpriority(os.PRIO_PROCESS, tid) < niceness:
+                os.setpriority(os.PRIO_PROCESS, tid, niceness)
+        except OSError:
+            pass
+        if hasattr(os, "SCHED_BATCH"):
+            try:
+                os.sched_setscheduler(tid, os.SCHED_BATCH, os.sched_param(0))
+            except OSError:
+                pass
 
 
 def exit_with_parent() -> None:

@@ -200,3 +200,20 @@ def test_when_the_checked_answer_cannot_replace_the_streamed_draft_no_draft_is_l
             assert not shown.streamed, "the unchecked draft is gone"
             drafts = [m for m in env.fake.messages.values() if m.channel == "C0DRAFT" and m.streamed]
             assert drafts and all(m.deleted for m in drafts)
+
+
+def test_how_an_answer_was_made_is_shown_only_under_an_admins_answers(uncached, corpus_db):
+    """The planner/composer line and timings go to the log and to FOOTNOTE_CHAT_ADMINS, never to
+    the people asking."""
+    def with_admin(api_url: str) -> Settings:
+        return slack_settings(api_url).model_copy(update={"chat_admins": "U0ADMIN"})
+
+    with workspace(uncached, corpus_db, settings=with_admin) as env:
+        shown = {}
+        for user in ("U0ANALYST", "U0ADMIN"):
+            ts, event = env.send.mention("What was Apple's revenue in fiscal 2024?", channel=f"C0PATH{user}", user=user)
+            assert env.send.event(event)[0] == 200
+            (reply,) = final_reply(env, f"C0PATH{user}", ts)
+            shown[user] = all_text(reply)
+    assert "$391.04 billion" in shown["U0ANALYST"] and "planner:" not in shown["U0ANALYST"]
+    assert "planner: rules" in shown["U0ADMIN"] and "composer: extractive" in shown["U0ADMIN"]

@@ -17,7 +17,7 @@ from bot.teams import cards
 from bot.teams.app import BOT_KEY, make_app
 from bot.fakes.connector import FakeConnector, activity
 from tests.test_slack import footnote  # noqa: F401  (fixture: the real Footnote over the corpus)
-from tests.test_teams import card_text, teams_settings
+from tests.test_teams import card_text, post_all, teams_settings
 
 
 async def post_timed(app: web.Application, activities: list[dict]) -> list[tuple[int, float]]:
@@ -190,3 +190,29 @@ def test_a_vote_that_reaches_another_process_is_shown_on_the_card(footnote, corp
         assert shown["body"] == answer.card["body"], "the same card, only the counts added"
     with corpus_db.connection() as conn:
         conn.execute("DELETE FROM feedback WHERE platform = 'teams'")  # the corpus database is shared: leave it as found
+
+
+def test_limits_and_the_path_line_hold_in_teams_as_in_slack(footnote):  # noqa: F811
+    """Per user: over the minute's limit a polite reply, an over-long question the message stating
+    the cap (neither answered); the planner/composer line only under an admin's answers."""
+    from agent.answer import MAX_QUESTION_CHARS
+
+    run = time.monotonic_ns()
+    settings = teams_settings(FOOTNOTE_CHAT_PER_USER_PER_MINUTE=2, FOOTNOTE_CHAT_ADMINS="29:admin")
+    with FakeConnector() as connector:
+        def ask(text: str, user: str, n: int) -> dict:
+            return activity(text, service_url=connector.url, user=user, conversation_id=f"a:limits-{run}-{n}",
+                            activity_id=f"act-limits-{run}-{n}")
+
+        sent = [ask("What was Apple's revenue in fiscal 2024?", "29:busy", 1),
+                ask("What was Tesla's revenue in fiscal 2024?", "29:busy", 2),
+                ask("What was Walmart's revenue in fiscal 2024?", "29:busy", 3),  # the third in a minute
+                ask("What was Apple's revenue in fiscal 2024? " + "Please. " * (MAX_QUESTION_CHARS // 8), "29:other", 4),
+                ask("What was Apple's revenue in fiscal 2024?", "29:admin", 5)]
+        statuses = asyncio.run(post_all(make_app(settings, footnote), sent))
+        assert all(200 <= s < 300 for s in statuses)
+        replies = {n: " ".join(card_text(r) for r in connector.messages(f"a:limits-{run}-{n}")) for n in range(1, 6)}
+    assert "$391.04 billion" in replies[1] and "planner:" not in replies[1], "a user sees no planner/composer line"
+    assert "as many as Footnote takes from one person" in replies[3] and "billion" not in replies[3]
+    assert f"up to {MAX_QUESTION_CHARS:,}" in replies[4] and "billion" not in replies[4]
+    assert "$391.04 billion" in replies[5] and "planner: rules" in replies[5] and "composer:" in replies[5], "an admin does"

@@ -498,6 +498,18 @@ class SlackSender:
         import urllib.error
         import urllib.request
 
+        headers = self.headers(body, content_type, retry_num=retry_num, timestamp=timestamp, signature=signature)
+        request = urllib.request.Request(self.url, data=body.encode("utf-8"), headers=headers, method="POST")
+        started = time.perf_counter()
+        try:
+            with urllib.request.urlopen(request, timeout=10) as resp:
+                return resp.status, resp.read().decode(), time.perf_counter() - started
+        except urllib.error.HTTPError as err:
+            return err.code, err.read().decode(), time.perf_counter() - started
+
+    def headers(self, body: str, content_type: str, *, retry_num: int | None = None, timestamp: int | None = None,
+                signature: str | None = None) -> dict[str, str]:
+        """The headers Slack sends with `body`: its timestamp and signature, and a retry's number."""
         ts = str(int(time.time()) if timestamp is None else timestamp)
         headers = {
             "Content-Type": content_type,
@@ -507,22 +519,19 @@ class SlackSender:
         if retry_num is not None:
             headers["X-Slack-Retry-Num"] = str(retry_num)
             headers["X-Slack-Retry-Reason"] = "http_timeout"
-        request = urllib.request.Request(self.url, data=body.encode("utf-8"), headers=headers, method="POST")
-        started = time.perf_counter()
-        try:
-            with urllib.request.urlopen(request, timeout=10) as resp:
-                return resp.status, resp.read().decode(), time.perf_counter() - started
-        except urllib.error.HTTPError as err:
-            return err.code, err.read().decode(), time.perf_counter() - started
+        return headers
 
-    def event(self, event: dict, *, event_id: str | None = None, **kw) -> tuple[int, str, float]:
-        body = {
+    def event_body(self, event: dict, *, event_id: str | None = None) -> str:
+        """An Events API callback carrying `event`, as Slack posts it."""
+        return json.dumps({
             "token": "legacy", "team_id": self.team, "api_app_id": "AFOOTNOTE", "type": "event_callback",
             "event_id": event_id or f"Ev{self._run}{next(self._ids):06d}", "event_time": int(time.time()),
             "authorizations": [{"team_id": self.team, "user_id": BOT_USER_ID, "is_bot": True}],
             "event": event,
-        }
-        return self.post(json.dumps(body), "application/json", **kw)
+        })
+
+    def event(self, event: dict, *, event_id: str | None = None, **kw) -> tuple[int, str, float]:
+        return self.post(self.event_body(event, event_id=event_id), "application/json", **kw)
 
     def mention(self, text: str, *, channel: str = "C0GENERAL", user: str = "U0ANALYST", ts: str | None = None,
                 thread_ts: str | None = None, **extra) -> tuple[str, dict]:

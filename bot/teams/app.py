@@ -17,7 +17,7 @@ from botbuilder.integration.aiohttp import CloudAdapter
 from bot import render_chat
 from bot.web import TEAMS_PATH
 from bot.teams.auth import AuthUnavailable, make_authentication
-from bot.teams.bot import FootnoteBot
+from bot.teams.bot import RECEIVED_BODY, FootnoteBot
 from store.errors import FootnoteError
 
 log = logging.getLogger(__name__)
@@ -56,19 +56,24 @@ def make_app(settings, footnote) -> web.Application:
     return app
 
 
-def messages_handler(settings, footnote, *, queue: bool = False):
+def messages_handler(settings, footnote, *, queue: bool = False, writer=None):
     """The `POST /api/messages` handler (also mounted by the web front, bot/web.py); its `bot`
     attribute is the FootnoteBot, whose `idle()` waits for answers under way. With `queue`,
-    authenticated activities are queued for answer workers (`footnote worker`)."""
+    authenticated activities are queued for answer workers (`footnote worker`), through `writer`
+    (a store.inbound.Writer) when one is shared."""
     adapter = make_adapter(settings)
-    bot = FootnoteBot(footnote, adapter=adapter, settings=settings, queue=queue)
+    bot = FootnoteBot(footnote, adapter=adapter, settings=settings, queue=queue, writer=writer)
 
     async def messages(request: web.Request) -> web.Response:
+        kept = RECEIVED_BODY.set(await request.read()) if bot.queue else None
         try:
             return await adapter.process(request, bot)
         except AuthUnavailable:
             # The Bot Framework redelivers on a 5xx; the keys are usually back by then.
             return web.Response(status=503, text="authentication temporarily unavailable", headers={"Retry-After": "5"})
+        finally:
+            if kept is not None:
+                RECEIVED_BODY.reset(kept)
 
     messages.bot = bot
     return messages
