@@ -146,3 +146,9 @@ def test_normalize():
 def test_every_phrase_is_normalized():
     for phrase in PHRASES:
         assert normalize(phrase) == phrase
+
+
+def test_a_metric_phrase_matches_in_the_singular_and_the_plural():
+    # the table lists "stock repurchases" and "capital expenditures"; analysts type either number
+    assert match_metrics("rtx stock repurchase 2023") == ["buybacks"]
+    assert match_metrics("apple capital expenditure 2024") == ["capex"]

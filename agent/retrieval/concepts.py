@@ -425,18 +425,44 @@ def _max_words(table: dict[str, str]) -> int:
     return cached[1]
 
 
+def fold_plural(word: str) -> str:
+    """A word without its plural 's' ("repurchases" -> "repurchase"); "gross", "loss" keep theirs."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) else word
+
+
+_FOLDED: dict[int, tuple[int, dict[str, str]]] = {}
+
+
+def _folded(table: dict[str, str]) -> dict[str, str]:
+    """The table keyed by its phrases with every word's plural folded, computed once per table. A
+    folded form two phrases of different values share is left out: only the exact phrase decides."""
+    cached = _FOLDED.get(id(table))
+    if cached is None or cached[0] != len(table):
+        folded: dict[str, str | None] = {}
+        for phrase, value in table.items():
+            key = " ".join(fold_plural(w) for w in phrase.split())
+            folded[key] = value if folded.get(key, value) == value else None
+        cached = (len(table), {k: v for k, v in folded.items() if v is not None})
+        _FOLDED[id(table)] = cached
+    return cached[1]
+
+
 def find_phrases(norm: str, table: dict[str, str]) -> list[tuple[int, int, str]]:
     """Non-overlapping (start, end, value) of table phrases in normalized text, longest match first,
-    on word boundaries, in text order."""
+    on word boundaries, in text order. Singular and plural are one phrase ("stock repurchase" is
+    "stock repurchases"): the table lists one of them, analysts type either."""
     words = norm.split()
+    folded_words = [fold_plural(w) for w in words]
+    folded = _folded(table)
     spans: list[tuple[int, int, str]] = []
     max_len = _max_words(table)
     i = 0
     while i < len(words):
         for n in range(min(max_len, len(words) - i), 0, -1):
             phrase = " ".join(words[i : i + n])
-            if phrase in table:
-                spans.append((i, i + n, table[phrase]))
+            value = table.get(phrase) or folded.get(" ".join(folded_words[i : i + n]))
+            if value is not None:
+                spans.append((i, i + n, value))
                 i += n
                 break
         else:
