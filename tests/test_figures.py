@@ -645,3 +645,22 @@ def test_an_adjective_before_a_noun_is_part_of_what_is_asked_not_filler(director
     assert not p.metrics and any(k.startswith("line:short interest") for k in p.probe), (p.metrics, p.probe)
     assert plan(directory, "give me a short answer: apple revenue 2024").metrics == ["revenue"]
     assert plan(directory, "Nike net income fiscal 2025, keep it short").metrics == ["net_income"]
+
+
+def test_a_share_of_revenue_after_a_members_figure_is_that_members_share(directory):
+    member = plan(directory, "Nvidia data center revenue fiscal 2025")
+    assert member.metrics == ["dim:revenue|data center"], member.metrics
+    for follow in ("what share of total revenue is that?", "as a share of total revenue?"):
+        share = plan(directory, follow, previous=member)
+        assert share.metrics == ["udf:data center share of revenue"], (follow, share.metrics)
+        assert "revenue" not in share.metrics and share.tickers == ["NVDA"]
+
+
+def test_a_comparison_in_a_thread_compares_the_thread_and_reads_comparatives(directory):
+    first = plan(directory, "Tesla R&D as % of revenue 2024")
+    other = plan(directory, "how does Nvidia compare?", previous=first)
+    assert other.intent == "compare" and other.tickers == ["TSLA", "NVDA"], (other.intent, other.tickers)
+    assert other.metrics == first.metrics
+    pair = plan(directory, "Compare Apple and Nvidia revenue for their latest fiscal year")
+    faster = plan(directory, "which grew faster?", previous=pair)
+    assert faster.route == "domain" and faster.metrics == ["revenue_growth"], (faster.route, faster.metrics)

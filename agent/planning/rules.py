@@ -415,14 +415,29 @@ _RELATIVE = re.compile(
     r"(?P<other>[^?]+?)\W*$", re.I)
 
 
+# "what share of total revenue is that?", "as a % of sales?": the thread's member over its company's total
+_MEMBER_SHARE = re.compile(
+    r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:(?:what|which|how\s+much)(?:'s|\s+is|\s+was)?\s+)?(?:the\s+|a\s+|as\s+a\s+)?"
+    r"(?:share|percent(?:age)?|%|proportion|portion|fraction|pct)\s+of\s+(?:the\s+)?(?:total|overall|company|whole)?\s*"
+    r"(?:net\s+)?(?:revenues?|sales)\b[^?]*\W*$", re.I)
+
+
 def _relative_to_thread(raw: str, previous: Plan | None) -> str:
     """A follow-up that divides the thread's figure by another ("what's that relative to equity?")
     is that quotient, written out as a formula the formula reader takes ("total debt over equity"),
-    never the other figure alone. Only when the thread asked for one reported figure."""
-    m = _RELATIVE.match(raw)
-    if m is None or previous is None or previous.route != "domain" or len(previous.metrics) != 1:
+    never the other figure alone. Only when the thread asked for one reported figure. After a
+    member's figure ("Data Center revenue"), "what share of total revenue is that?" is the member's
+    share, never the company's total revenue."""
+    if previous is None or previous.route != "domain" or len(previous.metrics) != 1:
         return raw
     key = previous.metrics[0]
+    if key.startswith("dim:") and _MEMBER_SHARE.match(raw):
+        metric, member, _ = key_parts(key)
+        if metric in METRICS and member and "*" not in member and "=" not in member:
+            return f"and what share of {METRICS[metric].synonyms[0]} came from {member}?"
+    m = _RELATIVE.match(raw)
+    if m is None:
+        return raw
     if key not in METRICS:
         return raw
     return f"and {METRICS[key].synonyms[0]} over {m.group('other')}?"  # "and": the thread's company and year
@@ -480,8 +495,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # revenue?"): the figure is the thread's, whatever else the message names
     partial = (r.growth or bool(share)) and not (set(r.measures) - {"revenue"} if share else r.measures) \
         and not (r.unmappable or r.has_topic or r.why)
+    # "how does AMD compare?" after a figure: that figure, for the thread's company and the one named
+    compares_named = (prev is not None and bool(prev.metrics) and bool(r.tickers) and bool(COMPARING.search(low))
+                      and not (r.measures or r.unmappable or r.has_topic or r.why))
     followup = prev is not None and (bool(FOLLOWUP.search(low)) or len(re.findall(r"[\w&$'-]+", low)) <= 3
-                                     or (not r.matches and kind == "domain") or partial)
+                                     or (not r.matches and kind == "domain") or partial or compares_named)
 
     # what the message leaves out, from the thread (refusals carry it too, so a reply to one works)
     inherited: list[str] = []
@@ -623,7 +641,7 @@ _DIRECTION = re.compile(r"\b(?:improv\w*|deteriorat\w*|worsen\w*|getting (?:bett
 _SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\b")
 # A comparison that needs several companies ("rank them", "which was higher?").
 COMPARING = re.compile(r"\b(?:rank\w*|compar\w*|sort\w*|differ\w*|(?:which|who)\b.*\b(?:higher|lower|more|less|bigger|"
-                       r"larger|smaller|better|worse|highest|lowest|most|least))\b")
+                       r"larger|smaller|better|worse|highest|lowest|most|least|faster|slower|fastest|slowest))\b")
 _DIFFERENCE = re.compile(r"\bdiffer\w*(?:\s+between)?\b")  # "the difference between them": a comparison
 _CLAIMED = (FOLLOWUP, ADDING, REPLACING, _DIFFERENCE, _SHARE, _DIRECTION, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
             _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)

@@ -169,6 +169,15 @@ def _inflected(word: str) -> set[str]:
     return out
 
 
+def _comparative(word: str) -> str:
+    """The adjective of a comparative or superlative ("faster" -> fast, "bigger" -> big), else ''."""
+    for suffix in ("est", "er"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            stem = word[: -len(suffix)]
+            return stem[:-1] if len(stem) >= 3 and stem[-1] == stem[-2] else stem
+    return ""
+
+
 def _fold(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
@@ -286,7 +295,7 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             how[i] = "filler"  # "receivables / revenue x 365": a restated formula's multiplication
         elif _NUMBER.match(w) or re.fullmatch(r"fy\d{2,4}", w) or w in MONTHS:
             how[i] = "period"
-        elif w in FILLER or bare in FILLER or not bare:
+        elif w in FILLER or bare in FILLER or not bare or _comparative(w) in FILLER:
             how[i] = "filler"
         elif _inflected(w) & growth:
             how[i] = "growth"
