@@ -664,3 +664,11 @@ def test_a_comparison_in_a_thread_compares_the_thread_and_reads_comparatives(dir
     pair = plan(directory, "Compare Apple and Nvidia revenue for their latest fiscal year")
     faster = plan(directory, "which grew faster?", previous=pair)
     assert faster.route == "domain" and faster.metrics == ["revenue_growth"], (faster.route, faster.metrics)
+
+
+def test_a_growth_rate_after_the_year_before_is_the_change_between_the_two_years_shown(directory):
+    first = plan(directory, "What was Tesla's revenue in fiscal 2024?")
+    before = plan(directory, "and the year before that?", previous=first)
+    assert before.fiscal_years == [2023]
+    growth = plan(directory, "what's the growth rate?", previous=before)
+    assert growth.metrics == ["revenue_growth"] and growth.fiscal_years == [2024], (growth.metrics, growth.fiscal_years)

@@ -505,6 +505,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     inherited: list[str] = []
     sources: dict[str, str] = {}  # slot -> where it came from, when not the message (Plan.slots)
     year_fields, years_inherited = _years(r, prev, followup, directory)
+    if years_inherited and r.growth and prev is not None and prev.slots.get("fiscal_years") == "thread, shifted" \
+            and len(prev.fiscal_years) == 1:
+        # "what's the growth rate?" after "and the year before?": the change between the two years
+        # the thread has shown, so the later one's growth over the year before it
+        year_fields["fiscal_years"] = [prev.fiscal_years[0] + 1]
     if years_inherited and r.why and len(year_fields.get("fiscal_years") or []) > 1:
         # "what drove it?" after a three-year trend: the latest year's discussion, which compares it
         # with the year before, not the oldest year's filing
