@@ -109,7 +109,7 @@ MOVEMENT = frozenset(stem(w) for w in (
     "increase increased increases decrease decreased decreases grow grew grown growth growing rise rose risen "
     "fall fell fallen drop dropped decline declined jump jumped improve improved worse worsen better bigger "
     "smaller higher lower strong stronger weak weaker big large larger small down happen happened hit hurt "
-    "going forward story behind whats what's actually really".split()))
+    "going forward story behind whats what's actually really changed change compared prior primarily due".split()))
 
 
 def subject_terms(cased: set[str]) -> set[str]:

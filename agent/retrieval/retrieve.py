@@ -507,19 +507,28 @@ def _prose(state, deps, config) -> dict:
         return _risk_changes(state, deps)
     queries = located["queries"] or [state["question"]]
     status("Searching the filing...")
-    embeddings = embed_queries(deps.embedder, queries)  # the composer reuses these vectors
     companies = state["resolved"]
     per_company = max(4, chunk_store.MAX_CHUNKS // max(1, len(companies)))
     per_company_hits: list[list[Evidence]] = []
+    plan = plan_of(state)
+    cause_plan = None
     with deps.db.connection() as conn:
+        causes = _cause_queries(conn, plan, state["question"], companies)
+        thread_cause = (plan.slots or {}).get("metrics") == "thread, its cause"
         for company in companies:
             accessions = located["accessions"].get(str(company["cik"]))
             if not accessions:
                 continue  # no filing for the asked year: never widen to the company's other years
+            cause = causes.get(company["cik"])
+            asked = queries
+            if cause:  # "why?" after a figure: its words and direction replace the question's placeholder
+                asked = [cause, *[q for q in queries if not (thread_cause and q == plan.query)]][:3]
+                if thread_cause and cause_plan is None:  # the composer ranks sentences by the same search
+                    cause_plan = {**state["plan"], "query": cause}
             hits = chunk_store.search(
                 conn,
-                queries,
-                embeddings,
+                asked,
+                embed_queries(deps.embedder, asked),  # the composer reuses these vectors
                 cik=company["cik"],
                 accessions=accessions,
                 items=located["items"] or None,
@@ -547,7 +556,6 @@ def _prose(state, deps, config) -> dict:
         # several companies: take their best chunks in turn, so each is heard from
         evidence = [ev for rank in zip_longest(*per_company_hits) for ev in rank if ev is not None]
         # "How much did it spend on R&D, and on what?": the figure from XBRL, the why from the text.
-        plan = plan_of(state)
         metrics = [m for m in plan.metrics or [] if known(m)]
         if metrics and plan.period:  # the quarter's own figures beside its 10-Q's words
             facts, calculations, cells = _quarter_cells(state, deps)
@@ -560,13 +568,39 @@ def _prose(state, deps, config) -> dict:
     cells = [c for c in cells if c["evidence_id"]]
     retrieval = {"chunk_ids": [e.chunk_id for e in evidence], "queries": queries, "items": located["items"],
                  "cells": cells, "fact_years": {ev.id: year for ev, year in quoted if year is not None}}
+    if causes:
+        first = next(iter(causes.values()))
+        retrieval["queries"] = [first, *[q for q in queries if not (thread_cause and q == plan.query)]][:3]
     if not evidence:
         return {"retrieval": retrieval, "refusal": {"reason": "no_grounding", "detail": None}}
     return {
         "evidence": [e.model_dump(mode="json") for e in [*facts.values(), *evidence]],
         "calculations": calculations,
         "retrieval": retrieval,
+        **({"plan": cause_plan} if cause_plan is not None else {}),
     }
+
+
+def _cause_queries(conn, plan, question: str, companies: list[dict]) -> dict[int, str]:
+    """Per company, the search for what moved the figure a why-question is about ("why?" after a
+    figure, "what drove the revenue decline?"): the figure's words and its direction that year
+    (agent.retrieval.causes). Empty for any other prose question."""
+    from agent.planning.prose_route import CAUSE
+    from agent.planning.topics import WHY
+    from agent.retrieval.causes import cause_query
+
+    metrics = [m for m in plan.metrics or [] if known(m)]
+    low = question.lower()
+    thread_cause = (plan.slots or {}).get("metrics") == "thread, its cause"
+    if plan.intent != "qualitative" or not metrics or not (thread_cause or WHY.search(low) or CAUSE.search(low)):
+        return {}
+    out = {}
+    for company in companies:
+        years = company.get("fiscal_years") or []
+        query = cause_query(conn, company, metrics, None if plan.period or not years else max(years))
+        if query:
+            out[company["cik"]] = query
+    return out
 
 
 def _risk_changes(state, deps) -> dict:
