@@ -31,6 +31,9 @@ MIN_SENTENCE, MAX_SENTENCE = 40, 600
 # Sentence relevance (cosine of MiniLM embeddings to a sub-query): below the floor, or this far
 # below the best sentence, a sentence is off-topic padding even inside a top-ranked chunk.
 RELEVANCE_FLOOR, RELEVANCE_MARGIN, OVERLAP_WEIGHT = 0.20, 0.15, 0.03
+# A sentence with many numbers reads like a table row; a few (a model, a date, an amount) are
+# what a cause or an event is told with.
+NUMBER_PENALTY, FREE_NUMBERS = 0.02, 3
 SHORTLIST = 6  # sentences embedded per answer, chosen by shared terms: the latency budget
 SCORE_WORDS = 40  # a sentence's opening words carry its subject; embedding cost grows with length
 _WORD = re.compile(r"[a-z][a-z&\-]+")
@@ -77,6 +80,12 @@ def _stem(word: str) -> str:
 
 def _terms(text: str) -> set[str]:
     return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 2}
+
+
+def _asked_terms(text: str) -> set[str]:
+    """`_terms` of what is asked about: not how it moved nor the words a why is asked with."""
+    return {_stem(w) for w in _WORD.findall(text.lower())
+            if w not in _STOP and len(w) > 2 and sentence_rank.stem(w) not in sentence_rank.MOVEMENT}
 
 
 def lower_label(label: str) -> str:
@@ -184,7 +193,8 @@ def _pick_sentences(
         return []
     if embedder is None or not queries:
         return _pick_by_terms(chunks, candidates, query_terms)
-    asked = sentence_rank.terms(subject or " ".join(queries))
+    # what is asked about, not how it moved nor the scaffolding of a why ("primarily due to")
+    asked = {t for t in sentence_rank.terms(subject or " ".join(queries)) if t not in sentence_rank.MOVEMENT}
     weights = sentence_rank.term_weights(asked or query_terms, [c[3] for c in candidates])
     held = not sentence_rank.broad(asked)  # "what are the risk factors?": any sentence of the Item answers
     why = bool(sentence_rank.ASK_CAUSE.search(f"{question} {subject}"))
@@ -202,10 +212,13 @@ def _pick_sentences(
         context = f"{before.get((rank, position), '')} {whole}"
         if held and not sentence_rank.answers(float(cosines[i].max()), sentence_rank.share(whole, cased),
                                               in_context=sentence_rank.share(context, cased), top_chunk=rank == 0,
-                                              cause=why and bool(sentence_rank.CAUSE.search(whole))):
+                                              cause=why and sentence_rank.states_cause(whole)):
             continue  # shares the filing's vocabulary, not the question's subject
+        if held and topic and sentence != whole and not sentence_rank.names_topic(sentence, topic, 0.0):
+            continue  # a clause cut from its sentence has lost its subject: it must name the question's own
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
-                 + sentence_rank.role(question, whole) - 0.02 * len(number_tokens(sentence)))
+                 + sentence_rank.role(question, whole)
+                 - NUMBER_PENALTY * max(0, len(number_tokens(sentence)) - FREE_NUMBERS))
         scored.append((score, i))
         if held and topic and sentence_rank.names_topic(context, topic, float(cosines[i].max())):
             named.add(i)
@@ -317,7 +330,7 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
                  embedder=None) -> Draft:
     chunks = [e for e in evidence if e.kind == "chunk"]
     prose = [c for c in chunks if not _looks_tabular(c.text)] or chunks
-    terms = _terms(" ".join([question, plan.query, *plan.sub_queries]))
+    terms = _asked_terms(" ".join([question, plan.query, *plan.sub_queries]))
     queries = list(dict.fromkeys(plan.sub_queries or [plan.query or question]))
     if len(queries) > 1 and any(c.get("evidence_id") for c in cells or []):
         queries = queries[1:]  # "how much ..." is answered by the XBRL figure; the prose answers "on what"

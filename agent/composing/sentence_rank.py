@@ -26,11 +26,23 @@ GENERIC = frozenset(
     "into over than also such other company companys company's our we they them describe tell explain main key say "
     "says said 10-k filing filings item fiscal year years annual report business companies do much many any some "
     "there these those it is be as on in of to by an or at can could should may might why when where who whom "
-    "please me you your give show list discuss mention mentions mentioned according per regarding related".split()
+    "please me you your give show list discuss mention mentions mentioned according per regarding related net total".split()
 )
-CAUSE = re.compile(r"\b(?:due to|driven by|primarily|principally|as a result of|because|reflect(?:s|ed|ing)?|"
-                   r"attributable to|offset by|resulting from|result of|led to|contributed|increase[sd]?|decrease[sd]?|"
-                   r"higher|lower|grew|rose|doubled|tripled|declined|fell|strong(?:er)? demand)\b", re.I)
+# A cause stated outright ("due to", "driven by", "primarily from"), and a change stated with its
+# size ("increased 12%", "was down $1.2 billion"): what answers a why-question. A direction word
+# alone ("higher", "lower") is in half of MD&A's sentences and marks none of them.
+CAUSE = re.compile(r"\b(?:due to|driven by|primarily|principally|mainly|largely|as a result of|because|"
+                   r"reflect(?:s|ed|ing)?|attributable to|offset by|resulting from|result of|led to|"
+                   r"contribut(?:ed|ing|ion)|benefit(?:ed|ted) from|impacted by|affected by|strong(?:er)? demand)\b",
+                   re.I)
+CHANGE = re.compile(r"\b(?:increase[sd]?|decrease[sd]?|higher|lower|grew|rose|doubled|tripled|declined|fell|"
+                    r"up|down)\b", re.I)
+_SIZE = re.compile(r"[$€£]\s?\d|\d\s?(?:%|percent\b)", re.I)
+
+
+def states_cause(sentence: str) -> bool:
+    """The sentence says why something moved, or how much it moved."""
+    return bool(CAUSE.search(sentence) or (CHANGE.search(sentence) and _SIZE.search(sentence)))
 RELIANCE = re.compile(r"\b(?:depend\w*|rel(?:y|ies|ied|iance)|single[- ]source|sole[- ]source|limited number|"
                       r"concentrat\w*|substantial (?:portion|majority|part)|significant portion|key suppliers?|"
                       r"outsourc\w*|a few|manufactured by|partners?)\b", re.I)
@@ -73,17 +85,20 @@ def term_weights(question_terms: set[str], sentences: list[str]) -> dict[str, fl
 
 
 def coverage(sentence: str, weights: dict[str, float]) -> float:
+    """The weighted share of the question's terms the sentence holds, a word family counting as
+    the word ("operating loss" and "loss from operations")."""
     total = sum(weights.values())
     if not total:
         return 0.0
     have = terms(sentence)
-    return sum(w for t, w in weights.items() if t in have) / total
+    roots = {t[:PREFIX] for t in have if len(t) >= PREFIX}
+    return sum(w for t, w in weights.items() if t in have or (len(t) >= PREFIX and t[:PREFIX] in roots)) / total
 
 
 def role(question: str, sentence: str) -> float:
     """A bonus when the sentence plays the part the question asks for (a cause, a reliance, an event)."""
     bonus = 0.0
-    if ASK_CAUSE.search(question) and CAUSE.search(sentence):
+    if ASK_CAUSE.search(question) and states_cause(sentence):
         bonus += ROLE_BONUS
     if ASK_RELIANCE.search(question) and RELIANCE.search(sentence):
         bonus += ROLE_BONUS

@@ -22,6 +22,12 @@ CAUSE_TAIL = "compared to the prior year, primarily due to"
 _LOSS_WORDS = {"net_income": "net loss", "operating_income": "operating loss", "gross_profit": "gross loss"}
 
 
+# A bottom line is explained through the lines above it: MD&A tells why net income fell by what
+# happened to revenue and operating results.
+EXPLAINED_BY = {"net_income": ("revenue", "operating_income"), "eps_diluted": ("net_income", "revenue"),
+                "eps_basic": ("net_income", "revenue"), "operating_income": ("revenue",)}
+
+
 def subject_metric(key: str) -> str | None:
     """The reported figure a key is about: a table metric itself, a formula (growth, a margin, a
     share of revenue) its first input, anything else (a line item, a user's formula) none."""
@@ -71,11 +77,12 @@ def cause_query(conn, company: dict, metrics: list[str], fiscal_year: int | None
     keys = list(dict.fromkeys(k for k in (subject_metric(m) for m in metrics) if k))
     if not keys:
         return None
+    keys = list(dict.fromkeys([*keys[:2], *(k for key in keys[:1] for k in EXPLAINED_BY.get(key, ()))]))
     parts = []
-    for key in keys[:2]:
+    for key in keys[:3]:
         if fiscal_year is None:
             parts.append(f"{words(key)} changed")
         else:
             said, moved = movement(conn, company, key, fiscal_year)
             parts.append(f"{said} {moved}")
-    return f"{' and '.join(parts)} {CAUSE_TAIL}"
+    return f"{', '.join(parts)} {CAUSE_TAIL}"
