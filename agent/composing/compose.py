@@ -128,8 +128,23 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None) 
                 continue
             if not (_ENDS.search(sentence) or (bullet and _ITEM_ENDS.search(sentence))) or _shouting(sentence):
                 continue  # a heading or a table caption, not a statement
+            if _earlier_comparison(whole, chunk):
+                continue  # "... in 2023 compared with 2022": the prior year's story, told again
             out.append((rank, position, sentence, whole))
     return out
+
+
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_COMPARED = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from)\b", re.I)
+
+
+def _earlier_comparison(sentence: str, chunk: Evidence) -> bool:
+    """A 10-K sentence comparing two years before the filing's own: MD&A restating last year's
+    discussion, which answers no question about the year the filing reports."""
+    if not chunk.form.startswith("10-K") or not chunk.fiscal_year or not _COMPARED.search(sentence):
+        return False
+    years = {int(y) for y in _YEAR.findall(sentence)}
+    return len(years) >= 2 and max(years) < chunk.fiscal_year
 
 
 def _figure_facts(chunk: Evidence, sentence: str, figures: dict[str, list] | None) -> list[str]:
@@ -142,6 +157,10 @@ HEAD_WORDS = 10  # a clause before the amounts shorter than this is a subject wi
 # Words that open a clause of cause or comparison right after an amount ("... $6.3 billion primarily due to").
 _CLAUSE_OPENER = re.compile(r"(?:primarily|mainly|largely|principally|partially|partly|due|driven|reflecting|"
                             r"resulting|attributable|because|as\s+a\s+result|compared|which|offset)\b", re.I)
+# Words that tie what follows to the amount before them ("$2 billion of which", "per share, and"): a
+# clause opening with one is no statement of its own.
+_BOUND = re.compile(r"(?:(?:of|and|or|but|per|respectively|each|to|for|as|than|is|was|were|are|in\s+(?:each|total|"
+                    r"aggregate|cash|connection))\b|[^A-Za-z])", re.I)
 _FIGURE = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:billion|million|thousand|trillion)\b)?"
                      r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:%|percent\b|billion\b|million\b|trillion\b)", re.I)
 
@@ -154,9 +173,12 @@ def _figure_free_clause(sentence: str) -> str | None:
     is long enough to state something (five words after, HEAD_WORDS before). Dates and counts may stay: only money and percentages are figures here."""
     best = None
     last = list(_FIGURE.finditer(sentence))[-1].end() if _FIGURE.search(sentence) else -1
-    after = sentence[last:].strip()
-    if last > 0 and _CLAUSE_OPENER.match(after) and not financial_figures(after) and len(after.split()) >= 5:
-        best = "…" + after  # "...increased by $6,334 million primarily due to X": the clause that explains it
+    after = sentence[last:].strip(" ,;:")
+    if last > 0 and not financial_figures(after) and len(after.split()) >= 5 \
+            and (_CLAUSE_OPENER.match(after) or not _BOUND.match(after)):
+        # "...increased by $6,334 million primarily due to X", "...decreased by $11,277 million in 2024
+        # compared with 2023 driven by X": what follows the last amount, unless it only makes sense with it
+        best = "…" + after
     cut = sentence.rfind(",")
     while cut >= last:
         tail = sentence[cut + 1 :].strip()
@@ -260,6 +282,8 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
         weight = [w + 3 * sentence_rank.coverage(c[3], weights) for w, c in zip(weight, candidates, strict=True)]
     for i, c in enumerate(candidates):
         weight[i] += 0.5 * len(_terms((before or {}).get((c[0], c[1]), "")) & query_terms)
+        if c[2] != c[3]:  # a clause is quoted alone: what it says itself counts again
+            weight[i] += 0.5 * len(_terms(c[2]) & query_terms)
         weight[i] += 1.0 if question and sentence_rank.role(question, c[3]) else 0.0
     keep = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))[:SHORTLIST]
     return [candidates[i] for i in sorted(keep)]
