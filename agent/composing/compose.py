@@ -40,7 +40,7 @@ _WORD = re.compile(r"[a-z][a-z&\-]+")
 _STOP = frozenset(
     "the and for with that this from what which how does did were was are its their about have has "
     "been will would into over than also such other company companys company's our we they them "
-    "describe tell explain main key say says said 10-k filing item fiscal year".split()
+    "describe tell explain main key say says said 10-k filing item fiscal year why much".split()
 )
 # A chunk's first sentence often starts with its Item's heading: shown without it (still verbatim).
 _TITLE = re.compile(
@@ -72,10 +72,7 @@ def _shouting(sentence: str) -> bool:
 
 
 def _stem(word: str) -> str:
-    for suffix in ("ies", "es", "s", "ing", "ed"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
+    return sentence_rank.stem(word)
 
 
 def _terms(text: str) -> set[str]:
@@ -128,7 +125,7 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None) 
                 continue
             if not (_ENDS.search(sentence) or (bullet and _ITEM_ENDS.search(sentence))) or _shouting(sentence):
                 continue  # a heading or a table caption, not a statement
-            if _earlier_comparison(whole, chunk):
+            if _earlier_comparison(sentence, chunk) or _earlier_comparison(whole, chunk):
                 continue  # "... in 2023 compared with 2022": the prior year's story, told again
             out.append((rank, position, sentence, whole))
     return out

@@ -67,10 +67,12 @@ DUPLICATE_JACCARD = 0.6
 
 
 def stem(word: str) -> str:
+    """A crude stem, one for a word's forms: "revenue" and "revenues", "increase" and "increased"."""
     for suffix in ("ies", "es", "s", "ing", "ed", "ly"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 4 else word
 
 
 def terms(text: str) -> set[str]:
