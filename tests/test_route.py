@@ -258,3 +258,11 @@ def test_a_comparison_in_a_thread_is_never_small_talk(directory, reply):
 def test_going_back_to_a_company_of_the_thread(directory):
     p = thread(directory, "Walmart net income 2024", "and Boeing?", "ok back to walmart, revenue?")
     assert (p.tickers, p.metrics, p.fiscal_years) == (["WMT"], ["revenue"], [2024])
+
+
+def test_which_companies_a_company_bought_is_a_prose_question_not_coverage(directory):
+    asked = plan(directory, "tesla acquisitions in 2024? which companies did it buy and why")
+    assert asked.route == "domain" and asked.intent == "qualitative" and asked.tickers == ["TSLA"]
+    assert asked.items[0] == "7"  # why and an event: MD&A first
+    assert plan(directory, "which companies do you cover?").intent == "coverage"
+    assert plan(directory, "which years do you have for Tesla?").intent == "coverage"

@@ -444,7 +444,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         return _refuse("out_of_scope", detail)
     if meta in ("greeting", "thanks", "help") and not (r.matches or subject):
         return _meta(meta)
-    if meta == "coverage" and not r.measures and not r.unmappable:
+    if meta == "coverage" and not r.measures and not r.unmappable and not (r.has_topic and r.matches) and not r.why:
+        # "which companies did AbbVie buy and why?" asks the filing about a topic, not what Footnote holds
         return _meta("coverage", [m.company.ticker for m in r.matches if m.company])
     # "who earned more?", "what's the difference between them?" in a thread: a comparison of its
     # companies, however much the words alone resemble a question about Footnote
