@@ -266,3 +266,20 @@ def test_which_companies_a_company_bought_is_a_prose_question_not_coverage(direc
     assert asked.items[0] == "7"  # why and an event: MD&A first
     assert plan(directory, "which companies do you cover?").intent == "coverage"
     assert plan(directory, "which years do you have for Tesla?").intent == "coverage"
+
+
+def test_a_section_named_alone_after_a_figure_is_searched_for_that_figure(directory):
+    asked = thread(directory, "walmart revenue fy2025", "and the risks?")
+    assert asked.intent == "qualitative" and asked.tickers == ["WMT"] and asked.fiscal_years == [2025]
+    assert asked.items == ["1A"] and "revenue" in asked.query and not asked.metrics
+    # a question of its own keeps its own subject
+    own = thread(directory, "walmart revenue fy2025", "what are the main risk factors?")
+    assert "revenue" not in own.query and own.items == ["1A"]
+
+
+def test_why_after_a_figure_reads_mdna_first_for_that_figure_and_year(directory):
+    for reply in ("why?", "what drove that?", "how come?", "what explains the change?"):
+        asked = thread(directory, "tesla capex 2024", reply)
+        assert asked.intent == "qualitative" and asked.metrics == ["capex"], reply
+        assert asked.items[0] == "7" and asked.fiscal_years == [2024] and asked.tickers == ["TSLA"], reply
+        assert asked.slots["metrics"] == "thread, its cause", reply

@@ -22,6 +22,8 @@ from agent.planning.measures import TOPIC_MASK, find_measures, growth_words, imp
 from agent.planning.followups import REPLACING, inherited_growth, lead_name, lead_subject, slot_sources, unknown_subject
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.topics import (
+    borrows_thread_subject,
+    thread_subject_query,
     COMPOUND,
     NARROWED,
     QUAL_ASK,
@@ -315,6 +317,8 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
                 query_source = "business overview products and services"
         if r.why and "7" not in items:
             items = ["7", *items]
+        if followup and prev is not None and prev.metrics and not measures and borrows_thread_subject(query_source):
+            query_source = thread_subject_query(query_source, prev.metrics)  # "and the risks?" to revenue
         plan.items = items
         plan.query = expand_query(query_source)
         if len(compound) > 1:
