@@ -283,3 +283,11 @@ def test_why_after_a_figure_reads_mdna_first_for_that_figure_and_year(directory)
         assert asked.intent == "qualitative" and asked.metrics == ["capex"], reply
         assert asked.items[0] == "7" and asked.fiscal_years == [2024] and asked.tickers == ["TSLA"], reply
         assert asked.slots["metrics"] == "thread, its cause", reply
+
+
+def test_what_a_filing_attributes_a_change_to_is_a_why_question(directory):
+    asked = plan(directory, "Tesla revenue +14% in 2024: what does the MD&A attribute it to?")
+    assert asked.intent == "qualitative" and asked.items[0] == "7" and asked.metrics == ["revenue"]
+    assert plan(directory, "what did apple attribute the gross margin increase to in 2024").intent == "qualitative"
+    # a figure "attributable to" someone is still a figure
+    assert plan(directory, "apple net income attributable to shareholders 2024").intent == "numeric"
