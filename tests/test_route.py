@@ -291,3 +291,8 @@ def test_what_a_filing_attributes_a_change_to_is_a_why_question(directory):
     assert plan(directory, "what did apple attribute the gross margin increase to in 2024").intent == "qualitative"
     # a figure "attributable to" someone is still a figure
     assert plan(directory, "apple net income attributable to shareholders 2024").intent == "numeric"
+
+
+def test_a_rival_named_as_the_topic_reads_the_risk_factors_first(directory):
+    assert plan(directory, "what does AMD say about competition from Intel?").items == ["1A", "1"]
+    assert plan(directory, "who are tesla's competitors?").items[0] == "1"  # no rival named: the business

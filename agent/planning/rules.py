@@ -577,7 +577,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     plan.inherited = inherited
     plan.slots = slot_sources(plan, inherited, sources, why=r.why)
     if qualitative and "items" not in inherited:
-        plan.items = order_items(low, plan.items)
+        plan.items = order_items(low, plan.items, named_other=any(m.kind in ("topic", "not_covered") for m in r.matches))
     if outlook and not r.items:
         plan.items = ["7"]  # plans and expectations are stated in MD&A (liquidity, outlook)
     if qualitative:
