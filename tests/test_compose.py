@@ -120,3 +120,36 @@ def test_the_source_line_never_shows_a_figure():
         for picked, companies in ((chunks[:1], ["ZZZ"]), (chunks, ["YYY", "ZZZ"])):
             line = _source_line(plan, picked, companies, " (Item 7)")
             assert not number_tokens(line), line  # cite_check refuses an intro with a figure
+
+
+WHY_CHUNKS = [
+    _chunk(11, "7", "Net sales increased $4.2 billion in 2024 compared with 2023, driven by higher sales of "
+           "garden tools and new stores in the southern region. "
+           "Net sales increased $2.0 billion in 2023 compared with 2022 primarily due to price increases on lawn care products. "
+           "Interest expense was $310 million, reflecting higher average borrowings under the revolving facility."),
+    _chunk(12, "7", "Cost of sales rose with volume. The pension plan's expected return on assets was lower, "
+           "primarily due to a lower discount rate assumed for the plan."),
+]
+
+
+def test_a_why_answer_quotes_the_cause_of_the_asked_year_in_a_clause_that_names_the_figure(embedder):
+    plan = _plan(metrics=["revenue"], items=["7"],
+                 query="revenue net sales increased compared to the prior year, primarily due to")
+    draft = compose_extractive("why?", plan, WHY_CHUNKS, embedder=embedder)
+    prose = [c.text for c in draft.claims if c.kind == "prose"]
+    # what follows the amount reads on its own, and names what was asked about (sales)
+    assert "…in 2024 compared with 2023, driven by higher sales of garden tools and new stores in the " \
+           "southern region." in prose
+    # the prior year's story (2023 against 2022, in a 2024 10-K) is not this year's answer
+    assert not any("lawn care" in p for p in prose)
+    # a cut clause that has lost its subject is not quoted, however causal it sounds
+    assert not any("average borrowings" in p for p in prose)
+
+
+def test_figure_free_clause_keeps_what_follows_the_amount_unless_it_is_bound_to_it():
+    from agent.composing.compose import _figure_free_clause
+
+    assert _figure_free_clause("Revenue decreased by $11,277 million in 2024 compared with 2023 driven by lower "
+                               "deliveries of aircraft.") == \
+        "…in 2024 compared with 2023 driven by lower deliveries of aircraft."
+    assert _figure_free_clause("We paid $2.1 billion of which a portion related to settled claims of the agency.") is None
