@@ -34,8 +34,8 @@ RELEVANCE_FLOOR, RELEVANCE_MARGIN, OVERLAP_WEIGHT = 0.20, 0.15, 0.03
 # A sentence with many numbers reads like a table row; a few (a model, a date, an amount) are
 # what a cause or an event is told with.
 NUMBER_PENALTY, FREE_NUMBERS = 0.02, 3
-SHORTLIST = 6  # sentences embedded per answer, chosen by shared terms: the latency budget
-SCORE_WORDS = 40  # a sentence's opening words carry its subject; embedding cost grows with length
+SHORTLIST = 10  # sentences embedded per answer, chosen by shared terms: the latency budget
+SCORE_WORDS = 24  # a sentence's opening words carry its subject; embedding cost grows with length
 _WORD = re.compile(r"[a-z][a-z&\-]+")
 _STOP = frozenset(
     "the and for with that this from what which how does did were was are its their about have has "
