@@ -210,7 +210,7 @@ def _claimed_facts(claim: Claim, evidence: dict[str, Evidence], accession: str) 
     for fid in claim.figures:
         ev = evidence.get(fid)
         if ev is not None and ev.kind == "fact" and ev.value is not None and ev.accession == accession:
-            out.append((fid, Decimal(ev.value), ev.unit or "", ev.text.split(", period ended")[0]))
+            out.append((fid, Decimal(ev.value), ev.unit or "", ev.text.split(", period ended")[0], ev.period_end))
     return out
 
 

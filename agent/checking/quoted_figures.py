@@ -34,6 +34,7 @@ _AMOUNT = re.compile(
 MONEY_UNITS = ("USD", "USD/shares")
 SIGNIFICANT = 3  # fewer significant digits than this: only an exact fact will do
 RATE_UNITS = ("pure",)
+CHANGE_UNIT = "change"  # a relative change between two money facts, as a fraction
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,13 @@ class Amount:
     @property
     def high(self) -> Decimal:
         return self.value + self.half_step
+
+    def near(self, value: Decimal, unit: str) -> bool:
+        """A computed change, within the rounding the shown figure allows (however few its digits:
+        a change rounded to "12%" is what the filing computed from the two facts)."""
+        if unit == CHANGE_UNIT:
+            return RATE_UNITS[0] in self.units and self.low <= value <= self.high
+        return unit in self.units and (value == self.value if self.exact else self.low <= value <= self.high)
 
     def equals(self, value: Decimal, unit: str) -> bool:
         if unit not in self.units:
@@ -125,23 +133,60 @@ def name_words(name: str) -> set[str]:
     return _words(" ".join(_CAMEL.findall(name)) + " " + name)
 
 
-def verified(sentence: str, facts: list[tuple[str, Decimal, str, str]]) -> list[str] | None:
-    """The ids of the facts (id, value, unit, name: concept and labels) the sentence's amounts
-    equal and name, one per amount, or None when some amount has no such fact (or the sentence
-    shows no amount)."""
+def verified(sentence: str, facts: list[tuple]) -> list[str] | None:
+    """The ids of the facts (id, value, unit, name: concept and labels[, period end]) the sentence's
+    amounts equal and name, one per amount, or None when some amount has no such fact (or the
+    sentence shows no amount). An amount may also be the change between two facts of one name a
+    year apart ("increased $4.2 billion, or 12%"): both are then its facts."""
     found = amounts(sentence)
     if not found:
         return None
     ids = []
+    pairs = changes(facts)
     for i, amount in enumerate(found):
         right = found[i + 1].start if i + 1 < len(found) else len(sentence)
         around = _words(sentence[:amount.start] + " " + sentence[amount.end:right])  # "X was A, compared with B"
-        match = next((fid for fid, value, unit, name in facts
-                      if amount.equals(value, unit) and around & name_words(name)), None)
+        match = next(([f[0]] for f in facts if amount.equals(f[1], f[2]) and around & name_words(f[3])), None)
+        if match is None:
+            match = next(([a, b] for a, b, value, unit, name in pairs
+                          if amount.near(value, unit) and around & name_words(name)), None)
         if match is None:
             return None
-        ids.append(match)
+        ids += match
     return list(dict.fromkeys(ids))
+
+
+YEAR_APART = (350, 380)  # days between the ends of a period and the same period a year before
+
+
+def changes(facts: list[tuple]) -> list[tuple[str, str, Decimal, str, str]]:
+    """(later id, earlier id, change, unit, name) for every two money facts of one name (concept,
+    member and labels) whose periods end a year apart: the change in money, and relative to the
+    earlier value (unit CHANGE_UNIT)."""
+    from datetime import date
+
+    dated = [(f[0], f[1], f[2], f[3], date.fromisoformat(f[4])) for f in facts
+             if len(f) > 4 and f[4] and f[2] in MONEY_UNITS]
+    out = []
+    for a in dated:
+        for b in dated:
+            if a[3] == b[3] and a[2] == b[2] and YEAR_APART[0] <= (a[4] - b[4]).days <= YEAR_APART[1]:
+                out.append((a[0], b[0], abs(a[1] - b[1]), a[2], a[3]))
+                if b[1]:
+                    out.append((a[0], b[0], abs((a[1] - b[1]) / b[1]), CHANGE_UNIT, a[3]))
+    return out
+
+
+def change_ranges(texts: list[str]) -> list[tuple[Decimal, Decimal, bool]]:
+    """The ranges a change between two facts must fall in to equal an amount of `texts`: (low, high,
+    relative). Money amounts of three significant digits or more only: fewer say too little."""
+    out = {}
+    for text in texts:
+        for a in amounts(text):
+            relative = RATE_UNITS[0] in a.units
+            if relative or not a.exact:
+                out[(a.low, a.high, relative)] = None
+    return list(out)
 
 
 def ranges(texts: list[str]) -> list[tuple[Decimal, Decimal, tuple[str, ...]]]:

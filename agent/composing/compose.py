@@ -97,7 +97,8 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None) -> list[tuple[int, int, str, str]]:
+def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
+                year: int | None = None) -> list[tuple[int, int, str, str]]:
     """(chunk rank, position, sentence, the text to score it by) for every sentence of `chunks` that can stand as a quote:
     a whole statement of readable length, no heading, no instruction addressed to a reader. Every
     figure Footnote states comes from an XBRL fact: a sentence whose every amount equals a fact of
@@ -117,10 +118,14 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None) 
                 continue
             if _INSTRUCTION.search(sentence.lower()):
                 continue  # text planted in a filing to steer a reader is never quoted as an answer
-            if financial_figures(sentence) and not _figure_facts(chunk, sentence, figures):
+            facts = _figure_facts(chunk, sentence, figures) if financial_figures(sentence) else []
+            if financial_figures(sentence) and not facts:
                 sentence = _figure_free_clause(sentence)  # scored with its whole sentence: its subject
                 if not sentence:
                     continue
+            if facts and chunk.form.startswith("10-K") and _reports_earlier_year(facts, (figures or {}).get(chunk.accession) or [],
+                                               year or chunk.fiscal_year):
+                continue  # its amounts are all an earlier year's: last year's story, told again
             if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _BOILERPLATE.search(sentence):
                 continue
             if not (_ENDS.search(sentence) or (bullet and _ITEM_ENDS.search(sentence))) or _shouting(sentence):
@@ -142,6 +147,13 @@ def _earlier_comparison(sentence: str, chunk: Evidence) -> bool:
         return False
     years = {int(y) for y in _YEAR.findall(sentence)}
     return len(years) >= 2 and max(years) < chunk.fiscal_year
+
+
+def _reports_earlier_year(ids: list[str], facts: list[tuple], year: int | None) -> bool:
+    """Every fact a sentence's amounts equal is for a period ending before the asked fiscal year."""
+    ends = [f[4] for f in facts if f[0] in ids and len(f) > 4 and f[4]]
+    return bool(year and ends) and len(ends) == len(set(ids) & {f[0] for f in facts}) \
+        and all(int(end[:4]) < year for end in ends)
 
 
 def _figure_facts(chunk: Evidence, sentence: str, figures: dict[str, list] | None) -> list[str]:
@@ -198,7 +210,7 @@ def _figure_free_clause(sentence: str) -> str | None:
 
 def _pick_sentences(
     chunks: list[Evidence], query_terms: set[str], *, queries: list[str] | None = None, embedder=None,
-    question: str = "", subject: str = "", figures: dict[str, list] | None = None,
+    question: str = "", subject: str = "", figures: dict[str, list] | None = None, year: int | None = None,
 ) -> list[tuple[Evidence, str, str]]:
     """The sentences of the top chunks that answer the question, in the chunks' order.
 
@@ -207,7 +219,7 @@ def _pick_sentences(
     MAX_SENTENCES; a sentence below the relevance floor (boilerplate, a neighbouring topic the
     chunk also covers) is never shown, however high its chunk ranked. Without one: the best
     sentence of each top chunk by shared terms."""
-    candidates = _candidates(chunks, figures)
+    candidates = _candidates(chunks, figures, year)
     if not candidates:
         return []
     if embedder is None or not queries:
@@ -358,8 +370,10 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
     figures: dict[str, list] = {}
     for e in evidence:  # the XBRL facts a quoted amount may equal, by the filing that tagged them
         if e.kind == "fact" and e.value is not None:
-            figures.setdefault(e.accession, []).append((e.id, Decimal(e.value), e.unit or "", e.text.split(", period ended")[0]))
-    picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder, question=question,
+            figures.setdefault(e.accession, []).append((e.id, Decimal(e.value), e.unit or "",
+                                                        e.text.split(", period ended")[0], e.period_end))
+    year = max(plan.fiscal_years) if plan.fiscal_years and not plan.latest and not plan.period else None
+    picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder, question=question, year=year,
                             subject=plan.query or question, figures=figures)
     # a footnote quotes the whole sentence, unless it carries a figure that is not an XBRL fact
     claims = _number_claims(cells or [])

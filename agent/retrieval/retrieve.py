@@ -20,6 +20,7 @@ from agent.retrieval.line_items import company_line, labels_of, printed_index, p
 from agent.retrieval.line_items import tokens
 from agent.retrieval.metric_facts import metric_value
 from agent.planning.formulas import evaluate, metrics_of, operand_label, operand_parts
+from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
 from agent.checking.quoted_figures import ranges as amount_ranges
 from agent.retrieval.segments import axes_for, display_name, find_member, key_parts, member_parts
 from agent.planning.words import line_parts
@@ -649,6 +650,7 @@ def _quarter_cells(state, deps) -> tuple[dict, list[dict], list[dict]]:
 
 
 MAX_AMOUNTS = 6  # a sentence with more figures than this is a table row, never quoted whole
+MAX_PAIR_FACTS = 200  # facts read for changes between years, per filing: the rest would only be look-alikes
 
 
 def _quoted_amounts(conn, chunks: list[Evidence]) -> list[tuple[Evidence, int | None]]:
@@ -665,7 +667,13 @@ def _quoted_amounts(conn, chunks: list[Evidence]) -> list[tuple[Evidence, int | 
     out = []
     for (cik, accession), sentences in texts.items():
         ticker = next(c.ticker for c in chunks if c.accession == accession)
-        for f in filing_amounts.facts_in_ranges(conn, cik, accession, amount_ranges(sentences)):
+        found = filing_amounts.facts_in_ranges(conn, cik, accession, amount_ranges(sentences))
+        # "increased $4.2 billion, or 12%": a change between two of the filing's facts a year apart
+        pairs = filing_amounts.changes_in_ranges(conn, accession, change_ranges(sentences), MONEY_UNITS)
+        have = {f.id for f in found}
+        found += filing_amounts.facts_by_id(conn, cik, accession,
+                                            sorted({i for pair in pairs for i in pair} - have)[:MAX_PAIR_FACTS])
+        for f in found:
             member = f" ({', '.join(f.dims.values())})" if f.dims else ""
             out.append((Evidence(
                 id=f"f:{f.id}", kind="fact",
