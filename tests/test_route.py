@@ -296,3 +296,10 @@ def test_what_a_filing_attributes_a_change_to_is_a_why_question(directory):
 def test_a_rival_named_as_the_topic_reads_the_risk_factors_first(directory):
     assert plan(directory, "what does AMD say about competition from Intel?").items == ["1A", "1"]
     assert plan(directory, "who are tesla's competitors?").items[0] == "1"  # no rival named: the business
+
+
+def test_a_dependence_question_is_also_searched_in_the_words_a_reliance_is_stated_with():
+    from agent.retrieval.fetch import reliance_query
+
+    query = reliance_query("how dependent is on its bottlers")
+    assert query.startswith("we rely on") and "bottlers" in query and "dependent" not in query

@@ -34,6 +34,7 @@ RELEVANCE_FLOOR, RELEVANCE_MARGIN, OVERLAP_WEIGHT = 0.20, 0.15, 0.03
 # A sentence with many numbers reads like a table row; a few (a model, a date, an amount) are
 # what a cause or an event is told with.
 NUMBER_PENALTY, FREE_NUMBERS = 0.02, 3
+ROLE_WEIGHT = 1.0  # in the shortlist: a sentence playing the part asked for (a cause, a reliance, an event)
 SHORTLIST = 10  # sentences embedded per answer, chosen by shared terms: the latency budget
 SCORE_WORDS = 24  # a sentence's opening words carry its subject; embedding cost grows with length
 _WORD = re.compile(r"[a-z][a-z&\-]+")
@@ -293,7 +294,7 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
         weight[i] += 0.5 * len(_terms((before or {}).get((c[0], c[1]), "")) & query_terms)
         if c[2] != c[3]:  # a clause is quoted alone: what it says itself counts again
             weight[i] += 0.5 * len(_terms(c[2]) & query_terms)
-        weight[i] += 1.0 if question and sentence_rank.role(question, c[3]) else 0.0
+        weight[i] += ROLE_WEIGHT if question and sentence_rank.role(question, c[3]) else 0.0
     keep = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))[:SHORTLIST]
     return [candidates[i] for i in sorted(keep)]
 
