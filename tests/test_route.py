@@ -303,3 +303,10 @@ def test_a_dependence_question_is_also_searched_in_the_words_a_reliance_is_state
 
     query = reliance_query("how dependent is on its bottlers")
     assert query.startswith("we rely on") and "bottlers" in query and "dependent" not in query
+
+
+def test_why_after_a_quarter_figure_reads_that_quarters_10q(directory):
+    asked = thread(directory, "nvidia revenue Q2 FY2025", "why?")
+    assert asked.intent == "qualitative" and asked.metrics == ["revenue"]
+    assert asked.period["quarter"] == 2 and asked.period["fiscal_year"] == 2025
+    assert asked.items[0] == "I-2"  # the 10-Q's MD&A

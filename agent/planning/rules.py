@@ -678,6 +678,12 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
                 plan.items, plan.query, plan.sub_queries = [], "", []
         if not quarter:
             return plan
+    if plan.intent == "qualitative" and prev is not None and (prev.period or {}).get("kind") == "quarter" \
+            and plan.slots.get("metrics") == "thread, its cause" and not quarterly_phrase(low):
+        # "why?" after a quarter's figure: that quarter's 10-Q (Part I, Item 2), never the year's 10-K
+        plan.period = {k: v for k, v in prev.period.items() if k not in ("changes", "growth")}
+        plan.items, plan.slots["period"] = quarter_items(plan.items), "thread"
+        return plan
     if plan.intent == "qualitative" and quarterly_phrase(low):
         # what a 10-Q says about its quarter: that 10-Q's Items (and the quarter's figures), never a 10-K's
         period = parse_period(low)
