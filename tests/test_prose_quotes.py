@@ -94,3 +94,18 @@ def test_a_sentence_whose_amounts_are_all_an_earlier_year_is_not_quoted_for_the_
                      text=earlier)
     assert _candidates([chunk], {"a": REVENUE_FACTS}) == []  # 2023 against 2022, in the 2024 10-K
     assert [c[2] for c in _candidates([chunk], {"a": REVENUE_FACTS}, 2023)] == [earlier]  # asked about 2023
+
+
+def test_a_change_shown_with_few_digits_is_taken_when_the_sentence_states_its_later_fact():
+    from agent.checking.quoted_figures import verified
+
+    facts = [("f:1", Decimal("17000000000"), "USD", "ZZZ us-gaap:Revenues (Notebook)", "2023-12-30"),
+             ("f:2", Decimal("18830000000"), "USD", "ZZZ us-gaap:Revenues (Notebook)", "2022-12-31")]
+    assert verified("Notebook revenue was $17.0 billion, down $1.8 billion from 2022.", facts) == ["f:1", "f:2"]
+    assert verified("Notebook revenue was down $1.8 billion from 2022.", facts) is None  # too few digits alone
+
+
+def test_a_clause_comparing_against_an_earlier_year_is_not_quoted_for_the_filing_year():
+    chunk = Evidence(id="c:1", kind="chunk", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u", item="7",
+                     text="Sales of garden tools rose strongly from 2022 due to new stores in the southern region.")
+    assert _candidates([chunk]) == []

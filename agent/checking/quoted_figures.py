@@ -49,6 +49,7 @@ class Amount:
     half_step: Decimal
     exact: bool  # one significant digit: only an exact fact will do
     units: tuple[str, ...]
+    digits: int = SIGNIFICANT  # significant digits shown
 
     @property
     def low(self) -> Decimal:
@@ -106,7 +107,7 @@ def amounts(sentence: str) -> list[Amount]:
             value, decimals, digits = parsed
             scale, units = Decimal("0.01"), RATE_UNITS
         half = Decimal(5) * Decimal(10) ** (-decimals - 1) * scale
-        out.append(Amount(m.group(0), m.start(), m.end(), value * scale, half, digits < SIGNIFICANT, units))
+        out.append(Amount(m.group(0), m.start(), m.end(), value * scale, half, digits < SIGNIFICANT, units, digits))
     return out
 
 
@@ -141,8 +142,8 @@ def verified(sentence: str, facts: list[tuple]) -> list[str] | None:
     found = amounts(sentence)
     if not found:
         return None
-    ids = []
     pairs = changes(facts)
+    matches: list[list[str] | None] = []
     for i, amount in enumerate(found):
         right = found[i + 1].start if i + 1 < len(found) else len(sentence)
         around = _words(sentence[:amount.start] + " " + sentence[amount.end:right])  # "X was A, compared with B"
@@ -150,10 +151,17 @@ def verified(sentence: str, facts: list[tuple]) -> list[str] | None:
         if match is None:
             match = next(([a, b] for a, b, value, unit, name in pairs
                           if amount.near(value, unit) and around & name_words(name)), None)
-        if match is None:
-            return None
-        ids += match
-    return list(dict.fromkeys(ids))
+        matches.append(match)
+    stated = {m[0] for m in matches if m is not None}
+    for i, amount in enumerate(found):
+        if matches[i] is None and amount.exact:
+            # "Notebook revenue was $17.0 billion, down $1.8 billion": a change shown with few digits is
+            # taken when the sentence states the later of its two facts too
+            matches[i] = next(([a, b] for a, b, value, unit, _ in pairs
+                               if a in stated and unit in amount.units and amount.low <= value <= amount.high), None)
+    if any(m is None for m in matches):
+        return None
+    return list(dict.fromkeys(i for m in matches for i in m))
 
 
 YEAR_APART = (350, 380)  # days between the ends of a period and the same period a year before
@@ -179,13 +187,12 @@ def changes(facts: list[tuple]) -> list[tuple[str, str, Decimal, str, str]]:
 
 def change_ranges(texts: list[str]) -> list[tuple[Decimal, Decimal, bool]]:
     """The ranges a change between two facts must fall in to equal an amount of `texts`: (low, high,
-    relative). Money amounts of three significant digits or more only: fewer say too little."""
+    relative)."""
     out = {}
     for text in texts:
         for a in amounts(text):
-            relative = RATE_UNITS[0] in a.units
-            if relative or not a.exact:
-                out[(a.low, a.high, relative)] = None
+            if a.digits >= 2:  # "$1 billion" says too little to look for a change that equals it
+                out[(a.low, a.high, RATE_UNITS[0] in a.units)] = None
     return list(out)
 
 

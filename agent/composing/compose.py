@@ -138,6 +138,8 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
 
 
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_AGAINST = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from)\s+(?:the\s+same\s+period\s+(?:in|of)\s+|"
+                      r"(?:fiscal\s+)?(?:year\s+)?)?((?:19|20)\d\d)\b", re.I)
 _COMPARED = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from)\b", re.I)
 
 
@@ -147,7 +149,8 @@ def _earlier_comparison(sentence: str, chunk: Evidence) -> bool:
     if not chunk.form.startswith("10-K") or not chunk.fiscal_year or not _COMPARED.search(sentence):
         return False
     years = {int(y) for y in _YEAR.findall(sentence)}
-    return len(years) >= 2 and max(years) < chunk.fiscal_year
+    against = [int(y) for y in _AGAINST.findall(sentence)]  # "down $495 million from 2021"
+    return (len(years) >= 2 and max(years) < chunk.fiscal_year) or any(y < chunk.fiscal_year - 1 for y in against)
 
 
 def _reports_earlier_year(ids: list[str], facts: list[tuple], year: int | None) -> bool:

@@ -650,7 +650,7 @@ def _quarter_cells(state, deps) -> tuple[dict, list[dict], list[dict]]:
 
 
 MAX_AMOUNTS = 6  # a sentence with more figures than this is a table row, never quoted whole
-MAX_PAIR_FACTS = 200  # facts read for changes between years, per filing: the rest would only be look-alikes
+MAX_PAIR_FACTS = 300  # facts read for changes between years, per filing: the rest would only be look-alikes
 
 
 def _quoted_amounts(conn, chunks: list[Evidence]) -> list[tuple[Evidence, int | None]]:
