@@ -185,11 +185,17 @@ def changes(facts: list[tuple]) -> list[tuple[str, str, Decimal, str, str]]:
     return out
 
 
+_CHANGE_WORDS = re.compile(r"\b(?:increase[sd]?|decrease[sd]?|up|down|gr[eo]w\w*|r[io]se[ns]?|fell|declin\w*|higher|lower|"
+                           r"drop\w*|change[sd]?|compared|reduc\w*|improv\w*)\b", re.I)
+
+
 def change_ranges(texts: list[str]) -> list[tuple[Decimal, Decimal, bool]]:
     """The ranges a change between two facts must fall in to equal an amount of `texts`: (low, high,
     relative)."""
     out = {}
     for text in texts:
+        if not _CHANGE_WORDS.search(text):
+            continue  # states no change: its amounts are levels, looked up as facts
         for a in amounts(text):
             if a.digits >= 2:  # "$1 billion" says too little to look for a change that equals it
                 out[(a.low, a.high, RATE_UNITS[0] in a.units)] = None
