@@ -109,3 +109,9 @@ def test_a_clause_comparing_against_an_earlier_year_is_not_quoted_for_the_filing
     chunk = Evidence(id="c:1", kind="chunk", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u", item="7",
                      text="Sales of garden tools rose strongly from 2022 due to new stores in the southern region.")
     assert _candidates([chunk]) == []
+
+
+def test_a_plan_question_prefers_a_sentence_stating_an_expectation():
+    ask = "what does zzz expect for capital spending next year?"
+    assert sentence_rank.role(ask, "We anticipate making capital expenditures to support our stores.") > 0
+    assert sentence_rank.role(ask, "Capital expenditures were directed to stores.") == 0

@@ -310,3 +310,15 @@ def test_why_after_a_quarter_figure_reads_that_quarters_10q(directory):
     assert asked.intent == "qualitative" and asked.metrics == ["revenue"]
     assert asked.period["quarter"] == 2 and asked.period["fiscal_year"] == 2025
     assert asked.items[0] == "I-2"  # the 10-Q's MD&A
+
+
+def test_whats_behind_a_figure_is_a_why_question(directory):
+    asked = plan(directory, "tesla revenue growth 2024 whats behind it")
+    assert asked.intent == "qualitative" and asked.items[0] == "7"
+
+
+def test_op_income_is_searched_as_operating_income():
+    from agent.planning.topics import expand_query
+
+    assert "operating" in expand_query("meta 2024 op income jumped")
+    assert "operating" not in expand_query("an op-ed about the company")

@@ -55,6 +55,12 @@ ASK_RELIANCE = re.compile(r"\b(?:depend\w*|relian\w*|rel(?:y|ies)|exposed|exposu
                           re.I)
 ASK_EVENT = re.compile(r"\b(?:acqui\w+|divest\w*|litigation|lawsuits?|settle\w*|strikes?|incidents?|breach\w*|"
                        r"attacks?|investigation\w*|when|happened|merger\w*|recalls?)\b", re.I)
+# A plan or an expectation asked for ("what does it expect for capex?") is answered by a sentence that
+# states one ("we anticipate", "we expect ... will require").
+ASK_PLAN = re.compile(r"\b(?:expect\w*|plan(?:s|ned|ning)?|anticipat\w*|outlook|guidance|going forward|intend\w*|"
+                      r"forecast\w*|next year|will)\b", re.I)
+PLAN = re.compile(r"\b(?:we|management|the company)\s+(?:\w+\s+){0,2}?(?:expect|anticipate|plan|intend|estimate|"
+                  r"project|believe)s?\b|\bwill (?:require|continue|increase|decrease|be)\b", re.I)
 ROLE_BONUS = 0.05
 COVERAGE_WEIGHT = 0.2
 # A sentence answers when it is close in meaning, or fairly close and holding half the question's
@@ -98,13 +104,16 @@ def coverage(sentence: str, weights: dict[str, float]) -> float:
 
 
 def role(question: str, sentence: str) -> float:
-    """A bonus when the sentence plays the part the question asks for (a cause, a reliance, an event)."""
+    """A bonus when the sentence plays the part the question asks for (a cause, a reliance, an event,
+    a plan)."""
     bonus = 0.0
     if ASK_CAUSE.search(question) and states_cause(sentence):
         bonus += ROLE_BONUS
     if ASK_RELIANCE.search(question) and RELIANCE.search(sentence):
         bonus += ROLE_BONUS
     if ASK_EVENT.search(question) and EVENT.search(sentence):
+        bonus += ROLE_BONUS
+    if ASK_PLAN.search(question) and PLAN.search(sentence):
         bonus += ROLE_BONUS
     return bonus
 

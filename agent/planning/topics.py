@@ -64,7 +64,7 @@ QUAL_ASK = re.compile(
 )
 WHY = re.compile(
     r"\b(?:why|what drove|what caused|drivers?|driven by|reasons?|explain\w*|explanation|what led|"
-    r"contribut\w+ to|factors behind|how come|attribut(?:e|es|ed|ing)\s+(?:[\w'-]+\s+){1,4}to)\b"
+    r"contribut\w+ to|factors behind|(?:what'?s|what\s+is|what\s+was|story)\s+behind|how come|attribut(?:e|es|ed|ing)\s+(?:[\w'-]+\s+){1,4}to)\b"
 )
 # A figure narrowed by something that is not a measure ("what the 53rd week added to sales",
 # "revenue from acquisitions", "growth from price increases"): no XBRL fact is that slice, and the
@@ -84,6 +84,7 @@ COMPOUND = re.compile(
 EXPANSIONS: tuple[tuple[str, str], ...] = (
     (r"\bcapex\b|\bcap ex\b", "capital expenditures purchases of property and equipment"),
     (r"\bopex\b", "operating expenses"),
+    (r"\bop(?=\.?\s+(?:income|margin|loss|expenses?|profit|earnings)\b)", "operating"),
     (r"\bfcf\b", "free cash flow operating activities capital expenditures"),
     (r"\bd&a\b", "depreciation and amortization"),
     (r"\bsg&a\b|\bsga\b", "selling, general and administrative"),
