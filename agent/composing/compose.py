@@ -188,9 +188,10 @@ def _figure_free_clause(sentence: str) -> str | None:
     last = list(_FIGURE.finditer(sentence))[-1].end() if _FIGURE.search(sentence) else -1
     after = sentence[last:].strip(" ,;:")
     if last > 0 and not financial_figures(after) and len(after.split()) >= 5 \
-            and (_CLAUSE_OPENER.match(after) or not _BOUND.match(after)):
+            and (_CLAUSE_OPENER.match(after) or (not _BOUND.match(after) and sentence_rank.CAUSE.search(after))):
         # "...increased by $6,334 million primarily due to X", "...decreased by $11,277 million in 2024
-        # compared with 2023 driven by X": what follows the last amount, unless it only makes sense with it
+        # compared with 2023 driven by X": what follows the last amount when it states why, unless it
+        # only makes sense with the amount
         best = "…" + after
     cut = sentence.rfind(",")
     while cut >= last:
