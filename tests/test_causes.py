@@ -51,3 +51,12 @@ def test_why_after_a_figure_searches_mdna_for_its_words_and_direction(footnote):
     assert answer.plan["items"][0] == "7" and answer.plan["fiscal_years"] == [2024]
     assert any(c.item == "7" for c in answer.citations if c.quote)
 
+
+
+def test_why_after_a_margin_searches_for_the_margin_and_its_direction(footnote):
+    thread = f"test:{uuid.uuid4().hex}"
+    assert _ask(footnote, "Tesla gross margin 2024", thread).kind == "answer"
+    answer = _ask(footnote, "why did it change?", thread)
+    query = answer.plan["query"]
+    # Tesla's gross profit over revenue: 17.9% in 2024 against 18.2% in 2023 (its XBRL facts)
+    assert query.startswith("gross margin") and "decreased" in query, query

@@ -71,9 +71,37 @@ def moved(key: str, now: Decimal | None, before: Decimal | None) -> tuple[str, s
     return words(key), direction(now, before)
 
 
+def ratio(key: str) -> bool:
+    """A formula discussed under its own name (a margin, a rate), not through its inputs; growth
+    is discussed as the change of the figure it is computed from."""
+    return key in FORMULAS and not key.endswith("_growth") and bool(FORMULAS[key].query)
+
+
+def ratio_movement(conn, company: dict, key: str, fiscal_year: int) -> tuple[str, str]:
+    """(a ratio's words, its direction): "gross margin percentage decreased", from the facts of both years."""
+    formula = FORMULAS[key]
+    said = " ".join(dict.fromkeys(f"{formula.label.lower()} {formula.query}".split()))
+    values = []
+    for year in (fiscal_year, fiscal_year - 1):
+        found = [metric_value(conn, company["cik"], i.metric, year + i.offset,
+                              as_of_accession=company.get("as_of_accession")) for i in formula.inputs]
+        try:
+            values.append(None if any(f is None for f in found) else formula.compute([f.value for f in found]))
+        except (ArithmeticError, ValueError):
+            values.append(None)
+    return said, direction(*values)
+
+
 def cause_query(conn, company: dict, metrics: list[str], fiscal_year: int | None) -> str | None:
     """The search for what moved the thread's figures at one company, or None when no metric is a
     reported figure (a line item the user named has no words of ours to add)."""
+    ratios = [m for m in metrics if ratio(m)]
+    if ratios:  # "why did gross margin drop?": the margin, in its words and direction
+        key = ratios[0]
+        if fiscal_year is None:
+            return f"{FORMULAS[key].label.lower()} {FORMULAS[key].query} changed {CAUSE_TAIL}"
+        said, moved = ratio_movement(conn, company, key, fiscal_year)
+        return f"{said} {moved} {CAUSE_TAIL}"
     keys = list(dict.fromkeys(k for k in (subject_metric(m) for m in metrics) if k))
     if not keys:
         return None
