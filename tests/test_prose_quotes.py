@@ -115,3 +115,8 @@ def test_a_plan_question_prefers_a_sentence_stating_an_expectation():
     ask = "what does zzz expect for capital spending next year?"
     assert sentence_rank.role(ask, "We anticipate making capital expenditures to support our stores.") > 0
     assert sentence_rank.role(ask, "Capital expenditures were directed to stores.") == 0
+
+
+def test_a_change_in_basis_points_is_a_cause_for_a_why_question():
+    assert sentence_rank.states_cause("Higher other costs (decreasing gross margin approximately 90 basis points).")
+    assert not sentence_rank.states_cause("Gross margin is reviewed by the chief operating decision maker.")

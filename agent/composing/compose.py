@@ -250,8 +250,12 @@ def _pick_sentences(
                                               in_context=sentence_rank.share(context, cased), top_chunk=rank == 0,
                                               cause=why and sentence_rank.states_cause(whole)):
             continue  # shares the filing's vocabulary, not the question's subject
-        if held and topic and sentence != whole and not sentence_rank.names_topic(sentence, topic, 0.0):
-            continue  # a clause cut from its sentence has lost its subject: it must name the question's own
+        if held and topic and sentence != whole and not sentence_rank.names_topic(sentence, topic, 0.0) \
+                and not (why and sentence_rank.CAUSE.match(sentence.lstrip("…")) and sentence_rank.names_topic(whole, topic, 0.0)):
+            # a clause cut from its sentence has lost its subject: it must name the question's own, unless
+            # it is the cause its sentence gives for the asked subject ("Gross margin decreased ...,
+            # primarily due to X" -> "…primarily due to X")
+            continue
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
                  + sentence_rank.role(question, whole)
                  - NUMBER_PENALTY * max(0, len(number_tokens(sentence)) - FREE_NUMBERS))

@@ -35,9 +35,9 @@ CAUSE = re.compile(r"\b(?:due to|driven by|primarily|principally|mainly|largely|
                    r"reflect(?:s|ed|ing)?|attributable to|offset by|resulting from|result of|led to|"
                    r"contribut(?:ed|ing|ion)|benefit(?:ed|ted) from|impacted by|affected by|strong(?:er)? demand)\b",
                    re.I)
-CHANGE = re.compile(r"\b(?:increase[sd]?|decrease[sd]?|higher|lower|grew|rose|doubled|tripled|declined|fell|"
-                    r"up|down)\b", re.I)
-_SIZE = re.compile(r"[$€£]\s?\d|\d\s?(?:%|percent\b)", re.I)
+CHANGE = re.compile(r"\b(?:increas\w*|decreas\w*|higher|lower|grew|rose|doubled|tripled|declined|fell|"
+                    r"up|down|contraction|expansion)\b", re.I)
+_SIZE = re.compile(r"[$€£]\s?\d|\d\s?(?:%|percent\b|basis points?\b|percentage points?\b)", re.I)
 
 
 def states_cause(sentence: str) -> bool:
