@@ -37,7 +37,9 @@ def test_compound_question_quotes_where_the_money_went_not_padding(embedder):
     draft = compose_extractive("how much did zzz spend on capex and on what?", plan, CHUNKS, cells=cells, embedder=embedder)
     prose = [c.text for c in draft.claims if c.kind == "prose"]
     # what the money went to, after the figure: every figure Footnote states is an XBRL fact
-    assert "…directed mainly to new distribution centers, warehouse robotics and store refreshes." in prose
+    # (its amount, no XBRL fact of this filing, elided and marked)
+    assert "Purchases of property and equipment were …, directed mainly to new distribution centers, warehouse " \
+           "robotics and store refreshes." in prose
     assert not any("$9.1 billion" in p for p in prose)
     assert not any("household spending" in p or "should be read" in p or "ocean carriers" in p for p in prose)
 
@@ -132,14 +134,14 @@ WHY_CHUNKS = [
 ]
 
 
-def test_a_why_answer_quotes_the_cause_of_the_asked_year_in_a_clause_that_names_the_figure(embedder):
+def test_a_why_answer_quotes_the_cause_of_the_asked_year_with_its_subject(embedder):
     plan = _plan(metrics=["revenue"], items=["7"],
                  query="revenue net sales increased compared to the prior year, primarily due to")
     draft = compose_extractive("why?", plan, WHY_CHUNKS, embedder=embedder)
     prose = [c.text for c in draft.claims if c.kind == "prose"]
-    # what follows the amount reads on its own, and names what was asked about (sales)
-    assert "…in 2024 compared with 2023, driven by higher sales of garden tools and new stores in the " \
-           "southern region." in prose
+    # the cause, with its subject, and the amount no fact backs elided
+    assert "Net sales increased … in 2024 compared with 2023, driven by higher sales of garden tools and new " \
+           "stores in the southern region." in prose
     # the prior year's story (2023 against 2022, in a 2024 10-K) is not this year's answer
     assert not any("lawn care" in p for p in prose)
     # a cut clause that has lost its subject is not quoted, however causal it sounds
@@ -153,3 +155,18 @@ def test_figure_free_clause_keeps_what_follows_the_amount_unless_it_is_bound_to_
                                "deliveries of aircraft.") == \
         "…in 2024 compared with 2023 driven by lower deliveries of aircraft."
     assert _figure_free_clause("We paid $2.1 billion of which a portion related to settled claims of the agency.") is None
+
+
+def test_an_amount_no_fact_backs_is_elided_and_the_quote_still_checks_as_verbatim():
+    from agent.checking.guards import _in_order
+    from agent.composing.compose import _elided
+
+    said = ("We anticipate making capital expenditures of approximately $6 billion to $7 billion in 2025 to "
+            "support new stores and distribution centers.")
+    shown = _elided(said)
+    assert shown == ("We anticipate making capital expenditures of approximately … in 2025 to support new stores "
+                     "and distribution centers.")
+    assert _in_order(shown, "Liquidity. " + said + " Other text.")
+    assert not _in_order(shown.replace("new stores", "old stores"), said)
+    # a sentence that said only its amount says nothing once the amount is cut
+    assert _elided("Capital expenditures were $9.1 billion for the year ended December 31, 2024.") is None

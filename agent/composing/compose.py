@@ -121,7 +121,8 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
                 continue  # text planted in a filing to steer a reader is never quoted as an answer
             facts = _figure_facts(chunk, sentence, figures) if financial_figures(sentence) else []
             if financial_figures(sentence) and not facts:
-                sentence = _figure_free_clause(sentence)  # scored with its whole sentence: its subject
+                # its amounts elided, or its longest figure-free clause; scored with its whole sentence
+                sentence = _elided(sentence) or _figure_free_clause(sentence)
                 if not sentence:
                     continue
             if facts and chunk.form.startswith("10-K") and _reports_earlier_year(facts, (figures or {}).get(chunk.accession) or [],
@@ -176,6 +177,44 @@ _BOUND = re.compile(r"(?:(?:of|and|or|but|per|respectively|each|to|for|as|than|i
                     r"aggregate|cash|connection))\b|[^A-Za-z])", re.I)
 _FIGURE = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:billion|million|thousand|trillion)\b)?"
                      r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:%|percent\b|billion\b|million\b|trillion\b)", re.I)
+
+
+MAX_ELISIONS = 2  # more holes than this and the sentence says little without its figures
+_JOINED = re.compile(r"\s*(?:to|and|or|-|–|—|,)?\s*")  # "$60 billion to $65 billion": one elision
+
+
+def _elided(sentence: str) -> str | None:
+    """The sentence with each amount no XBRL fact backs cut out and marked "…" ("We anticipate
+    capital expenditures of approximately … in 2025 to support ..."): every word it shows is the
+    filing's, in the filing's order, and it states no figure. None when more than MAX_ELISIONS
+    holes would be cut, or what remains is not mostly the sentence."""
+    spans: list[list[int]] = []
+    for m in _FIGURE.finditer(sentence):
+        if spans and _JOINED.fullmatch(sentence[spans[-1][1]:m.start()]):
+            spans[-1][1] = m.end()
+        else:
+            spans.append([m.start(), m.end()])
+    if not spans or len(spans) > MAX_ELISIONS:
+        return None
+    out, at = [], 0
+    for start, end in spans:
+        out.append(sentence[at:start].rstrip())
+        at = end
+    out.append(sentence[at:].lstrip())
+    text = " … ".join(p for p in out if p) if out[0] else "… " + " … ".join(p for p in out[1:] if p)
+    text = re.sub(r"\s+", " ", text).replace(" … ,", " …,").replace(" … .", " ….")
+    kept = sum(len(p) for p in out)
+    if financial_figures(text) or kept < 0.6 * len(sentence) or text.endswith("…"):
+        return None
+    tail = [w for w in re.findall(r"[a-z]{4,}", text.rsplit("…", 1)[-1].lower()) if w not in _PERIOD_WORDS]
+    if len(tail) < 3:
+        return None  # "... were … for the year ended December 31, 2024.": it only said the amount
+    return text
+
+
+_PERIOD_WORDS = frozenset("year years ended ending fiscal compared with from prior period same quarter quarters "
+                          "respectively months month january february march april june july august september "
+                          "october november december during total approximately about".split())
 
 
 def _figure_free_clause(sentence: str) -> str | None:
