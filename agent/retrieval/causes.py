@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from agent.planning.prose_route import CAUSE
+from agent.planning.topics import WHY
 from agent.retrieval.concepts import METRICS
 from agent.retrieval.finance import FORMULAS
 from agent.retrieval.metric_facts import metric_value
@@ -114,3 +116,20 @@ def cause_query(conn, company: dict, metrics: list[str], fiscal_year: int | None
             said, moved = movement(conn, company, key, fiscal_year)
             parts.append(f"{said} {moved}")
     return f"{', '.join(parts)} {CAUSE_TAIL}"
+
+
+def cause_queries(conn, plan, question: str, companies: list[dict], metrics: list[str]) -> dict[int, str]:
+    """Per company (by CIK), the search for what moved the figures a why-question is about ("why?"
+    after a figure, "what drove the revenue decline?"); empty for any other prose question.
+    `metrics`: the plan's measures retrieval can answer."""
+    low = question.lower()
+    thread_cause = (plan.slots or {}).get("metrics") == "thread, its cause"
+    if plan.intent != "qualitative" or not metrics or not (thread_cause or WHY.search(low) or CAUSE.search(low)):
+        return {}
+    out = {}
+    for company in companies:
+        years = company.get("fiscal_years") or []
+        query = cause_query(conn, company, metrics, None if plan.period or not years else max(years))
+        if query:
+            out[company["cik"]] = query
+    return out

@@ -18,6 +18,7 @@ from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, 
 from agent.progress import status
 from agent.retrieval.line_items import company_line, labels_of, printed_index, printed_order
 from agent.retrieval.line_items import tokens
+from agent.retrieval.causes import cause_queries
 from agent.retrieval.metric_facts import metric_value
 from agent.planning.formulas import evaluate, metrics_of, operand_label, operand_parts
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
@@ -514,7 +515,7 @@ def _prose(state, deps, config) -> dict:
     plan = plan_of(state)
     cause_plan = None
     with deps.db.connection() as conn:
-        causes = _cause_queries(conn, plan, state["question"], companies)
+        causes = cause_queries(conn, plan, state["question"], companies, [m for m in plan.metrics or [] if known(m)])
         thread_cause = (plan.slots or {}).get("metrics") == "thread, its cause"
         for company in companies:
             accessions = located["accessions"].get(str(company["cik"]))
@@ -580,28 +581,6 @@ def _prose(state, deps, config) -> dict:
         "retrieval": retrieval,
         **({"plan": cause_plan} if cause_plan is not None else {}),
     }
-
-
-def _cause_queries(conn, plan, question: str, companies: list[dict]) -> dict[int, str]:
-    """Per company, the search for what moved the figure a why-question is about ("why?" after a
-    figure, "what drove the revenue decline?"): the figure's words and its direction that year
-    (agent.retrieval.causes). Empty for any other prose question."""
-    from agent.planning.prose_route import CAUSE
-    from agent.planning.topics import WHY
-    from agent.retrieval.causes import cause_query
-
-    metrics = [m for m in plan.metrics or [] if known(m)]
-    low = question.lower()
-    thread_cause = (plan.slots or {}).get("metrics") == "thread, its cause"
-    if plan.intent != "qualitative" or not metrics or not (thread_cause or WHY.search(low) or CAUSE.search(low)):
-        return {}
-    out = {}
-    for company in companies:
-        years = company.get("fiscal_years") or []
-        query = cause_query(conn, company, metrics, None if plan.period or not years else max(years))
-        if query:
-            out[company["cik"]] = query
-    return out
 
 
 def _risk_changes(state, deps) -> dict:
