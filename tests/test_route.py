@@ -322,3 +322,10 @@ def test_op_income_is_searched_as_operating_income():
 
     assert "operating" in expand_query("meta 2024 op income jumped")
     assert "operating" not in expand_query("an op-ed about the company")
+
+
+def test_a_company_a_question_asks_another_to_describe_is_a_topic(directory):
+    asked = plan(directory, "How does Apple describe Nvidia, as a supplier or as a competitor?")
+    assert asked.tickers == ["AAPL"] and asked.intent == "qualitative"
+    both = plan(directory, "compare how apple and nvidia describe their supply chains")
+    assert sorted(both.tickers) == ["AAPL", "NVDA"]

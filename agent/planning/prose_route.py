@@ -43,7 +43,10 @@ RELATION = re.compile(r"\b(?:compet\w*|rivals?|suppliers?|supplie[sd]|partners?|
                       r"contract\s+manufactur\w+)\b")
 NAMED_SECTION = re.compile(r"\bitem\s+\d|\brisk factors?\b|\bmd&a\b|\bmanagement'?s? discussion\b")
 _MARKET = {"7A"}
-_TOPIC_PREP = re.compile(r"\b(?:from|on|with|to|against|by|about|like|than|over|including)\s+(?:the\s+)?$", re.I)
+# What comes before a second company that makes it a topic: a preposition ("competition from Intel"),
+# or a verb of what the first one says ("how does Intel describe TSMC").
+_TOPIC_PREP = re.compile(r"\b(?:from|on|with|to|against|by|about|like|than|over|including|describes?|mentions?|"
+                         r"names?|discuss(?:es)?|views?|regards?|considers?|calls?|sees?)\s+(?:the\s+)?$", re.I)
 _COMPARE = re.compile(r"\b(?:compar\w*|vs\.?|versus|both|each|and\s+how\s+does|relative\s+to|side\s+by\s+side)\b")
 
 
