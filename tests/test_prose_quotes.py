@@ -120,3 +120,11 @@ def test_a_plan_question_prefers_a_sentence_stating_an_expectation():
 def test_a_change_in_basis_points_is_a_cause_for_a_why_question():
     assert sentence_rank.states_cause("Higher other costs (decreasing gross margin approximately 90 basis points).")
     assert not sentence_rank.states_cause("Gross margin is reviewed by the chief operating decision maker.")
+
+
+def test_the_prior_years_comparison_is_quoted_when_that_year_is_asked():
+    said = "Sales of garden tools rose in 2023 compared with 2022 due to new stores in the southern region."
+    chunk = Evidence(id="c:1", kind="chunk", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u", item="7",
+                     text=said)
+    assert _candidates([chunk]) == []  # the 2024 10-K, asked about 2024
+    assert [c[2] for c in _candidates([chunk], None, 2023)] == [said]  # its discussion of 2023, asked about 2023

@@ -132,7 +132,7 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
                 continue
             if not (_ENDS.search(sentence) or (bullet and _ITEM_ENDS.search(sentence))) or _shouting(sentence):
                 continue  # a heading or a table caption, not a statement
-            if _earlier_comparison(sentence, chunk) or _earlier_comparison(whole, chunk):
+            if _earlier_comparison(sentence, chunk, year) or _earlier_comparison(whole, chunk, year):
                 continue  # "... in 2023 compared with 2022": the prior year's story, told again
             out.append((rank, position, sentence, whole))
     return out
@@ -144,14 +144,15 @@ _AGAINST = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from)\s+(?:the\
 _COMPARED = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from)\b", re.I)
 
 
-def _earlier_comparison(sentence: str, chunk: Evidence) -> bool:
-    """A 10-K sentence comparing two years before the filing's own: MD&A restating last year's
-    discussion, which answers no question about the year the filing reports."""
-    if not chunk.form.startswith("10-K") or not chunk.fiscal_year or not _COMPARED.search(sentence):
+def _earlier_comparison(sentence: str, chunk: Evidence, year: int | None = None) -> bool:
+    """A 10-K sentence comparing two years before the asked one (the filing's own when none was
+    named): MD&A restating last year's discussion, which answers no question about this year."""
+    asked = year or chunk.fiscal_year
+    if not chunk.form.startswith("10-K") or not asked or not _COMPARED.search(sentence):
         return False
     years = {int(y) for y in _YEAR.findall(sentence)}
     against = [int(y) for y in _AGAINST.findall(sentence)]  # "down $495 million from 2021"
-    return (len(years) >= 2 and max(years) < chunk.fiscal_year) or any(y < chunk.fiscal_year - 1 for y in against)
+    return (len(years) >= 2 and max(years) < asked) or any(y < asked - 1 for y in against)
 
 
 def _reports_earlier_year(ids: list[str], facts: list[tuple], year: int | None) -> bool:
