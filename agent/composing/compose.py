@@ -300,7 +300,9 @@ def _pick_sentences(
                  + sentence_rank.role(question, whole)
                  - NUMBER_PENALTY * max(0, len(number_tokens(sentence)) - FREE_NUMBERS))
         scored.append((score, i))
-        if held and topic and sentence_rank.names_topic(context, topic, float(cosines[i].max())):
+        # a why's query says "increased ... primarily due to": any stated cause is close to it in
+        # meaning, so only the subject's own words name it
+        if held and topic and sentence_rank.names_topic(context, topic, 0.0 if why else float(cosines[i].max())):
             named.add(i)
     if not scored:
         return []  # nothing answers: the compose node refuses rather than quote filler

@@ -24,10 +24,8 @@ CAUSE_TAIL = "compared to the prior year, primarily due to"
 _LOSS_WORDS = {"net_income": "net loss", "operating_income": "operating loss", "gross_profit": "gross loss"}
 
 
-# A bottom line is explained through the lines above it: MD&A tells why net income fell by what
-# happened to revenue and operating results.
-EXPLAINED_BY = {"net_income": ("revenue", "operating_income"), "eps_diluted": ("net_income", "revenue"),
-                "eps_basic": ("net_income", "revenue"), "operating_income": ("revenue",)}
+# Earnings per share are discussed through the net income they divide.
+EXPLAINED_BY = {"eps_diluted": ("net_income",), "eps_basic": ("net_income",)}
 
 
 def subject_metric(key: str) -> str | None:
@@ -116,6 +114,16 @@ def cause_query(conn, company: dict, metrics: list[str], fiscal_year: int | None
             said, moved = movement(conn, company, key, fiscal_year)
             parts.append(f"{said} {moved}")
     return f"{', '.join(parts)} {CAUSE_TAIL}"
+
+
+def subject_query(metrics: list[str]) -> str:
+    """The figures' own words, plain: where the filing discusses them at all (capital expenditures
+    in the liquidity section, not only in the results' register of causes)."""
+    ratios = [m for m in metrics if ratio(m)]
+    if ratios:
+        return f"{FORMULAS[ratios[0]].label.lower()} {FORMULAS[ratios[0]].query}"
+    keys = list(dict.fromkeys(k for k in (subject_metric(m) for m in metrics) if k))
+    return " ".join(words(k) for k in keys[:2])
 
 
 def cause_queries(conn, plan, question: str, companies: list[dict], metrics: list[str]) -> dict[int, str]:

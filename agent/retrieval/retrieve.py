@@ -18,7 +18,7 @@ from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, 
 from agent.progress import status
 from agent.retrieval.line_items import company_line, labels_of, printed_index, printed_order
 from agent.retrieval.line_items import tokens
-from agent.retrieval.causes import cause_queries
+from agent.retrieval.causes import cause_queries, subject_query
 from agent.retrieval.metric_facts import metric_value
 from agent.planning.formulas import evaluate, metrics_of, operand_label, operand_parts
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
@@ -524,7 +524,8 @@ def _prose(state, deps, config) -> dict:
             cause = causes.get(company["cik"])
             asked = queries
             if cause:  # "why?" after a figure: its words and direction replace the question's placeholder
-                asked = [cause, *[q for q in queries if not (thread_cause and q == plan.query)]][:3]
+                rest = [q for q in queries if q != plan.query] if thread_cause else queries
+                asked = [cause, *([subject_query(plan.metrics)] if thread_cause else []), *rest][:3]
                 if thread_cause and cause_plan is None:  # the composer ranks sentences by the same search
                     cause_plan = {**state["plan"], "query": cause}
             hits = chunk_store.search(
@@ -572,7 +573,8 @@ def _prose(state, deps, config) -> dict:
                  "cells": cells, "fact_years": {ev.id: year for ev, year in quoted if year is not None}}
     if causes:
         first = next(iter(causes.values()))
-        retrieval["queries"] = [first, *[q for q in queries if not (thread_cause and q == plan.query)]][:3]
+        rest = [q for q in queries if q != plan.query] if thread_cause else queries
+        retrieval["queries"] = [first, *([subject_query(plan.metrics)] if thread_cause else []), *rest][:3]
     if not evidence:
         return {"retrieval": retrieval, "refusal": {"reason": "no_grounding", "detail": None}}
     return {
