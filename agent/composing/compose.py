@@ -208,14 +208,15 @@ def _elided(sentence: str) -> str | None:
     if financial_figures(text) or kept < 0.6 * len(sentence) or text.endswith("…"):
         return None
     tail = [w for w in re.findall(r"[a-z]{4,}", text.rsplit("…", 1)[-1].lower()) if w not in _PERIOD_WORDS]
-    if len(tail) < 3:
+    if not tail:
         return None  # "... were … for the year ended December 31, 2024.": it only said the amount
     return text
 
 
 _PERIOD_WORDS = frozenset("year years ended ending fiscal compared with from prior period same quarter quarters "
                           "respectively months month january february march april june july august september "
-                          "october november december during total approximately about".split())
+                          "october november december during total approximately about were have been with that "
+                          "this which from their while respectively".split())
 
 
 def _figure_free_clause(sentence: str) -> str | None:
