@@ -170,3 +170,14 @@ def test_an_amount_no_fact_backs_is_elided_and_the_quote_still_checks_as_verbati
     assert not _in_order(shown.replace("new stores", "old stores"), said)
     # a sentence that said only its amount says nothing once the amount is cut
     assert _elided("Capital expenditures were $9.1 billion for the year ended December 31, 2024.") is None
+
+
+def test_a_why_quotes_mdna_and_reads_the_notes_only_when_mdna_has_no_answer(embedder):
+    mdna = _chunk(21, "7", "Net sales increased in 2024 primarily due to higher sales of garden tools at new stores.")
+    notes = _chunk(22, "8", "Net sales are recognized when garden tools are delivered to customers at our stores.")
+    plan = _plan(metrics=["revenue"], items=["7", "8"],
+                 query="revenue net sales increased compared to the prior year, primarily due to")
+    draft = compose_extractive("why?", plan, [notes, mdna], embedder=embedder)
+    assert {c.evidence_id for c in draft.claims if c.kind == "prose"} == {"c:21"}
+    draft = compose_extractive("why?", plan, [notes], embedder=embedder)  # no MD&A found: the notes stand in
+    assert {c.evidence_id for c in draft.claims if c.kind == "prose"} <= {"c:22"}

@@ -257,6 +257,7 @@ def _figure_free_clause(sentence: str) -> str | None:
 def _pick_sentences(
     chunks: list[Evidence], query_terms: set[str], *, queries: list[str] | None = None, embedder=None,
     question: str = "", subject: str = "", figures: dict[str, list] | None = None, year: int | None = None,
+    first_item: str | None = None,
 ) -> list[tuple[Evidence, str, str]]:
     """The sentences of the top chunks that answer the question, in the chunks' order.
 
@@ -309,6 +310,9 @@ def _pick_sentences(
         return []  # nothing answers: the compose node refuses rather than quote filler
     if named:  # sentences that name what the question is about push out those that do not
         scored = [(score, i) for score, i in scored if i in named]
+    if first_item and any(chunks[candidates[i][0]].item == first_item for _, i in scored):
+        # "why" reads MD&A, then the notes: the notes only when MD&A says nothing that answers
+        scored = [(score, i) for score, i in scored if chunks[candidates[i][0]].item == first_item]
     best = max(score for score, _ in scored)
     floor = max(RELEVANCE_FLOOR, best - RELEVANCE_MARGIN)
     kept = {i for _, i in scored}
@@ -425,7 +429,11 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
             figures.setdefault(e.accession, []).append((e.id, Decimal(e.value), e.unit or "",
                                                         e.text.split(", period ended")[0], e.period_end))
     year = max(plan.fiscal_years) if plan.fiscal_years and not plan.latest and not plan.period else None
+    # a why is answered from MD&A first: the Items after it stand in only when it has no answer
+    first_item = plan.items[0] if plan.items and plan.items[0] in ("7", "I-2") and \
+        sentence_rank.ASK_CAUSE.search(f"{question} {plan.query}") else None
     picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder, question=question, year=year,
+                            first_item=first_item,
                             subject=plan.query or question, figures=figures)
     # a footnote quotes the whole sentence, unless it carries a figure that is not an XBRL fact
     claims = _number_claims(cells or [])
