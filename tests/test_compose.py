@@ -174,7 +174,8 @@ def test_an_amount_no_fact_backs_is_elided_and_the_quote_still_checks_as_verbati
 
 def test_a_why_quotes_mdna_and_reads_the_notes_only_when_mdna_has_no_answer(embedder):
     mdna = _chunk(21, "7", "Net sales increased in 2024 primarily due to higher sales of garden tools at new stores.")
-    notes = _chunk(22, "8", "Net sales are recognized when garden tools are delivered to customers at our stores.")
+    notes = _chunk(22, "8", "Net sales of garden tools increased in 2024 primarily due to a change in how rebates "
+                   "to customers are recognized.")
     plan = _plan(metrics=["revenue"], items=["7", "8"],
                  query="revenue net sales increased compared to the prior year, primarily due to")
     draft = compose_extractive("why?", plan, [notes, mdna], embedder=embedder)
