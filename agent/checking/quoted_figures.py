@@ -173,15 +173,18 @@ def changes(facts: list[tuple]) -> list[tuple[str, str, Decimal, str, str]]:
     earlier value (unit CHANGE_UNIT)."""
     from datetime import date
 
-    dated = [(f[0], f[1], f[2], f[3], date.fromisoformat(f[4])) for f in facts
-             if len(f) > 4 and f[4] and f[2] in MONEY_UNITS]
+    groups: dict[tuple[str, str], list] = {}
+    for f in facts:
+        if len(f) > 4 and f[4] and f[2] in MONEY_UNITS:
+            groups.setdefault((f[3], f[2]), []).append((f[0], f[1], date.fromisoformat(f[4])))
     out = []
-    for a in dated:
-        for b in dated:
-            if a[3] == b[3] and a[2] == b[2] and YEAR_APART[0] <= (a[4] - b[4]).days <= YEAR_APART[1]:
-                out.append((a[0], b[0], abs(a[1] - b[1]), a[2], a[3]))
-                if b[1]:
-                    out.append((a[0], b[0], abs((a[1] - b[1]) / b[1]), CHANGE_UNIT, a[3]))
+    for (name, unit), dated in groups.items():  # only facts of one name can be a change of each other
+        for a in dated:
+            for b in dated:
+                if YEAR_APART[0] <= (a[2] - b[2]).days <= YEAR_APART[1]:
+                    out.append((a[0], b[0], abs(a[1] - b[1]), unit, name))
+                    if b[1]:
+                        out.append((a[0], b[0], abs((a[1] - b[1]) / b[1]), CHANGE_UNIT, name))
     return out
 
 
