@@ -37,7 +37,9 @@ def test_compound_question_quotes_where_the_money_went_not_padding(embedder):
     draft = compose_extractive("how much did zzz spend on capex and on what?", plan, CHUNKS, cells=cells, embedder=embedder)
     prose = [c.text for c in draft.claims if c.kind == "prose"]
     # what the money went to, after the figure: every figure Footnote states is an XBRL fact
-    assert "…directed mainly to new distribution centers, warehouse robotics and store refreshes." in prose
+    # (its amount, no XBRL fact of this filing, elided and marked)
+    assert "Purchases of property and equipment were …, directed mainly to new distribution centers, warehouse " \
+           "robotics and store refreshes." in prose
     assert not any("$9.1 billion" in p for p in prose)
     assert not any("household spending" in p or "should be read" in p or "ocean carriers" in p for p in prose)
 
@@ -120,3 +122,63 @@ def test_the_source_line_never_shows_a_figure():
         for picked, companies in ((chunks[:1], ["ZZZ"]), (chunks, ["YYY", "ZZZ"])):
             line = _source_line(plan, picked, companies, " (Item 7)")
             assert not number_tokens(line), line  # cite_check refuses an intro with a figure
+
+
+WHY_CHUNKS = [
+    _chunk(11, "7", "Net sales increased $4.2 billion in 2024 compared with 2023, driven by higher sales of "
+           "garden tools and new stores in the southern region. "
+           "Net sales increased $2.0 billion in 2023 compared with 2022 primarily due to price increases on lawn care products. "
+           "Interest expense was $310 million, reflecting higher average borrowings under the revolving facility."),
+    _chunk(12, "7", "Cost of sales rose with volume. The pension plan's expected return on assets was lower, "
+           "primarily due to a lower discount rate assumed for the plan."),
+]
+
+
+def test_a_why_answer_quotes_the_cause_of_the_asked_year_with_its_subject(embedder):
+    plan = _plan(metrics=["revenue"], items=["7"],
+                 query="revenue net sales increased compared to the prior year, primarily due to")
+    draft = compose_extractive("why?", plan, WHY_CHUNKS, embedder=embedder)
+    prose = [c.text for c in draft.claims if c.kind == "prose"]
+    # the cause, with its subject, and the amount no fact backs elided
+    assert "Net sales increased … in 2024 compared with 2023, driven by higher sales of garden tools and new " \
+           "stores in the southern region." in prose
+    # the prior year's story (2023 against 2022, in a 2024 10-K) is not this year's answer
+    assert not any("lawn care" in p for p in prose)
+    # a cut clause that has lost its subject is not quoted, however causal it sounds
+    assert not any("average borrowings" in p for p in prose)
+
+
+def test_figure_free_clause_keeps_what_follows_the_amount_unless_it_is_bound_to_it():
+    from agent.composing.compose import _figure_free_clause
+
+    assert _figure_free_clause("Revenue decreased by $11,277 million in 2024 compared with 2023 driven by lower "
+                               "deliveries of aircraft.") == \
+        "…in 2024 compared with 2023 driven by lower deliveries of aircraft."
+    assert _figure_free_clause("We paid $2.1 billion of which a portion related to settled claims of the agency.") is None
+
+
+def test_an_amount_no_fact_backs_is_elided_and_the_quote_still_checks_as_verbatim():
+    from agent.checking.guards import _in_order
+    from agent.composing.compose import _elided
+
+    said = ("We anticipate making capital expenditures of approximately $6 billion to $7 billion in 2025 to "
+            "support new stores and distribution centers.")
+    shown = _elided(said)
+    assert shown == ("We anticipate making capital expenditures of approximately … in 2025 to support new stores "
+                     "and distribution centers.")
+    assert _in_order(shown, "Liquidity. " + said + " Other text.")
+    assert not _in_order(shown.replace("new stores", "old stores"), said)
+    # a sentence that said only its amount says nothing once the amount is cut
+    assert _elided("Capital expenditures were $9.1 billion for the year ended December 31, 2024.") is None
+
+
+def test_a_why_quotes_mdna_and_reads_the_notes_only_when_mdna_has_no_answer(embedder):
+    mdna = _chunk(21, "7", "Net sales increased in 2024 primarily due to higher sales of garden tools at new stores.")
+    notes = _chunk(22, "8", "Net sales of garden tools increased in 2024 primarily due to a change in how rebates "
+                   "to customers are recognized.")
+    plan = _plan(metrics=["revenue"], items=["7", "8"],
+                 query="revenue net sales increased compared to the prior year, primarily due to")
+    draft = compose_extractive("why?", plan, [notes, mdna], embedder=embedder)
+    assert {c.evidence_id for c in draft.claims if c.kind == "prose"} == {"c:21"}
+    draft = compose_extractive("why?", plan, [notes], embedder=embedder)  # no MD&A found: the notes stand in
+    assert {c.evidence_id for c in draft.claims if c.kind == "prose"} <= {"c:22"}

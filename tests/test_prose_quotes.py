@@ -4,6 +4,8 @@ name what the question is about."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from agent.composing import sentence_rank
 from agent.composing.compose import _candidates, _figure_free_clause, compose_extractive
 from agent.composing.draft import Evidence
@@ -65,3 +67,64 @@ def test_a_topic_of_the_business_is_searched_in_its_risk_factors_too():
     assert order_items("what are the risk factors?", ["1A"]) == ["1A"]
     assert order_items("how does apple describe its suppliers in item 1?", ["1"]) == ["1"]  # the section named
     assert order_items("where does tesla make its cars?", ["1"]) == ["1"]  # no other business in it
+
+
+# Invented figures: a company's revenue facts for two years, as retrieval hands them to the composer.
+REVENUE_FACTS = [("f:1", Decimal("52400000000"), "USD", "ZZZ us-gaap:Revenues (Total revenues)", "2024-12-31"),
+                 ("f:2", Decimal("48200000000"), "USD", "ZZZ us-gaap:Revenues (Total revenues)", "2023-12-31"),
+                 ("f:3", Decimal("45100000000"), "USD", "ZZZ us-gaap:Revenues (Total revenues)", "2022-12-31")]
+
+
+def test_a_change_between_two_facts_a_year_apart_is_quoted_whole_citing_both():
+    from agent.checking.quoted_figures import verified
+
+    said = "Total revenues increased $4.2 billion, or 9%, driven by higher volumes of garden tools."
+    assert verified(said, REVENUE_FACTS) == ["f:1", "f:2"]
+    # a change that equals no pair of the filing's facts, or is not called what they are, is not verified
+    assert verified("Total revenues increased $4.3 billion, driven by higher volumes.", REVENUE_FACTS) is None
+    assert verified("Operating costs increased $4.2 billion, driven by higher volumes.", REVENUE_FACTS) is None
+    chunk = Evidence(id="c:1", kind="chunk", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u", item="7",
+                     text=said)
+    assert [c[2] for c in _candidates([chunk], {"a": REVENUE_FACTS})] == [said]
+
+
+def test_a_sentence_whose_amounts_are_all_an_earlier_year_is_not_quoted_for_the_filing_year():
+    earlier = "Total revenues increased $3.1 billion driven by new stores in the southern region."
+    chunk = Evidence(id="c:1", kind="chunk", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u", item="7",
+                     text=earlier)
+    assert _candidates([chunk], {"a": REVENUE_FACTS}) == []  # 2023 against 2022, in the 2024 10-K
+    assert [c[2] for c in _candidates([chunk], {"a": REVENUE_FACTS}, 2023)] == [earlier]  # asked about 2023
+
+
+def test_a_change_shown_with_few_digits_is_taken_when_the_sentence_states_its_later_fact():
+    from agent.checking.quoted_figures import verified
+
+    facts = [("f:1", Decimal("17000000000"), "USD", "ZZZ us-gaap:Revenues (Notebook)", "2023-12-30"),
+             ("f:2", Decimal("18830000000"), "USD", "ZZZ us-gaap:Revenues (Notebook)", "2022-12-31")]
+    assert verified("Notebook revenue was $17.0 billion, down $1.8 billion from 2022.", facts) == ["f:1", "f:2"]
+    assert verified("Notebook revenue was down $1.8 billion from 2022.", facts) is None  # too few digits alone
+
+
+def test_a_clause_comparing_against_an_earlier_year_is_not_quoted_for_the_filing_year():
+    chunk = Evidence(id="c:1", kind="chunk", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u", item="7",
+                     text="Sales of garden tools rose strongly from 2022 due to new stores in the southern region.")
+    assert _candidates([chunk]) == []
+
+
+def test_a_plan_question_prefers_a_sentence_stating_an_expectation():
+    ask = "what does zzz expect for capital spending next year?"
+    assert sentence_rank.role(ask, "We anticipate making capital expenditures to support our stores.") > 0
+    assert sentence_rank.role(ask, "Capital expenditures were directed to stores.") == 0
+
+
+def test_a_change_in_basis_points_is_a_cause_for_a_why_question():
+    assert sentence_rank.states_cause("Higher other costs (decreasing gross margin approximately 90 basis points).")
+    assert not sentence_rank.states_cause("Gross margin is reviewed by the chief operating decision maker.")
+
+
+def test_the_prior_years_comparison_is_quoted_when_that_year_is_asked():
+    said = "Sales of garden tools rose in 2023 compared with 2022 due to new stores in the southern region."
+    chunk = Evidence(id="c:1", kind="chunk", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u", item="7",
+                     text=said)
+    assert _candidates([chunk]) == []  # the 2024 10-K, asked about 2024
+    assert [c[2] for c in _candidates([chunk], None, 2023)] == [said]  # its discussion of 2023, asked about 2023

@@ -258,3 +258,74 @@ def test_a_comparison_in_a_thread_is_never_small_talk(directory, reply):
 def test_going_back_to_a_company_of_the_thread(directory):
     p = thread(directory, "Walmart net income 2024", "and Boeing?", "ok back to walmart, revenue?")
     assert (p.tickers, p.metrics, p.fiscal_years) == (["WMT"], ["revenue"], [2024])
+
+
+def test_which_companies_a_company_bought_is_a_prose_question_not_coverage(directory):
+    asked = plan(directory, "tesla acquisitions in 2024? which companies did it buy and why")
+    assert asked.route == "domain" and asked.intent == "qualitative" and asked.tickers == ["TSLA"]
+    assert asked.items[0] == "7"  # why and an event: MD&A first
+    assert plan(directory, "which companies do you cover?").intent == "coverage"
+    assert plan(directory, "which years do you have for Tesla?").intent == "coverage"
+
+
+def test_a_section_named_alone_after_a_figure_is_searched_for_that_figure(directory):
+    asked = thread(directory, "walmart revenue fy2025", "and the risks?")
+    assert asked.intent == "qualitative" and asked.tickers == ["WMT"] and asked.fiscal_years == [2025]
+    assert asked.items == ["1A"] and "revenue" in asked.query and not asked.metrics
+    # a question of its own keeps its own subject
+    own = thread(directory, "walmart revenue fy2025", "what are the main risk factors?")
+    assert "revenue" not in own.query and own.items == ["1A"]
+
+
+def test_why_after_a_figure_reads_mdna_first_for_that_figure_and_year(directory):
+    for reply in ("why?", "what drove that?", "how come?", "what explains the change?"):
+        asked = thread(directory, "tesla capex 2024", reply)
+        assert asked.intent == "qualitative" and asked.metrics == ["capex"], reply
+        assert asked.items[0] == "7" and asked.fiscal_years == [2024] and asked.tickers == ["TSLA"], reply
+        assert asked.slots["metrics"] == "thread, its cause", reply
+
+
+def test_what_a_filing_attributes_a_change_to_is_a_why_question(directory):
+    asked = plan(directory, "Tesla revenue +14% in 2024: what does the MD&A attribute it to?")
+    assert asked.intent == "qualitative" and asked.items[0] == "7" and asked.metrics == ["revenue"]
+    assert plan(directory, "what did apple attribute the gross margin increase to in 2024").intent == "qualitative"
+    # a figure "attributable to" someone is still a figure
+    assert plan(directory, "apple net income attributable to shareholders 2024").intent == "numeric"
+
+
+def test_a_rival_named_as_the_topic_reads_the_risk_factors_first(directory):
+    assert plan(directory, "what does AMD say about competition from Intel?").items == ["1A", "1"]
+    assert plan(directory, "who are tesla's competitors?").items[0] == "1"  # no rival named: the business
+
+
+def test_a_dependence_question_is_also_searched_in_the_words_a_reliance_is_stated_with():
+    from agent.retrieval.fetch import reliance_query
+
+    query = reliance_query("how dependent is on its bottlers")
+    assert query.startswith("we rely on") and "bottlers" in query and "dependent" not in query
+
+
+def test_why_after_a_quarter_figure_reads_that_quarters_10q(directory):
+    asked = thread(directory, "nvidia revenue Q2 FY2025", "why?")
+    assert asked.intent == "qualitative" and asked.metrics == ["revenue"]
+    assert asked.period["quarter"] == 2 and asked.period["fiscal_year"] == 2025
+    assert asked.items[0] == "I-2"  # the 10-Q's MD&A
+
+
+def test_whats_behind_a_figure_is_a_why_question(directory):
+    asked = plan(directory, "tesla revenue growth 2024 whats behind it")
+    assert asked.intent == "qualitative" and asked.items[0] == "7"
+
+
+def test_op_income_is_searched_as_operating_income():
+    from agent.planning.topics import expand_query
+
+    assert "operating" in expand_query("meta 2024 op income jumped")
+    assert "operating" not in expand_query("an op-ed about the company")
+
+
+def test_a_company_a_question_asks_another_to_describe_is_a_topic(directory):
+    asked = plan(directory, "How does Apple describe Nvidia, as a supplier or as a competitor?")
+    assert asked.tickers == ["AAPL"] and asked.intent == "qualitative"
+    both = plan(directory, "compare how apple and nvidia describe their supply chains")
+    assert sorted(both.tickers) == ["AAPL", "NVDA"]

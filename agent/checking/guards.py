@@ -184,12 +184,31 @@ def _check_one(claim: Claim, evidence: dict[str, Evidence], calc_inputs, chunks:
     if money:
         # every figure Footnote states comes from an XBRL fact, even one a quoted sentence repeats
         return CheckedClaim(claim, claim.evidence_id, "fail", f"figure {money[0]} from prose, not from an XBRL fact")
-    if text and text in normalize_space(cited.text):
+    if text and _in_order(text, normalize_space(cited.text)):
         return CheckedClaim(claim, cited.id, "verbatim")
     for chunk in chunks:
-        if text and text in normalize_space(chunk.text) and (not claim.figures or chunk.accession == cited.accession):
+        if text and _in_order(text, normalize_space(chunk.text)) and (not claim.figures or chunk.accession == cited.accession):
             return CheckedClaim(claim, chunk.id, "repointed", f"re-pointed from {cited.id}")
     return CheckedClaim(claim, claim.evidence_id, "fail", "not verbatim")
+
+
+def _in_order(text: str, haystack: str) -> bool:
+    """`text` is in `haystack` verbatim, or, cut by "…" where amounts were elided, each piece is, in
+    order and within one sentence's reach of the one before."""
+    if text in haystack:
+        return True
+    pieces = [p.strip(" ,") for p in text.split("…") if p.strip(" ,")]
+    if len(pieces) < 2:
+        return False
+    at = haystack.find(pieces[0])
+    for piece in pieces[1:]:
+        if at < 0:
+            return False
+        nxt = haystack.find(piece, at + 1)
+        if nxt < 0 or nxt - at > 600:
+            return False
+        at = nxt
+    return at >= 0
 
 
 def verified_figures(text: str, facts: list[tuple[str, object, str, str]]) -> list[str] | None:
@@ -210,7 +229,7 @@ def _claimed_facts(claim: Claim, evidence: dict[str, Evidence], accession: str) 
     for fid in claim.figures:
         ev = evidence.get(fid)
         if ev is not None and ev.kind == "fact" and ev.value is not None and ev.accession == accession:
-            out.append((fid, Decimal(ev.value), ev.unit or "", ev.text.split(", period ended")[0]))
+            out.append((fid, Decimal(ev.value), ev.unit or "", ev.text.split(", period ended")[0], ev.period_end))
     return out
 
 

@@ -34,6 +34,7 @@ _AMOUNT = re.compile(
 MONEY_UNITS = ("USD", "USD/shares")
 SIGNIFICANT = 3  # fewer significant digits than this: only an exact fact will do
 RATE_UNITS = ("pure",)
+CHANGE_UNIT = "change"  # a relative change between two money facts, as a fraction
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class Amount:
     half_step: Decimal
     exact: bool  # one significant digit: only an exact fact will do
     units: tuple[str, ...]
+    digits: int = SIGNIFICANT  # significant digits shown
 
     @property
     def low(self) -> Decimal:
@@ -56,6 +58,13 @@ class Amount:
     @property
     def high(self) -> Decimal:
         return self.value + self.half_step
+
+    def near(self, value: Decimal, unit: str) -> bool:
+        """A computed change, within the rounding the shown figure allows (however few its digits:
+        a change rounded to "12%" is what the filing computed from the two facts)."""
+        if unit == CHANGE_UNIT:
+            return RATE_UNITS[0] in self.units and self.low <= value <= self.high
+        return unit in self.units and (value == self.value if self.exact else self.low <= value <= self.high)
 
     def equals(self, value: Decimal, unit: str) -> bool:
         if unit not in self.units:
@@ -98,7 +107,7 @@ def amounts(sentence: str) -> list[Amount]:
             value, decimals, digits = parsed
             scale, units = Decimal("0.01"), RATE_UNITS
         half = Decimal(5) * Decimal(10) ** (-decimals - 1) * scale
-        out.append(Amount(m.group(0), m.start(), m.end(), value * scale, half, digits < SIGNIFICANT, units))
+        out.append(Amount(m.group(0), m.start(), m.end(), value * scale, half, digits < SIGNIFICANT, units, digits))
     return out
 
 
@@ -125,23 +134,75 @@ def name_words(name: str) -> set[str]:
     return _words(" ".join(_CAMEL.findall(name)) + " " + name)
 
 
-def verified(sentence: str, facts: list[tuple[str, Decimal, str, str]]) -> list[str] | None:
-    """The ids of the facts (id, value, unit, name: concept and labels) the sentence's amounts
-    equal and name, one per amount, or None when some amount has no such fact (or the sentence
-    shows no amount)."""
+def verified(sentence: str, facts: list[tuple]) -> list[str] | None:
+    """The ids of the facts (id, value, unit, name: concept and labels[, period end]) the sentence's
+    amounts equal and name, one per amount, or None when some amount has no such fact (or the
+    sentence shows no amount). An amount may also be the change between two facts of one name a
+    year apart ("increased $4.2 billion, or 12%"): both are then its facts."""
     found = amounts(sentence)
     if not found:
         return None
-    ids = []
+    pairs = changes(facts)
+    matches: list[list[str] | None] = []
     for i, amount in enumerate(found):
         right = found[i + 1].start if i + 1 < len(found) else len(sentence)
         around = _words(sentence[:amount.start] + " " + sentence[amount.end:right])  # "X was A, compared with B"
-        match = next((fid for fid, value, unit, name in facts
-                      if amount.equals(value, unit) and around & name_words(name)), None)
+        match = next(([f[0]] for f in facts if amount.equals(f[1], f[2]) and around & name_words(f[3])), None)
         if match is None:
-            return None
-        ids.append(match)
-    return list(dict.fromkeys(ids))
+            match = next(([a, b] for a, b, value, unit, name in pairs
+                          if amount.near(value, unit) and around & name_words(name)), None)
+        matches.append(match)
+    stated = {m[0] for m in matches if m is not None}
+    for i, amount in enumerate(found):
+        if matches[i] is None and amount.exact:
+            # "Notebook revenue was $17.0 billion, down $1.8 billion": a change shown with few digits is
+            # taken when the sentence states the later of its two facts too
+            matches[i] = next(([a, b] for a, b, value, unit, _ in pairs
+                               if a in stated and unit in amount.units and amount.low <= value <= amount.high), None)
+    if any(m is None for m in matches):
+        return None
+    return list(dict.fromkeys(i for m in matches for i in m))
+
+
+YEAR_APART = (350, 380)  # days between the ends of a period and the same period a year before
+
+
+def changes(facts: list[tuple]) -> list[tuple[str, str, Decimal, str, str]]:
+    """(later id, earlier id, change, unit, name) for every two money facts of one name (concept,
+    member and labels) whose periods end a year apart: the change in money, and relative to the
+    earlier value (unit CHANGE_UNIT)."""
+    from datetime import date
+
+    groups: dict[tuple[str, str], list] = {}
+    for f in facts:
+        if len(f) > 4 and f[4] and f[2] in MONEY_UNITS:
+            groups.setdefault((f[3], f[2]), []).append((f[0], f[1], date.fromisoformat(f[4])))
+    out = []
+    for (name, unit), dated in groups.items():  # only facts of one name can be a change of each other
+        for a in dated:
+            for b in dated:
+                if YEAR_APART[0] <= (a[2] - b[2]).days <= YEAR_APART[1]:
+                    out.append((a[0], b[0], abs(a[1] - b[1]), unit, name))
+                    if b[1]:
+                        out.append((a[0], b[0], abs((a[1] - b[1]) / b[1]), CHANGE_UNIT, name))
+    return out
+
+
+_CHANGE_WORDS = re.compile(r"\b(?:increase[sd]?|decrease[sd]?|up|down|gr[eo]w\w*|r[io]se[ns]?|fell|declin\w*|higher|lower|"
+                           r"drop\w*|change[sd]?|compared|reduc\w*|improv\w*)\b", re.I)
+
+
+def change_ranges(texts: list[str]) -> list[tuple[Decimal, Decimal, bool]]:
+    """The ranges a change between two facts must fall in to equal an amount of `texts`: (low, high,
+    relative)."""
+    out = {}
+    for text in texts:
+        if not _CHANGE_WORDS.search(text):
+            continue  # states no change: its amounts are levels, looked up as facts
+        for a in amounts(text):
+            if a.digits >= 2:  # "$1 billion" says too little to look for a change that equals it
+                out[(a.low, a.high, RATE_UNITS[0] in a.units)] = None
+    return list(out)
 
 
 def ranges(texts: list[str]) -> list[tuple[Decimal, Decimal, tuple[str, ...]]]:

@@ -31,13 +31,17 @@ MIN_SENTENCE, MAX_SENTENCE = 40, 600
 # Sentence relevance (cosine of MiniLM embeddings to a sub-query): below the floor, or this far
 # below the best sentence, a sentence is off-topic padding even inside a top-ranked chunk.
 RELEVANCE_FLOOR, RELEVANCE_MARGIN, OVERLAP_WEIGHT = 0.20, 0.15, 0.03
-SHORTLIST = 6  # sentences embedded per answer, chosen by shared terms: the latency budget
-SCORE_WORDS = 40  # a sentence's opening words carry its subject; embedding cost grows with length
+# A sentence with many numbers reads like a table row; a few (a model, a date, an amount) are
+# what a cause or an event is told with.
+NUMBER_PENALTY, FREE_NUMBERS = 0.02, 3
+ROLE_WEIGHT = 1.0  # in the shortlist: a sentence playing the part asked for (a cause, a reliance, an event)
+SHORTLIST = 10  # sentences embedded per answer, chosen by shared terms: the latency budget
+SCORE_WORDS = 24  # a sentence's opening words carry its subject; embedding cost grows with length
 _WORD = re.compile(r"[a-z][a-z&\-]+")
 _STOP = frozenset(
     "the and for with that this from what which how does did were was are its their about have has "
     "been will would into over than also such other company companys company's our we they them "
-    "describe tell explain main key say says said 10-k filing item fiscal year".split()
+    "describe tell explain main key say says said 10-k filing item fiscal year why much".split()
 )
 # A chunk's first sentence often starts with its Item's heading: shown without it (still verbatim).
 _TITLE = re.compile(
@@ -69,14 +73,17 @@ def _shouting(sentence: str) -> bool:
 
 
 def _stem(word: str) -> str:
-    for suffix in ("ies", "es", "s", "ing", "ed"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
+    return sentence_rank.stem(word)
 
 
 def _terms(text: str) -> set[str]:
     return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 2}
+
+
+def _asked_terms(text: str) -> set[str]:
+    """`_terms` of what is asked about: not how it moved nor the words a why is asked with."""
+    return {_stem(w) for w in _WORD.findall(text.lower())
+            if w not in _STOP and len(w) > 2 and sentence_rank.stem(w) not in sentence_rank.MOVEMENT}
 
 
 def lower_label(label: str) -> str:
@@ -91,7 +98,8 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None) -> list[tuple[int, int, str, str]]:
+def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
+                year: int | None = None) -> list[tuple[int, int, str, str]]:
     """(chunk rank, position, sentence, the text to score it by) for every sentence of `chunks` that can stand as a quote:
     a whole statement of readable length, no heading, no instruction addressed to a reader. Every
     figure Footnote states comes from an XBRL fact: a sentence whose every amount equals a fact of
@@ -111,16 +119,47 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None) 
                 continue
             if _INSTRUCTION.search(sentence.lower()):
                 continue  # text planted in a filing to steer a reader is never quoted as an answer
-            if financial_figures(sentence) and not _figure_facts(chunk, sentence, figures):
-                sentence = _figure_free_clause(sentence)  # scored with its whole sentence: its subject
+            facts = _figure_facts(chunk, sentence, figures) if financial_figures(sentence) else []
+            if financial_figures(sentence) and not facts:
+                # its amounts elided, or its longest figure-free clause; scored with its whole sentence
+                sentence = _elided(sentence) or _figure_free_clause(sentence)
                 if not sentence:
                     continue
+            if facts and chunk.form.startswith("10-K") and _reports_earlier_year(facts, (figures or {}).get(chunk.accession) or [],
+                                               year or chunk.fiscal_year):
+                continue  # its amounts are all an earlier year's: last year's story, told again
             if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _BOILERPLATE.search(sentence):
                 continue
             if not (_ENDS.search(sentence) or (bullet and _ITEM_ENDS.search(sentence))) or _shouting(sentence):
                 continue  # a heading or a table caption, not a statement
+            if _earlier_comparison(sentence, chunk, year) or _earlier_comparison(whole, chunk, year):
+                continue  # "... in 2023 compared with 2022": the prior year's story, told again
             out.append((rank, position, sentence, whole))
     return out
+
+
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_AGAINST = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from)\s+(?:the\s+same\s+period\s+(?:in|of)\s+|"
+                      r"(?:fiscal\s+)?(?:year\s+)?)?((?:19|20)\d\d)\b", re.I)
+_COMPARED = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from)\b", re.I)
+
+
+def _earlier_comparison(sentence: str, chunk: Evidence, year: int | None = None) -> bool:
+    """A 10-K sentence comparing two years before the asked one (the filing's own when none was
+    named): MD&A restating last year's discussion, which answers no question about this year."""
+    asked = year or chunk.fiscal_year
+    if not chunk.form.startswith("10-K") or not asked or not _COMPARED.search(sentence):
+        return False
+    years = {int(y) for y in _YEAR.findall(sentence)}
+    against = [int(y) for y in _AGAINST.findall(sentence)]  # "down $495 million from 2021"
+    return (len(years) >= 2 and max(years) < asked) or any(y < asked - 1 for y in against)
+
+
+def _reports_earlier_year(ids: list[str], facts: list[tuple], year: int | None) -> bool:
+    """Every fact a sentence's amounts equal is for a period ending before the asked fiscal year."""
+    ends = [f[4] for f in facts if f[0] in ids and len(f) > 4 and f[4]]
+    return bool(year and ends) and len(ends) == len(set(ids) & {f[0] for f in facts}) \
+        and all(int(end[:4]) < year for end in ends)
 
 
 def _figure_facts(chunk: Evidence, sentence: str, figures: dict[str, list] | None) -> list[str]:
@@ -133,8 +172,51 @@ HEAD_WORDS = 10  # a clause before the amounts shorter than this is a subject wi
 # Words that open a clause of cause or comparison right after an amount ("... $6.3 billion primarily due to").
 _CLAUSE_OPENER = re.compile(r"(?:primarily|mainly|largely|principally|partially|partly|due|driven|reflecting|"
                             r"resulting|attributable|because|as\s+a\s+result|compared|which|offset)\b", re.I)
+# Words that tie what follows to the amount before them ("$2 billion of which", "per share, and"): a
+# clause opening with one is no statement of its own.
+_BOUND = re.compile(r"(?:(?:of|and|or|but|per|respectively|each|to|for|as|than|is|was|were|are|in\s+(?:each|total|"
+                    r"aggregate|cash|connection))\b|[^A-Za-z])", re.I)
 _FIGURE = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:billion|million|thousand|trillion)\b)?"
                      r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:%|percent\b|billion\b|million\b|trillion\b)", re.I)
+
+
+MAX_ELISIONS = 2  # more holes than this and the sentence says little without its figures
+_JOINED = re.compile(r"\s*(?:to|and|or|-|–|—|,)?\s*")  # "$60 billion to $65 billion": one elision
+
+
+def _elided(sentence: str) -> str | None:
+    """The sentence with each amount no XBRL fact backs cut out and marked "…" ("We anticipate
+    capital expenditures of approximately … in 2025 to support ..."): every word it shows is the
+    filing's, in the filing's order, and it states no figure. None when more than MAX_ELISIONS
+    holes would be cut, or what remains is not mostly the sentence."""
+    spans: list[list[int]] = []
+    for m in _FIGURE.finditer(sentence):
+        if spans and _JOINED.fullmatch(sentence[spans[-1][1]:m.start()]):
+            spans[-1][1] = m.end()
+        else:
+            spans.append([m.start(), m.end()])
+    if not spans or len(spans) > MAX_ELISIONS:
+        return None
+    out, at = [], 0
+    for start, end in spans:
+        out.append(sentence[at:start].rstrip())
+        at = end
+    out.append(sentence[at:].lstrip())
+    text = " … ".join(p for p in out if p) if out[0] else "… " + " … ".join(p for p in out[1:] if p)
+    text = re.sub(r"\s+", " ", text).replace(" … ,", " …,").replace(" … .", " ….")
+    kept = sum(len(p) for p in out)
+    if financial_figures(text) or kept < 0.6 * len(sentence) or text.endswith("…"):
+        return None
+    tail = [w for w in re.findall(r"[a-z]{4,}", text.rsplit("…", 1)[-1].lower()) if w not in _PERIOD_WORDS]
+    if not tail:
+        return None  # "... were … for the year ended December 31, 2024.": it only said the amount
+    return text
+
+
+_PERIOD_WORDS = frozenset("year years ended ending fiscal compared with from prior period same quarter quarters "
+                          "respectively months month january february march april june july august september "
+                          "october november december during total approximately about were have been with that "
+                          "this which from their while respectively".split())
 
 
 def _figure_free_clause(sentence: str) -> str | None:
@@ -145,9 +227,13 @@ def _figure_free_clause(sentence: str) -> str | None:
     is long enough to state something (five words after, HEAD_WORDS before). Dates and counts may stay: only money and percentages are figures here."""
     best = None
     last = list(_FIGURE.finditer(sentence))[-1].end() if _FIGURE.search(sentence) else -1
-    after = sentence[last:].strip()
-    if last > 0 and _CLAUSE_OPENER.match(after) and not financial_figures(after) and len(after.split()) >= 5:
-        best = "…" + after  # "...increased by $6,334 million primarily due to X": the clause that explains it
+    after = sentence[last:].strip(" ,;:")
+    if last > 0 and not financial_figures(after) and len(after.split()) >= 5 \
+            and (_CLAUSE_OPENER.match(after) or (not _BOUND.match(after) and sentence_rank.CAUSE.search(after))):
+        # "...increased by $6,334 million primarily due to X", "...decreased by $11,277 million in 2024
+        # compared with 2023 driven by X": what follows the last amount when it states why, unless it
+        # only makes sense with the amount
+        best = "…" + after
     cut = sentence.rfind(",")
     while cut >= last:
         tail = sentence[cut + 1 :].strip()
@@ -170,7 +256,8 @@ def _figure_free_clause(sentence: str) -> str | None:
 
 def _pick_sentences(
     chunks: list[Evidence], query_terms: set[str], *, queries: list[str] | None = None, embedder=None,
-    question: str = "", subject: str = "", figures: dict[str, list] | None = None,
+    question: str = "", subject: str = "", figures: dict[str, list] | None = None, year: int | None = None,
+    first_item: str | None = None,
 ) -> list[tuple[Evidence, str, str]]:
     """The sentences of the top chunks that answer the question, in the chunks' order.
 
@@ -179,12 +266,13 @@ def _pick_sentences(
     MAX_SENTENCES; a sentence below the relevance floor (boilerplate, a neighbouring topic the
     chunk also covers) is never shown, however high its chunk ranked. Without one: the best
     sentence of each top chunk by shared terms."""
-    candidates = _candidates(chunks, figures)
+    candidates = _candidates(chunks, figures, year)
     if not candidates:
         return []
     if embedder is None or not queries:
         return _pick_by_terms(chunks, candidates, query_terms)
-    asked = sentence_rank.terms(subject or " ".join(queries))
+    # what is asked about, not how it moved nor the scaffolding of a why ("primarily due to")
+    asked = {t for t in sentence_rank.terms(subject or " ".join(queries)) if t not in sentence_rank.MOVEMENT}
     weights = sentence_rank.term_weights(asked or query_terms, [c[3] for c in candidates])
     held = not sentence_rank.broad(asked)  # "what are the risk factors?": any sentence of the Item answers
     why = bool(sentence_rank.ASK_CAUSE.search(f"{question} {subject}"))
@@ -202,17 +290,29 @@ def _pick_sentences(
         context = f"{before.get((rank, position), '')} {whole}"
         if held and not sentence_rank.answers(float(cosines[i].max()), sentence_rank.share(whole, cased),
                                               in_context=sentence_rank.share(context, cased), top_chunk=rank == 0,
-                                              cause=why and bool(sentence_rank.CAUSE.search(whole))):
+                                              cause=why and sentence_rank.states_cause(whole)):
             continue  # shares the filing's vocabulary, not the question's subject
+        if held and topic and sentence != whole and not sentence_rank.names_topic(sentence, topic, 0.0) \
+                and not (why and sentence_rank.CAUSE.match(sentence.lstrip("…")) and sentence_rank.names_topic(whole, topic, 0.0)):
+            # a clause cut from its sentence has lost its subject: it must name the question's own, unless
+            # it is the cause its sentence gives for the asked subject ("Gross margin decreased ...,
+            # primarily due to X" -> "…primarily due to X")
+            continue
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
-                 + sentence_rank.role(question, whole) - 0.02 * len(number_tokens(sentence)))
+                 + sentence_rank.role(question, whole)
+                 - NUMBER_PENALTY * max(0, len(number_tokens(sentence)) - FREE_NUMBERS))
         scored.append((score, i))
-        if held and topic and sentence_rank.names_topic(context, topic, float(cosines[i].max())):
+        # a why's query says "increased ... primarily due to": any stated cause is close to it in
+        # meaning, so only the subject's own words name it
+        if held and topic and sentence_rank.names_topic(context, topic, 0.0 if why else float(cosines[i].max())):
             named.add(i)
     if not scored:
         return []  # nothing answers: the compose node refuses rather than quote filler
     if named:  # sentences that name what the question is about push out those that do not
         scored = [(score, i) for score, i in scored if i in named]
+    if first_item and any(chunks[candidates[i][0]].item == first_item for _, i in scored):
+        # "why" reads MD&A, then the notes: the notes only when MD&A says nothing that answers
+        scored = [(score, i) for score, i in scored if chunks[candidates[i][0]].item == first_item]
     best = max(score for score, _ in scored)
     floor = max(RELEVANCE_FLOOR, best - RELEVANCE_MARGIN)
     kept = {i for _, i in scored}
@@ -247,7 +347,9 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
         weight = [w + 3 * sentence_rank.coverage(c[3], weights) for w, c in zip(weight, candidates, strict=True)]
     for i, c in enumerate(candidates):
         weight[i] += 0.5 * len(_terms((before or {}).get((c[0], c[1]), "")) & query_terms)
-        weight[i] += 1.0 if question and sentence_rank.role(question, c[3]) else 0.0
+        if c[2] != c[3]:  # a clause is quoted alone: what it says itself counts again
+            weight[i] += 0.5 * len(_terms(c[2]) & query_terms)
+        weight[i] += ROLE_WEIGHT if question and sentence_rank.role(question, c[3]) else 0.0
     keep = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))[:SHORTLIST]
     return [candidates[i] for i in sorted(keep)]
 
@@ -317,15 +419,21 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
                  embedder=None) -> Draft:
     chunks = [e for e in evidence if e.kind == "chunk"]
     prose = [c for c in chunks if not _looks_tabular(c.text)] or chunks
-    terms = _terms(" ".join([question, plan.query, *plan.sub_queries]))
+    terms = _asked_terms(" ".join([question, plan.query, *plan.sub_queries]))
     queries = list(dict.fromkeys(plan.sub_queries or [plan.query or question]))
     if len(queries) > 1 and any(c.get("evidence_id") for c in cells or []):
         queries = queries[1:]  # "how much ..." is answered by the XBRL figure; the prose answers "on what"
     figures: dict[str, list] = {}
     for e in evidence:  # the XBRL facts a quoted amount may equal, by the filing that tagged them
         if e.kind == "fact" and e.value is not None:
-            figures.setdefault(e.accession, []).append((e.id, Decimal(e.value), e.unit or "", e.text.split(", period ended")[0]))
-    picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder, question=question,
+            figures.setdefault(e.accession, []).append((e.id, Decimal(e.value), e.unit or "",
+                                                        e.text.split(", period ended")[0], e.period_end))
+    year = max(plan.fiscal_years) if plan.fiscal_years and not plan.latest and not plan.period else None
+    # a why is answered from MD&A first: the Items after it stand in only when it has no answer
+    first_item = plan.items[0] if plan.items and plan.items[0] in ("7", "I-2") and \
+        sentence_rank.ASK_CAUSE.search(f"{question} {plan.query}") else None
+    picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder, question=question, year=year,
+                            first_item=first_item,
                             subject=plan.query or question, figures=figures)
     # a footnote quotes the whole sentence, unless it carries a figure that is not an XBRL fact
     claims = _number_claims(cells or [])

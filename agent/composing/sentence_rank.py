@@ -26,23 +26,41 @@ GENERIC = frozenset(
     "into over than also such other company companys company's our we they them describe tell explain main key say "
     "says said 10-k filing filings item fiscal year years annual report business companies do much many any some "
     "there these those it is be as on in of to by an or at can could should may might why when where who whom "
-    "please me you your give show list discuss mention mentions mentioned according per regarding related".split()
+    "please me you your give show list discuss mention mentions mentioned according per regarding related net total".split()
 )
-CAUSE = re.compile(r"\b(?:due to|driven by|primarily|principally|as a result of|because|reflect(?:s|ed|ing)?|"
-                   r"attributable to|offset by|resulting from|result of|led to|contributed|increase[sd]?|decrease[sd]?|"
-                   r"higher|lower|grew|rose|doubled|tripled|declined|fell|strong(?:er)? demand)\b", re.I)
+# A cause stated outright ("due to", "driven by", "primarily from"), and a change stated with its
+# size ("increased 12%", "was down $1.2 billion"): what answers a why-question. A direction word
+# alone ("higher", "lower") is in half of MD&A's sentences and marks none of them.
+CAUSE = re.compile(r"\b(?:due to|driven by|primarily|principally|mainly|largely|as a result of|because|"
+                   r"reflect(?:s|ed|ing)?|attributable to|offset by|resulting from|result of|led to|"
+                   r"contribut(?:ed|ing|ion)|benefit(?:ed|ted) from|impacted by|affected by|strong(?:er)? demand)\b",
+                   re.I)
+CHANGE = re.compile(r"\b(?:increas\w*|decreas\w*|higher|lower|grew|rose|doubled|tripled|declined|fell|"
+                    r"up|down|contraction|expansion)\b", re.I)
+_SIZE = re.compile(r"[$€£]\s?\d|\d\s?(?:%|percent\b|basis points?\b|percentage points?\b)", re.I)
+
+
+def states_cause(sentence: str) -> bool:
+    """The sentence says why something moved, or how much it moved."""
+    return bool(CAUSE.search(sentence) or (CHANGE.search(sentence) and _SIZE.search(sentence)))
 RELIANCE = re.compile(r"\b(?:depend\w*|rel(?:y|ies|ied|iance)|single[- ]source|sole[- ]source|limited number|"
                       r"concentrat\w*|substantial (?:portion|majority|part)|significant portion|key suppliers?|"
                       r"outsourc\w*|a few|manufactured by|partners?)\b", re.I)
 EVENT = re.compile(r"\b(?:(?:january|february|march|april|may|june|july|august|september|october|november|december)"
                    r"\s+(?:\d{1,2},\s+)?\d{4}|completed|announced|acquired|filed|settled|agreed|entered into|"
                    r"closed|occurred|detected|identified)\b", re.I)
-ASK_CAUSE = re.compile(r"\b(?:why|drove|drive[nrs]?|driving|caused?|reasons?|explain\w*|affect\w*|impact\w*|"
+ASK_CAUSE = re.compile(r"\b(?:why|drove|drive[nrs]?|driving|caused?|reasons?|explain\w*|affect\w*|impact\w*|attribut\w*|"
                        r"led to|contribut\w*|factors)\b", re.I)
 ASK_RELIANCE = re.compile(r"\b(?:depend\w*|relian\w*|rel(?:y|ies)|exposed|exposure|concentrat\w*|vulnerab\w*)\b",
                           re.I)
 ASK_EVENT = re.compile(r"\b(?:acqui\w+|divest\w*|litigation|lawsuits?|settle\w*|strikes?|incidents?|breach\w*|"
                        r"attacks?|investigation\w*|when|happened|merger\w*|recalls?)\b", re.I)
+# A plan or an expectation asked for ("what does it expect for capex?") is answered by a sentence that
+# states one ("we anticipate", "we expect ... will require").
+ASK_PLAN = re.compile(r"\b(?:expect\w*|plan(?:s|ned|ning)?|anticipat\w*|outlook|guidance|going forward|intend\w*|"
+                      r"forecast\w*|next year|will)\b", re.I)
+PLAN = re.compile(r"\b(?:we|management|the company)\s+(?:\w+\s+){0,2}?(?:expect|anticipate|plan|intend|estimate|"
+                  r"project|believe)s?\b|\bwill (?:require|continue|increase|decrease|be)\b", re.I)
 ROLE_BONUS = 0.05
 COVERAGE_WEIGHT = 0.2
 # A sentence answers when it is close in meaning, or fairly close and holding half the question's
@@ -55,10 +73,12 @@ DUPLICATE_JACCARD = 0.6
 
 
 def stem(word: str) -> str:
+    """A crude stem, one for a word's forms: "revenue" and "revenues", "increase" and "increased"."""
     for suffix in ("ies", "es", "s", "ing", "ed", "ly"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 4 else word
 
 
 def terms(text: str) -> set[str]:
@@ -73,21 +93,27 @@ def term_weights(question_terms: set[str], sentences: list[str]) -> dict[str, fl
 
 
 def coverage(sentence: str, weights: dict[str, float]) -> float:
+    """The weighted share of the question's terms the sentence holds, a word family counting as
+    the word ("operating loss" and "loss from operations")."""
     total = sum(weights.values())
     if not total:
         return 0.0
     have = terms(sentence)
-    return sum(w for t, w in weights.items() if t in have) / total
+    roots = {t[:PREFIX] for t in have if len(t) >= PREFIX}
+    return sum(w for t, w in weights.items() if t in have or (len(t) >= PREFIX and t[:PREFIX] in roots)) / total
 
 
 def role(question: str, sentence: str) -> float:
-    """A bonus when the sentence plays the part the question asks for (a cause, a reliance, an event)."""
+    """A bonus when the sentence plays the part the question asks for (a cause, a reliance, an event,
+    a plan)."""
     bonus = 0.0
-    if ASK_CAUSE.search(question) and CAUSE.search(sentence):
+    if ASK_CAUSE.search(question) and states_cause(sentence):
         bonus += ROLE_BONUS
     if ASK_RELIANCE.search(question) and RELIANCE.search(sentence):
         bonus += ROLE_BONUS
     if ASK_EVENT.search(question) and EVENT.search(sentence):
+        bonus += ROLE_BONUS
+    if ASK_PLAN.search(question) and PLAN.search(sentence):
         bonus += ROLE_BONUS
     return bonus
 
@@ -109,7 +135,7 @@ MOVEMENT = frozenset(stem(w) for w in (
     "increase increased increases decrease decreased decreases grow grew grown growth growing rise rose risen "
     "fall fell fallen drop dropped decline declined jump jumped improve improved worse worsen better bigger "
     "smaller higher lower strong stronger weak weaker big large larger small down happen happened hit hurt "
-    "going forward story behind whats what's actually really".split()))
+    "going forward story behind whats what's actually really changed change compared prior primarily due".split()))
 
 
 def subject_terms(cased: set[str]) -> set[str]:

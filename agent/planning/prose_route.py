@@ -43,13 +43,18 @@ RELATION = re.compile(r"\b(?:compet\w*|rivals?|suppliers?|supplie[sd]|partners?|
                       r"contract\s+manufactur\w+)\b")
 NAMED_SECTION = re.compile(r"\bitem\s+\d|\brisk factors?\b|\bmd&a\b|\bmanagement'?s? discussion\b")
 _MARKET = {"7A"}
-_TOPIC_PREP = re.compile(r"\b(?:from|on|with|to|against|by|about|like|than|over|including)\s+(?:the\s+)?$", re.I)
+# What comes before a second company that makes it a topic: a preposition ("competition from Intel"),
+# or a verb of what the first one says ("how does Intel describe TSMC").
+_TOPIC_PREP = re.compile(r"\b(?:from|on|with|to|against|by|about|like|than|over|including|describes?|mentions?|"
+                         r"names?|discuss(?:es)?|views?|regards?|considers?|calls?|sees?)\s+(?:the\s+)?$", re.I)
 _COMPARE = re.compile(r"\b(?:compar\w*|vs\.?|versus|both|each|and\s+how\s+does|relative\s+to|side\s+by\s+side)\b")
 
 
-def order_items(low: str, items: list[str]) -> list[str]:
+def order_items(low: str, items: list[str], *, named_other: bool = False) -> list[str]:
     """The Items to search for a prose question, the ones the form of the question points to first
-    (a named section or a market-risk topic keeps its own Item)."""
+    (a named section or a market-risk topic keeps its own Item). `named_other`: another business is
+    named as the topic ("competition from Intel"): the risk factors say what that one may do to the
+    company, the business description only lists it, so they are read first."""
     if set(items) & _MARKET:
         return items
     first: list[str] = []
@@ -63,7 +68,8 @@ def order_items(low: str, items: list[str]) -> list[str]:
         first = ["1", "7"]
     if not first:
         if items == ["1"] and RELATION.search(low) and not NAMED_SECTION.search(low):
-            return ["1", "1A"]  # competition, a supplier, a partner: told in the business and its risks
+            # competition, a supplier, a partner: told in the business and its risks
+            return ["1A", "1"] if named_other else ["1", "1A"]
         return items
     if items and set(items) <= {"1C"}:
         return items + [i for i in first if i not in items]

@@ -22,6 +22,8 @@ from agent.planning.measures import TOPIC_MASK, find_measures, growth_words, imp
 from agent.planning.followups import REPLACING, inherited_growth, lead_name, lead_subject, slot_sources, unknown_subject
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.topics import (
+    borrows_thread_subject,
+    thread_subject_query,
     COMPOUND,
     NARROWED,
     QUAL_ASK,
@@ -315,6 +317,8 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
                 query_source = "business overview products and services"
         if r.why and "7" not in items:
             items = ["7", *items]
+        if followup and prev is not None and prev.metrics and not measures and borrows_thread_subject(query_source):
+            query_source = thread_subject_query(query_source, prev.metrics)  # "and the risks?" to revenue
         plan.items = items
         plan.query = expand_query(query_source)
         if len(compound) > 1:
@@ -480,7 +484,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         return _refuse("out_of_scope", detail)
     if meta in ("greeting", "thanks", "help") and not (r.matches or subject):
         return _meta(meta)
-    if meta == "coverage" and not r.measures and not r.unmappable:
+    if meta == "coverage" and not r.measures and not r.unmappable and not (r.has_topic and r.matches) and not r.why:
+        # "which companies did AbbVie buy and why?" asks the filing about a topic, not what Footnote holds
         return _meta("coverage", [m.company.ticker for m in r.matches if m.company])
     # "who earned more?", "what's the difference between them?" in a thread: a comparison of its
     # companies, however much the words alone resemble a question about Footnote
@@ -622,7 +627,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     plan.inherited = inherited
     plan.slots = slot_sources(plan, inherited, sources, why=r.why)
     if qualitative and "items" not in inherited:
-        plan.items = order_items(low, plan.items)
+        plan.items = order_items(low, plan.items, named_other=any(m.kind in ("topic", "not_covered") for m in r.matches))
     if outlook and not r.items:
         plan.items = ["7"]  # plans and expectations are stated in MD&A (liquidity, outlook)
     if qualitative:
@@ -754,6 +759,12 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
                 plan.items, plan.query, plan.sub_queries = [], "", []
         if not quarter:
             return plan
+    if plan.intent == "qualitative" and prev is not None and (prev.period or {}).get("kind") == "quarter" \
+            and plan.slots.get("metrics") == "thread, its cause" and not quarterly_phrase(low):
+        # "why?" after a quarter's figure: that quarter's 10-Q (Part I, Item 2), never the year's 10-K
+        plan.period = {k: v for k, v in prev.period.items() if k not in ("changes", "growth")}
+        plan.items, plan.slots["period"] = quarter_items(plan.items), "thread"
+        return plan
     if plan.intent == "qualitative" and quarterly_phrase(low):
         # what a 10-Q says about its quarter: that 10-Q's Items (and the quarter's figures), never a 10-K's
         period = parse_period(low)

@@ -64,7 +64,7 @@ QUAL_ASK = re.compile(
 )
 WHY = re.compile(
     r"\b(?:why|what drove|what caused|drivers?|driven by|reasons?|explain\w*|explanation|what led|"
-    r"contribut\w+ to|factors behind|how come)\b"
+    r"contribut\w+ to|factors behind|(?:what'?s|what\s+is|what\s+was|story)\s+behind|how come|attribut(?:e|es|ed|ing)\s+(?:[\w'-]+\s+){1,4}to)\b"
 )
 # A figure narrowed by something that is not a measure ("what the 53rd week added to sales",
 # "revenue from acquisitions", "growth from price increases"): no XBRL fact is that slice, and the
@@ -84,6 +84,7 @@ COMPOUND = re.compile(
 EXPANSIONS: tuple[tuple[str, str], ...] = (
     (r"\bcapex\b|\bcap ex\b", "capital expenditures purchases of property and equipment"),
     (r"\bopex\b", "operating expenses"),
+    (r"\bop(?=\.?\s+(?:income|margin|loss|expenses?|profit|earnings)\b)", "operating"),
     (r"\bfcf\b", "free cash flow operating activities capital expenditures"),
     (r"\bd&a\b", "depreciation and amortization"),
     (r"\bsg&a\b|\bsga\b", "selling, general and administrative"),
@@ -197,3 +198,28 @@ def sub_queries(parts: list[str], measures: list[str]) -> list[str]:
             part = f"{subject} {tail}"
         out.append(expand_query(part))
     return out
+
+
+# Words that name a part of the filing or a kind of statement, not a subject: "and the risks?",
+# "what about the outlook?" after a figure name nothing of their own to search for.
+SECTION_ONLY = {"risk", "risks", "factor", "factors", "threat", "threats", "headwinds", "challenges", "uncertainties",
+                "outlook", "md&a", "discussion", "notes", "exposure", "exposures", "main", "biggest", "key", "now",
+                "also", "then", "so", "ok", "okay", "any", "there", "those", "them", "that", "this", "it"}
+
+
+def borrows_thread_subject(text: str) -> bool:
+    """The message names a section or kind of statement and nothing it is about ("and the risks?"),
+    so it is about what the thread was discussing."""
+    low = text.lower().strip()
+    if not (_ELLIPTIC.match(low) or len(low.split()) <= 3):
+        return False  # "what are the main risk factors?" is a question of its own
+    words = [w for w in re.findall(r"[\w&]+", low) if w not in STOPWORDS]
+    return bool(words) and all(w in SECTION_ONLY for w in words)
+
+
+_ELLIPTIC = re.compile(r"(?:and|also|plus|what\s+about|how\s+about)\b")
+
+
+def thread_subject_query(text: str, metrics: list[str]) -> str:
+    """"and the risks?" after Walmart's revenue: the risks that bear on revenue, in the filing's words."""
+    return f"{text.strip(' ?.!')} {' '.join(metric_query(k) for k in metrics)}".strip()

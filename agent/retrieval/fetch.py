@@ -12,6 +12,8 @@ import re
 
 from agent.progress import status
 from agent.retrieval.line_items import company_line
+from agent.planning.prose_route import DEPENDENCE
+from agent.planning.topics import STOPWORDS
 from store import companies as company_store
 from store import facts as facts_store
 from store.display_names import display_name
@@ -21,6 +23,20 @@ NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
 # "Why did it change?", "what drove results?": MD&A's explanations share their wording.
 _EXPLAIN = re.compile(r"\b(?:why|drove|drive[nrs]?|driving|reasons?|caused?|explain\w*|results?|change[ds]?)\b", re.I)
 EXPLAIN_QUERY = "increased decreased primarily due to higher lower compared to the prior year"
+
+
+
+def reliance_query(query: str) -> str:
+    """"how dependent is X on its bottlers" in the words a risk factor states a reliance with: "we
+    rely on our bottlers for a significant portion of our business"."""
+    words = [w for w in re.findall(r"[\w&'-]+", query.lower())
+             if w not in STOPWORDS and not _RELIANCE_ASK.fullmatch(w)]
+    return f"we rely on and depend on {' '.join(words)} for a significant portion of our business"
+
+
+_RELIANCE_ASK = re.compile(r"how|much|heavily|depend\w*|relian\w*|rel(?:y|ies)|exposed|exposure|concentrat\w*|"
+                           r"vulnerab\w*|sensitive|is|are|its|their|on|to|the")
+
 
 def _company(conn, ticker: str) -> dict | None:
     row = company_store.company_by_ticker(conn, ticker)
@@ -279,6 +295,8 @@ def locate(state, deps, config) -> dict:
     queries = list(plan.get("sub_queries") or []) or [plan.get("query") or state["question"]]
     if "7" in items and _EXPLAIN.search(state["question"]) and len(queries) < 3:
         queries.append(EXPLAIN_QUERY)  # MD&A explains changes in a recognizable register
+    elif DEPENDENCE.search(state["question"].lower()) and len(queries) < 3:
+        queries.append(reliance_query(queries[0]))  # and risk factors state a reliance in theirs
     accessions = {}
     for company in state["resolved"]:
         accs = [company["filings"][str(y)]["accession"] for y in company["fiscal_years"] if str(y) in company["filings"]]

@@ -18,8 +18,10 @@ from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, 
 from agent.progress import status
 from agent.retrieval.line_items import company_line, labels_of, printed_index, printed_order
 from agent.retrieval.line_items import tokens
+from agent.retrieval.causes import cause_queries, subject_query
 from agent.retrieval.metric_facts import metric_value
 from agent.planning.formulas import evaluate, metrics_of, operand_label, operand_parts
+from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
 from agent.checking.quoted_figures import ranges as amount_ranges
 from agent.retrieval.segments import axes_for, display_name, find_member, key_parts, member_parts
 from agent.planning.words import line_parts
@@ -507,19 +509,29 @@ def _prose(state, deps, config) -> dict:
         return _risk_changes(state, deps)
     queries = located["queries"] or [state["question"]]
     status("Searching the filing...")
-    embeddings = embed_queries(deps.embedder, queries)  # the composer reuses these vectors
     companies = state["resolved"]
     per_company = max(4, chunk_store.MAX_CHUNKS // max(1, len(companies)))
     per_company_hits: list[list[Evidence]] = []
+    plan = plan_of(state)
+    cause_plan = None
     with deps.db.connection() as conn:
+        causes = cause_queries(conn, plan, state["question"], companies, [m for m in plan.metrics or [] if known(m)])
+        thread_cause = (plan.slots or {}).get("metrics") == "thread, its cause"
         for company in companies:
             accessions = located["accessions"].get(str(company["cik"]))
             if not accessions:
                 continue  # no filing for the asked year: never widen to the company's other years
+            cause = causes.get(company["cik"])
+            asked = queries
+            if cause:  # "why?" after a figure: its words and direction replace the question's placeholder
+                rest = [q for q in queries if q != plan.query] if thread_cause else queries
+                asked = [cause, *([subject_query(plan.metrics)] if thread_cause else []), *rest][:3]
+                if thread_cause and cause_plan is None:  # the composer ranks sentences by the same search
+                    cause_plan = {**state["plan"], "query": cause}
             hits = chunk_store.search(
                 conn,
-                queries,
-                embeddings,
+                asked,
+                embed_queries(deps.embedder, asked),  # the composer reuses these vectors
                 cik=company["cik"],
                 accessions=accessions,
                 items=located["items"] or None,
@@ -547,7 +559,6 @@ def _prose(state, deps, config) -> dict:
         # several companies: take their best chunks in turn, so each is heard from
         evidence = [ev for rank in zip_longest(*per_company_hits) for ev in rank if ev is not None]
         # "How much did it spend on R&D, and on what?": the figure from XBRL, the why from the text.
-        plan = plan_of(state)
         metrics = [m for m in plan.metrics or [] if known(m)]
         if metrics and plan.period:  # the quarter's own figures beside its 10-Q's words
             facts, calculations, cells = _quarter_cells(state, deps)
@@ -560,12 +571,17 @@ def _prose(state, deps, config) -> dict:
     cells = [c for c in cells if c["evidence_id"]]
     retrieval = {"chunk_ids": [e.chunk_id for e in evidence], "queries": queries, "items": located["items"],
                  "cells": cells, "fact_years": {ev.id: year for ev, year in quoted if year is not None}}
+    if causes:
+        first = next(iter(causes.values()))
+        rest = [q for q in queries if q != plan.query] if thread_cause else queries
+        retrieval["queries"] = [first, *([subject_query(plan.metrics)] if thread_cause else []), *rest][:3]
     if not evidence:
         return {"retrieval": retrieval, "refusal": {"reason": "no_grounding", "detail": None}}
     return {
         "evidence": [e.model_dump(mode="json") for e in [*facts.values(), *evidence]],
         "calculations": calculations,
         "retrieval": retrieval,
+        **({"plan": cause_plan} if cause_plan is not None else {}),
     }
 
 
@@ -615,6 +631,7 @@ def _quarter_cells(state, deps) -> tuple[dict, list[dict], list[dict]]:
 
 
 MAX_AMOUNTS = 6  # a sentence with more figures than this is a table row, never quoted whole
+MAX_PAIR_FACTS = 300  # facts read for changes between years, per filing: the rest would only be look-alikes
 
 
 def _quoted_amounts(conn, chunks: list[Evidence]) -> list[tuple[Evidence, int | None]]:
@@ -631,7 +648,13 @@ def _quoted_amounts(conn, chunks: list[Evidence]) -> list[tuple[Evidence, int | 
     out = []
     for (cik, accession), sentences in texts.items():
         ticker = next(c.ticker for c in chunks if c.accession == accession)
-        for f in filing_amounts.facts_in_ranges(conn, cik, accession, amount_ranges(sentences)):
+        found = filing_amounts.facts_in_ranges(conn, cik, accession, amount_ranges(sentences))
+        # "increased $4.2 billion, or 12%": a change between two of the filing's facts a year apart
+        pairs = filing_amounts.changes_in_ranges(conn, accession, change_ranges(sentences), MONEY_UNITS)
+        have = {f.id for f in found}
+        found += filing_amounts.facts_by_id(conn, cik, accession,
+                                            sorted({i for pair in pairs for i in pair} - have)[:MAX_PAIR_FACTS])
+        for f in found:
             member = f" ({', '.join(f.dims.values())})" if f.dims else ""
             out.append((Evidence(
                 id=f"f:{f.id}", kind="fact",

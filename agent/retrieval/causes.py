@@ -1,0 +1,143 @@
+"""What a "why" about a figure searches for: the figure's own words and the way it moved.
+
+"why?" after "Walmart revenue fy2025", "what drove it?", "why did Nike's gross margin drop?": MD&A
+explains a change in a recognisable register ("Net sales increased $X, or Y%, primarily due to
+..."), and it names the figure in the filing's words and the direction of the change. So the
+search states both: the metric's filing words (a growth rate or a margin through the figure it is
+computed from) and "increased" or "decreased", read from the XBRL facts of the year and the year
+before; a loss that grew is "net loss increased". With no prior-year fact the direction is left
+out ("changed").
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from agent.planning.prose_route import CAUSE
+from agent.planning.topics import WHY
+from agent.retrieval.concepts import METRICS
+from agent.retrieval.finance import FORMULAS
+from agent.retrieval.metric_facts import metric_value
+
+CAUSE_TAIL = "compared to the prior year, primarily due to"
+# Metrics whose negative value the filing names a loss ("net loss", "operating loss").
+_LOSS_WORDS = {"net_income": "net loss", "operating_income": "operating loss", "gross_profit": "gross loss"}
+
+
+# Earnings per share are discussed through the net income they divide.
+EXPLAINED_BY = {"eps_diluted": ("net_income",), "eps_basic": ("net_income",)}
+
+
+def subject_metric(key: str) -> str | None:
+    """The reported figure a key is about: a table metric itself, a formula (growth, a margin, a
+    share of revenue) its first input, anything else (a line item, a user's formula) none."""
+    if key in METRICS:
+        return key
+    if key in FORMULAS and FORMULAS[key].inputs:
+        first = FORMULAS[key].inputs[0].metric
+        return first if first in METRICS else None
+    return None
+
+
+def words(key: str) -> str:
+    """The words a filing uses for a metric: its label and its search words, each once."""
+    m = METRICS[key]
+    seen: list[str] = []
+    for w in f"{m.label.lower()} {m.query}".replace(",", " ").split():
+        if w not in seen:
+            seen.append(w)
+    return " ".join(seen)
+
+
+def direction(now: Decimal | None, before: Decimal | None) -> str:
+    if now is None or before is None or now == before:
+        return "changed"
+    return "increased" if now > before else "decreased"
+
+
+def movement(conn, company: dict, key: str, fiscal_year: int) -> tuple[str, str]:
+    """(the figure's words, its direction) for one company and year, from its facts."""
+    as_of = company.get("as_of_accession")
+    now = metric_value(conn, company["cik"], key, fiscal_year, as_of_accession=as_of)
+    before = metric_value(conn, company["cik"], key, fiscal_year - 1, as_of_accession=as_of)
+    return moved(key, now.value if now else None, before.value if before else None)
+
+
+def moved(key: str, now: Decimal | None, before: Decimal | None) -> tuple[str, str]:
+    """(the figure's words, its direction) from its values this year and the year before."""
+    if key in _LOSS_WORDS and now is not None and now < 0 and (before is None or before < 0):
+        # a loss both years is discussed as a loss, whose size moves the other way
+        return _LOSS_WORDS[key], direction(-now, -before if before is not None else None)
+    return words(key), direction(now, before)
+
+
+def ratio(key: str) -> bool:
+    """A formula discussed under its own name (a margin, a rate), not through its inputs; growth
+    is discussed as the change of the figure it is computed from."""
+    return key in FORMULAS and not key.endswith("_growth") and bool(FORMULAS[key].query)
+
+
+def ratio_movement(conn, company: dict, key: str, fiscal_year: int) -> tuple[str, str]:
+    """(a ratio's words, its direction): "gross margin percentage decreased", from the facts of both years."""
+    formula = FORMULAS[key]
+    said = " ".join(dict.fromkeys(f"{formula.label.lower()} {formula.query}".split()))
+    values = []
+    for year in (fiscal_year, fiscal_year - 1):
+        found = [metric_value(conn, company["cik"], i.metric, year + i.offset,
+                              as_of_accession=company.get("as_of_accession")) for i in formula.inputs]
+        try:
+            values.append(None if any(f is None for f in found) else formula.compute([f.value for f in found]))
+        except (ArithmeticError, ValueError):
+            values.append(None)
+    return said, direction(*values)
+
+
+def cause_query(conn, company: dict, metrics: list[str], fiscal_year: int | None) -> str | None:
+    """The search for what moved the thread's figures at one company, or None when no metric is a
+    reported figure (a line item the user named has no words of ours to add)."""
+    ratios = [m for m in metrics if ratio(m)]
+    if ratios:  # "why did gross margin drop?": the margin, in its words and direction
+        key = ratios[0]
+        if fiscal_year is None:
+            return f"{FORMULAS[key].label.lower()} {FORMULAS[key].query} changed {CAUSE_TAIL}"
+        said, moved = ratio_movement(conn, company, key, fiscal_year)
+        return f"{said} {moved} {CAUSE_TAIL}"
+    keys = list(dict.fromkeys(k for k in (subject_metric(m) for m in metrics) if k))
+    if not keys:
+        return None
+    keys = list(dict.fromkeys([*keys[:2], *(k for key in keys[:1] for k in EXPLAINED_BY.get(key, ()))]))
+    parts = []
+    for key in keys[:3]:
+        if fiscal_year is None:
+            parts.append(f"{words(key)} changed")
+        else:
+            said, moved = movement(conn, company, key, fiscal_year)
+            parts.append(f"{said} {moved}")
+    return f"{', '.join(parts)} {CAUSE_TAIL}"
+
+
+def subject_query(metrics: list[str]) -> str:
+    """The figures' own words, plain: where the filing discusses them at all (capital expenditures
+    in the liquidity section, not only in the results' register of causes)."""
+    ratios = [m for m in metrics if ratio(m)]
+    if ratios:
+        return f"{FORMULAS[ratios[0]].label.lower()} {FORMULAS[ratios[0]].query}"
+    keys = list(dict.fromkeys(k for k in (subject_metric(m) for m in metrics) if k))
+    return " ".join(words(k) for k in keys[:2])
+
+
+def cause_queries(conn, plan, question: str, companies: list[dict], metrics: list[str]) -> dict[int, str]:
+    """Per company (by CIK), the search for what moved the figures a why-question is about ("why?"
+    after a figure, "what drove the revenue decline?"); empty for any other prose question.
+    `metrics`: the plan's measures retrieval can answer."""
+    low = question.lower()
+    thread_cause = (plan.slots or {}).get("metrics") == "thread, its cause"
+    if plan.intent != "qualitative" or not metrics or not (thread_cause or WHY.search(low) or CAUSE.search(low)):
+        return {}
+    out = {}
+    for company in companies:
+        years = company.get("fiscal_years") or []
+        query = cause_query(conn, company, metrics, None if plan.period or not years else max(years))
+        if query:
+            out[company["cik"]] = query
+    return out
