@@ -128,3 +128,13 @@ def test_the_prior_years_comparison_is_quoted_when_that_year_is_asked():
                      text=said)
     assert _candidates([chunk]) == []  # the 2024 10-K, asked about 2024
     assert [c[2] for c in _candidates([chunk], None, 2023)] == [said]  # its discussion of 2023, asked about 2023
+
+
+def test_a_figure_questions_quoted_amount_must_be_of_the_line_it_asked_for():
+    from agent.checking.quoted_figures import about
+
+    other = ["AMZN us-gaap:OtherOperatingIncomeExpenseNet (Other operating expense (income), net)"]
+    assert not about(other, "amazon advertising expense 2024 (what amzn spent on ads)", "AMZN")
+    assert about(["AMZN us-gaap:AdvertisingExpense (Advertising expense)"], "amazon advertising expense 2024", "AMZN")
+    # the ticker and the words every line carries ("expense", "net") tie nothing
+    assert not about(["RTX rtx:ASRAggregatePurchasePrice"], "rtx stock repurchase expense 2023", "RTX")

@@ -134,6 +134,21 @@ def name_words(name: str) -> set[str]:
     return _words(" ".join(_CAMEL.findall(name)) + " " + name)
 
 
+# Words every line may carry ("net", "expense", "income", "operating"): a fact shares them with
+# questions about many other figures, so they never tie a quoted amount to what was asked.
+_GENERIC = frozenset("net total expense expenses income cost costs operating operations activities activity used "
+                     "provided us gaap other benefit loss losses gain gains".split())
+
+
+def about(names: list[str], question: str, ticker: str = "") -> bool:
+    """Whether the facts a quoted sentence's amounts equal (their `names`: concept and labels) are
+    about what the question names, by a word that is neither generic nor the company's ticker:
+    "Other operating expense (income), net" is not what "advertising expense" asks for."""
+    asked = _words(question) - {_stem(w) for w in _GENERIC}
+    own = set().union(*(name_words(n) for n in names)) - {_stem(w) for w in _GENERIC} - _words(ticker)
+    return bool(asked & own)
+
+
 def verified(sentence: str, facts: list[tuple]) -> list[str] | None:
     """The ids of the facts (id, value, unit, name: concept and labels[, period end]) the sentence's
     amounts equal and name, one per amount, or None when some amount has no such fact (or the

@@ -99,7 +99,7 @@ def possessive(name: str) -> str:
 
 
 def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
-                year: int | None = None) -> list[tuple[int, int, str, str]]:
+                year: int | None = None, figure_ask: str | None = None) -> list[tuple[int, int, str, str]]:
     """(chunk rank, position, sentence, the text to score it by) for every sentence of `chunks` that can stand as a quote:
     a whole statement of readable length, no heading, no instruction addressed to a reader. Every
     figure Footnote states comes from an XBRL fact: a sentence whose every amount equals a fact of
@@ -120,6 +120,8 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
             if _INSTRUCTION.search(sentence.lower()):
                 continue  # text planted in a filing to steer a reader is never quoted as an answer
             facts = _figure_facts(chunk, sentence, figures) if financial_figures(sentence) else []
+            if facts and figure_ask and not _about_asked(facts, chunk, figures, figure_ask):
+                facts = []  # a figure question's passage: an amount of another line is not its answer
             if financial_figures(sentence) and not facts:
                 # its amounts elided, or its longest figure-free clause; scored with its whole sentence
                 sentence = _elided(sentence) or _figure_free_clause(sentence)
@@ -160,6 +162,14 @@ def _reports_earlier_year(ids: list[str], facts: list[tuple], year: int | None) 
     ends = [f[4] for f in facts if f[0] in ids and len(f) > 4 and f[4]]
     return bool(year and ends) and len(ends) == len(set(ids) & {f[0] for f in facts}) \
         and all(int(end[:4]) < year for end in ends)
+
+
+def _about_asked(ids: list[str], chunk: Evidence, figures: dict[str, list] | None, question: str) -> bool:
+    """The facts a sentence's amounts equal are what a figure question asked for (quoted_figures.about)."""
+    from agent.checking.quoted_figures import about
+
+    names = [f[3] for f in (figures or {}).get(chunk.accession) or [] if f[0] in ids]
+    return about(names, question, chunk.ticker or "")
 
 
 def _figure_facts(chunk: Evidence, sentence: str, figures: dict[str, list] | None) -> list[str]:
@@ -257,7 +267,7 @@ def _figure_free_clause(sentence: str) -> str | None:
 def _pick_sentences(
     chunks: list[Evidence], query_terms: set[str], *, queries: list[str] | None = None, embedder=None,
     question: str = "", subject: str = "", figures: dict[str, list] | None = None, year: int | None = None,
-    first_item: str | None = None,
+    first_item: str | None = None, figure_ask: str | None = None,
 ) -> list[tuple[Evidence, str, str]]:
     """The sentences of the top chunks that answer the question, in the chunks' order.
 
@@ -266,7 +276,7 @@ def _pick_sentences(
     MAX_SENTENCES; a sentence below the relevance floor (boilerplate, a neighbouring topic the
     chunk also covers) is never shown, however high its chunk ranked. Without one: the best
     sentence of each top chunk by shared terms."""
-    candidates = _candidates(chunks, figures, year)
+    candidates = _candidates(chunks, figures, year, figure_ask)
     if not candidates:
         return []
     if embedder is None or not queries:
@@ -434,7 +444,9 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
         sentence_rank.ASK_CAUSE.search(f"{question} {plan.query}") else None
     picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder, question=question, year=year,
                             first_item=first_item,
-                            subject=plan.query or question, figures=figures)
+                            subject=plan.query or question, figures=figures,
+                            # words that may name a line no fact answered: an amount quoted must be theirs
+                            figure_ask=question if plan.probe else None)
     # a footnote quotes the whole sentence, unless it carries a figure that is not an XBRL fact
     claims = _number_claims(cells or [])
     for c, s, whole in picks:
