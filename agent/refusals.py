@@ -29,7 +29,7 @@ MESSAGES: dict[str, str] = {
     ),
     "year_not_available": "I don't have {detail_plain}. {years_hint}",
     "unknown_metric": (
-        "I don't have a reliable XBRL mapping for {detail_quoted}, and I won't substitute a look-alike "
+        "I found no figure the filings report as {detail_quoted}, and I won't substitute a look-alike "
         "figure. I can report any line of the income statement, balance sheet or cash-flow statement under "
         "the name the filing prints (for example \"net cash used in investing activities\"), segment and "
         "product figures the filing tags, and margins, growth and ratios computed from them."
