@@ -430,7 +430,8 @@ def ask(footnote, text, thread=None):
 def test_a_line_item_is_answered_under_its_printed_label(footnote):
     answer = ask(footnote, "Apple other income/(expense), net in fiscal 2024")
     assert answer.kind == "answer", answer.text
-    assert "reported as “Other income/(expense), net”" in answer.text
+    # asked in the printed label's own words: said once, not "X (reported as 'X')"
+    assert "other income/(expense), net for fiscal 2024" in answer.text and "reported as" not in answer.text, answer.text
     assert answer.citations[0].concept == "us-gaap:NonoperatingIncomeExpense"
     assert "$269.00 million" in answer.text
 

@@ -561,7 +561,9 @@ def _number_claims(cells: list[dict]) -> list[Claim]:
         when = f"at the end of fiscal {c['fiscal_year']}" if c.get("instant") else f"for fiscal {c['fiscal_year']}"
         last = c["label"].split()[-1]
         verb = "were" if last.islower() and last.endswith("s") and not last.endswith("ss") else "was"
-        shown = f" (reported as \u201c{c['reported_as']}\u201d)" if c.get("reported_as") else ""
+        reported = c.get("reported_as")
+        same = reported and lower_label(reported).strip().lower() == lower_label(c["label"]).strip().lower()
+        shown = f" (reported as \u201c{reported}\u201d)" if reported and not same else ""  # no "X (reported as 'X')"
         if c.get("source_note"):
             shown += f" ({c['source_note']})"
         claims.append(Claim(text=f"{possessive(c['name'])} {lower_label(c['label'])}{shown} {when} {verb} {c['display']}.",
