@@ -30,6 +30,8 @@ from agent.planning.topics import (
     SECTION_ITEMS,
     STOPWORDS,
     WHY,
+    _ITEM,
+    _SECTION_NAMES,
     expand_query,
     label,
     metric_query,
@@ -704,7 +706,7 @@ def _qualified_lead(plan: Plan, r: Reading, outside: str, low: str, joined: froz
     per vehicle delivered", "the effect of exchange rate changes on cash") make it another figure.
     Such a metric is dropped from the plan: the passage search still runs, and when the words name a
     printed line in a figure question, the line lookup answers or refuses it by those words."""
-    trace, runs = account(outside, _company_spans(r, outside), claimed(low, (*_CLAIMED, WHY, CAUSE)), joined)
+    trace, runs = account(outside, _company_spans(r, outside), claimed(low, (*_CLAIMED, *_PROSE_WORDS)), joined)
     if not runs:
         return plan
     _, absorbed = line_keys(trace, runs)
@@ -719,6 +721,11 @@ def _qualified_lead(plan: Plan, r: Reading, outside: str, low: str, joined: froz
         plan.intent, plan.metrics, plan.probe = "numeric", narrowed, []  # the accounting below narrows them
         plan.items, plan.query, plan.sub_queries = [], "", []
     return plan
+
+
+# Words of a prose question that say where to look or why, not which figure: a cause, a section
+# ("the MD&A", "item 7"), a figure the user quotes back ("+14%").
+_PROSE_WORDS = (WHY, CAUSE, *(p for p, _ in _SECTION_NAMES), _ITEM, re.compile(r"(?<![\w.])[+-]?\d[\d.,]*%"))
 
 
 # The opening of a question that asks for an amount, not for what a filing says about it.
