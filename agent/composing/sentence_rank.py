@@ -199,6 +199,48 @@ def share(text: str, question_terms: set[str]) -> float:
     return len(held) / len(question_terms)
 
 
+# A filing names a unit, a program or a body by its initials once it has spelled it out ("Boeing
+# Commercial Airplanes (BCA)", "the Department of Justice (DOJ)"); a question spells it out. Words
+# the initials skip ("Defense, Space & Security" is BDS).
+_JOINERS = frozenset("and of & the for".split())
+_RUN = 5  # the longest name spelled by initials
+
+
+def initialisms(question: str) -> dict[str, str]:
+    """Each run of 2 to _RUN consecutive subject words of the question by its initials, a joiner
+    inside a run counted or skipped ("boeing commercial airplanes" -> "bca" and "ca", "department of
+    justice" -> "doj" and "dj"). Question words, directions and section names start no run and end
+    none ("what drove", "bigger", "in 2024" spell nothing)."""
+    words = re.findall(r"[a-z][a-z0-9\-]*|&", _DOC_PART.sub(" ", question.lower()))
+    subject = [w not in GENERIC and stem(w) not in MOVEMENT and stem(w) not in SECTION_WORDS for w in words]
+    out: dict[str, str] = {}
+    for i in range(len(words)):
+        if not subject[i]:
+            continue
+        run: list[str] = []
+        for j in range(i, len(words)):
+            if not subject[j] and words[j] not in _JOINERS:
+                break
+            run.append(words[j])
+            content = [w for w in run if w not in _JOINERS]
+            if len(content) > _RUN:
+                break
+            if len(content) >= 2 and subject[j]:
+                for initials in ("".join(w[0] for w in run), "".join(w[0] for w in content)):
+                    out.setdefault(initials, " ".join(run))
+    return out
+
+
+def spelled_out(text: str, names: dict[str, str]) -> str:
+    """The text with each acronym the question spells out followed by the question's words for it
+    ("BCA loss from operations" -> "BCA (boeing commercial airplanes) loss from operations"): the
+    text a sentence is scored by, never the one quoted."""
+    if not names:
+        return text
+    return _ACRONYM.sub(lambda m: f"{m.group(0)} ({names[m.group(0).lower()]})" if m.group(0).lower() in names
+                        else m.group(0), text)
+
+
 PREFIX = 6  # "competition" and "competitive", "dependence" and "depends": one word family for the floor
 
 
