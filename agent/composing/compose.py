@@ -446,9 +446,12 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
             figures.setdefault(e.accession, []).append((e.id, Decimal(e.value), e.unit or "",
                                                         e.text.split(", period ended")[0], e.period_end))
     year = max(plan.fiscal_years) if plan.fiscal_years and not plan.latest and not plan.period else None
-    # a why is answered from MD&A first: the Items after it stand in only when it has no answer
-    first_item = plan.items[0] if plan.items and plan.items[0] in ("7", "I-2") and \
-        sentence_rank.ASK_CAUSE.search(f"{question} {plan.query}") else None
+    # a why is answered from MD&A first, a how-dependent from the risk factors: the Items after it
+    # stand in only when it has no answer
+    asks = f"{question} {plan.query}"
+    first_item = plan.items[0] if plan.items and (
+        (plan.items[0] in ("7", "I-2") and sentence_rank.ASK_CAUSE.search(asks))
+        or (plan.items[0] == "1A" and sentence_rank.ASK_RELIANCE.search(asks))) else None
     picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder, question=question, year=year,
                             first_item=first_item,
                             subject=plan.query or question, figures=figures,

@@ -73,8 +73,9 @@ DUPLICATE_JACCARD = 0.6
 
 
 def stem(word: str) -> str:
-    """A crude stem, one for a word's forms: "revenue" and "revenues", "increase" and "increased"."""
-    for suffix in ("ies", "es", "s", "ing", "ed", "ly"):
+    """A crude stem, one for a word's forms: "revenue" and "revenues", "increase" and "increased",
+    and the doer with the deed ("bottlers" and "bottling", "manufacturer" and "manufacturing")."""
+    for suffix in ("ies", "ers", "es", "s", "ing", "ed", "er", "ly"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             word = word[: -len(suffix)]
             break
