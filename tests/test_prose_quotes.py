@@ -161,3 +161,18 @@ def test_a_sentence_naming_the_asked_unit_by_its_initials_answers_and_is_quoted_
     quoted = [c.text for c in draft.claims]
     assert quoted[0] == "ZCA deliveries decreased primarily due to a work stoppage at the main assembly plant."
     assert all("(zed commercial aircraft)" not in q for q in quoted)
+
+
+def test_a_how_dependent_question_is_answered_from_the_risk_factors_first(embedder):
+    chunks = [_chunk(1, "1", "Our bottler agreements grant each bottler exclusive rights in a defined territory. "
+                             "Each bottler agreement may be renewed for successive terms of ten years."),
+              _chunk(2, "1A", "We rely on independent bottling partners for a significant portion of our business. "
+                              "If our bottling partners fail to invest in their plants, our sales could decline.")]
+    plan = Plan(route="domain", intent="qualitative", tickers=["ZZZ"], fiscal_years=[2024],
+                query="how dependent is on its bottlers", items=order_items("how dependent is zzz on its bottlers",
+                                                                             ["1"]))
+    assert plan.items[0] == "1A"
+    draft = compose_extractive("how dependent is zzz on its bottlers", plan, chunks, embedder=embedder)
+    assert draft.claims and {c.evidence_id for c in draft.claims} == {"c:2"}, [c.text for c in draft.claims]
+    # "bottlers" and "bottling" are one word family
+    assert sentence_rank.stem("bottlers") == sentence_rank.stem("bottling")
