@@ -150,6 +150,18 @@ def test_an_acronym_the_question_spells_out_is_read_as_its_words():
         "ZCA (zed commercial aircraft) deliveries fell. AI demand rose."
 
 
+
+def test_an_abbreviation_the_filing_defines_is_read_as_its_words():
+    text = ("Our contract with the Allied Union of Riveters and Welders District 9 (AUR 9) expired in March. "
+            "Zed Commercial Aircraft (ZCA) and Services, Parts & Training (SPT) are our segments. "
+            "Research and development (R&D) rose.")
+    names = sentence_rank.defined([text])
+    assert names == {"aur": "allied union of riveters", "zca": "zed commercial aircraft",
+                     "spt": "services, parts & training"}  # "R&D" spells no run of capitals
+    assert sentence_rank.spelled_out("The AUR 9 work stoppage cut deliveries.", names) == \
+        "The AUR (allied union of riveters) 9 work stoppage cut deliveries."
+
+
 def test_a_sentence_naming_the_asked_unit_by_its_initials_answers_and_is_quoted_as_written(embedder):
     chunks = [_chunk(1, "7", "Deliveries of satellites decreased primarily due to program delays and lower orders. "
                              "ZCA deliveries decreased primarily due to a work stoppage at the main assembly plant. "

@@ -281,9 +281,9 @@ def _pick_sentences(
         return []
     if embedder is None or not queries:
         return _pick_by_terms(chunks, candidates, query_terms)
-    # sentences are scored with the acronyms the question spells out read as its words ("BCA" as
-    # "boeing commercial airplanes"), and quoted as written
-    names = sentence_rank.initialisms(question)
+    # sentences are scored with the acronyms the question spells out, or the filing defines, read
+    # as their words ("BCA" as "boeing commercial airplanes"), and quoted as written
+    names = {**sentence_rank.defined([c.text for c in chunks]), **sentence_rank.initialisms(question)}
     quoted = {c[:3]: c[3] for c in candidates}
     candidates = [(*c[:3], sentence_rank.spelled_out(c[3], names)) for c in candidates]
     # what is asked about, not how it moved nor the scaffolding of a why ("primarily due to")

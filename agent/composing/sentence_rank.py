@@ -232,6 +232,45 @@ def initialisms(question: str) -> dict[str, str]:
     return out
 
 
+# "Boeing Commercial Airplanes (BCA)", "the International Association of Machinists and Aerospace
+# Workers District 751 (IAM 751)": a filing defining its abbreviation, capitalised words then it.
+_DEFINED = re.compile(r"((?:(?:[A-Z][\w’'&.-]*|\d+),?\s+(?:(?:and|of|&|the|for)\s+)*){2,12})\((?:the\s+)?([A-Z]{2,})\b[^)]{0,8}\)")
+
+
+def _spelling(run: list[str], acronym: str) -> str | None:
+    """The shortest opening of `run` whose initials are `acronym`, joiners counted or skipped."""
+    for skip in (False, True):
+        letters = ""
+        for k, w in enumerate(run):
+            if skip and w.lower() in _JOINERS:
+                continue
+            letters += w[0].lower()
+            if letters == acronym:
+                return " ".join(run[: k + 1]).strip(",").lower()
+            if not acronym.startswith(letters):
+                break
+    return None
+
+
+def defined(texts: list[str]) -> dict[str, str]:
+    """The abbreviations the filing's own text defines ("Boeing Commercial Airplanes (BCA)"), by the
+    words they abbreviate: the capitalised words right before the parenthesis whose initials spell it."""
+    out: dict[str, str] = {}
+    for text in texts:
+        for m in _DEFINED.finditer(text):
+            acronym, words = m.group(2).lower(), m.group(1).split()
+            if acronym in out:
+                continue
+            for i in range(len(words)):
+                if words[i].lower() in _JOINERS:
+                    continue
+                spelling = _spelling(words[i:], acronym)
+                if spelling:
+                    out[acronym] = spelling
+                    break
+    return out
+
+
 def spelled_out(text: str, names: dict[str, str]) -> str:
     """The text with each acronym the question spells out followed by the question's words for it
     ("BCA loss from operations" -> "BCA (boeing commercial airplanes) loss from operations"): the
