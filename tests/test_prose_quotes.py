@@ -138,3 +138,53 @@ def test_a_figure_questions_quoted_amount_must_be_of_the_line_it_asked_for():
     assert about(["AMZN us-gaap:AdvertisingExpense (Advertising expense)"], "amazon advertising expense 2024", "AMZN")
     # the ticker and the words every line carries ("expense", "net") tie nothing
     assert not about(["RTX rtx:ASRAggregatePurchasePrice"], "rtx stock repurchase expense 2023", "RTX")
+
+
+def test_an_acronym_the_question_spells_out_is_read_as_its_words():
+    names = sentence_rank.initialisms("what drove the bigger operating loss at zed commercial aircraft in 2024")
+    assert names["zca"] == "zed commercial aircraft" and names["ca"] == "commercial aircraft"
+    assert not {"wd", "db", "ai"} & set(names)  # question words, directions and years spell nothing
+    # a joiner is counted or skipped, as filings do both ("DOJ", "BDS")
+    assert {"doj", "dj"} <= set(sentence_rank.initialisms("the Department of Justice matter"))
+    assert sentence_rank.spelled_out("ZCA deliveries fell. AI demand rose.", names) == \
+        "ZCA (zed commercial aircraft) deliveries fell. AI demand rose."
+
+
+
+def test_an_abbreviation_the_filing_defines_is_read_as_its_words():
+    text = ("Our contract with the Allied Union of Riveters and Welders District 9 (AUR 9) expired in March. "
+            "Zed Commercial Aircraft (ZCA) and Services, Parts & Training (SPT) are our segments. "
+            "Research and development (R&D) rose.")
+    names = sentence_rank.defined([text])
+    assert names == {"aur": "allied union of riveters", "zca": "zed commercial aircraft",
+                     "spt": "services, parts & training"}  # "R&D" spells no run of capitals
+    assert sentence_rank.spelled_out("The AUR 9 work stoppage cut deliveries.", names) == \
+        "The AUR (allied union of riveters) 9 work stoppage cut deliveries."
+
+
+def test_a_sentence_naming_the_asked_unit_by_its_initials_answers_and_is_quoted_as_written(embedder):
+    chunks = [_chunk(1, "7", "Deliveries of satellites decreased primarily due to program delays and lower orders. "
+                             "ZCA deliveries decreased primarily due to a work stoppage at the main assembly plant. "
+                             "Deliveries of services kits decreased primarily due to timing of orders.")]
+    plan = Plan(route="domain", intent="qualitative", tickers=["ZZZ"], fiscal_years=[2024],
+                query="why did deliveries at zed commercial aircraft fall", items=["7"])
+    draft = compose_extractive("why did deliveries at zed commercial aircraft fall in 2024?", plan, chunks,
+                               embedder=embedder)
+    quoted = [c.text for c in draft.claims]
+    assert quoted[0] == "ZCA deliveries decreased primarily due to a work stoppage at the main assembly plant."
+    assert all("(zed commercial aircraft)" not in q for q in quoted)
+
+
+def test_a_how_dependent_question_is_answered_from_the_risk_factors_first(embedder):
+    chunks = [_chunk(1, "1", "Our bottler agreements grant each bottler exclusive rights in a defined territory. "
+                             "Each bottler agreement may be renewed for successive terms of ten years."),
+              _chunk(2, "1A", "We rely on independent bottling partners for a significant portion of our business. "
+                              "If our bottling partners fail to invest in their plants, our sales could decline.")]
+    plan = Plan(route="domain", intent="qualitative", tickers=["ZZZ"], fiscal_years=[2024],
+                query="how dependent is on its bottlers", items=order_items("how dependent is zzz on its bottlers",
+                                                                             ["1"]))
+    assert plan.items[0] == "1A"
+    draft = compose_extractive("how dependent is zzz on its bottlers", plan, chunks, embedder=embedder)
+    assert draft.claims and {c.evidence_id for c in draft.claims} == {"c:2"}, [c.text for c in draft.claims]
+    # "bottlers" and "bottling" are one word family
+    assert sentence_rank.stem("bottlers") == sentence_rank.stem("bottling")

@@ -202,6 +202,15 @@ def test_a_question_put_to_footnote_about_itself_is_meta(directory, text):
     assert (p.route, p.intent) == ("meta", "about"), p
 
 
+@pytest.mark.parametrize("text", ["is this thing on?", "hello, can anyone read this?"])
+def test_small_talk_whose_neighbours_split_between_kinds_of_small_talk_is_meta(directory, text):
+    """Its nearest exemplars are a greeting, a help request and a question about Footnote: none
+    alike enough alone, all small talk together, so it is answered, never refused."""
+    assert text not in {t for _, t in load()}
+    p = plan(directory, text)
+    assert p.route == "meta", p
+
+
 def test_a_message_that_is_an_exemplar_takes_its_label(directory):
     # two greetings name Footnote too, and used to outvote the one exemplar it is
     assert ("about", "what is footnote?") in load()

@@ -281,6 +281,11 @@ def _pick_sentences(
         return []
     if embedder is None or not queries:
         return _pick_by_terms(chunks, candidates, query_terms)
+    # sentences are scored with the acronyms the question spells out, or the filing defines, read
+    # as their words ("BCA" as "boeing commercial airplanes"), and quoted as written
+    names = {**sentence_rank.defined([c.text for c in chunks]), **sentence_rank.initialisms(question)}
+    quoted = {c[:3]: c[3] for c in candidates}
+    candidates = [(*c[:3], sentence_rank.spelled_out(c[3], names)) for c in candidates]
     # what is asked about, not how it moved nor the scaffolding of a why ("primarily due to")
     asked = {t for t in sentence_rank.terms(subject or " ".join(queries)) if t not in sentence_rank.MOVEMENT}
     weights = sentence_rank.term_weights(asked or query_terms, [c[3] for c in candidates])
@@ -289,8 +294,9 @@ def _pick_sentences(
     cased = sentence_rank.cased_terms(subject or " ".join(queries))
     # what the question is about, in its words and in the search's (abbreviations spelled out)
     topic = sentence_rank.subject_terms(sentence_rank.cased_terms(" ".join([subject, *queries])))
-    before = {(rank, k + 1): s for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
-    candidates = _shortlist(candidates, query_terms, weights, before, question)
+    before = {(rank, k + 1): sentence_rank.spelled_out(s, names)
+              for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
+    candidates = _shortlist(candidates, query_terms, weights, before, question, quoted)
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
     sents = embedder.embed([" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates])
     cosines = sents @ q.T  # normalized embeddings: (sentences, queries)
@@ -302,7 +308,8 @@ def _pick_sentences(
                                               in_context=sentence_rank.share(context, cased), top_chunk=rank == 0,
                                               cause=why and sentence_rank.states_cause(whole)):
             continue  # shares the filing's vocabulary, not the question's subject
-        if held and topic and sentence != whole and not sentence_rank.names_topic(sentence, topic, 0.0) \
+        if held and topic and sentence != quoted[candidates[i][:3]] \
+                and not sentence_rank.names_topic(sentence_rank.spelled_out(sentence, names), topic, 0.0) \
                 and not (why and sentence_rank.CAUSE.match(sentence.lstrip("…")) and sentence_rank.names_topic(whole, topic, 0.0)):
             # a clause cut from its sentence has lost its subject: it must name the question's own, unless
             # it is the cause its sentence gives for the asked subject ("Gross margin decreased ...,
@@ -334,11 +341,11 @@ def _pick_sentences(
     order += [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2])) if score >= floor]
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
-    return _choose(chunks, [(*candidates[i][:3], candidates[i][3]) for i in dict.fromkeys(order)])
+    return _choose(chunks, [(*candidates[i][:3], quoted[candidates[i][:3]]) for i in dict.fromkeys(order)])
 
 
 def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float] | None = None,
-               before: dict | None = None, question: str = "") -> list:
+               before: dict | None = None, question: str = "", quoted: dict | None = None) -> list:
     """The SHORTLIST candidates worth embedding (each costs ~8 ms on a busy core): the question's
     terms covered first (rarer terms weighing more), then the query's, ties in the search's order.
     A sentence after one that names the question's terms ("We plan to spend $X on capex. In
@@ -357,7 +364,7 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
         weight = [w + 3 * sentence_rank.coverage(c[3], weights) for w, c in zip(weight, candidates, strict=True)]
     for i, c in enumerate(candidates):
         weight[i] += 0.5 * len(_terms((before or {}).get((c[0], c[1]), "")) & query_terms)
-        if c[2] != c[3]:  # a clause is quoted alone: what it says itself counts again
+        if c[2] != (quoted or {}).get(c[:3], c[3]):  # a clause is quoted alone: what it says itself counts again
             weight[i] += 0.5 * len(_terms(c[2]) & query_terms)
         weight[i] += ROLE_WEIGHT if question and sentence_rank.role(question, c[3]) else 0.0
     keep = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))[:SHORTLIST]
@@ -439,9 +446,12 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
             figures.setdefault(e.accession, []).append((e.id, Decimal(e.value), e.unit or "",
                                                         e.text.split(", period ended")[0], e.period_end))
     year = max(plan.fiscal_years) if plan.fiscal_years and not plan.latest and not plan.period else None
-    # a why is answered from MD&A first: the Items after it stand in only when it has no answer
-    first_item = plan.items[0] if plan.items and plan.items[0] in ("7", "I-2") and \
-        sentence_rank.ASK_CAUSE.search(f"{question} {plan.query}") else None
+    # a why is answered from MD&A first, a how-dependent from the risk factors: the Items after it
+    # stand in only when it has no answer
+    asks = f"{question} {plan.query}"
+    first_item = plan.items[0] if plan.items and (
+        (plan.items[0] in ("7", "I-2") and sentence_rank.ASK_CAUSE.search(asks))
+        or (plan.items[0] == "1A" and sentence_rank.ASK_RELIANCE.search(asks))) else None
     picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder, question=question, year=year,
                             first_item=first_item,
                             subject=plan.query or question, figures=figures,

@@ -73,8 +73,9 @@ DUPLICATE_JACCARD = 0.6
 
 
 def stem(word: str) -> str:
-    """A crude stem, one for a word's forms: "revenue" and "revenues", "increase" and "increased"."""
-    for suffix in ("ies", "es", "s", "ing", "ed", "ly"):
+    """A crude stem, one for a word's forms: "revenue" and "revenues", "increase" and "increased",
+    and the doer with the deed ("bottlers" and "bottling", "manufacturer" and "manufacturing")."""
+    for suffix in ("ies", "ers", "es", "s", "ing", "ed", "er", "ly"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             word = word[: -len(suffix)]
             break
@@ -197,6 +198,87 @@ def share(text: str, question_terms: set[str]) -> float:
     roots = {t[:PREFIX] for t in have if len(t) >= PREFIX}
     held = [t for t in question_terms if t in have or (len(t) >= PREFIX and t[:PREFIX] in roots)]
     return len(held) / len(question_terms)
+
+
+# A filing names a unit, a program or a body by its initials once it has spelled it out ("Boeing
+# Commercial Airplanes (BCA)", "the Department of Justice (DOJ)"); a question spells it out. Words
+# the initials skip ("Defense, Space & Security" is BDS).
+_JOINERS = frozenset("and of & the for".split())
+_RUN = 5  # the longest name spelled by initials
+
+
+def initialisms(question: str) -> dict[str, str]:
+    """Each run of 2 to _RUN consecutive subject words of the question by its initials, a joiner
+    inside a run counted or skipped ("boeing commercial airplanes" -> "bca" and "ca", "department of
+    justice" -> "doj" and "dj"). Question words, directions and section names start no run and end
+    none ("what drove", "bigger", "in 2024" spell nothing)."""
+    words = re.findall(r"[a-z][a-z0-9\-]*|&", _DOC_PART.sub(" ", question.lower()))
+    subject = [w not in GENERIC and stem(w) not in MOVEMENT and stem(w) not in SECTION_WORDS for w in words]
+    out: dict[str, str] = {}
+    for i in range(len(words)):
+        if not subject[i]:
+            continue
+        run: list[str] = []
+        for j in range(i, len(words)):
+            if not subject[j] and words[j] not in _JOINERS:
+                break
+            run.append(words[j])
+            content = [w for w in run if w not in _JOINERS]
+            if len(content) > _RUN:
+                break
+            if len(content) >= 2 and subject[j]:
+                for initials in ("".join(w[0] for w in run), "".join(w[0] for w in content)):
+                    out.setdefault(initials, " ".join(run))
+    return out
+
+
+# "Boeing Commercial Airplanes (BCA)", "the International Association of Machinists and Aerospace
+# Workers District 751 (IAM 751)": a filing defining its abbreviation, capitalised words then it.
+_DEFINED = re.compile(r"((?:(?:[A-Z][\w’'&.-]*|\d+),?\s+(?:(?:and|of|&|the|for)\s+)*){2,12})\((?:the\s+)?([A-Z]{2,})\b[^)]{0,8}\)")
+
+
+def _spelling(run: list[str], acronym: str) -> str | None:
+    """The shortest opening of `run` whose initials are `acronym`, joiners counted or skipped."""
+    for skip in (False, True):
+        letters = ""
+        for k, w in enumerate(run):
+            if skip and w.lower() in _JOINERS:
+                continue
+            letters += w[0].lower()
+            if letters == acronym:
+                return " ".join(run[: k + 1]).strip(",").lower()
+            if not acronym.startswith(letters):
+                break
+    return None
+
+
+def defined(texts: list[str]) -> dict[str, str]:
+    """The abbreviations the filing's own text defines ("Boeing Commercial Airplanes (BCA)"), by the
+    words they abbreviate: the capitalised words right before the parenthesis whose initials spell it."""
+    out: dict[str, str] = {}
+    for text in texts:
+        for m in _DEFINED.finditer(text):
+            acronym, words = m.group(2).lower(), m.group(1).split()
+            if acronym in out:
+                continue
+            for i in range(len(words)):
+                if words[i].lower() in _JOINERS:
+                    continue
+                spelling = _spelling(words[i:], acronym)
+                if spelling:
+                    out[acronym] = spelling
+                    break
+    return out
+
+
+def spelled_out(text: str, names: dict[str, str]) -> str:
+    """The text with each acronym the question spells out followed by the question's words for it
+    ("BCA loss from operations" -> "BCA (boeing commercial airplanes) loss from operations"): the
+    text a sentence is scored by, never the one quoted."""
+    if not names:
+        return text
+    return _ACRONYM.sub(lambda m: f"{m.group(0)} ({names[m.group(0).lower()]})" if m.group(0).lower() in names
+                        else m.group(0), text)
 
 
 PREFIX = 6  # "competition" and "competitive", "dependence" and "depends": one word family for the floor

@@ -32,6 +32,12 @@ class Nearest:
     score: float  # its similarity-weighted vote, 0..1 (the mean cosine of its neighbours among the K)
     top: float  # cosine of the single nearest exemplar
     text: str  # that exemplar, for traces
+    kind_score: float = 0.0  # the mean cosine of the neighbours whose label is of the winner's kind
+
+
+def kind(label: str) -> str:
+    """The decision a label makes at routing: small talk (any META label), a refusal, or a domain ask."""
+    return "meta" if label in META else "refuse" if label in REFUSE else "domain"
 
 
 def _clean(text: str) -> str:
@@ -112,4 +118,7 @@ def nearest(text: str) -> Nearest | None:
     label = max(votes, key=lambda k: votes[k])
     if top[0][1] >= SAME:
         label = index.labels[top[0][0]]  # "what is footnote?" is about Footnote, though two greetings name it too
-    return Nearest(label, votes[label] / K, top[0][1], index.texts[top[0][0]])
+    kinds: dict[str, float] = {}
+    for i, s in top:
+        kinds[kind(index.labels[i])] = kinds.get(kind(index.labels[i]), 0.0) + s
+    return Nearest(label, votes[label] / K, top[0][1], index.texts[top[0][0]], kinds[kind(label)] / K)

@@ -69,6 +69,10 @@ def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool 
             return "meta", META_INTENT[found.label]  # "okie dokie": short, and small talk is all it resembles
         if found.label in ("about", "help") and found.top >= ADDRESSED_TOP and ADDRESSED.search(text):
             return "meta", META_INTENT[found.label]
+        if found.label in META and found.kind_score >= MIN_SCORE and found.top >= MIN_TOP:
+            # "is this thing on?": its neighbours split between greeting, help and about, none alike
+            # enough alone, but all of them small talk; the reply is the likeliest one's
+            return "meta", META_INTENT[found.label]
         return "unknown", None
     if found.label in META:
         return "meta", META_INTENT[found.label]
