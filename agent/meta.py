@@ -38,7 +38,7 @@ GOODBYE = "Goodbye! Come back any time with a question about a company's SEC fil
 ACK = "Glad that helps. Ask a follow-up (\"and the year before?\", \"why?\", \"compare with Nvidia\") or a new question."
 ABOUT = (
     "I'm Footnote, a bot that answers questions about US public companies from their SEC filings, and only from them. "
-    "My data is the companies' annual reports (Form 10-K) from SEC EDGAR: every figure comes from the filing's XBRL "
+    "My data is the companies' annual and quarterly reports (Forms 10-K and 10-Q) from SEC EDGAR: every figure comes from the filing's XBRL "
     "data and every statement quotes the filing's text. Each answer cites its sources with footnote markers [1] that "
     "link to the SEC document, and I check every number and quote against the filing before I answer; when I can't "
     "ground an answer I say so rather than guess. I don't browse the web, give stock prices, forecasts or advice. "
@@ -100,13 +100,28 @@ def coverage_text(rows: list[dict], *, limit: int = 60) -> str:
 
 
 def coverage_years(row: dict) -> str:
-    """'10-K FY2023, FY2024; figures only FY2019–FY2022' for one coverage row."""
+    """'10-K FY2023, FY2024; figures only FY2019–FY2022; 10-Q Q1–Q3 FY2025' for one coverage row."""
     parts = []
     if row["fiscal_years"]:
         parts.append("10-K " + years_text(row["fiscal_years"]))
     if row.get("figures_only_years"):
         parts.append("figures only " + years_text(row["figures_only_years"]))
+    if row.get("quarters"):
+        parts.append("10-Q " + quarters_text(row["quarters"]))
     return "; ".join(parts) or "no fiscal years yet"
+
+
+def quarters_text(quarters: list) -> str:
+    """[(2025, 1), (2025, 2), (2024, 3)] -> 'Q3 FY2024, Q1–Q2 FY2025'."""
+    by_year: dict[int, list[int]] = {}
+    for year, q in quarters:
+        by_year.setdefault(int(year), []).append(int(q))
+    out = []
+    for year in sorted(by_year):
+        qs = sorted(set(by_year[year]))
+        run = f"Q{qs[0]}\u2013Q{qs[-1]}" if len(qs) > 1 and qs == list(range(qs[0], qs[-1] + 1)) else ", ".join(f"Q{q}" for q in qs)
+        out.append(f"{run} FY{year}")
+    return ", ".join(out)
 
 
 def _name(row: dict) -> str:
@@ -121,6 +136,8 @@ def company_years_text(row: dict) -> str:
     span = f"fiscal {years[0]}" if len(years) == 1 else f"fiscal {', '.join(map(str, years[:-1]))} and {years[-1]}"
     only = row.get("figures_only_years") or []
     extra = f" I also have reported figures only (no filing text) for {years_text(only)}." if only else ""
+    if row.get("quarters"):
+        extra += f" Quarterly reports (10-Q): {quarters_text(row['quarters'])}."
     return (f"I hold {_name(row)}'s ({row['ticker']}) 10-K filings for {span}. Without a year, I answer from "
             f"the latest one (fiscal {years[-1]}).{extra}")
 
@@ -130,7 +147,10 @@ def held_text(rows: list[dict]) -> str:
     if not rows or not years:
         return "No filings are ingested yet. "
     span = f"fiscal {years[0]}" if len(years) == 1 else f"fiscal {years[0]} to {years[-1]}"
-    return f"I currently hold 10-K filings of {len(rows)} companies, {span}. "
+    annual = sum(1 for r in rows if r["fiscal_years"])
+    quarterly = sum(1 for r in rows if r.get("quarters"))
+    tenq = f", and 10-Q quarterly reports of {quarterly}" if quarterly else ""
+    return f"I currently hold 10-K filings of {plural(annual, 'company', 'companies')}, {span}{tenq}. "
 
 
 def meta(state, deps, config) -> dict:

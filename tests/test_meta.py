@@ -95,3 +95,16 @@ def test_an_example_in_a_refusal_names_a_covered_company(footnote):
     answer = footnote.answer(Turn(thread_key=f"t:{uuid.uuid4().hex}", user="u", text="what was the revenue in 2024?"))
     assert answer.refusal_reason == "no_company"
     assert "MSFT" not in answer.text and "AAPL risk factors" in answer.text
+
+
+def test_coverage_replies_name_the_quarterly_reports_held():
+    from agent.meta import company_years_text, coverage_years, held_text, quarters_text
+
+    assert quarters_text([(2025, 2), (2024, 3), (2025, 1)]) == "Q3 FY2024, Q1\u2013Q2 FY2025"
+    row = {"ticker": "NVDA", "name": "NVIDIA CORP", "display_name": "Nvidia", "fiscal_years": [2024, 2025],
+           "figures_only_years": [], "quarters": [(2025, 1), (2025, 2)]}
+    assert coverage_years(row).endswith("10-Q Q1\u2013Q2 FY2025")
+    assert "Quarterly reports (10-Q): Q1\u2013Q2 FY2025." in company_years_text(row)
+    only_quarters = {**row, "ticker": "XOM", "fiscal_years": [], "quarters": [(2023, 2)]}
+    assert held_text([row, only_quarters]).startswith("I currently hold 10-K filings of 1 company,")
+    assert "10-Q quarterly reports of 2" in held_text([row, only_quarters])
