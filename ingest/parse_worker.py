@@ -3,6 +3,12 @@
 Parsing is CPU-bound and the embedder is the slow step, so documents are parsed in other
 processes while the main process embeds; a worker ignores the terminal's Ctrl-C (the main process
 owns the clean-up) and dies with its parent, so it never outlives an interrupted ingest.
+
+The embedder's threads already fill the cores, so a worker runs at a lower OS priority
+(PARSE_NICENESS): it takes the moments the embedder leaves idle instead of preempting its threads
+(an intra-op thread that loses its core holds up every other one at the next barrier). So that a
+starved worker never leaves the embedder waiting, the main process parses a queued document
+itself whenever the next one it needs is not ready yet.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 
 from ingest.chunking import chunk_sections
 from ingest.html10k import FilingParseError, parse_10k
@@ -25,6 +31,7 @@ from ingest.summary import IngestSummary
 from store.parsed import ChunkDraft, ParsedFiling
 
 PREFETCH = 3  # parsed filings waiting ahead of the embedder (bounds memory)
+PARSE_NICENESS = 10  # added to a parse worker's OS niceness: it yields the cores to the embedder
 
 
 def parse_document(data: bytes, form: str, **kw) -> ParsedFiling:
@@ -51,8 +58,9 @@ class _Parser:
     def __init__(self, todo: list[FilingFile], workers: int, counter, max_tokens: int):
         self._todo, self._counter, self._max_tokens = todo, counter, max_tokens
         self._pool = None
-        self._pending: list = []
+        self._pending: list[Future] = []
         self._next = 0
+        self.parsed_here = 0  # documents the main process parsed while the worker was behind
         if workers > 0 and len(todo) > 2:
             self._pool = ProcessPoolExecutor(
                 max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
@@ -72,10 +80,25 @@ class _Parser:
                 yield (f, *_parse_file(f, None, self._max_tokens))
             return
         for f in self._todo:
+            while not self._pending[0].done() and self._parse_one_here():
+                pass
             result = self._pending.pop(0).result()
             if self._next < len(self._todo):
                 self._submit()
             yield (f, *result)
+
+    def _parse_one_here(self) -> bool:
+        """Parse in this process the first queued document no worker has started (the embedder
+        would only wait otherwise); False when every queued one is already being parsed."""
+        for i, future in enumerate(self._pending):
+            if future.cancel():
+                done: Future = Future()
+                done.set_result(_parse_file(self._todo[self._next - len(self._pending) + i], self._counter,
+                                            self._max_tokens))  # fmt: skip
+                self._pending[i] = done
+                self.parsed_here += 1
+                return True
+        return False
 
     def next_ready(self) -> bool:
         """True when the next document can be had without waiting (inline parsing: never)."""
@@ -89,6 +112,15 @@ class _Parser:
 def _worker_init(parent: int) -> None:
     _ignore_interrupts()
     _exit_with_parent(parent)
+    _yield_to_the_embedder()
+
+
+def _yield_to_the_embedder() -> None:
+    """Lower this worker's OS priority (where the platform allows it): see PARSE_NICENESS."""
+    try:
+        os.nice(PARSE_NICENESS)
+    except (OSError, AttributeError):
+        pass
 
 
 def _ignore_interrupts() -> None:

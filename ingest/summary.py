@@ -45,11 +45,13 @@ class IngestSummary:
     chunks: int = 0
     facts: int = 0  # fact rows added (documents and companyfacts)
     embedded_chunks: int = 0
+    reused_vectors: int = 0  # of those, chunks whose vector was already stored or computed for a twin
     elapsed_s: float = 0.0
     filings_s: float = 0.0  # the 10-K documents alone (companyfacts and the ticker map excluded)
     embed_s: float = 0.0
     chunk_s: float = 0.0  # chunking on the main process (0 when the parsing worker chunks)
     parse_wait_s: float = 0.0  # main process waiting for a parsed document
+    parsed_here: int = 0  # documents the main process parsed itself while the parse worker was behind
     write_s: float = 0.0
 
     def add(self, outcome: FilingOutcome) -> None:
