@@ -7,8 +7,8 @@ owns the clean-up) and dies with its parent, so it never outlives an interrupted
 The embedder's threads already fill the cores, so a worker runs at a lower OS priority
 (PARSE_NICENESS): it takes the moments the embedder leaves idle instead of preempting its threads
 (an intra-op thread that loses its core holds up every other one at the next barrier). So that a
-starved worker never leaves the embedder waiting, the main process parses a queued document
-itself whenever the next one it needs is not ready yet.
+starved worker never leaves the embedder waiting long, the main process parses documents itself
+whenever the next one it needs is not ready yet (see _Parser).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 
 from ingest.chunking import chunk_sections
 from ingest.html10k import FilingParseError, parse_10k
@@ -32,6 +33,7 @@ from store.parsed import ChunkDraft, ParsedFiling
 
 PREFETCH = 3  # parsed filings waiting ahead of the embedder (bounds memory)
 PARSE_NICENESS = 10  # added to a parse worker's OS niceness: it yields the cores to the embedder
+TAKEOVER_S = 2.0  # how long the embedder waits on a worker's document before parsing it itself
 
 
 def parse_document(data: bytes, form: str, **kw) -> ParsedFiling:
@@ -52,59 +54,98 @@ class _Parser:
     """(file, ParsedFiling or a one-line error, chunks or None) in order, parsed ahead.
 
     Parsing (and chunking, when the embedder's token counter can travel to another process) runs
-    in worker processes while the main process embeds; at most PREFETCH documents are in flight.
+    in worker processes while the main process embeds; at most PREFETCH documents are handed out
+    ahead of the one the embedder takes next. A worker gets one document at a time (so it never
+    holds one it has not started), and the next as soon as it is done. When the embedder needs a
+    document that is not ready, the main process parses one nobody has taken yet; and when the
+    one it needs has been in a worker's hands for TAKEOVER_S (a worker starved of CPU by other
+    load), it parses that one too, and the first result is used.
     """
 
     def __init__(self, todo: list[FilingFile], workers: int, counter, max_tokens: int):
         self._todo, self._counter, self._max_tokens = todo, counter, max_tokens
         self._pool = None
-        self._pending: list[Future] = []
-        self._next = 0
-        self.parsed_here = 0  # documents the main process parsed while the worker was behind
+        self._workers = workers
+        self._lock = threading.RLock()  # the workers' completions hand out the next documents
+        self._results: dict[int, Future] = {}  # by position in todo: a worker's, or one parsed here
+        self._at_work: set[Future] = set()  # the workers' unfinished documents
+        self._given = 0  # todo[:_given] are handed out, to a worker or to this process
+        self._position = 0  # the next document to yield
+        self._closed = False
+        self.parsed_here = 0  # documents the main process parsed while the workers were behind
         if workers > 0 and len(todo) > 2:
             self._pool = ProcessPoolExecutor(
                 max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
                 initargs=(os.getpid(),),
             )
-            while self._next < min(PREFETCH, len(todo)):
-                self._submit()
+            self._feed()
 
-    def _submit(self) -> None:
-        f = self._todo[self._next]
-        self._pending.append(self._pool.submit(_parse_file, f, self._counter, self._max_tokens))
-        self._next += 1
+    def _feed(self, _finished=None) -> None:
+        """Give each idle worker the next document, within PREFETCH of the next one to yield."""
+        with self._lock:
+            self._at_work = {f for f in self._at_work if not f.done()}
+            while (not self._closed and len(self._at_work) < self._workers
+                   and self._given < min(len(self._todo), self._position + PREFETCH)):  # fmt: skip
+                k = self._given
+                try:
+                    future = self._pool.submit(_parse_file, self._todo[k], self._counter, self._max_tokens)
+                except RuntimeError:  # shut down meanwhile
+                    return
+                self._given += 1
+                self._results[k] = future
+                self._at_work.add(future)
+                future.add_done_callback(self._feed)
 
     def __iter__(self) -> Iterator[tuple]:
         if self._pool is None:
             for f in self._todo:
                 yield (f, *_parse_file(f, None, self._max_tokens))
             return
-        for f in self._todo:
-            while not self._pending[0].done() and self._parse_one_here():
-                pass
-            result = self._pending.pop(0).result()
-            if self._next < len(self._todo):
-                self._submit()
+        for i, f in enumerate(self._todo):
+            with self._lock:
+                self._position = i
+            result = self._take(i)
+            with self._lock:
+                self._position = i + 1
+            self._feed()
             yield (f, *result)
 
-    def _parse_one_here(self) -> bool:
-        """Parse in this process the first queued document no worker has started (the embedder
-        would only wait otherwise); False when every queued one is already being parsed."""
-        for i, future in enumerate(self._pending):
-            if future.cancel():
+    def _take(self, i: int) -> tuple:
+        """Document i's result; meanwhile parse here what the workers have not reached."""
+        while True:
+            with self._lock:
+                future = self._results.get(i)
+                if future is not None and future.done():
+                    return self._results.pop(i).result()
+                k = self._given if self._given < min(len(self._todo), i + PREFETCH) else None
+                if k is not None:
+                    self._given += 1  # taken by this process
+            if k is not None:
+                self._parse_here(k)
+                continue
+            try:
+                future.result(timeout=TAKEOVER_S)
+            except FutureTimeout:
+                self._parse_here(i)
+
+    def _parse_here(self, k: int) -> None:
+        result = _parse_file(self._todo[k], self._counter, self._max_tokens)
+        self.parsed_here += 1
+        with self._lock:
+            if k not in self._results or not self._results[k].done():
                 done: Future = Future()
-                done.set_result(_parse_file(self._todo[self._next - len(self._pending) + i], self._counter,
-                                            self._max_tokens))  # fmt: skip
-                self._pending[i] = done
-                self.parsed_here += 1
-                return True
-        return False
+                done.set_result(result)
+                self._results[k] = done
 
     def next_ready(self) -> bool:
         """True when the next document can be had without waiting (inline parsing: never)."""
-        return bool(self._pending) and self._pending[0].done()
+        with self._lock:
+            future = self._results.get(self._position)
+            return future is not None and future.done()
 
     def close(self) -> None:
+        with self._lock:
+            self._closed = True
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
 

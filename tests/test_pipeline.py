@@ -363,11 +363,16 @@ def test_a_text_twice_in_one_batch_is_embedded_once(embedder):
     assert np.allclose(vectors, alone, atol=1e-6)
 
 
-def test_the_main_process_parses_a_queued_document_while_the_worker_is_behind(embedder):
+@pytest.mark.parametrize("takeover_s", [2.0, 0.0])
+def test_the_main_process_parses_a_queued_document_while_the_worker_is_behind(embedder, monkeypatch, takeover_s):
     """The worker needs seconds to start: meanwhile the main process takes a queued document
-    itself, and the documents still come out in order, as parsing them inline gives them."""
+    itself (and with no patience at all, also the ones the worker holds), and the documents still
+    come out in order, as parsing them inline gives them."""
+    from ingest import parse_worker
     from ingest.local import scan_folder
     from ingest.parse_worker import _Parser
+
+    monkeypatch.setattr(parse_worker, "TAKEOVER_S", takeover_s)
 
     todo = scan_folder(SEC_FIXTURES).filings[:4]
     counter = embedder.token_counter()
