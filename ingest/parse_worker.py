@@ -32,7 +32,7 @@ from ingest.summary import IngestSummary
 from store.parsed import ChunkDraft, ParsedFiling
 
 PREFETCH = 3  # parsed filings waiting ahead of the embedder (bounds memory)
-TAKEOVER_S = 2.0  # how long the embedder waits on a worker's document before parsing it itself
+TAKEOVER_S = 2.0  # how long the embedder waits on a worker's document before parsing one itself
 
 
 def parse_document(data: bytes, form: str, **kw) -> ParsedFiling:
@@ -55,10 +55,10 @@ class _Parser:
     Parsing (and chunking, when the embedder's token counter can travel to another process) runs
     in worker processes while the main process embeds; at most PREFETCH documents are handed out
     ahead of the one the embedder takes next. A worker gets one document at a time (so it never
-    holds one it has not started), and the next as soon as it is done. When the embedder needs a
-    document that is not ready, the main process parses one nobody has taken yet; and when the
-    one it needs has been in a worker's hands for TAKEOVER_S (a worker starved of CPU by other
-    load), it parses that one too, and the first result is used.
+    holds one it has not started), and the next as soon as it is done. When the embedder has
+    waited TAKEOVER_S for the document it needs, the main process parses one nobody has taken yet
+    or, failing that, the one it needs (whichever copy is done first is used): a worker starved of
+    CPU never holds the embedder up for long, and a worker about to deliver is not raced.
     """
 
     def __init__(self, todo: list[FilingFile], workers: int, counter, max_tokens: int):
@@ -110,22 +110,24 @@ class _Parser:
             yield (f, *result)
 
     def _take(self, i: int) -> tuple:
-        """Document i's result; meanwhile parse here what the workers have not reached."""
+        """Document i's result. A worker's is waited for up to TAKEOVER_S; after that this process
+        parses a document no worker has reached, or else document i itself."""
         while True:
             with self._lock:
                 future = self._results.get(i)
                 if future is not None and future.done():
                     return self._results.pop(i).result()
-                k = self._given if self._given < min(len(self._todo), i + PREFETCH) else None
-                if k is not None:
+            if future is not None:
+                try:
+                    future.result(timeout=TAKEOVER_S)
+                    continue
+                except FutureTimeout:
+                    pass
+            with self._lock:
+                k = self._given if self._given < min(len(self._todo), i + PREFETCH) else i
+                if k == self._given:
                     self._given += 1  # taken by this process
-            if k is not None:
-                self._parse_here(k)
-                continue
-            try:
-                future.result(timeout=TAKEOVER_S)
-            except FutureTimeout:
-                self._parse_here(i)
+            self._parse_here(k)
 
     def _parse_here(self, k: int) -> None:
         result = _parse_file(self._todo[k], self._counter, self._max_tokens)
