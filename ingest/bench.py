@@ -153,7 +153,6 @@ def _figures(runs: list[dict], n: int, *, folder, limit, workers, model, loads) 
         # chunks whose vector was not computed: a twin's in the same call (a fresh database has no
         # stored vectors to reuse), so 0 means every chunk on both sides of the ratio was embedded
         "reused_vectors": last.reused_vectors,
-        "documents_parsed_by_the_main_process": last.parsed_here,
         "filings_per_minute": round(len(last.ingested) / pipeline_s * 60, 2) if pipeline_s else 0.0,
         "chunks_per_second": round(n / pipeline_s, 2) if pipeline_s else 0.0,
         "raw_embedding_seconds": round(raw_s, 2),

@@ -3,12 +3,6 @@
 Parsing is CPU-bound and the embedder is the slow step, so documents are parsed in other
 processes while the main process embeds; a worker ignores the terminal's Ctrl-C (the main process
 owns the clean-up) and dies with its parent, so it never outlives an interrupted ingest.
-
-A worker runs at the ordinary OS priority. A lower one (nice 10) was tried and measured under
-other tenants' load (load average 8 on 2 cores): the worker's CPU went to the other tenants, not
-to the embedder, and the embedder waited 19-22 s per 3 filings for parsed documents (1.6 s at
-priority 0). So that a slow worker never leaves the embedder idle, the main process parses
-documents itself whenever the next one it needs is not ready yet (see _Parser).
 """
 
 from __future__ import annotations
@@ -21,8 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures import ProcessPoolExecutor
 
 from ingest.chunking import chunk_sections
 from ingest.html10k import FilingParseError, parse_10k
@@ -32,7 +25,6 @@ from ingest.summary import IngestSummary
 from store.parsed import ChunkDraft, ParsedFiling
 
 PREFETCH = 3  # parsed filings waiting ahead of the embedder (bounds memory)
-TAKEOVER_S = 2.0  # how long the embedder waits on a worker's document before parsing one itself
 
 
 def parse_document(data: bytes, form: str, **kw) -> ParsedFiling:
@@ -53,100 +45,43 @@ class _Parser:
     """(file, ParsedFiling or a one-line error, chunks or None) in order, parsed ahead.
 
     Parsing (and chunking, when the embedder's token counter can travel to another process) runs
-    in worker processes while the main process embeds; at most PREFETCH documents are handed out
-    ahead of the one the embedder takes next. A worker gets one document at a time (so it never
-    holds one it has not started), and the next as soon as it is done. When the embedder has
-    waited TAKEOVER_S for the document it needs, the main process parses one nobody has taken yet
-    or, failing that, the one it needs (whichever copy is done first is used): a worker starved of
-    CPU never holds the embedder up for long, and a worker about to deliver is not raced.
+    in worker processes while the main process embeds; at most PREFETCH documents are in flight.
     """
 
     def __init__(self, todo: list[FilingFile], workers: int, counter, max_tokens: int):
         self._todo, self._counter, self._max_tokens = todo, counter, max_tokens
         self._pool = None
-        self._workers = workers
-        self._lock = threading.RLock()  # the workers' completions hand out the next documents
-        self._results: dict[int, Future] = {}  # by position in todo: a worker's, or one parsed here
-        self._at_work: set[Future] = set()  # the workers' unfinished documents
-        self._given = 0  # todo[:_given] are handed out, to a worker or to this process
-        self._position = 0  # the next document to yield
-        self._closed = False
-        self.parsed_here = 0  # documents the main process parsed while the workers were behind
+        self._pending: list = []
+        self._next = 0
         if workers > 0 and len(todo) > 2:
             self._pool = ProcessPoolExecutor(
                 max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
                 initargs=(os.getpid(),),
             )
-            self._feed()
+            while self._next < min(PREFETCH, len(todo)):
+                self._submit()
 
-    def _feed(self, _finished=None) -> None:
-        """Give each idle worker the next document, within PREFETCH of the next one to yield."""
-        with self._lock:
-            self._at_work = {f for f in self._at_work if not f.done()}
-            while (not self._closed and len(self._at_work) < self._workers
-                   and self._given < min(len(self._todo), self._position + PREFETCH)):  # fmt: skip
-                k = self._given
-                try:
-                    future = self._pool.submit(_parse_file, self._todo[k], self._counter, self._max_tokens)
-                except RuntimeError:  # shut down meanwhile
-                    return
-                self._given += 1
-                self._results[k] = future
-                self._at_work.add(future)
-                future.add_done_callback(self._feed)
+    def _submit(self) -> None:
+        f = self._todo[self._next]
+        self._pending.append(self._pool.submit(_parse_file, f, self._counter, self._max_tokens))
+        self._next += 1
 
     def __iter__(self) -> Iterator[tuple]:
         if self._pool is None:
             for f in self._todo:
                 yield (f, *_parse_file(f, None, self._max_tokens))
             return
-        for i, f in enumerate(self._todo):
-            with self._lock:
-                self._position = i
-            result = self._take(i)
-            with self._lock:
-                self._position = i + 1
-            self._feed()
+        for f in self._todo:
+            result = self._pending.pop(0).result()
+            if self._next < len(self._todo):
+                self._submit()
             yield (f, *result)
-
-    def _take(self, i: int) -> tuple:
-        """Document i's result. A worker's is waited for up to TAKEOVER_S; after that this process
-        parses a document no worker has reached, or else document i itself."""
-        while True:
-            with self._lock:
-                future = self._results.get(i)
-                if future is not None and future.done():
-                    return self._results.pop(i).result()
-            if future is not None:
-                try:
-                    future.result(timeout=TAKEOVER_S)
-                    continue
-                except FutureTimeout:
-                    pass
-            with self._lock:
-                k = self._given if self._given < min(len(self._todo), i + PREFETCH) else i
-                if k == self._given:
-                    self._given += 1  # taken by this process
-            self._parse_here(k)
-
-    def _parse_here(self, k: int) -> None:
-        result = _parse_file(self._todo[k], self._counter, self._max_tokens)
-        self.parsed_here += 1
-        with self._lock:
-            if k not in self._results or not self._results[k].done():
-                done: Future = Future()
-                done.set_result(result)
-                self._results[k] = done
 
     def next_ready(self) -> bool:
         """True when the next document can be had without waiting (inline parsing: never)."""
-        with self._lock:
-            future = self._results.get(self._position)
-            return future is not None and future.done()
+        return bool(self._pending) and self._pending[0].done()
 
     def close(self) -> None:
-        with self._lock:
-            self._closed = True
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
 

@@ -77,7 +77,6 @@ def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = Non
         summary.filings_s = time.perf_counter() - t0
     finally:
         parser.close()
-        summary.parsed_here = parser.parsed_here
     with db.connection() as conn:
         backfill = writes.source_hash(conn, QUARTERS_FILLED) is None
         if backfill:  # facts stored before fiscal quarters were: every company's, once

@@ -51,7 +51,6 @@ class IngestSummary:
     embed_s: float = 0.0
     chunk_s: float = 0.0  # chunking on the main process (0 when the parsing worker chunks)
     parse_wait_s: float = 0.0  # main process waiting for a parsed document
-    parsed_here: int = 0  # documents the main process parsed itself while the parse worker was behind
     write_s: float = 0.0
 
     def add(self, outcome: FilingOutcome) -> None:

@@ -14,7 +14,6 @@ import numpy as np
 import psycopg
 import pytest
 
-from ingest.chunking import chunk_sections
 from ingest.pipeline import ingest_document, ingest_folder
 from tests.conftest import FIXTURES, SEC_FIXTURES
 
@@ -361,28 +360,3 @@ def test_a_text_twice_in_one_batch_is_embedded_once(embedder):
     assert np.array_equal(vectors[0], vectors[2]) and not np.array_equal(vectors[0], vectors[1])
     alone = embedder.embed(texts)
     assert np.allclose(vectors, alone, atol=1e-6)
-
-
-@pytest.mark.parametrize("takeover_s", [2.0, 0.0])
-def test_the_main_process_parses_a_queued_document_while_the_worker_is_behind(embedder, monkeypatch, takeover_s):
-    """The worker needs seconds to start: with no patience, the main process parses documents
-    itself meanwhile (queued ones, and the one the worker holds); either way the documents come
-    out in order, as parsing them inline gives them."""
-    from ingest import parse_worker
-    from ingest.local import scan_folder
-    from ingest.parse_worker import _Parser
-
-    monkeypatch.setattr(parse_worker, "TAKEOVER_S", takeover_s)
-
-    todo = scan_folder(SEC_FIXTURES).filings[:4]
-    counter = embedder.token_counter()
-    parser = _Parser(todo, 1, counter, embedder.max_tokens)
-    try:
-        got = [(f.key, parsed.meta.fiscal_year, [c.text for c in chunks]) for f, parsed, chunks in parser]
-    finally:
-        parser.close()
-    assert parser.parsed_here >= 1 or takeover_s > 0
-    inline = _Parser(todo, 0, counter, embedder.max_tokens)
-    expected = [(f.key, parsed.meta.fiscal_year, [c.text for c in chunk_sections(parsed.meta, parsed.sections,
-                 count_tokens=embedder.count_tokens, max_tokens=embedder.max_tokens)]) for f, parsed, _ in inline]  # fmt: skip
-    assert got == expected
