@@ -150,6 +150,9 @@ def _figures(runs: list[dict], n: int, *, folder, limit, workers, model, loads) 
         "waiting_for_parse_seconds": round(per_run(lambda s: s.parse_wait_s), 2),
         "write_seconds": round(per_run(lambda s: s.write_s), 2),
         "chunk_seconds_main_process": round(per_run(lambda s: s.chunk_s), 2),
+        # chunks whose vector was not computed: a twin's in the same call (a fresh database has no
+        # stored vectors to reuse), so 0 means every chunk on both sides of the ratio was embedded
+        "reused_vectors": last.reused_vectors,
         "filings_per_minute": round(len(last.ingested) / pipeline_s * 60, 2) if pipeline_s else 0.0,
         "chunks_per_second": round(n / pipeline_s, 2) if pipeline_s else 0.0,
         "raw_embedding_seconds": round(raw_s, 2),

@@ -5,8 +5,10 @@ a separate process (started before companyfacts are loaded, so the first parse i
 early) while the current batch is embedded; embedding starts as soon as the first filing's chunks
 arrive and then takes chunks of several filings per call; a writer thread with its own database
 connection stores batch N while batch N+1 is embedded, behind a bounded queue so memory stays
-flat; and a filing whose bytes (and the embedding model) are unchanged is skipped before it is
-even parsed. Each filing is written in its own transaction (old rows deleted, new rows
+flat; a filing whose bytes (and the embedding model) are unchanged is skipped before it is
+even parsed; and no text is embedded twice: a changed document's unchanged chunks keep the vectors
+stored for them (when every stored vector is this model's on this runtime), and a text repeated
+within one call is embedded once. Each filing is written in its own transaction (old rows deleted, new rows
 inserted), so Ctrl-C or a crash never leaves half a filing, and a bad document is reported on
 one line while the rest of the batch goes on. The parse worker is ingest/parse_worker.py's job,
 the writer ingest/writer.py's.
@@ -18,6 +20,7 @@ import logging
 import time
 from pathlib import Path
 
+import numpy as np
 from tqdm import tqdm
 
 from ingest.chunking import chunk_sections, embedding_input
@@ -30,7 +33,7 @@ from store.parsed import ParsedFiling
 from ingest.runtime_check import check_runtime
 from ingest.summary import FilingOutcome, IngestSummary
 from ingest.writer import _Company, _Ready, _upsert_company, _write, _Writer
-from store import writes
+from store import embedding_runtime, writes
 from store.errors import FootnoteError
 
 log = logging.getLogger(__name__)
@@ -211,6 +214,7 @@ def _load_filings(db, embedder, parser: _Parser, todo: list[FilingFile], corpus:
     if not todo:
         return set()
     bar = tqdm(total=len(todo), desc="Ingesting filings", unit="filing", disable=not progress)
+    reuse = _stored_vectors(db) if _reusable(db, embedder) else None
     writer = _Writer(db, companies, summary, bar)
     batch: list[_Ready] = []
     try:
@@ -240,9 +244,9 @@ def _load_filings(db, embedder, parser: _Parser, todo: list[FilingFile], corpus:
             company = companies[file.cik]
             batch.append(_Ready(file, result, chunks, file.period_end == company.latest_period))
             if sum(len(r.chunks) for r in batch) >= EMBED_BATCH_CHUNKS or not parser.next_ready():
-                _embed(embedder, batch, summary, writer)
+                _embed(embedder, batch, summary, writer, reuse)
                 batch = []
-        _embed(embedder, batch, summary, writer)
+        _embed(embedder, batch, summary, writer, reuse)
         writer.close()
     except BaseException:
         writer.abort()
@@ -263,16 +267,51 @@ def _check(file: FilingFile, parsed: ParsedFiling, corpus: LocalCorpus) -> str |
     return None
 
 
-def _embed(embedder, batch: list[_Ready], summary: IngestSummary, writer: _Writer) -> None:
-    """Embed a batch's chunks in one call and hand the batch to the writer (waits if it is behind)."""
+def _embed(embedder, batch: list[_Ready], summary: IngestSummary, writer: _Writer, reuse=None) -> None:
+    """Embed a batch's chunks in one call and hand the batch to the writer (waits if it is behind).
+    `reuse(batch)` gives vectors already stored for some of its texts (see `_stored_vectors`)."""
     if not batch:
         return
     texts = [embedding_input(c.context, c.text) for r in batch for c in r.chunks]
     t0 = time.perf_counter()
-    vectors = embedder.embed(texts) if texts else _empty(embedder)
+    vectors, embedded = _vectors(embedder, texts, reuse(batch) if reuse and texts else {})
     summary.embed_s += time.perf_counter() - t0
     summary.embedded_chunks += len(texts)
+    summary.reused_vectors += len(texts) - embedded
     writer.put(batch, vectors)
+
+
+def _vectors(embedder, texts: list[str], known: dict):
+    """(a vector per text, how many the model computed): each distinct text is embedded once, and
+    a text in `known` takes that vector instead."""
+    todo = [t for t in dict.fromkeys(texts) if t not in known]
+    fresh = embedder.embed(todo) if todo else _empty(embedder)
+    if len(todo) == len(texts):  # the usual case: every text new and distinct
+        return fresh, len(todo)
+    found = {**known, **dict(zip(todo, fresh))}
+    return np.stack([found[t] for t in texts]).astype(np.float32, copy=False), len(todo)
+
+
+def _reusable(db, embedder) -> bool:
+    """Whether stored vectors are what this embedder would compute: the same model (the database
+    holds one) on the same runtime, with no other runtime's vectors possibly among them."""
+    runtime = getattr(embedder, "runtime", None)
+    if runtime is None:  # a remote model (or a test double): nothing proves a stored vector is its own
+        return False
+    with db.connection() as conn:
+        return embedding_runtime.sole_runtime(conn) == runtime
+
+
+def _stored_vectors(db):
+    """{embedding input: stored vector} of the chunks a batch's filings hold now: a changed
+    document keeps the vectors of the chunks it did not change (a new filing has none)."""
+
+    def lookup(batch: list[_Ready]) -> dict:
+        with db.connection() as conn:
+            rows = writes.filing_vectors(conn, [r.file.key for r in batch])
+        return {embedding_input(context, text): vector for context, text, vector in rows}
+
+    return lookup
 
 
 def _quarter_ends(facts) -> dict:
@@ -286,8 +325,6 @@ def _quarter_ends(facts) -> dict:
 
 
 def _empty(embedder):
-    import numpy as np
-
     return np.zeros((0, embedder.dim), dtype=np.float32)
 
 

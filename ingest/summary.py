@@ -45,6 +45,7 @@ class IngestSummary:
     chunks: int = 0
     facts: int = 0  # fact rows added (documents and companyfacts)
     embedded_chunks: int = 0
+    reused_vectors: int = 0  # of those, chunks whose vector was already stored or computed for a twin
     elapsed_s: float = 0.0
     filings_s: float = 0.0  # the 10-K documents alone (companyfacts and the ticker map excluded)
     embed_s: float = 0.0

@@ -47,6 +47,19 @@ def record_equivalent(conn: psycopg.Connection, runtime: str, min_cosine: float)
     _put(conn, f"{RUNTIME_KEY}_equivalent:{runtime}", f"{min_cosine:.5f}")
 
 
+EQUIVALENTS = "SELECT count(*) FROM corpus_meta WHERE key LIKE %s"
+
+
+def sole_runtime(conn: psycopg.Connection) -> str | None:
+    """The runtime every stored vector was computed on, when that is certain: the recorded one,
+    unless another runtime was proven equivalent (it may have written some since). None otherwise,
+    or when no vector is stored."""
+    recorded = recorded_runtime(conn)
+    if recorded is None or conn.execute(EQUIVALENTS, (f"{RUNTIME_KEY}_equivalent:%",)).fetchone()[0]:
+        return None
+    return recorded
+
+
 def sample(conn: psycopg.Connection, n: int) -> tuple[list[tuple[str, str]], np.ndarray]:
     """(context, text) and stored vectors of n chunks spread over the corpus (the same n each time)."""
     rows = conn.execute(

@@ -49,6 +49,9 @@ WHERE (sec_tickers.cik, sec_tickers.title) IS DISTINCT FROM (EXCLUDED.cik, EXCLU
 
 FILING_HASHES = "SELECT accession, content_hash FROM filings WHERE accession = ANY(%s)"
 
+# The chunks a filing holds now, with their vectors: a changed document's unchanged chunks keep them.
+FILING_VECTORS = "SELECT context, text, embedding FROM chunks WHERE accession = ANY(%s)"
+
 DELETE_FILING = "DELETE FROM filings WHERE accession = %s"  # sections and chunks cascade
 DELETE_FILING_FACTS = "DELETE FROM facts WHERE accession = %s AND source = 'ixbrl'"
 
@@ -196,6 +199,14 @@ def source_hash(conn: psycopg.Connection, key: str) -> str | None:
 
 def set_source_hash(conn: psycopg.Connection, key: str, value: str) -> None:
     conn.execute(SET_SOURCE_HASH, (f"source:{key}", value))
+
+
+def filing_vectors(conn: psycopg.Connection, accessions: Sequence[str]) -> list[tuple[str, str, np.ndarray]]:
+    """(context, text, embedding) of every chunk the filings hold now (none for a new filing); the
+    vectors read in binary, bit for bit as stored."""
+    with conn.cursor(binary=True) as cur:
+        rows = cur.execute(FILING_VECTORS, (list(accessions),)).fetchall()
+    return [(c, t, e.to_numpy() if hasattr(e, "to_numpy") else np.asarray(e, dtype=np.float32)) for c, t, e in rows]
 
 
 def replace_filing(

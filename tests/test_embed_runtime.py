@@ -77,6 +77,16 @@ def test_token_batches_bound_rows_and_padded_tokens_and_cover_everything():
     assert widths == sorted(widths)  # shortest first: each batch pads to its own length only
 
 
+def test_token_batches_split_where_padding_is_least():
+    # Filled greedily, the first batch would be [10, 10, 100] (300 padded tokens) and the second
+    # [100]: 400 in all. Splitting between the lengths pads nothing: [10, 10] and [100, 100].
+    lengths = np.array([100, 10, 100, 10])
+    batches = [sorted(b.tolist()) for b in token_batches(lengths, rows=3, tokens=1024, overhead=0)]
+    assert batches == [[1, 3], [0, 2]]
+    # One call for everything when a call costs more than the padding it would save.
+    assert [len(b) for b in token_batches(lengths, rows=4, tokens=1024, overhead=1000)] == [4]
+
+
 def test_a_numeric_answer_never_loads_the_model_and_a_prose_answer_does(db, embedder):
     agent_corpus.load(db, embedder)
     fresh = LocalEmbedder(model_dir=MODEL_DIR)

@@ -272,3 +272,91 @@ def test_a_writer_error_reaches_the_embedding_thread_even_with_a_full_queue(db):
         for _ in range(WRITE_QUEUE + 3):
             writer.put([ready], np.zeros((0, 384), dtype=np.float32))
         writer.close()
+
+
+# -- vectors computed once ------------------------------------------------------------------
+
+
+class _CountingEmbedder:
+    """The real embedder, counting the texts it is asked to embed."""
+
+    def __init__(self, inner):
+        self._inner, self.texts = inner, []
+        self.model_name, self.dim, self.max_tokens = inner.model_name, inner.dim, inner.max_tokens
+        self.runtime = inner.runtime
+
+    def count_tokens(self, text):
+        return self._inner.count_tokens(text)
+
+    def token_counter(self):
+        return self._inner.token_counter()
+
+    def embed(self, texts, **kw):
+        self.texts += texts
+        return self._inner.embed(texts, **kw)
+
+
+CHUNK_ROWS = "SELECT item, ordinal, is_table, context, text, n_tokens, embedding FROM chunks ORDER BY item, ordinal"
+
+
+def _chunk_rows(db):
+    with db.connection() as conn, conn.cursor(binary=True) as cur:
+        return [(*r[:6], r[6].to_numpy()) for r in cur.execute(CHUNK_ROWS).fetchall()]
+
+
+def _edit_one_sentence(folder):
+    doc = folder / APPLE_FY2024
+    old = "The Company faces intense competition in every market it serves."
+    text = doc.read_text()
+    assert old in text
+    doc.write_text(text.replace(old, "The Company now also faces new competition from satellite handset makers."))
+
+
+def test_a_changed_document_embeds_only_its_changed_chunks_and_stores_what_a_fresh_ingest_does(
+        db, embedder, tmp_path, make_database):  # fmt: skip
+    folder = _one_filing_folder(tmp_path)
+    ingest_folder(db, embedder, folder, progress=False)
+    before = {(r[3], r[4]): r[6] for r in _chunk_rows(db)}
+    _edit_one_sentence(folder)
+    counting = _CountingEmbedder(embedder)
+    summary = ingest_folder(db, counting, folder, progress=False)
+    reused = _chunk_rows(db)
+    assert len(summary.ingested) == 1 and summary.embedded_chunks == len(reused)
+    assert 0 < len(counting.texts) <= 3 and summary.reused_vectors == len(reused) - len(counting.texts)
+    assert all("satellite handset" in t for t in counting.texts)
+    kept = [r for r in reused if (r[3], r[4]) in before]
+    assert len(kept) == len(reused) - len(counting.texts)
+    assert all(np.array_equal(r[6], before[(r[3], r[4])]) for r in kept)  # the stored vector, bit for bit
+
+    fresh_db = make_database()
+    ingest_folder(fresh_db, embedder, folder, progress=False)  # the same document, every chunk embedded
+    fresh = _chunk_rows(fresh_db)
+    assert [r[:6] for r in reused] == [r[:6] for r in fresh]
+    cosines = [float(a[6] @ b[6] / (np.linalg.norm(a[6]) * np.linalg.norm(b[6]))) for a, b in zip(reused, fresh)]
+    assert min(cosines) > 0.99999
+
+
+def test_stored_vectors_are_not_reused_once_another_runtime_may_have_written_some(db, embedder, tmp_path):
+    from store import embedding_runtime
+
+    folder = _one_filing_folder(tmp_path)
+    ingest_folder(db, embedder, folder, progress=False)
+    with db.connection() as conn:
+        embedding_runtime.record_equivalent(conn, "onnx-int8", 0.995)
+    _edit_one_sentence(folder)
+    counting = _CountingEmbedder(embedder)
+    summary = ingest_folder(db, counting, folder, progress=False)
+    assert summary.reused_vectors == 0 and len(counting.texts) == summary.embedded_chunks == _counts(db)["chunks"]
+
+
+def test_a_text_twice_in_one_batch_is_embedded_once(embedder):
+    from ingest.pipeline import _vectors
+
+    counting = _CountingEmbedder(embedder)
+    texts = ["Apple 10-K FY2024 — Item 1A Risk Factors:\nNone.", "Apple 10-K FY2024 — Item 1:\nWe make phones.",
+             "Apple 10-K FY2024 — Item 1A Risk Factors:\nNone."]  # fmt: skip
+    vectors, embedded = _vectors(counting, texts, {})
+    assert embedded == 2 and counting.texts == texts[:2]
+    assert np.array_equal(vectors[0], vectors[2]) and not np.array_equal(vectors[0], vectors[1])
+    alone = embedder.embed(texts)
+    assert np.allclose(vectors, alone, atol=1e-6)
