@@ -16,7 +16,8 @@ import re
 from agent.retrieval.concepts import METRICS, find_phrases, normalize
 from agent.retrieval.finance import FORMULAS, GROWTH_WORDS, MEASURE_PHRASES
 from agent.planning.plan import Plan
-from agent.planning.words import FILLER, line_parts
+from agent.planning.words import FILLER
+from agent.retrieval.line_items import line_parts
 from agent.retrieval.segments import key_parts
 
 GROWTH = frozenset(w for g in GROWTH_WORDS for w in g.split()) - {"or", "up", "down", "over", "on", "year"}

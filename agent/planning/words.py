@@ -370,7 +370,3 @@ def line_keys(trace: list[dict], runs: list[tuple[int, int]]) -> tuple[list[str]
     return keys, absorbed
 
 
-def line_parts(key: str) -> tuple[str, str, str]:
-    """(leftover words, clause content words, the clause as the user wrote it) of a `line:` key."""
-    leftover, context, shown = (key[5:].split("|") + ["", ""])[:3]
-    return leftover, context, shown or context or leftover

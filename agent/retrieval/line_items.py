@@ -148,6 +148,13 @@ def printed_order(index: dict[frozenset[str], set[str]], concepts: list[str] | t
     return [c for c in concepts if c in named] + [c for c in concepts if c not in named]
 
 
+def line_parts(key: str) -> tuple[str, str, str]:
+    """(leftover words, clause content words, the clause as the user wrote it) of a `line:` key
+    (written by agent.planning.words.line_keys)."""
+    leftover, context, shown = (key[5:].split("|") + ["", ""])[:3]
+    return leftover, context, shown or context or leftover
+
+
 def labels_of(conn, memo: dict, cik: int) -> list[dict]:
     """The company's printed rows (store.labels), memoized per corpus version in `memo`."""
     from store import labels as labels_store
@@ -161,7 +168,6 @@ def labels_of(conn, memo: dict, cik: int) -> list[dict]:
 def company_line(conn, memo: dict, cik: int, key: str) -> tuple[LineMatch | None, list[LineMatch]]:
     """`resolve` for a `line:` key of agent.planning.words against one company's stored labels (memoized
     per corpus version in `memo`: the labels change only with an ingest)."""
-    from agent.planning.words import line_parts
     from store import labels as labels_store
 
     printed = labels_of(conn, memo, cik)

@@ -214,7 +214,7 @@ def _measure(conn, memo: dict, cik: int, key: str) -> tuple[list[str], str | Non
         return list(m.concepts), m.unit, m.period == "instant", m.label
     if key.startswith("line:"):
         from agent.retrieval.line_items import company_line
-        from agent.planning.words import line_parts
+        from agent.retrieval.line_items import line_parts
 
         match, _ = company_line(conn, memo, cik, key)
         if match is None:

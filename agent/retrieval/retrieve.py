@@ -16,7 +16,7 @@ from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.composing.draft import Evidence
 from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key
 from agent.progress import status
-from agent.retrieval.line_items import company_line, labels_of, printed_index, printed_order
+from agent.retrieval.line_items import company_line, labels_of, line_parts, printed_index, printed_order
 from agent.retrieval.line_items import tokens
 from agent.retrieval.causes import cause_queries, subject_query
 from agent.retrieval.metric_facts import metric_value
@@ -24,7 +24,6 @@ from agent.planning.formulas import evaluate, metrics_of, operand_label, operand
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
 from agent.checking.quoted_figures import ranges as amount_ranges
 from agent.retrieval.segments import axes_for, display_name, find_member, key_parts, member_parts
-from agent.planning.words import line_parts
 from agent.state import plan_of
 from agent.retrieval.query_vectors import embed_queries
 from store import chunks as chunk_store
