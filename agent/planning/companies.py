@@ -11,6 +11,7 @@ Facebook, J&J). A lone first word shared by several covered companies ("General"
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -92,6 +93,7 @@ class CompanyDirectory:
     typo_names: dict[str, int] = field(default_factory=dict)  # one-word names eligible for typo matching
     # covered cik -> word sets of its printed rows named with an "and" (agent.planning.words.join_printed_names)
     joined: dict[int, frozenset[frozenset[str]]] = field(default_factory=dict)
+    joined_shared: frozenset[frozenset[str]] = frozenset()  # those several companies print
 
     # --- construction -----------------------------------------------------------------------
 
@@ -157,14 +159,14 @@ class CompanyDirectory:
         from store.labels import joined_labels
 
         directory = cls.from_rows(*directory_rows(conn))
-        directory.joined = joined_names(joined_labels(conn))
+        directory.joined, directory.joined_shared = joined_names(joined_labels(conn))
         return directory
 
     def joined_names(self, tickers: list[str]) -> frozenset[frozenset[str]]:
         """The "and" row names of these covered companies, of rows several companies print, and of the
         taxonomy's common concepts, for word accounting: "sales and marketing" is one row's name even
         for a company that prints none (then refused by that name, never answered as revenue)."""
-        out: set[frozenset[str]] = set(self.joined.get(0, frozenset())) | standard_joined()
+        out: set[frozenset[str]] = set(self.joined_shared) | standard_joined()
         for t in tickers:
             cik = self.by_ticker.get(t.upper())
             out |= self.joined.get(cik, frozenset())
@@ -328,8 +330,10 @@ class CompanyDirectory:
         return next(iter(hits)) if len(hits) == 1 else None
 
 
-def joined_names(rows: list[tuple[int, str, str]]) -> dict[int, frozenset[frozenset[str]]]:
-    """{cik: word sets} of printed labels and concept names that hold an "and" on both sides."""
+def joined_names(rows: list[tuple[int, str, str]]
+                 ) -> tuple[dict[int, frozenset[frozenset[str]]], frozenset[frozenset[str]]]:
+    """({cik: word sets}, the word sets several companies print) of printed labels and concept names
+    that hold an "and" on both sides."""
     from agent.retrieval.line_items import concept_words, tokens
 
     out: dict[int, set[frozenset[str]]] = {}
@@ -344,7 +348,7 @@ def joined_names(rows: list[tuple[int, str, str]]) -> dict[int, frozenset[frozen
         for words in names:
             seen[words] = seen.get(words, 0) + 1
     shared = frozenset(words for words, n in seen.items() if n >= 2)  # printed by several companies
-    return {0: shared, **{cik: frozenset(names) for cik, names in out.items()}}
+    return {cik: frozenset(names) for cik, names in out.items()}, shared
 
 
 # Common us-gaap concepts whose names join two things with "and" (their standard labels).
@@ -360,6 +364,7 @@ STANDARD_JOINED = (
 )
 
 
+@functools.cache
 def standard_joined() -> frozenset[frozenset[str]]:
     from agent.retrieval.line_items import concept_words, tokens
 

@@ -29,9 +29,8 @@ from agent.planning.topics import (
     QUAL_ASK,
     SECTION_ITEMS,
     STOPWORDS,
+    SECTION_PATTERNS,
     WHY,
-    _ITEM,
-    _SECTION_NAMES,
     expand_query,
     label,
     metric_query,
@@ -442,9 +441,7 @@ def _relative_to_thread(raw: str, previous: Plan | None) -> str:
         if metric in METRICS and member and "*" not in member and "=" not in member:
             return f"and what share of {METRICS[metric].synonyms[0]} came from {member}?"
     m = _RELATIVE.match(raw)
-    if m is None:
-        return raw
-    if key not in METRICS:
+    if m is None or key not in METRICS:
         return raw
     return f"and {METRICS[key].synonyms[0]} over {m.group('other')}?"  # "and": the thread's company and year
 
@@ -725,7 +722,7 @@ def _qualified_lead(plan: Plan, r: Reading, outside: str, low: str, joined: froz
 
 # Words of a prose question that say where to look or why, not which figure: a cause, a section
 # ("the MD&A", "item 7"), a figure the user quotes back ("+14%").
-_PROSE_WORDS = (WHY, CAUSE, *(p for p, _ in _SECTION_NAMES), _ITEM, re.compile(r"(?<![\w.])[+-]?\d[\d.,]*%"))
+_PROSE_WORDS = (WHY, CAUSE, *SECTION_PATTERNS, re.compile(r"(?<![\w.])[+-]?\d[\d.,]*%"))
 
 
 # The opening of a question that asks for an amount, not for what a filing says about it.

@@ -134,6 +134,8 @@ _INCIDENT = re.compile(INCIDENT)
 _SECTION_NAMES = tuple((re.compile(p), item) for p, item in SECTION_NAMES)
 _EXPANSIONS = tuple((re.compile(p, re.I), words) for p, words in EXPANSIONS)
 _ITEM = re.compile(r"\bitem\s+(1a|1b|1c|7a|1|7|8)\b")
+# What names a section of the filing ("item 7", "the MD&A", "its risk factors"): where to look, not what.
+SECTION_PATTERNS = (_ITEM, *(p for p, _ in _SECTION_NAMES))
 _RISK_FACTORS = re.compile(r"\brisk factors?\b")
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from agent.retrieval.concepts import find_phrases, normalize
+from agent.retrieval.concepts import find_phrases, fold_plural, normalize
 from agent.retrieval.finance import GROWTH_WORDS, MEASURE_PHRASES
 
 # Periods not answered yet: a quarter, a half, year to date, a stub of months.
@@ -178,10 +178,6 @@ def _comparative(word: str) -> str:
     return ""
 
 
-def _fold(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-
-
 def _vocabulary(key: str) -> frozenset[str]:
     """The content words of a measure's own phrases ("stock" and "share" for share repurchases)."""
     from agent.retrieval.concepts import METRICS
@@ -189,7 +185,7 @@ def _vocabulary(key: str) -> frozenset[str]:
     cached = _VOCAB.get(key)
     if cached is None:
         phrases = METRICS[key].synonyms if key in METRICS else ()
-        cached = _VOCAB[key] = frozenset(_fold(w) for p in phrases for w in normalize(p).split()
+        cached = _VOCAB[key] = frozenset(fold_plural(w) for p in phrases for w in normalize(p).split()
                                          if w not in FILLER and w not in JOINING)
     return cached
 
@@ -209,7 +205,7 @@ def _own_words(how: list[str | None], words: list[str], masked: str) -> None:
         # a word right before the metric may qualify it into another line ("short term debt"): not taken
         for j in (*range(i + 2, min(i + 4, len(words))), *range(i - 1, max(i - 4, -1), -1)):
             key = how[j][7:] if how[j] and how[j].startswith("metric:") else None
-            if key and segs[j] == segs[i] and _fold(w) in _vocabulary(key):
+            if key and segs[j] == segs[i] and fold_plural(w) in _vocabulary(key):
                 how[i] = f"metric:{key}"
                 break
 
@@ -218,7 +214,7 @@ def join_printed_names(how: list[str | None], words: list[str], names: frozenset
                        ) -> dict[int, set[str]]:
     """"Sales and marketing", "total liabilities and shareholders' equity": when the words around an
     "and" are, together, the name of a row the company prints, they ask for that one row, not for two
-    figures (revenue, and a marketing line). `joined`: the word sets (agent.retrieval.line_items.tokens)
+    figures (revenue, and a marketing line). `names`: the word sets (agent.retrieval.line_items.tokens)
     of the company's printed rows and concepts whose names hold an "and". The longest such span wins;
     its words become one line-item phrase (unaccounted, for the line lookup). A span that is one
     metric's own phrase ("research and development") stays that metric. Returns {index: the metric
