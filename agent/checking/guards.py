@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 import numpy as np
 
@@ -223,14 +224,18 @@ def verified_figures(text: str, facts: list[tuple[str, object, str, str]]) -> li
 def _claimed_facts(claim: Claim, evidence: dict[str, Evidence], accession: str) -> list[tuple[str, object, str, str]]:
     """The XBRL facts a prose claim says its amounts equal, kept only when they come from the
     filing of the chunk it quotes."""
-    from decimal import Decimal
-
     out = []
     for fid in claim.figures:
         ev = evidence.get(fid)
         if ev is not None and ev.kind == "fact" and ev.value is not None and ev.accession == accession:
-            out.append((fid, Decimal(ev.value), ev.unit or "", ev.text.split(", period ended")[0], ev.period_end))
+            out.append(figure_fact(ev))
     return out
+
+
+def figure_fact(ev: Evidence) -> tuple:
+    """A fact as a quoted amount is checked against it (agent.checking.quoted_figures): (id, value,
+    unit, name: concept and printed labels, period end)."""
+    return ev.id, Decimal(ev.value), ev.unit or "", ev.text.split(", period ended")[0], ev.period_end
 
 
 def _prose_figures(text: str, evidence: dict[str, Evidence]) -> list[str]:

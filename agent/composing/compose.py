@@ -11,13 +11,12 @@ from __future__ import annotations
 import logging
 import math
 import re
-from decimal import Decimal
 
 from agent.composing import sentence_rank
 from agent.composing.draft import Claim, Draft, Evidence
 from store.items import is_quarterly_item, item_label
 from agent.progress import draft_text, status
-from agent.checking.guards import financial_figures, number_tokens, split_sentences, verified_figures
+from agent.checking.guards import figure_fact, financial_figures, number_tokens, split_sentences, verified_figures
 from agent.planning.scope import INJECTION
 from agent.planning.plan import Plan
 from agent.retrieval.query_vectors import embed_queries
@@ -443,8 +442,7 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
     figures: dict[str, list] = {}
     for e in evidence:  # the XBRL facts a quoted amount may equal, by the filing that tagged them
         if e.kind == "fact" and e.value is not None:
-            figures.setdefault(e.accession, []).append((e.id, Decimal(e.value), e.unit or "",
-                                                        e.text.split(", period ended")[0], e.period_end))
+            figures.setdefault(e.accession, []).append(figure_fact(e))
     year = max(plan.fiscal_years) if plan.fiscal_years and not plan.latest and not plan.period else None
     # a why is answered from MD&A first, a how-dependent from the risk factors: the Items after it
     # stand in only when it has no answer

@@ -23,7 +23,8 @@ NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
 # "Why did it change?", "what drove results?": MD&A's explanations share their wording.
 _EXPLAIN = re.compile(r"\b(?:why|drove|drive[nrs]?|driving|reasons?|caused?|explain\w*|results?|change[ds]?)\b", re.I)
 EXPLAIN_QUERY = "increased decreased primarily due to higher lower compared to the prior year"
-
+_RELIANCE_ASK = re.compile(r"how|much|heavily|depend\w*|relian\w*|rel(?:y|ies)|exposed|exposure|concentrat\w*|"
+                           r"vulnerab\w*|sensitive|is|are|its|their|on|to|the")
 
 
 def reliance_query(query: str) -> str:
@@ -32,10 +33,6 @@ def reliance_query(query: str) -> str:
     words = [w for w in re.findall(r"[\w&'-]+", query.lower())
              if w not in STOPWORDS and not _RELIANCE_ASK.fullmatch(w)]
     return f"we rely on and depend on {' '.join(words)} for a significant portion of our business"
-
-
-_RELIANCE_ASK = re.compile(r"how|much|heavily|depend\w*|relian\w*|rel(?:y|ies)|exposed|exposure|concentrat\w*|"
-                           r"vulnerab\w*|sensitive|is|are|its|their|on|to|the")
 
 
 def _company(conn, ticker: str) -> dict | None:
