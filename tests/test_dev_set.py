@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 
 from evals import by_class, scorers
-from evals.corpus import SHARED_CORPUS
+from evals.corpus import SHARED_CORPUS, document_count
 from evals.dev_spec import compute, evaluate
 from evals.run import score_case
 from evals.sets import DATA, SET_FILES, Case, SetError, load_group, load_set, parse_line
@@ -190,8 +190,6 @@ def test_a_formula_the_company_reports_as_a_fact_is_right_when_equal_as_displaye
 
 
 def test_the_corpus_count_an_eval_waits_for_holds_quarterly_filings_too(tmp_path):
-    from evals.corpus import document_count
-
     for form, ticker in (("10-K", "AAA"), ("10-K", "BBB"), ("10-Q", "AAA")):
         folder = tmp_path / "filings" / form / ticker
         folder.mkdir(parents=True, exist_ok=True)
