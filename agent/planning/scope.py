@@ -85,6 +85,10 @@ FILING_FRAMED = (
     rf"\baccording\s+to\s+(?!{_OTHERS}\b)(?:the\s+|its\s+|their\s+)?[\w&.'-]+",
     rf"^(?:is|are|does|do|did|has|have)\s+(?!{_OTHERS}\b)(?:[\w&.'-]+\s+){{1,4}}?(?:expect|anticipat|plan|intend|"
     rf"project|forecast|estimat|guid)\w*",
+    # "Walmart expects what for capex next year?", "what Nike anticipates": a verb in the third
+    # person has a company or its management for subject, never Footnote ("you") nor the asker
+    rf"\b(?!{_OTHERS}\b|i\b|we\b|consensus\b|street\b)[a-z][\w&.'-]*\s+(?:expects|anticipates|intends|"
+    rf"plans\s+to|projects\s+(?:that|to)|forecasts\s+(?:that|to))\b",
 )
 # What a 10-K itself states about the future: amounts to be recorded or paid, plans and schedules.
 FILED_FUTURE = (
