@@ -255,6 +255,11 @@ def fetch(state, deps, config) -> dict:
                 # a year whose 10-K is not held is discussed, as the prior year, in the next one's MD&A
                 wanted = sorted({y + 1 if y in missing and y + 1 in available else y for y in wanted})
                 missing = [y for y in wanted if y not in available]
+            asked = set(plan.get("fiscal_years") or []) if not plan.get("latest") else set()
+            if not numeric and plan.get("metrics") and asked and not asked <= set(wanted):
+                # the filing read is a later year's: a figure opening the answer would be that year's,
+                # not the one asked, so the answer is its discussion of the asked year alone
+                plan = switched = {**plan, "metrics": []}
             if missing and (not numeric or len(missing) == len(wanted)):
                 label = ", ".join(f"fiscal {y}" for y in missing)
                 what = "10-K filing" if not numeric else "reported figures"
