@@ -60,12 +60,14 @@ _COMPARE = re.compile(r"\b(?:compar\w*|vs\.?|versus|both|each|and\s+how\s+does|r
 # themselves stay out: a plan's assets, a funded status, a pension or stock plan.
 STATEMENT = re.compile(
     r"\b(?:says?|said|saying|describ\w*|discuss\w*|explain\w*|mention\w*|cites?|cited|citing|comment\w*|"
-    r"summari[sz]\w*|characteri[sz]\w*|elaborat\w*|outlin\w*|highlight\w*|talks?\s+about|"
+    r"summari[sz]\w*|characteri[sz]\w*|elaborat\w*|outlin\w*|highlight\w*|talks?\s+about|believ\w*|thinks?|views?|"
     r"outlook|expectations?|expects?|anticipat\w*|(?<!pension\s)(?<!benefit\s)(?<!stock\s)(?<!incentive\s)"
     r"(?<!retirement\s)(?<!compensation\s)(?<!purchase\s)(?<!savings\s)plans?(?!\s+assets)|planned|planning|"
     r"strateg\w+|approach|rationale|reasons?|factors|headwinds?|tailwinds?|challenges?|concerns?|issues|"
     r"(?<!funded\s)status|commentary|narrative|story|implications?|what\s+happened|deal\s+with|"
-    r"dependen\w+|relian\w+|exposure|vulnerab\w+|priorit\w+|initiatives?|going\s+forward)\b"
+    r"dependen\w+|relian\w+|exposure|vulnerab\w+|priorit\w+|initiatives?|going\s+forward|"
+    r"tell\s+me\s+(?:more\s+)?about|overview|takeaways?|anything\s+(?:notable|new|interesting|on|about)|notable|"
+    r"going\s+on|what'?s\s+up\s+with|updates?\s+on|colou?r\s+on|under\s+control)\b"
 )
 
 
