@@ -97,6 +97,20 @@ def test_short_names_and_one_letter_typos_of_longer_names_resolve(directory, tex
     assert p.route == "domain" and p.tickers == tickers
 
 
+@pytest.mark.parametrize("text, ticker", [
+    ("cocacola risks", "KO"), ("Mc Donalds franchisees", "MCD"), ("General Motor revenue 2023", "GM"),
+    ("Walmartt risks", "WMT"), ("johnson controll risks", "JCI"),
+])
+def test_a_name_run_together_split_or_one_letter_off_resolves(directory, text, ticker):
+    assert [m.company.ticker for m in directory.find(text) if m.kind == "company"] == [ticker]
+
+
+def test_an_everyday_phrase_that_spells_a_name_is_not_a_company():
+    directory = CompanyDirectory.from_rows(COVERED + [(1108524, "Salesforce, Inc.", ["CRM"])], SEC)
+    assert [m.company.ticker for m in directory.find("Sales Force risks")] == []
+    assert [m.company.ticker for m in directory.find("what does Apple say about its sales force")] == ["AAPL"]
+
+
 def test_a_lowercase_everyday_first_word_is_not_a_company(directory):
     assert [m.company.ticker for m in directory.find("ford warranty costs")] == []
     assert [m.kind for m in directory.find("Johnson risks")] == ["ambiguous"]  # two Johnsons
