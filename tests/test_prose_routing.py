@@ -134,3 +134,17 @@ def test_a_company_held_through_a_10q_only_is_answered_from_that_10q(db, embedde
     quotes = [c for c in answer.citations if c.quote]
     assert quotes and all(c.form == "10-Q" for c in answer.citations)
     assert "10-Q" in answer.text.split("\n")[0]
+
+
+def test_a_year_read_in_a_later_filing_opens_with_no_figure_of_the_later_year(corpus_db, embedder):
+    """NVIDIA's fiscal 2023 10-K is not held: its fiscal 2024 10-K discusses fiscal 2023 as the
+    prior year, and the answer says so; a figure of fiscal 2024 opening it would answer another year."""
+    from bot.settings import Settings
+    from bot.wiring import build_footnote
+
+    footnote = build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+    answer = footnote.answer(Turn(thread_key=f"test:{uuid.uuid4().hex}", user="u",
+                                  text="Why did NVIDIA's R&D expense rise in fiscal 2023?"))
+    assert answer.kind == "answer", answer.text
+    assert "fiscal 2023 10-K is not in my corpus" in answer.text
+    assert all(n.fiscal_year != 2024 for n in answer.numbers)

@@ -255,11 +255,6 @@ def fetch(state, deps, config) -> dict:
                 # a year whose 10-K is not held is discussed, as the prior year, in the next one's MD&A
                 wanted = sorted({y + 1 if y in missing and y + 1 in available else y for y in wanted})
                 missing = [y for y in wanted if y not in available]
-            asked = set(plan.get("fiscal_years") or []) if not plan.get("latest") else set()
-            if not numeric and plan.get("metrics") and asked and not asked <= set(wanted):
-                # the filing read is a later year's: a figure opening the answer would be that year's,
-                # not the one asked, so the answer is its discussion of the asked year alone
-                plan = switched = {**plan, "metrics": []}
             if missing and (not numeric or len(missing) == len(wanted)):
                 label = ", ".join(f"fiscal {y}" for y in missing)
                 what = "10-K filing" if not numeric else "reported figures"
@@ -303,6 +298,11 @@ def fetch(state, deps, config) -> dict:
         y in c["available"] for c in resolved for y in c["fiscal_years"]
     ):
         return {"refusal": first_refusal}
+    asked = set(plan.get("fiscal_years") or []) if not plan.get("latest") else set()
+    if not numeric and plan.get("metrics") and asked and not any(asked & set(c["fiscal_years"]) for c in resolved):
+        # every filing read is a later year's: a figure opening the answer would be that year's, not
+        # the one asked, so the answer is the filing's discussion of the asked year alone
+        plan = switched = {**plan, "metrics": []}
     for c in resolved:
         c.pop("available")
     names = ", ".join(c["name"] for c in resolved)
