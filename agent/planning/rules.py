@@ -18,7 +18,7 @@ from agent.retrieval.concepts import METRICS, normalize
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.planning.plan import Plan
 from agent.planning.measures import _IMPLIED as _IMPLIED_PATTERNS
-from agent.planning.measures import TOPIC_MASK, find_measures, growth_words, implied_measures
+from agent.planning.measures import NEUTRAL_BEFORE, TOPIC_MASK, find_measures, growth_words, implied_measures
 from agent.planning.followups import REPLACING, inherited_growth, lead_name, lead_subject, slot_sources, unknown_subject
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.topics import (
@@ -47,7 +47,7 @@ from agent.retrieval.quarter_prose import asks_changes, quarter_items
 from agent.planning.words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.planning.years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
 from agent.planning.years import _YEAR_AFTER, Years, parse_years
-from agent.planning.prose_route import CAUSE, order_items, topical_companies
+from agent.planning.prose_route import CAUSE, asks_statement, order_items, topical_companies
 from agent.planning.route import help_with, masked, message_kind
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
@@ -194,14 +194,20 @@ class Reading:
     why: bool
     growth: bool
     years: Years
+    statement: bool = False  # asks what the filing states (agent.planning.prose_route.asks_statement)
 
     @property
     def prose_ask(self) -> bool:
-        return self.why or (self.has_topic and bool(QUAL_ASK.search(self.low))) or bool(set(self.items) & SECTION_ITEMS)
+        return self.why or self.statement or (self.has_topic and bool(QUAL_ASK.search(self.low))) \
+            or bool(set(self.items) & SECTION_ITEMS)
 
 
 _SPOKEN_US = re.compile(r"\b(tell|give|show|let|help|send|for|to|with)\s+us\b(?!\s*(?:revenue|sales|segment|market))",
                         re.I)
+
+
+# A word that narrows profitability to a part of the business ("streaming profitability").
+_NARROWED_PROFIT = re.compile(r"\b([a-z][\w-]*)\s+(?:profitability|profits?)\b")
 
 
 def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Reading:
@@ -215,12 +221,18 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Readi
     unnamed = _SPOKEN_US.sub(r"\1", unnamed)  # "tell us Apple's net income": the reader, not the country
     measures, unmappable = find_measures(TOPIC_MASK.sub(" ", unnamed),
                                          named_company=any(m.kind == "company" for m in matches))
+    narrowed = _NARROWED_PROFIT.search(unnamed.lower())
+    if narrowed and narrowed.group(1) not in NEUTRAL_BEFORE:
+        # "e-commerce profitability", "streaming profitability": a business's, told in MD&A; the
+        # company's net income would answer another question
+        unnamed = unnamed[: narrowed.start()] + " " * (narrowed.end() - narrowed.start()) + unnamed[narrowed.end() :]
     measures += [k for k in implied_measures(unnamed.lower()) if k not in measures]
     items, has_topic = route_items(low)
     why = bool(WHY.search(low) or CAUSE.search(low))
     growth = growth_words(normalize(outside)) and not why
     reading = Reading(raw, low, matches, [m.company.ticker for m in matches if m.kind == "company"], measures,
-                      unmappable, items, has_topic, why, growth, parse_years(outside, growth=growth))
+                      unmappable, items, has_topic, why, growth, parse_years(outside, growth=growth),
+                      statement=asks_statement(low))
     if reading.measures and NARROWED.search(low):
         # "how much did the 53rd week add to sales?": a slice no fact reports, told in MD&A
         reading.measures, reading.has_topic = [], True
@@ -471,7 +483,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # a year asked of Footnote ("what's the latest year you have?") is about coverage, not a subject
     asked_of_us = re.search(r"\b(?:you|your)\b", low) and not (r.measures or r.has_topic or r.matches)
     subject = bool(r.measures or r.unmappable or r.has_topic or r.why or (r.years.given and not asked_of_us)
-                   or lead_subject(outside))
+                   or ((r.statement or QUAL_ASK.search(low)) and r.matches) or lead_subject(outside))
     kind, detail = message_kind(masked(outside, [(m.start, m.end) for m in r.matches]).lower(),
                                 company_only=bool(r.matches) and not subject, subject=subject,
                                 covered=any(m.kind == "company" for m in r.matches))

@@ -73,7 +73,7 @@ FILING_FRAMED = (
     # "what does X expect / plan / say ...", "how is X forecasting ...", X not Footnote nor analysts
     rf"\b(?:what|how|when|where|which|why|does|do|did|is|are)\b[^?]{{0,40}}?\b(?:does|do|did|is|are|has|have)\s+"
     rf"(?!{_OTHERS}\b)(?:[\w&.'-]+\s+){{1,5}}?(?:expect|anticipat|plan|intend|project|forecast|estimat|guid|say|"
-    rf"said|stat|disclos|describ|report|mention|discuss|outline|target|aim|believ|see|indicat|assum)\w*",
+    rf"said|stat|disclos|describ|report|mention|discuss|outline|target|aim|believ|see|indicat|assum|think)\w*",
     r"\b(?:according\s+to|per|in|from|does)\s+(?:the|its|their|his|her|[\w&.-]+'s)\s+(?:(?:fy\s?)?'?\d{2,4}\s+|latest\s+|"
     r"most\s+recent\s+)?(?:10-?k|filing|annual\s+report|md&a|risk\s+factors|management)\b",
     r"\b(?:10-?k|filing|annual\s+report|md&a|management)\s+(?:says?|states?|said|discuss\w*|disclos\w*|descri\w*|"
@@ -85,6 +85,15 @@ FILING_FRAMED = (
     rf"\baccording\s+to\s+(?!{_OTHERS}\b)(?:the\s+|its\s+|their\s+)?[\w&.'-]+",
     rf"^(?:is|are|does|do|did|has|have)\s+(?!{_OTHERS}\b)(?:[\w&.'-]+\s+){{1,4}}?(?:expect|anticipat|plan|intend|"
     rf"project|forecast|estimat|guid)\w*",
+    # "Walmart expects what for capex next year?", "what Nike anticipates": a verb in the third
+    # person has a company or its management for subject, never Footnote ("you") nor the asker
+    rf"\b(?!{_OTHERS}\b|i\b|we\b|consensus\b|street\b)[a-z][\w&.'-]*\s+(?:expects|anticipates|intends|"
+    rf"plans\s+to|projects\s+(?:that|to)|forecasts\s+(?:that|to)|predicts|makes|gives|provides|thinks|believes|"
+    rf"sees)\b",
+    # "Walmart's outlook / guidance / plans / prospects for next year": the company's own, in its filing
+    rf"\b(?!{_OTHERS}\b|market\b|street\b|consensus\b|(?:what|that|it|there|here|who|where|how|let|he|she)'s)"
+    rf"[a-z][\w&.-]*'s\s+(?:own\s+)?(?!{_OTHERS}\b)(?:[\w-]+\s+)?(?:outlook|"
+    rf"expectations?|forecasts?|projections?|guidance|plans?|targets?|prospects?|predictions?)\b",
 )
 # What a 10-K itself states about the future: amounts to be recorded or paid, plans and schedules.
 FILED_FUTURE = (
@@ -179,8 +188,8 @@ def out_of_scope(text: str) -> str | None:
     if (_FORECAST.search(text) or _NEXT_PERIOD.search(text)) and not (filing_framed(text) or contractual):
         return "forecasts or predictions"
     for pattern, detail in _OTHER_SOURCES:
-        if pattern.search(text):
-            return detail
+        if pattern.search(text) and not (detail.startswith("earnings guidance") and filing_framed(text)):
+            return detail  # a company's own guidance asked of its filing is searched for there
     if _OFF_TOPIC.search(text):
         return OFF_TOPIC_DETAIL
     return None
