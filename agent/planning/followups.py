@@ -150,3 +150,67 @@ def slot_sources(plan, inherited: list[str], sources: dict[str, str], *, why: bo
     if "fiscal_years" not in out and plan.latest:
         out["fiscal_years"] = "latest filing"
     return out
+
+
+# Words that shape a question without naming what it is about: asking for more, pointing back,
+# asking why. What is left of a message without them is its own subject.
+_ASKING = frozenset("""say says said tell more else anything something detail details elaborate expand continue go
+    going keep deeper dig further specifically exactly really just any some again also so ok okay now then please pls
+    plz it they them their its theirs that this these those there such same why drove drive drives driving driven
+    drivers driver cause causes caused reason reasons behind led happen happened happening status update latest
+    what's whats how's hows much many one ones thing things there's here's stuff info information bit little have has
+    had having been be being will would could should might may can around over regarding year years prior previous
+    before after earlier later last next fiscal fy quarter quarters period annual""".split())
+# Pointing at a thing the thread discussed ("the risks of that", "any risks there", "did that deal
+# close?"), not at its company ("they", "its"), nor at a time ("that year"), nor a relative clause
+# ("the risks that Apple faces").
+_THING = r"(?:that|this|these|those|it|them)\b(?!\s+(?:year|years|quarter|quarters|period|time|fiscal|fy|company|companies|firm)\b)"
+_POINTING = re.compile(
+    rf"\b(?:of|about|for|on|to|from|with|behind|into|by|in|around|regarding|over|after|explain|drove|caused|causes|"
+    rf"drives|did|does|do|is|was|are|were|has|have|had)\s+{_THING}"
+    r"|(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)\bthere\b(?=\s*(?:[?.!,]|$|around|in\b|on\b|about|for\b|"
+    r"specifically|too\b|as\s+well|regarding|related))"
+    r"|^\W*(?:and\s+|so\s+)?(?:that|this|those|these)\b(?!\s+(?:year|quarter|company)\b)"
+)
+TOPIC_WORDS = 12  # a topic carried through a long thread stays a topic, not the whole conversation
+
+
+def own_subject(text: str) -> list[str]:
+    """The words a message says its subject with: no question, pointing or asking words."""
+    from agent.planning.topics import SECTION_ONLY, STOPWORDS
+
+    words = re.findall(r"[a-z0-9][\w&'-]*", text.lower().replace("\u2019", "'"))
+    return [w for w in words if w not in STOPWORDS and w not in _ASKING and w not in SECTION_ONLY and len(w) > 1
+            and not re.fullmatch(r"(?:fy|q[1-4])?'?\d+", w)]
+
+
+def points_back(text: str) -> bool:
+    """The message points at something the thread discussed ("what are the risks of that?")."""
+    return bool(_POINTING.search(text.lower()))
+
+
+def thread_topic(prev) -> str:
+    """What the thread's last turn was about: its prose topic, else the figures it gave."""
+    from agent.planning.topics import metric_query
+
+    if prev.topic:
+        return prev.topic
+    if prev.metrics:
+        return " ".join(_figure_words(k, metric_query) for k in prev.metrics)
+    return " ".join(own_subject(prev.query))
+
+
+def _figure_words(key: str, metric_query) -> str:
+    """A figure in search words: "Services revenue" for a member's revenue, the metric's own words else."""
+    if key.startswith("dim:"):
+        from agent.retrieval.segments import key_parts
+
+        metric, member, _ = key_parts(key)
+        return f"{member} {metric_query(metric)}".strip()
+    return metric_query(key)
+
+
+def joined_topic(*parts: str) -> str:
+    """Topics joined without repeating a word, the newest first, at most TOPIC_WORDS words."""
+    words = [w for part in parts for w in part.split()]
+    return " ".join(list(dict.fromkeys(words))[:TOPIC_WORDS])

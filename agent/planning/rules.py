@@ -19,11 +19,11 @@ from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, gro
 from agent.planning.plan import Plan
 from agent.planning.measures import _IMPLIED as _IMPLIED_PATTERNS
 from agent.planning.measures import TOPIC_MASK, find_measures, growth_words, implied_measures
-from agent.planning.followups import REPLACING, inherited_growth, lead_name, lead_subject, slot_sources, unknown_subject
+from agent.planning.followups import REPLACING, inherited_growth, joined_topic, lead_name, lead_subject, own_subject
+from agent.planning.followups import points_back, slot_sources, thread_topic, unknown_subject
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.topics import (
     borrows_thread_subject,
-    thread_subject_query,
     COMPOUND,
     NARROWED,
     QUAL_ASK,
@@ -292,7 +292,8 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
     measures = plan.metrics
     items = list(r.items)
     query_source = _strip_for_query(r.raw, r.matches)  # quotations kept: they are what to look for
-    if r.why and not r.measures and prev is not None and prev.metrics and (followup or not r.has_topic):
+    why_of_figure = bool(r.why and not r.measures and prev is not None and prev.metrics and (followup or not r.has_topic))
+    if why_of_figure:
         # "why did it change?": MD&A on the thread's metric
         plan.metrics = measures = list(prev.metrics)
         if "metrics" not in inherited:
@@ -304,10 +305,11 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
     qualitative = r.why or len(compound) > 1 or not measures or r.prose_ask
     if not qualitative:
         plan.query = expand_query(" ".join(metric_query(k) for k in measures))
-    elif (prev is not None and prev.intent == "qualitative" and not r.has_topic and not measures and not r.why
-            and followup):
-        # "and Tesla?" after a prose question: the same search, another company or year
+    elif (prev is not None and prev.intent == "qualitative" and not r.items and not measures and not r.why
+            and followup and not own_subject(query_source)):
+        # "and Tesla?", "say more" after a prose question: the same search, another company or year
         plan.items, plan.query, plan.sub_queries = list(prev.items), prev.query, list(prev.sub_queries)
+        plan.topic = thread_topic(prev)
         inherited += ["items", "query"]
     else:
         if not r.has_topic and not measures and not r.why:
@@ -318,8 +320,19 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
                 query_source = "business overview products and services"
         if r.why and "7" not in items:
             items = ["7", *items]
-        if followup and prev is not None and prev.metrics and not measures and borrows_thread_subject(query_source):
-            query_source = thread_subject_query(query_source, prev.metrics)  # "and the risks?" to revenue
+        own = " ".join(own_subject(query_source))
+        plan.topic = own
+        if followup and prev is not None and not measures and not why_of_figure and (
+                borrows_thread_subject(query_source) or points_back(query_source)
+                or (prev.intent == "qualitative" and not r.has_topic) or (r.why and not own)):
+            # "and the risks?" after revenue, "how much did it cost?" after an acquisition, "any risks
+            # there?", "why?" after an event: the message's own words, about the thread's subject
+            topic = thread_topic(prev)
+            query_source = f"{query_source.strip(' ?.!')} {topic}"
+            plan.topic = joined_topic(own, topic)
+            if not r.has_topic and prev.items:
+                items = list(prev.items)
+                inherited.append("items")
         plan.items = items
         plan.query = expand_query(query_source)
         if len(compound) > 1:
