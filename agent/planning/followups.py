@@ -160,7 +160,7 @@ _ASKING = frozenset("""say says said tell more else anything something detail de
     drivers driver cause causes caused reason reasons behind led happen happened happening status update latest
     what's whats how's hows much many one ones thing things there's here's stuff info information bit little have has
     had having been be being will would could should might may can around over regarding year years prior previous
-    before after earlier later last next fiscal fy quarter quarters period annual""".split())
+    before after earlier later last next fiscal fy quarter quarters period annual or if but not than""".split())
 # Pointing at a thing the thread discussed ("the risks of that", "any risks there", "did that deal
 # close?"), not at its company ("they", "its"), nor at a time ("that year"), nor a relative clause
 # ("the risks that Apple faces").
@@ -214,3 +214,20 @@ def joined_topic(*parts: str) -> str:
     """Topics joined without repeating a word, the newest first, at most TOPIC_WORDS words."""
     words = [w for part in parts for w in part.split()]
     return " ".join(list(dict.fromkeys(words))[:TOPIC_WORDS])
+
+
+# Asking for more of what was just said ("tell me more about the defense one", "can you elaborate?").
+_MORE = re.compile(r"\b(?:tell\s+me\s+more|more\s+(?:about|on|detail|details|info)|say\s+more|elaborate|expand\s+on|"
+                   r"go\s+on|keep\s+going|dig\s+(?:into|deeper)|drill\s+(?:into|down)|anything\s+else|what\s+else)\b")
+# The company the thread is about, named by a pronoun ("do they", "their", "its").
+_THIRD_PERSON = re.compile(r"\b(?:they|them|their|theirs|its)\b")
+
+
+def asks_more(text: str) -> bool:
+    """The message asks for more of what the thread was discussing."""
+    return bool(_MORE.search(text))
+
+
+def about_the_company(text: str) -> bool:
+    """The message speaks of a third party, the thread's company, not of Footnote ("who else do they name?")."""
+    return bool(_THIRD_PERSON.search(text)) and not re.search(r"\b(?:you|your|u|ur)\b", text)

@@ -20,8 +20,9 @@ from agent.planning.plan import Plan
 from agent.planning.measures import _IMPLIED as _IMPLIED_PATTERNS
 from agent.planning.measures import TOPIC_MASK, find_measures, growth_words, implied_measures
 from agent.planning.followups import REPLACING, inherited_growth, joined_topic, lead_name, lead_subject, own_subject
-from agent.planning.followups import points_back, slot_sources, thread_topic, unknown_subject
+from agent.planning.followups import about_the_company, asks_more, points_back, slot_sources, thread_topic, unknown_subject
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
+from agent.planning.scope import spelled_out
 from agent.planning.topics import (
     borrows_thread_subject,
     COMPOUND,
@@ -271,12 +272,15 @@ def _years(r: Reading, prev: Plan | None, followup: bool, directory: CompanyDire
     fields = _year_fields(r.years, ctx, directory, r.tickers)
     if r.years.offsets and not r.years.years and not r.years.since and prev is not None and followup:
         # "and the year before?": relative to the year the thread is on, not to the latest filing
+        # "how does that compare with the year before?": both years, the thread's and the one named
+        both = [0] if COMPARING.search(r.low) or re.search(r"\b(?:vs\.?|versus|against)\b", r.low) else []
         if prev.fiscal_years:
             base = max(prev.fiscal_years)
-            fields.update(fiscal_years=sorted({base + o for o in r.years.offsets}), latest=False, year_offsets=[])
+            fields.update(fiscal_years=sorted({base + o for o in [*both, *r.years.offsets]}), latest=False,
+                          year_offsets=[])
         elif prev.latest:
             base_offset = max(prev.year_offsets or [0])
-            fields.update(year_offsets=sorted({base_offset + o for o in r.years.offsets}))
+            fields.update(year_offsets=sorted({base_offset + o for o in [*both, *r.years.offsets]}))
     inherited = ctx is not None and bool(ctx.fiscal_years or ctx.latest or ctx.year_offsets)
     return fields, inherited
 
@@ -301,6 +305,7 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
         labels = " and ".join(label(k) for k in measures)
         query_source = f"why did {labels} change, drivers of the increase or decrease in {labels}"
         items = ["7"]
+        plan.topic = thread_topic(prev)
     compound = [p.strip(" ,?.") for p in COMPOUND.split(query_source) if p.strip(" ,?.")]
     qualitative = r.why or len(compound) > 1 or not measures or r.prose_ask
     if not qualitative:
@@ -321,7 +326,7 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
         if r.why and "7" not in items:
             items = ["7", *items]
         own = " ".join(own_subject(query_source))
-        plan.topic = own
+        plan.topic = plan.topic or own
         if followup and prev is not None and not measures and not why_of_figure and (
                 borrows_thread_subject(query_source) or points_back(query_source)
                 or (prev.intent == "qualitative" and not r.has_topic) or (r.why and not own)):
@@ -467,7 +472,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
     if not re.search(r"[a-z0-9]", low):
         return _meta("help")
-    scope = out_of_scope(low)
+    chat = spelled_out(low)  # "r u a bot", "which yrs do u have": judged as written out
+    scope = out_of_scope(chat)
     if scope and scope != OFF_TOPIC_DETAIL:
         return _refuse("out_of_scope", scope)
 
@@ -482,14 +488,14 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if forward:
         _filing_statement(r, directory)
     # a year asked of Footnote ("what's the latest year you have?") is about coverage, not a subject
-    asked_of_us = re.search(r"\b(?:you|your)\b", low) and not (r.measures or r.has_topic or r.matches)
+    asked_of_us = re.search(r"\b(?:you|your)\b", chat) and not (r.measures or r.has_topic or r.matches)
     subject = bool(r.measures or r.unmappable or r.has_topic or r.why or (r.years.given and not asked_of_us)
                    or lead_subject(outside))
-    kind, detail = message_kind(masked(outside, [(m.start, m.end) for m in r.matches]).lower(),
+    kind, detail = message_kind(spelled_out(masked(outside, [(m.start, m.end) for m in r.matches]).lower()),
                                 company_only=bool(r.matches) and not subject, subject=subject,
                                 covered=any(m.kind == "company" for m in r.matches))
-    meta = meta_intent(low)
-    task = help_with(low) if meta == "help" and not (r.matches or subject) else None
+    meta = meta_intent(chat)
+    task = help_with(chat) if meta == "help" and not (r.matches or subject) else None
     if task:  # "can you help me fix a bug in my code?": judged by the task, not by "help"
         return _refuse("out_of_scope", task)
     if kind == "refuse" and meta not in ("greeting", "thanks"):
@@ -503,7 +509,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # companies, however much the words alone resemble a question about Footnote
     compares_thread = (_usable_previous(previous) is not None and bool(COMPARING.search(low))
                        and not re.search(r"\b(?:you|your)\b", low))
-    if kind == "meta" and not r.matches and not compares_thread:
+    # "who else do they name?": a question about the thread's company, however it resembles one about Footnote
+    about_thread = _usable_previous(previous) is not None and about_the_company(low)
+    if kind == "meta" and not r.matches and not compares_thread and not about_thread:
         return _meta(detail)
 
     prev = _usable_previous(previous)
@@ -516,7 +524,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     compares_named = (prev is not None and bool(prev.metrics) and bool(r.tickers) and bool(COMPARING.search(low))
                       and not (r.measures or r.unmappable or r.has_topic or r.why))
     followup = prev is not None and (bool(FOLLOWUP.search(low)) or len(re.findall(r"[\w&$'-]+", low)) <= 3
-                                     or (not r.matches and kind == "domain") or partial or compares_named)
+                                     or (not r.matches and kind == "domain") or partial or compares_named
+                                     or (kind in ("domain", "unknown") and (asks_more(low) or points_back(low)))
+                                     or (r.why and not r.measures and bool(r.tickers)
+                                         and set(r.tickers) <= set(_history(prev))))
 
     # what the message leaves out, from the thread (refusals carry it too, so a reply to one works)
     inherited: list[str] = []

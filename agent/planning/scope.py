@@ -158,6 +158,25 @@ _THANKS_RE = re.compile(rf"\b{_THANKS}\b")
 _POLITE_RE = re.compile(rf"\b(?:{_THANKS}|{_FILLER}|{_GREETING})\b")
 
 
+# Chat shorthand, spelled out before a message is judged as small talk or out of scope ("which yrs do
+# u have", "r u a bot", "brb"). Whole words only: "r&d" and "u.s." are left alone.
+SHORTHAND = {
+    "u": "you", "ur": "your", "r": "are", "yrs": "years", "yr": "year", "wat": "what", "wut": "what", "pls": "please",
+    "plz": "please", "thx": "thanks", "thnx": "thanks", "tx": "thanks", "brb": "be right back", "ttyl": "talk to you later",
+    "gtg": "got to go", "g2g": "got to go", "cya": "see you", "idk": "i don't know", "rn": "right now", "tmrw": "tomorrow",
+    "tmr": "tomorrow", "abt": "about", "bc": "because", "cuz": "because", "ppl": "people", "b4": "before", "k": "ok", "kk": "ok", "im": "i'm", "dont": "don't", "whats": "what's", "hows": "how's",
+}
+
+
+_SHORTHAND = re.compile(r"(?<![\w&.'/-])(?:" + "|".join(sorted(map(re.escape, SHORTHAND), key=len, reverse=True))
+                        + r")(?![\w&'/-]|\.\w)")
+
+
+def spelled_out(text: str) -> str:
+    """Lowercase `text` with chat shorthand spelled out, word by word."""
+    return _SHORTHAND.sub(lambda m: SHORTHAND[m.group(0)], text)
+
+
 def strip_quotes(text: str) -> str:
     """The text with quotations removed ("...", “...”, and '...' of ten characters or more)."""
     t = re.sub(r"\"[^\"]{3,}\"", " ", text)
