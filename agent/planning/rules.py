@@ -325,7 +325,8 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
                 query_source = "business overview products and services"
         if r.why and "7" not in items:
             items = ["7", *items]
-        own = " ".join(own_subject(query_source))
+        names = {w for m in r.matches if m.company is not None for w in norm_name(m.company.name)}
+        own = " ".join(w for w in own_subject(query_source) if w not in names)  # "johnson & johnson" is no topic
         plan.topic = plan.topic or own
         if followup and prev is not None and not measures and not why_of_figure and (
                 borrows_thread_subject(query_source) or points_back(query_source)
