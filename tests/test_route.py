@@ -338,3 +338,98 @@ def test_a_company_a_question_asks_another_to_describe_is_a_topic(directory):
     assert asked.tickers == ["AAPL"] and asked.intent == "qualitative"
     both = plan(directory, "compare how apple and nvidia describe their supply chains")
     assert sorted(both.tickers) == ["AAPL", "NVDA"]
+
+
+# --- prose threads: a follow-up that points back searches what the thread was discussing
+
+@pytest.mark.parametrize("reply, own", [
+    ("how much did it cost?", "cost"),
+    ("what are the risks of that?", "risks"),
+    ("any risks there for the integration?", "integration"),
+])
+def test_a_prose_follow_up_that_points_back_searches_the_threads_topic(directory, reply, own):
+    p = thread(directory, "tell me about Walmart's Vizio acquisition", reply)
+    assert p.route == "domain" and p.intent == "qualitative" and p.tickers == ["WMT"], p
+    assert "vizio" in p.query.lower() and own in p.query.lower(), p.query
+    assert "vizio" in p.topic and own in p.topic or own == "risks"
+
+
+def test_a_question_of_its_own_does_not_borrow_the_threads_topic(directory):
+    for reply in ("how many employees do they have?", "what about labor union risks?"):
+        p = thread(directory, "tell me about Walmart's Vizio acquisition", reply)
+        assert "vizio" not in p.query.lower(), (reply, p.query)
+
+
+@pytest.mark.parametrize("reply", ["say more", "tell me more", "and the year before?", "and for Nvidia?"])
+def test_asking_for_more_or_for_another_company_repeats_the_threads_search(directory, reply):
+    first = plan(directory, "How does Apple depend on its contract manufacturers?")
+    p = plan(directory, reply, first)
+    assert p.intent == "qualitative" and p.query == first.query and p.items == first.items, p
+    assert p.topic == first.topic == "depend contract manufacturers"
+
+
+def test_the_topic_survives_a_whole_thread(directory):
+    p = thread(directory, "How does Apple depend on its contract manufacturers?", "what are the risks of that?",
+               "and for Nvidia?")
+    assert p.tickers == ["NVDA"] and p.items[0] == "1A" and "contract manufacturers" in p.query
+
+
+def test_why_after_an_event_searches_the_event(directory):
+    p = thread(directory, "what happened with Tesla's Cybertruck recall?", "why?")
+    assert p.intent == "qualitative" and p.items[0] == "7" and "cybertruck" in p.query.lower()
+
+
+def test_the_risks_to_a_figure_are_searched_in_the_figures_words(directory):
+    p = thread(directory, "apple services revenue fiscal 2024", "what's driving it?", "risks to that business?")
+    assert p.tickers == ["AAPL"] and p.items == ["1A"] and p.fiscal_years == [2024]
+    assert "services" in p.query.lower() and "revenue" in p.query.lower()
+
+
+def test_a_question_about_the_threads_company_is_never_small_talk(directory):
+    p = thread(directory, "What does Nvidia say about competition?", "who else do they name?")
+    assert (p.route, p.tickers) == ("domain", ["NVDA"]) and "competition" in p.query, p
+    assert plan(directory, "who else do they name?").route != "meta"  # no thread: no company to ask about
+
+
+def test_asking_for_more_in_a_thread_is_never_refused_as_off_topic(directory):
+    p = thread(directory, "describe Boeing's business", "what are its segments?", "tell me more about the defense one")
+    assert (p.route, p.tickers) == ("domain", ["BA"]) and "defense" in p.query and "segments" in p.query, p
+
+
+# --- figure threads
+
+def test_why_naming_one_company_of_a_comparison_keeps_the_figure_and_year(directory):
+    p = thread(directory, "Visa and Apple revenue fiscal 2024", "what's the growth rate for each", "why did Visa grow?")
+    assert (p.intent, p.tickers, p.fiscal_years, p.metrics) == ("qualitative", ["V"], [2024], ["revenue_growth"]), p
+    assert p.items[0] == "7"
+
+
+def test_comparing_with_the_year_before_keeps_both_years(directory):
+    p = thread(directory, "Walmart net income fiscal 2025", "how does that compare with the year before?")
+    assert (p.tickers, p.metrics, p.fiscal_years) == (["WMT"], ["net_income"], [2024, 2025]), p
+    p = thread(directory, "Walmart net income fiscal 2025", "and the year prior?")
+    assert p.fiscal_years == [2024]
+
+
+# --- small talk and off-topic, in shorthand and in the wording of a question about Footnote
+
+@pytest.mark.parametrize("text, intent", [
+    ("which yrs do u have for tesla", "coverage"),
+    ("r u a person or a program", "about"),
+    ("wat can u look up", "help"),
+])
+def test_chat_shorthand_is_read_as_written_out(directory, text, intent):
+    p = plan(directory, text)
+    assert (p.route, p.intent) == ("meta", intent), p
+
+
+@pytest.mark.parametrize("text", [
+    "what's the best way to cook salmon",
+    "how should i go about getting a mortgage",
+    "what is the best way to learn piano",
+])
+def test_off_topic_worded_like_a_question_about_footnote_is_refused(directory, text):
+    """Their nearest exemplars ask how to use Footnote; nothing in them speaks of Footnote or its work."""
+    assert text not in {t for _, t in load()}
+    p = plan(directory, text)
+    assert (p.route, p.refusal_reason) == ("refusal", "out_of_scope"), p

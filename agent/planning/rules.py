@@ -499,7 +499,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     task = help_with(chat) if meta == "help" and not (r.matches or subject) else None
     if task:  # "can you help me fix a bug in my code?": judged by the task, not by "help"
         return _refuse("out_of_scope", task)
-    if kind == "refuse" and meta not in ("greeting", "thanks"):
+    more = asks_more(chat) and _usable_previous(previous) is not None  # "tell me more" is not "tell me a story"
+    if kind == "refuse" and meta not in ("greeting", "thanks") and not more:
         return _refuse("out_of_scope", detail)
     if meta in ("greeting", "thanks", "help") and not (r.matches or subject):
         return _meta(meta)
