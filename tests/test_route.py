@@ -433,3 +433,15 @@ def test_off_topic_worded_like_a_question_about_footnote_is_refused(directory, t
     assert text not in {t for _, t in load()}
     p = plan(directory, text)
     assert (p.route, p.refusal_reason) == ("refusal", "out_of_scope"), p
+
+
+@pytest.mark.parametrize("text", ["will nvidia be hurt by export controls?",
+                                  "is Tesla going to be affected by the tariff changes?"])
+def test_how_a_company_may_be_affected_is_read_from_its_risk_factors(directory, text):
+    p = plan(directory, text)
+    assert p.route == "domain" and p.intent == "qualitative" and "1A" in p.items, p
+
+
+def test_a_prediction_asked_of_footnote_is_still_refused(directory):
+    p = plan(directory, "will you predict whether tesla gets hurt by tariffs?")
+    assert (p.route, p.refusal_reason) == ("refusal", "out_of_scope")

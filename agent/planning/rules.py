@@ -22,7 +22,7 @@ from agent.planning.measures import TOPIC_MASK, find_measures, growth_words, imp
 from agent.planning.followups import REPLACING, inherited_growth, joined_topic, lead_name, lead_subject, own_subject
 from agent.planning.followups import about_the_company, asks_more, points_back, slot_sources, thread_topic, unknown_subject
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
-from agent.planning.scope import spelled_out
+from agent.planning.scope import exposure, spelled_out
 from agent.planning.topics import (
     borrows_thread_subject,
     COMPOUND,
@@ -238,7 +238,7 @@ def _filing_statement(r: Reading, directory: CompanyDirectory) -> None:
     (MD&A first), quoted, never a figure of a year not yet reported nor a forecast of our own. A
     future year in the question is the year the statement is about; the latest filing states it."""
     r.measures, r.unmappable, r.has_topic, r.why = [], None, True, False
-    r.items = r.items or ["7"]
+    r.items = r.items or (["1A", "7"] if exposure(r.low) else ["7"])
     if filed_future(r.low) and "8" not in r.items:
         r.items = [*r.items, "8"]  # amounts to be recorded or paid are scheduled in the notes too
     if r.years.as_of:  # "what does its 2024 10-K say it expects for 2025?": that filing

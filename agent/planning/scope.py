@@ -86,6 +86,10 @@ FILING_FRAMED = (
     rf"^(?:is|are|does|do|did|has|have)\s+(?!{_OTHERS}\b)(?:[\w&.'-]+\s+){{1,4}}?(?:expect|anticipat|plan|intend|"
     rf"project|forecast|estimat|guid)\w*",
 )
+# How a company may be affected by something ("will Nvidia be hurt by export controls?", "is UnitedHealth
+# going to be affected by rate changes?"): its risk factors state that exposure, so the answer quotes them.
+EXPOSURE = (r"\b(?:be|get|been|being)\s+(?:\w+\s+)?(?:affected|impacted|hurt|harmed|disrupted|exposed|hit)\s+(?:by|from|to)\b"
+            r"|\b(?:affect|impact|hurt|harm|disrupt)\s+(?:them|it|its|their|the\s+company|the\s+business)\b")
 # What a 10-K itself states about the future: amounts to be recorded or paid, plans and schedules.
 FILED_FUTURE = (
     r"\b(?:be|being)\s+(?:recorded|recogni[sz]ed|amortized|incurred|expensed|reclassified|paid|charged|"
@@ -150,6 +154,7 @@ _INJECTION, _STOCK_PRICE, _ADVICE, _FORECAST, _OFF_TOPIC, _HELP, _COVERAGE = (
 _NEXT_PERIOD, _CONTRACTUAL = re.compile(NEXT_PERIOD), re.compile(CONTRACTUAL)
 _ASKED_OF_FOOTNOTE = re.compile(ASKED_OF_FOOTNOTE)
 _FILING_FRAMED, _FILED_FUTURE = _compiled(FILING_FRAMED), re.compile(FILED_FUTURE)
+_EXPOSURE = re.compile(EXPOSURE)
 _OPINION = _compiled(OPINION)
 _OTHER_SOURCES = tuple((re.compile(p), detail) for p, detail in OTHER_SOURCES)
 _ONLY_GREETING = re.compile(rf"\s*(?:{_GREETING}|{_FILLER})(?:[\s,!.]+(?:{_GREETING}|{_FILLER}))*[\s!.?]*")
@@ -222,9 +227,14 @@ def forward_looking(text: str) -> bool:
 
 def filing_framed(text: str) -> bool:
     """True when a question about the future asks what a company or its filing states (its
-    expectations, plans, amounts it will record), not for Footnote's own prediction.
-    `text`: lowercase, quotes removed."""
-    return bool(_FILING_FRAMED.search(text) or _FILED_FUTURE.search(text))
+    expectations, plans, amounts it will record, how it may be affected), not for Footnote's own
+    prediction. `text`: lowercase, quotes removed."""
+    return bool(_FILING_FRAMED.search(text) or _FILED_FUTURE.search(text) or exposure(text))
+
+
+def exposure(text: str) -> bool:
+    """How the company may be affected by something, not asked of Footnote: what its risk factors state."""
+    return bool(_EXPOSURE.search(text)) and not _ASKED_OF_FOOTNOTE.search(text)
 
 
 def filed_future(text: str) -> bool:
