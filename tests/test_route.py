@@ -445,3 +445,17 @@ def test_how_a_company_may_be_affected_is_read_from_its_risk_factors(directory, 
 def test_a_prediction_asked_of_footnote_is_still_refused(directory):
     p = plan(directory, "will you predict whether tesla gets hurt by tariffs?")
     assert (p.route, p.refusal_reason) == ("refusal", "out_of_scope")
+
+
+def test_every_labelled_question_about_footnote_speaks_of_its_world():
+    """The rule that keeps "how do I cook salmon?" from the help reply must never refuse the kinds it guards."""
+    from agent.planning.route import FOOTNOTE_WORLD, SHORT
+    from agent.planning.scope import spelled_out
+
+    about = [t for label, t in load() if label in ("help", "about", "coverage") and len(t.split()) > SHORT]
+    assert about and all(FOOTNOTE_WORLD.search(spelled_out(t)) for t in about)
+
+
+@pytest.mark.parametrize("text", ["what else can i try?", "not sure where to begin, any ideas?"])
+def test_help_in_few_words_of_footnotes_world_is_still_meta(directory, text):
+    assert plan(directory, text).route == "meta"

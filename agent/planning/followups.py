@@ -160,7 +160,9 @@ _ASKING = frozenset("""say says said tell more else anything something detail de
     drivers driver cause causes caused reason reasons behind led happen happened happening status update latest
     what's whats how's hows much many one ones thing things there's here's stuff info information bit little have has
     had having been be being will would could should might may can around over regarding year years prior previous
-    before after earlier later last next fiscal fy quarter quarters period annual or if but not than""".split())
+    before after earlier later last next fiscal fy quarter quarters period annual or if but not than change changed
+    changes changing increase increased decrease decreased grow grew rise rose fall fell drop dropped decline declined
+    jump jumped up down went move moved so bad good worse better big""".split())
 # Pointing at a thing the thread discussed ("the risks of that", "any risks there", "did that deal
 # close?"), not at its company ("they", "its"), nor at a time ("that year"), nor a relative clause
 # ("the risks that Apple faces").

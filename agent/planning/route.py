@@ -42,7 +42,8 @@ FOOTNOTE_WORLD = re.compile(
     r"filings?|10-?ks?|10-?qs?|cit\w+|numbers?|figures?|compan(?:y|ies)|cover\w*|tickers?|years?|help\w*|examples?|"
     r"use|using|usage|start\w*|commands?|menu|xbrl|sec|edgar|md&a|item|annual|reports?|works?|model|ai|gpt|chatgpt|"
     r"human|person|real|accura\w+|trust\w*|reliab\w+|hallucinat\w*|mistakes?|errors?|links?|footnotes?|verif\w+|"
-    r"check\w*|capabilit\w+|type|phrase|word|information|info|sectors?|firms?|updated?|current|recent|live|store)\b")
+    r"check\w*|capabilit\w+|capable|able|possible|type|phrase|word|information|info|sectors?|firms?|updated?|current|"
+    r"recent|live|store|try|begin\w*|ideas?|suggest\w*|tips?|lost|new)\b")
 SMALL_TALK = ("greeting", "thanks", "goodbye", "ack")  # need not speak of Footnote: "hi", "cheers", "brb"
 META_INTENT = {"greeting": "greeting", "thanks": "thanks", "goodbye": "goodbye", "ack": "ack", "help": "help",
                "about": "about", "coverage": "coverage"}
