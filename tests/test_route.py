@@ -459,3 +459,11 @@ def test_every_labelled_question_about_footnote_speaks_of_its_world():
 @pytest.mark.parametrize("text", ["what else can i try?", "not sure where to begin, any ideas?"])
 def test_help_in_few_words_of_footnotes_world_is_still_meta(directory, text):
     assert plan(directory, text).route == "meta"
+
+
+def test_a_name_followed_by_then_is_a_reply_about_that_name(directory):
+    p = thread(directory, "walmart revenue fy2025", "fine, Shopify then")
+    assert (p.refusal_reason, p.refusal_detail) == ("not_covered", "Shopify (SHOP)"), p
+    p = thread(directory, "walmart revenue fy2025", "ok Apple instead")
+    assert (p.tickers, p.metrics, p.fiscal_years) == (["AAPL"], ["revenue"], [2025])
+    assert thread(directory, "walmart revenue fy2025", "ok then").route == "meta"

@@ -23,6 +23,12 @@ _LEAD = re.compile(
     r"same\s+for|(?:now\s+)?do\s+(?:the\s+same|that|it|this)\s+for|what\s+of|and\s+for|for)\s+(?P<rest>.+?)\s*[?.!]*\s*$",
     re.I,
 )
+# "fine, Target then", "ok Apple instead": the name first, the word that makes it a reply after it
+_TRAILING = re.compile(
+    r"^\s*(?:(?:ok(?:ay)?|so|cool|great|fine|alright|right|hmm+|well|oh|thanks|and|also|now)[\s,]+)*"
+    r"(?P<rest>[\w&.'\u2019-]+(?:\s+[\w&.'\u2019-]+){0,2}?)\s*,?\s+(?:then|instead)\s*[?.!]*\s*$", re.I)
+_REPLY = {"ok", "okay", "cool", "great", "fine", "alright", "right", "sure", "thanks", "yes", "yeah", "yep", "no", "nope",
+          "hmm", "well", "oh", "good", "nice", "k", "so", "why", "how", "what"}  # "ok then", "why then?": no name
 _FILLER = {"the", "a", "an", "of", "for", "too", "as", "well", "please", "then", "instead", "now", "also", "same",
            "company", "one", "ones", "other", "them", "it", "that", "this", "those", "these", "they", "both", "all",
            "year", "years", "fiscal", "fy", "before", "after", "prior", "previous", "last", "next", "latest", "s"}
@@ -39,12 +45,12 @@ def lead_subject(outside: str) -> str | None:
     """The name a "what about X?" reply asks about, when X is nothing else the planner knows: not
     a measure, a topic, a year or a pronoun. Capitalised or not ("what about ford?"), since a reply
     that is only a word can only be naming something."""
-    m = _LEAD.match(outside)
+    m = _LEAD.match(outside) or _TRAILING.match(outside)
     if not m:
         return None
     rest = re.sub(r"['\u2019]s\b", "", m.group("rest"))
     words = [w for w in re.findall(r"[A-Za-z][\w&.-]*", rest)]
-    content = [w for w in words if w.lower() not in _FILLER and w.lower() not in STOPWORDS]
+    content = [w for w in words if w.lower() not in _FILLER and w.lower() not in STOPWORDS and w.lower() not in _REPLY]
     if not content or len(content) > 3 or re.search(r"\d", rest) or any(w.lower() in NUMBER_WORDS for w in content):
         return None  # a count ("the two years before that?") is never a name
     low = " ".join(content).lower()
