@@ -467,3 +467,17 @@ def test_a_name_followed_by_then_is_a_reply_about_that_name(directory):
     p = thread(directory, "walmart revenue fy2025", "ok Apple instead")
     assert (p.tickers, p.metrics, p.fiscal_years) == (["AAPL"], ["revenue"], [2025])
     assert thread(directory, "walmart revenue fy2025", "ok then").route == "meta"
+
+
+def test_a_thread_question_like_nothing_alone_is_about_the_threads_company(directory):
+    """Its nearest exemplar is faint (a price question); in a thread it asks about the thread's company."""
+    p = thread(directory, "what does McDonald's say about its franchisees?", "how much of the system is franchised?")
+    assert (p.route, p.tickers, p.intent) == ("domain", ["MCD"], "qualitative"), p
+    assert "franchisees" in p.query
+
+
+def test_why_after_a_refused_figure_searches_the_words_it_was_asked_in(directory):
+    first = plan(directory, "what's Boeing's backlog situation")
+    assert first.refusal_reason == "unknown_metric"
+    p = plan(directory, "why did it change", first)
+    assert p.tickers == ["BA"] and p.items[0] == "7" and "backlog" in p.query, p

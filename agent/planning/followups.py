@@ -203,6 +203,8 @@ def thread_topic(prev) -> str:
 
     if prev.topic:
         return prev.topic
+    if prev.route == "refusal" and prev.refusal_reason == "unknown_metric" and prev.refusal_detail:
+        return " ".join(own_subject(prev.refusal_detail.split("(")[0]))  # "why did it change?" after "backlog"
     if prev.metrics:
         return " ".join(_figure_words(k, metric_query) for k in prev.metrics)
     return " ".join(own_subject(prev.query))

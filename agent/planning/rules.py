@@ -528,6 +528,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     followup = prev is not None and (bool(FOLLOWUP.search(low)) or len(re.findall(r"[\w&$'-]+", low)) <= 3
                                      or (not r.matches and kind == "domain") or partial or compares_named
                                      or (kind in ("domain", "unknown") and (asks_more(low) or points_back(low)))
+                                     or (kind == "unknown" and not r.matches)  # like nothing alone: the thread's
                                      or (r.why and not r.measures and bool(r.tickers)
                                          and set(r.tickers) <= set(_history(prev))))
 

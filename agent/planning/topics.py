@@ -32,8 +32,8 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bmd&a\b|\bmanagement'?s? discussion\b|\bresults of operations\b|\bliquidity\b|\bcapital resources\b|"
      r"\boutlook\b|\bperformance\b|\bcritical accounting estimates\b|\bwhy\b|\bdrivers?\b|\bdrove\b|\bdriven\b|"
      r"\bexplain\w*|\breasons?\b|\bcaused?\b|\bwhat led\b|\bcontribut\w+|\bsegment results\b|\bkey trends\b|"
-     r"\bcash (?:needs|requirements)\b|\bcapital allocation\b|\bheadcount reduction|\brestructuring\b|"
-     r"\bwhat happened\b", ("7",)),
+     r"\bcash (?:needs|requirements)\b|\bcapital allocation\b|\bheadcount reduction|\brestructuring\b", ("7",)),
+    (r"\bwhat happened\b", ("7", "1A")),  # an event: told in MD&A and the risk factors
     (r"\bprice (?:cuts?|reductions?|increases?)\b|\bpricing\b|\bdeliver(?:y|ies|ed)\b|\bproduction volumes?\b|"
      r"\bunits? sold\b|\bdemand\b", ("7", "1A")),
     (r"\b(?:repurchase|buyback) (?:programs?|plans?|authori[sz]ations?)\b|\bcapital return\b", ("7", "8")),
