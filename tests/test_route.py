@@ -481,3 +481,9 @@ def test_why_after_a_refused_figure_searches_the_words_it_was_asked_in(directory
     assert first.refusal_reason == "unknown_metric"
     p = plan(directory, "why did it change", first)
     assert p.tickers == ["BA"] and p.items[0] == "7" and "backlog" in p.query, p
+
+
+@pytest.mark.parametrize("reply", ["which company made more?", "which automaker made more?"])
+def test_the_kind_of_the_threads_companies_is_no_figure(directory, reply):
+    p = thread(directory, "Tesla net income 2023", "and GM?", reply)
+    assert (p.intent, p.tickers, p.metrics, p.fiscal_years) == ("compare", ["TSLA", "GM"], ["net_income"], [2023]), p

@@ -241,3 +241,27 @@ def asks_more(text: str) -> bool:
 def about_the_company(text: str) -> bool:
     """The message speaks of a third party, the thread's company, not of Footnote ("who else do they name?")."""
     return bool(_THIRD_PERSON.search(text)) and not re.search(r"\b(?:you|your|u|ur)\b", text)
+
+
+# "which bank made more?", "which retailer grew faster?": the noun after "which" names the kind of the
+# thread's companies, not a figure; "which segment grew fastest?" names what to break down, and stays.
+_WHICH_KIND = re.compile(r"\b(which|what)\s+([a-z][a-z-]+)\s+(?=(?:made|makes|had|has|have|earned|earns|grew|grows|"
+                         r"was|is|were|are|did|does|spent|spends|reported|generated|brought|came|posted|won|wins|"
+                         r"performed|did|of\s+(?:the|them|these|those)))", re.I)
+_BREAKDOWNS = frozenset("segment segments product products region regions business businesses unit units division "
+                        "divisions line lines year years quarter quarters period periods metric metrics figure one "
+                        "ones of".split())
+
+
+def compared_kind(text: str, thread_companies: int) -> str:
+    """The message without the kind noun of "which bank made more?", when the thread compares companies."""
+    if thread_companies < 2:
+        return text
+
+    def drop(m: re.Match) -> str:
+        word = m.group(2).lower()
+        if word in _BREAKDOWNS or normalize(word) in MEASURE_PHRASES or route_items(word)[1]:
+            return m.group(0)
+        return f"{m.group(1)} "
+
+    return _WHICH_KIND.sub(drop, text)

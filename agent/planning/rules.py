@@ -20,7 +20,7 @@ from agent.planning.plan import Plan
 from agent.planning.measures import _IMPLIED as _IMPLIED_PATTERNS
 from agent.planning.measures import TOPIC_MASK, find_measures, growth_words, implied_measures
 from agent.planning.followups import REPLACING, inherited_growth, joined_topic, lead_name, lead_subject, own_subject
-from agent.planning.followups import about_the_company, asks_more, points_back, slot_sources, thread_topic, unknown_subject
+from agent.planning.followups import about_the_company, asks_more, compared_kind, points_back, slot_sources, thread_topic, unknown_subject
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.scope import exposure, spelled_out
 from agent.planning.topics import (
@@ -397,6 +397,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     raw = _NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = _SPELLED_AMPERSAND.sub(_ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
     raw = _relative_to_thread(raw, previous)
+    raw = compared_kind(raw, len(_history(_usable_previous(previous))))  # "which bank made more?" of the thread's
     definition, rest, bad = find_definition(raw)
     known = [d for d in (previous.definitions if previous is not None else [])
              if definition is None or d["name"] != definition["name"]]
