@@ -487,3 +487,16 @@ def test_why_after_a_refused_figure_searches_the_words_it_was_asked_in(directory
 def test_the_kind_of_the_threads_companies_is_no_figure(directory, reply):
     p = thread(directory, "Tesla net income 2023", "and GM?", reply)
     assert (p.intent, p.tickers, p.metrics, p.fiscal_years) == ("compare", ["TSLA", "GM"], ["net_income"], [2023]), p
+
+
+@pytest.mark.parametrize("reply, ticker", [("cool. and Nvidia?", "NVDA"), ("great, now do Apple", "AAPL")])
+def test_an_acknowledgement_before_a_follow_up_is_no_line_item(directory, reply, ticker):
+    p = thread(directory, "walmart revenue 2024", reply)
+    assert (p.tickers, p.metrics, p.fiscal_years) == ([ticker], ["revenue"], [2024]), p
+    assert thread(directory, "walmart revenue 2024", "great, thanks!").route == "meta"
+
+
+@pytest.mark.parametrize("text, intent", [("are you chatgpt?", "about"), ("how do i ask about a segment?", "help")])
+def test_questions_about_footnote_that_name_a_source_or_a_topic_are_meta(directory, text, intent):
+    assert (plan(directory, text).route, plan(directory, text).intent) == ("meta", intent)
+    assert plan(directory, "according to chatgpt, what was Apple's revenue?").refusal_reason == "out_of_scope"

@@ -22,7 +22,7 @@ from agent.planning.measures import TOPIC_MASK, find_measures, growth_words, imp
 from agent.planning.followups import REPLACING, inherited_growth, joined_topic, lead_name, lead_subject, own_subject
 from agent.planning.followups import about_the_company, asks_more, compared_kind, points_back, slot_sources, thread_topic, unknown_subject
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
-from agent.planning.scope import exposure, spelled_out
+from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
 from agent.planning.topics import (
     borrows_thread_subject,
     COMPOUND,
@@ -61,6 +61,9 @@ FOLLOWUP = re.compile(
     r"what if|how does (?:that|it|this) compare|and for|and in|for)\b|"
     r"\b(?:that|it|its|this|those|them|they|their|the same)\b"
 )
+_ACKNOWLEDGED = re.compile(r"^\W*(?:(?:ok(?:ay)?|great|cool|nice|thanks|thank\s+you|thx|perfect|awesome|got\s+it|alright|"
+                          r"fine|sure|good|interesting|wow|hmm+)\b\W*)+")
+_ACKNOWLEDGED_FIRST = re.compile(_ACKNOWLEDGED.pattern.replace(r"\b\W*)+", r"\s*[,.!;:\u2014-]+\s*)+"), re.I)
 ADDING = re.compile(r"\b(?:compar\w*|vs\.?|versus|against|relative to|with|side by side|stack up|alongside)\b")
 _CAPITALISED = re.compile(r"(?<![\w$])([A-Z][\w&.'\u2019-]*(?:\s+(?:[A-Z][\w&.'\u2019-]*|&|of))*)")
 
@@ -394,6 +397,9 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     raw = text or ""
     if len(raw) > MAX_CHARS:
         return _plan(raw, previous=previous, directory=directory)
+    said = _ACKNOWLEDGED_FIRST.sub("", raw)
+    if said != raw and re.search(r"\w", said) and _plan(raw, previous=previous, directory=directory).route != "meta":
+        raw = said  # "cool. and Nvidia?": the question after the acknowledgement, which is no line item
     raw = _NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = _SPELLED_AMPERSAND.sub(_ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
     raw = _relative_to_thread(raw, previous)
@@ -505,6 +511,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         return _refuse("out_of_scope", detail)
     if meta in ("greeting", "thanks", "help") and not (r.matches or subject):
         return _meta(meta)
+    if HOW_TO_ASK.search(chat) and not r.matches:
+        return _meta("help")
     if meta == "coverage" and not r.measures and not r.unmappable and not (r.has_topic and r.matches) and not r.why:
         # "which companies did AbbVie buy and why?" asks the filing about a topic, not what Footnote holds
         return _meta("coverage", [m.company.ticker for m in r.matches if m.company])
@@ -526,7 +534,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # "how does AMD compare?" after a figure: that figure, for the thread's company and the one named
     compares_named = (prev is not None and bool(prev.metrics) and bool(r.tickers) and bool(COMPARING.search(low))
                       and not (r.measures or r.unmappable or r.has_topic or r.why))
-    followup = prev is not None and (bool(FOLLOWUP.search(low)) or len(re.findall(r"[\w&$'-]+", low)) <= 3
+    reply = _ACKNOWLEDGED.sub("", low)  # "great, now do Apple" is the reply "now do Apple"
+    followup = prev is not None and (bool(FOLLOWUP.search(low) or FOLLOWUP.search(reply))
+                                     or len(re.findall(r"[\w&$'-]+", reply)) <= 3
                                      or (not r.matches and kind == "domain") or partial or compares_named
                                      or (kind in ("domain", "unknown") and (asks_more(low) or points_back(low)))
                                      or (kind == "unknown" and not r.matches)  # like nothing alone: the thread's

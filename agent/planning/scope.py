@@ -203,7 +203,7 @@ def out_of_scope(text: str) -> str | None:
     if (_FORECAST.search(text) or _NEXT_PERIOD.search(text)) and not (filing_framed(text) or contractual):
         return "forecasts or predictions"
     for pattern, detail in _OTHER_SOURCES:
-        if pattern.search(text):
+        if pattern.search(text) and not _IDENTITY.search(text):  # "are you chatgpt?" asks what Footnote is
             return detail
     if _OFF_TOPIC.search(text):
         return OFF_TOPIC_DETAIL
@@ -211,6 +211,9 @@ def out_of_scope(text: str) -> str | None:
 
 
 OFF_TOPIC_DETAIL = "topics outside companies' 10-K filings"
+_IDENTITY = re.compile(r"^\W*(?:are|r)\s+(?:you|u)\b|^\W*is\s+(?:this|it|footnote)\b")
+# "how do I ask about a segment?": how to put a question to Footnote, whatever topic it names
+HOW_TO_ASK = re.compile(r"\bhow\s+(?:do|should|can|would|could)\s+i\s+(?:best\s+)?(?:ask|phrase|word|query|request)\b")
 # What a company did with its own shares ("how much stock did X buy back?") is reported in its 10-K.
 _OWN_SHARES = re.compile(r"\b(?:buy|buys|buying|bought)\s+back\b|\bbuy-?backs?\b|\brepurchas\w*|"
                          r"\b(?:issue[ds]?|issuing)\s+(?:new\s+)?(?:stock|shares)\b")
