@@ -500,3 +500,17 @@ def test_an_acknowledgement_before_a_follow_up_is_no_line_item(directory, reply,
 def test_questions_about_footnote_that_name_a_source_or_a_topic_are_meta(directory, text, intent):
     assert (plan(directory, text).route, plan(directory, text).intent) == ("meta", intent)
     assert plan(directory, "according to chatgpt, what was Apple's revenue?").refusal_reason == "out_of_scope"
+
+
+def test_a_prose_thread_compared_with_another_company_stays_on_its_topic(directory):
+    first = plan(directory, "How does Apple depend on its contract manufacturers?")
+    p = plan(directory, "how does that compare to Nvidia?", first)
+    assert (p.intent, p.tickers, p.metrics, p.query) == ("qualitative", ["AAPL", "NVDA"], [], first.query), p
+    p = plan(directory, "which one is more exposed?", p)
+    assert (p.intent, p.tickers, p.query) == ("qualitative", ["AAPL", "NVDA"], first.query), p
+
+
+def test_another_company_too_is_asked_the_threads_question(directory):
+    first = plan(directory, "what does Nvidia say about export controls?")
+    p = plan(directory, "is Tesla affected too?", first)
+    assert p.tickers == ["TSLA"] and "export controls" in p.query and "1A" in p.items, p

@@ -168,7 +168,9 @@ _ASKING = frozenset("""say says said tell more else anything something detail de
     had having been be being will would could should might may can around over regarding year years prior previous
     before after earlier later last next fiscal fy quarter quarters period annual or if but not than change changed
     changes changing increase increased decrease decreased grow grew rise rose fall fell drop dropped decline declined
-    jump jumped up down went move moved so bad good worse better big""".split())
+    jump jumped up down went move moved so bad good worse better big compare compared comparison differ differs
+    different difference versus vs too affect affects affected impact impacts impacted hurt exposed 10-k 10-ks filing
+    filings annual report""".split())
 # Pointing at a thing the thread discussed ("the risks of that", "any risks there", "did that deal
 # close?"), not at its company ("they", "its"), nor at a time ("that year"), nor a relative clause
 # ("the risks that Apple faces").

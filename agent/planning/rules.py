@@ -64,6 +64,7 @@ FOLLOWUP = re.compile(
 _ACKNOWLEDGED = re.compile(r"^\W*(?:(?:ok(?:ay)?|great|cool|nice|thanks|thank\s+you|thx|perfect|awesome|got\s+it|alright|"
                           r"fine|sure|good|interesting|wow|hmm+)\b\W*)+")
 _ACKNOWLEDGED_FIRST = re.compile(_ACKNOWLEDGED.pattern.replace(r"\b\W*)+", r"\s*[,.!;:\u2014-]+\s*)+"), re.I)
+_ALSO = re.compile(r"\b(?:too|as\s+well|also|either|likewise)\s*[?.!]*\s*$")
 ADDING = re.compile(r"\b(?:compar\w*|vs\.?|versus|against|relative to|with|side by side|stack up|alongside)\b")
 _CAPITALISED = re.compile(r"(?<![\w$])([A-Z][\w&.'\u2019-]*(?:\s+(?:[A-Z][\w&.'\u2019-]*|&|of))*)")
 
@@ -540,8 +541,15 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                      or (not r.matches and kind == "domain") or partial or compares_named
                                      or (kind in ("domain", "unknown") and (asks_more(low) or points_back(low)))
                                      or (kind == "unknown" and not r.matches)  # like nothing alone: the thread's
+                                     or bool(_ALSO.search(low))  # "is AMD affected too?"
                                      or (r.why and not r.measures and bool(r.tickers)
                                          and set(r.tickers) <= set(_history(prev))))
+
+    # a prose thread's follow-up ("which one is more exposed?", "how does that compare to Pepsi?") stays
+    # prose: a word no figure takes is its subject, and two companies are compared on the thread's topic
+    prose_thread = prev is not None and followup and prev.intent == "qualitative" and not r.measures
+    if prose_thread and r.unmappable and not FIGURE_ASK.search(low):
+        r.unmappable, r.has_topic = None, r.has_topic or bool(r.items)
 
     # what the message leaves out, from the thread (refusals carry it too, so a reply to one works)
     inherited: list[str] = []
@@ -652,7 +660,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if (any(k.endswith("_growth") for k in measures) and len(plan.fiscal_years) == 2
             and plan.fiscal_years[1] - plan.fiscal_years[0] == 1 and not r.years.trend):
         plan.fiscal_years = plan.fiscal_years[1:]  # "2025 vs 2024": the 2025 growth
-    if not measures and len(tickers) >= 2 and not r.has_topic and not r.why:
+    if not measures and len(tickers) >= 2 and not r.has_topic and not r.why and not prose_thread:
         measures = list(DEFAULT_COMPARE)  # "compare Apple and Nvidia": the headline figures
     outlook = _filing_outlook(plan)
     if outlook:  # "what does its 2024 10-K say it expects for capex in 2025?": the filing's own words
