@@ -514,3 +514,10 @@ def test_another_company_too_is_asked_the_threads_question(directory):
     first = plan(directory, "what does Nvidia say about export controls?")
     p = plan(directory, "is Tesla affected too?", first)
     assert p.tickers == ["TSLA"] and "export controls" in p.query and "1A" in p.items, p
+
+
+def test_a_superlative_after_several_replies_ranks_every_company_discussed(directory):
+    p = thread(directory, "walmart revenue 2024", "and Tesla?", "and Apple?", "which of them was highest?")
+    assert (p.intent, p.tickers, p.metrics) == ("compare", ["WMT", "TSLA", "AAPL"], ["revenue"]), p
+    p = thread(directory, "walmart revenue 2024", "and Tesla?", "and Apple?", "which of the two was higher?")
+    assert p.tickers == ["TSLA", "AAPL"]

@@ -64,6 +64,7 @@ FOLLOWUP = re.compile(
 _ACKNOWLEDGED = re.compile(r"^\W*(?:(?:ok(?:ay)?|great|cool|nice|thanks|thank\s+you|thx|perfect|awesome|got\s+it|alright|"
                           r"fine|sure|good|interesting|wow|hmm+)\b\W*)+")
 _ACKNOWLEDGED_FIRST = re.compile(_ACKNOWLEDGED.pattern.replace(r"\b\W*)+", r"\s*[,.!;:\u2014-]+\s*)+"), re.I)
+_OF_ALL = re.compile(r"\b(?:highest|lowest|most|least|fastest|slowest|biggest|largest|smallest|best|worst|rank\w*)\b")
 _ALSO = re.compile(r"\b(?:too|as\s+well|also|either|likewise)\s*[?.!]*\s*$")
 ADDING = re.compile(r"\b(?:compar\w*|vs\.?|versus|against|relative to|with|side by side|stack up|alongside)\b")
 _CAPITALISED = re.compile(r"(?<![\w$])([A-Z][\w&.'\u2019-]*(?:\s+(?:[A-Z][\w&.'\u2019-]*|&|of))*)")
@@ -343,6 +344,8 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
             if not r.has_topic and prev.items:
                 items = list(prev.items)
                 inherited.append("items")
+            elif r.why and not own and prev.items:  # "why?" after an event: MD&A, then where the topic is told
+                items = list(dict.fromkeys(["7", *prev.items]))
         plan.items = items
         plan.query = expand_query(query_source)
         if len(compound) > 1:
@@ -607,7 +610,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                                                             and not r.years.given and not r.unmappable)):
         # "which of the two was higher?", "rank them" after "and Meta?": the thread's companies
         pair = group is not None and ("both" in group.group(0) or "two" in group.group(0))
-        tickers = history[-2:] if pair or not group else history[-4:]
+        every = group is not None or bool(_OF_ALL.search(low))  # "which was highest?": all it discussed
+        tickers = history[-2:] if pair or not every else history[-4:]
         inherited.insert(0, "tickers")
         sources["tickers"] = "thread, its companies"
     if not tickers and prev is not None:
