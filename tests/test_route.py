@@ -13,7 +13,7 @@ from agent.planning.rules import plan_rules
 from tests.test_companies import COVERED, SEC
 
 EXTRA_SEC = [("F", 37996, "FORD MOTOR CO"), ("SHOP", 1594805, "Shopify Inc."), ("INTC", 50863, "INTEL CORP"),
-             ("TWO", 1465740, "Two Harbors Investment Corp.")]
+             ("TWO", 1465740, "Two Harbors Investment Corp."), ("ARM", 1973239, "Arm Holdings plc /UK")]
 
 
 @pytest.fixture(scope="module")
@@ -521,3 +521,10 @@ def test_a_superlative_after_several_replies_ranks_every_company_discussed(direc
     assert (p.intent, p.tickers, p.metrics) == ("compare", ["WMT", "TSLA", "AAPL"], ["revenue"]), p
     p = thread(directory, "walmart revenue 2024", "and Tesla?", "and Apple?", "which of the two was higher?")
     assert p.tickers == ["TSLA", "AAPL"]
+
+
+def test_a_reply_naming_a_company_by_its_legal_suffix_is_about_that_company(directory):
+    p = thread(directory, "Walmart net income 2024", "and arm holdings?")
+    assert (p.refusal_reason, p.refusal_detail) == ("not_covered", "arm holdings (ARM)"), p
+    p = thread(directory, "Walmart net income 2024", "and arm holdings?", "and Tesla?")
+    assert (p.tickers, p.metrics) == (["TSLA"], ["net_income"])  # the thread's figure, never a line "arm holdings"

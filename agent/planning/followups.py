@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from agent.planning.company_words import english_words
+from agent.planning.company_words import LEGAL_SUFFIXES, english_words
 from agent.retrieval.concepts import normalize
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.planning.topics import STOPWORDS, route_items
@@ -59,7 +59,8 @@ def lead_subject(outside: str) -> str | None:
     if route_items(low)[1]:
         return None  # a topic ("and cybersecurity?")
     capitalised = any(w[0].isupper() for w in content)
-    if not capitalised and all(w.lower() in english_words() for w in content) and len(content) > 1:
+    legal = len(content) > 1 and content[-1].lower() in LEGAL_SUFFIXES  # "arm holdings", "acme corp": a name
+    if not capitalised and not legal and all(w.lower() in english_words() for w in content) and len(content) > 1:
         return None  # ordinary words, more likely a topic the planner does not know
     return " ".join(content)
 
@@ -127,10 +128,12 @@ def unknown_subject(name: str, directory) -> tuple[str, str] | None:
     words = norm_name(name)
     if not words:
         return None
-    found = _first_words(directory).get(words[0], []) if len(words) == 1 else []
+    core = [w for w in words if w not in LEGAL_SUFFIXES] or words  # "arm holdings": Arm
+    found = _first_words(directory).get(core[0], []) if len(core) == 1 else []
     found = [c for c in found if not c.covered]
-    ordinary = all(w in english_words() for w in words) and not any(ch.isupper() for ch in name)
-    if found and words[0] not in COMMON_FIRST_WORDS:
+    ordinary = (all(w in english_words() for w in words) and not any(ch.isupper() for ch in name)
+                and core == words)
+    if found and core[0] not in COMMON_FIRST_WORDS:
         c = min(found, key=lambda c: (len(norm_name(c.name)), c.ticker))
         return "not_covered", f"{name} ({c.ticker})" if len(found) == 1 else name
     if ordinary:
