@@ -17,6 +17,15 @@ from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, gro
 from agent.planning.topics import STOPWORDS, route_items
 from agent.planning.years import _NUMBER_WORDS as NUMBER_WORDS
 
+# A reply's opening acknowledgement ("great, now do Apple", "cool. and Nvidia?"): no part of what it asks.
+ACKNOWLEDGED = re.compile(r"^\W*(?:(?:ok(?:ay)?|great|cool|nice|thanks|thank\s+you|thx|perfect|awesome|got\s+it|alright|"
+                         r"fine|sure|good|interesting|wow|hmm+)\b\W*)+")
+ACKNOWLEDGED_FIRST = re.compile(ACKNOWLEDGED.pattern.replace(r"\b\W*)+", r"\s*[,.!;:\u2014-]+\s*)+"), re.I)  # set off
+# "which was highest?", "rank them": every company the thread discussed, not only the last two
+OF_ALL = re.compile(r"\b(?:highest|lowest|most|least|fastest|slowest|biggest|largest|smallest|best|worst|rank\w*)\b")
+# "is AMD affected too?": the thread's question, asked of another company
+ALSO = re.compile(r"\b(?:too|as\s+well|also|either|likewise)\s*[?.!]*\s*$")
+
 # "and X?", "what about X?", "how about X", "now X", "same for X", "do the same for X"
 _LEAD = re.compile(
     r"^\s*(?:(?:ok(?:ay)?|so|cool|great|thanks|and|also|then|now)[\s,]+)*(?:what\s+about|how\s+about|and|now|then|"

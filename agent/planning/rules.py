@@ -20,7 +20,8 @@ from agent.planning.plan import Plan
 from agent.planning.measures import _IMPLIED as _IMPLIED_PATTERNS
 from agent.planning.measures import TOPIC_MASK, find_measures, growth_words, implied_measures
 from agent.planning.followups import REPLACING, inherited_growth, joined_topic, lead_name, lead_subject, own_subject
-from agent.planning.followups import about_the_company, asks_more, compared_kind, points_back, slot_sources, thread_topic, unknown_subject
+from agent.planning.followups import ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, OF_ALL, about_the_company, asks_more
+from agent.planning.followups import compared_kind, points_back, slot_sources, thread_topic, unknown_subject
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
 from agent.planning.topics import (
@@ -61,11 +62,6 @@ FOLLOWUP = re.compile(
     r"what if|how does (?:that|it|this) compare|and for|and in|for)\b|"
     r"\b(?:that|it|its|this|those|them|they|their|the same)\b"
 )
-_ACKNOWLEDGED = re.compile(r"^\W*(?:(?:ok(?:ay)?|great|cool|nice|thanks|thank\s+you|thx|perfect|awesome|got\s+it|alright|"
-                          r"fine|sure|good|interesting|wow|hmm+)\b\W*)+")
-_ACKNOWLEDGED_FIRST = re.compile(_ACKNOWLEDGED.pattern.replace(r"\b\W*)+", r"\s*[,.!;:\u2014-]+\s*)+"), re.I)
-_OF_ALL = re.compile(r"\b(?:highest|lowest|most|least|fastest|slowest|biggest|largest|smallest|best|worst|rank\w*)\b")
-_ALSO = re.compile(r"\b(?:too|as\s+well|also|either|likewise)\s*[?.!]*\s*$")
 ADDING = re.compile(r"\b(?:compar\w*|vs\.?|versus|against|relative to|with|side by side|stack up|alongside)\b")
 _CAPITALISED = re.compile(r"(?<![\w$])([A-Z][\w&.'\u2019-]*(?:\s+(?:[A-Z][\w&.'\u2019-]*|&|of))*)")
 
@@ -401,7 +397,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     raw = text or ""
     if len(raw) > MAX_CHARS:
         return _plan(raw, previous=previous, directory=directory)
-    said = _ACKNOWLEDGED_FIRST.sub("", raw)
+    said = ACKNOWLEDGED_FIRST.sub("", raw)
     if said != raw and re.search(r"\w", said) and _plan(raw, previous=previous, directory=directory).route != "meta":
         raw = said  # "cool. and Nvidia?": the question after the acknowledgement, which is no line item
     raw = _NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
@@ -538,13 +534,13 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # "how does AMD compare?" after a figure: that figure, for the thread's company and the one named
     compares_named = (prev is not None and bool(prev.metrics) and bool(r.tickers) and bool(COMPARING.search(low))
                       and not (r.measures or r.unmappable or r.has_topic or r.why))
-    reply = _ACKNOWLEDGED.sub("", low)  # "great, now do Apple" is the reply "now do Apple"
+    reply = ACKNOWLEDGED.sub("", low)  # "great, now do Apple" is the reply "now do Apple"
     followup = prev is not None and (bool(FOLLOWUP.search(low) or FOLLOWUP.search(reply))
                                      or len(re.findall(r"[\w&$'-]+", reply)) <= 3
                                      or (not r.matches and kind == "domain") or partial or compares_named
                                      or (kind in ("domain", "unknown") and (asks_more(low) or points_back(low)))
                                      or (kind == "unknown" and not r.matches)  # like nothing alone: the thread's
-                                     or bool(_ALSO.search(low))  # "is AMD affected too?"
+                                     or bool(ALSO.search(low))  # "is AMD affected too?"
                                      or (r.why and not r.measures and bool(r.tickers)
                                          and set(r.tickers) <= set(_history(prev))))
 
@@ -610,7 +606,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                                                             and not r.years.given and not r.unmappable)):
         # "which of the two was higher?", "rank them" after "and Meta?": the thread's companies
         pair = group is not None and ("both" in group.group(0) or "two" in group.group(0))
-        every = group is not None or bool(_OF_ALL.search(low))  # "which was highest?": all it discussed
+        every = group is not None or bool(OF_ALL.search(low))  # "which was highest?": all it discussed
         tickers = history[-2:] if pair or not every else history[-4:]
         inherited.insert(0, "tickers")
         sources["tickers"] = "thread, its companies"
