@@ -4,7 +4,8 @@ Why a module of its own: the planner reads what a message says; this reads what 
 thread. A reply with no company of its own ("which of the two was higher?", "rank them", "what's
 the growth rate?") is about the thread's companies, all of them; a reply whose only content is a
 name the directory does not know ("what about Ford?") is about that name, never silently about
-the thread's company.
+the thread's company. A prose thread has a topic in the user's words (`Plan.topic`): a reply that
+points back at it ("how much did it cost?", "the risks of that", "why?") is searched with it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 from agent.planning.company_words import LEGAL_SUFFIXES, english_words
 from agent.retrieval.concepts import normalize
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
-from agent.planning.topics import STOPWORDS, route_items
+from agent.planning.topics import SECTION_ONLY, STOPWORDS, metric_query, route_items
 from agent.planning.years import _NUMBER_WORDS as NUMBER_WORDS
 
 # A reply's opening acknowledgement ("great, now do Apple", "cool. and Nvidia?"): no part of what it asks.
@@ -199,8 +200,6 @@ TOPIC_WORDS = 12  # a topic carried through a long thread stays a topic, not the
 
 def own_subject(text: str) -> list[str]:
     """The words a message says its subject with: no question, pointing or asking words."""
-    from agent.planning.topics import SECTION_ONLY, STOPWORDS
-
     words = re.findall(r"[a-z0-9][\w&'-]*", text.lower().replace("\u2019", "'"))
     return [w for w in words if w not in STOPWORDS and w not in _ASKING and w not in SECTION_ONLY and len(w) > 1
             and not re.fullmatch(r"(?:fy|q[1-4])?'?\d+", w)]
@@ -213,18 +212,16 @@ def points_back(text: str) -> bool:
 
 def thread_topic(prev) -> str:
     """What the thread's last turn was about: its prose topic, else the figures it gave."""
-    from agent.planning.topics import metric_query
-
     if prev.topic:
         return prev.topic
     if prev.route == "refusal" and prev.refusal_reason == "unknown_metric" and prev.refusal_detail:
         return " ".join(own_subject(prev.refusal_detail.split("(")[0]))  # "why did it change?" after "backlog"
     if prev.metrics:
-        return " ".join(_figure_words(k, metric_query) for k in prev.metrics)
+        return " ".join(_figure_words(k) for k in prev.metrics)
     return " ".join(own_subject(prev.query))
 
 
-def _figure_words(key: str, metric_query) -> str:
+def _figure_words(key: str) -> str:
     """A figure in search words: "Services revenue" for a member's revenue, the metric's own words else."""
     if key.startswith("dim:"):
         from agent.retrieval.segments import key_parts
