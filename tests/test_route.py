@@ -528,3 +528,19 @@ def test_a_reply_naming_a_company_by_its_legal_suffix_is_about_that_company(dire
     assert (p.refusal_reason, p.refusal_detail) == ("not_covered", "arm holdings (ARM)"), p
     p = thread(directory, "Walmart net income 2024", "and arm holdings?", "and Tesla?")
     assert (p.tickers, p.metrics) == (["TSLA"], ["net_income"])  # the thread's figure, never a line "arm holdings"
+
+
+@pytest.mark.parametrize("text, intent", [
+    ("thanks, the Apple answer was helpful", "thanks"),
+    ("bye, thanks for the Nvidia info", "thanks"),
+    ("how recent is your Tesla data?", "coverage"),
+    ("what's the latest filing you have for Walmart?", "coverage"),
+])
+def test_small_talk_that_names_a_company_is_still_small_talk(directory, text, intent):
+    p = plan(directory, text)
+    assert (p.route, p.intent) == ("meta", intent), p
+
+
+def test_thanks_before_a_question_about_a_company_is_the_question(directory):
+    p = thread(directory, "walmart revenue 2024", "thanks! what about Apple?")
+    assert (p.route, p.tickers, p.metrics) == ("domain", ["AAPL"], ["revenue"])

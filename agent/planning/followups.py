@@ -19,7 +19,7 @@ from agent.planning.topics import SECTION_ONLY, STOPWORDS, metric_query, route_i
 from agent.planning.years import _NUMBER_WORDS as NUMBER_WORDS
 
 # A reply's opening acknowledgement ("great, now do Apple", "cool. and Nvidia?"): no part of what it asks.
-ACKNOWLEDGED = re.compile(r"^\W*(?:(?:ok(?:ay)?|great|cool|nice|thanks|thank\s+you|thx|perfect|awesome|got\s+it|alright|"
+ACKNOWLEDGED = re.compile(r"^\W*(?:(?:ok(?:ay)?|great|cool|nice|thanks|thank\s+you|thx|cheers|perfect|awesome|got\s+it|alright|"
                          r"fine|sure|good|interesting|wow|hmm+)\b\W*)+")
 ACKNOWLEDGED_FIRST = re.compile(ACKNOWLEDGED.pattern.replace(r"\b\W*)+", r"\s*[,.!;:\u2014-]+\s*)+"), re.I)  # set off
 # "which was highest?", "rank them": every company the thread discussed, not only the last two

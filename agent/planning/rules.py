@@ -522,7 +522,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                        and not re.search(r"\b(?:you|your)\b", low))
     # "who else do they name?": a question about the thread's company, however it resembles one about Footnote
     about_thread = _usable_previous(previous) is not None and about_the_company(low)
-    if kind == "meta" and not r.matches and not compares_thread and not about_thread:
+    signing_off = kind == "meta" and detail in ("thanks", "goodbye")  # "bye, thanks for the Nvidia info"
+    if kind == "meta" and (not r.matches or signing_off) and not compares_thread and not about_thread:
         return _meta(detail)
 
     prev = _usable_previous(previous)

@@ -141,6 +141,10 @@ COVERAGE = (
     r"\bcompanies\s+(?:do\s+you\s+)?(?:cover|have|support)\b", r"\bcoverage\b", r"\blist\s+(?:of\s+)?(?:the\s+)?companies\b",
     r"\bdo\s+you\s+(?:cover|have|support|know\s+about)\b", r"\bis\s+\S+\s+(?:covered|included|in\s+your)\b",
     r"\bwhat'?s\s+(?:covered|in\s+your\s+(?:corpus|database))\b", r"\bcorpus\b",
+    # how far Footnote's own data goes ("the latest filing you have for Boeing", "how recent is your Tesla data?")
+    r"\b(?:latest|newest|most\s+recent|oldest|earliest|last)\s+(?:filing|10-?k|10-?q|report|year|data)s?\s+(?:do\s+)?you\s+"
+    r"(?:have|hold|cover)\b",
+    r"\bhow\s+(?:recent|current|fresh|old|up\s+to\s+date|far\s+back)\s+(?:is|are|does|do)\s+(?:your|you)\b",
 )
 
 
