@@ -544,3 +544,9 @@ def test_small_talk_that_names_a_company_is_still_small_talk(directory, text, in
 def test_thanks_before_a_question_about_a_company_is_the_question(directory):
     p = thread(directory, "walmart revenue 2024", "thanks! what about Apple?")
     assert (p.route, p.tickers, p.metrics) == ("domain", ["AAPL"], ["revenue"])
+
+
+def test_an_ordinary_word_after_what_about_in_a_prose_thread_is_its_new_subject(directory):
+    first = plan(directory, "what does Tesla's 10-K say about production issues?")
+    p = plan(directory, "and what about the semi?", first)
+    assert (p.route, p.tickers) == ("domain", ["TSLA"]) and "semi" in p.query, p

@@ -142,7 +142,7 @@ def unknown_subject(name: str, directory) -> tuple[str, str] | None:
     found = _first_words(directory).get(core[0], []) if len(core) == 1 else []
     found = [c for c in found if not c.covered]
     ordinary = (all(w in english_words() for w in words) and not any(ch.isupper() for ch in name)
-                and core == words)
+                and len(core) == len(words))
     if found and core[0] not in COMMON_FIRST_WORDS:
         c = min(found, key=lambda c: (len(norm_name(c.name)), c.ticker))
         return "not_covered", f"{name} ({c.ticker})" if len(found) == 1 else name
