@@ -27,7 +27,8 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\brisk factors?\b|\brisks?\b|\bthreats?\b|\bheadwinds?\b|\buncertaint\w+|\bchallenges\b|\bvulnerab\w+|"
      r"\bexport (?:controls?|restrictions?|licen[cs]es?)\b|\bsanctions\b|\bgeopolitic\w*|\btrade restrictions?\b",
      ("1A",)),
-    (r"\blitigation\b|\blegal proceedings\b|\blawsuits?\b|\bsettlements?\b|\binvestigations?\b|\bopioid\w*",
+    (r"\blitigation\b|\blegal proceedings\b|\blawsuits?\b|\bsettlements?\b|\binvestigations?\b|\bopioid\w*|"
+     r"\bantitrust\b|\bcourt\b|\bjudge\b|\bruling\b|\bverdict\b|\bjury\b|\bplaintiffs?\b|\bsued\b|\bsuits?\b",
      ("1A", "8")),
     (r"\bmd&a\b|\bmanagement'?s? discussion\b|\bresults of operations\b|\bliquidity\b|\bcapital resources\b|"
      r"\boutlook\b|\bperformance\b|\bcritical accounting estimates\b|\bwhy\b|\bdrivers?\b|\bdrove\b|\bdriven\b|"
