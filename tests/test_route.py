@@ -550,3 +550,8 @@ def test_an_ordinary_word_after_what_about_in_a_prose_thread_is_its_new_subject(
     first = plan(directory, "what does Tesla's 10-K say about production issues?")
     p = plan(directory, "and what about the semi?", first)
     assert (p.route, p.tickers) == ("domain", ["TSLA"]) and "semi" in p.query, p
+
+
+@pytest.mark.parametrize("reply", ["ok bye then", "that's all then"])
+def test_signing_off_with_then_is_no_company(directory, reply):
+    assert thread(directory, "walmart revenue fy2025", reply).route == "meta"

@@ -38,7 +38,8 @@ _TRAILING = re.compile(
     r"^\s*(?:(?:ok(?:ay)?|so|cool|great|fine|alright|right|hmm+|well|oh|thanks|and|also|now)[\s,]+)*"
     r"(?P<rest>[\w&.'\u2019-]+(?:\s+[\w&.'\u2019-]+){0,2}?)\s*,?\s+(?:then|instead)\s*[?.!]*\s*$", re.I)
 _REPLY = {"ok", "okay", "cool", "great", "fine", "alright", "right", "sure", "thanks", "yes", "yeah", "yep", "no", "nope",
-          "hmm", "well", "oh", "good", "nice", "k", "so", "why", "how", "what"}  # "ok then", "why then?": no name
+          "hmm", "well", "oh", "good", "nice", "k", "so", "why", "how", "what", "bye", "goodbye", "later", "cheers", "thx",
+          "ty", "see", "ya", "you", "that", "that's", "all", "done", "got", "it"}  # "ok then", "ok bye then": no name
 _FILLER = {"the", "a", "an", "of", "for", "too", "as", "well", "please", "then", "instead", "now", "also", "same",
            "company", "one", "ones", "other", "them", "it", "that", "this", "those", "these", "they", "both", "all",
            "year", "years", "fiscal", "fy", "before", "after", "prior", "previous", "last", "next", "latest", "s"}
