@@ -95,6 +95,10 @@ FILING_FRAMED = (
     rf"[a-z][\w&.-]*'s\s+(?:own\s+)?(?!{_OTHERS}\b)(?:[\w-]+\s+)?(?:outlook|"
     rf"expectations?|forecasts?|projections?|guidance|plans?|targets?|prospects?|predictions?)\b",
 )
+# How a company may be affected by something ("will Nvidia be hurt by export controls?", "is UnitedHealth
+# going to be affected by rate changes?"): its risk factors state that exposure, so the answer quotes them.
+EXPOSURE = (r"\b(?:be|get|been|being)\s+(?:\w+\s+)?(?:affected|impacted|hurt|harmed|disrupted|exposed|hit)\s+(?:by|from|to)\b"
+            r"|\b(?:affect|impact|hurt|harm|disrupt)\s+(?:them|it|its|their|the\s+company|the\s+business)\b")
 # What a 10-K itself states about the future: amounts to be recorded or paid, plans and schedules.
 FILED_FUTURE = (
     r"\b(?:be|being)\s+(?:recorded|recogni[sz]ed|amortized|incurred|expensed|reclassified|paid|charged|"
@@ -146,6 +150,10 @@ COVERAGE = (
     r"\bcompanies\s+(?:do\s+you\s+)?(?:cover|have|support)\b", r"\bcoverage\b", r"\blist\s+(?:of\s+)?(?:the\s+)?companies\b",
     r"\bdo\s+you\s+(?:cover|have|support|know\s+about)\b", r"\bis\s+\S+\s+(?:covered|included|in\s+your)\b",
     r"\bwhat'?s\s+(?:covered|in\s+your\s+(?:corpus|database))\b", r"\bcorpus\b",
+    # how far Footnote's own data goes ("the latest filing you have for Boeing", "how recent is your Tesla data?")
+    r"\b(?:latest|newest|most\s+recent|oldest|earliest|last)\s+(?:filing|10-?k|10-?q|report|year|data)s?\s+(?:do\s+)?you\s+"
+    r"(?:have|hold|cover)\b",
+    r"\bhow\s+(?:recent|current|fresh|old|up\s+to\s+date|far\s+back)\s+(?:is|are|does|do)\s+(?:your|you)\b",
 )
 
 
@@ -159,12 +167,32 @@ _INJECTION, _STOCK_PRICE, _ADVICE, _FORECAST, _OFF_TOPIC, _HELP, _COVERAGE = (
 _NEXT_PERIOD, _CONTRACTUAL = re.compile(NEXT_PERIOD), re.compile(CONTRACTUAL)
 _ASKED_OF_FOOTNOTE = re.compile(ASKED_OF_FOOTNOTE)
 _FILING_FRAMED, _FILED_FUTURE = _compiled(FILING_FRAMED), re.compile(FILED_FUTURE)
+_EXPOSURE = re.compile(EXPOSURE)
 _OPINION = _compiled(OPINION)
 _OTHER_SOURCES = tuple((re.compile(p), detail) for p, detail in OTHER_SOURCES)
 _ONLY_GREETING = re.compile(rf"\s*(?:{_GREETING}|{_FILLER})(?:[\s,!.]+(?:{_GREETING}|{_FILLER}))*[\s!.?]*")
 _GREETING_RE = re.compile(_GREETING)
 _THANKS_RE = re.compile(rf"\b{_THANKS}\b")
 _POLITE_RE = re.compile(rf"\b(?:{_THANKS}|{_FILLER}|{_GREETING})\b")
+
+
+# Chat shorthand, spelled out before a message is judged as small talk or out of scope ("which yrs do
+# u have", "r u a bot", "brb"). Whole words only: "r&d" and "u.s." are left alone.
+SHORTHAND = {
+    "u": "you", "ur": "your", "r": "are", "yrs": "years", "yr": "year", "wat": "what", "wut": "what", "pls": "please",
+    "plz": "please", "thx": "thanks", "thnx": "thanks", "tx": "thanks", "brb": "be right back", "ttyl": "talk to you later",
+    "gtg": "got to go", "g2g": "got to go", "cya": "see you", "idk": "i don't know", "rn": "right now", "tmrw": "tomorrow",
+    "tmr": "tomorrow", "abt": "about", "bc": "because", "cuz": "because", "ppl": "people", "b4": "before", "k": "ok", "kk": "ok", "im": "i'm", "dont": "don't", "whats": "what's", "hows": "how's",
+}
+
+
+_SHORTHAND = re.compile(r"(?<![\w&.'/-])(?:" + "|".join(sorted(map(re.escape, SHORTHAND), key=len, reverse=True))
+                        + r")(?![\w&'/-]|\.\w)")
+
+
+def spelled_out(text: str) -> str:
+    """Lowercase `text` with chat shorthand spelled out, word by word."""
+    return _SHORTHAND.sub(lambda m: SHORTHAND[m.group(0)], text)
 
 
 def strip_quotes(text: str) -> str:
@@ -188,14 +216,18 @@ def out_of_scope(text: str) -> str | None:
     if (_FORECAST.search(text) or _NEXT_PERIOD.search(text)) and not (filing_framed(text) or contractual):
         return "forecasts or predictions"
     for pattern, detail in _OTHER_SOURCES:
-        if pattern.search(text) and not (detail.startswith("earnings guidance") and filing_framed(text)):
-            return detail  # a company's own guidance asked of its filing is searched for there
+        if pattern.search(text) and not _IDENTITY.search(text) and not (
+                detail.startswith("earnings guidance") and filing_framed(text)):
+            return detail  # "are you chatgpt?" asks what Footnote is; a company's own guidance is searched for
     if _OFF_TOPIC.search(text):
         return OFF_TOPIC_DETAIL
     return None
 
 
 OFF_TOPIC_DETAIL = "topics outside companies' 10-K filings"
+_IDENTITY = re.compile(r"^\W*(?:are|r)\s+(?:you|u)\b|^\W*is\s+(?:this|it|footnote)\b")
+# "how do I ask about a segment?": how to put a question to Footnote, whatever topic it names
+HOW_TO_ASK = re.compile(r"\bhow\s+(?:do|should|can|would|could)\s+i\s+(?:best\s+)?(?:ask|phrase|word|query|request)\b")
 # What a company did with its own shares ("how much stock did X buy back?") is reported in its 10-K.
 _OWN_SHARES = re.compile(r"\b(?:buy|buys|buying|bought)\s+back\b|\bbuy-?backs?\b|\brepurchas\w*|"
                          r"\b(?:issue[ds]?|issuing)\s+(?:new\s+)?(?:stock|shares)\b")
@@ -212,9 +244,14 @@ def forward_looking(text: str) -> bool:
 
 def filing_framed(text: str) -> bool:
     """True when a question about the future asks what a company or its filing states (its
-    expectations, plans, amounts it will record), not for Footnote's own prediction.
-    `text`: lowercase, quotes removed."""
-    return bool(_FILING_FRAMED.search(text) or _FILED_FUTURE.search(text))
+    expectations, plans, amounts it will record, how it may be affected), not for Footnote's own
+    prediction. `text`: lowercase, quotes removed."""
+    return bool(_FILING_FRAMED.search(text) or _FILED_FUTURE.search(text) or exposure(text))
+
+
+def exposure(text: str) -> bool:
+    """How the company may be affected by something, not asked of Footnote: what its risk factors state."""
+    return bool(_EXPOSURE.search(text)) and not _ASKED_OF_FOOTNOTE.search(text)
 
 
 def filed_future(text: str) -> bool:
