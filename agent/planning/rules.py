@@ -50,6 +50,7 @@ from agent.planning.words import NUMERIC_INTENTS, account, claimed, line_keys, q
 from agent.planning.years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
 from agent.planning.years import _YEAR_AFTER, Years, parse_years
 from agent.planning.prose_route import CAUSE, asks_statement, order_items, topical_companies
+from agent.planning.movers import EFFECT, MOVED, asks_cause, not_a_line
 from agent.planning.route import help_with, masked, message_kind
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
@@ -230,7 +231,8 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Readi
         unnamed = unnamed[: narrowed.start()] + " " * (narrowed.end() - narrowed.start()) + unnamed[narrowed.end() :]
     measures += [k for k in implied_measures(unnamed.lower()) if k not in measures]
     items, has_topic = route_items(low)
-    why = bool(WHY.search(low) or CAUSE.search(low))
+    # "what pushed revenue up?", "how much did the strike cost them?": a cause, asked with a verb
+    why = bool(WHY.search(low) or CAUSE.search(low)) or asks_cause(low, unnamed.lower())
     growth = growth_words(normalize(outside)) and not why
     reading = Reading(raw, low, matches, [m.company.ticker for m in matches if m.kind == "company"], measures,
                       unmappable, items, has_topic, why, growth, parse_years(outside, growth=growth),
@@ -781,11 +783,24 @@ def _qualified_lead(plan: Plan, r: Reading, outside: str, low: str, joined: froz
 
 # Words of a prose question that say where to look or why, not which figure: a cause, a section
 # ("the MD&A", "item 7"), a figure the user quotes back ("+14%").
-_PROSE_WORDS = (WHY, CAUSE, *SECTION_PATTERNS, re.compile(r"(?<![\w.])[+-]?\d[\d.,]*%"))
+_PROSE_WORDS = (WHY, CAUSE, MOVED, EFFECT, *SECTION_PATTERNS, re.compile(r"(?<![\w.])[+-]?\d[\d.,]*%"))
 
 
 # The opening of a question that asks for an amount, not for what a filing says about it.
 FIGURE_ASK = re.compile(r"^\W*(?:what\s+(?:was|were|is|are)\b|how\s+(?:much|many)\b)")
+
+
+def _prose_instead(plan: Plan, r: Reading) -> Plan:
+    """A line lookup by words that are no line's name ("how much of revenue came from Xilinx", "was
+    the growth price or volume"): what the filing says of it, MD&A first and then the notes, searched
+    with the question's own words. No figure leads the answer: the one named is not the one asked,
+    and when no passage answers, the prose path refuses (no_grounding) rather than quote filler."""
+    plan.intent, plan.metrics, plan.probe = "qualitative", [], []
+    plan.items = ["7", "8"]
+    plan.query = expand_query(_strip_for_query(r.raw, r.matches))
+    plan.sub_queries = []
+    plan.slots = {**plan.slots, "metrics": "none: prose (words no line is named after)"}
+    return plan
 
 
 def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | None = None,
@@ -902,6 +917,8 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
         plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "net_income")]
         plan.intent = "numeric" if plan.intent == "derived" else plan.intent
         return plan
+    if not_a_line(trace, runs) and "metrics" not in plan.inherited and not plan.period:
+        return _prose_instead(plan, r)
     keys, absorbed = line_keys(trace, runs)
     absorbed |= {k for t in trace for k in t.get("joins", ())}  # one phrase, never its parts
     absorbed |= {growth_key(k) for k in absorbed} | {SHARE_OF_REVENUE[k] for k in absorbed if k in SHARE_OF_REVENUE}
