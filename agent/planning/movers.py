@@ -87,7 +87,8 @@ def asks_cause(low: str, masked_low: str) -> bool:
 
 
 # A run of leftover words that is no row's name: a source ("came from"), a split between two
-# things ("price vs volume"), a change ("the drop in", "the hit to") or a mover verb.
+# things ("price vs volume"), a change ("the drop in", "the hit to"). A mover verb alone is not
+# enough: "how much did Apple cut capex?" asks for the change of a line the company moved itself.
 _SOURCE = frozenset("came come comes coming contributed contribute contributes contributing".split())
 _CHANGE = frozenset("drop drops dip dips hit hits slump slumps surge surges jump jumps swing swings slowdown "
                     "boost boosts decline declines".split())
@@ -97,7 +98,7 @@ _SPLIT = frozenset("vs versus or".split())
 def not_a_line(trace: list[dict], runs: list[tuple[int, int]]) -> bool:
     """True when the leftover words of a line lookup are not a line's name (see the module note)."""
     left = [trace[i]["word"] for start, end in runs for i in range(start, end)]
-    if any(w in _SOURCE or w in _CHANGE or w in MOVER_WORDS for w in left):
+    if any(w in _SOURCE or w in _CHANGE for w in left):
         return True
     if len(runs) >= 2:  # "price vs volume": two leftover runs with only a split word between them
         for (_, end), (start, _) in zip(runs, runs[1:]):

@@ -441,7 +441,8 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
                        fiscal_years=plan.fiscal_years, definitions=plan.definitions)
     asked = [f"udf:{d['name']}" for d in new + named]
     if not asked:
-        return member_asks(plan, _without(rest, named), _company_words(plan, directory))
+        plan = member_asks(plan, _without(rest, named), _company_words(plan, directory))
+        return _prose_instead(plan, _without(rest, named), directory)
     inherited = "metrics" in plan.inherited  # the thread's figures are not asked beside a formula
     plan.metrics = asked + [m for m in plan.metrics if not inherited and (m in FORMULAS or m in MEASURE_PHRASES.values())]
     if inherited:
@@ -451,6 +452,36 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         several_years = len(plan.fiscal_years) >= 2 or len(plan.year_offsets) >= 2
         plan.intent = "compare" if len(plan.tickers) >= 2 else ("trend" if several_years else "derived")
     return plan
+
+
+def _prose_instead(plan: Plan, text: str, directory: CompanyDirectory) -> Plan:
+    """A line lookup by words that are no line's name ("how much of revenue came from Xilinx", "was
+    the growth price or volume", "the drop in ..."; agent.planning.movers.not_a_line) is answered by
+    what the filing says of it, MD&A first and then the notes, searched with the question's own
+    words. Checked after the member formulas ("what share of revenue came from Data Center" is one).
+    The line keys stay as a probe (a row the company prints under those words still answers); no
+    figure leads the answer, and when no passage answers, the prose path refuses (no_grounding)."""
+    lines = [k for k in plan.metrics if k.startswith("line:")]
+    if plan.route != "domain" or plan.intent not in NUMERIC_INTENTS or not lines or plan.period \
+            or "metrics" in plan.inherited or not not_a_line(plan.words, _leftover_runs(plan.words)):
+        return plan
+    plan.intent, plan.metrics, plan.probe, plan.probe_standard = "qualitative", [], lines, False
+    plan.items, plan.sub_queries = ["7", "8"], []
+    plan.query = expand_query(_strip_for_query(strip_quotes(text), directory.find(strip_quotes(text))))
+    plan.slots = {**plan.slots, "metrics": "none: prose (words no line is named after)"}
+    return plan
+
+
+def _leftover_runs(trace: list[dict]) -> list[tuple[int, int]]:
+    runs: list[tuple[int, int]] = []
+    for i, t in enumerate(trace):
+        if t["as"] != "unaccounted":
+            continue
+        if runs and runs[-1][1] == i:
+            runs[-1] = (runs[-1][0], i + 1)
+        else:
+            runs.append((i, i + 1))
+    return runs
 
 
 # "what's that relative to equity?", "and as a multiple of EBIT?": the thread's one figure over another
@@ -790,19 +821,6 @@ _PROSE_WORDS = (WHY, CAUSE, MOVED, EFFECT, *SECTION_PATTERNS, re.compile(r"(?<![
 FIGURE_ASK = re.compile(r"^\W*(?:what\s+(?:was|were|is|are)\b|how\s+(?:much|many)\b)")
 
 
-def _prose_instead(plan: Plan, r: Reading) -> Plan:
-    """A line lookup by words that are no line's name ("how much of revenue came from Xilinx", "was
-    the growth price or volume"): what the filing says of it, MD&A first and then the notes, searched
-    with the question's own words. No figure leads the answer: the one named is not the one asked,
-    and when no passage answers, the prose path refuses (no_grounding) rather than quote filler."""
-    plan.intent, plan.metrics, plan.probe = "qualitative", [], []
-    plan.items = ["7", "8"]
-    plan.query = expand_query(_strip_for_query(r.raw, r.matches))
-    plan.sub_queries = []
-    plan.slots = {**plan.slots, "metrics": "none: prose (words no line is named after)"}
-    return plan
-
-
 def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | None = None,
                    joined: frozenset[frozenset[str]] = frozenset()) -> Plan:
     """A figure is answered only for what the question asks: every word accounted for (agent.planning.words).
@@ -917,8 +935,6 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
         plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "net_income")]
         plan.intent = "numeric" if plan.intent == "derived" else plan.intent
         return plan
-    if not_a_line(trace, runs) and "metrics" not in plan.inherited and not plan.period:
-        return _prose_instead(plan, r)
     keys, absorbed = line_keys(trace, runs)
     absorbed |= {k for t in trace for k in t.get("joins", ())}  # one phrase, never its parts
     absorbed |= {growth_key(k) for k in absorbed} | {SHARE_OF_REVENUE[k] for k in absorbed if k in SHARE_OF_REVENUE}
