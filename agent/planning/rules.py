@@ -785,7 +785,8 @@ def _dimension(r: Reading, outside: str) -> str | None:
 
 
 # Nouns that make a phrase a figure ("subscriber count", "net promoter score", "units shipped").
-_MEASURE_NOUNS = frozenset("count counts score scores units volume volumes multiple multiples shipped sold".split())
+_MEASURE_NOUNS = frozenset("count counts score scores units volume volumes multiple multiples shipped sold price prices "
+                           "size sizes yield yields rate rates ratio ratios".split())
 _EARNING = re.compile(r"\b(?:earn|earned|earns|make|made|makes|how much|how many)\b")
 
 
@@ -832,7 +833,9 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
         spans = [(m.start, m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)) for m in r.matches]
         trace, runs = account(outside, spans, claimed(low, _CLAIMED))
         left = [t["word"] for t in trace if t["as"] == "unaccounted"]
-        counted = bool(left) and (left[-1] in _MEASURE_NOUNS or bool(re.search(r"\bhow many\b", low)))
+        counted = bool(left) and (left[-1] in _MEASURE_NOUNS or bool(re.search(r"\bhow many\b", low))
+                                  # "average selling price per vehicle": a quotient, so a figure
+                                  or (bool(FIGURE_ASK.search(low)) and "per" in low.split()))
         asks_prose = r.prose_ask  # "what does it say about", "why", "the risk factors related to ..."
         figure = not asks_prose and (counted or bool(_EARNING.search(low)))
         quarter = quarterly_phrase(low)
