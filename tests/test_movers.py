@@ -62,10 +62,17 @@ def test_a_line_lookup_by_words_no_line_is_named_after_is_prose(directory, text)
     "How many iPhones did Apple ship in fiscal 2024?",
     "What was Tesla's revenue per vehicle delivered in 2023?",
     "How much did Apple cut capex in fiscal 2024?",
+    "What was Walmart's basket size in fiscal 2024?",
+    "What was Tesla's average selling price per vehicle in 2023?",
 ])
 def test_a_figure_ask_for_a_line_stays_a_line_lookup(directory, text):
     p = plan_rules(text, directory=directory)
     assert p.intent != "qualitative" or p.route == "refusal", (p.intent, p.metrics)
+
+
+@pytest.mark.parametrize("text", ["what is CUDA, per nvidia's 10-K?", "What was Apple's strategy in fiscal 2024?"])
+def test_per_a_filing_or_a_word_of_discourse_stays_prose(directory, text):
+    assert plan_rules(text, directory=directory).intent == "qualitative"
 
 
 def test_the_verb_must_follow_a_question_word_or_another_subject_than_the_company():
@@ -107,6 +114,7 @@ def test_nothing_answering_the_prose_search_is_a_refusal_not_filler(corpus_db, e
 @pytest.mark.parametrize("text", [
     "How many iPhones did Apple ship in fiscal 2024?",
     "What was Walmart's same-store sales in fiscal 2024?",
+    "What was Tesla's average selling price per vehicle in 2023?",
 ])
 def test_a_figure_for_a_line_nobody_prints_is_still_refused(corpus_db, embedder, text):
     answer = _answer(corpus_db, embedder, text)

@@ -787,6 +787,13 @@ def _dimension(r: Reading, outside: str) -> str | None:
 # Nouns that make a phrase a figure ("subscriber count", "net promoter score", "units shipped").
 _MEASURE_NOUNS = frozenset("count counts score scores units volume volumes multiple multiples shipped sold price prices "
                            "size sizes yield yields rate rates ratio ratios".split())
+def _quotient(trace: list[dict]) -> bool:
+    """Leftover words on both sides of "per" ("average selling price per vehicle"): a quotient, so
+    a figure. "per nvidia's 10-K" is a source, not a quotient."""
+    return any(t["word"] == "per" and 0 < i < len(trace) - 1 and trace[i - 1]["as"] == "unaccounted"
+               and trace[i + 1]["as"] == "unaccounted" for i, t in enumerate(trace))
+
+
 _EARNING = re.compile(r"\b(?:earn|earned|earns|make|made|makes|how much|how many)\b")
 
 
@@ -834,8 +841,7 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
         trace, runs = account(outside, spans, claimed(low, _CLAIMED))
         left = [t["word"] for t in trace if t["as"] == "unaccounted"]
         counted = bool(left) and (left[-1] in _MEASURE_NOUNS or bool(re.search(r"\bhow many\b", low))
-                                  # "average selling price per vehicle": a quotient, so a figure
-                                  or (bool(FIGURE_ASK.search(low)) and "per" in low.split()))
+                                  or (bool(FIGURE_ASK.search(low)) and _quotient(trace)))
         asks_prose = r.prose_ask  # "what does it say about", "why", "the risk factors related to ..."
         figure = not asks_prose and (counted or bool(_EARNING.search(low)))
         quarter = quarterly_phrase(low)
