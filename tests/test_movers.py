@@ -64,6 +64,8 @@ def test_a_line_lookup_by_words_no_line_is_named_after_is_prose(directory, text)
     "How much did Apple cut capex in fiscal 2024?",
     "What was Walmart's basket size in fiscal 2024?",
     "What was Tesla's average selling price per vehicle in 2023?",
+    "how much did Tesla's revenue drop in 2024?",
+    "apple revenue fy2024'; DROP TABLE facts; --",
 ])
 def test_a_figure_ask_for_a_line_stays_a_line_lookup(directory, text):
     p = plan_rules(text, directory=directory)

@@ -93,12 +93,19 @@ _SOURCE = frozenset("came come comes coming contributed contribute contributes c
 _CHANGE = frozenset("drop drops dip dips hit hits slump slumps surge surges jump jumps swing swings slowdown "
                     "boost boosts decline declines".split())
 _SPLIT = frozenset("vs versus or".split())
+_OF = frozenset("in to of on from".split())
 
 
 def not_a_line(trace: list[dict], runs: list[tuple[int, int]]) -> bool:
     """True when the leftover words of a line lookup are not a line's name (see the module note)."""
-    left = [trace[i]["word"] for start, end in runs for i in range(start, end)]
-    if any(w in _SOURCE or w in _CHANGE for w in left):
+    left = [i for start, end in runs for i in range(start, end)]
+    if any(trace[i]["word"] in _SOURCE for i in left):
+        return True
+    # a change of something the filing names ("the drop in Humira sales", "the hit to revenue from the
+    # PC slowdown"); the change of the figure alone ("how much did revenue drop") is that figure's, and
+    # "DROP TABLE" is no change
+    changes = [i for i in left if trace[i]["word"] in _CHANGE and i + 1 < len(trace) and trace[i + 1]["word"] in _OF]
+    if changes and any(trace[i]["word"] not in _CHANGE for i in left):
         return True
     if len(runs) >= 2:  # "price vs volume": two leftover runs with only a split word between them
         for (_, end), (start, _) in zip(runs, runs[1:]):
