@@ -121,3 +121,11 @@ def test_nothing_answering_the_prose_search_is_a_refusal_not_filler(corpus_db, e
 def test_a_figure_for_a_line_nobody_prints_is_still_refused(corpus_db, embedder, text):
     answer = _answer(corpus_db, embedder, text)
     assert answer.kind == "refusal" and answer.refusal_reason == "unknown_metric", answer.text
+
+
+def test_an_uncovered_ticker_inside_a_cause_about_a_covered_company_is_a_word():
+    """"the 737 MAX issues": MAX is also some registrant's ticker, but the question is about Tesla's cost."""
+    directory = CompanyDirectory.from_rows(COVERED, SEC + [("MAX", 1809104, "MediaAlpha, Inc.")], {})
+    p = plan_rules("How much did the 737 MAX issues cost Tesla in 2023?", directory=directory)
+    assert p.route == "domain" and p.tickers == ["TSLA"] and p.intent == "qualitative"
+    assert plan_rules("why did MAX revenue fall?", directory=directory).refusal_reason == "not_covered"

@@ -76,7 +76,7 @@ MOVED = re.compile(
 # Read on the text with company names masked, so "how much did Apple cut capex" is no cause.
 EFFECT = re.compile(
     rf"\bhow\s+(?:much|badly|big|hard|far|many\s+\w+)\s+(?:did|does|do|has|have|had|will|would|could)\s+"
-    rf"(?!(?:it|they|he|she|we|you|i|management|the\s+company)\b)[a-z][\w&'-]*(?:\s+[a-z][\w&'-]*){{0,5}}?\s+"
+    rf"(?!(?:it|they|he|she|we|you|i|management|the\s+company)\b)[a-z0-9][\w&'-]*(?:\s+[a-z0-9][\w&'-]*){{0,5}}?\s+"
     rf"(?:{_ANY_MOVER}|cost|costs|costing)\b")
 
 

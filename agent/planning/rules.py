@@ -275,7 +275,8 @@ def _not_covered(r: Reading, directory: CompanyDirectory) -> list[CompanyMatch]:
         return found
     # beside a covered company, an uncovered one in a prose question is a topic ("Nvidia's relationship
     # with TSMC"), and a capitalised word that is some obscure registrant's name is a word
-    if r.has_topic and not r.measures and not re.search(r"\b(?:compar\w*|vs\.?|versus)\b", r.low):
+    # a cause too: "how much did the 737 MAX issues cost Boeing?" is about Boeing, MAX is a word
+    if (r.has_topic or r.why) and not r.measures and not re.search(r"\b(?:compar\w*|vs\.?|versus)\b", r.low):
         return []
     return [m for m in found if m.via != "name" or len(norm_name(m.text)) > 1
             or norm_name(m.text)[0] in directory.alias_words]
