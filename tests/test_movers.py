@@ -129,3 +129,11 @@ def test_an_uncovered_ticker_inside_a_cause_about_a_covered_company_is_a_word():
     p = plan_rules("How much did the 737 MAX issues cost Tesla in 2023?", directory=directory)
     assert p.route == "domain" and p.tickers == ["TSLA"] and p.intent == "qualitative"
     assert plan_rules("why did MAX revenue fall?", directory=directory).refusal_reason == "not_covered"
+
+
+@pytest.mark.parametrize("text", ["what dragged it down?", "what weighed on it?"])
+def test_a_verb_of_movement_after_a_figure_asks_why_that_figure_moved(directory, text):
+    previous = plan_rules("Apple net sales fiscal 2023", directory=directory)
+    p = plan_rules(text, previous=previous, directory=directory)
+    assert p.intent == "qualitative" and p.tickers == ["AAPL"] and p.fiscal_years == [2023]
+    assert p.metrics == previous.metrics and p.items == ["7"]
