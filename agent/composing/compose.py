@@ -26,6 +26,9 @@ log = logging.getLogger(__name__)
 
 MAX_SENTENCES = 5
 TOP_CHUNKS = 3  # each contributes its best sentence
+# Every prose chunk the search kept is read for sentences: a key sentence is as often in the search's
+# fifth or seventh chunk as in its first (its neighbours talk of the same topic in the question's words).
+READ_CHUNKS = 6
 MIN_SENTENCE, MAX_SENTENCE = 40, 600
 # Sentence relevance (cosine of MiniLM embeddings to a sub-query): below the floor, or this far
 # below the best sentence, a sentence is off-topic padding even inside a top-ranked chunk.
@@ -290,7 +293,9 @@ def _pick_sentences(
     weights = sentence_rank.term_weights(asked or query_terms, [c[3] for c in candidates])
     held = not sentence_rank.broad(asked)  # "what are the risk factors?": any sentence of the Item answers
     why = bool(sentence_rank.ASK_CAUSE.search(f"{question} {subject}"))
-    cased = sentence_rank.cased_terms(subject or " ".join(queries))
+    # the floor's share: of the question's terms, those some candidate holds
+    cased = sentence_rank.in_candidates(sentence_rank.cased_terms(subject or " ".join(queries)),
+                                        [c[3] for c in candidates])
     # what the question is about, in its words and in the search's (abbreviations spelled out)
     topic = sentence_rank.subject_terms(sentence_rank.cased_terms(" ".join([subject, *queries])))
     before = {(rank, k + 1): sentence_rank.spelled_out(s, names)
@@ -450,7 +455,7 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
     first_item = plan.items[0] if plan.items and (
         (plan.items[0] in ("7", "I-2") and sentence_rank.ASK_CAUSE.search(asks))
         or (plan.items[0] == "1A" and sentence_rank.ASK_RELIANCE.search(asks))) else None
-    picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder, question=question, year=year,
+    picks = _pick_sentences(prose[:READ_CHUNKS], terms, queries=queries, embedder=embedder, question=question, year=year,
                             first_item=first_item,
                             subject=plan.query or question, figures=figures,
                             # words that may name a line no fact answered: an amount quoted must be theirs

@@ -100,8 +100,7 @@ def coverage(sentence: str, weights: dict[str, float]) -> float:
     if not total:
         return 0.0
     have = terms(sentence)
-    roots = {t[:PREFIX] for t in have if len(t) >= PREFIX}
-    return sum(w for t, w in weights.items() if t in have or (len(t) >= PREFIX and t[:PREFIX] in roots)) / total
+    return sum(w for t, w in weights.items() if holds(have, t)) / total
 
 
 def role(question: str, sentence: str) -> float:
@@ -155,8 +154,7 @@ def names_topic(context: str, topic: set[str], cosine: float) -> bool:
         return True
     loose = {t.lstrip("#") for t in topic}
     have = {t.lstrip("#") for t in cased_terms(context)}  # `context` ends with the sentence itself
-    roots = {t[:PREFIX] for t in have if len(t) >= PREFIX}
-    return any(t in have or (len(t) >= PREFIX and t[:PREFIX] in roots) for t in loose)
+    return any(holds(have, t) for t in loose)
 
 
 def broad(question_terms: set[str]) -> bool:
@@ -195,9 +193,21 @@ def share(text: str, question_terms: set[str]) -> float:
     if not question_terms:
         return 0.0
     have = cased_terms(text)
-    roots = {t[:PREFIX] for t in have if len(t) >= PREFIX}
-    held = [t for t in question_terms if t in have or (len(t) >= PREFIX and t[:PREFIX] in roots)]
-    return len(held) / len(question_terms)
+    return sum(1 for t in question_terms if holds(have, t)) / len(question_terms)
+
+
+def in_candidates(question_terms: set[str], texts: list[str]) -> set[str]:
+    """The question's terms that at least one candidate sentence holds, when two or more do: the
+    floor's share is taken over these. A word no candidate holds tells no sentence from another:
+    it is the asker's scaffolding ("correct?", "pls", "I understand"), or one of several names the
+    plan gave the subject ("capex", spelled out as "capital expenditures" and "purchases of
+    property and equipment"), and counting it would hold every sentence below half. With fewer
+    than two held, the question's own terms stay: one shared word is not a subject found."""
+    have: set[str] = set()
+    for text in texts:
+        have |= cased_terms(text)
+    found = {t for t in question_terms if holds(have, t)}
+    return found if len(found) >= 2 else question_terms
 
 
 # A filing names a unit, a program or a body by its initials once it has spelled it out ("Boeing
@@ -282,6 +292,17 @@ def spelled_out(text: str, names: dict[str, str]) -> str:
 
 
 PREFIX = 6  # "competition" and "competitive", "dependence" and "depends": one word family for the floor
+SHORTEST_ROOT = 4  # a word of this length or more begins its longer kin ("rail" in "railroad", "ship" in "shipments")
+
+
+def holds(have: set[str], term: str) -> bool:
+    """`have` (a text's terms) holds the question's term or one of its word family: the same first
+    PREFIX letters, or a longer word the term begins ("rail network" is spoken of as "railroad")."""
+    if term in have:
+        return True
+    if len(term) >= PREFIX and any(h[:PREFIX] == term[:PREFIX] for h in have if len(h) >= PREFIX):
+        return True
+    return len(term) >= SHORTEST_ROOT and any(h.startswith(term) for h in have)
 
 
 def near_duplicate(a: str, b: str) -> bool:
