@@ -331,12 +331,8 @@ def _pick_sentences(
         return []  # nothing answers: the compose node refuses rather than quote filler
     if named:  # sentences that name what the question is about push out those that do not
         scored = [(score, i) for score, i in scored if i in named]
-    if sentence_rank.ASK_PLAN.search(question):
-        # "what does it expect for capex?": sentences that state an expectation of the subject itself
-        # push out those that tell what was spent; without one, what was spent is all the filing says
-        stating = [(score, i) for score, i in scored if sentence_rank.PLAN.search(candidates[i][3])
-                   and (not topic or sentence_rank.names_topic(candidates[i][3], topic, 0.0))]
-        scored = stating or scored
+    stating = sentence_rank.stating_plans(question, {i: candidates[i][3] for _, i in scored}, topic)
+    scored = [(score, i) for score, i in scored if i in stating]
     if first_item and any(chunks[candidates[i][0]].item == first_item for _, i in scored):
         # "why" reads MD&A, then the notes: the notes only when MD&A says nothing that answers
         scored = [(score, i) for score, i in scored if chunks[candidates[i][0]].item == first_item]

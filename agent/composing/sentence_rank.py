@@ -61,6 +61,21 @@ ASK_PLAN = re.compile(r"\b(?:expect\w*|plan(?:s|ned|ning)?|anticipat\w*|outlook|
                       r"forecast\w*|next year|will)\b", re.I)
 PLAN = re.compile(r"\b(?:we|management|the company)\s+(?:\w+\s+){0,2}?(?:expect|anticipate|plan|intend|estimate|"
                   r"project|believe)s?\b|\bwill (?:require|continue|increase|decrease|be)\b", re.I)
+
+
+def stating_plans(question: str, sentences: dict[int, str], topic: set[str]) -> set[int]:
+    """Of `sentences` (candidates by index), the ones a plan question keeps: "what does it expect
+    for capex?" is answered by a sentence that states an expectation of the subject itself, and
+    those push out the ones telling what was spent. Without one (or for any other question), all
+    are kept: what was spent is then all the filing says."""
+    if not ASK_PLAN.search(question):
+        return set(sentences)
+    asking = {stem(m.group(0).lower()) for m in ASK_PLAN.finditer(question)}  # "expect", "planned": no subject
+    subject = {t for t in topic if t.lstrip("#") not in asking}
+    stating = {i for i, s in sentences.items() if PLAN.search(s) and (not subject or names_topic(s, subject, 0.0))}
+    return stating or set(sentences)
+
+
 ROLE_BONUS = 0.05
 COVERAGE_WEIGHT = 0.2
 # A sentence answers when it is close in meaning, or fairly close and holding half the question's
