@@ -373,7 +373,12 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
         if c[2] != (quoted or {}).get(c[:3], c[3]):  # a clause is quoted alone: what it says itself counts again
             weight[i] += 0.5 * len(_terms(c[2]) & query_terms)
         weight[i] += ROLE_WEIGHT if question and sentence_rank.role(question, c[3]) else 0.0
-    keep = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))[:SHORTLIST]
+    ranked = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))
+    # each chunk's best sentence first: the search kept the chunk for what it says, in whatever words
+    best_of = {}
+    for i in ranked:
+        best_of.setdefault(candidates[i][0], i)
+    keep = list(dict.fromkeys([*sorted(best_of.values(), key=ranked.index), *ranked]))[:SHORTLIST]
     return [candidates[i] for i in sorted(keep)]
 
 
