@@ -227,3 +227,17 @@ def test_a_describe_question_after_the_companys_name_reads_the_business_first():
     assert order_items("union pacific - describe the rail network pls", []) == ["1", "7"]
     assert order_items("visa: who are its clients?", []) == ["1", "7"]
     assert order_items("coca-cola bottlers", []) == []  # a hyphen inside a name opens nothing
+
+
+def test_an_event_question_is_not_searched_in_the_register_of_causes():
+    from agent.retrieval.fetch import EXPLAIN_QUERY, locate
+
+    def queries(question: str) -> list[str]:
+        state = {"question": question, "resolved": [],
+                 "plan": {"intent": "qualitative", "items": ["7", "8"], "query": question, "sub_queries": []}}
+        return locate(state, None, None)["located"]["queries"]
+
+    assert EXPLAIN_QUERY in queries("why did zzz gross margin drop in 2024?")
+    # what happened is told with dates and deals, not "primarily due to"
+    assert EXPLAIN_QUERY not in queries("zzz acquisitions in 2024? which companies did it buy and why")
+    assert EXPLAIN_QUERY not in queries("the strike at zzz: what happened and how did it change deliveries")
