@@ -241,3 +241,21 @@ def test_an_event_question_is_not_searched_in_the_register_of_causes():
     # what happened is told with dates and deals, not "primarily due to"
     assert EXPLAIN_QUERY not in queries("zzz acquisitions in 2024? which companies did it buy and why")
     assert EXPLAIN_QUERY not in queries("the strike at zzz: what happened and how did it change deliveries")
+
+
+def test_an_events_impact_is_quoted_beside_what_happened(embedder):
+    chunks = [_chunk(1, "7", "We have substantially mitigated the impact of the cyberattack on members and restored the "
+                             "affected claims services. Revenues at our data unit decreased primarily due to business "
+                             "disruption from the cyberattack. The medical cost ratio increased on higher utilization "
+                             "of outpatient services."),
+              _chunk(2, "7", "On February 3, 2024, we identified that criminal threat actors had gained access to our "
+                             "claims processing systems. Our share repurchase program was suspended for the year.")]
+    plan = Plan(route="domain", intent="qualitative", tickers=["ZZZ"], latest=True, items=["7", "8", "1A"],
+                query="tell me about the cyberattack at - what happened and what was the impact",
+                sub_queries=["tell me about the cyberattack at - what happened",
+                             "tell me about the cyberattack at - what happened what was the impact"])
+    draft = compose_extractive("tell me about the cyberattack at zzz - what happened and what was the impact",
+                               plan, chunks, embedder=embedder)
+    quoted = [c.text for c in draft.claims]
+    assert any(q.startswith("Revenues at our data unit decreased") for q in quoted), quoted  # the impact
+    assert not any("medical cost ratio" in q or "share repurchase" in q for q in quoted), quoted

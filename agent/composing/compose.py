@@ -19,6 +19,7 @@ from agent.progress import draft_text, status
 from agent.checking.guards import figure_fact, financial_figures, number_tokens, split_sentences, verified_figures
 from agent.planning.scope import INJECTION
 from agent.planning.plan import Plan
+from agent.planning.prose_route import EVENT
 from agent.retrieval.query_vectors import embed_queries
 from agent.state import plan_of
 
@@ -292,7 +293,9 @@ def _pick_sentences(
     asked = {t for t in sentence_rank.terms(subject or " ".join(queries)) if t not in sentence_rank.MOVEMENT}
     weights = sentence_rank.term_weights(asked or query_terms, [c[3] for c in candidates])
     held = not sentence_rank.broad(asked)  # "what are the risk factors?": any sentence of the Item answers
-    why = bool(sentence_rank.ASK_CAUSE.search(f"{question} {subject}"))
+    # an event's impact ("the cyberattack: what happened and what was the impact?") is told as what
+    # followed, not searched in the register of a change's causes: no why
+    why = bool(sentence_rank.ASK_CAUSE.search(f"{question} {subject}")) and not EVENT.search(question.lower())
     # the floor's share: of the question's terms, those some candidate holds
     cased = sentence_rank.in_candidates(sentence_rank.cased_terms(subject or " ".join(queries)),
                                         [c[3] for c in candidates])
@@ -344,7 +347,12 @@ def _pick_sentences(
         top = max(kept, key=lambda i: float(cosines[i, j]))
         if float(cosines[top, j]) + OVERLAP_WEIGHT >= floor:
             order.append(top)
-    order += [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2])) if score >= floor]
+    # close to the best in meaning is close enough, whatever share of the question's words it holds
+    # ("we identified that threat actors had gained access" tells what happened without "cyberattack");
+    # not for a why, whose query reads "increased ... primarily due to", close to every stated cause
+    near = math.inf if why else max(RELEVANCE_FLOOR, max(float(cosines[i].max()) for i in kept) - RELEVANCE_MARGIN)
+    order += [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2]))
+              if score >= floor or float(cosines[i].max()) >= near]
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
     return _choose(chunks, [(*candidates[i][:3], quoted[candidates[i][:3]]) for i in dict.fromkeys(order)])
