@@ -17,6 +17,7 @@ composer says so rather than quoting filler.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -97,8 +98,9 @@ def stem(word: str) -> str:
     return word[:-1] if word.endswith("e") and len(word) > 4 else word
 
 
-def terms(text: str) -> set[str]:
-    return {stem(w) for w in _WORD.findall(text.lower()) if w not in GENERIC and len(w) > 2}
+@functools.lru_cache(maxsize=4096)  # a sentence is read for its terms several times per answer
+def terms(text: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in _WORD.findall(text.lower()) if w not in GENERIC and len(w) > 2)
 
 
 def term_weights(question_terms: set[str], sentences: list[str]) -> dict[str, float]:
@@ -194,12 +196,13 @@ _ACRONYM = re.compile(r"\b[A-Z]{2,}\b")
 _DOC_PART = re.compile(r"\bmd\s?&\s?a\b|\(?\bmanagement['’]?s?\s+discussion\s+and\s+analysis\b\)?", re.I)
 
 
-def cased_terms(text: str) -> set[str]:
+@functools.lru_cache(maxsize=4096)
+def cased_terms(text: str) -> frozenset[str]:
     """`terms`, with acronyms kept apart from the words they spell ("PET" plastic is not "pet")."""
     text = _DOC_PART.sub(" ", text)
     acronyms = {a.lower() for a in _ACRONYM.findall(text)}
     words = {w for w in _WORD.findall(_ACRONYM.sub(" ", text).lower())}
-    return {stem(w) for w in words if w not in GENERIC and len(w) > 2} | {"#" + a for a in acronyms}
+    return frozenset({stem(w) for w in words if w not in GENERIC and len(w) > 2} | {"#" + a for a in acronyms})
 
 
 def share(text: str, question_terms: set[str]) -> float:
@@ -218,9 +221,7 @@ def in_candidates(question_terms: set[str], texts: list[str]) -> set[str]:
     plan gave the subject ("capex", spelled out as "capital expenditures" and "purchases of
     property and equipment"), and counting it would hold every sentence below half. With fewer
     than two held, the question's own terms stay: one shared word is not a subject found."""
-    have: set[str] = set()
-    for text in texts:
-        have |= cased_terms(text)
+    have = cased_terms(" ".join(texts))
     found = {t for t in question_terms if holds(have, t)}
     return found if len(found) >= 2 else question_terms
 
