@@ -121,3 +121,32 @@ _GROWTH = re.compile("|".join(rf"(?<![\w/]){re.escape(w)}(?![\w/])" for w in GRO
 
 def growth_words(norm: str) -> bool:
     return bool(_GROWTH.search(norm))
+
+
+# A change asked in the metric's own unit, not as a rate: "by how much did it change in dollars?",
+# "the dollar increase", "how much higher than the year before?". Percent words keep the rate.
+_ABSOLUTE = re.compile(
+    r"\b(?:in|as\s+an?)\s+(?:(?:us\s+)?dollars?|usd|\$|dollar\s+terms|absolute\s+terms|absolute\s+(?:dollars|amount))\b"
+    r"|\b(?:dollar|absolute|nominal)\s+(?:change|increase|decrease|decline|growth|difference|amount|gain|drop|rise)s?\b"
+    r"|\bhow\s+much\s+(?:higher|lower|more|less|bigger|smaller|larger|greater)\b"
+    r"|\bhow\s+many\s+(?:dollars|more\s+dollars)\b"
+)
+_RATE = re.compile(r"(?:%|\b(?:percent|percentage|pct|rate|growth\s+rate|cagr|times)\b)")
+
+
+_CHANGE = re.compile(
+    r"\b(?:dollar|absolute|nominal)\s+(?:change|increase|decrease|decline|growth|difference|gain|drop|rise)s?\b"
+    r"|\bhow\s+much\s+(?:higher|lower|more|less|bigger|smaller|larger|greater)\b.*\bthan\s+(?:the\s+|in\s+)?"
+    r"(?:(?:prior|previous|last)\s+(?:fiscal\s+)?year|year\s+(?:before|earlier|ago)|a\s+year\s+(?:before|earlier|ago)|"
+    r"(?:fiscal\s+|fy\s*)?'?\d{2,4})\b"
+)
+
+
+def implies_change(norm: str) -> bool:
+    """Words that ask for a change on their own, without a growth word ("how much higher ...?")."""
+    return bool(_CHANGE.search(norm))
+
+
+def absolute_words(norm: str) -> bool:
+    """Whether a change is asked in the metric's own unit (a difference), not as a growth rate."""
+    return bool(_ABSOLUTE.search(norm)) and not _RATE.search(norm)

@@ -15,6 +15,7 @@ import re
 
 from agent.retrieval.concepts import METRICS, find_phrases, normalize
 from agent.retrieval.finance import FORMULAS, GROWTH_WORDS, MEASURE_PHRASES
+from agent.planning.measures import absolute_words, implies_change
 from agent.planning.plan import Plan
 from agent.planning.words import FILLER
 from agent.retrieval.line_items import line_parts
@@ -38,6 +39,13 @@ def growth(metric: str, member: str) -> dict:
     return _definition(f"{member} {METRICS[metric].label.lower()} growth", tree, "percent")
 
 
+def change(metric: str, member: str) -> dict:
+    """The member's change from the prior year in its own unit ("by how much, in dollars?")."""
+    tree = {"op": "-", "args": [_op(metric, member), _op(metric, member, -1)]}
+    return _definition(f"{member} {METRICS[metric].label.lower()} change from the prior year", tree,
+                       METRICS[metric].unit)
+
+
 def share(metric: str, member: str) -> dict:
     tree = {"op": "/", "args": [_op(metric, member), {"metric": metric}]}
     return _definition(f"{member} share of {METRICS[metric].label.lower()}", tree, "percent")
@@ -58,6 +66,14 @@ def _definition(name: str, tree: dict, unit: str) -> dict:
     return {"name": name, "tree": tree, "unit": unit, "formula": restate(tree, top=True), "derived": True}
 
 
+def _base(key: str) -> str:
+    """The metric a growth or change formula is of ('revenue_growth' -> 'revenue'), else the key."""
+    for suffix in ("_growth", "_change"):
+        if key.endswith(suffix) and key[: -len(suffix)] in METRICS:
+            return key[: -len(suffix)]
+    return key
+
+
 def _content(words: list[str]) -> list[str]:
     return [w for w in words if w not in FILLER and w not in _SOURCE and w not in SHARE and w not in GROWTH
             and not re.fullmatch(r"(?:fy)?'?\d+\w*", w)]
@@ -76,7 +92,8 @@ def member_asks(plan: Plan, text: str, company_words: set[str]) -> Plan:
         return plan
     low = normalize(text)
     words = set(low.split())
-    grows = bool(words & GROWTH) and not _several_years(plan)
+    absolute = absolute_words(low) and (bool(words & GROWTH) or implies_change(low))
+    grows = (bool(words & GROWTH) or absolute) and not _several_years(plan)
     shares = bool(_SHARE_ASK.search(low))
     metrics, added = [], []
     for key in plan.metrics:
@@ -85,17 +102,21 @@ def member_asks(plan: Plan, text: str, company_words: set[str]) -> Plan:
             metric, qualifier, _ = key_parts(key)
             member = " ".join(_content(qualifier.split()))
             if member and grows:
-                definition = growth(metric, member)
+                definition = change(metric, member) if absolute else growth(metric, member)
             elif member and shares and metric in METRICS and METRICS[metric].period == "duration":
                 definition = share(metric, member)
             elif member != qualifier and member:
                 key = f"dim:{metric}|{member}"
-        elif key.startswith("line:") and shares:
+        elif key.startswith("line:") and (shares or grows):
+            # "digital media revenue growth": a member (resolved in retrieve) of the one metric its clause names
             leftover, context, _ = line_parts(key)
-            found = [k for _, _, k in find_phrases(context, MEASURE_PHRASES) if k in METRICS]
+            found = [_base(k) for _, _, k in find_phrases(context, MEASURE_PHRASES) if _base(k) in METRICS]
             member = " ".join(_content([w for w in leftover.split() if w not in company_words]))
             if len(set(found)) == 1 and member and METRICS[found[0]].period == "duration":
-                definition = share(found[0], member)
+                if grows:
+                    definition = change(found[0], member) if absolute else growth(found[0], member)
+                else:
+                    definition = share(found[0], member)
         if definition is None:
             metrics.append(key)
         else:

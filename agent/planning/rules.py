@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from agent.planning.companies import CompanyDirectory, CompanyMatch, norm_name
 from agent.planning.company_words import english_words
 from agent.retrieval.concepts import METRICS, normalize
-from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
+from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 from agent.planning.plan import Plan
 from agent.planning.measures import _IMPLIED as _IMPLIED_PATTERNS
-from agent.planning.measures import TOPIC_MASK, find_measures, growth_words, implied_measures
+from agent.planning.measures import (TOPIC_MASK, absolute_words, find_measures, growth_words, implied_measures,
+                                     implies_change)
 from agent.planning.followups import REPLACING, inherited_growth, lead_name, lead_subject, slot_sources, unknown_subject
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.topics import (
@@ -194,6 +195,7 @@ class Reading:
     why: bool
     growth: bool
     years: Years
+    absolute: bool = False  # the change in the metric's own unit ("in dollars"), not its growth rate
 
     @property
     def prose_ask(self) -> bool:
@@ -218,9 +220,11 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Readi
     measures += [k for k in implied_measures(unnamed.lower()) if k not in measures]
     items, has_topic = route_items(low)
     why = bool(WHY.search(low) or CAUSE.search(low))
-    growth = growth_words(normalize(outside)) and not why
+    norm = normalize(outside)
+    growth = (growth_words(norm) or implies_change(norm)) and not why
     reading = Reading(raw, low, matches, [m.company.ticker for m in matches if m.kind == "company"], measures,
-                      unmappable, items, has_topic, why, growth, parse_years(outside, growth=growth))
+                      unmappable, items, has_topic, why, growth, parse_years(outside, growth=growth),
+                      absolute=growth and absolute_words(norm))
     if reading.measures and NARROWED.search(low):
         # "how much did the 53rd week add to sales?": a slice no fact reports, told in MD&A
         reading.measures, reading.has_topic = [], True
@@ -279,6 +283,26 @@ def _years(r: Reading, prev: Plan | None, followup: bool, directory: CompanyDire
             fields.update(year_offsets=sorted({base_offset + o for o in r.years.offsets}))
     inherited = ctx is not None and bool(ctx.fiscal_years or ctx.latest or ctx.year_offsets)
     return fields, inherited
+
+
+_BASE_YEAR = re.compile(r"\b(?:from|over|vs\.?|versus|than|compared\s+(?:to|with))\s+(?:the\s+)?(?:(?:fiscal|fy)\s*(?:year\s+)?)?"
+                        r"'?((?:19|20)?\d\d)\b(?!\s*(?:to|through|-|–)\s*(?:fiscal\s+|fy\s*)?'?\d)")
+
+
+def _base_year(r: Reading, low: str, prev: Plan | None) -> int | None:
+    """The asked year of a change named by its base ("the change from fy2023", "growth over 2022"):
+    the thread's later year, else the year after the base. None when the message names no base year."""
+    if not r.growth or len(r.years.years) != 1:
+        return None
+    m = _BASE_YEAR.search(low)
+    if m is None:
+        return None
+    base = int(m.group(1))
+    base += 2000 if base < 100 else 0
+    if base != r.years.years[0]:
+        return None
+    later = [y for y in (prev.fiscal_years if prev is not None else []) if y > base]
+    return max(later) if later else base + 1
 
 
 def _filing_outlook(plan: Plan) -> bool:
@@ -514,6 +538,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         # "what's the growth rate?" after "and the year before?": the change between the two years
         # the thread has shown, so the later one's growth over the year before it
         year_fields["fiscal_years"] = [prev.fiscal_years[0] + 1]
+    base_year = _base_year(r, low, prev)
+    if base_year is not None:
+        # "the change from fy2023", "growth over 2022": the year named is the base, the asked year the next
+        year_fields.update(fiscal_years=[base_year], latest=False, year_offsets=[])
     if years_inherited and r.why and len(year_fields.get("fiscal_years") or []) > 1:
         # "what drove it?" after a three-year trend: the latest year's discussion, which compares it
         # with the year before, not the oldest year's filing
@@ -530,6 +558,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             and not r.why:
         # "what's the growth rate?": the thread's figures, grown year over year
         measures = inherited_growth(prev.metrics) if r.growth else list(prev.metrics)
+        if r.growth:  # a member's figure grows as a member formula (agent.planning.members)
+            measures += [k for k in prev.metrics if k.startswith(("dim:", "line:")) and "|*" not in k]
         inherited.append("metrics")
         sources["metrics"] = "thread, grown" if r.growth else "thread"
     carry = {"metrics": measures, **year_fields}
@@ -611,7 +641,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         if "metrics" not in inherited:
             inherited.append("metrics")
         sources["metrics"] = "thread, as a share of revenue"
-    if (any(k.endswith("_growth") for k in measures) and len(plan.fiscal_years) == 2
+    if r.absolute:  # "by how much, in dollars?": the difference, never the rate
+        measures = [change_key(k[: -len("_growth")]) if k.endswith("_growth") and k[: -len("_growth")] in GROWTH_BASES
+                    else k for k in measures]
+    if (any(k.endswith(("_growth", "_change")) for k in measures) and len(plan.fiscal_years) == 2
             and plan.fiscal_years[1] - plan.fiscal_years[0] == 1 and not r.years.trend):
         plan.fiscal_years = plan.fiscal_years[1:]  # "2025 vs 2024": the 2025 growth
     if not measures and len(tickers) >= 2 and not r.has_topic and not r.why:
@@ -845,7 +878,9 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
         return plan
     keys, absorbed = line_keys(trace, runs)
     absorbed |= {k for t in trace for k in t.get("joins", ())}  # one phrase, never its parts
-    absorbed |= {growth_key(k) for k in absorbed} | {SHARE_OF_REVENUE[k] for k in absorbed if k in SHARE_OF_REVENUE}
+    absorbed |= ({growth_key(k) for k in absorbed} | {change_key(k) for k in absorbed}
+                 | {change_key(k[: -len("_growth")]) for k in absorbed if k.endswith("_growth")}
+                 | {SHARE_OF_REVENUE[k] for k in absorbed if k in SHARE_OF_REVENUE})
     plan.metrics = [k for k in plan.metrics if k not in absorbed] + keys
     if plan.intent == "derived" and not any(k in FORMULAS for k in plan.metrics):
         plan.intent = "numeric"

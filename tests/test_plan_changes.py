@@ -1,0 +1,60 @@
+"""A change asked in dollars is the difference of two cited years, never the growth rate; the year a
+change is measured from is its base, not the asked year."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.planning.companies import CompanyDirectory
+from agent.planning.rules import plan_rules
+from tests.test_companies import COVERED, SEC
+
+
+@pytest.fixture(scope="module")
+def directory() -> CompanyDirectory:
+    return CompanyDirectory.from_rows(
+        COVERED, SEC, {320193: [2023, 2024], 1045810: [2024, 2025], 104169: [2024, 2025], 1318605: [2023, 2024]}
+    )
+
+
+def _plan(directory, text, previous=None):
+    return plan_rules(text, previous=previous, directory=directory)
+
+
+@pytest.mark.parametrize("text, metrics", [
+    ("by how much did Apple's revenue change in dollars in fiscal 2024?", ["revenue_change"]),
+    ("tesla net income dollar increase 2024", ["net_income_change"]),
+    ("apple revenue growth fy2024", ["revenue_growth"]),
+    ("how much did apple revenue grow in fy2024, in percent?", ["revenue_growth"]),
+    ("what was apple's revenue in dollars in fy2024?", ["revenue"]),  # a unit, no change asked
+])
+def test_dollar_words_turn_growth_into_a_difference(directory, text, metrics):
+    assert _plan(directory, text).metrics == metrics
+
+
+def test_a_follow_up_in_dollars_is_the_threads_figure_changed(directory):
+    first = _plan(directory, "apple revenue fy2024")
+    p = _plan(directory, "by how much did it change in dollars?", previous=first)
+    assert (p.metrics, p.fiscal_years) == (["revenue_change"], [2024])
+    p = _plan(directory, "how much higher was that than the year before?", previous=first)
+    assert (p.metrics, p.fiscal_years) == (["revenue_change"], [2024])  # the year before is the base
+
+
+def test_a_members_change_in_dollars_is_a_member_difference(directory):
+    first = _plan(directory, "iphone revenue fy2024")
+    p = _plan(directory, "what was the change in dollars from fy2023?", previous=first)
+    assert p.fiscal_years == [2024]
+    assert len(p.definitions) == 1 and p.metrics == [f"udf:{p.definitions[0]['name']}"]
+    tree = p.definitions[0]["tree"]
+    assert tree["op"] == "-" and [a.get("offset", 0) for a in tree["args"]] == [0, -1]
+    assert p.definitions[0]["unit"] == "USD"
+
+
+@pytest.mark.parametrize("text, years", [
+    ("apple revenue growth from fy2023", [2024]),
+    ("apple revenue growth over 2023", [2024]),
+    ("apple revenue growth in 2024", [2024]),
+    ("apple revenue growth from 2023 to 2024", [2024]),
+])
+def test_the_year_a_change_is_measured_from_is_its_base(directory, text, years):
+    assert _plan(directory, text).fiscal_years == years
