@@ -12,6 +12,7 @@ import re
 
 from agent.retrieval.concepts import METRICS, UNKNOWN_METRICS, find_phrases, normalize
 from agent.retrieval.finance import GROWTH_WORDS, MEASURE_PHRASES
+from agent.retrieval.segments import COUNTRY_WORDS
 from agent.planning.company_words import PRODUCTS
 from agent.planning.topics import STOPWORDS
 
@@ -36,6 +37,8 @@ QUALIFIERS = {
     "west", "greater", "japan", "india", "vaccine", "oncology", "auto", "energy", "defense", "commercial",
     "consumer", "enterprise", "platform", "streaming", "mobile", "payments", "accumulated", "pro", "forma",
 }
+# A country's name narrows a metric to the member tagged with its ISO code ("revenue in Mexico").
+QUALIFIERS |= COUNTRY_WORDS
 # A product's name before a metric narrows it too ("cybertruck revenue", "aws revenue").
 QUALIFIERS |= {normalize(p).split()[-1] for products in PRODUCTS.values() for p in products}
 BY_BREAKDOWN = re.compile(

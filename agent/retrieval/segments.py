@@ -25,6 +25,28 @@ AXIS_WORDS = {
 }
 
 
+# Geographic members tagged by ISO code (country:JP) go by the country's name in questions and answers.
+COUNTRIES: dict[str, tuple[str, ...]] = {
+    "US": ("united states", "us", "u.s.", "usa", "u.s.a."), "CA": ("canada",), "MX": ("mexico",),
+    "BR": ("brazil",), "AR": ("argentina",), "CL": ("chile",), "CO": ("colombia",), "GB": ("united kingdom", "uk", "u.k.", "britain", "great britain"),
+    "IE": ("ireland",), "DE": ("germany",), "FR": ("france",), "IT": ("italy",), "ES": ("spain",),
+    "NL": ("netherlands", "holland"), "BE": ("belgium",), "CH": ("switzerland",), "SE": ("sweden",),
+    "NO": ("norway",), "DK": ("denmark",), "FI": ("finland",), "PL": ("poland",), "AT": ("austria",),
+    "RU": ("russia",), "TR": ("turkey",), "IL": ("israel",), "SA": ("saudi arabia",), "AE": ("united arab emirates", "uae"),
+    "ZA": ("south africa",), "NG": ("nigeria",), "EG": ("egypt",), "IN": ("india",), "CN": ("china",),
+    "HK": ("hong kong",), "TW": ("taiwan",), "JP": ("japan",), "KR": ("south korea", "korea"),
+    "SG": ("singapore",), "MY": ("malaysia",), "TH": ("thailand",), "VN": ("vietnam",), "ID": ("indonesia",),
+    "PH": ("philippines",), "AU": ("australia",), "NZ": ("new zealand",), "PR": ("puerto rico",),
+}
+COUNTRY_WORDS = frozenset(w for names in COUNTRIES.values() for n in names for w in n.replace(".", "").split()
+                          if len(w) > 2 and w not in ("united", "new", "south", "great", "arab"))
+
+
+def _country(member: str) -> tuple[str, ...]:
+    code = member.split(":", 1)[1] if member.startswith("country:") else ""
+    return COUNTRIES.get(code.upper(), ())
+
+
 def _own_labels(member: str, printed: set[str]) -> list[str]:
     """Printed labels that name the member itself, not the row's metric ("Net sales", "Operating
     income" beside a segment): they share its QName's words ("iPhone" for aapl:IPhoneMember)."""
@@ -42,7 +64,7 @@ def member_names(member: str, printed: set[str]) -> list[str]:
     """Names a member goes by: the labels printed beside it that name it, then its QName in words."""
     words = concept_words(member)
     words = " ".join(w for w in words.split() if w not in _GENERIC)
-    return [*_own_labels(member, printed), words]
+    return [*_own_labels(member, printed), *_country(member), words]
 
 
 def _key(name: str) -> frozenset[str]:
@@ -56,6 +78,9 @@ def display_name(member: str, printed: set[str], metric_words: frozenset[str]) -
         if _key(clean) and not _key(clean) <= metric_words | {"total"}:
             return clean
     words = [w for w in concept_words(member).split() if w not in _GENERIC]
+    country = _country(member)
+    if country:  # country:JP -> "Japan", country:US -> "United States"
+        return country[0].title().replace("U.S.", "US")
     if len(words) == 1 and len(words[0]) <= 3:
         return words[0].upper()  # country:US, nvda:OEM...
     return " ".join(words).title() or member
