@@ -58,3 +58,13 @@ def test_a_members_change_in_dollars_is_a_member_difference(directory):
 ])
 def test_the_year_a_change_is_measured_from_is_its_base(directory, text, years):
     assert _plan(directory, text).fiscal_years == years
+
+
+def test_a_dash_after_a_definition_sets_off_the_company_not_a_subtraction():
+    from agent.planning.formulas import find_definition
+
+    definition, rest, bad = find_definition("define core margin as gross profit minus R&D over revenue - cisco fy2024?")
+    assert bad is None and definition["name"] == "core margin"
+    assert definition["tree"]["op"] == "/" and "cisco fy2024" in rest
+    _, _, bad = find_definition("define foo as revenue - widgets")
+    assert bad == "widgets"  # an unknown operand is still refused with its words

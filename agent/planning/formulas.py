@@ -155,6 +155,24 @@ def _definition(name: str, expr: str) -> dict:
     return {"name": name.lower(), "tree": tree, "unit": unit_of(tree, name), "formula": restate(tree, top=True)}
 
 
+_DASH = re.compile(r"\s+[-\u2013\u2014]+\s+")
+
+
+def _trailing_aside(name: str, expr: str) -> tuple[dict, str] | None:
+    """"... over revenue - cisco fy2024?": a dash that sets off the company and year after the
+    definition, not a subtraction. The definition before the last such dash, and the words after it,
+    when those words name no metric."""
+    for m in reversed(list(_DASH.finditer(expr))):
+        head, tail = expr[: m.start()], expr[m.end() :]
+        if not _has_operator(head) or find_phrases(normalize(tail), PHRASES):
+            continue
+        try:
+            return _definition(name, head), tail
+        except DefinitionError:
+            continue
+    return None
+
+
 def find_definition(text: str) -> tuple[dict | None, str, str | None]:
     """(definition {name, tree, unit, formula}, the text without it, or the words refused)."""
     for pattern in (DEFINE, NAMED):
@@ -168,7 +186,11 @@ def find_definition(text: str) -> tuple[dict | None, str, str | None]:
         try:
             definition = _definition(name, expr)
         except DefinitionError as exc:
-            return None, text[: m.start()] + text[m.end() :], str(exc)
+            cut = _trailing_aside(name, expr)
+            if cut is None:
+                return None, text[: m.start()] + text[m.end() :], str(exc)
+            definition, aside = cut
+            return definition, text[: m.start()] + " " + aside + " " + text[m.end() :], None
         return definition, text[: m.start()] + " " + text[m.end() :], None
     return None, text, None
 
