@@ -463,6 +463,28 @@ def test_a_members_share_and_growth_are_computed_never_its_level(footnote):
     assert missing.kind == "refusal" and "gross profit (iphone)" in missing.text, missing.text
 
 
+def test_which_member_grew_fastest_is_each_members_growth_highest_first(footnote):
+    answer = ask(footnote, "Which Apple product grew revenue fastest in fiscal 2024?")
+    assert answer.kind == "answer", answer.text
+    results = [Decimal(c.result.rstrip("%")) for c in answer.calculation]
+    assert results and results == sorted(results, reverse=True), answer.calculation  # the fixture tags few members
+    iphone = next(c for c in answer.calculation if c.metric.startswith("iphone revenue growth"))
+    assert iphone.result == "0.3%" and any("(FY2023): $200.58 billion" in s for s in iphone.steps)
+
+
+def test_a_change_in_dollars_is_the_difference_never_the_rate(footnote):
+    thread = f"test:{uuid.uuid4().hex}"
+    ask(footnote, "Apple iPhone revenue fiscal 2024", thread)
+    member = ask(footnote, "by how much did it change in dollars?", thread)
+    assert member.kind == "answer" and member.calculation[0].result == "$600.00 million", member.text  # 201,183 − 200,583
+    assert "%" not in member.text
+    thread = f"test:{uuid.uuid4().hex}"
+    ask(footnote, "Apple revenue fiscal 2024", thread)
+    total = ask(footnote, "how much higher was that than the year before, in dollars?", thread)
+    assert total.kind == "answer" and total.calculation[0].result == "$7.75 billion", total.text  # 391,035 − 383,285
+    assert {n.fiscal_year for n in total.numbers} == {2023, 2024}
+
+
 def test_a_formula_written_into_the_question_is_answered_through_the_graph(footnote):
     answer = ask(footnote, "For Apple fiscal 2024, compute gross profit minus R&D, in USD millions")
     assert answer.kind == "answer", answer.text

@@ -68,3 +68,15 @@ def test_a_dash_after_a_definition_sets_off_the_company_not_a_subtraction():
     assert definition["tree"]["op"] == "/" and "cisco fy2024" in rest
     _, _, bad = find_definition("define foo as revenue - widgets")
     assert bad == "widgets"  # an unknown operand is still refused with its words
+
+
+@pytest.mark.parametrize("text, metrics", [
+    ("which apple segment grew revenue fastest in 2024?", ["udf:revenue growth by segment"]),
+    ("which nvidia segment had the fastest revenue growth in fiscal 2025?", ["udf:revenue growth by segment"]),
+    ("which of apple's products had the highest net sales in fy2024", ["dim:revenue|*product"]),
+])
+def test_which_member_is_asked_over_every_member_of_the_axis(directory, text, metrics):
+    p = _plan(directory, text)
+    assert p.metrics == metrics, p
+    for d in p.definitions:
+        assert all(node.get("member") == "*segment" for node in d["tree"]["args"][1:])

@@ -286,6 +286,10 @@ def operand_parts(key: str) -> tuple[str, str | None, int]:
 
 def operand_label(key: str) -> str:
     metric, member, offset = operand_parts(key)
+    if member and member.startswith("="):  # a member by its QName: its name in words ("Combat Systems")
+        from agent.retrieval.segments import display_name
+
+        member = display_name(member[1:], set(), frozenset())
     label = METRICS[metric].label + (f" ({member})" if member else "")
     return label + (" (prior year)" if offset == -1 else f" ({offset:+d} years)" if offset else "")
 

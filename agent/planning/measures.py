@@ -153,3 +153,21 @@ def implies_change(norm: str) -> bool:
 def absolute_words(norm: str) -> bool:
     """Whether a change is asked in the metric's own unit (a difference), not as a growth rate."""
     return bool(_ABSOLUTE.search(norm)) and not _RATE.search(norm)
+
+
+# "which segment grew fastest?", "which of its regions had the highest sales?": every member of the
+# axis, each with its figure (or its growth), never the company total.
+_RANKED = re.compile(
+    r"\bwhich\s+(?:of\s+(?:its|their|the)\s+)?(?:[\w&'.-]+\s+){0,3}?"
+    r"(?P<axis>segments?|business(?:es)?|divisions?|products?|regions?|geograph(?:y|ies)|countr(?:y|ies)|categor(?:y|ies))\b"
+)
+
+
+def ranked_axis(low: str) -> str | None:
+    """The breakdown word of a "which segment/product/region ..." question, singular, or None."""
+    m = _RANKED.search(low)
+    if m is None:
+        return None
+    word = m.group("axis")
+    return {"businesses": "business", "geographies": "geography", "countries": "country",
+            "categories": "category"}.get(word, word.rstrip("s") if word.endswith("s") and word != "business" else word)

@@ -33,17 +33,22 @@ def _op(metric: str, member: str, offset: int = 0) -> dict:
     return {**node, "offset": offset} if offset else node
 
 
+def _named(metric: str, member: str, what: str) -> str:
+    """'iphone revenue growth'; over every member of an axis ('*segment'): 'revenue growth by segment'."""
+    label = METRICS[metric].label.lower()
+    return f"{label} {what} by {member[1:]}" if member.startswith("*") else f"{member} {label} {what}"
+
+
 def growth(metric: str, member: str) -> dict:
     cur, prior = _op(metric, member), _op(metric, member, -1)
     tree = {"op": "/", "args": [{"op": "-", "args": [cur, prior]}, prior]}
-    return _definition(f"{member} {METRICS[metric].label.lower()} growth", tree, "percent")
+    return _definition(_named(metric, member, "growth"), tree, "percent")
 
 
 def change(metric: str, member: str) -> dict:
     """The member's change from the prior year in its own unit ("by how much, in dollars?")."""
     tree = {"op": "-", "args": [_op(metric, member), _op(metric, member, -1)]}
-    return _definition(f"{member} {METRICS[metric].label.lower()} change from the prior year", tree,
-                       METRICS[metric].unit)
+    return _definition(_named(metric, member, "change from the prior year"), tree, METRICS[metric].unit)
 
 
 def share(metric: str, member: str) -> dict:
@@ -98,7 +103,11 @@ def member_asks(plan: Plan, text: str, company_words: set[str]) -> Plan:
     metrics, added = [], []
     for key in plan.metrics:
         definition = None
-        if key.startswith("dim:") and "|*" not in key and "|=" not in key:
+        if key.startswith("dim:") and "|*" in key and grows:
+            # "which segment grew fastest?": each member's growth, computed over the axis in retrieve
+            metric, axis, _ = key_parts(key)
+            definition = (change if absolute else growth)(metric, f"*{axis}")
+        elif key.startswith("dim:") and "|*" not in key and "|=" not in key:
             metric, qualifier, _ = key_parts(key)
             member = " ".join(_content(qualifier.split()))
             if member and grows:

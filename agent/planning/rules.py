@@ -19,7 +19,7 @@ from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, cha
 from agent.planning.plan import Plan
 from agent.planning.measures import _IMPLIED as _IMPLIED_PATTERNS
 from agent.planning.measures import (TOPIC_MASK, absolute_words, find_measures, growth_words, implied_measures,
-                                     implies_change)
+                                     implies_change, ranked_axis)
 from agent.planning.followups import REPLACING, inherited_growth, lead_name, lead_subject, slot_sources, unknown_subject
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.topics import (
@@ -229,11 +229,25 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Readi
         # "how much did the 53rd week add to sales?": a slice no fact reports, told in MD&A
         reading.measures, reading.has_topic = [], True
         reading.items = ["7", *[i for i in reading.items if i != "7"]]
+    axis = ranked_axis(low) if not reading.why else None
+    bases = list(dict.fromkeys(_base_metric(k) for k in reading.measures))
+    if axis and len(bases) == 1 and bases[0] in METRICS and not reading.unmappable:
+        # "which segment grew revenue fastest?": the metric by that axis, each member's figure (or growth)
+        reading.unmappable = f"{METRICS[bases[0]].synonyms[0]} by {axis}"
+        reading.measures = []
     if reading.unmappable and reading.prose_ask:
         # "why did iPhone revenue fall?": prose about a narrower figure, which MD&A discusses
         reading.measures, reading.unmappable = [], None
         reading.items = reading.items or ["7"]
     return reading
+
+
+def _base_metric(key: str) -> str:
+    """The metric a growth or change formula is of ('revenue_growth' -> 'revenue'), else the key."""
+    for suffix in ("_growth", "_change"):
+        if key.endswith(suffix) and key[: -len(suffix)] in METRICS:
+            return key[: -len(suffix)]
+    return key
 
 
 def _filing_statement(r: Reading, directory: CompanyDirectory) -> None:
@@ -846,6 +860,7 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
         if plan.intent == "trend" and period.kind != "quarters":
             plan.intent = "numeric"  # "Q2 2023 vs Q2 2022": the quarter and its base, not a run of years
     dims = {w for k in plan.metrics if k.startswith("dim:") for w in key_parts(k)[1].split()}
+    dims |= {w + s for w in dims for s in ("s", "es")} | {w[:-1] + "ies" for w in dims if w.endswith("y")}
     trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims | period_words, joined)
     runs = conventions(plan, trace) if runs else runs
     plan.words = trace

@@ -233,6 +233,46 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
     return evidence, calc
 
 
+def _axis_of(tree: dict) -> str | None:
+    """The axis word of a member formula asked over every member ('*segment'), else None."""
+    if "metric" in tree:
+        member = tree.get("member") or ""
+        return member[1:] if member.startswith("*") else None
+    return next((a for a in (_axis_of(t) for t in tree.get("args", ())) if a), None)
+
+
+def _on_member(tree: dict, member: str) -> dict:
+    if "metric" in tree:
+        return {**tree, "member": member} if (tree.get("member") or "").startswith("*") else tree
+    if "args" in tree:
+        return {**tree, "args": [_on_member(t, member) for t in tree["args"]]}
+    return tree
+
+
+def _each_member(facts: _Facts, definition: dict, axis: str, fy: int, cell: dict, evidence: dict,
+                 calculations: list[dict], conn, deps, orders) -> list[dict]:
+    """A member formula over every member of an axis: one computed cell per member, the highest
+    first; with no member on that axis, one empty cell saying so."""
+    metric = next(operand_parts(k)[0] for k in metrics_of(definition["tree"]))
+    listed = _member_cells(conn, deps, facts.company, f"dim:{metric}|*{axis}", fy, {}, orders)
+    out = []
+    for member_cell, ev in listed:
+        if ev is None or not member_cell.get("member"):
+            continue
+        shown = re.sub(r"^.*?\((.*)\)$", r"\1", member_cell["label"])
+        what = definition["name"].replace(f" by {axis}", "")
+        one = {**definition, "name": f"{shown.lower()} {what}", "tree": _on_member(definition["tree"], f"={member_cell['member']}")}
+        one["formula"] = definition["formula"].replace(f"({axis})", f"({shown})").replace(f"(*{axis})", f"({shown})")
+        mine = {**cell, "metric": f"udf:{one['name']}", "label": one["name"]}
+        computed = _user_formula(facts, one, fy, mine, conn, deps, orders)
+        if computed is not None:
+            _take_calc(facts, computed, mine, evidence, calculations)
+            out.append((Decimal(computed[1]["value"]), mine))
+    if not out:
+        return [{**cell, "missing_inputs": [f"{METRICS[metric].label.lower()} by {axis} (fiscal {fy} and {fy - 1})"]}]
+    return [c for _, c in sorted(out, key=lambda x: -x[0])]
+
+
 def _line_as_member(key: str) -> str | None:
     """A line phrase no label names, made of one table metric and other words: a member lookup."""
     leftover, context, _ = line_parts(key)
@@ -276,6 +316,8 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
     if breakdown:
         axes = axes_for(qualifier, list(dict.fromkeys(r.axis for r in rows)))
         chosen = [r for r in rows if axes and r.axis == axes[0]]
+    elif qualifier.startswith("="):  # one member by its QName (a formula over each member of an axis)
+        chosen = [r for r in rows if r.member == qualifier[1:]][:1]
     else:
         pairs = [(r.axis, r.member) for r in rows]
         found, _ = find_member(qualifier, pairs, labels)
@@ -352,6 +394,10 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     continue
                 if key.startswith("udf:"):
                     definition = next((d for d in definitions or [] if f"udf:{d['name']}" == key), None)
+                    axis = _axis_of(definition["tree"]) if definition else None
+                    if axis:  # "which segment grew fastest?": the formula for each member, highest first
+                        cells += _each_member(facts, definition, axis, fy, cell, evidence, calculations, conn, deps, orders)
+                        continue
                     computed = _user_formula(facts, definition, fy, cell, conn, deps, orders) if definition else None
                     if definition and not definition.get("derived"):
                         cell["label"] = f"{definition['name']} (defined as {definition['formula']})"
