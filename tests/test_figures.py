@@ -463,6 +463,12 @@ def test_a_members_share_and_growth_are_computed_never_its_level(footnote):
     assert missing.kind == "refusal" and "gross profit (iphone)" in missing.text, missing.text
 
 
+def test_words_that_name_neither_a_printed_line_nor_a_member_are_refused_listing_the_members(footnote):
+    refused = ask(footnote, "Apple widget revenue fiscal 2024")
+    assert refused.refusal_reason == "unknown_metric" and "widget revenue" in refused.text, refused.text
+    assert "iPhone" in refused.text and not refused.numbers
+
+
 def test_which_member_grew_fastest_is_each_members_growth_highest_first(footnote):
     answer = ask(footnote, "Which Apple product grew revenue fastest in fiscal 2024?")
     assert answer.kind == "answer", answer.text

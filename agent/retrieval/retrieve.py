@@ -418,6 +418,8 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                    elif found and found[0][0].get("members") and not cell.get("concept"):
+                        cell["members"] = found[0][0]["members"]  # "spine revenue": no such member; these exist
                 elif key in METRICS:
                     ev = facts.get(key, fy)
                     if ev is None and (phrases or {}).get(key):
@@ -530,6 +532,8 @@ def _unresolved_lines(cells: list[dict]) -> dict | None:
         phrase = line_parts(c["metric"])[2]
         if len(c.get("candidates") or []) > 1:
             return {"reason": "ambiguous_metric", "detail": phrase, "candidates": c["candidates"][:6]}
+        if c.get("members"):  # no label and no member by these words: the members that exist
+            return {"reason": "unknown_metric", "detail": f"{phrase} (members reported: {', '.join(c['members'][:12])})"}
         return {"reason": "unknown_metric", "detail": f"{phrase}"}
     return None
 
