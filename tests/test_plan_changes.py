@@ -80,3 +80,39 @@ def test_which_member_is_asked_over_every_member_of_the_axis(directory, text, me
     assert p.metrics == metrics, p
     for d in p.definitions:
         assert all(node.get("member") == "*segment" for node in d["tree"]["args"][1:])
+
+
+@pytest.mark.parametrize("text, formula", [
+    ("What's the ratio of R&D to revenue for Apple FY2024?", "Research and development expense ÷ Revenue"),
+    ("what's the sum of dividends and buybacks for apple in fy2024?", "Dividends paid + Share repurchases"),
+    ("Take Apple's operating income and divide it by its total assets for fiscal 2024", "Operating income ÷ Total assets"),
+    ("the difference between gross profit and R&D for apple 2024", "Gross profit − Research and development expense"),
+    ("Let's call opex SG&A + R&D. What was Apple's opex in 2024?",
+     "Selling, general and administrative expense + Research and development expense"),
+    ("apple net income over average total assets fy2024", "Net income ÷ average total assets (opening and closing)"),
+    ("Using diluted shares, what's Apple's net income per share fy2024?", "Net income ÷ Weighted-average diluted shares"),
+    ("free cash flow per share for apple fy2024, use diluted shares",
+     "(Operating cash flow − Capital expenditures) ÷ Weighted-average diluted shares"),
+])
+def test_operators_said_in_words_are_the_formula_they_say(directory, text, formula):
+    p = _plan(directory, text)
+    assert p.route == "domain" and p.metrics and p.metrics[0].startswith("udf:"), p
+    assert p.definitions[-1]["formula"] == formula
+
+
+@pytest.mark.parametrize("text, metrics", [
+    ("what is apple's debt to equity ratio in 2024", ["debt_to_equity"]),  # the registry's own name
+    ("what is the difference between apple and nvidia revenue in 2024?", ["revenue"]),  # not a formula
+])
+def test_words_that_only_resemble_spoken_operators_are_left_alone(directory, text, metrics):
+    assert _plan(directory, text).metrics == metrics
+
+
+def test_an_average_balance_is_the_mean_of_opening_and_closing():
+    from decimal import Decimal
+
+    from agent.planning.formulas import evaluate, parse_expression
+
+    tree = parse_expression("net income over average total assets")
+    assert evaluate(tree, {"net_income": Decimal(10), "total_assets": Decimal(120), "total_assets~-1": Decimal(80)},
+                    "ratio") == Decimal("0.1")

@@ -39,7 +39,7 @@ from agent.planning.topics import (
     sub_queries,
 )
 from agent.planning.checks import balance_as_flow, conventions, other_convention
-from agent.planning.formulas import find_definition, inline_formula
+from agent.planning.formulas import find_definition, inline_formula, spoken_operators
 from agent.planning.members import member_asks
 from agent.retrieval.segments import key_parts
 from agent.retrieval.segments import plan_key as dimension_key
@@ -405,6 +405,18 @@ def _company_words(plan: Plan, directory: CompanyDirectory) -> set[str]:
 
 
 def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
+    """Plan one message. Operators said in words ("the ratio of R&D to revenue", "take X and divide
+    it by Y") are read as the formula they say when that yields one; otherwise the words as written."""
+    spoken = spoken_operators(text or "")
+    if spoken != (text or "") and len(spoken) <= MAX_CHARS:
+        plan = _plan_rules(spoken, previous=previous, directory=directory)
+        known = {d["name"] for d in (previous.definitions if previous is not None else [])}
+        if plan.route == "domain" and any(m.startswith("udf:") and m[4:] not in known for m in plan.metrics):
+            return plan
+    return _plan_rules(text, previous=previous, directory=directory)
+
+
+def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. Never raises on user input; anything it cannot map becomes a refusal.
 
     A formula the user defines ("define X as A plus B over C"), writes into the question ("gross
