@@ -116,3 +116,16 @@ def test_an_average_balance_is_the_mean_of_opening_and_closing():
     tree = parse_expression("net income over average total assets")
     assert evaluate(tree, {"net_income": Decimal(10), "total_assets": Decimal(120), "total_assets~-1": Decimal(80)},
                     "ratio") == Decimal("0.1")
+
+
+@pytest.mark.parametrize("text, refused", [
+    ("what's tesla's short interest right now?", True),
+    ("how many apple shares are sold short?", True),
+    ("nvidia average trading volume", True),
+    ("what are analysts' estimates for apple's eps?", True),
+    ("tesla short-term debt 2024", False),
+    ("apple short-term investments fy2024", False),
+])
+def test_market_trading_data_is_refused_never_searched_in_the_filing(directory, text, refused):
+    p = _plan(directory, text)
+    assert (p.refusal_reason == "out_of_scope" and "market trading data" in p.refusal_detail) == refused, p
