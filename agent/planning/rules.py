@@ -873,6 +873,8 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
             plan.intent = "numeric"  # "Q2 2023 vs Q2 2022": the quarter and its base, not a run of years
     dims = {w for k in plan.metrics if k.startswith("dim:") for w in key_parts(k)[1].split()}
     dims |= {w + s for w in dims for s in ("s", "es")} | {w[:-1] + "ies" for w in dims if w.endswith("y")}
+    if dims:  # "revenue from Europe, Middle East and Africa": a printed name the member's words make up
+        joined = frozenset(n for n in joined if not n <= dims | {"and", "&"})  # is the member's, not a line
     trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims | period_words, joined)
     runs = conventions(plan, trace) if runs else runs
     plan.words = trace

@@ -233,6 +233,11 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
     return evidence, calc
 
 
+def _key_words(name: str) -> frozenset[str]:
+    """A company's name words that may stand in a member's name ("Walmart" in "Walmart U.S.")."""
+    return frozenset(w for w in tokens(name) if len(w) > 2 and w not in ("inc", "corp", "company", "the", "co"))
+
+
 def _axis_of(tree: dict) -> str | None:
     """The axis word of a member formula asked over every member ('*segment'), else None."""
     if "metric" in tree:
@@ -320,11 +325,12 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
         chosen = [r for r in rows if r.member == qualifier[1:]][:1]
     else:
         pairs = [(r.axis, r.member) for r in rows]
-        found, _ = find_member(qualifier, pairs, labels)
+        owner = _key_words(company.get("name") or "")
+        found, _ = find_member(qualifier, pairs, labels, owner)
         if found:
             chosen = [r for r in rows if (r.axis, r.member) == found[0]]
         else:  # "iphone and mac": each part one member, or nothing
-            each = [find_member(part, pairs, labels)[0] for part in member_parts(qualifier)]
+            each = [find_member(part, pairs, labels, owner)[0] for part in member_parts(qualifier)]
             chosen = [r for f in each if f for r in rows if (r.axis, r.member) == f[0]] if len(each) > 1 and all(each) else []
     if not chosen:
         members = list(dict.fromkeys(name(r) for r in rows))

@@ -86,9 +86,30 @@ def display_name(member: str, printed: set[str], metric_words: frozenset[str]) -
     return " ".join(words).title() or member
 
 
-def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str, set[str]]
-                ) -> tuple[list[tuple[str, str]], bool]:
-    """The (axis, member) pairs the qualifier names, and whether the match is exact."""
+# Region abbreviations and adjectives as questions write them, in the words member names use.
+_REGION_WORDS = {
+    "apac": "asia pacific", "apj": "asia pacific japan", "latam": "latin america", "emea": "europe middle east africa",
+    "na": "north america", "intl": "international", "int'l": "international", "row": "rest of world",
+    "american": "america", "americas": "americas", "european": "europe", "asian": "asia", "african": "africa",
+    "chinese": "china", "japanese": "japan", "canadian": "canada", "mexican": "mexico", "indian": "india",
+    "german": "germany", "british": "united kingdom", "french": "france", "brazilian": "brazil",
+    "domestic": "united states",
+}
+_SMALL = frozenset({"and", "of", "the", "&"})
+
+
+def _spelled(qualifier: str) -> str:
+    """The qualifier with region abbreviations and adjectives spelled as member names spell them."""
+    return " ".join(_REGION_WORDS.get(w, w) for w in re.findall(r"[a-z0-9&'.]+", qualifier.lower()))
+
+
+def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str, set[str]],
+                owner: frozenset[str] = frozenset()) -> tuple[list[tuple[str, str]], bool]:
+    """The (axis, member) pairs the qualifier names, and whether the match is exact. `owner`: the
+    company's name words, which a member may carry beside the qualifier ("Walmart U.S." is "US" at
+    Walmart, as exact as the country)."""
+    qualifier = _spelled(qualifier)
+    spoken = "".join(w[0] for w in qualifier.split() if w not in _SMALL)  # "europe middle east africa" -> "emea"
     want = _key(qualifier)
     squashed = "".join(sorted(want))
     if not want:
@@ -100,8 +121,9 @@ def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str
             if not have:
                 continue
             initials = "".join(w[0] for w in re.findall(r"[a-z0-9]+", name.lower()))
-            if have == want or "".join(sorted(have)) == squashed or "".join(name.lower().split()) == "".join(
-                    qualifier.lower().split()) or (len(want) == 1 and len(initials) > 1 and squashed == initials):
+            if have == want or (owner and have - owner == want and have & owner) or "".join(sorted(have)) == squashed or "".join(name.lower().split()) == "".join(
+                    qualifier.lower().split()) or (len(want) == 1 and len(initials) > 1 and squashed == initials) \
+                    or (len(have) == 1 and len(spoken) > 2 and next(iter(have)) == spoken):
                 exact.append((axis, member))
                 break
             if want <= have:
