@@ -129,3 +129,25 @@ def test_an_average_balance_is_the_mean_of_opening_and_closing():
 def test_market_trading_data_is_refused_never_searched_in_the_filing(directory, text, refused):
     p = _plan(directory, text)
     assert (p.refusal_reason == "out_of_scope" and "market trading data" in p.refusal_detail) == refused, p
+
+
+def test_growth_over_more_than_a_year_is_computed_over_those_years(directory):
+    first = _plan(directory, "nvidia revenue fy2025")
+    p = _plan(directory, "what was the growth over fy2023?", previous=first)  # NVDA holds FY2024-25 here
+    assert p.fiscal_years == [2025] and p.metrics == ["udf:revenue growth from fiscal 2023"], p
+    prior = p.definitions[-1]["tree"]["args"][1]["args"][0]
+    assert prior == {"metric": "revenue", "offset": -2}
+
+
+def test_growth_of_a_registry_sum_or_difference_is_its_growth_never_its_level(directory):
+    p = _plan(directory, "tesla free cash flow growth 2024")
+    assert p.metrics == ["udf:free cash flow growth"], p
+    assert p.definitions[-1]["formula"] == (
+        "((Operating cash flow − Capital expenditures) − (Operating cash flow (prior year) − Capital expenditures "
+        "(prior year))) ÷ |Operating cash flow (prior year) − Capital expenditures (prior year)|")
+
+
+def test_the_base_of_a_comparison_is_never_the_asked_year(directory):
+    first = _plan(directory, "apple net income 2024")
+    p = _plan(directory, "and how much higher than in 2023?", previous=first)
+    assert (p.metrics, p.fiscal_years) == (["net_income_change"], [2024])

@@ -290,6 +290,8 @@ def unit_of(tree: dict, name: str) -> str:
         return "pure"
     if "metric" in tree:
         return METRICS[tree["metric"]].unit
+    if tree["op"] == "abs":
+        return unit_of(tree["args"][0], name)
     a, b = (unit_of(x, name) for x in tree["args"])
     if tree["op"] in ("+", "-", "avg"):
         return a if a != "pure" else b
@@ -336,6 +338,8 @@ def restate(tree: dict, top: bool = False) -> str:
         return tree["const"]
     if "metric" in tree:
         return operand_label(operand_key(tree))
+    if tree["op"] == "abs":
+        return f"|{restate(tree['args'][0], top=True)}|"
     if tree["op"] == "avg":  # the year's opening and closing balances, averaged
         return f"average {restate(tree['args'][0]).lower()} (opening and closing)"
     sym = {"+": "+", "-": "−", "*": "×", "/": "÷"}[tree["op"]]
@@ -358,6 +362,8 @@ def evaluate(tree: dict, values: dict[str, Decimal], unit: str) -> Decimal:
             return Decimal(node["const"])
         if "metric" in node:
             return values[operand_key(node)]
+        if node["op"] == "abs":
+            return abs(ev(node["args"][0]))
         a, b = (ev(x) for x in node["args"])
         if node["op"] == "+":
             return a + b

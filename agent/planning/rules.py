@@ -299,8 +299,61 @@ def _years(r: Reading, prev: Plan | None, followup: bool, directory: CompanyDire
     return fields, inherited
 
 
-_BASE_YEAR = re.compile(r"\b(?:from|over|vs\.?|versus|than|compared\s+(?:to|with))\s+(?:the\s+)?(?:(?:fiscal|fy)\s*(?:year\s+)?)?"
+_BASE_YEAR = re.compile(r"\b(?:from|over|vs\.?|versus|than|compared\s+(?:to|with))\s+(?:in\s+|for\s+)?(?:the\s+)?(?:(?:fiscal|fy)\s*(?:year\s+)?)?"
                         r"'?((?:19|20)?\d\d)\b(?!\s*(?:to|through|-|–)\s*(?:fiscal\s+|fy\s*)?'?\d)")
+
+
+def _shifted(tree: dict, offset: int) -> dict:
+    if "metric" in tree:
+        return {**tree, "offset": tree.get("offset", 0) + offset}
+    if "args" in tree:
+        return {**tree, "args": [_shifted(t, offset) for t in tree["args"]]}
+    return tree
+
+
+def _spanned_changes(plan: Plan, text: str) -> Plan:
+    """Growth or change the registry cannot compute, as a formula with its years: over more than one
+    year ("growth over fy2023" asked of fy2025: fiscal 2025 against fiscal 2023, never 2025's own
+    growth), and of a registry sum or difference ("free cash flow growth", never the level)."""
+    if plan.route != "domain" or plan.intent == "qualitative" or len(plan.fiscal_years) != 1:
+        return plan
+    low = normalize(text)
+    m = _BASE_YEAR.search(low)
+    base = int(m.group(1)) + (2000 if m and len(m.group(1)) == 2 else 0) if m else None
+    span = plan.fiscal_years[0] - base if base is not None and base < plan.fiscal_years[0] else 1
+    asks_change = growth_words(low) or implies_change(low)
+    absolute = asks_change and absolute_words(low)
+    metrics, added = [], []
+    for key in plan.metrics:
+        node, label = None, None
+        if span > 1 and key.endswith(("_growth", "_change")) and _base_metric(key) in METRICS:
+            node, label = {"metric": _base_metric(key)}, METRICS[_base_metric(key)].label.lower()
+            absolute = key.endswith("_change")
+        elif key in FORMULAS and asks_change and not key.endswith(("_growth", "_change")):
+            f = FORMULAS[key]
+            if f.unit == "USD" and len(f.inputs) == 2 and f.operator in ("+", "−") and not any(i.offset for i in f.inputs):
+                node = {"op": "+" if f.operator == "+" else "-", "args": [{"metric": i.metric} for i in f.inputs]}
+                label = f.label.lower()
+        if node is None:
+            metrics.append(key)
+            continue
+        prior = _shifted(node, -span)
+        diff = {"op": "-", "args": [node, prior]}
+        since = f" from fiscal {plan.fiscal_years[0] - span}" if span > 1 else ""
+        if absolute:
+            tree, unit, name = diff, "USD", f"{label} change{since}"
+        else:
+            tree, unit, name = {"op": "/", "args": [diff, {"op": "abs", "args": [prior]}]}, "percent", f"{label} growth{since}"
+        from agent.planning.formulas import restate
+
+        added.append({"name": name, "tree": tree, "unit": unit, "formula": restate(tree, top=True), "derived": True})
+        metrics.append(f"udf:{name}")
+    if not added:
+        return plan
+    plan.metrics = metrics
+    plan.definitions = [*plan.definitions, *added]
+    plan.intent = "derived" if len(plan.tickers) == 1 else plan.intent
+    return plan
 
 
 def _base_year(r: Reading, low: str, prev: Plan | None) -> int | None:
@@ -451,7 +504,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
                        fiscal_years=plan.fiscal_years, definitions=plan.definitions)
     asked = [f"udf:{d['name']}" for d in new + named]
     if not asked:
-        return member_asks(plan, _without(rest, named), _company_words(plan, directory))
+        return _spanned_changes(member_asks(plan, _without(rest, named), _company_words(plan, directory)), rest)
     inherited = "metrics" in plan.inherited  # the thread's figures are not asked beside a formula
     plan.metrics = asked + [m for m in plan.metrics if not inherited and (m in FORMULAS or m in MEASURE_PHRASES.values())]
     if inherited:
