@@ -151,3 +151,11 @@ def test_the_base_of_a_comparison_is_never_the_asked_year(directory):
     first = _plan(directory, "apple net income 2024")
     p = _plan(directory, "and how much higher than in 2023?", previous=first)
     assert (p.metrics, p.fiscal_years) == (["net_income_change"], [2024])
+
+
+@pytest.mark.parametrize("text, metrics", [
+    ("What did Apple's Wearables segment bring in for fiscal 2024?", ["dim:revenue|wearables segment"]),
+    ("how much did apple sell in fy2024", ["revenue"]),
+])
+def test_sales_asked_with_a_verb_are_revenue_of_what_the_question_names(directory, text, metrics):
+    assert _plan(directory, text).metrics == metrics

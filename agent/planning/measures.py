@@ -108,7 +108,12 @@ IMPLIED: tuple[tuple[str, str], ...] = (
     (r"\bhow much (?:money )?did \S+ (?:lose|earn|make|profit)\b", "net_income"),
     (r"\b(?:is|was|were) \S+ profitable\b|\bprofitability\b", "net_income"),
     (r"\bshares\b.{0,40}\boutstanding\b", "shares_outstanding"),  # "how many shares did X have outstanding"
+    # "what did the Digital Experience segment bring in?", "how much lumber did Lowe's sell?": its sales
+    (r"\b(?:bring|brings|brought|pull|pulls|pulled|rake|rakes|raked)\s+in\b", "revenue"),
+    (r"\b(?:sell|sells|sold|selling)\b", "revenue"),
 )
+# An implied ask that needs a word beside it: "how much ... sell" is sales, "how many ... sold" is units.
+_IMPLIED_ONLY_WITH = {r"\b(?:sell|sells|sold|selling)\b": re.compile(r"\bhow\s+much\b")}
 
 
 _IMPLIED = tuple((re.compile(p), key) for p, key in IMPLIED)
@@ -116,7 +121,8 @@ _IMPLIED = tuple((re.compile(p), key) for p, key in IMPLIED)
 
 def implied_measures(text: str) -> list[str]:
     """Metric keys asked for in words rather than by name. `text`: lowercase."""
-    return [key for pattern, key in _IMPLIED if pattern.search(text)]
+    return [key for pattern, key in _IMPLIED if pattern.search(text)
+            and (pattern.pattern not in _IMPLIED_ONLY_WITH or _IMPLIED_ONLY_WITH[pattern.pattern].search(text))]
 
 
 _GROWTH = re.compile("|".join(rf"(?<![\w/]){re.escape(w)}(?![\w/])" for w in GROWTH_WORDS))

@@ -778,6 +778,9 @@ _EARNED_FROM = re.compile(r"\b(?:make|made|makes|making|earn|earned|earns|earnin
                           r"generate|generated|generates|get|got|gets)\b(?:\s+in)?(?:\s+\S+){0,3}?\s+(?:from|on|off|with)\b")
 
 
+_SOLD = re.compile(r"\b(?:bring|brings|brought|pull|pulls|pulled|rake|rakes|raked)\s+in\b|\b(?:sell|sells|sold|selling)\b")
+
+
 def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
     """The characters each company mention takes. A last name word that is a region or segment word
     is left for the member lookup when the registrant's name has no such word, or when the user wrote
@@ -957,6 +960,11 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
         leftover = " ".join(trace[i]["word"] for start, end in runs for i in range(start, end))
         plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "net_income")]
         plan.intent = "numeric" if plan.intent == "derived" else plan.intent
+        return plan
+    if "revenue" in plan.metrics and _SOLD.search(low) and not any(t["as"] == "metric:revenue" for t in trace):
+        # "what did the Digital Experience segment bring in?": the member's revenue, never the company's
+        leftover = " ".join(trace[i]["word"] for start, end in runs for i in range(start, end))
+        plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "revenue")]
         return plan
     keys, absorbed = line_keys(trace, runs)
     absorbed |= {k for t in trace for k in t.get("joins", ())}  # one phrase, never its parts
