@@ -110,10 +110,10 @@ IMPLIED: tuple[tuple[str, str], ...] = (
     (r"\bshares\b.{0,40}\boutstanding\b", "shares_outstanding"),  # "how many shares did X have outstanding"
     # "what did the Digital Experience segment bring in?", "how much lumber did Lowe's sell?": its sales
     (r"\b(?:bring|brings|brought|pull|pulls|pulled|rake|rakes|raked)\s+in\b", "revenue"),
-    (r"\b(?:sell|sells|sold|selling)\b", "revenue"),
+    (r"\b(?:sell|sells|sold)\b", "revenue"),
 )
 # An implied ask that needs a word beside it: "how much ... sell" is sales, "how many ... sold" is units.
-_IMPLIED_ONLY_WITH = {r"\b(?:sell|sells|sold|selling)\b": re.compile(r"\bhow\s+much\b")}
+_IMPLIED_ONLY_WITH = {r"\b(?:sell|sells|sold)\b": re.compile(r"\bhow\s+much\b")}
 
 
 _IMPLIED = tuple((re.compile(p), key) for p, key in IMPLIED)

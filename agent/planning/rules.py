@@ -778,7 +778,7 @@ _EARNED_FROM = re.compile(r"\b(?:make|made|makes|making|earn|earned|earns|earnin
                           r"generate|generated|generates|get|got|gets)\b(?:\s+in)?(?:\s+\S+){0,3}?\s+(?:from|on|off|with)\b")
 
 
-_SOLD = re.compile(r"\b(?:bring|brings|brought|pull|pulls|pulled|rake|rakes|raked)\s+in\b|\b(?:sell|sells|sold|selling)\b")
+_SOLD = re.compile(r"\b(?:bring|brings|brought|pull|pulls|pulled|rake|rakes|raked)\s+in\b|\b(?:sell|sells|sold)\b")
 
 
 def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:

@@ -82,9 +82,18 @@ class _Facts:
         self.conn, self.company = conn, company
         self.orders = orders or {}  # metric key -> its concepts, the user's printed row first
         self.found: dict[tuple[str, int], Evidence | None] = {}
+        self.memo: dict | None = None  # set to read a missing formula input from the company's printed row
 
-    def get(self, metric_key: str, fy: int) -> Evidence | None:
+    def get(self, metric_key: str, fy: int, printed: bool = False) -> Evidence | None:
+        """The metric's fact for the year; with `printed` (a formula's input), else the row the company
+        prints under the metric's name."""
         key = (metric_key, fy)
+        if printed and self.get(metric_key, fy) is None and self.memo is not None:
+            slot = (f"{metric_key}#printed", fy)
+            if slot not in self.found:
+                fact = self._printed(metric_key, fy)
+                self.found[slot] = _fact_evidence(self.company, metric_key, fy, fact) if fact else None
+            return self.found[slot]
         if key not in self.found:
             if metric_key in self.orders:
                 fact = facts_store.annual_value(
@@ -97,11 +106,25 @@ class _Facts:
             self.found[key] = _fact_evidence(self.company, metric_key, fy, fact) if fact else None
         return self.found[key]
 
+    def _printed(self, metric_key: str, fy: int):
+        """A formula input none of the table's concepts holds, read from the row the company prints
+        under the metric's name ("Inventories" tagged with a concept of the company's own), exact or
+        near-exact label matches only (agent.retrieval.line_items)."""
+        said = normalize(METRICS[metric_key].label)
+        match, _ = company_line(self.conn, self.memo, self.company["cik"], f"line:{said}|{said}|{said}")
+        if match is None:
+            return None
+        fact = facts_store.annual_value(self.conn, self.company["cik"], [match.concept], fy,
+                                        as_of_accession=self.company.get("as_of_accession"),
+                                        unit=METRICS[metric_key].unit)
+        period_ok = fact is not None and (fact.period_start is None) == (METRICS[metric_key].period == "instant")
+        return fact if period_ok else None
+
 
 def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] | None:
     """A formula's result as evidence, or None when an input has no fact (after its fallback)."""
     formula = FORMULAS[formula_key]
-    inputs = [facts.get(i.metric, fy + i.offset) for i in formula.inputs]
+    inputs = [facts.get(i.metric, fy + i.offset, printed=True) for i in formula.inputs]
     if any(e is None for e in inputs):
         return _compute(facts, formula.fallback, fy) if formula.fallback else None
     years = [fy + i.offset for i in formula.inputs]
@@ -187,7 +210,7 @@ def _operand(conn, deps, facts: _Facts, key: str, fy: int, orders: dict | None =
     metric, member, offset = operand_parts(key)
     year = fy + offset
     if member is None:
-        return facts.get(metric, year)
+        return facts.get(metric, year, printed=True)
     slot = (key.split("~")[0], year)
     if slot not in facts.found:
         found = _member_cells(conn, deps, facts.company, f"dim:{metric}|{member}", year, {}, orders)
@@ -386,6 +409,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
     for company in companies:
         orders = _orders(conn, deps, company["cik"], phrases or {})
         facts = _Facts(conn, company, orders)
+        facts.memo = deps.memo if deps is not None else {}
         for fy in company["fiscal_years"]:
             for key in metrics:
                 cell = {"ticker": company["ticker"], "name": company["name"], "fiscal_year": fy, "metric": key,
@@ -444,7 +468,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     if computed is None:
                         cell["missing_inputs"] = [
                             METRICS[i.metric].label + (f" (fiscal {fy + i.offset})" if i.offset else "")
-                            for i in FORMULAS[key].inputs if facts.get(i.metric, fy + i.offset) is None]
+                            for i in FORMULAS[key].inputs if facts.get(i.metric, fy + i.offset, printed=True) is None]
                     if computed is not None:
                         _take_calc(facts, computed, cell, evidence, calculations)
                 if changes and cell["evidence_id"] and fy - 1 in company["fiscal_years"]:
