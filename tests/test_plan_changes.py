@@ -159,3 +159,15 @@ def test_the_base_of_a_comparison_is_never_the_asked_year(directory):
 ])
 def test_sales_asked_with_a_verb_are_revenue_of_what_the_question_names(directory, text, metrics):
     assert _plan(directory, text).metrics == metrics
+
+
+def test_members_joined_by_and_before_a_metric_are_all_asked_even_a_product_that_names_the_company(directory):
+    p = _plan(directory, "compare iphone and mac revenue fy2024")
+    assert p.tickers == ["AAPL"] and p.metrics == ["dim:revenue|iphone and mac"], p
+
+
+def test_a_sibling_after_a_member_found_by_its_words_is_that_metric_of_the_sibling(directory):
+    first = _plan(directory, "apple digital media revenue fy2024")  # words no table maps: a line, or a member
+    assert first.metrics[0].startswith("line:")
+    p = _plan(directory, "and digital experience?", previous=first)
+    assert p.metrics == ["line:digital experience|digital experience revenue|digital experience revenue"], p

@@ -91,7 +91,10 @@ def find_measures(text: str, *, named_company: bool = False) -> tuple[list[str],
         phrase = " ".join(words[start:end])
         before = words[start - 1] if start > 0 else ""
         if before in QUALIFIERS or (before in names and before not in NEUTRAL_BEFORE and key in METRICS):
-            return keys, f"{before} {phrase}"  # "iPhone revenue", "Blackwell revenue"
+            lead, i = [before], start - 1
+            while i >= 2 and words[i - 1] in ("and", "or", "vs", "versus", "&") and words[i - 2] not in STOPWORDS:
+                lead, i = [words[i - 2], words[i - 1], *lead], i - 2  # "iphone and mac revenue": both members
+            return keys, f"{' '.join(lead)} {phrase}"  # "iPhone revenue", "Blackwell revenue"
         after = " ".join(words[end : end + 3])
         if BY_BREAKDOWN.match(after) and key in METRICS:
             return keys, f"{phrase} {after}"

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from agent.planning.companies import CompanyDirectory, CompanyMatch, norm_name
 from agent.planning.company_words import english_words
-from agent.retrieval.concepts import METRICS, normalize
+from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
+from agent.retrieval.line_items import line_parts
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 from agent.planning.plan import Plan
 from agent.planning.measures import _IMPLIED as _IMPLIED_PATTERNS
@@ -949,6 +950,13 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
         # measure is kept only as the metric a member narrows, never answered beside it
         leftover = " ".join(trace[i]["word"] for start, end in runs for i in range(start, end))
         metrics = [f"{k.split('|')[0]}|{leftover}" for k in plan.metrics if k.startswith("dim:") and "|*" not in k]
+        for k in plan.metrics:  # "and Digital Experience?" after "Digital Media revenue" (a member found by its words)
+            if k.startswith("line:"):
+                context = line_parts(k)[1]
+                said = [context.split()[s:e] for s, e, m in find_phrases(context, PHRASES) if m in METRICS]
+                if len(said) == 1:
+                    phrase = " ".join(said[0])
+                    metrics.append(f"line:{leftover}|{leftover} {phrase}|{leftover} {phrase}")
         if metrics:
             plan.metrics = list(dict.fromkeys(metrics))
             return plan

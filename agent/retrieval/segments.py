@@ -167,7 +167,7 @@ def plan_key(unmappable: str, leftover: list[str]) -> str | None:
     if rest and rest[0] in ("by", "per", "across", "for", "each"):
         axis_word = next((w for w in rest[1:] if w in AXIS_WORDS), None)
         return f"dim:{metric}|*{axis_word}" if axis_word else None
-    qualifier = [w for w in dict.fromkeys([*leftover, *rest]) if (w not in _JOINERS or w in _BETWEEN) and not w.isdigit()]
+    qualifier = [w for w in dict.fromkeys([*rest, *leftover]) if (w not in _JOINERS or w in _BETWEEN) and not w.isdigit()]
     while qualifier and qualifier[0] in _BETWEEN:
         qualifier.pop(0)
     while qualifier and qualifier[-1] in _BETWEEN:
