@@ -171,3 +171,20 @@ def test_a_sibling_after_a_member_found_by_its_words_is_that_metric_of_the_sibli
     assert first.metrics[0].startswith("line:")
     p = _plan(directory, "and digital experience?", previous=first)
     assert p.metrics == ["line:digital experience|digital experience revenue|digital experience revenue"], p
+
+
+def test_a_members_figure_over_another_metric_is_that_ratio_never_its_share_of_the_total(directory):
+    p = _plan(directory, "what was Apple's iPhone operating income as a percentage of its revenue in 2024?")
+    tree = p.definitions[-1]["tree"]
+    assert tree["args"][0] == {"metric": "operating_income", "member": "iphone"}
+    assert tree["args"][1] == {"metric": "revenue", "member": "iphone"}  # its own revenue
+    p = _plan(directory, "apple iphone operating income as a percentage of total revenue 2024")
+    assert p.definitions[-1]["tree"]["args"][1] == {"metric": "revenue"}  # the company's
+    p = _plan(directory, "apple iphone operating income as a share of total operating income 2024")
+    assert p.definitions[-1]["tree"]["args"][1] == {"metric": "operating_income"}
+
+
+def test_a_registry_ratio_within_a_member_found_by_its_words_is_the_members_ratio(directory):
+    p = _plan(directory, "apple digital media operating margin 2024")
+    assert p.definitions and p.definitions[-1]["tree"]["args"] == [
+        {"metric": "operating_income", "member": "digital media"}, {"metric": "revenue", "member": "digital media"}], p

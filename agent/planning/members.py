@@ -51,6 +51,30 @@ def change(metric: str, member: str) -> dict:
     return _definition(_named(metric, member, "change from the prior year"), tree, METRICS[metric].unit)
 
 
+# "as a percentage of its revenue": the denominator, the member's own ("its") or the company's
+_OF_WHAT = re.compile(r"(?:%|\bpercent(?:age)?|\bshare|\bproportion|\bfraction|\bratio)\s+(?:of|to)\s+"
+                      r"(?P<own>its|their|the\s+segment'?s?|the\s+division'?s?|the\s+unit'?s?|that\s+segment'?s?)?\s*"
+                      r"(?:total\s+|overall\s+|company\s+|consolidated\s+)?(?P<den>.+)$")
+
+
+def _over(metric: str, member: str, low: str) -> dict | None:
+    """The member's figure over another metric named after "percentage of" ("Reality Labs operating
+    loss as a percentage of its revenue": its operating income over its revenue), or None when the
+    share is of the metric itself (the member's share of the company's total)."""
+    m = _OF_WHAT.search(low)
+    if m is None:
+        return None
+    spans = [(s, k) for s, _, k in find_phrases(m.group("den"), MEASURE_PHRASES) if k in METRICS]
+    if not spans or spans[0][0] != 0 or spans[0][1] == metric:
+        return None
+    den = spans[0][1]
+    below = _op(den, member) if m.group("own") else {"metric": den}
+    tree = {"op": "/", "args": [_op(metric, member), below]}
+    whose = "its " if m.group("own") else ""
+    return _definition(f"{member} {METRICS[metric].label.lower()} as % of {whose}{METRICS[den].label.lower()}",
+                       tree, "percent")
+
+
 def share(metric: str, member: str) -> dict:
     tree = {"op": "/", "args": [_op(metric, member), {"metric": metric}]}
     return _definition(f"{member} share of {METRICS[metric].label.lower()}", tree, "percent")
@@ -113,7 +137,7 @@ def member_asks(plan: Plan, text: str, company_words: set[str]) -> Plan:
             if member and grows:
                 definition = change(metric, member) if absolute else growth(metric, member)
             elif member and shares and metric in METRICS and METRICS[metric].period == "duration":
-                definition = share(metric, member)
+                definition = _over(metric, member, low) or share(metric, member)
             elif member != qualifier and member:
                 key = f"dim:{metric}|{member}"
         elif key.startswith("line:") and (shares or grows):
@@ -126,6 +150,13 @@ def member_asks(plan: Plan, text: str, company_words: set[str]) -> Plan:
                     definition = change(found[0], member) if absolute else growth(found[0], member)
                 else:
                     definition = share(found[0], member)
+        if definition is None and key.startswith("line:") and not (shares or grows):
+            # "Pet Nutrition operating margin": a registry ratio within a member found by its words
+            leftover, context, _ = line_parts(key)
+            ratios = [k for _, _, k in find_phrases(context, MEASURE_PHRASES) if k in FORMULAS]
+            member = " ".join(_content([w for w in leftover.split() if w not in company_words]))
+            if len(set(ratios)) == 1 and member:
+                definition = ratio(ratios[0], member)
         if definition is None:
             metrics.append(key)
         else:
