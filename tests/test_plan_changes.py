@@ -188,3 +188,11 @@ def test_a_registry_ratio_within_a_member_found_by_its_words_is_the_members_rati
     p = _plan(directory, "apple digital media operating margin 2024")
     assert p.definitions and p.definitions[-1]["tree"]["args"] == [
         {"metric": "operating_income", "member": "digital media"}, {"metric": "revenue", "member": "digital media"}], p
+
+
+def test_a_definition_may_name_a_members_figure(directory):
+    p = _plan(directory, "define services margin as services gross profit over services revenue. apple 2024?")
+    assert p.definitions[-1]["tree"] == {"op": "/", "args": [{"metric": "gross_profit", "member": "services"},
+                                                             {"metric": "revenue", "member": "services"}]}
+    bad = _plan(directory, "define fancy margin as operating income plus widgets over revenue for Apple 2024")
+    assert bad.refusal_reason == "unknown_metric" and "widgets" in bad.refusal_detail  # words alone: no member

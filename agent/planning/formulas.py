@@ -92,10 +92,10 @@ def _unwrap(text: str) -> str | None:
     return None
 
 
-def _operand(text: str, names: dict[str, dict] | None = None) -> dict:
+def _operand(text: str, names: dict[str, dict] | None = None, members: bool = False) -> dict:
     inner = _unwrap(text)
     if inner is not None:
-        return parse_expression(inner, names)
+        return parse_expression(inner, names, members=members)
     if any(ch in text for ch in _OPEN + _CLOSE):
         raise DefinitionError(text.strip())
     t = normalize(text).strip()
@@ -126,37 +126,45 @@ def _operand(text: str, names: dict[str, dict] | None = None) -> dict:
                 and METRICS[spans[0][2]].period == "instant":
             key = spans[0][2]
             return {"op": "avg", "args": [{"metric": key}, {"metric": key, "offset": -1}]}
+    spans = find_phrases(t, PHRASES)
+    if members and len(spans) == 1 and spans[-1][1] == len(t.split()) and 0 < spans[-1][0] <= 3:
+        # in a definition, "AWS operating income": the metric of the member its first words name
+        # (resolved, or refused naming it, against the filing's members in retrieve)
+        before = [w for w in t.split()[: spans[-1][0]] if w not in FILLER]
+        if before and len(before) == spans[-1][0]:
+            return {"metric": spans[-1][2], "member": " ".join(before)}
     raise DefinitionError(text.strip())
 
 
-def _terms(text: str, names: dict[str, dict] | None = None) -> dict:
+def _terms(text: str, names: dict[str, dict] | None = None, members: bool = False) -> dict:
     """Sums and differences of products, left to right."""
     pieces = _split_top(text, re.compile(_ADD.pattern + r"|" + _SUB.pattern, re.I))
-    node = _products(pieces[0], names)
+    node = _products(pieces[0], names, members)
     for i in range(1, len(pieces) - 1, 2):
         op = "+" if _ADD.fullmatch(pieces[i]) else "-"
-        node = {"op": op, "args": [node, _products(pieces[i + 1], names)]}
+        node = {"op": op, "args": [node, _products(pieces[i + 1], names, members)]}
     return node
 
 
-def _products(text: str, names: dict[str, dict] | None = None) -> dict:
+def _products(text: str, names: dict[str, dict] | None = None, members: bool = False) -> dict:
     parts = _split_top(text, _MUL)
-    node = _operand(parts[0], names)
+    node = _operand(parts[0], names, members)
     for p in parts[2::2]:
-        node = {"op": "*", "args": [node, _operand(p, names)]}
+        node = {"op": "*", "args": [node, _operand(p, names, members)]}
     return node
 
 
-def parse_expression(text: str, names: dict[str, dict] | None = None) -> dict:
-    """An expression tree over table metrics, constants and the thread's named formulas (`names`).
+def parse_expression(text: str, names: dict[str, dict] | None = None, *, members: bool = False) -> dict:
+    """An expression tree over table metrics, constants and the thread's named formulas (`names`);
+    with `members` (an explicit definition), also a metric narrowed by a member's name.
     Outside brackets a division splits the whole ("A plus B over C" is (A + B) ÷ C); brackets group."""
     inner = _unwrap(text)
     if inner is not None:
-        return parse_expression(inner, names)
+        return parse_expression(inner, names, members=members)
     parts = _split_top(text.strip(), _DIV, maxsplit=1)
     if len(parts) == 3:
-        return {"op": "/", "args": [_terms(parts[0], names), _terms(parts[2], names)]}
-    return _terms(parts[0], names)
+        return {"op": "/", "args": [_terms(parts[0], names, members), _terms(parts[2], names, members)]}
+    return _terms(parts[0], names, members)
 
 
 def _has_operator(text: str) -> bool:
@@ -164,7 +172,7 @@ def _has_operator(text: str) -> bool:
 
 
 def _definition(name: str, expr: str) -> dict:
-    tree = parse_expression(expr)
+    tree = parse_expression(expr, members=True)
     return {"name": name.lower(), "tree": tree, "unit": unit_of(tree, name), "formula": restate(tree, top=True)}
 
 

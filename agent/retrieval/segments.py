@@ -167,7 +167,10 @@ def plan_key(unmappable: str, leftover: list[str]) -> str | None:
     if rest and rest[0] in ("by", "per", "across", "for", "each"):
         axis_word = next((w for w in rest[1:] if w in AXIS_WORDS), None)
         return f"dim:{metric}|*{axis_word}" if axis_word else None
-    qualifier = [w for w in dict.fromkeys([*rest, *leftover]) if (w not in _JOINERS or w in _BETWEEN) and not w.isdigit()]
+    # in the question's order: the phrase's own words when they hold the leftover ("iphone and mac",
+    # where iPhone also named the company), else the leftover run ("data center")
+    ordered = [*rest, *leftover] if set(leftover) <= set(rest) else [*leftover, *rest]
+    qualifier = [w for w in dict.fromkeys(ordered) if (w not in _JOINERS or w in _BETWEEN) and not w.isdigit()]
     while qualifier and qualifier[0] in _BETWEEN:
         qualifier.pop(0)
     while qualifier and qualifier[-1] in _BETWEEN:
