@@ -196,3 +196,8 @@ def test_a_definition_may_name_a_members_figure(directory):
                                                              {"metric": "revenue", "member": "services"}]}
     bad = _plan(directory, "define fancy margin as operating income plus widgets over revenue for Apple 2024")
     assert bad.refusal_reason == "unknown_metric" and "widgets" in bad.refusal_detail  # words alone: no member
+
+
+def test_a_product_that_names_the_company_is_also_the_member_asked(directory):
+    p = _plan(directory, "what share of revenue came from iPhone in 2024?")
+    assert p.tickers == ["AAPL"] and p.metrics == ["udf:iphone share of revenue"], p

@@ -788,6 +788,8 @@ def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
     it in lowercase beside a capitalised name ("Johnson Controls international revenue")."""
     spans = []
     for m in r.matches:
+        if m.via == "product":
+            continue  # "what share of revenue came from AWS?": the product names the company and the member
         end = m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)
         words = outside[m.start : m.end].split()
         if len(words) >= 2 and words[-1].lower() in _NAME_QUALIFIERS and m.company is not None:
