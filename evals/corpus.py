@@ -97,11 +97,12 @@ def shared_database(settings, name: str) -> Iterator[tuple[Database, object]]:
 
 
 def document_count(folder: Path) -> int:
-    """10-K documents in a folder in SEC's layout (its filings/index.csv, else the files)."""
+    """Filings (10-K and 10-Q) in a folder in SEC's layout, so an eval knows whether the database holds them all:
+    the rows of its filings/index.csv, else the documents under filings/10-K and filings/10-Q."""
     index = folder / "filings" / "index.csv"
     if index.exists():
         return max(0, len(index.read_text(encoding="utf-8").strip().splitlines()) - 1)
-    return sum(1 for p in (folder / "filings" / "10-K").glob("*/*.htm*"))
+    return sum(1 for form in ("10-K", "10-Q") for p in (folder / "filings" / form).glob("*/*.htm*"))
 
 
 def filing_count(db: Database) -> int:

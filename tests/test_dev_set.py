@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 
 from evals import by_class, scorers
-from evals.corpus import SHARED_CORPUS
+from evals.corpus import SHARED_CORPUS, document_count
 from evals.dev_spec import compute, evaluate
 from evals.run import score_case
 from evals.sets import DATA, SET_FILES, Case, SetError, load_group, load_set, parse_line
@@ -187,3 +187,13 @@ def test_a_formula_the_company_reports_as_a_fact_is_right_when_equal_as_displaye
     other = _record("derived", expect, _answer(numbers=[_num("0.21", "us-gaap:EffectiveIncomeTaxRateReconciliationAtFederalStatutoryIncomeTaxRate")]), "formula")
     assert by_class.judge(tagged)["right"] and not by_class.judge(tagged)["wrong_figure"]
     assert by_class.judge(other)["wrong_figure"] and not by_class.judge(other)["right"]
+
+
+def test_the_corpus_count_an_eval_waits_for_holds_quarterly_filings_too(tmp_path):
+    for form, ticker in (("10-K", "AAA"), ("10-K", "BBB"), ("10-Q", "AAA")):
+        folder = tmp_path / "filings" / form / ticker
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{form}.htm").write_text("<html></html>")
+    assert document_count(tmp_path) == 3
+    (tmp_path / "filings" / "index.csv").write_text("ticker,form\nAAA,10-K\nAAA,10-Q\n")
+    assert document_count(tmp_path) == 2

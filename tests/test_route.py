@@ -13,7 +13,7 @@ from agent.planning.rules import plan_rules
 from tests.test_companies import COVERED, SEC
 
 EXTRA_SEC = [("F", 37996, "FORD MOTOR CO"), ("SHOP", 1594805, "Shopify Inc."), ("INTC", 50863, "INTEL CORP"),
-             ("TWO", 1465740, "Two Harbors Investment Corp.")]
+             ("TWO", 1465740, "Two Harbors Investment Corp."), ("ARM", 1973239, "Arm Holdings plc /UK")]
 
 
 @pytest.fixture(scope="module")
@@ -338,3 +338,220 @@ def test_a_company_a_question_asks_another_to_describe_is_a_topic(directory):
     assert asked.tickers == ["AAPL"] and asked.intent == "qualitative"
     both = plan(directory, "compare how apple and nvidia describe their supply chains")
     assert sorted(both.tickers) == ["AAPL", "NVDA"]
+
+
+# --- prose threads: a follow-up that points back searches what the thread was discussing
+
+@pytest.mark.parametrize("reply, own", [
+    ("how much did it cost?", "cost"),
+    ("what are the risks of that?", "risks"),
+    ("any risks there for the integration?", "integration"),
+])
+def test_a_prose_follow_up_that_points_back_searches_the_threads_topic(directory, reply, own):
+    p = thread(directory, "tell me about Walmart's Vizio acquisition", reply)
+    assert p.route == "domain" and p.intent == "qualitative" and p.tickers == ["WMT"], p
+    assert "vizio" in p.query.lower() and own in p.query.lower(), p.query
+    assert "vizio" in p.topic and own in p.topic or own == "risks"
+
+
+def test_a_question_of_its_own_does_not_borrow_the_threads_topic(directory):
+    for reply in ("how many employees do they have?", "what about labor union risks?"):
+        p = thread(directory, "tell me about Walmart's Vizio acquisition", reply)
+        assert "vizio" not in p.query.lower(), (reply, p.query)
+
+
+@pytest.mark.parametrize("reply", ["say more", "tell me more", "and the year before?", "and for Nvidia?"])
+def test_asking_for_more_or_for_another_company_repeats_the_threads_search(directory, reply):
+    first = plan(directory, "How does Apple depend on its contract manufacturers?")
+    p = plan(directory, reply, first)
+    assert p.intent == "qualitative" and p.query == first.query and p.items == first.items, p
+    assert p.topic == first.topic == "depend contract manufacturers"
+
+
+def test_the_topic_survives_a_whole_thread(directory):
+    p = thread(directory, "How does Apple depend on its contract manufacturers?", "what are the risks of that?",
+               "and for Nvidia?")
+    assert p.tickers == ["NVDA"] and p.items[0] == "1A" and "contract manufacturers" in p.query
+
+
+def test_why_after_an_event_searches_the_event(directory):
+    p = thread(directory, "what happened with Tesla's Cybertruck recall?", "why?")
+    assert p.intent == "qualitative" and p.items[0] == "7" and "cybertruck" in p.query.lower()
+
+
+def test_the_risks_to_a_figure_are_searched_in_the_figures_words(directory):
+    p = thread(directory, "apple services revenue fiscal 2024", "what's driving it?", "risks to that business?")
+    assert p.tickers == ["AAPL"] and p.items == ["1A"] and p.fiscal_years == [2024]
+    assert "services" in p.query.lower() and "revenue" in p.query.lower()
+
+
+def test_a_question_about_the_threads_company_is_never_small_talk(directory):
+    p = thread(directory, "What does Nvidia say about competition?", "who else do they name?")
+    assert (p.route, p.tickers) == ("domain", ["NVDA"]) and "competition" in p.query, p
+    assert plan(directory, "who else do they name?").route != "meta"  # no thread: no company to ask about
+
+
+def test_asking_for_more_in_a_thread_is_never_refused_as_off_topic(directory):
+    p = thread(directory, "describe Boeing's business", "what are its segments?", "tell me more about the defense one")
+    assert (p.route, p.tickers) == ("domain", ["BA"]) and "defense" in p.query and "segments" in p.query, p
+
+
+# --- figure threads
+
+def test_why_naming_one_company_of_a_comparison_keeps_the_figure_and_year(directory):
+    p = thread(directory, "Visa and Apple revenue fiscal 2024", "what's the growth rate for each", "why did Visa grow?")
+    assert (p.intent, p.tickers, p.fiscal_years, p.metrics) == ("qualitative", ["V"], [2024], ["revenue_growth"]), p
+    assert p.items[0] == "7"
+
+
+def test_comparing_with_the_year_before_keeps_both_years(directory):
+    p = thread(directory, "Walmart net income fiscal 2025", "how does that compare with the year before?")
+    assert (p.tickers, p.metrics, p.fiscal_years) == (["WMT"], ["net_income"], [2024, 2025]), p
+    p = thread(directory, "Walmart net income fiscal 2025", "and the year prior?")
+    assert p.fiscal_years == [2024]
+
+
+# --- small talk and off-topic, in shorthand and in the wording of a question about Footnote
+
+@pytest.mark.parametrize("text, intent", [
+    ("which yrs do u have for tesla", "coverage"),
+    ("r u a person or a program", "about"),
+    ("wat can u look up", "help"),
+])
+def test_chat_shorthand_is_read_as_written_out(directory, text, intent):
+    p = plan(directory, text)
+    assert (p.route, p.intent) == ("meta", intent), p
+
+
+@pytest.mark.parametrize("text", [
+    "what's the best way to cook salmon",
+    "how should i go about getting a mortgage",
+    "what is the best way to learn piano",
+])
+def test_off_topic_worded_like_a_question_about_footnote_is_refused(directory, text):
+    """Their nearest exemplars ask how to use Footnote; nothing in them speaks of Footnote or its work."""
+    assert text not in {t for _, t in load()}
+    p = plan(directory, text)
+    assert (p.route, p.refusal_reason) == ("refusal", "out_of_scope"), p
+
+
+@pytest.mark.parametrize("text", ["will nvidia be hurt by export controls?",
+                                  "is Tesla going to be affected by the tariff changes?"])
+def test_how_a_company_may_be_affected_is_read_from_its_risk_factors(directory, text):
+    p = plan(directory, text)
+    assert p.route == "domain" and p.intent == "qualitative" and "1A" in p.items, p
+
+
+def test_a_prediction_asked_of_footnote_is_still_refused(directory):
+    p = plan(directory, "will you predict whether tesla gets hurt by tariffs?")
+    assert (p.route, p.refusal_reason) == ("refusal", "out_of_scope")
+
+
+def test_every_labelled_question_about_footnote_speaks_of_its_world():
+    """The rule that keeps "how do I cook salmon?" from the help reply must never refuse the kinds it guards."""
+    from agent.planning.route import FOOTNOTE_WORLD, SHORT
+    from agent.planning.scope import spelled_out
+
+    about = [t for label, t in load() if label in ("help", "about", "coverage") and len(t.split()) > SHORT]
+    assert about and all(FOOTNOTE_WORLD.search(spelled_out(t)) for t in about)
+
+
+@pytest.mark.parametrize("text", ["what else can i try?", "not sure where to begin, any ideas?"])
+def test_help_in_few_words_of_footnotes_world_is_still_meta(directory, text):
+    assert plan(directory, text).route == "meta"
+
+
+def test_a_name_followed_by_then_is_a_reply_about_that_name(directory):
+    p = thread(directory, "walmart revenue fy2025", "fine, Shopify then")
+    assert (p.refusal_reason, p.refusal_detail) == ("not_covered", "Shopify (SHOP)"), p
+    p = thread(directory, "walmart revenue fy2025", "ok Apple instead")
+    assert (p.tickers, p.metrics, p.fiscal_years) == (["AAPL"], ["revenue"], [2025])
+    assert thread(directory, "walmart revenue fy2025", "ok then").route == "meta"
+
+
+def test_a_thread_question_like_nothing_alone_is_about_the_threads_company(directory):
+    """Its nearest exemplar is faint (a price question); in a thread it asks about the thread's company."""
+    p = thread(directory, "what does McDonald's say about its franchisees?", "how much of the system is franchised?")
+    assert (p.route, p.tickers, p.intent) == ("domain", ["MCD"], "qualitative"), p
+    assert "franchisees" in p.query
+
+
+def test_why_after_a_refused_figure_searches_the_words_it_was_asked_in(directory):
+    first = plan(directory, "what's Boeing's backlog situation")
+    assert first.refusal_reason == "unknown_metric"
+    p = plan(directory, "why did it change", first)
+    assert p.tickers == ["BA"] and p.items[0] == "7" and "backlog" in p.query, p
+
+
+@pytest.mark.parametrize("reply", ["which company made more?", "which automaker made more?"])
+def test_the_kind_of_the_threads_companies_is_no_figure(directory, reply):
+    p = thread(directory, "Tesla net income 2023", "and GM?", reply)
+    assert (p.intent, p.tickers, p.metrics, p.fiscal_years) == ("compare", ["TSLA", "GM"], ["net_income"], [2023]), p
+
+
+@pytest.mark.parametrize("reply, ticker", [("cool. and Nvidia?", "NVDA"), ("great, now do Apple", "AAPL")])
+def test_an_acknowledgement_before_a_follow_up_is_no_line_item(directory, reply, ticker):
+    p = thread(directory, "walmart revenue 2024", reply)
+    assert (p.tickers, p.metrics, p.fiscal_years) == ([ticker], ["revenue"], [2024]), p
+    assert thread(directory, "walmart revenue 2024", "great, thanks!").route == "meta"
+
+
+@pytest.mark.parametrize("text, intent", [("are you chatgpt?", "about"), ("how do i ask about a segment?", "help")])
+def test_questions_about_footnote_that_name_a_source_or_a_topic_are_meta(directory, text, intent):
+    assert (plan(directory, text).route, plan(directory, text).intent) == ("meta", intent)
+    assert plan(directory, "according to chatgpt, what was Apple's revenue?").refusal_reason == "out_of_scope"
+
+
+def test_a_prose_thread_compared_with_another_company_stays_on_its_topic(directory):
+    first = plan(directory, "How does Apple depend on its contract manufacturers?")
+    p = plan(directory, "how does that compare to Nvidia?", first)
+    assert (p.intent, p.tickers, p.metrics, p.query) == ("qualitative", ["AAPL", "NVDA"], [], first.query), p
+    p = plan(directory, "which one is more exposed?", p)
+    assert (p.intent, p.tickers, p.query) == ("qualitative", ["AAPL", "NVDA"], first.query), p
+
+
+def test_another_company_too_is_asked_the_threads_question(directory):
+    first = plan(directory, "what does Nvidia say about export controls?")
+    p = plan(directory, "is Tesla affected too?", first)
+    assert p.tickers == ["TSLA"] and "export controls" in p.query and "1A" in p.items, p
+
+
+def test_a_superlative_after_several_replies_ranks_every_company_discussed(directory):
+    p = thread(directory, "walmart revenue 2024", "and Tesla?", "and Apple?", "which of them was highest?")
+    assert (p.intent, p.tickers, p.metrics) == ("compare", ["WMT", "TSLA", "AAPL"], ["revenue"]), p
+    p = thread(directory, "walmart revenue 2024", "and Tesla?", "and Apple?", "which of the two was higher?")
+    assert p.tickers == ["TSLA", "AAPL"]
+
+
+def test_a_reply_naming_a_company_by_its_legal_suffix_is_about_that_company(directory):
+    p = thread(directory, "Walmart net income 2024", "and arm holdings?")
+    assert (p.refusal_reason, p.refusal_detail) == ("not_covered", "arm holdings (ARM)"), p
+    p = thread(directory, "Walmart net income 2024", "and arm holdings?", "and Tesla?")
+    assert (p.tickers, p.metrics) == (["TSLA"], ["net_income"])  # the thread's figure, never a line "arm holdings"
+
+
+@pytest.mark.parametrize("text, intent", [
+    ("thanks, the Apple answer was helpful", "thanks"),
+    ("bye, thanks for the Nvidia info", "thanks"),
+    ("how recent is your Tesla data?", "coverage"),
+    ("what's the latest filing you have for Walmart?", "coverage"),
+])
+def test_small_talk_that_names_a_company_is_still_small_talk(directory, text, intent):
+    p = plan(directory, text)
+    assert (p.route, p.intent) == ("meta", intent), p
+
+
+def test_thanks_before_a_question_about_a_company_is_the_question(directory):
+    p = thread(directory, "walmart revenue 2024", "thanks! what about Apple?")
+    assert (p.route, p.tickers, p.metrics) == ("domain", ["AAPL"], ["revenue"])
+
+
+def test_an_ordinary_word_after_what_about_in_a_prose_thread_is_its_new_subject(directory):
+    first = plan(directory, "what does Tesla's 10-K say about production issues?")
+    p = plan(directory, "and what about the semi?", first)
+    assert (p.route, p.tickers) == ("domain", ["TSLA"]) and "semi" in p.query, p
+
+
+@pytest.mark.parametrize("reply", ["ok bye then", "that's all then"])
+def test_signing_off_with_then_is_no_company(directory, reply):
+    assert thread(directory, "walmart revenue fy2025", reply).route == "meta"

@@ -697,5 +697,6 @@ def searched(state) -> str:
     for company in state.get("resolved") or []:
         years = company.get("fiscal_years") or []
         span = f"fiscal {', '.join(map(str, years))} " if years else ""
-        parts.append(f"{possessive(company['name'])} {span}10-K")
+        forms = {(company.get("filings") or {}).get(str(y), {}).get("form", "10-K")[:4] for y in years}
+        parts.append(f"{possessive(company['name'])} {span}{'10-Q' if forms == {'10-Q'} else '10-K'}")
     return f"searched {' and '.join(parts) or 'the filing'} ({where})"

@@ -35,6 +35,7 @@ _INNER_DOT = re.compile(r"(?<=\w)\.(?=\w)")
 _SLASH = re.compile(r"[/\\]")
 _NON_NAME = re.compile(r"[^a-z0-9& ]+")
 _LONE_AMP = re.compile(r"\s&\s")
+_PREPOSITIONS = frozenset("in to from on at with of by across into within outside near for".split())
 _TICKER_SHAPE = re.compile(r"[A-Za-z]{1,5}(?:[.\-][A-Za-z]{1,2})?")
 
 
@@ -267,7 +268,16 @@ class CompanyDirectory:
         cik = self._ticker(raw, all_caps)
         if cik is not None:
             return self._company_match(cik, raw, start, end, "ticker"), 1
-        # 3. a capitalised first word shared by several covered companies ("General")
+        # 3. a covered name spelled with one letter wrong in one of its words ("proctor and gamble",
+        # "General Motor"), or run together or split apart ("cocacola", "Mc Donalds")
+        for n in (3, 2, 1):
+            key = tuple(x for ws in words[i : i + n] for x in ws)
+            if i + n <= len(tokens) and key and words[i] and words[i + n - 1]:
+                cik = self._typo_phrase(key)
+                if cik is not None:
+                    return self._company_match(cik, " ".join(t[2] for t in tokens[i : i + n]), start,
+                                               tokens[i + n - 1][1], "typo"), n
+        # 4. a capitalised first word shared by several covered companies ("General")
         w = words[i]
         nxt = tokens[i + 1][2].lower() if i + 1 < len(tokens) else ""
         named = raw[:1].isupper() and not all_caps or w and w[0] not in COMMON_FIRST_WORDS
@@ -277,7 +287,9 @@ class CompanyDirectory:
             if len(ciks) > 1:
                 cands = sorted((self.companies[c] for c in ciks), key=lambda c: c.ticker)
                 return CompanyMatch("ambiguous", raw, start, end, candidates=cands, via="partial"), 1
-        # 4. a possessive without its apostrophe ("teslas"), then a one-letter typo of a covered name
+        if len(w) == 1 and len(self.first_words.get(w[0], ())) == 1 and self._short_name_ok(tokens, i, w[0], all_caps):
+            return self._company_match(next(iter(self.first_words[w[0]])), raw, start, end, "partial"), 1
+        # 5. a possessive without its apostrophe ("teslas"), then a one-letter typo of a covered name
         # or alias of five letters or more
         if len(w) == 1 and w[0].endswith("s") and w[0][:-1] in self.typo_names and w[0] not in TYPO_STOP:
             return self._company_match(self.typo_names[w[0][:-1]], raw, start, end, "name"), 1
@@ -286,6 +298,50 @@ class CompanyDirectory:
             if cik is not None:
                 return self._company_match(cik, raw, start, end, "typo"), 1
         return None, 1
+
+    def _short_name_ok(self, tokens, i: int, word: str, all_caps: bool) -> bool:
+        """The first word of one covered company's name, and of no other's, said alone ("Ford's
+        warranty costs", "honeywell revenue"): that company. Not a word many names begin with
+        ("General", "American"), nor a short one; an everyday word ("ford", "taiwan") only when
+        capitalised and not after a preposition ("exposure to Taiwan" is a place)."""
+        if word in COMMON_FIRST_WORDS or len(word) < 4 or not word.isalpha():
+            return False
+        if not self.companies[next(iter(self.first_words[word]))].covered:
+            return False
+        if word not in english_words():
+            return True
+        raw = tokens[i][2]
+        before = tokens[i - 1][2].lower() if i > 0 else ""
+        return raw[:1].isupper() and not all_caps and before not in _PREPOSITIONS
+
+    def _typo_phrase(self, key: tuple[str, ...]) -> int | None:
+        """The covered company whose name (or alias) these words spell, if only one: its words with
+        one letter wrong in one of them (the others exact, the wrong one of five letters or more),
+        or all its letters with the spaces moved ("cocacola", "mc donalds"; six letters or more)."""
+        by_words, squashed = self._covered_phrases
+        if key in by_words.get(len(key), {}):
+            return None  # the name itself is matched (or refused as a word) by the steps before
+        hits = set()
+        if len("".join(key)) >= 6 and not all(w in english_words() for w in key):  # "sales force" is a phrase
+            hits |= squashed.get("".join(key), set())
+        for name, cik in by_words.get(len(key), {}).items() if len(key) >= 2 else ():
+            diff = [k for k in range(len(key)) if key[k] != name[k]]
+            if len(diff) == 1 and len(name[diff[0]]) >= 5 and _osa_le1(key[diff[0]], name[diff[0]]):
+                hits.add(cik)
+        return next(iter(hits)) if len(hits) == 1 else None
+
+    @functools.cached_property
+    def _covered_phrases(self) -> tuple[dict[int, dict[tuple[str, ...], int]], dict[str, set[int]]]:
+        """Names and aliases of up to three words that belong to one covered company, by their
+        number of words, and their letters run together."""
+        by_words: dict[int, dict[tuple[str, ...], int]] = {}
+        squashed: dict[str, set[int]] = {}
+        for name, ciks in self.names.items():
+            cik = next(iter(ciks))
+            if len(name) <= 3 and len(ciks) == 1 and self.companies[cik].covered:
+                by_words.setdefault(len(name), {})[name] = cik
+                squashed.setdefault("".join(name), set()).add(cik)
+        return by_words, squashed
 
     def _single_word_ok(self, word: str, raw: str, ciks: set[int], all_caps: bool, sentence_start: bool) -> bool:
         """A one-word name counts in lowercase only for covered companies and famous aliases that are

@@ -4,18 +4,28 @@ Why a module of its own: the planner reads what a message says; this reads what 
 thread. A reply with no company of its own ("which of the two was higher?", "rank them", "what's
 the growth rate?") is about the thread's companies, all of them; a reply whose only content is a
 name the directory does not know ("what about Ford?") is about that name, never silently about
-the thread's company.
+the thread's company. A prose thread has a topic in the user's words (`Plan.topic`): a reply that
+points back at it ("how much did it cost?", "the risks of that", "why?") is searched with it.
 """
 
 from __future__ import annotations
 
 import re
 
-from agent.planning.company_words import english_words
+from agent.planning.company_words import LEGAL_SUFFIXES, english_words
 from agent.retrieval.concepts import normalize
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
-from agent.planning.topics import STOPWORDS, route_items
+from agent.planning.topics import SECTION_ONLY, STOPWORDS, metric_query, route_items
 from agent.planning.years import _NUMBER_WORDS as NUMBER_WORDS
+
+# A reply's opening acknowledgement ("great, now do Apple", "cool. and Nvidia?"): no part of what it asks.
+ACKNOWLEDGED = re.compile(r"^\W*(?:(?:ok(?:ay)?|great|cool|nice|thanks|thank\s+you|thx|cheers|perfect|awesome|got\s+it|alright|"
+                         r"fine|sure|good|interesting|wow|hmm+)\b\W*)+")
+ACKNOWLEDGED_FIRST = re.compile(ACKNOWLEDGED.pattern.replace(r"\b\W*)+", r"\s*[,.!;:\u2014-]+\s*)+"), re.I)  # set off
+# "which was highest?", "rank them": every company the thread discussed, not only the last two
+OF_ALL = re.compile(r"\b(?:highest|lowest|most|least|fastest|slowest|biggest|largest|smallest|best|worst|rank\w*)\b")
+# "is AMD affected too?": the thread's question, asked of another company
+ALSO = re.compile(r"\b(?:too|as\s+well|also|either|likewise)\s*[?.!]*\s*$")
 
 # "and X?", "what about X?", "how about X", "now X", "same for X", "do the same for X"
 _LEAD = re.compile(
@@ -23,6 +33,13 @@ _LEAD = re.compile(
     r"same\s+for|(?:now\s+)?do\s+(?:the\s+same|that|it|this)\s+for|what\s+of|and\s+for|for)\s+(?P<rest>.+?)\s*[?.!]*\s*$",
     re.I,
 )
+# "fine, Target then", "ok Apple instead": the name first, the word that makes it a reply after it
+_TRAILING = re.compile(
+    r"^\s*(?:(?:ok(?:ay)?|so|cool|great|fine|alright|right|hmm+|well|oh|thanks|and|also|now)[\s,]+)*"
+    r"(?P<rest>[\w&.'\u2019-]+(?:\s+[\w&.'\u2019-]+){0,2}?)\s*,?\s+(?:then|instead)\s*[?.!]*\s*$", re.I)
+_REPLY = {"ok", "okay", "cool", "great", "fine", "alright", "right", "sure", "thanks", "yes", "yeah", "yep", "no", "nope",
+          "hmm", "well", "oh", "good", "nice", "k", "so", "why", "how", "what", "bye", "goodbye", "later", "cheers", "thx",
+          "ty", "see", "ya", "you", "that", "that's", "all", "done", "got", "it"}  # "ok then", "ok bye then": no name
 _FILLER = {"the", "a", "an", "of", "for", "too", "as", "well", "please", "then", "instead", "now", "also", "same",
            "company", "one", "ones", "other", "them", "it", "that", "this", "those", "these", "they", "both", "all",
            "year", "years", "fiscal", "fy", "before", "after", "prior", "previous", "last", "next", "latest", "s"}
@@ -39,12 +56,12 @@ def lead_subject(outside: str) -> str | None:
     """The name a "what about X?" reply asks about, when X is nothing else the planner knows: not
     a measure, a topic, a year or a pronoun. Capitalised or not ("what about ford?"), since a reply
     that is only a word can only be naming something."""
-    m = _LEAD.match(outside)
+    m = _LEAD.match(outside) or _TRAILING.match(outside)
     if not m:
         return None
     rest = re.sub(r"['\u2019]s\b", "", m.group("rest"))
     words = [w for w in re.findall(r"[A-Za-z][\w&.-]*", rest)]
-    content = [w for w in words if w.lower() not in _FILLER and w.lower() not in STOPWORDS]
+    content = [w for w in words if w.lower() not in _FILLER and w.lower() not in STOPWORDS and w.lower() not in _REPLY]
     if not content or len(content) > 3 or re.search(r"\d", rest) or any(w.lower() in NUMBER_WORDS for w in content):
         return None  # a count ("the two years before that?") is never a name
     low = " ".join(content).lower()
@@ -53,7 +70,8 @@ def lead_subject(outside: str) -> str | None:
     if route_items(low)[1]:
         return None  # a topic ("and cybersecurity?")
     capitalised = any(w[0].isupper() for w in content)
-    if not capitalised and all(w.lower() in english_words() for w in content) and len(content) > 1:
+    legal = len(content) > 1 and content[-1].lower() in LEGAL_SUFFIXES  # "arm holdings", "acme corp": a name
+    if not capitalised and not legal and all(w.lower() in english_words() for w in content) and len(content) > 1:
         return None  # ordinary words, more likely a topic the planner does not know
     return " ".join(content)
 
@@ -121,10 +139,12 @@ def unknown_subject(name: str, directory) -> tuple[str, str] | None:
     words = norm_name(name)
     if not words:
         return None
-    found = _first_words(directory).get(words[0], []) if len(words) == 1 else []
+    core = [w for w in words if w not in LEGAL_SUFFIXES] or words  # "arm holdings": Arm
+    found = _first_words(directory).get(core[0], []) if len(core) == 1 else []
     found = [c for c in found if not c.covered]
-    ordinary = all(w in english_words() for w in words) and not any(ch.isupper() for ch in name)
-    if found and words[0] not in COMMON_FIRST_WORDS:
+    ordinary = (all(w in english_words() for w in words) and not any(ch.isupper() for ch in name)
+                and len(core) == len(words))
+    if found and core[0] not in COMMON_FIRST_WORDS:
         c = min(found, key=lambda c: (len(norm_name(c.name)), c.ticker))
         return "not_covered", f"{name} ({c.ticker})" if len(found) == 1 else name
     if ordinary:
@@ -150,3 +170,110 @@ def slot_sources(plan, inherited: list[str], sources: dict[str, str], *, why: bo
     if "fiscal_years" not in out and plan.latest:
         out["fiscal_years"] = "latest filing"
     return out
+
+
+# Words that shape a question without naming what it is about: asking for more, pointing back,
+# asking why. What is left of a message without them is its own subject.
+_ASKING = frozenset("""say says said tell more else anything something detail details elaborate expand continue go
+    going keep deeper dig further specifically exactly really just any some again also so ok okay now then please pls
+    plz it they them their its theirs that this these those there such same why drove drive drives driving driven
+    drivers driver cause causes caused reason reasons behind led happen happened happening status update latest
+    what's whats how's hows much many one ones thing things there's here's stuff info information bit little have has
+    had having been be being will would could should might may can around over regarding year years prior previous
+    before after earlier later last next fiscal fy quarter quarters period annual or if but not than change changed
+    changes changing increase increased decrease decreased grow grew rise rose fall fell drop dropped decline declined
+    jump jumped up down went move moved so bad good worse better big compare compared comparison differ differs
+    different difference versus vs too affect affects affected impact impacts impacted hurt exposed 10-k 10-ks filing
+    filings annual report""".split())
+# Pointing at a thing the thread discussed ("the risks of that", "any risks there", "did that deal
+# close?"), not at its company ("they", "its"), nor at a time ("that year"), nor a relative clause
+# ("the risks that Apple faces").
+_THING = r"(?:that|this|these|those|it|them)\b(?!\s+(?:year|years|quarter|quarters|period|time|fiscal|fy|company|companies|firm)\b)"
+_POINTING = re.compile(
+    rf"\b(?:of|about|for|on|to|from|with|behind|into|by|in|around|regarding|over|after|explain|drove|caused|causes|"
+    rf"drives|did|does|do|is|was|are|were|has|have|had)\s+{_THING}"
+    r"|(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)\bthere\b(?=\s*(?:[?.!,]|$|around|in\b|on\b|about|for\b|"
+    r"specifically|too\b|as\s+well|regarding|related))"
+    r"|^\W*(?:and\s+|so\s+)?(?:that|this|those|these)\b(?!\s+(?:year|quarter|company)\b)"
+)
+TOPIC_WORDS = 12  # a topic carried through a long thread stays a topic, not the whole conversation
+
+
+def own_subject(text: str) -> list[str]:
+    """The words a message says its subject with: no question, pointing or asking words."""
+    words = re.findall(r"[a-z0-9][\w&'-]*", text.lower().replace("\u2019", "'"))
+    return [w for w in words if w not in STOPWORDS and w not in _ASKING and w not in SECTION_ONLY and len(w) > 1
+            and not re.fullmatch(r"(?:fy|q[1-4])?'?\d+", w)]
+
+
+def points_back(text: str) -> bool:
+    """The message points at something the thread discussed ("what are the risks of that?")."""
+    return bool(_POINTING.search(text.lower()))
+
+
+def thread_topic(prev) -> str:
+    """What the thread's last turn was about: its prose topic, else the figures it gave."""
+    if prev.topic:
+        return prev.topic
+    if prev.route == "refusal" and prev.refusal_reason == "unknown_metric" and prev.refusal_detail:
+        return " ".join(own_subject(prev.refusal_detail.split("(")[0]))  # "why did it change?" after "backlog"
+    if prev.metrics:
+        return " ".join(_figure_words(k) for k in prev.metrics)
+    return " ".join(own_subject(prev.query))
+
+
+def _figure_words(key: str) -> str:
+    """A figure in search words: "Services revenue" for a member's revenue, the metric's own words else."""
+    if key.startswith("dim:"):
+        from agent.retrieval.segments import key_parts
+
+        metric, member, _ = key_parts(key)
+        return f"{member} {metric_query(metric)}".strip()
+    return metric_query(key)
+
+
+def joined_topic(*parts: str) -> str:
+    """Topics joined without repeating a word, the newest first, at most TOPIC_WORDS words."""
+    words = [w for part in parts for w in part.split()]
+    return " ".join(list(dict.fromkeys(words))[:TOPIC_WORDS])
+
+
+# Asking for more of what was just said ("tell me more about the defense one", "can you elaborate?").
+_MORE = re.compile(r"\b(?:tell\s+me\s+more|more\s+(?:about|on|detail|details|info)|say\s+more|elaborate|expand\s+on|"
+                   r"go\s+on|keep\s+going|dig\s+(?:into|deeper)|drill\s+(?:into|down)|anything\s+else|what\s+else)\b")
+# The company the thread is about, named by a pronoun ("do they", "their", "its").
+_THIRD_PERSON = re.compile(r"\b(?:they|them|their|theirs|its)\b")
+
+
+def asks_more(text: str) -> bool:
+    """The message asks for more of what the thread was discussing."""
+    return bool(_MORE.search(text))
+
+
+def about_the_company(text: str) -> bool:
+    """The message speaks of a third party, the thread's company, not of Footnote ("who else do they name?")."""
+    return bool(_THIRD_PERSON.search(text)) and not re.search(r"\b(?:you|your|u|ur)\b", text)
+
+
+# "which bank made more?", "which retailer grew faster?": the noun after "which" names the kind of the
+# thread's companies, not a figure; "which segment grew fastest?" names what to break down, and stays.
+_WHICH_KIND = re.compile(r"\b(which|what)\s+([a-z][a-z-]+)\s+(?=(?:made|makes|had|has|have|earned|earns|grew|grows|"
+                         r"was|is|were|are|did|does|spent|spends|reported|generated|brought|came|posted|won|wins|"
+                         r"performed|did|of\s+(?:the|them|these|those)))", re.I)
+_BREAKDOWNS = frozenset("segment segments product products region regions business businesses unit units division "
+                        "divisions line lines year years quarter quarters period periods metric metrics figure one "
+                        "ones of".split())
+
+
+def compared_kind(text: str, thread_companies: int) -> str:
+    """The message without the kind noun of "which bank made more?", when the thread compares companies."""
+    if thread_companies < 2:
+        return text
+
+    def drop(m: re.Match) -> str:
+        word = m.group(2).lower()
+        if word in _BREAKDOWNS or normalize(word) in MEASURE_PHRASES or route_items(word)[1]:
+            return m.group(0)
+        return f"{m.group(1)} "
+
+    return _WHICH_KIND.sub(drop, text)

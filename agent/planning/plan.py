@@ -65,5 +65,8 @@ class Plan(BaseModel):
     # a quarter, half, year to date, trailing twelve months or quarter-end date (agent.planning.quarters):
     # resolved per company to exact periods in agent.retrieval.quarter_figures; None means whole fiscal years
     period: dict | None = None
+    # what a prose thread is about, in the user's words ("SRS acquisition", "talc litigation"): a
+    # follow-up that points back ("how much did it cost?", "any risks there?") searches it too
+    topic: str = ""
     planner: str = "rules"
     fallback: str | None = None  # why a model planner fell back to the rules planner (agent.planning.llm)

@@ -19,6 +19,7 @@ import re
 
 CAUSE = re.compile(
     r"\b(?:why|what\s+drove|what\s+caused|what\s+led\s+to|drivers?\s+of|driven\s+by|reasons?\s+for|"
+    r"(?:what(?:'s|\s+is|\s+are)?|who(?:'s|\s+is)?)\s+(?:\w+\s+)?driving|"
     r"how\s+(?:did|does|do|has|have|will|would|is|are|was|were)\b.{0,60}\b(?:affect|impact|hurt|benefit|"
     r"influence)\w*|(?:impact|effect)s?\s+(?:of|on|from)|affect(?:ed|s|ing)?)\b"
 )
@@ -31,6 +32,7 @@ EVENT = re.compile(
 DEPENDENCE = re.compile(
     r"\b(?:how\s+(?:much|heavily)\s+(?:does|do|is|are)\b.{0,40}\b(?:depend|rely|reliant|dependent|exposed)\w*|"
     r"how\s+(?:dependent|reliant|exposed|concentrated|vulnerable|sensitive)|(?:depend\w*|relian\w*|rel(?:y|ies))\s+on|"
+    r"(?:dependen\w+|relian\w+)\s+of\s+(?:\S+\s+){1,4}?on|"
     r"exposure\s+to|concentration\s+of)\b"
 )
 DESCRIBE = re.compile(
@@ -48,6 +50,31 @@ _MARKET = {"7A"}
 _TOPIC_PREP = re.compile(r"\b(?:from|on|with|to|against|by|about|like|than|over|including|describes?|mentions?|"
                          r"names?|discuss(?:es)?|views?|regards?|considers?|calls?|sees?)\s+(?:the\s+)?$", re.I)
 _COMPARE = re.compile(r"\b(?:compar\w*|vs\.?|versus|both|each|and\s+how\s+does|relative\s+to|side\s+by\s+side)\b")
+
+
+# What a filing states, asked for in words that name a statement and not an amount: a verb of
+# saying ("what does it say / describe / cite"), or a noun of discourse ("outlook", "plans",
+# "strategy", "commentary", "what happened", "its dependence on"). Such a question is answered from
+# the filing's text even when a figure's name is inside it ("Netflix advertising revenue
+# expectations", "the main factors Intel cites for its revenue decline"). Words that name a figure
+# themselves stay out: a plan's assets, a funded status, a pension or stock plan.
+STATEMENT = re.compile(
+    r"\b(?:says?|said|saying|describ\w*|discuss\w*|explain\w*|mention\w*|cites?|cited|citing|comment\w*|"
+    r"summari[sz]\w*|characteri[sz]\w*|elaborat\w*|outlin\w*|highlight\w*|talks?\s+about|believ\w*|thinks?|views?|"
+    r"outlook|expectations?|expects?|anticipat\w*|(?<!pension\s)(?<!benefit\s)(?<!stock\s)(?<!incentive\s)"
+    r"(?<!retirement\s)(?<!compensation\s)(?<!purchase\s)(?<!savings\s)plans?(?!\s+assets)|planned|planning|"
+    r"strateg\w+|approach|rationale|reasons?|factors|headwinds?|tailwinds?|challenges?|concerns?|issues|"
+    r"(?<!funded\s)status|commentary|narrative|story|implications?|what\s+happened|deal\s+with|"
+    r"dependen\w+|relian\w+|exposure|vulnerab\w+|priorit\w+|initiatives?|going\s+forward|"
+    r"tell\s+me\s+(?:more\s+)?about|overview|takeaways?|anything\s+(?:notable|new|interesting|on|about)|notable|"
+    r"going\s+on|what'?s\s+up\s+with|updates?\s+on|colou?r\s+on|under\s+control)\b"
+)
+
+
+def asks_statement(low: str) -> bool:
+    """The question asks what a filing states (a plan, an outlook, a reason, what it says), not
+    for an amount. `low`: lowercase, quotations removed."""
+    return bool(STATEMENT.search(low))
 
 
 def order_items(low: str, items: list[str], *, named_other: bool = False) -> list[str]:

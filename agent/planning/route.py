@@ -34,6 +34,18 @@ REFUSAL_DETAIL = {
     "advice": "investment advice or opinions",
     "price": "stock prices or market valuations",
 }
+# What a question about Footnote or a request for help with it speaks of: Footnote itself, its data,
+# its answers, how to ask. "what's the best way to cook salmon?" shares the wording of "what's the
+# best way to ask you something?" and none of these words, so it is not a question about Footnote.
+FOOTNOTE_WORLD = re.compile(
+    r"\b(?:you|your|yours|yourself|u|ur|footnote|bot|this|here|anyone|ask\w*|questions?|answers?|data\w*|sources?|"
+    r"filings?|10-?ks?|10-?qs?|cit\w+|numbers?|figures?|compan(?:y|ies)|cover\w*|tickers?|years?|help\w*|examples?|"
+    r"use|using|usage|start\w*|commands?|menu|xbrl|sec|edgar|md&a|item|annual|reports?|works?|model|ai|gpt|chatgpt|"
+    r"human|person|real|accura\w+|trust\w*|reliab\w+|hallucinat\w*|mistakes?|errors?|links?|footnotes?|verif\w+|"
+    r"check\w*|capabilit\w+|capable|able|possible|type|phrase|word|information|info|sectors?|firms?|updated?|current|"
+    r"recent|live|store|try|begin\w*|ideas?|suggest\w*|tips?|lost|new)\b")
+_ASKS = re.compile(r"\?|\b(?:what|how|which|why|who|when|where|tell|show|give|compare|and|now|next|also|then)\b")
+SMALL_TALK = ("greeting", "thanks", "goodbye", "ack")  # need not speak of Footnote: "hi", "cheers", "brb"
 META_INTENT = {"greeting": "greeting", "thanks": "thanks", "goodbye": "goodbye", "ack": "ack", "help": "help",
                "about": "about", "coverage": "coverage"}
 
@@ -58,7 +70,13 @@ def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool 
     found = nearest(text)
     if found is None:
         return "unknown", None
+    if (found.label in META and found.label not in SMALL_TALK and len(text.split()) > SHORT
+            and not FOOTNOTE_WORLD.search(text)):
+        return "unknown", None  # worded like a question about Footnote, about something else
     if company_only:
+        if (found.label in ("thanks", "goodbye") and found.score >= MIN_SCORE and found.top >= MIN_TOP
+                and not _ASKS.search(text)):
+            return "meta", META_INTENT[found.label]  # "bye, thanks for the Nvidia info": asks nothing of it
         rest = [w for w in text.split() if w.strip("?!.,'s") != "company"]
         refusable = ("advice", "price", "forecast") if covered else ("advice", "price", "forecast", "offtopic")
         if found.label in refusable and found.score >= SUBJECT_REFUSAL and len(rest) >= 3:

@@ -19,13 +19,15 @@ from agent.retrieval.line_items import line_parts
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 from agent.planning.plan import Plan
 from agent.planning.measures import _IMPLIED as _IMPLIED_PATTERNS
-from agent.planning.measures import (TOPIC_MASK, absolute_words, find_measures, growth_words, implied_measures,
-                                     implies_change, ranked_axis)
-from agent.planning.followups import REPLACING, inherited_growth, lead_name, lead_subject, slot_sources, unknown_subject
+from agent.planning.measures import (NEUTRAL_BEFORE, TOPIC_MASK, absolute_words, find_measures, growth_words,
+                                     implied_measures, implies_change, ranked_axis)
+from agent.planning.followups import REPLACING, inherited_growth, joined_topic, lead_name, lead_subject, own_subject
+from agent.planning.followups import ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, OF_ALL, about_the_company, asks_more
+from agent.planning.followups import compared_kind, points_back, slot_sources, thread_topic, unknown_subject
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
+from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
 from agent.planning.topics import (
     borrows_thread_subject,
-    thread_subject_query,
     COMPOUND,
     NARROWED,
     QUAL_ASK,
@@ -49,7 +51,7 @@ from agent.retrieval.quarter_prose import asks_changes, quarter_items
 from agent.planning.words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.planning.years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
 from agent.planning.years import _YEAR_AFTER, Years, parse_years
-from agent.planning.prose_route import CAUSE, order_items, topical_companies
+from agent.planning.prose_route import CAUSE, asks_statement, order_items, topical_companies
 from agent.planning.route import help_with, masked, message_kind
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
@@ -196,15 +198,21 @@ class Reading:
     why: bool
     growth: bool
     years: Years
+    statement: bool = False  # asks what the filing states (agent.planning.prose_route.asks_statement)
     absolute: bool = False  # the change in the metric's own unit ("in dollars"), not its growth rate
 
     @property
     def prose_ask(self) -> bool:
-        return self.why or (self.has_topic and bool(QUAL_ASK.search(self.low))) or bool(set(self.items) & SECTION_ITEMS)
+        return self.why or self.statement or (self.has_topic and bool(QUAL_ASK.search(self.low))) \
+            or bool(set(self.items) & SECTION_ITEMS)
 
 
 _SPOKEN_US = re.compile(r"\b(tell|give|show|let|help|send|for|to|with)\s+us\b(?!\s*(?:revenue|sales|segment|market))",
                         re.I)
+
+
+# A word that narrows profitability to a part of the business ("streaming profitability").
+_NARROWED_PROFIT = re.compile(r"\b([a-z][\w-]*)\s+(?:profitability|profits?)\b")
 
 
 def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Reading:
@@ -218,6 +226,11 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Readi
     unnamed = _SPOKEN_US.sub(r"\1", unnamed)  # "tell us Apple's net income": the reader, not the country
     measures, unmappable = find_measures(TOPIC_MASK.sub(" ", unnamed),
                                          named_company=any(m.kind == "company" for m in matches))
+    narrowed = _NARROWED_PROFIT.search(unnamed.lower())
+    if narrowed and narrowed.group(1) not in NEUTRAL_BEFORE:
+        # "e-commerce profitability", "streaming profitability": a business's, told in MD&A; the
+        # company's net income would answer another question
+        unnamed = unnamed[: narrowed.start()] + " " * (narrowed.end() - narrowed.start()) + unnamed[narrowed.end() :]
     measures += [k for k in implied_measures(unnamed.lower()) if k not in measures]
     items, has_topic = route_items(low)
     why = bool(WHY.search(low) or CAUSE.search(low))
@@ -225,7 +238,7 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Readi
     growth = (growth_words(norm) or implies_change(norm)) and not why
     reading = Reading(raw, low, matches, [m.company.ticker for m in matches if m.kind == "company"], measures,
                       unmappable, items, has_topic, why, growth, parse_years(outside, growth=growth),
-                      absolute=growth and absolute_words(norm))
+                      statement=asks_statement(low), absolute=growth and absolute_words(norm))
     if reading.measures and NARROWED.search(low):
         # "how much did the 53rd week add to sales?": a slice no fact reports, told in MD&A
         reading.measures, reading.has_topic = [], True
@@ -256,7 +269,7 @@ def _filing_statement(r: Reading, directory: CompanyDirectory) -> None:
     (MD&A first), quoted, never a figure of a year not yet reported nor a forecast of our own. A
     future year in the question is the year the statement is about; the latest filing states it."""
     r.measures, r.unmappable, r.has_topic, r.why = [], None, True, False
-    r.items = r.items or ["7"]
+    r.items = r.items or (["1A", "7"] if exposure(r.low) else ["7"])
     if filed_future(r.low) and "8" not in r.items:
         r.items = [*r.items, "8"]  # amounts to be recorded or paid are scheduled in the notes too
     if r.years.as_of:  # "what does its 2024 10-K say it expects for 2025?": that filing
@@ -290,12 +303,15 @@ def _years(r: Reading, prev: Plan | None, followup: bool, directory: CompanyDire
     fields = _year_fields(r.years, ctx, directory, r.tickers)
     if r.years.offsets and not r.years.years and not r.years.since and prev is not None and followup:
         # "and the year before?": relative to the year the thread is on, not to the latest filing
+        # "how does that compare with the year before?": both years, the thread's and the one named
+        both = [0] if COMPARING.search(r.low) or re.search(r"\b(?:vs\.?|versus|against)\b", r.low) else []
         if prev.fiscal_years:
             base = max(prev.fiscal_years)
-            fields.update(fiscal_years=sorted({base + o for o in r.years.offsets}), latest=False, year_offsets=[])
+            fields.update(fiscal_years=sorted({base + o for o in [*both, *r.years.offsets]}), latest=False,
+                          year_offsets=[])
         elif prev.latest:
             base_offset = max(prev.year_offsets or [0])
-            fields.update(year_offsets=sorted({base_offset + o for o in r.years.offsets}))
+            fields.update(year_offsets=sorted({base_offset + o for o in [*both, *r.years.offsets]}))
     inherited = ctx is not None and bool(ctx.fiscal_years or ctx.latest or ctx.year_offsets)
     return fields, inherited
 
@@ -384,7 +400,8 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
     measures = plan.metrics
     items = list(r.items)
     query_source = _strip_for_query(r.raw, r.matches)  # quotations kept: they are what to look for
-    if r.why and not r.measures and prev is not None and prev.metrics and (followup or not r.has_topic):
+    why_of_figure = bool(r.why and not r.measures and prev is not None and prev.metrics and (followup or not r.has_topic))
+    if why_of_figure:
         # "why did it change?": MD&A on the thread's metric
         plan.metrics = measures = list(prev.metrics)
         if "metrics" not in inherited:
@@ -392,14 +409,16 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
         labels = " and ".join(label(k) for k in measures)
         query_source = f"why did {labels} change, drivers of the increase or decrease in {labels}"
         items = ["7"]
+        plan.topic = thread_topic(prev)
     compound = [p.strip(" ,?.") for p in COMPOUND.split(query_source) if p.strip(" ,?.")]
     qualitative = r.why or len(compound) > 1 or not measures or r.prose_ask
     if not qualitative:
         plan.query = expand_query(" ".join(metric_query(k) for k in measures))
-    elif (prev is not None and prev.intent == "qualitative" and not r.has_topic and not measures and not r.why
-            and followup):
-        # "and Tesla?" after a prose question: the same search, another company or year
+    elif (prev is not None and prev.intent == "qualitative" and not r.items and not measures and not r.why
+            and followup and not own_subject(query_source)):
+        # "and Tesla?", "say more" after a prose question: the same search, another company or year
         plan.items, plan.query, plan.sub_queries = list(prev.items), prev.query, list(prev.sub_queries)
+        plan.topic = thread_topic(prev)
         inherited += ["items", "query"]
     else:
         if not r.has_topic and not measures and not r.why:
@@ -410,8 +429,22 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
                 query_source = "business overview products and services"
         if r.why and "7" not in items:
             items = ["7", *items]
-        if followup and prev is not None and prev.metrics and not measures and borrows_thread_subject(query_source):
-            query_source = thread_subject_query(query_source, prev.metrics)  # "and the risks?" to revenue
+        names = {w for m in r.matches if m.company is not None for w in norm_name(m.company.name)}
+        own = " ".join(w for w in own_subject(query_source) if w not in names)  # "johnson & johnson" is no topic
+        plan.topic = plan.topic or own
+        if followup and prev is not None and not measures and not why_of_figure and (
+                borrows_thread_subject(query_source) or points_back(query_source)
+                or (prev.intent == "qualitative" and not r.has_topic) or (r.why and not own)):
+            # "and the risks?" after revenue, "how much did it cost?" after an acquisition, "any risks
+            # there?", "why?" after an event: the message's own words, about the thread's subject
+            topic = thread_topic(prev)
+            query_source = f"{query_source.strip(' ?.!')} {topic}"
+            plan.topic = joined_topic(own, topic)
+            if not r.has_topic and prev.items:
+                items = list(prev.items)
+                inherited.append("items")
+            elif r.why and not own and prev.items:  # "why?" after an event: MD&A, then where the topic is told
+                items = list(dict.fromkeys(["7", *prev.items]))
         plan.items = items
         plan.query = expand_query(query_source)
         if len(compound) > 1:
@@ -479,9 +512,13 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = text or ""
     if len(raw) > MAX_CHARS:
         return _plan(raw, previous=previous, directory=directory)
+    said = ACKNOWLEDGED_FIRST.sub("", raw)
+    if said != raw and re.search(r"\w", said) and _plan(raw, previous=previous, directory=directory).route != "meta":
+        raw = said  # "cool. and Nvidia?": the question after the acknowledgement, which is no line item
     raw = _NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = _SPELLED_AMPERSAND.sub(_ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
     raw = _relative_to_thread(raw, previous)
+    raw = compared_kind(raw, len(_history(_usable_previous(previous))))  # "which bank made more?" of the thread's
     definition, rest, bad = find_definition(raw)
     known = [d for d in (previous.definitions if previous is not None else [])
              if definition is None or d["name"] != definition["name"]]
@@ -558,7 +595,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
     if not re.search(r"[a-z0-9]", low):
         return _meta("help")
-    scope = out_of_scope(low)
+    chat = spelled_out(low)  # "r u a bot", "which yrs do u have": judged as written out
+    scope = out_of_scope(chat)
     if scope and scope != OFF_TOPIC_DETAIL:
         return _refuse("out_of_scope", scope)
 
@@ -573,20 +611,23 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if forward:
         _filing_statement(r, directory)
     # a year asked of Footnote ("what's the latest year you have?") is about coverage, not a subject
-    asked_of_us = re.search(r"\b(?:you|your)\b", low) and not (r.measures or r.has_topic or r.matches)
+    asked_of_us = re.search(r"\b(?:you|your)\b", chat) and not (r.measures or r.has_topic or r.matches)
     subject = bool(r.measures or r.unmappable or r.has_topic or r.why or (r.years.given and not asked_of_us)
-                   or lead_subject(outside))
-    kind, detail = message_kind(masked(outside, [(m.start, m.end) for m in r.matches]).lower(),
+                   or ((r.statement or QUAL_ASK.search(low)) and r.matches) or lead_subject(outside))
+    kind, detail = message_kind(spelled_out(masked(outside, [(m.start, m.end) for m in r.matches]).lower()),
                                 company_only=bool(r.matches) and not subject, subject=subject,
                                 covered=any(m.kind == "company" for m in r.matches))
-    meta = meta_intent(low)
-    task = help_with(low) if meta == "help" and not (r.matches or subject) else None
+    meta = meta_intent(chat)
+    task = help_with(chat) if meta == "help" and not (r.matches or subject) else None
     if task:  # "can you help me fix a bug in my code?": judged by the task, not by "help"
         return _refuse("out_of_scope", task)
-    if kind == "refuse" and meta not in ("greeting", "thanks"):
+    more = asks_more(chat) and _usable_previous(previous) is not None  # "tell me more" is not "tell me a story"
+    if kind == "refuse" and meta not in ("greeting", "thanks") and not more:
         return _refuse("out_of_scope", detail)
     if meta in ("greeting", "thanks", "help") and not (r.matches or subject):
         return _meta(meta)
+    if HOW_TO_ASK.search(chat) and not r.matches:
+        return _meta("help")
     if meta == "coverage" and not r.measures and not r.unmappable and not (r.has_topic and r.matches) and not r.why:
         # "which companies did AbbVie buy and why?" asks the filing about a topic, not what Footnote holds
         return _meta("coverage", [m.company.ticker for m in r.matches if m.company])
@@ -594,7 +635,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # companies, however much the words alone resemble a question about Footnote
     compares_thread = (_usable_previous(previous) is not None and bool(COMPARING.search(low))
                        and not re.search(r"\b(?:you|your)\b", low))
-    if kind == "meta" and not r.matches and not compares_thread:
+    # "who else do they name?": a question about the thread's company, however it resembles one about Footnote
+    about_thread = _usable_previous(previous) is not None and about_the_company(low)
+    signing_off = kind == "meta" and detail in ("thanks", "goodbye")  # "bye, thanks for the Nvidia info"
+    if kind == "meta" and (not r.matches or signing_off) and not compares_thread and not about_thread:
         return _meta(detail)
 
     prev = _usable_previous(previous)
@@ -606,8 +650,21 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # "how does AMD compare?" after a figure: that figure, for the thread's company and the one named
     compares_named = (prev is not None and bool(prev.metrics) and bool(r.tickers) and bool(COMPARING.search(low))
                       and not (r.measures or r.unmappable or r.has_topic or r.why))
-    followup = prev is not None and (bool(FOLLOWUP.search(low)) or len(re.findall(r"[\w&$'-]+", low)) <= 3
-                                     or (not r.matches and kind == "domain") or partial or compares_named)
+    reply = ACKNOWLEDGED.sub("", low)  # "great, now do Apple" is the reply "now do Apple"
+    followup = prev is not None and (bool(FOLLOWUP.search(low) or FOLLOWUP.search(reply))
+                                     or len(re.findall(r"[\w&$'-]+", reply)) <= 3
+                                     or (not r.matches and kind == "domain") or partial or compares_named
+                                     or (kind in ("domain", "unknown") and (asks_more(low) or points_back(low)))
+                                     or (kind == "unknown" and not r.matches)  # like nothing alone: the thread's
+                                     or bool(ALSO.search(low))  # "is AMD affected too?"
+                                     or (r.why and not r.measures and bool(r.tickers)
+                                         and set(r.tickers) <= set(_history(prev))))
+
+    # a prose thread's follow-up ("which one is more exposed?", "how does that compare to Pepsi?") stays
+    # prose: a word no figure takes is its subject, and two companies are compared on the thread's topic
+    prose_thread = prev is not None and followup and prev.intent == "qualitative" and not r.measures
+    if prose_thread and r.unmappable and not FIGURE_ASK.search(low):
+        r.unmappable, r.has_topic = None, r.has_topic or bool(r.items)
 
     # what the message leaves out, from the thread (refusals carry it too, so a reply to one works)
     inherited: list[str] = []
@@ -671,7 +728,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                                                             and not r.years.given and not r.unmappable)):
         # "which of the two was higher?", "rank them" after "and Meta?": the thread's companies
         pair = group is not None and ("both" in group.group(0) or "two" in group.group(0))
-        tickers = history[-2:] if pair or not group else history[-4:]
+        every = group is not None or bool(OF_ALL.search(low))  # "which was highest?": all it discussed
+        tickers = history[-2:] if pair or not every else history[-4:]
         inherited.insert(0, "tickers")
         sources["tickers"] = "thread, its companies"
     if not tickers and prev is not None:
@@ -727,7 +785,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if (any(k.endswith(("_growth", "_change")) for k in measures) and len(plan.fiscal_years) == 2
             and plan.fiscal_years[1] - plan.fiscal_years[0] == 1 and not r.years.trend):
         plan.fiscal_years = plan.fiscal_years[1:]  # "2025 vs 2024": the 2025 growth
-    if not measures and len(tickers) >= 2 and not r.has_topic and not r.why:
+    if not measures and len(tickers) >= 2 and not r.has_topic and not r.why and not prose_thread:
         measures = list(DEFAULT_COMPARE)  # "compare Apple and Nvidia": the headline figures
     outlook = _filing_outlook(plan)
     if outlook:  # "what does its 2024 10-K say it expects for capex in 2025?": the filing's own words

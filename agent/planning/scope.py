@@ -80,7 +80,7 @@ FILING_FRAMED = (
     # "what does X expect / plan / say ...", "how is X forecasting ...", X not Footnote nor analysts
     rf"\b(?:what|how|when|where|which|why|does|do|did|is|are)\b[^?]{{0,40}}?\b(?:does|do|did|is|are|has|have)\s+"
     rf"(?!{_OTHERS}\b)(?:[\w&.'-]+\s+){{1,5}}?(?:expect|anticipat|plan|intend|project|forecast|estimat|guid|say|"
-    rf"said|stat|disclos|describ|report|mention|discuss|outline|target|aim|believ|see|indicat|assum)\w*",
+    rf"said|stat|disclos|describ|report|mention|discuss|outline|target|aim|believ|see|indicat|assum|think)\w*",
     r"\b(?:according\s+to|per|in|from|does)\s+(?:the|its|their|his|her|[\w&.-]+'s)\s+(?:(?:fy\s?)?'?\d{2,4}\s+|latest\s+|"
     r"most\s+recent\s+)?(?:10-?k|filing|annual\s+report|md&a|risk\s+factors|management)\b",
     r"\b(?:10-?k|filing|annual\s+report|md&a|management)\s+(?:says?|states?|said|discuss\w*|disclos\w*|descri\w*|"
@@ -92,7 +92,20 @@ FILING_FRAMED = (
     rf"\baccording\s+to\s+(?!{_OTHERS}\b)(?:the\s+|its\s+|their\s+)?[\w&.'-]+",
     rf"^(?:is|are|does|do|did|has|have)\s+(?!{_OTHERS}\b)(?:[\w&.'-]+\s+){{1,4}}?(?:expect|anticipat|plan|intend|"
     rf"project|forecast|estimat|guid)\w*",
+    # "Walmart expects what for capex next year?", "what Nike anticipates": a verb in the third
+    # person has a company or its management for subject, never Footnote ("you") nor the asker
+    rf"\b(?!{_OTHERS}\b|i\b|we\b|consensus\b|street\b)[a-z][\w&.'-]*\s+(?:expects|anticipates|intends|"
+    rf"plans\s+to|projects\s+(?:that|to)|forecasts\s+(?:that|to)|predicts|makes|gives|provides|thinks|believes|"
+    rf"sees)\b",
+    # "Walmart's outlook / guidance / plans / prospects for next year": the company's own, in its filing
+    rf"\b(?!{_OTHERS}\b|market\b|street\b|consensus\b|(?:what|that|it|there|here|who|where|how|let|he|she)'s)"
+    rf"[a-z][\w&.-]*'s\s+(?:own\s+)?(?!{_OTHERS}\b)(?:[\w-]+\s+)?(?:outlook|"
+    rf"expectations?|forecasts?|projections?|guidance|plans?|targets?|prospects?|predictions?)\b",
 )
+# How a company may be affected by something ("will Nvidia be hurt by export controls?", "is UnitedHealth
+# going to be affected by rate changes?"): its risk factors state that exposure, so the answer quotes them.
+EXPOSURE = (r"\b(?:be|get|been|being)\s+(?:\w+\s+)?(?:affected|impacted|hurt|harmed|disrupted|exposed|hit)\s+(?:by|from|to)\b"
+            r"|\b(?:affect|impact|hurt|harm|disrupt)\s+(?:them|it|its|their|the\s+company|the\s+business)\b")
 # What a 10-K itself states about the future: amounts to be recorded or paid, plans and schedules.
 FILED_FUTURE = (
     r"\b(?:be|being)\s+(?:recorded|recogni[sz]ed|amortized|incurred|expensed|reclassified|paid|charged|"
@@ -144,6 +157,10 @@ COVERAGE = (
     r"\bcompanies\s+(?:do\s+you\s+)?(?:cover|have|support)\b", r"\bcoverage\b", r"\blist\s+(?:of\s+)?(?:the\s+)?companies\b",
     r"\bdo\s+you\s+(?:cover|have|support|know\s+about)\b", r"\bis\s+\S+\s+(?:covered|included|in\s+your)\b",
     r"\bwhat'?s\s+(?:covered|in\s+your\s+(?:corpus|database))\b", r"\bcorpus\b",
+    # how far Footnote's own data goes ("the latest filing you have for Boeing", "how recent is your Tesla data?")
+    r"\b(?:latest|newest|most\s+recent|oldest|earliest|last)\s+(?:filing|10-?k|10-?q|report|year|data)s?\s+(?:do\s+)?you\s+"
+    r"(?:have|hold|cover)\b",
+    r"\bhow\s+(?:recent|current|fresh|old|up\s+to\s+date|far\s+back)\s+(?:is|are|does|do)\s+(?:your|you)\b",
 )
 
 
@@ -157,6 +174,7 @@ _INJECTION, _STOCK_PRICE, _ADVICE, _FORECAST, _OFF_TOPIC, _HELP, _COVERAGE = (
 _NEXT_PERIOD, _CONTRACTUAL = re.compile(NEXT_PERIOD), re.compile(CONTRACTUAL)
 _ASKED_OF_FOOTNOTE = re.compile(ASKED_OF_FOOTNOTE)
 _FILING_FRAMED, _FILED_FUTURE = _compiled(FILING_FRAMED), re.compile(FILED_FUTURE)
+_EXPOSURE = re.compile(EXPOSURE)
 _OPINION = _compiled(OPINION)
 _MARKET_DATA = _compiled(MARKET_DATA)
 _OTHER_SOURCES = tuple((re.compile(p), detail) for p, detail in OTHER_SOURCES)
@@ -164,6 +182,25 @@ _ONLY_GREETING = re.compile(rf"\s*(?:{_GREETING}|{_FILLER})(?:[\s,!.]+(?:{_GREET
 _GREETING_RE = re.compile(_GREETING)
 _THANKS_RE = re.compile(rf"\b{_THANKS}\b")
 _POLITE_RE = re.compile(rf"\b(?:{_THANKS}|{_FILLER}|{_GREETING})\b")
+
+
+# Chat shorthand, spelled out before a message is judged as small talk or out of scope ("which yrs do
+# u have", "r u a bot", "brb"). Whole words only: "r&d" and "u.s." are left alone.
+SHORTHAND = {
+    "u": "you", "ur": "your", "r": "are", "yrs": "years", "yr": "year", "wat": "what", "wut": "what", "pls": "please",
+    "plz": "please", "thx": "thanks", "thnx": "thanks", "tx": "thanks", "brb": "be right back", "ttyl": "talk to you later",
+    "gtg": "got to go", "g2g": "got to go", "cya": "see you", "idk": "i don't know", "rn": "right now", "tmrw": "tomorrow",
+    "tmr": "tomorrow", "abt": "about", "bc": "because", "cuz": "because", "ppl": "people", "b4": "before", "k": "ok", "kk": "ok", "im": "i'm", "dont": "don't", "whats": "what's", "hows": "how's",
+}
+
+
+_SHORTHAND = re.compile(r"(?<![\w&.'/-])(?:" + "|".join(sorted(map(re.escape, SHORTHAND), key=len, reverse=True))
+                        + r")(?![\w&'/-]|\.\w)")
+
+
+def spelled_out(text: str) -> str:
+    """Lowercase `text` with chat shorthand spelled out, word by word."""
+    return _SHORTHAND.sub(lambda m: SHORTHAND[m.group(0)], text)
 
 
 def strip_quotes(text: str) -> str:
@@ -189,14 +226,18 @@ def out_of_scope(text: str) -> str | None:
     if (_FORECAST.search(text) or _NEXT_PERIOD.search(text)) and not (filing_framed(text) or contractual):
         return "forecasts or predictions"
     for pattern, detail in _OTHER_SOURCES:
-        if pattern.search(text):
-            return detail
+        if pattern.search(text) and not _IDENTITY.search(text) and not (
+                detail.startswith("earnings guidance") and filing_framed(text)):
+            return detail  # "are you chatgpt?" asks what Footnote is; a company's own guidance is searched for
     if _OFF_TOPIC.search(text):
         return OFF_TOPIC_DETAIL
     return None
 
 
 OFF_TOPIC_DETAIL = "topics outside companies' 10-K filings"
+_IDENTITY = re.compile(r"^\W*(?:are|r)\s+(?:you|u)\b|^\W*is\s+(?:this|it|footnote)\b")
+# "how do I ask about a segment?": how to put a question to Footnote, whatever topic it names
+HOW_TO_ASK = re.compile(r"\bhow\s+(?:do|should|can|would|could)\s+i\s+(?:best\s+)?(?:ask|phrase|word|query|request)\b")
 # What a company did with its own shares ("how much stock did X buy back?") is reported in its 10-K.
 _OWN_SHARES = re.compile(r"\b(?:buy|buys|buying|bought)\s+back\b|\bbuy-?backs?\b|\brepurchas\w*|"
                          r"\b(?:issue[ds]?|issuing)\s+(?:new\s+)?(?:stock|shares)\b")
@@ -213,9 +254,14 @@ def forward_looking(text: str) -> bool:
 
 def filing_framed(text: str) -> bool:
     """True when a question about the future asks what a company or its filing states (its
-    expectations, plans, amounts it will record), not for Footnote's own prediction.
-    `text`: lowercase, quotes removed."""
-    return bool(_FILING_FRAMED.search(text) or _FILED_FUTURE.search(text))
+    expectations, plans, amounts it will record, how it may be affected), not for Footnote's own
+    prediction. `text`: lowercase, quotes removed."""
+    return bool(_FILING_FRAMED.search(text) or _FILED_FUTURE.search(text) or exposure(text))
+
+
+def exposure(text: str) -> bool:
+    """How the company may be affected by something, not asked of Footnote: what its risk factors state."""
+    return bool(_EXPOSURE.search(text)) and not _ASKED_OF_FOOTNOTE.search(text)
 
 
 def filed_future(text: str) -> bool:

@@ -27,12 +27,14 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\brisk factors?\b|\brisks?\b|\bthreats?\b|\bheadwinds?\b|\buncertaint\w+|\bchallenges\b|\bvulnerab\w+|"
      r"\bexport (?:controls?|restrictions?|licen[cs]es?)\b|\bsanctions\b|\bgeopolitic\w*|\btrade restrictions?\b",
      ("1A",)),
-    (r"\blitigation\b|\blegal proceedings\b|\blawsuits?\b|\bsettlements?\b|\binvestigations?\b|\bopioid\w*",
+    (r"\blitigation\b|\blegal proceedings\b|\blawsuits?\b|\bsettlements?\b|\binvestigations?\b|\bopioid\w*|"
+     r"\bantitrust\b|\bcourt\b|\bjudge\b|\bruling\b|\bverdict\b|\bjury\b|\bplaintiffs?\b|\bsued\b|\bsuits?\b",
      ("1A", "8")),
     (r"\bmd&a\b|\bmanagement'?s? discussion\b|\bresults of operations\b|\bliquidity\b|\bcapital resources\b|"
      r"\boutlook\b|\bperformance\b|\bcritical accounting estimates\b|\bwhy\b|\bdrivers?\b|\bdrove\b|\bdriven\b|"
      r"\bexplain\w*|\breasons?\b|\bcaused?\b|\bwhat led\b|\bcontribut\w+|\bsegment results\b|\bkey trends\b|"
      r"\bcash (?:needs|requirements)\b|\bcapital allocation\b|\bheadcount reduction|\brestructuring\b", ("7",)),
+    (r"\bwhat happened\b", ("7", "1A")),  # an event: told in MD&A and the risk factors
     (r"\bprice (?:cuts?|reductions?|increases?)\b|\bpricing\b|\bdeliver(?:y|ies|ed)\b|\bproduction volumes?\b|"
      r"\bunits? sold\b|\bdemand\b", ("7", "1A")),
     (r"\b(?:repurchase|buyback) (?:programs?|plans?|authori[sz]ations?)\b|\bcapital return\b", ("7", "8")),
@@ -60,11 +62,11 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
 SECTION_ITEMS = {"1A", "1C", "7A"}  # a metric named inside these topics is part of a prose question
 QUAL_ASK = re.compile(
     r"\b(?:(?:report|say|said|says|write|wrote|mention|disclose)\w*\s+(?:about|on|regarding)|how does|how do|how did|describe|discuss\w*|says? about|said about|explain\w*|polic(?:y|ies)|approach|"
-    r"account(?:s|ed|ing)? for|recogni[sz]\w*|strateg\w+|what factors|impact of|affect\w*)\b"
+    r"account(?:s|ed|ing)? for|recogni[sz]\w*|strateg\w+|what factors|impact of|affect\w*|what happened)\b"
 )
 WHY = re.compile(
     r"\b(?:why|what drove|what caused|drivers?|driven by|reasons?|explain\w*|explanation|what led|"
-    r"contribut\w+ to|factors behind|(?:what'?s|what\s+is|what\s+was|story)\s+behind|how come|attribut(?:e|es|ed|ing)\s+(?:[\w'-]+\s+){1,4}to)\b"
+    r"contribut\w+ to|factors behind|what(?:'?s|\s+is|\s+are)?\s+driv(?:ing|es)|(?:what'?s|what\s+is|what\s+was|story)\s+behind|how come|attribut(?:e|es|ed|ing)\s+(?:[\w'-]+\s+){1,4}to)\b"
 )
 # A figure narrowed by something that is not a measure ("what the 53rd week added to sales",
 # "revenue from acquisitions", "growth from price increases"): no XBRL fact is that slice, and the
@@ -220,8 +222,3 @@ def borrows_thread_subject(text: str) -> bool:
 
 
 _ELLIPTIC = re.compile(r"(?:and|also|plus|what\s+about|how\s+about)\b")
-
-
-def thread_subject_query(text: str, metrics: list[str]) -> str:
-    """"and the risks?" after Walmart's revenue: the risks that bear on revenue, in the filing's words."""
-    return f"{text.strip(' ?.!')} {' '.join(metric_query(k) for k in metrics)}".strip()

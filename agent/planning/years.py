@@ -33,7 +33,7 @@ _SPAN = re.compile(
 )
 _AGO = re.compile(r"\b(two|three|four|five|\d)\s+(?:fiscal\s+)?years?\s+ago\b", re.I)
 _LAST_YEAR = re.compile(
-    r"\b(?:last|prior|previous)\s+(?:fiscal\s+)?year\b|\ba\s+year\s+ago\b|\byear\s+before\b|\bthe\s+year\s+before\b",
+    r"\b(?:last|prior|previous)\s+(?:fiscal\s+)?year\b|\ba\s+year\s+ago\b|\byear\s+(?:before|prior|earlier)\b|\bthe\s+year\s+before\b",
     re.I,
 )
 _YEAR_AFTER = re.compile(r"\b(?:the\s+)?(?:following|subsequent)\s+(?:fiscal\s+)?year\b|\byear\s+after\b", re.I)

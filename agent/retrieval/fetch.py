@@ -170,6 +170,21 @@ def _quarter_filing(conn, deps, period: dict, company: dict) -> dict:
             "as_of_accession": None}
 
 
+def _quarter_instead(conn, deps, plan: dict, company: dict, year: int | None) -> tuple[dict | None, dict]:
+    """A prose question about a company or year no held 10-K covers, when a 10-Q does (a company
+    held through its quarterly reports only, or a year whose annual report is not filed yet): the
+    latest such 10-Q, searched in its own Items, and the plan that says so. (None, plan) when no
+    10-Q is held either."""
+    from agent.retrieval.quarter_prose import quarter_items
+
+    period = {"kind": "quarter", "latest": year is None, "fiscal_year": year, "phrase": ""}
+    found = _quarter_filing(conn, deps, period, company)
+    if "refusal" in found:
+        return None, plan
+    items = quarter_items(plan.get("items") or [])
+    return found, {**plan, "period": period, "items": items, "fiscal_years": found["fiscal_years"], "latest": False}
+
+
 def fetch(state, deps, config) -> dict:
     plan = state["plan"]
     resolved: list[dict] = []
@@ -214,6 +229,15 @@ def fetch(state, deps, config) -> dict:
                     f"figures as of {off.title()} (not {company['name']}'s fiscal year-end): quarters are not "
                     "answered yet, only fiscal years")}}
             wanted = list(plan.get("fiscal_years") or [])
+            if not numeric and len(plan["tickers"]) == 1 and not plan.get("as_of_filing_year"):
+                asked = None if not wanted or plan.get("latest") else max(wanted)
+                if not available or (asked is not None and not any(y >= asked for y in available)):
+                    # no 10-K holds that year, nor a later one: what the company's latest 10-Q of it says
+                    found, quarter_plan = _quarter_instead(conn, deps, plan, company, asked)
+                    if found is not None:
+                        plan, switched = quarter_plan, quarter_plan
+                        resolved.append({**found, "available": available})
+                        continue
             if not wanted or plan.get("latest"):
                 if not available:
                     return {"refusal": {"reason": "year_not_available", "detail": f"any fiscal year for {company['name']}"}}
@@ -274,6 +298,11 @@ def fetch(state, deps, config) -> dict:
         y in c["available"] for c in resolved for y in c["fiscal_years"]
     ):
         return {"refusal": first_refusal}
+    asked = set(plan.get("fiscal_years") or []) if not plan.get("latest") else set()
+    if not numeric and plan.get("metrics") and asked and not any(asked & set(c["fiscal_years"]) for c in resolved):
+        # every filing read is a later year's: a figure opening the answer would be that year's, not
+        # the one asked, so the answer is the filing's discussion of the asked year alone
+        plan = switched = {**plan, "metrics": []}
     for c in resolved:
         c.pop("available")
     names = ", ".join(c["name"] for c in resolved)
