@@ -196,7 +196,7 @@ METRICS: dict[str, Metric] = {
             "operating_income",
             "Operating income",
             ["operating income", "income from operations", "operating profit", "operating income loss",
-             "operating loss", "op income", "op profit", "op inc"],
+             "operating loss", "op income", "op profit", "op inc", "operating earnings"],
             ["us-gaap:OperatingIncomeLoss"],
             misspellings=["operating incom", "opearting income"],
         ),
