@@ -217,3 +217,22 @@ def test_int8_is_refused_where_short_questions_miss_the_bar(db, embedder, int8_e
     assert "stored chunks" in str(refused.value) and "FOOTNOTE_EMBEDDING_RUNTIME=onnx" in str(refused.value)
     with db.connection() as conn:
         assert not embedding_runtime.proven_equivalent(conn, "onnx-int8")
+
+
+def test_bench_embedding_compares_int8_with_the_corpus_runtime_and_writes_its_figures(corpus_db, tmp_path):
+    from ingest.embedding_bench import run_embedding_bench
+
+    asked = tmp_path / "q.jsonl"
+    asked.write_text(json.dumps({"id": "a", "question": "How does Apple describe its suppliers?"}) + "\n"
+                     + json.dumps({"id": "b", "turns": ["hi", "What are Apple's risk factors?"]}) + "\n")
+    out = tmp_path / "bench" / "embedding.json"
+    settings = Settings(database_url=corpus_db.url, data_dir=tmp_path / "data")
+    assert run_embedding_bench(settings, runtime="onnx-int8", reference=None, sample=30, questions=[asked], out=out) == 0
+    figures = json.loads(out.read_text())
+    assert figures["reference"] == "onnx"  # the runtime that ingested the corpus
+    assert figures["questions"] == len(runtime_check.PROBES) + 3
+    assert 0 < figures["chunks"] <= 30
+    # the stored vectors are the float runtime's own, so both comparisons see the same int8 drift
+    assert figures["cosine_chunks"]["min"] == pytest.approx(figures["cosine_chunks_to_stored"]["min"], abs=1e-3)
+    assert 0.95 < figures["cosine_chunks"]["min"] <= figures["cosine_chunks"]["median"] <= 1.0
+    assert figures["onnx-int8_chunks_per_cpu_second"] > 0 and figures["speedup_cpu"] > 0
