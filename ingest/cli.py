@@ -51,6 +51,18 @@ def register_bench(bench_sub) -> None:
                        help="where the figures are written (default bench-results/ingest.json)")
     bench.set_defaults(func=cmd_bench)
 
+    emb = bench_sub.add_parser("embedding", help="another runtime's vectors against the corpus's: cosines and speed")
+    emb.add_argument("--runtime", choices=["onnx", "onnx-int8", "torch"], default="onnx-int8",
+                     help="the runtime measured (default onnx-int8)")
+    emb.add_argument("--reference", choices=["onnx", "onnx-int8", "torch"], default=None,
+                     help="the runtime compared with (default: the one that embedded the corpus)")
+    emb.add_argument("--sample", type=int, default=1000, help="stored chunks read from the corpus (default 1000)")
+    emb.add_argument("--questions", type=Path, nargs="*", default=[],
+                     help="JSON-lines question files whose questions are compared too")
+    emb.add_argument("--out", type=Path, default=Path("bench-results/embedding.json"),
+                     help="where the figures are written (default bench-results/embedding.json)")
+    emb.set_defaults(func=cmd_bench_embedding)
+
 
 def parse_years(text: str | None) -> tuple[int, int] | None:
     """'2024' -> (2024, 2024); '2021-2024' -> (2021, 2024); None -> None (every year)."""
@@ -159,6 +171,13 @@ def _quarters_cell(quarters) -> str:
 
     text = quarters_text(quarters)
     return text.replace(": ", " ").replace(" 10-Q", "") or "-"
+
+
+def cmd_bench_embedding(args, settings) -> int:
+    from ingest.embedding_bench import run_embedding_bench
+
+    return run_embedding_bench(settings, runtime=args.runtime, reference=args.reference, sample=args.sample,
+                               questions=args.questions, out=args.out)  # fmt: skip
 
 
 def cmd_bench(args, settings) -> int:

@@ -160,6 +160,12 @@ class LocalEmbedder:
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed([text])[0]
 
+    def on_runtime(self, runtime: str) -> LocalEmbedder:
+        """The same weights on another runtime (to compare vectors with a corpus's own runtime)."""
+        if runtime == self.runtime:
+            return self
+        return LocalEmbedder(runtime, model_dir=self._model_dir, threads=self.threads, model_path=str(self._model_path))
+
 
 def token_batches(lengths: np.ndarray, *, rows: int, tokens: int, overhead: int = BATCH_OVERHEAD_TOKENS):
     """Indexes grouped shortest first: at most `rows` per batch and `tokens` padded tokens.

@@ -11,6 +11,9 @@ import numpy as np
 import psycopg
 
 RUNTIME_KEY = "embedding_runtime"
+# Bumped when what a proof checks changes (2: short questions as well as stored chunks), so an
+# older, weaker proof no longer counts and the runtime is checked again once.
+PROOF_VERSION = 2
 LEGACY_RUNTIME = "torch"  # corpora built before the runtime was recorded were embedded with PyTorch
 
 
@@ -39,12 +42,16 @@ def record_runtime(conn: psycopg.Connection, runtime: str) -> None:
     _put(conn, RUNTIME_KEY, runtime)
 
 
+def _proof(runtime: str) -> str:
+    return f"{RUNTIME_KEY}_equivalent:{runtime}:v{PROOF_VERSION}"
+
+
 def proven_equivalent(conn: psycopg.Connection, runtime: str) -> bool:
-    return _get(conn, f"{RUNTIME_KEY}_equivalent:{runtime}") is not None
+    return _get(conn, _proof(runtime)) is not None
 
 
 def record_equivalent(conn: psycopg.Connection, runtime: str, min_cosine: float) -> None:
-    _put(conn, f"{RUNTIME_KEY}_equivalent:{runtime}", f"{min_cosine:.5f}")
+    _put(conn, _proof(runtime), f"{min_cosine:.5f}")
 
 
 EQUIVALENTS = "SELECT count(*) FROM corpus_meta WHERE key LIKE %s"

@@ -73,8 +73,18 @@ def member_values(conn: psycopg.Connection, cik: int, concepts: list[str], fisca
 def member_labels(conn: psycopg.Connection, cik: int) -> dict[str, set[str]]:
     """Member QName -> the row labels the company printed beside that member's facts."""
     out: dict[str, set[str]] = {}
-    for label, dims in conn.execute(MEMBER_LABELS, (cik,)).fetchall():
+    rows = conn.execute(MEMBER_LABELS, (cik,)).fetchall()
+    for label, dims in rows:
         dims = {a: m for a, m in dims.items() if a != "srt:ConsolidationItemsAxis"}
         if len(dims) == 1:
             out.setdefault(next(iter(dims.values())), set()).add(label)
+    # a row on two axes ("Hill's Pet Nutrition" in a restructuring table by segment) may be the only
+    # place a member's printed name appears: kept as a candidate for each of its members, which the
+    # reader (agent.retrieval.segments) keeps only when the label shares the member's own words
+    for label, dims in rows:
+        dims = {a: m for a, m in dims.items() if a != "srt:ConsolidationItemsAxis"}
+        if len(dims) == 2:
+            for member in dims.values():
+                if member in out:
+                    out[member].add(label)
     return out

@@ -77,6 +77,18 @@ def test_only_a_shortlist_of_sentences_is_embedded(embedder):
     assert any("Severe weather" in c.text for c in draft.claims)
 
 
+def test_the_shortlist_hears_each_chunk_before_the_second_best_of_another():
+    from agent.composing.compose import SHORTLIST, _shortlist
+
+    # chunk 0: many sentences sharing the question's words; chunk 1: one that says it in other words
+    many = [(0, k, f"Severe weather at store {k} closed the garden center.", f"Severe weather at store {k} closed "
+             "the garden center.") for k in range(SHORTLIST + 4)]
+    other = [(1, 0, "Storms flooded two distribution centers in the spring.",
+              "Storms flooded two distribution centers in the spring.")]
+    kept = _shortlist(many + other, {"severe", "weather"})
+    assert len(kept) == SHORTLIST and other[0] in kept
+
+
 def test_query_vectors_are_embedded_once_per_embedder(embedder):
     import numpy as np
 

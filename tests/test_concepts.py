@@ -152,3 +152,10 @@ def test_a_metric_phrase_matches_in_the_singular_and_the_plural():
     # the table lists "stock repurchases" and "capital expenditures"; analysts type either number
     assert match_metrics("rtx stock repurchase 2023") == ["buybacks"]
     assert match_metrics("apple capital expenditure 2024") == ["capex"]
+
+
+def test_long_term_debt_is_the_noncurrent_amount_first_so_total_debt_never_counts_current_maturities_twice():
+    concepts = METRICS["long_term_debt"].concepts
+    including_current = concepts.index("us-gaap:LongTermDebt")
+    assert concepts.index("us-gaap:LongTermDebtNoncurrent") < including_current
+    assert concepts.index("us-gaap:LongTermDebtAndCapitalLeaseObligations") < including_current

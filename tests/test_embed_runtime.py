@@ -18,8 +18,9 @@ from bot.wiring import build_footnote
 from bot.settings import Settings
 from ingest.chunking import embedding_input
 from store.embedding import LocalEmbedder, token_batches
+from ingest import runtime_check
 from ingest.runtime_check import check_runtime
-from store import embedding_runtime
+from store import embedding_runtime, onnx_export
 from store.errors import EmbeddingMismatch
 from tests import agent_corpus
 from tests.conftest import MODEL_DIR
@@ -164,3 +165,74 @@ def test_int8_vectors_stay_within_the_equivalence_bar(embedder):
     cosines = (int8.embed(TEXTS) * embedder.embed(TEXTS)).sum(axis=1)
     assert cosines.min() >= 0.99
     assert int8.count_tokens(TEXTS[0]) == embedder.count_tokens(TEXTS[0])
+
+
+@pytest.fixture(scope="module")
+def int8_embedder():
+    return LocalEmbedder("onnx-int8", model_dir=MODEL_DIR)
+
+
+def test_the_int8_export_is_made_once_and_reused(embedder, int8_embedder, monkeypatch):
+    int8_embedder.embed(["load"])
+    path = onnx_export.cached_model(embedder._model_path, MODEL_DIR, embedder.model_name, int8=True)
+    made = path.stat().st_mtime_ns
+
+    def never(*_):
+        raise AssertionError("the cached export was made again")
+
+    monkeypatch.setattr(onnx_export, "quantize", never)
+    monkeypatch.setattr(onnx_export, "export", never)
+    again = onnx_export.cached_model(embedder._model_path, MODEL_DIR, embedder.model_name, int8=True)
+    assert again == path and again.stat().st_mtime_ns == made
+    assert again != onnx_export.cached_model(embedder._model_path, MODEL_DIR, embedder.model_name)  # beside the float one
+    import onnx
+
+    ops = {n.op_type for n in onnx.load(str(path), load_external_data=False).graph.node}
+    assert {"DynamicQuantizeLinear", "MatMulInteger"} <= ops and "MatMul" in ops  # int8, some MatMuls kept float
+
+
+def test_int8_queries_over_a_float_corpus_are_used_once_proven(db, embedder, int8_embedder):
+    agent_corpus.load(db, embedder)
+    _pipeline_vectors(db, embedder)
+    with db.connection() as conn:
+        embedding_runtime.record_runtime(conn, "onnx")
+        # a proof made by an older, weaker check (stored chunks only) no longer counts
+        conn.execute("INSERT INTO corpus_meta (key, value) VALUES ('embedding_runtime_equivalent:onnx-int8', '0.99')")
+        assert not embedding_runtime.proven_equivalent(conn, "onnx-int8")
+    check_runtime(db, int8_embedder)
+    with db.connection() as conn:
+        assert embedding_runtime.proven_equivalent(conn, "onnx-int8")
+        assert embedding_runtime.recorded_runtime(conn) == "onnx"
+
+
+def test_int8_is_refused_where_short_questions_miss_the_bar(db, embedder, int8_embedder, monkeypatch):
+    # The real int8 model at a stricter bar than it meets: refused, naming both samples, nothing recorded.
+    agent_corpus.load(db, embedder)
+    _pipeline_vectors(db, embedder)
+    with db.connection() as conn:
+        embedding_runtime.record_runtime(conn, "onnx")
+    monkeypatch.setattr(runtime_check, "MIN_COSINE", 0.99999)
+    with pytest.raises(EmbeddingMismatch, match="short questions") as refused:
+        check_runtime(db, int8_embedder)
+    assert "stored chunks" in str(refused.value) and "FOOTNOTE_EMBEDDING_RUNTIME=onnx" in str(refused.value)
+    with db.connection() as conn:
+        assert not embedding_runtime.proven_equivalent(conn, "onnx-int8")
+
+
+def test_bench_embedding_compares_int8_with_the_corpus_runtime_and_writes_its_figures(corpus_db, tmp_path):
+    from ingest.embedding_bench import run_embedding_bench
+
+    asked = tmp_path / "q.jsonl"
+    asked.write_text(json.dumps({"id": "a", "question": "How does Apple describe its suppliers?"}) + "\n"
+                     + json.dumps({"id": "b", "turns": ["hi", "What are Apple's risk factors?"]}) + "\n")
+    out = tmp_path / "bench" / "embedding.json"
+    settings = Settings(database_url=corpus_db.url, data_dir=tmp_path / "data")
+    assert run_embedding_bench(settings, runtime="onnx-int8", reference=None, sample=30, questions=[asked], out=out) == 0
+    figures = json.loads(out.read_text())
+    assert figures["reference"] == "onnx"  # the runtime that ingested the corpus
+    assert figures["questions"] == len(runtime_check.PROBES) + 3
+    assert 0 < figures["chunks"] <= 30
+    # the stored vectors are the float runtime's own, so both comparisons see the same int8 drift
+    assert figures["cosine_chunks"]["min"] == pytest.approx(figures["cosine_chunks_to_stored"]["min"], abs=1e-3)
+    assert 0.95 < figures["cosine_chunks"]["min"] <= figures["cosine_chunks"]["median"] <= 1.0
+    assert figures["onnx-int8_chunks_per_cpu_second"] > 0 and figures["speedup_cpu"] > 0

@@ -463,6 +463,34 @@ def test_a_members_share_and_growth_are_computed_never_its_level(footnote):
     assert missing.kind == "refusal" and "gross profit (iphone)" in missing.text, missing.text
 
 
+def test_words_that_name_neither_a_printed_line_nor_a_member_are_refused_listing_the_members(footnote):
+    refused = ask(footnote, "Apple widget revenue fiscal 2024")
+    assert refused.refusal_reason == "unknown_metric" and "widget revenue" in refused.text, refused.text
+    assert "iPhone" in refused.text and not refused.numbers
+
+
+def test_which_member_grew_fastest_is_each_members_growth_highest_first(footnote):
+    answer = ask(footnote, "Which Apple product grew revenue fastest in fiscal 2024?")
+    assert answer.kind == "answer", answer.text
+    results = [Decimal(c.result.rstrip("%")) for c in answer.calculation]
+    assert results and results == sorted(results, reverse=True), answer.calculation  # the fixture tags few members
+    iphone = next(c for c in answer.calculation if c.metric.startswith("iphone revenue growth"))
+    assert iphone.result == "0.3%" and any("(FY2023): $200.58 billion" in s for s in iphone.steps)
+
+
+def test_a_change_in_dollars_is_the_difference_never_the_rate(footnote):
+    thread = f"test:{uuid.uuid4().hex}"
+    ask(footnote, "Apple iPhone revenue fiscal 2024", thread)
+    member = ask(footnote, "by how much did it change in dollars?", thread)
+    assert member.kind == "answer" and member.calculation[0].result == "$600.00 million", member.text  # 201,183 − 200,583
+    assert "%" not in member.text
+    thread = f"test:{uuid.uuid4().hex}"
+    ask(footnote, "Apple revenue fiscal 2024", thread)
+    total = ask(footnote, "how much higher was that than the year before, in dollars?", thread)
+    assert total.kind == "answer" and total.calculation[0].result == "$7.75 billion", total.text  # 391,035 − 383,285
+    assert {n.fiscal_year for n in total.numbers} == {2023, 2024}
+
+
 def test_a_formula_written_into_the_question_is_answered_through_the_graph(footnote):
     answer = ask(footnote, "For Apple fiscal 2024, compute gross profit minus R&D, in USD millions")
     assert answer.kind == "answer", answer.text
@@ -522,6 +550,9 @@ def test_a_metric_the_company_tags_under_another_concept_is_read_from_its_printe
     assert answer.citations[0].concept == "us-gaap:AssetsCurrentTotal"
     refused = ask(footnote, "Tesla goodwill fiscal 2024")  # no concept, no printed row under those words
     assert refused.kind == "refusal" and not refused.numbers, refused.text
+    ratio = ask(footnote, "Tesla current ratio fiscal 2024")  # a formula's input read from the same row
+    assert ratio.kind == "answer" and ratio.calculation, ratio.text
+    assert "us-gaap:AssetsCurrentTotal" in {c.concept for c in ratio.citations}
 
 
 # --- years, dates and directions ---------------------------------------------------------------
@@ -643,7 +674,7 @@ def test_a_why_after_a_trend_reads_the_latest_years_discussion(directory):
 def test_an_adjective_before_a_noun_is_part_of_what_is_asked_not_filler(directory):
     # "short interest" is market data, not interest; "a short answer" is an instruction
     p = plan(directory, "how much short interest is there in tesla")
-    assert not p.metrics and any(k.startswith("line:short interest") for k in p.probe), (p.metrics, p.probe)
+    assert not p.metrics and p.refusal_reason == "out_of_scope" and "short interest" in p.refusal_detail, p
     assert plan(directory, "give me a short answer: apple revenue 2024").metrics == ["revenue"]
     assert plan(directory, "Nike net income fiscal 2025, keep it short").metrics == ["net_income"]
 

@@ -31,7 +31,7 @@ def test_every_formula_input_is_a_metric_and_fallbacks_exist():
             assert inp.metric in METRICS, (key, inp.metric)
         if f.fallback:
             assert f.fallback in FORMULAS
-        assert f.unit in ("percent", "ratio", "USD", "days")
+        assert f.unit in ("percent", "ratio", "USD", "days", "USD/shares", "shares")  # a change keeps its unit
     for m in METRICS.values():
         if m.fallback:
             assert m.fallback in FORMULAS

@@ -522,3 +522,12 @@ def test_attributable_to_a_holder_is_resolved_not_dropped(directory):
                  "Tesla net income attributable to minority interest 2023"):
         p = plan(directory, text)
         assert "net_income" not in p.metrics and p.metrics[0].startswith("line:"), p.metrics
+
+
+def test_a_segment_named_after_the_company_is_left_to_the_figure_not_read_as_the_company(directory):
+    # GE's Aerospace segment: the company's later name must not swallow the segment's word and
+    # leave the company's total revenue to answer for it
+    p = plan(directory, "GE aerospace revenue 2023")
+    assert p.tickers == ["GE"]
+    assert "aerospace" in [w["word"] for w in p.model_dump()["words"]]
+    assert p.metrics != ["revenue"]

@@ -188,3 +188,74 @@ def test_a_how_dependent_question_is_answered_from_the_risk_factors_first(embedd
     assert draft.claims and {c.evidence_id for c in draft.claims} == {"c:2"}, [c.text for c in draft.claims]
     # "bottlers" and "bottling" are one word family
     assert sentence_rank.stem("bottlers") == sentence_rank.stem("bottling")
+
+
+def test_a_word_family_holds_the_longer_words_a_term_begins():
+    assert sentence_rank.holds({"railroad"}, "rail")  # "the rail network" is told as "a Class I railroad"
+    assert sentence_rank.holds({sentence_rank.stem("competitive")}, sentence_rank.stem("competition"))
+    assert not sentence_rank.holds({"petroleum"}, "pet")  # too short to begin a family
+    assert not sentence_rank.holds({"rai"}, "rail")
+
+
+def test_the_floor_share_counts_the_question_terms_some_candidate_holds():
+    asked = sentence_rank.cased_terms("zzz was sued by the department of justice, correct? what does it disclose")
+    candidates = ["The Department of Justice filed a complaint against us in the district court.",
+                  "We believe the complaint is without merit and intend to defend ourselves."]
+    found = sentence_rank.in_candidates(asked, candidates)
+    assert {sentence_rank.stem("department"), sentence_rank.stem("justice")} <= found
+    assert sentence_rank.stem("correct") not in found  # the asker's scaffolding tells no sentence from another
+    assert sentence_rank.share(candidates[0], found) >= sentence_rank.HALF > sentence_rank.share(candidates[0], asked)
+    # one word in common is no subject found: the question's own terms stay
+    pet = sentence_rank.cased_terms("what does it say about its pet food strategy")
+    assert sentence_rank.in_candidates(pet, ["Packaging uses PET resins and film for convenient foods."]) == pet
+
+
+def test_a_plan_question_keeps_the_sentences_stating_an_expectation_of_its_subject():
+    ask = "what does zzz expect for capital expenditures next year?"
+    topic = sentence_rank.subject_terms(sentence_rank.cased_terms("expect for capital expenditures next year"))
+    said = {0: "Capital expenditures were directed mainly to new stores and machinery in the year.",
+            1: "We expect capital expenditures to increase next year as we build more distribution centers.",
+            2: "We expect to increase our dividend on an annual basis."}
+    assert sentence_rank.stating_plans(ask, said, topic) == {1}
+    # no expectation of the subject itself: what was spent is all the filing says
+    assert sentence_rank.stating_plans(ask, {0: said[0], 2: said[2]}, topic) == {0, 2}
+    # a question that asks for no plan keeps every sentence
+    assert sentence_rank.stating_plans("what were capital expenditures used for?", said, topic) == {0, 1, 2}
+
+
+def test_a_describe_question_after_the_companys_name_reads_the_business_first():
+    assert order_items("union pacific - describe the rail network pls", []) == ["1", "7"]
+    assert order_items("visa: who are its clients?", []) == ["1", "7"]
+    assert order_items("coca-cola bottlers", []) == []  # a hyphen inside a name opens nothing
+
+
+def test_an_event_question_is_not_searched_in_the_register_of_causes():
+    from agent.retrieval.fetch import EXPLAIN_QUERY, locate
+
+    def queries(question: str) -> list[str]:
+        state = {"question": question, "resolved": [],
+                 "plan": {"intent": "qualitative", "items": ["7", "8"], "query": question, "sub_queries": []}}
+        return locate(state, None, None)["located"]["queries"]
+
+    assert EXPLAIN_QUERY in queries("why did zzz gross margin drop in 2024?")
+    # what happened is told with dates and deals, not "primarily due to"
+    assert EXPLAIN_QUERY not in queries("zzz acquisitions in 2024? which companies did it buy and why")
+    assert EXPLAIN_QUERY not in queries("the strike at zzz: what happened and how did it change deliveries")
+
+
+def test_an_events_impact_is_quoted_beside_what_happened(embedder):
+    chunks = [_chunk(1, "7", "We have substantially mitigated the impact of the cyberattack on members and restored the "
+                             "affected claims services. Revenues at our data unit decreased primarily due to business "
+                             "disruption from the cyberattack. The medical cost ratio increased on higher utilization "
+                             "of outpatient services."),
+              _chunk(2, "7", "On February 3, 2024, we identified that criminal threat actors had gained access to our "
+                             "claims processing systems. Our share repurchase program was suspended for the year.")]
+    plan = Plan(route="domain", intent="qualitative", tickers=["ZZZ"], latest=True, items=["7", "8", "1A"],
+                query="tell me about the cyberattack at - what happened and what was the impact",
+                sub_queries=["tell me about the cyberattack at - what happened",
+                             "tell me about the cyberattack at - what happened what was the impact"])
+    draft = compose_extractive("tell me about the cyberattack at zzz - what happened and what was the impact",
+                               plan, chunks, embedder=embedder)
+    quoted = [c.text for c in draft.claims]
+    assert any(q.startswith("Revenues at our data unit decreased") for q in quoted), quoted  # the impact
+    assert not any("medical cost ratio" in q or "share repurchase" in q for q in quoted), quoted

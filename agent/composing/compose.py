@@ -19,6 +19,7 @@ from agent.progress import draft_text, status
 from agent.checking.guards import figure_fact, financial_figures, number_tokens, split_sentences, verified_figures
 from agent.planning.scope import INJECTION
 from agent.planning.plan import Plan
+from agent.planning.prose_route import EVENT
 from agent.retrieval.query_vectors import embed_queries
 from agent.state import plan_of
 
@@ -26,6 +27,9 @@ log = logging.getLogger(__name__)
 
 MAX_SENTENCES = 5
 TOP_CHUNKS = 3  # each contributes its best sentence
+# The search's best prose chunks read for sentences. Reading all eight it keeps brought no answer
+# more on the development set and let more filler into the shortlist: the shortlist is the budget.
+READ_CHUNKS = 6
 MIN_SENTENCE, MAX_SENTENCE = 40, 600
 # Sentence relevance (cosine of MiniLM embeddings to a sub-query): below the floor, or this far
 # below the best sentence, a sentence is off-topic padding even inside a top-ranked chunk.
@@ -289,8 +293,12 @@ def _pick_sentences(
     asked = {t for t in sentence_rank.terms(subject or " ".join(queries)) if t not in sentence_rank.MOVEMENT}
     weights = sentence_rank.term_weights(asked or query_terms, [c[3] for c in candidates])
     held = not sentence_rank.broad(asked)  # "what are the risk factors?": any sentence of the Item answers
-    why = bool(sentence_rank.ASK_CAUSE.search(f"{question} {subject}"))
-    cased = sentence_rank.cased_terms(subject or " ".join(queries))
+    # an event's impact ("the cyberattack: what happened and what was the impact?") is told as what
+    # followed, not searched in the register of a change's causes: no why
+    why = bool(sentence_rank.ASK_CAUSE.search(f"{question} {subject}")) and not EVENT.search(question.lower())
+    # the floor's share: of the question's terms, those some candidate holds
+    cased = sentence_rank.in_candidates(sentence_rank.cased_terms(subject or " ".join(queries)),
+                                        [c[3] for c in candidates])
     # what the question is about, in its words and in the search's (abbreviations spelled out)
     topic = sentence_rank.subject_terms(sentence_rank.cased_terms(" ".join([subject, *queries])))
     before = {(rank, k + 1): sentence_rank.spelled_out(s, names)
@@ -326,6 +334,8 @@ def _pick_sentences(
         return []  # nothing answers: the compose node refuses rather than quote filler
     if named:  # sentences that name what the question is about push out those that do not
         scored = [(score, i) for score, i in scored if i in named]
+    stating = sentence_rank.stating_plans(question, {i: candidates[i][3] for _, i in scored}, topic)
+    scored = [(score, i) for score, i in scored if i in stating]
     if first_item and any(chunks[candidates[i][0]].item == first_item for _, i in scored):
         # "why" reads MD&A, then the notes: the notes only when MD&A says nothing that answers
         scored = [(score, i) for score, i in scored if chunks[candidates[i][0]].item == first_item]
@@ -337,7 +347,12 @@ def _pick_sentences(
         top = max(kept, key=lambda i: float(cosines[i, j]))
         if float(cosines[top, j]) + OVERLAP_WEIGHT >= floor:
             order.append(top)
-    order += [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2])) if score >= floor]
+    # close to the best in meaning is close enough, whatever share of the question's words it holds
+    # ("we identified that threat actors had gained access" tells what happened without "cyberattack");
+    # not for a why, whose query reads "increased ... primarily due to", close to every stated cause
+    near = math.inf if why else max(RELEVANCE_FLOOR, max(float(cosines[i].max()) for i in kept) - RELEVANCE_MARGIN)
+    order += [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2]))
+              if score >= floor or float(cosines[i].max()) >= near]
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
     return _choose(chunks, [(*candidates[i][:3], quoted[candidates[i][:3]]) for i in dict.fromkeys(order)])
@@ -366,7 +381,12 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
         if c[2] != (quoted or {}).get(c[:3], c[3]):  # a clause is quoted alone: what it says itself counts again
             weight[i] += 0.5 * len(_terms(c[2]) & query_terms)
         weight[i] += ROLE_WEIGHT if question and sentence_rank.role(question, c[3]) else 0.0
-    keep = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))[:SHORTLIST]
+    ranked = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))
+    # each chunk's best sentence first: the search kept the chunk for what it says, in whatever words
+    best_of = {}
+    for i in ranked:
+        best_of.setdefault(candidates[i][0], i)
+    keep = list(dict.fromkeys([*sorted(best_of.values(), key=ranked.index), *ranked]))[:SHORTLIST]
     return [candidates[i] for i in sorted(keep)]
 
 
@@ -450,7 +470,7 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
     first_item = plan.items[0] if plan.items and (
         (plan.items[0] in ("7", "I-2") and sentence_rank.ASK_CAUSE.search(asks))
         or (plan.items[0] == "1A" and sentence_rank.ASK_RELIANCE.search(asks))) else None
-    picks = _pick_sentences(prose[:6], terms, queries=queries, embedder=embedder, question=question, year=year,
+    picks = _pick_sentences(prose[:READ_CHUNKS], terms, queries=queries, embedder=embedder, question=question, year=year,
                             first_item=first_item,
                             subject=plan.query or question, figures=figures,
                             # words that may name a line no fact answered: an amount quoted must be theirs

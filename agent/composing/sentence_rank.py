@@ -17,6 +17,7 @@ composer says so rather than quoting filler.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -61,6 +62,21 @@ ASK_PLAN = re.compile(r"\b(?:expect\w*|plan(?:s|ned|ning)?|anticipat\w*|outlook|
                       r"forecast\w*|next year|will)\b", re.I)
 PLAN = re.compile(r"\b(?:we|management|the company)\s+(?:\w+\s+){0,2}?(?:expect|anticipate|plan|intend|estimate|"
                   r"project|believe)s?\b|\bwill (?:require|continue|increase|decrease|be)\b", re.I)
+
+
+def stating_plans(question: str, sentences: dict[int, str], topic: set[str]) -> set[int]:
+    """Of `sentences` (candidates by index), the ones a plan question keeps: "what does it expect
+    for capex?" is answered by a sentence that states an expectation of the subject itself, and
+    those push out the ones telling what was spent. Without one (or for any other question), all
+    are kept: what was spent is then all the filing says."""
+    if not ASK_PLAN.search(question):
+        return set(sentences)
+    asking = {stem(m.group(0).lower()) for m in ASK_PLAN.finditer(question)}  # "expect", "planned": no subject
+    subject = {t for t in topic if t.lstrip("#") not in asking}
+    stating = {i for i, s in sentences.items() if PLAN.search(s) and (not subject or names_topic(s, subject, 0.0))}
+    return stating or set(sentences)
+
+
 ROLE_BONUS = 0.05
 COVERAGE_WEIGHT = 0.2
 # A sentence answers when it is close in meaning, or fairly close and holding half the question's
@@ -82,8 +98,9 @@ def stem(word: str) -> str:
     return word[:-1] if word.endswith("e") and len(word) > 4 else word
 
 
-def terms(text: str) -> set[str]:
-    return {stem(w) for w in _WORD.findall(text.lower()) if w not in GENERIC and len(w) > 2}
+@functools.lru_cache(maxsize=4096)  # a sentence is read for its terms several times per answer
+def terms(text: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in _WORD.findall(text.lower()) if w not in GENERIC and len(w) > 2)
 
 
 def term_weights(question_terms: set[str], sentences: list[str]) -> dict[str, float]:
@@ -100,8 +117,7 @@ def coverage(sentence: str, weights: dict[str, float]) -> float:
     if not total:
         return 0.0
     have = terms(sentence)
-    roots = {t[:PREFIX] for t in have if len(t) >= PREFIX}
-    return sum(w for t, w in weights.items() if t in have or (len(t) >= PREFIX and t[:PREFIX] in roots)) / total
+    return sum(w for t, w in weights.items() if holds(have, t)) / total
 
 
 def role(question: str, sentence: str) -> float:
@@ -155,8 +171,7 @@ def names_topic(context: str, topic: set[str], cosine: float) -> bool:
         return True
     loose = {t.lstrip("#") for t in topic}
     have = {t.lstrip("#") for t in cased_terms(context)}  # `context` ends with the sentence itself
-    roots = {t[:PREFIX] for t in have if len(t) >= PREFIX}
-    return any(t in have or (len(t) >= PREFIX and t[:PREFIX] in roots) for t in loose)
+    return any(holds(have, t) for t in loose)
 
 
 def broad(question_terms: set[str]) -> bool:
@@ -181,12 +196,13 @@ _ACRONYM = re.compile(r"\b[A-Z]{2,}\b")
 _DOC_PART = re.compile(r"\bmd\s?&\s?a\b|\(?\bmanagement['’]?s?\s+discussion\s+and\s+analysis\b\)?", re.I)
 
 
-def cased_terms(text: str) -> set[str]:
+@functools.lru_cache(maxsize=4096)
+def cased_terms(text: str) -> frozenset[str]:
     """`terms`, with acronyms kept apart from the words they spell ("PET" plastic is not "pet")."""
     text = _DOC_PART.sub(" ", text)
     acronyms = {a.lower() for a in _ACRONYM.findall(text)}
     words = {w for w in _WORD.findall(_ACRONYM.sub(" ", text).lower())}
-    return {stem(w) for w in words if w not in GENERIC and len(w) > 2} | {"#" + a for a in acronyms}
+    return frozenset({stem(w) for w in words if w not in GENERIC and len(w) > 2} | {"#" + a for a in acronyms})
 
 
 def share(text: str, question_terms: set[str]) -> float:
@@ -195,9 +211,19 @@ def share(text: str, question_terms: set[str]) -> float:
     if not question_terms:
         return 0.0
     have = cased_terms(text)
-    roots = {t[:PREFIX] for t in have if len(t) >= PREFIX}
-    held = [t for t in question_terms if t in have or (len(t) >= PREFIX and t[:PREFIX] in roots)]
-    return len(held) / len(question_terms)
+    return sum(1 for t in question_terms if holds(have, t)) / len(question_terms)
+
+
+def in_candidates(question_terms: set[str], texts: list[str]) -> set[str]:
+    """The question's terms that at least one candidate sentence holds, when two or more do: the
+    floor's share is taken over these. A word no candidate holds tells no sentence from another:
+    it is the asker's scaffolding ("correct?", "pls", "I understand"), or one of several names the
+    plan gave the subject ("capex", spelled out as "capital expenditures" and "purchases of
+    property and equipment"), and counting it would hold every sentence below half. With fewer
+    than two held, the question's own terms stay: one shared word is not a subject found."""
+    have = cased_terms(" ".join(texts))
+    found = {t for t in question_terms if holds(have, t)}
+    return found if len(found) >= 2 else question_terms
 
 
 # A filing names a unit, a program or a body by its initials once it has spelled it out ("Boeing
@@ -282,6 +308,17 @@ def spelled_out(text: str, names: dict[str, str]) -> str:
 
 
 PREFIX = 6  # "competition" and "competitive", "dependence" and "depends": one word family for the floor
+SHORTEST_ROOT = 4  # a word of this length or more begins its longer kin ("rail" in "railroad", "ship" in "shipments")
+
+
+def holds(have: set[str], term: str) -> bool:
+    """`have` (a text's terms) holds the question's term or one of its word family: the same first
+    PREFIX letters, or a longer word the term begins ("rail network" is spoken of as "railroad")."""
+    if term in have:
+        return True
+    if len(term) >= PREFIX and any(h[:PREFIX] == term[:PREFIX] for h in have if len(h) >= PREFIX):
+        return True
+    return len(term) >= SHORTEST_ROOT and any(h.startswith(term) for h in have)
 
 
 def near_duplicate(a: str, b: str) -> bool:

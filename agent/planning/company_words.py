@@ -53,7 +53,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "SJM": ("smucker", "smuckers", "j m smucker", "jm smucker"),
     "JCI": ("johnson controls",),
     "MDT": ("medtronic",),
-    "GE": ("general electric", "ge aerospace"),
+    "GE": ("general electric",),  # not "GE Aerospace": in its 10-Ks before 2024 that is a segment
     "GD": ("general dynamics",),
     "GM": ("general motors",),
     "GME": ("gamestop", "game stop"),

@@ -15,7 +15,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
-from agent.retrieval.finance import FORMULAS, HUNDRED, FormulaError
+from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS, HUNDRED, FormulaError
 from agent.planning.words import FILLER
 
 _END = (r"(?=\s*(?:[;?!]|\.\s|\.$|,\s*(?:and\s+)?(?:what|how|show|give|tell|then|compute|calculate|for)\b|"
@@ -92,10 +92,10 @@ def _unwrap(text: str) -> str | None:
     return None
 
 
-def _operand(text: str, names: dict[str, dict] | None = None) -> dict:
+def _operand(text: str, names: dict[str, dict] | None = None, members: bool = False) -> dict:
     inner = _unwrap(text)
     if inner is not None:
-        return parse_expression(inner, names)
+        return parse_expression(inner, names, members=members)
     if any(ch in text for ch in _OPEN + _CLOSE):
         raise DefinitionError(text.strip())
     t = normalize(text).strip()
@@ -113,37 +113,58 @@ def _operand(text: str, names: dict[str, dict] | None = None) -> dict:
     spans = find_phrases(t, PHRASES)
     if len(spans) == 1 and spans[0][0] == 0 and spans[0][1] == len(t.split()):
         return {"metric": spans[0][2]}
+    formula = FORMULA_PHRASES.get(t)
+    if formula is not None:  # "free cash flow per share": a registry sum or difference, as its own operands
+        f = FORMULAS[formula]
+        if len(f.inputs) == 2 and f.operator in ("+", "−") and not any(i.offset for i in f.inputs):
+            return {"op": "+" if f.operator == "+" else "-", "args": [{"metric": i.metric} for i in f.inputs],
+                    "of": formula}
+    avg = re.fullmatch(r"(?:average|avg\.?|mean)\s+(?:of\s+)?(?:the\s+)?(.+)", t)
+    if avg:  # "average total assets": the year's opening and closing balances, halved (a named convention)
+        spans = find_phrases(avg.group(1), PHRASES)
+        if len(spans) == 1 and spans[0][0] == 0 and spans[0][1] == len(avg.group(1).split()) \
+                and METRICS[spans[0][2]].period == "instant":
+            key = spans[0][2]
+            return {"op": "avg", "args": [{"metric": key}, {"metric": key, "offset": -1}]}
+    spans = find_phrases(t, PHRASES)
+    if members and len(spans) == 1 and spans[-1][1] == len(t.split()) and 0 < spans[-1][0] <= 3:
+        # in a definition, "AWS operating income": the metric of the member its first words name
+        # (resolved, or refused naming it, against the filing's members in retrieve)
+        before = [w for w in t.split()[: spans[-1][0]] if w not in FILLER]
+        if before and len(before) == spans[-1][0]:
+            return {"metric": spans[-1][2], "member": " ".join(before)}
     raise DefinitionError(text.strip())
 
 
-def _terms(text: str, names: dict[str, dict] | None = None) -> dict:
+def _terms(text: str, names: dict[str, dict] | None = None, members: bool = False) -> dict:
     """Sums and differences of products, left to right."""
     pieces = _split_top(text, re.compile(_ADD.pattern + r"|" + _SUB.pattern, re.I))
-    node = _products(pieces[0], names)
+    node = _products(pieces[0], names, members)
     for i in range(1, len(pieces) - 1, 2):
         op = "+" if _ADD.fullmatch(pieces[i]) else "-"
-        node = {"op": op, "args": [node, _products(pieces[i + 1], names)]}
+        node = {"op": op, "args": [node, _products(pieces[i + 1], names, members)]}
     return node
 
 
-def _products(text: str, names: dict[str, dict] | None = None) -> dict:
+def _products(text: str, names: dict[str, dict] | None = None, members: bool = False) -> dict:
     parts = _split_top(text, _MUL)
-    node = _operand(parts[0], names)
+    node = _operand(parts[0], names, members)
     for p in parts[2::2]:
-        node = {"op": "*", "args": [node, _operand(p, names)]}
+        node = {"op": "*", "args": [node, _operand(p, names, members)]}
     return node
 
 
-def parse_expression(text: str, names: dict[str, dict] | None = None) -> dict:
-    """An expression tree over table metrics, constants and the thread's named formulas (`names`).
+def parse_expression(text: str, names: dict[str, dict] | None = None, *, members: bool = False) -> dict:
+    """An expression tree over table metrics, constants and the thread's named formulas (`names`);
+    with `members` (an explicit definition), also a metric narrowed by a member's name.
     Outside brackets a division splits the whole ("A plus B over C" is (A + B) ÷ C); brackets group."""
     inner = _unwrap(text)
     if inner is not None:
-        return parse_expression(inner, names)
+        return parse_expression(inner, names, members=members)
     parts = _split_top(text.strip(), _DIV, maxsplit=1)
     if len(parts) == 3:
-        return {"op": "/", "args": [_terms(parts[0], names), _terms(parts[2], names)]}
-    return _terms(parts[0], names)
+        return {"op": "/", "args": [_terms(parts[0], names, members), _terms(parts[2], names, members)]}
+    return _terms(parts[0], names, members)
 
 
 def _has_operator(text: str) -> bool:
@@ -151,8 +172,46 @@ def _has_operator(text: str) -> bool:
 
 
 def _definition(name: str, expr: str) -> dict:
-    tree = parse_expression(expr)
+    tree = parse_expression(expr, members=True)
     return {"name": name.lower(), "tree": tree, "unit": unit_of(tree, name), "formula": restate(tree, top=True)}
+
+
+_DASH = re.compile(r"\s+[-\u2013\u2014]+\s+")
+
+
+def _trailing_aside(name: str, expr: str) -> tuple[dict, str] | None:
+    """"... over revenue - cisco fy2024?": a dash that sets off the company and year after the
+    definition, not a subtraction. The definition before the last such dash, and the words after it,
+    when those words name no metric."""
+    for m in reversed(list(_DASH.finditer(expr))):
+        head, tail = expr[: m.start()], expr[m.end() :]
+        if not _has_operator(head) or find_phrases(normalize(tail), PHRASES):
+            continue
+        try:
+            return _definition(name, head), tail
+        except DefinitionError:
+            continue
+    return None
+
+
+_CALL = re.compile(r"\b(?:let'?s|let\s+us|we(?:'ll|\s+will)?|i(?:'ll|\s+will)?)\s+call\s+(?P<rest>.+?)" + _END, re.I)
+
+
+def _called(text: str) -> tuple[dict, int, int] | None:
+    """"let's call opex SG&A + R&D": a name of one to three words, then its formula, no "as"."""
+    m = _CALL.search(text)
+    if m is None:
+        return None
+    words = m.group("rest").split()
+    for n in (1, 2, 3):
+        name, expr = " ".join(words[:n]).strip(" '\"‘’“”"), " ".join(words[n:])
+        if not expr or not _has_operator(expr) or _has_operator(name):
+            continue
+        try:
+            return _definition(name, expr), m.start(), m.end()
+        except DefinitionError:
+            continue
+    return None
 
 
 def find_definition(text: str) -> tuple[dict | None, str, str | None]:
@@ -168,8 +227,16 @@ def find_definition(text: str) -> tuple[dict | None, str, str | None]:
         try:
             definition = _definition(name, expr)
         except DefinitionError as exc:
-            return None, text[: m.start()] + text[m.end() :], str(exc)
+            cut = _trailing_aside(name, expr)
+            if cut is None:
+                return None, text[: m.start()] + text[m.end() :], str(exc)
+            definition, aside = cut
+            return definition, text[: m.start()] + " " + aside + " " + text[m.end() :], None
         return definition, text[: m.start()] + " " + text[m.end() :], None
+    called = _called(text)
+    if called is not None:
+        definition, start, end = called
+        return definition, text[:start] + " " + text[end:], None
     return None, text, None
 
 
@@ -220,7 +287,7 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
                     continue
                 if "op" not in tree or not bounded(start + lo, start + hi):
                     continue
-                shown = piece.strip(" ()[]")
+                shown = (_unwrap(piece) or piece).strip()
                 return ({"name": shown.lower(), "tree": tree, "unit": unit_of(tree, shown),
                          "formula": restate(tree, top=True)}, start + lo, start + hi)
     return None
@@ -231,8 +298,10 @@ def unit_of(tree: dict, name: str) -> str:
         return "pure"
     if "metric" in tree:
         return METRICS[tree["metric"]].unit
+    if tree["op"] == "abs":
+        return unit_of(tree["args"][0], name)
     a, b = (unit_of(x, name) for x in tree["args"])
-    if tree["op"] in "+-":
+    if tree["op"] in ("+", "-", "avg"):
         return a if a != "pure" else b
     if tree["op"] == "*":
         return a if b == "pure" else b
@@ -264,6 +333,10 @@ def operand_parts(key: str) -> tuple[str, str | None, int]:
 
 def operand_label(key: str) -> str:
     metric, member, offset = operand_parts(key)
+    if member and member.startswith("="):  # a member by its QName: its name in words ("Combat Systems")
+        from agent.retrieval.segments import display_name
+
+        member = display_name(member[1:], set(), frozenset())
     label = METRICS[metric].label + (f" ({member})" if member else "")
     return label + (" (prior year)" if offset == -1 else f" ({offset:+d} years)" if offset else "")
 
@@ -273,6 +346,10 @@ def restate(tree: dict, top: bool = False) -> str:
         return tree["const"]
     if "metric" in tree:
         return operand_label(operand_key(tree))
+    if tree["op"] == "abs":
+        return f"|{restate(tree['args'][0], top=True)}|"
+    if tree["op"] == "avg":  # the year's opening and closing balances, averaged
+        return f"average {restate(tree['args'][0]).lower()} (opening and closing)"
     sym = {"+": "+", "-": "−", "*": "×", "/": "÷"}[tree["op"]]
     inner = f" {sym} ".join(restate(a) for a in tree["args"])
     return inner if top or tree["op"] in "*" else f"({inner})"
@@ -293,9 +370,13 @@ def evaluate(tree: dict, values: dict[str, Decimal], unit: str) -> Decimal:
             return Decimal(node["const"])
         if "metric" in node:
             return values[operand_key(node)]
+        if node["op"] == "abs":
+            return abs(ev(node["args"][0]))
         a, b = (ev(x) for x in node["args"])
         if node["op"] == "+":
             return a + b
+        if node["op"] == "avg":
+            return (a + b) / 2
         if node["op"] == "-":
             return a - b
         if node["op"] == "*":
@@ -351,19 +432,27 @@ def _bounded(text: str, directory, named: str | None):
     return bounded
 
 
+def _expanded(tree: dict) -> set[str]:
+    """The registry formulas a tree takes as operands ("free cash flow per diluted share")."""
+    return ({tree["of"]} if "of" in tree else set()) | {k for a in tree.get("args", ()) for k in _expanded(a)}
+
+
 def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[dict, str] | None:
     """A formula written into the question (find_inline), when the question
     names no registry formula it would merely restate: (its definition, the text without it). A
     metric name the table refuses ("EBITDA (operating income + D&A)") names the definition."""
     if plan.route == "refusal" and plan.refusal_reason != "unknown_metric":
         return None
-    if any(k in FORMULAS for k in plan.metrics):
-        return None  # "quick ratio ((current assets - inventories) / current liabilities)": the registry's
+    registry = [k for k in plan.metrics if k in FORMULAS]
     unknown = plan.refusal_detail if plan.route == "refusal" else None
     found = find_inline(rest, names, _bounded(rest, directory, unknown))
     if found is None:
         return None
     definition, start, end = found
+    if registry and not set(registry) <= _expanded(definition["tree"]):
+        # "quick ratio ((current assets - inventories) / current liabilities)": the registry's, restated;
+        # "free cash flow per diluted share" takes the registry's formula as an operand
+        return None
     cut = rest[:start] + " " + rest[end:]
     if unknown:
         m = re.search(rf"(?i)(?<![\w]){re.escape(unknown)}(?![\w])", rest[:start])
@@ -373,3 +462,41 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
         cut = rest[: m.start()] + " " + rest[m.end() : start] + " " + rest[end:]
     cut = re.sub(r"(?i),?\s*\b(?:defined|calculated|computed)\s+as\b", " ", cut)
     return definition, cut
+
+
+# Operators said in words around their operands: "the ratio of R&D to revenue", "capex to
+# depreciation ratio", "the sum of dividends and buybacks", "the difference between A and B",
+# "take operating income and divide it by total assets". Rewritten into the grammar above; the
+# planner keeps the rewrite only when it yields a formula (agent.planning.rules.plan_rules).
+_SPOKEN = (
+    (re.compile(r"\b(?:the\s+)?ratio\s+(?:of|between)\s+(?P<a>[^,;?]+?)\s+(?:to|and|vs\.?|versus)\s+", re.I), r"\g<a> over "),
+    (re.compile(r"\b(?:the\s+)?sum\s+of\s+(?P<a>[^,;?]+?)\s+and\s+", re.I), r"\g<a> plus "),
+    (re.compile(r"\b(?:the\s+)?difference\s+between\s+(?P<a>[^,;?]+?)\s+and\s+", re.I), r"\g<a> minus "),
+    (re.compile(r"\b(?:take\s+)?(?P<a>[^,;?]+?)\s+and\s+divide\s+(?:it|that|this|them)\s+by\s+", re.I), r"\g<a> over "),
+    (re.compile(r"\bdivide\s+(?P<a>[^,;?]+?)\s+by\s+", re.I), r"\g<a> over "),
+)
+_TO_RATIO = re.compile(r"(?P<a>[\w&'\-]+)\s+to\s+(?P<b>[\w&'\- ]+?)\s+ratio\b", re.I)
+
+
+_DILUTED = re.compile(r"[,;:]?\s*\b(?:use|using|with|on)\s+(?:a\s+|the\s+)?diluted\s+(?:shares?(?:\s+count)?|share\s+count|basis)\b\s*[,;:]?", re.I)
+_PER_SHARE = re.compile(r"\bper\s+share\b", re.I)
+
+
+def spoken_operators(text: str) -> str:
+    """The text with operators said in words written as the grammar's ("A over B"). A registry
+    formula's own name ("debt to equity ratio", "R&D to revenue ratio") is left alone. "Use diluted
+    shares" with a per-share figure is the divisor: "per diluted share"."""
+    out = text
+    if _DILUTED.search(out) and _PER_SHARE.search(out):
+        out = _PER_SHARE.sub("per diluted share", _DILUTED.sub(" ", out))
+    for pattern, replacement in _SPOKEN:
+        out = pattern.sub(replacement, out, count=1)
+
+    def to_ratio(m: re.Match) -> str:
+        start = max(0, m.start() - 40)
+        said = normalize(out[start : m.end()])
+        if any(said.endswith(p) for p in FORMULA_PHRASES):
+            return m.group(0)
+        return f"{m.group('a')} over {m.group('b')}"
+
+    return _TO_RATIO.sub(to_ratio, out)

@@ -12,6 +12,7 @@ import re
 
 from agent.retrieval.concepts import METRICS, UNKNOWN_METRICS, find_phrases, normalize
 from agent.retrieval.finance import GROWTH_WORDS, MEASURE_PHRASES
+from agent.retrieval.segments import COUNTRY_WORDS
 from agent.planning.company_words import PRODUCTS
 from agent.planning.topics import STOPWORDS
 
@@ -36,6 +37,8 @@ QUALIFIERS = {
     "west", "greater", "japan", "india", "vaccine", "oncology", "auto", "energy", "defense", "commercial",
     "consumer", "enterprise", "platform", "streaming", "mobile", "payments", "accumulated", "pro", "forma",
 }
+# A country's name narrows a metric to the member tagged with its ISO code ("revenue in Mexico").
+QUALIFIERS |= COUNTRY_WORDS
 # A product's name before a metric narrows it too ("cybertruck revenue", "aws revenue").
 QUALIFIERS |= {normalize(p).split()[-1] for products in PRODUCTS.values() for p in products}
 BY_BREAKDOWN = re.compile(
@@ -88,7 +91,10 @@ def find_measures(text: str, *, named_company: bool = False) -> tuple[list[str],
         phrase = " ".join(words[start:end])
         before = words[start - 1] if start > 0 else ""
         if before in QUALIFIERS or (before in names and before not in NEUTRAL_BEFORE and key in METRICS):
-            return keys, f"{before} {phrase}"  # "iPhone revenue", "Blackwell revenue"
+            lead, i = [before], start - 1
+            while i >= 2 and words[i - 1] in ("and", "or", "vs", "versus", "&") and words[i - 2] not in STOPWORDS:
+                lead, i = [words[i - 2], words[i - 1], *lead], i - 2  # "iphone and mac revenue": both members
+            return keys, f"{' '.join(lead)} {phrase}"  # "iPhone revenue", "Blackwell revenue"
         after = " ".join(words[end : end + 3])
         if BY_BREAKDOWN.match(after) and key in METRICS:
             return keys, f"{phrase} {after}"
@@ -105,7 +111,12 @@ IMPLIED: tuple[tuple[str, str], ...] = (
     (r"\bhow much (?:money )?did \S+ (?:lose|earn|make|profit)\b", "net_income"),
     (r"\b(?:is|was|were) \S+ profitable\b|\bprofitability\b", "net_income"),
     (r"\bshares\b.{0,40}\boutstanding\b", "shares_outstanding"),  # "how many shares did X have outstanding"
+    # "what did the Digital Experience segment bring in?", "how much lumber did Lowe's sell?": its sales
+    (r"\b(?:bring|brings|brought|pull|pulls|pulled|rake|rakes|raked)\s+in\b", "revenue"),
+    (r"\b(?:sell|sells|sold)\b", "revenue"),
 )
+# An implied ask that needs a word beside it: "how much ... sell" is sales, "how many ... sold" is units.
+_IMPLIED_ONLY_WITH = {r"\b(?:sell|sells|sold)\b": re.compile(r"\bhow\s+much\b")}
 
 
 _IMPLIED = tuple((re.compile(p), key) for p, key in IMPLIED)
@@ -113,7 +124,8 @@ _IMPLIED = tuple((re.compile(p), key) for p, key in IMPLIED)
 
 def implied_measures(text: str) -> list[str]:
     """Metric keys asked for in words rather than by name. `text`: lowercase."""
-    return [key for pattern, key in _IMPLIED if pattern.search(text)]
+    return [key for pattern, key in _IMPLIED if pattern.search(text)
+            and (pattern.pattern not in _IMPLIED_ONLY_WITH or _IMPLIED_ONLY_WITH[pattern.pattern].search(text))]
 
 
 _GROWTH = re.compile("|".join(rf"(?<![\w/]){re.escape(w)}(?![\w/])" for w in GROWTH_WORDS))
@@ -121,3 +133,50 @@ _GROWTH = re.compile("|".join(rf"(?<![\w/]){re.escape(w)}(?![\w/])" for w in GRO
 
 def growth_words(norm: str) -> bool:
     return bool(_GROWTH.search(norm))
+
+
+# A change asked in the metric's own unit, not as a rate: "by how much did it change in dollars?",
+# "the dollar increase", "how much higher than the year before?". Percent words keep the rate.
+_ABSOLUTE = re.compile(
+    r"\b(?:in|as\s+an?)\s+(?:(?:us\s+)?dollars?|usd|\$|dollar\s+terms|absolute\s+terms|absolute\s+(?:dollars|amount))\b"
+    r"|\b(?:dollar|absolute|nominal)\s+(?:change|increase|decrease|decline|growth|difference|amount|gain|drop|rise)s?\b"
+    r"|\bhow\s+much\s+(?:higher|lower|more|less|bigger|smaller|larger|greater)\b"
+    r"|\bhow\s+many\s+(?:dollars|more\s+dollars)\b"
+)
+_RATE = re.compile(r"(?:%|\b(?:percent|percentage|pct|rate|growth\s+rate|cagr|times)\b)")
+
+
+_CHANGE = re.compile(
+    r"\b(?:dollar|absolute|nominal)\s+(?:change|increase|decrease|decline|growth|difference|gain|drop|rise)s?\b"
+    r"|\bhow\s+much\s+(?:higher|lower|more|less|bigger|smaller|larger|greater)\b.*\bthan\s+(?:the\s+|in\s+)?"
+    r"(?:(?:prior|previous|last)\s+(?:fiscal\s+)?year|year\s+(?:before|earlier|ago)|a\s+year\s+(?:before|earlier|ago)|"
+    r"(?:fiscal\s+|fy\s*)?'?\d{2,4})\b"
+)
+
+
+def implies_change(norm: str) -> bool:
+    """Words that ask for a change on their own, without a growth word ("how much higher ...?")."""
+    return bool(_CHANGE.search(norm))
+
+
+def absolute_words(norm: str) -> bool:
+    """Whether a change is asked in the metric's own unit (a difference), not as a growth rate."""
+    return bool(_ABSOLUTE.search(norm)) and not _RATE.search(norm)
+
+
+# "which segment grew fastest?", "which of its regions had the highest sales?": every member of the
+# axis, each with its figure (or its growth), never the company total.
+_RANKED = re.compile(
+    r"\bwhich\s+(?:of\s+(?:its|their|the)\s+)?(?:[\w&'.-]+\s+){0,3}?"
+    r"(?P<axis>segments?|business(?:es)?|divisions?|products?|regions?|geograph(?:y|ies)|countr(?:y|ies)|categor(?:y|ies))\b"
+)
+
+
+def ranked_axis(low: str) -> str | None:
+    """The breakdown word of a "which segment/product/region ..." question, singular, or None."""
+    m = _RANKED.search(low)
+    if m is None:
+        return None
+    word = m.group("axis")
+    return {"businesses": "business", "geographies": "geography", "countries": "country",
+            "categories": "category"}.get(word, word.rstrip("s") if word.endswith("s") and word != "business" else word)

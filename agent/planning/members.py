@@ -15,6 +15,7 @@ import re
 
 from agent.retrieval.concepts import METRICS, find_phrases, normalize
 from agent.retrieval.finance import FORMULAS, GROWTH_WORDS, MEASURE_PHRASES
+from agent.planning.measures import absolute_words, implies_change
 from agent.planning.plan import Plan
 from agent.planning.words import FILLER
 from agent.retrieval.line_items import line_parts
@@ -32,10 +33,46 @@ def _op(metric: str, member: str, offset: int = 0) -> dict:
     return {**node, "offset": offset} if offset else node
 
 
+def _named(metric: str, member: str, what: str) -> str:
+    """'iphone revenue growth'; over every member of an axis ('*segment'): 'revenue growth by segment'."""
+    label = METRICS[metric].label.lower()
+    return f"{label} {what} by {member[1:]}" if member.startswith("*") else f"{member} {label} {what}"
+
+
 def growth(metric: str, member: str) -> dict:
     cur, prior = _op(metric, member), _op(metric, member, -1)
     tree = {"op": "/", "args": [{"op": "-", "args": [cur, prior]}, prior]}
-    return _definition(f"{member} {METRICS[metric].label.lower()} growth", tree, "percent")
+    return _definition(_named(metric, member, "growth"), tree, "percent")
+
+
+def change(metric: str, member: str) -> dict:
+    """The member's change from the prior year in its own unit ("by how much, in dollars?")."""
+    tree = {"op": "-", "args": [_op(metric, member), _op(metric, member, -1)]}
+    return _definition(_named(metric, member, "change from the prior year"), tree, METRICS[metric].unit)
+
+
+# "as a percentage of its revenue": the denominator, the member's own ("its") or the company's
+_OF_WHAT = re.compile(r"(?:%|\bpercent(?:age)?|\bshare|\bproportion|\bfraction|\bratio)\s+(?:of|to)\s+"
+                      r"(?P<own>its|their|the\s+segment'?s?|the\s+division'?s?|the\s+unit'?s?|that\s+segment'?s?)?\s*"
+                      r"(?:total\s+|overall\s+|company\s+|consolidated\s+)?(?P<den>.+)$")
+
+
+def _over(metric: str, member: str, low: str) -> dict | None:
+    """The member's figure over another metric named after "percentage of" ("Reality Labs operating
+    loss as a percentage of its revenue": its operating income over its revenue), or None when the
+    share is of the metric itself (the member's share of the company's total)."""
+    m = _OF_WHAT.search(low)
+    if m is None:
+        return None
+    spans = [(s, k) for s, _, k in find_phrases(m.group("den"), MEASURE_PHRASES) if k in METRICS]
+    if not spans or spans[0][0] != 0 or spans[0][1] == metric:
+        return None
+    den = spans[0][1]
+    below = _op(den, member) if m.group("own") else {"metric": den}
+    tree = {"op": "/", "args": [_op(metric, member), below]}
+    whose = "its " if m.group("own") else ""
+    return _definition(f"{member} {METRICS[metric].label.lower()} as % of {whose}{METRICS[den].label.lower()}",
+                       tree, "percent")
 
 
 def share(metric: str, member: str) -> dict:
@@ -58,6 +95,14 @@ def _definition(name: str, tree: dict, unit: str) -> dict:
     return {"name": name, "tree": tree, "unit": unit, "formula": restate(tree, top=True), "derived": True}
 
 
+def _base(key: str) -> str:
+    """The metric a growth or change formula is of ('revenue_growth' -> 'revenue'), else the key."""
+    for suffix in ("_growth", "_change"):
+        if key.endswith(suffix) and key[: -len(suffix)] in METRICS:
+            return key[: -len(suffix)]
+    return key
+
+
 def _content(words: list[str]) -> list[str]:
     return [w for w in words if w not in FILLER and w not in _SOURCE and w not in SHARE and w not in GROWTH
             and not re.fullmatch(r"(?:fy)?'?\d+\w*", w)]
@@ -76,26 +121,42 @@ def member_asks(plan: Plan, text: str, company_words: set[str]) -> Plan:
         return plan
     low = normalize(text)
     words = set(low.split())
-    grows = bool(words & GROWTH) and not _several_years(plan)
+    absolute = absolute_words(low) and (bool(words & GROWTH) or implies_change(low))
+    grows = (bool(words & GROWTH) or absolute) and not _several_years(plan)
     shares = bool(_SHARE_ASK.search(low))
     metrics, added = [], []
     for key in plan.metrics:
         definition = None
-        if key.startswith("dim:") and "|*" not in key and "|=" not in key:
+        if key.startswith("dim:") and "|*" in key and grows:
+            # "which segment grew fastest?": each member's growth, computed over the axis in retrieve
+            metric, axis, _ = key_parts(key)
+            definition = (change if absolute else growth)(metric, f"*{axis}")
+        elif key.startswith("dim:") and "|*" not in key and "|=" not in key:
             metric, qualifier, _ = key_parts(key)
             member = " ".join(_content(qualifier.split()))
             if member and grows:
-                definition = growth(metric, member)
+                definition = change(metric, member) if absolute else growth(metric, member)
             elif member and shares and metric in METRICS and METRICS[metric].period == "duration":
-                definition = share(metric, member)
+                definition = _over(metric, member, low) or share(metric, member)
             elif member != qualifier and member:
                 key = f"dim:{metric}|{member}"
-        elif key.startswith("line:") and shares:
+        elif key.startswith("line:") and (shares or grows):
+            # "digital media revenue growth": a member (resolved in retrieve) of the one metric its clause names
             leftover, context, _ = line_parts(key)
-            found = [k for _, _, k in find_phrases(context, MEASURE_PHRASES) if k in METRICS]
+            found = [_base(k) for _, _, k in find_phrases(context, MEASURE_PHRASES) if _base(k) in METRICS]
             member = " ".join(_content([w for w in leftover.split() if w not in company_words]))
             if len(set(found)) == 1 and member and METRICS[found[0]].period == "duration":
-                definition = share(found[0], member)
+                if grows:
+                    definition = change(found[0], member) if absolute else growth(found[0], member)
+                else:
+                    definition = share(found[0], member)
+        if definition is None and key.startswith("line:") and not (shares or grows):
+            # "Pet Nutrition operating margin": a registry ratio within a member found by its words
+            leftover, context, _ = line_parts(key)
+            ratios = [k for _, _, k in find_phrases(context, MEASURE_PHRASES) if k in FORMULAS]
+            member = " ".join(_content([w for w in leftover.split() if w not in company_words]))
+            if len(set(ratios)) == 1 and member:
+                definition = ratio(ratios[0], member)
         if definition is None:
             metrics.append(key)
         else:

@@ -96,9 +96,11 @@ _SPLIT = frozenset("vs versus or".split())
 _OF = frozenset("in to of on from".split())
 
 
-def not_a_line(trace: list[dict], runs: list[tuple[int, int]]) -> bool:
-    """True when the leftover words of a line lookup are not a line's name (see the module note)."""
-    left = [i for start, end in runs for i in range(start, end)]
+def not_a_line(trace: list[dict], runs: list[tuple[int, int]], *, split_only: bool = False) -> bool:
+    """True when the leftover words of a line lookup are not a line's name (see the module note).
+    `split_only`: only a split ("price vs volume"), which is never one member's name either; a source
+    or a change may still name a member ("what share of revenue came from Data Center")."""
+    left = [] if split_only else [i for start, end in runs for i in range(start, end)]
     if any(trace[i]["word"] in _SOURCE for i in left):
         return True
     # a change of something the filing names ("the drop in Humira sales", "the hit to revenue from the

@@ -35,8 +35,10 @@ DEPENDENCE = re.compile(
     r"(?:dependen\w+|relian\w+)\s+of\s+(?:\S+\s+){1,4}?on|"
     r"exposure\s+to|concentration\s+of)\b"
 )
+# At the question's start, or after the company it is about set off by a dash or a colon ("union
+# pacific - describe the rail network", "visa: who are its clients?"): how a chat message opens.
 DESCRIBE = re.compile(
-    r"^\s*(?:what\s+(?:is|are)\b|what\s+does\s+[\w&.'-]+\s+do\b|describe\b|who\s+(?:is|are)\b|tell\s+me\s+about\b|give\s+me\s+an?\s+overview|"
+    r"(?:^|^[\w&.'’ ]{2,40}?\s?[-–—:]\s*)\s*(?:what\s+(?:is|are)\b|what\s+does\s+[\w&.'-]+\s+do\b|describe\b|who\s+(?:is|are)\b|tell\s+me\s+about\b|give\s+me\s+an?\s+overview|"
     r"what\s+kind\s+of\b)|\bwho\s+are\s+(?:its|their|the)\s+(?:main\s+|largest\s+|key\s+)?customers\b"
 )
 # How a business relates to another (a rival, a supplier, a partner): described in Item 1, and its

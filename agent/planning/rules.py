@@ -14,11 +14,13 @@ from dataclasses import dataclass
 
 from agent.planning.companies import CompanyDirectory, CompanyMatch, norm_name
 from agent.planning.company_words import english_words
-from agent.retrieval.concepts import METRICS, normalize
-from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
+from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
+from agent.retrieval.line_items import line_parts
+from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 from agent.planning.plan import Plan
 from agent.planning.measures import _IMPLIED as _IMPLIED_PATTERNS
-from agent.planning.measures import NEUTRAL_BEFORE, TOPIC_MASK, find_measures, growth_words, implied_measures
+from agent.planning.measures import (NEUTRAL_BEFORE, TOPIC_MASK, absolute_words, find_measures, growth_words,
+                                     implied_measures, implies_change, ranked_axis)
 from agent.planning.followups import REPLACING, inherited_growth, joined_topic, lead_name, lead_subject, own_subject
 from agent.planning.followups import ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, OF_ALL, about_the_company, asks_more
 from agent.planning.followups import compared_kind, points_back, slot_sources, thread_topic, unknown_subject
@@ -40,7 +42,7 @@ from agent.planning.topics import (
     sub_queries,
 )
 from agent.planning.checks import balance_as_flow, conventions, other_convention
-from agent.planning.formulas import find_definition, inline_formula
+from agent.planning.formulas import find_definition, inline_formula, spoken_operators
 from agent.planning.members import member_asks
 from agent.retrieval.segments import key_parts
 from agent.retrieval.segments import plan_key as dimension_key
@@ -198,6 +200,7 @@ class Reading:
     growth: bool
     years: Years
     statement: bool = False  # asks what the filing states (agent.planning.prose_route.asks_statement)
+    absolute: bool = False  # the change in the metric's own unit ("in dollars"), not its growth rate
 
     @property
     def prose_ask(self) -> bool:
@@ -233,19 +236,34 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Readi
     items, has_topic = route_items(low)
     # "what pushed revenue up?", "how much did the strike cost them?": a cause, asked with a verb
     why = bool(WHY.search(low) or CAUSE.search(low)) or asks_cause(low, unnamed.lower())
-    growth = growth_words(normalize(outside)) and not why
+    norm = normalize(outside)
+    growth = (growth_words(norm) or implies_change(norm)) and not why
     reading = Reading(raw, low, matches, [m.company.ticker for m in matches if m.kind == "company"], measures,
                       unmappable, items, has_topic, why, growth, parse_years(outside, growth=growth),
-                      statement=asks_statement(low))
+                      statement=asks_statement(low), absolute=growth and absolute_words(norm))
     if reading.measures and NARROWED.search(low):
         # "how much did the 53rd week add to sales?": a slice no fact reports, told in MD&A
         reading.measures, reading.has_topic = [], True
         reading.items = ["7", *[i for i in reading.items if i != "7"]]
+    axis = ranked_axis(low) if not reading.why else None
+    bases = list(dict.fromkeys(_base_metric(k) for k in reading.measures))
+    if axis and len(bases) == 1 and bases[0] in METRICS and not reading.unmappable:
+        # "which segment grew revenue fastest?": the metric by that axis, each member's figure (or growth)
+        reading.unmappable = f"{METRICS[bases[0]].synonyms[0]} by {axis}"
+        reading.measures = []
     if reading.unmappable and reading.prose_ask:
         # "why did iPhone revenue fall?": prose about a narrower figure, which MD&A discusses
         reading.measures, reading.unmappable = [], None
         reading.items = reading.items or ["7"]
     return reading
+
+
+def _base_metric(key: str) -> str:
+    """The metric a growth or change formula is of ('revenue_growth' -> 'revenue'), else the key."""
+    for suffix in ("_growth", "_change"):
+        if key.endswith(suffix) and key[: -len(suffix)] in METRICS:
+            return key[: -len(suffix)]
+    return key
 
 
 def _filing_statement(r: Reading, directory: CompanyDirectory) -> None:
@@ -299,6 +317,79 @@ def _years(r: Reading, prev: Plan | None, followup: bool, directory: CompanyDire
             fields.update(year_offsets=sorted({base_offset + o for o in [*both, *r.years.offsets]}))
     inherited = ctx is not None and bool(ctx.fiscal_years or ctx.latest or ctx.year_offsets)
     return fields, inherited
+
+
+_BASE_YEAR = re.compile(r"\b(?:from|over|vs\.?|versus|than|compared\s+(?:to|with))\s+(?:in\s+|for\s+)?(?:the\s+)?(?:(?:fiscal|fy)\s*(?:year\s+)?)?"
+                        r"'?((?:19|20)?\d\d)\b(?!\s*(?:to|through|-|–)\s*(?:fiscal\s+|fy\s*)?'?\d)")
+
+
+def _shifted(tree: dict, offset: int) -> dict:
+    if "metric" in tree:
+        return {**tree, "offset": tree.get("offset", 0) + offset}
+    if "args" in tree:
+        return {**tree, "args": [_shifted(t, offset) for t in tree["args"]]}
+    return tree
+
+
+def _spanned_changes(plan: Plan, text: str) -> Plan:
+    """Growth or change the registry cannot compute, as a formula with its years: over more than one
+    year ("growth over fy2023" asked of fy2025: fiscal 2025 against fiscal 2023, never 2025's own
+    growth), and of a registry sum or difference ("free cash flow growth", never the level)."""
+    if plan.route != "domain" or plan.intent == "qualitative" or len(plan.fiscal_years) != 1:
+        return plan
+    low = normalize(text)
+    m = _BASE_YEAR.search(low)
+    base = int(m.group(1)) + (2000 if m and len(m.group(1)) == 2 else 0) if m else None
+    span = plan.fiscal_years[0] - base if base is not None and base < plan.fiscal_years[0] else 1
+    asks_change = growth_words(low) or implies_change(low)
+    absolute = asks_change and absolute_words(low)
+    metrics, added = [], []
+    for key in plan.metrics:
+        node, label = None, None
+        if span > 1 and key.endswith(("_growth", "_change")) and _base_metric(key) in METRICS:
+            node, label = {"metric": _base_metric(key)}, METRICS[_base_metric(key)].label.lower()
+            absolute = key.endswith("_change")
+        elif key in FORMULAS and asks_change and not key.endswith(("_growth", "_change")):
+            f = FORMULAS[key]
+            if f.unit == "USD" and len(f.inputs) == 2 and f.operator in ("+", "−") and not any(i.offset for i in f.inputs):
+                node = {"op": "+" if f.operator == "+" else "-", "args": [{"metric": i.metric} for i in f.inputs]}
+                label = f.label.lower()
+        if node is None:
+            metrics.append(key)
+            continue
+        prior = _shifted(node, -span)
+        diff = {"op": "-", "args": [node, prior]}
+        since = f" from fiscal {plan.fiscal_years[0] - span}" if span > 1 else ""
+        if absolute:
+            tree, unit, name = diff, "USD", f"{label} change{since}"
+        else:
+            tree, unit, name = {"op": "/", "args": [diff, {"op": "abs", "args": [prior]}]}, "percent", f"{label} growth{since}"
+        from agent.planning.formulas import restate
+
+        added.append({"name": name, "tree": tree, "unit": unit, "formula": restate(tree, top=True), "derived": True})
+        metrics.append(f"udf:{name}")
+    if not added:
+        return plan
+    plan.metrics = metrics
+    plan.definitions = [*plan.definitions, *added]
+    plan.intent = "derived" if len(plan.tickers) == 1 else plan.intent
+    return plan
+
+
+def _base_year(r: Reading, low: str, prev: Plan | None) -> int | None:
+    """The asked year of a change named by its base ("the change from fy2023", "growth over 2022"):
+    the thread's later year, else the year after the base. None when the message names no base year."""
+    if not r.growth or len(r.years.years) != 1:
+        return None
+    m = _BASE_YEAR.search(low)
+    if m is None:
+        return None
+    base = int(m.group(1))
+    base += 2000 if base < 100 else 0
+    if base != r.years.years[0]:
+        return None
+    later = [y for y in (prev.fiscal_years if prev is not None else []) if y > base]
+    return max(later) if later else base + 1
 
 
 def _filing_outlook(plan: Plan) -> bool:
@@ -404,6 +495,18 @@ def _company_words(plan: Plan, directory: CompanyDirectory) -> set[str]:
 
 
 def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
+    """Plan one message. Operators said in words ("the ratio of R&D to revenue", "take X and divide
+    it by Y") are read as the formula they say when that yields one; otherwise the words as written."""
+    spoken = spoken_operators(text or "")
+    if spoken != (text or "") and len(spoken) <= MAX_CHARS:
+        plan = _plan_rules(spoken, previous=previous, directory=directory)
+        known = {d["name"] for d in (previous.definitions if previous is not None else [])}
+        if plan.route == "domain" and any(m.startswith("udf:") and m[4:] not in known for m in plan.metrics):
+            return plan
+    return _plan_rules(text, previous=previous, directory=directory)
+
+
+def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. Never raises on user input; anything it cannot map becomes a refusal.
 
     A formula the user defines ("define X as A plus B over C"), writes into the question ("gross
@@ -442,7 +545,8 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
                        fiscal_years=plan.fiscal_years, definitions=plan.definitions)
     asked = [f"udf:{d['name']}" for d in new + named]
     if not asked:
-        plan = member_asks(plan, _without(rest, named), _company_words(plan, directory))
+        plan = _prose_instead(plan, _without(rest, named), directory, split_only=True)
+        plan = _spanned_changes(member_asks(plan, _without(rest, named), _company_words(plan, directory)), rest)
         return _prose_instead(plan, _without(rest, named), directory)
     inherited = "metrics" in plan.inherited  # the thread's figures are not asked beside a formula
     plan.metrics = asked + [m for m in plan.metrics if not inherited and (m in FORMULAS or m in MEASURE_PHRASES.values())]
@@ -455,7 +559,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     return plan
 
 
-def _prose_instead(plan: Plan, text: str, directory: CompanyDirectory) -> Plan:
+def _prose_instead(plan: Plan, text: str, directory: CompanyDirectory, *, split_only: bool = False) -> Plan:
     """A line lookup by words that are no line's name ("how much of revenue came from Xilinx", "was
     the growth price or volume", "the drop in ..."; agent.planning.movers.not_a_line) is answered by
     what the filing says of it, MD&A first and then the notes, searched with the question's own
@@ -464,7 +568,7 @@ def _prose_instead(plan: Plan, text: str, directory: CompanyDirectory) -> Plan:
     figure leads the answer, and when no passage answers, the prose path refuses (no_grounding)."""
     lines = [k for k in plan.metrics if k.startswith("line:")]
     if plan.route != "domain" or plan.intent not in NUMERIC_INTENTS or not lines or plan.period \
-            or "metrics" in plan.inherited or not not_a_line(plan.words, _leftover_runs(plan.words)):
+            or "metrics" in plan.inherited or not not_a_line(plan.words, _leftover_runs(plan.words), split_only=split_only):
         return plan
     plan.intent, plan.metrics, plan.probe, plan.probe_standard = "qualitative", [], lines, False
     plan.items, plan.sub_queries = ["7", "8"], []
@@ -606,6 +710,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         # "what's the growth rate?" after "and the year before?": the change between the two years
         # the thread has shown, so the later one's growth over the year before it
         year_fields["fiscal_years"] = [prev.fiscal_years[0] + 1]
+    base_year = _base_year(r, low, prev)
+    if base_year is not None:
+        # "the change from fy2023", "growth over 2022": the year named is the base, the asked year the next
+        year_fields.update(fiscal_years=[base_year], latest=False, year_offsets=[])
     if years_inherited and r.why and len(year_fields.get("fiscal_years") or []) > 1:
         # "what drove it?" after a three-year trend: the latest year's discussion, which compares it
         # with the year before, not the oldest year's filing
@@ -622,6 +730,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             and not r.why:
         # "what's the growth rate?": the thread's figures, grown year over year
         measures = inherited_growth(prev.metrics) if r.growth else list(prev.metrics)
+        if r.growth:  # a member's figure grows as a member formula (agent.planning.members)
+            measures += [k for k in prev.metrics if k.startswith(("dim:", "line:")) and "|*" not in k]
         inherited.append("metrics")
         sources["metrics"] = "thread, grown" if r.growth else "thread"
     carry = {"metrics": measures, **year_fields}
@@ -704,7 +814,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         if "metrics" not in inherited:
             inherited.append("metrics")
         sources["metrics"] = "thread, as a share of revenue"
-    if (any(k.endswith("_growth") for k in measures) and len(plan.fiscal_years) == 2
+    if r.absolute:  # "by how much, in dollars?": the difference, never the rate
+        measures = [change_key(k[: -len("_growth")]) if k.endswith("_growth") and k[: -len("_growth")] in GROWTH_BASES
+                    else k for k in measures]
+    if (any(k.endswith(("_growth", "_change")) for k in measures) and len(plan.fiscal_years) == 2
             and plan.fiscal_years[1] - plan.fiscal_years[0] == 1 and not r.years.trend):
         plan.fiscal_years = plan.fiscal_years[1:]  # "2025 vs 2024": the 2025 growth
     if not measures and len(tickers) >= 2 and not r.has_topic and not r.why and not prose_thread:
@@ -759,12 +872,17 @@ _EARNED_FROM = re.compile(r"\b(?:make|made|makes|making|earn|earned|earns|earnin
                           r"generate|generated|generates|get|got|gets)\b(?:\s+in)?(?:\s+\S+){0,3}?\s+(?:from|on|off|with)\b")
 
 
+_SOLD = re.compile(r"\b(?:bring|brings|brought|pull|pulls|pulled|rake|rakes|raked)\s+in\b|\b(?:sell|sells|sold)\b")
+
+
 def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
     """The characters each company mention takes. A last name word that is a region or segment word
     is left for the member lookup when the registrant's name has no such word, or when the user wrote
     it in lowercase beside a capitalised name ("Johnson Controls international revenue")."""
     spans = []
     for m in r.matches:
+        if m.via == "product":
+            continue  # "what share of revenue came from AWS?": the product names the company and the member
         end = m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)
         words = outside[m.start : m.end].split()
         if len(words) >= 2 and words[-1].lower() in _NAME_QUALIFIERS and m.company is not None:
@@ -915,6 +1033,9 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
         if plan.intent == "trend" and period.kind != "quarters":
             plan.intent = "numeric"  # "Q2 2023 vs Q2 2022": the quarter and its base, not a run of years
     dims = {w for k in plan.metrics if k.startswith("dim:") for w in key_parts(k)[1].split()}
+    dims |= {w + s for w in dims for s in ("s", "es")} | {w[:-1] + "ies" for w in dims if w.endswith("y")}
+    if dims:  # "revenue from Europe, Middle East and Africa": a printed name the member's words make up
+        joined = frozenset(n for n in joined if not n <= dims | {"and", "&"})  # is the member's, not a line
     trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims | period_words, joined)
     runs = conventions(plan, trace) if runs else runs
     plan.words = trace
@@ -933,6 +1054,13 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
         # measure is kept only as the metric a member narrows, never answered beside it
         leftover = " ".join(trace[i]["word"] for start, end in runs for i in range(start, end))
         metrics = [f"{k.split('|')[0]}|{leftover}" for k in plan.metrics if k.startswith("dim:") and "|*" not in k]
+        for k in plan.metrics:  # "and Digital Experience?" after "Digital Media revenue" (a member found by its words)
+            if k.startswith("line:"):
+                context = line_parts(k)[1]
+                said = [context.split()[s:e] for s, e, m in find_phrases(context, PHRASES) if m in METRICS]
+                if len(said) == 1:
+                    phrase = " ".join(said[0])
+                    metrics.append(f"line:{leftover}|{leftover} {phrase}|{leftover} {phrase}")
         if metrics:
             plan.metrics = list(dict.fromkeys(metrics))
             return plan
@@ -945,9 +1073,16 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
         plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "net_income")]
         plan.intent = "numeric" if plan.intent == "derived" else plan.intent
         return plan
+    if "revenue" in plan.metrics and _SOLD.search(low) and not any(t["as"] == "metric:revenue" for t in trace):
+        # "what did the Digital Experience segment bring in?": the member's revenue, never the company's
+        leftover = " ".join(trace[i]["word"] for start, end in runs for i in range(start, end))
+        plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "revenue")]
+        return plan
     keys, absorbed = line_keys(trace, runs)
     absorbed |= {k for t in trace for k in t.get("joins", ())}  # one phrase, never its parts
-    absorbed |= {growth_key(k) for k in absorbed} | {SHARE_OF_REVENUE[k] for k in absorbed if k in SHARE_OF_REVENUE}
+    absorbed |= ({growth_key(k) for k in absorbed} | {change_key(k) for k in absorbed}
+                 | {change_key(k[: -len("_growth")]) for k in absorbed if k.endswith("_growth")}
+                 | {SHARE_OF_REVENUE[k] for k in absorbed if k in SHARE_OF_REVENUE})
     plan.metrics = [k for k in plan.metrics if k not in absorbed] + keys
     if plan.intent == "derived" and not any(k in FORMULAS for k in plan.metrics):
         plan.intent = "numeric"

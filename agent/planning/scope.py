@@ -35,6 +35,13 @@ STOCK_PRICE = (
     r"\bhow\s+much\s+is\s+\S+\s+(?:stock|shares?)\s+worth\b", r"\bmarket\s+value\s+of\s+(?:the\s+)?(?:stock|shares)\b",
     r"\bticker\s+price\b", r"\bquote\s+for\b",
 )
+# Trading data about the stock, which no filing reports: refused like prices, never searched in prose.
+MARKET_DATA = (
+    r"\bshort\s+(?:interest|float|ratio|sellers?|positions?)\b", r"\bshares?\s+(?:(?:are|were|is)\s+)?(?:sold\s+)?short\b", r"\bdays\s+to\s+cover\b",
+    r"\b(?:trading|daily|average)\s+volume\b", r"\bimplied\s+volatility\b", r"\boptions?\s+(?:chain|flow|activity|volume)\b",
+    r"\b(?:stock|share)'?s?\s+beta\b", r"\binstitutional\s+(?:ownership|holders|investors?\s+own)\b",
+    r"\banalysts?'?\s+(?:ratings?|estimates?|consensus|price\s+targets?|expectations?)\b", r"\bconsensus\s+estimates?\b",
+)
 ADVICE = (
     r"\bshould\s+(?:i|we|you)\s+(?:buy|sell|invest|short|hold|own|add|trim|dump|get)\b",
     r"\b(?:buy|sell|short)\s+or\s+(?:sell|hold|buy)\b", r"\bgood\s+(?:investment|buy|stock|bet)\b",
@@ -169,6 +176,7 @@ _ASKED_OF_FOOTNOTE = re.compile(ASKED_OF_FOOTNOTE)
 _FILING_FRAMED, _FILED_FUTURE = _compiled(FILING_FRAMED), re.compile(FILED_FUTURE)
 _EXPOSURE = re.compile(EXPOSURE)
 _OPINION = _compiled(OPINION)
+_MARKET_DATA = _compiled(MARKET_DATA)
 _OTHER_SOURCES = tuple((re.compile(p), detail) for p, detail in OTHER_SOURCES)
 _ONLY_GREETING = re.compile(rf"\s*(?:{_GREETING}|{_FILLER})(?:[\s,!.]+(?:{_GREETING}|{_FILLER}))*[\s!.?]*")
 _GREETING_RE = re.compile(_GREETING)
@@ -208,6 +216,8 @@ def out_of_scope(text: str) -> str | None:
         return "requests to change how I work"
     if _STOCK_PRICE.search(text) and not _OWN_SHARES.search(text):
         return "stock prices or market valuations"
+    if _MARKET_DATA.search(text):
+        return "market trading data such as short interest, volume or analyst estimates (no filing reports it)"
     if _ADVICE.search(text):
         return "investment advice"
     if _OPINION.search(text):

@@ -116,8 +116,11 @@ METRICS: dict[str, Metric] = {
             "Long-term debt",
             ["long term debt", "longterm debt", "lt debt", "long term borrowings", "debt",
              "long term debt noncurrent", "borrowings"],
-            ["us-gaap:LongTermDebtNoncurrent", "us-gaap:LongTermDebt",
-             "us-gaap:LongTermDebtAndCapitalLeaseObligations"],
+            # the noncurrent amounts before LongTermDebt, which the taxonomy defines as including current
+            # maturities: a filer tagging both (Boeing) prints the noncurrent one as its "Long-term debt"
+            # row, and total debt adds the current portion to it, which LongTermDebt would count twice
+            ["us-gaap:LongTermDebtNoncurrent", "us-gaap:LongTermDebtAndCapitalLeaseObligations",
+             "us-gaap:LongTermDebt"],
             period="instant",
             query="long-term debt term debt notes",
         ),
@@ -196,7 +199,7 @@ METRICS: dict[str, Metric] = {
             "operating_income",
             "Operating income",
             ["operating income", "income from operations", "operating profit", "operating income loss",
-             "operating loss", "op income", "op profit", "op inc"],
+             "operating loss", "op income", "op profit", "op inc", "operating earnings"],
             ["us-gaap:OperatingIncomeLoss"],
             misspellings=["operating incom", "opearting income"],
         ),

@@ -262,7 +262,23 @@ def _growth_formula(metric: str) -> Formula:
               _growth, operator="vs", query=f"{METRICS[metric].query} increased decreased compared to prior year")
 
 
-FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *(_growth_formula(m) for m in GROWTH_BASES)]}
+def change_key(metric: str) -> str:
+    return f"{metric}_change"
+
+
+def _change_formula(metric: str) -> Formula:
+    """The absolute year-over-year change ("by how much, in dollars?"): a difference in the metric's
+    own unit, never the growth rate. No phrases of its own: growth words with dollar words
+    (agent.planning.measures.absolute_words) turn a growth ask into this one."""
+    m = METRICS[metric]
+    return _f(change_key(metric), f"{m.label} change from the prior year", [],
+              [Input(metric, 0), Input(metric, -1)], m.unit,
+              f"{m.label} − prior-year {_lower(m.label)}", lambda cur, prior: cur - prior, operator="−",
+              query=f"{m.query} increased decreased compared to prior year")
+
+
+FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *(_growth_formula(m) for m in GROWTH_BASES),
+                                                   *(_change_formula(m) for m in GROWTH_BASES)]}
 
 
 def _formula_phrases() -> dict[str, str]:

@@ -82,9 +82,18 @@ class _Facts:
         self.conn, self.company = conn, company
         self.orders = orders or {}  # metric key -> its concepts, the user's printed row first
         self.found: dict[tuple[str, int], Evidence | None] = {}
+        self.memo: dict | None = None  # set to read a missing formula input from the company's printed row
 
-    def get(self, metric_key: str, fy: int) -> Evidence | None:
+    def get(self, metric_key: str, fy: int, printed: bool = False) -> Evidence | None:
+        """The metric's fact for the year; with `printed` (a formula's input), else the row the company
+        prints under the metric's name."""
         key = (metric_key, fy)
+        if printed and self.get(metric_key, fy) is None and self.memo is not None:
+            slot = (f"{metric_key}#printed", fy)
+            if slot not in self.found:
+                fact = self._printed(metric_key, fy)
+                self.found[slot] = _fact_evidence(self.company, metric_key, fy, fact) if fact else None
+            return self.found[slot]
         if key not in self.found:
             if metric_key in self.orders:
                 fact = facts_store.annual_value(
@@ -97,11 +106,25 @@ class _Facts:
             self.found[key] = _fact_evidence(self.company, metric_key, fy, fact) if fact else None
         return self.found[key]
 
+    def _printed(self, metric_key: str, fy: int):
+        """A formula input none of the table's concepts holds, read from the row the company prints
+        under the metric's name ("Inventories" tagged with a concept of the company's own), exact or
+        near-exact label matches only (agent.retrieval.line_items)."""
+        said = normalize(METRICS[metric_key].label)
+        match, _ = company_line(self.conn, self.memo, self.company["cik"], f"line:{said}|{said}|{said}")
+        if match is None:
+            return None
+        fact = facts_store.annual_value(self.conn, self.company["cik"], [match.concept], fy,
+                                        as_of_accession=self.company.get("as_of_accession"),
+                                        unit=METRICS[metric_key].unit)
+        period_ok = fact is not None and (fact.period_start is None) == (METRICS[metric_key].period == "instant")
+        return fact if period_ok else None
+
 
 def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] | None:
     """A formula's result as evidence, or None when an input has no fact (after its fallback)."""
     formula = FORMULAS[formula_key]
-    inputs = [facts.get(i.metric, fy + i.offset) for i in formula.inputs]
+    inputs = [facts.get(i.metric, fy + i.offset, printed=True) for i in formula.inputs]
     if any(e is None for e in inputs):
         return _compute(facts, formula.fallback, fy) if formula.fallback else None
     years = [fy + i.offset for i in formula.inputs]
@@ -187,7 +210,7 @@ def _operand(conn, deps, facts: _Facts, key: str, fy: int, orders: dict | None =
     metric, member, offset = operand_parts(key)
     year = fy + offset
     if member is None:
-        return facts.get(metric, year)
+        return facts.get(metric, year, printed=True)
     slot = (key.split("~")[0], year)
     if slot not in facts.found:
         found = _member_cells(conn, deps, facts.company, f"dim:{metric}|{member}", year, {}, orders)
@@ -233,6 +256,51 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
     return evidence, calc
 
 
+def _key_words(name: str) -> frozenset[str]:
+    """A company's name words that may stand in a member's name ("Walmart" in "Walmart U.S.")."""
+    return frozenset(w for w in tokens(name) if len(w) > 2 and w not in ("inc", "corp", "company", "the", "co"))
+
+
+def _axis_of(tree: dict) -> str | None:
+    """The axis word of a member formula asked over every member ('*segment'), else None."""
+    if "metric" in tree:
+        member = tree.get("member") or ""
+        return member[1:] if member.startswith("*") else None
+    return next((a for a in (_axis_of(t) for t in tree.get("args", ())) if a), None)
+
+
+def _on_member(tree: dict, member: str) -> dict:
+    if "metric" in tree:
+        return {**tree, "member": member} if (tree.get("member") or "").startswith("*") else tree
+    if "args" in tree:
+        return {**tree, "args": [_on_member(t, member) for t in tree["args"]]}
+    return tree
+
+
+def _each_member(facts: _Facts, definition: dict, axis: str, fy: int, cell: dict, evidence: dict,
+                 calculations: list[dict], conn, deps, orders) -> list[dict]:
+    """A member formula over every member of an axis: one computed cell per member, the highest
+    first; with no member on that axis, one empty cell saying so."""
+    metric = next(operand_parts(k)[0] for k in metrics_of(definition["tree"]))
+    listed = _member_cells(conn, deps, facts.company, f"dim:{metric}|*{axis}", fy, {}, orders)
+    out = []
+    for member_cell, ev in listed:
+        if ev is None or not member_cell.get("member"):
+            continue
+        shown = re.sub(r"^.*?\((.*)\)$", r"\1", member_cell["label"])
+        what = definition["name"].replace(f" by {axis}", "")
+        one = {**definition, "name": f"{shown.lower()} {what}", "tree": _on_member(definition["tree"], f"={member_cell['member']}")}
+        one["formula"] = definition["formula"].replace(f"({axis})", f"({shown})").replace(f"(*{axis})", f"({shown})")
+        mine = {**cell, "metric": f"udf:{one['name']}", "label": one["name"]}
+        computed = _user_formula(facts, one, fy, mine, conn, deps, orders)
+        if computed is not None:
+            _take_calc(facts, computed, mine, evidence, calculations)
+            out.append((Decimal(computed[1]["value"]), mine))
+    if not out:
+        return [{**cell, "missing_inputs": [f"{METRICS[metric].label.lower()} by {axis} (fiscal {fy} and {fy - 1})"]}]
+    return [c for _, c in sorted(out, key=lambda x: -x[0])]
+
+
 def _line_as_member(key: str) -> str | None:
     """A line phrase no label names, made of one table metric and other words: a member lookup."""
     leftover, context, _ = line_parts(key)
@@ -276,13 +344,16 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
     if breakdown:
         axes = axes_for(qualifier, list(dict.fromkeys(r.axis for r in rows)))
         chosen = [r for r in rows if axes and r.axis == axes[0]]
+    elif qualifier.startswith("="):  # one member by its QName (a formula over each member of an axis)
+        chosen = [r for r in rows if r.member == qualifier[1:]][:1]
     else:
         pairs = [(r.axis, r.member) for r in rows]
-        found, _ = find_member(qualifier, pairs, labels)
+        owner = _key_words(company.get("name") or "")
+        found, _ = find_member(qualifier, pairs, labels, owner)
         if found:
             chosen = [r for r in rows if (r.axis, r.member) == found[0]]
         else:  # "iphone and mac": each part one member, or nothing
-            each = [find_member(part, pairs, labels)[0] for part in member_parts(qualifier)]
+            each = [find_member(part, pairs, labels, owner)[0] for part in member_parts(qualifier)]
             chosen = [r for f in each if f for r in rows if (r.axis, r.member) == f[0]] if len(each) > 1 and all(each) else []
     if not chosen:
         members = list(dict.fromkeys(name(r) for r in rows))
@@ -338,6 +409,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
     for company in companies:
         orders = _orders(conn, deps, company["cik"], phrases or {})
         facts = _Facts(conn, company, orders)
+        facts.memo = deps.memo if deps is not None else {}
         for fy in company["fiscal_years"]:
             for key in metrics:
                 cell = {"ticker": company["ticker"], "name": company["name"], "fiscal_year": fy, "metric": key,
@@ -352,6 +424,10 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     continue
                 if key.startswith("udf:"):
                     definition = next((d for d in definitions or [] if f"udf:{d['name']}" == key), None)
+                    axis = _axis_of(definition["tree"]) if definition else None
+                    if axis:  # "which segment grew fastest?": the formula for each member, highest first
+                        cells += _each_member(facts, definition, axis, fy, cell, evidence, calculations, conn, deps, orders)
+                        continue
                     computed = _user_formula(facts, definition, fy, cell, conn, deps, orders) if definition else None
                     if definition and not definition.get("derived"):
                         cell["label"] = f"{definition['name']} (defined as {definition['formula']})"
@@ -372,6 +448,8 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                    elif found and found[0][0].get("members") and not cell.get("concept"):
+                        cell["members"] = found[0][0]["members"]  # "spine revenue": no such member; these exist
                 elif key in METRICS:
                     ev = facts.get(key, fy)
                     if ev is None and (phrases or {}).get(key):
@@ -390,7 +468,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     if computed is None:
                         cell["missing_inputs"] = [
                             METRICS[i.metric].label + (f" (fiscal {fy + i.offset})" if i.offset else "")
-                            for i in FORMULAS[key].inputs if facts.get(i.metric, fy + i.offset) is None]
+                            for i in FORMULAS[key].inputs if facts.get(i.metric, fy + i.offset, printed=True) is None]
                     if computed is not None:
                         _take_calc(facts, computed, cell, evidence, calculations)
                 if changes and cell["evidence_id"] and fy - 1 in company["fiscal_years"]:
@@ -484,6 +562,8 @@ def _unresolved_lines(cells: list[dict]) -> dict | None:
         phrase = line_parts(c["metric"])[2]
         if len(c.get("candidates") or []) > 1:
             return {"reason": "ambiguous_metric", "detail": phrase, "candidates": c["candidates"][:6]}
+        if c.get("members"):  # no label and no member by these words: the members that exist
+            return {"reason": "unknown_metric", "detail": f"{phrase} (members reported: {', '.join(c['members'][:12])})"}
         return {"reason": "unknown_metric", "detail": f"{phrase}"}
     return None
 

@@ -25,6 +25,28 @@ AXIS_WORDS = {
 }
 
 
+# Geographic members tagged by ISO code (country:JP) go by the country's name in questions and answers.
+COUNTRIES: dict[str, tuple[str, ...]] = {
+    "US": ("united states", "us", "u.s.", "usa", "u.s.a."), "CA": ("canada",), "MX": ("mexico",),
+    "BR": ("brazil",), "AR": ("argentina",), "CL": ("chile",), "CO": ("colombia",), "GB": ("united kingdom", "uk", "u.k.", "britain", "great britain"),
+    "IE": ("ireland",), "DE": ("germany",), "FR": ("france",), "IT": ("italy",), "ES": ("spain",),
+    "NL": ("netherlands", "holland"), "BE": ("belgium",), "CH": ("switzerland",), "SE": ("sweden",),
+    "NO": ("norway",), "DK": ("denmark",), "FI": ("finland",), "PL": ("poland",), "AT": ("austria",),
+    "RU": ("russia",), "TR": ("turkey",), "IL": ("israel",), "SA": ("saudi arabia",), "AE": ("united arab emirates", "uae"),
+    "ZA": ("south africa",), "NG": ("nigeria",), "EG": ("egypt",), "IN": ("india",), "CN": ("china",),
+    "HK": ("hong kong",), "TW": ("taiwan",), "JP": ("japan",), "KR": ("south korea", "korea"),
+    "SG": ("singapore",), "MY": ("malaysia",), "TH": ("thailand",), "VN": ("vietnam",), "ID": ("indonesia",),
+    "PH": ("philippines",), "AU": ("australia",), "NZ": ("new zealand",), "PR": ("puerto rico",),
+}
+COUNTRY_WORDS = frozenset(w for names in COUNTRIES.values() for n in names for w in n.replace(".", "").split()
+                          if len(w) > 2 and w not in ("united", "new", "south", "great", "arab"))
+
+
+def _country(member: str) -> tuple[str, ...]:
+    code = member.split(":", 1)[1] if member.startswith("country:") else ""
+    return COUNTRIES.get(code.upper(), ())
+
+
 def _own_labels(member: str, printed: set[str]) -> list[str]:
     """Printed labels that name the member itself, not the row's metric ("Net sales", "Operating
     income" beside a segment): they share its QName's words ("iPhone" for aapl:IPhoneMember)."""
@@ -42,7 +64,7 @@ def member_names(member: str, printed: set[str]) -> list[str]:
     """Names a member goes by: the labels printed beside it that name it, then its QName in words."""
     words = concept_words(member)
     words = " ".join(w for w in words.split() if w not in _GENERIC)
-    return [*_own_labels(member, printed), words]
+    return [*_own_labels(member, printed), *_country(member), words]
 
 
 def _key(name: str) -> frozenset[str]:
@@ -56,14 +78,38 @@ def display_name(member: str, printed: set[str], metric_words: frozenset[str]) -
         if _key(clean) and not _key(clean) <= metric_words | {"total"}:
             return clean
     words = [w for w in concept_words(member).split() if w not in _GENERIC]
+    country = _country(member)
+    if country:  # country:JP -> "Japan", country:US -> "United States"
+        return country[0].title().replace("U.S.", "US")
     if len(words) == 1 and len(words[0]) <= 3:
         return words[0].upper()  # country:US, nvda:OEM...
     return " ".join(words).title() or member
 
 
-def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str, set[str]]
-                ) -> tuple[list[tuple[str, str]], bool]:
-    """The (axis, member) pairs the qualifier names, and whether the match is exact."""
+# Region abbreviations and adjectives as questions write them, in the words member names use.
+_REGION_WORDS = {
+    "apac": "asia pacific", "apj": "asia pacific japan", "latam": "latin america", "emea": "europe middle east africa",
+    "na": "north america", "intl": "international", "int'l": "international", "row": "rest of world",
+    "american": "america", "americas": "americas", "european": "europe", "asian": "asia", "african": "africa",
+    "chinese": "china", "japanese": "japan", "canadian": "canada", "mexican": "mexico", "indian": "india",
+    "german": "germany", "british": "united kingdom", "french": "france", "brazilian": "brazil",
+    "domestic": "united states",
+}
+_SMALL = frozenset({"and", "of", "the", "&"})
+
+
+def _spelled(qualifier: str) -> str:
+    """The qualifier with region abbreviations and adjectives spelled as member names spell them."""
+    return " ".join(_REGION_WORDS.get(w, w) for w in re.findall(r"[a-z0-9&'.]+", qualifier.lower()))
+
+
+def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str, set[str]],
+                owner: frozenset[str] = frozenset()) -> tuple[list[tuple[str, str]], bool]:
+    """The (axis, member) pairs the qualifier names, and whether the match is exact. `owner`: the
+    company's name words, which a member may carry beside the qualifier ("Walmart U.S." is "US" at
+    Walmart, as exact as the country)."""
+    qualifier = _spelled(qualifier)
+    spoken = "".join(w[0] for w in qualifier.split() if w not in _SMALL)  # "europe middle east africa" -> "emea"
     want = _key(qualifier)
     squashed = "".join(sorted(want))
     if not want:
@@ -75,8 +121,9 @@ def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str
             if not have:
                 continue
             initials = "".join(w[0] for w in re.findall(r"[a-z0-9]+", name.lower()))
-            if have == want or "".join(sorted(have)) == squashed or "".join(name.lower().split()) == "".join(
-                    qualifier.lower().split()) or (len(want) == 1 and len(initials) > 1 and squashed == initials):
+            if have == want or (owner and have - owner == want and have & owner) or "".join(sorted(have)) == squashed or "".join(name.lower().split()) == "".join(
+                    qualifier.lower().split()) or (len(want) == 1 and len(initials) > 1 and squashed == initials) \
+                    or (len(have) == 1 and len(spoken) > 2 and next(iter(have)) == spoken):
                 exact.append((axis, member))
                 break
             if want <= have:
@@ -120,7 +167,10 @@ def plan_key(unmappable: str, leftover: list[str]) -> str | None:
     if rest and rest[0] in ("by", "per", "across", "for", "each"):
         axis_word = next((w for w in rest[1:] if w in AXIS_WORDS), None)
         return f"dim:{metric}|*{axis_word}" if axis_word else None
-    qualifier = [w for w in dict.fromkeys([*leftover, *rest]) if (w not in _JOINERS or w in _BETWEEN) and not w.isdigit()]
+    # in the question's order: the phrase's own words when they hold the leftover ("iphone and mac",
+    # where iPhone also named the company), else the leftover run ("data center")
+    ordered = [*rest, *leftover] if set(leftover) <= set(rest) else [*leftover, *rest]
+    qualifier = [w for w in dict.fromkeys(ordered) if (w not in _JOINERS or w in _BETWEEN) and not w.isdigit()]
     while qualifier and qualifier[0] in _BETWEEN:
         qualifier.pop(0)
     while qualifier and qualifier[-1] in _BETWEEN:
