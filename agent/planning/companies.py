@@ -324,11 +324,23 @@ class CompanyDirectory:
         hits = set()
         if len("".join(key)) >= 6 and not all(w in english_words() for w in key):  # "sales force" is a phrase
             hits |= squashed.get("".join(key), set())
-        for name, cik in by_words.get(len(key), {}).items() if len(key) >= 2 else ():
-            diff = [k for k in range(len(key)) if key[k] != name[k]]
-            if len(diff) == 1 and len(name[diff[0]]) >= 5 and _osa_le1(key[diff[0]], name[diff[0]]):
-                hits.add(cik)
+        for k in range(len(key)) if len(key) >= 2 else ():
+            for word, cik in self._one_word_open.get((len(key), k, key[:k] + key[k + 1:]), ()):
+                if word != key[k] and len(word) >= 5 and _osa_le1(key[k], word):
+                    hits.add(cik)
         return next(iter(hits)) if len(hits) == 1 else None
+
+    @functools.cached_property
+    def _one_word_open(self) -> dict[tuple[int, int, tuple[str, ...]], list[tuple[str, int]]]:
+        """The covered names of two or three words, by their length, one word's place and the other
+        words: a phrase with one word misspelt finds its candidates in a few lookups, not a scan of
+        every name on every question."""
+        out: dict[tuple[int, int, tuple[str, ...]], list[tuple[str, int]]] = {}
+        for n, names in self._covered_phrases[0].items():
+            for name, cik in names.items() if n >= 2 else ():
+                for k in range(n):
+                    out.setdefault((n, k, name[:k] + name[k + 1:]), []).append((name[k], cik))
+        return out
 
     @functools.cached_property
     def _covered_phrases(self) -> tuple[dict[int, dict[tuple[str, ...], int]], dict[str, set[int]]]:

@@ -11,6 +11,7 @@ that is not exactly a known metric is refused with its words, never approximated
 
 from __future__ import annotations
 
+import functools
 import re
 from decimal import Decimal, InvalidOperation
 
@@ -415,10 +416,12 @@ _INTRODUCING = frozenset("compute computed calculate calculated define defined u
 def _bounded(text: str, directory, named: str | None):
     """Whether an inline formula at [start, end) has no operand word left outside it: the words
     beside it are filler, a year, a company, an introducing verb or the name it defines ("EBITDA")."""
-    companies = [(m.start, m.end) for m in directory.find(text)]
+    @functools.cache
+    def companies() -> list[tuple[int, int]]:  # only when a formula was found: most questions hold none
+        return [(m.start, m.end) for m in directory.find(text)]
 
     def word_ok(start: int, word: str | None) -> bool:
-        if word is None or any(s <= start < e for s, e in companies):
+        if word is None or any(s <= start < e for s, e in companies()):
             return True
         w = normalize(word)
         return (not w or w in FILLER or w in _INTRODUCING or bool(re.fullmatch(r"(?:fy)?'?\d+\w*", w))
