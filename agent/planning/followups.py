@@ -16,6 +16,7 @@ from agent.planning.company_words import LEGAL_SUFFIXES, english_words
 from agent.retrieval.concepts import normalize
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.planning.topics import SECTION_ONLY, STOPWORDS, metric_query, route_items
+from agent.retrieval.segments import key_parts
 from agent.planning.years import _NUMBER_WORDS as NUMBER_WORDS
 
 # A reply's opening acknowledgement ("great, now do Apple", "cool. and Nvidia?"): no part of what it asks.
@@ -225,8 +226,6 @@ def thread_topic(prev) -> str:
 def _figure_words(key: str) -> str:
     """A figure in search words: "Services revenue" for a member's revenue, the metric's own words else."""
     if key.startswith("dim:"):
-        from agent.retrieval.segments import key_parts
-
         metric, member, _ = key_parts(key)
         return f"{member} {metric_query(metric)}".strip()
     return metric_query(key)

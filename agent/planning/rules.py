@@ -42,7 +42,7 @@ from agent.planning.topics import (
     sub_queries,
 )
 from agent.planning.checks import balance_as_flow, conventions, other_convention
-from agent.planning.formulas import find_definition, inline_formula, spoken_operators
+from agent.planning.formulas import find_definition, inline_formula, restate, spoken_operators
 from agent.planning.members import member_asks
 from agent.retrieval.segments import key_parts
 from agent.retrieval.segments import plan_key as dimension_key
@@ -323,6 +323,12 @@ _BASE_YEAR = re.compile(r"\b(?:from|over|vs\.?|versus|than|compared\s+(?:to|with
                         r"'?((?:19|20)?\d\d)\b(?!\s*(?:to|through|-|–)\s*(?:fiscal\s+|fy\s*)?'?\d)")
 
 
+def _named_base(low: str) -> int | None:
+    """The year a change is measured from, when the message names one ("growth over fy23" -> 2023)."""
+    m = _BASE_YEAR.search(low)
+    return None if m is None else int(m.group(1)) + (2000 if len(m.group(1)) == 2 else 0)
+
+
 def _shifted(tree: dict, offset: int) -> dict:
     if "metric" in tree:
         return {**tree, "offset": tree.get("offset", 0) + offset}
@@ -338,8 +344,7 @@ def _spanned_changes(plan: Plan, text: str) -> Plan:
     if plan.route != "domain" or plan.intent == "qualitative" or len(plan.fiscal_years) != 1:
         return plan
     low = normalize(text)
-    m = _BASE_YEAR.search(low)
-    base = int(m.group(1)) + (2000 if m and len(m.group(1)) == 2 else 0) if m else None
+    base = _named_base(low)
     span = plan.fiscal_years[0] - base if base is not None and base < plan.fiscal_years[0] else 1
     asks_change = growth_words(low) or implies_change(low)
     absolute = asks_change and absolute_words(low)
@@ -364,8 +369,6 @@ def _spanned_changes(plan: Plan, text: str) -> Plan:
             tree, unit, name = diff, "USD", f"{label} change{since}"
         else:
             tree, unit, name = {"op": "/", "args": [diff, {"op": "abs", "args": [prior]}]}, "percent", f"{label} growth{since}"
-        from agent.planning.formulas import restate
-
         added.append({"name": name, "tree": tree, "unit": unit, "formula": restate(tree, top=True), "derived": True})
         metrics.append(f"udf:{name}")
     if not added:
@@ -381,12 +384,8 @@ def _base_year(r: Reading, low: str, prev: Plan | None) -> int | None:
     the thread's later year, else the year after the base. None when the message names no base year."""
     if not r.growth or len(r.years.years) != 1:
         return None
-    m = _BASE_YEAR.search(low)
-    if m is None:
-        return None
-    base = int(m.group(1))
-    base += 2000 if base < 100 else 0
-    if base != r.years.years[0]:
+    base = _named_base(low)
+    if base is None or base != r.years.years[0]:
         return None
     later = [y for y in (prev.fiscal_years if prev is not None else []) if y > base]
     return max(later) if later else base + 1
@@ -575,6 +574,10 @@ def _prose_instead(plan: Plan, text: str, directory: CompanyDirectory, *, split_
     plan.query = expand_query(_strip_for_query(strip_quotes(text), directory.find(strip_quotes(text))))
     plan.slots = {**plan.slots, "metrics": "none: prose (words no line is named after)"}
     return plan
+
+
+def _leftover_words(trace: list[dict], runs: list[tuple[int, int]]) -> str:
+    return " ".join(trace[i]["word"] for start, end in runs for i in range(start, end))
 
 
 def _leftover_runs(trace: list[dict]) -> list[tuple[int, int]]:
@@ -1052,7 +1055,7 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
     if "metrics" in plan.inherited:
         # "and Mac?" after "iPhone revenue": the new words name what is asked now; the thread's
         # measure is kept only as the metric a member narrows, never answered beside it
-        leftover = " ".join(trace[i]["word"] for start, end in runs for i in range(start, end))
+        leftover = _leftover_words(trace, runs)
         metrics = [f"{k.split('|')[0]}|{leftover}" for k in plan.metrics if k.startswith("dim:") and "|*" not in k]
         for k in plan.metrics:  # "and Digital Experience?" after "Digital Media revenue" (a member found by its words)
             if k.startswith("line:"):
@@ -1069,13 +1072,13 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
     earned = _EARNED_FROM.search(low)
     if earned and "net_income" in plan.metrics and not any(t["as"] == "metric:net_income" for t in trace):
         # "how much did it make from iPhone?": the member's revenue, never the company's net income
-        leftover = " ".join(trace[i]["word"] for start, end in runs for i in range(start, end))
+        leftover = _leftover_words(trace, runs)
         plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "net_income")]
         plan.intent = "numeric" if plan.intent == "derived" else plan.intent
         return plan
     if "revenue" in plan.metrics and _SOLD.search(low) and not any(t["as"] == "metric:revenue" for t in trace):
         # "what did the Digital Experience segment bring in?": the member's revenue, never the company's
-        leftover = " ".join(trace[i]["word"] for start, end in runs for i in range(start, end))
+        leftover = _leftover_words(trace, runs)
         plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "revenue")]
         return plan
     keys, absorbed = line_keys(trace, runs)
