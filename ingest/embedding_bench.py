@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ingest.chunking import embedding_input
-from ingest.runtime_check import PROBES
+from ingest.runtime_check import MIN_COSINE, PROBES, cosines
 from store import embedding_runtime as meta
 
 
@@ -49,8 +49,8 @@ def run_embedding_bench(settings, *, runtime: str, reference: str | None, sample
     figures["cosine_chunks"] = _spread(vectors[runtime], vectors[reference])
     figures["cosine_chunks_to_stored"] = _spread(vectors[runtime], stored)
     figures["cosine_questions"] = _spread(vectors[runtime, "questions"], vectors[reference, "questions"])
-    cosines = _cosines(vectors[runtime, "questions"], vectors[reference, "questions"])
-    figures["questions_below_bar"] = [(round(float(c), 4), asked[i]) for i, c in enumerate(cosines) if c < 0.99]
+    each = cosines(vectors[runtime, "questions"], vectors[reference, "questions"])
+    figures["questions_below_bar"] = [(round(float(c), 4), asked[i]) for i, c in enumerate(each) if c < MIN_COSINE]
     if figures.get(f"{reference}_chunks_per_cpu_second"):
         figures["speedup_cpu"] = round(figures[f"{runtime}_chunks_per_cpu_second"] / figures[f"{reference}_chunks_per_cpu_second"], 2)
     figures["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
@@ -76,12 +76,8 @@ def _questions(paths: list[Path]) -> list[str]:
     return [q for q in found if q]
 
 
-def _cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.sum(a * b, axis=1) / np.maximum(np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1), 1e-12)
-
-
 def _spread(a: np.ndarray, b: np.ndarray) -> dict:
-    c = _cosines(a, b)
+    c = cosines(a, b)
     if not len(c):
         return {}
     return {"min": round(float(c.min()), 4), "p1": round(float(np.percentile(c, 1)), 4), "median": round(float(np.median(c)), 4)}

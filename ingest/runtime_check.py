@@ -102,8 +102,10 @@ def _probe(embedder, recorded: str) -> float | None:
     return _lowest(embedder.embed(list(PROBES)), reference.embed(list(PROBES)))
 
 
+def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row by row: the cosine of each vector of `a` to the one beside it in `b`."""
+    return np.sum(a * b, axis=1) / np.maximum(np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1), 1e-12)
+
+
 def _lowest(a: np.ndarray, b: np.ndarray) -> float | None:
-    if not len(a):
-        return None
-    cosines = np.sum(a * b, axis=1) / np.maximum(np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1), 1e-12)
-    return float(cosines.min())
+    return float(cosines(a, b).min()) if len(a) else None
