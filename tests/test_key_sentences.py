@@ -139,6 +139,11 @@ def test_the_dev_prose_set_has_the_shape_the_issue_asks_for():
     assert any("off-topic" in c.tags for c in refusals)
     threads = Counter(c.thread for c in cases if c.thread)
     assert len(threads) >= 15 and all(3 <= n <= 4 for n in threads.values())
+    assert_key_sentences_by_hash(cases)
+
+
+def assert_key_sentences_by_hash(cases) -> None:
+    """2–4 key sentences per qualitative case, each a sha1 and a length: a prose set holds no filing text."""
     for c in cases:
         if c.kind == "qualitative":
             refs = ks.key_refs(c.expect)
