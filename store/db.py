@@ -100,7 +100,21 @@ def start_embedded(data_dir: Path, *, cleanup_mode: str | None = "stop", settle_
     pgdata = Path(data_dir).resolve() / "pg"
     pgdata.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + settle_s
-    while (info := PostmasterInfo.read_from_pgdata(pgdata)) is not None and info.is_running() and info.status != "ready":
+    while True:
+        try:
+            info = PostmasterInfo.read_from_pgdata(pgdata)
+        except AssertionError:
+            # two commands started at once (`serve` and a `worker`): the other one's server is writing
+            # its postmaster.pid, and pgserver's reader asserts on the half-written file
+            if time.monotonic() >= deadline:
+                raise DatabaseError(
+                    f"The embedded database in {pgdata} is still being started by another footnote command "
+                    f"(its {pgdata / 'postmaster.pid'} is incomplete). Run the command again in a moment."
+                ) from None
+            time.sleep(0.2)
+            continue
+        if info is None or not info.is_running() or info.status == "ready":
+            break
         if time.monotonic() >= deadline:
             raise DatabaseError(
                 f"The embedded database in {pgdata} is {info.status} (process {info.pid}): it was told to stop "

@@ -15,7 +15,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from store.db import Database, is_outage
+from store.db import Database, is_outage, start_embedded
+from store.errors import DatabaseError
 from bot.fakes.tcp_faults import Blackhole, Cable
 
 # Whole ingests, subprocesses or servers: `make test-fast` leaves these out.
@@ -101,8 +102,6 @@ def test_every_pooled_connection_carries_timeouts(db):
 
 
 def test_a_stopping_embedded_server_gets_a_clear_message_then_restarts(tmp_path):
-    from store.db import start_embedded
-
     env = {"FOOTNOTE_DATA_DIR": str(tmp_path)}
     server = start_embedded(tmp_path, cleanup_mode=None)
     holder = psycopg.connect(server.get_uri())  # another program still connected
@@ -177,3 +176,15 @@ def test_a_database_frozen_mid_session_gets_the_user_told_at_the_deadline(pg_ser
         cable.thaw()
         db.close()
         cable.unplug()
+
+
+def test_a_server_another_command_is_still_starting_is_waited_for_then_named(tmp_path):
+    """`serve` and a `worker` started together: one reads the postmaster.pid the other's server is
+    half way through writing (no status line yet). A clear message, never pgserver's assertion."""
+    pgdata = tmp_path / "pg"
+    pgdata.mkdir()
+    (pgdata / "postmaster.pid").write_text(f"{os.getpid()}\n{pgdata}\n1795708425\n5432\n\n\n  2146986    786486\n")
+    started = time.monotonic()
+    with pytest.raises(DatabaseError, match="still being started by another footnote command"):
+        start_embedded(tmp_path, cleanup_mode=None, settle_s=0.5)
+    assert time.monotonic() - started >= 0.5  # it waited for the file to be finished
