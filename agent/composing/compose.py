@@ -13,6 +13,7 @@ import math
 import re
 
 from agent.composing import sentence_rank
+from agent.planning.followups import already_quoted
 from agent.composing.draft import Claim, Draft, Evidence
 from store.items import is_quarterly_item, item_label
 from agent.progress import draft_text, status
@@ -455,6 +456,8 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
                  embedder=None) -> Draft:
     chunks = [e for e in evidence if e.kind == "chunk"]
     prose = [c for c in chunks if not _looks_tabular(c.text)] or chunks
+    if plan.quoted:  # "say more": the next best sentences, never one the thread has quoted
+        prose = [_unquoted(c, plan.quoted) for c in prose]
     terms = _asked_terms(" ".join([question, plan.query, *plan.sub_queries]))
     queries = list(dict.fromkeys(plan.sub_queries or [plan.query or question]))
     if len(queries) > 1 and any(c.get("evidence_id") for c in cells or []):
@@ -489,6 +492,12 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
         where = f" ({items_text(items)})" if items else ""
         intro = _source_line(plan, [c for c, _, _ in picks], companies, where)
     return Draft(intro=intro, claims=claims, composer="extractive")
+
+
+def _unquoted(chunk: Evidence, quoted: list[str]) -> Evidence:
+    """The chunk without the sentences the thread has already quoted (agent.planning.followups.already_quoted)."""
+    kept = [s for s in split_sentences(chunk.text) if not already_quoted(s, quoted)]
+    return chunk.model_copy(update={"text": "\n".join(kept)})
 
 
 def _source_line(plan: Plan, chunks: list[Evidence], companies: list[str], where: str) -> str:

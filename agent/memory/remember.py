@@ -4,9 +4,17 @@ A domain turn (answered or refused after its companies were resolved) replaces t
 its plan, fiscal years made concrete, so "and R&D?" or "what about fiscal 2023?" inherit the
 rest. Meta turns and refusals that resolved nothing leave the memory as it was, so "thanks"
 between two questions does not break the thread.
+
+Beside the last plan, the memory keeps the thread's last FIGURE plan (`figure`), which a prose turn
+about that figure does not replace, so "and in fy23?" after "why did it go up?" is the figure again
+(agent.planning.followups.back_to_figure); and the sentences the thread has quoted (`quoted`), so
+"say more" quotes the next best ones, never the same again.
 """
 
 from __future__ import annotations
+
+from agent.planning.followups import QUOTED_KEPT, is_figure_plan
+from agent.planning.plan import Plan
 
 
 # Planner refusals a user answers in the next message ("General revenue 2023" -> "GM"): their plan
@@ -25,7 +33,8 @@ def remember(state, deps, config) -> dict:
                                  *(before.get("tickers") if before.get("route") == "domain" else [])]
                      if t not in (plan.get("tickers") or [])]
         kept = {**plan, "thread_tickers": list(dict.fromkeys(discussed))[-4:]}
-        return {"memory": {"plan": kept, "question": state.get("question", ""), "companies": []}}
+        return {"memory": {"plan": kept, "question": state.get("question", ""), "companies": [],
+                           **_carried(state.get("memory") or {}, None, [])}}
     if plan.get("route") != "domain" or not plan.get("tickers"):
         return {}
     if (state.get("refusal") or {}).get("reason") == "no_company":
@@ -41,5 +50,29 @@ def remember(state, deps, config) -> dict:
         "plan": concrete,
         "question": state.get("question", ""),
         "companies": [{"ticker": c["ticker"], "cik": c["cik"], "name": c["name"]} for c in resolved],
+        **_carried(state.get("memory") or {}, concrete, _quotes(state)),
     }
     return {"memory": memory}
+
+
+def _quotes(state) -> list[str]:
+    answer = state.get("answer") or {}
+    return [c["quote"] for c in answer.get("citations") or [] if c.get("quote")]
+
+
+def _carried(before: dict, plan: dict | None, quotes: list[str]) -> dict:
+    """The thread's figure plan and quoted sentences after this turn. A figure turn replaces the
+    figure; a prose turn keeps it while it is about the figure's companies, and drops it once the
+    thread has moved to other companies."""
+    figure = before.get("figure")
+    if plan is not None:
+        try:
+            parsed = Plan.model_validate(plan)
+        except ValueError:
+            parsed = None
+        if is_figure_plan(parsed):
+            figure = plan
+        elif figure and not set(plan.get("tickers") or []) & set(figure.get("tickers") or []):
+            figure = None
+    quoted = [*(before.get("quoted") or []), *(q for q in quotes if q not in (before.get("quoted") or []))]
+    return {"figure": figure, "quoted": quoted[-QUOTED_KEPT:]}

@@ -276,3 +276,105 @@ def compared_kind(text: str, thread_companies: int) -> str:
         return f"{m.group(1)} "
 
     return _WHICH_KIND.sub(drop, text)
+
+
+# A thread keeps two subjects apart: its last FIGURE plan (a metric of companies and years) and its
+# last PROSE plan (a topic searched in the filings). A prose turn about the figure ("why did it go
+# up?", "say more") does not replace the figure: a figure reply after it ("and in fy23?", "what's the
+# growth?") is about that figure, two turns back, never about the prose topic.
+FIGURE_INTENTS = ("numeric", "derived", "compare", "trend")
+# Words of a reply that ask for a figure, or transform one, and name no topic.
+_FIGURE_ASKING = frozenset("growth rate rates share percent percentage pct yoy gap difference spread delta higher lower "
+                           "bigger smaller larger rank ranking ratio total number numbers figure figures amount value "
+                           "much many trend margin multiple dollars usd millions billions both two each".split())
+FIGURE_CUE = re.compile(r"\b(?:growth|grow|grew|rate|share\s+of|%|percent|how\s+(?:much|many)|rank|higher|lower|"
+                         r"gap|difference|spread|yoy|year[\s-]+over[\s-]+year)\b")
+_PROSE_CUE = re.compile(r"\b(?:why|drove|driv\w+|caus\w+|reasons?|explain\w*|say|said|says|discuss\w*|mention\w*|"
+                        r"describe\w*|comment\w*|risks?|management|outlook|expect\w*|strategy)\b")
+
+
+def is_figure_plan(plan) -> bool:
+    """A plan that asks for figures (what a figure reply later refers back to)."""
+    return plan is not None and plan.route == "domain" and plan.intent in FIGURE_INTENTS and bool(plan.metrics)
+
+
+def figure_reply(text: str) -> bool:
+    """A reply asking for a figure without naming a topic: only years, companies it leaves to the
+    thread, and words that ask for or transform a figure ("and in fy23?", "what's the growth?")."""
+    low = ACKNOWLEDGED.sub("", text.lower())
+    if asks_more(low) or _PROSE_CUE.search(low):
+        return False
+    return not [w for w in own_subject(low) if w not in _FIGURE_ASKING]
+
+
+def back_to_figure(text: str, prose, figure):
+    """The thread's figure plan, with the prose turn's companies and years, when `text` is a figure
+    reply to a prose turn that was about that figure; None otherwise.
+
+    About the figure: the prose turn followed the figure's thread (its companies came from it, or it
+    asked how much of the figure came from something), and its companies are the figure's. A prose
+    question that named its own company and topic ("what does Visa say about litigation?") starts a
+    subject of its own: a bare year after it stays with that topic, only a figure's transform
+    ("what's the growth?", which no topic has) goes back to the figure."""
+    if prose is None or figure is None or prose.intent != "qualitative" or not is_figure_plan(figure):
+        return None
+    if not set(prose.tickers) <= set(figure.tickers) and not set(figure.tickers) <= set(prose.tickers):
+        return None
+    if not figure_reply(text):
+        return None
+    followed = (prose.slots or {}).get("tickers", "").startswith("thread") or bool(prose.probe) \
+        or (prose.slots or {}).get("metrics") == "thread, its cause"
+    if not followed and not FIGURE_CUE.search(text.lower()):
+        return None
+    return figure.model_copy(update={
+        "tickers": list(prose.tickers) or list(figure.tickers),
+        "fiscal_years": list(prose.fiscal_years), "latest": prose.latest, "year_offsets": list(prose.year_offsets),
+        "as_of_filing_year": prose.as_of_filing_year, "period": prose.period,
+        "thread_tickers": list(dict.fromkeys([*figure.thread_tickers, *prose.thread_tickers])),
+        "definitions": list(prose.definitions) or list(figure.definitions)})
+
+
+# "what did management say about it?", "any commentary on that?": what the filing says of the thread's
+# subject, which after a figure is MD&A's discussion of that figure (its causes).
+_COMMENTING = frozenset("say said says saying comment comments commentary discuss discussed discussion mention mentioned "
+                        "note noted talk talked explain explained management managements narrative remarks remark "
+                        "color colour context md&a md".split())
+_COMMENT_ASK = re.compile(r"\b(?:say|said|says|saying|comment\w*|discuss\w*|mention\w*|note[sd]?|talk\w*|explain\w*|"
+                          r"narrative|remarks?|colou?r|context)\b")
+
+
+def comments_on_thread(text: str) -> bool:
+    """The message asks what the filing says about the thread's subject, naming no subject of its own."""
+    low = text.lower()
+    if not _COMMENT_ASK.search(low):
+        return False
+    return not [w for w in own_subject(low) if w not in _COMMENTING]
+
+
+# "what's the gap between them?", "the spread between the two": the difference of a comparison.
+_GAP = re.compile(r"\b(?:gap|spread|delta)\b(?=\s+(?:between|separating|of|among)\b|\s*[?.!]*\s*$)", re.I)
+
+
+def gap_as_difference(text: str, thread_companies: int) -> str:
+    """A comparison's gap in the words the planner reads as one ("difference"), in a thread of companies."""
+    return _GAP.sub("difference", text) if thread_companies >= 2 else text
+
+
+def _words(sentence: str) -> set[str]:
+    return set(re.findall(r"[a-z]{3,}", sentence.lower()))
+
+
+def already_quoted(sentence: str, quoted: list[str]) -> bool:
+    """The sentence is one the thread has quoted, its amounts elided or not (most of its words shared)."""
+    mine = _words(sentence)
+    if not mine:
+        return False
+    for q in quoted:
+        theirs = _words(q)
+        if theirs and len(mine & theirs) / min(len(mine), len(theirs)) >= QUOTED_OVERLAP:
+            return True
+    return False
+
+
+QUOTED_OVERLAP = 0.8  # an elided amount drops a word or two ("billion"), never most of a sentence
+QUOTED_KEPT = 40  # the sentences a thread remembers having quoted, the newest kept

@@ -12,6 +12,7 @@ import logging
 from pydantic import ValidationError
 
 from agent.progress import status
+from agent.planning import followups
 from agent.planning.plan import Plan
 
 log = logging.getLogger(__name__)
@@ -30,21 +31,41 @@ def previous_plan(state) -> Plan | None:
         return None
 
 
-def plan(state, deps, config) -> dict:
-    status("Reading your question...")
-    question = state["question"]
-    previous = previous_plan(state)
-    fallback = None
+def figure_plan(state) -> Plan | None:
+    """The thread's last figure plan (agent.memory.remember), None when there is none or it no longer validates."""
+    raw = (state.get("memory") or {}).get("figure")
     try:
-        result = deps.planner(question, previous=previous, directory=deps.directory)
-        name = deps.planner_name
+        return Plan.model_validate(raw) if raw else None
+    except ValidationError:
+        return None
+
+
+def _planned(question: str, previous: Plan | None, deps) -> tuple[Plan, str, str | None]:
+    """(plan, planner name, why a model planner fell back) for `question` against `previous`."""
+    try:
+        return deps.planner(question, previous=previous, directory=deps.directory), deps.planner_name, None
     except Exception as exc:  # a model's failure must never reach the user: fall back
         if deps.planner is deps.fallback_planner:
             raise
         log.warning("planner %s failed (%s); using the rules planner", deps.planner_name, exc.__class__.__name__)
         result = deps.fallback_planner(question, previous=previous, directory=deps.directory)
-        name = "rules"
-        fallback = f"planner: {deps.planner_name} failed ({exc.__class__.__name__}); rules planner used"
+        return result, "rules", f"planner: {deps.planner_name} failed ({exc.__class__.__name__}); rules planner used"
+
+
+def plan(state, deps, config) -> dict:
+    status("Reading your question...")
+    question = state["question"]
+    previous = previous_plan(state)
+    result, name, fallback = _planned(question, previous, deps)
+    figure = followups.back_to_figure(question, previous, figure_plan(state))
+    if figure is not None and not followups.is_figure_plan(result):
+        # "and in fy23?" after "why did it go up?": the figure two turns back, not the prose topic
+        again, again_name, again_fallback = _planned(question, figure, deps)
+        if followups.is_figure_plan(again):
+            result, name, fallback = again, again_name, again_fallback
+            result.slots = {**result.slots, "metrics": "thread, its last figure (past the prose turn)"}
+    if result.route == "domain" and result.intent == "qualitative" and followups.asks_more(question.lower()):
+        result.quoted = list((state.get("memory") or {}).get("quoted") or [])  # the next best, never the same
     fallback = fallback or getattr(result, "fallback", None)
     plan_dict = result.model_dump(mode="json")
     update: dict = {"plan": plan_dict, "planner": result.planner or name, "plan_fallback": fallback}

@@ -68,5 +68,8 @@ class Plan(BaseModel):
     # what a prose thread is about, in the user's words ("SRS acquisition", "talc litigation"): a
     # follow-up that points back ("how much did it cost?", "any risks there?") searches it too
     topic: str = ""
+    # sentences the thread has already quoted, when the message asks for more ("say more", "anything
+    # else?"): the composer quotes the next best ones instead (set from the thread's memory, agent.planning.node)
+    quoted: list[str] = Field(default_factory=list)
     planner: str = "rules"
     fallback: str | None = None  # why a model planner fell back to the rules planner (agent.planning.llm)

@@ -24,6 +24,7 @@ from agent.planning.measures import (NEUTRAL_BEFORE, TOPIC_MASK, absolute_words,
 from agent.planning.followups import REPLACING, inherited_growth, joined_topic, lead_name, lead_subject, own_subject
 from agent.planning.followups import ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, OF_ALL, about_the_company, asks_more
 from agent.planning.followups import compared_kind, points_back, slot_sources, thread_topic, unknown_subject
+from agent.planning.followups import FIGURE_CUE, comments_on_thread, gap_as_difference
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
 from agent.planning.topics import (
@@ -521,6 +522,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = _SPELLED_AMPERSAND.sub(_ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
     raw = _relative_to_thread(raw, previous)
     raw = compared_kind(raw, len(_history(_usable_previous(previous))))  # "which bank made more?" of the thread's
+    raw = gap_as_difference(raw, len(_history(_usable_previous(previous))))  # "the gap between them"
     definition, rest, bad = find_definition(raw)
     known = [d for d in (previous.definitions if previous is not None else [])
              if definition is None or d["name"] != definition["name"]]
@@ -676,10 +678,12 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # "who else do they name?": a question about the thread's company, however it resembles one about Footnote
     about_thread = _usable_previous(previous) is not None and about_the_company(low)
     signing_off = kind == "meta" and detail in ("thanks", "goodbye")  # "bye, thanks for the Nvidia info"
-    if kind == "meta" and (not r.matches or signing_off) and not compares_thread and not about_thread:
+    if kind == "meta" and (not r.matches or signing_off) and not compares_thread and not about_thread and not more:
         return _meta(detail)
 
     prev = _usable_previous(previous)
+    if prev is not None and prev.metrics and not (r.why or r.measures) and comments_on_thread(low):
+        r.why = True  # "what did management say about it?" after a figure: MD&A's discussion of that figure
     share = SHARE.search(low)
     # a transform with nothing to transform ("what's the growth rate for GM?", "as a share of
     # revenue?"): the figure is the thread's, whatever else the message names
@@ -729,6 +733,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     elif r.years.offsets and not r.years.years and prev is not None and followup:
         sources["fiscal_years"] = "thread, shifted"  # "and the year before that?"
     measures = list(r.measures)
+    if not measures and not r.unmappable and prev is not None and prev.metrics and followup and not r.has_topic \
+            and not r.why and prev.intent == "qualitative" and not FIGURE_CUE.search(low) and not share:
+        r.why = True  # "and Meta's?" after "why did Alphabet's revenue grow?": the same why, of Meta
     if not measures and not r.unmappable and prev is not None and prev.metrics and followup and not r.has_topic \
             and not r.why:
         # "what's the growth rate?": the thread's figures, grown year over year
