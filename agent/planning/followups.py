@@ -196,6 +196,7 @@ _POINTING = re.compile(
     r"|(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)\bthere\b(?=\s*(?:[?.!,]|$|around|in\b|on\b|about|for\b|"
     r"specifically|too\b|as\s+well|regarding|related))"
     r"|^\W*(?:and\s+|so\s+)?(?:that|this|those|these)\b(?!\s+(?:year|quarter|company)\b)"
+    r"|\b[a-z]+\s+(?:it|that|this|them)\W*$"  # "what could hurt it?", "what risks threaten that?"
 )
 TOPIC_WORDS = 12  # a topic carried through a long thread stays a topic, not the whole conversation
 
@@ -343,12 +344,45 @@ _COMMENT_ASK = re.compile(r"\b(?:say|said|says|saying|comment\w*|discuss\w*|ment
                           r"narrative|remarks?|colou?r|context)\b")
 
 
+# What explains a figure, asked without "why" ("what factors contributed?", "management's take?").
+_CAUSAL = frozenset("factor factors contributed contributing contributor contributors contribution take story view "
+                    "views explanation".split())
+# Aspects of a figure other than its causes ("what are the headwinds?", "is that sustainable?", "the
+# outlook for it"): searched with the figure's words, its MD&A discussion first.
+_ASPECTS = frozenset("risk risks headwind headwinds tailwind tailwinds outlook guidance challenge challenges concern "
+                     "concerns pressure pressures sustainable sustainability durable trend trends threat threats "
+                     "uncertainty uncertainties plan plans expectation expectations implication implications "
+                     "main key biggest major primary".split())
+
+
+def _possessive_free(words: list[str]) -> list[str]:
+    return [re.sub(r"'s$", "", w) for w in words]
+
+
 def comments_on_thread(text: str) -> bool:
-    """The message asks what the filing says about the thread's subject, naming no subject of its own."""
+    """The message asks what the filing says about, or what explains, the thread's subject, naming
+    no subject of its own ("what did management say about it?", "what factors contributed?")."""
     low = text.lower()
-    if not _COMMENT_ASK.search(low):
+    own = _possessive_free(own_subject(low))
+    if not (_COMMENT_ASK.search(low) or set(own) & _CAUSAL):
         return False
-    return not [w for w in own_subject(low) if w not in _COMMENTING]
+    return not [w for w in own if w not in _COMMENTING and w not in _CAUSAL]
+
+
+def aspect_of_thread(text: str) -> bool:
+    """The message asks about an aspect of the thread's subject and names nothing else ("what are
+    the headwinds?", "what risks could hurt it?"): not a section alone ("the risk factors?")."""
+    low = text.lower()
+    words = [re.sub(r"'s$", "", w) for w in re.findall(r"[a-z0-9][\w&'-]*", low.replace("\u2019", "'"))]
+    content = [w for w in words if w not in STOPWORDS and w not in _ASKING and len(w) > 1]
+    if not content or [w for w in content if w not in _ASPECTS and w not in _COMMENTING and w not in _CAUSAL]:
+        return False
+    # "what are the main risks?" asks for the filing's risk factors; "what are the headwinds?" in a
+    # thread about a figure asks what weighs on that figure
+    return points_back(low) or not all(w in SECTION_ONLY for w in content) or not set(content) & _GENERAL
+
+
+_GENERAL = frozenset("risk risks factor factors".split())
 
 
 # "what's the gap between them?", "the spread between the two": the difference of a comparison.

@@ -24,7 +24,7 @@ from agent.planning.measures import (NEUTRAL_BEFORE, TOPIC_MASK, absolute_words,
 from agent.planning.followups import REPLACING, inherited_growth, joined_topic, lead_name, lead_subject, own_subject
 from agent.planning.followups import ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, OF_ALL, about_the_company, asks_more
 from agent.planning.followups import compared_kind, points_back, slot_sources, thread_topic, unknown_subject
-from agent.planning.followups import FIGURE_CUE, comments_on_thread, gap_as_difference
+from agent.planning.followups import FIGURE_CUE, aspect_of_thread, comments_on_thread, gap_as_difference
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
 from agent.planning.topics import (
@@ -202,6 +202,7 @@ class Reading:
     years: Years
     statement: bool = False  # asks what the filing states (agent.planning.prose_route.asks_statement)
     absolute: bool = False  # the change in the metric's own unit ("in dollars"), not its growth rate
+    aspect: bool = False  # an aspect of the thread's figure ("what are the headwinds?"; agent.planning.followups)
 
     @property
     def prose_ask(self) -> bool:
@@ -436,7 +437,7 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
         own = " ".join(w for w in own_subject(query_source) if w not in names)  # "johnson & johnson" is no topic
         plan.topic = plan.topic or own
         if followup and prev is not None and not measures and not why_of_figure and (
-                borrows_thread_subject(query_source) or points_back(query_source)
+                borrows_thread_subject(query_source) or points_back(query_source) or r.aspect
                 or (prev.intent == "qualitative" and not r.has_topic) or (r.why and not own)):
             # "and the risks?" after revenue, "how much did it cost?" after an acquisition, "any risks
             # there?", "why?" after an event: the message's own words, about the thread's subject
@@ -448,6 +449,8 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
                 inherited.append("items")
             elif r.why and not own and prev.items:  # "why?" after an event: MD&A, then where the topic is told
                 items = list(dict.fromkeys(["7", *prev.items]))
+            if r.aspect and prev.metrics:  # "what are the headwinds?" after a figure: MD&A discusses the figure
+                items = list(dict.fromkeys(["7", *items]))
         plan.items = items
         plan.query = expand_query(query_source)
         if len(compound) > 1:
@@ -662,6 +665,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if task:  # "can you help me fix a bug in my code?": judged by the task, not by "help"
         return _refuse("out_of_scope", task)
     more = asks_more(chat) and _usable_previous(previous) is not None  # "tell me more" is not "tell me a story"
+    # "what's management's take?", "what are the headwinds?" after a figure: about that figure
+    r.aspect = (_usable_previous(previous) is not None and bool(previous.metrics) and not r.measures
+                and not r.tickers and (comments_on_thread(low) or aspect_of_thread(low)))
+    more = more or r.aspect
     if kind == "refuse" and meta not in ("greeting", "thanks") and not more:
         return _refuse("out_of_scope", detail)
     if meta in ("greeting", "thanks", "help") and not (r.matches or subject):
@@ -682,7 +689,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         return _meta(detail)
 
     prev = _usable_previous(previous)
-    if prev is not None and prev.metrics and not (r.why or r.measures) and comments_on_thread(low):
+    if r.aspect and comments_on_thread(low) and not r.why:
         r.why = True  # "what did management say about it?" after a figure: MD&A's discussion of that figure
     share = SHARE.search(low)
     # a transform with nothing to transform ("what's the growth rate for GM?", "as a share of
@@ -698,6 +705,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                      or (not r.matches and kind == "domain") or partial or compares_named
                                      or (kind in ("domain", "unknown") and (asks_more(low) or points_back(low)))
                                      or (kind == "unknown" and not r.matches)  # like nothing alone: the thread's
+                                     or r.aspect
                                      or bool(ALSO.search(low))  # "is AMD affected too?"
                                      or (r.why and not r.measures and bool(r.tickers)
                                          and set(r.tickers) <= set(_history(prev))))
