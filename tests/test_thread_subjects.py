@@ -136,3 +136,43 @@ def test_reply_shapes():
     assert gap_as_difference("what's the gap between them?", 2) == "what's the difference between them?"
     assert gap_as_difference("what's the gap between them?", 1) == "what's the gap between them?"
     assert gap_as_difference("Gap revenue 2024", 2) == "Gap revenue 2024"
+
+
+def test_an_aspect_of_a_figure_is_searched_with_the_figure_s_words(footnote):
+    ask = thread_of(footnote)
+    ask("Tesla revenue 2024")
+    headwinds = ask("what are the headwinds?")
+    # the fixture 10-K may say nothing of headwinds (then: no_grounding, saying what was searched), never another refusal
+    assert headwinds.refusal_reason in (None, "no_grounding") and headwinds.plan["intent"] == "qualitative"
+    assert headwinds.plan["items"][0] == "7" and "revenue" in headwinds.plan["query"]
+    assert headwinds.plan["tickers"] == ["TSLA"] and headwinds.plan["fiscal_years"] == [2024]
+    take = ask("what's management's take?")  # after the prose turn: its topic, never an opinion refused
+    assert take.refusal_reason in (None, "no_grounding"), take.text
+    assert take.plan["tickers"] == ["TSLA"] and "revenue" in take.plan["query"]
+    ask = thread_of(footnote)
+    ask("Tesla revenue 2024")
+    take = ask("what's management's take?")  # right after the figure: what explains it
+    assert take.kind == "answer", take.text
+    assert take.plan["slots"]["metrics"] == "thread, its cause" and take.plan["items"][0] == "7"
+
+
+def test_the_size_of_a_change_is_said_as_mdna_says_it():
+    from decimal import Decimal
+
+    from agent.retrieval.causes import size
+
+    assert size(Decimal(90), Decimal(100)) == "10%"
+    assert size(Decimal("105.1"), Decimal(100)) == "5%"
+    assert size(Decimal(-5), Decimal(3)) == ""  # a sign change is told in amounts
+    assert size(Decimal(350), Decimal(100)) == ""  # so is a multiple
+    assert size(Decimal(5), None) == ""
+
+
+def test_aspect_shapes():
+    from agent.planning.followups import aspect_of_thread
+
+    assert aspect_of_thread("what are the headwinds?") and aspect_of_thread("what risks could hurt it?")
+    assert aspect_of_thread("is that sustainable?")
+    assert not aspect_of_thread("what are the main risks?")  # the filing's risk factors, a question of its own
+    assert not aspect_of_thread("what about tariffs?") and not aspect_of_thread("and the litigation?")
+    assert comments_on_thread("what factors contributed?") and comments_on_thread("what's management's take?")

@@ -666,7 +666,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         return _refuse("out_of_scope", task)
     more = asks_more(chat) and _usable_previous(previous) is not None  # "tell me more" is not "tell me a story"
     # "what's management's take?", "what are the headwinds?" after a figure: about that figure
-    r.aspect = (_usable_previous(previous) is not None and bool(previous.metrics) and not r.measures
+    r.aspect = (_usable_previous(previous) is not None and (bool(previous.metrics) or previous.intent == "qualitative")
+                and not r.measures
                 and not r.tickers and (comments_on_thread(low) or aspect_of_thread(low)))
     more = more or r.aspect
     if kind == "refuse" and meta not in ("greeting", "thanks") and not more:
@@ -689,7 +690,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         return _meta(detail)
 
     prev = _usable_previous(previous)
-    if r.aspect and comments_on_thread(low) and not r.why:
+    if r.aspect and prev is not None and prev.metrics and comments_on_thread(low) and not r.why:
         r.why = True  # "what did management say about it?" after a figure: MD&A's discussion of that figure
     share = SHARE.search(low)
     # a transform with nothing to transform ("what's the growth rate for GM?", "as a share of
