@@ -156,18 +156,6 @@ def test_an_aspect_of_a_figure_is_searched_with_the_figure_s_words(footnote):
     assert take.plan["slots"]["metrics"] == "thread, its cause" and take.plan["items"][0] == "7"
 
 
-def test_the_size_of_a_change_is_said_as_mdna_says_it():
-    from decimal import Decimal
-
-    from agent.retrieval.causes import size
-
-    assert size(Decimal(90), Decimal(100)) == "10%"
-    assert size(Decimal("105.1"), Decimal(100)) == "5%"
-    assert size(Decimal(-5), Decimal(3)) == ""  # a sign change is told in amounts
-    assert size(Decimal(350), Decimal(100)) == ""  # so is a multiple
-    assert size(Decimal(5), None) == ""
-
-
 def test_aspect_shapes():
     from agent.planning.followups import aspect_of_thread
 

@@ -49,15 +49,6 @@ def words(key: str) -> str:
     return " ".join(seen)
 
 
-def size(now: Decimal | None, before: Decimal | None) -> str:
-    """How much a figure moved as MD&A states it ("10%"), the whole percent of the change; nothing when
-    the figure changed sign, or moved by a multiple (stated in amounts then, not percents)."""
-    if now is None or before is None or before == 0 or now == before or (now < 0) != (before < 0):
-        return ""
-    pct = abs((now - before) / before * 100)
-    return f"{pct.quantize(Decimal(1), rounding='ROUND_HALF_UP')}%" if Decimal("0.5") <= pct < 100 else ""
-
-
 def direction(now: Decimal | None, before: Decimal | None) -> str:
     if now is None or before is None or now == before:
         return "changed"
@@ -65,13 +56,11 @@ def direction(now: Decimal | None, before: Decimal | None) -> str:
 
 
 def movement(conn, company: dict, key: str, fiscal_year: int) -> tuple[str, str]:
-    """(the figure's words, its direction and size: "decreased 10%") for one company and year, from its facts."""
+    """(the figure's words, its direction) for one company and year, from its facts."""
     as_of = company.get("as_of_accession")
     now = metric_value(conn, company["cik"], key, fiscal_year, as_of_accession=as_of)
     before = metric_value(conn, company["cik"], key, fiscal_year - 1, as_of_accession=as_of)
-    values = (now.value if now else None, before.value if before else None)
-    said, way = moved(key, *values)
-    return said, f"{way} {size(*values)}".strip()
+    return moved(key, now.value if now else None, before.value if before else None)
 
 
 def moved(key: str, now: Decimal | None, before: Decimal | None) -> tuple[str, str]:
