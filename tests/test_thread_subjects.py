@@ -164,3 +164,13 @@ def test_aspect_shapes():
     assert not aspect_of_thread("what are the main risks?")  # the filing's risk factors, a question of its own
     assert not aspect_of_thread("what about tariffs?") and not aspect_of_thread("and the litigation?")
     assert comments_on_thread("what factors contributed?") and comments_on_thread("what's management's take?")
+
+
+def test_a_why_answered_from_the_next_year_s_filing_keeps_the_thread_on_its_figure(footnote):
+    ask = thread_of(footnote)
+    ask("Apple net income fiscal 2022")  # its own 10-K is not held; the FY2023 10-K discusses it
+    why = ask("why did it change?")
+    assert why.plan["slots"]["metrics"] == "thread, its cause", why.text
+    said = ask("what did management say about it?")
+    assert said.plan["slots"]["metrics"] == "thread, its cause" and said.plan["items"][0] == "7", said.text
+    assert said.plan["tickers"] == ["AAPL"] and said.plan["fiscal_years"] == [2022]

@@ -46,6 +46,12 @@ def remember(state, deps, config) -> dict:
         # the years it resolved to, for "the year before"; `latest` stays, so "and Nvidia's?" is
         # answered from Nvidia's own latest 10-K
         concrete["fiscal_years"] = years
+    before = (state.get("memory") or {}).get("plan") or {}
+    if not concrete.get("metrics") and str((concrete.get("slots") or {}).get("metrics", "")).startswith("thread") \
+            and before.get("metrics") and set(concrete.get("tickers") or []) <= set(before.get("tickers") or []):
+        # "why?" about a year whose own 10-K is not held is answered without the figure's lead (fetch),
+        # but the thread is still about that figure: "what did management say about it?" next
+        concrete["metrics"] = list(before["metrics"])
     memory = {
         "plan": concrete,
         "question": state.get("question", ""),
