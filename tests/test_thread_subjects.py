@@ -174,3 +174,24 @@ def test_a_why_answered_from_the_next_year_s_filing_keeps_the_thread_on_its_figu
     said = ask("what did management say about it?")
     assert said.plan["slots"]["metrics"] == "thread, its cause" and said.plan["items"][0] == "7", said.text
     assert said.plan["tickers"] == ["AAPL"] and said.plan["fiscal_years"] == [2022]
+
+
+def test_a_year_after_a_topic_beside_a_figure_stays_with_the_topic(footnote):
+    ask = thread_of(footnote)
+    first = ask("What does Apple say about its component suppliers?")
+    assert first.plan["intent"] == "qualitative" and first.plan["topic"], first.text
+    touching = ask("how does that affect its gross margin?")
+    assert set(first.plan["topic"].split()) <= set(touching.plan["topic"].split()), touching.plan["topic"]
+    later = ask("and in fiscal 2023?")
+    assert later.plan["intent"] == "qualitative" and later.plan["fiscal_years"] == [2023], later.text
+    assert later.plan["query"] == touching.plan["query"]
+
+
+def test_swaps_and_figure_only_topics():
+    from agent.planning.followups import figure_only_topic, swaps_only
+
+    assert swaps_only("and company's?", True) and swaps_only("and in fy2024?", True)
+    assert not swaps_only("and aws?", False) and not swaps_only("and the company's margins?", True)
+    why = _plan(intent="qualitative", tickers=["GOOGL"], metrics=["revenue"], topic="revenue net sales")
+    beside = _plan(intent="qualitative", tickers=["NVDA"], metrics=["revenue"], topic="revenue export controls")
+    assert figure_only_topic(why) and not figure_only_topic(beside)

@@ -412,3 +412,17 @@ def already_quoted(sentence: str, quoted: list[str]) -> bool:
 
 QUOTED_OVERLAP = 0.8  # an elided amount drops a word or two ("billion"), never most of a sentence
 QUOTED_KEPT = 40  # the sentences a thread remembers having quoted, the newest kept
+
+
+def swaps_only(unnamed: str, swapped: bool) -> bool:
+    """The reply only swaps the thread's company or year ("and Meta's?", "and in fy2024?"): it names
+    one (`swapped`), and nothing else is left once its company mentions are masked as "company" (`unnamed`)."""
+    rest = [w for w in own_subject(unnamed) if w not in ("company", "company's", "s")]  # agent.planning.route.masked
+    return swapped and not rest
+
+
+def figure_only_topic(plan) -> bool:
+    """A prose plan about its figures alone ("why did revenue grow?"), not about a topic beside them
+    ("how do export controls affect revenue?"): its topic has no word the figures' own words lack."""
+    figure_words = {w for k in plan.metrics for w in _figure_words(k).split()}
+    return bool(plan.metrics) and set(plan.topic.split()) <= figure_words

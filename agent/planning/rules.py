@@ -25,6 +25,7 @@ from agent.planning.followups import REPLACING, inherited_growth, joined_topic, 
 from agent.planning.followups import ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, OF_ALL, about_the_company, asks_more
 from agent.planning.followups import compared_kind, points_back, slot_sources, thread_topic, unknown_subject
 from agent.planning.followups import FIGURE_CUE, aspect_of_thread, comments_on_thread, gap_as_difference
+from agent.planning.followups import figure_only_topic, swaps_only
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
 from agent.planning.topics import (
@@ -436,9 +437,11 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
         names = {w for m in r.matches if m.company is not None for w in norm_name(m.company.name)}
         own = " ".join(w for w in own_subject(query_source) if w not in names)  # "johnson & johnson" is no topic
         plan.topic = plan.topic or own
-        if followup and prev is not None and not measures and not why_of_figure and (
+        if followup and prev is not None and not why_of_figure and ((not measures and (
                 borrows_thread_subject(query_source) or points_back(query_source) or r.aspect
-                or (prev.intent == "qualitative" and not r.has_topic) or (r.why and not own)):
+                or (prev.intent == "qualitative" and not r.has_topic) or (r.why and not own)))
+                # "how does that affect revenue?" after export controls: the figure, as the topic touches it
+                or (measures and prev.intent == "qualitative" and bool(prev.topic) and points_back(query_source))):
             # "and the risks?" after revenue, "how much did it cost?" after an acquisition, "any risks
             # there?", "why?" after an event: the message's own words, about the thread's subject
             topic = thread_topic(prev)
@@ -742,11 +745,17 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     elif r.years.offsets and not r.years.years and prev is not None and followup:
         sources["fiscal_years"] = "thread, shifted"  # "and the year before that?"
     measures = list(r.measures)
+    same_search = False  # "and in fy2024?" after a prose answer that opened with a figure: that search again
     if not measures and not r.unmappable and prev is not None and prev.metrics and followup and not r.has_topic \
-            and not r.why and prev.intent == "qualitative" and not FIGURE_CUE.search(low) and not share:
-        r.why = True  # "and Meta's?" after "why did Alphabet's revenue grow?": the same why, of Meta
+            and not r.why and prev.intent == "qualitative" and not FIGURE_CUE.search(low) and not share \
+            and (asks_more(low) or swaps_only(masked(outside, [(m.start, m.end) for m in r.matches]),
+                                             bool(r.tickers) or r.years.given)):
+        # "and Meta's?" after "why did Alphabet's revenue grow?": the same why, of Meta; after a
+        # prose topic beside the figure ("how do export controls affect revenue?"), the same search
+        r.why = figure_only_topic(prev)
+        same_search = not r.why
     if not measures and not r.unmappable and prev is not None and prev.metrics and followup and not r.has_topic \
-            and not r.why:
+            and not r.why and not same_search:
         # "what's the growth rate?": the thread's figures, grown year over year
         measures = inherited_growth(prev.metrics) if r.growth else list(prev.metrics)
         if r.growth:  # a member's figure grows as a member formula (agent.planning.members)
