@@ -3,6 +3,11 @@
 The configured planner runs first; if it is a model and it fails (error, timeout, invalid
 output) the deterministic planner answers instead and the state says why, so the Answer's
 metadata can tell the user.
+
+A thread has two subjects (agent.memory.remember): its last plan, and its last figure plan. A
+figure reply to a prose turn about that figure ("and in fy23?" after "why did it go up?") is planned
+against the figure (agent.planning.followups.back_to_figure); a reply asking for more carries the
+sentences the thread has quoted, so the composer quotes the next best ones.
 """
 
 from __future__ import annotations
