@@ -195,3 +195,11 @@ def test_swaps_and_figure_only_topics():
     why = _plan(intent="qualitative", tickers=["GOOGL"], metrics=["revenue"], topic="revenue net sales")
     beside = _plan(intent="qualitative", tickers=["NVDA"], metrics=["revenue"], topic="revenue export controls")
     assert figure_only_topic(why) and not figure_only_topic(beside)
+
+
+def test_a_word_said_of_the_thread_company_by_pronoun_is_never_taken_for_another_company(footnote):
+    ask = thread_of(footnote)
+    ask("Tesla revenue 2024")
+    answer = ask("how about its margin?")
+    assert answer.refusal_reason != "no_company", answer.text
+    assert answer.plan["tickers"] == ["TSLA"] and answer.plan["lone_name"] is None

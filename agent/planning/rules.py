@@ -807,7 +807,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             return _refuse(about[0], about[1], **carry)
         # an ordinary word ("what about samsung?"), or a name beside a measure ("what about sony's net
         # income?"): a line or segment of the thread's company, or else a name
-        lone = named or lead_name(outside)
+        # "how about its margin?": "its" is the thread's company, so the word is no other company's name
+        lone = None if about_the_company(low) else named or lead_name(outside)
     if prev is not None and prev.tickers:
         if not tickers and (domain_signal or followup):
             tickers = list(prev.tickers)
