@@ -8,7 +8,8 @@ corpus (../shared/sec) in its own database, ingesting it on first use; it is ski
 note, when that folder does not exist. `dev` (the frozen development set, evals/make_dev.py) runs
 over the same database as `shared` and adds the by-class report (evals.by_class). `dev2` (a second,
 held-out development set, evals/make_dev2.py) and `dev2_prose` run the same way, only when named,
-and so do `dev3` and `dev3_prose` (a third held-out set, evals/make_dev3.py).
+and so do `dev3` and `dev3_prose` (a third held-out set, evals/make_dev3.py) and `dev4` and
+`dev4_prose` (a fourth, evals/make_dev4.py).
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ def split_by_coverage(cases, have: set[str]) -> tuple[list, list]:
 
 
 # Sets that measure where the product stands (before and after a change): never gated.
-MEASURED_ONLY = frozenset({"dev", "dev2", "dev2_prose", "dev3", "dev3_prose"})
+MEASURED_ONLY = frozenset({"dev", "dev2", "dev2_prose", "dev3", "dev3_prose", "dev4", "dev4_prose"})
 
 
 def run_group(group: str, db, settings, embedder, args) -> dict:

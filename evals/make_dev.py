@@ -411,18 +411,22 @@ def _expand(spec: dict, data: dict) -> dict:
     return line
 
 
-def expand_set(spec: list[dict], threads: list[dict], data, id_prefix: str) -> tuple[list[dict], list[str]]:
+def expand_set(spec: list[dict], threads: list[dict], data, id_prefix: str, extra: dict | None = None) -> tuple[list[dict], list[str]]:
     """Each question of a spec with its expected value read from the XBRL `data`, numbered per class
-    under `id_prefix`, then the threads; what cannot be read is logged, never guessed."""
+    under `id_prefix`, then the threads; what cannot be read is logged, never guessed.
+
+    `extra` {entry type: (id prefix, expand(entry) -> line)} adds entry types a set reads from
+    elsewhere (dev4's 10-Q quarters), kept in the spec's order; they raise FactError or KeyError too."""
     out, log = [], []
     counters: dict[str, int] = {}
+    extra = extra or {}
     for entry in spec:
         try:
-            line = _expand(entry, data)
+            line = extra[entry["t"]][1](entry) if entry["t"] in extra else _expand(entry, data)
         except (FactError, KeyError) as exc:
             log.append(f"{entry['q']!r}: {exc}, question not written")
             continue
-        prefix = PREFIX[entry["t"]]
+        prefix = extra[entry["t"]][0] if entry["t"] in extra else PREFIX[entry["t"]]
         counters[prefix] = counters.get(prefix, 0) + 1
         out.append({"id": f"{id_prefix}-{prefix}-{counters[prefix]:03d}", **line})
     for thread in threads:

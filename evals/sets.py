@@ -56,6 +56,8 @@ SET_FILES = {
     "dev2_prose": ("dev2_prose",),
     "dev3": ("dev3_figures", "dev3_prose"),  # held out too: written without reading agent/, never read by whoever changes it
     "dev3_prose": ("dev3_prose",),
+    "dev4": ("dev4_figures", "dev4_prose"),  # held out too: written without reading agent/, frozen before its first run
+    "dev4_prose": ("dev4_prose",),
     "quarterly": ("quarterly",),
 }
 # Files of a set written separately, possibly later: missing means no questions yet, not an error.
@@ -63,8 +65,8 @@ OPTIONAL_FILES = frozenset({"dev_prose"})
 # Sets that run over the real corpus (../shared/sec) in its own database.
 # Held-out sets: their reports name failures by id and kind only, so whoever runs them to measure
 # a change never reads the questions (the JSON keeps them, for the set's author).
-HELD_OUT = frozenset({"dev2", "dev2_prose", "dev3", "dev3_prose"})
-CORPUS_SETS = ("shared", "dev", "quarterly")  # `all` runs these; dev_prose alone is part of dev; dev2 and dev3 run only when named
+HELD_OUT = frozenset({"dev2", "dev2_prose", "dev3", "dev3_prose", "dev4", "dev4_prose"})
+CORPUS_SETS = ("shared", "dev", "quarterly")  # `all` runs these; dev_prose alone is part of dev; dev2, dev3 and dev4 run only when named
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The held-out development sets (dev2, dev3): each loads, every case carries an expectation the
+"""The held-out development sets (dev2, dev3, dev4): each loads, every case carries an expectation the
 scorer can check (read from the filings by its generator, never typed here), and each has the shape
 its brief asks for. No answer is asserted here: the values are the generators', checked against them."""
 
@@ -30,7 +30,7 @@ class HeldOut:
         return importlib.import_module(f"evals.make_{self.name}")
 
 
-SETS = [HeldOut("dev2", "d2", 160, 40), HeldOut("dev3", "d3", 170, 45)]
+SETS = [HeldOut("dev2", "d2", 160, 40), HeldOut("dev3", "d3", 170, 45), HeldOut("dev4", "d4", 190, 45)]
 FIGURE_CLASSES = ("line_item", "own_label", "longer_phrase", "segment", "segment_missing", "formula", "user_formula",
                   "comparative_year", "trend", "impossible_year", "unknown_company", "must_refuse", "followup")
 
@@ -55,8 +55,8 @@ def test_every_figure_question_has_a_class_and_an_expectation(held):
     assert len(figures) >= s.figures
     assert all(c.id.startswith(f"{s.prefix}f-") for c in figures)
     classes = Counter(c.cls for c in figures)
-    assert set(classes) <= set(by_class.CLASSES)
-    assert "quarterly" not in classes  # quarters are another set's subject
+    assert set(classes) <= set(by_class.CLASSES) | {"quarter_figure"}  # dev4's held 10-Q quarters, answered
+    assert "quarterly" not in classes  # refusing quarters is another set's subject (dev4 asks held 10-Q quarters)
     for cls in FIGURE_CLASSES:
         assert classes[cls] >= 5, cls
     for c in figures:
@@ -130,3 +130,28 @@ def test_dev3_asks_new_questions_not_those_of_the_earlier_sets():
 def test_dev3_figure_threads_have_two_to_four_turns():
     threads = Counter(c.thread for c in load_group("dev3") if c.set == "dev3_figures" and c.thread)
     assert len(threads) >= 10 and all(2 <= n <= 4 for n in threads.values())
+
+
+# --- dev4's own brief --------------------------------------------------------------------------
+
+
+def test_dev4_asks_held_10q_quarters_with_their_period_and_new_questions():
+    cases = load_group("dev4")
+    quarters = [c for c in cases if c.cls == "quarter_figure"]
+    assert len(quarters) >= 8
+    assert all(n.get("period_end") for c in quarters for n in c.expect["numbers"])
+    earlier = {c.question.strip().lower() for name in ("dev", "dev2", "dev3") for c in load_group(name) if not c.thread}
+    repeated = [c.id for c in cases if not c.thread and c.kind != "meta" and c.question.strip().lower() in earlier]
+    assert not repeated
+
+
+def test_dev4_counts_what_its_brief_asks_for():
+    cases = load_group("dev4")
+    kinds = Counter(c.kind for c in cases)
+    assert kinds["numeric"] + kinds["trend"] >= 100 and kinds["derived"] >= 30 and kinds["qualitative"] >= 45
+    assert sum(1 for c in cases if c.expect["answer"] == "meta") >= 20
+    assert sum(1 for c in cases if c.expect["answer"] == "refusal") >= 20
+    threads = Counter(c.thread for c in cases if c.thread)
+    assert len(threads) >= 15
+    prose_threads = {c.thread for c in cases if c.thread and c.kind == "qualitative"}
+    assert len(prose_threads) >= 8  # a prose turn after a figure, or a figure turn after a prose turn

@@ -1,0 +1,312 @@
+# The held-out development set on figures (fourth set): the questions and how each expected value
+# is read from the filings' XBRL. Built into dev4_figures.jsonl by `python -m evals.make_dev4`.
+# Held out: whoever changes agent/ must not read this file or dev4_figures.jsonl. Frozen once built.
+# Written without reading agent/: the questions are not shaped by what the agent knows.
+# (Loaded by path from evals/make_dev4.py; the helpers are evals.make_dev's, QT is make_dev4's.)
+
+from evals.make_dev import CAPEX, DIVIDENDS, GEO, INTEREST, NI, OCF, PRETAX, PROD, REV, REV_ASC606, SEG, D, N, R, TR
+
+SGA = "SellingGeneralAndAdministrativeExpense"
+RND = ["ResearchAndDevelopmentExpense", "ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost"]
+DDA = ["DepreciationDepletionAndAmortization", "DepreciationAmortizationAndAccretionNet", "DepreciationAndAmortization"]
+SBC = ["ShareBasedCompensation", "AllocatedShareBasedCompensationExpense"]
+INV = "InventoryNet"
+BUYBACK = "PaymentsForRepurchaseOfCommonStock"
+INV_CF = "NetCashProvidedByUsedInInvestingActivities"
+FIN_CF = "NetCashProvidedByUsedInFinancingActivities"
+TAX = "IncomeTaxExpenseBenefit"
+EQ = "StockholdersEquity"
+ADV = ["AdvertisingExpense", "MarketingAndAdvertisingExpense"]
+COGS = ["CostOfRevenue", "CostOfGoodsAndServicesSold"]
+QUARTER_WORDS = ["Q1", "Q2", "Q3", "Q4", "quarter", "first quarter", "second quarter", "third quarter", "fourth quarter",
+                 "three months", "10-Q"]
+
+
+def QT(q, tk, end, concepts, metric, cls="quarter_figure", instant=False):
+    """A figure of the three months (or the balance) ending `end`, read from the 10-Q's XBRL."""
+    return {"t": "qtr", "q": q, "tk": tk, "end": end, "concepts": concepts if isinstance(concepts, list) else [concepts],
+            "metric": metric, "cls": cls, "instant": instant, "note": ""}
+
+
+def F(entry):
+    return {**entry, "cls": "followup"}
+
+
+SPEC = [
+    # --- line items beyond the headline metrics ---------------------------------------------------
+    N("adobe - how much went to buying back stock in fy24?", "ADBE", 2024, BUYBACK, "share repurchases"),
+    N("adobe advertising spend fiscal 2024", "ADBE", 2024, ADV, "advertising expense"),
+    N("ADBE stock comp expense fy2024", "ADBE", 2024, SBC, "stock-based compensation"),
+    N("amzn inventories at dec 31 2023", "AMZN", 2023, INV, "inventories", instant=True),
+    N("amazon depreciation & amortization 2023", "AMZN", 2023, DDA, "depreciation and amortization"),
+    N("amazon long term debt excluding the current portion, end of 2023", "AMZN", 2023, "LongTermDebtNoncurrent", "long-term debt, non-current", cls="longer_phrase", instant=True),
+    N("colgate r&d spend 2023", "CL", 2023, RND, "r&d"),
+    N("colgate-palmolive advertising 2023", "CL", 2023, ADV, "advertising expense"),
+    N("CL purchases of treasury shares in 2023", "CL", 2023, BUYBACK, "purchases of treasury shares", cls="own_label"),
+    N("colgate net cash used in investing 2023", "CL", 2023, INV_CF, "investing cash flow"),
+    N("cisco r and d fy24", "CSCO", 2024, RND, "r&d"),
+    N("how much did cisco pay in dividends in fiscal 2024", "CSCO", 2024, DIVIDENDS, "dividends paid"),
+    N("csco inventories at end of fiscal 2024", "CSCO", 2024, INV, "inventories", instant=True),
+    N("cisco cash flow from financing activities fy2024", "CSCO", 2024, FIN_CF, "financing cash flow"),
+    N("general dynamics capital expenditures 2023", "GD", 2023, CAPEX, "capex"),
+    N("gd dividends paid in 2023", "GD", 2023, DIVIDENDS, "dividends paid"),
+    N("general dynamics inventories, dec 31 2023", "GD", 2023, INV, "inventories", instant=True),
+    N("GD interest expense for 2023", "GD", 2023, INTEREST, "interest expense"),
+    N("ge selling general & admin 2023", "GE", 2023, SGA, "sg&a"),
+    N("ge cash from investing activities 2023", "GE", 2023, INV_CF, "investing cash flow"),
+    N("how much GE stock did GE repurchase for treasury in 2023", "GE", 2023, BUYBACK, "share repurchases"),
+    N("home depot merchandise inventories at the end of fiscal 2023", "HD", 2023, INV, "merchandise inventories", cls="own_label", instant=True),
+    N("hd cash dividends paid fiscal 2023", "HD", 2023, DIVIDENDS, "dividends paid"),
+    N("home depot stock-based comp fiscal 2023", "HD", 2023, SBC, "stock-based compensation"),
+    N("JCI sg&a fiscal 2024", "JCI", 2024, SGA, "sg&a"),
+    N("johnson controls dividend payments fy24", "JCI", 2024, DIVIDENDS, "dividends paid"),
+    N("lowe's share repurchases fiscal 2023", "LOW", 2023, BUYBACK, "share repurchases"),
+    N("lowes cash dividend payments fy2023", "LOW", 2023, DIVIDENDS, "cash dividend payments", cls="own_label"),
+    N("lowe's merchandise inventory (net) at fiscal 2023 year end", "LOW", 2023, INV, "merchandise inventory", cls="own_label", instant=True),
+    N("lowes capex fy23", "LOW", 2023, CAPEX, "capex"),
+    N("medtronic SG&A fiscal 2024", "MDT", 2024, SGA, "sg&a"),
+    N("mdt dividends to shareholders fy24", "MDT", 2024, DIVIDENDS, "dividends to shareholders", cls="own_label"),
+    N("medtronic inventories april 2024", "MDT", 2024, INV, "inventories", instant=True),
+    N("mdt investing cash flow fy2024", "MDT", 2024, INV_CF, "investing cash flow"),
+    N("pepsi SG&A 2023", "PEP", 2023, SGA, "sg&a"),
+    N("pepsico r&d expense 2023", "PEP", 2023, RND, "r&d"),
+    N("pep cash dividends paid 2023", "PEP", 2023, DIVIDENDS, "dividends paid"),
+    N("what did pepsico spend on advertising in 2023", "PEP", 2023, ADV, "advertising expense"),
+    N("P&G research and development fy2024", "PG", 2024, RND, "r&d"),
+    N("procter & gamble capex fiscal 2024", "PG", 2024, CAPEX, "capex"),
+    N("pg treasury stock purchases fy24", "PG", 2024, BUYBACK, "treasury stock purchases", cls="own_label"),
+    N("P&G total financing activities fy2024", "PG", 2024, FIN_CF, "financing cash flow", cls="own_label"),
+    N("thermo fisher sg&a 2023", "TMO", 2023, SGA, "sg&a"),
+    N("tmo purchases of company common stock 2023", "TMO", 2023, BUYBACK, "purchases of company common stock", cls="own_label"),
+    N("thermo fisher capex in 2023", "TMO", 2023, CAPEX, "capex"),
+    N("thermo fisher total borrowings at carrying value, end of 2023", "TMO", 2023, "LongTermDebt", "total borrowings", cls="own_label", instant=True),
+    N("union pacific capital investments 2024", "UNP", 2024, CAPEX, "capital investments", cls="own_label"),
+    N("unp buybacks 2024", "UNP", 2024, BUYBACK, "share repurchases"),
+    N("union pacific total debt at year end 2024", "UNP", 2024, "LongTermDebt", "total debt", instant=True),
+    N("walmart inventories as of jan 31 2024", "WMT", 2024, INV, "inventories", instant=True),
+    N("pepsico income before income taxes 2023", "PEP", 2023, PRETAX, "income before income taxes", cls="longer_phrase"),
+    N("cisco cash dividends declared per share fy2024", "CSCO", 2024, "CommonStockDividendsPerShareDeclared", "dividends declared per share", cls="longer_phrase"),
+    N("tmo short-term obligations and current maturities of long-term obligations at end of 2023", "TMO", 2023, "DebtCurrent", "short-term obligations and current maturities", cls="longer_phrase", instant=True),
+    N("gd net cash used by investing activities 2023", "GD", 2023, INV_CF, "investing cash flow", cls="longer_phrase"),
+    N("walmart long-term debt due within one year, fiscal 2024 year end", "WMT", 2024, "LongTermDebtCurrent", "long-term debt due within one year", cls="longer_phrase", instant=True),
+    N("wmt capex fiscal 2024", "WMT", 2024, CAPEX, "capex"),
+    N("abbvie sg&a 2023", "ABBV", 2023, SGA, "sg&a"),
+    N("abbvie dividends paid 2023", "ABBV", 2023, DIVIDENDS, "dividends paid"),
+    N("abbott r&d fy23? no wait, abbott capex 2023", "ABT", 2023, CAPEX, "capex", note="the question corrects itself: capex, not R&D"),
+    N("abbott labs inventories end of 2023", "ABT", 2023, INV, "inventories", instant=True),
+    N("bmy d&a 2023", "BMY", 2023, DDA, "depreciation and amortization"),
+    N("bristol myers inventories at 12/31/23", "BMY", 2023, INV, "inventories", instant=True),
+    N("comcast capital expenditures in 2023?", "CMCSA", 2023, CAPEX, "capex"),
+    N("comcast buybacks in 2023", "CMCSA", 2023, BUYBACK, "share repurchases"),
+    N("gm inventories dec 2023", "GM", 2023, INV, "inventories", instant=True),
+    N("general motors net cash from investing 2023", "GM", 2023, INV_CF, "investing cash flow"),
+    N("alphabet stock repurchases 2023", "GOOGL", 2023, BUYBACK, "share repurchases"),
+    N("googl capex 2023 (purchases of property and equipment)", "GOOGL", 2023, CAPEX, "capex"),
+    N("intel capex 2023", "INTC", 2023, CAPEX, "capex"),
+    N("intel cash from financing 2023", "INTC", 2023, FIN_CF, "financing cash flow"),
+    N("j&j inventories end of fiscal 2024", "JNJ", 2024, INV, "inventories", instant=True),
+    N("jnj capital expenditures 2024", "JNJ", 2024, CAPEX, "capex"),
+    N("coke d&a 2023", "KO", 2023, DDA, "depreciation and amortization"),
+    N("coca-cola interest expense 2023", "KO", 2023, INTEREST, "interest expense"),
+    N("mastercard buyback spend 2023", "MA", 2023, BUYBACK, "share repurchases"),
+    N("mastercard dividends paid in 2023", "MA", 2023, DIVIDENDS, "dividends paid"),
+    N("mcdonald's interest expense 2023", "MCD", 2023, INTEREST, "interest expense"),
+    N("mcd capex 2023", "MCD", 2023, CAPEX, "capex"),
+    N("meta r&d 2023", "META", 2023, RND, "r&d"),
+    N("meta d&a 2023", "META", 2023, DDA, "depreciation and amortization"),
+    N("netflix technology and development expense 2024", "NFLX", 2024, RND, "technology and development", cls="own_label"),
+    N("nflx stock repurchases 2024", "NFLX", 2024, BUYBACK, "share repurchases"),
+    N("nike sg&a fiscal 2024", "NKE", 2024, SGA, "sg&a"),
+    N("nike buybacks fy24", "NKE", 2024, BUYBACK, "share repurchases"),
+    N("nvidia inventories end of fy2024", "NVDA", 2024, INV, "inventories", instant=True),
+    N("nvda r&d fiscal 2024", "NVDA", 2024, RND, "r&d"),
+    N("rtx share buybacks 2023", "RTX", 2023, BUYBACK, "share repurchases"),
+    N("raytheon (rtx) d&a 2023", "RTX", 2023, DDA, "depreciation and amortization"),
+    N("smucker capex fy2024", "SJM", 2024, CAPEX, "capex"),
+    N("j.m. smucker inventories end of fiscal 2024", "SJM", 2024, INV, "inventories", instant=True),
+    N("tesla inventory dec 31 2023", "TSLA", 2023, INV, "inventories", instant=True),
+    N("tsla sg&a 2023", "TSLA", 2023, SGA, "sg&a"),
+    N("txn capex 2023", "TXN", 2023, CAPEX, "capex"),
+    N("texas instruments r&d 2023", "TXN", 2023, RND, "r&d"),
+    N("unitedhealth share repurchases 2023", "UNH", 2023, BUYBACK, "share repurchases"),
+    N("unh capex 2023", "UNH", 2023, CAPEX, "capex"),
+    N("visa d&a fy2024", "V", 2024, DDA, "depreciation and amortization"),
+    N("visa dividends paid fiscal 2024", "V", 2024, DIVIDENDS, "dividends paid"),
+    N("verizon dividends paid 2023", "VZ", 2023, DIVIDENDS, "dividends paid"),
+    N("walgreens sg&a fiscal 2024", "WBA", 2024, SGA, "sg&a"),
+    N("salesforce buybacks fy2025", "CRM", 2025, BUYBACK, "share repurchases"),
+    N("amd r&d 2023", "AMD", 2023, RND, "r&d"),
+    N("boeing capex 2023", "BA", 2023, CAPEX, "capex"),
+
+    # --- segment, product and geography members ----------------------------------------------------
+    N("amazon third-party seller services revenue 2023", "AMZN", 2023, REV_ASC606, "third-party seller services", cls="segment", dims={PROD: "amzn:ThirdPartySellerServicesMember"}),
+    N("amazon subscription services sales 2023", "AMZN", 2023, REV_ASC606, "subscription services", cls="segment", dims={PROD: "amzn:SubscriptionServicesMember"}),
+    N("amzn north america segment operating income 2023", "AMZN", 2023, "OperatingIncomeLoss", "North America operating income", cls="segment", dims={SEG: "amzn:NorthAmericaSegmentMember"}),
+    N("amazon net sales in germany 2023", "AMZN", 2023, REV_ASC606, "Germany net sales", cls="segment", dims={GEO: "country:DE"}),
+    N("google cloud segment revenues 2023", "GOOGL", 2023, REV_ASC606, "Google Cloud revenue", cls="segment", dims={SEG: "goog:GoogleCloudMember"}),
+    N("alphabet EMEA revenue 2023", "GOOGL", 2023, REV_ASC606, "EMEA revenue", cls="segment", dims={GEO: "us-gaap:EMEAMember"}),
+    N("meta family of apps revenue 2023", "META", 2023, REV_ASC606, "Family of Apps revenue", cls="segment", dims={SEG: "meta:FamilyOfAppsMember"}),
+    N("coca-cola latin america segment net operating revenues 2023", "KO", 2023, "Revenues", "Latin America revenue", cls="segment", dims={SEG: "ko:LatinAmericaSegmentMember"}),
+    N("ko concentrate operations revenue 2023", "KO", 2023, "Revenues", "concentrate operations revenue", cls="segment", dims={PROD: "ko:ConcentrateOperationsMember"}),
+    N("nike apparel revenues fy2024", "NKE", 2024, REV_ASC606, "apparel revenue", cls="segment", dims={PROD: "nke:ApparelMember"}),
+    N("nvidia networking revenue fiscal 2024", "NVDA", 2024, "Revenues", "networking revenue", cls="segment", dims={PROD: "nvda:NetworkingMember"}),
+    N("how much revenue did nvidia book from taiwan in fy24", "NVDA", 2024, "Revenues", "Taiwan revenue", cls="segment", dims={GEO: "country:TW"}),
+    N("medtronic diabetes net sales fy24", "MDT", 2024, REV_ASC606, "Diabetes net sales", cls="segment", dims={SEG: "mdt:DiabetesGroupMember"}),
+    N("johnson & johnson medtech segment sales 2024", "JNJ", 2024, REV_ASC606, "MedTech sales", cls="segment", dims={SEG: "jnj:MedTechMember"}),
+    N("tesla regulatory credits revenue 2023", "TSLA", 2023, REV_ASC606, "regulatory credits revenue", cls="segment", dims={PROD: "tsla:AutomotiveRegulatoryCreditsMember"}),
+    N("tesla energy generation and storage revenue 2023", "TSLA", 2023, REV_ASC606, "energy generation and storage revenue", cls="segment", dims={PROD: "tsla:EnergyGenerationAndStorageMember"}),
+    N("comcast revenue from the UK 2023", "CMCSA", 2023, "Revenues", "United Kingdom revenue", cls="segment", dims={GEO: "country:GB"}),
+    N("adobe digital experience revenue fy2024", "ADBE", 2024, "Revenues", "Digital Experience revenue", cls="segment", dims={SEG: "adbe:DigitalExperienceMember"}),
+    N("adobe subscription revenue fiscal 24", "ADBE", 2024, "Revenues", "subscription revenue", cls="segment", dims={PROD: "adbe:SubscriptionRevenueMember"}),
+    N("ge power segment revenues 2023", "GE", 2023, "Revenues", "Power revenue", cls="segment", dims={SEG: "ge:PowerSegmentMember"}),
+    N("cisco security product revenue fy2024", "CSCO", 2024, REV_ASC606, "security revenue", cls="segment", dims={PROD: "csco:SecurityRevenueMember"}),
+    N("pepsico net revenue in mexico 2023", "PEP", 2023, "Revenues", "Mexico net revenue", cls="segment", dims={GEO: "country:MX"}),
+
+    # --- years only the later 10-K reports ---------------------------------------------------------
+    N("pepsico sg&a for 2022", "PEP", 2022, SGA, "sg&a", cls="comparative_year"),
+    N("thermo fisher capex 2022", "TMO", 2022, CAPEX, "capex", cls="comparative_year"),
+    N("colgate advertising 2022", "CL", 2022, ADV, "advertising expense", cls="comparative_year"),
+    N("general dynamics dividends paid 2022", "GD", 2022, DIVIDENDS, "dividends paid", cls="comparative_year"),
+    N("medtronic sg&a fiscal 2023", "MDT", 2023, SGA, "sg&a", cls="comparative_year"),
+
+    # --- 10-Q quarters -------------------------------------------------------------------------------
+    QT("abbvie sg&a in q2 2023", "ABBV", "2023-06-30", [SGA], "sg&a"),
+    QT("colgate gross profit for the three months ended june 30 2023", "CL", "2023-06-30", ["GrossProfit"], "gross profit"),
+    QT("mcdonald's net income 2q23", "MCD", "2023-06-30", NI, "net income"),
+    QT("thermo fisher revenue for its quarter ended july 1 2023", "TMO", "2023-07-01", REV, "revenue"),
+    QT("j&j net earnings q2 2023", "JNJ", "2023-07-02", NI, "net income"),
+    QT("pepsico net revenue in its 12 weeks ended sept 9 2023", "PEP", "2023-09-09", REV, "revenue"),
+    QT("kraft heinz net income, quarter ended july 1 2023", "KHC", "2023-07-01", NI, "net income"),
+    QT("lowe's sg&a in q2 fiscal 2023", "LOW", "2023-08-04", [SGA], "sg&a"),
+    QT("gm net income q2 2023", "GM", "2023-06-30", NI, "net income"),
+    QT("amd inventories at july 1 2023", "AMD", "2023-07-01", [INV], "inventories", instant=True),
+
+    # --- derived: standard formulas --------------------------------------------------------------------
+    D("adobe gross margin % fy2024", "ADBE", 2024, "gross margin", "gp / rev", {"gp": "GrossProfit", "rev": REV}, "percent"),
+    D("adobe free cash flow fy24 (operating cash flow minus capex)", "ADBE", 2024, "free cash flow", "ocf - capex", {"ocf": OCF, "capex": CAPEX}, "USD"),
+    D("adobe effective tax rate fiscal 2024", "ADBE", 2024, "effective tax rate", "tax / pretax", {"tax": TAX, "pretax": PRETAX}, "percent"),
+    D("amazon operating margin 2023", "AMZN", 2023, "operating margin", "oi / rev", {"oi": "OperatingIncomeLoss", "rev": REV_ASC606}, "percent"),
+    D("what % of amazon's 2023 net sales was AWS", "AMZN", 2023, "segment mix", "aws / rev",
+      {"aws": (REV_ASC606, 0, {SEG: "amzn:AmazonWebServicesSegmentMember"}), "rev": REV_ASC606}, "percent"),
+    D("colgate current ratio end of 2023", "CL", 2023, "current ratio", "ca / cl", {"ca": "AssetsCurrent", "cl": "LiabilitiesCurrent"}, "ratio"),
+    D("colgate advertising as a % of net sales, 2023", "CL", 2023, "advertising to sales", "adv / rev", {"adv": ADV, "rev": REV_ASC606}, "percent"),
+    D("cisco dividend payout ratio fy24 (dividends paid / net income)", "CSCO", 2024, "payout ratio", "div / ni", {"div": DIVIDENDS, "ni": NI}, "percent"),
+    D("cisco net margin fiscal 2024", "CSCO", 2024, "net margin", "ni / rev", {"ni": NI, "rev": REV_ASC606}, "percent"),
+    D("general dynamics fcf 2023 = cfo - capex", "GD", 2023, "free cash flow", "ocf - capex", {"ocf": OCF, "capex": CAPEX}, "USD"),
+    D("aerospace share of GE's total revenues in 2023", "GE", 2023, "segment mix", "aero / rev",
+      {"aero": ("Revenues", 0, {SEG: "ge:AerospaceSegmentMember"}), "rev": "Revenues"}, "percent"),
+    D("home depot sg&a as a percentage of net sales fiscal 2023", "HD", 2023, "sg&a to sales", "sga / rev", {"sga": SGA, "rev": REV_ASC606}, "percent"),
+    D("j&j gross margin 2024", "JNJ", 2024, "gross margin", "gp / rev", {"gp": "GrossProfit", "rev": REV_ASC606}, "percent"),
+    D("coca-cola debt/equity at end of 2023, defined as long-term debt incl. current maturities divided by total KO shareowners' equity", "KO", 2023,
+      "debt to equity", "(cur + noncur) / eq", {"cur": "LongTermDebtCurrent", "noncur": "LongTermDebtNoncurrent", "eq": EQ}, "ratio"),
+    D("ko net operating revenue growth 2023 vs 2022", "KO", 2023, "revenue growth", "(r - r0) / r0", {"r": ("Revenues", 0), "r0": ("Revenues", -1)}, "percent"),
+    D("lowe's operating margin fy2023", "LOW", 2023, "operating margin", "oi / rev", {"oi": "OperatingIncomeLoss", "rev": REV_ASC606}, "percent"),
+    D("medtronic ROE fy24 on year-end equity (net income attributable to MDT / ending shareholders' equity)", "MDT", 2024, "return on equity", "ni / eq", {"ni": NI, "eq": EQ}, "percent"),
+    D("cardiovascular as a share of medtronic's fy2024 net sales", "MDT", 2024, "segment mix", "cv / rev",
+      {"cv": (REV_ASC606, 0, {SEG: "mdt:CardiovascularMember"}), "rev": REV_ASC606}, "percent"),
+    D("meta purchases of property & equipment as % of revenue, 2023", "META", 2023, "capex to revenue", "capex / rev", {"capex": CAPEX, "rev": REV_ASC606}, "percent"),
+    D("meta free cash flow 2023 (cash from ops less purchases of property and equipment)", "META", 2023, "free cash flow", "ocf - capex", {"ocf": OCF, "capex": CAPEX}, "USD"),
+    D("netflix op margin 2024", "NFLX", 2024, "operating margin", "oi / rev", {"oi": "OperatingIncomeLoss", "rev": REV}, "percent"),
+    D("footwear share of nike revenues fy24", "NKE", 2024, "segment mix", "fw / rev",
+      {"fw": (REV_ASC606, 0, {PROD: "nke:FootwearMember"}), "rev": REV_ASC606}, "percent"),
+    D("nike payout ratio fiscal 2024, cash dividends paid over net income", "NKE", 2024, "payout ratio", "div / ni", {"div": DIVIDENDS, "ni": NI}, "percent"),
+    D("nvidia data center revenue growth fy2024 over fy2023", "NVDA", 2024, "data center growth", "(dc - dc0) / dc0",
+      {"dc": ("Revenues", 0, {PROD: "nvda:DataCenterMember"}), "dc0": ("Revenues", -1, {PROD: "nvda:DataCenterMember"})}, "percent"),
+    D("nvda r&d as a % of revenue fy24", "NVDA", 2024, "r&d intensity", "rnd / rev", {"rnd": RND, "rev": "Revenues"}, "percent"),
+    D("pepsico net margin 2023 (net income attributable to PepsiCo / net revenue)", "PEP", 2023, "net margin", "ni / rev", {"ni": NI, "rev": "Revenues"}, "percent"),
+    D("p&g free cash flow fy2024, operating cash flow less capital expenditures", "PG", 2024, "free cash flow", "ocf - capex", {"ocf": OCF, "capex": CAPEX}, "USD"),
+    D("smucker current ratio at fiscal 2024 year end", "SJM", 2024, "current ratio", "ca / cl", {"ca": "AssetsCurrent", "cl": "LiabilitiesCurrent"}, "ratio"),
+    D("tesla gross margin 2023", "TSLA", 2023, "gross margin", "gp / rev", {"gp": "GrossProfit", "rev": REV}, "percent"),
+    D("unitedhealth net margin 2023", "UNH", 2023, "net margin", "ni / rev", {"ni": NI, "rev": "Revenues"}, "percent"),
+    D("visa return on assets fy2024 using year-end total assets", "V", 2024, "return on assets", "ni / a", {"ni": NI, "a": "Assets"}, "percent"),
+    D("walgreens current ratio end of fiscal 2024", "WBA", 2024, "current ratio", "ca / cl", {"ca": "AssetsCurrent", "cl": "LiabilitiesCurrent"}, "ratio"),
+    D("salesforce fcf fiscal 2025 (operating cash flow - capex)", "CRM", 2025, "free cash flow", "ocf - capex", {"ocf": OCF, "capex": CAPEX}, "USD"),
+    D("intel capex as a percent of revenue 2023", "INTC", 2023, "capex to revenue", "capex / rev", {"capex": CAPEX, "rev": REV}, "percent"),
+    D("union pacific debt-to-equity end of 2024, total debt / common shareholders' equity", "UNP", 2024, "debt to equity", "debt / eq",
+      {"debt": "LongTermDebt", "eq": EQ}, "ratio"),
+    D("abbvie dividend payout 2023: dividends paid as % of net earnings", "ABBV", 2023, "payout ratio", "div / ni", {"div": DIVIDENDS, "ni": NI}, "percent"),
+    D("verizon interest coverage 2023 (operating income / interest expense)", "VZ", 2023, "interest coverage", "oi / ie", {"oi": "OperatingIncomeLoss", "ie": INTEREST}, "ratio"),
+    # --- derived: formulas the question defines ----------------------------------------------------------
+    D("rtx: add up dividends paid and share repurchases for 2023 - total cash returned?", "RTX", 2023, "cash returned to shareholders",
+      "div + rep", {"div": DIVIDENDS, "rep": BUYBACK}, "USD", cls="user_formula"),
+    D("texas instruments 2023 capex divided by cash from operations, as a %", "TXN", 2023, "capex to operating cash flow",
+      "capex / ocf", {"capex": CAPEX, "ocf": OCF}, "percent", cls="user_formula"),
+    D("googl 2023: buybacks as a % of (operating cash flow minus capex)", "GOOGL", 2023, "buybacks to free cash flow",
+      "rep / (ocf - capex)", {"rep": BUYBACK, "ocf": OCF, "capex": CAPEX}, "percent", cls="user_formula"),
+    D("thermo fisher 2023: (r&d + sg&a) / total revenues", "TMO", 2023, "opex ratio",
+      "(rnd + sga) / rev", {"rnd": RND, "sga": SGA, "rev": REV_ASC606}, "percent", cls="user_formula"),
+
+    # --- refusals ------------------------------------------------------------------------------------------
+    R("costco membership fee revenue fy2024", "not_covered", ["Costco"], "unknown_company", reasons=["no_company"]),
+    R("nvidia market cap today", "out_of_scope", ["market", "price", "valuation"], "must_refuse"),
+    R("gimme a 12-month price target on lowes", "out_of_scope", ["price", "target"], "must_refuse"),
+    R("should i rotate out of pepsi into coke", "out_of_scope", ["advice"], "must_refuse"),
+    R("what's tesla going to earn in 2026", "out_of_scope", ["forecast", "predict"], "must_refuse"),
+    R("coca-cola q1 2023 revenue", "year_not_available", QUARTER_WORDS, "impossible_year", reasons=["no_grounding", "out_of_scope"], needs=["KO"],
+      note="no 10-Q for Q1 2023 is held"),
+    R("general dynamics revenue 2014", "year_not_available", ["2014"], "impossible_year", reasons=["no_grounding"], needs=["GD"]),
+    R("medtronic net income fiscal 2029", "year_not_available", ["2029", "forecast"], "impossible_year", reasons=["out_of_scope"], needs=["MDT"]),
+    R("netflix customer acquisition cost 2024", "unknown_metric", ["acquisition cost", "customer acquisition"], "must_refuse", reasons=["no_grounding"], needs=["NFLX"]),
+    R("home depot online conversion rate fiscal 2023", "unknown_metric", ["conversion"], "must_refuse", reasons=["no_grounding"], needs=["HD"]),
+    # --- trends --------------------------------------------------------------------------------------------
+    TR("colgate net sales 2021 -> 2023, trending up?", "CL", [2021, 2022, 2023], REV_ASC606, "net sales"),
+    TR("general dynamics operating earnings 2021-2023", "GD", [2021, 2022, 2023], "OperatingIncomeLoss", "operating earnings"),
+    TR("pepsi net revenue trajectory 2021-23", "PEP", [2021, 2022, 2023], "Revenues", "net revenue"),
+    TR("medtronic net income fy22 through fy24 - improving?", "MDT", [2022, 2023, 2024], NI, "net income"),
+    TR("union pacific operating income 2022-2024", "UNP", [2022, 2023, 2024], "OperatingIncomeLoss", "operating income"),
+    TR("thermo fisher revenues 2021, 2022, 2023", "TMO", [2021, 2022, 2023], REV_ASC606, "revenues"),
+
+    # --- a qualifier no member or fact reports -----------------------------------------------------------
+    R("nike golf revenue fy2024", "unknown_metric", ["golf"], "segment_missing", reasons=["no_grounding"], needs=["NKE"]),
+    R("tesla cybertruck revenue 2023", "unknown_metric", ["Cybertruck"], "segment_missing", reasons=["no_grounding"], needs=["TSLA"]),
+    R("meta whatsapp revenue 2023", "unknown_metric", ["WhatsApp"], "segment_missing", reasons=["no_grounding"], needs=["META"]),
+    R("coca-cola diet coke sales 2023", "unknown_metric", ["Diet Coke"], "segment_missing", reasons=["no_grounding"], needs=["KO"]),
+    R("p&g tide net sales fiscal 2024", "unknown_metric", ["Tide"], "segment_missing", reasons=["no_grounding"], needs=["PG"]),
+
+    # --- more refusals -------------------------------------------------------------------------------------
+    R("union pacific net income 2012", "year_not_available", ["2012"], "impossible_year", reasons=["no_grounding"], needs=["UNP"]),
+    R("adobe revenue fiscal 2030", "year_not_available", ["2030", "forecast"], "impossible_year", reasons=["out_of_scope"], needs=["ADBE"]),
+    R("snowflake product revenue fy2025", "not_covered", ["Snowflake"], "unknown_company", reasons=["no_company"]),
+    R("uber gross bookings 2023", "not_covered", ["Uber"], "unknown_company", reasons=["no_company"]),
+    R("airbnb nights and experiences booked 2023", "not_covered", ["Airbnb"], "unknown_company", reasons=["no_company"]),
+    R("paypal total payment volume 2024", "not_covered", ["PayPal"], "unknown_company", reasons=["no_company"]),
+    D("define cash conversion = operating cash flow / net income. cisco fy2024?", "CSCO", 2024, "cash conversion",
+      "ocf / ni", {"ocf": OCF, "ni": NI}, "ratio", cls="user_formula"),
+]
+
+THREADS = [
+    {"id": "d4f-thr-01", "turns": [
+        F(N("lowe's net sales fiscal 2023", "LOW", 2023, REV_ASC606, "net sales")),
+        F(N("and home depot same year?", "HD", 2023, REV_ASC606, "net sales")),
+        F(D("what's HD's gross margin then", "HD", 2023, "gross margin", "gp / rev", {"gp": "GrossProfit", "rev": REV_ASC606}, "percent")),
+    ]},
+    {"id": "d4f-thr-02", "turns": [
+        F(N("mastercard operating income 2023", "MA", 2023, "OperatingIncomeLoss", "operating income")),
+        F(N("and 2024?", "MA", 2024, "OperatingIncomeLoss", "operating income")),
+        F(D("as % of net revenue for 2024?", "MA", 2024, "operating margin", "oi / rev", {"oi": "OperatingIncomeLoss", "rev": REV}, "percent")),
+        F(R("what about american express", "not_covered", ["American Express", "Amex", "AXP"], "followup", reasons=["no_company", "no_grounding"])),
+    ]},
+    {"id": "d4f-thr-03", "turns": [
+        F(N("abbott net earnings 2023", "ABT", 2023, NI, "net income")),
+        F(N("dividends they paid that year?", "ABT", 2023, DIVIDENDS, "dividends paid")),
+        F(D("so what's the payout ratio (dividends / net earnings)", "ABT", 2023, "payout ratio", "div / ni", {"div": DIVIDENDS, "ni": NI}, "percent")),
+    ]},
+    {"id": "d4f-thr-04", "turns": [
+        F(N("johnson controls net income attributable to JCI fy2024", "JCI", 2024, NI, "net income")),
+        F(N("and the year before?", "JCI", 2023, NI, "net income")),
+        F(R("ok and their stock price now", "out_of_scope", ["price", "stock"], "followup")),
+    ]},
+    {"id": "d4f-thr-05", "turns": [
+        F(N("walgreens operating loss fiscal 2024", "WBA", 2024, "OperatingIncomeLoss", "operating income")),
+        F(N("goodwill on the balance sheet at that year end?", "WBA", 2024, "Goodwill", "goodwill", instant=True)),
+        F(N("and cash and cash equivalents", "WBA", 2024, "CashAndCashEquivalentsAtCarryingValue", "cash", instant=True)),
+    ]},
+    {"id": "d4f-thr-06", "turns": [
+        F(N("kraft heinz sg&a 2023", "KHC", 2023, SGA, "sg&a")),
+        F(R("vs general mills?", "not_covered", ["General Mills"], "followup", reasons=["no_company"])),
+    ]},
+    {"id": "d4f-thr-07", "turns": [
+        F(N("verizon cash from operations 2023", "VZ", 2023, OCF, "operating cash flow")),
+        F(R("how about t-mobile's", "not_covered", ["T-Mobile"], "followup", reasons=["no_company"])),
+    ]},
+]
