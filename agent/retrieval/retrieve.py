@@ -19,6 +19,7 @@ from agent.progress import status
 from agent.retrieval.line_items import company_line, labels_of, line_parts, printed_index, printed_order
 from agent.retrieval.line_items import tokens
 from agent.retrieval.causes import cause_queries, subject_query
+from agent.planning.prose_route import NAMED_SECTION
 from agent.retrieval.metric_facts import metric_value
 from agent.planning.formulas import evaluate, metrics_of, operand_label, operand_parts
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
@@ -570,16 +571,16 @@ def _unresolved_lines(cells: list[dict]) -> dict | None:
 
 # --- prose -----------------------------------------------------------------------------------
 
-ITEM_STEP = 0.15  # each later Item in the plan's order weighs this much less
-
-
-def _prefer_items(hits: list, items: list[str]) -> list:
-    """The hits with the plan's first Items first: "why" reads MD&A before the notes, the notes
-    only outrank it when they match much better."""
-    if len(items) < 2:
-        return hits
-    order = {item: i for i, item in enumerate(items)}
-    return sorted(hits, key=lambda h: -float(h.score) * (1 - ITEM_STEP * order.get(h.item, len(items))))
+def _item_scope(question: str, items: list[str]) -> dict:
+    """The planner's Items as a bound when the question names its section ("what do the risk
+    factors say", "in Item 7"), else as a preference (store.chunks.hybrid_search): routing by the
+    form of a question is a good first guess, and a hard filter on a guess loses every answer
+    told elsewhere (a plan described in Item 1 of a question routed to MD&A)."""
+    if not items:
+        return {}
+    if NAMED_SECTION.search(question.lower()):
+        return {"items": items}
+    return {"prefer": items}
 
 
 def _prose(state, deps, config) -> dict:
@@ -613,12 +614,12 @@ def _prose(state, deps, config) -> dict:
                 embed_queries(deps.embedder, asked),  # the composer reuses these vectors
                 cik=company["cik"],
                 accessions=accessions,
-                items=located["items"] or None,
+                **_item_scope(state["question"], located["items"] or []),
                 limit=per_company,
             )
             found: list[Evidence] = []
             per_company_hits.append(found)
-            for hit in _prefer_items(hits, located["items"] or []):
+            for hit in hits:
                 found.append(
                     Evidence(
                         id=f"c:{hit.id}",
