@@ -6,6 +6,10 @@ RRF in Python. Scoping is a WHERE clause on every arm, so another company's chun
 back, whatever the query says. The scoped rows are materialized first so the vector arm is an
 exact scan of one filing (a few hundred rows), not an approximate index walk that a filter could
 starve.
+
+Items either bound the search (`items`: a section the user named, or the planner's route) or only
+weigh it (`prefer`: the planner's default guess): then the whole filing is ranked and a chunk of a
+preferred Item gets a bonus on its fused score, so an answer told in another Item still returns.
 """
 
 from __future__ import annotations
@@ -17,13 +21,14 @@ import numpy as np
 
 RRF_K = 60
 ARM_LIMIT = 20  # candidates taken from each arm before fusion
-WIDE_ARM_LIMIT = 40  # the same over a whole filing, when the Items are a preference and not a bound
 MAX_CHUNKS = 8  # cap after merging sub-queries
+WIDE_ARM_LIMIT = 40  # candidates per arm over a whole filing, when the Items are a preference and not a bound
 # A preferred Item's bonus on the fused score: about a third of one arm's first place (1/61), so a
-# chunk both arms rank near the top of an unpreferred Item still outranks a weak one of the first
-# Item, while equal matches go to the Item the question points to.
+# chunk both arms rank near the top of another Item still outranks a weak one of the first Item,
+# while close matches go to the Item the question points to.
 ITEM_PRIOR = 0.005
 ITEM_PRIOR_STEP = 0.25  # each later preferred Item's bonus is this much smaller
+ITEM_STEP = 0.15  # within a bound of several Items, each later Item's score weighs this much less
 
 HYBRID_SQL = """
 WITH scoped AS MATERIALIZED (
@@ -38,26 +43,11 @@ semantic AS (
     ORDER BY embedding <=> %(embedding)s
     LIMIT %(arm_limit)s
 ),
-terms AS MATERIALIZED (
-    SELECT w.query, count(scoped.id) AS n
-    FROM (SELECT DISTINCT plainto_tsquery('english', word) AS query FROM unnest(%(words)s::text[]) AS word) AS w
-    JOIN scoped ON scoped.tsv @@ w.query
-    WHERE numnode(w.query) > 0
-    GROUP BY w.query
-),
-weighted AS (
-    SELECT terms.query, ln(1.0 + (total.n - terms.n + 0.5) / (terms.n + 0.5)) AS idf
-    FROM terms, (SELECT count(*) AS n FROM scoped) AS total
-),
-matched AS (
-    SELECT scoped.id, sum(weighted.idf * ts_rank(scoped.tsv, weighted.query)) AS score
-    FROM scoped JOIN weighted ON scoped.tsv @@ weighted.query
-    GROUP BY scoped.id
-),
 keyword AS (
-    SELECT id, row_number() OVER (ORDER BY score DESC, id) AS rank
-    FROM matched
-    ORDER BY score DESC, id
+    SELECT id, row_number() OVER (ORDER BY ts_rank_cd(tsv, query) DESC, id) AS rank
+    FROM scoped, websearch_to_tsquery('english', %(text)s) AS query
+    WHERE tsv @@ query
+    ORDER BY ts_rank_cd(tsv, query) DESC, id
     LIMIT %(arm_limit)s
 ),
 fused AS (
@@ -80,7 +70,6 @@ JOIN filings f ON f.accession = c.accession
 ORDER BY scored.score DESC, c.id
 LIMIT %(limit)s
 """
-
 
 DENSE_ONLY_SQL = """
 SELECT c.id, c.embedding <=> %(embedding)s AS distance
@@ -115,20 +104,18 @@ class ChunkHit:
     score: float
 
 
-def query_words(text: str) -> list[str]:
-    """The query's distinct plain words, lowercased, at most 32, for the IDF-weighted keyword arm.
+def keyword_query(text: str) -> str:
+    """Any-of keyword query for websearch_to_tsquery: plain words joined by 'or'.
 
     Quotes, minus signs and other operators a user (or an injected instruction) types are
-    dropped, and each word becomes its own plainto_tsquery, so the query text can never change
-    the search's meaning beyond its words.
+    dropped, so the query text can never change the search's meaning beyond its words.
     """
     words = [w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP and len(w) > 1]
-    return list(dict.fromkeys(w for w in words if w != "or"))[:32]
-
-
-def keyword_query(text: str) -> str:
-    """The same words as an any-of query, as printed in traces."""
-    return " or ".join(query_words(text))
+    seen: list[str] = []
+    for w in words:
+        if w != "or" and w not in seen:
+            seen.append(w)
+    return " or ".join(seen[:32])
 
 
 def hybrid_search(
@@ -144,12 +131,11 @@ def hybrid_search(
 ) -> list[ChunkHit]:
     """One query's RRF-fused hits within the company (and filings/Items when given).
 
-    `items` bounds the search (a section the user named); `prefer` only weighs it: the whole
-    filing is ranked and a chunk of an Item the question points to gets ITEM_PRIOR (less for each
-    later one), so the answer found outside the routed Items (a plan described in Item 1 when the
-    question was routed to MD&A) still comes back. When a bound finds nothing (a filing whose
-    Item was not extracted), it widens to the whole filing rather than answer from nothing.
+    `items` bounds the search; `prefer` (ignored under a bound) only weighs it, by ITEM_PRIOR.
+    When a bound finds nothing (a filing whose Item was not extracted), it widens to the whole
+    filing rather than answer from nothing.
     """
+    prefer = None if items else prefer
     params = {
         "cik": cik,
         "accessions": accessions or None,
@@ -158,8 +144,8 @@ def hybrid_search(
         "prior": ITEM_PRIOR if prefer else 0.0,
         "prior_step": ITEM_PRIOR_STEP,
         "embedding": np.asarray(embedding, dtype=np.float32),
-        "words": query_words(query),
-        "arm_limit": max(WIDE_ARM_LIMIT if prefer and not items else ARM_LIMIT, limit),
+        "text": keyword_query(query),
+        "arm_limit": max(WIDE_ARM_LIMIT if prefer else ARM_LIMIT, limit),
         "rrf_k": RRF_K,
         "limit": limit,
     }
@@ -180,19 +166,33 @@ def search(
     items: list[str] | None = None,
     prefer: list[str] | None = None,
     limit: int = MAX_CHUNKS,
+    spare: int = 0,
 ) -> list[ChunkHit]:
-    """Hybrid search for one or more sub-queries, merged by an outer RRF and capped at `limit`."""
+    """Hybrid search for one or more sub-queries, merged by an outer RRF and capped at `limit`,
+    then `spare` more hits, for a caller that drops some (repeats) and fills up from the rest.
+    Under a bound of several Items the first Items' hits come first (`in_item_order`)."""
     scope = {"cik": cik, "accessions": accessions, "items": items, "prefer": prefer}
     if len(queries) == 1:
-        return hybrid_search(conn, queries[0], embeddings[0], **scope, limit=limit)
-    scores: dict[int, float] = {}
-    hits: dict[int, ChunkHit] = {}
-    for query, emb in zip(queries, embeddings, strict=True):
-        for rank, hit in enumerate(hybrid_search(conn, query, emb, **scope, limit=ARM_LIMIT), start=1):
-            scores[hit.id] = scores.get(hit.id, 0.0) + 1.0 / (RRF_K + rank)
-            hits.setdefault(hit.id, hit)
-    ordered = sorted(scores, key=lambda i: (-scores[i], i))[:limit]
-    return [_with_score(hits[i], scores[i]) for i in ordered]
+        hits = hybrid_search(conn, queries[0], embeddings[0], **scope, limit=limit + spare)
+    else:
+        scores: dict[int, float] = {}
+        found: dict[int, ChunkHit] = {}
+        for query, emb in zip(queries, embeddings, strict=True):
+            for rank, hit in enumerate(hybrid_search(conn, query, emb, **scope, limit=ARM_LIMIT), start=1):
+                scores[hit.id] = scores.get(hit.id, 0.0) + 1.0 / (RRF_K + rank)
+                found.setdefault(hit.id, hit)
+        ordered = sorted(scores, key=lambda i: (-scores[i], i))[: limit + spare]
+        hits = [_with_score(found[i], scores[i]) for i in ordered]
+    return in_item_order(hits[:limit], items) + hits[limit:] if items else hits
+
+
+def in_item_order(hits: list[ChunkHit], items: list[str]) -> list[ChunkHit]:
+    """The first Items' hits first: "why" reads MD&A before the notes, the notes only outrank it
+    when they match much better (each later Item's score weighs ITEM_STEP less)."""
+    if len(items) < 2:
+        return hits
+    order = {item: i for i, item in enumerate(items)}
+    return sorted(hits, key=lambda h: -float(h.score) * (1 - ITEM_STEP * order.get(h.item, len(items))))
 
 
 def dense_only(conn, embedding: np.ndarray, *, cik: int, accessions: list[str] | None, limit: int = MAX_CHUNKS):
