@@ -6,6 +6,10 @@ RRF in Python. Scoping is a WHERE clause on every arm, so another company's chun
 back, whatever the query says. The scoped rows are materialized first so the vector arm is an
 exact scan of one filing (a few hundred rows), not an approximate index walk that a filter could
 starve.
+
+Items either bound the search (`items`: a section the user named, or the planner's route) or only
+weigh it (`prefer`: the planner's default guess): then the whole filing is ranked and a chunk of a
+preferred Item gets a bonus on its fused score, so an answer told in another Item still returns.
 """
 
 from __future__ import annotations
@@ -18,6 +22,13 @@ import numpy as np
 RRF_K = 60
 ARM_LIMIT = 20  # candidates taken from each arm before fusion
 MAX_CHUNKS = 8  # cap after merging sub-queries
+WIDE_ARM_LIMIT = 40  # candidates per arm over a whole filing, when the Items are a preference and not a bound
+# A preferred Item's bonus on the fused score: about a third of one arm's first place (1/61), so a
+# chunk both arms rank near the top of another Item still outranks a weak one of the first Item,
+# while close matches go to the Item the question points to.
+ITEM_PRIOR = 0.005
+ITEM_PRIOR_STEP = 0.25  # each later preferred Item's bonus is this much smaller
+ITEM_STEP = 0.15  # within a bound of several Items, each later Item's score weighs this much less
 
 HYBRID_SQL = """
 WITH scoped AS MATERIALIZED (
@@ -44,13 +55,19 @@ fused AS (
            coalesce(1.0 / (%(rrf_k)s + semantic.rank), 0.0)
          + coalesce(1.0 / (%(rrf_k)s + keyword.rank), 0.0) AS score
     FROM semantic FULL OUTER JOIN keyword ON semantic.id = keyword.id
+),
+scored AS (
+    SELECT fused.id, fused.score + coalesce(
+               %(prior)s * greatest(0.0, 1.0 - %(prior_step)s * (array_position(%(prefer)s::text[], c.item) - 1)),
+               0.0) AS score
+    FROM fused JOIN chunks c ON c.id = fused.id
 )
 SELECT c.id, c.accession, c.cik, c.item, c.ordinal, c.is_table, c.text,
-       f.fiscal_year, f.form, f.url, f.period_end, fused.score
-FROM fused
-JOIN chunks c ON c.id = fused.id
+       f.fiscal_year, f.form, f.url, f.period_end, scored.score
+FROM scored
+JOIN chunks c ON c.id = scored.id
 JOIN filings f ON f.accession = c.accession
-ORDER BY fused.score DESC, c.id
+ORDER BY scored.score DESC, c.id
 LIMIT %(limit)s
 """
 
@@ -109,20 +126,26 @@ def hybrid_search(
     cik: int,
     accessions: list[str] | None = None,
     items: list[str] | None = None,
+    prefer: list[str] | None = None,
     limit: int = MAX_CHUNKS,
 ) -> list[ChunkHit]:
     """One query's RRF-fused hits within the company (and filings/Items when given).
 
-    When Item routing finds nothing (a filing whose Item was not extracted), it widens to the
-    whole filing rather than answer from nothing.
+    `items` bounds the search; `prefer` (ignored under a bound) only weighs it, by ITEM_PRIOR.
+    When a bound finds nothing (a filing whose Item was not extracted), it widens to the whole
+    filing rather than answer from nothing.
     """
+    prefer = None if items else prefer
     params = {
         "cik": cik,
         "accessions": accessions or None,
         "items": items or None,
+        "prefer": prefer or None,
+        "prior": ITEM_PRIOR if prefer else 0.0,
+        "prior_step": ITEM_PRIOR_STEP,
         "embedding": np.asarray(embedding, dtype=np.float32),
         "text": keyword_query(query),
-        "arm_limit": max(ARM_LIMIT, limit),
+        "arm_limit": max(WIDE_ARM_LIMIT if prefer else ARM_LIMIT, limit),
         "rrf_k": RRF_K,
         "limit": limit,
     }
@@ -141,21 +164,35 @@ def search(
     cik: int,
     accessions: list[str] | None = None,
     items: list[str] | None = None,
+    prefer: list[str] | None = None,
     limit: int = MAX_CHUNKS,
+    spare: int = 0,
 ) -> list[ChunkHit]:
-    """Hybrid search for one or more sub-queries, merged by an outer RRF and capped at `limit`."""
+    """Hybrid search for one or more sub-queries, merged by an outer RRF and capped at `limit`,
+    then `spare` more hits, for a caller that drops some (repeats) and fills up from the rest.
+    Under a bound of several Items the first Items' hits come first (`in_item_order`)."""
+    scope = {"cik": cik, "accessions": accessions, "items": items, "prefer": prefer}
     if len(queries) == 1:
-        return hybrid_search(conn, queries[0], embeddings[0], cik=cik, accessions=accessions, items=items, limit=limit)
-    scores: dict[int, float] = {}
-    hits: dict[int, ChunkHit] = {}
-    for query, emb in zip(queries, embeddings, strict=True):
-        for rank, hit in enumerate(
-            hybrid_search(conn, query, emb, cik=cik, accessions=accessions, items=items, limit=ARM_LIMIT), start=1
-        ):
-            scores[hit.id] = scores.get(hit.id, 0.0) + 1.0 / (RRF_K + rank)
-            hits.setdefault(hit.id, hit)
-    ordered = sorted(scores, key=lambda i: (-scores[i], i))[:limit]
-    return [_with_score(hits[i], scores[i]) for i in ordered]
+        hits = hybrid_search(conn, queries[0], embeddings[0], **scope, limit=limit + spare)
+    else:
+        scores: dict[int, float] = {}
+        found: dict[int, ChunkHit] = {}
+        for query, emb in zip(queries, embeddings, strict=True):
+            for rank, hit in enumerate(hybrid_search(conn, query, emb, **scope, limit=ARM_LIMIT), start=1):
+                scores[hit.id] = scores.get(hit.id, 0.0) + 1.0 / (RRF_K + rank)
+                found.setdefault(hit.id, hit)
+        ordered = sorted(scores, key=lambda i: (-scores[i], i))[: limit + spare]
+        hits = [_with_score(found[i], scores[i]) for i in ordered]
+    return in_item_order(hits[:limit], items) + hits[limit:] if items else hits
+
+
+def in_item_order(hits: list[ChunkHit], items: list[str]) -> list[ChunkHit]:
+    """The first Items' hits first: "why" reads MD&A before the notes, the notes only outrank it
+    when they match much better (each later Item's score weighs ITEM_STEP less)."""
+    if len(items) < 2:
+        return hits
+    order = {item: i for i, item in enumerate(items)}
+    return sorted(hits, key=lambda h: -float(h.score) * (1 - ITEM_STEP * order.get(h.item, len(items))))
 
 
 def dense_only(conn, embedding: np.ndarray, *, cik: int, accessions: list[str] | None, limit: int = MAX_CHUNKS):

@@ -37,6 +37,10 @@ class Plan(BaseModel):
     year_offsets: list[int] = Field(default_factory=list)
     metrics: list[str] = Field(default_factory=list)  # keys of agent.retrieval.concepts.METRICS / agent.retrieval.finance.FORMULAS
     items: list[str] = Field(default_factory=list)  # 10-K Items to search, e.g. ['1A']
+    # the Items are the planner's default for a question asking what a filing says that no topic word
+    # or form routes ("what does X say about ..." to MD&A, "tell me about X" to the business and MD&A):
+    # retrieval prefers them instead of bounding the search by them (agent.retrieval.retrieve)
+    items_guessed: bool = False
     as_of_filing_year: int | None = None  # "per the FY2024 10-K": answer from that filing
     query: str = ""  # retrieval query, abbreviations expanded
     sub_queries: list[str] = Field(default_factory=list)  # compound questions, 2-3 parts

@@ -35,6 +35,26 @@ DEPENDENCE = re.compile(
     r"(?:dependen\w+|relian\w+)\s+of\s+(?:\S+\s+){1,4}?on|"
     r"exposure\s+to|concentration\s+of)\b"
 )
+# "Why does Coca-Cola refranchise its bottlers?", "why is TI investing in 300mm fabs?": the reason
+# for a standing choice, told with the strategy in the business description and its risks, not a
+# year's change that MD&A explains ("why is revenue down?" names a change and stays a cause).
+RATIONALE = re.compile(r"\bwhy\s+(?:does|do|is|are|would|should|has|have)\b")
+CHANGE = re.compile(r"\b(?:up|down|higher|lower|increas\w*|decreas\w*|decline\w*|grow\w*|grew|fall\w*|fell|drop\w*|"
+                    r"ris(?:e|es|ing)|rose|jump\w*|chang\w*|improv\w*|weak\w*|strong\w*|better|worse|margins?|"
+                    r"loss(?:es)?|profit\w*|sales|revenues?|earnings|income|costs?|expenses?)\b")
+
+
+# Plans and expectations: stated in MD&A (its outlook, liquidity and capital resources), a route of
+# its own and not a default.
+OUTLOOK = re.compile(r"\b(?:expect\w*|plan(?:s|ned|ning)?|outlook|guidance|anticipat\w*|intend\w*|forecast\w*|"
+                     r"capex|capital\s+expenditures?|going\s+forward)\b")
+
+
+def asks_rationale(low: str) -> bool:
+    """The question asks the reason for a standing choice or practice, not for a change."""
+    return bool(RATIONALE.search(low)) and not CHANGE.search(low)
+
+
 # At the question's start, or after the company it is about set off by a dash or a colon ("union
 # pacific - describe the rail network", "visa: who are its clients?"): how a chat message opens.
 DESCRIBE = re.compile(
@@ -87,7 +107,9 @@ def order_items(low: str, items: list[str], *, named_other: bool = False) -> lis
     if set(items) & _MARKET:
         return items
     first: list[str] = []
-    if CAUSE.search(low):
+    if asks_rationale(low):
+        first = ["1", "1A", "7"]
+    elif CAUSE.search(low):
         first = ["7", "8"]
     elif EVENT.search(low):
         first = ["7", "8", "1A"]

@@ -53,7 +53,7 @@ from agent.retrieval.quarter_prose import asks_changes, quarter_items
 from agent.planning.words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.planning.years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
 from agent.planning.years import _YEAR_AFTER, Years, parse_years
-from agent.planning.prose_route import CAUSE, asks_statement, order_items, topical_companies
+from agent.planning.prose_route import CAUSE, OUTLOOK, asks_statement, order_items, topical_companies
 from agent.planning.movers import EFFECT, MOVED, asks_cause, not_a_line
 from agent.planning.route import help_with, masked, message_kind
 
@@ -202,6 +202,7 @@ class Reading:
     growth: bool
     years: Years
     statement: bool = False  # asks what the filing states (agent.planning.prose_route.asks_statement)
+    topic_items: tuple[str, ...] = ()  # the Items the question's own topic words point to, before any default
     absolute: bool = False  # the change in the metric's own unit ("in dollars"), not its growth rate
     aspect: bool = False  # an aspect of the thread's figure ("what are the headwinds?"; agent.planning.followups)
 
@@ -243,7 +244,8 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Readi
     growth = (growth_words(norm) or implies_change(norm)) and not why
     reading = Reading(raw, low, matches, [m.company.ticker for m in matches if m.kind == "company"], measures,
                       unmappable, items, has_topic, why, growth, parse_years(outside, growth=growth),
-                      statement=asks_statement(low), absolute=growth and absolute_words(norm))
+                      statement=asks_statement(low), absolute=growth and absolute_words(norm),
+                      topic_items=tuple(items))
     if reading.measures and NARROWED.search(low):
         # "how much did the 53rd week add to sales?": a slice no fact reports, told in MD&A
         reading.measures, reading.has_topic = [], True
@@ -861,7 +863,13 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     plan.inherited = inherited
     plan.slots = slot_sources(plan, inherited, sources, why=r.why)
     if qualitative and "items" not in inherited:
+        defaults = list(plan.items)
         plan.items = order_items(low, plan.items, named_other=any(m.kind in ("topic", "not_covered") for m in r.matches))
+        # neither a topic word nor the form of the question chose them: a default, searched as a preference,
+        # when the question asks what a filing says (a bare figure phrase keeps its bound: a note's
+        # amounts of a neighbouring line would be quoted for it)
+        plan.items_guessed = (not r.topic_items and plan.items == defaults and not OUTLOOK.search(low)
+                              and r.prose_ask)
     if outlook and not r.items:
         plan.items = ["7"]  # plans and expectations are stated in MD&A (liquidity, outlook)
     if qualitative:

@@ -12,7 +12,7 @@ import re
 
 from agent.progress import status
 from agent.retrieval.line_items import company_line
-from agent.planning.prose_route import DEPENDENCE, EVENT
+from agent.planning.prose_route import DEPENDENCE, EVENT, asks_rationale
 from agent.planning.topics import STOPWORDS
 from store import companies as company_store
 from store import facts as facts_store
@@ -322,7 +322,9 @@ def locate(state, deps, config) -> dict:
     low = state["question"].lower()
     # an event (an acquisition, a strike, an attack) is told as what happened and when, not in the
     # register of a change's causes: that search would only bring the year's variance explanations
-    if "7" in items and _EXPLAIN.search(state["question"]) and len(queries) < 3 and not EVENT.search(low):
+    # nor is the reason for a standing choice ("why does it refranchise?"): that is its strategy
+    if ("7" in items and _EXPLAIN.search(state["question"]) and len(queries) < 3 and not EVENT.search(low)
+            and not asks_rationale(low)):
         queries.append(EXPLAIN_QUERY)  # MD&A explains changes in a recognizable register
     elif DEPENDENCE.search(low) and len(queries) < 3:
         queries.append(reliance_query(queries[0]))  # and risk factors state a reliance in theirs

@@ -19,6 +19,7 @@ from agent.progress import status
 from agent.retrieval.line_items import company_line, labels_of, line_parts, printed_index, printed_order
 from agent.retrieval.line_items import tokens
 from agent.retrieval.causes import cause_queries, subject_query
+from agent.planning.prose_route import NAMED_SECTION
 from agent.retrieval.metric_facts import metric_value
 from agent.planning.formulas import evaluate, metrics_of, operand_label, operand_parts
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
@@ -570,16 +571,47 @@ def _unresolved_lines(cells: list[dict]) -> dict | None:
 
 # --- prose -----------------------------------------------------------------------------------
 
-ITEM_STEP = 0.15  # each later Item in the plan's order weighs this much less
+def _item_scope(question: str, plan, items: list[str]) -> dict:
+    """The planner's Items as a bound when a topic word or the form of the question chose them
+    (or the question names its section), as a preference (store.chunks.hybrid_search) when they
+    are only the planner's default: a bound on a default loses every answer told elsewhere (what
+    "does X say about the next halving" is told in the business description, not MD&A)."""
+    if not items:
+        return {}
+    if NAMED_SECTION.search(question.lower()) or not plan.items_guessed:
+        return {"items": items}
+    return {"prefer": items}
 
 
-def _prefer_items(hits: list, items: list[str]) -> list:
-    """The hits with the plan's first Items first: "why" reads MD&A before the notes, the notes
-    only outrank it when they match much better."""
-    if len(items) < 2:
-        return hits
-    order = {item: i for i, item in enumerate(items)}
-    return sorted(hits, key=lambda h: -float(h.score) * (1 - ITEM_STEP * order.get(h.item, len(items))))
+SAME_TEXT = 0.75  # share of the smaller chunk's sentences another holds: the same passage again
+SPARE_HITS = 4  # hits fetched beyond the cap, so dropping repeats still leaves a full list
+MIN_SENTENCE = 40  # characters: shorter lines (headings, "Table of Contents") say nothing of a passage
+
+
+def _sentence_set(text: str) -> frozenset[str]:
+    from agent.checking.guards import split_sentences
+
+    return frozenset(s.lower() for s in split_sentences(text) if len(s) >= MIN_SENTENCE)
+
+
+def distinct_hits(hits: list, limit: int) -> list:
+    """The hits without a passage already among the better ones, capped at `limit`.
+
+    A 10-K repeats itself: a segment's outlook in Item 1 and again in MD&A, an event in the risk
+    factors and in the notes, and chunks overlap at their edges. Two copies of one passage would
+    take two of the few places the composer reads, so a hit whose sentences are mostly (SAME_TEXT)
+    those of a better hit is left out and the next distinct one takes its place."""
+    kept, seen = [], []
+    for hit in hits:
+        sentences = _sentence_set(hit.text)
+        if sentences and any(len(sentences & other) >= SAME_TEXT * min(len(sentences), len(other))
+                             for other in seen if other):
+            continue
+        kept.append(hit)
+        seen.append(sentences)
+        if len(kept) == limit:
+            break
+    return kept
 
 
 def _prose(state, deps, config) -> dict:
@@ -613,12 +645,14 @@ def _prose(state, deps, config) -> dict:
                 embed_queries(deps.embedder, asked),  # the composer reuses these vectors
                 cik=company["cik"],
                 accessions=accessions,
-                items=located["items"] or None,
+                **_item_scope(state["question"], plan, located["items"] or []),
                 limit=per_company,
+                spare=SPARE_HITS,
             )
+            hits = distinct_hits(hits, per_company)
             found: list[Evidence] = []
             per_company_hits.append(found)
-            for hit in _prefer_items(hits, located["items"] or []):
+            for hit in hits:
                 found.append(
                     Evidence(
                         id=f"c:{hit.id}",
