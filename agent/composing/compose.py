@@ -258,7 +258,7 @@ def _figure_free_clause(sentence: str) -> str | None:
         # only makes sense with the amount
         best = "…" + after
     cut = sentence.rfind(",")
-    while cut >= last:
+    while cut >= max(last, 0):  # rfind returns -1 past the first comma: no sentence loops forever
         tail = sentence[cut + 1 :].strip()
         if financial_figures(tail):
             break
@@ -313,10 +313,13 @@ def _pick_sentences(
     topic = sentence_rank.subject_terms(sentence_rank.cased_terms(" ".join([subject, *queries])))
     before = {(rank, k + 1): sentence_rank.spelled_out(s, names)
               for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
+    missing = held and sentence_rank.subject_missing(topic, [c[3] for c in candidates])
     candidates = _shortlist(candidates, query_terms, weights, before, question, quoted)
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
     sents = SENTENCES.embed(embedder, [" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates])
     cosines = sents @ q.T  # normalized embeddings: (sentences, queries)
+    if missing and float(cosines.max()) < sentence_rank.SAME_MEANING:
+        return []  # most of the subject is nowhere in what was found: the compose node refuses
     scored, named = [], set()
     for i, (rank, position, sentence, whole) in enumerate(candidates):
         covered = sentence_rank.coverage(whole, weights) if held else 0.0
