@@ -118,3 +118,16 @@ def test_the_clause_rule_ends_on_a_sentence_without_amounts():
 
     # it used to search the commas of a sentence with no amount forever
     assert _figure_free_clause("On March 3, 2024, we ended the merger agreement, as both parties agreed.") is None
+
+
+def test_how_much_it_depends_asks_for_a_reliance_not_an_amount():
+    ask = "how much does zzz depend on contract manufacturers?"
+    assert sentence_rank.role(ask, "Contract manufacturers made 90% of our units.") == sentence_rank.role(
+        ask, "Contract manufacturers made our units.")
+
+
+def test_the_subject_is_judged_on_the_askers_words_not_the_plans_other_names_for_them():
+    # "capex" is searched as "capital expenditures" too: the filing's words for it are enough
+    asker = sentence_rank.subject_terms(sentence_rank.cased_terms(
+        sentence_rank.ASK_PLAN.sub(" ", "what does the 10-K say they expect for capex in 2025?")))
+    assert not sentence_rank.subject_missing(asker, ["We anticipate capital expenditures to grow in 2025."])

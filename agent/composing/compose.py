@@ -313,7 +313,10 @@ def _pick_sentences(
     topic = sentence_rank.subject_terms(sentence_rank.cased_terms(" ".join([subject, *queries])))
     before = {(rank, k + 1): sentence_rank.spelled_out(s, names)
               for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
-    missing = held and sentence_rank.subject_missing(topic, [c[3] for c in candidates])
+    # judged on the asker's own words: the plan's other names for them ("capex" searched as "capital
+    # expenditures" and "purchases of property and equipment") are alternatives, not all required
+    asker = sentence_rank.subject_terms(sentence_rank.cased_terms(sentence_rank.ASK_PLAN.sub(" ", question)))
+    missing = held and sentence_rank.subject_missing(asker, [c[3] for c in candidates])
     candidates = _shortlist(candidates, query_terms, weights, before, question, quoted)
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
     sents = SENTENCES.embed(embedder, [" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates])

@@ -121,7 +121,8 @@ def coverage(sentence: str, weights: dict[str, float]) -> float:
     return sum(w for t, w in weights.items() if holds(have, t)) / total
 
 
-# "How much / how many / what share": answered by a sentence that states an amount, a count or a share.
+# "How much / how many / what share": answered by a sentence that states an amount, a count or a share
+# ("how much does it depend on X?" asks how dependent, not how much: ASK_RELIANCE).
 ASK_AMOUNT = re.compile(r"\bhow (?:much|many|big|large)\b|\bwhat (?:share|portion|percentage|proportion|part)\b|"
                         r"\b(?:amount|number) of\b", re.I)
 AMOUNT = re.compile(r"[$€£]\s?\d|\d\s?(?:%|percent\b)|\d[\d,.]*\s(?:million|billion|thousand)\b|"
@@ -132,7 +133,7 @@ def role(question: str, sentence: str) -> float:
     """A bonus when the sentence plays the part the question asks for (a cause, a reliance, an event,
     a plan, an amount)."""
     bonus = 0.0
-    if ASK_AMOUNT.search(question) and AMOUNT.search(sentence):
+    if ASK_AMOUNT.search(question) and not ASK_RELIANCE.search(question) and AMOUNT.search(sentence):
         bonus += ROLE_BONUS
     if ASK_CAUSE.search(question) and states_cause(sentence):
         bonus += ROLE_BONUS
