@@ -131,3 +131,9 @@ def test_the_subject_is_judged_on_the_askers_words_not_the_plans_other_names_for
     asker = sentence_rank.subject_terms(sentence_rank.cased_terms(
         sentence_rank.ASK_PLAN.sub(" ", "what does the 10-K say they expect for capex in 2025?")))
     assert not sentence_rank.subject_missing(asker, ["We anticipate capital expenditures to grow in 2025."])
+
+
+def test_a_subject_renamed_by_the_plan_is_not_missing():
+    texts = ["We expect capital expenditures to exceed the prior year's in 2025."]
+    assert sentence_rank.subject_missing({"capex", "beyond"}, texts)
+    assert not sentence_rank.subject_missing({"capex", "beyond"}, texts, {"capital", sentence_rank.stem("expenditures")})

@@ -313,10 +313,12 @@ def _pick_sentences(
     topic = sentence_rank.subject_terms(sentence_rank.cased_terms(" ".join([subject, *queries])))
     before = {(rank, k + 1): sentence_rank.spelled_out(s, names)
               for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
-    # judged on the asker's own words: the plan's other names for them ("capex" searched as "capital
-    # expenditures" and "purchases of property and equipment") are alternatives, not all required
-    asker = sentence_rank.subject_terms(sentence_rank.cased_terms(sentence_rank.ASK_PLAN.sub(" ", question)))
-    missing = held and sentence_rank.subject_missing(asker, [c[3] for c in candidates])
+    # judged on the asker's own words for the subject (those of the question the plan's query kept: not
+    # the company's name, which its filing says as "we"); the query's other names for them ("capex"
+    # searched as "capital expenditures") are alternatives, not all required
+    searched = sentence_rank.subject_terms(sentence_rank.cased_terms(subject or " ".join(queries)))
+    asker = searched & sentence_rank.subject_terms(sentence_rank.cased_terms(sentence_rank.ASK_PLAN.sub(" ", question)))
+    missing = held and sentence_rank.subject_missing(asker, [c[3] for c in candidates], searched - asker)
     candidates = _shortlist(candidates, query_terms, weights, before, question, quoted)
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
     sents = SENTENCES.embed(embedder, [" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates])

@@ -188,16 +188,19 @@ def names_topic(context: str, topic: set[str], cosine: float) -> bool:
     return any(holds(have, t) for t in loose)
 
 
-def subject_missing(topic: set[str], texts: list[str]) -> bool:
+def subject_missing(topic: set[str], texts: list[str], other_names: set[str] = frozenset()) -> bool:
     """Most of what the question is about (`topic`, from `subject_terms`: two terms or more) is held
     by none of the candidate sentences, in any word of its family: "oil and gas drilling leases"
     asked of a filing whose candidates speak only of office leases. What is quoted then would
     answer a question nobody asked, unless a sentence says the same thing in other words
-    (SAME_MEANING, checked by the composer)."""
+    (SAME_MEANING, checked by the composer). `other_names`: the plan's own words for the subject
+    ("capital expenditures" for "capex"); when one is held, the asker's words were only renamed."""
     loose = {t.lstrip("#") for t in topic}
     if len(loose) < 2:
         return False
     have = {t.lstrip("#") for t in cased_terms(" ".join(texts))}
+    if any(holds(have, t.lstrip("#")) for t in other_names):
+        return False
     return sum(not holds(have, t) for t in loose) > len(loose) / 2
 
 
