@@ -15,6 +15,7 @@ import re
 from agent.composing import sentence_rank
 from agent.planning.followups import already_quoted
 from agent.composing.draft import Claim, Draft, Evidence
+from agent.composing.sentence_vectors import SENTENCES
 from store.items import is_quarterly_item, item_label
 from agent.progress import draft_text, status
 from agent.checking.guards import figure_fact, financial_figures, number_tokens, split_sentences, verified_figures
@@ -40,6 +41,15 @@ RELEVANCE_FLOOR, RELEVANCE_MARGIN, OVERLAP_WEIGHT = 0.20, 0.15, 0.03
 NUMBER_PENALTY, FREE_NUMBERS = 0.02, 3
 ROLE_WEIGHT = 1.0  # in the shortlist: a sentence playing the part asked for (a cause, a reliance, an event)
 SHORTLIST = 10  # sentences embedded per answer, chosen by shared terms: the latency budget
+# The search ranked the chunks by the whole question, words and meaning: a sentence of its first
+# chunk is a little more likely to answer than one of its sixth.
+RANK_WEIGHT = 0.04
+# A sentence that carries on from a strong one ("This decrease was partially offset by ...") tells
+# the rest of its answer.
+ADJACENT_BONUS = 0.05
+_CARRIES_ON = re.compile(r"^(?:This|These|That|Such|The (?:increase|decrease|decline|growth|change|improvement)s?|"
+                         r"Partially|Also|In addition|Additionally|As a result|Consequently|Accordingly|Further(?:more)?|"
+                         r"Moreover|Th(?:is|ese) (?:increase|decrease|decline)s?)\b")
 SCORE_WORDS = 24  # a sentence's opening words carry its subject; embedding cost grows with length
 _WORD = re.compile(r"[a-z][a-z&\-]+")
 _STOP = frozenset(
@@ -249,7 +259,7 @@ def _figure_free_clause(sentence: str) -> str | None:
         # only makes sense with the amount
         best = "…" + after
     cut = sentence.rfind(",")
-    while cut >= last:
+    while cut >= max(last, 0):  # rfind returns -1 past the first comma: no sentence loops forever
         tail = sentence[cut + 1 :].strip()
         if financial_figures(tail):
             break
@@ -304,10 +314,18 @@ def _pick_sentences(
     topic = sentence_rank.subject_terms(sentence_rank.cased_terms(" ".join([subject, *queries])))
     before = {(rank, k + 1): sentence_rank.spelled_out(s, names)
               for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
+    # judged on the asker's own words for the subject (those of the question the plan's query kept: not
+    # the company's name, which its filing says as "we"); the query's other names for them ("capex"
+    # searched as "capital expenditures") are alternatives, not all required
+    searched = sentence_rank.subject_terms(sentence_rank.cased_terms(subject or " ".join(queries)))
+    asker = searched & sentence_rank.subject_terms(sentence_rank.cased_terms(sentence_rank.ASK_PLAN.sub(" ", question)))
+    missing = held and sentence_rank.subject_missing(asker, [c[3] for c in candidates], searched - asker)
     candidates = _shortlist(candidates, query_terms, weights, before, question, quoted)
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
-    sents = embedder.embed([" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates])
+    sents = SENTENCES.embed(embedder, [" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates])
     cosines = sents @ q.T  # normalized embeddings: (sentences, queries)
+    if missing and float(cosines.max()) < sentence_rank.SAME_MEANING:
+        return []  # most of the subject is nowhere in what was found: the compose node refuses
     scored, named = [], set()
     for i, (rank, position, sentence, whole) in enumerate(candidates):
         covered = sentence_rank.coverage(whole, weights) if held else 0.0
@@ -324,7 +342,7 @@ def _pick_sentences(
             # primarily due to X" -> "…primarily due to X")
             continue
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
-                 + sentence_rank.role(question, whole)
+                 + sentence_rank.role(question, whole) + RANK_WEIGHT * (1 - rank / len(chunks))
                  - NUMBER_PENALTY * max(0, len(number_tokens(sentence)) - FREE_NUMBERS))
         scored.append((score, i))
         # a why's query says "increased ... primarily due to": any stated cause is close to it in
@@ -333,6 +351,7 @@ def _pick_sentences(
             named.add(i)
     if not scored:
         return []  # nothing answers: the compose node refuses rather than quote filler
+    scored = _carried_on(scored, candidates)
     if named:  # sentences that name what the question is about push out those that do not
         scored = [(score, i) for score, i in scored if i in named]
     stating = sentence_rank.stating_plans(question, {i: candidates[i][3] for _, i in scored}, topic)
@@ -357,6 +376,15 @@ def _pick_sentences(
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
     return _choose(chunks, [(*candidates[i][:3], quoted[candidates[i][:3]]) for i in dict.fromkeys(order)])
+
+
+def _carried_on(scored: list[tuple[float, int]], candidates: list) -> list[tuple[float, int]]:
+    """`scored` with ADJACENT_BONUS added to a sentence that carries on (`_CARRIES_ON`) from the
+    sentence right before it in its chunk, when that one scored within RELEVANCE_MARGIN of the best."""
+    best = max(score for score, _ in scored)
+    strong = {candidates[i][:2] for score, i in scored if score >= best - RELEVANCE_MARGIN}
+    return [(score + ADJACENT_BONUS if (candidates[i][0], candidates[i][1] - 1) in strong
+             and _CARRIES_ON.match(candidates[i][3]) else score, i) for score, i in scored]
 
 
 def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float] | None = None,

@@ -86,6 +86,7 @@ COVERAGE_WEIGHT = 0.2
 # one of the question's terms; our fixtures' short sentences answer from 0.29.
 CLOSE, FAIRLY_CLOSE, CAUSE_CLOSE, HALF = 0.4, 0.28, 0.25, 0.5
 DUPLICATE_JACCARD = 0.6
+DUPLICATE_CONTENT = 0.5  # and of their content words, past the template of a change
 
 
 def stem(word: str) -> str:
@@ -120,10 +121,20 @@ def coverage(sentence: str, weights: dict[str, float]) -> float:
     return sum(w for t, w in weights.items() if holds(have, t)) / total
 
 
+# "How much / how many / what share": answered by a sentence that states an amount, a count or a share
+# ("how much does it depend on X?" asks how dependent, not how much: ASK_RELIANCE).
+ASK_AMOUNT = re.compile(r"\bhow (?:much|many|big|large)\b|\bwhat (?:share|portion|percentage|proportion|part)\b|"
+                        r"\b(?:amount|number) of\b", re.I)
+AMOUNT = re.compile(r"[$€£]\s?\d|\d\s?(?:%|percent\b)|\d[\d,.]*\s(?:million|billion|thousand)\b|"
+                    r"\b(?:majority|substantially all|half|one-third|a third|a quarter)\b", re.I)
+
+
 def role(question: str, sentence: str) -> float:
     """A bonus when the sentence plays the part the question asks for (a cause, a reliance, an event,
-    a plan)."""
+    a plan, an amount)."""
     bonus = 0.0
+    if ASK_AMOUNT.search(question) and not ASK_RELIANCE.search(question) and AMOUNT.search(sentence):
+        bonus += ROLE_BONUS
     if ASK_CAUSE.search(question) and states_cause(sentence):
         bonus += ROLE_BONUS
     if ASK_RELIANCE.search(question) and RELIANCE.search(sentence):
@@ -143,7 +154,10 @@ SECTION_WORDS = frozenset(stem(w) for w in (
     "principal significant material describe described "
     # and the words that ask why, which name no subject of their own ("what drove results?")
     "drove drive driven driver drivers cause caused reason reasons explain change changed performance "
-    "perform affect affected impact impacted happen happened overall".split()))
+    "perform affect affected impact impacted happen happened overall "
+    # and the words that ask how much it leans on something, which is named after them ("how
+    # dependent is it on foundries?" is about foundries)
+    "depend depends dependent dependence dependency reliant reliance rely relies exposed vulnerable".split()))
 
 
 # Words that say how something moved or what is asked of it, not what it is: "why did gross margin
@@ -172,6 +186,22 @@ def names_topic(context: str, topic: set[str], cosine: float) -> bool:
     loose = {t.lstrip("#") for t in topic}
     have = {t.lstrip("#") for t in cased_terms(context)}  # `context` ends with the sentence itself
     return any(holds(have, t) for t in loose)
+
+
+def subject_missing(topic: set[str], texts: list[str], other_names: set[str] = frozenset()) -> bool:
+    """Most of what the question is about (`topic`, from `subject_terms`: two terms or more) is held
+    by none of the candidate sentences, in any word of its family: "oil and gas drilling leases"
+    asked of a filing whose candidates speak only of office leases. What is quoted then would
+    answer a question nobody asked, unless a sentence says the same thing in other words
+    (SAME_MEANING, checked by the composer). `other_names`: the plan's own words for the subject
+    ("capital expenditures" for "capex"); when one is held, the asker's words were only renamed."""
+    loose = {t.lstrip("#") for t in topic}
+    if len(loose) < 2:
+        return False
+    have = {t.lstrip("#") for t in cased_terms(" ".join(texts))}
+    if any(holds(have, t.lstrip("#")) for t in other_names):
+        return False
+    return sum(not holds(have, t) for t in loose) > len(loose) / 2
 
 
 def broad(question_terms: set[str]) -> bool:
@@ -321,8 +351,19 @@ def holds(have: set[str], term: str) -> bool:
     return len(term) >= SHORTEST_ROOT and any(h.startswith(term) for h in have)
 
 
+# The words MD&A builds every sentence of a change with ("the decrease in ... was primarily due to
+# lower ..."): two sentences sharing only these say different things.
+_TEMPLATE = frozenset(stem(w) for w in "primarily principally mainly largely partially partly offset due driven "
+                      "result reflect reflecting compared prior".split())
+
+
 def near_duplicate(a: str, b: str) -> bool:
+    """The same statement twice (MD&A restating a risk factor): most of the words shared, and most of
+    the content words too, not only the template of a change ("The decrease in operating income was
+    primarily due to lower revenue" and "The decrease in net revenue was primarily due to lower
+    semi-custom product revenue" share nine words of fourteen, and say two things)."""
     ta, tb = set(_WORD.findall(a.lower())), set(_WORD.findall(b.lower()))
-    if not ta or not tb:
+    if not ta or not tb or len(ta & tb) / len(ta | tb) < DUPLICATE_JACCARD:
         return False
-    return len(ta & tb) / len(ta | tb) >= DUPLICATE_JACCARD
+    ca, cb = (terms(x) - MOVEMENT - _TEMPLATE for x in (a, b))
+    return not (ca | cb) or len(ca & cb) / len(ca | cb) >= DUPLICATE_CONTENT

@@ -1,0 +1,139 @@
+"""How the extractive composer ranks the sentences it may quote, and what it keeps between answers:
+two sentences built on the same template of a change are two answers, not one; the words that ask
+how dependent something is name no subject; an amount answers "how much"; a sentence carrying on
+from a strong one counts; a sentence's vector is embedded once per embedder."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agent.composing import sentence_rank
+from agent.composing.compose import ADJACENT_BONUS, _carried_on, compose_extractive
+from agent.composing.draft import Evidence
+from agent.composing.sentence_vectors import SentenceVectors
+from agent.planning.plan import Plan
+
+
+def _chunk(n: int, item: str, text: str) -> Evidence:
+    return Evidence(id=f"c:{n}", kind="chunk", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u",
+                    item=item, text=text)
+
+
+def test_sentences_sharing_only_the_template_of_a_change_are_both_quotable():
+    # nine words of fourteen shared, but one is about operating income and the other about revenue
+    assert not sentence_rank.near_duplicate("The decrease in operating income was primarily due to lower revenue.",
+                                            "The decrease in net revenue was primarily due to lower console sales.")
+    # a risk factor restated in MD&A is still one statement
+    assert sentence_rank.near_duplicate(
+        "We depend on a small number of suppliers for the lithium cells in our garden tools.",
+        "We depend on a small number of suppliers for the lithium cells used in our garden tools.")
+
+
+def test_the_words_that_ask_how_dependent_name_no_subject():
+    asked = sentence_rank.subject_terms(sentence_rank.cased_terms("how dependent is it on foundries"))
+    assert asked == {sentence_rank.stem("foundries")}
+    assert sentence_rank.broad(sentence_rank.terms("how exposed is it"))  # nothing named: the Item as a whole
+
+
+def test_an_amount_answers_how_much():
+    ask = "how much of zzz's revenue comes from subscriptions?"
+    assert sentence_rank.role(ask, "Subscriptions accounted for 90% of our total revenue.") > 0
+    assert sentence_rank.role(ask, "Subscriptions accounted for the majority of our total revenue.") > 0
+    assert sentence_rank.role(ask, "We sell subscriptions to enterprises and governments.") == 0
+    assert sentence_rank.role("who are zzz's customers?", "Subscriptions accounted for 90% of revenue.") == 0
+
+
+def test_a_sentence_carrying_on_from_a_strong_one_gains_only_then():
+    candidates = [(0, 0, "Revenue fell on lower console sales.", "Revenue fell on lower console sales."),
+                  (0, 1, "This decrease was partially offset by higher server sales.",
+                   "This decrease was partially offset by higher server sales."),
+                  (0, 3, "This program ended in the prior year.", "This program ended in the prior year."),
+                  (1, 0, "The increase in services was driven by new contracts.",
+                   "The increase in services was driven by new contracts.")]
+    scored = [(0.80, 0), (0.50, 1), (0.50, 2), (0.50, 3)]
+    after = dict((i, s) for s, i in _carried_on(scored, candidates))
+    assert after[1] == 0.50 + ADJACENT_BONUS  # right after the strong sentence, and carrying it on
+    assert after[2] == 0.50  # "This ...", but the sentence before it (position 2) was not strong
+    assert after[3] == 0.50  # first of its chunk: it carries on from nothing here
+    assert after[0] == 0.80
+
+
+def test_a_why_quotes_both_causes_told_on_the_same_template(embedder):
+    chunks = [_chunk(1, "7", "The decrease in operating income was primarily due to lower revenue. "
+                             "The decrease in net revenue was primarily due to lower console sales. "
+                             "Our headquarters lease was renewed for ten years.")]
+    plan = Plan(route="domain", intent="qualitative", tickers=["ZZZ"], fiscal_years=[2024], items=["7"],
+                query="revenue declined - why")
+    quoted = [c.text for c in compose_extractive("zzz revenue declined - why?", plan, chunks, embedder=embedder).claims]
+    assert "The decrease in net revenue was primarily due to lower console sales." in quoted
+    assert not any("lease" in q for q in quoted)
+
+
+class _Counting:
+    def __init__(self, inner):
+        self.inner, self.texts = inner, []
+
+    def embed(self, texts, **kw):
+        self.texts += list(texts)
+        return self.inner.embed(texts, **kw)
+
+
+def test_a_sentence_is_embedded_once_per_embedder(embedder):
+    held = SentenceVectors(size=3)
+    first, other = _Counting(embedder), _Counting(embedder)
+    a = held.embed(first, ["Severe weather closed stores.", "Fuel prices rose."])
+    b = held.embed(first, ["Fuel prices rose.", "Severe weather closed stores.", "Fuel prices rose."])
+    assert first.texts == ["Severe weather closed stores.", "Fuel prices rose."]  # the second call embedded nothing
+    assert np.allclose(a[::-1], b[:2]) and np.allclose(a, embedder.embed(["Severe weather closed stores.",
+                                                                          "Fuel prices rose."]))
+    held.embed(other, ["Fuel prices rose."])
+    assert other.texts == ["Fuel prices rose."]  # another embedder never reads the first one's vectors
+    # bounded: the least recently used goes first
+    held.embed(first, ["Wages rose.", "Stores opened."])
+    first.texts.clear()
+    held.embed(first, ["Fuel prices rose.", "Severe weather closed stores."])
+    assert first.texts == ["Severe weather closed stores."]
+
+
+def test_a_subject_nothing_found_holds_is_refused_not_padded(embedder):
+    offices = ("Operating leases for our offices are recorded in our balance sheets. "
+               "The weighted-average remaining lease term of our office leases was six years.")
+    topic = sentence_rank.subject_terms(sentence_rank.cased_terms("oil and gas drilling leases"))
+    assert sentence_rank.subject_missing(topic, [offices])  # oil, gas and drilling: none of them found
+    assert not sentence_rank.subject_missing(sentence_rank.subject_terms(sentence_rank.cased_terms("office leases")),
+                                             [offices])
+    plan = Plan(route="domain", intent="qualitative", tickers=["ZZZ"], fiscal_years=[2024], items=["8"],
+                query="oil and gas drilling leases")
+    draft = compose_extractive("what does zzz say about its oil and gas drilling leases?", plan,
+                               [_chunk(1, "8", offices)], embedder=embedder)
+    assert not any(c.kind == "prose" for c in draft.claims)  # the compose node then refuses, saying where it looked
+    plan = plan.model_copy(update={"query": "office leases"})
+    draft = compose_extractive("what does zzz say about its office leases?", plan, [_chunk(1, "8", offices)],
+                               embedder=embedder)
+    assert any("Operating leases" in c.text for c in draft.claims)
+
+
+def test_the_clause_rule_ends_on_a_sentence_without_amounts():
+    from agent.composing.compose import _figure_free_clause
+
+    # it used to search the commas of a sentence with no amount forever
+    assert _figure_free_clause("On March 3, 2024, we ended the merger agreement, as both parties agreed.") is None
+
+
+def test_how_much_it_depends_asks_for_a_reliance_not_an_amount():
+    ask = "how much does zzz depend on contract manufacturers?"
+    assert sentence_rank.role(ask, "Contract manufacturers made 90% of our units.") == sentence_rank.role(
+        ask, "Contract manufacturers made our units.")
+
+
+def test_the_subject_is_judged_on_the_askers_words_not_the_plans_other_names_for_them():
+    # "capex" is searched as "capital expenditures" too: the filing's words for it are enough
+    asker = sentence_rank.subject_terms(sentence_rank.cased_terms(
+        sentence_rank.ASK_PLAN.sub(" ", "what does the 10-K say they expect for capex in 2025?")))
+    assert not sentence_rank.subject_missing(asker, ["We anticipate capital expenditures to grow in 2025."])
+
+
+def test_a_subject_renamed_by_the_plan_is_not_missing():
+    texts = ["We expect capital expenditures to exceed the prior year's in 2025."]
+    assert sentence_rank.subject_missing({"capex", "beyond"}, texts)
+    assert not sentence_rank.subject_missing({"capex", "beyond"}, texts, {"capital", sentence_rank.stem("expenditures")})
