@@ -10,7 +10,7 @@ import pytest
 
 from agent.answer import Turn
 from agent.planning.companies import CompanyDirectory
-from agent.retrieval.finance import Operand, calculate
+from agent.retrieval.finance import FORMULAS, Operand, calculate
 from agent.checking.guards import number_tokens
 from agent.retrieval.line_items import resolve, tokens
 from agent.planning.rules import plan_rules
@@ -201,6 +201,24 @@ def test_analyst_ratios_compute_in_decimal_with_their_convention_in_the_trace(ke
     result = calculate(key, _ops(*values))
     assert result.display == shown
     assert result.calculation.result == shown and result.calculation.formula  # the convention is in the formula shown
+
+
+def test_debt_to_equity_is_total_debt_and_each_fallback_names_what_it_left_out():
+    """Total debt over equity: the balance sheet's current debt line when tagged, else current maturities
+    plus short-term borrowings, else current maturities alone; each step's formula says which."""
+    chain, key = [], "debt_to_equity"
+    while key:
+        chain.append(key)
+        key = FORMULAS[key].fallback
+    assert chain == ["debt_to_equity", "debt_to_equity_borrowings", "debt_to_equity_term",
+                     "debt_to_equity_long_term_only"]
+    assert [i.metric for i in FORMULAS["debt_to_equity_borrowings"].inputs] == [
+        "long_term_debt", "current_debt", "short_term_borrowings", "equity"]
+    assert "no short-term borrowings" in FORMULAS["debt_to_equity_term"].expression
+    # Apple FY2024 in $M: term debt 85,750 + 10,912, commercial paper 9,967, equity 56,950
+    result = calculate("debt_to_equity_borrowings", _ops("85750", "10912", "9967", "56950"))
+    assert result.display == "1.87" and "Short-term borrowings" in result.calculation.formula
+    assert calculate("lt_debt_to_equity", _ops("85750", "56950")).display == "1.51"
 
 
 def test_a_users_formula_is_parsed_remembered_and_reused_by_name(directory):

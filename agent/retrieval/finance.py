@@ -137,9 +137,36 @@ _BASE: list[Formula] = [
        ["current ratio", "working capital ratio", "liquidity ratio"],
        [Input("current_assets"), Input("current_liabilities")], "ratio",
        "Current assets ÷ Current liabilities", _ratio, query="liquidity working capital"),
+    # Debt to equity is TOTAL debt over equity: long-term debt, its current maturities and short-term
+    # borrowings (commercial paper) where tagged. Each fallback is the same convention with one less part
+    # tagged, and its expression says which, so the answer never hides what "debt" meant.
     _f("debt_to_equity", "Debt-to-equity",
        ["debt to equity", "debt/equity", "debt to equity ratio", "d/e", "d/e ratio", "debt equity ratio",
-        "debt-to-equity"],
+        "debt-to-equity", "total debt to equity", "total debt to equity ratio"],
+       [Input("long_term_debt"), Input("debt_current"), Input("equity")], "ratio",
+       "(Long-term debt + Current debt) ÷ Stockholders' equity (total debt: long-term debt, current maturities "
+       "and short-term borrowings)",
+       lambda ltd, cur, eq: _ratio(ltd + cur, eq), operator="expr", fallback="debt_to_equity_borrowings",
+       query="long-term debt short-term borrowings capital structure"),
+    _f("debt_to_equity_borrowings", "Debt-to-equity", [],
+       [Input("long_term_debt"), Input("current_debt"), Input("short_term_borrowings"), Input("equity")], "ratio",
+       "(Long-term debt + Current portion of long-term debt + Short-term borrowings) ÷ Stockholders' equity "
+       "(total debt)",
+       lambda ltd, cur, stb, eq: _ratio(ltd + cur + stb, eq), operator="expr", fallback="debt_to_equity_term",
+       query="long-term debt short-term borrowings capital structure"),
+    _f("debt_to_equity_term", "Debt-to-equity", [],
+       [Input("long_term_debt"), Input("current_debt"), Input("equity")], "ratio",
+       "(Long-term debt + Current portion of long-term debt) ÷ Stockholders' equity (total debt; no short-term "
+       "borrowings tagged)",
+       lambda ltd, cur, eq: _ratio(ltd + cur, eq), operator="expr", fallback="debt_to_equity_long_term_only",
+       query="long-term debt capital structure"),
+    _f("debt_to_equity_long_term_only", "Debt-to-equity", [],
+       [Input("long_term_debt"), Input("equity")], "ratio",
+       "Long-term debt ÷ Stockholders' equity (no current debt or short-term borrowings tagged)", _ratio,
+       query="long-term debt capital structure"),
+    _f("lt_debt_to_equity", "Long-term debt to equity",
+       ["long term debt to equity", "long term debt to equity ratio", "lt debt to equity", "ltd to equity",
+        "long term debt/equity", "long term debt to shareholders equity", "long term debt to stockholders equity"],
        [Input("long_term_debt"), Input("equity")], "ratio", "Long-term debt ÷ Stockholders' equity", _ratio,
        query="long-term debt capital structure"),
     _f("effective_tax_rate_computed", "Effective tax rate (computed)",
