@@ -216,6 +216,15 @@ _SPOKEN_US = re.compile(r"\b(tell|give|show|let|help|send|for|to|with)\s+us\b(?!
 _NARROWED_PROFIT = re.compile(r"\b([a-z][\w-]*)\s+(?:profitability|profits?)\b")
 
 
+def _without_named(text: str) -> str:
+    """The text without the words a named measure's phrase took: "weighted average diluted shares
+    outstanding" names its share count, and "shares ... outstanding" must not imply another one."""
+    words = normalize(re.sub(r"_+", "x", text)).split()  # a masked company name stays one word
+    for start, end, _ in find_phrases(" ".join(words), MEASURE_PHRASES):
+        words[start:end] = ["_"] * (end - start)
+    return " ".join(words)
+
+
 def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Reading:
     matches = directory.find(outside) or directory.find_products(outside)
     for i in topical_companies(outside, matches):  # "competition from Intel" in AMD's 10-K: a topic
@@ -232,7 +241,7 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Readi
         # "e-commerce profitability", "streaming profitability": a business's, told in MD&A; the
         # company's net income would answer another question
         unnamed = unnamed[: narrowed.start()] + " " * (narrowed.end() - narrowed.start()) + unnamed[narrowed.end() :]
-    measures += [k for k in implied_measures(unnamed.lower()) if k not in measures]
+    measures += [k for k in implied_measures(_without_named(unnamed)) if k not in measures]
     items, has_topic = route_items(low)
     # "what pushed revenue up?", "how much did the strike cost them?": a cause, asked with a verb
     why = bool(WHY.search(low) or CAUSE.search(low)) or asks_cause(low, unnamed.lower())

@@ -314,6 +314,9 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
 
 
 NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
+# Filler in "how much did it pay in dividends", but a row's own word beside a line's name: "interest paid"
+# is the cash-flow line, never "Interest expense", so a line lookup keeps them.
+PAYMENT_WORDS = frozenset({"paid", "pay", "pays", "received"})
 _JOIN = frozenset("of in on by from for to and per".split())
 _SIDE = ("filler", "period", "growth", "other")
 _CLAUSE_BREAK = frozenset({"and", "vs", "versus", "plus", "&", "or"})
@@ -352,7 +355,8 @@ def line_keys(trace: list[dict], runs: list[tuple[int, int]]) -> tuple[list[str]
         clauses.setdefault((lo, hi), []).append((start, end))
     for (lo, hi), inside in clauses.items():
         leftover = " ".join(words[i] for start, end in inside for i in range(start, end))
-        context = [w for i, w in enumerate(words[lo:hi], lo) if kinds[i].startswith("metric:") or kinds[i] == "unaccounted"]
+        context = [w for i, w in enumerate(words[lo:hi], lo)
+                   if kinds[i].startswith("metric:") or kinds[i] == "unaccounted" or w in PAYMENT_WORDS]
         absorbed |= {kinds[i][7:] for i in range(lo, hi) if kinds[i].startswith("metric:")}
         idx = list(range(lo, hi))
         while idx and kinds[idx[0]] in _SIDE and words[idx[0]] != "total":

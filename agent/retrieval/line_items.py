@@ -20,7 +20,7 @@ from agent.retrieval.concepts import normalize
 IGNORABLE = frozenset(
     "net total activities activity used use uses provided provide provides generated generate generates by in of "
     "the and for from to a an expense expenses expenditure expenditures member during period cash-flow amount "
-    "amounts continuing operation operations costs flow flows".split()
+    "amounts continuing operation operations costs flow flows number outstanding".split()
 )
 # Words that keep their identity but are spelled two ways.
 SYNONYMS = {"buyback": "repurchase", "amortisation": "amortization", "organisation": "organization",
@@ -52,7 +52,9 @@ def tokens(text: str) -> frozenset[str]:
     text = _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", text))
     norm = normalize(re.sub(r"\(\s*\d+\s*\)|\[\d+\]", " ", text)).replace("/", " ")
     words = re.findall(r"[a-z0-9&]+", norm)
-    return frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
+    out = frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
+    # "Cash paid for interest" and "Interest paid" (InterestPaidNet) are one line: paid is always cash
+    return out - {"cash"} if "paid" in out else out
 
 
 def concept_words(concept: str) -> str:
@@ -79,6 +81,7 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
     if not need:
         return None, []
     tiers: list[list[LineMatch]] = [[], [], []]
+    told: list[LineMatch] = []  # rows the question's extra words tell apart by their concept's name
     for row in labels:
         if row["dims"]:
             continue
@@ -86,6 +89,11 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
         if words and words == have:
             tier = 0 if row["statement"] in PRIMARY else 1
             tiers[tier].append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
+        elif words and words < have and row["statement"] in PRIMARY \
+                and words | (have & tokens(concept_words(row["concept"]))) == have:
+            # "current deferred revenue": the row printed "Deferred revenue" under current liabilities
+            # (ContractWithCustomerLiabilityCurrent), never its non-current twin
+            told.append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
     for concept, _ in concepts:
         words = tokens(concept_words(concept))
         if words and words == have:
@@ -111,6 +119,9 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
         if len({m.label for m in best}) < len(best):  # the same label twice: tell them apart by concept
             best = [LineMatch(m.concept, f"{m.label} ({concept_words(m.concept)})", m.source, m.statement) for m in best]
         ambiguous = ambiguous or best
+    if not ambiguous and len({m.concept for m in told}) == 1:
+        extra = " ".join(sorted(have - tokens(told[0].label)))
+        return LineMatch(told[0].concept, f"{told[0].label} ({extra})", "company", told[0].statement), []
     return None, ambiguous
 
 

@@ -183,12 +183,32 @@ def known(key: str) -> bool:
 _OPENING = re.compile(r"\b(?:beginning|opening|start)\b", re.I)
 
 
+def _amount_row(conn, company: dict, candidates: list, fy: int):
+    """One printed row tagged twice, as an amount and as its percent-of-sales column ("Pre-tax earnings":
+    a dollar concept and a ...Percent one): the amount is the row's figure. Only when every candidate is
+    that one printed label and exactly one of them holds an amount for the year; else the user is asked."""
+    if len(candidates) < 2 or len({c.label.split(" (")[0] for c in candidates}) != 1:
+        return None
+    amounts = []
+    for c in candidates:
+        fact = facts_store.annual_value(conn, company["cik"], [c.concept], fy,
+                                        as_of_accession=company.get("as_of_accession"))
+        if fact is not None and fact.unit != "pure":
+            amounts.append(c)
+    if len(amounts) != 1:
+        return None
+    label = amounts[0].label.split(" (")[0]
+    return type(amounts[0])(amounts[0].concept, label, amounts[0].source, amounts[0].statement)
+
+
 def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: dict) -> Evidence | None:
     """A line-item phrase resolved against the company's labels (agent.retrieval.line_items), and its fact."""
     cik = company["cik"]
     if (cik, key) not in lines:
         lines[(cik, key)] = company_line(conn, deps.memo if deps is not None else {}, cik, key)
     match, candidates = lines[(cik, key)]
+    if match is None:
+        match = _amount_row(conn, company, candidates, fy)
     if match is None:
         cell["candidates"] = [c.label for c in candidates]
         return None
@@ -416,7 +436,22 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         "label": _label(key), "evidence_id": None, "display": None,
                         "instant": key in METRICS and METRICS[key].period == "instant"}
                 if key.startswith("dim:"):
-                    for member_cell, ev in _member_cells(conn, deps, company, key, fy, cell, orders):
+                    found = _member_cells(conn, deps, company, key, fy, cell, orders)
+                    if len(found) == 1 and found[0][1] is None and not key_parts(key)[2]:
+                        # no such member: "deferred revenue", "current deferred revenue" may be a printed row
+                        metric, qualifier, _ = key_parts(key)
+                        said = f"{qualifier} {(phrases or {}).get(metric) or METRICS[metric].label.lower()}"
+                        line = {**cell}
+                        ev = _line_cell(conn, deps, company, f"line:{said}|{said}|{said}", fy, line, lines)
+                        if ev is not None:
+                            evidence[ev.id] = ev
+                            line.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                            cells.append(line)
+                            continue
+                        if len(line.get("candidates") or []) > 1:  # a printed row twice: ask which one
+                            cells.append({**line, "metric": f"line:{said}|{said}|{said}"})
+                            continue
+                    for member_cell, ev in found:
                         if ev is not None:
                             evidence[ev.id] = ev
                             member_cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
