@@ -25,6 +25,7 @@ from agent.planning.followups import REPLACING, inherited_growth, joined_topic, 
 from agent.planning.followups import ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, OF_ALL, about_the_company, asks_more
 from agent.planning.followups import compared_kind, points_back, slot_sources, thread_topic, unknown_subject
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
+from agent.planning.scope import names_kept
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
 from agent.planning.topics import (
     borrows_thread_subject,
@@ -647,6 +648,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if scope and scope != OFF_TOPIC_DETAIL:
         return _refuse("out_of_scope", scope)
 
+    if not scope:  # a quoted row name is read as words once the quotation itself is judged in scope
+        outside = names_kept(raw)
+        low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
     r = read(raw, outside, low, directory)
     if scope and not (r.measures or r.unmappable or (r.has_topic and r.matches)):
         return _refuse("out_of_scope", scope)  # "weather" is off-topic, "how weather affected sales" is not

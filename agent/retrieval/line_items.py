@@ -111,8 +111,8 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
         if len(best) > 1:  # one line printed under several concepts: the one whose own name is the question's
             named = [m for m in best if tokens(concept_words(m.concept)) == have]
             best = named if len(named) == 1 else best
-        if len(best) > 1 and total:
-            totals = [m for m in best if re.match(r"\s*total\b", m.label, re.I)]
+        if len(best) > 1:  # "Operating costs" and "Total operating costs": the user's "total" decides
+            totals = [m for m in best if bool(re.match(r"\s*total\b", m.label, re.I)) == total]
             best = totals if len(totals) == 1 else best
         if len(best) == 1:
             return best[0], []

@@ -410,9 +410,14 @@ def _orders(conn, deps, cik: int, phrases: dict[str, str]) -> dict[str, list[str
 def metric_phrases(words: list[dict]) -> dict[str, str]:
     """Metric key -> the words the question named it with (from the plan's word accounting)."""
     out: dict[str, list[str]] = {}
+    before = ""
     for w in words or []:
         if w.get("as", "").startswith("metric:"):
-            out.setdefault(w["as"][7:], []).append(w["word"])
+            said = out.setdefault(w["as"][7:], [])
+            if not said and before == "total":  # "total operating costs" is the total's row, never a part's
+                said.append(before)
+            said.append(w["word"])
+        before = w.get("word", "")
     return {k: " ".join(v) for k, v in out.items()}
 
 
