@@ -31,6 +31,7 @@ QUARTERLY = re.compile(
 FILLER = frozenset(
     """a an the of for in on at by to from with about as and or vs versus against than into per
     what whats what's which who how much many was were is are be been being did does do done has have had
+    where when
     show me tell give get find list report reported reports reporting provide please pls can could would you
     i we us our my your it its it's their they them this that those these there here same also just so ok okay
     hey hi thanks thank again now then please? any some all both each either one two three
@@ -47,6 +48,7 @@ FILLER = frozenset(
     over time trend trends trending history historical historically evolution trajectory
     growth grow grew grown growing rate yoy y/y change changed changes up down increase increased decrease
     decreased decline declined rise rose fall fell improve improved improving improvement worsening
+    go goes going gone went headed heading
     much % fast quickly quick slow slowly big large small high low far
     invest invested spend spent spends spending pay paid pays earn earned earns make made makes
     bring brought book booked post posted record recorded generate generated

@@ -133,6 +133,15 @@ METRICS: dict[str, Metric] = {
             period="instant",
             query="current portion of term debt",
         ),
+        # EBITDA's input where a company prints depreciation alone (railroads): no phrases, so "depreciation"
+        # in a question stays the company's printed row
+        _m(
+            "depreciation",
+            "Depreciation",
+            [],
+            ["us-gaap:Depreciation"],
+            query="depreciation",
+        ),
         # Two inputs of total debt (agent.retrieval.finance, "debt to equity") with no phrases of their own:
         # "short-term debt" in a question stays the company's printed row. DebtCurrent is the balance
         # sheet's whole current debt (current maturities and short-term borrowings, by the taxonomy's
