@@ -212,6 +212,32 @@ def _own_words(how: list[str | None], words: list[str], masked: str) -> None:
                 break
 
 
+def _paid_lines(how: list[str | None], words: list[str]) -> dict[int, set[str]]:
+    """"Income taxes paid", "interest paid": a payment word beside a metric that is not itself a payment
+    names the cash-flow line (IncomeTaxesPaidNet), never the expense (the provision for income taxes).
+    The metric's words and the payment word are left for the line lookup; returns {index: the metric
+    the line took in} for those words. A metric whose own phrases hold the word ("dividends paid") keeps it."""
+    from agent.retrieval.concepts import METRICS
+
+    out: dict[int, set[str]] = {}
+    for i, w in enumerate(words):
+        if w not in PAYMENT_WORDS or how[i] is not None:
+            continue
+        for j in (i - 1, i + 1):
+            key = how[j][7:] if 0 <= j < len(words) and how[j] and how[j].startswith("metric:") else None
+            if key is None or key not in METRICS or {"paid", "pay", "payment", "payments"} & _vocabulary(key):
+                continue
+            g = j
+            while g >= 0 and how[g] == f"metric:{key}":
+                how[g], out[g], g = None, {key}, g - 1
+            g = j + 1
+            while g < len(words) and how[g] == f"metric:{key}":
+                how[g], out[g], g = None, {key}, g + 1
+            out[i] = {key}
+            break
+    return out
+
+
 def join_printed_names(how: list[str | None], words: list[str], names: frozenset[frozenset[str]]
                        ) -> dict[int, set[str]]:
     """"Sales and marketing", "total liabilities and shareholders' equity": when the words around an
@@ -271,14 +297,16 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             how[i] = f"metric:{key}"
     merged = merge_adjacent_metrics(how, words, masked)
     _own_words(how, words, masked)
+    paid = _paid_lines(how, words)
     printed = join_printed_names(how, words, printed_names)
     in_merge = {g for start, end, _ in merged for g in range(start, end) if words[g] not in _ASKING} | set(printed)
     joined = {g: keys for start, end, keys in merged for g in range(start, end)}
     joined.update((g, keys) for g, keys in printed.items() if keys)
+    joined.update(paid)
     growth = {w for g in GROWTH_WORDS for w in g.split()}
     extra = extra_consumed or set()
     for i, w in enumerate(words):
-        if how[i] or i in in_merge:
+        if how[i] or i in in_merge or i in paid:
             continue
         bare = w.strip("-/%")
         if w == "us" and _country(words, i, country):
