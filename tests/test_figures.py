@@ -818,3 +818,21 @@ def test_debt_to_equity_through_the_graph_names_total_debt(footnote):
     assert answer.kind == "answer", answer.text
     formula = answer.calculation[0].formula  # what "debt" counted is said, whichever parts are tagged
     assert "total debt" in formula or "no current debt or short-term borrowings tagged" in formula, formula
+
+
+def test_a_question_corrected_as_it_was_typed_asks_what_follows_the_correction(directory):
+    p = plan(directory, "nvidia... no, apple share repurchases fy2024")
+    assert p.tickers == ["AAPL"] and p.metrics == ["buybacks"], p
+    p = plan(directory, "microsoft... sorry, Tesla net income 2024")
+    assert p.tickers == ["TSLA"] and p.metrics == ["net_income"], p
+    assert plan(directory, "Apple revenue 2024, no guessing").tickers == ["AAPL"]  # "no" with no trailing-off
+
+
+def test_a_named_operand_defined_in_brackets_is_computed_as_the_user_defined_it(directory):
+    p = plan(directory, "Apple fiscal 2024 payout = dividends paid divided by free cash flow (operating cash flow "
+                        "minus capex)")
+    assert p.metrics == ["udf:payout"] and p.tickers == ["AAPL"] and p.fiscal_years == [2024], p
+    assert p.definitions[-1]["formula"] == "Dividends paid ÷ (Operating cash flow − Capital expenditures)"
+    other = plan(directory, "Apple 2024 payout = dividends paid divided by free cash flow (operating cash flow minus "
+                            "capex minus widgets)")
+    assert other.refusal_reason == "unknown_metric" and "widgets" in other.refusal_detail, other  # never our FCF

@@ -217,6 +217,35 @@ _SPOKEN_US = re.compile(r"\b(tell|give|show|let|help|send|for|to|with)\s+us\b(?!
 _NARROWED_PROFIT = re.compile(r"\b([a-z][\w-]*)\s+(?:profitability|profits?)\b")
 
 
+# A question corrected as it was typed: a trailing-off mark, then a word taking it back ("microsoft...
+# sorry, Alphabet"). Everything up to the last such correction was not asked.
+_SELF_CORRECTED = re.compile(r"^.*(?:\.\.\.+|\u2026|\s--\s|\s\u2014\s?)\s*(?:sorry|no|nope|i\s+mean|actually|wait|oops|"
+                             r"correction|scratch\s+that)\b[\s,.:;!]*", re.I | re.S)
+_NAME_YEAR = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|fy\s*)?'?(?:19|20)\d\d\b|\bfy\s*'?\d\d\b|\bfiscal\b", re.I)
+
+
+def _name_aside(definition: dict, rest: str, directory: CompanyDirectory) -> tuple[dict, str]:
+    """"Medtronic fiscal 2024 shareholder payout = ...": the company and the year written before the
+    formula's name are the question's, not the name's; they move to the rest of the question."""
+    name = definition["name"]
+    spans = [(m.start, m.end) for m in directory.find(name) if m.kind == "company"]
+    spans += [(m.start(), m.end()) for m in _NAME_YEAR.finditer(name)]
+    if not spans:
+        return definition, rest
+    kept, moved, at = [], [], 0
+    for start, end in sorted(spans):
+        if start < at:
+            continue
+        kept.append(name[at:start])
+        moved.append(name[start:end])
+        at = end
+    kept.append(name[at:])
+    left = " ".join(" ".join(kept).split()).strip(" ,:'\"")
+    if not left:
+        return definition, rest
+    return {**definition, "name": left}, f"{' '.join(moved)} {rest}"
+
+
 def _without_named(text: str) -> str:
     """The text without the words a named measure's phrase took: "weighted average diluted shares
     outstanding" names its share count, and "shares ... outstanding" must not imply another one."""
@@ -527,11 +556,14 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     said = ACKNOWLEDGED_FIRST.sub("", raw)
     if said != raw and re.search(r"\w", said) and _plan(raw, previous=previous, directory=directory).route != "meta":
         raw = said  # "cool. and Nvidia?": the question after the acknowledgement, which is no line item
+    raw = _SELF_CORRECTED.sub("", raw)  # "oracle... no, adobe buybacks": the words after the correction
     raw = _NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = _SPELLED_AMPERSAND.sub(_ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
     raw = _relative_to_thread(raw, previous)
     raw = compared_kind(raw, len(_history(_usable_previous(previous))))  # "which bank made more?" of the thread's
     definition, rest, bad = find_definition(raw)
+    if definition is not None:
+        definition, rest = _name_aside(definition, rest, directory)
     known = [d for d in (previous.definitions if previous is not None else [])
              if definition is None or d["name"] != definition["name"]]
     named = [d for d in known if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
