@@ -836,3 +836,22 @@ def test_a_named_operand_defined_in_brackets_is_computed_as_the_user_defined_it(
     other = plan(directory, "Apple 2024 payout = dividends paid divided by free cash flow (operating cash flow minus "
                             "capex minus widgets)")
     assert other.refusal_reason == "unknown_metric" and "widgets" in other.refusal_detail, other  # never our FCF
+
+
+def test_a_label_answers_to_its_printed_abbreviation_and_its_name_without_it():
+    labels = [{"label": "General and administrative (G&A)", "concept": "us-gaap:GeneralAndAdministrativeExpense",
+               "statement": "income", "dims": {}},
+              {"label": "Selling, general and administrative (SG&A)", "concept":
+                  "us-gaap:SellingGeneralAndAdministrativeExpense", "statement": "income", "dims": {}}]
+    for leftover in ("g&a", "general and administrative"):
+        match, _ = resolve(leftover, leftover, labels, [])
+        assert match.concept == "us-gaap:GeneralAndAdministrativeExpense", leftover  # never SG&A
+
+
+def test_a_region_word_beside_a_member_names_the_member(directory):
+    from agent.retrieval.segments import find_member
+
+    members = [("srt:StatementGeographicalAxis", "srt:AsiaPacificMember"),
+               ("srt:StatementGeographicalAxis", "srt:EuropeMember")]
+    found, exact = find_member("asia pacific region", members, {"srt:AsiaPacificMember": {"Asia-Pacific"}})
+    assert found == [members[0]] and exact

@@ -47,6 +47,9 @@ _PAIRED = re.compile(r"\b(income|profit|gain|gains|earnings|expense|increase)\s+
                      r"(loss|losses|benefit|decrease|deficit)\b")
 
 
+_ABBREVIATED = re.compile(r"\(\s*([A-Z][A-Z&.]{1,7})\s*\)\s*$")
+
+
 def tokens(text: str) -> frozenset[str]:
     """The words of a label or phrase that decide what it is."""
     text = _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", text))
@@ -86,6 +89,11 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
         if row["dims"]:
             continue
         words = tokens(row["label"])
+        if words != have and (short := _ABBREVIATED.search(row["label"])):
+            # "General and administrative (G&A)", "Research and development (R&D)": the row's name, or its
+            # abbreviation alone, as the company prints them
+            alone, whole = tokens(short.group(1)), tokens(row["label"][: short.start()])
+            words = have if have in (alone, whole) else words
         if words and words == have:
             tier = 0 if row["statement"] in PRIMARY else 1
             tiers[tier].append(LineMatch(row["concept"], row["label"], "company", row["statement"]))

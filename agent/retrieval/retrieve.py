@@ -375,6 +375,12 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
         else:  # "iphone and mac": each part one member, or nothing
             each = [find_member(part, pairs, labels, owner)[0] for part in member_parts(qualifier)]
             chosen = [r for f in each if f for r in rows if (r.axis, r.member) == f[0]] if len(each) > 1 and all(each) else []
+        if not chosen:  # "Humira": tagged only beside its portfolio, always the same one
+            paired = segments_store.member_pair_values(conn, cik, [c if ":" in c else f"us-gaap:{c}" for c in concepts],
+                                                       fy, instant=m.period == "instant")
+            alone = [r for r in paired if (r.axis, r.member) not in set(pairs)]
+            found, exact = find_member(qualifier, [(r.axis, r.member) for r in alone], labels, owner)
+            chosen = [r for r in alone if (r.axis, r.member) == found[0]] if found and exact else []
     if not chosen:
         members = list(dict.fromkeys(name(r) for r in rows))
         return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": members}, None)]
