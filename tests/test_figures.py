@@ -855,3 +855,8 @@ def test_a_region_word_beside_a_member_names_the_member(directory):
                ("srt:StatementGeographicalAxis", "srt:EuropeMember")]
     found, exact = find_member("asia pacific region", members, {"srt:AsiaPacificMember": {"Asia-Pacific"}})
     assert found == [members[0]] and exact
+
+
+def test_a_plural_in_es_is_the_same_word_as_its_singular():
+    assert tokens("Cash paid for income taxes") == tokens("income tax paid")
+    assert tokens("Net losses") == tokens("net loss")

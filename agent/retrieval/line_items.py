@@ -32,6 +32,8 @@ PRIMARY = ("income", "balance", "cash")
 def _stem(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         word = word[:-3] + "y"
+    elif len(word) > 4 and word.endswith(("xes", "sses", "ches", "shes")):
+        word = word[:-2]  # "taxes" is "tax", "losses" "loss": one word, whichever number the label prints
     elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         word = word[:-1]
     return SYNONYMS.get(word, word)
