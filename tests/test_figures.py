@@ -860,3 +860,22 @@ def test_a_region_word_beside_a_member_names_the_member(directory):
 def test_a_plural_in_es_is_the_same_word_as_its_singular():
     assert tokens("Cash paid for income taxes") == tokens("income tax paid")
     assert tokens("Net losses") == tokens("net loss")
+
+
+def test_a_rows_percent_of_sales_twin_and_a_standard_label_never_outrank_the_printed_amount():
+    labels = [{"label": "Selling, marketing and administrative expenses", "statement": "income", "dims": {},
+               "concept": "us-gaap:SellingGeneralAndAdministrativeExpense"},
+              {"label": "Selling, marketing and administrative expenses", "statement": "income", "dims": {},
+               "concept": "us-gaap:SellingGeneralAndAdministrativeExpensePercentToSales"},
+              {"label": "Deferred revenue", "statement": "balance", "dims": {},
+               "concept": "us-gaap:ContractWithCustomerLiabilityCurrent"}]
+    match, _ = resolve("selling marketing administrative expenses", "selling marketing administrative expenses",
+                       labels, [])
+    assert match.concept == "us-gaap:SellingGeneralAndAdministrativeExpense"
+    # an older filing's standard concept (DeferredRevenueCurrent) loses to the row the company prints now
+    match, _ = resolve("deferred current", "deferred current revenue", labels, [("us-gaap:DeferredRevenueCurrent", "instant")])
+    assert match.concept == "us-gaap:ContractWithCustomerLiabilityCurrent"
+
+
+def test_paying_out_dividends_is_the_dividends_paid_figure(directory):
+    assert plan(directory, "how much did apple pay out in dividends in fiscal 2024?").metrics == ["dividends_paid"]

@@ -48,7 +48,7 @@ FILLER = frozenset(
     over time trend trends trending history historical historically evolution trajectory
     growth grow grew grown growing rate yoy y/y change changed changes up down increase increased decrease
     decreased decline declined rise rose fall fell improve improved improving improvement worsening
-    go goes going gone went headed heading
+    go goes going gone went headed heading out
     much % fast quickly quick slow slowly big large small high low far
     invest invested spend spent spends spending pay paid pays earn earned earns make made makes
     bring brought book booked post posted record recorded generate generated

@@ -378,7 +378,8 @@ METRICS: dict[str, Metric] = {
             "Dividends paid",
             ["dividends paid", "dividends", "dividend payments", "cash dividends", "payments of dividends",
              "dividend"],
-            ["us-gaap:PaymentsOfDividends", "us-gaap:PaymentsOfDividendsCommonStock"],
+            ["us-gaap:PaymentsOfDividends", "us-gaap:PaymentsOfDividendsCommonStock",
+             "us-gaap:PaymentsOfOrdinaryDividends"],  # Johnson & Johnson's "Dividends to shareholders"
             query="dividends paid",
         ),
         _m(

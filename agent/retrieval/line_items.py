@@ -111,10 +111,18 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
     # the primary statements' rows first; then a standard label (notes reuse one printed label across
     # many schedules: "Operating lease liabilities" in the maturity tables); then the notes' rows
     ambiguous: list[LineMatch] = []
-    for tier in (tiers[0], tiers[2], tiers[1]):
+    for tier in (tiers[0], told, tiers[2], tiers[1]):
+        if tier is told:  # a printed row the question's extra word picks, before any standard label
+            if not ambiguous and len({m.concept for m in told}) == 1:
+                extra = " ".join(sorted(have - tokens(told[0].label)))
+                return LineMatch(told[0].concept, f"{told[0].label} ({extra})", "company", told[0].statement), []
+            continue
         by_concept: dict[str, LineMatch] = {}
         for m in tier:
             by_concept.setdefault(m.concept, m)
+        amounts = {c: m for c, m in by_concept.items() if "Percent" not in c.split(":")[-1]}
+        if amounts and len(amounts) < len(by_concept):
+            by_concept = amounts  # a row's percent-of-sales column tagged beside it (...PercentToSales)
         if not by_concept:
             continue
         best = _most_specific(list(by_concept.values()), have)
@@ -129,9 +137,6 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
         if len({m.label for m in best}) < len(best):  # the same label twice: tell them apart by concept
             best = [LineMatch(m.concept, f"{m.label} ({concept_words(m.concept)})", m.source, m.statement) for m in best]
         ambiguous = ambiguous or best
-    if not ambiguous and len({m.concept for m in told}) == 1:
-        extra = " ".join(sorted(have - tokens(told[0].label)))
-        return LineMatch(told[0].concept, f"{told[0].label} ({extra})", "company", told[0].statement), []
     return None, ambiguous
 
 
