@@ -113,7 +113,8 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
     ambiguous: list[LineMatch] = []
     for tier in (tiers[0], told, tiers[2], tiers[1]):
         if tier is told:  # a printed row the question's extra word picks, before any standard label
-            if not ambiguous and len({m.concept for m in told}) == 1:
+            same = told and any(m.concept == told[0].concept for m in tiers[2])  # then the standard label says it
+            if not ambiguous and len({m.concept for m in told}) == 1 and not same:
                 extra = " ".join(sorted(have - tokens(told[0].label)))
                 return LineMatch(told[0].concept, f"{told[0].label} ({extra})", "company", told[0].statement), []
             continue
