@@ -4,6 +4,10 @@ Why only one axis: a fact on one axis ("Data Center" on the segment axis) is a f
 states; a fact on two axes (a product within a region) is a cell of a matrix the question did not
 ask for. The consolidation axis's "operating segments" member only says a segment figure is one. Per member, the rules of store.facts apply: the first acceptable concept that has a
 value, the most recent filing. Served by facts_dims_lookup.
+
+One exception (member_pair_values): a member the filing tags only beside one other member, always the
+same one ("Humira" with its "Immunology" portfolio; "EMEA" with "Streaming", Netflix's one business).
+That pairing adds nothing to the member, so its single fact is the member's own figure.
 """
 
 from __future__ import annotations
@@ -31,6 +35,9 @@ SELECT DISTINCT ON (f.dims - 'srt:ConsolidationItemsAxis') f.id, f.taxonomy, f.c
  ORDER BY f.dims - 'srt:ConsolidationItemsAxis', array_position(%(concepts)s, f.taxonomy || ':' || f.concept),
           coalesce(f.filed, fl.filed) DESC NULLS LAST, f.period_end DESC, f.accession DESC
 """
+
+MEMBER_PAIR_VALUES = MEMBER_VALUES.replace(
+    "jsonb_object_keys(f.dims - 'srt:ConsolidationItemsAxis')) = 1", "jsonb_object_keys(f.dims - 'srt:ConsolidationItemsAxis')) = 2")
 
 MEMBER_LABELS = """
 SELECT DISTINCT label, dims FROM line_labels WHERE cik = %s AND dims <> '{}'::jsonb
@@ -65,6 +72,29 @@ def member_values(conn: psycopg.Connection, cik: int, concepts: list[str], fisca
     for fid, tax, concept, unit, value, pstart, pend, acc, filed, form, ffy, url, dims in rows:
         dims.pop("srt:ConsolidationItemsAxis", None)  # "operating segments": the segment's own figure
         (axis, member), = dims.items()
+        out.append(MemberFact(fid, f"{tax}:{concept}", unit, Decimal(value), pstart, pend, acc, filed, form, ffy,
+                              url or edgar_index_url(cik, acc), axis, member))
+    return out
+
+
+def member_pair_values(conn: psycopg.Connection, cik: int, concepts: list[str], fiscal_year: int, *,
+                       instant: bool) -> list[MemberFact]:
+    """Members found only on two-axis facts, each with its one pairing's fact (see the module's note):
+    a member paired with several others (a product in each region) is a matrix, never returned."""
+    rows = conn.execute(MEMBER_PAIR_VALUES, {
+        "cik": cik, "names": [c.split(":", 1)[1] for c in concepts], "concepts": list(concepts), "fy": fiscal_year,
+        "instant": instant,
+    }).fetchall()
+    seen: dict[tuple[str, str], list] = {}
+    for row in rows:
+        dims = {a: m for a, m in row[-1].items() if a != "srt:ConsolidationItemsAxis"}
+        for axis, member in dims.items():
+            seen.setdefault((axis, member), []).append(row)
+    out = []
+    for (axis, member), found in seen.items():
+        if len(found) != 1:
+            continue
+        fid, tax, concept, unit, value, pstart, pend, acc, filed, form, ffy, url, _ = found[0]
         out.append(MemberFact(fid, f"{tax}:{concept}", unit, Decimal(value), pstart, pend, acc, filed, form, ffy,
                               url or edgar_index_url(cik, acc), axis, member))
     return out

@@ -42,8 +42,13 @@ def test_revenue_concepts_are_ordered_and_never_a_cost():
 
 
 def test_no_concept_belongs_to_two_metrics():
+    """A question's metric reads one concept list. A formula's input with no phrases of its own (total
+    debt's "debt_current", the balance sheet's whole current-debt line) is never asked for, so it may
+    share a concept with the metric users name."""
     seen: dict[str, str] = {}
     for key, m in METRICS.items():
+        if not m.synonyms:
+            continue
         for c in m.concepts:
             assert c not in seen, f"{c} in {seen.get(c)} and {key}"
             seen[c] = key

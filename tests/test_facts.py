@@ -356,3 +356,24 @@ def test_corpus_years_and_filings(corpus_db):
         walmart = filing_for(conn, WMT, 2025)
     assert apple.accession == "0000320193-24-000123" and apple.ingested
     assert walmart.ingested and walmart.period_end == date(2025, 1, 31)
+
+
+def test_a_member_tagged_only_beside_one_other_member_is_its_own_figure_and_a_matrix_cell_never(db):
+    """Humira, tagged only with its portfolio, is Humira's figure; a product tagged in two regions is a
+    matrix whose cells no question about the product asked for."""
+    from store.segments import member_pair_values
+
+    with db.connection() as conn:
+        company(conn, 1551152, "AbbVie Inc.", ["ABBV"], "1231")
+        filing(conn, 1551152, "abbv-24", 2024, date(2024, 12, 31))
+        span = dict(start=date(2024, 1, 1), fiscal_year=2024)
+        portfolio, product, geo = "abbv:KeyProductPortfolioAxis", "srt:ProductOrServiceAxis", "srt:StatementGeographicalAxis"
+        fact(conn, 1551152, "abbv-24", "RevenueFromContractWithCustomerExcludingAssessedTax", "8993000000",
+             date(2024, 12, 31), dims={product: "abbv:HumiraMember", portfolio: "abbv:ImmunologyMember"}, **span)
+        for region, value in (("country:US", "1000"), ("us-gaap:NonUsMember", "2000")):
+            fact(conn, 1551152, "abbv-24", "RevenueFromContractWithCustomerExcludingAssessedTax", value,
+                 date(2024, 12, 31), dims={product: "abbv:SkyriziMember", geo: region}, **span)
+        found = {(r.axis, r.member): r.value for r in member_pair_values(
+            conn, 1551152, ["us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"], 2024, instant=False)}
+    assert found[(product, "abbv:HumiraMember")] == Decimal("8993000000")
+    assert (product, "abbv:SkyriziMember") not in found  # in two regions: a matrix, never one figure

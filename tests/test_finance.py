@@ -72,7 +72,8 @@ def test_gross_margin_fallback_from_cost_of_revenue():
         ("capex_pct_revenue", [9447, 391035], "2.4%"),
         ("free_cash_flow", [118254, 9447], "$108.81 billion"),
         ("current_ratio", [152987, 176392], "0.87"),
-        ("debt_to_equity", [85750, 56950], "1.51"),
+        ("debt_to_equity", [85750, 20879, 56950], "1.87"),  # total debt: long-term + current debt
+        ("lt_debt_to_equity", [85750, 56950], "1.51"),
         ("revenue_growth", [391035, 383285], "2.0%"),
         ("net_income_growth", [93736, 96995], "-3.4%"),
         ("revenue_growth", [130497, 60922], "114.2%"),
@@ -145,6 +146,8 @@ def test_display_value_refuses_floats():
         ("current ratio", ["current_ratio"]),
         ("debt-to-equity", ["debt_to_equity"]),
         ("debt to equity ratio", ["debt_to_equity"]),
+        ("long-term debt to equity", ["lt_debt_to_equity"]),  # never total debt: the user narrowed it
+        ("total debt to equity", ["debt_to_equity"]),
         ("R&D as a % of revenue", ["rd_pct_revenue"]),
         ("R&D as a percentage of sales", ["rd_pct_revenue"]),
         ("research and development as a percentage of net sales", ["rd_pct_revenue"]),

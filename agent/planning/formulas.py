@@ -97,6 +97,12 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     inner = _unwrap(text)
     if inner is not None:
         return parse_expression(inner, names, members=members)
+    aside = re.fullmatch(r"\s*([^()]+?)\s*\(([^()]+)\)\s*", text)
+    if aside:  # "free cash flow (operating cash flow minus capex)": a named operand, defined in the user's words
+        named = _operand(aside.group(1), names, members)  # the name must be one (else refused as written)
+        if _has_operator(aside.group(2)):
+            return parse_expression(aside.group(2), names, members=members)  # the user's definition wins
+        return named  # an aside that is no formula ("(as reported)")
     if any(ch in text for ch in _OPEN + _CLOSE):
         raise DefinitionError(text.strip())
     t = normalize(text).strip()

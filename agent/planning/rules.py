@@ -27,6 +27,7 @@ from agent.planning.followups import compared_kind, points_back, slot_sources, t
 from agent.planning.followups import FIGURE_CUE, aspect_of_thread, comments_on_thread, gap_as_difference
 from agent.planning.followups import figure_only_topic, swaps_only
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
+from agent.planning.scope import names_kept
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
 from agent.planning.topics import (
     borrows_thread_subject,
@@ -220,6 +221,44 @@ _SPOKEN_US = re.compile(r"\b(tell|give|show|let|help|send|for|to|with)\s+us\b(?!
 _NARROWED_PROFIT = re.compile(r"\b([a-z][\w-]*)\s+(?:profitability|profits?)\b")
 
 
+# A question corrected as it was typed: a trailing-off mark, then a word taking it back ("microsoft...
+# sorry, Alphabet"). Everything up to the last such correction was not asked.
+_SELF_CORRECTED = re.compile(r"^.*(?:\.\.\.+|\u2026|\s--\s|\s\u2014\s?)\s*(?:sorry|no|nope|i\s+mean|actually|wait|oops|"
+                             r"correction|scratch\s+that)\b[\s,.:;!]*", re.I | re.S)
+_NAME_YEAR = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|fy\s*)?'?(?:19|20)\d\d\b|\bfy\s*'?\d\d\b|\bfiscal\b", re.I)
+
+
+def _name_aside(definition: dict, rest: str, directory: CompanyDirectory) -> tuple[dict, str]:
+    """"Medtronic fiscal 2024 shareholder payout = ...": the company and the year written before the
+    formula's name are the question's, not the name's; they move to the rest of the question."""
+    name = definition["name"]
+    spans = [(m.start, m.end) for m in directory.find(name) if m.kind == "company"]
+    spans += [(m.start(), m.end()) for m in _NAME_YEAR.finditer(name)]
+    if not spans:
+        return definition, rest
+    kept, moved, at = [], [], 0
+    for start, end in sorted(spans):
+        if start < at:
+            continue
+        kept.append(name[at:start])
+        moved.append(name[start:end])
+        at = end
+    kept.append(name[at:])
+    left = " ".join(" ".join(kept).split()).strip(" ,:'\"")
+    if not left:
+        return definition, rest
+    return {**definition, "name": left}, f"{' '.join(moved)} {rest}"
+
+
+def _without_named(text: str) -> str:
+    """The text without the words a named measure's phrase took: "weighted average diluted shares
+    outstanding" names its share count, and "shares ... outstanding" must not imply another one."""
+    words = normalize(re.sub(r"_+", "x", text)).split()  # a masked company name stays one word
+    for start, end, _ in find_phrases(" ".join(words), MEASURE_PHRASES):
+        words[start:end] = ["_"] * (end - start)
+    return " ".join(words)
+
+
 def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Reading:
     matches = directory.find(outside) or directory.find_products(outside)
     for i in topical_companies(outside, matches):  # "competition from Intel" in AMD's 10-K: a topic
@@ -236,7 +275,7 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Readi
         # "e-commerce profitability", "streaming profitability": a business's, told in MD&A; the
         # company's net income would answer another question
         unnamed = unnamed[: narrowed.start()] + " " * (narrowed.end() - narrowed.start()) + unnamed[narrowed.end() :]
-    measures += [k for k in implied_measures(unnamed.lower()) if k not in measures]
+    measures += [k for k in implied_measures(_without_named(unnamed)) if k not in measures]
     items, has_topic = route_items(low)
     # "what pushed revenue up?", "how much did the strike cost them?": a cause, asked with a verb
     why = bool(WHY.search(low) or CAUSE.search(low)) or asks_cause(low, unnamed.lower())
@@ -526,12 +565,15 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     said = ACKNOWLEDGED_FIRST.sub("", raw)
     if said != raw and re.search(r"\w", said) and _plan(raw, previous=previous, directory=directory).route != "meta":
         raw = said  # "cool. and Nvidia?": the question after the acknowledgement, which is no line item
+    raw = _SELF_CORRECTED.sub("", raw)  # "oracle... no, adobe buybacks": the words after the correction
     raw = _NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = _SPELLED_AMPERSAND.sub(_ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
     raw = _relative_to_thread(raw, previous)
     raw = compared_kind(raw, len(_history(_usable_previous(previous))))  # "which bank made more?" of the thread's
     raw = gap_as_difference(raw, len(_history(_usable_previous(previous))))  # "the gap between them"
     definition, rest, bad = find_definition(raw)
+    if definition is not None:
+        definition, rest = _name_aside(definition, rest, directory)
     known = [d for d in (previous.definitions if previous is not None else [])
              if definition is None or d["name"] != definition["name"]]
     named = [d for d in known if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
@@ -648,6 +690,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if scope and scope != OFF_TOPIC_DETAIL:
         return _refuse("out_of_scope", scope)
 
+    if not scope:  # a quoted row name is read as words once the quotation itself is judged in scope
+        outside = names_kept(raw)
+        low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
     r = read(raw, outside, low, directory)
     if scope and not (r.measures or r.unmappable or (r.has_topic and r.matches)):
         return _refuse("out_of_scope", scope)  # "weather" is off-topic, "how weather affected sales" is not

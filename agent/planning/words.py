@@ -31,6 +31,7 @@ QUARTERLY = re.compile(
 FILLER = frozenset(
     """a an the of for in on at by to from with about as and or vs versus against than into per
     what whats what's which who how much many was were is are be been being did does do done has have had
+    where when
     show me tell give get find list report reported reports reporting provide please pls can could would you
     i we us our my your it its it's their they them this that those these there here same also just so ok okay
     hey hi thanks thank again now then please? any some all both each either one two three
@@ -47,6 +48,7 @@ FILLER = frozenset(
     over time trend trends trending history historical historically evolution trajectory
     growth grow grew grown growing rate yoy y/y change changed changes up down increase increased decrease
     decreased decline declined rise rose fall fell improve improved improving improvement worsening
+    go goes going gone went headed heading out
     much % fast quickly quick slow slowly big large small high low far
     invest invested spend spent spends spending pay paid pays earn earned earns make made makes
     bring brought book booked post posted record recorded generate generated
@@ -210,6 +212,32 @@ def _own_words(how: list[str | None], words: list[str], masked: str) -> None:
                 break
 
 
+def _paid_lines(how: list[str | None], words: list[str]) -> dict[int, set[str]]:
+    """"Income taxes paid", "interest paid": a payment word beside a metric that is not itself a payment
+    names the cash-flow line (IncomeTaxesPaidNet), never the expense (the provision for income taxes).
+    The metric's words and the payment word are left for the line lookup; returns {index: the metric
+    the line took in} for those words. A metric whose own phrases hold the word ("dividends paid") keeps it."""
+    from agent.retrieval.concepts import METRICS
+
+    out: dict[int, set[str]] = {}
+    for i, w in enumerate(words):
+        if w not in PAYMENT_WORDS or how[i] is not None:
+            continue
+        for j in (i - 1, i + 1):
+            key = how[j][7:] if 0 <= j < len(words) and how[j] and how[j].startswith("metric:") else None
+            if key is None or key not in METRICS or {"paid", "pay", "payment", "payments"} & _vocabulary(key):
+                continue
+            g = j
+            while g >= 0 and how[g] == f"metric:{key}":
+                how[g], out[g], g = None, {key}, g - 1
+            g = j + 1
+            while g < len(words) and how[g] == f"metric:{key}":
+                how[g], out[g], g = None, {key}, g + 1
+            out[i] = {key}
+            break
+    return out
+
+
 def join_printed_names(how: list[str | None], words: list[str], names: frozenset[frozenset[str]]
                        ) -> dict[int, set[str]]:
     """"Sales and marketing", "total liabilities and shareholders' equity": when the words around an
@@ -269,14 +297,16 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             how[i] = f"metric:{key}"
     merged = merge_adjacent_metrics(how, words, masked)
     _own_words(how, words, masked)
+    paid = _paid_lines(how, words)
     printed = join_printed_names(how, words, printed_names)
     in_merge = {g for start, end, _ in merged for g in range(start, end) if words[g] not in _ASKING} | set(printed)
     joined = {g: keys for start, end, keys in merged for g in range(start, end)}
     joined.update((g, keys) for g, keys in printed.items() if keys)
+    joined.update(paid)
     growth = {w for g in GROWTH_WORDS for w in g.split()}
     extra = extra_consumed or set()
     for i, w in enumerate(words):
-        if how[i] or i in in_merge:
+        if how[i] or i in in_merge or i in paid:
             continue
         bare = w.strip("-/%")
         if w == "us" and _country(words, i, country):
@@ -314,6 +344,9 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
 
 
 NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
+# Filler in "how much did it pay in dividends", but a row's own word beside a line's name: "interest paid"
+# is the cash-flow line, never "Interest expense", so a line lookup keeps them.
+PAYMENT_WORDS = frozenset({"paid", "pay", "pays", "received"})
 _JOIN = frozenset("of in on by from for to and per".split())
 _SIDE = ("filler", "period", "growth", "other")
 _CLAUSE_BREAK = frozenset({"and", "vs", "versus", "plus", "&", "or"})
@@ -352,7 +385,8 @@ def line_keys(trace: list[dict], runs: list[tuple[int, int]]) -> tuple[list[str]
         clauses.setdefault((lo, hi), []).append((start, end))
     for (lo, hi), inside in clauses.items():
         leftover = " ".join(words[i] for start, end in inside for i in range(start, end))
-        context = [w for i, w in enumerate(words[lo:hi], lo) if kinds[i].startswith("metric:") or kinds[i] == "unaccounted"]
+        context = [w for i, w in enumerate(words[lo:hi], lo)
+                   if kinds[i].startswith("metric:") or kinds[i] == "unaccounted" or w in PAYMENT_WORDS]
         absorbed |= {kinds[i][7:] for i in range(lo, hi) if kinds[i].startswith("metric:")}
         idx = list(range(lo, hi))
         while idx and kinds[idx[0]] in _SIDE and words[idx[0]] != "total":

@@ -133,6 +133,35 @@ METRICS: dict[str, Metric] = {
             period="instant",
             query="current portion of term debt",
         ),
+        # EBITDA's input where a company prints depreciation alone (railroads): no phrases, so "depreciation"
+        # in a question stays the company's printed row
+        _m(
+            "depreciation",
+            "Depreciation",
+            [],
+            ["us-gaap:Depreciation"],
+            query="depreciation",
+        ),
+        # Two inputs of total debt (agent.retrieval.finance, "debt to equity") with no phrases of their own:
+        # "short-term debt" in a question stays the company's printed row. DebtCurrent is the balance
+        # sheet's whole current debt (current maturities and short-term borrowings, by the taxonomy's
+        # definition); short-term borrowings are added to current maturities only where it is not tagged.
+        _m(
+            "debt_current",
+            "Current debt (current maturities and short-term borrowings)",
+            [],
+            ["us-gaap:DebtCurrent"],
+            period="instant",
+            query="short-term debt current maturities",
+        ),
+        _m(
+            "short_term_borrowings",
+            "Short-term borrowings",
+            [],
+            ["us-gaap:ShortTermBorrowings", "us-gaap:CommercialPaper"],
+            period="instant",
+            query="short-term borrowings commercial paper",
+        ),
         _m(
             "cash",
             "Cash and cash equivalents",
@@ -349,7 +378,8 @@ METRICS: dict[str, Metric] = {
             "Dividends paid",
             ["dividends paid", "dividends", "dividend payments", "cash dividends", "payments of dividends",
              "dividend"],
-            ["us-gaap:PaymentsOfDividends", "us-gaap:PaymentsOfDividendsCommonStock"],
+            ["us-gaap:PaymentsOfDividends", "us-gaap:PaymentsOfDividendsCommonStock",
+             "us-gaap:PaymentsOfOrdinaryDividends"],  # Johnson & Johnson's "Dividends to shareholders"
             query="dividends paid",
         ),
         _m(

@@ -20,7 +20,7 @@ from agent.retrieval.concepts import normalize
 IGNORABLE = frozenset(
     "net total activities activity used use uses provided provide provides generated generate generates by in of "
     "the and for from to a an expense expenses expenditure expenditures member during period cash-flow amount "
-    "amounts continuing operation operations costs flow flows".split()
+    "amounts continuing operation operations costs flow flows number outstanding".split()
 )
 # Words that keep their identity but are spelled two ways.
 SYNONYMS = {"buyback": "repurchase", "amortisation": "amortization", "organisation": "organization",
@@ -32,6 +32,8 @@ PRIMARY = ("income", "balance", "cash")
 def _stem(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         word = word[:-3] + "y"
+    elif len(word) > 4 and word.endswith(("xes", "sses", "ches", "shes")):
+        word = word[:-2]  # "taxes" is "tax", "losses" "loss": one word, whichever number the label prints
     elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         word = word[:-1]
     return SYNONYMS.get(word, word)
@@ -47,12 +49,17 @@ _PAIRED = re.compile(r"\b(income|profit|gain|gains|earnings|expense|increase)\s+
                      r"(loss|losses|benefit|decrease|deficit)\b")
 
 
+_ABBREVIATED = re.compile(r"\(\s*([A-Z][A-Z&.]{1,7})\s*\)\s*$")
+
+
 def tokens(text: str) -> frozenset[str]:
     """The words of a label or phrase that decide what it is."""
     text = _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", text))
     norm = normalize(re.sub(r"\(\s*\d+\s*\)|\[\d+\]", " ", text)).replace("/", " ")
     words = re.findall(r"[a-z0-9&]+", norm)
-    return frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
+    out = frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
+    # "Cash paid for interest" and "Interest paid" (InterestPaidNet) are one line: paid is always cash
+    return out - {"cash"} if "paid" in out else out
 
 
 def concept_words(concept: str) -> str:
@@ -79,13 +86,24 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
     if not need:
         return None, []
     tiers: list[list[LineMatch]] = [[], [], []]
+    told: list[LineMatch] = []  # rows the question's extra words tell apart by their concept's name
     for row in labels:
         if row["dims"]:
             continue
         words = tokens(row["label"])
+        if words != have and (short := _ABBREVIATED.search(row["label"])):
+            # "General and administrative (G&A)", "Research and development (R&D)": the row's name, or its
+            # abbreviation alone, as the company prints them
+            alone, whole = tokens(short.group(1)), tokens(row["label"][: short.start()])
+            words = have if have in (alone, whole) else words
         if words and words == have:
             tier = 0 if row["statement"] in PRIMARY else 1
             tiers[tier].append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
+        elif words and words < have and row["statement"] in PRIMARY \
+                and words | (have & tokens(concept_words(row["concept"]))) == have:
+            # "current deferred revenue": the row printed "Deferred revenue" under current liabilities
+            # (ContractWithCustomerLiabilityCurrent), never its non-current twin
+            told.append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
     for concept, _ in concepts:
         words = tokens(concept_words(concept))
         if words and words == have:
@@ -93,18 +111,27 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
     # the primary statements' rows first; then a standard label (notes reuse one printed label across
     # many schedules: "Operating lease liabilities" in the maturity tables); then the notes' rows
     ambiguous: list[LineMatch] = []
-    for tier in (tiers[0], tiers[2], tiers[1]):
+    for tier in (tiers[0], told, tiers[2], tiers[1]):
+        if tier is told:  # a printed row the question's extra word picks, before any standard label
+            same = told and any(m.concept == told[0].concept for m in tiers[2])  # then the standard label says it
+            if not ambiguous and len({m.concept for m in told}) == 1 and not same:
+                extra = " ".join(sorted(have - tokens(told[0].label)))
+                return LineMatch(told[0].concept, f"{told[0].label} ({extra})", "company", told[0].statement), []
+            continue
         by_concept: dict[str, LineMatch] = {}
         for m in tier:
             by_concept.setdefault(m.concept, m)
+        amounts = {c: m for c, m in by_concept.items() if "Percent" not in c.split(":")[-1]}
+        if amounts and len(amounts) < len(by_concept):
+            by_concept = amounts  # a row's percent-of-sales column tagged beside it (...PercentToSales)
         if not by_concept:
             continue
         best = _most_specific(list(by_concept.values()), have)
         if len(best) > 1:  # one line printed under several concepts: the one whose own name is the question's
             named = [m for m in best if tokens(concept_words(m.concept)) == have]
             best = named if len(named) == 1 else best
-        if len(best) > 1 and total:
-            totals = [m for m in best if re.match(r"\s*total\b", m.label, re.I)]
+        if len(best) > 1:  # "Operating costs" and "Total operating costs": the user's "total" decides
+            totals = [m for m in best if bool(re.match(r"\s*total\b", m.label, re.I)) == total]
             best = totals if len(totals) == 1 else best
         if len(best) == 1:
             return best[0], []

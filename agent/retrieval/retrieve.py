@@ -184,12 +184,32 @@ def known(key: str) -> bool:
 _OPENING = re.compile(r"\b(?:beginning|opening|start)\b", re.I)
 
 
+def _amount_row(conn, company: dict, candidates: list, fy: int):
+    """One printed row tagged twice, as an amount and as its percent-of-sales column ("Pre-tax earnings":
+    a dollar concept and a ...Percent one): the amount is the row's figure. Only when every candidate is
+    that one printed label and exactly one of them holds an amount for the year; else the user is asked."""
+    if len(candidates) < 2 or len({c.label.split(" (")[0] for c in candidates}) != 1:
+        return None
+    amounts = []
+    for c in candidates:
+        fact = facts_store.annual_value(conn, company["cik"], [c.concept], fy,
+                                        as_of_accession=company.get("as_of_accession"))
+        if fact is not None and fact.unit != "pure":
+            amounts.append(c)
+    if len(amounts) != 1:
+        return None
+    label = amounts[0].label.split(" (")[0]
+    return type(amounts[0])(amounts[0].concept, label, amounts[0].source, amounts[0].statement)
+
+
 def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: dict) -> Evidence | None:
     """A line-item phrase resolved against the company's labels (agent.retrieval.line_items), and its fact."""
     cik = company["cik"]
     if (cik, key) not in lines:
         lines[(cik, key)] = company_line(conn, deps.memo if deps is not None else {}, cik, key)
     match, candidates = lines[(cik, key)]
+    if match is None:
+        match = _amount_row(conn, company, candidates, fy)
     if match is None:
         cell["candidates"] = [c.label for c in candidates]
         return None
@@ -356,6 +376,12 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
         else:  # "iphone and mac": each part one member, or nothing
             each = [find_member(part, pairs, labels, owner)[0] for part in member_parts(qualifier)]
             chosen = [r for f in each if f for r in rows if (r.axis, r.member) == f[0]] if len(each) > 1 and all(each) else []
+        if not chosen:  # "Humira": tagged only beside its portfolio, always the same one
+            paired = segments_store.member_pair_values(conn, cik, [c if ":" in c else f"us-gaap:{c}" for c in concepts],
+                                                       fy, instant=m.period == "instant")
+            alone = [r for r in paired if (r.axis, r.member) not in set(pairs)]
+            found, exact = find_member(qualifier, [(r.axis, r.member) for r in alone], labels, owner)
+            chosen = [r for r in alone if (r.axis, r.member) == found[0]] if found and exact else []
     if not chosen:
         members = list(dict.fromkeys(name(r) for r in rows))
         return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": members}, None)]
@@ -391,9 +417,14 @@ def _orders(conn, deps, cik: int, phrases: dict[str, str]) -> dict[str, list[str
 def metric_phrases(words: list[dict]) -> dict[str, str]:
     """Metric key -> the words the question named it with (from the plan's word accounting)."""
     out: dict[str, list[str]] = {}
+    before = ""
     for w in words or []:
         if w.get("as", "").startswith("metric:"):
-            out.setdefault(w["as"][7:], []).append(w["word"])
+            said = out.setdefault(w["as"][7:], [])
+            if not said and before == "total":  # "total operating costs" is the total's row, never a part's
+                said.append(before)
+            said.append(w["word"])
+        before = w.get("word", "")
     return {k: " ".join(v) for k, v in out.items()}
 
 
@@ -417,7 +448,22 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         "label": _label(key), "evidence_id": None, "display": None,
                         "instant": key in METRICS and METRICS[key].period == "instant"}
                 if key.startswith("dim:"):
-                    for member_cell, ev in _member_cells(conn, deps, company, key, fy, cell, orders):
+                    found = _member_cells(conn, deps, company, key, fy, cell, orders)
+                    if len(found) == 1 and found[0][1] is None and not key_parts(key)[2]:
+                        # no such member: "deferred revenue", "current deferred revenue" may be a printed row
+                        metric, qualifier, _ = key_parts(key)
+                        said = f"{qualifier} {(phrases or {}).get(metric) or METRICS[metric].label.lower()}"
+                        line = {**cell}
+                        ev = _line_cell(conn, deps, company, f"line:{said}|{said}|{said}", fy, line, lines)
+                        if ev is not None:
+                            evidence[ev.id] = ev
+                            line.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                            cells.append(line)
+                            continue
+                        if len(line.get("candidates") or []) > 1:  # a printed row twice: ask which one
+                            cells.append({**line, "metric": f"line:{said}|{said}|{said}"})
+                            continue
+                    for member_cell, ev in found:
                         if ev is not None:
                             evidence[ev.id] = ev
                             member_cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))

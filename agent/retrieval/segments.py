@@ -14,7 +14,8 @@ import re
 from agent.retrieval.line_items import concept_words, tokens
 
 # member-name words that say nothing about which member it is
-_GENERIC = frozenset({"member", "segment", "segments", "operating", "reportable", "geographical", "geographic"})
+_GENERIC = frozenset({"member", "segment", "segments", "operating", "reportable", "geographical", "geographic", "region",
+                      "regions", "division", "divisions"})
 AXIS_WORDS = {
     "segment": ("Segment",), "segments": ("Segment",), "business": ("Segment",), "division": ("Segment",),
     "divisions": ("Segment",), "product": ("ProductOrService",), "products": ("ProductOrService",),
