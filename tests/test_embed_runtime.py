@@ -314,8 +314,13 @@ def test_bench_embedding_compares_int8_with_the_corpus_runtime_and_writes_its_fi
                      + json.dumps({"id": "b", "turns": ["hi", "What are Apple's risk factors?"]}) + "\n")
     out = tmp_path / "bench" / "embedding.json"
     settings = Settings(database_url=corpus_db.url, data_dir=tmp_path / "data")
-    assert run_embedding_bench(settings, runtime="onnx-int8", reference=None, sample=30, questions=[asked], out=out) == 0
+    assert run_embedding_bench(settings, runtime="onnx-int8", reference=None, sample=30, questions=[asked], out=out,
+                               recipes=["ffn-out-float-0-2"], repeat=2) == 0  # fmt: skip
     figures = json.loads(out.read_text())
+    other = "int8:ffn-out-float-0-2"  # a candidate recipe, measured beside the default one
+    assert figures[f"{other}_recipe"]["tag"] == onnx_export.recipe_tag(onnx_export.RECIPES["ffn-out-float-0-2"])
+    assert len(figures[f"{other}_chunks_per_second_runs"]) == len(figures["onnx_chunks_per_second_runs"]) == 2
+    assert 0.95 < figures[f"{other}_cosine_chunks"]["min"] <= 1.0 and figures[f"{other}_speedup_cpu"] > 0
     assert figures["reference"] == "onnx"  # the runtime that ingested the corpus
     assert figures["questions"] == len(runtime_check.PROBES) + 3
     assert 0 < figures["chunks"] <= 30
