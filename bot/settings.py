@@ -32,8 +32,9 @@ class Settings(BaseSettings):
     embedding_provider: Literal["local", "openai"] = Field("local", validation_alias="FOOTNOTE_EMBEDDING_PROVIDER")
     embedding_model: str | None = Field(None, validation_alias="FOOTNOTE_EMBEDDING_MODEL")
     # How the local model runs: ONNX Runtime (fast start, no torch at query time) or PyTorch.
-    # "onnx-int8", its int8 quantisation, is opt-in: ~1.5x less CPU per chunk, but one dev-set
-    # question fewer with its evidence in the top 5 over the float corpus (see the README).
+    # "onnx-int8", its int8 quantisation, is opt-in: ~1.4x less CPU per chunk (short of the 1.8x
+    # that would pay for a second runtime), and every recipe tried put one or two dev-set
+    # questions' evidence out of the top 5 over the float corpus (see the README).
     embedding_runtime: Literal["onnx", "onnx-int8", "torch"] = Field("onnx", validation_alias="FOOTNOTE_EMBEDDING_RUNTIME")
     # Where the local model's ONNX export is cached (default: <data dir>/models).
     model_dir: Path | None = Field(None, validation_alias="FOOTNOTE_MODEL_DIR")

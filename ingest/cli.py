@@ -59,6 +59,9 @@ def register_bench(bench_sub) -> None:
     emb.add_argument("--sample", type=int, default=1000, help="stored chunks read from the corpus (default 1000)")
     emb.add_argument("--questions", type=Path, nargs="*", default=[],
                      help="JSON-lines question files whose questions are compared too")
+    emb.add_argument("--recipes", nargs="*", default=[], metavar="NAME",
+                     help="int8 quantisation recipes measured too (store/onnx_export.py RECIPES; 'all' for every one)")
+    emb.add_argument("--repeat", type=int, default=1, help="timed runs of each runtime, alternating; medians reported")
     emb.add_argument("--out", type=Path, default=Path("bench-results/embedding.json"),
                      help="where the figures are written (default bench-results/embedding.json)")
     emb.set_defaults(func=cmd_bench_embedding)
@@ -176,8 +179,15 @@ def _quarters_cell(quarters) -> str:
 def cmd_bench_embedding(args, settings) -> int:
     from ingest.embedding_bench import run_embedding_bench
 
+    from store.onnx_export import RECIPES
+
+    recipes = list(RECIPES) if args.recipes == ["all"] else args.recipes
+    unknown = [r for r in recipes if r not in RECIPES]
+    if unknown:
+        print(f"bench embedding: unknown recipe {', '.join(unknown)} (one of {', '.join(RECIPES)}, or all)")
+        return 2
     return run_embedding_bench(settings, runtime=args.runtime, reference=args.reference, sample=args.sample,
-                               questions=args.questions, out=args.out)  # fmt: skip
+                               questions=args.questions, out=args.out, recipes=recipes, repeat=args.repeat)  # fmt: skip
 
 
 def cmd_bench(args, settings) -> int:

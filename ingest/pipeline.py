@@ -30,7 +30,7 @@ from ingest.html10k import FilingParseError, filing_key
 from ingest.local import FilingFile, LocalCorpus, read_bytes, read_json, scan_folder, sha256_of
 from ingest.parse_worker import _Parser, _timed, declared_form, parse_document, truncated
 from store.parsed import ParsedFiling
-from ingest.runtime_check import check_runtime
+from ingest.runtime_check import check_runtime, runtime_of
 from ingest.summary import FilingOutcome, IngestSummary
 from ingest.writer import _Company, _Ready, _upsert_company, _write, _Writer
 from store import embedding_runtime, writes
@@ -295,7 +295,7 @@ def _vectors(embedder, texts: list[str], known: dict):
 def _reusable(db, embedder) -> bool:
     """Whether stored vectors are what this embedder would compute: the same model (the database
     holds one) on the same runtime, with no other runtime's vectors possibly among them."""
-    runtime = getattr(embedder, "runtime", None)
+    runtime = runtime_of(embedder)
     if runtime is None:  # a remote model (or a test double): nothing proves a stored vector is its own
         return False
     with db.connection() as conn:

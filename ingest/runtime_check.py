@@ -56,7 +56,7 @@ PROBES = (
 
 def check_runtime(db, embedder, *, writing: bool = False) -> None:
     """Pass, record, or raise EmbeddingMismatch. `writing`: an empty corpus takes this runtime."""
-    runtime = getattr(embedder, "runtime", None)
+    runtime = runtime_of(embedder)
     if runtime is None:  # one way to compute the vectors (OpenAI, a test double): nothing to prove
         return
     with db.connection() as conn:
@@ -79,14 +79,20 @@ def check_runtime(db, embedder, *, writing: bool = False) -> None:
         raise EmbeddingMismatch(
             f"This corpus was embedded with {embedder.model_name} on {recorded}, and {runtime} does not "
             f"reproduce its vectors closely enough (cosine >= {MIN_COSINE} needed): {'; '.join(failed)}. "
-            f"Set FOOTNOTE_EMBEDDING_RUNTIME={recorded}, or point FOOTNOTE_DATA_DIR/DATABASE_URL at a new "
-            "database and ingest again."
+            f"Set FOOTNOTE_EMBEDDING_RUNTIME={recorded.partition('@')[0]}, or point FOOTNOTE_DATA_DIR/DATABASE_URL "
+            "at a new database and ingest again."
         )
     with db.connection() as conn:
         meta.record_equivalent(conn, runtime, min(x for x in (chunks, queries) if x is not None))
     log.info("%s on %s reproduces this corpus's %s vectors (lowest cosine %.4f on %d chunks, %s on %d questions)",
              embedder.model_name, runtime, recorded, chunks, len(texts),
              "untested" if queries is None else f"{queries:.4f}", len(PROBES))  # fmt: skip
+
+
+def runtime_of(embedder) -> str | None:
+    """The runtime an embedder's vectors come from, as a corpus records it (an int8 runtime with
+    its quantisation recipe); None for an embedder with one way to compute them."""
+    return getattr(embedder, "runtime_id", None) or getattr(embedder, "runtime", None)
 
 
 def _probe(embedder, recorded: str) -> float | None:
@@ -97,7 +103,7 @@ def _probe(embedder, recorded: str) -> float | None:
         return None
     try:
         reference = sibling(recorded)
-    except ValueError:  # a runtime this version does not know
+    except ValueError:  # a runtime (or an int8 recipe) this version does not make
         return None
     return _lowest(embedder.embed(list(PROBES)), reference.embed(list(PROBES)))
 

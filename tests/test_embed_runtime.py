@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import uuid
@@ -196,12 +197,14 @@ def test_int8_queries_over_a_float_corpus_are_used_once_proven(db, embedder, int
     _pipeline_vectors(db, embedder)
     with db.connection() as conn:
         embedding_runtime.record_runtime(conn, "onnx")
-        # a proof made by an older, weaker check (stored chunks only) no longer counts
-        conn.execute("INSERT INTO corpus_meta (key, value) VALUES ('embedding_runtime_equivalent:onnx-int8', '0.99')")
-        assert not embedding_runtime.proven_equivalent(conn, "onnx-int8")
+        # a proof made by an older, weaker check (stored chunks only) no longer counts, nor one made
+        # for int8 before the recipe was part of the runtime (which recipe it proved is unknown)
+        conn.execute("INSERT INTO corpus_meta (key, value) VALUES ('embedding_runtime_equivalent:onnx-int8', '0.99'), "
+                     "('embedding_runtime_equivalent:onnx-int8:v2', '0.99')")
+        assert not embedding_runtime.proven_equivalent(conn, int8_embedder.runtime_id)
     check_runtime(db, int8_embedder)
     with db.connection() as conn:
-        assert embedding_runtime.proven_equivalent(conn, "onnx-int8")
+        assert embedding_runtime.proven_equivalent(conn, int8_embedder.runtime_id)
         assert embedding_runtime.recorded_runtime(conn) == "onnx"
 
 
@@ -216,7 +219,91 @@ def test_int8_is_refused_where_short_questions_miss_the_bar(db, embedder, int8_e
         check_runtime(db, int8_embedder)
     assert "stored chunks" in str(refused.value) and "FOOTNOTE_EMBEDDING_RUNTIME=onnx" in str(refused.value)
     with db.connection() as conn:
-        assert not embedding_runtime.proven_equivalent(conn, "onnx-int8")
+        assert not embedding_runtime.proven_equivalent(conn, int8_embedder.runtime_id)
+
+
+# --- the int8 recipe is part of the file name and of the runtime a corpus records ---------------
+
+OTHER_RECIPE = onnx_export.INT8_RECIPE | {"float_ffn_out_layers": [0]}
+
+
+def test_the_int8_file_and_runtime_name_the_quantisation_recipe():
+    fp32 = Path("/models/m-v2-1-2.onnx")
+    default = onnx_export.int8_path(fp32)
+    assert default.name == f"m-v2-1-2-int8-{onnx_export.INT8_TAG}.onnx"
+    assert onnx_export.int8_path(fp32, OTHER_RECIPE) != default
+    # every field counts, the version too
+    for field, value in [("version", 99), ("per_channel", False), ("reduce_range", True), ("ops", ["MatMul", "Gemm"])]:
+        assert onnx_export.recipe_tag(onnx_export.INT8_RECIPE | {field: value}) != onnx_export.INT8_TAG, field
+    assert len(set(map(onnx_export.recipe_tag, onnx_export.RECIPES.values()))) == len(onnx_export.RECIPES)
+    int8 = LocalEmbedder("onnx-int8", model_dir=MODEL_DIR)
+    assert int8.runtime_id == f"onnx-int8@{onnx_export.INT8_TAG}"
+    assert LocalEmbedder("onnx-int8", model_dir=MODEL_DIR, recipe=OTHER_RECIPE).runtime_id != int8.runtime_id
+    assert LocalEmbedder("onnx", model_dir=MODEL_DIR).runtime_id == "onnx"
+
+
+def test_a_changed_recipe_quantises_afresh_instead_of_reusing_the_old_file(embedder, monkeypatch, tmp_path):
+    import onnx
+    from onnx import helper, numpy_helper
+
+    fp32 = onnx_export.cached_model(embedder._model_path, MODEL_DIR, embedder.model_name)
+    cache = tmp_path / "models"
+    cache.mkdir()
+    for f in (fp32, fp32.with_name(fp32.name + ".data")):  # the float export as the cache holds it
+        shutil.copyfile(f, cache / f.name)
+    made = []
+
+    def fake_quantize(source, out, recipe):  # a small valid graph (one stored weight) stands in for the int8 one
+        made.append(onnx_export.recipe_tag(recipe))
+        io = [helper.make_tensor_value_info(n, onnx.TensorProto.FLOAT, [1024]) for n in "xy"]
+        weight = numpy_helper.from_array(np.ones(1024, dtype=np.float32), "w")
+        graph = helper.make_graph([helper.make_node("Add", ["x", "w"], ["y"])], "g", io[:1], io[1:], [weight])
+        onnx.save(helper.make_model(graph), str(out))
+
+    monkeypatch.setattr(onnx_export, "quantize", fake_quantize)
+    first = onnx_export.cached_model(embedder._model_path, cache, embedder.model_name, int8=True)
+    again = onnx_export.cached_model(embedder._model_path, cache, embedder.model_name, int8=True)
+    other = onnx_export.cached_model(embedder._model_path, cache, embedder.model_name, int8=True, recipe=OTHER_RECIPE)
+    assert first == again and other != first and other.exists()
+    assert made == [onnx_export.INT8_TAG, onnx_export.recipe_tag(OTHER_RECIPE)]  # once each, never the old file
+
+
+def test_an_int8_ingest_records_its_recipe(db, int8_embedder):
+    check_runtime(db, int8_embedder, writing=True)
+    agent_corpus.load(db, int8_embedder)
+    with db.connection() as conn:
+        assert embedding_runtime.recorded_runtime(conn) == f"onnx-int8@{onnx_export.INT8_TAG}"
+    check_runtime(db, int8_embedder)  # its own runtime: nothing to prove
+
+
+def test_a_corpus_from_an_older_int8_recipe_is_proven_again_against_its_stored_vectors(db, embedder, int8_embedder):
+    agent_corpus.load(db, embedder)
+    _pipeline_vectors(db, int8_embedder)
+    old = "onnx-int8@q2-00000000"
+    with db.connection() as conn:
+        embedding_runtime.record_runtime(conn, old)
+        embedding_runtime.record_equivalent(conn, "onnx", 0.999)  # proofs for other runtimes prove nothing here
+    with pytest.raises(ValueError, match="q2-00000000"):
+        int8_embedder.on_runtime(old)  # that recipe cannot be rebuilt, so only the stored chunks can be compared
+    check_runtime(db, int8_embedder)
+    with db.connection() as conn:
+        assert embedding_runtime.proven_equivalent(conn, int8_embedder.runtime_id)
+        assert embedding_runtime.recorded_runtime(conn) == old
+
+
+def test_a_corpus_from_an_int8_recipe_whose_vectors_differ_is_refused(db, embedder, int8_embedder):
+    agent_corpus.load(db, embedder)
+    with db.connection() as conn:
+        rows = conn.execute("SELECT id FROM chunks ORDER BY id").fetchall()
+        other = embedder.embed([f"An unrelated sentence about weather number {i}." for i in range(len(rows))])
+        for (chunk_id,), vec in zip(rows, other, strict=True):
+            conn.execute("UPDATE chunks SET embedding = %s WHERE id = %s", (vec, chunk_id))
+        embedding_runtime.record_runtime(conn, "onnx-int8@q2-00000000")
+    with pytest.raises(EmbeddingMismatch, match="FOOTNOTE_EMBEDDING_RUNTIME=onnx-int8,") as refused:
+        check_runtime(db, int8_embedder)
+    assert "on onnx-int8@q2-00000000" in str(refused.value)
+    with db.connection() as conn:
+        assert not embedding_runtime.proven_equivalent(conn, int8_embedder.runtime_id)
 
 
 def test_bench_embedding_compares_int8_with_the_corpus_runtime_and_writes_its_figures(corpus_db, tmp_path):
@@ -227,8 +314,13 @@ def test_bench_embedding_compares_int8_with_the_corpus_runtime_and_writes_its_fi
                      + json.dumps({"id": "b", "turns": ["hi", "What are Apple's risk factors?"]}) + "\n")
     out = tmp_path / "bench" / "embedding.json"
     settings = Settings(database_url=corpus_db.url, data_dir=tmp_path / "data")
-    assert run_embedding_bench(settings, runtime="onnx-int8", reference=None, sample=30, questions=[asked], out=out) == 0
+    assert run_embedding_bench(settings, runtime="onnx-int8", reference=None, sample=30, questions=[asked], out=out,
+                               recipes=["ffn-out-float-0-2"], repeat=2) == 0  # fmt: skip
     figures = json.loads(out.read_text())
+    other = "int8:ffn-out-float-0-2"  # a candidate recipe, measured beside the default one
+    assert figures[f"{other}_recipe"]["tag"] == onnx_export.recipe_tag(onnx_export.RECIPES["ffn-out-float-0-2"])
+    assert len(figures[f"{other}_chunks_per_second_runs"]) == len(figures["onnx_chunks_per_second_runs"]) == 2
+    assert 0.95 < figures[f"{other}_cosine_chunks"]["min"] <= 1.0 and figures[f"{other}_speedup_cpu"] > 0
     assert figures["reference"] == "onnx"  # the runtime that ingested the corpus
     assert figures["questions"] == len(runtime_check.PROBES) + 3
     assert 0 < figures["chunks"] <= 30
