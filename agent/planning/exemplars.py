@@ -48,6 +48,7 @@ class Nearest:
     top: float  # cosine of the single nearest exemplar
     text: str  # that exemplar, for traces
     kind_score: float = 0.0  # the mean cosine of the neighbours whose label is of the winner's kind
+    shares: tuple[tuple[str, float], ...] = ()  # each label's share of the neighbours' vote
 
 
 def kind(label: str) -> str:
@@ -136,12 +137,16 @@ def nearest(text: str) -> Nearest | None:
     kinds: dict[str, float] = {}
     for i, s in top:
         kinds[kind(index.labels[i])] = kinds.get(kind(index.labels[i]), 0.0) + s
-    return Nearest(label, votes[label] / K, top[0][1], index.texts[top[0][0]], kinds[kind(label)] / K)
+    total = sum(votes.values()) or 1.0
+    return Nearest(label, votes[label] / K, top[0][1], index.texts[top[0][0]], kinds[kind(label)] / K,
+                   tuple((lb, v / total) for lb, v in votes.items()))
 
 
 # --- the sentence model's judgement -------------------------------------------------------------
 
 K_MEANING = 5  # neighbours that vote by meaning
+SHARPEN = 4  # each votes with its cosine to this power: the closest count most ("help me plan a wedding"
+# outweighs four faint "how do I start?"s)
 _EMBEDDER: ContextVar = ContextVar("exemplar_embedder", default=None)
 _VECTORS: dict[int, tuple[object, np.ndarray]] = {}  # id(embedder) -> (embedder, exemplar vectors)
 _VECTORS_LOCK = threading.Lock()
@@ -150,11 +155,12 @@ _VECTORS_LOCK = threading.Lock()
 @dataclass(frozen=True)
 class Meaning:
     kind: str  # meta | refuse | domain: the kind whose neighbours weigh most
-    label: str  # the heaviest label of that kind
-    score: float  # the kind's similarity-weighted vote among the K neighbours, 0..1
-    margin: float  # its lead over the next kind's vote: small means "don't know"
+    label: str  # the label of the nearest exemplar of that kind
+    score: float  # the kind's share of the neighbours' weighted vote, 0..1
+    margin: float  # its lead over the next kind's share: small means "don't know"
     top: float  # cosine of the nearest exemplar
     text: str  # that exemplar, for traces
+    shares: tuple[tuple[str, float], ...] = ()  # each label's share of the neighbours' weighted vote
 
 
 @contextlib.contextmanager
@@ -177,6 +183,18 @@ def _exemplar_vectors(embedder) -> np.ndarray:
         return hit[1]
 
 
+def prepare(embedder) -> None:
+    """Embed the exemplars on a background thread (a server's warm-up), so that the first message
+    with no subject finds them ready. A failure is logged; the first such message retries."""
+    def run():
+        try:
+            _exemplar_vectors(embedder)
+        except Exception:
+            log.warning("embedding the routing exemplars in the background failed", exc_info=True)
+
+    threading.Thread(target=run, name="footnote-exemplars", daemon=True).start()
+
+
 def by_meaning(text: str) -> Meaning | None:
     """The kind the message's nearest exemplars by sentence embedding vote for, or None when no
     embedder is lent or it fails (the n-gram judge then decides alone)."""
@@ -197,13 +215,15 @@ def by_meaning(text: str) -> Meaning | None:
     kinds: dict[str, float] = {}
     by_label: dict[str, float] = {}
     for i in top:
-        kinds[kind(labels[i])] = kinds.get(kind(labels[i]), 0.0) + float(sims[i])
-        by_label[labels[i]] = by_label.get(labels[i], 0.0) + float(sims[i])
+        weight = max(float(sims[i]), 0.0) ** SHARPEN
+        kinds[kind(labels[i])] = kinds.get(kind(labels[i]), 0.0) + weight
+        by_label[labels[i]] = by_label.get(labels[i], 0.0) + weight
     ranked = sorted(kinds.items(), key=lambda kv: -kv[1])
-    best, score = ranked[0]
+    best, weight = ranked[0]
     second = ranked[1][1] if len(ranked) > 1 else 0.0
-    label = max((lb for lb in by_label if kind(lb) == best), key=lambda lb: by_label[lb])
-    if sims[top[0]] >= SAME and kind(labels[top[0]]) == best:
-        label = labels[top[0]]  # the message is that exemplar: its label, as with the letters
-    return Meaning(best, label, score / K_MEANING, (score - second) / K_MEANING, float(sims[top[0]]),
-                   _index().texts[int(top[0])])
+    total = sum(kinds.values()) or 1.0
+    # the kind by the neighbours' vote (robust), the label by the nearest of that kind (specific):
+    # "alright then, see ya" is small talk by all its neighbours, and a goodbye by the nearest
+    label = next(labels[i] for i in top if kind(labels[i]) == best)
+    return Meaning(best, label, weight / total, (weight - second) / total, float(sims[top[0]]),
+                   _index().texts[int(top[0])], tuple((lb, w / total) for lb, w in by_label.items()))

@@ -28,8 +28,9 @@ from agent.planning.exemplars import META, Meaning, by_meaning, nearest
 MIN_SCORE = 0.2  # mean cosine of the agreeing neighbours: below it, nothing is alike enough
 MIN_TOP = 0.4  # and the nearest exemplar itself must be this close
 SUBJECT_REFUSAL = 0.3  # a company-only message needs a clearer likeness to be refused
-MEANING_MARGIN = 0.15  # lead of the winning kind over the next, by meaning, for that verdict to stand
+MEANING_MARGIN = 0.3  # lead of the winning kind's share of the vote over the next's, for that verdict to stand
 MEANING_TOP = 0.4  # and the nearest exemplar by meaning must be this close
+SAYS_MORE = 0.5  # of the two judges' shares together (at most 2): a small-talk label that outranks "ack"
 SHORT, SHORT_TOP = 3, 0.2  # a message of a few words that resembles only small talk is small talk
 # A message with no subject of its own that speaks to Footnote ("do you make mistakes?", "are your
 # figures audited?") is about Footnote when that is what it resembles most, even faintly.
@@ -66,7 +67,7 @@ def masked(text: str, spans: list[tuple[int, int]]) -> str:
 
 
 def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool = True,
-                 thread: bool = False, named_only: bool = False) -> tuple[str, str | None]:
+                 thread: bool = False, unanchored: bool = False) -> tuple[str, str | None]:
     """("meta", intent) | ("refuse", detail) | ("domain", None) | ("unknown", None).
 
     `text`: the message with company names masked. `subject`: it names a metric, topic, year or
@@ -78,11 +79,12 @@ def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool 
     company?") stays there: the thread's memory may complete it, and the meaning of a fragment
     is no better a guess than its letters.
 
-    `named_only`: its subject is only a name no company matched, or a year ("plan my vacation to
-    Italy", "where will the S&P 500 close this year?"). Outside a thread such a message could only be
-    refused for want of a company; when its meaning is clearly a refusal's, it is refused for that."""
+    `unanchored`: its subject names no company and no figure, only a topic, a year or a name we do
+    not hold ("plan my vacation to Italy", "where will the S&P 500 close this year?"). Outside a
+    thread such a message could only be refused for want of a company; when its meaning is clearly
+    a refusal's, it is refused for that instead. A figure's question never gets here (no model)."""
     if subject:
-        if named_only and not thread:
+        if unanchored and not thread:
             meaning = by_meaning(text)
             if meaning is not None and meaning.kind == "refuse" and clear(meaning):
                 return verdict(meaning)
@@ -95,9 +97,29 @@ def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool 
     meaning = by_meaning(text)
     if meaning is None:
         return letters
-    if clear(meaning):
-        return verdict(meaning)  # "alright, see ya": a goodbye, though its letters are nearest "alright"
-    return letters  # the meaning is unclear: the letters' verdict, with its own "don't know"
+    if not clear(meaning):
+        return letters  # the letters' verdict, with its own "don't know"
+    if meaning.kind != letters[0]:
+        return verdict(meaning)  # "can you help me fix this python error?": off-topic, though worded like "help"
+    if letters[0] == "meta":
+        return "meta", META_INTENT[_agreed_label(text, meaning)]
+    return letters
+
+
+def _agreed_label(text: str, meaning: Meaning) -> str:
+    """Both judges call it small talk: the label with the larger share of both votes together (of
+    2). The letters read typos ("helo" is a greeting), the meaning reads words. An acknowledgement
+    is what a message is when it says nothing more: a greeting, thanks or goodbye with a fair share
+    (SAYS_MORE) is what it says ("alright, see ya" is a goodbye, though nearest "alright")."""
+    found = nearest(text)
+    shares: dict[str, float] = {}
+    for label, share in (found.shares if found else ()) + meaning.shares:
+        if label in META:
+            shares[label] = shares.get(label, 0.0) + share
+    if not shares:
+        return meaning.label
+    more = [lb for lb in shares if lb != "ack" and shares[lb] >= SAYS_MORE]
+    return max(more or shares, key=lambda lb: shares[lb])
 
 
 def clear(meaning: Meaning) -> bool:
@@ -160,7 +182,9 @@ def help_with(text: str) -> str | None:
     found = nearest(m.group("task"))
     if found and found.label in REFUSAL_DETAIL and found.score >= MIN_SCORE and found.top >= SUBJECT_REFUSAL:
         return REFUSAL_DETAIL[found.label]
-    meaning = by_meaning(m.group("task"))  # "my calculus homework": no letters in common with any exemplar
-    if meaning is not None and clear(meaning) and meaning.kind == "refuse":
+    # by meaning, the whole request: it asks for something, so only which kind it leans to counts
+    # (its margin), not how close an exemplar is ("help me with my chemistry lab report")
+    meaning = by_meaning(text)
+    if meaning is not None and meaning.kind == "refuse" and meaning.margin >= MEANING_MARGIN:
         return REFUSAL_DETAIL[meaning.label]
     return None

@@ -664,7 +664,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                 company_only=bool(r.matches) and not subject, subject=subject,
                                 covered=any(m.kind == "company" for m in r.matches),
                                 thread=_usable_previous(previous) is not None,
-                                named_only=not (r.matches or r.measures or r.unmappable or r.has_topic or r.why))
+                                unanchored=not (r.matches or r.measures or r.unmappable))
     meta = meta_intent(chat)
     asks_help = meta == "help" or (kind, detail) == ("meta", "help")  # by rule or by resemblance
     task = help_with(chat) if asks_help and not (r.matches or subject) else None
