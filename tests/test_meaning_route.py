@@ -117,3 +117,9 @@ def test_an_unclear_meaning_is_no_verdict():
 
 def test_without_a_lent_model_there_is_no_judgement_by_meaning():
     assert by_meaning("hello there") is None
+
+
+def test_what_an_unknown_company_expects_is_never_refused_as_a_forecast(directory, counting):
+    """No company we hold, no thread: refused for want of a company, never as a prediction request."""
+    p = plan(directory, "what does acme widgets expect for demand next year?", counting)
+    assert p.refusal_reason != "out_of_scope", p

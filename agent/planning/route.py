@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from agent.planning.exemplars import META, Meaning, by_meaning, nearest
+from agent.planning.scope import filing_framed
 
 MIN_SCORE = 0.2  # mean cosine of the agreeing neighbours: below it, nothing is alike enough
 MIN_TOP = 0.4  # and the nearest exemplar itself must be this close
@@ -84,7 +85,7 @@ def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool 
     thread such a message could only be refused for want of a company; when its meaning is clearly
     a refusal's, it is refused for that instead. A figure's question never gets here (no model)."""
     if subject:
-        if unanchored and not thread:
+        if unanchored and not thread and not filing_framed(text):  # "what does Acme expect?" is no forecast
             meaning = by_meaning(text)
             if meaning is not None and meaning.kind == "refuse" and clear(meaning):
                 return verdict(meaning)
