@@ -49,9 +49,9 @@ ABOUT = (
 
 # "are you a bot?", "r u human", "is this an AI?": asked of Footnote's nature, answered first, in a line
 IDENTITY = re.compile(r"\b(?:bot|robot|human|person|ai|a\.i\.|software|automated|chatgpt|gpt|llm)\b")
-IDENTITY_LEAD = ("Yes, I'm a bot: Footnote, software that answers from companies' SEC filings. No person writes "
-                 "these replies.")
-IDENTITY_TAIL = ("Every figure comes from a filing's XBRL data and every statement quotes the filing, with "
+IDENTITY_LEAD = ("Yes, I'm a bot: Footnote, software that answers from companies' SEC filings (10-K and 10-Q). "
+                 "No person writes these replies.")
+IDENTITY_TAIL = ("Every figure comes from a filing's XBRL data and every statement cites the filing, with "
                  "footnotes linking to the SEC document. {held}Ask \"help\" for example questions.")
 
 
