@@ -7,6 +7,8 @@ years the store holds: an example the bot would refuse teaches the wrong thing.
 
 from __future__ import annotations
 
+import re
+
 from agent.answer import Answer
 from agent.state import plan_of
 from store import coverage as coverage_store
@@ -44,6 +46,21 @@ ABOUT = (
     "ground an answer I say so rather than guess. I don't browse the web, give stock prices, forecasts or advice. "
     "{held}Ask \"help\" for example questions."
 )
+
+# "are you a bot?", "r u human", "is this an AI?": asked of Footnote's nature, answered first, in a line
+IDENTITY = re.compile(r"\b(?:bot|robot|human|person|ai|a\.i\.|software|automated|chatgpt|gpt|llm)\b")
+IDENTITY_LEAD = ("Yes, I'm a bot: Footnote, software that answers from companies' SEC filings (10-K and 10-Q). "
+                 "No person writes these replies.")
+IDENTITY_TAIL = ("Every figure comes from a filing's XBRL data and every statement cites the filing, with "
+                 "footnotes linking to the SEC document. {held}Ask \"help\" for example questions.")
+
+
+def about_text(question: str, rows: list[dict]) -> str:
+    """A question about what Footnote is gets a direct answer first ("are you a bot?": yes), then
+    the sources; any other question about Footnote gets the full description."""
+    if IDENTITY.search((question or "").lower()):
+        return IDENTITY_LEAD + " " + IDENTITY_TAIL.format(held=held_text(rows))
+    return ABOUT.format(held=held_text(rows))
 
 
 def examples(rows: list[dict]) -> list[tuple[str, list[str]]]:
@@ -166,7 +183,7 @@ def meta(state, deps, config) -> dict:
     elif intent == "about":
         with deps.db.connection() as conn:
             rows = coverage_store.coverage(conn)
-        text = ABOUT.format(held=held_text(rows))
+        text = about_text(state.get("question") or "", rows)
     elif intent == "greeting":
         text = GREETING
     elif intent == "thanks":

@@ -245,9 +245,13 @@ class Footnote:
 
     def warm_up(self) -> None:
         """Start loading the embedding model in the background: a server listens at once and its
-        first prose answer waits for the model only if it is not loaded yet."""
+        first prose answer waits for the model only if it is not loaded yet. The routing exemplars
+        are embedded next, so the first greeting does not wait for them either."""
         if hasattr(self.embedder, "start_loading"):
             self.embedder.start_loading()
+            from agent.planning.exemplars import prepare
+
+            prepare(self.embedder)
 
     def help_text(self) -> str:
         """The help reply; its examples name companies and years the store holds."""

@@ -108,3 +108,21 @@ def test_coverage_replies_name_the_quarterly_reports_held():
     only_quarters = {**row, "ticker": "XOM", "fiscal_years": [], "quarters": [(2023, 2)]}
     assert held_text([row, only_quarters]).startswith("I currently hold 10-K filings of 1 company,")
     assert "10-Q quarterly reports of 2" in held_text([row, only_quarters])
+
+
+@pytest.mark.parametrize("question", ["are you a bot?", "r u human", "am i talking to a real person?",
+                                      "is this an AI or a person?"])
+def test_asked_whether_it_is_a_bot_footnote_says_so_first(question):
+    from agent.meta import about_text
+
+    rows = [{"ticker": "V", "name": "VISA INC.", "display_name": "Visa", "fiscal_years": [2023, 2024]}]
+    text = about_text(question, rows)
+    assert text.startswith("Yes, I'm a bot")
+    assert "fiscal 2023 to 2024" in text  # what is held, read from the store's rows
+    assert len(text) < 450  # short: one line of answer, one of sources
+
+
+def test_other_questions_about_footnote_get_the_full_description():
+    from agent.meta import ABOUT, about_text
+
+    assert about_text("where does your data come from?", []).startswith(ABOUT[:40])

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from agent.planning.companies import CompanyDirectory
-from agent.planning.exemplars import load
+from agent.planning.exemplars import load, meaning_from
 from agent.planning.plan import Plan
 from agent.planning.rules import plan_rules
 from tests.test_companies import COVERED, SEC
@@ -23,6 +23,13 @@ def directory() -> CompanyDirectory:
         {320193: [2023, 2024], 1045810: [2024, 2025], 104169: [2024, 2025], 1318605: [2023, 2024],
          12927: [2023, 2024], 2488: [2023, 2024]},
     )
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _judged_by_meaning(embedder):
+    """As in the service: the planning node lends the sentence model to the exemplar judge."""
+    with meaning_from(embedder):
+        yield
 
 
 def plan(directory, text, previous=None) -> Plan:

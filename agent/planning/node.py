@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from agent.progress import status
 from agent.planning import followups
+from agent.planning.exemplars import meaning_from
 from agent.planning.plan import Plan
 
 log = logging.getLogger(__name__)
@@ -48,12 +49,14 @@ def figure_plan(state) -> Plan | None:
 def _planned(question: str, previous: Plan | None, deps) -> tuple[Plan, str, str | None]:
     """(plan, planner name, why a model planner fell back) for `question` against `previous`."""
     try:
-        return deps.planner(question, previous=previous, directory=deps.directory), deps.planner_name, None
+        with meaning_from(getattr(deps, "embedder", None)):  # a message with no subject may be judged by meaning
+            return deps.planner(question, previous=previous, directory=deps.directory), deps.planner_name, None
     except Exception as exc:  # a model's failure must never reach the user: fall back
         if deps.planner is deps.fallback_planner:
             raise
         log.warning("planner %s failed (%s); using the rules planner", deps.planner_name, exc.__class__.__name__)
-        result = deps.fallback_planner(question, previous=previous, directory=deps.directory)
+        with meaning_from(getattr(deps, "embedder", None)):
+            result = deps.fallback_planner(question, previous=previous, directory=deps.directory)
         return result, "rules", f"planner: {deps.planner_name} failed ({exc.__class__.__name__}); rules planner used"
 
 

@@ -9,6 +9,11 @@ Rules settle the clear cases; the nearest labelled exemplars (agent.planning.exe
   about Footnote, off-topic, or a domain follow-up ("rank them", "which of the two was higher?")
   that the thread's memory completes. Too little resemblance to anything leaves it to the planner,
   which refuses it for want of a company.
+- The letters can mislead ("can you help me fix this python error?" reads like "can you help me?"),
+  so a message with no subject and no company is also judged by meaning (exemplars.by_meaning) when
+  the planning node lends the sentence model: a clear verdict by meaning (its kind leads the next by
+  MEANING_MARGIN, an exemplar within MEANING_TOP) stands over the letters'; an unclear one leaves the
+  letters' verdict, which has its own "don't know" (MIN_SCORE, MIN_TOP: the domain path).
 
 Company names are masked before the comparison, so "tell me about Walmart" is judged as "tell me
 about company", not by the letters of "Walmart".
@@ -18,11 +23,15 @@ from __future__ import annotations
 
 import re
 
-from agent.planning.exemplars import META, nearest
+from agent.planning.exemplars import META, Meaning, by_meaning, nearest
+from agent.planning.scope import filing_framed
 
 MIN_SCORE = 0.2  # mean cosine of the agreeing neighbours: below it, nothing is alike enough
 MIN_TOP = 0.4  # and the nearest exemplar itself must be this close
 SUBJECT_REFUSAL = 0.3  # a company-only message needs a clearer likeness to be refused
+MEANING_MARGIN = 0.3  # lead of the winning kind's share of the vote over the next's, for that verdict to stand
+MEANING_TOP = 0.4  # and the nearest exemplar by meaning must be this close
+SAYS_MORE = 0.5  # of the two judges' shares together (at most 2): a small-talk label that outranks "ack"
 SHORT, SHORT_TOP = 3, 0.2  # a message of a few words that resembles only small talk is small talk
 # A message with no subject of its own that speaks to Footnote ("do you make mistakes?", "are your
 # figures audited?") is about Footnote when that is what it resembles most, even faintly.
@@ -58,15 +67,77 @@ def masked(text: str, spans: list[tuple[int, int]]) -> str:
     return out
 
 
-def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool = True) -> tuple[str, str | None]:
+def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool = True,
+                 thread: bool = False, unanchored: bool = False) -> tuple[str, str | None]:
     """("meta", intent) | ("refuse", detail) | ("domain", None) | ("unknown", None).
 
     `text`: the message with company names masked. `subject`: it names a metric, topic, year or
     cause of its own (a domain question whatever it resembles). `company_only`: its only subject
     is a company; `covered`: one we hold (an uncovered "NYC" in "the best restaurant in NYC" may
-    be off-topic too)."""
+    be off-topic too). `thread`: the thread has a plan a reply may refer to.
+
+    In a thread, a message the letters leave to the domain path ("explain", "ok and the other
+    company?") stays there: the thread's memory may complete it, and the meaning of a fragment
+    is no better a guess than its letters.
+
+    `unanchored`: its subject names no company and no figure, only a topic, a year or a name we do
+    not hold ("plan my vacation to Italy", "where will the S&P 500 close this year?"). Outside a
+    thread such a message could only be refused for want of a company; when its meaning is clearly
+    a refusal's, it is refused for that instead. A figure's question never gets here (no model)."""
     if subject:
+        if unanchored and not thread and not filing_framed(text):  # "what does Acme expect?" is no forecast
+            meaning = by_meaning(text)
+            if meaning is not None and meaning.kind == "refuse" and clear(meaning):
+                return verdict(meaning)
         return "domain", None
+    letters = _by_letters(text, company_only=company_only, covered=covered)
+    if company_only:
+        return letters  # "is Boeing a buy?": the company is masked, what is left is too little to read by meaning
+    if thread and letters[0] in ("domain", "unknown"):
+        return letters
+    meaning = by_meaning(text)
+    if meaning is None:
+        return letters
+    if not clear(meaning):
+        return letters  # the letters' verdict, with its own "don't know"
+    if meaning.kind != letters[0]:
+        return verdict(meaning)  # "can you help me fix this python error?": off-topic, though worded like "help"
+    if letters[0] == "meta":
+        return "meta", META_INTENT[_agreed_label(text, meaning)]
+    return letters
+
+
+def _agreed_label(text: str, meaning: Meaning) -> str:
+    """Both judges call it small talk: the label with the larger share of both votes together (of
+    2). The letters read typos ("helo" is a greeting), the meaning reads words. An acknowledgement
+    is what a message is when it says nothing more: a greeting, thanks or goodbye with a fair share
+    (SAYS_MORE) is what it says ("alright, see ya" is a goodbye, though nearest "alright")."""
+    found = nearest(text)
+    shares: dict[str, float] = {}
+    for label, share in (found.shares if found else ()) + meaning.shares:
+        if label in META:
+            shares[label] = shares.get(label, 0.0) + share
+    if not shares:
+        return meaning.label
+    more = [lb for lb in shares if lb != "ack" and shares[lb] >= SAYS_MORE]
+    return max(more or shares, key=lambda lb: shares[lb])
+
+
+def clear(meaning: Meaning) -> bool:
+    """The verdict by meaning is clear: its kind leads the next by a margin, and an exemplar is close."""
+    return meaning.margin >= MEANING_MARGIN and meaning.top >= MEANING_TOP
+
+
+def verdict(meaning: Meaning) -> tuple[str, str | None]:
+    if meaning.kind == "meta":
+        return "meta", META_INTENT[meaning.label]
+    if meaning.kind == "refuse":
+        return "refuse", REFUSAL_DETAIL[meaning.label]
+    return "domain", None
+
+
+def _by_letters(text: str, *, company_only: bool, covered: bool) -> tuple[str, str | None]:
+    """The verdict of the character n-gram exemplars alone."""
     found = nearest(text)
     if found is None:
         return "unknown", None
@@ -112,4 +183,9 @@ def help_with(text: str) -> str | None:
     found = nearest(m.group("task"))
     if found and found.label in REFUSAL_DETAIL and found.score >= MIN_SCORE and found.top >= SUBJECT_REFUSAL:
         return REFUSAL_DETAIL[found.label]
+    # by meaning, the whole request: it asks for something, so only which kind it leans to counts
+    # (its margin), not how close an exemplar is ("help me with my chemistry lab report")
+    meaning = by_meaning(text)
+    if meaning is not None and meaning.kind == "refuse" and meaning.margin >= MEANING_MARGIN:
+        return REFUSAL_DETAIL[meaning.label]
     return None

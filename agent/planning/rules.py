@@ -712,9 +712,12 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                    or ((r.statement or QUAL_ASK.search(low)) and r.matches) or lead_subject(outside))
     kind, detail = message_kind(spelled_out(masked(outside, [(m.start, m.end) for m in r.matches]).lower()),
                                 company_only=bool(r.matches) and not subject, subject=subject,
-                                covered=any(m.kind == "company" for m in r.matches))
+                                covered=any(m.kind == "company" for m in r.matches),
+                                thread=_usable_previous(previous) is not None,
+                                unanchored=not (r.matches or r.measures or r.unmappable))
     meta = meta_intent(chat)
-    task = help_with(chat) if meta == "help" and not (r.matches or subject) else None
+    asks_help = meta == "help" or (kind, detail) == ("meta", "help")  # by rule or by resemblance
+    task = help_with(chat) if asks_help and not (r.matches or subject) else None
     if task:  # "can you help me fix a bug in my code?": judged by the task, not by "help"
         return _refuse("out_of_scope", task)
     more = asks_more(chat) and _usable_previous(previous) is not None  # "tell me more" is not "tell me a story"
