@@ -97,9 +97,10 @@ def test_the_planner_marks_only_its_default_items_as_guessed():
     # plans and expectations are MD&A's own route, not a default
     capex = plan_rules("what does tesla expect for capex in 2025?", directory=directory)
     assert capex.items == ["7"] and not capex.items_guessed
-    # a bare figure phrase keeps its bound: a note's neighbouring amounts would be quoted for it
+    # a quoted row name is the row's figure; were it searched as prose, it would keep its bound (a note's
+    # neighbouring amounts would be quoted for it)
     phrase = plan_rules("tesla 'dividends to shareholders' fy2024", directory=directory)
-    assert phrase.intent == "qualitative" and not phrase.items_guessed
+    assert phrase.intent == "numeric" and not phrase.items_guessed
 
 
 def _hit(i: int, text: str):
