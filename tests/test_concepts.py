@@ -121,7 +121,7 @@ def test_no_fuzzy_matching():
 @pytest.mark.parametrize(
     "text, unknown",
     [
-        ("Apple EBITDAR", "ebitdar"),
+        ("Apple EBITDA", "ebitda"),
         ("adjusted EBITDA", "adjusted ebitda"),
         ("What is Salesforce's ARR?", "arr"),
         ("customer churn", "churn"),

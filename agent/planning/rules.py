@@ -600,10 +600,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
         plan = _spanned_changes(member_asks(plan, _without(rest, named), _company_words(plan, directory)), rest)
         return _prose_instead(plan, _without(rest, named), directory)
     inherited = "metrics" in plan.inherited  # the thread's figures are not asked beside a formula
-    # a registry formula named beside a formula the user wrote ("EBITDA, defined as operating income plus
-    # D&A") is the name of theirs, never a second figure
-    plan.metrics = asked + [m for m in plan.metrics if not inherited and (m in FORMULAS or m in MEASURE_PHRASES.values())
-                            and not (inline is not None and m in FORMULAS)]
+    plan.metrics = asked + [m for m in plan.metrics if not inherited and (m in FORMULAS or m in MEASURE_PHRASES.values())]
     if inherited:
         plan.inherited.remove("metrics")
     if plan.route == "domain":

@@ -399,7 +399,7 @@ METRICS: dict[str, Metric] = {
 # ("operating income plus D&A", or a user's own "define EBITDA as ..."); ROIC likewise, its
 # definitions vary too much to pick one silently.
 UNKNOWN_METRICS: tuple[str, ...] = (
-    "adjusted ebitda", "ebitdar", "ebit", "roic", "return on invested capital", "arr", "annual recurring revenue", "churn", "churn rate",
+    "ebitda", "adjusted ebitda", "ebitdar", "ebit", "roic", "return on invested capital", "arr", "annual recurring revenue", "churn", "churn rate",
     "same store sales", "same-store sales", "comparable sales", "comp sales", "comps", "arpu",
     "average revenue per user", "backlog", "bookings", "gmv", "gross merchandise value", "dau", "mau",
     "daily active users", "monthly active users", "net revenue retention", "nrr", "ltv", "cac",

@@ -188,7 +188,7 @@ _RATIOS: list[Formula] = [
        [Input("dividends_paid"), Input("net_income")], "percent", "Dividends paid ÷ Net income", _ratio_pct,
        query="dividends paid net income"),
     _f("ebitda", "EBITDA",
-       ["ebitda", "computed ebitda", "ebitda computed", "operating income plus depreciation and amortization",
+       ["computed ebitda", "ebitda computed", "operating income plus depreciation and amortization",
         "operating income plus d&a", "operating income + d&a"],
        [Input("operating_income"), Input("depreciation_amortization")], "USD",
        "Operating income + Depreciation and amortization (EBITDA as operating income plus D&A; unadjusted)",
