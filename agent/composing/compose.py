@@ -13,7 +13,6 @@ import math
 import re
 
 from agent.composing import sentence_rank
-from agent.planning.followups import already_quoted
 from agent.composing.draft import Claim, Draft, Evidence
 from agent.composing.sentence_vectors import SENTENCES
 from store.items import is_quarterly_item, item_label
@@ -523,8 +522,8 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
 
 
 def _unquoted(chunk: Evidence, quoted: list[str]) -> Evidence:
-    """The chunk without the sentences the thread has already quoted (agent.planning.followups.already_quoted)."""
-    kept = [s for s in split_sentences(chunk.text) if not already_quoted(s, quoted)]
+    """The chunk without the sentences the thread has already quoted (sentence_rank.already_quoted)."""
+    kept = [s for s in split_sentences(chunk.text) if not sentence_rank.already_quoted(s, quoted)]
     return chunk.model_copy(update={"text": "\n".join(kept)})
 
 

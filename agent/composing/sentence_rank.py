@@ -367,3 +367,16 @@ def near_duplicate(a: str, b: str) -> bool:
         return False
     ca, cb = (terms(x) - MOVEMENT - _TEMPLATE for x in (a, b))
     return not (ca | cb) or len(ca & cb) / len(ca | cb) >= DUPLICATE_CONTENT
+
+
+QUOTED_OVERLAP = 0.8  # an elided amount drops a word or two ("billion"), never most of a sentence
+
+
+def already_quoted(sentence: str, quoted: list[str]) -> bool:
+    """The sentence is one the thread has quoted, its amounts elided or not (most of its words shared)."""
+    mine = set(re.findall(r"[a-z]{3,}", sentence.lower()))
+    for q in quoted if mine else ():
+        theirs = set(re.findall(r"[a-z]{3,}", q.lower()))
+        if theirs and len(mine & theirs) / min(len(mine), len(theirs)) >= QUOTED_OVERLAP:
+            return True
+    return False

@@ -394,23 +394,6 @@ def gap_as_difference(text: str, thread_companies: int) -> str:
     return _GAP.sub("difference", text) if thread_companies >= 2 else text
 
 
-def _words(sentence: str) -> set[str]:
-    return set(re.findall(r"[a-z]{3,}", sentence.lower()))
-
-
-def already_quoted(sentence: str, quoted: list[str]) -> bool:
-    """The sentence is one the thread has quoted, its amounts elided or not (most of its words shared)."""
-    mine = _words(sentence)
-    if not mine:
-        return False
-    for q in quoted:
-        theirs = _words(q)
-        if theirs and len(mine & theirs) / min(len(mine), len(theirs)) >= QUOTED_OVERLAP:
-            return True
-    return False
-
-
-QUOTED_OVERLAP = 0.8  # an elided amount drops a word or two ("billion"), never most of a sentence
 QUOTED_KEPT = 40  # the sentences a thread remembers having quoted, the newest kept
 
 
