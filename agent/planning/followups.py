@@ -239,8 +239,19 @@ def joined_topic(*parts: str) -> str:
 
 
 # Asking for more of what was just said ("tell me more about the defense one", "can you elaborate?").
-_MORE = re.compile(r"\b(?:tell\s+me\s+more|more\s+(?:about|on|detail|details|info)|say\s+more|elaborate|expand\s+on|"
-                   r"go\s+on|keep\s+going|dig\s+(?:into|deeper)|drill\s+(?:into|down)|anything\s+else|what\s+else)\b")
+_MORE = re.compile(r"\b(?:tell\s+me\s+more|more\s+(?:about|on|detail|details|info|please)|say\s+more|elaborate|expand\s+on|"
+                   r"go\s+on|keep\s+going|dig\s+(?:into|deeper)|drill\s+(?:into|down)|anything\s+else|what\s+else|"
+                   r"(?:give|show)\s+me\s+more|(?:some|a\s+bit|a\s+little)\s+more)\b|^\W*more\W*$")
+# "what happened?", "what happened there?" after a figure: what moved it, as "why?" asks
+_HAPPENED = re.compile(r"^\W*(?:(?:so|and|ok(?:ay)?|hmm+|wow)\W+)*what\s+(?:happened|went\s+(?:on|wrong|right))"
+                       r"(?:\s+(?:there|here|to\s+(?:it|that|them)|with\s+(?:it|that|this)))?\W*$")
+# "by how much?": the size of the change, in the figure's own unit
+BY_HOW_MUCH = re.compile(r"\bby\s+how\s+much\b")
+
+
+def asks_what_happened(text: str) -> bool:
+    """The message asks what happened to the thread's subject, naming nothing else."""
+    return bool(_HAPPENED.search(text))
 # The company the thread is about, named by a pronoun ("do they", "their", "its").
 _THIRD_PERSON = re.compile(r"\b(?:they|them|their|theirs|its)\b")
 
@@ -409,3 +420,51 @@ def figure_only_topic(plan) -> bool:
     ("how do export controls affect revenue?"): its topic has no word the figures' own words lack."""
     figure_words = {w for k in plan.metrics for w in _figure_words(k).split()}
     return bool(plan.metrics) and set(plan.topic.split()) <= figure_words
+
+
+# Words that name a KIND of figure, whose member a thread has already chosen: "what was the margin?"
+# after operating income is the operating margin; "how profitable were they?" after revenue is their
+# net income and net margin; "and the loss?" after operating income is that operating loss. Alone
+# (no thread) such a word names no one figure, and the planner refuses it as before.
+KIND_WORD = re.compile(r"\b(margins?|profitab\w*|unprofitab\w*|loss(?:es)?|lost|costs?)\b")
+_MARGIN_OF = {"gross_profit": "gross_margin", "cost_of_revenue": "gross_margin", "operating_income": "operating_margin",
+              "operating_expenses": "operating_margin", "net_income": "net_margin", "eps_diluted": "net_margin",
+              "eps_basic": "net_margin", "ebitda": "ebitda_margin"}
+_MARGINS = ("gross_margin", "operating_margin", "net_margin")
+_PROFITS = ("gross_profit", "operating_income", "net_income")  # what a margin, a profit or a loss is of
+_COSTS = ("cost_of_revenue", "operating_expenses", "rd", "sga")
+
+
+def _thread_base(key: str) -> str:
+    """The reported figure a thread's key is about: a growth or change through its base, a ratio
+    through the figure it is computed from ("operating_margin" -> "operating_income")."""
+    for suffix in ("_growth", "_change"):
+        if key.endswith(suffix) and key[: -len(suffix)] in GROWTH_BASES:
+            key = key[: -len(suffix)]
+    return _BASE_OF.get(key, key)
+
+
+def kind_of_thread(text: str, thread_metrics: list[str]) -> list[str]:
+    """The figures a kind word in a follow-up means given the thread's figures, or [] when the
+    message says more than the kind ("margins in China") or names none. Every figure of the thread
+    counts, so a thread about revenue and net income asked "and the margins?" gets both margins."""
+    low = text.lower().replace("\u2019", "'")
+    kinds = {m.group(1) for m in KIND_WORD.finditer(low)}
+    if len(kinds) != 1:
+        return []
+    word = kinds.pop()
+    rest = [w for w in own_subject(low) if w != word and w not in _FIGURE_ASKING
+            and w not in ("operating", "were", "was", "did", "do", "does", "are", "is", "make", "made")]
+    if rest:
+        return []
+    bases = [_thread_base(k) for k in thread_metrics]
+    if word.startswith("margin"):
+        found = [_MARGIN_OF[b] for b in bases if b in _MARGIN_OF] or [m for m in thread_metrics if m in _MARGINS]
+        return list(dict.fromkeys(found)) or list(_MARGINS)
+    if "profitab" in word:
+        own = [b for b in bases if b in _PROFITS]
+        base = own[0] if own else "net_income"
+        return [base, _MARGIN_OF[base]]
+    if word.startswith(("loss", "lost")):
+        return [next((b for b in bases if b in _PROFITS), "net_income")]
+    return [next((b for b in bases if b in _COSTS), "cost_of_revenue")]  # "and costs?": its cost of revenue

@@ -25,7 +25,8 @@ from agent.planning.followups import REPLACING, inherited_growth, joined_topic, 
 from agent.planning.followups import ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, OF_ALL, about_the_company, asks_more
 from agent.planning.followups import compared_kind, points_back, slot_sources, thread_topic, unknown_subject
 from agent.planning.followups import FIGURE_CUE, aspect_of_thread, comments_on_thread, gap_as_difference
-from agent.planning.followups import figure_only_topic, swaps_only
+from agent.planning.followups import BY_HOW_MUCH, FIGURE_INTENTS, KIND_WORD, asks_what_happened, figure_only_topic
+from agent.planning.followups import figure_reply, kind_of_thread, swaps_only
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.scope import names_kept
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
@@ -206,6 +207,7 @@ class Reading:
     topic_items: tuple[str, ...] = ()  # the Items the question's own topic words point to, before any default
     absolute: bool = False  # the change in the metric's own unit ("in dollars"), not its growth rate
     aspect: bool = False  # an aspect of the thread's figure ("what are the headwinds?"; agent.planning.followups)
+    kind: bool = False  # a kind of figure the thread's figure chose ("what was the margin?"; agent.planning.followups)
 
     @property
     def prose_ask(self) -> bool:
@@ -694,6 +696,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         outside = names_kept(raw)
         low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
     r = read(raw, outside, low, directory)
+    thread = _usable_previous(previous)
+    kind = kind_of_thread(low, thread.metrics) if thread is not None and thread.tickers and not r.why else []
+    if kind and set(r.measures) <= {*kind, *implied_measures(low)}:
+        # "what was the margin?", "how profitable were they?": the kind of figure the thread's figure is
+        r.measures, r.unmappable, r.kind = kind, None, True
     if scope and not (r.measures or r.unmappable or (r.has_topic and r.matches)):
         return _refuse("out_of_scope", scope)  # "weather" is off-topic, "how weather affected sales" is not
     top = _coverage_years(directory, r.tickers)
@@ -723,9 +730,16 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                 and not r.measures
                 and not r.tickers and (comments_on_thread(low) or aspect_of_thread(low)))
     more = more or r.aspect
-    if kind == "refuse" and meta not in ("greeting", "thanks") and not more:
+    figure_thread = thread is not None and bool(thread.metrics) and not r.measures and not r.tickers
+    if figure_thread and not r.why and (asks_what_happened(low) or (
+            thread.intent in FIGURE_INTENTS and asks_more(low) and not own_subject(low))):
+        r.why = True  # "what happened?", "tell me more" after a figure: what the filing says moved it
+    if figure_thread and BY_HOW_MUCH.search(low):
+        r.growth = r.absolute = True  # "by how much?": the thread's figure's change, in its unit
+    figure_ask = figure_thread and (r.absolute or (figure_reply(low) and bool(FIGURE_CUE.search(low))))
+    if kind == "refuse" and meta not in ("greeting", "thanks") and not more and not figure_ask:
         return _refuse("out_of_scope", detail)
-    if meta in ("greeting", "thanks", "help") and not (r.matches or subject):
+    if meta in ("greeting", "thanks", "help") and not (r.matches or subject or more):
         return _meta(meta)
     if HOW_TO_ASK.search(chat) and not r.matches:
         return _meta("help")
@@ -759,7 +773,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                      or (not r.matches and kind == "domain") or partial or compares_named
                                      or (kind in ("domain", "unknown") and (asks_more(low) or points_back(low)))
                                      or (kind == "unknown" and not r.matches)  # like nothing alone: the thread's
-                                     or r.aspect
+                                     or r.aspect or more or figure_ask  # "give me more detail", "by how much?"
                                      or bool(ALSO.search(low))  # "is AMD affected too?"
                                      or (r.why and not r.measures and bool(r.tickers)
                                          and set(r.tickers) <= set(_history(prev))))
@@ -793,7 +807,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         inherited.append("fiscal_years")
         sources["fiscal_years"] = "thread"
     elif r.years.offsets and not r.years.years and prev is not None and followup:
-        sources["fiscal_years"] = "thread, shifted"  # "and the year before that?"
+        # "and the year before that?"; "and the year after?" is told apart, since a growth asked next is
+        # then the year shown over the one before it, never the year after that
+        sources["fiscal_years"] = "thread, shifted" if min(r.years.offsets) < 0 else "thread, shifted later"
     measures = list(r.measures)
     same_search = False  # "and in fy2024?" after a prose answer that opened with a figure: that search again
     if not measures and not r.unmappable and prev is not None and prev.metrics and followup and not r.has_topic \
@@ -850,6 +866,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         if unknown:  # "FOOBAR revenue" in a thread about Apple: not Apple's revenue
             return _refuse("no_company", unknown, **carry)
         named = lead_subject(outside)
+        if named and (r.kind or implied_measures(named.lower())):
+            named = None  # "what about profitability?": a figure's word, no company's name
         about = unknown_subject(named, directory) if named else None
         if about and any(k.startswith("dim:") for k in prev.metrics):
             about = None  # "and Mac?" after "iPhone revenue": a sibling member, looked up (or refused) as one
@@ -1121,7 +1139,9 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
     dims |= {w + s for w in dims for s in ("s", "es")} | {w[:-1] + "ies" for w in dims if w.endswith("y")}
     if dims:  # "revenue from Europe, Middle East and Africa": a printed name the member's words make up
         joined = frozenset(n for n in joined if not n <= dims | {"and", "&"})  # is the member's, not a line
-    trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims | period_words, joined)
+    kind_words = claimed(low, (KIND_WORD,)) if r.kind else set()  # "the margin" after a figure: that figure's
+    trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims | period_words | kind_words,
+                          joined)
     runs = conventions(plan, trace) if runs else runs
     plan.words = trace
     other = other_convention(plan, trace)

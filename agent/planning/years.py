@@ -31,7 +31,9 @@ _SPAN = re.compile(
     r"\b(?:last|past|previous|prior|recent)\s+(two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+(?:fiscal\s+)?years?\b",
     re.I,
 )
-_AGO = re.compile(r"\b(two|three|four|five|\d)\s+(?:fiscal\s+)?years?\s+ago\b", re.I)
+# "two years ago", and in a thread "two years earlier" / "three years before": that many back, one year
+# ("the two years before that" counts the years between, and stays a span)
+_AGO = re.compile(r"(?<!\bthe\s)\b(two|three|four|five|\d)\s+(?:fiscal\s+)?years?\s+(?:ago|earlier|before|prior)\b", re.I)
 _LAST_YEAR = re.compile(
     r"\b(?:last|prior|previous)\s+(?:fiscal\s+)?year\b|\ba\s+year\s+ago\b|\byear\s+(?:before|prior|earlier)\b|\bthe\s+year\s+before\b",
     re.I,
