@@ -426,7 +426,7 @@ def figure_only_topic(plan) -> bool:
 # after operating income is the operating margin; "how profitable were they?" after revenue is their
 # net income and net margin; "and the loss?" after operating income is that operating loss. Alone
 # (no thread) such a word names no one figure, and the planner refuses it as before.
-KIND_WORD = re.compile(r"\b(margins?|profitab\w*|unprofitab\w*|loss(?:es)?|lost|costs?)\b")
+KIND_WORD = re.compile(r"\b(margins?|profitab\w*|unprofitab\w*|loss(?:es)?|costs)\b")  # "did it cost": a verb
 _MARGIN_OF = {"gross_profit": "gross_margin", "cost_of_revenue": "gross_margin", "operating_income": "operating_margin",
               "operating_expenses": "operating_margin", "net_income": "net_margin", "eps_diluted": "net_margin",
               "eps_basic": "net_margin", "ebitda": "ebitda_margin"}
@@ -465,6 +465,6 @@ def kind_of_thread(text: str, thread_metrics: list[str]) -> list[str]:
         own = [b for b in bases if b in _PROFITS]
         base = own[0] if own else "net_income"
         return [base, _MARGIN_OF[base]]
-    if word.startswith(("loss", "lost")):
+    if word.startswith("loss"):
         return [next((b for b in bases if b in _PROFITS), "net_income")]
     return [next((b for b in bases if b in _COSTS), "cost_of_revenue")]  # "and costs?": its cost of revenue

@@ -697,7 +697,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
     r = read(raw, outside, low, directory)
     thread = _usable_previous(previous)
-    kind = kind_of_thread(low, thread.metrics) if thread is not None and thread.tickers and not r.why else []
+    kind = kind_of_thread(low, thread.metrics) if thread is not None and thread.metrics and not r.why else []
     if kind and set(r.measures) <= {*kind, *implied_measures(low)}:
         # "what was the margin?", "how profitable were they?": the kind of figure the thread's figure is
         r.measures, r.unmappable, r.kind = kind, None, True

@@ -1,0 +1,123 @@
+"""Follow-ups whose words only mean something against the thread's figure, through the whole graph
+over the fixture corpus (real Postgres, real checkpoints): a kind of figure ("what was the margin?",
+"how profitable were they?"), the size of a change ("by how much?"), a year hop forward then its
+growth, and asking for more or for what happened after a figure."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from agent.answer import Turn
+from agent.planning.followups import asks_more, asks_what_happened, kind_of_thread
+from agent.planning.years import parse_years
+from bot.settings import Settings
+from bot.wiring import build_footnote
+
+
+@pytest.fixture(scope="module")
+def footnote(corpus_db, embedder):
+    return build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+
+
+def thread_of(footnote):
+    key = f"test:{uuid.uuid4().hex}"
+    return lambda text: footnote.answer(Turn(thread_key=key, user="u", text=text))
+
+
+def test_the_margin_after_a_profit_figure_is_that_profit_s_margin(footnote):
+    ask = thread_of(footnote)
+    assert ask("Apple operating income fiscal 2024").kind == "answer"
+    margin = ask("what was the margin?")
+    assert margin.kind == "answer", margin.text
+    assert margin.plan["metrics"] == ["operating_margin"], margin.plan["metrics"]
+    assert margin.plan["tickers"] == ["AAPL"] and margin.plan["fiscal_years"] == [2024]
+    assert margin.calculation, margin.text
+    before = ask("and the year before?")
+    assert before.plan["metrics"] == ["operating_margin"] and before.plan["fiscal_years"] == [2023], before.plan
+
+
+def test_profitability_after_revenue_is_net_income_and_its_margin_never_a_line_or_a_name(footnote):
+    for reply in ("how profitable were they?", "what about profitability?"):
+        ask = thread_of(footnote)
+        ask("Apple revenue fiscal 2024")
+        profit = ask(reply)
+        assert profit.kind == "answer", (reply, profit.text)
+        assert profit.plan["metrics"] == ["net_income", "net_margin"], (reply, profit.plan["metrics"])
+        assert profit.plan["tickers"] == ["AAPL"], reply
+
+
+def test_margins_after_a_comparison_are_every_margin_for_every_company(footnote):
+    ask = thread_of(footnote)
+    ask("Apple and Nvidia revenue fiscal 2024")
+    margins = ask("what about margins?")
+    assert margins.kind == "answer", margins.text
+    assert sorted(margins.plan["tickers"]) == ["AAPL", "NVDA"]
+    assert set(margins.plan["metrics"]) == {"gross_margin", "operating_margin", "net_margin"}
+    assert {n.ticker for n in margins.numbers} == {"AAPL", "NVDA"}
+
+
+def test_by_how_much_is_the_change_of_the_thread_s_figure(footnote):
+    ask = thread_of(footnote)
+    ask("Tesla revenue 2024")
+    much = ask("by how much?")
+    assert much.kind == "answer", much.text
+    assert much.plan["metrics"] == ["revenue_change"] and much.plan["fiscal_years"] == [2024]
+    assert much.calculation, much.text
+
+
+def test_growth_after_the_year_after_is_that_year_s_growth(footnote):
+    ask = thread_of(footnote)
+    ask("Apple revenue fiscal 2023")
+    after = ask("and the year after?")
+    assert after.plan["fiscal_years"] == [2024] and after.plan["slots"]["fiscal_years"] == "thread, shifted later"
+    grew = ask("how much did it grow?")
+    assert grew.kind == "answer", grew.text
+    assert grew.plan["metrics"] == ["revenue_growth"] and grew.plan["fiscal_years"] == [2024], grew.plan
+
+
+def test_growth_after_the_year_before_is_still_the_later_year_s(footnote):
+    ask = thread_of(footnote)
+    ask("Apple revenue fiscal 2024")
+    ask("and the year before?")
+    grew = ask("what's the growth rate?")
+    assert grew.plan["metrics"] == ["revenue_growth"] and grew.plan["fiscal_years"] == [2024], grew.plan
+
+
+def test_more_detail_after_a_why_stays_in_the_thread(footnote):
+    ask = thread_of(footnote)
+    ask("Tesla revenue 2024")
+    ask("why did it change?")
+    more = ask("give me more detail")
+    assert more.kind == "answer", more.text
+    assert more.plan["tickers"] == ["TSLA"] and more.plan["intent"] == "qualitative"
+
+
+@pytest.mark.parametrize("reply", ["what happened?", "more please"])
+def test_what_happened_or_more_after_a_figure_is_its_discussion(footnote, reply):
+    ask = thread_of(footnote)
+    ask("Tesla revenue 2024")
+    said = ask(reply)
+    assert said.kind == "answer", (reply, said.text)
+    assert said.plan["intent"] == "qualitative" and said.plan["items"][0] == "7", (reply, said.plan)
+    assert said.plan["metrics"] == ["revenue"] and said.plan["tickers"] == ["TSLA"], reply
+
+
+def test_kind_shapes():
+    assert kind_of_thread("what was the margin?", ["gross_profit"]) == ["gross_margin"]
+    assert kind_of_thread("and the margins?", ["revenue", "net_income"]) == ["net_margin"]
+    assert kind_of_thread("margins?", ["revenue"]) == ["gross_margin", "operating_margin", "net_margin"]
+    assert kind_of_thread("and the margin?", ["operating_income_growth"]) == ["operating_margin"]
+    assert kind_of_thread("what was the loss?", ["operating_income"]) == ["operating_income"]
+    assert kind_of_thread("and costs?", ["revenue"]) == ["cost_of_revenue"]
+    assert kind_of_thread("what about margins in China?", ["revenue"]) == []  # a subject of its own
+    assert kind_of_thread("what was revenue?", ["net_income"]) == []  # no kind word
+    assert asks_what_happened("ok, what happened there?") and not asks_what_happened("what happened to the deal with X?")
+    assert asks_more("more please") and asks_more("give me more detail") and not asks_more("more revenue?")
+
+
+def test_a_count_of_years_back_is_one_year_that_far_back():
+    assert parse_years("and two years earlier?").offsets == [-2]
+    assert parse_years("what was it three years before?").offsets == [-3]
+    assert parse_years("how about the two years before that?").offsets != [-2]  # the years between: a span
