@@ -10,7 +10,7 @@ import uuid
 import pytest
 
 from agent.answer import Turn
-from agent.planning.followups import asks_more, asks_what_happened, kind_of_thread
+from agent.planning.followups import asks_more, asks_what_happened, compared_name, kind_of_thread
 from agent.planning.years import parse_years
 from bot.settings import Settings
 from bot.wiring import build_footnote
@@ -121,3 +121,22 @@ def test_a_count_of_years_back_is_one_year_that_far_back():
     assert parse_years("and two years earlier?").offsets == [-2]
     assert parse_years("what was it three years before?").offsets == [-3]
     assert parse_years("how about the two years before that?").offsets != [-2]  # the years between: a span
+
+
+def test_a_kind_word_beside_another_covered_company_is_that_company_s(footnote):
+    ask = thread_of(footnote)
+    ask("Apple operating income fiscal 2024")
+    other = ask("and the margin for nvidia?")
+    assert other.kind == "answer", other.text
+    assert other.plan["tickers"] == ["NVDA"] and other.plan["metrics"] == ["operating_margin"], other.plan
+
+
+def test_a_name_the_figure_is_compared_with_is_refused_for_that_name(footnote):
+    ask = thread_of(footnote)
+    ask("Tesla revenue 2024")
+    lidl = ask("how does it compare with Lidl?")
+    assert lidl.kind == "refusal" and lidl.refusal_reason == "no_company", (lidl.refusal_reason, lidl.text)
+    assert "Lidl" in lidl.text and "TSLA" not in (lidl.plan.get("tickers") or [])
+    assert compared_name("and versus Foobarco?") == "Foobarco"
+    assert compared_name("how does that compare to the year before?") is None
+    assert compared_name("compare it with Revenue") is None  # a measure, not a name

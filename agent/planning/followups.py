@@ -453,7 +453,7 @@ def kind_of_thread(text: str, thread_metrics: list[str]) -> list[str]:
     if len(kinds) != 1:
         return []
     word = kinds.pop()
-    rest = [w for w in own_subject(low) if w != word and w not in _FIGURE_ASKING
+    rest = [w for w in own_subject(low) if w != word and w not in _FIGURE_ASKING and w != "company"
             and w not in ("operating", "were", "was", "did", "do", "does", "are", "is", "make", "made")]
     if rest:
         return []
@@ -468,3 +468,24 @@ def kind_of_thread(text: str, thread_metrics: list[str]) -> list[str]:
     if word.startswith("loss"):
         return [next((b for b in bases if b in _PROFITS), "net_income")]
     return [next((b for b in bases if b in _COSTS), "cost_of_revenue")]  # "and costs?": its cost of revenue
+
+
+# "how does it compare with Lidl?", "and versus Adidas?": the name a comparison is made with
+_COMPARED_WITH = re.compile(r"\b(?:compare[sd]?|comparison|stack(?:s)?\s+up)\s+(?:it\s+|that\s+|them\s+)?(?:with|to|against)\s+"
+                            r"(?P<name>[A-Z][\w&.'\u2019-]*(?:\s+[A-Z][\w&.'\u2019-]*){0,2})"
+                            r"|\b(?:vs\.?|versus|against)\s+(?P<other>[A-Z][\w&.'\u2019-]*(?:\s+[A-Z][\w&.'\u2019-]*){0,2})")
+
+
+def compared_name(outside: str) -> str | None:
+    """A capitalised name a follow-up compares the thread's figure with, when the directory knew no
+    company by it and it is no measure, topic or English word: a company the user named, to be
+    refused for that name ("no_company"), never a line item of the thread's company."""
+    m = _COMPARED_WITH.search(outside)
+    if not m:
+        return None
+    name = re.sub(r"['\u2019]s$", "", (m.group("name") or m.group("other")).strip(" .,?!"))
+    low = name.lower()
+    if (not name or normalize(low) in MEASURE_PHRASES or route_items(low)[1]
+            or all(w in english_words() or w in STOPWORDS for w in low.split())):
+        return None
+    return name

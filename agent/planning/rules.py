@@ -26,7 +26,7 @@ from agent.planning.followups import ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, OF_
 from agent.planning.followups import compared_kind, points_back, slot_sources, thread_topic, unknown_subject
 from agent.planning.followups import FIGURE_CUE, aspect_of_thread, comments_on_thread, gap_as_difference
 from agent.planning.followups import BY_HOW_MUCH, FIGURE_INTENTS, KIND_WORD, asks_what_happened, figure_only_topic
-from agent.planning.followups import figure_reply, kind_of_thread, swaps_only
+from agent.planning.followups import compared_name, figure_reply, kind_of_thread, swaps_only
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.scope import names_kept
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
@@ -697,7 +697,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
     r = read(raw, outside, low, directory)
     thread = _usable_previous(previous)
-    kind = kind_of_thread(low, thread.metrics) if thread is not None and thread.metrics and not r.why else []
+    unnamed_low = masked(outside, [(m.start, m.end) for m in r.matches]).lower()  # "margins for apple?"
+    kind = kind_of_thread(unnamed_low, thread.metrics) if thread is not None and thread.metrics and not r.why else []
     if kind and set(r.measures) <= {*kind, *implied_measures(low)}:
         # "what was the margin?", "how profitable were they?": the kind of figure the thread's figure is
         r.measures, r.unmappable, r.kind = kind, None, True
@@ -862,7 +863,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         inherited.insert(0, "tickers")
         sources["tickers"] = "thread, its companies"
     if not tickers and prev is not None:
-        unknown = named_unknown_company(outside)
+        unknown = named_unknown_company(outside) or compared_name(outside)
         if unknown:  # "FOOBAR revenue" in a thread about Apple: not Apple's revenue
             return _refuse("no_company", unknown, **carry)
         named = lead_subject(outside)
