@@ -140,3 +140,18 @@ def test_a_name_the_figure_is_compared_with_is_refused_for_that_name(footnote):
     assert compared_name("and versus Foobarco?") == "Foobarco"
     assert compared_name("how does that compare to the year before?") is None
     assert compared_name("compare it with Revenue") is None  # a measure, not a name
+
+
+def test_a_figure_the_message_names_is_never_widened_to_its_kind(footnote):
+    ask = thread_of(footnote)
+    ask("Apple revenue fiscal 2024")
+    own = ask("what's the operating margin?")
+    assert own.plan["metrics"] == ["operating_margin"], own.plan["metrics"]
+
+
+def test_several_acknowledgements_before_a_follow_up_are_no_line_item(footnote):
+    ask = thread_of(footnote)
+    ask("Tesla revenue 2024")
+    prior = ask("cool cool, and the prior year?")
+    assert prior.kind == "answer", prior.text
+    assert prior.plan["metrics"] == ["revenue"] and prior.plan["fiscal_years"] == [2023], prior.plan

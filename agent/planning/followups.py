@@ -22,7 +22,9 @@ from agent.planning.years import _NUMBER_WORDS as NUMBER_WORDS
 # A reply's opening acknowledgement ("great, now do Apple", "cool. and Nvidia?"): no part of what it asks.
 ACKNOWLEDGED = re.compile(r"^\W*(?:(?:ok(?:ay)?|great|cool|nice|thanks|thank\s+you|thx|cheers|perfect|awesome|got\s+it|alright|"
                          r"fine|sure|good|interesting|wow|hmm+)\b\W*)+")
-ACKNOWLEDGED_FIRST = re.compile(ACKNOWLEDGED.pattern.replace(r"\b\W*)+", r"\s*[,.!;:\u2014-]+\s*)+"), re.I)  # set off
+_ACK_WORDS = ACKNOWLEDGED.pattern[len(r"^\W*(?:(?:"):-len(r")\b\W*)+")]
+# set off by punctuation, after one acknowledgement or several ("cool cool, and the prior year?")
+ACKNOWLEDGED_FIRST = re.compile(rf"^\W*(?:(?:{_ACK_WORDS})(?:\s*[,.!;:\u2014-]+\s*|\s+(?=(?:{_ACK_WORDS})\b)))+", re.I)
 # "which was highest?", "rank them": every company the thread discussed, not only the last two
 OF_ALL = re.compile(r"\b(?:highest|lowest|most|least|fastest|slowest|biggest|largest|smallest|best|worst|rank\w*)\b")
 # "is AMD affected too?": the thread's question, asked of another company
@@ -454,7 +456,7 @@ def kind_of_thread(text: str, thread_metrics: list[str]) -> list[str]:
         return []
     word = kinds.pop()
     rest = [w for w in own_subject(low) if w != word and w not in _FIGURE_ASKING and w != "company"
-            and w not in ("operating", "were", "was", "did", "do", "does", "are", "is", "make", "made")]
+            and w not in ("were", "was", "did", "do", "does", "are", "is")]
     if rest:
         return []
     bases = [_thread_base(k) for k in thread_metrics]
