@@ -155,3 +155,43 @@ def test_several_acknowledgements_before_a_follow_up_are_no_line_item(footnote):
     prior = ask("cool cool, and the prior year?")
     assert prior.kind == "answer", prior.text
     assert prior.plan["metrics"] == ["revenue"] and prior.plan["fiscal_years"] == [2023], prior.plan
+
+
+@pytest.fixture(scope="module")
+def directory():
+    from agent.planning.companies import CompanyDirectory
+    from tests.test_companies import COVERED, SEC
+
+    return CompanyDirectory.from_rows(COVERED, SEC, {320193: [2023, 2024], 1045810: [2024, 2025],
+                                                     1318605: [2023, 2024]})
+
+
+def planned(directory, *texts, previous=None):
+    from agent.planning.rules import plan_rules
+
+    for text in texts:
+        previous = plan_rules(text, previous=previous, directory=directory)
+    return previous
+
+
+def test_which_one_with_a_year_chooses_among_the_thread_s_companies(directory):
+    p = planned(directory, "how does Nvidia describe its competition?", "and Apple?",
+                "which one had higher revenue in 2023?")
+    assert sorted(p.tickers) == ["AAPL", "NVDA"] and p.metrics == ["revenue"] and p.fiscal_years == [2023], p
+
+
+def test_that_year_after_a_latest_filing_answer_is_that_filing_s_year(directory):
+    from agent.planning.plan import Plan
+
+    prose = Plan(route="domain", intent="qualitative", tickers=["AAPL"], fiscal_years=[2024], latest=True,
+                 items=["1A"], query="supply chain", topic="supply chain")  # as remembered: concrete years
+    p = planned(directory, "how much revenue did they make that year?", previous=prose)
+    assert p.metrics == ["revenue"] and p.fiscal_years == [2024] and not p.latest, p
+    p = planned(directory, "how much revenue did they make?", previous=prose)
+    assert p.latest  # no year pointed at: the latest, as before
+
+
+def test_a_later_year_the_thread_s_company_has_not_filed_is_what_its_filing_says(directory):
+    p = planned(directory, "Tesla capex 2024", "what do they say about 2026 spending?")
+    assert p.route == "domain" and p.intent == "qualitative" and p.tickers == ["TSLA"], p
+    assert p.refusal_reason is None and 2026 not in p.fiscal_years, p

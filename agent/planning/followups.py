@@ -491,3 +491,10 @@ def compared_name(outside: str) -> str | None:
             or all(w in english_words() or w in STOPWORDS for w in low.split())):
         return None
     return name
+
+
+# "which one had higher revenue in 2023?", "which of them earns more?", "who spent more?": a choice among
+# the thread's companies, whatever year it names
+CHOOSING = re.compile(r"\bwhich\s+(?:one|company|of\s+(?:them|the\s+two|these|those|the\s+companies))\b|^\W*who\b")
+# "that year", "the same year": the year the thread's last answer was for
+THAT_YEAR = re.compile(r"\b(?:that|the\s+same|same)\s+(?:fiscal\s+)?year\b|\bin\s+that\s+(?:filing|10-?k|period)\b")

@@ -26,7 +26,7 @@ from agent.planning.followups import ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, OF_
 from agent.planning.followups import compared_kind, points_back, slot_sources, thread_topic, unknown_subject
 from agent.planning.followups import FIGURE_CUE, aspect_of_thread, comments_on_thread, gap_as_difference
 from agent.planning.followups import BY_HOW_MUCH, FIGURE_INTENTS, KIND_WORD, asks_what_happened, figure_only_topic
-from agent.planning.followups import compared_name, figure_reply, kind_of_thread, swaps_only
+from agent.planning.followups import CHOOSING, THAT_YEAR, compared_name, figure_reply, kind_of_thread, swaps_only
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.scope import names_kept
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
@@ -312,7 +312,7 @@ def _base_metric(key: str) -> str:
     return key
 
 
-def _filing_statement(r: Reading, directory: CompanyDirectory) -> None:
+def _filing_statement(r: Reading, directory: CompanyDirectory, tickers: list[str]) -> None:
     """What a company or its filing says it expects, plans or will record: prose from the filing
     (MD&A first), quoted, never a figure of a year not yet reported nor a forecast of our own. A
     future year in the question is the year the statement is about; the latest filing states it."""
@@ -323,7 +323,7 @@ def _filing_statement(r: Reading, directory: CompanyDirectory) -> None:
     if r.years.as_of:  # "what does its 2024 10-K say it expects for 2025?": that filing
         r.years = Years(years=[r.years.as_of], as_of=r.years.as_of)
         return
-    top = _coverage_years(directory, r.tickers)
+    top = _coverage_years(directory, tickers)
     future = [y for y in r.years.years if top is None or y > top]
     if future or any(o > 0 for o in r.years.offsets):
         r.years = Years(years=[y for y in r.years.years if y not in future],
@@ -704,13 +704,15 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         r.measures, r.unmappable, r.kind = kind, None, True
     if scope and not (r.measures or r.unmappable or (r.has_topic and r.matches)):
         return _refuse("out_of_scope", scope)  # "weather" is off-topic, "how weather affected sales" is not
-    top = _coverage_years(directory, r.tickers)
+    # "what do they say about 2025 spending?": the thread's company's filings decide what is ahead
+    about = r.tickers or (list(thread.tickers) if thread is not None and not r.matches else [])
+    top = _coverage_years(directory, about)
     ahead = top is not None and any(y > top for y in r.years.years)
     # a later year alone is a statement about the future only when no figure is asked: "how much revenue
     # did X report in 2025?" wants 2025's figure (from companyfacts, or refused), not the filing's plans
     forward = (forward_looking(low) or (ahead and not r.measures)) and filing_framed(low)
     if forward:
-        _filing_statement(r, directory)
+        _filing_statement(r, directory, about)
     # a year asked of Footnote ("what's the latest year you have?") is about coverage, not a subject
     asked_of_us = re.search(r"\b(?:you|your)\b", chat) and not (r.measures or r.has_topic or r.matches)
     subject = bool(r.measures or r.unmappable or r.has_topic or r.why or (r.years.given and not asked_of_us)
@@ -804,6 +806,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         year_fields["fiscal_years"] = [max(year_fields["fiscal_years"])]
     if years_inherited and r.why and len(year_fields.get("year_offsets") or []) > 1:
         year_fields["year_offsets"] = [max(year_fields["year_offsets"])]
+    if years_inherited and prev is not None and prev.latest and prev.fiscal_years and THAT_YEAR.search(low):
+        # "how much revenue did they make that year?" after a prose answer from the latest 10-K: the
+        # year that filing is for, never a newer year the company's facts already hold
+        year_fields.update(fiscal_years=list(prev.fiscal_years), latest=False, year_offsets=[])
     if years_inherited:
         inherited.append("fiscal_years")
         sources["fiscal_years"] = "thread"
@@ -854,7 +860,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     domain_signal = bool(measures or r.has_topic or r.why or r.years.given or r.matches)
     history = _history(prev)
     group = re.search(r"\b(?:both|all\s+(?:of\s+)?(?:them|three|four|those)|each\s+of\s+them|the\s+two)\b", low)
-    if not tickers and prev is not None and len(history) >= 2 and (group or (COMPARING.search(low) and len(prev.tickers) < 2
+    chooses = CHOOSING.search(low)  # "which one had higher revenue in 2023?": one of the thread's companies
+    if not tickers and prev is not None and len(history) >= 2 and (group or chooses or (COMPARING.search(low) and len(prev.tickers) < 2
                                                                             and not r.years.given and not r.unmappable)):
         # "which of the two was higher?", "rank them" after "and Meta?": the thread's companies
         pair = group is not None and ("both" in group.group(0) or "two" in group.group(0))
