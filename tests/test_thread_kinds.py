@@ -195,3 +195,16 @@ def test_a_later_year_the_thread_s_company_has_not_filed_is_what_its_filing_says
     p = planned(directory, "Tesla capex 2024", "what do they say about 2026 spending?")
     assert p.route == "domain" and p.intent == "qualitative" and p.tickers == ["TSLA"], p
     assert p.refusal_reason is None and 2026 not in p.fiscal_years, p
+
+
+def test_short_replies_that_lean_on_the_thread(directory):
+    p = planned(directory, "Tesla net income 2024", "per share?")
+    assert p.metrics == ["eps_diluted"] and p.tickers == ["TSLA"] and p.fiscal_years == [2024], p
+    p = planned(directory, "Tesla revenue 2024", "per share?")
+    assert "eps_diluted" not in p.metrics  # revenue per share is no reported figure
+    p = planned(directory, "Tesla net income 2024", "and before that?")
+    assert p.metrics == ["net_income"] and p.fiscal_years == [2023], p
+    p = planned(directory, "Tesla net income 2024", "Apple too?")
+    assert p.tickers == ["AAPL"] and p.metrics == ["net_income"], p
+    p = planned(directory, "Tesla net income 2024", "how so?")
+    assert p.intent == "qualitative" and p.metrics == ["net_income"] and p.items[0] == "7", p

@@ -428,7 +428,7 @@ def figure_only_topic(plan) -> bool:
 # after operating income is the operating margin; "how profitable were they?" after revenue is their
 # net income and net margin; "and the loss?" after operating income is that operating loss. Alone
 # (no thread) such a word names no one figure, and the planner refuses it as before.
-KIND_WORD = re.compile(r"\b(margins?|profitab\w*|unprofitab\w*|loss(?:es)?|costs)\b")  # "did it cost": a verb
+KIND_WORD = re.compile(r"\b(margins?|profitab\w*|unprofitab\w*|loss(?:es)?|costs|per[\s-]+share)\b")  # "did it cost": a verb
 _MARGIN_OF = {"gross_profit": "gross_margin", "cost_of_revenue": "gross_margin", "operating_income": "operating_margin",
               "operating_expenses": "operating_margin", "net_income": "net_margin", "eps_diluted": "net_margin",
               "eps_basic": "net_margin", "ebitda": "ebitda_margin"}
@@ -463,6 +463,8 @@ def kind_of_thread(text: str, thread_metrics: list[str]) -> list[str]:
     if word.startswith("margin"):
         found = [_MARGIN_OF[b] for b in bases if b in _MARGIN_OF] or [m for m in thread_metrics if m in _MARGINS]
         return list(dict.fromkeys(found)) or list(_MARGINS)
+    if word.startswith("per"):  # "what was that per share?" after net income: its earnings per share
+        return ["eps_diluted"] if "net_income" in bases else []
     if "profitab" in word:
         own = [b for b in bases if b in _PROFITS]
         base = own[0] if own else "net_income"

@@ -66,7 +66,7 @@ QUAL_ASK = re.compile(
 )
 WHY = re.compile(
     r"\b(?:why|what drove|what caused|drivers?|driven by|reasons?|explain\w*|explanation|what led|"
-    r"contribut\w+ to|factors behind|what(?:'?s|\s+is|\s+are)?\s+driv(?:ing|es)|(?:what'?s|what\s+is|what\s+was|story)\s+behind|how come|attribut(?:e|es|ed|ing)\s+(?:[\w'-]+\s+){1,4}to)\b"
+    r"contribut\w+ to|factors behind|what(?:'?s|\s+is|\s+are)?\s+driv(?:ing|es)|(?:what'?s|what\s+is|what\s+was|story)\s+behind|how come|how\s+so|attribut(?:e|es|ed|ing)\s+(?:[\w'-]+\s+){1,4}to)\b"
 )
 # A figure narrowed by something that is not a measure ("what the 53rd week added to sales",
 # "revenue from acquisitions", "growth from price increases"): no XBRL fact is that slice, and the

@@ -35,7 +35,8 @@ _SPAN = re.compile(
 # ("the two years before that" counts the years between, and stays a span)
 _AGO = re.compile(r"(?<!\bthe\s)\b(two|three|four|five|\d)\s+(?:fiscal\s+)?years?\s+(?:ago|earlier|before|prior)\b", re.I)
 _LAST_YEAR = re.compile(
-    r"\b(?:last|prior|previous)\s+(?:fiscal\s+)?year\b|\ba\s+year\s+ago\b|\byear\s+(?:before|prior|earlier)\b|\bthe\s+year\s+before\b",
+    r"\b(?:last|prior|previous)\s+(?:fiscal\s+)?year\b|\ba\s+year\s+ago\b|\byear\s+(?:before|prior|earlier)\b|\bthe\s+year\s+before\b"
+    r"|^\W*(?:and\s+|what\s+about\s+|how\s+about\s+)?(?:the\s+one\s+)?before\s+that\W*$",  # "and before that?"
     re.I,
 )
 _YEAR_AFTER = re.compile(r"\b(?:the\s+)?(?:following|subsequent)\s+(?:fiscal\s+)?year\b|\byear\s+after\b", re.I)
