@@ -10,7 +10,8 @@ import uuid
 import pytest
 
 from agent.answer import Turn
-from agent.planning.followups import asks_more, asks_what_happened, compared_name, kind_of_thread
+from agent.planning.figure_kinds import kind_of_thread
+from agent.planning.followups import asks_more, asks_what_happened, compared_name
 from agent.planning.years import parse_years
 from bot.settings import Settings
 from bot.wiring import build_footnote

@@ -241,8 +241,8 @@ def joined_topic(*parts: str) -> str:
 
 
 # Asking for more of what was just said ("tell me more about the defense one", "can you elaborate?").
-_MORE = re.compile(r"\b(?:tell\s+me\s+more|more\s+(?:about|on|detail|details|info|please)|say\s+more|elaborate|expand\s+on|"
-                   r"go\s+on|keep\s+going|dig\s+(?:into|deeper)|drill\s+(?:into|down)|anything\s+else|what\s+else|"
+_MORE = re.compile(r"\b(?:tell\s+me\s+more|more\s+(?:about|on|detail|details|info|please)|say\s+more|elaborate|"
+                   r"expand\s+on|go\s+on|keep\s+going|dig\s+(?:into|deeper)|drill\s+(?:into|down)|anything\s+else|what\s+else|"
                    r"(?:give|show)\s+me\s+more|(?:some|a\s+bit|a\s+little)\s+more)\b|^\W*more\W*$")
 # "what happened?", "what happened there?" after a figure: what moved it, as "why?" asks
 _HAPPENED = re.compile(r"^\W*(?:(?:so|and|ok(?:ay)?|hmm+|wow)\W+)*what\s+(?:happened|went\s+(?:on|wrong|right))"
@@ -424,60 +424,10 @@ def figure_only_topic(plan) -> bool:
     return bool(plan.metrics) and set(plan.topic.split()) <= figure_words
 
 
-# Words that name a KIND of figure, whose member a thread has already chosen: "what was the margin?"
-# after operating income is the operating margin; "how profitable were they?" after revenue is their
-# net income and net margin; "and the loss?" after operating income is that operating loss. Alone
-# (no thread) such a word names no one figure, and the planner refuses it as before.
-KIND_WORD = re.compile(r"\b(margins?|profitab\w*|unprofitab\w*|loss(?:es)?|costs|per[\s-]+share)\b")  # "did it cost": a verb
-_MARGIN_OF = {"gross_profit": "gross_margin", "cost_of_revenue": "gross_margin", "operating_income": "operating_margin",
-              "operating_expenses": "operating_margin", "net_income": "net_margin", "eps_diluted": "net_margin",
-              "eps_basic": "net_margin", "ebitda": "ebitda_margin"}
-_MARGINS = ("gross_margin", "operating_margin", "net_margin")
-_PROFITS = ("gross_profit", "operating_income", "net_income")  # what a margin, a profit or a loss is of
-_COSTS = ("cost_of_revenue", "operating_expenses", "rd", "sga")
-
-
-def _thread_base(key: str) -> str:
-    """The reported figure a thread's key is about: a growth or change through its base, a ratio
-    through the figure it is computed from ("operating_margin" -> "operating_income")."""
-    for suffix in ("_growth", "_change"):
-        if key.endswith(suffix) and key[: -len(suffix)] in GROWTH_BASES:
-            key = key[: -len(suffix)]
-    return _BASE_OF.get(key, key)
-
-
-def kind_of_thread(text: str, thread_metrics: list[str]) -> list[str]:
-    """The figures a kind word in a follow-up means given the thread's figures, or [] when the
-    message says more than the kind ("margins in China") or names none. Every figure of the thread
-    counts, so a thread about revenue and net income asked "and the margins?" gets both margins."""
-    low = text.lower().replace("\u2019", "'")
-    kinds = {m.group(1) for m in KIND_WORD.finditer(low)}
-    if len(kinds) != 1:
-        return []
-    word = kinds.pop()
-    rest = [w for w in own_subject(low) if w != word and w not in _FIGURE_ASKING and w != "company"
-            and w not in ("were", "was", "did", "do", "does", "are", "is")]
-    if rest:
-        return []
-    bases = [_thread_base(k) for k in thread_metrics]
-    if word.startswith("margin"):
-        found = [_MARGIN_OF[b] for b in bases if b in _MARGIN_OF] or [m for m in thread_metrics if m in _MARGINS]
-        return list(dict.fromkeys(found)) or list(_MARGINS)
-    if word.startswith("per"):  # "what was that per share?" after net income: its earnings per share
-        return ["eps_diluted"] if "net_income" in bases else []
-    if "profitab" in word:
-        own = [b for b in bases if b in _PROFITS]
-        base = own[0] if own else "net_income"
-        return [base, _MARGIN_OF[base]]
-    if word.startswith("loss"):
-        return [next((b for b in bases if b in _PROFITS), "net_income")]
-    return [next((b for b in bases if b in _COSTS), "cost_of_revenue")]  # "and costs?": its cost of revenue
-
-
 # "how does it compare with Lidl?", "and versus Adidas?": the name a comparison is made with
-_COMPARED_WITH = re.compile(r"\b(?:compare[sd]?|comparison|stack(?:s)?\s+up)\s+(?:it\s+|that\s+|them\s+)?(?:with|to|against)\s+"
-                            r"(?P<name>[A-Z][\w&.'\u2019-]*(?:\s+[A-Z][\w&.'\u2019-]*){0,2})"
-                            r"|\b(?:vs\.?|versus|against)\s+(?P<other>[A-Z][\w&.'\u2019-]*(?:\s+[A-Z][\w&.'\u2019-]*){0,2})")
+_NAME_WORDS = r"[A-Z][\w&.'\u2019-]*(?:\s+[A-Z][\w&.'\u2019-]*){0,2}"  # capitalised, up to three words
+_COMPARED_WITH = re.compile(rf"\b(?:compare[sd]?|comparison|stacks?\s+up)\s+(?:it\s+|that\s+|them\s+)?(?:with|to|against)\s+"
+                            rf"(?P<name>{_NAME_WORDS})|\b(?:vs\.?|versus|against)\s+(?P<other>{_NAME_WORDS})")
 
 
 def compared_name(outside: str) -> str | None:

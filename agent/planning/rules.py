@@ -25,8 +25,9 @@ from agent.planning.followups import REPLACING, inherited_growth, joined_topic, 
 from agent.planning.followups import ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, OF_ALL, about_the_company, asks_more
 from agent.planning.followups import compared_kind, points_back, slot_sources, thread_topic, unknown_subject
 from agent.planning.followups import FIGURE_CUE, aspect_of_thread, comments_on_thread, gap_as_difference
-from agent.planning.followups import BY_HOW_MUCH, FIGURE_INTENTS, KIND_WORD, asks_what_happened, figure_only_topic
-from agent.planning.followups import CHOOSING, THAT_YEAR, compared_name, figure_reply, kind_of_thread, swaps_only
+from agent.planning.followups import BY_HOW_MUCH, FIGURE_INTENTS, asks_what_happened, figure_only_topic
+from agent.planning.figure_kinds import KIND_WORD, kind_of_thread
+from agent.planning.followups import CHOOSING, THAT_YEAR, compared_name, figure_reply, swaps_only
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.scope import names_kept
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
@@ -861,8 +862,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     history = _history(prev)
     group = re.search(r"\b(?:both|all\s+(?:of\s+)?(?:them|three|four|those)|each\s+of\s+them|the\s+two)\b", low)
     chooses = CHOOSING.search(low)  # "which one had higher revenue in 2023?": one of the thread's companies
-    if not tickers and prev is not None and len(history) >= 2 and (group or chooses or (COMPARING.search(low) and len(prev.tickers) < 2
-                                                                            and not r.years.given and not r.unmappable)):
+    compares = COMPARING.search(low) and len(prev.tickers) < 2 and not r.years.given and not r.unmappable \
+        if prev is not None else False
+    if not tickers and prev is not None and len(history) >= 2 and (group or chooses or compares):
         # "which of the two was higher?", "rank them" after "and Meta?": the thread's companies
         pair = group is not None and ("both" in group.group(0) or "two" in group.group(0))
         every = group is not None or bool(OF_ALL.search(low))  # "which was highest?": all it discussed
