@@ -32,6 +32,7 @@ SUBJECT_REFUSAL = 0.3  # a company-only message needs a clearer likeness to be r
 MEANING_MARGIN = 0.3  # lead of the winning kind's share of the vote over the next's, for that verdict to stand
 MEANING_TOP = 0.4  # and the nearest exemplar by meaning must be this close
 SAYS_MORE = 0.5  # of the two judges' shares together (at most 2): a small-talk label that outranks "ack"
+SAME_LETTERS = 0.8  # a topic-word message this close to a small-talk exemplar by its letters is that, with no model
 SHORT, SHORT_TOP = 3, 0.2  # a message of a few words that resembles only small talk is small talk
 # A message with no subject of its own that speaks to Footnote ("do you make mistakes?", "are your
 # figures audited?") is about Footnote when that is what it resembles most, even faintly.
@@ -68,7 +69,7 @@ def masked(text: str, spans: list[tuple[int, int]]) -> str:
 
 
 def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool = True,
-                 thread: bool = False, unanchored: bool = False) -> tuple[str, str | None]:
+                 thread: bool = False, unanchored: bool = False, topic_only: bool = False) -> tuple[str, str | None]:
     """("meta", intent) | ("refuse", detail) | ("domain", None) | ("unknown", None).
 
     `text`: the message with company names masked. `subject`: it names a metric, topic, year or
@@ -83,12 +84,24 @@ def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool 
     `unanchored`: its subject names no company and no figure, only a topic, a year or a name we do
     not hold ("plan my vacation to Italy", "where will the S&P 500 close this year?"). Outside a
     thread such a message could only be refused for want of a company; when its meaning is clearly
-    a refusal's, it is refused for that instead. A figure's question never gets here (no model)."""
+    a refusal's, it is refused for that instead. A figure's question never gets here (no model).
+
+    `topic_only`: its one subject is a filing topic word, and no company, figure, year or cause
+    ("are you an ai?", "ai is wild these days"): a topic word is said in small talk too, so a message
+    that clearly reads as small talk or a question about Footnote, by meaning and by its letters
+    alike, is that."""
     if subject:
         if unanchored and not thread and not filing_framed(text):  # "what does Acme expect?" is no forecast
             meaning = by_meaning(text)
             if meaning is not None and meaning.kind == "refuse" and clear(meaning):
                 return verdict(meaning)
+            if topic_only and (meaning is None or (meaning.kind == "meta" and clear(meaning))):
+                letters = _by_letters(text, company_only=False, covered=covered)
+                found = nearest(text)
+                if letters[0] == "meta" and meaning is not None:
+                    return "meta", META_INTENT[_agreed_label(text, meaning)]
+                if letters[0] == "meta" and found is not None and found.top >= SAME_LETTERS:
+                    return letters  # no sentence model lent: only a near copy of a small-talk exemplar
         return "domain", None
     letters = _by_letters(text, company_only=company_only, covered=covered)
     if company_only:

@@ -57,6 +57,7 @@ from agent.planning.years import _YEAR_AFTER, Years, parse_years
 from agent.planning.prose_route import CAUSE, OUTLOOK, asks_statement, order_items, topical_companies
 from agent.planning.movers import EFFECT, MOVED, asks_cause, not_a_line
 from agent.planning.route import help_with, masked, message_kind
+from agent.planning.brands import find_brands
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
@@ -69,7 +70,9 @@ FOLLOWUP = re.compile(
     r"\b(?:that|it|its|this|those|them|they|their|the same)\b"
 )
 ADDING = re.compile(r"\b(?:compar\w*|vs\.?|versus|against|relative to|with|side by side|stack up|alongside)\b")
-_CAPITALISED = re.compile(r"(?<![\w$])([A-Z][\w&.'\u2019-]*(?:\s+(?:[A-Z][\w&.'\u2019-]*|&|of))*)")
+# a company named through its product or brand: the word stays in the question (a member, a topic)
+NAMED_THROUGH = ("product", "brand")
+_CAPITALISED = re.compile(r"(?<![\w$-])([A-Z][\w&.'\u2019-]*(?:\s+(?:[A-Z][\w&.'\u2019-]*|&|of))*)")
 
 
 def _meta(intent: str, tickers: list[str] | None = None) -> Plan:
@@ -83,7 +86,7 @@ def _refuse(reason: str, detail: str | None = None, **extra) -> Plan:
 def _strip_for_query(text: str, matches: list[CompanyMatch]) -> str:
     t = text
     for m in matches:
-        if m.kind != "company" or m.via == "product":
+        if m.kind != "company" or m.via in NAMED_THROUGH:
             continue  # an uncovered company, or a product, named in a prose question is the topic
         t = t.replace(m.text + "'s", " ").replace(m.text + "\u2019s", " ").replace(m.text, " ")
     t = re.sub(r"(?i)\b(?:in|for|during|of)?\s*(?:the\s+)?(?:fy\s?'?\d{2,4}|fiscal\s+(?:year\s+)?\d{2,4}|(?:19|20)\d{2})\b", " ", t)
@@ -260,11 +263,12 @@ def _without_named(text: str) -> str:
 
 
 def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Reading:
-    matches = directory.find(outside) or directory.find_products(outside)
+    # a company by name or ticker, else by a product we list, else by a brand its filings name (agent.planning.brands)
+    matches = directory.find(outside) or directory.find_products(outside) or find_brands(outside, directory)
     for i in topical_companies(outside, matches):  # "competition from Intel" in AMD's 10-K: a topic
         matches[i] = CompanyMatch("topic", matches[i].text, matches[i].start, matches[i].end, matches[i].company)
     unnamed = outside
-    for m in sorted((m for m in matches if m.kind == "company" and m.via != "product"), key=lambda m: -m.start):
+    for m in sorted((m for m in matches if m.kind == "company" and m.via not in NAMED_THROUGH), key=lambda m: -m.start):
         # "Advanced Micro Devices revenue" is not "devices revenue"
         unnamed = unnamed[: m.start] + "_" * (m.end - m.start) + unnamed[m.end :]
     unnamed = _SPOKEN_US.sub(r"\1", unnamed)  # "tell us Apple's net income": the reader, not the country
@@ -300,6 +304,11 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Readi
         reading.measures, reading.unmappable = [], None
         reading.items = reading.items or ["7"]
     return reading
+
+
+def _lowercase_ticker(m: CompanyMatch) -> bool:
+    """A company matched only as a ticker typed in lowercase ("gm", "ma"), which chat also spells."""
+    return m.kind == "company" and m.via == "ticker" and m.text.islower()
 
 
 def _base_metric(key: str) -> str:
@@ -707,11 +716,20 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     asked_of_us = re.search(r"\b(?:you|your)\b", chat) and not (r.measures or r.has_topic or r.matches)
     subject = bool(r.measures or r.unmappable or r.has_topic or r.why or (r.years.given and not asked_of_us)
                    or ((r.statement or QUAL_ASK.search(low)) and r.matches) or lead_subject(outside))
+    if r.matches and not subject and all(_lowercase_ticker(m) for m in r.matches):
+        # "gm everyone!", "ok ai, thanks": a ticker typed in lowercase with nothing of a filing beside it
+        # (no metric, topic, year or cause) is a company only when the message, read as plain words,
+        # is no small talk
+        plain = message_kind(spelled_out(low), company_only=False, subject=False,
+                             thread=_usable_previous(previous) is not None)
+        if plain[0] == "meta" and meta_intent(chat) not in ("coverage",):
+            return _meta(plain[1])
+    topic_only = r.has_topic and not (r.measures or r.unmappable or r.why or r.years.given or r.statement or r.matches)
     kind, detail = message_kind(spelled_out(masked(outside, [(m.start, m.end) for m in r.matches]).lower()),
                                 company_only=bool(r.matches) and not subject, subject=subject,
                                 covered=any(m.kind == "company" for m in r.matches),
                                 thread=_usable_previous(previous) is not None,
-                                unanchored=not (r.matches or r.measures or r.unmappable))
+                                unanchored=not (r.matches or r.measures or r.unmappable), topic_only=topic_only)
     meta = meta_intent(chat)
     asks_help = meta == "help" or (kind, detail) == ("meta", "help")  # by rule or by resemblance
     task = help_with(chat) if asks_help and not (r.matches or subject) else None
@@ -878,6 +896,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         return _refuse("out_of_scope", "topics outside companies' 10-K filings")
 
     plan = Plan(route="domain", intent="numeric", tickers=tickers, lone_name=lone, **year_fields)
+    plan.brand = next(({"word": m.text, "ticker": m.company.ticker, "name": m.company.name} for m in r.matches
+                       if m.via == "brand" and m.kind == "company" and m.company.ticker in tickers), None)
     plan.thread_tickers = [t for t in history if t not in tickers][-4:] + tickers
     # growth words turn a base metric into its year-over-year growth ("how much did it grow?"); over
     # three years or more, "how has it changed" is a trend of the metric itself
@@ -966,7 +986,7 @@ def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
     it in lowercase beside a capitalised name ("Johnson Controls international revenue")."""
     spans = []
     for m in r.matches:
-        if m.via == "product":
+        if m.via in NAMED_THROUGH:
             continue  # "what share of revenue came from AWS?": the product names the company and the member
         end = m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)
         words = outside[m.start : m.end].split()
