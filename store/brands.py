@@ -2,28 +2,26 @@
 
 A product, drug, service or subsidiary ("Humira", "Peacock", "Gulfstream") is rarely a company
 name, yet its maker's filings name it again and again while others name it seldom or never. The
-full-text index already holds every word of every chunk, so counting the chunks that contain a
-phrase, per company, is one indexed query.
+full-text index finds the chunks that hold a phrase in one indexed query; their text comes back too,
+so the caller can tell a name (written capitalised) from an everyday word that stems the same.
 """
 
 from __future__ import annotations
 
 import psycopg
 
-# chunks naming the phrase, per company, most first (the 'english' configuration is the one the
-# generated tsv column is built with, so stemming agrees)
-COMPANIES_NAMING = """
-SELECT cik, count(*) AS chunks
+# chunks holding the phrase (the 'english' configuration is the one the generated tsv column is
+# built with, so stemming agrees); a word in thousands of chunks is no brand, so a sample suffices
+CHUNKS_NAMING = """
+SELECT cik, text
 FROM chunks
 WHERE tsv @@ phraseto_tsquery('english', %(phrase)s)
-GROUP BY cik
-ORDER BY chunks DESC, cik
 LIMIT %(limit)s
 """
 
 
-def companies_naming(conn: psycopg.Connection, phrase: str, *, limit: int = 6) -> list[tuple[int, int]]:
-    """[(cik, chunks that name `phrase`)], most first."""
+def chunks_naming(conn: psycopg.Connection, phrase: str, *, limit: int = 600) -> list[tuple[int, str]]:
+    """[(cik, chunk text)] of chunks whose words include `phrase`, at most `limit` of them."""
     with conn.cursor() as cur:
-        cur.execute(COMPANIES_NAMING, {"phrase": phrase, "limit": limit})
-        return [(int(cik), int(n)) for cik, n in cur.fetchall()]
+        cur.execute(CHUNKS_NAMING, {"phrase": phrase, "limit": limit})
+        return [(int(cik), text) for cik, text in cur.fetchall()]

@@ -4,8 +4,9 @@
 Why the corpus and not a list: no list keeps up with every drug, streaming service and subsidiary,
 but the maker's filings name its brands again and again while other companies' filings name them
 seldom. A word the company index does not know is looked up in the filings' full-text index
-(store.brands): when one covered company's filings name it far more than any other's
-(DOMINANCE), the question is about that company, and the answer says why (Plan.brand); when two or
+(store.brands), and a chunk counts for a company when it writes the word as a name, capitalised
+("footnote" is in every filing, in lowercase: no brand). When one covered company's filings name it
+far more than any other's (DOMINANCE), the question is about that company, and the answer says why (Plan.brand); when two or
 three share nearly all the mentions, Footnote asks which one; otherwise it is no company we know.
 
 An everyday word ("Peacock", "Tide", "Texas") may be a brand too, but it may also be a place or a
@@ -64,7 +65,7 @@ def brands_from(lookup: Lookup | None):
 def corpus_lookup(db) -> Lookup:
     """A lookup over `db` (agent.context.Database), remembered per corpus version and phrase: the
     same brand asked twice is one query, and an ingest that adds filings is seen."""
-    from store.brands import companies_naming
+    from store.brands import chunks_naming
 
     cache: dict[tuple[str, str], list[tuple[int, int]]] = {}
     lock = threading.Lock()
@@ -75,7 +76,7 @@ def corpus_lookup(db) -> Lookup:
             if key in cache:
                 return cache[key]
         with db.connection() as conn:
-            rows = companies_naming(conn, phrase)
+            rows = named_counts(phrase, chunks_naming(conn, phrase))
         with lock:
             if len(cache) > 4096:
                 cache.clear()
@@ -83,6 +84,21 @@ def corpus_lookup(db) -> Lookup:
         return rows
 
     return lookup
+
+
+def named_counts(phrase: str, chunks: list[tuple[int, str]]) -> list[tuple[int, int]]:
+    """[(cik, chunks that write `phrase` as a name)], most first: at least one of its occurrences
+    there has a capital letter. A word filings write in lowercase ("footnote", "tide" of the sea) is
+    an everyday word in them, whatever a user typed."""
+    words = [re.escape(w) for w in re.findall(r"[A-Za-z0-9]+", phrase)]
+    if not words:
+        return []
+    pattern = re.compile(r"(?<![A-Za-z0-9])" + r"[\W_]{1,3}".join(words) + r"(?![a-z0-9])", re.I)
+    counts: dict[int, int] = {}
+    for cik, text in chunks:
+        if any(any(ch.isupper() for ch in m.group(0)) for m in pattern.finditer(text)):
+            counts[cik] = counts.get(cik, 0) + 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
 def candidates(text: str) -> list[tuple[int, int, str, bool]]:
@@ -108,7 +124,7 @@ def candidates(text: str) -> list[tuple[int, int, str, bool]]:
         out.append((start, start + len(phrase), phrase, everyday))
     for m in _LOWER_WORD.finditer(text):
         word = m.group(1)
-        if word in words or word in STOPWORDS or normalize(word) in MEASURE_PHRASES or not words:
+        if word in words or word in STOPWORDS or word in _FILING_WORDS or normalize(word) in MEASURE_PHRASES or not words:
             continue
         if any(s <= m.start() < e for s, e, _, _ in out):
             continue
