@@ -54,7 +54,8 @@ from agent.retrieval.quarter_prose import asks_changes, quarter_items
 from agent.planning.words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.planning.years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
 from agent.planning.years import _YEAR_AFTER, Years, parse_years
-from agent.planning.prose_route import CAUSE, OUTLOOK, asks_statement, order_items, topical_companies
+from agent.planning.prose_route import CAUSE, OUTLOOK, asks_in_words, asks_statement, modal_cause, order_items
+from agent.planning.prose_route import topical_companies
 from agent.planning.movers import EFFECT, MOVED, asks_cause, not_a_line
 from agent.planning.route import help_with, masked, message_kind
 from agent.planning.brands import find_brands
@@ -558,8 +559,45 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         plan = _plan_rules(spoken, previous=previous, directory=directory)
         known = {d["name"] for d in (previous.definitions if previous is not None else [])}
         if plan.route == "domain" and any(m.startswith("udf:") and m[4:] not in known for m in plan.metrics):
-            return plan
-    return _plan_rules(text, previous=previous, directory=directory)
+            return _said_in_words(plan, text or "", directory, previous)
+    return _said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory, previous)
+
+
+# a yes-no question that compares a figure with an amount or another figure asks for the figure
+_AMOUNT_CHECK = re.compile(r"\d|\b(?:above|below|higher|lower|more|less|over|under|than|exceed\w*|bigger|smaller)\b")
+
+
+def _said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan | None) -> Plan:
+    """A question whose form asks what the filing says (agent.planning.prose_route.asks_in_words: "what
+    will drive UnitedHealth's medical cost ratio higher?", "is Coca-Cola worried about sugar taxes?")
+    is searched in the filing's prose when its words make no figure the planner knows: a metric
+    phrase it cannot name, a line named by words that are no line's name, a formula read into
+    "might slow". Never a refusal for an unknown metric, never a figure for words it did not ask;
+    when no passage answers, the prose path says so (no_grounding)."""
+    low = strip_quotes(text).lower()
+    if not plan.tickers or len(text) > MAX_CHARS or not asks_in_words(low):
+        return plan
+    refused = (plan.route == "refusal" and plan.refusal_reason == "unknown_metric"
+               and "(in your formula)" not in (plan.refusal_detail or ""))
+    known = {d["name"] for d in (previous.definitions if previous is not None else [])}
+    unsaid = [k for k in plan.metrics if k.startswith(("line:", "dim:")) or (k.startswith("udf:") and k[4:] not in known)]
+    figure = (plan.route == "domain" and plan.intent in NUMERIC_INTENTS and "metrics" not in plan.inherited
+              and (bool(unsaid) or any(w.get("as") == "unaccounted" for w in plan.words)))
+    if not (refused or figure):
+        return plan
+    if not (modal_cause(low) or _AMOUNT_CHECK.search(low) is None):
+        return plan  # "is Apple's gross margin above 40%?": a figure, checked against the amount
+    prose = Plan(route="domain", intent="qualitative", tickers=plan.tickers, fiscal_years=plan.fiscal_years,
+                 latest=plan.latest or not (plan.fiscal_years or plan.as_of_filing_year),
+                 year_offsets=plan.year_offsets, as_of_filing_year=plan.as_of_filing_year,
+                 thread_tickers=plan.thread_tickers or plan.tickers, brand=plan.brand, words=plan.words,
+                 definitions=[d for d in plan.definitions if d["name"] in known], inherited=plan.inherited)
+    prose.items, prose.items_guessed = order_items(low, ["7", "1A"]), True
+    outside = strip_quotes(text)
+    prose.query = expand_query(_strip_for_query(outside, directory.find(outside)))
+    prose.probe = [k for k in plan.metrics if k.startswith("line:")]
+    prose.slots = {**plan.slots, "metrics": "none: prose (the question asks what the filing says)"}
+    return prose
 
 
 def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
