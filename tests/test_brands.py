@@ -130,3 +130,16 @@ def test_a_topic_word_in_small_talk_is_small_talk(directory):
     assert plan(directory, "wait, are you some kind of ai?").route == "meta"
     asks = plan(directory, "what do the filings say about ai spending?")
     assert asks.route == "refusal" and asks.refusal_reason == "no_company"  # a question, only the company missing
+
+
+def test_a_word_the_threads_company_names_stays_with_the_thread(directory):
+    with brands_from(lookup):
+        first = plan_rules("What does PepsiCo say about competition?", directory=directory)
+        # KO's filings name "Fizzara" most, but PepsiCo's name it too (twice: below a brand's count)
+        assert plan_rules("and Fizzara?", previous=first, directory=directory).tickers == ["KO"]
+        # SJM's filings name "Peacock" three times: in a thread about SJM it is SJM's word, never PEP's brand
+        smucker = plan_rules("What does Smucker say about competition?", directory=directory)
+        again = plan_rules("what about Peacock?", previous=smucker, directory=directory)
+        assert again.tickers == ["SJM"]
+        elsewhere = plan_rules("what about Peacock?", previous=first, directory=directory)
+        assert elsewhere.tickers == ["PEP"]  # PepsiCo's thread: its own brand

@@ -144,15 +144,25 @@ def _ordinary(word: str, sentence_start: bool, words: frozenset[str]) -> bool:
     return sentence_start and low in words
 
 
-def find_brands(text: str, directory: CompanyDirectory) -> list[CompanyMatch]:
+def find_brands(text: str, directory: CompanyDirectory, thread: list[str] = ()) -> list[CompanyMatch]:
     """The covered companies `text` names through a brand, at most one match per brand (an
-    'ambiguous' one when two or three companies share it), when the planning node lent a lookup."""
+    'ambiguous' one when two or three companies share it), when the planning node lent a lookup.
+
+    `thread`: the tickers the thread has discussed. A word one of their filings names as often as
+    a brand needs ("and Eliquis?" after Pfizer, which sells it with another company) is theirs: it
+    stays the thread's company, never replaced by the company that names it most."""
     lookup = _LOOKUP.get()
     if lookup is None:
         return []
+    own = {directory.by_ticker.get(t.upper()) for t in thread} - {None}
     found: list[CompanyMatch] = []
     for start, end, phrase, everyday in candidates(text):
-        match = judge(phrase, lookup(phrase), directory, everyday=everyday, start=start, end=end)
+        counts = lookup(phrase)
+        theirs = [cik for cik, n in counts if cik in own and n >= MIN_CHUNKS]
+        if theirs:  # counts are most first: the thread's company that names it most
+            found.append(CompanyMatch("company", phrase, start, end, directory.companies[theirs[0]], via="brand"))
+            continue
+        match = judge(phrase, counts, directory, everyday=everyday, start=start, end=end)
         if match is not None:
             found.append(match)
     seen: set[int] = set()

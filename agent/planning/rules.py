@@ -263,9 +263,11 @@ def _without_named(text: str) -> str:
     return " ".join(words)
 
 
-def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Reading:
+def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: list[str] = ()) -> Reading:
+    """What the message says. `thread`: the companies the thread has discussed; a word their own
+    filings name is theirs to look up (a segment, a product), never a brand switching the thread."""
     # a company by name or ticker, else by a product we list, else by a brand its filings name (agent.planning.brands)
-    matches = directory.find(outside) or directory.find_products(outside) or find_brands(outside, directory)
+    matches = directory.find(outside) or directory.find_products(outside) or find_brands(outside, directory, thread)
     for i in topical_companies(outside, matches):  # "competition from Intel" in AMD's 10-K: a topic
         matches[i] = CompanyMatch("topic", matches[i].text, matches[i].start, matches[i].end, matches[i].company)
     unnamed = outside
@@ -740,7 +742,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if not scope:  # a quoted row name is read as words once the quotation itself is judged in scope
         outside = names_kept(raw)
         low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
-    r = read(raw, outside, low, directory)
+    r = read(raw, outside, low, directory, _history(_usable_previous(previous)))
     if scope and not (r.measures or r.unmappable or (r.has_topic and r.matches)):
         return _refuse("out_of_scope", scope)  # "weather" is off-topic, "how weather affected sales" is not
     top = _coverage_years(directory, r.tickers)
