@@ -143,3 +143,35 @@ def test_a_word_the_threads_company_names_stays_with_the_thread(directory):
         assert again.tickers == ["SJM"]
         elsewhere = plan_rules("what about Peacock?", previous=first, directory=directory)
         assert elsewhere.tickers == ["PEP"]  # PepsiCo's thread: its own brand
+
+
+# Our own sentences about an invented NVIDIA product line, for the whole turn through the graph.
+KESTREL = [
+    "Kestrel accelerators shipped in volume during the year, and Kestrel systems drove most of the growth in data "
+    "center revenue as cloud providers expanded their deployments.",
+    "Demand for Kestrel platforms exceeded supply for much of the year, which lengthened lead times for customers.",
+    "The Company expects the Kestrel product transition to raise manufacturing costs while yields improve.",
+]
+
+
+def test_a_brand_question_is_answered_for_its_maker_and_says_so(db, embedder):
+    import uuid
+
+    from agent.answer import Turn
+    from bot.settings import Settings
+    from bot.wiring import build_footnote
+
+    agent_corpus.load(db, embedder)
+    acc = agent_corpus.ACC[("NVDA", 2025)]
+    with db.connection() as conn, conn.transaction():
+        for ordinal, (text, vec) in enumerate(zip(KESTREL, embedder.embed(KESTREL), strict=True), start=100):
+            conn.execute("INSERT INTO chunks (accession, cik, item, ordinal, text, context, n_tokens, embedding)"
+                         " VALUES (%s, %s, '7', %s, %s, 'NVIDIA CORP 10-K 2025', 40, %s)",
+                         (acc, agent_corpus.NVIDIA, ordinal, text, vec))
+    footnote = build_footnote(db, embedder, Settings(llm="off"), use_cache=False)
+    answer = footnote.answer(Turn(thread_key=f"test:{uuid.uuid4().hex}", user="u",
+                                  text="What does the filing say about Kestrel demand?"))
+    assert answer.plan["tickers"] == ["NVDA"] and answer.plan["brand"]["word"] == "Kestrel"
+    assert answer.kind == "answer", answer.text
+    assert '"Kestrel" read as NVIDIA CORP (NVDA)' in answer.text
+    assert all(c.ticker == "NVDA" for c in answer.citations)
