@@ -175,3 +175,17 @@ def test_a_brand_question_is_answered_for_its_maker_and_says_so(db, embedder):
     assert answer.kind == "answer", answer.text
     assert '"Kestrel" read as NVIDIA CORP (NVDA)' in answer.text
     assert all(c.ticker == "NVDA" for c in answer.citations)
+
+
+@pytest.mark.parametrize("text", ["Happy Diwali, everyone!", "Hey, I'm Morgan from Treasury", "Good morning Peacock"])
+def test_small_talk_with_a_capitalised_word_is_small_talk(directory, text):
+    # a name no company goes by, or an everyday word some company uses as a brand, with nothing of a
+    # filing beside it: the message is what it reads as, never a question about a company
+    p = plan(directory, text)
+    assert p.route == "meta", (p.refusal_reason, p.tickers)
+
+
+def test_a_capitalised_word_in_a_question_still_names_what_is_missing(directory):
+    p = plan(directory, "Is Zorblax profitable?")
+    assert p.refusal_reason == "no_company" and p.refusal_detail == "Zorblax"
+    assert plan(directory, "What does the filing say about Peacock?").tickers == ["PEP"]

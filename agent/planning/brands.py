@@ -120,8 +120,7 @@ def candidates(text: str) -> list[tuple[int, int, str, bool]]:
         phrase = _POSSESSIVE.sub("", " ".join(parts)).strip(" -&")
         if not phrase or len(phrase) < 3:
             continue
-        everyday = all(w.lower() in words for w in re.split(r"[\s&-]+", phrase) if w)
-        out.append((start, start + len(phrase), phrase, everyday))
+        out.append((start, start + len(phrase), phrase, everyday(phrase)))
     for m in _LOWER_WORD.finditer(text):
         word = m.group(1)
         if word in words or word in STOPWORDS or word in _FILING_WORDS or normalize(word) in MEASURE_PHRASES or not words:
@@ -130,6 +129,12 @@ def candidates(text: str) -> list[tuple[int, int, str, bool]]:
             continue
         out.append((m.start(), m.end(), word, False))
     return sorted(out)[:MAX_LOOKUPS]
+
+
+def everyday(phrase: str) -> bool:
+    """Every word of the phrase is a dictionary word ("Peacock", "Pratt & Whitney"), not a coined name."""
+    words = english_words()
+    return bool(words) and all(w.lower() in words for w in re.split(r"[\s&-]+", phrase) if w)
 
 
 def _ordinary(word: str, sentence_start: bool, words: frozenset[str]) -> bool:

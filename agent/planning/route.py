@@ -95,13 +95,9 @@ def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool 
             meaning = by_meaning(text)
             if meaning is not None and meaning.kind == "refuse" and clear(meaning):
                 return verdict(meaning)
-            if topic_only and (meaning is None or (meaning.kind == "meta" and clear(meaning))):
-                letters = _by_letters(text, company_only=False, covered=covered)
-                found = nearest(text)
-                if letters[0] == "meta" and meaning is not None:
-                    return "meta", META_INTENT[_agreed_label(text, meaning)]
-                if letters[0] == "meta" and found is not None and found.top >= SAME_LETTERS:
-                    return letters  # no sentence model lent: only a near copy of a small-talk exemplar
+            chat = small_talk(text, meaning) if topic_only else None
+            if chat:
+                return "meta", chat
         return "domain", None
     letters = _by_letters(text, company_only=company_only, covered=covered)
     if company_only:
@@ -118,6 +114,28 @@ def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool 
     if letters[0] == "meta":
         return "meta", META_INTENT[_agreed_label(text, meaning)]
     return letters
+
+
+_UNSET = object()
+
+
+def small_talk(text: str, meaning=_UNSET) -> str | None:
+    """The META intent when both judges read the whole message, words and names as written, as
+    small talk or a question about Footnote: for a message whose only hold on a company or a topic
+    is a word chat uses too ("gm everyone!", "good morning Sam", "are you an ai?", "Happy Friday!").
+    The meaning must be clear and the letters agree; with no sentence model lent, only a near copy
+    of a small-talk exemplar (SAME_LETTERS) is. None otherwise."""
+    if meaning is _UNSET:
+        meaning = by_meaning(text)
+    if meaning is not None and not (meaning.kind == "meta" and clear(meaning)):
+        return None
+    letters = _by_letters(text, company_only=False, covered=True)
+    if letters[0] != "meta":
+        return None
+    if meaning is not None:
+        return META_INTENT[_agreed_label(text, meaning)]
+    found = nearest(text)
+    return letters[1] if found is not None and found.top >= SAME_LETTERS else None
 
 
 def _agreed_label(text: str, meaning: Meaning) -> str:

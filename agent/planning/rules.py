@@ -57,8 +57,8 @@ from agent.planning.years import _YEAR_AFTER, Years, parse_years
 from agent.planning.prose_route import CAUSE, OUTLOOK, asks_in_words, asks_statement, modal_cause, order_items
 from agent.planning.prose_route import topical_companies
 from agent.planning.movers import EFFECT, MOVED, asks_cause, not_a_line
-from agent.planning.route import help_with, masked, message_kind
-from agent.planning.brands import find_brands
+from agent.planning.route import help_with, masked, message_kind, small_talk
+from agent.planning.brands import everyday, find_brands
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
@@ -309,9 +309,12 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: 
     return reading
 
 
-def _lowercase_ticker(m: CompanyMatch) -> bool:
-    """A company matched only as a ticker typed in lowercase ("gm", "ma"), which chat also spells."""
-    return m.kind == "company" and m.via == "ticker" and m.text.islower()
+def _weak_mention(m: CompanyMatch) -> bool:
+    """A company matched only by a word chat also uses: a ticker typed in lowercase ("gm", "ma"), or
+    an everyday word read as a brand ("Sam", "Peacock"; agent.planning.brands)."""
+    if m.kind != "company":
+        return False
+    return (m.via == "ticker" and m.text.islower()) or (m.via == "brand" and everyday(m.text))
 
 
 def _base_metric(key: str) -> str:
@@ -756,14 +759,13 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     asked_of_us = re.search(r"\b(?:you|your)\b", chat) and not (r.measures or r.has_topic or r.matches)
     subject = bool(r.measures or r.unmappable or r.has_topic or r.why or (r.years.given and not asked_of_us)
                    or ((r.statement or QUAL_ASK.search(low)) and r.matches) or lead_subject(outside))
-    if r.matches and not subject and all(_lowercase_ticker(m) for m in r.matches):
-        # "gm everyone!", "ok ai, thanks": a ticker typed in lowercase with nothing of a filing beside it
-        # (no metric, topic, year or cause) is a company only when the message, read as plain words,
-        # is no small talk
-        plain = message_kind(spelled_out(low), company_only=False, subject=False,
-                             thread=_usable_previous(previous) is not None)
-        if plain[0] == "meta" and meta_intent(chat) not in ("coverage",):
-            return _meta(plain[1])
+    if r.matches and not subject and all(_weak_mention(m) for m in r.matches):
+        # "gm everyone!", "good morning Sam": a ticker typed in lowercase, or an everyday word some
+        # company's filings use as a brand, with nothing of a filing beside it (no metric, topic, year
+        # or cause) is a company only when the message, read as written, is no small talk
+        chat_kind = small_talk(spelled_out(low))
+        if chat_kind:
+            return _meta(chat_kind)
     topic_only = r.has_topic and not (r.measures or r.unmappable or r.why or r.years.given or r.statement or r.matches)
     kind, detail = message_kind(spelled_out(masked(outside, [(m.start, m.end) for m in r.matches]).lower()),
                                 company_only=bool(r.matches) and not subject, subject=subject,
@@ -931,6 +933,12 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                 sources["tickers"] = "thread, and the message's"
     if not tickers:
         guess = guess_company_text(outside) or (_unaccounted_words(outside, low) if domain_signal else None)
+        if guess and not domain_signal and prev is None:
+            # "Happy Friday!", "is this like Bloomberg?": a capitalised word no company goes by, and
+            # nothing of a filing: small talk when the whole message reads as small talk
+            chat_kind = small_talk(spelled_out(low))
+            if chat_kind:
+                return _meta(chat_kind)
         if domain_signal or guess:
             return _refuse("no_company", guess, **(carry if domain_signal else {}))
         return _refuse("out_of_scope", "topics outside companies' 10-K filings")
