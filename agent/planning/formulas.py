@@ -16,7 +16,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
-from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS, HUNDRED, FormulaError
+from agent.retrieval.finance import DEBT_STEPS, FORMULA_PHRASES, FORMULAS, HUNDRED, FormulaError
 from agent.planning.words import FILLER
 
 _END = (r"(?=\s*(?:[;?!]|\.\s|\.$|,\s*(?:and\s+)?(?:what|how|show|give|tell|then|compute|calculate|for)\b|"
@@ -106,6 +106,9 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     if any(ch in text for ch in _OPEN + _CLOSE):
         raise DefinitionError(text.strip())
     t = normalize(text).strip()
+    debt = _debt_tree(re.sub(r"^(?:the|a|an|its|their)\s+", "", t))
+    if debt is not None:
+        return debt
     t = re.sub(r"^(?:the|total|a|an|its|their)\s+", "", t) if t not in PHRASES else t
     if names and t in names:
         return names[t]
@@ -143,6 +146,38 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     raise DefinitionError(text.strip())
 
 
+_DEBT_WORDS = frozenset({"debt", "total debt", "debts", "gross debt", "total borrowings", "debt outstanding"})
+
+
+def _debt_tree(t: str) -> dict | None:
+    """"debt", "total debt", "net debt" in a formula: total debt by the one convention the registry uses
+    (agent.retrieval.finance.DEBT_STEPS), as alternatives tried in order; the answer restates the one
+    computed. Long-term debt alone is "long-term debt", never "debt"."""
+    key = "total_debt" if t in _DEBT_WORDS else FORMULA_PHRASES.get(t)
+    if key not in ("total_debt", "net_debt"):
+        return None
+    alternatives = []
+    for _, parts, _ in DEBT_STEPS:
+        node = {"metric": parts[0]}
+        for part in parts[1:]:
+            node = {"op": "+", "args": [node, {"metric": part}]}
+        if key == "net_debt":
+            node = {"op": "-", "args": [node, {"metric": "cash"}]}
+        alternatives.append(node)
+    return {"op": "first", "args": alternatives, "of": key}
+
+
+def choose(tree: dict, found) -> dict:
+    """The tree with each set of alternatives ("first") replaced by the first whose operands all have
+    a fact (`found(operand key)`), else by the first alternative (so the refusal names its inputs)."""
+    if tree.get("op") == "first":
+        pick = next((a for a in tree["args"] if all(found(k) for k in metrics_of(a))), tree["args"][0])
+        return choose(pick, found)
+    if "args" in tree:
+        return {**tree, "args": [choose(a, found) for a in tree["args"]]}
+    return tree
+
+
 def _terms(text: str, names: dict[str, dict] | None = None, members: bool = False) -> dict:
     """Sums and differences of products, left to right."""
     pieces = _split_top(text, re.compile(_ADD.pattern + r"|" + _SUB.pattern, re.I))
@@ -170,8 +205,32 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
         return parse_expression(inner, names, members=members)
     parts = _split_top(text.strip(), _DIV, maxsplit=1)
     if len(parts) == 3:
-        return {"op": "/", "args": [_terms(parts[0], names, members), _terms(parts[2], names, members)]}
+        below, scale = _scaled(parts[2])
+        node = {"op": "/", "args": [_terms(parts[0], names, members), _terms(below, names, members)]}
+        for factor in scale:
+            if factor == Decimal(100):  # "× 100": the quotient as a percentage, shown as one
+                node = {**node, "percent": True}
+            else:  # "A over B times 365": (A ÷ B) × 365, as people write a days ratio
+                node = {"op": "*", "args": [node, {"const": str(factor)}]}
+        return node
     return _terms(parts[0], names, members)
+
+
+def _scaled(text: str) -> tuple[str, list[Decimal]]:
+    """A divisor's trailing constant factors ("revenue times 365" → ("revenue", [365])): they scale the
+    quotient, not the divisor. Only when no sum or difference sits beside them."""
+    parts = _split_top(text, _MUL)
+    if len(parts) < 3 or _split_top(text, re.compile(_ADD.pattern + r"|" + _SUB.pattern, re.I))[1:]:
+        return text, []
+    factors = []
+    while len(parts) >= 3:
+        try:
+            value = Decimal(parts[-1].strip().replace(",", ""))
+        except InvalidOperation:
+            break
+        factors.insert(0, value)
+        parts = parts[:-2]
+    return "".join(parts), factors
 
 
 def _has_operator(text: str) -> bool:
@@ -305,8 +364,13 @@ def unit_of(tree: dict, name: str) -> str:
         return "pure"
     if "metric" in tree:
         return METRICS[tree["metric"]].unit
-    if tree["op"] == "abs":
+    if tree["op"] in ("abs", "first"):
         return unit_of(tree["args"][0], name)
+    if tree.get("percent"):
+        return "percent"
+    scale = tree["args"][1].get("const") if tree["op"] == "*" else None
+    if scale is not None and tree["args"][0].get("op") == "/":  # a quotient scaled by the user: as written
+        return "days" if Decimal(scale) in (360, 365, 366) else "ratio"
     a, b = (unit_of(x, name) for x in tree["args"])
     if tree["op"] in ("+", "-", "avg"):
         return a if a != "pure" else b
@@ -355,6 +419,8 @@ def restate(tree: dict, top: bool = False) -> str:
         return operand_label(operand_key(tree))
     if tree["op"] == "abs":
         return f"|{restate(tree['args'][0], top=True)}|"
+    if tree["op"] == "first":  # before the facts pick one: the convention's name
+        return FORMULAS[tree["of"]].label
     if tree["op"] == "avg":  # the year's opening and closing balances, averaged
         return f"average {restate(tree['args'][0]).lower()} (opening and closing)"
     sym = {"+": "+", "-": "−", "*": "×", "/": "÷"}[tree["op"]]
@@ -379,6 +445,8 @@ def evaluate(tree: dict, values: dict[str, Decimal], unit: str) -> Decimal:
             return values[operand_key(node)]
         if node["op"] == "abs":
             return abs(ev(node["args"][0]))
+        if node["op"] == "first":
+            return ev(choose(node, lambda k: k in values))
         a, b = (ev(x) for x in node["args"])
         if node["op"] == "+":
             return a + b

@@ -129,7 +129,7 @@ METRICS: dict[str, Metric] = {
             "Current portion of long-term debt",
             ["current portion of long term debt", "current maturities of long term debt", "current debt",
              "long term debt current portion", "current portion of debt", "current term debt"],
-            ["us-gaap:LongTermDebtCurrent", "us-gaap:DebtCurrent"],
+            ["us-gaap:LongTermDebtCurrent", "us-gaap:LongTermDebtAndCapitalLeaseObligationsCurrent", "us-gaap:DebtCurrent"],
             period="instant",
             query="current portion of term debt",
         ),

@@ -21,7 +21,7 @@ from agent.retrieval.line_items import tokens
 from agent.retrieval.causes import cause_queries, subject_query
 from agent.planning.prose_route import NAMED_SECTION
 from agent.retrieval.metric_facts import metric_value
-from agent.planning.formulas import evaluate, metrics_of, operand_label, operand_parts
+from agent.planning.formulas import choose, evaluate, metrics_of, operand_label, operand_parts, restate
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
 from agent.checking.quoted_figures import ranges as amount_ranges
 from agent.retrieval.segments import axes_for, display_name, find_member, key_parts, member_parts
@@ -248,6 +248,10 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
         cell["missing_inputs"] = ["a reported line item (the formula names none)"]
         return None
     inputs = {k: _operand(conn, deps, facts, k, fy, orders) for k in dict.fromkeys(keys)}
+    tree = choose(definition["tree"], lambda k: inputs[k] is not None)  # "total debt": the parts tagged
+    if tree != definition["tree"]:
+        definition = {**definition, "tree": tree, "formula": restate(tree, top=True)}
+        inputs = {k: inputs[k] for k in dict.fromkeys(metrics_of(tree))}
     missing = [operand_label(k).replace("(prior year)", f"(fiscal {fy - 1})") for k, e in inputs.items() if e is None]
     if missing:
         cell["missing_inputs"] = missing
