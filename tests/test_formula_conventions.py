@@ -1,0 +1,156 @@
+"""Formulas analysts ask for: one total-debt convention everywhere, the ratios of daily use, and
+the user's own arithmetic read the way people write it ("A over B times 365")."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+
+import pytest
+
+from agent.answer import Turn
+from agent.planning.formulas import choose, evaluate, metrics_of, parse_expression, restate, unit_of
+from agent.retrieval.finance import DEBT_STEPS, FORMULAS, Operand, calculate, match_formulas
+from tests.test_figures import directory, plan  # noqa: F401  (the module's directory fixture)
+
+
+def _ops(*values):
+    return [Operand(Decimal(v), "USD", 2024, i + 1) for i, v in enumerate(values)]
+
+
+def _chain(key):
+    out = []
+    while key:
+        out.append(key)
+        key = FORMULAS[key].fallback
+    return out
+
+
+@pytest.mark.parametrize("key", ["total_debt", "net_debt", "debt_to_assets"])
+def test_every_debt_formula_counts_debt_as_debt_to_equity_does(key):
+    """Total debt, net debt and debt to assets step down through the same parts as debt to equity,
+    and each step's expression says what "debt" counted."""
+    chain = _chain(key)
+    assert len(chain) == len(DEBT_STEPS) == len(_chain("debt_to_equity"))
+    for step, (_, parts, note), de in zip(chain, DEBT_STEPS, _chain("debt_to_equity")):
+        assert [i.metric for i in FORMULAS[step].inputs][: len(parts)] == list(parts)
+        assert [i.metric for i in FORMULAS[de].inputs][: len(parts)] == list(parts)
+        assert note in FORMULAS[step].expression
+    assert "short-term borrowings" in FORMULAS[key].expression  # never term debt alone, unsaid
+
+
+def test_net_debt_counts_short_term_borrowings_when_they_are_tagged():
+    # Apple FY2024 in $M: term debt 85,750 + 10,912, commercial paper 9,967, cash 29,943
+    result = calculate("net_debt_borrowings", _ops("85750", "10912", "9967", "29943"))
+    assert result.display == "$76,686"
+    assert calculate("debt_to_assets_term", _ops("800", "200", "4000")).display == "0.25"
+
+
+def test_debt_in_a_users_formula_is_total_debt_and_the_answer_restates_the_parts_used():
+    tree = parse_expression("debt over total assets")
+    assert tree["args"][0]["op"] == "first"  # not long-term debt: a look-alike of total debt
+    tagged = {"long_term_debt", "current_debt", "total_assets"}
+    chosen = choose(tree, lambda k: k in tagged)
+    assert restate(chosen, top=True) == "(Long-term debt + Current portion of long-term debt) ÷ Total assets"
+    values = {"long_term_debt": Decimal(800), "current_debt": Decimal(200), "total_assets": Decimal(4000)}
+    assert evaluate(tree, values, unit_of(tree, "leverage")) == Decimal("0.25")
+    assert metrics_of(parse_expression("long-term debt over equity")) == ["long_term_debt", "equity"]
+    net = choose(parse_expression("net debt / equity"), lambda k: k in tagged | {"cash", "equity"})
+    assert "Cash and cash equivalents" in restate(net, top=True)
+    nothing = choose(tree, lambda k: False)  # nothing tagged: the first step, so the refusal names its parts
+    assert metrics_of(nothing) == ["long_term_debt", "debt_current", "total_assets"]
+
+
+@pytest.mark.parametrize(
+    "text, shown, unit, value",
+    [
+        ("accounts receivable over revenue times 365", "(Accounts receivable, net ÷ Revenue) × 365", "days",
+         Decimal("36.5")),
+        ("inventory / cost of revenue * 365", "(Inventories ÷ Cost of revenue) × 365", "days", Decimal("73")),
+        ("net income / revenue * 100", "Net income ÷ Revenue", "percent", Decimal("10")),
+    ],
+)
+def test_a_constant_after_the_divisor_scales_the_quotient(text, shown, unit, value):
+    tree = parse_expression(text)
+    assert restate(tree, top=True).replace("Total revenue", "Revenue") == shown or restate(tree, top=True) == shown
+    assert unit_of(tree, "my ratio") == unit
+    values = {"accounts_receivable": Decimal(10), "revenue": Decimal(100), "inventory": Decimal(20),
+              "cost_of_revenue": Decimal(100), "net_income": Decimal(10)}
+    assert evaluate(tree, values, unit) == value
+    # a sum beside the constant keeps it in the divisor, as written
+    assert restate(parse_expression("net income over revenue plus 5"), top=True).endswith("(Revenue + 5)")
+
+
+@pytest.mark.parametrize(
+    "key, values, shown",
+    [
+        ("working_capital", ("500", "200"), "$300"),
+        ("fcf_margin", ("300", "100", "1000"), "20.0%"),
+        ("ocf_margin", ("300", "1000"), "30.0%"),
+        ("cash_conversion", ("300", "250"), "120.0%"),
+        ("equity_multiplier", ("1000", "250"), "4.00"),
+        ("cash_ratio", ("50", "200"), "0.25"),
+        ("dio", ("100", "365"), "100.0 days"),
+        ("dpo", ("50", "365"), "50.0 days"),
+        ("cash_conversion_cycle", ("100", "50", "50", "365", "365"), "100.0 days"),
+        ("receivables_turnover", ("1000", "125"), "8.00"),
+    ],
+)
+def test_the_ratios_of_daily_use_compute_with_their_convention_shown(key, values, shown):
+    result = calculate(key, _ops(*values))
+    assert result.display == shown and result.calculation.formula == FORMULAS[key].expression
+
+
+@pytest.mark.parametrize(
+    "text, key",
+    [
+        ("alphabet free cash flow margin 2024", "fcf_margin"),
+        ("what is lowe's debt to assets ratio", "debt_to_assets"),
+        ("cash ratio for nvidia", "cash_ratio"),
+        ("colgate equity multiplier", "equity_multiplier"),
+        ("days inventory outstanding, procter & gamble", "dio"),
+        ("tesla receivables turnover", "receivables_turnover"),
+        ("walmart cash conversion cycle", "cash_conversion_cycle"),  # never cash conversion and a stray word
+        ("amazon working capital at year end", "working_capital"),
+        ("operating cash flow margin for visa", "ocf_margin"),
+    ],
+)
+def test_a_ratio_is_recognised_by_its_usual_names(text, key):
+    assert match_formulas(text) == [key]
+
+
+def test_a_ratio_question_plans_the_registry_formula(directory):  # noqa: F811
+    p = plan(directory, "apple debt to assets ratio fiscal 2024")
+    assert p.metrics == ["debt_to_assets"] and p.tickers == ["AAPL"], p
+    p = plan(directory, "Apple: total debt over total assets for fiscal 2024")
+    assert p.route != "refusal", p
+    tree = p.definitions[-1]["tree"] if p.definitions else None
+    assert p.metrics == ["debt_to_assets"] or (tree and tree["args"][0]["op"] == "first"), p
+
+
+@pytest.fixture(scope="module")
+def footnote(corpus_db, embedder):
+    from bot.settings import Settings
+    from bot.wiring import build_footnote
+
+    return build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+
+
+def _ask(footnote, text):
+    return footnote.answer(Turn(thread_key=f"test:{uuid.uuid4().hex}", user="u", text=text))
+
+
+def test_net_debt_through_the_graph_is_total_debt_less_cash(footnote):
+    answer = _ask(footnote, "Apple net debt fiscal 2024")
+    assert answer.kind == "answer", answer.text
+    formula = answer.calculation[0].formula
+    assert "total debt" in formula or "no current debt or short-term borrowings tagged" in formula, formula
+    assert "Cash and cash equivalents" in formula
+
+
+def test_debt_in_a_users_formula_through_the_graph_names_the_parts_it_used(footnote):
+    answer = _ask(footnote, "define leverage as debt divided by total assets; Apple fiscal 2024")
+    assert answer.kind == "answer", answer.text
+    formula = answer.calculation[0].formula
+    assert formula.startswith(("(Long-term debt +", "Long-term debt ÷")), formula
+    assert "Total debt" not in formula  # the parts computed, not the convention's name
