@@ -35,7 +35,9 @@ NAMED = re.compile(
     + r"|(?:^|(?<=[.;:?!]\s))(?P<bare>[a-z][\w&'\- ]{0,40}?)\s*(?:=|:=)\s*(?P<bexpr>.+?)" + _END,
     re.I,
 )
-_DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|fraction)\s+of|per)\s+|"
+# "per share" is never a division ("dividends per share" is one figure): no metric is named "share"
+_DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|fraction)\s+of|"
+                  r"per(?!\s+(?:common\s+)?shares?\b))\s+|"
                   r"\s*[÷/]\s*", re.I)
 _ADD = re.compile(r"\s+(?:plus|\+|add|adding)\s+|\s*\+\s*", re.I)
 _SUB = re.compile(r"\s+(?:minus|less|-|−|excluding|net\s+of|subtracting)\s+|\s+[-−]\s+", re.I)
@@ -242,14 +244,16 @@ def _definition(name: str, expr: str) -> dict:
     return {"name": name.lower(), "tree": tree, "unit": unit_of(tree, name), "formula": restate(tree, top=True)}
 
 
-_DASH = re.compile(r"\s+[-\u2013\u2014]+\s+")
+# What may set off the company and year after a definition: a dash, a comma, "for", "at", "in".
+_ASIDE = re.compile(r"\s+[-\u2013\u2014]+\s+|\s*,\s*|\s+(?:for|at|in)\s+", re.I)
 
 
 def _trailing_aside(name: str, expr: str) -> tuple[dict, str] | None:
-    """"... over revenue - cisco fy2024?": a dash that sets off the company and year after the
-    definition, not a subtraction. The definition before the last such dash, and the words after it,
-    when those words name no metric."""
-    for m in reversed(list(_DASH.finditer(expr))):
+    """"... over revenue - cisco fy2024?", "... over revenue, apple 2024", "... over operating income for
+    pepsico 2023": words that set off the company and year after the definition, not a subtraction or
+    an operand. The definition before the last such break, and the words after it, when those words
+    name no metric."""
+    for m in reversed(list(_ASIDE.finditer(expr))):
         head, tail = expr[: m.start()], expr[m.end() :]
         if not _has_operator(head) or find_phrases(normalize(tail), PHRASES):
             continue
@@ -375,6 +379,8 @@ def unit_of(tree: dict, name: str) -> str:
     if tree["op"] in ("+", "-", "avg"):
         return a if a != "pure" else b
     if tree["op"] == "*":
+        if {a, b} == {"USD/shares", "shares"}:  # dividends per share × diluted shares: dollars
+            return "USD"
         return a if b == "pure" else b
     if a == b:
         over_revenue = tree["args"][1] == {"metric": "revenue"}
@@ -555,17 +561,19 @@ _SPOKEN = (
 _TO_RATIO = re.compile(r"(?P<a>[\w&'\-]+)\s+to\s+(?P<b>[\w&'\- ]+?)\s+ratio\b", re.I)
 
 
-_DILUTED = re.compile(r"[,;:]?\s*\b(?:use|using|with|on)\s+(?:a\s+|the\s+)?diluted\s+(?:shares?(?:\s+count)?|share\s+count|basis)\b\s*[,;:]?", re.I)
+_DILUTED = re.compile(r"[,;:]?\s*\b(?:use|using|with|on)\s+(?:a\s+|the\s+)?(?P<kind>diluted|basic)\s+"
+                      r"(?:shares?(?:\s+count)?|share\s+count|basis)\b\s*[,;:]?", re.I)
 _PER_SHARE = re.compile(r"\bper\s+share\b", re.I)
 
 
 def spoken_operators(text: str) -> str:
     """The text with operators said in words written as the grammar's ("A over B"). A registry
     formula's own name ("debt to equity ratio", "R&D to revenue ratio") is left alone. "Use diluted
-    shares" with a per-share figure is the divisor: "per diluted share"."""
+    shares" (or basic) with a per-share figure is the divisor: "per diluted share"."""
     out = text
-    if _DILUTED.search(out) and _PER_SHARE.search(out):
-        out = _PER_SHARE.sub("per diluted share", _DILUTED.sub(" ", out))
+    said = _DILUTED.search(out)
+    if said and _PER_SHARE.search(out):
+        out = _PER_SHARE.sub(f"per {said.group('kind').lower()} share", _DILUTED.sub(" ", out))
     for pattern, replacement in _SPOKEN:
         out = pattern.sub(replacement, out, count=1)
 

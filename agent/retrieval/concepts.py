@@ -209,6 +209,15 @@ METRICS: dict[str, Metric] = {
             ["us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding"],
             unit="shares",
         ),
+        # the divisor of "per basic share" and "use basic shares", as diluted_shares is of the diluted figure
+        _m(
+            "basic_shares",
+            "Weighted-average basic shares",
+            ["basic shares", "weighted average basic shares", "basic share count", "weighted average shares basic",
+             "basic weighted average shares"],
+            ["us-gaap:WeightedAverageNumberOfSharesOutstandingBasic"],
+            unit="shares",
+        ),
         _m(
             "operating_expenses",
             "Operating expenses",

@@ -300,6 +300,12 @@ _DEBT: list[Formula] = [
                  ["debt to assets", "debt to assets ratio", "debt/assets", "debt to total assets",
                   "total debt to total assets", "total debt to assets", "debt-to-assets"],
                  [Input("total_assets")], "ratio", "{debt} ÷ Total assets", lambda debt, ta: _ratio(debt, ta)),
+    *_debt_chain("debt_to_capital", "Debt to capital",
+                 ["debt to capital", "debt to capital ratio", "debt/capital", "debt to total capital",
+                  "total debt to capital", "total debt to total capital", "debt-to-capital", "debt to capitalization",
+                  "debt to capitalization ratio", "debt to total capitalization"],
+                 [Input("equity")], "ratio", "{debt} ÷ ({debt} + Stockholders' equity)",
+                 lambda debt, eq: _ratio(debt, debt + eq)),
 ]
 
 # More of the ratios analysts ask daily; year-end balances unless the expression says average.
