@@ -16,6 +16,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
+from agent.retrieval.line_items import tokens as line_tokens
 from agent.retrieval.finance import DEBT_STEPS, FORMULA_PHRASES, FORMULAS, HUNDRED, FormulaError
 from agent.planning.words import FILLER
 
@@ -95,15 +96,16 @@ def _unwrap(text: str) -> str | None:
     return None
 
 
-def _operand(text: str, names: dict[str, dict] | None = None, members: bool = False) -> dict:
+def _operand(text: str, names: dict[str, dict] | None = None, members: bool = False,
+             lines: frozenset = frozenset()) -> dict:
     inner = _unwrap(text)
     if inner is not None:
-        return parse_expression(inner, names, members=members)
+        return parse_expression(inner, names, members=members, lines=lines)
     aside = re.fullmatch(r"\s*([^()]+?)\s*\(([^()]+)\)\s*", text)
     if aside:  # "free cash flow (operating cash flow minus capex)": a named operand, defined in the user's words
-        named = _operand(aside.group(1), names, members)  # the name must be one (else refused as written)
+        named = _operand(aside.group(1), names, members, lines)  # the name must be one (else refused as written)
         if _has_operator(aside.group(2)):
-            return parse_expression(aside.group(2), names, members=members)  # the user's definition wins
+            return parse_expression(aside.group(2), names, members=members, lines=lines)  # the user's definition wins
         return named  # an aside that is no formula ("(as reported)")
     if any(ch in text for ch in _OPEN + _CLOSE):
         raise DefinitionError(text.strip())
@@ -145,7 +147,26 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
         before = [w for w in t.split()[: spans[-1][0]] if w not in FILLER]
         if before and len(before) == spans[-1][0]:
             return {"metric": spans[-1][2], "member": " ".join(before)}
+    if lines and _printed(t, lines):
+        return {"line": t}
     raise DefinitionError(text.strip())
+
+
+_LINE_WORDS = 6
+# Words a printed row's name never starts or ends with.
+_EDGE = frozenset("for in of at by to from on the a an and or with during its their per as vs".split())
+
+
+def _printed(t: str, lines: frozenset) -> bool:
+    """Whether operand words name a row some company prints on a primary statement (its label's or
+    concept's words, agent.retrieval.line_items.tokens): "marketing expense", "net cash used in
+    investing activities". The company's own row is found, or the operand refused, in retrieve."""
+    words = t.split()
+    if not 0 < len(words) <= _LINE_WORDS or any(ch.isdigit() for ch in t) or all(w in FILLER for w in words):
+        return False
+    if words[0] in _EDGE or words[-1] in _EDGE:  # "revenue for": a metric and the question's next words
+        return False
+    return line_tokens(t) in lines
 
 
 _DEBT_WORDS = frozenset({"debt", "total debt", "debts", "gross debt", "total borrowings", "debt outstanding"})
@@ -180,42 +201,46 @@ def choose(tree: dict, found) -> dict:
     return tree
 
 
-def _terms(text: str, names: dict[str, dict] | None = None, members: bool = False) -> dict:
+def _terms(text: str, names: dict[str, dict] | None = None, members: bool = False,
+           lines: frozenset = frozenset()) -> dict:
     """Sums and differences of products, left to right."""
     pieces = _split_top(text, re.compile(_ADD.pattern + r"|" + _SUB.pattern, re.I))
-    node = _products(pieces[0], names, members)
+    node = _products(pieces[0], names, members, lines)
     for i in range(1, len(pieces) - 1, 2):
         op = "+" if _ADD.fullmatch(pieces[i]) else "-"
-        node = {"op": op, "args": [node, _products(pieces[i + 1], names, members)]}
+        node = {"op": op, "args": [node, _products(pieces[i + 1], names, members, lines)]}
     return node
 
 
-def _products(text: str, names: dict[str, dict] | None = None, members: bool = False) -> dict:
+def _products(text: str, names: dict[str, dict] | None = None, members: bool = False,
+              lines: frozenset = frozenset()) -> dict:
     parts = _split_top(text, _MUL)
-    node = _operand(parts[0], names, members)
+    node = _operand(parts[0], names, members, lines)
     for p in parts[2::2]:
-        node = {"op": "*", "args": [node, _operand(p, names, members)]}
+        node = {"op": "*", "args": [node, _operand(p, names, members, lines)]}
     return node
 
 
-def parse_expression(text: str, names: dict[str, dict] | None = None, *, members: bool = False) -> dict:
+def parse_expression(text: str, names: dict[str, dict] | None = None, *, members: bool = False,
+                     lines: frozenset = frozenset()) -> dict:
     """An expression tree over table metrics, constants and the thread's named formulas (`names`);
-    with `members` (an explicit definition), also a metric narrowed by a member's name.
+    with `members` (an explicit definition), also a metric narrowed by a member's name; with `lines`
+    (agent.planning.companies.line_names), also a row some company prints ("marketing expense").
     Outside brackets a division splits the whole ("A plus B over C" is (A + B) ÷ C); brackets group."""
     inner = _unwrap(text)
     if inner is not None:
-        return parse_expression(inner, names, members=members)
+        return parse_expression(inner, names, members=members, lines=lines)
     parts = _split_top(text.strip(), _DIV, maxsplit=1)
     if len(parts) == 3:
         below, scale = _scaled(parts[2])
-        node = {"op": "/", "args": [_terms(parts[0], names, members), _terms(below, names, members)]}
+        node = {"op": "/", "args": [_terms(parts[0], names, members, lines), _terms(below, names, members, lines)]}
         for factor in scale:
             if factor == Decimal(100):  # "× 100": the quotient as a percentage, shown as one
                 node = {**node, "percent": True}
             else:  # "A over B times 365": (A ÷ B) × 365, as people write a days ratio
                 node = {"op": "*", "args": [node, {"const": str(factor)}]}
         return node
-    return _terms(parts[0], names, members)
+    return _terms(parts[0], names, members, lines)
 
 
 def _scaled(text: str) -> tuple[str, list[Decimal]]:
@@ -239,8 +264,8 @@ def _has_operator(text: str) -> bool:
     return any(p.search(text) for p in (_DIV, _ADD, _SUB, _MUL))
 
 
-def _definition(name: str, expr: str) -> dict:
-    tree = parse_expression(expr, members=True)
+def _definition(name: str, expr: str, lines: frozenset = frozenset()) -> dict:
+    tree = parse_expression(expr, members=True, lines=lines)
     return {"name": name.lower(), "tree": tree, "unit": unit_of(tree, name), "formula": restate(tree, top=True)}
 
 
@@ -248,7 +273,7 @@ def _definition(name: str, expr: str) -> dict:
 _ASIDE = re.compile(r"\s+[-\u2013\u2014]+\s+|\s*,\s*|\s+(?:for|at|in)\s+", re.I)
 
 
-def _trailing_aside(name: str, expr: str) -> tuple[dict, str] | None:
+def _trailing_aside(name: str, expr: str, lines: frozenset = frozenset()) -> tuple[dict, str] | None:
     """"... over revenue - cisco fy2024?", "... over revenue, apple 2024", "... over operating income for
     pepsico 2023": words that set off the company and year after the definition, not a subtraction or
     an operand. The definition before the last such break, and the words after it, when those words
@@ -258,7 +283,7 @@ def _trailing_aside(name: str, expr: str) -> tuple[dict, str] | None:
         if not _has_operator(head) or find_phrases(normalize(tail), PHRASES):
             continue
         try:
-            return _definition(name, head), tail
+            return _definition(name, head, lines), tail
         except DefinitionError:
             continue
     return None
@@ -267,7 +292,7 @@ def _trailing_aside(name: str, expr: str) -> tuple[dict, str] | None:
 _CALL = re.compile(r"\b(?:let'?s|let\s+us|we(?:'ll|\s+will)?|i(?:'ll|\s+will)?)\s+call\s+(?P<rest>.+?)" + _END, re.I)
 
 
-def _called(text: str) -> tuple[dict, int, int] | None:
+def _called(text: str, lines: frozenset = frozenset()) -> tuple[dict, int, int] | None:
     """"let's call opex SG&A + R&D": a name of one to three words, then its formula, no "as"."""
     m = _CALL.search(text)
     if m is None:
@@ -278,14 +303,15 @@ def _called(text: str) -> tuple[dict, int, int] | None:
         if not expr or not _has_operator(expr) or _has_operator(name):
             continue
         try:
-            return _definition(name, expr), m.start(), m.end()
+            return _definition(name, expr, lines), m.start(), m.end()
         except DefinitionError:
             continue
     return None
 
 
-def find_definition(text: str) -> tuple[dict | None, str, str | None]:
-    """(definition {name, tree, unit, formula}, the text without it, or the words refused)."""
+def find_definition(text: str, lines: frozenset = frozenset()) -> tuple[dict | None, str, str | None]:
+    """(definition {name, tree, unit, formula}, the text without it, or the words refused); `lines`:
+    the printed rows an operand may name (agent.planning.companies.line_names)."""
     for pattern in (DEFINE, NAMED):
         m = pattern.search(text)
         if not m:
@@ -295,15 +321,15 @@ def find_definition(text: str) -> tuple[dict | None, str, str | None]:
         if not _has_operator(expr):
             continue  # "treat X as a priority": not a formula
         try:
-            definition = _definition(name, expr)
+            definition = _definition(name, expr, lines)
         except DefinitionError as exc:
-            cut = _trailing_aside(name, expr)
+            cut = _trailing_aside(name, expr, lines)
             if cut is None:
                 return None, text[: m.start()] + text[m.end() :], str(exc)
             definition, aside = cut
             return definition, text[: m.start()] + " " + aside + " " + text[m.end() :], None
         return definition, text[: m.start()] + " " + text[m.end() :], None
-    called = _called(text)
+    called = _called(text, lines)
     if called is not None:
         definition, start, end = called
         return definition, text[:start] + " " + text[end:], None
@@ -317,8 +343,8 @@ _OPERAND_WORDS = 10
 _LEAD = re.compile(r"^(?:(?:defined|calculated|computed|measured)\s+as|i\.?e\.?|=)\s*", re.I)
 
 
-def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda start, end: True
-                ) -> tuple[dict, int, int] | None:
+def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda start, end: True,
+                lines: frozenset = frozenset()) -> tuple[dict, int, int] | None:
     """A formula written into the question itself ("compute gross profit minus SG&A", "net income
     divided by diluted shares", "cash returned as a % of operating cash flow"): the longest run of
     words in one clause that parses with every operand a table metric, a number or a formula the
@@ -352,7 +378,7 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
                 if lead or not _has_operator(piece):
                     continue
                 try:
-                    tree = parse_expression(piece, names)
+                    tree = parse_expression(piece, names, lines=lines)
                 except DefinitionError:
                     continue
                 if "op" not in tree or not bounded(start + lo, start + hi):
@@ -366,6 +392,8 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
 def unit_of(tree: dict, name: str) -> str:
     if "const" in tree:
         return "pure"
+    if "line" in tree:  # a printed statement row: an amount
+        return "USD"
     if "metric" in tree:
         return METRICS[tree["metric"]].unit
     if tree["op"] in ("abs", "first"):
@@ -393,6 +421,8 @@ def unit_of(tree: dict, name: str) -> str:
 def operand_key(node: dict) -> str:
     """An operand's identity: a table metric ('revenue'), narrowed to a member ('revenue@iphone'), of
     an earlier year ('revenue@iphone~-1')."""
+    if "line" in node:  # a printed row by the user's words ('#marketing expense', '#marketing expense~-1')
+        return f"#{node['line']}" + (f"~{node['offset']}" if node.get("offset") else "")
     key = node["metric"]
     if node.get("member"):
         key += f"@{node['member']}"
@@ -410,6 +440,9 @@ def operand_parts(key: str) -> tuple[str, str | None, int]:
 
 def operand_label(key: str) -> str:
     metric, member, offset = operand_parts(key)
+    if key.startswith("#"):
+        label = metric[1:2].upper() + metric[2:]
+        return label + (" (prior year)" if offset == -1 else f" ({offset:+d} years)" if offset else "")
     if member and member.startswith("="):  # a member by its QName: its name in words ("Combat Systems")
         from agent.retrieval.segments import display_name
 
@@ -421,7 +454,7 @@ def operand_label(key: str) -> str:
 def restate(tree: dict, top: bool = False) -> str:
     if "const" in tree:
         return tree["const"]
-    if "metric" in tree:
+    if "metric" in tree or "line" in tree:
         return operand_label(operand_key(tree))
     if tree["op"] == "abs":
         return f"|{restate(tree['args'][0], top=True)}|"
@@ -436,7 +469,7 @@ def restate(tree: dict, top: bool = False) -> str:
 
 def metrics_of(tree: dict) -> list[str]:
     """The operand keys (operand_key) of a tree, in order."""
-    if "metric" in tree:
+    if "metric" in tree or "line" in tree:
         return [operand_key(tree)]
     if "const" in tree:
         return []
@@ -447,7 +480,7 @@ def evaluate(tree: dict, values: dict[str, Decimal], unit: str) -> Decimal:
     def ev(node: dict) -> Decimal:
         if "const" in node:
             return Decimal(node["const"])
-        if "metric" in node:
+        if "metric" in node or "line" in node:
             return values[operand_key(node)]
         if node["op"] == "abs":
             return abs(ev(node["args"][0]))
@@ -528,7 +561,7 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
         return None
     registry = [k for k in plan.metrics if k in FORMULAS]
     unknown = plan.refusal_detail if plan.route == "refusal" else None
-    found = find_inline(rest, names, _bounded(rest, directory, unknown))
+    found = find_inline(rest, names, _bounded(rest, directory, unknown), getattr(directory, "line_names", frozenset()))
     if found is None:
         return None
     definition, start, end = found

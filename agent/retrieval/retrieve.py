@@ -84,6 +84,7 @@ class _Facts:
         self.orders = orders or {}  # metric key -> its concepts, the user's printed row first
         self.found: dict[tuple[str, int], Evidence | None] = {}
         self.memo: dict | None = None  # set to read a missing formula input from the company's printed row
+        self.lines: dict = {}  # a formula's printed-row operands, resolved once per company (_line_cell)
 
     def get(self, metric_key: str, fy: int, printed: bool = False) -> Evidence | None:
         """The metric's fact for the year; with `printed` (a formula's input), else the row the company
@@ -230,6 +231,13 @@ def _operand(conn, deps, facts: _Facts, key: str, fy: int, orders: dict | None =
     metric's fact, or a member's dimensional fact ('revenue@iphone'), of that year or an earlier one."""
     metric, member, offset = operand_parts(key)
     year = fy + offset
+    if key.startswith("#"):  # a row the company prints, by the user's words: exact or near-exact only
+        phrase = metric[1:]
+        slot = (f"#{phrase}", year)
+        if slot not in facts.found:
+            facts.found[slot] = _line_cell(conn, deps, facts.company, f"line:{phrase}|{phrase}|{phrase}", year, {},
+                                           facts.lines)
+        return facts.found[slot]
     if member is None:
         return facts.get(metric, year, printed=True)
     slot = (key.split("~")[0], year)
