@@ -154,3 +154,76 @@ def test_debt_in_a_users_formula_through_the_graph_names_the_parts_it_used(footn
     formula = answer.calculation[0].formula
     assert formula.startswith(("(Long-term debt +", "Long-term debt ÷")), formula
     assert "Total debt" not in formula  # the parts computed, not the convention's name
+
+
+# --- the user's formula: its company and year after it, per-share figures, printed rows -------------
+
+
+def _tree_text(directory, text):  # noqa: F811
+    p = plan(directory, text)
+    assert p.definitions, p
+    return p, p.definitions[-1]["formula"]
+
+
+@pytest.mark.parametrize(
+    "text, formula, ticker",
+    [
+        ("define payout as dividends over free cash flow, apple 2024",
+         "Dividends paid ÷ (Operating cash flow − Capital expenditures)", "AAPL"),
+        ("define interest burden as interest expense divided by operating income for tesla 2024",
+         "Interest expense ÷ Operating income", "TSLA"),
+        ("dividends per share times diluted shares for apple 2024",
+         "Dividends declared per share × Weighted-average diluted shares", "AAPL"),
+        ("apple 2024 net income per share, use basic shares", "Net income ÷ Weighted-average basic shares", "AAPL"),
+    ],
+)
+def test_a_definition_keeps_its_own_words_and_leaves_the_company_and_year_to_the_question(directory, text, formula,
+                                                                                          ticker):  # noqa: F811
+    p, shown = _tree_text(directory, text)
+    assert shown == formula and p.tickers == [ticker] and p.fiscal_years == [2024], p
+
+
+def test_per_share_times_shares_is_dollars():
+    tree = parse_expression("dividends per share times diluted shares")
+    assert unit_of(tree, "cash paid") == "USD"
+
+
+def test_debt_to_capital_counts_total_debt_on_both_sides():
+    assert _chain("debt_to_capital")[-1] == "debt_to_capital_long_term_only"
+    assert calculate("debt_to_capital_term", _ops("600", "150", "250")).display == "0.75"
+
+
+def _with_lines(directory, rows):  # noqa: F811
+    from dataclasses import replace
+
+    from agent.planning.companies import line_names
+
+    return replace(directory, line_names=line_names(rows))
+
+
+def test_an_operand_may_be_a_row_some_company_prints_and_nothing_else(directory):  # noqa: F811
+    printed = _with_lines(directory, [("Demand creation expense", "us-gaap:MarketingAndAdvertisingExpense"),
+                                      ("Revenues", "us-gaap:Revenues"),
+                                      ("Net cash used in investing activities",
+                                       "us-gaap:NetCashProvidedByUsedInInvestingActivities")])
+    p = plan(printed, "define ad intensity as demand creation expense over revenue; Apple 2024")
+    assert p.definitions[-1]["tree"]["args"][0] == {"line": "demand creation expense"}, p
+    assert p.definitions[-1]["unit"] == "percent" and p.tickers == ["AAPL"]
+    p = plan(printed, "apple 2024 capex as a share of net cash used in investing activities")
+    assert p.definitions and p.definitions[-1]["tree"]["args"][1] == {"line": "net cash used in investing activities"}
+    p = plan(printed, "demand creation expense as a share of revenue for apple 2024")
+    assert p.definitions[-1]["formula"] == "Demand creation expense ÷ Revenue", p  # never a row "revenue for"
+    refused = plan(printed, "define widget yield as widgets shipped over revenue, apple 2024")
+    assert refused.refusal_reason == "unknown_metric" and "widgets shipped" in refused.refusal_detail
+    # without the corpus's rows (or with none that match) the same words are refused, never approximated
+    assert plan(directory, "define ad intensity as demand creation expense over revenue; Apple 2024"
+                ).refusal_reason == "unknown_metric"
+
+
+def test_a_printed_row_operand_through_the_graph_is_the_companys_own_row(footnote):
+    answer = _ask(footnote, "define other share as other income over operating income; apple fiscal 2024")
+    assert answer.kind == "answer", answer.text
+    assert any(n.concept == "us-gaap:NonoperatingIncomeExpense" for n in answer.numbers), answer.numbers
+    assert answer.calculation[0].formula.startswith("Other income ÷ Operating income"), answer.calculation
+    missing = _ask(footnote, "define odd share as demand creation expense over revenue; apple fiscal 2024")
+    assert missing.kind != "answer", missing.text  # no company prints it here: refused, never a look-alike
