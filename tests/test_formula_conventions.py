@@ -227,3 +227,21 @@ def test_a_printed_row_operand_through_the_graph_is_the_companys_own_row(footnot
     assert answer.calculation[0].formula.startswith("Other income ÷ Operating income"), answer.calculation
     missing = _ask(footnote, "define odd share as demand creation expense over revenue; apple fiscal 2024")
     assert missing.kind != "answer", missing.text  # no company prints it here: refused, never a look-alike
+
+
+@pytest.mark.parametrize(
+    "text, name, unit",
+    [
+        ("apple effective tax rate 2024 (income tax expense / pretax income)", "effective tax rate", "percent"),
+        ("apple effective tax rate fiscal 2024, defined as income tax expense over pretax income",
+         "effective tax rate", "percent"),
+        ("apple fcf 2024 (operating cash flow minus capex)", "fcf", "USD"),
+    ],
+)
+def test_a_formula_written_beside_a_measure_is_the_users_definition_of_it_answered_once(directory, text, name,
+                                                                                       unit):  # noqa: F811
+    p = plan(directory, text)
+    assert p.metrics == [f"udf:{name}"], p  # never the filing's own figure beside it
+    assert p.definitions[-1]["unit"] == unit and p.tickers == ["AAPL"] and p.fiscal_years == [2024], p
+    listed = plan(directory, "tesla revenue, gross profit minus sg&a 2024")  # a comma lists; it defines nothing
+    assert "udf:revenue" not in listed.metrics, listed

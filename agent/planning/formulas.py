@@ -576,8 +576,48 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
             return None  # the refused metric is something else the question asks
         definition = {**definition, "name": m.group(0).lower()}
         cut = rest[: m.start()] + " " + rest[m.end() : start] + " " + rest[end:]
+    else:
+        opener = rest[start : start + 1] if rest[start : start + 1] in _OPEN else ""  # the bracket may be the formula's
+        named = _named_metric(rest[:start] + opener)
+        if named is not None:  # "effective tax rate (tax provision / pre-tax income)": the user's, by that name
+            at, stop, lead, key = named
+            definition = {**definition, "name": " ".join(rest[at:stop].split()).lower()}
+            unit = FORMULAS[key].unit if key in FORMULAS else METRICS[key].unit
+            if definition["tree"].get("op") == "/" and unit in ("pure", "percent"):
+                definition["unit"] = "percent"  # a rate, as the metric it defines is
+            cut = rest[:at] + " " + rest[stop:min(lead, start)] + " " + rest[end:].lstrip(")]} ")
     cut = re.sub(r"(?i),?\s*\b(?:defined|calculated|computed)\s+as\b", " ", cut)
     return definition, cut
+
+
+_LEAD_IN = re.compile(r"(?:\s*(?:[(\[:=]|,?\s*\b(?:defined|calculated|computed|measured)\s+as\b|,?\s*\bi\.?e\.?,?))+\s*$",
+                      re.I)
+
+
+_WHEN = re.compile(r"(?:fy|fiscal|year|in|for|of)?'?\d{2,4}|fy|fiscal|year|years|in|for|at|as|of|end|year-end|ye|the",
+                   re.I)
+
+
+def _named_metric(before: str) -> tuple[int, int, int, str] | None:
+    """(phrase start, phrase end, lead-in start, measure key) of a metric or registry formula that stands right before a formula the user wrote (its year may stand between), set off by a bracket, a
+    colon, "=" or "defined as": the formula is the user's definition of it, answered once under its
+    name, never beside the filing's own figure."""
+    lead = _LEAD_IN.search(before)
+    if lead is None or not lead.group(0).strip():
+        return None
+    words = list(re.finditer(r"[\w&'.-]+", before[: lead.start()]))
+    while words and _WHEN.fullmatch(words[-1].group(0)):
+        words.pop()  # "effective tax rate 2023 (...)": the year stays the question's
+    if not words:
+        return None
+    stop = words[-1].end()
+    for n in range(min(6, len(words)), 0, -1):
+        at = words[-n].start()
+        said = normalize(before[at:stop]).strip()
+        key = PHRASES.get(said) or FORMULA_PHRASES.get(said)
+        if key is not None:
+            return at, stop, lead.start(), key
+    return None
 
 
 # Operators said in words around their operands: "the ratio of R&D to revenue", "capex to
