@@ -427,13 +427,8 @@ def line_names(rows: list[tuple[str, str]]) -> frozenset[frozenset[str]]:
     """The word sets (agent.retrieval.line_items.tokens) of printed row names and their concepts' names."""
     from agent.retrieval.line_items import concept_words, tokens
 
-    out = set()
-    for label, concept in rows:
-        for name in (label, concept_words(concept)):
-            words = tokens(name)
-            if words:
-                out.add(words)
-    return frozenset(out)
+    names = {label for label, _ in rows} | {concept_words(concept) for concept in {c for _, c in rows}}
+    return frozenset(words for words in map(tokens, names) if words)
 
 
 # Common us-gaap concepts whose names join two things with "and" (their standard labels).

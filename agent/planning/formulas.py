@@ -16,6 +16,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
+from agent.retrieval.line_items import IGNORABLE, SYNONYMS
 from agent.retrieval.line_items import tokens as line_tokens
 from agent.retrieval.finance import DEBT_STEPS, FORMULA_PHRASES, FORMULAS, HUNDRED, FormulaError
 from agent.planning.words import FILLER
@@ -157,6 +158,7 @@ _LINE_WORDS = 6
 _EDGE = frozenset("for in of at by to from on the a an and or with during its their per as vs".split())
 
 
+@functools.lru_cache(maxsize=4096)  # an inline formula's search meets the same operand words many times
 def _printed(t: str, lines: frozenset) -> bool:
     """Whether operand words name a row some company prints on a primary statement (its label's or
     concept's words, agent.retrieval.line_items.tokens): "marketing expense", "net cash used in
@@ -166,7 +168,21 @@ def _printed(t: str, lines: frozenset) -> bool:
         return False
     if words[0] in _EDGE or words[-1] in _EDGE:  # "revenue for": a metric and the question's next words
         return False
+    vocabulary = _vocabulary(lines)  # a cheap test first: most candidate spans hold a word no row prints
+    if any(w not in IGNORABLE and not _spellings(w) & vocabulary for w in words):
+        return False
     return line_tokens(t) in lines
+
+
+def _spellings(word: str) -> set[str]:
+    """The word and its singulars, as agent.retrieval.line_items.tokens may have stemmed it."""
+    out = {word, word[:-1], word[:-2], word[:-3] + "y"}
+    return out | {SYNONYMS[w] for w in out if w in SYNONYMS}
+
+
+@functools.lru_cache(maxsize=2)
+def _vocabulary(lines: frozenset) -> frozenset[str]:
+    return frozenset(w for name in lines for w in name)
 
 
 _DEBT_WORDS = frozenset({"debt", "total debt", "debts", "gross debt", "total borrowings", "debt outstanding"})
