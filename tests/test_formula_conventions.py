@@ -245,3 +245,15 @@ def test_a_formula_written_beside_a_measure_is_the_users_definition_of_it_answer
     assert p.definitions[-1]["unit"] == unit and p.tickers == ["AAPL"] and p.fiscal_years == [2024], p
     listed = plan(directory, "tesla revenue, gross profit minus sg&a 2024")  # a comma lists; it defines nothing
     assert "udf:revenue" not in listed.metrics, listed
+
+
+def test_excluding_an_expense_from_a_profit_adds_it_back_and_says_so():
+    tree = parse_expression("operating income excluding stock-based compensation")
+    assert tree["op"] == "+" and "added back" in restate(tree, top=True)
+    values = {"operating_income": Decimal(100), "stock_compensation": Decimal(30), "operating_expenses": Decimal(80),
+              "operating_cash_flow": Decimal(90), "capex": Decimal(20)}
+    assert evaluate(tree, values, "USD") == Decimal(130)
+    # an expense less an expense, or a cash flow that already added it back, deducts it
+    assert evaluate(parse_expression("operating expenses excluding stock-based compensation"), values, "USD") == 50
+    fcf = parse_expression("free cash flow excluding stock-based compensation")
+    assert evaluate(fcf, values, "USD") == 40 and "added back" not in restate(fcf, top=True)

@@ -224,8 +224,23 @@ def _terms(text: str, names: dict[str, dict] | None = None, members: bool = Fals
     node = _products(pieces[0], names, members, lines)
     for i in range(1, len(pieces) - 1, 2):
         op = "+" if _ADD.fullmatch(pieces[i]) else "-"
-        node = {"op": op, "args": [node, _products(pieces[i + 1], names, members, lines)]}
+        right = _products(pieces[i + 1], names, members, lines)
+        if op == "-" and _EXCLUDING.search(pieces[i]) and node.get("metric") in _PROFITS \
+                and right.get("metric") in _EXPENSES:
+            # "operating income excluding stock-based compensation": the expense was deducted to reach
+            # the profit, so excluding it adds it back (a named convention the restated formula states)
+            node = {"op": "+", "args": [node, right], "added_back": True}
+            continue
+        node = {"op": op, "args": [node, right]}
     return node
+
+
+_EXCLUDING = re.compile(r"\b(?:excluding|ex)\b", re.I)
+# Income-statement profits, and the expenses deducted to reach them. A cash-flow figure is not one:
+# "free cash flow excluding stock-based compensation" deducts it, as the cash flow added it back.
+_PROFITS = frozenset({"operating_income", "net_income", "gross_profit", "pretax_income"})
+_EXPENSES = frozenset({"stock_compensation", "depreciation_amortization", "depreciation", "rd", "sga",
+                       "interest_expense", "income_tax", "operating_expenses", "cost_of_revenue"})
 
 
 def _products(text: str, names: dict[str, dict] | None = None, members: bool = False,
@@ -480,6 +495,8 @@ def restate(tree: dict, top: bool = False) -> str:
         return f"average {restate(tree['args'][0]).lower()} (opening and closing)"
     sym = {"+": "+", "-": "−", "*": "×", "/": "÷"}[tree["op"]]
     inner = f" {sym} ".join(restate(a) for a in tree["args"])
+    if tree.get("added_back"):
+        inner += " (the excluded expense added back)"
     return inner if top or tree["op"] in "*" else f"({inner})"
 
 
