@@ -389,7 +389,7 @@ def _named_base(low: str) -> int | None:
 
 
 def _shifted(tree: dict, offset: int) -> dict:
-    if "metric" in tree:
+    if "metric" in tree or "line" in tree:
         return {**tree, "offset": tree.get("offset", 0) + offset}
     if "args" in tree:
         return {**tree, "args": [_shifted(t, offset) for t in tree["args"]]}
@@ -623,7 +623,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = _relative_to_thread(raw, previous)
     raw = compared_kind(raw, len(_history(_usable_previous(previous))))  # "which bank made more?" of the thread's
     raw = gap_as_difference(raw, len(_history(_usable_previous(previous))))  # "the gap between them"
-    definition, rest, bad = find_definition(raw)
+    definition, rest, bad = find_definition(raw, directory.line_names)
     if definition is not None:
         definition, rest = _name_aside(definition, rest, directory)
     known = [d for d in (previous.definitions if previous is not None else [])
