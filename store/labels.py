@@ -42,6 +42,13 @@ SELECT DISTINCT cik, label, concept FROM line_labels
  WHERE label ~* '\m(and)\M|&' OR concept ~ '[a-z]And[A-Z]'
 """
 
+# Every name a primary-statement row is printed under, company-wide rows only: what a formula's operand
+# may name when it is no table metric ("marketing expense over revenue").
+PRINTED_NAMES = """
+SELECT DISTINCT label, concept FROM line_labels
+ WHERE statement IN ('income', 'balance', 'cash') AND dims = '{}'::jsonb
+"""
+
 
 def replace_labels(conn: psycopg.Connection, accession: str, cik: int, items: Sequence) -> int:
     """Replace one filing's rows with `items` (ingest.line_items.LineItem). Call inside a transaction."""
@@ -70,6 +77,11 @@ def company_labels(conn: psycopg.Connection, cik: int) -> list[dict]:
          "negated": negated, "row": row}
         for label, tax, concept, statement, dims, negated, row in conn.execute(FOR_COMPANY, (cik,)).fetchall()
     ]
+
+
+def printed_names(conn: psycopg.Connection) -> list[tuple[str, str]]:
+    """(printed label, concept) of every company-wide primary-statement row of the corpus."""
+    return [(label, concept) for label, concept in conn.execute(PRINTED_NAMES).fetchall()]
 
 
 def joined_labels(conn: psycopg.Connection) -> list[tuple[int, str, str]]:

@@ -133,6 +133,9 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
     else:
         text = "\n\n".join(p for p in (draft.intro, " ".join([figures, *lines]).strip()) if p)
 
+    if plan.brand:  # the company was never named: say whose brand the word was read as, and why
+        text = f"{brand_note(plan.brand)}\n\n{text}"
+
     # a fact's own fiscal year (the citation's is the reporting filing's)
     retrieval = state.get("retrieval") or {}
     fact_years = dict(retrieval.get("fact_years") or {})  # the facts a quoted sentence's amounts equal
@@ -174,3 +177,9 @@ def _is_cited(calc_id: str, result, draft: Draft) -> bool:
     if any(c.evidence_id == calc_id for c in result.passed):
         return True
     return any(calc_id in ids for t in draft.tables for row in t.get("cell_citations", []) for ids in row)
+
+
+def brand_note(brand: dict) -> str:
+    """The line that says a company was read from a brand ("Humira"): its filings name it most."""
+    return (f"_\"{brand['word']}\" read as {brand['name']} ({brand['ticker']}): its filings name it far more "
+            f"often than any other company's._")

@@ -95,6 +95,9 @@ class CompanyDirectory:
     # covered cik -> word sets of its printed rows named with an "and" (agent.planning.words.join_printed_names)
     joined: dict[int, frozenset[frozenset[str]]] = field(default_factory=dict)
     joined_shared: frozenset[frozenset[str]] = frozenset()  # those several companies print
+    # the word sets of every primary-statement row's printed name and concept name: a formula operand
+    # that is no table metric must be one of them (agent.planning.formulas)
+    line_names: frozenset[frozenset[str]] = frozenset()
 
     # --- construction -----------------------------------------------------------------------
 
@@ -157,10 +160,11 @@ class CompanyDirectory:
     @classmethod
     def load(cls, conn: psycopg.Connection) -> CompanyDirectory:
         from store.companies import directory_rows
-        from store.labels import joined_labels
+        from store.labels import joined_labels, printed_names
 
         directory = cls.from_rows(*directory_rows(conn))
         directory.joined, directory.joined_shared = joined_names(joined_labels(conn))
+        directory.line_names = line_names(printed_names(conn))
         return directory
 
     def joined_names(self, tickers: list[str]) -> frozenset[frozenset[str]]:
@@ -417,6 +421,14 @@ def joined_names(rows: list[tuple[int, str, str]]
             seen[words] = seen.get(words, 0) + 1
     shared = frozenset(words for words, n in seen.items() if n >= 2)  # printed by several companies
     return {cik: frozenset(names) for cik, names in out.items()}, shared
+
+
+def line_names(rows: list[tuple[str, str]]) -> frozenset[frozenset[str]]:
+    """The word sets (agent.retrieval.line_items.tokens) of printed row names and their concepts' names."""
+    from agent.retrieval.line_items import concept_words, tokens
+
+    names = {label for label, _ in rows} | {concept_words(concept) for concept in {c for _, c in rows}}
+    return frozenset(words for words in map(tokens, names) if words)
 
 
 # Common us-gaap concepts whose names join two things with "and" (their standard labels).

@@ -16,7 +16,9 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
-from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS, HUNDRED, FormulaError
+from agent.retrieval.line_items import IGNORABLE, SYNONYMS
+from agent.retrieval.line_items import tokens as line_tokens
+from agent.retrieval.finance import DEBT_STEPS, FORMULA_PHRASES, FORMULAS, HUNDRED, FormulaError
 from agent.planning.words import FILLER
 
 _END = (r"(?=\s*(?:[;?!]|\.\s|\.$|,\s*(?:and\s+)?(?:what|how|show|give|tell|then|compute|calculate|for)\b|"
@@ -35,7 +37,9 @@ NAMED = re.compile(
     + r"|(?:^|(?<=[.;:?!]\s))(?P<bare>[a-z][\w&'\- ]{0,40}?)\s*(?:=|:=)\s*(?P<bexpr>.+?)" + _END,
     re.I,
 )
-_DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|fraction)\s+of|per)\s+|"
+# "per share" is never a division ("dividends per share" is one figure): no metric is named "share"
+_DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|fraction)\s+of|"
+                  r"per(?!\s+(?:common\s+)?shares?\b))\s+|"
                   r"\s*[÷/]\s*", re.I)
 _ADD = re.compile(r"\s+(?:plus|\+|add|adding)\s+|\s*\+\s*", re.I)
 _SUB = re.compile(r"\s+(?:minus|less|-|−|excluding|net\s+of|subtracting)\s+|\s+[-−]\s+", re.I)
@@ -93,19 +97,23 @@ def _unwrap(text: str) -> str | None:
     return None
 
 
-def _operand(text: str, names: dict[str, dict] | None = None, members: bool = False) -> dict:
+def _operand(text: str, names: dict[str, dict] | None = None, members: bool = False,
+             lines: frozenset = frozenset()) -> dict:
     inner = _unwrap(text)
     if inner is not None:
-        return parse_expression(inner, names, members=members)
+        return parse_expression(inner, names, members=members, lines=lines)
     aside = re.fullmatch(r"\s*([^()]+?)\s*\(([^()]+)\)\s*", text)
     if aside:  # "free cash flow (operating cash flow minus capex)": a named operand, defined in the user's words
-        named = _operand(aside.group(1), names, members)  # the name must be one (else refused as written)
+        named = _operand(aside.group(1), names, members, lines)  # the name must be one (else refused as written)
         if _has_operator(aside.group(2)):
-            return parse_expression(aside.group(2), names, members=members)  # the user's definition wins
+            return parse_expression(aside.group(2), names, members=members, lines=lines)  # the user's definition wins
         return named  # an aside that is no formula ("(as reported)")
     if any(ch in text for ch in _OPEN + _CLOSE):
         raise DefinitionError(text.strip())
     t = normalize(text).strip()
+    debt = _debt_tree(re.sub(r"^(?:the|a|an|its|their)\s+", "", t))
+    if debt is not None:
+        return debt
     t = re.sub(r"^(?:the|total|a|an|its|their)\s+", "", t) if t not in PHRASES else t
     if names and t in names:
         return names[t]
@@ -140,62 +148,173 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
         before = [w for w in t.split()[: spans[-1][0]] if w not in FILLER]
         if before and len(before) == spans[-1][0]:
             return {"metric": spans[-1][2], "member": " ".join(before)}
+    if lines and _printed(t, lines):
+        return {"line": t}
     raise DefinitionError(text.strip())
 
 
-def _terms(text: str, names: dict[str, dict] | None = None, members: bool = False) -> dict:
+_LINE_WORDS = 6
+# Words a printed row's name never starts or ends with.
+_EDGE = frozenset("for in of at by to from on the a an and or with during its their per as vs".split())
+
+
+@functools.lru_cache(maxsize=4096)  # an inline formula's search meets the same operand words many times
+def _printed(t: str, lines: frozenset) -> bool:
+    """Whether operand words name a row some company prints on a primary statement (its label's or
+    concept's words, agent.retrieval.line_items.tokens): "marketing expense", "net cash used in
+    investing activities". The company's own row is found, or the operand refused, in retrieve."""
+    words = t.split()
+    if not 0 < len(words) <= _LINE_WORDS or any(ch.isdigit() for ch in t) or all(w in FILLER for w in words):
+        return False
+    if words[0] in _EDGE or words[-1] in _EDGE:  # "revenue for": a metric and the question's next words
+        return False
+    vocabulary = _vocabulary(lines)  # a cheap test first: most candidate spans hold a word no row prints
+    if any(w not in IGNORABLE and not _spellings(w) & vocabulary for w in words):
+        return False
+    return line_tokens(t) in lines
+
+
+def _spellings(word: str) -> set[str]:
+    """The word and its singulars, as agent.retrieval.line_items.tokens may have stemmed it."""
+    out = {word, word[:-1], word[:-2], word[:-3] + "y"}
+    return out | {SYNONYMS[w] for w in out if w in SYNONYMS}
+
+
+@functools.lru_cache(maxsize=2)
+def _vocabulary(lines: frozenset) -> frozenset[str]:
+    return frozenset(w for name in lines for w in name)
+
+
+_DEBT_WORDS = frozenset({"debt", "total debt", "debts", "gross debt", "total borrowings", "debt outstanding"})
+
+
+def _debt_tree(t: str) -> dict | None:
+    """"debt", "total debt", "net debt" in a formula: total debt by the one convention the registry uses
+    (agent.retrieval.finance.DEBT_STEPS), as alternatives tried in order; the answer restates the one
+    computed. Long-term debt alone is "long-term debt", never "debt"."""
+    key = "total_debt" if t in _DEBT_WORDS else FORMULA_PHRASES.get(t)
+    if key not in ("total_debt", "net_debt"):
+        return None
+    alternatives = []
+    for _, parts, _ in DEBT_STEPS:
+        node = {"metric": parts[0]}
+        for part in parts[1:]:
+            node = {"op": "+", "args": [node, {"metric": part}]}
+        if key == "net_debt":
+            node = {"op": "-", "args": [node, {"metric": "cash"}]}
+        alternatives.append(node)
+    return {"op": "first", "args": alternatives, "of": key}
+
+
+def choose(tree: dict, found) -> dict:
+    """The tree with each set of alternatives ("first") replaced by the first whose operands all have
+    a fact (`found(operand key)`), else by the first alternative (so the refusal names its inputs)."""
+    if tree.get("op") == "first":
+        pick = next((a for a in tree["args"] if all(found(k) for k in metrics_of(a))), tree["args"][0])
+        return choose(pick, found)
+    if "args" in tree:
+        return {**tree, "args": [choose(a, found) for a in tree["args"]]}
+    return tree
+
+
+def _terms(text: str, names: dict[str, dict] | None = None, members: bool = False,
+           lines: frozenset = frozenset()) -> dict:
     """Sums and differences of products, left to right."""
     pieces = _split_top(text, re.compile(_ADD.pattern + r"|" + _SUB.pattern, re.I))
-    node = _products(pieces[0], names, members)
+    node = _products(pieces[0], names, members, lines)
     for i in range(1, len(pieces) - 1, 2):
         op = "+" if _ADD.fullmatch(pieces[i]) else "-"
-        node = {"op": op, "args": [node, _products(pieces[i + 1], names, members)]}
+        right = _products(pieces[i + 1], names, members, lines)
+        if op == "-" and _EXCLUDING.search(pieces[i]) and node.get("metric") in _PROFITS \
+                and right.get("metric") in _EXPENSES:
+            # "operating income excluding stock-based compensation": the expense was deducted to reach
+            # the profit, so excluding it adds it back (a named convention the restated formula states)
+            node = {"op": "+", "args": [node, right], "added_back": True}
+            continue
+        node = {"op": op, "args": [node, right]}
     return node
 
 
-def _products(text: str, names: dict[str, dict] | None = None, members: bool = False) -> dict:
+_EXCLUDING = re.compile(r"\b(?:excluding|ex)\b", re.I)
+# Income-statement profits, and the expenses deducted to reach them. A cash-flow figure is not one:
+# "free cash flow excluding stock-based compensation" deducts it, as the cash flow added it back.
+_PROFITS = frozenset({"operating_income", "net_income", "gross_profit", "pretax_income"})
+_EXPENSES = frozenset({"stock_compensation", "depreciation_amortization", "depreciation", "rd", "sga",
+                       "interest_expense", "income_tax", "operating_expenses", "cost_of_revenue"})
+
+
+def _products(text: str, names: dict[str, dict] | None = None, members: bool = False,
+              lines: frozenset = frozenset()) -> dict:
     parts = _split_top(text, _MUL)
-    node = _operand(parts[0], names, members)
+    node = _operand(parts[0], names, members, lines)
     for p in parts[2::2]:
-        node = {"op": "*", "args": [node, _operand(p, names, members)]}
+        node = {"op": "*", "args": [node, _operand(p, names, members, lines)]}
     return node
 
 
-def parse_expression(text: str, names: dict[str, dict] | None = None, *, members: bool = False) -> dict:
+def parse_expression(text: str, names: dict[str, dict] | None = None, *, members: bool = False,
+                     lines: frozenset = frozenset()) -> dict:
     """An expression tree over table metrics, constants and the thread's named formulas (`names`);
-    with `members` (an explicit definition), also a metric narrowed by a member's name.
+    with `members` (an explicit definition), also a metric narrowed by a member's name; with `lines`
+    (agent.planning.companies.line_names), also a row some company prints ("marketing expense").
     Outside brackets a division splits the whole ("A plus B over C" is (A + B) ÷ C); brackets group."""
     inner = _unwrap(text)
     if inner is not None:
-        return parse_expression(inner, names, members=members)
+        return parse_expression(inner, names, members=members, lines=lines)
     parts = _split_top(text.strip(), _DIV, maxsplit=1)
     if len(parts) == 3:
-        return {"op": "/", "args": [_terms(parts[0], names, members), _terms(parts[2], names, members)]}
-    return _terms(parts[0], names, members)
+        below, scale = _scaled(parts[2])
+        node = {"op": "/", "args": [_terms(parts[0], names, members, lines), _terms(below, names, members, lines)]}
+        for factor in scale:
+            if factor == Decimal(100):  # "× 100": the quotient as a percentage, shown as one
+                node = {**node, "percent": True}
+            else:  # "A over B times 365": (A ÷ B) × 365, as people write a days ratio
+                node = {"op": "*", "args": [node, {"const": str(factor)}]}
+        return node
+    return _terms(parts[0], names, members, lines)
+
+
+def _scaled(text: str) -> tuple[str, list[Decimal]]:
+    """A divisor's trailing constant factors ("revenue times 365" → ("revenue", [365])): they scale the
+    quotient, not the divisor. Only when no sum or difference sits beside them."""
+    parts = _split_top(text, _MUL)
+    if len(parts) < 3 or _split_top(text, re.compile(_ADD.pattern + r"|" + _SUB.pattern, re.I))[1:]:
+        return text, []
+    factors = []
+    while len(parts) >= 3:
+        try:
+            value = Decimal(parts[-1].strip().replace(",", ""))
+        except InvalidOperation:
+            break
+        factors.insert(0, value)
+        parts = parts[:-2]
+    return "".join(parts), factors
 
 
 def _has_operator(text: str) -> bool:
     return any(p.search(text) for p in (_DIV, _ADD, _SUB, _MUL))
 
 
-def _definition(name: str, expr: str) -> dict:
-    tree = parse_expression(expr, members=True)
+def _definition(name: str, expr: str, lines: frozenset = frozenset()) -> dict:
+    tree = parse_expression(expr, members=True, lines=lines)
     return {"name": name.lower(), "tree": tree, "unit": unit_of(tree, name), "formula": restate(tree, top=True)}
 
 
-_DASH = re.compile(r"\s+[-\u2013\u2014]+\s+")
+# What may set off the company and year after a definition: a dash, a comma, "for", "at", "in".
+_ASIDE = re.compile(r"\s+[-\u2013\u2014]+\s+|\s*,\s*|\s+(?:for|at|in)\s+", re.I)
 
 
-def _trailing_aside(name: str, expr: str) -> tuple[dict, str] | None:
-    """"... over revenue - cisco fy2024?": a dash that sets off the company and year after the
-    definition, not a subtraction. The definition before the last such dash, and the words after it,
-    when those words name no metric."""
-    for m in reversed(list(_DASH.finditer(expr))):
+def _trailing_aside(name: str, expr: str, lines: frozenset = frozenset()) -> tuple[dict, str] | None:
+    """"... over revenue - cisco fy2024?", "... over revenue, apple 2024", "... over operating income for
+    pepsico 2023": words that set off the company and year after the definition, not a subtraction or
+    an operand. The definition before the last such break, and the words after it, when those words
+    name no metric."""
+    for m in reversed(list(_ASIDE.finditer(expr))):
         head, tail = expr[: m.start()], expr[m.end() :]
         if not _has_operator(head) or find_phrases(normalize(tail), PHRASES):
             continue
         try:
-            return _definition(name, head), tail
+            return _definition(name, head, lines), tail
         except DefinitionError:
             continue
     return None
@@ -204,7 +323,7 @@ def _trailing_aside(name: str, expr: str) -> tuple[dict, str] | None:
 _CALL = re.compile(r"\b(?:let'?s|let\s+us|we(?:'ll|\s+will)?|i(?:'ll|\s+will)?)\s+call\s+(?P<rest>.+?)" + _END, re.I)
 
 
-def _called(text: str) -> tuple[dict, int, int] | None:
+def _called(text: str, lines: frozenset = frozenset()) -> tuple[dict, int, int] | None:
     """"let's call opex SG&A + R&D": a name of one to three words, then its formula, no "as"."""
     m = _CALL.search(text)
     if m is None:
@@ -215,14 +334,15 @@ def _called(text: str) -> tuple[dict, int, int] | None:
         if not expr or not _has_operator(expr) or _has_operator(name):
             continue
         try:
-            return _definition(name, expr), m.start(), m.end()
+            return _definition(name, expr, lines), m.start(), m.end()
         except DefinitionError:
             continue
     return None
 
 
-def find_definition(text: str) -> tuple[dict | None, str, str | None]:
-    """(definition {name, tree, unit, formula}, the text without it, or the words refused)."""
+def find_definition(text: str, lines: frozenset = frozenset()) -> tuple[dict | None, str, str | None]:
+    """(definition {name, tree, unit, formula}, the text without it, or the words refused); `lines`:
+    the printed rows an operand may name (agent.planning.companies.line_names)."""
     for pattern in (DEFINE, NAMED):
         m = pattern.search(text)
         if not m:
@@ -232,15 +352,15 @@ def find_definition(text: str) -> tuple[dict | None, str, str | None]:
         if not _has_operator(expr):
             continue  # "treat X as a priority": not a formula
         try:
-            definition = _definition(name, expr)
+            definition = _definition(name, expr, lines)
         except DefinitionError as exc:
-            cut = _trailing_aside(name, expr)
+            cut = _trailing_aside(name, expr, lines)
             if cut is None:
                 return None, text[: m.start()] + text[m.end() :], str(exc)
             definition, aside = cut
             return definition, text[: m.start()] + " " + aside + " " + text[m.end() :], None
         return definition, text[: m.start()] + " " + text[m.end() :], None
-    called = _called(text)
+    called = _called(text, lines)
     if called is not None:
         definition, start, end = called
         return definition, text[:start] + " " + text[end:], None
@@ -254,8 +374,8 @@ _OPERAND_WORDS = 10
 _LEAD = re.compile(r"^(?:(?:defined|calculated|computed|measured)\s+as|i\.?e\.?|=)\s*", re.I)
 
 
-def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda start, end: True
-                ) -> tuple[dict, int, int] | None:
+def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda start, end: True,
+                lines: frozenset = frozenset()) -> tuple[dict, int, int] | None:
     """A formula written into the question itself ("compute gross profit minus SG&A", "net income
     divided by diluted shares", "cash returned as a % of operating cash flow"): the longest run of
     words in one clause that parses with every operand a table metric, a number or a formula the
@@ -289,7 +409,7 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
                 if lead or not _has_operator(piece):
                     continue
                 try:
-                    tree = parse_expression(piece, names)
+                    tree = parse_expression(piece, names, lines=lines)
                 except DefinitionError:
                     continue
                 if "op" not in tree or not bounded(start + lo, start + hi):
@@ -303,14 +423,23 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
 def unit_of(tree: dict, name: str) -> str:
     if "const" in tree:
         return "pure"
+    if "line" in tree:  # a printed statement row: an amount
+        return "USD"
     if "metric" in tree:
         return METRICS[tree["metric"]].unit
-    if tree["op"] == "abs":
+    if tree["op"] in ("abs", "first"):
         return unit_of(tree["args"][0], name)
+    if tree.get("percent"):
+        return "percent"
+    scale = tree["args"][1].get("const") if tree["op"] == "*" else None
+    if scale is not None and tree["args"][0].get("op") == "/":  # a quotient scaled by the user: as written
+        return "days" if Decimal(scale) in (360, 365, 366) else "ratio"
     a, b = (unit_of(x, name) for x in tree["args"])
     if tree["op"] in ("+", "-", "avg"):
         return a if a != "pure" else b
     if tree["op"] == "*":
+        if {a, b} == {"USD/shares", "shares"}:  # dividends per share × diluted shares: dollars
+            return "USD"
         return a if b == "pure" else b
     if a == b:
         over_revenue = tree["args"][1] == {"metric": "revenue"}
@@ -323,6 +452,8 @@ def unit_of(tree: dict, name: str) -> str:
 def operand_key(node: dict) -> str:
     """An operand's identity: a table metric ('revenue'), narrowed to a member ('revenue@iphone'), of
     an earlier year ('revenue@iphone~-1')."""
+    if "line" in node:  # a printed row by the user's words ('#marketing expense', '#marketing expense~-1')
+        return f"#{node['line']}" + (f"~{node['offset']}" if node.get("offset") else "")
     key = node["metric"]
     if node.get("member"):
         key += f"@{node['member']}"
@@ -340,6 +471,9 @@ def operand_parts(key: str) -> tuple[str, str | None, int]:
 
 def operand_label(key: str) -> str:
     metric, member, offset = operand_parts(key)
+    if key.startswith("#"):
+        label = metric[1:2].upper() + metric[2:]
+        return label + (" (prior year)" if offset == -1 else f" ({offset:+d} years)" if offset else "")
     if member and member.startswith("="):  # a member by its QName: its name in words ("Combat Systems")
         from agent.retrieval.segments import display_name
 
@@ -351,20 +485,24 @@ def operand_label(key: str) -> str:
 def restate(tree: dict, top: bool = False) -> str:
     if "const" in tree:
         return tree["const"]
-    if "metric" in tree:
+    if "metric" in tree or "line" in tree:
         return operand_label(operand_key(tree))
     if tree["op"] == "abs":
         return f"|{restate(tree['args'][0], top=True)}|"
+    if tree["op"] == "first":  # before the facts pick one: the convention's name
+        return FORMULAS[tree["of"]].label
     if tree["op"] == "avg":  # the year's opening and closing balances, averaged
         return f"average {restate(tree['args'][0]).lower()} (opening and closing)"
     sym = {"+": "+", "-": "−", "*": "×", "/": "÷"}[tree["op"]]
     inner = f" {sym} ".join(restate(a) for a in tree["args"])
+    if tree.get("added_back"):
+        inner += " (the excluded expense added back)"
     return inner if top or tree["op"] in "*" else f"({inner})"
 
 
 def metrics_of(tree: dict) -> list[str]:
     """The operand keys (operand_key) of a tree, in order."""
-    if "metric" in tree:
+    if "metric" in tree or "line" in tree:
         return [operand_key(tree)]
     if "const" in tree:
         return []
@@ -375,10 +513,12 @@ def evaluate(tree: dict, values: dict[str, Decimal], unit: str) -> Decimal:
     def ev(node: dict) -> Decimal:
         if "const" in node:
             return Decimal(node["const"])
-        if "metric" in node:
+        if "metric" in node or "line" in node:
             return values[operand_key(node)]
         if node["op"] == "abs":
             return abs(ev(node["args"][0]))
+        if node["op"] == "first":
+            return ev(choose(node, lambda k: k in values))
         a, b = (ev(x) for x in node["args"])
         if node["op"] == "+":
             return a + b
@@ -454,7 +594,7 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
         return None
     registry = [k for k in plan.metrics if k in FORMULAS]
     unknown = plan.refusal_detail if plan.route == "refusal" else None
-    found = find_inline(rest, names, _bounded(rest, directory, unknown))
+    found = find_inline(rest, names, _bounded(rest, directory, unknown), getattr(directory, "line_names", frozenset()))
     if found is None:
         return None
     definition, start, end = found
@@ -469,8 +609,48 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
             return None  # the refused metric is something else the question asks
         definition = {**definition, "name": m.group(0).lower()}
         cut = rest[: m.start()] + " " + rest[m.end() : start] + " " + rest[end:]
+    else:
+        opener = rest[start : start + 1] if rest[start : start + 1] in _OPEN else ""  # the bracket may be the formula's
+        named = _named_metric(rest[:start] + opener)
+        if named is not None:  # "effective tax rate (tax provision / pre-tax income)": the user's, by that name
+            at, stop, lead, key = named
+            definition = {**definition, "name": " ".join(rest[at:stop].split()).lower()}
+            unit = FORMULAS[key].unit if key in FORMULAS else METRICS[key].unit
+            if definition["tree"].get("op") == "/" and unit in ("pure", "percent"):
+                definition["unit"] = "percent"  # a rate, as the metric it defines is
+            cut = rest[:at] + " " + rest[stop:min(lead, start)] + " " + rest[end:].lstrip(")]} ")
     cut = re.sub(r"(?i),?\s*\b(?:defined|calculated|computed)\s+as\b", " ", cut)
     return definition, cut
+
+
+_LEAD_IN = re.compile(r"(?:\s*(?:[(\[:=]|,?\s*\b(?:defined|calculated|computed|measured)\s+as\b|,?\s*\bi\.?e\.?,?))+\s*$",
+                      re.I)
+
+
+_WHEN = re.compile(r"(?:fy|fiscal|year|in|for|of)?'?\d{2,4}|fy|fiscal|year|years|in|for|at|as|of|end|year-end|ye|the",
+                   re.I)
+
+
+def _named_metric(before: str) -> tuple[int, int, int, str] | None:
+    """(phrase start, phrase end, lead-in start, measure key) of a metric or registry formula that stands right before a formula the user wrote (its year may stand between), set off by a bracket, a
+    colon, "=" or "defined as": the formula is the user's definition of it, answered once under its
+    name, never beside the filing's own figure."""
+    lead = _LEAD_IN.search(before)
+    if lead is None or not lead.group(0).strip():
+        return None
+    words = list(re.finditer(r"[\w&'.-]+", before[: lead.start()]))
+    while words and _WHEN.fullmatch(words[-1].group(0)):
+        words.pop()  # "effective tax rate 2023 (...)": the year stays the question's
+    if not words:
+        return None
+    stop = words[-1].end()
+    for n in range(min(6, len(words)), 0, -1):
+        at = words[-n].start()
+        said = normalize(before[at:stop]).strip()
+        key = PHRASES.get(said) or FORMULA_PHRASES.get(said)
+        if key is not None:
+            return at, stop, lead.start(), key
+    return None
 
 
 # Operators said in words around their operands: "the ratio of R&D to revenue", "capex to
@@ -487,17 +667,19 @@ _SPOKEN = (
 _TO_RATIO = re.compile(r"(?P<a>[\w&'\-]+)\s+to\s+(?P<b>[\w&'\- ]+?)\s+ratio\b", re.I)
 
 
-_DILUTED = re.compile(r"[,;:]?\s*\b(?:use|using|with|on)\s+(?:a\s+|the\s+)?diluted\s+(?:shares?(?:\s+count)?|share\s+count|basis)\b\s*[,;:]?", re.I)
+_DILUTED = re.compile(r"[,;:]?\s*\b(?:use|using|with|on)\s+(?:a\s+|the\s+)?(?P<kind>diluted|basic)\s+"
+                      r"(?:shares?(?:\s+count)?|share\s+count|basis)\b\s*[,;:]?", re.I)
 _PER_SHARE = re.compile(r"\bper\s+share\b", re.I)
 
 
 def spoken_operators(text: str) -> str:
     """The text with operators said in words written as the grammar's ("A over B"). A registry
     formula's own name ("debt to equity ratio", "R&D to revenue ratio") is left alone. "Use diluted
-    shares" with a per-share figure is the divisor: "per diluted share"."""
+    shares" (or basic) with a per-share figure is the divisor: "per diluted share"."""
     out = text
-    if _DILUTED.search(out) and _PER_SHARE.search(out):
-        out = _PER_SHARE.sub("per diluted share", _DILUTED.sub(" ", out))
+    said = _DILUTED.search(out)
+    if said and _PER_SHARE.search(out):
+        out = _PER_SHARE.sub(f"per {said.group('kind').lower()} share", _DILUTED.sub(" ", out))
     for pattern, replacement in _SPOKEN:
         out = pattern.sub(replacement, out, count=1)
 

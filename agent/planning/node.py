@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from agent.progress import status
 from agent.planning import followups
+from agent.planning.brands import brands_from, corpus_lookup
 from agent.planning.exemplars import meaning_from
 from agent.planning.plan import Plan
 
@@ -46,16 +47,28 @@ def figure_plan(state) -> Plan | None:
         return None
 
 
+def _brand_lookup(deps):
+    """The corpus lookup the planner resolves brands with, one per process (its cache is per corpus version)."""
+    db = getattr(deps, "db", None)
+    if db is None:
+        return None
+    memo = getattr(deps, "memo", None)
+    if memo is None:
+        return corpus_lookup(db)
+    return memo.setdefault("brand_lookup", corpus_lookup(db))
+
+
 def _planned(question: str, previous: Plan | None, deps) -> tuple[Plan, str, str | None]:
     """(plan, planner name, why a model planner fell back) for `question` against `previous`."""
     try:
-        with meaning_from(getattr(deps, "embedder", None)):  # a message with no subject may be judged by meaning
+        # a message with no subject may be judged by meaning; a brand is resolved from the corpus
+        with meaning_from(getattr(deps, "embedder", None)), brands_from(_brand_lookup(deps)):
             return deps.planner(question, previous=previous, directory=deps.directory), deps.planner_name, None
     except Exception as exc:  # a model's failure must never reach the user: fall back
         if deps.planner is deps.fallback_planner:
             raise
         log.warning("planner %s failed (%s); using the rules planner", deps.planner_name, exc.__class__.__name__)
-        with meaning_from(getattr(deps, "embedder", None)):
+        with meaning_from(getattr(deps, "embedder", None)), brands_from(_brand_lookup(deps)):
             result = deps.fallback_planner(question, previous=previous, directory=deps.directory)
         return result, "rules", f"planner: {deps.planner_name} failed ({exc.__class__.__name__}); rules planner used"
 

@@ -75,5 +75,8 @@ class Plan(BaseModel):
     # sentences the thread has already quoted, when the message asks for more ("say more", "anything
     # else?"): the composer quotes the next best ones instead (set from the thread's memory, agent.planning.node)
     quoted: list[str] = Field(default_factory=list)
+    # the company was named through a brand its filings name most (agent.planning.brands):
+    # {"word": as the user wrote it, "ticker", "name"}, said in the answer
+    brand: dict | None = None
     planner: str = "rules"
     fallback: str | None = None  # why a model planner fell back to the rules planner (agent.planning.llm)

@@ -83,7 +83,7 @@ _COMPARE = re.compile(r"\b(?:compar\w*|vs\.?|versus|both|each|and\s+how\s+does|r
 STATEMENT = re.compile(
     r"\b(?:says?|said|saying|describ\w*|discuss\w*|explain\w*|mention\w*|cites?|cited|citing|comment\w*|"
     r"summari[sz]\w*|characteri[sz]\w*|elaborat\w*|outlin\w*|highlight\w*|talks?\s+about|believ\w*|thinks?|views?|"
-    r"outlook|expectations?|expects?|anticipat\w*|(?<!pension\s)(?<!benefit\s)(?<!stock\s)(?<!incentive\s)"
+    r"outlook|expectations?|expects?|anticipat\w*|predict\w*|foresee\w*|forecast(?:s|ed|ing)?|(?<!pension\s)(?<!benefit\s)(?<!stock\s)(?<!incentive\s)"
     r"(?<!retirement\s)(?<!compensation\s)(?<!purchase\s)(?<!savings\s)plans?(?!\s+assets)|planned|planning|"
     r"strateg\w+|approach|rationale|reasons?|factors|headwinds?|tailwinds?|challenges?|concerns?|issues|"
     r"(?<!funded\s)status|commentary|narrative|story|implications?|what\s+happened|deal\s+with|"
@@ -139,3 +139,30 @@ def topical_companies(outside: str, matches) -> set[int]:
         if _TOPIC_PREP.search(before):
             topics.add(i)
     return topics
+
+
+# The form of a question that asks for words, not an amount, whatever figure-like words it holds:
+# - a cause or an effect in a modal ("what will drive ...", "what might slow ...", "how could
+#   tariffs affect ..."): the filing's discussion of what moves a figure, never the figure itself;
+# - a yes-no question about the company's stance or conduct ("is X worried about ...", "can X's
+#   partners absorb ...", "does X think ..."): answered by what the filing says.
+# A figure asked in such a form with words no figure takes ("what will Apple's revenue be?" names one)
+# is left to the scope check and the figure path; only the words left over are read this way.
+_MODAL = r"(?:will|would|could|might|may|can|should)"
+_MODAL_CAUSE = re.compile(rf"^\W*(?:(?:and|so|but|ok)\W+)?(?:what|which\s+[a-z]+)\s+{_MODAL}\s+"
+                          rf"(?!(?:be|have|cost|total|amount|equal|reach|come|make|earn|report|pay|spend)\b)[a-z]+")
+_MODAL_EFFECT = re.compile(rf"^\W*(?:(?:and|so|but|ok)\W+)?how\s+{_MODAL}\s+(?!(?:much|many)\b)")
+_YES_NO = re.compile(r"^\W*(?:(?:and|so|but|ok)\W+)?(?:is|are|was|were|does|do|did|has|have|can|could|will|would|"
+                     r"should|might)\s+(?!(?:there|it|its|their|the\s+(?:revenue|income|margin)|you)\b)")
+
+
+def asks_in_words(low: str) -> bool:
+    """The question's form asks for what a filing says: a modal cause or effect, or a yes-no
+    question about the company (see above). `low`: lowercase."""
+    return bool(_MODAL_CAUSE.search(low) or _MODAL_EFFECT.search(low) or _YES_NO.search(low))
+
+
+def modal_cause(low: str) -> bool:
+    """"What will drive / determine / slow ...": a cause of a future change, which a filing states
+    (its MD&A and risk factors), not a prediction asked of Footnote."""
+    return bool(_MODAL_CAUSE.search(low))

@@ -32,6 +32,7 @@ SUBJECT_REFUSAL = 0.3  # a company-only message needs a clearer likeness to be r
 MEANING_MARGIN = 0.3  # lead of the winning kind's share of the vote over the next's, for that verdict to stand
 MEANING_TOP = 0.4  # and the nearest exemplar by meaning must be this close
 SAYS_MORE = 0.5  # of the two judges' shares together (at most 2): a small-talk label that outranks "ack"
+SAME_LETTERS = 0.8  # a topic-word message this close to a small-talk exemplar by its letters is that, with no model
 SHORT, SHORT_TOP = 3, 0.2  # a message of a few words that resembles only small talk is small talk
 # A message with no subject of its own that speaks to Footnote ("do you make mistakes?", "are your
 # figures audited?") is about Footnote when that is what it resembles most, even faintly.
@@ -68,7 +69,7 @@ def masked(text: str, spans: list[tuple[int, int]]) -> str:
 
 
 def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool = True,
-                 thread: bool = False, unanchored: bool = False) -> tuple[str, str | None]:
+                 thread: bool = False, unanchored: bool = False, topic_only: bool = False) -> tuple[str, str | None]:
     """("meta", intent) | ("refuse", detail) | ("domain", None) | ("unknown", None).
 
     `text`: the message with company names masked. `subject`: it names a metric, topic, year or
@@ -83,12 +84,20 @@ def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool 
     `unanchored`: its subject names no company and no figure, only a topic, a year or a name we do
     not hold ("plan my vacation to Italy", "where will the S&P 500 close this year?"). Outside a
     thread such a message could only be refused for want of a company; when its meaning is clearly
-    a refusal's, it is refused for that instead. A figure's question never gets here (no model)."""
+    a refusal's, it is refused for that instead. A figure's question never gets here (no model).
+
+    `topic_only`: its one subject is a filing topic word, and no company, figure, year or cause
+    ("are you an ai?", "ai is wild these days"): a topic word is said in small talk too, so a message
+    that clearly reads as small talk or a question about Footnote, by meaning and by its letters
+    alike, is that."""
     if subject:
         if unanchored and not thread and not filing_framed(text):  # "what does Acme expect?" is no forecast
             meaning = by_meaning(text)
             if meaning is not None and meaning.kind == "refuse" and clear(meaning):
                 return verdict(meaning)
+            chat = small_talk(text, meaning) if topic_only else None
+            if chat:
+                return "meta", chat
         return "domain", None
     letters = _by_letters(text, company_only=company_only, covered=covered)
     if company_only:
@@ -105,6 +114,28 @@ def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool 
     if letters[0] == "meta":
         return "meta", META_INTENT[_agreed_label(text, meaning)]
     return letters
+
+
+_UNSET = object()
+
+
+def small_talk(text: str, meaning=_UNSET) -> str | None:
+    """The META intent when both judges read the whole message, words and names as written, as
+    small talk or a question about Footnote: for a message whose only hold on a company or a topic
+    is a word chat uses too ("gm everyone!", "good morning Sam", "are you an ai?", "Happy Friday!").
+    The meaning must be clear and the letters agree; with no sentence model lent, only a near copy
+    of a small-talk exemplar (SAME_LETTERS) is. None otherwise."""
+    if meaning is _UNSET:
+        meaning = by_meaning(text)
+    if meaning is not None and not (meaning.kind == "meta" and clear(meaning)):
+        return None
+    letters = _by_letters(text, company_only=False, covered=True)
+    if letters[0] != "meta":
+        return None
+    if meaning is not None:
+        return META_INTENT[_agreed_label(text, meaning)]
+    found = nearest(text)
+    return letters[1] if found is not None and found.top >= SAME_LETTERS else None
 
 
 def _agreed_label(text: str, meaning: Meaning) -> str:

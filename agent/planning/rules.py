@@ -56,9 +56,11 @@ from agent.retrieval.quarter_prose import asks_changes, quarter_items
 from agent.planning.words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.planning.years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
 from agent.planning.years import _YEAR_AFTER, Years, parse_years
-from agent.planning.prose_route import CAUSE, OUTLOOK, asks_statement, order_items, topical_companies
+from agent.planning.prose_route import CAUSE, OUTLOOK, asks_in_words, asks_statement, modal_cause, order_items
+from agent.planning.prose_route import topical_companies
 from agent.planning.movers import EFFECT, MOVED, asks_cause, not_a_line
-from agent.planning.route import help_with, masked, message_kind
+from agent.planning.route import help_with, masked, message_kind, small_talk
+from agent.planning.brands import everyday, find_brands
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
@@ -71,7 +73,9 @@ FOLLOWUP = re.compile(
     r"\b(?:that|it|its|this|those|them|they|their|the same)\b"
 )
 ADDING = re.compile(r"\b(?:compar\w*|vs\.?|versus|against|relative to|with|side by side|stack up|alongside)\b")
-_CAPITALISED = re.compile(r"(?<![\w$])([A-Z][\w&.'\u2019-]*(?:\s+(?:[A-Z][\w&.'\u2019-]*|&|of))*)")
+# a company named through its product or brand: the word stays in the question (a member, a topic)
+NAMED_THROUGH = ("product", "brand")
+_CAPITALISED = re.compile(r"(?<![\w$-])([A-Z][\w&.'\u2019-]*(?:\s+(?:[A-Z][\w&.'\u2019-]*|&|of))*)")
 
 
 def _meta(intent: str, tickers: list[str] | None = None) -> Plan:
@@ -85,7 +89,7 @@ def _refuse(reason: str, detail: str | None = None, **extra) -> Plan:
 def _strip_for_query(text: str, matches: list[CompanyMatch]) -> str:
     t = text
     for m in matches:
-        if m.kind != "company" or m.via == "product":
+        if m.kind != "company" or m.via in NAMED_THROUGH:
             continue  # an uncovered company, or a product, named in a prose question is the topic
         t = t.replace(m.text + "'s", " ").replace(m.text + "\u2019s", " ").replace(m.text, " ")
     t = re.sub(r"(?i)\b(?:in|for|during|of)?\s*(?:the\s+)?(?:fy\s?'?\d{2,4}|fiscal\s+(?:year\s+)?\d{2,4}|(?:19|20)\d{2})\b", " ", t)
@@ -262,12 +266,15 @@ def _without_named(text: str) -> str:
     return " ".join(words)
 
 
-def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Reading:
-    matches = directory.find(outside) or directory.find_products(outside)
+def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: list[str] = ()) -> Reading:
+    """What the message says. `thread`: the companies the thread has discussed; a word their own
+    filings name is theirs to look up (a segment, a product), never a brand switching the thread."""
+    # a company by name or ticker, else by a product we list, else by a brand its filings name (agent.planning.brands)
+    matches = directory.find(outside) or directory.find_products(outside) or find_brands(outside, directory, thread)
     for i in topical_companies(outside, matches):  # "competition from Intel" in AMD's 10-K: a topic
         matches[i] = CompanyMatch("topic", matches[i].text, matches[i].start, matches[i].end, matches[i].company)
     unnamed = outside
-    for m in sorted((m for m in matches if m.kind == "company" and m.via != "product"), key=lambda m: -m.start):
+    for m in sorted((m for m in matches if m.kind == "company" and m.via not in NAMED_THROUGH), key=lambda m: -m.start):
         # "Advanced Micro Devices revenue" is not "devices revenue"
         unnamed = unnamed[: m.start] + "_" * (m.end - m.start) + unnamed[m.end :]
     unnamed = _SPOKEN_US.sub(r"\1", unnamed)  # "tell us Apple's net income": the reader, not the country
@@ -303,6 +310,14 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory) -> Readi
         reading.measures, reading.unmappable = [], None
         reading.items = reading.items or ["7"]
     return reading
+
+
+def _weak_mention(m: CompanyMatch) -> bool:
+    """A company matched only by a word chat also uses: a ticker typed in lowercase ("gm", "ma"), or
+    an everyday word read as a brand ("Sam", "Peacock"; agent.planning.brands)."""
+    if m.kind != "company":
+        return False
+    return (m.via == "ticker" and m.text.islower()) or (m.via == "brand" and everyday(m.text))
 
 
 def _base_metric(key: str) -> str:
@@ -377,7 +392,7 @@ def _named_base(low: str) -> int | None:
 
 
 def _shifted(tree: dict, offset: int) -> dict:
-    if "metric" in tree:
+    if "metric" in tree or "line" in tree:
         return {**tree, "offset": tree.get("offset", 0) + offset}
     if "args" in tree:
         return {**tree, "args": [_shifted(t, offset) for t in tree["args"]]}
@@ -552,8 +567,45 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         plan = _plan_rules(spoken, previous=previous, directory=directory)
         known = {d["name"] for d in (previous.definitions if previous is not None else [])}
         if plan.route == "domain" and any(m.startswith("udf:") and m[4:] not in known for m in plan.metrics):
-            return plan
-    return _plan_rules(text, previous=previous, directory=directory)
+            return _said_in_words(plan, text or "", directory, previous)
+    return _said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory, previous)
+
+
+# a yes-no question that compares a figure with an amount or another figure asks for the figure
+_AMOUNT_CHECK = re.compile(r"\d|\b(?:above|below|higher|lower|more|less|over|under|than|exceed\w*|bigger|smaller)\b")
+
+
+def _said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan | None) -> Plan:
+    """A question whose form asks what the filing says (agent.planning.prose_route.asks_in_words: "what
+    will drive UnitedHealth's medical cost ratio higher?", "is Coca-Cola worried about sugar taxes?")
+    is searched in the filing's prose when its words make no figure the planner knows: a metric
+    phrase it cannot name, a line named by words that are no line's name, a formula read into
+    "might slow". Never a refusal for an unknown metric, never a figure for words it did not ask;
+    when no passage answers, the prose path says so (no_grounding)."""
+    low = strip_quotes(text).lower()
+    if not plan.tickers or len(text) > MAX_CHARS or not asks_in_words(low):
+        return plan
+    refused = (plan.route == "refusal" and plan.refusal_reason == "unknown_metric"
+               and "(in your formula)" not in (plan.refusal_detail or ""))
+    known = {d["name"] for d in (previous.definitions if previous is not None else [])}
+    unsaid = [k for k in plan.metrics if k.startswith(("line:", "dim:")) or (k.startswith("udf:") and k[4:] not in known)]
+    figure = (plan.route == "domain" and plan.intent in NUMERIC_INTENTS and "metrics" not in plan.inherited
+              and (bool(unsaid) or any(w.get("as") == "unaccounted" for w in plan.words)))
+    if not (refused or figure):
+        return plan
+    if not (modal_cause(low) or _AMOUNT_CHECK.search(low) is None):
+        return plan  # "is Apple's gross margin above 40%?": a figure, checked against the amount
+    prose = Plan(route="domain", intent="qualitative", tickers=plan.tickers, fiscal_years=plan.fiscal_years,
+                 latest=plan.latest or not (plan.fiscal_years or plan.as_of_filing_year),
+                 year_offsets=plan.year_offsets, as_of_filing_year=plan.as_of_filing_year,
+                 thread_tickers=plan.thread_tickers or plan.tickers, brand=plan.brand, words=plan.words,
+                 definitions=[d for d in plan.definitions if d["name"] in known], inherited=plan.inherited)
+    prose.items, prose.items_guessed = order_items(low, ["7", "1A"]), True
+    outside = strip_quotes(text)
+    prose.query = expand_query(_strip_for_query(outside, directory.find(outside)))
+    prose.probe = [k for k in plan.metrics if k.startswith("line:")]
+    prose.slots = {**plan.slots, "metrics": "none: prose (the question asks what the filing says)"}
+    return prose
 
 
 def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
@@ -574,7 +626,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = _relative_to_thread(raw, previous)
     raw = compared_kind(raw, len(_history(_usable_previous(previous))))  # "which bank made more?" of the thread's
     raw = gap_as_difference(raw, len(_history(_usable_previous(previous))))  # "the gap between them"
-    definition, rest, bad = find_definition(raw)
+    definition, rest, bad = find_definition(raw, directory.line_names)
     if definition is not None:
         definition, rest = _name_aside(definition, rest, directory)
     known = [d for d in (previous.definitions if previous is not None else [])
@@ -696,7 +748,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if not scope:  # a quoted row name is read as words once the quotation itself is judged in scope
         outside = names_kept(raw)
         low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
-    r = read(raw, outside, low, directory)
+    r = read(raw, outside, low, directory, _history(_usable_previous(previous)))
     thread = _usable_previous(previous)
     unnamed_low = masked(outside, [(m.start, m.end) for m in r.matches]).lower()  # "margins for apple?"
     kind = kind_of_thread(unnamed_low, thread.metrics) if thread is not None and thread.metrics and not r.why else []
@@ -718,11 +770,19 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     asked_of_us = re.search(r"\b(?:you|your)\b", chat) and not (r.measures or r.has_topic or r.matches)
     subject = bool(r.measures or r.unmappable or r.has_topic or r.why or (r.years.given and not asked_of_us)
                    or ((r.statement or QUAL_ASK.search(low)) and r.matches) or lead_subject(outside))
+    if r.matches and not subject and all(_weak_mention(m) for m in r.matches):
+        # "gm everyone!", "good morning Sam": a ticker typed in lowercase, or an everyday word some
+        # company's filings use as a brand, with nothing of a filing beside it (no metric, topic, year
+        # or cause) is a company only when the message, read as written, is no small talk
+        chat_kind = small_talk(spelled_out(low))
+        if chat_kind:
+            return _meta(chat_kind)
+    topic_only = r.has_topic and not (r.measures or r.unmappable or r.why or r.years.given or r.statement or r.matches)
     kind, detail = message_kind(spelled_out(masked(outside, [(m.start, m.end) for m in r.matches]).lower()),
                                 company_only=bool(r.matches) and not subject, subject=subject,
                                 covered=any(m.kind == "company" for m in r.matches),
                                 thread=_usable_previous(previous) is not None,
-                                unanchored=not (r.matches or r.measures or r.unmappable))
+                                unanchored=not (r.matches or r.measures or r.unmappable), topic_only=topic_only)
     meta = meta_intent(chat)
     asks_help = meta == "help" or (kind, detail) == ("meta", "help")  # by rule or by resemblance
     task = help_with(chat) if asks_help and not (r.matches or subject) else None
@@ -901,11 +961,19 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                 sources["tickers"] = "thread, and the message's"
     if not tickers:
         guess = guess_company_text(outside) or (_unaccounted_words(outside, low) if domain_signal else None)
+        if guess and not domain_signal and prev is None:
+            # "Happy Friday!", "is this like Bloomberg?": a capitalised word no company goes by, and
+            # nothing of a filing: small talk when the whole message reads as small talk
+            chat_kind = small_talk(spelled_out(low))
+            if chat_kind:
+                return _meta(chat_kind)
         if domain_signal or guess:
             return _refuse("no_company", guess, **(carry if domain_signal else {}))
         return _refuse("out_of_scope", "topics outside companies' 10-K filings")
 
     plan = Plan(route="domain", intent="numeric", tickers=tickers, lone_name=lone, **year_fields)
+    plan.brand = next(({"word": m.text, "ticker": m.company.ticker, "name": m.company.name} for m in r.matches
+                       if m.via == "brand" and m.kind == "company" and m.company.ticker in tickers), None)
     plan.thread_tickers = [t for t in history if t not in tickers][-4:] + tickers
     # growth words turn a base metric into its year-over-year growth ("how much did it grow?"); over
     # three years or more, "how has it changed" is a trend of the metric itself
@@ -994,7 +1062,7 @@ def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
     it in lowercase beside a capitalised name ("Johnson Controls international revenue")."""
     spans = []
     for m in r.matches:
-        if m.via == "product":
+        if m.via in NAMED_THROUGH:
             continue  # "what share of revenue came from AWS?": the product names the company and the member
         end = m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)
         words = outside[m.start : m.end].split()

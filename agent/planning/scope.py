@@ -79,8 +79,11 @@ _OTHERS = r"(?:you|u|analysts?|wall\s+street|the\s+market|markets|investors|expe
 FILING_FRAMED = (
     # "what does X expect / plan / say ...", "how is X forecasting ...", X not Footnote nor analysts
     rf"\b(?:what|how|when|where|which|why|does|do|did|is|are)\b[^?]{{0,40}}?\b(?:does|do|did|is|are|has|have)\s+"
-    rf"(?!{_OTHERS}\b)(?:[\w&.'-]+\s+){{1,5}}?(?:expect|anticipat|plan|intend|project|forecast|estimat|guid|say|"
-    rf"said|stat|disclos|describ|report|mention|discuss|outline|target|aim|believ|see|indicat|assum|think)\w*",
+    rf"(?!{_OTHERS}\b)(?:[\w&.'-]+\s+){{1,5}}?(?:expect|anticipat|plan|intend|project|forecast|predict|foresee|estimat|guid|"
+    rf"say|said|stat|disclos|describ|report|mention|discuss|outline|target|aim|believ|see|indicat|assum|think)\w*",
+    # "what will drive / determine / slow ...": the causes of a future change, which the filing discusses
+    r"^\W*(?:what|which\s+[a-z]+)\s+(?:will|would|could|might|may)\s+(?:drive|determine|cause|affect|influence|shape|"
+    r"push|pull|slow|lift|boost|hurt|weigh|pressure|limit|constrain|threaten|impact)\b",
     r"\b(?:according\s+to|per|in|from|does)\s+(?:the|its|their|his|her|[\w&.-]+'s)\s+(?:(?:fy\s?)?'?\d{2,4}\s+|latest\s+|"
     r"most\s+recent\s+)?(?:10-?k|filing|annual\s+report|md&a|risk\s+factors|management)\b",
     r"\b(?:10-?k|filing|annual\s+report|md&a|management)\s+(?:says?|states?|said|discuss\w*|disclos\w*|descri\w*|"

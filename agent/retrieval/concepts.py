@@ -129,7 +129,7 @@ METRICS: dict[str, Metric] = {
             "Current portion of long-term debt",
             ["current portion of long term debt", "current maturities of long term debt", "current debt",
              "long term debt current portion", "current portion of debt", "current term debt"],
-            ["us-gaap:LongTermDebtCurrent", "us-gaap:DebtCurrent"],
+            ["us-gaap:LongTermDebtCurrent", "us-gaap:LongTermDebtAndCapitalLeaseObligationsCurrent", "us-gaap:DebtCurrent"],
             period="instant",
             query="current portion of term debt",
         ),
@@ -207,6 +207,15 @@ METRICS: dict[str, Metric] = {
             ["diluted shares", "weighted average diluted shares", "diluted share count",
              "weighted average shares diluted"],
             ["us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding"],
+            unit="shares",
+        ),
+        # the divisor of "per basic share" and "use basic shares", as diluted_shares is of the diluted figure
+        _m(
+            "basic_shares",
+            "Weighted-average basic shares",
+            ["basic shares", "weighted average basic shares", "basic share count", "weighted average shares basic",
+             "basic weighted average shares"],
+            ["us-gaap:WeightedAverageNumberOfSharesOutstandingBasic"],
             unit="shares",
         ),
         _m(

@@ -236,17 +236,6 @@ _RATIOS: list[Formula] = [
        ["interest coverage", "interest coverage ratio", "times interest earned", "interest cover"],
        [Input("operating_income"), Input("interest_expense")], "ratio",
        "Operating income ÷ Interest expense (operating income as EBIT)", _ratio, operator="expr"),
-    _f("total_debt", "Total debt",
-       ["total debt", "gross debt", "total borrowings", "debt outstanding", "total debt outstanding"],
-       [Input("long_term_debt"), Input("current_debt")], "USD",
-       "Long-term debt + Current portion of long-term debt (term debt; commercial paper and other short-term "
-       "borrowings not included)", lambda ltd, cur: ltd + cur, operator="expr", query="term debt"),
-    _f("net_debt", "Net debt",
-       ["net debt", "net debt position", "net borrowings"],
-       [Input("long_term_debt"), Input("current_debt"), Input("cash")], "USD",
-       "Long-term debt + Current portion of long-term debt − Cash and cash equivalents (term debt; "
-       "marketable securities not deducted)",
-       lambda ltd, cur, cash: ltd + cur - cash, operator="expr"),
     _f("roe", "Return on equity",
        ["roe", "return on equity", "return on average equity", "return on shareholders equity",
         "return on stockholders equity", "return on common equity"],
@@ -266,6 +255,113 @@ _RATIOS: list[Formula] = [
        "of long-term debt + Stockholders' equity) (after-tax operating income at the effective rate; year-end "
        "invested capital)",
        lambda oi, tax, pre, ltd, cur, eq: _ratio_pct(oi * (1 - _ratio(tax, pre)), ltd + cur + eq), operator="expr"),
+]
+
+
+# Total debt is one convention wherever it appears (total debt, net debt, debt to assets, and debt to
+# equity above): long-term debt plus the balance sheet's current debt line (current maturities and
+# short-term borrowings) when tagged, else current maturities plus short-term borrowings, else current
+# maturities alone, else long-term debt alone. Each step is its own formula whose expression says what
+# "debt" counted, so the answer never hides a narrower figure.
+DEBT_STEPS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("", ("long_term_debt", "debt_current"),
+     "total debt: long-term debt, current maturities and short-term borrowings"),
+    ("_borrowings", ("long_term_debt", "current_debt", "short_term_borrowings"), "total debt"),
+    ("_term", ("long_term_debt", "current_debt"), "total debt; no short-term borrowings tagged"),
+    ("_long_term_only", ("long_term_debt",), "no current debt or short-term borrowings tagged"),
+)
+
+
+def _debt_chain(key: str, label: str, synonyms: list[str], tail: list[Input], unit: str, shape: str,
+                fn: Callable[..., Decimal], query: str = "long-term debt short-term borrowings") -> list[Formula]:
+    """One formula per DEBT_STEPS step, each falling back to the next. `shape` is the expression with
+    "{debt}" where the debt sum goes; `fn(debt, *tail)` computes it."""
+    out = []
+    for i, (suffix, parts, note) in enumerate(DEBT_STEPS):
+        debt = " + ".join(METRICS[m].label.split(" (")[0] for m in parts)
+        debt = f"({debt})" if len(parts) > 1 and shape != "{debt}" else debt
+        nxt = key + DEBT_STEPS[i + 1][0] if i + 1 < len(DEBT_STEPS) else None
+        n = len(parts)
+        out.append(_f(key + suffix, label, synonyms if not suffix else [],
+                      [*(Input(m) for m in parts), *tail], unit, f"{shape.format(debt=debt)} ({note})",
+                      lambda *v, n=n: fn(sum(v[:n], Decimal(0)), *v[n:]), operator="expr", fallback=nxt,
+                      query=query))
+    return out
+
+
+_DEBT: list[Formula] = [
+    *_debt_chain("total_debt", "Total debt",
+                 ["total debt", "gross debt", "total borrowings", "debt outstanding", "total debt outstanding"],
+                 [], "USD", "{debt}", lambda debt: debt),
+    *_debt_chain("net_debt", "Net debt", ["net debt", "net debt position", "net borrowings"],
+                 [Input("cash")], "USD", "{debt} − Cash and cash equivalents",
+                 lambda debt, cash: debt - cash),
+    *_debt_chain("debt_to_assets", "Debt-to-assets ratio",
+                 ["debt to assets", "debt to assets ratio", "debt/assets", "debt to total assets",
+                  "total debt to total assets", "total debt to assets", "debt-to-assets"],
+                 [Input("total_assets")], "ratio", "{debt} ÷ Total assets", lambda debt, ta: _ratio(debt, ta)),
+    *_debt_chain("debt_to_capital", "Debt-to-capital ratio",
+                 ["debt to capital", "debt to capital ratio", "debt/capital", "debt to total capital",
+                  "total debt to capital", "total debt to total capital", "debt-to-capital", "debt to capitalization",
+                  "debt to capitalization ratio", "debt to total capitalization"],
+                 [Input("equity")], "ratio", "{debt} ÷ ({debt} + Stockholders' equity)",
+                 lambda debt, eq: _ratio(debt, debt + eq)),
+]
+
+# More of the ratios analysts ask daily; year-end balances unless the expression says average.
+_MORE: list[Formula] = [
+    _f("working_capital", "Working capital", ["working capital", "net working capital"],
+       [Input("current_assets"), Input("current_liabilities")], "USD",
+       "Current assets − Current liabilities", lambda ca, cl: ca - cl, operator="−"),
+    _f("fcf_margin", "Free-cash-flow margin",
+       ["free cash flow margin", "fcf margin", "free cash flow margins", "fcf margins",
+        *_share_of_revenue(["free cash flow", "fcf"])[:-2]],
+       [Input("operating_cash_flow"), Input("capex"), Input("revenue")], "percent",
+       "(Operating cash flow − Capital expenditures) ÷ Revenue",
+       lambda ocf, capex, rev: _ratio_pct(ocf - capex, rev), operator="expr"),
+    _f("ocf_margin", "Operating-cash-flow margin",
+       ["operating cash flow margin", "ocf margin", "cash flow margin", "cash flow from operations margin",
+        *_share_of_revenue(["operating cash flow", "cash from operations", "ocf"])[:-2]],
+       [Input("operating_cash_flow"), Input("revenue")], "percent", "Operating cash flow ÷ Revenue", _ratio_pct),
+    _f("cash_conversion", "Cash conversion",
+       ["cash conversion", "cash conversion ratio", "cash conversion rate", "cash flow conversion",
+        "operating cash flow to net income", "ocf to net income", "cash from operations to net income",
+        "operating cash flow conversion"],
+       [Input("operating_cash_flow"), Input("net_income")], "percent", "Operating cash flow ÷ Net income",
+       _ratio_pct),
+    _f("equity_multiplier", "Equity multiplier",
+       ["equity multiplier", "financial leverage ratio", "assets to equity", "assets to equity ratio",
+        "total assets to equity"],
+       [Input("total_assets"), Input("equity")], "ratio", "Total assets ÷ Stockholders' equity (year-end)", _ratio),
+    _f("cash_ratio", "Cash ratio", ["cash ratio"],
+       [Input("cash"), Input("current_liabilities")], "ratio",
+       "Cash and cash equivalents ÷ Current liabilities (marketable securities not included)", _ratio,
+       operator="expr"),
+    _f("dio", "Days inventory outstanding",
+       ["days inventory outstanding", "dio", "days of inventory", "days in inventory", "inventory days",
+        "days inventory on hand", "days of inventory on hand", "days sales of inventory", "days sales in inventory"],
+       [Input("inventory"), Input("cost_of_revenue")], "days",
+       "Inventories ÷ Cost of revenue × 365 (year-end inventories, 365-day year)",
+       lambda inv, cogs: _ratio(inv, cogs) * 365, operator="expr"),
+    _f("dpo", "Days payables outstanding",
+       ["days payables outstanding", "days payable outstanding", "dpo", "payable days", "payables days",
+        "days payable", "days payables"],
+       [Input("accounts_payable"), Input("cost_of_revenue")], "days",
+       "Accounts payable ÷ Cost of revenue × 365 (year-end payables, 365-day year)",
+       lambda ap, cogs: _ratio(ap, cogs) * 365, operator="expr"),
+    _f("cash_conversion_cycle", "Cash conversion cycle",
+       ["cash conversion cycle", "ccc", "cash cycle", "cash to cash cycle"],
+       [Input("inventory"), Input("accounts_receivable"), Input("accounts_payable"), Input("cost_of_revenue"),
+        Input("revenue")], "days",
+       "(Inventories ÷ Cost of revenue + Accounts receivable ÷ Revenue − Accounts payable ÷ Cost of revenue) × 365 "
+       "(year-end balances, 365-day year)",
+       lambda inv, ar, ap, cogs, rev: (_ratio(inv, cogs) + _ratio(ar, rev) - _ratio(ap, cogs)) * 365,
+       operator="expr"),
+    _f("receivables_turnover", "Receivables turnover",
+       ["receivables turnover", "receivable turnover", "accounts receivable turnover", "ar turnover",
+        "receivables turnover ratio", "accounts receivable turnover ratio", "debtor turnover"],
+       [Input("revenue"), Input("accounts_receivable")], "ratio",
+       "Revenue ÷ Accounts receivable (year-end receivables)", _ratio, operator="expr"),
 ]
 
 GROWTH_BASES = ("revenue", "net_income", "rd", "sga", "operating_income", "gross_profit", "operating_expenses",
@@ -319,7 +415,7 @@ def _change_formula(metric: str) -> Formula:
               query=f"{m.query} increased decreased compared to prior year")
 
 
-FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *(_growth_formula(m) for m in GROWTH_BASES),
+FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *_DEBT, *_MORE, *(_growth_formula(m) for m in GROWTH_BASES),
                                                    *(_change_formula(m) for m in GROWTH_BASES)]}
 
 

@@ -21,7 +21,7 @@ from agent.retrieval.line_items import tokens
 from agent.retrieval.causes import cause_queries, subject_query
 from agent.planning.prose_route import NAMED_SECTION
 from agent.retrieval.metric_facts import metric_value
-from agent.planning.formulas import evaluate, metrics_of, operand_label, operand_parts
+from agent.planning.formulas import choose, evaluate, metrics_of, operand_label, operand_parts, restate
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
 from agent.checking.quoted_figures import ranges as amount_ranges
 from agent.retrieval.segments import axes_for, display_name, find_member, key_parts, member_parts
@@ -84,6 +84,7 @@ class _Facts:
         self.orders = orders or {}  # metric key -> its concepts, the user's printed row first
         self.found: dict[tuple[str, int], Evidence | None] = {}
         self.memo: dict | None = None  # set to read a missing formula input from the company's printed row
+        self.lines: dict = {}  # a formula's printed-row operands, resolved once per company (_line_cell)
 
     def get(self, metric_key: str, fy: int, printed: bool = False) -> Evidence | None:
         """The metric's fact for the year; with `printed` (a formula's input), else the row the company
@@ -230,6 +231,13 @@ def _operand(conn, deps, facts: _Facts, key: str, fy: int, orders: dict | None =
     metric's fact, or a member's dimensional fact ('revenue@iphone'), of that year or an earlier one."""
     metric, member, offset = operand_parts(key)
     year = fy + offset
+    if key.startswith("#"):  # a row the company prints, by the user's words: exact or near-exact only
+        phrase = metric[1:]
+        slot = (f"#{phrase}", year)
+        if slot not in facts.found:
+            facts.found[slot] = _line_cell(conn, deps, facts.company, f"line:{phrase}|{phrase}|{phrase}", year, {},
+                                           facts.lines)
+        return facts.found[slot]
     if member is None:
         return facts.get(metric, year, printed=True)
     slot = (key.split("~")[0], year)
@@ -248,6 +256,10 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
         cell["missing_inputs"] = ["a reported line item (the formula names none)"]
         return None
     inputs = {k: _operand(conn, deps, facts, k, fy, orders) for k in dict.fromkeys(keys)}
+    tree = choose(definition["tree"], lambda k: inputs[k] is not None)  # "total debt": the parts tagged
+    if tree != definition["tree"]:
+        definition = {**definition, "tree": tree, "formula": restate(tree, top=True)}
+        inputs = {k: inputs[k] for k in dict.fromkeys(metrics_of(tree))}
     missing = [operand_label(k).replace("(prior year)", f"(fiscal {fy - 1})") for k, e in inputs.items() if e is None]
     if missing:
         cell["missing_inputs"] = missing

@@ -1,0 +1,201 @@
+"""A company named by its brand: a product, drug, service or subsidiary ("Humira", "Peacock",
+"Gulfstream") is its maker's, told by the corpus itself.
+
+Why the corpus and not a list: no list keeps up with every drug, streaming service and subsidiary,
+but the maker's filings name its brands again and again while other companies' filings name them
+seldom. A word the company index does not know is looked up in the filings' full-text index
+(store.brands), and a chunk counts for a company when it writes the word as a name, capitalised
+("footnote" is in every filing, in lowercase: no brand). When one covered company's filings name it
+far more than any other's (DOMINANCE), the question is about that company, and the answer says why (Plan.brand); when two or
+three share nearly all the mentions, Footnote asks which one; otherwise it is no company we know.
+
+An everyday word ("Peacock", "Tide", "Texas") may be a brand too, but it may also be a place or a
+topic several companies discuss: such a word needs more mentions and a clearer lead
+(WORD_MIN_CHUNKS, WORD_DOMINANCE), and is never asked about when split. Only a capitalised
+everyday word counts; a word no dictionary holds counts in any case ("humira").
+
+The planner is a pure function of the question; the planning node lends it the lookup for the run
+(`brands_from`), as it lends the sentence model (agent.planning.exemplars.meaning_from). Without a
+lookup (a test's planner, the model planner's tools) no brand is resolved.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import threading
+from collections.abc import Callable
+from contextvars import ContextVar
+
+from agent.planning.companies import CompanyDirectory, CompanyMatch
+from agent.planning.company_words import ACRONYMS, english_words
+from agent.planning.topics import STOPWORDS
+from agent.retrieval.finance import MEASURE_PHRASES
+from agent.retrieval.concepts import normalize
+
+MIN_CHUNKS = 3  # a word no dictionary holds: named in at least this many of the maker's chunks
+DOMINANCE = 2.5  # and this many times as often as in the next company's filings
+WORD_MIN_CHUNKS = 8  # an everyday word ("Peacock", "Cadillac"): more mentions
+WORD_DOMINANCE = 5.0  # and a clearer lead
+SPLIT_SHARE = 0.8  # two or three companies holding this share of the mentions: ask which one
+MAX_LOOKUPS = 3  # candidate words looked up per message
+
+Lookup = Callable[[str], list[tuple[int, int]]]  # phrase -> [(cik, chunks naming it)], most first
+_LOOKUP: ContextVar[Lookup | None] = ContextVar("brand_lookup", default=None)
+
+# a run of capitalised words, joined by "&" or "-" ("Pratt & Whitney", "Frito-Lay", "Sam's Club")
+_CAPITALISED_RUN = re.compile(r"(?<![\w$&-])([A-Z][A-Za-z0-9]*(?:[-'\u2019][A-Za-z]+)*"
+                              r"(?:\s+(?:&\s+)?[A-Z][A-Za-z0-9]*(?:[-'\u2019][A-Za-z]+)*)*)")
+_LOWER_WORD = re.compile(r"(?<![\w$&'-])([a-z][a-z]{3,})(?![\w'-])")
+_POSSESSIVE = re.compile(r"['\u2019]s$")
+_FILING_WORDS = frozenset("item items part form annual report reports filing filings md&a note notes k q".split())
+
+
+@contextlib.contextmanager
+def brands_from(lookup: Lookup | None):
+    """Within the block, the planner resolves brands with `lookup` (the planning node lends one over
+    the service's database). A context variable: one run's lookup never leaks into another's."""
+    token = _LOOKUP.set(lookup)
+    try:
+        yield
+    finally:
+        _LOOKUP.reset(token)
+
+
+def corpus_lookup(db) -> Lookup:
+    """A lookup over `db` (agent.context.Database), remembered per corpus version and phrase: the
+    same brand asked twice is one query, and an ingest that adds filings is seen."""
+    from store.brands import chunks_naming
+
+    cache: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    lock = threading.Lock()
+
+    def lookup(phrase: str) -> list[tuple[int, int]]:
+        key = (db.corpus_version(), phrase.lower())
+        with lock:
+            if key in cache:
+                return cache[key]
+        with db.connection() as conn:
+            rows = named_counts(phrase, chunks_naming(conn, phrase))
+        with lock:
+            if len(cache) > 4096:
+                cache.clear()
+            cache[key] = rows
+        return rows
+
+    return lookup
+
+
+def named_counts(phrase: str, chunks: list[tuple[int, str]]) -> list[tuple[int, int]]:
+    """[(cik, chunks that write `phrase` as a name)], most first: at least one of its occurrences
+    there has a capital letter. A word filings write in lowercase ("footnote", "tide" of the sea) is
+    an everyday word in them, whatever a user typed."""
+    words = [re.escape(w) for w in re.findall(r"[A-Za-z0-9]+", phrase)]
+    if not words:
+        return []
+    pattern = re.compile(r"(?<![A-Za-z0-9])" + r"[\W_]{1,3}".join(words) + r"(?![a-z0-9])", re.I)
+    counts: dict[int, int] = {}
+    for cik, text in chunks:
+        if any(any(ch.isupper() for ch in m.group(0)) for m in pattern.finditer(text)):
+            counts[cik] = counts.get(cik, 0) + 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def candidates(text: str) -> list[tuple[int, int, str, bool]]:
+    """(start, end, phrase, everyday) for the words of `text` that may be a brand: capitalised runs
+    (not a sentence's first everyday word, not a question word, a metric, a filing word or an
+    abbreviation analysts use), and lowercase words no dictionary holds. `everyday`: every word of
+    the phrase is a dictionary word."""
+    words = english_words()
+    out: list[tuple[int, int, str, bool]] = []
+    first = len(text) - len(text.lstrip())
+    for m in _CAPITALISED_RUN.finditer(text):
+        phrase, start = m.group(1), m.start(1)
+        parts = phrase.split()
+        while parts and _ordinary(parts[0], start == first, words):  # "What does", "How is", "Tell me"
+            start = text.index(parts[1], start + len(parts[0])) if len(parts) > 1 else m.end(1)
+            parts.pop(0)
+        while parts and _ordinary(parts[-1], False, words):
+            parts.pop()
+        phrase = _POSSESSIVE.sub("", " ".join(parts)).strip(" -&")
+        if not phrase or len(phrase) < 3:
+            continue
+        out.append((start, start + len(phrase), phrase, everyday(phrase)))
+    for m in _LOWER_WORD.finditer(text):
+        word = m.group(1)
+        if word in words or word in STOPWORDS or word in _FILING_WORDS or normalize(word) in MEASURE_PHRASES or not words:
+            continue
+        if any(s <= m.start() < e for s, e, _, _ in out):
+            continue
+        out.append((m.start(), m.end(), word, False))
+    return sorted(out)[:MAX_LOOKUPS]
+
+
+def everyday(phrase: str) -> bool:
+    """Every word of the phrase is a dictionary word ("Peacock", "Pratt & Whitney"), not a coined name."""
+    words = english_words()
+    return bool(words) and all(w.lower() in words for w in re.split(r"[\s&-]+", phrase) if w)
+
+
+def _ordinary(word: str, sentence_start: bool, words: frozenset[str]) -> bool:
+    """A capitalised word that names nothing: a question or filing word, a metric, an abbreviation,
+    a year, or a sentence's first dictionary word."""
+    bare = _POSSESSIVE.sub("", word)
+    low = bare.lower()
+    if low in STOPWORDS or low in _FILING_WORDS or normalize(bare) in MEASURE_PHRASES:
+        return True
+    if bare.upper() in ACRONYMS or re.fullmatch(r"(?:FY|Q)?\d+\w*", bare, re.I) or re.fullmatch(r"\d+-?[KQ]", bare, re.I):
+        return True
+    return sentence_start and low in words
+
+
+def find_brands(text: str, directory: CompanyDirectory, thread: list[str] = ()) -> list[CompanyMatch]:
+    """The covered companies `text` names through a brand, at most one match per brand (an
+    'ambiguous' one when two or three companies share it), when the planning node lent a lookup.
+
+    `thread`: the tickers the thread has discussed. A word one of their filings names as often as
+    a brand needs ("and Eliquis?" after Pfizer, which sells it with another company) is theirs: it
+    stays the thread's company, never replaced by the company that names it most."""
+    lookup = _LOOKUP.get()
+    if lookup is None:
+        return []
+    own = {directory.by_ticker.get(t.upper()) for t in thread} - {None}
+    found: list[CompanyMatch] = []
+    for start, end, phrase, everyday in candidates(text):
+        counts = lookup(phrase)
+        theirs = [cik for cik, n in counts if cik in own and n >= MIN_CHUNKS]
+        if theirs:  # counts are most first: the thread's company that names it most
+            found.append(CompanyMatch("company", phrase, start, end, directory.companies[theirs[0]], via="brand"))
+            continue
+        match = judge(phrase, counts, directory, everyday=everyday, start=start, end=end)
+        if match is not None:
+            found.append(match)
+    seen: set[int] = set()
+    out = []
+    for m in found:  # "How are Jif and Folgers doing?": one company, once
+        if m.company is not None and m.company.cik in seen:
+            continue
+        if m.company is not None:
+            seen.add(m.company.cik)
+        out.append(m)
+    return out
+
+
+def judge(phrase: str, counts: list[tuple[int, int]], directory: CompanyDirectory, *, everyday: bool,
+          start: int = 0, end: int = 0) -> CompanyMatch | None:
+    """The company whose filings name `phrase` most, when they lead clearly; an 'ambiguous' match
+    when two or three share nearly all mentions (a word no dictionary holds only); else None."""
+    counts = [(cik, n) for cik, n in counts if cik in directory.companies and directory.companies[cik].covered]
+    if not counts:
+        return None
+    least, lead = (WORD_MIN_CHUNKS, WORD_DOMINANCE) if everyday else (MIN_CHUNKS, DOMINANCE)
+    top_cik, top = counts[0]
+    second = counts[1][1] if len(counts) > 1 else 0
+    if top >= least and top >= lead * second:
+        return CompanyMatch("company", phrase, start, end, directory.companies[top_cik], via="brand")
+    total = sum(n for _, n in counts)
+    shared = [(cik, n) for cik, n in counts if n >= least]
+    if not everyday and 2 <= len(shared) <= 3 and sum(n for _, n in shared) >= SPLIT_SHARE * total:
+        return CompanyMatch("ambiguous", phrase, start, end, via="brand",
+                            candidates=[directory.companies[cik] for cik, _ in shared])
+    return None

@@ -1,0 +1,27 @@
+"""Which covered companies' filings name a word: the corpus's own evidence of whose brand it is.
+
+A product, drug, service or subsidiary ("Humira", "Peacock", "Gulfstream") is rarely a company
+name, yet its maker's filings name it again and again while others name it seldom or never. The
+full-text index finds the chunks that hold a phrase in one indexed query; their text comes back too,
+so the caller can tell a name (written capitalised) from an everyday word that stems the same.
+"""
+
+from __future__ import annotations
+
+import psycopg
+
+# chunks holding the phrase (the 'english' configuration is the one the generated tsv column is
+# built with, so stemming agrees); a word in thousands of chunks is no brand, so a sample suffices
+CHUNKS_NAMING = """
+SELECT cik, text
+FROM chunks
+WHERE tsv @@ phraseto_tsquery('english', %(phrase)s)
+LIMIT %(limit)s
+"""
+
+
+def chunks_naming(conn: psycopg.Connection, phrase: str, *, limit: int = 600) -> list[tuple[int, str]]:
+    """[(cik, chunk text)] of chunks whose words include `phrase`, at most `limit` of them."""
+    with conn.cursor() as cur:
+        cur.execute(CHUNKS_NAMING, {"phrase": phrase, "limit": limit})
+        return [(int(cik), text) for cik, text in cur.fetchall()]
