@@ -209,3 +209,24 @@ def test_short_replies_that_lean_on_the_thread(directory):
     assert p.tickers == ["AAPL"] and p.metrics == ["net_income"], p
     p = planned(directory, "Tesla net income 2024", "how so?")
     assert p.intent == "qualitative" and p.metrics == ["net_income"] and p.items[0] == "7", p
+
+
+def test_a_rival_the_thread_s_filings_name_is_that_company_not_a_line_of_the_thread_s():
+    """"what about Rivalco?" in a Tesla thread, where Tesla's filings name Rivalco often (a brand
+    lookup would make it Tesla's word): SEC's map knows a Rivalco, so the reply is about it, refused
+    as not covered; a product no registrant is named after stays the thread's."""
+    from agent.planning.brands import MIN_CHUNKS, brands_from
+    from agent.planning.companies import CompanyDirectory
+    from tests.test_companies import COVERED, SEC
+
+    rivals = CompanyDirectory.from_rows(COVERED, SEC + [("RVLC", 990001, "RIVALCO MARTIN CORP")], {1318605: [2023, 2024]})
+    tesla = rivals.by_ticker["TSLA"]
+
+    def lookup(phrase):
+        return [(tesla, MIN_CHUNKS + 5)] if phrase.lower() in ("rivalco", "zentrix") else []
+
+    with brands_from(lookup):
+        p = planned(rivals, "Tesla revenue 2024", "what about Rivalco?")
+        assert p.route == "refusal" and p.refusal_reason == "not_covered" and "Rivalco" in p.refusal_detail, p
+        p = planned(rivals, "Tesla revenue 2024", "and Zentrix?")
+        assert p.refusal_reason != "not_covered" and "TSLA" in p.tickers, p

@@ -348,6 +348,21 @@ def _filing_statement(r: Reading, directory: CompanyDirectory, tickers: list[str
             r.years.latest = True
 
 
+def _another_company(r: Reading, outside: str, prev: Plan | None, directory: CompanyDirectory) -> tuple[str, str] | None:
+    """How to refuse a "what about X?" reply whose X matched only as a word the thread's own
+    company's filings name (a rival they discuss, "Airbus" in Boeing's 10-K) while SEC's map knows a
+    company by that name: a question about that company, never about the thread's, as before brands
+    were read. A product the thread's company sells ("and Eliquis?") is no registrant's name, and
+    stays the thread's; a question with more in it than the name ("Eliquis sales") is left to brands."""
+    if prev is None or not r.matches or any(m.via != "brand" for m in r.matches):
+        return None
+    if not {m.company.ticker for m in r.matches if m.company} <= set(_history(prev)):
+        return None
+    named = lead_subject(outside)
+    about = unknown_subject(named, directory) if named else None
+    return about if about and about[0] == "not_covered" else None
+
+
 def _not_covered(r: Reading, directory: CompanyDirectory) -> list[CompanyMatch]:
     """Uncovered companies that are a subject of the question (not merely mentioned in it)."""
     found = [m for m in r.matches if m.kind == "not_covered"]
@@ -899,6 +914,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     carry = {"metrics": measures, **year_fields}
 
     not_covered = _not_covered(r, directory)
+    other = _another_company(r, outside, prev, directory) if not not_covered else None
+    if other:  # "what about Airbus?" in a Boeing thread: Airbus, never a line of Boeing's that names it
+        return _refuse(other[0], other[1], **carry)
     ambiguous = [m for m in r.matches if m.kind == "ambiguous"]
     if not_covered:
         m = not_covered[0]
