@@ -394,7 +394,14 @@ def line_keys(trace: list[dict], runs: list[tuple[int, int]]) -> tuple[list[str]
         while idx and kinds[idx[-1]] in _SIDE:
             idx.pop()
         shown = [words[i] for i in idx if kinds[i] != "filler" or words[i] in _JOIN or words[i] == "total"]
+        # the clause's other words, which a printed label may hold as the user wrote them ("Treasury stock,
+        # at cost", "Changes in merchandise inventories"): never required, so a label's extra word is
+        # still one the user did not write
+        spare = [w for i, w in enumerate(words[lo:hi], lo) if kinds[i] in ("filler", "other", "growth")
+                 and w not in PAYMENT_WORDS]
         key = f"line:{leftover}|{' '.join(context)}|{' '.join(shown)}"
+        if spare:
+            key += f"|{' '.join(dict.fromkeys(spare))}"
         if key not in keys:
             keys.append(key)
     return keys, absorbed
