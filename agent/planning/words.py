@@ -50,7 +50,7 @@ FILLER = frozenset(
     decreased decline declined rise rose fall fell improve improved improving improvement worsening
     go goes going gone went headed heading out
     much % fast quickly quick slow slowly big large small high low far
-    invest invested spend spent spends spending pay paid pays earn earned earns make made makes
+    invest invested spend spent spends spending put puts pay paid pays earn earned earns make made makes
     bring brought book booked post posted record recorded generate generated
     if dont don't doesnt didnt know unsure sure invent guess estimate pretend ignore instructions briefly brief
     short format express answer respond reply quickly terms just only exact precise precisely keep
@@ -254,8 +254,9 @@ def join_printed_names(how: list[str | None], words: list[str], names: frozenset
         return taken
     def open_word(g: int) -> bool:  # a word a row's name may hold: not a period, a number or filler
         w = words[g]
+        term = w in ("short", "long") and g + 1 < len(words) and words[g + 1] == "term"  # "short-term investments"
         return (how[g] is None or how[g].startswith("metric:")) and not _NUMBER.match(w) and w not in MONTHS \
-            and (w not in FILLER or w in IGNORABLE)
+            and (w not in FILLER or w in IGNORABLE or term)
     for i, w in enumerate(words):
         if w not in ("and", "&") or i in taken:
             continue
