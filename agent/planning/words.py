@@ -368,6 +368,8 @@ def line_keys(trace: list[dict], runs: list[tuple[int, int]]) -> tuple[list[str]
     A run's clause (split at "and", "vs", ...) is its context: the metric words in the same clause
     may belong to the line's label ("cash ... financing"), so those measures are absorbed and
     answered only if a label takes them in. Key: 'line:<leftover words>|<clause content words>'."""
+    from agent.retrieval.line_items import IGNORABLE
+
     words = [t["word"] for t in trace]
     kinds = [t["as"] for t in trace]
     def side(j: int) -> str:
@@ -399,7 +401,7 @@ def line_keys(trace: list[dict], runs: list[tuple[int, int]]) -> tuple[list[str]
         # at cost", "Changes in merchandise inventories"): never required, so a label's extra word is
         # still one the user did not write
         spare = [w for i, w in enumerate(words[lo:hi], lo) if kinds[i] in ("filler", "other", "growth")
-                 and w not in PAYMENT_WORDS]
+                 and w not in PAYMENT_WORDS and w not in IGNORABLE]
         key = f"line:{leftover}|{' '.join(context)}|{' '.join(shown)}"
         if spare:
             key += f"|{' '.join(dict.fromkeys(spare))}"

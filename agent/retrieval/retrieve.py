@@ -17,7 +17,7 @@ from agent.composing.draft import Evidence
 from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key
 from agent.progress import status
 from agent.retrieval.line_items import company_line, labels_of, line_parts, printed_index, printed_order
-from agent.retrieval.line_items import tokens
+from agent.retrieval.line_items import IGNORABLE, tokens
 from agent.retrieval.causes import cause_queries, subject_query
 from agent.planning.prose_route import NAMED_SECTION
 from agent.retrieval.metric_facts import metric_value
@@ -431,7 +431,8 @@ def metric_phrases(words: list[dict]) -> dict[str, str]:
 def spare_words(words: list[dict]) -> str:
     """The question's words the plan took as filler or claimed elsewhere: a printed row's label may hold
     them ("changes in merchandise inventories"), as a `line:` key's fourth field (agent.planning.words)."""
-    return " ".join(dict.fromkeys(w["word"] for w in words or [] if w.get("as") in ("filler", "other", "growth")))
+    return " ".join(dict.fromkeys(w["word"] for w in words or [] if w.get("as") in ("filler", "other", "growth")
+                                  and w["word"] not in IGNORABLE))
 
 
 def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definitions: list[dict] | None = None,
