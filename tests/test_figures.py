@@ -190,6 +190,17 @@ def test_a_line_key_carries_the_clauses_spare_words_and_a_printed_name_joins_acr
     assert not any(t["as"].startswith("metric:") for t in trace), trace  # one printed row, never the cash balance
 
 
+def test_a_dated_or_quarter_row_question_probes_the_rows_for_that_period(directory):
+    p = plan(directory, "What were Apple's customer advances at July 1, 2023?")
+    assert p.intent == "qualitative" and p.probe and p.probe_period and p.probe_period.get("end") == "2023-07-01", p
+    assert p.period is None  # the passage search keeps its own period; only the row's figure is dated
+    p = plan(directory, "Apple research, development and related expenses in the second quarter of fiscal 2024")
+    assert p.probe and (p.probe_period or {}).get("quarter") == 2, p
+    assert not any("quarter" in "|".join(k.split("|")[:2]) for k in p.probe), p.probe  # the period's words are its own
+    p = plan(directory, "Apple customer advances in fiscal 2024")
+    assert p.probe_period is None
+
+
 def test_label_tokens_fold_plurals_and_cash_flow_wording():
     assert tokens("Net cash used in investing activities") == tokens("cash provided by investing")
     assert tokens("Inventories") == tokens("inventory")

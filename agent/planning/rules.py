@@ -1056,10 +1056,22 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
         if quarter and figure:  # "what did it earn in the september 2023 quarter": a figure of a quarter
             return _refuse("unknown_metric", f"which figure of that period (\"{quarter}\"): name a line item, such as "
                            "revenue or net income", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+        if runs and quarter and not asks_prose:
+            # "research and development expenses in the second quarter": a printed row of that quarter's
+            # statements answers; else the quarter's 10-Q is searched as below
+            dated = parse_period(low)
+            if dated is not None and dated.kind == "quarter":
+                dated_trace, dated_runs = account(outside, spans, claimed(low, _CLAIMED) | set(dated.words))
+                if dated_runs:
+                    plan.probe, _ = line_keys(dated_trace, dated_runs)
+                    plan.probe_period, plan.words = dated.as_dict(), dated_trace
         if runs and not quarter:
             plan.probe, _ = line_keys(trace, runs)
             plan.probe_standard = not asks_prose and not r.has_topic
             plan.words = trace
+            dated = dated_period(low)
+            if dated is not None and not asks_prose:
+                plan.probe_period = dated.as_dict()  # "customer advances at June 30, 2023": that balance
             source = " ".join(w for w in left if w not in ("get", "got", "gets", "bring", "brought", "brings"))
             if _EARNED_FROM.search(low) and figure and source and not counted:
                 # "how much did Tesla get from regulatory credits?": that source's revenue, a member
