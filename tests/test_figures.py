@@ -959,3 +959,15 @@ def test_a_rows_percent_of_sales_twin_and_a_standard_label_never_outrank_the_pri
 
 def test_paying_out_dividends_is_the_dividends_paid_figure(directory):
     assert plan(directory, "how much did apple pay out in dividends in fiscal 2024?").metrics == ["dividends_paid"]
+
+
+def test_a_company_we_do_not_cover_is_named_before_the_metric_we_cannot_map(directory):
+    for text, name in (("What was Stripe's EBITDA in 2023?", "Stripe"), ("Lululemon comparable sales 2023", "Lululemon"),
+                       ("Uber's adjusted EBITDA in 2023", "Uber"), ("EBITDA of Acme Corp in 2022", "Acme Corp")):
+        p = plan(directory, text)
+        assert (p.refusal_reason, p.refusal_detail) == ("no_company", name), (text, p)
+    # the metric's own capitals are never read as a company, and a covered company keeps the metric's reason
+    assert plan(directory, "What's the EBITDA for FY2023?").refusal_reason == "unknown_metric"
+    assert plan(directory, "What's Apple's EBITDA?").refusal_reason == "unknown_metric"
+    thread = plan(directory, "apple revenue 2024")
+    assert plan(directory, "what about Stripe's EBITDA?", previous=thread).refusal_reason == "no_company"

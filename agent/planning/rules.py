@@ -823,6 +823,17 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if ambiguous and not r.tickers:
         m = ambiguous[0]
         return _refuse("ambiguous_company", m.text, candidates=[c.ticker for c in m.candidates], **carry)
+    if r.unmappable and not r.tickers:
+        # "Stripe's EBITDA", "Lululemon comparable sales": the company we do not cover is what is missing
+        # first, whatever the figure; the metric's own words are never read as the name
+        words = re.escape(r.unmappable).replace(r"\ ", r"[\s-]+")
+        rest = re.sub(rf"(?i)\b{words}\b", " ", outside)
+        unknown = guess_company_text(rest) if prev is None else named_unknown_company(rest)
+        owner = next((m.group(1) for m in _POSSESSIVE_NAME.finditer(rest) if m.group(1).lower() not in STOPWORDS
+                      and normalize(m.group(1)) not in MEASURE_PHRASES), None)  # "Uber's", the sentence's first word
+        unknown = unknown or owner
+        if unknown:
+            return _refuse("no_company", unknown, **carry)
     dim = _dimension(r, outside) if r.unmappable else None
     if r.unmappable and dim is None:
         known = r.tickers or (list(prev.tickers) if prev is not None else [])
