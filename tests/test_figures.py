@@ -971,3 +971,12 @@ def test_a_company_we_do_not_cover_is_named_before_the_metric_we_cannot_map(dire
     assert plan(directory, "What's Apple's EBITDA?").refusal_reason == "unknown_metric"
     thread = plan(directory, "apple revenue 2024")
     assert plan(directory, "what about Stripe's EBITDA?", previous=thread).refusal_reason == "no_company"
+
+
+def test_a_member_named_after_for_is_that_members_figure_and_a_breakdown_word_still_asks_for_all():
+    from agent.retrieval.segments import plan_key
+
+    assert plan_key("operating income for north", ["north", "america", "segment"]) == \
+        "dim:operating_income|north america segment"
+    assert plan_key("revenue for each segment", []) == "dim:revenue|*segment"
+    assert plan_key("revenue per employee", ["employee"]) is None  # a quotient, never a member
