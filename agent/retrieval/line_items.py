@@ -20,7 +20,7 @@ from agent.retrieval.concepts import normalize
 IGNORABLE = frozenset(
     "net total activities activity used use uses provided provide provides generated generate generates by in of "
     "the and for from to a an expense expenses expenditure expenditures member during period cash-flow amount "
-    "amounts continuing operation operations costs flow flows number outstanding certain charge charges".split()
+    "amounts continuing operation operations costs flow flows number outstanding certain expected charge charges".split()
 )
 # Words that keep their identity but are spelled two ways.
 SYNONYMS = {"buyback": "repurchase", "amortisation": "amortization", "organisation": "organization",
