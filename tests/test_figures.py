@@ -980,3 +980,19 @@ def test_a_member_named_after_for_is_that_members_figure_and_a_breakdown_word_st
         "dim:operating_income|north america segment"
     assert plan_key("revenue for each segment", []) == "dim:revenue|*segment"
     assert plan_key("revenue per employee", ["employee"]) is None  # a quotient, never a member
+
+
+def test_a_line_printed_on_the_income_and_cash_flow_statements_is_the_income_statements():
+    labels = [_row("Other operating charges", "us-gaap:OtherCostAndExpenseOperating", "income"),
+              _row("Other operating charges", "us-gaap:OtherOperatingActivitiesCashFlowStatement", "cash")]
+    match, _ = resolve("other operating charges", "other operating charges", labels, [])
+    assert match.concept == "us-gaap:OtherCostAndExpenseOperating"
+    assert tokens("Occupancy & other operating expenses") == tokens("occupancy and other operating expenses")
+    assert tokens("R&D") != tokens("r and d")  # an abbreviation's ampersand stays part of its word
+
+
+def test_a_narrowed_metric_that_may_be_a_printed_row_is_looked_up_by_its_words(directory):
+    p = plan(directory, "Apple comprehensive income 2024")
+    assert p.route == "domain" and any("comprehensive" in k for k in p.metrics + p.probe), p
+    assert plan(directory, "Apple revenue per employee 2024").refusal_reason == "unknown_metric"
+    assert plan(directory, "Apple adjusted EBITDA 2024").refusal_reason == "unknown_metric"

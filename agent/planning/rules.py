@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from agent.planning.companies import CompanyDirectory, CompanyMatch, norm_name
 from agent.planning.company_words import english_words
-from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
+from agent.retrieval.concepts import METRICS, PHRASES, UNKNOWN_METRICS, find_phrases, normalize
 from agent.retrieval.line_items import line_parts
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 from agent.planning.plan import Plan
@@ -835,6 +835,13 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         if unknown:
             return _refuse("no_company", unknown, **carry)
     dim = _dimension(r, outside) if r.unmappable else None
+    if r.unmappable and dim is None and r.tickers and _printable(r.unmappable):
+        # "occupancy and other operating expenses", "comprehensive income": a narrowed metric that may
+        # be a row the company prints; the word accounting below makes it a line lookup of these words,
+        # answered only by that row and refused by its name otherwise, never the broader metric
+        inside = [k for _, _, k in find_phrases(normalize(r.unmappable), MEASURE_PHRASES)]
+        measures = list(dict.fromkeys([*measures, *inside]))
+        carry["metrics"], r.unmappable = measures, None
     if r.unmappable and dim is None:
         known = r.tickers or (list(prev.tickers) if prev is not None else [])
         return _refuse("unknown_metric", r.unmappable, tickers=known, **carry)
@@ -988,6 +995,16 @@ def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
                 end = m.start + outside[m.start : m.end].rstrip().rfind(words[-1])
         spans.append((m.start, end))
     return spans
+
+
+_NOT_A_ROW = re.compile(r"\b(?:per|by|each|across|outside|excluding|ex|ratio|ratios|margin|margins)\b")
+
+
+def _printable(unmappable: str) -> bool:
+    """Whether a narrowed metric phrase could be a printed row's name: not a metric no table maps
+    (EBITDA, backlog), not a quotient or a breakdown ("revenue per employee", "sales by region")."""
+    phrase = normalize(unmappable)
+    return phrase not in {normalize(p) for p in UNKNOWN_METRICS} and not _NOT_A_ROW.search(phrase)
 
 
 def _dimension(r: Reading, outside: str) -> str | None:

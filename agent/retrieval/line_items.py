@@ -71,6 +71,7 @@ def tokens(text: str) -> frozenset[str]:
     text = _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", text))
     norm = normalize(re.sub(r"\(\s*\d+\s*\)|\[\d+\]", " ", text)).replace("/", " ")
     norm = _CASH.sub("cash", _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], norm))
+    norm = re.sub(r"(?<=[a-z]{3})&(?=[a-z]{3})", " ", norm)  # "Occupancy & other": an "and", unlike "R&D"
     words = re.findall(r"[a-z0-9&]+", norm)
     out = frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
     # "Cash paid for interest" and "Interest paid" (InterestPaidNet) are one line: paid is always cash
@@ -160,6 +161,10 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
             asked = bool((have | spare) & CHANGE_WORDS)
             kept = changes if asked else [m for m in best if m not in changes]
             best = kept or best
+        if len(best) > 1 and {m.statement for m in best} == {"income", "cash"}:
+            # the cash-flow statement lists an income statement line again as an adjustment ("Other
+            # operating charges"): the line the company reports is the income statement's
+            best = [m for m in best if m.statement == "income"]
         if len(best) > 1:  # one line printed under several concepts: the one whose own name is the question's
             named = [m for m in best if tokens(concept_words(m.concept)) == have]
             best = named if len(named) == 1 else best
