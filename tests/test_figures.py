@@ -684,6 +684,7 @@ def test_a_prose_answer_never_opens_with_a_figure_the_question_narrows(directory
         "line:vehicle delivered|revenue vehicle delivered|revenue per vehicle delivered"], p.metrics
     p = plan(directory, "What was Apple's effect of exchange rate changes on cash in fiscal 2024?")
     assert "cash" not in p.metrics, p.metrics
+    assert any("exchange" in k for k in p.probe), p.probe  # the row by those words answers, when printed
     assert plan(directory, "why did Apple's net sales fall in 2023?").metrics == ["revenue"]
 
 

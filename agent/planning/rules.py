@@ -1044,8 +1044,8 @@ def _qualified_lead(plan: Plan, r: Reading, outside: str, low: str, joined: froz
         return plan
     plan.words = trace
     plan.metrics = [k for k in plan.metrics if k not in absorbed]
-    if not plan.metrics and not r.why:
-        # "the effect of exchange rate changes on cash": when those words are a row the company prints,
+    if not plan.metrics and (not r.why or FIGURE_ASK.search(low)):
+        # "what was the effect of exchange rate changes on cash?": when those words are a row the company prints,
         # the row's figure answers (fetch tries it before the passage search), else the passages do
         plan.probe = line_keys(trace, runs)[0]
     if not plan.metrics and not r.why and not QUAL_ASK.search(low) and FIGURE_ASK.search(low):
