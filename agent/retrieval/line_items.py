@@ -8,6 +8,12 @@ financing" finds "Net cash used in financing activities"; "marketing" finds "Mar
 "Sales and marketing". The company's printed rows (primary statements first) win over standard
 labels (the XBRL concept name in words, e.g. PaymentsForRepurchaseOfCommonStock → payments for
 repurchase of common stock). More than one line left means the user is asked which one.
+
+A label may also hold words the planner took as filler, when the user wrote them ("Treasury stock,
+at cost", "Capital in excess of stated value"): they are the key's spare words, allowed, never
+required. Among rows that fit, the one using more of the user's words wins; a balance and its
+cash-flow change, printed alike, are told apart by a change word; an income statement line the
+cash-flow statement repeats is the income statement's.
 """
 
 from __future__ import annotations
