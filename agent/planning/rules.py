@@ -997,7 +997,8 @@ def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
     return spans
 
 
-_NOT_A_ROW = re.compile(r"\b(?:per|by|each|across|outside|excluding|ex|ratio|ratios|margin|margins)\b")
+_NOT_A_ROW = re.compile(r"\b(?:per|by|each|across|outside|excluding|ex|ratio|ratios|margin|margins|growth|"
+                        r"organic|adjusted|core|underlying|comparable|pro|forma|constant|non)\b")  # non-GAAP words
 
 
 def _printable(unmappable: str) -> bool:
