@@ -120,7 +120,8 @@ def _probe_lines(conn, deps, plan: dict) -> dict | None:
     years = plan.get("fiscal_years") or []
     intent = "compare" if len(plan["tickers"]) > 1 else ("trend" if len(years) > 1 or len(plan.get("year_offsets") or []) > 1
                                                         else "numeric")
-    return {**plan, "intent": intent, "metrics": list(keys), "items": [], "probe": [], "probe_standard": False}
+    return {**plan, "intent": intent, "metrics": list(keys), "items": [], "probe": [], "probe_standard": False,
+            "period": plan.get("period") or plan.get("probe_period"), "probe_period": None}
 
 
 def _quarter_plan(conn, deps, plan: dict, cik: int) -> dict:
