@@ -76,6 +76,8 @@ _ITEM_ENDS = re.compile(r"[\w.;)%”\"]$")  # a bullet point may end without its
 _BULLET = re.compile(r"^[•▪●◦‣·\-–—*]\s*")
 _BOILERPLATE = re.compile(
     r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)|\bshould be read (?:together|in conjunction) with\b|"
+    # "For more information related to X, refer to Note 19 - Restructuring ...": a pointer, not a statement
+    r"^for (?:more|additional|further) (?:information|details|discussion)\b[^.;]{0,160}?\b(?:see|refer to)\b|"
     r"\byou should carefully consider\b|\bnot the only (?:risks|ones)\b|\bPart I{1,3}V?,?\s+Item\s+\d", re.I
 )  # reading instructions and cross-references are never the answer
 
@@ -342,6 +344,7 @@ def _pick_sentences(
             continue
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
                  + sentence_rank.role(question, whole) + RANK_WEIGHT * (1 - rank / len(chunks))
+                 - (sentence_rank.ROLE_BONUS if why and sentence_rank.opposite_direction(question, whole) else 0.0)
                  - NUMBER_PENALTY * max(0, len(number_tokens(sentence)) - FREE_NUMBERS))
         scored.append((score, i))
         # a why's query says "increased ... primarily due to": any stated cause is close to it in
@@ -409,6 +412,7 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
         if c[2] != (quoted or {}).get(c[:3], c[3]):  # a clause is quoted alone: what it says itself counts again
             weight[i] += 0.5 * len(_terms(c[2]) & query_terms)
         weight[i] += ROLE_WEIGHT if question and sentence_rank.role(question, c[3]) else 0.0
+        weight[i] -= ROLE_WEIGHT if question and sentence_rank.opposite_direction(question, c[3]) else 0.0
     ranked = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))
     # each chunk's best sentence first: the search kept the chunk for what it says, in whatever words
     best_of = {}
