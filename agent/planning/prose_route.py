@@ -18,10 +18,10 @@ from __future__ import annotations
 import re
 
 CAUSE = re.compile(
-    r"\b(?:why|what\s+drove|what\s+caused|what\s+led\s+to|drivers?\s+of|driven\s+by|reasons?\s+for|"
+    r"\b(?:why|(?:what|which)\s+(?:\w+\s+){0,2}?drove|what\s+caused|what\s+led\s+to|drivers?\s+of|driven\s+by|reasons?\s+for|"
     r"(?:what(?:'s|\s+is|\s+are)?|who(?:'s|\s+is)?)\s+(?:\w+\s+)?driving|"
     r"how\s+(?:did|does|do|has|have|will|would|is|are|was|were)\b.{0,60}\b(?:affect|impact|hurt|benefit|"
-    r"influence)\w*|(?:impact|effect)s?\s+(?:of|on|from)|affect(?:ed|s|ing)?)\b"
+    r"influence|perform)\w*|(?:impact|effect)s?\s+(?:of|on|from)|affect(?:ed|s|ing)?)\b"
 )
 EVENT = re.compile(
     r"\b(?:acquisitions?|acquired|acquire|divest\w*|spin[- ]?offs?|dispos\w+\s+of|litigation|lawsuits?|sued|"
@@ -102,7 +102,9 @@ STATEMENT = re.compile(
     r"(?<!retirement\s)(?<!compensation\s)(?<!purchase\s)(?<!savings\s)plans?(?!\s+assets)|planned|planning|"
     r"strateg\w+|approach|rationale|reasons?|factors|headwinds?|tailwinds?|challenges?|concerns?|issues|"
     r"(?<!funded\s)status|commentary|narrative|story|implications?|what\s+happened|deal\s+with|"
-    r"dependen\w+|relian\w+|exposure|vulnerab\w+|priorit\w+|initiatives?|going\s+forward|"
+    r"dependen\w+|relian\w+|exposure|exposed|vulnerab\w+|priorit\w+|initiatives?|going\s+forward|"
+    # "how did its gross margin perform?": how a figure fared is what MD&A tells, the figure beside it
+    r"perform(?:ed|s|ing|ance)?|"
     r"tell\s+me\s+(?:more\s+)?about|overview|takeaways?|anything\s+(?:notable|new|interesting|on|about)|notable|"
     r"going\s+on|what'?s\s+up\s+with|updates?\s+on|colou?r\s+on|under\s+control)\b"
 )
