@@ -316,3 +316,10 @@ def test_a_pointer_to_another_part_of_the_filing_is_never_quoted():
     quotes = [c[2] for c in _candidates([chunk])]
     assert quotes == ["Income before income taxes included a restructuring charge related to the streamlining "
                       "of our organization."]
+
+
+def test_a_return_on_something_is_spelled_by_its_initials_with_the_on():
+    # filings say "ROIC", "ROE": the question's "return on invested capital" must find them
+    assert sentence_rank.initialisms("why did return on invested capital go down?")["roic"] == \
+        "return on invested capital"
+    assert sentence_rank.initialisms("what drove the return on equity?")["roe"] == "return on equity"

@@ -288,7 +288,7 @@ def in_candidates(question_terms: set[str], texts: list[str]) -> set[str]:
 # A filing names a unit, a program or a body by its initials once it has spelled it out ("Boeing
 # Commercial Airplanes (BCA)", "the Department of Justice (DOJ)"); a question spells it out. Words
 # the initials skip ("Defense, Space & Security" is BDS).
-_JOINERS = frozenset("and of & the for".split())
+_JOINERS = frozenset("and of & the for on".split())  # "return on invested capital" is ROIC
 _RUN = 5  # the longest name spelled by initials
 
 
