@@ -323,3 +323,13 @@ def test_a_return_on_something_is_spelled_by_its_initials_with_the_on():
     assert sentence_rank.initialisms("why did return on invested capital go down?")["roic"] == \
         "return on invested capital"
     assert sentence_rank.initialisms("what drove the return on equity?")["roe"] == "return on equity"
+
+
+def test_a_change_told_with_an_earlier_year_is_last_years_story():
+    # the 2024 10-K's MD&A still explains 2023's change: no answer to a question about 2024
+    chunk = _chunk(1, "7", "Revenue decreased in 2023 primarily due to lower licensing revenue. "
+                           "Revenue increased in 2024 primarily due to higher subscription revenue. "
+                           "In November 2021, we acquired the remaining interest in the sports drink maker.")
+    quotes = [c[2] for c in _candidates([chunk], year=2024)]
+    assert quotes == ["Revenue increased in 2024 primarily due to higher subscription revenue.",
+                      "In November 2021, we acquired the remaining interest in the sports drink maker."]

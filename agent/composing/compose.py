@@ -158,6 +158,9 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _AGAINST = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from)\s+(?:the\s+same\s+period\s+(?:in|of)\s+|"
                       r"(?:fiscal\s+)?(?:year\s+)?)?((?:19|20)\d\d)\b", re.I)
+# A change told with the year it happened in ("decreased in 2022", "grew 5% in fiscal 2021").
+_CHANGED_IN = re.compile(r"\b(?:increas|decreas|declin|grew|grow|rose|rise|fell|fall|drop|improv|deteriorat)\w*\s+"
+                         r"(?:[\w$%.,]+\s+){0,3}?in\s+(?:fiscal\s+(?:year\s+)?)?((?:19|20)\d\d)\b", re.I)
 _COMPARED = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from)\b", re.I)
 
 
@@ -165,7 +168,11 @@ def _earlier_comparison(sentence: str, chunk: Evidence, year: int | None = None)
     """A 10-K sentence comparing two years before the asked one (the filing's own when none was
     named): MD&A restating last year's discussion, which answers no question about this year."""
     asked = year or chunk.fiscal_year
-    if not chunk.form.startswith("10-K") or not asked or not _COMPARED.search(sentence):
+    if not chunk.form.startswith("10-K") or not asked:
+        return False
+    if any(int(y) < asked for y in _CHANGED_IN.findall(sentence)) and max(map(int, _YEAR.findall(sentence))) < asked:
+        return True  # "revenue decreased in 2022 primarily due to ...", read in the 2023 10-K
+    if not _COMPARED.search(sentence):
         return False
     years = {int(y) for y in _YEAR.findall(sentence)}
     against = [int(y) for y in _AGAINST.findall(sentence)]  # "down $495 million from 2021"
