@@ -533,3 +533,18 @@ def test_a_segment_named_after_the_company_is_left_to_the_figure_not_read_as_the
     assert p.tickers == ["GE"]
     assert "aerospace" in [w["word"] for w in p.model_dump()["words"]]
     assert p.metrics != ["revenue"]
+
+
+def test_how_exposed_how_it_performed_and_which_part_drove_it_are_prose_questions(directory):
+    # how exposed a figure is, how it fared, and which part drove it: what the filing tells (MD&A,
+    # the risk factors), not a figure by that name
+    p = plan(directory, "how exposed is alphabet's advertising revenue to privacy regulation?")
+    assert p.intent == "qualitative" and p.items[0] == "1A", p
+    p = plan(directory, "how did tesla's gross margin perform in 2024?")
+    assert p.intent == "qualitative" and p.items[0] == "7", p
+    p = plan(directory, "how did apple's services revenue perform in 2024?")  # "services" alone points to Item 1
+    assert p.intent == "qualitative" and p.items[0] == "7", p
+    p = plan(directory, "which countries drove comparable sales at mcdonald's in 2024?")
+    assert p.intent == "qualitative" and p.items[0] == "7", p
+    # the figure itself stays a figure
+    assert plan(directory, "tesla gross margin 2024").intent != "qualitative"
