@@ -126,6 +126,81 @@ def test_two_lines_that_fit_equally_are_a_question_back():
     assert match is None and len(candidates) == 2
 
 
+def _row(label, concept, statement="balance"):
+    return {"label": label, "concept": concept, "statement": statement, "dims": {}}
+
+
+def test_a_label_may_hold_the_words_the_user_wrote_as_filler_but_never_needs_more():
+    labels = [_row("Treasury stock, at cost", "us-gaap:TreasuryStockCommonValue"),
+              _row("Capital in excess of stated value", "us-gaap:AdditionalPaidInCapitalCommonStock"),
+              _row("Profit employed in the business", "us-gaap:RetainedEarningsAccumulatedDeficit")]
+    match, _ = resolve("treasury stock cost", "treasury stock cost", labels, [], optional="at")
+    assert match.concept == "us-gaap:TreasuryStockCommonValue"
+    match, _ = resolve("capital excess stated", "capital excess stated", labels, [], optional="value")
+    assert match.concept == "us-gaap:AdditionalPaidInCapitalCommonStock"
+    match, _ = resolve("employed", "profit employed", labels, [], optional="business as")
+    assert match.concept == "us-gaap:RetainedEarningsAccumulatedDeficit"
+    # a label word the user did not write is still a different line: "value" was not said
+    assert resolve("capital excess stated", "capital excess stated", labels, [])[0] is None
+    # and a word the user wrote that no label holds is never dropped
+    assert resolve("treasury stock cost basis", "treasury stock cost basis", labels, [], optional="at")[0] is None
+
+
+def test_a_balance_and_its_cash_flow_change_printed_alike_are_told_apart_by_a_change_word():
+    labels = [_row("Customer advances and deposits", "us-gaap:ContractWithCustomerLiabilityCurrent"),
+              _row("Customer advances and deposits", "us-gaap:IncreaseDecreaseInContractWithCustomerLiability", "cash"),
+              _row("Merchandise inventories", "us-gaap:InventoryNet"),
+              _row("Changes in merchandise inventories", "us-gaap:IncreaseDecreaseInRetailRelatedInventories", "cash")]
+    match, _ = resolve("customer advances deposits", "customer advances deposits", labels, [])
+    assert match.concept == "us-gaap:ContractWithCustomerLiabilityCurrent"
+    match, _ = resolve("customer advances deposits", "customer advances deposits", labels, [], optional="change in")
+    assert match.concept == "us-gaap:IncreaseDecreaseInContractWithCustomerLiability"
+    match, _ = resolve("merchandise inventories", "merchandise inventories", labels, [], optional="changes")
+    assert match.concept == "us-gaap:IncreaseDecreaseInRetailRelatedInventories"
+    match, _ = resolve("merchandise inventories", "merchandise inventories", labels, [], optional="fiscal")
+    assert match.concept == "us-gaap:InventoryNet"
+
+
+def test_statement_abbreviations_and_cash_spelled_any_way_name_the_printed_row():
+    assert tokens("G&A") == tokens("General and administrative") == tokens("General and administrative (G&A)")
+    assert tokens("S&M") == tokens("Sales and marketing")
+    assert tokens("effect of exchange rate changes on cash and equivalents") == \
+        tokens("Effect of exchange rate changes on cash and cash equivalents") == tokens("effect exchange rate changes on cash")
+    assert tokens("cash, cash equivalents and restricted cash") != tokens("cash")  # restricted cash is another line
+    assert tokens("Employee taxes on certain share-based payment arrangements") == \
+        tokens("employee taxes on share-based payment arrangements")
+
+
+def test_one_printed_row_tagged_two_ways_across_years_is_offered_as_its_candidates():
+    labels = [_row("Raw materials and packaging", "us-gaap:InventoryRawMaterials"),
+              _row("Raw materials and packaging", "us-gaap:InventoryRawMaterialsAndSupplies")]
+    match, candidates = resolve("raw materials packaging", "raw materials packaging inventory", labels, [])
+    assert match is None and {c.concept for c in candidates} == {"us-gaap:InventoryRawMaterials",
+                                                                  "us-gaap:InventoryRawMaterialsAndSupplies"}
+
+
+def test_a_line_key_carries_the_clauses_spare_words_and_a_printed_name_joins_across_short_term(directory):
+    from agent.retrieval.line_items import line_optional
+
+    p = plan(directory, "Apple treasury stock at cost 2024")
+    assert any("at" in line_optional(k).split() for k in p.metrics + p.probe), (p.metrics, p.probe)
+    from agent.planning.words import account
+    names = frozenset({tokens("Total cash, cash equivalents and short-term investments")})
+    trace, _ = account("total cash, cash equivalents and short-term investments in 2024", [], set(), names)
+    assert not any(t["as"].startswith("metric:") for t in trace), trace  # one printed row, never the cash balance
+
+
+def test_a_dated_or_quarter_row_question_probes_the_rows_for_that_period(directory):
+    p = plan(directory, "What were Apple's customer advances at July 1, 2023?")
+    assert p.intent == "qualitative" and p.probe and p.probe_period and p.probe_period.get("end") == "2023-07-01", p
+    assert p.period is None  # the passage search keeps its own period; only the row's figure is dated
+    p = plan(directory, "Apple research, development and related expenses in the second quarter of fiscal 2024")
+    assert p.probe and (p.probe_period or {}).get("quarter") == 2, p
+    assert not any("quarter" in "|".join(k.split("|")[:2]) for k in p.probe), p.probe  # the period's words are its own
+    p = plan(directory, "Apple customer advances in fiscal 2024")
+    assert p.probe_period is None
+
+
 def test_label_tokens_fold_plurals_and_cash_flow_wording():
     assert tokens("Net cash used in investing activities") == tokens("cash provided by investing")
     assert tokens("Inventories") == tokens("inventory")
@@ -596,14 +671,20 @@ def test_a_row_name_with_an_and_is_one_ask_never_revenue_beside_it(directory):
     assert plan(directory, "Apple total assets and liabilities 2024").metrics == ["total_assets", "total_liabilities"]
 
 
+def phrases(keys: list[str]) -> list[str]:
+    """`line:` keys without their fourth field (the clause's spare words a label may hold)."""
+    return ["|".join(k.split("|")[:3]) if k.startswith("line:") else k for k in keys]
+
+
 def test_a_prose_answer_never_opens_with_a_figure_the_question_narrows(directory):
     # "delivered" and "exchange rate" are prose topics, yet the revenue or the cash balance is not
     # what was asked: the figure question is a line lookup of its own words, the other prose alone
     p = plan(directory, "What was Tesla's revenue per vehicle delivered in 2024?")
-    assert p.intent == "numeric" and p.metrics == [
+    assert p.intent == "numeric" and phrases(p.metrics) == [
         "line:vehicle delivered|revenue vehicle delivered|revenue per vehicle delivered"], p.metrics
     p = plan(directory, "What was Apple's effect of exchange rate changes on cash in fiscal 2024?")
     assert "cash" not in p.metrics, p.metrics
+    assert any("exchange" in k for k in p.probe), p.probe  # the row by those words answers, when printed
     assert plan(directory, "why did Apple's net sales fall in 2023?").metrics == ["revenue"]
 
 
@@ -652,7 +733,7 @@ def test_a_follow_up_naming_something_new_asks_for_it_alone(directory):
     assert plan(directory, "and 2023?", previous=first).metrics == ["dim:revenue|iphone"]
     other = plan(directory, "Apple revenue and marketing expense 2024")
     later = plan(directory, "and what about selling expense?", previous=other)
-    assert later.metrics == ["line:selling expense|selling expense|selling expense"]
+    assert phrases(later.metrics) == ["line:selling expense|selling expense|selling expense"]
 
 
 def test_a_formula_of_constants_alone_is_refused_naming_what_is_missing_never_an_internal_error(footnote):
@@ -731,7 +812,7 @@ def test_a_payment_word_names_the_cash_flow_line_never_the_expense(directory):
     from agent.retrieval.line_items import concept_words, line_parts
 
     taxes = plan(directory, "apple income taxes paid fiscal 2024")
-    assert taxes.metrics == ["line:income taxes paid|income taxes paid|income taxes paid"], taxes.metrics
+    assert phrases(taxes.metrics) == ["line:income taxes paid|income taxes paid|income taxes paid"], taxes.metrics
     interest = plan(directory, "apple interest paid fiscal 2024")
     line = (interest.metrics or interest.probe)[0]  # a bare row name is probed against the labels first
     assert "paid" in line_parts(line)[1].split(), line  # kept for the lookup
@@ -879,3 +960,40 @@ def test_a_rows_percent_of_sales_twin_and_a_standard_label_never_outrank_the_pri
 
 def test_paying_out_dividends_is_the_dividends_paid_figure(directory):
     assert plan(directory, "how much did apple pay out in dividends in fiscal 2024?").metrics == ["dividends_paid"]
+
+
+def test_a_company_we_do_not_cover_is_named_before_the_metric_we_cannot_map(directory):
+    for text, name in (("What was Stripe's EBITDA in 2023?", "Stripe"), ("Lululemon comparable sales 2023", "Lululemon"),
+                       ("Uber's adjusted EBITDA in 2023", "Uber"), ("EBITDA of Acme Corp in 2022", "Acme Corp")):
+        p = plan(directory, text)
+        assert (p.refusal_reason, p.refusal_detail) == ("no_company", name), (text, p)
+    # the metric's own capitals are never read as a company, and a covered company keeps the metric's reason
+    assert plan(directory, "What's the EBITDA for FY2023?").refusal_reason == "unknown_metric"
+    assert plan(directory, "What's Apple's EBITDA?").refusal_reason == "unknown_metric"
+    thread = plan(directory, "apple revenue 2024")
+    assert plan(directory, "what about Stripe's EBITDA?", previous=thread).refusal_reason == "no_company"
+
+
+def test_a_member_named_after_for_is_that_members_figure_and_a_breakdown_word_still_asks_for_all():
+    from agent.retrieval.segments import plan_key
+
+    assert plan_key("operating income for north", ["north", "america", "segment"]) == \
+        "dim:operating_income|north america segment"
+    assert plan_key("revenue for each segment", []) == "dim:revenue|*segment"
+    assert plan_key("revenue per employee", ["employee"]) is None  # a quotient, never a member
+
+
+def test_a_line_printed_on_the_income_and_cash_flow_statements_is_the_income_statements():
+    labels = [_row("Other operating charges", "us-gaap:OtherCostAndExpenseOperating", "income"),
+              _row("Other operating charges", "us-gaap:OtherOperatingActivitiesCashFlowStatement", "cash")]
+    match, _ = resolve("other operating charges", "other operating charges", labels, [])
+    assert match.concept == "us-gaap:OtherCostAndExpenseOperating"
+    assert tokens("Occupancy & other operating expenses") == tokens("occupancy and other operating expenses")
+    assert tokens("R&D") != tokens("r and d")  # an abbreviation's ampersand stays part of its word
+
+
+def test_a_narrowed_metric_that_may_be_a_printed_row_is_looked_up_by_its_words(directory):
+    p = plan(directory, "Apple comprehensive income 2024")
+    assert p.route == "domain" and any("comprehensive" in k for k in p.metrics + p.probe), p
+    assert plan(directory, "Apple revenue per employee 2024").refusal_reason == "unknown_metric"
+    assert plan(directory, "Apple adjusted EBITDA 2024").refusal_reason == "unknown_metric"

@@ -136,7 +136,8 @@ CASES = [
     ("What are Microsoft's risk factors?", dict(refusal_reason="not_covered", refusal_detail="Microsoft (MSFT)")),
     ("Compare Apple and Amazon revenue", dict(refusal_reason="not_covered", tickers=["AMZN"])),
     ("What is Apple's EBITDA?", dict(refusal_reason="unknown_metric", refusal_detail="ebitda", tickers=["AAPL"])),
-    ("Salesforce ARR", dict(refusal_reason="unknown_metric")),
+    ("Nvidia ARR", dict(refusal_reason="unknown_metric")),
+    ("Salesforce ARR", dict(refusal_reason="no_company")),  # not in this directory: the company is missing first
     ("Walmart same-store sales 2024", dict(refusal_reason="unknown_metric", refusal_detail="same store sales")),
     ("Tesla customer churn", dict(refusal_reason="unknown_metric", refusal_detail="churn")),
     # a metric narrowed to a segment, product or region is that member's figure (agent.retrieval.segments),
@@ -203,7 +204,8 @@ CASES = [
     ("What is Apple's operating ratio?", dict(refusal_reason="unknown_metric", refusal_detail="operating ratio")),
     ("How much did Walmart lose in fiscal 2024?", dict(intent="numeric", metrics=["net_income"])),
     ("Is Tesla profitable?", dict(intent="numeric", metrics=["net_income"])),
-    ("Procter & Gamble organic sales growth", dict(refusal_reason="unknown_metric")),
+    ("Apple organic sales growth", dict(refusal_reason="unknown_metric")),
+    ("Procter & Gamble organic sales growth", dict(refusal_reason="no_company")),  # not in this directory
     ("Ｒevenue of Ａpple", dict(intent="numeric", tickers=["AAPL"], metrics=["revenue"])),  # full-width letters
     ("'; DROP TABLE facts; --", dict(route="refusal", refusal_reason="no_company")),
     ("nvidia free cash flow yield", dict(refusal_reason="out_of_scope", refusal_detail="stock prices or market valuations")),
@@ -531,3 +533,18 @@ def test_a_segment_named_after_the_company_is_left_to_the_figure_not_read_as_the
     assert p.tickers == ["GE"]
     assert "aerospace" in [w["word"] for w in p.model_dump()["words"]]
     assert p.metrics != ["revenue"]
+
+
+def test_how_exposed_how_it_performed_and_which_part_drove_it_are_prose_questions(directory):
+    # how exposed a figure is, how it fared, and which part drove it: what the filing tells (MD&A,
+    # the risk factors), not a figure by that name
+    p = plan(directory, "how exposed is alphabet's advertising revenue to privacy regulation?")
+    assert p.intent == "qualitative" and p.items[0] == "1A", p
+    p = plan(directory, "how did tesla's gross margin perform in 2024?")
+    assert p.intent == "qualitative" and p.items[0] == "7", p
+    p = plan(directory, "how did apple's services revenue perform in 2024?")  # "services" alone points to Item 1
+    assert p.intent == "qualitative" and p.items[0] == "7", p
+    p = plan(directory, "which countries drove comparable sales at mcdonald's in 2024?")
+    assert p.intent == "qualitative" and p.items[0] == "7", p
+    # the figure itself stays a figure
+    assert plan(directory, "tesla gross margin 2024").intent != "qualitative"

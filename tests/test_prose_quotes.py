@@ -259,3 +259,77 @@ def test_an_events_impact_is_quoted_beside_what_happened(embedder):
     quoted = [c.text for c in draft.claims]
     assert any(q.startswith("Revenues at our data unit decreased") for q in quoted), quoted  # the impact
     assert not any("medical cost ratio" in q or "share repurchase" in q for q in quoted), quoted
+
+
+def test_a_past_cause_reads_mdna_and_the_notes_not_the_risk_factors_its_topic_names():
+    # "export controls" points to the risk factors; what they did to a year's revenue is told in MD&A
+    assert order_items("how did export controls affect zed's data center revenue in 2024?", ["1A"]) == ["7", "8"]
+    assert order_items("why did revenue fall amid the uncertainty?", ["1A", "7"]) == ["7", "8"]
+    # what they may do is a risk factor's to tell, and so is a why that asks for the risks themselves
+    assert order_items("how do export controls affect zed?", ["1A"]) == ["7", "8", "1A"]
+    assert order_items("why did the risks from export controls grow?", ["1A"]) == ["7", "8", "1A"]
+    assert order_items("why did revenue fall, per the risk factors?", ["1A"]) == ["7", "8", "1A"]
+
+
+def test_an_expectation_asked_for_reads_mdna_first_whatever_item_its_topic_names():
+    assert order_items("what does zed expect its pension cost to be next year?", ["8"]) == ["7", "8"]
+    assert order_items("what uncertainties does zed expect to weigh on its business?", ["1A"]) == ["7", "1A"]
+    assert order_items("what does zed plan to spend on its network?", ["1"]) == ["7", "1"]
+    # a plan as a thing expects nothing: the note on the pension plan stays where its topic is
+    assert order_items("what are the assumptions of zed's pension plan?", ["8"]) == ["8"]
+
+
+def test_exposure_from_or_of_something_asks_how_dependent():
+    assert order_items("what is zed's exposure from hauling hazardous materials?", ["1", "7"]) == ["1A", "1", "7"]
+    assert order_items("what is the exposure of zed to a single supplier?", ["1"]) == ["1A", "1", "7"]
+
+
+def test_a_sentence_telling_the_other_direction_than_the_one_asked_is_told_apart():
+    asked = "what drove zed's shipment volume increase in 2024?"
+    assert sentence_rank.opposite_direction(asked, "Volumes declined 4% compared to 2023 driven by lower demand for coal.")
+    assert not sentence_rank.opposite_direction(asked, "Volume increases were primarily driven by grain shipments, "
+                                                       "partially offset by weaker demand for coal.")
+    # the cause clause tells no direction of the subject; neither does a question naming none or both
+    assert not sentence_rank.opposite_direction(asked, "Volume was driven by lower fuel prices and reduced costs.")
+    assert not sentence_rank.opposite_direction("how did zed's volume change?", "Volumes declined 4%.")
+    assert not sentence_rank.opposite_direction("did volume rise or fall?", "Volumes declined 4%.")
+
+
+def test_a_why_quotes_the_sentence_telling_the_direction_asked(embedder):
+    # MD&A tells each line's decline before the one increase asked about: the sentences telling
+    # the other way must not fill the few places the composer reads (its shortlist) and push it out
+    goods = ["coal", "rock", "sand", "lumber", "steel", "paper", "autos", "chemicals", "plastics", "metals", "fertilizer"]
+    text = " ".join(f"Carload volume for {g} declined in 2024, driven by weaker demand for {g}." for g in goods)
+    chunks = [_chunk(1, "7", text + " Carload volume increases were primarily driven by grain and intermodal shipments.")]
+    plan = Plan(route="domain", intent="qualitative", tickers=["ZZZ"], fiscal_years=[2024],
+                query="what drove carload volume increase", items=["7", "8"])
+    draft = compose_extractive("what drove zed's carload volume increase in 2024?", plan, chunks, embedder=embedder)
+    assert [c.text for c in draft.claims][:1] == ["Carload volume increases were primarily driven by grain and "
+                                                  "intermodal shipments."]
+
+
+def test_a_pointer_to_another_part_of_the_filing_is_never_quoted():
+    chunk = _chunk(1, "7", "For more information related to our organizational realignment and related costs, refer to "
+                           "Note 19 within the accompanying Notes to the Consolidated Financial Statements. "
+                           "Income before income taxes included a restructuring charge related to the streamlining "
+                           "of our organization.")
+    quotes = [c[2] for c in _candidates([chunk])]
+    assert quotes == ["Income before income taxes included a restructuring charge related to the streamlining "
+                      "of our organization."]
+
+
+def test_a_return_on_something_is_spelled_by_its_initials_with_the_on():
+    # filings say "ROIC", "ROE": the question's "return on invested capital" must find them
+    assert sentence_rank.initialisms("why did return on invested capital go down?")["roic"] == \
+        "return on invested capital"
+    assert sentence_rank.initialisms("what drove the return on equity?")["roe"] == "return on equity"
+
+
+def test_a_change_told_with_an_earlier_year_is_last_years_story():
+    # the 2024 10-K's MD&A still explains 2023's change: no answer to a question about 2024
+    chunk = _chunk(1, "7", "Revenue decreased in 2023 primarily due to lower licensing revenue. "
+                           "Revenue increased in 2024 primarily due to higher subscription revenue. "
+                           "In November 2021, we acquired the remaining interest in the sports drink maker.")
+    quotes = [c[2] for c in _candidates([chunk], year=2024)]
+    assert quotes == ["Revenue increased in 2024 primarily due to higher subscription revenue.",
+                      "In November 2021, we acquired the remaining interest in the sports drink maker."]

@@ -132,3 +132,39 @@ def test_the_reason_for_a_standing_choice_reads_the_strategy_first():
     assert not asks_rationale("why did the company refranchise bottlers in 2023?")
     assert order_items("why does coca-cola refranchise its bottling operations?", ["7"]) == ["1", "1A", "7"]
     assert order_items("why did gross margin fall?", ["7"]) == ["7", "8"]
+
+
+# MD&A tells every line's change in one register ("... increased primarily due to ... compared to the
+# prior year"): the register alone finds them all, whichever line they explain.
+VARIANCE = [
+    ("7", "Cost of revenue increased primarily due to higher power costs compared to the prior year."),
+    ("7", "Operating expenses decreased primarily due to lower headcount compared to the prior year."),
+    ("7", "Interest expense increased primarily due to higher borrowings compared to the prior year."),
+    ("7", "General and administrative expenses increased primarily due to higher legal fees compared to the prior year."),
+    ("7", "Hosting margin increased primarily due to higher utilization compared to the prior year."),
+]
+
+
+def test_a_why_searches_the_register_of_a_change_about_its_own_subject(db, embedder):
+    from agent.retrieval.fetch import EXPLAIN_QUERY, explain_query
+
+    cik, acc = 990002, "0000990002-24-000001"
+    with db.connection() as conn, conn.transaction():
+        conn.execute("INSERT INTO companies (cik, name, tickers) VALUES (%s, 'Hashmark Hosting Inc.', %s)", (cik, ["HSHH"]))
+        conn.execute("INSERT INTO filings (accession, cik, form, fiscal_year, period_end, filed, url, content_hash)"
+                     " VALUES (%s, %s, '10-K', 2023, %s, %s, 'https://www.sec.gov/y.htm', 'y')",
+                     (acc, cik, date(2023, 12, 31), date(2024, 2, 20)))
+        for ordinal, ((item, text), vec) in enumerate(zip(VARIANCE, embedder.embed([t for _, t in VARIANCE]),
+                                                          strict=True)):
+            conn.execute("INSERT INTO chunks (accession, cik, item, ordinal, text, context, n_tokens, embedding)"
+                         " VALUES (%s, %s, %s, %s, %s, 'Hashmark 10-K 2023', 20, %s)",
+                         (acc, cik, item, ordinal, text, vec))
+
+    def first(query: str) -> str:
+        with db.connection() as conn:
+            return chunks.search(conn, [query], embedder.embed([query]), cik=cik, accessions=[acc], items=["7"],
+                                 limit=1)[0].text
+
+    assert explain_query(None) == explain_query("  ") == EXPLAIN_QUERY
+    assert not first(EXPLAIN_QUERY).startswith("Hosting margin")  # the register alone: any line's change
+    assert first(explain_query("hosting margin")).startswith("Hosting margin increased")

@@ -76,6 +76,8 @@ _ITEM_ENDS = re.compile(r"[\w.;)%”\"]$")  # a bullet point may end without its
 _BULLET = re.compile(r"^[•▪●◦‣·\-–—*]\s*")
 _BOILERPLATE = re.compile(
     r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)|\bshould be read (?:together|in conjunction) with\b|"
+    # "For more information related to X, refer to Note 19 - Restructuring ...": a pointer, not a statement
+    r"^for (?:more|additional|further) (?:information|details|discussion)\b[^.;]{0,160}?\b(?:see|refer to)\b|"
     r"\byou should carefully consider\b|\bnot the only (?:risks|ones)\b|\bPart I{1,3}V?,?\s+Item\s+\d", re.I
 )  # reading instructions and cross-references are never the answer
 
@@ -156,6 +158,9 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _AGAINST = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from)\s+(?:the\s+same\s+period\s+(?:in|of)\s+|"
                       r"(?:fiscal\s+)?(?:year\s+)?)?((?:19|20)\d\d)\b", re.I)
+# A change told with the year it happened in ("decreased in 2022", "grew 5% in fiscal 2021").
+_CHANGED_IN = re.compile(r"\b(?:increas|decreas|declin|grew|grow|rose|rise|fell|fall|drop|improv|deteriorat)\w*\s+"
+                         r"(?:[\w$%.,]+\s+){0,3}?in\s+(?:fiscal\s+(?:year\s+)?)?((?:19|20)\d\d)\b", re.I)
 _COMPARED = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from)\b", re.I)
 
 
@@ -163,7 +168,11 @@ def _earlier_comparison(sentence: str, chunk: Evidence, year: int | None = None)
     """A 10-K sentence comparing two years before the asked one (the filing's own when none was
     named): MD&A restating last year's discussion, which answers no question about this year."""
     asked = year or chunk.fiscal_year
-    if not chunk.form.startswith("10-K") or not asked or not _COMPARED.search(sentence):
+    if not chunk.form.startswith("10-K") or not asked:
+        return False
+    if any(int(y) < asked for y in _CHANGED_IN.findall(sentence)) and max(map(int, _YEAR.findall(sentence))) < asked:
+        return True  # "revenue decreased in 2022 primarily due to ...", read in the 2023 10-K
+    if not _COMPARED.search(sentence):
         return False
     years = {int(y) for y in _YEAR.findall(sentence)}
     against = [int(y) for y in _AGAINST.findall(sentence)]  # "down $495 million from 2021"
@@ -342,6 +351,7 @@ def _pick_sentences(
             continue
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
                  + sentence_rank.role(question, whole) + RANK_WEIGHT * (1 - rank / len(chunks))
+                 - (sentence_rank.ROLE_BONUS if why and sentence_rank.opposite_direction(question, whole) else 0.0)
                  - NUMBER_PENALTY * max(0, len(number_tokens(sentence)) - FREE_NUMBERS))
         scored.append((score, i))
         # a why's query says "increased ... primarily due to": any stated cause is close to it in
@@ -409,6 +419,7 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
         if c[2] != (quoted or {}).get(c[:3], c[3]):  # a clause is quoted alone: what it says itself counts again
             weight[i] += 0.5 * len(_terms(c[2]) & query_terms)
         weight[i] += ROLE_WEIGHT if question and sentence_rank.role(question, c[3]) else 0.0
+        weight[i] -= ROLE_WEIGHT if question and sentence_rank.opposite_direction(question, c[3]) else 0.0
     ranked = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))
     # each chunk's best sentence first: the search kept the chunk for what it says, in whatever words
     best_of = {}

@@ -146,6 +146,35 @@ def role(question: str, sentence: str) -> float:
     return bonus
 
 
+# Which way a change went. A why-question names it ("why did volume increase?"), and a sentence
+# states it in its main clause, before its cause ("Volumes declined 6%, driven by ..."): a sentence
+# telling the other way is about another line or another year, and ranks a little lower. What the
+# cause clause says ("partially offset by higher ...") tells no direction of the subject.
+_UP = re.compile(r"\b(?:increas\w*|grew|grow\w*|rise|rises|rising|rose|risen|higher|up|jump\w*|improv\w*|gain\w*|"
+                 r"expan\w*|doubled|tripled)\b", re.I)
+_DOWN = re.compile(r"\b(?:decreas\w*|declin\w*|fell|fall\w*|drop\w*|lower|down|shr[iu]nk\w*|weak\w*|contract\w*|"
+                   r"reduc\w*|deteriorat\w*)\b", re.I)
+_CAUSE_CLAUSE = re.compile(r"\b(?:due to|driven by|primarily|principally|mainly|largely|as a result|because|reflect\w*|"
+                           r"attributable|offset|resulting|result of|compared (?:to|with)|from \$)", re.I)
+
+
+def directions(text: str) -> set[str]:
+    """The directions ("up", "down") the text's words of change state."""
+    return {d for d, pattern in (("up", _UP), ("down", _DOWN)) if pattern.search(text)}
+
+
+def opposite_direction(question: str, sentence: str) -> bool:
+    """The question asks about one direction of change and the sentence's main clause (what comes
+    before its cause) states only the other: "Volumes declined ..." for "what drove the volume
+    increase?"."""
+    asked = directions(question)
+    if len(asked) != 1:
+        return False
+    main = _CAUSE_CLAUSE.split(sentence, maxsplit=1)[0]
+    stated = directions(main)
+    return bool(stated) and not stated & asked
+
+
 # Words that name a whole section rather than a subject within it: "what are the risk factors?"
 # is answered by any sentence of Item 1A, so no sentence is held to the floor.
 SECTION_WORDS = frozenset(stem(w) for w in (
@@ -259,7 +288,7 @@ def in_candidates(question_terms: set[str], texts: list[str]) -> set[str]:
 # A filing names a unit, a program or a body by its initials once it has spelled it out ("Boeing
 # Commercial Airplanes (BCA)", "the Department of Justice (DOJ)"); a question spells it out. Words
 # the initials skip ("Defense, Space & Security" is BDS).
-_JOINERS = frozenset("and of & the for".split())
+_JOINERS = frozenset("and of & the for on".split())  # "return on invested capital" is ROIC
 _RUN = 5  # the longest name spelled by initials
 
 

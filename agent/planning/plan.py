@@ -63,6 +63,9 @@ class Plan(BaseModel):
     # the question is a bare figure phrase (no topic, no "what does it say"): a fact filed under the
     # taxonomy's own name for those words answers it too, not only a row the statements print
     probe_standard: bool = False
+    # the period the question dates ("at June 30, 2023", "in the second quarter"): the probe's figure is
+    # that period's when a printed row answers, while the passage search keeps its own period
+    probe_period: dict | None = None
     # a reply's one new word ("what about samsung?") that may be a line or segment of the thread's
     # company: when the company reports none by that name, the word names a company not known here
     lone_name: str | None = None

@@ -18,10 +18,10 @@ from __future__ import annotations
 import re
 
 CAUSE = re.compile(
-    r"\b(?:why|what\s+drove|what\s+caused|what\s+led\s+to|drivers?\s+of|driven\s+by|reasons?\s+for|"
+    r"\b(?:why|(?:what|which)\s+(?:\w+\s+){0,2}?drove|what\s+caused|what\s+led\s+to|drivers?\s+of|driven\s+by|reasons?\s+for|"
     r"(?:what(?:'s|\s+is|\s+are)?|who(?:'s|\s+is)?)\s+(?:\w+\s+)?driving|"
     r"how\s+(?:did|does|do|has|have|will|would|is|are|was|were)\b.{0,60}\b(?:affect|impact|hurt|benefit|"
-    r"influence)\w*|(?:impact|effect)s?\s+(?:of|on|from)|affect(?:ed|s|ing)?)\b"
+    r"influence|perform)\w*|(?:impact|effect)s?\s+(?:of|on|from)|affect(?:ed|s|ing)?)\b"
 )
 EVENT = re.compile(
     r"\b(?:acquisitions?|acquired|acquire|divest\w*|spin[- ]?offs?|dispos\w+\s+of|litigation|lawsuits?|sued|"
@@ -33,7 +33,7 @@ DEPENDENCE = re.compile(
     r"\b(?:how\s+(?:much|heavily)\s+(?:does|do|is|are)\b.{0,40}\b(?:depend|rely|reliant|dependent|exposed)\w*|"
     r"how\s+(?:dependent|reliant|exposed|concentrated|vulnerable|sensitive)|(?:depend\w*|relian\w*|rel(?:y|ies))\s+on|"
     r"(?:dependen\w+|relian\w+)\s+of\s+(?:\S+\s+){1,4}?on|"
-    r"exposure\s+to|concentration\s+of)\b"
+    r"exposure\s+(?:to|from|of|in)|exposed\s+to|concentration\s+of)\b"
 )
 # "Why does Coca-Cola refranchise its bottlers?", "why is TI investing in 300mm fabs?": the reason
 # for a standing choice, told with the strategy in the business description and its risks, not a
@@ -48,6 +48,21 @@ CHANGE = re.compile(r"\b(?:up|down|higher|lower|increas\w*|decreas\w*|decline\w*
 # its own and not a default.
 OUTLOOK = re.compile(r"\b(?:expect\w*|plan(?:s|ned|ning)?|outlook|guidance|anticipat\w*|intend\w*|forecast\w*|"
                      r"capex|capital\s+expenditures?|going\s+forward)\b")
+
+
+# An expectation asked for ("what does it expect for pension cost?", "what does it plan to spend?",
+# "its outlook"): the filing's own expectations are stated in MD&A (its outlook, liquidity and
+# critical estimates), whatever Item the topic word points to (a pension is a note, uncertainty a
+# risk factor). A plan as a thing ("pension plan", "stock plan") asks for nothing expected.
+EXPECTATION = re.compile(r"\b(?:expect(?:s|ed|ing|ations?)?|anticipat\w*|outlook|guidance|intend\w*|forecast\w*|"
+                         r"going\s+forward|plan(?:s|ned|ning)?\s+(?:to|for|on)\b)")
+# Words that ask for risks themselves: a why-question naming them reads the risk factors too.
+ASKS_RISK = re.compile(r"\b(?:risks?|risk\s+factors?|threats?|vulnerab\w*)\b")
+# A cause of what already happened ("why did it fall?", "what drove growth?", "how did the strike
+# affect results?"), told in MD&A; "how do export controls affect it?" asks what may happen too,
+# which the risk factors tell.
+PAST_CAUSE = re.compile(r"\b(?:why|what\s+drove|what\s+caused|what\s+led\s+to|driven\s+by|drivers?\s+of|"
+                        r"reasons?\s+for|how\s+(?:did|has|have|was|were)\b)")
 
 
 def asks_rationale(low: str) -> bool:
@@ -87,7 +102,9 @@ STATEMENT = re.compile(
     r"(?<!retirement\s)(?<!compensation\s)(?<!purchase\s)(?<!savings\s)plans?(?!\s+assets)|planned|planning|"
     r"strateg\w+|approach|rationale|reasons?|factors|headwinds?|tailwinds?|challenges?|concerns?|issues|"
     r"(?<!funded\s)status|commentary|narrative|story|implications?|what\s+happened|deal\s+with|"
-    r"dependen\w+|relian\w+|exposure|vulnerab\w+|priorit\w+|initiatives?|going\s+forward|"
+    r"dependen\w+|relian\w+|exposure|exposed|vulnerab\w+|priorit\w+|initiatives?|going\s+forward|"
+    # "how did its gross margin perform?": how a figure fared is what MD&A tells, the figure beside it
+    r"perform(?:ed|s|ing|ance)?|"
     r"tell\s+me\s+(?:more\s+)?about|overview|takeaways?|anything\s+(?:notable|new|interesting|on|about)|notable|"
     r"going\s+on|what'?s\s+up\s+with|updates?\s+on|colou?r\s+on|under\s+control)\b"
 )
@@ -111,8 +128,14 @@ def order_items(low: str, items: list[str], *, named_other: bool = False) -> lis
         first = ["1", "1A", "7"]
     elif CAUSE.search(low):
         first = ["7", "8"]
+        if PAST_CAUSE.search(low) and not ASKS_RISK.search(low) and not NAMED_SECTION.search(low):
+            # a why is told in MD&A: the risk factors say what may happen, never what did, and only
+            # share its topic's words ("export controls", "uncertainty")
+            items = [i for i in items if i != "1A"]
     elif EVENT.search(low):
         first = ["7", "8", "1A"]
+    elif EXPECTATION.search(low) and not DEPENDENCE.search(low):
+        first = ["7"]
     elif DEPENDENCE.search(low):
         first = ["1A", "1", "7"]
     elif DESCRIBE.search(low) and set(items) <= {"1"}:

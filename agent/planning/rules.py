@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from agent.planning.companies import CompanyDirectory, CompanyMatch, norm_name
 from agent.planning.company_words import english_words
-from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
+from agent.retrieval.concepts import METRICS, PHRASES, UNKNOWN_METRICS, find_phrases, normalize
 from agent.retrieval.line_items import line_parts
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 from agent.planning.plan import Plan
@@ -925,7 +925,25 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if ambiguous and not r.tickers:
         m = ambiguous[0]
         return _refuse("ambiguous_company", m.text, candidates=[c.ticker for c in m.candidates], **carry)
+    if r.unmappable and not r.tickers:
+        # "Stripe's EBITDA", "Lululemon comparable sales": the company we do not cover is what is missing
+        # first, whatever the figure; the metric's own words are never read as the name
+        words = re.escape(r.unmappable).replace(r"\ ", r"[\s-]+")
+        rest = re.sub(rf"(?i)\b{words}\b", " ", outside)
+        unknown = guess_company_text(rest) if prev is None else named_unknown_company(rest)
+        owner = next((m.group(1) for m in _POSSESSIVE_NAME.finditer(rest) if m.group(1).lower() not in STOPWORDS
+                      and normalize(m.group(1)) not in MEASURE_PHRASES), None)  # "Uber's", the sentence's first word
+        unknown = unknown or owner
+        if unknown:
+            return _refuse("no_company", unknown, **carry)
     dim = _dimension(r, outside) if r.unmappable else None
+    if r.unmappable and dim is None and r.tickers and _printable(r.unmappable):
+        # "occupancy and other operating expenses", "comprehensive income": a narrowed metric that may
+        # be a row the company prints; the word accounting below makes it a line lookup of these words,
+        # answered only by that row and refused by its name otherwise, never the broader metric
+        inside = [k for _, _, k in find_phrases(normalize(r.unmappable), MEASURE_PHRASES)]
+        measures = list(dict.fromkeys([*measures, *inside]))
+        carry["metrics"], r.unmappable = measures, None
     if r.unmappable and dim is None:
         known = r.tickers or (list(prev.tickers) if prev is not None else [])
         return _refuse("unknown_metric", r.unmappable, tickers=known, **carry)
@@ -1093,6 +1111,17 @@ def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
     return spans
 
 
+_NOT_A_ROW = re.compile(r"\b(?:per|by|each|across|outside|excluding|ex|ratio|ratios|margin|margins|growth|"
+                        r"organic|adjusted|core|underlying|comparable|pro|forma|constant|non)\b")  # non-GAAP words
+
+
+def _printable(unmappable: str) -> bool:
+    """Whether a narrowed metric phrase could be a printed row's name: not a metric no table maps
+    (EBITDA, backlog), not a quotient or a breakdown ("revenue per employee", "sales by region")."""
+    phrase = normalize(unmappable)
+    return phrase not in {normalize(p) for p in UNKNOWN_METRICS} and not _NOT_A_ROW.search(phrase)
+
+
 def _dimension(r: Reading, outside: str) -> str | None:
     """A metric narrowed to a segment, product or region ("data center revenue"): a 'dim:' key."""
     trace, _ = account(outside, _company_spans(r, outside), claimed(outside.lower(), _CLAIMED))
@@ -1130,6 +1159,10 @@ def _qualified_lead(plan: Plan, r: Reading, outside: str, low: str, joined: froz
         return plan
     plan.words = trace
     plan.metrics = [k for k in plan.metrics if k not in absorbed]
+    if not plan.metrics and (not r.why or FIGURE_ASK.search(low)):
+        # "what was the effect of exchange rate changes on cash?": when those words are a row the company prints,
+        # the row's figure answers (fetch tries it before the passage search), else the passages do
+        plan.probe = line_keys(trace, runs)[0]
     if not plan.metrics and not r.why and not QUAL_ASK.search(low) and FIGURE_ASK.search(low):
         # "what was its revenue per vehicle delivered?": a figure question about a narrower figure,
         # answered by the printed line of those words or refused naming them, never by a passage
@@ -1166,10 +1199,22 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
         if quarter and figure:  # "what did it earn in the september 2023 quarter": a figure of a quarter
             return _refuse("unknown_metric", f"which figure of that period (\"{quarter}\"): name a line item, such as "
                            "revenue or net income", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+        if runs and quarter and not asks_prose:
+            # "research and development expenses in the second quarter": a printed row of that quarter's
+            # statements answers; else the quarter's 10-Q is searched as below
+            dated = parse_period(low)
+            if dated is not None and dated.kind == "quarter":
+                dated_trace, dated_runs = account(outside, spans, claimed(low, _CLAIMED) | set(dated.words))
+                if dated_runs:
+                    plan.probe, _ = line_keys(dated_trace, dated_runs)
+                    plan.probe_period, plan.words = dated.as_dict(), dated_trace
         if runs and not quarter:
             plan.probe, _ = line_keys(trace, runs)
             plan.probe_standard = not asks_prose and not r.has_topic
             plan.words = trace
+            dated = dated_period(low)
+            if dated is not None and not asks_prose:
+                plan.probe_period = dated.as_dict()  # "customer advances at June 30, 2023": that balance
             source = " ".join(w for w in left if w not in ("get", "got", "gets", "bring", "brought", "brings"))
             if _EARNED_FROM.search(low) and figure and source and not counted:
                 # "how much did Tesla get from regulatory credits?": that source's revenue, a member

@@ -65,7 +65,7 @@ QUAL_ASK = re.compile(
     r"account(?:s|ed|ing)? for|recogni[sz]\w*|strateg\w+|what factors|impact of|affect\w*|what happened)\b"
 )
 WHY = re.compile(
-    r"\b(?:why|what drove|what caused|drivers?|driven by|reasons?|explain\w*|explanation|what led|"
+    r"\b(?:why|(?:what|which)\s+(?:\w+\s+){0,2}?drove|what caused|drivers?|driven by|reasons?|explain\w*|explanation|what led|"
     r"contribut\w+ to|factors behind|what(?:'?s|\s+is|\s+are)?\s+driv(?:ing|es)|(?:what'?s|what\s+is|what\s+was|story)\s+behind|how come|how\s+so|attribut(?:e|es|ed|ing)\s+(?:[\w'-]+\s+){1,4}to)\b"
 )
 # A figure narrowed by something that is not a measure ("what the 53rd week added to sales",

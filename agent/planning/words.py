@@ -45,12 +45,12 @@ FILLER = frozenset(
     smaller better worse best worst biggest largest highest lowest
     exact exactly approximately roughly about around usd dollars dollar million millions billion billions
     thousand thousands mm bn k m answer only round rounded nearest
-    over time trend trends trending history historical historically evolution trajectory
+    over time trend trends trending history historical historically evolution evolve evolved evolving trajectory
     growth grow grew grown growing rate yoy y/y change changed changes up down increase increased decrease
     decreased decline declined rise rose fall fell improve improved improving improvement worsening
     go goes going gone went headed heading out
     much % fast quickly quick slow slowly big large small high low far
-    invest invested spend spent spends spending pay paid pays earn earned earns make made makes
+    invest invested spend spent spends spending put puts pay paid pays earn earned earns make made makes
     bring brought book booked post posted record recorded generate generated
     if dont don't doesnt didnt know unsure sure invent guess estimate pretend ignore instructions briefly brief
     short format express answer respond reply quickly terms just only exact precise precisely keep
@@ -254,8 +254,9 @@ def join_printed_names(how: list[str | None], words: list[str], names: frozenset
         return taken
     def open_word(g: int) -> bool:  # a word a row's name may hold: not a period, a number or filler
         w = words[g]
+        term = w in ("short", "long") and g + 1 < len(words) and words[g + 1] == "term"  # "short-term investments"
         return (how[g] is None or how[g].startswith("metric:")) and not _NUMBER.match(w) and w not in MONTHS \
-            and (w not in FILLER or w in IGNORABLE)
+            and (w not in FILLER or w in IGNORABLE or term)
     for i, w in enumerate(words):
         if w not in ("and", "&") or i in taken:
             continue
@@ -367,6 +368,8 @@ def line_keys(trace: list[dict], runs: list[tuple[int, int]]) -> tuple[list[str]
     A run's clause (split at "and", "vs", ...) is its context: the metric words in the same clause
     may belong to the line's label ("cash ... financing"), so those measures are absorbed and
     answered only if a label takes them in. Key: 'line:<leftover words>|<clause content words>'."""
+    from agent.retrieval.line_items import IGNORABLE
+
     words = [t["word"] for t in trace]
     kinds = [t["as"] for t in trace]
     def side(j: int) -> str:
@@ -394,7 +397,14 @@ def line_keys(trace: list[dict], runs: list[tuple[int, int]]) -> tuple[list[str]
         while idx and kinds[idx[-1]] in _SIDE:
             idx.pop()
         shown = [words[i] for i in idx if kinds[i] != "filler" or words[i] in _JOIN or words[i] == "total"]
+        # the clause's other words, which a printed label may hold as the user wrote them ("Treasury stock,
+        # at cost", "Changes in merchandise inventories"): never required, so a label's extra word is
+        # still one the user did not write
+        spare = [w for i, w in enumerate(words[lo:hi], lo) if kinds[i] in ("filler", "other", "growth")
+                 and w not in PAYMENT_WORDS and w not in IGNORABLE]
         key = f"line:{leftover}|{' '.join(context)}|{' '.join(shown)}"
+        if spare:
+            key += f"|{' '.join(dict.fromkeys(spare))}"
         if key not in keys:
             keys.append(key)
     return keys, absorbed

@@ -23,6 +23,15 @@ NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
 # "Why did it change?", "what drove results?": MD&A's explanations share their wording.
 _EXPLAIN = re.compile(r"\b(?:why|drove|drive[nrs]?|driving|reasons?|caused?|explain\w*|results?|change[ds]?)\b", re.I)
 EXPLAIN_QUERY = "increased decreased primarily due to higher lower compared to the prior year"
+
+
+def explain_query(topic: str | None) -> str:
+    """The register MD&A explains a change in, about the question's subject ("gross margin increased
+    decreased primarily due to ..."): the register alone finds every variance sentence of the
+    section, whatever line it explains, and crowds out the one asked about."""
+    return f"{topic.strip()} {EXPLAIN_QUERY}" if topic and topic.strip() else EXPLAIN_QUERY
+
+
 _RELIANCE_ASK = re.compile(r"how|much|heavily|depend\w*|relian\w*|rel(?:y|ies)|exposed|exposure|concentrat\w*|"
                            r"vulnerab\w*|sensitive|is|are|its|their|on|to|the")
 
@@ -120,7 +129,8 @@ def _probe_lines(conn, deps, plan: dict) -> dict | None:
     years = plan.get("fiscal_years") or []
     intent = "compare" if len(plan["tickers"]) > 1 else ("trend" if len(years) > 1 or len(plan.get("year_offsets") or []) > 1
                                                         else "numeric")
-    return {**plan, "intent": intent, "metrics": list(keys), "items": [], "probe": [], "probe_standard": False}
+    return {**plan, "intent": intent, "metrics": list(keys), "items": [], "probe": [], "probe_standard": False,
+            "period": plan.get("period") or plan.get("probe_period"), "probe_period": None}
 
 
 def _quarter_plan(conn, deps, plan: dict, cik: int) -> dict:
@@ -325,7 +335,7 @@ def locate(state, deps, config) -> dict:
     # nor is the reason for a standing choice ("why does it refranchise?"): that is its strategy
     if ("7" in items and _EXPLAIN.search(state["question"]) and len(queries) < 3 and not EVENT.search(low)
             and not asks_rationale(low)):
-        queries.append(EXPLAIN_QUERY)  # MD&A explains changes in a recognizable register
+        queries.append(explain_query(plan.get("topic")))  # MD&A explains changes in a recognizable register
     elif DEPENDENCE.search(low) and len(queries) < 3:
         queries.append(reliance_query(queries[0]))  # and risk factors state a reliance in theirs
     accessions = {}

@@ -8,6 +8,12 @@ financing" finds "Net cash used in financing activities"; "marketing" finds "Mar
 "Sales and marketing". The company's printed rows (primary statements first) win over standard
 labels (the XBRL concept name in words, e.g. PaymentsForRepurchaseOfCommonStock → payments for
 repurchase of common stock). More than one line left means the user is asked which one.
+
+A label may also hold words the planner took as filler, when the user wrote them ("Treasury stock,
+at cost", "Capital in excess of stated value"): they are the key's spare words, allowed, never
+required. Among rows that fit, the one using more of the user's words wins; a balance and its
+cash-flow change, printed alike, are told apart by a change word; an income statement line the
+cash-flow statement repeats is the income statement's.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from agent.retrieval.concepts import normalize
 IGNORABLE = frozenset(
     "net total activities activity used use uses provided provide provides generated generate generates by in of "
     "the and for from to a an expense expenses expenditure expenditures member during period cash-flow amount "
-    "amounts continuing operation operations costs flow flows number outstanding".split()
+    "amounts continuing operation operations costs flow flows number outstanding certain expected charge charges".split()
 )
 # Words that keep their identity but are spelled two ways.
 SYNONYMS = {"buyback": "repurchase", "amortisation": "amortization", "organisation": "organization",
@@ -50,12 +56,28 @@ _PAIRED = re.compile(r"\b(income|profit|gain|gains|earnings|expense|increase)\s+
 
 
 _ABBREVIATED = re.compile(r"\(\s*([A-Z][A-Z&.]{1,7})\s*\)\s*$")
+# The statements' own abbreviations, written out the way the rows print them: a user who types "G&A"
+# means the row "General and administrative" whether or not the company prints the letters beside it.
+ABBREVIATIONS = {"g&a": "general and administrative", "s&m": "sales and marketing", "pp&e": "property plant and equipment",
+                 "ppe": "property plant and equipment", "aoci": "accumulated other comprehensive income",
+                 "opeb": "other postretirement benefits", "apic": "additional paid in capital",
+                 "nci": "noncontrolling interests", "rou": "right of use"}
+_ABBREVIATION = re.compile(r"(?<![\w&])(" + "|".join(re.escape(a) for a in ABBREVIATIONS) + r")(?![\w&])")
+# "cash and cash equivalents", "cash & equivalents": one name for the cash a row is about, however the
+# company spells it ("Effect of exchange rate changes on cash and equivalents" is the user's "... on cash").
+# Restricted cash stays its own word: that total is another line.
+_CASH = re.compile(r"\bcash,?\s+(?:and|&)\s+(?:cash\s+)?equivalents\b")
+# A cash-flow statement repeats the balance sheet's working-capital names for their year's change
+# ("Customer advances and deposits" on both): the change is asked with a change word, the balance without.
+CHANGE_WORDS = frozenset("change changes increase increases decrease decreases".split())
 
 
 def tokens(text: str) -> frozenset[str]:
     """The words of a label or phrase that decide what it is."""
     text = _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", text))
     norm = normalize(re.sub(r"\(\s*\d+\s*\)|\[\d+\]", " ", text)).replace("/", " ")
+    norm = _CASH.sub("cash", _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], norm))
+    norm = re.sub(r"(?<=[a-z]{3})&(?=[a-z]{3})", " ", norm)  # "Occupancy & other": an "and", unlike "R&D"
     words = re.findall(r"[a-z0-9&]+", norm)
     out = frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
     # "Cash paid for interest" and "Interest paid" (InterestPaidNet) are one line: paid is always cash
@@ -77,26 +99,32 @@ class LineMatch:
 
 
 def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tuple[str, str]], *,
-            total: bool = False) -> tuple[LineMatch | None, list[LineMatch]]:
+            total: bool = False, optional: str = "") -> tuple[LineMatch | None, list[LineMatch]]:
     """(the one line the phrase names, or None; the candidates when several or none fit). `total`: the
     user said "total", which decides between a subtotal's rows and the total's ("Term debt" current and
-    non-current, "Total term debt")."""
+    non-current, "Total term debt"). `optional`: the clause's words the planner took as filler ("at",
+    "value", "held", "changes"): a label may hold them, since the user wrote them too ("Treasury stock, at
+    cost", "Capital in excess of stated value"), but never needs them."""
     need = tokens(leftover)
     have = tokens(question) | need
     if not need:
         return None, []
+    spare = tokens(optional) - have
+
+    def fits(words: frozenset[str]) -> bool:
+        return bool(words) and have <= words <= have | spare
     tiers: list[list[LineMatch]] = [[], [], []]
     told: list[LineMatch] = []  # rows the question's extra words tell apart by their concept's name
     for row in labels:
         if row["dims"]:
             continue
         words = tokens(row["label"])
-        if words != have and (short := _ABBREVIATED.search(row["label"])):
+        if not fits(words) and (short := _ABBREVIATED.search(row["label"])):
             # "General and administrative (G&A)", "Research and development (R&D)": the row's name, or its
             # abbreviation alone, as the company prints them
             alone, whole = tokens(short.group(1)), tokens(row["label"][: short.start()])
             words = have if have in (alone, whole) else words
-        if words and words == have:
+        if fits(words):
             tier = 0 if row["statement"] in PRIMARY else 1
             tiers[tier].append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
         elif words and words < have and row["statement"] in PRIMARY \
@@ -106,7 +134,7 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
             told.append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
     for concept, _ in concepts:
         words = tokens(concept_words(concept))
-        if words and words == have:
+        if fits(words):
             tiers[2].append(LineMatch(concept, concept_words(concept), "standard", ""))
     # the primary statements' rows first; then a standard label (notes reuse one printed label across
     # many schedules: "Operating lease liabilities" in the maturity tables); then the notes' rows
@@ -117,6 +145,12 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
             if not ambiguous and len({m.concept for m in told}) == 1 and not same:
                 extra = " ".join(sorted(have - tokens(told[0].label)))
                 return LineMatch(told[0].concept, f"{told[0].label} ({extra})", "company", told[0].statement), []
+            if not ambiguous and told and not same and len({m.label for m in told}) == 1:
+                # one printed row filed under another concept in another year ("Raw materials and
+                # packaging"): the candidates, of which the year's amount decides
+                extra = " ".join(sorted(have - tokens(told[0].label)))
+                ambiguous = list({m.concept: LineMatch(m.concept, f"{m.label} ({extra})", "company", m.statement)
+                                  for m in told}.values())
             continue
         by_concept: dict[str, LineMatch] = {}
         for m in tier:
@@ -126,7 +160,17 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
             by_concept = amounts  # a row's percent-of-sales column tagged beside it (...PercentToSales)
         if not by_concept:
             continue
-        best = _most_specific(list(by_concept.values()), have)
+        best = _most_specific(list(by_concept.values()), have | spare)
+        if len(best) > 1:  # a balance and its change, printed alike: the user's change word decides
+            changes = [m for m in best if m.concept.split(":")[-1].startswith("IncreaseDecrease")
+                       or bool(tokens(m.label) & CHANGE_WORDS)]
+            asked = bool((have | spare) & CHANGE_WORDS)
+            kept = changes if asked else [m for m in best if m not in changes]
+            best = kept or best
+        if len(best) > 1 and {m.statement for m in best} == {"income", "cash"}:
+            # the cash-flow statement lists an income statement line again as an adjustment ("Other
+            # operating charges"): the line the company reports is the income statement's
+            best = [m for m in best if m.statement == "income"]
         if len(best) > 1:  # one line printed under several concepts: the one whose own name is the question's
             named = [m for m in best if tokens(concept_words(m.concept)) == have]
             best = named if len(named) == 1 else best
@@ -175,6 +219,12 @@ def printed_order(index: dict[frozenset[str], set[str]], concepts: list[str] | t
     return [c for c in concepts if c in named] + [c for c in concepts if c not in named]
 
 
+def line_optional(key: str) -> str:
+    """The clause's filler words of a `line:` key (its fourth field, when written): words a label may hold."""
+    parts = key[5:].split("|")
+    return parts[3] if len(parts) > 3 else ""
+
+
 def line_parts(key: str) -> tuple[str, str, str]:
     """(leftover words, clause content words, the clause as the user wrote it) of a `line:` key
     (written by agent.planning.words.line_keys)."""
@@ -202,4 +252,4 @@ def company_line(conn, memo: dict, cik: int, key: str) -> tuple[LineMatch | None
     if concepts is None:
         concepts = memo[("concepts", cik)] = labels_store.company_concepts(conn, cik)
     leftover, context, shown = line_parts(key)
-    return resolve(leftover, context, printed, concepts, total="total" in shown.split())
+    return resolve(leftover, context, printed, concepts, total="total" in shown.split(), optional=line_optional(key))

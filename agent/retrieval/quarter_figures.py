@@ -219,7 +219,9 @@ def _measure(conn, memo: dict, cik: int, key: str) -> tuple[list[str], str | Non
         match, _ = company_line(conn, memo, cik, key)
         if match is None:
             return None
-        return [match.concept], None, False, match.label[:1].upper() + match.label[1:] if match.label else line_parts(key)[2]
+        # a balance sheet row is a balance at the quarter's end, never a flow over it
+        balance = match.statement == "balance"
+        return [match.concept], None, balance, match.label[:1].upper() + match.label[1:] if match.label else line_parts(key)[2]
     return None
 
 

@@ -17,7 +17,7 @@ from agent.composing.draft import Evidence
 from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key
 from agent.progress import status
 from agent.retrieval.line_items import company_line, labels_of, line_parts, printed_index, printed_order
-from agent.retrieval.line_items import tokens
+from agent.retrieval.line_items import IGNORABLE, tokens
 from agent.retrieval.causes import cause_queries, subject_query
 from agent.planning.prose_route import NAMED_SECTION
 from agent.retrieval.metric_facts import metric_value
@@ -440,8 +440,15 @@ def metric_phrases(words: list[dict]) -> dict[str, str]:
     return {k: " ".join(v) for k, v in out.items()}
 
 
+def spare_words(words: list[dict]) -> str:
+    """The question's words the plan took as filler or claimed elsewhere: a printed row's label may hold
+    them ("changes in merchandise inventories"), as a `line:` key's fourth field (agent.planning.words)."""
+    return " ".join(dict.fromkeys(w["word"] for w in words or [] if w.get("as") in ("filler", "other", "growth")
+                                  and w["word"] not in IGNORABLE))
+
+
 def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definitions: list[dict] | None = None,
-             *, changes: bool = False, phrases: dict[str, str] | None = None
+             *, changes: bool = False, phrases: dict[str, str] | None = None, spare: str = ""
              ) -> tuple[dict[str, Evidence], list[dict], list[dict]]:
     """Facts and computations for every (company, fiscal year, measure): evidence, calculations,
     and one cell per ask (evidence_id None when no fact reports it). With `changes` (a trend), a
@@ -466,7 +473,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         metric, qualifier, _ = key_parts(key)
                         said = f"{qualifier} {(phrases or {}).get(metric) or METRICS[metric].label.lower()}"
                         line = {**cell}
-                        ev = _line_cell(conn, deps, company, f"line:{said}|{said}|{said}", fy, line, lines)
+                        ev = _line_cell(conn, deps, company, f"line:{said}|{said}|{said}|{spare}", fy, line, lines)
                         if ev is not None:
                             evidence[ev.id] = ev
                             line.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
@@ -581,7 +588,7 @@ def _numbers(state, deps, config) -> dict:
     with deps.db.connection() as conn:
         evidence, calculations, cells = _collect(conn, state["resolved"], metrics, deps, plan.definitions,
                                                  changes=plan.intent == "trend",
-                                                 phrases=metric_phrases(plan.words))
+                                                 phrases=metric_phrases(plan.words), spare=spare_words(plan.words))
     refusal = _unresolved_lines(cells)
     if refusal and plan.lone_name and refusal["reason"] in ("unknown_metric", "ambiguous_metric"):
         # "what about samsung?": no line or segment of the thread's company, so a company, never its figure

@@ -167,7 +167,9 @@ def plan_key(unmappable: str, leftover: list[str]) -> str | None:
     rest = [w for i, w in enumerate(words) if not start <= i < end]
     if rest and rest[0] in ("by", "per", "across", "for", "each"):
         axis_word = next((w for w in rest[1:] if w in AXIS_WORDS), None)
-        return f"dim:{metric}|*{axis_word}" if axis_word else None
+        if axis_word or rest[0] != "for" or len(rest) < 2:
+            return f"dim:{metric}|*{axis_word}" if axis_word else None
+        rest = rest[1:]  # "operating income for North America": the member named after "for"
     # in the question's order: the phrase's own words when they hold the leftover ("iphone and mac",
     # where iPhone also named the company), else the leftover run ("data center")
     ordered = [*rest, *leftover] if set(leftover) <= set(rest) else [*leftover, *rest]
