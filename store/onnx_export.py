@@ -225,6 +225,8 @@ def _fuse(fp32: Path, out: Path) -> None:
     """ONNX Runtime's BERT fusions: one Attention node per layer, BiasGelu, SkipLayerNormalization."""
     from onnxruntime.transformers.optimizer import optimize_model
 
+    for name in ("fusion_base", "onnx_model", "onnx_model_bert", "fusion_utils"):  # its modules' own loggers
+        logging.getLogger(name).setLevel(logging.WARNING)
     optimize_model(str(fp32), model_type="bert", num_heads=12, hidden_size=384, opt_level=1).save_model_to_file(str(out))
 
 
