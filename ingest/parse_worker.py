@@ -25,11 +25,6 @@ from ingest.summary import IngestSummary
 from store.parsed import ChunkDraft, ParsedFiling
 
 PREFETCH = 3  # parsed filings waiting ahead of the embedder (bounds memory)
-# Added to a parse worker's niceness. The embedder is the floor on ingest time and its threads
-# leave gaps (between operators, while the main process tokenises and pads); a worker below the
-# embedder's priority parses in those gaps instead of taking cores the embedder is waiting for.
-# PREFETCH parsed filings ahead keep the embedder from ever waiting on the slower parse.
-PARSE_NICENESS = 10
 
 
 def parse_document(data: bytes, form: str, **kw) -> ParsedFiling:
@@ -94,16 +89,6 @@ class _Parser:
 def _worker_init(parent: int) -> None:
     _ignore_interrupts()
     _exit_with_parent(parent)
-    _yield_to_embedder()
-
-
-def _yield_to_embedder() -> None:
-    """Lower this worker's priority by PARSE_NICENESS (see there); where that is refused, parse at
-    the same priority as before."""
-    try:
-        os.nice(PARSE_NICENESS)
-    except (OSError, AttributeError):
-        pass
 
 
 def _ignore_interrupts() -> None:
