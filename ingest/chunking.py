@@ -85,7 +85,7 @@ def chunk_sections(
                 pieces.extend((t, False) for t in chunker.prose_windows(block, target, budget, overlap))
         ordinal = 0
         for text, is_table in pieces:
-            for part in chunker.verified(context, text):
+            for part, n_tokens in chunker.verified(context, text):
                 out.append(
                     ChunkDraft(
                         item=section.item,
@@ -93,7 +93,7 @@ def chunk_sections(
                         text=part,
                         context=context,
                         is_table=is_table,
-                        n_tokens=chunker.count(embedding_input(context, part)),
+                        n_tokens=n_tokens,
                     )
                 )
                 ordinal += 1
@@ -244,10 +244,12 @@ class _Chunker:
         return parts
 
     # -- the final check -----------------------------------------------------------------
-    def verified(self, context: str, text: str) -> list[str]:
-        """The text as one chunk if context + text fits, else halves of it, checked again."""
-        if self.count(embedding_input(context, text)) <= self.max_tokens:
-            return [text]
+    def verified(self, context: str, text: str) -> list[tuple[str, int]]:
+        """(text, tokens of context + text) as one chunk if it fits, else halves of it, checked
+        again. The count is handed on: it is the chunk's n_tokens, not counted a second time."""
+        n = self.count(embedding_input(context, text))
+        if n <= self.max_tokens:
+            return [(text, n)]
         words = text.split(" ") if " " in text else None
         if words and len(words) > 1:
             mid = len(words) // 2

@@ -157,3 +157,21 @@ def test_chunking_is_fast(embedder):
     assert chunks
     # ~250k characters: counting once per sentence keeps this well under the time to embed them.
     assert elapsed < 5.0, (elapsed, n_chars)
+
+
+def test_each_chunk_is_counted_once_its_fit_check_giving_its_n_tokens(embedder):
+    """The fit check's count is the chunk's n_tokens: counting the same input twice cost a
+    share of every filing's parse."""
+    seen: list[str] = []
+
+    def counting(text: str) -> int:
+        seen.append(text)
+        return embedder.count_tokens(text)
+
+    section = Section(item="7", title="Management's Discussion and Analysis", text=_long_text(),
+                      start_offset=None, end_offset=None, method="edgartools")
+    chunks = chunk_sections(META, [section], count_tokens=counting, max_tokens=embedder.max_tokens)
+    inputs = [embedding_input(c.context, c.text) for c in chunks]
+    assert len(chunks) > 10
+    assert all(seen.count(text) == inputs.count(text) for text in inputs)  # once per chunk (texts may repeat)
+    assert [c.n_tokens for c in chunks] == [embedder.count_tokens(text) for text in inputs]

@@ -328,3 +328,40 @@ def test_bench_embedding_compares_int8_with_the_corpus_runtime_and_writes_its_fi
     assert figures["cosine_chunks"]["min"] == pytest.approx(figures["cosine_chunks_to_stored"]["min"], abs=1e-3)
     assert 0.95 < figures["cosine_chunks"]["min"] <= figures["cosine_chunks"]["median"] <= 1.0
     assert figures["onnx-int8_chunks_per_cpu_second"] > 0 and figures["speedup_cpu"] > 0
+
+
+def test_the_float_graph_is_served_fused_and_gives_the_plain_exports_vectors(embedder):
+    """ORT's BERT fusions (one Attention node per layer, fused layer norms and GELU) run the same
+    arithmetic in fewer kernels; the fused file is what "onnx" serves, its vectors the plain export's."""
+    import onnx
+
+    embedder.embed(["load"])
+    served = onnx_export.cached_model(embedder._model_path, MODEL_DIR, embedder.model_name)
+    plain = served.with_name(served.name.replace(f"-fused{onnx_export.FUSION_VERSION}", ""))
+    assert served == onnx_export.fused_path(plain) and plain.exists()
+    ops = {n.op_type for n in onnx.load(str(served), load_external_data=False).graph.node}
+    assert {"Attention", "SkipLayerNormalization", "EmbedLayerNormalization"} <= ops
+    assert onnx_export.min_cosine(plain, served) >= onnx_export.FUSED_MIN_COSINE
+    assert embedder.runtime_id == "onnx"  # the same vectors: a corpus recorded "onnx" needs no new proof
+
+
+def test_a_fused_graph_that_misses_the_bar_is_not_served(embedder, monkeypatch, tmp_path, caplog):
+    embedder.embed(["load"])
+    served = onnx_export.cached_model(embedder._model_path, MODEL_DIR, embedder.model_name)
+    plain = served.with_name(served.name.replace(f"-fused{onnx_export.FUSION_VERSION}", ""))
+    for name in (plain.name, plain.name + ".data"):  # the plain export beside nothing else
+        (tmp_path / name).symlink_to(plain.parent / name)
+    monkeypatch.setattr(onnx_export, "FUSED_MIN_COSINE", 1.01)  # no graph can reach it
+    assert onnx_export.fused(tmp_path / plain.name) == tmp_path / plain.name
+    assert not onnx_export.fused_path(tmp_path / plain.name).exists()
+    assert "serving the unfused graph" in caplog.text
+
+
+def test_onnx_sessions_use_every_core_of_the_process_unless_told_otherwise(embedder):
+    embedder.embed(["load"])
+    options = embedder._model.get_session_options()
+    assert options.intra_op_num_threads == len(os.sched_getaffinity(0))
+    assert options.inter_op_num_threads == 1
+    single = LocalEmbedder(model_dir=MODEL_DIR, threads=1)
+    single.embed(["load"])
+    assert single._model.get_session_options().intra_op_num_threads == 1
