@@ -27,8 +27,8 @@ import threading
 from collections.abc import Callable
 from contextvars import ContextVar
 
-from agent.planning.companies import CompanyDirectory, CompanyMatch
-from agent.planning.company_words import ACRONYMS, english_words
+from agent.planning.companies import Company, CompanyDirectory, CompanyMatch, norm_name
+from agent.planning.company_words import ACRONYMS, LEGAL_SUFFIXES, english_words
 from agent.planning.topics import STOPWORDS
 from agent.retrieval.finance import MEASURE_PHRASES
 from agent.retrieval.concepts import normalize
@@ -96,9 +96,20 @@ def named_counts(phrase: str, chunks: list[tuple[int, str]]) -> list[tuple[int, 
     pattern = re.compile(r"(?<![A-Za-z0-9])" + r"[\W_]{1,3}".join(words) + r"(?![a-z0-9])", re.I)
     counts: dict[int, int] = {}
     for cik, text in chunks:
-        if any(any(ch.isupper() for ch in m.group(0)) for m in pattern.finditer(text)):
+        if any(any(ch.isupper() for ch in m.group(0)) and not _first_name(text, m.end()) for m in pattern.finditer(text)):
             counts[cik] = counts.get(cik, 0) + 1
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+_SURNAME = re.compile(r" (?:[A-Z]\. )?([A-Z][a-z]+)\b")
+
+
+def _first_name(text: str, end: int) -> bool:
+    """The word ending at `end` is a person's first name: a capitalised word no dictionary holds
+    follows it ("Sundar Pichai", "Lisa T. Su"). Officer lists and signatures name executives so;
+    a first name is a person, never a brand, and "is sundar a good ceo?" stays an opinion about one."""
+    m = _SURNAME.match(text, end)
+    return bool(m) and m.group(1).lower() not in english_words()
 
 
 def candidates(text: str) -> list[tuple[int, int, str, bool]]:
@@ -123,12 +134,25 @@ def candidates(text: str) -> list[tuple[int, int, str, bool]]:
         out.append((start, start + len(phrase), phrase, everyday(phrase)))
     for m in _LOWER_WORD.finditer(text):
         word = m.group(1)
-        if word in words or word in STOPWORDS or word in _FILING_WORDS or normalize(word) in MEASURE_PHRASES or not words:
+        if (word in words or _plural_of(word, words) or word in STOPWORDS or word in _FILING_WORDS
+                or normalize(word) in MEASURE_PHRASES or not words):
             continue
         if any(s <= m.start() < e for s, e, _, _ in out):
             continue
         out.append((m.start(), m.end(), word, False))
     return sorted(out)[:MAX_LOOKUPS]
+
+
+def _plural_of(word: str, words: frozenset[str]) -> bool:
+    """A lowercase plural of a dictionary word ("pharmacies", "razors"): a common noun the user
+    asked about, however often one company's filings capitalise it in a product or segment name.
+    The dictionary (a WordPiece vocabulary) holds mostly singulars."""
+    stems = [word[:-1]] if word.endswith("s") else []
+    if word.endswith("es"):
+        stems.append(word[:-2])
+    if word.endswith("ies"):
+        stems.append(word[:-3] + "y")
+    return any(s in words for s in stems)
 
 
 def everyday(phrase: str) -> bool:
@@ -162,10 +186,16 @@ def find_brands(text: str, directory: CompanyDirectory, thread: list[str] = ()) 
     own = {directory.by_ticker.get(t.upper()) for t in thread} - {None}
     found: list[CompanyMatch] = []
     for start, end, phrase, everyday in candidates(text):
+        registrant = None if everyday else uncovered_registrant(phrase, directory)
+        if registrant is not None:  # "micron", "biontech": that registrant, which we do not cover
+            found.append(CompanyMatch("not_covered", phrase, start, end, registrant, via="registrant"))
+            continue
         counts = lookup(phrase)
         theirs = [cik for cik, n in counts if cik in own and n >= MIN_CHUNKS]
         if theirs:  # counts are most first: the thread's company that names it most
             found.append(CompanyMatch("company", phrase, start, end, directory.companies[theirs[0]], via="brand"))
+            continue
+        if own:  # a word inside a reply about the thread's company is a topic, never a switch
             continue
         match = judge(phrase, counts, directory, everyday=everyday, start=start, end=end)
         if match is not None:
@@ -179,6 +209,23 @@ def find_brands(text: str, directory: CompanyDirectory, thread: list[str] = ()) 
             seen.add(m.company.cik)
         out.append(m)
     return out
+
+
+def uncovered_registrant(phrase: str, directory: CompanyDirectory) -> Company | None:
+    """The uncovered SEC registrant a coined word names ("micron" is Micron Technology, "biontech"
+    BioNTech), else None. Such a word is that company, a peer or partner the covered company's
+    filings discuss, never the covered company's brand: the user asked about the registrant, and is
+    told we do not cover it. The word must be the first of the registrant's name (as SEC's map
+    writes it, legal suffixes aside) and not one many names begin with ("general", "united"); a
+    covered company by the name is found by the directory before brands are read."""
+    from agent.planning.company_words import COMMON_FIRST_WORDS
+    from agent.planning.followups import _first_words
+
+    words = [w for w in norm_name(phrase) if w not in LEGAL_SUFFIXES]
+    if len(words) != 1 or words[0] in COMMON_FIRST_WORDS:
+        return None
+    found = [c for c in _first_words(directory).get(words[0], []) if not c.covered]
+    return min(found, key=lambda c: (len(norm_name(c.name)), c.ticker)) if found else None
 
 
 def judge(phrase: str, counts: list[tuple[int, int]], directory: CompanyDirectory, *, everyday: bool,
