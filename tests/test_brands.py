@@ -189,3 +189,65 @@ def test_a_capitalised_word_in_a_question_still_names_what_is_missing(directory)
     p = plan(directory, "Is Zorblax profitable?")
     assert p.refusal_reason == "no_company" and p.refusal_detail == "Zorblax"
     assert plan(directory, "What does the filing say about Peacock?").tickers == ["PEP"]
+
+
+# --- a brand never takes a question away from the company it is about --------------------------
+
+ZORVANI = 999001  # an uncovered registrant KO's filings discuss as a partner
+REGISTRANT_MENTIONS = {
+    **MENTIONS,
+    "zorvani": [(KO, 20)],
+    "pharmacies": [(PEP, 40)],  # PEP's filings capitalise it in a segment name ("Fizz Pharmacies")
+    "glintora": [(PEP, 30)],  # PEP's brand, asked about inside a thread about KO
+}
+
+
+@pytest.fixture(scope="module")
+def wider() -> CompanyDirectory:
+    return CompanyDirectory.from_rows(COVERED, [*SEC, ("ZRVN", ZORVANI, "Zorvani Therapeutics, Inc.")],
+                                      {KO: [2023, 2024], PEP: [2023, 2024], SJM: [2024]})
+
+
+def wide_lookup(phrase: str) -> list[tuple[int, int]]:
+    return REGISTRANT_MENTIONS.get(phrase.lower(), [])
+
+
+def test_a_word_that_begins_an_uncovered_registrants_name_is_that_registrant(wider):
+    """Twenty KO chunks name Zorvani, yet the user asked about Zorvani: it is not covered."""
+    single = plan(wider, "How much did zorvani spend on R&D in 2023?", lent=wide_lookup)
+    assert single.refusal_reason == "not_covered" and "ZRVN" in single.refusal_detail
+    with brands_from(wide_lookup):
+        first = plan_rules("What was Coca-Cola's revenue in 2023?", directory=wider)
+        reply = plan_rules("what about zorvani?", previous=first, directory=wider)
+    assert reply.refusal_reason == "not_covered" and "ZRVN" in reply.refusal_detail
+    # without the registrant in SEC's map, the word is KO's brand as before
+    assert plan(directory=CompanyDirectory.from_rows(COVERED, SEC, {KO: [2023, 2024]}),
+                text="What does the filing say about Zorvani?", lent=wide_lookup).tickers == ["KO"]
+
+
+def test_a_lowercase_plural_of_a_dictionary_word_is_no_brand():
+    assert "pharmacies" not in [c[2] for c in candidates("what does it say about pharmacies?")]
+    assert "fizzara" in [c[2] for c in candidates("what does it say about fizzara?")]
+
+
+def test_in_a_thread_a_brand_never_switches_away_from_the_threads_company(wider):
+    with brands_from(wide_lookup):
+        first = plan_rules("What does Coca-Cola say about competition?", directory=wider)
+        for reply in ("what does it say about pharmacies?", "and what does it say about glintora?"):
+            p = plan_rules(reply, previous=first, directory=wider)
+            assert p.tickers == ["KO"] and p.route == "domain", reply
+        # outside a thread the brand is still its maker's
+        assert plan_rules("What does the filing say about Glintora?", directory=wider).tickers == ["PEP"]
+
+
+def test_a_first_name_the_filings_follow_with_a_surname_is_a_person_not_a_brand(directory):
+    officers = [(KO, "Quorin Zaltec, Chairman and Chief Executive Officer"), (KO, "signed by Quorin Zaltec"),
+                (KO, "Quorin Zaltec joined in 2017"), (PEP, "letter from Quorin Zaltec")]
+    assert named_counts("quorin", officers) == []
+    assert named_counts("Quorin", [(KO, "Quorin sales grew"), (KO, "Quorin Zero launched")]) == [(KO, 2)]
+
+    def person(phrase):
+        return named_counts(phrase, officers * 3)
+
+    p = plan(directory, "is quorin a good ceo?", lent=person)
+    assert p.route == "refusal" and not p.tickers

@@ -29,6 +29,7 @@ from contextvars import ContextVar
 
 from agent.planning.companies import Company, CompanyDirectory, CompanyMatch, norm_name
 from agent.planning.company_words import ACRONYMS, LEGAL_SUFFIXES, english_words
+from agent.planning.followups import _first_words, lead_subject
 from agent.planning.topics import STOPWORDS
 from agent.retrieval.finance import MEASURE_PHRASES
 from agent.retrieval.concepts import normalize
@@ -179,11 +180,16 @@ def find_brands(text: str, directory: CompanyDirectory, thread: list[str] = ()) 
 
     `thread`: the tickers the thread has discussed. A word one of their filings names as often as
     a brand needs ("and Eliquis?" after Pfizer, which sells it with another company) is theirs: it
-    stays the thread's company, never replaced by the company that names it most."""
+    stays the thread's company, never replaced by the company that names it most. Another company's
+    brand moves the thread only when the reply is nothing but the name ("and Humira?"): inside a
+    question about the thread's company ("what does it say about pharmacies?") it is a topic."""
     lookup = _LOOKUP.get()
     if lookup is None:
         return []
     own = {directory.by_ticker.get(t.upper()) for t in thread} - {None}
+    # a reply that is only the name ("and Humira?", "what about Peacock?") asks about it, and may
+    # move the thread to its maker; a word in a question about the thread's company does not
+    bare = bool(own) and lead_subject(text) is not None
     found: list[CompanyMatch] = []
     for start, end, phrase, everyday in candidates(text):
         registrant = None if everyday else uncovered_registrant(phrase, directory)
@@ -195,7 +201,7 @@ def find_brands(text: str, directory: CompanyDirectory, thread: list[str] = ()) 
         if theirs:  # counts are most first: the thread's company that names it most
             found.append(CompanyMatch("company", phrase, start, end, directory.companies[theirs[0]], via="brand"))
             continue
-        if own:  # a word inside a reply about the thread's company is a topic, never a switch
+        if own and not bare:  # a word inside a reply about the thread's company is a topic, never a switch
             continue
         match = judge(phrase, counts, directory, everyday=everyday, start=start, end=end)
         if match is not None:
@@ -219,7 +225,6 @@ def uncovered_registrant(phrase: str, directory: CompanyDirectory) -> Company | 
     writes it, legal suffixes aside) and not one many names begin with ("general", "united"); a
     covered company by the name is found by the directory before brands are read."""
     from agent.planning.company_words import COMMON_FIRST_WORDS
-    from agent.planning.followups import _first_words
 
     words = [w for w in norm_name(phrase) if w not in LEGAL_SUFFIXES]
     if len(words) != 1 or words[0] in COMMON_FIRST_WORDS:
