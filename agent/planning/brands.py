@@ -14,6 +14,14 @@ topic several companies discuss: such a word needs more mentions and a clearer l
 (WORD_MIN_CHUNKS, WORD_DOMINANCE), and is never asked about when split. Only a capitalised
 everyday word counts; a word no dictionary holds counts in any case ("humira").
 
+A brand never takes a question away from the company it is about. A coined word that begins an
+uncovered SEC registrant's name ("micron", "biontech") is that registrant, refused as not covered,
+however often a covered peer's filings discuss it (`uncovered_registrant`). A lowercase plural of a
+dictionary word ("pharmacies") is a common noun, never a brand. A word the filings write as a first
+name followed by a surname ("Sundar Pichai") is a person, never a brand (`named_counts`). In a
+thread, a word inside a question about the thread's company is a topic: only a reply that is
+nothing but the name ("and Humira?") may move the thread to the brand's maker.
+
 The planner is a pure function of the question; the planning node lends it the lookup for the run
 (`brands_from`), as it lends the sentence model (agent.planning.exemplars.meaning_from). Without a
 lookup (a test's planner, the model planner's tools) no brand is resolved.
@@ -97,7 +105,8 @@ def named_counts(phrase: str, chunks: list[tuple[int, str]]) -> list[tuple[int, 
     pattern = re.compile(r"(?<![A-Za-z0-9])" + r"[\W_]{1,3}".join(words) + r"(?![a-z0-9])", re.I)
     counts: dict[int, int] = {}
     for cik, text in chunks:
-        if any(any(ch.isupper() for ch in m.group(0)) and not _first_name(text, m.end()) for m in pattern.finditer(text)):
+        if any(any(ch.isupper() for ch in m.group(0)) and not _first_name(text, m.end())
+               for m in pattern.finditer(text)):
             counts[cik] = counts.get(cik, 0) + 1
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
