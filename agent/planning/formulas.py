@@ -152,7 +152,7 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
         if members == INLINE:  # "Family of Apps operating income": a name's inner "of", "and"
             before = [w for i, w in enumerate(t.split()[: spans[-1][0]])
                       if _member_word(w) or (w in _INNER and 0 < i < spans[-1][0] - 1)]
-        if before and len(before) == spans[-1][0]:
+        if before and len(before) == spans[-1][0] and not re.search(r"\w['\u2019]s\b", text):  # "apple's"
             node = {"metric": spans[-1][2], "member": " ".join(before)}
             if members == INLINE and lines and _printed(t, lines):
                 # written into a question, "other operating income" is first the row printed so
