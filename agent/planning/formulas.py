@@ -340,20 +340,22 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
     parts = _split_top(text.strip(), _DIV, maxsplit=1)
     if len(parts) == 3:
         below, scale = _scaled(parts[2])
+        try:  # the numerator's words are refused first, as written
+            num, failed = _terms(parts[0], names, members, lines), None
+        except DefinitionError as error:
+            if members != INLINE:
+                raise
+            num, failed = None, error
         den = _terms(below, names, members, lines)
         total = den.get("metric") if "metric" in den and not den.get("member") and not den.get("offset") \
             and METRICS[den["metric"]].period == "duration" else None
         words = _bare(parts[0]) if members == INLINE and total and _SHARE_OF.fullmatch(parts[1]) else None
-        try:
-            num = _terms(parts[0], names, members, lines)
-        except DefinitionError:
-            if words is None:
-                raise
-            num = None
+        if failed is not None and words is None:
+            raise failed
         if words is not None and (num is None or "line" in num):
-            # "Services as a share of total net sales": the member's share of the company's total first,
-            # a row printed under the name second (tried in that order against the facts)
-            num = _member_of(words, total, lines, line_first=False)
+            # "Services as a share of total net sales": a row printed under the name first (as a
+            # written operand always is), else the member's share of the company's total
+            num = _member_of(words, total, lines, line_first=True)
         node = {"op": "/", "args": [num, den]}
         for factor in scale:
             if factor == Decimal(100):  # "× 100": the quotient as a percentage, shown as one

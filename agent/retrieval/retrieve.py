@@ -267,9 +267,10 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
     if missing:
         cell["missing_inputs"] = missing
         absent = [k.split("~")[0] for k, e in inputs.items() if e is None and k.split("~")[0] in facts.absent]
-        if absent and len(absent) == len(missing):
+        if absent and len(absent) == len(missing) and facts.absent[absent[0]]:
             # "Vision Pro as a share of net sales": no such member, so the members that exist (never the total)
-            cell["absent_member"] = operand_label(absent[0])
+            label = operand_label(absent[0])
+            cell["absent_member"] = label[:1].lower() + label[1:]
             cell["members"] = facts.absent[absent[0]]
         return None
     try:
