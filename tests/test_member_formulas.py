@@ -19,6 +19,8 @@ def test_a_member_before_a_metric_is_that_members_figure_in_a_written_formula():
     assert keys("iphone net sales divided by total net sales") == ["revenue@iphone", "revenue"]
     assert keys("americas operating income minus europe operating income") == [
         "operating_income@americas", "operating_income@europe"]
+    # "its revenue" after a member's figure is the member's own revenue, never the company's
+    assert keys("iphone operating income as a percentage of its revenue") == ["operating_income@iphone", "revenue@iphone"]
     # a name's inner "of" / "and" belong to it; the question's verbs, years and possessives never do
     assert keys("family of apps operating income plus reality labs operating income")[0] == "operating_income@family of apps"
     assert keys("energy generation and storage revenue as a percentage of revenue")[0] == \

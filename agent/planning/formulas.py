@@ -41,6 +41,8 @@ NAMED = re.compile(
 _DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of|"
                   r"per(?!\s+(?:common\s+)?shares?\b))\s+|"
                   r"\s*[÷/]\s*", re.I)
+# A divisor that is the numerator's member's own ("its revenue", "the segment's sales").
+_OWN = re.compile(r"\s*(?:its|their|(?:the|that)\s+(?:segment|division|unit)(?:'s|s')?)\s", re.I)
 # A division that asks for a share of a total ("as a share of", "as a portion of"), not a ratio ("over", "per").
 _SHARE_OF = re.compile(r"\s+as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of\s+", re.I)
 _ADD = re.compile(r"\s+(?:plus|\+|add|adding)\s+|\s*\+\s*", re.I)
@@ -347,6 +349,10 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
                 raise
             num, failed = None, error
         den = _terms(below, names, members, lines)
+        if members == INLINE and _OWN.match(below) and num is not None and num.get("member") \
+                and "metric" in num and "metric" in den and not den.get("member"):
+            # "iPhone operating income as a percentage of its revenue": the member's own revenue
+            den = {**den, "member": num["member"]}
         total = den.get("metric") if "metric" in den and not den.get("member") and not den.get("offset") \
             and METRICS[den["metric"]].period == "duration" else None
         words = _bare(parts[0]) if members == INLINE and total and _SHARE_OF.fullmatch(parts[1]) else None
