@@ -38,9 +38,13 @@ NAMED = re.compile(
     re.I,
 )
 # "per share" is never a division ("dividends per share" is one figure): no metric is named "share"
-_DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|fraction)\s+of|"
+_DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of|"
                   r"per(?!\s+(?:common\s+)?shares?\b))\s+|"
                   r"\s*[÷/]\s*", re.I)
+# A divisor that is the numerator's member's own ("its revenue", "the segment's sales").
+_OWN = re.compile(r"\s*(?:its|their|(?:the|that)\s+(?:segment|division|unit)(?:'s|s')?)\s", re.I)
+# A division that asks for a share of a total ("as a share of", "as a portion of"), not a ratio ("over", "per").
+_SHARE_OF = re.compile(r"\s+as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of\s+", re.I)
 _ADD = re.compile(r"\s+(?:plus|\+|add|adding)\s+|\s*\+\s*", re.I)
 _SUB = re.compile(r"\s+(?:minus|less|-|−|excluding|net\s+of|subtracting)\s+|\s+[-−]\s+", re.I)
 _MUL = re.compile(r"\s+(?:times|×|\*|multiplied\s+by)\s+|\s*[×*]\s*", re.I)
@@ -142,15 +146,74 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
             key = spans[0][2]
             return {"op": "avg", "args": [{"metric": key}, {"metric": key, "offset": -1}]}
     spans = find_phrases(t, PHRASES)
-    if members and len(spans) == 1 and spans[-1][1] == len(t.split()) and 0 < spans[-1][0] <= 3:
+    if members and len(spans) == 1 and spans[-1][1] == len(t.split()) and 0 < spans[-1][0] \
+            and len([w for w in t.split()[: spans[-1][0]] if w not in _INNER]) <= 3:
         # in a definition, "AWS operating income": the metric of the member its first words name
         # (resolved, or refused naming it, against the filing's members in retrieve)
-        before = [w for w in t.split()[: spans[-1][0]] if w not in FILLER]
-        if before and len(before) == spans[-1][0]:
-            return {"metric": spans[-1][2], "member": " ".join(before)}
+        before = [w for w in t.split()[: spans[-1][0]] if _member_word(w)]
+        if members == INLINE:  # "Family of Apps operating income": a name's inner "of", "and"
+            before = [w for i, w in enumerate(t.split()[: spans[-1][0]])
+                      if _member_word(w) or (w in _INNER and 0 < i < spans[-1][0] - 1)]
+        if before and len(before) == spans[-1][0] and not re.search(r"\w['\u2019]s\b", text):  # "apple's"
+            node = {"metric": spans[-1][2], "member": " ".join(before)}
+            if members == INLINE and lines and _printed(t, lines):
+                # written into a question, "other operating income" is first the row printed so
+                # (a member only when no row is): tried in that order against the facts
+                return {"op": "first", "args": [{"line": t}, node]}
+            return node
     if lines and _printed(t, lines):
         return {"line": t}
     raise DefinitionError(text.strip())
+
+
+def _member_word(w: str) -> bool:
+    """A word a member's name may hold: not a filler, a verb that introduces a formula ("calculate"), a
+    year or a company's possessive ("apple's"), which are the question's words around the name."""
+    return w not in FILLER and w not in _INTRODUCING and not re.search(r"\d|'s$", w)
+
+
+# Words inside a member's name, never at its edges ("Family of Apps", "Energy Generation and Storage").
+_INNER = frozenset({"of", "and", "&"})
+# `members` in an inline formula (agent.planning.formulas.find_inline): a member is read where the
+# words allow no other reading, and a printed row with the same words is tried first.
+INLINE = "inline"
+# A bare member's words: a name of a product, segment or region, never a verb, a filler or a company's
+# possessive ("compute Apple's iPhone"): those are the question's words around the formula.
+_BARE_WORDS = 4
+
+
+def _bare(text: str) -> str | None:
+    """The words of an operand that names no metric and may name a member ("Services", "Greater
+    China"), else None."""
+    if any(ch in text for ch in _OPEN + _CLOSE) or re.search(r"\d|'s\b|\u2019s\b", text):
+        return None
+    t = normalize(text).strip()
+    t = re.sub(r"^(?:the|its|their)\s+", "", t)
+    words = t.split()
+    if not 0 < len(words) <= _BARE_WORDS or not all(
+            _member_word(w) and w not in _EDGE or (w in _INNER and 0 < i < len(words) - 1) for i, w in enumerate(words)):
+        return None
+    if find_phrases(t, PHRASES) or t in FORMULA_PHRASES:
+        return None  # a metric's words: parsed (or refused) as one
+    return t
+
+
+def _member_of(words: str, metric: str, lines: frozenset, line_first: bool) -> dict:
+    """A bare operand as the member of the metric its formula names beside it ("Services as a share
+    of total net sales": revenue of the Services member); a row printed under the same words is the
+    other reading, tried first or second (`line_first`) against the facts."""
+    node = {"metric": metric, "member": words}
+    if not (lines and _printed(words, lines)):
+        return node
+    line = {"line": words}
+    return {"op": "first", "args": [line, node] if line_first else [node, line]}
+
+
+def _only_member_metric(nodes: list[dict]) -> str | None:
+    """The one table metric the member operands beside a bare one narrow ("iPhone minus Mac net
+    sales": revenue), else None."""
+    found = {n["metric"] for n in nodes if n.get("member") and not n.get("offset")}
+    return found.pop() if len(found) == 1 else None
 
 
 _LINE_WORDS = 6
@@ -221,10 +284,25 @@ def _terms(text: str, names: dict[str, dict] | None = None, members: bool = Fals
            lines: frozenset = frozenset()) -> dict:
     """Sums and differences of products, left to right."""
     pieces = _split_top(text, re.compile(_ADD.pattern + r"|" + _SUB.pattern, re.I))
-    node = _products(pieces[0], names, members, lines)
+    parsed = {}
+    for i in range(0, len(pieces), 2):
+        try:
+            parsed[i] = _products(pieces[i], names, members, lines)
+        except DefinitionError:
+            if members != INLINE or len(pieces) < 3 or _bare(pieces[i]) is None:
+                raise
+    if len(parsed) < (len(pieces) + 1) // 2:
+        # "iPhone minus Mac net sales": a bare name beside members of one metric is a member of it too
+        metric = _only_member_metric(list(parsed.values()))
+        if metric is None:
+            raise DefinitionError(next(pieces[i] for i in range(0, len(pieces), 2) if i not in parsed).strip())
+        for i in range(0, len(pieces), 2):
+            if i not in parsed:
+                parsed[i] = _member_of(_bare(pieces[i]), metric, lines, line_first=False)
+    node = parsed[0]
     for i in range(1, len(pieces) - 1, 2):
         op = "+" if _ADD.fullmatch(pieces[i]) else "-"
-        right = _products(pieces[i + 1], names, members, lines)
+        right = parsed[i + 1]
         if op == "-" and _EXCLUDING.search(pieces[i]) and node.get("metric") in _PROFITS \
                 and right.get("metric") in _EXPENSES:
             # "operating income excluding stock-based compensation": the expense was deducted to reach
@@ -264,7 +342,27 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
     parts = _split_top(text.strip(), _DIV, maxsplit=1)
     if len(parts) == 3:
         below, scale = _scaled(parts[2])
-        node = {"op": "/", "args": [_terms(parts[0], names, members, lines), _terms(below, names, members, lines)]}
+        try:  # the numerator's words are refused first, as written
+            num, failed = _terms(parts[0], names, members, lines), None
+        except DefinitionError as error:
+            if members != INLINE:
+                raise
+            num, failed = None, error
+        den = _terms(below, names, members, lines)
+        if members == INLINE and _OWN.match(below) and num is not None and num.get("member") \
+                and "metric" in num and "metric" in den and not den.get("member"):
+            # "iPhone operating income as a percentage of its revenue": the member's own revenue
+            den = {**den, "member": num["member"]}
+        total = den.get("metric") if "metric" in den and not den.get("member") and not den.get("offset") \
+            and METRICS[den["metric"]].period == "duration" else None
+        words = _bare(parts[0]) if members == INLINE and total and _SHARE_OF.fullmatch(parts[1]) else None
+        if failed is not None and words is None:
+            raise failed
+        if words is not None and (num is None or "line" in num):
+            # "Services as a share of total net sales": a row printed under the name first (as a
+            # written operand always is), else the member's share of the company's total
+            num = _member_of(words, total, lines, line_first=True)
+        node = {"op": "/", "args": [num, den]}
         for factor in scale:
             if factor == Decimal(100):  # "× 100": the quotient as a percentage, shown as one
                 node = {**node, "percent": True}
@@ -409,15 +507,22 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
                 if lead or not _has_operator(piece):
                     continue
                 try:
-                    tree = parse_expression(piece, names, lines=lines)
+                    tree = parse_expression(piece, names, members=INLINE, lines=lines)
                 except DefinitionError:
                     continue
-                if "op" not in tree or not bounded(start + lo, start + hi):
+                if "op" not in tree or not bounded(start + lo, start + hi) or _itself(tree):
                     continue
                 shown = (_unwrap(piece) or piece).strip()
                 return ({"name": shown.lower(), "tree": tree, "unit": unit_of(tree, shown),
                          "formula": restate(tree, top=True)}, start + lo, start + hi)
     return None
+
+
+def _itself(tree: dict) -> bool:
+    """A quotient or difference of one operand with itself ("WhatsApp revenue as a fraction of total
+    revenue" with the name left outside): no one asks it, so the words left out were the question."""
+    args = tree.get("args") or []
+    return tree.get("op") in ("/", "-") and len(args) == 2 and args[0] == args[1]
 
 
 def unit_of(tree: dict, name: str) -> str:
@@ -489,8 +594,8 @@ def restate(tree: dict, top: bool = False) -> str:
         return operand_label(operand_key(tree))
     if tree["op"] == "abs":
         return f"|{restate(tree['args'][0], top=True)}|"
-    if tree["op"] == "first":  # before the facts pick one: the convention's name
-        return FORMULAS[tree["of"]].label
+    if tree["op"] == "first":  # before the facts pick one: the convention's name, else the first reading
+        return FORMULAS[tree["of"]].label if "of" in tree else restate(tree["args"][0], top)
     if tree["op"] == "avg":  # the year's opening and closing balances, averaged
         return f"average {restate(tree['args'][0]).lower()} (opening and closing)"
     sym = {"+": "+", "-": "−", "*": "×", "/": "÷"}[tree["op"]]
@@ -574,6 +679,8 @@ def _bounded(text: str, directory, named: str | None):
                 or (named is not None and w in normalize(named).split()))
 
     def bounded(start: int, end: int) -> bool:
+        if any(s <= start < e for s, e in companies()):
+            return False  # "Apple's iPhone net sales over ...": the company is no word of a member's name
         before = list(re.finditer(r"[\w&'.-]+", text[:start]))
         after = re.search(r"[\w&'.-]+", text[end:])
         return (word_ok(before[-1].start(), before[-1].group(0)) if before else True) and \

@@ -723,7 +723,8 @@ _RELATIVE = re.compile(
 
 # "what share of total revenue is that?", "as a % of sales?": the thread's member over its company's total
 _MEMBER_SHARE = re.compile(
-    r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:(?:what|which|how\s+much)(?:'s|\s+is|\s+was)?\s+)?(?:the\s+|a\s+|as\s+a\s+)?"
+    r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:(?:what|which|how\s+much)(?:'s|\s+is|\s+was)?\s+)?"
+    r"(?:(?:that|it|this)(?:'s|\s+is|\s+was)?\s+)?(?:the\s+|a\s+|as\s+a\s+)?"
     r"(?:share|percent(?:age)?|%|proportion|portion|fraction|pct)\s+of\s+(?:the\s+)?(?:total|overall|company|whole)?\s*"
     r"(?:net\s+)?(?:revenues?|sales)\b[^?]*\W*$", re.I)
 

@@ -85,6 +85,7 @@ class _Facts:
         self.found: dict[tuple[str, int], Evidence | None] = {}
         self.memo: dict | None = None  # set to read a missing formula input from the company's printed row
         self.lines: dict = {}  # a formula's printed-row operands, resolved once per company (_line_cell)
+        self.absent: dict[str, list[str]] = {}  # a formula's member operand the filing has no member for -> those it has
 
     def get(self, metric_key: str, fy: int, printed: bool = False) -> Evidence | None:
         """The metric's fact for the year; with `printed` (a formula's input), else the row the company
@@ -244,6 +245,8 @@ def _operand(conn, deps, facts: _Facts, key: str, fy: int, orders: dict | None =
     if slot not in facts.found:
         found = _member_cells(conn, deps, facts.company, f"dim:{metric}|{member}", year, {}, orders)
         facts.found[slot] = found[0][1] if found else None
+        if found and found[0][1] is None and "members" in found[0][0]:
+            facts.absent[key.split("~")[0]] = found[0][0]["members"]  # named in the refusal
     return facts.found[slot]
 
 
@@ -263,6 +266,12 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
     missing = [operand_label(k).replace("(prior year)", f"(fiscal {fy - 1})") for k, e in inputs.items() if e is None]
     if missing:
         cell["missing_inputs"] = missing
+        absent = [k.split("~")[0] for k, e in inputs.items() if e is None and k.split("~")[0] in facts.absent]
+        if absent and len(absent) == len(missing) and facts.absent[absent[0]]:
+            # "Vision Pro as a share of net sales": no such member, so the members that exist (never the total)
+            label = operand_label(absent[0])
+            cell["absent_member"] = label[:1].lower() + label[1:]
+            cell["members"] = facts.absent[absent[0]]
         return None
     try:
         value = evaluate(definition["tree"], {k: Decimal(e.value) for k, e in inputs.items()}, definition["unit"])
@@ -620,6 +629,9 @@ def _unresolved_lines(cells: list[dict]) -> dict | None:
     if any(c["evidence_id"] for c in cells):
         return None
     for c in cells:
+        if c["metric"].startswith("udf:") and c.get("absent_member"):
+            reported = ", ".join(c["members"][:12]) or "none tagged"
+            return {"reason": "unknown_metric", "detail": f"{c['absent_member']} (members reported: {reported})"}
         if c["metric"].startswith("dim:") and "members" in c:
             reported = ", ".join(c["members"][:12]) or "none tagged"
             return {"reason": "unknown_metric", "detail": f"{c['label']} (members reported: {reported})"}

@@ -1,0 +1,84 @@
+"""Formulas written into a question over product, segment and region members: "<member> revenue" as
+an operand, a bare member's name as a share of a total or beside members of one metric, and a member
+the filing does not tag refused naming it and the members it does — never the company's total."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.checking.guards import number_tokens
+from agent.planning.formulas import INLINE, DefinitionError, find_inline, metrics_of, parse_expression
+from tests.test_figures import ask, directory, footnote, plan  # noqa: F401 (fixtures)
+
+
+def keys(text: str) -> list[str]:
+    return metrics_of(parse_expression(text, members=INLINE))
+
+
+def test_a_member_before_a_metric_is_that_members_figure_in_a_written_formula():
+    assert keys("iphone net sales divided by total net sales") == ["revenue@iphone", "revenue"]
+    assert keys("americas operating income minus europe operating income") == [
+        "operating_income@americas", "operating_income@europe"]
+    # "its revenue" after a member's figure is the member's own revenue, never the company's
+    assert keys("iphone operating income as a percentage of its revenue") == ["operating_income@iphone", "revenue@iphone"]
+    # a name's inner "of" / "and" belong to it; the question's verbs, years and possessives never do
+    assert keys("family of apps operating income plus reality labs operating income")[0] == "operating_income@family of apps"
+    assert keys("energy generation and storage revenue as a percentage of revenue")[0] == \
+        "revenue@energy generation and storage"
+    for words in ("calculate iphone net sales over revenue", "2023 greater china net sales over revenue",
+                  "apple's iphone net sales over revenue"):
+        with pytest.raises(DefinitionError):
+            parse_expression(words, members=INLINE)
+
+
+def test_a_bare_name_is_a_member_of_the_total_it_is_a_share_of_or_of_the_members_beside_it():
+    assert keys("services as a share of total net sales") == ["revenue@services", "revenue"]
+    assert keys("greater china as a portion of total net sales") == ["revenue@greater china", "revenue"]
+    assert keys("iphone minus mac net sales") == ["revenue@iphone", "revenue@mac"]
+    # a ratio that is no share ("per", "over") never makes a name a member: "revenue per employee" is refused
+    for words in ("revenue per employee", "widgets over revenue", "iphone minus mac"):
+        with pytest.raises(DefinitionError):
+            parse_expression(words, members=INLINE)
+    # outside a question's formula (a definition), a bare name stays refused as written
+    with pytest.raises(DefinitionError):
+        parse_expression("services as a share of total net sales", members=True)
+
+
+def test_a_total_over_itself_is_never_the_formula_a_question_wrote():
+    # "WhatsApp Business revenue as a fraction of total revenue" with the name left out: revenue ÷ revenue
+    assert find_inline("business revenue as a fraction of total revenue") is None
+
+
+def test_written_member_formulas_plan_with_the_members_named(directory):  # noqa: F811
+    for text, want in (("What was Apple's iPhone as a share of total net sales in fiscal 2024?", ["revenue@iphone", "revenue"]),
+                       ("Compute Apple's Mac as a portion of total net sales for fiscal 2024.", ["revenue@mac", "revenue"]),
+                       ("Apple fiscal 2024 iPhone minus Mac net sales", ["revenue@iphone", "revenue@mac"])):
+        p = plan(directory, text)
+        assert p.route == "domain" and p.tickers == ["AAPL"] and p.fiscal_years == [2024], (text, p)
+        udf = [d for d in p.definitions if f"udf:{d['name']}" in p.metrics]
+        assert len(udf) == 1 and metrics_of(udf[0]["tree"]) == want, (text, udf)
+
+
+def test_that_as_a_percentage_of_total_revenue_after_a_member_is_the_members_share(directory):  # noqa: F811
+    member = plan(directory, "Nvidia data center revenue fiscal 2025")
+    for follow in ("what was that as a percentage of total revenue?", "and what's that as a share of total sales?"):
+        share = plan(directory, follow, previous=member)
+        assert share.metrics == ["udf:data center share of revenue"], (follow, share.metrics)
+
+
+def test_a_members_share_of_the_total_is_computed_from_its_dimensional_fact(footnote):  # noqa: F811
+    for text in ("What was Apple's iPhone as a share of total net sales in fiscal 2024?",
+                 "Apple FY2024: calculate iPhone net sales divided by total net sales"):
+        answer = ask(footnote, text)
+        assert answer.kind == "answer", (text, answer.text)
+        assert answer.calculation and answer.calculation[0].result == "51.4%", answer.calculation  # 201,183 ÷ 391,035
+        assert "201183000000" in {n.value for n in answer.numbers}
+
+
+def test_an_absent_member_in_a_formula_is_refused_naming_it_and_the_members_that_exist(footnote):  # noqa: F811
+    for text in ("Apple FY2024 Vision Pro as a share of total net sales",
+                 "Apple fiscal 2024 Vision Pro net sales minus iPhone net sales"):
+        refused = ask(footnote, text)
+        assert refused.kind == "refusal" and refused.refusal_reason == "unknown_metric", (text, refused.text)
+        assert "vision pro" in refused.text.lower() and "iPhone" in refused.text, refused.text
+        assert not refused.numbers and number_tokens(refused.text) == []
