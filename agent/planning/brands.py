@@ -37,7 +37,7 @@ from contextvars import ContextVar
 
 from agent.planning.companies import Company, CompanyDirectory, CompanyMatch, norm_name
 from agent.planning.company_words import ACRONYMS, LEGAL_SUFFIXES, english_words
-from agent.planning.followups import _first_words, lead_subject
+from agent.planning.followups import lead_subject
 from agent.planning.topics import STOPWORDS
 from agent.retrieval.finance import MEASURE_PHRASES
 from agent.retrieval.concepts import normalize
@@ -238,7 +238,7 @@ def uncovered_registrant(phrase: str, directory: CompanyDirectory) -> Company | 
     words = [w for w in norm_name(phrase) if w not in LEGAL_SUFFIXES]
     if len(words) != 1 or words[0] in COMMON_FIRST_WORDS:
         return None
-    found = [c for c in _first_words(directory).get(words[0], []) if not c.covered]
+    found = [c for c in directory.by_first_word.get(words[0], []) if not c.covered]
     return min(found, key=lambda c: (len(norm_name(c.name)), c.ticker)) if found else None
 
 

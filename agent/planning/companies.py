@@ -335,6 +335,18 @@ class CompanyDirectory:
         return next(iter(hits)) if len(hits) == 1 else None
 
     @functools.cached_property
+    def by_first_word(self) -> dict[str, list[Company]]:
+        """First name word -> companies, over every company the directory knows (covered or not):
+        a one-word reply or brand that begins an uncovered registrant's name is that registrant.
+        Built once per directory, on first use, so a reload brings its own."""
+        index: dict[str, list[Company]] = {}
+        for c in self.companies.values():
+            words = norm_name(c.name)
+            if words:
+                index.setdefault(words[0], []).append(c)
+        return index
+
+    @functools.cached_property
     def _one_word_open(self) -> dict[tuple[int, int, tuple[str, ...]], list[tuple[str, int]]]:
         """The covered names of two or three words, by their length, one word's place and the other
         words: a phrase with one word misspelt finds its candidates in a few lookups, not a scan of

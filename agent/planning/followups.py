@@ -113,25 +113,6 @@ def inherited_growth(metrics: list[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-_FIRST_WORDS: dict[int, dict[str, list]] = {}
-
-
-def _first_words(directory) -> dict[str, list]:
-    """First name word -> companies, over every company the directory knows (covered or not)."""
-    key = id(directory)
-    if key not in _FIRST_WORDS:
-        from agent.planning.companies import norm_name
-
-        index: dict[str, list] = {}
-        for c in directory.companies.values():
-            words = norm_name(c.name)
-            if words:
-                index.setdefault(words[0], []).append(c)
-        _FIRST_WORDS.clear()  # one directory at a time: a reload replaces it
-        _FIRST_WORDS[key] = index
-    return _FIRST_WORDS[key]
-
-
 def unknown_subject(name: str, directory) -> tuple[str, str] | None:
     """How to refuse a reply about `name` (from `lead_subject`): ("not_covered", "Ford (F)") when
     SEC's map knows a company by that first word, ("no_company", name) when the word can only be
@@ -143,7 +124,7 @@ def unknown_subject(name: str, directory) -> tuple[str, str] | None:
     if not words:
         return None
     core = [w for w in words if w not in LEGAL_SUFFIXES] or words  # "arm holdings": Arm
-    found = _first_words(directory).get(core[0], []) if len(core) == 1 else []
+    found = directory.by_first_word.get(core[0], []) if len(core) == 1 else []
     found = [c for c in found if not c.covered]
     ordinary = (all(w in english_words() for w in words) and not any(ch.isupper() for ch in name)
                 and len(core) == len(words))
