@@ -20,9 +20,9 @@ from agent.retrieval.segments import key_parts
 from agent.planning.years import _NUMBER_WORDS as NUMBER_WORDS
 
 # A reply's opening acknowledgement ("great, now do Apple", "cool. and Nvidia?"): no part of what it asks.
-ACKNOWLEDGED = re.compile(r"^\W*(?:(?:ok(?:ay)?|great|cool|nice|thanks|thank\s+you|thx|cheers|perfect|awesome|got\s+it|alright|"
-                         r"fine|sure|good|interesting|wow|hmm+)\b\W*)+")
-_ACK_WORDS = ACKNOWLEDGED.pattern[len(r"^\W*(?:(?:"):-len(r")\b\W*)+")]
+_ACK_WORDS = (r"ok(?:ay)?|great|cool|nice|thanks|thank\s+you|thx|cheers|perfect|awesome|got\s+it|alright|"
+              r"fine|sure|good|interesting|wow|hmm+")
+ACKNOWLEDGED = re.compile(rf"^\W*(?:(?:{_ACK_WORDS})\b\W*)+")
 # set off by punctuation, after one acknowledgement or several ("cool cool, and the prior year?")
 ACKNOWLEDGED_FIRST = re.compile(rf"^\W*(?:(?:{_ACK_WORDS})(?:\s*[,.!;:\u2014-]+\s*|\s+(?=(?:{_ACK_WORDS})\b)))+", re.I)
 # "which was highest?", "rank them": every company the thread discussed, not only the last two
