@@ -172,10 +172,11 @@ def topical_companies(outside: str, matches) -> set[int]:
 # A figure asked in such a form with words no figure takes ("what will Apple's revenue be?" names one)
 # is left to the scope check and the figure path; only the words left over are read this way.
 _MODAL = r"(?:will|would|could|might|may|can|should)"
-_MODAL_CAUSE = re.compile(rf"^\W*(?:(?:and|so|but|ok)\W+)?(?:what|which\s+[a-z]+)\s+{_MODAL}\s+"
+_OPENS = r"^\W*(?:(?:and|so|but|ok)\W+)?"  # the message's start, after a leading "and", "so"...
+_MODAL_CAUSE = re.compile(rf"{_OPENS}(?:what|which\s+[a-z]+)\s+{_MODAL}\s+"
                           rf"(?!(?:be|have|cost|total|amount|equal|reach|come|make|earn|report|pay|spend)\b)[a-z]+")
-_MODAL_EFFECT = re.compile(rf"^\W*(?:(?:and|so|but|ok)\W+)?how\s+{_MODAL}\s+(?!(?:much|many)\b)")
-_YES_NO = re.compile(r"^\W*(?:(?:and|so|but|ok)\W+)?(?:is|are|was|were|does|do|did|has|have|can|could|will|would|"
+_MODAL_EFFECT = re.compile(rf"{_OPENS}how\s+{_MODAL}\s+(?!(?:much|many)\b)")
+_YES_NO = re.compile(rf"{_OPENS}(?:is|are|was|were|does|do|did|has|have|can|could|will|would|"
                      r"should|might)\s+(?!(?:there|it|its|their|the\s+(?:revenue|income|margin)|you)\b)")
 
 
