@@ -55,7 +55,9 @@ def _brand_lookup(deps):
     memo = getattr(deps, "memo", None)
     if memo is None:
         return corpus_lookup(db)
-    return memo.setdefault("brand_lookup", corpus_lookup(db))
+    if "brand_lookup" not in memo:
+        memo["brand_lookup"] = corpus_lookup(db)
+    return memo["brand_lookup"]
 
 
 def _planned(question: str, previous: Plan | None, deps) -> tuple[Plan, str, str | None]:
