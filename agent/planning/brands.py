@@ -72,15 +72,17 @@ def brands_from(lookup: Lookup | None):
 
 
 def corpus_lookup(db) -> Lookup:
-    """A lookup over `db` (agent.context.Database), remembered per corpus version and phrase: the
-    same brand asked twice is one query, and an ingest that adds filings is seen."""
+    """A lookup over `db` (agent.context.Database), remembered per phrase: the same brand asked
+    twice is one query. It lives in the run's memo (agent.context.Deps.memo), which the service
+    clears when an ingest changes the corpus, so a new filing is seen without asking the corpus
+    version on every lookup."""
     from store.brands import chunks_naming
 
-    cache: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    cache: dict[str, list[tuple[int, int]]] = {}
     lock = threading.Lock()
 
     def lookup(phrase: str) -> list[tuple[int, int]]:
-        key = (db.corpus_version(), phrase.lower())
+        key = phrase.lower()
         with lock:
             if key in cache:
                 return cache[key]

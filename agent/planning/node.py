@@ -48,7 +48,8 @@ def figure_plan(state) -> Plan | None:
 
 
 def _brand_lookup(deps):
-    """The corpus lookup the planner resolves brands with, one per process (its cache is per corpus version)."""
+    """The corpus lookup the planner resolves brands with, kept in the memo: one per corpus version,
+    as the service clears the memo when an ingest changes the corpus."""
     db = getattr(deps, "db", None)
     if db is None:
         return None
