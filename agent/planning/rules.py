@@ -764,8 +764,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if not scope:  # a quoted row name is read as words once the quotation itself is judged in scope
         outside = names_kept(raw)
         low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
-    r = read(raw, outside, low, directory, _history(_usable_previous(previous)))
     thread = _usable_previous(previous)
+    r = read(raw, outside, low, directory, _history(thread))
     unnamed_low = masked(outside, [(m.start, m.end) for m in r.matches]).lower()  # "margins for apple?"
     kind = kind_of_thread(unnamed_low, thread.metrics) if thread is not None and thread.metrics and not r.why else []
     if kind and set(r.measures) <= set(implied_measures(unnamed_low)):  # no figure of the message's own
@@ -794,10 +794,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         if chat_kind:
             return _meta(chat_kind)
     topic_only = r.has_topic and not (r.measures or r.unmappable or r.why or r.years.given or r.statement or r.matches)
-    kind, detail = message_kind(spelled_out(masked(outside, [(m.start, m.end) for m in r.matches]).lower()),
+    kind, detail = message_kind(spelled_out(unnamed_low),
                                 company_only=bool(r.matches) and not subject, subject=subject,
                                 covered=any(m.kind == "company" for m in r.matches),
-                                thread=_usable_previous(previous) is not None,
+                                thread=thread is not None,
                                 unanchored=not (r.matches or r.measures or r.unmappable), topic_only=topic_only)
     meta = meta_intent(chat)
     asks_help = meta == "help" or (kind, detail) == ("meta", "help")  # by rule or by resemblance
