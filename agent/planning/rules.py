@@ -1114,13 +1114,14 @@ def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
 
 _NOT_A_ROW = re.compile(r"\b(?:per|by|each|across|outside|excluding|ex|ratio|ratios|margin|margins|growth|"
                         r"organic|adjusted|core|underlying|comparable|pro|forma|constant|non)\b")  # non-GAAP words
+_UNKNOWN_PHRASES = frozenset(normalize(p) for p in UNKNOWN_METRICS)  # as _printable compares them
 
 
 def _printable(unmappable: str) -> bool:
     """Whether a narrowed metric phrase could be a printed row's name: not a metric no table maps
     (EBITDA, backlog), not a quotient or a breakdown ("revenue per employee", "sales by region")."""
     phrase = normalize(unmappable)
-    return phrase not in {normalize(p) for p in UNKNOWN_METRICS} and not _NOT_A_ROW.search(phrase)
+    return phrase not in _UNKNOWN_PHRASES and not _NOT_A_ROW.search(phrase)
 
 
 def _dimension(r: Reading, outside: str) -> str | None:
