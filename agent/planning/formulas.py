@@ -47,6 +47,7 @@ _OWN = re.compile(r"\s*(?:its|their|(?:the|that)\s+(?:segment|division|unit)(?:'
 _SHARE_OF = re.compile(r"\s+as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of\s+", re.I)
 _ADD = re.compile(r"\s+(?:plus|\+|add|adding)\s+|\s*\+\s*", re.I)
 _SUB = re.compile(r"\s+(?:minus|less|-|−|excluding|net\s+of|subtracting)\s+|\s+[-−]\s+", re.I)
+_ADD_OR_SUB = re.compile(_ADD.pattern + r"|" + _SUB.pattern, re.I)  # where a sum's terms split
 _MUL = re.compile(r"\s+(?:times|×|\*|multiplied\s+by)\s+|\s*[×*]\s*", re.I)
 # Names that make a same-unit quotient a percentage ("margin", "yield", "as a % of"); a "rate" or a
 # "ratio" stays a ratio ("reinvestment rate" = capex ÷ D&A = 2.4). A quotient over revenue is a share
@@ -283,7 +284,7 @@ def choose(tree: dict, found) -> dict:
 def _terms(text: str, names: dict[str, dict] | None = None, members: bool = False,
            lines: frozenset = frozenset()) -> dict:
     """Sums and differences of products, left to right."""
-    pieces = _split_top(text, re.compile(_ADD.pattern + r"|" + _SUB.pattern, re.I))
+    pieces = _split_top(text, _ADD_OR_SUB)
     parsed = {}
     for i in range(0, len(pieces), 2):
         try:
@@ -376,7 +377,7 @@ def _scaled(text: str) -> tuple[str, list[Decimal]]:
     """A divisor's trailing constant factors ("revenue times 365" → ("revenue", [365])): they scale the
     quotient, not the divisor. Only when no sum or difference sits beside them."""
     parts = _split_top(text, _MUL)
-    if len(parts) < 3 or _split_top(text, re.compile(_ADD.pattern + r"|" + _SUB.pattern, re.I))[1:]:
+    if len(parts) < 3 or _split_top(text, _ADD_OR_SUB)[1:]:
         return text, []
     factors = []
     while len(parts) >= 3:
