@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from agent.retrieval.concepts import normalize
 
@@ -72,6 +73,13 @@ _CASH = re.compile(r"\bcash,?\s+(?:and|&)\s+(?:cash\s+)?equivalents\b")
 CHANGE_WORDS = frozenset("change changes increase increases decrease decreases".split())
 
 
+# A pure function of the text, called for every printed row and concept of a company on each
+# line-item question (about 40 us a call): the labels recur question after question, so their words
+# are kept rather than found again.
+TOKEN_CACHE = 65536
+
+
+@lru_cache(maxsize=TOKEN_CACHE)
 def tokens(text: str) -> frozenset[str]:
     """The words of a label or phrase that decide what it is."""
     text = _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", text))

@@ -79,12 +79,14 @@ def _plain(value: Decimal) -> str:
 class _Facts:
     """Facts fetched once per (company, metric, year) within a run."""
 
-    def __init__(self, conn, company: dict, orders: dict[str, list[str]] | None = None):
+    def __init__(self, conn, company: dict, orders: dict[str, list[str]] | None = None, lines: dict | None = None):
         self.conn, self.company = conn, company
         self.orders = orders or {}  # metric key -> its concepts, the user's printed row first
         self.found: dict[tuple[str, int], Evidence | None] = {}
         self.memo: dict | None = None  # set to read a missing formula input from the company's printed row
-        self.lines: dict = {}  # a formula's printed-row operands, resolved once per company (_line_cell)
+        # a formula's printed-row operands: the run's one cache of resolved rows (_collect's), keyed by
+        # (cik, line key), so a row named both as an operand and as a figure is resolved once
+        self.lines: dict = {} if lines is None else lines
         self.absent: dict[str, list[str]] = {}  # a formula's member operand the filing has no member for -> those it has
 
     def get(self, metric_key: str, fy: int, printed: bool = False) -> Evidence | None:
@@ -468,7 +470,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
     lines: dict = {}
     for company in companies:
         orders = _orders(conn, deps, company["cik"], phrases or {})
-        facts = _Facts(conn, company, orders)
+        facts = _Facts(conn, company, orders, lines)
         facts.memo = deps.memo if deps is not None else {}
         for fy in company["fiscal_years"]:
             for key in metrics:
