@@ -56,8 +56,29 @@ OUTLOOK = re.compile(r"\b(?:expect\w*|plan(?:s|ned|ning)?|outlook|guidance|antic
 # risk factor). A plan as a thing ("pension plan", "stock plan") asks for nothing expected.
 EXPECTATION = re.compile(r"\b(?:expect(?:s|ed|ing|ations?)?|anticipat\w*|outlook|guidance|intend\w*|forecast\w*|"
                          r"going\s+forward|plan(?:s|ned|ning)?\s+(?:to|for|on)\b)")
+# An expectation for a named year, asked of the company ("what does IBM expect for 2024?", "Nike's
+# outlook for fiscal 2025", "what did it plan to spend in 2024?"): the company states it in the
+# filing written before that year; the year's own 10-K reports what happened and looks a year further.
+# Verbs and nouns of expecting only: "the expected return on plan assets for 2023" is a figure of 2023.
+_AHEAD = re.compile(r"\b(?:expect(?:s|ing)?|anticipat(?:e|es|ing)|intend(?:s|ing)?|plan(?:s|ned|ning)?\s+(?:to|for|on)|"
+                    r"outlook|guidance|expectations?|forecasts?)\b(?!\s+(?:return|rate|life|term)s?\b)"
+                    r".{0,60}?\b(?:for|in|during|through|by|over)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?)?"
+                    r"(?:20\d\d|\d\d)\b")
+
+
+def expects_ahead(low: str) -> bool:
+    """The question asks what the company expected for a year it names (see _AHEAD). `low`: lowercase."""
+    return bool(_AHEAD.search(low))
+
+
 # Words that ask for risks themselves: a why-question naming them reads the risk factors too.
 ASKS_RISK = re.compile(r"\b(?:risks?|risk\s+factors?|threats?|vulnerab\w*)\b")
+# Words that ask for the notes to the statements: an accounting policy, a footnote, a note.
+ASKS_NOTES = re.compile(r"\b(?:notes?\s+(?:to|\d+)|footnotes?|accounting\s+(?:polic\w+|treatment|standards?)|"
+                        r"recogni[sz]\w*|fair\s+value|impairment\s+test\w*)\b")
+# Where the company tells what it did and does (MD&A, the business description): a question whose
+# form and topic chose no Item prefers them (agent.retrieval.retrieve.narrative_prior).
+NARRATIVE = ("7", "1")
 # A cause of what already happened ("why did it fall?", "what drove growth?", "how did the strike
 # affect results?"), told in MD&A; "how do export controls affect it?" asks what may happen too,
 # which the risk factors tell.

@@ -12,7 +12,7 @@ import re
 
 from agent.progress import status
 from agent.retrieval.line_items import company_line
-from agent.planning.prose_route import DEPENDENCE, EVENT, asks_rationale
+from agent.planning.prose_route import DEPENDENCE, EVENT, asks_rationale, expects_ahead
 from agent.planning.topics import STOPWORDS
 from store import companies as company_store
 from store import facts as facts_store
@@ -260,6 +260,10 @@ def fetch(state, deps, config) -> dict:
                 # for "why did it change": a later MD&A explains the later year's change
                 wanted = sorted({y if y in available else next((y + k for k in (1, 2) if y + k in available), y)
                                  for y in wanted})
+            if (not numeric and not plan.get("as_of_filing_year") and not plan.get("latest") and len(wanted) == 1
+                    and expects_ahead(state["question"].lower()) and wanted[0] - 1 in available):
+                # what it expected for a year is stated in the filing written before that year
+                wanted = [wanted[0] - 1]
             missing = [y for y in wanted if y not in available]
             if missing and not numeric and not plan.get("latest"):
                 # a year whose 10-K is not held is discussed, as the prior year, in the next one's MD&A

@@ -19,7 +19,7 @@ from agent.progress import status
 from agent.retrieval.line_items import company_line, labels_of, line_parts, printed_index, printed_order
 from agent.retrieval.line_items import IGNORABLE, tokens
 from agent.retrieval.causes import cause_queries, subject_query
-from agent.planning.prose_route import NAMED_SECTION
+from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
 from agent.retrieval.metric_facts import metric_value
 from agent.planning.formulas import choose, evaluate, metrics_of, operand_label, operand_parts, restate
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
@@ -650,13 +650,27 @@ def _unresolved_lines(cells: list[dict]) -> dict | None:
 
 # --- prose -----------------------------------------------------------------------------------
 
+def narrative_prior(question: str) -> list[str]:
+    """The Items a question no route chose is searched with a preference for: MD&A, then the
+    business description, the sections that tell what the company did and does. The whole filing
+    is still ranked, so an answer told only in the notes or the risk factors returns; but without
+    a preference the risk factors' and notes' boilerplate, which repeat every topic word of the
+    filing ("AI", "737 production", "pricing"), win on overlap alone. A question that asks for
+    risks or for the notes, or names a section, keeps the plain ranking."""
+    low = question.lower()
+    if ASKS_RISK.search(low) or ASKS_NOTES.search(low) or NAMED_SECTION.search(low):
+        return []
+    return list(NARRATIVE)
+
+
 def _item_scope(question: str, plan, items: list[str]) -> dict:
     """The planner's Items as a bound when a topic word or the form of the question chose them
     (or the question names its section), as a preference (store.chunks.hybrid_search) when they
     are only the planner's default: a bound on a default loses every answer told elsewhere (what
     "does X say about the next halving" is told in the business description, not MD&A)."""
     if not items:
-        return {}
+        prior = narrative_prior(question)
+        return {"prefer": prior} if prior else {}
     if NAMED_SECTION.search(question.lower()) or not plan.items_guessed:
         return {"items": items}
     return {"prefer": items}
