@@ -83,7 +83,22 @@ def test_the_planners_default_items_are_a_preference_and_its_routes_a_bound():
     assert _item_scope("how dependent is it on its bottlers?", routed, ["1A", "1", "7"]) == {"items": ["1A", "1", "7"]}
     # a section the question names bounds the search even when the planner had no other route
     assert _item_scope("what do the risk factors say about halving?", guessed, ["1A"]) == {"items": ["1A"]}
-    assert _item_scope("anything?", guessed, []) == {}
+    # no Item chosen at all: the whole filing, MD&A and the business description preferred
+    assert _item_scope("anything on mining margins?", guessed, []) == {"prefer": ["7", "1"]}
+    # unless the question asks for the risks or the notes themselves
+    assert _item_scope("any risks to mining margins?", guessed, []) == {}
+    assert _item_scope("what do the notes say about impairment testing of miners?", guessed, []) == {}
+
+
+def test_with_no_item_chosen_risk_boilerplate_does_not_win_on_shared_words(db, embedder, filing):
+    """A risk factor repeats the topic's words ("halving", "revenue", "bitcoin price", "margin"):
+    ranked plainly it leads, though MD&A tells what happened; with the narrative prior it yields."""
+    query = "how did the bitcoin price and halving affect hashmark revenue and mining margin"
+    plain = _search(db, embedder, query, limit=6)
+    prior = _search(db, embedder, query, **_item_scope(query, SimpleNamespace(items_guessed=True), []), limit=6)
+    assert plain[0].id == filing["1A:2"]  # the fixture's premise: overlap alone puts the risk factor first
+    assert prior[0].item in ("7", "1")
+    assert [h.id for h in prior].index(filing["1A:2"]) > 0
 
 
 def test_the_planner_marks_only_its_default_items_as_guessed():

@@ -1,0 +1,56 @@
+"""Which filing a prose question reads: an expectation for a named year is read in the filing
+written before that year; other named years read their own filing (or, when it is not held, the
+next one's discussion of them)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from agent.planning.prose_route import expects_ahead
+from agent.retrieval.fetch import fetch
+
+CIK = 990002
+
+
+def _deps(years: list[int]) -> SimpleNamespace:
+    """Everything fetch reads, already in its memo: no database is opened."""
+    filings = {y: {"accession": f"0000990002-{y % 100}-000001", "url": "https://www.sec.gov/x.htm", "form": "10-K",
+                   "period_end": f"{y}-12-31"} for y in years}
+    memo = {("company", "HSHM"): {"ticker": "HSHM", "cik": CIK, "name": "Hashmark Mining"},
+            ("filings", CIK): filings}
+    return SimpleNamespace(db=None, memo=memo)
+
+
+def _read(question: str, years: list[int], asked: list[int]) -> list[int]:
+    plan = {"intent": "qualitative", "tickers": ["HSHM"], "fiscal_years": asked, "latest": False,
+            "year_offsets": [], "metrics": [], "items": ["7"]}
+    out = fetch({"plan": plan, "question": question}, _deps(years), None)
+    assert "refusal" not in out, out
+    return out["resolved"][0]["fiscal_years"]
+
+
+@pytest.mark.parametrize("question", [
+    "what does hashmark expect for 2024?",
+    "hashmark's outlook for fiscal 2024",
+    "what did hashmark plan to spend on miners in 2024?",
+    "what does hashmark anticipate for hash rate during 2024",
+])
+def test_an_expectation_for_a_year_reads_the_filing_written_before_it(question):
+    assert expects_ahead(question.lower())
+    assert _read(question, [2023, 2024], [2024]) == [2023]
+
+
+@pytest.mark.parametrize("question", [
+    "what drove hashmark's revenue in 2024?",
+    "what was the expected return on plan assets for 2024?",  # a figure of 2024, not an expectation
+    "what does hashmark expect from the halving, per its 2024 results?",
+])
+def test_a_year_that_is_not_the_object_of_an_expectation_reads_its_own_filing(question):
+    assert _read(question, [2023, 2024], [2024]) == [2024]
+
+
+def test_an_expectation_with_no_earlier_filing_reads_the_years_own():
+    # nothing written before 2023 is held: the 2023 filing is the nearest that speaks of it
+    assert _read("what does hashmark expect for 2023?", [2023, 2024], [2023]) == [2023]
