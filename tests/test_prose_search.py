@@ -183,3 +183,15 @@ def test_a_why_searches_the_register_of_a_change_about_its_own_subject(db, embed
     assert explain_query(None) == explain_query("  ") == EXPLAIN_QUERY
     assert not first(EXPLAIN_QUERY).startswith("Hosting margin")  # the register alone: any line's change
     assert first(explain_query("hosting margin")).startswith("Hosting margin increased")
+
+
+@pytest.mark.parametrize("question, items, expected", [
+    # what happened in a named year is told in MD&A, before the timeless business description
+    ("how did humira do in the us in 2023?", ["1", "7"], ["7", "1"]),
+    ("how did walmart fare in fy24", ["1", "7"], ["7", "1"]),
+    # no year, or a description asked for: the business description first, as before
+    ("how did walmart fare", ["1", "7"], ["1", "7"]),
+    ("tell me about walmart in fiscal 2024", ["1", "7"], ["1", "7"]),
+])
+def test_a_named_year_reads_mdna_before_the_business_description(question, items, expected):
+    assert order_items(question, items) == expected

@@ -97,6 +97,8 @@ DESCRIBE = re.compile(
     r"(?:^|^[\w&.'’ ]{2,40}?\s?[-–—:]\s*)\s*(?:what\s+(?:is|are)\b|what\s+does\s+[\w&.'-]+\s+do\b|describe\b|who\s+(?:is|are)\b|tell\s+me\s+about\b|give\s+me\s+an?\s+overview|"
     r"what\s+kind\s+of\b)|\bwho\s+are\s+(?:its|their|the)\s+(?:main\s+|largest\s+|key\s+)?customers\b"
 )
+# A year the question is about ("in 2023", "during fiscal 2024", "fy23").
+DATED = re.compile(r"\b(?:(?:in|during|for|over|of)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?)?20\d\d|fy\s?\d\d)\b")
 # How a business relates to another (a rival, a supplier, a partner): described in Item 1, and its
 # risks in Item 1A. A named section ("in item 1", "the risk factors") is searched alone.
 RELATION = re.compile(r"\b(?:compet\w*|rivals?|suppliers?|supplie[sd]|partners?|vendors?|licens\w*|foundr\w+|"
@@ -161,6 +163,10 @@ def order_items(low: str, items: list[str], *, named_other: bool = False) -> lis
         first = ["1A", "1", "7"]
     elif DESCRIBE.search(low) and set(items) <= {"1"}:
         first = ["1", "7"]
+    if not first and DATED.search(low) and items[:1] == ["1"] and "7" in items and not DESCRIBE.search(low):
+        # "how did Humira do in the US in 2023?": what happened in a year is told in MD&A; the
+        # business description tells the business as it stands, whatever year is asked
+        first = ["7"]
     if not first:
         if items == ["1"] and RELATION.search(low) and not NAMED_SECTION.search(low):
             # competition, a supplier, a partner: told in the business and its risks
