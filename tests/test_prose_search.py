@@ -195,3 +195,15 @@ def test_a_why_searches_the_register_of_a_change_about_its_own_subject(db, embed
 ])
 def test_a_named_year_reads_mdna_before_the_business_description(question, items, expected):
     assert order_items(question, items) == expected
+
+
+@pytest.mark.parametrize("question, items, expected", [
+    # what the company met in a year is told in MD&A; the risk factors only say what may happen
+    ("what headwinds did boeing face in 2024?", ["1A"], ["7", "1A"]),
+    ("what uncertainty did unitedhealth describe around medicaid in 2023?", ["1A"], ["7", "1A"]),
+    # risks asked for, or no year and no past: the risk factors first, as before
+    ("what risks did intel face in 2023?", ["1A"], ["1A"]),
+    ("what challenges does intel face?", ["1A"], ["1A"]),
+])
+def test_what_happened_in_a_year_reads_mdna_before_the_risk_factors(question, items, expected):
+    assert order_items(question, items) == expected

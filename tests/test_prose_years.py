@@ -54,3 +54,27 @@ def test_a_year_that_is_not_the_object_of_an_expectation_reads_its_own_filing(qu
 def test_an_expectation_with_no_earlier_filing_reads_the_years_own():
     # nothing written before 2023 is held: the 2023 filing is the nearest that speaks of it
     assert _read("what does hashmark expect for 2023?", [2023, 2024], [2023]) == [2023]
+
+
+def test_a_change_between_two_years_reads_the_later_filing_and_says_so():
+    """Its MD&A tells the change with the earlier year as comparison; the answer's plan names that one
+    year, so no "not held" line is written for an earlier 10-K that is held."""
+    plan = {"intent": "qualitative", "tickers": ["HSHM"], "fiscal_years": [2023, 2024], "latest": False,
+            "year_offsets": [], "metrics": [], "items": ["7"]}
+    out = fetch({"plan": plan, "question": "how did hashmark's hash rate change from 2023 to 2024?"},
+                _deps([2023, 2024]), None)
+    assert out["resolved"][0]["fiscal_years"] == [2024]
+    assert out["plan"]["fiscal_years"] == [2024]
+
+
+@pytest.mark.parametrize("question", [
+    "what did hashmark say about the halving in 2023 and in 2024?",  # what each filing says: both read
+    "hashmark mining strategy, 2023 and 2024",
+])
+def test_two_years_asked_for_what_each_filing_says_read_both(question):
+    assert _read(question, [2023, 2024], [2023, 2024]) == [2023, 2024]
+
+
+def test_a_change_over_years_that_are_not_consecutive_reads_each_years_filing():
+    # the 2024 10-K compares 2024 with 2023 only: 2022 is told in its own filing
+    assert _read("how did hashmark's margin change from 2022 to 2024?", [2022, 2023, 2024], [2022, 2024]) == [2022, 2024]

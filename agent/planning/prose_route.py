@@ -99,6 +99,8 @@ DESCRIBE = re.compile(
 )
 # A year the question is about ("in 2023", "during fiscal 2024", "fy23").
 DATED = re.compile(r"\b(?:(?:in|during|for|over|of)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?)?20\d\d|fy\s?\d\d)\b")
+# A question about what happened, not what may: a past-tense verb.
+_HAPPENED = re.compile(r"\b(?:did|was|were|had|happened|faced|experienced|saw|suffered|encountered)\b")
 # How a business relates to another (a rival, a supplier, a partner): described in Item 1, and its
 # risks in Item 1A. A named section ("in item 1", "the risk factors") is searched alone.
 RELATION = re.compile(r"\b(?:compet\w*|rivals?|suppliers?|supplie[sd]|partners?|vendors?|licens\w*|foundr\w+|"
@@ -167,6 +169,12 @@ def order_items(low: str, items: list[str], *, named_other: bool = False) -> lis
         # "how did Humira do in the US in 2023?": what happened in a year is told in MD&A; the
         # business description tells the business as it stands, whatever year is asked
         first = ["7"]
+    if (not first and items[:1] == ["1A"] and (DATED.search(low) or _HAPPENED.search(low))
+            and not ASKS_RISK.search(low) and not NAMED_SECTION.search(low)):
+        # "what headwinds did Boeing face in 2024?": the risk factors say what may happen, in every
+        # year's words; what the company met in a year is told in MD&A, read first
+        rest = [i for i in items if i != "1A"]
+        return [*(["7"] if "7" not in rest else []), *rest, "1A"]
     if not first:
         if items == ["1"] and RELATION.search(low) and not NAMED_SECTION.search(low):
             # competition, a supplier, a partner: told in the business and its risks

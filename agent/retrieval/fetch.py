@@ -25,6 +25,18 @@ _EXPLAIN = re.compile(r"\b(?:why|drove|drive[nrs]?|driving|reasons?|caused?|expl
 EXPLAIN_QUERY = "increased decreased primarily due to higher lower compared to the prior year"
 
 
+# A change between two years asked for: "from 2023 to 2024", "between 2023 and 2024", "changed",
+# "grew"... (a question naming two years for what each filing says, "in 2023 and in 2024", is not one).
+_CHANGE_OVER = re.compile(r"\b(?:from\s+(?:fiscal\s+|fy\s?)?(?:20)?\d\d\s+(?:to|through)|between|chang\w*|increas\w*|"
+                          r"decreas\w*|grow\w*|grew|declin\w*|rose|ris(?:e|es|ing)|fell|fall\w*|improv\w*|"
+                          r"worsen\w*|deteriorat\w*|evolv\w*|shift\w*|drove|driv\w+|why)\b", re.I)
+
+
+def over_two_years(question: str, years: list[int]) -> bool:
+    """Two consecutive fiscal years, and the question asks how something changed between them."""
+    return len(years) == 2 and years[1] - years[0] == 1 and bool(_CHANGE_OVER.search(question))
+
+
 def explain_query(topic: str | None) -> str:
     """The register MD&A explains a change in, about the question's subject ("gross margin increased
     decreased primarily due to ..."): the register alone finds every variance sentence of the
@@ -205,6 +217,7 @@ def fetch(state, deps, config) -> dict:
         switched = _probe_lines(conn, deps, plan)
         plan = switched or plan
         numeric = plan["intent"] in NUMERIC_INTENTS
+        collapsed: set[str] = set()  # companies whose two years' change is read in the later filing alone
         for ticker in plan["tickers"]:
             company = _memo(deps, ("company", ticker), lambda: _company(conn, ticker))
             if company is None:
@@ -253,6 +266,12 @@ def fetch(state, deps, config) -> dict:
                     return {"refusal": {"reason": "year_not_available", "detail": f"any fiscal year for {company['name']}"}}
                 offsets = plan.get("year_offsets") or [0]
                 wanted = sorted({available[0] + offset for offset in offsets})
+            if (not numeric and not plan.get("as_of_filing_year") and not plan.get("latest")
+                    and over_two_years(state["question"], sorted(wanted)) and max(wanted) in available):
+                # "how did AWS change from 2023 to 2024?": the later 10-K's MD&A tells the change, with
+                # the earlier year as its comparison; the earlier 10-K knows only its own year
+                wanted = [max(wanted)]
+                collapsed.add(ticker)
             if (not numeric and not plan.get("as_of_filing_year") and len(plan["tickers"]) == 1
                     and not _EXPLAIN.search(state["question"])):
                 # a year whose own 10-K is not held is described in the next one or two ("compared with
@@ -308,6 +327,9 @@ def fetch(state, deps, config) -> dict:
                     "available": available,
                 }
             )
+    if collapsed and collapsed == set(plan["tickers"]):
+        # the answer names the one filing read, not a year "not held" beside it
+        plan = switched = {**plan, "fiscal_years": sorted(plan["fiscal_years"])[1:]}
     if first_refusal and not any(
         y in c["available"] for c in resolved for y in c["fiscal_years"]
     ):
