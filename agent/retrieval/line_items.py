@@ -31,7 +31,12 @@ IGNORABLE = frozenset(
 )
 # Words that keep their identity but are spelled two ways.
 SYNONYMS = {"buyback": "repurchase", "amortisation": "amortization", "organisation": "organization",
-            "shareholder": "stockholder", "pay": "paid"}
+            "shareholder": "stockholder", "pay": "paid",
+            # a line's verb as the user writes it, the noun as the row prints it ("spent acquiring wireless
+            # licenses" is "Acquisitions of wireless licenses"); both sides of a match go through here
+            "acquire": "acquisition", "acquiring": "acquisition", "acquired": "acquisition",
+            "repurchasing": "repurchase", "repurchased": "repurchase", "issuing": "issuance", "issued": "issuance",
+            "issue": "issuance", "repaying": "repayment", "repaid": "repayment", "repay": "repayment"}
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+")
 PRIMARY = ("income", "balance", "cash")
 
@@ -56,6 +61,9 @@ _PAIRED = re.compile(r"\b(income|profit|gain|gains|earnings|expense|increase)\s+
                      r"(loss|losses|benefit|decrease|deficit)\b")
 
 
+# A footnote reference a row carries beside its name ("Acquisitions, net of cash acquired (Note 18)",
+# "Restructuring (Note 20)", "[1]"): where to read more, never a word of the line's name.
+_NOTE_REF = re.compile(r"\(\s*(?:see\s+)?(?:notes?\s+)?\d+[a-z]?\s*\)|\[\d+\]", re.I)
 _ABBREVIATED = re.compile(r"\(\s*([A-Z][A-Z&.]{1,7})\s*\)\s*$")
 # The statements' own abbreviations, written out the way the rows print them: a user who types "G&A"
 # means the row "General and administrative" whether or not the company prints the letters beside it.
@@ -83,11 +91,13 @@ TOKEN_CACHE = 65536
 def tokens(text: str) -> frozenset[str]:
     """The words of a label or phrase that decide what it is."""
     text = _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", text))
-    norm = normalize(re.sub(r"\(\s*\d+\s*\)|\[\d+\]", " ", text)).replace("/", " ")
+    norm = normalize(_NOTE_REF.sub(" ", text)).replace("/", " ")
     norm = _CASH.sub("cash", _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], norm))
     norm = re.sub(r"(?<=[a-z]{3})&(?=[a-z]{3})", " ", norm)  # "Occupancy & other": an "and", unlike "R&D"
     words = re.findall(r"[a-z0-9&]+", norm)
     out = frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
+    if "intangible" in out:  # "intangibles" is the rows' "intangible assets"
+        out |= {"asset"}
     # "Cash paid for interest" and "Interest paid" (InterestPaidNet) are one line: paid is always cash
     return out - {"cash"} if "paid" in out else out
 
@@ -227,6 +237,17 @@ def printed_order(index: dict[frozenset[str], set[str]], concepts: list[str] | t
     return [c for c in concepts if c in named] + [c for c in concepts if c not in named]
 
 
+def same_printed_row(candidates: list[LineMatch]) -> bool:
+    """Several concepts behind one printed label ("Medical costs" tagged two ways across filings): one row,
+    whose year's amount decides (retrieve), never two lines to choose between."""
+    return len(candidates) >= 2 and len({c.label.split(" (")[0] for c in candidates}) == 1
+
+
+def without_note_refs(label: str) -> str:
+    """The label as shown in an answer, without its footnote references ("Restructuring (Note 20)")."""
+    return re.sub(r"\s{2,}", " ", _NOTE_REF.sub(" ", label)).strip().rstrip(",").strip()
+
+
 def line_optional(key: str) -> str:
     """The clause's filler words of a `line:` key (its fourth field, when written): words a label may hold."""
     parts = key[5:].split("|")
@@ -259,5 +280,11 @@ def company_line(conn, memo: dict, cik: int, key: str) -> tuple[LineMatch | None
     concepts = memo.get(("concepts", cik))
     if concepts is None:
         concepts = memo[("concepts", cik)] = labels_store.company_concepts(conn, cik)
+    name = memo.get(("name", cik))
+    if name is None:
+        name = memo[("name", cik)] = labels_store.company_name(conn, cik)
     leftover, context, shown = line_parts(key)
-    return resolve(leftover, context, printed, concepts, total="total" in shown.split(), optional=line_optional(key))
+    # a row may carry the company's own name ("Deferred revenue – Lowe's protection plans", "Verizon Business
+    # Group goodwill impairment"), which the planner took as the company: allowed in the label, never needed
+    return resolve(leftover, context, printed, concepts, total="total" in shown.split(),
+                   optional=f"{line_optional(key)} {name}".strip())
