@@ -397,7 +397,7 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
     else:
         pairs = [(r.axis, r.member) for r in rows]
         owner = _key_words(company.get("name") or "")
-        found, _ = find_member(qualifier, pairs, labels, owner)
+        found, _ = find_member(qualifier, pairs, labels, owner, metric_words=_key_words(" ".join(m.synonyms)))
         if found:
             chosen = [r for r in rows if (r.axis, r.member) == found[0]]
         else:  # "iphone and mac": each part one member, or nothing
