@@ -340,7 +340,7 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             how[i] = "filler"  # "receivables / revenue x 365": a restated formula's multiplication
         elif _NUMBER.match(w) or re.fullmatch(r"fy\d{2,4}", w) or w in MONTHS:
             how[i] = "period"
-        elif w in _NAMING and _names_a_unit(words, how, i):
+        elif w in _NAMING and w not in extra and _names_a_unit(words, how, i):
             continue  # "Business Group goodwill impairment": a unit's name the company prints, not filler
         elif w in FILLER or bare in FILLER or not bare or _comparative(w) in FILLER:
             how[i] = "filler"
