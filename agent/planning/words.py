@@ -365,6 +365,10 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
 
 
 NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
+# The last word of a line's name that makes the phrase an amount ("fulfillment expense", "restructuring
+# charges", "proceeds", "interest payable"): asked bare, it is a figure from a printed row or refused by
+# its words, never a passage quoted instead of a figure the company does not report.
+AMOUNT_NOUNS = frozenset("expense expenses charge charges proceeds payments payable receivable receivables".split())
 # Filler in "how much did it pay in dividends", but a row's own word beside a line's name: "interest paid"
 # is the cash-flow line, never "Interest expense", so a line lookup keeps them.
 PAYMENT_WORDS = frozenset({"paid", "pay", "pays", "received"})

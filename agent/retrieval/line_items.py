@@ -64,6 +64,9 @@ _PAIRED = re.compile(r"\b(income|profit|gain|gains|earnings|expense|increase)\s+
 # A footnote reference a row carries beside its name ("Acquisitions, net of cash acquired (Note 18)",
 # "Restructuring (Note 20)", "[1]"): where to read more, never a word of the line's name.
 _NOTE_REF = re.compile(r"\(\s*(?:see\s+)?(?:notes?\s+)?\d+[a-z]?\s*\)|\[\d+\]", re.I)
+# A row's explanation of what it leaves out or in ("Other cost of revenues (exclusive of depreciation and
+# amortization shown separately below)"): how it is measured, not what it is called.
+_EXPLAINED = re.compile(r"\(\s*(?:exclusive|inclusive|excluding|including|shown|see|refer)\b[^)]*\)", re.I)
 _ABBREVIATED = re.compile(r"\(\s*([A-Z][A-Z&.]{1,7})\s*\)\s*$")
 # The statements' own abbreviations, written out the way the rows print them: a user who types "G&A"
 # means the row "General and administrative" whether or not the company prints the letters beside it.
@@ -137,6 +140,8 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
         if row["dims"]:
             continue
         words = tokens(row["label"])
+        if not fits(words) and _EXPLAINED.search(row["label"]) and fits(plain := tokens(_EXPLAINED.sub(" ", row["label"]))):
+            words = plain  # the user left out the row's note of what it includes or excludes
         if not fits(words) and (short := _ABBREVIATED.search(row["label"])):
             # "General and administrative (G&A)", "Research and development (R&D)": the row's name, or its
             # abbreviation alone, as the company prints them
@@ -195,12 +200,36 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
         if len(best) > 1:  # "Operating costs" and "Total operating costs": the user's "total" decides
             totals = [m for m in best if bool(re.match(r"\s*total\b", m.label, re.I)) == total]
             best = totals if len(totals) == 1 else best
+        if len(best) > 1:
+            best = _closest(best, question)
         if len(best) == 1:
             return best[0], []
         if len({m.label for m in best}) < len(best):  # the same label twice: tell them apart by concept
             best = [LineMatch(m.concept, f"{m.label} ({concept_words(m.concept)})", m.source, m.statement) for m in best]
         ambiguous = ambiguous or best
     return None, ambiguous
+
+
+# Words a label may print that name nothing on their own; the rest of IGNORABLE ("continuing operations",
+# "net", "activities") tell two rows apart when the user wrote them.
+_LINKING = frozenset("of the and for from to a an by in on at".split())
+
+
+def _printed_words(text: str) -> frozenset[str]:
+    """Every word of a label or question (stemmed), the ignorable ones included, without linking words."""
+    text = _EXPLAINED.sub(" ", _NOTE_REF.sub(" ", _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", text))))
+    return frozenset(_stem(w) for w in re.findall(r"[a-z0-9&]+", normalize(text)) if w not in _LINKING
+                     and not w.isdigit())
+
+
+def _closest(matches: list[LineMatch], question: str) -> list[LineMatch]:
+    """Rows that fit alike ("Net earnings attributable to GE common shareholders" and "Earnings from
+    continuing operations attributable to GE common shareholders", whose told-apart words are ignorable):
+    those printing fewest words the user did not write (still several when one label is printed under several
+    concepts, which the year's amount then decides)."""
+    said = _printed_words(question)
+    extra = [len(_printed_words(m.label) - said) for m in matches]
+    return [m for m, e in zip(matches, extra) if e == min(extra)]
 
 
 def _most_specific(matches: list[LineMatch], have: frozenset[str]) -> list[LineMatch]:
@@ -240,7 +269,13 @@ def printed_order(index: dict[frozenset[str], set[str]], concepts: list[str] | t
 def same_printed_row(candidates: list[LineMatch]) -> bool:
     """Several concepts behind one printed label ("Medical costs" tagged two ways across filings): one row,
     whose year's amount decides (retrieve), never two lines to choose between."""
-    return len(candidates) >= 2 and len({c.label.split(" (")[0] for c in candidates}) == 1
+    return len(candidates) >= 2 and len({printed_label(c) for c in candidates}) == 1
+
+
+def printed_label(match: LineMatch) -> str:
+    """The row's label as printed, without the concept's name `resolve` adds to tell equal labels apart."""
+    told = f" ({concept_words(match.concept)})"
+    return match.label[: -len(told)] if match.label.endswith(told) else match.label
 
 
 def without_note_refs(label: str) -> str:

@@ -16,8 +16,8 @@ from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.composing.draft import Evidence
 from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key
 from agent.progress import status
-from agent.retrieval.line_items import (company_line, labels_of, line_parts, printed_index, printed_order, same_printed_row,
-                                        without_note_refs)
+from agent.retrieval.line_items import (company_line, labels_of, line_parts, printed_index, printed_label, printed_order,
+                                        same_printed_row, without_note_refs)
 from agent.retrieval.line_items import IGNORABLE, tokens
 from agent.retrieval.causes import cause_queries, subject_query
 from agent.planning.prose_route import NAMED_SECTION
@@ -206,8 +206,7 @@ def _amount_row(conn, company: dict, candidates: list, fy: int):
             values.add(Decimal(fact.value))
     if not amounts or len(values) != 1:
         return None
-    label = amounts[0].label.split(" (")[0]
-    return type(amounts[0])(amounts[0].concept, label, amounts[0].source, amounts[0].statement)
+    return type(amounts[0])(amounts[0].concept, printed_label(amounts[0]), amounts[0].source, amounts[0].statement)
 
 
 def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: dict) -> Evidence | None:
