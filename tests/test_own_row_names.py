@@ -89,3 +89,33 @@ def test_a_naming_word_before_a_noun_is_part_of_the_name_and_own_is_filler():
     assert all(t["as"] != "unaccounted" for t in trace)
     trace, _ = account("how much did it spend buying back its own stock in 2023", [])
     assert all(t["as"] != "unaccounted" for t in trace)
+
+
+def test_among_rows_that_fit_alike_the_one_printing_fewest_unsaid_words_wins():
+    rows = [_row("Earnings (loss) from continuing operations attributable to GE common shareholders",
+                 "ge:IncomeLossFromContinuingOperationsNetOfTaxAvailableToCommonStockholders", "income"),
+            _row("Net earnings (loss) attributable to GE common shareholders",
+                 "us-gaap:NetIncomeLossAvailableToCommonStockholdersBasic", "income")]
+    match, _ = resolve("attributable ge common shareholders", "net earnings attributable ge common shareholders", rows, [])
+    assert match is not None and match.concept == "us-gaap:NetIncomeLossAvailableToCommonStockholdersBasic"
+    match, _ = resolve("continuing operations attributable ge common shareholders",
+                       "earnings continuing operations attributable ge common shareholders", rows, [])
+    assert match is not None and match.concept.startswith("ge:IncomeLossFromContinuingOperations")
+    # when the user's words tell them apart by nothing, it is still a question back
+    both = [_row("Amortization expense", "us-gaap:AmortizationOfIntangibleAssets", "income"),
+            _row("Amortization costs", "us-gaap:AmortizationOfDeferredCharges", "income")]
+    match, candidates = resolve("amortization", "amortization", both, [])
+    assert match is None and len(candidates) == 2
+
+
+def test_a_rows_note_of_what_it_includes_is_optional_never_in_the_way():
+    rows = [_row("Other cost of revenues (exclusive of depreciation and amortization shown separately below)",
+                 "us-gaap:OtherCostOfOperatingRevenue", "income"),
+            _row("Capital expenditures (including capitalized software)", "us-gaap:PaymentsToAcquireOtherProductiveAssets")]
+    match, _ = resolve("other", "other cost of revenues", rows, [])
+    assert match is not None and match.concept == "us-gaap:OtherCostOfOperatingRevenue"
+    match, _ = resolve("capital expenditures including capitalized software",
+                       "capital expenditures including capitalized software", rows, [])
+    assert match is not None and match.concept == "us-gaap:PaymentsToAcquireOtherProductiveAssets"
+    match, _ = resolve("capital expenditures", "capital expenditures", rows, [])
+    assert match is not None and match.concept == "us-gaap:PaymentsToAcquireOtherProductiveAssets"

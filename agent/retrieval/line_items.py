@@ -210,9 +210,9 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
     return None, ambiguous
 
 
-# Words a label may print that name nothing on their own; the rest of IGNORABLE ("continuing operations",
-# "net", "activities") tell two rows apart when the user wrote them.
-_LINKING = frozenset("of the and for from to a an by in on at".split())
+# Words a label may print that name nothing on their own, nor tell two rows apart ("net", and "total", which
+# `resolve` weighs by itself); the rest of IGNORABLE ("continuing operations", "activities") do.
+_LINKING = frozenset("of the and for from to a an by in on at net total".split())
 
 
 def _printed_words(text: str) -> frozenset[str]:
@@ -225,11 +225,11 @@ def _printed_words(text: str) -> frozenset[str]:
 def _closest(matches: list[LineMatch], question: str) -> list[LineMatch]:
     """Rows that fit alike ("Net earnings attributable to GE common shareholders" and "Earnings from
     continuing operations attributable to GE common shareholders", whose told-apart words are ignorable):
-    those printing fewest words the user did not write (still several when one label is printed under several
-    concepts, which the year's amount then decides)."""
+    those closest to the user's words — fewest words the user did not write or the row does not print (still
+    several when one label is printed under several concepts, which the year's amount then decides)."""
     said = _printed_words(question)
-    extra = [len(_printed_words(m.label) - said) for m in matches]
-    return [m for m, e in zip(matches, extra) if e == min(extra)]
+    apart = [len(_printed_words(m.label) ^ said) for m in matches]
+    return [m for m, d in zip(matches, apart) if d == min(apart)]
 
 
 def _most_specific(matches: list[LineMatch], have: frozenset[str]) -> list[LineMatch]:
@@ -273,9 +273,9 @@ def same_printed_row(candidates: list[LineMatch]) -> bool:
 
 
 def printed_label(match: LineMatch) -> str:
-    """The row's label as printed, without the concept's name `resolve` adds to tell equal labels apart."""
-    told = f" ({concept_words(match.concept)})"
-    return match.label[: -len(told)] if match.label.endswith(told) else match.label
+    """The row's label as printed, without the words `resolve` adds in brackets to tell equal labels apart
+    (the concept's name, or the question's extra words); "Net earnings (loss) ..." keeps its own brackets."""
+    return re.sub(r"\s*\([^()]*\)$", "", match.label) if match.label.endswith(")") else match.label
 
 
 def without_note_refs(label: str) -> str:
