@@ -748,7 +748,8 @@ def test_a_bare_figure_phrase_may_be_answered_by_a_fact_under_the_taxonomys_name
     # "apple advertising expense 2024" names a figure (AdvertisingExpense, tagged in the notes, printed
     # on no statement row); "what does Apple say about advertising?" asks for the filing's words
     bare = plan(directory, "apple advertising expense 2024")
-    assert bare.probe and bare.probe_standard, (bare.probe, bare.probe_standard)
+    # an amount noun makes it a figure ask: its line key resolves against printed rows, then standard labels
+    assert bare.intent == "numeric" and any(k.startswith("line:advertising expense") for k in bare.metrics), bare
     asked = plan(directory, "What does Apple say about its advertising expense in 2024?")
     assert not asked.probe_standard
 
@@ -997,3 +998,10 @@ def test_a_narrowed_metric_that_may_be_a_printed_row_is_looked_up_by_its_words(d
     assert p.route == "domain" and any("comprehensive" in k for k in p.metrics + p.probe), p
     assert plan(directory, "Apple revenue per employee 2024").refusal_reason == "unknown_metric"
     assert plan(directory, "Apple adjusted EBITDA 2024").refusal_reason == "unknown_metric"
+
+
+def test_a_bare_amount_phrase_is_a_figure_ask_refused_by_its_words_never_a_passage(directory):
+    p = plan(directory, "Tesla fulfillment expense 2024")
+    assert p.intent == "numeric" and any(k.startswith("line:fulfillment expense") for k in p.metrics), p
+    p = plan(directory, "Tesla supply chain 2024")  # no amount noun: what the filing says of it
+    assert p.intent == "qualitative", p

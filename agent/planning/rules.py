@@ -53,7 +53,7 @@ from agent.retrieval.segments import key_parts
 from agent.retrieval.segments import plan_key as dimension_key
 from agent.planning.quarters import dated_period, latest_period, parse_period, thread_period
 from agent.retrieval.quarter_prose import asks_changes, quarter_items
-from agent.planning.words import NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
+from agent.planning.words import AMOUNT_NOUNS, NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.planning.years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
 from agent.planning.years import _YEAR_AFTER, Years, parse_years
 from agent.planning.prose_route import CAUSE, OUTLOOK, asks_in_words, asks_statement, modal_cause, order_items
@@ -1193,7 +1193,7 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
         spans = [(m.start, m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)) for m in r.matches]
         trace, runs = account(outside, spans, claimed(low, _CLAIMED))
         left = [t["word"] for t in trace if t["as"] == "unaccounted"]
-        counted = bool(left) and (left[-1] in _MEASURE_NOUNS or bool(re.search(r"\bhow many\b", low))
+        counted = bool(left) and (left[-1] in _MEASURE_NOUNS or left[-1] in AMOUNT_NOUNS or bool(re.search(r"\bhow many\b", low))
                                   or (bool(FIGURE_ASK.search(low)) and _quotient(trace)))
         asks_prose = r.prose_ask  # "what does it say about", "why", "the risk factors related to ..."
         figure = not asks_prose and (counted or bool(_EARNING.search(low)))

@@ -57,7 +57,7 @@ FILLER = frozenset(
     take took taken hold held holding carry carried approx hows balance sheet sheets
     using based pull fetch look lookup check see need want like id im would curious wondering interested
     question kindly money decimal decimals places digits percent percentage state confirm determine grab
-    well along but instead rather
+    well along but instead rather own
     """.split()
 )
 # A date's month names the fiscal year's end ("the year ended September 28, 2024", "as of Jan 31").
@@ -281,6 +281,24 @@ def join_printed_names(how: list[str | None], words: list[str], names: frozenset
     return taken
 
 
+# Filler after a company's name ("Apple's business", "the group"), but inside a name when a noun follows:
+# "Business Group goodwill impairment" is a row (or a segment) the company prints.
+_NAMING = frozenset({"business", "group", "businesses", "groups"})
+
+
+def _names_a_unit(words: list[str], how: list[str | None], i: int) -> bool:
+    """The naming word starts or continues a noun phrase: the next word past naming words is a metric's
+    or one no vocabulary takes (never filler, a number, a month or the end)."""
+    j = i + 1
+    while j < len(words) and words[j] in _NAMING:
+        j += 1
+    if j >= len(words):
+        return False
+    nxt = words[j]
+    return bool(how[j] and how[j].startswith("metric:")) or (
+        how[j] is None and nxt not in FILLER and not _NUMBER.match(nxt) and nxt not in MONTHS)
+
+
 def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set[str] | None = None,
             printed_names: frozenset[frozenset[str]] = frozenset()) -> tuple[list[dict], list[tuple[int, int]]]:
     """Every word of `text` (normalized) with how it was consumed, and the runs of leftover words.
@@ -322,6 +340,8 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             how[i] = "filler"  # "receivables / revenue x 365": a restated formula's multiplication
         elif _NUMBER.match(w) or re.fullmatch(r"fy\d{2,4}", w) or w in MONTHS:
             how[i] = "period"
+        elif w in _NAMING and w not in extra and _names_a_unit(words, how, i):
+            continue  # "Business Group goodwill impairment": a unit's name the company prints, not filler
         elif w in FILLER or bare in FILLER or not bare or _comparative(w) in FILLER:
             how[i] = "filler"
         elif _inflected(w) & growth:
@@ -345,6 +365,10 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
 
 
 NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
+# The last word of a line's name that makes the phrase an amount ("fulfillment expense", "restructuring
+# charges", "proceeds", "interest payable"): asked bare, it is a figure from a printed row or refused by
+# its words, never a passage quoted instead of a figure the company does not report.
+AMOUNT_NOUNS = frozenset("expense expenses charge charges proceeds payments payable receivable receivables".split())
 # Filler in "how much did it pay in dividends", but a row's own word beside a line's name: "interest paid"
 # is the cash-flow line, never "Interest expense", so a line lookup keeps them.
 PAYMENT_WORDS = frozenset({"paid", "pay", "pays", "received"})

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from agent.progress import status
-from agent.retrieval.line_items import company_line
+from agent.retrieval.line_items import company_line, same_printed_row
 from agent.planning.prose_route import DEPENDENCE, EVENT, asks_rationale, expects_ahead
 from agent.planning.topics import STOPWORDS
 from store import companies as company_store
@@ -135,7 +135,9 @@ def _probe_lines(conn, deps, plan: dict) -> dict | None:
         if company is None:
             return None
         for key in keys:
-            match, _ = company_line(conn, deps.memo, company["cik"], key)
+            match, candidates = company_line(conn, deps.memo, company["cik"], key)
+            if match is None and same_printed_row(candidates):
+                continue  # one printed row under several concepts: the year's amount decides (retrieve)
             if match is None or (match.source != "company" and not plan.get("probe_standard")):
                 return None
     years = plan.get("fiscal_years") or []

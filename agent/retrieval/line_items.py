@@ -31,7 +31,12 @@ IGNORABLE = frozenset(
 )
 # Words that keep their identity but are spelled two ways.
 SYNONYMS = {"buyback": "repurchase", "amortisation": "amortization", "organisation": "organization",
-            "shareholder": "stockholder", "pay": "paid"}
+            "shareholder": "stockholder", "pay": "paid",
+            # a line's verb as the user writes it, the noun as the row prints it ("spent acquiring wireless
+            # licenses" is "Acquisitions of wireless licenses"); both sides of a match go through here
+            "acquire": "acquisition", "acquiring": "acquisition", "acquired": "acquisition",
+            "repurchasing": "repurchase", "repurchased": "repurchase", "issuing": "issuance", "issued": "issuance",
+            "issue": "issuance", "repaying": "repayment", "repaid": "repayment", "repay": "repayment"}
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+")
 PRIMARY = ("income", "balance", "cash")
 
@@ -56,6 +61,12 @@ _PAIRED = re.compile(r"\b(income|profit|gain|gains|earnings|expense|increase)\s+
                      r"(loss|losses|benefit|decrease|deficit)\b")
 
 
+# A footnote reference a row carries beside its name ("Acquisitions, net of cash acquired (Note 18)",
+# "Restructuring (Note 20)", "[1]"): where to read more, never a word of the line's name.
+_NOTE_REF = re.compile(r"\(\s*(?:see\s+)?(?:notes?\s+)?\d+[a-z]?\s*\)|\[\d+\]", re.I)
+# A row's explanation of what it leaves out or in ("Other cost of revenues (exclusive of depreciation and
+# amortization shown separately below)"): how it is measured, not what it is called.
+_EXPLAINED = re.compile(r"\(\s*(?:exclusive|inclusive|excluding|including|shown|see|refer)\b[^)]*\)", re.I)
 _ABBREVIATED = re.compile(r"\(\s*([A-Z][A-Z&.]{1,7})\s*\)\s*$")
 # The statements' own abbreviations, written out the way the rows print them: a user who types "G&A"
 # means the row "General and administrative" whether or not the company prints the letters beside it.
@@ -83,11 +94,13 @@ TOKEN_CACHE = 65536
 def tokens(text: str) -> frozenset[str]:
     """The words of a label or phrase that decide what it is."""
     text = _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", text))
-    norm = normalize(re.sub(r"\(\s*\d+\s*\)|\[\d+\]", " ", text)).replace("/", " ")
+    norm = normalize(_NOTE_REF.sub(" ", text)).replace("/", " ")
     norm = _CASH.sub("cash", _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], norm))
     norm = re.sub(r"(?<=[a-z]{3})&(?=[a-z]{3})", " ", norm)  # "Occupancy & other": an "and", unlike "R&D"
     words = re.findall(r"[a-z0-9&]+", norm)
     out = frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
+    if "intangible" in out:  # "intangibles" is the rows' "intangible assets"
+        out |= {"asset"}
     # "Cash paid for interest" and "Interest paid" (InterestPaidNet) are one line: paid is always cash
     return out - {"cash"} if "paid" in out else out
 
@@ -127,6 +140,8 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
         if row["dims"]:
             continue
         words = tokens(row["label"])
+        if not fits(words) and _EXPLAINED.search(row["label"]) and fits(plain := tokens(_EXPLAINED.sub(" ", row["label"]))):
+            words = plain  # the user left out the row's note of what it includes or excludes
         if not fits(words) and (short := _ABBREVIATED.search(row["label"])):
             # "General and administrative (G&A)", "Research and development (R&D)": the row's name, or its
             # abbreviation alone, as the company prints them
@@ -185,12 +200,36 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
         if len(best) > 1:  # "Operating costs" and "Total operating costs": the user's "total" decides
             totals = [m for m in best if bool(re.match(r"\s*total\b", m.label, re.I)) == total]
             best = totals if len(totals) == 1 else best
+        if len(best) > 1:
+            best = _closest(best, question)
         if len(best) == 1:
             return best[0], []
         if len({m.label for m in best}) < len(best):  # the same label twice: tell them apart by concept
             best = [LineMatch(m.concept, f"{m.label} ({concept_words(m.concept)})", m.source, m.statement) for m in best]
         ambiguous = ambiguous or best
     return None, ambiguous
+
+
+# Words a label may print that name nothing on their own, nor tell two rows apart ("net", and "total", which
+# `resolve` weighs by itself); the rest of IGNORABLE ("continuing operations", "activities") do.
+_LINKING = frozenset("of the and for from to a an by in on at net total".split())
+
+
+def _printed_words(text: str) -> frozenset[str]:
+    """Every word of a label or question (stemmed), the ignorable ones included, without linking words."""
+    text = _EXPLAINED.sub(" ", _NOTE_REF.sub(" ", _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", text))))
+    return frozenset(_stem(w) for w in re.findall(r"[a-z0-9&]+", normalize(text)) if w not in _LINKING
+                     and not w.isdigit())
+
+
+def _closest(matches: list[LineMatch], question: str) -> list[LineMatch]:
+    """Rows that fit alike ("Net earnings attributable to GE common shareholders" and "Earnings from
+    continuing operations attributable to GE common shareholders", whose told-apart words are ignorable):
+    those closest to the user's words — fewest words the user did not write or the row does not print (still
+    several when one label is printed under several concepts, which the year's amount then decides)."""
+    said = _printed_words(question)
+    apart = [len(_printed_words(m.label) ^ said) for m in matches]
+    return [m for m, d in zip(matches, apart) if d == min(apart)]
 
 
 def _most_specific(matches: list[LineMatch], have: frozenset[str]) -> list[LineMatch]:
@@ -227,6 +266,23 @@ def printed_order(index: dict[frozenset[str], set[str]], concepts: list[str] | t
     return [c for c in concepts if c in named] + [c for c in concepts if c not in named]
 
 
+def same_printed_row(candidates: list[LineMatch]) -> bool:
+    """Several concepts behind one printed label ("Medical costs" tagged two ways across filings): one row,
+    whose year's amount decides (retrieve), never two lines to choose between."""
+    return len(candidates) >= 2 and len({printed_label(c) for c in candidates}) == 1
+
+
+def printed_label(match: LineMatch) -> str:
+    """The row's label as printed, without the words `resolve` adds in brackets to tell equal labels apart
+    (the concept's name, or the question's extra words); "Net earnings (loss) ..." keeps its own brackets."""
+    return re.sub(r"\s*\([^()]*\)$", "", match.label) if match.label.endswith(")") else match.label
+
+
+def without_note_refs(label: str) -> str:
+    """The label as shown in an answer, without its footnote references ("Restructuring (Note 20)")."""
+    return re.sub(r"\s{2,}", " ", _NOTE_REF.sub(" ", label)).strip().rstrip(",").strip()
+
+
 def line_optional(key: str) -> str:
     """The clause's filler words of a `line:` key (its fourth field, when written): words a label may hold."""
     parts = key[5:].split("|")
@@ -259,5 +315,11 @@ def company_line(conn, memo: dict, cik: int, key: str) -> tuple[LineMatch | None
     concepts = memo.get(("concepts", cik))
     if concepts is None:
         concepts = memo[("concepts", cik)] = labels_store.company_concepts(conn, cik)
+    name = memo.get(("name", cik))
+    if name is None:
+        name = memo[("name", cik)] = labels_store.company_name(conn, cik)
     leftover, context, shown = line_parts(key)
-    return resolve(leftover, context, printed, concepts, total="total" in shown.split(), optional=line_optional(key))
+    # a row may carry the company's own name ("Deferred revenue – Lowe's protection plans", "Verizon Business
+    # Group goodwill impairment"), which the planner took as the company: allowed in the label, never needed
+    return resolve(leftover, context, printed, concepts, total="total" in shown.split(),
+                   optional=f"{line_optional(key)} {name}".strip())

@@ -16,7 +16,8 @@ from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.composing.draft import Evidence
 from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key
 from agent.progress import status
-from agent.retrieval.line_items import company_line, labels_of, line_parts, printed_index, printed_order
+from agent.retrieval.line_items import (company_line, labels_of, line_parts, printed_index, printed_label, printed_order,
+                                        same_printed_row, without_note_refs)
 from agent.retrieval.line_items import IGNORABLE, tokens
 from agent.retrieval.causes import cause_queries, subject_query
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
@@ -191,19 +192,21 @@ _OPENING = re.compile(r"\b(?:beginning|opening|start)\b", re.I)
 def _amount_row(conn, company: dict, candidates: list, fy: int):
     """One printed row tagged twice, as an amount and as its percent-of-sales column ("Pre-tax earnings":
     a dollar concept and a ...Percent one): the amount is the row's figure. Only when every candidate is
-    that one printed label and exactly one of them holds an amount for the year; else the user is asked."""
-    if len(candidates) < 2 or len({c.label.split(" (")[0] for c in candidates}) != 1:
+    that one printed label and exactly one of them holds an amount for the year, or all that do hold the same
+    amount (a filer that moved the row to another concept between filings, "Medical costs"; a row tagged
+    for basic and for diluted alike): the figure is the same whichever concept. Else the user is asked."""
+    if not same_printed_row(candidates):
         return None
-    amounts = []
+    amounts, values = [], set()
     for c in candidates:
         fact = facts_store.annual_value(conn, company["cik"], [c.concept], fy,
                                         as_of_accession=company.get("as_of_accession"))
         if fact is not None and fact.unit != "pure":
             amounts.append(c)
-    if len(amounts) != 1:
+            values.add(Decimal(fact.value))
+    if not amounts or len(values) != 1:
         return None
-    label = amounts[0].label.split(" (")[0]
-    return type(amounts[0])(amounts[0].concept, label, amounts[0].source, amounts[0].statement)
+    return type(amounts[0])(amounts[0].concept, printed_label(amounts[0]), amounts[0].source, amounts[0].statement)
 
 
 def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: dict) -> Evidence | None:
@@ -223,7 +226,7 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
         fact = facts_store.annual_value(conn, cik, [match.concept], fy - 1,
                                         as_of_accession=company.get("as_of_accession"))
         cell["opening"] = True
-    shown = re.sub(r"\s*\(\s*\d+\s*\)", "", match.label).strip()
+    shown = without_note_refs(match.label)
     cell.update(label=shown[:1].upper() + shown[1:], reported_as=shown if match.source == "company" else None,
                 concept=match.concept, instant=fact is not None and fact.period_start is None and not cell.get("opening"))
     return _fact_evidence(company, key, fy, fact, label=shown) if fact else None
@@ -393,7 +396,7 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
     else:
         pairs = [(r.axis, r.member) for r in rows]
         owner = _key_words(company.get("name") or "")
-        found, _ = find_member(qualifier, pairs, labels, owner)
+        found, _ = find_member(qualifier, pairs, labels, owner, metric_words=_key_words(" ".join(m.synonyms)))
         if found:
             chosen = [r for r in rows if (r.axis, r.member) == found[0]]
         else:  # "iphone and mac": each part one member, or nothing

@@ -15,7 +15,7 @@ from agent.retrieval.line_items import concept_words, tokens
 
 # member-name words that say nothing about which member it is
 _GENERIC = frozenset({"member", "segment", "segments", "operating", "reportable", "geographical", "geographic", "region",
-                      "regions", "division", "divisions"})
+                      "regions", "division", "divisions", "group"})
 AXIS_WORDS = {
     "segment": ("Segment",), "segments": ("Segment",), "business": ("Segment",), "division": ("Segment",),
     "divisions": ("Segment",), "product": ("ProductOrService",), "products": ("ProductOrService",),
@@ -48,11 +48,13 @@ def _country(member: str) -> tuple[str, ...]:
     return COUNTRIES.get(code.upper(), ())
 
 
-def _own_labels(member: str, printed: set[str]) -> list[str]:
+def _own_labels(member: str, printed: set[str], owner: frozenset[str] = frozenset()) -> list[str]:
     """Printed labels that name the member itself, not the row's metric ("Net sales", "Operating
-    income" beside a segment): they share its QName's words ("iPhone" for aapl:IPhoneMember)."""
-    qname = _key(concept_words(member))
-    flat = "".join(w for w in concept_words(member).split() if w not in _GENERIC)
+    income" beside a segment): they share its QName's words ("iPhone" for aapl:IPhoneMember). The
+    company's own name (`owner`) is no such word: vz:VerizonConsumerGroupSegmentMember's column of the
+    goodwill table prints "Verizon Business Group goodwill impairment", which names another segment."""
+    qname = _key(concept_words(member)) - owner
+    flat = "".join(w for w in concept_words(member).split() if w not in _GENERIC and not tokens(w) <= owner)
     out = []
     for label in printed:
         words = _key(label)
@@ -61,11 +63,11 @@ def _own_labels(member: str, printed: set[str]) -> list[str]:
     return sorted(out, key=len)
 
 
-def member_names(member: str, printed: set[str]) -> list[str]:
+def member_names(member: str, printed: set[str], owner: frozenset[str] = frozenset()) -> list[str]:
     """Names a member goes by: the labels printed beside it that name it, then its QName in words."""
     words = concept_words(member)
     words = " ".join(w for w in words.split() if w not in _GENERIC)
-    return [*_own_labels(member, printed), *_country(member), words]
+    return [*_own_labels(member, printed, owner), *_country(member), words]
 
 
 def _key(name: str) -> frozenset[str]:
@@ -105,10 +107,13 @@ def _spelled(qualifier: str) -> str:
 
 
 def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str, set[str]],
-                owner: frozenset[str] = frozenset()) -> tuple[list[tuple[str, str]], bool]:
+                owner: frozenset[str] = frozenset(), metric_words: frozenset[str] = frozenset()
+                ) -> tuple[list[tuple[str, str]], bool]:
     """The (axis, member) pairs the qualifier names, and whether the match is exact. `owner`: the
     company's name words, which a member may carry beside the qualifier ("Walmart U.S." is "US" at
-    Walmart, as exact as the country)."""
+    Walmart, as exact as the country). `metric_words`: the asked metric's own words; a printed label
+    holding one ("Verizon Business Group goodwill impairment" beside a goodwill column) is a row's name,
+    another figure, so it names no member by a part of its words."""
     qualifier = _spelled(qualifier)
     spoken = "".join(w[0] for w in qualifier.split() if w not in _SMALL)  # "europe middle east africa" -> "emea"
     want = _key(qualifier)
@@ -117,7 +122,7 @@ def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str
         return [], False
     exact, partial = [], []
     for axis, member in members:
-        for name in member_names(member, labels.get(member, set())):
+        for name in member_names(member, labels.get(member, set()), owner):
             have = _key(name)
             if not have:
                 continue
@@ -127,7 +132,7 @@ def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str
                     or (len(have) == 1 and len(spoken) > 2 and next(iter(have)) == spoken):
                 exact.append((axis, member))
                 break
-            if want <= have:
+            if want <= have and not (metric_words and have & metric_words and name != member_names(member, set())[-1]):
                 partial.append((axis, member))
                 break
     return (exact, True) if exact else (list(dict.fromkeys(partial)), False)
