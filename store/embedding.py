@@ -174,6 +174,20 @@ class LocalEmbedder:
         vectors and must be proven again."""
         return runtime_id(self.runtime, self.recipe)
 
+    @property
+    def vector_cache_dir(self) -> Path:
+        """Where vectors of fixed texts are kept (store/vector_cache.py): the model cache."""
+        return self._model_dir
+
+    @property
+    def vector_identity(self) -> str:
+        """What the vectors of a text depend on: the weights (size and mtime, as the ONNX file's
+        name), the runtime with its recipe, and the export's version."""
+        from store.onnx_export import EXPORT_VERSION
+
+        weights = (self._model_path / "model.safetensors").stat()
+        return f"{self.model_name}|{weights.st_size}|{weights.st_mtime_ns}|{self.runtime_id}|v{EXPORT_VERSION}"
+
     def on_runtime(self, runtime: str) -> LocalEmbedder:
         """The same weights on another runtime (to compare vectors with a corpus's own runtime).
         `runtime` may be a recorded runtime id; one this version cannot rebuild (an int8 recipe

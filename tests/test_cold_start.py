@@ -110,3 +110,71 @@ def test_a_numeric_question_is_planned_without_the_label_indexes(labelled):
     assert opened == []
     plan = plan_rules("Alpha sales and marketing in fiscal 2024", directory=directory)
     assert plan.tickers == ["ALP"] and opened == [1]  # an "and" looks, once
+
+
+class _Counting:
+    """An embedder at the network edge's place: deterministic vectors, and a count of texts embedded."""
+
+    dim = 4
+
+    def __init__(self, folder, identity="model-a|onnx"):
+        self.vector_cache_dir = folder
+        self.vector_identity = identity
+        self.embedded = 0
+
+    def embed(self, texts):
+        import numpy as np
+
+        self.embedded += len(texts)
+        return np.array([[len(t), t.count("a"), 1.0, 0.0] for t in texts], dtype=np.float64)
+
+
+def test_fixed_texts_are_embedded_once_per_model_and_read_back_after(tmp_path):
+    from store.vector_cache import cached_vectors
+
+    texts = ["hello", "what can you do", "thanks a lot"]
+    first = _Counting(tmp_path)
+    made = cached_vectors(first, texts, "exemplars")
+    assert first.embedded == 3 and made.dtype.name == "float32"
+    later = _Counting(tmp_path)  # another process, the same weights and runtime
+    assert (cached_vectors(later, texts, "exemplars") == made).all() and later.embedded == 0
+    assert cached_vectors(later, [*texts, "bye"], "exemplars").shape == (4, 4) and later.embedded == 4
+    other = _Counting(tmp_path, identity="model-a|onnx-int8@x")  # another runtime: its own vectors
+    cached_vectors(other, texts, "exemplars")
+    assert other.embedded == 3
+
+
+def test_a_damaged_or_unnamed_cache_is_embedded_again(tmp_path):
+    from store.vector_cache import cached_vectors
+
+    texts = ["hello", "bye"]
+    cached_vectors(_Counting(tmp_path), texts, "exemplars")
+    for path in tmp_path.glob("exemplars-*.npy"):
+        path.write_bytes(b"cut short")
+    again = _Counting(tmp_path)
+    cached_vectors(again, texts, "exemplars")
+    assert again.embedded == 2
+    assert cached_vectors(_Counting(tmp_path), texts, "exemplars").shape == (2, 4)  # rewritten whole
+    unnamed = _Counting(tmp_path, identity=None)
+    cached_vectors(unnamed, texts, "exemplars")
+    cached_vectors(unnamed, texts, "exemplars")
+    assert unnamed.embedded == 4
+
+
+def test_the_local_model_names_what_its_vectors_depend_on(tmp_path):
+    from store.embedding import LocalEmbedder
+
+    onnx = LocalEmbedder("onnx", model_dir=tmp_path)  # the tokenizer only: no model is loaded
+    int8 = LocalEmbedder("onnx-int8", model_dir=tmp_path)
+    assert onnx.vector_cache_dir == tmp_path and not onnx.loaded
+    assert onnx.vector_identity != int8.vector_identity
+    assert onnx.vector_identity == LocalEmbedder("onnx", model_dir=tmp_path / "x").vector_identity
+
+
+def test_routing_exemplars_are_embedded_once_across_processes(tmp_path):
+    from agent.planning import exemplars
+
+    first, second = _Counting(tmp_path), _Counting(tmp_path)
+    vectors = exemplars._exemplar_vectors(first)
+    assert first.embedded == len(exemplars.load()) == len(vectors)
+    assert (exemplars._exemplar_vectors(second) == vectors).all() and second.embedded == 0

@@ -177,12 +177,13 @@ def meaning_from(embedder):
 
 
 def _exemplar_vectors(embedder) -> np.ndarray:
-    import numpy as np
+    """The exemplars' vectors, embedded once per model and runtime (store/vector_cache.py)."""
+    from store.vector_cache import cached_vectors
 
     with _VECTORS_LOCK:
         hit = _VECTORS.get(id(embedder))
         if hit is None or hit[0] is not embedder:
-            hit = (embedder, np.asarray(embedder.embed(_index().texts), dtype=np.float32))
+            hit = (embedder, cached_vectors(embedder, _index().texts, "exemplars"))
             _VECTORS[id(embedder)] = hit
         return hit[1]
 
