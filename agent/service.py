@@ -222,7 +222,7 @@ class Footnote:
             with self._directory_lock:
                 if version != self._directory_version:
                     with self.db.connection() as conn:
-                        self.deps.directory = CompanyDirectory.load(conn)
+                        self.deps.directory = CompanyDirectory.load(conn, connect=self.db.connection)
                     self.deps.memo.clear()
                     self._directory_version = version
         return version

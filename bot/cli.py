@@ -13,13 +13,26 @@ from ingest.edgar_dirs import confine_edgartools, confine_library_caches
 from store.errors import FootnoteError
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from bot import ask_cli
-    from bot import bot_cli
-    from evals import cli as evals_cli
-    from ingest import cli as ingest_cli
-    from store import cli as store_cli
+# The module that registers each command, in help order. A command registers only its own module:
+# `footnote ask` never imports the eval harness (numpy, the corpus tools) or the bots' servers, a
+# third of a second of every cold start. Help, `bench` and anything unknown register them all.
+MODULES = ("store.cli", "ingest.cli", "bot.ask_cli", "bot.bot_cli", "evals.cli")
+COMMANDS = {
+    "db": "store.cli",
+    "ingest": "ingest.cli", "tickers": "ingest.cli",
+    "ask": "bot.ask_cli", "chat": "bot.ask_cli", "statement": "bot.ask_cli",
+    "slack": "bot.bot_cli", "serve": "bot.bot_cli", "worker": "bot.bot_cli", "teams": "bot.bot_cli",
+    "feedback": "bot.bot_cli",
+    "eval": "evals.cli",
+}
 
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or with `argv` only what its command needs."""
+    import importlib
+
+    command = argv[0] if argv else None  # the top level has no options but --help
+    owners = (COMMANDS[command],) if command in COMMANDS else MODULES
     parser = argparse.ArgumentParser(
         prog="footnote", description="Answers about US public companies from their SEC 10-K and 10-Q filings, and only from them."
     )
@@ -27,9 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="benchmarks that print figures and write them to a file")
     bench_sub = bench.add_subparsers(dest="bench", metavar="WHAT")
     bench.set_defaults(func=lambda args, settings: bench.print_help() or 0)
-    for module in (store_cli, ingest_cli, ask_cli, bot_cli, evals_cli):
+    for module in map(importlib.import_module, owners):
         module.register(sub)
-        if hasattr(module, "register_bench"):
+        if hasattr(module, "register_bench") and owners is MODULES:  # a benchmark is never a cold `ask`
             module.register_bench(bench_sub)
     return parser
 
@@ -42,7 +55,8 @@ def _stop_like_ctrl_c(signum, frame) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     settings = load_settings()
     confine_edgartools(settings.data_dir)  # before anything imports edgar

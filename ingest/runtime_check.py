@@ -18,11 +18,13 @@ once per corpus; a corpus with the same runtime (or no vectors yet) costs one re
 from __future__ import annotations
 
 import logging
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from store import embedding_runtime as meta
 from store.errors import EmbeddingMismatch
+
+if TYPE_CHECKING:
+    import numpy as np  # only a check that embeds needs it; a cold numeric `ask` never does
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +112,8 @@ def _probe(embedder, recorded: str) -> float | None:
 
 def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Row by row: the cosine of each vector of `a` to the one beside it in `b`."""
+    import numpy as np
+
     return np.sum(a * b, axis=1) / np.maximum(np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1), 1e-12)
 
 

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np  # imported where a vector is searched: a numeric answer never searches one
 
 RRF_K = 60
 ARM_LIMIT = 20  # candidates taken from each arm before fusion
@@ -135,6 +137,8 @@ def hybrid_search(
     When a bound finds nothing (a filing whose Item was not extracted), it widens to the whole
     filing rather than answer from nothing.
     """
+    import numpy as np
+
     prefer = None if items else prefer
     params = {
         "cik": cik,
@@ -197,6 +201,8 @@ def in_item_order(hits: list[ChunkHit], items: list[str]) -> list[ChunkHit]:
 
 def dense_only(conn, embedding: np.ndarray, *, cik: int, accessions: list[str] | None, limit: int = MAX_CHUNKS):
     """The bare vector query, used by the benchmark as part of the floor."""
+    import numpy as np
+
     return conn.execute(
         DENSE_ONLY_SQL,
         {"embedding": np.asarray(embedding, dtype=np.float32), "cik": cik, "accessions": accessions or None, "limit": limit},

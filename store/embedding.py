@@ -17,11 +17,12 @@ import logging
 import threading
 from pathlib import Path
 from dataclasses import dataclass
-from typing import Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Protocol
 
 from store.model_client import ModelOptions
+
+if TYPE_CHECKING:
+    import numpy as np  # imported where vectors are made: a numeric answer never makes one
 
 log = logging.getLogger(__name__)
 
@@ -129,6 +130,8 @@ class LocalEmbedder:
 
     def embed(self, texts: list[str], *, batch_size: int = 64, progress: bool = False) -> np.ndarray:
         model = self._ensure_loaded()
+        import numpy as np
+
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         with self._lock:
@@ -139,6 +142,8 @@ class LocalEmbedder:
 
     def _embed_onnx(self, session, texts: list[str], batch_size: int, progress: bool) -> np.ndarray:
         """Batches of similar token length (sorted), so little of each call is padding."""
+        import numpy as np
+
         encodings = self._truncating.encode_batch(texts)
         lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(encodings))
         out = np.empty((len(texts), self.dim), dtype=np.float32)
@@ -168,6 +173,20 @@ class LocalEmbedder:
         quantisation recipe too (store/onnx_export.py INT8_TAG), since another recipe gives other
         vectors and must be proven again."""
         return runtime_id(self.runtime, self.recipe)
+
+    @property
+    def vector_cache_dir(self) -> Path:
+        """Where vectors of fixed texts are kept (store/vector_cache.py): the model cache."""
+        return self._model_dir
+
+    @property
+    def vector_identity(self) -> str:
+        """What the vectors of a text depend on: the weights (size and mtime, as the ONNX file's
+        name), the runtime with its recipe, and the export's version."""
+        from store.onnx_export import EXPORT_VERSION
+
+        weights = (self._model_path / "model.safetensors").stat()
+        return f"{self.model_name}|{weights.st_size}|{weights.st_mtime_ns}|{self.runtime_id}|v{EXPORT_VERSION}"
 
     def on_runtime(self, runtime: str) -> LocalEmbedder:
         """The same weights on another runtime (to compare vectors with a corpus's own runtime).
@@ -199,6 +218,8 @@ def token_batches(lengths: np.ndarray, *, rows: int, tokens: int, overhead: int 
     spread each batch over a wide range of lengths: 5.7% of a filing's tokens were padding,
     against 3.3% here.
     """
+    import numpy as np
+
     order = np.argsort(lengths, kind="stable")
     ordered = np.asarray(lengths, dtype=np.int64)[order]
     n = len(ordered)
@@ -302,6 +323,8 @@ class OpenAIEmbedder:
         return len(text.encode("utf-8")) // 3 + 1
 
     def embed(self, texts: list[str], *, batch_size: int = 256, progress: bool = False) -> np.ndarray:
+        import numpy as np
+
         out: list[list[float]] = []
         for start in range(0, len(texts), batch_size):
             batch = texts[start : start + batch_size]

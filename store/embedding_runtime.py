@@ -7,8 +7,12 @@ are kept in corpus_meta so the proof is made once per corpus, not at every start
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
+
 import psycopg
+
+if TYPE_CHECKING:
+    import numpy as np  # only the sample for an equivalence check is vectors
 
 RUNTIME_KEY = "embedding_runtime"
 # Bumped when what a proof checks changes (2: short questions as well as stored chunks), so an
@@ -69,6 +73,8 @@ def sole_runtime(conn: psycopg.Connection) -> str | None:
 
 def sample(conn: psycopg.Connection, n: int) -> tuple[list[tuple[str, str]], np.ndarray]:
     """(context, text) and stored vectors of n chunks spread over the corpus (the same n each time)."""
+    import numpy as np
+
     rows = conn.execute(
         "SELECT context, text, embedding FROM chunks ORDER BY hashtext(id::text) LIMIT %s", (n,)
     ).fetchall()
@@ -78,6 +84,8 @@ def sample(conn: psycopg.Connection, n: int) -> tuple[list[tuple[str, str]], np.
 
 def _array(value) -> np.ndarray:
     """A vector column as numpy, whether or not the connection registered pgvector's types."""
+    import numpy as np
+
     if hasattr(value, "to_numpy"):
         return value.to_numpy().astype(np.float32)
     if isinstance(value, str):

@@ -108,7 +108,8 @@ def test_footnote_ask_for_a_number_imports_no_model_runtime(corpus_db, tmp_path)
         "import json, sys\n"
         "from bot.cli import main\n"
         "code = main(['ask', \"What was Apple's revenue in fiscal 2024?\", '--no-cache'])\n"
-        "heavy = [m for m in ('torch', 'transformers', 'sentence_transformers', 'onnxruntime') if m in sys.modules]\n"
+        "heavy = [m for m in ('torch', 'transformers', 'sentence_transformers', 'onnxruntime', 'numpy', 'evals.cli')\n"
+        "         if m in sys.modules]\n"
         "print(json.dumps({'code': code, 'heavy': heavy}))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)

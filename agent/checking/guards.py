@@ -17,11 +17,13 @@ import logging
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from agent.checking import quoted_figures
 from agent.composing.draft import Claim, Evidence
+
+if TYPE_CHECKING:
+    import numpy as np  # imported where vectors are compared: a numeric answer never compares any
 
 log = logging.getLogger(__name__)
 
@@ -260,6 +262,8 @@ def _tier3(result: CheckResult, indexes: list[int], chunks: list[Evidence], embe
     claim_texts = [result.claims[i].claim.text for i in indexes]
     vectors = embedder.embed(claim_texts + [s for _, s in sentences])
     claim_vecs, sentence_vecs = vectors[: len(claim_texts)], vectors[len(claim_texts) :]
+    import numpy as np
+
     sims = np.asarray(claim_vecs) @ np.asarray(sentence_vecs).T
     for row, i in enumerate(indexes):
         best = int(np.argmax(sims[row]))

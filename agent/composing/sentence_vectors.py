@@ -14,8 +14,10 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np  # imported where vectors are compared: a numeric answer never compares any
 
 MAX_SENTENCES = 4096  # 384 float32 each: about 6 MB
 
@@ -30,6 +32,8 @@ class SentenceVectors:
 
     def embed(self, embedder, texts: list[str]) -> np.ndarray:
         """Vectors for `texts`, in order: the ones held read back, the others embedded in one call."""
+        import numpy as np
+
         try:
             with self._lock:
                 held = self._by_embedder.setdefault(embedder, OrderedDict())

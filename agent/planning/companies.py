@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import psycopg
@@ -96,8 +98,10 @@ class CompanyDirectory:
     joined: dict[int, frozenset[frozenset[str]]] = field(default_factory=dict)
     joined_shared: frozenset[frozenset[str]] = frozenset()  # those several companies print
     # the word sets of every primary-statement row's printed name and concept name: a formula operand
-    # that is no table metric must be one of them (agent.planning.formulas)
-    line_names: frozenset[frozenset[str]] = frozenset()
+    # that is no table metric must be one of them (agent.planning.formulas); a LazyWordSets after `load`
+    line_names: frozenset[frozenset[str]] | LazyWordSets = frozenset()
+    # (joined, joined_shared) read on first use, when `load` was given a way to connect
+    joined_index: Deferred | None = field(default=None, repr=False)
 
     # --- construction -----------------------------------------------------------------------
 
@@ -158,24 +162,43 @@ class CompanyDirectory:
         return cls(companies, by_ticker, names, first_words, dict(years or {}), alias_words, typo_names)
 
     @classmethod
-    def load(cls, conn: psycopg.Connection) -> CompanyDirectory:
+    def load(cls, conn: psycopg.Connection, *, connect: Callable | None = None) -> CompanyDirectory:
+        """The directory from the store. With `connect` (a context manager giving a connection, e.g.
+        Database.connection), the two corpus-wide label indexes are read on first use instead: a
+        numeric question seldom needs them, and reading and tokenizing every printed row name was
+        about half a second of each cold start."""
         from store.companies import directory_rows
         from store.labels import joined_labels, printed_names
 
         directory = cls.from_rows(*directory_rows(conn))
-        directory.joined, directory.joined_shared = joined_names(joined_labels(conn))
-        directory.line_names = line_names(printed_names(conn))
+        if connect is None:
+            directory.joined, directory.joined_shared = joined_names(joined_labels(conn))
+            directory.line_names = line_names(printed_names(conn))
+            return directory
+
+        def read(query):
+            with connect() as later:
+                return query(later)
+
+        directory.joined_index = Deferred(lambda: joined_names(read(joined_labels)))
+        directory.line_names = LazyWordSets(lambda: line_names(read(printed_names)))
         return directory
 
-    def joined_names(self, tickers: list[str]) -> frozenset[frozenset[str]]:
+    def joined_names(self, tickers: list[str]) -> frozenset[frozenset[str]] | LazyWordSets:
         """The "and" row names of these covered companies, of rows several companies print, and of the
         taxonomy's common concepts, for word accounting: "sales and marketing" is one row's name even
-        for a company that prints none (then refused by that name, never answered as revenue)."""
-        out: set[frozenset[str]] = set(self.joined_shared) | standard_joined()
-        for t in tickers:
-            cik = self.by_ticker.get(t.upper())
-            out |= self.joined.get(cik, frozenset())
-        return frozenset(out)
+        for a company that prints none (then refused by that name, never answered as revenue).
+        Lazy when the index is: only a question with an "and" in it looks."""
+        ciks = [self.by_ticker.get(t.upper()) for t in tickers]
+
+        def build() -> frozenset[frozenset[str]]:
+            joined, shared = self.joined_index.get() if self.joined_index else (self.joined, self.joined_shared)
+            out: set[frozenset[str]] = set(shared) | standard_joined()
+            for cik in ciks:
+                out |= joined.get(cik, frozenset())
+            return frozenset(out)
+
+        return LazyWordSets(build) if self.joined_index and not self.joined_index.ready else build()
 
     # --- lookups ------------------------------------------------------------------------------
 
@@ -412,6 +435,45 @@ class CompanyDirectory:
     def _typo(self, word: str) -> int | None:
         hits = {cik for name, cik in self.typo_names.items() if name != word and _osa_le1(word, name)}
         return next(iter(hits)) if len(hits) == 1 else None
+
+
+class Deferred:
+    """A value computed once, on first use, by whichever thread asks first."""
+
+    def __init__(self, compute: Callable):
+        self._compute = compute
+        self._value = None
+        self._lock = threading.Lock()
+
+    @property
+    def ready(self) -> bool:
+        return self._value is not None
+
+    def get(self):
+        if self._value is None:
+            with self._lock:
+                if self._value is None:
+                    self._value = self._compute()
+        return self._value
+
+
+class LazyWordSets(Deferred):
+    """A frozenset of word sets that is computed the first time it is read: membership, iteration,
+    truth and length all load it. Hashed by identity (agent.planning.formulas caches by the set)."""
+
+    def __contains__(self, words) -> bool:
+        return words in self.get()
+
+    def __iter__(self) -> Iterator[frozenset[str]]:
+        return iter(self.get())
+
+    def __len__(self) -> int:
+        return len(self.get())
+
+    def __bool__(self) -> bool:
+        return bool(self.get())
+
+    __hash__ = object.__hash__
 
 
 def joined_names(rows: list[tuple[int, str, str]]

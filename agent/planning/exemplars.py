@@ -28,8 +28,10 @@ from collections import Counter
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np  # imported where vectors are compared: a numeric answer never compares any
 
 log = logging.getLogger(__name__)
 
@@ -175,10 +177,13 @@ def meaning_from(embedder):
 
 
 def _exemplar_vectors(embedder) -> np.ndarray:
+    """The exemplars' vectors, embedded once per model and runtime (store/vector_cache.py)."""
+    from store.vector_cache import cached_vectors
+
     with _VECTORS_LOCK:
         hit = _VECTORS.get(id(embedder))
         if hit is None or hit[0] is not embedder:
-            hit = (embedder, np.asarray(embedder.embed(_index().texts), dtype=np.float32))
+            hit = (embedder, cached_vectors(embedder, _index().texts, "exemplars"))
             _VECTORS[id(embedder)] = hit
         return hit[1]
 
@@ -201,6 +206,8 @@ def by_meaning(text: str) -> Meaning | None:
     embedder = _EMBEDDER.get()
     if embedder is None or not text.strip():
         return None
+    import numpy as np
+
     try:
         from agent.retrieval.query_vectors import embed_queries
 

@@ -250,7 +250,7 @@ def join_printed_names(how: list[str | None], words: list[str], names: frozenset
     from agent.retrieval.line_items import IGNORABLE, tokens
 
     taken: dict[int, set[str]] = {}
-    if not names:
+    if ("and" not in words and "&" not in words) or not names:  # the words first: `names` may load on first look
         return taken
     def open_word(g: int) -> bool:  # a word a row's name may hold: not a period, a number or filler
         w = words[g]

@@ -9,8 +9,10 @@ never sees these vectors, and the cache is bounded.
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np  # imported where vectors are compared: a numeric answer never compares any
 
 MAX_ENTRIES = 256
 
@@ -24,6 +26,8 @@ def embed_queries(embedder, texts: list[str]) -> np.ndarray:
     """Normalized vectors for `texts`, in order (as `embedder.embed` returns them)."""
     if not texts:
         return embedder.embed(texts)
+    import numpy as np
+
     try:
         return np.stack([_vector(embedder, t) for t in texts])
     except TypeError:  # an embedder that cannot be a cache key: no memo
