@@ -30,6 +30,20 @@ OF_ALL = re.compile(r"\b(?:highest|lowest|most|least|fastest|slowest|biggest|lar
 # "is AMD affected too?": the thread's question, asked of another company
 ALSO = re.compile(r"\b(?:too|as\s+well|also|either|likewise)\s*[?.!]*\s*$")
 
+# "add AbbVie", "include Pepsi too", "throw in Ford", "add Meta to the comparison": the thread's
+# question, asked of its companies and the one named (the message opens with the verb)
+INCLUDING = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|and|also|then|please|pls|great|cool|so|alright)\W+)*"
+                       r"(?:(?:can|could|would)\s+you\s+(?:also\s+)?|let'?s\s+(?:also\s+)?|please\s+)?"
+                       r"(?:add|include|throw\s+in|toss\s+in|bring\s+in|put\s+in|plus|also\s+(?:show|do|include|add))\b"
+                       r"|\b(?:to|in|into)\s+(?:that|this|it|them|the\s+(?:comparison|list|mix|table|ranking|set|group|"
+                       r"chart|lineup))\b(?=\W*$)")
+
+
+def includes_company(text: str) -> bool:
+    """The message adds a company to the thread's question ("add AbbVie to that", "include Ford too")."""
+    return bool(INCLUDING.search(text)) and not INCLUDING.fullmatch(text.strip())
+
+
 # "and X?", "what about X?", "how about X", "now X", "same for X", "do the same for X"
 _LEAD = re.compile(
     r"^\s*(?:(?:ok(?:ay)?|so|cool|great|thanks|and|also|then|now)[\s,]+)*(?:what\s+about|how\s+about|and|now|then|"

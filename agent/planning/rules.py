@@ -28,6 +28,7 @@ from agent.planning.followups import FIGURE_CUE, aspect_of_thread, comments_on_t
 from agent.planning.followups import BY_HOW_MUCH, FIGURE_INTENTS, asks_what_happened, figure_only_topic
 from agent.planning.figure_kinds import KIND_WORD, kind_of_thread
 from agent.planning.followups import CHOOSING, THAT_YEAR, compared_name, figure_reply, swaps_only
+from agent.planning.followups import INCLUDING, includes_company
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.scope import names_kept
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
@@ -400,6 +401,11 @@ _BASE_YEAR = re.compile(r"\b(?:from|over|vs\.?|versus|than|compared\s+(?:to|with
                         r"'?((?:19|20)?\d\d)\b(?!\s*(?:to|through|-|–)\s*(?:fiscal\s+|fy\s*)?'?\d)")
 
 
+# a figure said to differ from a named year ("lower than 2023", "up versus fy22"): that year is the base
+_COMPARED_TO_BASE = re.compile(r"\b(?:higher|lower|more|less|bigger|smaller|larger|up|down|better|worse|change[ds]?|"
+                               r"differ\w*)\b.*\b(?:than|from|vs\.?|versus|compared\s+(?:to|with))\s")
+
+
 def _named_base(low: str) -> int | None:
     """The year a change is measured from, when the message names one ("growth over fy23" -> 2023)."""
     m = _BASE_YEAR.search(low)
@@ -459,13 +465,17 @@ def _spanned_changes(plan: Plan, text: str) -> Plan:
 def _base_year(r: Reading, low: str, prev: Plan | None) -> int | None:
     """The asked year of a change named by its base ("the change from fy2023", "growth over 2022"):
     the thread's later year, else the year after the base. None when the message names no base year."""
-    if not r.growth or len(r.years.years) != 1:
+    if len(r.years.years) != 1:
         return None
     base = _named_base(low)
     if base is None or base != r.years.years[0]:
         return None
     later = [y for y in (prev.fiscal_years if prev is not None else []) if y > base]
-    return max(later) if later else base + 1
+    if r.growth:
+        return max(later) if later else base + 1
+    # "why was it lower than 2023?" after a 2024 figure: the thread's year, measured against the one named
+    same_subject = prev is not None and set(r.tickers) <= set(prev.tickers)
+    return max(later) if later and same_subject and (r.why or _COMPARED_TO_BASE.search(low)) else None
 
 
 def _filing_outlook(plan: Plan) -> bool:
@@ -817,7 +827,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if figure_thread and BY_HOW_MUCH.search(low):
         r.growth = r.absolute = True  # "by how much?": the thread's figure's change, in its unit
     figure_ask = figure_thread and (r.absolute or (figure_reply(low) and bool(FIGURE_CUE.search(low))))
-    if kind == "refuse" and meta not in ("greeting", "thanks") and not more and not figure_ask:
+    # "add AbbVie to that": the thread's question for one more company, however it resembles a task
+    including = thread is not None and bool(r.tickers) and includes_company(low)
+    if kind == "refuse" and meta not in ("greeting", "thanks") and not more and not figure_ask and not including:
         return _refuse("out_of_scope", detail)
     if meta in ("greeting", "thanks", "help") and not (r.matches or subject or more):
         return _meta(meta)
@@ -854,6 +866,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                      or (kind in ("domain", "unknown") and (asks_more(low) or points_back(low)))
                                      or (kind == "unknown" and not r.matches)  # like nothing alone: the thread's
                                      or r.aspect or more or figure_ask  # "give me more detail", "by how much?"
+                                     or including  # "add AbbVie to that"
                                      or bool(ALSO.search(low))  # "is AMD affected too?"
                                      or (r.why and not r.measures and bool(r.tickers)
                                          and set(r.tickers) <= set(_history(prev))))
@@ -966,6 +979,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         pair = group is not None and ("both" in group.group(0) or "two" in group.group(0))
         every = group is not None or bool(OF_ALL.search(low))  # "which was highest?": all it discussed
         tickers = history[-2:] if pair or not every else history[-4:]
+        if not pair and len(prev.tickers) > len(tickers):
+            tickers = list(prev.tickers)  # "which one made more?" after three companies: all three, not the last two
         inherited.insert(0, "tickers")
         sources["tickers"] = "thread, its companies"
     if not tickers and prev is not None:
@@ -990,7 +1005,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             inherited.insert(0, "tickers")
             sources["tickers"] = "thread"
         elif tickers and "tickers" not in sources and followup and ((prev.intent == "compare" and not r.measures)
-                                                                   or ADDING.search(low)):
+                                                                   or ADDING.search(low) or including):
             new = [t for t in tickers if t not in prev.tickers]
             if new:  # "compare that with Nvidia", "and Tesla?" after a comparison
                 tickers = list(prev.tickers) + new
@@ -1076,7 +1091,7 @@ _SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+o
 COMPARING = re.compile(r"\b(?:rank\w*|compar\w*|sort\w*|differ\w*|(?:which|who)\b.*\b(?:higher|lower|more|less|bigger|"
                        r"larger|smaller|better|worse|highest|lowest|most|least|faster|slower|fastest|slowest))\b")
 _DIFFERENCE = re.compile(r"\bdiffer\w*(?:\s+between)?\b")  # "the difference between them": a comparison
-_CLAIMED = (FOLLOWUP, ADDING, REPLACING, ALSO, _DIFFERENCE, _SHARE, _DIRECTION, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
+_CLAIMED = (FOLLOWUP, ADDING, INCLUDING, REPLACING, ALSO, _DIFFERENCE, _SHARE, _DIRECTION, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
             _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)
 
 
