@@ -113,6 +113,20 @@ def lead_name(outside: str) -> str | None:
     return " ".join(names) if 0 < len(names) <= 3 else None
 
 
+def figure_base(key: str) -> str:
+    """The figure a transform of it was computed from ("rd_growth" -> "rd"): "as a share of revenue?"
+    after a growth rate asks for the figure's share, not the rate's."""
+    for suffix in ("_growth", "_change"):
+        if key.endswith(suffix) and key[: -len(suffix)] in GROWTH_BASES:
+            return key[: -len(suffix)]
+    return key
+
+
+# "which is bigger, that or Boeing's?", "is it higher than GM's?": a comparison of the thread's figure
+# with the company the message names, so both are answered
+POINTER = re.compile(r"\b(?:that|this|it|them|theirs|those|these)\b(?!\s+(?:year|quarter|period)\b)")
+
+
 def inherited_growth(metrics: list[str]) -> list[str]:
     """The thread's metrics as year-over-year growth: a ratio grows through its base figure."""
     out = []

@@ -52,6 +52,9 @@ class Plan(BaseModel):
     slots: dict[str, str] = Field(default_factory=dict)
     # companies the thread has discussed, most recent last: "what about 2023 for both?"
     thread_tickers: list[str] = Field(default_factory=list)
+    # the years the thread's previous figure was for, when this message moved to other years of the same
+    # companies ("and fiscal 2024?"): "growth between them?" next is the change between the two
+    years_before: list[int] = Field(default_factory=list)
     # how the planner accounted for each word of the question (agent.planning.words): [{word, as}]
     words: list[dict] = Field(default_factory=list)
     # formulas the user defined in this thread (agent.planning.formulas): {name, tree, unit, formula};

@@ -28,7 +28,7 @@ from agent.planning.followups import FIGURE_CUE, aspect_of_thread, comments_on_t
 from agent.planning.followups import BY_HOW_MUCH, FIGURE_INTENTS, asks_what_happened, figure_only_topic
 from agent.planning.figure_kinds import KIND_WORD, kind_of_thread
 from agent.planning.followups import CHOOSING, THAT_YEAR, compared_name, figure_reply, swaps_only
-from agent.planning.followups import INCLUDING, includes_company
+from agent.planning.followups import INCLUDING, POINTER, figure_base, includes_company
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.scope import names_kept
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
@@ -881,7 +881,13 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     inherited: list[str] = []
     sources: dict[str, str] = {}  # slot -> where it came from, when not the message (Plan.slots)
     year_fields, years_inherited = _years(r, prev, followup, directory)
-    if years_inherited and r.growth and prev is not None and prev.slots.get("fiscal_years") == "thread, shifted" \
+    if years_inherited and r.growth and prev is not None and len(prev.fiscal_years) == 1 and len(prev.years_before) == 1 \
+            and abs(prev.years_before[0] - prev.fiscal_years[0]) == 1 and not r.tickers:
+        # "growth between them?" after "fy2025 operating income" then "and fiscal 2024?": the change
+        # between the two years the thread has shown, the later one's over the year before it
+        year_fields["fiscal_years"] = [max(prev.fiscal_years[0], prev.years_before[0])]
+        year_fields.update(latest=False, year_offsets=[])
+    elif years_inherited and r.growth and prev is not None and prev.slots.get("fiscal_years") == "thread, shifted" \
             and len(prev.fiscal_years) == 1:
         # "what's the growth rate?" after "and the year before?": the change between the two years
         # the thread has shown, so the later one's growth over the year before it
@@ -1005,7 +1011,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             inherited.insert(0, "tickers")
             sources["tickers"] = "thread"
         elif tickers and "tickers" not in sources and followup and ((prev.intent == "compare" and not r.measures)
-                                                                   or ADDING.search(low) or including):
+                                                                   or ADDING.search(low) or including
+                                                                   or (COMPARING.search(low) and POINTER.search(low))):
             new = [t for t in tickers if t not in prev.tickers]
             if new:  # "compare that with Nvidia", "and Tesla?" after a comparison
                 tickers = list(prev.tickers) + new
@@ -1027,6 +1034,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     plan.brand = next(({"word": m.text, "ticker": m.company.ticker, "name": m.company.name} for m in r.matches
                        if m.via == "brand" and m.kind == "company" and m.company.ticker in tickers), None)
     plan.thread_tickers = [t for t in history if t not in tickers][-4:] + tickers
+    if prev is not None and prev.fiscal_years and not years_inherited and set(tickers) == set(prev.tickers):
+        plan.years_before = list(prev.fiscal_years)  # "and fiscal 2024?": the year the thread showed before
     # growth words turn a base metric into its year-over-year growth ("how much did it grow?"); over
     # three years or more, "how has it changed" is a trend of the metric itself
     several_years = len(plan.fiscal_years) >= 3 or len(plan.year_offsets) >= 3 or r.years.trend
@@ -1035,7 +1044,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     own = [k for k in r.measures if k != "revenue"]
     if share and own and all(k in SHARE_OF_REVENUE for k in own):
         measures = [SHARE_OF_REVENUE[k] for k in own]  # "and operating income as a share of revenue?"
-    shares = [SHARE_OF_REVENUE[k] for k in (prev.metrics if prev is not None else []) if k in SHARE_OF_REVENUE]
+    shares = [SHARE_OF_REVENUE[figure_base(k)] for k in (prev.metrics if prev is not None else [])
+              if figure_base(k) in SHARE_OF_REVENUE]
     if share and prev is not None and shares and not own:
         measures = shares  # "as a % of revenue?" after "tesla capex 2023", for the thread's companies
         if "metrics" not in inherited:
