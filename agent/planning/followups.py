@@ -69,6 +69,23 @@ _BASE_OF = {"rd_pct_revenue": "rd", "sga_pct_revenue": "sga", "capex_pct_revenue
             "gross_margin": "gross_profit", "operating_margin": "operating_income", "net_margin": "net_income"}
 
 
+def leads_reply(text: str) -> bool:
+    """The message is a reply that hands the thread's question to something else ("what about Intel's
+    2023 revenue decline?", "and AMD's?", "how about for 2023?")."""
+    return bool(_LEAD.match(text))
+
+
+# "what were they spent on?", "where did the money go?", "what is it used for?": what a figure paid
+# for, which MD&A tells beside the figure
+_SPENT_ON = re.compile(r"\bwhat\b[^?]*\b(?:spent|spend|spending|used|use|invested|invest|allocated|directed|put|going)\s+"
+                       r"(?:on|for|into|towards?)\b|\bon\s+what\b|\bwhere\s+(?:did|does|do|is|was|will|are|were)\b[^?]*\bgo(?:ing)?\b")
+
+
+def asks_use(text: str) -> bool:
+    """The message asks what the thread's figure was spent on or used for."""
+    return bool(_SPENT_ON.search(text))
+
+
 def lead_subject(outside: str) -> str | None:
     """The name a "what about X?" reply asks about, when X is nothing else the planner knows: not
     a measure, a topic, a year or a pronoun. Capitalised or not ("what about ford?"), since a reply
@@ -374,6 +391,7 @@ _CAUSAL = frozenset("factor factors contributed contributing contributor contrib
 _ASPECTS = frozenset("risk risks headwind headwinds tailwind tailwinds outlook guidance challenge challenges concern "
                      "concerns pressure pressures sustainable sustainability durable trend trends threat threats "
                      "uncertainty uncertainties plan plans expectation expectations implication implications "
+                     "expect expects expected expecting anticipate anticipates anticipated forecast forecasts "
                      "main key biggest major primary".split())
 
 

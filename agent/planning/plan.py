@@ -52,6 +52,9 @@ class Plan(BaseModel):
     slots: dict[str, str] = Field(default_factory=dict)
     # companies the thread has discussed, most recent last: "what about 2023 for both?"
     thread_tickers: list[str] = Field(default_factory=list)
+    # the question asked what caused or drove something ("what drove Boeing's loss?"): a reply that hands
+    # it to another subject ("what about Intel's revenue decline?") asks the same of that one
+    asks_cause: bool = False
     # the years the thread's previous figure was for, when this message moved to other years of the same
     # companies ("and fiscal 2024?"): "growth between them?" next is the change between the two
     years_before: list[int] = Field(default_factory=list)

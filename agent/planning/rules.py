@@ -28,7 +28,7 @@ from agent.planning.followups import FIGURE_CUE, aspect_of_thread, comments_on_t
 from agent.planning.followups import BY_HOW_MUCH, FIGURE_INTENTS, asks_what_happened, figure_only_topic
 from agent.planning.figure_kinds import KIND_WORD, kind_of_thread
 from agent.planning.followups import CHOOSING, THAT_YEAR, compared_name, figure_reply, swaps_only
-from agent.planning.followups import INCLUDING, POINTER, figure_base, includes_company
+from agent.planning.followups import INCLUDING, POINTER, asks_use, figure_base, includes_company, leads_reply
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.scope import names_kept
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
@@ -484,6 +484,12 @@ def _filing_outlook(plan: Plan) -> bool:
     return bool(plan.as_of_filing_year and plan.fiscal_years and max(plan.fiscal_years) > plan.as_of_filing_year)
 
 
+def _figure_vocabulary(keys: list[str]) -> set[str]:
+    """The words the figures' own names and search words use ("operating", "income", "loss")."""
+    words = {w for k in keys for w in re.findall(r"[a-z]+", f"{label(k)} {metric_query(k)}".lower())}
+    return words | {"loss", "losses", "profit", "earnings", "sales", "revenues"}
+
+
 def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited: list[str]) -> bool:
     """Fill the plan's Items, query and sub-queries; True when the question is a prose question."""
     measures = plan.metrics
@@ -496,9 +502,12 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
         if "metrics" not in inherited:
             inherited.append("metrics")
         labels = " and ".join(label(k) for k in measures)
-        query_source = f"why did {labels} change, drivers of the increase or decrease in {labels}"
+        # "tell me more about the strike" after why the loss grew: the strike, as it moved the figure
+        said = " ".join(w for w in own_subject(query_source) if w not in _figure_vocabulary(measures))
+        query_source = f"{said} {labels} change, drivers of the increase or decrease in {labels}" if said else \
+            f"why did {labels} change, drivers of the increase or decrease in {labels}"
         items = ["7"]
-        plan.topic = thread_topic(prev)
+        plan.topic = joined_topic(said, thread_topic(prev)) if said else thread_topic(prev)
     compound = [p.strip(" ,?.") for p in COMPOUND.split(query_source) if p.strip(" ,?.")]
     qualitative = r.why or len(compound) > 1 or not measures or r.prose_ask
     if not qualitative:
@@ -521,8 +530,10 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
         names = {w for m in r.matches if m.company is not None for w in norm_name(m.company.name)}
         own = " ".join(w for w in own_subject(query_source) if w not in names)  # "johnson & johnson" is no topic
         plan.topic = plan.topic or own
+        # "say more about the data center part" after why revenue fell: that part of the same discussion
+        more_of_thread = prev is not None and prev.intent == "qualitative" and asks_more(r.low)
         if followup and prev is not None and not why_of_figure and ((not measures and (
-                borrows_thread_subject(query_source) or points_back(query_source) or r.aspect
+                borrows_thread_subject(query_source) or points_back(query_source) or r.aspect or more_of_thread
                 or (prev.intent == "qualitative" and not r.has_topic) or (r.why and not own)))
                 # "how does that affect revenue?" after export controls: the figure, as the topic touches it
                 or (measures and prev.intent == "qualitative" and bool(prev.topic) and points_back(query_source))):
@@ -533,6 +544,9 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
             plan.topic = joined_topic(own, topic)
             if not r.has_topic and prev.items:
                 items = list(prev.items)
+                inherited.append("items")
+            elif more_of_thread and prev.items:
+                items = list(dict.fromkeys([*prev.items, *items]))
                 inherited.append("items")
             elif r.why and not own and prev.items:  # "why?" after an event: MD&A, then where the topic is told
                 items = list(dict.fromkeys(["7", *prev.items]))
@@ -821,6 +835,14 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                 and not r.tickers and (comments_on_thread(low) or aspect_of_thread(low)))
     more = more or r.aspect
     figure_thread = thread is not None and bool(thread.metrics) and not r.measures and not r.tickers
+    if thread is not None and thread.asks_cause and not r.why and leads_reply(ACKNOWLEDGED.sub("", low)) \
+            and not FIGURE_CUE.search(low):
+        # "what about Intel's 2023 revenue decline?" after "what drove Boeing's loss?": what drove that one
+        r.why, r.growth, r.absolute = True, False, False
+    if thread is not None and thread.metrics and not r.why and not r.tickers and asks_use(low) \
+            and set(r.measures) <= set(thread.metrics):
+        # "what were they spent on?" after capex: what the filing says the figure went to, beside it
+        r.why, r.measures, r.growth = True, [], False
     if figure_thread and not r.why and (asks_what_happened(low) or (
             thread.intent in FIGURE_INTENTS and asks_more(low) and not own_subject(low))):
         r.why = True  # "what happened?", "tell me more" after a figure: what the filing says moved it
@@ -1080,6 +1102,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         plan.items = ["7"]  # plans and expectations are stated in MD&A (liquidity, outlook)
     if qualitative:
         plan.intent = "qualitative"
+        plan.asks_cause = r.why
     elif len(tickers) >= 2:
         plan.intent = "compare"
     elif r.years.trend or len(plan.fiscal_years) >= 2 or len(plan.year_offsets) >= 2:
