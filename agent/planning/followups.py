@@ -81,6 +81,17 @@ _SPENT_ON = re.compile(r"\bwhat\b[^?]*\b(?:spent|spend|spending|used|use|investe
                        r"(?:on|for|into|towards?)\b|\bon\s+what\b|\bwhere\s+(?:did|does|do|is|was|will|are|were)\b[^?]*\bgo(?:ing)?\b")
 
 
+# "what are they doing about it?", "how are they addressing that?": what the company does about the
+# thread's subject, which the filing tells beside it (MD&A, risk factors), never a line named "doing"
+_RESPONSE = re.compile(r"\b(?:do|doing|done|address\w*|handl\w*|tackl\w*|respond\w*|fix\w*|mitigat\w*|deal\w*|"
+                       r"react\w*|counter\w*|offset\w*)\b[^?]*?\b(?:about|to|with)?\s*(?:it|that|this|them)\b")
+
+
+def asks_response(text: str) -> bool:
+    """The message asks what the company is doing about the thread's subject."""
+    return bool(_RESPONSE.search(text))
+
+
 def asks_use(text: str) -> bool:
     """The message asks what the thread's figure was spent on or used for."""
     return bool(_SPENT_ON.search(text))
@@ -225,6 +236,7 @@ _POINTING = re.compile(
     r"specifically|too\b|as\s+well|regarding|related))"
     r"|^\W*(?:and\s+|so\s+)?(?:that|this|those|these)\b(?!\s+(?:year|quarter|company)\b)"
     r"|\b[a-z]+\s+(?:it|that|this|them)\W*$"  # "what could hurt it?", "what risks threaten that?"
+    r"|\bthe\s+same\s+(?:thing|things|topic|issue|issues|point|points|stuff|risk|risks|matter)\b"  # "does AMD say the same thing?"
 )
 TOPIC_WORDS = 12  # a topic carried through a long thread stays a topic, not the whole conversation
 
@@ -328,7 +340,7 @@ _FIGURE_ASKING = frozenset("growth rate rates share percent percentage pct yoy g
                            "bigger smaller larger rank ranking ratio total number numbers figure figures amount value "
                            "much many trend margin multiple dollars usd millions billions both two each".split())
 FIGURE_CUE = re.compile(r"\b(?:growth|grow|grew|rate|share\s+of|%|percent|how\s+(?:much|many)|rank|higher|lower|"
-                         r"gap|difference|spread|yoy|year[\s-]+over[\s-]+year)\b")
+                         r"gap|difference|spread|yoy|year[\s-]+over[\s-]+year|up\s+or\s+down|down\s+or\s+up)\b")
 _PROSE_CUE = re.compile(r"\b(?:why|drove|driv\w+|caus\w+|reasons?|explain\w*|say|said|says|discuss\w*|mention\w*|"
                         r"describe\w*|comment\w*|risks?|management|outlook|expect\w*|strategy)\b")
 
@@ -414,7 +426,8 @@ def aspect_of_thread(text: str) -> bool:
     the headwinds?", "what risks could hurt it?"): not a section alone ("the risk factors?")."""
     low = text.lower()
     words = [re.sub(r"'s$", "", w) for w in re.findall(r"[a-z0-9][\w&'-]*", low.replace("\u2019", "'"))]
-    content = [w for w in words if w not in STOPWORDS and w not in _ASKING and len(w) > 1]
+    content = [w for w in words if w not in STOPWORDS and w not in _ASKING and len(w) > 1
+               and not re.fullmatch(r"(?:fy)?'?\d+", w)]  # "what do they plan for 2025?": the year is the plan's
     if not content or [w for w in content if w not in _ASPECTS and w not in _COMMENTING and w not in _CAUSAL]:
         return False
     # "what are the main risks?" asks for the filing's risk factors; "what are the headwinds?" in a
@@ -470,6 +483,18 @@ def compared_name(outside: str) -> str | None:
             or all(w in english_words() or w in STOPWORDS for w in low.split())):
         return None
     return name
+
+
+# Words that choose or order among companies ("which is the smallest?", "who earned the most?")
+_RANKING = frozenset("highest lowest most least biggest largest smallest best worst more less higher lower bigger "
+                     "smaller larger greater greatest fewest fastest slowest faster slower top bottom rank ranked "
+                     "ranking order sort first last made make makes earned earn earns spent spend spends grew grow "
+                     "winner loser leader ahead behind".split())
+
+
+def only_ranks(text: str) -> bool:
+    """The message only chooses or orders ("which is the smallest?", "rank them"): no subject of its own."""
+    return not [w for w in own_subject(text) if w not in _RANKING]
 
 
 # "which one had higher revenue in 2023?", "which of them earns more?", "who spent more?": a choice among

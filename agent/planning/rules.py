@@ -28,7 +28,7 @@ from agent.planning.followups import FIGURE_CUE, aspect_of_thread, comments_on_t
 from agent.planning.followups import BY_HOW_MUCH, FIGURE_INTENTS, asks_what_happened, figure_only_topic
 from agent.planning.figure_kinds import KIND_WORD, kind_of_thread
 from agent.planning.followups import CHOOSING, THAT_YEAR, compared_name, figure_reply, swaps_only
-from agent.planning.followups import INCLUDING, POINTER, asks_use, figure_base, includes_company, leads_reply
+from agent.planning.followups import INCLUDING, POINTER, asks_response, asks_use, figure_base, includes_company, leads_reply, only_ranks
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.scope import names_kept
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
@@ -833,6 +833,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     r.aspect = (_usable_previous(previous) is not None and (bool(previous.metrics) or previous.intent == "qualitative")
                 and not r.measures
                 and not r.tickers and (comments_on_thread(low) or aspect_of_thread(low)))
+    if (_usable_previous(previous) is not None and (bool(previous.metrics) or previous.intent == "qualitative")
+            and not r.measures and not r.tickers and not r.why and asks_response(low)):
+        # "what are they doing about it?" after a figure or a topic: what the filing says they do about it,
+        # MD&A's discussion of the figure beside it
+        r.unmappable, r.aspect, r.why = None, True, bool(previous.metrics)
     more = more or r.aspect
     figure_thread = thread is not None and bool(thread.metrics) and not r.measures and not r.tickers
     if thread is not None and thread.asks_cause and not r.why and leads_reply(ACKNOWLEDGED.sub("", low)) \
@@ -851,7 +856,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     figure_ask = figure_thread and (r.absolute or (figure_reply(low) and bool(FIGURE_CUE.search(low))))
     # "add AbbVie to that": the thread's question for one more company, however it resembles a task
     including = thread is not None and bool(r.tickers) and includes_company(low)
-    if kind == "refuse" and meta not in ("greeting", "thanks") and not more and not figure_ask and not including:
+    # "which is the smallest?" after several companies: a choice among them, never an opinion asked of us
+    ranking = thread is not None and len(_history(thread)) >= 2 and bool(COMPARING.search(low)) and only_ranks(low)
+    if kind == "refuse" and meta not in ("greeting", "thanks") and not more and not figure_ask and not including \
+            and not ranking:
         return _refuse("out_of_scope", detail)
     if meta in ("greeting", "thanks", "help") and not (r.matches or subject or more):
         return _meta(meta)
@@ -867,7 +875,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # "who else do they name?": a question about the thread's company, however it resembles one about Footnote
     about_thread = _usable_previous(previous) is not None and about_the_company(low)
     signing_off = kind == "meta" and detail in ("thanks", "goodbye")  # "bye, thanks for the Nvidia info"
-    if kind == "meta" and (not r.matches or signing_off) and not compares_thread and not about_thread and not more:
+    if kind == "meta" and (not r.matches or signing_off) and not compares_thread and not about_thread and not more \
+            and not figure_ask:
         return _meta(detail)
 
     prev = _usable_previous(previous)
@@ -888,7 +897,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                      or (kind in ("domain", "unknown") and (asks_more(low) or points_back(low)))
                                      or (kind == "unknown" and not r.matches)  # like nothing alone: the thread's
                                      or r.aspect or more or figure_ask  # "give me more detail", "by how much?"
-                                     or including  # "add AbbVie to that"
+                                     or including or ranking  # "add AbbVie to that", "which is the smallest?"
                                      or bool(ALSO.search(low))  # "is AMD affected too?"
                                      or (r.why and not r.measures and bool(r.tickers)
                                          and set(r.tickers) <= set(_history(prev))))
@@ -898,6 +907,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     prose_thread = prev is not None and followup and prev.intent == "qualitative" and not r.measures
     if prose_thread and r.unmappable and not FIGURE_ASK.search(low):
         r.unmappable, r.has_topic = None, r.has_topic or bool(r.items)
+    elif prev is not None and followup and prev.intent == "qualitative" and r.unmappable and not r.tickers \
+            and route_items(r.unmappable.lower())[1]:
+        # "how much revenue is at risk?" after export controls: what the filing says of the thread's topic,
+        # never a line named "revenue risk"
+        r.unmappable, r.measures, r.has_topic = None, [], False
 
     # what the message leaves out, from the thread (refusals carry it too, so a reply to one works)
     inherited: list[str] = []
@@ -1116,13 +1130,18 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
 _WHOLE_YEAR = re.compile(r"\b(?:full[\s-]+year|whole\s+year|annual(?:ly)?|fiscal\s+year|10-?k)\b")
 
 # Words other parts of the planner consume: thread words, comparisons, year phrases, implied asks.
+# "up or down from the prior year?": a direction measured against one year, its growth, not a trend
+_ONE_YEAR_BASE = re.compile(r"\b(?:from|than|over|versus|vs\.?|compared\s+(?:to|with))\s+(?:the\s+|a\s+)?"
+                            r"(?:(?:prior|previous|last)\s+(?:fiscal\s+)?year|year\s+(?:before|earlier|ago))\b")
 _DIRECTION = re.compile(r"\b(?:improv\w*|deteriorat\w*|worsen\w*|getting (?:better|worse)|trend\w*|trajectory|"
                         r"direction|headed|heading|shrink\w*|expand\w*|rising|falling|declining|"
                         r"up or down)\b")
 _SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\b")
 # A comparison that needs several companies ("rank them", "which was higher?").
-COMPARING = re.compile(r"\b(?:rank\w*|compar\w*|sort\w*|differ\w*|(?:which|who)\b.*\b(?:higher|lower|more|less|bigger|"
-                       r"larger|smaller|better|worse|highest|lowest|most|least|faster|slower|fastest|slowest))\b")
+COMPARING = re.compile(r"\b(?:rank\w*|compar\w*|sort\w*|differ\w*|side\s+by\s+side|head\s+to\s+head|"
+                       r"stack(?:ed|s)?\s+up|(?:which|who)\b.*\b(?:higher|lower|more|less|bigger|"
+                       r"larger|smaller|better|worse|highest|lowest|most|least|faster|slower|fastest|slowest|biggest|largest|"
+                       r"smallest|greatest|fewest))\b")
 _DIFFERENCE = re.compile(r"\bdiffer\w*(?:\s+between)?\b")  # "the difference between them": a comparison
 _CLAIMED = (FOLLOWUP, ADDING, INCLUDING, REPLACING, ALSO, _DIFFERENCE, _SHARE, _DIRECTION, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
             _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)
@@ -1299,7 +1318,7 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
     if plan.intent not in NUMERIC_INTENTS or not plan.metrics:
         return plan
     if _DIRECTION.search(low) and plan.intent in ("numeric", "derived", "trend") and len(plan.tickers) == 1 \
-            and len(plan.fiscal_years) <= 1 and len(plan.year_offsets) <= 1:
+            and len(plan.fiscal_years) <= 1 and len(plan.year_offsets) <= 1 and not _ONE_YEAR_BASE.search(low):
         # "is its margin improving as of 2023?": a direction needs the years before it, three at least
         if len(plan.fiscal_years) == 1 and not plan.latest:
             year = plan.fiscal_years[0]
