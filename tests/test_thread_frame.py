@@ -155,3 +155,39 @@ def test_growth_between_two_years_through_the_checkpoint(footnote):
     assert growth.kind == "answer", growth.text
     assert growth.plan["metrics"] == ["revenue_growth"] and growth.plan["fiscal_years"] == [2024], growth.plan
     assert growth.calculation and growth.calculation[0].result == "2.0%", growth.calculation
+
+
+# --- replies that only point at the thread
+
+def test_side_by_side_is_the_thread_s_companies(directory):
+    p = planned(directory, "Apple revenue 2024", "and Nvidia?", "put them side by side")
+    assert sorted(p.tickers) == ["AAPL", "NVDA"] and p.metrics == ["revenue"], p
+
+
+def test_up_or_down_from_the_prior_year_is_the_figure_s_growth(directory):
+    p = planned(directory, "Tesla revenue 2024", "is that up or down from the prior year?")
+    assert p.route == "domain" and p.metrics == ["revenue_growth"] and p.fiscal_years == [2024], p
+    p = planned(directory, "Tesla revenue 2024", "is it trending up or down?")
+    assert p.intent == "trend" and len(p.fiscal_years) == 3, p  # a direction with no base: a trend
+
+
+def test_the_one_before_is_the_year_before(directory):
+    p = planned(directory, "Tesla revenue 2024", "and the one before?")
+    assert p.route == "domain" and p.metrics == ["revenue"] and p.fiscal_years == [2023], p
+
+
+def test_what_they_do_about_a_figure_is_its_discussion_not_a_line(directory):
+    p = planned(directory, "Tesla net income 2024", "what are they doing about it?")
+    assert p.intent == "qualitative" and p.items[0] == "7" and p.metrics == ["net_income"], p
+    assert not any(k.startswith("line:") for k in p.metrics), p
+
+
+def test_the_same_thing_for_another_company_is_the_thread_s_topic(directory):
+    p = planned(directory, "What does Nvidia say about export controls?", "does Apple mention the same thing?")
+    assert p.intent == "qualitative" and p.tickers == ["AAPL"] and "export" in p.topic, p
+
+
+def test_plans_for_a_named_year_after_a_figure_are_searched_with_it(directory):
+    p = planned(directory, "Tesla capex 2024", "why so high?", "what do they plan for 2025?")
+    assert p.intent == "qualitative" and p.tickers == ["TSLA"], p
+    assert "capital" in p.query.lower() or "capex" in p.query.lower(), p
