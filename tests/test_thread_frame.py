@@ -191,3 +191,24 @@ def test_plans_for_a_named_year_after_a_figure_are_searched_with_it(directory):
     p = planned(directory, "Tesla capex 2024", "why so high?", "what do they plan for 2025?")
     assert p.intent == "qualitative" and p.tickers == ["TSLA"], p
     assert "capital" in p.query.lower() or "capex" in p.query.lower(), p
+
+
+def test_a_refused_figure_leaves_the_shown_figures_to_choose_among(footnote):
+    ask = thread_of(footnote)
+    assert ask("Apple and Nvidia revenue fiscal 2024").kind == "answer"
+    refused = ask("which one had the biggest flurble?")
+    assert refused.kind == "refusal" and refused.refusal_reason == "unknown_metric", refused.text
+    chosen = ask("which one made more?")
+    assert chosen.kind == "answer", chosen.text
+    assert chosen.plan["metrics"] == ["revenue"] and sorted(chosen.plan["tickers"]) == ["AAPL", "NVDA"], chosen.plan
+
+
+def test_a_sibling_reply_searches_the_thread_s_subject_not_the_last_reply_s_words(directory):
+    p = planned(directory, "What does Tesla say about the Cybertruck recall?", "how much did it cost?",
+                "and how many vehicles were affected?")
+    assert p.intent == "qualitative" and p.tickers == ["TSLA"], p
+    assert "recall" in p.topic and "vehicles" in p.topic and "cost" not in p.topic, p
+    # a reply that drills into the last answer keeps its words
+    p = planned(directory, "What does Tesla say about the Cybertruck recall?", "how much did it cost?",
+                "why did it cost that much?")
+    assert "cost" in p.topic and "recall" in p.topic, p

@@ -77,8 +77,9 @@ def leads_reply(text: str) -> bool:
 
 # "what were they spent on?", "where did the money go?", "what is it used for?": what a figure paid
 # for, which MD&A tells beside the figure
-_SPENT_ON = re.compile(r"\bwhat\b[^?]*\b(?:spent|spend|spending|used|use|invested|invest|allocated|directed|put|going)\s+"
-                       r"(?:on|for|into|towards?)\b|\bon\s+what\b|\bwhere\s+(?:did|does|do|is|was|will|are|were)\b[^?]*\bgo(?:ing)?\b")
+_SPENT_ON = re.compile(r"\bwhat\b[^?]*\b(?:spent|spend|spending|used|use|invested|invest|allocated|directed|put|going)"
+                       r"\s+(?:on|for|into|towards?)\b|\bon\s+what\b"
+                       r"|\bwhere\s+(?:did|does|do|is|was|will|are|were)\b[^?]*\bgo(?:ing)?\b")
 
 
 # "what are they doing about it?", "how are they addressing that?": what the company does about the
@@ -236,7 +237,8 @@ _POINTING = re.compile(
     r"specifically|too\b|as\s+well|regarding|related))"
     r"|^\W*(?:and\s+|so\s+)?(?:that|this|those|these)\b(?!\s+(?:year|quarter|company)\b)"
     r"|\b[a-z]+\s+(?:it|that|this|them)\W*$"  # "what could hurt it?", "what risks threaten that?"
-    r"|\bthe\s+same\s+(?:thing|things|topic|issue|issues|point|points|stuff|risk|risks|matter)\b"  # "does AMD say the same thing?"
+    # "does AMD say the same thing?"
+    r"|\bthe\s+same\s+(?:thing|things|topic|issue|issues|point|points|stuff|risk|risks|matter)\b"
 )
 TOPIC_WORDS = 12  # a topic carried through a long thread stays a topic, not the whole conversation
 

@@ -81,6 +81,10 @@ class Plan(BaseModel):
     # what a prose thread is about, in the user's words ("SRS acquisition", "talc litigation"): a
     # follow-up that points back ("how much did it cost?", "any risks there?") searches it too
     topic: str = ""
+    # the part of `topic` the thread carried in (or the topic itself when the question started one): a
+    # sibling reply ("and how many people were affected?" after "how much did it cost?") searches the
+    # thread's subject with its own words, not the previous reply's own words too
+    subject: str = ""
     # sentences the thread has already quoted, when the message asks for more ("say more", "anything
     # else?"): the composer quotes the next best ones instead (set from the thread's memory, agent.planning.node)
     quoted: list[str] = Field(default_factory=list)

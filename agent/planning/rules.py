@@ -28,7 +28,8 @@ from agent.planning.followups import FIGURE_CUE, aspect_of_thread, comments_on_t
 from agent.planning.followups import BY_HOW_MUCH, FIGURE_INTENTS, asks_what_happened, figure_only_topic
 from agent.planning.figure_kinds import KIND_WORD, kind_of_thread
 from agent.planning.followups import CHOOSING, THAT_YEAR, compared_name, figure_reply, swaps_only
-from agent.planning.followups import INCLUDING, POINTER, asks_response, asks_use, figure_base, includes_company, leads_reply, only_ranks
+from agent.planning.followups import INCLUDING, POINTER, asks_response, asks_use, figure_base, includes_company
+from agent.planning.followups import leads_reply, only_ranks
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.scope import names_kept
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
@@ -539,9 +540,10 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
                 or (measures and prev.intent == "qualitative" and bool(prev.topic) and points_back(query_source))):
             # "and the risks?" after revenue, "how much did it cost?" after an acquisition, "any risks
             # there?", "why?" after an event: the message's own words, about the thread's subject
-            topic = thread_topic(prev)
+            topic = prev.subject if prev.subject and own and leads_reply(r.low) else thread_topic(prev)
             query_source = f"{query_source.strip(' ?.!')} {topic}"
             plan.topic = joined_topic(own, topic)
+            plan.subject = topic
             if not r.has_topic and prev.items:
                 items = list(prev.items)
                 inherited.append("items")
@@ -554,6 +556,7 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
                 items = list(dict.fromkeys(["7", *items]))
         plan.items = items
         plan.query = expand_query(query_source)
+        plan.subject = plan.subject or plan.topic
         if len(compound) > 1:
             plan.sub_queries = sub_queries(compound[:3], measures)
             if measures and not plan.items:
@@ -841,7 +844,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     more = more or r.aspect
     figure_thread = thread is not None and bool(thread.metrics) and not r.measures and not r.tickers
     if thread is not None and thread.asks_cause and not r.why and leads_reply(ACKNOWLEDGED.sub("", low)) \
-            and not FIGURE_CUE.search(low):
+            and (r.tickers or r.measures) and not FIGURE_CUE.search(low):
         # "what about Intel's 2023 revenue decline?" after "what drove Boeing's loss?": what drove that one
         r.why, r.growth, r.absolute = True, False, False
     if thread is not None and thread.metrics and not r.why and not r.tickers and asks_use(low) \
@@ -917,8 +920,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     inherited: list[str] = []
     sources: dict[str, str] = {}  # slot -> where it came from, when not the message (Plan.slots)
     year_fields, years_inherited = _years(r, prev, followup, directory)
-    if years_inherited and r.growth and prev is not None and len(prev.fiscal_years) == 1 and len(prev.years_before) == 1 \
-            and abs(prev.years_before[0] - prev.fiscal_years[0]) == 1 and not r.tickers:
+    if years_inherited and r.growth and prev is not None and len(prev.fiscal_years) == 1 \
+            and len(prev.years_before) == 1 and abs(prev.years_before[0] - prev.fiscal_years[0]) == 1 and not r.tickers:
         # "growth between them?" after "fy2025 operating income" then "and fiscal 2024?": the change
         # between the two years the thread has shown, the later one's over the year before it
         year_fields["fiscal_years"] = [max(prev.fiscal_years[0], prev.years_before[0])]
@@ -1140,10 +1143,11 @@ _SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+o
 # A comparison that needs several companies ("rank them", "which was higher?").
 COMPARING = re.compile(r"\b(?:rank\w*|compar\w*|sort\w*|differ\w*|side\s+by\s+side|head\s+to\s+head|"
                        r"stack(?:ed|s)?\s+up|(?:which|who)\b.*\b(?:higher|lower|more|less|bigger|"
-                       r"larger|smaller|better|worse|highest|lowest|most|least|faster|slower|fastest|slowest|biggest|largest|"
-                       r"smallest|greatest|fewest))\b")
+                       r"larger|smaller|better|worse|highest|lowest|most|least|faster|slower|fastest|slowest|"
+                       r"biggest|largest|smallest|greatest|fewest))\b")
 _DIFFERENCE = re.compile(r"\bdiffer\w*(?:\s+between)?\b")  # "the difference between them": a comparison
-_CLAIMED = (FOLLOWUP, ADDING, INCLUDING, REPLACING, ALSO, _DIFFERENCE, _SHARE, _DIRECTION, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
+_CLAIMED = (FOLLOWUP, ADDING, INCLUDING, REPLACING, ALSO, _DIFFERENCE, _SHARE, _DIRECTION,
+            *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
             _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)
 
 
