@@ -34,7 +34,7 @@ def remember(state, deps, config) -> dict:
                      if t not in (plan.get("tickers") or [])]
         kept = {**plan, "thread_tickers": list(dict.fromkeys(discussed))[-4:]}
         return {"memory": {"plan": kept, "question": state.get("question", ""), "companies": [],
-                           **_carried(state.get("memory") or {}, None, [])}}
+                           **_carried(state.get("memory") or {}, None, []), "refused": plan.get("refusal_reason")}}
     if plan.get("route") != "domain" or not plan.get("tickers"):
         return {}
     if (state.get("refusal") or {}).get("reason") == "no_company":
@@ -52,11 +52,15 @@ def remember(state, deps, config) -> dict:
         # "why?" about a year whose own 10-K is not held is answered without the figure's lead (fetch),
         # but the thread is still about that figure: "what did management say about it?" next
         concrete["metrics"] = list(before["metrics"])
+    # a figure refused as unknown ("which one had the biggest flurble?") is no figure the thread has shown:
+    # the figure before it stays the one "which one made more?" next is about
+    refused = (state.get("refusal") or {}).get("reason")
     memory = {
         "plan": concrete,
         "question": state.get("question", ""),
         "companies": [{"ticker": c["ticker"], "cik": c["cik"], "name": c["name"]} for c in resolved],
-        **_carried(state.get("memory") or {}, concrete, _quotes(state)),
+        **_carried(state.get("memory") or {}, None if refused == "unknown_metric" else concrete, _quotes(state)),
+        "refused": refused,
     }
     return {"memory": memory}
 

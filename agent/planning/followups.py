@@ -30,6 +30,20 @@ OF_ALL = re.compile(r"\b(?:highest|lowest|most|least|fastest|slowest|biggest|lar
 # "is AMD affected too?": the thread's question, asked of another company
 ALSO = re.compile(r"\b(?:too|as\s+well|also|either|likewise)\s*[?.!]*\s*$")
 
+# "add AbbVie", "include Pepsi too", "throw in Ford", "add Meta to the comparison": the thread's
+# question, asked of its companies and the one named (the message opens with the verb)
+INCLUDING = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|and|also|then|please|pls|great|cool|so|alright)\W+)*"
+                       r"(?:(?:can|could|would)\s+you\s+(?:also\s+)?|let'?s\s+(?:also\s+)?|please\s+)?"
+                       r"(?:add|include|throw\s+in|toss\s+in|bring\s+in|put\s+in|plus|also\s+(?:show|do|include|add))\b"
+                       r"|\b(?:to|in|into)\s+(?:that|this|it|them|the\s+(?:comparison|list|mix|table|ranking|set|group|"
+                       r"chart|lineup))\b(?=\W*$)")
+
+
+def includes_company(text: str) -> bool:
+    """The message adds a company to the thread's question ("add AbbVie to that", "include Ford too")."""
+    return bool(INCLUDING.search(text)) and not INCLUDING.fullmatch(text.strip())
+
+
 # "and X?", "what about X?", "how about X", "now X", "same for X", "do the same for X"
 _LEAD = re.compile(
     r"^\s*(?:(?:ok(?:ay)?|so|cool|great|thanks|and|also|then|now)[\s,]+)*(?:what\s+about|how\s+about|and|now|then|"
@@ -53,6 +67,35 @@ REPLACING = re.compile(r"\b(?:but|instead(?:\s+of)?|rather(?:\s+than)?|except|(?
 # a share of revenue?" asks how the figure itself grew).
 _BASE_OF = {"rd_pct_revenue": "rd", "sga_pct_revenue": "sga", "capex_pct_revenue": "capex",
             "gross_margin": "gross_profit", "operating_margin": "operating_income", "net_margin": "net_income"}
+
+
+def leads_reply(text: str) -> bool:
+    """The message is a reply that hands the thread's question to something else ("what about Intel's
+    2023 revenue decline?", "and AMD's?", "how about for 2023?")."""
+    return bool(_LEAD.match(text))
+
+
+# "what were they spent on?", "where did the money go?", "what is it used for?": what a figure paid
+# for, which MD&A tells beside the figure
+_SPENT_ON = re.compile(r"\bwhat\b[^?]*\b(?:spent|spend|spending|used|use|invested|invest|allocated|directed|put|going)"
+                       r"\s+(?:on|for|into|towards?)\b|\bon\s+what\b"
+                       r"|\bwhere\s+(?:did|does|do|is|was|will|are|were)\b[^?]*\bgo(?:ing)?\b")
+
+
+# "what are they doing about it?", "how are they addressing that?": what the company does about the
+# thread's subject, which the filing tells beside it (MD&A, risk factors), never a line named "doing"
+_RESPONSE = re.compile(r"\b(?:do|doing|done|address\w*|handl\w*|tackl\w*|respond\w*|fix\w*|mitigat\w*|deal\w*|"
+                       r"react\w*|counter\w*|offset\w*)\b[^?]*?\b(?:about|to|with)?\s*(?:it|that|this|them)\b")
+
+
+def asks_response(text: str) -> bool:
+    """The message asks what the company is doing about the thread's subject."""
+    return bool(_RESPONSE.search(text))
+
+
+def asks_use(text: str) -> bool:
+    """The message asks what the thread's figure was spent on or used for."""
+    return bool(_SPENT_ON.search(text))
 
 
 def lead_subject(outside: str) -> str | None:
@@ -97,6 +140,20 @@ def lead_name(outside: str) -> str | None:
         if possessive or word[0].isupper() or low not in english_words():
             names.append(word)
     return " ".join(names) if 0 < len(names) <= 3 else None
+
+
+def figure_base(key: str) -> str:
+    """The figure a transform of it was computed from ("rd_growth" -> "rd"): "as a share of revenue?"
+    after a growth rate asks for the figure's share, not the rate's."""
+    for suffix in ("_growth", "_change"):
+        if key.endswith(suffix) and key[: -len(suffix)] in GROWTH_BASES:
+            return key[: -len(suffix)]
+    return key
+
+
+# "which is bigger, that or Boeing's?", "is it higher than GM's?": a comparison of the thread's figure
+# with the company the message names, so both are answered
+POINTER = re.compile(r"\b(?:that|this|it|them|theirs|those|these)\b(?!\s+(?:year|quarter|period)\b)")
 
 
 def inherited_growth(metrics: list[str]) -> list[str]:
@@ -180,6 +237,8 @@ _POINTING = re.compile(
     r"specifically|too\b|as\s+well|regarding|related))"
     r"|^\W*(?:and\s+|so\s+)?(?:that|this|those|these)\b(?!\s+(?:year|quarter|company)\b)"
     r"|\b[a-z]+\s+(?:it|that|this|them)\W*$"  # "what could hurt it?", "what risks threaten that?"
+    # "does AMD say the same thing?"
+    r"|\bthe\s+same\s+(?:thing|things|topic|issue|issues|point|points|stuff|risk|risks|matter)\b"
 )
 TOPIC_WORDS = 12  # a topic carried through a long thread stays a topic, not the whole conversation
 
@@ -283,7 +342,7 @@ _FIGURE_ASKING = frozenset("growth rate rates share percent percentage pct yoy g
                            "bigger smaller larger rank ranking ratio total number numbers figure figures amount value "
                            "much many trend margin multiple dollars usd millions billions both two each".split())
 FIGURE_CUE = re.compile(r"\b(?:growth|grow|grew|rate|share\s+of|%|percent|how\s+(?:much|many)|rank|higher|lower|"
-                         r"gap|difference|spread|yoy|year[\s-]+over[\s-]+year)\b")
+                         r"gap|difference|spread|yoy|year[\s-]+over[\s-]+year|up\s+or\s+down|down\s+or\s+up)\b")
 _PROSE_CUE = re.compile(r"\b(?:why|drove|driv\w+|caus\w+|reasons?|explain\w*|say|said|says|discuss\w*|mention\w*|"
                         r"describe\w*|comment\w*|risks?|management|outlook|expect\w*|strategy)\b")
 
@@ -346,6 +405,7 @@ _CAUSAL = frozenset("factor factors contributed contributing contributor contrib
 _ASPECTS = frozenset("risk risks headwind headwinds tailwind tailwinds outlook guidance challenge challenges concern "
                      "concerns pressure pressures sustainable sustainability durable trend trends threat threats "
                      "uncertainty uncertainties plan plans expectation expectations implication implications "
+                     "expect expects expected expecting anticipate anticipates anticipated forecast forecasts "
                      "main key biggest major primary".split())
 
 
@@ -368,7 +428,8 @@ def aspect_of_thread(text: str) -> bool:
     the headwinds?", "what risks could hurt it?"): not a section alone ("the risk factors?")."""
     low = text.lower()
     words = [re.sub(r"'s$", "", w) for w in re.findall(r"[a-z0-9][\w&'-]*", low.replace("\u2019", "'"))]
-    content = [w for w in words if w not in STOPWORDS and w not in _ASKING and len(w) > 1]
+    content = [w for w in words if w not in STOPWORDS and w not in _ASKING and len(w) > 1
+               and not re.fullmatch(r"(?:fy)?'?\d+", w)]  # "what do they plan for 2025?": the year is the plan's
     if not content or [w for w in content if w not in _ASPECTS and w not in _COMMENTING and w not in _CAUSAL]:
         return False
     # "what are the main risks?" asks for the filing's risk factors; "what are the headwinds?" in a
@@ -424,6 +485,18 @@ def compared_name(outside: str) -> str | None:
             or all(w in english_words() or w in STOPWORDS for w in low.split())):
         return None
     return name
+
+
+# Words that choose or order among companies ("which is the smallest?", "who earned the most?")
+_RANKING = frozenset("highest lowest most least biggest largest smallest best worst more less higher lower bigger "
+                     "smaller larger greater greatest fewest fastest slowest faster slower top bottom rank ranked "
+                     "ranking order sort first last made make makes earned earn earns spent spend spends grew grow "
+                     "winner loser leader ahead behind".split())
+
+
+def only_ranks(text: str) -> bool:
+    """The message only chooses or orders ("which is the smallest?", "rank them"): no subject of its own."""
+    return not [w for w in own_subject(text) if w not in _RANKING]
 
 
 # "which one had higher revenue in 2023?", "which of them earns more?", "who spent more?": a choice among

@@ -151,6 +151,7 @@ _CHANGE = re.compile(
     r"|\bhow\s+much\s+(?:higher|lower|more|less|bigger|smaller|larger|greater)\b.*\bthan\s+(?:the\s+|in\s+)?"
     r"(?:(?:prior|previous|last)\s+(?:fiscal\s+)?year|year\s+(?:before|earlier|ago)|a\s+year\s+(?:before|earlier|ago)|"
     r"(?:fiscal\s+|fy\s*)?'?\d{2,4})\b"
+    r"|\b(?:up\s+or\s+down|down\s+or\s+up)\b"  # "is that up or down from the prior year?": its change
 )
 
 

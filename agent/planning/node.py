@@ -76,10 +76,24 @@ def _planned(question: str, previous: Plan | None, deps) -> tuple[Plan, str, str
         return result, "rules", f"planner: {deps.planner_name} failed ({exc.__class__.__name__}); rules planner used"
 
 
+def _shown_figures(question: str, previous: Plan | None, figure: Plan | None, refused: str | None) -> Plan | None:
+    """The plan a reply is read against. After a figure refused as unknown ("which one had the biggest
+    flurble?"), a reply that only chooses among, or transforms, the figures the thread has shown
+    ("which one made more?", "what's the growth rate?") is about those figures (its last figure plan),
+    never about the refused word."""
+    if previous is None or figure is None or "unknown_metric" not in (refused, previous.refusal_reason):
+        return previous
+    low = question.lower()
+    if followups.only_ranks(low) or (followups.figure_reply(low) and followups.FIGURE_CUE.search(low)):
+        return figure
+    return previous
+
+
 def plan(state, deps, config) -> dict:
     status("Reading your question...")
     question = state["question"]
-    previous = previous_plan(state)
+    refused = (state.get("memory") or {}).get("refused")
+    previous = _shown_figures(question, previous_plan(state), figure_plan(state), refused)
     result, name, fallback = _planned(question, previous, deps)
     figure = followups.back_to_figure(question, previous, figure_plan(state))
     if figure is not None and not followups.is_figure_plan(result):

@@ -52,6 +52,12 @@ class Plan(BaseModel):
     slots: dict[str, str] = Field(default_factory=dict)
     # companies the thread has discussed, most recent last: "what about 2023 for both?"
     thread_tickers: list[str] = Field(default_factory=list)
+    # the question asked what caused or drove something ("what drove Boeing's loss?"): a reply that hands
+    # it to another subject ("what about Intel's revenue decline?") asks the same of that one
+    asks_cause: bool = False
+    # the years the thread's previous figure was for, when this message moved to other years of the same
+    # companies ("and fiscal 2024?"): "growth between them?" next is the change between the two
+    years_before: list[int] = Field(default_factory=list)
     # how the planner accounted for each word of the question (agent.planning.words): [{word, as}]
     words: list[dict] = Field(default_factory=list)
     # formulas the user defined in this thread (agent.planning.formulas): {name, tree, unit, formula};
@@ -75,6 +81,10 @@ class Plan(BaseModel):
     # what a prose thread is about, in the user's words ("SRS acquisition", "talc litigation"): a
     # follow-up that points back ("how much did it cost?", "any risks there?") searches it too
     topic: str = ""
+    # the part of `topic` the thread carried in (or the topic itself when the question started one): a
+    # sibling reply ("and how many people were affected?" after "how much did it cost?") searches the
+    # thread's subject with its own words, not the previous reply's own words too
+    subject: str = ""
     # sentences the thread has already quoted, when the message asks for more ("say more", "anything
     # else?"): the composer quotes the next best ones instead (set from the thread's memory, agent.planning.node)
     quoted: list[str] = Field(default_factory=list)

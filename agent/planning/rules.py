@@ -28,6 +28,8 @@ from agent.planning.followups import FIGURE_CUE, aspect_of_thread, comments_on_t
 from agent.planning.followups import BY_HOW_MUCH, FIGURE_INTENTS, asks_what_happened, figure_only_topic
 from agent.planning.figure_kinds import KIND_WORD, kind_of_thread
 from agent.planning.followups import CHOOSING, THAT_YEAR, compared_name, figure_reply, swaps_only
+from agent.planning.followups import INCLUDING, POINTER, asks_response, asks_use, figure_base, includes_company
+from agent.planning.followups import leads_reply, only_ranks
 from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
 from agent.planning.scope import names_kept
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
@@ -400,6 +402,11 @@ _BASE_YEAR = re.compile(r"\b(?:from|over|vs\.?|versus|than|compared\s+(?:to|with
                         r"'?((?:19|20)?\d\d)\b(?!\s*(?:to|through|-|–)\s*(?:fiscal\s+|fy\s*)?'?\d)")
 
 
+# a figure said to differ from a named year ("lower than 2023", "up versus fy22"): that year is the base
+_COMPARED_TO_BASE = re.compile(r"\b(?:higher|lower|more|less|bigger|smaller|larger|up|down|better|worse|change[ds]?|"
+                               r"differ\w*)\b.*\b(?:than|from|vs\.?|versus|compared\s+(?:to|with))\s")
+
+
 def _named_base(low: str) -> int | None:
     """The year a change is measured from, when the message names one ("growth over fy23" -> 2023)."""
     m = _BASE_YEAR.search(low)
@@ -459,19 +466,29 @@ def _spanned_changes(plan: Plan, text: str) -> Plan:
 def _base_year(r: Reading, low: str, prev: Plan | None) -> int | None:
     """The asked year of a change named by its base ("the change from fy2023", "growth over 2022"):
     the thread's later year, else the year after the base. None when the message names no base year."""
-    if not r.growth or len(r.years.years) != 1:
+    if len(r.years.years) != 1:
         return None
     base = _named_base(low)
     if base is None or base != r.years.years[0]:
         return None
     later = [y for y in (prev.fiscal_years if prev is not None else []) if y > base]
-    return max(later) if later else base + 1
+    if r.growth:
+        return max(later) if later else base + 1
+    # "why was it lower than 2023?" after a 2024 figure: the thread's year, measured against the one named
+    same_subject = prev is not None and set(r.tickers) <= set(prev.tickers)
+    return max(later) if later and same_subject and (r.why or _COMPARED_TO_BASE.search(low)) else None
 
 
 def _filing_outlook(plan: Plan) -> bool:
     """A named filing asked about a later year: what that filing says it expects (quoted from its
     text), not figures of a year it has not reported and not a forecast of Footnote's own."""
     return bool(plan.as_of_filing_year and plan.fiscal_years and max(plan.fiscal_years) > plan.as_of_filing_year)
+
+
+def _figure_vocabulary(keys: list[str]) -> set[str]:
+    """The words the figures' own names and search words use ("operating", "income", "loss")."""
+    words = {w for k in keys for w in re.findall(r"[a-z]+", f"{label(k)} {metric_query(k)}".lower())}
+    return words | {"loss", "losses", "profit", "earnings", "sales", "revenues"}
 
 
 def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited: list[str]) -> bool:
@@ -486,9 +503,12 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
         if "metrics" not in inherited:
             inherited.append("metrics")
         labels = " and ".join(label(k) for k in measures)
-        query_source = f"why did {labels} change, drivers of the increase or decrease in {labels}"
+        # "tell me more about the strike" after why the loss grew: the strike, as it moved the figure
+        said = " ".join(w for w in own_subject(query_source) if w not in _figure_vocabulary(measures))
+        query_source = f"{said} {labels} change, drivers of the increase or decrease in {labels}" if said else \
+            f"why did {labels} change, drivers of the increase or decrease in {labels}"
         items = ["7"]
-        plan.topic = thread_topic(prev)
+        plan.topic = joined_topic(said, thread_topic(prev)) if said else thread_topic(prev)
     compound = [p.strip(" ,?.") for p in COMPOUND.split(query_source) if p.strip(" ,?.")]
     qualitative = r.why or len(compound) > 1 or not measures or r.prose_ask
     if not qualitative:
@@ -511,18 +531,24 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
         names = {w for m in r.matches if m.company is not None for w in norm_name(m.company.name)}
         own = " ".join(w for w in own_subject(query_source) if w not in names)  # "johnson & johnson" is no topic
         plan.topic = plan.topic or own
+        # "say more about the data center part" after why revenue fell: that part of the same discussion
+        more_of_thread = prev is not None and prev.intent == "qualitative" and asks_more(r.low)
         if followup and prev is not None and not why_of_figure and ((not measures and (
-                borrows_thread_subject(query_source) or points_back(query_source) or r.aspect
+                borrows_thread_subject(query_source) or points_back(query_source) or r.aspect or more_of_thread
                 or (prev.intent == "qualitative" and not r.has_topic) or (r.why and not own)))
                 # "how does that affect revenue?" after export controls: the figure, as the topic touches it
                 or (measures and prev.intent == "qualitative" and bool(prev.topic) and points_back(query_source))):
             # "and the risks?" after revenue, "how much did it cost?" after an acquisition, "any risks
             # there?", "why?" after an event: the message's own words, about the thread's subject
-            topic = thread_topic(prev)
+            topic = prev.subject if prev.subject and own and leads_reply(r.low) else thread_topic(prev)
             query_source = f"{query_source.strip(' ?.!')} {topic}"
             plan.topic = joined_topic(own, topic)
+            plan.subject = topic
             if not r.has_topic and prev.items:
                 items = list(prev.items)
+                inherited.append("items")
+            elif more_of_thread and prev.items:
+                items = list(dict.fromkeys([*prev.items, *items]))
                 inherited.append("items")
             elif r.why and not own and prev.items:  # "why?" after an event: MD&A, then where the topic is told
                 items = list(dict.fromkeys(["7", *prev.items]))
@@ -530,6 +556,7 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
                 items = list(dict.fromkeys(["7", *items]))
         plan.items = items
         plan.query = expand_query(query_source)
+        plan.subject = plan.subject or plan.topic
         if len(compound) > 1:
             plan.sub_queries = sub_queries(compound[:3], measures)
             if measures and not plan.items:
@@ -809,15 +836,33 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     r.aspect = (_usable_previous(previous) is not None and (bool(previous.metrics) or previous.intent == "qualitative")
                 and not r.measures
                 and not r.tickers and (comments_on_thread(low) or aspect_of_thread(low)))
+    if (_usable_previous(previous) is not None and (bool(previous.metrics) or previous.intent == "qualitative")
+            and not r.measures and not r.tickers and not r.why and asks_response(low)):
+        # "what are they doing about it?" after a figure or a topic: what the filing says they do about it,
+        # MD&A's discussion of the figure beside it
+        r.unmappable, r.aspect, r.why = None, True, bool(previous.metrics)
     more = more or r.aspect
     figure_thread = thread is not None and bool(thread.metrics) and not r.measures and not r.tickers
+    if thread is not None and thread.asks_cause and not r.why and leads_reply(ACKNOWLEDGED.sub("", low)) \
+            and (r.tickers or r.measures) and not FIGURE_CUE.search(low):
+        # "what about Intel's 2023 revenue decline?" after "what drove Boeing's loss?": what drove that one
+        r.why, r.growth, r.absolute = True, False, False
+    if thread is not None and thread.metrics and not r.why and not r.tickers and asks_use(low) \
+            and set(r.measures) <= set(thread.metrics):
+        # "what were they spent on?" after capex: what the filing says the figure went to, beside it
+        r.why, r.measures, r.growth = True, [], False
     if figure_thread and not r.why and (asks_what_happened(low) or (
             thread.intent in FIGURE_INTENTS and asks_more(low) and not own_subject(low))):
         r.why = True  # "what happened?", "tell me more" after a figure: what the filing says moved it
     if figure_thread and BY_HOW_MUCH.search(low):
         r.growth = r.absolute = True  # "by how much?": the thread's figure's change, in its unit
     figure_ask = figure_thread and (r.absolute or (figure_reply(low) and bool(FIGURE_CUE.search(low))))
-    if kind == "refuse" and meta not in ("greeting", "thanks") and not more and not figure_ask:
+    # "add AbbVie to that": the thread's question for one more company, however it resembles a task
+    including = thread is not None and bool(r.tickers) and includes_company(low)
+    # "which is the smallest?" after several companies: a choice among them, never an opinion asked of us
+    ranking = thread is not None and len(_history(thread)) >= 2 and bool(COMPARING.search(low)) and only_ranks(low)
+    if kind == "refuse" and meta not in ("greeting", "thanks") and not more and not figure_ask and not including \
+            and not ranking:
         return _refuse("out_of_scope", detail)
     if meta in ("greeting", "thanks", "help") and not (r.matches or subject or more):
         return _meta(meta)
@@ -833,7 +878,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # "who else do they name?": a question about the thread's company, however it resembles one about Footnote
     about_thread = _usable_previous(previous) is not None and about_the_company(low)
     signing_off = kind == "meta" and detail in ("thanks", "goodbye")  # "bye, thanks for the Nvidia info"
-    if kind == "meta" and (not r.matches or signing_off) and not compares_thread and not about_thread and not more:
+    if kind == "meta" and (not r.matches or signing_off) and not compares_thread and not about_thread and not more \
+            and not figure_ask:
         return _meta(detail)
 
     prev = _usable_previous(previous)
@@ -854,6 +900,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                      or (kind in ("domain", "unknown") and (asks_more(low) or points_back(low)))
                                      or (kind == "unknown" and not r.matches)  # like nothing alone: the thread's
                                      or r.aspect or more or figure_ask  # "give me more detail", "by how much?"
+                                     or including or ranking  # "add AbbVie to that", "which is the smallest?"
                                      or bool(ALSO.search(low))  # "is AMD affected too?"
                                      or (r.why and not r.measures and bool(r.tickers)
                                          and set(r.tickers) <= set(_history(prev))))
@@ -863,12 +910,23 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     prose_thread = prev is not None and followup and prev.intent == "qualitative" and not r.measures
     if prose_thread and r.unmappable and not FIGURE_ASK.search(low):
         r.unmappable, r.has_topic = None, r.has_topic or bool(r.items)
+    elif prev is not None and followup and prev.intent == "qualitative" and r.unmappable and not r.tickers \
+            and route_items(r.unmappable.lower())[1]:
+        # "how much revenue is at risk?" after export controls: what the filing says of the thread's topic,
+        # never a line named "revenue risk"
+        r.unmappable, r.measures, r.has_topic = None, [], False
 
     # what the message leaves out, from the thread (refusals carry it too, so a reply to one works)
     inherited: list[str] = []
     sources: dict[str, str] = {}  # slot -> where it came from, when not the message (Plan.slots)
     year_fields, years_inherited = _years(r, prev, followup, directory)
-    if years_inherited and r.growth and prev is not None and prev.slots.get("fiscal_years") == "thread, shifted" \
+    if years_inherited and r.growth and prev is not None and len(prev.fiscal_years) == 1 \
+            and len(prev.years_before) == 1 and abs(prev.years_before[0] - prev.fiscal_years[0]) == 1 and not r.tickers:
+        # "growth between them?" after "fy2025 operating income" then "and fiscal 2024?": the change
+        # between the two years the thread has shown, the later one's over the year before it
+        year_fields["fiscal_years"] = [max(prev.fiscal_years[0], prev.years_before[0])]
+        year_fields.update(latest=False, year_offsets=[])
+    elif years_inherited and r.growth and prev is not None and prev.slots.get("fiscal_years") == "thread, shifted" \
             and len(prev.fiscal_years) == 1:
         # "what's the growth rate?" after "and the year before?": the change between the two years
         # the thread has shown, so the later one's growth over the year before it
@@ -966,6 +1024,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         pair = group is not None and ("both" in group.group(0) or "two" in group.group(0))
         every = group is not None or bool(OF_ALL.search(low))  # "which was highest?": all it discussed
         tickers = history[-2:] if pair or not every else history[-4:]
+        if not pair and len(prev.tickers) > len(tickers):
+            tickers = list(prev.tickers)  # "which one made more?" after three companies: all three, not the last two
         inherited.insert(0, "tickers")
         sources["tickers"] = "thread, its companies"
     if not tickers and prev is not None:
@@ -990,7 +1050,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             inherited.insert(0, "tickers")
             sources["tickers"] = "thread"
         elif tickers and "tickers" not in sources and followup and ((prev.intent == "compare" and not r.measures)
-                                                                   or ADDING.search(low)):
+                                                                   or ADDING.search(low) or including
+                                                                   or (COMPARING.search(low) and POINTER.search(low))):
             new = [t for t in tickers if t not in prev.tickers]
             if new:  # "compare that with Nvidia", "and Tesla?" after a comparison
                 tickers = list(prev.tickers) + new
@@ -1012,6 +1073,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     plan.brand = next(({"word": m.text, "ticker": m.company.ticker, "name": m.company.name} for m in r.matches
                        if m.via == "brand" and m.kind == "company" and m.company.ticker in tickers), None)
     plan.thread_tickers = [t for t in history if t not in tickers][-4:] + tickers
+    if prev is not None and prev.fiscal_years and not years_inherited and set(tickers) == set(prev.tickers):
+        plan.years_before = list(prev.fiscal_years)  # "and fiscal 2024?": the year the thread showed before
     # growth words turn a base metric into its year-over-year growth ("how much did it grow?"); over
     # three years or more, "how has it changed" is a trend of the metric itself
     several_years = len(plan.fiscal_years) >= 3 or len(plan.year_offsets) >= 3 or r.years.trend
@@ -1020,7 +1083,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     own = [k for k in r.measures if k != "revenue"]
     if share and own and all(k in SHARE_OF_REVENUE for k in own):
         measures = [SHARE_OF_REVENUE[k] for k in own]  # "and operating income as a share of revenue?"
-    shares = [SHARE_OF_REVENUE[k] for k in (prev.metrics if prev is not None else []) if k in SHARE_OF_REVENUE]
+    shares = [SHARE_OF_REVENUE[figure_base(k)] for k in (prev.metrics if prev is not None else [])
+              if figure_base(k) in SHARE_OF_REVENUE]
     if share and prev is not None and shares and not own:
         measures = shares  # "as a % of revenue?" after "tesla capex 2023", for the thread's companies
         if "metrics" not in inherited:
@@ -1055,6 +1119,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         plan.items = ["7"]  # plans and expectations are stated in MD&A (liquidity, outlook)
     if qualitative:
         plan.intent = "qualitative"
+        plan.asks_cause = r.why
     elif len(tickers) >= 2:
         plan.intent = "compare"
     elif r.years.trend or len(plan.fiscal_years) >= 2 or len(plan.year_offsets) >= 2:
@@ -1068,15 +1133,21 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
 _WHOLE_YEAR = re.compile(r"\b(?:full[\s-]+year|whole\s+year|annual(?:ly)?|fiscal\s+year|10-?k)\b")
 
 # Words other parts of the planner consume: thread words, comparisons, year phrases, implied asks.
+# "up or down from the prior year?": a direction measured against one year, its growth, not a trend
+_ONE_YEAR_BASE = re.compile(r"\b(?:from|than|over|versus|vs\.?|compared\s+(?:to|with))\s+(?:the\s+|a\s+)?"
+                            r"(?:(?:prior|previous|last)\s+(?:fiscal\s+)?year|year\s+(?:before|earlier|ago))\b")
 _DIRECTION = re.compile(r"\b(?:improv\w*|deteriorat\w*|worsen\w*|getting (?:better|worse)|trend\w*|trajectory|"
                         r"direction|headed|heading|shrink\w*|expand\w*|rising|falling|declining|"
                         r"up or down)\b")
 _SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\b")
 # A comparison that needs several companies ("rank them", "which was higher?").
-COMPARING = re.compile(r"\b(?:rank\w*|compar\w*|sort\w*|differ\w*|(?:which|who)\b.*\b(?:higher|lower|more|less|bigger|"
-                       r"larger|smaller|better|worse|highest|lowest|most|least|faster|slower|fastest|slowest))\b")
+COMPARING = re.compile(r"\b(?:rank\w*|compar\w*|sort\w*|differ\w*|side\s+by\s+side|head\s+to\s+head|"
+                       r"stack(?:ed|s)?\s+up|(?:which|who)\b.*\b(?:higher|lower|more|less|bigger|"
+                       r"larger|smaller|better|worse|highest|lowest|most|least|faster|slower|fastest|slowest|"
+                       r"biggest|largest|smallest|greatest|fewest))\b")
 _DIFFERENCE = re.compile(r"\bdiffer\w*(?:\s+between)?\b")  # "the difference between them": a comparison
-_CLAIMED = (FOLLOWUP, ADDING, REPLACING, ALSO, _DIFFERENCE, _SHARE, _DIRECTION, *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
+_CLAIMED = (FOLLOWUP, ADDING, INCLUDING, REPLACING, ALSO, _DIFFERENCE, _SHARE, _DIRECTION,
+            *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
             _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)
 
 
@@ -1251,7 +1322,7 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
     if plan.intent not in NUMERIC_INTENTS or not plan.metrics:
         return plan
     if _DIRECTION.search(low) and plan.intent in ("numeric", "derived", "trend") and len(plan.tickers) == 1 \
-            and len(plan.fiscal_years) <= 1 and len(plan.year_offsets) <= 1:
+            and len(plan.fiscal_years) <= 1 and len(plan.year_offsets) <= 1 and not _ONE_YEAR_BASE.search(low):
         # "is its margin improving as of 2023?": a direction needs the years before it, three at least
         if len(plan.fiscal_years) == 1 and not plan.latest:
             year = plan.fiscal_years[0]

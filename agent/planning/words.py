@@ -42,7 +42,7 @@ FILLER = frozenset(
     ago since through thru until between ending ended end during within dated fye as-of
     compare compared comparison comparing side stack up relative which higher lower more less bigger larger
     rank ranked ranking rankings order ordered sort sorted
-    smaller better worse best worst biggest largest highest lowest
+    smaller better worse best worst biggest largest highest lowest least fewest
     exact exactly approximately roughly about around usd dollars dollar million millions billion billions
     thousand thousands mm bn k m answer only round rounded nearest
     over time trend trends trending history historical historically evolution evolve evolved evolving trajectory
@@ -171,13 +171,14 @@ def _inflected(word: str) -> set[str]:
     return out
 
 
-def _comparative(word: str) -> str:
-    """The adjective of a comparative or superlative ("faster" -> fast, "bigger" -> big), else ''."""
+def _comparative(word: str) -> set[str]:
+    """The adjectives a comparative or superlative may be of ("faster" -> fast, "bigger" -> big,
+    "smallest" -> small: a doubled letter may be the adjective's own), else none."""
     for suffix in ("est", "er"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             stem = word[: -len(suffix)]
-            return stem[:-1] if len(stem) >= 3 and stem[-1] == stem[-2] else stem
-    return ""
+            return {stem, stem[:-1]} if len(stem) >= 3 and stem[-1] == stem[-2] else {stem}
+    return set()
 
 
 def _vocabulary(key: str) -> frozenset[str]:
@@ -342,7 +343,7 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             how[i] = "period"
         elif w in _NAMING and w not in extra and _names_a_unit(words, how, i):
             continue  # "Business Group goodwill impairment": a unit's name the company prints, not filler
-        elif w in FILLER or bare in FILLER or not bare or _comparative(w) in FILLER:
+        elif w in FILLER or bare in FILLER or not bare or _comparative(w) & FILLER:
             how[i] = "filler"
         elif _inflected(w) & growth:
             how[i] = "growth"

@@ -36,10 +36,13 @@ _SPAN = re.compile(
 _AGO = re.compile(r"(?<!\bthe\s)\b(two|three|four|five|\d)\s+(?:fiscal\s+)?years?\s+(?:ago|earlier|before|prior)\b", re.I)
 _LAST_YEAR = re.compile(
     r"\b(?:last|prior|previous)\s+(?:fiscal\s+)?year\b|\ba\s+year\s+ago\b|\byear\s+(?:before|prior|earlier)\b|\bthe\s+year\s+before\b"
-    r"|^\W*(?:and\s+|what\s+about\s+|how\s+about\s+)?(?:the\s+one\s+)?before\s+that\W*$",  # "and before that?"
+    # "and before that?", "and the one before?"
+    r"|^\W*(?:and\s+|what\s+about\s+|how\s+about\s+)?(?:(?:the\s+one\s+)?before\s+that|the\s+one\s+before(?:\s+it)?)\W*$",
     re.I,
 )
-_YEAR_AFTER = re.compile(r"\b(?:the\s+)?(?:following|subsequent)\s+(?:fiscal\s+)?year\b|\byear\s+after\b", re.I)
+_YEAR_AFTER = re.compile(r"\b(?:the\s+)?(?:following|subsequent)\s+(?:fiscal\s+)?year\b|\byear\s+after\b"
+                         r"|^\W*(?:and\s+|what\s+about\s+|how\s+about\s+)?the\s+one\s+after(?:\s+(?:that|it))?\W*$",
+                         re.I)
 _LATEST = re.compile(r"\b(?:latest|most\s+recent|this\s+year|current\s+(?:fiscal\s+)?year|newest|recent\s+(?:10-?k|filing|year))\b", re.I)
 _SINCE = re.compile(r"\bsince\s+" + _Y, re.I)
 _TREND = re.compile(
