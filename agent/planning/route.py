@@ -43,7 +43,15 @@ REFUSAL_DETAIL = {
     "forecast": "forecasts or predictions",
     "advice": "investment advice or opinions",
     "price": "stock prices or market valuations",
+    "opinion": "opinions (I report what the filings say, not views of my own)",
 }
+# Words a verdict is asked in ("is he a good leader?", "would you trust them?", "is it well run?"):
+# only a message that says one of them is read by meaning for a request for an opinion or advice,
+# however clearly its company, person or topic makes it look like a question about a filing.
+VERDICT_WORDS = re.compile(
+    r"\b(?:good|great|bad|poor|terrible|awful|best|worst|better|worse|right|wrong|trust\w*|over(?:rated|paid|hyped)|"
+    r"under(?:rated|paid)|job|competent|incompetent|smart\w*|admire|like|love|hate|opinion|rate|grade|judge|mistake|"
+    r"genius|arrogant|impress\w*|deserv\w*|worth|buy|sell|invest\w*|well|badly|poorly)\b")
 # What a question about Footnote or a request for help with it speaks of: Footnote itself, its data,
 # its answers, how to ask. "what's the best way to cook salmon?" shares the wording of "what's the
 # best way to ask you something?" and none of these words, so it is not a question about Footnote.
@@ -91,6 +99,9 @@ def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool 
     that clearly reads as small talk or a question about Footnote, by meaning and by its letters
     alike, is that."""
     if subject:
+        asked = asks_verdict(text) if not thread else None
+        if asked:  # "is Robert Ford a good CEO?": an opinion, whichever company the surname resolves to
+            return asked
         if unanchored and not thread and not filing_framed(text):  # "what does Acme expect?" is no forecast
             meaning = by_meaning(text)
             if meaning is not None and meaning.kind == "refuse" and clear(meaning):
@@ -114,6 +125,22 @@ def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool 
     if letters[0] == "meta":
         return "meta", META_INTENT[_agreed_label(text, meaning)]
     return letters
+
+
+def asks_verdict(text: str) -> tuple[str, str] | None:
+    """("refuse", detail) when a message with a subject of its own asks, by its meaning, for Footnote's
+    verdict: an opinion of a company or its people, or advice on its stock. The rules
+    (agent.planning.scope.JUDGEMENT) catch the common wordings before any company is looked up; this
+    catches the rest by the labelled exemplars, but only for a message that says a verdict word
+    (VERDICT_WORDS) and does not ask what a filing states, and only on a clear verdict by meaning:
+    "is Boeing's debt a concern?" has no verdict word, "what does Ford say about its best trucks?"
+    asks the filing."""
+    if not VERDICT_WORDS.search(text) or filing_framed(text):
+        return None
+    meaning = by_meaning(text)
+    if meaning is None or meaning.kind != "refuse" or meaning.label not in ("opinion", "advice") or not clear(meaning):
+        return None
+    return verdict(meaning)
 
 
 _UNSET = object()
@@ -180,8 +207,8 @@ def _by_letters(text: str, *, company_only: bool, covered: bool) -> tuple[str, s
                 and not _ASKS.search(text)):
             return "meta", META_INTENT[found.label]  # "bye, thanks for the Nvidia info": asks nothing of it
         rest = [w for w in text.split() if w.strip("?!.,'s") != "company"]
-        refusable = ("advice", "price", "forecast") if covered else ("advice", "price", "forecast", "offtopic")
-        if found.label in refusable and found.score >= SUBJECT_REFUSAL and len(rest) >= 3:
+        refusable = ("advice", "price", "forecast", "opinion") + (() if covered else ("offtopic",))
+        if found.label in refusable and _score_of(found, refusable) >= SUBJECT_REFUSAL and len(rest) >= 3:
             return "refuse", REFUSAL_DETAIL[found.label]
         return "domain", None
     if found.score < MIN_SCORE or found.top < MIN_TOP:
@@ -199,6 +226,14 @@ def _by_letters(text: str, *, company_only: bool, covered: bool) -> tuple[str, s
     if found.label in REFUSAL_DETAIL:
         return "refuse", REFUSAL_DETAIL[found.label]
     return "domain", None
+
+
+def _score_of(found, labels: tuple[str, ...]) -> float:
+    """The neighbours' vote for any of `labels` together (the mean cosine, as Nearest.score): "is
+    Nike a buy here?" is near advice and opinion exemplars both, and both refuse it."""
+    shares = dict(found.shares)
+    own = shares.get(found.label) or 1.0
+    return found.score * sum(shares.get(lb, 0.0) for lb in labels) / own
 
 
 # "can you help me fix this python error?": a request for help that names its task

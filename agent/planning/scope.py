@@ -52,12 +52,42 @@ ADVICE = (
     r"\bwhich\s+(?:stock|company)\s+(?:should|would|to)\b.{0,30}\b(?:buy|invest|pick)\b",
     r"\bbetter\s+(?:investment|buy|stock|pick|bet)\b", r"\b(?:stocks?|shares)\s+to\s+(?:buy|sell|own)\b",
     r"\bstock\s+picks?\b", r"\bstock\s+picker\b",
+    # when to trade it: "load up on Nvidia before earnings"
+    r"\bload\s+up\s+on\b", r"\b(?:shares|stock|position|calls|puts)\b.{0,40}\b(?:before|ahead\s+of)\s+(?:the\s+|its\s+)?"
+    r"(?:next\s+)?(?:earnings|results|report)\b",
 )
 # Footnote's own judgement, asked for: it reports what filings say and holds no views.
 OPINION = (
     r"\b(?:what|how)\s+(?:do|would|did)\s+(?:you|u)\s+(?:think|feel|rate)\b", r"\byour\s+(?:opinion|views?|take|thoughts)\b",
-    r"\bdo\s+(?:you|u)\s+(?:like|trust|recommend)\b", r"\bin\s+your\s+(?:opinion|view)\b",
+    r"\bdo\s+(?:you|u)\s+(?:like|trust|recommend|admire|respect|prefer|love|hate)\b", r"\bin\s+your\s+(?:opinion|view)\b",
     r"\bis\s+(?:the\s+)?management\s+(?:any\s+)?good\b",
+)
+# A verdict on a person or a company asked for ("is Robert Ford a good CEO?", "is Jensen Huang
+# overrated?", "would you trust Elon Musk?"): an opinion whoever is named, so it is judged before any
+# company is looked up. A name that is also a company's ("Ford", "Smucker") never turns it into a
+# question about that company's filing.
+_VERDICT = (r"good|great|bad|poor|terrible|decent|strong|weak|competent|incompetent|effective|capable|smart|"
+            r"smarter|better|worse|best|worst|right|wrong|ideal|trustworthy|honest|arrogant|likable|likeable|visionary")
+_ROLE = (r"ceo|cfo|coo|chair(?:man|woman|person)?|leader|boss|manager|executive|chief\s+executive|founder|person|man|"
+         r"woman|guy|choice|fit|pick|successor|company|business|employer|investment|management|team|board")
+JUDGEMENT = (
+    rf"\b(?:is|are|was|were|isn'?t|aren'?t|wasn'?t)\s+(?:[\w&.'-]+\s+){{1,5}}?(?:(?:a|an|the)\s+)?(?:{_VERDICT})\s+"
+    rf"(?:(?:[\w&.'-]+\s+)?(?:{_ROLE}))\b",
+    r"\b(?:is|are|was|were)\s+(?:[\w&.'-]+\s+){1,5}?(?:over|under)(?:rated|paid|hyped|valued)\b",
+    r"\b(?:overrated|underrated|overhyped)\b",
+    r"\b(?:is|are|was|were)\s+(?:[\w&.'-]+\s+){1,4}?(?:(?:a|an)\s+)?(?:genius|visionary|fraud|liar|crook|idiot|arrogant|"
+    r"incompetent|trustworthy|any\s+good|smarter\s+than|good\s+at\s+(?:his|her|their|the)\s+job)\b",
+    r"\b(?:doing|done|did|do|does)\s+(?:a|an)\s+(?:good|great|bad|poor|terrible|decent|fine|solid|lousy|awful|excellent|"
+    r"horrible)\s+job\b",
+    r"\b(?:would|should|could|can|do)\s+(?:you|u|i|we|investors)\s+trust\b",
+    r"^\W*(?:please\s+)?(?:rate|grade|judge)\s+(?:[\w&.'-]+\s+){0,4}?(?:performance|leadership|management|tenure|"
+    r"track\s+record|job|record)\b",
+    r"\bhow\s+(?:would|do|should)\s+(?:you|u)\s+(?:rate|grade|judge|assess|evaluate)\b",
+    r"\b(?:better|worse|best|worst|badly|poorly)[\s-]+(?:run|managed|led)\b",
+    r"\b(?:honest|personal|gut)\s+(?:view|opinion|take|thoughts|assessment|feeling)\b",
+    r"\bshould\s+(?:[\w&.'-]+\s+){1,4}?(?:resign|step\s+down|be\s+(?:fired|replaced|ousted)|quit)\b",
+    r"\b(?:right|smart|wise|a\s+mistake|dumb|stupid|foolish)\s+(?:for\s+[\w&.'-]+\s+)?to\s+(?:own|buy|sell|invest|hold|"
+    r"acquire|bet)\b",
 )
 FORECAST = (
     r"\bforecasts?\b", r"\bforecasting\b", r"\bpredict\w*\b", r"\bprojections?\b",
@@ -178,7 +208,7 @@ _NEXT_PERIOD, _CONTRACTUAL = re.compile(NEXT_PERIOD), re.compile(CONTRACTUAL)
 _ASKED_OF_FOOTNOTE = re.compile(ASKED_OF_FOOTNOTE)
 _FILING_FRAMED, _FILED_FUTURE = _compiled(FILING_FRAMED), re.compile(FILED_FUTURE)
 _EXPOSURE = re.compile(EXPOSURE)
-_OPINION = _compiled(OPINION)
+_OPINION = _compiled(OPINION + JUDGEMENT)
 _MARKET_DATA = _compiled(MARKET_DATA)
 _OTHER_SOURCES = tuple((re.compile(p), detail) for p, detail in OTHER_SOURCES)
 _ONLY_GREETING = re.compile(rf"\s*(?:{_GREETING}|{_FILLER})(?:[\s,!.]+(?:{_GREETING}|{_FILLER}))*[\s!.?]*")
