@@ -228,6 +228,15 @@ def find_brands(text: str, directory: CompanyDirectory, thread: list[str] = ()) 
     return out
 
 
+def named_by(phrase: str, ciks: set[int]) -> bool:
+    """One of these companies' filings name `phrase` most, and as often as a brand needs (MIN_CHUNKS):
+    its brand, segment or product ("Disney and Hulu"), not another company the user listed beside
+    it (Ford's filings name Rivian, Amazon's name it more). False when no lookup is lent."""
+    lookup = _LOOKUP.get()
+    counts = lookup(phrase) if lookup is not None else []
+    return bool(counts) and counts[0][0] in ciks and counts[0][1] >= MIN_CHUNKS
+
+
 def uncovered_registrant(phrase: str, directory: CompanyDirectory) -> Company | None:
     """The uncovered SEC registrant a coined word names ("micron" is Micron Technology, "biontech"
     BioNTech), else None. Such a word is that company, a peer or partner the covered company's

@@ -488,6 +488,29 @@ def standard_joined() -> frozenset[frozenset[str]]:
     return frozenset(tokens(concept_words(c)) for c in STANDARD_JOINED)
 
 
+# A name listed beside a company mention ("Nike and Adidas", "Adidas, Nike", "Nike vs. Adidas")
+_LIST = r"(?:,|&|\b(?:and|or|vs|versus|compared\s+(?:to|with))\b\.?)"
+_NAME = r"[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,2}"
+_LISTED_AFTER = re.compile(rf"(?:['\u2019]s)?\s*{_LIST}\s+(?:the\s+)?({_NAME})")
+_LISTED_BEFORE = re.compile(rf"(?<![\w&.-])({_NAME})(?:['\u2019]s)?\s*{_LIST}\s+$")
+
+
+def named_beside(text: str, matches: list[CompanyMatch]) -> str | None:
+    """A capitalised name listed next to a company mention by "and", "or", "vs", a comma ("compare
+    Nike and Adidas revenue"), which the directory did not resolve: another company the user named,
+    not words of the figure asked. None when there is none; the caller decides what it means."""
+    spans = [(m.start, m.end) for m in matches]
+    inside = lambda i: any(s <= i < e for s, e in spans)  # noqa: E731
+    for m in matches:
+        after = _LISTED_AFTER.match(text, m.end)
+        if after and not inside(after.start(1)):
+            return re.sub(r"['\u2019]s$", "", after.group(1)).strip(" .,")
+        before = _LISTED_BEFORE.search(text, 0, m.start)
+        if before and before.start(1) > 0 and not inside(before.start(1)):
+            return re.sub(r"['\u2019]s$", "", before.group(1)).strip(" .,")
+    return None
+
+
 # A given name just before a mention, and a surname just after one (agent.planning.companies._part_of_person)
 _GIVEN_BEFORE = re.compile(r"(?<![\w'\u2019&.-])([A-Z][a-z]+)\s+$")
 _SURNAME_AFTER = re.compile(r"\s+([A-Z][a-z]+)\b(?![&.-]\w)")

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from agent.planning.companies import CompanyDirectory, CompanyMatch, norm_name
+from agent.planning.companies import CompanyDirectory, CompanyMatch, named_beside, norm_name
 from agent.planning.company_words import english_words
 from agent.retrieval.concepts import METRICS, PHRASES, UNKNOWN_METRICS, find_phrases, normalize
 from agent.retrieval.line_items import line_parts
@@ -60,7 +60,7 @@ from agent.planning.prose_route import CAUSE, OUTLOOK, asks_in_words, asks_state
 from agent.planning.prose_route import topical_companies
 from agent.planning.movers import EFFECT, MOVED, asks_cause, not_a_line
 from agent.planning.route import help_with, masked, message_kind, small_talk
-from agent.planning.brands import everyday, find_brands
+from agent.planning.brands import everyday, find_brands, named_by, uncovered_registrant
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
@@ -937,6 +937,14 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         unknown = unknown or owner
         if unknown:
             return _refuse("no_company", unknown, **carry)
+    listed = _listed_company(r, outside, directory)
+    if listed:
+        # "compare Nike and Adidas revenue": another company is named beside the one we hold, which
+        # is what is missing first; never "unknown metric: adidas revenue", nor Nike's figure alone
+        registrant = uncovered_registrant(listed, directory)
+        if registrant is not None:
+            return _refuse("not_covered", f"{listed} ({registrant.ticker})", tickers=[registrant.ticker], **carry)
+        return _refuse("no_company", listed, **carry)
     dim = _dimension(r, outside) if r.unmappable else None
     if r.unmappable and dim is None and r.tickers and _printable(r.unmappable):
         # "occupancy and other operating expenses", "comprehensive income": a narrowed metric that may
@@ -1091,6 +1099,30 @@ _EARNED_FROM = re.compile(r"\b(?:make|made|makes|making|earn|earned|earns|earnin
 
 
 _SOLD = re.compile(r"\b(?:bring|brings|brought|pull|pulls|pulled|rake|rakes|raked)\s+in\b|\b(?:sell|sells|sold)\b")
+
+
+def _listed_company(r: Reading, outside: str, directory: CompanyDirectory) -> str | None:
+    """The name of a company the directory does not know, listed beside one it does ("Nike and
+    Adidas", "Walmart vs. Aldi"), trimmed of the figure's words after it ("Samsung R&D" is Samsung).
+    Not a measure, a filing topic or a word of the question's own figure, and not a name the listed
+    company's filings use as often as a brand (agent.planning.brands.named_by: "Disney and Hulu")."""
+    if not r.tickers or not (r.measures or r.unmappable) or r.why or QUAL_ASK.search(r.low) or filing_framed(r.low):
+        return None  # "what does Apple say about Samsung and Google?": a company inside a question is a topic
+    name = named_beside(outside, r.matches)
+    if not name:
+        return None
+    words = name.split()
+    for i, w in enumerate(words):
+        if i and (normalize(w) in MEASURE_PHRASES or "&" in w or (w.isupper() and len(w) <= 4)):
+            words = words[:i]
+            break
+    name = " ".join(words)
+    low = name.lower()
+    if (not name or low in STOPWORDS or normalize(low) in MEASURE_PHRASES or route_items(low)[1]
+            or expand_query(low) != low or re.fullmatch(r"(?:FY|Q)?\d+\w*", name)):
+        return None
+    ciks = {m.company.cik for m in r.matches if m.company is not None}
+    return None if named_by(name, ciks) else name
 
 
 def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
