@@ -127,6 +127,15 @@ def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool 
     return letters
 
 
+def refusal_by_meaning(text: str) -> str | None:
+    """The refusal detail when a message with no subject of a filing's reads clearly, by meaning, as
+    a request to refuse (off-topic, advice, a forecast, a price), else None."""
+    meaning = by_meaning(text)
+    if meaning is not None and meaning.kind == "refuse" and clear(meaning):
+        return REFUSAL_DETAIL[meaning.label]
+    return None
+
+
 def asks_verdict(text: str) -> tuple[str, str] | None:
     """("refuse", detail) when a message with a subject of its own asks, by its meaning, for Footnote's
     verdict: an opinion of a company or its people, or advice on its stock. The rules

@@ -28,7 +28,7 @@ from agent.planning.followups import FIGURE_CUE, aspect_of_thread, comments_on_t
 from agent.planning.followups import BY_HOW_MUCH, FIGURE_INTENTS, asks_what_happened, figure_only_topic
 from agent.planning.figure_kinds import KIND_WORD, kind_of_thread
 from agent.planning.followups import CHOOSING, THAT_YEAR, compared_name, figure_reply, swaps_only
-from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
+from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, greets_first, meta_intent, out_of_scope, strip_quotes
 from agent.planning.scope import names_kept
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
 from agent.planning.topics import (
@@ -59,7 +59,7 @@ from agent.planning.years import _YEAR_AFTER, Years, parse_years
 from agent.planning.prose_route import CAUSE, OUTLOOK, asks_in_words, asks_statement, modal_cause, order_items
 from agent.planning.prose_route import topical_companies
 from agent.planning.movers import EFFECT, MOVED, asks_cause, not_a_line
-from agent.planning.route import help_with, masked, message_kind, small_talk
+from agent.planning.route import help_with, masked, message_kind, refusal_by_meaning, small_talk
 from agent.planning.brands import everyday, find_brands, named_by, uncovered_registrant
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
@@ -586,6 +586,12 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     return _said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory, previous)
 
 
+# "how does Netflix account for content amortization?", "how does Ford fund its pension plans?": how a
+# company does something is told in words (its policies, its MD&A), whatever figure words it names
+_HOW_IN_WORDS = re.compile(
+    r"^\W*how\s+(?:does|do|did|is|are|has|have)\s+(?:[\w&.'-]+\s+){1,4}?(?:account|recogni[sz]e|treat|measure|value|"
+    r"determine|estimate|allocate|manage|fund|finance|describe|explain|discuss|classify|disclose|assess|test|hedge|"
+    r"mitigate|approach|handle|define|view|protect|deploy|prioriti[sz]e)\w*\b")
 # a yes-no question that compares a figure with an amount or another figure asks for the figure
 _AMOUNT_CHECK = re.compile(r"\d|\b(?:above|below|higher|lower|more|less|over|under|than|exceed\w*|bigger|smaller)\b")
 
@@ -598,7 +604,7 @@ def _said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous:
     "might slow". Never a refusal for an unknown metric, never a figure for words it did not ask;
     when no passage answers, the prose path says so (no_grounding)."""
     low = strip_quotes(text).lower()
-    if not plan.tickers or len(text) > MAX_CHARS or not asks_in_words(low):
+    if not plan.tickers or len(text) > MAX_CHARS or not (asks_in_words(low) or _HOW_IN_WORDS.search(low)):
         return plan
     refused = (plan.route == "refusal" and plan.refusal_reason == "unknown_metric"
                and "(in your formula)" not in (plan.refusal_detail or ""))
@@ -786,7 +792,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     asked_of_us = re.search(r"\b(?:you|your)\b", chat) and not (r.measures or r.has_topic or r.matches)
     subject = bool(r.measures or r.unmappable or r.has_topic or r.why or (r.years.given and not asked_of_us)
                    or ((r.statement or QUAL_ASK.search(low)) and r.matches) or lead_subject(outside))
-    if r.matches and not subject and all(_weak_mention(m) for m in r.matches):
+    if r.matches and not subject and (all(_weak_mention(m) for m in r.matches) or greets_first(low)):
         # "gm everyone!", "good morning Sam": a ticker typed in lowercase, or an everyday word some
         # company's filings use as a brand, with nothing of a filing beside it (no metric, topic, year
         # or cause) is a company only when the message, read as written, is no small talk
@@ -821,7 +827,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         return _refuse("out_of_scope", detail)
     if meta in ("greeting", "thanks", "help") and not (r.matches or subject or more):
         return _meta(meta)
-    if HOW_TO_ASK.search(chat) and not r.matches:
+    if HOW_TO_ASK.search(chat):  # "how do I ask about Apple's segments?", "what can I ask you about Apple?"
         return _meta("help")
     if meta == "coverage" and not r.measures and not r.unmappable and not (r.has_topic and r.matches) and not r.why:
         # "which companies did AbbVie buy and why?" asks the filing about a topic, not what Footnote holds
@@ -1012,6 +1018,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             chat_kind = small_talk(spelled_out(low))
             if chat_kind:
                 return _meta(chat_kind)
+            refused = refusal_by_meaning(spelled_out(low))
+            if refused:  # "can you plan a trip to Lisbon?": off-topic, not a company called Lisbon
+                return _refuse("out_of_scope", refused)
         if domain_signal or guess:
             return _refuse("no_company", guess, **(carry if domain_signal else {}))
         return _refuse("out_of_scope", "topics outside companies' 10-K filings")

@@ -282,7 +282,8 @@ def out_of_scope(text: str) -> str | None:
 OFF_TOPIC_DETAIL = "topics outside companies' 10-K filings"
 _IDENTITY = re.compile(r"^\W*(?:are|r)\s+(?:you|u)\b|^\W*is\s+(?:this|it|footnote)\b")
 # "how do I ask about a segment?": how to put a question to Footnote, whatever topic it names
-HOW_TO_ASK = re.compile(r"\bhow\s+(?:do|should|can|would|could)\s+i\s+(?:best\s+)?(?:ask|phrase|word|query|request)\b")
+HOW_TO_ASK = re.compile(r"\bhow\s+(?:do|should|can|would|could)\s+i\s+(?:best\s+)?(?:ask|phrase|word|query|request)\b|"
+                        r"\bwhat\s+(?:can|should|could|may)\s+i\s+ask\b(?!\s+(?:the\s+)?(?:company|management|ceo|cfo)\b)")
 # What a company did with its own shares ("how much stock did X buy back?") is reported in its 10-K.
 _OWN_SHARES = re.compile(r"\b(?:buy|buys|buying|bought)\s+back\b|\bbuy-?backs?\b|\brepurchas\w*|"
                          r"\b(?:issue[ds]?|issuing)\s+(?:new\s+)?(?:stock|shares)\b")
@@ -312,6 +313,15 @@ def exposure(text: str) -> bool:
 def filed_future(text: str) -> bool:
     """Amounts a filing says will be recorded, paid or amortized: told in the notes as well."""
     return bool(_FILED_FUTURE.search(text))
+
+
+_GREETS_FIRST = re.compile(rf"^\W*(?:{_GREETING}|{_THANKS}|morning|evening|happy\s+\w+day|merry\s+\w+)\b")
+
+
+def greets_first(text: str) -> bool:
+    """The message opens with a greeting or thanks ("good morning Target team!", "thanks Nike folks"):
+    a name after it may be whom it greets. `text`: lowercase."""
+    return bool(_GREETS_FIRST.match(text))
 
 
 def meta_intent(text: str) -> str | None:
