@@ -517,9 +517,19 @@ _SURNAME_AFTER = re.compile(r"\s+([A-Z][a-z]+)\b(?![&.-]\w)")
 _SENTENCE_END = re.compile(r"(?:^|[.?!:;\n\"(])\s*$")
 
 
+_FUNCTION_WORDS = frozenset("what was were is are the and for than does did how its their with from about in of to "
+                            "say has have much many by on at".split())
+
+
 def _title_case(text: str) -> bool:
-    """Most of the message's words are capitalised ("What Was Ford's Revenue?"): capitals say nothing."""
-    words = re.findall(r"[A-Za-z]{3,}", text)
+    """The message is written in Title Case ("What Was Ford's Revenue In 2023?"): capitals say nothing.
+    Told by its small words after the first (names are capitalised in any sentence), or, with none,
+    by most of its words."""
+    words = re.findall(r"[A-Za-z]+", text)[1:]
+    small = [w for w in words if w.lower() in _FUNCTION_WORDS]
+    if small:
+        return sum(w[0].isupper() for w in small) / len(small) >= 0.6
+    words = [w for w in words if len(w) >= 3]
     return len(words) >= 3 and sum(w[0].isupper() for w in words) / len(words) >= 0.6
 
 

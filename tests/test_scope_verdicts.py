@@ -1,0 +1,153 @@
+"""Scope that reads the whole question: a verdict asked of Footnote is refused whichever company a
+name resolves to; a surname is no company; a company named beside a covered one is what is missing
+first; how a company does something is asked in words. Wordings here are not in exemplars.tsv."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.planning.brands import brands_from
+from agent.planning.companies import CompanyDirectory
+from agent.planning.exemplars import load, meaning_from
+from agent.planning.rules import plan_rules
+from tests.test_companies import COVERED, SEC
+
+MORE_COVERED = [(37996, "FORD MOTOR CO", ["F"]), (1800, "ABBOTT LABORATORIES", ["ABT"])]
+MORE_SEC = [("F", 37996, "FORD MOTOR CO"), ("ABT", 1800, "ABBOTT LABORATORIES"), ("TIMB", 1071321, "TIM S.A."),
+            ("RIVN", 1874178, "Rivian Automotive, Inc. / DE")]
+
+
+@pytest.fixture(scope="module")
+def directory() -> CompanyDirectory:
+    return CompanyDirectory.from_rows(
+        COVERED + MORE_COVERED, SEC + MORE_SEC,
+        {320193: [2023, 2024], 1045810: [2024, 2025], 104169: [2024, 2025], 1318605: [2023, 2024],
+         37996: [2023, 2024], 1800: [2023, 2024], 91419: [2023, 2024]},
+    )
+
+
+@pytest.fixture
+def judged(embedder):
+    """As in the service: the planning node lends the sentence model to the exemplar judge."""
+    with meaning_from(embedder):
+        yield
+
+
+def plan(directory, text, previous=None):
+    return plan_rules(text, previous=previous, directory=directory)
+
+
+VERDICTS = [
+    "Is Robert Ford doing a good job running Abbott?",  # "Ford" is a covered company's name
+    "Is Mark Smucker the right leader for Smucker's?",
+    "is Jensen Huang overrated?",
+    "would you trust Elon Musk to run Tesla?",
+    "Rate Lisa Su's performance at AMD",
+    "honestly, is Walmart better managed than Target?",
+    "should I load up on Nvidia ahead of earnings?",
+    "Is Tesla a good company?",
+    "should Apple's chief executive step down?",
+]
+
+
+def test_these_wordings_are_not_exemplars():
+    texts = {t.lower() for _, t in load()}
+    assert not texts & {t.lower() for t in VERDICTS}
+
+
+@pytest.mark.parametrize("text", VERDICTS)
+def test_a_verdict_is_refused_whatever_company_a_name_resolves_to(directory, text):
+    """By the rules alone (no sentence model lent): checked before any company is looked up."""
+    p = plan(directory, text)
+    assert (p.route, p.refusal_reason) == ("refusal", "out_of_scope"), p
+
+
+@pytest.mark.parametrize("text", [
+    "Was it a mistake for Tesla to build the Cybertruck?",
+    "Is the Boeing board doing its job?",
+])
+def test_a_verdict_no_rule_names_is_refused_by_meaning(directory, judged, text):
+    p = plan(directory, text)
+    assert (p.route, p.refusal_reason) == ("refusal", "out_of_scope"), p
+
+
+@pytest.mark.parametrize("text", [
+    "What does Ford say about its best-selling trucks?",
+    "Which Apple segment had the best operating income in 2024?",
+    "Who is Walmart's CEO?",
+    "Is Boeing's debt a concern?",
+    "what does Tesla say is the right level of capital spending?",
+    "How well did Walmart's eCommerce business do in fiscal 2025?",
+])
+def test_a_question_about_the_filing_with_a_verdict_word_is_not_refused(directory, judged, text):
+    p = plan(directory, text)
+    assert p.route == "domain", p
+
+
+def test_a_surname_that_is_a_company_name_is_a_person(directory):
+    found = directory.find("What does Abbott say about Robert Ford's pay?")
+    assert [m.company.ticker for m in found] == ["ABT"]
+    assert directory.find("Is Satya Nadella smarter than Tim Cook?") == []  # "Tim" is a ticker's name too
+
+
+@pytest.mark.parametrize("text, tickers", [
+    ("Compare Tesla and Ford revenue", ["TSLA", "F"]),
+    ("What Was Ford's Revenue In 2023?", ["F"]),  # Title Case: capitals say nothing
+    ("Ford revenue 2023", ["F"]),
+    ("Did Ford outsell GM in 2023?", ["F", "GM"]),
+])
+def test_a_company_beside_other_capitalised_words_is_still_found(directory, text, tickers):
+    assert [m.company.ticker for m in directory.find(text)] == tickers
+
+
+@pytest.mark.parametrize("text, reason, detail", [
+    ("Compare Apple and Adidas revenue in 2023", "no_company", "Adidas"),
+    ("Walmart vs. Aldi gross margin 2024", "no_company", "Aldi"),
+    ("Apple and Samsung R&D spending 2023", "no_company", "Samsung"),
+    ("Compare Ford and Rivian R&D in 2023", "not_covered", "Rivian (RIVN)"),
+])
+def test_a_company_listed_beside_a_covered_one_is_what_is_missing(directory, text, reason, detail):
+    """Never "unknown metric: adidas revenue", never Apple's revenue alone."""
+    p = plan(directory, text)
+    assert (p.route, p.refusal_reason, p.refusal_detail) == ("refusal", reason, detail), p
+
+
+def test_a_brand_listed_beside_its_company_is_no_other_company(directory):
+    """The company's own filings name it most, and often: its brand or segment, looked up as one."""
+    with brands_from(lambda phrase: [(320193, 40)] if phrase.lower() == "beats" else []):
+        p = plan(directory, "Apple and Beats revenue 2024")
+    assert p.refusal_reason != "no_company", p
+
+
+def test_a_listed_name_needs_a_list_word_not_letters_of_one(directory):
+    """"For Visa FY2024" holds "or" inside "For": no name is listed there."""
+    p = plan(directory, "Let cash returned = dividends paid + share repurchases. For Visa FY2024, what is cash "
+                        "returned as a % of operating cash flow?")
+    assert p.route == "domain", p
+
+
+def test_how_a_company_does_something_is_asked_in_words(directory):
+    p = plan(directory, "How does Apple account for the amortization of its capitalized software?")
+    assert (p.route, p.intent) == ("domain", "qualitative"), p
+
+
+def test_what_to_ask_about_a_company_is_help(directory):
+    p = plan(directory, "What can I ask you about Apple?")
+    assert (p.route, p.intent) == ("meta", "help"), p
+
+
+def test_a_greeting_to_a_company_team_is_small_talk(directory, judged):
+    assert (plan(directory, "Good morning Walmart team!").route) == "meta"
+    p = plan(directory, "Good morning, what was Walmart's revenue in fiscal 2024?")
+    assert (p.route, p.tickers) == ("domain", ["WMT"]), p
+
+
+def test_an_off_topic_ask_naming_a_place_is_no_unknown_company(directory, judged):
+    p = plan(directory, "Could you put together a 4-day itinerary for Porto?")
+    assert (p.route, p.refusal_reason) == ("refusal", "out_of_scope"), p
+
+
+def test_advice_on_a_named_company_is_refused_by_its_neighbours_together(directory):
+    """Near advice and opinion exemplars both: neither alone is the majority, together they refuse."""
+    p = plan(directory, "Is Tesla a buy at these levels?")
+    assert (p.route, p.refusal_reason) == ("refusal", "out_of_scope"), p
