@@ -151,3 +151,21 @@ def test_advice_on_a_named_company_is_refused_by_its_neighbours_together(directo
     """Near advice and opinion exemplars both: neither alone is the majority, together they refuse."""
     p = plan(directory, "Is Tesla a buy at these levels?")
     assert (p.route, p.refusal_reason) == ("refusal", "out_of_scope"), p
+
+
+def test_a_year_no_filing_has_reached_asked_of_footnote_is_a_prediction(directory):
+    """Not "I don't have fiscal 2031": no one has; a count asked for then is a forecast."""
+    p = plan(directory, "How many stores will Walmart operate in 2031?")
+    assert (p.route, p.refusal_reason) == ("refusal", "out_of_scope"), p
+    p = plan(directory, "What debt matures for Apple in 2031?")  # what the filing tabulates by year
+    assert p.route == "domain", p
+
+
+def test_a_likeness_to_another_product_is_a_question_about_footnote(directory, judged):
+    p = plan(directory, "is this like Kagi?")
+    assert (p.route, p.intent) == ("meta", "about"), p
+
+
+def test_thanks_with_nothing_asked_is_thanks(directory, judged):
+    p = plan(directory, "ok now, thanks a ton")
+    assert (p.route, p.intent) == ("meta", "thanks"), p

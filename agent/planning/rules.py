@@ -28,7 +28,8 @@ from agent.planning.followups import FIGURE_CUE, aspect_of_thread, comments_on_t
 from agent.planning.followups import BY_HOW_MUCH, FIGURE_INTENTS, asks_what_happened, figure_only_topic
 from agent.planning.figure_kinds import KIND_WORD, kind_of_thread
 from agent.planning.followups import CHOOSING, THAT_YEAR, compared_name, figure_reply, swaps_only
-from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, greets_first, meta_intent, out_of_scope, strip_quotes
+from agent.planning.scope import OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due, filed_future, filing_framed, forward_looking, greets_first
+from agent.planning.scope import meta_intent, out_of_scope, strip_quotes
 from agent.planning.scope import names_kept
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
 from agent.planning.topics import (
@@ -786,6 +787,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # a later year alone is a statement about the future only when no figure is asked: "how much revenue
     # did X report in 2025?" wants 2025's figure (from companyfacts, or refused), not the filing's plans
     forward = (forward_looking(low) or (ahead and not r.measures)) and filing_framed(low)
+    if ahead and forward_looking(low) and not (filing_framed(low) or falls_due(low)):
+        # "how many employees will Tesla have in 2030?": a year no filing has reached, asked of
+        # Footnote rather than of the filing: a prediction, not a year we lack
+        return _refuse("out_of_scope", "forecasts or predictions")
     if forward:
         _filing_statement(r, directory, about)
     # a year asked of Footnote ("what's the latest year you have?") is about coverage, not a subject
@@ -1018,11 +1023,17 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             chat_kind = small_talk(spelled_out(low))
             if chat_kind:
                 return _meta(chat_kind)
+            if greets_first(low) or asks_what_footnote_is(low):
+                # "Greetings from the Equity Research desk", "is this like Perplexity?": whom it
+                # greets or what it likens Footnote to is no company asked about
+                return _meta(small_talk(spelled_out(low)) or ("greeting" if greets_first(low) else "about"))
             refused = refusal_by_meaning(spelled_out(low))
             if refused:  # "can you plan a trip to Lisbon?": off-topic, not a company called Lisbon
                 return _refuse("out_of_scope", refused)
         if domain_signal or guess:
             return _refuse("no_company", guess, **(carry if domain_signal else {}))
+        if meta in ("greeting", "thanks") and prev is None:
+            return _meta(meta)  # "ok now thanks a lot": nothing asked and nothing named, only thanks
         return _refuse("out_of_scope", "topics outside companies' 10-K filings")
 
     plan = Plan(route="domain", intent="numeric", tickers=tickers, lone_name=lone, **year_fields)

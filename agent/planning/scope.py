@@ -177,7 +177,7 @@ OFF_TOPIC = (
 _GREETING = r"(?:hi|hello|hey|hiya|howdy|yo|greetings|good\s+(?:morning|afternoon|evening|day)|sup|what'?s\s+up)"
 _THANKS = r"(?:thanks|thank\s+you|thx|ty|cheers|much\s+appreciated|appreciate\s+it|thank\s+u|tysm|great\s+job)"
 _FILLER = r"(?:ok|okay|great|awesome|perfect|cool|nice|super|got\s+it|very|so|much|a\s+lot|again|there|all|everyone|" \
-          r"team|bot|footnote|folks|guys|that'?s|this\s+is|helpful|that\s+helps|thats|you|very\s+much|man|mate|!|,|\.)"
+          r"team|bot|footnote|folks|guys|that'?s|this\s+is|helpful|that\s+helps|thats|you|very\s+much|man|mate|now|!|,|\.)"
 HELP = (
     r"^\s*(?:help|\?|usage|commands|menu|start|/help|examples?)\s*[?!.]*\s*$",
     r"\bwhat\s+(?:can|do)\s+you\s+do\b", r"\bhow\s+(?:do|does)\s+(?:you|this|it)\s+work\b", r"\bwho\s+are\s+you\b",
@@ -316,6 +316,17 @@ def filed_future(text: str) -> bool:
 
 
 _GREETS_FIRST = re.compile(rf"^\W*(?:{_GREETING}|{_THANKS}|morning|evening|happy\s+\w+day|merry\s+\w+)\b")
+
+
+def asks_what_footnote_is(text: str) -> bool:
+    """"is this like Perplexity?", "are you Bloomberg?": a question about Footnote itself. `text`: lowercase."""
+    return bool(_IDENTITY.search(text))
+
+
+def falls_due(text: str) -> bool:
+    """Amounts falling due (maturities, obligations, payments scheduled): what a filing tabulates
+    by year, however far ahead, unless Footnote is asked to predict them. `text`: lowercase."""
+    return bool(_CONTRACTUAL.search(text) or _FILED_FUTURE.search(text)) and not _ASKED_OF_FOOTNOTE.search(text)
 
 
 def greets_first(text: str) -> bool:
