@@ -169,3 +169,26 @@ def test_a_likeness_to_another_product_is_a_question_about_footnote(directory, j
 def test_thanks_with_nothing_asked_is_thanks(directory, judged):
     p = plan(directory, "ok now, thanks a ton")
     assert (p.route, p.intent) == ("meta", "thanks"), p
+
+
+@pytest.mark.parametrize("text", [
+    "What are the risks to Apple's services revenue?",
+    "Where does Visa earn most of its net revenue?",
+    "How is Boeing addressing its negative free cash flow?",
+    "How sensitive is Walmart's operating income to fuel prices?",
+    "Walk me through Tesla's capital expenditures",
+])
+def test_a_description_asked_for_is_prose_whatever_figure_it_names(directory, text):
+    """Never the figure alone: the question asks what the filing says about it."""
+    p = plan(directory, text)
+    assert (p.route, p.intent) == ("domain", "qualitative"), p
+
+
+@pytest.mark.parametrize("text", [
+    "What was Apple's services revenue in fiscal 2024?",
+    "How much did Tesla spend on capital expenditures in 2023?",
+    "Where did Walmart's operating income land in fiscal 2025, above $25 billion?",
+])
+def test_a_figure_asked_for_stays_a_figure(directory, text):
+    p = plan(directory, text)
+    assert p.route == "domain" and p.intent != "qualitative", p

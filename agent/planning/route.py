@@ -217,7 +217,9 @@ def _by_letters(text: str, *, company_only: bool, covered: bool) -> tuple[str, s
             return "meta", META_INTENT[found.label]  # "bye, thanks for the Nvidia info": asks nothing of it
         rest = [w for w in text.split() if w.strip("?!.,'s") != "company"]
         refusable = ("advice", "price", "forecast", "opinion") + (() if covered else ("offtopic",))
-        if found.label in refusable and _score_of(found, refusable) >= SUBJECT_REFUSAL and len(rest) >= 3:
+        verdicts = ("advice", "opinion")  # one family: a view asked for, on the stock or on the company
+        score = _score_of(found, verdicts) if found.label in verdicts else found.score
+        if found.label in refusable and score >= SUBJECT_REFUSAL and len(rest) >= 3:
             return "refuse", REFUSAL_DETAIL[found.label]
         return "domain", None
     if found.score < MIN_SCORE or found.top < MIN_TOP:
@@ -239,7 +241,7 @@ def _by_letters(text: str, *, company_only: bool, covered: bool) -> tuple[str, s
 
 def _score_of(found, labels: tuple[str, ...]) -> float:
     """The neighbours' vote for any of `labels` together (the mean cosine, as Nearest.score): "is
-    Nike a buy here?" is near advice and opinion exemplars both, and both refuse it."""
+    Nike a buy here?" is near advice and opinion exemplars both, both asking for a view."""
     shares = dict(found.shares)
     own = shares.get(found.label) or 1.0
     return found.score * sum(shares.get(lb, 0.0) for lb in labels) / own

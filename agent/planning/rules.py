@@ -593,6 +593,17 @@ _HOW_IN_WORDS = re.compile(
     r"^\W*how\s+(?:does|do|did|is|are|has|have)\s+(?:[\w&.'-]+\s+){1,4}?(?:account|recogni[sz]e|treat|measure|value|"
     r"determine|estimate|allocate|manage|fund|finance|describe|explain|discuss|classify|disclose|assess|test|hedge|"
     r"mitigate|approach|handle|define|view|protect|deploy|prioriti[sz]e)\w*\b")
+# "what are the risks to Mastercard's cross-border revenue?", "where does Visa get most of its revenue?",
+# "how is Boeing addressing its cash flow problems?": a description asked for, whatever figure it names
+_DESCRIBED = re.compile(
+    r"^\W*(?:what|which)\s+(?:are|were|is|was)\s+(?:the\s+|its\s+|their\s+)?(?:main\s+|key\s+|biggest\s+|major\s+|"
+    r"primary\s+|largest\s+)?(?:risks?|components?|drivers?|uses|sources|reasons?|factors?|challenges?|headwinds?|"
+    r"tailwinds?|priorities|trends?|threats?|pressures?|elements?|parts)\s+(?:of|to|for|in|behind|on|affecting)\b"
+    r"|^\W*where\s+(?:does|do|did)\s+(?:[\w&.'-]+\s+){1,4}?(?:get|make|earn|generate|derive|spend|invest)\b"
+    r"|^\W*how\s+(?:is|are|was|were|has|have)\s+(?:[\w&.'-]+\s+){1,4}?(?:address|tackl|handl|deal|respond|mitigat|"
+    r"fix|improv|turn)\w*"
+    r"|^\W*how\s+(?:sensitive|exposed|dependent|reliant|vulnerable|resilient)\b"
+    r"|^\W*(?:talk|walk|take)\s+me\s+through\b")
 # a yes-no question that compares a figure with an amount or another figure asks for the figure
 _AMOUNT_CHECK = re.compile(r"\d|\b(?:above|below|higher|lower|more|less|over|under|than|exceed\w*|bigger|smaller)\b")
 
@@ -605,14 +616,15 @@ def _said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous:
     "might slow". Never a refusal for an unknown metric, never a figure for words it did not ask;
     when no passage answers, the prose path says so (no_grounding)."""
     low = strip_quotes(text).lower()
-    if not plan.tickers or len(text) > MAX_CHARS or not (asks_in_words(low) or _HOW_IN_WORDS.search(low)):
+    described = bool(_DESCRIBED.search(low))
+    if not plan.tickers or len(text) > MAX_CHARS or not (asks_in_words(low) or _HOW_IN_WORDS.search(low) or described):
         return plan
     refused = (plan.route == "refusal" and plan.refusal_reason == "unknown_metric"
                and "(in your formula)" not in (plan.refusal_detail or ""))
     known = {d["name"] for d in (previous.definitions if previous is not None else [])}
     unsaid = [k for k in plan.metrics if k.startswith(("line:", "dim:")) or (k.startswith("udf:") and k[4:] not in known)]
     figure = (plan.route == "domain" and plan.intent in NUMERIC_INTENTS and "metrics" not in plan.inherited
-              and (bool(unsaid) or any(w.get("as") == "unaccounted" for w in plan.words)))
+              and (bool(unsaid) or described or any(w.get("as") == "unaccounted" for w in plan.words)))
     if not (refused or figure):
         return plan
     if not (modal_cause(low) or _AMOUNT_CHECK.search(low) is None):
