@@ -14,7 +14,8 @@ from tests.test_companies import COVERED, SEC
 
 MORE_COVERED = [(37996, "FORD MOTOR CO", ["F"]), (1800, "ABBOTT LABORATORIES", ["ABT"])]
 MORE_SEC = [("F", 37996, "FORD MOTOR CO"), ("ABT", 1800, "ABBOTT LABORATORIES"), ("TIMB", 1071321, "TIM S.A."),
-            ("RIVN", 1874178, "Rivian Automotive, Inc. / DE")]
+            ("RIVN", 1874178, "Rivian Automotive, Inc. / DE"), ("TM", 1094517, "TOYOTA MOTOR CORP/"),
+            ("APWC", 1052595, "ASIA PACIFIC WIRE & CABLE CORP LTD")]
 
 
 @pytest.fixture(scope="module")
@@ -192,3 +193,19 @@ def test_a_description_asked_for_is_prose_whatever_figure_it_names(directory, te
 def test_a_figure_asked_for_stays_a_figure(directory, text):
     p = plan(directory, text)
     assert p.route == "domain" and p.intent != "qualitative", p
+
+
+def test_a_registrant_named_in_a_follow_up_is_that_registrant_not_the_thread_company(directory):
+    with brands_from(lambda phrase: []):
+        p = plan_rules("and Toyota in 2022?", previous=plan(directory, "Ford revenue 2023"), directory=directory)
+    assert (p.route, p.refusal_reason, p.tickers) == ("refusal", "not_covered", ["TM"]), p
+
+
+def test_a_word_the_thread_company_writes_is_no_other_registrant(directory):
+    """Apple's filings write "Asia": a region of Apple's, whatever registrant's name begins with it."""
+    from agent.planning.brands import registrant_not_theirs
+
+    with brands_from(lambda phrase: [(320193, 12)] if phrase == "Asia" else []):
+        assert registrant_not_theirs("and Asia?", directory, ["AAPL"]) is None
+        assert registrant_not_theirs("and sales in Asia?", directory, ["NVDA"]) is None  # a place
+        assert registrant_not_theirs("and Toyota?", directory, ["AAPL"])[0] == "Toyota"

@@ -61,7 +61,7 @@ from agent.planning.prose_route import CAUSE, OUTLOOK, asks_in_words, asks_state
 from agent.planning.prose_route import topical_companies
 from agent.planning.movers import EFFECT, MOVED, asks_cause, not_a_line
 from agent.planning.route import help_with, masked, message_kind, refusal_by_meaning, small_talk
-from agent.planning.brands import everyday, find_brands, named_by, uncovered_registrant
+from agent.planning.brands import everyday, find_brands, named_by, registrant_not_theirs, uncovered_registrant
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
@@ -1003,6 +1003,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         unknown = named_unknown_company(outside) or compared_name(outside)
         if unknown:  # "FOOBAR revenue" in a thread about Apple: not Apple's revenue
             return _refuse("no_company", unknown, **carry)
+        other_registrant = registrant_not_theirs(outside, directory, list(prev.tickers))
+        if other_registrant:  # "and Toyota in 2022?" after Ford: Toyota, never Ford's 2022
+            word, company = other_registrant
+            return _refuse("not_covered", f"{word} ({company.ticker})", tickers=[company.ticker], **carry)
         named = lead_subject(outside)
         if named and (r.kind or implied_measures(named.lower())):
             named = None  # "what about profitability?": a figure's word, no company's name
