@@ -48,6 +48,7 @@ VERDICTS = [
     "should I load up on Nvidia ahead of earnings?",
     "Is Tesla a good company?",
     "should Apple's chief executive step down?",
+    "Was it a mistake for Tesla to build the Cybertruck?",
 ]
 
 
@@ -64,8 +65,8 @@ def test_a_verdict_is_refused_whatever_company_a_name_resolves_to(directory, tex
 
 
 @pytest.mark.parametrize("text", [
-    "Was it a mistake for Tesla to build the Cybertruck?",
     "Is the Boeing board doing its job?",
+    "Is Walmart worth it at this price?",
 ])
 def test_a_verdict_no_rule_names_is_refused_by_meaning(directory, judged, text):
     p = plan(directory, text)
@@ -79,6 +80,8 @@ def test_a_verdict_no_rule_names_is_refused_by_meaning(directory, judged, text):
     "Is Boeing's debt a concern?",
     "what does Tesla say is the right level of capital spending?",
     "How well did Walmart's eCommerce business do in fiscal 2025?",
+    "Is Apple doing well in China?",  # judges no one: what its filing says of Greater China
+    "What's good about Nvidia's business model?",
 ])
 def test_a_question_about_the_filing_with_a_verdict_word_is_not_refused(directory, judged, text):
     p = plan(directory, text)

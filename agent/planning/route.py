@@ -52,6 +52,11 @@ VERDICT_WORDS = re.compile(
     r"\b(?:good|great|bad|poor|terrible|awful|best|worst|better|worse|right|wrong|trust\w*|over(?:rated|paid|hyped)|"
     r"under(?:rated|paid)|job|competent|incompetent|smart\w*|admire|like|love|hate|opinion|rate|grade|judge|mistake|"
     r"genius|arrogant|impress\w*|deserv\w*|worth|buy|sell|invest\w*|well|badly|poorly)\b")
+# Whom or what a verdict is passed on: the company's people, or its stock. "is Apple doing well in
+# China?" passes none on them (its filing says how China sales went); "is the board doing its job?" does.
+VERDICT_TARGETS = re.compile(
+    r"\b(?:ceo|cfo|coo|chief|chair\w*|founder|management|managers?|leaders?|leadership|boss|board|executives?|"
+    r"he|she|him|her|his|stock|shares|investment|investors?|valuation|price|priced|multiples?)\b")
 # What a question about Footnote or a request for help with it speaks of: Footnote itself, its data,
 # its answers, how to ask. "what's the best way to cook salmon?" shares the wording of "what's the
 # best way to ask you something?" and none of these words, so it is not a question about Footnote.
@@ -112,7 +117,10 @@ def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool 
         return "domain", None
     letters = _by_letters(text, company_only=company_only, covered=covered)
     if company_only:
-        return letters  # "is Boeing a buy?": the company is masked, what is left is too little to read by meaning
+        # "is Boeing a buy?": the company is masked, what is left is read by meaning only when it
+        # says a verdict of the company's people or stock ("is Walmart worth it at this price?")
+        asked = asks_verdict(text) if letters[0] != "refuse" and not thread else None
+        return asked or letters
     if thread and letters[0] in ("domain", "unknown"):
         return letters
     meaning = by_meaning(text)
@@ -141,10 +149,12 @@ def asks_verdict(text: str) -> tuple[str, str] | None:
     verdict: an opinion of a company or its people, or advice on its stock. The rules
     (agent.planning.scope.JUDGEMENT) catch the common wordings before any company is looked up; this
     catches the rest by the labelled exemplars, but only for a message that says a verdict word
-    (VERDICT_WORDS) and does not ask what a filing states, and only on a clear verdict by meaning:
-    "is Boeing's debt a concern?" has no verdict word, "what does Ford say about its best trucks?"
-    asks the filing."""
-    if not VERDICT_WORDS.search(text) or filing_framed(text):
+    (VERDICT_WORDS) of the company's people or its stock (VERDICT_TARGETS) and does not ask what a
+    filing states, and only on a clear verdict by meaning: "is Boeing's debt a concern?" has no
+    verdict word, "is Apple doing well in China?" judges no one, "what does Ford say about its best
+    trucks?" asks the filing. The sentence model alone tells "doing well" from "a good investment"
+    poorly, hence the words."""
+    if not (VERDICT_WORDS.search(text) and VERDICT_TARGETS.search(text)) or filing_framed(text):
         return None
     meaning = by_meaning(text)
     if meaning is None or meaning.kind != "refuse" or meaning.label not in ("opinion", "advice") or not clear(meaning):

@@ -88,6 +88,8 @@ JUDGEMENT = (
     r"\bshould\s+(?:[\w&.'-]+\s+){1,4}?(?:resign|step\s+down|be\s+(?:fired|replaced|ousted)|quit)\b",
     r"\b(?:right|smart|wise|a\s+mistake|dumb|stupid|foolish)\s+(?:for\s+[\w&.'-]+\s+)?to\s+(?:own|buy|sell|invest|hold|"
     r"acquire|bet)\b",
+    r"\b(?:was|is|were|would\s+it\s+be)\s+(?:it\s+)?(?:a\s+)?(?:mistake|smart|wise|dumb|stupid|foolish|good\s+idea|bad\s+idea)"
+    r"\s+(?:for\s+(?:[\w&.'-]+\s+){1,3}?)?to\b",
 )
 FORECAST = (
     r"\bforecasts?\b", r"\bforecasting\b", r"\bpredict\w*\b", r"\bprojections?\b",
