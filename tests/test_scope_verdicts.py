@@ -212,3 +212,19 @@ def test_a_word_the_thread_company_writes_is_no_other_registrant(directory):
         assert registrant_not_theirs("and Asia?", directory, ["AAPL"]) is None
         assert registrant_not_theirs("and sales in Asia?", directory, ["NVDA"]) is None  # a place
         assert registrant_not_theirs("and Toyota?", directory, ["AAPL"])[0] == "Toyota"
+
+
+@pytest.mark.parametrize("text, intent", [
+    ("Happy Friday Walmart folks", "greeting"),
+    ("gtg, meeting with Tesla", "goodbye"),
+    ("thanks, that was super helpful for my Apple deck", "thanks"),
+])
+def test_small_talk_that_names_a_company_asks_nothing_of_it(directory, text, intent):
+    p = plan(directory, text)
+    assert (p.route, p.intent) == ("meta", intent), p
+
+
+@pytest.mark.parametrize("text", ["Hi, Apple's revenue in fiscal 2024?", "thanks. now Tesla's risk factors",
+                                  "hello Nvidia 10-K"])
+def test_small_talk_before_a_question_leaves_the_question(directory, text):
+    assert plan(directory, text).route != "meta"

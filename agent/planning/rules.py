@@ -29,7 +29,7 @@ from agent.planning.followups import BY_HOW_MUCH, FIGURE_INTENTS, asks_what_happ
 from agent.planning.figure_kinds import KIND_WORD, kind_of_thread
 from agent.planning.followups import CHOOSING, THAT_YEAR, compared_name, figure_reply, swaps_only
 from agent.planning.scope import OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due, filed_future, filing_framed, forward_looking, greets_first
-from agent.planning.scope import meta_intent, out_of_scope, strip_quotes
+from agent.planning.scope import meta_intent, opening_small_talk, out_of_scope, strip_quotes
 from agent.planning.scope import names_kept
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
 from agent.planning.topics import (
@@ -587,6 +587,8 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     return _said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory, previous)
 
 
+# a filing named ("hello Nvidia 10-K"): a request for it, however it opens
+_FILING_WORD = re.compile(r"\b10-?[kq]s?\b|\bfilings?\b|\bannual\s+reports?\b")
 # "how does Netflix account for content amortization?", "how does Ford fund its pension plans?": how a
 # company does something is told in words (its policies, its MD&A), whatever figure words it names
 _HOW_IN_WORDS = re.compile(
@@ -809,6 +811,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     asked_of_us = re.search(r"\b(?:you|your)\b", chat) and not (r.measures or r.has_topic or r.matches)
     subject = bool(r.measures or r.unmappable or r.has_topic or r.why or (r.years.given and not asked_of_us)
                    or ((r.statement or QUAL_ASK.search(low)) and r.matches) or lead_subject(outside))
+    opening = opening_small_talk(spelled_out(low))
+    if opening and r.matches and thread is None and not subject and not _FILING_WORD.search(low):
+        return _meta(opening)  # "Happy Friday Target folks": whom it greets, nothing asked of a filing
     if r.matches and not subject and (all(_weak_mention(m) for m in r.matches) or greets_first(low)):
         # "gm everyone!", "good morning Sam": a ticker typed in lowercase, or an everyday word some
         # company's filings use as a brand, with nothing of a filing beside it (no metric, topic, year

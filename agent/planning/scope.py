@@ -337,6 +337,27 @@ def greets_first(text: str) -> bool:
     return bool(_GREETS_FIRST.match(text))
 
 
+_OPENING = (
+    ("greeting", re.compile(rf"^\W*(?:{_GREETING}|morning|evening|happy\s+\w+day|merry\s+\w+|greetings)\b")),
+    ("thanks", re.compile(rf"^\W*(?:{_THANKS})\b")),
+    ("goodbye", re.compile(r"^\W*(?:bye|goodbye|see\s+(?:you|ya)|later|got\s+to\s+go|gotta\s+(?:go|run|jump)|"
+                           r"talk\s+to\s+you\s+later|be\s+right\s+back|signing\s+off|catch\s+you)\b")),
+)
+# asks for something: a question, or a request word
+_ASKS_SOMETHING = re.compile(r"\?|\b(?:what|how|which|why|who|when|where|tell|show|give|compare|list|find|get|"
+                             r"pull|need|want|can|could|would|please|summari[sz]e|explain|describe|and|now|also|"
+                             r"then|next)\b")
+
+
+def opening_small_talk(text: str) -> str | None:
+    """greeting | thanks | goodbye: the small talk a message opens with, when it asks for nothing
+    after it ("Happy Friday Target folks", "gtg, meeting with Walmart"), whatever name it mentions.
+    `text`: lowercase, shorthand spelled out."""
+    if _ASKS_SOMETHING.search(text):
+        return None
+    return next((intent for intent, pattern in _OPENING if pattern.match(text)), None)
+
+
 def meta_intent(text: str) -> str | None:
     """greeting | thanks | help | coverage, when that is all the message is. `text`: lowercase."""
     t = text.strip()
