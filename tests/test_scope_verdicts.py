@@ -15,7 +15,7 @@ from tests.test_companies import COVERED, SEC
 MORE_COVERED = [(37996, "FORD MOTOR CO", ["F"]), (1800, "ABBOTT LABORATORIES", ["ABT"])]
 MORE_SEC = [("F", 37996, "FORD MOTOR CO"), ("ABT", 1800, "ABBOTT LABORATORIES"), ("TIMB", 1071321, "TIM S.A."),
             ("RIVN", 1874178, "Rivian Automotive, Inc. / DE"), ("TM", 1094517, "TOYOTA MOTOR CORP/"),
-            ("APWC", 1052595, "ASIA PACIFIC WIRE & CABLE CORP LTD")]
+            ("APWC", 1052595, "ASIA PACIFIC WIRE & CABLE CORP LTD"), ("AVGO", 1730168, "Broadcom Inc.")]
 
 
 @pytest.fixture(scope="module")
@@ -228,3 +228,10 @@ def test_small_talk_that_names_a_company_asks_nothing_of_it(directory, text, int
                                   "hello Nvidia 10-K"])
 def test_small_talk_before_a_question_leaves_the_question(directory, text):
     assert plan(directory, text).route != "meta"
+
+
+def test_a_refusal_by_letters_needs_the_words_beside_the_company(directory):
+    """"Broadcom VMware integration costs" is near "do you like the company?" only by the masked
+    name: what it asks is about Broadcom, which we do not cover, never investment advice."""
+    p = plan(directory, "Broadcom VMware integration costs")
+    assert (p.route, p.refusal_reason) == ("refusal", "not_covered"), p

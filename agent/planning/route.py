@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from agent.planning.exemplars import META, Meaning, by_meaning, nearest
+from agent.planning.exemplars import META, Meaning, by_meaning, kind, nearest
 from agent.planning.scope import filing_framed
 
 MIN_SCORE = 0.2  # mean cosine of the agreeing neighbours: below it, nothing is alike enough
@@ -230,7 +230,11 @@ def _by_letters(text: str, *, company_only: bool, covered: bool) -> tuple[str, s
         verdicts = ("advice", "opinion")  # one family: a view asked for, on the stock or on the company
         score = _score_of(found, verdicts) if found.label in verdicts else found.score
         if found.label in refusable and score >= SUBJECT_REFUSAL and len(rest) >= 3:
-            return "refuse", REFUSAL_DETAIL[found.label]
+            # the words beside the company must lean to a refusal on their own too: "Broadcom VMware
+            # integration costs" resembles "do you like the company?" only by the masked "company"
+            alone = nearest(" ".join(rest))
+            if alone is None or kind(alone.label) == "refuse":
+                return "refuse", REFUSAL_DETAIL[found.label]
         return "domain", None
     if found.score < MIN_SCORE or found.top < MIN_TOP:
         if found.label in META and len(text.split()) <= SHORT and found.top >= SHORT_TOP:

@@ -355,7 +355,8 @@ def opening_small_talk(text: str) -> str | None:
     `text`: lowercase, shorthand spelled out."""
     if _ASKS_SOMETHING.search(text):
         return None
-    return next((intent for intent, pattern in _OPENING if pattern.match(text)), None)
+    opening = next((intent for intent, pattern in _OPENING if pattern.match(text)), None)
+    return "thanks" if opening and _THANKS_RE.search(text) else opening  # "bye, thanks for the info": thanks
 
 
 def meta_intent(text: str) -> str | None:
