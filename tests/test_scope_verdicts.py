@@ -235,3 +235,22 @@ def test_a_refusal_by_letters_needs_the_words_beside_the_company(directory):
     name: what it asks is about Broadcom, which we do not cover, never investment advice."""
     p = plan(directory, "Broadcom VMware integration costs")
     assert (p.route, p.refusal_reason) == ("refusal", "not_covered"), p
+
+
+@pytest.mark.parametrize("text", [
+    "What projections does Apple make about its services growth?",
+    "What guidance does Tesla give on capital expenditures?",
+    "Does Walmart consider its eCommerce business a good investment?",
+])
+def test_what_a_company_projects_or_holds_is_asked_of_its_filing(directory, judged, text):
+    p = plan(directory, text)
+    assert (p.route, p.intent) == ("domain", "qualitative"), p
+
+
+@pytest.mark.parametrize("text", [
+    "What projections do analysts make for Nvidia?",
+    "do you consider Tesla a good investment?",
+])
+def test_the_same_asked_of_others_or_of_footnote_is_refused(directory, text):
+    p = plan(directory, text)
+    assert (p.route, p.refusal_reason) == ("refusal", "out_of_scope"), p

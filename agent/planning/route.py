@@ -229,7 +229,7 @@ def _by_letters(text: str, *, company_only: bool, covered: bool) -> tuple[str, s
         refusable = ("advice", "price", "forecast", "opinion") + (() if covered else ("offtopic",))
         verdicts = ("advice", "opinion")  # one family: a view asked for, on the stock or on the company
         score = _score_of(found, verdicts) if found.label in verdicts else found.score
-        if found.label in refusable and score >= SUBJECT_REFUSAL and len(rest) >= 3:
+        if found.label in refusable and score >= SUBJECT_REFUSAL and len(rest) >= 3 and not filing_framed(text):
             # the words beside the company must lean to a refusal on their own too: "Broadcom VMware
             # integration costs" resembles "do you like the company?" only by the masked "company"
             alone = nearest(" ".join(rest))

@@ -123,6 +123,9 @@ FILING_FRAMED = (
     r"\b(?:company|management)\s+(?:expect|anticipat|plan|intend|project|forecast|estimat)\w*",
     # "Walmart's fy2026 plans for capex": Footnote has no plans of its own, a company's are in its filing
     rf"^(?!.*\b{_OTHERS}\b).*\b(?:plans?|planned|intends?|intentions?)\s+(?:for|to|on)\b",
+    # "what projections does Pfizer make?", "what guidance does UnitedHealth give?": the company's own
+    rf"\b(?:what|which|any)\s+(?:kind\s+of\s+)?(?:projections?|forecasts?|guidance|outlook|expectations?|predictions?|"
+    rf"targets?|estimates?)\s+(?:does|do|did|has|have)\s+(?!{_OTHERS}\b)[\w&.'-]+",
     # "according to Amazon / management", not to analysts or to Footnote
     rf"\baccording\s+to\s+(?!{_OTHERS}\b)(?:the\s+|its\s+|their\s+)?[\w&.'-]+",
     rf"^(?:is|are|does|do|did|has|have)\s+(?!{_OTHERS}\b)(?:[\w&.'-]+\s+){{1,4}}?(?:expect|anticipat|plan|intend|"
@@ -265,9 +268,10 @@ def out_of_scope(text: str) -> str | None:
         return "stock prices or market valuations"
     if _MARKET_DATA.search(text):
         return "market trading data such as short interest, volume or analyst estimates (no filing reports it)"
-    if _ADVICE.search(text):
+    own_view = _COMPANY_VIEW.search(text)  # "does Amazon consider AWS a good investment?": its filing says
+    if _ADVICE.search(text) and not own_view:
         return "investment advice"
-    if _OPINION.search(text):
+    if _OPINION.search(text) and not own_view:
         return "opinions (I report what the filings say, not views of my own)"
     contractual = _CONTRACTUAL.search(text) and not _ASKED_OF_FOOTNOTE.search(text)  # amounts falling due: filed
     if (_FORECAST.search(text) or _NEXT_PERIOD.search(text)) and not (filing_framed(text) or contractual):
@@ -282,6 +286,11 @@ def out_of_scope(text: str) -> str | None:
 
 
 OFF_TOPIC_DETAIL = "topics outside companies' 10-K filings"
+# A view the company holds, asked about ("does Amazon consider AWS a good investment?", "how does Nike
+# view its wholesale partners?"): what its filing states, not Footnote's opinion nor advice.
+_COMPANY_VIEW = re.compile(
+    rf"^\W*(?:how\s+)?(?:does|do|did)\s+(?!{_OTHERS}\b|i\b|we\b)(?:[\w&.'-]+\s+){{1,3}}?(?:consider|view|regard|see|"
+    rf"call|describe|characteri[sz]e|think\s+of|believe|deem)\b")
 _IDENTITY = re.compile(r"^\W*(?:are|r)\s+(?:you|u)\b|^\W*is\s+(?:this|it|footnote)\b")
 # "how do I ask about a segment?": how to put a question to Footnote, whatever topic it names
 HOW_TO_ASK = re.compile(r"\bhow\s+(?:do|should|can|would|could)\s+i\s+(?:best\s+)?(?:ask|phrase|word|query|request)\b|"
@@ -304,7 +313,7 @@ def filing_framed(text: str) -> bool:
     """True when a question about the future asks what a company or its filing states (its
     expectations, plans, amounts it will record, how it may be affected), not for Footnote's own
     prediction. `text`: lowercase, quotes removed."""
-    return bool(_FILING_FRAMED.search(text) or _FILED_FUTURE.search(text) or exposure(text))
+    return bool(_FILING_FRAMED.search(text) or _FILED_FUTURE.search(text) or exposure(text) or _COMPANY_VIEW.search(text))
 
 
 def exposure(text: str) -> bool:
