@@ -228,6 +228,41 @@ def find_brands(text: str, directory: CompanyDirectory, thread: list[str] = ()) 
     return out
 
 
+def named_by(phrase: str, ciks: set[int]) -> bool:
+    """One of these companies' filings name `phrase` most, and as often as a brand needs (MIN_CHUNKS):
+    its brand, segment or product ("Disney and Hulu"), not another company the user listed beside
+    it (Ford's filings name Rivian, Amazon's name it more). False when no lookup is lent."""
+    lookup = _LOOKUP.get()
+    counts = lookup(phrase) if lookup is not None else []
+    return bool(counts) and counts[0][0] in ciks and counts[0][1] >= MIN_CHUNKS
+
+
+def registrant_not_theirs(text: str, directory: CompanyDirectory, thread: list[str]) -> tuple[str, Company] | None:
+    """(word, registrant) for a capitalised word in a follow-up that begins an uncovered SEC
+    registrant's name and that none of the thread's companies' filings write ("and Toyota in
+    2022?" after Ford): that registrant, not the thread's company. A word the thread's filings
+    write ("and Asia?" after Nike) is a region, segment or brand of theirs; a word after a
+    preposition ("in Canada") is a place. Only when the planning node lent a lookup."""
+    lookup = _LOOKUP.get()
+    if lookup is None:
+        return None
+    own = {directory.by_ticker.get(t.upper()) for t in thread} - {None}
+    for m in _CAPITALISED_WORD.finditer(text):
+        word = m.group(1)
+        if word.lower() in STOPWORDS or _AFTER_PREPOSITION.search(text, 0, m.start(1)):
+            continue
+        registrant = uncovered_registrant(word, directory)
+        if registrant is None:
+            continue
+        if not any(cik in own for cik, _ in lookup(word)):
+            return word, registrant
+    return None
+
+
+_CAPITALISED_WORD = re.compile(r"(?<![\w$&'-])([A-Z][a-z]{2,})(?![\w'-])")
+_AFTER_PREPOSITION = re.compile(r"\b(?:in|into|from|for|across|outside|within|to|of|at|on|throughout)\s+(?:the\s+)?$", re.I)
+
+
 def uncovered_registrant(phrase: str, directory: CompanyDirectory) -> Company | None:
     """The uncovered SEC registrant a coined word names ("micron" is Micron Technology, "biontech"
     BioNTech), else None. Such a word is that company, a peer or partner the covered company's

@@ -230,6 +230,7 @@ class CompanyDirectory:
                 i += width
             else:
                 i += 1
+        found = [m for m in found if not self._part_of_person(text, m, found, all_caps)]
         # one entry per company; an exact match elsewhere settles an ambiguous partial
         out: list[CompanyMatch] = []
         seen: set[int] = set()
@@ -247,6 +248,30 @@ class CompanyDirectory:
             # a lone capitalised first word ("General") next to a clear company is not a question about it
             out = [m for m in out if m.kind != "ambiguous"]
         return out
+
+    def _part_of_person(self, text: str, m: CompanyMatch, found: list[CompanyMatch], all_caps: bool) -> bool:
+        """The one-word mention is half of a person's name: a surname after a given name ("Robert
+        Ford", "Mark Smucker", "Henry Ford"), or a ticker typed as a given name before a surname
+        ("Tim Cook": a short name we do not cover, or a ticker). Two capitalised words in mid-sentence, neither any company's name, are a person
+        the way a user writes one; the surname is no question about the company that shares it.
+        Not judged in a message written in capitals or in Title Case, where every word is capitalised."""
+        if all_caps or " " in m.text or not m.text[:1].isupper() or m.text.isupper() or _title_case(text):
+            return False
+        before = _GIVEN_BEFORE.search(text, 0, m.start)
+        if before and before.start(1) > 0 and not _SENTENCE_END.search(text, 0, before.start(1)):
+            given = before.group(1)
+            if not self._names_word(given) and not any(o.start <= before.start(1) < o.end for o in found):
+                return True
+        after = _SURNAME_AFTER.match(text, m.end)
+        short = len(m.text) <= 4 and (m.via == "ticker" or m.kind == "not_covered")  # "Tim", "Sam", "Ray"
+        return bool(short and after and not self._names_word(after.group(1))
+                    and after.group(1).lower() not in LEGAL_SUFFIXES
+                    and not any(o.start <= after.start(1) < o.end for o in found))
+
+    def _names_word(self, word: str) -> bool:
+        """`word` is (the first word of) some company's name, or one of its one-word aliases."""
+        w = word.lower()
+        return (w,) in self.names or w in self.first_words or w in self.alias_words or w.upper() in self.by_ticker
 
     def find_products(self, text: str) -> list[CompanyMatch]:
         """Companies named only through a product ("iPhone", "Azure"), for questions that name no company."""
@@ -523,6 +548,51 @@ def standard_joined() -> frozenset[frozenset[str]]:
     from agent.retrieval.line_items import concept_words, tokens
 
     return frozenset(tokens(concept_words(c)) for c in STANDARD_JOINED)
+
+
+# A name listed beside a company mention ("Nike and Adidas", "Adidas, Nike", "Nike vs. Adidas")
+_LIST = r"(?:,|&|\b(?:and|or|vs|versus|compared\s+(?:to|with))\b\.?)"
+_NAME = r"[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,2}"
+_LISTED_AFTER = re.compile(rf"(?:['\u2019]s)?\s*{_LIST}\s+(?:the\s+)?({_NAME})")
+_LISTED_BEFORE = re.compile(rf"(?<![\w&.-])({_NAME})(?:['\u2019]s)?\s*{_LIST}\s+$")
+
+
+def named_beside(text: str, matches: list[CompanyMatch]) -> str | None:
+    """A capitalised name listed next to a company mention by "and", "or", "vs", a comma ("compare
+    Nike and Adidas revenue"), which the directory did not resolve: another company the user named,
+    not words of the figure asked. None when there is none; the caller decides what it means."""
+    spans = [(m.start, m.end) for m in matches]
+    inside = lambda i: any(s <= i < e for s, e in spans)  # noqa: E731
+    for m in matches:
+        after = _LISTED_AFTER.match(text, m.end)
+        if after and not inside(after.start(1)):
+            return re.sub(r"['\u2019]s$", "", after.group(1)).strip(" .,")
+        before = _LISTED_BEFORE.search(text, 0, m.start)
+        if before and before.start(1) > 0 and not inside(before.start(1)):
+            return re.sub(r"['\u2019]s$", "", before.group(1)).strip(" .,")
+    return None
+
+
+# A given name just before a mention, and a surname just after one (agent.planning.companies._part_of_person)
+_GIVEN_BEFORE = re.compile(r"(?<![\w'\u2019&.-])([A-Z][a-z]+)\s+$")
+_SURNAME_AFTER = re.compile(r"\s+([A-Z][a-z]+)\b(?![&.-]\w)")
+_SENTENCE_END = re.compile(r"(?:^|[.?!:;\n\"(])\s*$")
+
+
+_FUNCTION_WORDS = frozenset("what was were is are the and for than does did how its their with from about in of to "
+                            "say has have much many by on at".split())
+
+
+def _title_case(text: str) -> bool:
+    """The message is written in Title Case ("What Was Ford's Revenue In 2023?"): capitals say nothing.
+    Told by its small words after the first (names are capitalised in any sentence), or, with none,
+    by most of its words."""
+    words = re.findall(r"[A-Za-z]+", text)[1:]
+    small = [w for w in words if w.lower() in _FUNCTION_WORDS]
+    if small:
+        return sum(w[0].isupper() for w in small) / len(small) >= 0.6
+    words = [w for w in words if len(w) >= 3]
+    return len(words) >= 3 and sum(w[0].isupper() for w in words) / len(words) >= 0.6
 
 
 def _mostly_upper(text: str) -> bool:

@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 EXEMPLARS = Path(__file__).with_name("exemplars.tsv")
 META = ("greeting", "thanks", "goodbye", "ack", "help", "about", "coverage")
-REFUSE = ("offtopic", "forecast", "advice", "price")
+REFUSE = ("offtopic", "forecast", "advice", "price", "opinion")
 K = 3  # neighbours that vote
 SAME = 0.95  # a message this close to one exemplar is that exemplar: its label, whatever the others vote
 _CLEAN = re.compile(r"[^a-z0-9&'%$ ]+")

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from agent.planning.exemplars import META, Meaning, by_meaning, nearest
+from agent.planning.exemplars import META, Meaning, by_meaning, kind, nearest
 from agent.planning.scope import filing_framed
 
 MIN_SCORE = 0.2  # mean cosine of the agreeing neighbours: below it, nothing is alike enough
@@ -43,7 +43,20 @@ REFUSAL_DETAIL = {
     "forecast": "forecasts or predictions",
     "advice": "investment advice or opinions",
     "price": "stock prices or market valuations",
+    "opinion": "opinions (I report what the filings say, not views of my own)",
 }
+# Words a verdict is asked in ("is he a good leader?", "would you trust them?", "is it well run?"):
+# only a message that says one of them is read by meaning for a request for an opinion or advice,
+# however clearly its company, person or topic makes it look like a question about a filing.
+VERDICT_WORDS = re.compile(
+    r"\b(?:good|great|bad|poor|terrible|awful|best|worst|better|worse|right|wrong|trust\w*|over(?:rated|paid|hyped)|"
+    r"under(?:rated|paid)|job|competent|incompetent|smart\w*|admire|like|love|hate|opinion|rate|grade|judge|mistake|"
+    r"genius|arrogant|impress\w*|deserv\w*|worth|buy|sell|invest\w*|well|badly|poorly)\b")
+# Whom or what a verdict is passed on: the company's people, or its stock. "is Apple doing well in
+# China?" passes none on them (its filing says how China sales went); "is the board doing its job?" does.
+VERDICT_TARGETS = re.compile(
+    r"\b(?:ceo|cfo|coo|chief|chair\w*|founder|management|managers?|leaders?|leadership|boss|board|executives?|"
+    r"he|she|him|her|his|stock|shares|investment|investors?|valuation|price|priced|multiples?)\b")
 # What a question about Footnote or a request for help with it speaks of: Footnote itself, its data,
 # its answers, how to ask. "what's the best way to cook salmon?" shares the wording of "what's the
 # best way to ask you something?" and none of these words, so it is not a question about Footnote.
@@ -91,6 +104,9 @@ def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool 
     that clearly reads as small talk or a question about Footnote, by meaning and by its letters
     alike, is that."""
     if subject:
+        asked = asks_verdict(text) if not thread else None
+        if asked:  # "is Robert Ford a good CEO?": an opinion, whichever company the surname resolves to
+            return asked
         if unanchored and not thread and not filing_framed(text):  # "what does Acme expect?" is no forecast
             meaning = by_meaning(text)
             if meaning is not None and meaning.kind == "refuse" and clear(meaning):
@@ -101,7 +117,10 @@ def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool 
         return "domain", None
     letters = _by_letters(text, company_only=company_only, covered=covered)
     if company_only:
-        return letters  # "is Boeing a buy?": the company is masked, what is left is too little to read by meaning
+        # "is Boeing a buy?": the company is masked, what is left is read by meaning only when it
+        # says a verdict of the company's people or stock ("is Walmart worth it at this price?")
+        asked = asks_verdict(text) if letters[0] != "refuse" and not thread else None
+        return asked or letters
     if thread and letters[0] in ("domain", "unknown"):
         return letters
     meaning = by_meaning(text)
@@ -114,6 +133,33 @@ def message_kind(text: str, *, company_only: bool, subject: bool, covered: bool 
     if letters[0] == "meta":
         return "meta", META_INTENT[_agreed_label(text, meaning)]
     return letters
+
+
+def refusal_by_meaning(text: str) -> str | None:
+    """The refusal detail when a message with no subject of a filing's reads clearly, by meaning, as
+    a request to refuse (off-topic, advice, a forecast, a price), else None."""
+    meaning = by_meaning(text)
+    if meaning is not None and meaning.kind == "refuse" and clear(meaning):
+        return REFUSAL_DETAIL[meaning.label]
+    return None
+
+
+def asks_verdict(text: str) -> tuple[str, str] | None:
+    """("refuse", detail) when a message with a subject of its own asks, by its meaning, for Footnote's
+    verdict: an opinion of a company or its people, or advice on its stock. The rules
+    (agent.planning.scope.JUDGEMENT) catch the common wordings before any company is looked up; this
+    catches the rest by the labelled exemplars, but only for a message that says a verdict word
+    (VERDICT_WORDS) of the company's people or its stock (VERDICT_TARGETS) and does not ask what a
+    filing states, and only on a clear verdict by meaning: "is Boeing's debt a concern?" has no
+    verdict word, "is Apple doing well in China?" judges no one, "what does Ford say about its best
+    trucks?" asks the filing. The sentence model alone tells "doing well" from "a good investment"
+    poorly, hence the words."""
+    if not (VERDICT_WORDS.search(text) and VERDICT_TARGETS.search(text)) or filing_framed(text):
+        return None
+    meaning = by_meaning(text)
+    if meaning is None or meaning.kind != "refuse" or meaning.label not in ("opinion", "advice") or not clear(meaning):
+        return None
+    return verdict(meaning)
 
 
 _UNSET = object()
@@ -180,9 +226,15 @@ def _by_letters(text: str, *, company_only: bool, covered: bool) -> tuple[str, s
                 and not _ASKS.search(text)):
             return "meta", META_INTENT[found.label]  # "bye, thanks for the Nvidia info": asks nothing of it
         rest = [w for w in text.split() if w.strip("?!.,'s") != "company"]
-        refusable = ("advice", "price", "forecast") if covered else ("advice", "price", "forecast", "offtopic")
-        if found.label in refusable and found.score >= SUBJECT_REFUSAL and len(rest) >= 3:
-            return "refuse", REFUSAL_DETAIL[found.label]
+        refusable = ("advice", "price", "forecast", "opinion") + (() if covered else ("offtopic",))
+        verdicts = ("advice", "opinion")  # one family: a view asked for, on the stock or on the company
+        score = _score_of(found, verdicts) if found.label in verdicts else found.score
+        if found.label in refusable and score >= SUBJECT_REFUSAL and len(rest) >= 3 and not filing_framed(text):
+            # the words beside the company must lean to a refusal on their own too: "Broadcom VMware
+            # integration costs" resembles "do you like the company?" only by the masked "company"
+            alone = nearest(" ".join(rest))
+            if alone is None or kind(alone.label) == "refuse":
+                return "refuse", REFUSAL_DETAIL[found.label]
         return "domain", None
     if found.score < MIN_SCORE or found.top < MIN_TOP:
         if found.label in META and len(text.split()) <= SHORT and found.top >= SHORT_TOP:
@@ -199,6 +251,14 @@ def _by_letters(text: str, *, company_only: bool, covered: bool) -> tuple[str, s
     if found.label in REFUSAL_DETAIL:
         return "refuse", REFUSAL_DETAIL[found.label]
     return "domain", None
+
+
+def _score_of(found, labels: tuple[str, ...]) -> float:
+    """The neighbours' vote for any of `labels` together (the mean cosine, as Nearest.score): "is
+    Nike a buy here?" is near advice and opinion exemplars both, both asking for a view."""
+    shares = dict(found.shares)
+    own = shares.get(found.label) or 1.0
+    return found.score * sum(shares.get(lb, 0.0) for lb in labels) / own
 
 
 # "can you help me fix this python error?": a request for help that names its task

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from agent.planning.companies import CompanyDirectory, CompanyMatch, norm_name
+from agent.planning.companies import CompanyDirectory, CompanyMatch, named_beside, norm_name
 from agent.planning.company_words import english_words
 from agent.retrieval.concepts import METRICS, PHRASES, UNKNOWN_METRICS, find_phrases, normalize
 from agent.retrieval.line_items import line_parts
@@ -30,7 +30,8 @@ from agent.planning.figure_kinds import KIND_WORD, kind_of_thread
 from agent.planning.followups import CHOOSING, THAT_YEAR, compared_name, figure_reply, swaps_only
 from agent.planning.followups import INCLUDING, POINTER, asks_response, asks_use, figure_base, includes_company
 from agent.planning.followups import leads_reply, only_ranks
-from agent.planning.scope import OFF_TOPIC_DETAIL, filed_future, filing_framed, forward_looking, meta_intent, out_of_scope, strip_quotes
+from agent.planning.scope import OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due, filed_future, filing_framed, forward_looking, greets_first
+from agent.planning.scope import meta_intent, opening_small_talk, out_of_scope, strip_quotes
 from agent.planning.scope import names_kept
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
 from agent.planning.topics import (
@@ -61,8 +62,8 @@ from agent.planning.years import _YEAR_AFTER, Years, parse_years
 from agent.planning.prose_route import CAUSE, OUTLOOK, asks_in_words, asks_statement, modal_cause, order_items
 from agent.planning.prose_route import topical_companies
 from agent.planning.movers import EFFECT, MOVED, asks_cause, not_a_line
-from agent.planning.route import help_with, masked, message_kind, small_talk
-from agent.planning.brands import everyday, find_brands
+from agent.planning.route import help_with, masked, message_kind, refusal_by_meaning, small_talk
+from agent.planning.brands import everyday, find_brands, named_by, registrant_not_theirs, uncovered_registrant
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
@@ -613,6 +614,25 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     return _said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory, previous)
 
 
+# a filing named ("hello Nvidia 10-K"): a request for it, however it opens
+_FILING_WORD = re.compile(r"\b10-?[kq]s?\b|\bfilings?\b|\bannual\s+reports?\b")
+# "how does Netflix account for content amortization?", "how does Ford fund its pension plans?": how a
+# company does something is told in words (its policies, its MD&A), whatever figure words it names
+_HOW_IN_WORDS = re.compile(
+    r"^\W*how\s+(?:does|do|did|is|are|has|have)\s+(?:[\w&.'-]+\s+){1,4}?(?:account|recogni[sz]e|treat|measure|value|"
+    r"determine|estimate|allocate|manage|fund|finance|describe|explain|discuss|classify|disclose|assess|test|hedge|"
+    r"mitigate|approach|handle|define|view|protect|deploy|prioriti[sz]e)\w*\b")
+# "what are the risks to Mastercard's cross-border revenue?", "where does Visa get most of its revenue?",
+# "how is Boeing addressing its cash flow problems?": a description asked for, whatever figure it names
+_DESCRIBED = re.compile(
+    r"^\W*(?:what|which)\s+(?:are|were|is|was)\s+(?:the\s+|its\s+|their\s+)?(?:main\s+|key\s+|biggest\s+|major\s+|"
+    r"primary\s+|largest\s+)?(?:risks?|components?|drivers?|uses|sources|reasons?|factors?|challenges?|headwinds?|"
+    r"tailwinds?|priorities|trends?|threats?|pressures?|elements?|parts)\s+(?:of|to|for|in|behind|on|affecting)\b"
+    r"|^\W*where\s+(?:does|do|did)\s+(?:[\w&.'-]+\s+){1,4}?(?:get|make|earn|generate|derive|spend|invest)\b"
+    r"|^\W*how\s+(?:is|are|was|were|has|have)\s+(?:[\w&.'-]+\s+){1,4}?(?:address|tackl|handl|deal|respond|mitigat|"
+    r"fix|improv|turn)\w*"
+    r"|^\W*how\s+(?:sensitive|exposed|dependent|reliant|vulnerable|resilient)\b"
+    r"|^\W*(?:talk|walk|take)\s+me\s+through\b")
 # a yes-no question that compares a figure with an amount or another figure asks for the figure
 _AMOUNT_CHECK = re.compile(r"\d|\b(?:above|below|higher|lower|more|less|over|under|than|exceed\w*|bigger|smaller)\b")
 
@@ -625,14 +645,15 @@ def _said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous:
     "might slow". Never a refusal for an unknown metric, never a figure for words it did not ask;
     when no passage answers, the prose path says so (no_grounding)."""
     low = strip_quotes(text).lower()
-    if not plan.tickers or len(text) > MAX_CHARS or not asks_in_words(low):
+    described = bool(_DESCRIBED.search(low))
+    if not plan.tickers or len(text) > MAX_CHARS or not (asks_in_words(low) or _HOW_IN_WORDS.search(low) or described):
         return plan
     refused = (plan.route == "refusal" and plan.refusal_reason == "unknown_metric"
                and "(in your formula)" not in (plan.refusal_detail or ""))
     known = {d["name"] for d in (previous.definitions if previous is not None else [])}
     unsaid = [k for k in plan.metrics if k.startswith(("line:", "dim:")) or (k.startswith("udf:") and k[4:] not in known)]
     figure = (plan.route == "domain" and plan.intent in NUMERIC_INTENTS and "metrics" not in plan.inherited
-              and (bool(unsaid) or any(w.get("as") == "unaccounted" for w in plan.words)))
+              and (bool(unsaid) or described or any(w.get("as") == "unaccounted" for w in plan.words)))
     if not (refused or figure):
         return plan
     if not (modal_cause(low) or _AMOUNT_CHECK.search(low) is None):
@@ -807,13 +828,20 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # a later year alone is a statement about the future only when no figure is asked: "how much revenue
     # did X report in 2025?" wants 2025's figure (from companyfacts, or refused), not the filing's plans
     forward = (forward_looking(low) or (ahead and not r.measures)) and filing_framed(low)
+    if ahead and forward_looking(low) and not (filing_framed(low) or falls_due(low)):
+        # "how many employees will Tesla have in 2030?": a year no filing has reached, asked of
+        # Footnote rather than of the filing: a prediction, not a year we lack
+        return _refuse("out_of_scope", "forecasts or predictions")
     if forward:
         _filing_statement(r, directory, about)
     # a year asked of Footnote ("what's the latest year you have?") is about coverage, not a subject
     asked_of_us = re.search(r"\b(?:you|your)\b", chat) and not (r.measures or r.has_topic or r.matches)
     subject = bool(r.measures or r.unmappable or r.has_topic or r.why or (r.years.given and not asked_of_us)
                    or ((r.statement or QUAL_ASK.search(low)) and r.matches) or lead_subject(outside))
-    if r.matches and not subject and all(_weak_mention(m) for m in r.matches):
+    opening = opening_small_talk(spelled_out(low))
+    if opening and r.matches and thread is None and not subject and not _FILING_WORD.search(low):
+        return _meta(opening)  # "Happy Friday Target folks": whom it greets, nothing asked of a filing
+    if r.matches and not subject and (all(_weak_mention(m) for m in r.matches) or greets_first(low)):
         # "gm everyone!", "good morning Sam": a ticker typed in lowercase, or an everyday word some
         # company's filings use as a brand, with nothing of a filing beside it (no metric, topic, year
         # or cause) is a company only when the message, read as written, is no small talk
@@ -866,7 +894,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         return _refuse("out_of_scope", detail)
     if meta in ("greeting", "thanks", "help") and not (r.matches or subject or more):
         return _meta(meta)
-    if HOW_TO_ASK.search(chat) and not r.matches:
+    if HOW_TO_ASK.search(chat):  # "how do I ask about Apple's segments?", "what can I ask you about Apple?"
         return _meta("help")
     if meta == "coverage" and not r.measures and not r.unmappable and not (r.has_topic and r.matches) and not r.why:
         # "which companies did AbbVie buy and why?" asks the filing about a topic, not what Footnote holds
@@ -995,6 +1023,14 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         unknown = unknown or owner
         if unknown:
             return _refuse("no_company", unknown, **carry)
+    listed = _listed_company(r, outside, directory)
+    if listed:
+        # "compare Nike and Adidas revenue": another company is named beside the one we hold, which
+        # is what is missing first; never "unknown metric: adidas revenue", nor Nike's figure alone
+        registrant = uncovered_registrant(listed, directory)
+        if registrant is not None:
+            return _refuse("not_covered", f"{listed} ({registrant.ticker})", tickers=[registrant.ticker], **carry)
+        return _refuse("no_company", listed, **carry)
     dim = _dimension(r, outside) if r.unmappable else None
     if r.unmappable and dim is None and r.tickers and _printable(r.unmappable):
         # "occupancy and other operating expenses", "comprehensive income": a narrowed metric that may
@@ -1032,6 +1068,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         unknown = named_unknown_company(outside) or compared_name(outside)
         if unknown:  # "FOOBAR revenue" in a thread about Apple: not Apple's revenue
             return _refuse("no_company", unknown, **carry)
+        other_registrant = registrant_not_theirs(outside, directory, list(prev.tickers))
+        if other_registrant:  # "and Toyota in 2022?" after Ford: Toyota, never Ford's 2022
+            word, company = other_registrant
+            return _refuse("not_covered", f"{word} ({company.ticker})", tickers=[company.ticker], **carry)
         named = lead_subject(outside)
         if named and (r.kind or implied_measures(named.lower())):
             named = None  # "what about profitability?": a figure's word, no company's name
@@ -1065,8 +1105,17 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             chat_kind = small_talk(spelled_out(low))
             if chat_kind:
                 return _meta(chat_kind)
+            if greets_first(low) or asks_what_footnote_is(low):
+                # "Greetings from the Equity Research desk", "is this like Perplexity?": whom it
+                # greets or what it likens Footnote to is no company asked about
+                return _meta(small_talk(spelled_out(low)) or ("greeting" if greets_first(low) else "about"))
+            refused = refusal_by_meaning(spelled_out(low))
+            if refused:  # "can you plan a trip to Lisbon?": off-topic, not a company called Lisbon
+                return _refuse("out_of_scope", refused)
         if domain_signal or guess:
             return _refuse("no_company", guess, **(carry if domain_signal else {}))
+        if meta in ("greeting", "thanks") and prev is None:
+            return _meta(meta)  # "ok now thanks a lot": nothing asked and nothing named, only thanks
         return _refuse("out_of_scope", "topics outside companies' 10-K filings")
 
     plan = Plan(route="domain", intent="numeric", tickers=tickers, lone_name=lone, **year_fields)
@@ -1162,6 +1211,30 @@ _EARNED_FROM = re.compile(r"\b(?:make|made|makes|making|earn|earned|earns|earnin
 
 
 _SOLD = re.compile(r"\b(?:bring|brings|brought|pull|pulls|pulled|rake|rakes|raked)\s+in\b|\b(?:sell|sells|sold)\b")
+
+
+def _listed_company(r: Reading, outside: str, directory: CompanyDirectory) -> str | None:
+    """The name of a company the directory does not know, listed beside one it does ("Nike and
+    Adidas", "Walmart vs. Aldi"), trimmed of the figure's words after it ("Samsung R&D" is Samsung).
+    Not a measure, a filing topic or a word of the question's own figure, and not a name the listed
+    company's filings use as often as a brand (agent.planning.brands.named_by: "Disney and Hulu")."""
+    if not r.tickers or not (r.measures or r.unmappable) or r.why or QUAL_ASK.search(r.low) or filing_framed(r.low):
+        return None  # "what does Apple say about Samsung and Google?": a company inside a question is a topic
+    name = named_beside(outside, r.matches)
+    if not name:
+        return None
+    words = name.split()
+    for i, w in enumerate(words):
+        if i and (normalize(w) in MEASURE_PHRASES or "&" in w or (w.isupper() and len(w) <= 4)):
+            words = words[:i]
+            break
+    name = " ".join(words)
+    low = name.lower()
+    if (not name or low in STOPWORDS or normalize(low) in MEASURE_PHRASES or route_items(low)[1]
+            or expand_query(low) != low or re.fullmatch(r"(?:FY|Q)?\d+\w*", name)):
+        return None
+    ciks = {m.company.cik for m in r.matches if m.company is not None}
+    return None if named_by(name, ciks) else name
 
 
 def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:

@@ -52,12 +52,44 @@ ADVICE = (
     r"\bwhich\s+(?:stock|company)\s+(?:should|would|to)\b.{0,30}\b(?:buy|invest|pick)\b",
     r"\bbetter\s+(?:investment|buy|stock|pick|bet)\b", r"\b(?:stocks?|shares)\s+to\s+(?:buy|sell|own)\b",
     r"\bstock\s+picks?\b", r"\bstock\s+picker\b",
+    # when to trade it: "load up on Nvidia before earnings"
+    r"\bload\s+up\s+on\b", r"\b(?:shares|stock|position|calls|puts)\b.{0,40}\b(?:before|ahead\s+of)\s+(?:the\s+|its\s+)?"
+    r"(?:next\s+)?(?:earnings|results|report)\b",
 )
 # Footnote's own judgement, asked for: it reports what filings say and holds no views.
 OPINION = (
     r"\b(?:what|how)\s+(?:do|would|did)\s+(?:you|u)\s+(?:think|feel|rate)\b", r"\byour\s+(?:opinion|views?|take|thoughts)\b",
-    r"\bdo\s+(?:you|u)\s+(?:like|trust|recommend)\b", r"\bin\s+your\s+(?:opinion|view)\b",
+    r"\bdo\s+(?:you|u)\s+(?:like|trust|recommend|admire|respect|prefer|love|hate)\b", r"\bin\s+your\s+(?:opinion|view)\b",
     r"\bis\s+(?:the\s+)?management\s+(?:any\s+)?good\b",
+)
+# A verdict on a person or a company asked for ("is Robert Ford a good CEO?", "is Jensen Huang
+# overrated?", "would you trust Elon Musk?"): an opinion whoever is named, so it is judged before any
+# company is looked up. A name that is also a company's ("Ford", "Smucker") never turns it into a
+# question about that company's filing.
+_VERDICT = (r"good|great|bad|poor|terrible|decent|strong|weak|competent|incompetent|effective|capable|smart|"
+            r"smarter|better|worse|best|worst|right|wrong|ideal|trustworthy|honest|arrogant|likable|likeable|visionary")
+_ROLE = (r"ceo|cfo|coo|chair(?:man|woman|person)?|leader|boss|manager|executive|chief\s+executive|founder|person|man|"
+         r"woman|guy|choice|fit|pick|successor|company|business|employer|investment|management|team|board")
+JUDGEMENT = (
+    rf"\b(?:is|are|was|were|isn'?t|aren'?t|wasn'?t)\s+(?:[\w&.'-]+\s+){{1,5}}?(?:(?:a|an|the)\s+)?(?:{_VERDICT})\s+"
+    rf"(?:(?:[\w&.'-]+\s+)?(?:{_ROLE}))\b",
+    r"\b(?:is|are|was|were)\s+(?:[\w&.'-]+\s+){1,5}?(?:over|under)(?:rated|paid|hyped|valued)\b",
+    r"\b(?:overrated|underrated|overhyped)\b",
+    r"\b(?:is|are|was|were)\s+(?:[\w&.'-]+\s+){1,4}?(?:(?:a|an)\s+)?(?:genius|visionary|fraud|liar|crook|idiot|arrogant|"
+    r"incompetent|trustworthy|any\s+good|smarter\s+than|good\s+at\s+(?:his|her|their|the)\s+job)\b",
+    r"\b(?:doing|done|did|do|does)\s+(?:a|an)\s+(?:good|great|bad|poor|terrible|decent|fine|solid|lousy|awful|excellent|"
+    r"horrible)\s+job\b",
+    r"\b(?:would|should|could|can|do)\s+(?:you|u|i|we|investors)\s+trust\b",
+    r"^\W*(?:please\s+)?(?:rate|grade|judge)\s+(?:[\w&.'-]+\s+){0,4}?(?:performance|leadership|management|tenure|"
+    r"track\s+record|job|record)\b",
+    r"\bhow\s+(?:would|do|should)\s+(?:you|u)\s+(?:rate|grade|judge|assess|evaluate)\b",
+    r"\b(?:better|worse|best|worst|badly|poorly)[\s-]+(?:run|managed|led)\b",
+    r"\b(?:honest|personal|gut)\s+(?:view|opinion|take|thoughts|assessment|feeling)\b",
+    r"\bshould\s+(?:[\w&.'-]+\s+){1,4}?(?:resign|step\s+down|be\s+(?:fired|replaced|ousted)|quit)\b",
+    r"\b(?:right|smart|wise|a\s+mistake|dumb|stupid|foolish)\s+(?:for\s+[\w&.'-]+\s+)?to\s+(?:own|buy|sell|invest|hold|"
+    r"acquire|bet)\b",
+    r"\b(?:was|is|were|would\s+it\s+be)\s+(?:it\s+)?(?:a\s+)?(?:mistake|smart|wise|dumb|stupid|foolish|good\s+idea|bad\s+idea)"
+    r"\s+(?:for\s+(?:[\w&.'-]+\s+){1,3}?)?to\b",
 )
 FORECAST = (
     r"\bforecasts?\b", r"\bforecasting\b", r"\bpredict\w*\b", r"\bprojections?\b",
@@ -91,6 +123,9 @@ FILING_FRAMED = (
     r"\b(?:company|management)\s+(?:expect|anticipat|plan|intend|project|forecast|estimat)\w*",
     # "Walmart's fy2026 plans for capex": Footnote has no plans of its own, a company's are in its filing
     rf"^(?!.*\b{_OTHERS}\b).*\b(?:plans?|planned|intends?|intentions?)\s+(?:for|to|on)\b",
+    # "what projections does Pfizer make?", "what guidance does UnitedHealth give?": the company's own
+    rf"\b(?:what|which|any)\s+(?:kind\s+of\s+)?(?:projections?|forecasts?|guidance|outlook|expectations?|predictions?|"
+    rf"targets?|estimates?)\s+(?:does|do|did|has|have)\s+(?!{_OTHERS}\b)[\w&.'-]+",
     # "according to Amazon / management", not to analysts or to Footnote
     rf"\baccording\s+to\s+(?!{_OTHERS}\b)(?:the\s+|its\s+|their\s+)?[\w&.'-]+",
     rf"^(?:is|are|does|do|did|has|have)\s+(?!{_OTHERS}\b)(?:[\w&.'-]+\s+){{1,4}}?(?:expect|anticipat|plan|intend|"
@@ -147,7 +182,7 @@ OFF_TOPIC = (
 _GREETING = r"(?:hi|hello|hey|hiya|howdy|yo|greetings|good\s+(?:morning|afternoon|evening|day)|sup|what'?s\s+up)"
 _THANKS = r"(?:thanks|thank\s+you|thx|ty|cheers|much\s+appreciated|appreciate\s+it|thank\s+u|tysm|great\s+job)"
 _FILLER = r"(?:ok|okay|great|awesome|perfect|cool|nice|super|got\s+it|very|so|much|a\s+lot|again|there|all|everyone|" \
-          r"team|bot|footnote|folks|guys|that'?s|this\s+is|helpful|that\s+helps|thats|you|very\s+much|man|mate|!|,|\.)"
+          r"team|bot|footnote|folks|guys|that'?s|this\s+is|helpful|that\s+helps|thats|you|very\s+much|man|mate|now|!|,|\.)"
 HELP = (
     r"^\s*(?:help|\?|usage|commands|menu|start|/help|examples?)\s*[?!.]*\s*$",
     r"\bwhat\s+(?:can|do)\s+you\s+do\b", r"\bhow\s+(?:do|does)\s+(?:you|this|it)\s+work\b", r"\bwho\s+are\s+you\b",
@@ -178,7 +213,7 @@ _NEXT_PERIOD, _CONTRACTUAL = re.compile(NEXT_PERIOD), re.compile(CONTRACTUAL)
 _ASKED_OF_FOOTNOTE = re.compile(ASKED_OF_FOOTNOTE)
 _FILING_FRAMED, _FILED_FUTURE = _compiled(FILING_FRAMED), re.compile(FILED_FUTURE)
 _EXPOSURE = re.compile(EXPOSURE)
-_OPINION = _compiled(OPINION)
+_OPINION = _compiled(OPINION + JUDGEMENT)
 _MARKET_DATA = _compiled(MARKET_DATA)
 _OTHER_SOURCES = tuple((re.compile(p), detail) for p, detail in OTHER_SOURCES)
 _ONLY_GREETING = re.compile(rf"\s*(?:{_GREETING}|{_FILLER})(?:[\s,!.]+(?:{_GREETING}|{_FILLER}))*[\s!.?]*")
@@ -233,9 +268,10 @@ def out_of_scope(text: str) -> str | None:
         return "stock prices or market valuations"
     if _MARKET_DATA.search(text):
         return "market trading data such as short interest, volume or analyst estimates (no filing reports it)"
-    if _ADVICE.search(text):
+    own_view = _COMPANY_VIEW.search(text)  # "does Amazon consider AWS a good investment?": its filing says
+    if _ADVICE.search(text) and not own_view:
         return "investment advice"
-    if _OPINION.search(text):
+    if _OPINION.search(text) and not own_view:
         return "opinions (I report what the filings say, not views of my own)"
     contractual = _CONTRACTUAL.search(text) and not _ASKED_OF_FOOTNOTE.search(text)  # amounts falling due: filed
     if (_FORECAST.search(text) or _NEXT_PERIOD.search(text)) and not (filing_framed(text) or contractual):
@@ -250,9 +286,15 @@ def out_of_scope(text: str) -> str | None:
 
 
 OFF_TOPIC_DETAIL = "topics outside companies' 10-K filings"
+# A view the company holds, asked about ("does Amazon consider AWS a good investment?", "how does Nike
+# view its wholesale partners?"): what its filing states, not Footnote's opinion nor advice.
+_COMPANY_VIEW = re.compile(
+    rf"^\W*(?:how\s+)?(?:does|do|did)\s+(?!{_OTHERS}\b|i\b|we\b)(?:[\w&.'-]+\s+){{1,3}}?(?:consider|view|regard|see|"
+    rf"call|describe|characteri[sz]e|think\s+of|believe|deem)\b")
 _IDENTITY = re.compile(r"^\W*(?:are|r)\s+(?:you|u)\b|^\W*is\s+(?:this|it|footnote)\b")
 # "how do I ask about a segment?": how to put a question to Footnote, whatever topic it names
-HOW_TO_ASK = re.compile(r"\bhow\s+(?:do|should|can|would|could)\s+i\s+(?:best\s+)?(?:ask|phrase|word|query|request)\b")
+HOW_TO_ASK = re.compile(r"\bhow\s+(?:do|should|can|would|could)\s+i\s+(?:best\s+)?(?:ask|phrase|word|query|request)\b|"
+                        r"\bwhat\s+(?:can|should|could|may)\s+i\s+ask\b(?!\s+(?:the\s+)?(?:company|management|ceo|cfo)\b)")
 # What a company did with its own shares ("how much stock did X buy back?") is reported in its 10-K.
 _OWN_SHARES = re.compile(r"\b(?:buy|buys|buying|bought)\s+back\b|\bbuy-?backs?\b|\brepurchas\w*|"
                          r"\b(?:issue[ds]?|issuing)\s+(?:new\s+)?(?:stock|shares)\b")
@@ -271,7 +313,7 @@ def filing_framed(text: str) -> bool:
     """True when a question about the future asks what a company or its filing states (its
     expectations, plans, amounts it will record, how it may be affected), not for Footnote's own
     prediction. `text`: lowercase, quotes removed."""
-    return bool(_FILING_FRAMED.search(text) or _FILED_FUTURE.search(text) or exposure(text))
+    return bool(_FILING_FRAMED.search(text) or _FILED_FUTURE.search(text) or exposure(text) or _COMPANY_VIEW.search(text))
 
 
 def exposure(text: str) -> bool:
@@ -282,6 +324,48 @@ def exposure(text: str) -> bool:
 def filed_future(text: str) -> bool:
     """Amounts a filing says will be recorded, paid or amortized: told in the notes as well."""
     return bool(_FILED_FUTURE.search(text))
+
+
+_GREETS_FIRST = re.compile(rf"^\W*(?:{_GREETING}|{_THANKS}|morning|evening|happy\s+\w+day|merry\s+\w+)\b")
+
+
+def asks_what_footnote_is(text: str) -> bool:
+    """"is this like Perplexity?", "are you Bloomberg?": a question about Footnote itself. `text`: lowercase."""
+    return bool(_IDENTITY.search(text))
+
+
+def falls_due(text: str) -> bool:
+    """Amounts falling due (maturities, obligations, payments scheduled): what a filing tabulates
+    by year, however far ahead, unless Footnote is asked to predict them. `text`: lowercase."""
+    return bool(_CONTRACTUAL.search(text) or _FILED_FUTURE.search(text)) and not _ASKED_OF_FOOTNOTE.search(text)
+
+
+def greets_first(text: str) -> bool:
+    """The message opens with a greeting or thanks ("good morning Target team!", "thanks Nike folks"):
+    a name after it may be whom it greets. `text`: lowercase."""
+    return bool(_GREETS_FIRST.match(text))
+
+
+_OPENING = (
+    ("greeting", re.compile(rf"^\W*(?:{_GREETING}|morning|evening|happy\s+\w+day|merry\s+\w+|greetings)\b")),
+    ("thanks", re.compile(rf"^\W*(?:{_THANKS})\b")),
+    ("goodbye", re.compile(r"^\W*(?:bye|goodbye|see\s+(?:you|ya)|later|got\s+to\s+go|gotta\s+(?:go|run|jump)|"
+                           r"talk\s+to\s+you\s+later|be\s+right\s+back|signing\s+off|catch\s+you)\b")),
+)
+# asks for something: a question, or a request word
+_ASKS_SOMETHING = re.compile(r"\?|\b(?:what|how|which|why|who|when|where|tell|show|give|compare|list|find|get|"
+                             r"pull|need|want|can|could|would|please|summari[sz]e|explain|describe|and|now|also|"
+                             r"then|next)\b")
+
+
+def opening_small_talk(text: str) -> str | None:
+    """greeting | thanks | goodbye: the small talk a message opens with, when it asks for nothing
+    after it ("Happy Friday Target folks", "gtg, meeting with Walmart"), whatever name it mentions.
+    `text`: lowercase, shorthand spelled out."""
+    if _ASKS_SOMETHING.search(text):
+        return None
+    opening = next((intent for intent, pattern in _OPENING if pattern.match(text)), None)
+    return "thanks" if opening and _THANKS_RE.search(text) else opening  # "bye, thanks for the info": thanks
 
 
 def meta_intent(text: str) -> str | None:
