@@ -535,6 +535,8 @@ def unit_of(tree: dict, name: str) -> str:
         return METRICS[tree["metric"]].unit
     if tree["op"] in ("abs", "first"):
         return unit_of(tree["args"][0], name)
+    if tree["op"] == "root":
+        return "ratio"
     if tree.get("percent"):
         return "percent"
     scale = tree["args"][1].get("const") if tree["op"] == "*" else None
@@ -599,6 +601,8 @@ def restate(tree: dict, top: bool = False) -> str:
         return FORMULAS[tree["of"]].label if "of" in tree else restate(tree["args"][0], top)
     if tree["op"] == "avg":  # the year's opening and closing balances, averaged
         return f"average {restate(tree['args'][0]).lower()} (opening and closing)"
+    if tree["op"] == "root":
+        return f"({restate(tree['args'][0], top=True)})^(1/{tree['n']})"
     sym = {"+": "+", "-": "−", "*": "×", "/": "÷"}[tree["op"]]
     inner = f" {sym} ".join(restate(a) for a in tree["args"])
     if tree.get("added_back"):
@@ -625,6 +629,11 @@ def evaluate(tree: dict, values: dict[str, Decimal], unit: str) -> Decimal:
             return abs(ev(node["args"][0]))
         if node["op"] == "first":
             return ev(choose(node, lambda k: k in values))
+        if node["op"] == "root":  # a compound rate's n-th root (CAGR): Decimal's correctly rounded power
+            base = ev(node["args"][0])
+            if base <= 0:
+                raise FormulaError("no compound rate across a sign change or from zero")
+            return base ** (Decimal(1) / Decimal(node["n"]))
         a, b = (ev(x) for x in node["args"])
         if node["op"] == "+":
             return a + b
@@ -639,7 +648,7 @@ def evaluate(tree: dict, values: dict[str, Decimal], unit: str) -> Decimal:
         return a / b
 
     result = ev(tree)
-    return result * HUNDRED if unit == "percent" else result
+    return result * HUNDRED if unit in ("percent", "points") else result
 
 
 def trace(definition: dict, operands: list, shown: str):
@@ -653,7 +662,7 @@ def trace(definition: dict, operands: list, shown: str):
         marker = f" [{op.marker}]" if op.marker is not None else ""
         label = operand_label(key).replace(" (prior year)", "")
         steps.append(f"{label} (FY{op.fiscal_year}): {display_value(op.value, op.unit)}{marker}")
-    pct = " × 100" if definition["unit"] == "percent" else ""
+    pct = " × 100" if definition["unit"] in ("percent", "points") else ""
     steps.append(f"{definition['formula']}{pct} = {shown}")
     whose = "" if definition.get("derived") else " (your definition)"
     return Calculation(metric=f"{definition['name']}{whose}", formula=definition["formula"] + pct,
@@ -680,8 +689,10 @@ def _bounded(text: str, directory, named: str | None):
                 or (named is not None and w in normalize(named).split()))
 
     def bounded(start: int, end: int) -> bool:
-        if any(s <= start < e for s, e in companies()):
-            return False  # "Apple's iPhone net sales over ...": the company is no word of a member's name
+        if any(s < end and start < e for s, e in companies()):
+            # "Apple's iPhone net sales over ...", "net income over equity for Johnson Controls": a
+            # company's name is no word of an operand (nor of a row some other company prints)
+            return False
         before = list(re.finditer(r"[\w&'.-]+", text[:start]))
         after = re.search(r"[\w&'.-]+", text[end:])
         return (word_ok(before[-1].start(), before[-1].group(0)) if before else True) and \
@@ -771,6 +782,10 @@ _SPOKEN = (
     (re.compile(r"\b(?:the\s+)?difference\s+between\s+(?P<a>[^,;?]+?)\s+and\s+", re.I), r"\g<a> minus "),
     (re.compile(r"\b(?:take\s+)?(?P<a>[^,;?]+?)\s+and\s+divide\s+(?:it|that|this|them)\s+by\s+", re.I), r"\g<a> over "),
     (re.compile(r"\bdivide\s+(?P<a>[^,;?]+?)\s+by\s+", re.I), r"\g<a> over "),
+    # "what % of revenue was cost of goods sold at P&G?": the share asked with its whole named first
+    (re.compile(r"\bwhat\s+(?:%|percent(?:age)?|share|portion|fraction|proportion)\s+of\s+(?P<b>[^,;?]+?)\s+"
+                r"(?:was|is|were|are|went\s+to|did\s+\S+\s+spend\s+on)\s+(?!from\b|in\b|at\b|by\b)(?P<a>[^,;?]+?)"
+                r"(?=\s+(?:at|for|in|during)\s|\s*[?,;]|$)", re.I), r"what was \g<a> as a % of \g<b>"),
 )
 _TO_RATIO = re.compile(r"(?P<a>[\w&'\-]+)\s+to\s+(?P<b>[\w&'\- ]+?)\s+ratio\b", re.I)
 
@@ -780,11 +795,33 @@ _DILUTED = re.compile(r"[,;:]?\s*\b(?:use|using|with|on)\s+(?:a\s+|the\s+)?(?P<k
 _PER_SHARE = re.compile(r"\bper\s+share\b", re.I)
 
 
+# "in percentage points", "(pp)": the unit a change of a percentage is asked in, which the change
+# formula states (agent.planning.rules._spanned_changes); no operand's words.
+_POINTS = re.compile(r"[,;]?\s*\(?\s*\b(?:in\s+|as\s+)?(?:percentage\s+points?|pct\.?\s+points?|pp|ppts?|"
+                     r"points)\b\s*\)?", re.I)
+_CHANGE_SAID = re.compile(r"\b(?:chang\w*|expan\w*|contract\w*|compress\w*|increas\w*|decreas\w*|"
+                          r"declin\w*|improv\w*|widen\w*|narrow\w*|rise|rose|fell|fall|grew|growth)\b", re.I)
+# "2-year revenue CAGR through fiscal 2025": the span said as the years it runs over
+_CAGR_SPAN = re.compile(r"\b(?P<n>two|three|four|five|[2-5])[\s-]+years?\s+(?P<what>[^,;?]{1,60}?)\s+"
+                        r"(?P<cagr>cagr|compound(?:ed)?\s+annual\s+growth(?:\s+rate)?)\s+"
+                        r"(?:through|thru|to|ending(?:\s+in)?|ended|for|in|as\s+of)\s+(?P<fy>(?:fiscal\s+(?:year\s+)?|fy\s*)?)"
+                        r"(?P<year>(?:19|20)\d\d)\b", re.I)
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _cagr_years(m: re.Match) -> str:
+    n = _NUMBER_WORDS.get(m.group("n").lower()) or int(m.group("n"))
+    end = int(m.group("year"))
+    return f"{m.group('what')} {m.group('cagr')} from {m.group('fy')}{end - n} to {end}"
+
+
 def spoken_operators(text: str) -> str:
     """The text with operators said in words written as the grammar's ("A over B"). A registry
     formula's own name ("debt to equity ratio", "R&D to revenue ratio") is left alone. "Use diluted
     shares" (or basic) with a per-share figure is the divisor: "per diluted share"."""
-    out = text
+    out = _CAGR_SPAN.sub(_cagr_years, text)
+    if _CHANGE_SAID.search(out):
+        out = _POINTS.sub(" ", out)
     said = _DILUTED.search(out)
     if said and _PER_SHARE.search(out):
         out = _PER_SHARE.sub(f"per {said.group('kind').lower()} share", _DILUTED.sub(" ", out))
@@ -799,3 +836,49 @@ def spoken_operators(text: str) -> str:
         return f"{m.group('a')} over {m.group('b')}"
 
     return _TO_RATIO.sub(to_ratio, out)
+
+
+# --- changes of a ratio, and compound growth --------------------------------------------------------
+
+def formula_tree(key: str) -> dict | None:
+    """A registry formula as a tree when it is a quotient of two same-year metrics ("Gross profit ÷
+    Revenue"), with its fallbacks of that shape as alternatives ("first"); else None. A margin
+    computed from its cost ("(Revenue − Cost of revenue) ÷ Revenue") is that shape too."""
+    trees, seen = [], set()
+    while key and key in FORMULAS and key not in seen:
+        seen.add(key)
+        f = FORMULAS[key]
+        ins = [i.metric for i in f.inputs]
+        if len(ins) == 2 and not any(i.offset for i in f.inputs) and f.operator == "÷":
+            trees.append({"op": "/", "args": [{"metric": ins[0]}, {"metric": ins[1]}]})
+        elif len(ins) == 2 and not any(i.offset for i in f.inputs) and f.operator == "−" and f.unit == "percent":
+            trees.append({"op": "/", "args": [{"op": "-", "args": [{"metric": ins[0]}, {"metric": ins[1]}]},
+                                              {"metric": ins[0]}]})
+        else:
+            break
+        key = f.fallback
+    if not trees:
+        return None
+    return trees[0] if len(trees) == 1 else {"op": "first", "args": trees}
+
+
+def shifted(tree: dict, offset: int) -> dict:
+    """The tree with every operand `offset` fiscal years from its own."""
+    if "metric" in tree or "line" in tree:
+        return {**tree, "offset": tree.get("offset", 0) + offset}
+    if "args" in tree:
+        return {**tree, "args": [shifted(t, offset) for t in tree["args"]]}
+    return tree
+
+
+def points_change(tree: dict, span: int) -> dict:
+    """A percentage's change over `span` years, in percentage points: the ratio now less the ratio
+    then (evaluated × 100 under the unit "points"), never a growth rate of a rate."""
+    return {"op": "-", "args": [tree, shifted(tree, -span)]}
+
+
+def compound_growth(metric: str, span: int) -> dict:
+    """The compound annual growth rate of a metric over `span` years: (now ÷ then)^(1/span) − 1
+    (evaluated × 100 under the unit "percent")."""
+    ratio = {"op": "/", "args": [{"metric": metric}, {"metric": metric, "offset": -span}]}
+    return {"op": "-", "args": [{"op": "root", "n": str(span), "args": [ratio]}, {"const": "1"}]}

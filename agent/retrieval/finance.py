@@ -14,6 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from agent.answer import Calculation
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
+from agent.retrieval.ratio_catalogue import CATALOGUE, computed_variants
 
 HUNDRED = Decimal(100)
 BILLION = Decimal(10) ** 9
@@ -170,7 +171,7 @@ _BASE: list[Formula] = [
        [Input("long_term_debt"), Input("equity")], "ratio", "Long-term debt ÷ Stockholders' equity", _ratio,
        query="long-term debt capital structure"),
     _f("effective_tax_rate_computed", "Effective tax rate (computed)",
-       ["computed effective tax rate", "implied tax rate", "implied effective tax rate"],
+       computed_variants(METRICS["effective_tax_rate"].synonyms),
        [Input("income_tax"), Input("pretax_income")], "percent", "Income tax expense ÷ Income before income taxes",
        _ratio_pct, query="effective tax rate"),
 ]
@@ -415,7 +416,13 @@ def _change_formula(metric: str) -> Formula:
               query=f"{m.query} increased decreased compared to prior year")
 
 
-FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *_DEBT, *_MORE, *(_growth_formula(m) for m in GROWTH_BASES),
+def _catalogued() -> list[Formula]:
+    """agent.retrieval.ratio_catalogue's rows as formulas."""
+    return [_f(key, label, synonyms, [Input(m, o) for m, o in inputs], unit, expression, fn, operator)
+            for key, label, synonyms, inputs, unit, expression, fn, operator in CATALOGUE]
+
+
+FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *_DEBT, *_MORE, *_catalogued(), *(_growth_formula(m) for m in GROWTH_BASES),
                                                    *(_change_formula(m) for m in GROWTH_BASES)]}
 
 
@@ -438,7 +445,8 @@ MEASURE_PHRASES: dict[str, str] = {**PHRASES, **FORMULA_PHRASES}
 # Words that turn a named base metric into its year-over-year growth ("how fast did revenue grow").
 GROWTH_WORDS = ("growth", "grow", "grew", "growing", "yoy", "y/y", "year over year", "year on year",
                 "increase", "increased", "decrease", "decreased", "decline", "declined", "change", "changed",
-                "rise", "rose", "fall", "fell", "up or down")
+                "rise", "rose", "fall", "fell", "up or down", "expansion", "expanded", "expand", "contraction",
+                "contracted", "compression", "compressed", "cagr")
 
 
 def match_measures(text: str) -> list[str]:
@@ -499,6 +507,8 @@ def display_value(value: Decimal, unit: str) -> str:
         return f"{sign}{_q(v, 2):,}"
     if unit == "days":
         return f"{sign}{_q(v, 1):,} days"
+    if unit == "points":  # a change of a percentage, already in points
+        return f"{sign}{_q(v, 1):,} percentage points"
     return f"{sign}{v:,} {unit}"
 
 
