@@ -125,3 +125,34 @@ def test_depreciation_is_the_widest_of_the_lines_tags(db):
         row = metric_value(conn, mcd, "depreciation_amortization", 2023)
         assert row.concept == "DepreciationAndAmortization" and row.value == Decimal("1978200000")
         assert metric_value(conn, mcd, "depreciation_amortization", 2022) is None
+
+
+@pytest.mark.parametrize("text, key", [
+    ("apple roe ratio fy2024", "roe"),
+    ("adobe dso days fy2024", "dso"),
+    ("meta net profit margin ratio 2024", "net_margin"),
+    ("walmart inv turnover fy2025", "inventory_turnover"),
+    ("adobe average collection period fy2024", "dso"),
+    ("apple total payout ratio fy2024", "total_payout"),  # dividends and buybacks, never dividends alone
+    ("apple payout ratio fy2024", "dividend_payout"),
+    ("apple fcf per share fy2024", "fcf_per_share"),
+])
+def test_other_names_and_unit_words_name_the_same_ratio(text, key):
+    assert match_formulas(text) == [key]
+
+
+def test_a_ticker_inside_a_ratios_name_is_no_company_beside_a_covered_one():
+    """Entergy trades as ETR: "implied ETR" beside Apple is a rate of Apple's; alone, ETR is Entergy."""
+    directory = CompanyDirectory.from_rows(COVERED, [*SEC, ("ETR", 65984, "ENTERGY CORP /DE/")], {320193: [2024]})
+    p = plan_rules("implied ETR for Apple fy2024", previous=None, directory=directory)
+    assert (p.route, p.metrics, p.tickers) == ("domain", ["effective_tax_rate_computed"], ["AAPL"])
+    p = plan_rules("ETR revenue 2024", previous=None, directory=directory)
+    assert (p.route, p.refusal_reason) == ("refusal", "not_covered")
+
+
+def test_times_written_as_x_and_a_formula_after_ie(directory):
+    p = plan_rules("Apple fy2024 accounts payable / cost of revenue x 365", previous=None, directory=directory)
+    assert p.definitions[-1]["formula"] == "(Accounts payable ÷ Cost of revenue) × 365"
+    p = plan_rules("Compute Apple's fiscal 2024 operating income after tax, i.e. operating income times "
+                   "(1 - effective tax rate)", previous=None, directory=directory)
+    assert p.definitions[-1]["formula"] == "Operating income × (1 − Effective tax rate)"

@@ -48,7 +48,7 @@ _SHARE_OF = re.compile(r"\s+as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|
 _ADD = re.compile(r"\s+(?:plus|\+|add|adding)\s+|\s*\+\s*", re.I)
 _SUB = re.compile(r"\s+(?:minus|less|-|−|excluding|net\s+of|subtracting)\s+|\s+[-−]\s+", re.I)
 _ADD_OR_SUB = re.compile(_ADD.pattern + r"|" + _SUB.pattern, re.I)  # where a sum's terms split
-_MUL = re.compile(r"\s+(?:times|×|\*|multiplied\s+by)\s+|\s*[×*]\s*", re.I)
+_MUL = re.compile(r"\s+(?:times|×|\*|multiplied\s+by)\s+|\s*[×*]\s*|\s+x\s+(?=\d)", re.I)  # "… x 365"
 # Names that make a same-unit quotient a percentage ("margin", "yield", "as a % of"); a "rate" or a
 # "ratio" stays a ratio ("reinvestment rate" = capex ÷ D&A = 2.4). A quotient over revenue is a share
 # of revenue whatever its name ("opex intensity").
@@ -684,7 +684,7 @@ def _bounded(text: str, directory, named: str | None):
     def word_ok(start: int, word: str | None) -> bool:
         if word is None or any(s <= start < e for s, e in companies()):
             return True
-        w = normalize(word)
+        w = normalize(word).replace(" ", "")  # "i.e." normalizes to "i e"
         return (not w or w in FILLER or w in _INTRODUCING or bool(re.fullmatch(r"(?:fy)?'?\d+\w*", w))
                 or (named is not None and w in normalize(named).split()))
 

@@ -267,11 +267,25 @@ def _without_named(text: str) -> str:
     return " ".join(words)
 
 
+def _in_measure(text: str, m: CompanyMatch) -> bool:
+    """Whether a ticker-like match is a word of a metric or ratio name that runs through it ("implied
+    ETR", "AR days", "EBITDA margin"): up to four words either side, read as one name."""
+    before = re.findall(r"[\w&/%'.-]+", text[: m.start])[-4:]
+    after = re.findall(r"[\w&/%'.-]+", text[m.end :])[:4]
+    for i in range(len(before) + 1):
+        for j in range(len(after) + 1):
+            if normalize(" ".join([*before[i:], m.text, *after[:j]])) in MEASURE_PHRASES:
+                return True
+    return False
+
+
 def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: list[str] = ()) -> Reading:
     """What the message says. `thread`: the companies the thread has discussed; a word their own
     filings name is theirs to look up (a segment, a product), never a brand switching the thread."""
     # a company by name or ticker, else by a product we list, else by a brand its filings name (agent.planning.brands)
     matches = directory.find(outside) or directory.find_products(outside) or find_brands(outside, directory, thread)
+    if any(m.kind == "company" for m in matches):  # "Alphabet's implied ETR", "Adobe AR days": a ratio's word
+        matches = [m for m in matches if not (m.kind == "not_covered" and m.via == "ticker" and _in_measure(outside, m))]
     for i in topical_companies(outside, matches):  # "competition from Intel" in AMD's 10-K: a topic
         matches[i] = CompanyMatch("topic", matches[i].text, matches[i].start, matches[i].end, matches[i].company)
     unnamed = outside

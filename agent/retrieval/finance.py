@@ -14,7 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from agent.answer import Calculation
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
-from agent.retrieval.ratio_catalogue import CATALOGUE, computed_variants
+from agent.retrieval.ratio_catalogue import ALIASES, CATALOGUE, computed_variants, suffixed
 
 HUNDRED = Decimal(100)
 BILLION = Decimal(10) ** 9
@@ -429,13 +429,19 @@ FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *_DEBT, *_M
 def _formula_phrases() -> dict[str, str]:
     table: dict[str, str] = {}
     for f in FORMULAS.values():
-        for s in f.synonyms:
+        for s in [*f.synonyms, *ALIASES.get(f.key, ())]:
             p = normalize(s)
             if p in PHRASES:
                 raise ValueError(f"formula phrase {p!r} is also a metric phrase")
             if table.get(p, f.key) != f.key:
                 raise ValueError(f"formula phrase {p!r} maps to {table[p]} and {f.key}")
             table[p] = f.key
+    # a name with a word restating its unit ("ROE ratio", "DSO days"): never over a name already taken
+    for f in FORMULAS.values():
+        for s in [*f.synonyms, *ALIASES.get(f.key, ())]:
+            for v in map(normalize, suffixed(s, f.unit)):
+                if v and v not in PHRASES and v not in table:
+                    table[v] = f.key
     return table
 
 

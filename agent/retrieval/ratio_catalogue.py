@@ -94,11 +94,59 @@ CATALOGUE: tuple[tuple, ...] = (
      ("return on sales", "return on revenue"),
      (("operating_income", 0), ("revenue", 0)), "percent",
      "Operating income ÷ Revenue (return on sales as operating margin)", pct, "÷"),
+    ("total_payout", "Total payout ratio",
+     ("total payout ratio", "total shareholder payout ratio", "shareholder payout ratio", "total payout",
+      "payout ratio including buybacks", "payout ratio including share repurchases", "cash return ratio",
+      "total shareholder payout"),
+     (("dividends_paid", 0), ("buybacks", 0), ("net_income", 0)), "percent",
+     "(Dividends paid + Share repurchases) ÷ Net income",
+     lambda d, b, ni: (d + b) / ni * HUNDRED, "expr"),
+    ("fcf_per_share", "Free cash flow per share",
+     ("free cash flow per share", "fcf per share", "fcf/share", "free cash flow a share", "fcf a share"),
+     (("operating_cash_flow", 0), ("capex", 0), ("diluted_shares", 0)), "USD/shares",
+     "(Operating cash flow − Capital expenditures) ÷ Weighted-average diluted shares (the diluted count)",
+     lambda ocf, capex, sh: (ocf - capex) / sh, "expr"),
+    ("ocf_per_share", "Operating cash flow per share",
+     ("operating cash flow per share", "cash flow per share", "ocf per share", "cash from operations per share",
+      "ocf/share"),
+     (("operating_cash_flow", 0), ("diluted_shares", 0)), "USD/shares",
+     "Operating cash flow ÷ Weighted-average diluted shares (the diluted count)", div, "expr"),
     ("tax_burden", "Tax burden",
      ("tax burden", "tax burden ratio", "tax retention ratio"),
      (("net_income", 0), ("pretax_income", 0)), "ratio",
      "Net income ÷ Income before income taxes (the DuPont tax burden)", div, "expr"),
 )
+
+# Other names analysts use for the registry's own ratios (abbreviations, shop talk), by formula key.
+ALIASES: dict[str, tuple[str, ...]] = {
+    "dso": ("ar days", "a/r days", "average collection period", "collection period", "days receivables",
+            "days sales outstanding ratio", "receivables collection period"),
+    "receivables_turnover": ("a/r turnover", "ar turnover ratio", "a/r turnover ratio", "receivables turns"),
+    "inventory_turnover": ("inv turnover", "inventory turn", "inv turns", "turnover of inventory",
+                           "inventory turnover rate"),
+    "dio": ("days inventory", "inventory days on hand", "days of inventory outstanding", "inventory holding period"),
+    "asset_turnover": ("asset turns", "total asset turns", "asset turnover rate"),
+    "interest_coverage": ("int coverage", "interest coverage multiple", "interest cover ratio",
+                          "times interest earned ratio"),
+    "gross_margin": ("gpm",),
+    "operating_margin": ("opm", "operating profit margin ratio"),
+    "net_margin": ("npm",),
+}
+
+# Words that restate a ratio's unit after its name ("ROE ratio", "DSO days", "gross margin %"): the
+# same formula. Generated only where the name does not already end so, and never over another name.
+UNIT_SUFFIXES: dict[str, tuple[str, ...]] = {
+    "percent": ("ratio", "%", "percent", "percentage", "pct"),
+    "ratio": ("ratio", "multiple"),
+    "days": ("days", "in days"),
+}
+
+
+def suffixed(name: str, unit: str) -> list[str]:
+    """`name` with each word that restates `unit` after it, unless it already ends with one."""
+    words = UNIT_SUFFIXES.get(unit, ())
+    return [f"{name} {w}" for w in words if not name.endswith((f" {w}", w))]
+
 
 # Words that, set before a named rate or ratio, say it is computed from the statements rather than
 # tagged ("implied ETR", "computed quick ratio"): the same formula, never a different figure.
