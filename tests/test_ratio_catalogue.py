@@ -156,3 +156,29 @@ def test_times_written_as_x_and_a_formula_after_ie(directory):
     p = plan_rules("Compute Apple's fiscal 2024 operating income after tax, i.e. operating income times "
                    "(1 - effective tax rate)", previous=None, directory=directory)
     assert p.definitions[-1]["formula"] == "Operating income × (1 − Effective tax rate)"
+
+
+def test_rd_is_the_widest_of_its_tags(db):
+    """Johnson & Johnson FY2024: its R&D line ($17,232M) is tagged as the expense excluding acquired
+    in-process R&D; ResearchAndDevelopmentExpense holds a $1,841M part."""
+    jnj = 200406
+    with db.connection() as conn:
+        company(conn, jnj, "Johnson & Johnson", ["JNJ"])
+        for concept, value in (("ResearchAndDevelopmentExpense", "1841000000"),
+                               ("ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost", "17232000000")):
+            fact(conn, jnj, "0000200406-25-000038", concept, value, date(2024, 12, 29), date(2024, 1, 1),
+                 fiscal_year=2024, fy=2024, filed=date(2025, 2, 13))
+        assert metric_value(conn, jnj, "rd", 2024).value == Decimal("17232000000")
+
+
+def test_per_share_outstanding_divides_by_the_count_outstanding(directory):
+    p = plan_rules("dividends paid per share outstanding, Apple fiscal 2024", previous=None, directory=directory)
+    assert p.definitions[-1]["formula"] == "Dividends paid ÷ Shares outstanding"
+    assert plan_rules("Apple dividends per share 2024", previous=None, directory=directory).metrics == \
+        ["dividends_per_share"]  # a reported per-share figure stays the figure
+
+
+def test_a_negated_metric_is_never_a_member_of_that_metric():
+    from agent.planning.formulas import INLINE, DefinitionError, parse_expression
+    with pytest.raises(DefinitionError):  # "non-current term debt" is no member "non" of current debt
+        parse_expression("non-current term debt over equity", {}, members=INLINE)

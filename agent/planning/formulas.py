@@ -170,7 +170,12 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
 def _member_word(w: str) -> bool:
     """A word a member's name may hold: not a filler, a verb that introduces a formula ("calculate"), a
     year or a company's possessive ("apple's"), which are the question's words around the name."""
-    return w not in FILLER and w not in _INTRODUCING and not re.search(r"\d|'s$", w)
+    return w not in FILLER and w not in _INTRODUCING and w not in _NEGATING and not re.search(r"\d|'s$", w)
+
+
+# Words that negate the metric after them ("non-current term debt" is no member "non" of current
+# debt): never a member's name.
+_NEGATING = frozenset({"non", "not", "ex", "excluding", "less", "without"})
 
 
 # Words inside a member's name, never at its edges ("Family of Apps", "Energy Generation and Storage").
@@ -793,6 +798,8 @@ _TO_RATIO = re.compile(r"(?P<a>[\w&'\-]+)\s+to\s+(?P<b>[\w&'\- ]+?)\s+ratio\b", 
 _DILUTED = re.compile(r"[,;:]?\s*\b(?:use|using|with|on)\s+(?:a\s+|the\s+)?(?P<kind>diluted|basic)\s+"
                       r"(?:shares?(?:\s+count)?|share\s+count|basis)\b\s*[,;:]?", re.I)
 _PER_SHARE = re.compile(r"\bper\s+share\b", re.I)
+# "dividends paid per share outstanding": a division by the count outstanding, said as a per-share figure
+_PER_OUTSTANDING = re.compile(r"\s+per\s+(?:common\s+)?shares?\s+outstanding\b", re.I)
 
 
 # "in percentage points", "(pp)": the unit a change of a percentage is asked in, which the change
@@ -825,6 +832,7 @@ def spoken_operators(text: str) -> str:
     said = _DILUTED.search(out)
     if said and _PER_SHARE.search(out):
         out = _PER_SHARE.sub(f"per {said.group('kind').lower()} share", _DILUTED.sub(" ", out))
+    out = _PER_OUTSTANDING.sub(" over shares outstanding", out)
     for pattern, replacement in _SPOKEN:
         out = pattern.sub(replacement, out, count=1)
 

@@ -12,8 +12,10 @@ from store.facts import FactRow, annual_value
 # tags its restaurants' depreciation on the income statement as DepreciationDepletionAndAmortization
 # ($382 million) and the company's total on the cash-flow statement as DepreciationAndAmortization
 # ($1.98 billion). A part is never larger than its whole, so the widest figure is the line an analyst
-# adds back; the first tag that has a fact would be the part.
-WIDEST = frozenset({"depreciation_amortization"})
+# adds back; the first tag that has a fact would be the part. Johnson & Johnson tags its R&D line
+# ($17.23 billion) as the expense excluding acquired in-process R&D and a $1.84 billion part of it
+# as ResearchAndDevelopmentExpense.
+WIDEST = frozenset({"depreciation_amortization", "rd"})
 
 
 def metric_value(conn: psycopg.Connection, cik: int, metric_key: str, fiscal_year: int, *,
