@@ -182,3 +182,29 @@ def test_a_negated_metric_is_never_a_member_of_that_metric():
     from agent.planning.formulas import INLINE, DefinitionError, parse_expression
     with pytest.raises(DefinitionError):  # "non-current term debt" is no member "non" of current debt
         parse_expression("non-current term debt over equity", {}, members=INLINE)
+
+
+@pytest.mark.parametrize("text, formula", [
+    ("Apple fy2024 cash-to-assets", "Cash and cash equivalents ÷ Total assets"),
+    ("Apple fy2024 cash:assets ratio", "Cash and cash equivalents ÷ Total assets"),
+    ("Apple fy2024 operating income to interest expense", "Operating income ÷ Interest expense"),
+    ("Apple fy2024 operating cash flow as a multiple of net income", "Operating cash flow ÷ Net income"),
+    ("Apple fy2024 cash relative to total assets", "Cash and cash equivalents ÷ Total assets"),
+    ("What is Apple's R&D expressed as a percentage of operating expenses in fiscal 2024?",
+     "Research and development expense ÷ Operating expenses"),
+    ("Apple fy2024, where leverage = total liabilities / equity", "Total liabilities ÷ Total stockholders' equity"),
+    ("apple fy24: debt / EBITDA, with EBITDA = operating income + D&A",
+     "Total debt ÷ (Operating income + Depreciation and amortization)"),
+])
+def test_ratios_said_in_other_words_are_the_quotient_they_say(directory, text, formula):
+    p = plan_rules(text, previous=None, directory=directory)
+    assert p.route == "domain" and p.definitions[-1]["formula"] == formula
+
+
+@pytest.mark.parametrize("text, metrics", [
+    ("apple long-term debt to equity fy2024", ["lt_debt_to_equity"]),  # a registry ratio stays the registry's
+    ("apple sg&a to revenue fy2024", ["sga_pct_revenue"]),
+    ("apple revenue from 2023 to 2024", ["revenue"]),
+])
+def test_to_between_words_that_are_not_both_metrics_is_no_division(directory, text, metrics):
+    assert plan_rules(text, previous=None, directory=directory).metrics == metrics

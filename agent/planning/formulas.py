@@ -34,17 +34,20 @@ _CALLED = r"(?:\s+(?:metric|ratio|measure|figure))?\s*(?:=|:=|\bis\s+defined\s+a
 NAMED = re.compile(
     r"(?:(?:\bmy|\bour|\bthe)\s+)?(?P<q>['\"\u2018\u201c])(?P<name>[a-z][\w&'\- ]{0,40}?)['\"\u2019\u201d]"
     + _CALLED + r"(?P<expr>.+?)" + _END
-    + r"|(?:^|(?<=[.;:?!]\s))(?P<bare>[a-z][\w&'\- ]{0,40}?)\s*(?:=|:=)\s*(?P<bexpr>.+?)" + _END,
+    + r"|(?:^|(?<=[.;:?!]\s)|(?<=\bwhere\s)|(?<=\bwith\s))(?P<bare>[a-z][\w&'\- ]{0,40}?)\s*(?:=|:=)\s*(?P<bexpr>.+?)"
+    + _END,  # "…, where leverage = A / B", "debt / EBITDA, with EBITDA = A + B"
     re.I,
 )
 # "per share" is never a division ("dividends per share" is one figure): no metric is named "share"
-_DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of|"
+_DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|relative\s+to|in\s+relation\s+to|as\s+a\s+multiple\s+of|"
+                  r"(?:expressed\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of|"
                   r"per(?!\s+(?:common\s+)?shares?\b))\s+|"
                   r"\s*[÷/]\s*", re.I)
 # A divisor that is the numerator's member's own ("its revenue", "the segment's sales").
 _OWN = re.compile(r"\s*(?:its|their|(?:the|that)\s+(?:segment|division|unit)(?:'s|s')?)\s", re.I)
 # A division that asks for a share of a total ("as a share of", "as a portion of"), not a ratio ("over", "per").
-_SHARE_OF = re.compile(r"\s+as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of\s+", re.I)
+_SHARE_OF = re.compile(r"\s+(?:expressed\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of\s+",
+                       re.I)
 _ADD = re.compile(r"\s+(?:plus|\+|add|adding)\s+|\s*\+\s*", re.I)
 _SUB = re.compile(r"\s+(?:minus|less|-|−|excluding|net\s+of|subtracting)\s+|\s+[-−]\s+", re.I)
 _ADD_OR_SUB = re.compile(_ADD.pattern + r"|" + _SUB.pattern, re.I)  # where a sum's terms split
@@ -843,7 +846,32 @@ def spoken_operators(text: str) -> str:
             return m.group(0)
         return f"{m.group('a')} over {m.group('b')}"
 
-    return _TO_RATIO.sub(to_ratio, out)
+    return _metric_to_metric(_TO_RATIO.sub(to_ratio, out))
+
+
+_JOINED_TO = re.compile(r"(?<=\w)(?:-to-|\s*:\s*)(?=[a-z])", re.I)  # "cash-to-assets", "cash:assets"
+
+
+def _metric_to_metric(text: str) -> str:
+    """"cash to current liabilities", "cash-to-assets", "SG&A:revenue ratio": a ratio named by its two
+    metrics joined by "to", as "A over B", when the words on both sides are each exactly a metric's
+    name and together no registry ratio's ("long-term debt to equity" stays that ratio)."""
+    text = _JOINED_TO.sub(" to ", text)
+    words = list(re.finditer(r"[^\s,;?]+", text))
+    for k, w in enumerate(words):
+        if w.group(0).lower() != "to":
+            continue
+        left = next((i for i in range(max(0, k - 5), k) if normalize(text[words[i].start():w.start()]) in PHRASES), None)
+        right = next((j for j in range(min(len(words), k + 6), k + 1, -1)
+                      if normalize(text[w.end():words[j - 1].end()]) in PHRASES), None)
+        if left is None or right is None:
+            continue
+        named = normalize(text[words[left].start():words[right - 1].end()])
+        if any(named == p or named + " ratio" == p for p in (named, named + " ratio") if p in FORMULA_PHRASES):
+            continue
+        end = words[right].end() if right < len(words) and words[right].group(0).lower() == "ratio" else words[right - 1].end()
+        return text[:w.start()] + "over" + text[w.end():words[right - 1].end()] + text[end:]
+    return text
 
 
 # --- changes of a ratio, and compound growth --------------------------------------------------------
