@@ -208,3 +208,9 @@ def test_ratios_said_in_other_words_are_the_quotient_they_say(directory, text, f
 ])
 def test_to_between_words_that_are_not_both_metrics_is_no_division(directory, text, metrics):
     assert plan_rules(text, previous=None, directory=directory).metrics == metrics
+
+
+def test_a_colon_that_sets_off_a_definition_is_no_ratio(directory):
+    p = plan_rules("Apple net debt at FY2024 year end: total term debt plus commercial paper minus cash and cash "
+                   "equivalents", previous=None, directory=directory)
+    assert "to" not in p.definitions[-1]["name"].split() and p.definitions[-1]["name"] == "net debt"

@@ -849,7 +849,7 @@ def spoken_operators(text: str) -> str:
     return _metric_to_metric(_TO_RATIO.sub(to_ratio, out))
 
 
-_JOINED_TO = re.compile(r"(?<=\w)(?:-to-|\s*:\s*)(?=[a-z])", re.I)  # "cash-to-assets", "cash:assets"
+_JOINED_TO = re.compile(r"(?<=\w)(?:-to-|:)(?=[a-z])", re.I)  # "cash-to-assets", "cash:assets" (never "… end: total")
 
 
 def _metric_to_metric(text: str) -> str:
