@@ -307,6 +307,19 @@ _DEBT: list[Formula] = [
                   "debt to capitalization ratio", "debt to total capitalization"],
                  [Input("equity")], "ratio", "{debt} ÷ ({debt} + Stockholders' equity)",
                  lambda debt, eq: _ratio(debt, debt + eq)),
+    # Leverage over EBITDA, EBITDA as operating income plus D&A (unadjusted, as in the EBITDA margin)
+    *_debt_chain("debt_to_ebitda", "Debt to EBITDA",
+                 ["debt to ebitda", "debt/ebitda", "total debt to ebitda", "total debt/ebitda", "debt to ebitda ratio",
+                  "leverage multiple", "gross leverage"],
+                 [Input("operating_income"), Input("depreciation_amortization")], "ratio",
+                 "{debt} ÷ (Operating income + Depreciation and amortization) (EBITDA as operating income plus D&A; "
+                 "unadjusted)", lambda debt, oi, da: _ratio(debt, oi + da)),
+    *_debt_chain("net_debt_to_ebitda", "Net debt to EBITDA",
+                 ["net debt to ebitda", "net debt/ebitda", "net debt to ebitda ratio", "net leverage",
+                  "net leverage ratio"],
+                 [Input("cash"), Input("operating_income"), Input("depreciation_amortization")], "ratio",
+                 "({debt} − Cash and cash equivalents) ÷ (Operating income + Depreciation and amortization) (EBITDA as "
+                 "operating income plus D&A; unadjusted)", lambda debt, cash, oi, da: _ratio(debt - cash, oi + da)),
 ]
 
 # More of the ratios analysts ask daily; year-end balances unless the expression says average.
