@@ -34,21 +34,24 @@ _CALLED = r"(?:\s+(?:metric|ratio|measure|figure))?\s*(?:=|:=|\bis\s+defined\s+a
 NAMED = re.compile(
     r"(?:(?:\bmy|\bour|\bthe)\s+)?(?P<q>['\"\u2018\u201c])(?P<name>[a-z][\w&'\- ]{0,40}?)['\"\u2019\u201d]"
     + _CALLED + r"(?P<expr>.+?)" + _END
-    + r"|(?:^|(?<=[.;:?!]\s))(?P<bare>[a-z][\w&'\- ]{0,40}?)\s*(?:=|:=)\s*(?P<bexpr>.+?)" + _END,
+    + r"|(?:^|(?<=[.;:?!]\s)|(?<=\bwhere\s)|(?<=\bwith\s))(?P<bare>[a-z][\w&'\- ]{0,40}?)\s*(?:=|:=)\s*(?P<bexpr>.+?)"
+    + _END,  # "…, where leverage = A / B", "debt / EBITDA, with EBITDA = A + B"
     re.I,
 )
 # "per share" is never a division ("dividends per share" is one figure): no metric is named "share"
-_DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of|"
+_DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|relative\s+to|in\s+relation\s+to|as\s+a\s+multiple\s+of|"
+                  r"(?:expressed\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of|"
                   r"per(?!\s+(?:common\s+)?shares?\b))\s+|"
                   r"\s*[÷/]\s*", re.I)
 # A divisor that is the numerator's member's own ("its revenue", "the segment's sales").
 _OWN = re.compile(r"\s*(?:its|their|(?:the|that)\s+(?:segment|division|unit)(?:'s|s')?)\s", re.I)
 # A division that asks for a share of a total ("as a share of", "as a portion of"), not a ratio ("over", "per").
-_SHARE_OF = re.compile(r"\s+as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of\s+", re.I)
+_SHARE_OF = re.compile(r"\s+(?:expressed\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of\s+",
+                       re.I)
 _ADD = re.compile(r"\s+(?:plus|\+|add|adding)\s+|\s*\+\s*", re.I)
 _SUB = re.compile(r"\s+(?:minus|less|-|−|excluding|net\s+of|subtracting)\s+|\s+[-−]\s+", re.I)
 _ADD_OR_SUB = re.compile(_ADD.pattern + r"|" + _SUB.pattern, re.I)  # where a sum's terms split
-_MUL = re.compile(r"\s+(?:times|×|\*|multiplied\s+by)\s+|\s*[×*]\s*", re.I)
+_MUL = re.compile(r"\s+(?:times|×|\*|multiplied\s+by)\s+|\s*[×*]\s*|\s+x\s+(?=\d)", re.I)  # "… x 365"
 # Names that make a same-unit quotient a percentage ("margin", "yield", "as a % of"); a "rate" or a
 # "ratio" stays a ratio ("reinvestment rate" = capex ÷ D&A = 2.4). A quotient over revenue is a share
 # of revenue whatever its name ("opex intensity").
@@ -170,7 +173,12 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
 def _member_word(w: str) -> bool:
     """A word a member's name may hold: not a filler, a verb that introduces a formula ("calculate"), a
     year or a company's possessive ("apple's"), which are the question's words around the name."""
-    return w not in FILLER and w not in _INTRODUCING and not re.search(r"\d|'s$", w)
+    return w not in FILLER and w not in _INTRODUCING and w not in _NEGATING and not re.search(r"\d|'s$", w)
+
+
+# Words that negate the metric after them ("non-current term debt" is no member "non" of current
+# debt): never a member's name.
+_NEGATING = frozenset({"non", "not", "ex", "excluding", "less", "without"})
 
 
 # Words inside a member's name, never at its edges ("Family of Apps", "Energy Generation and Storage").
@@ -535,6 +543,8 @@ def unit_of(tree: dict, name: str) -> str:
         return METRICS[tree["metric"]].unit
     if tree["op"] in ("abs", "first"):
         return unit_of(tree["args"][0], name)
+    if tree["op"] == "root":
+        return "ratio"
     if tree.get("percent"):
         return "percent"
     scale = tree["args"][1].get("const") if tree["op"] == "*" else None
@@ -599,6 +609,8 @@ def restate(tree: dict, top: bool = False) -> str:
         return FORMULAS[tree["of"]].label if "of" in tree else restate(tree["args"][0], top)
     if tree["op"] == "avg":  # the year's opening and closing balances, averaged
         return f"average {restate(tree['args'][0]).lower()} (opening and closing)"
+    if tree["op"] == "root":
+        return f"({restate(tree['args'][0], top=True)})^(1/{tree['n']})"
     sym = {"+": "+", "-": "−", "*": "×", "/": "÷"}[tree["op"]]
     inner = f" {sym} ".join(restate(a) for a in tree["args"])
     if tree.get("added_back"):
@@ -625,6 +637,11 @@ def evaluate(tree: dict, values: dict[str, Decimal], unit: str) -> Decimal:
             return abs(ev(node["args"][0]))
         if node["op"] == "first":
             return ev(choose(node, lambda k: k in values))
+        if node["op"] == "root":  # a compound rate's n-th root (CAGR): Decimal's correctly rounded power
+            base = ev(node["args"][0])
+            if base <= 0:
+                raise FormulaError("no compound rate across a sign change or from zero")
+            return base ** (Decimal(1) / Decimal(node["n"]))
         a, b = (ev(x) for x in node["args"])
         if node["op"] == "+":
             return a + b
@@ -639,7 +656,7 @@ def evaluate(tree: dict, values: dict[str, Decimal], unit: str) -> Decimal:
         return a / b
 
     result = ev(tree)
-    return result * HUNDRED if unit == "percent" else result
+    return result * HUNDRED if unit in ("percent", "points") else result
 
 
 def trace(definition: dict, operands: list, shown: str):
@@ -653,7 +670,7 @@ def trace(definition: dict, operands: list, shown: str):
         marker = f" [{op.marker}]" if op.marker is not None else ""
         label = operand_label(key).replace(" (prior year)", "")
         steps.append(f"{label} (FY{op.fiscal_year}): {display_value(op.value, op.unit)}{marker}")
-    pct = " × 100" if definition["unit"] == "percent" else ""
+    pct = " × 100" if definition["unit"] in ("percent", "points") else ""
     steps.append(f"{definition['formula']}{pct} = {shown}")
     whose = "" if definition.get("derived") else " (your definition)"
     return Calculation(metric=f"{definition['name']}{whose}", formula=definition["formula"] + pct,
@@ -675,13 +692,15 @@ def _bounded(text: str, directory, named: str | None):
     def word_ok(start: int, word: str | None) -> bool:
         if word is None or any(s <= start < e for s, e in companies()):
             return True
-        w = normalize(word)
+        w = normalize(word).replace(" ", "")  # "i.e." normalizes to "i e"
         return (not w or w in FILLER or w in _INTRODUCING or bool(re.fullmatch(r"(?:fy)?'?\d+\w*", w))
                 or (named is not None and w in normalize(named).split()))
 
     def bounded(start: int, end: int) -> bool:
-        if any(s <= start < e for s, e in companies()):
-            return False  # "Apple's iPhone net sales over ...": the company is no word of a member's name
+        if any(s < end and start < e for s, e in companies()):
+            # "Apple's iPhone net sales over ...", "net income over equity for Johnson Controls": a
+            # company's name is no word of an operand (nor of a row some other company prints)
+            return False
         before = list(re.finditer(r"[\w&'.-]+", text[:start]))
         after = re.search(r"[\w&'.-]+", text[end:])
         return (word_ok(before[-1].start(), before[-1].group(0)) if before else True) and \
@@ -771,6 +790,10 @@ _SPOKEN = (
     (re.compile(r"\b(?:the\s+)?difference\s+between\s+(?P<a>[^,;?]+?)\s+and\s+", re.I), r"\g<a> minus "),
     (re.compile(r"\b(?:take\s+)?(?P<a>[^,;?]+?)\s+and\s+divide\s+(?:it|that|this|them)\s+by\s+", re.I), r"\g<a> over "),
     (re.compile(r"\bdivide\s+(?P<a>[^,;?]+?)\s+by\s+", re.I), r"\g<a> over "),
+    # "what % of revenue was cost of goods sold at P&G?": the share asked with its whole named first
+    (re.compile(r"\bwhat\s+(?:%|percent(?:age)?|share|portion|fraction|proportion)\s+of\s+(?P<b>[^,;?]+?)\s+"
+                r"(?:was|is|were|are|went\s+to|did\s+\S+\s+spend\s+on)\s+(?!from\b|in\b|at\b|by\b)(?P<a>[^,;?]+?)"
+                r"(?=\s+(?:at|for|in|during)\s|\s*[?,;]|$)", re.I), r"what was \g<a> as a % of \g<b>"),
 )
 _TO_RATIO = re.compile(r"(?P<a>[\w&'\-]+)\s+to\s+(?P<b>[\w&'\- ]+?)\s+ratio\b", re.I)
 
@@ -778,16 +801,41 @@ _TO_RATIO = re.compile(r"(?P<a>[\w&'\-]+)\s+to\s+(?P<b>[\w&'\- ]+?)\s+ratio\b", 
 _DILUTED = re.compile(r"[,;:]?\s*\b(?:use|using|with|on)\s+(?:a\s+|the\s+)?(?P<kind>diluted|basic)\s+"
                       r"(?:shares?(?:\s+count)?|share\s+count|basis)\b\s*[,;:]?", re.I)
 _PER_SHARE = re.compile(r"\bper\s+share\b", re.I)
+# "dividends paid per share outstanding": a division by the count outstanding, said as a per-share figure
+_PER_OUTSTANDING = re.compile(r"\s+per\s+(?:common\s+)?shares?\s+outstanding\b", re.I)
+
+
+# "in percentage points", "(pp)": the unit a change of a percentage is asked in, which the change
+# formula states (agent.planning.rules._spanned_changes); no operand's words.
+_POINTS = re.compile(r"[,;]?\s*\(?\s*\b(?:in\s+|as\s+)?(?:percentage\s+points?|pct\.?\s+points?|pp|ppts?|"
+                     r"points)\b\s*\)?", re.I)
+_CHANGE_SAID = re.compile(r"\b(?:chang\w*|expan\w*|contract\w*|compress\w*|increas\w*|decreas\w*|"
+                          r"declin\w*|improv\w*|widen\w*|narrow\w*|rise|rose|fell|fall|grew|growth)\b", re.I)
+# "2-year revenue CAGR through fiscal 2025": the span said as the years it runs over
+_CAGR_SPAN = re.compile(r"\b(?P<n>two|three|four|five|[2-5])[\s-]+years?\s+(?P<what>[^,;?]{1,60}?)\s+"
+                        r"(?P<cagr>cagr|compound(?:ed)?\s+annual\s+growth(?:\s+rate)?)\s+"
+                        r"(?:through|thru|to|ending(?:\s+in)?|ended|for|in|as\s+of)\s+(?P<fy>(?:fiscal\s+(?:year\s+)?|fy\s*)?)"
+                        r"(?P<year>(?:19|20)\d\d)\b", re.I)
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _cagr_years(m: re.Match) -> str:
+    n = _NUMBER_WORDS.get(m.group("n").lower()) or int(m.group("n"))
+    end = int(m.group("year"))
+    return f"{m.group('what')} {m.group('cagr')} from {m.group('fy')}{end - n} to {end}"
 
 
 def spoken_operators(text: str) -> str:
     """The text with operators said in words written as the grammar's ("A over B"). A registry
     formula's own name ("debt to equity ratio", "R&D to revenue ratio") is left alone. "Use diluted
     shares" (or basic) with a per-share figure is the divisor: "per diluted share"."""
-    out = text
+    out = _CAGR_SPAN.sub(_cagr_years, text)
+    if _CHANGE_SAID.search(out):
+        out = _POINTS.sub(" ", out)
     said = _DILUTED.search(out)
     if said and _PER_SHARE.search(out):
         out = _PER_SHARE.sub(f"per {said.group('kind').lower()} share", _DILUTED.sub(" ", out))
+    out = _PER_OUTSTANDING.sub(" over shares outstanding", out)
     for pattern, replacement in _SPOKEN:
         out = pattern.sub(replacement, out, count=1)
 
@@ -798,4 +846,75 @@ def spoken_operators(text: str) -> str:
             return m.group(0)
         return f"{m.group('a')} over {m.group('b')}"
 
-    return _TO_RATIO.sub(to_ratio, out)
+    return _metric_to_metric(_TO_RATIO.sub(to_ratio, out))
+
+
+_JOINED_TO = re.compile(r"(?<=\w)(?:-to-|:)(?=[a-z])", re.I)  # "cash-to-assets", "cash:assets" (never "… end: total")
+
+
+def _metric_to_metric(text: str) -> str:
+    """"cash to current liabilities", "cash-to-assets", "SG&A:revenue ratio": a ratio named by its two
+    metrics joined by "to", as "A over B", when the words on both sides are each exactly a metric's
+    name and together no registry ratio's ("long-term debt to equity" stays that ratio)."""
+    text = _JOINED_TO.sub(" to ", text)
+    words = list(re.finditer(r"[^\s,;?]+", text))
+    for k, w in enumerate(words):
+        if w.group(0).lower() != "to":
+            continue
+        left = next((i for i in range(max(0, k - 5), k) if normalize(text[words[i].start():w.start()]) in PHRASES), None)
+        right = next((j for j in range(min(len(words), k + 6), k + 1, -1)
+                      if normalize(text[w.end():words[j - 1].end()]) in PHRASES), None)
+        if left is None or right is None:
+            continue
+        named = normalize(text[words[left].start():words[right - 1].end()])
+        if any(named == p or named + " ratio" == p for p in (named, named + " ratio") if p in FORMULA_PHRASES):
+            continue
+        end = words[right].end() if right < len(words) and words[right].group(0).lower() == "ratio" else words[right - 1].end()
+        return text[:w.start()] + "over" + text[w.end():words[right - 1].end()] + text[end:]
+    return text
+
+
+# --- changes of a ratio, and compound growth --------------------------------------------------------
+
+def formula_tree(key: str) -> dict | None:
+    """A registry formula as a tree when it is a quotient of two same-year metrics ("Gross profit ÷
+    Revenue"), with its fallbacks of that shape as alternatives ("first"); else None. A margin
+    computed from its cost ("(Revenue − Cost of revenue) ÷ Revenue") is that shape too."""
+    trees, seen = [], set()
+    while key and key in FORMULAS and key not in seen:
+        seen.add(key)
+        f = FORMULAS[key]
+        ins = [i.metric for i in f.inputs]
+        if len(ins) == 2 and not any(i.offset for i in f.inputs) and f.operator == "÷":
+            trees.append({"op": "/", "args": [{"metric": ins[0]}, {"metric": ins[1]}]})
+        elif len(ins) == 2 and not any(i.offset for i in f.inputs) and f.operator == "−" and f.unit == "percent":
+            trees.append({"op": "/", "args": [{"op": "-", "args": [{"metric": ins[0]}, {"metric": ins[1]}]},
+                                              {"metric": ins[0]}]})
+        else:
+            break
+        key = f.fallback
+    if not trees:
+        return None
+    return trees[0] if len(trees) == 1 else {"op": "first", "args": trees}
+
+
+def shifted(tree: dict, offset: int) -> dict:
+    """The tree with every operand `offset` fiscal years from its own."""
+    if "metric" in tree or "line" in tree:
+        return {**tree, "offset": tree.get("offset", 0) + offset}
+    if "args" in tree:
+        return {**tree, "args": [shifted(t, offset) for t in tree["args"]]}
+    return tree
+
+
+def points_change(tree: dict, span: int) -> dict:
+    """A percentage's change over `span` years, in percentage points: the ratio now less the ratio
+    then (evaluated × 100 under the unit "points"), never a growth rate of a rate."""
+    return {"op": "-", "args": [tree, shifted(tree, -span)]}
+
+
+def compound_growth(metric: str, span: int) -> dict:
+    """The compound annual growth rate of a metric over `span` years: (now ÷ then)^(1/span) − 1
+    (evaluated × 100 under the unit "percent")."""
+    ratio = {"op": "/", "args": [{"metric": metric}, {"metric": metric, "offset": -span}]}
+    return {"op": "-", "args": [{"op": "root", "n": str(span), "args": [ratio]}, {"const": "1"}]}

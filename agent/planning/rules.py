@@ -50,7 +50,8 @@ from agent.planning.topics import (
     sub_queries,
 )
 from agent.planning.checks import balance_as_flow, conventions, other_convention
-from agent.planning.formulas import find_definition, inline_formula, restate, spoken_operators
+from agent.planning.formulas import (compound_growth, find_definition, formula_tree, inline_formula, points_change,
+                                     restate, spoken_operators)
 from agent.planning.members import member_asks
 from agent.retrieval.segments import key_parts
 from agent.retrieval.segments import plan_key as dimension_key
@@ -269,11 +270,25 @@ def _without_named(text: str) -> str:
     return " ".join(words)
 
 
+def _in_measure(text: str, m: CompanyMatch) -> bool:
+    """Whether a ticker-like match is a word of a metric or ratio name that runs through it ("implied
+    ETR", "AR days", "EBITDA margin"): up to four words either side, read as one name."""
+    before = re.findall(r"[\w&/%'.-]+", text[: m.start])[-4:]
+    after = re.findall(r"[\w&/%'.-]+", text[m.end :])[:4]
+    for i in range(len(before) + 1):
+        for j in range(len(after) + 1):
+            if normalize(" ".join([*before[i:], m.text, *after[:j]])) in MEASURE_PHRASES:
+                return True
+    return False
+
+
 def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: list[str] = ()) -> Reading:
     """What the message says. `thread`: the companies the thread has discussed; a word their own
     filings name is theirs to look up (a segment, a product), never a brand switching the thread."""
     # a company by name or ticker, else by a product we list, else by a brand its filings name (agent.planning.brands)
     matches = directory.find(outside) or directory.find_products(outside) or find_brands(outside, directory, thread)
+    if any(m.kind == "company" for m in matches):  # "Alphabet's implied ETR", "Adobe AR days": a ratio's word
+        matches = [m for m in matches if not (m.kind == "not_covered" and m.via == "ticker" and _in_measure(outside, m))]
     for i in topical_companies(outside, matches):  # "competition from Intel" in AMD's 10-K: a topic
         matches[i] = CompanyMatch("topic", matches[i].text, matches[i].start, matches[i].end, matches[i].company)
     unnamed = outside
@@ -422,20 +437,47 @@ def _shifted(tree: dict, offset: int) -> dict:
     return tree
 
 
+_COMPOUND = re.compile(r"\b(?:cagr|compound(?:ed)?\s+annual(?:\s+growth)?(?:\s+rate)?|annualized\s+growth(?:\s+rate)?)\b")
+_SPAN_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
+_N_YEAR = re.compile(r"\b(two|three|four|five|[2-5])[\s-]+years?\b")
+
+
 def _spanned_changes(plan: Plan, text: str) -> Plan:
     """Growth or change the registry cannot compute, as a formula with its years: over more than one
     year ("growth over fy2023" asked of fy2025: fiscal 2025 against fiscal 2023, never 2025's own
-    growth), and of a registry sum or difference ("free cash flow growth", never the level)."""
-    if plan.route != "domain" or plan.intent == "qualitative" or len(plan.fiscal_years) != 1:
+    growth), of a registry sum or difference ("free cash flow growth", never the level), of a
+    percentage ("operating margin change from 2023 to 2024": the difference in percentage points,
+    never either year's margin alone), and compounded ("revenue CAGR 2023 to 2025", "2-year CAGR
+    through fiscal 2025": the annual rate that compounds to the whole change)."""
+    if plan.route != "domain" or plan.intent == "qualitative" or not plan.fiscal_years:
         return plan
     low = normalize(text)
-    base = _named_base(low)
-    span = plan.fiscal_years[0] - base if base is not None and base < plan.fiscal_years[0] else 1
-    asks_change = growth_words(low) or implies_change(low)
+    compound = bool(_COMPOUND.search(low))
+    asks_change = growth_words(low) or implies_change(low) or compound
+    if len(plan.fiscal_years) >= 2:  # "from 2023 to 2024": a change of a percentage or a compound rate only
+        ratios = [k for k in plan.metrics if k in FORMULAS and FORMULAS[k].unit == "percent" and formula_tree(k)]
+        if not asks_change or not (compound or (ratios and len(plan.fiscal_years) == 2)) or len(plan.metrics) != 1:
+            return plan
+        first, last = min(plan.fiscal_years), max(plan.fiscal_years)
+        plan.fiscal_years = [last]
+        span = last - first
+    else:
+        base = _named_base(low)
+        said = _N_YEAR.search(low)
+        span = plan.fiscal_years[0] - base if base is not None and base < plan.fiscal_years[0] else \
+            _SPAN_WORDS[said.group(1)] if compound and said else 1
     absolute = asks_change and absolute_words(low)
     metrics, added = [], []
     for key in plan.metrics:
-        node, label = None, None
+        node, label, unit = None, None, None
+        if compound and _base_metric(key) in METRICS and span > 1 and METRICS[_base_metric(key)].period == "duration":
+            metric = _base_metric(key)
+            tree = compound_growth(metric, span)
+            name = f"{METRICS[metric].label.lower()} cagr, fiscal {plan.fiscal_years[0] - span} to {plan.fiscal_years[0]}"
+            added.append({"name": name, "tree": tree, "unit": "percent", "derived": True,
+                          "formula": restate(tree, top=True) + " (compound annual growth rate)"})
+            metrics.append(f"udf:{name}")
+            continue
         if span > 1 and key.endswith(("_growth", "_change")) and _base_metric(key) in METRICS:
             node, label = {"metric": _base_metric(key)}, METRICS[_base_metric(key)].label.lower()
             absolute = key.endswith("_change")
@@ -444,13 +486,17 @@ def _spanned_changes(plan: Plan, text: str) -> Plan:
             if f.unit == "USD" and len(f.inputs) == 2 and f.operator in ("+", "−") and not any(i.offset for i in f.inputs):
                 node = {"op": "+" if f.operator == "+" else "-", "args": [{"metric": i.metric} for i in f.inputs]}
                 label = f.label.lower()
+            elif f.unit == "percent" and formula_tree(key) is not None:
+                node, label, unit = formula_tree(key), f.label.lower(), "points"
         if node is None:
             metrics.append(key)
             continue
         prior = _shifted(node, -span)
         diff = {"op": "-", "args": [node, prior]}
         since = f" from fiscal {plan.fiscal_years[0] - span}" if span > 1 else ""
-        if absolute:
+        if unit == "points":
+            tree, name = points_change(node, span), f"{label} change{since or ' from the prior year'} (percentage points)"
+        elif absolute:
             tree, unit, name = diff, "USD", f"{label} change{since}"
         else:
             tree, unit, name = {"op": "/", "args": [diff, {"op": "abs", "args": [prior]}]}, "percent", f"{label} growth{since}"
@@ -611,7 +657,19 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         known = {d["name"] for d in (previous.definitions if previous is not None else [])}
         if plan.route == "domain" and any(m.startswith("udf:") and m[4:] not in known for m in plan.metrics):
             return _said_in_words(plan, text or "", directory, previous)
+        as_written = _plan_rules(text, previous=previous, directory=directory)
+        if _names_more_formulas(plan, as_written):
+            return _said_in_words(plan, text or "", directory, previous)  # "what % of revenue was COGS": a ratio
+        return _said_in_words(as_written, text or "", directory, previous)
     return _said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory, previous)
+
+
+def _names_more_formulas(spoken: Plan, written: Plan) -> bool:
+    """Whether the operators said in words name a registry formula the words as written did not,
+    with nothing left unaccounted: the rewrite is the question ("what share of sales was SG&A")."""
+    if spoken.route != "domain" or any(w.get("as") == "unaccounted" for w in spoken.words):
+        return False
+    return bool({m for m in spoken.metrics if m in FORMULAS} - set(written.metrics))
 
 
 # a filing named ("hello Nvidia 10-K"): a request for it, however it opens
@@ -633,6 +691,8 @@ _DESCRIBED = re.compile(
     r"fix|improv|turn)\w*"
     r"|^\W*how\s+(?:sensitive|exposed|dependent|reliant|vulnerable|resilient)\b"
     r"|^\W*(?:talk|walk|take)\s+me\s+through\b")
+
+
 # a yes-no question that compares a figure with an amount or another figure asks for the figure
 _AMOUNT_CHECK = re.compile(r"\d|\b(?:above|below|higher|lower|more|less|over|under|than|exceed\w*|bigger|smaller)\b")
 

@@ -14,6 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from agent.answer import Calculation
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
+from agent.retrieval.ratio_catalogue import ALIASES, CATALOGUE, computed_variants, suffixed
 
 HUNDRED = Decimal(100)
 BILLION = Decimal(10) ** 9
@@ -170,7 +171,7 @@ _BASE: list[Formula] = [
        [Input("long_term_debt"), Input("equity")], "ratio", "Long-term debt ÷ Stockholders' equity", _ratio,
        query="long-term debt capital structure"),
     _f("effective_tax_rate_computed", "Effective tax rate (computed)",
-       ["computed effective tax rate", "implied tax rate", "implied effective tax rate"],
+       computed_variants(METRICS["effective_tax_rate"].synonyms),
        [Input("income_tax"), Input("pretax_income")], "percent", "Income tax expense ÷ Income before income taxes",
        _ratio_pct, query="effective tax rate"),
 ]
@@ -306,6 +307,19 @@ _DEBT: list[Formula] = [
                   "debt to capitalization ratio", "debt to total capitalization"],
                  [Input("equity")], "ratio", "{debt} ÷ ({debt} + Stockholders' equity)",
                  lambda debt, eq: _ratio(debt, debt + eq)),
+    # Leverage over EBITDA, EBITDA as operating income plus D&A (unadjusted, as in the EBITDA margin)
+    *_debt_chain("debt_to_ebitda", "Debt to EBITDA",
+                 ["debt to ebitda", "debt/ebitda", "total debt to ebitda", "total debt/ebitda", "debt to ebitda ratio",
+                  "leverage multiple", "gross leverage"],
+                 [Input("operating_income"), Input("depreciation_amortization")], "ratio",
+                 "{debt} ÷ (Operating income + Depreciation and amortization) (EBITDA as operating income plus D&A; "
+                 "unadjusted)", lambda debt, oi, da: _ratio(debt, oi + da)),
+    *_debt_chain("net_debt_to_ebitda", "Net debt to EBITDA",
+                 ["net debt to ebitda", "net debt/ebitda", "net debt to ebitda ratio", "net leverage",
+                  "net leverage ratio"],
+                 [Input("cash"), Input("operating_income"), Input("depreciation_amortization")], "ratio",
+                 "({debt} − Cash and cash equivalents) ÷ (Operating income + Depreciation and amortization) (EBITDA as "
+                 "operating income plus D&A; unadjusted)", lambda debt, cash, oi, da: _ratio(debt - cash, oi + da)),
 ]
 
 # More of the ratios analysts ask daily; year-end balances unless the expression says average.
@@ -415,20 +429,32 @@ def _change_formula(metric: str) -> Formula:
               query=f"{m.query} increased decreased compared to prior year")
 
 
-FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *_DEBT, *_MORE, *(_growth_formula(m) for m in GROWTH_BASES),
+def _catalogued() -> list[Formula]:
+    """agent.retrieval.ratio_catalogue's rows as formulas."""
+    return [_f(key, label, synonyms, [Input(m, o) for m, o in inputs], unit, expression, fn, operator)
+            for key, label, synonyms, inputs, unit, expression, fn, operator in CATALOGUE]
+
+
+FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *_DEBT, *_MORE, *_catalogued(), *(_growth_formula(m) for m in GROWTH_BASES),
                                                    *(_change_formula(m) for m in GROWTH_BASES)]}
 
 
 def _formula_phrases() -> dict[str, str]:
     table: dict[str, str] = {}
     for f in FORMULAS.values():
-        for s in f.synonyms:
+        for s in [*f.synonyms, *ALIASES.get(f.key, ())]:
             p = normalize(s)
             if p in PHRASES:
                 raise ValueError(f"formula phrase {p!r} is also a metric phrase")
             if table.get(p, f.key) != f.key:
                 raise ValueError(f"formula phrase {p!r} maps to {table[p]} and {f.key}")
             table[p] = f.key
+    # a name with a word restating its unit ("ROE ratio", "DSO days"): never over a name already taken
+    for f in FORMULAS.values():
+        for s in [*f.synonyms, *ALIASES.get(f.key, ())]:
+            for v in map(normalize, suffixed(s, f.unit)):
+                if v and v not in PHRASES and v not in table:
+                    table[v] = f.key
     return table
 
 
@@ -438,7 +464,8 @@ MEASURE_PHRASES: dict[str, str] = {**PHRASES, **FORMULA_PHRASES}
 # Words that turn a named base metric into its year-over-year growth ("how fast did revenue grow").
 GROWTH_WORDS = ("growth", "grow", "grew", "growing", "yoy", "y/y", "year over year", "year on year",
                 "increase", "increased", "decrease", "decreased", "decline", "declined", "change", "changed",
-                "rise", "rose", "fall", "fell", "up or down")
+                "rise", "rose", "fall", "fell", "up or down", "expansion", "expanded", "expand", "contraction",
+                "contracted", "compression", "compressed", "cagr")
 
 
 def match_measures(text: str) -> list[str]:
@@ -499,6 +526,8 @@ def display_value(value: Decimal, unit: str) -> str:
         return f"{sign}{_q(v, 2):,}"
     if unit == "days":
         return f"{sign}{_q(v, 1):,} days"
+    if unit == "points":  # a change of a percentage, already in points
+        return f"{sign}{_q(v, 1):,} percentage points"
     return f"{sign}{v:,} {unit}"
 
 

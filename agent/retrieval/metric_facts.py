@@ -8,10 +8,25 @@ import psycopg
 from agent.retrieval.concepts import METRICS
 from store.facts import FactRow, annual_value
 
+# Metrics whose tags a company may use for a part and for the whole of the same line: McDonald's
+# tags its restaurants' depreciation on the income statement as DepreciationDepletionAndAmortization
+# ($382 million) and the company's total on the cash-flow statement as DepreciationAndAmortization
+# ($1.98 billion). A part is never larger than its whole, so the widest figure is the line an analyst
+# adds back; the first tag that has a fact would be the part. Johnson & Johnson tags its R&D line
+# ($17.23 billion) as the expense excluding acquired in-process R&D and a $1.84 billion part of it
+# as ResearchAndDevelopmentExpense.
+WIDEST = frozenset({"depreciation_amortization", "rd"})
+
 
 def metric_value(conn: psycopg.Connection, cik: int, metric_key: str, fiscal_year: int, *,
                  as_of_accession: str | None = None) -> FactRow | None:  # fmt: skip
-    """`store.facts.annual_value` for a key of METRICS, with its concepts and unit."""
+    """`store.facts.annual_value` for a key of METRICS, with its concepts and unit (for a WIDEST
+    metric, the largest of its tags' figures; the first tag's on a tie)."""
     metric = METRICS[metric_key]
-    return annual_value(conn, cik, list(metric.concepts), fiscal_year, as_of_accession=as_of_accession,
-                        unit=metric.unit)  # fmt: skip
+    if metric_key not in WIDEST:
+        return annual_value(conn, cik, list(metric.concepts), fiscal_year, as_of_accession=as_of_accession,
+                            unit=metric.unit)  # fmt: skip
+    found = [annual_value(conn, cik, [c], fiscal_year, as_of_accession=as_of_accession, unit=metric.unit)
+             for c in metric.concepts]
+    found = [f for f in found if f is not None]
+    return max(found, key=lambda f: abs(f.value), default=None)

@@ -1,0 +1,158 @@
+"""More of the ratios analysts ask by name, as data: name, the names people say, inputs, unit, and the
+expression the answer restates (with the convention it applies).
+
+Why: a ratio the registry does not know is refused as an unknown metric even when every operand is
+reported, so each name an analyst uses for a ratio over reported line items belongs here, once, with
+the convention that changes its figure (year-end or average balances, what "debt" counts) written
+into its expression. agent.retrieval.finance turns each row into a Formula. Names that describe
+non-GAAP measures the filings do not report (EBIT, ROIC, adjusted anything) stay out: those are
+refused, naming what is missing.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+HUNDRED = Decimal(100)
+
+
+def div(a: Decimal, b: Decimal) -> Decimal:
+    """a ÷ b; a zero divisor raises ZeroDivisionError, which Formula.compute reports as FormulaError."""
+    return a / b
+
+
+def pct(a: Decimal, b: Decimal) -> Decimal:
+    return a / b * HUNDRED
+
+
+# (key, label, synonyms, inputs as (metric, year offset), unit, expression, fn, operator)
+CATALOGUE: tuple[tuple, ...] = (
+    ("book_value_per_share", "Book value per share",
+     ("book value per share", "bvps", "book value per common share", "equity per share",
+      "shareholders equity per share", "stockholders equity per share", "book value a share"),
+     (("equity", 0), ("shares_outstanding", 0)), "USD/shares",
+     "Stockholders' equity ÷ Shares outstanding (year-end balances)", div, "expr"),
+    ("liabilities_to_assets", "Total liabilities to total assets",
+     ("liabilities to assets", "liabilities to assets ratio", "total liabilities to total assets",
+      "total liabilities to assets", "liabilities to total assets", "total liabilities to total assets ratio"),
+     (("total_liabilities", 0), ("total_assets", 0)), "ratio",
+     "Total liabilities ÷ Total assets (year-end)", div, "expr"),
+    ("liabilities_to_equity", "Total liabilities to equity",
+     ("liabilities to equity", "liabilities to equity ratio", "total liabilities to equity",
+      "total liabilities to equity ratio", "total liabilities to shareholders equity",
+      "total liabilities to stockholders equity"),
+     (("total_liabilities", 0), ("equity", 0)), "ratio",
+     "Total liabilities ÷ Stockholders' equity (year-end)", div, "expr"),
+    ("equity_ratio", "Equity ratio",
+     ("equity ratio", "equity to assets", "equity to assets ratio", "equity to total assets",
+      "shareholders equity ratio", "stockholders equity to total assets", "shareholders equity to total assets"),
+     (("equity", 0), ("total_assets", 0)), "percent",
+     "Stockholders' equity ÷ Total assets (year-end)", pct, "expr"),
+    ("pretax_margin", "Pretax margin",
+     ("pretax margin", "pre tax margin", "pretax profit margin", "pre tax profit margin", "ebt margin",
+      "pretax income margin", "pre tax income margin", "income before taxes margin"),
+     (("pretax_income", 0), ("revenue", 0)), "percent",
+     "Income before income taxes ÷ Revenue", pct, "÷"),
+    ("retention_ratio", "Retention ratio",
+     ("retention ratio", "earnings retention ratio", "plowback ratio", "plowback rate", "retention rate of earnings"),
+     (("net_income", 0), ("dividends_paid", 0)), "percent",
+     "(Net income − Dividends paid) ÷ Net income (one minus the payout ratio)",
+     lambda ni, div_paid: (ni - div_paid) / ni * HUNDRED, "expr"),
+    ("dividend_coverage", "Dividend coverage",
+     ("dividend coverage", "dividend coverage ratio", "dividend cover", "dividend cover ratio"),
+     (("net_income", 0), ("dividends_paid", 0)), "ratio",
+     "Net income ÷ Dividends paid", div, "expr"),
+    ("ocf_ratio", "Operating cash flow ratio",
+     ("operating cash flow to current liabilities", "cash flow to current liabilities",
+      "ocf to current liabilities", "cash from operations to current liabilities"),
+     (("operating_cash_flow", 0), ("current_liabilities", 0)), "ratio",
+     "Operating cash flow ÷ Current liabilities (year-end)", div, "expr"),
+    ("payables_turnover", "Payables turnover",
+     ("payables turnover", "payable turnover", "accounts payable turnover", "ap turnover",
+      "payables turnover ratio", "accounts payable turnover ratio", "creditor turnover"),
+     (("cost_of_revenue", 0), ("accounts_payable", 0)), "ratio",
+     "Cost of revenue ÷ Accounts payable (year-end payables)", div, "expr"),
+    ("capex_coverage", "Capex coverage",
+     ("capex coverage", "capex coverage ratio", "capital expenditure coverage", "capital expenditure coverage ratio",
+      "operating cash flow to capex", "ocf to capex", "cash flow to capex", "cash from operations to capex"),
+     (("operating_cash_flow", 0), ("capex", 0)), "ratio",
+     "Operating cash flow ÷ Capital expenditures", div, "expr"),
+    ("capex_to_ocf", "Capex to operating cash flow",
+     ("capex to operating cash flow", "capex to ocf", "capex to cash from operations",
+      "capital expenditures to operating cash flow", "capex as a % of operating cash flow",
+      "capex as a percentage of operating cash flow"),
+     (("capex", 0), ("operating_cash_flow", 0)), "percent",
+     "Capital expenditures ÷ Operating cash flow", pct, "÷"),
+    ("sbc_pct_revenue", "Stock-based compensation as % of revenue",
+     ("sbc as a % of revenue", "sbc as % of revenue", "sbc to revenue", "sbc % of revenue", "sbc intensity",
+      "stock based compensation as a % of revenue", "stock based compensation as a percentage of revenue",
+      "stock based compensation to revenue", "share based compensation as a % of revenue",
+      "stock comp as a % of revenue", "sbc as a percentage of revenue", "sbc as a share of revenue"),
+     (("stock_compensation", 0), ("revenue", 0)), "percent",
+     "Stock-based compensation ÷ Revenue", pct, "÷"),
+    ("return_on_sales", "Return on sales",
+     ("return on sales", "return on revenue"),
+     (("operating_income", 0), ("revenue", 0)), "percent",
+     "Operating income ÷ Revenue (return on sales as operating margin)", pct, "÷"),
+    ("total_payout", "Total payout ratio",
+     ("total payout ratio", "total shareholder payout ratio", "shareholder payout ratio", "total payout",
+      "payout ratio including buybacks", "payout ratio including share repurchases", "cash return ratio",
+      "total shareholder payout"),
+     (("dividends_paid", 0), ("buybacks", 0), ("net_income", 0)), "percent",
+     "(Dividends paid + Share repurchases) ÷ Net income",
+     lambda d, b, ni: (d + b) / ni * HUNDRED, "expr"),
+    ("fcf_per_share", "Free cash flow per share",
+     ("free cash flow per share", "fcf per share", "fcf/share", "free cash flow a share", "fcf a share"),
+     (("operating_cash_flow", 0), ("capex", 0), ("diluted_shares", 0)), "USD/shares",
+     "(Operating cash flow − Capital expenditures) ÷ Weighted-average diluted shares (the diluted count)",
+     lambda ocf, capex, sh: (ocf - capex) / sh, "expr"),
+    ("ocf_per_share", "Operating cash flow per share",
+     ("operating cash flow per share", "cash flow per share", "ocf per share", "cash from operations per share",
+      "ocf/share"),
+     (("operating_cash_flow", 0), ("diluted_shares", 0)), "USD/shares",
+     "Operating cash flow ÷ Weighted-average diluted shares (the diluted count)", div, "expr"),
+    ("tax_burden", "Tax burden",
+     ("tax burden", "tax burden ratio", "tax retention ratio"),
+     (("net_income", 0), ("pretax_income", 0)), "ratio",
+     "Net income ÷ Income before income taxes (the DuPont tax burden)", div, "expr"),
+)
+
+# Other names analysts use for the registry's own ratios (abbreviations, shop talk), by formula key.
+ALIASES: dict[str, tuple[str, ...]] = {
+    "dso": ("ar days", "a/r days", "average collection period", "collection period", "days receivables",
+            "days sales outstanding ratio", "receivables collection period"),
+    "receivables_turnover": ("a/r turnover", "ar turnover ratio", "a/r turnover ratio", "receivables turns"),
+    "inventory_turnover": ("inv turnover", "inventory turn", "inv turns", "turnover of inventory",
+                           "inventory turnover rate"),
+    "dio": ("days inventory", "inventory days on hand", "days of inventory outstanding", "inventory holding period"),
+    "asset_turnover": ("asset turns", "total asset turns", "asset turnover rate"),
+    "interest_coverage": ("int coverage", "interest coverage multiple", "interest cover ratio",
+                          "times interest earned ratio"),
+    "gross_margin": ("gpm",),
+    "operating_margin": ("opm", "operating profit margin ratio"),
+    "net_margin": ("npm",),
+}
+
+# Words that restate a ratio's unit after its name ("ROE ratio", "DSO days", "gross margin %"): the
+# same formula. Generated only where the name does not already end so, and never over another name.
+UNIT_SUFFIXES: dict[str, tuple[str, ...]] = {
+    "percent": ("ratio", "%", "percent", "percentage", "pct"),
+    "ratio": ("ratio", "multiple"),
+    "days": ("days", "in days"),
+}
+
+
+def suffixed(name: str, unit: str) -> list[str]:
+    """`name` with each word that restates `unit` after it, unless it already ends with one."""
+    words = UNIT_SUFFIXES.get(unit, ())
+    return [f"{name} {w}" for w in words if not name.endswith((f" {w}", w))]
+
+
+# Words that, set before a named rate or ratio, say it is computed from the statements rather than
+# tagged ("implied ETR", "computed quick ratio"): the same formula, never a different figure.
+COMPUTED_PREFIXES = ("implied", "computed", "calculated", "derived")
+
+
+def computed_variants(names: tuple[str, ...] | list[str]) -> list[str]:
+    """Each name with each COMPUTED_PREFIXES word before it, unless it already starts with one."""
+    return [f"{p} {n}" for n in names for p in COMPUTED_PREFIXES if n.split(" ", 1)[0] not in COMPUTED_PREFIXES]
