@@ -119,3 +119,18 @@ def test_a_rows_note_of_what_it_includes_is_optional_never_in_the_way():
     assert match is not None and match.concept == "us-gaap:PaymentsToAcquireOtherProductiveAssets"
     match, _ = resolve("capital expenditures", "capital expenditures", rows, [])
     assert match is not None and match.concept == "us-gaap:PaymentsToAcquireOtherProductiveAssets"
+
+
+def test_a_qualifier_inside_the_members_own_qname_still_names_it_through_a_row_label():
+    members = [("srt:SalesChannelAxis", "us-gaap:SalesChannelDirectlyToConsumerMember"),
+               ("srt:SalesChannelAxis", "us-gaap:SalesChannelThroughIntermediaryMember")]
+    labels = {"us-gaap:SalesChannelDirectlyToConsumerMember": {"Revenues through direct to consumer"},
+              "us-gaap:SalesChannelThroughIntermediaryMember": {"Revenues through wholesale partners"}}
+    found, _ = find_member("direct consumer", members, labels, frozenset({"acme"}),
+                           metric_words=frozenset({"revenue", "sale"}))
+    assert found == [members[0]]
+    # a word the QName lacks ("impairment") still makes the label a row's name
+    found, _ = find_member("direct consumer impairment", members,
+                           {members[0][1]: {"Revenues through direct to consumer impairment"}}, frozenset(),
+                           metric_words=frozenset({"revenue"}))
+    assert found == []

@@ -106,6 +106,19 @@ def _spelled(qualifier: str) -> str:
     return " ".join(_REGION_WORDS.get(w, w) for w in re.findall(r"[a-z0-9&'.]+", qualifier.lower()))
 
 
+def _names_a_row(want: frozenset[str], have: frozenset[str], member: str, name: str, metric_words: frozenset[str]) -> bool:
+    """Whether a printed label the qualifier falls inside is a row's name rather than the member's: it
+    holds the asked metric's words and the qualifier reaches past the member's own QName words into it
+    ("business group impairment" inside "Verizon Business Group goodwill impairment", printed beside the
+    consumer column). "direct consumer" inside "Sales through Direct to Consumer" stays the member's."""
+    qname = member_names(member, set())[-1]
+    if not (metric_words and have & metric_words and name != qname):
+        return False
+    own = _key(qname)  # "direct" is the QName's "directly" (SalesChannelDirectlyToConsumerMember)
+    return any(not any(w.startswith(o) or o.startswith(w) for o in own if min(len(w), len(o)) >= 4) and w not in own
+               for w in want)
+
+
 def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str, set[str]],
                 owner: frozenset[str] = frozenset(), metric_words: frozenset[str] = frozenset()
                 ) -> tuple[list[tuple[str, str]], bool]:
@@ -132,7 +145,7 @@ def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str
                     or (len(have) == 1 and len(spoken) > 2 and next(iter(have)) == spoken):
                 exact.append((axis, member))
                 break
-            if want <= have and not (metric_words and have & metric_words and name != member_names(member, set())[-1]):
+            if want <= have and not _names_a_row(want, have, member, name, metric_words):
                 partial.append((axis, member))
                 break
     return (exact, True) if exact else (list(dict.fromkeys(partial)), False)
