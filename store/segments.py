@@ -3,7 +3,10 @@
 Why only one axis: a fact on one axis ("Data Center" on the segment axis) is a figure the filing
 states; a fact on two axes (a product within a region) is a cell of a matrix the question did not
 ask for. The consolidation axis's "operating segments" member only says a segment figure is one. Per member, the rules of store.facts apply: the first acceptable concept that has a
-value, the most recent filing. Served by facts_dims_lookup.
+value, the most recent filing. A filing that tags the member both plainly and beside "operating segments"
+(GE: 14,974 plainly, 15,050 before intersegment eliminations) is answered with the plain fact, the one
+its revenue table states; before this tie was broken by the query plan, so the same question could get
+either figure. Served by facts_dims_lookup.
 
 One exception (member_pair_values): a member the filing tags only beside one other member, always the
 same one ("Humira" with its "Immunology" portfolio; "EMEA" with "Streaming", Netflix's one business).
@@ -33,7 +36,8 @@ SELECT DISTINCT ON (f.dims - 'srt:ConsolidationItemsAxis') f.id, f.taxonomy, f.c
    AND (SELECT count(*) FROM jsonb_object_keys(f.dims - 'srt:ConsolidationItemsAxis')) = 1
    AND coalesce(f.dims ->> 'srt:ConsolidationItemsAxis', 'us-gaap:OperatingSegmentsMember') = 'us-gaap:OperatingSegmentsMember'
  ORDER BY f.dims - 'srt:ConsolidationItemsAxis', array_position(%(concepts)s, f.taxonomy || ':' || f.concept),
-          coalesce(f.filed, fl.filed) DESC NULLS LAST, f.period_end DESC, f.accession DESC
+          coalesce(f.filed, fl.filed) DESC NULLS LAST, f.period_end DESC, f.accession DESC,
+          f.dims ? 'srt:ConsolidationItemsAxis'
 """
 
 MEMBER_PAIR_VALUES = MEMBER_VALUES.replace(

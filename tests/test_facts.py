@@ -377,3 +377,23 @@ def test_a_member_tagged_only_beside_one_other_member_is_its_own_figure_and_a_ma
             conn, 1551152, ["us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"], 2024, instant=False)}
     assert found[(product, "abbv:HumiraMember")] == Decimal("8993000000")
     assert (product, "abbv:SkyriziMember") not in found  # in two regions: a matrix, never one figure
+
+
+def test_a_member_tagged_plainly_and_beside_operating_segments_is_answered_with_the_plain_fact(db):
+    """The segment table states the plain figure; the 'operating segments' one is before eliminations.
+    Whatever order the rows were written in, the answer is the same figure."""
+    from store.segments import member_values
+
+    segment, consolidation = "us-gaap:StatementBusinessSegmentsAxis", "srt:ConsolidationItemsAxis"
+    with db.connection() as conn:
+        company(conn, 40545, "General Electric Co", ["GE"], "1231")
+        filing(conn, 40545, "ge-23", 2023, date(2023, 12, 31))
+        span = dict(start=date(2023, 1, 1), fiscal_year=2023)
+        for member, plain_first in (("ge:PowerSegmentMember", True), ("ge:AerospaceSegmentMember", False),
+                                    ("ge:RenewableEnergySegmentMember", True), ("ge:OtherSegmentMember", False)):
+            plain = ({segment: member}, "100")
+            gross = ({segment: member, consolidation: "us-gaap:OperatingSegmentsMember"}, "103")
+            for dims, value in (plain, gross) if plain_first else (gross, plain):
+                fact(conn, 40545, "ge-23", "Revenues", value, date(2023, 12, 31), dims=dims, **span)
+        found = {r.member: r.value for r in member_values(conn, 40545, ["us-gaap:Revenues"], 2023, instant=False)}
+    assert len(found) == 4 and set(found.values()) == {Decimal("100")}
