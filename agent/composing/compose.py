@@ -69,6 +69,9 @@ _PAGE_MARK = re.compile(r"^.{0,80}?\|\s*(?:19|20)\d\d\s+Form\s+10-K\s*\|\s*\d+\s
 _GLUED = re.compile(
     r"^[A-Z][\w’'&,()-]*(?:\s+[\w’'&,()-]+){0,6}?\s+(?=(?:We|Our|The|This|These|During|Each|Under|Since|Because|Although)\s)"
 )
+# A running footer (company name, page number) left before the rest of a sentence cut by the page
+# break ("The Zzz Company 27 regarding the recoverability of ..."): what follows has lost its start.
+_FOOTER = re.compile(r"^(?:[A-Z][\w&.,’'-]*\s+){0,6}(?:Company|Inc\.?|Corporation|Corp\.?|plc|Ltd\.?|Co\.)\s+\d{1,3}\s+[a-z]")
 _INSTRUCTION = re.compile("|".join(f"(?:{p})" for p in INJECTION))
 _DANGLING = re.compile(r"(?:\d|respectively\b|and\b|or\b)", re.I)  # a tail that only makes sense with its figure
 _ENDS = re.compile(r"(?:[.!?][\"”’)]?|…)$")
@@ -132,19 +135,24 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
             sentence = whole = sentence[bullet.end():] if bullet else sentence
             if not sentence or not (sentence[0].isupper() or sentence[0] in "“\"("):
                 continue
+            if _FOOTER.match(sentence):
+                continue  # a running footer glued to the middle of a sentence: a fragment, not a statement
             if _INSTRUCTION.search(sentence.lower()):
                 continue  # text planted in a filing to steer a reader is never quoted as an answer
             facts = _figure_facts(chunk, sentence, figures) if financial_figures(sentence) else []
             if facts and figure_ask and not _about_asked(facts, chunk, figures, figure_ask):
                 facts = []  # a figure question's passage: an amount of another line is not its answer
+            if facts and chunk.form.startswith("10-K") and _reports_earlier_year(
+                    facts, (figures or {}).get(chunk.accession) or [], year or chunk.fiscal_year):
+                # every amount equals only an earlier year's fact: a look-alike value ("grew 7%" and the
+                # 7% notes' coupon), not what the sentence reports; a sentence telling an earlier year's
+                # story names that year (_earlier_comparison). Its amounts are cut out like any other's.
+                facts = []
             if financial_figures(sentence) and not facts:
                 # its amounts elided, or its longest figure-free clause; scored with its whole sentence
                 sentence = _elided(sentence) or _figure_free_clause(sentence)
                 if not sentence:
                     continue
-            if facts and chunk.form.startswith("10-K") and _reports_earlier_year(facts, (figures or {}).get(chunk.accession) or [],
-                                               year or chunk.fiscal_year):
-                continue  # its amounts are all an earlier year's: last year's story, told again
             if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _BOILERPLATE.search(sentence):
                 continue
             if not (_ENDS.search(sentence) or (bullet and _ITEM_ENDS.search(sentence))) or _shouting(sentence):
@@ -307,7 +315,10 @@ def _pick_sentences(
     # as their words ("BCA" as "boeing commercial airplanes"), and quoted as written
     names = {**sentence_rank.defined([c.text for c in chunks]), **sentence_rank.initialisms(question)}
     quoted = {c[:3]: c[3] for c in candidates}
-    candidates = [(*c[:3], sentence_rank.spelled_out(c[3], names)) for c in candidates]
+    previous = {(rank, k + 1): s for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
+    # a change's cause told without its subject is scored with the subject of the sentence before it
+    candidates = [(*c[:3], sentence_rank.spelled_out(sentence_rank.in_context(c[3], previous.get(c[:2])), names))
+                  for c in candidates]
     # what is asked about, not how it moved nor the scaffolding of a why ("primarily due to")
     asked = {t for t in sentence_rank.terms(subject or " ".join(queries)) if t not in sentence_rank.MOVEMENT}
     weights = sentence_rank.term_weights(asked or query_terms, [c[3] for c in candidates])
@@ -320,8 +331,7 @@ def _pick_sentences(
                                         [c[3] for c in candidates])
     # what the question is about, in its words and in the search's (abbreviations spelled out)
     topic = sentence_rank.subject_terms(sentence_rank.cased_terms(" ".join([subject, *queries])))
-    before = {(rank, k + 1): sentence_rank.spelled_out(s, names)
-              for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
+    before = {key: sentence_rank.spelled_out(s, names) for key, s in previous.items()}
     # judged on the asker's own words for the subject (those of the question the plan's query kept: not
     # the company's name, which its filing says as "we"); the query's other names for them ("capex"
     # searched as "capital expenditures") are alternatives, not all required
@@ -360,7 +370,7 @@ def _pick_sentences(
             named.add(i)
     if not scored:
         return []  # nothing answers: the compose node refuses rather than quote filler
-    scored = _carried_on(scored, candidates)
+    scored = _carried_on(scored, [(*c[:3], quoted[c[:3]]) for c in candidates])
     if named:  # sentences that name what the question is about push out those that do not
         scored = [(score, i) for score, i in scored if i in named]
     stating = sentence_rank.stating_plans(question, {i: candidates[i][3] for _, i in scored}, topic)

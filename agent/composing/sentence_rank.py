@@ -398,6 +398,35 @@ def near_duplicate(a: str, b: str) -> bool:
     return not (ca | cb) or len(ca & cb) / len(ca | cb) >= DUPLICATE_CONTENT
 
 
+# MD&A tells a change in two sentences: "Diabetes net sales increased 7 percent. The increase was
+# primarily driven by ...". The second names the change but not what changed; its subject is the
+# sentence before it. "The increase in gross margin was due to ..." names its own and is not one.
+ANAPHORA = re.compile(
+    r"^(?:The|This|These|That|Those|Such)\s+(?:[\w&’'-]+,?\s+){0,5}?(?:increases?|decreases?|declines?|growth|"
+    r"changes?|improvements?|reductions?|rises?|drops?|expansion|contraction|deterioration|shortfall)\b"
+    r"(?!\s+(?:of|to)\b|\s+in\s+(?!(?:fiscal\s+)?(?:year\s+)?(?:19|20)\d\d))", re.I)
+SUBJECT_WORDS = 14  # the antecedent's opening words name the subject; past them come its amounts and years
+_FIRST_FIGURE = re.compile(r"[$€£(]?\s?\d")
+
+
+def antecedent_subject(previous: str) -> str:
+    """What the sentence before a change's cause was about: its words before its first figure
+    ("Cardiac Rhythm & Heart Failure (CRHF) net sales increased" of "... increased 4 percent in
+    fiscal year 2024"), at most SUBJECT_WORDS; empty when it opens with a figure."""
+    head = _FIRST_FIGURE.split(previous, maxsplit=1)[0]
+    return " ".join(head.split()[:SUBJECT_WORDS]).rstrip(" ,;:(")
+
+
+def in_context(sentence: str, previous: str | None) -> str:
+    """The text a sentence is scored by: a change's cause told without its subject ("The increase
+    was primarily due to ...") is read with the subject of the sentence before it, so it ranks
+    for the subject it speaks of, not for every subject whose change has a cause. Never quoted."""
+    if not previous or not ANAPHORA.match(sentence):
+        return sentence
+    subject = antecedent_subject(previous)
+    return f"{subject}: {sentence}" if len(subject.split()) >= 2 else sentence
+
+
 QUOTED_OVERLAP = 0.8  # an elided amount drops a word or two ("billion"), never most of a sentence
 
 
