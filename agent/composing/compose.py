@@ -71,7 +71,7 @@ _GLUED = re.compile(
 )
 # A running footer (company name, page number) left before the rest of a sentence cut by the page
 # break ("The Zzz Company 27 regarding the recoverability of ..."): what follows has lost its start.
-_FOOTER = re.compile(r"^(?:[A-Z][\w&.,’'-]*\s+){0,6}(?:Company|Inc\.?|Corporation|Corp\.?|plc|Ltd\.?|Co\.)\s+\d{1,3}\s+[a-z]")
+_FOOTER = re.compile(r"^(?:(?:[A-Z][\w&.,’'-]*|&)\s+){0,6}(?:Company|Inc\.?|Corporation|Corp\.?|plc|Ltd\.?|Co\.)\s+\d{1,3}\s+[a-z]")
 _INSTRUCTION = re.compile("|".join(f"(?:{p})" for p in INJECTION))
 _DANGLING = re.compile(r"(?:\d|respectively\b|and\b|or\b)", re.I)  # a tail that only makes sense with its figure
 _ENDS = re.compile(r"(?:[.!?][\"”’)]?|…)$")

@@ -400,21 +400,23 @@ def near_duplicate(a: str, b: str) -> bool:
 
 # MD&A tells a change in two sentences: "Diabetes net sales increased 7 percent. The increase was
 # primarily driven by ...". The second names the change but not what changed; its subject is the
-# sentence before it. "The increase in gross margin was due to ..." names its own and is not one.
+# sentence before it. "The increase in net sales was driven by ..." names a line but not whose: the
+# segment is named the sentence before ("Diabetes net sales increased 7 percent").
 ANAPHORA = re.compile(
-    r"^(?:The|This|These|That|Those|Such)\s+(?:[\w&’'-]+,?\s+){0,5}?(?:increases?|decreases?|declines?|growth|"
-    r"changes?|improvements?|reductions?|rises?|drops?|expansion|contraction|deterioration|shortfall)\b"
-    r"(?!\s+(?:of|to)\b|\s+in\s+(?!(?:fiscal\s+)?(?:year\s+)?(?:19|20)\d\d))", re.I)
-SUBJECT_WORDS = 14  # the antecedent's opening words name the subject; past them come its amounts and years
-_FIRST_FIGURE = re.compile(r"[$€£(]?\s?\d")
+    r"^(?:The|This|These|That|Those|Such)\s+(?:(?!(?:is|are|was|were|has|have|had|may|might|will|would|could|can|"
+    r"should|continu\w*)\b)[\w&’'-]+,?\s+){0,5}?(?:increases?|decreases?|declines?|growth|"
+    r"changes?|improvements?|reductions?|rises?|drops?|expansion|contraction|deterioration|shortfall)\b", re.I)
+SUBJECT_WORDS = 14  # the words right before the antecedent's amount name what changed and how
+_FIRST_FIGURE = re.compile(r"[$€£]\s?\d|\d[\d,.]*\s?(?:%|percent\b|basis points?\b|percentage points?\b)", re.I)
 
 
 def antecedent_subject(previous: str) -> str:
-    """What the sentence before a change's cause was about: its words before its first figure
-    ("Cardiac Rhythm & Heart Failure (CRHF) net sales increased" of "... increased 4 percent in
-    fiscal year 2024"), at most SUBJECT_WORDS; empty when it opens with a figure."""
+    """What the sentence before a change's cause was about: the last SUBJECT_WORDS words before its
+    first amount ("sales in the Medical Devices segment, excluding the impact of foreign exchange,
+    increased" of "With respect to ..., sales in the Medical Devices segment, ... increased 15.1
+    percent in 2023"), or of the whole sentence when it states none."""
     head = _FIRST_FIGURE.split(previous, maxsplit=1)[0]
-    return " ".join(head.split()[:SUBJECT_WORDS]).rstrip(" ,;:(")
+    return " ".join(head.split()[-SUBJECT_WORDS:]).strip(" ,;:(")
 
 
 def in_context(sentence: str, previous: str | None) -> str:
