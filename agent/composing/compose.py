@@ -39,7 +39,8 @@ RELEVANCE_FLOOR, RELEVANCE_MARGIN, OVERLAP_WEIGHT = 0.20, 0.15, 0.03
 # what a cause or an event is told with.
 NUMBER_PENALTY, FREE_NUMBERS = 0.02, 3
 ROLE_WEIGHT = 1.0  # in the shortlist: a sentence playing the part asked for (a cause, a reliance, an event)
-SHORTLIST = 10  # sentences embedded per answer, chosen by shared terms: the latency budget
+SHORTLIST = 7  # sentences embedded per answer, chosen by shared terms: the latency budget
+SHORTLIST_CHUNKS = 3  # the search's best chunks each sure of a place in the shortlist for their best sentence
 # The search ranked the chunks by the whole question, words and meaning: a sentence of its first
 # chunk is a little more likely to answer than one of its sixth.
 RANK_WEIGHT = 0.04
@@ -434,7 +435,8 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
     # each chunk's best sentence first: the search kept the chunk for what it says, in whatever words
     best_of = {}
     for i in ranked:
-        best_of.setdefault(candidates[i][0], i)
+        if candidates[i][0] < SHORTLIST_CHUNKS:
+            best_of.setdefault(candidates[i][0], i)
     keep = list(dict.fromkeys([*sorted(best_of.values(), key=ranked.index), *ranked]))[:SHORTLIST]
     return [candidates[i] for i in sorted(keep)]
 

@@ -297,7 +297,11 @@ def initialisms(question: str) -> dict[str, str]:
     inside a run counted or skipped ("boeing commercial airplanes" -> "bca" and "ca", "department of
     justice" -> "doj" and "dj"). Question words, directions and section names start no run and end
     none ("what drove", "bigger", "in 2024" spell nothing)."""
-    words = re.findall(r"[a-z][a-z0-9\-]*|&", _DOC_PART.sub(" ", question.lower()))
+    text = _DOC_PART.sub(" ", question.lower())
+    # a hyphenated name's parts are initialled apart too ("frito-lay north america" is FLNA)
+    text = re.sub(r"\b([a-z]{3,})-([a-z]{3,})\b", lambda m: m.group(0) if stem(m.group(0)) in MOVEMENT else f"{m.group(1)} {m.group(2)}", text) \
+        if re.search(r"\b[a-z]{3,}-[a-z]{3,}\b", text) else text
+    words = re.findall(r"[a-z][a-z0-9\-]*|&", text)
     subject = [w not in GENERIC and stem(w) not in MOVEMENT and stem(w) not in SECTION_WORDS for w in words]
     out: dict[str, str] = {}
     for i in range(len(words)):
@@ -419,10 +423,23 @@ def antecedent_subject(previous: str) -> str:
     return " ".join(head.split()[-SUBJECT_WORDS:]).strip(" ,;:(")
 
 
+HEADING_WORDS = 8
+_HEADING = re.compile(r"^[A-Z][^.!?;:|\d]*$")
+
+
+def heading(text: str) -> bool:
+    """A sub-heading the splitter kept as a sentence of its own ("FLNA", "Walmart U.S. Segment"):
+    a few capitalised words, no figure, no closing punctuation."""
+    return len(text.split()) <= HEADING_WORDS and bool(_HEADING.match(text.strip()))
+
+
 def in_context(sentence: str, previous: str | None) -> str:
     """The text a sentence is scored by: a change's cause told without its subject ("The increase
-    was primarily due to ...") is read with the subject of the sentence before it, so it ranks
-    for the subject it speaks of, not for every subject whose change has a cause. Never quoted."""
+    was primarily due to ...") is read with the subject of the sentence before it, and the first
+    sentence under a sub-heading ("FLNA", then "Net revenue grew ...") with the heading, so each
+    ranks for the subject it speaks of, not for every subject whose change has a cause. Never quoted."""
+    if previous and heading(previous):
+        return f"{previous.strip()}: {sentence}"
     if not previous or not ANAPHORA.match(sentence):
         return sentence
     subject = antecedent_subject(previous)
