@@ -39,8 +39,8 @@ RELEVANCE_FLOOR, RELEVANCE_MARGIN, OVERLAP_WEIGHT = 0.20, 0.15, 0.03
 # what a cause or an event is told with.
 NUMBER_PENALTY, FREE_NUMBERS = 0.02, 3
 ROLE_WEIGHT = 1.0  # in the shortlist: a sentence playing the part asked for (a cause, a reliance, an event)
-SHORTLIST = 7  # sentences embedded per answer, chosen by shared terms: the latency budget
-SHORTLIST_CHUNKS = 3  # the search's best chunks each sure of a place in the shortlist for their best sentence
+SHORTLIST = 10  # sentences embedded per answer, chosen by shared terms: the latency budget
+SHORTLIST_CHUNKS = 6  # the search's best chunks each sure of a place in the shortlist for their best sentence
 # The search ranked the chunks by the whole question, words and meaning: a sentence of its first
 # chunk is a little more likely to answer than one of its sixth.
 RANK_WEIGHT = 0.04
@@ -339,7 +339,10 @@ def _pick_sentences(
     searched = sentence_rank.subject_terms(sentence_rank.cased_terms(subject or " ".join(queries)))
     asker = searched & sentence_rank.subject_terms(sentence_rank.cased_terms(sentence_rank.ASK_PLAN.sub(" ", question)))
     missing = held and sentence_rank.subject_missing(asker, [c[3] for c in candidates], searched - asker)
-    candidates = _shortlist(candidates, query_terms, weights, before, question, quoted)
+    # a sentence read with its antecedent's subject (sentence_rank.in_context) already counts that one's words
+    read_alone = {key: s for key, s in before.items() if not any(c[:2] == key and c[3] != sentence_rank.spelled_out(
+        quoted[c[:3]], names) for c in candidates)}
+    candidates = _shortlist(candidates, query_terms, weights, read_alone, question, quoted)
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
     sents = SENTENCES.embed(embedder, [" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates])
     cosines = sents @ q.T  # normalized embeddings: (sentences, queries)
@@ -374,6 +377,8 @@ def _pick_sentences(
     scored = _carried_on(scored, [(*c[:3], quoted[c[:3]]) for c in candidates])
     if named:  # sentences that name what the question is about push out those that do not
         scored = [(score, i) for score, i in scored if i in named]
+    if why:  # of the stated causes, those of the asked subject push out those of its neighbours
+        scored = _of_the_subject(scored, candidates, asker or topic, quoted)
     stating = sentence_rank.stating_plans(question, {i: candidates[i][3] for _, i in scored}, topic)
     scored = [(score, i) for score, i in scored if i in stating]
     if first_item and any(chunks[candidates[i][0]].item == first_item for _, i in scored):
@@ -396,6 +401,30 @@ def _pick_sentences(
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
     return _choose(chunks, [(*candidates[i][:3], quoted[candidates[i][:3]]) for i in dict.fromkeys(order)])
+
+
+SUBJECT_WEIGHT = 0.15  # a why's stated cause of a neighbouring line, whose main clause names less of the subject
+
+
+def _of_the_subject(scored: list[tuple[float, int]], candidates: list, subject: set[str],
+                    quoted: dict) -> list[tuple[float, int]]:
+    """For a why-question, `scored` with each sentence lowered by SUBJECT_WEIGHT times the share of
+    the asked subject its main clause (what changed, before its cause: `candidates[i][3]` holds a
+    carried-on sentence's antecedent) names less than the best one does. MD&A tells every line's
+    change in the same template ("The increase in subscription revenues was primarily due to ..."):
+    the cause of another line's change shares the asker's words only in its cause clause, or one
+    word of two ("revenues" of "cost of revenues") in its main clause. A sentence carrying on from
+    one that names the subject is that one's."""
+    if len(subject) < 2 or not scored:
+        return scored
+    unheld = {i: sentence_rank.unheld_in_main(candidates[i][3], subject) for _, i in scored}
+    least = min(unheld.values())
+    if least >= len(subject):
+        return scored  # no main clause names the subject: nothing to tell them apart by
+    best = {candidates[i][:2] for i, n in unheld.items() if n <= least}
+    return [(score if unheld[i] <= least or ((candidates[i][0], candidates[i][1] - 1) in best
+                                             and _CARRIES_ON.match(quoted[candidates[i][:3]]))
+             else score - SUBJECT_WEIGHT * (unheld[i] - least) / len(subject), i) for score, i in scored]
 
 
 def _carried_on(scored: list[tuple[float, int]], candidates: list) -> list[tuple[float, int]]:

@@ -163,6 +163,15 @@ def directions(text: str) -> set[str]:
     return {d for d, pattern in (("up", _UP), ("down", _DOWN)) if pattern.search(text)}
 
 
+def unheld_in_main(sentence: str, subject: set[str]) -> int:
+    """How many of the subject's terms (`subject_terms`) the sentence's main clause, what comes
+    before its cause ("The increase in cost of revenues was" of "... was primarily due to X"), holds
+    in no word of their family."""
+    main = _CAUSE_CLAUSE.split(sentence, maxsplit=1)[0]
+    have = {t.lstrip("#") for t in cased_terms(main)}
+    return sum(not holds(have, t.lstrip("#")) for t in subject)
+
+
 def opposite_direction(question: str, sentence: str) -> bool:
     """The question asks about one direction of change and the sentence's main clause (what comes
     before its cause) states only the other: "Volumes declined ..." for "what drove the volume
@@ -410,6 +419,9 @@ ANAPHORA = re.compile(
     r"^(?:The|This|These|That|Those|Such)\s+(?:(?!(?:is|are|was|were|has|have|had|may|might|will|would|could|can|"
     r"should|continu\w*)\b)[\w&’'-]+,?\s+){0,5}?(?:increases?|decreases?|declines?|growth|"
     r"changes?|improvements?|reductions?|rises?|drops?|expansion|contraction|deterioration|shortfall)\b", re.I)
+# "The decreases were partially offset by higher costs for X": what held a change back, told after
+# its cause, is the rest of that answer, never an answer of its own; scored as written.
+_OFFSET = re.compile(r"^(?:\S+\s+){1,6}?(?:was|were|is|are|have been|has been)\s+(?:\w+\s+){0,2}?offset\b", re.I)
 SUBJECT_WORDS = 14  # the words right before the antecedent's amount name what changed and how
 _FIRST_FIGURE = re.compile(r"[$€£]\s?\d|\d[\d,.]*\s?(?:%|percent\b|basis points?\b|percentage points?\b)", re.I)
 
@@ -440,7 +452,7 @@ def in_context(sentence: str, previous: str | None) -> str:
     ranks for the subject it speaks of, not for every subject whose change has a cause. Never quoted."""
     if previous and heading(previous):
         return f"{previous.strip()}: {sentence}"
-    if not previous or not ANAPHORA.match(sentence):
+    if not previous or not ANAPHORA.match(sentence) or _OFFSET.match(sentence):
         return sentence
     subject = antecedent_subject(previous)
     return f"{subject}: {sentence}" if len(subject.split()) >= 2 else sentence
