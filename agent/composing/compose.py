@@ -145,9 +145,10 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
                 facts = []  # a figure question's passage: an amount of another line is not its answer
             if facts and chunk.form.startswith("10-K") and _reports_earlier_year(
                     facts, (figures or {}).get(chunk.accession) or [], year or chunk.fiscal_year):
-                # every amount equals only an earlier year's fact: a look-alike value ("grew 7%" and the
-                # 7% notes' coupon), not what the sentence reports; a sentence telling an earlier year's
-                # story names that year (_earlier_comparison). Its amounts are cut out like any other's.
+                if len(facts) > 1:
+                    continue  # a change between two earlier years, or several of their amounts: last year's story
+                # one amount equal to one earlier year's fact: a look-alike value ("grew 7%" and the 7%
+                # notes' coupon) as likely as last year's figure; its amount is cut out like any other's
                 facts = []
             if financial_figures(sentence) and not facts:
                 # its amounts elided, or its longest figure-free clause; scored with its whole sentence
@@ -403,6 +404,7 @@ def _pick_sentences(
     return _choose(chunks, [(*candidates[i][:3], quoted[candidates[i][:3]]) for i in dict.fromkeys(order)])
 
 
+_OWN_SUBJECT = re.compile(r"^The\s+\w+\s+(?:in|of)\b", re.I)  # "The increase in subscription revenues": its own line
 SUBJECT_WEIGHT = 0.15  # a why's stated cause of a neighbouring line, whose main clause names less of the subject
 
 
@@ -423,7 +425,8 @@ def _of_the_subject(scored: list[tuple[float, int]], candidates: list, subject: 
         return scored  # no main clause names the subject: nothing to tell them apart by
     best = {candidates[i][:2] for i, n in unheld.items() if n <= least}
     return [(score if unheld[i] <= least or ((candidates[i][0], candidates[i][1] - 1) in best
-                                             and _CARRIES_ON.match(quoted[candidates[i][:3]]))
+                                             and _CARRIES_ON.match(quoted[candidates[i][:3]])
+                                             and not _OWN_SUBJECT.match(quoted[candidates[i][:3]]))
              else score - SUBJECT_WEIGHT * (unheld[i] - least) / len(subject), i) for score, i in scored]
 
 
