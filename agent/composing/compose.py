@@ -145,10 +145,11 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
                 facts = []  # a figure question's passage: an amount of another line is not its answer
             if facts and chunk.form.startswith("10-K") and _reports_earlier_year(
                     facts, (figures or {}).get(chunk.accession) or [], year or chunk.fiscal_year):
-                if len(facts) > 1:
+                if len(facts) > 1 or not sentence_rank.CAUSE.search(sentence):
                     continue  # a change between two earlier years, or several of their amounts: last year's story
-                # one amount equal to one earlier year's fact: a look-alike value ("grew 7%" and the 7%
-                # notes' coupon) as likely as last year's figure; its amount is cut out like any other's
+                # one amount equal to one earlier year's fact, in a sentence telling a cause: a look-alike
+                # value ("grew 7%, primarily driven by ..." and the 7% notes' coupon) as likely as last
+                # year's figure, and the cause is worth the doubt; its amount is cut out like any other's
                 facts = []
             if financial_figures(sentence) and not facts:
                 # its amounts elided, or its longest figure-free clause; scored with its whole sentence

@@ -436,6 +436,9 @@ def antecedent_subject(previous: str) -> str:
 
 
 HEADING_WORDS = 8
+# "We also purchased investments" under "Cash Flows from Investing Activities": the company speaking
+# of itself names its own subject; the heading would only lend it the section's words.
+_FIRST_PERSON = re.compile(r"^(?:We|Our|Us)\b")
 _HEADING = re.compile(r"^[A-Z][^.!?;:|\d]*$")
 
 
@@ -450,7 +453,7 @@ def in_context(sentence: str, previous: str | None) -> str:
     was primarily due to ...") is read with the subject of the sentence before it, and the first
     sentence under a sub-heading ("FLNA", then "Net revenue grew ...") with the heading, so each
     ranks for the subject it speaks of, not for every subject whose change has a cause. Never quoted."""
-    if previous and heading(previous):
+    if previous and heading(previous) and not _FIRST_PERSON.match(sentence):
         return f"{previous.strip()}: {sentence}"
     if not previous or not ANAPHORA.match(sentence) or _OFFSET.match(sentence):
         return sentence
