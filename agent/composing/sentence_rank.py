@@ -413,12 +413,13 @@ def near_duplicate(a: str, b: str) -> bool:
 
 # MD&A tells a change in two sentences: "Diabetes net sales increased 7 percent. The increase was
 # primarily driven by ...". The second names the change but not what changed; its subject is the
-# sentence before it. "The increase in net sales was driven by ..." names a line but not whose: the
-# segment is named the sentence before ("Diabetes net sales increased 7 percent").
+# sentence before it. "The increase in costs and expenses was due to ..." names its own and is not one
+# ("The increases in 2024 were ..." names only a year).
 ANAPHORA = re.compile(
     r"^(?:The|This|These|That|Those|Such)\s+(?:(?!(?:is|are|was|were|has|have|had|may|might|will|would|could|can|"
     r"should|continu\w*)\b)[\w&’'-]+,?\s+){0,5}?(?:increases?|decreases?|declines?|growth|"
-    r"changes?|improvements?|reductions?|rises?|drops?|expansion|contraction|deterioration|shortfall)\b", re.I)
+    r"changes?|improvements?|reductions?|rises?|drops?|expansion|contraction|deterioration|shortfall)\b"
+    r"(?!\s+(?:of|to)\b|\s+in\s+(?!(?:fiscal\s+)?(?:year\s+)?(?:19|20)\d\d))", re.I)
 # "The decreases were partially offset by higher costs for X": what held a change back, told after
 # its cause, is the rest of that answer, never an answer of its own; scored as written.
 _OFFSET = re.compile(r"^(?:\S+\s+){1,6}?(?:was|were|is|are|have been|has been)\s+(?:\w+\s+){0,2}?offset\b", re.I)
