@@ -40,7 +40,6 @@ RELEVANCE_FLOOR, RELEVANCE_MARGIN, OVERLAP_WEIGHT = 0.20, 0.15, 0.03
 NUMBER_PENALTY, FREE_NUMBERS = 0.02, 3
 ROLE_WEIGHT = 1.0  # in the shortlist: a sentence playing the part asked for (a cause, a reliance, an event)
 SHORTLIST = 10  # sentences embedded per answer, chosen by shared terms: the latency budget
-SHORTLIST_CHUNKS = 6  # the search's best chunks each sure of a place in the shortlist for their best sentence
 # The search ranked the chunks by the whole question, words and meaning: a sentence of its first
 # chunk is a little more likely to answer than one of its sixth.
 RANK_WEIGHT = 0.04
@@ -70,9 +69,6 @@ _PAGE_MARK = re.compile(r"^.{0,80}?\|\s*(?:19|20)\d\d\s+Form\s+10-K\s*\|\s*\d+\s
 _GLUED = re.compile(
     r"^[A-Z][\w’'&,()-]*(?:\s+[\w’'&,()-]+){0,6}?\s+(?=(?:We|Our|The|This|These|During|Each|Under|Since|Because|Although)\s)"
 )
-# A running footer (company name, page number) left before the rest of a sentence cut by the page
-# break ("The Zzz Company 27 regarding the recoverability of ..."): what follows has lost its start.
-_FOOTER = re.compile(r"^(?:(?:[A-Z][\w&.,’'-]*|&)\s+){0,6}(?:Company|Inc\.?|Corporation|Corp\.?|plc|Ltd\.?|Co\.)\s+\d{1,3}\s+[a-z]")
 _INSTRUCTION = re.compile("|".join(f"(?:{p})" for p in INJECTION))
 _DANGLING = re.compile(r"(?:\d|respectively\b|and\b|or\b)", re.I)  # a tail that only makes sense with its figure
 _ENDS = re.compile(r"(?:[.!?][\"”’)]?|…)$")
@@ -136,26 +132,19 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
             sentence = whole = sentence[bullet.end():] if bullet else sentence
             if not sentence or not (sentence[0].isupper() or sentence[0] in "“\"("):
                 continue
-            if _FOOTER.match(sentence):
-                continue  # a running footer glued to the middle of a sentence: a fragment, not a statement
             if _INSTRUCTION.search(sentence.lower()):
                 continue  # text planted in a filing to steer a reader is never quoted as an answer
             facts = _figure_facts(chunk, sentence, figures) if financial_figures(sentence) else []
             if facts and figure_ask and not _about_asked(facts, chunk, figures, figure_ask):
                 facts = []  # a figure question's passage: an amount of another line is not its answer
-            if facts and chunk.form.startswith("10-K") and _reports_earlier_year(
-                    facts, (figures or {}).get(chunk.accession) or [], year or chunk.fiscal_year):
-                if len(facts) > 1 or not sentence_rank.CAUSE.search(sentence):
-                    continue  # a change between two earlier years, or several of their amounts: last year's story
-                # one amount equal to one earlier year's fact, in a sentence telling a cause: a look-alike
-                # value ("grew 7%, primarily driven by ..." and the 7% notes' coupon) as likely as last
-                # year's figure, and the cause is worth the doubt; its amount is cut out like any other's
-                facts = []
             if financial_figures(sentence) and not facts:
                 # its amounts elided, or its longest figure-free clause; scored with its whole sentence
                 sentence = _elided(sentence) or _figure_free_clause(sentence)
                 if not sentence:
                     continue
+            if facts and chunk.form.startswith("10-K") and _reports_earlier_year(facts, (figures or {}).get(chunk.accession) or [],
+                                               year or chunk.fiscal_year):
+                continue  # its amounts are all an earlier year's: last year's story, told again
             if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _BOILERPLATE.search(sentence):
                 continue
             if not (_ENDS.search(sentence) or (bullet and _ITEM_ENDS.search(sentence))) or _shouting(sentence):
@@ -318,10 +307,7 @@ def _pick_sentences(
     # as their words ("BCA" as "boeing commercial airplanes"), and quoted as written
     names = {**sentence_rank.defined([c.text for c in chunks]), **sentence_rank.initialisms(question)}
     quoted = {c[:3]: c[3] for c in candidates}
-    previous = {(rank, k + 1): s for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
-    # a change's cause told without its subject is scored with the subject of the sentence before it
-    candidates = [(*c[:3], sentence_rank.spelled_out(sentence_rank.in_context(c[3], previous.get(c[:2])), names))
-                  for c in candidates]
+    candidates = [(*c[:3], sentence_rank.spelled_out(c[3], names)) for c in candidates]
     # what is asked about, not how it moved nor the scaffolding of a why ("primarily due to")
     asked = {t for t in sentence_rank.terms(subject or " ".join(queries)) if t not in sentence_rank.MOVEMENT}
     weights = sentence_rank.term_weights(asked or query_terms, [c[3] for c in candidates])
@@ -334,17 +320,15 @@ def _pick_sentences(
                                         [c[3] for c in candidates])
     # what the question is about, in its words and in the search's (abbreviations spelled out)
     topic = sentence_rank.subject_terms(sentence_rank.cased_terms(" ".join([subject, *queries])))
-    before = {key: sentence_rank.spelled_out(s, names) for key, s in previous.items()}
+    before = {(rank, k + 1): sentence_rank.spelled_out(s, names)
+              for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
     # judged on the asker's own words for the subject (those of the question the plan's query kept: not
     # the company's name, which its filing says as "we"); the query's other names for them ("capex"
     # searched as "capital expenditures") are alternatives, not all required
     searched = sentence_rank.subject_terms(sentence_rank.cased_terms(subject or " ".join(queries)))
     asker = searched & sentence_rank.subject_terms(sentence_rank.cased_terms(sentence_rank.ASK_PLAN.sub(" ", question)))
     missing = held and sentence_rank.subject_missing(asker, [c[3] for c in candidates], searched - asker)
-    # a sentence read with its antecedent's subject (sentence_rank.in_context) already counts that one's words
-    read_alone = {key: s for key, s in before.items() if not any(c[:2] == key and c[3] != sentence_rank.spelled_out(
-        quoted[c[:3]], names) for c in candidates)}
-    candidates = _shortlist(candidates, query_terms, weights, read_alone, question, quoted)
+    candidates = _shortlist(candidates, query_terms, weights, before, question, quoted)
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
     sents = SENTENCES.embed(embedder, [" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates])
     cosines = sents @ q.T  # normalized embeddings: (sentences, queries)
@@ -376,11 +360,9 @@ def _pick_sentences(
             named.add(i)
     if not scored:
         return []  # nothing answers: the compose node refuses rather than quote filler
-    scored = _carried_on(scored, [(*c[:3], quoted[c[:3]]) for c in candidates])
+    scored = _carried_on(scored, candidates)
     if named:  # sentences that name what the question is about push out those that do not
         scored = [(score, i) for score, i in scored if i in named]
-    if why:  # of the stated causes, those of the asked subject push out those of its neighbours
-        scored = _of_the_subject(scored, candidates, asker or topic, quoted)
     stating = sentence_rank.stating_plans(question, {i: candidates[i][3] for _, i in scored}, topic)
     scored = [(score, i) for score, i in scored if i in stating]
     if first_item and any(chunks[candidates[i][0]].item == first_item for _, i in scored):
@@ -403,32 +385,6 @@ def _pick_sentences(
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
     return _choose(chunks, [(*candidates[i][:3], quoted[candidates[i][:3]]) for i in dict.fromkeys(order)])
-
-
-_OWN_SUBJECT = re.compile(r"^The\s+\w+\s+(?:in|of)\b", re.I)  # "The increase in subscription revenues": its own line
-SUBJECT_WEIGHT = 0.15  # a why's stated cause of a neighbouring line, whose main clause names less of the subject
-
-
-def _of_the_subject(scored: list[tuple[float, int]], candidates: list, subject: set[str],
-                    quoted: dict) -> list[tuple[float, int]]:
-    """For a why-question, `scored` with each sentence lowered by SUBJECT_WEIGHT times the share of
-    the asked subject its main clause (what changed, before its cause: `candidates[i][3]` holds a
-    carried-on sentence's antecedent) names less than the best one does. MD&A tells every line's
-    change in the same template ("The increase in subscription revenues was primarily due to ..."):
-    the cause of another line's change shares the asker's words only in its cause clause, or one
-    word of two ("revenues" of "cost of revenues") in its main clause. A sentence carrying on from
-    one that names the subject is that one's."""
-    if len(subject) < 2 or not scored:
-        return scored
-    unheld = {i: sentence_rank.unheld_in_main(candidates[i][3], subject) for _, i in scored}
-    least = min(unheld.values())
-    if least >= len(subject):
-        return scored  # no main clause names the subject: nothing to tell them apart by
-    best = {candidates[i][:2] for i, n in unheld.items() if n <= least}
-    return [(score if unheld[i] <= least or ((candidates[i][0], candidates[i][1] - 1) in best
-                                             and _CARRIES_ON.match(quoted[candidates[i][:3]])
-                                             and not _OWN_SUBJECT.match(quoted[candidates[i][:3]]))
-             else score - SUBJECT_WEIGHT * (unheld[i] - least) / len(subject), i) for score, i in scored]
 
 
 def _carried_on(scored: list[tuple[float, int]], candidates: list) -> list[tuple[float, int]]:
@@ -468,8 +424,7 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
     # each chunk's best sentence first: the search kept the chunk for what it says, in whatever words
     best_of = {}
     for i in ranked:
-        if candidates[i][0] < SHORTLIST_CHUNKS:
-            best_of.setdefault(candidates[i][0], i)
+        best_of.setdefault(candidates[i][0], i)
     keep = list(dict.fromkeys([*sorted(best_of.values(), key=ranked.index), *ranked]))[:SHORTLIST]
     return [candidates[i] for i in sorted(keep)]
 

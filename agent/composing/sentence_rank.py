@@ -163,15 +163,6 @@ def directions(text: str) -> set[str]:
     return {d for d, pattern in (("up", _UP), ("down", _DOWN)) if pattern.search(text)}
 
 
-def unheld_in_main(sentence: str, subject: set[str]) -> int:
-    """How many of the subject's terms (`subject_terms`) the sentence's main clause, what comes
-    before its cause ("The increase in cost of revenues was" of "... was primarily due to X"), holds
-    in no word of their family."""
-    main = _CAUSE_CLAUSE.split(sentence, maxsplit=1)[0]
-    have = {t.lstrip("#") for t in cased_terms(main)}
-    return sum(not holds(have, t.lstrip("#")) for t in subject)
-
-
 def opposite_direction(question: str, sentence: str) -> bool:
     """The question asks about one direction of change and the sentence's main clause (what comes
     before its cause) states only the other: "Volumes declined ..." for "what drove the volume
@@ -306,11 +297,7 @@ def initialisms(question: str) -> dict[str, str]:
     inside a run counted or skipped ("boeing commercial airplanes" -> "bca" and "ca", "department of
     justice" -> "doj" and "dj"). Question words, directions and section names start no run and end
     none ("what drove", "bigger", "in 2024" spell nothing)."""
-    text = _DOC_PART.sub(" ", question.lower())
-    # a hyphenated name's parts are initialled apart too ("frito-lay north america" is FLNA)
-    text = re.sub(r"\b([a-z]{3,})-([a-z]{3,})\b", lambda m: m.group(0) if stem(m.group(0)) in MOVEMENT else f"{m.group(1)} {m.group(2)}", text) \
-        if re.search(r"\b[a-z]{3,}-[a-z]{3,}\b", text) else text
-    words = re.findall(r"[a-z][a-z0-9\-]*|&", text)
+    words = re.findall(r"[a-z][a-z0-9\-]*|&", _DOC_PART.sub(" ", question.lower()))
     subject = [w not in GENERIC and stem(w) not in MOVEMENT and stem(w) not in SECTION_WORDS for w in words]
     out: dict[str, str] = {}
     for i in range(len(words)):
@@ -409,57 +396,6 @@ def near_duplicate(a: str, b: str) -> bool:
         return False
     ca, cb = (terms(x) - MOVEMENT - _TEMPLATE for x in (a, b))
     return not (ca | cb) or len(ca & cb) / len(ca | cb) >= DUPLICATE_CONTENT
-
-
-# MD&A tells a change in two sentences: "Diabetes net sales increased 7 percent. The increase was
-# primarily driven by ...". The second names the change but not what changed; its subject is the
-# sentence before it. "The increase in costs and expenses was due to ..." names its own and is not one
-# ("The increases in 2024 were ..." names only a year).
-ANAPHORA = re.compile(
-    r"^(?:The|This|These|That|Those|Such)\s+(?:(?!(?:is|are|was|were|has|have|had|may|might|will|would|could|can|"
-    r"should|continu\w*)\b)[\w&’'-]+,?\s+){0,5}?(?:increases?|decreases?|declines?|growth|"
-    r"changes?|improvements?|reductions?|rises?|drops?|expansion|contraction|deterioration|shortfall)\b"
-    r"(?!\s+(?:of|to)\b|\s+in\s+(?!(?:fiscal\s+)?(?:year\s+)?(?:19|20)\d\d))", re.I)
-# "The decreases were partially offset by higher costs for X": what held a change back, told after
-# its cause, is the rest of that answer, never an answer of its own; scored as written.
-_OFFSET = re.compile(r"^(?:\S+\s+){1,6}?(?:was|were|is|are|have been|has been)\s+(?:\w+\s+){0,2}?offset\b", re.I)
-SUBJECT_WORDS = 14  # the words right before the antecedent's amount name what changed and how
-_FIRST_FIGURE = re.compile(r"[$€£]\s?\d|\d[\d,.]*\s?(?:%|percent\b|basis points?\b|percentage points?\b)", re.I)
-
-
-def antecedent_subject(previous: str) -> str:
-    """What the sentence before a change's cause was about: the last SUBJECT_WORDS words before its
-    first amount ("sales in the Medical Devices segment, excluding the impact of foreign exchange,
-    increased" of "With respect to ..., sales in the Medical Devices segment, ... increased 15.1
-    percent in 2023"), or of the whole sentence when it states none."""
-    head = _FIRST_FIGURE.split(previous, maxsplit=1)[0]
-    return " ".join(head.split()[-SUBJECT_WORDS:]).strip(" ,;:(")
-
-
-HEADING_WORDS = 8
-# "We also purchased investments" under "Cash Flows from Investing Activities": the company speaking
-# of itself names its own subject; the heading would only lend it the section's words.
-_FIRST_PERSON = re.compile(r"^(?:We|Our|Us)\b")
-_HEADING = re.compile(r"^[A-Z][^.!?;:|\d]*$")
-
-
-def heading(text: str) -> bool:
-    """A sub-heading the splitter kept as a sentence of its own ("FLNA", "Walmart U.S. Segment"):
-    a few capitalised words, no figure, no closing punctuation."""
-    return len(text.split()) <= HEADING_WORDS and bool(_HEADING.match(text.strip()))
-
-
-def in_context(sentence: str, previous: str | None) -> str:
-    """The text a sentence is scored by: a change's cause told without its subject ("The increase
-    was primarily due to ...") is read with the subject of the sentence before it, and the first
-    sentence under a sub-heading ("FLNA", then "Net revenue grew ...") with the heading, so each
-    ranks for the subject it speaks of, not for every subject whose change has a cause. Never quoted."""
-    if previous and heading(previous) and not _FIRST_PERSON.match(sentence):
-        return f"{previous.strip()}: {sentence}"
-    if not previous or not ANAPHORA.match(sentence) or _OFFSET.match(sentence):
-        return sentence
-    subject = antecedent_subject(previous)
-    return f"{subject}: {sentence}" if len(subject.split()) >= 2 else sentence
 
 
 QUOTED_OVERLAP = 0.8  # an elided amount drops a word or two ("billion"), never most of a sentence
