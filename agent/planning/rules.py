@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 
 from agent.planning.companies import CompanyDirectory, CompanyMatch, named_beside, norm_name
 from agent.planning.company_words import english_words
@@ -19,8 +18,7 @@ from agent.retrieval.line_items import line_parts
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 from agent.planning.plan import Plan
 from agent.planning.measures import _IMPLIED as _IMPLIED_PATTERNS
-from agent.planning.measures import (NEUTRAL_BEFORE, TOPIC_MASK, absolute_words, find_measures, growth_words,
-                                     implied_measures, implies_change, ranked_axis)
+from agent.planning.measures import absolute_words, growth_words, implied_measures, implies_change
 from agent.planning.followups import REPLACING, inherited_growth, joined_topic, lead_name, lead_subject, own_subject
 from agent.planning.followups import ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, OF_ALL, about_the_company, asks_more
 from agent.planning.followups import compared_kind, points_back, slot_sources, thread_topic, unknown_subject
@@ -34,21 +32,8 @@ from agent.planning.scope import OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_
 from agent.planning.scope import meta_intent, opening_small_talk, out_of_scope, strip_quotes
 from agent.planning.scope import names_kept
 from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
-from agent.planning.topics import (
-    borrows_thread_subject,
-    COMPOUND,
-    NARROWED,
-    QUAL_ASK,
-    SECTION_ITEMS,
-    STOPWORDS,
-    SECTION_PATTERNS,
-    WHY,
-    expand_query,
-    label,
-    metric_query,
-    route_items,
-    sub_queries,
-)
+from agent.planning.topics import (borrows_thread_subject, COMPOUND, QUAL_ASK, STOPWORDS, SECTION_PATTERNS, WHY,
+                                   expand_query, label, metric_query, route_items, sub_queries)
 from agent.planning.checks import balance_as_flow, conventions, other_convention
 from agent.planning.formulas import (compound_growth, find_definition, formula_tree, inline_formula, points_change,
                                      restate, spoken_operators)
@@ -59,12 +44,12 @@ from agent.planning.quarters import dated_period, latest_period, parse_period, t
 from agent.retrieval.quarter_prose import asks_changes, quarter_items
 from agent.planning.words import AMOUNT_NOUNS, NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.planning.years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
-from agent.planning.years import _YEAR_AFTER, Years, parse_years
-from agent.planning.prose_route import CAUSE, OUTLOOK, asks_in_words, asks_statement, modal_cause, order_items
-from agent.planning.prose_route import topical_companies
-from agent.planning.movers import EFFECT, MOVED, asks_cause, not_a_line
+from agent.planning.years import _YEAR_AFTER, Years
+from agent.planning.prose_route import CAUSE, OUTLOOK, asks_in_words, modal_cause, order_items
+from agent.planning.movers import EFFECT, MOVED, not_a_line
 from agent.planning.route import help_with, masked, message_kind, refusal_by_meaning, small_talk
-from agent.planning.brands import everyday, find_brands, named_by, registrant_not_theirs, uncovered_registrant
+from agent.planning.brands import everyday, named_by, registrant_not_theirs, uncovered_registrant
+from agent.planning.reading import NAMED_THROUGH, Reading, base_metric, read
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
@@ -77,8 +62,6 @@ FOLLOWUP = re.compile(
     r"\b(?:that|it|its|this|those|them|they|their|the same)\b"
 )
 ADDING = re.compile(r"\b(?:compar\w*|vs\.?|versus|against|relative to|with|side by side|stack up|alongside)\b")
-# a company named through its product or brand: the word stays in the question (a member, a topic)
-NAMED_THROUGH = ("product", "brand")
 _CAPITALISED = re.compile(r"(?<![\w$-])([A-Z][\w&.'\u2019-]*(?:\s+(?:[A-Z][\w&.'\u2019-]*|&|of))*)")
 
 
@@ -197,41 +180,6 @@ def _year_fields(years: Years, previous: Plan | None, directory: CompanyDirector
     return out
 
 
-@dataclass
-class Reading:
-    """What the message itself says, before anything is taken from the thread."""
-
-    raw: str
-    low: str  # lowercase, quotations removed
-    matches: list[CompanyMatch]
-    tickers: list[str]  # covered companies named
-    measures: list[str]
-    unmappable: str | None
-    items: list[str]
-    has_topic: bool
-    why: bool
-    growth: bool
-    years: Years
-    statement: bool = False  # asks what the filing states (agent.planning.prose_route.asks_statement)
-    topic_items: tuple[str, ...] = ()  # the Items the question's own topic words point to, before any default
-    absolute: bool = False  # the change in the metric's own unit ("in dollars"), not its growth rate
-    aspect: bool = False  # an aspect of the thread's figure ("what are the headwinds?"; agent.planning.followups)
-    kind: bool = False  # a kind of figure the thread's figure chose ("what was the margin?"; agent.planning.followups)
-
-    @property
-    def prose_ask(self) -> bool:
-        return self.why or self.statement or (self.has_topic and bool(QUAL_ASK.search(self.low))) \
-            or bool(set(self.items) & SECTION_ITEMS)
-
-
-_SPOKEN_US = re.compile(r"\b(tell|give|show|let|help|send|for|to|with)\s+us\b(?!\s*(?:revenue|sales|segment|market))",
-                        re.I)
-
-
-# A word that narrows profitability to a part of the business ("streaming profitability").
-_NARROWED_PROFIT = re.compile(r"\b([a-z][\w-]*)\s+(?:profitability|profits?)\b")
-
-
 # A question corrected as it was typed: a trailing-off mark, then a word taking it back ("microsoft...
 # sorry, Alphabet"). Everything up to the last such correction was not asked.
 _SELF_CORRECTED = re.compile(r"^.*(?:\.\.\.+|\u2026|\s--\s|\s\u2014\s?)\s*(?:sorry|no|nope|i\s+mean|actually|wait|oops|"
@@ -261,89 +209,12 @@ def _name_aside(definition: dict, rest: str, directory: CompanyDirectory) -> tup
     return {**definition, "name": left}, f"{' '.join(moved)} {rest}"
 
 
-def _without_named(text: str) -> str:
-    """The text without the words a named measure's phrase took: "weighted average diluted shares
-    outstanding" names its share count, and "shares ... outstanding" must not imply another one."""
-    words = normalize(re.sub(r"_+", "x", text)).split()  # a masked company name stays one word
-    for start, end, _ in find_phrases(" ".join(words), MEASURE_PHRASES):
-        words[start:end] = ["_"] * (end - start)
-    return " ".join(words)
-
-
-def _in_measure(text: str, m: CompanyMatch) -> bool:
-    """Whether a ticker-like match is a word of a metric or ratio name that runs through it ("implied
-    ETR", "AR days", "EBITDA margin"): up to four words either side, read as one name."""
-    before = re.findall(r"[\w&/%'.-]+", text[: m.start])[-4:]
-    after = re.findall(r"[\w&/%'.-]+", text[m.end :])[:4]
-    for i in range(len(before) + 1):
-        for j in range(len(after) + 1):
-            if normalize(" ".join([*before[i:], m.text, *after[:j]])) in MEASURE_PHRASES:
-                return True
-    return False
-
-
-def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: list[str] = ()) -> Reading:
-    """What the message says. `thread`: the companies the thread has discussed; a word their own
-    filings name is theirs to look up (a segment, a product), never a brand switching the thread."""
-    # a company by name or ticker, else by a product we list, else by a brand its filings name (agent.planning.brands)
-    matches = directory.find(outside) or directory.find_products(outside) or find_brands(outside, directory, thread)
-    if any(m.kind == "company" for m in matches):  # "Alphabet's implied ETR", "Adobe AR days": a ratio's word
-        matches = [m for m in matches if not (m.kind == "not_covered" and m.via == "ticker" and _in_measure(outside, m))]
-    for i in topical_companies(outside, matches):  # "competition from Intel" in AMD's 10-K: a topic
-        matches[i] = CompanyMatch("topic", matches[i].text, matches[i].start, matches[i].end, matches[i].company)
-    unnamed = outside
-    for m in sorted((m for m in matches if m.kind == "company" and m.via not in NAMED_THROUGH), key=lambda m: -m.start):
-        # "Advanced Micro Devices revenue" is not "devices revenue"
-        unnamed = unnamed[: m.start] + "_" * (m.end - m.start) + unnamed[m.end :]
-    unnamed = _SPOKEN_US.sub(r"\1", unnamed)  # "tell us Apple's net income": the reader, not the country
-    measures, unmappable = find_measures(TOPIC_MASK.sub(" ", unnamed),
-                                         named_company=any(m.kind == "company" for m in matches))
-    narrowed = _NARROWED_PROFIT.search(unnamed.lower())
-    if narrowed and narrowed.group(1) not in NEUTRAL_BEFORE:
-        # "e-commerce profitability", "streaming profitability": a business's, told in MD&A; the
-        # company's net income would answer another question
-        unnamed = unnamed[: narrowed.start()] + " " * (narrowed.end() - narrowed.start()) + unnamed[narrowed.end() :]
-    measures += [k for k in implied_measures(_without_named(unnamed)) if k not in measures]
-    items, has_topic = route_items(low)
-    # "what pushed revenue up?", "how much did the strike cost them?": a cause, asked with a verb
-    why = bool(WHY.search(low) or CAUSE.search(low)) or asks_cause(low, unnamed.lower())
-    norm = normalize(outside)
-    growth = (growth_words(norm) or implies_change(norm)) and not why
-    reading = Reading(raw, low, matches, [m.company.ticker for m in matches if m.kind == "company"], measures,
-                      unmappable, items, has_topic, why, growth, parse_years(outside, growth=growth),
-                      statement=asks_statement(low), absolute=growth and absolute_words(norm),
-                      topic_items=tuple(items))
-    if reading.measures and NARROWED.search(low):
-        # "how much did the 53rd week add to sales?": a slice no fact reports, told in MD&A
-        reading.measures, reading.has_topic = [], True
-        reading.items = ["7", *[i for i in reading.items if i != "7"]]
-    axis = ranked_axis(low) if not reading.why else None
-    bases = list(dict.fromkeys(_base_metric(k) for k in reading.measures))
-    if axis and len(bases) == 1 and bases[0] in METRICS and not reading.unmappable:
-        # "which segment grew revenue fastest?": the metric by that axis, each member's figure (or growth)
-        reading.unmappable = f"{METRICS[bases[0]].synonyms[0]} by {axis}"
-        reading.measures = []
-    if reading.unmappable and reading.prose_ask:
-        # "why did iPhone revenue fall?": prose about a narrower figure, which MD&A discusses
-        reading.measures, reading.unmappable = [], None
-        reading.items = reading.items or ["7"]
-    return reading
-
-
 def _weak_mention(m: CompanyMatch) -> bool:
     """A company matched only by a word chat also uses: a ticker typed in lowercase ("gm", "ma"), or
     an everyday word read as a brand ("Sam", "Peacock"; agent.planning.brands)."""
     if m.kind != "company":
         return False
     return (m.via == "ticker" and m.text.islower()) or (m.via == "brand" and everyday(m.text))
-
-
-def _base_metric(key: str) -> str:
-    """The metric a growth or change formula is of ('revenue_growth' -> 'revenue'), else the key."""
-    for suffix in ("_growth", "_change"):
-        if key.endswith(suffix) and key[: -len(suffix)] in METRICS:
-            return key[: -len(suffix)]
-    return key
 
 
 def _filing_statement(r: Reading, directory: CompanyDirectory, tickers: list[str]) -> None:
@@ -470,16 +341,16 @@ def _spanned_changes(plan: Plan, text: str) -> Plan:
     metrics, added = [], []
     for key in plan.metrics:
         node, label, unit = None, None, None
-        if compound and _base_metric(key) in METRICS and span > 1 and METRICS[_base_metric(key)].period == "duration":
-            metric = _base_metric(key)
+        if compound and base_metric(key) in METRICS and span > 1 and METRICS[base_metric(key)].period == "duration":
+            metric = base_metric(key)
             tree = compound_growth(metric, span)
             name = f"{METRICS[metric].label.lower()} cagr, fiscal {plan.fiscal_years[0] - span} to {plan.fiscal_years[0]}"
             added.append({"name": name, "tree": tree, "unit": "percent", "derived": True,
                           "formula": restate(tree, top=True) + " (compound annual growth rate)"})
             metrics.append(f"udf:{name}")
             continue
-        if span > 1 and key.endswith(("_growth", "_change")) and _base_metric(key) in METRICS:
-            node, label = {"metric": _base_metric(key)}, METRICS[_base_metric(key)].label.lower()
+        if span > 1 and key.endswith(("_growth", "_change")) and base_metric(key) in METRICS:
+            node, label = {"metric": base_metric(key)}, METRICS[base_metric(key)].label.lower()
             absolute = key.endswith("_change")
         elif key in FORMULAS and asks_change and not key.endswith(("_growth", "_change")):
             f = FORMULAS[key]
