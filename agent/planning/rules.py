@@ -50,18 +50,14 @@ from agent.planning.movers import EFFECT, MOVED, not_a_line
 from agent.planning.route import help_with, masked, message_kind, refusal_by_meaning, small_talk
 from agent.planning.brands import everyday, named_by, registrant_not_theirs, uncovered_registrant
 from agent.planning.reading import NAMED_THROUGH, Reading, base_metric, read
+from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, SHARE_OF_REVENUE, discussed, relative_to_thread,
+                                   usable_previous)
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
 MAX_CHARS = 2000  # agent.service refuses longer questions first; the same limit here
 DEFAULT_COMPARE = ("revenue", "net_income")
 
-FOLLOWUP = re.compile(
-    r"^\s*(?:and|also|what about|how about|same|now|ok|okay|then|plus|vs\.?|versus|compare (?:that|it|this|them)|"
-    r"what if|how does (?:that|it|this) compare|and for|and in|for)\b|"
-    r"\b(?:that|it|its|this|those|them|they|their|the same)\b"
-)
-ADDING = re.compile(r"\b(?:compar\w*|vs\.?|versus|against|relative to|with|side by side|stack up|alongside)\b")
 _CAPITALISED = re.compile(r"(?<![\w$-])([A-Z][\w&.'\u2019-]*(?:\s+(?:[A-Z][\w&.'\u2019-]*|&|of))*)")
 
 
@@ -123,36 +119,6 @@ def named_unknown_company(outside: str) -> str | None:
             continue  # an abbreviation analysts use (AI, FX, R&D) or a topic
         return guess
     return None
-
-
-SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\s+(?:total\s+)?(?:net\s+)?"
-                   r"(?:revenues?|sales)\b")
-
-# A metric and its share of revenue, for "as a % of revenue?" as a follow-up.
-SHARE_OF_REVENUE = {
-    "rd": "rd_pct_revenue", "sga": "sga_pct_revenue", "capex": "capex_pct_revenue", "gross_profit": "gross_margin",
-    "operating_income": "operating_margin", "net_income": "net_margin",
-}
-
-
-def _history(prev: Plan | None) -> list[str]:
-    """The companies the thread has discussed, most recent last."""
-    if prev is None:
-        return []
-    if prev.route != "domain":  # a refused company was asked about, never discussed
-        return [t for t in prev.thread_tickers if t not in prev.tickers]
-    seen = [t for t in prev.thread_tickers if t not in prev.tickers] + list(prev.tickers)
-    return list(dict.fromkeys(seen))
-
-
-def _usable_previous(previous: Plan | None) -> Plan | None:
-    if previous is None or previous.route == "meta":
-        return None
-    if previous.route == "refusal" and previous.refusal_reason in (
-        "out_of_scope", "input_too_long", "internal_error", "no_grounding",
-    ):
-        return None
-    return previous
 
 
 def _coverage_years(directory: CompanyDirectory, tickers: list[str]) -> int | None:
@@ -245,7 +211,7 @@ def _another_company(r: Reading, outside: str, prev: Plan | None, directory: Com
     stays the thread's; a question with more in it than the name ("Eliquis sales") is left to brands."""
     if prev is None or not r.matches or any(m.via != "brand" for m in r.matches):
         return None
-    if not {m.company.ticker for m in r.matches if m.company} <= set(_history(prev)):
+    if not {m.company.ticker for m in r.matches if m.company} <= set(discussed(prev)):
         return None
     named = lead_subject(outside)
     about = unknown_subject(named, directory) if named else None
@@ -617,9 +583,9 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = _SELF_CORRECTED.sub("", raw)  # "oracle... no, adobe buybacks": the words after the correction
     raw = _NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = _SPELLED_AMPERSAND.sub(_ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
-    raw = _relative_to_thread(raw, previous)
-    raw = compared_kind(raw, len(_history(_usable_previous(previous))))  # "which bank made more?" of the thread's
-    raw = gap_as_difference(raw, len(_history(_usable_previous(previous))))  # "the gap between them"
+    raw = relative_to_thread(raw, previous)
+    raw = compared_kind(raw, len(discussed(usable_previous(previous))))  # "which bank made more?" of the thread's
+    raw = gap_as_difference(raw, len(discussed(usable_previous(previous))))  # "the gap between them"
     definition, rest, bad = find_definition(raw, directory.line_names)
     if definition is not None:
         definition, rest = _name_aside(definition, rest, directory)
@@ -693,40 +659,6 @@ def _leftover_runs(trace: list[dict]) -> list[tuple[int, int]]:
     return runs
 
 
-# "what's that relative to equity?", "and as a multiple of EBIT?": the thread's one figure over another
-_RELATIVE = re.compile(
-    r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:(?:what|how\s+much)(?:'s|\s+is|\s+was|\s+are|\s+were)?\s+)?(?:that|it|this|those|these)?"
-    r"\s*(?:relative\s+to|in\s+relation\s+to|divided\s+by|over|as\s+a\s+(?:ratio|multiple|fraction)\s+of)\s+"
-    r"(?P<other>[^?]+?)\W*$", re.I)
-
-
-# "what share of total revenue is that?", "as a % of sales?": the thread's member over its company's total
-_MEMBER_SHARE = re.compile(
-    r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:(?:what|which|how\s+much)(?:'s|\s+is|\s+was)?\s+)?"
-    r"(?:(?:that|it|this)(?:'s|\s+is|\s+was)?\s+)?(?:the\s+|a\s+|as\s+a\s+)?"
-    r"(?:share|percent(?:age)?|%|proportion|portion|fraction|pct)\s+of\s+(?:the\s+)?(?:total|overall|company|whole)?\s*"
-    r"(?:net\s+)?(?:revenues?|sales)\b[^?]*\W*$", re.I)
-
-
-def _relative_to_thread(raw: str, previous: Plan | None) -> str:
-    """A follow-up that divides the thread's figure by another ("what's that relative to equity?")
-    is that quotient, written out as a formula the formula reader takes ("total debt over equity"),
-    never the other figure alone. Only when the thread asked for one reported figure. After a
-    member's figure ("Data Center revenue"), "what share of total revenue is that?" is the member's
-    share, never the company's total revenue."""
-    if previous is None or previous.route != "domain" or len(previous.metrics) != 1:
-        return raw
-    key = previous.metrics[0]
-    if key.startswith("dim:") and _MEMBER_SHARE.match(raw):
-        metric, member, _ = key_parts(key)
-        if metric in METRICS and member and "*" not in member and "=" not in member:
-            return f"and what share of {METRICS[metric].synonyms[0]} came from {member}?"
-    m = _RELATIVE.match(raw)
-    if m is None or key not in METRICS:
-        return raw
-    return f"and {METRICS[key].synonyms[0]} over {m.group('other')}?"  # "and": the thread's company and year
-
-
 def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     raw = unicodedata.normalize("NFKC", text or "")  # full-width letters, ligatures, odd spaces
     if len(raw) > MAX_CHARS:
@@ -743,8 +675,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if not scope:  # a quoted row name is read as words once the quotation itself is judged in scope
         outside = names_kept(raw)
         low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
-    thread = _usable_previous(previous)
-    r = read(raw, outside, low, directory, _history(thread))
+    thread = usable_previous(previous)
+    r = read(raw, outside, low, directory, discussed(thread))
     unnamed_low = masked(outside, [(m.start, m.end) for m in r.matches]).lower()  # "margins for apple?"
     kind = kind_of_thread(unnamed_low, thread.metrics) if thread is not None and thread.metrics and not r.why else []
     if kind and set(r.measures) <= set(implied_measures(unnamed_low)):  # no figure of the message's own
@@ -790,12 +722,12 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     task = help_with(chat) if asks_help and not (r.matches or subject) else None
     if task:  # "can you help me fix a bug in my code?": judged by the task, not by "help"
         return _refuse("out_of_scope", task)
-    more = asks_more(chat) and _usable_previous(previous) is not None  # "tell me more" is not "tell me a story"
+    more = asks_more(chat) and usable_previous(previous) is not None  # "tell me more" is not "tell me a story"
     # "what's management's take?", "what are the headwinds?" after a figure: about that figure
-    r.aspect = (_usable_previous(previous) is not None and (bool(previous.metrics) or previous.intent == "qualitative")
+    r.aspect = (usable_previous(previous) is not None and (bool(previous.metrics) or previous.intent == "qualitative")
                 and not r.measures
                 and not r.tickers and (comments_on_thread(low) or aspect_of_thread(low)))
-    if (_usable_previous(previous) is not None and (bool(previous.metrics) or previous.intent == "qualitative")
+    if (usable_previous(previous) is not None and (bool(previous.metrics) or previous.intent == "qualitative")
             and not r.measures and not r.tickers and not r.why and asks_response(low)):
         # "what are they doing about it?" after a figure or a topic: what the filing says they do about it,
         # MD&A's discussion of the figure beside it
@@ -819,7 +751,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # "add AbbVie to that": the thread's question for one more company, however it resembles a task
     including = thread is not None and bool(r.tickers) and includes_company(low)
     # "which is the smallest?" after several companies: a choice among them, never an opinion asked of us
-    ranking = thread is not None and len(_history(thread)) >= 2 and bool(COMPARING.search(low)) and only_ranks(low)
+    ranking = thread is not None and len(discussed(thread)) >= 2 and bool(COMPARING.search(low)) and only_ranks(low)
     if kind == "refuse" and meta not in ("greeting", "thanks") and not more and not figure_ask and not including \
             and not ranking:
         return _refuse("out_of_scope", detail)
@@ -832,16 +764,16 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         return _meta("coverage", [m.company.ticker for m in r.matches if m.company])
     # "who earned more?", "what's the difference between them?" in a thread: a comparison of its
     # companies, however much the words alone resemble a question about Footnote
-    compares_thread = (_usable_previous(previous) is not None and bool(COMPARING.search(low))
+    compares_thread = (usable_previous(previous) is not None and bool(COMPARING.search(low))
                        and not re.search(r"\b(?:you|your)\b", low))
     # "who else do they name?": a question about the thread's company, however it resembles one about Footnote
-    about_thread = _usable_previous(previous) is not None and about_the_company(low)
+    about_thread = usable_previous(previous) is not None and about_the_company(low)
     signing_off = kind == "meta" and detail in ("thanks", "goodbye")  # "bye, thanks for the Nvidia info"
     if kind == "meta" and (not r.matches or signing_off) and not compares_thread and not about_thread and not more \
             and not figure_ask:
         return _meta(detail)
 
-    prev = _usable_previous(previous)
+    prev = usable_previous(previous)
     if r.aspect and prev is not None and prev.metrics and comments_on_thread(low) and not r.why:
         r.why = True  # "what did management say about it?" after a figure: MD&A's discussion of that figure
     share = SHARE.search(low)
@@ -862,7 +794,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                      or including or ranking  # "add AbbVie to that", "which is the smallest?"
                                      or bool(ALSO.search(low))  # "is AMD affected too?"
                                      or (r.why and not r.measures and bool(r.tickers)
-                                         and set(r.tickers) <= set(_history(prev))))
+                                         and set(r.tickers) <= set(discussed(prev))))
 
     # a prose thread's follow-up ("which one is more exposed?", "how does that compare to Pepsi?") stays
     # prose: a word no figure takes is its subject, and two companies are compared on the thread's topic
@@ -981,7 +913,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     tickers = list(r.tickers)
     lone = None
     domain_signal = bool(measures or r.has_topic or r.why or r.years.given or r.matches)
-    history = _history(prev)
+    history = discussed(prev)
     group = re.search(r"\b(?:both|all\s+(?:of\s+)?(?:them|three|four|those)|each\s+of\s+them|the\s+two)\b", low)
     chooses = CHOOSING.search(low)  # "which one had higher revenue in 2023?": one of the thread's companies
     compares = COMPARING.search(low) and len(prev.tickers) < 2 and not r.years.given and not r.unmappable \
