@@ -16,7 +16,7 @@ from agent.planning.company_words import english_words
 from agent.retrieval.concepts import METRICS, PHRASES, UNKNOWN_METRICS, find_phrases, normalize
 from agent.retrieval.line_items import line_parts
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
-from agent.planning.plan import Plan
+from agent.planning.plan import MAX_CHARS, Plan, meta_plan, refusal_plan
 from agent.planning.measures import _IMPLIED as _IMPLIED_PATTERNS
 from agent.planning.measures import absolute_words, growth_words, implied_measures, implies_change
 from agent.planning.followups import REPLACING, inherited_growth, joined_topic, lead_name, lead_subject, own_subject
@@ -55,18 +55,9 @@ from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, SHARE_OF_REVENUE, di
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
-MAX_CHARS = 2000  # agent.service refuses longer questions first; the same limit here
 DEFAULT_COMPARE = ("revenue", "net_income")
 
 _CAPITALISED = re.compile(r"(?<![\w$-])([A-Z][\w&.'\u2019-]*(?:\s+(?:[A-Z][\w&.'\u2019-]*|&|of))*)")
-
-
-def _meta(intent: str, tickers: list[str] | None = None) -> Plan:
-    return Plan(route="meta", intent=intent, tickers=tickers or [])
-
-
-def _refuse(reason: str, detail: str | None = None, **extra) -> Plan:
-    return Plan(route="refusal", intent="refuse", refusal_reason=reason, refusal_detail=detail, **extra)
 
 
 def _strip_for_query(text: str, matches: list[CompanyMatch]) -> str:
@@ -607,7 +598,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
         new = [*new, formula]
     plan.definitions = known + [d for d in ([definition] if definition else []) if d not in new] + new
     if bad is not None:
-        return _refuse("unknown_metric", f"{bad} (in your formula)", tickers=plan.tickers,
+        return refusal_plan("unknown_metric", f"{bad} (in your formula)", tickers=plan.tickers,
                        fiscal_years=plan.fiscal_years, definitions=plan.definitions)
     asked = [f"udf:{d['name']}" for d in new + named]
     if not asked:
@@ -662,15 +653,15 @@ def _leftover_runs(trace: list[dict]) -> list[tuple[int, int]]:
 def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     raw = unicodedata.normalize("NFKC", text or "")  # full-width letters, ligatures, odd spaces
     if len(raw) > MAX_CHARS:
-        return _refuse("input_too_long")
+        return refusal_plan("input_too_long")
     outside = strip_quotes(raw)
     low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
     if not re.search(r"[a-z0-9]", low):
-        return _meta("help")
+        return meta_plan("help")
     chat = spelled_out(low)  # "r u a bot", "which yrs do u have": judged as written out
     scope = out_of_scope(chat)
     if scope and scope != OFF_TOPIC_DETAIL:
-        return _refuse("out_of_scope", scope)
+        return refusal_plan("out_of_scope", scope)
 
     if not scope:  # a quoted row name is read as words once the quotation itself is judged in scope
         outside = names_kept(raw)
@@ -683,7 +674,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         # "what was the margin?", "how profitable were they?": the kind of figure the thread's figure is
         r.measures, r.unmappable, r.kind = kind, None, True
     if scope and not (r.measures or r.unmappable or (r.has_topic and r.matches)):
-        return _refuse("out_of_scope", scope)  # "weather" is off-topic, "how weather affected sales" is not
+        return refusal_plan("out_of_scope", scope)  # "weather" is off-topic, "how weather affected sales" is not
     # "what do they say about 2025 spending?": the thread's company's filings decide what is ahead
     about = r.tickers or (list(thread.tickers) if thread is not None and not r.matches else [])
     top = _coverage_years(directory, about)
@@ -694,7 +685,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if ahead and forward_looking(low) and not (filing_framed(low) or falls_due(low)):
         # "how many employees will Tesla have in 2030?": a year no filing has reached, asked of
         # Footnote rather than of the filing: a prediction, not a year we lack
-        return _refuse("out_of_scope", "forecasts or predictions")
+        return refusal_plan("out_of_scope", "forecasts or predictions")
     if forward:
         _filing_statement(r, directory, about)
     # a year asked of Footnote ("what's the latest year you have?") is about coverage, not a subject
@@ -703,14 +694,14 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                    or ((r.statement or QUAL_ASK.search(low)) and r.matches) or lead_subject(outside))
     opening = opening_small_talk(spelled_out(low))
     if opening and r.matches and thread is None and not subject and not _FILING_WORD.search(low):
-        return _meta(opening)  # "Happy Friday Target folks": whom it greets, nothing asked of a filing
+        return meta_plan(opening)  # "Happy Friday Target folks": whom it greets, nothing asked of a filing
     if r.matches and not subject and (all(_weak_mention(m) for m in r.matches) or greets_first(low)):
         # "gm everyone!", "good morning Sam": a ticker typed in lowercase, or an everyday word some
         # company's filings use as a brand, with nothing of a filing beside it (no metric, topic, year
         # or cause) is a company only when the message, read as written, is no small talk
         chat_kind = small_talk(spelled_out(low))
         if chat_kind:
-            return _meta(chat_kind)
+            return meta_plan(chat_kind)
     topic_only = r.has_topic and not (r.measures or r.unmappable or r.why or r.years.given or r.statement or r.matches)
     kind, detail = message_kind(spelled_out(unnamed_low),
                                 company_only=bool(r.matches) and not subject, subject=subject,
@@ -721,7 +712,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     asks_help = meta == "help" or (kind, detail) == ("meta", "help")  # by rule or by resemblance
     task = help_with(chat) if asks_help and not (r.matches or subject) else None
     if task:  # "can you help me fix a bug in my code?": judged by the task, not by "help"
-        return _refuse("out_of_scope", task)
+        return refusal_plan("out_of_scope", task)
     more = asks_more(chat) and usable_previous(previous) is not None  # "tell me more" is not "tell me a story"
     # "what's management's take?", "what are the headwinds?" after a figure: about that figure
     r.aspect = (usable_previous(previous) is not None and (bool(previous.metrics) or previous.intent == "qualitative")
@@ -754,14 +745,14 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     ranking = thread is not None and len(discussed(thread)) >= 2 and bool(COMPARING.search(low)) and only_ranks(low)
     if kind == "refuse" and meta not in ("greeting", "thanks") and not more and not figure_ask and not including \
             and not ranking:
-        return _refuse("out_of_scope", detail)
+        return refusal_plan("out_of_scope", detail)
     if meta in ("greeting", "thanks", "help") and not (r.matches or subject or more):
-        return _meta(meta)
+        return meta_plan(meta)
     if HOW_TO_ASK.search(chat):  # "how do I ask about Apple's segments?", "what can I ask you about Apple?"
-        return _meta("help")
+        return meta_plan("help")
     if meta == "coverage" and not r.measures and not r.unmappable and not (r.has_topic and r.matches) and not r.why:
         # "which companies did AbbVie buy and why?" asks the filing about a topic, not what Footnote holds
-        return _meta("coverage", [m.company.ticker for m in r.matches if m.company])
+        return meta_plan("coverage", [m.company.ticker for m in r.matches if m.company])
     # "who earned more?", "what's the difference between them?" in a thread: a comparison of its
     # companies, however much the words alone resemble a question about Footnote
     compares_thread = (usable_previous(previous) is not None and bool(COMPARING.search(low))
@@ -771,7 +762,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     signing_off = kind == "meta" and detail in ("thanks", "goodbye")  # "bye, thanks for the Nvidia info"
     if kind == "meta" and (not r.matches or signing_off) and not compares_thread and not about_thread and not more \
             and not figure_ask:
-        return _meta(detail)
+        return meta_plan(detail)
 
     prev = usable_previous(previous)
     if r.aspect and prev is not None and prev.metrics and comments_on_thread(low) and not r.why:
@@ -866,15 +857,15 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     not_covered = _not_covered(r, directory)
     other = _another_company(r, outside, prev, directory) if not not_covered else None
     if other:  # "what about Airbus?" in a Boeing thread: Airbus, never a line of Boeing's that names it
-        return _refuse(other[0], other[1], **carry)
+        return refusal_plan(other[0], other[1], **carry)
     ambiguous = [m for m in r.matches if m.kind == "ambiguous"]
     if not_covered:
         m = not_covered[0]
         detail = m.text if m.via == "ticker" else f"{m.text} ({m.company.ticker})"
-        return _refuse("not_covered", detail, tickers=[m.company.ticker], **carry)
+        return refusal_plan("not_covered", detail, tickers=[m.company.ticker], **carry)
     if ambiguous and not r.tickers:
         m = ambiguous[0]
-        return _refuse("ambiguous_company", m.text, candidates=[c.ticker for c in m.candidates], **carry)
+        return refusal_plan("ambiguous_company", m.text, candidates=[c.ticker for c in m.candidates], **carry)
     if r.unmappable and not r.tickers:
         # "Stripe's EBITDA", "Lululemon comparable sales": the company we do not cover is what is missing
         # first, whatever the figure; the metric's own words are never read as the name
@@ -885,15 +876,15 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                       and normalize(m.group(1)) not in MEASURE_PHRASES), None)  # "Uber's", the sentence's first word
         unknown = unknown or owner
         if unknown:
-            return _refuse("no_company", unknown, **carry)
+            return refusal_plan("no_company", unknown, **carry)
     listed = _listed_company(r, outside, directory)
     if listed:
         # "compare Nike and Adidas revenue": another company is named beside the one we hold, which
         # is what is missing first; never "unknown metric: adidas revenue", nor Nike's figure alone
         registrant = uncovered_registrant(listed, directory)
         if registrant is not None:
-            return _refuse("not_covered", f"{listed} ({registrant.ticker})", tickers=[registrant.ticker], **carry)
-        return _refuse("no_company", listed, **carry)
+            return refusal_plan("not_covered", f"{listed} ({registrant.ticker})", tickers=[registrant.ticker], **carry)
+        return refusal_plan("no_company", listed, **carry)
     dim = _dimension(r, outside) if r.unmappable else None
     if r.unmappable and dim is None and r.tickers and _printable(r.unmappable):
         # "occupancy and other operating expenses", "comprehensive income": a narrowed metric that may
@@ -904,7 +895,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         carry["metrics"], r.unmappable = measures, None
     if r.unmappable and dim is None:
         known = r.tickers or (list(prev.tickers) if prev is not None else [])
-        return _refuse("unknown_metric", r.unmappable, tickers=known, **carry)
+        return refusal_plan("unknown_metric", r.unmappable, tickers=known, **carry)
     if dim:  # "iPhone revenue", "revenue by segment": the member's figure, resolved in retrieve
         measures = [dim, *(k for k in measures if k not in (dim.split("|")[0][4:],))]
         carry["metrics"] = measures
@@ -930,11 +921,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if not tickers and prev is not None:
         unknown = named_unknown_company(outside) or compared_name(outside)
         if unknown:  # "FOOBAR revenue" in a thread about Apple: not Apple's revenue
-            return _refuse("no_company", unknown, **carry)
+            return refusal_plan("no_company", unknown, **carry)
         other_registrant = registrant_not_theirs(outside, directory, list(prev.tickers))
         if other_registrant:  # "and Toyota in 2022?" after Ford: Toyota, never Ford's 2022
             word, company = other_registrant
-            return _refuse("not_covered", f"{word} ({company.ticker})", tickers=[company.ticker], **carry)
+            return refusal_plan("not_covered", f"{word} ({company.ticker})", tickers=[company.ticker], **carry)
         named = lead_subject(outside)
         if named and (r.kind or implied_measures(named.lower())):
             named = None  # "what about profitability?": a figure's word, no company's name
@@ -942,7 +933,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         if about and any(k.startswith("dim:") for k in prev.metrics):
             about = None  # "and Mac?" after "iPhone revenue": a sibling member, looked up (or refused) as one
         if about:  # "what about Ford?" in a thread about Tesla: about Ford, never Tesla again
-            return _refuse(about[0], about[1], **carry)
+            return refusal_plan(about[0], about[1], **carry)
         # an ordinary word ("what about samsung?"), or a name beside a measure ("what about sony's net
         # income?"): a line or segment of the thread's company, or else a name
         # "how about its margin?": "its" is the thread's company, so the word is no other company's name
@@ -967,19 +958,19 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             # nothing of a filing: small talk when the whole message reads as small talk
             chat_kind = small_talk(spelled_out(low))
             if chat_kind:
-                return _meta(chat_kind)
+                return meta_plan(chat_kind)
             if greets_first(low) or asks_what_footnote_is(low):
                 # "Greetings from the Equity Research desk", "is this like Perplexity?": whom it
                 # greets or what it likens Footnote to is no company asked about
-                return _meta(small_talk(spelled_out(low)) or ("greeting" if greets_first(low) else "about"))
+                return meta_plan(small_talk(spelled_out(low)) or ("greeting" if greets_first(low) else "about"))
             refused = refusal_by_meaning(spelled_out(low))
             if refused:  # "can you plan a trip to Lisbon?": off-topic, not a company called Lisbon
-                return _refuse("out_of_scope", refused)
+                return refusal_plan("out_of_scope", refused)
         if domain_signal or guess:
-            return _refuse("no_company", guess, **(carry if domain_signal else {}))
+            return refusal_plan("no_company", guess, **(carry if domain_signal else {}))
         if meta in ("greeting", "thanks") and prev is None:
-            return _meta(meta)  # "ok now thanks a lot": nothing asked and nothing named, only thanks
-        return _refuse("out_of_scope", "topics outside companies' 10-K filings")
+            return meta_plan(meta)  # "ok now thanks a lot": nothing asked and nothing named, only thanks
+        return refusal_plan("out_of_scope", "topics outside companies' 10-K filings")
 
     plan = Plan(route="domain", intent="numeric", tickers=tickers, lone_name=lone, **year_fields)
     plan.brand = next(({"word": m.text, "ticker": m.company.ticker, "name": m.company.name} for m in r.matches
@@ -1206,7 +1197,7 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
         figure = not asks_prose and (counted or bool(_EARNING.search(low)))
         quarter = quarterly_phrase(low)
         if quarter and figure:  # "what did it earn in the september 2023 quarter": a figure of a quarter
-            return _refuse("unknown_metric", f"which figure of that period (\"{quarter}\"): name a line item, such as "
+            return refusal_plan("unknown_metric", f"which figure of that period (\"{quarter}\"): name a line item, such as "
                            "revenue or net income", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
         if runs and quarter and not asks_prose:
             # "research and development expenses in the second quarter": a printed row of that quarter's
@@ -1246,7 +1237,7 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
         # what a 10-Q says about its quarter: that 10-Q's Items (and the quarter's figures), never a 10-K's
         period = parse_period(low)
         if period is None or period.kind != "quarter":
-            return _refuse("out_of_scope", f"what the filings say about that period (\"{quarterly_phrase(low)}\"): "
+            return refusal_plan("out_of_scope", f"what the filings say about that period (\"{quarterly_phrase(low)}\"): "
                            "name a quarter, or ask for a quarter's figures", tickers=plan.tickers)
         plan.period = period.as_dict()
         plan.items = quarter_items(plan.items)
@@ -1271,7 +1262,7 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
     quarter = quarterly_phrase(low)
     period = parse_period(low) if quarter else dated_period(low) or latest_period(low, plan)
     if quarter and period is None:
-        return _refuse("out_of_scope", f"that period (\"{quarter}\"): name a quarter, a half, a year to date or "
+        return refusal_plan("out_of_scope", f"that period (\"{quarter}\"): name a quarter, a half, a year to date or "
                        "trailing twelve months", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
     if period is None and prev is not None and prev.period and not _WHOLE_YEAR.search(low):
         period = thread_period(prev.period, plan.fiscal_years if "fiscal_years" not in plan.inherited else None)
@@ -1296,11 +1287,11 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
     plan.words = trace
     other = other_convention(plan, trace)
     if other:
-        return _refuse("unknown_metric", other, tickers=plan.tickers, fiscal_years=plan.fiscal_years, words=trace)
+        return refusal_plan("unknown_metric", other, tickers=plan.tickers, fiscal_years=plan.fiscal_years, words=trace)
     flow = balance_as_flow(plan, trace)
     if flow is not None:
         reason, detail, candidates = flow
-        return _refuse(reason, detail, candidates=candidates, tickers=plan.tickers, fiscal_years=plan.fiscal_years,
+        return refusal_plan(reason, detail, candidates=candidates, tickers=plan.tickers, fiscal_years=plan.fiscal_years,
                        words=trace)
     if not runs:
         return plan
