@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from agent.planning.companies import CompanyDirectory, CompanyMatch, named_beside, norm_name
-from agent.planning.company_words import english_words
+from agent.planning.companies import CompanyDirectory, norm_name
 from agent.retrieval.concepts import METRICS, PHRASES, UNKNOWN_METRICS, find_phrases, normalize
 from agent.retrieval.line_items import line_parts
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
@@ -48,68 +47,17 @@ from agent.planning.years import _YEAR_AFTER, Years
 from agent.planning.prose_route import CAUSE, OUTLOOK, asks_in_words, modal_cause, order_items
 from agent.planning.movers import EFFECT, MOVED, not_a_line
 from agent.planning.route import help_with, masked, message_kind, refusal_by_meaning, small_talk
-from agent.planning.brands import everyday, named_by, registrant_not_theirs, uncovered_registrant
-from agent.planning.reading import NAMED_THROUGH, Reading, base_metric, read
+from agent.planning.brands import registrant_not_theirs, uncovered_registrant
+from agent.planning.reading import Reading, base_metric, read
 from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, SHARE_OF_REVENUE, discussed, relative_to_thread,
                                    usable_previous)
+from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, company_spans, guess_company_text,
+                                             listed_company, named_unknown_company, strip_for_query,
+                                             uncovered_mentions, weak_mention)
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
 DEFAULT_COMPARE = ("revenue", "net_income")
-
-_CAPITALISED = re.compile(r"(?<![\w$-])([A-Z][\w&.'\u2019-]*(?:\s+(?:[A-Z][\w&.'\u2019-]*|&|of))*)")
-
-
-def _strip_for_query(text: str, matches: list[CompanyMatch]) -> str:
-    t = text
-    for m in matches:
-        if m.kind != "company" or m.via in NAMED_THROUGH:
-            continue  # an uncovered company, or a product, named in a prose question is the topic
-        t = t.replace(m.text + "'s", " ").replace(m.text + "\u2019s", " ").replace(m.text, " ")
-    t = re.sub(r"(?i)\b(?:in|for|during|of)?\s*(?:the\s+)?(?:fy\s?'?\d{2,4}|fiscal\s+(?:year\s+)?\d{2,4}|(?:19|20)\d{2})\b", " ", t)
-    t = re.sub(r"(?i)^\s*(?:(?:and|so|ok|okay|please|hey|hi|thanks|thank you|thx|great|cool|perfect|got it)[\s,!.]+)*",
-               "", t)
-    t = re.sub(r"(?i)\b(?:according to|per|in|from)\s+(?:the|its|their)?\s*(?:10-?k|annual report)\b", " ", t)
-    return re.sub(r"\s+", " ", t).strip(" ?.!,;:")
-
-
-def guess_company_text(text: str) -> str | None:
-    """The capitalised words most likely naming an unknown company ("Foo Corp"), for the refusal."""
-    for m in _CAPITALISED.finditer(text):
-        words = [w for w in re.split(r"\s+", m.group(1)) if w]
-        if m.start() == len(text) - len(text.lstrip()) and len(words) == 1 and not words[0].isupper() \
-                and re.sub(r"['\u2019]s$", "", words[0]).lower() in english_words():
-            words.pop(0)  # a sentence's first word is capitalised for the sentence ("See you", "What's")
-        while words and (words[0].lower().strip(".,'") in STOPWORDS or normalize(words[0]) in MEASURE_PHRASES):
-            words.pop(0)
-        while words and (words[-1].lower() in ("&", "of") or normalize(words[-1]) in MEASURE_PHRASES):
-            words.pop()
-        name = re.sub(r"['\u2019]s$", "", " ".join(words)).strip(" .,")
-        if name and not re.fullmatch(r"(?:FY)?\d+\w*|Q\d", name):
-            return name
-    return None
-
-
-_TICKERISH = re.compile(r"(?<![\w$])([A-Z]{2,6}(?:[.-][A-Z]{1,2})?)(?![\w'’-])")
-_POSSESSIVE_NAME = re.compile(r"(?<![\w$])([A-Z][\w&.-]+)['\u2019]s\b")
-
-
-def named_unknown_company(outside: str) -> str | None:
-    """A company-like token the directory did not resolve ("FOOBAR revenue", "Foobar's margins"):
-    a follow-up naming one must not silently inherit the thread's company. Ticker-shaped words
-    (all capitals) and possessive names count; measures, abbreviations and topics do not."""
-    guess = guess_company_text(outside)
-    if not guess:
-        return None
-    for m in (*_TICKERISH.finditer(outside), *_POSSESSIVE_NAME.finditer(outside)):
-        token = m.group(1)
-        low = token.lower()
-        if token not in guess or low in STOPWORDS or normalize(token) in MEASURE_PHRASES:
-            continue
-        if expand_query(low) != low or route_items(low)[1]:
-            continue  # an abbreviation analysts use (AI, FX, R&D) or a topic
-        return guess
-    return None
 
 
 def _coverage_years(directory: CompanyDirectory, tickers: list[str]) -> int | None:
@@ -166,14 +114,6 @@ def _name_aside(definition: dict, rest: str, directory: CompanyDirectory) -> tup
     return {**definition, "name": left}, f"{' '.join(moved)} {rest}"
 
 
-def _weak_mention(m: CompanyMatch) -> bool:
-    """A company matched only by a word chat also uses: a ticker typed in lowercase ("gm", "ma"), or
-    an everyday word read as a brand ("Sam", "Peacock"; agent.planning.brands)."""
-    if m.kind != "company":
-        return False
-    return (m.via == "ticker" and m.text.islower()) or (m.via == "brand" and everyday(m.text))
-
-
 def _filing_statement(r: Reading, directory: CompanyDirectory, tickers: list[str]) -> None:
     """What a company or its filing says it expects, plans or will record: prose from the filing
     (MD&A first), quoted, never a figure of a year not yet reported nor a forecast of our own. A
@@ -192,35 +132,6 @@ def _filing_statement(r: Reading, directory: CompanyDirectory, tickers: list[str
                         latest=True, offsets=[o for o in r.years.offsets if o <= 0], as_of=r.years.as_of)
         if not r.years.years:
             r.years.latest = True
-
-
-def _another_company(r: Reading, outside: str, prev: Plan | None, directory: CompanyDirectory) -> tuple[str, str] | None:
-    """How to refuse a "what about X?" reply whose X matched only as a word the thread's own
-    company's filings name (a rival they discuss, "Airbus" in Boeing's 10-K) while SEC's map knows a
-    company by that name: a question about that company, never about the thread's, as before brands
-    were read. A product the thread's company sells ("and Eliquis?") is no registrant's name, and
-    stays the thread's; a question with more in it than the name ("Eliquis sales") is left to brands."""
-    if prev is None or not r.matches or any(m.via != "brand" for m in r.matches):
-        return None
-    if not {m.company.ticker for m in r.matches if m.company} <= set(discussed(prev)):
-        return None
-    named = lead_subject(outside)
-    about = unknown_subject(named, directory) if named else None
-    return about if about and about[0] == "not_covered" else None
-
-
-def _not_covered(r: Reading, directory: CompanyDirectory) -> list[CompanyMatch]:
-    """Uncovered companies that are a subject of the question (not merely mentioned in it)."""
-    found = [m for m in r.matches if m.kind == "not_covered"]
-    if not r.tickers:
-        return found
-    # beside a covered company, an uncovered one in a prose question is a topic ("Nvidia's relationship
-    # with TSMC"), and a capitalised word that is some obscure registrant's name is a word
-    # a cause too: "how much did the 737 MAX issues cost Boeing?" is about Boeing, MAX is a word
-    if (r.has_topic or r.why) and not r.measures and not re.search(r"\b(?:compar\w*|vs\.?|versus)\b", r.low):
-        return []
-    return [m for m in found if m.via != "name" or len(norm_name(m.text)) > 1
-            or norm_name(m.text)[0] in directory.alias_words]
 
 
 def _years(r: Reading, prev: Plan | None, followup: bool, directory: CompanyDirectory) -> tuple[dict, bool]:
@@ -370,7 +281,7 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
     """Fill the plan's Items, query and sub-queries; True when the question is a prose question."""
     measures = plan.metrics
     items = list(r.items)
-    query_source = _strip_for_query(r.raw, r.matches)  # quotations kept: they are what to look for
+    query_source = strip_for_query(r.raw, r.matches)  # quotations kept: they are what to look for
     why_of_figure = bool(r.why and not r.measures and prev is not None and prev.metrics and (followup or not r.has_topic))
     if why_of_figure:
         # "why did it change?": MD&A on the thread's metric
@@ -553,7 +464,7 @@ def _said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous:
                  definitions=[d for d in plan.definitions if d["name"] in known], inherited=plan.inherited)
     prose.items, prose.items_guessed = order_items(low, ["7", "1A"]), True
     outside = strip_quotes(text)
-    prose.query = expand_query(_strip_for_query(outside, directory.find(outside)))
+    prose.query = expand_query(strip_for_query(outside, directory.find(outside)))
     prose.probe = [k for k in plan.metrics if k.startswith("line:")]
     prose.slots = {**plan.slots, "metrics": "none: prose (the question asks what the filing says)"}
     return prose
@@ -629,7 +540,7 @@ def _prose_instead(plan: Plan, text: str, directory: CompanyDirectory, *, split_
         return plan
     plan.intent, plan.metrics, plan.probe, plan.probe_standard = "qualitative", [], lines, False
     plan.items, plan.sub_queries = ["7", "8"], []
-    plan.query = expand_query(_strip_for_query(strip_quotes(text), directory.find(strip_quotes(text))))
+    plan.query = expand_query(strip_for_query(strip_quotes(text), directory.find(strip_quotes(text))))
     plan.slots = {**plan.slots, "metrics": "none: prose (words no line is named after)"}
     return plan
 
@@ -695,7 +606,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     opening = opening_small_talk(spelled_out(low))
     if opening and r.matches and thread is None and not subject and not _FILING_WORD.search(low):
         return meta_plan(opening)  # "Happy Friday Target folks": whom it greets, nothing asked of a filing
-    if r.matches and not subject and (all(_weak_mention(m) for m in r.matches) or greets_first(low)):
+    if r.matches and not subject and (all(weak_mention(m) for m in r.matches) or greets_first(low)):
         # "gm everyone!", "good morning Sam": a ticker typed in lowercase, or an everyday word some
         # company's filings use as a brand, with nothing of a filing beside it (no metric, topic, year
         # or cause) is a company only when the message, read as written, is no small talk
@@ -854,8 +765,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         sources["metrics"] = "thread, grown" if r.growth else "thread"
     carry = {"metrics": measures, **year_fields}
 
-    not_covered = _not_covered(r, directory)
-    other = _another_company(r, outside, prev, directory) if not not_covered else None
+    not_covered = uncovered_mentions(r, directory)
+    other = another_company(r, outside, prev, directory) if not not_covered else None
     if other:  # "what about Airbus?" in a Boeing thread: Airbus, never a line of Boeing's that names it
         return refusal_plan(other[0], other[1], **carry)
     ambiguous = [m for m in r.matches if m.kind == "ambiguous"]
@@ -872,12 +783,12 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         words = re.escape(r.unmappable).replace(r"\ ", r"[\s-]+")
         rest = re.sub(rf"(?i)\b{words}\b", " ", outside)
         unknown = guess_company_text(rest) if prev is None else named_unknown_company(rest)
-        owner = next((m.group(1) for m in _POSSESSIVE_NAME.finditer(rest) if m.group(1).lower() not in STOPWORDS
+        owner = next((m.group(1) for m in POSSESSIVE_NAME.finditer(rest) if m.group(1).lower() not in STOPWORDS
                       and normalize(m.group(1)) not in MEASURE_PHRASES), None)  # "Uber's", the sentence's first word
         unknown = unknown or owner
         if unknown:
             return refusal_plan("no_company", unknown, **carry)
-    listed = _listed_company(r, outside, directory)
+    listed = listed_company(r, outside, directory)
     if listed:
         # "compare Nike and Adidas revenue": another company is named beside the one we hold, which
         # is what is missing first; never "unknown metric: adidas revenue", nor Nike's figure alone
@@ -1054,60 +965,12 @@ _CLAIMED = (FOLLOWUP, ADDING, INCLUDING, REPLACING, ALSO, _DIFFERENCE, _SHARE, _
             _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)
 
 
-# Words a company's name may end with that also name a segment or region ("Walmart International").
-_NAME_QUALIFIERS = frozenset("international global worldwide americas americas europe asia pacific us u.s. usa "
-                             "north south east west china japan".split())
-
-
 # A verb of earning with a source: the source's revenue ("make from", "bring in from", "earn on").
 _EARNED_FROM = re.compile(r"\b(?:make|made|makes|making|earn|earned|earns|earning|bring|brings|brought|rake|raked|"
                           r"generate|generated|generates|get|got|gets)\b(?:\s+in)?(?:\s+\S+){0,3}?\s+(?:from|on|off|with)\b")
 
 
 _SOLD = re.compile(r"\b(?:bring|brings|brought|pull|pulls|pulled|rake|rakes|raked)\s+in\b|\b(?:sell|sells|sold)\b")
-
-
-def _listed_company(r: Reading, outside: str, directory: CompanyDirectory) -> str | None:
-    """The name of a company the directory does not know, listed beside one it does ("Nike and
-    Adidas", "Walmart vs. Aldi"), trimmed of the figure's words after it ("Samsung R&D" is Samsung).
-    Not a measure, a filing topic or a word of the question's own figure, and not a name the listed
-    company's filings use as often as a brand (agent.planning.brands.named_by: "Disney and Hulu")."""
-    if not r.tickers or not (r.measures or r.unmappable) or r.why or QUAL_ASK.search(r.low) or filing_framed(r.low):
-        return None  # "what does Apple say about Samsung and Google?": a company inside a question is a topic
-    name = named_beside(outside, r.matches)
-    if not name:
-        return None
-    words = name.split()
-    for i, w in enumerate(words):
-        if i and (normalize(w) in MEASURE_PHRASES or "&" in w or (w.isupper() and len(w) <= 4)):
-            words = words[:i]
-            break
-    name = " ".join(words)
-    low = name.lower()
-    if (not name or low in STOPWORDS or normalize(low) in MEASURE_PHRASES or route_items(low)[1]
-            or expand_query(low) != low or re.fullmatch(r"(?:FY|Q)?\d+\w*", name)):
-        return None
-    ciks = {m.company.cik for m in r.matches if m.company is not None}
-    return None if named_by(name, ciks) else name
-
-
-def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
-    """The characters each company mention takes. A last name word that is a region or segment word
-    is left for the member lookup when the registrant's name has no such word, or when the user wrote
-    it in lowercase beside a capitalised name ("Johnson Controls international revenue")."""
-    spans = []
-    for m in r.matches:
-        if m.via in NAMED_THROUGH:
-            continue  # "what share of revenue came from AWS?": the product names the company and the member
-        end = m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)
-        words = outside[m.start : m.end].split()
-        if len(words) >= 2 and words[-1].lower() in _NAME_QUALIFIERS and m.company is not None:
-            registrant = m.company.name.lower().split()
-            lower_tail = words[-1].islower() and words[0][:1].isupper()
-            if words[-1].lower() not in registrant or lower_tail:
-                end = m.start + outside[m.start : m.end].rstrip().rfind(words[-1])
-        spans.append((m.start, end))
-    return spans
 
 
 _NOT_A_ROW = re.compile(r"\b(?:per|by|each|across|outside|excluding|ex|ratio|ratios|margin|margins|growth|"
@@ -1124,7 +987,7 @@ def _printable(unmappable: str) -> bool:
 
 def _dimension(r: Reading, outside: str) -> str | None:
     """A metric narrowed to a segment, product or region ("data center revenue"): a 'dim:' key."""
-    trace, _ = account(outside, _company_spans(r, outside), claimed(outside.lower(), _CLAIMED))
+    trace, _ = account(outside, company_spans(r, outside), claimed(outside.lower(), _CLAIMED))
     kinds = [t["as"] for t in trace]
     between = {i for i, t in enumerate(trace) if t["word"] in ("and", "vs", "versus", "or")
                and "unaccounted" in kinds[:i] and "unaccounted" in kinds[i + 1:i + 2]}  # "iphone and mac"
@@ -1150,7 +1013,7 @@ def _qualified_lead(plan: Plan, r: Reading, outside: str, low: str, joined: froz
     per vehicle delivered", "the effect of exchange rate changes on cash") make it another figure.
     Such a metric is dropped from the plan: the passage search still runs, and when the words name a
     printed line in a figure question, the line lookup answers or refuses it by those words."""
-    trace, runs = account(outside, _company_spans(r, outside), claimed(low, (*_CLAIMED, *_PROSE_WORDS)), joined)
+    trace, runs = account(outside, company_spans(r, outside), claimed(low, (*_CLAIMED, *_PROSE_WORDS)), joined)
     if not runs:
         return plan
     _, absorbed = line_keys(trace, runs)
@@ -1281,7 +1144,7 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
     if dims:  # "revenue from Europe, Middle East and Africa": a printed name the member's words make up
         joined = frozenset(n for n in joined if not n <= dims | {"and", "&"})  # is the member's, not a line
     kind_words = claimed(low, (KIND_WORD,)) if r.kind else set()  # "the margin" after a figure: that figure's
-    trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims | period_words | kind_words,
+    trace, runs = account(outside, company_spans(r, outside), claimed(low, _CLAIMED) | dims | period_words | kind_words,
                           joined)
     runs = conventions(plan, trace) if runs else runs
     plan.words = trace
