@@ -44,8 +44,8 @@ from agent.retrieval.quarter_prose import asks_changes, quarter_items
 from agent.planning.words import AMOUNT_NOUNS, NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.planning.years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
 from agent.planning.years import _YEAR_AFTER, Years
-from agent.planning.prose_route import CAUSE, OUTLOOK, asks_in_words, modal_cause, order_items
-from agent.planning.movers import EFFECT, MOVED, not_a_line
+from agent.planning.prose_route import CAUSE, OUTLOOK, order_items
+from agent.planning.movers import EFFECT, MOVED
 from agent.planning.route import help_with, masked, message_kind, refusal_by_meaning, small_talk
 from agent.planning.brands import registrant_not_theirs, uncovered_registrant
 from agent.planning.reading import Reading, base_metric, read
@@ -54,6 +54,7 @@ from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, SHARE_OF_REVENUE, di
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, company_spans, guess_company_text,
                                              listed_company, named_unknown_company, strip_for_query,
                                              uncovered_mentions, weak_mention)
+from agent.planning.in_words import leftover_words, prose_instead, said_in_words
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
@@ -395,12 +396,12 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         plan = _plan_rules(spoken, previous=previous, directory=directory)
         known = {d["name"] for d in (previous.definitions if previous is not None else [])}
         if plan.route == "domain" and any(m.startswith("udf:") and m[4:] not in known for m in plan.metrics):
-            return _said_in_words(plan, text or "", directory, previous)
+            return said_in_words(plan, text or "", directory, previous)
         as_written = _plan_rules(text, previous=previous, directory=directory)
         if _names_more_formulas(plan, as_written):
-            return _said_in_words(plan, text or "", directory, previous)  # "what % of revenue was COGS": a ratio
-        return _said_in_words(as_written, text or "", directory, previous)
-    return _said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory, previous)
+            return said_in_words(plan, text or "", directory, previous)  # "what % of revenue was COGS": a ratio
+        return said_in_words(as_written, text or "", directory, previous)
+    return said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory, previous)
 
 
 def _names_more_formulas(spoken: Plan, written: Plan) -> bool:
@@ -413,61 +414,6 @@ def _names_more_formulas(spoken: Plan, written: Plan) -> bool:
 
 # a filing named ("hello Nvidia 10-K"): a request for it, however it opens
 _FILING_WORD = re.compile(r"\b10-?[kq]s?\b|\bfilings?\b|\bannual\s+reports?\b")
-# "how does Netflix account for content amortization?", "how does Ford fund its pension plans?": how a
-# company does something is told in words (its policies, its MD&A), whatever figure words it names
-_HOW_IN_WORDS = re.compile(
-    r"^\W*how\s+(?:does|do|did|is|are|has|have)\s+(?:[\w&.'-]+\s+){1,4}?(?:account|recogni[sz]e|treat|measure|value|"
-    r"determine|estimate|allocate|manage|fund|finance|describe|explain|discuss|classify|disclose|assess|test|hedge|"
-    r"mitigate|approach|handle|define|view|protect|deploy|prioriti[sz]e)\w*\b")
-# "what are the risks to Mastercard's cross-border revenue?", "where does Visa get most of its revenue?",
-# "how is Boeing addressing its cash flow problems?": a description asked for, whatever figure it names
-_DESCRIBED = re.compile(
-    r"^\W*(?:what|which)\s+(?:are|were|is|was)\s+(?:the\s+|its\s+|their\s+)?(?:main\s+|key\s+|biggest\s+|major\s+|"
-    r"primary\s+|largest\s+)?(?:risks?|components?|drivers?|uses|sources|reasons?|factors?|challenges?|headwinds?|"
-    r"tailwinds?|priorities|trends?|threats?|pressures?|elements?|parts)\s+(?:of|to|for|in|behind|on|affecting)\b"
-    r"|^\W*where\s+(?:does|do|did)\s+(?:[\w&.'-]+\s+){1,4}?(?:get|make|earn|generate|derive|spend|invest)\b"
-    r"|^\W*how\s+(?:is|are|was|were|has|have)\s+(?:[\w&.'-]+\s+){1,4}?(?:address|tackl|handl|deal|respond|mitigat|"
-    r"fix|improv|turn)\w*"
-    r"|^\W*how\s+(?:sensitive|exposed|dependent|reliant|vulnerable|resilient)\b"
-    r"|^\W*(?:talk|walk|take)\s+me\s+through\b")
-
-
-# a yes-no question that compares a figure with an amount or another figure asks for the figure
-_AMOUNT_CHECK = re.compile(r"\d|\b(?:above|below|higher|lower|more|less|over|under|than|exceed\w*|bigger|smaller)\b")
-
-
-def _said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan | None) -> Plan:
-    """A question whose form asks what the filing says (agent.planning.prose_route.asks_in_words: "what
-    will drive UnitedHealth's medical cost ratio higher?", "is Coca-Cola worried about sugar taxes?")
-    is searched in the filing's prose when its words make no figure the planner knows: a metric
-    phrase it cannot name, a line named by words that are no line's name, a formula read into
-    "might slow". Never a refusal for an unknown metric, never a figure for words it did not ask;
-    when no passage answers, the prose path says so (no_grounding)."""
-    low = strip_quotes(text).lower()
-    described = bool(_DESCRIBED.search(low))
-    if not plan.tickers or len(text) > MAX_CHARS or not (asks_in_words(low) or _HOW_IN_WORDS.search(low) or described):
-        return plan
-    refused = (plan.route == "refusal" and plan.refusal_reason == "unknown_metric"
-               and "(in your formula)" not in (plan.refusal_detail or ""))
-    known = {d["name"] for d in (previous.definitions if previous is not None else [])}
-    unsaid = [k for k in plan.metrics if k.startswith(("line:", "dim:")) or (k.startswith("udf:") and k[4:] not in known)]
-    figure = (plan.route == "domain" and plan.intent in NUMERIC_INTENTS and "metrics" not in plan.inherited
-              and (bool(unsaid) or described or any(w.get("as") == "unaccounted" for w in plan.words)))
-    if not (refused or figure):
-        return plan
-    if not (modal_cause(low) or _AMOUNT_CHECK.search(low) is None):
-        return plan  # "is Apple's gross margin above 40%?": a figure, checked against the amount
-    prose = Plan(route="domain", intent="qualitative", tickers=plan.tickers, fiscal_years=plan.fiscal_years,
-                 latest=plan.latest or not (plan.fiscal_years or plan.as_of_filing_year),
-                 year_offsets=plan.year_offsets, as_of_filing_year=plan.as_of_filing_year,
-                 thread_tickers=plan.thread_tickers or plan.tickers, brand=plan.brand, words=plan.words,
-                 definitions=[d for d in plan.definitions if d["name"] in known], inherited=plan.inherited)
-    prose.items, prose.items_guessed = order_items(low, ["7", "1A"]), True
-    outside = strip_quotes(text)
-    prose.query = expand_query(strip_for_query(outside, directory.find(outside)))
-    prose.probe = [k for k in plan.metrics if k.startswith("line:")]
-    prose.slots = {**plan.slots, "metrics": "none: prose (the question asks what the filing says)"}
-    return prose
 
 
 def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
@@ -513,9 +459,9 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
                        fiscal_years=plan.fiscal_years, definitions=plan.definitions)
     asked = [f"udf:{d['name']}" for d in new + named]
     if not asked:
-        plan = _prose_instead(plan, _without(rest, named), directory, split_only=True)
+        plan = prose_instead(plan, _without(rest, named), directory, split_only=True)
         plan = _spanned_changes(member_asks(plan, _without(rest, named), _company_words(plan, directory)), rest)
-        return _prose_instead(plan, _without(rest, named), directory)
+        return prose_instead(plan, _without(rest, named), directory)
     inherited = "metrics" in plan.inherited  # the thread's figures are not asked beside a formula
     plan.metrics = asked + [m for m in plan.metrics if not inherited and (m in FORMULAS or m in MEASURE_PHRASES.values())]
     if inherited:
@@ -525,40 +471,6 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
         several_years = len(plan.fiscal_years) >= 2 or len(plan.year_offsets) >= 2
         plan.intent = "compare" if len(plan.tickers) >= 2 else ("trend" if several_years else "derived")
     return plan
-
-
-def _prose_instead(plan: Plan, text: str, directory: CompanyDirectory, *, split_only: bool = False) -> Plan:
-    """A line lookup by words that are no line's name ("how much of revenue came from Xilinx", "was
-    the growth price or volume", "the drop in ..."; agent.planning.movers.not_a_line) is answered by
-    what the filing says of it, MD&A first and then the notes, searched with the question's own
-    words. Checked after the member formulas ("what share of revenue came from Data Center" is one).
-    The line keys stay as a probe (a row the company prints under those words still answers); no
-    figure leads the answer, and when no passage answers, the prose path refuses (no_grounding)."""
-    lines = [k for k in plan.metrics if k.startswith("line:")]
-    if plan.route != "domain" or plan.intent not in NUMERIC_INTENTS or not lines or plan.period \
-            or "metrics" in plan.inherited or not not_a_line(plan.words, _leftover_runs(plan.words), split_only=split_only):
-        return plan
-    plan.intent, plan.metrics, plan.probe, plan.probe_standard = "qualitative", [], lines, False
-    plan.items, plan.sub_queries = ["7", "8"], []
-    plan.query = expand_query(strip_for_query(strip_quotes(text), directory.find(strip_quotes(text))))
-    plan.slots = {**plan.slots, "metrics": "none: prose (words no line is named after)"}
-    return plan
-
-
-def _leftover_words(trace: list[dict], runs: list[tuple[int, int]]) -> str:
-    return " ".join(trace[i]["word"] for start, end in runs for i in range(start, end))
-
-
-def _leftover_runs(trace: list[dict]) -> list[tuple[int, int]]:
-    runs: list[tuple[int, int]] = []
-    for i, t in enumerate(trace):
-        if t["as"] != "unaccounted":
-            continue
-        if runs and runs[-1][1] == i:
-            runs[-1] = (runs[-1][0], i + 1)
-        else:
-            runs.append((i, i + 1))
-    return runs
 
 
 def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
@@ -1161,7 +1073,7 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
     if "metrics" in plan.inherited:
         # "and Mac?" after "iPhone revenue": the new words name what is asked now; the thread's
         # measure is kept only as the metric a member narrows, never answered beside it
-        leftover = _leftover_words(trace, runs)
+        leftover = leftover_words(trace, runs)
         metrics = [f"{k.split('|')[0]}|{leftover}" for k in plan.metrics if k.startswith("dim:") and "|*" not in k]
         for k in plan.metrics:  # "and Digital Experience?" after "Digital Media revenue" (a member found by its words)
             if k.startswith("line:"):
@@ -1178,13 +1090,13 @@ def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | 
     earned = _EARNED_FROM.search(low)
     if earned and "net_income" in plan.metrics and not any(t["as"] == "metric:net_income" for t in trace):
         # "how much did it make from iPhone?": the member's revenue, never the company's net income
-        leftover = _leftover_words(trace, runs)
+        leftover = leftover_words(trace, runs)
         plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "net_income")]
         plan.intent = "numeric" if plan.intent == "derived" else plan.intent
         return plan
     if "revenue" in plan.metrics and _SOLD.search(low) and not any(t["as"] == "metric:revenue" for t in trace):
         # "what did the Digital Experience segment bring in?": the member's revenue, never the company's
-        leftover = _leftover_words(trace, runs)
+        leftover = leftover_words(trace, runs)
         plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "revenue")]
         return plan
     keys, absorbed = line_keys(trace, runs)
