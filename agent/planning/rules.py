@@ -17,7 +17,7 @@ from agent.retrieval.line_items import line_parts
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 from agent.planning.plan import MAX_CHARS, Plan, meta_plan, refusal_plan
 from agent.planning.measures import _IMPLIED as _IMPLIED_PATTERNS
-from agent.planning.measures import absolute_words, growth_words, implied_measures, implies_change
+from agent.planning.measures import implied_measures
 from agent.planning.followups import REPLACING, inherited_growth, joined_topic, lead_name, lead_subject, own_subject
 from agent.planning.followups import ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, OF_ALL, about_the_company, asks_more
 from agent.planning.followups import compared_kind, points_back, slot_sources, thread_topic, unknown_subject
@@ -34,8 +34,7 @@ from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
 from agent.planning.topics import (borrows_thread_subject, COMPOUND, QUAL_ASK, STOPWORDS, SECTION_PATTERNS, WHY,
                                    expand_query, label, metric_query, route_items, sub_queries)
 from agent.planning.checks import balance_as_flow, conventions, other_convention
-from agent.planning.formulas import (compound_growth, find_definition, formula_tree, inline_formula, points_change,
-                                     restate, spoken_operators)
+from agent.planning.formulas import find_definition, inline_formula, spoken_operators
 from agent.planning.members import member_asks
 from agent.retrieval.segments import key_parts
 from agent.retrieval.segments import plan_key as dimension_key
@@ -48,13 +47,14 @@ from agent.planning.prose_route import CAUSE, OUTLOOK, order_items
 from agent.planning.movers import EFFECT, MOVED
 from agent.planning.route import help_with, masked, message_kind, refusal_by_meaning, small_talk
 from agent.planning.brands import registrant_not_theirs, uncovered_registrant
-from agent.planning.reading import Reading, base_metric, read
+from agent.planning.reading import Reading, read
 from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, SHARE_OF_REVENUE, discussed, relative_to_thread,
                                    usable_previous)
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, company_spans, guess_company_text,
                                              listed_company, named_unknown_company, strip_for_query,
                                              uncovered_mentions, weak_mention)
 from agent.planning.in_words import leftover_words, prose_instead, said_in_words
+from agent.planning.changes import spanned_changes, year_of_change
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
@@ -152,118 +152,6 @@ def _years(r: Reading, prev: Plan | None, followup: bool, directory: CompanyDire
             fields.update(year_offsets=sorted({base_offset + o for o in [*both, *r.years.offsets]}))
     inherited = ctx is not None and bool(ctx.fiscal_years or ctx.latest or ctx.year_offsets)
     return fields, inherited
-
-
-_BASE_YEAR = re.compile(r"\b(?:from|over|vs\.?|versus|than|compared\s+(?:to|with))\s+(?:in\s+|for\s+)?(?:the\s+)?(?:(?:fiscal|fy)\s*(?:year\s+)?)?"
-                        r"'?((?:19|20)?\d\d)\b(?!\s*(?:to|through|-|–)\s*(?:fiscal\s+|fy\s*)?'?\d)")
-
-
-# a figure said to differ from a named year ("lower than 2023", "up versus fy22"): that year is the base
-_COMPARED_TO_BASE = re.compile(r"\b(?:higher|lower|more|less|bigger|smaller|larger|up|down|better|worse|change[ds]?|"
-                               r"differ\w*)\b.*\b(?:than|from|vs\.?|versus|compared\s+(?:to|with))\s")
-
-
-def _named_base(low: str) -> int | None:
-    """The year a change is measured from, when the message names one ("growth over fy23" -> 2023)."""
-    m = _BASE_YEAR.search(low)
-    return None if m is None else int(m.group(1)) + (2000 if len(m.group(1)) == 2 else 0)
-
-
-def _shifted(tree: dict, offset: int) -> dict:
-    if "metric" in tree or "line" in tree:
-        return {**tree, "offset": tree.get("offset", 0) + offset}
-    if "args" in tree:
-        return {**tree, "args": [_shifted(t, offset) for t in tree["args"]]}
-    return tree
-
-
-_COMPOUND = re.compile(r"\b(?:cagr|compound(?:ed)?\s+annual(?:\s+growth)?(?:\s+rate)?|annualized\s+growth(?:\s+rate)?)\b")
-_SPAN_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
-_N_YEAR = re.compile(r"\b(two|three|four|five|[2-5])[\s-]+years?\b")
-
-
-def _spanned_changes(plan: Plan, text: str) -> Plan:
-    """Growth or change the registry cannot compute, as a formula with its years: over more than one
-    year ("growth over fy2023" asked of fy2025: fiscal 2025 against fiscal 2023, never 2025's own
-    growth), of a registry sum or difference ("free cash flow growth", never the level), of a
-    percentage ("operating margin change from 2023 to 2024": the difference in percentage points,
-    never either year's margin alone), and compounded ("revenue CAGR 2023 to 2025", "2-year CAGR
-    through fiscal 2025": the annual rate that compounds to the whole change)."""
-    if plan.route != "domain" or plan.intent == "qualitative" or not plan.fiscal_years:
-        return plan
-    low = normalize(text)
-    compound = bool(_COMPOUND.search(low))
-    asks_change = growth_words(low) or implies_change(low) or compound
-    if len(plan.fiscal_years) >= 2:  # "from 2023 to 2024": a change of a percentage or a compound rate only
-        ratios = [k for k in plan.metrics if k in FORMULAS and FORMULAS[k].unit == "percent" and formula_tree(k)]
-        if not asks_change or not (compound or (ratios and len(plan.fiscal_years) == 2)) or len(plan.metrics) != 1:
-            return plan
-        first, last = min(plan.fiscal_years), max(plan.fiscal_years)
-        plan.fiscal_years = [last]
-        span = last - first
-    else:
-        base = _named_base(low)
-        said = _N_YEAR.search(low)
-        span = plan.fiscal_years[0] - base if base is not None and base < plan.fiscal_years[0] else \
-            _SPAN_WORDS[said.group(1)] if compound and said else 1
-    absolute = asks_change and absolute_words(low)
-    metrics, added = [], []
-    for key in plan.metrics:
-        node, label, unit = None, None, None
-        if compound and base_metric(key) in METRICS and span > 1 and METRICS[base_metric(key)].period == "duration":
-            metric = base_metric(key)
-            tree = compound_growth(metric, span)
-            name = f"{METRICS[metric].label.lower()} cagr, fiscal {plan.fiscal_years[0] - span} to {plan.fiscal_years[0]}"
-            added.append({"name": name, "tree": tree, "unit": "percent", "derived": True,
-                          "formula": restate(tree, top=True) + " (compound annual growth rate)"})
-            metrics.append(f"udf:{name}")
-            continue
-        if span > 1 and key.endswith(("_growth", "_change")) and base_metric(key) in METRICS:
-            node, label = {"metric": base_metric(key)}, METRICS[base_metric(key)].label.lower()
-            absolute = key.endswith("_change")
-        elif key in FORMULAS and asks_change and not key.endswith(("_growth", "_change")):
-            f = FORMULAS[key]
-            if f.unit == "USD" and len(f.inputs) == 2 and f.operator in ("+", "−") and not any(i.offset for i in f.inputs):
-                node = {"op": "+" if f.operator == "+" else "-", "args": [{"metric": i.metric} for i in f.inputs]}
-                label = f.label.lower()
-            elif f.unit == "percent" and formula_tree(key) is not None:
-                node, label, unit = formula_tree(key), f.label.lower(), "points"
-        if node is None:
-            metrics.append(key)
-            continue
-        prior = _shifted(node, -span)
-        diff = {"op": "-", "args": [node, prior]}
-        since = f" from fiscal {plan.fiscal_years[0] - span}" if span > 1 else ""
-        if unit == "points":
-            tree, name = points_change(node, span), f"{label} change{since or ' from the prior year'} (percentage points)"
-        elif absolute:
-            tree, unit, name = diff, "USD", f"{label} change{since}"
-        else:
-            tree, unit, name = {"op": "/", "args": [diff, {"op": "abs", "args": [prior]}]}, "percent", f"{label} growth{since}"
-        added.append({"name": name, "tree": tree, "unit": unit, "formula": restate(tree, top=True), "derived": True})
-        metrics.append(f"udf:{name}")
-    if not added:
-        return plan
-    plan.metrics = metrics
-    plan.definitions = [*plan.definitions, *added]
-    plan.intent = "derived" if len(plan.tickers) == 1 else plan.intent
-    return plan
-
-
-def _base_year(r: Reading, low: str, prev: Plan | None) -> int | None:
-    """The asked year of a change named by its base ("the change from fy2023", "growth over 2022"):
-    the thread's later year, else the year after the base. None when the message names no base year."""
-    if len(r.years.years) != 1:
-        return None
-    base = _named_base(low)
-    if base is None or base != r.years.years[0]:
-        return None
-    later = [y for y in (prev.fiscal_years if prev is not None else []) if y > base]
-    if r.growth:
-        return max(later) if later else base + 1
-    # "why was it lower than 2023?" after a 2024 figure: the thread's year, measured against the one named
-    same_subject = prev is not None and set(r.tickers) <= set(prev.tickers)
-    return max(later) if later and same_subject and (r.why or _COMPARED_TO_BASE.search(low)) else None
 
 
 def _filing_outlook(plan: Plan) -> bool:
@@ -460,7 +348,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     asked = [f"udf:{d['name']}" for d in new + named]
     if not asked:
         plan = prose_instead(plan, _without(rest, named), directory, split_only=True)
-        plan = _spanned_changes(member_asks(plan, _without(rest, named), _company_words(plan, directory)), rest)
+        plan = spanned_changes(member_asks(plan, _without(rest, named), _company_words(plan, directory)), rest)
         return prose_instead(plan, _without(rest, named), directory)
     inherited = "metrics" in plan.inherited  # the thread's figures are not asked beside a formula
     plan.metrics = asked + [m for m in plan.metrics if not inherited and (m in FORMULAS or m in MEASURE_PHRASES.values())]
@@ -636,7 +524,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         # "what's the growth rate?" after "and the year before?": the change between the two years
         # the thread has shown, so the later one's growth over the year before it
         year_fields["fiscal_years"] = [prev.fiscal_years[0] + 1]
-    base_year = _base_year(r, low, prev)
+    base_year = year_of_change(r, low, prev)
     if base_year is not None:
         # "the change from fy2023", "growth over 2022": the year named is the base, the asked year the next
         year_fields.update(fiscal_years=[base_year], latest=False, year_offsets=[])
