@@ -45,6 +45,8 @@ from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, g
 from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.word_accounting import COMPARING, FIGURE_ASK, account_words, dimension, printable, unaccounted_words
+from agent.planning.defined_formulas import name_aside, names_more_formulas, without_names
+from agent.planning.corrections import NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, ampersand
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
@@ -74,35 +76,6 @@ def _year_fields(years: Years, previous: Plan | None, directory: CompanyDirector
         else:
             out["fiscal_years"] = [years.since]
     return out
-
-
-# A question corrected as it was typed: a trailing-off mark, then a word taking it back ("microsoft...
-# sorry, Alphabet"). Everything up to the last such correction was not asked.
-_SELF_CORRECTED = re.compile(r"^.*(?:\.\.\.+|\u2026|\s--\s|\s\u2014\s?)\s*(?:sorry|no|nope|i\s+mean|actually|wait|oops|"
-                             r"correction|scratch\s+that)\b[\s,.:;!]*", re.I | re.S)
-_NAME_YEAR = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|fy\s*)?'?(?:19|20)\d\d\b|\bfy\s*'?\d\d\b|\bfiscal\b", re.I)
-
-
-def _name_aside(definition: dict, rest: str, directory: CompanyDirectory) -> tuple[dict, str]:
-    """"Medtronic fiscal 2024 shareholder payout = ...": the company and the year written before the
-    formula's name are the question's, not the name's; they move to the rest of the question."""
-    name = definition["name"]
-    spans = [(m.start, m.end) for m in directory.find(name) if m.kind == "company"]
-    spans += [(m.start(), m.end()) for m in _NAME_YEAR.finditer(name)]
-    if not spans:
-        return definition, rest
-    kept, moved, at = [], [], 0
-    for start, end in sorted(spans):
-        if start < at:
-            continue
-        kept.append(name[at:start])
-        moved.append(name[start:end])
-        at = end
-    kept.append(name[at:])
-    left = " ".join(" ".join(kept).split()).strip(" ,:'\"")
-    if not left:
-        return definition, rest
-    return {**definition, "name": left}, f"{' '.join(moved)} {rest}"
 
 
 def _filing_statement(r: Reading, directory: CompanyDirectory, tickers: list[str]) -> None:
@@ -229,27 +202,6 @@ def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited
     return qualitative
 
 
-# A clause that says what is not asked ("cash dividends paid, not net income", "(not ad revenue)").
-# "not including services" narrows the figure instead: kept, so it is refused as no reported figure.
-_NEGATED = re.compile(r"(?:[,;(]|\s[-\u2013\u2014]+)\s*(?:and\s+|but\s+)?(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to)"
-                      r"\s+(?!incl|count|exclud|counting|adjust|account)[^,;()?!]*?(?=[,;()?!]|\.(?:\s|$)|$)", re.I)
-
-
-# An abbreviation with its ampersand spelled out ("SG and A", "R and D", "D and A").
-_SPELLED_AMPERSAND = re.compile(r"(?<![\w&])([A-Za-z]{1,2})\s+and\s+([A-Za-z])(?![\w&])")
-_NOT_INITIALS = frozenset("up in on is it at to of or as an be by do go if me my no so us we a i".split())
-
-
-def _ampersand(m: re.Match) -> str:
-    return m.group(0) if m.group(1).lower() in _NOT_INITIALS else f"{m.group(1)}&{m.group(2)}"
-
-
-def _without(text: str, definitions: list[dict]) -> str:
-    for d in definitions:
-        text = re.sub(rf"\b{re.escape(d['name'])}\b", " ", text, flags=re.I)
-    return text
-
-
 def _company_words(plan: Plan, directory: CompanyDirectory) -> set[str]:
     out: set[str] = set()
     for ticker in plan.tickers:
@@ -269,18 +221,10 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         if plan.route == "domain" and any(m.startswith("udf:") and m[4:] not in known for m in plan.metrics):
             return said_in_words(plan, text or "", directory, previous)
         as_written = _plan_rules(text, previous=previous, directory=directory)
-        if _names_more_formulas(plan, as_written):
+        if names_more_formulas(plan, as_written):
             return said_in_words(plan, text or "", directory, previous)  # "what % of revenue was COGS": a ratio
         return said_in_words(as_written, text or "", directory, previous)
     return said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory, previous)
-
-
-def _names_more_formulas(spoken: Plan, written: Plan) -> bool:
-    """Whether the operators said in words name a registry formula the words as written did not,
-    with nothing left unaccounted: the rewrite is the question ("what share of sales was SG&A")."""
-    if spoken.route != "domain" or any(w.get("as") == "unaccounted" for w in spoken.words):
-        return False
-    return bool({m for m in spoken.metrics if m in FORMULAS} - set(written.metrics))
 
 
 # a filing named ("hello Nvidia 10-K"): a request for it, however it opens
@@ -299,20 +243,20 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     said = ACKNOWLEDGED_FIRST.sub("", raw)
     if said != raw and re.search(r"\w", said) and _plan(raw, previous=previous, directory=directory).route != "meta":
         raw = said  # "cool. and Nvidia?": the question after the acknowledgement, which is no line item
-    raw = _SELF_CORRECTED.sub("", raw)  # "oracle... no, adobe buybacks": the words after the correction
-    raw = _NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
-    raw = _SPELLED_AMPERSAND.sub(_ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
+    raw = SELF_CORRECTED.sub("", raw)  # "oracle... no, adobe buybacks": the words after the correction
+    raw = NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
+    raw = SPELLED_AMPERSAND.sub(ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
     raw = relative_to_thread(raw, previous)
     raw = compared_kind(raw, len(discussed(usable_previous(previous))))  # "which bank made more?" of the thread's
     raw = gap_as_difference(raw, len(discussed(usable_previous(previous))))  # "the gap between them"
     definition, rest, bad = find_definition(raw, directory.line_names)
     if definition is not None:
-        definition, rest = _name_aside(definition, rest, directory)
+        definition, rest = name_aside(definition, rest, directory)
     known = [d for d in (previous.definitions if previous is not None else [])
              if definition is None or d["name"] != definition["name"]]
     named = [d for d in known if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
     new = [definition] if definition else []
-    plan = _plan(_without(rest, [*named, *new]), previous=previous, directory=directory)
+    plan = _plan(without_names(rest, [*named, *new]), previous=previous, directory=directory)
     inline = None
     if bad is None:
         names = {normalize(d["name"]): d["tree"] for d in known + new}
@@ -322,17 +266,17 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
         inside = normalize(formula["name"]) + " " + normalize(inline[0]["formula"])
         named = [d for d in named if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
         new = [d for d in new if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I) or d["name"] not in inside]
-        plan = _plan(_without(rest, [*named, *new]), previous=previous, directory=directory)
+        plan = _plan(without_names(rest, [*named, *new]), previous=previous, directory=directory)
         new = [*new, formula]
     plan.definitions = known + [d for d in ([definition] if definition else []) if d not in new] + new
     if bad is not None:
         return refusal_plan("unknown_metric", f"{bad} (in your formula)", tickers=plan.tickers,
-                       fiscal_years=plan.fiscal_years, definitions=plan.definitions)
+                            fiscal_years=plan.fiscal_years, definitions=plan.definitions)
     asked = [f"udf:{d['name']}" for d in new + named]
     if not asked:
-        plan = prose_instead(plan, _without(rest, named), directory, split_only=True)
-        plan = spanned_changes(member_asks(plan, _without(rest, named), _company_words(plan, directory)), rest)
-        return prose_instead(plan, _without(rest, named), directory)
+        plan = prose_instead(plan, without_names(rest, named), directory, split_only=True)
+        plan = spanned_changes(member_asks(plan, without_names(rest, named), _company_words(plan, directory)), rest)
+        return prose_instead(plan, without_names(rest, named), directory)
     inherited = "metrics" in plan.inherited  # the thread's figures are not asked beside a formula
     plan.metrics = asked + [m for m in plan.metrics if not inherited and (m in FORMULAS or m in MEASURE_PHRASES.values())]
     if inherited:

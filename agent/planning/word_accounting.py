@@ -146,7 +146,7 @@ FIGURE_ASK = re.compile(r"^\W*(?:what\s+(?:was|were|is|are)\b|how\s+(?:much|many
 
 
 def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | None = None,
-                   joined: frozenset[frozenset[str]] = frozenset()) -> Plan:
+                  joined: frozenset[frozenset[str]] = frozenset()) -> Plan:
     """A figure is answered only for what the question asks: every word accounted for (agent.planning.words).
 
     Leftover words turn the metric they qualify into a line-item lookup; a quarter is refused."""
@@ -163,7 +163,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         quarter = quarterly_phrase(low)
         if quarter and figure:  # "what did it earn in the september 2023 quarter": a figure of a quarter
             return refusal_plan("unknown_metric", f"which figure of that period (\"{quarter}\"): name a line item, such as "
-                           "revenue or net income", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+                                "revenue or net income", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
         if runs and quarter and not asks_prose:
             # "research and development expenses in the second quarter": a printed row of that quarter's
             # statements answers; else the quarter's 10-Q is searched as below
@@ -203,7 +203,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         period = parse_period(low)
         if period is None or period.kind != "quarter":
             return refusal_plan("out_of_scope", f"what the filings say about that period (\"{quarterly_phrase(low)}\"): "
-                           "name a quarter, or ask for a quarter's figures", tickers=plan.tickers)
+                                "name a quarter, or ask for a quarter's figures", tickers=plan.tickers)
         plan.period = period.as_dict()
         plan.items = quarter_items(plan.items)
         if asks_changes(low, plan.items):
@@ -228,7 +228,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     period = parse_period(low) if quarter else dated_period(low) or latest_period(low, plan)
     if quarter and period is None:
         return refusal_plan("out_of_scope", f"that period (\"{quarter}\"): name a quarter, a half, a year to date or "
-                       "trailing twelve months", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+                            "trailing twelve months", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
     if period is None and prev is not None and prev.period and not _WHOLE_YEAR.search(low):
         period = thread_period(prev.period, plan.fiscal_years if "fiscal_years" not in plan.inherited else None)
         plan.inherited.append("period")  # "and Apple?" after a quarter: the same quarter, never the year
@@ -257,7 +257,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     if flow is not None:
         reason, detail, candidates = flow
         return refusal_plan(reason, detail, candidates=candidates, tickers=plan.tickers, fiscal_years=plan.fiscal_years,
-                       words=trace)
+                            words=trace)
     if not runs:
         return plan
     if "metrics" in plan.inherited:
