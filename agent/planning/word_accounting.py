@@ -16,7 +16,7 @@ from agent.planning.company_mentions import company_spans
 from agent.planning.figure_kinds import KIND_WORD
 from agent.planning.followups import ALSO, INCLUDING, REPLACING
 from agent.planning.in_words import leftover_words
-from agent.planning.measures import _IMPLIED as _IMPLIED_PATTERNS
+from agent.planning.measures import IMPLIED_PATTERNS
 from agent.planning.movers import EFFECT, MOVED
 from agent.planning.plan import Plan, refusal_plan
 from agent.planning.prose_route import CAUSE
@@ -25,8 +25,7 @@ from agent.planning.reading import Reading
 from agent.planning.thread import ADDING, FOLLOWUP, SHARE_OF_REVENUE
 from agent.planning.topics import QUAL_ASK, SECTION_PATTERNS, WHY
 from agent.planning.words import AMOUNT_NOUNS, NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
-from agent.planning.years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
-from agent.planning.years import _YEAR_AFTER
+from agent.planning.years import YEAR_PHRASES
 from agent.retrieval.concepts import METRICS, PHRASES, UNKNOWN_METRICS, find_phrases, normalize
 from agent.retrieval.finance import FORMULAS, change_key, growth_key
 from agent.retrieval.line_items import line_parts
@@ -61,8 +60,7 @@ COMPARING = re.compile(r"\b(?:rank\w*|compar\w*|sort\w*|differ\w*|side\s+by\s+si
                        r"biggest|largest|smallest|greatest|fewest))\b")
 _DIFFERENCE = re.compile(r"\bdiffer\w*(?:\s+between)?\b")  # "the difference between them": a comparison
 _CLAIMED = (FOLLOWUP, ADDING, INCLUDING, REPLACING, ALSO, _DIFFERENCE, _SHARE, _DIRECTION,
-            *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
-            _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)
+            *(p for p, _ in IMPLIED_PATTERNS), *YEAR_PHRASES)
 
 
 # A verb of earning with a source: the source's revenue ("make from", "bring in from", "earn on").
