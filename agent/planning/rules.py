@@ -11,195 +11,47 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from agent.planning.companies import CompanyDirectory, norm_name
+from agent.planning.companies import CompanyDirectory
 from agent.retrieval.concepts import find_phrases, normalize
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 from agent.planning.plan import MAX_CHARS, Plan, meta_plan, refusal_plan
 from agent.planning.measures import implied_measures
-from agent.planning.followups import inherited_growth, joined_topic, lead_name, lead_subject, own_subject
+from agent.planning.followups import inherited_growth, lead_name, lead_subject, own_subject
 from agent.planning.followups import ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, OF_ALL, about_the_company, asks_more
-from agent.planning.followups import compared_kind, points_back, slot_sources, thread_topic, unknown_subject
+from agent.planning.followups import compared_kind, points_back, slot_sources, unknown_subject
 from agent.planning.followups import FIGURE_CUE, aspect_of_thread, comments_on_thread, gap_as_difference
 from agent.planning.followups import BY_HOW_MUCH, FIGURE_INTENTS, asks_what_happened, figure_only_topic
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import CHOOSING, THAT_YEAR, compared_name, figure_reply, swaps_only
 from agent.planning.followups import POINTER, asks_response, asks_use, figure_base, includes_company
 from agent.planning.followups import leads_reply, only_ranks
-from agent.planning.scope import OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due, filed_future, filing_framed, forward_looking, greets_first
+from agent.planning.scope import (OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due, filing_framed, forward_looking,
+                                  greets_first)
 from agent.planning.scope import meta_intent, opening_small_talk, out_of_scope, strip_quotes
 from agent.planning.scope import names_kept
-from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
-from agent.planning.topics import (borrows_thread_subject, COMPOUND, QUAL_ASK, STOPWORDS, expand_query, label,
-                                   metric_query, route_items, sub_queries)
+from agent.planning.scope import HOW_TO_ASK, spelled_out
+from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
 from agent.planning.formulas import find_definition, inline_formula, spoken_operators
 from agent.planning.members import member_asks
-from agent.planning.years import Years
 from agent.planning.prose_route import OUTLOOK, order_items
 from agent.planning.route import help_with, masked, message_kind, refusal_by_meaning, small_talk
 from agent.planning.brands import registrant_not_theirs, uncovered_registrant
-from agent.planning.reading import Reading, read
+from agent.planning.reading import read
 from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, SHARE_OF_REVENUE, discussed, relative_to_thread,
                                    usable_previous)
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
-                                             named_unknown_company, strip_for_query, uncovered_mentions, weak_mention)
+                                             named_unknown_company, uncovered_mentions, weak_mention)
 from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.word_accounting import COMPARING, FIGURE_ASK, account_words, dimension, printable, unaccounted_words
 from agent.planning.defined_formulas import name_aside, names_more_formulas, without_names
 from agent.planning.corrections import NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, ampersand
+from agent.planning.plan_years import asked_years, filing_outlook, filing_statement, latest_covered_year
+from agent.planning.prose_search import prose_search
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
 DEFAULT_COMPARE = ("revenue", "net_income")
-
-
-def _coverage_years(directory: CompanyDirectory, tickers: list[str]) -> int | None:
-    years: list[int] = []
-    for t in tickers:
-        c = directory.get(t)
-        if c is not None:
-            years += directory.years.get(c.cik, [])
-    return max(years) if years else None
-
-
-def _year_fields(years: Years, previous: Plan | None, directory: CompanyDirectory, tickers: list[str]) -> dict:
-    """The plan's year fields: the message's own, else (`previous` given) the thread's."""
-    if previous is not None:
-        return {"fiscal_years": list(previous.fiscal_years), "latest": previous.latest,
-                "year_offsets": list(previous.year_offsets), "as_of_filing_year": previous.as_of_filing_year}
-    out = {"fiscal_years": list(years.years), "latest": years.latest or not years.given,
-           "year_offsets": list(years.offsets), "as_of_filing_year": years.as_of}
-    if years.since is not None:
-        top = _coverage_years(directory, tickers)
-        if top is not None and top >= years.since:
-            out.update(fiscal_years=list(range(years.since, top + 1)), latest=False)
-        else:
-            out["fiscal_years"] = [years.since]
-    return out
-
-
-def _filing_statement(r: Reading, directory: CompanyDirectory, tickers: list[str]) -> None:
-    """What a company or its filing says it expects, plans or will record: prose from the filing
-    (MD&A first), quoted, never a figure of a year not yet reported nor a forecast of our own. A
-    future year in the question is the year the statement is about; the latest filing states it."""
-    r.measures, r.unmappable, r.has_topic, r.why = [], None, True, False
-    r.items = r.items or (["1A", "7"] if exposure(r.low) else ["7"])
-    if filed_future(r.low) and "8" not in r.items:
-        r.items = [*r.items, "8"]  # amounts to be recorded or paid are scheduled in the notes too
-    if r.years.as_of:  # "what does its 2024 10-K say it expects for 2025?": that filing
-        r.years = Years(years=[r.years.as_of], as_of=r.years.as_of)
-        return
-    top = _coverage_years(directory, tickers)
-    future = [y for y in r.years.years if top is None or y > top]
-    if future or any(o > 0 for o in r.years.offsets):
-        r.years = Years(years=[y for y in r.years.years if y not in future],
-                        latest=True, offsets=[o for o in r.years.offsets if o <= 0], as_of=r.years.as_of)
-        if not r.years.years:
-            r.years.latest = True
-
-
-def _years(r: Reading, prev: Plan | None, followup: bool, directory: CompanyDirectory) -> tuple[dict, bool]:
-    """The plan's year fields, and whether they came from the thread."""
-    ctx = prev if (not r.years.given and prev is not None and (followup or not r.matches)) else None
-    fields = _year_fields(r.years, ctx, directory, r.tickers)
-    if r.years.offsets and not r.years.years and not r.years.since and prev is not None and followup:
-        # "and the year before?": relative to the year the thread is on, not to the latest filing
-        # "how does that compare with the year before?": both years, the thread's and the one named
-        both = [0] if COMPARING.search(r.low) or re.search(r"\b(?:vs\.?|versus|against)\b", r.low) else []
-        if prev.fiscal_years:
-            base = max(prev.fiscal_years)
-            fields.update(fiscal_years=sorted({base + o for o in [*both, *r.years.offsets]}), latest=False,
-                          year_offsets=[])
-        elif prev.latest:
-            base_offset = max(prev.year_offsets or [0])
-            fields.update(year_offsets=sorted({base_offset + o for o in [*both, *r.years.offsets]}))
-    inherited = ctx is not None and bool(ctx.fiscal_years or ctx.latest or ctx.year_offsets)
-    return fields, inherited
-
-
-def _filing_outlook(plan: Plan) -> bool:
-    """A named filing asked about a later year: what that filing says it expects (quoted from its
-    text), not figures of a year it has not reported and not a forecast of Footnote's own."""
-    return bool(plan.as_of_filing_year and plan.fiscal_years and max(plan.fiscal_years) > plan.as_of_filing_year)
-
-
-def _figure_vocabulary(keys: list[str]) -> set[str]:
-    """The words the figures' own names and search words use ("operating", "income", "loss")."""
-    words = {w for k in keys for w in re.findall(r"[a-z]+", f"{label(k)} {metric_query(k)}".lower())}
-    return words | {"loss", "losses", "profit", "earnings", "sales", "revenues"}
-
-
-def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited: list[str]) -> bool:
-    """Fill the plan's Items, query and sub-queries; True when the question is a prose question."""
-    measures = plan.metrics
-    items = list(r.items)
-    query_source = strip_for_query(r.raw, r.matches)  # quotations kept: they are what to look for
-    why_of_figure = bool(r.why and not r.measures and prev is not None and prev.metrics and (followup or not r.has_topic))
-    if why_of_figure:
-        # "why did it change?": MD&A on the thread's metric
-        plan.metrics = measures = list(prev.metrics)
-        if "metrics" not in inherited:
-            inherited.append("metrics")
-        labels = " and ".join(label(k) for k in measures)
-        # "tell me more about the strike" after why the loss grew: the strike, as it moved the figure
-        said = " ".join(w for w in own_subject(query_source) if w not in _figure_vocabulary(measures))
-        query_source = f"{said} {labels} change, drivers of the increase or decrease in {labels}" if said else \
-            f"why did {labels} change, drivers of the increase or decrease in {labels}"
-        items = ["7"]
-        plan.topic = joined_topic(said, thread_topic(prev)) if said else thread_topic(prev)
-    compound = [p.strip(" ,?.") for p in COMPOUND.split(query_source) if p.strip(" ,?.")]
-    qualitative = r.why or len(compound) > 1 or not measures or r.prose_ask
-    if not qualitative:
-        plan.query = expand_query(" ".join(metric_query(k) for k in measures))
-    elif (prev is not None and prev.intent == "qualitative" and not r.items and not measures and not r.why
-            and followup and not own_subject(query_source)):
-        # "and Tesla?", "say more" after a prose question: the same search, another company or year
-        plan.items, plan.query, plan.sub_queries = list(prev.items), prev.query, list(prev.sub_queries)
-        plan.topic = thread_topic(prev)
-        inherited += ["items", "query"]
-    else:
-        if not r.has_topic and not measures and not r.why:
-            # "what is CUDA?" is the business description; "tell me about Walmart" adds MD&A
-            items = ["1"] if re.match(r"\s*(?:what|who)\s+(?:is|are)\b", r.low) else ["1", "7"]
-            content = [w for w in re.findall(r"[\w&]+", query_source.lower()) if w not in STOPWORDS]
-            if not content:
-                query_source = "business overview products and services"
-        if r.why and "7" not in items:
-            items = ["7", *items]
-        names = {w for m in r.matches if m.company is not None for w in norm_name(m.company.name)}
-        own = " ".join(w for w in own_subject(query_source) if w not in names)  # "johnson & johnson" is no topic
-        plan.topic = plan.topic or own
-        # "say more about the data center part" after why revenue fell: that part of the same discussion
-        more_of_thread = prev is not None and prev.intent == "qualitative" and asks_more(r.low)
-        if followup and prev is not None and not why_of_figure and ((not measures and (
-                borrows_thread_subject(query_source) or points_back(query_source) or r.aspect or more_of_thread
-                or (prev.intent == "qualitative" and not r.has_topic) or (r.why and not own)))
-                # "how does that affect revenue?" after export controls: the figure, as the topic touches it
-                or (measures and prev.intent == "qualitative" and bool(prev.topic) and points_back(query_source))):
-            # "and the risks?" after revenue, "how much did it cost?" after an acquisition, "any risks
-            # there?", "why?" after an event: the message's own words, about the thread's subject
-            topic = prev.subject if prev.subject and own and leads_reply(r.low) else thread_topic(prev)
-            query_source = f"{query_source.strip(' ?.!')} {topic}"
-            plan.topic = joined_topic(own, topic)
-            plan.subject = topic
-            if not r.has_topic and prev.items:
-                items = list(prev.items)
-                inherited.append("items")
-            elif more_of_thread and prev.items:
-                items = list(dict.fromkeys([*prev.items, *items]))
-                inherited.append("items")
-            elif r.why and not own and prev.items:  # "why?" after an event: MD&A, then where the topic is told
-                items = list(dict.fromkeys(["7", *prev.items]))
-            if r.aspect and prev.metrics:  # "what are the headwinds?" after a figure: MD&A discusses the figure
-                items = list(dict.fromkeys(["7", *items]))
-        plan.items = items
-        plan.query = expand_query(query_source)
-        plan.subject = plan.subject or plan.topic
-        if len(compound) > 1:
-            plan.sub_queries = sub_queries(compound[:3], measures)
-            if measures and not plan.items:
-                plan.items = ["7"]  # "how much ... and on what": where the money went is told in MD&A
-    return qualitative
 
 
 def _company_words(plan: Plan, directory: CompanyDirectory) -> set[str]:
@@ -315,7 +167,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         return refusal_plan("out_of_scope", scope)  # "weather" is off-topic, "how weather affected sales" is not
     # "what do they say about 2025 spending?": the thread's company's filings decide what is ahead
     about = r.tickers or (list(thread.tickers) if thread is not None and not r.matches else [])
-    top = _coverage_years(directory, about)
+    top = latest_covered_year(directory, about)
     ahead = top is not None and any(y > top for y in r.years.years)
     # a later year alone is a statement about the future only when no figure is asked: "how much revenue
     # did X report in 2025?" wants 2025's figure (from companyfacts, or refused), not the filing's plans
@@ -325,7 +177,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         # Footnote rather than of the filing: a prediction, not a year we lack
         return refusal_plan("out_of_scope", "forecasts or predictions")
     if forward:
-        _filing_statement(r, directory, about)
+        filing_statement(r, directory, about)
     # a year asked of Footnote ("what's the latest year you have?") is about coverage, not a subject
     asked_of_us = re.search(r"\b(?:you|your)\b", chat) and not (r.measures or r.has_topic or r.matches)
     subject = bool(r.measures or r.unmappable or r.has_topic or r.why or (r.years.given and not asked_of_us)
@@ -439,7 +291,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # what the message leaves out, from the thread (refusals carry it too, so a reply to one works)
     inherited: list[str] = []
     sources: dict[str, str] = {}  # slot -> where it came from, when not the message (Plan.slots)
-    year_fields, years_inherited = _years(r, prev, followup, directory)
+    year_fields, years_inherited = asked_years(r, prev, followup, directory)
     if years_inherited and r.growth and prev is not None and len(prev.fiscal_years) == 1 \
             and len(prev.years_before) == 1 and abs(prev.years_before[0] - prev.fiscal_years[0]) == 1 and not r.tickers:
         # "growth between them?" after "fy2025 operating income" then "and fiscal 2024?": the change
@@ -639,13 +491,13 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         plan.fiscal_years = plan.fiscal_years[1:]  # "2025 vs 2024": the 2025 growth
     if not measures and len(tickers) >= 2 and not r.has_topic and not r.why and not prose_thread:
         measures = list(DEFAULT_COMPARE)  # "compare Apple and Nvidia": the headline figures
-    outlook = _filing_outlook(plan)
+    outlook = filing_outlook(plan)
     if outlook:  # "what does its 2024 10-K say it expects for capex in 2025?": the filing's own words
         plan.fiscal_years, plan.year_offsets, plan.latest = [plan.as_of_filing_year], [], False
         measures = []  # no figure of a year the filing has not reported
     plan.metrics = measures
 
-    qualitative = _search(plan, r, prev, followup, inherited)
+    qualitative = prose_search(plan, r, prev, followup, inherited)
     plan.inherited = inherited
     plan.slots = slot_sources(plan, inherited, sources, why=r.why)
     if qualitative and "items" not in inherited:
