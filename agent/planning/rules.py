@@ -4,6 +4,12 @@ No model and no fuzzy matching of metrics: companies come from the CompanyDirect
 formulas from exact phrases (agent.retrieval.concepts, agent.retrieval.finance), years from agent.planning.years, scope
 from agent.planning.scope. What the message leaves out (company, years, metric) is taken from the
 previous plan and named in `Plan.inherited`, so "and R&D?" or "what about fiscal 2023?" work.
+
+This module is the planner's flow; its steps live in modules named for them: the message's reading
+(agent.planning.reading), its corrections (corrections), company mentions (company_mentions), the
+thread (thread), the years (plan_years), the prose search (prose_search), growth over a span
+(changes), the user's formulas (defined_formulas), the word accounting of a figure question
+(word_accounting) and the last look for a question asked in words (in_words).
 """
 
 from __future__ import annotations
@@ -11,43 +17,40 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from agent.planning.companies import CompanyDirectory
-from agent.retrieval.concepts import find_phrases, normalize
-from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
-from agent.planning.plan import MAX_CHARS, Plan, meta_plan, refusal_plan
-from agent.planning.measures import implied_measures
-from agent.planning.followups import inherited_growth, lead_name, lead_subject, own_subject
-from agent.planning.followups import ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, OF_ALL, about_the_company, asks_more
-from agent.planning.followups import compared_kind, points_back, slot_sources, unknown_subject
-from agent.planning.followups import FIGURE_CUE, aspect_of_thread, comments_on_thread, gap_as_difference
-from agent.planning.followups import BY_HOW_MUCH, FIGURE_INTENTS, asks_what_happened, figure_only_topic
-from agent.planning.figure_kinds import kind_of_thread
-from agent.planning.followups import CHOOSING, THAT_YEAR, compared_name, figure_reply, swaps_only
-from agent.planning.followups import POINTER, asks_response, asks_use, figure_base, includes_company
-from agent.planning.followups import leads_reply, only_ranks
-from agent.planning.scope import (OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due, filing_framed, forward_looking,
-                                  greets_first)
-from agent.planning.scope import meta_intent, opening_small_talk, out_of_scope, strip_quotes
-from agent.planning.scope import names_kept
-from agent.planning.scope import HOW_TO_ASK, spelled_out
-from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
-from agent.planning.formulas import find_definition, inline_formula, spoken_operators
-from agent.planning.members import member_asks
-from agent.planning.prose_route import OUTLOOK, order_items
-from agent.planning.route import help_with, masked, message_kind, refusal_by_meaning, small_talk
 from agent.planning.brands import registrant_not_theirs, uncovered_registrant
-from agent.planning.reading import read
-from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, SHARE_OF_REVENUE, discussed, relative_to_thread,
-                                   usable_previous)
+from agent.planning.changes import spanned_changes, year_of_change
+from agent.planning.companies import CompanyDirectory
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
                                              named_unknown_company, uncovered_mentions, weak_mention)
-from agent.planning.in_words import prose_instead, said_in_words
-from agent.planning.changes import spanned_changes, year_of_change
-from agent.planning.word_accounting import COMPARING, FIGURE_ASK, account_words, dimension, printable, unaccounted_words
-from agent.planning.defined_formulas import name_aside, names_more_formulas, without_names
 from agent.planning.corrections import NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, ampersand
+from agent.planning.defined_formulas import name_aside, names_more_formulas, without_names
+from agent.planning.figure_kinds import kind_of_thread
+from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
+                                      FIGURE_INTENTS, OF_ALL, POINTER, THAT_YEAR, about_the_company, aspect_of_thread,
+                                      asks_more, asks_response, asks_use, asks_what_happened, comments_on_thread,
+                                      compared_kind, compared_name, figure_base, figure_only_topic, figure_reply,
+                                      gap_as_difference, includes_company, inherited_growth, lead_name, lead_subject,
+                                      leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
+                                      unknown_subject)
+from agent.planning.formulas import find_definition, inline_formula, spoken_operators
+from agent.planning.in_words import prose_instead, said_in_words
+from agent.planning.measures import implied_measures
+from agent.planning.members import member_asks
+from agent.planning.plan import MAX_CHARS, Plan, meta_plan, refusal_plan
 from agent.planning.plan_years import asked_years, filing_outlook, filing_statement, latest_covered_year
+from agent.planning.prose_route import OUTLOOK, order_items
 from agent.planning.prose_search import prose_search
+from agent.planning.reading import read
+from agent.planning.route import help_with, masked, message_kind, refusal_by_meaning, small_talk
+from agent.planning.scope import (HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due, filing_framed,
+                                  forward_looking, greets_first, meta_intent, names_kept, opening_small_talk,
+                                  out_of_scope, spelled_out, strip_quotes)
+from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, SHARE_OF_REVENUE, discussed, relative_to_thread,
+                                   usable_previous)
+from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
+from agent.planning.word_accounting import COMPARING, FIGURE_ASK, account_words, dimension, printable, unaccounted_words
+from agent.retrieval.concepts import find_phrases, normalize
+from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
