@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from agent.planning.formulas import compound_growth, formula_tree, points_change, restate
+from agent.planning.formulas import compound_growth, formula_tree, points_change, restate, shifted
 from agent.planning.measures import absolute_words, growth_words, implies_change
 from agent.planning.plan import Plan
 from agent.planning.reading import Reading, base_metric
@@ -31,14 +31,6 @@ def _named_base(low: str) -> int | None:
     """The year a change is measured from, when the message names one ("growth over fy23" -> 2023)."""
     m = _BASE_YEAR.search(low)
     return None if m is None else int(m.group(1)) + (2000 if len(m.group(1)) == 2 else 0)
-
-
-def _shifted(tree: dict, offset: int) -> dict:
-    if "metric" in tree or "line" in tree:
-        return {**tree, "offset": tree.get("offset", 0) + offset}
-    if "args" in tree:
-        return {**tree, "args": [_shifted(t, offset) for t in tree["args"]]}
-    return tree
 
 
 _COMPOUND = re.compile(r"\b(?:cagr|compound(?:ed)?\s+annual(?:\s+growth)?(?:\s+rate)?|annualized\s+growth(?:\s+rate)?)\b")
@@ -95,7 +87,7 @@ def spanned_changes(plan: Plan, text: str) -> Plan:
         if node is None:
             metrics.append(key)
             continue
-        prior = _shifted(node, -span)
+        prior = shifted(node, -span)
         diff = {"op": "-", "args": [node, prior]}
         since = f" from fiscal {plan.fiscal_years[0] - span}" if span > 1 else ""
         if unit == "points":
