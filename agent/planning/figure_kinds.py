@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from agent.planning.followups import _BASE_OF, _FIGURE_ASKING, own_subject
+from agent.planning.followups import BASE_OF, FIGURE_ASKING, own_subject
 from agent.retrieval.finance import GROWTH_BASES
 
 # The kind words ("costs", never "did it cost", a verb).
@@ -30,7 +30,7 @@ def _thread_base(key: str) -> str:
     for suffix in ("_growth", "_change"):
         if key.endswith(suffix) and key[: -len(suffix)] in GROWTH_BASES:
             key = key[: -len(suffix)]
-    return _BASE_OF.get(key, key)
+    return BASE_OF.get(key, key)
 
 
 def kind_of_thread(text: str, thread_metrics: list[str]) -> list[str]:
@@ -42,7 +42,7 @@ def kind_of_thread(text: str, thread_metrics: list[str]) -> list[str]:
     if len(kinds) != 1:
         return []
     word = kinds.pop()
-    rest = [w for w in own_subject(low) if w != word and w not in _FIGURE_ASKING and w != "company"
+    rest = [w for w in own_subject(low) if w != word and w not in FIGURE_ASKING and w != "company"
             and w not in ("were", "was", "did", "do", "does", "are", "is")]
     if rest:
         return []

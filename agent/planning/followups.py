@@ -17,7 +17,7 @@ from agent.retrieval.concepts import normalize
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.planning.topics import SECTION_ONLY, STOPWORDS, metric_query, route_items
 from agent.retrieval.segments import key_parts
-from agent.planning.years import _NUMBER_WORDS as NUMBER_WORDS
+from agent.planning.years import NUMBER_WORDS
 
 # A reply's opening acknowledgement ("great, now do Apple", "cool. and Nvidia?"): no part of what it asks.
 _ACK_WORDS = (r"ok(?:ay)?|great|cool|nice|thanks|thank\s+you|thx|cheers|perfect|awesome|got\s+it|alright|"
@@ -65,8 +65,8 @@ _FILLER = {"the", "a", "an", "of", "for", "too", "as", "well", "please", "then",
 REPLACING = re.compile(r"\b(?:but|instead(?:\s+of)?|rather(?:\s+than)?|except|(?:go(?:ing)?\s+)?back\s+to)\b")
 # A share of revenue back to the figure it was computed from ("what's the growth rate?" after "as
 # a share of revenue?" asks how the figure itself grew).
-_BASE_OF = {"rd_pct_revenue": "rd", "sga_pct_revenue": "sga", "capex_pct_revenue": "capex",
-            "gross_margin": "gross_profit", "operating_margin": "operating_income", "net_margin": "net_income"}
+BASE_OF = {"rd_pct_revenue": "rd", "sga_pct_revenue": "sga", "capex_pct_revenue": "capex",
+           "gross_margin": "gross_profit", "operating_margin": "operating_income", "net_margin": "net_income"}
 
 
 def leads_reply(text: str) -> bool:
@@ -160,7 +160,7 @@ def inherited_growth(metrics: list[str]) -> list[str]:
     """The thread's metrics as year-over-year growth: a ratio grows through its base figure."""
     out = []
     for k in metrics:
-        base = _BASE_OF.get(k, k)
+        base = BASE_OF.get(k, k)
         if base.endswith("_growth"):
             out.append(base)
         elif base in GROWTH_BASES:
@@ -338,9 +338,9 @@ def compared_kind(text: str, thread_companies: int) -> str:
 # growth?") is about that figure, two turns back, never about the prose topic.
 FIGURE_INTENTS = ("numeric", "derived", "compare", "trend")
 # Words of a reply that ask for a figure, or transform one, and name no topic.
-_FIGURE_ASKING = frozenset("growth rate rates share percent percentage pct yoy gap difference spread delta higher lower "
-                           "bigger smaller larger rank ranking ratio total number numbers figure figures amount value "
-                           "much many trend margin multiple dollars usd millions billions both two each".split())
+FIGURE_ASKING = frozenset("growth rate rates share percent percentage pct yoy gap difference spread delta higher lower "
+                          "bigger smaller larger rank ranking ratio total number numbers figure figures amount value "
+                          "much many trend margin multiple dollars usd millions billions both two each".split())
 FIGURE_CUE = re.compile(r"\b(?:growth|grow|grew|rate|share\s+of|%|percent|how\s+(?:much|many)|rank|higher|lower|"
                          r"gap|difference|spread|yoy|year[\s-]+over[\s-]+year|up\s+or\s+down|down\s+or\s+up)\b")
 _PROSE_CUE = re.compile(r"\b(?:why|drove|driv\w+|caus\w+|reasons?|explain\w*|say|said|says|discuss\w*|mention\w*|"
@@ -358,7 +358,7 @@ def figure_reply(text: str) -> bool:
     low = ACKNOWLEDGED.sub("", text.lower())
     if asks_more(low) or _PROSE_CUE.search(low):
         return False
-    return not [w for w in own_subject(low) if w not in _FIGURE_ASKING]
+    return not [w for w in own_subject(low) if w not in FIGURE_ASKING]
 
 
 def back_to_figure(text: str, prose, figure):

@@ -806,7 +806,7 @@ _PER_OUTSTANDING = re.compile(r"\s+per\s+(?:common\s+)?shares?\s+outstanding\b",
 
 
 # "in percentage points", "(pp)": the unit a change of a percentage is asked in, which the change
-# formula states (agent.planning.rules._spanned_changes); no operand's words.
+# formula states (agent.planning.changes.spanned_changes); no operand's words.
 _POINTS = re.compile(r"[,;]?\s*\(?\s*\b(?:in\s+|as\s+)?(?:percentage\s+points?|pct\.?\s+points?|pp|ppts?|"
                      r"points)\b\s*\)?", re.I)
 _CHANGE_SAID = re.compile(r"\b(?:chang\w*|expan\w*|contract\w*|compress\w*|increas\w*|decreas\w*|"

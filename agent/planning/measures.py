@@ -119,12 +119,12 @@ IMPLIED: tuple[tuple[str, str], ...] = (
 _IMPLIED_ONLY_WITH = {r"\b(?:sell|sells|sold)\b": re.compile(r"\bhow\s+much\b")}
 
 
-_IMPLIED = tuple((re.compile(p), key) for p, key in IMPLIED)
+IMPLIED_PATTERNS = tuple((re.compile(p), key) for p, key in IMPLIED)
 
 
 def implied_measures(text: str) -> list[str]:
     """Metric keys asked for in words rather than by name. `text`: lowercase."""
-    return [key for pattern, key in _IMPLIED if pattern.search(text)
+    return [key for pattern, key in IMPLIED_PATTERNS if pattern.search(text)
             and (pattern.pattern not in _IMPLIED_ONLY_WITH or _IMPLIED_ONLY_WITH[pattern.pattern].search(text))]
 
 

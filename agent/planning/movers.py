@@ -82,7 +82,7 @@ EFFECT = re.compile(
 
 def asks_cause(low: str, masked_low: str) -> bool:
     """The question asks what moved a figure, or by how much something moved it. `masked_low`:
-    the lowercase question with company names blanked out (agent.planning.rules.read)."""
+    the lowercase question with company names blanked out (agent.planning.reading.read)."""
     return bool(MOVED.search(low) or EFFECT.search(masked_low))
 
 

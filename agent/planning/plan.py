@@ -93,3 +93,14 @@ class Plan(BaseModel):
     brand: dict | None = None
     planner: str = "rules"
     fallback: str | None = None  # why a model planner fell back to the rules planner (agent.planning.llm)
+
+
+MAX_CHARS = 2000  # agent.service refuses longer questions first; the same limit here
+
+
+def meta_plan(intent: str, tickers: list[str] | None = None) -> Plan:
+    return Plan(route="meta", intent=intent, tickers=tickers or [])
+
+
+def refusal_plan(reason: str, detail: str | None = None, **extra) -> Plan:
+    return Plan(route="refusal", intent="refuse", refusal_reason=reason, refusal_detail=detail, **extra)

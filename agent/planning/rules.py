@@ -4,639 +4,57 @@ No model and no fuzzy matching of metrics: companies come from the CompanyDirect
 formulas from exact phrases (agent.retrieval.concepts, agent.retrieval.finance), years from agent.planning.years, scope
 from agent.planning.scope. What the message leaves out (company, years, metric) is taken from the
 previous plan and named in `Plan.inherited`, so "and R&D?" or "what about fiscal 2023?" work.
+
+This module is the planner's flow; its steps live in modules named for them: the message's reading
+(agent.planning.reading), its corrections (corrections), company mentions (company_mentions), the
+thread (thread), the years (plan_years), the prose search (prose_search), growth over a span
+(changes), the user's formulas (defined_formulas), the word accounting of a figure question
+(word_accounting) and the last look for a question asked in words (in_words).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 
-from agent.planning.companies import CompanyDirectory, CompanyMatch, named_beside, norm_name
-from agent.planning.company_words import english_words
-from agent.retrieval.concepts import METRICS, PHRASES, UNKNOWN_METRICS, find_phrases, normalize
-from agent.retrieval.line_items import line_parts
-from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
-from agent.planning.plan import Plan
-from agent.planning.measures import _IMPLIED as _IMPLIED_PATTERNS
-from agent.planning.measures import (NEUTRAL_BEFORE, TOPIC_MASK, absolute_words, find_measures, growth_words,
-                                     implied_measures, implies_change, ranked_axis)
-from agent.planning.followups import REPLACING, inherited_growth, joined_topic, lead_name, lead_subject, own_subject
-from agent.planning.followups import ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, OF_ALL, about_the_company, asks_more
-from agent.planning.followups import compared_kind, points_back, slot_sources, thread_topic, unknown_subject
-from agent.planning.followups import FIGURE_CUE, aspect_of_thread, comments_on_thread, gap_as_difference
-from agent.planning.followups import BY_HOW_MUCH, FIGURE_INTENTS, asks_what_happened, figure_only_topic
-from agent.planning.figure_kinds import KIND_WORD, kind_of_thread
-from agent.planning.followups import CHOOSING, THAT_YEAR, compared_name, figure_reply, swaps_only
-from agent.planning.followups import INCLUDING, POINTER, asks_response, asks_use, figure_base, includes_company
-from agent.planning.followups import leads_reply, only_ranks
-from agent.planning.scope import OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due, filed_future, filing_framed, forward_looking, greets_first
-from agent.planning.scope import meta_intent, opening_small_talk, out_of_scope, strip_quotes
-from agent.planning.scope import names_kept
-from agent.planning.scope import HOW_TO_ASK, exposure, spelled_out
-from agent.planning.topics import (
-    borrows_thread_subject,
-    COMPOUND,
-    NARROWED,
-    QUAL_ASK,
-    SECTION_ITEMS,
-    STOPWORDS,
-    SECTION_PATTERNS,
-    WHY,
-    expand_query,
-    label,
-    metric_query,
-    route_items,
-    sub_queries,
-)
-from agent.planning.checks import balance_as_flow, conventions, other_convention
-from agent.planning.formulas import (compound_growth, find_definition, formula_tree, inline_formula, points_change,
-                                     restate, spoken_operators)
+from agent.planning.brands import registrant_not_theirs, uncovered_registrant
+from agent.planning.changes import spanned_changes, year_of_change
+from agent.planning.companies import CompanyDirectory
+from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
+                                             named_unknown_company, uncovered_mentions, weak_mention)
+from agent.planning.corrections import NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, ampersand
+from agent.planning.defined_formulas import name_aside, names_more_formulas, without_names
+from agent.planning.figure_kinds import kind_of_thread
+from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
+                                      FIGURE_INTENTS, OF_ALL, POINTER, THAT_YEAR, about_the_company, aspect_of_thread,
+                                      asks_more, asks_response, asks_use, asks_what_happened, comments_on_thread,
+                                      compared_kind, compared_name, figure_base, figure_only_topic, figure_reply,
+                                      gap_as_difference, includes_company, inherited_growth, lead_name, lead_subject,
+                                      leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
+                                      unknown_subject)
+from agent.planning.formulas import find_definition, inline_formula, spoken_operators
+from agent.planning.in_words import prose_instead, said_in_words
+from agent.planning.measures import implied_measures
 from agent.planning.members import member_asks
-from agent.retrieval.segments import key_parts
-from agent.retrieval.segments import plan_key as dimension_key
-from agent.planning.quarters import dated_period, latest_period, parse_period, thread_period
-from agent.retrieval.quarter_prose import asks_changes, quarter_items
-from agent.planning.words import AMOUNT_NOUNS, NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
-from agent.planning.years import _AGO, _AS_OF, _AS_OF_BARE, _LAST_YEAR, _LATEST, _RANGE, _SINCE, _SPAN, _TREND, _YEAR
-from agent.planning.years import _YEAR_AFTER, Years, parse_years
-from agent.planning.prose_route import CAUSE, OUTLOOK, asks_in_words, asks_statement, modal_cause, order_items
-from agent.planning.prose_route import topical_companies
-from agent.planning.movers import EFFECT, MOVED, asks_cause, not_a_line
+from agent.planning.plan import MAX_CHARS, Plan, meta_plan, refusal_plan
+from agent.planning.plan_years import asked_years, filing_outlook, filing_statement, latest_covered_year
+from agent.planning.prose_route import OUTLOOK, order_items
+from agent.planning.prose_search import prose_search
+from agent.planning.reading import read
 from agent.planning.route import help_with, masked, message_kind, refusal_by_meaning, small_talk
-from agent.planning.brands import everyday, find_brands, named_by, registrant_not_theirs, uncovered_registrant
+from agent.planning.scope import (HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due, filing_framed,
+                                  forward_looking, greets_first, meta_intent, names_kept, opening_small_talk,
+                                  out_of_scope, spelled_out, strip_quotes)
+from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, SHARE_OF_REVENUE, discussed, relative_to_thread,
+                                   usable_previous)
+from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
+from agent.planning.word_accounting import COMPARING, FIGURE_ASK, account_words, dimension, printable, unaccounted_words
+from agent.retrieval.concepts import find_phrases, normalize
+from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
-MAX_CHARS = 2000  # agent.service refuses longer questions first; the same limit here
 DEFAULT_COMPARE = ("revenue", "net_income")
-
-FOLLOWUP = re.compile(
-    r"^\s*(?:and|also|what about|how about|same|now|ok|okay|then|plus|vs\.?|versus|compare (?:that|it|this|them)|"
-    r"what if|how does (?:that|it|this) compare|and for|and in|for)\b|"
-    r"\b(?:that|it|its|this|those|them|they|their|the same)\b"
-)
-ADDING = re.compile(r"\b(?:compar\w*|vs\.?|versus|against|relative to|with|side by side|stack up|alongside)\b")
-# a company named through its product or brand: the word stays in the question (a member, a topic)
-NAMED_THROUGH = ("product", "brand")
-_CAPITALISED = re.compile(r"(?<![\w$-])([A-Z][\w&.'\u2019-]*(?:\s+(?:[A-Z][\w&.'\u2019-]*|&|of))*)")
-
-
-def _meta(intent: str, tickers: list[str] | None = None) -> Plan:
-    return Plan(route="meta", intent=intent, tickers=tickers or [])
-
-
-def _refuse(reason: str, detail: str | None = None, **extra) -> Plan:
-    return Plan(route="refusal", intent="refuse", refusal_reason=reason, refusal_detail=detail, **extra)
-
-
-def _strip_for_query(text: str, matches: list[CompanyMatch]) -> str:
-    t = text
-    for m in matches:
-        if m.kind != "company" or m.via in NAMED_THROUGH:
-            continue  # an uncovered company, or a product, named in a prose question is the topic
-        t = t.replace(m.text + "'s", " ").replace(m.text + "\u2019s", " ").replace(m.text, " ")
-    t = re.sub(r"(?i)\b(?:in|for|during|of)?\s*(?:the\s+)?(?:fy\s?'?\d{2,4}|fiscal\s+(?:year\s+)?\d{2,4}|(?:19|20)\d{2})\b", " ", t)
-    t = re.sub(r"(?i)^\s*(?:(?:and|so|ok|okay|please|hey|hi|thanks|thank you|thx|great|cool|perfect|got it)[\s,!.]+)*",
-               "", t)
-    t = re.sub(r"(?i)\b(?:according to|per|in|from)\s+(?:the|its|their)?\s*(?:10-?k|annual report)\b", " ", t)
-    return re.sub(r"\s+", " ", t).strip(" ?.!,;:")
-
-
-def guess_company_text(text: str) -> str | None:
-    """The capitalised words most likely naming an unknown company ("Foo Corp"), for the refusal."""
-    for m in _CAPITALISED.finditer(text):
-        words = [w for w in re.split(r"\s+", m.group(1)) if w]
-        if m.start() == len(text) - len(text.lstrip()) and len(words) == 1 and not words[0].isupper() \
-                and re.sub(r"['\u2019]s$", "", words[0]).lower() in english_words():
-            words.pop(0)  # a sentence's first word is capitalised for the sentence ("See you", "What's")
-        while words and (words[0].lower().strip(".,'") in STOPWORDS or normalize(words[0]) in MEASURE_PHRASES):
-            words.pop(0)
-        while words and (words[-1].lower() in ("&", "of") or normalize(words[-1]) in MEASURE_PHRASES):
-            words.pop()
-        name = re.sub(r"['\u2019]s$", "", " ".join(words)).strip(" .,")
-        if name and not re.fullmatch(r"(?:FY)?\d+\w*|Q\d", name):
-            return name
-    return None
-
-
-_TICKERISH = re.compile(r"(?<![\w$])([A-Z]{2,6}(?:[.-][A-Z]{1,2})?)(?![\w'’-])")
-_POSSESSIVE_NAME = re.compile(r"(?<![\w$])([A-Z][\w&.-]+)['\u2019]s\b")
-
-
-def named_unknown_company(outside: str) -> str | None:
-    """A company-like token the directory did not resolve ("FOOBAR revenue", "Foobar's margins"):
-    a follow-up naming one must not silently inherit the thread's company. Ticker-shaped words
-    (all capitals) and possessive names count; measures, abbreviations and topics do not."""
-    guess = guess_company_text(outside)
-    if not guess:
-        return None
-    for m in (*_TICKERISH.finditer(outside), *_POSSESSIVE_NAME.finditer(outside)):
-        token = m.group(1)
-        low = token.lower()
-        if token not in guess or low in STOPWORDS or normalize(token) in MEASURE_PHRASES:
-            continue
-        if expand_query(low) != low or route_items(low)[1]:
-            continue  # an abbreviation analysts use (AI, FX, R&D) or a topic
-        return guess
-    return None
-
-
-SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\s+(?:total\s+)?(?:net\s+)?"
-                   r"(?:revenues?|sales)\b")
-
-# A metric and its share of revenue, for "as a % of revenue?" as a follow-up.
-SHARE_OF_REVENUE = {
-    "rd": "rd_pct_revenue", "sga": "sga_pct_revenue", "capex": "capex_pct_revenue", "gross_profit": "gross_margin",
-    "operating_income": "operating_margin", "net_income": "net_margin",
-}
-
-
-def _history(prev: Plan | None) -> list[str]:
-    """The companies the thread has discussed, most recent last."""
-    if prev is None:
-        return []
-    if prev.route != "domain":  # a refused company was asked about, never discussed
-        return [t for t in prev.thread_tickers if t not in prev.tickers]
-    seen = [t for t in prev.thread_tickers if t not in prev.tickers] + list(prev.tickers)
-    return list(dict.fromkeys(seen))
-
-
-def _usable_previous(previous: Plan | None) -> Plan | None:
-    if previous is None or previous.route == "meta":
-        return None
-    if previous.route == "refusal" and previous.refusal_reason in (
-        "out_of_scope", "input_too_long", "internal_error", "no_grounding",
-    ):
-        return None
-    return previous
-
-
-def _coverage_years(directory: CompanyDirectory, tickers: list[str]) -> int | None:
-    years: list[int] = []
-    for t in tickers:
-        c = directory.get(t)
-        if c is not None:
-            years += directory.years.get(c.cik, [])
-    return max(years) if years else None
-
-
-def _year_fields(years: Years, previous: Plan | None, directory: CompanyDirectory, tickers: list[str]) -> dict:
-    """The plan's year fields: the message's own, else (`previous` given) the thread's."""
-    if previous is not None:
-        return {"fiscal_years": list(previous.fiscal_years), "latest": previous.latest,
-                "year_offsets": list(previous.year_offsets), "as_of_filing_year": previous.as_of_filing_year}
-    out = {"fiscal_years": list(years.years), "latest": years.latest or not years.given,
-           "year_offsets": list(years.offsets), "as_of_filing_year": years.as_of}
-    if years.since is not None:
-        top = _coverage_years(directory, tickers)
-        if top is not None and top >= years.since:
-            out.update(fiscal_years=list(range(years.since, top + 1)), latest=False)
-        else:
-            out["fiscal_years"] = [years.since]
-    return out
-
-
-@dataclass
-class Reading:
-    """What the message itself says, before anything is taken from the thread."""
-
-    raw: str
-    low: str  # lowercase, quotations removed
-    matches: list[CompanyMatch]
-    tickers: list[str]  # covered companies named
-    measures: list[str]
-    unmappable: str | None
-    items: list[str]
-    has_topic: bool
-    why: bool
-    growth: bool
-    years: Years
-    statement: bool = False  # asks what the filing states (agent.planning.prose_route.asks_statement)
-    topic_items: tuple[str, ...] = ()  # the Items the question's own topic words point to, before any default
-    absolute: bool = False  # the change in the metric's own unit ("in dollars"), not its growth rate
-    aspect: bool = False  # an aspect of the thread's figure ("what are the headwinds?"; agent.planning.followups)
-    kind: bool = False  # a kind of figure the thread's figure chose ("what was the margin?"; agent.planning.followups)
-
-    @property
-    def prose_ask(self) -> bool:
-        return self.why or self.statement or (self.has_topic and bool(QUAL_ASK.search(self.low))) \
-            or bool(set(self.items) & SECTION_ITEMS)
-
-
-_SPOKEN_US = re.compile(r"\b(tell|give|show|let|help|send|for|to|with)\s+us\b(?!\s*(?:revenue|sales|segment|market))",
-                        re.I)
-
-
-# A word that narrows profitability to a part of the business ("streaming profitability").
-_NARROWED_PROFIT = re.compile(r"\b([a-z][\w-]*)\s+(?:profitability|profits?)\b")
-
-
-# A question corrected as it was typed: a trailing-off mark, then a word taking it back ("microsoft...
-# sorry, Alphabet"). Everything up to the last such correction was not asked.
-_SELF_CORRECTED = re.compile(r"^.*(?:\.\.\.+|\u2026|\s--\s|\s\u2014\s?)\s*(?:sorry|no|nope|i\s+mean|actually|wait|oops|"
-                             r"correction|scratch\s+that)\b[\s,.:;!]*", re.I | re.S)
-_NAME_YEAR = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|fy\s*)?'?(?:19|20)\d\d\b|\bfy\s*'?\d\d\b|\bfiscal\b", re.I)
-
-
-def _name_aside(definition: dict, rest: str, directory: CompanyDirectory) -> tuple[dict, str]:
-    """"Medtronic fiscal 2024 shareholder payout = ...": the company and the year written before the
-    formula's name are the question's, not the name's; they move to the rest of the question."""
-    name = definition["name"]
-    spans = [(m.start, m.end) for m in directory.find(name) if m.kind == "company"]
-    spans += [(m.start(), m.end()) for m in _NAME_YEAR.finditer(name)]
-    if not spans:
-        return definition, rest
-    kept, moved, at = [], [], 0
-    for start, end in sorted(spans):
-        if start < at:
-            continue
-        kept.append(name[at:start])
-        moved.append(name[start:end])
-        at = end
-    kept.append(name[at:])
-    left = " ".join(" ".join(kept).split()).strip(" ,:'\"")
-    if not left:
-        return definition, rest
-    return {**definition, "name": left}, f"{' '.join(moved)} {rest}"
-
-
-def _without_named(text: str) -> str:
-    """The text without the words a named measure's phrase took: "weighted average diluted shares
-    outstanding" names its share count, and "shares ... outstanding" must not imply another one."""
-    words = normalize(re.sub(r"_+", "x", text)).split()  # a masked company name stays one word
-    for start, end, _ in find_phrases(" ".join(words), MEASURE_PHRASES):
-        words[start:end] = ["_"] * (end - start)
-    return " ".join(words)
-
-
-def _in_measure(text: str, m: CompanyMatch) -> bool:
-    """Whether a ticker-like match is a word of a metric or ratio name that runs through it ("implied
-    ETR", "AR days", "EBITDA margin"): up to four words either side, read as one name."""
-    before = re.findall(r"[\w&/%'.-]+", text[: m.start])[-4:]
-    after = re.findall(r"[\w&/%'.-]+", text[m.end :])[:4]
-    for i in range(len(before) + 1):
-        for j in range(len(after) + 1):
-            if normalize(" ".join([*before[i:], m.text, *after[:j]])) in MEASURE_PHRASES:
-                return True
-    return False
-
-
-def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: list[str] = ()) -> Reading:
-    """What the message says. `thread`: the companies the thread has discussed; a word their own
-    filings name is theirs to look up (a segment, a product), never a brand switching the thread."""
-    # a company by name or ticker, else by a product we list, else by a brand its filings name (agent.planning.brands)
-    matches = directory.find(outside) or directory.find_products(outside) or find_brands(outside, directory, thread)
-    if any(m.kind == "company" for m in matches):  # "Alphabet's implied ETR", "Adobe AR days": a ratio's word
-        matches = [m for m in matches if not (m.kind == "not_covered" and m.via == "ticker" and _in_measure(outside, m))]
-    for i in topical_companies(outside, matches):  # "competition from Intel" in AMD's 10-K: a topic
-        matches[i] = CompanyMatch("topic", matches[i].text, matches[i].start, matches[i].end, matches[i].company)
-    unnamed = outside
-    for m in sorted((m for m in matches if m.kind == "company" and m.via not in NAMED_THROUGH), key=lambda m: -m.start):
-        # "Advanced Micro Devices revenue" is not "devices revenue"
-        unnamed = unnamed[: m.start] + "_" * (m.end - m.start) + unnamed[m.end :]
-    unnamed = _SPOKEN_US.sub(r"\1", unnamed)  # "tell us Apple's net income": the reader, not the country
-    measures, unmappable = find_measures(TOPIC_MASK.sub(" ", unnamed),
-                                         named_company=any(m.kind == "company" for m in matches))
-    narrowed = _NARROWED_PROFIT.search(unnamed.lower())
-    if narrowed and narrowed.group(1) not in NEUTRAL_BEFORE:
-        # "e-commerce profitability", "streaming profitability": a business's, told in MD&A; the
-        # company's net income would answer another question
-        unnamed = unnamed[: narrowed.start()] + " " * (narrowed.end() - narrowed.start()) + unnamed[narrowed.end() :]
-    measures += [k for k in implied_measures(_without_named(unnamed)) if k not in measures]
-    items, has_topic = route_items(low)
-    # "what pushed revenue up?", "how much did the strike cost them?": a cause, asked with a verb
-    why = bool(WHY.search(low) or CAUSE.search(low)) or asks_cause(low, unnamed.lower())
-    norm = normalize(outside)
-    growth = (growth_words(norm) or implies_change(norm)) and not why
-    reading = Reading(raw, low, matches, [m.company.ticker for m in matches if m.kind == "company"], measures,
-                      unmappable, items, has_topic, why, growth, parse_years(outside, growth=growth),
-                      statement=asks_statement(low), absolute=growth and absolute_words(norm),
-                      topic_items=tuple(items))
-    if reading.measures and NARROWED.search(low):
-        # "how much did the 53rd week add to sales?": a slice no fact reports, told in MD&A
-        reading.measures, reading.has_topic = [], True
-        reading.items = ["7", *[i for i in reading.items if i != "7"]]
-    axis = ranked_axis(low) if not reading.why else None
-    bases = list(dict.fromkeys(_base_metric(k) for k in reading.measures))
-    if axis and len(bases) == 1 and bases[0] in METRICS and not reading.unmappable:
-        # "which segment grew revenue fastest?": the metric by that axis, each member's figure (or growth)
-        reading.unmappable = f"{METRICS[bases[0]].synonyms[0]} by {axis}"
-        reading.measures = []
-    if reading.unmappable and reading.prose_ask:
-        # "why did iPhone revenue fall?": prose about a narrower figure, which MD&A discusses
-        reading.measures, reading.unmappable = [], None
-        reading.items = reading.items or ["7"]
-    return reading
-
-
-def _weak_mention(m: CompanyMatch) -> bool:
-    """A company matched only by a word chat also uses: a ticker typed in lowercase ("gm", "ma"), or
-    an everyday word read as a brand ("Sam", "Peacock"; agent.planning.brands)."""
-    if m.kind != "company":
-        return False
-    return (m.via == "ticker" and m.text.islower()) or (m.via == "brand" and everyday(m.text))
-
-
-def _base_metric(key: str) -> str:
-    """The metric a growth or change formula is of ('revenue_growth' -> 'revenue'), else the key."""
-    for suffix in ("_growth", "_change"):
-        if key.endswith(suffix) and key[: -len(suffix)] in METRICS:
-            return key[: -len(suffix)]
-    return key
-
-
-def _filing_statement(r: Reading, directory: CompanyDirectory, tickers: list[str]) -> None:
-    """What a company or its filing says it expects, plans or will record: prose from the filing
-    (MD&A first), quoted, never a figure of a year not yet reported nor a forecast of our own. A
-    future year in the question is the year the statement is about; the latest filing states it."""
-    r.measures, r.unmappable, r.has_topic, r.why = [], None, True, False
-    r.items = r.items or (["1A", "7"] if exposure(r.low) else ["7"])
-    if filed_future(r.low) and "8" not in r.items:
-        r.items = [*r.items, "8"]  # amounts to be recorded or paid are scheduled in the notes too
-    if r.years.as_of:  # "what does its 2024 10-K say it expects for 2025?": that filing
-        r.years = Years(years=[r.years.as_of], as_of=r.years.as_of)
-        return
-    top = _coverage_years(directory, tickers)
-    future = [y for y in r.years.years if top is None or y > top]
-    if future or any(o > 0 for o in r.years.offsets):
-        r.years = Years(years=[y for y in r.years.years if y not in future],
-                        latest=True, offsets=[o for o in r.years.offsets if o <= 0], as_of=r.years.as_of)
-        if not r.years.years:
-            r.years.latest = True
-
-
-def _another_company(r: Reading, outside: str, prev: Plan | None, directory: CompanyDirectory) -> tuple[str, str] | None:
-    """How to refuse a "what about X?" reply whose X matched only as a word the thread's own
-    company's filings name (a rival they discuss, "Airbus" in Boeing's 10-K) while SEC's map knows a
-    company by that name: a question about that company, never about the thread's, as before brands
-    were read. A product the thread's company sells ("and Eliquis?") is no registrant's name, and
-    stays the thread's; a question with more in it than the name ("Eliquis sales") is left to brands."""
-    if prev is None or not r.matches or any(m.via != "brand" for m in r.matches):
-        return None
-    if not {m.company.ticker for m in r.matches if m.company} <= set(_history(prev)):
-        return None
-    named = lead_subject(outside)
-    about = unknown_subject(named, directory) if named else None
-    return about if about and about[0] == "not_covered" else None
-
-
-def _not_covered(r: Reading, directory: CompanyDirectory) -> list[CompanyMatch]:
-    """Uncovered companies that are a subject of the question (not merely mentioned in it)."""
-    found = [m for m in r.matches if m.kind == "not_covered"]
-    if not r.tickers:
-        return found
-    # beside a covered company, an uncovered one in a prose question is a topic ("Nvidia's relationship
-    # with TSMC"), and a capitalised word that is some obscure registrant's name is a word
-    # a cause too: "how much did the 737 MAX issues cost Boeing?" is about Boeing, MAX is a word
-    if (r.has_topic or r.why) and not r.measures and not re.search(r"\b(?:compar\w*|vs\.?|versus)\b", r.low):
-        return []
-    return [m for m in found if m.via != "name" or len(norm_name(m.text)) > 1
-            or norm_name(m.text)[0] in directory.alias_words]
-
-
-def _years(r: Reading, prev: Plan | None, followup: bool, directory: CompanyDirectory) -> tuple[dict, bool]:
-    """The plan's year fields, and whether they came from the thread."""
-    ctx = prev if (not r.years.given and prev is not None and (followup or not r.matches)) else None
-    fields = _year_fields(r.years, ctx, directory, r.tickers)
-    if r.years.offsets and not r.years.years and not r.years.since and prev is not None and followup:
-        # "and the year before?": relative to the year the thread is on, not to the latest filing
-        # "how does that compare with the year before?": both years, the thread's and the one named
-        both = [0] if COMPARING.search(r.low) or re.search(r"\b(?:vs\.?|versus|against)\b", r.low) else []
-        if prev.fiscal_years:
-            base = max(prev.fiscal_years)
-            fields.update(fiscal_years=sorted({base + o for o in [*both, *r.years.offsets]}), latest=False,
-                          year_offsets=[])
-        elif prev.latest:
-            base_offset = max(prev.year_offsets or [0])
-            fields.update(year_offsets=sorted({base_offset + o for o in [*both, *r.years.offsets]}))
-    inherited = ctx is not None and bool(ctx.fiscal_years or ctx.latest or ctx.year_offsets)
-    return fields, inherited
-
-
-_BASE_YEAR = re.compile(r"\b(?:from|over|vs\.?|versus|than|compared\s+(?:to|with))\s+(?:in\s+|for\s+)?(?:the\s+)?(?:(?:fiscal|fy)\s*(?:year\s+)?)?"
-                        r"'?((?:19|20)?\d\d)\b(?!\s*(?:to|through|-|–)\s*(?:fiscal\s+|fy\s*)?'?\d)")
-
-
-# a figure said to differ from a named year ("lower than 2023", "up versus fy22"): that year is the base
-_COMPARED_TO_BASE = re.compile(r"\b(?:higher|lower|more|less|bigger|smaller|larger|up|down|better|worse|change[ds]?|"
-                               r"differ\w*)\b.*\b(?:than|from|vs\.?|versus|compared\s+(?:to|with))\s")
-
-
-def _named_base(low: str) -> int | None:
-    """The year a change is measured from, when the message names one ("growth over fy23" -> 2023)."""
-    m = _BASE_YEAR.search(low)
-    return None if m is None else int(m.group(1)) + (2000 if len(m.group(1)) == 2 else 0)
-
-
-def _shifted(tree: dict, offset: int) -> dict:
-    if "metric" in tree or "line" in tree:
-        return {**tree, "offset": tree.get("offset", 0) + offset}
-    if "args" in tree:
-        return {**tree, "args": [_shifted(t, offset) for t in tree["args"]]}
-    return tree
-
-
-_COMPOUND = re.compile(r"\b(?:cagr|compound(?:ed)?\s+annual(?:\s+growth)?(?:\s+rate)?|annualized\s+growth(?:\s+rate)?)\b")
-_SPAN_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
-_N_YEAR = re.compile(r"\b(two|three|four|five|[2-5])[\s-]+years?\b")
-
-
-def _spanned_changes(plan: Plan, text: str) -> Plan:
-    """Growth or change the registry cannot compute, as a formula with its years: over more than one
-    year ("growth over fy2023" asked of fy2025: fiscal 2025 against fiscal 2023, never 2025's own
-    growth), of a registry sum or difference ("free cash flow growth", never the level), of a
-    percentage ("operating margin change from 2023 to 2024": the difference in percentage points,
-    never either year's margin alone), and compounded ("revenue CAGR 2023 to 2025", "2-year CAGR
-    through fiscal 2025": the annual rate that compounds to the whole change)."""
-    if plan.route != "domain" or plan.intent == "qualitative" or not plan.fiscal_years:
-        return plan
-    low = normalize(text)
-    compound = bool(_COMPOUND.search(low))
-    asks_change = growth_words(low) or implies_change(low) or compound
-    if len(plan.fiscal_years) >= 2:  # "from 2023 to 2024": a change of a percentage or a compound rate only
-        ratios = [k for k in plan.metrics if k in FORMULAS and FORMULAS[k].unit == "percent" and formula_tree(k)]
-        if not asks_change or not (compound or (ratios and len(plan.fiscal_years) == 2)) or len(plan.metrics) != 1:
-            return plan
-        first, last = min(plan.fiscal_years), max(plan.fiscal_years)
-        plan.fiscal_years = [last]
-        span = last - first
-    else:
-        base = _named_base(low)
-        said = _N_YEAR.search(low)
-        span = plan.fiscal_years[0] - base if base is not None and base < plan.fiscal_years[0] else \
-            _SPAN_WORDS[said.group(1)] if compound and said else 1
-    absolute = asks_change and absolute_words(low)
-    metrics, added = [], []
-    for key in plan.metrics:
-        node, label, unit = None, None, None
-        if compound and _base_metric(key) in METRICS and span > 1 and METRICS[_base_metric(key)].period == "duration":
-            metric = _base_metric(key)
-            tree = compound_growth(metric, span)
-            name = f"{METRICS[metric].label.lower()} cagr, fiscal {plan.fiscal_years[0] - span} to {plan.fiscal_years[0]}"
-            added.append({"name": name, "tree": tree, "unit": "percent", "derived": True,
-                          "formula": restate(tree, top=True) + " (compound annual growth rate)"})
-            metrics.append(f"udf:{name}")
-            continue
-        if span > 1 and key.endswith(("_growth", "_change")) and _base_metric(key) in METRICS:
-            node, label = {"metric": _base_metric(key)}, METRICS[_base_metric(key)].label.lower()
-            absolute = key.endswith("_change")
-        elif key in FORMULAS and asks_change and not key.endswith(("_growth", "_change")):
-            f = FORMULAS[key]
-            if f.unit == "USD" and len(f.inputs) == 2 and f.operator in ("+", "−") and not any(i.offset for i in f.inputs):
-                node = {"op": "+" if f.operator == "+" else "-", "args": [{"metric": i.metric} for i in f.inputs]}
-                label = f.label.lower()
-            elif f.unit == "percent" and formula_tree(key) is not None:
-                node, label, unit = formula_tree(key), f.label.lower(), "points"
-        if node is None:
-            metrics.append(key)
-            continue
-        prior = _shifted(node, -span)
-        diff = {"op": "-", "args": [node, prior]}
-        since = f" from fiscal {plan.fiscal_years[0] - span}" if span > 1 else ""
-        if unit == "points":
-            tree, name = points_change(node, span), f"{label} change{since or ' from the prior year'} (percentage points)"
-        elif absolute:
-            tree, unit, name = diff, "USD", f"{label} change{since}"
-        else:
-            tree, unit, name = {"op": "/", "args": [diff, {"op": "abs", "args": [prior]}]}, "percent", f"{label} growth{since}"
-        added.append({"name": name, "tree": tree, "unit": unit, "formula": restate(tree, top=True), "derived": True})
-        metrics.append(f"udf:{name}")
-    if not added:
-        return plan
-    plan.metrics = metrics
-    plan.definitions = [*plan.definitions, *added]
-    plan.intent = "derived" if len(plan.tickers) == 1 else plan.intent
-    return plan
-
-
-def _base_year(r: Reading, low: str, prev: Plan | None) -> int | None:
-    """The asked year of a change named by its base ("the change from fy2023", "growth over 2022"):
-    the thread's later year, else the year after the base. None when the message names no base year."""
-    if len(r.years.years) != 1:
-        return None
-    base = _named_base(low)
-    if base is None or base != r.years.years[0]:
-        return None
-    later = [y for y in (prev.fiscal_years if prev is not None else []) if y > base]
-    if r.growth:
-        return max(later) if later else base + 1
-    # "why was it lower than 2023?" after a 2024 figure: the thread's year, measured against the one named
-    same_subject = prev is not None and set(r.tickers) <= set(prev.tickers)
-    return max(later) if later and same_subject and (r.why or _COMPARED_TO_BASE.search(low)) else None
-
-
-def _filing_outlook(plan: Plan) -> bool:
-    """A named filing asked about a later year: what that filing says it expects (quoted from its
-    text), not figures of a year it has not reported and not a forecast of Footnote's own."""
-    return bool(plan.as_of_filing_year and plan.fiscal_years and max(plan.fiscal_years) > plan.as_of_filing_year)
-
-
-def _figure_vocabulary(keys: list[str]) -> set[str]:
-    """The words the figures' own names and search words use ("operating", "income", "loss")."""
-    words = {w for k in keys for w in re.findall(r"[a-z]+", f"{label(k)} {metric_query(k)}".lower())}
-    return words | {"loss", "losses", "profit", "earnings", "sales", "revenues"}
-
-
-def _search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited: list[str]) -> bool:
-    """Fill the plan's Items, query and sub-queries; True when the question is a prose question."""
-    measures = plan.metrics
-    items = list(r.items)
-    query_source = _strip_for_query(r.raw, r.matches)  # quotations kept: they are what to look for
-    why_of_figure = bool(r.why and not r.measures and prev is not None and prev.metrics and (followup or not r.has_topic))
-    if why_of_figure:
-        # "why did it change?": MD&A on the thread's metric
-        plan.metrics = measures = list(prev.metrics)
-        if "metrics" not in inherited:
-            inherited.append("metrics")
-        labels = " and ".join(label(k) for k in measures)
-        # "tell me more about the strike" after why the loss grew: the strike, as it moved the figure
-        said = " ".join(w for w in own_subject(query_source) if w not in _figure_vocabulary(measures))
-        query_source = f"{said} {labels} change, drivers of the increase or decrease in {labels}" if said else \
-            f"why did {labels} change, drivers of the increase or decrease in {labels}"
-        items = ["7"]
-        plan.topic = joined_topic(said, thread_topic(prev)) if said else thread_topic(prev)
-    compound = [p.strip(" ,?.") for p in COMPOUND.split(query_source) if p.strip(" ,?.")]
-    qualitative = r.why or len(compound) > 1 or not measures or r.prose_ask
-    if not qualitative:
-        plan.query = expand_query(" ".join(metric_query(k) for k in measures))
-    elif (prev is not None and prev.intent == "qualitative" and not r.items and not measures and not r.why
-            and followup and not own_subject(query_source)):
-        # "and Tesla?", "say more" after a prose question: the same search, another company or year
-        plan.items, plan.query, plan.sub_queries = list(prev.items), prev.query, list(prev.sub_queries)
-        plan.topic = thread_topic(prev)
-        inherited += ["items", "query"]
-    else:
-        if not r.has_topic and not measures and not r.why:
-            # "what is CUDA?" is the business description; "tell me about Walmart" adds MD&A
-            items = ["1"] if re.match(r"\s*(?:what|who)\s+(?:is|are)\b", r.low) else ["1", "7"]
-            content = [w for w in re.findall(r"[\w&]+", query_source.lower()) if w not in STOPWORDS]
-            if not content:
-                query_source = "business overview products and services"
-        if r.why and "7" not in items:
-            items = ["7", *items]
-        names = {w for m in r.matches if m.company is not None for w in norm_name(m.company.name)}
-        own = " ".join(w for w in own_subject(query_source) if w not in names)  # "johnson & johnson" is no topic
-        plan.topic = plan.topic or own
-        # "say more about the data center part" after why revenue fell: that part of the same discussion
-        more_of_thread = prev is not None and prev.intent == "qualitative" and asks_more(r.low)
-        if followup and prev is not None and not why_of_figure and ((not measures and (
-                borrows_thread_subject(query_source) or points_back(query_source) or r.aspect or more_of_thread
-                or (prev.intent == "qualitative" and not r.has_topic) or (r.why and not own)))
-                # "how does that affect revenue?" after export controls: the figure, as the topic touches it
-                or (measures and prev.intent == "qualitative" and bool(prev.topic) and points_back(query_source))):
-            # "and the risks?" after revenue, "how much did it cost?" after an acquisition, "any risks
-            # there?", "why?" after an event: the message's own words, about the thread's subject
-            topic = prev.subject if prev.subject and own and leads_reply(r.low) else thread_topic(prev)
-            query_source = f"{query_source.strip(' ?.!')} {topic}"
-            plan.topic = joined_topic(own, topic)
-            plan.subject = topic
-            if not r.has_topic and prev.items:
-                items = list(prev.items)
-                inherited.append("items")
-            elif more_of_thread and prev.items:
-                items = list(dict.fromkeys([*prev.items, *items]))
-                inherited.append("items")
-            elif r.why and not own and prev.items:  # "why?" after an event: MD&A, then where the topic is told
-                items = list(dict.fromkeys(["7", *prev.items]))
-            if r.aspect and prev.metrics:  # "what are the headwinds?" after a figure: MD&A discusses the figure
-                items = list(dict.fromkeys(["7", *items]))
-        plan.items = items
-        plan.query = expand_query(query_source)
-        plan.subject = plan.subject or plan.topic
-        if len(compound) > 1:
-            plan.sub_queries = sub_queries(compound[:3], measures)
-            if measures and not plan.items:
-                plan.items = ["7"]  # "how much ... and on what": where the money went is told in MD&A
-    return qualitative
-
-
-# A clause that says what is not asked ("cash dividends paid, not net income", "(not ad revenue)").
-# "not including services" narrows the figure instead: kept, so it is refused as no reported figure.
-_NEGATED = re.compile(r"(?:[,;(]|\s[-\u2013\u2014]+)\s*(?:and\s+|but\s+)?(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to)"
-                      r"\s+(?!incl|count|exclud|counting|adjust|account)[^,;()?!]*?(?=[,;()?!]|\.(?:\s|$)|$)", re.I)
-
-
-# An abbreviation with its ampersand spelled out ("SG and A", "R and D", "D and A").
-_SPELLED_AMPERSAND = re.compile(r"(?<![\w&])([A-Za-z]{1,2})\s+and\s+([A-Za-z])(?![\w&])")
-_NOT_INITIALS = frozenset("up in on is it at to of or as an be by do go if me my no so us we a i".split())
-
-
-def _ampersand(m: re.Match) -> str:
-    return m.group(0) if m.group(1).lower() in _NOT_INITIALS else f"{m.group(1)}&{m.group(2)}"
-
-
-def _without(text: str, definitions: list[dict]) -> str:
-    for d in definitions:
-        text = re.sub(rf"\b{re.escape(d['name'])}\b", " ", text, flags=re.I)
-    return text
-
-
-def _unaccounted_words(outside: str, low: str) -> str | None:
-    """The words no metric, period or question word takes ("shopify revenue 2023"): in a question
-    naming no known company, most likely the company the user means, named in the refusal."""
-    trace, runs = account(outside, [], claimed(low, _CLAIMED))
-    return " ".join(trace[i]["word"] for i in range(*runs[0])) if runs else None
 
 
 def _company_words(plan: Plan, directory: CompanyDirectory) -> set[str]:
@@ -656,79 +74,16 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         plan = _plan_rules(spoken, previous=previous, directory=directory)
         known = {d["name"] for d in (previous.definitions if previous is not None else [])}
         if plan.route == "domain" and any(m.startswith("udf:") and m[4:] not in known for m in plan.metrics):
-            return _said_in_words(plan, text or "", directory, previous)
+            return said_in_words(plan, text or "", directory, previous)
         as_written = _plan_rules(text, previous=previous, directory=directory)
-        if _names_more_formulas(plan, as_written):
-            return _said_in_words(plan, text or "", directory, previous)  # "what % of revenue was COGS": a ratio
-        return _said_in_words(as_written, text or "", directory, previous)
-    return _said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory, previous)
-
-
-def _names_more_formulas(spoken: Plan, written: Plan) -> bool:
-    """Whether the operators said in words name a registry formula the words as written did not,
-    with nothing left unaccounted: the rewrite is the question ("what share of sales was SG&A")."""
-    if spoken.route != "domain" or any(w.get("as") == "unaccounted" for w in spoken.words):
-        return False
-    return bool({m for m in spoken.metrics if m in FORMULAS} - set(written.metrics))
+        if names_more_formulas(plan, as_written):
+            return said_in_words(plan, text or "", directory, previous)  # "what % of revenue was COGS": a ratio
+        return said_in_words(as_written, text or "", directory, previous)
+    return said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory, previous)
 
 
 # a filing named ("hello Nvidia 10-K"): a request for it, however it opens
 _FILING_WORD = re.compile(r"\b10-?[kq]s?\b|\bfilings?\b|\bannual\s+reports?\b")
-# "how does Netflix account for content amortization?", "how does Ford fund its pension plans?": how a
-# company does something is told in words (its policies, its MD&A), whatever figure words it names
-_HOW_IN_WORDS = re.compile(
-    r"^\W*how\s+(?:does|do|did|is|are|has|have)\s+(?:[\w&.'-]+\s+){1,4}?(?:account|recogni[sz]e|treat|measure|value|"
-    r"determine|estimate|allocate|manage|fund|finance|describe|explain|discuss|classify|disclose|assess|test|hedge|"
-    r"mitigate|approach|handle|define|view|protect|deploy|prioriti[sz]e)\w*\b")
-# "what are the risks to Mastercard's cross-border revenue?", "where does Visa get most of its revenue?",
-# "how is Boeing addressing its cash flow problems?": a description asked for, whatever figure it names
-_DESCRIBED = re.compile(
-    r"^\W*(?:what|which)\s+(?:are|were|is|was)\s+(?:the\s+|its\s+|their\s+)?(?:main\s+|key\s+|biggest\s+|major\s+|"
-    r"primary\s+|largest\s+)?(?:risks?|components?|drivers?|uses|sources|reasons?|factors?|challenges?|headwinds?|"
-    r"tailwinds?|priorities|trends?|threats?|pressures?|elements?|parts)\s+(?:of|to|for|in|behind|on|affecting)\b"
-    r"|^\W*where\s+(?:does|do|did)\s+(?:[\w&.'-]+\s+){1,4}?(?:get|make|earn|generate|derive|spend|invest)\b"
-    r"|^\W*how\s+(?:is|are|was|were|has|have)\s+(?:[\w&.'-]+\s+){1,4}?(?:address|tackl|handl|deal|respond|mitigat|"
-    r"fix|improv|turn)\w*"
-    r"|^\W*how\s+(?:sensitive|exposed|dependent|reliant|vulnerable|resilient)\b"
-    r"|^\W*(?:talk|walk|take)\s+me\s+through\b")
-
-
-# a yes-no question that compares a figure with an amount or another figure asks for the figure
-_AMOUNT_CHECK = re.compile(r"\d|\b(?:above|below|higher|lower|more|less|over|under|than|exceed\w*|bigger|smaller)\b")
-
-
-def _said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan | None) -> Plan:
-    """A question whose form asks what the filing says (agent.planning.prose_route.asks_in_words: "what
-    will drive UnitedHealth's medical cost ratio higher?", "is Coca-Cola worried about sugar taxes?")
-    is searched in the filing's prose when its words make no figure the planner knows: a metric
-    phrase it cannot name, a line named by words that are no line's name, a formula read into
-    "might slow". Never a refusal for an unknown metric, never a figure for words it did not ask;
-    when no passage answers, the prose path says so (no_grounding)."""
-    low = strip_quotes(text).lower()
-    described = bool(_DESCRIBED.search(low))
-    if not plan.tickers or len(text) > MAX_CHARS or not (asks_in_words(low) or _HOW_IN_WORDS.search(low) or described):
-        return plan
-    refused = (plan.route == "refusal" and plan.refusal_reason == "unknown_metric"
-               and "(in your formula)" not in (plan.refusal_detail or ""))
-    known = {d["name"] for d in (previous.definitions if previous is not None else [])}
-    unsaid = [k for k in plan.metrics if k.startswith(("line:", "dim:")) or (k.startswith("udf:") and k[4:] not in known)]
-    figure = (plan.route == "domain" and plan.intent in NUMERIC_INTENTS and "metrics" not in plan.inherited
-              and (bool(unsaid) or described or any(w.get("as") == "unaccounted" for w in plan.words)))
-    if not (refused or figure):
-        return plan
-    if not (modal_cause(low) or _AMOUNT_CHECK.search(low) is None):
-        return plan  # "is Apple's gross margin above 40%?": a figure, checked against the amount
-    prose = Plan(route="domain", intent="qualitative", tickers=plan.tickers, fiscal_years=plan.fiscal_years,
-                 latest=plan.latest or not (plan.fiscal_years or plan.as_of_filing_year),
-                 year_offsets=plan.year_offsets, as_of_filing_year=plan.as_of_filing_year,
-                 thread_tickers=plan.thread_tickers or plan.tickers, brand=plan.brand, words=plan.words,
-                 definitions=[d for d in plan.definitions if d["name"] in known], inherited=plan.inherited)
-    prose.items, prose.items_guessed = order_items(low, ["7", "1A"]), True
-    outside = strip_quotes(text)
-    prose.query = expand_query(_strip_for_query(outside, directory.find(outside)))
-    prose.probe = [k for k in plan.metrics if k.startswith("line:")]
-    prose.slots = {**plan.slots, "metrics": "none: prose (the question asks what the filing says)"}
-    return prose
 
 
 def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
@@ -743,20 +98,20 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     said = ACKNOWLEDGED_FIRST.sub("", raw)
     if said != raw and re.search(r"\w", said) and _plan(raw, previous=previous, directory=directory).route != "meta":
         raw = said  # "cool. and Nvidia?": the question after the acknowledgement, which is no line item
-    raw = _SELF_CORRECTED.sub("", raw)  # "oracle... no, adobe buybacks": the words after the correction
-    raw = _NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
-    raw = _SPELLED_AMPERSAND.sub(_ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
-    raw = _relative_to_thread(raw, previous)
-    raw = compared_kind(raw, len(_history(_usable_previous(previous))))  # "which bank made more?" of the thread's
-    raw = gap_as_difference(raw, len(_history(_usable_previous(previous))))  # "the gap between them"
+    raw = SELF_CORRECTED.sub("", raw)  # "oracle... no, adobe buybacks": the words after the correction
+    raw = NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
+    raw = SPELLED_AMPERSAND.sub(ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
+    raw = relative_to_thread(raw, previous)
+    raw = compared_kind(raw, len(discussed(usable_previous(previous))))  # "which bank made more?" of the thread's
+    raw = gap_as_difference(raw, len(discussed(usable_previous(previous))))  # "the gap between them"
     definition, rest, bad = find_definition(raw, directory.line_names)
     if definition is not None:
-        definition, rest = _name_aside(definition, rest, directory)
+        definition, rest = name_aside(definition, rest, directory)
     known = [d for d in (previous.definitions if previous is not None else [])
              if definition is None or d["name"] != definition["name"]]
     named = [d for d in known if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
     new = [definition] if definition else []
-    plan = _plan(_without(rest, [*named, *new]), previous=previous, directory=directory)
+    plan = _plan(without_names(rest, [*named, *new]), previous=previous, directory=directory)
     inline = None
     if bad is None:
         names = {normalize(d["name"]): d["tree"] for d in known + new}
@@ -766,17 +121,17 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
         inside = normalize(formula["name"]) + " " + normalize(inline[0]["formula"])
         named = [d for d in named if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
         new = [d for d in new if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I) or d["name"] not in inside]
-        plan = _plan(_without(rest, [*named, *new]), previous=previous, directory=directory)
+        plan = _plan(without_names(rest, [*named, *new]), previous=previous, directory=directory)
         new = [*new, formula]
     plan.definitions = known + [d for d in ([definition] if definition else []) if d not in new] + new
     if bad is not None:
-        return _refuse("unknown_metric", f"{bad} (in your formula)", tickers=plan.tickers,
-                       fiscal_years=plan.fiscal_years, definitions=plan.definitions)
+        return refusal_plan("unknown_metric", f"{bad} (in your formula)", tickers=plan.tickers,
+                            fiscal_years=plan.fiscal_years, definitions=plan.definitions)
     asked = [f"udf:{d['name']}" for d in new + named]
     if not asked:
-        plan = _prose_instead(plan, _without(rest, named), directory, split_only=True)
-        plan = _spanned_changes(member_asks(plan, _without(rest, named), _company_words(plan, directory)), rest)
-        return _prose_instead(plan, _without(rest, named), directory)
+        plan = prose_instead(plan, without_names(rest, named), directory, split_only=True)
+        plan = spanned_changes(member_asks(plan, without_names(rest, named), _company_words(plan, directory)), rest)
+        return prose_instead(plan, without_names(rest, named), directory)
     inherited = "metrics" in plan.inherited  # the thread's figures are not asked beside a formula
     plan.metrics = asked + [m for m in plan.metrics if not inherited and (m in FORMULAS or m in MEASURE_PHRASES.values())]
     if inherited:
@@ -788,102 +143,34 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     return plan
 
 
-def _prose_instead(plan: Plan, text: str, directory: CompanyDirectory, *, split_only: bool = False) -> Plan:
-    """A line lookup by words that are no line's name ("how much of revenue came from Xilinx", "was
-    the growth price or volume", "the drop in ..."; agent.planning.movers.not_a_line) is answered by
-    what the filing says of it, MD&A first and then the notes, searched with the question's own
-    words. Checked after the member formulas ("what share of revenue came from Data Center" is one).
-    The line keys stay as a probe (a row the company prints under those words still answers); no
-    figure leads the answer, and when no passage answers, the prose path refuses (no_grounding)."""
-    lines = [k for k in plan.metrics if k.startswith("line:")]
-    if plan.route != "domain" or plan.intent not in NUMERIC_INTENTS or not lines or plan.period \
-            or "metrics" in plan.inherited or not not_a_line(plan.words, _leftover_runs(plan.words), split_only=split_only):
-        return plan
-    plan.intent, plan.metrics, plan.probe, plan.probe_standard = "qualitative", [], lines, False
-    plan.items, plan.sub_queries = ["7", "8"], []
-    plan.query = expand_query(_strip_for_query(strip_quotes(text), directory.find(strip_quotes(text))))
-    plan.slots = {**plan.slots, "metrics": "none: prose (words no line is named after)"}
-    return plan
-
-
-def _leftover_words(trace: list[dict], runs: list[tuple[int, int]]) -> str:
-    return " ".join(trace[i]["word"] for start, end in runs for i in range(start, end))
-
-
-def _leftover_runs(trace: list[dict]) -> list[tuple[int, int]]:
-    runs: list[tuple[int, int]] = []
-    for i, t in enumerate(trace):
-        if t["as"] != "unaccounted":
-            continue
-        if runs and runs[-1][1] == i:
-            runs[-1] = (runs[-1][0], i + 1)
-        else:
-            runs.append((i, i + 1))
-    return runs
-
-
-# "what's that relative to equity?", "and as a multiple of EBIT?": the thread's one figure over another
-_RELATIVE = re.compile(
-    r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:(?:what|how\s+much)(?:'s|\s+is|\s+was|\s+are|\s+were)?\s+)?(?:that|it|this|those|these)?"
-    r"\s*(?:relative\s+to|in\s+relation\s+to|divided\s+by|over|as\s+a\s+(?:ratio|multiple|fraction)\s+of)\s+"
-    r"(?P<other>[^?]+?)\W*$", re.I)
-
-
-# "what share of total revenue is that?", "as a % of sales?": the thread's member over its company's total
-_MEMBER_SHARE = re.compile(
-    r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:(?:what|which|how\s+much)(?:'s|\s+is|\s+was)?\s+)?"
-    r"(?:(?:that|it|this)(?:'s|\s+is|\s+was)?\s+)?(?:the\s+|a\s+|as\s+a\s+)?"
-    r"(?:share|percent(?:age)?|%|proportion|portion|fraction|pct)\s+of\s+(?:the\s+)?(?:total|overall|company|whole)?\s*"
-    r"(?:net\s+)?(?:revenues?|sales)\b[^?]*\W*$", re.I)
-
-
-def _relative_to_thread(raw: str, previous: Plan | None) -> str:
-    """A follow-up that divides the thread's figure by another ("what's that relative to equity?")
-    is that quotient, written out as a formula the formula reader takes ("total debt over equity"),
-    never the other figure alone. Only when the thread asked for one reported figure. After a
-    member's figure ("Data Center revenue"), "what share of total revenue is that?" is the member's
-    share, never the company's total revenue."""
-    if previous is None or previous.route != "domain" or len(previous.metrics) != 1:
-        return raw
-    key = previous.metrics[0]
-    if key.startswith("dim:") and _MEMBER_SHARE.match(raw):
-        metric, member, _ = key_parts(key)
-        if metric in METRICS and member and "*" not in member and "=" not in member:
-            return f"and what share of {METRICS[metric].synonyms[0]} came from {member}?"
-    m = _RELATIVE.match(raw)
-    if m is None or key not in METRICS:
-        return raw
-    return f"and {METRICS[key].synonyms[0]} over {m.group('other')}?"  # "and": the thread's company and year
-
-
 def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     raw = unicodedata.normalize("NFKC", text or "")  # full-width letters, ligatures, odd spaces
     if len(raw) > MAX_CHARS:
-        return _refuse("input_too_long")
+        return refusal_plan("input_too_long")
     outside = strip_quotes(raw)
     low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
     if not re.search(r"[a-z0-9]", low):
-        return _meta("help")
+        return meta_plan("help")
     chat = spelled_out(low)  # "r u a bot", "which yrs do u have": judged as written out
     scope = out_of_scope(chat)
     if scope and scope != OFF_TOPIC_DETAIL:
-        return _refuse("out_of_scope", scope)
+        return refusal_plan("out_of_scope", scope)
 
     if not scope:  # a quoted row name is read as words once the quotation itself is judged in scope
         outside = names_kept(raw)
         low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
-    thread = _usable_previous(previous)
-    r = read(raw, outside, low, directory, _history(thread))
+    thread = usable_previous(previous)
+    r = read(raw, outside, low, directory, discussed(thread))
     unnamed_low = masked(outside, [(m.start, m.end) for m in r.matches]).lower()  # "margins for apple?"
     kind = kind_of_thread(unnamed_low, thread.metrics) if thread is not None and thread.metrics and not r.why else []
     if kind and set(r.measures) <= set(implied_measures(unnamed_low)):  # no figure of the message's own
         # "what was the margin?", "how profitable were they?": the kind of figure the thread's figure is
         r.measures, r.unmappable, r.kind = kind, None, True
     if scope and not (r.measures or r.unmappable or (r.has_topic and r.matches)):
-        return _refuse("out_of_scope", scope)  # "weather" is off-topic, "how weather affected sales" is not
+        return refusal_plan("out_of_scope", scope)  # "weather" is off-topic, "how weather affected sales" is not
     # "what do they say about 2025 spending?": the thread's company's filings decide what is ahead
     about = r.tickers or (list(thread.tickers) if thread is not None and not r.matches else [])
-    top = _coverage_years(directory, about)
+    top = latest_covered_year(directory, about)
     ahead = top is not None and any(y > top for y in r.years.years)
     # a later year alone is a statement about the future only when no figure is asked: "how much revenue
     # did X report in 2025?" wants 2025's figure (from companyfacts, or refused), not the filing's plans
@@ -891,23 +178,23 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if ahead and forward_looking(low) and not (filing_framed(low) or falls_due(low)):
         # "how many employees will Tesla have in 2030?": a year no filing has reached, asked of
         # Footnote rather than of the filing: a prediction, not a year we lack
-        return _refuse("out_of_scope", "forecasts or predictions")
+        return refusal_plan("out_of_scope", "forecasts or predictions")
     if forward:
-        _filing_statement(r, directory, about)
+        filing_statement(r, directory, about)
     # a year asked of Footnote ("what's the latest year you have?") is about coverage, not a subject
     asked_of_us = re.search(r"\b(?:you|your)\b", chat) and not (r.measures or r.has_topic or r.matches)
     subject = bool(r.measures or r.unmappable or r.has_topic or r.why or (r.years.given and not asked_of_us)
                    or ((r.statement or QUAL_ASK.search(low)) and r.matches) or lead_subject(outside))
     opening = opening_small_talk(spelled_out(low))
     if opening and r.matches and thread is None and not subject and not _FILING_WORD.search(low):
-        return _meta(opening)  # "Happy Friday Target folks": whom it greets, nothing asked of a filing
-    if r.matches and not subject and (all(_weak_mention(m) for m in r.matches) or greets_first(low)):
+        return meta_plan(opening)  # "Happy Friday Target folks": whom it greets, nothing asked of a filing
+    if r.matches and not subject and (all(weak_mention(m) for m in r.matches) or greets_first(low)):
         # "gm everyone!", "good morning Sam": a ticker typed in lowercase, or an everyday word some
         # company's filings use as a brand, with nothing of a filing beside it (no metric, topic, year
         # or cause) is a company only when the message, read as written, is no small talk
         chat_kind = small_talk(spelled_out(low))
         if chat_kind:
-            return _meta(chat_kind)
+            return meta_plan(chat_kind)
     topic_only = r.has_topic and not (r.measures or r.unmappable or r.why or r.years.given or r.statement or r.matches)
     kind, detail = message_kind(spelled_out(unnamed_low),
                                 company_only=bool(r.matches) and not subject, subject=subject,
@@ -918,13 +205,13 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     asks_help = meta == "help" or (kind, detail) == ("meta", "help")  # by rule or by resemblance
     task = help_with(chat) if asks_help and not (r.matches or subject) else None
     if task:  # "can you help me fix a bug in my code?": judged by the task, not by "help"
-        return _refuse("out_of_scope", task)
-    more = asks_more(chat) and _usable_previous(previous) is not None  # "tell me more" is not "tell me a story"
+        return refusal_plan("out_of_scope", task)
+    more = asks_more(chat) and usable_previous(previous) is not None  # "tell me more" is not "tell me a story"
     # "what's management's take?", "what are the headwinds?" after a figure: about that figure
-    r.aspect = (_usable_previous(previous) is not None and (bool(previous.metrics) or previous.intent == "qualitative")
+    r.aspect = (usable_previous(previous) is not None and (bool(previous.metrics) or previous.intent == "qualitative")
                 and not r.measures
                 and not r.tickers and (comments_on_thread(low) or aspect_of_thread(low)))
-    if (_usable_previous(previous) is not None and (bool(previous.metrics) or previous.intent == "qualitative")
+    if (usable_previous(previous) is not None and (bool(previous.metrics) or previous.intent == "qualitative")
             and not r.measures and not r.tickers and not r.why and asks_response(low)):
         # "what are they doing about it?" after a figure or a topic: what the filing says they do about it,
         # MD&A's discussion of the figure beside it
@@ -948,29 +235,29 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # "add AbbVie to that": the thread's question for one more company, however it resembles a task
     including = thread is not None and bool(r.tickers) and includes_company(low)
     # "which is the smallest?" after several companies: a choice among them, never an opinion asked of us
-    ranking = thread is not None and len(_history(thread)) >= 2 and bool(COMPARING.search(low)) and only_ranks(low)
+    ranking = thread is not None and len(discussed(thread)) >= 2 and bool(COMPARING.search(low)) and only_ranks(low)
     if kind == "refuse" and meta not in ("greeting", "thanks") and not more and not figure_ask and not including \
             and not ranking:
-        return _refuse("out_of_scope", detail)
+        return refusal_plan("out_of_scope", detail)
     if meta in ("greeting", "thanks", "help") and not (r.matches or subject or more):
-        return _meta(meta)
+        return meta_plan(meta)
     if HOW_TO_ASK.search(chat):  # "how do I ask about Apple's segments?", "what can I ask you about Apple?"
-        return _meta("help")
+        return meta_plan("help")
     if meta == "coverage" and not r.measures and not r.unmappable and not (r.has_topic and r.matches) and not r.why:
         # "which companies did AbbVie buy and why?" asks the filing about a topic, not what Footnote holds
-        return _meta("coverage", [m.company.ticker for m in r.matches if m.company])
+        return meta_plan("coverage", [m.company.ticker for m in r.matches if m.company])
     # "who earned more?", "what's the difference between them?" in a thread: a comparison of its
     # companies, however much the words alone resemble a question about Footnote
-    compares_thread = (_usable_previous(previous) is not None and bool(COMPARING.search(low))
+    compares_thread = (usable_previous(previous) is not None and bool(COMPARING.search(low))
                        and not re.search(r"\b(?:you|your)\b", low))
     # "who else do they name?": a question about the thread's company, however it resembles one about Footnote
-    about_thread = _usable_previous(previous) is not None and about_the_company(low)
+    about_thread = usable_previous(previous) is not None and about_the_company(low)
     signing_off = kind == "meta" and detail in ("thanks", "goodbye")  # "bye, thanks for the Nvidia info"
     if kind == "meta" and (not r.matches or signing_off) and not compares_thread and not about_thread and not more \
             and not figure_ask:
-        return _meta(detail)
+        return meta_plan(detail)
 
-    prev = _usable_previous(previous)
+    prev = usable_previous(previous)
     if r.aspect and prev is not None and prev.metrics and comments_on_thread(low) and not r.why:
         r.why = True  # "what did management say about it?" after a figure: MD&A's discussion of that figure
     share = SHARE.search(low)
@@ -991,7 +278,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                      or including or ranking  # "add AbbVie to that", "which is the smallest?"
                                      or bool(ALSO.search(low))  # "is AMD affected too?"
                                      or (r.why and not r.measures and bool(r.tickers)
-                                         and set(r.tickers) <= set(_history(prev))))
+                                         and set(r.tickers) <= set(discussed(prev))))
 
     # a prose thread's follow-up ("which one is more exposed?", "how does that compare to Pepsi?") stays
     # prose: a word no figure takes is its subject, and two companies are compared on the thread's topic
@@ -1007,7 +294,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # what the message leaves out, from the thread (refusals carry it too, so a reply to one works)
     inherited: list[str] = []
     sources: dict[str, str] = {}  # slot -> where it came from, when not the message (Plan.slots)
-    year_fields, years_inherited = _years(r, prev, followup, directory)
+    year_fields, years_inherited = asked_years(r, prev, followup, directory)
     if years_inherited and r.growth and prev is not None and len(prev.fiscal_years) == 1 \
             and len(prev.years_before) == 1 and abs(prev.years_before[0] - prev.fiscal_years[0]) == 1 and not r.tickers:
         # "growth between them?" after "fy2025 operating income" then "and fiscal 2024?": the change
@@ -1019,7 +306,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         # "what's the growth rate?" after "and the year before?": the change between the two years
         # the thread has shown, so the later one's growth over the year before it
         year_fields["fiscal_years"] = [prev.fiscal_years[0] + 1]
-    base_year = _base_year(r, low, prev)
+    base_year = year_of_change(r, low, prev)
     if base_year is not None:
         # "the change from fy2023", "growth over 2022": the year named is the base, the asked year the next
         year_fields.update(fiscal_years=[base_year], latest=False, year_offsets=[])
@@ -1060,39 +347,39 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         sources["metrics"] = "thread, grown" if r.growth else "thread"
     carry = {"metrics": measures, **year_fields}
 
-    not_covered = _not_covered(r, directory)
-    other = _another_company(r, outside, prev, directory) if not not_covered else None
+    not_covered = uncovered_mentions(r, directory)
+    other = another_company(r, outside, prev, directory) if not not_covered else None
     if other:  # "what about Airbus?" in a Boeing thread: Airbus, never a line of Boeing's that names it
-        return _refuse(other[0], other[1], **carry)
+        return refusal_plan(other[0], other[1], **carry)
     ambiguous = [m for m in r.matches if m.kind == "ambiguous"]
     if not_covered:
         m = not_covered[0]
         detail = m.text if m.via == "ticker" else f"{m.text} ({m.company.ticker})"
-        return _refuse("not_covered", detail, tickers=[m.company.ticker], **carry)
+        return refusal_plan("not_covered", detail, tickers=[m.company.ticker], **carry)
     if ambiguous and not r.tickers:
         m = ambiguous[0]
-        return _refuse("ambiguous_company", m.text, candidates=[c.ticker for c in m.candidates], **carry)
+        return refusal_plan("ambiguous_company", m.text, candidates=[c.ticker for c in m.candidates], **carry)
     if r.unmappable and not r.tickers:
         # "Stripe's EBITDA", "Lululemon comparable sales": the company we do not cover is what is missing
         # first, whatever the figure; the metric's own words are never read as the name
         words = re.escape(r.unmappable).replace(r"\ ", r"[\s-]+")
         rest = re.sub(rf"(?i)\b{words}\b", " ", outside)
         unknown = guess_company_text(rest) if prev is None else named_unknown_company(rest)
-        owner = next((m.group(1) for m in _POSSESSIVE_NAME.finditer(rest) if m.group(1).lower() not in STOPWORDS
+        owner = next((m.group(1) for m in POSSESSIVE_NAME.finditer(rest) if m.group(1).lower() not in STOPWORDS
                       and normalize(m.group(1)) not in MEASURE_PHRASES), None)  # "Uber's", the sentence's first word
         unknown = unknown or owner
         if unknown:
-            return _refuse("no_company", unknown, **carry)
-    listed = _listed_company(r, outside, directory)
+            return refusal_plan("no_company", unknown, **carry)
+    listed = listed_company(r, outside, directory)
     if listed:
         # "compare Nike and Adidas revenue": another company is named beside the one we hold, which
         # is what is missing first; never "unknown metric: adidas revenue", nor Nike's figure alone
         registrant = uncovered_registrant(listed, directory)
         if registrant is not None:
-            return _refuse("not_covered", f"{listed} ({registrant.ticker})", tickers=[registrant.ticker], **carry)
-        return _refuse("no_company", listed, **carry)
-    dim = _dimension(r, outside) if r.unmappable else None
-    if r.unmappable and dim is None and r.tickers and _printable(r.unmappable):
+            return refusal_plan("not_covered", f"{listed} ({registrant.ticker})", tickers=[registrant.ticker], **carry)
+        return refusal_plan("no_company", listed, **carry)
+    dim = dimension(r, outside) if r.unmappable else None
+    if r.unmappable and dim is None and r.tickers and printable(r.unmappable):
         # "occupancy and other operating expenses", "comprehensive income": a narrowed metric that may
         # be a row the company prints; the word accounting below makes it a line lookup of these words,
         # answered only by that row and refused by its name otherwise, never the broader metric
@@ -1101,7 +388,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         carry["metrics"], r.unmappable = measures, None
     if r.unmappable and dim is None:
         known = r.tickers or (list(prev.tickers) if prev is not None else [])
-        return _refuse("unknown_metric", r.unmappable, tickers=known, **carry)
+        return refusal_plan("unknown_metric", r.unmappable, tickers=known, **carry)
     if dim:  # "iPhone revenue", "revenue by segment": the member's figure, resolved in retrieve
         measures = [dim, *(k for k in measures if k not in (dim.split("|")[0][4:],))]
         carry["metrics"] = measures
@@ -1110,7 +397,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     tickers = list(r.tickers)
     lone = None
     domain_signal = bool(measures or r.has_topic or r.why or r.years.given or r.matches)
-    history = _history(prev)
+    history = discussed(prev)
     group = re.search(r"\b(?:both|all\s+(?:of\s+)?(?:them|three|four|those)|each\s+of\s+them|the\s+two)\b", low)
     chooses = CHOOSING.search(low)  # "which one had higher revenue in 2023?": one of the thread's companies
     compares = COMPARING.search(low) and len(prev.tickers) < 2 and not r.years.given and not r.unmappable \
@@ -1127,11 +414,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if not tickers and prev is not None:
         unknown = named_unknown_company(outside) or compared_name(outside)
         if unknown:  # "FOOBAR revenue" in a thread about Apple: not Apple's revenue
-            return _refuse("no_company", unknown, **carry)
+            return refusal_plan("no_company", unknown, **carry)
         other_registrant = registrant_not_theirs(outside, directory, list(prev.tickers))
         if other_registrant:  # "and Toyota in 2022?" after Ford: Toyota, never Ford's 2022
             word, company = other_registrant
-            return _refuse("not_covered", f"{word} ({company.ticker})", tickers=[company.ticker], **carry)
+            return refusal_plan("not_covered", f"{word} ({company.ticker})", tickers=[company.ticker], **carry)
         named = lead_subject(outside)
         if named and (r.kind or implied_measures(named.lower())):
             named = None  # "what about profitability?": a figure's word, no company's name
@@ -1139,7 +426,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         if about and any(k.startswith("dim:") for k in prev.metrics):
             about = None  # "and Mac?" after "iPhone revenue": a sibling member, looked up (or refused) as one
         if about:  # "what about Ford?" in a thread about Tesla: about Ford, never Tesla again
-            return _refuse(about[0], about[1], **carry)
+            return refusal_plan(about[0], about[1], **carry)
         # an ordinary word ("what about samsung?"), or a name beside a measure ("what about sony's net
         # income?"): a line or segment of the thread's company, or else a name
         # "how about its margin?": "its" is the thread's company, so the word is no other company's name
@@ -1158,25 +445,25 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                 inherited.insert(0, "tickers")
                 sources["tickers"] = "thread, and the message's"
     if not tickers:
-        guess = guess_company_text(outside) or (_unaccounted_words(outside, low) if domain_signal else None)
+        guess = guess_company_text(outside) or (unaccounted_words(outside, low) if domain_signal else None)
         if guess and not domain_signal and prev is None:
             # "Happy Friday!", "is this like Bloomberg?": a capitalised word no company goes by, and
             # nothing of a filing: small talk when the whole message reads as small talk
             chat_kind = small_talk(spelled_out(low))
             if chat_kind:
-                return _meta(chat_kind)
+                return meta_plan(chat_kind)
             if greets_first(low) or asks_what_footnote_is(low):
                 # "Greetings from the Equity Research desk", "is this like Perplexity?": whom it
                 # greets or what it likens Footnote to is no company asked about
-                return _meta(small_talk(spelled_out(low)) or ("greeting" if greets_first(low) else "about"))
+                return meta_plan(small_talk(spelled_out(low)) or ("greeting" if greets_first(low) else "about"))
             refused = refusal_by_meaning(spelled_out(low))
             if refused:  # "can you plan a trip to Lisbon?": off-topic, not a company called Lisbon
-                return _refuse("out_of_scope", refused)
+                return refusal_plan("out_of_scope", refused)
         if domain_signal or guess:
-            return _refuse("no_company", guess, **(carry if domain_signal else {}))
+            return refusal_plan("no_company", guess, **(carry if domain_signal else {}))
         if meta in ("greeting", "thanks") and prev is None:
-            return _meta(meta)  # "ok now thanks a lot": nothing asked and nothing named, only thanks
-        return _refuse("out_of_scope", "topics outside companies' 10-K filings")
+            return meta_plan(meta)  # "ok now thanks a lot": nothing asked and nothing named, only thanks
+        return refusal_plan("out_of_scope", "topics outside companies' 10-K filings")
 
     plan = Plan(route="domain", intent="numeric", tickers=tickers, lone_name=lone, **year_fields)
     plan.brand = next(({"word": m.text, "ticker": m.company.ticker, "name": m.company.name} for m in r.matches
@@ -1207,13 +494,13 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         plan.fiscal_years = plan.fiscal_years[1:]  # "2025 vs 2024": the 2025 growth
     if not measures and len(tickers) >= 2 and not r.has_topic and not r.why and not prose_thread:
         measures = list(DEFAULT_COMPARE)  # "compare Apple and Nvidia": the headline figures
-    outlook = _filing_outlook(plan)
+    outlook = filing_outlook(plan)
     if outlook:  # "what does its 2024 10-K say it expects for capex in 2025?": the filing's own words
         plan.fiscal_years, plan.year_offsets, plan.latest = [plan.as_of_filing_year], [], False
         measures = []  # no figure of a year the filing has not reported
     plan.metrics = measures
 
-    qualitative = _search(plan, r, prev, followup, inherited)
+    qualitative = prose_search(plan, r, prev, followup, inherited)
     plan.inherited = inherited
     plan.slots = slot_sources(plan, inherited, sources, why=r.why)
     if qualitative and "items" not in inherited:
@@ -1235,307 +522,5 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         plan.intent = "trend"
     elif any(k in FORMULAS for k in plan.metrics):
         plan.intent = "derived"
-    return _account_words(plan, r, outside, low, prev, directory.joined_names(plan.tickers))
+    return account_words(plan, r, outside, low, prev, directory.joined_names(plan.tickers))
 
-
-# A follow-up that asks for a whole year leaves the thread's quarter behind.
-_WHOLE_YEAR = re.compile(r"\b(?:full[\s-]+year|whole\s+year|annual(?:ly)?|fiscal\s+year|10-?k)\b")
-
-# Words other parts of the planner consume: thread words, comparisons, year phrases, implied asks.
-# "up or down from the prior year?": a direction measured against one year, its growth, not a trend
-_ONE_YEAR_BASE = re.compile(r"\b(?:from|than|over|versus|vs\.?|compared\s+(?:to|with))\s+(?:the\s+|a\s+)?"
-                            r"(?:(?:prior|previous|last)\s+(?:fiscal\s+)?year|year\s+(?:before|earlier|ago))\b")
-_DIRECTION = re.compile(r"\b(?:improv\w*|deteriorat\w*|worsen\w*|getting (?:better|worse)|trend\w*|trajectory|"
-                        r"direction|headed|heading|shrink\w*|expand\w*|rising|falling|declining|"
-                        r"up or down)\b")
-_SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\b")
-# A comparison that needs several companies ("rank them", "which was higher?").
-COMPARING = re.compile(r"\b(?:rank\w*|compar\w*|sort\w*|differ\w*|side\s+by\s+side|head\s+to\s+head|"
-                       r"stack(?:ed|s)?\s+up|(?:which|who)\b.*\b(?:higher|lower|more|less|bigger|"
-                       r"larger|smaller|better|worse|highest|lowest|most|least|faster|slower|fastest|slowest|"
-                       r"biggest|largest|smallest|greatest|fewest))\b")
-_DIFFERENCE = re.compile(r"\bdiffer\w*(?:\s+between)?\b")  # "the difference between them": a comparison
-_CLAIMED = (FOLLOWUP, ADDING, INCLUDING, REPLACING, ALSO, _DIFFERENCE, _SHARE, _DIRECTION,
-            *(p for p, _ in _IMPLIED_PATTERNS), _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN,
-            _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)
-
-
-# Words a company's name may end with that also name a segment or region ("Walmart International").
-_NAME_QUALIFIERS = frozenset("international global worldwide americas americas europe asia pacific us u.s. usa "
-                             "north south east west china japan".split())
-
-
-# A verb of earning with a source: the source's revenue ("make from", "bring in from", "earn on").
-_EARNED_FROM = re.compile(r"\b(?:make|made|makes|making|earn|earned|earns|earning|bring|brings|brought|rake|raked|"
-                          r"generate|generated|generates|get|got|gets)\b(?:\s+in)?(?:\s+\S+){0,3}?\s+(?:from|on|off|with)\b")
-
-
-_SOLD = re.compile(r"\b(?:bring|brings|brought|pull|pulls|pulled|rake|rakes|raked)\s+in\b|\b(?:sell|sells|sold)\b")
-
-
-def _listed_company(r: Reading, outside: str, directory: CompanyDirectory) -> str | None:
-    """The name of a company the directory does not know, listed beside one it does ("Nike and
-    Adidas", "Walmart vs. Aldi"), trimmed of the figure's words after it ("Samsung R&D" is Samsung).
-    Not a measure, a filing topic or a word of the question's own figure, and not a name the listed
-    company's filings use as often as a brand (agent.planning.brands.named_by: "Disney and Hulu")."""
-    if not r.tickers or not (r.measures or r.unmappable) or r.why or QUAL_ASK.search(r.low) or filing_framed(r.low):
-        return None  # "what does Apple say about Samsung and Google?": a company inside a question is a topic
-    name = named_beside(outside, r.matches)
-    if not name:
-        return None
-    words = name.split()
-    for i, w in enumerate(words):
-        if i and (normalize(w) in MEASURE_PHRASES or "&" in w or (w.isupper() and len(w) <= 4)):
-            words = words[:i]
-            break
-    name = " ".join(words)
-    low = name.lower()
-    if (not name or low in STOPWORDS or normalize(low) in MEASURE_PHRASES or route_items(low)[1]
-            or expand_query(low) != low or re.fullmatch(r"(?:FY|Q)?\d+\w*", name)):
-        return None
-    ciks = {m.company.cik for m in r.matches if m.company is not None}
-    return None if named_by(name, ciks) else name
-
-
-def _company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
-    """The characters each company mention takes. A last name word that is a region or segment word
-    is left for the member lookup when the registrant's name has no such word, or when the user wrote
-    it in lowercase beside a capitalised name ("Johnson Controls international revenue")."""
-    spans = []
-    for m in r.matches:
-        if m.via in NAMED_THROUGH:
-            continue  # "what share of revenue came from AWS?": the product names the company and the member
-        end = m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)
-        words = outside[m.start : m.end].split()
-        if len(words) >= 2 and words[-1].lower() in _NAME_QUALIFIERS and m.company is not None:
-            registrant = m.company.name.lower().split()
-            lower_tail = words[-1].islower() and words[0][:1].isupper()
-            if words[-1].lower() not in registrant or lower_tail:
-                end = m.start + outside[m.start : m.end].rstrip().rfind(words[-1])
-        spans.append((m.start, end))
-    return spans
-
-
-_NOT_A_ROW = re.compile(r"\b(?:per|by|each|across|outside|excluding|ex|ratio|ratios|margin|margins|growth|"
-                        r"organic|adjusted|core|underlying|comparable|pro|forma|constant|non)\b")  # non-GAAP words
-_UNKNOWN_PHRASES = frozenset(normalize(p) for p in UNKNOWN_METRICS)  # as _printable compares them
-
-
-def _printable(unmappable: str) -> bool:
-    """Whether a narrowed metric phrase could be a printed row's name: not a metric no table maps
-    (EBITDA, backlog), not a quotient or a breakdown ("revenue per employee", "sales by region")."""
-    phrase = normalize(unmappable)
-    return phrase not in _UNKNOWN_PHRASES and not _NOT_A_ROW.search(phrase)
-
-
-def _dimension(r: Reading, outside: str) -> str | None:
-    """A metric narrowed to a segment, product or region ("data center revenue"): a 'dim:' key."""
-    trace, _ = account(outside, _company_spans(r, outside), claimed(outside.lower(), _CLAIMED))
-    kinds = [t["as"] for t in trace]
-    between = {i for i, t in enumerate(trace) if t["word"] in ("and", "vs", "versus", "or")
-               and "unaccounted" in kinds[:i] and "unaccounted" in kinds[i + 1:i + 2]}  # "iphone and mac"
-    return dimension_key(r.unmappable, [t["word"] for i, t in enumerate(trace) if t["as"] == "unaccounted" or i in between])
-
-
-# Nouns that make a phrase a figure ("subscriber count", "net promoter score", "units shipped").
-_MEASURE_NOUNS = frozenset("count counts score scores units volume volumes multiple multiples shipped sold price prices "
-                           "size sizes yield yields rate rates ratio ratios".split())
-def _quotient(trace: list[dict]) -> bool:
-    """Leftover words on both sides of "per" ("average selling price per vehicle"): a quotient, so
-    a figure. "per nvidia's 10-K" is a source, not a quotient."""
-    return any(t["word"] == "per" and 0 < i < len(trace) - 1 and trace[i - 1]["as"] == "unaccounted"
-               and trace[i + 1]["as"] == "unaccounted" for i, t in enumerate(trace))
-
-
-_EARNING = re.compile(r"\b(?:earn|earned|earns|make|made|makes|how much|how many)\b")
-
-
-def _qualified_lead(plan: Plan, r: Reading, outside: str, low: str, joined: frozenset[frozenset[str]]) -> Plan:
-    """A prose answer opens with the figure of each metric the question names, so that figure must
-    be the one asked for, whole: words of the metric's own clause that nothing accounts for ("revenue
-    per vehicle delivered", "the effect of exchange rate changes on cash") make it another figure.
-    Such a metric is dropped from the plan: the passage search still runs, and when the words name a
-    printed line in a figure question, the line lookup answers or refuses it by those words."""
-    trace, runs = account(outside, _company_spans(r, outside), claimed(low, (*_CLAIMED, *_PROSE_WORDS)), joined)
-    if not runs:
-        return plan
-    _, absorbed = line_keys(trace, runs)
-    narrowed = [k for k in plan.metrics if k in absorbed]
-    if not narrowed:
-        return plan
-    plan.words = trace
-    plan.metrics = [k for k in plan.metrics if k not in absorbed]
-    if not plan.metrics and (not r.why or FIGURE_ASK.search(low)):
-        # "what was the effect of exchange rate changes on cash?": when those words are a row the company prints,
-        # the row's figure answers (fetch tries it before the passage search), else the passages do
-        plan.probe = line_keys(trace, runs)[0]
-    if not plan.metrics and not r.why and not QUAL_ASK.search(low) and FIGURE_ASK.search(low):
-        # "what was its revenue per vehicle delivered?": a figure question about a narrower figure,
-        # answered by the printed line of those words or refused naming them, never by a passage
-        plan.intent, plan.metrics, plan.probe = "numeric", narrowed, []  # the accounting below narrows them
-        plan.items, plan.query, plan.sub_queries = [], "", []
-    return plan
-
-
-# Words of a prose question that say where to look or why, not which figure: a cause, a section
-# ("the MD&A", "item 7"), a figure the user quotes back ("+14%").
-_PROSE_WORDS = (WHY, CAUSE, MOVED, EFFECT, *SECTION_PATTERNS, re.compile(r"(?<![\w.])[+-]?\d[\d.,]*%"))
-
-
-# The opening of a question that asks for an amount, not for what a filing says about it.
-FIGURE_ASK = re.compile(r"^\W*(?:what\s+(?:was|were|is|are)\b|how\s+(?:much|many)\b)")
-
-
-def _account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | None = None,
-                   joined: frozenset[frozenset[str]] = frozenset()) -> Plan:
-    """A figure is answered only for what the question asks: every word accounted for (agent.planning.words).
-
-    Leftover words turn the metric they qualify into a line-item lookup; a quarter is refused."""
-    if plan.intent == "qualitative" and plan.metrics and r.measures and not plan.sub_queries:
-        plan = _qualified_lead(plan, r, outside, low, joined)
-    if plan.intent == "qualitative" and not plan.metrics and not r.why and not plan.sub_queries:
-        spans = [(m.start, m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)) for m in r.matches]
-        trace, runs = account(outside, spans, claimed(low, _CLAIMED))
-        left = [t["word"] for t in trace if t["as"] == "unaccounted"]
-        counted = bool(left) and (left[-1] in _MEASURE_NOUNS or left[-1] in AMOUNT_NOUNS or bool(re.search(r"\bhow many\b", low))
-                                  or (bool(FIGURE_ASK.search(low)) and _quotient(trace)))
-        asks_prose = r.prose_ask  # "what does it say about", "why", "the risk factors related to ..."
-        figure = not asks_prose and (counted or bool(_EARNING.search(low)))
-        quarter = quarterly_phrase(low)
-        if quarter and figure:  # "what did it earn in the september 2023 quarter": a figure of a quarter
-            return _refuse("unknown_metric", f"which figure of that period (\"{quarter}\"): name a line item, such as "
-                           "revenue or net income", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
-        if runs and quarter and not asks_prose:
-            # "research and development expenses in the second quarter": a printed row of that quarter's
-            # statements answers; else the quarter's 10-Q is searched as below
-            dated = parse_period(low)
-            if dated is not None and dated.kind == "quarter":
-                dated_trace, dated_runs = account(outside, spans, claimed(low, _CLAIMED) | set(dated.words))
-                if dated_runs:
-                    plan.probe, _ = line_keys(dated_trace, dated_runs)
-                    plan.probe_period, plan.words = dated.as_dict(), dated_trace
-        if runs and not quarter:
-            plan.probe, _ = line_keys(trace, runs)
-            plan.probe_standard = not asks_prose and not r.has_topic
-            plan.words = trace
-            dated = dated_period(low)
-            if dated is not None and not asks_prose:
-                plan.probe_period = dated.as_dict()  # "customer advances at June 30, 2023": that balance
-            source = " ".join(w for w in left if w not in ("get", "got", "gets", "bring", "brought", "brings"))
-            if _EARNED_FROM.search(low) and figure and source and not counted:
-                # "how much did Tesla get from regulatory credits?": that source's revenue, a member
-                plan.intent, plan.metrics, plan.probe = "numeric", [f"dim:revenue|{source}"], []
-                plan.items, plan.query, plan.sub_queries = [], "", []
-            elif counted and not asks_prose:
-                # "prime subscriber count", "net promoter score", "how many iPhones": a figure, from a
-                # printed line or refused with its words, never a quoted sentence standing in for it
-                plan.intent, plan.metrics, plan.probe = "numeric", list(plan.probe), []
-                plan.items, plan.query, plan.sub_queries = [], "", []
-        if not quarter:
-            return plan
-    if plan.intent == "qualitative" and prev is not None and (prev.period or {}).get("kind") == "quarter" \
-            and plan.slots.get("metrics") == "thread, its cause" and not quarterly_phrase(low):
-        # "why?" after a quarter's figure: that quarter's 10-Q (Part I, Item 2), never the year's 10-K
-        plan.period = {k: v for k, v in prev.period.items() if k not in ("changes", "growth")}
-        plan.items, plan.slots["period"] = quarter_items(plan.items), "thread"
-        return plan
-    if plan.intent == "qualitative" and quarterly_phrase(low):
-        # what a 10-Q says about its quarter: that 10-Q's Items (and the quarter's figures), never a 10-K's
-        period = parse_period(low)
-        if period is None or period.kind != "quarter":
-            return _refuse("out_of_scope", f"what the filings say about that period (\"{quarterly_phrase(low)}\"): "
-                           "name a quarter, or ask for a quarter's figures", tickers=plan.tickers)
-        plan.period = period.as_dict()
-        plan.items = quarter_items(plan.items)
-        if asks_changes(low, plan.items):
-            plan.period["changes"] = True
-        return plan
-    if plan.intent == "qualitative" and not plan.metrics and not r.why and not plan.sub_queries:
-        return plan
-    if plan.intent not in NUMERIC_INTENTS or not plan.metrics:
-        return plan
-    if _DIRECTION.search(low) and plan.intent in ("numeric", "derived", "trend") and len(plan.tickers) == 1 \
-            and len(plan.fiscal_years) <= 1 and len(plan.year_offsets) <= 1 and not _ONE_YEAR_BASE.search(low):
-        # "is its margin improving as of 2023?": a direction needs the years before it, three at least
-        if len(plan.fiscal_years) == 1 and not plan.latest:
-            year = plan.fiscal_years[0]
-            plan.fiscal_years = [year - 2, year - 1, year]
-            plan.intent = "trend"
-        elif not plan.fiscal_years and plan.latest and len(plan.year_offsets) <= 1:
-            base = (plan.year_offsets or [0])[0]
-            plan.year_offsets = [base - 2, base - 1, base]
-            plan.intent = "trend"
-    quarter = quarterly_phrase(low)
-    period = parse_period(low) if quarter else dated_period(low) or latest_period(low, plan)
-    if quarter and period is None:
-        return _refuse("out_of_scope", f"that period (\"{quarter}\"): name a quarter, a half, a year to date or "
-                       "trailing twelve months", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
-    if period is None and prev is not None and prev.period and not _WHOLE_YEAR.search(low):
-        period = thread_period(prev.period, plan.fiscal_years if "fiscal_years" not in plan.inherited else None)
-        plan.inherited.append("period")  # "and Apple?" after a quarter: the same quarter, never the year
-    if period is not None and period.fiscal_year is None and not period.end and not period.end_month \
-            and "fiscal_years" in plan.inherited and plan.fiscal_years and not period.or_year:
-        period.fiscal_year, period.latest = plan.fiscal_years[-1], False  # "and Q4?": the thread's fiscal year
-    period_words: set[str] = set()
-    if period is not None:
-        plan.period = period.as_dict()
-        period_words = set(period.words)
-        if plan.intent == "trend" and period.kind != "quarters":
-            plan.intent = "numeric"  # "Q2 2023 vs Q2 2022": the quarter and its base, not a run of years
-    dims = {w for k in plan.metrics if k.startswith("dim:") for w in key_parts(k)[1].split()}
-    dims |= {w + s for w in dims for s in ("s", "es")} | {w[:-1] + "ies" for w in dims if w.endswith("y")}
-    if dims:  # "revenue from Europe, Middle East and Africa": a printed name the member's words make up
-        joined = frozenset(n for n in joined if not n <= dims | {"and", "&"})  # is the member's, not a line
-    kind_words = claimed(low, (KIND_WORD,)) if r.kind else set()  # "the margin" after a figure: that figure's
-    trace, runs = account(outside, _company_spans(r, outside), claimed(low, _CLAIMED) | dims | period_words | kind_words,
-                          joined)
-    runs = conventions(plan, trace) if runs else runs
-    plan.words = trace
-    other = other_convention(plan, trace)
-    if other:
-        return _refuse("unknown_metric", other, tickers=plan.tickers, fiscal_years=plan.fiscal_years, words=trace)
-    flow = balance_as_flow(plan, trace)
-    if flow is not None:
-        reason, detail, candidates = flow
-        return _refuse(reason, detail, candidates=candidates, tickers=plan.tickers, fiscal_years=plan.fiscal_years,
-                       words=trace)
-    if not runs:
-        return plan
-    if "metrics" in plan.inherited:
-        # "and Mac?" after "iPhone revenue": the new words name what is asked now; the thread's
-        # measure is kept only as the metric a member narrows, never answered beside it
-        leftover = _leftover_words(trace, runs)
-        metrics = [f"{k.split('|')[0]}|{leftover}" for k in plan.metrics if k.startswith("dim:") and "|*" not in k]
-        for k in plan.metrics:  # "and Digital Experience?" after "Digital Media revenue" (a member found by its words)
-            if k.startswith("line:"):
-                context = line_parts(k)[1]
-                said = [context.split()[s:e] for s, e, m in find_phrases(context, PHRASES) if m in METRICS]
-                if len(said) == 1:
-                    phrase = " ".join(said[0])
-                    metrics.append(f"line:{leftover}|{leftover} {phrase}|{leftover} {phrase}")
-        if metrics:
-            plan.metrics = list(dict.fromkeys(metrics))
-            return plan
-        plan.metrics = []  # "and selling expense?": that line alone, not the thread's figures beside it
-        plan.inherited.remove("metrics")
-    earned = _EARNED_FROM.search(low)
-    if earned and "net_income" in plan.metrics and not any(t["as"] == "metric:net_income" for t in trace):
-        # "how much did it make from iPhone?": the member's revenue, never the company's net income
-        leftover = _leftover_words(trace, runs)
-        plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "net_income")]
-        plan.intent = "numeric" if plan.intent == "derived" else plan.intent
-        return plan
-    if "revenue" in plan.metrics and _SOLD.search(low) and not any(t["as"] == "metric:revenue" for t in trace):
-        # "what did the Digital Experience segment bring in?": the member's revenue, never the company's
-        leftover = _leftover_words(trace, runs)
-        plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "revenue")]
-        return plan
-    keys, absorbed = line_keys(trace, runs)
-    absorbed |= {k for t in trace for k in t.get("joins", ())}  # one phrase, never its parts
-    absorbed |= ({growth_key(k) for k in absorbed} | {change_key(k) for k in absorbed}
-                 | {change_key(k[: -len("_growth")]) for k in absorbed if k.endswith("_growth")}
-                 | {SHARE_OF_REVENUE[k] for k in absorbed if k in SHARE_OF_REVENUE})
-    plan.metrics = [k for k in plan.metrics if k not in absorbed] + keys
-    if plan.intent == "derived" and not any(k in FORMULAS for k in plan.metrics):
-        plan.intent = "numeric"
-    return plan

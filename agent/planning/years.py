@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-                 "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
+NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+                "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
 
 _Y = r"(?:fy\s?'?|fiscal\s+(?:year\s+)?'?|f\.y\.\s?)?(\d{4}|(?<=fy)\d{2}|(?<=fy )\d{2}|(?<=fy')\d{2}|(?<=fiscal )\d{2}|(?<=fiscal year )\d{2})"
 _YEAR = re.compile(r"(?<![\w$.,])" + _Y + r"(?![\w%]|\s?(?:%|percent|million|billion|thousand|m\b|bn\b|k\b|shares))", re.I)
@@ -57,6 +57,9 @@ _MARKED = re.compile(
     r"(\d{2,})(?![\w%]|[.,]\d|\s?(?:%|percent|million|billion|thousand|m\b|bn\b|k\b|shares))",
     re.I,
 )
+# Every year phrase the reader takes, so that the word accounting (agent.planning.word_accounting)
+# never leaves one over.
+YEAR_PHRASES = (_YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN, _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)
 MIN_YEAR, MAX_YEAR = 1993, 2039
 NO_SUCH_YEAR = 999_999  # what a named year of more than six digits stands for
 
@@ -145,12 +148,12 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
     out.years = sorted(years)
     m = _SPAN.search(t)
     if m:
-        n = _NUMBER_WORDS.get(m.group(1).lower()) or int(m.group(1))
+        n = NUMBER_WORDS.get(m.group(1).lower()) or int(m.group(1))
         out.latest = True
         out.offsets = list(range(-(n - 1), 1))
         out.trend = True
     elif (m := _AGO.search(t)) is not None:
-        n = _NUMBER_WORDS.get(m.group(1).lower()) or int(m.group(1))
+        n = NUMBER_WORDS.get(m.group(1).lower()) or int(m.group(1))
         out.latest = True
         out.offsets = [-n]
     elif _LAST_YEAR.search(t) and not growth and not out.years:

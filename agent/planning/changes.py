@@ -1,0 +1,122 @@
+"""Growth and change over a span of years: the year a change is measured from when the message names
+its base, and growth or change the registry cannot compute (over several years, of a sum, of a
+percentage, compounded) written as a formula with its years.
+
+Why a module of its own: the planner's flow (agent.planning.rules) reads the asked year from here
+and hands its finished plan here for the rewrite; both read the same base-year words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.planning.formulas import compound_growth, formula_tree, points_change, restate, shifted
+from agent.planning.measures import absolute_words, growth_words, implies_change
+from agent.planning.plan import Plan
+from agent.planning.reading import Reading, base_metric
+from agent.retrieval.concepts import METRICS, normalize
+from agent.retrieval.finance import FORMULAS
+
+
+_BASE_YEAR = re.compile(r"\b(?:from|over|vs\.?|versus|than|compared\s+(?:to|with))\s+(?:in\s+|for\s+)?(?:the\s+)?(?:(?:fiscal|fy)\s*(?:year\s+)?)?"
+                        r"'?((?:19|20)?\d\d)\b(?!\s*(?:to|through|-|–)\s*(?:fiscal\s+|fy\s*)?'?\d)")
+
+
+# a figure said to differ from a named year ("lower than 2023", "up versus fy22"): that year is the base
+_COMPARED_TO_BASE = re.compile(r"\b(?:higher|lower|more|less|bigger|smaller|larger|up|down|better|worse|change[ds]?|"
+                               r"differ\w*)\b.*\b(?:than|from|vs\.?|versus|compared\s+(?:to|with))\s")
+
+
+def _named_base(low: str) -> int | None:
+    """The year a change is measured from, when the message names one ("growth over fy23" -> 2023)."""
+    m = _BASE_YEAR.search(low)
+    return None if m is None else int(m.group(1)) + (2000 if len(m.group(1)) == 2 else 0)
+
+
+_COMPOUND = re.compile(r"\b(?:cagr|compound(?:ed)?\s+annual(?:\s+growth)?(?:\s+rate)?|annualized\s+growth(?:\s+rate)?)\b")
+_SPAN_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
+_N_YEAR = re.compile(r"\b(two|three|four|five|[2-5])[\s-]+years?\b")
+
+
+def spanned_changes(plan: Plan, text: str) -> Plan:
+    """Growth or change the registry cannot compute, as a formula with its years: over more than one
+    year ("growth over fy2023" asked of fy2025: fiscal 2025 against fiscal 2023, never 2025's own
+    growth), of a registry sum or difference ("free cash flow growth", never the level), of a
+    percentage ("operating margin change from 2023 to 2024": the difference in percentage points,
+    never either year's margin alone), and compounded ("revenue CAGR 2023 to 2025", "2-year CAGR
+    through fiscal 2025": the annual rate that compounds to the whole change)."""
+    if plan.route != "domain" or plan.intent == "qualitative" or not plan.fiscal_years:
+        return plan
+    low = normalize(text)
+    compound = bool(_COMPOUND.search(low))
+    asks_change = growth_words(low) or implies_change(low) or compound
+    if len(plan.fiscal_years) >= 2:  # "from 2023 to 2024": a change of a percentage or a compound rate only
+        ratios = [k for k in plan.metrics if k in FORMULAS and FORMULAS[k].unit == "percent" and formula_tree(k)]
+        if not asks_change or not (compound or (ratios and len(plan.fiscal_years) == 2)) or len(plan.metrics) != 1:
+            return plan
+        first, last = min(plan.fiscal_years), max(plan.fiscal_years)
+        plan.fiscal_years = [last]
+        span = last - first
+    else:
+        base = _named_base(low)
+        said = _N_YEAR.search(low)
+        span = plan.fiscal_years[0] - base if base is not None and base < plan.fiscal_years[0] else \
+            _SPAN_WORDS[said.group(1)] if compound and said else 1
+    absolute = asks_change and absolute_words(low)
+    metrics, added = [], []
+    for key in plan.metrics:
+        node, label, unit = None, None, None
+        if compound and base_metric(key) in METRICS and span > 1 and METRICS[base_metric(key)].period == "duration":
+            metric = base_metric(key)
+            tree = compound_growth(metric, span)
+            name = f"{METRICS[metric].label.lower()} cagr, fiscal {plan.fiscal_years[0] - span} to {plan.fiscal_years[0]}"
+            added.append({"name": name, "tree": tree, "unit": "percent", "derived": True,
+                          "formula": restate(tree, top=True) + " (compound annual growth rate)"})
+            metrics.append(f"udf:{name}")
+            continue
+        if span > 1 and key.endswith(("_growth", "_change")) and base_metric(key) in METRICS:
+            node, label = {"metric": base_metric(key)}, METRICS[base_metric(key)].label.lower()
+            absolute = key.endswith("_change")
+        elif key in FORMULAS and asks_change and not key.endswith(("_growth", "_change")):
+            f = FORMULAS[key]
+            if f.unit == "USD" and len(f.inputs) == 2 and f.operator in ("+", "−") and not any(i.offset for i in f.inputs):
+                node = {"op": "+" if f.operator == "+" else "-", "args": [{"metric": i.metric} for i in f.inputs]}
+                label = f.label.lower()
+            elif f.unit == "percent" and formula_tree(key) is not None:
+                node, label, unit = formula_tree(key), f.label.lower(), "points"
+        if node is None:
+            metrics.append(key)
+            continue
+        prior = shifted(node, -span)
+        diff = {"op": "-", "args": [node, prior]}
+        since = f" from fiscal {plan.fiscal_years[0] - span}" if span > 1 else ""
+        if unit == "points":
+            tree, name = points_change(node, span), f"{label} change{since or ' from the prior year'} (percentage points)"
+        elif absolute:
+            tree, unit, name = diff, "USD", f"{label} change{since}"
+        else:
+            tree, unit, name = {"op": "/", "args": [diff, {"op": "abs", "args": [prior]}]}, "percent", f"{label} growth{since}"
+        added.append({"name": name, "tree": tree, "unit": unit, "formula": restate(tree, top=True), "derived": True})
+        metrics.append(f"udf:{name}")
+    if not added:
+        return plan
+    plan.metrics = metrics
+    plan.definitions = [*plan.definitions, *added]
+    plan.intent = "derived" if len(plan.tickers) == 1 else plan.intent
+    return plan
+
+
+def year_of_change(r: Reading, low: str, prev: Plan | None) -> int | None:
+    """The asked year of a change named by its base ("the change from fy2023", "growth over 2022"):
+    the thread's later year, else the year after the base. None when the message names no base year."""
+    if len(r.years.years) != 1:
+        return None
+    base = _named_base(low)
+    if base is None or base != r.years.years[0]:
+        return None
+    later = [y for y in (prev.fiscal_years if prev is not None else []) if y > base]
+    if r.growth:
+        return max(later) if later else base + 1
+    # "why was it lower than 2023?" after a 2024 figure: the thread's year, measured against the one named
+    same_subject = prev is not None and set(r.tickers) <= set(prev.tickers)
+    return max(later) if later and same_subject and (r.why or _COMPARED_TO_BASE.search(low)) else None

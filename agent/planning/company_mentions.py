@@ -1,0 +1,163 @@
+"""The companies a message mentions, beyond the directory's own match: a name the directory does not
+know (for the refusal that names it), a covered company's name taken out of the search words, the
+characters each mention takes, and which mentions are a subject rather than a word of the question.
+
+Why a module of its own: the planner's flow (agent.planning.rules) asks these at several points
+while it decides whose figures a message asks for; they read only the message and the directory.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.planning.brands import everyday, named_by
+from agent.planning.companies import CompanyDirectory, CompanyMatch, named_beside, norm_name
+from agent.planning.company_words import english_words
+from agent.planning.followups import lead_subject, unknown_subject
+from agent.planning.plan import Plan
+from agent.planning.reading import NAMED_THROUGH, Reading
+from agent.planning.scope import filing_framed
+from agent.planning.thread import discussed
+from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
+from agent.retrieval.concepts import normalize
+from agent.retrieval.finance import MEASURE_PHRASES
+
+
+_CAPITALISED = re.compile(r"(?<![\w$-])([A-Z][\w&.'\u2019-]*(?:\s+(?:[A-Z][\w&.'\u2019-]*|&|of))*)")
+
+
+def strip_for_query(text: str, matches: list[CompanyMatch]) -> str:
+    t = text
+    for m in matches:
+        if m.kind != "company" or m.via in NAMED_THROUGH:
+            continue  # an uncovered company, or a product, named in a prose question is the topic
+        t = t.replace(m.text + "'s", " ").replace(m.text + "\u2019s", " ").replace(m.text, " ")
+    t = re.sub(r"(?i)\b(?:in|for|during|of)?\s*(?:the\s+)?(?:fy\s?'?\d{2,4}|fiscal\s+(?:year\s+)?\d{2,4}|(?:19|20)\d{2})\b", " ", t)
+    t = re.sub(r"(?i)^\s*(?:(?:and|so|ok|okay|please|hey|hi|thanks|thank you|thx|great|cool|perfect|got it)[\s,!.]+)*",
+               "", t)
+    t = re.sub(r"(?i)\b(?:according to|per|in|from)\s+(?:the|its|their)?\s*(?:10-?k|annual report)\b", " ", t)
+    return re.sub(r"\s+", " ", t).strip(" ?.!,;:")
+
+
+def guess_company_text(text: str) -> str | None:
+    """The capitalised words most likely naming an unknown company ("Foo Corp"), for the refusal."""
+    for m in _CAPITALISED.finditer(text):
+        words = [w for w in re.split(r"\s+", m.group(1)) if w]
+        if m.start() == len(text) - len(text.lstrip()) and len(words) == 1 and not words[0].isupper() \
+                and re.sub(r"['\u2019]s$", "", words[0]).lower() in english_words():
+            words.pop(0)  # a sentence's first word is capitalised for the sentence ("See you", "What's")
+        while words and (words[0].lower().strip(".,'") in STOPWORDS or normalize(words[0]) in MEASURE_PHRASES):
+            words.pop(0)
+        while words and (words[-1].lower() in ("&", "of") or normalize(words[-1]) in MEASURE_PHRASES):
+            words.pop()
+        name = re.sub(r"['\u2019]s$", "", " ".join(words)).strip(" .,")
+        if name and not re.fullmatch(r"(?:FY)?\d+\w*|Q\d", name):
+            return name
+    return None
+
+
+_TICKERISH = re.compile(r"(?<![\w$])([A-Z]{2,6}(?:[.-][A-Z]{1,2})?)(?![\w'’-])")
+POSSESSIVE_NAME = re.compile(r"(?<![\w$])([A-Z][\w&.-]+)['\u2019]s\b")
+
+
+def named_unknown_company(outside: str) -> str | None:
+    """A company-like token the directory did not resolve ("FOOBAR revenue", "Foobar's margins"):
+    a follow-up naming one must not silently inherit the thread's company. Ticker-shaped words
+    (all capitals) and possessive names count; measures, abbreviations and topics do not."""
+    guess = guess_company_text(outside)
+    if not guess:
+        return None
+    for m in (*_TICKERISH.finditer(outside), *POSSESSIVE_NAME.finditer(outside)):
+        token = m.group(1)
+        low = token.lower()
+        if token not in guess or low in STOPWORDS or normalize(token) in MEASURE_PHRASES:
+            continue
+        if expand_query(low) != low or route_items(low)[1]:
+            continue  # an abbreviation analysts use (AI, FX, R&D) or a topic
+        return guess
+    return None
+
+
+def weak_mention(m: CompanyMatch) -> bool:
+    """A company matched only by a word chat also uses: a ticker typed in lowercase ("gm", "ma"), or
+    an everyday word read as a brand ("Sam", "Peacock"; agent.planning.brands)."""
+    if m.kind != "company":
+        return False
+    return (m.via == "ticker" and m.text.islower()) or (m.via == "brand" and everyday(m.text))
+
+
+def another_company(r: Reading, outside: str, prev: Plan | None, directory: CompanyDirectory) -> tuple[str, str] | None:
+    """How to refuse a "what about X?" reply whose X matched only as a word the thread's own
+    company's filings name (a rival they discuss, "Airbus" in Boeing's 10-K) while SEC's map knows a
+    company by that name: a question about that company, never about the thread's, as before brands
+    were read. A product the thread's company sells ("and Eliquis?") is no registrant's name, and
+    stays the thread's; a question with more in it than the name ("Eliquis sales") is left to brands."""
+    if prev is None or not r.matches or any(m.via != "brand" for m in r.matches):
+        return None
+    if not {m.company.ticker for m in r.matches if m.company} <= set(discussed(prev)):
+        return None
+    named = lead_subject(outside)
+    about = unknown_subject(named, directory) if named else None
+    return about if about and about[0] == "not_covered" else None
+
+
+def uncovered_mentions(r: Reading, directory: CompanyDirectory) -> list[CompanyMatch]:
+    """Uncovered companies that are a subject of the question (not merely mentioned in it)."""
+    found = [m for m in r.matches if m.kind == "not_covered"]
+    if not r.tickers:
+        return found
+    # beside a covered company, an uncovered one in a prose question is a topic ("Nvidia's relationship
+    # with TSMC"), and a capitalised word that is some obscure registrant's name is a word
+    # a cause too: "how much did the 737 MAX issues cost Boeing?" is about Boeing, MAX is a word
+    if (r.has_topic or r.why) and not r.measures and not re.search(r"\b(?:compar\w*|vs\.?|versus)\b", r.low):
+        return []
+    return [m for m in found if m.via != "name" or len(norm_name(m.text)) > 1
+            or norm_name(m.text)[0] in directory.alias_words]
+
+
+# Words a company's name may end with that also name a segment or region ("Walmart International").
+_NAME_QUALIFIERS = frozenset("international global worldwide americas americas europe asia pacific us u.s. usa "
+                             "north south east west china japan".split())
+
+
+def listed_company(r: Reading, outside: str, directory: CompanyDirectory) -> str | None:
+    """The name of a company the directory does not know, listed beside one it does ("Nike and
+    Adidas", "Walmart vs. Aldi"), trimmed of the figure's words after it ("Samsung R&D" is Samsung).
+    Not a measure, a filing topic or a word of the question's own figure, and not a name the listed
+    company's filings use as often as a brand (agent.planning.brands.named_by: "Disney and Hulu")."""
+    if not r.tickers or not (r.measures or r.unmappable) or r.why or QUAL_ASK.search(r.low) or filing_framed(r.low):
+        return None  # "what does Apple say about Samsung and Google?": a company inside a question is a topic
+    name = named_beside(outside, r.matches)
+    if not name:
+        return None
+    words = name.split()
+    for i, w in enumerate(words):
+        if i and (normalize(w) in MEASURE_PHRASES or "&" in w or (w.isupper() and len(w) <= 4)):
+            words = words[:i]
+            break
+    name = " ".join(words)
+    low = name.lower()
+    if (not name or low in STOPWORDS or normalize(low) in MEASURE_PHRASES or route_items(low)[1]
+            or expand_query(low) != low or re.fullmatch(r"(?:FY|Q)?\d+\w*", name)):
+        return None
+    ciks = {m.company.cik for m in r.matches if m.company is not None}
+    return None if named_by(name, ciks) else name
+
+
+def company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
+    """The characters each company mention takes. A last name word that is a region or segment word
+    is left for the member lookup when the registrant's name has no such word, or when the user wrote
+    it in lowercase beside a capitalised name ("Johnson Controls international revenue")."""
+    spans = []
+    for m in r.matches:
+        if m.via in NAMED_THROUGH:
+            continue  # "what share of revenue came from AWS?": the product names the company and the member
+        end = m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)
+        words = outside[m.start : m.end].split()
+        if len(words) >= 2 and words[-1].lower() in _NAME_QUALIFIERS and m.company is not None:
+            registrant = m.company.name.lower().split()
+            lower_tail = words[-1].islower() and words[0][:1].isupper()
+            if words[-1].lower() not in registrant or lower_tail:
+                end = m.start + outside[m.start : m.end].rstrip().rfind(words[-1])
+        spans.append((m.start, end))
+    return spans

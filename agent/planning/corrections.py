@@ -1,0 +1,31 @@
+"""What a message takes back or spells out before it is planned: a question corrected as it was
+typed, a clause saying what is not asked, an abbreviation with its ampersand spelled out.
+
+Why a module of its own: these rewrite the raw words once, before the planner's flow
+(agent.planning.rules) reads them; none of them needs the thread or the directory.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+# A question corrected as it was typed: a trailing-off mark, then a word taking it back ("microsoft...
+# sorry, Alphabet"). Everything up to the last such correction was not asked.
+SELF_CORRECTED = re.compile(r"^.*(?:\.\.\.+|\u2026|\s--\s|\s\u2014\s?)\s*(?:sorry|no|nope|i\s+mean|actually|wait|oops|"
+                            r"correction|scratch\s+that)\b[\s,.:;!]*", re.I | re.S)
+
+
+# A clause that says what is not asked ("cash dividends paid, not net income", "(not ad revenue)").
+# "not including services" narrows the figure instead: kept, so it is refused as no reported figure.
+NEGATED = re.compile(r"(?:[,;(]|\s[-\u2013\u2014]+)\s*(?:and\s+|but\s+)?(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to)"
+                     r"\s+(?!incl|count|exclud|counting|adjust|account)[^,;()?!]*?(?=[,;()?!]|\.(?:\s|$)|$)", re.I)
+
+
+# An abbreviation with its ampersand spelled out ("SG and A", "R and D", "D and A").
+SPELLED_AMPERSAND = re.compile(r"(?<![\w&])([A-Za-z]{1,2})\s+and\s+([A-Za-z])(?![\w&])")
+_NOT_INITIALS = frozenset("up in on is it at to of or as an be by do go if me my no so us we a i".split())
+
+
+def ampersand(m: re.Match) -> str:
+    return m.group(0) if m.group(1).lower() in _NOT_INITIALS else f"{m.group(1)}&{m.group(2)}"

@@ -1,0 +1,88 @@
+"""The plan's years: the message's own, else the thread's (shifted by "the year before"); the latest
+year the store covers for the companies asked; and a statement about a year ahead, read from the
+latest filing rather than as a figure of a year not yet reported.
+
+Why a module of its own: the planner's flow (agent.planning.rules) fills the plan's year fields from
+here; the coverage years decide both what is ahead and what "since 2021" runs to.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.planning.companies import CompanyDirectory
+from agent.planning.plan import Plan
+from agent.planning.reading import Reading
+from agent.planning.scope import exposure, filed_future
+from agent.planning.word_accounting import COMPARING
+from agent.planning.years import Years
+
+
+def latest_covered_year(directory: CompanyDirectory, tickers: list[str]) -> int | None:
+    years: list[int] = []
+    for t in tickers:
+        c = directory.get(t)
+        if c is not None:
+            years += directory.years.get(c.cik, [])
+    return max(years) if years else None
+
+
+def _year_fields(years: Years, previous: Plan | None, directory: CompanyDirectory, tickers: list[str]) -> dict:
+    """The plan's year fields: the message's own, else (`previous` given) the thread's."""
+    if previous is not None:
+        return {"fiscal_years": list(previous.fiscal_years), "latest": previous.latest,
+                "year_offsets": list(previous.year_offsets), "as_of_filing_year": previous.as_of_filing_year}
+    out = {"fiscal_years": list(years.years), "latest": years.latest or not years.given,
+           "year_offsets": list(years.offsets), "as_of_filing_year": years.as_of}
+    if years.since is not None:
+        top = latest_covered_year(directory, tickers)
+        if top is not None and top >= years.since:
+            out.update(fiscal_years=list(range(years.since, top + 1)), latest=False)
+        else:
+            out["fiscal_years"] = [years.since]
+    return out
+
+
+def filing_statement(r: Reading, directory: CompanyDirectory, tickers: list[str]) -> None:
+    """What a company or its filing says it expects, plans or will record: prose from the filing
+    (MD&A first), quoted, never a figure of a year not yet reported nor a forecast of our own. A
+    future year in the question is the year the statement is about; the latest filing states it."""
+    r.measures, r.unmappable, r.has_topic, r.why = [], None, True, False
+    r.items = r.items or (["1A", "7"] if exposure(r.low) else ["7"])
+    if filed_future(r.low) and "8" not in r.items:
+        r.items = [*r.items, "8"]  # amounts to be recorded or paid are scheduled in the notes too
+    if r.years.as_of:  # "what does its 2024 10-K say it expects for 2025?": that filing
+        r.years = Years(years=[r.years.as_of], as_of=r.years.as_of)
+        return
+    top = latest_covered_year(directory, tickers)
+    future = [y for y in r.years.years if top is None or y > top]
+    if future or any(o > 0 for o in r.years.offsets):
+        r.years = Years(years=[y for y in r.years.years if y not in future],
+                        latest=True, offsets=[o for o in r.years.offsets if o <= 0], as_of=r.years.as_of)
+        if not r.years.years:
+            r.years.latest = True
+
+
+def asked_years(r: Reading, prev: Plan | None, followup: bool, directory: CompanyDirectory) -> tuple[dict, bool]:
+    """The plan's year fields, and whether they came from the thread."""
+    ctx = prev if (not r.years.given and prev is not None and (followup or not r.matches)) else None
+    fields = _year_fields(r.years, ctx, directory, r.tickers)
+    if r.years.offsets and not r.years.years and not r.years.since and prev is not None and followup:
+        # "and the year before?": relative to the year the thread is on, not to the latest filing
+        # "how does that compare with the year before?": both years, the thread's and the one named
+        both = [0] if COMPARING.search(r.low) or re.search(r"\b(?:vs\.?|versus|against)\b", r.low) else []
+        if prev.fiscal_years:
+            base = max(prev.fiscal_years)
+            fields.update(fiscal_years=sorted({base + o for o in [*both, *r.years.offsets]}), latest=False,
+                          year_offsets=[])
+        elif prev.latest:
+            base_offset = max(prev.year_offsets or [0])
+            fields.update(year_offsets=sorted({base_offset + o for o in [*both, *r.years.offsets]}))
+    inherited = ctx is not None and bool(ctx.fiscal_years or ctx.latest or ctx.year_offsets)
+    return fields, inherited
+
+
+def filing_outlook(plan: Plan) -> bool:
+    """A named filing asked about a later year: what that filing says it expects (quoted from its
+    text), not figures of a year it has not reported and not a forecast of Footnote's own."""
+    return bool(plan.as_of_filing_year and plan.fiscal_years and max(plan.fiscal_years) > plan.as_of_filing_year)

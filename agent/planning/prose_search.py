@@ -1,0 +1,97 @@
+"""Where a plan searches the filing's prose: its Items, its query and sub-queries, and the topic and
+subject a reply borrows from the thread ("why did it change?", "and the risks?", "say more").
+
+Why a module of its own: the planner's flow (agent.planning.rules) decides whose figures and which
+years; this step decides what words to search with and whether the question is a prose question.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.planning.companies import norm_name
+from agent.planning.company_mentions import strip_for_query
+from agent.planning.followups import asks_more, joined_topic, leads_reply, own_subject, points_back, thread_topic
+from agent.planning.plan import Plan
+from agent.planning.reading import Reading
+from agent.planning.topics import (COMPOUND, STOPWORDS, borrows_thread_subject, expand_query, label, metric_query,
+                                   sub_queries)
+
+
+def _figure_vocabulary(keys: list[str]) -> set[str]:
+    """The words the figures' own names and search words use ("operating", "income", "loss")."""
+    words = {w for k in keys for w in re.findall(r"[a-z]+", f"{label(k)} {metric_query(k)}".lower())}
+    return words | {"loss", "losses", "profit", "earnings", "sales", "revenues"}
+
+
+def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited: list[str]) -> bool:
+    """Fill the plan's Items, query and sub-queries; True when the question is a prose question."""
+    measures = plan.metrics
+    items = list(r.items)
+    query_source = strip_for_query(r.raw, r.matches)  # quotations kept: they are what to look for
+    why_of_figure = bool(r.why and not r.measures and prev is not None and prev.metrics and (followup or not r.has_topic))
+    if why_of_figure:
+        # "why did it change?": MD&A on the thread's metric
+        plan.metrics = measures = list(prev.metrics)
+        if "metrics" not in inherited:
+            inherited.append("metrics")
+        labels = " and ".join(label(k) for k in measures)
+        # "tell me more about the strike" after why the loss grew: the strike, as it moved the figure
+        said = " ".join(w for w in own_subject(query_source) if w not in _figure_vocabulary(measures))
+        query_source = f"{said} {labels} change, drivers of the increase or decrease in {labels}" if said else \
+            f"why did {labels} change, drivers of the increase or decrease in {labels}"
+        items = ["7"]
+        plan.topic = joined_topic(said, thread_topic(prev)) if said else thread_topic(prev)
+    compound = [p.strip(" ,?.") for p in COMPOUND.split(query_source) if p.strip(" ,?.")]
+    qualitative = r.why or len(compound) > 1 or not measures or r.prose_ask
+    if not qualitative:
+        plan.query = expand_query(" ".join(metric_query(k) for k in measures))
+    elif (prev is not None and prev.intent == "qualitative" and not r.items and not measures and not r.why
+            and followup and not own_subject(query_source)):
+        # "and Tesla?", "say more" after a prose question: the same search, another company or year
+        plan.items, plan.query, plan.sub_queries = list(prev.items), prev.query, list(prev.sub_queries)
+        plan.topic = thread_topic(prev)
+        inherited += ["items", "query"]
+    else:
+        if not r.has_topic and not measures and not r.why:
+            # "what is CUDA?" is the business description; "tell me about Walmart" adds MD&A
+            items = ["1"] if re.match(r"\s*(?:what|who)\s+(?:is|are)\b", r.low) else ["1", "7"]
+            content = [w for w in re.findall(r"[\w&]+", query_source.lower()) if w not in STOPWORDS]
+            if not content:
+                query_source = "business overview products and services"
+        if r.why and "7" not in items:
+            items = ["7", *items]
+        names = {w for m in r.matches if m.company is not None for w in norm_name(m.company.name)}
+        own = " ".join(w for w in own_subject(query_source) if w not in names)  # "johnson & johnson" is no topic
+        plan.topic = plan.topic or own
+        # "say more about the data center part" after why revenue fell: that part of the same discussion
+        more_of_thread = prev is not None and prev.intent == "qualitative" and asks_more(r.low)
+        if followup and prev is not None and not why_of_figure and ((not measures and (
+                borrows_thread_subject(query_source) or points_back(query_source) or r.aspect or more_of_thread
+                or (prev.intent == "qualitative" and not r.has_topic) or (r.why and not own)))
+                # "how does that affect revenue?" after export controls: the figure, as the topic touches it
+                or (measures and prev.intent == "qualitative" and bool(prev.topic) and points_back(query_source))):
+            # "and the risks?" after revenue, "how much did it cost?" after an acquisition, "any risks
+            # there?", "why?" after an event: the message's own words, about the thread's subject
+            topic = prev.subject if prev.subject and own and leads_reply(r.low) else thread_topic(prev)
+            query_source = f"{query_source.strip(' ?.!')} {topic}"
+            plan.topic = joined_topic(own, topic)
+            plan.subject = topic
+            if not r.has_topic and prev.items:
+                items = list(prev.items)
+                inherited.append("items")
+            elif more_of_thread and prev.items:
+                items = list(dict.fromkeys([*prev.items, *items]))
+                inherited.append("items")
+            elif r.why and not own and prev.items:  # "why?" after an event: MD&A, then where the topic is told
+                items = list(dict.fromkeys(["7", *prev.items]))
+            if r.aspect and prev.metrics:  # "what are the headwinds?" after a figure: MD&A discusses the figure
+                items = list(dict.fromkeys(["7", *items]))
+        plan.items = items
+        plan.query = expand_query(query_source)
+        plan.subject = plan.subject or plan.topic
+        if len(compound) > 1:
+            plan.sub_queries = sub_queries(compound[:3], measures)
+            if measures and not plan.items:
+                plan.items = ["7"]  # "how much ... and on what": where the money went is told in MD&A
+    return qualitative

@@ -1,0 +1,138 @@
+"""What a message itself says, before anything is taken from the thread: the companies it names, the
+measures, topics, Items, years and the kind of ask (a cause, a statement, growth).
+
+Why a module of its own: the planner's flow (agent.planning.rules) reads the message once and then
+decides; the reading is the one place that turns raw words into those parts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agent.planning.brands import find_brands
+from agent.planning.companies import CompanyDirectory, CompanyMatch
+from agent.planning.measures import (NEUTRAL_BEFORE, TOPIC_MASK, absolute_words, find_measures, growth_words,
+                                     implied_measures, implies_change, ranked_axis)
+from agent.planning.movers import asks_cause
+from agent.planning.prose_route import CAUSE, asks_statement, topical_companies
+from agent.planning.topics import NARROWED, QUAL_ASK, SECTION_ITEMS, WHY, route_items
+from agent.planning.years import Years, parse_years
+from agent.retrieval.concepts import METRICS, find_phrases, normalize
+from agent.retrieval.finance import MEASURE_PHRASES
+
+
+# a company named through its product or brand: the word stays in the question (a member, a topic)
+NAMED_THROUGH = ("product", "brand")
+
+
+@dataclass
+class Reading:
+    """What the message itself says, before anything is taken from the thread."""
+
+    raw: str
+    low: str  # lowercase, quotations removed
+    matches: list[CompanyMatch]
+    tickers: list[str]  # covered companies named
+    measures: list[str]
+    unmappable: str | None
+    items: list[str]
+    has_topic: bool
+    why: bool
+    growth: bool
+    years: Years
+    statement: bool = False  # asks what the filing states (agent.planning.prose_route.asks_statement)
+    topic_items: tuple[str, ...] = ()  # the Items the question's own topic words point to, before any default
+    absolute: bool = False  # the change in the metric's own unit ("in dollars"), not its growth rate
+    aspect: bool = False  # an aspect of the thread's figure ("what are the headwinds?"; agent.planning.followups)
+    kind: bool = False  # a kind of figure the thread's figure chose ("what was the margin?"; agent.planning.followups)
+
+    @property
+    def prose_ask(self) -> bool:
+        return self.why or self.statement or (self.has_topic and bool(QUAL_ASK.search(self.low))) \
+            or bool(set(self.items) & SECTION_ITEMS)
+
+
+_SPOKEN_US = re.compile(r"\b(tell|give|show|let|help|send|for|to|with)\s+us\b(?!\s*(?:revenue|sales|segment|market))",
+                        re.I)
+
+
+# A word that narrows profitability to a part of the business ("streaming profitability").
+_NARROWED_PROFIT = re.compile(r"\b([a-z][\w-]*)\s+(?:profitability|profits?)\b")
+
+
+def _without_named(text: str) -> str:
+    """The text without the words a named measure's phrase took: "weighted average diluted shares
+    outstanding" names its share count, and "shares ... outstanding" must not imply another one."""
+    words = normalize(re.sub(r"_+", "x", text)).split()  # a masked company name stays one word
+    for start, end, _ in find_phrases(" ".join(words), MEASURE_PHRASES):
+        words[start:end] = ["_"] * (end - start)
+    return " ".join(words)
+
+
+def _in_measure(text: str, m: CompanyMatch) -> bool:
+    """Whether a ticker-like match is a word of a metric or ratio name that runs through it ("implied
+    ETR", "AR days", "EBITDA margin"): up to four words either side, read as one name."""
+    before = re.findall(r"[\w&/%'.-]+", text[: m.start])[-4:]
+    after = re.findall(r"[\w&/%'.-]+", text[m.end :])[:4]
+    for i in range(len(before) + 1):
+        for j in range(len(after) + 1):
+            if normalize(" ".join([*before[i:], m.text, *after[:j]])) in MEASURE_PHRASES:
+                return True
+    return False
+
+
+def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: list[str] = ()) -> Reading:
+    """What the message says. `thread`: the companies the thread has discussed; a word their own
+    filings name is theirs to look up (a segment, a product), never a brand switching the thread."""
+    # a company by name or ticker, else by a product we list, else by a brand its filings name (agent.planning.brands)
+    matches = directory.find(outside) or directory.find_products(outside) or find_brands(outside, directory, thread)
+    if any(m.kind == "company" for m in matches):  # "Alphabet's implied ETR", "Adobe AR days": a ratio's word
+        matches = [m for m in matches if not (m.kind == "not_covered" and m.via == "ticker" and _in_measure(outside, m))]
+    for i in topical_companies(outside, matches):  # "competition from Intel" in AMD's 10-K: a topic
+        matches[i] = CompanyMatch("topic", matches[i].text, matches[i].start, matches[i].end, matches[i].company)
+    unnamed = outside
+    for m in sorted((m for m in matches if m.kind == "company" and m.via not in NAMED_THROUGH), key=lambda m: -m.start):
+        # "Advanced Micro Devices revenue" is not "devices revenue"
+        unnamed = unnamed[: m.start] + "_" * (m.end - m.start) + unnamed[m.end :]
+    unnamed = _SPOKEN_US.sub(r"\1", unnamed)  # "tell us Apple's net income": the reader, not the country
+    measures, unmappable = find_measures(TOPIC_MASK.sub(" ", unnamed),
+                                         named_company=any(m.kind == "company" for m in matches))
+    narrowed = _NARROWED_PROFIT.search(unnamed.lower())
+    if narrowed and narrowed.group(1) not in NEUTRAL_BEFORE:
+        # "e-commerce profitability", "streaming profitability": a business's, told in MD&A; the
+        # company's net income would answer another question
+        unnamed = unnamed[: narrowed.start()] + " " * (narrowed.end() - narrowed.start()) + unnamed[narrowed.end() :]
+    measures += [k for k in implied_measures(_without_named(unnamed)) if k not in measures]
+    items, has_topic = route_items(low)
+    # "what pushed revenue up?", "how much did the strike cost them?": a cause, asked with a verb
+    why = bool(WHY.search(low) or CAUSE.search(low)) or asks_cause(low, unnamed.lower())
+    norm = normalize(outside)
+    growth = (growth_words(norm) or implies_change(norm)) and not why
+    reading = Reading(raw, low, matches, [m.company.ticker for m in matches if m.kind == "company"], measures,
+                      unmappable, items, has_topic, why, growth, parse_years(outside, growth=growth),
+                      statement=asks_statement(low), absolute=growth and absolute_words(norm),
+                      topic_items=tuple(items))
+    if reading.measures and NARROWED.search(low):
+        # "how much did the 53rd week add to sales?": a slice no fact reports, told in MD&A
+        reading.measures, reading.has_topic = [], True
+        reading.items = ["7", *[i for i in reading.items if i != "7"]]
+    axis = ranked_axis(low) if not reading.why else None
+    bases = list(dict.fromkeys(base_metric(k) for k in reading.measures))
+    if axis and len(bases) == 1 and bases[0] in METRICS and not reading.unmappable:
+        # "which segment grew revenue fastest?": the metric by that axis, each member's figure (or growth)
+        reading.unmappable = f"{METRICS[bases[0]].synonyms[0]} by {axis}"
+        reading.measures = []
+    if reading.unmappable and reading.prose_ask:
+        # "why did iPhone revenue fall?": prose about a narrower figure, which MD&A discusses
+        reading.measures, reading.unmappable = [], None
+        reading.items = reading.items or ["7"]
+    return reading
+
+
+def base_metric(key: str) -> str:
+    """The metric a growth or change formula is of ('revenue_growth' -> 'revenue'), else the key."""
+    for suffix in ("_growth", "_change"):
+        if key.endswith(suffix) and key[: -len(suffix)] in METRICS:
+            return key[: -len(suffix)]
+    return key

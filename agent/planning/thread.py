@@ -1,0 +1,87 @@
+"""What a message may take from its thread: the last plan that can be built on, the companies the
+thread has discussed, and a reply that divides the thread's figure rewritten as that quotient.
+
+Why a module of its own: the planner's flow (agent.planning.rules) asks these of the thread at
+several points; the words that make a message a follow-up live here beside them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.planning.plan import Plan
+from agent.retrieval.concepts import METRICS
+from agent.retrieval.segments import key_parts
+
+
+FOLLOWUP = re.compile(
+    r"^\s*(?:and|also|what about|how about|same|now|ok|okay|then|plus|vs\.?|versus|compare (?:that|it|this|them)|"
+    r"what if|how does (?:that|it|this) compare|and for|and in|for)\b|"
+    r"\b(?:that|it|its|this|those|them|they|their|the same)\b"
+)
+ADDING = re.compile(r"\b(?:compar\w*|vs\.?|versus|against|relative to|with|side by side|stack up|alongside)\b")
+
+
+SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\s+(?:total\s+)?(?:net\s+)?"
+                   r"(?:revenues?|sales)\b")
+
+
+# A metric and its share of revenue, for "as a % of revenue?" as a follow-up.
+SHARE_OF_REVENUE = {
+    "rd": "rd_pct_revenue", "sga": "sga_pct_revenue", "capex": "capex_pct_revenue", "gross_profit": "gross_margin",
+    "operating_income": "operating_margin", "net_income": "net_margin",
+}
+
+
+def discussed(prev: Plan | None) -> list[str]:
+    """The companies the thread has discussed, most recent last."""
+    if prev is None:
+        return []
+    if prev.route != "domain":  # a refused company was asked about, never discussed
+        return [t for t in prev.thread_tickers if t not in prev.tickers]
+    seen = [t for t in prev.thread_tickers if t not in prev.tickers] + list(prev.tickers)
+    return list(dict.fromkeys(seen))
+
+
+def usable_previous(previous: Plan | None) -> Plan | None:
+    if previous is None or previous.route == "meta":
+        return None
+    if previous.route == "refusal" and previous.refusal_reason in (
+        "out_of_scope", "input_too_long", "internal_error", "no_grounding",
+    ):
+        return None
+    return previous
+
+
+# "what's that relative to equity?", "and as a multiple of EBIT?": the thread's one figure over another
+_RELATIVE = re.compile(
+    r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:(?:what|how\s+much)(?:'s|\s+is|\s+was|\s+are|\s+were)?\s+)?(?:that|it|this|those|these)?"
+    r"\s*(?:relative\s+to|in\s+relation\s+to|divided\s+by|over|as\s+a\s+(?:ratio|multiple|fraction)\s+of)\s+"
+    r"(?P<other>[^?]+?)\W*$", re.I)
+
+
+# "what share of total revenue is that?", "as a % of sales?": the thread's member over its company's total
+_MEMBER_SHARE = re.compile(
+    r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:(?:what|which|how\s+much)(?:'s|\s+is|\s+was)?\s+)?"
+    r"(?:(?:that|it|this)(?:'s|\s+is|\s+was)?\s+)?(?:the\s+|a\s+|as\s+a\s+)?"
+    r"(?:share|percent(?:age)?|%|proportion|portion|fraction|pct)\s+of\s+(?:the\s+)?(?:total|overall|company|whole)?\s*"
+    r"(?:net\s+)?(?:revenues?|sales)\b[^?]*\W*$", re.I)
+
+
+def relative_to_thread(raw: str, previous: Plan | None) -> str:
+    """A follow-up that divides the thread's figure by another ("what's that relative to equity?")
+    is that quotient, written out as a formula the formula reader takes ("total debt over equity"),
+    never the other figure alone. Only when the thread asked for one reported figure. After a
+    member's figure ("Data Center revenue"), "what share of total revenue is that?" is the member's
+    share, never the company's total revenue."""
+    if previous is None or previous.route != "domain" or len(previous.metrics) != 1:
+        return raw
+    key = previous.metrics[0]
+    if key.startswith("dim:") and _MEMBER_SHARE.match(raw):
+        metric, member, _ = key_parts(key)
+        if metric in METRICS and member and "*" not in member and "=" not in member:
+            return f"and what share of {METRICS[metric].synonyms[0]} came from {member}?"
+    m = _RELATIVE.match(raw)
+    if m is None or key not in METRICS:
+        return raw
+    return f"and {METRICS[key].synonyms[0]} over {m.group('other')}?"  # "and": the thread's company and year

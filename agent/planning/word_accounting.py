@@ -1,0 +1,298 @@
+"""A figure is answered only for what the question asks: every word of it accounted for
+(agent.planning.words), leftover words turning the metric they qualify into a line or member lookup,
+a quarter or a direction read into the plan's period and years, a prose answer's lead figure kept
+whole.
+
+Why a module of its own: it is the planner's last step on a figure plan (agent.planning.rules hands
+its plan here), with the word patterns other steps claim so that they are never left over.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.planning.checks import balance_as_flow, conventions, other_convention
+from agent.planning.company_mentions import company_spans
+from agent.planning.figure_kinds import KIND_WORD
+from agent.planning.followups import ALSO, INCLUDING, REPLACING
+from agent.planning.in_words import leftover_words
+from agent.planning.measures import IMPLIED_PATTERNS
+from agent.planning.movers import EFFECT, MOVED
+from agent.planning.plan import Plan, refusal_plan
+from agent.planning.prose_route import CAUSE
+from agent.planning.quarters import dated_period, latest_period, parse_period, thread_period
+from agent.planning.reading import Reading
+from agent.planning.thread import ADDING, FOLLOWUP, SHARE_OF_REVENUE
+from agent.planning.topics import QUAL_ASK, SECTION_PATTERNS, WHY
+from agent.planning.words import AMOUNT_NOUNS, NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
+from agent.planning.years import YEAR_PHRASES
+from agent.retrieval.concepts import METRICS, PHRASES, UNKNOWN_METRICS, find_phrases, normalize
+from agent.retrieval.finance import FORMULAS, change_key, growth_key
+from agent.retrieval.line_items import line_parts
+from agent.retrieval.quarter_prose import asks_changes, quarter_items
+from agent.retrieval.segments import key_parts
+from agent.retrieval.segments import plan_key as dimension_key
+
+
+def unaccounted_words(outside: str, low: str) -> str | None:
+    """The words no metric, period or question word takes ("shopify revenue 2023"): in a question
+    naming no known company, most likely the company the user means, named in the refusal."""
+    trace, runs = account(outside, [], claimed(low, _CLAIMED))
+    return " ".join(trace[i]["word"] for i in range(*runs[0])) if runs else None
+
+
+# A follow-up that asks for a whole year leaves the thread's quarter behind.
+_WHOLE_YEAR = re.compile(r"\b(?:full[\s-]+year|whole\s+year|annual(?:ly)?|fiscal\s+year|10-?k)\b")
+
+
+# Words other parts of the planner consume: thread words, comparisons, year phrases, implied asks.
+# "up or down from the prior year?": a direction measured against one year, its growth, not a trend
+_ONE_YEAR_BASE = re.compile(r"\b(?:from|than|over|versus|vs\.?|compared\s+(?:to|with))\s+(?:the\s+|a\s+)?"
+                            r"(?:(?:prior|previous|last)\s+(?:fiscal\s+)?year|year\s+(?:before|earlier|ago))\b")
+_DIRECTION = re.compile(r"\b(?:improv\w*|deteriorat\w*|worsen\w*|getting (?:better|worse)|trend\w*|trajectory|"
+                        r"direction|headed|heading|shrink\w*|expand\w*|rising|falling|declining|"
+                        r"up or down)\b")
+_SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\b")
+# A comparison that needs several companies ("rank them", "which was higher?").
+COMPARING = re.compile(r"\b(?:rank\w*|compar\w*|sort\w*|differ\w*|side\s+by\s+side|head\s+to\s+head|"
+                       r"stack(?:ed|s)?\s+up|(?:which|who)\b.*\b(?:higher|lower|more|less|bigger|"
+                       r"larger|smaller|better|worse|highest|lowest|most|least|faster|slower|fastest|slowest|"
+                       r"biggest|largest|smallest|greatest|fewest))\b")
+_DIFFERENCE = re.compile(r"\bdiffer\w*(?:\s+between)?\b")  # "the difference between them": a comparison
+_CLAIMED = (FOLLOWUP, ADDING, INCLUDING, REPLACING, ALSO, _DIFFERENCE, _SHARE, _DIRECTION,
+            *(p for p, _ in IMPLIED_PATTERNS), *YEAR_PHRASES)
+
+
+# A verb of earning with a source: the source's revenue ("make from", "bring in from", "earn on").
+_EARNED_FROM = re.compile(r"\b(?:make|made|makes|making|earn|earned|earns|earning|bring|brings|brought|rake|raked|"
+                          r"generate|generated|generates|get|got|gets)\b(?:\s+in)?(?:\s+\S+){0,3}?\s+(?:from|on|off|with)\b")
+
+
+_SOLD = re.compile(r"\b(?:bring|brings|brought|pull|pulls|pulled|rake|rakes|raked)\s+in\b|\b(?:sell|sells|sold)\b")
+
+
+_NOT_A_ROW = re.compile(r"\b(?:per|by|each|across|outside|excluding|ex|ratio|ratios|margin|margins|growth|"
+                        r"organic|adjusted|core|underlying|comparable|pro|forma|constant|non)\b")  # non-GAAP words
+_UNKNOWN_PHRASES = frozenset(normalize(p) for p in UNKNOWN_METRICS)  # as printable compares them
+
+
+def printable(unmappable: str) -> bool:
+    """Whether a narrowed metric phrase could be a printed row's name: not a metric no table maps
+    (EBITDA, backlog), not a quotient or a breakdown ("revenue per employee", "sales by region")."""
+    phrase = normalize(unmappable)
+    return phrase not in _UNKNOWN_PHRASES and not _NOT_A_ROW.search(phrase)
+
+
+def dimension(r: Reading, outside: str) -> str | None:
+    """A metric narrowed to a segment, product or region ("data center revenue"): a 'dim:' key."""
+    trace, _ = account(outside, company_spans(r, outside), claimed(outside.lower(), _CLAIMED))
+    kinds = [t["as"] for t in trace]
+    between = {i for i, t in enumerate(trace) if t["word"] in ("and", "vs", "versus", "or")
+               and "unaccounted" in kinds[:i] and "unaccounted" in kinds[i + 1:i + 2]}  # "iphone and mac"
+    return dimension_key(r.unmappable, [t["word"] for i, t in enumerate(trace) if t["as"] == "unaccounted" or i in between])
+
+
+# Nouns that make a phrase a figure ("subscriber count", "net promoter score", "units shipped").
+_MEASURE_NOUNS = frozenset("count counts score scores units volume volumes multiple multiples shipped sold price prices "
+                           "size sizes yield yields rate rates ratio ratios".split())
+
+
+def _quotient(trace: list[dict]) -> bool:
+    """Leftover words on both sides of "per" ("average selling price per vehicle"): a quotient, so
+    a figure. "per nvidia's 10-K" is a source, not a quotient."""
+    return any(t["word"] == "per" and 0 < i < len(trace) - 1 and trace[i - 1]["as"] == "unaccounted"
+               and trace[i + 1]["as"] == "unaccounted" for i, t in enumerate(trace))
+
+
+_EARNING = re.compile(r"\b(?:earn|earned|earns|make|made|makes|how much|how many)\b")
+
+
+def _qualified_lead(plan: Plan, r: Reading, outside: str, low: str, joined: frozenset[frozenset[str]]) -> Plan:
+    """A prose answer opens with the figure of each metric the question names, so that figure must
+    be the one asked for, whole: words of the metric's own clause that nothing accounts for ("revenue
+    per vehicle delivered", "the effect of exchange rate changes on cash") make it another figure.
+    Such a metric is dropped from the plan: the passage search still runs, and when the words name a
+    printed line in a figure question, the line lookup answers or refuses it by those words."""
+    trace, runs = account(outside, company_spans(r, outside), claimed(low, (*_CLAIMED, *_PROSE_WORDS)), joined)
+    if not runs:
+        return plan
+    _, absorbed = line_keys(trace, runs)
+    narrowed = [k for k in plan.metrics if k in absorbed]
+    if not narrowed:
+        return plan
+    plan.words = trace
+    plan.metrics = [k for k in plan.metrics if k not in absorbed]
+    if not plan.metrics and (not r.why or FIGURE_ASK.search(low)):
+        # "what was the effect of exchange rate changes on cash?": when those words are a row the company prints,
+        # the row's figure answers (fetch tries it before the passage search), else the passages do
+        plan.probe = line_keys(trace, runs)[0]
+    if not plan.metrics and not r.why and not QUAL_ASK.search(low) and FIGURE_ASK.search(low):
+        # "what was its revenue per vehicle delivered?": a figure question about a narrower figure,
+        # answered by the printed line of those words or refused naming them, never by a passage
+        plan.intent, plan.metrics, plan.probe = "numeric", narrowed, []  # the accounting below narrows them
+        plan.items, plan.query, plan.sub_queries = [], "", []
+    return plan
+
+
+# Words of a prose question that say where to look or why, not which figure: a cause, a section
+# ("the MD&A", "item 7"), a figure the user quotes back ("+14%").
+_PROSE_WORDS = (WHY, CAUSE, MOVED, EFFECT, *SECTION_PATTERNS, re.compile(r"(?<![\w.])[+-]?\d[\d.,]*%"))
+
+
+# The opening of a question that asks for an amount, not for what a filing says about it.
+FIGURE_ASK = re.compile(r"^\W*(?:what\s+(?:was|were|is|are)\b|how\s+(?:much|many)\b)")
+
+
+def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | None = None,
+                  joined: frozenset[frozenset[str]] = frozenset()) -> Plan:
+    """A figure is answered only for what the question asks: every word accounted for (agent.planning.words).
+
+    Leftover words turn the metric they qualify into a line-item lookup; a quarter is refused."""
+    if plan.intent == "qualitative" and plan.metrics and r.measures and not plan.sub_queries:
+        plan = _qualified_lead(plan, r, outside, low, joined)
+    if plan.intent == "qualitative" and not plan.metrics and not r.why and not plan.sub_queries:
+        spans = [(m.start, m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)) for m in r.matches]
+        trace, runs = account(outside, spans, claimed(low, _CLAIMED))
+        left = [t["word"] for t in trace if t["as"] == "unaccounted"]
+        counted = bool(left) and (left[-1] in _MEASURE_NOUNS or left[-1] in AMOUNT_NOUNS or bool(re.search(r"\bhow many\b", low))
+                                  or (bool(FIGURE_ASK.search(low)) and _quotient(trace)))
+        asks_prose = r.prose_ask  # "what does it say about", "why", "the risk factors related to ..."
+        figure = not asks_prose and (counted or bool(_EARNING.search(low)))
+        quarter = quarterly_phrase(low)
+        if quarter and figure:  # "what did it earn in the september 2023 quarter": a figure of a quarter
+            return refusal_plan("unknown_metric", f"which figure of that period (\"{quarter}\"): name a line item, such as "
+                                "revenue or net income", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+        if runs and quarter and not asks_prose:
+            # "research and development expenses in the second quarter": a printed row of that quarter's
+            # statements answers; else the quarter's 10-Q is searched as below
+            dated = parse_period(low)
+            if dated is not None and dated.kind == "quarter":
+                dated_trace, dated_runs = account(outside, spans, claimed(low, _CLAIMED) | set(dated.words))
+                if dated_runs:
+                    plan.probe, _ = line_keys(dated_trace, dated_runs)
+                    plan.probe_period, plan.words = dated.as_dict(), dated_trace
+        if runs and not quarter:
+            plan.probe, _ = line_keys(trace, runs)
+            plan.probe_standard = not asks_prose and not r.has_topic
+            plan.words = trace
+            dated = dated_period(low)
+            if dated is not None and not asks_prose:
+                plan.probe_period = dated.as_dict()  # "customer advances at June 30, 2023": that balance
+            source = " ".join(w for w in left if w not in ("get", "got", "gets", "bring", "brought", "brings"))
+            if _EARNED_FROM.search(low) and figure and source and not counted:
+                # "how much did Tesla get from regulatory credits?": that source's revenue, a member
+                plan.intent, plan.metrics, plan.probe = "numeric", [f"dim:revenue|{source}"], []
+                plan.items, plan.query, plan.sub_queries = [], "", []
+            elif counted and not asks_prose:
+                # "prime subscriber count", "net promoter score", "how many iPhones": a figure, from a
+                # printed line or refused with its words, never a quoted sentence standing in for it
+                plan.intent, plan.metrics, plan.probe = "numeric", list(plan.probe), []
+                plan.items, plan.query, plan.sub_queries = [], "", []
+        if not quarter:
+            return plan
+    if plan.intent == "qualitative" and prev is not None and (prev.period or {}).get("kind") == "quarter" \
+            and plan.slots.get("metrics") == "thread, its cause" and not quarterly_phrase(low):
+        # "why?" after a quarter's figure: that quarter's 10-Q (Part I, Item 2), never the year's 10-K
+        plan.period = {k: v for k, v in prev.period.items() if k not in ("changes", "growth")}
+        plan.items, plan.slots["period"] = quarter_items(plan.items), "thread"
+        return plan
+    if plan.intent == "qualitative" and quarterly_phrase(low):
+        # what a 10-Q says about its quarter: that 10-Q's Items (and the quarter's figures), never a 10-K's
+        period = parse_period(low)
+        if period is None or period.kind != "quarter":
+            return refusal_plan("out_of_scope", f"what the filings say about that period (\"{quarterly_phrase(low)}\"): "
+                                "name a quarter, or ask for a quarter's figures", tickers=plan.tickers)
+        plan.period = period.as_dict()
+        plan.items = quarter_items(plan.items)
+        if asks_changes(low, plan.items):
+            plan.period["changes"] = True
+        return plan
+    if plan.intent == "qualitative" and not plan.metrics and not r.why and not plan.sub_queries:
+        return plan
+    if plan.intent not in NUMERIC_INTENTS or not plan.metrics:
+        return plan
+    if _DIRECTION.search(low) and plan.intent in ("numeric", "derived", "trend") and len(plan.tickers) == 1 \
+            and len(plan.fiscal_years) <= 1 and len(plan.year_offsets) <= 1 and not _ONE_YEAR_BASE.search(low):
+        # "is its margin improving as of 2023?": a direction needs the years before it, three at least
+        if len(plan.fiscal_years) == 1 and not plan.latest:
+            year = plan.fiscal_years[0]
+            plan.fiscal_years = [year - 2, year - 1, year]
+            plan.intent = "trend"
+        elif not plan.fiscal_years and plan.latest and len(plan.year_offsets) <= 1:
+            base = (plan.year_offsets or [0])[0]
+            plan.year_offsets = [base - 2, base - 1, base]
+            plan.intent = "trend"
+    quarter = quarterly_phrase(low)
+    period = parse_period(low) if quarter else dated_period(low) or latest_period(low, plan)
+    if quarter and period is None:
+        return refusal_plan("out_of_scope", f"that period (\"{quarter}\"): name a quarter, a half, a year to date or "
+                            "trailing twelve months", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+    if period is None and prev is not None and prev.period and not _WHOLE_YEAR.search(low):
+        period = thread_period(prev.period, plan.fiscal_years if "fiscal_years" not in plan.inherited else None)
+        plan.inherited.append("period")  # "and Apple?" after a quarter: the same quarter, never the year
+    if period is not None and period.fiscal_year is None and not period.end and not period.end_month \
+            and "fiscal_years" in plan.inherited and plan.fiscal_years and not period.or_year:
+        period.fiscal_year, period.latest = plan.fiscal_years[-1], False  # "and Q4?": the thread's fiscal year
+    period_words: set[str] = set()
+    if period is not None:
+        plan.period = period.as_dict()
+        period_words = set(period.words)
+        if plan.intent == "trend" and period.kind != "quarters":
+            plan.intent = "numeric"  # "Q2 2023 vs Q2 2022": the quarter and its base, not a run of years
+    dims = {w for k in plan.metrics if k.startswith("dim:") for w in key_parts(k)[1].split()}
+    dims |= {w + s for w in dims for s in ("s", "es")} | {w[:-1] + "ies" for w in dims if w.endswith("y")}
+    if dims:  # "revenue from Europe, Middle East and Africa": a printed name the member's words make up
+        joined = frozenset(n for n in joined if not n <= dims | {"and", "&"})  # is the member's, not a line
+    kind_words = claimed(low, (KIND_WORD,)) if r.kind else set()  # "the margin" after a figure: that figure's
+    trace, runs = account(outside, company_spans(r, outside), claimed(low, _CLAIMED) | dims | period_words | kind_words,
+                          joined)
+    runs = conventions(plan, trace) if runs else runs
+    plan.words = trace
+    other = other_convention(plan, trace)
+    if other:
+        return refusal_plan("unknown_metric", other, tickers=plan.tickers, fiscal_years=plan.fiscal_years, words=trace)
+    flow = balance_as_flow(plan, trace)
+    if flow is not None:
+        reason, detail, candidates = flow
+        return refusal_plan(reason, detail, candidates=candidates, tickers=plan.tickers, fiscal_years=plan.fiscal_years,
+                            words=trace)
+    if not runs:
+        return plan
+    if "metrics" in plan.inherited:
+        # "and Mac?" after "iPhone revenue": the new words name what is asked now; the thread's
+        # measure is kept only as the metric a member narrows, never answered beside it
+        leftover = leftover_words(trace, runs)
+        metrics = [f"{k.split('|')[0]}|{leftover}" for k in plan.metrics if k.startswith("dim:") and "|*" not in k]
+        for k in plan.metrics:  # "and Digital Experience?" after "Digital Media revenue" (a member found by its words)
+            if k.startswith("line:"):
+                context = line_parts(k)[1]
+                said = [context.split()[s:e] for s, e, m in find_phrases(context, PHRASES) if m in METRICS]
+                if len(said) == 1:
+                    phrase = " ".join(said[0])
+                    metrics.append(f"line:{leftover}|{leftover} {phrase}|{leftover} {phrase}")
+        if metrics:
+            plan.metrics = list(dict.fromkeys(metrics))
+            return plan
+        plan.metrics = []  # "and selling expense?": that line alone, not the thread's figures beside it
+        plan.inherited.remove("metrics")
+    earned = _EARNED_FROM.search(low)
+    if earned and "net_income" in plan.metrics and not any(t["as"] == "metric:net_income" for t in trace):
+        # "how much did it make from iPhone?": the member's revenue, never the company's net income
+        leftover = leftover_words(trace, runs)
+        plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "net_income")]
+        plan.intent = "numeric" if plan.intent == "derived" else plan.intent
+        return plan
+    if "revenue" in plan.metrics and _SOLD.search(low) and not any(t["as"] == "metric:revenue" for t in trace):
+        # "what did the Digital Experience segment bring in?": the member's revenue, never the company's
+        leftover = leftover_words(trace, runs)
+        plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "revenue")]
+        return plan
+    keys, absorbed = line_keys(trace, runs)
+    absorbed |= {k for t in trace for k in t.get("joins", ())}  # one phrase, never its parts
+    absorbed |= ({growth_key(k) for k in absorbed} | {change_key(k) for k in absorbed}
+                 | {change_key(k[: -len("_growth")]) for k in absorbed if k.endswith("_growth")}
+                 | {SHARE_OF_REVENUE[k] for k in absorbed if k in SHARE_OF_REVENUE})
+    plan.metrics = [k for k in plan.metrics if k not in absorbed] + keys
+    if plan.intent == "derived" and not any(k in FORMULAS for k in plan.metrics):
+        plan.intent = "numeric"
+    return plan
