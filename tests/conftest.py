@@ -111,6 +111,24 @@ def corpus_db(make_database, embedder) -> Database:
     return database
 
 
+@pytest.fixture(scope="module")
+def offline_footnote(corpus_db, embedder):
+    """The whole graph over the fixture corpus as it runs with no model key: rule planner, extractive
+    composer, no answer cache (each test sees the planner, not a stored answer)."""
+    from bot.settings import Settings
+    from bot.wiring import build_footnote
+
+    return build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+
+
+def thread_of(footnote):
+    """A fresh chat thread: each call is the next message in it, answered with the memory of the ones before."""
+    from agent.answer import Turn
+
+    key = f"test:{uuid.uuid4().hex}"
+    return lambda text: footnote.answer(Turn(thread_key=key, user="u", text=text))
+
+
 @pytest.fixture
 def log_buffer():
     """What Footnote's own log handler writes, for tests that check what reaches the log."""

@@ -9,24 +9,16 @@ over the fixture corpus (real Postgres, real LangGraph checkpoints)."""
 
 from __future__ import annotations
 
-import uuid
 
 import pytest
 
-from agent.answer import Turn
 from agent.planning.followups import asks_use, figure_base, includes_company, leads_reply
-from bot.settings import Settings
-from bot.wiring import build_footnote
+from tests.conftest import thread_of
 
 
 @pytest.fixture(scope="module")
-def footnote(corpus_db, embedder):
-    return build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
-
-
-def thread_of(footnote):
-    key = f"test:{uuid.uuid4().hex}"
-    return lambda text: footnote.answer(Turn(thread_key=key, user="u", text=text))
+def footnote(offline_footnote):
+    return offline_footnote
 
 
 @pytest.fixture(scope="module")

@@ -5,26 +5,18 @@ growth, and asking for more or for what happened after a figure."""
 
 from __future__ import annotations
 
-import uuid
 
 import pytest
 
-from agent.answer import Turn
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import asks_more, asks_what_happened, compared_name
 from agent.planning.years import parse_years
-from bot.settings import Settings
-from bot.wiring import build_footnote
+from tests.conftest import thread_of
 
 
 @pytest.fixture(scope="module")
-def footnote(corpus_db, embedder):
-    return build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
-
-
-def thread_of(footnote):
-    key = f"test:{uuid.uuid4().hex}"
-    return lambda text: footnote.answer(Turn(thread_key=key, user="u", text=text))
+def footnote(offline_footnote):
+    return offline_footnote
 
 
 def test_the_margin_after_a_profit_figure_is_that_profit_s_margin(footnote):

@@ -5,25 +5,17 @@ to it; and "say more" quoting the next best sentences, never the thread's earlie
 from __future__ import annotations
 
 import re
-import uuid
 
 import pytest
 
-from agent.answer import Turn
 from agent.planning.followups import back_to_figure, comments_on_thread, figure_reply, gap_as_difference
 from agent.planning.plan import Plan
-from bot.settings import Settings
-from bot.wiring import build_footnote
+from tests.conftest import thread_of
 
 
 @pytest.fixture(scope="module")
-def footnote(corpus_db, embedder):
-    return build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
-
-
-def thread_of(footnote):
-    key = f"test:{uuid.uuid4().hex}"
-    return lambda text: footnote.answer(Turn(thread_key=key, user="u", text=text))
+def footnote(offline_footnote):
+    return offline_footnote
 
 
 def quotes(answer) -> list[str]:
