@@ -9,7 +9,6 @@ over the fixture corpus (real Postgres, real LangGraph checkpoints)."""
 
 from __future__ import annotations
 
-
 import pytest
 
 from agent.planning.followups import asks_use, figure_base, includes_company, leads_reply

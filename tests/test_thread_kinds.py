@@ -5,7 +5,6 @@ growth, and asking for more or for what happened after a figure."""
 
 from __future__ import annotations
 
-
 import pytest
 
 from agent.planning.figure_kinds import kind_of_thread
