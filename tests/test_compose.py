@@ -136,6 +136,17 @@ def test_the_source_line_never_shows_a_figure():
             assert not number_tokens(line), line  # cite_check refuses an intro with a figure
 
 
+
+def test_a_named_years_10k_is_called_missing_only_when_the_corpus_lacks_it():
+    """Quotes that all come from the next 10-K do not by themselves mean the named year's is missing."""
+    from agent.composing.compose import _source_line
+
+    plan, picked = _plan().model_copy(update={"fiscal_years": [2023]}), [_chunk(1, "7", "x")]  # asked 2023, quoted FY2024
+    assert "not in my corpus" in _source_line(plan, picked, ["ZZZ"], " (Item 7)", {"ZZZ": {2024}})
+    held = _source_line(plan, picked, ["ZZZ"], " (Item 7)", {"ZZZ": {2023, 2024}})
+    assert "not in my corpus" not in held and "discusses fiscal 2023 as its prior year" in held
+    assert "not in my corpus" not in _source_line(plan, picked, ["ZZZ"], " (Item 7)")  # unknown: no claim
+
 WHY_CHUNKS = [
     _chunk(11, "7", "Net sales increased $4.2 billion in 2024 compared with 2023, driven by higher sales of "
            "garden tools and new stores in the southern region. "

@@ -481,17 +481,19 @@ def compose_extractive(
     cells: list[dict] | None = None,
     on_text=None,
     embedder=None,
+    held: dict[str, set[int]] | None = None,
 ) -> Draft:
     """Draft an answer from evidence alone. `cells` (numbers intents) lists what was asked for,
     per company, year and measure: {ticker, name, fiscal_year, metric, label, evidence_id|None,
-    display|None}. `embedder` (the one retrieval used) scores sentences against the question."""
+    display|None}. `embedder` (the one retrieval used) scores sentences against the question. `held`:
+    per ticker, the fiscal years whose 10-K the corpus holds, so the answer never says a held one is missing."""
     if plan.intent == "qualitative":
-        return _qualitative(question, plan, evidence, cells, embedder)
+        return _qualitative(question, plan, evidence, cells, embedder, held)
     return _numbers(plan, cells or [], evidence)
 
 
 def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: list[dict] | None = None,
-                 embedder=None) -> Draft:
+                 embedder=None, held: dict[str, set[int]] | None = None) -> Draft:
     chunks = [e for e in evidence if e.kind == "chunk"]
     prose = [c for c in chunks if not _looks_tabular(c.text)] or chunks
     if plan.quoted:  # "say more": the next best sentences, never one the thread has quoted
@@ -528,7 +530,7 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
         companies = sorted({c.ticker for c, _, _ in picks})
         items = sorted({c.item for c, _, _ in picks if c.item})
         where = f" ({items_text(items)})" if items else ""
-        intro = _source_line(plan, [c for c, _, _ in picks], companies, where)
+        intro = _source_line(plan, [c for c, _, _ in picks], companies, where, held)
     return Draft(intro=intro, claims=claims, composer="extractive")
 
 
@@ -538,9 +540,12 @@ def _unquoted(chunk: Evidence, quoted: list[str]) -> Evidence:
     return chunk.model_copy(update={"text": "\n".join(kept)})
 
 
-def _source_line(plan: Plan, chunks: list[Evidence], companies: list[str], where: str) -> str:
+def _source_line(plan: Plan, chunks: list[Evidence], companies: list[str], where: str,
+                 held: dict[str, set[int]] | None = None) -> str:
     """Which filing the quotes come from, and why that one: the latest when no year was named; the
-    next year's when the named year's 10-K is not held (it discusses that year as its prior year)."""
+    next year's when the named year's 10-K is not held (it discusses that year as its prior year).
+    "Not in my corpus" is said only when `held` shows it: quotes that all come from the next 10-K do
+    not by themselves mean the named year's is missing."""
     if plan.period:  # a quarter's 10-Q (agent.retrieval.quarter_prose)
         from store.items import item_label
 
@@ -560,8 +565,10 @@ def _source_line(plan: Plan, chunks: list[Evidence], companies: list[str], where
     stand_ins = [y for y in asked if y not in years and y + 1 in years]
     if stand_ins and len(companies) == 1:
         gone = ", ".join(f"fiscal {y}" for y in stand_ins)
-        return (f"The {gone} 10-K is not in my corpus; from the {shown} 10-K, which discusses {gone} as its "
-                f"prior year{where}:")
+        missing = held is not None and not set(stand_ins) & held.get(companies[0], set())
+        opening = f"The {gone} 10-K is not in my corpus; from the" if missing else f"From {whose}"
+        return f"{opening} {shown} 10-K, which discusses {gone} as its prior year{where}:"
+
     line = f"From {whose}{shown} 10-K{' filings' if len(companies) > 1 else ''}{where}:"
     later = sorted({c.ticker for c in chunks if asked and c.fiscal_year not in asked and c.fiscal_year - 1 in asked})
     if later:  # one company's 10-K for the named year is not held: its next one discusses that year
@@ -571,6 +578,7 @@ def _source_line(plan: Plan, chunks: list[Evidence], companies: list[str], where
 
 
 compose_extractive.uses_embedder = True  # the compose node passes the loaded embedder
+compose_extractive.reads_held = True  # and the fiscal years whose 10-K each resolved company has
 
 
 def _looks_tabular(text: str) -> bool:
@@ -732,12 +740,15 @@ def compose(state, deps, config) -> dict:
     composer = deps.fallback_composer if plan.period and plan.intent != "qualitative" else deps.composer  # templated periods
     try:
         extra = {"embedder": deps.embedder} if getattr(composer, "uses_embedder", False) else {}
+        if getattr(composer, "reads_held", False):
+            extra["held"] = held_years(state)
         draft = composer(state["question"], plan, evidence, cells=cells, on_text=on_text, **extra)
     except Exception as exc:  # a model's failure falls back to the extractive composer
         if deps.composer is deps.fallback_composer:
             raise
         log.warning("composer %s failed (%s); using the extractive composer", deps.composer_name, exc.__class__.__name__)
-        draft = deps.fallback_composer(state["question"], plan, evidence, cells=cells, embedder=deps.embedder)
+        draft = deps.fallback_composer(state["question"], plan, evidence, cells=cells, embedder=deps.embedder,
+                                       held=held_years(state))
         draft.fallback = f"composer: {deps.composer_name} failed ({exc.__class__.__name__}); extractive composer used"
     update = {"draft": draft.model_dump(mode="json")}
     if plan.intent == "qualitative" and not any(c.kind == "prose" for c in draft.claims) \
@@ -745,6 +756,12 @@ def compose(state, deps, config) -> dict:
         # nothing in what was found answers the question: say where we looked, quote nothing
         update["refusal"] = {"reason": "no_grounding", "detail": searched(state)}
     return update
+
+
+def held_years(state) -> dict[str, set[int]]:
+    """Per resolved ticker, the fiscal years whose filing the corpus holds (agent.retrieval.fetch)."""
+    return {c["ticker"]: {int(y) for y in c.get("filings") or {}} for c in state.get("resolved") or []
+            if c.get("ticker") and c.get("filings") is not None}
 
 
 def items_text(items: list[str]) -> str:
