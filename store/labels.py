@@ -113,12 +113,6 @@ def statement_rows(conn: psycopg.Connection, cik: int, fiscal_year: int, stateme
     return sorted(out, key=lambda x: (x["table"], x["row"]))
 
 
-def company_name(conn: psycopg.Connection, cik: int) -> str:
-    """The company's registered name ('' when unknown): words its own rows may print."""
-    row = conn.execute("SELECT name FROM companies WHERE cik = %s", (cik,)).fetchone()
-    return row[0] if row else ""
-
-
 def company_by_ticker(conn: psycopg.Connection, ticker: str) -> tuple[int, str] | None:
     row = conn.execute("SELECT cik, name FROM companies WHERE %s = ANY(tickers)", (ticker.upper(),)).fetchone()
     return (int(row[0]), row[1]) if row else None

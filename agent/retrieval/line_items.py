@@ -309,7 +309,7 @@ def labels_of(conn, memo: dict, cik: int) -> list[dict]:
 def company_line(conn, memo: dict, cik: int, key: str) -> tuple[LineMatch | None, list[LineMatch]]:
     """`resolve` for a `line:` key of agent.planning.words against one company's stored labels (memoized
     per corpus version in `memo`: the labels change only with an ingest)."""
-    from store import labels as labels_store
+    from store import labels as labels_store, lookups
 
     printed = labels_of(conn, memo, cik)
     concepts = memo.get(("concepts", cik))
@@ -317,7 +317,7 @@ def company_line(conn, memo: dict, cik: int, key: str) -> tuple[LineMatch | None
         concepts = memo[("concepts", cik)] = labels_store.company_concepts(conn, cik)
     name = memo.get(("name", cik))
     if name is None:
-        name = memo[("name", cik)] = labels_store.company_name(conn, cik)
+        name = memo[("name", cik)] = " ".join(lookups.company_names(conn, cik))
     leftover, context, shown = line_parts(key)
     # a row may carry the company's own name ("Deferred revenue – Lowe's protection plans", "Verizon Business
     # Group goodwill impairment"), which the planner took as the company: allowed in the label, never needed
