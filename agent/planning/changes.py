@@ -14,6 +14,7 @@ from agent.planning.formulas import compound_growth, formula_tree, points_change
 from agent.planning.measures import absolute_words, growth_words, implies_change
 from agent.planning.plan import Plan
 from agent.planning.reading import Reading, base_metric
+from agent.planning.years import NUMBER_WORDS
 from agent.retrieval.concepts import METRICS, normalize
 from agent.retrieval.finance import FORMULAS
 
@@ -34,7 +35,6 @@ def _named_base(low: str) -> int | None:
 
 
 _COMPOUND = re.compile(r"\b(?:cagr|compound(?:ed)?\s+annual(?:\s+growth)?(?:\s+rate)?|annualized\s+growth(?:\s+rate)?)\b")
-_SPAN_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
 _N_YEAR = re.compile(r"\b(two|three|four|five|[2-5])[\s-]+years?\b")
 
 
@@ -61,7 +61,7 @@ def spanned_changes(plan: Plan, text: str) -> Plan:
         base = _named_base(low)
         said = _N_YEAR.search(low)
         span = plan.fiscal_years[0] - base if base is not None and base < plan.fiscal_years[0] else \
-            _SPAN_WORDS[said.group(1)] if compound and said else 1
+            NUMBER_WORDS[said.group(1)] if compound and said else 1
     absolute = asks_change and absolute_words(low)
     metrics, added = [], []
     for key in plan.metrics:

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import re
 
-from agent.planning.followups import BASE_OF, FIGURE_ASKING, own_subject
-from agent.retrieval.finance import GROWTH_BASES
+from agent.planning.followups import BASE_OF, FIGURE_ASKING, figure_base, own_subject
 
 # The kind words ("costs", never "did it cost", a verb).
 KIND_WORD = re.compile(r"\b(margins?|profitab\w*|unprofitab\w*|loss(?:es)?|costs|per[\s-]+share)\b")
@@ -27,10 +26,8 @@ _COSTS = ("cost_of_revenue", "operating_expenses", "rd", "sga")
 def _thread_base(key: str) -> str:
     """The reported figure a thread's key is about: a growth or change through its base, a ratio
     through the figure it is computed from ("operating_margin" -> "operating_income")."""
-    for suffix in ("_growth", "_change"):
-        if key.endswith(suffix) and key[: -len(suffix)] in GROWTH_BASES:
-            key = key[: -len(suffix)]
-    return BASE_OF.get(key, key)
+    base = figure_base(key)
+    return BASE_OF.get(base, base)
 
 
 def kind_of_thread(text: str, thread_metrics: list[str]) -> list[str]:

@@ -20,6 +20,7 @@ from agent.retrieval.line_items import IGNORABLE, SYNONYMS
 from agent.retrieval.line_items import tokens as line_tokens
 from agent.retrieval.finance import DEBT_STEPS, FORMULA_PHRASES, FORMULAS, HUNDRED, FormulaError
 from agent.planning.words import FILLER
+from agent.planning.years import NUMBER_WORDS
 
 _END = (r"(?=\s*(?:[;?!]|\.\s|\.$|,\s*(?:and\s+)?(?:what|how|show|give|tell|then|compute|calculate|for)\b|"
         r"\s+(?:and|then)\s+(?:what|how|show|give|tell|compute|calculate)\b|$))")
@@ -816,11 +817,10 @@ _CAGR_SPAN = re.compile(r"\b(?P<n>two|three|four|five|[2-5])[\s-]+years?\s+(?P<w
                         r"(?P<cagr>cagr|compound(?:ed)?\s+annual\s+growth(?:\s+rate)?)\s+"
                         r"(?:through|thru|to|ending(?:\s+in)?|ended|for|in|as\s+of)\s+(?P<fy>(?:fiscal\s+(?:year\s+)?|fy\s*)?)"
                         r"(?P<year>(?:19|20)\d\d)\b", re.I)
-_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
 
 
 def _cagr_years(m: re.Match) -> str:
-    n = _NUMBER_WORDS.get(m.group("n").lower()) or int(m.group("n"))
+    n = NUMBER_WORDS[m.group("n").lower()]
     end = int(m.group("year"))
     return f"{m.group('what')} {m.group('cagr')} from {m.group('fy')}{end - n} to {end}"
 

@@ -89,7 +89,8 @@ def prose_instead(plan: Plan, text: str, directory: CompanyDirectory, *, split_o
         return plan
     plan.intent, plan.metrics, plan.probe, plan.probe_standard = "qualitative", [], lines, False
     plan.items, plan.sub_queries = ["7", "8"], []
-    plan.query = expand_query(strip_for_query(strip_quotes(text), directory.find(strip_quotes(text))))
+    quoted = strip_quotes(text)
+    plan.query = expand_query(strip_for_query(quoted, directory.find(quoted)))
     plan.slots = {**plan.slots, "metrics": "none: prose (words no line is named after)"}
     return plan
 

@@ -93,9 +93,10 @@ def plan(state, deps, config) -> dict:
     status("Reading your question...")
     question = state["question"]
     refused = (state.get("memory") or {}).get("refused")
-    previous = _shown_figures(question, previous_plan(state), figure_plan(state), refused)
+    shown = figure_plan(state)
+    previous = _shown_figures(question, previous_plan(state), shown, refused)
     result, name, fallback = _planned(question, previous, deps)
-    figure = followups.back_to_figure(question, previous, figure_plan(state))
+    figure = followups.back_to_figure(question, previous, shown)
     if figure is not None and not followups.is_figure_plan(result):
         # "and in fy23?" after "why did it go up?": the figure two turns back, not the prose topic
         again, again_name, again_fallback = _planned(question, figure, deps)

@@ -102,8 +102,9 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = SPELLED_AMPERSAND.sub(ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
     raw = relative_to_thread(raw, previous)
-    raw = compared_kind(raw, len(discussed(usable_previous(previous))))  # "which bank made more?" of the thread's
-    raw = gap_as_difference(raw, len(discussed(usable_previous(previous))))  # "the gap between them"
+    discussed_count = len(discussed(usable_previous(previous)))
+    raw = compared_kind(raw, discussed_count)  # "which bank made more?" of the thread's
+    raw = gap_as_difference(raw, discussed_count)  # "the gap between them"
     definition, rest, bad = find_definition(raw, directory.line_names)
     if definition is not None:
         definition, rest = name_aside(definition, rest, directory)
@@ -206,12 +207,12 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     task = help_with(chat) if asks_help and not (r.matches or subject) else None
     if task:  # "can you help me fix a bug in my code?": judged by the task, not by "help"
         return refusal_plan("out_of_scope", task)
-    more = asks_more(chat) and usable_previous(previous) is not None  # "tell me more" is not "tell me a story"
+    more = asks_more(chat) and thread is not None  # "tell me more" is not "tell me a story"
     # "what's management's take?", "what are the headwinds?" after a figure: about that figure
-    r.aspect = (usable_previous(previous) is not None and (bool(previous.metrics) or previous.intent == "qualitative")
+    r.aspect = (thread is not None and (bool(previous.metrics) or previous.intent == "qualitative")
                 and not r.measures
                 and not r.tickers and (comments_on_thread(low) or aspect_of_thread(low)))
-    if (usable_previous(previous) is not None and (bool(previous.metrics) or previous.intent == "qualitative")
+    if (thread is not None and (bool(previous.metrics) or previous.intent == "qualitative")
             and not r.measures and not r.tickers and not r.why and asks_response(low)):
         # "what are they doing about it?" after a figure or a topic: what the filing says they do about it,
         # MD&A's discussion of the figure beside it
@@ -248,16 +249,16 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         return meta_plan("coverage", [m.company.ticker for m in r.matches if m.company])
     # "who earned more?", "what's the difference between them?" in a thread: a comparison of its
     # companies, however much the words alone resemble a question about Footnote
-    compares_thread = (usable_previous(previous) is not None and bool(COMPARING.search(low))
+    compares_thread = (thread is not None and bool(COMPARING.search(low))
                        and not re.search(r"\b(?:you|your)\b", low))
     # "who else do they name?": a question about the thread's company, however it resembles one about Footnote
-    about_thread = usable_previous(previous) is not None and about_the_company(low)
+    about_thread = thread is not None and about_the_company(low)
     signing_off = kind == "meta" and detail in ("thanks", "goodbye")  # "bye, thanks for the Nvidia info"
     if kind == "meta" and (not r.matches or signing_off) and not compares_thread and not about_thread and not more \
             and not figure_ask:
         return meta_plan(detail)
 
-    prev = usable_previous(previous)
+    prev = thread
     if r.aspect and prev is not None and prev.metrics and comments_on_thread(low) and not r.why:
         r.why = True  # "what did management say about it?" after a figure: MD&A's discussion of that figure
     share = SHARE.search(low)
@@ -455,7 +456,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             if greets_first(low) or asks_what_footnote_is(low):
                 # "Greetings from the Equity Research desk", "is this like Perplexity?": whom it
                 # greets or what it likens Footnote to is no company asked about
-                return meta_plan(small_talk(spelled_out(low)) or ("greeting" if greets_first(low) else "about"))
+                return meta_plan("greeting" if greets_first(low) else "about")  # small_talk said nothing above
             refused = refusal_by_meaning(spelled_out(low))
             if refused:  # "can you plan a trip to Lisbon?": off-topic, not a company called Lisbon
                 return refusal_plan("out_of_scope", refused)

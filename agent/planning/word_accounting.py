@@ -38,7 +38,7 @@ def unaccounted_words(outside: str, low: str) -> str | None:
     """The words no metric, period or question word takes ("shopify revenue 2023"): in a question
     naming no known company, most likely the company the user means, named in the refusal."""
     trace, runs = account(outside, [], claimed(low, _CLAIMED))
-    return " ".join(trace[i]["word"] for i in range(*runs[0])) if runs else None
+    return leftover_words(trace, runs[:1]) if runs else None
 
 
 # A follow-up that asks for a whole year leaves the thread's quarter behind.
