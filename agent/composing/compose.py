@@ -737,18 +737,19 @@ def compose(state, deps, config) -> dict:
         from agent.retrieval.quarter_prose import changes_draft
 
         return {"draft": changes_draft(plan, evidence, state["retrieval"]).model_dump(mode="json")}
+    held = held_years(state)
     composer = deps.fallback_composer if plan.period and plan.intent != "qualitative" else deps.composer  # templated periods
     try:
         extra = {"embedder": deps.embedder} if getattr(composer, "uses_embedder", False) else {}
         if getattr(composer, "reads_held", False):
-            extra["held"] = held_years(state)
+            extra["held"] = held
         draft = composer(state["question"], plan, evidence, cells=cells, on_text=on_text, **extra)
     except Exception as exc:  # a model's failure falls back to the extractive composer
         if deps.composer is deps.fallback_composer:
             raise
         log.warning("composer %s failed (%s); using the extractive composer", deps.composer_name, exc.__class__.__name__)
         draft = deps.fallback_composer(state["question"], plan, evidence, cells=cells, embedder=deps.embedder,
-                                       held=held_years(state))
+                                       held=held)
         draft.fallback = f"composer: {deps.composer_name} failed ({exc.__class__.__name__}); extractive composer used"
     update = {"draft": draft.model_dump(mode="json")}
     if plan.intent == "qualitative" and not any(c.kind == "prose" for c in draft.claims) \

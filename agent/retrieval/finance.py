@@ -14,9 +14,8 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from agent.answer import Calculation
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
-from agent.retrieval.ratio_catalogue import ALIASES, CATALOGUE, computed_variants, suffixed
+from agent.retrieval.ratio_catalogue import ALIASES, CATALOGUE, HUNDRED, computed_variants, suffixed
 
-HUNDRED = Decimal(100)
 BILLION = Decimal(10) ** 9
 MILLION = Decimal(10) ** 6
 _EXACT = Decimal("1E-10")  # results are kept to 10 decimal places; display rounds further

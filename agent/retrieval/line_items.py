@@ -289,6 +289,12 @@ def line_optional(key: str) -> str:
     return parts[3] if len(parts) > 3 else ""
 
 
+def line_key(said: str, spare: str | None = None) -> str:
+    """The `line:` key of a phrase the user said as a whole (its words, clause and shown text alike);
+    `spare`: words the row's name may carry besides (line_optional)."""
+    return f"line:{said}|{said}|{said}" + ("" if spare is None else f"|{spare}")
+
+
 def line_parts(key: str) -> tuple[str, str, str]:
     """(leftover words, clause content words, the clause as the user wrote it) of a `line:` key
     (written by agent.planning.words.line_keys)."""

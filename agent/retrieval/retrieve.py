@@ -16,8 +16,8 @@ from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.composing.draft import Evidence
 from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key
 from agent.progress import status
-from agent.retrieval.line_items import (company_line, labels_of, line_parts, printed_index, printed_label, printed_order,
-                                        same_printed_row, without_note_refs)
+from agent.retrieval.line_items import (company_line, labels_of, line_key, line_parts, printed_index, printed_label,
+                                        printed_order, same_printed_row, without_note_refs)
 from agent.retrieval.line_items import IGNORABLE, tokens
 from agent.retrieval.causes import cause_queries, subject_query
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
@@ -117,7 +117,7 @@ class _Facts:
         under the metric's name ("Inventories" tagged with a concept of the company's own), exact or
         near-exact label matches only (agent.retrieval.line_items)."""
         said = normalize(METRICS[metric_key].label)
-        match, _ = company_line(self.conn, self.memo, self.company["cik"], f"line:{said}|{said}|{said}")
+        match, _ = company_line(self.conn, self.memo, self.company["cik"], line_key(said))
         if match is None:
             return None
         fact = facts_store.annual_value(self.conn, self.company["cik"], [match.concept], fy,
@@ -241,7 +241,7 @@ def _operand(conn, deps, facts: _Facts, key: str, fy: int, orders: dict | None =
         phrase = metric[1:]
         slot = (f"#{phrase}", year)
         if slot not in facts.found:
-            facts.found[slot] = _line_cell(conn, deps, facts.company, f"line:{phrase}|{phrase}|{phrase}", year, {},
+            facts.found[slot] = _line_cell(conn, deps, facts.company, line_key(phrase), year, {},
                                            facts.lines)
         return facts.found[slot]
     if member is None:
@@ -487,14 +487,14 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         metric, qualifier, _ = key_parts(key)
                         said = f"{qualifier} {(phrases or {}).get(metric) or METRICS[metric].label.lower()}"
                         line = {**cell}
-                        ev = _line_cell(conn, deps, company, f"line:{said}|{said}|{said}|{spare}", fy, line, lines)
+                        ev = _line_cell(conn, deps, company, line_key(said, spare), fy, line, lines)
                         if ev is not None:
                             evidence[ev.id] = ev
                             line.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
                             cells.append(line)
                             continue
                         if len(line.get("candidates") or []) > 1:  # a printed row twice: ask which one
-                            cells.append({**line, "metric": f"line:{said}|{said}|{said}"})
+                            cells.append({**line, "metric": line_key(said)})
                             continue
                     for member_cell, ev in found:
                         if ev is not None:
@@ -536,7 +536,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         # none of the table's concepts: the row the company prints under the user's words
                         # ("Inventories" tagged InventoryFinishedGoodsNetOfReserves), or nothing
                         said = phrases[key]
-                        ev = _line_cell(conn, deps, company, f"line:{said}|{said}|{said}", fy, cell, lines)
+                        ev = _line_cell(conn, deps, company, line_key(said), fy, cell, lines)
                         if ev is None:
                             cell.pop("concept", None)
                     if ev is not None:

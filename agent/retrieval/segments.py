@@ -65,9 +65,12 @@ def _own_labels(member: str, printed: set[str], owner: frozenset[str] = frozense
 
 def member_names(member: str, printed: set[str], owner: frozenset[str] = frozenset()) -> list[str]:
     """Names a member goes by: the labels printed beside it that name it, then its QName in words."""
-    words = concept_words(member)
-    words = " ".join(w for w in words.split() if w not in _GENERIC)
-    return [*_own_labels(member, printed, owner), *_country(member), words]
+    return [*_own_labels(member, printed, owner), *_country(member), _qname_name(member)]
+
+
+def _qname_name(member: str) -> str:
+    """The member's QName in words, without the words every member carries ("segment", "member")."""
+    return " ".join(w for w in concept_words(member).split() if w not in _GENERIC)
 
 
 def _key(name: str) -> frozenset[str]:
@@ -111,7 +114,7 @@ def _names_a_row(want: frozenset[str], have: frozenset[str], member: str, name: 
     holds the asked metric's words and the qualifier reaches past the member's own QName words into it
     ("business group impairment" inside "Verizon Business Group goodwill impairment", printed beside the
     consumer column). "direct consumer" inside "Sales through Direct to Consumer" stays the member's."""
-    qname = member_names(member, set())[-1]
+    qname = _qname_name(member)
     if not (metric_words and have & metric_words and name != qname):
         return False
     own = _key(qname)  # "direct" is the QName's "directly" (SalesChannelDirectlyToConsumerMember)
