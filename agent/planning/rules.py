@@ -34,6 +34,7 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       unknown_subject)
 from agent.planning.formulas import find_definition, inline_formula, spoken_operators
 from agent.planning.in_words import prose_instead, said_in_words
+from agent.planning.measure_spelling import spelled_out as measure_spelled_out
 from agent.planning.measures import implied_measures
 from agent.planning.members import member_asks
 from agent.planning.plan import MAX_CHARS, Plan, meta_plan, refusal_plan
@@ -41,6 +42,7 @@ from agent.planning.plan_years import asked_years, filing_outlook, filing_statem
 from agent.planning.prose_route import OUTLOOK, order_items
 from agent.planning.prose_search import prose_search
 from agent.planning.reading import read
+from agent.planning.restated import without_restatements
 from agent.planning.route import help_with, masked, message_kind, refusal_by_meaning, small_talk
 from agent.planning.scope import (HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due, filing_framed,
                                   forward_looking, greets_first, meta_intent, names_kept, opening_small_talk,
@@ -50,7 +52,7 @@ from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, SHARE_OF_REVENUE, di
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
 from agent.planning.word_accounting import COMPARING, FIGURE_ASK, account_words, dimension, printable, unaccounted_words
 from agent.retrieval.concepts import find_phrases, normalize
-from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
+from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
@@ -66,7 +68,36 @@ def _company_words(plan: Plan, directory: CompanyDirectory) -> set[str]:
     return out
 
 
+_YEAR_WORDS = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|fy\s*)?'?(?:19|20)\d\d\b|\bfy\s*'?\d\d\b")
+
+
 def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
+    """Plan one message, its ratio names spelled out (agent.planning.measure_spelling) and a named
+    ratio's restated definition taken out (agent.planning.restated). A paraphrase with a ratio's name
+    in brackets ("days of sales outstanding in receivables (DSO)") asks for that ratio when the words
+    as written name none: the companies and years of the message with that name."""
+    if not text or len(text) > MAX_CHARS:
+        return _plan_spoken(text, previous=previous, directory=directory)
+    spelled = measure_spelled_out(text, [(m.start, m.end) for m in directory.find(text)])
+    plan = _plan_spoken(spelled, previous=previous, directory=directory)
+    read_as, bracketed = without_restatements(spelled)
+    if read_as == spelled or _asks_a_formula(plan):
+        return plan  # the words as written plan a formula (a restatement there is the user's definition)
+    plan = _plan_spoken(read_as, previous=previous, directory=directory)
+    if bracketed is None or bracketed in plan.metrics:
+        return plan
+    named = [read_as[m.start : m.end] for m in directory.find(read_as) if m.kind == "company"]
+    years = [m.group(0) for m in _YEAR_WORDS.finditer(read_as)]
+    phrase = next(p for p, k in FORMULA_PHRASES.items() if k == bracketed)
+    asked = _plan_spoken(" ".join([*named, phrase, *years]), previous=previous, directory=directory)
+    return asked if bracketed in asked.metrics else plan
+
+
+def _asks_a_formula(plan: Plan) -> bool:
+    return plan.refusal_reason is None and any(m in FORMULAS or m.startswith("udf:") for m in plan.metrics)
+
+
+def _plan_spoken(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. Operators said in words ("the ratio of R&D to revenue", "take X and divide
     it by Y") are read as the formula they say when that yields one; otherwise the words as written."""
     spoken = spoken_operators(text or "")

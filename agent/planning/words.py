@@ -57,6 +57,7 @@ FILLER = frozenset(
     take took taken hold held holding carry carried approx hows balance sheet sheets
     using based pull fetch look lookup check see need want like id im would curious wondering interested
     question kindly money decimal decimals places digits percent percentage state confirm determine grab
+    compute computed computing calculate calculated calculating
     well along but instead rather own
     """.split()
 )

@@ -418,7 +418,6 @@ UNKNOWN_METRICS: tuple[str, ...] = (
     "tangible book value", "enterprise value", "ev/ebitda", "p/e", "pe ratio", "price to earnings",
     "unit sales", "units sold", "deliveries", "subscribers",
     "paid memberships", "store count", "net interest margin", "organic growth", "organic revenue",
-    "net sales per share", "revenue per share",
     "revenue per employee", "sales per square foot", "cost of capital", "wacc", "beta",
 )
 

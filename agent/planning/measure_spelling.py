@@ -1,0 +1,112 @@
+"""A ratio's name as analysts type it in a hurry: "gross mrgn", "intrest coverage", "curr ratio",
+"eff tax rate". Each misspelt or abbreviated word is spelled out when, and only when, the words
+around it then make exactly one phrase of the metric and formula tables.
+
+Why: the tables match exact phrases, so one dropped vowel turned a ratio the engine computes into
+an unknown line item, refused. Spelling a word out is safe only inside a phrase it completes: a
+lone unknown word (a company's nickname, a product) is never rewritten, a word the tables or the
+filler already know is never touched, and a window that two different phrases could complete is
+left as written. The rewrite happens once, before planning, so the trace shows the phrase the
+question was read as.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from agent.planning.companies import _osa_le1
+from agent.planning.words import FILLER
+from agent.retrieval.concepts import find_phrases, normalize
+from agent.retrieval.finance import MEASURE_PHRASES
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z&/]*")
+_WINDOW = 5  # the longest phrase a repaired word completes, in words
+_SHORTEST = 3  # a shorter token ("op", "ni") is an abbreviation the tables list themselves, or none
+
+
+@functools.cache
+def _vocabulary() -> dict[str, tuple[str, ...]]:
+    """Every word of the tables' phrases, by first letter."""
+    words = {w for p in MEASURE_PHRASES for w in p.split() if w.isalpha() and len(w) >= 4}
+    out: dict[str, list[str]] = {}
+    for w in sorted(words):
+        out.setdefault(w[0], []).append(w)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@functools.cache
+def _known() -> frozenset[str]:
+    return frozenset(w for p in MEASURE_PHRASES for w in p.split()) | FILLER
+
+
+def _abbreviates(short: str, word: str) -> bool:
+    """"curr" of "current", "eff" of "effective", "mrgn" of "margin", "chg" of "change": the word's
+    first letter, then some of its letters in order, at least half of them (or its first three)."""
+    if short[0] != word[0] or len(short) >= len(word):
+        return False
+    if word.startswith(short):
+        return True
+    it = iter(word)
+    return all(ch in it for ch in short) and 2 * len(short) >= len(word)
+
+
+@functools.cache
+def spellings(token: str) -> tuple[str, ...]:
+    """The table words `token` may be a typo (one edit, words of five letters or more) or an
+    abbreviation of; none when the token is a word the tables or the filler know."""
+    if token in _known() or len(token) < _SHORTEST or not token.isalpha():
+        return ()
+    out = [w for w in _vocabulary().get(token[0], ())
+           if (len(w) >= 5 and _osa_le1(token, w)) or _abbreviates(token, w)]
+    return tuple(out)
+
+
+def spelled_out(text: str, keep: list[tuple[int, int]] = ()) -> str:
+    """`text` with each misspelt or abbreviated word of a metric or ratio name spelled out, where
+    the window of words around it then reads as exactly one table phrase. `keep`: character spans
+    (company names) never rewritten."""
+    tokens = [m for m in _TOKEN.finditer(text) if not any(s <= m.start() < e for s, e in keep)]
+    low = [m.group(0).lower() for m in tokens]
+    options = [spellings(w) for w in low]
+    if not any(options):
+        return text
+    repairs: dict[int, str] = {}
+    i = 0
+    while i < len(tokens):
+        done = False
+        for n in range(min(_WINDOW, len(tokens) - i), 1, -1):
+            span = range(i, i + n)
+            if not any(options[j] for j in span) or any(j in repairs for j in span):
+                continue
+            if any(text[tokens[j].end() : tokens[j + 1].start()].strip(" -") for j in range(i, i + n - 1)):
+                continue  # a phrase's words stand together: no punctuation between them
+            found = _complete(low[i : i + n], options[i : i + n])
+            if found is not None:
+                repairs.update({j: w for j, w in zip(span, found) if w != low[j]})
+                i, done = i + n, True
+                break
+        if not done:
+            i += 1
+    out, at = [], 0
+    for j, word in sorted(repairs.items()):
+        out += [text[at : tokens[j].start()], word]
+        at = tokens[j].end()
+    return "".join(out) + text[at:]
+
+
+def _complete(words: list[str], options: list[tuple[str, ...]]) -> list[str] | None:
+    """The one reading of `words` (each unknown word replaced by one of its spellings) that is a
+    whole table phrase, or None when there is none or more than one phrase."""
+    readings = [[]]
+    for w, opts in zip(words, options):
+        readings = [r + [o] for r in readings for o in (opts or (w,))]
+        if len(readings) > 64:
+            return None
+    hits = {}
+    for r in readings:
+        norm = normalize(" ".join(r))
+        spans = find_phrases(norm, MEASURE_PHRASES)
+        if len(spans) == 1 and spans[0][0] == 0 and spans[0][1] == len(norm.split()):
+            hits.setdefault(spans[0][2], r)
+    return next(iter(hits.values())) if len(hits) == 1 else None

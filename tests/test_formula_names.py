@@ -1,0 +1,101 @@
+"""A ratio's name as analysts type it: misspelt or abbreviated, its definition restated beside it,
+or in brackets after a paraphrase; and revenue per share on the diluted count."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from agent.planning.measure_spelling import spelled_out, spellings
+from agent.planning.restated import without_restatements
+from agent.retrieval.finance import FORMULAS, Operand, calculate, match_formulas
+from tests.test_plan_changes import directory  # noqa: F401  (the module's directory fixture)
+from agent.planning.rules import plan_rules
+
+
+@pytest.mark.parametrize("typed, read", [
+    ("apple gross mrgn 2024", "apple gross margin 2024"),
+    ("tesla operating margn fy24?", "tesla operating margin fy24?"),
+    ("nvidia intrest coverage ratio fy25", "nvidia interest coverage ratio fy25"),
+    ("apple curr ratio end of fy24", "apple current ratio end of fy24"),
+    ("tesla eff tax rate 2024", "tesla effective tax rate 2024"),
+    ("apple free cash flow margn 2024", "apple free cash flow margin 2024"),
+])
+def test_a_misspelt_or_abbreviated_word_is_spelled_out_inside_the_ratio_name_it_completes(typed, read):
+    assert spelled_out(typed) == read
+
+
+@pytest.mark.parametrize("typed", [
+    "shopify revenue 2023",  # a word no phrase around it completes: a name, left as written
+    "apple revenue 2024",
+    "what is curr doing",  # "curr" alone completes no phrase
+    "apple gross, mrgn 2024",  # punctuation between the words: no phrase
+])
+def test_a_word_is_never_rewritten_outside_a_phrase_it_completes(typed):
+    assert spelled_out(typed) == typed
+
+
+def test_known_words_and_company_names_are_never_respelled():
+    assert spellings("margin") == () and spellings("the") == ()
+    text = "intrest coverage ratio"
+    assert spelled_out(text, keep=[(0, 7)]) == text  # the span is a company's name as written
+
+
+def test_the_rewritten_question_plans_the_ratio(directory):
+    plan = plan_rules("apple gross mrgn fy2024", directory=directory)
+    assert plan.metrics == ["gross_margin"] and plan.tickers == ["AAPL"] and plan.fiscal_years == [2024], plan
+
+
+@pytest.mark.parametrize("text, named", [
+    ("Tesla interest coverage ratio (operating income divided by interest expense) in 2024?",
+     "interest_coverage"),
+    ("Apple asset turnover (revenue / total assets) fy2024", "asset_turnover"),
+    ("Please compute Apple's operating margin for fiscal 2024, expressed as a percent of total revenue.",
+     "operating_margin"),
+    ("Calculate Tesla's free cash flow margin for 2024, defining FCF as operating cash flow less capital "
+     "expenditures.", "fcf_margin"),
+    ("What was Apple's debt to equity ratio at the end of fiscal 2024? Use total debt over shareholders' equity.",
+     "debt_to_equity"),
+])
+def test_a_restated_definition_with_the_formula_s_own_operands_is_taken_out(text, named, directory):
+    read, bracketed = without_restatements(text)
+    assert bracketed is None and len(read) < len(text), read
+    assert match_formulas(read) == [named], read
+    plan = plan_rules(text, directory=directory)
+    # the registry's ratio, or the user's own definition when the words as written already plan one
+    assert plan.refusal_reason is None and len(plan.metrics) == 1, plan
+    assert plan.metrics == [named] or plan.metrics[0].startswith("udf:"), plan
+
+
+def test_a_restatement_with_another_operand_is_the_user_s_definition_and_stays():
+    text = "Apple interest coverage (net income over interest expense) 2024"
+    assert without_restatements(text) == (text, None)  # never silently the registry's operating income
+    text = "define fcf as operating cash flow minus capex. apple 2024"
+    assert without_restatements(text) == (text, None)  # the definition is the question
+
+
+def test_words_of_a_formula_s_own_name_are_never_taken_for_a_restatement():
+    text = "Tesla 2024: operating cash flow as a share of revenue"
+    assert without_restatements(text) == (text, None)
+
+
+def test_a_bracketed_name_says_which_ratio_a_paraphrase_describes(directory):
+    text = "How many days of sales were outstanding in receivables at Apple for fiscal 2024 (DSO)?"
+    read, bracketed = without_restatements(text)
+    assert bracketed == "dso" and "(DSO)" not in read
+    plan = plan_rules(text, directory=directory)
+    assert plan.metrics == ["dso"] and plan.tickers == ["AAPL"] and plan.fiscal_years == [2024], plan
+    plan = plan_rules("What share of net income did Tesla pay out as dividends in 2024 (payout ratio)?",
+                      directory=directory)
+    assert plan.metrics == ["dividend_payout"] and plan.tickers == ["TSLA"], plan
+
+
+def test_revenue_per_share_is_revenue_over_the_diluted_count(directory):
+    f = FORMULAS["revenue_per_share"]
+    assert [i.metric for i in f.inputs] == ["revenue", "diluted_shares"] and "diluted" in f.expression
+    # Coca-Cola FY2023: revenue $45,754M over 4,339M diluted shares
+    ops = [Operand(Decimal("45754000000"), "USD", 2023, 1), Operand(Decimal("4339000000"), "shares", 2023, 2)]
+    assert round(calculate("revenue_per_share", ops).value, 2) == Decimal("10.54")
+    plan = plan_rules("tesla revenue per share 2024", directory=directory)
+    assert plan.metrics == ["revenue_per_share"] and plan.refusal_reason is None, plan
