@@ -136,7 +136,7 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
         return {"const": str(value)}
     spans = find_phrases(t, PHRASES)
     if len(spans) == 1 and spans[0][0] == 0 and spans[0][1] == len(t.split()):
-        return {"metric": spans[0][2]}
+        return _tagged_or_computed(spans[0][2])
     formula = FORMULA_PHRASES.get(t)
     if formula is not None:  # "free cash flow per share": a registry sum or difference, as its own operands
         f = FORMULAS[formula]
@@ -169,6 +169,20 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     if lines and _printed(t, lines):
         return {"line": t}
     raise DefinitionError(text.strip())
+
+
+# A metric some companies do not tag, computed from the lines that define it (as the registry's
+# gross margin falls back to revenue less cost of revenue): tried after the tagged figure.
+_COMPUTED_WHEN_UNTAGGED = {
+    "gross_profit": {"op": "-", "args": [{"metric": "revenue"}, {"metric": "cost_of_revenue"}]},
+}
+
+
+def _tagged_or_computed(metric: str) -> dict:
+    computed = _COMPUTED_WHEN_UNTAGGED.get(metric)
+    if computed is None:
+        return {"metric": metric}
+    return {"op": "first", "args": [{"metric": metric}, computed]}
 
 
 def _member_word(w: str) -> bool:
@@ -852,6 +866,23 @@ def spoken_operators(text: str) -> str:
 _JOINED_TO = re.compile(r"(?<=\w)(?:-to-|:)(?=[a-z])", re.I)  # "cash-to-assets", "cash:assets" (never "… end: total")
 
 
+def _names_amount(words: str) -> bool:
+    """Whether the words are exactly an amount an operand can be: a metric's name, or a registry
+    amount computed from metrics ("free cash flow", "net debt", "working capital")."""
+    said = normalize(words).strip()
+    if said in PHRASES or said in _DEBT_WORDS:
+        return True
+    key = FORMULA_PHRASES.get(said)
+    return key is not None and FORMULAS[key].unit == "USD" and _operand_tree(said) is not None
+
+
+def _operand_tree(said: str) -> dict | None:
+    try:
+        return _operand(said)
+    except DefinitionError:
+        return None
+
+
 def _metric_to_metric(text: str) -> str:
     """"cash to current liabilities", "cash-to-assets", "SG&A:revenue ratio": a ratio named by its two
     metrics joined by "to", as "A over B", when the words on both sides are each exactly a metric's
@@ -861,9 +892,9 @@ def _metric_to_metric(text: str) -> str:
     for k, w in enumerate(words):
         if w.group(0).lower() != "to":
             continue
-        left = next((i for i in range(max(0, k - 5), k) if normalize(text[words[i].start():w.start()]) in PHRASES), None)
+        left = next((i for i in range(max(0, k - 5), k) if _names_amount(text[words[i].start():w.start()])), None)
         right = next((j for j in range(min(len(words), k + 6), k + 1, -1)
-                      if normalize(text[w.end():words[j - 1].end()]) in PHRASES), None)
+                      if _names_amount(text[w.end():words[j - 1].end()])), None)
         if left is None or right is None:
             continue
         named = normalize(text[words[left].start():words[right - 1].end()])

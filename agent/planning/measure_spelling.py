@@ -17,7 +17,7 @@ import re
 
 from agent.planning.companies import _osa_le1
 from agent.planning.words import FILLER
-from agent.retrieval.concepts import find_phrases, normalize
+from agent.retrieval.concepts import UNKNOWN_METRICS, find_phrases, normalize
 from agent.retrieval.finance import MEASURE_PHRASES
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z&/]*")
@@ -36,8 +36,16 @@ def _vocabulary() -> dict[str, tuple[str, ...]]:
 
 
 @functools.cache
+def _phrase_words() -> frozenset[str]:
+    return frozenset(w for p in MEASURE_PHRASES for w in p.split() if w not in FILLER)
+
+
+@functools.cache
 def _known() -> frozenset[str]:
-    return frozenset(w for p in MEASURE_PHRASES for w in p.split()) | FILLER
+    """Words never respelled: the tables' own, the filler, and the names of measures the tables do not
+    map ("ebit" is no abbreviation of "ebitda": it is refused as itself)."""
+    unmapped = {w for p in UNKNOWN_METRICS for w in normalize(p).split()}
+    return frozenset(w for p in MEASURE_PHRASES for w in p.split()) | FILLER | unmapped
 
 
 def _abbreviates(short: str, word: str) -> bool:
@@ -57,8 +65,10 @@ def spellings(token: str) -> tuple[str, ...]:
     abbreviation of; none when the token is a word the tables or the filler know."""
     if token in _known() or len(token) < _SHORTEST or not token.isalpha():
         return ()
+    n = len(token)
     out = [w for w in _vocabulary().get(token[0], ())
-           if (len(w) >= 5 and _osa_le1(token, w)) or _abbreviates(token, w)]
+           if (len(w) >= 5 and abs(len(w) - n) <= 1 and _osa_le1(token, w))
+           or (n < len(w) and (w.startswith(token) or len(w) <= 2 * n) and _abbreviates(token, w))]
     return tuple(out)
 
 
@@ -68,7 +78,9 @@ def spelled_out(text: str, keep: list[tuple[int, int]] = ()) -> str:
     (company names) never rewritten."""
     tokens = [m for m in _TOKEN.finditer(text) if not any(s <= m.start() < e for s, e in keep)]
     low = [m.group(0).lower() for m in tokens]
-    options = [spellings(w) for w in low]
+    named = _phrase_words()
+    near = {j for i, w in enumerate(low) if w in named for j in range(i - _WINDOW + 1, i + _WINDOW)}
+    options = [spellings(w) if i in near else () for i, w in enumerate(low)]  # a phrase holds a known word
     if not any(options):
         return text
     repairs: dict[int, str] = {}

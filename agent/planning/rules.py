@@ -78,7 +78,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     as written name none: the companies and years of the message with that name."""
     if not text or len(text) > MAX_CHARS:
         return _plan_spoken(text, previous=previous, directory=directory)
-    spelled = measure_spelled_out(text, [(m.start, m.end) for m in directory.find(text)])
+    spelled = measure_spelled_out(text)
     plan = _plan_spoken(spelled, previous=previous, directory=directory)
     read_as, bracketed = without_restatements(spelled)
     if read_as == spelled or _asks_a_formula(plan):
