@@ -126,3 +126,31 @@ def test_gross_profit_in_a_definition_is_revenue_less_cost_where_untagged():
     assert restate(untagged, top=True) == "Operating income ÷ (Revenue − Cost of revenue)"
     values = {"operating_income": Decimal(30), "revenue": Decimal(100), "cost_of_revenue": Decimal(40)}
     assert evaluate(untagged, values, "ratio") == Decimal("0.5")
+
+
+@pytest.mark.parametrize("text, name", [
+    ("What was Apple's compound annual revenue growth rate from fiscal 2022 to fiscal 2024?",
+     "revenue cagr, fiscal 2022 to 2024"),
+    ("tesla revenue compound annual growth rate from 2022 to 2024", "revenue cagr, fiscal 2022 to 2024"),
+    ("apple 2-yr revenue CAGR thru fy24", "revenue cagr, fiscal 2022 to 2024"),
+])
+def test_a_compound_rate_said_around_its_metric_or_with_short_years_is_the_cagr(text, name, directory):
+    plan = plan_rules(text, directory=directory)
+    assert plan.metrics == [f"udf:{name}"] and plan.refusal_reason is None, plan
+    assert "compound annual growth rate" in plan.definitions[-1]["formula"]
+
+
+@pytest.mark.parametrize("text, key", [
+    ("How levered was Tesla in fiscal 2024 on a total debt to EBITDA basis?", "debt_to_ebitda"),
+    ("How efficiently did Apple use its assets in fiscal 2024, measured as asset turnover (revenue / total assets)?",
+     "asset_turnover"),
+    ("how profitable was apple in fiscal 2024 in terms of return on equity?", "roe"),
+])
+def test_a_paraphrase_with_the_ratio_named_after_it_asks_that_ratio(text, key, directory):
+    plan = plan_rules(text, directory=directory)
+    assert plan.metrics == [key] and plan.fiscal_years == [2024] and plan.refusal_reason is None, plan
+
+
+def test_chg_is_a_change_word(directory):
+    plan = plan_rules("apple net income yoy % chg fy24", directory=directory)
+    assert plan.metrics == ["net_income_growth"], plan

@@ -827,23 +827,30 @@ _POINTS = re.compile(r"[,;]?\s*\(?\s*\b(?:in\s+|as\s+)?(?:percentage\s+points?|p
 _CHANGE_SAID = re.compile(r"\b(?:chang\w*|expan\w*|contract\w*|compress\w*|increas\w*|decreas\w*|"
                           r"declin\w*|improv\w*|widen\w*|narrow\w*|rise|rose|fell|fall|grew|growth)\b", re.I)
 # "2-year revenue CAGR through fiscal 2025": the span said as the years it runs over
-_CAGR_SPAN = re.compile(r"\b(?P<n>two|three|four|five|[2-5])[\s-]+years?\s+(?P<what>[^,;?]{1,60}?)\s+"
+_CAGR_SPAN = re.compile(r"\b(?P<n>two|three|four|five|[2-5])[\s-]+(?:years?|yrs?)\s+(?P<what>[^,;?]{1,60}?)\s+"
                         r"(?P<cagr>cagr|compound(?:ed)?\s+annual\s+growth(?:\s+rate)?)\s+"
-                        r"(?:through|thru|to|ending(?:\s+in)?|ended|for|in|as\s+of)\s+(?P<fy>(?:fiscal\s+(?:year\s+)?|fy\s*)?)"
-                        r"(?P<year>(?:19|20)\d\d)\b", re.I)
+                        r"(?:through|thru|to|ending(?:\s+in)?|ended|for|in|as\s+of)\s+(?P<fy>(?:fiscal\s+(?:year\s+)?|fy\s*'?)?)"
+                        r"(?P<year>(?:19|20)\d\d|(?<=fy)\d\d|(?<=fy ')\d\d|(?<=fy')\d\d|(?<=fy )\d\d)\b", re.I)
+# "compound annual revenue growth rate": the metric inside the rate's name, said as "revenue CAGR"
+_CAGR_AROUND = re.compile(r"\bcompound(?:ed)?\s+annual\s+(?P<what>(?!growth\b)[a-z&' -]{2,40}?)\s+growth(?:\s+rate)?\b",
+                          re.I)
+
+_COMPOUND_RATE = re.compile(r"\bcompound(?:ed)?\s+annual(?:\s+growth)?(?:\s+rate)?\b", re.I)  # its initials
 
 
 def _cagr_years(m: re.Match) -> str:
     n = NUMBER_WORDS[m.group("n").lower()]
     end = int(m.group("year"))
-    return f"{m.group('what')} {m.group('cagr')} from {m.group('fy')}{end - n} to {end}"
+    end += 2000 if end < 100 else 0  # "thru fy23"
+    fy = "fiscal " if m.group("fy") else ""
+    return f"{m.group('what')} {m.group('cagr')} from {fy}{end - n} to {fy}{end}"
 
 
 def spoken_operators(text: str) -> str:
     """The text with operators said in words written as the grammar's ("A over B"). A registry
     formula's own name ("debt to equity ratio", "R&D to revenue ratio") is left alone. "Use diluted
     shares" (or basic) with a per-share figure is the divisor: "per diluted share"."""
-    out = _CAGR_SPAN.sub(_cagr_years, text)
+    out = _CAGR_SPAN.sub(_cagr_years, _COMPOUND_RATE.sub("CAGR", _CAGR_AROUND.sub(r"\g<what> CAGR", text)))
     if _CHANGE_SAID.search(out):
         out = _POINTS.sub(" ", out)
     said = _DILUTED.search(out)

@@ -35,6 +35,23 @@ _DEFINING = re.compile(r",?\s*\b(?:defining|define|with|where)\s+(?P<name>[a-z][
                        r"(?P<expr>[^.;?!()]{3,120}?)(?=\s*(?:[.;?!,]|$))", re.I)
 
 
+# "measured as asset turnover", "on a total debt to EBITDA basis", "in terms of ROE": the ratio a
+# paraphrase describes, named after it
+_NAMING = re.compile(r"\b(?:measured\s+(?:as|by)|as\s+measured\s+by|in\s+terms\s+of|i\.e\.,?|namely)\s+"
+                     r"(?:the\s+|its\s+|their\s+)?(?P<name>[a-z][\w&/' -]{1,40}?)(?=\s*(?:[.;,?!()]|$))"
+                     r"|\bon\s+an?\s+(?P<basis>[a-z][\w&/' -]{1,40}?)\s+basis\b", re.I)
+
+
+def _named_after(text: str) -> str | None:
+    """The formula a naming phrase names ("measured as asset turnover"), else None."""
+    for m in _NAMING.finditer(text):
+        said = normalize(m.group("name") or m.group("basis")).strip()
+        key = FORMULA_PHRASES.get(said) or FORMULA_PHRASES.get(f"{said} ratio")
+        if key is not None:
+            return key
+    return None
+
+
 def _formula_inputs(key: str) -> set[str]:
     """The metrics a formula and its fallbacks read (the fallbacks are the same convention)."""
     out: set[str] = set()
@@ -97,6 +114,7 @@ def without_restatements(text: str) -> tuple[str, str | None]:
             out = outside
         elif keys and _restated(inside, keys):
             out = outside
+    bracketed_name = bracketed_name or _named_after(out)
     keys = named_formulas(out)
     if not keys:
         return out, bracketed_name

@@ -81,7 +81,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     spelled = measure_spelled_out(text)
     plan = _plan_spoken(spelled, previous=previous, directory=directory)
     read_as, bracketed = without_restatements(spelled)
-    if read_as == spelled or _asks_a_formula(plan):
+    if (read_as == spelled and bracketed is None) or _asks_a_formula(plan):
         return plan  # the words as written plan a formula (a restatement there is the user's definition)
     plan = _plan_spoken(read_as, previous=previous, directory=directory)
     if bracketed is None or bracketed in plan.metrics:
