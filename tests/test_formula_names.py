@@ -154,3 +154,27 @@ def test_a_paraphrase_with_the_ratio_named_after_it_asks_that_ratio(text, key, d
 def test_chg_is_a_change_word(directory):
     plan = plan_rules("apple net income yoy % chg fy24", directory=directory)
     assert plan.metrics == ["net_income_growth"], plan
+
+
+def test_items_listed_after_a_deduction_are_each_deducted():
+    from agent.planning.formulas import parse_expression, restate
+
+    tree = parse_expression("operating cash flow net of capex and dividends")
+    assert restate(tree, top=True) == "Operating cash flow − (Capital expenditures + Dividends paid)"
+    # an "and" inside a name is the name's: never split
+    tree = parse_expression("revenue less cost of revenue and research and development")
+    assert restate(tree, top=True) == "Revenue − (Cost of revenue + Research and development expense)"
+    tree = parse_expression("net income minus research and development")
+    assert restate(tree, top=True) == "Net income − Research and development expense"
+
+
+def test_diluted_weighted_average_shares_is_the_diluted_count(directory):
+    plan = plan_rules("What was Apple's revenue per share for fiscal 2024, using diluted weighted-average shares?",
+                      directory=directory)
+    assert plan.metrics == ["revenue_per_share"] and plan.refusal_reason is None, plan
+
+
+def test_operands_restated_beside_a_formula_are_not_asked_apart(directory):
+    plan = plan_rules("What was Apple's inventory turnover ratio for fiscal 2024 (cost of sales over inventory)?",
+                      directory=directory)
+    assert plan.metrics == ["inventory_turnover"], plan

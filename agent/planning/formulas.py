@@ -313,6 +313,10 @@ def _terms(text: str, names: dict[str, dict] | None = None, members: bool = Fals
         try:
             parsed[i] = _products(pieces[i], names, members, lines)
         except DefinitionError:
+            listed = _listed(pieces[i], names, members, lines) if i and _SUB.fullmatch(pieces[i - 1]) else None
+            if listed is not None:  # "operating cash flow net of capex and dividends": both deducted
+                parsed[i] = listed
+                continue
             if members != INLINE or len(pieces) < 3 or _bare(pieces[i]) is None:
                 raise
     if len(parsed) < (len(pieces) + 1) // 2:
@@ -335,6 +339,28 @@ def _terms(text: str, names: dict[str, dict] | None = None, members: bool = Fals
             continue
         node = {"op": op, "args": [node, right]}
     return node
+
+
+_LISTED = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)
+
+
+def _listed(text: str, names, members, lines) -> dict | None:
+    """"capex and dividends" after a deduction ("net of", "less", "minus"): each item deducted, as their
+    sum, when every item is an operand; else None. An "and" inside a name ("research and development")
+    is tried as the name first, so only a list that no name spans is split."""
+    for m in _LISTED.finditer(text):
+        head, tail = text[: m.start()], text[m.end():]
+        try:
+            left = _products(head, names, members, lines)
+        except DefinitionError:
+            continue
+        try:
+            right = _products(tail, names, members, lines)
+        except DefinitionError:
+            right = _listed(tail, names, members, lines)
+        if right is not None:
+            return {"op": "+", "args": [left, right]}
+    return None
 
 
 _EXCLUDING = re.compile(r"\b(?:excluding|ex)\b", re.I)
@@ -813,8 +839,9 @@ _SPOKEN = (
 _TO_RATIO = re.compile(r"(?P<a>[\w&'\-]+)\s+to\s+(?P<b>[\w&'\- ]+?)\s+ratio\b", re.I)
 
 
-_DILUTED = re.compile(r"[,;:]?\s*\b(?:use|using|with|on)\s+(?:a\s+|the\s+)?(?P<kind>diluted|basic)\s+"
-                      r"(?:shares?(?:\s+count)?|share\s+count|basis)\b\s*[,;:]?", re.I)
+_DILUTED = re.compile(r"[,;:]?\s*\b(?:use|using|with|on)\s+(?:a\s+|the\s+)?(?:weighted[\s-]+average\s+)?"
+                      r"(?P<kind>diluted|basic)\s+(?:weighted[\s-]+average\s+)?"
+                      r"(?:shares?(?:\s+(?:count|outstanding))?|share\s+count|basis)\b\s*[,;:]?", re.I)
 _PER_SHARE = re.compile(r"\bper\s+share\b", re.I)
 # "dividends paid per share outstanding": a division by the count outstanding, said as a per-share figure
 _PER_OUTSTANDING = re.compile(r"\s+per\s+(?:common\s+)?shares?\s+outstanding\b", re.I)

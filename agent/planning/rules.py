@@ -94,7 +94,14 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
 
 
 def _asks_a_formula(plan: Plan) -> bool:
-    return plan.refusal_reason is None and any(m in FORMULAS or m.startswith("udf:") for m in plan.metrics)
+    """Whether the plan asks a formula, and nothing beside it but figures of its own: a restated
+    formula's operands planned as figures of their own ("inventory turnover (cost of sales over
+    inventory)" as the ratio, cost of sales and inventories) are the restatement's, not asks."""
+    if plan.refusal_reason is not None:
+        return False
+    formulas = [m for m in plan.metrics if m in FORMULAS or m.startswith("udf:")]
+    operands = {i.metric for k in formulas if k in FORMULAS for i in FORMULAS[k].inputs}
+    return bool(formulas) and not any(m in operands for m in plan.metrics if m not in formulas)
 
 
 def _plan_spoken(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
