@@ -178,3 +178,24 @@ def test_operands_restated_beside_a_formula_are_not_asked_apart(directory):
     plan = plan_rules("What was Apple's inventory turnover ratio for fiscal 2024 (cost of sales over inventory)?",
                       directory=directory)
     assert plan.metrics == ["inventory_turnover"], plan
+
+
+def test_steps_said_in_order_are_one_formula():
+    from agent.planning.formulas import spoken_operators
+
+    said = spoken_operators("For Apple, fiscal 2024: take operating income, subtract interest expense, and divide by revenue.")
+    assert "(operating income minus interest expense) over revenue" in said
+    said = spoken_operators("take net income, add depreciation and amortization, then divide the result by revenue")
+    assert said.startswith("(net income plus depreciation and amortization) over revenue")
+
+
+def test_a_component_s_definition_restated_by_its_label_beside_its_ratio(directory):
+    read, _ = without_restatements("tesla ebitda margin fiscal 2024, EBITDA as operating income + D&A")
+    assert read == "tesla ebitda margin fiscal 2024"
+    # another operand than the registry's: the user's own definition, kept
+    text = "tesla ebitda margin fiscal 2024, EBITDA as net income + D&A"
+    assert without_restatements(text) == (text, None)
+
+
+def test_avg_is_average_inside_a_ratio_name():
+    assert spelled_out("return on avg assets, apple, fiscal 2024") == "return on average assets, apple, fiscal 2024"

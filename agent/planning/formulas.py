@@ -829,6 +829,11 @@ _SPOKEN = (
     (re.compile(r"\b(?:the\s+)?ratio\s+(?:of|between)\s+(?P<a>[^,;?]+?)\s+(?:to|and|vs\.?|versus)\s+", re.I), r"\g<a> over "),
     (re.compile(r"\b(?:the\s+)?sum\s+of\s+(?P<a>[^,;?]+?)\s+and\s+", re.I), r"\g<a> plus "),
     (re.compile(r"\b(?:the\s+)?difference\s+between\s+(?P<a>[^,;?]+?)\s+and\s+", re.I), r"\g<a> minus "),
+    # "take operating income, subtract interest expense, and divide by revenue": the steps in order
+    (re.compile(r"\btake\s+(?P<a>[^,;?]+?),?\s+(?:then\s+)?(?P<op>subtract|deduct|add)\s+(?P<b>[^,;?]+?),?\s+"
+                r"(?:and\s+)?(?:then\s+)?divide\s+(?:it\s+|that\s+|this\s+|the\s+(?:result|total|difference|sum)\s+)?"
+                r"by\s+", re.I),
+     lambda m: f"({m.group('a')} {'plus' if m.group('op').lower() == 'add' else 'minus'} {m.group('b')}) over "),
     (re.compile(r"\b(?:take\s+)?(?P<a>[^,;?]+?)\s+and\s+divide\s+(?:it|that|this|them)\s+by\s+", re.I), r"\g<a> over "),
     (re.compile(r"\bdivide\s+(?P<a>[^,;?]+?)\s+by\s+", re.I), r"\g<a> over "),
     # "what % of revenue was cost of goods sold at P&G?": the share asked with its whole named first

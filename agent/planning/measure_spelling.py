@@ -49,14 +49,15 @@ def _known() -> frozenset[str]:
 
 
 def _abbreviates(short: str, word: str) -> bool:
-    """"curr" of "current", "eff" of "effective", "mrgn" of "margin", "chg" of "change": the word's
-    first letter, then some of its letters in order, at least half of them (or its first three)."""
+    """"curr" of "current", "eff" of "effective", "mrgn" of "margin", "chg" of "change", "avg" of
+    "average": the word's first letter, then some of its letters in order, about half of them at
+    least (or the word's first letters)."""
     if short[0] != word[0] or len(short) >= len(word):
         return False
     if word.startswith(short):
         return True
     it = iter(word)
-    return all(ch in it for ch in short) and 2 * len(short) >= len(word)
+    return all(ch in it for ch in short) and 3 * len(short) >= len(word) + 2
 
 
 @functools.cache
@@ -68,7 +69,7 @@ def spellings(token: str) -> tuple[str, ...]:
     n = len(token)
     out = [w for w in _vocabulary().get(token[0], ())
            if (len(w) >= 5 and abs(len(w) - n) <= 1 and _osa_le1(token, w))
-           or (n < len(w) and (w.startswith(token) or len(w) <= 2 * n) and _abbreviates(token, w))]
+           or (n < len(w) and (w.startswith(token) or 3 * n >= len(w) + 2) and _abbreviates(token, w))]
     return tuple(out)
 
 

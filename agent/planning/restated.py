@@ -31,7 +31,7 @@ _AS_SHARE = re.compile(r",?\s*(?:expressed|stated|shown|given|measured)?\s*as\s+
 # "measured as asset turnover (revenue / total assets)", "i.e. net income over revenue"
 _USING = re.compile(r"(?:(?<=[.;,:?!])|^|\s)\s*(?:please\s+)?(?:use|using|i\.?e\.?,?|that\s+is,?|computed\s+as|"
                     r"calculated\s+as|taken\s+as|defined\s+as)\s+(?P<expr>[^.;?!()]{3,120}?)(?=\s*(?:[.;?!]|$))", re.I)
-_DEFINING = re.compile(r",?\s*\b(?:defining|define|with|where)\s+(?P<name>[a-z][\w&' -]{0,30}?)\s+(?:as|=|being)\s+"
+_DEFINING = re.compile(r"(?:,?\s*\b(?:defining|define|with|where)\s+|,\s*)(?P<name>[a-z][\w&' -]{0,30}?)\s+(?:as|=|being)\s+"
                        r"(?P<expr>[^.;?!()]{3,120}?)(?=\s*(?:[.;?!,]|$))", re.I)
 
 
@@ -50,6 +50,11 @@ def _named_after(text: str) -> str | None:
         if key is not None:
             return key
     return None
+
+
+# A formula by its label too ("EBITDA" is refused said alone, but names the registry's EBITDA when
+# its definition is restated beside a ratio built on it: "EBITDA margin, EBITDA as operating income + D&A")
+_LABELS = {normalize(f.label): f.key for f in FORMULAS.values() if f.synonyms}
 
 
 def _formula_inputs(key: str) -> set[str]:
@@ -125,7 +130,7 @@ def without_restatements(text: str) -> tuple[str, str | None]:
         for m in reversed(list(pattern.finditer(out))):
             name = m.groupdict().get("name")
             if name is not None:
-                said = FORMULA_PHRASES.get(normalize(name).strip())
+                said = FORMULA_PHRASES.get(normalize(name).strip()) or _LABELS.get(normalize(name).strip())
                 if said is None or not _restated(m.group("expr"), [said]):
                     continue
                 if not any(k != said for k in named_formulas(out[: m.start()] + out[m.end():])):
