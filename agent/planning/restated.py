@@ -27,8 +27,8 @@ _BRACKETED = re.compile(r"\s*\(([^()]{2,120})\)")
 _AS_SHARE = re.compile(r",?\s*(?:expressed|stated|shown|given|measured)?\s*as\s+an?\s+(?:%|percent(?:age)?|share|"
                        r"proportion|fraction)\s+of\s+(?P<expr>(?:the\s+)?(?:total\s+)?[a-z&' -]{2,40}?)"
                        r"(?=\s*(?:[.;,?!]|$))", re.I)
-# "Use total debt over shareholders' equity.", "defining FCF as operating cash flow less capex",
-# "measured as asset turnover (revenue / total assets)", "i.e. net income over revenue"
+# "Use total debt over shareholders' equity.", "i.e. net income over revenue"; and a named operand's own
+# definition: "defining FCF as operating cash flow less capex", ", EBITDA as operating income + D&A"
 _USING = re.compile(r"(?:(?<=[.;,:?!])|^|\s)\s*(?:please\s+)?(?:use|using|i\.?e\.?,?|that\s+is,?|computed\s+as|"
                     r"calculated\s+as|taken\s+as|defined\s+as)\s+(?P<expr>[^.;?!()]{3,120}?)(?=\s*(?:[.;?!]|$))", re.I)
 _DEFINING = re.compile(r"(?:,?\s*\b(?:defining|define|with|where)\s+|,\s*)(?P<name>[a-z][\w&' -]{0,30}?)\s+(?:as|=|being)\s+"
@@ -105,7 +105,8 @@ def _restated(expr: str, keys: list[str], whole: bool = True) -> str | None:
 
 def without_restatements(text: str) -> tuple[str, str | None]:
     """`text` without the restatements of a named formula's own definition, and the formula key a
-    bracketed name gives when the words outside the brackets name no formula (else None)."""
+    bracketed name ("(DSO)") or a naming phrase ("measured as asset turnover") gives, for the caller
+    to ask when the words as written plan no formula (else None)."""
     bracketed_name = None
     out = text
     for m in reversed(list(_BRACKETED.finditer(text))):
