@@ -24,7 +24,7 @@ CAUSE = re.compile(
     r"influence|perform)\w*|(?:impact|effect)s?\s+(?:of|on|from)|affect(?:ed|s|ing)?)\b"
 )
 EVENT = re.compile(
-    r"\b(?:acquisitions?|acquired|acquire|divest\w*|spin[- ]?offs?|dispos\w+\s+of|litigation|lawsuits?|sued|"
+    r"\b(?:acquisitions?|acquired|acquire|(?:buy|bought)(?!\s*-?\s*backs?\b)|divest\w*|spin[- ]?offs?|dispos\w+\s+of|litigation|lawsuits?|sued|"
     r"legal\s+proceedings|settlements?|strikes?|work\s+stoppages?|labor\s+disputes?|recalls?|"
     r"(?:cyber[- ]?)?(?:attack|breach|incident|intrusion|outage)s?|investigations?|regulatory\s+(?:cases?|actions?|"
     r"proceedings?|fines?)|antitrust|fines?|penalt(?:y|ies)|consent\s+decree|subpoena\w*|mergers?)\b"
@@ -197,6 +197,24 @@ def topical_companies(outside: str, matches) -> set[int]:
         if _TOPIC_PREP.search(before):
             topics.add(i)
     return topics
+
+
+# In a prose thread, a company named only as where something comes from or is aimed at ("and from
+# Nvidia in graphics?" after AMD's competition from Intel, "what about competition against Walmart?"):
+# a topic of the thread's company. "What about Nvidia?", "and for Nvidia?", "same with Nvidia?" switch.
+_THREAD_TOPIC_PREP = re.compile(r"\b(?:from|against|including)\s+(?:the\s+)?$", re.I)
+
+
+def thread_topical(outside: str, matches, thread_tickers) -> set[int]:
+    """Indexes of `matches` that are topics of a prose thread's company (see _THREAD_TOPIC_PREP): every
+    covered company the reply names follows such a preposition and none is the thread's own."""
+    covered = [i for i, m in enumerate(matches) if m.kind == "company"]
+    if not covered or _COMPARE.search(outside.lower()):
+        return set()
+    if any(matches[i].company.ticker in thread_tickers or not _THREAD_TOPIC_PREP.search(outside[: matches[i].start])
+           for i in covered):
+        return set()
+    return set(covered)
 
 
 # The form of a question that asks for words, not an amount, whatever figure-like words it holds:

@@ -19,7 +19,7 @@ import unicodedata
 
 from agent.planning.brands import registrant_not_theirs, uncovered_registrant
 from agent.planning.changes import spanned_changes, year_of_change
-from agent.planning.companies import CompanyDirectory
+from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
                                              named_unknown_company, uncovered_mentions, weak_mention)
 from agent.planning.corrections import NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, ampersand
@@ -38,7 +38,7 @@ from agent.planning.measures import implied_measures
 from agent.planning.members import member_asks
 from agent.planning.plan import MAX_CHARS, Plan, meta_plan, refusal_plan
 from agent.planning.plan_years import asked_years, filing_outlook, filing_statement, latest_covered_year
-from agent.planning.prose_route import OUTLOOK, order_items
+from agent.planning.prose_route import OUTLOOK, order_items, thread_topical
 from agent.planning.prose_search import prose_search
 from agent.planning.reading import read
 from agent.planning.route import help_with, masked, message_kind, refusal_by_meaning, small_talk
@@ -162,6 +162,16 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
     thread = usable_previous(previous)
     r = read(raw, outside, low, directory, discussed(thread))
+    if thread is not None and thread.intent == "qualitative" and thread.tickers:
+        topical = thread_topical(outside, r.matches, thread.tickers)
+        for i in topical:  # "and from Nvidia in graphics?" after AMD's competition: still AMD's filing
+            m = r.matches[i]
+            r.matches[i] = CompanyMatch("topic", m.text, m.start, m.end, m.company)
+        if topical:
+            r.tickers = [m.company.ticker for m in r.matches if m.kind == "company"]
+    # the text the thread's checks for another company read: a company named as a topic is none
+    unthreaded = masked(outside, [(m.start, m.end) for m in r.matches if m.kind == "topic"]) \
+        if any(m.kind == "topic" for m in r.matches) else outside
     unnamed_low = masked(outside, [(m.start, m.end) for m in r.matches]).lower()  # "margins for apple?"
     kind = kind_of_thread(unnamed_low, thread.metrics) if thread is not None and thread.metrics and not r.why else []
     if kind and set(r.measures) <= set(implied_measures(unnamed_low)):  # no figure of the message's own
@@ -348,7 +358,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         sources["metrics"] = "thread, grown" if r.growth else "thread"
     carry = {"metrics": measures, **year_fields}
 
-    not_covered = uncovered_mentions(r, directory)
+    not_covered = uncovered_mentions(r, directory, outside)
     other = another_company(r, outside, prev, directory) if not not_covered else None
     if other:  # "what about Airbus?" in a Boeing thread: Airbus, never a line of Boeing's that names it
         return refusal_plan(other[0], other[1], **carry)
@@ -413,14 +423,14 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         inherited.insert(0, "tickers")
         sources["tickers"] = "thread, its companies"
     if not tickers and prev is not None:
-        unknown = named_unknown_company(outside) or compared_name(outside)
+        unknown = named_unknown_company(unthreaded) or compared_name(unthreaded)
         if unknown:  # "FOOBAR revenue" in a thread about Apple: not Apple's revenue
             return refusal_plan("no_company", unknown, **carry)
-        other_registrant = registrant_not_theirs(outside, directory, list(prev.tickers))
+        other_registrant = registrant_not_theirs(unthreaded, directory, list(prev.tickers))
         if other_registrant:  # "and Toyota in 2022?" after Ford: Toyota, never Ford's 2022
             word, company = other_registrant
             return refusal_plan("not_covered", f"{word} ({company.ticker})", tickers=[company.ticker], **carry)
-        named = lead_subject(outside)
+        named = lead_subject(unthreaded)
         if named and (r.kind or implied_measures(named.lower())):
             named = None  # "what about profitability?": a figure's word, no company's name
         about = unknown_subject(named, directory) if named else None

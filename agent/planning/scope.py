@@ -135,6 +135,12 @@ FILING_FRAMED = (
     rf"\b(?!{_OTHERS}\b|i\b|we\b|consensus\b|street\b)[a-z][\w&.'-]*\s+(?:expects|anticipates|intends|"
     rf"plans\s+to|projects\s+(?:that|to)|forecasts\s+(?:that|to)|predicts|makes|gives|provides|thinks|believes|"
     rf"sees)\b",
+    # "will Home Depot resume share repurchases?", "is Intel going to keep paying a dividend?": what the
+    # company will do is a plan its filing states (or does not), unlike what its figures or stock will do
+    rf"^\W*(?:and\s+|so\s+)?(?:will|would|is|are)\s+(?!{_OTHERS}\b|there\b|it\b)(?:[\w&.'-]+\s+){{1,4}}?"
+    r"(?:going\s+to\s+|still\s+|also\s+)?(?:continu|resum|keep|stop|paus|restart|pay|repurchas|buy\s+back|invest|build|"
+    r"open|clos|launch|expand|acquir|hire|hiring|restructur|exit|divest|complet|finish|rais|cut|reduc|issu|"
+    r"refinanc|repay|retir|spend|spin)\w*",
     # "Walmart's outlook / guidance / plans / prospects for next year": the company's own, in its filing
     rf"\b(?!{_OTHERS}\b|market\b|street\b|consensus\b|(?:what|that|it|there|here|who|where|how|let|he|she)'s)"
     rf"[a-z][\w&.-]*'s\s+(?:own\s+)?(?!{_OTHERS}\b)(?:[\w-]+\s+)?(?:outlook|"

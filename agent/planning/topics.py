@@ -106,6 +106,13 @@ EXPANSIONS: tuple[tuple[str, str], ...] = (
     (r"\bgm\b(?= margin)", "gross margin"),
     (r"\bhq\b", "headquarters"),
     (r"\bcyber\b", "cybersecurity"),
+    # everyday words for what a filing names formally: "what did Home Depot buy?" is its acquisitions,
+    # "why did Walgreens lose money?" its net loss (never "buy back", a repurchase)
+    (r"\b(?:buy|buys|bought|buying)\b(?!\s*-?\s*backs?\b)(?!\s+(?:its|their|the)?\s*(?:own\s+)?(?:stock|shares)\b)",
+     "acquire acquisition"),
+    (r"\b(?:lose|loses|lost|losing)\s+(?:\w+\s+){0,2}?money\b", "net loss"),
+    (r"\blay-?offs?\b|\blaid\s+off\b", "workforce reduction"),
+    (r"\bprice\s+cuts?\b", "price reductions"),
 )
 
 STOPWORDS = {
