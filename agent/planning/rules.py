@@ -66,6 +66,16 @@ def _company_words(plan: Plan, directory: CompanyDirectory) -> set[str]:
     return out
 
 
+def _unnamed_figures(low: str) -> str:
+    """`low` normalized, with the figures it names blanked: "and the tax rate?" names a figure whose
+    name holds "rate", which is no request for a rate of change (followups.FIGURE_CUE)."""
+    text = normalize(low)
+    words = text.split()
+    for start, end, _ in find_phrases(text, MEASURE_PHRASES):  # word positions
+        words[start:end] = [""] * (end - start)
+    return " ".join(w for w in words if w)
+
+
 def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. Operators said in words ("the ratio of R&D to revenue", "take X and divide
     it by Y") are read as the formula they say when that yields one; otherwise the words as written."""
@@ -230,7 +240,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     more = more or r.aspect
     figure_thread = thread is not None and bool(thread.metrics) and not r.measures and not r.tickers
     if thread is not None and thread.asks_cause and not r.why and leads_reply(ACKNOWLEDGED.sub("", low)) \
-            and (r.tickers or r.measures) and not FIGURE_CUE.search(low):
+            and (r.tickers or r.measures) and not FIGURE_CUE.search(_unnamed_figures(low)):
         # "what about Intel's 2023 revenue decline?" after "what drove Boeing's loss?": what drove that one
         r.why, r.growth, r.absolute = True, False, False
     if thread is not None and thread.metrics and not r.why and not r.tickers and asks_use(low) \
