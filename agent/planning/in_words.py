@@ -47,7 +47,9 @@ _HOW_IT_WENT = re.compile(
     rf"{_OPENS}how\s+(?:did|does|do|has|have|is|are|was|were)\s+(?:[\w&.'-]+\s+){{1,6}}?"
     r"(?:do|doing|done|fare[sd]?|faring|go|goes|going|gone|went|hold(?:ing|s)?\s+up|held\s+up|trend\w*|develop\w*|"
     r"evolv\w*|turn(?:s|ed|ing)?\s+out|play(?:s|ed|ing)?\s+out|shap(?:e|es|ed|ing)\s+up|hit|hits|hitting|hurt\w*|"
-    r"affect\w*|impact\w*|help\w*|benefit\w*|weigh\w*|shift\w*|react\w*|respond\w*)\b")
+    r"affect\w*|impact\w*|help\w*|benefit\w*|weigh\w*|shift\w*|react\w*|respond\w*|chang\w*)\b"
+    # "what did Lowe's comparable sales do in 2023?"
+    rf"|{_OPENS}what\s+(?:did|does|do|has|have)\s+(?:[\w&.'-]+\s+){{1,6}}?(?:do|done)\b")
 # "how much revenue did Splunk add for Cisco?", "how much did the acquisition contribute?": what a
 # thing other than the company brought to a figure, which the filing states in prose with its amount.
 # Read with the company's names masked as "company": "how much revenue did Cisco add?" is its own figure.

@@ -42,9 +42,9 @@ from agent.planning.prose_route import OUTLOOK, order_items, thread_topical
 from agent.planning.prose_search import prose_search
 from agent.planning.reading import read
 from agent.planning.route import help_with, masked, message_kind, refusal_by_meaning, small_talk
-from agent.planning.scope import (HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due, filing_framed,
+from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due, filing_framed,
                                   forward_looking, greets_first, meta_intent, names_kept, opening_small_talk,
-                                  out_of_scope, spelled_out, strip_quotes)
+                                  out_of_scope, spelled_out, strip_quotes, thread_outlook)
 from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, SHARE_OF_REVENUE, discussed, relative_to_thread,
                                    usable_previous)
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
@@ -164,6 +164,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         return meta_plan("help")
     chat = spelled_out(low)  # "r u a bot", "which yrs do u have": judged as written out
     scope = out_of_scope(chat)
+    if scope == FORECASTS and usable_previous(previous) is not None and previous.tickers and thread_outlook(chat):
+        scope = None  # "what's the forecast?" in a thread about Nike: Nike's outlook, as its filing states it
     if scope and scope != OFF_TOPIC_DETAIL:
         return refusal_plan("out_of_scope", scope)
 

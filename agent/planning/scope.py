@@ -281,7 +281,7 @@ def out_of_scope(text: str) -> str | None:
         return "opinions (I report what the filings say, not views of my own)"
     contractual = _CONTRACTUAL.search(text) and not _ASKED_OF_FOOTNOTE.search(text)  # amounts falling due: filed
     if (_FORECAST.search(text) or _NEXT_PERIOD.search(text)) and not (filing_framed(text) or contractual):
-        return "forecasts or predictions"
+        return FORECASTS
     for pattern, detail in _OTHER_SOURCES:
         if pattern.search(text) and not _IDENTITY.search(text) and not (
                 detail.startswith("earnings guidance") and filing_framed(text)):
@@ -292,6 +292,7 @@ def out_of_scope(text: str) -> str | None:
 
 
 OFF_TOPIC_DETAIL = "topics outside companies' 10-K filings"
+FORECASTS = "forecasts or predictions"
 # A view the company holds, asked about ("does Amazon consider AWS a good investment?", "how does Nike
 # view its wholesale partners?"): what its filing states, not Footnote's opinion nor advice.
 _COMPANY_VIEW = re.compile(
@@ -308,6 +309,18 @@ _FORWARD = re.compile(
     r"\b(?:expect\w*|anticipat\w*|plan(?:s|ned|ning)?|intend\w*|will|going\s+to|next|future|outlook|forecast\w*|"
     r"project(?:s|ed|ing|ions?)|upcoming|coming|guid\w*|target\w*|aim\w*)\b"
 )
+
+
+# "what's the forecast?", "and their guidance?" in a thread about a company: the company's own, as its
+# filing states it (no one else's forecast is being discussed)
+_THE_OUTLOOK = re.compile(r"\b(?:the|its|their)\s+(?:own\s+)?(?:forecasts?|outlook|guidance|projections?|predictions?|"
+                          r"expectations?)\b")
+
+
+def thread_outlook(text: str) -> bool:
+    """A reply in a thread about a company that asks for "the" forecast or outlook, not Footnote's own: the
+    company's, stated in its filing. `text`: lowercase, quotes removed."""
+    return bool(_THE_OUTLOOK.search(text)) and not _ASKED_OF_FOOTNOTE.search(text) and not _MARKET_DATA.search(text)
 
 
 def forward_looking(text: str) -> bool:
