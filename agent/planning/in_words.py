@@ -14,7 +14,7 @@ from agent.planning.company_mentions import strip_for_query
 from agent.planning.followups import joined_topic, own_subject, points_back, thread_topic
 from agent.planning.movers import not_a_line
 from agent.planning.plan import MAX_CHARS, Plan
-from agent.planning.prose_route import asks_in_words, modal_cause, order_items
+from agent.planning.prose_route import ASKS_RISK, asks_in_words, modal_cause, order_items
 from agent.planning.scope import strip_quotes
 from agent.planning.topics import expand_query
 from agent.planning.words import NUMERIC_INTENTS
@@ -149,8 +149,9 @@ def prose_instead(plan: Plan, text: str, directory: CompanyDirectory, *, split_o
             or "metrics" in plan.inherited or not not_a_line(plan.words, leftover_runs(plan.words), split_only=split_only):
         return plan
     plan.intent, plan.metrics, plan.probe, plan.probe_standard = "qualitative", [], lines, False
-    plan.items, plan.sub_queries = ["7", "8"], []
     quoted = strip_quotes(text)
+    # "how much of revenue comes from its biggest customers - is that a risk?": the risk factors too
+    plan.items, plan.sub_queries = ["7", "8", *(["1A"] if ASKS_RISK.search(quoted.lower()) else [])], []
     plan.query = expand_query(strip_for_query(quoted, directory.find(quoted)))
     plan.slots = {**plan.slots, "metrics": "none: prose (words no line is named after)"}
     return plan
