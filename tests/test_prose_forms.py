@@ -101,6 +101,7 @@ def test_what_a_company_will_do_is_its_filed_plan(directory, text):
     "will Nvidia's revenue grow next year?",
     "will Tesla sell more cars next year?",
     "will Apple stock go up?",
+    "will the Fed cut rates next year?",  # no company's plan
 ])
 def test_what_its_figures_or_stock_will_do_stays_refused(directory, text):
     p = thread(directory, text)

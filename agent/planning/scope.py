@@ -104,6 +104,9 @@ FORECAST = (
     r"\b(?:your|analysts?'?s?|wall\s+street'?s?|the\s+market'?s?)\s+(?:expectations?|views?|estimates?|predictions?|guess|outlook|take)\b",
     r"\banalysts?\s+(?:expect|think|predict|see|say|project|anticipate)\w*",
 )
+# Who acts in a question about what will happen that is no company: the economy, its institutions, prices.
+_NOT_A_COMPANY = (r"(?:the\s+(?!company\b|firm\b|business\b|management\b|board\b)|fed\b|federal\b|government\b|"
+                  r"congress\b|economy\b|markets?\b|rates?\b|prices?\b|inflation\b|oil\b|china\b|us\b|u\.s\.)")
 # Who the future is asked of. A forecast is refused when Footnote is asked for it; what a company
 # or its filing says it expects, plans or will record is a statement in the filing, answered by
 # quoting it ("what does Caterpillar expect for dealer inventories?").
@@ -137,7 +140,9 @@ FILING_FRAMED = (
     rf"sees)\b",
     # "will Home Depot resume share repurchases?", "is Intel going to keep paying a dividend?": what the
     # company will do is a plan its filing states (or does not), unlike what its figures or stock will do
-    rf"^\W*(?:and\s+|so\s+)?(?:will|would|is|are)\s+(?!{_OTHERS}\b|there\b|it\b)(?:[\w&.'-]+\s+){{1,4}}?"
+    # (a company does it: "will the Fed cut rates?" is no filing's plan)
+    rf"^\W*(?:and\s+|so\s+)?(?:will|would|is|are)\s+(?!{_OTHERS}\b|there\b|it\b|{_NOT_A_COMPANY})"
+    r"(?:[\w&.'-]+\s+){1,4}?"
     r"(?:going\s+to\s+|still\s+|also\s+)?(?:continu|resum|keep|stop|paus|restart|pay|repurchas|buy\s+back|invest|build|"
     r"open|clos|launch|expand|acquir|hire|hiring|restructur|exit|divest|complet|finish|rais|cut|reduc|issu|"
     r"refinanc|repay|retir|spend|spin)\w*",
