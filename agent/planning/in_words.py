@@ -125,9 +125,10 @@ def said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: 
     outside = strip_quotes(text)
     query = strip_for_query(outside, directory.find(outside))
     prose.topic = " ".join(own_subject(query))
-    if previous is not None and previous.intent == "qualitative" and previous.route == "domain" \
-            and set(plan.tickers) <= set(previous.tickers) and points_back(low):
-        # "how did it hit sales?" after the powder metal matter: the thread's subject, as it touched the figure
+    if previous is not None and previous.route == "domain" and set(plan.tickers) <= set(previous.tickers) \
+            and points_back(low):
+        # "how did it hit sales?" after the powder metal matter (a prose answer, or the figure a line of that
+        # name gave): the thread's subject, as it touched the figure
         subject = thread_topic(previous)
         query, prose.topic, prose.subject = f"{query.strip(' ?.!')} {subject}", joined_topic(prose.topic, subject), subject
     prose.query = expand_query(query)
