@@ -77,7 +77,7 @@ def test_a_reply_in_words_searches_the_threads_subject(directory):
 def test_what_a_company_acquired_is_no_line_of_its_verb(directory, text):
     p = thread(directory, text)
     assert prose(p) and not p.probe
-    assert "acquisition" in p.query  # searched in the words a filing states an acquisition with
+    assert "acquisition" in p.query or "acquire" in p.query  # in the words a filing states an acquisition with
     assert "7" in p.items  # an event: MD&A with the notes and risks
 
 
@@ -85,7 +85,7 @@ def test_everyday_words_searched_as_the_filings():
     assert "acquisition" in expand_query("what did they buy in 2024")
     assert "acquisition" not in expand_query("did they buy back shares")
     assert "acquisition" not in expand_query("how much stock did they buy")
-    assert "net loss" in expand_query("why did it lose so much money")
+    assert "loss" in expand_query("why did it lose so much money")
 
 
 @pytest.mark.parametrize("text", [

@@ -108,9 +108,8 @@ EXPANSIONS: tuple[tuple[str, str], ...] = (
     (r"\bcyber\b", "cybersecurity"),
     # everyday words for what a filing names formally: "what did Home Depot buy?" is its acquisitions,
     # "why did Walgreens lose money?" its net loss (never "buy back", a repurchase)
-    (r"^(?!.*\b(?:stock|shares|securities|back|backs)\b).*?\b(?:buy|buys|bought|buying|acquire|acquires)\b",
-     "acquired completed the acquisition of"),
-    (r"\b(?:lose|loses|lost|losing)\s+(?:\w+\s+){0,2}?money\b", "net loss"),
+    (r"^(?!.*\b(?:stock|shares|securities|back|backs)\b).*?\b(?:buy|buys|bought|buying)\b", "acquired acquisition"),
+    (r"\b(?:lose|loses|lost|losing)\s+(?:\w+\s+){0,2}?money\b", "loss"),
     (r"\blay-?offs?\b|\blaid\s+off\b", "workforce reduction"),
     (r"\bprice\s+cuts?\b", "price reductions"),
 )
