@@ -51,6 +51,8 @@ def prose(plan) -> bool:
     ("what did Lowe's comparable sales do in 2023?", "LOW"),
     ("how did Boeing's defense backlog hold up in 2024?", "BA"),
     ("how much revenue did Xilinx add for AMD?", "AMD"),
+    ("how is Walmart's cash flow holding up?", "WMT"),  # a name matching several lines, asked in words
+    ("what's the trend in Lowe's DIY sales?", "LOW"),
 ])
 def test_asked_in_words_and_no_figure_answers_is_prose(directory, text, ticker):
     p = thread(directory, text)
@@ -61,6 +63,7 @@ def test_asked_in_words_and_no_figure_answers_is_prose(directory, text, ticker):
     "how much revenue did AMD add in 2023?",  # the company's own figure: looked up, or refused by its name
     "what was NVIDIA's EBITDA for fiscal 2025?",
     "how did Apple's revenue change in 2024?",  # a figure the planner knows: its change
+    "what's Walmart's cash flow?",  # which cash flow: asked, not searched
 ])
 def test_figure_questions_stay_figures(directory, text):
     p = thread(directory, text)

@@ -29,7 +29,7 @@ _HOW_IN_WORDS = re.compile(
 # "what are the risks to Mastercard's cross-border revenue?", "where does Visa get most of its revenue?",
 # "how is Boeing addressing its cash flow problems?": a description asked for, whatever figure it names
 _DESCRIBED = re.compile(
-    r"^\W*(?:what|which)\s+(?:are|were|is|was)\s+(?:the\s+|its\s+|their\s+)?(?:main\s+|key\s+|biggest\s+|major\s+|"
+    r"^\W*(?:what|which)(?:'s|\s+(?:are|were|is|was))\s+(?:the\s+|its\s+|their\s+)?(?:main\s+|key\s+|biggest\s+|major\s+|"
     r"primary\s+|largest\s+)?(?:risks?|components?|drivers?|uses|sources|reasons?|factors?|challenges?|headwinds?|"
     r"tailwinds?|priorities|trends?|threats?|pressures?|elements?|parts)\s+(?:of|to|for|in|behind|on|affecting)\b"
     r"|^\W*where\s+(?:does|do|did)\s+(?:[\w&.'-]+\s+){1,4}?(?:get|make|earn|generate|derive|spend|invest)\b"
@@ -106,7 +106,8 @@ def said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: 
     told = goes_in_words(low) or bool(_CONTRIBUTED.search(_masked(strip_quotes(text), directory)))
     if not (told or asks_in_words(low) or _HOW_IN_WORDS.search(low) or described):
         return plan
-    refused = (plan.route == "refusal" and plan.refusal_reason == "unknown_metric"
+    # "how is Walgreens' cash flow holding up?": a figure's name matching several lines, asked in words
+    refused = (plan.route == "refusal" and plan.refusal_reason in ("unknown_metric", "ambiguous_metric")
                and "(in your formula)" not in (plan.refusal_detail or ""))
     known = {d["name"] for d in (previous.definitions if previous is not None else [])}
     unsaid = [k for k in plan.metrics if k.startswith(("line:", "dim:")) or (k.startswith("udf:") and k[4:] not in known)]
