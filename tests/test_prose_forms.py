@@ -140,3 +140,17 @@ def test_a_name_after_a_covered_possessive_is_its_own_product(directory):
     # a figure of it is no prose question: never Nvidia's total revenue in its place
     figure = thread(directory, "Nvidia's NOW revenue in 2024")
     assert not (figure.route == "domain" and figure.metrics == ["revenue"] and figure.tickers == ["NVDA"])
+
+
+def test_a_why_reply_naming_its_own_subject_searches_it_beside_the_figure():
+    from agent.planning.plan import Plan
+    from agent.retrieval.causes import cause_queries
+
+    # "what about Humira?" after "why did AbbVie's revenue fall?": Humira's part of the revenue change
+    plan = Plan(route="domain", intent="qualitative", tickers=["ABBV"], metrics=["revenue"], topic="humira revenue",
+                slots={"metrics": "thread, its cause"})
+    query = cause_queries(None, plan, "what about Humira?", [{"cik": 1551152, "fiscal_years": []}], ["revenue"])[1551152]
+    assert query.startswith("humira ") and "primarily due to" in query
+    plain = plan.model_copy(update={"topic": "revenue"})  # "why?" alone: the figure's own words only
+    assert not cause_queries(None, plain, "why?", [{"cik": 1551152, "fiscal_years": []}], ["revenue"])[1551152] \
+        .startswith("humira")
