@@ -45,9 +45,9 @@ _DESCRIBED = re.compile(
 _OPENS = r"^\W*(?:(?:and|so|but|ok|okay)\W+)?"
 _HOW_IT_WENT = re.compile(
     rf"{_OPENS}how\s+(?:did|does|do|has|have|is|are|was|were)\s+(?:[\w&.'-]+\s+){{1,6}}?"
-    r"(?:do|doing|done|fare[sd]?|faring|go|goes|going|gone|went|hold(?:ing|s)?\s+up|held\s+up|trend\w*|develop\w*|"
-    r"evolv\w*|turn(?:s|ed|ing)?\s+out|play(?:s|ed|ing)?\s+out|shap(?:e|es|ed|ing)\s+up|hit|hits|hitting|hurt\w*|"
-    r"affect\w*|impact\w*|help\w*|benefit\w*|weigh\w*|shift\w*|react\w*|respond\w*|chang\w*)\b"
+    r"(?:do|doing|done|fare[sd]?|faring|go|goes|going|gone|went|hold(?:ing|s)?\s+up|held\s+up|"
+    r"turn(?:s|ed|ing)?\s+out|play(?:s|ed|ing)?\s+out|shap(?:e|es|ed|ing)\s+up|hit|hits|hitting|hurt\w*|"
+    r"affect\w*|impact\w*|help\w*|benefit\w*|weigh\w*|react\w*|respond\w*)\b"
     # "what did Lowe's comparable sales do in 2023?"
     rf"|{_OPENS}what\s+(?:did|does|do|has|have)\s+(?:[\w&.'-]+\s+){{1,6}}?(?:do|done)\b")
 # "how much revenue did Splunk add for Cisco?", "how much did the acquisition contribute?": what a
@@ -135,6 +135,9 @@ def said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: 
     prose.query = expand_query(query)
     prose.subject = prose.subject or prose.topic
     prose.probe = [k for k in plan.metrics if k.startswith("line:")]
+    # how a line went or what moved it ("how did exchange rates affect cash?"): a row of those words, the
+    # company's or the taxonomy's, still answers as the figure the line lookup would have given
+    prose.probe_standard = told and bool(prose.probe)
     prose.slots = {**plan.slots, "metrics": "none: prose (the question asks what the filing says)"}
     return prose
 

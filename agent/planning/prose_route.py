@@ -178,7 +178,7 @@ def order_items(low: str, items: list[str], *, named_other: bool = False) -> lis
         # year's words; what the company met in a year is told in MD&A, read first
         rest = [i for i in items if i != "1A"]
         return [*(["7"] if "7" not in rest else []), *rest, "1A"]
-    if not first and "7" not in items and CONDUCT.search(low) and not NAMED_SECTION.search(low):
+    if not first and items and set(items) <= {"1", "1A"} and CONDUCT.search(low) and not NAMED_SECTION.search(low):
         # "what's Tesla doing about manufacturing capacity?", "how does TI think about its fabs?": what the
         # company does and how management sees it is MD&A's, after the Items the topic points to
         return [*items, "7"]

@@ -143,9 +143,11 @@ FILING_FRAMED = (
     # (a company does it: "will the Fed cut rates?" is no filing's plan)
     rf"^\W*(?:and\s+|so\s+)?(?:will|would|is|are)\s+(?!{_OTHERS}\b|there\b|it\b|{_NOT_A_COMPANY})"
     r"(?:[\w&.'-]+\s+){1,4}?"
-    r"(?:going\s+to\s+|still\s+|also\s+)?(?:continu|resum|keep|stop|paus|restart|pay|repurchas|buy\s+back|invest|build|"
-    r"open|clos|launch|expand|acquir|hire|hiring|restructur|exit|divest|complet|finish|rais|cut|reduc|issu|"
-    r"refinanc|repay|retir|spend|spin)\w*",
+    # Only the acts a 10-K states its plans for (capital returns, investment, deals, restructuring): "will
+    # Apple raise prices?", "will Tesla cut jobs?", "will Boeing keep losing money?" ask Footnote to guess.
+    r"(?:going\s+to\s+|still\s+|also\s+)?(?:continu\w*\s+(?:to\s+)?(?:pay|repurchas|buy|invest|spend)|resum|"
+    r"repurchas|buy\s+back|pay\s+(?:a\s+|its\s+|their\s+)?dividends?|invest|spend|build|acquir|divest|restructur|"
+    r"complet|exit|spin)\w*",
     # "Walmart's outlook / guidance / plans / prospects for next year": the company's own, in its filing
     rf"\b(?!{_OTHERS}\b|market\b|street\b|consensus\b|(?:what|that|it|there|here|who|where|how|let|he|she)'s)"
     rf"[a-z][\w&.-]*'s\s+(?:own\s+)?(?!{_OTHERS}\b)(?:[\w-]+\s+)?(?:outlook|"

@@ -106,9 +106,7 @@ EXPANSIONS: tuple[tuple[str, str], ...] = (
     (r"\bgm\b(?= margin)", "gross margin"),
     (r"\bhq\b", "headquarters"),
     (r"\bcyber\b", "cybersecurity"),
-    # everyday words for what a filing names formally: "what did Home Depot buy?" is its acquisitions,
-    # "why did Walgreens lose money?" its net loss (never "buy back", a repurchase)
-    (r"^(?!.*\b(?:stock|shares|securities|back|backs)\b).*?\b(?:buy|buys|bought|buying)\b", "acquired acquisition"),
+    # everyday words for what a filing names formally: "why did Walgreens lose money?" is its loss
     (r"\b(?:lose|loses|lost|losing)\s+(?:\w+\s+){0,2}?money\b", "loss"),
     (r"\blay-?offs?\b|\blaid\s+off\b", "workforce reduction"),
     (r"\bprice\s+cuts?\b", "price reductions"),
