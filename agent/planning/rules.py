@@ -71,8 +71,9 @@ def _unnamed_figures(low: str) -> str:
     name holds "rate", which is no request for a rate of change (followups.FIGURE_CUE)."""
     text = normalize(low)
     words = text.split()
-    for start, end, _ in find_phrases(text, MEASURE_PHRASES):  # word positions
-        words[start:end] = [""] * (end - start)
+    for start, end, key in find_phrases(text, MEASURE_PHRASES):  # word positions
+        if not key.endswith(("_growth", "_change")):  # "revenue growth rate" does ask for a rate of change
+            words[start:end] = [""] * (end - start)
     return " ".join(w for w in words if w)
 
 
