@@ -83,6 +83,13 @@ def test_what_a_company_acquired_is_no_line_of_its_verb(directory, text):
     assert "7" in p.items  # an event: MD&A with the notes and risks
 
 
+@pytest.mark.parametrize("text", ["what did PepsiCo spend on advertising in 2023?",
+                                  "what did Coca-Cola spend on advertising in 2023"])
+def test_a_line_after_the_verb_stays_the_figure_asked(directory, text):
+    p = thread(directory, text)
+    assert not prose(p) or any("advertising" in k for k in p.probe), (p.route, p.intent, p.metrics, p.probe)
+
+
 def test_everyday_words_searched_as_the_filings():
     assert "loss" in expand_query("why did it lose so much money")
 
@@ -102,6 +109,8 @@ def test_what_a_company_will_do_is_its_filed_plan(directory, text):
     "will Apple stock go up?",
     "will the Fed cut rates next year?",  # no company's plan
     "will Apple raise prices next year?",  # no act a filing states a plan for
+    "will Johnson Controls get acquired next year?",  # what others will do to it
+    "will Intel be acquired?",
 ])
 def test_what_its_figures_or_stock_will_do_stays_refused(directory, text):
     p = thread(directory, text)

@@ -74,13 +74,16 @@ def _masked(text: str, directory: CompanyDirectory) -> str:
 # "what did Home Depot acquire?", "what did Cisco buy?": the word after "what did <company>" is what
 # the company did, and "what" its object; a line lookup of that verb ("acquire" -> the cash-flow row
 # "acquisitions") answers how much was paid, not what was bought.
-_WHAT_DID = re.compile(rf"{_OPENS}what\s+(?:did|does|do|has|have|will)\s+(?:[\w&.'-]+\s+){{1,4}}?(?P<verb>[a-z]+)\b"
+# Read on the question with its companies masked: the verb is the word right after the company (or its
+# pronoun), so "what did PepsiCo spend on advertising?" keeps its line "advertising".
+_WHAT_DID = re.compile(rf"{_OPENS}what\s+(?:did|does|do|has|have|will)\s+(?:company|it|they)\s+(?P<verb>[a-z]+)\b"
                        r"(?:\s+(?:in|during|for|this|last|over)\b|\s*[?.!]?\s*$)")
 
 
-def _verb_probe(plan: Plan, low: str) -> Plan:
-    """`plan` without the probe of a line named only by the verb a "what did X <verb>" question asks with."""
-    m = _WHAT_DID.search(low)
+def _verb_probe(plan: Plan, masked: str) -> Plan:
+    """`plan` without the probe of a line named only by the verb a "what did X <verb>" question asks with.
+    `masked`: the question lowercase, its companies masked (`_masked`)."""
+    m = _WHAT_DID.search(masked)
     if m and plan.intent == "qualitative" and plan.probe:
         plan.probe = [k for k in plan.probe if k[len("line:"):].split("|")[0] != m.group("verb")]
     return plan
@@ -102,8 +105,9 @@ def said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: 
     described = bool(_DESCRIBED.search(low))
     if not plan.tickers or len(text) > MAX_CHARS:
         return plan
-    plan = _verb_probe(plan, low)
-    told = goes_in_words(low) or bool(_CONTRIBUTED.search(_masked(strip_quotes(text), directory)))
+    masked = _masked(strip_quotes(text), directory)
+    plan = _verb_probe(plan, masked)
+    told = goes_in_words(low) or bool(_CONTRIBUTED.search(masked))
     if not (told or asks_in_words(low) or _HOW_IN_WORDS.search(low) or described):
         return plan
     # "how is Walgreens' cash flow holding up?": a figure's name matching several lines, asked in words

@@ -142,7 +142,8 @@ FILING_FRAMED = (
     # company will do is a plan its filing states (or does not), unlike what its figures or stock will do
     # (a company does it: "will the Fed cut rates?" is no filing's plan)
     rf"^\W*(?:and\s+|so\s+)?(?:will|would|is|are)\s+(?!{_OTHERS}\b|there\b|it\b|{_NOT_A_COMPANY})"
-    r"(?:[\w&.'-]+\s+){1,4}?"
+    # the company as the one acting: "will Johnson Controls get acquired?" asks what others will do to it
+    r"(?:(?!(?:get|gets|getting|got|be|been|being)\b)[\w&.'-]+\s+){1,4}?"
     # Only the acts a 10-K states its plans for (capital returns, investment, deals, restructuring): "will
     # Apple raise prices?", "will Tesla cut jobs?", "will Boeing keep losing money?" ask Footnote to guess.
     r"(?:going\s+to\s+|still\s+|also\s+)?(?:continu\w*\s+(?:to\s+)?(?:pay|repurchas|buy|invest|spend)|resum|"
