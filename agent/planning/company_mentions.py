@@ -101,11 +101,21 @@ def another_company(r: Reading, outside: str, prev: Plan | None, directory: Comp
     return about if about and about[0] == "not_covered" else None
 
 
-def uncovered_mentions(r: Reading, directory: CompanyDirectory) -> list[CompanyMatch]:
-    """Uncovered companies that are a subject of the question (not merely mentioned in it)."""
+# a covered company's possessive right before a name: "Palantir's AIP", "Apple's Vision Pro"
+_OWNED = re.compile(r"['’]s?\s+$")
+
+
+def uncovered_mentions(r: Reading, directory: CompanyDirectory, outside: str = "") -> list[CompanyMatch]:
+    """Uncovered companies that are a subject of the question (not merely mentioned in it). A name
+    right after a covered company's possessive ("Palantir's AIP") is that company's own product or
+    unit, whatever registrant's ticker it also spells. `outside`: the text the matches index."""
     found = [m for m in r.matches if m.kind == "not_covered"]
     if not r.tickers:
         return found
+    if outside and not r.measures:  # "Palantir's AIP revenue" is a figure of AIP: looked up as such, never total revenue
+        owners = [m for m in r.matches if m.kind == "company"]
+        found = [m for m in found if not any(o.end <= m.start and _OWNED.fullmatch(outside[o.end:m.start])
+                                             for o in owners)]
     # beside a covered company, an uncovered one in a prose question is a topic ("Nvidia's relationship
     # with TSMC"), and a capitalised word that is some obscure registrant's name is a word
     # a cause too: "how much did the 737 MAX issues cost Boeing?" is about Boeing, MAX is a word

@@ -11,9 +11,10 @@ import re
 
 from agent.planning.companies import CompanyDirectory
 from agent.planning.company_mentions import strip_for_query
+from agent.planning.followups import joined_topic, own_subject, points_back, thread_topic
 from agent.planning.movers import not_a_line
 from agent.planning.plan import MAX_CHARS, Plan
-from agent.planning.prose_route import asks_in_words, modal_cause, order_items
+from agent.planning.prose_route import ASKS_RISK, asks_in_words, modal_cause, order_items
 from agent.planning.scope import strip_quotes
 from agent.planning.topics import expand_query
 from agent.planning.words import NUMERIC_INTENTS
@@ -28,7 +29,7 @@ _HOW_IN_WORDS = re.compile(
 # "what are the risks to Mastercard's cross-border revenue?", "where does Visa get most of its revenue?",
 # "how is Boeing addressing its cash flow problems?": a description asked for, whatever figure it names
 _DESCRIBED = re.compile(
-    r"^\W*(?:what|which)\s+(?:are|were|is|was)\s+(?:the\s+|its\s+|their\s+)?(?:main\s+|key\s+|biggest\s+|major\s+|"
+    r"^\W*(?:what|which)(?:'s|\s+(?:are|were|is|was))\s+(?:the\s+|its\s+|their\s+)?(?:main\s+|key\s+|biggest\s+|major\s+|"
     r"primary\s+|largest\s+)?(?:risks?|components?|drivers?|uses|sources|reasons?|factors?|challenges?|headwinds?|"
     r"tailwinds?|priorities|trends?|threats?|pressures?|elements?|parts)\s+(?:of|to|for|in|behind|on|affecting)\b"
     r"|^\W*where\s+(?:does|do|did)\s+(?:[\w&.'-]+\s+){1,4}?(?:get|make|earn|generate|derive|spend|invest)\b"
@@ -38,8 +39,59 @@ _DESCRIBED = re.compile(
     r"|^\W*(?:talk|walk|take)\s+me\s+through\b")
 
 
+# "how did Lowe's comparable sales do in 2023?", "how did it hit sales?", "how did the deal play out?":
+# how something went, or what it did to a figure, is what MD&A tells; no statement prints it. Only a
+# question the figure path could not resolve gets here, so "how did Apple's revenue do?" stays a figure.
+_OPENS = r"^\W*(?:(?:and|so|but|ok|okay)\W+)?"
+_HOW_IT_WENT = re.compile(
+    rf"{_OPENS}how\s+(?:did|does|do|has|have|is|are|was|were)\s+(?:[\w&.'-]+\s+){{1,6}}?"
+    r"(?:do|doing|done|fare[sd]?|faring|go|goes|going|gone|went|hold(?:ing|s)?\s+up|held\s+up|"
+    r"turn(?:s|ed|ing)?\s+out|play(?:s|ed|ing)?\s+out|shap(?:e|es|ed|ing)\s+up|hit|hits|hitting|hurt\w*|"
+    r"affect\w*|impact\w*|help\w*|benefit\w*|weigh\w*|react\w*|respond\w*)\b"
+    # "what did Lowe's comparable sales do in 2023?"
+    rf"|{_OPENS}what\s+(?:did|does|do|has|have)\s+(?:[\w&.'-]+\s+){{1,6}}?(?:do|done)\b")
+# "how much revenue did Splunk add for Cisco?", "how much did the acquisition contribute?": what a
+# thing other than the company brought to a figure, which the filing states in prose with its amount.
+# Read with the company's names masked as "company": "how much revenue did Cisco add?" is its own figure.
+_CONTRIBUTED = re.compile(
+    rf"{_OPENS}how\s+much\s+(?:[\w&.'-]+\s+){{0,3}}?(?:did|does|do|has|have|had|will|would)\s+"
+    r"(?!(?:it|they|he|she|we|you|i|management|company)\b)(?:[\w&.'-]+\s+){1,5}?"
+    r"(?:add|adds|added|adding|contribut\w*|bring|brings|brought|account(?:s|ed)?\s+for|shave[sd]?|knock(?:s|ed)?)\b")
 # a yes-no question that compares a figure with an amount or another figure asks for the figure
+# (a year is no amount: "is it exposed to tariffs in 2025?")
 _AMOUNT_CHECK = re.compile(r"\d|\b(?:above|below|higher|lower|more|less|over|under|than|exceed\w*|bigger|smaller)\b")
+_YEAR = re.compile(r"\b(?:(?:fiscal\s+(?:year\s+)?|fy\s?)?(?:19|20)\d\d|fy\s?\d\d)\b")
+
+
+def _masked(text: str, directory: CompanyDirectory) -> str:
+    """`text` lowercase with each company it names replaced by the word "company"."""
+    out = text
+    for m in sorted(directory.find(text), key=lambda m: -m.start):
+        out = out[: m.start] + "company" + out[m.end:]
+    return out.lower()
+
+
+# "what did Home Depot acquire?", "what did Cisco buy?": the word after "what did <company>" is what
+# the company did, and "what" its object; a line lookup of that verb ("acquire" -> the cash-flow row
+# "acquisitions") answers how much was paid, not what was bought.
+# Read on the question with its companies masked: the verb is the word right after the company (or its
+# pronoun), so "what did PepsiCo spend on advertising?" keeps its line "advertising".
+_WHAT_DID = re.compile(rf"{_OPENS}what\s+(?:did|does|do|has|have|will)\s+(?:company|it|they)\s+(?P<verb>[a-z]+)\b"
+                       r"(?:\s+(?:in|during|for|this|last|over)\b|\s*[?.!]?\s*$)")
+
+
+def _verb_probe(plan: Plan, masked: str) -> Plan:
+    """`plan` without the probe of a line named only by the verb a "what did X <verb>" question asks with.
+    `masked`: the question lowercase, its companies masked (`_masked`)."""
+    m = _WHAT_DID.search(masked)
+    if m and plan.intent == "qualitative" and plan.probe:
+        plan.probe = [k for k in plan.probe if k[len("line:"):].split("|")[0] != m.group("verb")]
+    return plan
+
+
+def goes_in_words(low: str) -> bool:
+    """How something went or what it did to a figure ("how did X do / fare / hit ...")."""
+    return bool(_HOW_IT_WENT.search(low))
 
 
 def said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan | None) -> Plan:
@@ -51,9 +103,15 @@ def said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: 
     when no passage answers, the prose path says so (no_grounding)."""
     low = strip_quotes(text).lower()
     described = bool(_DESCRIBED.search(low))
-    if not plan.tickers or len(text) > MAX_CHARS or not (asks_in_words(low) or _HOW_IN_WORDS.search(low) or described):
+    if not plan.tickers or len(text) > MAX_CHARS:
         return plan
-    refused = (plan.route == "refusal" and plan.refusal_reason == "unknown_metric"
+    masked = _masked(strip_quotes(text), directory)
+    plan = _verb_probe(plan, masked)
+    told = goes_in_words(low) or bool(_CONTRIBUTED.search(masked))
+    if not (told or asks_in_words(low) or _HOW_IN_WORDS.search(low) or described):
+        return plan
+    # "how is Walgreens' cash flow holding up?": a figure's name matching several lines, asked in words
+    refused = (plan.route == "refusal" and plan.refusal_reason in ("unknown_metric", "ambiguous_metric")
                and "(in your formula)" not in (plan.refusal_detail or ""))
     known = {d["name"] for d in (previous.definitions if previous is not None else [])}
     unsaid = [k for k in plan.metrics if k.startswith(("line:", "dim:")) or (k.startswith("udf:") and k[4:] not in known)]
@@ -61,7 +119,7 @@ def said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: 
               and (bool(unsaid) or described or any(w.get("as") == "unaccounted" for w in plan.words)))
     if not (refused or figure):
         return plan
-    if not (modal_cause(low) or _AMOUNT_CHECK.search(low) is None):
+    if not (told or modal_cause(low) or _AMOUNT_CHECK.search(_YEAR.sub(" ", low)) is None):
         return plan  # "is Apple's gross margin above 40%?": a figure, checked against the amount
     prose = Plan(route="domain", intent="qualitative", tickers=plan.tickers, fiscal_years=plan.fiscal_years,
                  latest=plan.latest or not (plan.fiscal_years or plan.as_of_filing_year),
@@ -70,8 +128,20 @@ def said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: 
                  definitions=[d for d in plan.definitions if d["name"] in known], inherited=plan.inherited)
     prose.items, prose.items_guessed = order_items(low, ["7", "1A"]), True
     outside = strip_quotes(text)
-    prose.query = expand_query(strip_for_query(outside, directory.find(outside)))
+    query = strip_for_query(outside, directory.find(outside))
+    prose.topic = " ".join(own_subject(query))
+    if previous is not None and previous.route == "domain" and set(plan.tickers) <= set(previous.tickers) \
+            and points_back(low):
+        # "how did it hit sales?" after the powder metal matter (a prose answer, or the figure a line of that
+        # name gave): the thread's subject, as it touched the figure
+        subject = thread_topic(previous)
+        query, prose.topic, prose.subject = f"{query.strip(' ?.!')} {subject}", joined_topic(prose.topic, subject), subject
+    prose.query = expand_query(query)
+    prose.subject = prose.subject or prose.topic
     prose.probe = [k for k in plan.metrics if k.startswith("line:")]
+    # how a line went or what moved it ("how did exchange rates affect cash?"): a row of those words, the
+    # company's or the taxonomy's, still answers as the figure the line lookup would have given
+    prose.probe_standard = told and bool(prose.probe)
     prose.slots = {**plan.slots, "metrics": "none: prose (the question asks what the filing says)"}
     return prose
 
@@ -88,8 +158,9 @@ def prose_instead(plan: Plan, text: str, directory: CompanyDirectory, *, split_o
             or "metrics" in plan.inherited or not not_a_line(plan.words, leftover_runs(plan.words), split_only=split_only):
         return plan
     plan.intent, plan.metrics, plan.probe, plan.probe_standard = "qualitative", [], lines, False
-    plan.items, plan.sub_queries = ["7", "8"], []
     quoted = strip_quotes(text)
+    # "how much of revenue comes from its biggest customers - is that a risk?": the risk factors too
+    plan.items, plan.sub_queries = ["7", "8", *(["1A"] if ASKS_RISK.search(quoted.lower()) else [])], []
     plan.query = expand_query(strip_for_query(quoted, directory.find(quoted)))
     plan.slots = {**plan.slots, "metrics": "none: prose (words no line is named after)"}
     return plan

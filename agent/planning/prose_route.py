@@ -24,8 +24,8 @@ CAUSE = re.compile(
     r"influence|perform)\w*|(?:impact|effect)s?\s+(?:of|on|from)|affect(?:ed|s|ing)?)\b"
 )
 EVENT = re.compile(
-    r"\b(?:acquisitions?|acquired|acquire|divest\w*|spin[- ]?offs?|dispos\w+\s+of|litigation|lawsuits?|sued|"
-    r"legal\s+proceedings|settlements?|strikes?|work\s+stoppages?|labor\s+disputes?|recalls?|"
+    r"\b(?:acquisitions?|acquired|acquire|(?:buy|bought)(?!\s*-?\s*backs?\b)|divest\w*|spin[- ]?offs?|dispos\w+\s+of|litigation|lawsuits?|sued|"
+    r"legal\s+proceedings|settlements?|(?:legal|opioid|liability|talc|asbestos|patent)\s+claims|set\s+aside|strikes?|work\s+stoppages?|labor\s+disputes?|recalls?|"
     r"(?:cyber[- ]?)?(?:attack|breach|incident|intrusion|outage)s?|investigations?|regulatory\s+(?:cases?|actions?|"
     r"proceedings?|fines?)|antitrust|fines?|penalt(?:y|ies)|consent\s+decree|subpoena\w*|mergers?)\b"
 )
@@ -107,6 +107,9 @@ RELATION = re.compile(r"\b(?:compet\w*|rivals?|suppliers?|supplie[sd]|partners?|
                       r"contract\s+manufactur\w+)\b")
 NAMED_SECTION = re.compile(r"\bitem\s+\d|\brisk factors?\b|\bmd&a\b|\bmanagement'?s? discussion\b")
 _MARKET = {"7A"}
+# What the company is doing, or how it sees something: its conduct and management's view.
+CONDUCT = re.compile(r"\b(?:doing|done|think\w*|thought|view\w*|approach\w*|handl\w*|address\w*|respond\w*|"
+                     r"tackl\w*|manag(?:e|es|ed|ing)\b)")
 # What comes before a second company that makes it a topic: a preposition ("competition from Intel"),
 # or a verb of what the first one says ("how does Intel describe TSMC").
 _TOPIC_PREP = re.compile(r"\b(?:from|on|with|to|against|by|about|like|than|over|including|describes?|mentions?|"
@@ -175,6 +178,10 @@ def order_items(low: str, items: list[str], *, named_other: bool = False) -> lis
         # year's words; what the company met in a year is told in MD&A, read first
         rest = [i for i in items if i != "1A"]
         return [*(["7"] if "7" not in rest else []), *rest, "1A"]
+    if not first and items and set(items) <= {"1", "1A"} and CONDUCT.search(low) and not NAMED_SECTION.search(low):
+        # "what's Tesla doing about manufacturing capacity?", "how does TI think about its fabs?": what the
+        # company does and how management sees it is MD&A's, after the Items the topic points to
+        return [*items, "7"]
     if not first:
         if items == ["1"] and RELATION.search(low) and not NAMED_SECTION.search(low):
             # competition, a supplier, a partner: told in the business and its risks
@@ -197,6 +204,24 @@ def topical_companies(outside: str, matches) -> set[int]:
         if _TOPIC_PREP.search(before):
             topics.add(i)
     return topics
+
+
+# In a prose thread, a company named only as where something comes from or is aimed at ("and from
+# Nvidia in graphics?" after AMD's competition from Intel, "what about competition against Walmart?"):
+# a topic of the thread's company. "What about Nvidia?", "and for Nvidia?", "same with Nvidia?" switch.
+_THREAD_TOPIC_PREP = re.compile(r"\b(?:from|against|including)\s+(?:the\s+)?$", re.I)
+
+
+def thread_topical(outside: str, matches, thread_tickers) -> set[int]:
+    """Indexes of `matches` that are topics of a prose thread's company (see _THREAD_TOPIC_PREP): every
+    covered company the reply names follows such a preposition and none is the thread's own."""
+    covered = [i for i, m in enumerate(matches) if m.kind == "company"]
+    if not covered or _COMPARE.search(outside.lower()):
+        return set()
+    if any(matches[i].company.ticker in thread_tickers or not _THREAD_TOPIC_PREP.search(outside[: matches[i].start])
+           for i in covered):
+        return set()
+    return set(covered)
 
 
 # The form of a question that asks for words, not an amount, whatever figure-like words it holds:

@@ -24,6 +24,13 @@ def _figure_vocabulary(keys: list[str]) -> set[str]:
     return words | {"loss", "losses", "profit", "earnings", "sales", "revenues"}
 
 
+def _swaps_figure(plan: Plan, r: Reading, prev: Plan) -> bool:
+    """A reply that hands the thread's question about a subject's effect on one figure to another figure
+    of the same company ("and the tax rate?"): the subject is the thread's, when it is more than figures."""
+    return (bool(r.why and r.measures) and not r.tickers and prev.intent == "qualitative" and prev.asks_cause
+            and bool(set(prev.subject.split()) - _figure_vocabulary(prev.metrics)) and leads_reply(r.low))
+
+
 def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited: list[str]) -> bool:
     """Fill the plan's Items, query and sub-queries; True when the question is a prose question."""
     measures = plan.metrics
@@ -70,7 +77,10 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
                 borrows_thread_subject(query_source) or points_back(query_source) or r.aspect or more_of_thread
                 or (prev.intent == "qualitative" and not r.has_topic) or (r.why and not own)))
                 # "how does that affect revenue?" after export controls: the figure, as the topic touches it
-                or (measures and prev.intent == "qualitative" and bool(prev.topic) and points_back(query_source))):
+                or (measures and prev.intent == "qualitative" and bool(prev.topic) and points_back(query_source))
+                # "and the tax rate?" after "how did the Figma fee affect operating expenses?": the same
+                # subject's effect on the figure the reply names
+                or _swaps_figure(plan, r, prev)):
             # "and the risks?" after revenue, "how much did it cost?" after an acquisition, "any risks
             # there?", "why?" after an event: the message's own words, about the thread's subject
             topic = prev.subject if prev.subject and own and leads_reply(r.low) else thread_topic(prev)

@@ -19,7 +19,7 @@ import unicodedata
 
 from agent.planning.brands import registrant_not_theirs, uncovered_registrant
 from agent.planning.changes import spanned_changes, year_of_change
-from agent.planning.companies import CompanyDirectory
+from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
                                              named_unknown_company, uncovered_mentions, weak_mention)
 from agent.planning.corrections import NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, ampersand
@@ -39,14 +39,15 @@ from agent.planning.measures import implied_measures
 from agent.planning.members import member_asks
 from agent.planning.plan import MAX_CHARS, Plan, meta_plan, refusal_plan
 from agent.planning.plan_years import asked_years, filing_outlook, filing_statement, latest_covered_year
-from agent.planning.prose_route import OUTLOOK, order_items
+from agent.planning.prose_route import OUTLOOK, order_items, thread_topical
 from agent.planning.prose_search import prose_search
 from agent.planning.reading import read
 from agent.planning.restated import without_restatements
 from agent.planning.route import help_with, masked, message_kind, refusal_by_meaning, small_talk
-from agent.planning.scope import (HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due, filing_framed,
+from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due,
+                                  filing_framed,
                                   forward_looking, greets_first, meta_intent, names_kept, opening_small_talk,
-                                  out_of_scope, spelled_out, strip_quotes)
+                                  out_of_scope, spelled_out, strip_quotes, thread_outlook)
 from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, SHARE_OF_REVENUE, discussed, relative_to_thread,
                                    usable_previous)
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
@@ -69,6 +70,17 @@ def _company_words(plan: Plan, directory: CompanyDirectory) -> set[str]:
 
 
 _YEAR_WORDS = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|fy\s*)?'?(?:19|20)\d\d\b|\bfy\s*'?\d\d\b")
+
+
+def _unnamed_figures(low: str) -> str:
+    """`low` normalized, with the figures it names blanked: "and the tax rate?" names a figure whose
+    name holds "rate", which is no request for a rate of change (followups.FIGURE_CUE)."""
+    text = normalize(low)
+    words = text.split()
+    for start, end, key in find_phrases(text, MEASURE_PHRASES):  # word positions
+        if not key.endswith(("_growth", "_change")):  # "revenue growth rate" does ask for a rate of change
+            words[start:end] = [""] * (end - start)
+    return " ".join(w for w in words if w)
 
 
 def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
@@ -192,6 +204,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         return meta_plan("help")
     chat = spelled_out(low)  # "r u a bot", "which yrs do u have": judged as written out
     scope = out_of_scope(chat)
+    if scope == FORECASTS and usable_previous(previous) is not None and previous.tickers and thread_outlook(chat):
+        scope = None  # "what's the forecast?" in a thread about Nike: Nike's outlook, as its filing states it
     if scope and scope != OFF_TOPIC_DETAIL:
         return refusal_plan("out_of_scope", scope)
 
@@ -200,6 +214,16 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
     thread = usable_previous(previous)
     r = read(raw, outside, low, directory, discussed(thread))
+    if thread is not None and thread.intent == "qualitative" and thread.tickers:
+        topical = thread_topical(outside, r.matches, thread.tickers)
+        for i in topical:  # "and from Nvidia in graphics?" after AMD's competition: still AMD's filing
+            m = r.matches[i]
+            r.matches[i] = CompanyMatch("topic", m.text, m.start, m.end, m.company)
+        if topical:
+            r.tickers = [m.company.ticker for m in r.matches if m.kind == "company"]
+    # the text the thread's checks for another company read: a company named as a topic is none
+    unthreaded = masked(outside, [(m.start, m.end) for m in r.matches if m.kind == "topic"]) \
+        if any(m.kind == "topic" for m in r.matches) else outside
     unnamed_low = masked(outside, [(m.start, m.end) for m in r.matches]).lower()  # "margins for apple?"
     kind = kind_of_thread(unnamed_low, thread.metrics) if thread is not None and thread.metrics and not r.why else []
     if kind and set(r.measures) <= set(implied_measures(unnamed_low)):  # no figure of the message's own
@@ -258,7 +282,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     more = more or r.aspect
     figure_thread = thread is not None and bool(thread.metrics) and not r.measures and not r.tickers
     if thread is not None and thread.asks_cause and not r.why and leads_reply(ACKNOWLEDGED.sub("", low)) \
-            and (r.tickers or r.measures) and not FIGURE_CUE.search(low):
+            and (r.tickers or r.measures) and not FIGURE_CUE.search(_unnamed_figures(low)):
         # "what about Intel's 2023 revenue decline?" after "what drove Boeing's loss?": what drove that one
         r.why, r.growth, r.absolute = True, False, False
     if thread is not None and thread.metrics and not r.why and not r.tickers and asks_use(low) \
@@ -386,7 +410,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         sources["metrics"] = "thread, grown" if r.growth else "thread"
     carry = {"metrics": measures, **year_fields}
 
-    not_covered = uncovered_mentions(r, directory)
+    not_covered = uncovered_mentions(r, directory, outside)
     other = another_company(r, outside, prev, directory) if not not_covered else None
     if other:  # "what about Airbus?" in a Boeing thread: Airbus, never a line of Boeing's that names it
         return refusal_plan(other[0], other[1], **carry)
@@ -451,14 +475,14 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         inherited.insert(0, "tickers")
         sources["tickers"] = "thread, its companies"
     if not tickers and prev is not None:
-        unknown = named_unknown_company(outside) or compared_name(outside)
+        unknown = named_unknown_company(unthreaded) or compared_name(unthreaded)
         if unknown:  # "FOOBAR revenue" in a thread about Apple: not Apple's revenue
             return refusal_plan("no_company", unknown, **carry)
-        other_registrant = registrant_not_theirs(outside, directory, list(prev.tickers))
+        other_registrant = registrant_not_theirs(unthreaded, directory, list(prev.tickers))
         if other_registrant:  # "and Toyota in 2022?" after Ford: Toyota, never Ford's 2022
             word, company = other_registrant
             return refusal_plan("not_covered", f"{word} ({company.ticker})", tickers=[company.ticker], **carry)
-        named = lead_subject(outside)
+        named = lead_subject(unthreaded)
         if named and (r.kind or implied_measures(named.lower())):
             named = None  # "what about profitability?": a figure's word, no company's name
         about = unknown_subject(named, directory) if named else None

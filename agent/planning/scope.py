@@ -104,6 +104,9 @@ FORECAST = (
     r"\b(?:your|analysts?'?s?|wall\s+street'?s?|the\s+market'?s?)\s+(?:expectations?|views?|estimates?|predictions?|guess|outlook|take)\b",
     r"\banalysts?\s+(?:expect|think|predict|see|say|project|anticipate)\w*",
 )
+# Who acts in a question about what will happen that is no company: the economy, its institutions, prices.
+_NOT_A_COMPANY = (r"(?:the\s+(?!company\b|firm\b|business\b|management\b|board\b)|fed\b|federal\b|government\b|"
+                  r"congress\b|economy\b|markets?\b|rates?\b|prices?\b|inflation\b|oil\b|china\b|us\b|u\.s\.)")
 # Who the future is asked of. A forecast is refused when Footnote is asked for it; what a company
 # or its filing says it expects, plans or will record is a statement in the filing, answered by
 # quoting it ("what does Caterpillar expect for dealer inventories?").
@@ -135,6 +138,17 @@ FILING_FRAMED = (
     rf"\b(?!{_OTHERS}\b|i\b|we\b|consensus\b|street\b)[a-z][\w&.'-]*\s+(?:expects|anticipates|intends|"
     rf"plans\s+to|projects\s+(?:that|to)|forecasts\s+(?:that|to)|predicts|makes|gives|provides|thinks|believes|"
     rf"sees)\b",
+    # "will Home Depot resume share repurchases?", "is Intel going to keep paying a dividend?": what the
+    # company will do is a plan its filing states (or does not), unlike what its figures or stock will do
+    # (a company does it: "will the Fed cut rates?" is no filing's plan)
+    rf"^\W*(?:and\s+|so\s+)?(?:will|would|is|are)\s+(?!{_OTHERS}\b|there\b|it\b|{_NOT_A_COMPANY})"
+    # the company as the one acting: "will Johnson Controls get acquired?" asks what others will do to it
+    r"(?:(?!(?:get|gets|getting|got|be|been|being)\b)[\w&.'-]+\s+){1,4}?"
+    # Only the acts a 10-K states its plans for (capital returns, investment, deals, restructuring): "will
+    # Apple raise prices?", "will Tesla cut jobs?", "will Boeing keep losing money?" ask Footnote to guess.
+    r"(?:going\s+to\s+|still\s+|also\s+)?(?:continu\w*\s+(?:to\s+)?(?:pay|repurchas|buy|invest|spend)|resum|"
+    r"repurchas|buy\s+back|pay\s+(?:a\s+|its\s+|their\s+)?dividends?|invest|spend|build|acquir|divest|restructur|"
+    r"complet|exit|spin)\w*",
     # "Walmart's outlook / guidance / plans / prospects for next year": the company's own, in its filing
     rf"\b(?!{_OTHERS}\b|market\b|street\b|consensus\b|(?:what|that|it|there|here|who|where|how|let|he|she)'s)"
     rf"[a-z][\w&.-]*'s\s+(?:own\s+)?(?!{_OTHERS}\b)(?:[\w-]+\s+)?(?:outlook|"
@@ -275,7 +289,7 @@ def out_of_scope(text: str) -> str | None:
         return "opinions (I report what the filings say, not views of my own)"
     contractual = _CONTRACTUAL.search(text) and not _ASKED_OF_FOOTNOTE.search(text)  # amounts falling due: filed
     if (_FORECAST.search(text) or _NEXT_PERIOD.search(text)) and not (filing_framed(text) or contractual):
-        return "forecasts or predictions"
+        return FORECASTS
     for pattern, detail in _OTHER_SOURCES:
         if pattern.search(text) and not _IDENTITY.search(text) and not (
                 detail.startswith("earnings guidance") and filing_framed(text)):
@@ -286,6 +300,7 @@ def out_of_scope(text: str) -> str | None:
 
 
 OFF_TOPIC_DETAIL = "topics outside companies' 10-K filings"
+FORECASTS = "forecasts or predictions"
 # A view the company holds, asked about ("does Amazon consider AWS a good investment?", "how does Nike
 # view its wholesale partners?"): what its filing states, not Footnote's opinion nor advice.
 _COMPANY_VIEW = re.compile(
@@ -302,6 +317,18 @@ _FORWARD = re.compile(
     r"\b(?:expect\w*|anticipat\w*|plan(?:s|ned|ning)?|intend\w*|will|going\s+to|next|future|outlook|forecast\w*|"
     r"project(?:s|ed|ing|ions?)|upcoming|coming|guid\w*|target\w*|aim\w*)\b"
 )
+
+
+# "what's the forecast?", "and their guidance?" in a thread about a company: the company's own, as its
+# filing states it (no one else's forecast is being discussed)
+_THE_OUTLOOK = re.compile(r"\b(?:the|its|their)\s+(?:own\s+)?(?:forecasts?|outlook|guidance|projections?|predictions?|"
+                          r"expectations?)\b")
+
+
+def thread_outlook(text: str) -> bool:
+    """A reply in a thread about a company that asks for "the" forecast or outlook, not Footnote's own: the
+    company's, stated in its filing. `text`: lowercase, quotes removed."""
+    return bool(_THE_OUTLOOK.search(text)) and not _ASKED_OF_FOOTNOTE.search(text) and not _MARKET_DATA.search(text)
 
 
 def forward_looking(text: str) -> bool:

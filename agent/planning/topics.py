@@ -106,6 +106,10 @@ EXPANSIONS: tuple[tuple[str, str], ...] = (
     (r"\bgm\b(?= margin)", "gross margin"),
     (r"\bhq\b", "headquarters"),
     (r"\bcyber\b", "cybersecurity"),
+    # everyday words for what a filing names formally: "why did Walgreens lose money?" is its loss
+    (r"\b(?:lose|loses|lost|losing)\s+(?:\w+\s+){0,2}?money\b", "loss"),
+    (r"\blay-?offs?\b|\blaid\s+off\b", "workforce reduction"),
+    (r"\bprice\s+cuts?\b", "price reductions"),
 )
 
 STOPWORDS = {

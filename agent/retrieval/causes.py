@@ -134,10 +134,13 @@ def cause_queries(conn, plan, question: str, companies: list[dict], metrics: lis
     thread_cause = (plan.slots or {}).get("metrics") == "thread, its cause"
     if plan.intent != "qualitative" or not metrics or not (thread_cause or WHY.search(low) or CAUSE.search(low)):
         return {}
+    # the reply's own subject beside the figure ("what about Humira?" after why revenue fell): searched too
+    figure_words = set(subject_query(metrics).split()) | {w for k in metrics for w in k.replace("_", " ").split()}
+    own = " ".join(w for w in (getattr(plan, "topic", "") or "").split() if w not in figure_words) if thread_cause else ""
     out = {}
     for company in companies:
         years = company.get("fiscal_years") or []
         query = cause_query(conn, company, metrics, None if plan.period or not years else max(years))
         if query:
-            out[company["cik"]] = query
+            out[company["cik"]] = f"{own} {query}" if own else query
     return out
