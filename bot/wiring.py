@@ -12,6 +12,7 @@ import contextlib
 from collections.abc import Iterator
 
 from agent.service import Footnote, Opening, answerers
+from bot import collector
 from bot.settings import Settings
 from store.cli import open_for
 from store.embedding import Embedder, make_embedder
@@ -45,8 +46,12 @@ def open_footnote(settings: Settings, *, background: bool = False, **kwargs) -> 
     from ingest.runtime_check import check_runtime
 
     with open_for(settings) as db:
-        embedder = make_embedder(settings.embedding_options())
-        check_runtime(db, embedder)  # a corpus from another runtime: proven equal once, or refused
+        try:
+            embedder = make_embedder(settings.embedding_options())
+            check_runtime(db, embedder)  # a corpus from another runtime: proven equal once, or refused
+            footnote = None if background else build_footnote(db, embedder, settings, **kwargs)
+        finally:
+            collector.resume()  # what the command answers with is loaded (bot/collector.py)
         if background:
             opening = Opening(db, lambda: build_footnote(db, embedder, settings, **kwargs))
             try:
@@ -54,7 +59,6 @@ def open_footnote(settings: Settings, *, background: bool = False, **kwargs) -> 
             finally:
                 opening.join()  # never close the database under a half-built Footnote
         else:
-            footnote = build_footnote(db, embedder, settings, **kwargs)
             try:
                 yield footnote
             finally:
