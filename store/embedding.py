@@ -13,6 +13,7 @@ dimension), so ingest and agent both reach it from below; the rest of store/ nev
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from pathlib import Path
@@ -71,14 +72,22 @@ class LocalEmbedder:
         self.threads = threads
         self._model_path = Path(model_path)
         self._model_dir = Path(model_dir) if model_dir is not None else Path(".footnote") / "models"
-        self._tokenizer = _tokenizer(self._model_path, truncate=False)
-        self._truncating = _tokenizer(self._model_path, truncate=True)
         self._lock = threading.Lock()  # one inference at a time: the model already uses the cores
         self._load_lock = threading.Lock()
         self._model = None
         self._loader: threading.Thread | None = None
 
     # --- tokens ---------------------------------------------------------------------------------
+
+    @functools.cached_property
+    def _tokenizer(self):
+        """Read on first use: a numeric answer never counts or embeds a word piece, and reading
+        the tokenizer twice was a tenth of a second of every cold `footnote ask`."""
+        return _tokenizer(self._model_path, truncate=False)
+
+    @functools.cached_property
+    def _truncating(self):
+        return _tokenizer(self._model_path, truncate=True)
 
     def count_tokens(self, text: str) -> int:
         """Word pieces including the [CLS] and [SEP] the model adds."""
