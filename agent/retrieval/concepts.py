@@ -428,6 +428,7 @@ _POSSESSIVE = re.compile(r"'s\b")
 _WORD_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 _SPACED_AMP = re.compile(r"\s*&\s*")
 _SPACES = re.compile(r"\s+")
+_NORMAL = re.compile(r"[a-z0-9%+/]+(?: [a-z0-9%+/]+)*")  # text no rule of `normalize` changes
 
 
 def normalize(text: str) -> str:
@@ -437,13 +438,15 @@ def normalize(text: str) -> str:
     "long term debt"; "%" is kept for phrases like "r&d as a % of revenue".
 
     Building the phrase tables normalizes some 30,000 names at every start, nearly all of them
-    plain lowercase words already in normal form: those return at once (no rule below changes
-    ASCII letters and digits between single spaces), which took a third of a second off each cold
-    `footnote ask`.
+    already in normal form: those return at once (no rule changes ASCII letters, digits, %, + and /
+    between single spaces), which took a third of a second off each cold `footnote ask`.
     """
     t = text.lower()
-    if t.isascii() and t.replace(" ", "").isalnum() and "  " not in t and t[:1] != " " and t[-1:] != " ":
-        return t
+    return t if _NORMAL.fullmatch(t) else _normalized(t)
+
+
+def _normalized(t: str) -> str:
+    """`normalize`'s rules, applied to lowercase text."""
     t = t.replace("\u2019", "'").replace("\u2018", "'")
     t = _DASHES.sub("-", t)
     t = _POSSESSIVE.sub("", t)
