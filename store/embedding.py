@@ -103,12 +103,17 @@ class LocalEmbedder:
     def loaded(self) -> bool:
         return self._model is not None
 
-    def use_single_thread(self) -> None:
-        """Serve short queries on one thread: on a busy machine, intra-op threads waiting for each
-        other turned a 15 ms query embedding into more than a second. Ingestion, which embeds in
-        large batches, runs in its own command with every core."""
+    def serve_queries(self) -> None:
+        """Tune the model for answering. PyTorch serves on one thread: on a busy machine its OpenMP
+        threads spinning for each other turned a 15 ms query embedding into more than a second.
+        ONNX Runtime keeps every core: its threads never spin (`allow_spinning` 0), an idle worker
+        takes no share of the work, and the vectors are the same bit for bit on any number of
+        threads, so compose's shortlist of sentences, most of a prose answer's time, is embedded on
+        both cores when the machine has them free."""
+        if self.runtime != "torch":
+            return
         self.threads = 1
-        if self._model is not None and self.runtime == "torch":
+        if self._model is not None:
             import torch
 
             torch.set_num_threads(1)

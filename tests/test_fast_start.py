@@ -171,3 +171,19 @@ def test_the_startup_bench_writes_bytecode_in_its_warm_up_only(monkeypatch, tmp_
     settings = argparse.Namespace(data_dir=tmp_path)
     assert startup_bench.cmd_bench_startup(args, settings) == 0
     assert calls[0] is False and all(calls[1:]) and len(calls) == 1 + len(startup_bench.ASKS)
+
+
+def test_the_onnx_model_gives_the_same_vectors_bit_for_bit_on_any_number_of_threads():
+    import numpy as np
+
+    from store.embedding import LocalEmbedder
+    from tests.conftest import MODEL_DIR
+
+    texts = ["We depend on a small number of suppliers for the lithium cells in our garden tools.",
+             "Fuel prices rose.", "Net sales increased in 2024, driven by higher sales of garden tools and new "
+             "stores opened during the year, partially offset by lower prices."]
+    one, every = LocalEmbedder(model_dir=MODEL_DIR, threads=1), LocalEmbedder(model_dir=MODEL_DIR, threads=2)
+    every.serve_queries()
+    assert every.threads == 2  # ONNX Runtime keeps its cores for answering; only PyTorch is held to one
+    assert np.array_equal(one.embed(texts), every.embed(texts))
+    assert np.array_equal(one.embed(texts[1:2]), every.embed(texts[1:2]))
