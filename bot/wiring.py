@@ -27,9 +27,9 @@ GRAPH_MODULES = ("agent.graph", "agent.memory.checkpointer", "agent.planning.rul
 
 def _import_meanwhile(modules: tuple[str, ...]) -> threading.Thread:
     """Import `modules` on a thread while the caller opens the database: starting or attaching to
-    the embedded server, migrating, filling the pool and setting up the checkpointer mostly wait on
-    Postgres, on the other core, and that wait no longer adds to the imports. An import that fails
-    here is left to fail again, with its traceback, where the module is used."""
+    the embedded server, migrating and filling the pool mostly wait on Postgres, on the other core,
+    and that wait no longer adds to the imports. An import that fails here is left to fail again,
+    with its traceback, where the module is used."""
 
     def run() -> None:
         for name in modules:
