@@ -65,7 +65,7 @@ class Footnote:
             composer_name=getattr(composer, "name", "extractive"),
         )
         self.path = f"{answer_path(planner, composer)}@{code_version()}"
-        _single_thread_queries(embedder)
+        _serve_queries(embedder)
         self.checkpointer = make_checkpointer(db)
         self.thread_locks = ThreadLocks(db.url)
         self.graph = build_graph(self.checkpointer)
@@ -361,13 +361,11 @@ def answerers(model: ModelOptions | None, client=None) -> tuple[Callable, Callab
             make_composer(client, model=model.model, timeout=model.timeout_s))  # fmt: skip
 
 
-def _single_thread_queries(embedder) -> None:
-    """One short query gains nothing from intra-op threads, and on a busy machine OpenMP threads
-    spinning for each other turned a 15 ms query embedding into more than a second (measured with
-    2 threads on 2 shared cores). Ingestion, which embeds in large batches, runs in its own command.
+def _serve_queries(embedder) -> None:
+    """The embedder tuned for answering rather than ingesting (store/embedding.py `serve_queries`).
     Applied when the model loads, so a question that needs no model never imports a runtime."""
-    if hasattr(embedder, "use_single_thread"):
-        embedder.use_single_thread()
+    if hasattr(embedder, "serve_queries"):
+        embedder.serve_queries()
 
 
 def _ms(start: float) -> float:

@@ -38,12 +38,12 @@ def register(sub) -> None:
     ask.add_argument("--no-cache", action="store_true", help="do not read or write the answer cache")
     ask.add_argument("--user", default=None, help="who is asking, for the per-user rate limit "
                      "(FOOTNOTE_CHAT_PER_USER_PER_MINUTE, shared with chat; default: the OS user)")
-    ask.set_defaults(func=cmd_ask)
+    ask.set_defaults(func=cmd_ask, resumes_collector=True)
     chat = sub.add_parser("chat", help="an interactive session with thread memory")
     chat.add_argument("--thread", default=None, help="resume a thread by id")
     chat.add_argument("--no-cache", action="store_true", help="do not read or write the answer cache")
     chat.add_argument("--user", default=None, help="who is asking, for the per-user rate limit (default: the OS user)")
-    chat.set_defaults(func=cmd_chat)
+    chat.set_defaults(func=cmd_chat, resumes_collector=True)
     from bot import statement_cli as statement
 
     statement.register(sub)

@@ -7,6 +7,7 @@ import logging
 import signal
 import sys
 
+from bot import collector
 from bot.logs import configure_logging
 from bot.settings import load_settings
 from ingest.edgar_dirs import confine_edgartools, confine_library_caches
@@ -54,10 +55,22 @@ def _stop_like_ctrl_c(signum, frame) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    program = argv is None  # the `footnote` command itself, not a test calling main
+    if program:
+        collector.pause()  # until the command has loaded what it needs (bot/collector.py)
+    try:
+        return _run(sys.argv[1:] if program else argv)
+    finally:
+        if program:
+            collector.before_exit()
+
+
+def _run(argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
-    argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv)
     args = parser.parse_args(argv)
+    if not getattr(args, "resumes_collector", False):  # a command that opens a Footnote resumes it once built
+        collector.resume()
     settings = load_settings()
     confine_edgartools(settings.data_dir)  # before anything imports edgar
     confine_library_caches(settings.data_dir)  # before anything imports onnxruntime

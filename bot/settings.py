@@ -18,6 +18,9 @@ class Settings(BaseSettings):
     # Storage
     database_url: str | None = Field(None, validation_alias="DATABASE_URL")
     data_dir: Path = Field(Path(".footnote"), validation_alias="FOOTNOTE_DATA_DIR")
+    # How long the embedded Postgres outlives the last command using it (0: stopped as it leaves):
+    # a `footnote ask` right after another attaches to it instead of starting it again.
+    db_linger_s: float = Field(60.0, ge=0, validation_alias="FOOTNOTE_DB_LINGER_S")
     # The shared eval corpus's database on DATABASE_URL's server; a second checkout sharing one
     # server keeps its own copy (CREATE DATABASE ... TEMPLATE) under another name.
     eval_shared_db: str = Field("footnote_eval_shared", validation_alias="FOOTNOTE_EVAL_SHARED_DB")

@@ -9,12 +9,38 @@ Teams secrets stay in bot/).
 from __future__ import annotations
 
 import contextlib
+import importlib
+import threading
 from collections.abc import Iterator
 
 from agent.service import Footnote, Opening, answerers
+from bot import collector
 from bot.settings import Settings
 from store.cli import open_for
 from store.embedding import Embedder, make_embedder
+
+
+# What building a Footnote imports that takes longest (langgraph and its tracing, the planner's and
+# the composer's phrase tables): about a second of CPU on a cold start.
+GRAPH_MODULES = ("agent.graph", "agent.memory.checkpointer", "agent.planning.rules", "agent.composing.compose")
+
+
+def _import_meanwhile(modules: tuple[str, ...]) -> threading.Thread:
+    """Import `modules` on a thread while the caller opens the database: starting or attaching to
+    the embedded server, migrating and filling the pool mostly wait on Postgres, on the other core,
+    and that wait no longer adds to the imports. An import that fails here is left to fail again,
+    with its traceback, where the module is used."""
+
+    def run() -> None:
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except Exception:
+                return
+
+    thread = threading.Thread(target=run, name="footnote-imports")  # not a daemon: never cut off mid-import at exit
+    thread.start()
+    return thread
 
 
 def model_options(settings: Settings):
@@ -44,9 +70,16 @@ def open_footnote(settings: Settings, *, background: bool = False, **kwargs) -> 
     machine) and then the embedding model load on a background thread."""
     from ingest.runtime_check import check_runtime
 
+    importing = None if background else _import_meanwhile(GRAPH_MODULES)
     with open_for(settings) as db:
-        embedder = make_embedder(settings.embedding_options())
-        check_runtime(db, embedder)  # a corpus from another runtime: proven equal once, or refused
+        try:
+            if importing is not None:
+                importing.join()
+            embedder = make_embedder(settings.embedding_options())
+            check_runtime(db, embedder)  # a corpus from another runtime: proven equal once, or refused
+            footnote = None if background else build_footnote(db, embedder, settings, **kwargs)
+        finally:
+            collector.resume()  # what the command answers with is loaded (bot/collector.py)
         if background:
             opening = Opening(db, lambda: build_footnote(db, embedder, settings, **kwargs))
             try:
@@ -54,7 +87,6 @@ def open_footnote(settings: Settings, *, background: bool = False, **kwargs) -> 
             finally:
                 opening.join()  # never close the database under a half-built Footnote
         else:
-            footnote = build_footnote(db, embedder, settings, **kwargs)
             try:
                 yield footnote
             finally:

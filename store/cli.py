@@ -19,6 +19,7 @@ def open_for(settings, *, check_embedding: bool = True):
         embedding_model=model,
         embedding_dim=dim,
         check_embedding=check_embedding,
+        linger_s=settings.db_linger_s,
     ) as db:
         yield db
 

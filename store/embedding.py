@@ -13,6 +13,7 @@ dimension), so ingest and agent both reach it from below; the rest of store/ nev
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from pathlib import Path
@@ -71,14 +72,22 @@ class LocalEmbedder:
         self.threads = threads
         self._model_path = Path(model_path)
         self._model_dir = Path(model_dir) if model_dir is not None else Path(".footnote") / "models"
-        self._tokenizer = _tokenizer(self._model_path, truncate=False)
-        self._truncating = _tokenizer(self._model_path, truncate=True)
         self._lock = threading.Lock()  # one inference at a time: the model already uses the cores
         self._load_lock = threading.Lock()
         self._model = None
         self._loader: threading.Thread | None = None
 
     # --- tokens ---------------------------------------------------------------------------------
+
+    @functools.cached_property
+    def _tokenizer(self):
+        """Read on first use: a numeric answer never counts or embeds a word piece, and reading
+        the tokenizer twice was a tenth of a second of every cold `footnote ask`."""
+        return _tokenizer(self._model_path, truncate=False)
+
+    @functools.cached_property
+    def _truncating(self):
+        return _tokenizer(self._model_path, truncate=True)
 
     def count_tokens(self, text: str) -> int:
         """Word pieces including the [CLS] and [SEP] the model adds."""
@@ -94,12 +103,17 @@ class LocalEmbedder:
     def loaded(self) -> bool:
         return self._model is not None
 
-    def use_single_thread(self) -> None:
-        """Serve short queries on one thread: on a busy machine, intra-op threads waiting for each
-        other turned a 15 ms query embedding into more than a second. Ingestion, which embeds in
-        large batches, runs in its own command with every core."""
+    def serve_queries(self) -> None:
+        """Tune the model for answering. PyTorch serves on one thread: on a busy machine its OpenMP
+        threads spinning for each other turned a 15 ms query embedding into more than a second.
+        ONNX Runtime keeps every core: its threads never spin (`allow_spinning` 0), an idle worker
+        takes no share of the work, and the vectors are the same bit for bit on any number of
+        threads, so compose's shortlist of sentences, most of a prose answer's time, is embedded on
+        both cores when the machine has them free."""
+        if self.runtime != "torch":
+            return
         self.threads = 1
-        if self._model is not None and self.runtime == "torch":
+        if self._model is not None:
             import torch
 
             torch.set_num_threads(1)

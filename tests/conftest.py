@@ -19,6 +19,9 @@ SHARED_SEC = Path(__file__).resolve().parents[1].parent / "shared" / "sec"
 # The embedding model's ONNX export is made once and reused by every test, CLI run and subprocess.
 MODEL_DIR = Path(os.environ.get("FOOTNOTE_MODEL_DIR") or Path(__file__).resolve().parents[1] / ".footnote" / "models")
 os.environ["FOOTNOTE_MODEL_DIR"] = str(MODEL_DIR)
+# A `footnote` command a test runs stops its embedded server as it leaves, as the test expects
+# (tests/test_db_linger.py measures the linger itself).
+os.environ["FOOTNOTE_DB_LINGER_S"] = "0"
 
 TABLES = "sec_tickers, companies, filings, sections, chunks, facts, answer_cache, processed_events, feedback, bot_threads, line_labels, pending_turns"
 

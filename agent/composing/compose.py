@@ -329,26 +329,34 @@ def _pick_sentences(
     asker = searched & sentence_rank.subject_terms(sentence_rank.cased_terms(sentence_rank.ASK_PLAN.sub(" ", question)))
     missing = held and sentence_rank.subject_missing(asker, [c[3] for c in candidates], searched - asker)
     candidates = _shortlist(candidates, query_terms, weights, before, question, quoted)
+
+    def lost_subject(rank: int, position: int, sentence: str, whole: str) -> bool:
+        # a clause cut from its sentence has lost its subject: it must name the question's own, unless
+        # it is the cause its sentence gives for the asked subject ("Gross margin decreased ...,
+        # primarily due to X" -> "…primarily due to X")
+        return bool(held and topic and sentence != quoted[(rank, position, sentence)]
+                    and not sentence_rank.names_topic(sentence_rank.spelled_out(sentence, names), topic, 0.0)
+                    and not (why and sentence_rank.CAUSE.match(sentence.lstrip("…"))
+                             and sentence_rank.names_topic(whole, topic, 0.0)))
+
+    # Such a clause is dropped below whatever its meaning, so it is not embedded (each sentence is
+    # most of compose's time); only the check that the subject is found at all reads every vector.
+    lost = [lost_subject(*c) for c in candidates]
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
-    sents = SENTENCES.embed(embedder, [" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates])
-    cosines = sents @ q.T  # normalized embeddings: (sentences, queries)
+    texts = [" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates]
+    cosines = _cosines(embedder, texts, q, [not missing and x for x in lost])
     if missing and float(cosines.max()) < sentence_rank.SAME_MEANING:
         return []  # most of the subject is nowhere in what was found: the compose node refuses
     scored, named = [], set()
     for i, (rank, position, sentence, whole) in enumerate(candidates):
+        if lost[i]:
+            continue
         covered = sentence_rank.coverage(whole, weights) if held else 0.0
         context = f"{before.get((rank, position), '')} {whole}"
         if held and not sentence_rank.answers(float(cosines[i].max()), sentence_rank.share(whole, cased),
                                               in_context=sentence_rank.share(context, cased), top_chunk=rank == 0,
                                               cause=why and sentence_rank.states_cause(whole)):
             continue  # shares the filing's vocabulary, not the question's subject
-        if held and topic and sentence != quoted[candidates[i][:3]] \
-                and not sentence_rank.names_topic(sentence_rank.spelled_out(sentence, names), topic, 0.0) \
-                and not (why and sentence_rank.CAUSE.match(sentence.lstrip("…")) and sentence_rank.names_topic(whole, topic, 0.0)):
-            # a clause cut from its sentence has lost its subject: it must name the question's own, unless
-            # it is the cause its sentence gives for the asked subject ("Gross margin decreased ...,
-            # primarily due to X" -> "…primarily due to X")
-            continue
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
                  + sentence_rank.role(question, whole) + RANK_WEIGHT * (1 - rank / len(chunks))
                  - (sentence_rank.ROLE_BONUS if why and sentence_rank.opposite_direction(question, whole) else 0.0)
@@ -385,6 +393,17 @@ def _pick_sentences(
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
     return _choose(chunks, [(*candidates[i][:3], quoted[candidates[i][:3]]) for i in dict.fromkeys(order)])
+
+
+def _cosines(embedder, texts: list[str], queries, skip: list[bool]):
+    """(texts, queries) cosines of normalized vectors; a skipped text's row is -inf, never read."""
+    import numpy as np
+
+    wanted = [t for t, s in zip(texts, skip, strict=True) if not s]
+    cosines = np.full((len(texts), queries.shape[0]), -np.inf, dtype=np.float32)
+    if wanted:
+        cosines[[i for i, s in enumerate(skip) if not s]] = SENTENCES.embed(embedder, wanted) @ queries.T
+    return cosines
 
 
 def _carried_on(scored: list[tuple[float, int]], candidates: list) -> list[tuple[float, int]]:

@@ -422,6 +422,12 @@ UNKNOWN_METRICS: tuple[str, ...] = (
 )
 
 _NON_WORD = re.compile(r"[^a-z0-9&+/%\- ]+")
+_DASHES = re.compile(r"[\u2010-\u2015]")
+_POSSESSIVE = re.compile(r"'s\b")
+_WORD_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
+_SPACED_AMP = re.compile(r"\s*&\s*")
+_SPACES = re.compile(r"\s+")
+_NORMAL = re.compile(r"[a-z0-9%+/]+(?: [a-z0-9%+/]+)*")  # text no rule of `normalize` changes
 
 
 def normalize(text: str) -> str:
@@ -429,15 +435,25 @@ def normalize(text: str) -> str:
 
     Possessive 's is dropped and hyphens between letters become spaces, so "long-term debt" ==
     "long term debt"; "%" is kept for phrases like "r&d as a % of revenue".
+
+    Building the phrase tables normalizes some 30,000 names at every start, nearly all of them
+    already in normal form: those return at once (no rule changes ASCII letters, digits, %, + and /
+    between single spaces), which took a third of a second off each cold `footnote ask`.
     """
-    t = text.lower().replace("\u2019", "'").replace("\u2018", "'")
-    t = re.sub(r"[\u2010-\u2015]", "-", t)
-    t = re.sub(r"'s\b", "", t)
+    t = text.lower()
+    return t if _NORMAL.fullmatch(t) else _normalized(t)
+
+
+def _normalized(t: str) -> str:
+    """`normalize`'s rules, applied to lowercase text."""
+    t = t.replace("\u2019", "'").replace("\u2018", "'")
+    t = _DASHES.sub("-", t)
+    t = _POSSESSIVE.sub("", t)
     t = t.replace("'", "")
-    t = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", t)
+    t = _WORD_HYPHEN.sub(" ", t)
     t = _NON_WORD.sub(" ", t)
-    t = re.sub(r"\s*&\s*", "&", t)  # "r & d" -> "r&d", "sg & a" -> "sg&a"
-    return re.sub(r"\s+", " ", t).strip()
+    t = _SPACED_AMP.sub("&", t)  # "r & d" -> "r&d", "sg & a" -> "sg&a"
+    return _SPACES.sub(" ", t).strip()
 
 
 def _phrase_table() -> dict[str, str]:
@@ -461,7 +477,7 @@ def _max_words(table: dict[str, str]) -> int:
     """The longest phrase's word count, computed once per (module-constant) table."""
     cached = _MAX_WORDS.get(id(table))
     if cached is None or cached[0] != len(table):
-        cached = (len(table), max((len(p.split()) for p in table), default=0))
+        cached = (len(table), max(map(len, map(str.split, table)), default=0))
         _MAX_WORDS[id(table)] = cached
     return cached[1]
 
@@ -480,8 +496,9 @@ def _folded(table: dict[str, str]) -> dict[str, str]:
     cached = _FOLDED.get(id(table))
     if cached is None or cached[0] != len(table):
         folded: dict[str, str | None] = {}
+        words: dict[str, str] = {}  # each word folded once: the tables repeat a few thousand words
         for phrase, value in table.items():
-            key = " ".join(fold_plural(w) for w in phrase.split())
+            key = " ".join([words.get(w) or words.setdefault(w, fold_plural(w)) for w in phrase.split()])
             folded[key] = value if folded.get(key, value) == value else None
         cached = (len(table), {k: v for k, v in folded.items() if v is not None})
         _FOLDED[id(table)] = cached
