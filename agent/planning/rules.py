@@ -45,9 +45,8 @@ from agent.planning.reading import read
 from agent.planning.restated import without_restatements
 from agent.planning.route import help_with, masked, message_kind, refusal_by_meaning, small_talk
 from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due,
-                                  filing_framed,
-                                  forward_looking, greets_first, meta_intent, names_kept, opening_small_talk,
-                                  out_of_scope, spelled_out, strip_quotes, thread_outlook)
+                                  filing_framed, forward_looking, greets_first, meta_intent, names_kept,
+                                  opening_small_talk, out_of_scope, spelled_out, strip_quotes, thread_outlook)
 from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, SHARE_OF_REVENUE, discussed, relative_to_thread,
                                    usable_previous)
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
