@@ -45,7 +45,7 @@ from agent.planning.route import help_with, masked, message_kind, refusal_by_mea
 from agent.planning.scope import (HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due, filing_framed,
                                   forward_looking, greets_first, meta_intent, names_kept, opening_small_talk,
                                   out_of_scope, spelled_out, strip_quotes)
-from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, SHARE_OF_REVENUE, discussed, relative_to_thread,
+from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, relative_to_thread, share_of_revenue,
                                    usable_previous)
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
 from agent.planning.word_accounting import COMPARING, FIGURE_ASK, account_words, dimension, printable, unaccounted_words
@@ -478,10 +478,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if r.growth and measures and not any(k in FORMULAS for k in measures) and not several_years:
         measures = [growth_key(k) if k in GROWTH_BASES else k for k in measures]
     own = [k for k in r.measures if k != "revenue"]
-    if share and own and all(k in SHARE_OF_REVENUE for k in own):
-        measures = [SHARE_OF_REVENUE[k] for k in own]  # "and operating income as a share of revenue?"
-    shares = [SHARE_OF_REVENUE[figure_base(k)] for k in (prev.metrics if prev is not None else [])
-              if figure_base(k) in SHARE_OF_REVENUE]
+    if share and own and all(share_of_revenue(k) for k in own):
+        measures = [share_of_revenue(k) for k in own]  # "and operating income as a share of revenue?"
+    shares = [share_of_revenue(figure_base(k)) for k in (prev.metrics if prev is not None else [])
+              if share_of_revenue(figure_base(k))]
     if share and prev is not None and shares and not own:
         measures = shares  # "as a % of revenue?" after "tesla capex 2023", for the thread's companies
         if "metrics" not in inherited:

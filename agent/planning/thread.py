@@ -26,11 +26,27 @@ SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of
                    r"(?:revenues?|sales)\b")
 
 
-# A metric and its share of revenue, for "as a % of revenue?" as a follow-up.
+# A metric and its share of revenue, for "as a % of revenue?" as a follow-up, where the catalogue's
+# name for it is not "X as % of revenue" (a margin); the rest are read from the catalogue (share_of_revenue).
 SHARE_OF_REVENUE = {
     "rd": "rd_pct_revenue", "sga": "sga_pct_revenue", "capex": "capex_pct_revenue", "gross_profit": "gross_margin",
     "operating_income": "operating_margin", "net_income": "net_margin",
 }
+
+
+def share_of_revenue(key: str) -> str | None:
+    """The catalogue formula that is `key` over the same year's revenue, in percent, or None.
+
+    Why read the catalogue: a hand-kept table misses every share added to the catalogue later, and
+    a share follow-up it misses ("as a % of revenue?" after cost of revenue) would be answered with
+    revenue itself, a true figure for the wrong question."""
+    if key in SHARE_OF_REVENUE:
+        return SHARE_OF_REVENUE[key]
+    from agent.retrieval.finance import FORMULAS, Input
+
+    wanted = (Input(key), Input("revenue"))
+    return next((f.key for f in FORMULAS.values() if f.inputs == wanted and f.unit == "percent"
+                 and f.fallback is None and f.synonyms), None)
 
 
 def discussed(prev: Plan | None) -> list[str]:
@@ -81,6 +97,10 @@ def relative_to_thread(raw: str, previous: Plan | None) -> str:
         metric, member, _ = key_parts(key)
         if metric in METRICS and member and "*" not in member and "=" not in member:
             return f"and what share of {METRICS[metric].synonyms[0]} came from {member}?"
+    if key in METRICS and key != "revenue" and share_of_revenue(key) is None and _MEMBER_SHARE.match(raw):
+        # "as a % of revenue?" after D&A, which the catalogue has no share for: that quotient in
+        # percent, written out for the formula reader, never revenue itself
+        return f"and {METRICS[key].synonyms[0]} as a percentage of revenue?"
     m = _RELATIVE.match(raw)
     if m is None or key not in METRICS:
         return raw
