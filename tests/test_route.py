@@ -562,3 +562,60 @@ def test_an_ordinary_word_after_what_about_in_a_prose_thread_is_its_new_subject(
 @pytest.mark.parametrize("reply", ["ok bye then", "that's all then"])
 def test_signing_off_with_then_is_no_company(directory, reply):
     assert thread(directory, "walmart revenue fy2025", reply).route == "meta"
+
+
+@pytest.mark.parametrize("text, intents", [
+    ("where do you get your Nvidia data from?", ("about",)),
+    ("which fiscal years do you hold for Apple?", ("coverage",)),
+    ("are you able to answer stuff about Tesla?", ("coverage", "help")),
+    ("what sort of things can I ask about Walmart?", ("help",)),
+    ("many thanks for the Nvidia figures", ("thanks",)),
+])
+def test_a_message_to_footnote_that_names_a_company_is_meta(directory, text, intents):
+    """The company is only what the message asks Footnote about (or thanks it for): META, with that
+    company's coverage when coverage is asked, never a search of its filing for "sources"."""
+    p = plan(directory, text)
+    assert p.route == "meta" and p.intent in intents, p
+    named = {"Nvidia": "NVDA", "Apple": "AAPL", "Tesla": "TSLA", "Walmart": "WMT"}
+    ticker = next(t for name, t in named.items() if name in text)
+    assert p.tickers == ([ticker] if p.intent == "coverage" else []), p  # whose holdings to list
+
+
+@pytest.mark.parametrize("texts, tickers", [
+    (("walmart revenue 2024", "thanks, and Apple?"), ["AAPL"]),
+    (("walmart revenue 2024", "ok what about Tesla"), ["TSLA"]),
+    (("what years do you have for Apple?",), None),  # meta, checked above
+])
+def test_a_follow_up_that_thanks_and_names_a_company_is_still_the_question(directory, texts, tickers):
+    p = thread(directory, *texts)
+    if tickers is None:
+        assert p.route == "meta", p
+    else:
+        assert (p.route, p.tickers, p.metrics) == ("domain", tickers, ["revenue"]), p
+
+
+def test_a_company_with_a_figure_or_topic_is_a_domain_question_even_when_addressed_to_footnote(directory):
+    for text in ("can you tell me Apple's revenue in 2024?", "do you know what Tesla says about competition?"):
+        p = plan(directory, text)
+        assert p.route == "domain", (text, p)
+
+
+@pytest.mark.parametrize("figure, expected", [
+    ("cost of revenue?", "cost_of_revenue_pct"),  # the catalogue's share, not a hand-kept table's
+    ("operating expenses?", "opex_ratio"),
+    ("R&D?", "rd_pct_revenue"),
+])
+def test_a_share_of_revenue_after_a_figure_is_that_figures_share(directory, figure, expected):
+    first = plan(directory, "Apple revenue 2024")
+    second = plan(directory, figure, first)
+    p = plan(directory, "as a % of revenue", second)
+    assert (p.tickers, p.metrics, p.fiscal_years) == (["AAPL"], [expected], [2024]), p
+
+
+def test_a_share_of_revenue_after_a_figure_the_catalogue_has_no_share_for_is_its_quotient(directory):
+    """Never revenue itself (a true figure for the wrong question): the figure over revenue, in percent."""
+    first = plan(directory, "Apple revenue 2024")
+    second = plan(directory, "depreciation and amortization?", first)
+    p = plan(directory, "what percentage of revenue is that?", second)
+    assert p.route == "domain" and "revenue" not in p.metrics and len(p.metrics) == 1, p
+    assert p.metrics[0].startswith("udf:") and "percentage of revenue" in p.metrics[0], p

@@ -41,7 +41,8 @@ from agent.planning.plan_years import asked_years, filing_outlook, filing_statem
 from agent.planning.prose_route import OUTLOOK, order_items
 from agent.planning.prose_search import prose_search
 from agent.planning.reading import read
-from agent.planning.route import help_with, masked, message_kind, refusal_by_meaning, small_talk
+from agent.planning.route import (ASKS, FOOTNOTE_WORLD, SMALL_TALK, help_with, masked, message_kind, refusal_by_meaning,
+                                  small_talk)
 from agent.planning.scope import (HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due, filing_framed,
                                   forward_looking, greets_first, meta_intent, names_kept, opening_small_talk,
                                   out_of_scope, spelled_out, strip_quotes)
@@ -55,6 +56,32 @@ from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, cha
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
 DEFAULT_COMPARE = ("revenue", "net_income")
+
+
+def about_us(r, chat: str, unnamed_low: str, in_thread: bool) -> str | None:
+    """The META intent of a message that names a company only as what it asks Footnote about, or
+    thanks it for: "which years do you hold for Tesla?", "what can I ask about Apple?", "cheers for
+    the Intel numbers". None for anything asking a filing for something (a metric, a topic, a cause,
+    a statement, a year not asked of Footnote's holdings).
+
+    Why: a company name makes every message look like a domain question, and the domain path can only
+    answer it with whatever the filing says about "sources" or "questions", or refuse it. The message
+    with its company masked is judged by both exemplar judges (route.small_talk), as any message is;
+    the company only chooses whose coverage to show."""
+    if not r.matches or r.measures or r.unmappable or r.has_topic or r.why or r.statement:
+        return None
+    if r.years.given and not re.search(r"\b(?:you|your|u|ur)\b", chat):
+        return None  # "Tesla 2023?" asks for a year's figures, not which years Footnote holds
+    said = spelled_out(unnamed_low)
+    chat_kind = meta_intent(chat) or small_talk(said)  # the rules' reading of it first, as for any message
+    if chat_kind is None:
+        return None
+    if in_thread and FOLLOWUP.search(said):
+        return None  # "what about Boeing?", "thanks, and Intel?": the thread's question, of that company
+    if chat_kind in SMALL_TALK:  # "thanks for the Intel numbers" asks nothing; "thanks for that, Intel?" does
+        return None if ASKS.search(said) else chat_kind
+    # it must speak of Footnote's world in words of its own, not only through the masked name
+    return chat_kind if FOOTNOTE_WORLD.search(re.sub(r"\bcompany\b", " ", said)) else None
 
 
 def _company_words(plan: Plan, directory: CompanyDirectory) -> set[str]:
@@ -196,6 +223,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         chat_kind = small_talk(spelled_out(low))
         if chat_kind:
             return meta_plan(chat_kind)
+    addressed = about_us(r, chat, unnamed_low, thread is not None)
+    if addressed:  # "what sources do you use for Nvidia?", "thanks for the Intel numbers": to Footnote, of a company
+        return meta_plan(addressed, [m.company.ticker for m in r.matches if m.company] if addressed == "coverage" else [])
     topic_only = r.has_topic and not (r.measures or r.unmappable or r.why or r.years.given or r.statement or r.matches)
     kind, detail = message_kind(spelled_out(unnamed_low),
                                 company_only=bool(r.matches) and not subject, subject=subject,
