@@ -619,3 +619,20 @@ def test_a_share_of_revenue_after_a_figure_the_catalogue_has_no_share_for_is_its
     p = plan(directory, "what percentage of revenue is that?", second)
     assert p.route == "domain" and "revenue" not in p.metrics and len(p.metrics) == 1, p
     assert p.metrics[0].startswith("udf:") and "percentage of revenue" in p.metrics[0], p
+
+
+@pytest.mark.parametrize("texts, name", [
+    (("Frobozz churn rate 2023",), "Frobozz"),  # "churn" is a word a covered company's filings use
+    (("apple revenue 2024", "what about Wayfairs' gmv?"), "Wayfairs"),  # a name ending in s, its apostrophe alone
+    (("apple revenue 2024", "Klarnaco's merchant volume?"), "Klarnaco"),  # never a line of Apple's named so
+])
+def test_an_unknown_company_is_named_before_the_metric(directory, texts, name):
+    """The company is what is missing first: refused for it, never for the metric, and never looked up
+    as the thread's company's line item."""
+    p = thread(directory, *texts)
+    assert (p.route, p.refusal_reason, p.refusal_detail) == ("refusal", "no_company", name), p
+
+
+def test_a_known_company_s_unmapped_metric_is_still_refused_for_the_metric(directory):
+    assert plan(directory, "What's Apple's churn rate in 2024?").refusal_reason == "unknown_metric"
+    assert thread(directory, "apple revenue 2024", "and EBITDA?").refusal_reason == "unknown_metric"

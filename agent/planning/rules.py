@@ -21,6 +21,7 @@ from agent.planning.brands import registrant_not_theirs, uncovered_registrant
 from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
+                                             unknown_owner,
                                              named_unknown_company, uncovered_mentions, weak_mention)
 from agent.planning.corrections import NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, ampersand
 from agent.planning.defined_formulas import name_aside, names_more_formulas, without_names
@@ -390,6 +391,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if ambiguous and not r.tickers:
         m = ambiguous[0]
         return refusal_plan("ambiguous_company", m.text, candidates=[c.ticker for c in m.candidates], **carry)
+    owner = unknown_owner(r, outside, prev is not None) if r.unmappable or prev is not None or r.tickers else None
+    if owner:  # "Zorblax churn rate", "what about Databricks' ARR?": that company is what is missing first
+        return refusal_plan("no_company", owner, **carry)
     if r.unmappable and not r.tickers:
         # "Stripe's EBITDA", "Lululemon comparable sales": the company we do not cover is what is missing
         # first, whatever the figure; the metric's own words are never read as the name
