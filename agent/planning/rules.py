@@ -59,6 +59,9 @@ __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 DEFAULT_COMPARE = ("revenue", "net_income")
 
 
+_OF_COMPANY = re.compile(r"(?:\b(?:for|about|on|of|from|regarding|with|re)\s+)?(?:\bthe\s+)?\bcompany(?:'s)?\b")
+
+
 def about_us(r, chat: str, unnamed_low: str, in_thread: bool) -> str | None:
     """The META intent of a message that names a company only as what it asks Footnote about, or
     thanks it for: "which years do you hold for Tesla?", "what can I ask about Apple?", "cheers for
@@ -68,13 +71,17 @@ def about_us(r, chat: str, unnamed_low: str, in_thread: bool) -> str | None:
     Why: a company name makes every message look like a domain question, and the domain path can only
     answer it with whatever the filing says about "sources" or "questions", or refuse it. The message
     with its company masked is judged by both exemplar judges (route.small_talk), as any message is;
-    the company only chooses whose coverage to show."""
+    the company only chooses whose coverage to show. The name, masked, is left out with the word that
+    ties it on ("thanks for the Intel numbers" is judged as "thanks numbers"), so that it is the
+    words said to Footnote that resemble an exemplar, not the name's place in the sentence."""
     if not r.matches or r.measures or r.unmappable or r.has_topic or r.why or r.statement:
         return None
     if r.years.given and not re.search(r"\b(?:you|your|u|ur)\b", chat):
         return None  # "Tesla 2023?" asks for a year's figures, not which years Footnote holds
     said = spelled_out(unnamed_low)
-    chat_kind = meta_intent(chat) or small_talk(said)  # the rules' reading of it first, as for any message
+    # judged without the name and the word tying it on ("for", "about"): what is said to Footnote
+    unnamed = " ".join(_OF_COMPANY.sub(" ", said).split())
+    chat_kind = meta_intent(chat) or (small_talk(unnamed) if unnamed else None)
     if chat_kind is None:
         return None
     if in_thread and FOLLOWUP.search(said):
