@@ -636,3 +636,18 @@ def test_an_unknown_company_is_named_before_the_metric(directory, texts, name):
 def test_a_known_company_s_unmapped_metric_is_still_refused_for_the_metric(directory):
     assert plan(directory, "What's Apple's churn rate in 2024?").refusal_reason == "unknown_metric"
     assert thread(directory, "apple revenue 2024", "and EBITDA?").refusal_reason == "unknown_metric"
+
+
+@pytest.mark.parametrize("first, reply, metric", [
+    ("Apple diluted EPS 2024", "basic?", "eps_basic"),  # the thread's figure with the reply's word beside it
+    ("Apple basic EPS 2024", "and diluted?", "eps_diluted"),
+    ("Apple net income 2024", "and as a margin?", "net_margin"),
+])
+def test_a_modifier_alone_is_the_thread_s_figure_so_modified(directory, first, reply, metric):
+    p = thread(directory, first, reply)
+    assert (p.route, p.metrics, p.tickers, p.fiscal_years) == ("domain", [metric], ["AAPL"], [2024]), p
+
+
+def test_a_word_that_names_no_figure_beside_the_thread_s_is_left_as_written(directory):
+    p = thread(directory, "Apple revenue 2024", "and Tesla?")
+    assert (p.tickers, p.metrics) == (["TSLA"], ["revenue"]), p

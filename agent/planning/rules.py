@@ -47,7 +47,8 @@ from agent.planning.route import (ASKS, FOOTNOTE_WORLD, SMALL_TALK, help_with, m
 from agent.planning.scope import (HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due, filing_framed,
                                   forward_looking, greets_first, meta_intent, names_kept, opening_small_talk,
                                   out_of_scope, spelled_out, strip_quotes)
-from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, relative_to_thread, share_of_revenue,
+from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, modified_figure, relative_to_thread,
+                                   share_of_revenue,
                                    usable_previous)
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
 from agent.planning.word_accounting import COMPARING, FIGURE_ASK, account_words, dimension, printable, unaccounted_words
@@ -137,6 +138,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = SPELLED_AMPERSAND.sub(ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
     raw = relative_to_thread(raw, previous)
+    raw = modified_figure(raw, previous)
     discussed_count = len(discussed(usable_previous(previous)))
     raw = compared_kind(raw, discussed_count)  # "which bank made more?" of the thread's
     raw = gap_as_difference(raw, discussed_count)  # "the gap between them"

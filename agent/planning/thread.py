@@ -84,6 +84,39 @@ _MEMBER_SHARE = re.compile(
     r"(?:net\s+)?(?:revenues?|sales)\b[^?]*\W*$", re.I)
 
 
+# "diluted?", "and basic?", "as a margin?": a reply that is only a word or two to put beside the thread's figure
+_MODIFIER = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|what\s+about|how\s+about|now)\W+)*(?:(?:as\s+an?|in|the)\s+)?"
+                       r"(?P<words>[a-z][a-z&%-]*(?:\s+[a-z][a-z&%-]*)?)\W*$", re.I)
+
+
+def modified_figure(raw: str, previous: Plan | None) -> str:
+    """A reply of a word or two that, put beside the name of the thread's one figure, names a figure
+    ("diluted?" after EPS is diluted EPS, "basic?" basic EPS, "as a margin?" after net income the net
+    margin): that figure asked for, written out. The reply as written otherwise, and always when its
+    words are a figure of their own ("eps?", "r&d?") or name none beside the thread's.
+
+    Why: alone, "diluted" is a word many statement rows print (diluted shares, diluted EPS), so it is
+    looked up as a line and asked back as ambiguous, when the thread has already said which figure."""
+    from agent.retrieval.concepts import normalize
+    from agent.retrieval.finance import FORMULAS, MEASURE_PHRASES
+
+    if previous is None or previous.route != "domain" or len(previous.metrics) != 1:
+        return raw
+    m = _MODIFIER.match(raw)
+    key = previous.metrics[0]
+    names = METRICS[key].synonyms if key in METRICS else FORMULAS[key].synonyms if key in FORMULAS else ()
+    if m is None or not names:
+        return raw
+    words = normalize(m.group("words"))
+    if not words or words in MEASURE_PHRASES:
+        return raw
+    for name in names:
+        for phrase in (f"{words} {normalize(name)}", f"{normalize(name)} {words}"):
+            if phrase in MEASURE_PHRASES:
+                return f"and {phrase}?"  # "and": the thread's company and year
+    return raw
+
+
 def relative_to_thread(raw: str, previous: Plan | None) -> str:
     """A follow-up that divides the thread's figure by another ("what's that relative to equity?")
     is that quotient, written out as a formula the formula reader takes ("total debt over equity"),
