@@ -111,9 +111,12 @@ def modified_figure(raw: str, previous: Plan | None) -> str:
     if not words or words in MEASURE_PHRASES:
         return raw
     for name in names:
-        for phrase in (f"{words} {normalize(name)}", f"{normalize(name)} {words}"):
-            if phrase in MEASURE_PHRASES:
-                return f"and {phrase}?"  # "and": the thread's company and year
+        said = normalize(name).split()
+        # beside the name ("diluted" + "eps"), or in place of its first word ("diluted" for "basic" in "basic eps")
+        for phrase in (f"{words} {' '.join(said)}", f"{' '.join(said)} {words}", " ".join([words, *said[1:]])):
+            if len(said) > 1 or phrase != words:
+                if phrase in MEASURE_PHRASES:
+                    return f"and {phrase}?"  # "and": the thread's company and year
     return raw
 
 
