@@ -44,7 +44,7 @@ from agent.planning.prose_search import prose_search
 from agent.planning.reading import read
 from agent.planning.route import (ASKS, FOOTNOTE_WORLD, SMALL_TALK, help_with, masked, message_kind, refusal_by_meaning,
                                   small_talk)
-from agent.planning.scope import (HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due, filing_framed,
+from agent.planning.scope import (HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_artefact, asks_what_footnote_is, falls_due, filing_framed,
                                   forward_looking, greets_first, meta_intent, names_kept, opening_small_talk,
                                   out_of_scope, spelled_out, strip_quotes)
 from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, modified_figure, relative_to_thread,
@@ -204,8 +204,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if kind and set(r.measures) <= set(implied_measures(unnamed_low)):  # no figure of the message's own
         # "what was the margin?", "how profitable were they?": the kind of figure the thread's figure is
         r.measures, r.unmappable, r.kind = kind, None, True
-    if scope and not (r.measures or r.unmappable or (r.has_topic and r.matches)):
-        return refusal_plan("out_of_scope", scope)  # "weather" is off-topic, "how weather affected sales" is not
+    if (scope and not (r.measures or r.unmappable or (r.has_topic and r.matches))) or asks_artefact(chat):
+        # "weather" is off-topic, "how weather affected sales" is not; "a poem about Apple's earnings" is
+        return refusal_plan("out_of_scope", scope or OFF_TOPIC_DETAIL)
     # "what do they say about 2025 spending?": the thread's company's filings decide what is ahead
     about = r.tickers or (list(thread.tickers) if thread is not None and not r.matches else [])
     top = latest_covered_year(directory, about)
