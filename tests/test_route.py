@@ -651,3 +651,16 @@ def test_a_modifier_alone_is_the_thread_s_figure_so_modified(directory, first, r
 def test_a_word_that_names_no_figure_beside_the_thread_s_is_left_as_written(directory):
     p = thread(directory, "Apple revenue 2024", "and Tesla?")
     assert (p.tickers, p.metrics) == (["TSLA"], ["revenue"]), p
+
+
+def test_a_filing_topic_typed_as_a_reply_is_the_thread_s_topic_not_a_registrant_named_so():
+    """"and liquidity?" after a figure asks the thread's company's filing about its liquidity; SEC's map
+    knows a registrant that begins with that word, but the user named no company."""
+    from agent.planning.brands import brands_from
+
+    named = CompanyDirectory.from_rows(COVERED, SEC + EXTRA_SEC + [("LQDT", 1235468, "LIQUIDITY SERVICES INC")],
+                                       {320193: [2023, 2024]})
+    with brands_from(lambda phrase: []):
+        assert plan(named, "liquidity revenue 2024").refusal_reason == "not_covered"  # asked alone, it is that registrant
+        p = thread(named, "Apple revenue 2024", "and liquidity?")
+    assert (p.route, p.tickers) == ("domain", ["AAPL"]), p
