@@ -151,9 +151,14 @@ def _unprinted_line(conn, deps, plan: dict, cik: int) -> str | None:
     """The words of a `line:` metric the company prints under no label in any filing held ("foundry
     yield"), when every metric asked is such a line: refused as that metric before any year is, since
     no year would answer it and a year refusal would send the user to ask another year for it."""
+    from agent.retrieval.concepts import find_phrases, normalize
+    from agent.retrieval.finance import MEASURE_PHRASES
+
     keys = plan.get("metrics") or []
     if not keys or not all(k.startswith("line:") for k in keys):
         return None
+    if any(find_phrases(normalize(line_parts(k)[2]), MEASURE_PHRASES) for k in keys):
+        return None  # a figure we know, narrowed ("revenue ... FY1900"): the year is missing for it too
     for key in keys:
         match, candidates = company_line(conn, deps.memo, cik, key)
         if match is not None or same_printed_row(candidates) or candidates:
