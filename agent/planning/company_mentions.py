@@ -62,7 +62,7 @@ POSSESSIVE_NAME = re.compile(r"(?<![\w$])([A-Z][\w&.-]+)['\u2019]s\b")
 PLURAL_POSSESSIVE = re.compile(r"(?<![\w$])([A-Z][\w&.-]*s)['\u2019](?![\w'\u2019])")
 
 
-def unknown_owner(r, outside: str, in_thread: bool) -> str | None:
+def unknown_owner(r: Reading, outside: str, in_thread: bool) -> str | None:
     """The name of a company we do not know that the message asks about, when nothing in it names a
     company we know except by a word its filings use as a brand: "Zorblax churn rate 2023" (not
     Verizon's churn), "what about Databricks' ARR?" or "Stripe's payment volume?" after an Apple

@@ -21,8 +21,7 @@ from agent.planning.brands import registrant_not_theirs, uncovered_registrant
 from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
-                                             unknown_owner,
-                                             named_unknown_company, uncovered_mentions, weak_mention)
+                                             named_unknown_company, uncovered_mentions, unknown_owner, weak_mention)
 from agent.planning.corrections import NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, ampersand
 from agent.planning.defined_formulas import name_aside, names_more_formulas, without_names
 from agent.planning.figure_kinds import kind_of_thread
@@ -41,15 +40,14 @@ from agent.planning.plan import MAX_CHARS, Plan, meta_plan, refusal_plan
 from agent.planning.plan_years import asked_years, filing_outlook, filing_statement, latest_covered_year
 from agent.planning.prose_route import OUTLOOK, order_items
 from agent.planning.prose_search import prose_search
-from agent.planning.reading import read
+from agent.planning.reading import Reading, read
 from agent.planning.route import (ASKS, FOOTNOTE_WORLD, SMALL_TALK, help_with, masked, message_kind, refusal_by_meaning,
                                   small_talk)
 from agent.planning.scope import (HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_artefact, asks_what_footnote_is, falls_due, filing_framed,
                                   forward_looking, greets_first, meta_intent, names_kept, opening_small_talk,
                                   out_of_scope, spelled_out, strip_quotes)
 from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, modified_figure, relative_to_thread,
-                                   share_of_revenue,
-                                   usable_previous)
+                                   share_of_revenue, usable_previous)
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
 from agent.planning.word_accounting import COMPARING, FIGURE_ASK, account_words, dimension, printable, unaccounted_words
 from agent.retrieval.concepts import find_phrases, normalize
@@ -63,7 +61,7 @@ DEFAULT_COMPARE = ("revenue", "net_income")
 _OF_COMPANY = re.compile(r"(?:\b(?:for|about|on|of|from|regarding|with|re)\s+)?(?:\bthe\s+)?\bcompany(?:'s)?\b")
 
 
-def about_us(r, chat: str, unnamed_low: str, in_thread: bool) -> str | None:
+def about_us(r: Reading, chat: str, unnamed_low: str, in_thread: bool) -> str | None:
     """The META intent of a message that names a company only as what it asks Footnote about, or
     thanks it for: "which years do you hold for Tesla?", "what can I ask about Apple?", "cheers for
     the Intel numbers". None for anything asking a filing for something (a metric, a topic, a cause,
