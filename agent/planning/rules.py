@@ -58,6 +58,7 @@ __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 DEFAULT_COMPARE = ("revenue", "net_income")
 
 
+_TO_FOOTNOTE = re.compile(r"\b(?:you|your|yours|u|ur|footnote)\b|\bi\s+(?:ask|look\s+up|find)\b")
 _OF_COMPANY = re.compile(r"(?:\b(?:for|about|on|of|from|regarding|with|re)\s+)?(?:\bthe\s+)?\bcompany(?:'s)?\b")
 
 
@@ -78,11 +79,16 @@ def about_us(r: Reading, chat: str, unnamed_low: str, in_thread: bool) -> str | 
     if r.years.given and not re.search(r"\b(?:you|your|u|ur)\b", chat):
         return None  # "Tesla 2023?" asks for a year's figures, not which years Footnote holds
     said = spelled_out(unnamed_low)
+    if filing_framed(said):
+        return None  # "what is CUDA, per Nvidia's 10-K?" asks the filing, however it resembles "what are you?"
     # judged without the name and the word tying it on ("for", "about"): what is said to Footnote
     unnamed = " ".join(_OF_COMPANY.sub(" ", said).split())
-    chat_kind = meta_intent(chat) or (small_talk(unnamed) if unnamed else None)
+    ruled = meta_intent(chat)
+    chat_kind = ruled or (small_talk(unnamed) if unnamed else None)
     if chat_kind is None:
         return None
+    if not ruled and chat_kind not in SMALL_TALK and not _TO_FOOTNOTE.search(said):
+        return None  # a question about Footnote or its data is put to it: "you", "can I ask"
     if in_thread and FOLLOWUP.search(said):
         return None  # "what about Boeing?", "thanks, and Intel?": the thread's question, of that company
     if chat_kind in SMALL_TALK:  # "thanks for the Intel numbers" asks nothing; "thanks for that, Intel?" does
