@@ -562,3 +562,106 @@ def test_an_ordinary_word_after_what_about_in_a_prose_thread_is_its_new_subject(
 @pytest.mark.parametrize("reply", ["ok bye then", "that's all then"])
 def test_signing_off_with_then_is_no_company(directory, reply):
     assert thread(directory, "walmart revenue fy2025", reply).route == "meta"
+
+
+@pytest.mark.parametrize("text, intents", [
+    ("where do you get your Nvidia data from?", ("about",)),
+    ("which fiscal years do you hold for Apple?", ("coverage",)),
+    ("are you able to answer stuff about Tesla?", ("coverage", "help")),
+    ("what sort of things can I ask about Walmart?", ("help",)),
+    ("many thanks for the Nvidia figures", ("thanks",)),
+])
+def test_a_message_to_footnote_that_names_a_company_is_meta(directory, text, intents):
+    """The company is only what the message asks Footnote about (or thanks it for): META, with that
+    company's coverage when coverage is asked, never a search of its filing for "sources"."""
+    p = plan(directory, text)
+    assert p.route == "meta" and p.intent in intents, p
+    named = {"Nvidia": "NVDA", "Apple": "AAPL", "Tesla": "TSLA", "Walmart": "WMT"}
+    ticker = next(t for name, t in named.items() if name in text)
+    assert p.tickers == ([ticker] if p.intent == "coverage" else []), p  # whose holdings to list
+
+
+@pytest.mark.parametrize("texts, tickers", [
+    (("walmart revenue 2024", "thanks, and Apple?"), ["AAPL"]),
+    (("walmart revenue 2024", "ok what about Tesla"), ["TSLA"]),
+    (("what years do you have for Apple?",), None),  # meta, checked above
+])
+def test_a_follow_up_that_thanks_and_names_a_company_is_still_the_question(directory, texts, tickers):
+    p = thread(directory, *texts)
+    if tickers is None:
+        assert p.route == "meta", p
+    else:
+        assert (p.route, p.tickers, p.metrics) == ("domain", tickers, ["revenue"]), p
+
+
+def test_a_company_with_a_figure_or_topic_is_a_domain_question_even_when_addressed_to_footnote(directory):
+    for text in ("can you tell me Apple's revenue in 2024?", "do you know what Tesla says about competition?",
+                 "what is Metal, per Apple's 10-K?"):  # asks the filing, though "what is X?" resembles "what are you?"
+        p = plan(directory, text)
+        assert p.route == "domain", (text, p)
+
+
+@pytest.mark.parametrize("figure, expected", [
+    ("cost of revenue?", "cost_of_revenue_pct"),  # the catalogue's share, not a hand-kept table's
+    ("operating expenses?", "opex_ratio"),
+    ("R&D?", "rd_pct_revenue"),
+])
+def test_a_share_of_revenue_after_a_figure_is_that_figures_share(directory, figure, expected):
+    first = plan(directory, "Apple revenue 2024")
+    second = plan(directory, figure, first)
+    p = plan(directory, "as a % of revenue", second)
+    assert (p.tickers, p.metrics, p.fiscal_years) == (["AAPL"], [expected], [2024]), p
+
+
+def test_a_share_of_revenue_after_a_figure_the_catalogue_has_no_share_for_is_its_quotient(directory):
+    """Never revenue itself (a true figure for the wrong question): the figure over revenue, in percent."""
+    first = plan(directory, "Apple revenue 2024")
+    second = plan(directory, "depreciation and amortization?", first)
+    p = plan(directory, "what percentage of revenue is that?", second)
+    assert p.route == "domain" and "revenue" not in p.metrics and len(p.metrics) == 1, p
+    assert p.metrics[0].startswith("udf:") and "percentage of revenue" in p.metrics[0], p
+
+
+@pytest.mark.parametrize("texts, name", [
+    (("Frobozz churn rate 2023",), "Frobozz"),  # "churn" is a word a covered company's filings use
+    (("apple revenue 2024", "what about Wayfairs' gmv?"), "Wayfairs"),  # a name ending in s, its apostrophe alone
+    (("apple revenue 2024", "Klarnaco's merchant volume?"), "Klarnaco"),  # never a line of Apple's named so
+])
+def test_an_unknown_company_is_named_before_the_metric(directory, texts, name):
+    """The company is what is missing first: refused for it, never for the metric, and never looked up
+    as the thread's company's line item."""
+    p = thread(directory, *texts)
+    assert (p.route, p.refusal_reason, p.refusal_detail) == ("refusal", "no_company", name), p
+
+
+def test_a_known_company_s_unmapped_metric_is_still_refused_for_the_metric(directory):
+    assert plan(directory, "What's Apple's churn rate in 2024?").refusal_reason == "unknown_metric"
+    assert thread(directory, "apple revenue 2024", "and EBITDA?").refusal_reason == "unknown_metric"
+
+
+@pytest.mark.parametrize("first, reply, metric", [
+    ("Apple diluted EPS 2024", "basic?", "eps_basic"),  # the thread's figure with the reply's word beside it
+    ("Apple basic EPS 2024", "and diluted?", "eps_diluted"),
+    ("Apple net income 2024", "and as a margin?", "net_margin"),
+])
+def test_a_modifier_alone_is_the_thread_s_figure_so_modified(directory, first, reply, metric):
+    p = thread(directory, first, reply)
+    assert (p.route, p.metrics, p.tickers, p.fiscal_years) == ("domain", [metric], ["AAPL"], [2024]), p
+
+
+def test_a_word_that_names_no_figure_beside_the_thread_s_is_left_as_written(directory):
+    p = thread(directory, "Apple revenue 2024", "and Tesla?")
+    assert (p.tickers, p.metrics) == (["TSLA"], ["revenue"]), p
+
+
+def test_a_filing_topic_typed_as_a_reply_is_the_thread_s_topic_not_a_registrant_named_so():
+    """"and liquidity?" after a figure asks the thread's company's filing about its liquidity; SEC's map
+    knows a registrant that begins with that word, but the user named no company."""
+    from agent.planning.brands import brands_from
+
+    named = CompanyDirectory.from_rows(COVERED, SEC + EXTRA_SEC + [("LQDT", 1235468, "LIQUIDITY SERVICES INC")],
+                                       {320193: [2023, 2024]})
+    with brands_from(lambda phrase: []):
+        assert plan(named, "liquidity revenue 2024").refusal_reason == "not_covered"  # asked alone, it is that registrant
+        p = thread(named, "Apple revenue 2024", "and liquidity?")
+    assert (p.route, p.tickers) == ("domain", ["AAPL"]), p

@@ -254,3 +254,18 @@ def test_what_a_company_projects_or_holds_is_asked_of_its_filing(directory, judg
 def test_the_same_asked_of_others_or_of_footnote_is_refused(directory, text):
     p = plan(directory, text)
     assert (p.route, p.refusal_reason) == ("refusal", "out_of_scope"), p
+
+
+@pytest.mark.parametrize("text", [
+    "write a poem about Apple's earnings",
+    "compose a little haiku on Nvidia's revenue growth",
+    "tell me a joke about Boeing's net loss in 2024",
+])
+def test_a_piece_of_writing_asked_for_is_out_of_scope_whatever_figure_it_is_about(directory, text):
+    p = plan_rules(text, directory=directory)
+    assert (p.route, p.refusal_reason) == ("refusal", "out_of_scope"), p
+
+
+def test_an_off_topic_word_inside_a_question_about_a_filing_is_still_asked(directory):
+    p = plan_rules("how did the weather affect Apple's revenue in 2024?", directory=directory)
+    assert p.route == "domain", p

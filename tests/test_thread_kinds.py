@@ -221,3 +221,13 @@ def test_a_rival_the_thread_s_filings_name_is_that_company_not_a_line_of_the_thr
         assert p.route == "refusal" and p.refusal_reason == "not_covered" and "Rivalco" in p.refusal_detail, p
         p = planned(rivals, "Tesla revenue 2024", "and Zentrix?")
         assert p.refusal_reason != "not_covered" and "TSLA" in p.tickers, p
+
+
+
+def test_a_share_of_revenue_after_cost_of_revenue_is_its_share_never_revenue(footnote):
+    ask = thread_of(footnote)
+    ask("Apple revenue fiscal 2024")
+    assert ask("cost of sales?").plan["metrics"] == ["cost_of_revenue"]
+    share = ask("as a % of revenue")
+    assert share.kind == "answer" and share.plan["metrics"] == ["cost_of_revenue_pct"], (share.plan, share.text)
+    assert share.calculation and share.plan["tickers"] == ["AAPL"], share.text

@@ -58,6 +58,39 @@ def guess_company_text(text: str) -> str | None:
 
 _TICKERISH = re.compile(r"(?<![\w$])([A-Z]{2,6}(?:[.-][A-Z]{1,2})?)(?![\w'’-])")
 POSSESSIVE_NAME = re.compile(r"(?<![\w$])([A-Z][\w&.-]+)['\u2019]s\b")
+# "Databricks' ARR": a name ending in s takes the apostrophe alone
+PLURAL_POSSESSIVE = re.compile(r"(?<![\w$])([A-Z][\w&.-]*s)['\u2019](?![\w'\u2019])")
+
+
+def unknown_owner(r: Reading, outside: str, in_thread: bool) -> str | None:
+    """The name of a company we do not know that the message asks about, when nothing in it names a
+    company we know except by a word its filings use as a brand: "Zorblax churn rate 2023" (not
+    Verizon's churn), "what about Databricks' ARR?" or "Stripe's payment volume?" after an Apple
+    figure (not a line of Apple's).
+
+    Why before any metric is looked up: the company is what is missing first. Refusing the metric
+    ("no figure reported as churn rate") would name the wrong problem, and reading the name as part
+    of a line item's words would look that line up in the thread's company's statements. Outside a
+    thread a capitalised name will do; in a thread only a possessive or ticker-shaped one, since
+    "and Services?" may be a line of the thread's company."""
+    if any(m.via != "brand" for m in r.matches):
+        return None
+    # a possessive is an owner wherever it stands ("Stripe's payment volume"); any other capitals are
+    # a name only outside the metric's own words ("EBITDA?" is no company)
+    owners = [m.group(1) for m in (*POSSESSIVE_NAME.finditer(outside), *PLURAL_POSSESSIVE.finditer(outside))]
+    owner = next((o for o in owners if o.lower() not in STOPWORDS and normalize(o) not in MEASURE_PHRASES
+                  and expand_query(o.lower()) == o.lower() and not route_items(o.lower())[1]), None)
+    rest = outside
+    if r.unmappable:
+        words = re.escape(r.unmappable).replace(r"\ ", r"[\s-]+")
+        rest = re.sub(rf"(?i)\b{words}\b", " ", outside)
+    guess = owner or (named_unknown_company(rest) if in_thread else guess_company_text(rest))
+    if not guess:
+        return None
+    at = outside.find(guess)
+    if at < 0 or any(m.start < at + len(guess) and at < m.end for m in r.matches):
+        return None  # the name is the brand itself ("Peacock subscribers")
+    return guess
 
 
 def named_unknown_company(outside: str) -> str | None:

@@ -82,11 +82,26 @@ def _in_measure(text: str, m: CompanyMatch) -> bool:
     return False
 
 
+def _word_in_reply(m: CompanyMatch, thread: list[str]) -> bool:
+    """A match in a thread's reply that is a filing topic of the thread's company, not another
+    company: a single word typed in lowercase that matched only as a registrant's name and is a
+    topic a 10-K discusses ("and liquidity?" is not Liquidity Services).
+
+    Why: switching to a company the user never named refuses a question nobody asked. A company
+    typed by a name that is no filing topic ("and target?", "and ford?") is still matched. (A brand
+    word of another company's filings, "and headcount?", is left to agent.planning.brands.)"""
+    if not m.text.islower() or " " in m.text.strip() or m.company is None or m.company.ticker in thread:
+        return False
+    return m.via == "registrant" and bool(route_items(m.text.lower())[1])
+
+
 def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: list[str] = ()) -> Reading:
     """What the message says. `thread`: the companies the thread has discussed; a word their own
     filings name is theirs to look up (a segment, a product), never a brand switching the thread."""
     # a company by name or ticker, else by a product we list, else by a brand its filings name (agent.planning.brands)
     matches = directory.find(outside) or directory.find_products(outside) or find_brands(outside, directory, thread)
+    if thread:
+        matches = [m for m in matches if not _word_in_reply(m, thread)]
     if any(m.kind == "company" for m in matches):  # "Alphabet's implied ETR", "Adobe AR days": a ratio's word
         matches = [m for m in matches if not (m.kind == "not_covered" and m.via == "ticker" and _in_measure(outside, m))]
     for i in topical_companies(outside, matches):  # "competition from Intel" in AMD's 10-K: a topic

@@ -67,7 +67,7 @@ FOOTNOTE_WORLD = re.compile(
     r"human|person|real|accura\w+|trust\w*|reliab\w+|hallucinat\w*|mistakes?|errors?|links?|footnotes?|verif\w+|"
     r"check\w*|capabilit\w+|capable|able|possible|type|phrase|word|information|info|sectors?|firms?|updated?|current|"
     r"recent|live|store|try|begin\w*|ideas?|suggest\w*|tips?|lost|new)\b")
-_ASKS = re.compile(r"\?|\b(?:what|how|which|why|who|when|where|tell|show|give|compare|and|now|next|also|then)\b")
+ASKS = re.compile(r"\?|\b(?:what|how|which|why|who|when|where|tell|show|give|compare|and|now|next|also|then)\b")
 SMALL_TALK = ("greeting", "thanks", "goodbye", "ack")  # need not speak of Footnote: "hi", "cheers", "brb"
 META_INTENT = {"greeting": "greeting", "thanks": "thanks", "goodbye": "goodbye", "ack": "ack", "help": "help",
                "about": "about", "coverage": "coverage"}
@@ -223,7 +223,7 @@ def _by_letters(text: str, *, company_only: bool, covered: bool) -> tuple[str, s
         return "unknown", None  # worded like a question about Footnote, about something else
     if company_only:
         if (found.label in ("thanks", "goodbye") and found.score >= MIN_SCORE and found.top >= MIN_TOP
-                and not _ASKS.search(text)):
+                and not ASKS.search(text)):
             return "meta", META_INTENT[found.label]  # "bye, thanks for the Nvidia info": asks nothing of it
         rest = [w for w in text.split() if w.strip("?!.,'s") != "company"]
         refusable = ("advice", "price", "forecast", "opinion") + (() if covered else ("offtopic",))

@@ -21,7 +21,7 @@ from agent.planning.brands import registrant_not_theirs, uncovered_registrant
 from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
-                                             named_unknown_company, uncovered_mentions, weak_mention)
+                                             named_unknown_company, uncovered_mentions, unknown_owner, weak_mention)
 from agent.planning.corrections import NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, ampersand
 from agent.planning.defined_formulas import name_aside, names_more_formulas, without_names
 from agent.planning.figure_kinds import kind_of_thread
@@ -41,14 +41,15 @@ from agent.planning.plan import MAX_CHARS, Plan, meta_plan, refusal_plan
 from agent.planning.plan_years import asked_years, filing_outlook, filing_statement, latest_covered_year
 from agent.planning.prose_route import OUTLOOK, order_items, thread_topical
 from agent.planning.prose_search import prose_search
-from agent.planning.reading import read
+from agent.planning.reading import Reading, read
 from agent.planning.restated import without_restatements
-from agent.planning.route import help_with, masked, message_kind, refusal_by_meaning, small_talk
-from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_what_footnote_is, falls_due,
-                                  filing_framed, forward_looking, greets_first, meta_intent, names_kept,
+from agent.planning.route import (ASKS, FOOTNOTE_WORLD, SMALL_TALK, help_with, masked, message_kind, refusal_by_meaning,
+                                  small_talk)
+from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_artefact, asks_what_footnote_is,
+                                  falls_due, filing_framed, forward_looking, greets_first, meta_intent, names_kept,
                                   opening_small_talk, out_of_scope, spelled_out, strip_quotes, thread_outlook)
-from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, SHARE_OF_REVENUE, discussed, relative_to_thread,
-                                   usable_previous)
+from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, modified_figure, relative_to_thread,
+                                   share_of_revenue, usable_previous)
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
 from agent.planning.word_accounting import COMPARING, FIGURE_ASK, account_words, dimension, printable, unaccounted_words
 from agent.retrieval.concepts import find_phrases, normalize
@@ -57,6 +58,45 @@ from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS, GROWTH_BASES, MEA
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
 DEFAULT_COMPARE = ("revenue", "net_income")
+
+
+_TO_FOOTNOTE = re.compile(r"\b(?:you|your|yours|u|ur|footnote)\b|\bi\s+(?:ask|look\s+up|find)\b")
+_OF_COMPANY = re.compile(r"(?:\b(?:for|about|on|of|from|regarding|with|re)\s+)?(?:\bthe\s+)?\bcompany(?:'s)?\b")
+
+
+def about_us(r: Reading, chat: str, unnamed_low: str, in_thread: bool) -> str | None:
+    """The META intent of a message that names a company only as what it asks Footnote about, or
+    thanks it for: "which years do you hold for Tesla?", "what can I ask about Apple?", "cheers for
+    the Intel numbers". None for anything asking a filing for something (a metric, a topic, a cause,
+    a statement, a year not asked of Footnote's holdings).
+
+    Why: a company name makes every message look like a domain question, and the domain path can only
+    answer it with whatever the filing says about "sources" or "questions", or refuse it. The message
+    with its company masked is judged by both exemplar judges (route.small_talk), as any message is;
+    the company only chooses whose coverage to show. The name, masked, is left out with the word that
+    ties it on ("thanks for the Intel numbers" is judged as "thanks numbers"), so that it is the
+    words said to Footnote that resemble an exemplar, not the name's place in the sentence."""
+    if not r.matches or r.measures or r.unmappable or r.has_topic or r.why or r.statement:
+        return None
+    if r.years.given and not re.search(r"\b(?:you|your|u|ur)\b", chat):
+        return None  # "Tesla 2023?" asks for a year's figures, not which years Footnote holds
+    said = spelled_out(unnamed_low)
+    if filing_framed(said):
+        return None  # "what is CUDA, per Nvidia's 10-K?" asks the filing, however it resembles "what are you?"
+    # judged without the name and the word tying it on ("for", "about"): what is said to Footnote
+    unnamed = " ".join(_OF_COMPANY.sub(" ", said).split())
+    ruled = meta_intent(chat)
+    chat_kind = ruled or (small_talk(unnamed) if unnamed else None)
+    if chat_kind is None:
+        return None
+    if not ruled and chat_kind not in SMALL_TALK and not _TO_FOOTNOTE.search(said):
+        return None  # a question about Footnote or its data is put to it: "you", "can I ask"
+    if in_thread and FOLLOWUP.search(said):
+        return None  # "what about Boeing?", "thanks, and Intel?": the thread's question, of that company
+    if chat_kind in SMALL_TALK:  # "thanks for the Intel numbers" asks nothing; "thanks for that, Intel?" does
+        return None if ASKS.search(said) else chat_kind
+    # it must speak of Footnote's world in words of its own, not only through the masked name
+    return chat_kind if FOOTNOTE_WORLD.search(re.sub(r"\bcompany\b", " ", said)) else None
 
 
 def _company_words(plan: Plan, directory: CompanyDirectory) -> set[str]:
@@ -151,6 +191,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = SPELLED_AMPERSAND.sub(ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
     raw = relative_to_thread(raw, previous)
+    raw = modified_figure(raw, previous)
     discussed_count = len(discussed(usable_previous(previous)))
     raw = compared_kind(raw, discussed_count)  # "which bank made more?" of the thread's
     raw = gap_as_difference(raw, discussed_count)  # "the gap between them"
@@ -228,8 +269,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if kind and set(r.measures) <= set(implied_measures(unnamed_low)):  # no figure of the message's own
         # "what was the margin?", "how profitable were they?": the kind of figure the thread's figure is
         r.measures, r.unmappable, r.kind = kind, None, True
-    if scope and not (r.measures or r.unmappable or (r.has_topic and r.matches)):
-        return refusal_plan("out_of_scope", scope)  # "weather" is off-topic, "how weather affected sales" is not
+    if (scope and not (r.measures or r.unmappable or (r.has_topic and r.matches))) or asks_artefact(chat):
+        # "weather" is off-topic, "how weather affected sales" is not; "a poem about Apple's earnings" is
+        return refusal_plan("out_of_scope", scope or OFF_TOPIC_DETAIL)
     # "what do they say about 2025 spending?": the thread's company's filings decide what is ahead
     about = r.tickers or (list(thread.tickers) if thread is not None and not r.matches else [])
     top = latest_covered_year(directory, about)
@@ -257,6 +299,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         chat_kind = small_talk(spelled_out(low))
         if chat_kind:
             return meta_plan(chat_kind)
+    addressed = about_us(r, chat, unnamed_low, thread is not None)
+    if addressed:  # "what sources do you use for Nvidia?", "thanks for the Intel numbers": to Footnote, of a company
+        return meta_plan(addressed, [m.company.ticker for m in r.matches if m.company] if addressed == "coverage" else [])
     topic_only = r.has_topic and not (r.measures or r.unmappable or r.why or r.years.given or r.statement or r.matches)
     kind, detail = message_kind(spelled_out(unnamed_low),
                                 company_only=bool(r.matches) and not subject, subject=subject,
@@ -421,6 +466,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if ambiguous and not r.tickers:
         m = ambiguous[0]
         return refusal_plan("ambiguous_company", m.text, candidates=[c.ticker for c in m.candidates], **carry)
+    owner = unknown_owner(r, outside, prev is not None) if r.unmappable or prev is not None or r.tickers else None
+    if owner:  # "Zorblax churn rate", "what about Databricks' ARR?": that company is what is missing first
+        return refusal_plan("no_company", owner, **carry)
     if r.unmappable and not r.tickers:
         # "Stripe's EBITDA", "Lululemon comparable sales": the company we do not cover is what is missing
         # first, whatever the figure; the metric's own words are never read as the name
@@ -539,10 +587,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if r.growth and measures and not any(k in FORMULAS for k in measures) and not several_years:
         measures = [growth_key(k) if k in GROWTH_BASES else k for k in measures]
     own = [k for k in r.measures if k != "revenue"]
-    if share and own and all(k in SHARE_OF_REVENUE for k in own):
-        measures = [SHARE_OF_REVENUE[k] for k in own]  # "and operating income as a share of revenue?"
-    shares = [SHARE_OF_REVENUE[figure_base(k)] for k in (prev.metrics if prev is not None else [])
-              if figure_base(k) in SHARE_OF_REVENUE]
+    if share and own and all(share_of_revenue(k) for k in own):
+        measures = [share_of_revenue(k) for k in own]  # "and operating income as a share of revenue?"
+    shares = [share_of_revenue(figure_base(k)) for k in (prev.metrics if prev is not None else [])
+              if share_of_revenue(figure_base(k))]
     if share and prev is not None and shares and not own:
         measures = shares  # "as a % of revenue?" after "tesla capex 2023", for the thread's companies
         if "metrics" not in inherited:

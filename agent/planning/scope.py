@@ -301,6 +301,21 @@ def out_of_scope(text: str) -> str | None:
 
 OFF_TOPIC_DETAIL = "topics outside companies' 10-K filings"
 FORECASTS = "forecasts or predictions"
+# A piece of writing asked for ("write a poem about Apple's earnings", "tell me a joke about Boeing's
+# losses"): what is asked is the piece, which no filing is, whatever figure or company it is about.
+_ARTEFACT = re.compile(
+    r"\b(?:write|compose|draft|make|create|generate|sing|tell|give)\s+(?:me\s+|us\s+)?(?:a|an|some|another)\s+"
+    r"(?:\w+\s+)?(?:poems?|poetry|haikus?|limericks?|sonnets?|songs?|raps?|lyrics|stor(?:y|ies)|jokes?|essays?|tweets?|"
+    r"memes?|code|functions?|scripts?|programs?|emails?|letters?)\b")
+
+
+def asks_artefact(text: str) -> bool:
+    """The message asks Footnote to produce a piece of writing (a poem, a joke, code) rather than to
+    report what a filing says: out of scope even when it names a figure, unlike an off-topic word
+    ("how did the weather affect sales?" asks the filing)."""
+    return bool(_ARTEFACT.search(text))
+
+
 # A view the company holds, asked about ("does Amazon consider AWS a good investment?", "how does Nike
 # view its wholesale partners?"): what its filing states, not Footnote's opinion nor advice.
 _COMPANY_VIEW = re.compile(

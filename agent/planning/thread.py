@@ -26,11 +26,27 @@ SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of
                    r"(?:revenues?|sales)\b")
 
 
-# A metric and its share of revenue, for "as a % of revenue?" as a follow-up.
+# A metric and its share of revenue, for "as a % of revenue?" as a follow-up, where the catalogue's
+# name for it is not "X as % of revenue" (a margin); the rest are read from the catalogue (share_of_revenue).
 SHARE_OF_REVENUE = {
     "rd": "rd_pct_revenue", "sga": "sga_pct_revenue", "capex": "capex_pct_revenue", "gross_profit": "gross_margin",
     "operating_income": "operating_margin", "net_income": "net_margin",
 }
+
+
+def share_of_revenue(key: str) -> str | None:
+    """The catalogue formula that is `key` over the same year's revenue, in percent, or None.
+
+    Why read the catalogue: a hand-kept table misses every share added to the catalogue later, and
+    a share follow-up it misses ("as a % of revenue?" after cost of revenue) would be answered with
+    revenue itself, a true figure for the wrong question."""
+    if key in SHARE_OF_REVENUE:
+        return SHARE_OF_REVENUE[key]
+    from agent.retrieval.finance import FORMULAS, Input
+
+    wanted = (Input(key), Input("revenue"))
+    return next((f.key for f in FORMULAS.values() if f.inputs == wanted and f.unit == "percent"
+                 and f.fallback is None and f.synonyms), None)
 
 
 def discussed(prev: Plan | None) -> list[str]:
@@ -68,6 +84,42 @@ _MEMBER_SHARE = re.compile(
     r"(?:net\s+)?(?:revenues?|sales)\b[^?]*\W*$", re.I)
 
 
+# "diluted?", "and basic?", "as a margin?": a reply that is only a word or two to put beside the thread's figure
+_MODIFIER = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|what\s+about|how\s+about|now)\W+)*(?:(?:as\s+an?|in|the)\s+)?"
+                       r"(?P<words>[a-z][a-z&%-]*(?:\s+[a-z][a-z&%-]*)?)\W*$", re.I)
+
+
+def modified_figure(raw: str, previous: Plan | None) -> str:
+    """A reply of a word or two that, put beside the name of the thread's one figure, names a figure
+    ("diluted?" after EPS is diluted EPS, "basic?" basic EPS, "as a margin?" after net income the net
+    margin): that figure asked for, written out. The reply as written otherwise, and always when its
+    words are a figure of their own ("eps?", "r&d?") or name none beside the thread's.
+
+    Why: alone, "diluted" is a word many statement rows print (diluted shares, diluted EPS), so it is
+    looked up as a line and asked back as ambiguous, when the thread has already said which figure."""
+    from agent.retrieval.concepts import normalize
+    from agent.retrieval.finance import FORMULAS, MEASURE_PHRASES
+
+    if previous is None or previous.route != "domain" or len(previous.metrics) != 1:
+        return raw
+    m = _MODIFIER.match(raw)
+    key = previous.metrics[0]
+    names = METRICS[key].synonyms if key in METRICS else FORMULAS[key].synonyms if key in FORMULAS else ()
+    if m is None or not names:
+        return raw
+    words = normalize(m.group("words"))
+    if not words or words in MEASURE_PHRASES:
+        return raw
+    for name in names:
+        said = normalize(name).split()
+        # beside the name ("diluted" + "eps"), or in place of its first word ("diluted" for "basic" in "basic eps")
+        for phrase in (f"{words} {' '.join(said)}", f"{' '.join(said)} {words}", " ".join([words, *said[1:]])):
+            if len(said) > 1 or phrase != words:
+                if phrase in MEASURE_PHRASES:
+                    return f"and {phrase}?"  # "and": the thread's company and year
+    return raw
+
+
 def relative_to_thread(raw: str, previous: Plan | None) -> str:
     """A follow-up that divides the thread's figure by another ("what's that relative to equity?")
     is that quotient, written out as a formula the formula reader takes ("total debt over equity"),
@@ -81,6 +133,10 @@ def relative_to_thread(raw: str, previous: Plan | None) -> str:
         metric, member, _ = key_parts(key)
         if metric in METRICS and member and "*" not in member and "=" not in member:
             return f"and what share of {METRICS[metric].synonyms[0]} came from {member}?"
+    if key in METRICS and key != "revenue" and share_of_revenue(key) is None and _MEMBER_SHARE.match(raw):
+        # "as a % of revenue?" after D&A, which the catalogue has no share for: that quotient in
+        # percent, written out for the formula reader, never revenue itself
+        return f"and {METRICS[key].synonyms[0]} as a percentage of revenue?"
     m = _RELATIVE.match(raw)
     if m is None or key not in METRICS:
         return raw

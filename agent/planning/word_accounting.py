@@ -22,7 +22,7 @@ from agent.planning.plan import Plan, refusal_plan
 from agent.planning.prose_route import CAUSE
 from agent.planning.quarters import dated_period, latest_period, parse_period, thread_period
 from agent.planning.reading import Reading
-from agent.planning.thread import ADDING, FOLLOWUP, SHARE_OF_REVENUE
+from agent.planning.thread import ADDING, FOLLOWUP, share_of_revenue
 from agent.planning.topics import QUAL_ASK, SECTION_PATTERNS, WHY
 from agent.planning.words import AMOUNT_NOUNS, NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.planning.years import YEAR_PHRASES
@@ -291,7 +291,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     absorbed |= {k for t in trace for k in t.get("joins", ())}  # one phrase, never its parts
     absorbed |= ({growth_key(k) for k in absorbed} | {change_key(k) for k in absorbed}
                  | {change_key(k[: -len("_growth")]) for k in absorbed if k.endswith("_growth")}
-                 | {SHARE_OF_REVENUE[k] for k in absorbed if k in SHARE_OF_REVENUE})
+                 | {share_of_revenue(k) for k in absorbed if share_of_revenue(k)})
     plan.metrics = [k for k in plan.metrics if k not in absorbed] + keys
     if plan.intent == "derived" and not any(k in FORMULAS for k in plan.metrics):
         plan.intent = "numeric"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from agent.progress import status
-from agent.retrieval.line_items import company_line, same_printed_row
+from agent.retrieval.line_items import company_line, line_parts, same_printed_row
 from agent.planning.prose_route import DEPENDENCE, EVENT, asks_rationale, expects_ahead
 from agent.planning.topics import STOPWORDS
 from store import companies as company_store
@@ -145,6 +145,25 @@ def _probe_lines(conn, deps, plan: dict) -> dict | None:
                                                         else "numeric")
     return {**plan, "intent": intent, "metrics": list(keys), "items": [], "probe": [], "probe_standard": False,
             "period": plan.get("period") or plan.get("probe_period"), "probe_period": None}
+
+
+def _unprinted_line(conn, deps, plan: dict, cik: int) -> str | None:
+    """The words of a `line:` metric the company prints under no label in any filing held ("foundry
+    yield"), when every metric asked is such a line: refused as that metric before any year is, since
+    no year would answer it and a year refusal would send the user to ask another year for it."""
+    from agent.retrieval.concepts import find_phrases, normalize
+    from agent.retrieval.finance import MEASURE_PHRASES
+
+    keys = plan.get("metrics") or []
+    if not keys or not all(k.startswith("line:") for k in keys):
+        return None
+    if any(find_phrases(normalize(line_parts(k)[2]), MEASURE_PHRASES) for k in keys):
+        return None  # a figure we know, narrowed ("revenue ... FY1900"): the year is missing for it too
+    for key in keys:
+        match, candidates = company_line(conn, deps.memo, cik, key)
+        if match is not None or same_printed_row(candidates) or candidates:
+            return None  # printed, or near enough to ask which one: the year decides
+    return line_parts(keys[0])[2]
 
 
 def _quarter_plan(conn, deps, plan: dict, cik: int) -> dict:
@@ -291,6 +310,9 @@ def fetch(state, deps, config) -> dict:
                 wanted = sorted({y + 1 if y in missing and y + 1 in available else y for y in wanted})
                 missing = [y for y in wanted if y not in available]
             if missing and (not numeric or len(missing) == len(wanted)):
+                unprinted = _unprinted_line(conn, deps, plan, cik) if numeric else None
+                if unprinted:  # the metric is missing before the year is: no year would answer it
+                    return {"refusal": {"reason": "unknown_metric", "detail": unprinted}}
                 label = ", ".join(f"fiscal {y}" for y in missing)
                 what = "10-K filing" if not numeric else "reported figures"
                 figure_years = available if numeric else _memo(
