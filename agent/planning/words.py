@@ -57,7 +57,7 @@ FILLER = frozenset(
     take took taken hold held holding carry carried approx hows balance sheet sheets
     using based pull fetch look lookup check see need want like id im would curious wondering interested
     question kindly money decimal decimals places digits percent percentage state confirm determine grab
-    well along but instead rather own
+    well along but instead rather own incur incurred incurs incurring actually
     """.split()
 )
 # A date's month names the fiscal year's end ("the year ended September 28, 2024", "as of Jan 31").
@@ -149,6 +149,7 @@ def merge_adjacent_metrics(how: list[str | None], words: list[str], masked: str
 _SPOKEN_TO = frozenset("tell give show let help send for to with".split())
 # Filler adjectives ("a short answer", "how big") that, written right before a metric, make it another
 # figure ("short interest" is market data, not interest expense).
+_STATE_LINE = frozenset("income tax taxes and local deferred current franchise".split())
 _QUALIFYING = frozenset("short long near high low big large small quick slow fast".split())
 
 
@@ -334,6 +335,8 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             continue
         if w in ("short", "long", "near") and i + 1 < len(words) and words[i + 1] == "term":
             continue  # "short-term debt": a compound that names another line, never filler
+        if w == "state" and ((i + 1 < len(words) and words[i + 1] in _STATE_LINE) or (i and words[i - 1] in _STATE_LINE)):
+            continue  # "deferred state income tax", "state and local": the tax jurisdiction, never "please state"
         if w in _QUALIFYING and i + 1 < len(words) and ((how[i + 1] or "").startswith("metric:") or (
                 words[i + 1] not in FILLER and not _NUMBER.match(words[i + 1]) and words[i + 1] not in MONTHS)):
             continue  # "short interest", "high yield debt": an adjective on a noun names another figure

@@ -27,11 +27,14 @@ from agent.retrieval.concepts import normalize
 IGNORABLE = frozenset(
     "net total activities activity used use uses provided provide provides generated generate generates by in of "
     "the and for from to a an expense expenses expenditure expenditures member during period cash-flow amount "
-    "amounts continuing operation operations costs flow flows number outstanding certain expected charge charges".split()
+    "amounts continuing operation operations costs flow flows number outstanding certain expected charge charges "
+    # "attributable to", "available to", "allocated to": one relation between a figure and its holder, printed
+    # either way ("Net loss available to common shareholders" is the user's "net loss attributable to ...")
+    "attributable available allocated allocable".split()
 )
 # Words that keep their identity but are spelled two ways.
 SYNONYMS = {"buyback": "repurchase", "amortisation": "amortization", "organisation": "organization",
-            "shareholder": "stockholder", "pay": "paid",
+            "shareholder": "stockholder", "pay": "paid", "payment": "paid",
             # a line's verb as the user writes it, the noun as the row prints it ("spent acquiring wireless
             # licenses" is "Acquisitions of wireless licenses"); both sides of a match go through here
             "acquire": "acquisition", "acquiring": "acquisition", "acquired": "acquisition",
@@ -73,8 +76,13 @@ _ABBREVIATED = re.compile(r"\(\s*([A-Z][A-Z&.]{1,7})\s*\)\s*$")
 ABBREVIATIONS = {"g&a": "general and administrative", "s&m": "sales and marketing", "pp&e": "property plant and equipment",
                  "ppe": "property plant and equipment", "aoci": "accumulated other comprehensive income",
                  "opeb": "other postretirement benefits", "apic": "additional paid in capital",
-                 "nci": "noncontrolling interests", "rou": "right of use"}
+                 "nci": "noncontrolling interests", "rou": "right of use", "admin": "administrative",
+                 # "pre-tax earnings" is the row "Earnings before income taxes", whichever way it is printed
+                 "pre tax": "before income tax", "pretax": "before income tax"}
 _ABBREVIATION = re.compile(r"(?<![\w&])(" + "|".join(re.escape(a) for a in ABBREVIATIONS) + r")(?![\w&])")
+# "non-controlling", "non controlling" and "noncontrolling" (likewise non-current, non-cash): one word, however
+# the company or the user hyphenates it
+_NON = re.compile(r"\bnon[\s\-\u2010-\u2015]+(?=[a-z])", re.I)
 # "cash and cash equivalents", "cash & equivalents": one name for the cash a row is about, however the
 # company spells it ("Effect of exchange rate changes on cash and equivalents" is the user's "... on cash").
 # Restricted cash stays its own word: that total is another line.
@@ -93,7 +101,7 @@ TOKEN_CACHE = 65536
 @lru_cache(maxsize=TOKEN_CACHE)
 def tokens(text: str) -> frozenset[str]:
     """The words of a label or phrase that decide what it is."""
-    text = _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", text))
+    text = _NON.sub("non", _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", text)))
     norm = normalize(_NOTE_REF.sub(" ", text)).replace("/", " ")
     norm = _CASH.sub("cash", _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], norm))
     norm = re.sub(r"(?<=[a-z]{3})&(?=[a-z]{3})", " ", norm)  # "Occupancy & other": an "and", unlike "R&D"
@@ -129,10 +137,20 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
     need = tokens(leftover)
     have = tokens(question) | need
     if not need:
-        return None, []
+        return _printed_alike(leftover, question, labels, total)
+    asked_change = bool((have | tokens(optional)) & CHANGE_WORDS)
+    if asked_change:
+        # "change in accounts payable" is the row "Increase (decrease) in accounts payable" or "Accounts
+        # payable" under the cash-flow statement's changes: the change word is the user's, any or none printed
+        have -= CHANGE_WORDS
+        if not have:
+            return None, []
+    have, need = _spelled_as_printed(have, labels, concepts), _spelled_as_printed(need, labels, concepts)
     spare = tokens(optional) - have
 
     def fits(words: frozenset[str]) -> bool:
+        if asked_change:
+            words -= CHANGE_WORDS
         return bool(words) and have <= words <= have | spare
     tiers: list[list[LineMatch]] = [[], [], []]
     told: list[LineMatch] = []  # rows the question's extra words tell apart by their concept's name
@@ -188,8 +206,12 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
             changes = [m for m in best if m.concept.split(":")[-1].startswith("IncreaseDecrease")
                        or bool(tokens(m.label) & CHANGE_WORDS)]
             asked = bool((have | spare) & CHANGE_WORDS)
-            kept = changes if asked else [m for m in best if m not in changes]
+            kept = changes if asked or asked_change else [m for m in best if m not in changes]
             best = kept or best
+        if asked_change and not any(m.concept.split(":")[-1].startswith("IncreaseDecrease") or m.statement == "cash"
+                                    or tokens(m.label) & CHANGE_WORDS for m in best):
+            continue  # a balance is no change in it: the level is another figure
+
         if len(best) > 1 and {m.statement for m in best} == {"income", "cash"}:
             # the cash-flow statement lists an income statement line again as an adjustment ("Other
             # operating charges"): the line the company reports is the income statement's
@@ -208,6 +230,67 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
             best = [LineMatch(m.concept, f"{m.label} ({concept_words(m.concept)})", m.source, m.statement) for m in best]
         ambiguous = ambiguous or best
     return None, ambiguous
+
+
+def _printed_alike(leftover: str, question: str, labels: list[dict], total: bool
+                   ) -> tuple[LineMatch | None, list[LineMatch]]:
+    """A phrase of words that name nothing alone ("total costs and expenses", "other expenses"): the primary
+    statements' one row printed with exactly those words (linking words aside), or None."""
+    said = _printed_words(leftover) | (frozenset({"total"}) if total else frozenset())
+    if not said:
+        return None, []
+    found: dict[str, LineMatch] = {}
+    for row in labels:
+        if row["dims"] or row["statement"] not in PRIMARY:
+            continue
+        printed = _printed_words(row["label"]) | (
+            frozenset({"total"}) if re.match(r"\s*total\b", row["label"], re.I) else frozenset())
+        if printed == said:
+            found.setdefault(row["concept"], LineMatch(row["concept"], row["label"], "company", row["statement"]))
+    matches = list(found.values())
+    return (matches[0], []) if len(matches) == 1 else (None, matches)
+
+
+# A word the user misspelled by one letter ("liabilties", "incme"): the company's printed word it can only be.
+_TYPO_MIN = 5
+
+
+def _spelled_as_printed(words: frozenset[str], labels: list[dict], concepts: list[tuple[str, str]]) -> frozenset[str]:
+    """`words` with each word the company never prints replaced by the one printed word it is a single edit
+    (a letter dropped, added, changed or two swapped) away from; a word near none or several stays as typed."""
+    vocabulary = _vocabulary(tuple(r["label"] for r in labels), tuple(c for c, _ in concepts))
+    out = set()
+    for word in words:
+        if word in vocabulary or len(word) < _TYPO_MIN or not word.isalpha():
+            out.add(word)
+            continue
+        near = [v for v in vocabulary if abs(len(v) - len(word)) <= 1 and _one_edit(word, v)]
+        out.add(near[0] if len(near) == 1 else word)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=64)
+def _vocabulary(labels: tuple[str, ...], concepts: tuple[str, ...]) -> frozenset[str]:
+    """Every word the company's rows and concept names print (as `tokens` reads them)."""
+    words: set[str] = set()
+    for label in labels:
+        words |= tokens(label)
+    for concept in concepts:
+        words |= tokens(concept_words(concept))
+    return frozenset(words)
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether `a` becomes `b` by one letter dropped, added or changed, or two neighbours swapped."""
+    if a == b:
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                                   and a[diff[1]] == b[diff[0]])
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    i = next((k for k, (x, y) in enumerate(zip(short, long_)) if x != y), len(short))
+    return short[i:] == long_[i + 1:]
 
 
 # Words a label may print that name nothing on their own, nor tell two rows apart ("net", and "total", which
