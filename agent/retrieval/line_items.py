@@ -19,6 +19,7 @@ cash-flow statement repeats is the income statement's.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -98,10 +99,17 @@ CHANGE_WORDS = frozenset("change changes increase increases decrease decreases".
 TOKEN_CACHE = 65536
 
 
+def unaccented(text: str) -> str:
+    """"Décor" as the user types it, "Decor": a printed accent never makes another word."""
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 @lru_cache(maxsize=TOKEN_CACHE)
 def tokens(text: str) -> frozenset[str]:
     """The words of a label or phrase that decide what it is."""
-    text = _NON.sub("non", _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", text)))
+    text = _NON.sub("non", _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", unaccented(text))))
     norm = normalize(_NOTE_REF.sub(" ", text)).replace("/", " ")
     norm = _CASH.sub("cash", _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], norm))
     norm = re.sub(r"(?<=[a-z]{3})&(?=[a-z]{3})", " ", norm)  # "Occupancy & other": an "and", unlike "R&D"
@@ -264,7 +272,7 @@ def _spelled_as_printed(words: frozenset[str], labels: list[dict], concepts: lis
         if word in vocabulary or len(word) < _TYPO_MIN or not word.isalpha():
             out.add(word)
             continue
-        near = [v for v in vocabulary if abs(len(v) - len(word)) <= 1 and _one_edit(word, v)]
+        near = [v for v in vocabulary if abs(len(v) - len(word)) <= 1 and one_edit(word, v)]
         out.add(near[0] if len(near) == 1 else word)
     return frozenset(out)
 
@@ -280,7 +288,7 @@ def _vocabulary(labels: tuple[str, ...], concepts: tuple[str, ...]) -> frozenset
     return frozenset(words)
 
 
-def _one_edit(a: str, b: str) -> bool:
+def one_edit(a: str, b: str) -> bool:
     """Whether `a` becomes `b` by one letter dropped, added or changed, or two neighbours swapped."""
     if a == b:
         return False

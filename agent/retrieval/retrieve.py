@@ -209,6 +209,22 @@ def _amount_row(conn, company: dict, candidates: list, fy: int):
     return type(amounts[0])(amounts[0].concept, printed_label(amounts[0]), amounts[0].source, amounts[0].statement)
 
 
+def _same_row_other_concept(conn, deps, company: dict, match, fy: int):
+    """(fact, row) of the year for the row printed under the matched label on the same statement but tagged
+    with another concept that year ("Digital assets": a company concept one year, CryptoAssetFairValueCurrent
+    the next), when exactly one amount answers; else None."""
+    cik = company["cik"]
+    shown = printed_label(match)
+    others = {r["concept"] for r in labels_of(conn, deps.memo if deps is not None else {}, cik)
+              if r["label"] == shown and r["statement"] == match.statement and not r["dims"] and r["concept"] != match.concept}
+    found = []
+    for concept in sorted(others):
+        fact = facts_store.annual_value(conn, cik, [concept], fy, as_of_accession=company.get("as_of_accession"))
+        if fact is not None and fact.unit != "pure":
+            found.append((fact, type(match)(concept, match.label, match.source, match.statement)))
+    return found[0] if found and len({Decimal(f.value) for f, _ in found}) == 1 else None
+
+
 def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: dict) -> Evidence | None:
     """A line-item phrase resolved against the company's labels (agent.retrieval.line_items), and its fact."""
     cik = company["cik"]
@@ -221,6 +237,8 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
         cell["candidates"] = [c.label for c in candidates]
         return None
     fact = facts_store.annual_value(conn, cik, [match.concept], fy, as_of_accession=company.get("as_of_accession"))
+    if fact is None and match.source == "company":
+        fact, match = _same_row_other_concept(conn, deps, company, match, fy) or (None, match)
     if fact is not None and fact.period_start is None and _OPENING.search(match.label):
         # "..., beginning balances": the year's opening balance is the prior year's closing one
         fact = facts_store.annual_value(conn, cik, [match.concept], fy - 1,
@@ -396,7 +414,12 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
     else:
         pairs = [(r.axis, r.member) for r in rows]
         owner = _key_words(company.get("name") or "")
-        found, _ = find_member(qualifier, pairs, labels, owner, metric_words=_key_words(" ".join(m.synonyms)))
+        found, exact = find_member(qualifier, pairs, labels, owner, metric_words=_key_words(" ".join(m.synonyms)))
+        alike = [f for f in found if f[0] == found[0][0]] if exact else []
+        if len({member for _, member in alike}) > 1:
+            # two members of one axis go by the name ("Décor" the product line, "Decor" the department): which one
+            members = list(dict.fromkeys(name(r) for r in rows if (r.axis, r.member) in alike))
+            return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": members}, None)]
         if found:
             chosen = [r for r in rows if (r.axis, r.member) == found[0]]
         else:  # "iphone and mac": each part one member, or nothing

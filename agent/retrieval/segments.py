@@ -11,7 +11,7 @@ name winning); none → refused with the members that exist, so the user can pic
 from __future__ import annotations
 
 import re
-from agent.retrieval.line_items import concept_words, tokens
+from agent.retrieval.line_items import concept_words, one_edit, tokens
 
 # member-name words that say nothing about which member it is
 _GENERIC = frozenset({"member", "segment", "segments", "operating", "reportable", "geographical", "geographic", "region",
@@ -132,26 +132,54 @@ def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str
     another figure, so it names no member by a part of its words."""
     qualifier = _spelled(qualifier)
     spoken = "".join(w[0] for w in qualifier.split() if w not in _SMALL)  # "europe middle east africa" -> "emea"
-    want = _key(qualifier)
+    names = {(axis, member): member_names(member, labels.get(member, set()), owner) for axis, member in members}
+    want = _as_named(_key(qualifier), {w for found in names.values() for n in found for w in _key(n)})
     squashed = "".join(sorted(want))
+    flat = _flat(" ".join(sorted(want, key=qualifier.find)))
     if not want:
         return [], False
     exact, partial = [], []
     for axis, member in members:
-        for name in member_names(member, labels.get(member, set()), owner):
+        for name in names[(axis, member)]:
             have = _key(name)
             if not have:
                 continue
             initials = "".join(w[0] for w in re.findall(r"[a-z0-9]+", name.lower()))
             if have == want or (owner and have - owner == want and have & owner) or "".join(sorted(have)) == squashed or "".join(name.lower().split()) == "".join(
                     qualifier.lower().split()) or (len(want) == 1 and len(initials) > 1 and squashed == initials) \
-                    or (len(have) == 1 and len(spoken) > 2 and next(iter(have)) == spoken):
+                    or (len(have) == 1 and len(spoken) > 2 and next(iter(have)) == spoken) \
+                    or (metric_words and have & metric_words and have - metric_words == want) \
+                    or (len(flat) > 5 and _flat(name) == flat):
+                # the last two: "Gross product sales" is the user's "gross product" + the metric's "sales";
+                # crm:MarketingandCommerceCloudMember is "marketing & commerce cloud", its "and" run into a word
                 exact.append((axis, member))
                 break
             if want <= have and not _names_a_row(want, have, member, name, metric_words):
                 partial.append((axis, member))
                 break
     return (exact, True) if exact else (list(dict.fromkeys(partial)), False)
+
+
+def _flat(name: str) -> str:
+    """A name's letters without spaces, joining words or the words every member carries."""
+    words = [w for w in re.findall(r"[a-z0-9]+", tokens_text(name)) if w not in _GENERIC and w not in _SMALL]
+    return "".join(words).replace("and", "")
+
+
+def tokens_text(name: str) -> str:
+    from agent.retrieval.line_items import unaccented
+
+    return unaccented(name).lower().replace("&", " ")
+
+
+def _as_named(want: frozenset[str], vocabulary: set[str]) -> frozenset[str]:
+    """The qualifier with a word misspelled by one letter ("solutons") as the one member-name word it can be."""
+    out = set()
+    for word in want:
+        near = [v for v in vocabulary if word not in vocabulary and len(word) >= 5 and word.isalpha()
+                and abs(len(v) - len(word)) <= 1 and one_edit(word, v)]
+        out.add(near[0] if len(near) == 1 else word)
+    return frozenset(out)
 
 
 def axes_for(word: str, axes: list[str]) -> list[str]:
