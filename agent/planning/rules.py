@@ -22,7 +22,9 @@ from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
                                              named_unknown_company, uncovered_mentions, weak_mention)
-from agent.planning.corrections import NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, ampersand
+from agent.planning.placed import placed
+from agent.planning.words import statement_place
+from agent.planning.corrections import LAYOUT, NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, ampersand
 from agent.planning.defined_formulas import name_aside, names_more_formulas, without_names
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
@@ -67,6 +69,15 @@ def _company_words(plan: Plan, directory: CompanyDirectory) -> set[str]:
 
 
 def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
+    """Plan one message; a statement it names as a line's place ("deferred income taxes on the cash flow
+    statement") is taken out of the words and kept on the plan's line keys (agent.planning.placed)."""
+    place, rest = statement_place(text or "")
+    if not place or not re.search(r"\w", rest):
+        return _plan_written(text, previous=previous, directory=directory)
+    return placed(_plan_written(rest, previous=previous, directory=directory), place)
+
+
+def _plan_written(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. Operators said in words ("the ratio of R&D to revenue", "take X and divide
     it by Y") are read as the formula they say when that yields one; otherwise the words as written."""
     spoken = spoken_operators(text or "")
@@ -100,6 +111,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
         raw = said  # "cool. and Nvidia?": the question after the acknowledgement, which is no line item
     raw = SELF_CORRECTED.sub("", raw)  # "oracle... no, adobe buybacks": the words after the correction
     raw = NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
+    raw = LAYOUT.sub(" ", raw)  # "answer in one line": how to answer, not what
     raw = SPELLED_AMPERSAND.sub(ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
     raw = relative_to_thread(raw, previous)
     discussed_count = len(discussed(usable_previous(previous)))

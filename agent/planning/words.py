@@ -153,6 +153,28 @@ _STATE_LINE = frozenset("income tax taxes and local deferred current franchise".
 _QUALIFYING = frozenset("short long near high low big large small quick slow fast".split())
 
 
+# A statement named as the place of a line ("on the cash flow statement", "in the cash flow", "balance sheet"):
+# which statement's row is meant, never words of the row's name. A bare "cash flow" stays a figure's name
+# ("operating cash flow"), so the cash-flow statement needs "statement" or a preposition before it.
+_PREP = r"(?:(?:in|on|from|per|of)\s+(?:the\s+|its\s+|their\s+)?)"
+STATEMENT_PLACE = re.compile(
+    rf"{_PREP}?\b(?:cash[\s-]+flows?\s+statements?|statements?\s+of\s+cash\s+flows?)\b"
+    rf"|{_PREP}\bcash[\s-]+flows?\b(?!\s+(?:from|of|to|for|by|used|provided|generated|statement))"
+    rf"|{_PREP}?\b(?:balance\s+sheets?|statements?\s+of\s+financial\s+position)\b"
+    rf"|{_PREP}?\b(?:income\s+statements?|statements?\s+of\s+(?:operations|income|earnings))\b", re.I)
+
+
+def statement_place(text: str) -> tuple[str, str]:
+    """('cash' | 'balance' | 'income', the text without those words) when the text names the statement a line
+    is printed on; ('', text) when it names none."""
+    m = STATEMENT_PLACE.search(text)
+    if m is None:
+        return "", text
+    found = m.group(0).lower()
+    place = "cash" if "cash" in found else ("balance" if ("balance" in found or "position" in found) else "income")
+    return place, (text[: m.start()] + " " + text[m.end():]).strip()
+
+
 def _country(words: list[str], i: int, capitals: bool) -> bool:
     """"us" is the United States when written in capitals or beside a market word, not after a
     verb that speaks to the reader ("tell us")."""
@@ -400,6 +422,7 @@ def line_keys(trace: list[dict], runs: list[tuple[int, int]]) -> tuple[list[str]
 
     words = [t["word"] for t in trace]
     kinds = [t["as"] for t in trace]
+
     def side(j: int) -> str:
         return kinds[j] if 0 <= j < len(words) else "end"
 

@@ -380,6 +380,12 @@ def line_optional(key: str) -> str:
     return parts[3] if len(parts) > 3 else ""
 
 
+def line_statement(key: str) -> str:
+    """The statement the user named as the line's place ('cash', 'balance', 'income'), the key's fifth field."""
+    parts = key[5:].split("|")
+    return parts[4] if len(parts) > 4 else ""
+
+
 def line_key(said: str, spare: str | None = None) -> str:
     """The `line:` key of a phrase the user said as a whole (its words, clause and shown text alike);
     `spare`: words the row's name may carry besides (line_optional)."""
@@ -418,5 +424,8 @@ def company_line(conn, memo: dict, cik: int, key: str) -> tuple[LineMatch | None
     leftover, context, shown = line_parts(key)
     # a row may carry the company's own name ("Deferred revenue – Lowe's protection plans", "Verizon Business
     # Group goodwill impairment"), which the planner took as the company: allowed in the label, never needed
+    place = line_statement(key)
+    if place:  # "deferred income taxes on the cash flow statement": that statement's rows only
+        printed = [r for r in printed if r["statement"] == place]
     return resolve(leftover, context, printed, concepts, total="total" in shown.split(),
                    optional=f"{line_optional(key)} {name}".strip())
