@@ -369,8 +369,14 @@ def _each_member(facts: _Facts, definition: dict, axis: str, fy: int, cell: dict
 def _line_as_member(key: str) -> str | None:
     """A line phrase no label names, made of one table metric and other words: a member lookup."""
     leftover, context, _ = line_parts(key)
-    spans = [k for _, _, k in find_phrases(normalize(context), PHRASES) if k in METRICS]
-    return f"dim:{spans[0]}|{leftover}" if len(spans) == 1 and leftover else None
+    words = normalize(context).split()
+    spans = [(s, e, k) for s, e, k in find_phrases(" ".join(words), PHRASES) if k in METRICS]
+    if len(spans) != 1:
+        return None
+    # the metric's own words are no part of the member's name ("services and other revenue": "services other")
+    named = set(words[spans[0][0]:spans[0][1]])
+    qualifier = " ".join(w for w in leftover.split() if w not in named)
+    return f"dim:{spans[0][2]}|{qualifier}" if qualifier else None
 
 
 def _member_evidence(company: dict, label: str, fy: int, f) -> Evidence:
