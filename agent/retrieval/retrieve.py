@@ -25,6 +25,7 @@ from agent.retrieval.metric_facts import metric_value
 from agent.planning.formulas import choose, evaluate, metrics_of, operand_label, operand_parts, restate
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
 from agent.checking.quoted_figures import ranges as amount_ranges
+from agent.retrieval.row_members import row_on_member
 from agent.retrieval.segments import axes_for, display_name, find_member, key_parts, member_parts
 from agent.state import plan_of
 from agent.retrieval.query_vectors import embed_queries
@@ -379,6 +380,23 @@ def _line_as_member(key: str) -> str | None:
     return f"dim:{spans[0][2]}|{qualifier}" if qualifier else None
 
 
+def _row_member_cell(conn, deps, company: dict, said: str, fy: int, base: dict):
+    """(cell, evidence) of a printed row narrowed by a member (agent.retrieval.row_members), or None."""
+    found = row_on_member(conn, deps.memo if deps is not None else {}, company, said, fy)
+    if found is None:
+        return None
+    match, fact = found
+    labels = (deps.memo if deps is not None else {}).get(("member_labels", company["cik"]), {})
+    row = without_note_refs(printed_label(match))
+    shown = display_name(fact.member, labels.get(fact.member, set()), tokens(row))
+    label = f"{row[:1].upper() + row[1:]} ({shown})"
+    ev = _member_evidence(company, label, fy, fact)
+    cell = {**base, "label": label, "instant": fact.period_start is None, "concept": fact.concept,
+            "member": fact.member, "evidence_id": ev.id, "display": display_value(fact.value, fact.unit),
+            "reported_as": row if match.source == "company" else None}
+    return cell, ev
+
+
 def _member_evidence(company: dict, label: str, fy: int, f) -> Evidence:
     shown = display_value(f.value, f.unit)
     return Evidence(
@@ -525,6 +543,11 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         if len(line.get("candidates") or []) > 1:  # a printed row twice: ask which one
                             cells.append({**line, "metric": line_key(said)})
                             continue
+                        narrowed = _row_member_cell(conn, deps, company, said, fy, cell)
+                        if narrowed is not None:  # "long-lived assets in Israel": a row's fact on a member
+                            evidence[narrowed[1].id] = narrowed[1]
+                            cells.append(narrowed[0])
+                            continue
                     for member_cell, ev in found:
                         if ev is not None:
                             evidence[ev.id] = ev
@@ -554,6 +577,12 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                             member_cell.update(evidence_id=mev.id, display=display_value(Decimal(mev.value), mev.unit))
                             cells.append(member_cell)
                         continue
+                    if ev is None and not cell.get("concept") and not cell.get("candidates"):
+                        narrowed = _row_member_cell(conn, deps, company, line_parts(key)[2], fy, cell)
+                        if narrowed is not None:  # "GE Aerospace intangible assets": a row's fact on a member
+                            evidence[narrowed[1].id] = narrowed[1]
+                            cells.append(narrowed[0])
+                            continue
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
