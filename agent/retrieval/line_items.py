@@ -31,7 +31,9 @@ IGNORABLE = frozenset(
     "amounts continuing operation operations costs flow flows number outstanding certain expected charge charges "
     # "attributable to", "available to", "allocated to": one relation between a figure and its holder, printed
     # either way ("Net loss available to common shareholders" is the user's "net loss attributable to ...")
-    "attributable available allocated allocable".split()
+    "attributable available allocated allocable "
+    # "operating cash outflow" is the row "Net cash used in operating activities": the sign, as "used in" is
+    "outflow outflows inflow inflows".split()
 )
 # Words that keep their identity but are spelled two ways.
 SYNONYMS = {"buyback": "repurchase", "amortisation": "amortization", "organisation": "organization",
