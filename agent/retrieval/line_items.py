@@ -83,9 +83,10 @@ ABBREVIATIONS = {"g&a": "general and administrative", "s&m": "sales and marketin
                  # "pre-tax earnings" is the row "Earnings before income taxes", whichever way it is printed
                  "pre tax": "before income tax", "pretax": "before income tax"}
 _ABBREVIATION = re.compile(r"(?<![\w&])(" + "|".join(re.escape(a) for a in ABBREVIATIONS) + r")(?![\w&])")
-# "non-controlling", "non controlling" and "noncontrolling" (likewise non-current, non-cash): one word, however
-# the company or the user hyphenates it
-_NON = re.compile(r"\bnon[\s\-\u2010-\u2015]+(?=[a-z])", re.I)
+# "non-controlling", "non controlling" and "noncontrolling" (likewise non-current, non-cash): the same two words,
+# however the company or the user hyphenates them (split, since a question's "non" may stand apart from its
+# noun: "non-cash property additions" whose "cash" another part of the plan took)
+_NON = re.compile(r"\bnon(?=[a-z]{4,})(?!e\b|etheless|sense)", re.I)
 # "cash and cash equivalents", "cash & equivalents": one name for the cash a row is about, however the
 # company spells it ("Effect of exchange rate changes on cash and equivalents" is the user's "... on cash").
 # Restricted cash stays its own word: that total is another line.
@@ -111,7 +112,7 @@ def unaccented(text: str) -> str:
 @lru_cache(maxsize=TOKEN_CACHE)
 def tokens(text: str) -> frozenset[str]:
     """The words of a label or phrase that decide what it is."""
-    text = _NON.sub("non", _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", unaccented(text))))
+    text = _NON.sub("non ", _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", unaccented(text))))
     norm = normalize(_NOTE_REF.sub(" ", text)).replace("/", " ")
     norm = _CASH.sub("cash", _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], norm))
     norm = re.sub(r"(?<=[a-z]{3})&(?=[a-z]{3})", " ", norm)  # "Occupancy & other": an "and", unlike "R&D"
@@ -194,12 +195,12 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
         if tier is told:  # a printed row the question's extra word picks, before any standard label
             same = told and any(m.concept == told[0].concept for m in tiers[2])  # then the standard label says it
             if not ambiguous and len({m.concept for m in told}) == 1 and not same:
-                extra = " ".join(sorted(have - tokens(told[0].label)))
+                extra = _in_said_order(have - tokens(told[0].label), question)
                 return LineMatch(told[0].concept, f"{told[0].label} ({extra})", "company", told[0].statement), []
             if not ambiguous and told and not same and len({m.label for m in told}) == 1:
                 # one printed row filed under another concept in another year ("Raw materials and
                 # packaging"): the candidates, of which the year's amount decides
-                extra = " ".join(sorted(have - tokens(told[0].label)))
+                extra = _in_said_order(have - tokens(told[0].label), question)
                 ambiguous = list({m.concept: LineMatch(m.concept, f"{m.label} ({extra})", "company", m.statement)
                                   for m in told}.values())
             continue
@@ -240,6 +241,12 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
             best = [LineMatch(m.concept, f"{m.label} ({concept_words(m.concept)})", m.source, m.statement) for m in best]
         ambiguous = ambiguous or best
     return None, ambiguous
+
+
+def _in_said_order(words: frozenset[str], question: str) -> str:
+    """`words` (as `tokens` reads them) in the order the question says them ("non current", not "current non")."""
+    said = [_stem(w) for w in re.findall(r"[a-z0-9&]+", normalize(_NON.sub("non ", unaccented(question))))]
+    return " ".join(sorted(words, key=lambda w: (said.index(w) if w in said else len(said), w)))
 
 
 def _printed_alike(leftover: str, question: str, labels: list[dict], total: bool
