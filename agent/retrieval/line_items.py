@@ -109,10 +109,17 @@ def unaccented(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
+# "Proceeds from sales of", "from disposals of", "from the sale of", "from selling": one kind of line (the cash a
+# sale brings in), whichever noun the row prints; only after "proceeds", so "Selling" expenses stay their own word.
+_PROCEEDS_SALE = re.compile(r"\bproceeds?\s+(?:(?:from|of|on)\s+)?(?:the\s+)?(?:sales?|selling|sold|disposals?|disposing|"
+                            r"dispositions?|divestitures?)\b", re.I)
+
+
 @lru_cache(maxsize=TOKEN_CACHE)
 def tokens(text: str) -> frozenset[str]:
     """The words of a label or phrase that decide what it is."""
     text = _NON.sub("non ", _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", unaccented(text))))
+    text = _PROCEEDS_SALE.sub("proceeds from sale", text)
     norm = normalize(_NOTE_REF.sub(" ", text)).replace("/", " ")
     norm = _CASH.sub("cash", _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], norm))
     norm = re.sub(r"(?<=[a-z]{3})&(?=[a-z]{3})", " ", norm)  # "Occupancy & other": an "and", unlike "R&D"
