@@ -227,6 +227,10 @@ def plan_key(unmappable: str, leftover: list[str]) -> str | None:
         qualifier.pop(0)
     while qualifier and qualifier[-1] in _BETWEEN:
         qualifier.pop()
+    if qualifier and all(w in AXIS_WORDS or w in _GENERIC for w in qualifier) \
+            and any(w in AXIS_WORDS for w in qualifier):
+        # "which segment's revenue grew fastest", "segment revenue": no member named, every member of the axis
+        return f"dim:{metric}|*{next(w for w in qualifier if w in AXIS_WORDS)}"
     return f"dim:{metric}|{' '.join(qualifier)}" if qualifier else None
 
 
