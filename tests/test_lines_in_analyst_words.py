@@ -176,3 +176,27 @@ def test_a_line_asked_on_a_named_statement_keeps_that_statement_on_its_key():
     p = plan_rules("Apple change in accounts payable in the cash flow, fiscal 2024", directory=directory)
     assert p.metrics == ["line:accounts payable|accounts payable|accounts payable|change|cash"]
     assert plan_rules("Apple accounts payable fiscal 2024", directory=directory).metrics == ["accounts_payable"]
+
+
+def test_the_effect_on_cash_is_the_one_row_printing_restricted_cash_beside_it():
+    fx = _row("Effect of exchange rates on cash, cash equivalents and restricted cash",
+              "us-gaap:EffectOfExchangeRateOnCashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents", "cash")
+    restricted = _row("Restricted cash", "us-gaap:RestrictedCashCurrent")
+    assert _one("effect of exchange rates on cash", [fx, restricted]) == fx["concept"]
+    # "restricted cash" is its own row, never the total that includes it
+    assert _one("restricted cash", [fx, restricted]) == restricted["concept"]
+
+
+def test_proceeds_from_selling_is_the_rows_proceeds_from_disposals():
+    labels = [_row("Proceeds from disposals of property, plant and equipment",
+                   "us-gaap:ProceedsFromSaleOfPropertyPlantAndEquipment", "cash"),
+              _row("Selling, general and administrative expenses", "us-gaap:SellingGeneralAndAdministrativeExpense", "income")]
+    assert _one("proceeds from selling property plant and equipment", labels) == labels[0]["concept"]
+    assert _one("proceeds from selling general and administrative", labels) is None
+
+
+def test_a_metric_narrowed_only_by_an_axis_word_is_the_whole_axis():
+    from agent.retrieval.segments import plan_key
+
+    assert plan_key("segment revenue", ["segment"]) == "dim:revenue|*segment"
+    assert plan_key("data center revenue", ["data", "center"]) == "dim:revenue|data center"

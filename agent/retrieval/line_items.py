@@ -147,6 +147,19 @@ class LineMatch:
 
 def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tuple[str, str]], *,
             total: bool = False, optional: str = "") -> tuple[LineMatch | None, list[LineMatch]]:
+    """`_resolve`; when no row fits a phrase about cash, once more with "restricted" (and "equivalents") allowed: "the effect of
+    exchange rates on cash" is the one row "Effect of exchange rates on cash, cash equivalents and restricted
+    cash" when the company prints no row without restricted cash (one that does fits first)."""
+    match, candidates = _resolve(leftover, question, labels, concepts, total=total, optional=optional)
+    if match is None and not candidates and "cash" in tokens(question) | tokens(leftover) \
+            and "restricted" not in tokens(optional):
+        return _resolve(leftover, question, labels, concepts, total=total,
+                        optional=f"{optional} restricted equivalents")
+    return match, candidates
+
+
+def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tuple[str, str]], *,
+             total: bool = False, optional: str = "") -> tuple[LineMatch | None, list[LineMatch]]:
     """(the one line the phrase names, or None; the candidates when several or none fit). `total`: the
     user said "total", which decides between a subtotal's rows and the total's ("Term debt" current and
     non-current, "Total term debt"). `optional`: the clause's words the planner took as filler ("at",
