@@ -200,3 +200,16 @@ def test_a_metric_narrowed_only_by_an_axis_word_is_the_whole_axis():
 
     assert plan_key("segment revenue", ["segment"]) == "dim:revenue|*segment"
     assert plan_key("data center revenue", ["data", "center"]) == "dim:revenue|data center"
+
+
+def test_a_segment_named_for_its_maker_narrows_the_figure_to_the_segment():
+    from agent.planning.companies import CompanyDirectory
+    from agent.planning.rules import plan_rules
+    from tests.test_companies import COVERED, SEC
+
+    unh = (731766, "UNITEDHEALTH GROUP INC")
+    directory = CompanyDirectory.from_rows([*COVERED, (unh[0], unh[1], ["UNH"])], [*SEC, ("UNH", *unh)],
+                                           {731766: [2023, 2024]})
+    p = plan_rules("UnitedHealthcare revenue 2023", directory=directory)
+    assert p.tickers == ["UNH"] and p.metrics == ["dim:revenue|unitedhealthcare"]  # never the group's total
+    assert plan_rules("UnitedHealth revenue 2023", directory=directory).metrics == ["revenue"]
