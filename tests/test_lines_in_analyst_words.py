@@ -213,3 +213,12 @@ def test_a_segment_named_for_its_maker_narrows_the_figure_to_the_segment():
     p = plan_rules("UnitedHealthcare revenue 2023", directory=directory)
     assert p.tickers == ["UNH"] and p.metrics == ["dim:revenue|unitedhealthcare"]  # never the group's total
     assert plan_rules("UnitedHealth revenue 2023", directory=directory).metrics == ["revenue"]
+
+
+def test_a_span_said_as_over_n_years_or_an_n_year_trend_is_the_last_n_years():
+    from agent.planning.years import parse_years as read_years
+
+    for said in ("fulfillment, 3-year trend", "fulfillment expense over three years", "the last three years"):
+        years = read_years(said)
+        assert years.offsets == [-2, -1, 0] and years.latest, said
+    assert read_years("over three years ended 2023").offsets != [-2, -1, 0]  # anchored on its own year
