@@ -92,6 +92,7 @@ def test_how_to_answer_is_no_word_of_the_figure():
     assert LAYOUT.sub(" ", "income before income taxes, answer in one line").strip(" ,") == "income before income taxes"
     assert LAYOUT.search("a line item called other income") is None
     assert LAYOUT.search("line of credit") is None
+    assert LAYOUT.sub(" ", "net cash from financing, no commentary").strip(" ,") == "net cash from financing"
 
 
 def test_state_before_a_tax_word_is_the_jurisdiction():

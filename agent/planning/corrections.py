@@ -34,4 +34,6 @@ def ampersand(m: re.Match) -> str:
 # How the answer should read ("answer in one line", "in a single sentence", "one word"): an instruction,
 # never words of the figure ("line" is a row's word elsewhere: "line of credit").
 LAYOUT = re.compile(r"\b(?:(?:answer|reply|respond)\s+)?(?:in\s+)?(?:one|a\s+single|1)\s+(?:line|sentence|word)(?!\s+items?)"
-                    r"(?:\s+(?:answer|reply|only|please))?\b", re.I)
+                    r"(?:\s+(?:answer|reply|only|please))?\b"
+                    r"|\b(?:no|without)\s+(?:commentary|comments?|explanations?|narrative|context|fluff)\b"
+                    r"|\bjust\s+the\s+(?:number|figure|value)s?\b", re.I)
