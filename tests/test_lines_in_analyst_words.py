@@ -223,3 +223,10 @@ def test_a_span_said_as_over_n_years_or_an_n_year_trend_is_the_last_n_years():
         years = read_years(said)
         assert years.offsets == [-2, -1, 0] and years.latest, said
     assert read_years("over three years ended 2023").offsets != [-2, -1, 0]  # anchored on its own year
+
+
+def test_current_is_never_read_inside_noncurrent():
+    labels = [_row("Deferred revenue", "us-gaap:ContractWithCustomerLiabilityCurrent"),
+              _row("Deferred revenue", "us-gaap:ContractWithCustomerLiabilityNoncurrent")]
+    assert _one("current deferred revenue", labels) == "us-gaap:ContractWithCustomerLiabilityCurrent"
+    assert _one("non-current deferred revenue", labels) == "us-gaap:ContractWithCustomerLiabilityNoncurrent"

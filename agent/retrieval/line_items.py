@@ -83,10 +83,9 @@ ABBREVIATIONS = {"g&a": "general and administrative", "s&m": "sales and marketin
                  # "pre-tax earnings" is the row "Earnings before income taxes", whichever way it is printed
                  "pre tax": "before income tax", "pretax": "before income tax"}
 _ABBREVIATION = re.compile(r"(?<![\w&])(" + "|".join(re.escape(a) for a in ABBREVIATIONS) + r")(?![\w&])")
-# "non-controlling", "non controlling" and "noncontrolling" (likewise non-current, non-cash): the same two words,
-# however the company or the user hyphenates them (split, since a question's "non" may stand apart from its
-# noun: "non-cash property additions" whose "cash" another part of the plan took)
-_NON = re.compile(r"\bnon(?=[a-z]{4,})(?!e\b|etheless|sense)", re.I)
+# "non-controlling", "non controlling" and "noncontrolling" (likewise non-current, non-cash): one word, however
+# the company or the user hyphenates it ("noncurrent" stays apart from "current")
+_NON = re.compile(r"\bnon[\s\-\u2010-\u2015]+(?=[a-z])", re.I)
 # "cash and cash equivalents", "cash & equivalents": one name for the cash a row is about, however the
 # company spells it ("Effect of exchange rate changes on cash and equivalents" is the user's "... on cash").
 # Restricted cash stays its own word: that total is another line.
@@ -118,7 +117,7 @@ _PROCEEDS_SALE = re.compile(r"\bproceeds?\s+(?:(?:from|of|on)\s+)?(?:the\s+)?(?:
 @lru_cache(maxsize=TOKEN_CACHE)
 def tokens(text: str) -> frozenset[str]:
     """The words of a label or phrase that decide what it is."""
-    text = _NON.sub("non ", _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", unaccented(text))))
+    text = _NON.sub("non", _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", unaccented(text))))
     text = _PROCEEDS_SALE.sub("proceeds from sale", text)
     norm = normalize(_NOTE_REF.sub(" ", text)).replace("/", " ")
     norm = _CASH.sub("cash", _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], norm))
@@ -165,8 +164,11 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
     non-current, "Total term debt"). `optional`: the clause's words the planner took as filler ("at",
     "value", "held", "changes"): a label may hold them, since the user wrote them too ("Treasury stock, at
     cost", "Capital in excess of stated value"), but never needs them."""
-    need = tokens(leftover)
-    have = tokens(question) | need
+    said = tokens(question)
+    # "non-cash property additions" whose "cash" another part of the plan took: the leftover's "non" joined the
+    # next word it kept ("nonproperty"); the question's own words say which
+    need = frozenset(w[3:] if w.startswith("non") and w not in said and w[3:] in said else w for w in tokens(leftover))
+    have = said | need
     if not need:
         return _printed_alike(leftover, question, labels, total)
     asked_change = bool((have | tokens(optional)) & CHANGE_WORDS)
@@ -265,7 +267,7 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
 
 def _in_said_order(words: frozenset[str], question: str) -> str:
     """`words` (as `tokens` reads them) in the order the question says them ("non current", not "current non")."""
-    said = [_stem(w) for w in re.findall(r"[a-z0-9&]+", normalize(_NON.sub("non ", unaccented(question))))]
+    said = [_stem(w) for w in re.findall(r"[a-z0-9&]+", normalize(_NON.sub("non", unaccented(question))))]
     return " ".join(sorted(words, key=lambda w: (said.index(w) if w in said else len(said), w)))
 
 
