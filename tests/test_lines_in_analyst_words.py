@@ -230,3 +230,14 @@ def test_current_is_never_read_inside_noncurrent():
               _row("Deferred revenue", "us-gaap:ContractWithCustomerLiabilityNoncurrent")]
     assert _one("current deferred revenue", labels) == "us-gaap:ContractWithCustomerLiabilityCurrent"
     assert _one("non-current deferred revenue", labels) == "us-gaap:ContractWithCustomerLiabilityNoncurrent"
+
+
+def test_a_typo_is_read_only_as_the_one_printed_word_a_letter_away():
+    from agent.retrieval.spelling import as_printed, one_edit
+
+    assert one_edit("liabilties", "liabilities") and one_edit("incme", "income") and one_edit("solutons", "solutions")
+    assert one_edit("revneue", "revenue") and not one_edit("revenue", "revenue") and not one_edit("lumber", "number2")
+    printed = frozenset({"liability", "income", "investment"})
+    assert as_printed(frozenset({"liabilty", "incme"}), printed) == {"liability", "income"}
+    assert as_printed(frozenset({"lumber"}), printed) == {"lumber"}  # near nothing printed: kept, and refused by
+    assert as_printed(frozenset({"cost"}), frozenset({"coat", "cast"})) == {"cost"}  # short words are never read

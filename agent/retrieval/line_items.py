@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agent.retrieval.concepts import normalize
+from agent.retrieval.spelling import as_printed
 
 IGNORABLE = frozenset(
     "net total activities activity used use uses provided provide provides generated generate generates by in of "
@@ -178,7 +179,8 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         have -= CHANGE_WORDS
         if not have:
             return None, []
-    have, need = _spelled_as_printed(have, labels, concepts), _spelled_as_printed(need, labels, concepts)
+    printed = printed_words(tuple(r["label"] for r in labels), tuple(c for c, _ in concepts))
+    have, need = as_printed(have, printed), as_printed(need, printed)
     spare = tokens(optional) - have
 
     def fits(words: frozenset[str]) -> bool:
@@ -290,46 +292,16 @@ def _printed_alike(leftover: str, question: str, labels: list[dict], total: bool
     return (matches[0], []) if len(matches) == 1 else (None, matches)
 
 
-# A word the user misspelled by one letter ("liabilties", "incme"): the company's printed word it can only be.
-_TYPO_MIN = 5
-
-
-def _spelled_as_printed(words: frozenset[str], labels: list[dict], concepts: list[tuple[str, str]]) -> frozenset[str]:
-    """`words` with each word the company never prints replaced by the one printed word it is a single edit
-    (a letter dropped, added, changed or two swapped) away from; a word near none or several stays as typed."""
-    vocabulary = _vocabulary(tuple(r["label"] for r in labels), tuple(c for c, _ in concepts))
-    out = set()
-    for word in words:
-        if word in vocabulary or len(word) < _TYPO_MIN or not word.isalpha():
-            out.add(word)
-            continue
-        near = [v for v in vocabulary if abs(len(v) - len(word)) <= 1 and one_edit(word, v)]
-        out.add(near[0] if len(near) == 1 else word)
-    return frozenset(out)
-
-
 @lru_cache(maxsize=64)
-def _vocabulary(labels: tuple[str, ...], concepts: tuple[str, ...]) -> frozenset[str]:
-    """Every word the company's rows and concept names print (as `tokens` reads them)."""
+def printed_words(labels: tuple[str, ...], concepts: tuple[str, ...]) -> frozenset[str]:
+    """Every word the company's rows and concept names print (as `tokens` reads them): what a typo is read as
+    (agent.retrieval.spelling)."""
     words: set[str] = set()
     for label in labels:
         words |= tokens(label)
     for concept in concepts:
         words |= tokens(concept_words(concept))
     return frozenset(words)
-
-
-def one_edit(a: str, b: str) -> bool:
-    """Whether `a` becomes `b` by one letter dropped, added or changed, or two neighbours swapped."""
-    if a == b:
-        return False
-    if len(a) == len(b):
-        diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
-        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
-                                   and a[diff[1]] == b[diff[0]])
-    short, long_ = (a, b) if len(a) < len(b) else (b, a)
-    i = next((k for k, (x, y) in enumerate(zip(short, long_)) if x != y), len(short))
-    return short[i:] == long_[i + 1:]
 
 
 # Words a label may print that name nothing on their own, nor tell two rows apart ("net", and "total", which

@@ -11,7 +11,8 @@ name winning); none → refused with the members that exist, so the user can pic
 from __future__ import annotations
 
 import re
-from agent.retrieval.line_items import concept_words, one_edit, tokens
+from agent.retrieval.line_items import concept_words, tokens, unaccented
+from agent.retrieval.spelling import as_printed
 
 # member-name words that say nothing about which member it is
 _GENERIC = frozenset({"member", "segment", "segments", "operating", "reportable", "geographical", "geographic", "region",
@@ -133,7 +134,8 @@ def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str
     qualifier = _spelled(qualifier)
     spoken = "".join(w[0] for w in qualifier.split() if w not in _SMALL)  # "europe middle east africa" -> "emea"
     names = {(axis, member): member_names(member, labels.get(member, set()), owner) for axis, member in members}
-    want = _as_named(_key(qualifier), {w for found in names.values() for n in found for w in _key(n)})
+    # a word misspelled by one letter ("solutons") is the one member-name word it can be (agent.retrieval.spelling)
+    want = as_printed(_key(qualifier), {w for found in names.values() for n in found for w in _key(n)})
     squashed = "".join(sorted(want))
     flat = _flat(" ".join(sorted(want, key=qualifier.find)))
     if not want:
@@ -162,24 +164,11 @@ def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str
 
 def _flat(name: str) -> str:
     """A name's letters without spaces, joining words or the words every member carries."""
-    words = [w for w in re.findall(r"[a-z0-9]+", tokens_text(name)) if w not in _GENERIC and w not in _SMALL]
+    plain = unaccented(name).lower().replace("&", " ")
+    words = [w for w in re.findall(r"[a-z0-9]+", plain) if w not in _GENERIC and w not in _SMALL]
     return "".join(words).replace("and", "")
 
 
-def tokens_text(name: str) -> str:
-    from agent.retrieval.line_items import unaccented
-
-    return unaccented(name).lower().replace("&", " ")
-
-
-def _as_named(want: frozenset[str], vocabulary: set[str]) -> frozenset[str]:
-    """The qualifier with a word misspelled by one letter ("solutons") as the one member-name word it can be."""
-    out = set()
-    for word in want:
-        near = [v for v in vocabulary if word not in vocabulary and len(word) >= 5 and word.isalpha()
-                and abs(len(v) - len(word)) <= 1 and one_edit(word, v)]
-        out.add(near[0] if len(near) == 1 else word)
-    return frozenset(out)
 
 
 def axes_for(word: str, axes: list[str]) -> list[str]:
