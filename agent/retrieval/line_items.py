@@ -151,6 +151,8 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
     exchange rates on cash" is the one row "Effect of exchange rates on cash, cash equivalents and restricted
     cash" when the company prints no row without restricted cash (one that does fits first)."""
     match, candidates = _resolve(leftover, question, labels, concepts, total=total, optional=optional)
+    if match is None and not candidates:  # nothing fits as typed: a word misspelled by one letter, read as printed
+        match, candidates = _resolve(leftover, question, labels, concepts, total=total, optional=optional, spell=True)
     if match is None and not candidates and "cash" in tokens(question) | tokens(leftover) \
             and "restricted" not in tokens(optional):
         return _resolve(leftover, question, labels, concepts, total=total,
@@ -159,7 +161,7 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
 
 
 def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tuple[str, str]], *,
-             total: bool = False, optional: str = "") -> tuple[LineMatch | None, list[LineMatch]]:
+             total: bool = False, optional: str = "", spell: bool = False) -> tuple[LineMatch | None, list[LineMatch]]:
     """(the one line the phrase names, or None; the candidates when several or none fit). `total`: the
     user said "total", which decides between a subtotal's rows and the total's ("Term debt" current and
     non-current, "Total term debt"). `optional`: the clause's words the planner took as filler ("at",
@@ -179,8 +181,9 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         have -= CHANGE_WORDS
         if not have:
             return None, []
-    printed = printed_words(tuple(r["label"] for r in labels), tuple(c for c, _ in concepts))
-    have, need = as_printed(have, printed), as_printed(need, printed)
+    if spell:
+        printed = printed_words(tuple(r["label"] for r in labels), tuple(c for c, _ in concepts))
+        have, need = as_printed(have, printed), as_printed(need, printed)
     spare = tokens(optional) - have
 
     def fits(words: frozenset[str]) -> bool:
