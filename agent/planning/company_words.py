@@ -33,7 +33,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "MCD": ("mcdonald", "mcdonalds"),
     "BMY": ("bristol myers", "bristol myers squibb", "bms"),
     "TMO": ("thermo fisher", "thermo"),
-    "UNH": ("unitedhealth", "united health", "unitedhealthcare", "united healthcare"),
+    "UNH": ("unitedhealth", "united health"),
     "IBM": ("ibm", "international business machines"),
     "AMD": ("amd", "advanced micro devices"),
     "INTC": ("intel",),
@@ -145,6 +145,8 @@ PRODUCTS: dict[str, tuple[str, ...]] = {
     "META": ("instagram", "whatsapp", "reality labs"),
     "WMT": ("sam's club", "sams club"),
     "AMZN": ("aws", "prime video"),
+    # a segment named for its maker: "UnitedHealthcare revenue" is the segment's, never the group's total
+    "UNH": ("unitedhealthcare", "united healthcare"),
     "MSFT": ("azure", "xbox", "windows", "office 365", "linkedin"),
 }
 

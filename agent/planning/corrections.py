@@ -29,3 +29,11 @@ _NOT_INITIALS = frozenset("up in on is it at to of or as an be by do go if me my
 
 def ampersand(m: re.Match) -> str:
     return m.group(0) if m.group(1).lower() in _NOT_INITIALS else f"{m.group(1)}&{m.group(2)}"
+
+
+# How the answer should read ("answer in one line", "in a single sentence", "one word"): an instruction,
+# never words of the figure ("line" is a row's word elsewhere: "line of credit").
+LAYOUT = re.compile(r"\b(?:(?:answer|reply|respond)\s+)?(?:in\s+)?(?:one|a\s+single|1)\s+(?:line|sentence|word)(?!\s+items?)"
+                    r"(?:\s+(?:answer|reply|only|please))?\b"
+                    r"|\b(?:no|without)\s+(?:commentary|comments?|explanations?|narrative|context|fluff)\b"
+                    r"|\bjust\s+the\s+(?:number|figure|value)s?\b", re.I)

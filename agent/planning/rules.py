@@ -22,7 +22,7 @@ from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
                                              named_unknown_company, uncovered_mentions, unknown_owner, weak_mention)
-from agent.planning.corrections import NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, ampersand
+from agent.planning.corrections import LAYOUT, NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, ampersand
 from agent.planning.defined_formulas import name_aside, names_more_formulas, without_names
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
@@ -37,6 +37,7 @@ from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
 from agent.planning.measures import implied_measures
 from agent.planning.members import member_asks
+from agent.planning.placed import placed
 from agent.planning.plan import MAX_CHARS, Plan, meta_plan, refusal_plan
 from agent.planning.plan_years import asked_years, filing_outlook, filing_statement, latest_covered_year
 from agent.planning.prose_route import OUTLOOK, order_items, thread_topical
@@ -52,6 +53,7 @@ from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, modified_
                                    share_of_revenue, usable_previous)
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
 from agent.planning.word_accounting import COMPARING, FIGURE_ASK, account_words, dimension, printable, unaccounted_words
+from agent.planning.words import statement_place
 from agent.retrieval.concepts import find_phrases, normalize
 from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 
@@ -128,19 +130,19 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     in brackets ("days of sales outstanding in receivables (DSO)") asks for that ratio when the words
     as written name none: the companies and years of the message with that name."""
     if not text or len(text) > MAX_CHARS:
-        return _plan_spoken(text, previous=previous, directory=directory)
+        return _plan_placed(text, previous=previous, directory=directory)
     spelled = measure_spelled_out(text)
-    plan = _plan_spoken(spelled, previous=previous, directory=directory)
+    plan = _plan_placed(spelled, previous=previous, directory=directory)
     read_as, bracketed = without_restatements(spelled)
     if (read_as == spelled and bracketed is None) or _asks_a_formula(plan):
         return plan  # the words as written plan a formula (a restatement there is the user's definition)
-    plan = _plan_spoken(read_as, previous=previous, directory=directory)
+    plan = _plan_placed(read_as, previous=previous, directory=directory)
     if bracketed is None or bracketed in plan.metrics:
         return plan
     named = [read_as[m.start : m.end] for m in directory.find(read_as) if m.kind == "company"]
     years = [m.group(0) for m in _YEAR_WORDS.finditer(read_as)]
     phrase = next(p for p, k in FORMULA_PHRASES.items() if k == bracketed)
-    asked = _plan_spoken(" ".join([*named, phrase, *years]), previous=previous, directory=directory)
+    asked = _plan_placed(" ".join([*named, phrase, *years]), previous=previous, directory=directory)
     return asked if bracketed in asked.metrics else plan
 
 
@@ -155,7 +157,16 @@ def _asks_a_formula(plan: Plan) -> bool:
     return bool(formulas) and not any(m in operands for m in plan.metrics if m not in formulas)
 
 
-def _plan_spoken(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
+def _plan_placed(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
+    """Plan one message; a statement it names as a line's place ("deferred income taxes on the cash flow
+    statement") is taken out of the words and kept on the plan's line keys (agent.planning.placed)."""
+    place, rest = statement_place(text or "")
+    if not place or not re.search(r"\w", rest):
+        return _plan_written(text, previous=previous, directory=directory)
+    return placed(_plan_written(rest, previous=previous, directory=directory), place)
+
+
+def _plan_written(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. Operators said in words ("the ratio of R&D to revenue", "take X and divide
     it by Y") are read as the formula they say when that yields one; otherwise the words as written."""
     spoken = spoken_operators(text or "")
@@ -189,6 +200,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
         raw = said  # "cool. and Nvidia?": the question after the acknowledgement, which is no line item
     raw = SELF_CORRECTED.sub("", raw)  # "oracle... no, adobe buybacks": the words after the correction
     raw = NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
+    raw = LAYOUT.sub(" ", raw)  # "answer in one line": how to answer, not what
     raw = SPELLED_AMPERSAND.sub(ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
     raw = relative_to_thread(raw, previous)
     raw = modified_figure(raw, previous)

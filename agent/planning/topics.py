@@ -185,7 +185,10 @@ def label(key: str) -> str:
         return METRICS[key].label.lower()
     if key in FORMULAS:
         return FORMULAS[key].label.lower()
-    return key.split(":", 1)[-1].split("|")[-1]  # a line item ('line:...') or a user's formula ('udf:...')
+    if key.startswith("line:"):  # its spare words when written, else the clause as the user wrote it
+        parts = key[5:].split("|")[:4]
+        return parts[3] if len(parts) == 4 and parts[3] else parts[min(2, len(parts) - 1)]
+    return key.split(":", 1)[-1].split("|")[-1]  # a user's formula ('udf:...')
 
 
 def metric_query(key: str) -> str:

@@ -34,6 +34,15 @@ from agent.retrieval.segments import key_parts
 from agent.retrieval.segments import plan_key as dimension_key
 
 
+def _without_spare(key: str, words: set[str]) -> str:
+    """A `line:` key whose spare words (its fourth field) leave out `words`."""
+    parts = key[5:].split("|")
+    if len(parts) < 4:
+        return key
+    parts[3] = " ".join(w for w in parts[3].split() if w not in words)
+    return "line:" + "|".join(parts if parts[3] or len(parts) > 4 else parts[:3])
+
+
 def unaccounted_words(outside: str, low: str) -> str | None:
     """The words no metric, period or question word takes ("shopify revenue 2023"): in a question
     naming no known company, most likely the company the user means, named in the refusal."""
@@ -288,6 +297,8 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "revenue")]
         return plan
     keys, absorbed = line_keys(trace, runs)
+    if dims:  # a member's words ("long-lived assets in Israel") narrow the line: required, never a spare word
+        keys = [_without_spare(k, dims) for k in keys]
     absorbed |= {k for t in trace for k in t.get("joins", ())}  # one phrase, never its parts
     absorbed |= ({growth_key(k) for k in absorbed} | {change_key(k) for k in absorbed}
                  | {change_key(k[: -len("_growth")]) for k in absorbed if k.endswith("_growth")}

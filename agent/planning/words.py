@@ -58,7 +58,7 @@ FILLER = frozenset(
     using based pull fetch look lookup check see need want like id im would curious wondering interested
     question kindly money decimal decimals places digits percent percentage state confirm determine grab
     compute computed computing calculate calculated calculating
-    well along but instead rather own
+    well along but instead rather own incur incurred incurs incurring actually
     """.split()
 )
 # A date's month names the fiscal year's end ("the year ended September 28, 2024", "as of Jan 31").
@@ -150,7 +150,30 @@ def merge_adjacent_metrics(how: list[str | None], words: list[str], masked: str
 _SPOKEN_TO = frozenset("tell give show let help send for to with".split())
 # Filler adjectives ("a short answer", "how big") that, written right before a metric, make it another
 # figure ("short interest" is market data, not interest expense).
+_STATE_LINE = frozenset("income tax taxes and local deferred current franchise".split())
 _QUALIFYING = frozenset("short long near high low big large small quick slow fast".split())
+
+
+# A statement named as the place of a line ("on the cash flow statement", "in the cash flow", "balance sheet"):
+# which statement's row is meant, never words of the row's name. A bare "cash flow" stays a figure's name
+# ("operating cash flow"), so the cash-flow statement needs "statement" or a preposition before it.
+_PREP = r"(?:(?:in|on|from|per|of)\s+(?:the\s+|its\s+|their\s+)?)"
+STATEMENT_PLACE = re.compile(
+    rf"{_PREP}?\b(?:cash[\s-]+flows?\s+statements?|statements?\s+of\s+cash\s+flows?)\b"
+    rf"|{_PREP}\bcash[\s-]+flows?\b(?!\s+(?:from|of|to|for|by|used|provided|generated|statement))"
+    rf"|{_PREP}?\b(?:balance\s+sheets?|statements?\s+of\s+financial\s+position)\b"
+    rf"|{_PREP}?\b(?:income\s+statements?|statements?\s+of\s+(?:operations|income|earnings))\b", re.I)
+
+
+def statement_place(text: str) -> tuple[str, str]:
+    """('cash' | 'balance' | 'income', the text without those words) when the text names the statement a line
+    is printed on; ('', text) when it names none."""
+    m = STATEMENT_PLACE.search(text)
+    if m is None:
+        return "", text
+    found = m.group(0).lower()
+    place = "cash" if "cash" in found else ("balance" if ("balance" in found or "position" in found) else "income")
+    return place, (text[: m.start()] + " " + text[m.end():]).strip()
 
 
 def _country(words: list[str], i: int, capitals: bool) -> bool:
@@ -335,6 +358,8 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             continue
         if w in ("short", "long", "near") and i + 1 < len(words) and words[i + 1] == "term":
             continue  # "short-term debt": a compound that names another line, never filler
+        if w == "state" and ((i + 1 < len(words) and words[i + 1] in _STATE_LINE) or (i and words[i - 1] in _STATE_LINE)):
+            continue  # "deferred state income tax", "state and local": the tax jurisdiction, never "please state"
         if w in _QUALIFYING and i + 1 < len(words) and ((how[i + 1] or "").startswith("metric:") or (
                 words[i + 1] not in FILLER and not _NUMBER.match(words[i + 1]) and words[i + 1] not in MONTHS)):
             continue  # "short interest", "high yield debt": an adjective on a noun names another figure
@@ -398,6 +423,7 @@ def line_keys(trace: list[dict], runs: list[tuple[int, int]]) -> tuple[list[str]
 
     words = [t["word"] for t in trace]
     kinds = [t["as"] for t in trace]
+
     def side(j: int) -> str:
         return kinds[j] if 0 <= j < len(words) else "end"
 

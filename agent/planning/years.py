@@ -27,8 +27,12 @@ _AS_OF = re.compile(
     + _Y + r"(?:'s)?\s+(?:form\s+)?(?:10-?k|annual report|annual filing|filing)", re.I
 )
 _AS_OF_BARE = re.compile(_Y + r"(?:'s)?\s+(?:form\s+)?(?:10-?k|annual report)", re.I)
+_N = r"(two|three|four|five|six|seven|eight|nine|ten|\d{1,2})"
+# "the last three years", and the same span said as "over three years" or "a 3-year trend"
 _SPAN = re.compile(
-    r"\b(?:last|past|previous|prior|recent)\s+(two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+(?:fiscal\s+)?years?\b",
+    rf"\b(?:last|past|previous|prior|recent)\s+{_N}\s+(?:fiscal\s+)?years?\b"
+    rf"|\b(?:over|across)\s+(?:the\s+)?{_N}\s+(?:fiscal\s+)?years\b(?!\s+(?:ended|ending|to|through|before|after|ago))"
+    rf"|\b{_N}[\s-]+(?:fiscal[\s-]+)?years?[\s-]+(?:trend|history|view|run|record|series|look)\b",
     re.I,
 )
 # "two years ago", and in a thread "two years earlier" / "three years before": that many back, one year
@@ -148,7 +152,8 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
     out.years = sorted(years)
     m = _SPAN.search(t)
     if m:
-        n = NUMBER_WORDS.get(m.group(1).lower()) or int(m.group(1))
+        said = next(g for g in m.groups() if g)
+        n = NUMBER_WORDS.get(said.lower()) or int(said)
         out.latest = True
         out.offsets = list(range(-(n - 1), 1))
         out.trend = True

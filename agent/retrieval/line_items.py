@@ -19,19 +19,26 @@ cash-flow statement repeats is the income statement's.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
 from agent.retrieval.concepts import normalize
+from agent.retrieval.spelling import as_printed
 
 IGNORABLE = frozenset(
     "net total activities activity used use uses provided provide provides generated generate generates by in of "
     "the and for from to a an expense expenses expenditure expenditures member during period cash-flow amount "
-    "amounts continuing operation operations costs flow flows number outstanding certain expected charge charges".split()
+    "amounts continuing operation operations costs flow flows number outstanding certain expected charge charges "
+    # "attributable to", "available to", "allocated to": one relation between a figure and its holder, printed
+    # either way ("Net loss available to common shareholders" is the user's "net loss attributable to ...")
+    "attributable available allocated allocable "
+    # "operating cash outflow" is the row "Net cash used in operating activities": the sign, as "used in" is
+    "outflow outflows inflow inflows".split()
 )
 # Words that keep their identity but are spelled two ways.
 SYNONYMS = {"buyback": "repurchase", "amortisation": "amortization", "organisation": "organization",
-            "shareholder": "stockholder", "pay": "paid",
+            "shareholder": "stockholder", "pay": "paid", "payment": "paid",
             # a line's verb as the user writes it, the noun as the row prints it ("spent acquiring wireless
             # licenses" is "Acquisitions of wireless licenses"); both sides of a match go through here
             "acquire": "acquisition", "acquiring": "acquisition", "acquired": "acquisition",
@@ -73,8 +80,13 @@ _ABBREVIATED = re.compile(r"\(\s*([A-Z][A-Z&.]{1,7})\s*\)\s*$")
 ABBREVIATIONS = {"g&a": "general and administrative", "s&m": "sales and marketing", "pp&e": "property plant and equipment",
                  "ppe": "property plant and equipment", "aoci": "accumulated other comprehensive income",
                  "opeb": "other postretirement benefits", "apic": "additional paid in capital",
-                 "nci": "noncontrolling interests", "rou": "right of use"}
+                 "nci": "noncontrolling interests", "rou": "right of use", "admin": "administrative",
+                 # "pre-tax earnings" is the row "Earnings before income taxes", whichever way it is printed
+                 "pre tax": "before income tax", "pretax": "before income tax"}
 _ABBREVIATION = re.compile(r"(?<![\w&])(" + "|".join(re.escape(a) for a in ABBREVIATIONS) + r")(?![\w&])")
+# "non-controlling", "non controlling" and "noncontrolling" (likewise non-current, non-cash): one word, however
+# the company or the user hyphenates it ("noncurrent" stays apart from "current")
+_NON = re.compile(r"\bnon[\s\-\u2010-\u2015]+(?=[a-z])", re.I)
 # "cash and cash equivalents", "cash & equivalents": one name for the cash a row is about, however the
 # company spells it ("Effect of exchange rate changes on cash and equivalents" is the user's "... on cash").
 # Restricted cash stays its own word: that total is another line.
@@ -90,10 +102,24 @@ CHANGE_WORDS = frozenset("change changes increase increases decrease decreases".
 TOKEN_CACHE = 65536
 
 
+def unaccented(text: str) -> str:
+    """"Décor" as the user types it, "Decor": a printed accent never makes another word."""
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+# "Proceeds from sales of", "from disposals of", "from the sale of", "from selling": one kind of line (the cash a
+# sale brings in), whichever noun the row prints; only after "proceeds", so "Selling" expenses stay their own word.
+_PROCEEDS_SALE = re.compile(r"\bproceeds?\s+(?:(?:from|of|on)\s+)?(?:the\s+)?(?:sales?|selling|sold|disposals?|disposing|"
+                            r"dispositions?|divestitures?)\b", re.I)
+
+
 @lru_cache(maxsize=TOKEN_CACHE)
 def tokens(text: str) -> frozenset[str]:
     """The words of a label or phrase that decide what it is."""
-    text = _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", text))
+    text = _NON.sub("non", _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", unaccented(text))))
+    text = _PROCEEDS_SALE.sub("proceeds from sale", text)
     norm = normalize(_NOTE_REF.sub(" ", text)).replace("/", " ")
     norm = _CASH.sub("cash", _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], norm))
     norm = re.sub(r"(?<=[a-z]{3})&(?=[a-z]{3})", " ", norm)  # "Occupancy & other": an "and", unlike "R&D"
@@ -121,18 +147,48 @@ class LineMatch:
 
 def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tuple[str, str]], *,
             total: bool = False, optional: str = "") -> tuple[LineMatch | None, list[LineMatch]]:
+    """`_resolve`; when no row fits a phrase about cash, once more with "restricted" (and "equivalents") allowed: "the effect of
+    exchange rates on cash" is the one row "Effect of exchange rates on cash, cash equivalents and restricted
+    cash" when the company prints no row without restricted cash (one that does fits first)."""
+    match, candidates = _resolve(leftover, question, labels, concepts, total=total, optional=optional)
+    if match is None and not candidates:  # nothing fits as typed: a word misspelled by one letter, read as printed
+        match, candidates = _resolve(leftover, question, labels, concepts, total=total, optional=optional, spell=True)
+    if match is None and not candidates and "cash" in tokens(question) | tokens(leftover) \
+            and "restricted" not in tokens(optional):
+        return _resolve(leftover, question, labels, concepts, total=total,
+                        optional=f"{optional} restricted equivalents")
+    return match, candidates
+
+
+def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tuple[str, str]], *,
+             total: bool = False, optional: str = "", spell: bool = False) -> tuple[LineMatch | None, list[LineMatch]]:
     """(the one line the phrase names, or None; the candidates when several or none fit). `total`: the
     user said "total", which decides between a subtotal's rows and the total's ("Term debt" current and
     non-current, "Total term debt"). `optional`: the clause's words the planner took as filler ("at",
     "value", "held", "changes"): a label may hold them, since the user wrote them too ("Treasury stock, at
     cost", "Capital in excess of stated value"), but never needs them."""
-    need = tokens(leftover)
-    have = tokens(question) | need
+    said = tokens(question)
+    # "non-cash property additions" whose "cash" another part of the plan took: the leftover's "non" joined the
+    # next word it kept ("nonproperty"); the question's own words say which
+    need = frozenset(w[3:] if w.startswith("non") and w not in said and w[3:] in said else w for w in tokens(leftover))
+    have = said | need
     if not need:
-        return None, []
+        return _printed_alike(leftover, question, labels, total)
+    asked_change = bool((have | tokens(optional)) & CHANGE_WORDS)
+    if asked_change:
+        # "change in accounts payable" is the row "Increase (decrease) in accounts payable" or "Accounts
+        # payable" under the cash-flow statement's changes: the change word is the user's, any or none printed
+        have -= CHANGE_WORDS
+        if not have:
+            return None, []
+    if spell:
+        printed = printed_words(tuple(r["label"] for r in labels), tuple(c for c, _ in concepts))
+        have, need = as_printed(have, printed), as_printed(need, printed)
     spare = tokens(optional) - have
 
     def fits(words: frozenset[str]) -> bool:
+        if asked_change:
+            words -= CHANGE_WORDS
         return bool(words) and have <= words <= have | spare
     tiers: list[list[LineMatch]] = [[], [], []]
     told: list[LineMatch] = []  # rows the question's extra words tell apart by their concept's name
@@ -166,12 +222,12 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
         if tier is told:  # a printed row the question's extra word picks, before any standard label
             same = told and any(m.concept == told[0].concept for m in tiers[2])  # then the standard label says it
             if not ambiguous and len({m.concept for m in told}) == 1 and not same:
-                extra = " ".join(sorted(have - tokens(told[0].label)))
+                extra = _in_said_order(have - tokens(told[0].label), question)
                 return LineMatch(told[0].concept, f"{told[0].label} ({extra})", "company", told[0].statement), []
             if not ambiguous and told and not same and len({m.label for m in told}) == 1:
                 # one printed row filed under another concept in another year ("Raw materials and
                 # packaging"): the candidates, of which the year's amount decides
-                extra = " ".join(sorted(have - tokens(told[0].label)))
+                extra = _in_said_order(have - tokens(told[0].label), question)
                 ambiguous = list({m.concept: LineMatch(m.concept, f"{m.label} ({extra})", "company", m.statement)
                                   for m in told}.values())
             continue
@@ -188,8 +244,12 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
             changes = [m for m in best if m.concept.split(":")[-1].startswith("IncreaseDecrease")
                        or bool(tokens(m.label) & CHANGE_WORDS)]
             asked = bool((have | spare) & CHANGE_WORDS)
-            kept = changes if asked else [m for m in best if m not in changes]
+            kept = changes if asked or asked_change else [m for m in best if m not in changes]
             best = kept or best
+        if asked_change and not any(m.concept.split(":")[-1].startswith("IncreaseDecrease") or m.statement == "cash"
+                                    or tokens(m.label) & CHANGE_WORDS for m in best):
+            continue  # a balance is no change in it: the level is another figure
+
         if len(best) > 1 and {m.statement for m in best} == {"income", "cash"}:
             # the cash-flow statement lists an income statement line again as an adjustment ("Other
             # operating charges"): the line the company reports is the income statement's
@@ -208,6 +268,43 @@ def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tup
             best = [LineMatch(m.concept, f"{m.label} ({concept_words(m.concept)})", m.source, m.statement) for m in best]
         ambiguous = ambiguous or best
     return None, ambiguous
+
+
+def _in_said_order(words: frozenset[str], question: str) -> str:
+    """`words` (as `tokens` reads them) in the order the question says them ("non current", not "current non")."""
+    said = [_stem(w) for w in re.findall(r"[a-z0-9&]+", normalize(_NON.sub("non", unaccented(question))))]
+    return " ".join(sorted(words, key=lambda w: (said.index(w) if w in said else len(said), w)))
+
+
+def _printed_alike(leftover: str, question: str, labels: list[dict], total: bool
+                   ) -> tuple[LineMatch | None, list[LineMatch]]:
+    """A phrase of words that name nothing alone ("total costs and expenses", "other expenses"): the primary
+    statements' one row printed with exactly those words (linking words aside), or None."""
+    said = _printed_words(leftover) | (frozenset({"total"}) if total else frozenset())
+    if not said:
+        return None, []
+    found: dict[str, LineMatch] = {}
+    for row in labels:
+        if row["dims"] or row["statement"] not in PRIMARY:
+            continue
+        printed = _printed_words(row["label"]) | (
+            frozenset({"total"}) if re.match(r"\s*total\b", row["label"], re.I) else frozenset())
+        if printed == said:
+            found.setdefault(row["concept"], LineMatch(row["concept"], row["label"], "company", row["statement"]))
+    matches = list(found.values())
+    return (matches[0], []) if len(matches) == 1 else (None, matches)
+
+
+@lru_cache(maxsize=64)
+def printed_words(labels: tuple[str, ...], concepts: tuple[str, ...]) -> frozenset[str]:
+    """Every word the company's rows and concept names print (as `tokens` reads them): what a typo is read as
+    (agent.retrieval.spelling)."""
+    words: set[str] = set()
+    for label in labels:
+        words |= tokens(label)
+    for concept in concepts:
+        words |= tokens(concept_words(concept))
+    return frozenset(words)
 
 
 # Words a label may print that name nothing on their own, nor tell two rows apart ("net", and "total", which
@@ -289,6 +386,12 @@ def line_optional(key: str) -> str:
     return parts[3] if len(parts) > 3 else ""
 
 
+def line_statement(key: str) -> str:
+    """The statement the user named as the line's place ('cash', 'balance', 'income'), the key's fifth field."""
+    parts = key[5:].split("|")
+    return parts[4] if len(parts) > 4 else ""
+
+
 def line_key(said: str, spare: str | None = None) -> str:
     """The `line:` key of a phrase the user said as a whole (its words, clause and shown text alike);
     `spare`: words the row's name may carry besides (line_optional)."""
@@ -327,5 +430,8 @@ def company_line(conn, memo: dict, cik: int, key: str) -> tuple[LineMatch | None
     leftover, context, shown = line_parts(key)
     # a row may carry the company's own name ("Deferred revenue – Lowe's protection plans", "Verizon Business
     # Group goodwill impairment"), which the planner took as the company: allowed in the label, never needed
+    place = line_statement(key)
+    if place:  # "deferred income taxes on the cash flow statement": that statement's rows only
+        printed = [r for r in printed if r["statement"] == place]
     return resolve(leftover, context, printed, concepts, total="total" in shown.split(),
                    optional=f"{line_optional(key)} {name}".strip())

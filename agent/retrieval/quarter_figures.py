@@ -213,10 +213,14 @@ def _measure(conn, memo: dict, cik: int, key: str) -> tuple[list[str], str | Non
         m = METRICS[key]
         return list(m.concepts), m.unit, m.period == "instant", m.label
     if key.startswith("line:"):
-        from agent.retrieval.line_items import company_line
-        from agent.retrieval.line_items import line_parts
+        from agent.retrieval.line_items import company_line, line_parts, printed_label, same_printed_row
 
-        match, _ = company_line(conn, memo, cik, key)
+        match, candidates = company_line(conn, memo, cik, key)
+        if match is None and same_printed_row(candidates) and len({c.statement for c in candidates}) == 1:
+            # one printed row tagged under two concepts across filings: the quarter's fact decides which
+            first = candidates[0]
+            return ([c.concept for c in candidates], None, first.statement == "balance",
+                    printed_label(first)[:1].upper() + printed_label(first)[1:])
         if match is None:
             return None
         # a balance sheet row is a balance at the quarter's end, never a flow over it

@@ -25,6 +25,7 @@ from agent.retrieval.metric_facts import metric_value
 from agent.planning.formulas import choose, evaluate, metrics_of, operand_label, operand_parts, restate
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
 from agent.checking.quoted_figures import ranges as amount_ranges
+from agent.retrieval.row_members import row_on_member
 from agent.retrieval.segments import axes_for, display_name, find_member, key_parts, member_parts
 from agent.state import plan_of
 from agent.retrieval.query_vectors import embed_queries
@@ -209,6 +210,22 @@ def _amount_row(conn, company: dict, candidates: list, fy: int):
     return type(amounts[0])(amounts[0].concept, printed_label(amounts[0]), amounts[0].source, amounts[0].statement)
 
 
+def _same_row_other_concept(conn, deps, company: dict, match, fy: int):
+    """(fact, row) of the year for the row printed under the matched label on the same statement but tagged
+    with another concept that year ("Digital assets": a company concept one year, CryptoAssetFairValueCurrent
+    the next), when exactly one amount answers; else None."""
+    cik = company["cik"]
+    shown = printed_label(match)
+    others = {r["concept"] for r in labels_of(conn, deps.memo if deps is not None else {}, cik)
+              if r["label"] == shown and r["statement"] == match.statement and not r["dims"] and r["concept"] != match.concept}
+    found = []
+    for concept in sorted(others):
+        fact = facts_store.annual_value(conn, cik, [concept], fy, as_of_accession=company.get("as_of_accession"))
+        if fact is not None and fact.unit != "pure":
+            found.append((fact, type(match)(concept, match.label, match.source, match.statement)))
+    return found[0] if found and len({Decimal(f.value) for f, _ in found}) == 1 else None
+
+
 def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: dict) -> Evidence | None:
     """A line-item phrase resolved against the company's labels (agent.retrieval.line_items), and its fact."""
     cik = company["cik"]
@@ -221,6 +238,8 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
         cell["candidates"] = [c.label for c in candidates]
         return None
     fact = facts_store.annual_value(conn, cik, [match.concept], fy, as_of_accession=company.get("as_of_accession"))
+    if fact is None and match.source == "company":
+        fact, match = _same_row_other_concept(conn, deps, company, match, fy) or (None, match)
     if fact is not None and fact.period_start is None and _OPENING.search(match.label):
         # "..., beginning balances": the year's opening balance is the prior year's closing one
         fact = facts_store.annual_value(conn, cik, [match.concept], fy - 1,
@@ -351,8 +370,31 @@ def _each_member(facts: _Facts, definition: dict, axis: str, fy: int, cell: dict
 def _line_as_member(key: str) -> str | None:
     """A line phrase no label names, made of one table metric and other words: a member lookup."""
     leftover, context, _ = line_parts(key)
-    spans = [k for _, _, k in find_phrases(normalize(context), PHRASES) if k in METRICS]
-    return f"dim:{spans[0]}|{leftover}" if len(spans) == 1 and leftover else None
+    words = normalize(context).split()
+    spans = [(s, e, k) for s, e, k in find_phrases(" ".join(words), PHRASES) if k in METRICS]
+    if len(spans) != 1:
+        return None
+    # the metric's own words are no part of the member's name ("services and other revenue": "services other")
+    named = set(words[spans[0][0]:spans[0][1]])
+    qualifier = " ".join(w for w in leftover.split() if w not in named)
+    return f"dim:{spans[0][2]}|{qualifier}" if qualifier else None
+
+
+def _row_member_cell(conn, deps, company: dict, said: str, fy: int, base: dict):
+    """(cell, evidence) of a printed row narrowed by a member (agent.retrieval.row_members), or None."""
+    found = row_on_member(conn, deps.memo if deps is not None else {}, company, said, fy)
+    if found is None:
+        return None
+    match, fact = found
+    labels = (deps.memo if deps is not None else {}).get(("member_labels", company["cik"]), {})
+    row = without_note_refs(printed_label(match))
+    shown = display_name(fact.member, labels.get(fact.member, set()), tokens(row))
+    label = f"{row[:1].upper() + row[1:]} ({shown})"
+    ev = _member_evidence(company, label, fy, fact)
+    cell = {**base, "label": label, "instant": fact.period_start is None, "concept": fact.concept,
+            "member": fact.member, "evidence_id": ev.id, "display": display_value(fact.value, fact.unit),
+            "reported_as": row if match.source == "company" else None}
+    return cell, ev
 
 
 def _member_evidence(company: dict, label: str, fy: int, f) -> Evidence:
@@ -396,7 +438,12 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
     else:
         pairs = [(r.axis, r.member) for r in rows]
         owner = _key_words(company.get("name") or "")
-        found, _ = find_member(qualifier, pairs, labels, owner, metric_words=_key_words(" ".join(m.synonyms)))
+        found, exact = find_member(qualifier, pairs, labels, owner, metric_words=_key_words(" ".join(m.synonyms)))
+        alike = [f for f in found if f[0] == found[0][0]] if exact else []
+        if len({member for _, member in alike}) > 1:
+            # two members of one axis go by the name ("Décor" the product line, "Decor" the department): which one
+            members = list(dict.fromkeys(name(r) for r in rows if (r.axis, r.member) in alike))
+            return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": members}, None)]
         if found:
             chosen = [r for r in rows if (r.axis, r.member) == found[0]]
         else:  # "iphone and mac": each part one member, or nothing
@@ -496,6 +543,11 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         if len(line.get("candidates") or []) > 1:  # a printed row twice: ask which one
                             cells.append({**line, "metric": line_key(said)})
                             continue
+                        narrowed = _row_member_cell(conn, deps, company, said, fy, cell)
+                        if narrowed is not None:  # "long-lived assets in Israel": a row's fact on a member
+                            evidence[narrowed[1].id] = narrowed[1]
+                            cells.append(narrowed[0])
+                            continue
                     for member_cell, ev in found:
                         if ev is not None:
                             evidence[ev.id] = ev
@@ -525,6 +577,12 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                             member_cell.update(evidence_id=mev.id, display=display_value(Decimal(mev.value), mev.unit))
                             cells.append(member_cell)
                         continue
+                    if ev is None and not cell.get("concept") and not cell.get("candidates"):
+                        narrowed = _row_member_cell(conn, deps, company, line_parts(key)[2], fy, cell)
+                        if narrowed is not None:  # "GE Aerospace intangible assets": a row's fact on a member
+                            evidence[narrowed[1].id] = narrowed[1]
+                            cells.append(narrowed[0])
+                            continue
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))

@@ -11,7 +11,8 @@ name winning); none → refused with the members that exist, so the user can pic
 from __future__ import annotations
 
 import re
-from agent.retrieval.line_items import concept_words, tokens
+from agent.retrieval.line_items import concept_words, tokens, unaccented
+from agent.retrieval.spelling import as_printed
 
 # member-name words that say nothing about which member it is
 _GENERIC = frozenset({"member", "segment", "segments", "operating", "reportable", "geographical", "geographic", "region",
@@ -132,26 +133,42 @@ def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str
     another figure, so it names no member by a part of its words."""
     qualifier = _spelled(qualifier)
     spoken = "".join(w[0] for w in qualifier.split() if w not in _SMALL)  # "europe middle east africa" -> "emea"
-    want = _key(qualifier)
+    names = {(axis, member): member_names(member, labels.get(member, set()), owner) for axis, member in members}
+    # a word misspelled by one letter ("solutons") is the one member-name word it can be (agent.retrieval.spelling)
+    want = as_printed(_key(qualifier), {w for found in names.values() for n in found for w in _key(n)})
     squashed = "".join(sorted(want))
+    flat = _flat(" ".join(sorted(want, key=qualifier.find)))
     if not want:
         return [], False
     exact, partial = [], []
     for axis, member in members:
-        for name in member_names(member, labels.get(member, set()), owner):
+        for name in names[(axis, member)]:
             have = _key(name)
             if not have:
                 continue
             initials = "".join(w[0] for w in re.findall(r"[a-z0-9]+", name.lower()))
             if have == want or (owner and have - owner == want and have & owner) or "".join(sorted(have)) == squashed or "".join(name.lower().split()) == "".join(
                     qualifier.lower().split()) or (len(want) == 1 and len(initials) > 1 and squashed == initials) \
-                    or (len(have) == 1 and len(spoken) > 2 and next(iter(have)) == spoken):
+                    or (len(have) == 1 and len(spoken) > 2 and next(iter(have)) == spoken) \
+                    or (metric_words and have & metric_words and have - metric_words == want) \
+                    or (len(flat) > 5 and _flat(name) == flat):
+                # the last two: "Gross product sales" is the user's "gross product" + the metric's "sales";
+                # crm:MarketingandCommerceCloudMember is "marketing & commerce cloud", its "and" run into a word
                 exact.append((axis, member))
                 break
             if want <= have and not _names_a_row(want, have, member, name, metric_words):
                 partial.append((axis, member))
                 break
     return (exact, True) if exact else (list(dict.fromkeys(partial)), False)
+
+
+def _flat(name: str) -> str:
+    """A name's letters without spaces, joining words or the words every member carries."""
+    plain = unaccented(name).lower().replace("&", " ")
+    words = [w for w in re.findall(r"[a-z0-9]+", plain) if w not in _GENERIC and w not in _SMALL]
+    return "".join(words).replace("and", "")
+
+
 
 
 def axes_for(word: str, axes: list[str]) -> list[str]:
@@ -199,6 +216,10 @@ def plan_key(unmappable: str, leftover: list[str]) -> str | None:
         qualifier.pop(0)
     while qualifier and qualifier[-1] in _BETWEEN:
         qualifier.pop()
+    if qualifier and all(w in AXIS_WORDS or w in _GENERIC for w in qualifier) \
+            and any(w in AXIS_WORDS for w in qualifier):
+        # "which segment's revenue grew fastest", "segment revenue": no member named, every member of the axis
+        return f"dim:{metric}|*{next(w for w in qualifier if w in AXIS_WORDS)}"
     return f"dim:{metric}|{' '.join(qualifier)}" if qualifier else None
 
 

@@ -1,0 +1,58 @@
+"""A printed line narrowed by a segment, product or region ("long-lived assets in Israel", "Aerospace
+intangible assets"): the line's concept, on the member's dimensional fact.
+
+Why: the member lookup of agent.retrieval.segments narrows one of the table's metrics; a line the
+table does not hold ("Long-lived assets", "Intangible assets – net") was refused, or worse, answered
+with the company's total with the member's words dropped. Here the question's words are split into a
+row's name and a member's name, each matched exactly (agent.retrieval.line_items.resolve,
+segments.find_member): the first split where both hold, the member's fact of that concept is the
+figure. Nothing else answers: an unmatched word is never dropped.
+"""
+
+from __future__ import annotations
+
+from agent.retrieval.concepts import normalize
+from agent.retrieval.line_items import LineMatch, company_line, line_key, tokens
+from agent.retrieval.segments import find_member
+
+# Words between a row's name and its member's ("assets in Israel", "revenue from the Americas").
+_LINKING = frozenset("in of for from the at by its their to on".split())
+_MOST_WORDS = 6  # a longer phrase is a sentence, not a row and a member
+
+
+def row_on_member(conn, memo: dict, company: dict, said: str, fy: int):
+    """(the row's LineMatch, the member's store.segments.MemberFact) for the phrase `said`, or None."""
+    from store import segments as segments_store
+
+    cik = company["cik"]
+    words = [w for w in normalize(said).split() if w not in _LINKING]
+    if not 2 <= len(words) <= _MOST_WORDS:
+        return None
+    if ("member_labels", cik) not in memo:
+        memo[("member_labels", cik)] = segments_store.member_labels(conn, cik)
+    labels = memo[("member_labels", cik)]
+    owner = frozenset(w for w in tokens(company.get("name") or ""))
+    spans = sorted(((i, j) for i in range(len(words)) for j in range(i + 1, len(words) + 1) if j - i < len(words)),
+                   key=lambda s: (s[1] - s[0], s[0]))
+    for i, j in spans:
+        row_words = words[:i] + words[j:]
+        match, _ = company_line(conn, memo, cik, line_key(" ".join(row_words)))
+        if match is None:
+            continue
+        facts = _member_facts(conn, memo, cik, match, fy)
+        if not facts:
+            continue
+        found, exact = find_member(" ".join(words[i:j]), [(f.axis, f.member) for f in facts], labels, owner)
+        if exact and len({m for a, m in found if a == found[0][0]}) == 1:
+            return match, next(f for f in facts if (f.axis, f.member) == found[0])
+    return None
+
+
+def _member_facts(conn, memo: dict, cik: int, match: LineMatch, fy: int) -> list:
+    from store import segments as segments_store
+
+    key = ("row_members", cik, match.concept, fy)
+    if key not in memo:
+        facts = segments_store.member_values(conn, cik, [match.concept], fy, instant=True)
+        memo[key] = facts or segments_store.member_values(conn, cik, [match.concept], fy, instant=False)
+    return memo[key]

@@ -1,0 +1,243 @@
+"""A statement row or a member in the words analysts use: hyphens, "attributable to", abbreviations, a change
+word, a typo, the statement the row is printed on, a member's name holding the metric's word, and a row
+narrowed by a member. Each match stays exact: a word that names nothing the company prints refuses."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from agent.planning.corrections import LAYOUT
+from agent.planning.words import account, statement_place
+from agent.retrieval.line_items import resolve
+from agent.retrieval.row_members import row_on_member
+from agent.retrieval.segments import find_member
+from store.labels import replace_labels
+from tests.test_facts import company, fact, filing
+
+
+def _row(label, concept, statement="balance"):
+    return {"label": label, "concept": concept, "statement": statement, "dims": {}}
+
+
+def _one(phrase: str, labels: list[dict], **kw) -> str | None:
+    match, _ = resolve(phrase, phrase, labels, [], **kw)
+    return match.concept if match else None
+
+
+def test_non_hyphenated_or_not_is_one_name():
+    labels = [_row("Redeemable non-controlling interests", "us-gaap:RedeemableNoncontrollingInterestEquityCarryingAmount"),
+              _row("Non-cash property additions", "us-gaap:CapitalExpendituresIncurredButNotYetPaid", "cash")]
+    assert _one("redeemable noncontrolling interests", labels) == labels[0]["concept"]
+    # "cash" taken by another part of the plan: the question's "non" still stands for the row's
+    match, _ = resolve("non property additions", "non cash property additions", labels, [])
+    assert match is not None and match.concept == labels[1]["concept"]
+    assert _one("redeemable interests", labels) is None  # the row's other word is still needed
+
+
+def test_attributable_and_available_to_are_one_relation():
+    labels = [_row("Net loss available to common shareholders", "us-gaap:NetIncomeLossAvailableToCommonStockholdersDiluted",
+                   "income"),
+              _row("Net income attributable to noncontrolling interests", "us-gaap:NetIncomeLossAttributableToNoncontrollingInterest",
+                   "income")]
+    assert _one("net loss attributable to common shareholders", labels) == labels[0]["concept"]
+    assert _one("net loss to preferred shareholders", labels) is None
+
+
+def test_admin_and_pre_tax_are_the_rows_words():
+    labels = [_row("Selling, distribution, and administrative expenses", "us-gaap:SellingGeneralAndAdministrativeExpense",
+                   "income"),
+              _row("Earnings before income tax expense", "us-gaap:IncomeLossFromContinuingOperationsBeforeIncomeTaxes",
+                   "income")]
+    assert _one("selling distribution and admin", labels) == labels[0]["concept"]
+    assert _one("pre-tax earnings", labels) == labels[1]["concept"]
+
+
+def test_a_change_word_finds_the_change_row_and_never_the_balance():
+    balance = _row("Accounts payable", "us-gaap:AccountsPayableCurrent")
+    change = _row("Increase (decrease) in accounts payable", "us-gaap:IncreaseDecreaseInAccountsPayable", "cash")
+    assert _one("change in accounts payable", [balance, change]) == change["concept"]
+    assert _one("accounts payable", [balance, change]) == balance["concept"]
+    # only the balance printed: a change in it is another figure, refused rather than answered with the level
+    assert _one("change in accounts payable", [balance]) is None
+
+
+def test_a_one_letter_typo_is_the_word_the_company_prints():
+    labels = [_row("Total liabilities", "us-gaap:Liabilities"), _row("Other operating liabilities",
+                                                                    "us-gaap:OtherLiabilitiesNoncurrent")]
+    match, _ = resolve("liabilties", "total liabilties", labels, [], total=True)
+    assert match is not None and match.concept == "us-gaap:Liabilities"
+    assert _one("other operating liabilites", labels) == "us-gaap:OtherLiabilitiesNoncurrent"
+    assert _one("other operating lumber", labels) is None  # no printed word near: refused, never guessed
+
+
+def test_a_name_of_words_that_name_nothing_alone_matches_the_row_printing_exactly_them():
+    labels = [_row("Total costs and expenses", "us-gaap:CostsAndExpenses", "income"),
+              _row("Costs and expenses of services", "us-gaap:CostOfServices", "income")]
+    match, _ = resolve("costs expenses", "costs expenses", labels, [], total=True)
+    assert match is not None and match.concept == "us-gaap:CostsAndExpenses"
+    assert resolve("costs expenses", "costs expenses", labels, [])[0] is None  # not the total's row
+
+
+def test_a_named_statement_is_the_rows_place_not_its_words():
+    assert statement_place("deferred income taxes on Walmart's cash flow statement fy2024")[0] == "cash"
+    assert statement_place("change in accounts payable in the cash flow, fiscal 2023")[0] == "cash"
+    assert statement_place("noncontrolling interest on the balance sheet")[0] == "balance"
+    # a figure named "cash flow" stays a figure
+    for figure in ("operating cash flow 2023", "free cash flow", "cash flow from operations", "in cash flow from operations"):
+        assert statement_place(figure) == ("", figure)
+
+
+def test_how_to_answer_is_no_word_of_the_figure():
+    assert LAYOUT.sub(" ", "income before income taxes, answer in one line").strip(" ,") == "income before income taxes"
+    assert LAYOUT.search("a line item called other income") is None
+    assert LAYOUT.search("line of credit") is None
+    assert LAYOUT.sub(" ", "net cash from financing, no commentary").strip(" ,") == "net cash from financing"
+
+
+def test_state_before_a_tax_word_is_the_jurisdiction():
+    trace, _ = account("deferred state income tax expense", [])
+    assert next(t for t in trace if t["word"] == "state")["as"] == "unaccounted"
+    trace, _ = account("please state the figure", [])
+    assert next(t for t in trace if t["word"] == "state")["as"] == "filler"
+
+
+PRODUCTS = [("srt:ProductOrServiceAxis", "bmy:SalesRevenueGrossMember"),
+            ("srt:ProductOrServiceAxis", "bmy:NetProductSalesMember"),
+            ("srt:ProductOrServiceAxis", "bmy:OtherrevenuesMember"),
+            ("srt:ProductOrServiceAxis", "bmy:AllianceAndOtherRevenuesMember")]
+PRINTED = {"bmy:SalesRevenueGrossMember": {"Gross product sales"}, "bmy:NetProductSalesMember": {"Net product sales"},
+           "bmy:OtherrevenuesMember": {"Other revenues"}, "bmy:AllianceAndOtherRevenuesMember": {"Alliance and other revenues"}}
+REVENUE_WORDS = frozenset({"revenue", "sale", "sales", "revenues"})
+
+
+def test_a_members_printed_name_may_hold_the_metrics_word():
+    found, exact = find_member("gross product", PRODUCTS, PRINTED, metric_words=REVENUE_WORDS)
+    assert exact and found == [PRODUCTS[0]]
+    found, exact = find_member("other", PRODUCTS, PRINTED, metric_words=REVENUE_WORDS)
+    assert exact and found == [PRODUCTS[2]]  # "Other revenues", never "Alliance and other revenues"
+    assert find_member("spine", PRODUCTS, PRINTED, metric_words=REVENUE_WORDS) == ([], False)
+
+
+def test_a_qname_run_together_an_accent_and_a_typo_still_name_the_member():
+    clouds = [("srt:ProductOrServiceAxis", "crm:MarketingandCommerceCloudMember"),
+              ("srt:ProductOrServiceAxis", "crm:ServiceCloudMember")]
+    assert find_member("marketing & commerce cloud", clouds, {}) == ([clouds[0]], True)
+    lines = [("srt:ProductOrServiceAxis", "hd:MajorProductLineDecorMember"),
+             ("srt:ProductOrServiceAxis", "hd:HardlinesMember")]
+    assert find_member("decor", lines, {"hd:MajorProductLineDecorMember": {"Décor"}}) == ([lines[0]], True)
+    segments = [("us-gaap:StatementBusinessSegmentsAxis", "tmo:LifeSciencesSolutionsMember"),
+                ("us-gaap:StatementBusinessSegmentsAxis", "tmo:SpecialtyDiagnosticsMember")]
+    assert find_member("life sciences solutons", segments, {}) == ([segments[0]], True)
+    assert find_member("life sciences tools", segments, {})[0] == []
+
+
+def test_a_row_narrowed_by_a_member_is_the_members_fact_of_the_rows_concept(db):
+    """'long-lived assets in Israel': the row printed "Long-lived assets", on the country's fact; a member the
+    company does not tag is refused, never answered with the total."""
+    cik, acc = 1045810, "nvda-25"
+    geo = "srt:StatementGeographicalAxis"
+    with db.connection() as conn:
+        company(conn, cik, "NVIDIA Corp", ["NVDA"], "0126")
+        filing(conn, cik, acc, 2025, date(2025, 1, 26))
+        fact(conn, cik, acc, "NoncurrentAssets", "6283000000", date(2025, 1, 26), fiscal_year=2025)
+        fact(conn, cik, acc, "NoncurrentAssets", "840000000", date(2025, 1, 26), fiscal_year=2025,
+             dims={geo: "country:IL"})
+        fact(conn, cik, acc, "NoncurrentAssets", "4850000000", date(2025, 1, 26), fiscal_year=2025,
+             dims={geo: "country:US"})
+
+        class Row:
+            def __init__(self, label, concept, row, dims=None):
+                self.taxonomy, self.concept, self.label, self.statement = "us-gaap", concept, label, "other"
+                self.table_no, self.row_no, self.negated, self.dims = 1, row, False, dims or {}
+        replace_labels(conn, acc, cik, [Row("Total long-lived assets", "NoncurrentAssets", 1),
+                                        Row("Israel", "NoncurrentAssets", 2, {geo: "country:IL"}),
+                                        Row("United States", "NoncurrentAssets", 3, {geo: "country:US"})])
+        nvidia = {"cik": cik, "ticker": "NVDA", "name": "NVIDIA Corp"}
+        found = row_on_member(conn, {}, nvidia, "long-lived assets in Israel", 2025)
+        assert found is not None
+        match, member = found
+        assert match.concept == "us-gaap:NoncurrentAssets" and member.member == "country:IL"
+        assert member.value == Decimal("840000000")
+        assert row_on_member(conn, {}, nvidia, "long-lived assets in Germany", 2025) is None
+        assert row_on_member(conn, {}, nvidia, "long-lived assets", 2025) is None  # no member asked: the row's own
+
+
+def test_a_line_asked_on_a_named_statement_keeps_that_statement_on_its_key():
+    from agent.planning.companies import CompanyDirectory
+    from agent.planning.rules import plan_rules
+    from agent.retrieval.line_items import line_statement
+    from tests.test_companies import COVERED, SEC
+
+    directory = CompanyDirectory.from_rows(COVERED, SEC, {320193: [2023, 2024], 104169: [2024, 2025]})
+    p = plan_rules("deferred income taxes on Walmart's cash flow statement fy2025", directory=directory)
+    keys = p.metrics or p.probe  # a figure, or (no printed names in this directory) a row probed before prose
+    assert keys and all(k.startswith("line:") and line_statement(k) == "cash" for k in keys)  # never "cash"
+    # a balance metric asked on the cash-flow statement is that statement's line, never the balance
+    p = plan_rules("Apple change in accounts payable in the cash flow, fiscal 2024", directory=directory)
+    assert p.metrics == ["line:accounts payable|accounts payable|accounts payable|change|cash"]
+    assert plan_rules("Apple accounts payable fiscal 2024", directory=directory).metrics == ["accounts_payable"]
+
+
+def test_the_effect_on_cash_is_the_one_row_printing_restricted_cash_beside_it():
+    fx = _row("Effect of exchange rates on cash, cash equivalents and restricted cash",
+              "us-gaap:EffectOfExchangeRateOnCashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents", "cash")
+    restricted = _row("Restricted cash", "us-gaap:RestrictedCashCurrent")
+    assert _one("effect of exchange rates on cash", [fx, restricted]) == fx["concept"]
+    # "restricted cash" is its own row, never the total that includes it
+    assert _one("restricted cash", [fx, restricted]) == restricted["concept"]
+
+
+def test_proceeds_from_selling_is_the_rows_proceeds_from_disposals():
+    labels = [_row("Proceeds from disposals of property, plant and equipment",
+                   "us-gaap:ProceedsFromSaleOfPropertyPlantAndEquipment", "cash"),
+              _row("Selling, general and administrative expenses", "us-gaap:SellingGeneralAndAdministrativeExpense", "income")]
+    assert _one("proceeds from selling property plant and equipment", labels) == labels[0]["concept"]
+    assert _one("proceeds from selling general and administrative", labels) is None
+
+
+def test_a_metric_narrowed_only_by_an_axis_word_is_the_whole_axis():
+    from agent.retrieval.segments import plan_key
+
+    assert plan_key("segment revenue", ["segment"]) == "dim:revenue|*segment"
+    assert plan_key("data center revenue", ["data", "center"]) == "dim:revenue|data center"
+
+
+def test_a_segment_named_for_its_maker_narrows_the_figure_to_the_segment():
+    from agent.planning.companies import CompanyDirectory
+    from agent.planning.rules import plan_rules
+    from tests.test_companies import COVERED, SEC
+
+    unh = (731766, "UNITEDHEALTH GROUP INC")
+    directory = CompanyDirectory.from_rows([*COVERED, (unh[0], unh[1], ["UNH"])], [*SEC, ("UNH", *unh)],
+                                           {731766: [2023, 2024]})
+    p = plan_rules("UnitedHealthcare revenue 2023", directory=directory)
+    assert p.tickers == ["UNH"] and p.metrics == ["dim:revenue|unitedhealthcare"]  # never the group's total
+    assert plan_rules("UnitedHealth revenue 2023", directory=directory).metrics == ["revenue"]
+
+
+def test_a_span_said_as_over_n_years_or_an_n_year_trend_is_the_last_n_years():
+    from agent.planning.years import parse_years as read_years
+
+    for said in ("fulfillment, 3-year trend", "fulfillment expense over three years", "the last three years"):
+        years = read_years(said)
+        assert years.offsets == [-2, -1, 0] and years.latest, said
+    assert read_years("over three years ended 2023").offsets != [-2, -1, 0]  # anchored on its own year
+
+
+def test_current_is_never_read_inside_noncurrent():
+    labels = [_row("Deferred revenue", "us-gaap:ContractWithCustomerLiabilityCurrent"),
+              _row("Deferred revenue", "us-gaap:ContractWithCustomerLiabilityNoncurrent")]
+    assert _one("current deferred revenue", labels) == "us-gaap:ContractWithCustomerLiabilityCurrent"
+    assert _one("non-current deferred revenue", labels) == "us-gaap:ContractWithCustomerLiabilityNoncurrent"
+
+
+def test_a_typo_is_read_only_as_the_one_printed_word_a_letter_away():
+    from agent.retrieval.spelling import as_printed, one_edit
+
+    assert one_edit("liabilties", "liabilities") and one_edit("incme", "income") and one_edit("solutons", "solutions")
+    assert one_edit("revneue", "revenue") and not one_edit("revenue", "revenue") and not one_edit("lumber", "number2")
+    printed = frozenset({"liability", "income", "investment"})
+    assert as_printed(frozenset({"liabilty", "incme"}), printed) == {"liability", "income"}
+    assert as_printed(frozenset({"lumber"}), printed) == {"lumber"}  # near nothing printed: kept, and refused by
+    assert as_printed(frozenset({"cost"}), frozenset({"coat", "cast"})) == {"cost"}  # short words are never read
