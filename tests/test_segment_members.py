@@ -46,3 +46,9 @@ def test_a_member_carrying_the_companys_name_is_as_exact_as_a_country():
     assert exact and found[0] == members[0]  # the segment axis is read first
     found, exact = find_member("us", members, {})
     assert found == [members[1]]
+
+
+def test_a_member_printed_in_two_cases_shows_the_running_case_whatever_the_order():
+    # lists stand in for the set so that both iteration orders are tried in one process
+    for printed in (["BEAUTY", "Beauty"], ["Beauty", "BEAUTY"], ["Net sales", "BEAUTY", "Beauty"]):
+        assert display_name("pg:BeautySegmentMember", printed, frozenset({"net", "sales"})) == "Beauty"

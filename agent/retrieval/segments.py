@@ -61,7 +61,9 @@ def _own_labels(member: str, printed: set[str], owner: frozenset[str] = frozense
         words = _key(label)
         if words and (words & qname or "".join(label.lower().split()).startswith(flat[:5])):
             out.append(label)
-    return sorted(out, key=len)
+    # shortest first; of two printed alike but for case ("BEAUTY" as a heading, "Beauty" in a table),
+    # the one in running case; then by text, so the name shown never depends on the set's order
+    return sorted(out, key=lambda label: (len(label), label.isupper(), label))
 
 
 def member_names(member: str, printed: set[str], owner: frozenset[str] = frozenset()) -> list[str]:
