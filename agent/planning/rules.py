@@ -124,7 +124,30 @@ def _unnamed_figures(low: str) -> str:
     return " ".join(w for w in words if w)
 
 
+# "v revenue 2024", "low roe fy23", "ma op margin": terse Slack style opens with the ticker, in lowercase
+_LEADING_WORD = re.compile(r"^\s*\$?(?P<word>[a-z]{1,5})\b(?!['\u2019])")
+
+
 def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
+    """Plan one message. A lowercase first word that is a covered company's ticker and an everyday
+    word ("low", "v", "ma", "ai") names no company as typed (companies.py); when the message then names
+    no company at all, the word is read as that ticker if the message so read is a question about that
+    company. Only a message refused for naming no company is read again, so "low margin" beside a named
+    company, or any message that plans as typed, is untouched."""
+    plan = _plan_spelled(text, previous=previous, directory=directory)
+    first = _LEADING_WORD.match(text or "")
+    if plan.refusal_reason != "no_company" or first is None:
+        return plan
+    company = directory.get(first.group("word").upper())
+    if company is None or not company.covered:
+        return plan
+    # written as a cashtag, the one spelling that is a ticker whatever the word ("$AI", unlike "AI")
+    cashtag = text[: first.start("word")].rstrip("$") + "$" + first.group("word").upper() + text[first.end("word"):]
+    again = _plan_spelled(cashtag, previous=previous, directory=directory)
+    return again if again.route == "domain" and again.tickers == [company.ticker] else plan
+
+
+def _plan_spelled(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message, its ratio names spelled out (agent.planning.measure_spelling) and a named
     ratio's restated definition taken out (agent.planning.restated). A paraphrase with a ratio's name
     in brackets ("days of sales outstanding in receivables (DSO)") asks for that ratio when the words
