@@ -30,6 +30,7 @@ from agent.planning.company_words import (
     UPPER_OK,
     english_words,
 )
+from agent.retrieval.spelling import one_edit
 
 _TOKEN = re.compile(r"\$?[A-Za-z0-9][A-Za-z0-9.&'\u2019\-]*")
 _POSSESSIVE = re.compile(r"'s\b")
@@ -378,7 +379,7 @@ class CompanyDirectory:
             hits |= squashed.get("".join(key), set())
         for k in range(len(key)) if len(key) >= 2 else ():
             for word, cik in self._one_word_open.get((len(key), k, key[:k] + key[k + 1:]), ()):
-                if word != key[k] and len(word) >= 5 and _osa_le1(key[k], word):
+                if word != key[k] and len(word) >= 5 and one_edit(key[k], word):
                     hits.add(cik)
         return next(iter(hits)) if len(hits) == 1 else None
 
@@ -458,7 +459,7 @@ class CompanyDirectory:
         return None
 
     def _typo(self, word: str) -> int | None:
-        hits = {cik for name, cik in self.typo_names.items() if name != word and _osa_le1(word, name)}
+        hits = {cik for name, cik in self.typo_names.items() if name != word and one_edit(word, name)}
         return next(iter(hits)) if len(hits) == 1 else None
 
 
@@ -607,20 +608,3 @@ def _trim(tok: tuple[int, int, str]) -> tuple[int, int, str]:
         end -= 1
     raw = re.sub(r"['\u2019]s$", "", raw)
     return start, start + len(raw), raw
-
-
-def _osa_le1(a: str, b: str) -> bool:
-    """True when a and b differ by at most one insertion, deletion, substitution or adjacent swap."""
-    if abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        diff = [k for k in range(len(a)) if a[k] != b[k]]
-        if len(diff) <= 1:
-            return True
-        return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
-    if len(a) > len(b):
-        a, b = b, a
-    for k in range(len(b)):
-        if a == b[:k] + b[k + 1 :]:
-            return True
-    return False

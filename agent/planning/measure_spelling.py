@@ -15,10 +15,10 @@ from __future__ import annotations
 import functools
 import re
 
-from agent.planning.companies import _osa_le1
 from agent.planning.words import FILLER
 from agent.retrieval.concepts import UNKNOWN_METRICS, find_phrases, normalize
 from agent.retrieval.finance import MEASURE_PHRASES
+from agent.retrieval.spelling import one_edit
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z&/]*")
 _WINDOW = 5  # the longest phrase a repaired word completes, in words
@@ -68,7 +68,7 @@ def spellings(token: str) -> tuple[str, ...]:
         return ()
     n = len(token)
     out = [w for w in _vocabulary().get(token[0], ())
-           if (len(w) >= 5 and abs(len(w) - n) <= 1 and _osa_le1(token, w))
+           if (len(w) >= 5 and abs(len(w) - n) <= 1 and one_edit(token, w))
            or (n < len(w) and (w.startswith(token) or 3 * n >= len(w) + 2) and _abbreviates(token, w))]
     return tuple(out)
 

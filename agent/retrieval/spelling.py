@@ -4,7 +4,8 @@ Why a module of its own: line items (agent.retrieval.line_items) and member name
 both read a question's words against what the company prints; a typo that leaves a word unmatched refused a
 figure the filing holds. Only a single edit (a letter dropped, added, changed, or two neighbours swapped) of
 a word of five letters or more, and only when exactly one printed word is that near: otherwise the word
-stays as typed and the lookup refuses by it, never guesses.
+stays as typed and the lookup refuses by it, never guesses. `one_edit` is the one such test in the project:
+company names (agent.planning.companies) and ratio names (agent.planning.measure_spelling) use it too.
 """
 
 from __future__ import annotations
