@@ -15,6 +15,7 @@ from agent.planning.followups import joined_topic, own_subject, points_back, thr
 from agent.planning.movers import not_a_line
 from agent.planning.plan import MAX_CHARS, Plan
 from agent.planning.prose_route import ASKS_RISK, asks_in_words, modal_cause, order_items
+from agent.planning.route import masked
 from agent.planning.scope import strip_quotes
 from agent.planning.topics import expand_query
 from agent.planning.words import NUMERIC_INTENTS
@@ -65,10 +66,7 @@ _YEAR = re.compile(r"\b(?:(?:fiscal\s+(?:year\s+)?|fy\s?)?(?:19|20)\d\d|fy\s?\d\
 
 def _masked(text: str, directory: CompanyDirectory) -> str:
     """`text` lowercase with each company it names replaced by the word "company"."""
-    out = text
-    for m in sorted(directory.find(text), key=lambda m: -m.start):
-        out = out[: m.start] + "company" + out[m.end:]
-    return out.lower()
+    return masked(text, [(m.start, m.end) for m in directory.find(text)]).lower()
 
 
 # "what did Home Depot acquire?", "what did Cisco buy?": the word after "what did <company>" is what
@@ -80,10 +78,10 @@ _WHAT_DID = re.compile(rf"{_OPENS}what\s+(?:did|does|do|has|have|will)\s+(?:comp
                        r"(?:\s+(?:in|during|for|this|last|over)\b|\s*[?.!]?\s*$)")
 
 
-def _verb_probe(plan: Plan, masked: str) -> Plan:
+def _verb_probe(plan: Plan, unnamed: str) -> Plan:
     """`plan` without the probe of a line named only by the verb a "what did X <verb>" question asks with.
-    `masked`: the question lowercase, its companies masked (`_masked`)."""
-    m = _WHAT_DID.search(masked)
+    `unnamed`: the question lowercase, its companies masked (`_masked`)."""
+    m = _WHAT_DID.search(unnamed)
     if m and plan.intent == "qualitative" and plan.probe:
         plan.probe = [k for k in plan.probe if k[len("line:"):].split("|")[0] != m.group("verb")]
     return plan
@@ -105,9 +103,9 @@ def said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: 
     described = bool(_DESCRIBED.search(low))
     if not plan.tickers or len(text) > MAX_CHARS:
         return plan
-    masked = _masked(strip_quotes(text), directory)
-    plan = _verb_probe(plan, masked)
-    told = goes_in_words(low) or bool(_CONTRIBUTED.search(masked))
+    unnamed = _masked(strip_quotes(text), directory)
+    plan = _verb_probe(plan, unnamed)
+    told = goes_in_words(low) or bool(_CONTRIBUTED.search(unnamed))
     if not (told or asks_in_words(low) or _HOW_IN_WORDS.search(low) or described):
         return plan
     # "how is Walgreens' cash flow holding up?": a figure's name matching several lines, asked in words
