@@ -19,6 +19,7 @@ from agent.planning.route import masked
 from agent.planning.scope import strip_quotes
 from agent.planning.topics import expand_query
 from agent.planning.words import NUMERIC_INTENTS
+from agent.planning.years import YEAR_WORDS
 
 
 # "how does Netflix account for content amortization?", "how does Ford fund its pension plans?": how a
@@ -61,7 +62,6 @@ _CONTRIBUTED = re.compile(
 # a yes-no question that compares a figure with an amount or another figure asks for the figure
 # (a year is no amount: "is it exposed to tariffs in 2025?")
 _AMOUNT_CHECK = re.compile(r"\d|\b(?:above|below|higher|lower|more|less|over|under|than|exceed\w*|bigger|smaller)\b")
-_YEAR = re.compile(r"\b(?:(?:fiscal\s+(?:year\s+)?|fy\s?)?(?:19|20)\d\d|fy\s?\d\d)\b")
 
 
 def _masked(text: str, directory: CompanyDirectory) -> str:
@@ -117,7 +117,7 @@ def said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: 
               and (bool(unsaid) or described or any(w.get("as") == "unaccounted" for w in plan.words)))
     if not (refused or figure):
         return plan
-    if not (told or modal_cause(low) or _AMOUNT_CHECK.search(_YEAR.sub(" ", low)) is None):
+    if not (told or modal_cause(low) or _AMOUNT_CHECK.search(YEAR_WORDS.sub(" ", low)) is None):
         return plan  # "is Apple's gross margin above 40%?": a figure, checked against the amount
     prose = Plan(route="domain", intent="qualitative", tickers=plan.tickers, fiscal_years=plan.fiscal_years,
                  latest=plan.latest or not (plan.fiscal_years or plan.as_of_filing_year),

@@ -54,6 +54,7 @@ from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, modified_
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
 from agent.planning.word_accounting import COMPARING, FIGURE_ASK, account_words, dimension, printable, unaccounted_words
 from agent.planning.words import statement_place
+from agent.planning.years import YEAR_WORDS
 from agent.retrieval.concepts import find_phrases, normalize
 from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 
@@ -110,9 +111,6 @@ def _company_words(plan: Plan, directory: CompanyDirectory) -> set[str]:
     return out
 
 
-_YEAR_WORDS = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|fy\s*)?'?(?:19|20)\d\d\b|\bfy\s*'?\d\d\b")
-
-
 def _unnamed_figures(low: str) -> str:
     """`low` normalized, with the figures it names blanked: "and the tax rate?" names a figure whose
     name holds "rate", which is no request for a rate of change (followups.FIGURE_CUE)."""
@@ -163,7 +161,7 @@ def _plan_spelled(text: str, *, previous: Plan | None = None, directory: Company
     if bracketed is None or bracketed in plan.metrics:
         return plan
     named = [read_as[m.start : m.end] for m in directory.find(read_as) if m.kind == "company"]
-    years = [m.group(0) for m in _YEAR_WORDS.finditer(read_as)]
+    years = [m.group(0) for m in YEAR_WORDS.finditer(read_as)]
     phrase = next(p for p, k in FORMULA_PHRASES.items() if k == bracketed)
     asked = _plan_placed(" ".join([*named, phrase, *years]), previous=previous, directory=directory)
     return asked if bracketed in asked.metrics else plan

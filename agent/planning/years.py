@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
                 "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
 
+# A year as said, to set aside whole (the words with it): "fiscal 2023", "FY24", "2024"; unlike `_YEAR`,
+# which reads the year, any four digits from 1900 on count ("above 40% in 2024": the year is no amount).
+YEAR_WORDS = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|fy\s*)?'?(?:19|20)\d\d\b|\bfy\s*'?\d\d\b")
 _Y = r"(?:fy\s?'?|fiscal\s+(?:year\s+)?'?|f\.y\.\s?)?(\d{4}|(?<=fy)\d{2}|(?<=fy )\d{2}|(?<=fy')\d{2}|(?<=fiscal )\d{2}|(?<=fiscal year )\d{2})"
 _YEAR = re.compile(r"(?<![\w$.,])" + _Y + r"(?![\w%]|\s?(?:%|percent|million|billion|thousand|m\b|bn\b|k\b|shares))", re.I)
 _RANGE = re.compile(
