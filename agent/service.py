@@ -248,6 +248,10 @@ class Footnote:
         first prose answer waits for the model only if it is not loaded yet. The routing exemplars
         are embedded next, so the first greeting does not wait for them either."""
         if hasattr(self.embedder, "start_loading"):
+            # numpy's first import is not safe from two threads at once ("partially initialized
+            # module"), and both warm-up threads below import it: done here, before either starts
+            import numpy  # noqa: F401
+
             self.embedder.start_loading()
             from agent.planning.exemplars import prepare
 
