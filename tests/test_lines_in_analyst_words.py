@@ -76,7 +76,14 @@ def test_a_name_of_words_that_name_nothing_alone_matches_the_row_printing_exactl
               _row("Costs and expenses of services", "us-gaap:CostOfServices", "income")]
     match, _ = resolve("costs expenses", "costs expenses", labels, [], total=True)
     assert match is not None and match.concept == "us-gaap:CostsAndExpenses"
-    assert resolve("costs expenses", "costs expenses", labels, [])[0] is None  # not the total's row
+    # without "total": still the one row printing those words beside "total" ("Meta costs and expenses")
+    assert resolve("costs expenses", "costs expenses", labels, [])[0].concept == "us-gaap:CostsAndExpenses"
+    # a row printing them bare is the user's words exactly, and wins over the total
+    bare = labels + [_row("Costs and expenses", "us-gaap:OperatingCostsAndExpenses", "income")]
+    assert resolve("costs expenses", "costs expenses", bare, [])[0].concept == "us-gaap:OperatingCostsAndExpenses"
+    # two totals printing them: neither
+    two = labels + [_row("Total costs and expenses, net", "us-gaap:CostsAndExpensesNet", "income")]
+    assert resolve("costs expenses", "costs expenses", two, [])[0] is None
 
 
 def test_a_named_statement_is_the_rows_place_not_its_words():

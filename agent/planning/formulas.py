@@ -536,7 +536,7 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
         if start < 0:
             continue
         pos = start + len(clause)
-        if not _has_operator(clause):
+        if not _has_operator(clause) or _printed_slash(clause, lines):
             continue
         words = list(re.finditer(r"\S+", clause))
         if len(words) > _MAX_CLAUSE_WORDS:
@@ -566,6 +566,25 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
                 return ({"name": shown.lower(), "tree": tree, "unit": unit_of(tree, shown),
                          "formula": restate(tree, top=True)}, start + lo, start + hi)
     return None
+
+
+def _printed_slash(clause: str, lines: frozenset) -> bool:
+    """A clause whose only operators are slashes written inside words ("Income/(loss) from operating investments",
+    "proceeds from sale/maturity of investments", "Restructuring charges/other"), when the words around a slash are
+    a row some company prints: the row's name, one of its two wordings, never a division. (Owner of line-item
+    resolution, B: the one call in find_inline.)"""
+    ops = [m for p in (_DIV, _ADD, _SUB, _MUL) for m in p.finditer(clause)]
+    if not ops or any(m.group(0) != "/" for m in ops):
+        return False
+    words = clause.split()
+    at = [i for i, w in enumerate(words) if "/" in w]
+    for i in at:
+        for lo in range(max(0, i - _LINE_WORDS), i + 1):
+            for hi in range(i + 1, min(len(words), lo + _LINE_WORDS + 2) + 1):
+                span = line_tokens(" ".join(words[lo:hi]))
+                if span and span in lines:
+                    return True
+    return False
 
 
 def _itself(tree: dict) -> bool:

@@ -64,6 +64,9 @@ def _stem(word: str) -> str:
 _LEAD_IN = re.compile(r"^\s*(?:less|add|plus|minus|deduct|deduct(?:ed)?|including|excluding)\s*:\s*", re.I)
 _SIGN_WORDS = r"loss|losses|gain|gains|benefit|benefits|expense|expenses|income|decrease|increase|deficit|charge|credit"
 _OTHER_SIGN = re.compile(rf"\(\s*(?:{_SIGN_WORDS})\s*\)|(?<=\w)/\(?(?:{_SIGN_WORDS})\)?(?!\w)", re.I)
+# The sign words of a row ("Income tax provision (benefit)", "Equity income (loss)", IncomeTaxExpenseBenefit): a
+# question typed without brackets keeps them as words ("income tax provision benefit"), which name the same line.
+_SIGN_SET = frozenset(_SIGN_WORDS.split("|")) | {"provision", "earnings", "profit"}
 _PAIRED = re.compile(r"\b(income|profit|gain|gains|earnings|expense|increase)\s+(?:accumulated\s+)?"
                      r"(loss|losses|benefit|decrease|deficit)\b")
 
@@ -131,6 +134,16 @@ def tokens(text: str) -> frozenset[str]:
     return out - {"cash"} if "paid" in out else out
 
 
+@lru_cache(maxsize=TOKEN_CACHE)
+def sign_words(label: str, concept: str) -> frozenset[str]:
+    """The sign words a row prints or its concept pairs (IncomeLoss, ExpenseBenefit), stemmed: words a question may
+    add to the row's name, since the user writes "(loss)" as "loss"."""
+    printed = {_stem(w) for w in re.findall(r"[a-z]+", " ".join(m.group(0) for m in _OTHER_SIGN.finditer(label.lower())))}
+    name = " ".join(w.lower() for w in _CAMEL.findall(concept.split(":", 1)[-1]))
+    paired = {_stem(w) for m in _PAIRED.finditer(name) for w in m.groups()}
+    return frozenset((printed | paired) & {_stem(w) for w in _SIGN_SET})
+
+
 def concept_words(concept: str) -> str:
     """'us-gaap:PaymentsForRepurchaseOfCommonStock' -> 'payments for repurchase of common stock'."""
     name = concept.split(":", 1)[-1]
@@ -171,9 +184,19 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
     # "non-cash property additions" whose "cash" another part of the plan took: the leftover's "non" joined the
     # next word it kept ("nonproperty"); the question's own words say which
     need = frozenset(w[3:] if w.startswith("non") and w not in said and w[3:] in said else w for w in tokens(leftover))
+    if need and any(w.startswith("non") and w not in said for w in need) and any(w.startswith("non") for w in said):
+        # "non" left over, the word it joins ("current", "operating") taken by a metric: the question's own
+        # non-word ("noncurrent") is what the leftover asks for
+        need = frozenset(w for w in need if not (w.startswith("non") and w not in said)) \
+            | frozenset(w for w in said if w.startswith("non") and len(w) > 3)
     have = said | need
     if not need:
-        return _printed_alike(leftover, question, labels, total)
+        match, found = _printed_alike(leftover, question, labels, total)
+        if match is None and not found and _printed_words(question) != _printed_words(leftover):
+            # the leftover's words are all linking ones ("net", "provided by operations") beside a metric's: the
+            # clause as a whole is the row's printed name ("Cash provided by operations")
+            match, found = _printed_alike(question, question, labels, total)
+        return match, found
     asked_change = bool((have | tokens(optional)) & CHANGE_WORDS)
     if asked_change:
         # "change in accounts payable" is the row "Increase (decrease) in accounts payable" or "Accounts
@@ -186,16 +209,18 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         have, need = as_printed(have, printed), as_printed(need, printed)
     spare = tokens(optional) - have
 
-    def fits(words: frozenset[str]) -> bool:
+    def fits(words: frozenset[str], signs: frozenset[str] = frozenset()) -> bool:
         if asked_change:
             words -= CHANGE_WORDS
-        return bool(words) and have <= words <= have | spare
+        return bool(words) and have <= words | signs and words <= have | spare
     tiers: list[list[LineMatch]] = [[], [], []]
     told: list[LineMatch] = []  # rows the question's extra words tell apart by their concept's name
     for row in labels:
         if row["dims"]:
             continue
         words = tokens(row["label"])
+        if not fits(words) and fits(words, signs := sign_words(row["label"], row["concept"])):
+            words |= have & signs  # "equity income loss": the row "Equity income (loss)"
         if not fits(words) and _EXPLAINED.search(row["label"]) and fits(plain := tokens(_EXPLAINED.sub(" ", row["label"]))):
             words = plain  # the user left out the row's note of what it includes or excludes
         if not fits(words) and (short := _ABBREVIATED.search(row["label"])):
@@ -213,7 +238,7 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             told.append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
     for concept, _ in concepts:
         words = tokens(concept_words(concept))
-        if fits(words):
+        if fits(words) or fits(words, sign_words("", concept)):
             tiers[2].append(LineMatch(concept, concept_words(concept), "standard", ""))
     # the primary statements' rows first; then a standard label (notes reuse one printed label across
     # many schedules: "Operating lease liabilities" in the maturity tables); then the notes' rows
@@ -263,6 +288,11 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         if len(best) > 1:
             best = _closest(best, question)
         if len(best) == 1:
+            if ambiguous:
+                # the primary statements already print the name on several rows (or one row under several concepts):
+                # a note's or a standard label's single match is no tie-break (JCI's tax-reconciliation line
+                # "Restructuring and impairment costs"), the user or the year's amount decides
+                break
             return best[0], []
         if len({m.label for m in best}) < len(best):  # the same label twice: tell them apart by concept
             best = [LineMatch(m.concept, f"{m.label} ({concept_words(m.concept)})", m.source, m.statement) for m in best]
@@ -284,6 +314,7 @@ def _printed_alike(leftover: str, question: str, labels: list[dict], total: bool
     if not said:
         return None, []
     found: dict[str, LineMatch] = {}
+    summed: dict[str, LineMatch] = {}
     for row in labels:
         if row["dims"] or row["statement"] not in PRIMARY:
             continue
@@ -291,6 +322,10 @@ def _printed_alike(leftover: str, question: str, labels: list[dict], total: bool
             frozenset({"total"}) if re.match(r"\s*total\b", row["label"], re.I) else frozenset())
         if printed == said:
             found.setdefault(row["concept"], LineMatch(row["concept"], row["label"], "company", row["statement"]))
+        elif printed - {"total"} == said:
+            summed.setdefault(row["concept"], LineMatch(row["concept"], row["label"], "company", row["statement"]))
+    if not found and len(summed) == 1:
+        found = summed  # "costs and expenses" is the one row "Total costs and expenses" when none prints it bare
     matches = list(found.values())
     return (matches[0], []) if len(matches) == 1 else (None, matches)
 
