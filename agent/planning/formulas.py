@@ -568,19 +568,35 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
     return None
 
 
+# Operators a printed row name may hold: a slash inside words, "net of", "less", "excluding", a dash.
+_IN_NAME = re.compile(r"/|net\s+of|less|excluding|-")
+
+
 def _printed_slash(clause: str, lines: frozenset) -> bool:
-    """A clause whose only operators are slashes written inside words ("Income/(loss) from operating investments",
-    "proceeds from sale/maturity of investments", "Restructuring charges/other"), when the words around a slash are
-    a row some company prints: the row's name, one of its two wordings, never a division. (Owner of line-item
-    resolution, B: the one call in find_inline.)"""
+    """A clause whose only operators are ones a row's name may print ("Income/(loss) from operating investments",
+    "proceeds from sale/maturity of investments", "Interest expense, net of portion capitalized"), when the words
+    around one are a row some company prints: the row's name, never a division or a difference. (Owner of
+    line-item resolution, B: the one call in find_inline.)"""
     ops = [m for p in (_DIV, _ADD, _SUB, _MUL) for m in p.finditer(clause)]
-    if not ops or any(m.group(0) != "/" for m in ops):
+    if not ops or any(not _IN_NAME.fullmatch(m.group(0).strip().lower()) for m in ops):
         return False
     words = clause.split()
-    at = [i for i, w in enumerate(words) if "/" in w]
-    for i in at:
-        for lo in range(max(0, i - _LINE_WORDS), i + 1):
-            for hi in range(i + 1, min(len(words), lo + _LINE_WORDS + 2) + 1):
+    # (first word of the operator, first word after it): a slash inside a word is both
+    at = [(i, i) for i, w in enumerate(words) if "/" in w.strip("/")]
+    at += [(i - 1, i + 1) for i, w in enumerate(words) if w.lower() == "of" and i and words[i - 1].lower() == "net"]
+    at += [(i, i + 1) for i, w in enumerate(words) if w.lower() in ("less", "-", "excluding")]
+    # a spaced operator's row name runs to the clause's last content word ("revenue net of cost of sales 2024" is a
+    # difference even though "revenue net of cost" would print as "Cost of revenue")
+    content = [j for j, w in enumerate(words) if not any(ch.isdigit() for ch in w)
+               and w.strip("?.,!").lower() not in FILLER and not re.fullmatch(r"fy\d*|q[1-4]", w.strip("?.,!").lower())]
+    last = content[-1] + 1 if content else len(words)
+    for first, after in at:
+        for lo in range(max(0, first - _LINE_WORDS), first + (first == after)):
+            ends = range(after + 1, min(len(words), lo + _LINE_WORDS + 2) + 1) if first == after else [last]
+            for hi in ends:
+                # words of the row's name on both sides of the operator ("net of cost of sales" is a difference)
+                if first != after and not (line_tokens(" ".join(words[lo:first])) and line_tokens(" ".join(words[after:hi]))):
+                    continue
                 span = line_tokens(" ".join(words[lo:hi]))
                 if span and span in lines:
                     return True

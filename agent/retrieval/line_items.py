@@ -84,6 +84,8 @@ ABBREVIATIONS = {"g&a": "general and administrative", "s&m": "sales and marketin
                  "ppe": "property plant and equipment", "aoci": "accumulated other comprehensive income",
                  "opeb": "other postretirement benefits", "apic": "additional paid in capital",
                  "nci": "noncontrolling interests", "rou": "right of use", "admin": "administrative",
+                 "r&d": "research and development", "sg&a": "selling general and administrative",
+                 "d&a": "depreciation and amortization", "opex": "operating expenses",
                  # "pre-tax earnings" is the row "Earnings before income taxes", whichever way it is printed
                  "pre tax": "before income tax", "pretax": "before income tax"}
 _ABBREVIATION = re.compile(r"(?<![\w&])(" + "|".join(re.escape(a) for a in ABBREVIATIONS) + r")(?![\w&])")
@@ -93,7 +95,7 @@ _NON = re.compile(r"\bnon[\s\-\u2010-\u2015]+(?=[a-z])", re.I)
 # "cash and cash equivalents", "cash & equivalents": one name for the cash a row is about, however the
 # company spells it ("Effect of exchange rate changes on cash and equivalents" is the user's "... on cash").
 # Restricted cash stays its own word: that total is another line.
-_CASH = re.compile(r"\bcash,?\s+(?:and|&)\s+(?:cash\s+)?equivalents\b")
+_CASH = re.compile(r"\bcash,?\s+(?:and|&)\s+(?:cash\s+)?equivalents?\b")
 # A cash-flow statement repeats the balance sheet's working-capital names for their year's change
 # ("Customer advances and deposits" on both): the change is asked with a change word, the balance without.
 CHANGE_WORDS = frozenset("change changes increase increases decrease decreases".split())
@@ -196,7 +198,14 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             # the leftover's words are all linking ones ("net", "provided by operations") beside a metric's: the
             # clause as a whole is the row's printed name ("Cash provided by operations")
             match, found = _printed_alike(question, question, labels, total)
-        return match, found
+        if match is not None or found or not have:
+            return match, found
+        # "R&D, net": the metric's words are the row's ("Research and development expense, net") and the leftover
+        # only linking words: the rows of exactly those words that print every word left over
+        must = _printed_words(leftover)
+        labels = [r for r in labels if must <= _printed_words(r["label"])]
+        concepts = [(c, k) for c, k in concepts if must <= _printed_words(concept_words(c))]
+        need = have
     asked_change = bool((have | tokens(optional)) & CHANGE_WORDS)
     if asked_change:
         # "change in accounts payable" is the row "Increase (decrease) in accounts payable" or "Accounts
@@ -350,7 +359,8 @@ _LINKING = frozenset("of the and for from to a an by in on at net total".split()
 def _printed_words(text: str) -> frozenset[str]:
     """Every word of a label or question (stemmed), the ignorable ones included, without linking words."""
     text = _EXPLAINED.sub(" ", _NOTE_REF.sub(" ", _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", text))))
-    return frozenset(_stem(w) for w in re.findall(r"[a-z0-9&]+", normalize(text)) if w not in _LINKING
+    norm = _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], normalize(text))  # "R&D, net": the row's words
+    return frozenset(_stem(w) for w in re.findall(r"[a-z0-9&]+", norm) if w not in _LINKING
                      and not w.isdigit())
 
 
