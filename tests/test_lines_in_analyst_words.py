@@ -248,3 +248,44 @@ def test_a_typo_is_read_only_as_the_one_printed_word_a_letter_away():
     assert as_printed(frozenset({"liabilty", "incme"}), printed) == {"liability", "income"}
     assert as_printed(frozenset({"lumber"}), printed) == {"lumber"}  # near nothing printed: kept, and refused by
     assert as_printed(frozenset({"cost"}), frozenset({"coat", "cast"})) == {"cost"}  # short words are never read
+
+
+def test_a_rows_sign_words_typed_without_brackets_still_name_it():
+    labels = [_row("Income tax provision (benefit)", "us-gaap:IncomeTaxExpenseBenefit", "income"),
+              _row("Equity income (loss)", "us-gaap:IncomeLossFromEquityMethodInvestments", "income"),
+              _row("Net income (loss) attributable to common stockholders",
+                   "us-gaap:NetIncomeLossAvailableToCommonStockholdersBasic", "income")]
+    assert resolve("benefit", "income tax provision benefit", labels, [])[0].concept == labels[0]["concept"]
+    assert _one("equity income loss", labels) == labels[1]["concept"]
+    assert resolve("attributable common stockholders", "net income loss attributable common stockholders", labels,
+                   [])[0].concept == labels[2]["concept"]
+    assert _one("equity loss", labels) is None  # the row's own word is still needed
+    assert _one("income tax benefit deferred", labels) is None
+
+
+def test_a_left_over_non_is_the_questions_non_word():
+    labels = [_row("Total current assets", "us-gaap:AssetsCurrent"),
+              _row("Total non-current assets", "us-gaap:AssetsNoncurrent")]
+    match, _ = resolve("non", "non current assets", labels, [], total=True)
+    assert match is not None and match.concept == "us-gaap:AssetsNoncurrent"
+
+
+def test_linking_words_beside_a_metric_are_the_row_printing_them_never_the_metrics_row():
+    labels = [_row("Cash and cash equivalents", "us-gaap:CashAndCashEquivalentsAtCarryingValue"),
+              _row("Cash provided by operations", "us-gaap:NetCashProvidedByUsedInOperatingActivities", "cash"),
+              _row("Research and development expense, net", "us-gaap:ResearchAndDevelopmentExpense", "income")]
+    assert resolve("provided operations", "cash provided operations", labels, [])[0].concept == labels[1]["concept"]
+    assert resolve("net", "r&d net", labels, [])[0].concept == labels[2]["concept"]
+    assert resolve("held", "cash held", labels, [])[0] is None  # a word no row prints: not the cash balance
+
+
+def test_a_notes_single_match_never_settles_the_primary_statements_ambiguity():
+    rows = [_row("Restructuring and impairment costs", "us-gaap:RestructuringCharges", "income"),
+            _row("Restructuring and impairment costs", "us-gaap:RestructuringCostsAndAssetImpairmentCharges", "income"),
+            _row("Restructuring and impairment costs", "x:EffectiveIncomeTaxReconciliationRestructuringAmount", "other")]
+    match, candidates = resolve("restructuring impairment", "restructuring impairment", rows, [])
+    assert match is None and {c.concept for c in candidates} == {r["concept"] for r in rows[:2]}
+    # a balance printed as its current and non-current parts is named whole by the note's total
+    debt = [_row("Term debt", "us-gaap:LongTermDebtCurrent"), _row("Term debt", "us-gaap:LongTermDebtNoncurrent"),
+            _row("Total term debt", "us-gaap:LongTermDebt", "other")]
+    assert _one("term debt", debt) == "us-gaap:LongTermDebt"

@@ -156,6 +156,9 @@ def test_the_base_of_a_comparison_is_never_the_asked_year(directory):
 @pytest.mark.parametrize("text, metrics", [
     ("What did Apple's Wearables segment bring in for fiscal 2024?", ["dim:revenue|wearables segment"]),
     ("how much did apple sell in fy2024", ["revenue"]),
+    # a figure named beside the verb is the one asked, never its sales too
+    ("How much operating income did Apple's Wearables segment bring in for fiscal 2024?",
+     ["line:wearables segment|operating income wearables segment|operating income wearables segment|how much did bring fiscal"]),
 ])
 def test_sales_asked_with_a_verb_are_revenue_of_what_the_question_names(directory, text, metrics):
     assert _plan(directory, text).metrics == metrics

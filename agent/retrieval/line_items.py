@@ -297,16 +297,24 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         if len(best) > 1:
             best = _closest(best, question)
         if len(best) == 1:
-            if ambiguous:
+            if ambiguous and not (total and re.match(r"\s*total\b", best[0].label, re.I)) and not _split_by_term(ambiguous):
                 # the primary statements already print the name on several rows (or one row under several concepts):
                 # a note's or a standard label's single match is no tie-break (JCI's tax-reconciliation line
-                # "Restructuring and impairment costs"), the user or the year's amount decides
+                # "Restructuring and impairment costs"), the user or the year's amount decides; only the user's
+                # "total" picks a note's total of the rows ("total term debt": current and non-current summed), and
+                # a balance printed twice, current and non-current, is named whole by the note's row ("term debt")
                 break
             return best[0], []
         if len({m.label for m in best}) < len(best):  # the same label twice: tell them apart by concept
             best = [LineMatch(m.concept, f"{m.label} ({concept_words(m.concept)})", m.source, m.statement) for m in best]
         ambiguous = ambiguous or best
     return None, ambiguous
+
+
+def _split_by_term(matches: list[LineMatch]) -> bool:
+    """Rows that are one balance's current and non-current parts (LongTermDebtCurrent, LongTermDebtNoncurrent)."""
+    stems = {re.sub(r"(?:Non)?[Cc]urrent$", "", m.concept) for m in matches}
+    return len(matches) > 1 and len(stems) == 1 and all(m.concept.endswith("urrent") for m in matches)
 
 
 def _in_said_order(words: frozenset[str], question: str) -> str:
