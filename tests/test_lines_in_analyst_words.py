@@ -289,3 +289,13 @@ def test_a_notes_single_match_never_settles_the_primary_statements_ambiguity():
     debt = [_row("Term debt", "us-gaap:LongTermDebtCurrent"), _row("Term debt", "us-gaap:LongTermDebtNoncurrent"),
             _row("Total term debt", "us-gaap:LongTermDebt", "other")]
     assert _one("term debt", debt) == "us-gaap:LongTermDebt"
+
+
+def test_a_member_printing_a_region_abbreviation_is_named_by_it_as_typed():
+    segs = [("us-gaap:StatementBusinessSegmentsAxis", "x:BuildingSolutionsEMEALAMember"),
+            ("us-gaap:StatementBusinessSegmentsAxis", "x:BuildingSolutionsNorthAmericaMember")]
+    printed = {"x:BuildingSolutionsEMEALAMember": {"Building Solutions EMEA/LA"},
+               "x:BuildingSolutionsNorthAmericaMember": {"Building Solutions North America"}}
+    assert find_member("building solutions emea/la", segs, printed) == ([segs[0]], True)
+    assert find_member("building solutions emea la", segs, printed) == ([segs[0]], True)
+    assert find_member("building solutions latin america", segs, printed)[0] != [segs[1]]

@@ -211,13 +211,16 @@ def _amount_row(conn, company: dict, candidates: list, fy: int):
 
 
 def _same_row_other_concept(conn, deps, company: dict, match, fy: int):
-    """(fact, row) of the year for the row printed under the matched label on the same statement but tagged
-    with another concept that year ("Digital assets": a company concept one year, CryptoAssetFairValueCurrent
+    """(fact, row) of the year for the row printed under the matched label on the same statement (else, when
+    none, anywhere without dimensions) but tagged with another concept that year ("Digital assets": a company concept one year, CryptoAssetFairValueCurrent
     the next), when exactly one amount answers; else None."""
     cik = company["cik"]
     shown = printed_label(match)
-    others = {r["concept"] for r in labels_of(conn, deps.memo if deps is not None else {}, cik)
-              if r["label"] == shown and r["statement"] == match.statement and not r["dims"] and r["concept"] != match.concept}
+    # the same statement's rows first; then the label printed anywhere else without dimensions (a filing whose
+    # statement was filed as another table: JCI's "Cash used by investing activities from continuing operations")
+    printed = [r for r in labels_of(conn, deps.memo if deps is not None else {}, cik)
+               if r["label"] == shown and not r["dims"] and r["concept"] != match.concept]
+    others = {r["concept"] for r in printed if r["statement"] == match.statement} or {r["concept"] for r in printed}
     found = []
     for concept in sorted(others):
         fact = facts_store.annual_value(conn, cik, [concept], fy, as_of_accession=company.get("as_of_accession"))
