@@ -299,3 +299,20 @@ def test_a_member_printing_a_region_abbreviation_is_named_by_it_as_typed():
     assert find_member("building solutions emea/la", segs, printed) == ([segs[0]], True)
     assert find_member("building solutions emea la", segs, printed) == ([segs[0]], True)
     assert find_member("building solutions latin america", segs, printed)[0] != [segs[1]]
+
+
+def test_a_change_asked_beside_linking_words_is_the_change_row_never_the_balance():
+    rows = [_row("Cash and equivalents", "us-gaap:CashAndCashEquivalentsAtCarryingValue"),
+            _row("Net increase (decrease) in cash and equivalents",
+                 "us-gaap:CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalentsPeriodIncreaseDecreaseIncludingExchangeRateEffect",
+                 "cash")]
+    match, _ = resolve("net", "net cash and equivalents", rows, [], optional="increase decrease")
+    assert match is not None and match.concept == rows[1]["concept"]
+    match, _ = resolve("net", "net cash and equivalents", rows, [])  # no change asked: never the change row
+    assert match is None or match.concept == rows[0]["concept"]
+
+
+def test_the_users_net_picks_the_row_printing_it():
+    rows = [_row("Interest income", "us-gaap:InterestAndFeeIncomeLoansAndLeases", "income"),
+            _row("Interest income, net", "us-gaap:InterestIncomeExpenseNet", "income")]
+    assert resolve("net", "interest income net", rows, [])[0].concept == "us-gaap:InterestIncomeExpenseNet"

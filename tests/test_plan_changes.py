@@ -204,3 +204,10 @@ def test_a_definition_may_name_a_members_figure(directory):
 def test_a_product_that_names_the_company_is_also_the_member_asked(directory):
     p = _plan(directory, "what share of revenue came from iPhone in 2024?")
     assert p.tickers == ["AAPL"] and p.metrics == ["udf:iphone share of revenue"], p
+
+
+@pytest.mark.parametrize("text", ["apple effect of exchange rate changes on cash 2024",
+                                  "What was Apple's effect of exchange rate changes on cash in 2024?"])
+def test_a_row_named_for_an_effect_is_looked_up_when_no_question_word_asks_why(directory, text):
+    p = _plan(directory, text)
+    assert any(k.startswith("line:") for k in [*p.metrics, *p.probe]), p

@@ -194,12 +194,17 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
     have = said | need
     if not need:
         match, found = _printed_alike(leftover, question, labels, total)
-        if match is None and not found and _printed_words(question) != _printed_words(leftover):
-            # the leftover's words are all linking ones ("net", "provided by operations") beside a metric's: the
-            # clause as a whole is the row's printed name ("Cash provided by operations")
-            match, found = _printed_alike(question, question, labels, total)
         if match is not None or found or not have:
             return match, found
+        # the leftover's words are all linking ones ("net", "provided by operations") beside a metric's: the clause
+        # as a whole is the row's printed name ("Cash provided by operations"). A change the user asked for
+        # ("net increase (decrease) in cash") is a change row's, never the balance's
+        changed = bool((said | tokens(optional)) & CHANGE_WORDS)
+        labels = [r for r in labels if _is_change(r) == changed]
+        if _printed_words(question) != _printed_words(leftover):
+            match, found = _printed_alike(question, question, labels, total, drop=CHANGE_WORDS if changed else frozenset())
+            if match is not None or found:
+                return match, found
         # "R&D, net": the metric's words are the row's ("Research and development expense, net") and the leftover
         # only linking words: the rows of exactly those words that print every word left over
         must = _printed_words(leftover)
@@ -288,6 +293,7 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             # the cash-flow statement lists an income statement line again as an adjustment ("Other
             # operating charges"): the line the company reports is the income statement's
             best = [m for m in best if m.statement == "income"]
+        best = _said_net(best, question)
         if len(best) > 1:  # one line printed under several concepts: the one whose own name is the question's
             named = [m for m in best if tokens(concept_words(m.concept)) == have]
             best = named if len(named) == 1 else best
@@ -323,7 +329,22 @@ def _in_said_order(words: frozenset[str], question: str) -> str:
     return " ".join(sorted(words, key=lambda w: (said.index(w) if w in said else len(said), w)))
 
 
-def _printed_alike(leftover: str, question: str, labels: list[dict], total: bool
+def _said_net(matches: list[LineMatch], question: str) -> list[LineMatch]:
+    """"Interest income" and "Interest income, net" both fit: the user's "net" picks the row printing it. Not said,
+    nothing is decided by it ("property, plant and equipment" is the balance sheet's net row, not a gross one)."""
+    if len(matches) < 2 or "net" not in re.findall(r"[a-z]+", question.lower()):
+        return matches
+    kept = [m for m in matches if "net" in re.findall(r"[a-z]+", m.label.lower())]
+    return kept if len(kept) == 1 else matches
+
+
+def _is_change(row: dict) -> bool:
+    """A row that is a change in a balance ("Net increase (decrease) in cash", IncreaseDecreaseInInventories)."""
+    return "IncreaseDecrease" in row["concept"] or bool(_printed_words(row["label"]) & CHANGE_WORDS) \
+        or bool(re.search(r"\b(?:increase|decrease)", row["label"], re.I))
+
+
+def _printed_alike(leftover: str, question: str, labels: list[dict], total: bool, drop: frozenset[str] = frozenset()
                    ) -> tuple[LineMatch | None, list[LineMatch]]:
     """A phrase of words that name nothing alone ("total costs and expenses", "other expenses"): the primary
     statements' one row printed with exactly those words (linking words aside), or None."""
@@ -335,7 +356,7 @@ def _printed_alike(leftover: str, question: str, labels: list[dict], total: bool
     for row in labels:
         if row["dims"] or row["statement"] not in PRIMARY:
             continue
-        printed = _printed_words(row["label"]) | (
+        printed = _printed_words(row["label"]) - drop | (
             frozenset({"total"}) if re.match(r"\s*total\b", row["label"], re.I) else frozenset())
         if printed == said:
             found.setdefault(row["concept"], LineMatch(row["concept"], row["label"], "company", row["statement"]))
@@ -343,7 +364,7 @@ def _printed_alike(leftover: str, question: str, labels: list[dict], total: bool
             summed.setdefault(row["concept"], LineMatch(row["concept"], row["label"], "company", row["statement"]))
     if not found and len(summed) == 1:
         found = summed  # "costs and expenses" is the one row "Total costs and expenses" when none prints it bare
-    matches = list(found.values())
+    matches = _said_net(list(found.values()), question)
     return (matches[0], []) if len(matches) == 1 else (None, matches)
 
 
