@@ -84,7 +84,7 @@ ABBREVIATIONS = {"g&a": "general and administrative", "s&m": "sales and marketin
                  "ppe": "property plant and equipment", "aoci": "accumulated other comprehensive income",
                  "opeb": "other postretirement benefits", "apic": "additional paid in capital",
                  "nci": "noncontrolling interests", "rou": "right of use", "admin": "administrative",
-                 "r&d": "research and development", "sg&a": "selling general and administrative",
+                 "a/r": "accounts receivable", "a/p": "accounts payable", "r&d": "research and development", "sg&a": "selling general and administrative",
                  "d&a": "depreciation and amortization", "opex": "operating expenses",
                  # "pre-tax earnings" is the row "Earnings before income taxes", whichever way it is printed
                  "pre tax": "before income tax", "pretax": "before income tax"}
@@ -125,8 +125,8 @@ def tokens(text: str) -> frozenset[str]:
     """The words of a label or phrase that decide what it is."""
     text = _NON.sub("non", _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", unaccented(text))))
     text = _PROCEEDS_SALE.sub("proceeds from sale", text)
-    norm = normalize(_NOTE_REF.sub(" ", text)).replace("/", " ")
-    norm = _CASH.sub("cash", _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], norm))
+    norm = _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], normalize(_NOTE_REF.sub(" ", text)))  # "A/R" whole
+    norm = _CASH.sub("cash", _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], norm.replace("/", " ")))
     norm = re.sub(r"(?<=[a-z]{3})&(?=[a-z]{3})", " ", norm)  # "Occupancy & other": an "and", unlike "R&D"
     words = re.findall(r"[a-z0-9&]+", norm)
     out = frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
