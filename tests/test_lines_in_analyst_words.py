@@ -230,6 +230,9 @@ def test_a_span_said_as_over_n_years_or_an_n_year_trend_is_the_last_n_years():
         years = read_years(said)
         assert years.offsets == [-2, -1, 0] and years.latest, said
     assert read_years("over three years ended 2023").offsets != [-2, -1, 0]  # anchored on its own year
+    for said in ("inventory trend over the last 3 years (FY2023)", "the past three years through fiscal 2023"):
+        years = read_years(said)  # the span ends at the one year said, never at the latest held
+        assert years.years == [2021, 2022, 2023] and not years.latest and not years.offsets, said
 
 
 def test_current_is_never_read_inside_noncurrent():
