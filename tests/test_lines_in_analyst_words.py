@@ -319,3 +319,11 @@ def test_the_users_net_picks_the_row_printing_it():
     rows = [_row("Interest income", "us-gaap:InterestAndFeeIncomeLoansAndLeases", "income"),
             _row("Interest income, net", "us-gaap:InterestIncomeExpenseNet", "income")]
     assert resolve("net", "interest income net", rows, [])[0].concept == "us-gaap:InterestIncomeExpenseNet"
+
+
+def test_a_word_the_rows_concept_excludes_never_tells_that_row_apart():
+    rows = [_row("Research and development expense", "us-gaap:ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost",
+                 "income"),
+            _row("Deferred revenue", "us-gaap:ContractWithCustomerLiabilityCurrent")]
+    assert resolve("process", "process r&d", rows, [])[0] is None  # "in-process R&D" is what the row leaves out
+    assert _one("current deferred revenue", rows) == "us-gaap:ContractWithCustomerLiabilityCurrent"

@@ -146,6 +146,14 @@ def sign_words(label: str, concept: str) -> frozenset[str]:
     return frozenset((printed | paired) & {_stem(w) for w in _SIGN_SET})
 
 
+def _excluded(concept: str) -> frozenset[str]:
+    """The words a concept's name says it leaves out (ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost:
+    "acquired in process cost"): a question asking for them asks for another figure."""
+    name = concept_words(concept)
+    m = re.search(r"\b(?:excluding|except|without|other than|less)\b(.*)$", name)
+    return tokens(m.group(1)) if m else frozenset()
+
+
 def concept_words(concept: str) -> str:
     """'us-gaap:PaymentsForRepurchaseOfCommonStock' -> 'payments for repurchase of common stock'."""
     name = concept.split(":", 1)[-1]
@@ -246,7 +254,8 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             tier = 0 if row["statement"] in PRIMARY else 1
             tiers[tier].append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
         elif words and words < have and row["statement"] in PRIMARY \
-                and words | (have & tokens(concept_words(row["concept"]))) == have:
+                and words | (have & tokens(concept_words(row["concept"]))) == have \
+                and not (have - words) & _excluded(row["concept"]):
             # "current deferred revenue": the row printed "Deferred revenue" under current liabilities
             # (ContractWithCustomerLiabilityCurrent), never its non-current twin
             told.append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
