@@ -518,3 +518,17 @@ def company_line(conn, memo: dict, cik: int, key: str) -> tuple[LineMatch | None
         printed = [r for r in printed if r["statement"] == place]
     return resolve(leftover, context, printed, concepts, total="total" in shown.split(),
                    optional=f"{line_optional(key)} {name}".strip())
+
+
+def metric_phrases(words: list[dict]) -> dict[str, str]:
+    """Metric key -> the words the question named it with (from the plan's word accounting)."""
+    out: dict[str, list[str]] = {}
+    before = ""
+    for w in words or []:
+        if w.get("as", "").startswith("metric:"):
+            said = out.setdefault(w["as"][7:], [])
+            if not said and before == "total":  # "total operating costs" is the total's row, never a part's
+                said.append(before)
+            said.append(w["word"])
+        before = w.get("word", "")
+    return {k: " ".join(v) for k, v in out.items()}

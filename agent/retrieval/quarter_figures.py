@@ -450,7 +450,7 @@ def quarter_numbers(state, deps) -> dict:
     b = Builder()
     memo = deps.memo if deps is not None else {}
     refusal = None
-    from agent.retrieval.retrieve import metric_phrases
+    from agent.retrieval.line_items import metric_phrases
 
     phrases = metric_phrases(plan.words)
     with deps.db.connection() as conn:
