@@ -76,7 +76,14 @@ def test_a_name_of_words_that_name_nothing_alone_matches_the_row_printing_exactl
               _row("Costs and expenses of services", "us-gaap:CostOfServices", "income")]
     match, _ = resolve("costs expenses", "costs expenses", labels, [], total=True)
     assert match is not None and match.concept == "us-gaap:CostsAndExpenses"
-    assert resolve("costs expenses", "costs expenses", labels, [])[0] is None  # not the total's row
+    # without "total": still the one row printing those words beside "total" ("Meta costs and expenses")
+    assert resolve("costs expenses", "costs expenses", labels, [])[0].concept == "us-gaap:CostsAndExpenses"
+    # a row printing them bare is the user's words exactly, and wins over the total
+    bare = labels + [_row("Costs and expenses", "us-gaap:OperatingCostsAndExpenses", "income")]
+    assert resolve("costs expenses", "costs expenses", bare, [])[0].concept == "us-gaap:OperatingCostsAndExpenses"
+    # two totals printing them: neither
+    two = labels + [_row("Total costs and expenses, net", "us-gaap:CostsAndExpensesNet", "income")]
+    assert resolve("costs expenses", "costs expenses", two, [])[0] is None
 
 
 def test_a_named_statement_is_the_rows_place_not_its_words():
@@ -223,6 +230,9 @@ def test_a_span_said_as_over_n_years_or_an_n_year_trend_is_the_last_n_years():
         years = read_years(said)
         assert years.offsets == [-2, -1, 0] and years.latest, said
     assert read_years("over three years ended 2023").offsets != [-2, -1, 0]  # anchored on its own year
+    for said in ("inventory trend over the last 3 years (FY2023)", "the past three years through fiscal 2023"):
+        years = read_years(said)  # the span ends at the one year said, never at the latest held
+        assert years.years == [2021, 2022, 2023] and not years.latest and not years.offsets, said
 
 
 def test_current_is_never_read_inside_noncurrent():
@@ -241,3 +251,79 @@ def test_a_typo_is_read_only_as_the_one_printed_word_a_letter_away():
     assert as_printed(frozenset({"liabilty", "incme"}), printed) == {"liability", "income"}
     assert as_printed(frozenset({"lumber"}), printed) == {"lumber"}  # near nothing printed: kept, and refused by
     assert as_printed(frozenset({"cost"}), frozenset({"coat", "cast"})) == {"cost"}  # short words are never read
+
+
+def test_a_rows_sign_words_typed_without_brackets_still_name_it():
+    labels = [_row("Income tax provision (benefit)", "us-gaap:IncomeTaxExpenseBenefit", "income"),
+              _row("Equity income (loss)", "us-gaap:IncomeLossFromEquityMethodInvestments", "income"),
+              _row("Net income (loss) attributable to common stockholders",
+                   "us-gaap:NetIncomeLossAvailableToCommonStockholdersBasic", "income")]
+    assert resolve("benefit", "income tax provision benefit", labels, [])[0].concept == labels[0]["concept"]
+    assert _one("equity income loss", labels) == labels[1]["concept"]
+    assert resolve("attributable common stockholders", "net income loss attributable common stockholders", labels,
+                   [])[0].concept == labels[2]["concept"]
+    assert _one("equity loss", labels) is None  # the row's own word is still needed
+    assert _one("income tax benefit deferred", labels) is None
+
+
+def test_a_left_over_non_is_the_questions_non_word():
+    labels = [_row("Total current assets", "us-gaap:AssetsCurrent"),
+              _row("Total non-current assets", "us-gaap:AssetsNoncurrent")]
+    match, _ = resolve("non", "non current assets", labels, [], total=True)
+    assert match is not None and match.concept == "us-gaap:AssetsNoncurrent"
+
+
+def test_linking_words_beside_a_metric_are_the_row_printing_them_never_the_metrics_row():
+    labels = [_row("Cash and cash equivalents", "us-gaap:CashAndCashEquivalentsAtCarryingValue"),
+              _row("Cash provided by operations", "us-gaap:NetCashProvidedByUsedInOperatingActivities", "cash"),
+              _row("Research and development expense, net", "us-gaap:ResearchAndDevelopmentExpense", "income")]
+    assert resolve("provided operations", "cash provided operations", labels, [])[0].concept == labels[1]["concept"]
+    assert resolve("net", "r&d net", labels, [])[0].concept == labels[2]["concept"]
+    assert resolve("held", "cash held", labels, [])[0] is None  # a word no row prints: not the cash balance
+
+
+def test_a_notes_single_match_never_settles_the_primary_statements_ambiguity():
+    rows = [_row("Restructuring and impairment costs", "us-gaap:RestructuringCharges", "income"),
+            _row("Restructuring and impairment costs", "us-gaap:RestructuringCostsAndAssetImpairmentCharges", "income"),
+            _row("Restructuring and impairment costs", "x:EffectiveIncomeTaxReconciliationRestructuringAmount", "other")]
+    match, candidates = resolve("restructuring impairment", "restructuring impairment", rows, [])
+    assert match is None and {c.concept for c in candidates} == {r["concept"] for r in rows[:2]}
+    # a balance printed as its current and non-current parts is named whole by the note's total
+    debt = [_row("Term debt", "us-gaap:LongTermDebtCurrent"), _row("Term debt", "us-gaap:LongTermDebtNoncurrent"),
+            _row("Total term debt", "us-gaap:LongTermDebt", "other")]
+    assert _one("term debt", debt) == "us-gaap:LongTermDebt"
+
+
+def test_a_member_printing_a_region_abbreviation_is_named_by_it_as_typed():
+    segs = [("us-gaap:StatementBusinessSegmentsAxis", "x:BuildingSolutionsEMEALAMember"),
+            ("us-gaap:StatementBusinessSegmentsAxis", "x:BuildingSolutionsNorthAmericaMember")]
+    printed = {"x:BuildingSolutionsEMEALAMember": {"Building Solutions EMEA/LA"},
+               "x:BuildingSolutionsNorthAmericaMember": {"Building Solutions North America"}}
+    assert find_member("building solutions emea/la", segs, printed) == ([segs[0]], True)
+    assert find_member("building solutions emea la", segs, printed) == ([segs[0]], True)
+    assert find_member("building solutions latin america", segs, printed)[0] != [segs[1]]
+
+
+def test_a_change_asked_beside_linking_words_is_the_change_row_never_the_balance():
+    rows = [_row("Cash and equivalents", "us-gaap:CashAndCashEquivalentsAtCarryingValue"),
+            _row("Net increase (decrease) in cash and equivalents",
+                 "us-gaap:CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalentsPeriodIncreaseDecreaseIncludingExchangeRateEffect",
+                 "cash")]
+    match, _ = resolve("net", "net cash and equivalents", rows, [], optional="increase decrease")
+    assert match is not None and match.concept == rows[1]["concept"]
+    match, _ = resolve("net", "net cash and equivalents", rows, [])  # no change asked: never the change row
+    assert match is None or match.concept == rows[0]["concept"]
+
+
+def test_the_users_net_picks_the_row_printing_it():
+    rows = [_row("Interest income", "us-gaap:InterestAndFeeIncomeLoansAndLeases", "income"),
+            _row("Interest income, net", "us-gaap:InterestIncomeExpenseNet", "income")]
+    assert resolve("net", "interest income net", rows, [])[0].concept == "us-gaap:InterestIncomeExpenseNet"
+
+
+def test_a_word_the_rows_concept_excludes_never_tells_that_row_apart():
+    rows = [_row("Research and development expense", "us-gaap:ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost",
+                 "income"),
+            _row("Deferred revenue", "us-gaap:ContractWithCustomerLiabilityCurrent")]
+    assert resolve("process", "process r&d", rows, [])[0] is None  # "in-process R&D" is what the row leaves out
+    assert _one("current deferred revenue", rows) == "us-gaap:ContractWithCustomerLiabilityCurrent"

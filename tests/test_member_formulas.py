@@ -82,3 +82,15 @@ def test_an_absent_member_in_a_formula_is_refused_naming_it_and_the_members_that
         assert refused.kind == "refusal" and refused.refusal_reason == "unknown_metric", (text, refused.text)
         assert "vision pro" in refused.text.lower() and "iPhone" in refused.text, refused.text
         assert not refused.numbers and number_tokens(refused.text) == []
+
+
+def test_a_slash_or_net_of_inside_a_printed_rows_name_is_no_operator():
+    from agent.planning.formulas import _printed_slash
+    from agent.retrieval.line_items import tokens
+    lines = frozenset(tokens(n) for n in ("Income/(loss) from operating investments, net", "Cost of revenue",
+                                           "Interest expense, net of portion capitalized", "Total debt"))
+    assert _printed_slash("boeing income/(loss) from operating investments, net 2024", lines)
+    assert _printed_slash("interest expense, net of portion capitalized 2024", lines)
+    assert not _printed_slash("revenue net of cost of sales 2024", lines)  # "revenue net of cost" is no row's name
+    assert not _printed_slash("total debt/ebitda", lines)  # a ratio: "total debt" alone is no row with a slash
+    assert not _printed_slash("debt over equity", lines)

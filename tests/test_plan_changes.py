@@ -156,6 +156,9 @@ def test_the_base_of_a_comparison_is_never_the_asked_year(directory):
 @pytest.mark.parametrize("text, metrics", [
     ("What did Apple's Wearables segment bring in for fiscal 2024?", ["dim:revenue|wearables segment"]),
     ("how much did apple sell in fy2024", ["revenue"]),
+    # a figure named beside the verb is the one asked, never its sales too
+    ("How much operating income did Apple's Wearables segment bring in for fiscal 2024?",
+     ["line:wearables segment|operating income wearables segment|operating income wearables segment|how much did bring fiscal"]),
 ])
 def test_sales_asked_with_a_verb_are_revenue_of_what_the_question_names(directory, text, metrics):
     assert _plan(directory, text).metrics == metrics
@@ -201,3 +204,10 @@ def test_a_definition_may_name_a_members_figure(directory):
 def test_a_product_that_names_the_company_is_also_the_member_asked(directory):
     p = _plan(directory, "what share of revenue came from iPhone in 2024?")
     assert p.tickers == ["AAPL"] and p.metrics == ["udf:iphone share of revenue"], p
+
+
+@pytest.mark.parametrize("text", ["apple effect of exchange rate changes on cash 2024",
+                                  "What was Apple's effect of exchange rate changes on cash in 2024?"])
+def test_a_row_named_for_an_effect_is_looked_up_when_no_question_word_asks_why(directory, text):
+    p = _plan(directory, text)
+    assert any(k.startswith("line:") for k in [*p.metrics, *p.probe]), p

@@ -220,3 +220,21 @@ def test_a_company_with_only_a_first_quarter_is_placed_by_the_quarter_ingest_gav
     periods = Periods(q1, Calendar.of(q1), ["us-gaap:Revenues"])
     assert periods.quarter(2024, 1).value == 7702 * M
     assert periods.quarter(2023, 1).value == 7371 * M and periods.quarter(2024, 2) is None
+
+
+def test_a_quarter_of_a_metric_printed_on_two_rows_is_the_row_named_by_the_users_words(footnote, nvidia):
+    from types import SimpleNamespace
+
+    from store.labels import replace_labels
+
+    def row(concept, label, n):
+        return SimpleNamespace(taxonomy="us-gaap", concept=concept, label=label, statement="income", table_no=1,
+                               row_no=n, negated=False, dims={})
+
+    with nvidia.connection() as conn:
+        fact(conn, NVDA, Q2, "RevenueFromContractWithCustomerExcludingAssessedTax", str(13400 * M), date(2023, 7, 30),
+             date(2023, 5, 1), fiscal_year=2024, fy=2024, form="10-Q", fp="Q2", filed=date(2023, 8, 25))
+        replace_labels(conn, K24, NVDA, [row("RevenueFromContractWithCustomerExcludingAssessedTax", "Net sales", 1),
+                                         row("Revenues", "Total revenues", 2)])
+    assert _values(ask(footnote, "What were NVIDIA's net sales in Q2 FY2024?")) == {13400 * M}
+    assert _values(ask(footnote, "What was NVIDIA's total revenues in Q2 FY2024?")) == {13507 * M}

@@ -536,7 +536,7 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
         if start < 0:
             continue
         pos = start + len(clause)
-        if not _has_operator(clause):
+        if not _has_operator(clause) or _printed_slash(clause, lines):
             continue
         words = list(re.finditer(r"\S+", clause))
         if len(words) > _MAX_CLAUSE_WORDS:
@@ -566,6 +566,41 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
                 return ({"name": shown.lower(), "tree": tree, "unit": unit_of(tree, shown),
                          "formula": restate(tree, top=True)}, start + lo, start + hi)
     return None
+
+
+# Operators a printed row name may hold: a slash inside words, "net of", "less", "excluding", a dash.
+_IN_NAME = re.compile(r"/|net\s+of|less|excluding|-")
+
+
+def _printed_slash(clause: str, lines: frozenset) -> bool:
+    """A clause whose only operators are ones a row's name may print ("Income/(loss) from operating investments",
+    "proceeds from sale/maturity of investments", "Interest expense, net of portion capitalized"), when the words
+    around one are a row some company prints: the row's name, never a division or a difference. (Owner of
+    line-item resolution, B: the one call in find_inline.)"""
+    ops = [m for p in (_DIV, _ADD, _SUB, _MUL) for m in p.finditer(clause)]
+    if not ops or any(not _IN_NAME.fullmatch(m.group(0).strip().lower()) for m in ops):
+        return False
+    words = clause.split()
+    # (first word of the operator, first word after it): a slash inside a word is both
+    at = [(i, i) for i, w in enumerate(words) if "/" in w.strip("/")]
+    at += [(i - 1, i + 1) for i, w in enumerate(words) if w.lower() == "of" and i and words[i - 1].lower() == "net"]
+    at += [(i, i + 1) for i, w in enumerate(words) if w.lower() in ("less", "-", "excluding")]
+    # a spaced operator's row name runs to the clause's last content word ("revenue net of cost of sales 2024" is a
+    # difference even though "revenue net of cost" would print as "Cost of revenue")
+    content = [j for j, w in enumerate(words) if not any(ch.isdigit() for ch in w)
+               and w.strip("?.,!").lower() not in FILLER and not re.fullmatch(r"fy\d*|q[1-4]", w.strip("?.,!").lower())]
+    last = content[-1] + 1 if content else len(words)
+    for first, after in at:
+        for lo in range(max(0, first - _LINE_WORDS), first + (first == after)):
+            ends = range(after + 1, min(len(words), lo + _LINE_WORDS + 2) + 1) if first == after else [last]
+            for hi in ends:
+                # words of the row's name on both sides of the operator ("net of cost of sales" is a difference)
+                if first != after and not (line_tokens(" ".join(words[lo:first])) and line_tokens(" ".join(words[after:hi]))):
+                    continue
+                span = line_tokens(" ".join(words[lo:hi]))
+                if span and span in lines:
+                    return True
+    return False
 
 
 def _itself(tree: dict) -> bool:

@@ -118,7 +118,8 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: 
         # "e-commerce profitability", "streaming profitability": a business's, told in MD&A; the
         # company's net income would answer another question
         unnamed = unnamed[: narrowed.start()] + " " * (narrowed.end() - narrowed.start()) + unnamed[narrowed.end() :]
-    measures += [k for k in implied_measures(_without_named(unnamed)) if k not in measures]
+    if not measures:  # "how much operating income did the segment bring in": the named figure, not its sales too
+        measures += [k for k in implied_measures(_without_named(unnamed)) if k not in measures]
     items, has_topic = route_items(low)
     # "what pushed revenue up?", "how much did the strike cost them?": a cause, asked with a verb
     why = bool(WHY.search(low) or CAUSE.search(low)) or asks_cause(low, unnamed.lower())

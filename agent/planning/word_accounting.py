@@ -116,6 +116,11 @@ def _quotient(trace: list[dict]) -> bool:
 _EARNING = re.compile(r"\b(?:earn|earned|earns|make|made|makes|how much|how many)\b")
 
 
+# A question word: without one ("Adobe effect of exchange rates on cash FY23") a message names what it wants, a row's
+# figure when the company prints one by those words. (Line-item resolution, B: the probe condition only.)
+_ASKED = re.compile(r"\b(?:why|how|what|which|when|where|who|explain|describe|discuss|tell|summari[sz]e|did|does|do|is|are|was|were)\b")
+
+
 def _qualified_lead(plan: Plan, r: Reading, outside: str, low: str, joined: frozenset[frozenset[str]]) -> Plan:
     """A prose answer opens with the figure of each metric the question names, so that figure must
     be the one asked for, whole: words of the metric's own clause that nothing accounts for ("revenue
@@ -131,7 +136,7 @@ def _qualified_lead(plan: Plan, r: Reading, outside: str, low: str, joined: froz
         return plan
     plan.words = trace
     plan.metrics = [k for k in plan.metrics if k not in absorbed]
-    if not plan.metrics and (not r.why or FIGURE_ASK.search(low)):
+    if not plan.metrics and (not r.why or FIGURE_ASK.search(low) or not _ASKED.search(low)):
         # "what was the effect of exchange rate changes on cash?": when those words are a row the company prints,
         # the row's figure answers (fetch tries it before the passage search), else the passages do
         plan.probe = line_keys(trace, runs)[0]

@@ -157,8 +157,12 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
     if m:
         said = next(g for g in m.groups() if g)
         n = NUMBER_WORDS.get(said.lower()) or int(said)
-        out.latest = True
-        out.offsets = list(range(-(n - 1), 1))
+        if len(out.years) == 1 and n > 1:
+            # "the last 3 years (FY2023)", "past three years through 2023": the span ends at the year said
+            out.years = list(range(out.years[0] - n + 1, out.years[0] + 1))
+        else:
+            out.latest = True
+            out.offsets = list(range(-(n - 1), 1))
         out.trend = True
     elif (m := _AGO.search(t)) is not None:
         n = NUMBER_WORDS.get(m.group(1).lower()) or int(m.group(1))

@@ -64,6 +64,9 @@ def _stem(word: str) -> str:
 _LEAD_IN = re.compile(r"^\s*(?:less|add|plus|minus|deduct|deduct(?:ed)?|including|excluding)\s*:\s*", re.I)
 _SIGN_WORDS = r"loss|losses|gain|gains|benefit|benefits|expense|expenses|income|decrease|increase|deficit|charge|credit"
 _OTHER_SIGN = re.compile(rf"\(\s*(?:{_SIGN_WORDS})\s*\)|(?<=\w)/\(?(?:{_SIGN_WORDS})\)?(?!\w)", re.I)
+# The sign words of a row ("Income tax provision (benefit)", "Equity income (loss)", IncomeTaxExpenseBenefit): a
+# question typed without brackets keeps them as words ("income tax provision benefit"), which name the same line.
+_SIGN_SET = frozenset(_SIGN_WORDS.split("|")) | {"provision", "earnings", "profit"}
 _PAIRED = re.compile(r"\b(income|profit|gain|gains|earnings|expense|increase)\s+(?:accumulated\s+)?"
                      r"(loss|losses|benefit|decrease|deficit)\b")
 
@@ -81,6 +84,8 @@ ABBREVIATIONS = {"g&a": "general and administrative", "s&m": "sales and marketin
                  "ppe": "property plant and equipment", "aoci": "accumulated other comprehensive income",
                  "opeb": "other postretirement benefits", "apic": "additional paid in capital",
                  "nci": "noncontrolling interests", "rou": "right of use", "admin": "administrative",
+                 "a/r": "accounts receivable", "a/p": "accounts payable", "r&d": "research and development", "sg&a": "selling general and administrative",
+                 "d&a": "depreciation and amortization", "opex": "operating expenses",
                  # "pre-tax earnings" is the row "Earnings before income taxes", whichever way it is printed
                  "pre tax": "before income tax", "pretax": "before income tax"}
 _ABBREVIATION = re.compile(r"(?<![\w&])(" + "|".join(re.escape(a) for a in ABBREVIATIONS) + r")(?![\w&])")
@@ -90,7 +95,7 @@ _NON = re.compile(r"\bnon[\s\-\u2010-\u2015]+(?=[a-z])", re.I)
 # "cash and cash equivalents", "cash & equivalents": one name for the cash a row is about, however the
 # company spells it ("Effect of exchange rate changes on cash and equivalents" is the user's "... on cash").
 # Restricted cash stays its own word: that total is another line.
-_CASH = re.compile(r"\bcash,?\s+(?:and|&)\s+(?:cash\s+)?equivalents\b")
+_CASH = re.compile(r"\bcash,?\s+(?:and|&)\s+(?:cash\s+)?equivalents?\b")
 # A cash-flow statement repeats the balance sheet's working-capital names for their year's change
 # ("Customer advances and deposits" on both): the change is asked with a change word, the balance without.
 CHANGE_WORDS = frozenset("change changes increase increases decrease decreases".split())
@@ -120,8 +125,8 @@ def tokens(text: str) -> frozenset[str]:
     """The words of a label or phrase that decide what it is."""
     text = _NON.sub("non", _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", unaccented(text))))
     text = _PROCEEDS_SALE.sub("proceeds from sale", text)
-    norm = normalize(_NOTE_REF.sub(" ", text)).replace("/", " ")
-    norm = _CASH.sub("cash", _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], norm))
+    norm = _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], normalize(_NOTE_REF.sub(" ", text)))  # "A/R" whole
+    norm = _CASH.sub("cash", _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], norm.replace("/", " ")))
     norm = re.sub(r"(?<=[a-z]{3})&(?=[a-z]{3})", " ", norm)  # "Occupancy & other": an "and", unlike "R&D"
     words = re.findall(r"[a-z0-9&]+", norm)
     out = frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
@@ -129,6 +134,24 @@ def tokens(text: str) -> frozenset[str]:
         out |= {"asset"}
     # "Cash paid for interest" and "Interest paid" (InterestPaidNet) are one line: paid is always cash
     return out - {"cash"} if "paid" in out else out
+
+
+@lru_cache(maxsize=TOKEN_CACHE)
+def sign_words(label: str, concept: str) -> frozenset[str]:
+    """The sign words a row prints or its concept pairs (IncomeLoss, ExpenseBenefit), stemmed: words a question may
+    add to the row's name, since the user writes "(loss)" as "loss"."""
+    printed = {_stem(w) for w in re.findall(r"[a-z]+", " ".join(m.group(0) for m in _OTHER_SIGN.finditer(label.lower())))}
+    name = " ".join(w.lower() for w in _CAMEL.findall(concept.split(":", 1)[-1]))
+    paired = {_stem(w) for m in _PAIRED.finditer(name) for w in m.groups()}
+    return frozenset((printed | paired) & {_stem(w) for w in _SIGN_SET})
+
+
+def _excluded(concept: str) -> frozenset[str]:
+    """The words a concept's name says it leaves out (ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost:
+    "acquired in process cost"): a question asking for them asks for another figure."""
+    name = concept_words(concept)
+    m = re.search(r"\b(?:excluding|except|without|other than|less)\b(.*)$", name)
+    return tokens(m.group(1)) if m else frozenset()
 
 
 def concept_words(concept: str) -> str:
@@ -171,9 +194,31 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
     # "non-cash property additions" whose "cash" another part of the plan took: the leftover's "non" joined the
     # next word it kept ("nonproperty"); the question's own words say which
     need = frozenset(w[3:] if w.startswith("non") and w not in said and w[3:] in said else w for w in tokens(leftover))
+    if need and any(w.startswith("non") and w not in said for w in need) and any(w.startswith("non") for w in said):
+        # "non" left over, the word it joins ("current", "operating") taken by a metric: the question's own
+        # non-word ("noncurrent") is what the leftover asks for
+        need = frozenset(w for w in need if not (w.startswith("non") and w not in said)) \
+            | frozenset(w for w in said if w.startswith("non") and len(w) > 3)
     have = said | need
     if not need:
-        return _printed_alike(leftover, question, labels, total)
+        match, found = _printed_alike(leftover, question, labels, total)
+        if match is not None or found or not have:
+            return match, found
+        # the leftover's words are all linking ones ("net", "provided by operations") beside a metric's: the clause
+        # as a whole is the row's printed name ("Cash provided by operations"). A change the user asked for
+        # ("net increase (decrease) in cash") is a change row's, never the balance's
+        changed = bool((said | tokens(optional)) & CHANGE_WORDS)
+        labels = [r for r in labels if _is_change(r) == changed]
+        if _printed_words(question) != _printed_words(leftover):
+            match, found = _printed_alike(question, question, labels, total, drop=CHANGE_WORDS if changed else frozenset())
+            if match is not None or found:
+                return match, found
+        # "R&D, net": the metric's words are the row's ("Research and development expense, net") and the leftover
+        # only linking words: the rows of exactly those words that print every word left over
+        must = _printed_words(leftover)
+        labels = [r for r in labels if must <= _printed_words(r["label"])]
+        concepts = [(c, k) for c, k in concepts if must <= _printed_words(concept_words(c))]
+        need = have
     asked_change = bool((have | tokens(optional)) & CHANGE_WORDS)
     if asked_change:
         # "change in accounts payable" is the row "Increase (decrease) in accounts payable" or "Accounts
@@ -186,16 +231,18 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         have, need = as_printed(have, printed), as_printed(need, printed)
     spare = tokens(optional) - have
 
-    def fits(words: frozenset[str]) -> bool:
+    def fits(words: frozenset[str], signs: frozenset[str] = frozenset()) -> bool:
         if asked_change:
             words -= CHANGE_WORDS
-        return bool(words) and have <= words <= have | spare
+        return bool(words) and have <= words | signs and words <= have | spare
     tiers: list[list[LineMatch]] = [[], [], []]
     told: list[LineMatch] = []  # rows the question's extra words tell apart by their concept's name
     for row in labels:
         if row["dims"]:
             continue
         words = tokens(row["label"])
+        if not fits(words) and fits(words, signs := sign_words(row["label"], row["concept"])):
+            words |= have & signs  # "equity income loss": the row "Equity income (loss)"
         if not fits(words) and _EXPLAINED.search(row["label"]) and fits(plain := tokens(_EXPLAINED.sub(" ", row["label"]))):
             words = plain  # the user left out the row's note of what it includes or excludes
         if not fits(words) and (short := _ABBREVIATED.search(row["label"])):
@@ -207,13 +254,14 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             tier = 0 if row["statement"] in PRIMARY else 1
             tiers[tier].append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
         elif words and words < have and row["statement"] in PRIMARY \
-                and words | (have & tokens(concept_words(row["concept"]))) == have:
+                and words | (have & tokens(concept_words(row["concept"]))) == have \
+                and not (have - words) & _excluded(row["concept"]):
             # "current deferred revenue": the row printed "Deferred revenue" under current liabilities
             # (ContractWithCustomerLiabilityCurrent), never its non-current twin
             told.append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
     for concept, _ in concepts:
         words = tokens(concept_words(concept))
-        if fits(words):
+        if fits(words) or fits(words, sign_words("", concept)):
             tiers[2].append(LineMatch(concept, concept_words(concept), "standard", ""))
     # the primary statements' rows first; then a standard label (notes reuse one printed label across
     # many schedules: "Operating lease liabilities" in the maturity tables); then the notes' rows
@@ -254,6 +302,7 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             # the cash-flow statement lists an income statement line again as an adjustment ("Other
             # operating charges"): the line the company reports is the income statement's
             best = [m for m in best if m.statement == "income"]
+        best = _said_net(best, question)
         if len(best) > 1:  # one line printed under several concepts: the one whose own name is the question's
             named = [m for m in best if tokens(concept_words(m.concept)) == have]
             best = named if len(named) == 1 else best
@@ -263,11 +312,24 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         if len(best) > 1:
             best = _closest(best, question)
         if len(best) == 1:
+            if ambiguous and not (total and re.match(r"\s*total\b", best[0].label, re.I)) and not _split_by_term(ambiguous):
+                # the primary statements already print the name on several rows (or one row under several concepts):
+                # a note's or a standard label's single match is no tie-break (JCI's tax-reconciliation line
+                # "Restructuring and impairment costs"), the user or the year's amount decides; only the user's
+                # "total" picks a note's total of the rows ("total term debt": current and non-current summed), and
+                # a balance printed twice, current and non-current, is named whole by the note's row ("term debt")
+                break
             return best[0], []
         if len({m.label for m in best}) < len(best):  # the same label twice: tell them apart by concept
             best = [LineMatch(m.concept, f"{m.label} ({concept_words(m.concept)})", m.source, m.statement) for m in best]
         ambiguous = ambiguous or best
     return None, ambiguous
+
+
+def _split_by_term(matches: list[LineMatch]) -> bool:
+    """Rows that are one balance's current and non-current parts (LongTermDebtCurrent, LongTermDebtNoncurrent)."""
+    stems = {re.sub(r"(?:Non)?[Cc]urrent$", "", m.concept) for m in matches}
+    return len(matches) > 1 and len(stems) == 1 and all(m.concept.endswith("urrent") for m in matches)
 
 
 def _in_said_order(words: frozenset[str], question: str) -> str:
@@ -276,7 +338,22 @@ def _in_said_order(words: frozenset[str], question: str) -> str:
     return " ".join(sorted(words, key=lambda w: (said.index(w) if w in said else len(said), w)))
 
 
-def _printed_alike(leftover: str, question: str, labels: list[dict], total: bool
+def _said_net(matches: list[LineMatch], question: str) -> list[LineMatch]:
+    """"Interest income" and "Interest income, net" both fit: the user's "net" picks the row printing it. Not said,
+    nothing is decided by it ("property, plant and equipment" is the balance sheet's net row, not a gross one)."""
+    if len(matches) < 2 or "net" not in re.findall(r"[a-z]+", question.lower()):
+        return matches
+    kept = [m for m in matches if "net" in re.findall(r"[a-z]+", m.label.lower())]
+    return kept if len(kept) == 1 else matches
+
+
+def _is_change(row: dict) -> bool:
+    """A row that is a change in a balance ("Net increase (decrease) in cash", IncreaseDecreaseInInventories)."""
+    return "IncreaseDecrease" in row["concept"] or bool(_printed_words(row["label"]) & CHANGE_WORDS) \
+        or bool(re.search(r"\b(?:increase|decrease)", row["label"], re.I))
+
+
+def _printed_alike(leftover: str, question: str, labels: list[dict], total: bool, drop: frozenset[str] = frozenset()
                    ) -> tuple[LineMatch | None, list[LineMatch]]:
     """A phrase of words that name nothing alone ("total costs and expenses", "other expenses"): the primary
     statements' one row printed with exactly those words (linking words aside), or None."""
@@ -284,14 +361,19 @@ def _printed_alike(leftover: str, question: str, labels: list[dict], total: bool
     if not said:
         return None, []
     found: dict[str, LineMatch] = {}
+    summed: dict[str, LineMatch] = {}
     for row in labels:
         if row["dims"] or row["statement"] not in PRIMARY:
             continue
-        printed = _printed_words(row["label"]) | (
+        printed = _printed_words(row["label"]) - drop | (
             frozenset({"total"}) if re.match(r"\s*total\b", row["label"], re.I) else frozenset())
         if printed == said:
             found.setdefault(row["concept"], LineMatch(row["concept"], row["label"], "company", row["statement"]))
-    matches = list(found.values())
+        elif printed - {"total"} == said:
+            summed.setdefault(row["concept"], LineMatch(row["concept"], row["label"], "company", row["statement"]))
+    if not found and len(summed) == 1:
+        found = summed  # "costs and expenses" is the one row "Total costs and expenses" when none prints it bare
+    matches = _said_net(list(found.values()), question)
     return (matches[0], []) if len(matches) == 1 else (None, matches)
 
 
@@ -315,7 +397,8 @@ _LINKING = frozenset("of the and for from to a an by in on at net total".split()
 def _printed_words(text: str) -> frozenset[str]:
     """Every word of a label or question (stemmed), the ignorable ones included, without linking words."""
     text = _EXPLAINED.sub(" ", _NOTE_REF.sub(" ", _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", text))))
-    return frozenset(_stem(w) for w in re.findall(r"[a-z0-9&]+", normalize(text)) if w not in _LINKING
+    norm = _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], normalize(text))  # "R&D, net": the row's words
+    return frozenset(_stem(w) for w in re.findall(r"[a-z0-9&]+", norm) if w not in _LINKING
                      and not w.isdigit())
 
 
@@ -435,3 +518,17 @@ def company_line(conn, memo: dict, cik: int, key: str) -> tuple[LineMatch | None
         printed = [r for r in printed if r["statement"] == place]
     return resolve(leftover, context, printed, concepts, total="total" in shown.split(),
                    optional=f"{line_optional(key)} {name}".strip())
+
+
+def metric_phrases(words: list[dict]) -> dict[str, str]:
+    """Metric key -> the words the question named it with (from the plan's word accounting)."""
+    out: dict[str, list[str]] = {}
+    before = ""
+    for w in words or []:
+        if w.get("as", "").startswith("metric:"):
+            said = out.setdefault(w["as"][7:], [])
+            if not said and before == "total":  # "total operating costs" is the total's row, never a part's
+                said.append(before)
+            said.append(w["word"])
+        before = w.get("word", "")
+    return {k: " ".join(v) for k, v in out.items()}

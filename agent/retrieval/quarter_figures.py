@@ -206,12 +206,21 @@ def trace(calc: dict, markers: list[int]) -> Calculation:
 # --- the retrieve step ------------------------------------------------------------------------------
 
 
-def _measure(conn, memo: dict, cik: int, key: str) -> tuple[list[str], str | None, bool, str] | None:
+def _measure(conn, memo: dict, cik: int, key: str, phrase: str = "") -> tuple[list[str], str | None, bool, str] | None:
     """(concepts, unit, is a balance, label) of a measure a quarter can be asked for: a table metric,
-    or a line the company's statements print."""
+    or a line the company's statements print. `phrase`: the user's words for a table metric, whose concept
+    the company prints under those words comes first, as for a year ("Net sales", not "Total revenues")."""
     if key in METRICS:
         m = METRICS[key]
-        return list(m.concepts), m.unit, m.period == "instant", m.label
+        concepts = list(m.concepts)
+        if phrase and m.by_label:
+            from agent.retrieval.line_items import labels_of, printed_index, printed_order
+
+            index = memo.get(("printed", cik))
+            if index is None:
+                index = memo[("printed", cik)] = printed_index(labels_of(conn, memo, cik))
+            concepts = printed_order(index, concepts, phrase)
+        return concepts, m.unit, m.period == "instant", m.label
     if key.startswith("line:"):
         from agent.retrieval.line_items import company_line, line_parts, printed_label, same_printed_row
 
@@ -246,8 +255,8 @@ def _ambiguity(period: dict, cal: Periods, company: dict) -> str | None:
 class _Measure:
     """One measure's every period for one company: its label, whether it is a balance, its figures."""
 
-    def __init__(self, conn, memo, cik: int, key: str, cal: Periods):
-        measure = _measure(conn, memo, cik, key)
+    def __init__(self, conn, memo, cik: int, key: str, cal: Periods, phrase: str = ""):
+        measure = _measure(conn, memo, cik, key, phrase)
         if measure is None:
             raise LookupError(key)
         concepts, unit, self.instant, self.label = measure
@@ -347,7 +356,7 @@ def _base(target: tuple, growth: str) -> tuple:
     return ("quarter", fy, q - 1) if q > 1 else ("quarter", fy - 1, 4)
 
 
-def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder) -> list[dict]:
+def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder, phrase: str = "") -> list[dict]:
     """Cells for one company and measure (evidence and calculations go to the builder)."""
     cik = company["cik"]
     cal = calendar_periods(conn, memo, cik)
@@ -362,7 +371,7 @@ def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder) -> l
                                                  and not base_key.startswith("line:")):
         raise NotAQuarterMeasure(base_key)
     inputs = [_Measure(conn, memo, cik, i.metric, cal) for i in formula.inputs] if formula else []
-    m = inputs[0] if formula else _Measure(conn, memo, cik, base_key, cal)
+    m = inputs[0] if formula else _Measure(conn, memo, cik, base_key, cal, phrase)
     label = formula.label if formula else m.label
     note = _ambiguity(period, cal, company)
     latest = bool(period.get("latest"))
@@ -441,11 +450,14 @@ def quarter_numbers(state, deps) -> dict:
     b = Builder()
     memo = deps.memo if deps is not None else {}
     refusal = None
+    from agent.retrieval.line_items import metric_phrases
+
+    phrases = metric_phrases(plan.words)
     with deps.db.connection() as conn:
         for company in state["resolved"]:
             for key in plan.metrics or []:
                 try:
-                    b.cells.extend(_figures(conn, memo, company, key, period, b))
+                    b.cells.extend(_figures(conn, memo, company, key, period, b, phrases.get(key, "")))
                 except NotAQuarterMeasure:
                     refusal = refusal or {"reason": "out_of_scope", "detail": (
                         "segment, product and region figures, margins and ratios by quarter: for a quarter I answer "

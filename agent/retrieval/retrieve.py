@@ -18,7 +18,7 @@ from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, 
 from agent.progress import status
 from agent.retrieval.line_items import (company_line, labels_of, line_key, line_parts, printed_index, printed_label,
                                         printed_order, same_printed_row, without_note_refs)
-from agent.retrieval.line_items import IGNORABLE, tokens
+from agent.retrieval.line_items import IGNORABLE, metric_phrases, tokens
 from agent.retrieval.causes import cause_queries, subject_query
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
 from agent.retrieval.metric_facts import metric_value
@@ -211,13 +211,16 @@ def _amount_row(conn, company: dict, candidates: list, fy: int):
 
 
 def _same_row_other_concept(conn, deps, company: dict, match, fy: int):
-    """(fact, row) of the year for the row printed under the matched label on the same statement but tagged
-    with another concept that year ("Digital assets": a company concept one year, CryptoAssetFairValueCurrent
+    """(fact, row) of the year for the row printed under the matched label on the same statement (else, when
+    none, anywhere without dimensions) but tagged with another concept that year ("Digital assets": a company concept one year, CryptoAssetFairValueCurrent
     the next), when exactly one amount answers; else None."""
     cik = company["cik"]
     shown = printed_label(match)
-    others = {r["concept"] for r in labels_of(conn, deps.memo if deps is not None else {}, cik)
-              if r["label"] == shown and r["statement"] == match.statement and not r["dims"] and r["concept"] != match.concept}
+    # the same statement's rows first; then the label printed anywhere else without dimensions (a filing whose
+    # statement was filed as another table: JCI's "Cash used by investing activities from continuing operations")
+    printed = [r for r in labels_of(conn, deps.memo if deps is not None else {}, cik)
+               if r["label"] == shown and not r["dims"] and r["concept"] != match.concept]
+    others = {r["concept"] for r in printed if r["statement"] == match.statement} or {r["concept"] for r in printed}
     found = []
     for concept in sorted(others):
         fact = facts_store.annual_value(conn, cik, [concept], fy, as_of_accession=company.get("as_of_accession"))
@@ -485,20 +488,6 @@ def _orders(conn, deps, cik: int, phrases: dict[str, str]) -> dict[str, list[str
             if order != list(METRICS[key].concepts):
                 out[key] = order
     return out
-
-
-def metric_phrases(words: list[dict]) -> dict[str, str]:
-    """Metric key -> the words the question named it with (from the plan's word accounting)."""
-    out: dict[str, list[str]] = {}
-    before = ""
-    for w in words or []:
-        if w.get("as", "").startswith("metric:"):
-            said = out.setdefault(w["as"][7:], [])
-            if not said and before == "total":  # "total operating costs" is the total's row, never a part's
-                said.append(before)
-            said.append(w["word"])
-        before = w.get("word", "")
-    return {k: " ".join(v) for k, v in out.items()}
 
 
 def spare_words(words: list[dict]) -> str:

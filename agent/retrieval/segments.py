@@ -133,7 +133,16 @@ def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str
     Walmart, as exact as the country). `metric_words`: the asked metric's own words; a printed label
     holding one ("Verizon Business Group goodwill impairment" beside a goodwill column) is a row's name,
     another figure, so it names no member by a part of its words."""
-    qualifier = _spelled(qualifier)
+    found = _find_member(_spelled(qualifier), members, labels, owner, metric_words)
+    plain = " ".join(re.findall(r"[a-z0-9&'.]+", qualifier.lower()))
+    if not found[0] and plain != _spelled(qualifier):
+        # the member prints the abbreviation itself ("Building Solutions EMEA/LA"): the words as typed
+        found = _find_member(plain, members, labels, owner, metric_words)
+    return found
+
+
+def _find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str, set[str]],
+                 owner: frozenset[str], metric_words: frozenset[str]) -> tuple[list[tuple[str, str]], bool]:
     spoken = "".join(w[0] for w in qualifier.split() if w not in _SMALL)  # "europe middle east africa" -> "emea"
     names = {(axis, member): member_names(member, labels.get(member, set()), owner) for axis, member in members}
     # a word misspelled by one letter ("solutons") is the one member-name word it can be (agent.retrieval.spelling)
