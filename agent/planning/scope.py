@@ -52,6 +52,11 @@ ADVICE = (
     r"\bwhich\s+(?:stock|company)\s+(?:should|would|to)\b.{0,30}\b(?:buy|invest|pick)\b",
     r"\bbetter\s+(?:investment|buy|stock|pick|bet)\b", r"\b(?:stocks?|shares)\s+to\s+(?:buy|sell|own)\b",
     r"\bstock\s+picks?\b", r"\bstock\s+picker\b",
+    # a decision to trade, asked of Footnote: "help me decide whether to short X", "pick between X and Y
+    # as an investment" (the choice is the advice, whatever verb asks for help with it)
+    r"\bwhether\s+(?:i|we)\s+should\s+(?:buy|sell|short|hold|invest|own|dump|trim)\b",
+    r"\b(?:me|i|we|us)\b.{0,30}\bwhether\s+to\s+(?:buy|sell|short|hold|invest|own|dump|trim)\b(?!\s+back)",
+    r"\b(?:me|i|we|us)\b.{0,30}\b(?:decide|choose|pick)\b.{0,60}\b(?:as\s+an?\s+investment|to\s+invest\s+in)\b",
     # when to trade it: "load up on Nvidia before earnings"
     r"\bload\s+up\s+on\b", r"\b(?:shares|stock|position|calls|puts)\b.{0,40}\b(?:before|ahead\s+of)\s+(?:the\s+|its\s+)?"
     r"(?:next\s+)?(?:earnings|results|report)\b",

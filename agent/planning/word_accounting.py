@@ -20,7 +20,7 @@ from agent.planning.measures import IMPLIED_PATTERNS
 from agent.planning.movers import EFFECT, MOVED
 from agent.planning.plan import Plan, refusal_plan
 from agent.planning.prose_route import CAUSE
-from agent.planning.quarters import dated_period, latest_period, parse_period, thread_period
+from agent.planning.quarters import dated_period, latest_period, month_phrase, parse_period, thread_period
 from agent.planning.reading import Reading
 from agent.planning.thread import ADDING, FOLLOWUP, share_of_revenue
 from agent.planning.topics import QUAL_ASK, SECTION_PATTERNS, WHY
@@ -236,6 +236,13 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     if quarter and period is None:
         return refusal_plan("out_of_scope", f"that period (\"{quarter}\"): name a quarter, a half, a year to date or "
                             "trailing twelve months", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+    month = month_phrase(low) if period is None else None
+    if month and not any(METRICS[k].period == "instant" for k in plan.metrics if k in METRICS):
+        # "revenue in December 2024": a month's flow, which no filing reports; the fiscal year that
+        # month falls in is another figure
+        return refusal_plan("out_of_scope", f"that period (\"{month}\"): filings report no month's figures; name a "
+                            "quarter, a half, a year to date or a fiscal year", tickers=plan.tickers,
+                            fiscal_years=plan.fiscal_years)
     if period is None and prev is not None and prev.period and not _WHOLE_YEAR.search(low):
         period = thread_period(prev.period, plan.fiscal_years if "fiscal_years" not in plan.inherited else None)
         plan.inherited.append("period")  # "and Apple?" after a quarter: the same quarter, never the year

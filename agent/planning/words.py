@@ -61,6 +61,16 @@ FILLER = frozenset(
     well along but instead rather own incur incurred incurs incurring actually
     """.split()
 )
+# Qualifiers that narrow a metric into another figure ("comparable operating margin", "organic revenue",
+# "adjusted net income"): never consumed by another step's pattern that happens to match them ("compar\w*"
+# is a comparison's word), so they stay leftover words the line lookup answers or refuses by name.
+NARROWING = frozenset("comparable adjusted organic core underlying constant pro forma non-gaap non nongaap "
+                      "normalized normalised recurring excluding ex".split())
+# "Rate" is filler beside a growth word ("growth rate", "at what rate did it grow"), but beside any other
+# metric it names another figure ("income tax rate" is not the tax expense)
+_RATE = frozenset({"rate", "rates"})
+_PERCENT = frozenset({"%", "percent", "percentage", "pct", "cagr"})
+_GROWING = frozenset(g for g in GROWTH_WORDS if " " not in g)  # "on" of "year on year" is no growth word alone
 # A date's month names the fiscal year's end ("the year ended September 28, 2024", "as of Jan 31").
 MONTHS = frozenset("""january february march april may june july august september october november december
     jan feb mar apr jun jul aug sep sept oct nov dec""".split())
@@ -369,11 +379,13 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             how[i] = "period"
         elif w in _NAMING and w not in extra and _names_a_unit(words, how, i):
             continue  # "Business Group goodwill impairment": a unit's name the company prints, not filler
+        elif w in _RATE and not any(_inflected(x) & _GROWING or x in _PERCENT for x in words):
+            continue  # "income tax rate", "interest rate": another figure than the metric beside it
         elif w in FILLER or bare in FILLER or not bare or _comparative(w) & FILLER:
             how[i] = "filler"
         elif _inflected(w) & growth:
             how[i] = "growth"
-        elif w in extra:
+        elif w in extra and w not in NARROWING:
             how[i] = "other"
     trace = [{"word": w, "as": h or "unaccounted", **({"joins": sorted(joined[i])} if i in joined else {})}
              for i, (w, h) in enumerate(zip(words, how))]
