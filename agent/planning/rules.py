@@ -521,7 +521,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             # "quillmark holdings adjusted ebitda 2023": the words no metric, period or question word
             # takes, beside a figure no table maps, are the company's name as the user wrote it (the
             # same reading as "shopify revenue 2023" below), so the company is refused first
-            left = unaccounted_words(rest, rest.lower())
+            ahead = re.split(rf"(?i)\b{words}\b", outside, maxsplit=1)[0]  # a name is written before its figure
+            left = unaccounted_words(ahead, ahead.lower()) or unaccounted_words(rest, rest.lower())
             # a name, not a verb or a figure's word ("explain adjusted EBITDA"): some word of it no
             # dictionary holds
             unknown = left if left and any(w not in english_words() for w in normalize(left).split()) else None

@@ -43,6 +43,30 @@ def _without_spare(key: str, words: set[str]) -> str:
     return "line:" + "|".join(parts if parts[3] or len(parts) > 4 else parts[:3])
 
 
+# Words that take what follows out of the figure ("revenue net of incentives", "sales excluding
+# acquisitions", "cash less restricted cash"): what follows is subtracted, never the figure asked
+_SUBTRACTING = frozenset({"excluding", "less", "minus", "ex", "without"})
+
+
+def _subtracted(trace: list[dict], start: int) -> bool:
+    """Whether the leftover run starting at `start` follows a subtracting word ("net of", "excluding")."""
+    before = [t["word"] for t in trace[max(0, start - 2):start]]
+    return (bool(before) and before[-1] in _SUBTRACTING) or before[-2:] == ["net", "of"]
+
+
+def _whole_when_subtracted(key: str, trace: list[dict], runs: list[tuple[int, int]]) -> str:
+    """A `line:` key whose leftover words follow a subtracting word needs a row printed with the whole
+    phrase ("Revenues, net of interest expense"): the leftover alone names what is taken out ("Client
+    incentives" for "revenue net of incentives"), a true figure for another thing."""
+    if not key.startswith("line:"):
+        return key
+    leftover, context, *rest = key[5:].split("|")
+    for start, end in runs:
+        if _subtracted(trace, start) and " ".join(t["word"] for t in trace[start:end]) in leftover:
+            return "line:" + "|".join([context, context, *rest])
+    return key
+
+
 def unaccounted_words(outside: str, low: str) -> str | None:
     """The words no metric, period or question word takes ("shopify revenue 2023"): in a question
     naming no known company, most likely the company the user means, named in the refusal."""
@@ -304,6 +328,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "revenue")]
         return plan
     keys, absorbed = line_keys(trace, runs)
+    keys = [_whole_when_subtracted(k, trace, runs) for k in keys]
     if dims:  # a member's words ("long-lived assets in Israel") narrow the line: required, never a spare word
         keys = [_without_spare(k, dims) for k in keys]
     absorbed |= {k for t in trace for k in t.get("joins", ())}  # one phrase, never its parts

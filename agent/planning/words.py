@@ -64,7 +64,7 @@ FILLER = frozenset(
 # Qualifiers that narrow a metric into another figure ("comparable operating margin", "organic revenue",
 # "adjusted net income"): never consumed by another step's pattern that happens to match them ("compar\w*"
 # is a comparison's word), so they stay leftover words the line lookup answers or refuses by name.
-NARROWING = frozenset("comparable adjusted organic core underlying constant pro forma non-gaap non nongaap "
+NARROWING = frozenset("comparable adjusted organic core underlying constant forma non-gaap non nongaap "
                       "normalized normalised recurring excluding ex".split())
 # "Rate" is filler beside a growth word ("growth rate", "at what rate did it grow"), but beside any other
 # metric it names another figure ("income tax rate" is not the tax expense)
