@@ -1,0 +1,111 @@
+"""The plan accounts for every word: a word it cannot account for routes the question elsewhere or
+ends in a refusal naming it, never in a true figure for another thing. Plan-level, against the
+planner's own directory of test companies."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.planning.companies import CompanyDirectory
+from agent.planning.quarters import month_phrase, parse_period
+from agent.planning.rules import plan_rules
+from agent.planning.scope import out_of_scope
+from tests.test_companies import COVERED, SEC
+
+
+@pytest.fixture(scope="module")
+def directory() -> CompanyDirectory:
+    return CompanyDirectory.from_rows(
+        COVERED, SEC, {320193: [2023, 2024], 1045810: [2024, 2025], 104169: [2024, 2025], 1318605: [2023, 2024]}
+    )
+
+
+def plan(directory, text, previous=None):
+    return plan_rules(text, previous=previous, directory=directory)
+
+
+# --- a qualifier another step's pattern matches still narrows the metric ------------------------------
+
+
+@pytest.mark.parametrize("text, broader", [
+    ("Apple comparable operating margin 2024", "operating_margin"),  # "compar\w*" is also a comparison's word
+    ("Walmart organic revenue growth fiscal 2025", "revenue_growth"),
+    ("Nvidia income tax rate 2025", "income_tax"),  # "rate" is filler only beside a growth word
+    ("Apple interest rate on its term debt 2024", "interest_expense"),
+])
+def test_a_narrowing_word_never_leaves_the_broader_metric_answered(directory, text, broader):
+    p = plan(directory, text)
+    assert broader not in p.metrics, p.metrics
+    assert not any(w["as"] in ("filler", "other") for w in p.words
+                   if w["word"] in ("comparable", "organic", "rate")), p.words
+
+
+def test_rate_beside_a_growth_word_is_still_the_growth_asked(directory):
+    assert plan(directory, "Apple revenue growth rate 2024").metrics == ["revenue_growth"]
+    assert plan(directory, "at what rate did Apple's revenue grow in 2024?").metrics == ["revenue_growth"]
+
+
+def test_what_follows_net_of_or_excluding_is_never_the_row_answered(directory):
+    """"revenue net of incentives": the leftover alone names what is taken out (a row "Client incentives"
+    would fit it), so the lookup needs a row printed with the whole phrase."""
+    p = plan(directory, "Apple revenue net of incentives 2024")
+    lines = [k for k in p.metrics if k.startswith("line:")]
+    assert lines and all(k[5:].split("|")[0].split() == ["revenue", "net", "incentives"] for k in lines), p.metrics
+    assert "revenue" not in p.metrics
+
+
+# --- periods the product does not answer as a fiscal year ------------------------------------------
+
+
+def test_a_month_is_refused_naming_it_and_a_year_ended_in_a_month_is_that_year(directory):
+    p = plan(directory, "What was Tesla's revenue in December 2024?")
+    assert (p.route, p.refusal_reason) == ("refusal", "out_of_scope") and "december 2024" in p.refusal_detail
+    assert plan(directory, "Tesla revenue for the fiscal year ending in December 2024").metrics == ["revenue"]
+    assert plan(directory, "Tesla cash and cash equivalents at December 31, 2024").route == "domain"
+    assert month_phrase("revenue in the June 2023 quarter") is None
+    assert month_phrase("revenue for the month of March") == "the month of march"
+
+
+@pytest.mark.parametrize("text", ["net income in the second half of fiscal 2024",
+                                  "revenue for the last six months of fiscal 2024"])
+def test_the_second_half_is_the_year_minus_its_first_six_months(text):
+    period = parse_period(text).as_dict()
+    assert (period["kind"], period["quarter"], period["months"], period["fiscal_year"]) == ("ytd", 0, 6, 2024)
+
+
+# --- refusals name the first missing thing: the company before the metric ----------------------------
+
+
+@pytest.mark.parametrize("text, name", [
+    ("quillmark holdings adjusted ebitda 2023", "quillmark holdings"),
+    ("adjusted ebitda of zentrova for 2023", "zentrova"),
+    ("Vexoria Labs' adjusted EBITDA 2023", "Vexoria Labs"),
+])
+def test_an_unknown_company_beside_an_unknown_metric_is_refused_as_the_company(directory, text, name):
+    p = plan(directory, text)
+    assert (p.refusal_reason, p.refusal_detail) == ("no_company", name)
+
+
+def test_a_metric_alone_or_an_everyday_verb_is_no_company(directory):
+    assert plan(directory, "adjusted ebitda for fy2023").refusal_reason == "unknown_metric"
+
+
+def test_a_follow_up_names_the_whole_unknown_company(directory):
+    first = plan(directory, "What was Apple's revenue in fiscal 2024?")
+    p = plan(directory, "how about Brantley Dynamics's?", previous=first)
+    assert (p.refusal_reason, p.refusal_detail) == ("no_company", "Brantley Dynamics")
+    assert not p.tickers
+
+
+# --- a decision to trade, however it asks for help, is advice ------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["help me decide whether to short unitedhealth",
+                                  "can you help me pick between verizon and its rivals as an investment?"])
+def test_help_deciding_a_trade_is_investment_advice(text):
+    assert out_of_scope(text) == "investment advice"
+
+
+def test_a_companys_own_decision_to_buy_is_no_advice():
+    assert out_of_scope("how did apple decide whether to buy back stock") is None
+    assert out_of_scope("why did the board decide whether to buy the business") is None
