@@ -109,3 +109,27 @@ def test_help_deciding_a_trade_is_investment_advice(text):
 def test_a_companys_own_decision_to_buy_is_no_advice():
     assert out_of_scope("how did apple decide whether to buy back stock") is None
     assert out_of_scope("why did the board decide whether to buy the business") is None
+
+
+# --- a year the user named is never dropped ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, years, offsets", [
+    ("apple revenue 2024 vs 1850", [1850, 2024], []),
+    ("and the year 2100", [2100], []),
+    ("apple revenue for 2024 and 2099", [2024, 2099], []),
+    ("boeing revenue 500 years ago", [], [-500]),
+    ("apple had 1500 employees in 2024", [2024], []),  # a count, not a year
+    ("revenue of $1850 million in 2023", [2023], []),
+])
+def test_a_year_no_filing_can_hold_is_kept_to_be_refused(text, years, offsets):
+    from agent.planning.years import parse_years
+
+    got = parse_years(text)
+    assert (got.years, got.offsets) == (years, offsets)
+
+
+def test_a_follow_up_naming_an_impossible_year_asks_for_that_year(directory):
+    first = plan(directory, "Tesla net income 2024")
+    p = plan(directory, "and the year 2100", previous=first)
+    assert (p.route, p.tickers, p.fiscal_years) == ("domain", ["TSLA"], [2100])
