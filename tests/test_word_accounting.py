@@ -80,6 +80,7 @@ def test_the_second_half_is_the_year_minus_its_first_six_months(text):
     ("quillmark holdings adjusted ebitda 2023", "quillmark holdings"),
     ("adjusted ebitda of zentrova for 2023", "zentrova"),
     ("Vexoria Labs' adjusted EBITDA 2023", "Vexoria Labs"),
+    ("pellucid comparable store sales 2023", "pellucid"),  # the narrowing word is the figure's, not the name's
 ])
 def test_an_unknown_company_beside_an_unknown_metric_is_refused_as_the_company(directory, text, name):
     p = plan(directory, text)

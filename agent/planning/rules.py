@@ -546,6 +546,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         carry["metrics"], r.unmappable = measures, None
     if r.unmappable and dim is None:
         known = r.tickers or (list(prev.tickers) if prev is not None else [])
+        named = unaccounted_words(outside, low) if not known else None
+        if named and not set(named.split()) <= set(normalize(r.unmappable).split()):
+            # "starbucks comparable store sales": no company we know is named, and words beside the
+            # unmapped figure may name one; the company is what is missing first
+            return refusal_plan("no_company", named, **carry)
         return refusal_plan("unknown_metric", r.unmappable, tickers=known, **carry)
     if dim:  # "iPhone revenue", "revenue by segment": the member's figure, resolved in retrieve
         measures = [dim, *(k for k in measures if k not in (dim.split("|")[0][4:],))]

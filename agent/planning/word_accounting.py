@@ -24,7 +24,7 @@ from agent.planning.quarters import dated_period, latest_period, month_phrase, p
 from agent.planning.reading import Reading
 from agent.planning.thread import ADDING, FOLLOWUP, share_of_revenue
 from agent.planning.topics import QUAL_ASK, SECTION_PATTERNS, WHY
-from agent.planning.words import AMOUNT_NOUNS, NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
+from agent.planning.words import AMOUNT_NOUNS, NARROWING, NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.planning.years import YEAR_PHRASES
 from agent.retrieval.concepts import METRICS, PHRASES, UNKNOWN_METRICS, find_phrases, normalize
 from agent.retrieval.finance import FORMULAS, change_key, growth_key
@@ -70,7 +70,11 @@ def _whole_when_subtracted(key: str, trace: list[dict], runs: list[tuple[int, in
 def unaccounted_words(outside: str, low: str) -> str | None:
     """The words no metric, period or question word takes ("shopify revenue 2023"): in a question
     naming no known company, most likely the company the user means, named in the refusal."""
+    # a narrowing word ("comparable", "adjusted") qualifies the figure, never a word of the company's name
     trace, runs = account(outside, [], claimed(low, _CLAIMED))
+    runs = [(a, b) for a, b in ((next((i for i in range(a, b) if trace[i]["word"] not in NARROWING), b),
+                                 next((i for i in range(a, b) if trace[i]["word"] in NARROWING), b)) for a, b in runs)
+            if a < b]
     return leftover_words(trace, runs[:1]) if runs else None
 
 
