@@ -313,7 +313,10 @@ def fetch(state, deps, config) -> dict:
             # a year no filing can hold ("2024 vs 1850") is refused even beside held years: answering the
             # held ones alone would answer another question (held years of a range do answer, the rest shown missing)
             if missing and (not numeric or len(missing) == len(wanted) or any(not MIN_YEAR <= y <= MAX_YEAR for y in missing)):
-                unprinted = _unprinted_line(conn, deps, plan, cik) if numeric else None
+                # a bare figure phrase planned as a passage search ("IBM's zorbling index in 2099") is a line
+                # too: no row of those words in any filing held names the metric as missing before the year
+                unprinted = _unprinted_line(conn, deps, plan if numeric else {"metrics": plan.get("probe") or []}, cik) \
+                    if numeric or plan.get("probe_standard") else None
                 if unprinted:  # the metric is missing before the year is: no year would answer it
                     return {"refusal": {"reason": "unknown_metric", "detail": unprinted}}
                 label = ", ".join(f"fiscal {y}" for y in missing)
