@@ -134,3 +134,19 @@ def test_a_follow_up_naming_an_impossible_year_asks_for_that_year(directory):
     first = plan(directory, "Tesla net income 2024")
     p = plan(directory, "and the year 2100", previous=first)
     assert (p.route, p.tickers, p.fiscal_years) == ("domain", ["TSLA"], [2100])
+
+
+# --- a request for help with a company is judged by its task, never META by its help words ---------------
+
+
+@pytest.mark.parametrize("text", ["help me figure out if Nvidia is a buy", "can you help me value Tesla?",
+                                  "help me build a DCF for Apple", "can you help me time my entry into Tesla?",
+                                  "help me decide whether to short Apple"])
+def test_help_with_a_trade_or_a_valuation_of_a_company_is_refused(directory, text):
+    p = plan(directory, text)
+    assert (p.route, p.refusal_reason) == ("refusal", "out_of_scope"), (p.route, p.intent)
+
+
+def test_help_finding_a_figure_is_that_figure(directory):
+    assert plan(directory, "help me find Apple's revenue for fiscal 2024").metrics == ["revenue"]
+    assert plan(directory, "can you help me?").route == "meta"

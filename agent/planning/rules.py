@@ -334,6 +334,12 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         chat_kind = small_talk(spelled_out(low))
         if chat_kind:
             return meta_plan(chat_kind)
+    if r.matches and not subject and meta_intent(chat) == "help":
+        # "help me decide between Visa and Mastercard": the task, judged with the names masked, decides;
+        # the help words alone never make a request about a company META
+        task = help_with(unnamed_low)
+        if task:
+            return refusal_plan("out_of_scope", task)
     addressed = about_us(r, chat, unnamed_low, thread is not None)
     if addressed:  # "what sources do you use for Nvidia?", "thanks for the Intel numbers": to Footnote, of a company
         return meta_plan(addressed, [m.company.ticker for m in r.matches if m.company] if addressed == "coverage" else [])

@@ -34,6 +34,10 @@ STOCK_PRICE = (
     r"\bshares?\s+(?:go|went|trade|traded|trading)\b", r"\bstock\s+split\s+(?:next|coming)\b",
     r"\bhow\s+much\s+is\s+\S+\s+(?:stock|shares?)\s+worth\b", r"\bmarket\s+value\s+of\s+(?:the\s+)?(?:stock|shares)\b",
     r"\bticker\s+price\b", r"\bquote\s+for\b",
+    # valuing the company asked of Footnote ("help me value Tesla", "build a DCF"): a market valuation, which
+    # needs forecasts and prices no filing reports
+    r"\b(?:help\s+(?:me\s+)?|how\s+(?:do|would|should|can)\s+(?:i|we)\s+)value\b", r"\bdcf\b",
+    r"\bdiscounted\s+cash\s+flow\s+(?:model|valuation|analysis)\b", r"\bintrinsic\s+value\b",
 )
 # Trading data about the stock, which no filing reports: refused like prices, never searched in prose.
 MARKET_DATA = (
@@ -55,6 +59,9 @@ ADVICE = (
     # a decision to trade, asked of Footnote: "help me decide whether to short X", "pick between X and Y
     # as an investment" (the choice is the advice, whatever verb asks for help with it)
     r"\bwhether\s+(?:i|we)\s+should\s+(?:buy|sell|short|hold|invest|own|dump|trim)\b",
+    r"\b(?:is|was)\s+(?:it|\S+)\s+(?:still\s+)?an?\s+(?:buy|sell|hold)\b", r"\b(?:time|timing)\s+(?:my|an|the|our)\s+(?:entry|exit)\b",
+    r"\b(?:trade|trading)\s+(?:options|calls|puts)\b",
+    r"\bis\s+(?:still\s+)?an?\s+(?:buy|sell)\b",
     r"\b(?:me|i|we|us)\b.{0,30}\bwhether\s+to\s+(?:buy|sell|short|hold|invest|own|dump|trim)\b(?!\s+back)",
     r"\b(?:me|i|we|us)\b.{0,30}\b(?:decide|choose|pick)\b.{0,60}\b(?:as\s+an?\s+investment|to\s+invest\s+in)\b",
     # when to trade it: "load up on Nvidia before earnings"
@@ -194,6 +201,8 @@ OFF_TOPIC = (
     r"\bwrite\s+(?:me\s+)?(?:a|an|some)\s+(?:code|function|script|program|story|essay|email|letter|poem|tweet|song)\b",
     r"\b(?:python|javascript|java|sql|html|css|regex)\s+(?:code|script|function|query)\b", r"\bcapital\s+of\b",
     r"\btranslate\b", r"\bhoroscope\b",
+    # the user's own money matters, which no company's filing speaks of ("help me with my taxes")
+    r"\bmy\s+(?:own\s+)?(?:taxes|tax\s+returns?|mortgage|budget|401\(?k\)?|ira|paycheck|salary)\b",
     r"\bwho\s+won\b", r"\bdating\b", r"\bmeaning\s+of\s+life\b", r"\bbitcoin\s+price\b", r"\bcrypto\s+price\b",
     r"\bceo(?:'s)?\s+(?:salary|net\s+worth|age|wife|husband)\b", r"\bnet\s+worth\s+of\b",
 )

@@ -32,7 +32,7 @@ FILLER = frozenset(
     """a an the of for in on at by to from with about as and or vs versus against than into per
     what whats what's which who how much many was were is are be been being did does do done has have had
     where when
-    show me tell give get find list report reported reports reporting provide please pls can could would you
+    show me tell give get find list report reported reports reporting provide please pls can could would you help
     i we us our my your it its it's their they them this that those these there here same also just so ok okay
     hey hi thanks thank again now then please? any some all both each either one two three
     according filing filings 10-k 10k form annual report statement statements sec xbrl figure figures
