@@ -150,3 +150,26 @@ def test_help_with_a_trade_or_a_valuation_of_a_company_is_refused(directory, tex
 def test_help_finding_a_figure_is_that_figure(directory):
     assert plan(directory, "help me find Apple's revenue for fiscal 2024").metrics == ["revenue"]
     assert plan(directory, "can you help me?").route == "meta"
+
+
+# --- a measure the market prices is out of scope, never an unknown metric ------------------------------
+
+
+@pytest.mark.parametrize("text, detail", [
+    ("what's apple's beta?", "stock prices or market valuations"),
+    ("nvidia forward p/e", "stock prices or market valuations"),
+    ("tesla ev/ebitda 2024", "stock prices or market valuations"),
+    ("apple enterprise value 2024", "stock prices or market valuations"),
+    ("apple price to book ratio 2024", "stock prices or market valuations"),
+    ("tesla's earnings surprise last quarter", "market trading data such as short interest, volume or analyst "
+                                                "estimates (no filing reports it)"),
+    ("apple's expected eps growth over the next five years", "forecasts or predictions"),
+])
+def test_a_market_priced_measure_is_refused_as_out_of_scope(text, detail):
+    assert out_of_scope(text) == detail
+
+
+def test_filed_measures_beside_those_words_stay_in_scope():
+    assert out_of_scope("apple book value per share 2024") is None
+    assert out_of_scope("tesla fsd beta revenue") is None
+    assert out_of_scope("what was apple's expected long-term rate of return on plan assets") is None

@@ -34,6 +34,12 @@ STOCK_PRICE = (
     r"\bshares?\s+(?:go|went|trade|traded|trading)\b", r"\bstock\s+split\s+(?:next|coming)\b",
     r"\bhow\s+much\s+is\s+\S+\s+(?:stock|shares?)\s+worth\b", r"\bmarket\s+value\s+of\s+(?:the\s+)?(?:stock|shares)\b",
     r"\bticker\s+price\b", r"\bquote\s+for\b",
+    # multiples and measures priced by the market ("forward P/E", "EV/EBITDA", "beta"): a market valuation,
+    # whatever filed figure sits in its denominator
+    r"\bp\s*/\s*e\b", r"\b(?:forward|trailing|ttm)\s+pe\b", r"\bpeg\s+ratio\b", r"\benterprise\s+value\b",
+    r"\bev\s*/\s*(?:ebitda|ebit|sales|revenues?|fcf)\b", r"\bev[\s-]+to[\s-]+(?:ebitda|ebit|sales|revenues?)\b",
+    r"\bprice[\s/-]+(?:to[\s-]+)?(?:book|sales|cash\s+flow|free\s+cash\s+flow|fcf|tangible\s+book)(?:\s+value)?(?:\s+(?:ratio|multiple))?\b",
+    r"\bbeta\b(?=\s*(?:$|[?.!,;]|(?:of|for|in|coefficient|value)\b))", r"\bsharpe\s+ratio\b",
     # valuing the company asked of Footnote ("help me value Tesla", "build a DCF"): a market valuation, which
     # needs forecasts and prices no filing reports
     r"\b(?:help\s+(?:me\s+)?|how\s+(?:do|would|should|can)\s+(?:i|we)\s+)value\b", r"\bdcf\b",
@@ -41,6 +47,7 @@ STOCK_PRICE = (
 )
 # Trading data about the stock, which no filing reports: refused like prices, never searched in prose.
 MARKET_DATA = (
+    r"\bfree\s+float\b", r"\bearnings\s+(?:surprise|beat|miss)\b", r"\b(?:next|upcoming)\s+earnings\s+(?:date|call|release|report)\b",
     r"\bshort\s+(?:interest|float|ratio|sellers?|positions?)\b", r"\bshares?\s+(?:(?:are|were|is)\s+)?(?:sold\s+)?short\b", r"\bdays\s+to\s+cover\b",
     r"\b(?:trading|daily|average)\s+volume\b", r"\bimplied\s+volatility\b", r"\boptions?\s+(?:chain|flow|activity|volume)\b",
     r"\b(?:stock|share)'?s?\s+beta\b", r"\binstitutional\s+(?:ownership|holders|investors?\s+own)\b",
@@ -110,6 +117,8 @@ FORECAST = (
     r"\bconsensus\b", r"\banalyst(?:s|'s)?\s+(?:estimates?|expectations?|ratings?|forecasts?)\b",
     r"\b(?:will|gonna|going\s+to)\b.{0,50}\b(?:be|reach|grow|hit|exceed|increase|decrease|rise|fall|drop|earn|make|report|look)\b",
     r"\bexpected\s+to\s+(?:earn|grow|reach|report|make)\b", r"\bestimates?\s+for\s+(?:fy\s?)?\d",
+    # a figure expected over years to come ("expected EPS growth over the next five years")
+    r"\b(?:expected|projected|estimated|forecasted)\b.{0,40}\b(?:next|coming|following)\s+(?:\w+\s+)?(?:years?|quarters?)\b",
     # Footnote's or analysts' own view of the future, however it is asked for
     r"\b(?:do|would|will|did|can|could)\s+(?:you|u)\s+(?:expect|think|predict|estimate|guess|reckon|see|anticipate|project)\b"
     r"(?!\s+(?:of|about)\b)",
