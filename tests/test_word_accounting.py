@@ -54,6 +54,15 @@ def test_what_follows_net_of_or_excluding_is_never_the_row_answered(directory):
     assert "revenue" not in p.metrics
 
 
+def test_a_subtracted_words_member_is_never_looked_up_for_the_figure():
+    """The member route of a line no row names drops the metric's words: "revenue net of incentives"
+    would be the member "Client incentives", the amount taken out."""
+    from agent.retrieval.retrieve import _line_as_member
+
+    assert _line_as_member("line:revenue net incentives|revenue net incentives|revenue net of incentives") is None
+    assert _line_as_member("line:services|services revenue|services revenue") == "dim:revenue|services"
+
+
 # --- periods the product does not answer as a fiscal year ------------------------------------------
 
 
