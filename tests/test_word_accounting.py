@@ -54,6 +54,15 @@ def test_what_follows_net_of_or_excluding_is_never_the_row_answered(directory):
     assert "revenue" not in p.metrics
 
 
+@pytest.mark.parametrize("text, place", [
+    ("how much stock-based compensation was included in cost of revenue at Apple in 2024", "cost_of_revenue"),
+    ("What was Apple's change in fair value recognized in net income in fiscal 2024?", "net_income"),
+])
+def test_a_metric_where_another_amount_was_booked_is_never_the_figure_answered(directory, text, place):
+    p = plan(directory, text)
+    assert not any(k == place or k.startswith(place + "_") for k in p.metrics), p.metrics
+
+
 def test_a_subtracted_words_member_is_never_looked_up_for_the_figure():
     """The member route of a line no row names drops the metric's words: "revenue net of incentives"
     would be the member "Client incentives", the amount taken out."""

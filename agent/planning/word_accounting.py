@@ -67,6 +67,16 @@ def _whole_when_subtracted(key: str, trace: list[dict], runs: list[tuple[int, in
     return key
 
 
+def _taken_in(trace: list[dict], absorbed: set[str]) -> set[str]:
+    """The metric keys a line phrase took in, with the words it joined ("cash paid for income taxes",
+    "fair value recognized in net earnings": one phrase, never its parts) and each key's growth, change
+    and share of revenue, which the phrase takes in too."""
+    absorbed = absorbed | {k for t in trace for k in t.get("joins", ())}
+    return absorbed | ({growth_key(k) for k in absorbed} | {change_key(k) for k in absorbed}
+                       | {change_key(k[: -len("_growth")]) for k in absorbed if k.endswith("_growth")}
+                       | {share_of_revenue(k) for k in absorbed if share_of_revenue(k)})
+
+
 def unaccounted_words(outside: str, low: str) -> str | None:
     """The words no metric, period or question word takes ("shopify revenue 2023"): in a question
     naming no known company, most likely the company the user means, named in the refusal."""
@@ -153,7 +163,7 @@ def _qualified_lead(plan: Plan, r: Reading, outside: str, low: str, joined: froz
     trace, runs = account(outside, company_spans(r, outside), claimed(low, (*_CLAIMED, *_PROSE_WORDS)), joined)
     if not runs:
         return plan
-    _, absorbed = line_keys(trace, runs)
+    absorbed = _taken_in(trace, line_keys(trace, runs)[1])
     narrowed = [k for k in plan.metrics if k in absorbed]
     if not narrowed:
         return plan
@@ -335,10 +345,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     keys = [_whole_when_subtracted(k, trace, runs) for k in keys]
     if dims:  # a member's words ("long-lived assets in Israel") narrow the line: required, never a spare word
         keys = [_without_spare(k, dims) for k in keys]
-    absorbed |= {k for t in trace for k in t.get("joins", ())}  # one phrase, never its parts
-    absorbed |= ({growth_key(k) for k in absorbed} | {change_key(k) for k in absorbed}
-                 | {change_key(k[: -len("_growth")]) for k in absorbed if k.endswith("_growth")}
-                 | {share_of_revenue(k) for k in absorbed if share_of_revenue(k)})
+    absorbed = _taken_in(trace, absorbed)
     plan.metrics = [k for k in plan.metrics if k not in absorbed] + keys
     if plan.intent == "derived" and not any(k in FORMULAS for k in plan.metrics):
         plan.intent = "numeric"

@@ -71,6 +71,12 @@ NARROWING = frozenset("comparable adjusted organic core underlying constant form
 _RATE = frozenset({"rate", "rates"})
 _PERCENT = frozenset({"%", "percent", "percentage", "pct", "cagr"})
 _GROWING = frozenset(g for g in GROWTH_WORDS if " " not in g)  # "on" of "year on year" is no growth word alone
+# A metric after "recognized in", "included in", "reclassified to" is where another amount was booked
+# ("the change in fair value recognized in net earnings", "stock-based compensation included in cost of
+# revenue"): that amount is the figure asked, so the metric's words are left to name it, never answered
+_PLACED = frozenset("recognized recognised recorded included reclassified charged credited reflected classified "
+                    "booked allocated".split())
+_PLACE_PREPOSITIONS = frozenset("in into to within through from".split())
 # A date's month names the fiscal year's end ("the year ended September 28, 2024", "as of Jan 31").
 MONTHS = frozenset("""january february march april may june july august september october november december
     jan feb mar apr jun jul aug sep sept oct nov dec""".split())
@@ -346,7 +352,13 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
     country = bool(re.search(r"(?<![\w.])US(?!\w)", masked))
     words = normalize(masked).split()
     how: list[str | None] = [None] * len(words)
+    placed: dict[int, set[str]] = {}
     for start, end, key in find_phrases(" ".join(words), MEASURE_PHRASES):
+        if start >= 2 and words[start - 1] in _PLACE_PREPOSITIONS and words[start - 2] in _PLACED:
+            # "fair value recognized in net earnings": where an amount went, not the figure asked; its
+            # words are left to name that amount's line, and the metric is taken in by it (never answered)
+            placed.update((i, {key}) for i in range(start, end))
+            continue
         for i in range(start, end):
             how[i] = f"metric:{key}"
     merged = merge_adjacent_metrics(how, words, masked)
@@ -357,6 +369,7 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
     joined = {g: keys for start, end, keys in merged for g in range(start, end)}
     joined.update((g, keys) for g, keys in printed.items() if keys)
     joined.update(paid)
+    joined.update(placed)
     growth = {w for g in GROWTH_WORDS for w in g.split()}
     extra = extra_consumed or set()
     for i, w in enumerate(words):
