@@ -63,6 +63,24 @@ def test_a_metric_where_another_amount_was_booked_is_never_the_figure_answered(d
     assert not any(k == place or k.startswith(place + "_") for k in p.metrics), p.metrics
 
 
+def test_a_one_digit_class_number_is_no_year_and_level_is_no_filler(directory):
+    """"Level 3 assets" are a fair-value class, never total assets; the "3" is no period."""
+    p = plan(directory, "Apple level 3 assets 2024")
+    assert "total_assets" not in p.metrics, p.metrics
+    assert plan(directory, "Apple revenue for the past 3 years").metrics == ["revenue"]
+
+
+@pytest.mark.parametrize("text, metric", [("Apple revenue over 3 years", "revenue"),
+                                          ("Apple net income over 2 years", "net_income")])
+def test_over_a_number_of_years_is_a_span_never_a_division(directory, text, metric):
+    p = plan(directory, text)
+    assert p.metrics == [metric] and p.intent == "trend", (p.intent, p.metrics)
+
+
+def test_a_written_division_by_a_constant_is_still_a_formula(directory):
+    assert plan(directory, "Apple revenue / 3").metrics == ["udf:revenue / 3"]
+
+
 def test_a_subtracted_words_member_is_never_looked_up_for_the_figure():
     """The member route of a line no row names drops the metric's words: "revenue net of incentives"
     would be the member "Client incentives", the amount taken out."""

@@ -36,7 +36,7 @@ FILLER = frozenset(
     i we us our my your it its it's their they them this that those these there here same also just so ok okay
     hey hi thanks thank again now then please? any some all both each either one two three
     according filing filings 10-k 10k form annual report statement statements sec xbrl figure figures
-    number numbers value values amount amounts level levels total overall consolidated gaap reported
+    number numbers value values amount amounts total overall consolidated gaap reported
     company company's companies firm business corp inc co ltd group
     year years fy fiscal yearly annually annual period periods latest recent most last past
     ago since through thru until between ending ended end during within dated fye as-of
@@ -388,6 +388,8 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             continue  # "short interest", "high yield debt": an adjective on a noun names another figure
         if w == "x" and i + 1 < len(words) and _NUMBER.match(words[i + 1]):
             how[i] = "filler"  # "receivables / revenue x 365": a restated formula's multiplication
+        elif re.fullmatch(r"\d", w) and w not in extra and i and words[i - 1] not in FILLER:
+            continue  # "level 3 assets", "tier 1 capital": a one-digit number after a noun names a class, never a year
         elif _NUMBER.match(w) or re.fullmatch(r"fy\d{2,4}", w) or w in MONTHS:
             how[i] = "period"
         elif w in _NAMING and w not in extra and _names_a_unit(words, how, i):
