@@ -77,6 +77,10 @@ def test_over_a_number_of_years_is_a_span_never_a_division(directory, text, metr
     assert p.metrics == [metric] and p.intent == "trend", (p.intent, p.metrics)
 
 
+def test_over_an_amount_is_a_threshold_never_a_division(directory):
+    assert plan(directory, "Apple net income over 10 billion 2024").metrics == ["net_income"]
+
+
 def test_a_written_division_by_a_constant_is_still_a_formula(directory):
     assert plan(directory, "Apple revenue / 3").metrics == ["udf:revenue / 3"]
 
