@@ -40,6 +40,12 @@ def test_a_narrowing_word_never_leaves_the_broader_metric_answered(directory, te
                    if w["word"] in ("comparable", "organic", "rate")), p.words
 
 
+def test_a_noun_ending_in_er_is_no_comparative_filler(directory):
+    """"Owner earnings" is another figure than net income ("owner" is no comparative of "own")."""
+    assert "net_income" not in plan(directory, "Apple owner earnings 2024").metrics
+    assert plan(directory, "which grew faster, Apple or Nvidia revenue in 2024").metrics == ["revenue_growth"]
+
+
 def test_rate_beside_a_growth_word_is_still_the_growth_asked(directory):
     assert plan(directory, "Apple revenue growth rate 2024").metrics == ["revenue_growth"]
     assert plan(directory, "at what rate did Apple's revenue grow in 2024?").metrics == ["revenue_growth"]

@@ -211,6 +211,11 @@ def _inflected(word: str) -> set[str]:
     return out
 
 
+# The filler adjectives a comparative may be of ("faster", "bigger", "highest"): "owner" is no comparative
+# of "own", and "owner earnings" is another figure than earnings
+_GRADABLE = frozenset("fast quick slow big large small high low far".split())
+
+
 def _comparative(word: str) -> set[str]:
     """The adjectives a comparative or superlative may be of ("faster" -> fast, "bigger" -> big,
     "smallest" -> small: a doubled letter may be the adjective's own), else none."""
@@ -396,7 +401,7 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             continue  # "Business Group goodwill impairment": a unit's name the company prints, not filler
         elif w in _RATE and not any(_inflected(x) & _GROWING or x in _PERCENT for x in words):
             continue  # "income tax rate", "interest rate": another figure than the metric beside it
-        elif w in FILLER or bare in FILLER or not bare or _comparative(w) & FILLER:
+        elif w in FILLER or bare in FILLER or not bare or _comparative(w) & _GRADABLE:
             how[i] = "filler"
         elif _inflected(w) & growth:
             how[i] = "growth"
