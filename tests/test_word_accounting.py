@@ -219,3 +219,11 @@ def test_filed_measures_beside_those_words_stay_in_scope():
     assert out_of_scope("apple book value per share 2024") is None
     assert out_of_scope("tesla fsd beta revenue") is None
     assert out_of_scope("what was apple's expected long-term rate of return on plan assets") is None
+
+
+def test_a_bare_count_is_a_figure_even_where_a_topic_routes_to_the_risk_factors(directory):
+    """"units sold" routes to MD&A and the risk factors by default; a bare count asks for a figure (a row,
+    or a refusal naming its words), never quoted sentences standing in for it."""
+    p = plan(directory, "Apple iPhone units sold 2024")
+    assert (p.intent, p.metrics[0].split("|")[0]) == ("numeric", "line:iphone units"), (p.intent, p.metrics)
+    assert plan(directory, "iPhone units sold in Apple's risk factors 2024").intent == "qualitative"

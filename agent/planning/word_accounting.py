@@ -23,7 +23,7 @@ from agent.planning.prose_route import CAUSE
 from agent.planning.quarters import dated_period, latest_period, month_phrase, parse_period, thread_period
 from agent.planning.reading import Reading
 from agent.planning.thread import ADDING, FOLLOWUP, share_of_revenue
-from agent.planning.topics import QUAL_ASK, SECTION_PATTERNS, WHY
+from agent.planning.topics import QUAL_ASK, SECTION_ITEMS, SECTION_PATTERNS, WHY
 from agent.planning.words import AMOUNT_NOUNS, NARROWING, NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.planning.years import YEAR_PHRASES
 from agent.retrieval.concepts import METRICS, PHRASES, UNKNOWN_METRICS, find_phrases, normalize
@@ -203,7 +203,11 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         left = [t["word"] for t in trace if t["as"] == "unaccounted"]
         counted = bool(left) and (left[-1] in _MEASURE_NOUNS or left[-1] in AMOUNT_NOUNS or bool(re.search(r"\bhow many\b", low))
                                   or (bool(FIGURE_ASK.search(low)) and _quotient(trace)))
-        asks_prose = r.prose_ask  # "what does it say about", "why", "the risk factors related to ..."
+        # "what does it say about", "why", "the risk factors related to ...": asked of the filing's words. An
+        # Item a topic word routes to by default ("units sold" to MD&A and the risk factors) is no such ask:
+        # a bare count ("big mac units sold 2023") is a figure, answered by a row or refused by its words
+        asks_prose = (r.why or r.statement or bool(QUAL_ASK.search(low)) or any(p.search(low) for p in SECTION_PATTERNS)
+                      or (bool(set(r.items) & SECTION_ITEMS) and not counted))
         figure = not asks_prose and (counted or bool(_EARNING.search(low)))
         quarter = quarterly_phrase(low)
         if quarter and figure:  # "what did it earn in the september 2023 quarter": a figure of a quarter
