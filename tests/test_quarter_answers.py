@@ -161,6 +161,21 @@ def test_the_first_half_is_six_months_and_a_balance_is_at_the_quarter_end(footno
     assert _values(assets) == {49555 * M}, assets.text
 
 
+def test_the_second_half_is_the_year_minus_the_first_half_and_says_so(footnote):
+    """Never a quarter nor the year to date: 60,922 - 20,699 for fiscal 2024, both inputs cited."""
+    for text in ("NVIDIA second-half fiscal 2024 revenue", "NVIDIA revenue for the last six months of fiscal 2024"):
+        answer = ask(footnote, text)
+        assert answer.kind == "answer", answer.text
+        assert answer.calculation and answer.calculation[0].result == "$40.22 billion", answer.text
+        assert "second half of FY2024" in answer.text and "year to date" not in answer.text
+
+
+def test_a_months_figure_is_refused_naming_the_month_never_the_year(footnote):
+    answer = ask(footnote, "What was NVIDIA's revenue in December 2023?")
+    assert (answer.kind, answer.refusal_reason) == ("refusal", "out_of_scope"), answer.text
+    assert "december 2023" in answer.text and not answer.numbers
+
+
 def test_a_date_that_closes_the_fiscal_year_asks_for_the_year(footnote):
     answer = ask(footnote, "NVIDIA revenue for the year ended January 28, 2024")
     assert _values(answer) == {60922 * M}, answer.text

@@ -30,3 +30,17 @@ def test_an_unknown_company_in_a_thread_is_named_before_its_metric(footnote):
     answer = ask("what about Zorblaxx's churn rate?")
     assert (answer.kind, answer.refusal_reason) == ("refusal", "no_company"), answer.text
     assert "Zorblaxx" in answer.text and not answer.numbers
+
+
+def test_a_year_no_filing_can_hold_beside_a_held_one_is_refused_not_dropped(footnote):
+    answer = thread_of(footnote)("Apple revenue fiscal 2024 vs 1850")
+    assert (answer.kind, answer.refusal_reason) == ("refusal", "year_not_available"), answer.text
+    assert "1850" in answer.text and not answer.numbers
+
+
+def test_a_bare_figure_phrase_no_filing_prints_is_the_metric_missing_before_the_year(footnote):
+    """Planned as a passage search ("zorbling index" is no metric of ours), the phrase is still a line:
+    no row of those words in any filing held means no year would answer it."""
+    answer = thread_of(footnote)("Apple's zorbling index in 2099")
+    assert (answer.kind, answer.refusal_reason) == ("refusal", "unknown_metric"), answer.text
+    assert "zorbling index" in answer.text

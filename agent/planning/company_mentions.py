@@ -62,6 +62,21 @@ POSSESSIVE_NAME = re.compile(r"(?<![\w$])([A-Z][\w&.-]+)['\u2019]s\b")
 PLURAL_POSSESSIVE = re.compile(r"(?<![\w$])([A-Z][\w&.-]*s)['\u2019](?![\w'\u2019])")
 
 
+def whole_name(text: str, m: re.Match) -> str:
+    """A possessive's owner with the capitalised words written before it: "Brantley Dynamics's" names
+    Brantley Dynamics, never "Dynamics" alone (the refusal names the company as the user wrote it). A
+    sentence's capitalised first word ("What", "How") or a stopword is no part of the name."""
+    words = text[: m.start(1)].split()
+    name = [m.group(1)]
+    while words and re.fullmatch(r"[A-Z][\w&.-]*", words[-1]) and words[-1].lower() not in STOPWORDS \
+            and normalize(words[-1]) not in MEASURE_PHRASES:
+        first = len(words) == 1
+        if first and words[-1].lower() in english_words():
+            break  # capitalised for the sentence
+        name.insert(0, words.pop())
+    return " ".join(name)
+
+
 def unknown_owner(r: Reading, outside: str, in_thread: bool) -> str | None:
     """The name of a company we do not know that the message asks about, when nothing in it names a
     company we know except by a word its filings use as a brand: "Zorblax churn rate 2023" (not
@@ -77,7 +92,7 @@ def unknown_owner(r: Reading, outside: str, in_thread: bool) -> str | None:
         return None
     # a possessive is an owner wherever it stands ("Stripe's payment volume"); any other capitals are
     # a name only outside the metric's own words ("EBITDA?" is no company)
-    owners = [m.group(1) for m in (*POSSESSIVE_NAME.finditer(outside), *PLURAL_POSSESSIVE.finditer(outside))]
+    owners = [whole_name(outside, m) for m in (*POSSESSIVE_NAME.finditer(outside), *PLURAL_POSSESSIVE.finditer(outside))]
     owner = next((o for o in owners if o.lower() not in STOPWORDS and normalize(o) not in MEASURE_PHRASES
                   and expand_query(o.lower()) == o.lower() and not route_items(o.lower())[1]), None)
     rest = outside

@@ -789,6 +789,13 @@ def _expanded(tree: dict) -> set[str]:
     return ({tree["of"]} if "of" in tree else set()) | {k for a in tree.get("args", ()) for k in _expanded(a)}
 
 
+# A number the formula ends on that counts periods ("over 3 years", "per 2 quarters") or is an amount
+# ("net income over 10 billion", a threshold): the words after it say so, and a quotient would leave them
+# unaccounted for
+_SPAN_AFTER = re.compile(r"\s*(?:fiscal\s+)?(?:years?|yrs?|months?|quarters?|qtrs?|weeks?|days?|periods?|"
+                         r"trillions?|billions?|millions?|thousands?|bn|mm|mn)\b", re.I)
+
+
 def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[dict, str] | None:
     """A formula written into the question (find_inline), when the question
     names no registry formula it would merely restate: (its definition, the text without it). A
@@ -801,6 +808,8 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
     if found is None:
         return None
     definition, start, end = found
+    if _SPAN_AFTER.match(rest[end:]) and re.search(r"\d\s*$", rest[start:end]):
+        return None  # "revenue over 3 years": a span of years, never a division by 3; "over 10 billion" an amount
     if registry and not set(registry) <= _expanded(definition["tree"]):
         # "quick ratio ((current assets - inventories) / current liabilities)": the registry's, restated;
         # "free cash flow per diluted share" takes the registry's formula as an operand

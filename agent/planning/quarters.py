@@ -40,6 +40,12 @@ _THROUGH_DATE = re.compile(r"\b(?:through|thru|to|as of|at|on|ended|ending)\s+" 
 _ANY_DATE = re.compile(_DATE)
 _MONTH_QUARTER = re.compile(r"\b" + _MONTH + r"(?:[\s-]+(\d{4}))?\s+quarter\b(?:\s+of\s+(?:fiscal\s+(?:year\s+)?)?(\d{4}))?")
 _HALF = re.compile(r"\b(?:(first|second|1st|2nd)[\s-]+half|h([12]))\b")
+# "the last six months of fiscal 2025": the months that close the year, its second half, never the first six
+_CLOSING_HALF = re.compile(r"\b(?:last|final|latter|closing|back)[\s-]+(?:six|6)[\s-]+months\s+of\b")
+# "revenue in December 2024", "for the month of March": one month, a period no filing reports (a month
+# with a day is a date, "the December 2024 quarter" a quarter; both are read above)
+_ONE_MONTH = re.compile(r"\b(?:in|during|for|over|throughout)\s+(?:the\s+)?(?:month\s+of\s+)?" + _MONTH
+                        + r"(?![a-z])(?:\s+(?:of\s+)?(\d{4}))?(?![\s-]*(?:\d|quarter|qtr|year|fiscal))")
 _NINE = re.compile(r"\b(?:first\s+)?(six|nine|6|9)[\s-]+months\b")
 _YTD = re.compile(r"\byear[\s-]+to[\s-]+date\b|\bytd\b")
 _TTM = re.compile(r"\btrailing[\s-]+(?:twelve|12)[\s-]+months?\b|\bttm\b|\bltm\b|\blast[\s-]+(?:twelve|12)[\s-]+months\b|"
@@ -80,7 +86,8 @@ class Period:
     def as_dict(self) -> dict:
         out = asdict(self)
         out.pop("words")
-        return {k: v for k, v in out.items() if v not in (None, False, "")}
+        # quarter 0 (the second half) is a value, not an absence: compared by identity, 0 is not False
+        return {k: v for k, v in out.items() if v is not None and v is not False and v != ""}
 
 
 def _date(m, first: int) -> date | None:
@@ -133,10 +140,12 @@ def parse_period(text: str) -> Period | None:
         take(m)
         end = _date(m, 1)
         p = Period("quarter", months=3, end=end.isoformat() if end else None)
-    elif m := _HALF.search(t):
+    elif (m := _HALF.search(t)) or (m := _CLOSING_HALF.search(t)):
         take(m)
-        half = _ORDINAL.get(m.group(1) or "", 0) or int(m.group(2) or 1)
-        p = Period("ytd", months=6) if half == 1 else Period("quarter", quarter=0, months=6)
+        half = 2 if m.re is _CLOSING_HALF else _ORDINAL.get(m.group(1) or "", 0) or int(m.group(2) or 1)
+        # the second half is the year minus its first six months (agent.retrieval.quarter_figures, 'ytd'
+        # with quarter 0), never a quarter
+        p = Period("ytd", months=6) if half == 1 else Period("ytd", quarter=0, months=6)
     elif (m := _NINE.search(t)) and not _Q.search(t):
         take(m)
         p = Period("ytd", months=_SPAN_MONTHS[m.group(1)])
@@ -216,6 +225,20 @@ def parse_period(text: str) -> Period | None:
     words |= {w for w in normalize(t).split() if w in _PERIOD_WORDS}
     p.words = sorted(words)
     return p
+
+
+def month_phrase(text: str) -> str | None:
+    """The month a question asks a figure of ("revenue in December 2024"), as written, or None. A
+    month's figures are in no filing: such a question is refused naming the month, never answered
+    with the fiscal year that month falls in."""
+    t = text.lower()
+    for m in _ONE_MONTH.finditer(t):
+        if not _ENDS_IN.search(t[: m.start()]):  # "the year ended in December 2024" is that year
+            return m.group(0).split(None, 1)[1]
+    return None
+
+
+_ENDS_IN = re.compile(r"\b(?:end|ends|ended|ending|close|closes|closed|closing|year-end|year\s+end)\s*$")
 
 
 def dated_period(text: str) -> Period | None:

@@ -20,8 +20,10 @@ import unicodedata
 from agent.planning.brands import registrant_not_theirs, uncovered_registrant
 from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
+from agent.planning.company_words import english_words
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
-                                             named_unknown_company, uncovered_mentions, unknown_owner, weak_mention)
+                                             named_unknown_company, uncovered_mentions, unknown_owner, weak_mention,
+                                             whole_name)
 from agent.planning.corrections import LAYOUT, NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, ampersand
 from agent.planning.defined_formulas import name_aside, names_more_formulas, without_names
 from agent.planning.figure_kinds import kind_of_thread
@@ -332,6 +334,12 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         chat_kind = small_talk(spelled_out(low))
         if chat_kind:
             return meta_plan(chat_kind)
+    if r.matches and not subject and meta_intent(chat) == "help":
+        # "help me decide between Visa and Mastercard": the task, judged with the names masked, decides;
+        # the help words alone never make a request about a company META
+        task = help_with(unnamed_low)
+        if task:
+            return refusal_plan("out_of_scope", task)
     addressed = about_us(r, chat, unnamed_low, thread is not None)
     if addressed:  # "what sources do you use for Nvidia?", "thanks for the Intel numbers": to Footnote, of a company
         return meta_plan(addressed, [m.company.ticker for m in r.matches if m.company] if addressed == "coverage" else [])
@@ -502,15 +510,28 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     owner = unknown_owner(r, outside, prev is not None) if r.unmappable or prev is not None or r.tickers else None
     if owner:  # "Zorblax churn rate", "what about Databricks' ARR?": that company is what is missing first
         return refusal_plan("no_company", owner, **carry)
-    if r.unmappable and not r.tickers:
+    # a company matched only through a brand word inside the unmapped figure's own words ("zentrova widget
+    # churn": churn is no company's name here) leaves the message naming no company we know
+    brand_only = bool(r.unmappable) and bool(r.matches) and all(
+        m.via == "brand" and m.text.lower() in r.unmappable.lower() for m in r.matches)
+    if r.unmappable and (not r.tickers or (brand_only and prev is None)):
         # "Stripe's EBITDA", "Lululemon comparable sales": the company we do not cover is what is missing
         # first, whatever the figure; the metric's own words are never read as the name
         words = re.escape(r.unmappable).replace(r"\ ", r"[\s-]+")
         rest = re.sub(rf"(?i)\b{words}\b", " ", outside)
         unknown = guess_company_text(rest) if prev is None else named_unknown_company(rest)
-        owner = next((m.group(1) for m in POSSESSIVE_NAME.finditer(rest) if m.group(1).lower() not in STOPWORDS
+        owner = next((whole_name(rest, m) for m in POSSESSIVE_NAME.finditer(rest) if m.group(1).lower() not in STOPWORDS
                       and normalize(m.group(1)) not in MEASURE_PHRASES), None)  # "Uber's", the sentence's first word
         unknown = unknown or owner
+        if unknown is None and prev is None:
+            # "quillmark holdings adjusted ebitda 2023": the words no metric, period or question word
+            # takes, beside a figure no table maps, are the company's name as the user wrote it (the
+            # same reading as "shopify revenue 2023" below), so the company is refused first
+            ahead = re.split(rf"(?i)\b{words}\b", outside, maxsplit=1)[0]  # a name is written before its figure
+            left = unaccounted_words(ahead, ahead.lower()) or unaccounted_words(rest, rest.lower())
+            # a name, not a verb or a figure's word ("explain adjusted EBITDA"): some word of it no
+            # dictionary holds
+            unknown = left if left and any(w not in english_words() for w in normalize(left).split()) else None
         if unknown:
             return refusal_plan("no_company", unknown, **carry)
     listed = listed_company(r, outside, directory)
@@ -531,6 +552,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         carry["metrics"], r.unmappable = measures, None
     if r.unmappable and dim is None:
         known = r.tickers or (list(prev.tickers) if prev is not None else [])
+        named = unaccounted_words(outside, low) if not known else None
+        if named and not set(named.split()) <= set(normalize(r.unmappable).split()):
+            # "starbucks comparable store sales": no company we know is named, and words beside the
+            # unmapped figure may name one; the company is what is missing first
+            return refusal_plan("no_company", named, **carry)
         return refusal_plan("unknown_metric", r.unmappable, tickers=known, **carry)
     if dim:  # "iPhone revenue", "revenue by segment": the member's figure, resolved in retrieve
         measures = [dim, *(k for k in measures if k not in (dim.split("|")[0][4:],))]

@@ -34,9 +34,20 @@ STOCK_PRICE = (
     r"\bshares?\s+(?:go|went|trade|traded|trading)\b", r"\bstock\s+split\s+(?:next|coming)\b",
     r"\bhow\s+much\s+is\s+\S+\s+(?:stock|shares?)\s+worth\b", r"\bmarket\s+value\s+of\s+(?:the\s+)?(?:stock|shares)\b",
     r"\bticker\s+price\b", r"\bquote\s+for\b",
+    # multiples and measures priced by the market ("forward P/E", "EV/EBITDA", "beta"): a market valuation,
+    # whatever filed figure sits in its denominator
+    r"\bp\s*/\s*e\b", r"\b(?:forward|trailing|ttm)\s+pe\b", r"\bpeg\s+ratio\b", r"\benterprise\s+value\b",
+    r"\bev\s*/\s*(?:ebitda|ebit|sales|revenues?|fcf)\b", r"\bev[\s-]+to[\s-]+(?:ebitda|ebit|sales|revenues?)\b",
+    r"\bprice[\s/-]+(?:to[\s-]+)?(?:book|sales|cash\s+flow|free\s+cash\s+flow|fcf|tangible\s+book)(?:\s+value)?(?:\s+(?:ratio|multiple))?\b",
+    r"\bbeta\b(?=\s*(?:$|[?.!,;]|(?:of|for|in|coefficient|value)\b))", r"\bsharpe\s+ratio\b",
+    # valuing the company asked of Footnote ("help me value Tesla", "build a DCF"): a market valuation, which
+    # needs forecasts and prices no filing reports
+    r"\b(?:help\s+(?:me\s+)?|how\s+(?:do|would|should|can)\s+(?:i|we)\s+)value\b", r"\bdcf\b",
+    r"\bdiscounted\s+cash\s+flow\s+(?:model|valuation|analysis)\b", r"\bintrinsic\s+value\b",
 )
 # Trading data about the stock, which no filing reports: refused like prices, never searched in prose.
 MARKET_DATA = (
+    r"\bfree\s+float\b", r"\bearnings\s+(?:surprise|beat|miss)\b", r"\b(?:next|upcoming)\s+earnings\s+(?:date|call|release|report)\b",
     r"\bshort\s+(?:interest|float|ratio|sellers?|positions?)\b", r"\bshares?\s+(?:(?:are|were|is)\s+)?(?:sold\s+)?short\b", r"\bdays\s+to\s+cover\b",
     r"\b(?:trading|daily|average)\s+volume\b", r"\bimplied\s+volatility\b", r"\boptions?\s+(?:chain|flow|activity|volume)\b",
     r"\b(?:stock|share)'?s?\s+beta\b", r"\binstitutional\s+(?:ownership|holders|investors?\s+own)\b",
@@ -52,6 +63,14 @@ ADVICE = (
     r"\bwhich\s+(?:stock|company)\s+(?:should|would|to)\b.{0,30}\b(?:buy|invest|pick)\b",
     r"\bbetter\s+(?:investment|buy|stock|pick|bet)\b", r"\b(?:stocks?|shares)\s+to\s+(?:buy|sell|own)\b",
     r"\bstock\s+picks?\b", r"\bstock\s+picker\b",
+    # a decision to trade, asked of Footnote: "help me decide whether to short X", "pick between X and Y
+    # as an investment" (the choice is the advice, whatever verb asks for help with it)
+    r"\bwhether\s+(?:i|we)\s+should\s+(?:buy|sell|short|hold|invest|own|dump|trim)\b",
+    r"\b(?:is|was)\s+(?:it|\S+)\s+(?:still\s+)?an?\s+(?:buy|sell|hold)\b", r"\b(?:time|timing)\s+(?:my|an|the|our)\s+(?:entry|exit)\b",
+    r"\b(?:trade|trading)\s+(?:options|calls|puts)\b",
+    r"\bis\s+(?:still\s+)?an?\s+(?:buy|sell)\b",
+    r"\b(?:me|i|we|us)\b.{0,30}\bwhether\s+to\s+(?:buy|sell|short|hold|invest|own|dump|trim)\b(?!\s+back)",
+    r"\b(?:me|i|we|us)\b.{0,30}\b(?:decide|choose|pick)\b.{0,60}\b(?:as\s+an?\s+investment|to\s+invest\s+in)\b",
     # when to trade it: "load up on Nvidia before earnings"
     r"\bload\s+up\s+on\b", r"\b(?:shares|stock|position|calls|puts)\b.{0,40}\b(?:before|ahead\s+of)\s+(?:the\s+|its\s+)?"
     r"(?:next\s+)?(?:earnings|results|report)\b",
@@ -98,6 +117,8 @@ FORECAST = (
     r"\bconsensus\b", r"\banalyst(?:s|'s)?\s+(?:estimates?|expectations?|ratings?|forecasts?)\b",
     r"\b(?:will|gonna|going\s+to)\b.{0,50}\b(?:be|reach|grow|hit|exceed|increase|decrease|rise|fall|drop|earn|make|report|look)\b",
     r"\bexpected\s+to\s+(?:earn|grow|reach|report|make)\b", r"\bestimates?\s+for\s+(?:fy\s?)?\d",
+    # a figure expected over years to come ("expected EPS growth over the next five years")
+    r"\b(?:expected|projected|estimated|forecasted)\b.{0,40}\b(?:next|coming|following)\s+(?:\w+\s+)?(?:years?|quarters?)\b",
     # Footnote's or analysts' own view of the future, however it is asked for
     r"\b(?:do|would|will|did|can|could)\s+(?:you|u)\s+(?:expect|think|predict|estimate|guess|reckon|see|anticipate|project)\b"
     r"(?!\s+(?:of|about)\b)",
@@ -189,6 +210,8 @@ OFF_TOPIC = (
     r"\bwrite\s+(?:me\s+)?(?:a|an|some)\s+(?:code|function|script|program|story|essay|email|letter|poem|tweet|song)\b",
     r"\b(?:python|javascript|java|sql|html|css|regex)\s+(?:code|script|function|query)\b", r"\bcapital\s+of\b",
     r"\btranslate\b", r"\bhoroscope\b",
+    # the user's own money matters, which no company's filing speaks of ("help me with my taxes")
+    r"\bmy\s+(?:own\s+)?(?:taxes|tax\s+returns?|mortgage|budget|401\(?k\)?|ira|paycheck|salary)\b",
     r"\bwho\s+won\b", r"\bdating\b", r"\bmeaning\s+of\s+life\b", r"\bbitcoin\s+price\b", r"\bcrypto\s+price\b",
     r"\bceo(?:'s)?\s+(?:salary|net\s+worth|age|wife|husband)\b", r"\bnet\s+worth\s+of\b",
 )

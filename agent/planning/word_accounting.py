@@ -20,11 +20,11 @@ from agent.planning.measures import IMPLIED_PATTERNS
 from agent.planning.movers import EFFECT, MOVED
 from agent.planning.plan import Plan, refusal_plan
 from agent.planning.prose_route import CAUSE
-from agent.planning.quarters import dated_period, latest_period, parse_period, thread_period
+from agent.planning.quarters import dated_period, latest_period, month_phrase, parse_period, thread_period
 from agent.planning.reading import Reading
 from agent.planning.thread import ADDING, FOLLOWUP, share_of_revenue
-from agent.planning.topics import QUAL_ASK, SECTION_PATTERNS, WHY
-from agent.planning.words import AMOUNT_NOUNS, NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
+from agent.planning.topics import QUAL_ASK, SECTION_ITEMS, SECTION_PATTERNS, WHY
+from agent.planning.words import AMOUNT_NOUNS, NARROWING, NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.planning.years import YEAR_PHRASES
 from agent.retrieval.concepts import METRICS, PHRASES, UNKNOWN_METRICS, find_phrases, normalize
 from agent.retrieval.finance import FORMULAS, change_key, growth_key
@@ -43,10 +43,48 @@ def _without_spare(key: str, words: set[str]) -> str:
     return "line:" + "|".join(parts if parts[3] or len(parts) > 4 else parts[:3])
 
 
+# Words that take what follows out of the figure ("revenue net of incentives", "sales excluding
+# acquisitions", "cash less restricted cash"): what follows is subtracted, never the figure asked
+_SUBTRACTING = frozenset({"excluding", "less", "minus", "ex", "without"})
+
+
+def _subtracted(trace: list[dict], start: int) -> bool:
+    """Whether the leftover run starting at `start` follows a subtracting word ("net of", "excluding")."""
+    before = [t["word"] for t in trace[max(0, start - 2):start]]
+    return (bool(before) and before[-1] in _SUBTRACTING) or before[-2:] == ["net", "of"]
+
+
+def _whole_when_subtracted(key: str, trace: list[dict], runs: list[tuple[int, int]]) -> str:
+    """A `line:` key whose leftover words follow a subtracting word needs a row printed with the whole
+    phrase ("Revenues, net of interest expense"): the leftover alone names what is taken out ("Client
+    incentives" for "revenue net of incentives"), a true figure for another thing."""
+    if not key.startswith("line:"):
+        return key
+    leftover, context, *rest = key[5:].split("|")
+    for start, end in runs:
+        if _subtracted(trace, start) and " ".join(t["word"] for t in trace[start:end]) in leftover:
+            return "line:" + "|".join([context, context, *rest])
+    return key
+
+
+def _taken_in(trace: list[dict], absorbed: set[str]) -> set[str]:
+    """The metric keys a line phrase took in, with the words it joined ("cash paid for income taxes",
+    "fair value recognized in net earnings": one phrase, never its parts) and each key's growth, change
+    and share of revenue, which the phrase takes in too."""
+    absorbed = absorbed | {k for t in trace for k in t.get("joins", ())}
+    return absorbed | ({growth_key(k) for k in absorbed} | {change_key(k) for k in absorbed}
+                       | {change_key(k[: -len("_growth")]) for k in absorbed if k.endswith("_growth")}
+                       | {share_of_revenue(k) for k in absorbed if share_of_revenue(k)})
+
+
 def unaccounted_words(outside: str, low: str) -> str | None:
     """The words no metric, period or question word takes ("shopify revenue 2023"): in a question
     naming no known company, most likely the company the user means, named in the refusal."""
+    # a narrowing word ("comparable", "adjusted") qualifies the figure, never a word of the company's name
     trace, runs = account(outside, [], claimed(low, _CLAIMED))
+    runs = [(a, b) for a, b in ((next((i for i in range(a, b) if trace[i]["word"] not in NARROWING), b),
+                                 next((i for i in range(a, b) if trace[i]["word"] in NARROWING), b)) for a, b in runs)
+            if a < b]
     return leftover_words(trace, runs[:1]) if runs else None
 
 
@@ -130,7 +168,7 @@ def _qualified_lead(plan: Plan, r: Reading, outside: str, low: str, joined: froz
     trace, runs = account(outside, company_spans(r, outside), claimed(low, (*_CLAIMED, *_PROSE_WORDS)), joined)
     if not runs:
         return plan
-    _, absorbed = line_keys(trace, runs)
+    absorbed = _taken_in(trace, line_keys(trace, runs)[1])
     narrowed = [k for k in plan.metrics if k in absorbed]
     if not narrowed:
         return plan
@@ -170,7 +208,11 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         left = [t["word"] for t in trace if t["as"] == "unaccounted"]
         counted = bool(left) and (left[-1] in _MEASURE_NOUNS or left[-1] in AMOUNT_NOUNS or bool(re.search(r"\bhow many\b", low))
                                   or (bool(FIGURE_ASK.search(low)) and _quotient(trace)))
-        asks_prose = r.prose_ask  # "what does it say about", "why", "the risk factors related to ..."
+        # "what does it say about", "why", "the risk factors related to ...": asked of the filing's words. An
+        # Item a topic word routes to by default ("units sold" to MD&A and the risk factors) is no such ask:
+        # a bare count ("big mac units sold 2023") is a figure, answered by a row or refused by its words
+        asks_prose = (r.why or r.statement or bool(QUAL_ASK.search(low)) or any(p.search(low) for p in SECTION_PATTERNS)
+                      or (bool(set(r.items) & SECTION_ITEMS) and not counted))
         figure = not asks_prose and (counted or bool(_EARNING.search(low)))
         quarter = quarterly_phrase(low)
         if quarter and figure:  # "what did it earn in the september 2023 quarter": a figure of a quarter
@@ -241,6 +283,13 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     if quarter and period is None:
         return refusal_plan("out_of_scope", f"that period (\"{quarter}\"): name a quarter, a half, a year to date or "
                             "trailing twelve months", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+    month = month_phrase(low) if period is None else None
+    if month and not any(METRICS[k].period == "instant" for k in plan.metrics if k in METRICS):
+        # "revenue in December 2024": a month's flow, which no filing reports; the fiscal year that
+        # month falls in is another figure
+        return refusal_plan("out_of_scope", f"that period (\"{month}\"): filings report no month's figures; name a "
+                            "quarter, a half, a year to date or a fiscal year", tickers=plan.tickers,
+                            fiscal_years=plan.fiscal_years)
     if period is None and prev is not None and prev.period and not _WHOLE_YEAR.search(low):
         period = thread_period(prev.period, plan.fiscal_years if "fiscal_years" not in plan.inherited else None)
         plan.inherited.append("period")  # "and Apple?" after a quarter: the same quarter, never the year
@@ -302,12 +351,10 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "revenue")]
         return plan
     keys, absorbed = line_keys(trace, runs)
+    keys = [_whole_when_subtracted(k, trace, runs) for k in keys]
     if dims:  # a member's words ("long-lived assets in Israel") narrow the line: required, never a spare word
         keys = [_without_spare(k, dims) for k in keys]
-    absorbed |= {k for t in trace for k in t.get("joins", ())}  # one phrase, never its parts
-    absorbed |= ({growth_key(k) for k in absorbed} | {change_key(k) for k in absorbed}
-                 | {change_key(k[: -len("_growth")]) for k in absorbed if k.endswith("_growth")}
-                 | {share_of_revenue(k) for k in absorbed if share_of_revenue(k)})
+    absorbed = _taken_in(trace, absorbed)
     plan.metrics = [k for k in plan.metrics if k not in absorbed] + keys
     if plan.intent == "derived" and not any(k in FORMULAS for k in plan.metrics):
         plan.intent = "numeric"

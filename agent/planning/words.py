@@ -32,11 +32,11 @@ FILLER = frozenset(
     """a an the of for in on at by to from with about as and or vs versus against than into per
     what whats what's which who how much many was were is are be been being did does do done has have had
     where when
-    show me tell give get find list report reported reports reporting provide please pls can could would you
+    show me tell give get find list report reported reports reporting provide please pls can could would you help
     i we us our my your it its it's their they them this that those these there here same also just so ok okay
     hey hi thanks thank again now then please? any some all both each either one two three
     according filing filings 10-k 10k form annual report statement statements sec xbrl figure figures
-    number numbers value values amount amounts level levels total overall consolidated gaap reported
+    number numbers value values amount amounts total overall consolidated gaap reported
     company company's companies firm business corp inc co ltd group
     year years fy fiscal yearly annually annual period periods latest recent most last past
     ago since through thru until between ending ended end during within dated fye as-of
@@ -61,6 +61,22 @@ FILLER = frozenset(
     well along but instead rather own incur incurred incurs incurring actually
     """.split()
 )
+# Qualifiers that narrow a metric into another figure ("comparable operating margin", "organic revenue",
+# "adjusted net income"): never consumed by another step's pattern that happens to match them ("compar\w*"
+# is a comparison's word), so they stay leftover words the line lookup answers or refuses by name.
+NARROWING = frozenset("comparable adjusted organic core underlying constant forma non-gaap non nongaap "
+                      "normalized normalised recurring excluding ex".split())
+# "Rate" is filler beside a growth word ("growth rate", "at what rate did it grow"), but beside any other
+# metric it names another figure ("income tax rate" is not the tax expense)
+_RATE = frozenset({"rate", "rates"})
+_PERCENT = frozenset({"%", "percent", "percentage", "pct", "cagr"})
+_GROWING = frozenset(g for g in GROWTH_WORDS if " " not in g)  # "on" of "year on year" is no growth word alone
+# A metric after "recognized in", "included in", "reclassified to" is where another amount was booked
+# ("the change in fair value recognized in net earnings", "stock-based compensation included in cost of
+# revenue"): that amount is the figure asked, so the metric's words are left to name it, never answered
+_PLACED = frozenset("recognized recognised recorded included reclassified charged credited reflected classified "
+                    "booked allocated".split())
+_PLACE_PREPOSITIONS = frozenset("in into to within through from".split())
 # A date's month names the fiscal year's end ("the year ended September 28, 2024", "as of Jan 31").
 MONTHS = frozenset("""january february march april may june july august september october november december
     jan feb mar apr jun jul aug sep sept oct nov dec""".split())
@@ -193,6 +209,11 @@ def _inflected(word: str) -> set[str]:
             stem = word[: -len(suffix)]
             out |= {stem, stem + "e"}
     return out
+
+
+# The filler adjectives a comparative may be of ("faster", "bigger", "highest"): "owner" is no comparative
+# of "own", and "owner earnings" is another figure than earnings
+_GRADABLE = frozenset("fast quick slow big large small high low far".split())
 
 
 def _comparative(word: str) -> set[str]:
@@ -336,7 +357,13 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
     country = bool(re.search(r"(?<![\w.])US(?!\w)", masked))
     words = normalize(masked).split()
     how: list[str | None] = [None] * len(words)
+    placed: dict[int, set[str]] = {}
     for start, end, key in find_phrases(" ".join(words), MEASURE_PHRASES):
+        if start >= 2 and words[start - 1] in _PLACE_PREPOSITIONS and words[start - 2] in _PLACED:
+            # "fair value recognized in net earnings": where an amount went, not the figure asked; its
+            # words are left to name that amount's line, and the metric is taken in by it (never answered)
+            placed.update((i, {key}) for i in range(start, end))
+            continue
         for i in range(start, end):
             how[i] = f"metric:{key}"
     merged = merge_adjacent_metrics(how, words, masked)
@@ -347,6 +374,7 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
     joined = {g: keys for start, end, keys in merged for g in range(start, end)}
     joined.update((g, keys) for g, keys in printed.items() if keys)
     joined.update(paid)
+    joined.update(placed)
     growth = {w for g in GROWTH_WORDS for w in g.split()}
     extra = extra_consumed or set()
     for i, w in enumerate(words):
@@ -365,15 +393,19 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             continue  # "short interest", "high yield debt": an adjective on a noun names another figure
         if w == "x" and i + 1 < len(words) and _NUMBER.match(words[i + 1]):
             how[i] = "filler"  # "receivables / revenue x 365": a restated formula's multiplication
+        elif re.fullmatch(r"\d", w) and w not in extra and i and words[i - 1] not in FILLER:
+            continue  # "level 3 assets", "tier 1 capital": a one-digit number after a noun names a class, never a year
         elif _NUMBER.match(w) or re.fullmatch(r"fy\d{2,4}", w) or w in MONTHS:
             how[i] = "period"
         elif w in _NAMING and w not in extra and _names_a_unit(words, how, i):
             continue  # "Business Group goodwill impairment": a unit's name the company prints, not filler
-        elif w in FILLER or bare in FILLER or not bare or _comparative(w) & FILLER:
+        elif w in _RATE and not any(_inflected(x) & _GROWING or x in _PERCENT for x in words):
+            continue  # "income tax rate", "interest rate": another figure than the metric beside it
+        elif w in FILLER or bare in FILLER or not bare or _comparative(w) & _GRADABLE:
             how[i] = "filler"
         elif _inflected(w) & growth:
             how[i] = "growth"
-        elif w in extra:
+        elif w in extra and w not in NARROWING:
             how[i] = "other"
     trace = [{"word": w, "as": h or "unaccounted", **({"joins": sorted(joined[i])} if i in joined else {})}
              for i, (w, h) in enumerate(zip(words, how))]

@@ -40,7 +40,7 @@ _SPAN = re.compile(
 )
 # "two years ago", and in a thread "two years earlier" / "three years before": that many back, one year
 # ("the two years before that" counts the years between, and stays a span)
-_AGO = re.compile(r"(?<!\bthe\s)\b(two|three|four|five|\d)\s+(?:fiscal\s+)?years?\s+(?:ago|earlier|before|prior)\b", re.I)
+_AGO = re.compile(r"(?<!\bthe\s)\b(two|three|four|five|\d{1,3})\s+(?:fiscal\s+)?years?\s+(?:ago|earlier|before|prior)\b", re.I)
 _LAST_YEAR = re.compile(
     r"\b(?:last|prior|previous)\s+(?:fiscal\s+)?year\b|\ba\s+year\s+ago\b|\byear\s+(?:before|prior|earlier)\b|\bthe\s+year\s+before\b"
     # "and before that?", "and the one before?"
@@ -64,9 +64,14 @@ _MARKED = re.compile(
     r"(\d{2,})(?![\w%]|[.,]\d|\s?(?:%|percent|million|billion|thousand|m\b|bn\b|k\b|shares))",
     re.I,
 )
+# A bare four-digit number no filing year can be, written where a year goes ("2024 vs 1850", "and the year
+# 2100?"): a year the user named, refused as one; dropped, the question would be answered for another year.
+# Not an amount or a count ("$1,850", "1850 million", "2500 employees").
+_FAR_YEAR = re.compile(r"(?<![\w$.,])(1[0-8]\d\d|20[4-9]\d|2[1-9]\d\d|3\d\d\d)(?![\w%]|[.,]\d|\s?(?:%|percent|million|billion|thousand|"
+                       r"m\b|bn\b|k\b|shares|employees|people|stores|units|customers|locations|vehicles))", re.I)
 # Every year phrase the reader takes, so that the word accounting (agent.planning.word_accounting)
 # never leaves one over.
-YEAR_PHRASES = (_YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN, _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND)
+YEAR_PHRASES = (_YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN, _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND, _FAR_YEAR)
 MIN_YEAR, MAX_YEAR = 1993, 2039
 NO_SUCH_YEAR = 999_999  # what a named year of more than six digits stands for
 
@@ -151,6 +156,10 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
     for m in _MARKED.finditer(t):
         if free(m) and _year(m.group(1)) is None:
             years.add(_named_year(m.group(1)))
+            consumed.append(m.span())
+    for m in _FAR_YEAR.finditer(t):
+        if free(m):
+            years.add(int(m.group(1)))
             consumed.append(m.span())
     out.years = sorted(years)
     m = _SPAN.search(t)

@@ -14,6 +14,7 @@ from agent.progress import status
 from agent.retrieval.line_items import company_line, line_parts, same_printed_row
 from agent.planning.prose_route import DEPENDENCE, EVENT, asks_rationale, expects_ahead
 from agent.planning.topics import STOPWORDS
+from agent.planning.years import MAX_YEAR, MIN_YEAR
 from store import companies as company_store
 from store import facts as facts_store
 from store.display_names import display_name
@@ -309,8 +310,13 @@ def fetch(state, deps, config) -> dict:
                 # a year whose 10-K is not held is discussed, as the prior year, in the next one's MD&A
                 wanted = sorted({y + 1 if y in missing and y + 1 in available else y for y in wanted})
                 missing = [y for y in wanted if y not in available]
-            if missing and (not numeric or len(missing) == len(wanted)):
-                unprinted = _unprinted_line(conn, deps, plan, cik) if numeric else None
+            # a year no filing can hold ("2024 vs 1850") is refused even beside held years: answering the
+            # held ones alone would answer another question (held years of a range do answer, the rest shown missing)
+            if missing and (not numeric or len(missing) == len(wanted) or any(not MIN_YEAR <= y <= MAX_YEAR for y in missing)):
+                # a bare figure phrase planned as a passage search ("IBM's zorbling index in 2099") is a line
+                # too: no row of those words in any filing held names the metric as missing before the year
+                unprinted = _unprinted_line(conn, deps, plan if numeric else {"metrics": plan.get("probe") or []}, cik) \
+                    if numeric or plan.get("probe_standard") else None
                 if unprinted:  # the metric is missing before the year is: no year would answer it
                     return {"refusal": {"reason": "unknown_metric", "detail": unprinted}}
                 label = ", ".join(f"fiscal {y}" for y in missing)

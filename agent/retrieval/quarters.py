@@ -140,6 +140,8 @@ class Figure:
             return f"Q{self.quarter} FY{self.fiscal_year} (three months ended {when})"
         if self.span == "ytd":
             months = {6: "six", 9: "nine", 3: "three"}.get(self.months or 0, f"{self.months}")
+            if self.start is not None and self.inputs and self.inputs[-1][0] == "first half":
+                return f"the {months} months ended {when} (the second half of FY{self.fiscal_year})"  # never "year to date"
             return f"the {months} months ended {when} (FY{self.fiscal_year} year to date)"
         if self.span == "year":
             return f"fiscal {self.fiscal_year} (year ended {when})"

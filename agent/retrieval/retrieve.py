@@ -370,9 +370,14 @@ def _each_member(facts: _Facts, definition: dict, axis: str, fy: int, cell: dict
     return [c for _, c in sorted(out, key=lambda x: -x[0])]
 
 
+_SUBTRACTED = re.compile(r"\b(?:net\s+of|excluding|less|minus|ex|without)\b", re.I)
+
+
 def _line_as_member(key: str) -> str | None:
     """A line phrase no label names, made of one table metric and other words: a member lookup."""
-    leftover, context, _ = line_parts(key)
+    leftover, context, shown = line_parts(key)
+    if _SUBTRACTED.search(shown):
+        return None  # "revenue net of incentives": the member named is what the figure leaves out, never the figure
     words = normalize(context).split()
     spans = [(s, e, k) for s, e, k in find_phrases(" ".join(words), PHRASES) if k in METRICS]
     if len(spans) != 1:
