@@ -32,7 +32,7 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       gap_as_difference, includes_company, inherited_growth, lead_name, lead_subject,
                                       leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
                                       unknown_subject)
-from agent.planning.formulas import find_definition, inline_formula, spoken_operators
+from agent.planning.formulas import find_definition, inline_formula, joined_rows, spoken_operators
 from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
 from agent.planning.measures import implied_measures
@@ -228,6 +228,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     discussed_count = len(discussed(usable_previous(previous)))
     raw = compared_kind(raw, discussed_count)  # "which bank made more?" of the thread's
     raw = gap_as_difference(raw, discussed_count)  # "the gap between them"
+    raw = joined_rows(raw, directory.line_names)  # "accounts receivable, net over ...": the comma is the row's
     definition, rest, bad = find_definition(raw, directory.line_names)
     if definition is not None:
         definition, rest = name_aside(definition, rest, directory)

@@ -1,0 +1,120 @@
+"""A formula's operands in the company's own words: row names with commas and brackets in them, a row
+printed under words a member reading would also fit, abbreviations, "the ratio of A to B" with an "and"
+inside A, an N-year CAGR whose end year is said elsewhere, and the operating cash flow a company tags
+only for its continuing operations."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from agent.planning.companies import line_names
+from agent.planning.formulas import joined_rows, spoken_operators
+from agent.retrieval.concepts import METRICS
+from tests.test_figures import directory, plan  # noqa: F401  (the module's directory fixture)
+
+ROWS = [
+    ("Accounts receivable, net", "us-gaap:AccountsReceivableNetCurrent"),
+    ("Total term debt", "us-gaap:LongTermDebt"),
+    ("Selling, general and administrative", "us-gaap:SellingGeneralAndAdministrativeExpense"),
+    ("Purchases of property, equipment and technology", "us-gaap:PaymentsToAcquireProductiveAssets"),
+    ("Net cash provided by (used for) investing activities", "us-gaap:NetCashProvidedByUsedInInvestingActivities"),
+    ("Income (loss) before income taxes",
+     "us-gaap:IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest"),
+    ("Operating lease liabilities", "us-gaap:OperatingLeaseLiabilityNoncurrent"),
+    ("Pre-tax earnings", "us-gaap:IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest"),
+    ("General and administrative", "us-gaap:GeneralAndAdministrativeExpense"),
+    ("Revenues", "us-gaap:Revenues"),
+]
+
+
+@pytest.fixture()
+def printed(directory):  # noqa: F811
+    return replace(directory, line_names=line_names(ROWS))
+
+
+def _operands(p) -> list[dict]:
+    return p.definitions[-1]["tree"]["args"]
+
+
+def test_a_comma_inside_a_printed_row_name_is_the_names_not_a_break(printed):
+    p = plan(printed, "For Apple in fiscal 2024: accounts receivable, net divided by total term debt.")
+    first, second = _operands(p)
+    assert p.refusal_reason is None and first == {"line": "accounts receivable net"}, p
+    assert second["args"][0] == {"line": "total term debt"}, p  # "total" kept: the total's row, not a part
+    p = plan(printed, "apple 2024, purchases of property, equipment and technology as a share of revenue")
+    assert _operands(p)[0] == {"line": "purchases of property equipment and technology"}, p  # never "purchases"
+    p = plan(printed, "apple 2024 revenue as a percentage of selling, general and administrative")
+    assert p.definitions[-1]["formula"] == "Revenue ÷ Selling, general and administrative expense", p
+
+
+def test_a_comma_that_lists_or_sets_off_the_company_stays():
+    lines = line_names(ROWS)
+    said = "tesla revenue, gross profit minus sg&a 2024"
+    assert joined_rows(said, lines) == said  # no row is "revenue gross profit"
+    said = "apple 2024, revenue, net income over total assets"
+    assert joined_rows(said, lines) == said  # "net" starts the next operand, it ends no row's name
+    said = "accounts receivable, net"
+    assert joined_rows(said, lines) == said  # no formula asked: nothing to read operands from
+    assert joined_rows("accounts receivable, net over revenue", frozenset()) == "accounts receivable, net over revenue"
+
+
+def test_a_row_name_with_brackets_is_the_row(printed):
+    p = plan(printed, "apple 2024, define my ratio as income (loss) before income taxes minus "
+                      "net cash provided by (used for) investing activities over revenue")
+    minus = _operands(p)[0]["args"]
+    assert minus == [{"line": "income (loss) before income taxes"},
+                     {"line": "net cash provided by (used for) investing activities"}], p
+    # a bracketed formula is no row's name, and words no row prints stay refused as written
+    assert plan(printed, "apple 2024, define x as (gross profit - sg&a) over revenue").refusal_reason is None
+    refused = plan(printed, "apple 2024, define x as widgets (shipped) over revenue")
+    assert refused.refusal_reason == "unknown_metric" and "widgets" in refused.refusal_detail, refused
+
+
+def test_in_a_definition_a_printed_row_is_tried_before_a_members_reading(printed, directory):  # noqa: F811
+    p = plan(printed, "apple 2024, define lease load as operating lease liabilities over total assets")
+    first = _operands(p)[0]
+    assert first["op"] == "first" and first["args"][0] == {"line": "operating lease liabilities"}, p
+    assert first["args"][1] == {"metric": "total_liabilities", "member": "operating lease"}
+    # with no such row printed, the member's reading alone (resolved, or refused naming it, by the facts)
+    alone = plan(directory, "apple 2024, define lease load as operating lease liabilities over total assets")
+    assert _operands(alone)[0] == {"metric": "total_liabilities", "member": "operating lease"}, alone
+
+
+def test_an_abbreviated_row_name_is_the_row_printed_in_full(printed):
+    p = plan(printed, "LOW 2023, pre-tax earnings as a percentage of revenue?")
+    first = _operands(p)[0]
+    assert p.refusal_reason is None and first["op"] == "first", p
+    assert first["args"][0] == {"line": "pre tax earnings"}, p  # the row first, a member of net income after
+
+
+def test_the_ratio_of_a_to_b_splits_at_to_when_a_holds_an_and(printed):
+    assert spoken_operators("ratio of general and administrative to revenue") == \
+        "general and administrative over revenue"
+    assert spoken_operators("the ratio between capex and revenue") == "capex over revenue"
+    p = plan(printed, "For Apple in fiscal 2024: ratio of general and administrative to revenue.")
+    assert p.refusal_reason is None and p.definitions[-1]["formula"] == "General and administrative ÷ Revenue", p
+
+
+@pytest.mark.parametrize("text, years", [
+    ("Apple 2-year revenue CAGR FY2024", "fiscal 2022 to 2024"),
+    ("TSLA 2024 2-year revenue CAGR?", "2022 to 2024"),
+    ("3-year revenue CAGR for Tesla, 2024", "2021 to 2024"),
+])
+def test_an_n_year_cagr_ends_in_the_one_year_the_question_names(text, years, directory):  # noqa: F811
+    p = plan(directory, text)
+    assert p.refusal_reason is None and p.metrics == [f"udf:revenue cagr, {years}".replace(
+        "udf:revenue cagr, 2", "udf:revenue cagr, fiscal 2")], p
+    assert "compound annual growth rate" in p.definitions[-1]["formula"]
+
+
+def test_an_n_year_cagr_with_two_years_said_is_left_as_written():
+    said = "apple 2-year revenue CAGR, 2023 vs 2024"
+    assert spoken_operators(said) == said  # which year ends the span is not for the rewrite to guess
+
+
+def test_operating_cash_flow_falls_back_to_the_continuing_operations_line():
+    concepts = METRICS["operating_cash_flow"].concepts
+    assert concepts[0] == "us-gaap:NetCashProvidedByUsedInOperatingActivities"  # the total wherever tagged
+    assert "us-gaap:NetCashProvidedByUsedInOperatingActivitiesContinuingOperations" in concepts[1:]
