@@ -118,3 +118,69 @@ def test_operating_cash_flow_falls_back_to_the_continuing_operations_line():
     concepts = METRICS["operating_cash_flow"].concepts
     assert concepts[0] == "us-gaap:NetCashProvidedByUsedInOperatingActivities"  # the total wherever tagged
     assert "us-gaap:NetCashProvidedByUsedInOperatingActivitiesContinuingOperations" in concepts[1:]
+
+
+# --- inputs a company tags under another concept of the same line, through retrieval ------------------
+
+
+def _filer(db):
+    """A filer tagging no effective tax rate, no D&A total (depreciation and the amortization of intangibles
+    as two rows), interest as "Interest and debt expense", receivables as "Receivables, net", payables as
+    "Trade accounts payable"."""
+    from datetime import date
+
+    from tests.test_facts import company, fact, filing
+
+    cik, acc = 999001, "0000999001-25-000001"
+    end, start = date(2024, 12, 31), date(2024, 1, 1)
+    with db.connection() as conn:
+        company(conn, cik, "Example Industries Inc.", ["EXI"], "1231")
+        filing(conn, cik, acc, 2024, end, date(2025, 2, 1))
+        for concept, value in [("Revenues", 1000), ("OperatingIncomeLoss", 200), ("IncomeTaxExpenseBenefit", 38),
+                               ("IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest",
+                                190), ("Depreciation", 30), ("AmortizationOfIntangibleAssets", 20),
+                               ("InterestAndDebtExpense", 25), ("CostOfGoodsAndServicesSold", 600)]:
+            fact(conn, cik, acc, concept, value, end, start, fiscal_year=2024)
+        for concept, value in [("ReceivablesNetCurrent", 100), ("AccountsPayableTradeCurrent", 60)]:
+            fact(conn, cik, acc, concept, value, end, fiscal_year=2024)
+    return {"cik": cik, "ticker": "EXI", "name": "Example Industries", "fiscal_years": [2024]}
+
+
+def test_formula_inputs_resolve_through_each_lines_other_concepts_and_say_their_convention(db):
+    from agent.retrieval.retrieve import _collect
+
+    filer = _filer(db)
+    keys = ["effective_tax_rate", "ebitda_margin", "interest_coverage", "dso", "dpo"]
+    with db.connection() as conn:
+        evidence, calculations, cells = _collect(conn, [filer], keys)
+    shown = {c["metric"]: c["display"] for c in cells}
+    assert shown == {"effective_tax_rate": "20.0%", "ebitda_margin": "25.0%", "interest_coverage": "8.00",
+                     "dso": "36.5 days", "dpo": "36.5 days"}, cells
+    by_key = {c["key"]: c for c in calculations}
+    # the untagged rate is computed, and says so; EBITDA names the two rows it added back
+    assert next(c for c in cells if c["metric"] == "effective_tax_rate")["label"] == "Effective tax rate (computed)"
+    assert "effective_tax_rate_computed" in by_key and "ebitda_margin_dep_amort" in by_key, by_key.keys()
+    from agent.retrieval.finance import FORMULAS
+
+    assert "Amortization of intangible assets" in FORMULAS["ebitda_margin_dep_amort"].expression
+
+
+def test_ebitda_on_depreciation_alone_says_so_and_nothing_untagged_is_computed(db):
+    from datetime import date
+
+    from agent.retrieval.retrieve import _collect
+    from tests.test_facts import company, fact, filing
+
+    cik, acc = 999002, "0000999002-25-000001"
+    end, start = date(2024, 12, 31), date(2024, 1, 1)
+    with db.connection() as conn:
+        company(conn, cik, "Depreciation Only Corp.", ["DOC"], "1231")
+        filing(conn, cik, acc, 2024, end, date(2025, 2, 1))
+        for concept, value in [("Revenues", 1000), ("OperatingIncomeLoss", 200), ("Depreciation", 50)]:
+            fact(conn, cik, acc, concept, value, end, start, fiscal_year=2024)
+        evidence, calculations, cells = _collect(
+            conn, [{"cik": cik, "ticker": "DOC", "name": "DOC", "fiscal_years": [2024]}],
+            ["ebitda_margin", "effective_tax_rate"])
+    margin, rate = cells
+    assert margin["display"] == "25.0%" and calculations[0]["key"] == "ebitda_margin_depreciation", calculations
+    assert rate["evidence_id"] is None  # no tax lines: refused, never a look-alike

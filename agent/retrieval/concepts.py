@@ -142,6 +142,16 @@ METRICS: dict[str, Metric] = {
             ["us-gaap:Depreciation"],
             query="depreciation",
         ),
+        # An input of EBITDA where a company prints depreciation and the amortization of intangibles as two
+        # rows and no D&A total (AbbVie, Abbott, Intel, Thermo Fisher); no phrases of its own: asked alone,
+        # it is the company's printed row
+        _m(
+            "amortization_intangibles",
+            "Amortization of intangible assets",
+            [],
+            ["us-gaap:AmortizationOfIntangibleAssets"],
+            query="amortization of intangible assets",
+        ),
         # Two inputs of total debt (agent.retrieval.finance, "debt to equity") with no phrases of their own:
         # "short-term debt" in a question stays the company's printed row. DebtCurrent is the balance
         # sheet's whole current debt (current maturities and short-term borrowings, by the taxonomy's
@@ -344,7 +354,10 @@ METRICS: dict[str, Metric] = {
             "interest_expense",
             "Interest expense",
             ["interest expense", "interest costs", "interest expenses"],
-            ["us-gaap:InterestExpense", "us-gaap:InterestExpenseNonoperating", "us-gaap:InterestExpenseDebt"],
+            # last, "Interest and debt expense" where a company prints no other interest line (Boeing, Texas
+            # Instruments)
+            ["us-gaap:InterestExpense", "us-gaap:InterestExpenseNonoperating", "us-gaap:InterestExpenseDebt",
+             "us-gaap:InterestAndDebtExpense"],
         ),
         _m(
             "stock_compensation",
@@ -359,14 +372,17 @@ METRICS: dict[str, Metric] = {
             "accounts_receivable",
             "Accounts receivable, net",
             ["accounts receivable", "receivables", "trade receivables"],
-            ["us-gaap:AccountsReceivableNetCurrent"],
+            # "Receivables, net" where a company prints its receivables as one line and tags no trade
+            # receivables (Walmart, GE)
+            ["us-gaap:AccountsReceivableNetCurrent", "us-gaap:ReceivablesNetCurrent"],
             period="instant",
         ),
         _m(
             "accounts_payable",
             "Accounts payable",
             ["accounts payable", "payables", "trade payables"],
-            ["us-gaap:AccountsPayableCurrent"],
+            # "Trade accounts payable", "Trade payables" (Abbott, Kraft Heinz): the same line, tagged as trade
+            ["us-gaap:AccountsPayableCurrent", "us-gaap:AccountsPayableTradeCurrent"],
             period="instant",
         ),
         _m(

@@ -192,8 +192,16 @@ _RATIOS: list[Formula] = [
         "operating income plus d&a", "operating income + d&a"],
        [Input("operating_income"), Input("depreciation_amortization")], "USD",
        "Operating income + Depreciation and amortization (EBITDA as operating income plus D&A; unadjusted)",
-       lambda oi, da: oi + da, operator="+", fallback="ebitda_depreciation",
+       lambda oi, da: oi + da, operator="+", fallback="ebitda_dep_amort",
        query="operating income depreciation and amortization"),
+    # No D&A total tagged: depreciation and the amortization of intangibles, each printed as its own row; then
+    # depreciation alone. Each says which, so the answer never hides a narrower add-back.
+    _f("ebitda_dep_amort", "EBITDA", [],
+       [Input("operating_income"), Input("depreciation"), Input("amortization_intangibles")], "USD",
+       "Operating income + Depreciation + Amortization of intangible assets (EBITDA with D&A as the two rows the "
+       "company prints; unadjusted)",
+       lambda oi, dep, am: oi + dep + am, operator="expr", fallback="ebitda_depreciation",
+       query="operating income depreciation amortization of intangible assets"),
     _f("ebitda_depreciation", "EBITDA", [],
        [Input("operating_income"), Input("depreciation")], "USD",
        "Operating income + Depreciation (EBITDA as operating income plus depreciation, the company reporting no "
@@ -203,7 +211,18 @@ _RATIOS: list[Formula] = [
        ["ebitda margin", "ebitda margins", "ebitda as a % of revenue", "ebitda to revenue"],
        [Input("operating_income"), Input("depreciation_amortization"), Input("revenue")], "percent",
        "(Operating income + Depreciation and amortization) ÷ Revenue (EBITDA unadjusted)",
-       lambda oi, da, rev: _ratio_pct(oi + da, rev), operator="expr"),
+       lambda oi, da, rev: _ratio_pct(oi + da, rev), operator="expr", fallback="ebitda_margin_dep_amort"),
+    _f("ebitda_margin_dep_amort", "EBITDA margin", [],
+       [Input("operating_income"), Input("depreciation"), Input("amortization_intangibles"), Input("revenue")],
+       "percent",
+       "(Operating income + Depreciation + Amortization of intangible assets) ÷ Revenue (EBITDA with D&A as the two "
+       "rows the company prints; unadjusted)",
+       lambda oi, dep, am, rev: _ratio_pct(oi + dep + am, rev), operator="expr", fallback="ebitda_margin_depreciation"),
+    _f("ebitda_margin_depreciation", "EBITDA margin", [],
+       [Input("operating_income"), Input("depreciation"), Input("revenue")], "percent",
+       "(Operating income + Depreciation) ÷ Revenue (EBITDA as operating income plus depreciation, the company "
+       "reporting no depreciation-and-amortization line; unadjusted)",
+       lambda oi, dep, rev: _ratio_pct(oi + dep, rev), operator="expr"),
     _f("asset_turnover", "Asset turnover",
        ["asset turnover", "asset turnover ratio", "total asset turnover", "assets turnover"],
        [Input("revenue"), Input("total_assets"), Input("total_assets", -1)], "ratio",

@@ -600,6 +600,13 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                    elif METRICS[key].fallback:
+                        # a rate the company does not tag ("effective tax rate"): computed from the lines that
+                        # define it, its trace naming the formula, never a figure passed off as reported
+                        computed = _compute(facts, METRICS[key].fallback, fy)
+                        if computed is not None:
+                            _take_calc(facts, computed, cell, evidence, calculations)
+                            cell["label"] = FORMULAS[METRICS[key].fallback].label
 
                 else:
                     computed = _compute(facts, key, fy)
