@@ -184,3 +184,27 @@ def test_ebitda_on_depreciation_alone_says_so_and_nothing_untagged_is_computed(d
     margin, rate = cells
     assert margin["display"] == "25.0%" and calculations[0]["key"] == "ebitda_margin_depreciation", calculations
     assert rate["evidence_id"] is None  # no tax lines: refused, never a look-alike
+
+
+def test_d_and_a_in_a_users_formula_is_the_rows_printed_for_it_and_the_answer_says_which(db):
+    from datetime import date
+
+    from agent.planning.formulas import parse_expression
+    from agent.retrieval.retrieve import _collect
+    from tests.test_facts import company, fact, filing
+
+    tree = parse_expression("capex over d&a", members=True)
+    definition = {"name": "reinvestment", "tree": tree, "unit": "ratio", "formula": "Capital expenditures ÷ D&A"}
+    cik, acc = 999003, "0000999003-25-000001"
+    end, start = date(2024, 12, 31), date(2024, 1, 1)
+    with db.connection() as conn:
+        company(conn, cik, "Two Rows Corp.", ["TRC"], "1231")
+        filing(conn, cik, acc, 2024, end, date(2025, 2, 1))
+        for concept, value in [("PaymentsToAcquirePropertyPlantAndEquipment", 90), ("Depreciation", 40),
+                               ("AmortizationOfIntangibleAssets", 20)]:
+            fact(conn, cik, acc, concept, value, end, start, fiscal_year=2024)
+        _, calculations, cells = _collect(conn, [{"cik": cik, "ticker": "TRC", "name": "TRC", "fiscal_years": [2024]}],
+                                          ["udf:reinvestment"], definitions=[definition])
+    assert cells[0]["display"] == "1.50", cells
+    assert cells[0]["label"] == ("reinvestment (defined as Capital expenditures ÷ (Depreciation + Amortization of "
+                                 "intangible assets))"), cells  # the parts computed, not a D&A total never tagged

@@ -183,8 +183,12 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
 
 # A metric some companies do not tag, computed from the lines that define it (as the registry's
 # gross margin falls back to revenue less cost of revenue): tried after the tagged figure.
+# Several, in order: D&A where no total is tagged is the two rows a company prints for it (depreciation and
+# the amortization of intangibles), else depreciation alone; the restated formula names the one computed.
 _COMPUTED_WHEN_UNTAGGED = {
-    "gross_profit": {"op": "-", "args": [{"metric": "revenue"}, {"metric": "cost_of_revenue"}]},
+    "gross_profit": [{"op": "-", "args": [{"metric": "revenue"}, {"metric": "cost_of_revenue"}]}],
+    "depreciation_amortization": [{"op": "+", "args": [{"metric": "depreciation"}, {"metric": "amortization_intangibles"}]},
+                                  {"metric": "depreciation"}],
 }
 
 
@@ -192,7 +196,7 @@ def _tagged_or_computed(metric: str) -> dict:
     computed = _COMPUTED_WHEN_UNTAGGED.get(metric)
     if computed is None:
         return {"metric": metric}
-    return {"op": "first", "args": [{"metric": metric}, computed]}
+    return {"op": "first", "args": [{"metric": metric}, *computed]}
 
 
 def _member_word(w: str) -> bool:

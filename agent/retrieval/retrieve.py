@@ -562,7 +562,10 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         continue
                     computed = _user_formula(facts, definition, fy, cell, conn, deps, orders) if definition else None
                     if definition and not definition.get("derived"):
-                        cell["label"] = f"{definition['name']} (defined as {definition['formula']})"
+                        # as computed: where an operand's alternatives ("D&A" as depreciation plus amortization
+                        # of intangibles, "debt" as its tagged parts) picked one, the answer says which
+                        shown = computed[1]["definition"]["formula"] if computed is not None else definition["formula"]
+                        cell["label"] = f"{definition['name']} (defined as {shown})"
                     elif definition:
                         cell["label"] = definition["name"]
                     if computed is not None:
