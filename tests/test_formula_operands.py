@@ -208,3 +208,29 @@ def test_d_and_a_in_a_users_formula_is_the_rows_printed_for_it_and_the_answer_sa
     assert cells[0]["display"] == "1.50", cells
     assert cells[0]["label"] == ("reinvestment (defined as Capital expenditures ÷ (Depreciation + Amortization of "
                                  "intangible assets))"), cells  # the parts computed, not a D&A total never tagged
+
+
+def test_sga_where_a_company_prints_its_two_rows_apart_is_their_sum_and_says_so(db):
+    from datetime import date
+
+    from agent.planning.formulas import parse_expression
+    from agent.retrieval.retrieve import _collect
+    from tests.test_facts import company, fact, filing
+
+    cik, acc = 999004, "0000999004-25-000001"
+    end, start = date(2024, 12, 31), date(2024, 1, 1)
+    with db.connection() as conn:
+        company(conn, cik, "Apart Corp.", ["APC"], "1231")
+        filing(conn, cik, acc, 2024, end, date(2025, 2, 1))
+        for concept, value in [("Revenues", 1000), ("ResearchAndDevelopmentExpense", 100),
+                               ("SellingAndMarketingExpense", 150), ("GeneralAndAdministrativeExpense", 50)]:
+            fact(conn, cik, acc, concept, value, end, start, fiscal_year=2024)
+        tree = parse_expression("(r&d + sg&a) / revenue", members=True)
+        mine = {"name": "opex share", "tree": tree, "unit": "percent", "formula": "x"}
+        filer = {"cik": cik, "ticker": "APC", "name": "APC", "fiscal_years": [2024]}
+        _, calculations, cells = _collect(conn, [filer], ["sga_pct_revenue", "udf:opex share", "sga"],
+                                          definitions=[mine])
+    ratio, defined, alone = cells
+    assert ratio["display"] == "20.0%" and calculations[0]["key"] == "sga_pct_revenue_parts", calculations
+    assert defined["display"] == "30.0%" and "(Sales and marketing + General and administrative)" in defined["label"]
+    assert alone["evidence_id"] is None  # SG&A asked alone is the filing's own line: none printed, none given

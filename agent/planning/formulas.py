@@ -189,6 +189,7 @@ _COMPUTED_WHEN_UNTAGGED = {
     "gross_profit": [{"op": "-", "args": [{"metric": "revenue"}, {"metric": "cost_of_revenue"}]}],
     "depreciation_amortization": [{"op": "+", "args": [{"metric": "depreciation"}, {"metric": "amortization_intangibles"}]},
                                   {"metric": "depreciation"}],
+    "sga": [{"op": "+", "args": [{"metric": "selling_marketing"}, {"metric": "general_administrative"}]}],
 }
 
 

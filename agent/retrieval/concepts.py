@@ -145,6 +145,22 @@ METRICS: dict[str, Metric] = {
         # An input of EBITDA where a company prints depreciation and the amortization of intangibles as two
         # rows and no D&A total (AbbVie, Abbott, Intel, Thermo Fisher); no phrases of its own: asked alone,
         # it is the company's printed row
+        # The two rows of SG&A where a company prints them apart and no SG&A total (Alphabet, Meta, Adobe,
+        # Visa): inputs of SG&A's ratios, no phrases of their own (asked alone, each is the printed row)
+        _m(
+            "selling_marketing",
+            "Sales and marketing",
+            [],
+            ["us-gaap:SellingAndMarketingExpense", "us-gaap:MarketingExpense", "us-gaap:MarketingAndAdvertisingExpense"],
+            query="sales and marketing expense",
+        ),
+        _m(
+            "general_administrative",
+            "General and administrative",
+            [],
+            ["us-gaap:GeneralAndAdministrativeExpense"],
+            query="general and administrative expense",
+        ),
         _m(
             "amortization_intangibles",
             "Amortization of intangible assets",

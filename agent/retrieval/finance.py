@@ -123,7 +123,12 @@ _BASE: list[Formula] = [
        query="research and development expense as a percentage of net sales"),
     _f("sga_pct_revenue", "SG&A as % of revenue",
        _share_of_revenue(["sg&a", "sga", "selling general and administrative"]),
-       [Input("sga"), Input("revenue")], "percent", "SG&A ÷ Revenue", _ratio_pct),
+       [Input("sga"), Input("revenue")], "percent", "SG&A ÷ Revenue", _ratio_pct, fallback="sga_pct_revenue_parts"),
+    _f("sga_pct_revenue_parts", "SG&A as % of revenue", [],
+       [Input("selling_marketing"), Input("general_administrative"), Input("revenue")], "percent",
+       "(Sales and marketing + General and administrative) ÷ Revenue (SG&A as the two rows the company prints; "
+       "no SG&A total reported)",
+       lambda sm, ga, rev: _ratio_pct(sm + ga, rev), operator="expr"),
     _f("capex_pct_revenue", "Capex as % of revenue",
        _share_of_revenue(["capex", "capital expenditures", "capital spending"]) + ["capital intensity"],
        [Input("capex"), Input("revenue")], "percent", "Capital expenditures ÷ Revenue", _ratio_pct,
