@@ -234,3 +234,22 @@ def test_sga_where_a_company_prints_its_two_rows_apart_is_their_sum_and_says_so(
     assert ratio["display"] == "20.0%" and calculations[0]["key"] == "sga_pct_revenue_parts", calculations
     assert defined["display"] == "30.0%" and "(Sales and marketing + General and administrative)" in defined["label"]
     assert alone["evidence_id"] is None  # SG&A asked alone is the filing's own line: none printed, none given
+
+
+@pytest.mark.parametrize("text, key", [
+    ("Apple full-year net margin 2024", "net_margin"),
+    ("Tesla's 2024 full year operating margin", "operating_margin"),
+    ("walmart firm-wide operating margin fiscal 2025", "operating_margin"),
+    ("Apple gross margin on a consolidated basis 2024", "gross_margin"),
+    ("tesla company-wide revenue 2024", "revenue"),
+])
+def test_words_for_the_whole_company_or_year_name_the_figure_itself_never_a_member(text, key, directory):  # noqa: F811
+    p = plan(directory, text)
+    assert p.refusal_reason is None and p.metrics == [key] and not p.definitions, p
+
+
+def test_an_outlooks_full_year_words_stay():
+    from agent.planning.corrections import WHOLE_FIGURE
+
+    said = "what is apple's full-year guidance for 2025?"
+    assert WHOLE_FIGURE.sub(" ", said) == said

@@ -22,7 +22,7 @@ from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
                                              named_unknown_company, uncovered_mentions, unknown_owner, weak_mention)
-from agent.planning.corrections import LAYOUT, NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, ampersand
+from agent.planning.corrections import LAYOUT, NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, WHOLE_FIGURE, ampersand
 from agent.planning.defined_formulas import name_aside, names_more_formulas, without_names
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
@@ -222,6 +222,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = SELF_CORRECTED.sub("", raw)  # "oracle... no, adobe buybacks": the words after the correction
     raw = NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = LAYOUT.sub(" ", raw)  # "answer in one line": how to answer, not what
+    raw = WHOLE_FIGURE.sub(" ", raw)  # "full-year", "company-wide": the figure itself, no member
     raw = SPELLED_AMPERSAND.sub(ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
     raw = relative_to_thread(raw, previous)
     raw = modified_figure(raw, previous)
