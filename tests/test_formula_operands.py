@@ -253,3 +253,32 @@ def test_an_outlooks_full_year_words_stay():
 
     said = "what is apple's full-year guidance for 2025?"
     assert WHOLE_FIGURE.sub(" ", said) == said
+
+
+@pytest.mark.parametrize("taxonomy, concept, label, value, shown", [
+    ("abc", "InterestExpenseOnBorrowings", "Interest expense", 50, "4.00"),  # the company's own concept: its row
+    ("us-gaap", "InterestRevenueExpenseNet", "Interest - net", -50, None),  # income netted in: never the expense
+    ("us-gaap", "InterestIncomeExpenseNonoperatingNet", "Interest expense, net", -50, None),
+])
+def test_a_formula_input_read_from_a_printed_row_is_never_a_netted_income_and_expense(db, taxonomy, concept, label,
+                                                                                      value, shown):
+    from datetime import date
+
+    from agent.retrieval.retrieve import _collect
+    from ingest.line_items import LineItem
+    from store.labels import replace_labels
+    from tests.test_facts import company, fact, filing
+
+    cik, acc = 999005, "0000999005-25-000001"
+    end, start = date(2024, 12, 31), date(2024, 1, 1)
+    with db.connection() as conn:
+        company(conn, cik, "Netted Inc.", ["NTD"], "1231")
+        filing(conn, cik, acc, 2024, end, date(2025, 2, 1))
+        fact(conn, cik, acc, "OperatingIncomeLoss", 200, end, start, fiscal_year=2024)
+        fact(conn, cik, acc, concept, value, end, start, fiscal_year=2024, taxonomy=taxonomy)
+        replace_labels(conn, acc, cik, [LineItem("us-gaap", "OperatingIncomeLoss", "Operating income", "income", 1, 1,
+                                                 False),
+                                        LineItem(taxonomy, concept, label, "income", 1, 2, False)])
+        _, _, cells = _collect(conn, [{"cik": cik, "ticker": "NTD", "name": "NTD", "fiscal_years": [2024]}],
+                               ["interest_coverage"])
+    assert cells[0]["display"] == shown, cells

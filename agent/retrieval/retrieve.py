@@ -78,6 +78,11 @@ def _plain(value: Decimal) -> str:
     return text or "0"
 
 
+# A concept netting income against expense (InterestIncomeExpenseNet, InterestRevenueExpenseNet): never one
+# side of it
+_NETTED = re.compile(r"(?:Income|Revenue)Expense|ExpenseIncome")
+
+
 class _Facts:
     """Facts fetched once per (company, metric, year) within a run."""
 
@@ -120,6 +125,10 @@ class _Facts:
         said = normalize(METRICS[metric_key].label)
         match, _ = company_line(self.conn, self.memo, self.company["cik"], line_key(said))
         if match is None:
+            return None
+        if _NETTED.search(match.concept) and not any(_NETTED.search(c) for c in METRICS[metric_key].concepts):
+            # "Interest - net" (InterestRevenueExpenseNet) read for "Interest expense": income netted against
+            # the expense, signed as income; a formula over it would state a different figure, or its sign flipped
             return None
         fact = facts_store.annual_value(self.conn, self.company["cik"], [match.concept], fy,
                                         as_of_accession=self.company.get("as_of_accession"),
