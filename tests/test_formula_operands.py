@@ -282,3 +282,13 @@ def test_a_formula_input_read_from_a_printed_row_is_never_a_netted_income_and_ex
         _, _, cells = _collect(conn, [{"cik": cik, "ticker": "NTD", "name": "NTD", "fiscal_years": [2024]}],
                                ["interest_coverage"])
     assert cells[0]["display"] == shown, cells
+
+
+def test_a_row_named_only_in_words_every_row_may_print_is_the_row_in_a_definition(printed, directory):  # noqa: F811
+    p = plan(printed, "apple 2024, define cost share as research and development over total costs and expenses")
+    assert p.refusal_reason is None and _operands(p)[1] == {"line": "total costs and expenses"}, p
+    # written into a question without "define", or with no rows known, such words stay refused as written
+    assert plan(directory, "apple 2024, define cost share as research and development over total costs and expenses"
+                ).refusal_reason == "unknown_metric"
+    refused = plan(printed, "apple 2024, define x as research and development over total and")
+    assert refused.refusal_reason == "unknown_metric", refused

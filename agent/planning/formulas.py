@@ -178,6 +178,10 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
             return node
     if lines and _printed(t, lines):
         return {"line": _as_said(said, t, lines)}
+    if lines and members is True and _plainly_printed(said):
+        # "total costs and expenses" in a definition: words every statement row may print, no word of
+        # a name left ('tokens' keeps none); the company's primary row printed exactly so, or refused in retrieve
+        return {"line": said}
     raise DefinitionError(text.strip())
 
 
@@ -274,6 +278,16 @@ def _printed(t: str, lines: frozenset) -> bool:
     if any(w not in IGNORABLE and not _spellings(w) & vocabulary for w in words) and not _SPELLED_OUT.search(t):
         return False  # (an abbreviation is the row's words spelled out: "pre-tax earnings", "G&A")
     return line_tokens(t) in lines
+
+
+# The words of a row printed only in words every row may print ("Total costs and expenses", "Costs and expenses")
+_PLAIN_ROW_WORDS = frozenset("total costs cost expenses expense and".split())
+
+
+def _plainly_printed(said: str) -> bool:
+    words = said.split()
+    return len([w for w in words if w != "and" and w != "total"]) >= 2 and all(w in _PLAIN_ROW_WORDS for w in words) \
+        and words[-1] != "and" and not line_tokens(said)
 
 
 def _as_said(said: str, t: str, lines: frozenset) -> str:
