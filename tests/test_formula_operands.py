@@ -57,6 +57,9 @@ def test_a_comma_that_lists_or_sets_off_the_company_stays():
     assert joined_rows(said, lines) == said  # "net" starts the next operand, it ends no row's name
     said = "accounts receivable, net"
     assert joined_rows(said, lines) == said  # no formula asked: nothing to read operands from
+    with_acquisitions = line_names([*ROWS, ("Acquisitions", "us-gaap:PaymentsToAcquireBusinessesNetOfCashAcquired")])
+    said = "apple 2024 acquisitions, net of cash acquired over revenue"
+    assert joined_rows(said, with_acquisitions) == said  # an operator's words after the comma: no name goes on
     assert joined_rows("accounts receivable, net over revenue", frozenset()) == "accounts receivable, net over revenue"
 
 
@@ -292,3 +295,18 @@ def test_a_row_named_only_in_words_every_row_may_print_is_the_row_in_a_definitio
                 ).refusal_reason == "unknown_metric"
     refused = plan(printed, "apple 2024, define x as research and development over total and")
     assert refused.refusal_reason == "unknown_metric", refused
+
+
+@pytest.mark.parametrize("text", [
+    "tesla net cash provided/(used) by operating activities fiscal 2024",
+    "apple net income/(loss) attributable to noncontrolling interest 2024",
+])
+def test_a_rows_sign_pair_after_a_slash_is_no_division(text, directory):  # noqa: F811
+    rows = [("Net cash provided/(used) by operating activities", "us-gaap:NetCashProvidedByUsedInOperatingActivities"),
+            ("Net income/(loss) attributable to noncontrolling interest",
+             "us-gaap:NetIncomeLossAttributableToNoncontrollingInterest"),
+            # rows whose words are the bracket's remainder ("(used) by operating activities")
+            ("Operating activities", "abc:OperatingActivities"), ("Noncontrolling interests", "us-gaap:MinorityInterest"),
+            *ROWS]
+    p = plan(replace(directory, line_names=line_names(rows)), text)
+    assert p.tickers and not p.definitions, p  # one row's name, never "A ÷ (used) by operating activities"

@@ -302,8 +302,8 @@ def _bracketed_row(text: str, lines: frozenset) -> str | None:
     other income (expense)"); else None. The row's sign words and its "used in / provided by" pair are
     no words of its name (agent.retrieval.line_items.tokens), so the brackets are kept for the resolver."""
     t = " ".join(text.lower().replace("\u2019", "'").split())
-    if not lines or not t or any(ch.isdigit() for ch in t) or _depths(t) is None:
-        return None
+    if not lines or not t or t[0] in _OPEN or any(ch.isdigit() for ch in t) or _depths(t) is None:
+        return None  # a name never starts with a bracket: "provided/(used) by ..." is one row's sign pair
     inside = " ".join(re.findall(r"\(([^()]*)\)", t))
     if _has_operator(" " + inside + " "):
         return None  # "(A minus B)": a formula in brackets, not a row's name
@@ -596,6 +596,8 @@ def joined_rows(text: str, lines: frozenset) -> str:
         head = _PUNCT.split(left)[-1]
         lw = head.split()
         rest = out[m.end():]
+        if any(p.match(" " + rest) for p in (_DIV, _ADD, _SUB, _MUL)):
+            continue  # ", net of cash acquired", ", less ...": an operator's words follow the comma, not a name's
         tail = _PUNCT.split(rest)[0]
         rw = tail.split()
         joined = False
