@@ -310,3 +310,18 @@ def test_a_rows_sign_pair_after_a_slash_is_no_division(text, directory):  # noqa
             *ROWS]
     p = plan(replace(directory, line_names=line_names(rows)), text)
     assert p.tickers and not p.definitions, p  # one row's name, never "A ÷ (used) by operating activities"
+
+
+def test_a_notes_row_never_answers_for_primary_rows_the_words_left_ambiguous():
+    from agent.retrieval.line_items import resolve
+
+    def row(label, concept, statement):
+        return {"label": label, "concept": concept, "statement": statement, "dims": {}}
+
+    labels = [row("Fixed assets", "us-gaap:PropertyPlantAndEquipmentGross", "balance"),
+              row("Fixed assets, net", "us-gaap:PropertyPlantAndEquipmentNet", "balance"),
+              row("Fixed assets", "us-gaap:DeferredTaxLiabilitiesPropertyPlantAndEquipment", "other")]
+    match, candidates = resolve("fixed assets net", "fixed assets net", labels, [])
+    assert match is None and {c.statement for c in candidates} == {"balance"}, (match, candidates)  # asked which
+    match, _ = resolve("fixed assets net", "fixed assets net", labels[2:], [])
+    assert match is not None and match.statement == "other"  # a note's row alone still answers for its words

@@ -262,8 +262,10 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             best = totals if len(totals) == 1 else best
         if len(best) > 1:
             best = _closest(best, question)
+        if len(best) == 1 and not (ambiguous and tier is tiers[1]):
+            return best[0], []  # (never a note's row over primary rows the words left ambiguous)
         if len(best) == 1:
-            return best[0], []
+            continue
         if len({m.label for m in best}) < len(best):  # the same label twice: tell them apart by concept
             best = [LineMatch(m.concept, f"{m.label} ({concept_words(m.concept)})", m.source, m.statement) for m in best]
         ambiguous = ambiguous or best
