@@ -325,3 +325,25 @@ def test_a_notes_row_never_answers_for_primary_rows_the_words_left_ambiguous():
     assert match is None and {c.statement for c in candidates} == {"balance"}, (match, candidates)  # asked which
     match, _ = resolve("fixed assets net", "fixed assets net", labels[2:], [])
     assert match is not None and match.statement == "other"  # a note's row alone still answers for its words
+
+
+@pytest.mark.parametrize("long_term, key", [
+    ("LongTermDebtNoncurrent", "total_debt_term"),  # the non-current part, plus the current portion
+    ("LongTermDebt", "total_debt_long_term_only"),  # already includes its current maturities: never added twice
+])
+def test_total_debt_never_counts_current_maturities_twice(db, long_term, key):
+    from datetime import date
+
+    from agent.retrieval.retrieve import _collect
+    from tests.test_facts import company, fact, filing
+
+    cik, acc = 999006, "0000999006-25-000001"
+    end = date(2024, 12, 31)
+    with db.connection() as conn:
+        company(conn, cik, "Debtor Inc.", ["DBT"], "1231")
+        filing(conn, cik, acc, 2024, end, date(2025, 2, 1))
+        fact(conn, cik, acc, long_term, 28_500_000 if long_term == "LongTermDebt" else 17_700_000, end, fiscal_year=2024)
+        fact(conn, cik, acc, "LongTermDebtCurrent", 10_800_000, end, fiscal_year=2024)
+        _, calculations, cells = _collect(conn, [{"cik": cik, "ticker": "DBT", "name": "DBT", "fiscal_years": [2024]}],
+                                          ["total_debt"])
+    assert cells[0]["display"] == "$28.50 million" and calculations[0]["key"] == key, calculations

@@ -141,6 +141,7 @@ def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] 
     """A formula's result as evidence, or None when an input has no fact (after its fallback)."""
     formula = FORMULAS[formula_key]
     inputs = [facts.get(i.metric, fy + i.offset, printed=True) for i in formula.inputs]
+    inputs = [None if e is not None and e.concept in i.exclude else e for e, i in zip(inputs, formula.inputs)]
     if any(e is None for e in inputs):
         return _compute(facts, formula.fallback, fy) if formula.fallback else None
     years = [fy + i.offset for i in formula.inputs]
