@@ -347,3 +347,18 @@ def test_total_debt_never_counts_current_maturities_twice(db, long_term, key):
         _, calculations, cells = _collect(conn, [{"cik": cik, "ticker": "DBT", "name": "DBT", "fiscal_years": [2024]}],
                                           ["total_debt"])
     assert cells[0]["display"] == "$28.50 million" and calculations[0]["key"] == key, calculations
+
+
+def test_a_notes_total_row_answers_for_the_users_total_over_ambiguous_primary_parts():
+    from agent.retrieval.line_items import resolve
+
+    def row(label, concept, statement):
+        return {"label": label, "concept": concept, "statement": statement, "dims": {}}
+
+    labels = [row("Term debt", "us-gaap:LongTermDebtCurrent", "balance"),
+              row("Term debt", "us-gaap:LongTermDebtNoncurrent", "balance"),
+              row("Total term debt", "us-gaap:LongTermDebt", "other")]
+    match, _ = resolve("term debt", "total term debt", labels, [], total=True)
+    assert match is not None and match.concept == "us-gaap:LongTermDebt", match
+    match, candidates = resolve("term debt", "term debt", labels, [], total=False)
+    assert match is None and len(candidates) == 2  # without "total": which of the balance sheet's two

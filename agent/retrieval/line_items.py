@@ -262,8 +262,11 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             best = totals if len(totals) == 1 else best
         if len(best) > 1:
             best = _closest(best, question)
-        if len(best) == 1 and not (ambiguous and tier is tiers[1]):
-            return best[0], []  # (never a note's row over primary rows the words left ambiguous)
+        # never a note's row over primary rows the words left ambiguous, unless the user's "total" is what
+        # sets it apart ("total term debt": the notes' "Total term debt" over the balance sheet's two "Term debt")
+        if len(best) == 1 and not (ambiguous and tier is tiers[1]
+                                   and not (total and re.match(r"\s*total\b", best[0].label, re.I))):
+            return best[0], []
         if len(best) == 1:
             continue
         if len({m.label for m in best}) < len(best):  # the same label twice: tell them apart by concept
