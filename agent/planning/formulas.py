@@ -588,7 +588,7 @@ def joined_rows(text: str, lines: frozenset) -> str:
     """The text with each comma that stands inside a printed row's name taken out, when the text holds
     a formula's operator: the words around the comma, up to the next operator or break, are exactly a
     row some company prints (agent.planning.companies.line_names). Other commas stay."""
-    if not lines or "," not in text or not _has_operator(text):
+    if "," not in text or not _has_operator(text) or not lines:  # the rows read last: most questions need none
         return text
     out = text
     for m in reversed(list(_NAME_COMMA.finditer(text))):
