@@ -31,6 +31,16 @@ def ampersand(m: re.Match) -> str:
     return m.group(0) if m.group(1).lower() in _NOT_INITIALS else f"{m.group(1)}&{m.group(2)}"
 
 
+# Words saying a figure covers the whole company or the whole year ("full-year operating margin", "company-wide
+# gross margin", "gross margin on a consolidated basis"): the figure itself, as every annual figure is, never a
+# segment or product named before it ("full" or "wide" as a member). An outlook's words stay ("full-year guidance").
+WHOLE_FIGURE = re.compile(r"\b(?:on\s+an?\s+)?(?:consolidated|company[\s-]?wide|firm[\s-]?wide|enterprise[\s-]?wide|"
+                          r"group[\s-]?wide|total[\s-]company|whole[\s-]company|entire[\s-]company)\s+basis\b"
+                          r"|\b(?:company|firm|enterprise|group)[\s-]wide\b|\b(?:total|whole|entire)-company\b"
+                          r"|\bfull[\s-]+(?:fiscal[\s-]+)?year\b(?!\s*(?:guidance|outlook|forecasts?|projections?|targets?|"
+                          r"expectations?|plans?))", re.I)
+
+
 # How the answer should read ("answer in one line", "in a single sentence", "one word"): an instruction,
 # never words of the figure ("line" is a row's word elsewhere: "line of credit").
 LAYOUT = re.compile(r"\b(?:(?:answer|reply|respond)\s+)?(?:in\s+)?(?:one|a\s+single|1)\s+(?:line|sentence|word)(?!\s+items?)"

@@ -16,7 +16,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
-from agent.retrieval.line_items import IGNORABLE, SYNONYMS
+from agent.retrieval.line_items import ABBREVIATIONS, IGNORABLE, SYNONYMS
 from agent.retrieval.line_items import tokens as line_tokens
 from agent.retrieval.finance import DEBT_STEPS, FORMULA_PHRASES, FORMULAS, HUNDRED, FormulaError
 from agent.planning.words import FILLER
@@ -113,16 +113,26 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
         return parse_expression(inner, names, members=members, lines=lines)
     aside = re.fullmatch(r"\s*([^()]+?)\s*\(([^()]+)\)\s*", text)
     if aside:  # "free cash flow (operating cash flow minus capex)": a named operand, defined in the user's words
-        named = _operand(aside.group(1), names, members, lines)  # the name must be one (else refused as written)
+        try:
+            named = _operand(aside.group(1), names, members, lines)  # the name must be one (else refused as written)
+        except DefinitionError:
+            row = _bracketed_row(text, lines)  # "Interest and other income (expense)": a row printed so
+            if row is None:
+                raise
+            return {"line": row}
         if _has_operator(aside.group(2)):
             return parse_expression(aside.group(2), names, members=members, lines=lines)  # the user's definition wins
         return named  # an aside that is no formula ("(as reported)")
     if any(ch in text for ch in _OPEN + _CLOSE):
-        raise DefinitionError(text.strip())
+        row = _bracketed_row(text, lines)  # "income (loss) before income taxes", "cash provided (used) by ..."
+        if row is None:
+            raise DefinitionError(text.strip())
+        return {"line": row}
     t = normalize(text).strip()
     debt = _debt_tree(re.sub(r"^(?:the|a|an|its|their)\s+", "", t))
     if debt is not None:
         return debt
+    said = re.sub(r"^(?:the|a|an|its|their)\s+", "", t)  # "total" kept for a printed row: "Total term debt"
     t = re.sub(r"^(?:the|total|a|an|its|their)\s+", "", t) if t not in PHRASES else t
     if names and t in names:
         return names[t]
@@ -161,20 +171,29 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
                       if _member_word(w) or (w in _INNER and 0 < i < spans[-1][0] - 1)]
         if before and len(before) == spans[-1][0] and not re.search(r"\w['\u2019]s\b", text):  # "apple's"
             node = {"metric": spans[-1][2], "member": " ".join(before)}
-            if members == INLINE and lines and _printed(t, lines):
-                # written into a question, "other operating income" is first the row printed so
-                # (a member only when no row is): tried in that order against the facts
-                return {"op": "first", "args": [{"line": t}, node]}
+            if lines and _printed(t, lines):
+                # "other operating income", "operating lease liabilities", "other assets": first the row
+                # printed so (a member only when no row is), tried in that order against the facts
+                return {"op": "first", "args": [{"line": _as_said(said, t, lines)}, node]}
             return node
     if lines and _printed(t, lines):
-        return {"line": t}
+        return {"line": _as_said(said, t, lines)}
+    if lines and members is True and _plainly_printed(said):
+        # "total costs and expenses" in a definition: words every statement row may print, no word of
+        # a name left ('tokens' keeps none); the company's primary row printed exactly so, or refused in retrieve
+        return {"line": said}
     raise DefinitionError(text.strip())
 
 
 # A metric some companies do not tag, computed from the lines that define it (as the registry's
 # gross margin falls back to revenue less cost of revenue): tried after the tagged figure.
+# Several, in order: D&A where no total is tagged is the two rows a company prints for it (depreciation and
+# the amortization of intangibles), else depreciation alone; the restated formula names the one computed.
 _COMPUTED_WHEN_UNTAGGED = {
-    "gross_profit": {"op": "-", "args": [{"metric": "revenue"}, {"metric": "cost_of_revenue"}]},
+    "gross_profit": [{"op": "-", "args": [{"metric": "revenue"}, {"metric": "cost_of_revenue"}]}],
+    "depreciation_amortization": [{"op": "+", "args": [{"metric": "depreciation"}, {"metric": "amortization_intangibles"}]},
+                                  {"metric": "depreciation"}],
+    "sga": [{"op": "+", "args": [{"metric": "selling_marketing"}, {"metric": "general_administrative"}]}],
 }
 
 
@@ -182,7 +201,7 @@ def _tagged_or_computed(metric: str) -> dict:
     computed = _COMPUTED_WHEN_UNTAGGED.get(metric)
     if computed is None:
         return {"metric": metric}
-    return {"op": "first", "args": [{"metric": metric}, computed]}
+    return {"op": "first", "args": [{"metric": metric}, *computed]}
 
 
 def _member_word(w: str) -> bool:
@@ -256,9 +275,49 @@ def _printed(t: str, lines: frozenset) -> bool:
     if words[0] in _EDGE or words[-1] in _EDGE:  # "revenue for": a metric and the question's next words
         return False
     vocabulary = _vocabulary(lines)  # a cheap test first: most candidate spans hold a word no row prints
-    if any(w not in IGNORABLE and not _spellings(w) & vocabulary for w in words):
-        return False
+    if any(w not in IGNORABLE and not _spellings(w) & vocabulary for w in words) and not _SPELLED_OUT.search(t):
+        return False  # (an abbreviation is the row's words spelled out: "pre-tax earnings", "G&A")
     return line_tokens(t) in lines
+
+
+# The words of a row printed only in words every row may print ("Total costs and expenses", "Costs and expenses")
+_PLAIN_ROW_WORDS = frozenset("total costs cost expenses expense and".split())
+
+
+def _plainly_printed(said: str) -> bool:
+    words = said.split()
+    return len([w for w in words if w != "and" and w != "total"]) >= 2 and all(w in _PLAIN_ROW_WORDS for w in words) \
+        and words[-1] != "and" and not line_tokens(said)
+
+
+def _as_said(said: str, t: str, lines: frozenset) -> str:
+    """A printed row's words as the user wrote them, "total" included ("total term debt" is the row "Total
+    term debt", not "Term debt" current or non-current), when those words are the row too."""
+    return said if said != t and said.endswith(t) and _printed(said, lines) else t
+
+
+def _bracketed_row(text: str, lines: frozenset) -> str | None:
+    """The words of an operand with brackets in it, as written, when they name a printed row ("Income
+    (loss) before income taxes", "Net cash provided by (used for) investing activities", "Interest and
+    other income (expense)"); else None. The row's sign words and its "used in / provided by" pair are
+    no words of its name (agent.retrieval.line_items.tokens), so the brackets are kept for the resolver."""
+    t = " ".join(text.lower().replace("\u2019", "'").split())
+    if not lines or not t or t[0] in _OPEN or any(ch.isdigit() for ch in t) or _depths(t) is None:
+        return None  # a name never starts with a bracket: "provided/(used) by ..." is one row's sign pair
+    inside = " ".join(re.findall(r"\(([^()]*)\)", t))
+    if _has_operator(" " + inside + " "):
+        return None  # "(A minus B)": a formula in brackets, not a row's name
+    plain = normalize(re.sub(r"[()\[\]{}]", " ", t)).split()
+    if not plain or plain[0] in _EDGE or plain[-1] in _EDGE:
+        return None
+    words = line_tokens(t)
+    if not 0 < len(words) <= _LINE_WORDS or words not in lines:
+        return None
+    return t
+
+
+# The statements' abbreviations (agent.retrieval.line_items.ABBREVIATIONS): words no row prints as such.
+_SPELLED_OUT = re.compile(r"(?<![\w&])(?:" + "|".join(re.escape(a) for a in ABBREVIATIONS) + r")(?![\w&])")
 
 
 def _spellings(word: str) -> set[str]:
@@ -513,6 +572,52 @@ def find_definition(text: str, lines: frozenset = frozenset()) -> tuple[dict | N
         definition, start, end = called
         return definition, text[:start] + " " + text[end:], None
     return None, text, None
+
+
+# A comma inside a row's printed name ("Accounts receivable, net", "Selling, general and administrative",
+# "Purchases of property, equipment and technology"): the name's, not a break between clauses or operands.
+_NAME_COMMA = re.compile(r",\s+(?=[a-z(])", re.I)
+_PUNCT = re.compile(r"[,;:?!\u2013\u2014]|\s-\s")
+# Words after which a row's name has ended: an operator's, a list's or the question's next clause's.
+_AFTER_NAME = frozenset("over divided minus plus less times as to and for in at vs versus by x per excluding "
+                        "net of".split())
+_NAME_WORDS = 8
+
+
+def joined_rows(text: str, lines: frozenset) -> str:
+    """The text with each comma that stands inside a printed row's name taken out, when the text holds
+    a formula's operator: the words around the comma, up to the next operator or break, are exactly a
+    row some company prints (agent.planning.companies.line_names). Other commas stay."""
+    if "," not in text or not _has_operator(text) or not lines:  # the rows read last: most questions need none
+        return text
+    out = text
+    for m in reversed(list(_NAME_COMMA.finditer(text))):
+        left = out[: m.start()]
+        head = _PUNCT.split(left)[-1]
+        lw = head.split()
+        rest = out[m.end():]
+        if any(p.match(" " + rest) for p in (_DIV, _ADD, _SUB, _MUL)):
+            continue  # ", net of cash acquired", ", less ...": an operator's words follow the comma, not a name's
+        tail = _PUNCT.split(rest)[0]
+        rw = tail.split()
+        joined = False
+        for k in range(1, min(len(rw), _NAME_WORDS) + 1):
+            after = rw[k].lower() if k < len(rw) else None
+            if after is not None and after not in _AFTER_NAME and not _has_operator(" " + after + " "):
+                continue
+            for n in range(1, min(len(lw), _NAME_WORDS) + 1):
+                said = " ".join(lw[-n:] + rw[:k])
+                if re.search(r"\d", said) or normalize(lw[-n]).split()[:1] in (["the"], ["of"]):
+                    continue
+                words = line_tokens(said)
+                if len(words) >= 2 and words in lines:
+                    joined = True
+                    break
+            if joined:
+                break
+        if joined:
+            out = out[: m.start()] + " " + out[m.end():]
+    return out
 
 
 # Clause breaks an inline formula never spans; words that only introduce one.
@@ -870,6 +975,8 @@ def _named_metric(before: str) -> tuple[int, int, int, str] | None:
 # "take operating income and divide it by total assets". Rewritten into the grammar above; the
 # planner keeps the rewrite only when it yields a formula (agent.planning.rules.plan_rules).
 _SPOKEN = (
+    # "the ratio of general and administrative to capex": the "to" splits, an "and" may be a name's
+    (re.compile(r"\b(?:the\s+)?ratio\s+of\s+(?P<a>[^,;?]+?)\s+to\s+", re.I), r"\g<a> over "),
     (re.compile(r"\b(?:the\s+)?ratio\s+(?:of|between)\s+(?P<a>[^,;?]+?)\s+(?:to|and|vs\.?|versus)\s+", re.I), r"\g<a> over "),
     (re.compile(r"\b(?:the\s+)?sum\s+of\s+(?P<a>[^,;?]+?)\s+and\s+", re.I), r"\g<a> plus "),
     (re.compile(r"\b(?:the\s+)?difference\s+between\s+(?P<a>[^,;?]+?)\s+and\s+", re.I), r"\g<a> minus "),
@@ -922,11 +1029,39 @@ def _cagr_years(m: re.Match) -> str:
     return f"{m.group('what')} {m.group('cagr')} from {fy}{end - n} to {fy}{end}"
 
 
+# "2-year revenue CAGR" with its end year said elsewhere in the question ("Adobe 2-year revenue CAGR FY2023",
+# "RTX 2023 2-year revenue CAGR?"): the span runs over the years before the one year the question names
+_CAGR_YEARS = re.compile(r"\b(?P<n>two|three|four|five|[2-5])[\s-]+(?:years?|yrs?)\s+(?P<what>[^,;?]{1,60}?)\s+"
+                         r"(?P<cagr>cagr|compound(?:ed)?\s+annual\s+growth(?:\s+rate)?)\b", re.I)
+_A_YEAR = re.compile(r"\b(?P<fy>fiscal\s+(?:year\s+)?|fy\s*'?)?(?P<year>(?:19|20)\d\d)\b|\bfy\s*'?(?P<short>\d\d)\b", re.I)
+
+
+def _cagr_end_elsewhere(text: str) -> str:
+    """`text` with an N-year CAGR whose end year is the question's only year said as the span it runs
+    over ("revenue CAGR from fiscal 2021 to fiscal 2023"), the year's own mention taken out; else as is."""
+    m = _CAGR_YEARS.search(text)
+    if m is None:
+        return text
+    years = [y for y in _A_YEAR.finditer(text) if not (m.start() <= y.start() < m.end())]
+    if len({int(y.group("year") or 2000 + int(y.group("short"))) for y in years}) != 1:
+        return text
+    y = years[0]
+    end = int(y.group("year") or 2000 + int(y.group("short")))
+    n = NUMBER_WORDS[m.group("n").lower()]
+    fy = "fiscal " if y.group("fy") or y.group("short") else ""
+    said = f"{m.group('what')} {m.group('cagr')} from {fy}{end - n} to {fy}{end}"
+    pieces = [(m.start(), m.end(), said)] + [(x.start(), x.end(), " ") for x in years]
+    for start, stop, put in sorted(pieces, reverse=True):
+        text = text[:start] + put + text[stop:]
+    return text
+
+
 def spoken_operators(text: str) -> str:
     """The text with operators said in words written as the grammar's ("A over B"). A registry
     formula's own name ("debt to equity ratio", "R&D to revenue ratio") is left alone. "Use diluted
     shares" (or basic) with a per-share figure is the divisor: "per diluted share"."""
     out = _CAGR_SPAN.sub(_cagr_years, _COMPOUND_RATE.sub("CAGR", _CAGR_AROUND.sub(r"\g<what> CAGR", text)))
+    out = _cagr_end_elsewhere(out)
     if _CHANGE_SAID.search(out):
         out = _POINTS.sub(" ", out)
     said = _DILUTED.search(out)

@@ -24,7 +24,8 @@ from agent.planning.company_words import english_words
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
                                              named_unknown_company, uncovered_mentions, unknown_owner, weak_mention,
                                              whole_name)
-from agent.planning.corrections import LAYOUT, NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, ampersand
+from agent.planning.corrections import (LAYOUT, NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, WHOLE_FIGURE,
+                                        ampersand)
 from agent.planning.defined_formulas import name_aside, names_more_formulas, without_names
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
@@ -34,7 +35,7 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       gap_as_difference, includes_company, inherited_growth, lead_name, lead_subject,
                                       leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
                                       unknown_subject)
-from agent.planning.formulas import find_definition, inline_formula, spoken_operators
+from agent.planning.formulas import find_definition, inline_formula, joined_rows, spoken_operators
 from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
 from agent.planning.measures import implied_measures
@@ -224,12 +225,14 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = SELF_CORRECTED.sub("", raw)  # "oracle... no, adobe buybacks": the words after the correction
     raw = NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = LAYOUT.sub(" ", raw)  # "answer in one line": how to answer, not what
+    raw = WHOLE_FIGURE.sub(" ", raw)  # "full-year", "company-wide": the figure itself, no member
     raw = SPELLED_AMPERSAND.sub(ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
     raw = relative_to_thread(raw, previous)
     raw = modified_figure(raw, previous)
     discussed_count = len(discussed(usable_previous(previous)))
     raw = compared_kind(raw, discussed_count)  # "which bank made more?" of the thread's
     raw = gap_as_difference(raw, discussed_count)  # "the gap between them"
+    raw = joined_rows(raw, directory.line_names)  # "accounts receivable, net over ...": the comma is the row's
     definition, rest, bad = find_definition(raw, directory.line_names)
     if definition is not None:
         definition, rest = name_aside(definition, rest, directory)

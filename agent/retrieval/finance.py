@@ -29,6 +29,17 @@ class FormulaError(ValueError):
 class Input:
     metric: str  # key of agent.retrieval.concepts.METRICS
     offset: int = 0  # fiscal-year offset from the asked year: -1 is the prior year
+    exclude: tuple[str, ...] = ()  # concepts of the metric this input never takes (read as no fact)
+
+
+# The long-term debt concept that includes its current maturities (the taxonomy's LongTermDebt): added to a
+# current-debt line, it would count the current maturities twice (GameStop FY2023: 28.5 + 10.8 for 28.5)
+DEBT_WITH_CURRENT = ("us-gaap:LongTermDebt",)
+
+
+def _ltd() -> Input:
+    """Long-term debt as one part of a sum with the current debt: never the concept that already holds it."""
+    return Input("long_term_debt", exclude=DEBT_WITH_CURRENT)
 
 
 @dataclass(frozen=True)
@@ -123,7 +134,12 @@ _BASE: list[Formula] = [
        query="research and development expense as a percentage of net sales"),
     _f("sga_pct_revenue", "SG&A as % of revenue",
        _share_of_revenue(["sg&a", "sga", "selling general and administrative"]),
-       [Input("sga"), Input("revenue")], "percent", "SG&A ÷ Revenue", _ratio_pct),
+       [Input("sga"), Input("revenue")], "percent", "SG&A ÷ Revenue", _ratio_pct, fallback="sga_pct_revenue_parts"),
+    _f("sga_pct_revenue_parts", "SG&A as % of revenue", [],
+       [Input("selling_marketing"), Input("general_administrative"), Input("revenue")], "percent",
+       "(Sales and marketing + General and administrative) ÷ Revenue (SG&A as the two rows the company prints; "
+       "no SG&A total reported)",
+       lambda sm, ga, rev: _ratio_pct(sm + ga, rev), operator="expr"),
     _f("capex_pct_revenue", "Capex as % of revenue",
        _share_of_revenue(["capex", "capital expenditures", "capital spending"]) + ["capital intensity"],
        [Input("capex"), Input("revenue")], "percent", "Capital expenditures ÷ Revenue", _ratio_pct,
@@ -143,26 +159,27 @@ _BASE: list[Formula] = [
     _f("debt_to_equity", "Debt-to-equity",
        ["debt to equity", "debt/equity", "debt to equity ratio", "d/e", "d/e ratio", "debt equity ratio",
         "debt-to-equity", "total debt to equity", "total debt to equity ratio"],
-       [Input("long_term_debt"), Input("debt_current"), Input("equity")], "ratio",
+       [_ltd(), Input("debt_current"), Input("equity")], "ratio",
        "(Long-term debt + Current debt) ÷ Stockholders' equity (total debt: long-term debt, current maturities "
        "and short-term borrowings)",
        lambda ltd, cur, eq: _ratio(ltd + cur, eq), operator="expr", fallback="debt_to_equity_borrowings",
        query="long-term debt short-term borrowings capital structure"),
     _f("debt_to_equity_borrowings", "Debt-to-equity", [],
-       [Input("long_term_debt"), Input("current_debt"), Input("short_term_borrowings"), Input("equity")], "ratio",
+       [_ltd(), Input("current_debt"), Input("short_term_borrowings"), Input("equity")], "ratio",
        "(Long-term debt + Current portion of long-term debt + Short-term borrowings) ÷ Stockholders' equity "
        "(total debt)",
        lambda ltd, cur, stb, eq: _ratio(ltd + cur + stb, eq), operator="expr", fallback="debt_to_equity_term",
        query="long-term debt short-term borrowings capital structure"),
     _f("debt_to_equity_term", "Debt-to-equity", [],
-       [Input("long_term_debt"), Input("current_debt"), Input("equity")], "ratio",
+       [_ltd(), Input("current_debt"), Input("equity")], "ratio",
        "(Long-term debt + Current portion of long-term debt) ÷ Stockholders' equity (total debt; no short-term "
        "borrowings tagged)",
        lambda ltd, cur, eq: _ratio(ltd + cur, eq), operator="expr", fallback="debt_to_equity_long_term_only",
        query="long-term debt capital structure"),
     _f("debt_to_equity_long_term_only", "Debt-to-equity", [],
        [Input("long_term_debt"), Input("equity")], "ratio",
-       "Long-term debt ÷ Stockholders' equity (no current debt or short-term borrowings tagged)", _ratio,
+       "Long-term debt ÷ Stockholders' equity (long-term debt alone: no current debt tagged beside it, or the "
+       "long-term debt tagged includes its current maturities)", _ratio,
        query="long-term debt capital structure"),
     _f("lt_debt_to_equity", "Long-term debt to equity",
        ["long term debt to equity", "long term debt to equity ratio", "lt debt to equity", "ltd to equity",
@@ -192,8 +209,16 @@ _RATIOS: list[Formula] = [
         "operating income plus d&a", "operating income + d&a"],
        [Input("operating_income"), Input("depreciation_amortization")], "USD",
        "Operating income + Depreciation and amortization (EBITDA as operating income plus D&A; unadjusted)",
-       lambda oi, da: oi + da, operator="+", fallback="ebitda_depreciation",
+       lambda oi, da: oi + da, operator="+", fallback="ebitda_dep_amort",
        query="operating income depreciation and amortization"),
+    # No D&A total tagged: depreciation and the amortization of intangibles, each printed as its own row; then
+    # depreciation alone. Each says which, so the answer never hides a narrower add-back.
+    _f("ebitda_dep_amort", "EBITDA", [],
+       [Input("operating_income"), Input("depreciation"), Input("amortization_intangibles")], "USD",
+       "Operating income + Depreciation + Amortization of intangible assets (EBITDA with D&A as the two rows the "
+       "company prints; unadjusted)",
+       lambda oi, dep, am: oi + dep + am, operator="expr", fallback="ebitda_depreciation",
+       query="operating income depreciation amortization of intangible assets"),
     _f("ebitda_depreciation", "EBITDA", [],
        [Input("operating_income"), Input("depreciation")], "USD",
        "Operating income + Depreciation (EBITDA as operating income plus depreciation, the company reporting no "
@@ -203,7 +228,18 @@ _RATIOS: list[Formula] = [
        ["ebitda margin", "ebitda margins", "ebitda as a % of revenue", "ebitda to revenue"],
        [Input("operating_income"), Input("depreciation_amortization"), Input("revenue")], "percent",
        "(Operating income + Depreciation and amortization) ÷ Revenue (EBITDA unadjusted)",
-       lambda oi, da, rev: _ratio_pct(oi + da, rev), operator="expr"),
+       lambda oi, da, rev: _ratio_pct(oi + da, rev), operator="expr", fallback="ebitda_margin_dep_amort"),
+    _f("ebitda_margin_dep_amort", "EBITDA margin", [],
+       [Input("operating_income"), Input("depreciation"), Input("amortization_intangibles"), Input("revenue")],
+       "percent",
+       "(Operating income + Depreciation + Amortization of intangible assets) ÷ Revenue (EBITDA with D&A as the two "
+       "rows the company prints; unadjusted)",
+       lambda oi, dep, am, rev: _ratio_pct(oi + dep + am, rev), operator="expr", fallback="ebitda_margin_depreciation"),
+    _f("ebitda_margin_depreciation", "EBITDA margin", [],
+       [Input("operating_income"), Input("depreciation"), Input("revenue")], "percent",
+       "(Operating income + Depreciation) ÷ Revenue (EBITDA as operating income plus depreciation, the company "
+       "reporting no depreciation-and-amortization line; unadjusted)",
+       lambda oi, dep, rev: _ratio_pct(oi + dep, rev), operator="expr"),
     _f("asset_turnover", "Asset turnover",
        ["asset turnover", "asset turnover ratio", "total asset turnover", "assets turnover"],
        [Input("revenue"), Input("total_assets"), Input("total_assets", -1)], "ratio",
@@ -249,7 +285,7 @@ _RATIOS: list[Formula] = [
        lambda ni, ta, prior: _ratio_pct(ni, (ta + prior) / 2), operator="expr"),
     _f("roic", "Return on invested capital",
        ["return on capital", "return on capital employed", "roic computed", "computed roic"],
-       [Input("operating_income"), Input("income_tax"), Input("pretax_income"), Input("long_term_debt"),
+       [Input("operating_income"), Input("income_tax"), Input("pretax_income"), _ltd(),
         Input("current_debt"), Input("equity")], "percent",
        "Operating income × (1 − Income tax expense ÷ Income before income taxes) ÷ (Long-term debt + Current portion "
        "of long-term debt + Stockholders' equity) (after-tax operating income at the effective rate; year-end "
@@ -268,7 +304,9 @@ DEBT_STEPS: tuple[tuple[str, tuple[str, ...], str], ...] = (
      "total debt: long-term debt, current maturities and short-term borrowings"),
     ("_borrowings", ("long_term_debt", "current_debt", "short_term_borrowings"), "total debt"),
     ("_term", ("long_term_debt", "current_debt"), "total debt; no short-term borrowings tagged"),
-    ("_long_term_only", ("long_term_debt",), "no current debt or short-term borrowings tagged"),
+    ("_long_term_only", ("long_term_debt",),
+     "long-term debt alone: no current debt tagged beside it, or the long-term debt tagged includes its current "
+     "maturities"),
 )
 
 
@@ -282,8 +320,9 @@ def _debt_chain(key: str, label: str, synonyms: list[str], tail: list[Input], un
         debt = f"({debt})" if len(parts) > 1 and shape != "{debt}" else debt
         nxt = key + DEBT_STEPS[i + 1][0] if i + 1 < len(DEBT_STEPS) else None
         n = len(parts)
+        summed = [_ltd() if m == "long_term_debt" and len(parts) > 1 else Input(m) for m in parts]
         out.append(_f(key + suffix, label, synonyms if not suffix else [],
-                      [*(Input(m) for m in parts), *tail], unit, f"{shape.format(debt=debt)} ({note})",
+                      [*summed, *tail], unit, f"{shape.format(debt=debt)} ({note})",
                       lambda *v, n=n: fn(sum(v[:n], Decimal(0)), *v[n:]), operator="expr", fallback=nxt,
                       query=query))
     return out

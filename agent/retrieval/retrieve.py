@@ -78,6 +78,11 @@ def _plain(value: Decimal) -> str:
     return text or "0"
 
 
+# A concept netting income against expense (InterestIncomeExpenseNet, InterestRevenueExpenseNet): never one
+# side of it
+_NETTED = re.compile(r"(?:Income|Revenue)Expense|ExpenseIncome")
+
+
 class _Facts:
     """Facts fetched once per (company, metric, year) within a run."""
 
@@ -121,6 +126,10 @@ class _Facts:
         match, _ = company_line(self.conn, self.memo, self.company["cik"], line_key(said))
         if match is None:
             return None
+        if _NETTED.search(match.concept) and not any(_NETTED.search(c) for c in METRICS[metric_key].concepts):
+            # "Interest - net" (InterestRevenueExpenseNet) read for "Interest expense": income netted against
+            # the expense, signed as income; a formula over it would state a different figure, or its sign flipped
+            return None
         fact = facts_store.annual_value(self.conn, self.company["cik"], [match.concept], fy,
                                         as_of_accession=self.company.get("as_of_accession"),
                                         unit=METRICS[metric_key].unit)
@@ -132,6 +141,7 @@ def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] 
     """A formula's result as evidence, or None when an input has no fact (after its fallback)."""
     formula = FORMULAS[formula_key]
     inputs = [facts.get(i.metric, fy + i.offset, printed=True) for i in formula.inputs]
+    inputs = [None if e is not None and e.concept in i.exclude else e for e, i in zip(inputs, formula.inputs)]
     if any(e is None for e in inputs):
         return _compute(facts, formula.fallback, fy) if formula.fallback else None
     years = [fy + i.offset for i in formula.inputs]
@@ -556,7 +566,10 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         continue
                     computed = _user_formula(facts, definition, fy, cell, conn, deps, orders) if definition else None
                     if definition and not definition.get("derived"):
-                        cell["label"] = f"{definition['name']} (defined as {definition['formula']})"
+                        # as computed: where an operand's alternatives ("D&A" as depreciation plus amortization
+                        # of intangibles, "debt" as its tagged parts) picked one, the answer says which
+                        shown = computed[1]["definition"]["formula"] if computed is not None else definition["formula"]
+                        cell["label"] = f"{definition['name']} (defined as {shown})"
                     elif definition:
                         cell["label"] = definition["name"]
                     if computed is not None:
@@ -594,6 +607,13 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                    elif METRICS[key].fallback:
+                        # a rate the company does not tag ("effective tax rate"): computed from the lines that
+                        # define it, its trace naming the formula, never a figure passed off as reported
+                        computed = _compute(facts, METRICS[key].fallback, fy)
+                        if computed is not None:
+                            _take_calc(facts, computed, cell, evidence, calculations)
+                            cell["label"] = FORMULAS[METRICS[key].fallback].label
 
                 else:
                     computed = _compute(facts, key, fy)
