@@ -22,8 +22,10 @@ FOLLOWUP = re.compile(
 ADDING = re.compile(r"\b(?:compar\w*|vs\.?|versus|against|relative to|with|side by side|stack up|alongside)\b")
 
 
-SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\s+(?:total\s+)?(?:net\s+)?"
-                   r"(?:revenues?|sales)\b")
+# "as a share of revenue?", "relative to sales", "per dollar of revenue": a figure over the same year's revenue
+SHARE = re.compile(r"(?:\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|fraction)\s+of|\brelative\s+to|"
+                   r"\bin\s+relation\s+to|\bper\s+dollar\s+of|\bscaled\s+(?:by|to)|\bnormali[sz]ed\s+(?:by|to|for))"
+                   r"\s+(?:total\s+)?(?:net\s+)?(?:revenues?|sales)\b")
 
 
 # A metric and its share of revenue, for "as a % of revenue?" as a follow-up, where the catalogue's
