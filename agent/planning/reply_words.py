@@ -77,9 +77,9 @@ def reply_spelled(raw: str, previous: Plan | None) -> str:
     last plan, holds figures or asked for one); the message unchanged otherwise."""
     if previous is None or previous.route == "meta" or not (previous.metrics or previous.tickers):
         return raw
-    text = _EM.sub(lambda m: m.group(0)[:-2] + "them", raw)
+    text = re.sub(r"[A-Za-z]+", lambda m: _repaired(m.group(0)), raw)
+    text = _EM.sub(lambda m: m.group(0)[:-2] + "them", text)
     text = _SHORT.sub(lambda m: m.group(0) if m.group(0).lower() == "em" else _SHORTHAND[m.group(0).lower()], text)
-    text = re.sub(r"[A-Za-z]+", lambda m: _repaired(m.group(0)), text)
     text = _BACK_IN.sub("", text)
     if previous.metrics:
         text = _SAME_FIGURE.sub("the same", text)
