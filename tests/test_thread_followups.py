@@ -134,3 +134,17 @@ def test_a_year_walk_then_growth_that_year_through_the_checkpoint(footnote):
     assert ask("and the year before that?").plan["fiscal_years"] == [2023]
     grew = ask("growth that yr?")
     assert grew.plan["metrics"] == ["revenue_growth"] and grew.plan["fiscal_years"] == [2023], grew.plan
+
+
+def test_after_a_refused_company_a_reply_is_about_the_thread_s_companies(footnote):
+    ask = thread_of(footnote)
+    assert ask("Apple revenue fiscal 2024").kind == "answer"
+    refused = ask("what about Zentrix Dynamics?")
+    assert refused.refusal_reason == "no_company", refused.text
+    margin = ask("and the gross margin?")  # Apple's, never "which company?" nor Zentrix
+    assert margin.kind == "answer" and margin.plan["tickers"] == ["AAPL"], margin.text
+    assert margin.plan["metrics"] == ["gross_margin"] and margin.plan["fiscal_years"] == [2024], margin.plan
+    assert ask("what about Netflix?").refusal_reason == "not_covered"
+    before = ask("and the year before?")  # still Apple's gross margin, a year back, never Netflix's
+    assert before.kind == "answer" and before.plan["tickers"] == ["AAPL"], before.text
+    assert before.plan["fiscal_years"] == [2023], before.plan
