@@ -62,6 +62,9 @@ def test_a_reply_is_read_in_the_words_the_planner_knows(typed, read):
 def test_only_a_reply_to_a_thread_is_rewritten_and_never_a_name():
     assert reply_spelled("which was higer", None) == "which was higer"  # no thread: the message as typed
     assert reply_spelled("what about Zentrix?", FIGURE) == "what about Zentrix?"  # a name no follow-up word is near
+    assert reply_spelled("Acme revenue 2023", FIGURE) == "Acme revenue 2023"  # two letters changed, not swapped
+    assert reply_spelled("and Rnak?", FIGURE) == "and Rnak?"  # capitalised inside the message: a name
+    assert reply_spelled("Higer?", FIGURE) == "higher?"  # the message's first word is capitalised anyway
     assert reply_spelled("what about em dashes?", FIGURE) == "what about em dashes?"  # "em" only after a verb
 
 
@@ -148,3 +151,15 @@ def test_after_a_refused_company_a_reply_is_about_the_thread_s_companies(footnot
     before = ask("and the year before?")  # still Apple's gross margin, a year back, never Netflix's
     assert before.kind == "answer" and before.plan["tickers"] == ["AAPL"], before.text
     assert before.plan["fiscal_years"] == [2023], before.plan
+
+
+def test_a_four_letter_name_missing_one_letter_of_a_covered_name(directory):
+    p = planned(directory, "Aple revenue 2024")  # a letter dropped from "apple": Apple, a first question or a reply
+    assert p.route == "domain" and p.tickers == ["AAPL"], p
+    p = planned(directory, "Tesla revenue 2024", "and Aple?")
+    assert p.tickers == ["AAPL"] and p.metrics == ["revenue"], p
+    p = planned(directory, "Tesla revenue 2024", "and Tesa?")  # a letter dropped from "tesla"
+    assert p.tickers == ["TSLA"], p
+    p = planned(directory, "Tesla revenue 2024", "and Appe?")
+    assert p.tickers == ["AAPL"], p
+    assert planned(directory, "Tesla revenue 2024", "what about Zorb?").tickers != ["AAPL"]

@@ -56,7 +56,8 @@ _SHORT_WORDS = frozenset("rank same both each year more less than grow grew".spl
 def _swapped(a: str, b: str) -> bool:
     """Whether `a` is `b` with two neighbouring letters swapped."""
     diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
-    return len(a) == len(b) and len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+    return (len(a) == len(b) and len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]])
 
 
 def _repaired(word: str) -> str:
@@ -77,7 +78,9 @@ def reply_spelled(raw: str, previous: Plan | None) -> str:
     last plan, holds figures or asked for one); the message unchanged otherwise."""
     if previous is None or previous.route == "meta" or not (previous.metrics or previous.tickers):
         return raw
-    text = re.sub(r"[A-Za-z]+", lambda m: _repaired(m.group(0)), raw)
+    # a capitalised word inside the message is a name as the user wrote it ("what about Acme?"): kept
+    text = re.sub(r"[A-Za-z]+", lambda m: m.group(0) if m.group(0)[0].isupper() and raw[: m.start()].strip(" \t\"'(")
+                  else _repaired(m.group(0)), raw)
     text = _EM.sub(lambda m: m.group(0)[:-2] + "them", text)
     text = _SHORT.sub(lambda m: m.group(0) if m.group(0).lower() == "em" else _SHORTHAND[m.group(0).lower()], text)
     text = _BACK_IN.sub("", text)
