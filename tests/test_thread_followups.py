@@ -163,3 +163,18 @@ def test_a_four_letter_name_missing_one_letter_of_a_covered_name(directory):
     p = planned(directory, "Tesla revenue 2024", "and Appe?")
     assert p.tickers == ["AAPL"], p
     assert planned(directory, "Tesla revenue 2024", "what about Zorb?").tickers != ["AAPL"]
+
+
+# --- a share of revenue asked in other words, and one that cannot be given
+
+def test_its_share_of_sales_and_ratio_to_revenue_are_the_thread_figure_s_share(directory):
+    p = planned(directory, "Tesla operating income 2024", "and its share of sales?")
+    assert p.metrics == ["operating_margin"] and p.tickers == ["TSLA"], p
+    p = planned(directory, "Tesla R&D 2024", "ratio to revenue?")
+    assert p.metrics == ["rd_pct_revenue"], p
+
+
+def test_a_share_of_a_figure_with_no_share_is_refused_never_revenue(directory):
+    p = planned(directory, "Tesla advertising expense 2024", "as a % of revenue?")
+    assert p.route == "refusal" and p.refusal_reason == "unknown_metric" and "revenue" not in p.metrics, p
+    assert "share of revenue" in (p.refusal_detail or ""), p

@@ -32,7 +32,7 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       compared_kind, compared_name, figure_base, figure_only_topic, figure_reply,
                                       gap_as_difference, includes_company, inherited_growth, lead_name, lead_subject,
                                       leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
-                                      unknown_subject)
+                                      thread_topic, unknown_subject)
 from agent.planning.formulas import find_definition, inline_formula, spoken_operators
 from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
@@ -636,6 +636,12 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         if "metrics" not in inherited:
             inherited.append("metrics")
         sources["metrics"] = "thread, as a share of revenue"
+    elif share and prev is not None and prev.metrics and not own and set(measures) <= {"revenue"} \
+            and "revenue" not in prev.metrics:
+        # "as a % of revenue?" after a figure no share is computed for (a line the company prints): that
+        # share cannot be given, and revenue itself would be a true figure for another question
+        return refusal_plan("unknown_metric", f"{thread_topic(prev)} as a share of revenue", tickers=tickers,
+                            fiscal_years=plan.fiscal_years, latest=plan.latest, year_offsets=plan.year_offsets)
     if r.absolute:  # "by how much, in dollars?": the difference, never the rate
         measures = [change_key(k[: -len("_growth")]) if k.endswith("_growth") and k[: -len("_growth")] in GROWTH_BASES
                     else k for k in measures]
