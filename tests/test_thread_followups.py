@@ -178,3 +178,22 @@ def test_a_share_of_a_figure_with_no_share_is_refused_never_revenue(directory):
     p = planned(directory, "Tesla advertising expense 2024", "as a % of revenue?")
     assert p.route == "refusal" and p.refusal_reason == "unknown_metric" and "revenue" not in p.metrics, p
     assert "share of revenue" in (p.refusal_detail or ""), p
+
+
+@pytest.mark.parametrize("typed, read", [
+    ("wat about 2023", "what about 2023"),
+    ("hw about the year before?", "how about the year before?"),
+    ("and teh year before?", "and the year before?"),
+    ("pct change?", "percent change?"),
+    ("compare w/ Apple", "compare with Apple"),
+    ("+ Apple", "and Apple"),
+])
+def test_chat_shorthand_in_a_reply(typed, read):
+    assert reply_spelled(typed, FIGURE) == read
+
+
+def test_shorthand_replies_plan_as_the_thread_s_figure(directory):
+    p = planned(directory, "Apple net income 2024", "and Tesla?", "whos bigger")
+    assert sorted(p.tickers) == ["AAPL", "TSLA"] and p.metrics == ["net_income"], p
+    p = planned(directory, "Apple net income 2024", "and Tesla?", "wat about 2023")
+    assert p.tickers == ["TSLA"] and p.fiscal_years == [2023] and p.metrics == ["net_income"], p

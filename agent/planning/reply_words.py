@@ -21,9 +21,12 @@ from agent.retrieval.spelling import TYPO_MIN, one_edit
 
 # chat shorthand a reply uses for the thread's slots and choices
 _SHORTHAND = {"yr": "year", "yrs": "years", "y/y": "year over year", "ops": "operations", "em": "them",
-              "b4": "before", "prev": "previous", "diff": "difference"}
+              "b4": "before", "prev": "previous", "diff": "difference", "pct": "percent", "w/": "with",
+              "wat": "what", "wut": "what", "hw": "how", "whos": "who is", "whats": "what is"}
 _SHORT = re.compile(r"(?<![\w&'/-])(?:" + "|".join(map(re.escape, sorted(_SHORTHAND, key=len, reverse=True)))
-                    + r")(?![\w&'/-])", re.I)
+                    + r")(?![\w&'-]|/\w)", re.I)
+# "+ Google": the reply adds a company, as "and Google" does
+_PLUS = re.compile(r"^\s*\+\s*(?=\w)")
 # "em" is a word only after a verb that takes it ("rank em", "compare em"): elsewhere it stays as typed
 _EM = re.compile(r"\b(?:rank|compare|sort|order|show|give|list|chart|plot|put|line)\s+em\b", re.I)
 
@@ -50,7 +53,7 @@ def _english() -> frozenset[str]:
 
 
 # Short words a reply chooses or points with; typed with two letters swapped ("rnak them", "smae for 2023")
-_SHORT_WORDS = frozenset("rank same both each year more less than grow grew".split())
+_SHORT_WORDS = frozenset("rank same both each year more less than grow grew the and how who what".split())
 
 
 def _swapped(a: str, b: str) -> bool:
@@ -83,6 +86,7 @@ def reply_spelled(raw: str, previous: Plan | None) -> str:
                   else _repaired(m.group(0)), raw)
     text = _EM.sub(lambda m: m.group(0)[:-2] + "them", text)
     text = _SHORT.sub(lambda m: m.group(0) if m.group(0).lower() == "em" else _SHORTHAND[m.group(0).lower()], text)
+    text = _PLUS.sub("and ", text)
     text = _BACK_IN.sub("", text)
     if previous.metrics:
         text = _SAME_FIGURE.sub("the same", text)
