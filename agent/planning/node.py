@@ -102,8 +102,11 @@ def _before_refused_company(previous: Plan | None, figure: Plan | None) -> Plan 
     if (previous is None or figure is None or previous.route != "refusal"
             or previous.refusal_reason not in COMPANY_REFUSALS or not figure.tickers):
         return previous
+    # not a comparison to add to: "and Netflix?" after a refused "what about Microsoft?" asks of Netflix alone,
+    # while "and the margin?" is planned for all the companies it names back
+    intent = "numeric" if figure.intent == "compare" else figure.intent
     return previous.model_copy(update={
-        "route": "domain", "intent": figure.intent, "tickers": list(figure.tickers),
+        "route": "domain", "intent": intent, "tickers": list(figure.tickers),
         "refusal_reason": None, "refusal_detail": None, "candidates": [],
         "metrics": list(previous.metrics or figure.metrics),
         "thread_tickers": list(dict.fromkeys([*previous.thread_tickers, *figure.tickers])),
