@@ -65,6 +65,7 @@ def test_only_a_reply_to_a_thread_is_rewritten_and_never_a_name():
     assert reply_spelled("Acme revenue 2023", FIGURE) == "Acme revenue 2023"  # two letters changed, not swapped
     assert reply_spelled("and Rnak?", FIGURE) == "and Rnak?"  # capitalised inside the message: a name
     assert reply_spelled("Higer?", FIGURE) == "higher?"  # the message's first word is capitalised anyway
+    assert reply_spelled("grwoth revenue?", FIGURE, lambda w: w == "grwoth") == "grwoth revenue?"  # a company's name
     assert reply_spelled("what about em dashes?", FIGURE) == "what about em dashes?"  # "em" only after a verb
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Callable
 
 from agent.planning.plan import Plan
 from agent.retrieval.spelling import TYPO_MIN, one_edit
@@ -76,14 +77,21 @@ def _repaired(word: str) -> str:
     return near[0] if len(near) == 1 else word
 
 
-def reply_spelled(raw: str, previous: Plan | None) -> str:
+def reply_spelled(raw: str, previous: Plan | None, is_name: Callable[[str], bool] | None = None) -> str:
     """`raw` as the planner should read it when it replies to a figure thread (`previous`, the thread's
-    last plan, holds figures or asked for one); the message unchanged otherwise."""
+    last plan, holds figures or asked for one); the message unchanged otherwise. `is_name` tells a word
+    that names a company ("Lowes", one letter from "lower"), which is never respelled."""
     if previous is None or previous.route == "meta" or not (previous.metrics or previous.tickers):
         return raw
     # a capitalised word inside the message is a name as the user wrote it ("what about Acme?"): kept
-    text = re.sub(r"[A-Za-z]+", lambda m: m.group(0) if m.group(0)[0].isupper() and raw[: m.start()].strip(" \t\"'(")
-                  else _repaired(m.group(0)), raw)
+    def repaired(m: re.Match) -> str:
+        word = m.group(0)
+        if word[0].isupper() and raw[: m.start()].strip(" \t\"'("):
+            return word
+        fixed = _repaired(word)
+        return word if fixed != word and is_name is not None and is_name(word) else fixed
+
+    text = re.sub(r"[A-Za-z]+", repaired, raw)
     text = _EM.sub(lambda m: m.group(0)[:-2] + "them", text)
     text = _SHORT.sub(lambda m: m.group(0) if m.group(0).lower() == "em" else _SHORTHAND[m.group(0).lower()], text)
     text = _PLUS.sub("and ", text)

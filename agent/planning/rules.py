@@ -225,7 +225,8 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = LAYOUT.sub(" ", raw)  # "answer in one line": how to answer, not what
     raw = SPELLED_AMPERSAND.sub(ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
-    raw = reply_spelled(raw, usable_previous(previous))  # "yr before?", "which was higer", "the same ratio for X"
+    # "yr before?", "which was higer", "the same ratio for X"; a company's name is never respelled
+    raw = reply_spelled(raw, usable_previous(previous), lambda w: bool(directory.find(w)))
     raw = relative_to_thread(raw, previous)
     raw = modified_figure(raw, previous)
     discussed_count = len(discussed(usable_previous(previous)))
