@@ -198,3 +198,10 @@ def test_shorthand_replies_plan_as_the_thread_s_figure(directory):
     assert sorted(p.tickers) == ["AAPL", "TSLA"] and p.metrics == ["net_income"], p
     p = planned(directory, "Apple net income 2024", "and Tesla?", "wat about 2023")
     assert p.tickers == ["TSLA"] and p.fiscal_years == [2023] and p.metrics == ["net_income"], p
+
+
+def test_a_company_instead_replaces_a_comparison_s_companies(directory):
+    p = planned(directory, "Compare Apple and Nvidia revenue in fiscal 2024", "Tesla instead")
+    assert p.tickers == ["TSLA"] and p.metrics == ["revenue"], p
+    p = planned(directory, "Compare Apple and Nvidia revenue in fiscal 2024", "and Tesla?")  # added, as before
+    assert sorted(p.tickers) == ["AAPL", "NVDA", "TSLA"], p

@@ -41,6 +41,8 @@ _SAME_FIGURE = re.compile(r"\b(?:the\s+)?same\s+(?:calculation|calc|computation|
 # "back to Apple: gross profit?", "going back to revenue": a reply that returns to a slot the thread had,
 # keeping the rest of the thread's plan (its year)
 BACK_TO = re.compile(r"\b(?:go(?:ing)?\s+|get(?:ting)?\s+|switch(?:ing)?\s+)?back\s+to\b", re.I)
+# "Target instead", "rather than Apple, Nvidia": a company named in place of the thread's, never beside them
+INSTEAD = re.compile(r"\b(?:instead|rather\s+than|(?:go(?:ing)?\s+)?back\s+to)\b", re.I)
 _BACK_IN = re.compile(r"\bback\s+(?=(?:in|for|during)\s+(?:fy|fiscal\s+(?:year\s+)?)?'?\d{2,4}\b)", re.I)
 # "versus the one before", "and the one prior": the year before the thread's, said with "one"
 _ONE_BEFORE = re.compile(r"\bthe\s+one\s+(before|prior|previous)\b", re.I)

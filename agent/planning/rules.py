@@ -44,7 +44,7 @@ from agent.planning.plan_years import asked_years, filing_outlook, filing_statem
 from agent.planning.prose_route import OUTLOOK, order_items, thread_topical
 from agent.planning.prose_search import prose_search
 from agent.planning.reading import Reading, read
-from agent.planning.reply_words import BACK_TO, reply_spelled
+from agent.planning.reply_words import BACK_TO, INSTEAD, reply_spelled
 from agent.planning.restated import without_restatements
 from agent.planning.route import (ASKS, FOOTNOTE_WORLD, SMALL_TALK, help_with, masked, message_kind, refusal_by_meaning,
                                   small_talk)
@@ -587,9 +587,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             tickers = list(prev.tickers)
             inherited.insert(0, "tickers")
             sources["tickers"] = "thread"
-        elif tickers and "tickers" not in sources and followup and ((prev.intent == "compare" and not r.measures)
-                                                                   or ADDING.search(low) or including
-                                                                   or (COMPARING.search(low) and POINTER.search(low))):
+        elif tickers and "tickers" not in sources and followup and not INSTEAD.search(low) \
+                and ((prev.intent == "compare" and not r.measures) or ADDING.search(low) or including
+                     or (COMPARING.search(low) and POINTER.search(low))):
+            # ("Target instead", "back to Apple" replace the thread's companies: never added to them)
             new = [t for t in tickers if t not in prev.tickers]
             if new:  # "compare that with Nvidia", "and Tesla?" after a comparison
                 tickers = list(prev.tickers) + new
