@@ -205,3 +205,18 @@ def test_a_company_instead_replaces_a_comparison_s_companies(directory):
     assert p.tickers == ["TSLA"] and p.metrics == ["revenue"], p
     p = planned(directory, "Compare Apple and Nvidia revenue in fiscal 2024", "and Tesla?")  # added, as before
     assert sorted(p.tickers) == ["AAPL", "NVDA", "TSLA"], p
+
+
+def test_the_year_before_for_companies_on_different_latest_years(footnote):
+    ask = thread_of(footnote)
+    nvidia = ask("Nvidia revenue")  # its latest fiscal year
+    tesla = ask("and Tesla?")  # Tesla's own latest, a different fiscal year
+    both = ask("which was higher?")
+    assert both.kind == "answer", both.text
+    latest = {n.ticker: n.fiscal_year for n in both.numbers}
+    assert latest == {"NVDA": nvidia.numbers[0].fiscal_year, "TSLA": tesla.numbers[0].fiscal_year}, both.numbers
+    assert latest["NVDA"] != latest["TSLA"], latest  # the case under test
+    before = ask("and the year before?")  # each company's year before its own, both answered
+    assert before.kind == "answer", before.text
+    assert {(n.ticker, n.fiscal_year) for n in before.numbers} >= {("NVDA", latest["NVDA"] - 1),
+                                                                 ("TSLA", latest["TSLA"] - 1)}, before.numbers
