@@ -346,8 +346,9 @@ class CompanyDirectory:
         # or alias of five letters or more
         if len(w) == 1 and w[0].endswith("s") and w[0][:-1] in self.typo_names and w[0] not in TYPO_STOP:
             return self._company_match(self.typo_names[w[0][:-1]], raw, start, end, "name"), 1
-        if len(w) == 1 and len(w[0]) >= 5 and w[0] not in TYPO_STOP and w[0].isalpha() and w[0] not in english_words():
-            cik = self._typo(w[0])
+        if len(w) == 1 and len(w[0]) >= 4 and w[0] not in TYPO_STOP and w[0].isalpha() and w[0] not in english_words():
+            # four letters: only a letter dropped from a five-letter name ("Aple", "Tesa"); any edit of longer ones
+            cik = self._typo(w[0]) if len(w[0]) >= 5 else self._typo(w[0], longer_only=True)
             if cik is not None:
                 return self._company_match(cik, raw, start, end, "typo"), 1
         return None, 1
@@ -458,8 +459,9 @@ class CompanyDirectory:
             return cik
         return None
 
-    def _typo(self, word: str) -> int | None:
-        hits = {cik for name, cik in self.typo_names.items() if name != word and one_edit(word, name)}
+    def _typo(self, word: str, *, longer_only: bool = False) -> int | None:
+        hits = {cik for name, cik in self.typo_names.items() if name != word and one_edit(word, name)
+                and (not longer_only or len(name) == len(word) + 1)}
         return next(iter(hits)) if len(hits) == 1 else None
 
 

@@ -499,6 +499,18 @@ def only_ranks(text: str) -> bool:
     return not [w for w in own_subject(text) if w not in _RANKING]
 
 
+def bare_ranking(text: str) -> bool:
+    """The message is a ranking word or two and nothing else ("higher?", "bigger one?", "top?"): a choice
+    among the thread's companies, as "which was higher?" is."""
+    words = own_subject(text)
+    return bool(words) and all(w in _RANKING for w in words)
+
+
+# "both", "each", "all three", "the two of them", "every one of them": the thread's companies, all of them
+GROUP = re.compile(r"\b(?:both|each|every\s+(?:one|company)|all\s+(?:of\s+)?(?:them|three|four|five|those|these|"
+                   r"the\s+companies)|(?:them|those|these)\s+all|the\s+(?:two|three|four|pair))\b")
+
+
 # "which one had higher revenue in 2023?", "which of them earns more?", "who spent more?": a choice among
 # the thread's companies, whatever year it names
 CHOOSING = re.compile(r"\bwhich\s+(?:one|company|of\s+(?:them|the\s+two|these|those|the\s+companies))\b|^\W*who\b")

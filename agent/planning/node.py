@@ -89,12 +89,36 @@ def _shown_figures(question: str, previous: Plan | None, figure: Plan | None, re
     return previous
 
 
+# Refusals of a company the thread turned to ("what about Adidas?", "and Shopify?"): the thread's subject
+# stays the companies it last answered for
+COMPANY_REFUSALS = ("no_company", "not_covered")
+
+
+def _before_refused_company(previous: Plan | None, figure: Plan | None) -> Plan | None:
+    """The plan a reply is read against after a company was refused. "and the margin?" after "what about
+    Adidas?" was refused is about the companies the thread last answered for (its last figure plan), with
+    the metric and years the refused turn carried; never the refused name again, nor no company at all.
+    A reply that names a company still names its own."""
+    if (previous is None or figure is None or previous.route != "refusal"
+            or previous.refusal_reason not in COMPANY_REFUSALS or not figure.tickers):
+        return previous
+    # not a comparison to add to: "and Netflix?" after a refused "what about Microsoft?" asks of Netflix alone,
+    # while "and the margin?" is planned for all the companies it names back
+    intent = "numeric" if figure.intent == "compare" else figure.intent
+    return previous.model_copy(update={
+        "route": "domain", "intent": intent, "tickers": list(figure.tickers),
+        "refusal_reason": None, "refusal_detail": None, "candidates": [],
+        "metrics": list(previous.metrics or figure.metrics),
+        "thread_tickers": list(dict.fromkeys([*previous.thread_tickers, *figure.tickers])),
+    })
+
+
 def plan(state, deps, config) -> dict:
     status("Reading your question...")
     question = state["question"]
     refused = (state.get("memory") or {}).get("refused")
     shown = figure_plan(state)
-    previous = _shown_figures(question, previous_plan(state), shown, refused)
+    previous = _before_refused_company(_shown_figures(question, previous_plan(state), shown, refused), shown)
     result, name, fallback = _planned(question, previous, deps)
     figure = followups.back_to_figure(question, previous, shown)
     if figure is not None and not followups.is_figure_plan(result):

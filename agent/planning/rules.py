@@ -29,12 +29,13 @@ from agent.planning.corrections import (LAYOUT, NEGATED, SELF_CORRECTED, SPELLED
 from agent.planning.defined_formulas import name_aside, names_more_formulas, without_names
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
-                                      FIGURE_INTENTS, OF_ALL, POINTER, THAT_YEAR, about_the_company, aspect_of_thread,
+                                      FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
+                                      aspect_of_thread, bare_ranking,
                                       asks_more, asks_response, asks_use, asks_what_happened, comments_on_thread,
                                       compared_kind, compared_name, figure_base, figure_only_topic, figure_reply,
                                       gap_as_difference, includes_company, inherited_growth, lead_name, lead_subject,
                                       leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
-                                      unknown_subject)
+                                      thread_topic, unknown_subject)
 from agent.planning.formulas import find_definition, inline_formula, joined_rows, spoken_operators
 from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
@@ -46,6 +47,7 @@ from agent.planning.plan_years import asked_years, filing_outlook, filing_statem
 from agent.planning.prose_route import OUTLOOK, order_items, thread_topical
 from agent.planning.prose_search import prose_search
 from agent.planning.reading import Reading, read
+from agent.planning.reply_words import BACK_TO, INSTEAD, reply_spelled
 from agent.planning.restated import without_restatements
 from agent.planning.route import (ASKS, FOOTNOTE_WORLD, SMALL_TALK, help_with, masked, message_kind, refusal_by_meaning,
                                   small_talk)
@@ -227,6 +229,8 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = LAYOUT.sub(" ", raw)  # "answer in one line": how to answer, not what
     raw = WHOLE_FIGURE.sub(" ", raw)  # "full-year", "company-wide": the figure itself, no member
     raw = SPELLED_AMPERSAND.sub(ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
+    # "yr before?", "which was higer", "the same ratio for X"; a company's name is never respelled
+    raw = reply_spelled(raw, usable_previous(previous), lambda w: bool(directory.find(w)))
     raw = relative_to_thread(raw, previous)
     raw = modified_figure(raw, previous)
     discussed_count = len(discussed(usable_previous(previous)))
@@ -428,6 +432,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                      or r.aspect or more or figure_ask  # "give me more detail", "by how much?"
                                      or including or ranking  # "add AbbVie to that", "which is the smallest?"
                                      or bool(ALSO.search(low))  # "is AMD affected too?"
+                                     or bool(BACK_TO.search(low))  # "back to Apple: gross profit?"
                                      or (r.why and not r.measures and bool(r.tickers)
                                          and set(r.tickers) <= set(discussed(prev))))
 
@@ -447,15 +452,17 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     sources: dict[str, str] = {}  # slot -> where it came from, when not the message (Plan.slots)
     year_fields, years_inherited = asked_years(r, prev, followup, directory)
     if years_inherited and r.growth and prev is not None and len(prev.fiscal_years) == 1 \
-            and len(prev.years_before) == 1 and abs(prev.years_before[0] - prev.fiscal_years[0]) == 1 and not r.tickers:
+            and len(prev.years_before) == 1 and abs(prev.years_before[0] - prev.fiscal_years[0]) == 1 and not r.tickers \
+            and not THAT_YEAR.search(low):
         # "growth between them?" after "fy2025 operating income" then "and fiscal 2024?": the change
         # between the two years the thread has shown, the later one's over the year before it
         year_fields["fiscal_years"] = [max(prev.fiscal_years[0], prev.years_before[0])]
         year_fields.update(latest=False, year_offsets=[])
     elif years_inherited and r.growth and prev is not None and prev.slots.get("fiscal_years") == "thread, shifted" \
-            and len(prev.fiscal_years) == 1:
+            and len(prev.fiscal_years) == 1 and not THAT_YEAR.search(low):
         # "what's the growth rate?" after "and the year before?": the change between the two years
-        # the thread has shown, so the later one's growth over the year before it
+        # the thread has shown, so the later one's growth over the year before it ("how much did it
+        # grow that year?" points at the year shown, and keeps it)
         year_fields["fiscal_years"] = [prev.fiscal_years[0] + 1]
     base_year = year_of_change(r, low, prev)
     if base_year is not None:
@@ -570,8 +577,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     lone = None
     domain_signal = bool(measures or r.has_topic or r.why or r.years.given or r.matches)
     history = discussed(prev)
-    group = re.search(r"\b(?:both|all\s+(?:of\s+)?(?:them|three|four|those)|each\s+of\s+them|the\s+two)\b", low)
-    chooses = CHOOSING.search(low)  # "which one had higher revenue in 2023?": one of the thread's companies
+    group = GROUP.search(low)
+    # "which one had higher revenue in 2023?", "higher?": one of the thread's companies
+    chooses = CHOOSING.search(low) or bare_ranking(low)
     compares = COMPARING.search(low) and len(prev.tickers) < 2 and not r.years.given and not r.unmappable \
         if prev is not None else False
     if not tickers and prev is not None and len(history) >= 2 and (group or chooses or compares):
@@ -608,9 +616,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             tickers = list(prev.tickers)
             inherited.insert(0, "tickers")
             sources["tickers"] = "thread"
-        elif tickers and "tickers" not in sources and followup and ((prev.intent == "compare" and not r.measures)
-                                                                   or ADDING.search(low) or including
-                                                                   or (COMPARING.search(low) and POINTER.search(low))):
+        elif tickers and "tickers" not in sources and followup and not INSTEAD.search(low) \
+                and ((prev.intent == "compare" and not r.measures) or ADDING.search(low) or including
+                     or (COMPARING.search(low) and POINTER.search(low))):
+            # ("Target instead", "back to Apple" replace the thread's companies: never added to them)
             new = [t for t in tickers if t not in prev.tickers]
             if new:  # "compare that with Nvidia", "and Tesla?" after a comparison
                 tickers = list(prev.tickers) + new
@@ -658,6 +667,12 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         if "metrics" not in inherited:
             inherited.append("metrics")
         sources["metrics"] = "thread, as a share of revenue"
+    elif share and prev is not None and prev.metrics and not own and set(measures) <= {"revenue"} \
+            and "revenue" not in prev.metrics:
+        # "as a % of revenue?" after a figure no share is computed for (a line the company prints): that
+        # share cannot be given, and revenue itself would be a true figure for another question
+        return refusal_plan("unknown_metric", f"{thread_topic(prev)} as a share of revenue", tickers=tickers,
+                            fiscal_years=plan.fiscal_years, latest=plan.latest, year_offsets=plan.year_offsets)
     if r.absolute:  # "by how much, in dollars?": the difference, never the rate
         measures = [change_key(k[: -len("_growth")]) if k.endswith("_growth") and k[: -len("_growth")] in GROWTH_BASES
                     else k for k in measures]

@@ -22,8 +22,11 @@ FOLLOWUP = re.compile(
 ADDING = re.compile(r"\b(?:compar\w*|vs\.?|versus|against|relative to|with|side by side|stack up|alongside)\b")
 
 
-SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\s+(?:total\s+)?(?:net\s+)?"
-                   r"(?:revenues?|sales)\b")
+# "as a share of revenue?", "relative to sales", "per dollar of revenue": a figure over the same year's revenue
+SHARE = re.compile(r"(?:\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|fraction)\s+of|\b(?:relative|ratio)\s+to|"
+                   r"\b(?:its|their|the)\s+(?:share|percentage|proportion|fraction)\s+of|"
+                   r"\bin\s+relation\s+to|\bper\s+dollar\s+of|\bscaled\s+(?:by|to)|\bnormali[sz]ed\s+(?:by|to|for))"
+                   r"\s+(?:total\s+)?(?:net\s+)?(?:revenues?|sales)\b")
 
 
 # A metric and its share of revenue, for "as a % of revenue?" as a follow-up, where the catalogue's
@@ -79,7 +82,7 @@ _RELATIVE = re.compile(
 # "what share of total revenue is that?", "as a % of sales?": the thread's member over its company's total
 _MEMBER_SHARE = re.compile(
     r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:(?:what|which|how\s+much)(?:'s|\s+is|\s+was)?\s+)?"
-    r"(?:(?:that|it|this)(?:'s|\s+is|\s+was)?\s+)?(?:the\s+|a\s+|as\s+a\s+)?"
+    r"(?:(?:that|it|this)(?:'s|\s+is|\s+was)?\s+)?(?:the\s+|a\s+|as\s+a\s+|its\s+|their\s+)?"
     r"(?:share|percent(?:age)?|%|proportion|portion|fraction|pct)\s+of\s+(?:the\s+)?(?:total|overall|company|whole)?\s*"
     r"(?:net\s+)?(?:revenues?|sales)\b[^?]*\W*$", re.I)
 
@@ -120,6 +123,21 @@ def modified_figure(raw: str, previous: Plan | None) -> str:
     return raw
 
 
+# words a reply asking only for a share says beside the share itself ("and its ratio to revenue?")
+_SHARE_FILLER = frozenset("and so ok okay what what's whats is was its their the that it this those how about much "
+                          "then now please".split())
+
+
+def _bare_share(raw: str) -> bool:
+    """The reply asks for the thread's figure as a share of revenue and says nothing else ("ratio to revenue?")."""
+    low = raw.lower().replace("\u2019", "'")
+    m = SHARE.search(low)
+    if m is None:
+        return False
+    rest = re.findall(r"[a-z][a-z']*", low[: m.start()] + " " + low[m.end():])
+    return all(w in _SHARE_FILLER for w in rest)
+
+
 def relative_to_thread(raw: str, previous: Plan | None) -> str:
     """A follow-up that divides the thread's figure by another ("what's that relative to equity?")
     is that quotient, written out as a formula the formula reader takes ("total debt over equity"),
@@ -133,7 +151,8 @@ def relative_to_thread(raw: str, previous: Plan | None) -> str:
         metric, member, _ = key_parts(key)
         if metric in METRICS and member and "*" not in member and "=" not in member:
             return f"and what share of {METRICS[metric].synonyms[0]} came from {member}?"
-    if key in METRICS and key != "revenue" and share_of_revenue(key) is None and _MEMBER_SHARE.match(raw):
+    if key in METRICS and key != "revenue" and share_of_revenue(key) is None and (_MEMBER_SHARE.match(raw)
+                                                                                  or _bare_share(raw)):
         # "as a % of revenue?" after D&A, which the catalogue has no share for: that quotient in
         # percent, written out for the formula reader, never revenue itself
         return f"and {METRICS[key].synonyms[0]} as a percentage of revenue?"

@@ -22,7 +22,7 @@ from agent.planning.plan import Plan, refusal_plan
 from agent.planning.prose_route import CAUSE
 from agent.planning.quarters import dated_period, latest_period, month_phrase, parse_period, thread_period
 from agent.planning.reading import Reading
-from agent.planning.thread import ADDING, FOLLOWUP, share_of_revenue
+from agent.planning.thread import ADDING, FOLLOWUP, SHARE, share_of_revenue
 from agent.planning.topics import QUAL_ASK, SECTION_ITEMS, SECTION_PATTERNS, WHY
 from agent.planning.words import AMOUNT_NOUNS, NARROWING, NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
 from agent.planning.years import YEAR_PHRASES
@@ -106,7 +106,7 @@ COMPARING = re.compile(r"\b(?:rank\w*|compar\w*|sort\w*|differ\w*|side\s+by\s+si
                        r"larger|smaller|better|worse|highest|lowest|most|least|faster|slower|fastest|slowest|"
                        r"biggest|largest|smallest|greatest|fewest))\b")
 _DIFFERENCE = re.compile(r"\bdiffer\w*(?:\s+between)?\b")  # "the difference between them": a comparison
-_CLAIMED = (FOLLOWUP, ADDING, INCLUDING, REPLACING, ALSO, _DIFFERENCE, _SHARE, _DIRECTION,
+_CLAIMED = (FOLLOWUP, ADDING, INCLUDING, REPLACING, ALSO, _DIFFERENCE, _SHARE, SHARE, _DIRECTION,
             *(p for p, _ in IMPLIED_PATTERNS), *YEAR_PHRASES)
 
 

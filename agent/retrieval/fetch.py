@@ -252,6 +252,14 @@ def fetch(state, deps, config) -> dict:
                 )
             else:
                 available = sorted(filings, reverse=True)
+            if not filings and not (available if numeric else _memo(
+                    deps, ("years", cik), lambda: sorted(facts_store.available_fiscal_years(conn, cik), reverse=True))):
+                from store import quarters as quarters_store
+
+                if not _memo(deps, ("all_filings", cik), lambda: quarters_store.filings(conn, cik)):
+                    # known by name but nothing of it held, no filing nor any fiscal year's figure (a foreign
+                    # filer of 20-Fs): not covered, said as such, rather than "no fiscal year for it yet"
+                    return {"refusal": {"reason": "not_covered", "detail": f"{company['name']} ({ticker})"}}
             if numeric and plan.get("period"):
                 period_plan = _quarter_plan(conn, deps, plan, cik)
                 if period_plan is not plan:
