@@ -26,7 +26,11 @@ from agent.state import plan_of
 
 log = logging.getLogger(__name__)
 
-MAX_SENTENCES = 5
+# An answer ends when the sentences that answer end: at most MAX_SENTENCES, each within STOP_GAP of
+# the best one's score. Past that gap a sentence is the passage's neighbouring topic (the size of a
+# change after its cause, a definition after the figure), quoted and cited for nothing the question asked.
+MAX_SENTENCES = 3
+STOP_GAP = 0.10
 TOP_CHUNKS = 3  # each contributes its best sentence
 # The search's best prose chunks read for sentences. Reading all eight it keeps brought no answer
 # more on the development set and let more filler into the shortlist: the shortlist is the budget.
@@ -289,7 +293,7 @@ def _figure_free_clause(sentence: str) -> str | None:
 def _pick_sentences(
     chunks: list[Evidence], query_terms: set[str], *, queries: list[str] | None = None, embedder=None,
     question: str = "", subject: str = "", figures: dict[str, list] | None = None, year: int | None = None,
-    first_item: str | None = None, figure_ask: str | None = None,
+    first_item: str | None = None, figure_ask: str | None = None, item_order: list[str] | None = None,
 ) -> list[tuple[Evidence, str, str]]:
     """The sentences of the top chunks that answer the question, in the chunks' order.
 
@@ -376,8 +380,9 @@ def _pick_sentences(
     if first_item and any(chunks[candidates[i][0]].item == first_item for _, i in scored):
         # "why" reads MD&A, then the notes: the notes only when MD&A says nothing that answers
         scored = [(score, i) for score, i in scored if chunks[candidates[i][0]].item == first_item]
+    scored = _one_section(scored, [chunks[c[0]] for c in candidates], item_order or [], year)
     best = max(score for score, _ in scored)
-    floor = max(RELEVANCE_FLOOR, best - RELEVANCE_MARGIN)
+    floor = max(RELEVANCE_FLOOR, best - STOP_GAP)
     kept = {i for _, i in scored}
     order = []
     for j in range(len(queries)):  # each part of a compound question heard first
@@ -387,12 +392,45 @@ def _pick_sentences(
     # close to the best in meaning is close enough, whatever share of the question's words it holds
     # ("we identified that threat actors had gained access" tells what happened without "cyberattack");
     # not for a why, whose query reads "increased ... primarily due to", close to every stated cause
-    near = math.inf if why else max(RELEVANCE_FLOOR, max(float(cosines[i].max()) for i in kept) - RELEVANCE_MARGIN)
+    # (a compound question's parts, "what happened and what was the impact", may each be answered by
+    # a sentence further from the whole: the wider margin)
+    gap = RELEVANCE_MARGIN if len(queries) > 1 else STOP_GAP
+    near = math.inf if why else max(RELEVANCE_FLOOR, max(float(cosines[i].max()) for i in kept) - gap)
     order += [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2]))
               if score >= floor or float(cosines[i].max()) >= near]
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
     return _choose(chunks, [(*candidates[i][:3], quoted[candidates[i][:3]]) for i in dict.fromkeys(order)])
+
+
+# A section holding a sentence this close to the best answer of any section answers as well: the one
+# the question's form points to first is quoted (a competitor list from the business description,
+# not the risk factor that also names competition).
+SECTION_MARGIN = 0.08
+
+
+def _one_section(scored: list[tuple[float, int]], chunk_of: list[Evidence], order: list[str],
+                 year: int | None) -> list[tuple[float, int]]:
+    """`scored` kept to one section per company: one filing's one Item. A 10-K tells a thing in
+    several places (an acquisition in MD&A and again in its note, competition in the business and in
+    the risk factors); quoting each place cites sections that only repeat or border on the answer.
+    The section chosen is the first, in the question's order of Items (`order`, the planner's by the
+    question's form) and the asked year's filing before another, whose best sentence is within
+    SECTION_MARGIN of the company's best; Items outside `order` come after it, best first."""
+    best: dict[str, dict[tuple[int, str], float]] = {}
+    for score, i in scored:
+        c = chunk_of[i]
+        sections = best.setdefault(c.ticker, {})
+        key = (c.fiscal_year, c.item or "")
+        sections[key] = max(score, sections.get(key, -math.inf))
+    chosen = {}
+    for ticker, sections in best.items():
+        top = max(sections.values())
+        rank = sorted(sections, key=lambda k: (bool(year) and k[0] != year,
+                                               order.index(k[1]) if k[1] in order else len(order), -sections[k]))
+        chosen[ticker] = next(k for k in rank if sections[k] >= top - SECTION_MARGIN)
+    return [(score, i) for score, i in scored
+            if (chunk_of[i].fiscal_year, chunk_of[i].item or "") == chosen[chunk_of[i].ticker]]
 
 
 def _cosines(embedder, texts: list[str], queries, skip: list[bool]):
@@ -533,7 +571,7 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
         (plan.items[0] in ("7", "I-2") and sentence_rank.ASK_CAUSE.search(asks))
         or (plan.items[0] == "1A" and sentence_rank.ASK_RELIANCE.search(asks))) else None
     picks = _pick_sentences(prose[:READ_CHUNKS], terms, queries=queries, embedder=embedder, question=question, year=year,
-                            first_item=first_item,
+                            first_item=first_item, item_order=list(plan.items or []),
                             subject=plan.query or question, figures=figures,
                             # words that may name a line no fact answered: an amount quoted must be theirs
                             figure_ask=question if plan.probe else None)
