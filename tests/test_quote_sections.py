@@ -87,3 +87,26 @@ def test_an_answer_ends_when_the_answering_sentences_end(embedder):
     assert quoted[:1] == ["Gross margin decreased primarily due to higher discounts and an unfavorable channel mix."]
     assert len(quoted) <= MAX_SENTENCES
     assert not any("defined as" in q or "reclassified" in q or "segment tables" in q for q in quoted), quoted
+
+
+def test_a_legal_matter_is_quoted_from_the_notes_that_tell_it():
+    from agent.composing.compose import quote_order
+
+    # the planner's order for an event, MD&A first; a lawsuit or an investigation is told in the notes
+    assert quote_order("what does the filing say about the DOJ lawsuit?", ["7", "8", "1A"]) == ["8", "7", "1A"]
+    assert quote_order("tell me about the opioid settlements", ["7", "8", "1A"]) == ["8", "7", "1A"]
+    assert quote_order("tell me about the acquisition of widget", ["7", "8", "1A"]) == ["7", "8", "1A"]
+    assert quote_order("who are its competitors in court reporting?", ["1", "1A"]) == ["1", "1A"]  # no notes searched
+
+
+def test_a_section_is_judged_by_sentences_naming_the_subject_in_the_questions_words(embedder):
+    # a risk factor about investigations in general is close in meaning to a question about one of them;
+    # the note naming it answers, though further in meaning
+    chunks = [_chunk(1, "1A", "We are involved in numerous litigation matters, investigations and proceedings brought "
+                              "by governments and enforcement bodies, alleging violations of competition law."),
+              _chunk(2, "8", "In March 2024, the Federal Trade Commission filed a civil complaint against the Company "
+                             "alleging that its rebate program restrained competition.")]
+    plan = Plan(route="domain", intent="qualitative", tickers=["ZZZ"], latest=True, items=["7", "8", "1A"],
+                query="what does the filing say about the federal trade commission complaint")
+    quoted = _quoted("what does zzz's filing say about the federal trade commission complaint?", plan, chunks, embedder)
+    assert [item for item, _ in quoted] == ["8"], quoted
