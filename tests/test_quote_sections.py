@@ -110,3 +110,14 @@ def test_a_section_is_judged_by_sentences_naming_the_subject_in_the_questions_wo
                 query="what does the filing say about the federal trade commission complaint")
     quoted = _quoted("what does zzz's filing say about the federal trade commission complaint?", plan, chunks, embedder)
     assert [item for item, _ in quoted] == ["8"], quoted
+
+
+def test_past_the_best_sentence_only_sentences_naming_the_subject_are_quoted(embedder):
+    text = ("Our data center platform combines accelerators, networking and software for cloud providers and "
+            "enterprises. Demand from cloud providers for accelerated computing remained strong throughout the year. "
+            "Data center customers include the largest cloud providers, consumer internet companies and enterprises.")
+    plan = Plan(route="domain", intent="qualitative", tickers=["ZZZ"], latest=True, items=["1", "7"],
+                query="describe data center business")
+    quoted = [t for _, t in _quoted("describe zzz's data center business", plan, [_chunk(1, "1", text)], embedder)]
+    assert quoted and quoted[0].startswith("Our data center platform"), quoted
+    assert not any(q.startswith("Demand from cloud providers") for q in quoted), quoted  # names no data center

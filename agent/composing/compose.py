@@ -26,11 +26,8 @@ from agent.state import plan_of
 
 log = logging.getLogger(__name__)
 
-# An answer ends when the sentences that answer end: at most MAX_SENTENCES, each within STOP_GAP of
-# the best one's score. Past that gap a sentence is the passage's neighbouring topic (the size of a
-# change after its cause, a definition after the figure), quoted and cited for nothing the question asked.
+# An answer ends when the sentences that answer end (`_until_answered`), at most MAX_SENTENCES.
 MAX_SENTENCES = 5
-STOP_GAP = 0.15
 TOP_CHUNKS = 3  # each contributes its best sentence
 # The search's best prose chunks read for sentences. Reading all eight it keeps brought no answer
 # more on the development set and let more filler into the shortlist: the shortlist is the budget.
@@ -397,8 +394,7 @@ def _pick_sentences(
     near = math.inf if why else max(RELEVANCE_FLOOR, max(float(cosines[i].max()) for i in kept) - RELEVANCE_MARGIN)
     ranked = [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2]))
               if score >= floor or float(cosines[i].max()) >= near]
-    order += _until_answered(ranked, dict((i, score) for score, i in scored), [candidates[i][3] for i in range(len(candidates))],
-                             topic if held else set(), order)
+    order += _until_answered(ranked, [c[3] for c in candidates], topic if held else set(), order)
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
     return _choose(chunks, [(*candidates[i][:3], quoted[candidates[i][:3]]) for i in dict.fromkeys(order)])
@@ -452,25 +448,15 @@ def _one_section(scored: list[tuple[float, int]], chunk_of: list[Evidence], orde
     return [(score, i) for score, i in scored if (chunk_of[i].fiscal_year, chunk_of[i].item or "") == chosen[chunk_of[i].ticker]]
 
 
-def _until_answered(ranked: list[int], score: dict[int, float], texts: list[str], topic: set[str],
-                    heard: list[int]) -> list[int]:
-    """Of `ranked` (best first, all past the relevance floor), the sentences that still answer: the
-    best, those within STOP_GAP of it (the answer told in several sentences), and one further off
-    only when it names a part of the question's subject (`topic`) that none before it named ("what
-    happened and how did they pay for it": the payment). The answer ends there, not at MAX_SENTENCES:
-    a sentence past the gap that adds nothing asked is its passage's neighbouring topic."""
-    if not ranked:
-        return []
-    top = max(score[i] for i in [*ranked, *heard])
-    named = set()
-    for i in heard:
-        named |= _named(texts[i], topic)
+def _until_answered(ranked: list[int], texts: list[str], topic: set[str], heard: list[int]) -> list[int]:
+    """Of `ranked` (best first, all past the relevance floor or close in meaning to the best), the
+    sentences that still answer: the best, then only those naming the question's subject (`topic`)
+    in its own words. The answer ends with them, not at MAX_SENTENCES: a sentence past the best that
+    names nothing asked is its passage's neighbouring topic (what a term means, last year's figure)."""
     out = []
     for i in ranked:
-        holds = _named(texts[i], topic)
-        if (not out and not heard) or (holds or not topic) and (score[i] >= top - STOP_GAP or holds - named):
+        if (not out and not heard) or not topic or _named(texts[i], topic):
             out.append(i)
-            named |= holds
     return out
 
 
