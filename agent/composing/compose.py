@@ -26,6 +26,7 @@ from agent.state import plan_of
 
 log = logging.getLogger(__name__)
 
+# An answer ends when the sentences that answer end (`_until_answered`), at most MAX_SENTENCES.
 MAX_SENTENCES = 5
 TOP_CHUNKS = 3  # each contributes its best sentence
 # The search's best prose chunks read for sentences. Reading all eight it keeps brought no answer
@@ -289,7 +290,7 @@ def _figure_free_clause(sentence: str) -> str | None:
 def _pick_sentences(
     chunks: list[Evidence], query_terms: set[str], *, queries: list[str] | None = None, embedder=None,
     question: str = "", subject: str = "", figures: dict[str, list] | None = None, year: int | None = None,
-    first_item: str | None = None, figure_ask: str | None = None,
+    first_item: str | None = None, figure_ask: str | None = None, item_order: list[str] | None = None,
 ) -> list[tuple[Evidence, str, str]]:
     """The sentences of the top chunks that answer the question, in the chunks' order.
 
@@ -347,7 +348,7 @@ def _pick_sentences(
     cosines = _cosines(embedder, texts, q, [not missing and x for x in lost])
     if missing and float(cosines.max()) < sentence_rank.SAME_MEANING:
         return []  # most of the subject is nowhere in what was found: the compose node refuses
-    scored, named = [], set()
+    scored, named, worded = [], set(), set()
     for i, (rank, position, sentence, whole) in enumerate(candidates):
         if lost[i]:
             continue
@@ -366,6 +367,8 @@ def _pick_sentences(
         # meaning, so only the subject's own words name it
         if held and topic and sentence_rank.names_topic(context, topic, 0.0 if why else float(cosines[i].max())):
             named.add(i)
+        if held and topic and sentence_rank.names_topic(context, topic, 0.0):
+            worded.add(i)  # names it in the question's own words, not only close in meaning
     if not scored:
         return []  # nothing answers: the compose node refuses rather than quote filler
     scored = _carried_on(scored, candidates)
@@ -376,6 +379,7 @@ def _pick_sentences(
     if first_item and any(chunks[candidates[i][0]].item == first_item for _, i in scored):
         # "why" reads MD&A, then the notes: the notes only when MD&A says nothing that answers
         scored = [(score, i) for score, i in scored if chunks[candidates[i][0]].item == first_item]
+    scored = _one_section(scored, [chunks[c[0]] for c in candidates], item_order or [], year, worded)
     best = max(score for score, _ in scored)
     floor = max(RELEVANCE_FLOOR, best - RELEVANCE_MARGIN)
     kept = {i for _, i in scored}
@@ -388,11 +392,78 @@ def _pick_sentences(
     # ("we identified that threat actors had gained access" tells what happened without "cyberattack");
     # not for a why, whose query reads "increased ... primarily due to", close to every stated cause
     near = math.inf if why else max(RELEVANCE_FLOOR, max(float(cosines[i].max()) for i in kept) - RELEVANCE_MARGIN)
-    order += [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2]))
+    ranked = [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2]))
               if score >= floor or float(cosines[i].max()) >= near]
+    order += _until_answered(ranked, [c[3] for c in candidates], topic if held else set(), order)
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
     return _choose(chunks, [(*candidates[i][:3], quoted[candidates[i][:3]]) for i in dict.fromkeys(order)])
+
+
+# A section holding a sentence this close to the best answer of any section answers as well: the one
+# the question's form points to first is quoted (a competitor list from the business description,
+# not the risk factor that also names competition).
+SECTION_MARGIN = 0.08
+# A legal matter (a lawsuit, an investigation, a fine, a settlement) is told in full in the notes'
+# contingencies, which Item 3 points to; MD&A mentions what it cost: the notes come first for it.
+LEGAL = re.compile(r"\b(?:litigation|lawsuits?|legal\s+(?:proceedings|matters?|cases?)|sued|suits?|antitrust|courts?|"
+                   r"settle(?:d|ments?)|investigations?|fines?|penalt(?:y|ies)|doj|department\s+of\s+justice|ftc|"
+                   r"subpoenas?|plaintiffs?|jury|verdicts?|consent\s+decree|class\s+actions?)\b", re.I)
+
+
+def quote_order(question: str, items: list[str]) -> list[str]:
+    """The Items in the order their sentences are preferred as quotes: the planner's (by the form of
+    the question), with the notes first for a legal matter when the notes are searched at all."""
+    if "8" in items and LEGAL.search(question):
+        return ["8", *[i for i in items if i != "8"]]
+    return list(items)
+
+
+def _one_section(scored: list[tuple[float, int]], chunk_of: list[Evidence], order: list[str],
+                 year: int | None, worded: set[int] = frozenset()) -> list[tuple[float, int]]:
+    """`scored` kept to one section per company: one filing's one Item. A 10-K tells a thing in
+    several places (an acquisition in MD&A and again in its note, competition in the business and in
+    the risk factors); quoting each place cites sections that only repeat or border on the answer.
+    The section chosen is the first, in the question's order of Items (`order`, the planner's by the
+    question's form) and the asked year's filing before another, whose best sentence is within
+    SECTION_MARGIN of the company's best; Items outside `order` come after it, best first. A section
+    is judged by its sentences that name the question's subject in its own words (`worded`) when any
+    section has one: a risk factor's "we are involved in numerous investigations" is close in meaning
+    to any question about one investigation, and names none."""
+    best: dict[str, dict[tuple[int, str], float]] = {}
+    tickers = {chunk_of[i].ticker for _, i in scored}
+    judged = [x for t in tickers for x in ([(sc, i) for sc, i in scored if chunk_of[i].ticker == t and i in worded]
+                                          or [(sc, i) for sc, i in scored if chunk_of[i].ticker == t])]
+    for score, i in judged:
+        c = chunk_of[i]
+        sections = best.setdefault(c.ticker, {})
+        key = (c.fiscal_year, c.item or "")
+        sections[key] = max(score, sections.get(key, -math.inf))
+    chosen = {}
+    for ticker, sections in best.items():
+        top = max(sections.values())
+        rank = sorted(sections, key=lambda k: (bool(year) and k[0] != year,
+                                               order.index(k[1]) if k[1] in order else len(order), -sections[k]))
+        chosen[ticker] = next(k for k in rank if sections[k] >= top - SECTION_MARGIN)
+    return [(score, i) for score, i in scored if (chunk_of[i].fiscal_year, chunk_of[i].item or "") == chosen[chunk_of[i].ticker]]
+
+
+def _until_answered(ranked: list[int], texts: list[str], topic: set[str], heard: list[int]) -> list[int]:
+    """Of `ranked` (best first, all past the relevance floor or close in meaning to the best), the
+    sentences that still answer: the best, then only those naming the question's subject (`topic`)
+    in its own words. The answer ends with them, not at MAX_SENTENCES: a sentence past the best that
+    names nothing asked is its passage's neighbouring topic (what a term means, last year's figure)."""
+    out = []
+    for i in ranked:
+        if (not out and not heard) or not topic or _named(texts[i], topic):
+            out.append(i)
+    return out
+
+
+def _named(text: str, topic: set[str]) -> set[str]:
+    """The question's subject terms `text` holds, in any word of their family."""
+    have = {t.lstrip("#") for t in sentence_rank.cased_terms(text)}
+    return {t for t in topic if sentence_rank.holds(have, t.lstrip("#"))}
 
 
 def _cosines(embedder, texts: list[str], queries, skip: list[bool]):
@@ -533,7 +604,7 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
         (plan.items[0] in ("7", "I-2") and sentence_rank.ASK_CAUSE.search(asks))
         or (plan.items[0] == "1A" and sentence_rank.ASK_RELIANCE.search(asks))) else None
     picks = _pick_sentences(prose[:READ_CHUNKS], terms, queries=queries, embedder=embedder, question=question, year=year,
-                            first_item=first_item,
+                            first_item=first_item, item_order=quote_order(question, list(plan.items or [])),
                             subject=plan.query or question, figures=figures,
                             # words that may name a line no fact answered: an amount quoted must be theirs
                             figure_ask=question if plan.probe else None)

@@ -27,7 +27,8 @@ GENERIC = frozenset(
     "into over than also such other company companys company's our we they them describe tell explain main key say "
     "says said 10-k filing filings item fiscal year years annual report business companies do much many any some "
     "there these those it is be as on in of to by an or at can could should may might why when where who whom "
-    "please me you your give show list discuss mention mentions mentioned according per regarding related net total".split()
+    "please me you your give show list discuss mention mentions mentioned according per regarding related net total "
+    "matter matters".split()
 )
 # A cause stated outright ("due to", "driven by", "primarily from"), and a change stated with its
 # size ("increased 12%", "was down $1.2 billion"): what answers a why-question. A direction word
@@ -136,7 +137,8 @@ def role(question: str, sentence: str) -> float:
     if ASK_AMOUNT.search(question) and not ASK_RELIANCE.search(question) and AMOUNT.search(sentence):
         bonus += ROLE_BONUS
     if ASK_CAUSE.search(question) and states_cause(sentence):
-        bonus += ROLE_BONUS
+        # a cause told outright answers a why; how much the thing moved only sets the scene for it
+        bonus += ROLE_BONUS * (2 if CAUSE.search(sentence) else 1)
     if ASK_RELIANCE.search(question) and RELIANCE.search(sentence):
         bonus += ROLE_BONUS
     if ASK_EVENT.search(question) and EVENT.search(sentence):
