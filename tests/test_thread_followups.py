@@ -13,29 +13,7 @@ import pytest
 from agent.planning.plan import Plan
 from agent.planning.reply_words import reply_spelled
 from tests.conftest import thread_of
-
-
-@pytest.fixture(scope="module")
-def footnote(offline_footnote):
-    return offline_footnote
-
-
-@pytest.fixture(scope="module")
-def directory():
-    from agent.planning.companies import CompanyDirectory
-    from tests.test_companies import COVERED, SEC
-
-    return CompanyDirectory.from_rows(COVERED, SEC, {320193: [2023, 2024], 1045810: [2024, 2025],
-                                                     1318605: [2023, 2024]})
-
-
-def planned(directory, *texts):
-    from agent.planning.rules import plan_rules
-
-    previous = None
-    for text in texts:
-        previous = plan_rules(text, previous=previous, directory=directory)
-    return previous
+from tests.test_thread_frame import directory, footnote, planned  # noqa: F401 (its fixtures, shared)
 
 
 FIGURE = Plan(route="domain", intent="numeric", tickers=["TSLA"], metrics=["revenue"], fiscal_years=[2024])

@@ -6,22 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from agent.planning.companies import CompanyDirectory
 from agent.planning.quarters import month_phrase, parse_period
-from agent.planning.rules import plan_rules
 from agent.planning.scope import out_of_scope
-from tests.test_companies import COVERED, SEC
-
-
-@pytest.fixture(scope="module")
-def directory() -> CompanyDirectory:
-    return CompanyDirectory.from_rows(
-        COVERED, SEC, {320193: [2023, 2024], 1045810: [2024, 2025], 104169: [2024, 2025], 1318605: [2023, 2024]}
-    )
-
-
-def plan(directory, text, previous=None):
-    return plan_rules(text, previous=previous, directory=directory)
+from tests.test_figures import directory, plan  # noqa: F401 (its fixture and planner call, shared)
 
 
 # --- a qualifier another step's pattern matches still narrows the metric ------------------------------
