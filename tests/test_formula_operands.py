@@ -126,24 +126,33 @@ def test_operating_cash_flow_falls_back_to_the_continuing_operations_line():
 # --- inputs a company tags under another concept of the same line, through retrieval ------------------
 
 
-def _filer(db):
-    """A filer tagging no effective tax rate, no D&A total (depreciation and the amortization of intangibles
-    as two rows), interest as "Interest and debt expense", receivables as "Receivables, net", payables as
-    "Trade accounts payable"."""
+def _fy2024(conn, cik: int, name: str, ticker: str, rows: list[tuple[str, int]]) -> tuple[str, object]:
+    """A company with one FY2024 10-K holding `rows` as the year's (duration) facts; its accession and year end."""
     from datetime import date
 
     from tests.test_facts import company, fact, filing
 
-    cik, acc = 999001, "0000999001-25-000001"
-    end, start = date(2024, 12, 31), date(2024, 1, 1)
+    acc, end = f"0000{cik}-25-000001", date(2024, 12, 31)
+    company(conn, cik, name, [ticker], "1231")
+    filing(conn, cik, acc, 2024, end, date(2025, 2, 1))
+    for concept, value in rows:
+        fact(conn, cik, acc, concept, value, end, date(2024, 1, 1), fiscal_year=2024)
+    return acc, end
+
+
+def _filer(db):
+    """A filer tagging no effective tax rate, no D&A total (depreciation and the amortization of intangibles
+    as two rows), interest as "Interest and debt expense", receivables as "Receivables, net", payables as
+    "Trade accounts payable"."""
+    from tests.test_facts import fact
+
+    cik = 999001
     with db.connection() as conn:
-        company(conn, cik, "Example Industries Inc.", ["EXI"], "1231")
-        filing(conn, cik, acc, 2024, end, date(2025, 2, 1))
-        for concept, value in [("Revenues", 1000), ("OperatingIncomeLoss", 200), ("IncomeTaxExpenseBenefit", 38),
-                               ("IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest",
-                                190), ("Depreciation", 30), ("AmortizationOfIntangibleAssets", 20),
-                               ("InterestAndDebtExpense", 25), ("CostOfGoodsAndServicesSold", 600)]:
-            fact(conn, cik, acc, concept, value, end, start, fiscal_year=2024)
+        acc, end = _fy2024(conn, cik, "Example Industries Inc.", "EXI", [
+            ("Revenues", 1000), ("OperatingIncomeLoss", 200), ("IncomeTaxExpenseBenefit", 38),
+            ("IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest", 190),
+            ("Depreciation", 30), ("AmortizationOfIntangibleAssets", 20), ("InterestAndDebtExpense", 25),
+            ("CostOfGoodsAndServicesSold", 600)])
         for concept, value in [("ReceivablesNetCurrent", 100), ("AccountsPayableTradeCurrent", 60)]:
             fact(conn, cik, acc, concept, value, end, fiscal_year=2024)
     return {"cik": cik, "ticker": "EXI", "name": "Example Industries", "fiscal_years": [2024]}
@@ -169,18 +178,13 @@ def test_formula_inputs_resolve_through_each_lines_other_concepts_and_say_their_
 
 
 def test_ebitda_on_depreciation_alone_says_so_and_nothing_untagged_is_computed(db):
-    from datetime import date
 
     from agent.retrieval.retrieve import _collect
-    from tests.test_facts import company, fact, filing
 
-    cik, acc = 999002, "0000999002-25-000001"
-    end, start = date(2024, 12, 31), date(2024, 1, 1)
+    cik = 999002
     with db.connection() as conn:
-        company(conn, cik, "Depreciation Only Corp.", ["DOC"], "1231")
-        filing(conn, cik, acc, 2024, end, date(2025, 2, 1))
-        for concept, value in [("Revenues", 1000), ("OperatingIncomeLoss", 200), ("Depreciation", 50)]:
-            fact(conn, cik, acc, concept, value, end, start, fiscal_year=2024)
+        _fy2024(conn, cik, "Depreciation Only Corp.", "DOC",
+                [("Revenues", 1000), ("OperatingIncomeLoss", 200), ("Depreciation", 50)])
         evidence, calculations, cells = _collect(
             conn, [{"cik": cik, "ticker": "DOC", "name": "DOC", "fiscal_years": [2024]}],
             ["ebitda_margin", "effective_tax_rate"])
@@ -190,22 +194,16 @@ def test_ebitda_on_depreciation_alone_says_so_and_nothing_untagged_is_computed(d
 
 
 def test_d_and_a_in_a_users_formula_is_the_rows_printed_for_it_and_the_answer_says_which(db):
-    from datetime import date
 
     from agent.planning.formulas import parse_expression
     from agent.retrieval.retrieve import _collect
-    from tests.test_facts import company, fact, filing
 
     tree = parse_expression("capex over d&a", members=True)
     definition = {"name": "reinvestment", "tree": tree, "unit": "ratio", "formula": "Capital expenditures ÷ D&A"}
-    cik, acc = 999003, "0000999003-25-000001"
-    end, start = date(2024, 12, 31), date(2024, 1, 1)
+    cik = 999003
     with db.connection() as conn:
-        company(conn, cik, "Two Rows Corp.", ["TRC"], "1231")
-        filing(conn, cik, acc, 2024, end, date(2025, 2, 1))
-        for concept, value in [("PaymentsToAcquirePropertyPlantAndEquipment", 90), ("Depreciation", 40),
-                               ("AmortizationOfIntangibleAssets", 20)]:
-            fact(conn, cik, acc, concept, value, end, start, fiscal_year=2024)
+        _fy2024(conn, cik, "Two Rows Corp.", "TRC", [("PaymentsToAcquirePropertyPlantAndEquipment", 90),
+                                                       ("Depreciation", 40), ("AmortizationOfIntangibleAssets", 20)])
         _, calculations, cells = _collect(conn, [{"cik": cik, "ticker": "TRC", "name": "TRC", "fiscal_years": [2024]}],
                                           ["udf:reinvestment"], definitions=[definition])
     assert cells[0]["display"] == "1.50", cells
@@ -214,20 +212,15 @@ def test_d_and_a_in_a_users_formula_is_the_rows_printed_for_it_and_the_answer_sa
 
 
 def test_sga_where_a_company_prints_its_two_rows_apart_is_their_sum_and_says_so(db):
-    from datetime import date
 
     from agent.planning.formulas import parse_expression
     from agent.retrieval.retrieve import _collect
-    from tests.test_facts import company, fact, filing
 
-    cik, acc = 999004, "0000999004-25-000001"
-    end, start = date(2024, 12, 31), date(2024, 1, 1)
+    cik = 999004
     with db.connection() as conn:
-        company(conn, cik, "Apart Corp.", ["APC"], "1231")
-        filing(conn, cik, acc, 2024, end, date(2025, 2, 1))
-        for concept, value in [("Revenues", 1000), ("ResearchAndDevelopmentExpense", 100),
-                               ("SellingAndMarketingExpense", 150), ("GeneralAndAdministrativeExpense", 50)]:
-            fact(conn, cik, acc, concept, value, end, start, fiscal_year=2024)
+        _fy2024(conn, cik, "Apart Corp.", "APC", [("Revenues", 1000), ("ResearchAndDevelopmentExpense", 100),
+                                                  ("SellingAndMarketingExpense", 150),
+                                                  ("GeneralAndAdministrativeExpense", 50)])
         tree = parse_expression("(r&d + sg&a) / revenue", members=True)
         mine = {"name": "opex share", "tree": tree, "unit": "percent", "formula": "x"}
         filer = {"cik": cik, "ticker": "APC", "name": "APC", "fiscal_years": [2024]}
