@@ -178,7 +178,6 @@ def test_formula_inputs_resolve_through_each_lines_other_concepts_and_say_their_
 
 
 def test_ebitda_on_depreciation_alone_says_so_and_nothing_untagged_is_computed(db):
-
     from agent.retrieval.retrieve import _collect
 
     cik = 999002
@@ -194,7 +193,6 @@ def test_ebitda_on_depreciation_alone_says_so_and_nothing_untagged_is_computed(d
 
 
 def test_d_and_a_in_a_users_formula_is_the_rows_printed_for_it_and_the_answer_says_which(db):
-
     from agent.planning.formulas import parse_expression
     from agent.retrieval.retrieve import _collect
 
@@ -212,7 +210,6 @@ def test_d_and_a_in_a_users_formula_is_the_rows_printed_for_it_and_the_answer_sa
 
 
 def test_sga_where_a_company_prints_its_two_rows_apart_is_their_sum_and_says_so(db):
-
     from agent.planning.formulas import parse_expression
     from agent.retrieval.retrieve import _collect
 
