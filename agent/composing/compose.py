@@ -445,7 +445,8 @@ def _one_section(scored: list[tuple[float, int]], chunk_of: list[Evidence], orde
         rank = sorted(sections, key=lambda k: (bool(year) and k[0] != year,
                                                order.index(k[1]) if k[1] in order else len(order), -sections[k]))
         chosen[ticker] = next(k for k in rank if sections[k] >= top - SECTION_MARGIN)
-    return [(score, i) for score, i in scored if (chunk_of[i].fiscal_year, chunk_of[i].item or "") == chosen[chunk_of[i].ticker]]
+    return [(score, i) for score, i in scored
+            if (chunk_of[i].fiscal_year, chunk_of[i].item or "") == chosen[chunk_of[i].ticker]]
 
 
 def _until_answered(ranked: list[int], texts: list[str], topic: set[str], heard: list[int]) -> list[int]:
