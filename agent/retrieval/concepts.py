@@ -227,6 +227,18 @@ METRICS: dict[str, Metric] = {
             period="instant",
             query="shares of common stock outstanding",
         ),
+        # the cover page's "aggregate market value of the voting stock held by non-affiliates", measured at the end of
+        # the second fiscal quarter and filed with that year's 10-K: dei facts are read by the filing's fiscal year
+        _m(
+            "public_float",
+            "Public float",
+            ["public float", "aggregate market value held by non affiliates", "market value held by non affiliates",
+             "aggregate market value of common stock held by non affiliates",
+             "market value of common stock held by non affiliates", "entity public float"],
+            ["dei:EntityPublicFloat"],
+            period="instant",
+            query="aggregate market value of common stock held by non-affiliates",
+        ),
         _m(
             "diluted_shares",
             "Weighted-average diluted shares",

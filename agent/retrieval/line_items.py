@@ -120,6 +120,9 @@ _PROCEEDS_SALE = re.compile(r"\bproceeds?\s+(?:(?:from|of|on)\s+)?(?:the\s+)?(?:
                             r"dispositions?|divestitures?)\b", re.I)
 
 
+_INCOME_TAX = re.compile(r"\bincome(?= tax)")
+
+
 @lru_cache(maxsize=TOKEN_CACHE)
 def tokens(text: str) -> frozenset[str]:
     """The words of a label or phrase that decide what it is."""
@@ -128,6 +131,9 @@ def tokens(text: str) -> frozenset[str]:
     norm = _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], normalize(_NOTE_REF.sub(" ", text)))  # "A/R" whole
     norm = _CASH.sub("cash", _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], norm.replace("/", " ")))
     norm = re.sub(r"(?<=[a-z]{3})&(?=[a-z]{3})", " ", norm)  # "Occupancy & other": an "and", unlike "R&D"
+    # "income tax" is the only tax a 10-K's tax note and the taxonomy name bare ("Current: Federal" is
+    # CurrentFederalTaxExpenseBenefit, "Total deferred tax assets"): the user's "income" before it names no other line
+    norm = _INCOME_TAX.sub("tax", norm)
     words = re.findall(r"[a-z0-9&]+", norm)
     out = frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
     if "intangible" in out:  # "intangibles" is the rows' "intangible assets"
