@@ -69,6 +69,18 @@ def _capitalised(text: str) -> set[str]:
     return out
 
 
+# the money a figure is asked in: "how much", "the value of the shares repurchased"
+_MONEY_WORDS = frozenset("much dollar dollars usd value cost spent spend spending paid pay amount".split())
+
+
+def counted_shares(phrase: str, key: str, words: list[str]) -> bool:
+    """"shares repurchased" matched a money metric through the singular "share repurchase": the plural count noun
+    asks how many shares (Home Depot repurchased 26 million of them for $7.95 billion), another figure, unless the
+    question asks for money."""
+    return (phrase.split()[0] == "shares" and key in METRICS and METRICS[key].unit == "USD"
+            and not _MONEY_WORDS & set(words))
+
+
 def find_measures(text: str, *, named_company: bool = False) -> tuple[list[str], str | None]:
     """Metric/formula keys in the text, and a narrowed or unmappable metric phrase to refuse, if any.
 
@@ -89,6 +101,8 @@ def find_measures(text: str, *, named_company: bool = False) -> tuple[list[str],
         if key.startswith("?"):
             return keys, key[1:]
         phrase = " ".join(words[start:end])
+        if counted_shares(phrase, key, words):
+            return keys, phrase  # "shares repurchased": a count, never the dollars the metric reports
         before = words[start - 1] if start > 0 else ""
         if before in QUALIFIERS or (before in names and before not in NEUTRAL_BEFORE and key in METRICS):
             lead, i = [before], start - 1

@@ -39,7 +39,7 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
 from agent.planning.formulas import find_definition, inline_formula, joined_rows, spoken_operators
 from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
-from agent.planning.measures import implied_measures
+from agent.planning.measures import counted_shares, implied_measures
 from agent.planning.members import member_asks
 from agent.planning.placed import placed
 from agent.planning.plan import MAX_CHARS, Plan, meta_plan, refusal_plan
@@ -557,7 +557,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         # "occupancy and other operating expenses", "comprehensive income": a narrowed metric that may
         # be a row the company prints; the word accounting below makes it a line lookup of these words,
         # answered only by that row and refused by its name otherwise, never the broader metric
-        inside = [k for _, _, k in find_phrases(normalize(r.unmappable), MEASURE_PHRASES)]
+        said = normalize(r.unmappable).split()
+        inside = [k for s, e, k in find_phrases(" ".join(said), MEASURE_PHRASES)
+                  if not counted_shares(" ".join(said[s:e]), k, low.split())]  # never the dollars for a count
         measures = list(dict.fromkeys([*measures, *inside]))
         carry["metrics"], r.unmappable = measures, None
     if r.unmappable and dim is None:

@@ -253,9 +253,16 @@ def _own_words(how: list[str | None], words: list[str], masked: str) -> None:
         # a word right before the metric may qualify it into another line ("short term debt"): not taken
         for j in (*range(i + 2, min(i + 4, len(words))), *range(i - 1, max(i - 4, -1), -1)):
             key = how[j][7:] if how[j] and how[j].startswith("metric:") else None
-            if key and segs[j] == segs[i] and fold_plural(w) in _vocabulary(key):
+            if key and segs[j] == segs[i] and fold_plural(w) in _vocabulary(key) and not _counts(w, key, words):
                 how[i] = f"metric:{key}"
                 break
+
+
+def _counts(word: str, key: str, words: list[str]) -> bool:
+    """"how many shares did it buy back": a count of shares (measures.counted_shares), not the metric's dollars."""
+    from agent.planning.measures import counted_shares
+
+    return counted_shares(word, key, words)
 
 
 def _paid_lines(how: list[str | None], words: list[str]) -> dict[int, set[str]]:

@@ -121,6 +121,8 @@ _PROCEEDS_SALE = re.compile(r"\bproceeds?\s+(?:(?:from|of|on)\s+)?(?:the\s+)?(?:
 
 
 _INCOME_TAX = re.compile(r"\bincome(?= tax)")
+# the taxonomy's state tax is always "state and local" (CurrentStateAndLocalTaxExpenseBenefit); the note prints "State"
+_STATE_TAX = re.compile(r"\bstate and local\b")
 
 
 @lru_cache(maxsize=TOKEN_CACHE)
@@ -133,7 +135,7 @@ def tokens(text: str) -> frozenset[str]:
     norm = re.sub(r"(?<=[a-z]{3})&(?=[a-z]{3})", " ", norm)  # "Occupancy & other": an "and", unlike "R&D"
     # "income tax" is the only tax a 10-K's tax note and the taxonomy name bare ("Current: Federal" is
     # CurrentFederalTaxExpenseBenefit, "Total deferred tax assets"): the user's "income" before it names no other line
-    norm = _INCOME_TAX.sub("tax", norm)
+    norm = _STATE_TAX.sub("state", _INCOME_TAX.sub("tax", norm))
     words = re.findall(r"[a-z0-9&]+", norm)
     out = frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
     if "intangible" in out:  # "intangibles" is the rows' "intangible assets"
