@@ -67,3 +67,21 @@ def test_a_count_of_shares_repurchased_never_plans_the_dollars(directory, text):
                                   "value of shares repurchased by Apple in 2024"])
 def test_the_dollars_of_repurchases_still_plan_the_metric(directory, text):  # noqa: F811
     assert plan(directory, text).metrics == ["buybacks"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("How many shares outstanding did Apple report on the cover of its fiscal 2024 10-K?", ["cover_shares"]),
+    ("Apple shares outstanding FY2024 10-K cover", ["cover_shares"]),
+    ("apple cover page shares outstanding 2024", ["cover_shares"]),
+    ("Apple public float FY2024 10-K cover", ["public_float"]),
+    ("Apple shares outstanding 2024", ["shares_outstanding"]),  # the balance sheet's year-end count
+])
+def test_the_cover_page_is_where_not_what(directory, text, expected):  # noqa: F811
+    assert plan(directory, text).metrics == expected
+
+
+def test_cover_as_a_verb_is_no_cover_page(directory):  # noqa: F811
+    from agent.planning.corrections import cover_page
+
+    for text in ("which companies do you cover?", "Apple interest cover 2024", "does apple cover its dividend"):
+        assert cover_page(text) == text

@@ -43,6 +43,23 @@ WHOLE_FIGURE = re.compile(r"\b(?:on\s+an?\s+)?(?:consolidated|company[\s-]?wide|
 
 # How the answer should read ("answer in one line", "in a single sentence", "one word"): an instruction,
 # never words of the figure ("line" is a row's word elsewhere: "line of credit").
+# Where the user read a figure: the 10-K's cover page ("on the cover of its 10-K", "10-K cover"), which prints the
+# public float and a share count as of a date after the year ends; the place, not a word of the figure's name.
+COVER = re.compile(r"\b(?:(?:on|from|in)\s+)?(?:the|its|their)\s+(?:10-?k\s+)?cover(?:\s+page)?\b(?=\s+of\b|\s*$|[^\w\s])"
+                   r"|\b(?:(?:on|from|in)\s+)?(?:the\s+|its\s+|their\s+)?(?:10-?k\s+cover(?:\s+page)?|cover\s+page)\b",
+                   re.I)
+_COUNT = re.compile(r"\b(?:shares\s+outstanding|outstanding\s+shares|share\s+count)\b", re.I)
+
+
+def cover_page(text: str) -> str:
+    """`text` without the cover page named as the place; a share count asked there is the cover's own
+    (the metric "cover shares", dei:EntityCommonStockSharesOutstanding), a later date than the balance
+    sheet's, so never the year-end count."""
+    if not COVER.search(text) or re.search(r"\binterest\s+cover\b", text, re.I):
+        return text
+    return _COUNT.sub("cover shares", COVER.sub(" ", text), count=1)
+
+
 LAYOUT = re.compile(r"\b(?:(?:answer|reply|respond)\s+)?(?:in\s+)?(?:one|a\s+single|1)\s+(?:line|sentence|word)(?!\s+items?)"
                     r"(?:\s+(?:answer|reply|only|please))?\b"
                     r"|\b(?:no|without)\s+(?:commentary|comments?|explanations?|narrative|context|fluff)\b"

@@ -239,6 +239,18 @@ METRICS: dict[str, Metric] = {
             period="instant",
             query="aggregate market value of common stock held by non-affiliates",
         ),
+        # the cover page's count of shares outstanding, as of a date weeks after the year ends (the balance
+        # sheet's count is at year end): no phrase of its own, asked by its key's words ("cover shares") only when
+        # the question names the cover page (agent.planning.corrections.cover_page)
+        _m(
+            "cover_shares",
+            "Shares outstanding (cover page)",
+            [],
+            ["dei:EntityCommonStockSharesOutstanding"],
+            unit="shares",
+            period="instant",
+            query="shares of common stock outstanding",
+        ),
         _m(
             "diluted_shares",
             "Weighted-average diluted shares",
