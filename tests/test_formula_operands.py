@@ -317,8 +317,11 @@ def test_a_notes_row_never_answers_for_primary_rows_the_words_left_ambiguous():
     match, candidates = resolve("fixed assets", "fixed assets", labels[:1] + [
         row("Fixed assets", "us-gaap:PropertyPlantAndEquipmentOther", "balance")] + labels[2:], [])
     assert match is None and {c.statement for c in candidates} == {"balance"}, (match, candidates)  # asked which
-    match, _ = resolve("fixed assets net", "fixed assets net", labels[2:], [])
+    noted = [row("Fixed assets", "us-gaap:PropertyPlantAndEquipmentOther", "other")]
+    match, _ = resolve("fixed assets net", "fixed assets net", noted, [])
     assert match is not None and match.statement == "other"  # a note's row alone still answers for its words
+    # ...but the tax note's row is the deferred tax on fixed assets, another figure, unless tax is asked
+    assert resolve("fixed assets net", "fixed assets net", labels[2:], [])[0] is None
 
 
 @pytest.mark.parametrize("long_term, key", [

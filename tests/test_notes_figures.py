@@ -85,3 +85,27 @@ def test_cover_as_a_verb_is_no_cover_page(directory):  # noqa: F811
 
     for text in ("which companies do you cover?", "Apple interest cover 2024", "does apple cover its dividend"):
         assert cover_page(text) == text
+
+
+def _row(label, concept, statement):
+    return {"label": label, "concept": concept, "statement": statement, "dims": {}}
+
+
+def test_a_balance_is_never_its_cash_flow_change():
+    labels = [_row("Operating lease liabilities", "us-gaap:IncreaseDecreaseInOperatingLeaseLiability", "cash")]
+    concepts = [("us-gaap:OperatingLeaseLiability", "instant"), ("us-gaap:IncreaseDecreaseInOperatingLeaseLiability",
+                                                                   "duration")]
+    match, _ = resolve("operating lease liabilities", "total operating lease liabilities", labels, concepts, total=True)
+    assert match is not None and match.concept == "us-gaap:OperatingLeaseLiability"
+    match, _ = resolve("change in operating lease liabilities", "change in operating lease liabilities", labels, concepts)
+    assert match is not None and match.concept == "us-gaap:IncreaseDecreaseInOperatingLeaseLiability"
+
+
+def test_a_tax_notes_item_is_not_the_items_balance():
+    labels = [_row("Accrued compensation", "us-gaap:DeferredTaxAssetsTaxDeferredExpenseCompensationAndBenefitsEmployee"
+                   "Compensation", "other"),
+              _row("Intangible assets", "us-gaap:DeferredTaxAssetIntraEntityTransferAssetOtherThanInventory", "other")]
+    assert resolve("accrued compensation", "accrued compensation", labels, [])[0] is None
+    assert resolve("intangible assets", "intangible assets", labels, [])[0] is None
+    kept = [_row("Accrued compensation", "us-gaap:EmployeeRelatedLiabilitiesCurrent", "other")]
+    assert resolve("accrued compensation", "accrued compensation", labels + kept, [])[0].concept == kept[0]["concept"]

@@ -245,9 +245,12 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         return bool(words) and have <= words | signs and words <= have | spare
     tiers: list[list[LineMatch]] = [[], [], []]
     told: list[LineMatch] = []  # rows the question's extra words tell apart by their concept's name
+    asked_tax = "tax" in have | spare
     for row in labels:
-        if row["dims"]:
+        if row["dims"] or (not asked_tax and _tax_basis(row["concept"])):
             continue
+        if not asked_change and not (have | spare) & CHANGE_WORDS and _changes(row["concept"]):
+            continue  # "operating lease liabilities" is the balance, never the cash-flow statement's change in it
         words = tokens(row["label"])
         if not fits(words) and fits(words, signs := sign_words(row["label"], row["concept"])):
             words |= have & signs  # "equity income loss": the row "Equity income (loss)"
@@ -332,6 +335,21 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             best = [LineMatch(m.concept, f"{m.label} ({concept_words(m.concept)})", m.source, m.statement) for m in best]
         ambiguous = ambiguous or best
     return None, ambiguous
+
+
+# A tax note's rows name the item a tax balance arises on ("Accrued compensation", "Intangible assets" among the
+# deferred tax assets; "State taxes" in the rate reconciliation): the tax figure, never the item's own balance
+_TAX_BASIS = re.compile(r"^(?:DeferredTax|DeferredIncomeTax|IncomeTaxReconciliation|EffectiveIncomeTaxRateReconciliation)")
+
+
+def _tax_basis(concept: str) -> bool:
+    return bool(_TAX_BASIS.match(concept.split(":")[-1]))
+
+
+def _changes(concept: str) -> bool:
+    """A cash-flow statement's change in a balance (IncreaseDecreaseInOperatingLeaseLiability), printed under the
+    balance's own name: asked only with a change word."""
+    return concept.split(":")[-1].startswith("IncreaseDecrease")
 
 
 def _split_by_term(matches: list[LineMatch]) -> bool:
