@@ -109,3 +109,16 @@ def test_a_tax_notes_item_is_not_the_items_balance():
     assert resolve("intangible assets", "intangible assets", labels, [])[0] is None
     kept = [_row("Accrued compensation", "us-gaap:EmployeeRelatedLiabilitiesCurrent", "other")]
     assert resolve("accrued compensation", "accrued compensation", labels + kept, [])[0].concept == kept[0]["concept"]
+
+
+def test_a_change_row_still_answers_when_nothing_else_fits_or_the_cash_flow_statement_is_named():
+    labels = [_row("Income tax assets and liabilities, net", "us-gaap:IncreaseDecreaseInIncomeTaxesPayableNetOfIncomeTaxes"
+                   "Receivable", "cash"),
+              _row("Deferred income taxes", "us-gaap:IncreaseDecreaseInDeferredIncomeTaxes", "cash")]
+    concepts = [("us-gaap:DeferredIncomeTaxExpenseBenefit", "duration")]
+    match, _ = resolve("income tax assets and liabilities", "income tax assets and liabilities net", labels, concepts)
+    assert match is not None and match.concept == labels[0]["concept"]  # no balance prints those words
+    assert resolve("deferred income taxes", "deferred income taxes", labels, concepts)[0].concept \
+        == "us-gaap:DeferredIncomeTaxExpenseBenefit"
+    match, _ = resolve("deferred income taxes", "deferred income taxes", labels, concepts, changes=True)
+    assert match is not None and match.concept == labels[1]["concept"]  # "on the cash flow statement"

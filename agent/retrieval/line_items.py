@@ -177,22 +177,38 @@ class LineMatch:
 
 
 def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tuple[str, str]], *,
-            total: bool = False, optional: str = "") -> tuple[LineMatch | None, list[LineMatch]]:
+            total: bool = False, optional: str = "", changes: bool = False) -> tuple[LineMatch | None, list[LineMatch]]:
+    """`_changes_last` of `_resolve_spelled`: a cash-flow statement's change row printed under a balance's name
+    ("Operating lease liabilities", IncreaseDecreaseInOperatingLeaseLiability) answers only when no balance or
+    other line fits the words, or when the user names the cash-flow statement (`changes`)."""
+    if not changes:
+        match, candidates = _resolve_spelled(leftover, question, labels, concepts, total=total, optional=optional,
+                                             changes=False)
+        if match is not None or candidates:
+            return match, candidates
+    return _resolve_spelled(leftover, question, labels, concepts, total=total, optional=optional, changes=True)
+
+
+def _resolve_spelled(leftover: str, question: str, labels: list[dict], concepts: list[tuple[str, str]], *,
+                     total: bool = False, optional: str = "", changes: bool = True
+                     ) -> tuple[LineMatch | None, list[LineMatch]]:
     """`_resolve`; when no row fits a phrase about cash, once more with "restricted" (and "equivalents") allowed: "the effect of
     exchange rates on cash" is the one row "Effect of exchange rates on cash, cash equivalents and restricted
     cash" when the company prints no row without restricted cash (one that does fits first)."""
-    match, candidates = _resolve(leftover, question, labels, concepts, total=total, optional=optional)
+    match, candidates = _resolve(leftover, question, labels, concepts, total=total, optional=optional, changes=changes)
     if match is None and not candidates:  # nothing fits as typed: a word misspelled by one letter, read as printed
-        match, candidates = _resolve(leftover, question, labels, concepts, total=total, optional=optional, spell=True)
+        match, candidates = _resolve(leftover, question, labels, concepts, total=total, optional=optional, spell=True,
+                                     changes=changes)
     if match is None and not candidates and "cash" in tokens(question) | tokens(leftover) \
             and "restricted" not in tokens(optional):
         return _resolve(leftover, question, labels, concepts, total=total,
-                        optional=f"{optional} restricted equivalents")
+                        optional=f"{optional} restricted equivalents", changes=changes)
     return match, candidates
 
 
 def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tuple[str, str]], *,
-             total: bool = False, optional: str = "", spell: bool = False) -> tuple[LineMatch | None, list[LineMatch]]:
+             total: bool = False, optional: str = "", spell: bool = False, changes: bool = True
+             ) -> tuple[LineMatch | None, list[LineMatch]]:
     """(the one line the phrase names, or None; the candidates when several or none fit). `total`: the
     user said "total", which decides between a subtotal's rows and the total's ("Term debt" current and
     non-current, "Total term debt"). `optional`: the clause's words the planner took as filler ("at",
@@ -249,8 +265,8 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
     for row in labels:
         if row["dims"] or (not asked_tax and _tax_basis(row["concept"])):
             continue
-        if not asked_change and not (have | spare) & CHANGE_WORDS and _changes(row["concept"]):
-            continue  # "operating lease liabilities" is the balance, never the cash-flow statement's change in it
+        if not changes and not asked_change and not (have | spare) & CHANGE_WORDS and _changes(row["concept"]):
+            continue  # "operating lease liabilities" is the balance before the cash-flow statement's change in it
         words = tokens(row["label"])
         if not fits(words) and fits(words, signs := sign_words(row["label"], row["concept"])):
             words |= have & signs  # "equity income loss": the row "Equity income (loss)"
@@ -543,7 +559,7 @@ def company_line(conn, memo: dict, cik: int, key: str) -> tuple[LineMatch | None
     if place:  # "deferred income taxes on the cash flow statement": that statement's rows only
         printed = [r for r in printed if r["statement"] == place]
     return resolve(leftover, context, printed, concepts, total="total" in shown.split(),
-                   optional=f"{line_optional(key)} {name}".strip())
+                   optional=f"{line_optional(key)} {name}".strip(), changes=place == "cash")
 
 
 def metric_phrases(words: list[dict]) -> dict[str, str]:
