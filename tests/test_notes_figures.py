@@ -122,3 +122,12 @@ def test_a_change_row_still_answers_when_nothing_else_fits_or_the_cash_flow_stat
         == "us-gaap:DeferredIncomeTaxExpenseBenefit"
     match, _ = resolve("deferred income taxes", "deferred income taxes", labels, concepts, changes=True)
     assert match is not None and match.concept == labels[1]["concept"]  # "on the cash flow statement"
+
+
+def test_total_of_a_balance_printed_as_its_part_is_the_whole():
+    labels = [_row("Operating lease liabilities", "us-gaap:OperatingLeaseLiabilityNoncurrent", "balance")]
+    concepts = [("us-gaap:OperatingLeaseLiability", "instant"), ("us-gaap:OperatingLeaseLiabilityNoncurrent", "instant")]
+    match, _ = resolve("operating lease liabilities", "total operating lease liabilities", labels, concepts, total=True)
+    assert match is not None and match.concept == "us-gaap:OperatingLeaseLiability"
+    match, _ = resolve("operating lease liabilities", "operating lease liabilities", labels, concepts)
+    assert match is not None and match.concept == "us-gaap:OperatingLeaseLiabilityNoncurrent"  # the row as printed

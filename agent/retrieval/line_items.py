@@ -346,7 +346,8 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
                 # "total" picks a note's total of the rows ("total term debt": current and non-current summed), and
                 # a balance printed twice, current and non-current, is named whole by the note's row ("term debt")
                 break
-            return best[0], []
+            whole = _whole_of(best[0], tiers[2]) if total and tier is tiers[0] else None
+            return (whole or best[0]), []
         if len({m.label for m in best}) < len(best):  # the same label twice: tell them apart by concept
             best = [LineMatch(m.concept, f"{m.label} ({concept_words(m.concept)})", m.source, m.statement) for m in best]
         ambiguous = ambiguous or best
@@ -366,6 +367,15 @@ def _changes(concept: str) -> bool:
     """A cash-flow statement's change in a balance (IncreaseDecreaseInOperatingLeaseLiability), printed under the
     balance's own name: asked only with a change word."""
     return concept.split(":")[-1].startswith("IncreaseDecrease")
+
+
+def _whole_of(part: LineMatch, standard: list[LineMatch]) -> LineMatch | None:
+    """The user's "total" of a balance the balance sheet prints only as its non-current (or current) part under the
+    whole's name (Nike's "Operating lease liabilities", OperatingLeaseLiabilityNoncurrent): the whole's concept
+    when the company reports it (OperatingLeaseLiability), never the part."""
+    name = part.concept.split(":")[-1]
+    stem = re.sub(r"(?:Noncurrent|Current)$", "", name)
+    return next((m for m in standard if stem != name and m.concept.split(":")[-1] == stem), None)
 
 
 def _split_by_term(matches: list[LineMatch]) -> bool:
