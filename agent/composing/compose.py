@@ -748,6 +748,11 @@ def _number_claims(cells: list[dict]) -> list[Claim]:
 def _table_intro(cells, companies, years) -> str:
     labels = list(dict.fromkeys(c["label"] for c in cells))
     names = ", ".join(dict.fromkeys(c["name"] for c in cells))
+    own = {c["name"]: {d["fiscal_year"] for d in cells if d["name"] == c["name"]} for c in cells}
+    if len(own) > 1 and len(years) > 1 and all(len(ys) == 1 for ys in own.values()):
+        # each company at its own fiscal year (a comparison built over several turns): say which is which
+        which = ", ".join(f"{name} fiscal {next(iter(ys))}" for name, ys in own.items())
+        return f"{', '.join(labels)} for {which}, from XBRL facts in their 10-K filings:"
     span = f"fiscal {years[0]}" if len(years) == 1 else f"fiscal {years[0]} to {years[-1]}"
     return f"{', '.join(labels)} for {names}, {span}, from XBRL facts in their 10-K filings:"
 

@@ -43,7 +43,7 @@ from agent.planning.measures import implied_measures
 from agent.planning.members import member_asks
 from agent.planning.placed import placed
 from agent.planning.plan import MAX_CHARS, Plan, meta_plan, refusal_plan
-from agent.planning.plan_years import asked_years, filing_outlook, filing_statement, latest_covered_year
+from agent.planning.plan_years import asked_years, filing_outlook, filing_statement, latest_covered_year, own_years
 from agent.planning.prose_route import OUTLOOK, order_items, thread_topical
 from agent.planning.prose_search import prose_search
 from agent.planning.reading import Reading, read
@@ -686,6 +686,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         plan.fiscal_years, plan.year_offsets, plan.latest = [plan.as_of_filing_year], [], False
         measures = []  # no figure of a year the filing has not reported
     plan.metrics = measures
+    # the message named no year: each company of a comparison built over several turns stays at its own
+    plan.company_years = own_years(plan, prev, years_inherited or sources.get("fiscal_years", "").startswith("thread"))
 
     qualitative = prose_search(plan, r, prev, followup, inherited)
     plan.inherited = inherited
