@@ -391,6 +391,12 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     including = thread is not None and bool(r.tickers) and includes_company(low)
     # "which is the smallest?" after several companies: a choice among them, never an opinion asked of us
     ranking = thread is not None and len(discussed(thread)) >= 2 and bool(COMPARING.search(low)) and only_ranks(low)
+    # "order them largest first", "rank them by size": the thread's figure put in order; the ordering
+    # words name no figure (nor a printed line) of their own, so none is looked up or refused as unknown
+    orders_thread = (thread is not None and bool(thread.metrics) and len(discussed(thread)) >= 2 and only_ranks(low)
+                     and not r.tickers and all(k.startswith("line:") for k in r.measures))
+    if orders_thread:
+        r.unmappable, r.measures = None, []
     if kind == "refuse" and meta not in ("greeting", "thanks") and not more and not figure_ask and not including \
             and not ranking:
         return refusal_plan("out_of_scope", detail)
@@ -711,5 +717,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         plan.intent = "trend"
     elif any(k in FORMULAS for k in plan.metrics):
         plan.intent = "derived"
+    if orders_thread and plan.intent == "compare" and "metrics" in plan.inherited:
+        return plan  # its words only order the thread's figure: none is left over to qualify it
     return account_words(plan, r, outside, low, prev, directory.joined_names(plan.tickers))
 
