@@ -66,3 +66,21 @@ def test_own_years_steps_each_company_by_the_thread_s_offset():
     assert own_years(walked, prev, from_thread=True) == {"NVDA": [2024], "AAPL": [2023]}
     assert own_years(walked, prev, from_thread=False) == {}  # a year the message named is every company's
     assert own_years(walked.model_copy(update={"latest": True}), prev, from_thread=True) == {}  # each its latest already
+
+
+def test_a_company_refused_at_fetch_leaves_the_comparison(footnote):
+    ask = thread_of(footnote)
+    assert ask("Apple revenue FY2024").kind == "answer"
+    assert ask("and Tesla 2012?").refusal_reason == "year_not_available"  # known, but no figure of that year held
+    assert _years(ask("ok, Nvidia fy2025 then")) == {("NVDA", 2025)}
+    bigger = ask("which is bigger?")
+    assert bigger.kind == "answer" and sorted(bigger.plan["tickers"]) == ["AAPL", "NVDA"], bigger.plan
+    assert _years(bigger) == {("AAPL", 2024), ("NVDA", 2025)}, bigger.numbers
+
+
+def test_a_year_refused_for_the_thread_s_own_company_keeps_it(footnote):
+    ask = thread_of(footnote)
+    assert ask("Apple revenue FY2024").kind == "answer"
+    assert ask("and 2012?").refusal_reason == "year_not_available"
+    again = ask("and 2023?")
+    assert again.kind == "answer" and again.plan["tickers"] == ["AAPL"], again.text
