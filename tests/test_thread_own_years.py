@@ -84,3 +84,15 @@ def test_a_year_refused_for_the_thread_s_own_company_keeps_it(footnote):
     assert ask("and 2012?").refusal_reason == "year_not_available"
     again = ask("and 2023?")
     assert again.kind == "answer" and again.plan["tickers"] == ["AAPL"], again.text
+
+
+def test_a_company_too_in_a_thread_is_the_thread_s_question_of_it(footnote):
+    for reply in ("apple too", "Apple too", "apple as well"):
+        ask = thread_of(footnote)
+        ask("Nvidia net income fiscal 2024")
+        also = ask(reply)
+        assert also.kind == "answer" and also.plan["tickers"] == ["AAPL"], (reply, also.text)
+        assert also.plan["metrics"] == ["net_income"], (reply, also.plan)
+    ask = thread_of(footnote)
+    ask("Nvidia net income fiscal 2024")
+    assert ask("you too").plan["route"] == "meta"  # small talk that names no company stays small talk

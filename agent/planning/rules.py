@@ -99,8 +99,9 @@ def about_us(r: Reading, chat: str, unnamed_low: str, in_thread: bool) -> str | 
         return None
     if not ruled and chat_kind not in SMALL_TALK and not _TO_FOOTNOTE.search(said):
         return None  # a question about Footnote or its data is put to it: "you", "can I ask"
-    if in_thread and FOLLOWUP.search(said):
-        return None  # "what about Boeing?", "thanks, and Intel?": the thread's question, of that company
+    if in_thread and (FOLLOWUP.search(said) or ALSO.search(said)):
+        # "what about Boeing?", "thanks, and Intel?", "google too": the thread's question, of that company
+        return None
     if chat_kind in SMALL_TALK:  # "thanks for the Intel numbers" asks nothing; "thanks for that, Intel?" does
         return None if ASKS.search(said) else chat_kind
     # it must speak of Footnote's world in words of its own, not only through the masked name
@@ -334,7 +335,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     opening = opening_small_talk(spelled_out(low))
     if opening and r.matches and thread is None and not subject and not _FILING_WORD.search(low):
         return meta_plan(opening)  # "Happy Friday Target folks": whom it greets, nothing asked of a filing
-    if r.matches and not subject and (all(weak_mention(m) for m in r.matches) or greets_first(low)):
+    # "google too" in a thread: the thread's question asked of that company as well, never small talk
+    also_that = thread is not None and bool(ALSO.search(low)) and not greets_first(low)
+    if r.matches and not subject and not also_that and (all(weak_mention(m) for m in r.matches) or greets_first(low)):
         # "gm everyone!", "good morning Sam": a ticker typed in lowercase, or an everyday word some
         # company's filings use as a brand, with nothing of a filing beside it (no metric, topic, year
         # or cause) is a company only when the message, read as written, is no small talk
