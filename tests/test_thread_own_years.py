@@ -96,3 +96,17 @@ def test_a_company_too_in_a_thread_is_the_thread_s_question_of_it(footnote):
     ask = thread_of(footnote)
     ask("Nvidia net income fiscal 2024")
     assert ask("you too").plan["route"] == "meta"  # small talk that names no company stays small talk
+
+
+def test_a_company_with_no_figure_is_said_not_compared():
+    from agent.composing.compose import _numbers
+
+    cells = [{"ticker": "TSLA", "name": "Tesla", "fiscal_year": 2024, "metric": "revenue", "label": "Revenue",
+              "evidence_id": "e1", "display": "$97.69 billion"},
+             {"ticker": "F", "name": "Ford Motor", "fiscal_year": 2024, "metric": "revenue", "label": "Revenue",
+              "evidence_id": None, "display": None}]
+    plan = Plan(route="domain", intent="compare", tickers=["TSLA", "F"], metrics=["revenue"], fiscal_years=[2024])
+    intro = _numbers(plan, cells).intro
+    assert "no reported figure of Ford Motor for fiscal 2024" in intro and "Tesla" not in intro.split("Ford")[1], intro
+    assert "no reported figure" not in _numbers(plan, cells[:1] + [{**cells[1], "evidence_id": "e2",
+                                                                    "display": "$185 billion"}]).intro
