@@ -698,8 +698,21 @@ def _numbers(plan: Plan, cells: list[dict], evidence: list[Evidence] | None = No
                 f"{lower_label(c['label'])} (fiscal {c['fiscal_year']})" for c in missing
             ) + "."
         return Draft(intro=intro, claims=claims, composer="extractive")
-    intro = " ".join(p for p in (_table_intro(cells, companies, years), _ranking(cells, evidence or [])) if p)
+    intro = " ".join(p for p in (_table_intro(cells, companies, years), _ranking(cells, evidence or []),
+                                 _unranked(cells)) if p)
     return Draft(intro=intro, claims=[], tables=[_table(cells, companies, years, metrics)])
+
+
+def _unranked(cells: list[dict]) -> str:
+    """The companies of a comparison with no figure at all, said in words: the table's "not reported"
+    alone reads as a zero, and a ranking of the rest would look like the whole comparison."""
+    names = list(dict.fromkeys(c["name"] for c in cells))
+    empty = [n for n in names if not any(c.get("evidence_id") for c in cells if c["name"] == n)]
+    if len(names) < 2 or not empty or len(empty) == len(names):
+        return ""
+    years = ", ".join(f"fiscal {y}" for y in sorted({c["fiscal_year"] for c in cells if c["name"] in empty}))
+    who = empty[0] if len(empty) == 1 else ", ".join(empty[:-1]) + " and " + empty[-1]
+    return f"I hold no reported figure of {who} for {years}, so {'it is' if len(empty) == 1 else 'they are'} not compared."
 
 
 def _ranking(cells: list[dict], evidence: list[Evidence]) -> str:
@@ -748,6 +761,11 @@ def _number_claims(cells: list[dict]) -> list[Claim]:
 def _table_intro(cells, companies, years) -> str:
     labels = list(dict.fromkeys(c["label"] for c in cells))
     names = ", ".join(dict.fromkeys(c["name"] for c in cells))
+    own = {c["name"]: {d["fiscal_year"] for d in cells if d["name"] == c["name"]} for c in cells}
+    if len(own) > 1 and len(years) > 1 and all(len(ys) == 1 for ys in own.values()):
+        # each company at its own fiscal year (a comparison built over several turns): say which is which
+        which = ", ".join(f"{name} fiscal {next(iter(ys))}" for name, ys in own.items())
+        return f"{', '.join(labels)} for {which}, from XBRL facts in their 10-K filings:"
     span = f"fiscal {years[0]}" if len(years) == 1 else f"fiscal {years[0]} to {years[-1]}"
     return f"{', '.join(labels)} for {names}, {span}, from XBRL facts in their 10-K filings:"
 

@@ -32,7 +32,8 @@ def remember(state, deps, config) -> dict:
         discussed = [t for t in [*(before.get("thread_tickers") or []),
                                  *(before.get("tickers") if before.get("route") == "domain" else [])]
                      if t not in (plan.get("tickers") or [])]
-        kept = {**plan, "thread_tickers": list(dict.fromkeys(discussed))[-4:]}
+        kept = {**plan, "thread_tickers": list(dict.fromkeys(discussed))[-4:],
+                "company_years": _company_years(before, kept_tickers=discussed)}
         return {"memory": {"plan": kept, "question": state.get("question", ""), "companies": [],
                            **_carried(state.get("memory") or {}, None, []), "refused": plan.get("refusal_reason")}}
     if plan.get("route") != "domain" or not plan.get("tickers"):
@@ -41,12 +42,23 @@ def remember(state, deps, config) -> dict:
         return {}  # "what about samsung?" named no company and nothing of the thread's: the thread stays put
     resolved = state.get("resolved") or []
     concrete = dict(plan)
+    before = (state.get("memory") or {}).get("plan") or {}
+    refused_new = _refused_newcomers(state, before)
+    if refused_new:
+        # "and Pfizer?" refused when its figures were looked up (no fiscal year held, not covered): it was
+        # asked about, never discussed, so "which is bigger?" later compares the companies that answered
+        discussed = [t for t in (plan.get("thread_tickers") or []) if t not in refused_new]
+        kept = {**plan, "route": "refusal", "intent": "refuse", "refusal_reason": (state.get("refusal") or {}).get("reason"),
+                "thread_tickers": discussed, "company_years": _company_years(before, kept_tickers=discussed)}
+        return {"memory": {"plan": kept, "question": state.get("question", ""), "companies": [],
+                           **_carried(state.get("memory") or {}, None, []), "refused": kept["refusal_reason"]}}
     years = sorted({y for company in resolved for y in company.get("fiscal_years", [])})
     if years and plan.get("latest"):
         # the years it resolved to, for "the year before"; `latest` stays, so "and Nvidia's?" is
         # answered from Nvidia's own latest 10-K
         concrete["fiscal_years"] = years
-    before = (state.get("memory") or {}).get("plan") or {}
+    concrete["company_years"] = _company_years(before, kept_tickers=concrete.get("thread_tickers") or [],
+                                               resolved=resolved)
     if not concrete.get("metrics") and str((concrete.get("slots") or {}).get("metrics", "")).startswith("thread") \
             and before.get("metrics") and set(concrete.get("tickers") or []) <= set(before.get("tickers") or []):
         # "why?" about a year whose own 10-K is not held is answered without the figure's lead (fetch),
@@ -63,6 +75,29 @@ def remember(state, deps, config) -> dict:
         "refused": refused,
     }
     return {"memory": memory}
+
+
+def _refused_newcomers(state, before: dict) -> list[str]:
+    """The turn's companies, when its figures were refused for all of them at fetch and none was a
+    company the thread had discussed; else none (a year refused for the thread's own company keeps it)."""
+    if (state.get("refusal") or {}).get("reason") not in ("year_not_available", "not_covered") or not before:
+        return []
+    tickers = (state.get("plan") or {}).get("tickers") or []
+    known = {*(before.get("thread_tickers") or []), *(before.get("tickers") if before.get("route") == "domain" else [])}
+    return [] if not tickers or known & set(tickers) else list(tickers)
+
+
+def _company_years(before: dict, kept_tickers: list[str], resolved: list[dict] | None = None) -> dict:
+    """Each company the thread still discusses, at the fiscal years it was last shown: this turn's
+    resolved companies at their own years, the others as the thread held them before.
+
+    Why per company: "Nvidia FY2025" then "and Alphabet 2024" shows each at its own year, and "which
+    is bigger?" next compares those two figures, not both companies at the last year named."""
+    years = {t: list(ys) for t, ys in (before.get("company_years") or {}).items() if t in kept_tickers}
+    for company in resolved or []:
+        if company.get("fiscal_years"):
+            years[company["ticker"]] = list(company["fiscal_years"])
+    return years
 
 
 def _quotes(state) -> list[str]:

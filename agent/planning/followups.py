@@ -491,7 +491,7 @@ def compared_name(outside: str) -> str | None:
 _RANKING = frozenset("highest lowest most least biggest largest smallest best worst more less higher lower bigger "
                      "smaller larger greater greatest fewest fastest slowest faster slower top bottom rank ranked "
                      "ranking order sort first last made make makes earned earn earns spent spend spends grew grow "
-                     "winner loser leader ahead behind".split())
+                     "winner loser leader ahead behind by size sizes magnitude descending ascending".split())
 
 
 def only_ranks(text: str) -> bool:

@@ -52,6 +52,11 @@ class Plan(BaseModel):
     slots: dict[str, str] = Field(default_factory=dict)
     # companies the thread has discussed, most recent last: "what about 2023 for both?"
     thread_tickers: list[str] = Field(default_factory=list)
+    # each thread company's own fiscal years, when a comparison built from several turns holds them at
+    # different years ("Nvidia FY2025", "and Alphabet 2024", "which is bigger?"): fetch reads each
+    # company at its own years instead of the one shared list (set in agent.planning.rules from the
+    # thread's memory, which agent.memory.remember fills from what each turn resolved)
+    company_years: dict[str, list[int]] = Field(default_factory=dict)
     # the question asked what caused or drove something ("what drove Boeing's loss?"): a reply that hands
     # it to another subject ("what about Intel's revenue decline?") asks the same of that one
     asks_cause: bool = False

@@ -92,3 +92,24 @@ def filing_outlook(plan: Plan) -> bool:
     """A named filing asked about a later year: what that filing says it expects (quoted from its
     text), not figures of a year it has not reported and not a forecast of Footnote's own."""
     return bool(plan.as_of_filing_year and plan.fiscal_years and max(plan.fiscal_years) > plan.as_of_filing_year)
+
+
+def own_years(plan: Plan, prev: Plan | None, from_thread: bool) -> dict[str, list[int]]:
+    """Each of the plan's companies at its own years, when the message named no year and the thread
+    showed its companies at different ones: the same offsets from each company's own last years as
+    the plan's years are from the thread's ("which is bigger?" keeps each figure's year, "and the year
+    before for both" steps each company back from its own year). Empty when all would be the plan's
+    years anyway, so fetch reads the plan's one list as before.
+
+    Why: a thread that asked "Nvidia FY2025" then "and Alphabet 2024" shows two figures of two years;
+    one shared year list would answer "which is bigger?" with figures never shown, one company's
+    missing where its fiscal year ends at another time of year."""
+    if (prev is None or not from_thread or not prev.company_years or len(plan.tickers) < 2 or plan.latest
+            or not plan.fiscal_years or not prev.fiscal_years or plan.as_of_filing_year or plan.period):
+        return {}
+    offsets = sorted({y - max(prev.fiscal_years) for y in plan.fiscal_years})
+    own = {t: sorted({max(prev.company_years[t]) + o for o in offsets})
+           for t in plan.tickers if prev.company_years.get(t)}
+    if all(ys == sorted(plan.fiscal_years) for ys in own.values()):
+        return {}
+    return own

@@ -43,7 +43,7 @@ from agent.planning.measures import counted_shares, implied_measures
 from agent.planning.members import member_asks
 from agent.planning.placed import placed
 from agent.planning.plan import MAX_CHARS, Plan, meta_plan, refusal_plan
-from agent.planning.plan_years import asked_years, filing_outlook, filing_statement, latest_covered_year
+from agent.planning.plan_years import asked_years, filing_outlook, filing_statement, latest_covered_year, own_years
 from agent.planning.prose_route import OUTLOOK, order_items, thread_topical
 from agent.planning.prose_search import prose_search
 from agent.planning.reading import Reading, read
@@ -99,8 +99,9 @@ def about_us(r: Reading, chat: str, unnamed_low: str, in_thread: bool) -> str | 
         return None
     if not ruled and chat_kind not in SMALL_TALK and not _TO_FOOTNOTE.search(said):
         return None  # a question about Footnote or its data is put to it: "you", "can I ask"
-    if in_thread and FOLLOWUP.search(said):
-        return None  # "what about Boeing?", "thanks, and Intel?": the thread's question, of that company
+    if in_thread and (FOLLOWUP.search(said) or ALSO.search(said)):
+        # "what about Boeing?", "thanks, and Intel?", "google too": the thread's question, of that company
+        return None
     if chat_kind in SMALL_TALK:  # "thanks for the Intel numbers" asks nothing; "thanks for that, Intel?" does
         return None if ASKS.search(said) else chat_kind
     # it must speak of Footnote's world in words of its own, not only through the masked name
@@ -335,7 +336,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     opening = opening_small_talk(spelled_out(low))
     if opening and r.matches and thread is None and not subject and not _FILING_WORD.search(low):
         return meta_plan(opening)  # "Happy Friday Target folks": whom it greets, nothing asked of a filing
-    if r.matches and not subject and (all(weak_mention(m) for m in r.matches) or greets_first(low)):
+    # "google too" in a thread: the thread's question asked of that company as well, never small talk
+    also_that = thread is not None and bool(ALSO.search(low)) and not greets_first(low)
+    if r.matches and not subject and not also_that and (all(weak_mention(m) for m in r.matches) or greets_first(low)):
         # "gm everyone!", "good morning Sam": a ticker typed in lowercase, or an everyday word some
         # company's filings use as a brand, with nothing of a filing beside it (no metric, topic, year
         # or cause) is a company only when the message, read as written, is no small talk
@@ -392,6 +395,12 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     including = thread is not None and bool(r.tickers) and includes_company(low)
     # "which is the smallest?" after several companies: a choice among them, never an opinion asked of us
     ranking = thread is not None and len(discussed(thread)) >= 2 and bool(COMPARING.search(low)) and only_ranks(low)
+    # "order them largest first", "rank them by size": the thread's figure put in order; the ordering
+    # words name no figure (nor a printed line) of their own, so none is looked up or refused as unknown
+    orders_thread = (thread is not None and bool(thread.metrics) and len(discussed(thread)) >= 2 and only_ranks(low)
+                     and not r.tickers and all(k.startswith("line:") for k in r.measures))
+    if orders_thread:
+        r.unmappable, r.measures = None, []
     if kind == "refuse" and meta not in ("greeting", "thanks") and not more and not figure_ask and not including \
             and not ranking:
         return refusal_plan("out_of_scope", detail)
@@ -689,6 +698,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         plan.fiscal_years, plan.year_offsets, plan.latest = [plan.as_of_filing_year], [], False
         measures = []  # no figure of a year the filing has not reported
     plan.metrics = measures
+    # the message named no year: each company of a comparison built over several turns stays at its own
+    plan.company_years = own_years(plan, prev, years_inherited or sources.get("fiscal_years", "").startswith("thread"))
 
     qualitative = prose_search(plan, r, prev, followup, inherited)
     plan.inherited = inherited
@@ -712,5 +723,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         plan.intent = "trend"
     elif any(k in FORMULAS for k in plan.metrics):
         plan.intent = "derived"
+    if orders_thread and plan.intent == "compare" and "metrics" in plan.inherited:
+        return plan  # its words only order the thread's figure: none is left over to qualify it
     return account_words(plan, r, outside, low, prev, directory.joined_names(plan.tickers))
 

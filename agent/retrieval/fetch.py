@@ -281,7 +281,8 @@ def fetch(state, deps, config) -> dict:
                 return {"refusal": {"reason": "out_of_scope", "detail": (
                     f"figures as of {off.title()} (not {company['name']}'s fiscal year-end): quarters are not "
                     "answered yet, only fiscal years")}}
-            wanted = list(plan.get("fiscal_years") or [])
+            # a comparison assembled over several turns reads each company at the years the thread showed it
+            wanted = list((plan.get("company_years") or {}).get(ticker) or plan.get("fiscal_years") or [])
             if not numeric and len(plan["tickers"]) == 1 and not plan.get("as_of_filing_year"):
                 asked = None if not wanted or plan.get("latest") else max(wanted)
                 if not available or (asked is not None and not any(y >= asked for y in available)):
