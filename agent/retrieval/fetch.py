@@ -69,6 +69,11 @@ def _not_covered_name(conn, ticker: str) -> str:
     return f"{display_name(row[1])} ({ticker.upper()})" if row else ticker.upper()
 
 
+def _figure_years(conn, deps, cik: int) -> list[int]:
+    """The fiscal years the company's facts report, latest first (memoised per question)."""
+    return _memo(deps, ("years", cik), lambda: sorted(facts_store.available_fiscal_years(conn, cik), reverse=True))
+
+
 def _filings(conn, cik: int) -> dict[int, dict]:
     return {
         int(fy): {"accession": acc, "url": url, "form": form, "period_end": str(pe)}
@@ -246,14 +251,8 @@ def fetch(state, deps, config) -> dict:
                 return {"refusal": {"reason": "not_covered", "detail": _not_covered_name(conn, ticker)}}
             cik = company["cik"]
             filings = _memo(deps, ("filings", cik), lambda: _filings(conn, cik))
-            if numeric:
-                available = _memo(
-                    deps, ("years", cik), lambda: sorted(facts_store.available_fiscal_years(conn, cik), reverse=True)
-                )
-            else:
-                available = sorted(filings, reverse=True)
-            if not filings and not (available if numeric else _memo(
-                    deps, ("years", cik), lambda: sorted(facts_store.available_fiscal_years(conn, cik), reverse=True))):
+            available = _figure_years(conn, deps, cik) if numeric else sorted(filings, reverse=True)
+            if not filings and not _figure_years(conn, deps, cik):
                 from store import quarters as quarters_store
 
                 if not _memo(deps, ("all_filings", cik), lambda: quarters_store.filings(conn, cik)):
@@ -330,9 +329,7 @@ def fetch(state, deps, config) -> dict:
                     return {"refusal": {"reason": "unknown_metric", "detail": unprinted}}
                 label = ", ".join(f"fiscal {y}" for y in missing)
                 what = "10-K filing" if not numeric else "reported figures"
-                figure_years = available if numeric else _memo(
-                    deps, ("years", cik), lambda: sorted(facts_store.available_fiscal_years(conn, cik), reverse=True)
-                )
+                figure_years = _figure_years(conn, deps, cik)
                 refusal = {
                     "reason": "year_not_available",
                     "detail": f"{company['name']}'s {what} for {label}",
