@@ -316,12 +316,11 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             continue
         best = _most_specific(list(by_concept.values()), have | spare)
         if len(best) > 1:  # a balance and its change, printed alike: the user's change word decides
-            changes = [m for m in best if m.concept.split(":")[-1].startswith("IncreaseDecrease")
-                       or bool(tokens(m.label) & CHANGE_WORDS)]
+            change_rows = [m for m in best if _changes(m.concept) or bool(tokens(m.label) & CHANGE_WORDS)]
             asked = bool((have | spare) & CHANGE_WORDS)
-            kept = changes if asked or asked_change else [m for m in best if m not in changes]
+            kept = change_rows if asked or asked_change else [m for m in best if m not in change_rows]
             best = kept or best
-        if asked_change and not any(m.concept.split(":")[-1].startswith("IncreaseDecrease") or m.statement == "cash"
+        if asked_change and not any(_changes(m.concept) or m.statement == "cash"
                                     or tokens(m.label) & CHANGE_WORDS for m in best):
             continue  # a balance is no change in it: the level is another figure
 
