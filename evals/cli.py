@@ -23,7 +23,7 @@ from pathlib import Path
 from evals import by_class, corpus, gate, metrics, report
 from evals.lookup import CorpusLookup
 from evals.run import run_cases
-from evals.sets import CORPUS_SETS, HELD_OUT, SET_FILES, load_group
+from evals.sets import CORPUS_SETS, HELD_OUT, SET_FILES, load_group, retired_in
 
 
 def register(sub) -> None:
@@ -132,6 +132,9 @@ def run_group(group: str, db, settings, embedder, args) -> dict:
     filings, chunks, facts = lookup.counts()
     answer, agent = _answer_fn(db, embedder, settings)
     print(f"eval {group}: {len(cases)} questions over {filings} filings, {chunks} chunks, {facts} facts", flush=True)
+    gone = retired_in(group)
+    for r in gone:
+        print(f"eval {group}: {r['file']} {r['id']} is retired: {r['because']}", flush=True)
     started = time.perf_counter()
     records = run_cases(
         cases,
@@ -157,6 +160,7 @@ def run_group(group: str, db, settings, embedder, args) -> dict:
         "gate": gate.evaluate(summary["overall"]),
         "records": records,
         "skipped": skipped,
+        "retired": gone,
         "held_out": group in HELD_OUT,
     }
     if any(r.get("class", r["kind"]) != r["kind"] for r in records):

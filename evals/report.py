@@ -96,6 +96,10 @@ def markdown(results: dict) -> str:
     out = [f"# Footnote eval: {results['title']}", ""]
     out.append(f"{results['started']} · {m['overall']['questions']} questions · {results['duration_s']:.0f} s · corpus {results['corpus']}")
     out.append("")
+    if results.get("retired"):
+        out.append(f"{len(results['retired'])} question(s) retired, replaced by others: "
+                   + "; ".join(f"{r['file']} {r['id']} ({r['because']})" for r in results["retired"]) + ".")
+        out.append("")
     if results.get("skipped"):
         missing = sorted({t for s in results["skipped"] for t in s["missing"]})
         out.append(f"**{len(results['skipped'])} question(s) skipped: their companies are not ingested yet ({', '.join(missing)}).**")

@@ -24,6 +24,11 @@ Expectation fields (all optional except `answer`):
   names      for a refusal: words of which at least one must appear in its text, so the user learns
              what is missing (the company, metric or period the answer needed)
 
+A frozen question is never edited. When the product's requirements change what one must expect, it is
+retired instead: a line of `retired.jsonl` ({file, id, because, replaced_by}) drops it (a thread by its
+id drops every turn) and the question that replaces it is written, before its first run, in a new
+file of the same set. The report counts what was retired, so a retirement is never silent.
+
 A line (or a thread's turn) may carry `class`: what it measures (evals.by_class.CLASSES), for the
 by-class report (evals.by_class); it defaults to the kind.
 """
@@ -48,8 +53,8 @@ PLANNER_REFUSALS = frozenset({"out_of_scope", "input_too_long"})
 
 # Which files make up each named set of `footnote eval --set`.
 SET_FILES = {
-    "fixtures": ("golden", "adversarial", "threads", "holdout", "fixture_quarters"),
-    "shared": ("shared",),
+    "fixtures": ("golden", "adversarial", "threads", "holdout", "fixture_quarters", "conventions"),
+    "shared": ("shared", "shared_conventions"),
     "dev": ("dev_figures", "dev_prose"),
     "dev_prose": ("dev_prose",),
     "dev2": ("dev2_figures", "dev2_prose"),  # held out: never read by whoever changes the agent
@@ -61,7 +66,8 @@ SET_FILES = {
     "quarterly": ("quarterly",),
 }
 # Files of a set written separately, possibly later: missing means no questions yet, not an error.
-OPTIONAL_FILES = frozenset({"dev_prose"})
+OPTIONAL_FILES = frozenset({"dev_prose", "conventions", "shared_conventions"})
+RETIRED = "retired"
 # Sets that run over the real corpus (../shared/sec) in its own database.
 # Held-out sets: their reports name failures by id and kind only, so whoever runs them to measure
 # a change never reads the questions (the JSON keeps them, for the set's author).
@@ -191,10 +197,29 @@ def parse_line(obj: dict, set_name: str, where: str) -> list[Case]:
     return [case]
 
 
+def retired(name: str, data_dir: Path = DATA) -> dict[str, str]:
+    """The ids of file `name` that are retired, each with why."""
+    path = data_dir / f"{RETIRED}.jsonl"
+    if not path.exists():
+        return {}
+    found = {}
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        obj = json.loads(line)
+        if not (obj.get("file") and obj.get("id") and obj.get("because") and obj.get("replaced_by")):
+            raise SetError(f"{path.name}:{lineno}: a retirement needs file, id, because and replaced_by")
+        if obj["file"] == name:
+            found[obj["id"]] = obj["because"]
+    return found
+
+
 def load_set(name: str, data_dir: Path = DATA) -> list[Case]:
     path = data_dir / f"{name}.jsonl"
     if name in OPTIONAL_FILES and not path.exists():
         return []
+    gone = retired(name, data_dir)
+    dropped: set[str] = set()
     cases: list[Case] = []
     seen: set[str] = set()
     for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
@@ -205,12 +230,22 @@ def load_set(name: str, data_dir: Path = DATA) -> list[Case]:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise SetError(f"{where}: not JSON ({exc.msg})") from exc
+        if obj.get("id") in gone:
+            dropped.add(obj["id"])
+            continue
         for case in parse_line(obj, name, where):
             if case.id in seen:
                 raise SetError(f"{where}: duplicate id {case.id}")
             seen.add(case.id)
             cases.append(case)
+    if missing := set(gone) - dropped:
+        raise SetError(f"{RETIRED}.jsonl retires {sorted(missing)}, which {path.name} does not have")
     return cases
+
+
+def retired_in(group: str, data_dir: Path = DATA) -> list[dict]:
+    """What a named set no longer asks, and why: part of its report."""
+    return [{"file": name, "id": i, "because": why} for name in SET_FILES[group] for i, why in retired(name, data_dir).items()]
 
 
 def load_group(group: str, data_dir: Path = DATA) -> list[Case]:

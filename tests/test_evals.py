@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 import pytest
@@ -428,3 +429,23 @@ def test_a_thread_with_a_turn_about_a_missing_company_is_skipped_whole():
     keep, skip = split_by_coverage([turn(1, "AAPL"), turn(2, "AAPL"), turn(3, "NFLX"), alone], {"AAPL"})
     assert [c.id for c in keep] == ["one"]
     assert [s["id"] for s in skip] == ["t#1", "t#2", "t#3"] and skip[2]["missing"] == ["NFLX"]
+
+
+def test_a_retired_question_is_dropped_by_id_and_a_retirement_of_nothing_is_an_error(tmp_path):
+    from evals.sets import retired
+
+    (tmp_path / "golden.jsonl").write_text(
+        json.dumps({"id": "keep", "kind": "refusal", "question": "q", "expect": {"answer": "refusal", "reason": "unknown_metric"}}) + "\n"
+        + json.dumps({"id": "t", "turns": [{"question": "a", "kind": "meta", "expect": {"answer": "meta"}},
+                                           {"question": "b", "kind": "meta", "expect": {"answer": "meta"}}]}) + "\n")
+    retire = {"file": "golden", "id": "t", "because": "the requirement changed", "replaced_by": "n-1"}
+    (tmp_path / "retired.jsonl").write_text(json.dumps(retire) + "\n")
+    assert [c.id for c in load_set("golden", tmp_path)] == ["keep"]  # every turn of the thread goes
+    assert retired("golden", tmp_path) == {"t": "the requirement changed"}
+    assert retired("adversarial", tmp_path) == {}
+    (tmp_path / "retired.jsonl").write_text(json.dumps({**retire, "id": "typo"}) + "\n")
+    with pytest.raises(SetError, match="typo"):
+        load_set("golden", tmp_path)
+    (tmp_path / "retired.jsonl").write_text(json.dumps({k: v for k, v in retire.items() if k != "because"}) + "\n")
+    with pytest.raises(SetError, match="because"):
+        load_set("golden", tmp_path)
