@@ -60,10 +60,12 @@ def register(bench_sub) -> None:
 
 
 def generate(conn, n: int, seed: int = 7) -> list[dict]:
-    """Questions over the corpus, spread across kinds; each knows the scope its floor queries use."""
+    """Questions over the corpus, spread across kinds; each knows the scope its floor queries use.
+
+    Each kind draws from its own generator, seeded by the seed and the kind: a checkout that can answer
+    one more numeric question must not change which prose questions two runs compare."""
     from agent.retrieval.metric_facts import metric_value
 
-    rng = random.Random(seed)
     companies = [
         {"cik": int(cik), "ticker": t, "name": _short(name), "years": list(years)}
         for cik, t, name, years in inventory.companies_with_years(conn)
@@ -88,10 +90,11 @@ def generate(conn, n: int, seed: int = 7) -> list[dict]:
                     pool["qualitative"].append({"kind": "qualitative", "text": template.format(name=c["name"], fy=fy),
                                                 "cik": c["cik"], "fy": fy, "accession": accs[0]})
     _quarterly(conn, companies, pool)
+    pairs = random.Random(f"{seed}:pairs")
     for _ in range(200):
         if len(companies) < 2:
             break
-        a, b = rng.sample(companies, 2)
+        a, b = pairs.sample(companies, 2)
         fy = max(set(a["years"]) & set(b["years"]), default=None)
         if fy is None:
             continue
@@ -101,9 +104,9 @@ def generate(conn, n: int, seed: int = 7) -> list[dict]:
     questions = []
     for kind in KINDS:
         items = pool[kind]
-        rng.shuffle(items)
+        random.Random(f"{seed}:{kind}").shuffle(items)
         questions.extend(items[:per_kind])
-    rng.shuffle(questions)
+    random.Random(f"{seed}:order").shuffle(questions)
     return questions
 
 

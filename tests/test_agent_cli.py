@@ -73,3 +73,22 @@ def test_bench_ask_reports_each_kind_beside_its_floor(env, capsys):
         assert kind["n"] >= 1 and kind["p95_ms"] >= kind["p50_ms"] > 0 and kind["floor_p50_ms"] > 0
     assert report["kinds"]["numeric"]["answered"] == report["kinds"]["numeric"]["n"]
     assert "x floor" in capsys.readouterr().out
+
+
+def test_bench_ask_picks_each_kind_independently_of_the_others_pools(corpus_db, monkeypatch):
+    """Two checkouts that answer different numeric questions still time the same prose questions."""
+    import psycopg
+
+    from bot import ask_bench
+
+    with psycopg.connect(corpus_db.url) as conn:
+        before = ask_bench.generate(conn, 60)
+        monkeypatch.setattr(ask_bench, "METRIC_PHRASES", {"revenue": "revenue"})  # a smaller numeric pool
+        after = ask_bench.generate(conn, 60)
+
+    def of(questions, kind):
+        return sorted(q["text"] for q in questions if q["kind"] == kind)
+
+    assert of(before, "numeric") != of(after, "numeric")
+    for kind in ("qualitative", "derived", "compare", "quarterly"):
+        assert of(before, kind) == of(after, kind) and of(before, kind)
