@@ -54,8 +54,8 @@ from agent.planning.route import (ASKS, FOOTNOTE_WORLD, SMALL_TALK, help_with, m
 from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_artefact, asks_what_footnote_is,
                                   falls_due, filing_framed, forward_looking, greets_first, meta_intent, names_kept,
                                   opening_small_talk, out_of_scope, spelled_out, strip_quotes, thread_outlook)
-from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, modified_figure, relative_to_thread,
-                                   share_of_revenue, usable_previous)
+from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, is_share_of_revenue, modified_figure,
+                                   relative_to_thread, share_of_revenue, usable_previous)
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
 from agent.planning.word_accounting import COMPARING, FIGURE_ASK, account_words, dimension, printable, unaccounted_words
 from agent.planning.words import statement_place
@@ -672,8 +672,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     own = [k for k in r.measures if k != "revenue"]
     if share and own and all(share_of_revenue(k) for k in own):
         measures = [share_of_revenue(k) for k in own]  # "and operating income as a share of revenue?"
-    shares = [share_of_revenue(figure_base(k)) for k in (prev.metrics if prev is not None else [])
-              if share_of_revenue(figure_base(k))]
+    # the thread's figures over revenue; one that already is a share of revenue stays that share
+    shares = [k if is_share_of_revenue(k) else share_of_revenue(figure_base(k))
+              for k in (prev.metrics if prev is not None else [])
+              if is_share_of_revenue(k) or share_of_revenue(figure_base(k))]
     if share and prev is not None and shares and not own:
         measures = shares  # "as a % of revenue?" after "tesla capex 2023", for the thread's companies
         if "metrics" not in inherited:

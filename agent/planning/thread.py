@@ -52,6 +52,19 @@ def share_of_revenue(key: str) -> str | None:
                  and f.fallback is None and f.synonyms), None)
 
 
+def is_share_of_revenue(key: str) -> bool:
+    """`key` is already a figure over the same year's revenue (a margin, R&D as % of revenue).
+
+    Why: "which spends more relative to sales?" after "as % of revenue" asks to compare that share;
+    a share of a share is no figure, and refusing it as unknown drops the thread's answer."""
+    if key in SHARE_OF_REVENUE.values():
+        return True
+    from agent.retrieval.finance import FORMULAS, Input
+
+    f = FORMULAS.get(key)
+    return f is not None and f.unit == "percent" and len(f.inputs) == 2 and f.inputs[1] == Input("revenue")
+
+
 def discussed(prev: Plan | None) -> list[str]:
     """The companies the thread has discussed, most recent last."""
     if prev is None:
