@@ -426,7 +426,7 @@ def comments_on_thread(text: str) -> bool:
     own = _possessive_free(own_subject(low))
     if not (_COMMENT_ASK.search(low) or set(own) & _CAUSAL):
         return False
-    if set(re.findall(r"[a-z]+", low)) & _GENERAL and not points_back(low):
+    if set(re.findall(r"[a-z]+", low)) & {"risk", "risks"} and not points_back(low):
         return False  # "and what risks do they mention?": the filing's risk factors, not what explains the figure
     return not [w for w in own if w not in _COMMENTING and w not in _CAUSAL]
 

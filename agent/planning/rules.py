@@ -54,8 +54,8 @@ from agent.planning.route import (ASKS, FOOTNOTE_WORLD, SMALL_TALK, help_with, m
 from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_artefact, asks_what_footnote_is,
                                   falls_due, filing_framed, forward_looking, greets_first, meta_intent, names_kept,
                                   opening_small_talk, out_of_scope, spelled_out, strip_quotes, thread_outlook)
-from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, is_share_of_revenue, modified_figure,
-                                   relative_to_thread, share_of_revenue, usable_previous)
+from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, is_share_of_revenue, less_than_thread,
+                                   modified_figure, relative_to_thread, share_of_revenue, usable_previous)
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
 from agent.planning.word_accounting import COMPARING, FIGURE_ASK, account_words, dimension, printable, unaccounted_words
 from agent.planning.words import statement_place
@@ -234,6 +234,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     # "yr before?", "which was higer", "the same ratio for X"; a company's name is never respelled
     raw = reply_spelled(raw, usable_previous(previous), lambda w: bool(directory.find(w)))
     raw = relative_to_thread(raw, previous)
+    raw = less_than_thread(raw, previous)
     raw = modified_figure(raw, previous)
     discussed_count = len(discussed(usable_previous(previous)))
     raw = compared_kind(raw, discussed_count)  # "which bank made more?" of the thread's
@@ -701,7 +702,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         measures = []  # no figure of a year the filing has not reported
     plan.metrics = measures
     # the message named no year: each company of a comparison built over several turns stays at its own
-    plan.company_years = own_years(plan, prev, years_inherited or sources.get("fiscal_years", "").startswith("thread"))
+    # ("which was bigger that year?" asks every company at the year the thread's last answer was for)
+    plan.company_years = {} if THAT_YEAR.search(low) else \
+        own_years(plan, prev, years_inherited or sources.get("fiscal_years", "").startswith("thread"))
 
     qualitative = prose_search(plan, r, prev, followup, inherited)
     plan.inherited = inherited

@@ -151,6 +151,28 @@ def _bare_share(raw: str) -> bool:
     return all(w in _SHARE_FILLER for w in rest)
 
 
+# "minus capex?", "now subtract capex for each", "less dividends?": the thread's figure less another
+_MINUS = re.compile(
+    r"^\W*(?:(?:and|so|now|ok(?:ay)?|then)\W+)*(?:(?:what|how\s+much)(?:'s|\s+is|\s+was|\s+are|\s+were)?\s+)?"
+    r"(?:(?:that|it|this|those|these)\s+)?(?:minus|less|subtract(?:ing)?|deduct(?:ing)?|take\s+away|net\s+of|"
+    r"after\s+(?:subtracting|deducting))\s+(?P<other>[^?]+?)"
+    r"(?:\s+(?:for|from)\s+(?:each|both|them|it|that|this|all(?:\s+(?:of\s+them|three))?|the\s+(?:two|three)))?\W*$", re.I)
+
+
+def less_than_thread(raw: str, previous: Plan | None) -> str:
+    """A follow-up that takes another figure from the thread's one ("minus capex?", "now subtract capex
+    for each") is that difference, written out as a formula the formula reader takes ("operating cash
+    flow minus capex"), for the thread's companies and years; never the other figure alone, nor a line
+    named "minus capex". Only when the thread asked for one reported figure."""
+    if previous is None or previous.route != "domain" or len(previous.metrics) != 1:
+        return raw
+    key = previous.metrics[0]
+    m = _MINUS.match(raw)
+    if m is None or key not in METRICS:
+        return raw
+    return f"and {METRICS[key].synonyms[0]} minus {m.group('other')}?"  # "and": the thread's companies and year
+
+
 def relative_to_thread(raw: str, previous: Plan | None) -> str:
     """A follow-up that divides the thread's figure by another ("what's that relative to equity?")
     is that quotient, written out as a formula the formula reader takes ("total debt over equity"),
