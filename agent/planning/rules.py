@@ -618,6 +618,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         about = unknown_subject(named, directory) if named else None
         if about and any(k.startswith("dim:") for k in prev.metrics):
             about = None  # "and Mac?" after "iPhone revenue": a sibling member, looked up (or refused) as one
+        if about and about[0] == "no_company" and prose_thread and not named[:1].isupper() and " " not in named:
+            # "and eCommerce?" after "any commentary on pricing?": a word no company goes by, not written
+            # as a name, in a thread searching a filing: the next thing to search for, never a company
+            about, named = None, None
         if about:  # "what about Ford?" in a thread about Tesla: about Ford, never Tesla again
             return refusal_plan(about[0], about[1], **carry)
         # an ordinary word ("what about samsung?"), or a name beside a measure ("what about sony's net
