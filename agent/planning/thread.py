@@ -155,7 +155,7 @@ def _bare_share(raw: str) -> bool:
 _MINUS = re.compile(
     r"^\W*(?:(?:and|so|now|ok(?:ay)?|then)\W+)*(?:(?:what|how\s+much)(?:'s|\s+is|\s+was|\s+are|\s+were)?\s+)?"
     r"(?:(?:that|it|this|those|these)\s+)?(?:minus|less|subtract(?:ing)?|deduct(?:ing)?|take\s+away|net\s+of|"
-    r"after\s+(?:subtracting|deducting))\s+(?P<other>[^?]+?)"
+    r"after\s+(?:subtracting|deducting))\s+(?!than\b)(?P<other>[^?]+?)"
     r"(?:\s+(?:for|from)\s+(?:each|both|them|it|that|this|all(?:\s+(?:of\s+them|three))?|the\s+(?:two|three)))?\W*$", re.I)
 
 
