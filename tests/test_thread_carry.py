@@ -114,3 +114,10 @@ def test_a_figure_s_words_after_a_prose_answer_ask_what_the_filing_says_of_them(
     # after a prose answer, a reply asking only for a figure is still the thread's figure
     growth = planned(directory, "Tesla revenue 2024", "what drove that?", "what's the growth rate?")
     assert growth.metrics == ["revenue_growth"], growth.metrics
+
+
+@pytest.mark.parametrize("reply, metric", [("which one earned more?", "revenue"), ("rank them", "revenue"),
+                                           ("which of the two shrank more?", "revenue_growth")])
+def test_a_choice_among_the_thread_s_companies_after_a_prose_answer_is_about_the_figure(directory, reply, metric):
+    p = planned(directory, "Apple and Tesla revenue 2024", "why did they change?", reply)
+    assert p.intent == "compare" and set(p.tickers) == {"AAPL", "TSLA"} and p.metrics == [metric], (reply, p)

@@ -224,6 +224,7 @@ _ASKING = frozenset("""say says said tell more else anything something detail de
     had having been be being will would could should might may can around over regarding year years prior previous
     before after earlier later last next fiscal fy quarter quarters period annual or if but not than change changed
     changes changing increase increased decrease decreased grow grew rise rose fall fell drop dropped decline declined
+    shrink shrank shrunk shrinking
     jump jumped up down went move moved so bad good worse better big low high weak weaker strong stronger poor soft
     softer solid both each either neither all two three four compare compared comparison differ differs
     different difference versus vs too affect affects affected impact impacts impacted hurt exposed 10-k 10-ks filing

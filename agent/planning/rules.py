@@ -507,7 +507,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         r.why = figure_only_topic(prev)
         same_search = not r.why
     if not measures and not r.unmappable and prev is not None and prev.metrics and followup and not r.has_topic \
-            and not r.why and not same_search and (prev.intent != "qualitative" or figure_reply(low)):
+            and not r.why and not same_search and (prev.intent != "qualitative" or figure_reply(low) or only_ranks(low)):
         # "what's the growth rate?": the thread's figures, grown year over year (after a prose answer only
         # a reply that asks for a figure and names nothing else: "and what about membership income?" after
         # why operating income rose asks what the filing says of membership income, not of operating income)
