@@ -97,9 +97,11 @@ def test_a_word_written_as_no_name_after_a_prose_answer_is_the_next_topic_never_
     p = planned(directory, "What does Apple say about pricing?", "and eCommerce?")
     assert p.route == "domain" and p.intent == "qualitative" and p.tickers == ["AAPL"], (p.refusal_reason, p)
     assert "ecommerce" in p.query.lower(), p.query
-    # a word written as a name is still a company asked about, and refused as one
-    named = planned(directory, "What does Apple say about pricing?", "what about Zorblax?")
-    assert named.route == "refusal" and named.refusal_reason == "no_company", named
+    # a word written as a name, or that may be one typed in lower case, is still a company asked about,
+    # and refused as one: never answered for the thread's company
+    for reply in ("what about Zorblax?", "what about zorblax?", "and zorblax?"):
+        named = planned(directory, "What does Apple say about pricing?", reply)
+        assert named.route == "refusal" and named.refusal_reason == "no_company", (reply, named)
 
 
 def test_a_figure_s_words_after_a_prose_answer_ask_what_the_filing_says_of_them(directory):

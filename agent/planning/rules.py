@@ -620,9 +620,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         about = unknown_subject(named, directory) if named else None
         if about and any(k.startswith("dim:") for k in prev.metrics):
             about = None  # "and Mac?" after "iPhone revenue": a sibling member, looked up (or refused) as one
-        if about and about[0] == "no_company" and prose_thread and not named[:1].isupper() and " " not in named:
-            # "and eCommerce?" after "any commentary on pricing?": a word no company goes by, not written
-            # as a name, in a thread searching a filing: the next thing to search for, never a company
+        if about and about[0] == "no_company" and prose_thread and re.fullmatch(r"[a-z]+[A-Z][A-Za-z]*", named):
+            # "and eCommerce?" after "any commentary on pricing?": a word spelled as a product or a term is
+            # (lower case first, a capital inside), never as a name, in a thread searching a filing: the next
+            # thing to search for. A word that may be a name typed in lower case ("what about samsung?")
+            # stays a company asked about, refused as one, never answered for the thread's company.
             about, named = None, None
         if about:  # "what about Ford?" in a thread about Tesla: about Ford, never Tesla again
             return refusal_plan(about[0], about[1], **carry)
