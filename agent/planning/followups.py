@@ -78,7 +78,8 @@ def leads_reply(text: str) -> bool:
 # "what were they spent on?", "where did the money go?", "what is it used for?": what a figure paid
 # for, which MD&A tells beside the figure
 _SPENT_ON = re.compile(r"\bwhat\b[^?]*\b(?:spent|spend|spending|used|use|invested|invest|allocated|directed|put|going)"
-                       r"\s+(?:on|for|into|towards?)\b|\bon\s+what\b"
+                       r"\s+(?:(?:it|that|this|them|those|the\s+(?:money|cash|funds?))\s+)?(?:on|for|into|towards?)\b"
+                       r"|\bon\s+what\b"
                        r"|\bwhere\s+(?:did|does|do|is|was|will|are|were)\b[^?]*\bgo(?:ing)?\b")
 
 
@@ -223,7 +224,9 @@ _ASKING = frozenset("""say says said tell more else anything something detail de
     had having been be being will would could should might may can around over regarding year years prior previous
     before after earlier later last next fiscal fy quarter quarters period annual or if but not than change changed
     changes changing increase increased decrease decreased grow grew rise rose fall fell drop dropped decline declined
-    jump jumped up down went move moved so bad good worse better big compare compared comparison differ differs
+    shrink shrank shrunk shrinking
+    jump jumped up down went move moved so bad good worse better big low high weak weaker strong stronger poor soft
+    softer solid both each either neither all two three four compare compared comparison differ differs
     different difference versus vs too affect affects affected impact impacts impacted hurt exposed 10-k 10-ks filing
     filings annual report""".split())
 # Pointing at a thing the thread discussed ("the risks of that", "any risks there", "did that deal
@@ -361,6 +364,10 @@ def figure_reply(text: str) -> bool:
     return not [w for w in own_subject(low) if w not in FIGURE_ASKING]
 
 
+# "same for X", "do the same for X", "likewise for X": the thread's last question again, whatever it was
+SAME = re.compile(r"\b(?:(?:the\s+)?same\s+(?:for|with|of|about|in)|do\s+(?:the\s+same|that|this|it)\s+for|likewise)\b")
+
+
 def back_to_figure(text: str, prose, figure):
     """The thread's figure plan, with the prose turn's companies and years, when `text` is a figure
     reply to a prose turn that was about that figure; None otherwise.
@@ -374,8 +381,8 @@ def back_to_figure(text: str, prose, figure):
         return None
     if not set(prose.tickers) <= set(figure.tickers) and not set(figure.tickers) <= set(prose.tickers):
         return None
-    if not figure_reply(text):
-        return None
+    if not figure_reply(text) or SAME.search(text.lower()):
+        return None  # "same for fiscal 2024" after "why?": the question just asked, of another year
     followed = (prose.slots or {}).get("tickers", "").startswith("thread") or bool(prose.probe) \
         or (prose.slots or {}).get("metrics") == "thread, its cause"
     if not followed and not FIGURE_CUE.search(text.lower()):
@@ -420,6 +427,8 @@ def comments_on_thread(text: str) -> bool:
     own = _possessive_free(own_subject(low))
     if not (_COMMENT_ASK.search(low) or set(own) & _CAUSAL):
         return False
+    if set(re.findall(r"[a-z]+", low)) & {"risk", "risks"} and not points_back(low):
+        return False  # "and what risks do they mention?": the filing's risk factors, not what explains the figure
     return not [w for w in own if w not in _COMMENTING and w not in _CAUSAL]
 
 
@@ -432,9 +441,11 @@ def aspect_of_thread(text: str) -> bool:
                and not re.fullmatch(r"(?:fy)?'?\d+", w)]  # "what do they plan for 2025?": the year is the plan's
     if not content or [w for w in content if w not in _ASPECTS and w not in _COMMENTING and w not in _CAUSAL]:
         return False
-    # "what are the main risks?" asks for the filing's risk factors; "what are the headwinds?" in a
-    # thread about a figure asks what weighs on that figure
-    return points_back(low) or not all(w in SECTION_ONLY for w in content) or not set(content) & _GENERAL
+    # "what are the main risks?", "and what risks do they mention?" ask for the filing's risk factors (the
+    # words of saying name no aspect); "what are the headwinds?" in a thread about a figure asks what
+    # weighs on that figure
+    named = [w for w in content if w not in _COMMENTING] or content
+    return points_back(low) or not all(w in SECTION_ONLY for w in named) or not set(named) & _GENERAL
 
 
 _GENERAL = frozenset("risk risks factor factors".split())

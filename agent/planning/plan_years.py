@@ -65,7 +65,10 @@ def filing_statement(r: Reading, directory: CompanyDirectory, tickers: list[str]
 
 def asked_years(r: Reading, prev: Plan | None, followup: bool, directory: CompanyDirectory) -> tuple[dict, bool]:
     """The plan's year fields, and whether they came from the thread."""
-    ctx = prev if (not r.years.given and prev is not None and (followup or not r.matches)) else None
+    # a message naming only companies the thread has discussed ("net margin for McDonald's and Coke?") is
+    # asked at the thread's years, as a follow-up is: not at each one's latest filing
+    ctx = prev if (not r.years.given and prev is not None and (
+        followup or not r.matches or _of_the_thread(r, prev))) else None
     fields = _year_fields(r.years, ctx, directory, r.tickers)
     if r.years.offsets and not r.years.years and not r.years.since and prev is not None and followup:
         # "and the year before?": relative to the year the thread is on, not to the latest filing
@@ -86,6 +89,13 @@ def asked_years(r: Reading, prev: Plan | None, followup: bool, directory: Compan
             fields.update(year_offsets=sorted({base_offset + o for o in [*both, *r.years.offsets]}))
     inherited = ctx is not None and bool(ctx.fiscal_years or ctx.latest or ctx.year_offsets)
     return fields, inherited
+
+
+def _of_the_thread(r: Reading, prev: Plan) -> bool:
+    """Every company the message names is one the thread has answered for."""
+    from agent.planning.thread import discussed
+
+    return prev.route == "domain" and bool(r.tickers) and set(r.tickers) <= set(discussed(prev))
 
 
 def filing_outlook(plan: Plan) -> bool:

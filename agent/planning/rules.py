@@ -54,8 +54,8 @@ from agent.planning.route import (ASKS, FOOTNOTE_WORLD, SMALL_TALK, help_with, m
 from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_artefact, asks_what_footnote_is,
                                   falls_due, filing_framed, forward_looking, greets_first, meta_intent, names_kept,
                                   opening_small_talk, out_of_scope, spelled_out, strip_quotes, thread_outlook)
-from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, modified_figure, relative_to_thread,
-                                   share_of_revenue, usable_previous)
+from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, is_share_of_revenue, less_than_thread,
+                                   modified_figure, relative_to_thread, share_of_revenue, usable_previous)
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
 from agent.planning.word_accounting import COMPARING, FIGURE_ASK, account_words, dimension, printable, unaccounted_words
 from agent.planning.words import statement_place
@@ -234,6 +234,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     # "yr before?", "which was higer", "the same ratio for X"; a company's name is never respelled
     raw = reply_spelled(raw, usable_previous(previous), lambda w: bool(directory.find(w)))
     raw = relative_to_thread(raw, previous)
+    raw = less_than_thread(raw, previous)
     raw = modified_figure(raw, previous)
     discussed_count = len(discussed(usable_previous(previous)))
     raw = compared_kind(raw, discussed_count)  # "which bank made more?" of the thread's
@@ -506,8 +507,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         r.why = figure_only_topic(prev)
         same_search = not r.why
     if not measures and not r.unmappable and prev is not None and prev.metrics and followup and not r.has_topic \
-            and not r.why and not same_search:
-        # "what's the growth rate?": the thread's figures, grown year over year
+            and not r.why and not same_search and (prev.intent != "qualitative" or figure_reply(low) or only_ranks(low)):
+        # "what's the growth rate?": the thread's figures, grown year over year (after a prose answer only
+        # a reply that asks for a figure and names nothing else: "and what about membership income?" after
+        # why operating income rose asks what the filing says of membership income, not of operating income)
         measures = inherited_growth(prev.metrics) if r.growth else list(prev.metrics)
         if r.growth:  # a member's figure grows as a member formula (agent.planning.members)
             measures += [k for k in prev.metrics if k.startswith(("dim:", "line:")) and "|*" not in k]
@@ -617,6 +620,12 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         about = unknown_subject(named, directory) if named else None
         if about and any(k.startswith("dim:") for k in prev.metrics):
             about = None  # "and Mac?" after "iPhone revenue": a sibling member, looked up (or refused) as one
+        if about and about[0] == "no_company" and prose_thread and re.fullmatch(r"[a-z]+[A-Z][A-Za-z]*", named):
+            # "and eCommerce?" after "any commentary on pricing?": a word spelled as a product or a term is
+            # (lower case first, a capital inside), never as a name, in a thread searching a filing: the next
+            # thing to search for. A word that may be a name typed in lower case ("what about samsung?")
+            # stays a company asked about, refused as one, never answered for the thread's company.
+            about, named = None, None
         if about:  # "what about Ford?" in a thread about Tesla: about Ford, never Tesla again
             return refusal_plan(about[0], about[1], **carry)
         # an ordinary word ("what about samsung?"), or a name beside a measure ("what about sony's net
@@ -672,8 +681,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     own = [k for k in r.measures if k != "revenue"]
     if share and own and all(share_of_revenue(k) for k in own):
         measures = [share_of_revenue(k) for k in own]  # "and operating income as a share of revenue?"
-    shares = [share_of_revenue(figure_base(k)) for k in (prev.metrics if prev is not None else [])
-              if share_of_revenue(figure_base(k))]
+    # the thread's figures over revenue; one that already is a share of revenue stays that share
+    shares = [k if is_share_of_revenue(k) else share_of_revenue(figure_base(k))
+              for k in (prev.metrics if prev is not None else [])
+              if is_share_of_revenue(k) or share_of_revenue(figure_base(k))]
     if share and prev is not None and shares and not own:
         measures = shares  # "as a % of revenue?" after "tesla capex 2023", for the thread's companies
         if "metrics" not in inherited:
@@ -699,7 +710,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         measures = []  # no figure of a year the filing has not reported
     plan.metrics = measures
     # the message named no year: each company of a comparison built over several turns stays at its own
-    plan.company_years = own_years(plan, prev, years_inherited or sources.get("fiscal_years", "").startswith("thread"))
+    # ("which was bigger that year?" asks every company at the year the thread's last answer was for)
+    plan.company_years = {} if THAT_YEAR.search(low) else \
+        own_years(plan, prev, years_inherited or sources.get("fiscal_years", "").startswith("thread"))
 
     qualitative = prose_search(plan, r, prev, followup, inherited)
     plan.inherited = inherited

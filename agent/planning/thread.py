@@ -52,6 +52,19 @@ def share_of_revenue(key: str) -> str | None:
                  and f.fallback is None and f.synonyms), None)
 
 
+def is_share_of_revenue(key: str) -> bool:
+    """`key` is already a figure over the same year's revenue (a margin, R&D as % of revenue).
+
+    Why: "which spends more relative to sales?" after "as % of revenue" asks to compare that share;
+    a share of a share is no figure, and refusing it as unknown drops the thread's answer."""
+    if key in SHARE_OF_REVENUE.values():
+        return True
+    from agent.retrieval.finance import FORMULAS, Input
+
+    f = FORMULAS.get(key)
+    return f is not None and f.unit == "percent" and len(f.inputs) == 2 and f.inputs[1] == Input("revenue")
+
+
 def discussed(prev: Plan | None) -> list[str]:
     """The companies the thread has discussed, most recent last."""
     if prev is None:
@@ -136,6 +149,28 @@ def _bare_share(raw: str) -> bool:
         return False
     rest = re.findall(r"[a-z][a-z']*", low[: m.start()] + " " + low[m.end():])
     return all(w in _SHARE_FILLER for w in rest)
+
+
+# "minus capex?", "now subtract capex for each", "less dividends?": the thread's figure less another
+_MINUS = re.compile(
+    r"^\W*(?:(?:and|so|now|ok(?:ay)?|then)\W+)*(?:(?:what|how\s+much)(?:'s|\s+is|\s+was|\s+are|\s+were)?\s+)?"
+    r"(?:(?:that|it|this|those|these)\s+)?(?:minus|less|subtract(?:ing)?|deduct(?:ing)?|take\s+away|net\s+of|"
+    r"after\s+(?:subtracting|deducting))\s+(?!than\b)(?P<other>[^?]+?)"
+    r"(?:\s+(?:for|from)\s+(?:each|both|them|it|that|this|all(?:\s+(?:of\s+them|three))?|the\s+(?:two|three)))?\W*$", re.I)
+
+
+def less_than_thread(raw: str, previous: Plan | None) -> str:
+    """A follow-up that takes another figure from the thread's one ("minus capex?", "now subtract capex
+    for each") is that difference, written out as a formula the formula reader takes ("operating cash
+    flow minus capex"), for the thread's companies and years; never the other figure alone, nor a line
+    named "minus capex". Only when the thread asked for one reported figure."""
+    if previous is None or previous.route != "domain" or len(previous.metrics) != 1:
+        return raw
+    key = previous.metrics[0]
+    m = _MINUS.match(raw)
+    if m is None or key not in METRICS:
+        return raw
+    return f"and {METRICS[key].synonyms[0]} minus {m.group('other')}?"  # "and": the thread's companies and year
 
 
 def relative_to_thread(raw: str, previous: Plan | None) -> str:
