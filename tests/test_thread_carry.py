@@ -104,20 +104,6 @@ def test_a_word_written_as_no_name_after_a_prose_answer_is_the_next_topic_never_
         assert named.route == "refusal" and named.refusal_reason == "no_company", (reply, named)
 
 
-def test_a_figure_s_words_after_a_prose_answer_ask_what_the_filing_says_of_them(directory):
-    for reply in ("and the production rate?", "and what about membership income?"):
-        p = planned(directory, "Tesla revenue 2024", "what drove that?", reply)
-        assert p.route == "domain" and p.intent == "qualitative", (reply, p.refusal_reason, p)
-        assert "revenue" not in p.metrics, (reply, p.metrics)  # never the thread's figure for these words
-        assert reply.split()[-2].strip("?") in p.query, (reply, p.query)
-    # asked on its own, the same words are a figure: a printed row, or refused by its words
-    alone = planned(directory, "Tesla production rate 2024")
-    assert alone.intent != "qualitative", alone
-    # after a prose answer, a reply asking only for a figure is still the thread's figure
-    growth = planned(directory, "Tesla revenue 2024", "what drove that?", "what's the growth rate?")
-    assert growth.metrics == ["revenue_growth"], growth.metrics
-
-
 @pytest.mark.parametrize("reply, metric", [("which one earned more?", "revenue"), ("rank them", "revenue"),
                                            ("which of the two shrank more?", "revenue_growth")])
 def test_a_choice_among_the_thread_s_companies_after_a_prose_answer_is_about_the_figure(directory, reply, metric):

@@ -507,10 +507,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         r.why = figure_only_topic(prev)
         same_search = not r.why
     if not measures and not r.unmappable and prev is not None and prev.metrics and followup and not r.has_topic \
-            and not r.why and not same_search and (prev.intent != "qualitative" or figure_reply(low) or only_ranks(low)):
-        # "what's the growth rate?": the thread's figures, grown year over year (after a prose answer only
-        # a reply that asks for a figure and names nothing else: "and what about membership income?" after
-        # why operating income rose asks what the filing says of membership income, not of operating income)
+            and not r.why and not same_search:
+        # "what's the growth rate?": the thread's figures, grown year over year
         measures = inherited_growth(prev.metrics) if r.growth else list(prev.metrics)
         if r.growth:  # a member's figure grows as a member formula (agent.planning.members)
             measures += [k for k in prev.metrics if k.startswith(("dim:", "line:")) and "|*" not in k]

@@ -195,14 +195,6 @@ _PROSE_WORDS = (WHY, CAUSE, MOVED, EFFECT, *SECTION_PATTERNS, re.compile(r"(?<![
 FIGURE_ASK = re.compile(r"^\W*(?:what\s+(?:was|were|is|are)\b|how\s+(?:much|many)\b)")
 
 
-def _after_prose(plan: Plan, prev: Plan | None) -> bool:
-    """The message replies to a prose answer about the same company ("and the 737 production rate?"
-    after what drove revenue down): what the filing says of those words, with its row's figure beside
-    the quotes when the company prints one (the probe), never a refusal for want of a row."""
-    return (prev is not None and prev.route == "domain" and prev.intent == "qualitative"
-            and str((plan.slots or {}).get("tickers", "")).startswith("thread"))
-
-
 def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | None = None,
                   joined: frozenset[frozenset[str]] = frozenset()) -> Plan:
     """A figure is answered only for what the question asks: every word accounted for (agent.planning.words).
@@ -247,7 +239,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
                 # "how much did Tesla get from regulatory credits?": that source's revenue, a member
                 plan.intent, plan.metrics, plan.probe = "numeric", [f"dim:revenue|{source}"], []
                 plan.items, plan.query, plan.sub_queries = [], "", []
-            elif counted and not asks_prose and not _after_prose(plan, prev):
+            elif counted and not asks_prose:
                 # "prime subscriber count", "net promoter score", "how many iPhones": a figure, from a
                 # printed line or refused with its words, never a quoted sentence standing in for it
                 plan.intent, plan.metrics, plan.probe = "numeric", list(plan.probe), []
