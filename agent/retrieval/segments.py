@@ -17,6 +17,7 @@ from agent.retrieval.spelling import as_printed
 # member-name words that say nothing about which member it is
 _GENERIC = frozenset({"member", "segment", "segments", "operating", "reportable", "geographical", "geographic", "region",
                       "regions", "division", "divisions", "group"})
+GENERIC = _GENERIC
 AXIS_WORDS = {
     "segment": ("Segment",), "segments": ("Segment",), "business": ("Segment",), "division": ("Segment",),
     "divisions": ("Segment",), "product": ("ProductOrService",), "products": ("ProductOrService",),
