@@ -195,7 +195,7 @@ def axes_for(word: str, axes: list[str]) -> list[str]:
 # words that make the figure something no member is: a complement, or a non-GAAP adjustment
 _NEGATING = frozenset({"outside", "excluding", "except", "ex", "non", "without", "other", "adjusted", "organic",
                        "core", "underlying", "recurring", "comparable", "same"})
-_JOINERS = frozenset({"in", "from", "for", "of", "the", "its", "their", "by", "per", "across", "each", "and", "to"})
+_JOINERS = frozenset({"in", "from", "for", "of", "the", "its", "their", "by", "per", "across", "each", "and", "to", "at"})
 _BETWEEN = frozenset({"and", "vs", "versus", "or"})  # kept between members: "iphone and mac revenue" is two
 
 
