@@ -84,7 +84,9 @@ def _key(name: str) -> frozenset[str]:
 def display_name(member: str, printed: set[str], metric_words: frozenset[str]) -> str:
     """The company's printed name for the member when it has one, else its QName in words."""
     for label in _own_labels(member, printed):
-        clean = re.sub(r"\s*\(\s*\d+\s*\)", "", label).strip()
+        # a note reference, bracketed or set as a trailing digit ("Singapore (1)", "North American Markets 1"):
+        # no part of the name, and a figure the answer's text would carry without a source
+        clean = re.sub(r"(?<=[A-Za-z)])\s*\d$", "", re.sub(r"\s*\(\s*\d+\s*\)", "", label)).strip()
         if _key(clean) and not _key(clean) <= metric_words | {"total"}:
             return clean
     words = [w for w in concept_words(member).split() if w not in _GENERIC]
