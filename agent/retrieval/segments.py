@@ -82,8 +82,12 @@ def _key(name: str) -> frozenset[str]:
 
 
 def display_name(member: str, printed: set[str], metric_words: frozenset[str]) -> str:
-    """The company's printed name for the member when it has one, else its QName in words."""
-    for label in _own_labels(member, printed):
+    """The company's printed name for the member when it has one, else its QName in words. A label that
+    prints exactly the QName's words comes first ("Google Services" over the shorter "Google other" that
+    shares one word with it, "Bottling Investments" over "Investments")."""
+    qname = _key(_qname_name(member))
+    own = _own_labels(member, printed)
+    for label in sorted(own, key=lambda lab: _key(re.sub(r"\s*\(\s*\d+\s*\)|(?<=[A-Za-z)])\s*\d$", "", lab)) != qname):
         # a note reference, bracketed or set as a trailing digit ("Singapore (1)", "North American Markets 1"):
         # no part of the name, and a figure the answer's text would carry without a source
         clean = re.sub(r"(?<=[A-Za-z)])\s*\d$", "", re.sub(r"\s*\(\s*\d+\s*\)", "", label)).strip()
