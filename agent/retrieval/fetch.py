@@ -177,7 +177,8 @@ def _names_member(conn, deps, company: dict, key: str, years: list[int]) -> bool
     rows = segments_store.member_values(conn, cik, [c if ":" in c else f"us-gaap:{c}" for c in m.concepts], year,
                                         instant=m.period == "instant")
     found, exact = find_member(qualifier, [(r.axis, r.member) for r in rows], labels,
-                               frozenset(tokens(company.get("name") or "")))
+                               frozenset(tokens(company.get("name") or "")),
+                               metric_words=frozenset(w for w in tokens(" ".join(m.synonyms)) if len(w) > 2))
     return exact and bool(found)
 
 

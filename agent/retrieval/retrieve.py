@@ -493,7 +493,7 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
     rows.sort(key=lambda r: (next((i for i, a in enumerate(order) if a.lower() in r.axis.lower()), 9), r.id))
     named = _named_as_axis(qualifier, rows, labels, asked) if breakdown else None
     if named and len(named) > 1:  # two members printed "Product" (Cisco): which one, never every product
-        return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": [name(r) for r in rows if (r.axis, r.member) in named]}, None)]
+        return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": list(dict.fromkeys(name(r) for r in rows if (r.axis, r.member) in named))}, None)]
     if named:  # "Adobe product revenue": the member the filing names "Product", not every product
         chosen = [r for r in rows if (r.axis, r.member) == named[0]]
     elif breakdown:
