@@ -178,3 +178,24 @@ def test_a_member_name_is_shown_without_a_note_digit_and_as_its_qname_prints_it(
 def test_break_down_is_layout_never_a_rows_words():
     p = plan_rules("break down Apple's revenue by segment for 2024", directory=_directory())
     assert p.metrics == ["dim:revenue|*segment"]
+
+
+def test_a_member_asked_for_a_figure_it_does_not_report_is_refused_saying_what_it_reports(db):
+    from agent.retrieval.retrieve import _collect, _unresolved_lines
+
+    cik, acc = 320193, "aapl-24"
+    end, start = date(2024, 9, 28), date(2023, 10, 1)
+    with db.connection() as conn:
+        company(conn, cik, "Apple Inc.", ["AAPL"], "0928")
+        filing(conn, cik, acc, 2024, end)
+        fact(conn, cik, acc, REV, "201183000000", end, start, fiscal_year=2024, dims={PRD: "aapl:IPhoneMember"})
+        fact(conn, cik, acc, "OperatingIncomeLoss", "67656000000", end, start, fiscal_year=2024,
+             dims={SEG: "aapl:AmericasSegmentMember"})
+        apple = {"cik": cik, "ticker": "AAPL", "name": "Apple Inc.", "fiscal_years": [2024]}
+        _, _, cells = _collect(conn, [apple], ["dim:operating_income|iphone"])
+        refusal = _unresolved_lines(cells)
+        assert refusal["reason"] == "unknown_metric"
+        assert "Phone reports revenue only" in refusal["detail"]  # the member exists: what it does report
+        assert "Americas" in refusal["detail"]  # the members that do report it
+        _, _, cells = _collect(conn, [apple], ["dim:operating_income|vision pro"])
+        assert "reports" not in _unresolved_lines(cells)["detail"].split("(")[1].split(":")[0]  # no such member at all

@@ -427,6 +427,36 @@ def _member_evidence(company: dict, label: str, fy: int, f) -> Evidence:
     )
 
 
+# the figures a segment, product or region table usually carries: a member asked for another is told which
+_MEMBER_METRICS = ("revenue", "operating_income", "total_assets")
+
+
+def _reported_elsewhere(conn, company: dict, qualifier: str, metric: str, fy: int, labels: dict) -> tuple[str, list[str]] | None:
+    """(the member's name, the figures it does report) when the qualifier names a member exactly under
+    other figures than the one asked ("iPhone operating income": iPhone reports net sales only), so the
+    refusal says what exists instead of only which members carry the asked figure."""
+    owner = _key_words(company.get("name") or "")
+    for other in (k for k in _MEMBER_METRICS if k != metric and k in METRICS):
+        om = METRICS[other]
+        rows = segments_store.member_values(conn, company["cik"], [c if ":" in c else f"us-gaap:{c}" for c in om.concepts],
+                                            fy, instant=om.period == "instant")
+        found, exact = find_member(qualifier, [(r.axis, r.member) for r in rows], labels, owner,
+                                   metric_words=_key_words(" ".join(om.synonyms)))
+        if exact and len({mem for _, mem in found}) == 1:
+            shown = display_name(found[0][1], labels.get(found[0][1], set()), tokens(" ".join(om.synonyms)))
+            reports = [METRICS[k].label.lower() for k in _MEMBER_METRICS if k != metric and k in METRICS
+                       and (k == other or _member_has(conn, company, found[0], k, fy))]
+            return shown, reports
+    return None
+
+
+def _member_has(conn, company: dict, pair: tuple[str, str], metric: str, fy: int) -> bool:
+    om = METRICS[metric]
+    rows = segments_store.member_values(conn, company["cik"], [c if ":" in c else f"us-gaap:{c}" for c in om.concepts],
+                                        fy, instant=om.period == "instant")
+    return any((r.axis, r.member) == pair for r in rows)
+
+
 def _most_said(found: list[tuple[str, str]], labels: dict, owner: frozenset[str], asked: str
                ) -> list[tuple[str, str]]:
     """Of members the qualifier names exactly, those with the longest printed name the question holds word
@@ -529,7 +559,12 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
             chosen = [r for r in alone if (r.axis, r.member) == found[0]] if found and exact else []
     if not chosen:
         members = list(dict.fromkeys(name(r) for r in rows))
-        return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": members}, None)]
+        cell = {**base, "label": f"{qualifier} {m.label.lower()}", "members": members}
+        if not breakdown and not qualifier.startswith("="):
+            elsewhere = _reported_elsewhere(conn, company, qualifier, metric, fy, labels)
+            if elsewhere:
+                cell["member_reports"] = elsewhere
+        return [(cell, None)]
     out = []
     for r in chosen:
         shown = name(r)
@@ -766,6 +801,10 @@ def _unresolved_lines(cells: list[dict]) -> dict | None:
             return {"reason": "unknown_metric", "detail": f"{c['absent_member']} (members reported: {reported})"}
         if c["metric"].startswith("dim:") and "members" in c:
             reported = ", ".join(c["members"][:12]) or "none tagged"
+            if c.get("member_reports"):  # "iphone operating income": the member exists, the figure not for it
+                shown, reports = c["member_reports"]
+                return {"reason": "unknown_metric", "detail": f"{c['label']} ({shown} reports {' and '.join(reports)} only; "
+                                                              f"members reported with it: {reported})"}
             return {"reason": "unknown_metric", "detail": f"{c['label']} (members reported: {reported})"}
         if not c["metric"].startswith("line:") or c.get("concept"):
             continue
