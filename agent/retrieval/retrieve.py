@@ -478,13 +478,16 @@ def _words(text: str) -> list[str]:
 _EVERY = frozenset("by each every per across which all breakdown split mix among between".split())
 
 
-def _named_as_axis(word: str, rows: list, labels: dict, asked: str) -> list[tuple[str, str]] | None:
+def _named_as_axis(word: str, rows: list, labels: dict, asked: str, metric_words: frozenset[str] = frozenset()
+                   ) -> list[tuple[str, str]] | None:
     """The members named exactly as a breakdown's axis word ("Product", "Products": us-gaap:ProductMember)
     when the question asked for no breakdown ("product revenue", not "revenue by product"), else None."""
     if not asked or _EVERY & set(asked.split()):
         return None
-    found, exact = find_member(word, list(dict.fromkeys((r.axis, r.member) for r in rows)), labels)
-    exact_names = [f for f in found if any(_words(n) in ([word], [word.rstrip("s")], [word.rstrip("s") + "s"])
+    found, exact = find_member(word, list(dict.fromkeys((r.axis, r.member) for r in rows)), labels,
+                               metric_words=metric_words)
+    forms = ([word], [word.rstrip("s")], [word.rstrip("s") + "s"])  # "Product revenues" is "product" too
+    exact_names = [f for f in found if any([w for w in _words(n) if w not in metric_words] in forms
                                            for n in member_names(f[1], labels.get(f[1], set())))]
     return list(dict.fromkeys(exact_names)) if exact and exact_names else None
 
@@ -521,7 +524,7 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
 
     order = ("Segment", "ProductOrService", "Geographical")
     rows.sort(key=lambda r: (next((i for i, a in enumerate(order) if a.lower() in r.axis.lower()), 9), r.id))
-    named = _named_as_axis(qualifier, rows, labels, asked) if breakdown else None
+    named = _named_as_axis(qualifier, rows, labels, asked, _key_words(" ".join(m.synonyms))) if breakdown else None
     if named and len(named) > 1:  # two members printed "Product" (Cisco): which one, never every product
         return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": list(dict.fromkeys(name(r) for r in rows if (r.axis, r.member) in named))}, None)]
     if named:  # "Adobe product revenue": the member the filing names "Product", not every product
