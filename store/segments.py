@@ -15,6 +15,7 @@ That pairing adds nothing to the member, so its single fact is the member's own 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -114,11 +115,24 @@ def member_labels(conn: psycopg.Connection, cik: int) -> dict[str, set[str]]:
             out.setdefault(next(iter(dims.values())), set()).add(label)
     # a row on two axes ("Hill's Pet Nutrition" in a restructuring table by segment) may be the only
     # place a member's printed name appears: kept as a candidate for each of its members, which the
-    # reader (agent.retrieval.segments) keeps only when the label shares the member's own words
+    # reader (agent.retrieval.segments) keeps only when the label shares the member's own words. A member
+    # printed only on such rows ("YouTube ads", a product tagged with its segment) gets its names there too.
+    # Of the row's two members, only the one whose QName holds most of the label's words takes it: "Google
+    # Network" on a row of goog:GoogleNetworkMember within goog:GoogleServicesMember names the product, and
+    # read as the segment's name it answered "Google Network revenue" with the whole segment's.
     for label, dims in rows:
         dims = {a: m for a, m in dims.items() if a != "srt:ConsolidationItemsAxis"}
         if len(dims) == 2:
-            for member in dims.values():
-                if member in out:
-                    out[member].add(label)
+            scores = {member: _label_in_qname(label, member) for member in dims.values()}
+            best = max(scores.values())
+            for member, score in scores.items():
+                if score == best:
+                    out.setdefault(member, set()).add(label)
     return out
+
+
+def _label_in_qname(label: str, member: str) -> int:
+    """How many of a label's words the member's QName spells (letters run together: "YouTube" in
+    goog:YouTubeAdvertisingRevenueMember)."""
+    flat = re.sub(r"[^a-z0-9]", "", member.split(":", 1)[-1].lower())
+    return sum(1 for w in re.findall(r"[a-z0-9]+", label.lower()) if len(w) >= 3 and w in flat)

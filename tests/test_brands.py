@@ -251,3 +251,11 @@ def test_a_first_name_the_filings_follow_with_a_surname_is_a_person_not_a_brand(
 
     p = plan(directory, "is quorin a good ceo?", lent=person)
     assert p.route == "refusal" and not p.tickers
+
+
+def test_a_sentences_first_word_that_begins_a_run_of_names_is_the_names_first_word():
+    # "Collins" at a sentence's start is a dictionary word, yet "Collins Aerospace" is one name; a lone
+    # capitalised first word ("Converse revenue") stays the sentence's capital, and so does a question word
+    assert "Collins Aerospace" in [c[2] for c in candidates("Collins Aerospace operating profit in 2023")]
+    assert [c[2] for c in candidates("What does Boeing say?")] == ["Boeing"]
+    assert [c[2] for c in candidates("Compare revenue in 2023")] == []

@@ -135,7 +135,11 @@ def candidates(text: str) -> list[tuple[int, int, str, bool]]:
     for m in _CAPITALISED_RUN.finditer(text):
         phrase, start = m.group(1), m.start(1)
         parts = phrase.split()
-        while parts and _ordinary(parts[0], start == first, words):  # "What does", "How is", "Tell me"
+        # a sentence's first dictionary word that begins a run of capitalised names ("Collins Aerospace
+        # operating profit") is the name's own first word, not the sentence's capital
+        named_run = start == first and len(parts) >= 2 and not _ordinary(parts[0], False, words) \
+            and not _ordinary(parts[1], False, words)
+        while parts and not named_run and _ordinary(parts[0], start == first, words):  # "What does", "How is", "Tell me"
             start = text.index(parts[1], start + len(parts[0])) if len(parts) > 1 else m.end(1)
             parts.pop(0)
         while parts and _ordinary(parts[-1], False, words):

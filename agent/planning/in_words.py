@@ -59,6 +59,8 @@ _CONTRIBUTED = re.compile(
     rf"{_OPENS}how\s+much\s+(?:[\w&.'-]+\s+){{0,3}}?(?:did|does|do|has|have|had|will|would)\s+"
     r"(?!(?:it|they|he|she|we|you|i|management|company)\b)(?:[\w&.'-]+\s+){1,5}?"
     r"(?:add|adds|added|adding|contribut\w*|bring|brings|brought|account(?:s|ed)?\s+for|shave[sd]?|knock(?:s|ed)?)\b")
+# a verb of selling with "in": what a thing brought in is its revenue when the thing is a member
+_BROUGHT_IN = re.compile(r"\b(?:bring|brings|bringing|brought|pull|pulls|pulled|rake|rakes|raked)\s+in\b")
 # a yes-no question that compares a figure with an amount or another figure asks for the figure
 # (a year is no amount: "is it exposed to tariffs in 2025?")
 _AMOUNT_CHECK = re.compile(r"\d|\b(?:above|below|higher|lower|more|less|over|under|than|exceed\w*|bigger|smaller)\b")
@@ -140,6 +142,10 @@ def said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: 
     # how a line went or what moved it ("how did exchange rates affect cash?"): a row of those words, the
     # company's or the taxonomy's, still answers as the figure the line lookup would have given
     prose.probe_standard = told and bool(prose.probe)
+    if _BROUGHT_IN.search(low):
+        # "how much did Subscription bring in for Adobe?": a member the company reports is that member's
+        # revenue (agent.retrieval.fetch checks it names one); anything else is what the filing says of it
+        prose.probe += [k for k in plan.metrics if k.startswith("dim:") and "|*" not in k]
     prose.slots = {**plan.slots, "metrics": "none: prose (the question asks what the filing says)"}
     return prose
 

@@ -58,6 +58,9 @@ _SPOKEN_US = re.compile(r"\b(tell|give|show|let|help|send|for|to|with)\s+us\b(?!
 
 
 # A word that narrows profitability to a part of the business ("streaming profitability").
+# a member "growing" with no figure named: "which segment grew fastest?", "which region grew the most in 2024?"
+_GREW_ALONE = re.compile(r"\b(?:grew|grow|grows|growing|expanded|expand)\s+(?:the\s+)?(?:fastest|quickest|most|least|slowest|"
+                         r"the\s+most|the\s+least)\b")
 _NARROWED_PROFIT = re.compile(r"\b([a-z][\w-]*)\s+(?:profitability|profits?)\b")
 
 
@@ -139,6 +142,10 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: 
         # "which segment grew revenue fastest?": the metric by that axis, each member's figure (or growth)
         reading.unmappable = f"{METRICS[bases[0]].synonyms[0]} by {axis}"
         reading.measures = []
+    elif axis and not bases and not reading.unmappable and reading.growth \
+            and _GREW_ALONE.search(low):
+        # "which segment grew fastest?": a business grows by its sales, the one figure every member reports
+        reading.unmappable = f"revenue by {axis}"
     if reading.unmappable and reading.prose_ask:
         # "why did iPhone revenue fall?": prose about a narrower figure, which MD&A discusses
         reading.measures, reading.unmappable = [], None

@@ -106,7 +106,9 @@ COMPARING = re.compile(r"\b(?:rank\w*|compar\w*|sort\w*|differ\w*|side\s+by\s+si
                        r"larger|smaller|better|worse|highest|lowest|most|least|faster|slower|fastest|slowest|"
                        r"biggest|largest|smallest|greatest|fewest))\b")
 _DIFFERENCE = re.compile(r"\bdiffer\w*(?:\s+between)?\b")  # "the difference between them": a comparison
-_CLAIMED = (FOLLOWUP, ADDING, INCLUDING, REPLACING, ALSO, _DIFFERENCE, _SHARE, SHARE, _DIRECTION,
+# "break down revenue by segment", "broken down by region": how to lay a breakdown out, no row's words
+_BREAK_DOWN = re.compile(r"\b(?:break|breaks|broke|broken|breaking)\s+(?:(?:it|that|them|this)\s+)?down\b")
+_CLAIMED = (FOLLOWUP, ADDING, INCLUDING, REPLACING, ALSO, _DIFFERENCE, _SHARE, SHARE, _DIRECTION, _BREAK_DOWN,
             *(p for p, _ in IMPLIED_PATTERNS), *YEAR_PHRASES)
 
 

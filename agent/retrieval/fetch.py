@@ -141,6 +141,10 @@ def _probe_lines(conn, deps, plan: dict) -> dict | None:
         if company is None:
             return None
         for key in keys:
+            if key.startswith("dim:"):
+                if not _names_member(conn, deps, company, key, plan.get("fiscal_years") or []):
+                    return None
+                continue
             match, candidates = company_line(conn, deps.memo, company["cik"], key)
             if match is None and same_printed_row(candidates):
                 continue  # one printed row under several concepts: the year's amount decides (retrieve)
@@ -151,6 +155,31 @@ def _probe_lines(conn, deps, plan: dict) -> dict | None:
                                                         else "numeric")
     return {**plan, "intent": intent, "metrics": list(keys), "items": [], "probe": [], "probe_standard": False,
             "period": plan.get("period") or plan.get("probe_period"), "probe_period": None}
+
+
+def _names_member(conn, deps, company: dict, key: str, years: list[int]) -> bool:
+    """Whether a `dim:` probe's words name a member exactly (agent.retrieval.segments.find_member) among
+    those the company reports the metric for, in the asked year or else its latest: "Subscription" at
+    Adobe is one; "the acquisition" names none and the question stays a passage search."""
+    from agent.retrieval.concepts import METRICS
+    from agent.retrieval.line_items import tokens
+    from agent.retrieval.segments import find_member, key_parts
+    from store import segments as segments_store
+
+    metric, qualifier, breakdown = key_parts(key)
+    if breakdown or metric not in METRICS or not qualifier:
+        return False
+    cik, m = company["cik"], METRICS[metric]
+    year = years[0] if years else next(iter(_figure_years(conn, deps, cik)), None)
+    if year is None:
+        return False
+    labels = _memo(deps, ("member_labels", cik), lambda: segments_store.member_labels(conn, cik))
+    rows = segments_store.member_values(conn, cik, [c if ":" in c else f"us-gaap:{c}" for c in m.concepts], year,
+                                        instant=m.period == "instant")
+    found, exact = find_member(qualifier, [(r.axis, r.member) for r in rows], labels,
+                               frozenset(tokens(company.get("name") or "")),
+                               metric_words=frozenset(w for w in tokens(" ".join(m.synonyms)) if len(w) > 2))
+    return exact and bool(found)
 
 
 def _unprinted_line(conn, deps, plan: dict, cik: int) -> str | None:

@@ -18,7 +18,7 @@ from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, 
 from agent.progress import status
 from agent.retrieval.line_items import (company_line, labels_of, line_key, line_parts, printed_index, printed_label,
                                         printed_order, same_printed_row, without_note_refs)
-from agent.retrieval.line_items import IGNORABLE, metric_phrases, tokens
+from agent.retrieval.line_items import IGNORABLE, metric_phrases, tokens, unaccented
 from agent.retrieval.causes import cause_queries, subject_query
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
 from agent.retrieval.metric_facts import metric_value
@@ -26,7 +26,7 @@ from agent.planning.formulas import choose, evaluate, metrics_of, operand_label,
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
 from agent.checking.quoted_figures import ranges as amount_ranges
 from agent.retrieval.row_members import row_on_member
-from agent.retrieval.segments import axes_for, display_name, find_member, key_parts, member_parts
+from agent.retrieval.segments import axes_for, display_name, find_member, key_parts, member_names, member_parts
 from agent.state import plan_of
 from agent.retrieval.query_vectors import embed_queries
 from store import chunks as chunk_store
@@ -427,8 +427,84 @@ def _member_evidence(company: dict, label: str, fy: int, f) -> Evidence:
     )
 
 
-def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orders: dict | None = None
-                  ) -> list[tuple[dict, Evidence | None]]:
+# the figures a segment, product or region table usually carries: a member asked for another is told which
+_MEMBER_METRICS = ("revenue", "operating_income", "total_assets")
+
+
+def _reported_elsewhere(conn, company: dict, qualifier: str, metric: str, fy: int, labels: dict) -> tuple[str, list[str]] | None:
+    """(the member's name, the figures it does report) when the qualifier names a member exactly under
+    other figures than the one asked ("iPhone operating income": iPhone reports net sales only), so the
+    refusal says what exists instead of only which members carry the asked figure."""
+    owner = _key_words(company.get("name") or "")
+    for other in (k for k in _MEMBER_METRICS if k != metric and k in METRICS):
+        om = METRICS[other]
+        rows = segments_store.member_values(conn, company["cik"], [c if ":" in c else f"us-gaap:{c}" for c in om.concepts],
+                                            fy, instant=om.period == "instant")
+        found, exact = find_member(qualifier, [(r.axis, r.member) for r in rows], labels, owner,
+                                   metric_words=_key_words(" ".join(om.synonyms)))
+        if exact and len({mem for _, mem in found}) == 1:
+            shown = display_name(found[0][1], labels.get(found[0][1], set()), tokens(" ".join(om.synonyms)))
+            reports = [METRICS[k].label.lower() for k in _MEMBER_METRICS if k != metric and k in METRICS
+                       and (k == other or _member_has(conn, company, found[0], k, fy))]
+            return shown, reports
+    return None
+
+
+def _member_has(conn, company: dict, pair: tuple[str, str], metric: str, fy: int) -> bool:
+    om = METRICS[metric]
+    rows = segments_store.member_values(conn, company["cik"], [c if ":" in c else f"us-gaap:{c}" for c in om.concepts],
+                                        fy, instant=om.period == "instant")
+    return any((r.axis, r.member) == pair for r in rows)
+
+
+def _most_said(found: list[tuple[str, str]], labels: dict, owner: frozenset[str], asked: str
+               ) -> list[tuple[str, str]]:
+    """Of members the qualifier names exactly, those with the longest printed name the question holds word
+    for word (`asked`: its words in order): "revenue from its automotive sales business" is Tesla's
+    "Automotive sales" line, not the Automotive segment the metric's word "sales" also reaches. A tie, or
+    no name held whole, keeps them all in their order."""
+    def held(pair):
+        names = member_names(pair[1], labels.get(pair[1], set()), owner)
+        return max((len(w) for w in (_words(n) for n in names) if w and f" {' '.join(w)} " in f" {asked} "), default=0)
+    most = max(held(f) for f in found)
+    return [f for f in found if held(f) == most] if most else found
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", unaccented(text).lower())
+
+
+# words that ask for every member of an axis, not a member named like the axis
+_EVERY = frozenset("by each every per across which all breakdown split mix among between".split())
+
+
+def _named_as_axis(word: str, rows: list, labels: dict, asked: str, metric_words: frozenset[str] = frozenset()
+                   ) -> list[tuple[str, str]] | None:
+    """The members named exactly as a breakdown's axis word ("Product", "Products": us-gaap:ProductMember)
+    when the question asked for no breakdown ("product revenue", not "revenue by product"), else None."""
+    if not asked or _EVERY & set(asked.split()):
+        return None
+    found, exact = find_member(word, list(dict.fromkeys((r.axis, r.member) for r in rows)), labels,
+                               metric_words=metric_words)
+    forms = ([word], [word.rstrip("s")], [word.rstrip("s") + "s"])  # "Product revenues" is "product" too
+    exact_names = [f for f in found if any([w for w in _words(n) if w not in metric_words] in forms
+                                           for n in member_names(f[1], labels.get(f[1], set())))]
+    return list(dict.fromkeys(exact_names)) if exact and exact_names else None
+
+
+def _renamed(rows: list, alike: list[tuple[str, str]]):
+    """The one member two QNames of one axis name when they report the same figure for the year (NVIDIA's
+    ComputeAndNetworkingMember became ComputeAndNetworkingSegmentMember in a later filing): the one the
+    latest filing tags, else None, and the user is asked which."""
+    same = [r for r in rows if (r.axis, r.member) in alike]
+    if len({(r.concept, r.value, r.period_end) for r in same}) != 1:
+        return None
+    latest = max(same, key=lambda r: (r.filed or r.period_end, r.id))
+    return latest.axis, latest.member
+
+
+def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orders: dict | None = None,
+                  asked: str = "") -> list[tuple[dict, Evidence | None]]:
     """Cells for a 'dim:' key (agent.retrieval.segments): the named member's figure, or every member of the
     axis a breakdown names; with no such member, one empty cell listing the members that exist."""
     metric, qualifier, breakdown = key_parts(key)
@@ -448,7 +524,12 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
 
     order = ("Segment", "ProductOrService", "Geographical")
     rows.sort(key=lambda r: (next((i for i, a in enumerate(order) if a.lower() in r.axis.lower()), 9), r.id))
-    if breakdown:
+    named = _named_as_axis(qualifier, rows, labels, asked, _key_words(" ".join(m.synonyms))) if breakdown else None
+    if named and len(named) > 1:  # two members printed "Product" (Cisco): which one, never every product
+        return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": list(dict.fromkeys(name(r) for r in rows if (r.axis, r.member) in named))}, None)]
+    if named:  # "Adobe product revenue": the member the filing names "Product", not every product
+        chosen = [r for r in rows if (r.axis, r.member) == named[0]]
+    elif breakdown:
         axes = axes_for(qualifier, list(dict.fromkeys(r.axis for r in rows)))
         chosen = [r for r in rows if axes and r.axis == axes[0]]
     elif qualifier.startswith("="):  # one member by its QName (a formula over each member of an axis)
@@ -457,7 +538,13 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
         pairs = [(r.axis, r.member) for r in rows]
         owner = _key_words(company.get("name") or "")
         found, exact = find_member(qualifier, pairs, labels, owner, metric_words=_key_words(" ".join(m.synonyms)))
+        if exact and len(found) > 1 and asked:
+            found = _most_said(found, labels, owner, asked)
         alike = [f for f in found if f[0] == found[0][0]] if exact else []
+        if len({member for _, member in alike}) > 1:
+            renamed = _renamed(rows, alike)
+            if renamed is not None:
+                found, alike = [renamed], [renamed]
         if len({member for _, member in alike}) > 1:
             # two members of one axis go by the name ("Décor" the product line, "Decor" the department): which one
             members = list(dict.fromkeys(name(r) for r in rows if (r.axis, r.member) in alike))
@@ -475,7 +562,12 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
             chosen = [r for r in alone if (r.axis, r.member) == found[0]] if found and exact else []
     if not chosen:
         members = list(dict.fromkeys(name(r) for r in rows))
-        return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": members}, None)]
+        cell = {**base, "label": f"{qualifier} {m.label.lower()}", "members": members}
+        if not breakdown and not qualifier.startswith("="):
+            elsewhere = _reported_elsewhere(conn, company, qualifier, metric, fy, labels)
+            if elsewhere:
+                cell["member_reports"] = elsewhere
+        return [(cell, None)]
     out = []
     for r in chosen:
         shown = name(r)
@@ -513,8 +605,8 @@ def spare_words(words: list[dict]) -> str:
 
 
 def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definitions: list[dict] | None = None,
-             *, changes: bool = False, phrases: dict[str, str] | None = None, spare: str = ""
-             ) -> tuple[dict[str, Evidence], list[dict], list[dict]]:
+             *, changes: bool = False, phrases: dict[str, str] | None = None, spare: str = "",
+             asked: str = "") -> tuple[dict[str, Evidence], list[dict], list[dict]]:
     """Facts and computations for every (company, fiscal year, measure): evidence, calculations,
     and one cell per ask (evidence_id None when no fact reports it). With `changes` (a trend), a
     reported figure's cell also carries its growth over the year before, when both are reported."""
@@ -532,7 +624,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         "label": _label(key), "evidence_id": None, "display": None,
                         "instant": key in METRICS and METRICS[key].period == "instant"}
                 if key.startswith("dim:"):
-                    found = _member_cells(conn, deps, company, key, fy, cell, orders)
+                    found = _member_cells(conn, deps, company, key, fy, cell, orders, asked)
                     if len(found) == 1 and found[0][1] is None and not key_parts(key)[2]:
                         # no such member: "deferred revenue", "current deferred revenue" may be a printed row
                         metric, qualifier, _ = key_parts(key)
@@ -674,7 +766,8 @@ def _numbers(state, deps, config) -> dict:
     with deps.db.connection() as conn:
         evidence, calculations, cells = _collect(conn, state["resolved"], metrics, deps, plan.definitions,
                                                  changes=plan.intent == "trend",
-                                                 phrases=metric_phrases(plan.words), spare=spare_words(plan.words))
+                                                 phrases=metric_phrases(plan.words), spare=spare_words(plan.words),
+                                                 asked=" ".join(_words(" ".join(w["word"] for w in plan.words or []))))
     refusal = _unresolved_lines(cells)
     if refusal and plan.lone_name and refusal["reason"] in ("unknown_metric", "ambiguous_metric"):
         # "what about samsung?": no line or segment of the thread's company, so a company, never its figure
@@ -711,6 +804,10 @@ def _unresolved_lines(cells: list[dict]) -> dict | None:
             return {"reason": "unknown_metric", "detail": f"{c['absent_member']} (members reported: {reported})"}
         if c["metric"].startswith("dim:") and "members" in c:
             reported = ", ".join(c["members"][:12]) or "none tagged"
+            if c.get("member_reports"):  # "iphone operating income": the member exists, the figure not for it
+                shown, reports = c["member_reports"]
+                return {"reason": "unknown_metric", "detail": f"{c['label']} ({shown} reports {' and '.join(reports)} only; "
+                                                              f"members reported with it: {reported})"}
             return {"reason": "unknown_metric", "detail": f"{c['label']} (members reported: {reported})"}
         if not c["metric"].startswith("line:") or c.get("concept"):
             continue

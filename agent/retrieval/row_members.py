@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from agent.retrieval.concepts import normalize
 from agent.retrieval.line_items import LineMatch, company_line, line_key, tokens
-from agent.retrieval.segments import find_member
+from agent.retrieval.segments import AXIS_WORDS, GENERIC, find_member, member_names
 
 # Words between a row's name and its member's ("assets in Israel", "revenue from the Americas").
 _LINKING = frozenset("in of for from the at by its their to on".split())
@@ -43,9 +43,18 @@ def row_on_member(conn, memo: dict, company: dict, said: str, fy: int):
         if not facts:
             continue
         found, exact = find_member(" ".join(words[i:j]), [(f.axis, f.member) for f in facts], labels, owner)
-        if exact and len({m for a, m in found if a == found[0][0]}) == 1:
+        if exact and len({m for a, m in found if a == found[0][0]}) == 1 \
+                and not _dropped(words[i:j], found[0][1], labels, owner):
             return match, next(f for f in facts if (f.axis, f.member) == found[0])
     return None
+
+
+def _dropped(member_words: list[str], member: str, labels: dict, owner: frozenset[str]) -> bool:
+    """Whether the member's side of a split holds a word member matching ignores ("operating", "reportable")
+    that the member's names do not print: a row's word ("Beauty operating profit" is no "profit" row of
+    Beauty), which the split would drop. Axis words ("segment", "region") only say which kind it is."""
+    printed = {w for name in member_names(member, labels.get(member, set()), owner) for w in tokens(name)}
+    return any(w in GENERIC and w not in AXIS_WORDS and w not in printed for w in member_words)
 
 
 def _member_facts(conn, memo: dict, cik: int, match: LineMatch, fy: int) -> list:

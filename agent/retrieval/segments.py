@@ -17,6 +17,7 @@ from agent.retrieval.spelling import as_printed
 # member-name words that say nothing about which member it is
 _GENERIC = frozenset({"member", "segment", "segments", "operating", "reportable", "geographical", "geographic", "region",
                       "regions", "division", "divisions", "group"})
+GENERIC = _GENERIC
 AXIS_WORDS = {
     "segment": ("Segment",), "segments": ("Segment",), "business": ("Segment",), "division": ("Segment",),
     "divisions": ("Segment",), "product": ("ProductOrService",), "products": ("ProductOrService",),
@@ -81,9 +82,15 @@ def _key(name: str) -> frozenset[str]:
 
 
 def display_name(member: str, printed: set[str], metric_words: frozenset[str]) -> str:
-    """The company's printed name for the member when it has one, else its QName in words."""
-    for label in _own_labels(member, printed):
-        clean = re.sub(r"\s*\(\s*\d+\s*\)", "", label).strip()
+    """The company's printed name for the member when it has one, else its QName in words. A label that
+    prints exactly the QName's words comes first ("Google Services" over the shorter "Google other" that
+    shares one word with it, "Bottling Investments" over "Investments")."""
+    qname = _key(_qname_name(member))
+    own = _own_labels(member, printed)
+    for label in sorted(own, key=lambda lab: _key(re.sub(r"\s*\(\s*\d+\s*\)|(?<=[A-Za-z)])\s*\d$", "", lab)) != qname):
+        # a note reference, bracketed or set as a trailing digit ("Singapore (1)", "North American Markets 1"):
+        # no part of the name, and a figure the answer's text would carry without a source
+        clean = re.sub(r"(?<=[A-Za-z)])\s*\d$", "", re.sub(r"\s*\(\s*\d+\s*\)", "", label)).strip()
         if _key(clean) and not _key(clean) <= metric_words | {"total"}:
             return clean
     words = [w for w in concept_words(member).split() if w not in _GENERIC]
@@ -194,7 +201,7 @@ def axes_for(word: str, axes: list[str]) -> list[str]:
 # words that make the figure something no member is: a complement, or a non-GAAP adjustment
 _NEGATING = frozenset({"outside", "excluding", "except", "ex", "non", "without", "other", "adjusted", "organic",
                        "core", "underlying", "recurring", "comparable", "same"})
-_JOINERS = frozenset({"in", "from", "for", "of", "the", "its", "their", "by", "per", "across", "each", "and", "to"})
+_JOINERS = frozenset({"in", "from", "for", "of", "the", "its", "their", "by", "per", "across", "each", "and", "to", "at"})
 _BETWEEN = frozenset({"and", "vs", "versus", "or"})  # kept between members: "iphone and mac revenue" is two
 
 
