@@ -182,7 +182,8 @@ def test_a_line_asked_on_a_named_statement_keeps_that_statement_on_its_key():
     assert keys and all(k.startswith("line:") and line_statement(k) == "cash" for k in keys)  # never "cash"
     # a balance metric asked on the cash-flow statement is that statement's line, never the balance
     p = plan_rules("Apple change in accounts payable in the cash flow, fiscal 2024", directory=directory)
-    assert p.metrics == ["line:accounts payable|accounts payable|accounts payable|change|cash"]
+    (key,) = p.metrics
+    assert line_statement(key) == "cash" and "change" in key and "accounts payable" in key.split("|")[0]
     assert plan_rules("Apple accounts payable fiscal 2024", directory=directory).metrics == ["accounts_payable"]
 
 
