@@ -386,3 +386,11 @@ def test_a_row_printed_word_for_word_as_asked_wins_over_a_near_match():
              _row("Accounts payable", "us-gaap:IncreaseDecreaseInAccountsPayable", "cash")]
     assert _exactly_printed("accounts payable", twice) is None
     assert _exactly_printed("other", [_row("Other", "us-gaap:OtherAssetsCurrent")]) is None  # one word names nothing
+
+
+def test_receivables_is_the_rows_accounts_receivable():
+    notes = _row("Noncurrent notes and accounts receivable", "us-gaap:NotesAndLoansReceivableNetNoncurrent")
+    trade = _row("Accounts payable and other current liabilities", "us-gaap:AccountsPayableAndOtherAccruedLiabilitiesCurrent")
+    assert _one("noncurrent notes and receivables", [notes, trade]) == notes["concept"]
+    assert _one("payables and other current liabilities", [notes, trade]) == trade["concept"]
+    assert _one("noncurrent receivables", [notes, trade]) is None  # the row's "notes" is still needed
