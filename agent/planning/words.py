@@ -305,6 +305,8 @@ def _change_lines(how: list[str | None], words: list[str]) -> dict[int, set[str]
     from agent.retrieval.concepts import METRICS
 
     out: dict[int, set[str]] = {}
+    if set(words) & _PERCENT or any(w.endswith("%") for w in words):
+        return out  # "percentage change in receivables": the balance's growth rate, computed as asked
     for i in range(2, len(words)):
         key = how[i][7:] if how[i] and how[i].startswith("metric:") else None
         if key is None or (i and how[i - 1] == how[i]) or key not in METRICS or METRICS[key].period != "instant" \
