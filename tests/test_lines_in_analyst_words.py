@@ -343,6 +343,9 @@ def test_a_balances_change_noun_asks_the_change_row_never_the_balance_or_its_gro
         assert key.startswith("line:") and {"increase", "change"} & set(line_parts(key)[0].split()), text
     assert plan_rules("Apple accounts receivable fiscal 2024", directory=directory).metrics == ["accounts_receivable"]
     assert not plan_rules("Apple increase in revenue fiscal 2024", directory=directory).metrics[0].startswith("line:")
+    # a percentage change is a rate, never the change row's amount
+    assert not any(k.startswith("line:") for k in plan_rules("Apple % change in inventories fiscal 2024",
+                                                             directory=directory).metrics)
     # the balance's own names are the key's spare words: the change row printed "accounts receivable" fits the
     # user's "receivables", and the balance never does
     key = plan_rules("Apple (increase) decrease in receivables fiscal 2024", directory=directory).metrics[0]
