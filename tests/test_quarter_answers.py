@@ -280,3 +280,19 @@ def test_a_quarter_reads_the_row_printed_under_the_users_words_when_the_metrics_
     assert _values(ask(footnote, "NVIDIA acquisition termination cost in Q2 FY2024")) == {1353 * M}
     refused = ask(footnote, "What were NVIDIA's operating costs in Q3 FY2024?")  # no row's fact for that quarter
     assert refused.refusal_reason and not refused.numbers
+
+
+def test_how_much_spent_on_a_row_in_a_quarter_is_that_rows_quarter_never_refused_for_naming_no_figure(footnote, nvidia):
+    from types import SimpleNamespace
+
+    from store.labels import replace_labels
+
+    with nvidia.connection() as conn:
+        fact(conn, NVDA, Q2, "LaborAndRelatedExpense", str(1480 * M), date(2023, 7, 30), date(2023, 5, 1),
+             fiscal_year=2024, fy=2024, form="10-Q", fp="Q2", filed=date(2023, 8, 25))
+        replace_labels(conn, K24, NVDA, [SimpleNamespace(taxonomy="us-gaap", concept="LaborAndRelatedExpense",
+                                                         label="Personnel", statement="income", table_no=1, row_no=1,
+                                                         negated=False, dims={})])
+    assert _values(ask(footnote, "How much did NVIDIA spend on personnel in the quarter ended July 30, 2023?")) == {1480 * M}
+    unnamed = ask(footnote, "How much did NVIDIA spend on dragons in the quarter ended July 30, 2023?")
+    assert unnamed.refusal_reason == "unknown_metric" and not unnamed.numbers
