@@ -384,10 +384,14 @@ def test_a_row_printed_word_for_word_as_asked_wins_over_a_near_match():
                  "us-gaap:IncomeLossFromContinuingOperationsAttributableToParent", "income")
     assert _exactly_printed("net income from continuing operations attributable to common shareowners",
                             [net, plain]).concept == net["concept"]
-    # one label under two concepts (a balance and its change): no exact pick, the usual resolution decides
-    twice = [_row("Accounts payable", "us-gaap:AccountsPayableCurrent"),
-             _row("Accounts payable", "us-gaap:IncreaseDecreaseInAccountsPayable", "cash")]
-    assert _exactly_printed("accounts payable", twice) is None
+    # one label under two concepts: no exact pick, the usual resolution decides; a balance's change printed under the
+    # balance's name is no word-for-word match without a change word
+    twice = [_row("Deferred revenue", "us-gaap:ContractWithCustomerLiabilityCurrent"),
+             _row("Deferred revenue", "us-gaap:ContractWithCustomerLiabilityNoncurrent")]
+    assert _exactly_printed("deferred revenue", twice) is None
+    payable = [_row("Accounts payable", "us-gaap:AccountsPayableCurrent"),
+               _row("Accounts payable", "us-gaap:IncreaseDecreaseInAccountsPayable", "cash")]
+    assert _exactly_printed("accounts payable", payable).concept == "us-gaap:AccountsPayableCurrent"
     assert _exactly_printed("other", [_row("Other", "us-gaap:OtherAssetsCurrent")]) is None  # one word names nothing
 
 
@@ -397,3 +401,26 @@ def test_receivables_is_the_rows_accounts_receivable():
     assert _one("noncurrent notes and receivables", [notes, trade]) == notes["concept"]
     assert _one("payables and other current liabilities", [notes, trade]) == trade["concept"]
     assert _one("noncurrent receivables", [notes, trade]) is None  # the row's "notes" is still needed
+
+
+def test_a_word_for_word_row_of_a_tax_note_is_the_tax_figure_only_when_tax_is_asked():
+    from agent.retrieval.line_items import _exactly_printed
+
+    tax_row = _row("Gains on equity investments", "us-gaap:DeferredTaxLiabilitiesInvestmentInNoncontrolledAffiliates", "other")
+    income = _row("Gains (losses) on equity investments, net", "us-gaap:GainLossOnInvestments", "income")
+    assert _exactly_printed("gains on equity investments", [tax_row, income]) is None
+    assert _one("gains on equity investments", [tax_row, income]) == income["concept"]
+
+
+def test_a_bare_total_row_is_never_the_line_asked():
+    from agent.retrieval.line_items import LineMatch, same_printed_row
+
+    totals = [_row("Total", "us-gaap:Assets"), _row("Total", "us-gaap:DepreciationAndAmortization")]
+    tax = _row("Provision for income tax, net", "us-gaap:IncomeTaxExpenseBenefit", "income")
+    match, candidates = resolve("net", "provision income tax net", [*totals, tax], [], total=True)
+    assert all(m.concept != "us-gaap:Assets" for m in ([match] if match else []) + candidates)
+    assert not same_printed_row([LineMatch(r["concept"], r["label"], "company", "balance") for r in totals])
+    # "earnings operations" (the planner took "from") is the row "Earnings from operations"
+    earnings = _row("Earnings from operations", "us-gaap:OperatingIncomeLoss", "income")
+    match, _ = resolve("operations", "earnings operations", [earnings, *totals], [], total=True)
+    assert match is not None and match.concept == earnings["concept"]
