@@ -590,6 +590,7 @@ def company_line(conn, memo: dict, cik: int, key: str) -> tuple[LineMatch | None
 _ARTICLES = frozenset({"the", "a", "an"})
 
 
+@lru_cache(maxsize=TOKEN_CACHE)
 def _as_written(text: str) -> tuple[str, ...]:
     """A label's or phrase's words in order, every one kept ("net", "total", the sign's other name), stemmed;
     without articles, footnote references and the linking words a clause starts or ends with ("... for the")."""
