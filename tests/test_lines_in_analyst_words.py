@@ -395,14 +395,6 @@ def test_a_row_printed_word_for_word_as_asked_wins_over_a_near_match():
     assert _exactly_printed("other", [_row("Other", "us-gaap:OtherAssetsCurrent")]) is None  # one word names nothing
 
 
-def test_receivables_is_the_rows_accounts_receivable():
-    notes = _row("Noncurrent notes and accounts receivable", "us-gaap:NotesAndLoansReceivableNetNoncurrent")
-    trade = _row("Accounts payable and other current liabilities", "us-gaap:AccountsPayableAndOtherAccruedLiabilitiesCurrent")
-    assert _one("noncurrent notes and receivables", [notes, trade]) == notes["concept"]
-    assert _one("payables and other current liabilities", [notes, trade]) == trade["concept"]
-    assert _one("noncurrent receivables", [notes, trade]) is None  # the row's "notes" is still needed
-
-
 def test_a_word_for_word_row_of_a_tax_note_is_the_tax_figure_only_when_tax_is_asked():
     from agent.retrieval.line_items import _exactly_printed
 

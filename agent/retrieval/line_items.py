@@ -148,8 +148,6 @@ def tokens(text: str) -> frozenset[str]:
     out = frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
     if "intangible" in out:  # "intangibles" is the rows' "intangible assets"
         out |= {"asset"}
-    if out & {"receivable", "payable"}:  # "receivables" is the rows' "accounts receivable", "payables" their payable
-        out -= {"account"}
     # "Cash paid for interest" and "Interest paid" (InterestPaidNet) are one line: paid is always cash
     return out - {"cash"} if "paid" in out else out
 
