@@ -253,3 +253,46 @@ def test_a_quarter_of_a_metric_printed_on_two_rows_is_the_row_named_by_the_users
                                          row("Revenues", "Total revenues", 2)])
     assert _values(ask(footnote, "What were NVIDIA's net sales in Q2 FY2024?")) == {13400 * M}
     assert _values(ask(footnote, "What was NVIDIA's total revenues in Q2 FY2024?")) == {13507 * M}
+
+
+def test_a_quarter_reads_the_row_printed_under_the_users_words_when_the_metrics_concepts_hold_none(footnote, nvidia):
+    from types import SimpleNamespace
+
+    from store.labels import replace_labels
+
+    def row(concept, label, statement, n):
+        return SimpleNamespace(taxonomy="us-gaap", concept=concept, label=label, statement=statement, table_no=1,
+                               row_no=n, negated=False, dims={})
+
+    with nvidia.connection() as conn:
+        # "Operating costs" printed for SellingGeneralAndAdministrativeExpense: the table metric "operating costs"
+        # (OperatingExpenses) holds no fact for the quarter
+        fact(conn, NVDA, Q2, "SellingGeneralAndAdministrativeExpense", str(2662 * M), date(2023, 7, 30),
+             date(2023, 5, 1), fiscal_year=2024, fy=2024, form="10-Q", fp="Q2", filed=date(2023, 8, 25))
+        # a flow printed in a table that also holds total assets (read as a balance sheet): still a flow
+        fact(conn, NVDA, Q2, "BusinessCombinationAcquisitionRelatedCosts", str(1353 * M), date(2023, 7, 30),
+             date(2023, 5, 1), fiscal_year=2024, fy=2024, form="10-Q", fp="Q2", filed=date(2023, 8, 25))
+        replace_labels(conn, K24, NVDA, [row("SellingGeneralAndAdministrativeExpense", "Operating costs", "income", 1),
+                                         row("BusinessCombinationAcquisitionRelatedCosts", "Acquisition termination cost",
+                                             "balance", 2),
+                                         row("Assets", "Total assets", "balance", 3)])
+    assert _values(ask(footnote, "What were NVIDIA's operating costs in Q2 FY2024?")) == {2662 * M}
+    assert _values(ask(footnote, "NVIDIA acquisition termination cost in Q2 FY2024")) == {1353 * M}
+    refused = ask(footnote, "What were NVIDIA's operating costs in Q3 FY2024?")  # no row's fact for that quarter
+    assert refused.refusal_reason and not refused.numbers
+
+
+def test_how_much_spent_on_a_row_in_a_quarter_is_that_rows_quarter_never_refused_for_naming_no_figure(footnote, nvidia):
+    from types import SimpleNamespace
+
+    from store.labels import replace_labels
+
+    with nvidia.connection() as conn:
+        fact(conn, NVDA, Q2, "LaborAndRelatedExpense", str(1480 * M), date(2023, 7, 30), date(2023, 5, 1),
+             fiscal_year=2024, fy=2024, form="10-Q", fp="Q2", filed=date(2023, 8, 25))
+        replace_labels(conn, K24, NVDA, [SimpleNamespace(taxonomy="us-gaap", concept="LaborAndRelatedExpense",
+                                                         label="Personnel", statement="income", table_no=1, row_no=1,
+                                                         negated=False, dims={})])
+    assert _values(ask(footnote, "How much did NVIDIA spend on personnel in the quarter ended July 30, 2023?")) == {1480 * M}
+    unnamed = ask(footnote, "How much did NVIDIA spend on dragons in the quarter ended July 30, 2023?")
+    assert unnamed.refusal_reason == "unknown_metric" and not unnamed.numbers

@@ -153,6 +153,7 @@ def _quotient(trace: list[dict]) -> bool:
                and trace[i + 1]["as"] == "unaccounted" for i, t in enumerate(trace))
 
 
+_QUARTER_ROW = "a printed row, of the quarter asked"
 _EARNING = re.compile(r"\b(?:earn|earned|earns|make|made|makes|how much|how many)\b")
 
 
@@ -217,10 +218,19 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
                       or (bool(set(r.items) & SECTION_ITEMS) and not counted))
         figure = not asks_prose and (counted or bool(_EARNING.search(low)))
         quarter = quarterly_phrase(low)
-        if quarter and figure:  # "what did it earn in the september 2023 quarter": a figure of a quarter
+        dated = parse_period(low) if quarter and figure and runs and not asks_prose else None
+        row_runs = account(outside, spans, claimed(low, _CLAIMED) | set(dated.words))[1] \
+            if dated is not None and dated.kind == "quarter" else []
+        if row_runs:
+            # "how much did Visa spend on personnel in the quarter ended June 30, 2023": the row those words name,
+            # of that quarter (its keys written below, with the quarter's words claimed), or refused by its words;
+            # never the question refused for naming no figure
+            plan.intent, plan.metrics, plan.probe = "numeric", [_QUARTER_ROW], []
+            plan.items, plan.query, plan.sub_queries = [], "", []
+        elif quarter and figure:  # "what did it earn in the september 2023 quarter": a figure of a quarter
             return refusal_plan("unknown_metric", f"which figure of that period (\"{quarter}\"): name a line item, such as "
                                 "revenue or net income", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
-        if runs and quarter and not asks_prose:
+        if runs and quarter and not asks_prose and not row_runs:
             # "research and development expenses in the second quarter": a printed row of that quarter's
             # statements answers; else the quarter's 10-Q is searched as below
             dated = parse_period(low)
@@ -322,6 +332,9 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         return refusal_plan(reason, detail, candidates=candidates, tickers=plan.tickers, fiscal_years=plan.fiscal_years,
                             words=trace)
     if not runs:
+        if _QUARTER_ROW in plan.metrics:  # never left as a key: no row's words once the quarter's are claimed
+            return refusal_plan("unknown_metric", f"which figure of that period (\"{quarterly_phrase(low)}\"): name a line "
+                                "item, such as revenue or net income", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
         return plan
     if "metrics" in plan.inherited:
         # "and Mac?" after "iPhone revenue": the new words name what is asked now; the thread's
@@ -357,7 +370,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     if dims:  # a member's words ("long-lived assets in Israel") narrow the line: required, never a spare word
         keys = [_without_spare(k, dims) for k in keys]
     absorbed = _taken_in(trace, absorbed)
-    plan.metrics = [k for k in plan.metrics if k not in absorbed] + keys
+    plan.metrics = [k for k in plan.metrics if k not in absorbed and k != _QUARTER_ROW] + keys
     if plan.intent == "derived" and not any(k in FORMULAS for k in plan.metrics):
         plan.intent = "numeric"
     return plan

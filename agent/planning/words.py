@@ -291,6 +291,38 @@ def _paid_lines(how: list[str | None], words: list[str]) -> dict[int, set[str]]:
     return out
 
 
+# The nouns of a change ("increase in inventories", "(increase) decrease in receivables", "net change in cash"): a
+# change row of the cash-flow statement when the figure after them is a balance, never the balance itself
+_CHANGE_NOUNS = frozenset("increase increases decrease decreases change changes".split())
+
+
+def _change_lines(how: list[str | None], words: list[str]) -> dict[int, set[str]]:
+    """"Increase in inventories", "change in accounts receivable": a change noun before "in" (or "of") and a balance
+    metric names the cash-flow statement's change row (IncreaseDecreaseInInventories), a figure other than the
+    balance at either year's end and other than its growth rate. The change words, the preposition and the
+    metric's words are left for the line lookup; returns {index: the metric the line took in} for those words.
+    A duration metric after them ("increase in revenue") is its growth, asked the usual way."""
+    from agent.retrieval.concepts import METRICS
+
+    out: dict[int, set[str]] = {}
+    if set(words) & _PERCENT or any(w.endswith("%") for w in words):
+        return out  # "percentage change in receivables": the balance's growth rate, computed as asked
+    for i in range(2, len(words)):
+        key = how[i][7:] if how[i] and how[i].startswith("metric:") else None
+        if key is None or (i and how[i - 1] == how[i]) or key not in METRICS or METRICS[key].period != "instant" \
+                or words[i - 1] not in ("in", "of") or words[i - 2] not in _CHANGE_NOUNS or how[i - 2] not in (None, "filler"):
+            continue
+        start = i - 2
+        while start > 0 and words[start - 1] in _CHANGE_NOUNS | {"net"} and how[start - 1] in (None, "filler"):
+            start -= 1
+        end = i
+        while end < len(words) and how[end] == f"metric:{key}":
+            end += 1
+        for g in range(start, end):
+            how[g], out[g] = None, {key}
+    return out
+
+
 def join_printed_names(how: list[str | None], words: list[str], names: frozenset[frozenset[str]]
                        ) -> dict[int, set[str]]:
     """"Sales and marketing", "total liabilities and shareholders' equity": when the words around an
@@ -376,6 +408,8 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
     merged = merge_adjacent_metrics(how, words, masked)
     _own_words(how, words, masked)
     paid = _paid_lines(how, words)
+    changed = _change_lines(how, words)
+    paid.update(changed)
     printed = join_printed_names(how, words, printed_names)
     in_merge = {g for start, end, _ in merged for g in range(start, end) if words[g] not in _ASKING} | set(printed)
     joined = {g: keys for start, end, keys in merged for g in range(start, end)}
@@ -414,7 +448,8 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             how[i] = "growth"
         elif w in extra and w not in NARROWING:
             how[i] = "other"
-    trace = [{"word": w, "as": h or "unaccounted", **({"joins": sorted(joined[i])} if i in joined else {})}
+    trace = [{"word": w, "as": h or "unaccounted", **({"joins": sorted(joined[i])} if i in joined else {}),
+              **({"change_of": sorted(changed[i])[0]} if i in changed else {})}
              for i, (w, h) in enumerate(zip(words, how))]
     runs: list[tuple[int, int]] = []
     i = 0
@@ -450,6 +485,15 @@ def claimed(low: str, patterns) -> set[str]:
         for m in pattern.finditer(low):
             out |= set(normalize(m.group(0)).split())
     return out
+
+
+def _metric_names(key: str) -> list[str]:
+    """The words of a curated metric's label and synonyms ("accounts", "receivable", "trade", ...)."""
+    from agent.retrieval.concepts import METRICS
+
+    metric = METRICS[key]
+    return list(dict.fromkeys(w for name in (metric.label, *metric.synonyms) for w in normalize(name).replace(",", " ").split()
+                              if w not in FILLER))
 
 
 def line_keys(trace: list[dict], runs: list[tuple[int, int]]) -> tuple[list[str], set[str]]:
@@ -493,6 +537,11 @@ def line_keys(trace: list[dict], runs: list[tuple[int, int]]) -> tuple[list[str]
         # still one the user did not write
         spare = [w for i, w in enumerate(words[lo:hi], lo) if kinds[i] in ("filler", "other", "growth")
                  and w not in PAYMENT_WORDS and w not in IGNORABLE]
+        # a balance's change ("increase in receivables"): the balance's own names may be the row's words
+        # ("(Increase) decrease in accounts receivable"), allowed but never needed
+        for key in dict.fromkeys(trace[i]["change_of"] for start, end in inside for i in range(start, end)
+                                 if "change_of" in trace[i]):
+            spare += [w for w in _metric_names(key) if w not in spare]
         key = f"line:{leftover}|{' '.join(context)}|{' '.join(shown)}"
         if spare:
             key += f"|{' '.join(dict.fromkeys(spare))}"

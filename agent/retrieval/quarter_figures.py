@@ -232,8 +232,10 @@ def _measure(conn, memo: dict, cik: int, key: str, phrase: str = "") -> tuple[li
                     printed_label(first)[:1].upper() + printed_label(first)[1:])
         if match is None:
             return None
-        # a balance sheet row is a balance at the quarter's end, never a flow over it
-        balance = match.statement == "balance"
+        # a balance at the quarter's end, or a flow over it: as the company's facts of the concept are dated (a
+        # segment table holding total assets is read as a balance sheet, yet its "Income tax expense" is a flow)
+        kinds = {kind for concept, kind in memo.get(("concepts", cik)) or [] if concept == match.concept}
+        balance = "instant" in kinds if kinds else match.statement == "balance"
         return [match.concept], None, balance, match.label[:1].upper() + match.label[1:] if match.label else line_parts(key)[2]
     return None
 
@@ -356,6 +358,26 @@ def _base(target: tuple, growth: str) -> tuple:
     return ("quarter", fy, q - 1) if q > 1 else ("quarter", fy - 1, 4)
 
 
+def _printed_instead(conn, memo, cik: int, m: _Measure, period: dict, cal: Periods, phrase: str) -> _Measure:
+    """A table metric none of whose concepts holds the period: the row the company prints under the user's words
+    ("Operating costs", tagged SellingGeneralAndAdministrativeExpense), exact or near-exact only, as for a year
+    (agent.retrieval.retrieve); else the metric as it was, to be refused as not held."""
+    from agent.retrieval.line_items import line_key
+
+    try:
+        if _figure(m, _target(period, cal, m)) is not None:
+            return m
+    except NotHeld:
+        pass
+    try:
+        printed = _Measure(conn, memo, cik, line_key(phrase), cal)
+        if printed.instant == m.instant and _figure(printed, _target(period, cal, printed)) is not None:
+            return printed
+    except (LookupError, NotHeld):
+        pass
+    return m
+
+
 def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder, phrase: str = "") -> list[dict]:
     """Cells for one company and measure (evidence and calculations go to the builder)."""
     cik = company["cik"]
@@ -372,6 +394,8 @@ def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder, phra
         raise NotAQuarterMeasure(base_key)
     inputs = [_Measure(conn, memo, cik, i.metric, cal) for i in formula.inputs] if formula else []
     m = inputs[0] if formula else _Measure(conn, memo, cik, base_key, cal, phrase)
+    if not formula and base_key in METRICS and phrase and period["kind"] != "quarters":
+        m = _printed_instead(conn, memo, cik, m, period, cal, phrase)
     label = formula.label if formula else m.label
     note = _ambiguity(period, cal, company)
     latest = bool(period.get("latest"))
