@@ -40,7 +40,8 @@ from agent.planning.company_words import ACRONYMS, LEGAL_SUFFIXES, english_words
 from agent.planning.followups import lead_subject
 from agent.planning.topics import STOPWORDS
 from agent.retrieval.finance import MEASURE_PHRASES
-from agent.retrieval.concepts import normalize
+from agent.planning.words import FILLER
+from agent.retrieval.concepts import find_phrases, normalize
 
 MIN_CHUNKS = 3  # a word no dictionary holds: named in at least this many of the maker's chunks
 DOMINANCE = 2.5  # and this many times as often as in the next company's filings
@@ -204,7 +205,7 @@ def find_brands(text: str, directory: CompanyDirectory, thread: list[str] = ()) 
     found: list[CompanyMatch] = []
     for start, end, phrase, everyday in candidates(text):
         registrant = None if everyday else uncovered_registrant(phrase, directory)
-        if registrant is not None:  # "micron", "biontech": that registrant, which we do not cover
+        if registrant is not None and not name_goes_on(phrase, text):  # "micron", "biontech": that registrant, which we do not cover
             found.append(CompanyMatch("not_covered", phrase, start, end, registrant, via="registrant"))
             continue
         counts = lookup(phrase)
@@ -261,6 +262,23 @@ def registrant_not_theirs(text: str, directory: CompanyDirectory, thread: list[s
 
 _CAPITALISED_WORD = re.compile(r"(?<![\w$&'-])([A-Z][a-z]{2,})(?![\w'-])")
 _AFTER_PREPOSITION = re.compile(r"\b(?:in|into|from|for|across|outside|within|to|of|at|on|throughout)\s+(?:the\s+)?$", re.I)
+
+
+def name_goes_on(name: str, text: str) -> bool:
+    """The message writes more of the name after `name`: a word that is no legal suffix, no filler,
+    no figure's word and no number ("acme widgets corp" goes on past "acme"; "tjx companies total
+    assets" and "csl total assets 2024" do not)."""
+    at = text.lower().find(name.lower())
+    if at < 0:
+        return False
+    after = re.findall(r"[\w&'\u2019.-]+", text[at + len(name):])
+    for word in after:
+        w = re.sub(r"['\u2019]s$", "", word.lower()).strip(".'\u2019")
+        if w in LEGAL_SUFFIXES:
+            continue
+        return bool(w) and w not in FILLER and w not in STOPWORDS and not w[:1].isdigit() \
+            and not find_phrases(normalize(" ".join(after[after.index(word):][:3])), MEASURE_PHRASES)
+    return False
 
 
 def uncovered_registrant(phrase: str, directory: CompanyDirectory) -> Company | None:

@@ -65,9 +65,9 @@ _MARKED = re.compile(
     re.I,
 )
 # A bare four-digit number no filing year can be, written where a year goes ("2024 vs 1850", "and the year
-# 2100?"): a year the user named, refused as one; dropped, the question would be answered for another year.
+# 2100?", "revenue 1980"): a year the user named, refused as one; dropped, the question would be answered for another year.
 # Not an amount or a count ("$1,850", "1850 million", "2500 employees").
-_FAR_YEAR = re.compile(r"(?<![\w$.,])(1[0-8]\d\d|20[4-9]\d|2[1-9]\d\d|3\d\d\d)(?![\w%]|[.,]\d|\s?(?:%|percent|million|billion|thousand|"
+_FAR_YEAR = re.compile(r"(?<![\w$.,])(1[0-8]\d\d|19[0-8]\d|199[0-2]|20[4-9]\d|2[1-9]\d\d|3\d\d\d)(?![\w%]|[.,]\d|\s?(?:%|percent|million|billion|thousand|"
                        r"m\b|bn\b|k\b|shares|employees|people|stores|units|customers|locations|vehicles))", re.I)
 # Every year phrase the reader takes, so that the word accounting (agent.planning.word_accounting)
 # never leaves one over.
