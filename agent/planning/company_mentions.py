@@ -207,11 +207,15 @@ def registrant_named(name: str, directory: CompanyDirectory, text: str = ""):
     whole name ("tjx companies", "Palo Alto Networks"), or a word that begins only uncovered names and
     is no everyday word typed in lowercase ("csl"). Why: a company that exists but is not covered is
     refused as not covered, with its ticker; "no company by that name" is said only of a name nobody
-    knows ("Zorblax Corp", "acme widgets corp": one registrant's first word, not its name). `text`:
+    knows ("Zorblax Corp", "acme widgets corp": one registrant's first word, not its name). A name typed
+    in capitals that is a ticker in the map ("TEAM") is that registrant. `text`:
     the message, where the name as the user wrote it may go on past the refusal's name."""
     words = norm_name(name or "")
     if not words or name_goes_on(name, text):
         return None
+    if name.isupper() and directory.get(name) is not None:  # "TEAM net income": the ticker, as typed
+        company = directory.get(name)
+        return None if company.covered else company
     ciks = directory.names.get(words, set())
     found = [directory.companies[c] for c in ciks if c in directory.companies]
     if found:

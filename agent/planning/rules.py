@@ -161,7 +161,8 @@ def known_registrant(plan: Plan, directory: CompanyDirectory, text: str) -> Plan
     if company is None:
         return plan
     plan.refusal_reason = "not_covered"
-    plan.refusal_detail = f"{plan.refusal_detail} ({company.ticker})"
+    plan.refusal_detail = plan.refusal_detail if plan.refusal_detail == company.ticker \
+        else f"{plan.refusal_detail} ({company.ticker})"
     plan.tickers = [company.ticker]
     return plan
 

@@ -1,0 +1,50 @@
+"""A clause beside the question that asks nothing, with an everyday word shouted in it, names no
+company and no figure (agent.planning.asides); the same word where the question is stays a ticker."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.planning.asides import set_aside
+from agent.planning.companies import CompanyDirectory
+from agent.planning.rules import plan_rules
+from tests.test_companies import COVERED, SEC
+
+# everyday words SEC's map holds as tickers of companies nobody covers here
+EVERYDAY = [("FUN", 1, "Cedar Fair L P"), ("TEAM", 3, "Atlassian Corp"), ("REAL", 4, "RealReal, Inc."),
+            ("SAFE", 5, "Safehold Inc."), ("OPEN", 6, "Opendoor Technologies Inc")]
+
+
+@pytest.fixture(scope="module")
+def directory() -> CompanyDirectory:
+    return CompanyDirectory.from_rows(COVERED, SEC + EVERYDAY, {320193: [2023, 2024], 1045810: [2024, 2025],
+                                                                104169: [2024, 2025], 1318605: [2023, 2024]})
+
+
+@pytest.mark.parametrize("text, ticker, metric", [
+    ("what was Apple's revenue in fiscal 2024? NOW thanks", "AAPL", "revenue"),
+    ("Nvidia net income fiscal 2025? I need it ALL", "NVDA", "net_income"),
+    ("FUN please: Walmart revenue 2024", "WMT", "revenue"),
+    ("TEAM please: what was Apple's revenue in fiscal 2024", "AAPL", "revenue"),
+    ("Tesla net income 2024? I need it REAL", "TSLA", "net_income"),
+    ("Apple revenue fiscal 2024 - SAFE if you can", "AAPL", "revenue"),
+    ("quick one, NOW: Nvidia revenue fiscal 2025?", "NVDA", "revenue"),
+])
+def test_a_shouted_word_beside_the_question_is_no_company_and_no_figure(directory, text, ticker, metric):
+    p = plan_rules(text, directory=directory)
+    assert (p.route, p.tickers, p.metrics) == ("domain", [ticker], [metric]), p
+
+
+@pytest.mark.parametrize("text", ["NOW revenue 2023", "what was NOW's revenue in 2023?", "TEAM net income 2024",
+                                  "Apple revenue 2024 vs NOW"])
+def test_the_shouted_word_where_the_question_is_stays_a_ticker(directory, text):
+    assert plan_rules(text, directory=directory).refusal_reason == "not_covered"
+
+
+def test_only_an_aside_beside_a_question_is_set_aside(directory):
+    assert set_aside("NOW thanks", directory) == "NOW thanks"  # nothing else is asked: left to the planner
+    assert set_aside("Apple revenue 2024? LOW thanks", directory) == "Apple revenue 2024? LOW thanks"  # Lowe's, covered
+    assert set_aside("APPLE REVENUE 2024? NOW THANKS", directory) == "APPLE REVENUE 2024? NOW THANKS"  # all shouted
+    assert set_aside("Apple revenue 2024? Services only", directory) == "Apple revenue 2024? Services only"
+    aside = set_aside("Apple revenue 2024? NOW thanks", directory)
+    assert aside.startswith("Apple revenue 2024?") and aside[19:].strip() == "" and len(aside) == 30
