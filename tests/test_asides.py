@@ -48,3 +48,22 @@ def test_only_an_aside_beside_a_question_is_set_aside(directory):
     assert set_aside("Apple revenue 2024? Services only", directory) == "Apple revenue 2024? Services only"
     aside = set_aside("Apple revenue 2024? NOW thanks", directory)
     assert aside.startswith("Apple revenue 2024?") and aside[19:].strip() == "" and len(aside) == 30
+
+
+
+@pytest.mark.parametrize("text", ["describe your data sources", "can you describe your data sources?"])
+def test_a_question_about_footnote_with_a_topic_word_names_no_company(directory, embedder, text):
+    """A filing topic's word ("describe") beside no company, figure or year: about Footnote when the
+    sentence model and the letters both read it so, never refused for the company it does not name."""
+    from agent.planning.exemplars import meaning_from
+
+    with meaning_from(embedder):
+        p = plan_rules(text, directory=directory)
+    assert p.route == "meta" and p.refusal_reason is None, p
+
+
+def test_a_topic_without_a_company_is_still_asked_for_one(directory, embedder):
+    from agent.planning.exemplars import meaning_from
+
+    with meaning_from(embedder):
+        assert plan_rules("what are the supply chain risks?", directory=directory).refusal_reason == "no_company"

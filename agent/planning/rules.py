@@ -657,7 +657,15 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                 inherited.insert(0, "tickers")
                 sources["tickers"] = "thread, and the message's"
     if not tickers:
-        guess = guess_company_text(outside) or (unaccounted_words(outside, low) if domain_signal else None)
+        named = guess_company_text(outside)
+        guess = named or (unaccounted_words(outside, low) if domain_signal else None)
+        # "can you explain what you do in one sentence?": a topic's word ("explain") and no name, figure,
+        # year or company: judged as small talk first, never refused for the company it does not name
+        topic_only = r.has_topic and not (measures or r.why or r.years.given or r.matches) and named is None
+        if topic_only and prev is None:
+            chat_kind = small_talk(spelled_out(low))
+            if chat_kind or asks_what_footnote_is(low):
+                return meta_plan(chat_kind or "about")
         if guess and not domain_signal and prev is None:
             # "Happy Friday!", "is this like Bloomberg?": a capitalised word no company goes by, and
             # nothing of a filing: small talk when the whole message reads as small talk
