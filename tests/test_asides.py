@@ -67,3 +67,20 @@ def test_a_topic_without_a_company_is_still_asked_for_one(directory, embedder):
 
     with meaning_from(embedder):
         assert plan_rules("what are the supply chain risks?", directory=directory).refusal_reason == "no_company"
+
+
+@pytest.mark.parametrize("text", ["that's ALL for today", "ALL good, thanks!"])
+def test_a_shouted_word_in_small_talk_is_no_company(directory, embedder, text):
+    from agent.planning.exemplars import meaning_from
+
+    with meaning_from(embedder):
+        p = plan_rules(text, directory=directory)
+    assert p.route == "meta", p
+
+
+@pytest.mark.parametrize("text", ["tell me about NOW", "what about ALL?"])
+def test_a_shouted_ticker_asked_about_stays_a_company(directory, embedder, text):
+    from agent.planning.exemplars import meaning_from
+
+    with meaning_from(embedder):
+        assert plan_rules(text, directory=directory).refusal_reason == "not_covered"

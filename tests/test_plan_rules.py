@@ -563,3 +563,9 @@ def test_a_name_sec_knows_is_not_covered_rather_than_unknown(directory, text, de
 @pytest.mark.parametrize("text", ["revenue of forestar widgets corp fy2023", "what's Zorblax Corp's revenue?"])
 def test_a_longer_name_than_a_registrants_is_no_company(directory, text):
     assert plan(directory, text).refusal_reason == "no_company"
+
+
+@pytest.mark.parametrize("text, years", [("Apple revenue back in 2019", [2019]), ("Tesla revenue back in the 1980s", [1980])])
+def test_back_then_is_when_never_a_line(directory, text, years):
+    p = plan(directory, text)
+    assert (p.route, p.metrics, p.fiscal_years) == ("domain", ["revenue"], years), p

@@ -541,6 +541,12 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     ambiguous = [m for m in r.matches if m.kind == "ambiguous"]
     if not_covered:
         m = not_covered[0]
+        shouted = m.via == "ticker" and m.text.isupper() and m.text.lower() in english_words()
+        if shouted and prev is None and not (measures or r.has_topic or r.why or r.years.given or r.unmappable):
+            # "that's ALL for today", "IT works, thanks": a shouted word in small talk, no question about a company
+            chat_kind = small_talk(spelled_out(low))
+            if chat_kind:
+                return meta_plan(chat_kind)
         detail = m.text if m.via == "ticker" else f"{m.text} ({m.company.ticker})"
         return refusal_plan("not_covered", detail, tickers=[m.company.ticker], **carry)
     if ambiguous and not r.tickers:

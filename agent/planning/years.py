@@ -69,9 +69,13 @@ _MARKED = re.compile(
 # Not an amount or a count ("$1,850", "1850 million", "2500 employees").
 _FAR_YEAR = re.compile(r"(?<![\w$.,])(1[0-8]\d\d|19[0-8]\d|199[0-2]|20[4-9]\d|2[1-9]\d\d|3\d\d\d)(?![\w%]|[.,]\d|\s?(?:%|percent|million|billion|thousand|"
                        r"m\b|bn\b|k\b|shares|employees|people|stores|units|customers|locations|vehicles))", re.I)
+# A decade ("the 2010s", "back in the 1980s"): its years, never dropped for the latest year. One before
+# any filing stands for its first year, refused as a year we lack.
+_DECADE = re.compile(r"(?<![\w$.,])(1\d\d0|20\d0)['\u2019]?s\b")
 # Every year phrase the reader takes, so that the word accounting (agent.planning.word_accounting)
 # never leaves one over.
-YEAR_PHRASES = (_YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN, _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND, _FAR_YEAR)
+YEAR_PHRASES = (_YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN, _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND, _FAR_YEAR,
+                _DECADE)
 MIN_YEAR, MAX_YEAR = 1993, 2039
 NO_SUCH_YEAR = 999_999  # what a named year of more than six digits stands for
 
@@ -160,6 +164,12 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
     for m in _FAR_YEAR.finditer(t):
         if free(m):
             years.add(int(m.group(1)))
+            consumed.append(m.span())
+    for m in _DECADE.finditer(t):
+        if free(m):
+            first = int(m.group(1))
+            years |= {first} if first < MIN_YEAR - 3 else set(range(first, first + 10))
+            out.trend = out.trend or first >= MIN_YEAR - 3
             consumed.append(m.span())
     out.years = sorted(years)
     m = _SPAN.search(t)
