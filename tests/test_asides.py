@@ -51,7 +51,8 @@ def test_only_an_aside_beside_a_question_is_set_aside(directory):
 
 
 
-@pytest.mark.parametrize("text", ["describe your data sources", "can you describe your data sources?"])
+@pytest.mark.parametrize("text", ["describe your data sources", "can you describe your data sources?",
+                                  "could you explain what you do, briefly?"])
 def test_a_question_about_footnote_with_a_topic_word_names_no_company(directory, embedder, text):
     """A filing topic's word ("describe") beside no company, figure or year: about Footnote when the
     sentence model and the letters both read it so, never refused for the company it does not name."""

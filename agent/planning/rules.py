@@ -667,7 +667,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         guess = named or (unaccounted_words(outside, low) if domain_signal else None)
         # "can you explain what you do in one sentence?": a topic's word ("explain") and no name, figure,
         # year or company: judged as small talk first, never refused for the company it does not name
-        topic_only = r.has_topic and not (measures or r.why or r.years.given or r.matches) and named is None
+        topic_only = (r.has_topic or r.why) and not (measures or r.years.given or r.matches) and named is None
         if topic_only and prev is None:
             chat_kind = small_talk(spelled_out(low))
             if chat_kind or asks_what_footnote_is(low):
