@@ -251,3 +251,16 @@ def test_a_first_name_the_filings_follow_with_a_surname_is_a_person_not_a_brand(
 
     p = plan(directory, "is quorin a good ceo?", lent=person)
     assert p.route == "refusal" and not p.tickers
+
+
+def test_a_name_written_as_a_person_or_another_company_is_no_brand():
+    """"Mr. Vellar" makes "Orin Vellar" a person the filings name; "Quillwise, PBC" another company
+    the filer invested in: neither is the filer's brand, so neither reads as a question about it."""
+    person = [(KO, "Orin Vellar, our founder, leads the board."), (KO, "Orin Vellar spoke."),
+              (KO, "Orin Vellar again"), (KO, "If Mr. Vellar were to leave, we may suffer.")]
+    assert named_counts("Orin Vellar", person) == []
+    investee = [(KO, "a note from Quillwise, PBC, convertible to equity"), (KO, "our stake in Quillwise, PBC grew"),
+                (KO, "Quillwise models")]
+    assert named_counts("Quillwise", investee) == []
+    brand = [(KO, "Quillwise sales grew"), (KO, "Quillwise Zero launched"), (KO, "sold by Quillwise, Inc., our unit")]
+    assert named_counts("Quillwise", brand) == [(KO, 3)]

@@ -101,17 +101,35 @@ def corpus_lookup(db) -> Lookup:
 def named_counts(phrase: str, chunks: list[tuple[int, str]]) -> list[tuple[int, int]]:
     """[(cik, chunks that write `phrase` as a name)], most first: at least one of its occurrences
     there has a capital letter. A word filings write in lowercase ("footnote", "tide" of the sea) is
-    an everyday word in them, whatever a user typed."""
+    an everyday word in them, whatever a user typed. A company whose chunks mostly write the name
+    with a legal form after it, or a title before its last word, names another company or a person:
+    not counted."""
     words = [re.escape(w) for w in re.findall(r"[A-Za-z0-9]+", phrase)]
     if not words:
         return []
     pattern = re.compile(r"(?<![A-Za-z0-9])" + r"[\W_]{1,3}".join(words) + r"(?![a-z0-9])", re.I)
+    titled = re.compile(rf"\b(?:Mr|Ms|Mrs|Dr)\.?\s+{words[-1]}\b", re.I)
     counts: dict[int, int] = {}
+    entity: dict[int, int] = {}
+    person: set[int] = set()
     for cik, text in chunks:
-        if any(any(ch.isupper() for ch in m.group(0)) and not _first_name(text, m.end())
-               for m in pattern.finditer(text)):
+        found = [m for m in pattern.finditer(text) if any(ch.isupper() for ch in m.group(0))
+                 and not _first_name(text, m.end())]
+        if found:
             counts[cik] = counts.get(cik, 0) + 1
+            if any(_ENTITY_AFTER.match(text, m.end()) for m in found):
+                entity[cik] = entity.get(cik, 0) + 1
+        if titled.search(text):
+            person.add(cik)
+    # a name a company's filings write as a person's ("Mr. Zuckerberg"), or mostly as another company's
+    # ("Anthropic, PBC"), is who it is, never that company's brand
+    counts = {cik: n for cik, n in counts.items() if 2 * entity.get(cik, 0) < n and cik not in person}
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+# A legal form right after a name (a word or two between): "Anthropic, PBC", "Huawei Technologies Co., Ltd."
+_ENTITY_AFTER = re.compile(r",?\s+(?:[A-Z][\w&-]*\s+){0,2}(?:Inc|Corp|Corporation|Co|Ltd|Limited|LLC|L\.L\.C|PBC|"
+                           r"[Pp]lc|AG|SE|S\.A|N\.V|GmbH|LP|L\.P)\b\.?")
 
 
 _SURNAME = re.compile(r" (?:[A-Z]\. )?([A-Z][a-z]+)\b")
