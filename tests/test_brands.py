@@ -262,5 +262,8 @@ def test_a_name_written_as_a_person_or_another_company_is_no_brand():
     investee = [(KO, "a note from Quillwise, PBC, convertible to equity"), (KO, "our stake in Quillwise, PBC grew"),
                 (KO, "Quillwise models")]
     assert named_counts("Quillwise", investee) == []
+    rival = [(KO, "competitors include Zelmor Holdings Inc., Quillwise, and Brantix Corporation"),
+             (KO, "such as Zelmor Ltd., or Quillwise, and others")]
+    assert named_counts("Quillwise", rival) == []
     brand = [(KO, "Quillwise sales grew"), (KO, "Quillwise Zero launched"), (KO, "sold by Quillwise, Inc., our unit")]
     assert named_counts("Quillwise", brand) == [(KO, 3)]

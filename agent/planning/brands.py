@@ -117,16 +117,20 @@ def named_counts(phrase: str, chunks: list[tuple[int, str]]) -> list[tuple[int, 
                  and not _first_name(text, m.end())]
         if found:
             counts[cik] = counts.get(cik, 0) + 1
-            if any(_ENTITY_AFTER.match(text, m.end()) for m in found):
+            if any(_ENTITY_AFTER.match(text, m.end()) or _ENTITY_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
+                   for m in found):
                 entity[cik] = entity.get(cik, 0) + 1
         if titled.search(text):
             person.add(cik)
     # a name a company's filings write as a person's ("Mr. Zuckerberg"), or mostly as another company's
-    # ("Anthropic, PBC"), is who it is, never that company's brand
+    # ("Anthropic, PBC", or listed among companies by their legal names), is who it is, never their brand
     counts = {cik: n for cik, n in counts.items() if 2 * entity.get(cik, 0) < n and cik not in person}
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
+# A name listed right after another company's legal form: "Hewlett Packard Enterprise Company, Huawei, Intel"
+_ENTITY_BEFORE = re.compile(r"\b(?:Inc|Corp|Corporation|Company|Co|Ltd|Limited|LLC|PBC|[Pp]lc|AG|SE|N\.V|GmbH|L\.P)\.?"
+                            r"[,;]\s*(?:(?:and|or)\s+)?$")
 # A legal form right after a name (a word or two between): "Anthropic, PBC", "Huawei Technologies Co., Ltd."
 _ENTITY_AFTER = re.compile(r",?\s+(?:[A-Z][\w&-]*\s+){0,2}(?:Inc|Corp|Corporation|Co|Ltd|Limited|LLC|L\.L\.C|PBC|"
                            r"[Pp]lc|AG|SE|S\.A|N\.V|GmbH|LP|L\.P)\b\.?")
