@@ -85,3 +85,28 @@ def test_a_shouted_ticker_asked_about_stays_a_company(directory, embedder, text)
 
     with meaning_from(embedder):
         assert plan_rules(text, directory=directory).refusal_reason == "not_covered"
+
+
+@pytest.mark.parametrize("text, ticker, metric", [
+    ("hey Footnote, what's Apple's revenue in fiscal 2024?", "AAPL", "revenue"),
+    ("Footnote, what was Nvidia's net income in fiscal 2025?", "NVDA", "net_income"),
+    ("thanks Footnote. Now Walmart revenue fiscal 2025?", "WMT", "revenue"),
+])
+def test_footnote_spoken_to_by_name_is_no_word_of_the_figure(directory, text, ticker, metric):
+    p = plan_rules(text, directory=directory)
+    assert (p.route, p.tickers, p.metrics) == ("domain", [ticker], [metric]), p
+
+
+def test_a_filings_footnote_is_still_a_word():
+    from agent.planning.asides import addressed
+
+    for text in ("what does footnote 7 say about leases?", "what does the Footnote say?", "Footnote revenue 2024"):
+        assert addressed(text) == text
+
+
+def test_small_talk_naming_footnote_and_a_figure_word_is_small_talk(directory, embedder):
+    from agent.planning.exemplars import meaning_from
+
+    with meaning_from(embedder):
+        p = plan_rules("good morning Footnote, ready for earnings season?", directory=directory)
+    assert p.route == "meta", p

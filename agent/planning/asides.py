@@ -27,8 +27,30 @@ _SHOUTED = re.compile(r"(?<![\w$'\u2019.&-])[A-Z]{2,}(?![\w'\u2019.&-])")
 _WORD = re.compile(r"[\w'\u2019&$.%-]+")
 
 
+# Footnote spoken to by name ("hey Footnote, ...", "thanks Footnote."): after a greeting, or before a pause.
+_OWN_NAME = re.compile(r"\bfootnote\b", re.I)
+_GREETING_BEFORE = re.compile(r"\b(?:hey|hi|hello|yo|thanks|thank\s+you|thx|ok|okay|morning|cheers|dear)[\s,]*$", re.I)
+_PAUSE_AFTER = re.compile(r"\s*(?:[,.!?:;\u2014\u2013]|\s-\s|$)")
+
+
+def addressed(text: str) -> str:
+    """The text with Footnote's own name blanked where the user speaks to it: "hey Footnote, what's
+    Apple's revenue?" asks for Apple's revenue, never a line called "footnote revenue". A footnote
+    of the filing ("footnote 7", "the footnote on leases") is no address and stays."""
+    out = text
+    for m in _OWN_NAME.finditer(text):
+        before = text[: m.start()]
+        spoken = _GREETING_BEFORE.search(before) or (not before.strip() and _PAUSE_AFTER.match(text, m.end())) \
+            or (m.group(0)[0] == "F" and _PAUSE_AFTER.match(text, m.end()) and not re.search(r"\bthe\s*$", before, re.I))
+        if spoken:
+            out = out[: m.start()] + " " * (m.end() - m.start()) + out[m.end():]
+    return out
+
+
 def set_aside(text: str, directory) -> str:
-    """The text with each aside clause blanked (same length, so every other span keeps its place)."""
+    """The text with each aside clause blanked (same length, so every other span keeps its place),
+    and Footnote's name where the user speaks to it (`addressed`)."""
+    text = addressed(text)
     if not _SHOUTED.search(text) or _mostly_upper(text):
         return text
     clauses = _clauses(text)

@@ -152,6 +152,9 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     return again if again.route == "domain" and again.tickers == [company.ticker] else plan
 
 
+OWN_NAME = "footnote"  # the product's own name: the user speaks to it, never asks about a company by it
+
+
 def known_registrant(plan: Plan, directory: CompanyDirectory, text: str) -> Plan:
     """A refusal for a name no company goes by, when SEC's map knows a registrant by that name
     (agent.planning.company_mentions.registrant_named), is the refusal for a company we do not cover."""
@@ -664,12 +667,14 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                 sources["tickers"] = "thread, and the message's"
     if not tickers:
         named = guess_company_text(outside)
+        if named and named.lower() == OWN_NAME:
+            named = None  # "good morning Footnote, ready for earnings season?": whom it speaks to, no company
         guess = named or (unaccounted_words(outside, low) if domain_signal else None)
-        # "can you explain what you do in one sentence?": a topic's word ("explain") and no name, figure,
-        # year or company: judged as small talk first, never refused for the company it does not name
-        topic_only = (r.has_topic or r.why) and not (measures or r.years.given or r.matches) and named is None
+        # "can you explain what you do in one sentence?": a topic's or a figure's word ("explain", "earnings")
+        # and no name, year or company: judged as small talk first, never refused for the company it does not name
+        topic_only = (r.has_topic or r.why or measures) and not (r.years.given or r.matches) and named is None
         if topic_only and prev is None:
-            chat_kind = small_talk(spelled_out(low))
+            chat_kind = small_talk(chat)  # as written, Footnote's name and all
             if chat_kind or asks_what_footnote_is(low):
                 return meta_plan(chat_kind or "about")
         if guess and not domain_signal and prev is None:
