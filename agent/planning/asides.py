@@ -17,12 +17,16 @@ from __future__ import annotations
 import re
 
 from agent.planning.company_words import ACRONYMS, ENGLISH, english_words
-from agent.planning.words import FILLER
 from agent.retrieval.concepts import find_phrases, normalize
 from agent.retrieval.finance import MEASURE_PHRASES
 
 # Where one clause ends and another begins: a sentence's end, a colon, a semicolon, a dash between words.
 _CLAUSE_END = re.compile(r"[?!;:]+|\s[\u2014\u2013-]{1,2}\s|[\u2014\u2013]|\.(?=\s|$)")
+# What an aside may hold besides the shouted word: courtesy, urgency and the words that carry them.
+_COURTESY = frozenset("""i i'm im we you u it that this me my us our please pls plz thanks thank thx ty if you can could
+    would will need needed want like now asap quick quickly one just so ok okay really very too much and or but the a an
+    is are be do get got have has had for of to on at with by as soon possible right away today again kindly cheers
+    appreciate appreciated great good nice cool awesome""".split())
 _SHOUTED = re.compile(r"(?<![\w$'\u2019.&-])[A-Z]{2,}(?![\w'\u2019.&-])")
 _WORD = re.compile(r"[\w'\u2019&$.%-]+")
 
@@ -79,13 +83,14 @@ def _clauses(text: str) -> list[tuple[int, int]]:
 
 
 def _aside(clause: str, directory) -> bool:
-    """Filler words and at least one shouted everyday word, nothing else."""
+    """Words of courtesy or urgency and at least one shouted everyday word, nothing else: no number,
+    and no word that narrows what is asked ("ALL years", "ALL segments" ask for more)."""
     words = _WORD.findall(clause)
     shouted = [w for w in words if _SHOUTED.fullmatch(w) and _everyday(w, directory)]
-    if not shouted:
+    if not shouted or re.search(r"\d", clause):
         return False
     rest = [w for w in words if w not in shouted]
-    return all(normalize(w) in FILLER or w.lower() in FILLER for w in rest)
+    return all(re.sub(r"['\u2019](?:s|m|ll|re|d)$", "", w.lower()) in _COURTESY for w in rest)
 
 
 def _everyday(word: str, directory) -> bool:
