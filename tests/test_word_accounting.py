@@ -160,6 +160,8 @@ def test_a_companys_own_decision_to_buy_is_no_advice():
     ("apple had 1980 employees in 2024", [2024], []),  # a count
     ("apple revenue back in the 1980s", [1980], []),  # a decade no filing reaches
     ("apple revenue in the 2010s", list(range(2010, 2020)), []),
+    ("apple revenue 200 years from now", [], [200]),  # after the latest year: refused, never the latest's
+    ("apple revenue in three years' time", [], [3]),
 ])
 def test_a_year_no_filing_can_hold_is_kept_to_be_refused(text, years, offsets):
     from agent.planning.years import parse_years
