@@ -162,6 +162,8 @@ def test_a_companys_own_decision_to_buy_is_no_advice():
     ("apple revenue in the 2010s", list(range(2010, 2020)), []),
     ("apple revenue 200 years from now", [], [200]),  # after the latest year: refused, never the latest's
     ("apple revenue in three years' time", [], [3]),
+    ("apple revenue two decades ago", [], [-20]),
+    ("apple revenue a century ago", [], [-100]),
 ])
 def test_a_year_no_filing_can_hold_is_kept_to_be_refused(text, years, offsets):
     from agent.planning.years import parse_years

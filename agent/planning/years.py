@@ -41,6 +41,8 @@ _SPAN = re.compile(
 # "two years ago", and in a thread "two years earlier" / "three years before": that many back, one year
 # ("the two years before that" counts the years between, and stays a span)
 _AGO = re.compile(r"(?<!\bthe\s)\b(two|three|four|five|\d{1,3})\s+(?:fiscal\s+)?years?\s+(?:ago|earlier|before|prior)\b", re.I)
+# "two decades ago", "a century ago": that many years before the latest, which no filing reaches
+_AGO_LONG = re.compile(r"\b(a|one|two|three|four|five|\d{1,2})\s+(decades?|century|centuries)\s+(?:ago|earlier|before)\b", re.I)
 # "200 years from now", "in 3 years' time": a year after the latest, which no filing holds yet (refused, never
 # answered with the latest year's figure)
 _FROM_NOW = re.compile(r"\b(a|one|two|three|four|five|\d{1,3})\s+(?:fiscal\s+)?years?['\u2019]?\s+(?:from\s+(?:now|today)|hence|"
@@ -79,7 +81,7 @@ _DECADE = re.compile(r"(?<![\w$.,])(1\d\d0|20\d0)['\u2019]?s\b")
 # Every year phrase the reader takes, so that the word accounting (agent.planning.word_accounting)
 # never leaves one over.
 YEAR_PHRASES = (_YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN, _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND, _FAR_YEAR,
-                _DECADE, _FROM_NOW)
+                _DECADE, _FROM_NOW, _AGO_LONG)
 MIN_YEAR, MAX_YEAR = 1993, 2039
 NO_SUCH_YEAR = 999_999  # what a named year of more than six digits stands for
 
@@ -191,6 +193,11 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
         n = NUMBER_WORDS.get(m.group(1).lower()) or int(m.group(1))
         out.latest = True
         out.offsets = [-n]
+    elif (m := _AGO_LONG.search(t)) is not None and not out.years:
+        said = m.group(1).lower()
+        n = 1 if said in ("a", "one") else NUMBER_WORDS.get(said) or int(said)
+        out.latest = True
+        out.offsets = [-n * (10 if m.group(2).lower().startswith("decade") else 100)]
     elif (m := _FROM_NOW.search(t)) is not None and not out.years:
         said = m.group(1).lower()
         out.latest = True
