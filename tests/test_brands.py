@@ -259,3 +259,19 @@ def test_a_sentences_first_word_that_begins_a_run_of_names_is_the_names_first_wo
     assert "Collins Aerospace" in [c[2] for c in candidates("Collins Aerospace operating profit in 2023")]
     assert [c[2] for c in candidates("What does Boeing say?")] == ["Boeing"]
     assert [c[2] for c in candidates("Compare revenue in 2023")] == []
+
+
+def test_a_name_written_as_a_person_or_another_company_is_no_brand():
+    """"Mr. Vellar" makes "Orin Vellar" a person the filings name; "Quillwise, PBC" another company
+    the filer invested in: neither is the filer's brand, so neither reads as a question about it."""
+    person = [(KO, "Orin Vellar, our founder, leads the board."), (KO, "Orin Vellar spoke."),
+              (KO, "Orin Vellar again"), (KO, "If Mr. Vellar were to leave, we may suffer.")]
+    assert named_counts("Orin Vellar", person) == []
+    investee = [(KO, "a note from Quillwise, PBC, convertible to equity"), (KO, "our stake in Quillwise, PBC grew"),
+                (KO, "Quillwise models")]
+    assert named_counts("Quillwise", investee) == []
+    rival = [(KO, "competitors include Zelmor Holdings Inc., Quillwise, and Brantix Corporation"),
+             (KO, "such as Zelmor Ltd., or Quillwise, and others")]
+    assert named_counts("Quillwise", rival) == []
+    brand = [(KO, "Quillwise sales grew"), (KO, "Quillwise Zero launched"), (KO, "sold by Quillwise, Inc., our unit")]
+    assert named_counts("Quillwise", brand) == [(KO, 3)]

@@ -548,3 +548,24 @@ def test_how_exposed_how_it_performed_and_which_part_drove_it_are_prose_question
     assert p.intent == "qualitative" and p.items[0] == "7", p
     # the figure itself stays a figure
     assert plan(directory, "tesla gross margin 2024").intent != "qualitative"
+
+
+@pytest.mark.parametrize("text, detail", [
+    ("costco wholesale net income 2024", "costco wholesale (COST)"),
+    ("what was Agilent's revenue in 2023?", "Agilent (A)"),
+    ("forestar total assets 2024", "forestar (FOR)"),
+])
+def test_a_name_sec_knows_is_not_covered_rather_than_unknown(directory, text, detail):
+    p = plan(directory, text)
+    assert (p.refusal_reason, p.refusal_detail) == ("not_covered", detail), p
+
+
+@pytest.mark.parametrize("text", ["revenue of forestar widgets corp fy2023", "what's Zorblax Corp's revenue?"])
+def test_a_longer_name_than_a_registrants_is_no_company(directory, text):
+    assert plan(directory, text).refusal_reason == "no_company"
+
+
+@pytest.mark.parametrize("text, years", [("Apple revenue back in 2019", [2019]), ("Tesla revenue back in the 1980s", [1980])])
+def test_back_then_is_when_never_a_line(directory, text, years):
+    p = plan(directory, text)
+    assert (p.route, p.metrics, p.fiscal_years) == ("domain", ["revenue"], years), p

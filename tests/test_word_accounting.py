@@ -155,6 +155,15 @@ def test_a_companys_own_decision_to_buy_is_no_advice():
     ("boeing revenue 500 years ago", [], [-500]),
     ("apple had 1500 employees in 2024", [2024], []),  # a count, not a year
     ("revenue of $1850 million in 2023", [2023], []),
+    ("visa revenue 1980", [1980], []),  # before any filing, written bare where the year goes
+    ("apple revenue 1992 vs 2024", [1992, 2024], []),
+    ("apple had 1980 employees in 2024", [2024], []),  # a count
+    ("apple revenue back in the 1980s", [1980], []),  # a decade no filing reaches
+    ("apple revenue in the 2010s", list(range(2010, 2020)), []),
+    ("apple revenue 200 years from now", [], [200]),  # after the latest year: refused, never the latest's
+    ("apple revenue in three years' time", [], [3]),
+    ("apple revenue two decades ago", [], [-20]),
+    ("apple revenue a century ago", [], [-100]),
 ])
 def test_a_year_no_filing_can_hold_is_kept_to_be_refused(text, years, offsets):
     from agent.planning.years import parse_years

@@ -40,7 +40,8 @@ from agent.planning.company_words import ACRONYMS, LEGAL_SUFFIXES, english_words
 from agent.planning.followups import lead_subject
 from agent.planning.topics import STOPWORDS
 from agent.retrieval.finance import MEASURE_PHRASES
-from agent.retrieval.concepts import normalize
+from agent.planning.words import FILLER
+from agent.retrieval.concepts import find_phrases, normalize
 
 MIN_CHUNKS = 3  # a word no dictionary holds: named in at least this many of the maker's chunks
 DOMINANCE = 2.5  # and this many times as often as in the next company's filings
@@ -100,17 +101,39 @@ def corpus_lookup(db) -> Lookup:
 def named_counts(phrase: str, chunks: list[tuple[int, str]]) -> list[tuple[int, int]]:
     """[(cik, chunks that write `phrase` as a name)], most first: at least one of its occurrences
     there has a capital letter. A word filings write in lowercase ("footnote", "tide" of the sea) is
-    an everyday word in them, whatever a user typed."""
+    an everyday word in them, whatever a user typed. A company whose chunks mostly write the name
+    with a legal form after it, or a title before its last word, names another company or a person:
+    not counted."""
     words = [re.escape(w) for w in re.findall(r"[A-Za-z0-9]+", phrase)]
     if not words:
         return []
     pattern = re.compile(r"(?<![A-Za-z0-9])" + r"[\W_]{1,3}".join(words) + r"(?![a-z0-9])", re.I)
+    titled = re.compile(rf"\b(?:Mr|Ms|Mrs|Dr)\.?\s+{words[-1]}\b", re.I)
     counts: dict[int, int] = {}
+    entity: dict[int, int] = {}
+    person: set[int] = set()
     for cik, text in chunks:
-        if any(any(ch.isupper() for ch in m.group(0)) and not _first_name(text, m.end())
-               for m in pattern.finditer(text)):
+        found = [m for m in pattern.finditer(text) if any(ch.isupper() for ch in m.group(0))
+                 and not _first_name(text, m.end())]
+        if found:
             counts[cik] = counts.get(cik, 0) + 1
+            if any(_ENTITY_AFTER.match(text, m.end()) or _ENTITY_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
+                   for m in found):
+                entity[cik] = entity.get(cik, 0) + 1
+        if titled.search(text):
+            person.add(cik)
+    # a name a company's filings write as a person's ("Mr. Zuckerberg"), or mostly as another company's
+    # ("Anthropic, PBC", or listed among companies by their legal names), is who it is, never their brand
+    counts = {cik: n for cik, n in counts.items() if 2 * entity.get(cik, 0) < n and cik not in person}
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+# A name listed right after another company's legal form: "Hewlett Packard Enterprise Company, Huawei, Intel"
+_ENTITY_BEFORE = re.compile(r"\b(?:Inc|Corp|Corporation|Company|Co|Ltd|Limited|LLC|PBC|[Pp]lc|AG|SE|N\.V|GmbH|L\.P)\.?"
+                            r"[,;]\s*(?:(?:and|or)\s+)?$")
+# A legal form right after a name (a word or two between): "Anthropic, PBC", "Huawei Technologies Co., Ltd."
+_ENTITY_AFTER = re.compile(r",?\s+(?:[A-Z][\w&-]*\s+){0,2}(?:Inc|Corp|Corporation|Co|Ltd|Limited|LLC|L\.L\.C|PBC|"
+                           r"[Pp]lc|AG|SE|S\.A|N\.V|GmbH|LP|L\.P)\b\.?")
 
 
 _SURNAME = re.compile(r" (?:[A-Z]\. )?([A-Z][a-z]+)\b")
@@ -208,7 +231,7 @@ def find_brands(text: str, directory: CompanyDirectory, thread: list[str] = ()) 
     found: list[CompanyMatch] = []
     for start, end, phrase, everyday in candidates(text):
         registrant = None if everyday else uncovered_registrant(phrase, directory)
-        if registrant is not None:  # "micron", "biontech": that registrant, which we do not cover
+        if registrant is not None and not name_goes_on(phrase, text):  # "micron", "biontech": that registrant, which we do not cover
             found.append(CompanyMatch("not_covered", phrase, start, end, registrant, via="registrant"))
             continue
         counts = lookup(phrase)
@@ -265,6 +288,23 @@ def registrant_not_theirs(text: str, directory: CompanyDirectory, thread: list[s
 
 _CAPITALISED_WORD = re.compile(r"(?<![\w$&'-])([A-Z][a-z]{2,})(?![\w'-])")
 _AFTER_PREPOSITION = re.compile(r"\b(?:in|into|from|for|across|outside|within|to|of|at|on|throughout)\s+(?:the\s+)?$", re.I)
+
+
+def name_goes_on(name: str, text: str) -> bool:
+    """The message writes more of the name after `name`: a word that is no legal suffix, no filler,
+    no figure's word and no number ("acme widgets corp" goes on past "acme"; "tjx companies total
+    assets" and "csl total assets 2024" do not)."""
+    at = text.lower().find(name.lower())
+    if at < 0:
+        return False
+    after = re.findall(r"[\w&'\u2019.-]+", text[at + len(name):])
+    for word in after:
+        w = re.sub(r"['\u2019]s$", "", word.lower()).strip(".'\u2019")
+        if w in LEGAL_SUFFIXES:
+            continue
+        return bool(w) and w not in FILLER and w not in STOPWORDS and not w[:1].isdigit() \
+            and not find_phrases(normalize(" ".join(after[after.index(word):][:3])), MEASURE_PHRASES)
+    return False
 
 
 def uncovered_registrant(phrase: str, directory: CompanyDirectory) -> Company | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from agent.planning.brands import everyday, named_by
+from agent.planning.brands import everyday, name_goes_on, named_by, uncovered_registrant
 from agent.planning.companies import CompanyDirectory, CompanyMatch, named_beside, norm_name
 from agent.planning.company_words import english_words
 from agent.planning.followups import lead_subject, unknown_subject
@@ -200,6 +200,29 @@ def listed_company(r: Reading, outside: str, directory: CompanyDirectory) -> str
         return None
     ciks = {m.company.cik for m in r.matches if m.company is not None}
     return None if named_by(name, ciks) else name
+
+
+def registrant_named(name: str, directory: CompanyDirectory, text: str = ""):
+    """The uncovered SEC registrant a refused name is, if the directory knows it: the registrant's
+    whole name ("tjx companies", "Palo Alto Networks"), or a word that begins only uncovered names and
+    is no everyday word typed in lowercase ("csl"). Why: a company that exists but is not covered is
+    refused as not covered, with its ticker; "no company by that name" is said only of a name nobody
+    knows ("Zorblax Corp", "acme widgets corp": one registrant's first word, not its name). A name typed
+    in capitals that is a ticker in the map ("TEAM") is that registrant. `text`:
+    the message, where the name as the user wrote it may go on past the refusal's name."""
+    words = norm_name(name or "")
+    if not words or name_goes_on(name, text):
+        return None
+    if name.isupper() and directory.get(name) is not None:  # "TEAM net income": the ticker, as typed
+        company = directory.get(name)
+        return None if company.covered else company
+    ciks = directory.names.get(words, set())
+    found = [directory.companies[c] for c in ciks if c in directory.companies]
+    if found:
+        return min(found, key=lambda c: c.ticker) if not any(c.covered for c in found) else None
+    if len(words) == 1 and name.islower() and words[0] in english_words():
+        return None  # "widget": a word, whatever registrant's name begins with it
+    return uncovered_registrant(name, directory)
 
 
 def company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:

@@ -17,13 +17,14 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from agent.planning.asides import set_aside
 from agent.planning.brands import registrant_not_theirs, uncovered_registrant
 from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_words import english_words
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
-                                             named_unknown_company, uncovered_mentions, unknown_owner, weak_mention,
-                                             whole_name)
+                                             named_unknown_company, registrant_named, uncovered_mentions, unknown_owner,
+                                             weak_mention, whole_name)
 from agent.planning.corrections import (LAYOUT, cover_page, NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, WHOLE_FIGURE,
                                         ampersand)
 from agent.planning.defined_formulas import name_aside, names_more_formulas, without_names
@@ -138,7 +139,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     no company at all, the word is read as that ticker if the message so read is a question about that
     company. Only a message refused for naming no company is read again, so "low margin" beside a named
     company, or any message that plans as typed, is untouched."""
-    plan = _plan_spelled(text, previous=previous, directory=directory)
+    plan = known_registrant(_plan_spelled(text, previous=previous, directory=directory), directory, text or "")
     first = _LEADING_WORD.match(text or "")
     if plan.refusal_reason != "no_company" or first is None:
         return plan
@@ -149,6 +150,24 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     cashtag = text[: first.start("word")].rstrip("$") + "$" + first.group("word").upper() + text[first.end("word"):]
     again = _plan_spelled(cashtag, previous=previous, directory=directory)
     return again if again.route == "domain" and again.tickers == [company.ticker] else plan
+
+
+OWN_NAME = "footnote"  # the product's own name: the user speaks to it, never asks about a company by it
+
+
+def known_registrant(plan: Plan, directory: CompanyDirectory, text: str) -> Plan:
+    """A refusal for a name no company goes by, when SEC's map knows a registrant by that name
+    (agent.planning.company_mentions.registrant_named), is the refusal for a company we do not cover."""
+    if plan.refusal_reason != "no_company" or not plan.refusal_detail:
+        return plan
+    company = registrant_named(plan.refusal_detail, directory, text)
+    if company is None:
+        return plan
+    plan.refusal_reason = "not_covered"
+    plan.refusal_detail = plan.refusal_detail if plan.refusal_detail == company.ticker \
+        else f"{plan.refusal_detail} ({company.ticker})"
+    plan.tickers = [company.ticker]
+    return plan
 
 
 def _plan_spelled(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
@@ -296,6 +315,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
 
     if not scope:  # a quoted row name is read as words once the quotation itself is judged in scope
         outside = names_kept(raw)
+    aside = set_aside(outside, directory)  # "Apple revenue 2024? NOW thanks": no company called NOW
+    if not scope or aside != outside:
+        outside = aside
         low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
     thread = usable_previous(previous)
     r = read(raw, outside, low, directory, discussed(thread))
@@ -523,6 +545,12 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     ambiguous = [m for m in r.matches if m.kind == "ambiguous"]
     if not_covered:
         m = not_covered[0]
+        shouted = m.via == "ticker" and m.text.isupper() and m.text.lower() in english_words()
+        if shouted and prev is None and not (measures or r.has_topic or r.why or r.years.given or r.unmappable):
+            # "that's ALL for today", "IT works, thanks": a shouted word in small talk, no question about a company
+            chat_kind = small_talk(spelled_out(low))
+            if chat_kind:
+                return meta_plan(chat_kind)
         detail = m.text if m.via == "ticker" else f"{m.text} ({m.company.ticker})"
         return refusal_plan("not_covered", detail, tickers=[m.company.ticker], **carry)
     if ambiguous and not r.tickers:
@@ -645,7 +673,17 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                 inherited.insert(0, "tickers")
                 sources["tickers"] = "thread, and the message's"
     if not tickers:
-        guess = guess_company_text(outside) or (unaccounted_words(outside, low) if domain_signal else None)
+        named = guess_company_text(outside)
+        if named and named.lower() == OWN_NAME:
+            named = None  # "good morning Footnote, ready for earnings season?": whom it speaks to, no company
+        guess = named or (unaccounted_words(outside, low) if domain_signal else None)
+        # "can you explain what you do in one sentence?": a topic's or a figure's word ("explain", "earnings")
+        # and no name, year or company: judged as small talk first, never refused for the company it does not name
+        topic_only = (r.has_topic or r.why or measures) and not (r.years.given or r.matches) and named is None
+        if topic_only and prev is None:
+            chat_kind = small_talk(chat)  # as written, Footnote's name and all
+            if chat_kind or asks_what_footnote_is(low):
+                return meta_plan(chat_kind or "about")
         if guess and not domain_signal and prev is None:
             # "Happy Friday!", "is this like Bloomberg?": a capitalised word no company goes by, and
             # nothing of a filing: small talk when the whole message reads as small talk

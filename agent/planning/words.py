@@ -76,6 +76,7 @@ _GROWING = frozenset(g for g in GROWTH_WORDS if " " not in g)  # "on" of "year o
 # revenue"): that amount is the figure asked, so the metric's words are left to name it, never answered
 _PLACED = frozenset("recognized recognised recorded included reclassified charged credited reflected classified "
                     "booked allocated".split())
+_BACK_THEN = frozenset({"in", "then", "when", "during"})
 _PLACE_PREPOSITIONS = frozenset("in into to within through from".split())
 # A date's month names the fiscal year's end ("the year ended September 28, 2024", "as of Jan 31").
 MONTHS = frozenset("""january february march april may june july august september october november december
@@ -432,7 +433,9 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
         if w in _QUALIFYING and i + 1 < len(words) and ((how[i + 1] or "").startswith("metric:") or (
                 words[i + 1] not in FILLER and not _NUMBER.match(words[i + 1]) and words[i + 1] not in MONTHS)):
             continue  # "short interest", "high yield debt": an adjective on a noun names another figure
-        if w == "x" and i + 1 < len(words) and _NUMBER.match(words[i + 1]):
+        if w == "back" and i + 1 < len(words) and words[i + 1] in _BACK_THEN:
+            how[i] = "filler"  # "revenue back in 2019": when, never a line called "revenue back"
+        elif w == "x" and i + 1 < len(words) and _NUMBER.match(words[i + 1]):
             how[i] = "filler"  # "receivables / revenue x 365": a restated formula's multiplication
         elif re.fullmatch(r"\d", w) and w not in extra and i and words[i - 1] not in FILLER:
             continue  # "level 3 assets", "tier 1 capital": a one-digit number after a noun names a class, never a year

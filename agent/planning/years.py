@@ -41,6 +41,12 @@ _SPAN = re.compile(
 # "two years ago", and in a thread "two years earlier" / "three years before": that many back, one year
 # ("the two years before that" counts the years between, and stays a span)
 _AGO = re.compile(r"(?<!\bthe\s)\b(two|three|four|five|\d{1,3})\s+(?:fiscal\s+)?years?\s+(?:ago|earlier|before|prior)\b", re.I)
+# "two decades ago", "a century ago": that many years before the latest, which no filing reaches
+_AGO_LONG = re.compile(r"\b(a|one|two|three|four|five|\d{1,2})\s+(decades?|century|centuries)\s+(?:ago|earlier|before)\b", re.I)
+# "200 years from now", "in 3 years' time": a year after the latest, which no filing holds yet (refused, never
+# answered with the latest year's figure)
+_FROM_NOW = re.compile(r"\b(a|one|two|three|four|five|\d{1,3})\s+(?:fiscal\s+)?years?['\u2019]?\s+(?:from\s+(?:now|today)|hence|"
+                       r"time|later|out)\b", re.I)
 _LAST_YEAR = re.compile(
     r"\b(?:last|prior|previous)\s+(?:fiscal\s+)?year\b|\ba\s+year\s+ago\b|\byear\s+(?:before|prior|earlier)\b|\bthe\s+year\s+before\b"
     # "and before that?", "and the one before?"
@@ -65,13 +71,17 @@ _MARKED = re.compile(
     re.I,
 )
 # A bare four-digit number no filing year can be, written where a year goes ("2024 vs 1850", "and the year
-# 2100?"): a year the user named, refused as one; dropped, the question would be answered for another year.
+# 2100?", "revenue 1980"): a year the user named, refused as one; dropped, the question would be answered for another year.
 # Not an amount or a count ("$1,850", "1850 million", "2500 employees").
-_FAR_YEAR = re.compile(r"(?<![\w$.,])(1[0-8]\d\d|20[4-9]\d|2[1-9]\d\d|3\d\d\d)(?![\w%]|[.,]\d|\s?(?:%|percent|million|billion|thousand|"
+_FAR_YEAR = re.compile(r"(?<![\w$.,])(1[0-8]\d\d|19[0-8]\d|199[0-2]|20[4-9]\d|2[1-9]\d\d|3\d\d\d)(?![\w%]|[.,]\d|\s?(?:%|percent|million|billion|thousand|"
                        r"m\b|bn\b|k\b|shares|employees|people|stores|units|customers|locations|vehicles))", re.I)
+# A decade ("the 2010s", "back in the 1980s"): its years, never dropped for the latest year. One before
+# any filing stands for its first year, refused as a year we lack.
+_DECADE = re.compile(r"(?<![\w$.,])(1\d\d0|20\d0)['\u2019]?s\b")
 # Every year phrase the reader takes, so that the word accounting (agent.planning.word_accounting)
 # never leaves one over.
-YEAR_PHRASES = (_YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN, _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND, _FAR_YEAR)
+YEAR_PHRASES = (_YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN, _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND, _FAR_YEAR,
+                _DECADE, _FROM_NOW, _AGO_LONG)
 MIN_YEAR, MAX_YEAR = 1993, 2039
 NO_SUCH_YEAR = 999_999  # what a named year of more than six digits stands for
 
@@ -161,6 +171,12 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
         if free(m):
             years.add(int(m.group(1)))
             consumed.append(m.span())
+    for m in _DECADE.finditer(t):
+        if free(m):
+            first = int(m.group(1))
+            years |= {first} if first < MIN_YEAR - 3 else set(range(first, first + 10))
+            out.trend = out.trend or first >= MIN_YEAR - 3
+            consumed.append(m.span())
     out.years = sorted(years)
     m = _SPAN.search(t)
     if m:
@@ -177,6 +193,15 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
         n = NUMBER_WORDS.get(m.group(1).lower()) or int(m.group(1))
         out.latest = True
         out.offsets = [-n]
+    elif (m := _AGO_LONG.search(t)) is not None and not out.years:
+        said = m.group(1).lower()
+        n = 1 if said in ("a", "one") else NUMBER_WORDS.get(said) or int(said)
+        out.latest = True
+        out.offsets = [-n * (10 if m.group(2).lower().startswith("decade") else 100)]
+    elif (m := _FROM_NOW.search(t)) is not None and not out.years:
+        said = m.group(1).lower()
+        out.latest = True
+        out.offsets = [1 if said in ("a", "one") else NUMBER_WORDS.get(said) or int(said)]
     elif _LAST_YEAR.search(t) and not growth and not out.years:
         out.latest = True
         out.offsets = [-1]

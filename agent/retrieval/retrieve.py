@@ -380,6 +380,10 @@ def _each_member(facts: _Facts, definition: dict, axis: str, fy: int, cell: dict
     return [c for _, c in sorted(out, key=lambda x: -x[0])]
 
 
+# "per square foot", "for each store": what follows is a rate's denominator; "per segment" still asks by an axis
+_PER = re.compile(r"\b(?:per|each|every)\b", re.I)
+_AXIS_WORDS = frozenset("segment segments region regions geography geographies product products category categories "
+                        "division divisions business businesses country countries market markets line lines".split())
 _SUBTRACTED = re.compile(r"\b(?:net\s+of|excluding|less|minus|ex|without)\b", re.I)
 
 
@@ -388,6 +392,9 @@ def _line_as_member(key: str) -> str | None:
     leftover, context, shown = line_parts(key)
     if _SUBTRACTED.search(shown):
         return None  # "revenue net of incentives": the member named is what the figure leaves out, never the figure
+    rate = _PER.search(shown)
+    if rate and not _AXIS_WORDS & set(normalize(shown[rate.end():]).split()):
+        return None  # "revenue per club member": a rate's denominator, never a member narrowing the metric
     words = normalize(context).split()
     spans = [(s, e, k) for s, e, k in find_phrases(" ".join(words), PHRASES) if k in METRICS]
     if len(spans) != 1:
