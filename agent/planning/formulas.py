@@ -49,6 +49,7 @@ _OWN = re.compile(r"\s*(?:its|their|(?:the|that)\s+(?:segment|division|unit)(?:'
 # A division that asks for a share of a total ("as a share of", "as a portion of"), not a ratio ("over", "per").
 _SHARE_OF = re.compile(r"\s+(?:expressed\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of\s+",
                        re.I)
+_FRACTION = re.compile(r"\bfraction\b", re.I)
 _ADD = re.compile(r"\s+(?:plus|\+|add|adding)\s+|\s*\+\s*", re.I)
 _SUB = re.compile(r"\s+(?:minus|less|-|−|excluding|net\s+of|subtracting)\s+|\s+[-−]\s+", re.I)
 _ADD_OR_SUB = re.compile(_ADD.pattern + r"|" + _SUB.pattern, re.I)  # where a sum's terms split
@@ -57,6 +58,8 @@ _MUL = re.compile(r"\s+(?:times|×|\*|multiplied\s+by)\s+|\s*[×*]\s*|\s+x\s+(?=
 # "ratio" stays a ratio ("reinvestment rate" = capex ÷ D&A = 2.4). A quotient over revenue is a share
 # of revenue whatever its name ("opex intensity").
 _PCT_NAMES = re.compile(r"(?:\b(?:margin|percent|percentage|share|yield|mix|conversion|intensity)\b|%)", re.I)
+# A name that says a ratio ("funding ratio", "payback multiple", "coverage (x)") keeps a ratio whatever else it says.
+_RATIO_NAMES = re.compile(r"\b(?:ratio|multiple|times|coverage|turns?|turnover)\b", re.I)
 
 
 class DefinitionError(ValueError):
@@ -108,6 +111,7 @@ def _unwrap(text: str) -> str | None:
 
 def _operand(text: str, names: dict[str, dict] | None = None, members: bool = False,
              lines: frozenset = frozenset()) -> dict:
+    text = re.sub(r"[,;]\s*$", "", text)  # "A minus B, divided by C": the comma sets off the division
     inner = _unwrap(text)
     if inner is not None:
         return parse_expression(inner, names, members=members, lines=lines)
@@ -472,6 +476,8 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
             # written operand always is), else the member's share of the company's total
             num = _member_of(words, total, lines, line_first=True)
         node = {"op": "/", "args": [num, den]}
+        if _SHARE_OF.fullmatch(parts[1]) and not _FRACTION.search(parts[1]):
+            node["percent"] = True  # "as a percentage of", "as a share of": said as a percentage ("a fraction": not)
         for factor in scale:
             if factor == Decimal(100):  # "× 100": the quotient as a percentage, shown as one
                 node = {**node, "percent": True}
@@ -502,6 +508,11 @@ def _has_operator(text: str) -> bool:
     return any(p.search(text) for p in (_DIV, _ADD, _SUB, _MUL))
 
 
+def has_operator(text: str) -> bool:
+    """Whether the text holds a formula's operator (the planner's test before it takes a formula's name)."""
+    return _has_operator(f" {text} ")
+
+
 def _definition(name: str, expr: str, lines: frozenset = frozenset()) -> dict:
     tree = parse_expression(expr, members=True, lines=lines)
     return {"name": name.lower(), "tree": tree, "unit": unit_of(tree, name), "formula": restate(tree, top=True)}
@@ -518,8 +529,8 @@ def _trailing_aside(name: str, expr: str, lines: frozenset = frozenset()) -> tup
     name no metric."""
     for m in reversed(list(_ASIDE.finditer(expr))):
         head, tail = expr[: m.start()], expr[m.end() :]
-        if not _has_operator(head) or find_phrases(normalize(tail), PHRASES):
-            continue
+        if not _has_operator(head) or find_phrases(normalize(tail), PHRASES) or _has_operator(f" {tail} "):
+            continue  # "..., divided by <something unknown>": the formula's divisor, never a company and year
         try:
             return _definition(name, head, lines), tail
         except DefinitionError:
@@ -627,7 +638,7 @@ _OPERAND_WORDS = 10
 _LEAD = re.compile(r"^(?:(?:defined|calculated|computed|measured)\s+as|i\.?e\.?|=)\s*", re.I)
 
 
-def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda start, end: True,
+def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda start, end, since=None: True,
                 lines: frozenset = frozenset()) -> tuple[dict, int, int] | None:
     """A formula written into the question itself ("compute gross profit minus SG&A", "net income
     divided by diluted shares", "cash returned as a % of operating cash flow"): the longest run of
@@ -665,10 +676,10 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
                     tree = parse_expression(piece, names, members=INLINE, lines=lines)
                 except DefinitionError:
                     continue
-                if "op" not in tree or not bounded(start + lo, start + hi) or _itself(tree):
+                if "op" not in tree or not bounded(start + lo, start + hi, start) or _itself(tree):
                     continue
                 shown = (_unwrap(piece) or piece).strip()
-                return ({"name": shown.lower(), "tree": tree, "unit": unit_of(tree, shown),
+                return ({"name": shown.lower(), "tree": tree, "unit": unit_of(tree, ""),
                          "formula": restate(tree, top=True)}, start + lo, start + hi)
     return None
 
@@ -738,9 +749,8 @@ def unit_of(tree: dict, name: str) -> str:
         if {a, b} == {"USD/shares", "shares"}:  # dividends per share × diluted shares: dollars
             return "USD"
         return a if b == "pure" else b
-    if a == b:
-        over_revenue = tree["args"][1] == {"metric": "revenue"}
-        return "percent" if _PCT_NAMES.search(name) or over_revenue else "ratio"
+    if a == b:  # "over", "divided by", "to": a ratio, unless the definition's name says a percentage ("margin")
+        return "percent" if _PCT_NAMES.search(name) and not _RATIO_NAMES.search(name) else "ratio"
     if (a, b) == ("USD", "shares"):
         return "USD/shares"  # net income ÷ diluted shares: a per-share amount
     return a if b == "pure" else "ratio"
@@ -877,12 +887,17 @@ def _bounded(text: str, directory, named: str | None):
         return (not w or w in FILLER or w in _INTRODUCING or bool(re.fullmatch(r"(?:fy)?'?\d+\w*", w))
                 or (named is not None and w in normalize(named).split()))
 
-    def bounded(start: int, end: int) -> bool:
+    def bounded(start: int, end: int, since: int | None = None) -> bool:
+        """`since`: where the formula's clause starts; every word between it and the formula is one of
+        the question's own ("what was", the company, the year), never an operand's first words left out
+        ("reduction of | operating lease assets over revenue" is no formula over the assets)."""
         if any(s < end and start < e for s, e in companies()):
             # "Apple's iPhone net sales over ...", "net income over equity for Johnson Controls": a
             # company's name is no word of an operand (nor of a row some other company prints)
             return False
         before = list(re.finditer(r"[\w&'.-]+", text[:start]))
+        if since is not None and not all(word_ok(w.start(), w.group(0)) for w in before if w.start() >= since):
+            return False
         after = re.search(r"[\w&'.-]+", text[end:])
         return (word_ok(before[-1].start(), before[-1].group(0)) if before else True) and \
             (word_ok(end + after.start(), after.group(0)) if after else True)
@@ -976,15 +991,18 @@ def _named_metric(before: str) -> tuple[int, int, int, str] | None:
 # planner keeps the rewrite only when it yields a formula (agent.planning.rules.plan_rules).
 _SPOKEN = (
     # "the ratio of general and administrative to capex": the "to" splits, an "and" may be a name's
-    (re.compile(r"\b(?:the\s+)?ratio\s+of\s+(?P<a>[^,;?]+?)\s+to\s+", re.I), r"\g<a> over "),
+    (re.compile(r"\b(?:the\s+)?ratio\s+of\s+(?P<a>(?:[^,;?]|,\s(?=[a-z]))+?)\s+to\s+", re.I), r"\g<a> over "),
     (re.compile(r"\b(?:the\s+)?ratio\s+(?:of|between)\s+(?P<a>[^,;?]+?)\s+(?:to|and|vs\.?|versus)\s+", re.I), r"\g<a> over "),
-    (re.compile(r"\b(?:the\s+)?sum\s+of\s+(?P<a>[^,;?]+?)\s+and\s+", re.I), r"\g<a> plus "),
+
     (re.compile(r"\b(?:the\s+)?difference\s+between\s+(?P<a>[^,;?]+?)\s+and\s+", re.I), r"\g<a> minus "),
     # "take operating income, subtract interest expense, and divide by revenue": the steps in order
     (re.compile(r"\btake\s+(?P<a>[^,;?]+?),?\s+(?:then\s+)?(?P<op>subtract|deduct|add)\s+(?P<b>[^,;?]+?),?\s+"
                 r"(?:and\s+)?(?:then\s+)?divide\s+(?:it\s+|that\s+|this\s+|the\s+(?:result|total|difference|sum)\s+)?"
                 r"by\s+", re.I),
      lambda m: f"({m.group('a')} {'plus' if m.group('op').lower() == 'add' else 'minus'} {m.group('b')}) over "),
+    # "take operating income, subtract SG&A": a difference said as steps, no division after it
+    (re.compile(r"\btake\s+(?P<a>[^,;?]+?),?\s+(?:and\s+)?(?:then\s+)?(?P<op>subtract|deduct|add)\s+", re.I),
+     lambda m: f"{m.group('a')} {'plus' if m.group('op').lower() == 'add' else 'minus'} "),
     (re.compile(r"\b(?:take\s+)?(?P<a>[^,;?]+?)\s+and\s+divide\s+(?:it|that|this|them)\s+by\s+", re.I), r"\g<a> over "),
     (re.compile(r"\bdivide\s+(?P<a>[^,;?]+?)\s+by\s+", re.I), r"\g<a> over "),
     # "what % of revenue was cost of goods sold at P&G?": the share asked with its whole named first
@@ -1056,10 +1074,65 @@ def _cagr_end_elsewhere(text: str) -> str:
     return text
 
 
-def spoken_operators(text: str) -> str:
+# "what multiple of revenue is cash", "how many times interest expense was operating income": the
+# quotient of the figure after the verb by the one before it (A is k times B: k = A ÷ B)
+_MULTIPLE_OF = re.compile(r"\b(?:what|which)\s+multiple\s+of\s+(?P<b>(?:[^,;?]|,\s(?=[a-z]))+?)\s+(?:is|was|are|were)\s+"
+                          r"(?P<tail>(?:[^,;?]|,\s(?=[a-z]))+)"
+                          r"|\bhow\s+many\s+times\s+(?:(?:as\s+)?(?:large|big|high|much)\s+as\s+)?(?P<b2>[^,;?]+?)\s+"
+                          r"(?:is|was|are|were)\s+(?P<tail2>[^,;?]+)", re.I)
+# "the sum of A and B": which "and" joins the two operands is the one with an operand on both sides
+_SUM_OF = re.compile(r"\b(?:the\s+)?sum\s+of\s+(?P<body>[^,;?]+)", re.I)
+# Where an operand said before the question's own words may end: "... for Walmart", "... in fiscal 2024"
+_OPERAND_STOP = re.compile(r"\s*,\s+|\s+(?=(?:at|for|in|during|as|over|divided|minus|plus|less|times|per|to)\s)|\s*$", re.I)
+
+
+def _is_operand(words: str, lines: frozenset) -> bool:
+    try:
+        _operand(words, None, False, lines)
+    except DefinitionError:
+        return False
+    return bool(words.strip())
+
+
+def _operand_then_rest(tail: str, lines: frozenset) -> tuple[str, str]:
+    """The operand the tail starts with and the words after it: the longest run up to a word that may
+    start the question's next words ("for", "in", an operator) that is an operand ("net cash used in
+    investing activities for Apple": the row, then "for Apple"); else the run up to the first such word."""
+    cuts = [m.start() for m in _OPERAND_STOP.finditer(tail) if m.start() > 0]
+    for at in reversed(cuts):
+        if _is_operand(tail[:at], lines):
+            return tail[:at], tail[at:]
+    at = cuts[0] if cuts else len(tail)
+    return tail[:at], tail[at:]
+
+
+def _multiple_of(m: re.Match, lines: frozenset) -> str:
+    below = m.group("b") or m.group("b2")
+    above, rest = _operand_then_rest(m.group("tail") or m.group("tail2"), lines)
+    return f"what was {above} as a multiple of {below}{rest}"
+
+
+def _sum_of(m: re.Match, lines: frozenset) -> str:
+    """The two operands of "the sum of A and B" split at the "and" with an operand on each side
+    ("the sum of cash and cash equivalents and paid-in capital"), else at the first "and"."""
+    body = m.group("body")
+    ands = list(re.finditer(r"\s+and\s+", body, re.I))
+    if not ands:
+        return m.group(0)
+    chosen = ands[0]
+    for a in ands:
+        left, right = body[: a.start()], body[a.end():]
+        if _is_operand(left, lines) and _is_operand(_operand_then_rest(right, lines)[0], lines):
+            chosen = a
+            break
+    return body[: chosen.start()] + " plus " + body[chosen.end():]
+
+
+def spoken_operators(text: str, lines: frozenset = frozenset()) -> str:
     """The text with operators said in words written as the grammar's ("A over B"). A registry
     formula's own name ("debt to equity ratio", "R&D to revenue ratio") is left alone. "Use diluted
-    shares" (or basic) with a per-share figure is the divisor: "per diluted share"."""
+    shares" (or basic) with a per-share figure is the divisor: "per diluted share". `lines`: the rows
+    some company prints, by which an operand's extent is told from the question's next words."""
     out = _CAGR_SPAN.sub(_cagr_years, _COMPOUND_RATE.sub("CAGR", _CAGR_AROUND.sub(r"\g<what> CAGR", text)))
     out = _cagr_end_elsewhere(out)
     if _CHANGE_SAID.search(out):
@@ -1068,6 +1141,8 @@ def spoken_operators(text: str) -> str:
     if said and _PER_SHARE.search(out):
         out = _PER_SHARE.sub(f"per {said.group('kind').lower()} share", _DILUTED.sub(" ", out))
     out = _PER_OUTSTANDING.sub(" over shares outstanding", out)
+    out = _SUM_OF.sub(lambda m: _sum_of(m, lines), out, count=1)
+    out = _MULTIPLE_OF.sub(lambda m: _multiple_of(m, lines), out, count=1)
     for pattern, replacement in _SPOKEN:
         out = pattern.sub(replacement, out, count=1)
 

@@ -26,7 +26,8 @@ from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, g
                                              whole_name)
 from agent.planning.corrections import (LAYOUT, cover_page, NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, WHOLE_FIGURE,
                                         ampersand)
-from agent.planning.defined_formulas import name_aside, names_more_formulas, without_names
+from agent.planning.defined_formulas import (as_said, given_name, name_aside, names_more_formulas, unit_said,
+                                             without_names)
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
                                       FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
@@ -36,7 +37,8 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       gap_as_difference, includes_company, inherited_growth, lead_name, lead_subject,
                                       leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
                                       thread_topic, unknown_subject)
-from agent.planning.formulas import find_definition, inline_formula, joined_rows, spoken_operators
+from agent.planning.formulas import (find_definition, has_operator, inline_formula, joined_rows, spoken_operators,
+                                     unit_of)
 from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
 from agent.planning.measures import counted_shares, implied_measures
@@ -196,7 +198,7 @@ def _plan_placed(text: str, *, previous: Plan | None = None, directory: CompanyD
 def _plan_written(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. Operators said in words ("the ratio of R&D to revenue", "take X and divide
     it by Y") are read as the formula they say when that yields one; otherwise the words as written."""
-    spoken = spoken_operators(text or "")
+    spoken = spoken_operators(text or "", directory.line_names)
     if spoken != (text or "") and len(spoken) <= MAX_CHARS:
         plan = _plan_rules(spoken, previous=previous, directory=directory)
         known = {d["name"] for d in (previous.definitions if previous is not None else [])}
@@ -239,9 +241,13 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = compared_kind(raw, discussed_count)  # "which bank made more?" of the thread's
     raw = gap_as_difference(raw, discussed_count)  # "the gap between them"
     raw = joined_rows(raw, directory.line_names)  # "accounts receivable, net over ...": the comma is the row's
+    given, raw = given_name(raw, has_operator)  # "A over B, call it 'cash cover'"
     definition, rest, bad = find_definition(raw, directory.line_names)
     if definition is not None:
         definition, rest = name_aside(definition, rest, directory)
+        unit, rest = unit_said(rest)  # "…, as a percent": the unit the user asks the quotient in
+        definition = as_said(definition, given, unit, unit_of)
+        given = None
     known = [d for d in (previous.definitions if previous is not None else [])
              if definition is None or d["name"] != definition["name"]]
     named = [d for d in known if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
@@ -253,6 +259,8 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
         inline = inline_formula(rest, plan, names, directory)
     if inline is not None:
         formula, rest = inline
+        unit, rest = unit_said(rest)
+        formula = as_said(formula, given, unit, unit_of)
         inside = normalize(formula["name"]) + " " + normalize(inline[0]["formula"])
         named = [d for d in named if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
         new = [d for d in new if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I) or d["name"] not in inside]
