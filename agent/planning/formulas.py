@@ -264,6 +264,9 @@ def _only_member_metric(nodes: list[dict]) -> str | None:
 
 
 _LINE_WORDS = 6
+# A row's name as said, its small words counted ("proceeds from issuance of long term debt", "maturities and
+# sales of non marketable securities"): its words without them are at most _LINE_WORDS
+_LINE_SAID_WORDS = 9
 # Words a printed row's name never starts or ends with.
 _EDGE = frozenset("for in of at by to from on the a an and or with during its their per as vs".split())
 
@@ -274,7 +277,7 @@ def _printed(t: str, lines: frozenset) -> bool:
     concept's words, agent.retrieval.line_items.tokens): "marketing expense", "net cash used in
     investing activities". The company's own row is found, or the operand refused, in retrieve."""
     words = t.split()
-    if not 0 < len(words) <= _LINE_WORDS or any(ch.isdigit() for ch in t) or all(w in FILLER for w in words):
+    if not 0 < len(words) <= _LINE_SAID_WORDS or any(ch.isdigit() for ch in t) or all(w in FILLER for w in words):
         return False
     if words[0] in _EDGE or words[-1] in _EDGE:  # "revenue for": a metric and the question's next words
         return False
@@ -635,6 +638,7 @@ def joined_rows(text: str, lines: frozenset) -> str:
 _CLAUSE = re.compile(r"[.;:?!](?:\s|$)|,\s|\s[\u2013\u2014]\s|\s--\s")
 _MAX_CLAUSE_WORDS = 40
 _OPERAND_WORDS = 10
+_SETS_OFF = re.compile(r"[(\[=]|\b(?:defined|calculated|computed|measured)\s+as\b|\bi\.?e\.?", re.I)
 _LEAD = re.compile(r"^(?:(?:defined|calculated|computed|measured)\s+as|i\.?e\.?|=)\s*", re.I)
 
 
@@ -676,7 +680,11 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
                     tree = parse_expression(piece, names, members=INLINE, lines=lines)
                 except DefinitionError:
                     continue
-                if "op" not in tree or not bounded(start + lo, start + hi, start) or _itself(tree):
+                # the question's words run from the clause's start, or from a bracket or "defined as" that
+                # sets the formula off as a named figure's definition ("effective tax rate (A / B)")
+                sets_off = list(_SETS_OFF.finditer(clause, 0, lo + 1))  # the piece's own opening bracket too
+                since = start + (sets_off[-1].end() if sets_off else 0)
+                if "op" not in tree or not bounded(start + lo, start + hi, since) or _itself(tree):
                     continue
                 shown = (_unwrap(piece) or piece).strip()
                 return ({"name": shown.lower(), "tree": tree, "unit": unit_of(tree, ""),
@@ -1153,17 +1161,19 @@ def spoken_operators(text: str, lines: frozenset = frozenset()) -> str:
             return m.group(0)
         return f"{m.group('a')} over {m.group('b')}"
 
-    return _metric_to_metric(_TO_RATIO.sub(to_ratio, out))
+    return _metric_to_metric(_TO_RATIO.sub(to_ratio, out), lines)
 
 
 _JOINED_TO = re.compile(r"(?<=\w)(?:-to-|:)(?=[a-z])", re.I)  # "cash-to-assets", "cash:assets" (never "… end: total")
 
 
-def _names_amount(words: str) -> bool:
-    """Whether the words are exactly an amount an operand can be: a metric's name, or a registry
-    amount computed from metrics ("free cash flow", "net debt", "working capital")."""
+def _names_amount(words: str, lines: frozenset = frozenset()) -> bool:
+    """Whether the words are exactly an amount an operand can be: a metric's name, a row some company
+    prints (`lines`), or a registry amount computed from metrics ("free cash flow", "net debt")."""
     said = normalize(words).strip()
     if said in PHRASES or said in _DEBT_WORDS:
+        return True
+    if lines and _printed(said, lines):
         return True
     key = FORMULA_PHRASES.get(said)
     return key is not None and FORMULAS[key].unit == "USD" and _operand_tree(said) is not None
@@ -1176,7 +1186,7 @@ def _operand_tree(said: str) -> dict | None:
         return None
 
 
-def _metric_to_metric(text: str) -> str:
+def _metric_to_metric(text: str, lines: frozenset = frozenset()) -> str:
     """"cash to current liabilities", "cash-to-assets", "SG&A:revenue ratio": a ratio named by its two
     metrics joined by "to", as "A over B", when the words on both sides are each exactly a metric's
     name and together no registry ratio's ("long-term debt to equity" stays that ratio)."""
@@ -1185,9 +1195,10 @@ def _metric_to_metric(text: str) -> str:
     for k, w in enumerate(words):
         if w.group(0).lower() != "to":
             continue
-        left = next((i for i in range(max(0, k - 5), k) if _names_amount(text[words[i].start():w.start()])), None)
-        right = next((j for j in range(min(len(words), k + 6), k + 1, -1)
-                      if _names_amount(text[w.end():words[j - 1].end()])), None)
+        left = next((i for i in range(max(0, k - 8), k) if _names_amount(text[words[i].start():w.start()], lines)),
+                    None)
+        right = next((j for j in range(min(len(words), k + 9), k + 1, -1)
+                      if _names_amount(text[w.end():words[j - 1].end()], lines)), None)
         if left is None or right is None:
             continue
         named = normalize(text[words[left].start():words[right - 1].end()])
