@@ -924,6 +924,44 @@ _SPAN_AFTER = re.compile(r"\s*(?:fiscal\s+)?(?:years?|yrs?|months?|quarters?|qtr
                          r"trillions?|billions?|millions?|thousands?|bn|mm|mn)\b", re.I)
 
 
+# Operators that say a formula and nothing else ("over", "per", "less" may be a question's own words)
+_PLAINLY_DIVIDED = re.compile(r"\s+(?:divided\s+by|÷|multiplied\s+by|(?:expressed\s+)?as\s+(?:a\s+)?"
+                              r"(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of)\s+", re.I)
+
+
+def unread_numerator(text: str, names: dict[str, dict], directory) -> str | None:
+    """The words before a plainly said division ("deferred widget costs divided by the sum of ...") when
+    they are no operand: the formula the user wrote cannot be computed, and no figure of another
+    formula, or of its other operand alone, is an answer to it. None when they are one, or are only
+    the question's own words (a company, a year, "what was")."""
+    lines = getattr(directory, "line_names", frozenset())
+    for m in _PLAINLY_DIVIDED.finditer(text):
+        clause_at = max([c.end() for c in _CLAUSE.finditer(text, 0, m.start())] + [0])
+        head = text[clause_at : m.start()]
+        spans = [(c.start - clause_at, c.end - clause_at) for c in directory.find(text)
+                 if clause_at <= c.start < m.start()]
+        words = list(re.finditer(r"[\w&'.\-/]+", head))
+        first = 0
+        while first < len(words) and (any(a <= words[first].start() < b for a, b in spans) or
+                                      _question_word(words[first].group(0))):
+            first += 1
+        if first == len(words):
+            continue
+        said = head[words[first].start():].strip(" ,;:")
+        if any(a < len(head) and words[first].start() < b for a, b in spans):
+            continue  # a company inside the words: the question's, not an operand's (read elsewhere)
+        try:
+            parse_expression(said, names, members=INLINE, lines=lines)
+        except DefinitionError:
+            return said
+    return None
+
+
+def _question_word(word: str) -> bool:
+    w = normalize(word).replace(" ", "")
+    return not w or w in FILLER or w in _INTRODUCING or bool(re.fullmatch(r"(?:fy)?'?\d+\w*|fiscal|year", w))
+
+
 def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[dict, str] | None:
     """A formula written into the question (find_inline), when the question
     names no registry formula it would merely restate: (its definition, the text without it). A

@@ -38,7 +38,7 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
                                       thread_topic, unknown_subject)
 from agent.planning.formulas import (find_definition, has_operator, inline_formula, joined_rows, spoken_operators,
-                                     unit_of)
+                                     unit_of, unread_numerator)
 from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
 from agent.planning.measures import counted_shares, implied_measures
@@ -271,6 +271,11 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
         return refusal_plan("unknown_metric", f"{bad} (in your formula)", tickers=plan.tickers,
                             fiscal_years=plan.fiscal_years, definitions=plan.definitions)
     asked = [f"udf:{d['name']}" for d in new + named]
+    if not asked and plan.route == "domain" and not any(m in FORMULAS for m in plan.metrics):
+        unread = unread_numerator(rest, {normalize(d["name"]): d["tree"] for d in known}, directory)
+        if unread is not None:  # "widget costs divided by revenue": the formula, refused naming what it lacks
+            return refusal_plan("unknown_metric", f"{unread} (in your formula)", tickers=plan.tickers,
+                                fiscal_years=plan.fiscal_years, definitions=plan.definitions)
     if not asked:
         plan = prose_instead(plan, without_names(rest, named), directory, split_only=True)
         plan = spanned_changes(member_asks(plan, without_names(rest, named), _company_words(plan, directory)), rest)
