@@ -1233,11 +1233,16 @@ def _metric_to_metric(text: str, lines: frozenset = frozenset()) -> str:
     for k, w in enumerate(words):
         if w.group(0).lower() != "to":
             continue
-        left = next((i for i in range(max(0, k - 8), k) if _names_amount(text[words[i].start():w.start()], lines)),
+        # a printed row on either side only when "ratio" follows ("A to B ratio"): "net income attributable
+        # to noncontrolling interests" is one row, no quotient
+        said_ratio = re.match(r"(?:[^,;?]|,\s(?=[a-z]))*?\bratio\b", text[w.end():])  # "property, plant and .."
+        rows = lines if said_ratio else frozenset()
+        left = next((i for i in range(max(0, k - 8), k) if _names_amount(text[words[i].start():w.start()], rows)),
                     None)
         right = next((j for j in range(min(len(words), k + 9), k + 1, -1)
-                      if _names_amount(text[w.end():words[j - 1].end()], lines)), None)
-        if left is None or right is None:
+                      if _names_amount(text[w.end():words[j - 1].end()], rows)), None)
+        if left is None or right is None or (rows and _names_amount(
+                text[words[left].start():words[right - 1].end()], rows)):
             continue
         named = normalize(text[words[left].start():words[right - 1].end()])
         if any(named == p or named + " ratio" == p for p in (named, named + " ratio") if p in FORMULA_PHRASES):

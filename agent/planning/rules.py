@@ -271,15 +271,16 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
         return refusal_plan("unknown_metric", f"{bad} (in your formula)", tickers=plan.tickers,
                             fiscal_years=plan.fiscal_years, definitions=plan.definitions)
     asked = [f"udf:{d['name']}" for d in new + named]
-    if not asked and plan.route == "domain" and not any(m in FORMULAS for m in plan.metrics):
-        unread = unread_numerator(rest, {normalize(d["name"]): d["tree"] for d in known}, directory)
-        if unread is not None:  # "widget costs divided by revenue": the formula, refused naming what it lacks
-            return refusal_plan("unknown_metric", f"{unread} (in your formula)", tickers=plan.tickers,
-                                fiscal_years=plan.fiscal_years, definitions=plan.definitions)
     if not asked:
         plan = prose_instead(plan, without_names(rest, named), directory, split_only=True)
         plan = spanned_changes(member_asks(plan, without_names(rest, named), _company_words(plan, directory)), rest)
-        return prose_instead(plan, without_names(rest, named), directory)
+        plan = prose_instead(plan, without_names(rest, named), directory)
+        if plan.route == "domain" and not any(m in FORMULAS or m.startswith("udf:") for m in plan.metrics):
+            unread = unread_numerator(rest, {normalize(d["name"]): d["tree"] for d in known}, directory)
+            if unread is not None:  # "widget costs divided by revenue": the formula, refused naming what it lacks
+                return refusal_plan("unknown_metric", f"{unread} (in your formula)", tickers=plan.tickers,
+                                    fiscal_years=plan.fiscal_years, definitions=plan.definitions)
+        return plan
     inherited = "metrics" in plan.inherited  # the thread's figures are not asked beside a formula
     plan.metrics = asked + [m for m in plan.metrics if not inherited and (m in FORMULAS or m in MEASURE_PHRASES.values())]
     if inherited:
