@@ -24,6 +24,10 @@ from tests.test_formula_conventions import _with_lines
          "Operating income − Selling, general and administrative expense", "USD"),
         ("sum of cash and cash equivalents and R&D as a percent of revenue for Apple, 2024",
          "(Cash and cash equivalents + Research and development expense) ÷ Revenue", "percent"),
+        ("For Apple fiscal 2024, subtract capex from operating cash flow",
+         "Operating cash flow − Capital expenditures", "USD"),
+        ("Apple 2024: R&D over net income, expressed as a percentage",
+         "Research and development expense ÷ Net income", "percent"),
     ],
 )
 def test_operators_said_in_words_are_the_formula_they_say(directory, question, formula, unit):  # noqa: F811
@@ -90,3 +94,13 @@ def test_an_operands_first_words_are_never_left_out_of_a_formula(directory):  # 
 def test_a_small_ratio_keeps_two_significant_digits():
     assert [display_value(Decimal(v), "ratio") for v in ("1.8712", "0.0779", "0.003581", "0")] == \
         ["1.87", "0.078", "0.0036", "0.00"]
+
+
+def test_a_definition_after_the_ask_may_say_is_instead_of_equals(directory):  # noqa: F811
+    p = plan(directory, "what was Apple's adjusted margin in fiscal 2024, where adjusted margin is operating income "
+                        "plus stock-based compensation over revenue")
+    assert p.metrics == ["udf:adjusted margin"] and p.definitions[-1]["unit"] == "percent", p
+    assert p.definitions[-1]["formula"] == "(Operating income + Share-based compensation expense) ÷ Revenue"
+    p = plan(directory, "Apple's cash cover in fiscal 2024, with cash cover defined as operating cash flow divided by "
+                        "current liabilities")
+    assert p.metrics == ["udf:cash cover"] and p.definitions[-1]["unit"] == "ratio", p

@@ -39,6 +39,10 @@ NAMED = re.compile(
     + _END,  # "…, where leverage = A / B", "debt / EBITDA, with EBITDA = A + B"
     re.I,
 )
+# "…, where adjusted margin is operating income plus SBC over revenue": the name after "where" or "with",
+# then "is", "equals", "means" or "(is) defined as" (at a sentence's start "X is A over B" is a question)
+WHERE_IS = re.compile(r"\b(?:where|with)\s+(?P<q>['\"\u2018\u201c])?(?P<name>[a-z][\w&'\- ]{0,40}?)(?(q)['\"\u2019\u201d])\s+"
+                      r"(?:is|equals|means|(?:is\s+)?(?:defined|calculated|computed)\s+as)\s+(?P<expr>.+?)" + _END, re.I)
 # "per share" is never a division ("dividends per share" is one figure): no metric is named "share"
 _DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|relative\s+to|in\s+relation\s+to|as\s+a\s+multiple\s+of|"
                   r"(?:expressed\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of|"
@@ -564,7 +568,7 @@ def _called(text: str, lines: frozenset = frozenset()) -> tuple[dict, int, int] 
 def find_definition(text: str, lines: frozenset = frozenset()) -> tuple[dict | None, str, str | None]:
     """(definition {name, tree, unit, formula}, the text without it, or the words refused); `lines`:
     the printed rows an operand may name (agent.planning.companies.line_names)."""
-    for pattern in (DEFINE, NAMED):
+    for pattern in (DEFINE, NAMED, WHERE_IS):
         m = pattern.search(text)
         if not m:
             continue
@@ -1122,14 +1126,16 @@ def _cagr_end_elsewhere(text: str) -> str:
 
 # "what multiple of revenue is cash", "how many times interest expense was operating income": the
 # quotient of the figure after the verb by the one before it (A is k times B: k = A ÷ B)
-_MULTIPLE_OF = re.compile(r"\b(?:what|which)\s+multiple\s+of\s+(?P<b>(?:[^,;?]|,\s(?=[a-z]))+?)\s+(?:is|was|are|were)\s+"
+_MULTIPLE_OF = re.compile(r"\b(?:what|which)\s+multiple\s+of\s+(?P<b>(?:[^,;?]|,\s(?=[a-z]))+?)\s+"
+                          r"(?:is|was|are|were)\s+"
                           r"(?P<tail>(?:[^,;?]|,\s(?=[a-z]))+)"
                           r"|\bhow\s+many\s+times\s+(?:(?:as\s+)?(?:large|big|high|much)\s+as\s+)?(?P<b2>[^,;?]+?)\s+"
                           r"(?:is|was|are|were)\s+(?P<tail2>[^,;?]+)", re.I)
 # "the sum of A and B": which "and" joins the two operands is the one with an operand on both sides
 _SUM_OF = re.compile(r"\b(?:the\s+)?sum\s+of\s+(?P<body>[^,;?]+)", re.I)
 # Where an operand said before the question's own words may end: "... for Walmart", "... in fiscal 2024"
-_OPERAND_STOP = re.compile(r"\s*,\s+|\s+(?=(?:at|for|in|during|as|over|divided|minus|plus|less|times|per|to)\s)|\s*$", re.I)
+_OPERAND_STOP = re.compile(r"\s*,\s+|\s+(?=(?:at|for|in|during|as|over|divided|minus|plus|less|times|per|to)\s)"
+                           r"|\s*$", re.I)
 
 
 def _is_operand(words: str, lines: frozenset) -> bool:
@@ -1150,6 +1156,22 @@ def _operand_then_rest(tail: str, lines: frozenset) -> tuple[str, str]:
             return tail[:at], tail[at:]
     at = cuts[0] if cuts else len(tail)
     return tail[:at], tail[at:]
+
+
+_SUBTRACT_FROM = re.compile(r"\b(?:subtract|deduct)\s+(?P<body>(?:[^,;?]|,\s(?=[a-z]))+)", re.I)
+
+
+def _subtract_from(m: re.Match, lines: frozenset) -> str:
+    """"subtract capex from operating cash flow": the second less the first, split at the "from" with
+    an operand before it ("subtract proceeds from sales of investments from revenue"); else as said."""
+    body = m.group("body")
+    for f in re.finditer(r"\s+from\s+", body, re.I):
+        below = body[: f.start()]
+        if _is_operand(below, lines):
+            above, rest = _operand_then_rest(body[f.end():], lines)
+            if _is_operand(above, lines):
+                return f"{above} minus {below}{rest}"
+    return m.group(0)
 
 
 def _multiple_of(m: re.Match, lines: frozenset) -> str:
@@ -1189,6 +1211,7 @@ def spoken_operators(text: str, lines: frozenset = frozenset()) -> str:
     out = _PER_OUTSTANDING.sub(" over shares outstanding", out)
     out = _SUM_OF.sub(lambda m: _sum_of(m, lines), out, count=1)
     out = _MULTIPLE_OF.sub(lambda m: _multiple_of(m, lines), out, count=1)
+    out = _SUBTRACT_FROM.sub(lambda m: _subtract_from(m, lines), out, count=1)
     for pattern, replacement in _SPOKEN:
         out = pattern.sub(replacement, out, count=1)
 

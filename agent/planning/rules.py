@@ -245,9 +245,10 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     definition, rest, bad = find_definition(raw, directory.line_names)
     if definition is not None:
         definition, rest = name_aside(definition, rest, directory)
-        unit, rest = unit_said(rest)  # "…, as a percent": the unit the user asks the quotient in
-        definition = as_said(definition, given, unit, unit_of)
-        given = None
+    # "…, as a percent", "expressed as a percentage": the unit the user asks a formula's quotient in
+    unit, rest = unit_said(rest) if definition is not None or has_operator(rest) else (None, rest)
+    if definition is not None:
+        definition, given = as_said(definition, given, unit, unit_of), None
     known = [d for d in (previous.definitions if previous is not None else [])
              if definition is None or d["name"] != definition["name"]]
     named = [d for d in known if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
@@ -259,7 +260,6 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
         inline = inline_formula(rest, plan, names, directory)
     if inline is not None:
         formula, rest = inline
-        unit, rest = unit_said(rest)
         formula = as_said(formula, given, unit, unit_of)
         inside = normalize(formula["name"]) + " " + normalize(inline[0]["formula"])
         named = [d for d in named if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
