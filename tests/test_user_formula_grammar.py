@@ -104,3 +104,21 @@ def test_a_definition_after_the_ask_may_say_is_instead_of_equals(directory):  # 
     p = plan(directory, "Apple's cash cover in fiscal 2024, with cash cover defined as operating cash flow divided by "
                         "current liabilities")
     assert p.metrics == ["udf:cash cover"] and p.definitions[-1]["unit"] == "ratio", p
+
+
+@pytest.mark.parametrize(
+    "question, formula, unit",
+    [
+        ("define margin gap as gross margin minus operating margin; Apple fiscal 2024",
+         "(Gross profit ÷ Revenue) − (Operating income ÷ Revenue)", "points"),
+        ("define capex cover as capex over prior year revenue. Apple fiscal 2024",
+         "Capital expenditures ÷ Revenue (prior year)", "ratio"),
+        ("compute Apple's 2024 operating income plus R&D, divided by revenue",
+         "(Operating income + Research and development expense) ÷ Revenue", "ratio"),
+    ],
+)
+def test_an_operand_may_be_a_registry_quotient_or_a_year_earlier_and_a_comma_may_set_off_a_step(
+        directory, question, formula, unit):  # noqa: F811
+    p = plan(directory, question)
+    assert p.refusal_reason is None and p.metrics and p.metrics[0].startswith("udf:"), p
+    assert (p.definitions[-1]["formula"], p.definitions[-1]["unit"]) == (formula, unit)

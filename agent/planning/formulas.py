@@ -161,6 +161,15 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
         if len(f.inputs) == 2 and f.operator in ("+", "−") and not any(i.offset for i in f.inputs):
             return {"op": "+" if f.operator == "+" else "-", "args": [{"metric": i.metric} for i in f.inputs],
                     "of": formula}
+        if len(f.inputs) == 2 and f.operator == "÷" and not any(i.offset for i in f.inputs) \
+                and f.unit in ("percent", "ratio"):  # "gross margin minus operating margin": the registry's quotients
+            return {"op": "/", "args": [{"metric": i.metric} for i in f.inputs], "of": formula,
+                    **({"percent": True} if f.unit == "percent" else {})}
+    before = _PRIOR_YEAR.fullmatch(t)
+    if before:  # "prior year revenue", "last year's capex": the operand a fiscal year earlier
+        node = _operand(before.group("what") or before.group("what2"), names, members, lines)
+        if "metric" in node or "line" in node:
+            return {**node, "offset": node.get("offset", 0) - 1}
     avg = re.fullmatch(r"(?:average|avg\.?|mean)\s+(?:of\s+)?(?:the\s+)?(.+)", t)
     if avg:  # "average total assets": the year's opening and closing balances, halved (a named convention)
         spans = find_phrases(avg.group(1), PHRASES)
@@ -191,6 +200,10 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
         # a name left ('tokens' keeps none); the company's primary row printed exactly so, or refused in retrieve
         return {"line": said}
     raise DefinitionError(text.strip())
+
+
+_PRIOR_YEAR = re.compile(r"(?:prior|previous|last|preceding)[\s-]+(?:fiscal\s+)?year(?:'s|s')?\s+(?P<what>.+)|"
+                         r"(?P<what2>.+?)\s+(?:of|for|in)\s+the\s+(?:prior|previous|preceding)\s+(?:fiscal\s+)?year")
 
 
 # A metric some companies do not tag, computed from the lines that define it (as the registry's
@@ -639,7 +652,9 @@ def joined_rows(text: str, lines: frozenset) -> str:
 
 
 # Clause breaks an inline formula never spans; words that only introduce one.
-_CLAUSE = re.compile(r"[.;:?!](?:\s|$)|,\s|\s[\u2013\u2014]\s|\s--\s")
+# (a comma before an operator's words sets off the formula's last step: "A plus B, divided by C" is one clause)
+_CLAUSE = re.compile(r"[.;:?!](?:\s|$)|,\s(?!(?:then\s+)?(?:divided\s+by|over|minus|plus|less|times|multiplied\s+by|"
+                     r"as\s+a\s+(?:%|percent(?:age)?|share|fraction|multiple)\s+of)\s)|\s[\u2013\u2014]\s|\s--\s")
 _MAX_CLAUSE_WORDS = 40
 _OPERAND_WORDS = 10
 _SETS_OFF = re.compile(r"[(\[=]|\b(?:defined|calculated|computed|measured)\s+as\b|\bi\.?e\.?", re.I)
@@ -755,6 +770,8 @@ def unit_of(tree: dict, name: str) -> str:
     if scale is not None and tree["args"][0].get("op") == "/":  # a quotient scaled by the user: as written
         return "days" if Decimal(scale) in (360, 365, 366) else "ratio"
     a, b = (unit_of(x, name) for x in tree["args"])
+    if tree["op"] == "-" and a == b == "percent":
+        return "points"  # "gross margin minus operating margin": a gap between two percentages, in points
     if tree["op"] in ("+", "-", "avg"):
         return a if a != "pure" else b
     if tree["op"] == "*":
