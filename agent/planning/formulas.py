@@ -703,6 +703,8 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
                 # sets the formula off as a named figure's definition ("effective tax rate (A / B)")
                 sets_off = list(_SETS_OFF.finditer(clause, 0, lo + 1))  # the piece's own opening bracket too
                 since = start + (sets_off[-1].end() if sets_off else 0)
+                if re.search(r"\bas\s+$", clause[:lo], re.I):
+                    since = start + lo  # "inventory turnover as cost of sales over inventory": the name's definition
                 if "op" not in tree or not bounded(start + lo, start + hi, since) or _itself(tree):
                     continue
                 shown = (_unwrap(piece) or piece).strip()

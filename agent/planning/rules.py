@@ -62,7 +62,7 @@ from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
 from agent.planning.word_accounting import COMPARING, FIGURE_ASK, account_words, dimension, printable, unaccounted_words
 from agent.planning.words import statement_place
 from agent.planning.years import YEAR_WORDS
-from agent.retrieval.concepts import find_phrases, normalize
+from agent.retrieval.concepts import METRICS, find_phrases, normalize
 from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
@@ -275,7 +275,9 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
         plan = prose_instead(plan, without_names(rest, named), directory, split_only=True)
         plan = spanned_changes(member_asks(plan, without_names(rest, named), _company_words(plan, directory)), rest)
         plan = prose_instead(plan, without_names(rest, named), directory)
-        if plan.route == "domain" and not any(m in FORMULAS or m.startswith("udf:") for m in plan.metrics):
+        if plan.route == "domain" and not any(m in FORMULAS or m.startswith("udf:") or (
+                m in METRICS and METRICS[m].unit in ("percent", "pure", "ratio")) for m in plan.metrics):
+            # the plan answers amounts only: none of them is the quotient asked (a tagged rate may be)
             unread = unread_numerator(rest, {normalize(d["name"]): d["tree"] for d in known}, directory)
             if unread is not None:  # "widget costs divided by revenue": the formula, refused naming what it lacks
                 return refusal_plan("unknown_metric", f"{unread} (in your formula)", tickers=plan.tickers,
