@@ -122,3 +122,10 @@ def test_an_operand_may_be_a_registry_quotient_or_a_year_earlier_and_a_comma_may
     p = plan(directory, question)
     assert p.refusal_reason is None and p.metrics and p.metrics[0].startswith("udf:"), p
     assert (p.definitions[-1]["formula"], p.definitions[-1]["unit"]) == (formula, unit)
+
+
+def test_a_sentence_naming_a_figure_then_its_definition_defines_it(directory):  # noqa: F811
+    p = plan(directory, "Adjusted margin is defined as operating income plus stock-based compensation over revenue. "
+                        "What was it for Apple in fiscal 2024?")
+    assert p.metrics == ["udf:adjusted margin"] and p.definitions[-1]["unit"] == "percent", p
+    assert (p.tickers, p.fiscal_years) == (["AAPL"], [2024])

@@ -43,6 +43,9 @@ NAMED = re.compile(
 # then "is", "equals", "means" or "(is) defined as" (at a sentence's start "X is A over B" is a question)
 WHERE_IS = re.compile(r"\b(?:where|with)\s+(?P<q>['\"\u2018\u201c])?(?P<name>[a-z][\w&'\- ]{0,40}?)(?(q)['\"\u2019\u201d])\s+"
                       r"(?:is|equals|means|(?:is\s+)?(?:defined|calculated|computed)\s+as)\s+(?P<expr>.+?)" + _END, re.I)
+# "Adjusted margin is defined as …. What was it for Apple?": a name opening a sentence, then "is defined as"
+IS_DEFINED = re.compile(r"(?:^|(?<=[.;!?]\s))(?:(?:my|our|the)\s+)?(?P<name>[a-z][\w&'\- ]{0,40}?)\s+is\s+"
+                        r"(?:defined|calculated|computed|measured)\s+as\s+(?P<expr>.+?)" + _END, re.I)
 # "per share" is never a division ("dividends per share" is one figure): no metric is named "share"
 _DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|relative\s+to|in\s+relation\s+to|as\s+a\s+multiple\s+of|"
                   r"(?:expressed\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of|"
@@ -581,7 +584,7 @@ def _called(text: str, lines: frozenset = frozenset()) -> tuple[dict, int, int] 
 def find_definition(text: str, lines: frozenset = frozenset()) -> tuple[dict | None, str, str | None]:
     """(definition {name, tree, unit, formula}, the text without it, or the words refused); `lines`:
     the printed rows an operand may name (agent.planning.companies.line_names)."""
-    for pattern in (DEFINE, NAMED, WHERE_IS):
+    for pattern in (DEFINE, NAMED, WHERE_IS, IS_DEFINED):
         m = pattern.search(text)
         if not m:
             continue
