@@ -67,11 +67,12 @@ def test_that_as_a_percentage_of_total_revenue_after_a_member_is_the_members_sha
 
 
 def test_a_members_share_of_the_total_is_computed_from_its_dimensional_fact(footnote):  # noqa: F811
-    for text in ("What was Apple's iPhone as a share of total net sales in fiscal 2024?",
-                 "Apple FY2024: calculate iPhone net sales divided by total net sales"):
+    # a share asked as one is a percentage; "divided by" asks the quotient itself, a ratio
+    for text, shown in (("What was Apple's iPhone as a share of total net sales in fiscal 2024?", "51.4%"),
+                        ("Apple FY2024: calculate iPhone net sales divided by total net sales", "0.51")):
         answer = ask(footnote, text)
         assert answer.kind == "answer", (text, answer.text)
-        assert answer.calculation and answer.calculation[0].result == "51.4%", answer.calculation  # 201,183 ÷ 391,035
+        assert answer.calculation and answer.calculation[0].result == shown, answer.calculation  # 201,183 ÷ 391,035
         assert "201183000000" in {n.value for n in answer.numbers}
 
 

@@ -52,3 +52,51 @@ def names_more_formulas(spoken: Plan, written: Plan) -> bool:
     if spoken.route != "domain" or any(w.get("as") == "unaccounted" for w in spoken.words):
         return False
     return bool({m for m in spoken.metrics if m in FORMULAS} - set(written.metrics))
+
+
+# "…, call it 'cash cover'", "(let's call this adjusted margin)": the name of the formula written before it
+_CALL_IT = re.compile(
+    r"[,;(\u2013\u2014]?\s*\b(?:and\s+)?(?:let'?s\s+|we(?:'ll)?\s+|i(?:'ll)?\s+)?(?:call|name|label|dub)\s+"
+    r"(?:it|this|that|the\s+(?:result|ratio|figure|quotient))\s+(?P<q>['\"\u2018\u201c])?"
+    r"(?P<name>[a-z][\w&'\- ]{0,40}?)(?(q)['\"\u2019\u201d])\s*\)?(?=\s*(?:[.;,!?]|$))",
+    re.I)
+# "…, as a %", "(in percent)", "as a ratio": the unit the user asks a formula's quotient in, never "as a % of"
+_UNIT_SAID = re.compile(
+    r"[,;]?\s*\(?\b(?:expressed\s+|shown\s+|given\s+)?(?:as|in)\s+(?:a\s+)?"
+    r"(?P<unit>%|percent(?:age)?|pct|ratio|multiple)"
+    r"(?!\s*(?:of|points?)\b)(?![\w%])\s*\)?",
+    re.I)
+
+
+def given_name(text: str, has_formula) -> tuple[str | None, str]:
+    """(the name the user gives the formula after writing it, the text without those words); the name is
+    taken only when the rest of the text holds a formula (`has_formula`), else nothing is taken."""
+    m = _CALL_IT.search(text)
+    if m is None:
+        return None, text
+    rest = text[: m.start()] + text[m.end():]
+    if not has_formula(rest):
+        return None, text
+    return " ".join(m.group("name").split()).lower(), rest
+
+
+def unit_said(text: str) -> tuple[str | None, str]:
+    """(percent | ratio | None, the text without the words that ask it)."""
+    m = _UNIT_SAID.search(text)
+    if m is None:
+        return None, text
+    unit = m.group("unit").lower()
+    return ("ratio" if unit in ("ratio", "multiple") else "percent"), text[: m.start()] + " " + text[m.end():]
+
+
+def as_said(definition: dict, name: str | None, unit: str | None, unit_of) -> dict:
+    """The definition under the name the user gave it, in the unit the user asked: a quotient of two
+    amounts of one unit is a percentage or a ratio as said (the name's words decide when no unit is said);
+    any other figure keeps its own unit."""
+    if name:
+        definition = {**definition, "name": name}
+        if definition["unit"] in ("percent", "ratio") and not definition["tree"].get("percent"):
+            definition["unit"] = unit_of(definition["tree"], name)
+    if unit and definition["unit"] in ("percent", "ratio") and definition["tree"].get("op") == "/":
+        definition = {**definition, "unit": unit}
+    return definition

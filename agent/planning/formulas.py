@@ -39,6 +39,13 @@ NAMED = re.compile(
     + _END,  # "…, where leverage = A / B", "debt / EBITDA, with EBITDA = A + B"
     re.I,
 )
+# "…, where adjusted margin is operating income plus SBC over revenue": the name after "where" or "with",
+# then "is", "equals", "means" or "(is) defined as" (at a sentence's start "X is A over B" is a question)
+WHERE_IS = re.compile(r"\b(?:where|with)\s+(?P<q>['\"\u2018\u201c])?(?P<name>[a-z][\w&'\- ]{0,40}?)(?(q)['\"\u2019\u201d])\s+"
+                      r"(?:is|equals|means|(?:is\s+)?(?:defined|calculated|computed)\s+as)\s+(?P<expr>.+?)" + _END, re.I)
+# "Adjusted margin is defined as …. What was it for Apple?": a name opening a sentence, then "is defined as"
+IS_DEFINED = re.compile(r"(?:^|(?<=[.;!?]\s))(?:(?:my|our|the)\s+)?(?P<name>[a-z][\w&'\- ]{0,40}?)\s+is\s+"
+                        r"(?:defined|calculated|computed|measured)\s+as\s+(?P<expr>.+?)" + _END, re.I)
 # "per share" is never a division ("dividends per share" is one figure): no metric is named "share"
 _DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|relative\s+to|in\s+relation\s+to|as\s+a\s+multiple\s+of|"
                   r"(?:expressed\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of|"
@@ -49,6 +56,7 @@ _OWN = re.compile(r"\s*(?:its|their|(?:the|that)\s+(?:segment|division|unit)(?:'
 # A division that asks for a share of a total ("as a share of", "as a portion of"), not a ratio ("over", "per").
 _SHARE_OF = re.compile(r"\s+(?:expressed\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of\s+",
                        re.I)
+_FRACTION = re.compile(r"\bfraction\b", re.I)
 _ADD = re.compile(r"\s+(?:plus|\+|add|adding)\s+|\s*\+\s*", re.I)
 _SUB = re.compile(r"\s+(?:minus|less|-|−|excluding|net\s+of|subtracting)\s+|\s+[-−]\s+", re.I)
 _ADD_OR_SUB = re.compile(_ADD.pattern + r"|" + _SUB.pattern, re.I)  # where a sum's terms split
@@ -57,6 +65,8 @@ _MUL = re.compile(r"\s+(?:times|×|\*|multiplied\s+by)\s+|\s*[×*]\s*|\s+x\s+(?=
 # "ratio" stays a ratio ("reinvestment rate" = capex ÷ D&A = 2.4). A quotient over revenue is a share
 # of revenue whatever its name ("opex intensity").
 _PCT_NAMES = re.compile(r"(?:\b(?:margin|percent|percentage|share|yield|mix|conversion|intensity)\b|%)", re.I)
+# A name that says a ratio ("funding ratio", "payback multiple", "coverage (x)") keeps a ratio whatever else it says.
+_RATIO_NAMES = re.compile(r"\b(?:ratio|multiple|times|coverage|turns?|turnover)\b", re.I)
 
 
 class DefinitionError(ValueError):
@@ -108,6 +118,7 @@ def _unwrap(text: str) -> str | None:
 
 def _operand(text: str, names: dict[str, dict] | None = None, members: bool = False,
              lines: frozenset = frozenset()) -> dict:
+    text = re.sub(r"[,;]\s*$", "", text)  # "A minus B, divided by C": the comma sets off the division
     inner = _unwrap(text)
     if inner is not None:
         return parse_expression(inner, names, members=members, lines=lines)
@@ -153,6 +164,15 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
         if len(f.inputs) == 2 and f.operator in ("+", "−") and not any(i.offset for i in f.inputs):
             return {"op": "+" if f.operator == "+" else "-", "args": [{"metric": i.metric} for i in f.inputs],
                     "of": formula}
+        if len(f.inputs) == 2 and f.operator == "÷" and not any(i.offset for i in f.inputs) \
+                and f.unit in ("percent", "ratio"):  # "gross margin minus operating margin": the registry's quotients
+            return {"op": "/", "args": [{"metric": i.metric} for i in f.inputs], "of": formula,
+                    **({"percent": True} if f.unit == "percent" else {})}
+    before = _PRIOR_YEAR.fullmatch(t)
+    if before:  # "prior year revenue", "last year's capex": the operand a fiscal year earlier
+        node = _operand(before.group("what") or before.group("what2"), names, members, lines)
+        if "metric" in node or "line" in node:
+            return {**node, "offset": node.get("offset", 0) - 1}
     avg = re.fullmatch(r"(?:average|avg\.?|mean)\s+(?:of\s+)?(?:the\s+)?(.+)", t)
     if avg:  # "average total assets": the year's opening and closing balances, halved (a named convention)
         spans = find_phrases(avg.group(1), PHRASES)
@@ -183,6 +203,10 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
         # a name left ('tokens' keeps none); the company's primary row printed exactly so, or refused in retrieve
         return {"line": said}
     raise DefinitionError(text.strip())
+
+
+_PRIOR_YEAR = re.compile(r"(?:prior|previous|last|preceding)[\s-]+(?:fiscal\s+)?year(?:'s|s')?\s+(?P<what>.+)|"
+                         r"(?P<what2>.+?)\s+(?:of|for|in)\s+the\s+(?:prior|previous|preceding)\s+(?:fiscal\s+)?year")
 
 
 # A metric some companies do not tag, computed from the lines that define it (as the registry's
@@ -260,6 +284,9 @@ def _only_member_metric(nodes: list[dict]) -> str | None:
 
 
 _LINE_WORDS = 6
+# A row's name as said, its small words counted ("proceeds from issuance of long term debt", "maturities and
+# sales of non marketable securities"): its words without them are at most _LINE_WORDS
+_LINE_SAID_WORDS = 9
 # Words a printed row's name never starts or ends with.
 _EDGE = frozenset("for in of at by to from on the a an and or with during its their per as vs".split())
 
@@ -270,7 +297,7 @@ def _printed(t: str, lines: frozenset) -> bool:
     concept's words, agent.retrieval.line_items.tokens): "marketing expense", "net cash used in
     investing activities". The company's own row is found, or the operand refused, in retrieve."""
     words = t.split()
-    if not 0 < len(words) <= _LINE_WORDS or any(ch.isdigit() for ch in t) or all(w in FILLER for w in words):
+    if not 0 < len(words) <= _LINE_SAID_WORDS or any(ch.isdigit() for ch in t) or all(w in FILLER for w in words):
         return False
     if words[0] in _EDGE or words[-1] in _EDGE:  # "revenue for": a metric and the question's next words
         return False
@@ -472,6 +499,8 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
             # written operand always is), else the member's share of the company's total
             num = _member_of(words, total, lines, line_first=True)
         node = {"op": "/", "args": [num, den]}
+        if _SHARE_OF.fullmatch(parts[1]) and not _FRACTION.search(parts[1]):
+            node["percent"] = True  # "as a percentage of", "as a share of": said as a percentage ("a fraction": not)
         for factor in scale:
             if factor == Decimal(100):  # "× 100": the quotient as a percentage, shown as one
                 node = {**node, "percent": True}
@@ -502,6 +531,11 @@ def _has_operator(text: str) -> bool:
     return any(p.search(text) for p in (_DIV, _ADD, _SUB, _MUL))
 
 
+def has_operator(text: str) -> bool:
+    """Whether the text holds a formula's operator (the planner's test before it takes a formula's name)."""
+    return _has_operator(f" {text} ")
+
+
 def _definition(name: str, expr: str, lines: frozenset = frozenset()) -> dict:
     tree = parse_expression(expr, members=True, lines=lines)
     return {"name": name.lower(), "tree": tree, "unit": unit_of(tree, name), "formula": restate(tree, top=True)}
@@ -518,8 +552,8 @@ def _trailing_aside(name: str, expr: str, lines: frozenset = frozenset()) -> tup
     name no metric."""
     for m in reversed(list(_ASIDE.finditer(expr))):
         head, tail = expr[: m.start()], expr[m.end() :]
-        if not _has_operator(head) or find_phrases(normalize(tail), PHRASES):
-            continue
+        if not _has_operator(head) or find_phrases(normalize(tail), PHRASES) or _has_operator(f" {tail} "):
+            continue  # "..., divided by <something unknown>": the formula's divisor, never a company and year
         try:
             return _definition(name, head, lines), tail
         except DefinitionError:
@@ -550,7 +584,7 @@ def _called(text: str, lines: frozenset = frozenset()) -> tuple[dict, int, int] 
 def find_definition(text: str, lines: frozenset = frozenset()) -> tuple[dict | None, str, str | None]:
     """(definition {name, tree, unit, formula}, the text without it, or the words refused); `lines`:
     the printed rows an operand may name (agent.planning.companies.line_names)."""
-    for pattern in (DEFINE, NAMED):
+    for pattern in (DEFINE, NAMED, WHERE_IS, IS_DEFINED):
         m = pattern.search(text)
         if not m:
             continue
@@ -621,13 +655,16 @@ def joined_rows(text: str, lines: frozenset) -> str:
 
 
 # Clause breaks an inline formula never spans; words that only introduce one.
-_CLAUSE = re.compile(r"[.;:?!](?:\s|$)|,\s|\s[\u2013\u2014]\s|\s--\s")
+# (a comma before an operator's words sets off the formula's last step: "A plus B, divided by C" is one clause)
+_CLAUSE = re.compile(r"[.;:?!](?:\s|$)|,\s(?!(?:then\s+)?(?:divided\s+by|over|minus|plus|less|times|multiplied\s+by|"
+                     r"as\s+a\s+(?:%|percent(?:age)?|share|fraction|multiple)\s+of)\s)|\s[\u2013\u2014]\s|\s--\s")
 _MAX_CLAUSE_WORDS = 40
 _OPERAND_WORDS = 10
+_SETS_OFF = re.compile(r"[(\[=]|\b(?:defined|calculated|computed|measured)\s+as\b|\bi\.?e\.?", re.I)
 _LEAD = re.compile(r"^(?:(?:defined|calculated|computed|measured)\s+as|i\.?e\.?|=)\s*", re.I)
 
 
-def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda start, end: True,
+def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda start, end, since=None: True,
                 lines: frozenset = frozenset()) -> tuple[dict, int, int] | None:
     """A formula written into the question itself ("compute gross profit minus SG&A", "net income
     divided by diluted shares", "cash returned as a % of operating cash flow"): the longest run of
@@ -665,10 +702,16 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
                     tree = parse_expression(piece, names, members=INLINE, lines=lines)
                 except DefinitionError:
                     continue
-                if "op" not in tree or not bounded(start + lo, start + hi) or _itself(tree):
+                # the question's words run from the clause's start, or from a bracket or "defined as" that
+                # sets the formula off as a named figure's definition ("effective tax rate (A / B)")
+                sets_off = list(_SETS_OFF.finditer(clause, 0, lo + 1))  # the piece's own opening bracket too
+                since = start + (sets_off[-1].end() if sets_off else 0)
+                if re.search(r"\bas\s+$", clause[:lo], re.I):
+                    since = start + lo  # "inventory turnover as cost of sales over inventory": the name's definition
+                if "op" not in tree or not bounded(start + lo, start + hi, since) or _itself(tree):
                     continue
                 shown = (_unwrap(piece) or piece).strip()
-                return ({"name": shown.lower(), "tree": tree, "unit": unit_of(tree, shown),
+                return ({"name": shown.lower(), "tree": tree, "unit": unit_of(tree, ""),
                          "formula": restate(tree, top=True)}, start + lo, start + hi)
     return None
 
@@ -732,15 +775,16 @@ def unit_of(tree: dict, name: str) -> str:
     if scale is not None and tree["args"][0].get("op") == "/":  # a quotient scaled by the user: as written
         return "days" if Decimal(scale) in (360, 365, 366) else "ratio"
     a, b = (unit_of(x, name) for x in tree["args"])
+    if tree["op"] == "-" and a == b == "percent":
+        return "points"  # "gross margin minus operating margin": a gap between two percentages, in points
     if tree["op"] in ("+", "-", "avg"):
         return a if a != "pure" else b
     if tree["op"] == "*":
         if {a, b} == {"USD/shares", "shares"}:  # dividends per share × diluted shares: dollars
             return "USD"
         return a if b == "pure" else b
-    if a == b:
-        over_revenue = tree["args"][1] == {"metric": "revenue"}
-        return "percent" if _PCT_NAMES.search(name) or over_revenue else "ratio"
+    if a == b:  # "over", "divided by", "to": a ratio, unless the definition's name says a percentage ("margin")
+        return "percent" if _PCT_NAMES.search(name) and not _RATIO_NAMES.search(name) else "ratio"
     if (a, b) == ("USD", "shares"):
         return "USD/shares"  # net income ÷ diluted shares: a per-share amount
     return a if b == "pure" else "ratio"
@@ -877,12 +921,17 @@ def _bounded(text: str, directory, named: str | None):
         return (not w or w in FILLER or w in _INTRODUCING or bool(re.fullmatch(r"(?:fy)?'?\d+\w*", w))
                 or (named is not None and w in normalize(named).split()))
 
-    def bounded(start: int, end: int) -> bool:
+    def bounded(start: int, end: int, since: int | None = None) -> bool:
+        """`since`: where the formula's clause starts; every word between it and the formula is one of
+        the question's own ("what was", the company, the year), never an operand's first words left out
+        ("reduction of | operating lease assets over revenue" is no formula over the assets)."""
         if any(s < end and start < e for s, e in companies()):
             # "Apple's iPhone net sales over ...", "net income over equity for Johnson Controls": a
             # company's name is no word of an operand (nor of a row some other company prints)
             return False
         before = list(re.finditer(r"[\w&'.-]+", text[:start]))
+        if since is not None and not all(word_ok(w.start(), w.group(0)) for w in before if w.start() >= since):
+            return False
         after = re.search(r"[\w&'.-]+", text[end:])
         return (word_ok(before[-1].start(), before[-1].group(0)) if before else True) and \
             (word_ok(end + after.start(), after.group(0)) if after else True)
@@ -899,6 +948,44 @@ def _expanded(tree: dict) -> set[str]:
 # unaccounted for
 _SPAN_AFTER = re.compile(r"\s*(?:fiscal\s+)?(?:years?|yrs?|months?|quarters?|qtrs?|weeks?|days?|periods?|"
                          r"trillions?|billions?|millions?|thousands?|bn|mm|mn)\b", re.I)
+
+
+# Operators that say a formula and nothing else ("over", "per", "less" may be a question's own words)
+_PLAINLY_DIVIDED = re.compile(r"\s+(?:divided\s+by|÷|multiplied\s+by|(?:expressed\s+)?as\s+(?:a\s+)?"
+                              r"(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of)\s+", re.I)
+
+
+def unread_numerator(text: str, names: dict[str, dict], directory) -> str | None:
+    """The words before a plainly said division ("deferred widget costs divided by the sum of ...") when
+    they are no operand: the formula the user wrote cannot be computed, and no figure of another
+    formula, or of its other operand alone, is an answer to it. None when they are one, or are only
+    the question's own words (a company, a year, "what was")."""
+    lines = getattr(directory, "line_names", frozenset())
+    for m in _PLAINLY_DIVIDED.finditer(text):
+        clause_at = max([c.end() for c in _CLAUSE.finditer(text, 0, m.start())] + [0])
+        head = text[clause_at : m.start()]
+        spans = [(c.start - clause_at, c.end - clause_at) for c in directory.find(text)
+                 if clause_at <= c.start < m.start()]
+        words = list(re.finditer(r"[\w&'.\-/]+", head))
+        first = 0
+        while first < len(words) and (any(a <= words[first].start() < b for a, b in spans) or
+                                      _question_word(words[first].group(0))):
+            first += 1
+        if first == len(words):
+            continue
+        said = head[words[first].start():].strip(" ,;:")
+        if any(a < len(head) and words[first].start() < b for a, b in spans):
+            continue  # a company inside the words: the question's, not an operand's (read elsewhere)
+        try:
+            parse_expression(said, names, members=INLINE, lines=lines)
+        except DefinitionError:
+            return said
+    return None
+
+
+def _question_word(word: str) -> bool:
+    w = normalize(word).replace(" ", "")
+    return not w or w in FILLER or w in _INTRODUCING or bool(re.fullmatch(r"(?:fy)?'?\d+\w*|fiscal|year", w))
 
 
 def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[dict, str] | None:
@@ -976,15 +1063,18 @@ def _named_metric(before: str) -> tuple[int, int, int, str] | None:
 # planner keeps the rewrite only when it yields a formula (agent.planning.rules.plan_rules).
 _SPOKEN = (
     # "the ratio of general and administrative to capex": the "to" splits, an "and" may be a name's
-    (re.compile(r"\b(?:the\s+)?ratio\s+of\s+(?P<a>[^,;?]+?)\s+to\s+", re.I), r"\g<a> over "),
+    (re.compile(r"\b(?:the\s+)?ratio\s+of\s+(?P<a>(?:[^,;?]|,\s(?=[a-z]))+?)\s+to\s+", re.I), r"\g<a> over "),
     (re.compile(r"\b(?:the\s+)?ratio\s+(?:of|between)\s+(?P<a>[^,;?]+?)\s+(?:to|and|vs\.?|versus)\s+", re.I), r"\g<a> over "),
-    (re.compile(r"\b(?:the\s+)?sum\s+of\s+(?P<a>[^,;?]+?)\s+and\s+", re.I), r"\g<a> plus "),
+
     (re.compile(r"\b(?:the\s+)?difference\s+between\s+(?P<a>[^,;?]+?)\s+and\s+", re.I), r"\g<a> minus "),
     # "take operating income, subtract interest expense, and divide by revenue": the steps in order
     (re.compile(r"\btake\s+(?P<a>[^,;?]+?),?\s+(?:then\s+)?(?P<op>subtract|deduct|add)\s+(?P<b>[^,;?]+?),?\s+"
                 r"(?:and\s+)?(?:then\s+)?divide\s+(?:it\s+|that\s+|this\s+|the\s+(?:result|total|difference|sum)\s+)?"
                 r"by\s+", re.I),
      lambda m: f"({m.group('a')} {'plus' if m.group('op').lower() == 'add' else 'minus'} {m.group('b')}) over "),
+    # "take operating income, subtract SG&A": a difference said as steps, no division after it
+    (re.compile(r"\btake\s+(?P<a>[^,;?]+?),?\s+(?:and\s+)?(?:then\s+)?(?P<op>subtract|deduct|add)\s+", re.I),
+     lambda m: f"{m.group('a')} {'plus' if m.group('op').lower() == 'add' else 'minus'} "),
     (re.compile(r"\b(?:take\s+)?(?P<a>[^,;?]+?)\s+and\s+divide\s+(?:it|that|this|them)\s+by\s+", re.I), r"\g<a> over "),
     (re.compile(r"\bdivide\s+(?P<a>[^,;?]+?)\s+by\s+", re.I), r"\g<a> over "),
     # "what % of revenue was cost of goods sold at P&G?": the share asked with its whole named first
@@ -1056,10 +1146,83 @@ def _cagr_end_elsewhere(text: str) -> str:
     return text
 
 
-def spoken_operators(text: str) -> str:
+# "what multiple of revenue is cash", "how many times interest expense was operating income": the
+# quotient of the figure after the verb by the one before it (A is k times B: k = A ÷ B)
+_MULTIPLE_OF = re.compile(r"\b(?:what|which)\s+multiple\s+of\s+(?P<b>(?:[^,;?]|,\s(?=[a-z]))+?)\s+"
+                          r"(?:is|was|are|were)\s+"
+                          r"(?P<tail>(?:[^,;?]|,\s(?=[a-z]))+)"
+                          r"|\bhow\s+many\s+times\s+(?:(?:as\s+)?(?:large|big|high|much)\s+as\s+)?(?P<b2>[^,;?]+?)\s+"
+                          r"(?:is|was|are|were)\s+(?P<tail2>[^,;?]+)", re.I)
+# "the sum of A and B": which "and" joins the two operands is the one with an operand on both sides
+_SUM_OF = re.compile(r"\b(?:the\s+)?sum\s+of\s+(?P<body>[^,;?]+)", re.I)
+# Where an operand said before the question's own words may end: "... for Walmart", "... in fiscal 2024"
+_OPERAND_STOP = re.compile(r"\s*,\s+|\s+(?=(?:at|for|in|during|as|over|divided|minus|plus|less|times|per|to)\s)"
+                           r"|\s*$", re.I)
+
+
+def _is_operand(words: str, lines: frozenset) -> bool:
+    try:
+        _operand(words, None, False, lines)
+    except DefinitionError:
+        return False
+    return bool(words.strip())
+
+
+def _operand_then_rest(tail: str, lines: frozenset) -> tuple[str, str]:
+    """The operand the tail starts with and the words after it: the longest run up to a word that may
+    start the question's next words ("for", "in", an operator) that is an operand ("net cash used in
+    investing activities for Apple": the row, then "for Apple"); else the run up to the first such word."""
+    cuts = [m.start() for m in _OPERAND_STOP.finditer(tail) if m.start() > 0]
+    for at in reversed(cuts):
+        if _is_operand(tail[:at], lines):
+            return tail[:at], tail[at:]
+    at = cuts[0] if cuts else len(tail)
+    return tail[:at], tail[at:]
+
+
+_SUBTRACT_FROM = re.compile(r"\b(?:subtract|deduct)\s+(?P<body>(?:[^,;?]|,\s(?=[a-z]))+)", re.I)
+
+
+def _subtract_from(m: re.Match, lines: frozenset) -> str:
+    """"subtract capex from operating cash flow": the second less the first, split at the "from" with
+    an operand before it ("subtract proceeds from sales of investments from revenue"); else as said."""
+    body = m.group("body")
+    for f in re.finditer(r"\s+from\s+", body, re.I):
+        below = body[: f.start()]
+        if _is_operand(below, lines):
+            above, rest = _operand_then_rest(body[f.end():], lines)
+            if _is_operand(above, lines):
+                return f"{above} minus {below}{rest}"
+    return m.group(0)
+
+
+def _multiple_of(m: re.Match, lines: frozenset) -> str:
+    below = m.group("b") or m.group("b2")
+    above, rest = _operand_then_rest(m.group("tail") or m.group("tail2"), lines)
+    return f"what was {above} as a multiple of {below}{rest}"
+
+
+def _sum_of(m: re.Match, lines: frozenset) -> str:
+    """The two operands of "the sum of A and B" split at the "and" with an operand on each side
+    ("the sum of cash and cash equivalents and paid-in capital"), else at the first "and"."""
+    body = m.group("body")
+    ands = list(re.finditer(r"\s+and\s+", body, re.I))
+    if not ands:
+        return m.group(0)
+    chosen = ands[0]
+    for a in ands:
+        left, right = body[: a.start()], body[a.end():]
+        if _is_operand(left, lines) and _is_operand(_operand_then_rest(right, lines)[0], lines):
+            chosen = a
+            break
+    return body[: chosen.start()] + " plus " + body[chosen.end():]
+
+
+def spoken_operators(text: str, lines: frozenset = frozenset()) -> str:
     """The text with operators said in words written as the grammar's ("A over B"). A registry
     formula's own name ("debt to equity ratio", "R&D to revenue ratio") is left alone. "Use diluted
-    shares" (or basic) with a per-share figure is the divisor: "per diluted share"."""
+    shares" (or basic) with a per-share figure is the divisor: "per diluted share". `lines`: the rows
+    some company prints, by which an operand's extent is told from the question's next words."""
     out = _CAGR_SPAN.sub(_cagr_years, _COMPOUND_RATE.sub("CAGR", _CAGR_AROUND.sub(r"\g<what> CAGR", text)))
     out = _cagr_end_elsewhere(out)
     if _CHANGE_SAID.search(out):
@@ -1068,6 +1231,9 @@ def spoken_operators(text: str) -> str:
     if said and _PER_SHARE.search(out):
         out = _PER_SHARE.sub(f"per {said.group('kind').lower()} share", _DILUTED.sub(" ", out))
     out = _PER_OUTSTANDING.sub(" over shares outstanding", out)
+    out = _SUM_OF.sub(lambda m: _sum_of(m, lines), out, count=1)
+    out = _MULTIPLE_OF.sub(lambda m: _multiple_of(m, lines), out, count=1)
+    out = _SUBTRACT_FROM.sub(lambda m: _subtract_from(m, lines), out, count=1)
     for pattern, replacement in _SPOKEN:
         out = pattern.sub(replacement, out, count=1)
 
@@ -1078,17 +1244,19 @@ def spoken_operators(text: str) -> str:
             return m.group(0)
         return f"{m.group('a')} over {m.group('b')}"
 
-    return _metric_to_metric(_TO_RATIO.sub(to_ratio, out))
+    return _metric_to_metric(_TO_RATIO.sub(to_ratio, out), lines)
 
 
 _JOINED_TO = re.compile(r"(?<=\w)(?:-to-|:)(?=[a-z])", re.I)  # "cash-to-assets", "cash:assets" (never "… end: total")
 
 
-def _names_amount(words: str) -> bool:
-    """Whether the words are exactly an amount an operand can be: a metric's name, or a registry
-    amount computed from metrics ("free cash flow", "net debt", "working capital")."""
+def _names_amount(words: str, lines: frozenset = frozenset()) -> bool:
+    """Whether the words are exactly an amount an operand can be: a metric's name, a row some company
+    prints (`lines`), or a registry amount computed from metrics ("free cash flow", "net debt")."""
     said = normalize(words).strip()
     if said in PHRASES or said in _DEBT_WORDS:
+        return True
+    if lines and _printed(said, lines):
         return True
     key = FORMULA_PHRASES.get(said)
     return key is not None and FORMULAS[key].unit == "USD" and _operand_tree(said) is not None
@@ -1101,7 +1269,7 @@ def _operand_tree(said: str) -> dict | None:
         return None
 
 
-def _metric_to_metric(text: str) -> str:
+def _metric_to_metric(text: str, lines: frozenset = frozenset()) -> str:
     """"cash to current liabilities", "cash-to-assets", "SG&A:revenue ratio": a ratio named by its two
     metrics joined by "to", as "A over B", when the words on both sides are each exactly a metric's
     name and together no registry ratio's ("long-term debt to equity" stays that ratio)."""
@@ -1110,10 +1278,16 @@ def _metric_to_metric(text: str) -> str:
     for k, w in enumerate(words):
         if w.group(0).lower() != "to":
             continue
-        left = next((i for i in range(max(0, k - 5), k) if _names_amount(text[words[i].start():w.start()])), None)
-        right = next((j for j in range(min(len(words), k + 6), k + 1, -1)
-                      if _names_amount(text[w.end():words[j - 1].end()])), None)
-        if left is None or right is None:
+        # a printed row on either side only when "ratio" follows ("A to B ratio"): "net income attributable
+        # to noncontrolling interests" is one row, no quotient
+        said_ratio = re.match(r"(?:[^,;?]|,\s(?=[a-z]))*?\bratio\b", text[w.end():])  # "property, plant and .."
+        rows = lines if said_ratio else frozenset()
+        left = next((i for i in range(max(0, k - 8), k) if _names_amount(text[words[i].start():w.start()], rows)),
+                    None)
+        right = next((j for j in range(min(len(words), k + 9), k + 1, -1)
+                      if _names_amount(text[w.end():words[j - 1].end()], rows)), None)
+        if left is None or right is None or (rows and _names_amount(
+                text[words[left].start():words[right - 1].end()], rows)):
             continue
         named = normalize(text[words[left].start():words[right - 1].end()])
         if any(named == p or named + " ratio" == p for p in (named, named + " ratio") if p in FORMULA_PHRASES):

@@ -27,7 +27,8 @@ from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, g
                                              weak_mention, whole_name)
 from agent.planning.corrections import (LAYOUT, cover_page, NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, WHOLE_FIGURE,
                                         ampersand)
-from agent.planning.defined_formulas import name_aside, names_more_formulas, without_names
+from agent.planning.defined_formulas import (as_said, given_name, name_aside, names_more_formulas, unit_said,
+                                             without_names)
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
                                       FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
@@ -37,7 +38,8 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       gap_as_difference, includes_company, inherited_growth, lead_name, lead_subject,
                                       leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
                                       thread_topic, unknown_subject)
-from agent.planning.formulas import find_definition, inline_formula, joined_rows, spoken_operators
+from agent.planning.formulas import (find_definition, has_operator, inline_formula, joined_rows, spoken_operators,
+                                     unit_of, unread_numerator)
 from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
 from agent.planning.measures import counted_shares, implied_measures
@@ -61,7 +63,7 @@ from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
 from agent.planning.word_accounting import COMPARING, FIGURE_ASK, account_words, dimension, printable, unaccounted_words
 from agent.planning.words import statement_place
 from agent.planning.years import YEAR_WORDS
-from agent.retrieval.concepts import find_phrases, normalize
+from agent.retrieval.concepts import METRICS, find_phrases, normalize
 from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
@@ -215,7 +217,7 @@ def _plan_placed(text: str, *, previous: Plan | None = None, directory: CompanyD
 def _plan_written(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. Operators said in words ("the ratio of R&D to revenue", "take X and divide
     it by Y") are read as the formula they say when that yields one; otherwise the words as written."""
-    spoken = spoken_operators(text or "")
+    spoken = spoken_operators(text or "", directory.line_names)
     if spoken != (text or "") and len(spoken) <= MAX_CHARS:
         plan = _plan_rules(spoken, previous=previous, directory=directory)
         known = {d["name"] for d in (previous.definitions if previous is not None else [])}
@@ -259,9 +261,14 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = compared_kind(raw, discussed_count)  # "which bank made more?" of the thread's
     raw = gap_as_difference(raw, discussed_count)  # "the gap between them"
     raw = joined_rows(raw, directory.line_names)  # "accounts receivable, net over ...": the comma is the row's
+    given, raw = given_name(raw, has_operator)  # "A over B, call it 'cash cover'"
     definition, rest, bad = find_definition(raw, directory.line_names)
     if definition is not None:
         definition, rest = name_aside(definition, rest, directory)
+    # "…, as a percent", "expressed as a percentage": the unit the user asks a formula's quotient in
+    unit, rest = unit_said(rest) if definition is not None or has_operator(rest) else (None, rest)
+    if definition is not None:
+        definition, given = as_said(definition, given, unit, unit_of), None
     known = [d for d in (previous.definitions if previous is not None else [])
              if definition is None or d["name"] != definition["name"]]
     named = [d for d in known if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
@@ -273,6 +280,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
         inline = inline_formula(rest, plan, names, directory)
     if inline is not None:
         formula, rest = inline
+        formula = as_said(formula, given, unit, unit_of)
         inside = normalize(formula["name"]) + " " + normalize(inline[0]["formula"])
         named = [d for d in named if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
         new = [d for d in new if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I) or d["name"] not in inside]
@@ -286,7 +294,15 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     if not asked:
         plan = prose_instead(plan, without_names(rest, named), directory, split_only=True)
         plan = spanned_changes(member_asks(plan, without_names(rest, named), _company_words(plan, directory)), rest)
-        return prose_instead(plan, without_names(rest, named), directory)
+        plan = prose_instead(plan, without_names(rest, named), directory)
+        if plan.route == "domain" and not any(m in FORMULAS or m.startswith("udf:") or (
+                m in METRICS and METRICS[m].unit in ("percent", "pure", "ratio")) for m in plan.metrics):
+            # the plan answers amounts only: none of them is the quotient asked (a tagged rate may be)
+            unread = unread_numerator(rest, {normalize(d["name"]): d["tree"] for d in known}, directory)
+            if unread is not None:  # "widget costs divided by revenue": the formula, refused naming what it lacks
+                return refusal_plan("unknown_metric", f"{unread} (in your formula)", tickers=plan.tickers,
+                                    fiscal_years=plan.fiscal_years, definitions=plan.definitions)
+        return plan
     inherited = "metrics" in plan.inherited  # the thread's figures are not asked beside a formula
     plan.metrics = asked + [m for m in plan.metrics if not inherited and (m in FORMULAS or m in MEASURE_PHRASES.values())]
     if inherited:

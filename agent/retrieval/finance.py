@@ -560,8 +560,8 @@ def display_value(value: Decimal, unit: str) -> str:
         return f"{sign}{_q(v, 1):,}%"
     if unit == "pure":  # XBRL pure facts are rates as fractions (EffectiveIncomeTaxRate...: 0.241)
         return f"{sign}{_q(v * HUNDRED, 1):,}%"
-    if unit == "ratio":
-        return f"{sign}{_q(v, 2):,}"
+    if unit == "ratio":  # a small quotient keeps two significant digits: 0.078, never "0.08" or "0.00"
+        return f"{sign}{_q(v, 2 if v >= Decimal('0.1') or not v else 3 if v >= Decimal('0.01') else 4):,}"
     if unit == "days":
         return f"{sign}{_q(v, 1):,} days"
     if unit == "points":  # a change of a percentage, already in points
