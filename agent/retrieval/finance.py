@@ -204,9 +204,16 @@ _RATIOS: list[Formula] = [
        ["dividend payout ratio", "payout ratio", "dividend payout", "dividend payout rate"],
        [Input("dividends_paid"), Input("net_income")], "percent", "Dividends paid ÷ Net income", _ratio_pct,
        query="dividends paid net income"),
+    # EBITDA as the filings' figures make it: operating income plus D&A, unadjusted. Asked by name (or
+    # spelled out) it is this convention, which the answer's calculation states; a company's own
+    # "adjusted EBITDA" (its add-backs are not in XBRL) stays refused (concepts.UNKNOWN_METRICS).
     _f("ebitda", "EBITDA",
-       ["computed ebitda", "ebitda computed", "operating income plus depreciation and amortization",
-        "operating income plus d&a", "operating income + d&a"],
+       ["ebitda", "computed ebitda", "ebitda computed", "operating income plus depreciation and amortization",
+        "operating income plus d&a", "operating income + d&a",
+        "earnings before interest taxes depreciation and amortization",
+        "earnings before interest tax depreciation and amortization",
+        "earnings before interest taxes depreciation amortization",
+        "earnings before interest and taxes depreciation and amortization"],
        [Input("operating_income"), Input("depreciation_amortization")], "USD",
        "Operating income + Depreciation and amortization (EBITDA as operating income plus D&A; unadjusted)",
        lambda oi, da: oi + da, operator="+", fallback="ebitda_dep_amort",
@@ -240,6 +247,25 @@ _RATIOS: list[Formula] = [
        "(Operating income + Depreciation) ÷ Revenue (EBITDA as operating income plus depreciation, the company "
        "reporting no depreciation-and-amortization line; unadjusted)",
        lambda oi, dep, rev: _ratio_pct(oi + dep, rev), operator="expr"),
+    # EBIT as operating income: the income statement's figure before interest and taxes that the filings
+    # report. Never income before income taxes (that is after interest): the expression says which it is.
+    _f("ebit", "EBIT",
+       ["ebit", "earnings before interest and taxes", "earnings before interest and tax",
+        "earnings before interest taxes", "computed ebit"],
+       [Input("operating_income")], "USD",
+       "Operating income (EBIT taken as operating income, as reported; unadjusted)", lambda oi: oi,
+       operator="expr", query="operating income"),
+    _f("ebit_margin", "EBIT margin",
+       ["ebit margin", "ebit margins", "ebit as a % of revenue", "ebit to revenue", "ebit as a percentage of revenue",
+        "ebit as a % of sales", "ebit to sales"],
+       [Input("operating_income"), Input("revenue")], "percent",
+       "Operating income ÷ Revenue (EBIT taken as operating income; unadjusted)", _ratio_pct, operator="expr"),
+    _f("ebitda_interest_coverage", "EBITDA interest coverage",
+       ["ebitda interest coverage", "ebitda to interest", "ebitda to interest expense", "ebitda/interest",
+        "ebitda / interest expense", "ebitda coverage", "ebitda interest cover", "ebitda to interest ratio"],
+       [Input("operating_income"), Input("depreciation_amortization"), Input("interest_expense")], "ratio",
+       "(Operating income + Depreciation and amortization) ÷ Interest expense (EBITDA as operating income plus "
+       "D&A; unadjusted)", lambda oi, da, ie: _ratio(oi + da, ie), operator="expr"),
     _f("asset_turnover", "Asset turnover",
        ["asset turnover", "asset turnover ratio", "total asset turnover", "assets turnover"],
        [Input("revenue"), Input("total_assets"), Input("total_assets", -1)], "ratio",
@@ -269,7 +295,9 @@ _RATIOS: list[Formula] = [
        "(Operating cash flow − Capital expenditures) ÷ Net income",
        lambda ocf, capex, ni: _ratio_pct(ocf - capex, ni), operator="expr"),
     _f("interest_coverage", "Interest coverage",
-       ["interest coverage", "interest coverage ratio", "times interest earned", "interest cover"],
+       ["interest coverage", "interest coverage ratio", "times interest earned", "interest cover",
+        "ebit to interest", "ebit to interest expense", "ebit/interest", "ebit / interest expense",
+        "ebit interest coverage"],
        [Input("operating_income"), Input("interest_expense")], "ratio",
        "Operating income ÷ Interest expense (operating income as EBIT)", _ratio, operator="expr"),
     _f("roe", "Return on equity",
@@ -283,14 +311,6 @@ _RATIOS: list[Formula] = [
        [Input("net_income"), Input("total_assets"), Input("total_assets", -1)], "percent",
        "Net income ÷ average total assets (average of the year's opening and closing balances)",
        lambda ni, ta, prior: _ratio_pct(ni, (ta + prior) / 2), operator="expr"),
-    _f("roic", "Return on invested capital",
-       ["return on capital", "return on capital employed", "roic computed", "computed roic"],
-       [Input("operating_income"), Input("income_tax"), Input("pretax_income"), _ltd(),
-        Input("current_debt"), Input("equity")], "percent",
-       "Operating income × (1 − Income tax expense ÷ Income before income taxes) ÷ (Long-term debt + Current portion "
-       "of long-term debt + Stockholders' equity) (after-tax operating income at the effective rate; year-end "
-       "invested capital)",
-       lambda oi, tax, pre, ltd, cur, eq: _ratio_pct(oi * (1 - _ratio(tax, pre)), ltd + cur + eq), operator="expr"),
 ]
 
 
@@ -352,6 +372,25 @@ _DEBT: list[Formula] = [
                  [Input("operating_income"), Input("depreciation_amortization")], "ratio",
                  "{debt} ÷ (Operating income + Depreciation and amortization) (EBITDA as operating income plus D&A; "
                  "unadjusted)", lambda debt, oi, da: _ratio(debt, oi + da)),
+    # ROIC over invested capital as total debt (the convention above) plus equity, year-end; after-tax
+    # operating income at the effective rate computed from the income statement. Where tax expense or
+    # pretax income is not tagged, the company's tagged effective rate (roic_rate, its own chain).
+    *_debt_chain("roic", "Return on invested capital",
+                 ["roic", "return on invested capital", "return on capital", "return on capital employed",
+                  "roic computed", "computed roic", "return on invested capital roic"],
+                 [Input("operating_income"), Input("income_tax"), Input("pretax_income"), Input("equity")],
+                 "percent",
+                 "Operating income × (1 − Income tax expense ÷ Income before income taxes) ÷ ({debt} + "
+                 "Stockholders' equity) (ROIC: after-tax operating income at the effective rate over year-end "
+                 "invested capital)",
+                 lambda debt, oi, tax, pre, eq: _ratio_pct(oi * (1 - _ratio(tax, pre)), debt + eq),
+                 query="operating income invested capital long-term debt stockholders equity"),
+    *_debt_chain("roic_rate", "Return on invested capital", [],
+                 [Input("operating_income"), Input("effective_tax_rate"), Input("equity")], "percent",
+                 "Operating income × (1 − Effective tax rate) ÷ ({debt} + Stockholders' equity) (ROIC: after-tax "
+                 "operating income at the company's reported effective rate over year-end invested capital)",
+                 lambda debt, oi, rate, eq: _ratio_pct(oi * (1 - rate), debt + eq),
+                 query="operating income invested capital effective tax rate"),
     *_debt_chain("net_debt_to_ebitda", "Net debt to EBITDA",
                  ["net debt to ebitda", "net debt/ebitda", "net debt to ebitda ratio", "net leverage",
                   "net leverage ratio"],

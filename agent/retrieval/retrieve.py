@@ -522,6 +522,8 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
     calculations: list[dict] = []
     cells: list[dict] = []
     lines: dict = {}
+    beside: list[dict] = []  # a computed twin's cell, after its tagged figure's
+    alone = len(companies) == 1 and len(metrics) == 1 and len(companies[0]["fiscal_years"]) == 1 and not changes
     for company in companies:
         orders = _orders(conn, deps, company["cik"], phrases or {})
         facts = _Facts(conn, company, orders, lines)
@@ -607,6 +609,16 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                        if METRICS[key].fallback and alone:
+                            # a tagged rate asked alone is the company's (often rounded) figure: the calculation
+                            # from the lines that define it follows, cited, when they are reported, so whoever
+                            # asked for the ratio sees how it is computed and both figures' sources
+                            computed = _compute(facts, METRICS[key].fallback, fy)
+                            if computed is not None:
+                                beside_cell = {**cell, "metric": METRICS[key].fallback,
+                                               "label": FORMULAS[METRICS[key].fallback].label, "instant": False}
+                                _take_calc(facts, computed, beside_cell, evidence, calculations)
+                                beside.append(beside_cell)
                     elif METRICS[key].fallback:
                         # a rate the company does not tag ("effective tax rate"): computed from the lines that
                         # define it, its trace naming the formula, never a figure passed off as reported
@@ -626,6 +638,8 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                 if changes and cell["evidence_id"] and fy - 1 in company["fiscal_years"]:
                     _add_change(facts, key, fy, cell, evidence, calculations)
                 cells.append(cell)
+                cells += beside
+                beside.clear()
     filings = {c["ticker"]: c.get("filings") or {} for c in companies}
     for cell in cells:  # the year's own 10-K is not held: a later 10-K's prior-year column says it
         ev = evidence.get(cell["evidence_id"]) if cell.get("evidence_id") else None
