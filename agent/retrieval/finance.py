@@ -9,7 +9,7 @@ displayed" is a plain string comparison.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from agent.answer import Calculation
@@ -348,6 +348,11 @@ def _debt_chain(key: str, label: str, synonyms: list[str], tail: list[Input], un
     return out
 
 
+def _then(chain: list[Formula], fallback: str) -> list[Formula]:
+    """The chain with its last step falling back to another formula (another chain's first step)."""
+    return [*chain[:-1], replace(chain[-1], fallback=fallback)]
+
+
 _DEBT: list[Formula] = [
     *_debt_chain("total_debt", "Total debt",
                  ["total debt", "gross debt", "total borrowings", "debt outstanding", "total debt outstanding"],
@@ -375,7 +380,7 @@ _DEBT: list[Formula] = [
     # ROIC over invested capital as total debt (the convention above) plus equity, year-end; after-tax
     # operating income at the effective rate computed from the income statement. Where tax expense or
     # pretax income is not tagged, the company's tagged effective rate (roic_rate, its own chain).
-    *_debt_chain("roic", "Return on invested capital",
+    *_then(_debt_chain("roic", "Return on invested capital",
                  ["roic", "return on invested capital", "return on capital", "return on capital employed",
                   "roic computed", "computed roic", "return on invested capital roic"],
                  [Input("operating_income"), Input("income_tax"), Input("pretax_income"), Input("equity")],
@@ -384,7 +389,7 @@ _DEBT: list[Formula] = [
                  "Stockholders' equity) (ROIC: after-tax operating income at the effective rate over year-end "
                  "invested capital)",
                  lambda debt, oi, tax, pre, eq: _ratio_pct(oi * (1 - _ratio(tax, pre)), debt + eq),
-                 query="operating income invested capital long-term debt stockholders equity"),
+                 query="operating income invested capital long-term debt stockholders equity"), "roic_rate"),
     *_debt_chain("roic_rate", "Return on invested capital", [],
                  [Input("operating_income"), Input("effective_tax_rate"), Input("equity")], "percent",
                  "Operating income × (1 − Effective tax rate) ÷ ({debt} + Stockholders' equity) (ROIC: after-tax "
