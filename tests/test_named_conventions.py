@@ -153,3 +153,11 @@ def test_a_tagged_rate_asked_alone_is_followed_by_its_computation(db):
         # beside another figure (a table, a comparison), the tagged rate stands alone
         _, calculations, cells = _collect(conn, [filer], ["effective_tax_rate", "income_tax"])
     assert [c["metric"] for c in cells] == ["effective_tax_rate", "income_tax"] and not calculations
+
+
+def test_ebitda_excluding_an_expense_adds_it_back_as_for_any_profit(directory):  # noqa: F811
+    p = plan(directory, "Apple EBITDA excluding stock-based compensation 2024")
+    assert p.definitions[-1]["formula"] == ("(Operating income + Depreciation and amortization) + Share-based "
+                                            "compensation expense (the excluded expense added back)"), p
+    p = plan(directory, "Apple EBITDA less capex 2024")  # "less" deducts: no add-back convention
+    assert p.definitions[-1]["formula"] == "(Operating income + Depreciation and amortization) − Capital expenditures"
