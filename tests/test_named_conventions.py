@@ -21,6 +21,8 @@ from tests.test_formula_operands import _fy2024
         ("apple ebitda fy2024", "ebitda"),
         ("What was Nvidia's EBITDA in fiscal 2025?", "ebitda"),
         ("AAPL earnings before interest, taxes, depreciation and amortization 2024?", "ebitda"),
+        # the row name inside it ("depreciation and amortization") never takes the longer name apart
+        ("How much was NVDA's earnings before interest, taxes, depreciation and amortization in fiscal 2025?", "ebitda"),
         ("walmart EBIT fy2025", "ebit"),
         ("Tesla earnings before interest and taxes 2024", "ebit"),  # never income before income taxes
         ("walmart EBIT margin fy2025", "ebit_margin"),

@@ -327,6 +327,15 @@ def join_printed_names(how: list[str | None], words: list[str], names: frozenset
         keys = {how[g][7:] for g in range(*best) if how[g] and how[g].startswith("metric:")}
         if len({how[g] for g in range(*best) if g != i}) == 1 and keys:
             continue  # the metric's own name ("research and development"), already one ask
+        if how[i] and how[i].startswith("metric:"):
+            start, end = i, i + 1
+            while start > 0 and how[start - 1] == how[i]:
+                start -= 1
+            while end < len(words) and how[end] == how[i]:
+                end += 1
+            if start < best[0] or end > best[1]:
+                continue  # a row's name inside a longer measure's own ("earnings before interest, taxes,
+                # depreciation and amortization"): the longer name is the ask
         for g in range(*best):
             if g != i:
                 how[g] = None
