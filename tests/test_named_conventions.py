@@ -28,6 +28,8 @@ from tests.test_formula_operands import _fy2024
         ("walmart EBIT margin fy2025", "ebit_margin"),
         ("ROIC for nvidia fy2025", "roic"),
         ("apple return on invested capital 2024", "roic"),
+        ("apple return on capital employed 2024", "roce"),  # another convention than ROIC's, never its figure
+        ("tesla ROCE 2024", "roce"),
         ("nvidia net debt to EBITDA fy2025", "net_debt_to_ebitda"),
         ("tesla debt/EBITDA 2024", "debt_to_ebitda"),
         ("apple EBIT to interest expense 2024", "interest_coverage"),
@@ -83,6 +85,9 @@ def test_ebit_is_operating_income_and_roic_is_after_tax_operating_income_over_de
     assert r.display == "20.0%" and r.calculation.metric == "Return on invested capital"
     rate = calculate("roic_rate", [op(300), op(50), op(200), Operand(Decimal("0.2"), "pure", 2024), op(450)])
     assert rate.display == "20.0%"
+    # ROCE: 200 ÷ (1,200 − 200) = 20%, before tax, over total assets less current liabilities
+    roce = calculate("roce", [op(200), op(1200), op(200)])
+    assert roce.display == "20.0%" and "capital employed" in roce.calculation.formula
 
 
 def _filer(conn, cik, ticker, rows, instants=()):

@@ -266,6 +266,12 @@ _RATIOS: list[Formula] = [
        [Input("operating_income"), Input("depreciation_amortization"), Input("interest_expense")], "ratio",
        "(Operating income + Depreciation and amortization) ÷ Interest expense (EBITDA as operating income plus "
        "D&A; unadjusted)", lambda oi, da, ie: _ratio(oi + da, ie), operator="expr"),
+    # ROCE is not ROIC: capital employed is total assets less current liabilities, the return before tax
+    _f("roce", "Return on capital employed",
+       ["roce", "return on capital employed"],
+       [Input("operating_income"), Input("total_assets"), Input("current_liabilities")], "percent",
+       "Operating income ÷ (Total assets − Current liabilities) (ROCE: EBIT taken as operating income over year-end "
+       "capital employed)", lambda oi, ta, cl: _ratio_pct(oi, ta - cl), operator="expr"),
     _f("asset_turnover", "Asset turnover",
        ["asset turnover", "asset turnover ratio", "total asset turnover", "assets turnover"],
        [Input("revenue"), Input("total_assets"), Input("total_assets", -1)], "ratio",
@@ -381,8 +387,8 @@ _DEBT: list[Formula] = [
     # operating income at the effective rate computed from the income statement. Where tax expense or
     # pretax income is not tagged, the company's tagged effective rate (roic_rate, its own chain).
     *_then(_debt_chain("roic", "Return on invested capital",
-                 ["roic", "return on invested capital", "return on capital", "return on capital employed",
-                  "roic computed", "computed roic", "return on invested capital roic"],
+                 ["roic", "return on invested capital", "return on capital", "roic computed", "computed roic",
+                  "return on invested capital roic"],
                  [Input("operating_income"), Input("income_tax"), Input("pretax_income"), Input("equity")],
                  "percent",
                  "Operating income × (1 − Income tax expense ÷ Income before income taxes) ÷ ({debt} + "
