@@ -77,6 +77,17 @@ def test_each_convention_is_written_into_the_expression_the_answer_shows():
     assert FORMULAS["roic_long_term_only"].fallback == "roic_rate"
 
 
+def test_leverage_over_ebitda_adds_back_what_the_company_reports_as_ebitda_does():
+    # every debt reading with the D&A total first, then with depreciation and amortization rows, then depreciation
+    assert FORMULAS["debt_to_ebitda_long_term_only"].fallback == "debt_to_ebitda_dep_amort"
+    assert FORMULAS["net_debt_to_ebitda_dep_amort_long_term_only"].fallback == "net_debt_to_ebitda_depreciation"
+    assert FORMULAS["ebitda_interest_coverage"].fallback == "ebitda_interest_coverage_dep_amort"
+    op = lambda v: Operand(Decimal(v), "USD", 2024)  # noqa: E731
+    # (100 − 10) ÷ (20 + 5 + 3) with long-term debt alone and D&A as two rows
+    r = calculate("net_debt_to_ebitda_dep_amort_long_term_only", [op(100), op(10), op(20), op(5), op(3)])
+    assert r.display == "3.21" and "two rows the company prints" in r.calculation.formula
+
+
 def test_ebit_is_operating_income_and_roic_is_after_tax_operating_income_over_debt_and_equity():
     op = lambda v: Operand(Decimal(v), "USD", 2024)  # noqa: E731
     assert calculate("ebit", [op(200)]).value == Decimal(200)

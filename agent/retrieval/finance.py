@@ -265,7 +265,18 @@ _RATIOS: list[Formula] = [
         "ebitda / interest expense", "ebitda coverage", "ebitda interest cover", "ebitda to interest ratio"],
        [Input("operating_income"), Input("depreciation_amortization"), Input("interest_expense")], "ratio",
        "(Operating income + Depreciation and amortization) ÷ Interest expense (EBITDA as operating income plus "
-       "D&A; unadjusted)", lambda oi, da, ie: _ratio(oi + da, ie), operator="expr"),
+       "D&A; unadjusted)", lambda oi, da, ie: _ratio(oi + da, ie), operator="expr",
+       fallback="ebitda_interest_coverage_dep_amort"),
+    _f("ebitda_interest_coverage_dep_amort", "EBITDA interest coverage", [],
+       [Input("operating_income"), Input("depreciation"), Input("amortization_intangibles"), Input("interest_expense")],
+       "ratio", "(Operating income + Depreciation + Amortization of intangible assets) ÷ Interest expense (EBITDA with "
+       "D&A as the two rows the company prints; unadjusted)", lambda oi, dep, am, ie: _ratio(oi + dep + am, ie),
+       operator="expr", fallback="ebitda_interest_coverage_depreciation"),
+    _f("ebitda_interest_coverage_depreciation", "EBITDA interest coverage", [],
+       [Input("operating_income"), Input("depreciation"), Input("interest_expense")], "ratio",
+       "(Operating income + Depreciation) ÷ Interest expense (EBITDA as operating income plus depreciation, the "
+       "company reporting no depreciation-and-amortization line; unadjusted)",
+       lambda oi, dep, ie: _ratio(oi + dep, ie), operator="expr"),
     # ROCE is not ROIC: capital employed is total assets less current liabilities, the return before tax
     _f("roce", "Return on capital employed",
        ["roce", "return on capital employed"],
@@ -354,6 +365,37 @@ def _debt_chain(key: str, label: str, synonyms: list[str], tail: list[Input], un
     return out
 
 
+# EBITDA's add-back as each company reports it, in order (as the EBITDA formulas fall back): the D&A total;
+# depreciation and the amortization of intangibles as two rows; depreciation alone. (suffix, inputs, sum, note)
+EBITDA_STEPS: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
+    ("", ("operating_income", "depreciation_amortization"), "Operating income + Depreciation and amortization",
+     "EBITDA as operating income plus D&A; unadjusted"),
+    ("_dep_amort", ("operating_income", "depreciation", "amortization_intangibles"),
+     "Operating income + Depreciation + Amortization of intangible assets",
+     "EBITDA with D&A as the two rows the company prints; unadjusted"),
+    ("_depreciation", ("operating_income", "depreciation"), "Operating income + Depreciation",
+     "EBITDA as operating income plus depreciation, the company reporting no depreciation-and-amortization line; "
+     "unadjusted"),
+)
+
+
+def _leverage_chains(key: str, label: str, synonyms: list[str], extra: list[Input], shape: str,
+                     fn: Callable[..., Decimal]) -> list[Formula]:
+    """A ratio of total debt to EBITDA: one debt chain (DEBT_STEPS) per EBITDA_STEPS add-back, each
+    chain's last step falling back to the next add-back's first. `shape` has {debt}, {ebitda} and {note};
+    `fn(debt, ebitda, *extra)`."""
+    out: list[Formula] = []
+    for i, (suffix, parts, summed, note) in enumerate(EBITDA_STEPS):
+        n = len(parts)
+        chain = _debt_chain(key + suffix, label, synonyms if not suffix else [],
+                            [*extra, *(Input(m) for m in parts)], "ratio",
+                            shape.replace("{ebitda}", summed).replace("{note}", note),
+                            lambda debt, *v, n=n: fn(debt, sum(v[len(v) - n:], Decimal(0)), *v[: len(v) - n]),
+                            query="long-term debt short-term borrowings operating income depreciation")
+        out += _then(chain, key + EBITDA_STEPS[i + 1][0]) if i + 1 < len(EBITDA_STEPS) else chain
+    return out
+
+
 def _then(chain: list[Formula], fallback: str) -> list[Formula]:
     """The chain with its last step falling back to another formula (another chain's first step)."""
     return [*chain[:-1], replace(chain[-1], fallback=fallback)]
@@ -377,12 +419,10 @@ _DEBT: list[Formula] = [
                  [Input("equity")], "ratio", "{debt} ÷ ({debt} + Stockholders' equity)",
                  lambda debt, eq: _ratio(debt, debt + eq)),
     # Leverage over EBITDA, EBITDA as operating income plus D&A (unadjusted, as in the EBITDA margin)
-    *_debt_chain("debt_to_ebitda", "Debt to EBITDA",
-                 ["debt to ebitda", "debt/ebitda", "total debt to ebitda", "total debt/ebitda", "debt to ebitda ratio",
-                  "leverage multiple", "gross leverage"],
-                 [Input("operating_income"), Input("depreciation_amortization")], "ratio",
-                 "{debt} ÷ (Operating income + Depreciation and amortization) (EBITDA as operating income plus D&A; "
-                 "unadjusted)", lambda debt, oi, da: _ratio(debt, oi + da)),
+    *_leverage_chains("debt_to_ebitda", "Debt to EBITDA",
+                      ["debt to ebitda", "debt/ebitda", "total debt to ebitda", "total debt/ebitda", "debt to ebitda ratio",
+                       "leverage multiple", "gross leverage"],
+                      [], "{debt} ÷ ({ebitda}) ({note})", lambda debt, ebitda: _ratio(debt, ebitda)),
     # ROIC over invested capital as total debt (the convention above) plus equity, year-end; after-tax
     # operating income at the effective rate computed from the income statement. Where tax expense or
     # pretax income is not tagged, the company's tagged effective rate (roic_rate, its own chain).
@@ -402,12 +442,11 @@ _DEBT: list[Formula] = [
                  "operating income at the company's reported effective rate over year-end invested capital)",
                  lambda debt, oi, rate, eq: _ratio_pct(oi * (1 - rate), debt + eq),
                  query="operating income invested capital effective tax rate"),
-    *_debt_chain("net_debt_to_ebitda", "Net debt to EBITDA",
-                 ["net debt to ebitda", "net debt/ebitda", "net debt to ebitda ratio", "net leverage",
-                  "net leverage ratio"],
-                 [Input("cash"), Input("operating_income"), Input("depreciation_amortization")], "ratio",
-                 "({debt} − Cash and cash equivalents) ÷ (Operating income + Depreciation and amortization) (EBITDA as "
-                 "operating income plus D&A; unadjusted)", lambda debt, cash, oi, da: _ratio(debt - cash, oi + da)),
+    *_leverage_chains("net_debt_to_ebitda", "Net debt to EBITDA",
+                      ["net debt to ebitda", "net debt/ebitda", "net debt to ebitda ratio", "net leverage",
+                       "net leverage ratio"],
+                      [Input("cash")], "({debt} − Cash and cash equivalents) ÷ ({ebitda}) ({note})",
+                      lambda debt, ebitda, cash: _ratio(debt - cash, ebitda)),
 ]
 
 # More of the ratios analysts ask daily; year-end balances unless the expression says average.
