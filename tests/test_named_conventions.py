@@ -179,3 +179,44 @@ def test_ebitda_excluding_an_expense_adds_it_back_as_for_any_profit(directory): 
                                             "compensation expense (the excluded expense added back)"), p
     p = plan(directory, "Apple EBITDA less capex 2024")  # "less" deducts: no add-back convention
     assert p.definitions[-1]["formula"] == "(Operating income + Depreciation and amortization) − Capital expenditures"
+
+
+@pytest.mark.parametrize(
+    "question, name, formula",
+    [
+        ("how much did walmart's EBIT grow in fy2025?", "ebit growth",
+         "(Operating income − Operating income (prior year)) ÷ |Operating income (prior year)|"),
+        ("by how much did walmart's EBIT change in dollars in fy2025?", "ebit change",
+         "Operating income − Operating income (prior year)"),
+        ("walmart EBITDA growth fy2025", "ebitda growth",
+         "((Operating income + Depreciation and amortization) − (Operating income (prior year) + Depreciation and "
+         "amortization (prior year))) ÷ |Operating income (prior year) + Depreciation and amortization (prior year)|"),
+    ],
+)
+def test_a_named_conventions_change_is_its_change_never_its_level(directory, question, name, formula):  # noqa: F811
+    p = plan(directory, question)
+    assert p.metrics == [f"udf:{name}"] and p.definitions[-1]["formula"] == formula, p
+
+
+@pytest.mark.parametrize(
+    "question, key",
+    [
+        ("apple NOPAT 2024", "nopat"),
+        ("apple net operating profit after tax fy2024", "nopat"),
+        ("apple invested capital fy2024", "invested_capital"),
+        ("apple capital employed 2024", "capital_employed"),
+        ("apple net debt to equity 2024", "net_debt_to_equity"),
+        ("apple net gearing 2024", "net_debt_to_equity"),
+    ],
+)
+def test_the_parts_of_roic_and_gearing_are_named_conventions_too(directory, question, key):  # noqa: F811
+    assert plan(directory, question).metrics == [key]
+
+
+def test_nopat_falls_back_to_the_reported_rate_and_invested_capital_counts_debt_as_everywhere():
+    op = lambda v: Operand(Decimal(v), "USD", 2024)  # noqa: E731
+    assert calculate("nopat", [op(200), op(38), op(190)]).display == "$160"
+    assert FORMULAS["nopat"].fallback == "nopat_rate"
+    assert calculate("nopat_rate", [op(200), Operand(Decimal("0.25"), "pure", 2024)]).display == "$150"
+    assert [i.metric for i in FORMULAS["invested_capital"].inputs] == ["long_term_debt", "debt_current", "equity"]
+    assert calculate("net_debt_to_equity", [op(300), op(50), op(100), op(500)]).display == "0.50"

@@ -562,7 +562,36 @@ def _catalogued() -> list[Formula]:
             for key, label, synonyms, inputs, unit, expression, fn, operator in CATALOGUE]
 
 
-FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *_DEBT, *_MORE, *_catalogued(), *(_growth_formula(m) for m in GROWTH_BASES),
+# More named conventions: each says what it takes, as EBIT and ROIC do.
+_NAMED: list[Formula] = [
+    _f("nopat", "NOPAT",
+       ["nopat", "net operating profit after tax", "net operating profit after taxes", "after tax operating income",
+        "after-tax operating income"],
+       [Input("operating_income"), Input("income_tax"), Input("pretax_income")], "USD",
+       "Operating income × (1 − Income tax expense ÷ Income before income taxes) (NOPAT: operating income after tax "
+       "at the effective rate)", lambda oi, tax, pre: oi * (1 - _ratio(tax, pre)), operator="expr", fallback="nopat_rate",
+       query="operating income provision for income taxes effective tax rate"),
+    _f("nopat_rate", "NOPAT", [],
+       [Input("operating_income"), Input("effective_tax_rate")], "USD",
+       "Operating income × (1 − Effective tax rate) (NOPAT: operating income after tax at the company's reported "
+       "effective rate)", lambda oi, rate: oi * (1 - rate), operator="expr",
+       query="operating income effective tax rate"),
+    _f("capital_employed", "Capital employed", ["capital employed"],
+       [Input("total_assets"), Input("current_liabilities")], "USD",
+       "Total assets − Current liabilities (capital employed, year-end)", lambda ta, cl: ta - cl, operator="−"),
+    *_debt_chain("invested_capital", "Invested capital", ["invested capital", "total invested capital"],
+                 [Input("equity")], "USD", "{debt} + Stockholders' equity (invested capital, year-end)",
+                 lambda debt, eq: debt + eq, query="long-term debt stockholders equity"),
+    *_debt_chain("net_debt_to_equity", "Net debt to equity",
+                 ["net debt to equity", "net debt/equity", "net debt to equity ratio", "net gearing",
+                  "net gearing ratio"],
+                 [Input("cash"), Input("equity")], "ratio",
+                 "({debt} − Cash and cash equivalents) ÷ Stockholders' equity (year-end)",
+                 lambda debt, cash, eq: _ratio(debt - cash, eq)),
+]
+
+
+FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *_DEBT, *_MORE, *_NAMED, *_catalogued(), *(_growth_formula(m) for m in GROWTH_BASES),
                                                    *(_change_formula(m) for m in GROWTH_BASES)]}
 
 
