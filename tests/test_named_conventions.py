@@ -123,6 +123,20 @@ def test_ebitda_ebit_and_roic_are_computed_from_the_filers_lines(db):
     shown = {c["metric"]: c["display"] for c in cells}
     assert shown == {"ebitda": "$240", "ebit": "$200", "ebit_margin": "20.0%", "roic": "20.0%"}, cells
     assert {c["key"] for c in calculations} == {"ebitda", "ebit", "ebit_margin", "roic"}
+    said = {c["metric"]: c["convention"] for c in cells}
+    assert said == {"ebitda": "as operating income plus D&A, unadjusted", "ebit": "taken as operating income",
+                    "ebit_margin": "EBIT taken as operating income",
+                    "roic": "after-tax operating income over debt plus equity"}, said
+
+
+def test_the_sentence_states_the_convention_beside_the_name():
+    from agent.composing.compose import _number_claims
+
+    cell = {"ticker": "NCV", "name": "Example", "fiscal_year": 2024, "metric": "ebitda", "label": "EBITDA",
+            "evidence_id": "calc:1", "display": "$240", "instant": False,
+            "convention": "as operating income plus D&A, unadjusted"}
+    (claim,) = _number_claims([cell])
+    assert claim.text == "Example's EBITDA (as operating income plus D&A, unadjusted) for fiscal 2024 was $240."
 
 
 def test_roic_without_tax_lines_takes_the_reported_rate_and_says_so(db):

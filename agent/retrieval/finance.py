@@ -396,6 +396,36 @@ def _leverage_chains(key: str, label: str, synonyms: list[str], extra: list[Inpu
     return out
 
 
+# What a named measure's sentence says it took, by the formula actually computed (its key's prefix and the
+# EBITDA add-back its suffix names): the full trace is in the calculation, this is the short form.
+_EBITDA_SAID = {"": "EBITDA as operating income plus D&A, unadjusted",
+                "_dep_amort": "EBITDA as operating income plus depreciation and amortization of intangibles, unadjusted",
+                "_depreciation": "EBITDA as operating income plus depreciation, unadjusted"}
+_SAID = (("ebitda", None), ("debt_to_ebitda", None), ("net_debt_to_ebitda", None),
+         ("ebit_margin", "EBIT taken as operating income"), ("ebit", "EBIT taken as operating income"),
+         ("interest_coverage", "EBIT taken as operating income"),
+         ("roic_rate", "after-tax operating income at the reported effective tax rate over debt plus equity"),
+         ("roic", "after-tax operating income over debt plus equity"),
+         ("roce", "operating income over total assets less current liabilities"),
+         ("nopat_rate", "operating income after tax at the reported effective tax rate"),
+         ("nopat", "operating income after tax at the effective rate"))
+
+
+def stated_convention(key: str) -> str | None:
+    """The convention the answer's sentence states for formula `key` (None: the name says it all)."""
+    said = None
+    if key.startswith(("ebitda", "debt_to_ebitda", "net_debt_to_ebitda")):
+        said = _EBITDA_SAID[next((s for s in ("_dep_amort", "_depreciation") if s in key), "")]
+    for prefix, text in _SAID if said is None else ():
+        if text and (key == prefix or key.startswith(prefix + "_")):
+            said = text
+            break
+    name = FORMULAS[key].label if key in FORMULAS else ""
+    if said and name in ("EBITDA", "EBIT") and said.startswith(name + " "):
+        said = said[len(name) + 1:]  # "EBITDA (as operating income plus D&A, unadjusted)", never "EBITDA (EBITDA as ...)"
+    return said
+
+
 def _then(chain: list[Formula], fallback: str) -> list[Formula]:
     """The chain with its last step falling back to another formula (another chain's first step)."""
     return [*chain[:-1], replace(chain[-1], fallback=fallback)]

@@ -14,7 +14,7 @@ from itertools import zip_longest
 
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.composing.draft import Evidence
-from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key
+from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key, stated_convention
 from agent.progress import status
 from agent.retrieval.line_items import (company_line, labels_of, line_key, line_parts, printed_index, printed_label,
                                         printed_order, same_printed_row, without_note_refs)
@@ -635,6 +635,8 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                             for i in FORMULAS[key].inputs if facts.get(i.metric, fy + i.offset, printed=True) is None]
                     if computed is not None:
                         _take_calc(facts, computed, cell, evidence, calculations)
+                        # a named measure whose figure depends on a convention says which in its sentence
+                        cell["convention"] = stated_convention(computed[1]["key"])
                 if changes and cell["evidence_id"] and fy - 1 in company["fiscal_years"]:
                     _add_change(facts, key, fy, cell, evidence, calculations)
                 cells.append(cell)
