@@ -219,8 +219,6 @@ def test_a_named_conventions_change_is_its_change_never_its_level(directory, que
         ("apple net operating profit after tax fy2024", "nopat"),
         ("apple invested capital fy2024", "invested_capital"),
         ("apple capital employed 2024", "capital_employed"),
-        ("apple net debt to equity 2024", "net_debt_to_equity"),
-        ("apple net gearing 2024", "net_debt_to_equity"),
     ],
 )
 def test_the_parts_of_roic_and_gearing_are_named_conventions_too(directory, question, key):  # noqa: F811
@@ -233,4 +231,3 @@ def test_nopat_falls_back_to_the_reported_rate_and_invested_capital_counts_debt_
     assert FORMULAS["nopat"].fallback == "nopat_rate"
     assert calculate("nopat_rate", [op(200), Operand(Decimal("0.25"), "pure", 2024)]).display == "$150"
     assert [i.metric for i in FORMULAS["invested_capital"].inputs] == ["long_term_debt", "debt_current", "equity"]
-    assert calculate("net_debt_to_equity", [op(300), op(50), op(100), op(500)]).display == "0.50"

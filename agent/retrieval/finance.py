@@ -612,12 +612,6 @@ _NAMED: list[Formula] = [
     *_debt_chain("invested_capital", "Invested capital", ["invested capital", "total invested capital"],
                  [Input("equity")], "USD", "{debt} + Stockholders' equity (invested capital, year-end)",
                  lambda debt, eq: debt + eq, query="long-term debt stockholders equity"),
-    *_debt_chain("net_debt_to_equity", "Net debt to equity",
-                 ["net debt to equity", "net debt/equity", "net debt to equity ratio", "net gearing",
-                  "net gearing ratio"],
-                 [Input("cash"), Input("equity")], "ratio",
-                 "({debt} − Cash and cash equivalents) ÷ Stockholders' equity (year-end)",
-                 lambda debt, cash, eq: _ratio(debt - cash, eq)),
 ]
 
 
