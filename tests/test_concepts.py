@@ -121,7 +121,8 @@ def test_no_fuzzy_matching():
 @pytest.mark.parametrize(
     "text, unknown",
     [
-        ("Apple EBITDA", "ebitda"),
+        ("Apple EBITDAR", "ebitdar"),
+        ("Tesla adjusted EBIT 2024", "adjusted ebit"),
         ("adjusted EBITDA", "adjusted ebitda"),
         ("What is Salesforce's ARR?", "arr"),
         ("customer churn", "churn"),

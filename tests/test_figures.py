@@ -333,8 +333,6 @@ def test_a_definition_may_quote_its_name_use_an_equals_sign_and_group_with_brack
          "Gross profit − Selling, general and administrative expense", "USD"),
         ("use diluted shares: Apple net income divided by weighted average diluted shares, 2024",
          "Net income ÷ Weighted-average diluted shares", "USD/shares"),
-        ("Apple EBITDA 2024 (operating income + D&A), USD millions",
-         "Operating income + Depreciation and amortization", "USD"),
         ("Apple EBITDA fiscal 2024, defined as operating income plus depreciation and amortization",
          "Operating income + Depreciation and amortization", "USD"),
     ],
@@ -367,9 +365,9 @@ def test_a_follow_up_formula_is_asked_alone_not_beside_the_threads_figures(direc
 @pytest.mark.parametrize(
     "question, metrics",
     [
-        ("Apple EBITDA 2024", None),  # no definition: still refused by name
-        ("Apple EBITDA 2024 (operating income + amortization of intangibles)", None),  # an operand unknown
+        ("Apple adjusted EBITDA 2024", None),  # the company's own adjustments: refused by name
         ("Tesla capital intensity 2024 (capex / revenue)", "capex_pct_revenue"),  # restates the registry's
+        ("Apple EBITDA 2024 (operating income + D&A), USD millions", "ebitda"),
         ("Nvidia days sales outstanding fy2025 (receivables / revenue x 365)", "dso"),
         ("Apple revenue 2022 - 2024", "revenue"),  # a range of years, not a subtraction
     ],
@@ -969,8 +967,8 @@ def test_a_company_we_do_not_cover_is_named_before_the_metric_we_cannot_map(dire
         p = plan(directory, text)
         assert (p.refusal_reason, p.refusal_detail) == ("no_company", name), (text, p)
     # the metric's own capitals are never read as a company, and a covered company keeps the metric's reason
-    assert plan(directory, "What's the EBITDA for FY2023?").refusal_reason == "unknown_metric"
-    assert plan(directory, "What's Apple's EBITDA?").refusal_reason == "unknown_metric"
+    assert plan(directory, "What's the adjusted EBITDA for FY2023?").refusal_reason == "unknown_metric"
+    assert plan(directory, "What's Apple's adjusted EBITDA?").refusal_reason == "unknown_metric"
     thread = plan(directory, "apple revenue 2024")
     assert plan(directory, "what about Stripe's EBITDA?", previous=thread).refusal_reason == "no_company"
 

@@ -135,7 +135,7 @@ CASES = [
     ("MSFT revenue", dict(refusal_reason="not_covered", tickers=["MSFT"], refusal_detail="MSFT")),
     ("What are Microsoft's risk factors?", dict(refusal_reason="not_covered", refusal_detail="Microsoft (MSFT)")),
     ("Compare Apple and Amazon revenue", dict(refusal_reason="not_covered", tickers=["AMZN"])),
-    ("What is Apple's EBITDA?", dict(refusal_reason="unknown_metric", refusal_detail="ebitda", tickers=["AAPL"])),
+    ("What is Apple's adjusted EBITDA?", dict(refusal_reason="unknown_metric", refusal_detail="adjusted ebitda", tickers=["AAPL"])),
     ("Nvidia ARR", dict(refusal_reason="unknown_metric")),
     ("Salesforce ARR", dict(refusal_reason="no_company")),  # not in this directory: the company is missing first
     ("Walmart same-store sales 2024", dict(refusal_reason="unknown_metric", refusal_detail="same store sales")),
@@ -305,7 +305,7 @@ FOLLOW_UPS = [
      dict(intent="numeric", metrics=["rd"], sub_queries=[]), ["tickers", "fiscal_years"]),
     ("What was Apple's revenue in FY2024?", "What's the net income in 2023?",
      dict(tickers=["AAPL"], fiscal_years=[2023], metrics=["net_income"]), ["tickers"]),
-    ("What was Apple's revenue in FY2024?", "EBITDA?", dict(refusal_reason="unknown_metric"), []),
+    ("What was Apple's revenue in FY2024?", "adjusted EBITDA?", dict(refusal_reason="unknown_metric"), []),
     ("What are Apple's main risk factors in fiscal 2024?", "and Tesla?",
      dict(intent="qualitative", tickers=["TSLA"], fiscal_years=[2024], items=["1A"]),
      ["fiscal_years", "items", "query"]),
@@ -343,7 +343,7 @@ def test_follow_up(directory, first, text, expected, inherited):
 @pytest.mark.parametrize(
     "turns, expected",
     [
-        (["tesla revenue 2024", "and EBITDA?", "ok, what about operating income?"],
+        (["tesla revenue 2024", "and adjusted EBITDA?", "ok, what about operating income?"],
          dict(tickers=["TSLA"], fiscal_years=[2024], metrics=["operating_income"])),
         (["microsoft net income 2024", "ok then apple"],
          dict(intent="numeric", tickers=["AAPL"], fiscal_years=[2024], metrics=["net_income"])),

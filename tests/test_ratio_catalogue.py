@@ -223,4 +223,4 @@ def test_leverage_over_ebitda_counts_debt_as_everywhere_and_states_ebitda(direct
     assert [i.metric for i in FORMULAS["debt_to_ebitda"].inputs][:2] == ["long_term_debt", "debt_current"]
     assert match_formulas("pepsico net debt/ebitda 2023") == ["net_debt_to_ebitda"]
     p = plan_rules("apple ebitda fy2024", previous=None, directory=directory)
-    assert (p.route, p.refusal_reason) == ("refusal", "unknown_metric")  # EBITDA alone stays unreported
+    assert (p.route, p.metrics) == ("domain", ["ebitda"])  # EBITDA alone: the same convention, stated

@@ -636,7 +636,7 @@ def test_an_unknown_company_is_named_before_the_metric(directory, texts, name):
 
 def test_a_known_company_s_unmapped_metric_is_still_refused_for_the_metric(directory):
     assert plan(directory, "What's Apple's churn rate in 2024?").refusal_reason == "unknown_metric"
-    assert thread(directory, "apple revenue 2024", "and EBITDA?").refusal_reason == "unknown_metric"
+    assert thread(directory, "apple revenue 2024", "and adjusted EBITDA?").refusal_reason == "unknown_metric"
 
 
 @pytest.mark.parametrize("first, reply, metric", [

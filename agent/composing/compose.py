@@ -751,6 +751,8 @@ def _number_claims(cells: list[dict]) -> list[Claim]:
         reported = c.get("reported_as")
         same = reported and lower_label(reported).strip().lower() == lower_label(c["label"]).strip().lower()
         shown = f" (reported as \u201c{reported}\u201d)" if reported and not same else ""  # no "X (reported as 'X')"
+        if c.get("convention"):  # "EBITDA (operating income plus D&A, unadjusted)"
+            shown += f" ({c['convention']})"
         if c.get("source_note"):
             shown += f" ({c['source_note']})"
         claims.append(Claim(text=f"{possessive(c['name'])} {lower_label(c['label'])}{shown} {when} {verb} {c['display']}.",

@@ -82,6 +82,9 @@ def spanned_changes(plan: Plan, text: str) -> Plan:
             if f.unit == "USD" and len(f.inputs) == 2 and f.operator in ("+", "−") and not any(i.offset for i in f.inputs):
                 node = {"op": "+" if f.operator == "+" else "-", "args": [{"metric": i.metric} for i in f.inputs]}
                 label = f.label.lower()
+            elif f.unit == "USD" and len(f.inputs) == 1 and not f.inputs[0].offset:
+                # "how much did EBIT grow": a named line's change (EBIT as operating income), never its level
+                node, label = {"metric": f.inputs[0].metric}, f.label.lower()
             elif f.unit == "percent" and formula_tree(key) is not None:
                 node, label, unit = formula_tree(key), f.label.lower(), "points"
         if node is None:

@@ -417,7 +417,7 @@ def _terms(text: str, names: dict[str, dict] | None = None, members: bool = Fals
     for i in range(1, len(pieces) - 1, 2):
         op = "+" if _ADD.fullmatch(pieces[i]) else "-"
         right = parsed[i + 1]
-        if op == "-" and _EXCLUDING.search(pieces[i]) and node.get("metric") in _PROFITS \
+        if op == "-" and _EXCLUDING.search(pieces[i]) and (node.get("metric") in _PROFITS or node.get("of") in _PROFITS) \
                 and right.get("metric") in _EXPENSES:
             # "operating income excluding stock-based compensation": the expense was deducted to reach
             # the profit, so excluding it adds it back (a named convention the restated formula states)
@@ -452,7 +452,9 @@ def _listed(text: str, names, members, lines) -> dict | None:
 _EXCLUDING = re.compile(r"\b(?:excluding|ex)\b", re.I)
 # Income-statement profits, and the expenses deducted to reach them. A cash-flow figure is not one:
 # "free cash flow excluding stock-based compensation" deducts it, as the cash flow added it back.
-_PROFITS = frozenset({"operating_income", "net_income", "gross_profit", "pretax_income"})
+# EBITDA (a registry sum, expanded into its operands) is a profit too: "EBITDA excluding stock-based
+# compensation" adds it back, as analysts' add-back conventions do.
+_PROFITS = frozenset({"operating_income", "net_income", "gross_profit", "pretax_income", "ebitda"})
 _EXPENSES = frozenset({"stock_compensation", "depreciation_amortization", "depreciation", "rd", "sga",
                        "interest_expense", "income_tax", "operating_expenses", "cost_of_revenue"})
 

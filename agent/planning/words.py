@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from agent.retrieval.concepts import find_phrases, fold_plural, normalize
-from agent.retrieval.finance import GROWTH_WORDS, MEASURE_PHRASES
+from agent.retrieval.finance import FORMULAS, GROWTH_WORDS, MEASURE_PHRASES
 
 # Periods not answered yet: a quarter, a half, year to date, a stub of months.
 QUARTERLY = re.compile(
@@ -360,6 +360,17 @@ def join_printed_names(how: list[str | None], words: list[str], names: frozenset
         keys = {how[g][7:] for g in range(*best) if how[g] and how[g].startswith("metric:")}
         if len({how[g] for g in range(*best) if g != i}) == 1 and keys:
             continue  # the metric's own name ("research and development"), already one ask
+        if how[i] and how[i].startswith("metric:") and how[i][7:] in FORMULAS:
+            # a named formula's own name is computed whole (the row names inside it are its operands'); a
+            # reported metric's name keeps reading as the row the company prints under it
+            start, end = i, i + 1
+            while start > 0 and how[start - 1] == how[i]:
+                start -= 1
+            while end < len(words) and how[end] == how[i]:
+                end += 1
+            if start < best[0] or end > best[1] or tokens(" ".join(words[best[0]:best[1]])) <= tokens(" ".join(words[start:end])):
+                continue  # a row's name inside a longer measure's own ("earnings before interest, taxes,
+                # depreciation and amortization"), or that name itself: the measure is the ask
         for g in range(*best):
             if g != i:
                 how[g] = None

@@ -462,12 +462,11 @@ METRICS: dict[str, Metric] = {
     ]
 }
 
-# Ask-shaped words that name a metric this table cannot map. Refused, never approximated. EBITDA
-# is not a reported figure: it is computed only when asked for by its definition
-# ("operating income plus D&A", or a user's own "define EBITDA as ..."); ROIC likewise, its
-# definitions vary too much to pick one silently.
+# Ask-shaped words that name a metric this table cannot map. Refused, never approximated. EBITDA, EBIT
+# and ROIC are not here: agent.retrieval.finance computes them under a named convention the answer states.
+# A company's own non-GAAP measures are: their adjustments are the company's and not in XBRL.
 UNKNOWN_METRICS: tuple[str, ...] = (
-    "ebitda", "adjusted ebitda", "ebitdar", "ebit", "roic", "return on invested capital", "arr", "annual recurring revenue", "churn", "churn rate",
+    "adjusted ebitda", "ebitdar", "adjusted ebit", "adjusted roic", "arr", "annual recurring revenue", "churn", "churn rate",
     "same store sales", "same-store sales", "comparable sales", "comp sales", "comps", "arpu",
     "average revenue per user", "backlog", "bookings", "gmv", "gross merchandise value", "dau", "mau",
     "daily active users", "monthly active users", "net revenue retention", "nrr", "ltv", "cac",

@@ -9,7 +9,7 @@ displayed" is a plain string comparison.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from agent.answer import Calculation
@@ -204,9 +204,16 @@ _RATIOS: list[Formula] = [
        ["dividend payout ratio", "payout ratio", "dividend payout", "dividend payout rate"],
        [Input("dividends_paid"), Input("net_income")], "percent", "Dividends paid ÷ Net income", _ratio_pct,
        query="dividends paid net income"),
+    # EBITDA as the filings' figures make it: operating income plus D&A, unadjusted. Asked by name (or
+    # spelled out) it is this convention, which the answer's calculation states; a company's own
+    # "adjusted EBITDA" (its add-backs are not in XBRL) stays refused (concepts.UNKNOWN_METRICS).
     _f("ebitda", "EBITDA",
-       ["computed ebitda", "ebitda computed", "operating income plus depreciation and amortization",
-        "operating income plus d&a", "operating income + d&a"],
+       ["ebitda", "computed ebitda", "ebitda computed", "operating income plus depreciation and amortization",
+        "operating income plus d&a", "operating income + d&a",
+        "earnings before interest taxes depreciation and amortization",
+        "earnings before interest tax depreciation and amortization",
+        "earnings before interest taxes depreciation amortization",
+        "earnings before interest and taxes depreciation and amortization"],
        [Input("operating_income"), Input("depreciation_amortization")], "USD",
        "Operating income + Depreciation and amortization (EBITDA as operating income plus D&A; unadjusted)",
        lambda oi, da: oi + da, operator="+", fallback="ebitda_dep_amort",
@@ -240,6 +247,42 @@ _RATIOS: list[Formula] = [
        "(Operating income + Depreciation) ÷ Revenue (EBITDA as operating income plus depreciation, the company "
        "reporting no depreciation-and-amortization line; unadjusted)",
        lambda oi, dep, rev: _ratio_pct(oi + dep, rev), operator="expr"),
+    # EBIT as operating income: the income statement's figure before interest and taxes that the filings
+    # report. Never income before income taxes (that is after interest): the expression says which it is.
+    _f("ebit", "EBIT",
+       ["ebit", "earnings before interest and taxes", "earnings before interest and tax",
+        "earnings before interest taxes", "computed ebit"],
+       [Input("operating_income")], "USD",
+       "Operating income (EBIT taken as operating income, as reported; unadjusted)", lambda oi: oi,
+       operator="expr", query="operating income"),
+    _f("ebit_margin", "EBIT margin",
+       ["ebit margin", "ebit margins", "ebit as a % of revenue", "ebit to revenue", "ebit as a percentage of revenue",
+        "ebit as a % of sales", "ebit to sales"],
+       [Input("operating_income"), Input("revenue")], "percent",
+       "Operating income ÷ Revenue (EBIT taken as operating income; unadjusted)", _ratio_pct, operator="expr"),
+    _f("ebitda_interest_coverage", "EBITDA interest coverage",
+       ["ebitda interest coverage", "ebitda to interest", "ebitda to interest expense", "ebitda/interest",
+        "ebitda / interest expense", "ebitda coverage", "ebitda interest cover", "ebitda to interest ratio"],
+       [Input("operating_income"), Input("depreciation_amortization"), Input("interest_expense")], "ratio",
+       "(Operating income + Depreciation and amortization) ÷ Interest expense (EBITDA as operating income plus "
+       "D&A; unadjusted)", lambda oi, da, ie: _ratio(oi + da, ie), operator="expr",
+       fallback="ebitda_interest_coverage_dep_amort"),
+    _f("ebitda_interest_coverage_dep_amort", "EBITDA interest coverage", [],
+       [Input("operating_income"), Input("depreciation"), Input("amortization_intangibles"), Input("interest_expense")],
+       "ratio", "(Operating income + Depreciation + Amortization of intangible assets) ÷ Interest expense (EBITDA with "
+       "D&A as the two rows the company prints; unadjusted)", lambda oi, dep, am, ie: _ratio(oi + dep + am, ie),
+       operator="expr", fallback="ebitda_interest_coverage_depreciation"),
+    _f("ebitda_interest_coverage_depreciation", "EBITDA interest coverage", [],
+       [Input("operating_income"), Input("depreciation"), Input("interest_expense")], "ratio",
+       "(Operating income + Depreciation) ÷ Interest expense (EBITDA as operating income plus depreciation, the "
+       "company reporting no depreciation-and-amortization line; unadjusted)",
+       lambda oi, dep, ie: _ratio(oi + dep, ie), operator="expr"),
+    # ROCE is not ROIC: capital employed is total assets less current liabilities, the return before tax
+    _f("roce", "Return on capital employed",
+       ["roce", "return on capital employed"],
+       [Input("operating_income"), Input("total_assets"), Input("current_liabilities")], "percent",
+       "Operating income ÷ (Total assets − Current liabilities) (ROCE: EBIT taken as operating income over year-end "
+       "capital employed)", lambda oi, ta, cl: _ratio_pct(oi, ta - cl), operator="expr"),
     _f("asset_turnover", "Asset turnover",
        ["asset turnover", "asset turnover ratio", "total asset turnover", "assets turnover"],
        [Input("revenue"), Input("total_assets"), Input("total_assets", -1)], "ratio",
@@ -269,7 +312,9 @@ _RATIOS: list[Formula] = [
        "(Operating cash flow − Capital expenditures) ÷ Net income",
        lambda ocf, capex, ni: _ratio_pct(ocf - capex, ni), operator="expr"),
     _f("interest_coverage", "Interest coverage",
-       ["interest coverage", "interest coverage ratio", "times interest earned", "interest cover"],
+       ["interest coverage", "interest coverage ratio", "times interest earned", "interest cover",
+        "ebit to interest", "ebit to interest expense", "ebit/interest", "ebit / interest expense",
+        "ebit interest coverage"],
        [Input("operating_income"), Input("interest_expense")], "ratio",
        "Operating income ÷ Interest expense (operating income as EBIT)", _ratio, operator="expr"),
     _f("roe", "Return on equity",
@@ -283,14 +328,6 @@ _RATIOS: list[Formula] = [
        [Input("net_income"), Input("total_assets"), Input("total_assets", -1)], "percent",
        "Net income ÷ average total assets (average of the year's opening and closing balances)",
        lambda ni, ta, prior: _ratio_pct(ni, (ta + prior) / 2), operator="expr"),
-    _f("roic", "Return on invested capital",
-       ["return on capital", "return on capital employed", "roic computed", "computed roic"],
-       [Input("operating_income"), Input("income_tax"), Input("pretax_income"), _ltd(),
-        Input("current_debt"), Input("equity")], "percent",
-       "Operating income × (1 − Income tax expense ÷ Income before income taxes) ÷ (Long-term debt + Current portion "
-       "of long-term debt + Stockholders' equity) (after-tax operating income at the effective rate; year-end "
-       "invested capital)",
-       lambda oi, tax, pre, ltd, cur, eq: _ratio_pct(oi * (1 - _ratio(tax, pre)), ltd + cur + eq), operator="expr"),
 ]
 
 
@@ -328,6 +365,72 @@ def _debt_chain(key: str, label: str, synonyms: list[str], tail: list[Input], un
     return out
 
 
+# EBITDA's add-back as each company reports it, in order (as the EBITDA formulas fall back): the D&A total;
+# depreciation and the amortization of intangibles as two rows; depreciation alone. (suffix, inputs, sum, note)
+EBITDA_STEPS: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
+    ("", ("operating_income", "depreciation_amortization"), "Operating income + Depreciation and amortization",
+     "EBITDA as operating income plus D&A; unadjusted"),
+    ("_dep_amort", ("operating_income", "depreciation", "amortization_intangibles"),
+     "Operating income + Depreciation + Amortization of intangible assets",
+     "EBITDA with D&A as the two rows the company prints; unadjusted"),
+    ("_depreciation", ("operating_income", "depreciation"), "Operating income + Depreciation",
+     "EBITDA as operating income plus depreciation, the company reporting no depreciation-and-amortization line; "
+     "unadjusted"),
+)
+
+
+def _leverage_chains(key: str, label: str, synonyms: list[str], extra: list[Input], shape: str,
+                     fn: Callable[..., Decimal]) -> list[Formula]:
+    """A ratio of total debt to EBITDA: one debt chain (DEBT_STEPS) per EBITDA_STEPS add-back, each
+    chain's last step falling back to the next add-back's first. `shape` has {debt}, {ebitda} and {note};
+    `fn(debt, ebitda, *extra)`."""
+    out: list[Formula] = []
+    for i, (suffix, parts, summed, note) in enumerate(EBITDA_STEPS):
+        n = len(parts)
+        chain = _debt_chain(key + suffix, label, synonyms if not suffix else [],
+                            [*extra, *(Input(m) for m in parts)], "ratio",
+                            shape.replace("{ebitda}", summed).replace("{note}", note),
+                            lambda debt, *v, n=n: fn(debt, sum(v[len(v) - n:], Decimal(0)), *v[: len(v) - n]),
+                            query="long-term debt short-term borrowings operating income depreciation")
+        out += _then(chain, key + EBITDA_STEPS[i + 1][0]) if i + 1 < len(EBITDA_STEPS) else chain
+    return out
+
+
+# What a named measure's sentence says it took, by the formula actually computed (its key's prefix and the
+# EBITDA add-back its suffix names): the full trace is in the calculation, this is the short form.
+_EBITDA_SAID = {"": "EBITDA as operating income plus D&A, unadjusted",
+                "_dep_amort": "EBITDA as operating income plus depreciation and amortization of intangibles, unadjusted",
+                "_depreciation": "EBITDA as operating income plus depreciation, unadjusted"}
+_SAID = (("ebitda", None), ("debt_to_ebitda", None), ("net_debt_to_ebitda", None),
+         ("ebit_margin", "EBIT taken as operating income"), ("ebit", "EBIT taken as operating income"),
+         ("interest_coverage", "EBIT taken as operating income"),
+         ("roic_rate", "after-tax operating income at the reported effective tax rate over debt plus equity"),
+         ("roic", "after-tax operating income over debt plus equity"),
+         ("roce", "operating income over total assets less current liabilities"),
+         ("nopat_rate", "operating income after tax at the reported effective tax rate"),
+         ("nopat", "operating income after tax at the effective rate"))
+
+
+def stated_convention(key: str) -> str | None:
+    """The convention the answer's sentence states for formula `key` (None: the name says it all)."""
+    said = None
+    if key.startswith(("ebitda", "debt_to_ebitda", "net_debt_to_ebitda")):
+        said = _EBITDA_SAID[next((s for s in ("_dep_amort", "_depreciation") if s in key), "")]
+    for prefix, text in _SAID if said is None else ():
+        if text and (key == prefix or key.startswith(prefix + "_")):
+            said = text
+            break
+    name = FORMULAS[key].label if key in FORMULAS else ""
+    if said and name in ("EBITDA", "EBIT") and said.startswith(name + " "):
+        said = said[len(name) + 1:]  # "EBITDA (as operating income plus D&A, unadjusted)", never "EBITDA (EBITDA as ...)"
+    return said
+
+
+def _then(chain: list[Formula], fallback: str) -> list[Formula]:
+    """The chain with its last step falling back to another formula (another chain's first step)."""
+    return [*chain[:-1], replace(chain[-1], fallback=fallback)]
+
+
 _DEBT: list[Formula] = [
     *_debt_chain("total_debt", "Total debt",
                  ["total debt", "gross debt", "total borrowings", "debt outstanding", "total debt outstanding"],
@@ -346,18 +449,34 @@ _DEBT: list[Formula] = [
                  [Input("equity")], "ratio", "{debt} ÷ ({debt} + Stockholders' equity)",
                  lambda debt, eq: _ratio(debt, debt + eq)),
     # Leverage over EBITDA, EBITDA as operating income plus D&A (unadjusted, as in the EBITDA margin)
-    *_debt_chain("debt_to_ebitda", "Debt to EBITDA",
-                 ["debt to ebitda", "debt/ebitda", "total debt to ebitda", "total debt/ebitda", "debt to ebitda ratio",
-                  "leverage multiple", "gross leverage"],
-                 [Input("operating_income"), Input("depreciation_amortization")], "ratio",
-                 "{debt} ÷ (Operating income + Depreciation and amortization) (EBITDA as operating income plus D&A; "
-                 "unadjusted)", lambda debt, oi, da: _ratio(debt, oi + da)),
-    *_debt_chain("net_debt_to_ebitda", "Net debt to EBITDA",
-                 ["net debt to ebitda", "net debt/ebitda", "net debt to ebitda ratio", "net leverage",
-                  "net leverage ratio"],
-                 [Input("cash"), Input("operating_income"), Input("depreciation_amortization")], "ratio",
-                 "({debt} − Cash and cash equivalents) ÷ (Operating income + Depreciation and amortization) (EBITDA as "
-                 "operating income plus D&A; unadjusted)", lambda debt, cash, oi, da: _ratio(debt - cash, oi + da)),
+    *_leverage_chains("debt_to_ebitda", "Debt to EBITDA",
+                      ["debt to ebitda", "debt/ebitda", "total debt to ebitda", "total debt/ebitda", "debt to ebitda ratio",
+                       "leverage multiple", "gross leverage"],
+                      [], "{debt} ÷ ({ebitda}) ({note})", lambda debt, ebitda: _ratio(debt, ebitda)),
+    # ROIC over invested capital as total debt (the convention above) plus equity, year-end; after-tax
+    # operating income at the effective rate computed from the income statement. Where tax expense or
+    # pretax income is not tagged, the company's tagged effective rate (roic_rate, its own chain).
+    *_then(_debt_chain("roic", "Return on invested capital",
+                 ["roic", "return on invested capital", "return on capital", "roic computed", "computed roic",
+                  "return on invested capital roic"],
+                 [Input("operating_income"), Input("income_tax"), Input("pretax_income"), Input("equity")],
+                 "percent",
+                 "Operating income × (1 − Income tax expense ÷ Income before income taxes) ÷ ({debt} + "
+                 "Stockholders' equity) (ROIC: after-tax operating income at the effective rate over year-end "
+                 "invested capital)",
+                 lambda debt, oi, tax, pre, eq: _ratio_pct(oi * (1 - _ratio(tax, pre)), debt + eq),
+                 query="operating income invested capital long-term debt stockholders equity"), "roic_rate"),
+    *_debt_chain("roic_rate", "Return on invested capital", [],
+                 [Input("operating_income"), Input("effective_tax_rate"), Input("equity")], "percent",
+                 "Operating income × (1 − Effective tax rate) ÷ ({debt} + Stockholders' equity) (ROIC: after-tax "
+                 "operating income at the company's reported effective rate over year-end invested capital)",
+                 lambda debt, oi, rate, eq: _ratio_pct(oi * (1 - rate), debt + eq),
+                 query="operating income invested capital effective tax rate"),
+    *_leverage_chains("net_debt_to_ebitda", "Net debt to EBITDA",
+                      ["net debt to ebitda", "net debt/ebitda", "net debt to ebitda ratio", "net leverage",
+                       "net leverage ratio"],
+                      [Input("cash")], "({debt} − Cash and cash equivalents) ÷ ({ebitda}) ({note})",
+                      lambda debt, ebitda, cash: _ratio(debt - cash, ebitda)),
 ]
 
 # More of the ratios analysts ask daily; year-end balances unless the expression says average.
@@ -473,7 +592,30 @@ def _catalogued() -> list[Formula]:
             for key, label, synonyms, inputs, unit, expression, fn, operator in CATALOGUE]
 
 
-FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *_DEBT, *_MORE, *_catalogued(), *(_growth_formula(m) for m in GROWTH_BASES),
+# More named conventions: each says what it takes, as EBIT and ROIC do.
+_NAMED: list[Formula] = [
+    _f("nopat", "NOPAT",
+       ["nopat", "net operating profit after tax", "net operating profit after taxes", "after tax operating income",
+        "after-tax operating income"],
+       [Input("operating_income"), Input("income_tax"), Input("pretax_income")], "USD",
+       "Operating income × (1 − Income tax expense ÷ Income before income taxes) (NOPAT: operating income after tax "
+       "at the effective rate)", lambda oi, tax, pre: oi * (1 - _ratio(tax, pre)), operator="expr", fallback="nopat_rate",
+       query="operating income provision for income taxes effective tax rate"),
+    _f("nopat_rate", "NOPAT", [],
+       [Input("operating_income"), Input("effective_tax_rate")], "USD",
+       "Operating income × (1 − Effective tax rate) (NOPAT: operating income after tax at the company's reported "
+       "effective rate)", lambda oi, rate: oi * (1 - rate), operator="expr",
+       query="operating income effective tax rate"),
+    _f("capital_employed", "Capital employed", ["capital employed"],
+       [Input("total_assets"), Input("current_liabilities")], "USD",
+       "Total assets − Current liabilities (capital employed, year-end)", lambda ta, cl: ta - cl, operator="−"),
+    *_debt_chain("invested_capital", "Invested capital", ["invested capital", "total invested capital"],
+                 [Input("equity")], "USD", "{debt} + Stockholders' equity (invested capital, year-end)",
+                 lambda debt, eq: debt + eq, query="long-term debt stockholders equity"),
+]
+
+
+FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *_DEBT, *_MORE, *_NAMED, *_catalogued(), *(_growth_formula(m) for m in GROWTH_BASES),
                                                    *(_change_formula(m) for m in GROWTH_BASES)]}
 
 

@@ -4,9 +4,9 @@ expression the answer restates (with the convention it applies).
 Why: a ratio the registry does not know is refused as an unknown metric even when every operand is
 reported, so each name an analyst uses for a ratio over reported line items belongs here, once, with
 the convention that changes its figure (year-end or average balances, what "debt" counts) written
-into its expression. agent.retrieval.finance turns each row into a Formula. Names that describe
-non-GAAP measures the filings do not report (EBIT, ROIC, adjusted anything) stay out: those are
-refused, naming what is missing.
+into its expression. agent.retrieval.finance turns each row into a Formula. A company's own non-GAAP
+measures (adjusted anything: their adjustments are not in XBRL) stay out: those are refused, naming
+what is missing; EBITDA, EBIT and ROIC are agent.retrieval.finance's, each under a stated convention.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from itertools import zip_longest
 
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.composing.draft import Evidence
-from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key
+from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key, stated_convention
 from agent.progress import status
 from agent.retrieval.line_items import (company_line, labels_of, line_key, line_parts, printed_index, printed_label,
                                         printed_order, same_printed_row, without_note_refs)
@@ -621,6 +621,8 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
     calculations: list[dict] = []
     cells: list[dict] = []
     lines: dict = {}
+    beside: list[dict] = []  # a computed twin's cell, after its tagged figure's
+    alone = len(companies) == 1 and len(metrics) == 1 and len(companies[0]["fiscal_years"]) == 1 and not changes
     for company in companies:
         orders = _orders(conn, deps, company["cik"], phrases or {})
         facts = _Facts(conn, company, orders, lines)
@@ -706,6 +708,16 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                        if METRICS[key].fallback and alone:
+                            # a tagged rate asked alone is the company's (often rounded) figure: the calculation
+                            # from the lines that define it follows, cited, when they are reported, so whoever
+                            # asked for the ratio sees how it is computed and both figures' sources
+                            computed = _compute(facts, METRICS[key].fallback, fy)
+                            if computed is not None:
+                                beside_cell = {**cell, "metric": METRICS[key].fallback,
+                                               "label": FORMULAS[METRICS[key].fallback].label, "instant": False}
+                                _take_calc(facts, computed, beside_cell, evidence, calculations)
+                                beside.append(beside_cell)
                     elif METRICS[key].fallback:
                         # a rate the company does not tag ("effective tax rate"): computed from the lines that
                         # define it, its trace naming the formula, never a figure passed off as reported
@@ -722,9 +734,13 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                             for i in FORMULAS[key].inputs if facts.get(i.metric, fy + i.offset, printed=True) is None]
                     if computed is not None:
                         _take_calc(facts, computed, cell, evidence, calculations)
+                        # a named measure whose figure depends on a convention says which in its sentence
+                        cell["convention"] = stated_convention(computed[1]["key"])
                 if changes and cell["evidence_id"] and fy - 1 in company["fiscal_years"]:
                     _add_change(facts, key, fy, cell, evidence, calculations)
                 cells.append(cell)
+                cells += beside
+                beside.clear()
     filings = {c["ticker"]: c.get("filings") or {} for c in companies}
     for cell in cells:  # the year's own 10-K is not held: a later 10-K's prior-year column says it
         ev = evidence.get(cell["evidence_id"]) if cell.get("evidence_id") else None
