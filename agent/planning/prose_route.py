@@ -55,6 +55,7 @@ OUTLOOK = re.compile(r"\b(?:expect\w*|plan(?:s|ned|ning)?|outlook|guidance|antic
 # critical estimates), whatever Item the topic word points to (a pension is a note, uncertainty a
 # risk factor). A plan as a thing ("pension plan", "stock plan") asks for nothing expected.
 EXPECTATION = re.compile(r"\b(?:expect(?:s|ed|ing|ations?)?|anticipat\w*|outlook|guidance|intend\w*|forecast\w*|"
+                         r"predict\w*|projections?|projected|projecting|"
                          r"going\s+forward|plan(?:s|ned|ning)?\s+(?:to|for|on)\b)")
 # An expectation for a named year, asked of the company ("what does IBM expect for 2024?", "Nike's
 # outlook for fiscal 2025", "what did it plan to spend in 2024?"): the company states it in the
@@ -69,6 +70,14 @@ _AHEAD = re.compile(r"\b(?:expect(?:s|ing)?|anticipat(?:e|es|ing)|intend(?:s|ing
 def expects_ahead(low: str) -> bool:
     """The question asks what the company expected for a year it names (see _AHEAD). `low`: lowercase."""
     return bool(_AHEAD.search(low))
+
+
+# The names of figures a statement reports ("services revenue", "cost of sales", "customer count"), and
+# a question about what is to come: both are MD&A's to discuss.
+FIGURE_WORDS = re.compile(r"\b(?:revenues?|sales|costs?|expenses?|income|margins?|profits?|earnings|loss(?:es)?|"
+                          r"cash\s+flows?|spending|capex|capital\s+expenditures|volumes?|bookings|backlog|"
+                          r"number\s+of|count)\b")
+WILL = re.compile(r"\b(?:will|going\s+to)\b")
 
 
 # Words that ask for risks themselves: a why-question naming them reads the risk factors too.
@@ -182,6 +191,12 @@ def order_items(low: str, items: list[str], *, named_other: bool = False) -> lis
         # "what's Tesla doing about manufacturing capacity?", "how does TI think about its fabs?": what the
         # company does and how management sees it is MD&A's, after the Items the topic points to
         return [*items, "7"]
+    if not first and items and set(items) <= {"1"} and not NAMED_SECTION.search(low) and not DESCRIBE.search(low) \
+            and (FIGURE_WORDS.search(low) or WILL.search(low)):
+        # "what does RTX's 10-K say about net services cost of sales?", "what will C3.ai's number of customers
+        # be?": a figure's words ("services", "customers") point to the business description, but how a
+        # figure went or where it is headed is MD&A's; the business description after it
+        return ["7", *items]
     if not first:
         if items == ["1"] and RELATION.search(low) and not NAMED_SECTION.search(low):
             # competition, a supplier, a partner: told in the business and its risks
