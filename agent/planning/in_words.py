@@ -166,9 +166,15 @@ def as_prose(plan: Plan, text: str, low: str, directory: CompanyDirectory, previ
 # ("why did ...", "what drove ...", "how did X affect ..."), a statement ("what does it say / expect /
 # describe ..."), a dependence, an outlook, how something went, a description asked for.
 def asks_filing_words(low: str) -> bool:
-    """`low`: the question lowercase, quotations removed."""
+    """`low`: the question lowercase, quotations removed. An amount asked of the company ("how much X did
+    Apple report?") is a figure's question unless it names the filing it asks."""
+    framed = filing_framed(low) and (not _AMOUNT_ASK.search(low) or bool(_NAMES_FILING.search(low)))
     return bool(CAUSE.search(low) or asks_statement(low) or DEPENDENCE.search(low) or EXPECTATION.search(low)
-                or filing_framed(low) or goes_in_words(low) or _HOW_IN_WORDS.search(low) or _DESCRIBED.search(low))
+                or framed or goes_in_words(low) or _HOW_IN_WORDS.search(low) or _DESCRIBED.search(low))
+
+
+_AMOUNT_ASK = re.compile(r"^\W*(?:how\s+(?:much|many)|what\s+(?:is|was|were|are)|what's)\b")
+_NAMES_FILING = re.compile(r"\b(?:10-?k|filing|annual\s+report|md&a|according\s+to|per\s+(?:the|its))\b")
 
 
 _WORD = re.compile(r"[a-z][a-z&'-]+")
