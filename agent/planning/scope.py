@@ -35,7 +35,8 @@ STOCK_PRICE = (
     r"\bhow\s+much\s+is\s+\S+\s+(?:stock|shares?)\s+worth\b", r"\bmarket\s+value\s+of\s+(?:the\s+)?(?:stock|shares)\b",
     r"\bticker\s+price\b", r"\bquote\s+for\b",
     # where the stock is headed ("will Boeing's stock recover?"), what a share is worth or should cost
-    r"\b(?:stock|shares?)\s+(?:price\s+)?(?:recover|rebound|rally|climb|crash|tank|sink|soar|surge|plunge|jump|double|"
+    r"\b(?:stock|shares?)\s+(?:price\s+)?(?:(?:will|would|could|can|might|is|are|going|to|ever|finally|eventually)\s+)*"
+    r"(?:recover|rebound|rally|climb|crash|tank|sink|soar|surge|plunge|jump|double|"
     r"moon|bounce)\w*\b",
     r"\bfair\s+(?:value|price)\s+for\s+(?:[\w&.'-]+\s+){0,3}?(?:stock|shares?)\b(?!\s+(?:options?|awards?|units?|"
     r"compensation|based|issued|granted))",
@@ -147,7 +148,7 @@ FILING_FRAMED = (
     # "what will drive / determine / slow ...": the causes of a future change, which the filing discusses
     r"^\W*(?:what|which\s+[a-z]+)\s+(?:will|would|could|might|may)\s+(?:drive|determine|cause|affect|influence|shape|"
     r"push|pull|slow|lift|boost|hurt|weigh|pressure|limit|constrain|threaten|impact)\b",
-    r"\b(?:according\s+to|per|in|from|does)\s+(?:the|its|their|his|her|[\w&.-]+'s)\s+(?:(?:fy\s?)?'?\d{2,4}\s+|latest\s+|"
+    r"\b(?:according\s+to|per|in|from|does)\s+(?:the|its|their|his|her|(?:[\w&.-]+\s+){0,2}?[\w&.-]+(?:'s|s'))\s+(?:(?:fy\s?)?'?\d{2,4}\s+|latest\s+|"
     r"most\s+recent\s+)?(?:10-?k|filing|annual\s+report|md&a|risk\s+factors|management)\b",
     r"\b(?:10-?k|filing|annual\s+report|md&a|management)\s+(?:says?|states?|said|discuss\w*|disclos\w*|descri\w*|"
     r"mentions?|expects?|anticipates?|projects?|indicates?|outlines?|notes?)\b",
