@@ -70,3 +70,27 @@ def test_accounting_for_shares_and_a_filings_statements_are_in_scope(text):
 ])
 def test_a_figure_or_what_is_ahead_reads_mdna_first(text, items, first):
     assert order_items(text, items)[0] == first
+
+
+@pytest.mark.parametrize("text, first", [
+    ("what did meta say about reality labs losses in 2023?", ["7", "8", "1", "1A"]),  # a year, a figure: MD&A
+    ("what does nvidia say about cuda?", []),  # nothing chose an Item: the whole filing, MD&A and business preferred
+])
+def test_what_a_company_said_of_a_year_or_a_figure_reads_mdna_first(text, first):
+    assert order_items(text, []) == first
+
+
+@pytest.mark.parametrize("text, items", [
+    ("who does salesforce compete with?", ["1"]),  # names: the business description
+    ("lowe's competitors", ["1"]),
+    ("what does amd say about competition from intel?", ["1A", "1"]),  # what a rival may do: its risks first
+])
+def test_who_the_rivals_are_is_read_in_the_business_description(text, items):
+    assert order_items(text, ["1"], named_other="intel" in text) == items
+
+
+def test_a_topic_asked_in_words_reads_the_items_its_topic_points_to_first(directory):
+    plan = plan_rules("does Walmart have seasonality in its sales?", directory=directory)
+    assert plan.intent == "qualitative" and plan.items[0] == "1" and plan.items_guessed
+    went = plan_rules("how did Walmart's comparable sales do in fiscal 2024?", directory=directory)
+    assert went.intent == "qualitative" and went.items[0] == "7"

@@ -18,7 +18,7 @@ from agent.planning.prose_route import (ASKS_RISK, CAUSE, DEPENDENCE, EXPECTATIO
                                         modal_cause, order_items)
 from agent.planning.route import masked
 from agent.planning.scope import filing_framed, strip_quotes
-from agent.planning.topics import STOPWORDS, expand_query
+from agent.planning.topics import STOPWORDS, expand_query, route_items
 from agent.planning.words import NUMERIC_INTENTS
 from agent.planning.years import YEAR_WORDS
 
@@ -142,7 +142,11 @@ def as_prose(plan: Plan, text: str, low: str, directory: CompanyDirectory, previ
                  year_offsets=plan.year_offsets, as_of_filing_year=plan.as_of_filing_year,
                  thread_tickers=plan.thread_tickers or plan.tickers, brand=plan.brand, words=plan.words,
                  definitions=[d for d in plan.definitions if d["name"] in known], inherited=plan.inherited)
-    prose.items, prose.items_guessed = order_items(low, ["7", "1A"]), True
+    # the Items its topic words point to first ("does Amazon have seasonality?" is told in the business), unless
+    # it asks how something went, which is MD&A's
+    topic = [] if told else route_items(low)[0]
+    prose.items = order_items(low, [*topic, *(i for i in ("7", "1A") if i not in topic)])
+    prose.items_guessed = True
     outside = strip_quotes(text)
     query = strip_for_query(outside, directory.find(outside))
     prose.topic = " ".join(own_subject(query))

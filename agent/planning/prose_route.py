@@ -110,6 +110,9 @@ DESCRIBE = re.compile(
 DATED = re.compile(r"\b(?:(?:in|during|for|over|of)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?)?20\d\d|fy\s?\d\d)\b")
 # A question about what happened, not what may: a past-tense verb.
 _HAPPENED = re.compile(r"\b(?:did|was|were|had|happened|faced|experienced|saw|suffered|encountered)\b")
+# Names asked for ("who does X compete with?", "which companies are its rivals?", "Lowe's competitors").
+NAMES_ASKED = re.compile(r"\bwho\b|\bwhich\s+(?:companies|firms|businesses|rivals|competitors|suppliers|partners)\b|"
+                         r"^\W*(?:[\w&.'-]+\s+){0,3}(?:main\s+|key\s+|biggest\s+|major\s+)?(?:competitors|rivals)\W*$")
 # How a business relates to another (a rival, a supplier, a partner): described in Item 1, and its
 # risks in Item 1A. A named section ("in item 1", "the risk factors") is searched alone.
 RELATION = re.compile(r"\b(?:compet\w*|rivals?|suppliers?|supplie[sd]|partners?|vendors?|licens\w*|foundr\w+|"
@@ -160,6 +163,13 @@ def order_items(low: str, items: list[str], *, named_other: bool = False) -> lis
     company, the business description only lists it, so they are read first."""
     if set(items) & _MARKET:
         return items
+    if (not items and (DATED.search(low) or _HAPPENED.search(low) or FIGURE_WORDS.search(low))
+            and not (ASKS_RISK.search(low) or ASKS_NOTES.search(low) or NAMED_SECTION.search(low) or DESCRIBE.search(low)
+                     or asks_rationale(low) or CAUSE.search(low) or EVENT.search(low) or DEPENDENCE.search(low)
+                     or EXPECTATION.search(low))):
+        # "what did Meta say about Reality Labs losses in 2023?": no topic word chose an Item, and what a
+        # company said of a year, or of a figure, is MD&A's; the notes, the business and its risks after it
+        return ["7", "8", "1", "1A"]
     first: list[str] = []
     if asks_rationale(low):
         first = ["1", "1A", "7"]
@@ -199,7 +209,10 @@ def order_items(low: str, items: list[str], *, named_other: bool = False) -> lis
         return ["7", *items]
     if not first:
         if items == ["1"] and RELATION.search(low) and not NAMED_SECTION.search(low):
-            # competition, a supplier, a partner: told in the business and its risks
+            # competition, a supplier, a partner: told in the business and its risks; who they are is
+            # named in the business description alone (the risk factors tell what competition may do)
+            if NAMES_ASKED.search(low) and not named_other:
+                return ["1"]
             return ["1A", "1"] if named_other else ["1", "1A"]
         return items
     if items and set(items) <= {"1C"}:
