@@ -94,3 +94,13 @@ def test_a_topic_asked_in_words_reads_the_items_its_topic_points_to_first(direct
     assert plan.intent == "qualitative" and plan.items[0] == "1" and plan.items_guessed
     went = plan_rules("how did Walmart's comparable sales do in fiscal 2024?", directory=directory)
     assert went.intent == "qualitative" and went.items[0] == "7"
+
+
+def test_a_company_named_with_an_ampersand_is_cut_from_the_search_as_written():
+    from agent.planning.company_mentions import strip_for_query
+
+    directory = CompanyDirectory.from_rows(COVERED + [(80424, "PROCTER & GAMBLE Co", ["PG"])], SEC, {})
+    for text in ("why did Procter & Gamble's volumes fall in fiscal 2024?", "why did Johnson & Johnson's sales rise?"):
+        query = strip_for_query(text, directory.find(text))
+        assert "&" not in query and "gamble" not in query.lower() and "johnson" not in query.lower(), query
+        assert query.startswith("why did ") and ("volumes fall" in query or "sales rise" in query), query
