@@ -173,8 +173,14 @@ def asks_filing_words(low: str) -> bool:
     """`low`: the question lowercase, quotations removed. An amount asked of the company ("how much X did
     Apple report?") is a figure's question unless it names the filing it asks."""
     framed = filing_framed(low) and (not _AMOUNT_ASK.search(low) or bool(_NAMES_FILING.search(low)))
+    return framed or asks_discussion(low)
+
+
+def asks_discussion(low: str) -> bool:
+    """The question asks for the filing's discussion itself, not an amount: a cause, what it says or
+    expects, a dependence, how something went, a description. The figure's name is then only its topic."""
     return bool(CAUSE.search(low) or asks_statement(low) or DEPENDENCE.search(low) or EXPECTATION.search(low)
-                or framed or goes_in_words(low) or _HOW_IN_WORDS.search(low) or _DESCRIBED.search(low))
+                or goes_in_words(low) or _HOW_IN_WORDS.search(low) or _DESCRIBED.search(low))
 
 
 _AMOUNT_ASK = re.compile(r"^\W*(?:how\s+(?:much|many)|what\s+(?:is|was|were|are)|what's)\b")
@@ -210,6 +216,10 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
     words = named_words(plan.refusal_detail, names)
     if not words:
         return None
+    if asks_discussion(low) and not _AMOUNT_ASK.search(low):
+        # "why did Verizon's wireless equipment costs fall?": the figure is the topic of the discussion asked
+        # for, which the composer's relevance floor judges; the refusal stands only if nothing answers
+        words = []
     prose = as_prose(plan.model_copy(update={"route": "domain", "intent": "numeric", "metrics": []}), text, low,
                      directory, previous)
     prose.unless_named = {"reason": plan.refusal_reason, "detail": plan.refusal_detail, "words": words}
