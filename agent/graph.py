@@ -36,7 +36,9 @@ def route_after_fetch(state: FootnoteState) -> Literal["refuse", "locate"]:
     return "refuse" if state.get("refusal") else "locate"
 
 
-def route_after_retrieve(state: FootnoteState) -> Literal["refuse", "compose"]:
+def route_after_retrieve(state: FootnoteState) -> Literal["refuse", "compose", "fetch"]:
+    if state.get("reprose") and not state.get("refusal"):
+        return "fetch"  # a figure refused as unknown, asked in words: its prose, fetched afresh
     return "refuse" if state.get("refusal") else "compose"
 
 

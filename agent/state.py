@@ -39,6 +39,8 @@ class FootnoteState(TypedDict, total=False):
     evidence: list[dict] | None  # agent.composing.draft.Evidence
     calculations: list[dict] | None  # [{id, metric, formula, steps, result, inputs: [evidence ids]}]
     retrieval: dict | None  # what retrieve did (counts, missing facts), for traces
+    # a figure refused as unknown in retrieve and searched in prose instead: that refusal (agent.retrieval.retrieve)
+    reprose: dict | None
     # compose
     draft: dict | None  # agent.composing.draft.Draft
     # cite_check
@@ -62,6 +64,7 @@ PER_TURN = (
     "evidence",
     "calculations",
     "retrieval",
+    "reprose",
     "draft",
     "checked",
     "refusal",

@@ -867,6 +867,8 @@ def compose(state, deps, config) -> dict:
             and not (draft.claims and plan.sub_queries):  # "how much ... and on what": the figure still answers
         # nothing in what was found answers the question: say where we looked, quote nothing
         update["refusal"] = {"reason": "no_grounding", "detail": searched(state)}
+        if plan.unless_named:  # a figure no table maps, searched in prose for want of it: its own refusal
+            update["refusal"] = {"reason": plan.unless_named["reason"], "detail": plan.unless_named["detail"]}
     return update
 
 

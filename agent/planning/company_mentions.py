@@ -28,9 +28,14 @@ _CAPITALISED = re.compile(r"(?<![\w$-])([A-Z][\w&.'\u2019-]*(?:\s+(?:[A-Z][\w&.'
 
 def strip_for_query(text: str, matches: list[CompanyMatch]) -> str:
     t = text
-    for m in matches:
+    for m in sorted(matches, key=lambda m: m.start, reverse=True):
         if m.kind != "company" or m.via in NAMED_THROUGH:
             continue  # an uncovered company, or a product, named in a prose question is the topic
+        said = text[m.start:m.end]
+        if said != m.text and re.sub(r"\W+", "", said).lower() == re.sub(r"\W+", "", m.text).lower():
+            # matched as written with its "&" or dots ("Procter & Gamble"): cut the words the user wrote
+            t = t[:m.start] + " " + re.sub(r"^['\u2019]s\b", "", t[m.end:])
+            continue
         t = t.replace(m.text + "'s", " ").replace(m.text + "\u2019s", " ").replace(m.text, " ")
     t = re.sub(r"(?i)\b(?:in|for|during|of)?\s*(?:the\s+)?(?:fy\s?'?\d{2,4}|fiscal\s+(?:year\s+)?\d{2,4}|(?:19|20)\d{2})\b", " ", t)
     t = re.sub(r"(?i)^\s*(?:(?:and|so|ok|okay|please|hey|hi|thanks|thank you|thx|great|cool|perfect|got it)[\s,!.]+)*",

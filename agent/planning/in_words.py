@@ -14,10 +14,11 @@ from agent.planning.company_mentions import strip_for_query
 from agent.planning.followups import joined_topic, own_subject, points_back, thread_topic
 from agent.planning.movers import not_a_line
 from agent.planning.plan import MAX_CHARS, Plan
-from agent.planning.prose_route import ASKS_RISK, asks_in_words, modal_cause, order_items
+from agent.planning.prose_route import (ASKS_RISK, CAUSE, DEPENDENCE, EXPECTATION, asks_in_words, asks_statement,
+                                        modal_cause, order_items)
 from agent.planning.route import masked
-from agent.planning.scope import strip_quotes
-from agent.planning.topics import expand_query
+from agent.planning.scope import filing_framed, strip_quotes
+from agent.planning.topics import STOPWORDS, expand_query, route_items
 from agent.planning.words import NUMERIC_INTENTS
 from agent.planning.years import YEAR_WORDS
 
@@ -95,6 +96,14 @@ def goes_in_words(low: str) -> bool:
 
 
 def said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan | None) -> Plan:
+    """The last look at a finished plan: a figure asked in words is searched in prose (`_in_words`), and
+    a figure refused as unknown whose question asks what the filing says is searched before it is refused
+    (`prose_fallback`)."""
+    plan = _in_words(plan, text, directory, previous)
+    return prose_fallback(plan, text, directory, previous) or plan
+
+
+def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan | None) -> Plan:
     """A question whose form asks what the filing says (agent.planning.prose_route.asks_in_words: "what
     will drive UnitedHealth's medical cost ratio higher?", "is Coca-Cola worried about sugar taxes?")
     is searched in the filing's prose when its words make no figure the planner knows: a metric
@@ -121,12 +130,25 @@ def said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: 
         return plan
     if not (told or modal_cause(low) or _AMOUNT_CHECK.search(YEAR_WORDS.sub(" ", low)) is None):
         return plan  # "is Apple's gross margin above 40%?": a figure, checked against the amount
+    return as_prose(plan, text, low, directory, previous, told=told)
+
+
+def as_prose(plan: Plan, text: str, low: str, directory: CompanyDirectory, previous: Plan | None, *,
+             told: bool = False) -> Plan:
+    """`plan` (a figure, or its refusal) turned into a search of the filing's prose with the question's
+    own words, MD&A and the risk factors first unless the form of the question points elsewhere. `told`:
+    the question asks how something went (its line keys still answer as the figure a row of them gives)."""
+    known = {d["name"] for d in (previous.definitions if previous is not None else [])}
     prose = Plan(route="domain", intent="qualitative", tickers=plan.tickers, fiscal_years=plan.fiscal_years,
                  latest=plan.latest or not (plan.fiscal_years or plan.as_of_filing_year),
                  year_offsets=plan.year_offsets, as_of_filing_year=plan.as_of_filing_year,
                  thread_tickers=plan.thread_tickers or plan.tickers, brand=plan.brand, words=plan.words,
                  definitions=[d for d in plan.definitions if d["name"] in known], inherited=plan.inherited)
-    prose.items, prose.items_guessed = order_items(low, ["7", "1A"]), True
+    # the Items its topic words point to first ("does Amazon have seasonality?" is told in the business), unless
+    # it asks how something went, which is MD&A's
+    topic = [] if told else route_items(low)[0]
+    prose.items = order_items(low, [*topic, *(i for i in ("7", "1A") if i not in topic)])
+    prose.items_guessed = True
     outside = strip_quotes(text)
     query = strip_for_query(outside, directory.find(outside))
     prose.topic = " ".join(own_subject(query))
@@ -148,6 +170,93 @@ def said_in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: 
         prose.probe += [k for k in plan.metrics if k.startswith("dim:") and "|*" not in k]
     prose.slots = {**plan.slots, "metrics": "none: prose (the question asks what the filing says)"}
     return prose
+
+
+# The forms of a question that ask what a filing says, whatever figure words are inside it: a cause
+# ("why did ...", "what drove ...", "how did X affect ..."), a statement ("what does it say / expect /
+# describe ..."), a dependence, an outlook, how something went, a description asked for.
+def asks_filing_words(low: str) -> bool:
+    """`low`: the question lowercase, quotations removed. An amount asked of the company ("how much X did
+    Apple report?") is a figure's question unless it names the filing it asks."""
+    framed = filing_framed(low) and (not _AMOUNT_ASK.search(low) or bool(_NAMES_FILING.search(low)))
+    return framed or asks_discussion(low)
+
+
+def asks_discussion(low: str) -> bool:
+    """The question asks for the filing's discussion itself, not an amount: a cause, what it says or
+    expects, a dependence, how something went, a description. The figure's name is then only its topic."""
+    return bool(CAUSE.search(low) or asks_statement(low) or DEPENDENCE.search(low) or EXPECTATION.search(low)
+                or goes_in_words(low) or _HOW_IN_WORDS.search(low) or _DESCRIBED.search(low))
+
+
+_AMOUNT_ASK = re.compile(r"^\W*(?:how\s+(?:much|many)|what\s+(?:is|was|were|are)|what's)\b")
+_NAMES_FILING = re.compile(r"\b(?:10-?k|filing|annual\s+report|md&a|according\s+to|per\s+(?:the|its))\b")
+
+
+_WORD = re.compile(r"[a-z][a-z&'-]+")
+_DETAIL_TAIL = re.compile(r"\s*\((?:members reported|in your formula).*$", re.S)
+
+
+def named_words(phrase: str, company_words: set[str]) -> list[str]:
+    """The words of an unmapped figure's name a passage must say to be about it: its content words,
+    not the company's name, a year, or a question word."""
+    words = [w.strip("'-").removesuffix("'s") for w in _WORD.findall(_DETAIL_TAIL.sub("", phrase.lower()))]
+    return list(dict.fromkeys(w for w in words if len(w) > 2 and w not in STOPWORDS and w not in company_words))
+
+
+def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan | None = None) -> Plan | None:
+    """A figure refused as unknown (no metric, line or member of those words) whose question asks what the
+    filing says ("why did Verizon's wireless equipment costs fall?", "what does P&G's 10-K say about its
+    headcount?") is searched in the filing's prose before it is refused: the refusal is kept on the plan
+    (`Plan.unless_named`) and stands unless a passage found names every content word of the figure's
+    name. A figure asked as a figure ("what is Apple's churn rate?") is refused as before; so is a
+    formula of the user's. None when the plan is no such refusal."""
+    if plan.route != "refusal" or plan.refusal_reason != "unknown_metric" or not plan.tickers \
+            or not plan.refusal_detail or "(in your formula)" in plan.refusal_detail or plan.period \
+            or len(text or "") > MAX_CHARS:
+        return None
+    low = strip_quotes(text).lower()
+    if not asks_filing_words(low):
+        return None
+    names = {w for t in plan.tickers for w in (t.lower(), *(_company_name_words(directory, t)))}
+    words = named_words(plan.refusal_detail, names)
+    if not words:
+        return None
+    if asks_discussion(low) and not _AMOUNT_ASK.search(low):
+        # "why did Verizon's wireless equipment costs fall?": the figure is the topic of the discussion asked
+        # for, which the composer's relevance floor judges; the refusal stands only if nothing answers
+        words = []
+    prose = as_prose(plan.model_copy(update={"route": "domain", "intent": "numeric", "metrics": []}), text, low,
+                     directory, previous)
+    prose.unless_named = {"reason": plan.refusal_reason, "detail": plan.refusal_detail, "words": words}
+    prose.slots = {**prose.slots, "metrics": "none: prose (a figure no table maps, asked in words)"}
+    return prose
+
+
+_SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ies", "es", "s", "ing", "ed", "ers", "er", "ation", "ations"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def names_all(text: str, words: list[str]) -> bool:
+    """Some sentence of `text` says every one of `words` (in any of its forms: "charges" for "charge",
+    "employees" for "employ")."""
+    wanted = {_stem(w) for w in words}
+    for sentence in _SENTENCE.split(text.lower()):
+        said = {_stem(w.strip("'-").removesuffix("'s")) for w in _WORD.findall(sentence)}
+        if all(any(s.startswith(w) or w.startswith(s) and len(s) >= 4 for s in said) for w in wanted):
+            return True
+    return False
+
+
+def _company_name_words(directory: CompanyDirectory, ticker: str) -> list[str]:
+    company = directory.get(ticker)
+    return _WORD.findall(company.name.lower()) if company is not None else []
 
 
 def prose_instead(plan: Plan, text: str, directory: CompanyDirectory, *, split_only: bool = False) -> Plan:

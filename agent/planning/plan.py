@@ -96,6 +96,10 @@ class Plan(BaseModel):
     # the company was named through a brand its filings name most (agent.planning.brands):
     # {"word": as the user wrote it, "ticker", "name"}, said in the answer
     brand: dict | None = None
+    # a figure the table could not map, searched in the filing's prose because the question asks in words
+    # (agent.planning.in_words.prose_fallback): {reason, detail, words}; the refusal it would have had
+    # stands unless a passage found names every one of `words`
+    unless_named: dict | None = None
     planner: str = "rules"
     fallback: str | None = None  # why a model planner fell back to the rules planner (agent.planning.llm)
 

@@ -55,6 +55,7 @@ OUTLOOK = re.compile(r"\b(?:expect\w*|plan(?:s|ned|ning)?|outlook|guidance|antic
 # critical estimates), whatever Item the topic word points to (a pension is a note, uncertainty a
 # risk factor). A plan as a thing ("pension plan", "stock plan") asks for nothing expected.
 EXPECTATION = re.compile(r"\b(?:expect(?:s|ed|ing|ations?)?|anticipat\w*|outlook|guidance|intend\w*|forecast\w*|"
+                         r"predict\w*|projections?|projected|projecting|"
                          r"going\s+forward|plan(?:s|ned|ning)?\s+(?:to|for|on)\b)")
 # An expectation for a named year, asked of the company ("what does IBM expect for 2024?", "Nike's
 # outlook for fiscal 2025", "what did it plan to spend in 2024?"): the company states it in the
@@ -69,6 +70,14 @@ _AHEAD = re.compile(r"\b(?:expect(?:s|ing)?|anticipat(?:e|es|ing)|intend(?:s|ing
 def expects_ahead(low: str) -> bool:
     """The question asks what the company expected for a year it names (see _AHEAD). `low`: lowercase."""
     return bool(_AHEAD.search(low))
+
+
+# The names of figures a statement reports ("services revenue", "cost of sales", "customer count"), and
+# a question about what is to come: both are MD&A's to discuss.
+FIGURE_WORDS = re.compile(r"\b(?:revenues?|sales|costs?|expenses?|income|margins?|profits?|earnings|loss(?:es)?|"
+                          r"cash\s+flows?|spending|capex|capital\s+expenditures|volumes?|bookings|backlog|"
+                          r"number\s+of|count)\b")
+WILL = re.compile(r"\b(?:will|going\s+to)\b")
 
 
 # Words that ask for risks themselves: a why-question naming them reads the risk factors too.
@@ -101,6 +110,9 @@ DESCRIBE = re.compile(
 DATED = re.compile(r"\b(?:(?:in|during|for|over|of)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?)?20\d\d|fy\s?\d\d)\b")
 # A question about what happened, not what may: a past-tense verb.
 _HAPPENED = re.compile(r"\b(?:did|was|were|had|happened|faced|experienced|saw|suffered|encountered)\b")
+# Names asked for ("who does X compete with?", "which companies are its rivals?", "Lowe's competitors").
+NAMES_ASKED = re.compile(r"\bwho\b|\bwhich\s+(?:companies|firms|businesses|rivals|competitors|suppliers|partners)\b|"
+                         r"^\W*(?:[\w&.'-]+\s+){0,3}(?:main\s+|key\s+|biggest\s+|major\s+)?(?:competitors|rivals)\W*$")
 # How a business relates to another (a rival, a supplier, a partner): described in Item 1, and its
 # risks in Item 1A. A named section ("in item 1", "the risk factors") is searched alone.
 RELATION = re.compile(r"\b(?:compet\w*|rivals?|suppliers?|supplie[sd]|partners?|vendors?|licens\w*|foundr\w+|"
@@ -151,6 +163,13 @@ def order_items(low: str, items: list[str], *, named_other: bool = False) -> lis
     company, the business description only lists it, so they are read first."""
     if set(items) & _MARKET:
         return items
+    if (not items and (DATED.search(low) or _HAPPENED.search(low) or FIGURE_WORDS.search(low))
+            and not (ASKS_RISK.search(low) or ASKS_NOTES.search(low) or NAMED_SECTION.search(low) or DESCRIBE.search(low)
+                     or asks_rationale(low) or CAUSE.search(low) or EVENT.search(low) or DEPENDENCE.search(low)
+                     or EXPECTATION.search(low))):
+        # "what did Meta say about Reality Labs losses in 2023?": no topic word chose an Item, and what a
+        # company said of a year, or of a figure, is MD&A's; the notes, the business and its risks after it
+        return ["7", "8", "1", "1A"]
     first: list[str] = []
     if asks_rationale(low):
         first = ["1", "1A", "7"]
@@ -182,9 +201,18 @@ def order_items(low: str, items: list[str], *, named_other: bool = False) -> lis
         # "what's Tesla doing about manufacturing capacity?", "how does TI think about its fabs?": what the
         # company does and how management sees it is MD&A's, after the Items the topic points to
         return [*items, "7"]
+    if not first and items and set(items) <= {"1"} and not NAMED_SECTION.search(low) and not DESCRIBE.search(low) \
+            and (FIGURE_WORDS.search(low) or WILL.search(low)):
+        # "what does RTX's 10-K say about net services cost of sales?", "what will C3.ai's number of customers
+        # be?": a figure's words ("services", "customers") point to the business description, but how a
+        # figure went or where it is headed is MD&A's; the business description after it
+        return ["7", *items]
     if not first:
         if items == ["1"] and RELATION.search(low) and not NAMED_SECTION.search(low):
-            # competition, a supplier, a partner: told in the business and its risks
+            # competition, a supplier, a partner: told in the business and its risks; who they are is
+            # named in the business description alone (the risk factors tell what competition may do)
+            if NAMES_ASKED.search(low) and not named_other:
+                return ["1"]
             return ["1A", "1"] if named_other else ["1", "1A"]
         return items
     if items and set(items) <= {"1C"}:

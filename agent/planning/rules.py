@@ -361,8 +361,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     ahead = top is not None and any(y > top for y in r.years.years)
     # a later year alone is a statement about the future only when no figure is asked: "how much revenue
     # did X report in 2025?" wants 2025's figure (from companyfacts, or refused), not the filing's plans
-    forward = (forward_looking(low) or (ahead and not r.measures)) and filing_framed(low)
-    if ahead and forward_looking(low) and not (filing_framed(low) or falls_due(low)):
+    # read with the companies masked too: "in Home Depot's 10-K", "how will the attack affect UnitedHealth"
+    # say the filing or the company as plainly as "in its 10-K" and "affect the company"
+    framed = filing_framed(low) or filing_framed(unnamed_low)
+    forward = (forward_looking(low) or (ahead and not r.measures)) and framed
+    if ahead and forward_looking(low) and not (framed or falls_due(low)):
         # "how many employees will Tesla have in 2030?": a year no filing has reached, asked of
         # Footnote rather than of the filing: a prediction, not a year we lack
         return refusal_plan("out_of_scope", "forecasts or predictions")

@@ -34,6 +34,14 @@ STOCK_PRICE = (
     r"\bshares?\s+(?:go|went|trade|traded|trading)\b", r"\bstock\s+split\s+(?:next|coming)\b",
     r"\bhow\s+much\s+is\s+\S+\s+(?:stock|shares?)\s+worth\b", r"\bmarket\s+value\s+of\s+(?:the\s+)?(?:stock|shares)\b",
     r"\bticker\s+price\b", r"\bquote\s+for\b",
+    # where the stock is headed ("will Boeing's stock recover?"), what a share is worth or should cost
+    r"\b(?:stock|shares?)\s+(?:price\s+)?(?:(?:will|would|could|can|might|is|are|going|to|ever|finally|eventually)\s+)*"
+    r"(?:recover|rebound|rally|climb|crash|tank|sink|soar|surge|plunge|jump|double|"
+    r"moon|bounce)\w*\b",
+    r"\bfair\s+(?:value|price)\s+for\s+(?:[\w&.'-]+\s+){0,3}?(?:stock|shares?)\b(?!\s+(?:options?|awards?|units?|"
+    r"compensation|based|issued|granted))",
+    r"\bfair\s+(?:value|price)\s+of\s+(?:[\w&.'-]+\s+){0,3}?(?:stock|shares?)\s*(?:[?.!]|$|today\b|now\b|right\s+now\b)",
+    r"\b(?:would|should)\s+(?:you|u|i|we)\s+pay\s+for\s+(?:a|one|the|its|their)?\s*(?:share|stock)s?\b",
     # multiples and measures priced by the market ("forward P/E", "EV/EBITDA", "beta"): a market valuation,
     # whatever filed figure sits in its denominator
     r"\bp\s*/\s*e\b", r"\b(?:forward|trailing|ttm)\s+pe\b", r"\bpeg\s+ratio\b", r"\benterprise\s+value\b",
@@ -55,7 +63,7 @@ MARKET_DATA = (
 )
 ADVICE = (
     r"\bshould\s+(?:i|we|you)\s+(?:buy|sell|invest|short|hold|own|add|trim|dump|get)\b",
-    r"\b(?:buy|sell|short)\s+or\s+(?:sell|hold|buy)\b", r"\bgood\s+(?:investment|buy|stock|bet)\b",
+    r"\b(?:buy|sell|short)\s+or\s+(?:sell|hold|buy)\b", r"\b(?:buy|sell|hold),\s+(?:buy|sell|hold),?\s+or\s+(?:buy|sell|hold)\b", r"\bgood\s+(?:investment|buy|stock|bet)\b",
     r"\bworth\s+(?:buying|investing|owning|it\s+to\s+(?:buy|invest))\b", r"\b(?:i|we)\s+(?:invest|put\s+money)\s+in\b",
     r"\binvestment\s+advice\b", r"\brecommend(?:ation)?s?\b.{0,40}\b(?:stock|buy|sell|invest|shares)\b",
     r"\bmy\s+portfolio\b", r"\b(?:under|over)valued\b", r"\bbullish\b", r"\bbearish\b", r"\blong\s+or\s+short\b",
@@ -140,7 +148,7 @@ FILING_FRAMED = (
     # "what will drive / determine / slow ...": the causes of a future change, which the filing discusses
     r"^\W*(?:what|which\s+[a-z]+)\s+(?:will|would|could|might|may)\s+(?:drive|determine|cause|affect|influence|shape|"
     r"push|pull|slow|lift|boost|hurt|weigh|pressure|limit|constrain|threaten|impact)\b",
-    r"\b(?:according\s+to|per|in|from|does)\s+(?:the|its|their|his|her|[\w&.-]+'s)\s+(?:(?:fy\s?)?'?\d{2,4}\s+|latest\s+|"
+    r"\b(?:according\s+to|per|in|from|does)\s+(?:the|its|their|his|her|(?:[\w&.-]+\s+){0,2}?[\w&.-]+(?:'s|s'))\s+(?:(?:fy\s?)?'?\d{2,4}\s+|latest\s+|"
     r"most\s+recent\s+)?(?:10-?k|filing|annual\s+report|md&a|risk\s+factors|management)\b",
     r"\b(?:10-?k|filing|annual\s+report|md&a|management)\s+(?:says?|states?|said|discuss\w*|disclos\w*|descri\w*|"
     r"mentions?|expects?|anticipates?|projects?|indicates?|outlines?|notes?)\b",
@@ -178,7 +186,8 @@ FILING_FRAMED = (
 # How a company may be affected by something ("will Nvidia be hurt by export controls?", "is UnitedHealth
 # going to be affected by rate changes?"): its risk factors state that exposure, so the answer quotes them.
 EXPOSURE = (r"\b(?:be|get|been|being)\s+(?:\w+\s+)?(?:affected|impacted|hurt|harmed|disrupted|exposed|hit)\s+(?:by|from|to)\b"
-            r"|\b(?:affect|impact|hurt|harm|disrupt)\s+(?:them|it|its|their|the\s+company|the\s+business)\b")
+            # "company": a company's name, masked (agent.planning.route.masked)
+            r"|\b(?:affect|impact|hurt|harm|disrupt)\s+(?:them|it|its|their|the\s+company|company|the\s+business)\b")
 # What a 10-K itself states about the future: amounts to be recorded or paid, plans and schedules.
 FILED_FUTURE = (
     r"\b(?:be|being)\s+(?:recorded|recogni[sz]ed|amortized|incurred|expensed|reclassified|paid|charged|"

@@ -27,6 +27,7 @@ from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
 from agent.checking.quoted_figures import ranges as amount_ranges
 from agent.retrieval.row_members import row_on_member
 from agent.retrieval.segments import axes_for, display_name, find_member, key_parts, member_names, member_parts
+from agent.planning.in_words import names_all, prose_fallback
 from agent.state import plan_of
 from agent.retrieval.query_vectors import embed_queries
 from store import chunks as chunk_store
@@ -38,10 +39,22 @@ NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
 
 
 def retrieve(state, deps, config) -> dict:
+    """Figures or passages. A figure refused as unknown here (no line or member of those words) whose
+    question asks what the filing says is searched in prose instead (agent.planning.in_words.prose_fallback):
+    the plan is replaced and `reprose` sends the turn back through fetch, the refusal kept on the plan."""
     plan = plan_of(state)
     if plan.intent in NUMERIC_INTENTS:
-        return _numbers(state, deps, config)
-    return _prose(state, deps, config)
+        found = _numbers(state, deps, config)
+        refusal = found.get("refusal")
+        if refusal and not state.get("reprose") and getattr(deps, "directory", None) is not None:
+            refused = plan.model_copy(update={"route": "refusal", "refusal_reason": refusal.get("reason"),
+                                              "refusal_detail": refusal.get("detail")})
+            prose = prose_fallback(refused, state["question"], deps.directory)
+            if prose is not None:
+                return {"plan": prose.model_dump(mode="json"), "reprose": refusal}
+        return found
+    found = _prose(state, deps, config)
+    return {**found, "reprose": None} if state.get("reprose") else found
 
 
 # --- numbers ---------------------------------------------------------------------------------
@@ -977,13 +990,21 @@ def _prose(state, deps, config) -> dict:
         rest = [q for q in queries if q != plan.query] if thread_cause else queries
         retrieval["queries"] = [first, *([subject_query(plan.metrics)] if thread_cause else []), *rest][:3]
     if not evidence:
-        return {"retrieval": retrieval, "refusal": {"reason": "no_grounding", "detail": None}}
+        return {"retrieval": retrieval, "refusal": plan.unless_named and _kept(plan.unless_named)
+                or {"reason": "no_grounding", "detail": None}}
+    if plan.unless_named and not any(names_all(ev.text, plan.unless_named["words"]) for ev in evidence):
+        # a figure no table maps, searched in prose: no passage names it, so its refusal stands
+        return {"retrieval": retrieval, "refusal": _kept(plan.unless_named)}
     return {
         "evidence": [e.model_dump(mode="json") for e in [*facts.values(), *evidence]],
         "calculations": calculations,
         "retrieval": retrieval,
         **({"plan": cause_plan} if cause_plan is not None else {}),
     }
+
+
+def _kept(unless_named: dict) -> dict:
+    return {"reason": unless_named["reason"], "detail": unless_named["detail"]}
 
 
 def _risk_changes(state, deps) -> dict:

@@ -1,0 +1,96 @@
+"""A figure no table maps, asked in words ("what does the 10-K say about its state aid charge?"), is
+searched in the filing's prose before it is refused; the refusal it would have had stands unless a
+passage names the figure. A figure asked as a figure is refused as before."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.planning.companies import CompanyDirectory
+from agent.planning.in_words import asks_filing_words, named_words, names_all, prose_fallback
+from agent.planning.plan import refusal_plan
+from agent.planning.rules import plan_rules
+from tests.conftest import thread_of
+from tests.test_companies import COVERED, SEC
+
+
+@pytest.fixture(scope="module")
+def directory() -> CompanyDirectory:
+    return CompanyDirectory.from_rows(COVERED, SEC, {})
+
+
+@pytest.mark.parametrize("text, words", [
+    # the discussion asked for, the figure its topic: whatever answers past the relevance floor
+    ("what does Apple's 10-K say about its headcount?", []),
+    ("why did Apple's zorble backlog rise in 2024?", []),
+    ("how did the state aid charge affect Apple?", []),
+    # an amount asked of the filing: only a passage that names it
+    ("what's Apple's headcount per the 10-K?", ["headcount"]),
+    ("how many people does Apple employ, according to its 10-K?", ["headcount"]),
+])
+def test_a_figure_refused_as_unknown_and_asked_in_words_is_searched_with_its_refusal_kept(directory, text, words):
+    refused = refusal_plan("unknown_metric", "headcount", tickers=["AAPL"], fiscal_years=[2024])
+    plan = prose_fallback(refused, text, directory)
+    assert plan is not None and plan.route == "domain" and plan.intent == "qualitative" and plan.tickers == ["AAPL"]
+    assert plan.unless_named == {"reason": "unknown_metric", "detail": "headcount", "words": words}
+    assert plan.fiscal_years == [2024] and plan.query
+
+
+@pytest.mark.parametrize("text, detail", [
+    ("what is Apple's churn rate?", "churn rate"),  # a figure asked as a figure
+    ("apple ebitda fy2024", "ebitda"),
+    ("define adjusted margin as zorble over revenue: what does Apple say about it?", "zorble (in your formula)"),
+])
+def test_a_figure_asked_as_a_figure_or_a_users_formula_keeps_its_refusal(directory, text, detail):
+    assert prose_fallback(refusal_plan("unknown_metric", detail, tickers=["AAPL"]), text, directory) is None
+
+
+def test_the_planner_searches_a_filing_framed_unknown_figure_and_refuses_a_bare_one(directory):
+    framed = plan_rules("what's Apple's headcount per the 10-K?", directory=directory)
+    assert framed.intent == "qualitative" and framed.unless_named["words"] == ["headcount"]
+    bare = plan_rules("what is Apple's churn rate?", directory=directory)
+    assert bare.route == "refusal" and bare.refusal_reason == "unknown_metric"
+
+
+def test_the_words_a_passage_must_name_are_the_figures_own():
+    assert named_words("revenue (covid testing off) (members reported: Analytical Instruments)", {"thermo"}) == \
+        ["revenue", "covid", "testing", "off"]
+    assert named_words("Apple's state aid charge", {"apple", "aapl", "inc"}) == ["state", "aid", "charge"]
+
+
+def test_a_passage_names_a_figure_when_one_sentence_says_every_word_in_any_form():
+    text = "Sales rose. The provision included a one-time charge related to a European state aid decision."
+    assert names_all(text, ["state", "aid", "charges"])
+    assert names_all("PepsiCo employed approximately 318,000 people.", ["people", "employ"])
+    assert not names_all("A state decision. An aid package. A charge.", ["state", "aid", "charge"])  # not one sentence
+    assert not names_all(text, ["state", "aid", "backlog"])
+
+
+@pytest.mark.parametrize("text, asks", [
+    ("why did Apple's zorble rise?", True),
+    ("what does the 10-K say about Apple's zorble?", True),
+    ("how did Apple's zorble do in 2024?", True),
+    ("how dependent is Apple on zorble?", True),
+    ("what is Apple's zorble?", False),
+    ("apple zorble 2024", False),
+    ("how much zorble did Apple report?", False),
+])
+def test_which_forms_ask_in_words(text, asks):
+    assert asks_filing_words(text.lower()) is asks
+
+
+def test_a_line_no_filing_prints_asked_of_the_filing_is_quoted_when_its_prose_names_it(offline_footnote):
+    # the fixture's MD&A tells of a one-time charge for a European state aid decision; no statement row names
+    # it, so the line lookup finds nothing and the turn goes back through fetch as a prose search
+    answer = thread_of(offline_footnote)("what's Apple's state aid charge per the 10-K?")
+    assert answer.kind == "answer", answer.text
+    assert answer.plan["intent"] == "qualitative" and answer.plan["unless_named"]["words"] == ["aid", "charge"]
+    assert any("state aid" in (c.quote or "") and c.item == "7" for c in answer.citations)
+
+
+def test_a_figure_no_passage_names_keeps_its_refusal(offline_footnote):
+    ask = thread_of(offline_footnote)
+    answer = ask("what's Apple's zorble backlog per the 10-K?")
+    assert answer.kind == "refusal" and answer.refusal_reason == "unknown_metric", answer.text
+    figure = ask("what was Apple's state aid charge in fiscal 2024?")  # asked as a figure: no prose search
+    assert figure.kind == "refusal" and figure.refusal_reason == "unknown_metric", figure.text
