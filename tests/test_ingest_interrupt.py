@@ -156,6 +156,18 @@ def _fingerprint(db) -> dict[str, tuple]:
     return {table: tuple(_query(db, sql)[0]) for table, sql in FINGERPRINT.items()}
 
 
+@pytest.fixture(autouse=True)
+def interruptible():
+    """The CLI as a terminal starts it: with Ctrl-C delivered. A test run started in the background
+    (`cmd &`, `nohup`) ignores SIGINT, every child inherits that, and Python then installs no
+    KeyboardInterrupt at all; a handler set here is reset to the default in the child by exec."""
+    before = signal.getsignal(signal.SIGINT)
+    if before == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 @pytest.fixture(scope="module")
 def clean(make_database, tmp_path_factory):
     """One uninterrupted CLI ingest: its fingerprint and each filing's (Items, chunks, facts)."""
