@@ -46,6 +46,8 @@ def test_only_an_aside_beside_a_question_is_set_aside(directory):
     assert set_aside("Apple revenue 2024? LOW thanks", directory) == "Apple revenue 2024? LOW thanks"  # Lowe's, covered
     assert set_aside("APPLE REVENUE 2024? NOW THANKS", directory) == "APPLE REVENUE 2024? NOW THANKS"  # all shouted
     assert set_aside("Apple revenue 2024? Services only", directory) == "Apple revenue 2024? Services only"
+    # a covered company's name typed in capitals, cut off by its "INC.": the company asked about
+    assert set_aside("APPLE INC. revenue from fiscal 2022 to 2024", directory) == "APPLE INC. revenue from fiscal 2022 to 2024"
     aside = set_aside("Apple revenue 2024? NOW thanks", directory)
     assert aside.startswith("Apple revenue 2024?") and aside[19:].strip() == "" and len(aside) == 30
 

@@ -89,6 +89,8 @@ def _aside(clause: str, directory) -> bool:
     shouted = [w for w in words if _SHOUTED.fullmatch(w) and _everyday(w, directory)]
     if not shouted or re.search(r"\d", clause):
         return False
+    if any(m.kind == "company" for m in directory.find(clause)):
+        return False  # "ADOBE INC. revenue ...": the shouted words are a covered company's name
     rest = [w for w in words if w not in shouted]
     return all(re.sub(r"['\u2019](?:s|m|ll|re|d)$", "", w.lower()) in _COURTESY for w in rest)
 
