@@ -218,8 +218,8 @@ def registrant_named(name: str, directory: CompanyDirectory, text: str = ""):
     words = norm_name(name or "")
     if not words or name_goes_on(name, text):
         return None
-    if name.isupper() and directory.get(name) is not None:  # "TEAM net income": the ticker, as typed
-        company = directory.get(name)
+    company = directory.get(name) if name.isupper() else None
+    if company is not None:  # "TEAM net income": the ticker, as typed
         return None if company.covered else company
     ciks = directory.names.get(words, set())
     found = [directory.companies[c] for c in ciks if c in directory.companies]
