@@ -458,8 +458,7 @@ def _reported_elsewhere(conn, company: dict, qualifier: str, metric: str, fy: in
     owner = _key_words(company.get("name") or "")
     for other in (k for k in _MEMBER_METRICS if k != metric and k in METRICS):
         om = METRICS[other]
-        rows = segments_store.member_values(conn, company["cik"], [c if ":" in c else f"us-gaap:{c}" for c in om.concepts],
-                                            fy, instant=om.period == "instant")
+        rows = _metric_members(conn, company["cik"], other, fy)
         found, exact = find_member(qualifier, [(r.axis, r.member) for r in rows], labels, owner,
                                    metric_words=_key_words(" ".join(om.synonyms)))
         if exact and len({mem for _, mem in found}) == 1:
@@ -471,10 +470,13 @@ def _reported_elsewhere(conn, company: dict, qualifier: str, metric: str, fy: in
 
 
 def _member_has(conn, company: dict, pair: tuple[str, str], metric: str, fy: int) -> bool:
-    om = METRICS[metric]
-    rows = segments_store.member_values(conn, company["cik"], [c if ":" in c else f"us-gaap:{c}" for c in om.concepts],
-                                        fy, instant=om.period == "instant")
-    return any((r.axis, r.member) == pair for r in rows)
+    return any((r.axis, r.member) == pair for r in _metric_members(conn, company["cik"], metric, fy))
+
+
+def _metric_members(conn, cik: int, metric: str, fy: int) -> list:
+    m = METRICS[metric]
+    return segments_store.member_values(conn, cik, [c if ":" in c else f"us-gaap:{c}" for c in m.concepts], fy,
+                                        instant=m.period == "instant")
 
 
 def _most_said(found: list[tuple[str, str]], labels: dict, owner: frozenset[str], asked: str
