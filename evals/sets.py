@@ -55,7 +55,7 @@ PLANNER_REFUSALS = frozenset({"out_of_scope", "input_too_long"})
 SET_FILES = {
     "fixtures": ("golden", "adversarial", "threads", "holdout", "fixture_quarters", "conventions"),
     "shared": ("shared", "shared_conventions"),
-    "dev": ("dev_figures", "dev_prose"),
+    "dev": ("dev_figures", "dev_prose", "dev_quarters"),
     "dev_prose": ("dev_prose",),
     "dev2": ("dev2_figures", "dev2_prose"),  # held out: never read by whoever changes the agent
     "dev2_prose": ("dev2_prose",),
@@ -66,7 +66,7 @@ SET_FILES = {
     "quarterly": ("quarterly",),
 }
 # Files of a set written separately, possibly later: missing means no questions yet, not an error.
-OPTIONAL_FILES = frozenset({"dev_prose", "conventions", "shared_conventions"})
+OPTIONAL_FILES = frozenset({"dev_prose", "dev_quarters", "conventions", "shared_conventions"})
 RETIRED = "retired"
 # Sets that run over the real corpus (../shared/sec) in its own database.
 # Held-out sets: their reports name failures by id and kind only, so whoever runs them to measure

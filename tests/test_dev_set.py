@@ -13,7 +13,7 @@ from evals import by_class, scorers
 from evals.corpus import SHARED_CORPUS, document_count
 from evals.dev_spec import compute, evaluate
 from evals.run import score_case
-from evals.sets import DATA, SET_FILES, Case, SetError, load_group, load_set, parse_line
+from evals.sets import DATA, SET_FILES, Case, SetError, load_group, load_set, parse_line, retired
 from evals.xbrl_facts import Company, FactError, fact, parse_document
 
 # Whole ingests, subprocesses or servers: `make test-fast` leaves these out.
@@ -37,12 +37,22 @@ def test_the_dev_set_loads_with_an_expectation_per_question_and_unique_ids():
             assert exp["numbers"] and all(n["value"] for n in exp["numbers"]), c.id
     refusals = [c for c in figures if c.cls in ("must_refuse", "unknown_company")]
     assert len(refusals) >= 20
-    assert sum(1 for c in figures if c.cls == "quarterly") >= 10
+    # Quarters written as must-refuse before 10-Qs were held are retired; each comes back answered,
+    # the same words, expecting the figure of the exact period it names.
+    quarters = [c for c in cases if c.set == "dev_quarters"]
+    replaced = {c.note.removeprefix("replaces ").split(":")[0] for c in quarters}
+    assert sum(1 for c in figures if c.cls == "quarterly") + len(quarters) >= 10
+    assert replaced == set(retired("dev_figures")) | set(retired("dev_prose")) - {""}
+    for c in quarters:
+        assert c.expect["answer"] == "answer", c.id
+        for n in c.expect.get("numbers", []):
+            assert n["period_end"] and n["value"], c.id
 
 
 def test_the_dev_set_names_both_files_and_tolerates_the_prose_file_missing(tmp_path):
-    assert SET_FILES["dev"] == ("dev_figures", "dev_prose")
+    assert SET_FILES["dev"] == ("dev_figures", "dev_prose", "dev_quarters")
     shutil.copy(DATA / "dev_figures.jsonl", tmp_path / "dev_figures.jsonl")
+    shutil.copy(DATA / "retired.jsonl", tmp_path / "retired.jsonl")
     assert len(load_group("dev", tmp_path)) == len(load_set("dev_figures"))
     with pytest.raises(FileNotFoundError):
         load_set("shared", tmp_path)  # only the separately written file may be missing
