@@ -205,3 +205,12 @@ def test_a_why_quotes_mdna_and_reads_the_notes_only_when_mdna_has_no_answer(embe
     assert {c.evidence_id for c in draft.claims if c.kind == "prose"} == {"c:21"}
     draft = compose_extractive("why?", plan, [notes], embedder=embedder)  # no MD&A found: the notes stand in
     assert {c.evidence_id for c in draft.claims if c.kind == "prose"} <= {"c:22"}
+
+
+def test_a_name_that_is_already_a_possessive_is_its_own_owner_form():
+    from agent.composing.draft import possessive
+
+    assert possessive("McDonald\u2019s") == "McDonald\u2019s"
+    assert possessive("Lowe's") == "Lowe's"
+    assert possessive("Salesforce") == "Salesforce's"
+    assert possessive("Dow Chemicals") == "Dow Chemicals'"

@@ -13,7 +13,7 @@ import math
 import re
 
 from agent.composing import sentence_rank
-from agent.composing.draft import Claim, Draft, Evidence
+from agent.composing.draft import Claim, Draft, Evidence, possessive
 from agent.composing.sentence_vectors import SENTENCES
 from store.items import is_quarterly_item, item_label
 from agent.progress import draft_text, status
@@ -108,10 +108,6 @@ def lower_label(label: str) -> str:
     if len(first) > 1 and any(c.isupper() for c in first[1:]):  # EPS, R&D, SG&A
         return label
     return label[0].lower() + label[1:]
-
-
-def possessive(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,

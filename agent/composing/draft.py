@@ -5,6 +5,7 @@ Both composers (extractive and model) produce a Draft; cite_check decides what s
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -46,3 +47,11 @@ class Draft(BaseModel):
     tables: list[dict] = Field(default_factory=list)  # agent.answer.Table fields, cells citing evidence ids
     composer: str = "extractive"
     fallback: str | None = None
+
+
+def possessive(name: str) -> str:
+    """A company's name as owner. A name that is already a possessive ("McDonald's", "Lowe's") is its
+    own owner form: adding another mark would print "McDonald's'"."""
+    if re.search(r"['’]s$", name):
+        return name
+    return f"{name}'" if name.endswith("s") else f"{name}'s"

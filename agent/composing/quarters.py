@@ -10,11 +10,7 @@ figure and no date: only which reading of an ambiguous period was taken.
 
 from __future__ import annotations
 
-from agent.composing.draft import Claim, Draft
-
-
-def _possessive(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
+from agent.composing.draft import Claim, Draft, possessive
 
 
 def _lower(label: str) -> str:
@@ -25,7 +21,7 @@ def _lower(label: str) -> str:
 
 
 def sentence(c: dict) -> str:
-    who = f"{_possessive(c['name'])} {_lower(c['label'])}"
+    who = f"{possessive(c['name'])} {_lower(c['label'])}"
     if c.get("growth"):
         g = c["growth"]
         direction = "down" if g["value"].startswith("-") else "up"
