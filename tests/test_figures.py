@@ -430,7 +430,8 @@ def test_a_convention_the_formula_applies_is_consumed_and_one_it_does_not_is_ref
     [
         ("Apple net promoter score 2024", "line"),  # a figure: a printed line or refused, never prose
         ("how many iPhones did Apple sell (units shipped) in fiscal 2024?", "line"),
-        ("what did Apple earn in the september 2023 quarter", "unknown_metric"),  # which figure of the quarter: asked back
+        ("what did Apple earn in the september 2023 quarter", "numeric"),  # earnings: the quarter's net income
+        ("how much did Apple make in the september 2023 quarter", "numeric"),
         ("what does Apple say about its fourth quarter results", "qualitative"),  # prose about a quarter
         ("what are Apple's main risks", "qualitative"),
         ("how much did Tesla get from regulatory credits in 2024", "member"),  # that source's revenue
@@ -1003,3 +1004,10 @@ def test_a_bare_amount_phrase_is_a_figure_ask_refused_by_its_words_never_a_passa
     assert p.intent == "numeric" and any(k.startswith("line:fulfillment expense") for k in p.metrics), p
     p = plan(directory, "Tesla supply chain 2024")  # no amount noun: what the filing says of it
     assert p.intent == "qualitative", p
+
+
+def test_earning_asked_in_plain_words_is_net_income_whatever_the_length_of_the_name(directory):
+    for q in ("what did alphabet earn in 2023", "how much did home depot earn in fiscal 2023",
+              "how much money did apple make in fiscal 2024"):
+        assert plan(directory, q).metrics == ["net_income"], q
+    assert plan(directory, "how much did apple earn per share in fiscal 2024").metrics == ["eps_diluted"]

@@ -227,7 +227,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
             # never the question refused for naming no figure
             plan.intent, plan.metrics, plan.probe = "numeric", [_QUARTER_ROW], []
             plan.items, plan.query, plan.sub_queries = [], "", []
-        elif quarter and figure:  # "what did it earn in the september 2023 quarter": a figure of a quarter
+        elif quarter and figure:  # "how much was it in the september 2023 quarter": a figure of a quarter, unnamed
             return refusal_plan("unknown_metric", f"which figure of that period (\"{quarter}\"): name a line item, such as "
                                 "revenue or net income", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
         if runs and quarter and not asks_prose and not row_runs:
