@@ -155,6 +155,7 @@ def _find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[st
     # a word misspelled by one letter ("solutons") is the one member-name word it can be (agent.retrieval.spelling)
     want = as_printed(_key(qualifier), {w for found in names.values() for n in found for w in _key(n)})
     squashed = "".join(sorted(want))
+    initialled = re.sub(r"[&./]", "", squashed)  # "P&W" is Pratt & Whitney's initials, its "&" no letter of them
     flat = _flat(" ".join(sorted(want, key=qualifier.find)))
     if not want:
         return [], False
@@ -166,7 +167,7 @@ def _find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[st
                 continue
             initials = "".join(w[0] for w in re.findall(r"[a-z0-9]+", name.lower()))
             if have == want or (owner and have - owner == want and have & owner) or "".join(sorted(have)) == squashed or "".join(name.lower().split()) == "".join(
-                    qualifier.lower().split()) or (len(want) == 1 and len(initials) > 1 and squashed == initials) \
+                    qualifier.lower().split()) or (len(want) == 1 and len(initials) > 1 and initialled == initials) \
                     or (len(have) == 1 and len(spoken) > 2 and next(iter(have)) == spoken) \
                     or (metric_words and have & metric_words and have - metric_words == want) \
                     or (len(flat) > 5 and _flat(name) == flat):
