@@ -146,6 +146,12 @@ _MEASURE_NOUNS = frozenset("count counts score scores units volume volumes multi
                            "size sizes yield yields rate rates ratio ratios".split())
 
 
+# An amount's unit asked for ("answer in USD millions", "in $ billions"): a figure, from a printed line or refused
+# with its words, never passages quoted for a line the company does not print.
+_IN_UNITS = re.compile(r"\b(?:in|as)\s+(?:usd|us\$|\$|dollars?)\s*(?:millions?|billions?|thousands?|mm|bn)?\b|"
+                       r"\b(?:usd|\$)\s*(?:millions?|billions?|thousands?|mm|bn)\b|\bin\s+(?:millions?|billions?)\s+of\s+dollars\b")
+
+
 def _quotient(trace: list[dict]) -> bool:
     """Leftover words on both sides of "per" ("average selling price per vehicle"): a quotient, so
     a figure. "per nvidia's 10-K" is a source, not a quotient."""
@@ -210,6 +216,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         trace, runs = account(outside, spans, claimed(low, _CLAIMED))
         left = [t["word"] for t in trace if t["as"] == "unaccounted"]
         counted = bool(left) and (left[-1] in _MEASURE_NOUNS or left[-1] in AMOUNT_NOUNS or bool(re.search(r"\bhow many\b", low))
+                                  or bool(_IN_UNITS.search(low))
                                   or (bool(FIGURE_ASK.search(low)) and _quotient(trace)))
         # "what does it say about", "why", "the risk factors related to ...": asked of the filing's words. An
         # Item a topic word routes to by default ("units sold" to MD&A and the risk factors) is no such ask:

@@ -29,7 +29,7 @@ QUARTERLY = re.compile(
 
 # Question and filler words: consumed without meaning anything for the figure.
 # The asker's own framing is filler too: "I'm looking at Amazon", "say whether it is rising", "the line
-# 'Repurchase of common stock'", "last 3 yrs" name no part of the figure; left unread, they became words of a
+# 'Repurchase of common stock'", "last 3 yrs", "report as stated" name no part of the figure; left unread, they became words of a
 # line's name that no row prints, and the figure was refused.
 FILLER = frozenset(
     """a an the of for in on at by to from with about as and or vs versus against than into per
@@ -62,7 +62,7 @@ FILLER = frozenset(
     question kindly money decimal decimals places digits percent percentage state confirm determine grab
     compute computed computing calculate calculated calculating
     well along but instead rather own incur incurred incurs incurring actually
-    looking say says whether yr yrs line
+    looking say says whether yr yrs line stated
     """.split()
 )
 # Qualifiers that narrow a metric into another figure ("comparable operating margin", "organic revenue",
