@@ -98,7 +98,8 @@ _ONE_YEAR_BASE = re.compile(r"\b(?:from|than|over|versus|vs\.?|compared\s+(?:to|
                             r"(?:(?:prior|previous|last)\s+(?:fiscal\s+)?year|year\s+(?:before|earlier|ago))\b")
 _DIRECTION = re.compile(r"\b(?:improv\w*|deteriorat\w*|worsen\w*|getting (?:better|worse)|trend\w*|trajectory|"
                         r"direction|headed|heading|shrink\w*|expand\w*|rising|falling|declining|"
-                        r"up or down)\b")
+                        # "is its R&D increasing?", "is capex going up?": a direction as much as "improving" is
+                        r"increasing|decreasing|climbing|dropping|going (?:up|down)|up or down)\b")
 _SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\b")
 # A comparison that needs several companies ("rank them", "which was higher?").
 COMPARING = re.compile(r"\b(?:rank\w*|compar\w*|sort\w*|differ\w*|side\s+by\s+side|head\s+to\s+head|"
