@@ -146,3 +146,25 @@ def test_increasing_asks_the_years_before_as_improving_does(directory):
     p = plan_rules("Is Tesla's R&D spending increasing as of FY2023?", directory=directory)
     assert p.intent == "trend" and p.metrics == ["rd"] and p.fiscal_years == [2021, 2022, 2023]
     assert plan_rules("how much did Tesla's R&D increase in 2023", directory=directory).metrics == ["rd_growth"]
+
+
+@pytest.fixture(scope="module")
+def footnote(corpus_db, embedder):
+    from bot.settings import Settings
+    from bot.wiring import build_footnote
+
+    return build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+
+
+def test_a_prose_ask_over_years_shows_each_years_figure(footnote):
+    """"... and say whether it is rising or falling" is searched in prose; its figures are every year asked, the
+    earlier ones from a later 10-K's comparatives, and they answer even where no passage discusses them."""
+    import uuid
+
+    from agent.answer import Turn
+
+    text = "Show Apple's SG&A for FY2022 through FY2024 and say whether it is rising or falling."
+    answer = footnote.answer(Turn(thread_key=f"test:{uuid.uuid4().hex}", user="u", text=text))
+    years = {n.fiscal_year for n in answer.numbers if n.concept == "us-gaap:SellingGeneralAndAdministrativeExpense"}
+    assert answer.kind != "refusal", answer.text
+    assert years == {2022, 2023, 2024}, answer.text
