@@ -168,3 +168,8 @@ def test_a_prose_ask_over_years_shows_each_years_figure(footnote):
     years = {n.fiscal_year for n in answer.numbers if n.concept == "us-gaap:SellingGeneralAndAdministrativeExpense"}
     assert answer.kind != "refusal", answer.text
     assert years == {2022, 2023, 2024}, answer.text
+
+
+def test_a_tickers_possessive_without_its_apostrophe_is_the_company(directory):
+    p = plan_rules("whats TSLAs automotive revenue for FY2023", directory=directory)
+    assert p.tickers == ["TSLA"] and p.refusal_reason is None
