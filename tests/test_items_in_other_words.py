@@ -173,3 +173,13 @@ def test_a_prose_ask_over_years_shows_each_years_figure(footnote):
 def test_a_tickers_possessive_without_its_apostrophe_is_the_company(directory):
     p = plan_rules("whats TSLAs automotive revenue for FY2023", directory=directory)
     assert p.tickers == ["TSLA"] and p.refusal_reason is None
+
+
+def test_an_expense_asked_with_its_own_noun_is_the_curated_expense(directory):
+    assert plan_rules("Apple R&D costs 2024", directory=directory).metrics == ["rd"]
+    assert plan_rules("Apple SG&A expenses 2024", directory=directory).metrics == ["sga"]
+
+
+def test_a_year_range_beside_the_company_is_no_company_listed(directory):
+    p = plan_rules("capex trend at Apple, FY2022-FY2024", directory=directory)
+    assert p.refusal_reason is None and p.tickers == ["AAPL"] and p.fiscal_years == [2022, 2023, 2024]

@@ -62,7 +62,7 @@ FILLER = frozenset(
     question kindly money decimal decimals places digits percent percentage state confirm determine grab
     compute computed computing calculate calculated calculating
     well along but instead rather own incur incurred incurs incurring actually
-    looking say says whether yr yrs line stated
+    looking say says whether yr yrs line stated regarding asap
     """.split()
 )
 # Qualifiers that narrow a metric into another figure ("comparable operating margin", "organic revenue",
@@ -421,6 +421,8 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             continue
         for i in range(start, end):
             how[i] = f"metric:{key}"
+        if key in _EXPENSE_METRICS and end < len(words) and words[end] in _EXPENSE_NOUNS and how[end] is None:
+            how[end] = f"metric:{key}"  # "R&D costs", "SG&A expenses", "D&A charges": the expense's own noun
     merged = merge_adjacent_metrics(how, words, masked)
     _own_words(how, words, masked)
     paid = _paid_lines(how, words)
@@ -494,6 +496,14 @@ PAYMENT_WORDS = frozenset({"paid", "pay", "pays", "received"})
 _JOIN = frozenset("of in on by from for to and per".split())
 _SIDE = ("filler", "period", "growth", "other")
 _CLAUSE_BREAK = frozenset({"and", "vs", "versus", "plus", "&", "or"})
+
+
+# An expense asked with its own noun after the curated name ("R&D costs", "SG&A expenses", "D&A charges"): the noun
+# says what the figure is, an amount of that expense, never a row the company must print as "... costs".
+_EXPENSE_METRICS = frozenset({"rd", "sga", "depreciation_amortization", "depreciation", "amortization_intangibles",
+                              "general_administrative", "selling_marketing", "stock_compensation", "interest_expense",
+                              "operating_expenses", "income_tax"})
+_EXPENSE_NOUNS = frozenset({"cost", "costs", "expense", "expenses", "charge", "charges"})
 
 
 def claimed(low: str, patterns) -> set[str]:
