@@ -46,9 +46,9 @@ def test_the_askers_framing_is_no_word_of_the_lines_name(directory):
 
 
 def test_a_growth_word_on_a_balance_asks_its_growth(directory):
-    p = plan_rules("Apple accounts receivable growth 2024", directory=directory)
-    assert p.metrics == ["accounts_receivable_growth"]
-    assert plan_rules("Apple accounts receivable 2024", directory=directory).metrics == ["accounts_receivable"]
+    p = plan_rules("Apple goodwill growth 2024", directory=directory)
+    assert p.metrics == ["goodwill_growth"]
+    assert plan_rules("Apple goodwill 2024", directory=directory).metrics == ["goodwill"]
 
 
 def test_a_figure_asked_in_a_unit_is_a_figure_not_a_passage_search(directory):
