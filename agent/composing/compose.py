@@ -859,8 +859,12 @@ def compose(state, deps, config) -> dict:
                                        held=held)
         draft.fallback = f"composer: {deps.composer_name} failed ({exc.__class__.__name__}); extractive composer used"
     update = {"draft": draft.model_dump(mode="json")}
+    # "how much ... and on what": the figure still answers; so do a named figure's years, asked whether it rose or
+    # fell ("SG&A for 2021 through 2023, rising or falling?"), though no passage discusses it, unless asked why
+    over_years = bool(plan.metrics) and len(plan.fiscal_years) >= 2 and not plan.asks_cause \
+        and sum(c.kind == "number" for c in draft.claims) >= 2
     if plan.intent == "qualitative" and not any(c.kind == "prose" for c in draft.claims) \
-            and not (draft.claims and plan.sub_queries):  # "how much ... and on what": the figure still answers
+            and not (draft.claims and (plan.sub_queries or over_years)):
         # nothing in what was found answers the question: say where we looked, quote nothing
         update["refusal"] = {"reason": "no_grounding", "detail": searched(state)}
         if plan.unless_named:  # a figure no table maps, searched in prose for want of it: its own refusal

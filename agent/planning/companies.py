@@ -321,6 +321,12 @@ class CompanyDirectory:
         cik = self._ticker(raw, all_caps)
         if cik is not None:
             return self._company_match(cik, raw, start, end, "ticker"), 1
+        # a covered ticker's possessive typed without its apostrophe ("AMDs gaming revenue", "KOs margin")
+        stem = raw[:-1]
+        if raw.endswith("s") and len(stem) >= 2 and stem.isupper() and not all_caps:
+            cik = self._ticker(stem, all_caps)
+            if cik is not None and self.companies[cik].covered:
+                return self._company_match(cik, raw, start, end, "ticker"), 1
         # 3. a covered name spelled with one letter wrong in one of its words ("proctor and gamble",
         # "General Motor"), or run together or split apart ("cocacola", "Mc Donalds")
         for n in (3, 2, 1):

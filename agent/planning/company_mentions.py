@@ -201,7 +201,7 @@ def listed_company(r: Reading, outside: str, directory: CompanyDirectory) -> str
     name = " ".join(words)
     low = name.lower()
     if (not name or low in STOPWORDS or normalize(low) in MEASURE_PHRASES or route_items(low)[1]
-            or expand_query(low) != low or re.fullmatch(r"(?:FY|Q)?\d+\w*", name)):
+            or expand_query(low) != low or re.fullmatch(r"(?:FY|Q)?\d+\w*(?:\s*[-\u2013\u2014/]\s*(?:FY|Q)?\d+\w*)?", name, re.I)):  # "FY2022-FY2024": years
         return None
     ciks = {m.company.cik for m in r.matches if m.company is not None}
     return None if named_by(name, ciks) else name

@@ -98,7 +98,8 @@ _ONE_YEAR_BASE = re.compile(r"\b(?:from|than|over|versus|vs\.?|compared\s+(?:to|
                             r"(?:(?:prior|previous|last)\s+(?:fiscal\s+)?year|year\s+(?:before|earlier|ago))\b")
 _DIRECTION = re.compile(r"\b(?:improv\w*|deteriorat\w*|worsen\w*|getting (?:better|worse)|trend\w*|trajectory|"
                         r"direction|headed|heading|shrink\w*|expand\w*|rising|falling|declining|"
-                        r"up or down)\b")
+                        # "is its R&D increasing?", "is capex going up?": a direction as much as "improving" is
+                        r"increasing|decreasing|climbing|dropping|going (?:up|down)|up or down)\b")
 _SHARE = re.compile(r"\bas\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\b")
 # A comparison that needs several companies ("rank them", "which was higher?").
 COMPARING = re.compile(r"\b(?:rank\w*|compar\w*|sort\w*|differ\w*|side\s+by\s+side|head\s+to\s+head|"
@@ -144,6 +145,12 @@ def dimension(r: Reading, outside: str) -> str | None:
 # Nouns that make a phrase a figure ("subscriber count", "net promoter score", "units shipped").
 _MEASURE_NOUNS = frozenset("count counts score scores units volume volumes multiple multiples shipped sold price prices "
                            "size sizes yield yields rate rates ratio ratios".split())
+
+
+# An amount's unit asked for ("answer in USD millions", "in $ billions"): a figure, from a printed line or refused
+# with its words, never passages quoted for a line the company does not print.
+_IN_UNITS = re.compile(r"\b(?:in|as)\s+(?:usd|us\$|\$|dollars?)\s*(?:millions?|billions?|thousands?|mm|bn)?\b|"
+                       r"\b(?:usd|\$)\s*(?:millions?|billions?|thousands?|mm|bn)\b|\bin\s+(?:millions?|billions?)\s+of\s+dollars\b")
 
 
 def _quotient(trace: list[dict]) -> bool:
@@ -210,6 +217,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         trace, runs = account(outside, spans, claimed(low, _CLAIMED))
         left = [t["word"] for t in trace if t["as"] == "unaccounted"]
         counted = bool(left) and (left[-1] in _MEASURE_NOUNS or left[-1] in AMOUNT_NOUNS or bool(re.search(r"\bhow many\b", low))
+                                  or bool(_IN_UNITS.search(low))
                                   or (bool(FIGURE_ASK.search(low)) and _quotient(trace)))
         # "what does it say about", "why", "the risk factors related to ...": asked of the filing's words. An
         # Item a topic word routes to by default ("units sold" to MD&A and the risk factors) is no such ask:

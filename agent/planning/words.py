@@ -28,6 +28,9 @@ QUARTERLY = re.compile(
 )
 
 # Question and filler words: consumed without meaning anything for the figure.
+# The asker's own framing is filler too: "I'm looking at Amazon", "say whether it is rising", "the line
+# 'Repurchase of common stock'", "last 3 yrs", "report as stated" name no part of the figure; left unread, they became words of a
+# line's name that no row prints, and the figure was refused.
 FILLER = frozenset(
     """a an the of for in on at by to from with about as and or vs versus against than into per
     what whats what's which who how much many was were is are be been being did does do done has have had
@@ -59,6 +62,7 @@ FILLER = frozenset(
     question kindly money decimal decimals places digits percent percentage state confirm determine grab
     compute computed computing calculate calculated calculating
     well along but instead rather own incur incurred incurs incurring actually
+    looking say says whether yr yrs line stated regarding asap
     """.split()
 )
 # Qualifiers that narrow a metric into another figure ("comparable operating margin", "organic revenue",
@@ -417,6 +421,8 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             continue
         for i in range(start, end):
             how[i] = f"metric:{key}"
+        if key in _EXPENSE_METRICS and end < len(words) and words[end] in _EXPENSE_NOUNS and how[end] is None:
+            how[end] = f"metric:{key}"  # "R&D costs", "SG&A expenses", "D&A charges": the expense's own noun
     merged = merge_adjacent_metrics(how, words, masked)
     _own_words(how, words, masked)
     paid = _paid_lines(how, words)
@@ -490,6 +496,14 @@ PAYMENT_WORDS = frozenset({"paid", "pay", "pays", "received"})
 _JOIN = frozenset("of in on by from for to and per".split())
 _SIDE = ("filler", "period", "growth", "other")
 _CLAUSE_BREAK = frozenset({"and", "vs", "versus", "plus", "&", "or"})
+
+
+# An expense asked with its own noun after the curated name ("R&D costs", "SG&A expenses", "D&A charges"): the noun
+# says what the figure is, an amount of that expense, never a row the company must print as "... costs".
+_EXPENSE_METRICS = frozenset({"rd", "sga", "depreciation_amortization", "depreciation", "amortization_intangibles",
+                              "general_administrative", "selling_marketing", "stock_compensation", "interest_expense",
+                              "operating_expenses", "income_tax"})
+_EXPENSE_NOUNS = frozenset({"cost", "costs", "expense", "expenses", "charge", "charges"})
 
 
 def claimed(low: str, patterns) -> set[str]:

@@ -325,6 +325,9 @@ def fetch(state, deps, config) -> dict:
                     return {"refusal": {"reason": "year_not_available", "detail": f"any fiscal year for {company['name']}"}}
                 offsets = plan.get("year_offsets") or [0]
                 wanted = sorted({available[0] + offset for offset in offsets})
+            # the years asked, before a passage search moves them to the filing that discusses them: a prose
+            # answer's figures are of these years, read from a later 10-K's comparatives when their own is not held
+            asked_years = sorted(wanted)
             if (not numeric and not plan.get("as_of_filing_year") and not plan.get("latest")
                     and over_two_years(state["question"], sorted(wanted)) and max(wanted) in available):
                 # "how did AWS change from 2023 to 2024?": the later 10-K's MD&A tells the change, with
@@ -390,6 +393,8 @@ def fetch(state, deps, config) -> dict:
                     "filings": {str(y): f for y, f in filings.items()},
                     "as_of_accession": as_of,
                     "available": available,
+                    **({"figure_years": [y for y in asked_years if y in _figure_years(conn, deps, cik)]}
+                       if not numeric and not plan.get("as_of_filing_year") else {}),
                 }
             )
     if collapsed and collapsed == set(plan["tickers"]):

@@ -538,7 +538,12 @@ _MORE: list[Formula] = [
 GROWTH_BASES = ("revenue", "net_income", "rd", "sga", "operating_income", "gross_profit", "operating_expenses",
                 "eps_diluted", "eps_basic", "operating_cash_flow", "capex", "cost_of_revenue", "total_assets",
                 "cash", "long_term_debt", "equity", "dividends_paid", "buybacks", "inventory", "total_liabilities",
-                "income_tax", "depreciation_amortization")
+                "income_tax", "depreciation_amortization",
+                # a balance or line of the curated table asked with a growth word ("goodwill growth"): its growth,
+                # never the level with the word dropped (receivables and payables: their change is a cash-flow row)
+                "goodwill", "interest_expense", "stock_compensation",
+                "pretax_income", "current_assets", "current_liabilities", "retained_earnings", "general_administrative",
+                "selling_marketing", "short_term_borrowings", "diluted_shares", "dividends_per_share")
 
 
 def growth_key(metric: str) -> str:

@@ -87,6 +87,8 @@ ABBREVIATIONS = {"g&a": "general and administrative", "s&m": "sales and marketin
                  "a/r": "accounts receivable", "a/p": "accounts payable", "r&d": "research and development", "sg&a": "selling general and administrative",
                  "d&a": "depreciation and amortization", "opex": "operating expenses",
                  "lt": "long term", "st": "short term",
+                 # the cash-flow statement's sections as analysts abbreviate them ("CFI", "CFF"), and "ad spend"
+                 "cfi": "cash from investing", "cff": "cash from financing", "ad": "advertising",
                  # "pre-tax earnings" is the row "Earnings before income taxes", whichever way it is printed
                  "pre tax": "before income tax", "pretax": "before income tax"}
 _ABBREVIATION = re.compile(r"(?<![\w&])(" + "|".join(re.escape(a) for a in ABBREVIATIONS) + r")(?![\w&])")

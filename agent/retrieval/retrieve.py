@@ -979,7 +979,10 @@ def _prose(state, deps, config) -> dict:
         if metrics and plan.period:  # the quarter's own figures beside its 10-Q's words
             facts, calculations, cells = _quarter_cells(state, deps)
         else:
-            facts, calculations, cells = (_collect(conn, companies, metrics, deps, plan.definitions)
+            # the figures of the years asked ("SG&A for 2021 through 2023, rising or falling?"), each read where a
+            # filing reports it (a later 10-K's comparatives), though the passages come from the filings held
+            figured = [{**c, "fiscal_years": c.get("figure_years") or c["fiscal_years"]} for c in companies]
+            facts, calculations, cells = (_collect(conn, figured, metrics, deps, plan.definitions)
                                           if metrics else ({}, [], []))
         quoted = _quoted_amounts(conn, evidence)
         for ev, _ in quoted:

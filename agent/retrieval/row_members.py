@@ -32,6 +32,9 @@ def row_on_member(conn, memo: dict, company: dict, said: str, fy: int):
         memo[("member_labels", cik)] = segments_store.member_labels(conn, cik)
     labels = memo[("member_labels", cik)]
     owner = frozenset(w for w in tokens(company.get("name") or ""))
+    whole = _printed_on_member(conn, memo, cik, said, fy)
+    if whole is not None:
+        return whole
     spans = sorted(((i, j) for i in range(len(words)) for j in range(i + 1, len(words) + 1) if j - i < len(words)),
                    key=lambda s: (s[1] - s[0], s[0]))
     for i, j in spans:
@@ -47,6 +50,27 @@ def row_on_member(conn, memo: dict, company: dict, said: str, fy: int):
                 and not _dropped(words[i:j], found[0][1], labels, owner):
             return match, next(f for f in facts if (f.axis, f.member) == found[0])
     return None
+
+
+def _printed_on_member(conn, memo: dict, cik: int, said: str, fy: int):
+    """The one member's row printed with the phrase's words as its whole name ("Total automotive cost of revenues",
+    CostOfRevenue on tsla:AutomotiveRevenuesMember): that row's fact, before any split of the words.
+
+    Why: split into a row ("cost of revenues") and a member ("automotive"), the phrase found the Automotive
+    segment's cost of revenues, another figure than the row the company prints under those very words."""
+    from agent.retrieval.line_items import labels_of
+
+    want = tokens(said)
+    rows = [r for r in labels_of(conn, memo, cik) if r["dims"] and tokens(r["label"]) == want]
+    pairs = {(r["concept"], a, m) for r in rows for a, m in r["dims"].items() if a != "srt:ConsolidationItemsAxis"
+             if len({k for k in r["dims"] if k != "srt:ConsolidationItemsAxis"}) == 1}
+    if len(pairs) != 1:
+        return None
+    concept, axis, member = next(iter(pairs))
+    row = next(r for r in rows if r["concept"] == concept)
+    match = LineMatch(concept, row["label"], "company", row["statement"])
+    fact = next((f for f in _member_facts(conn, memo, cik, match, fy) if (f.axis, f.member) == (axis, member)), None)
+    return (match, fact) if fact is not None else None
 
 
 def _dropped(member_words: list[str], member: str, labels: dict, owner: frozenset[str]) -> bool:

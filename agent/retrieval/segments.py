@@ -152,9 +152,12 @@ def _find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[st
                  owner: frozenset[str], metric_words: frozenset[str]) -> tuple[list[tuple[str, str]], bool]:
     spoken = "".join(w[0] for w in qualifier.split() if w not in _SMALL)  # "europe middle east africa" -> "emea"
     names = {(axis, member): member_names(member, labels.get(member, set()), owner) for axis, member in members}
+    for pair, label in _alone_beside(members, labels, metric_words):
+        names[pair].insert(len(names[pair]) - 1, label)
     # a word misspelled by one letter ("solutons") is the one member-name word it can be (agent.retrieval.spelling)
     want = as_printed(_key(qualifier), {w for found in names.values() for n in found for w in _key(n)})
     squashed = "".join(sorted(want))
+    initialled = re.sub(r"[&./]", "", squashed)  # "P&W" is Pratt & Whitney's initials, its "&" no letter of them
     flat = _flat(" ".join(sorted(want, key=qualifier.find)))
     if not want:
         return [], False
@@ -166,9 +169,10 @@ def _find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[st
                 continue
             initials = "".join(w[0] for w in re.findall(r"[a-z0-9]+", name.lower()))
             if have == want or (owner and have - owner == want and have & owner) or "".join(sorted(have)) == squashed or "".join(name.lower().split()) == "".join(
-                    qualifier.lower().split()) or (len(want) == 1 and len(initials) > 1 and squashed == initials) \
+                    qualifier.lower().split()) or (len(want) == 1 and len(initials) > 1 and initialled == initials) \
                     or (len(have) == 1 and len(spoken) > 2 and next(iter(have)) == spoken) \
-                    or (metric_words and have & metric_words and have - metric_words == want) \
+                    or (metric_words and have & metric_words and have - metric_words == want
+                        and not (want - _key(_qname_name(member))) & _FIGURE_WORDS) \
                     or (len(flat) > 5 and _flat(name) == flat):
                 # the last two: "Gross product sales" is the user's "gross product" + the metric's "sales";
                 # crm:MarketingandCommerceCloudMember is "marketing & commerce cloud", its "and" run into a word
@@ -178,6 +182,38 @@ def _find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[st
                 partial.append((axis, member))
                 break
     return (exact, True) if exact else (list(dict.fromkeys(partial)), False)
+
+
+# Words that make a label another figure of the member ("Cost of automotive revenues" beside the automotive
+# revenues member): asked with one the member's name does not hold, the printed row is that figure, not the member
+# ("cost of automotive revenues" is no automotive revenue), and row_members answers it.
+_FIGURE_WORDS = frozenset({"cost", "expense", "income", "profit", "margin", "loss", "asset", "liability", "tax",
+                           "earning", "deferred", "payable", "receivable"})
+
+
+def _alone_beside(members: list[tuple[str, str]], labels: dict[str, set[str]], metric_words: frozenset[str]
+                  ) -> list[tuple[tuple[str, str], str]]:
+    """Labels printed beside one member only, sharing no word with its QName: the member's own name in the
+    filing's table ("International" beside us-gaap:NonUsMember at Visa, "UCAN" beside a region member).
+
+    Why: a member's name was read only from labels sharing its QName's words, so a region the filing calls
+    "International" was found nowhere and "international revenue" took a partial match ("International
+    transaction revenue"). A label printed beside several members ("Net sales", "Total") is a row's name, not
+    a member's; one holding the asked metric's words names a figure; one with digits is a date or a note."""
+    seen: dict[str, set[str]] = {}
+    for member in {m for _, m in members}:
+        for label in labels.get(member, set()):
+            seen.setdefault(label.strip(), set()).add(member)
+    out = []
+    for label, owners in seen.items():
+        if len(owners) != 1 or re.search(r"\d", label) or len(label.split()) > 4:
+            continue
+        member = next(iter(owners))
+        words = _key(label)
+        if not words or words & metric_words or words & _key(_qname_name(member)) or words <= {"total", "other"}:
+            continue
+        out.extend(((axis, member), label) for axis, m in members if m == member)
+    return sorted(out)
 
 
 def _flat(name: str) -> str:
