@@ -12,7 +12,7 @@ import re
 
 from agent.planning.companies import CompanyDirectory
 from agent.planning.plan import Plan
-from agent.retrieval.finance import FORMULAS
+from agent.retrieval.finance import BALANCE_FORMS, FORMULAS
 
 
 _NAME_YEAR = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|fy\s*)?'?(?:19|20)\d\d\b|\bfy\s*'?\d\d\b|\bfiscal\b", re.I)
@@ -38,6 +38,48 @@ def name_aside(definition: dict, rest: str, directory: CompanyDirectory) -> tupl
     if not left:
         return definition, rest
     return {**definition, "name": left}, f"{' '.join(moved)} {rest}"
+
+
+_PRONOUNS = frozenset({"it", "this", "that", "the ratio", "this ratio", "that ratio", "the metric", "this metric",
+                       "the measure", "this measure", "the figure", "this figure"})
+_ASKING = re.compile(r"^\s*(?:(?:so|and|ok|okay|hey|please|pls)[,\s]+)?(?:what(?:'s|\s+is|\s+was|\s+were|\s+are)?|"
+                     r"how\s+(?:much|high|big)\s+(?:is|was)|compute|calculate|give\s+me|show\s+me|tell\s+me|find)\b\s*",
+                     re.I)
+_SENTENCE = re.compile(r"(?<=[?.!])\s+")
+_EDGE_WORDS = frozenset("the a an for in of at its their on during".split())
+
+
+def pronoun_named(definition: dict, rest: str, directory: CompanyDirectory) -> tuple[dict, str]:
+    """"What is Apple's FY2024 shareholder return ratio? Define it as (A + B) divided by C": a definition
+    named "it" (or "this ratio") is of the measure the question's sentence names; that measure takes the
+    definition's place under its own name, the company and year staying the question's. The registry's
+    formula of that name is then not asked beside it: the user's definition wins."""
+    if definition["name"] not in _PRONOUNS:
+        return definition, rest
+    sentences = _SENTENCE.split(rest.strip())
+    for i, sentence in enumerate(sentences):
+        spans = [(m.start, m.end) for m in directory.find(sentence) if m.kind == "company"]
+        spans += [(m.start(), m.end()) for m in _NAME_YEAR.finditer(sentence)]
+        if not spans:
+            continue
+        kept, moved, at = [], [], 0
+        for start, end in sorted(spans):
+            if start < at:
+                continue
+            kept.append(sentence[at:start])
+            moved.append(sentence[start:end])
+            at = end
+        kept.append(sentence[at:])
+        words = re.sub(r"['\u2019]s\b|[?.!,:;]", " ", _ASKING.sub("", " ".join(kept))).lower().split()
+        while words and words[0] in _EDGE_WORDS:
+            words = words[1:]
+        while words and words[-1] in _EDGE_WORDS:
+            words = words[:-1]
+        if not 0 < len(words) <= 8 or any(ch.isdigit() for w in words for ch in w):
+            continue
+        others = sentences[:i] + sentences[i + 1:]
+        return {**definition, "name": " ".join(words)}, " ".join([*moved, *others])
+    return definition, rest
 
 
 def without_names(text: str, definitions: list[dict]) -> str:
@@ -100,3 +142,26 @@ def as_said(definition: dict, name: str | None, unit: str | None, unit_of) -> di
     if unit and definition["unit"] in ("percent", "ratio") and definition["tree"].get("op") == "/":
         definition = {**definition, "unit": unit}
     return definition
+
+
+_BALANCE = (r"(?:balances?|(?:accounts\s+)?receivables?|a/?r|inventor(?:y|ies)|(?:accounts\s+)?payables?|a/?p|"
+            r"(?:total\s+)?assets|(?:total\s+)?(?:(?:share|stock)holders'?\s+)?equity|pp&e|ppe|"
+            r"property,?\s+plant,?\s+and\s+equipment|fixed\s+assets)")
+# "using average accounts receivable", "avg inventory", "the average of opening and closing balances",
+# "average PP&E between FY2022 and FY2023": the balances averaged over the year's two ends
+_AVERAGE_SAID = re.compile(r"\b(?:average|avg\.?|mean)\s+(?:of\s+(?:the\s+)?)?(?:(?:opening|beginning)\s+and\s+"
+                           r"(?:closing|ending)\s+|(?:two\s+)?year[\s-]?end\s+)?(?:net\s+)?" + _BALANCE + r"\b", re.I)
+# "year-end receivables", "ending inventory", "use year-end balances": the closing balance alone
+_YEAR_END_SAID = re.compile(r"\b(?:year[\s-]?end(?:ing)?|ending|closing|end[\s-]of[\s-](?:the[\s-])?(?:fiscal[\s-])?year|"
+                            r"period[\s-]end)\s+(?:net\s+)?" + _BALANCE + r"\b", re.I)
+
+
+def balance_convention(metrics: list[str], text: str) -> list[str]:
+    """The asked ratios under the balance convention the question states: a ratio over a balance (DSO,
+    inventory turnover, ROE...) is computed over the year's average or its closing balance as the words
+    say ("using average accounts receivable", "year-end inventory"), under the form whose expression says
+    so; unsaid, or said both ways, each ratio keeps its own convention, which its expression states."""
+    average, year_end = bool(_AVERAGE_SAID.search(text or "")), bool(_YEAR_END_SAID.search(text or ""))
+    if average == year_end:
+        return metrics
+    return [BALANCE_FORMS.get(m, (None, None))[0 if average else 1] or m for m in metrics]

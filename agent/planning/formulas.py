@@ -31,7 +31,7 @@ DEFINE = re.compile(
     re.I,
 )
 # "my 'opex intensity' metric = (SG&A + R&D) / revenue", "net debt is defined as ...": a name, then its formula
-_CALLED = r"(?:\s+(?:metric|ratio|measure|figure))?\s*(?:=|:=|\bis\s+defined\s+as\b|,?\s*defined\s+as\b)\s*"
+_CALLED = r"(?:\s+(?:metric|ratio|measure|figure))?\s*(?:=|:=|\bis\s+defined\s+as\b:?|,?\s*defined\s+as\b:?)\s*"
 NAMED = re.compile(
     r"(?:(?:\bmy|\bour|\bthe)\s+)?(?P<q>['\"\u2018\u201c])(?P<name>[a-z][\w&'\- ]{0,40}?)['\"\u2019\u201d]"
     + _CALLED + r"(?P<expr>.+?)" + _END
@@ -45,7 +45,7 @@ WHERE_IS = re.compile(r"\b(?:where|with)\s+(?P<q>['\"\u2018\u201c])?(?P<name>[a-
                       r"(?:is|equals|means|(?:is\s+)?(?:defined|calculated|computed)\s+as)\s+(?P<expr>.+?)" + _END, re.I)
 # "Adjusted margin is defined as …. What was it for Apple?": a name opening a sentence, then "is defined as"
 IS_DEFINED = re.compile(r"(?:^|(?<=[.;!?]\s))(?:(?:my|our|the)\s+)?(?P<name>[a-z][\w&'\- ]{0,40}?)\s+is\s+"
-                        r"(?:defined|calculated|computed|measured)\s+as\s+(?P<expr>.+?)" + _END, re.I)
+                        r"(?:defined|calculated|computed|measured)\s+as:?\s+(?P<expr>.+?)" + _END, re.I)
 # "per share" is never a division ("dividends per share" is one figure): no metric is named "share"
 _DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|relative\s+to|in\s+relation\s+to|as\s+a\s+multiple\s+of|"
                   r"(?:expressed\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of|"
@@ -139,7 +139,7 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
         if row is None:
             raise DefinitionError(text.strip())
         return {"line": row}
-    t = normalize(text).strip()
+    t = _UNADJUSTED.sub("", normalize(text).strip())  # "unadjusted operating income": the figure as reported
     debt = _debt_tree(re.sub(r"^(?:the|a|an|its|their)\s+", "", t))
     if debt is not None:
         return debt
@@ -180,6 +180,13 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
                 and METRICS[spans[0][2]].period == "instant":
             key = spans[0][2]
             return {"op": "avg", "args": [{"metric": key}, {"metric": key, "offset": -1}]}
+        try:  # "average PP&E", "average accounts payable": a balance the company prints, averaged likewise
+            node = _operand(avg.group(1), None, False, lines)
+        except DefinitionError:
+            node = None
+        if node is not None and not node.get("offset") and ("line" in node or (
+                "metric" in node and METRICS[node["metric"]].period == "instant")):
+            return {"op": "avg", "args": [node, {**node, "offset": -1}]}
     spans = find_phrases(t, PHRASES)
     if members and len(spans) == 1 and spans[-1][1] == len(t.split()) and 0 < spans[-1][0] \
             and len([w for w in t.split()[: spans[-1][0]] if w not in _INNER]) <= 3:
@@ -538,8 +545,43 @@ def has_operator(text: str) -> bool:
     return _has_operator(f" {text} ")
 
 
+# "unadjusted operating income", "reported EBITDA": the figure as the filing reports it, which is what every
+# operand is (a company's adjusted measures are not in XBRL)
+_UNADJUSTED = re.compile(r"^(?:unadjusted|reported|gaap)\s+|\s+(?:unadjusted|as\s+reported)$")
+_FY = r"(?:(?:the\s+)?(?:fiscal\s+(?:years?\s+)?|fy\s*)'?)"
+# "average PP&E between FY2022 and FY2023", "change in inventory between FY2023 and FY2024": two year-ends
+_YEAR_PAIR = re.compile(r"\s+(?:between|of|for|from|at\s+the\s+end\s+of|at\s+(?:the\s+)?(?:fiscal\s+)?year[\s-]ends?\s+(?:of\s+)?)\s+"
+                        + _FY + r"?((?:19|20)\d\d)\s+(?:and|&|to|-|through)\s+" + _FY + r"?((?:19|20)\d\d)\b", re.I)
+_CHANGE_IN = re.compile(r"\b(?:the\s+)?(?:change|increase|decrease)\s+in\s+(?P<x>[a-z&',. ]+?)\s*$", re.I)
+_ONE_YEAR = re.compile(r"\b" + _FY + r"?((?:19|20)\d\d)(?:'s)?\b\s*", re.I)
+
+
+def _years_read(expr: str) -> str:
+    """A definition's years, read as the years of the question: "FY2023 revenue / (average PP&E between
+    FY2022 and FY2023)" is the asked year's revenue over the year's opening and closing PP&E averaged. Taken
+    out only when they say exactly that (each pair two consecutive year-ends, every year named the one asked);
+    any other years are left for the grammar, which refuses them."""
+    pairs = list(_YEAR_PAIR.finditer(expr))
+    if any(int(m.group(2)) - int(m.group(1)) != 1 for m in pairs):
+        return expr
+    years = {int(m.group(2)) for m in pairs}
+    out, at = [], 0
+    for m in pairs:  # "change in inventory between A and B": the year's balance less the year before's
+        head = expr[at:m.start()]
+        change = _CHANGE_IN.search(head)
+        out.append(head[:change.start()] + f"({change.group('x')} minus prior year {change.group('x')})"
+                   if change else head)
+        at = m.end()
+    out.append(expr[at:])
+    rest = "".join(out)
+    years |= {int(m.group(1)) for m in _ONE_YEAR.finditer(rest)}
+    if len(years) != 1:
+        return expr
+    return " ".join(_ONE_YEAR.sub(" ", rest).split())
+
+
 def _definition(name: str, expr: str, lines: frozenset = frozenset()) -> dict:
-    tree = parse_expression(expr, members=True, lines=lines)
+    tree = parse_expression(_years_read(expr), members=True, lines=lines)
     return {"name": name.lower(), "tree": tree, "unit": unit_of(tree, name), "formula": restate(tree, top=True)}
 
 

@@ -27,8 +27,8 @@ from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, g
                                              weak_mention, whole_name)
 from agent.planning.corrections import (LAYOUT, cover_page, NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, WHOLE_FIGURE,
                                         ampersand)
-from agent.planning.defined_formulas import (as_said, given_name, name_aside, names_more_formulas, unit_said,
-                                             without_names)
+from agent.planning.defined_formulas import (as_said, balance_convention, given_name, name_aside, names_more_formulas,
+                                             pronoun_named, unit_said, without_names)
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
                                       FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
@@ -142,6 +142,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     company. Only a message refused for naming no company is read again, so "low margin" beside a named
     company, or any message that plans as typed, is untouched."""
     plan = known_registrant(_plan_spelled(text, previous=previous, directory=directory), directory, text or "")
+    plan.metrics = balance_convention(plan.metrics, text or "")
     first = _LEADING_WORD.match(text or "")
     if plan.refusal_reason != "no_company" or first is None:
         return plan
@@ -264,7 +265,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     given, raw = given_name(raw, has_operator)  # "A over B, call it 'cash cover'"
     definition, rest, bad = find_definition(raw, directory.line_names)
     if definition is not None:
-        definition, rest = name_aside(definition, rest, directory)
+        definition, rest = pronoun_named(*name_aside(definition, rest, directory), directory)
     # "…, as a percent", "expressed as a percentage": the unit the user asks a formula's quotient in
     unit, rest = unit_said(rest) if definition is not None or has_operator(rest) else (None, rest)
     if definition is not None:
