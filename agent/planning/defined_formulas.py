@@ -11,7 +11,10 @@ from __future__ import annotations
 import re
 
 from agent.planning.companies import CompanyDirectory
-from agent.planning.plan import Plan
+from agent.planning.formulas import formula_tree, restate, shifted
+from agent.planning.plan import Plan, refusal_plan
+from agent.planning.years import NUMBER_WORDS
+from agent.retrieval.concepts import METRICS
 from agent.retrieval.finance import BALANCE_FORMS, FORMULAS
 
 
@@ -165,3 +168,89 @@ def balance_convention(metrics: list[str], text: str) -> list[str]:
     if average == year_end:
         return metrics
     return [BALANCE_FORMS.get(m, (None, None))[0 if average else 1] or m for m in metrics]
+
+
+# How to compute, said beside the ask: "use year-end balances", "365 days", "use the 10-K". A balance convention
+# is read from the question (balance_convention) and a 365-day year is every days ratio's own, so the words are no
+# figure's; a 360-day year, which would change the figure, is not among them (the question is then refused).
+INSTRUCTED = re.compile(
+    r"[,;]?\s*\b(?:please\s+)?(?:use|using|with|based\s+on|on)\s+(?:the\s+)?(?:a\s+)?"
+    r"(?:year[\s-]?end|ending|closing|period[\s-]end|average|avg\.?)\s+balances?\b"
+    r"|[,;]?\s*\b(?:and|use|using|with|based\s+on|assume|assuming|on)\s+(?:a\s+)?365[\s-]days?"
+    r"(?:\s+(?:per\s+)?year)?(?:\s+basis)?\b"
+    r"|[,;]?\s*\b(?:please\s+)?(?:use|using|based\s+on)\s+(?:the\s+|its\s+|their\s+)?(?:annual\s+)?"
+    r"(?:10-?k|annual\s+report)(?:\s+(?:filing|figures|data|numbers))?\b(?!\s+(?:for|of)\b)",
+    re.I)
+
+
+_N = r"(?P<n>two|three|four|five|[2-5])"
+_YR = r"(?:fiscal\s+(?:year\s+)?|fy\s*'?)?(?:19|20)?\d\d"
+# "3-year average", "three year avg": the mean of a figure over that many fiscal years
+_N_YEAR_AVERAGE = re.compile(r"\b" + _N + r"[\s-]*(?:fiscal[\s-]+)?(?:years?|yrs?)[\s-]+(?:average|avg\.?|mean)\b", re.I)
+# "average ... over the last three years": the span said after the figure
+_AVERAGE_OVER = re.compile(r"\b(?:average|avg\.?|mean)\b(?P<what>.{1,80}?)\s+(?:over|across|for|during)\s+(?:the\s+)?"
+                           r"(?:(?:last|past|prior|previous|latest)\s+)?" + _N + r"\s+(?:fiscal\s+)?years\b", re.I)
+# "FY2022 - FY2024", "from 2022 to 2024", "2022 through 2024": the years averaged, first to last
+_RANGE = re.compile(r"\b(?:from\s+|between\s+|over\s+)?(?P<a>" + _YR + r")\s*(?:-|–|to|through|thru|and)\s*(?P<b>" + _YR + r")\b",
+                    re.I)
+
+
+def _year_of(said: str) -> int:
+    digits = re.sub(r"\D", "", said)[-4:]
+    return int(digits) if len(digits) == 4 else 2000 + int(digits[-2:])
+
+
+def averaged_span(text: str) -> tuple[int | None, str]:
+    """(how many fiscal years a figure is asked averaged over, the text with those words said as its last
+    year only): "the FY2022 - FY2024 3 year average capex as a % of revenue" is the mean of three fiscal
+    years' ratios ending FY2024. None when no span is said, or when its years and its count disagree."""
+    said = _N_YEAR_AVERAGE.search(text)
+    n = NUMBER_WORDS[said.group("n").lower()] if said else None
+    rest = text[: said.start()] + " " + text[said.end():] if said else text
+    if said is None:
+        over = _AVERAGE_OVER.search(text)
+        if over is not None:
+            n = NUMBER_WORDS[over.group("n").lower()]
+            rest = text[: over.start()] + over.group("what") + text[over.end():]
+    if n is None:
+        return None, text
+    span = _RANGE.search(rest)
+    if span is not None:
+        first, last = _year_of(span.group("a")), _year_of(span.group("b"))
+        if last - first + 1 != n:
+            return None, text
+        rest = rest[: span.start()] + f" fiscal {last} " + rest[span.end():]
+    return n, " ".join(rest.split())
+
+
+def averaged_over_years(plan: Plan, n: int) -> Plan:
+    """The one figure asked, as the mean of its value in each of `n` fiscal years ending the year asked:
+    a registry ratio averaged year by year (the mean of the years' ratios, never a ratio of sums), a reported
+    amount likewise, or the user's own formula. A figure that cannot be so averaged is refused, never answered
+    for one year as if it were the average."""
+    if plan.route != "domain" or len(plan.fiscal_years) != 1 or len(plan.metrics) != 1:
+        return plan
+    key, year = plan.metrics[0], plan.fiscal_years[0]
+    tree, unit, label = None, None, None
+    if key.startswith("udf:"):
+        found = next((d for d in plan.definitions if d["name"] == key[4:]), None)
+        if found is not None and found["unit"] in ("percent", "ratio", "USD"):
+            tree, unit, label = found["tree"], found["unit"], found["name"]
+    elif key in FORMULAS and formula_tree(key) is not None:
+        tree, unit, label = formula_tree(key), FORMULAS[key].unit, FORMULAS[key].label.lower()
+    elif key in METRICS and METRICS[key].period == "duration" and METRICS[key].unit == "USD":
+        tree, unit, label = {"metric": key}, "USD", METRICS[key].label.lower()
+    if tree is None:
+        return refusal_plan("unknown_metric", f"{n}-year average of {key.removeprefix('udf:')}",
+                            tickers=plan.tickers, fiscal_years=plan.fiscal_years, definitions=plan.definitions)
+    total = tree
+    for back in range(1, n):
+        total = {"op": "+", "args": [total, shifted(tree, -back)]}
+    averaged = {"op": "/", "args": [total, {"const": str(n)}]}
+    name = f"{n}-year average {label}, fiscal {year - n + 1} to {year}"
+    definition = {"name": name, "tree": averaged, "unit": unit, "derived": True,
+                  "formula": restate(averaged, top=True) + f" (the mean of fiscal {year - n + 1} to {year}, year by year)"}
+    plan.definitions = [*plan.definitions, definition]
+    plan.metrics = [f"udf:{name}"]
+    plan.intent = "derived"
+    return plan

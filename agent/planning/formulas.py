@@ -484,6 +484,9 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
     inner = _unwrap(text)
     if inner is not None:
         return parse_expression(inner, names, members=members, lines=lines)
+    restated = _restated_whole(text, names, members, lines)
+    if restated is not None:
+        return restated
     parts = _split_top(text.strip(), _DIV, maxsplit=1)
     if len(parts) == 3:
         below, scale = _scaled(parts[2])
@@ -517,6 +520,25 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
                 node = {"op": "*", "args": [node, {"const": str(factor)}]}
         return node
     return _terms(parts[0], names, members, lines)
+
+
+_WHOLE_ASIDE = re.compile(r"\s*(?P<name>[^()]+?)\s*\((?P<said>[^()]+)\)\s*")
+
+
+def _restated_whole(text: str, names, members, lines) -> dict | None:
+    """"capex net of depreciation (capital expenditures minus depreciation, amortization and impairment)": a
+    formula's name that reads as a formula itself, then in brackets the user's own formula over the same
+    figures, is that formula; the brackets restate the whole, never its last operand alone. None when the
+    words are not so (the brackets then name or define the operand before them)."""
+    m = _WHOLE_ASIDE.fullmatch(text)
+    if m is None or not _has_operator(m.group("name")) or not _has_operator(f" {m.group('said')} "):
+        return None
+    try:
+        before = parse_expression(m.group("name"), names, members=members, lines=lines)
+        said = parse_expression(m.group("said"), names, members=members, lines=lines)
+    except DefinitionError:
+        return None
+    return said if set(metrics_of(before)) & set(metrics_of(said)) else None
 
 
 def _scaled(text: str) -> tuple[str, list[Decimal]]:
@@ -1262,12 +1284,38 @@ def _sum_of(m: re.Match, lines: frozenset) -> str:
     return body[: chosen.start()] + " plus " + body[chosen.end():]
 
 
+# "tesla capex net of depreciation? i.e. capex minus D&A", "total debt over equity... use long-term debt /
+# equity": the formula the user writes after a name, in a clause of its own, is that name's definition
+_SAID_AGAIN = re.compile(r"\s*(?:\?|\.\.\.|\u2026|;|,)\s*(?:i\.?\s?e\.?|that\s+is|meaning|use|using)[,:]?\s+"
+                         r"(?P<said>[^?()]+?)\s*(?P<end>[?.]?\s*)$", re.I)
+
+
+def _said_again(m: re.Match) -> str:
+    said = m.group("said")
+    return f" ({said}){m.group('end')}" if _has_operator(f" {said} ") else m.group(0)
+
+
+def unread_restatement(text: str, lines: frozenset = frozenset()) -> str | None:
+    """The words of a formula the user wrote after a name ("... use long-term debt less current portion /
+    equity") that the grammar cannot read, else None: the name's own reading is then no answer to what was
+    asked, which is refused naming those words."""
+    m = _SAID_AGAIN.search(text)
+    if m is None or not _has_operator(f" {m.group('said')} "):
+        return None
+    try:
+        parse_expression(m.group("said"), members=True, lines=lines)
+    except DefinitionError as error:
+        return str(error) or m.group("said")
+    return None
+
+
 def spoken_operators(text: str, lines: frozenset = frozenset()) -> str:
     """The text with operators said in words written as the grammar's ("A over B"). A registry
     formula's own name ("debt to equity ratio", "R&D to revenue ratio") is left alone. "Use diluted
     shares" (or basic) with a per-share figure is the divisor: "per diluted share". `lines`: the rows
     some company prints, by which an operand's extent is told from the question's next words."""
-    out = _CAGR_SPAN.sub(_cagr_years, _COMPOUND_RATE.sub("CAGR", _CAGR_AROUND.sub(r"\g<what> CAGR", text)))
+    out = _SAID_AGAIN.sub(_said_again, text)
+    out = _CAGR_SPAN.sub(_cagr_years, _COMPOUND_RATE.sub("CAGR", _CAGR_AROUND.sub(r"\g<what> CAGR", out)))
     out = _cagr_end_elsewhere(out)
     if _CHANGE_SAID.search(out):
         out = _POINTS.sub(" ", out)

@@ -335,7 +335,9 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
     calc_id = f"k:{key}:{company['cik']}:{fy}"
     first = next(iter(inputs.values()))
     evidence = Evidence(
-        id=calc_id, kind="calc", text=f"{company['name']} ({company['ticker']}) {definition['name']}, fiscal {fy}: {shown}",
+        # the definition as restated, so a constant the user wrote into it ("365 × ...") is the evidence's own
+        id=calc_id, kind="calc",
+        text=f"{company['name']} ({company['ticker']}) {definition['name']} ({definition['formula']}), fiscal {fy}: {shown}",
         ticker=company["ticker"], cik=company["cik"], fiscal_year=fy, accession=first.accession, form=first.form,
         url=first.url, concept=key, value=_plain(value), unit=unit,
     )
