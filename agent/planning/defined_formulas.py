@@ -107,7 +107,7 @@ _CALL_IT = re.compile(
     re.I)
 # "…, as a %", "(in percent)", "as a ratio": the unit the user asks a formula's quotient in, never "as a % of"
 _UNIT_SAID = re.compile(
-    r"[,;]?\s*\(?\b(?:expressed\s+|shown\s+|given\s+)?(?:as|in)\s+(?:a\s+)?"
+    r"[,;]?\s*\(?\b(?:express(?:ed)?\s+(?:it\s+|this\s+|that\s+|the\s+result\s+)?|shown\s+|given\s+)?(?:as|in)\s+(?:a\s+)?"
     r"(?P<unit>%|percent(?:age)?|pct|ratio|multiple)"
     r"(?!\s*(?:of|points?)\b)(?![\w%])\s*\)?",
     re.I)

@@ -33,8 +33,8 @@ DEFINE = re.compile(
 # "my 'opex intensity' metric = (SG&A + R&D) / revenue", "net debt is defined as ...": a name, then its formula
 _CALLED = r"(?:\s+(?:metric|ratio|measure|figure))?\s*(?:=|:=|\bis\s+defined\s+as\b:?|,?\s*defined\s+as\b:?)\s*"
 NAMED = re.compile(
-    r"(?:(?:\bmy|\bour|\bthe)\s+)?(?P<q>['\"\u2018\u201c])(?P<name>[a-z][\w&'\- ]{0,40}?)['\"\u2019\u201d]"
-    + _CALLED + r"(?P<expr>.+?)" + _END
+    r"(?:(?:\bmy|\bour|\bthe)\s+)?(?<!\w)(?P<q>['\"\u2018\u201c])(?P<name>[a-z][\w&'\- ]{0,40}?)['\"\u2019\u201d]"
+    + r"(?:" + _CALLED + r"|(?P<tail>(?:\s+[a-z]+){0,2})\s*:\s+)" + r"(?P<expr>.+?)" + _END
     + r"|(?:^|(?<=[.;:?!]\s)|(?<=\bwhere\s)|(?<=\bwith\s))(?P<bare>[a-z][\w&'\- ]{0,40}?)\s*(?:=|:=)\s*(?P<bexpr>.+?)"
     + _END,  # "…, where leverage = A / B", "debt / EBITDA, with EBITDA = A + B"
     re.I,
@@ -44,6 +44,10 @@ NAMED = re.compile(
 WHERE_IS = re.compile(r"\b(?:where|with)\s+(?P<q>['\"\u2018\u201c])?(?P<name>[a-z][\w&'\- ]{0,40}?)(?(q)['\"\u2019\u201d])\s+"
                       r"(?:is|equals|means|(?:is\s+)?(?:defined|calculated|computed)\s+as)\s+(?P<expr>.+?)" + _END, re.I)
 # "Adjusted margin is defined as …. What was it for Apple?": a name opening a sentence, then "is defined as"
+# "What is Palantir's stock comp burden? Defined as A divided by B.": a definition of the measure just asked,
+# named by that question (agent.planning.defined_formulas.pronoun_named), as "it is defined as" is
+DEFINED_BARE = re.compile(r"(?:(?<=[.;!?]\s)|(?<=[.;!?]))\s*(?P<name>)(?:defined|calculated|computed|measured)\s+as:?\s+"
+                          r"(?P<expr>.+?)" + _END, re.I)
 IS_DEFINED = re.compile(r"(?:^|(?<=[.;!?]\s))(?:(?:my|our|the)\s+)?(?P<name>[a-z][\w&'\- ]{0,40}?)\s+is\s+"
                         r"(?:defined|calculated|computed|measured)\s+as:?\s+(?P<expr>.+?)" + _END, re.I)
 # "per share" is never a division ("dividends per share" is one figure): no metric is named "share"
@@ -140,6 +144,7 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
             raise DefinitionError(text.strip())
         return {"line": row}
     t = _UNADJUSTED.sub("", normalize(text).strip())  # "unadjusted operating income": the figure as reported
+    t = _TO_PARENT.sub(r"\1", t)  # "net income attributable to JCI": the parent's net income, the metric's own
     debt = _debt_tree(re.sub(r"^(?:the|a|an|its|their)\s+", "", t))
     if debt is not None:
         return debt
@@ -570,6 +575,10 @@ def has_operator(text: str) -> bool:
 # "unadjusted operating income", "reported EBITDA": the figure as the filing reports it, which is what every
 # operand is (a company's adjusted measures are not in XBRL)
 _UNADJUSTED = re.compile(r"^(?:unadjusted|reported|gaap)\s+|\s+(?:unadjusted|as\s+reported)$")
+# "net income attributable to <the company | its shareholders>": the figure attributable to the parent, which the
+# net income metric is; never to noncontrolling interests, nor to common stock after preferred dividends
+_TO_PARENT = re.compile(r"^(net (?:income|earnings|profit)) attributable to (?!.*\b(?:non|noncontrolling|minority|"
+                        r"common|preferred|participating|redeemable)\b)[\w&'. ]{1,40}$")
 _FY = r"(?:(?:the\s+)?(?:fiscal\s+(?:years?\s+)?|fy\s*)'?)"
 # "average PP&E between FY2022 and FY2023", "change in inventory between FY2023 and FY2024": two year-ends
 _YEAR_PAIR = re.compile(r"\s+(?:between|of|for|from|at\s+the\s+end\s+of|at\s+(?:the\s+)?(?:fiscal\s+)?year[\s-]ends?\s+(?:of\s+)?)\s+"
@@ -650,11 +659,14 @@ def _called(text: str, lines: frozenset = frozenset()) -> tuple[dict, int, int] 
 def find_definition(text: str, lines: frozenset = frozenset()) -> tuple[dict | None, str, str | None]:
     """(definition {name, tree, unit, formula}, the text without it, or the words refused); `lines`:
     the printed rows an operand may name (agent.planning.companies.line_names)."""
-    for pattern in (DEFINE, NAMED, WHERE_IS, IS_DEFINED):
+    for pattern in (DEFINE, NAMED, WHERE_IS, IS_DEFINED, DEFINED_BARE):
         m = pattern.search(text)
         if not m:
             continue
         name = " ".join((m.group("name") or m.groupdict().get("bare") or "").split()).strip(" '\"")
+        if m.groupdict().get("tail"):  # "'cash-adjusted' margin: ...": the words after the quotes are the name's
+            name = f"{name} {' '.join(m.group('tail').split())}"
+        name = name or "it"  # "Defined as ...": the measure the question names
         expr = (m.group("expr") or m.groupdict().get("bexpr") or "").strip(" '\"")
         if not _has_operator(expr):
             continue  # "treat X as a priority": not a formula
@@ -969,7 +981,7 @@ def trace(definition: dict, operands: list, shown: str):
 
 
 # Words that may stand beside a formula written into a question without belonging to an operand.
-_INTRODUCING = frozenset("compute computed calculate calculated define defined using use work out figure "
+_INTRODUCING = frozenset("compute computed calculate calculated calc calcs define defined using use work out figure "
                          "i.e. ie =".split())
 
 
