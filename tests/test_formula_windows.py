@@ -82,6 +82,8 @@ def test_a_balance_convention_said_is_the_form_computed(text, asked, kept):
 def test_a_stated_balance_convention_reaches_the_plan(directory):
     p = plan(directory, "Compute Apple's receivables turnover for 2024 using average accounts receivable.")
     assert p.metrics == ["receivables_turnover_avg"], p
+    p = plan(directory, "What was Tesla's inventory turnover in 2024 based on year-end inventory?")
+    assert p.refusal_reason is None and p.metrics == ["inventory_turnover_end"], p  # never the inventory beside it
 
 
 @pytest.mark.parametrize("text, n", [

@@ -167,7 +167,12 @@ def balance_convention(metrics: list[str], text: str) -> list[str]:
     average, year_end = bool(_AVERAGE_SAID.search(text or "")), bool(_YEAR_END_SAID.search(text or ""))
     if average == year_end:
         return metrics
-    return [BALANCE_FORMS.get(m, (None, None))[0 if average else 1] or m for m in metrics]
+    formed = [BALANCE_FORMS.get(m, (None, None))[0 if average else 1] or m for m in metrics]
+    if formed == metrics:
+        return metrics
+    # the balances the convention names ("average total assets") are that formula's inputs, not figures asked
+    inputs = {i.metric for k in formed if k in FORMULAS for i in FORMULAS[k].inputs}
+    return [m for m in formed if m in FORMULAS or m not in inputs]
 
 
 # How to compute, said beside the ask: "use year-end balances", "365 days", "use the 10-K". A balance convention

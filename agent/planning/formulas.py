@@ -533,8 +533,8 @@ _WHOLE_ASIDE = re.compile(r"\s*(?P<name>[^()]+?)\s*\((?P<said>[^()]+)\)\s*")
 def _restated_whole(text: str, names, members, lines) -> dict | None:
     """"capex net of depreciation (capital expenditures minus depreciation, amortization and impairment)": a
     formula's name that reads as a formula itself, then in brackets the user's own formula over the same
-    figures, is that formula; the brackets restate the whole, never its last operand alone. None when the
-    words are not so (the brackets then name or define the operand before them)."""
+    figures from the same first one, is that formula; the brackets restate the whole, never its last operand
+    alone. None when the words are not so (the brackets then name or define the operand before them)."""
     m = _WHOLE_ASIDE.fullmatch(text)
     if m is None or not _has_operator(m.group("name")) or not _has_operator(f" {m.group('said')} "):
         return None
@@ -543,7 +543,10 @@ def _restated_whole(text: str, names, members, lines) -> dict | None:
         said = parse_expression(m.group("said"), names, members=members, lines=lines)
     except DefinitionError:
         return None
-    return said if set(metrics_of(before)) & set(metrics_of(said)) else None
+    # a restatement of the whole starts where the name starts ("capex net of ..." as "capital expenditures
+    # minus ..."); "dividends paid divided by free cash flow (operating cash flow minus capex)" defines its last
+    first, restated = metrics_of(before), metrics_of(said)
+    return said if first and restated and first[0] == restated[0] else None
 
 
 def _scaled(text: str) -> tuple[str, list[Decimal]]:
