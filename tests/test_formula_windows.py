@@ -172,3 +172,21 @@ def test_every_new_form_has_a_stated_convention():
                 "receivables_turnover_avg", "payables_turnover_avg", "inventory_turnover_end", "roe_end", "roa_end"):
         said = FORMULAS[key].expression
         assert "average" in said or "year-end" in said, key
+
+
+def test_a_row_holding_its_own_exclusion_is_that_row_never_a_difference():
+    lines = line_names([("Purchases of property and equipment excluding finance leases, net of sales",
+                         "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment")])
+    definition, _, bad = find_definition("define capex intensity as purchases of property and equipment excluding "
+                                         "finance leases divided by revenue", lines)
+    assert bad is None and metrics_of(definition["tree"])[0].startswith("#purchases"), definition
+    definition, _, _ = find_definition("define x as operating income net of interest expense divided by revenue", lines)
+    assert metrics_of(definition["tree"]) == ["operating_income", "interest_expense", "revenue"]
+
+
+def test_a_balance_convention_chosen_is_said_in_the_answers_sentence():
+    from agent.retrieval.finance import stated_convention
+
+    assert stated_convention("inventory_turnover_end") == "on year-end balances"
+    assert "average" in stated_convention("dso_avg") and "average" in stated_convention("fixed_asset_turnover")
+    assert stated_convention("dso") is None  # its own convention, in its calculation's expression

@@ -405,6 +405,9 @@ def choose(tree: dict, found) -> dict:
 def _terms(text: str, names: dict[str, dict] | None = None, members: bool = False,
            lines: frozenset = frozenset()) -> dict:
     """Sums and differences of products, left to right."""
+    row = _row_with_its_exclusion(text, lines)
+    if row is not None:
+        return row
     pieces = _split_top(text, _ADD_OR_SUB)
     parsed = {}
     for i in range(0, len(pieces), 2):
@@ -437,6 +440,24 @@ def _terms(text: str, names: dict[str, dict] | None = None, members: bool = Fals
             continue
         node = {"op": op, "args": [node, right]}
     return node
+
+
+_ROW_EXCLUSION = re.compile(r"\s(?:excluding|net\s+of|less)\s", re.I)
+
+
+def _row_with_its_exclusion(text: str, lines: frozenset) -> dict | None:
+    """"purchases of property and equipment excluding finance leases": words a printed row's name holds
+    ("Purchases of property and equipment excluding finance leases, net of sales"), its "excluding" or "net of"
+    included, are that row, never a difference of two figures (the row is found, or refused, in retrieve)."""
+    if not lines or not _ROW_EXCLUSION.search(f" {text} ") or _split_top(text, _DIV)[1:] or _ADD.search(text):
+        return None
+    said = normalize(text).strip()
+    words = line_tokens(said)
+    if len(words) < 4 or any(ch.isdigit() for ch in said):
+        return None
+    if words in lines or any(words < row and len(row - words) <= 2 for row in lines):
+        return {"line": said}
+    return None
 
 
 _LISTED = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)

@@ -422,6 +422,9 @@ def stated_convention(key: str) -> str | None:
         if text and (key == prefix or key.startswith(prefix + "_")):
             said = text
             break
+    if said is None and key in BALANCE_FORMS.get(key.rsplit("_", 1)[0], ()) or key == "fixed_asset_turnover":
+        # a balance convention the question chose (or the one this ratio takes): said, never silent
+        said = "on year-end balances" if key.endswith("_end") else "on the average of opening and closing balances"
     name = FORMULAS[key].label if key in FORMULAS else ""
     if said and name in ("EBITDA", "EBIT") and said.startswith(name + " "):
         said = said[len(name) + 1:]  # "EBITDA (as operating income plus D&A, unadjusted)", never "EBITDA (EBITDA as ...)"
