@@ -190,3 +190,14 @@ def test_a_balance_convention_chosen_is_said_in_the_answers_sentence():
     assert stated_convention("inventory_turnover_end") == "on year-end balances"
     assert "average" in stated_convention("dso_avg") and "average" in stated_convention("fixed_asset_turnover")
     assert stated_convention("dso") is None  # its own convention, in its calculation's expression
+
+
+def test_a_balance_asked_averaged_is_its_two_year_ends_averaged(directory):
+    p = plan(directory, "Compute Apple's FY2024 average inventory (average of year-end inventories FY2023 and FY2024)")
+    assert p.refusal_reason is None and p.fiscal_years == [2024] and len(p.metrics) == 1, p
+    definition = next(d for d in p.definitions if f"udf:{d['name']}" == p.metrics[0])
+    assert metrics_of(definition["tree"]) == ["inventory", "inventory~-1"]
+    values = {"inventory": Decimal(30), "inventory~-1": Decimal(10)}
+    assert evaluate(definition["tree"], values, "USD") == Decimal(20)
+    assert plan(directory, "Walmart inventory turns FY2024, using average inventory").metrics == ["inventory_turnover"]
+    assert plan(directory, "apple average inventory between fy2021 and fy2024").metrics[:1] != p.metrics  # never 2 ends

@@ -259,3 +259,43 @@ def averaged_over_years(plan: Plan, n: int) -> Plan:
     plan.metrics = [f"udf:{name}"]
     plan.intent = "derived"
     return plan
+
+
+_AVERAGE_OF = re.compile(r"\b(?:the\s+)?(?:average|avg\.?|mean)\s+(?:of\s+(?:the\s+|its\s+)?)?(?:(?:fiscal\s+)?year[\s-]?end\s+|"
+                         r"(?:opening|beginning)\s+and\s+(?:closing|ending)\s+)?", re.I)
+_TWO_YEAR_ENDS = re.compile(r"\b(?:(?:for|between|at|of|from|in)\s+(?:the\s+)?(?:end\s+of\s+)?)?(?P<a>" + _YR + r")\s*(?:-|–|to|and|&)\s*"
+                            r"(?P<b>" + _YR + r")\b", re.I)
+
+
+def averaged_balance(text: str) -> str | None:
+    """"Home Depot's FY2023 average inventory (average of year-end inventories FY2022 and FY2023)": the text
+    asking the balance itself, its two year-ends said as the later one; None when no average is said, or the
+    year-ends said are not one year apart. The caller keeps it only when it plans one balance-sheet figure."""
+    if not _AVERAGE_OF.search(text):
+        return None
+    said = _AVERAGE_OF.sub(" ", text)
+    for m in list(_TWO_YEAR_ENDS.finditer(said))[::-1]:
+        first, last = _year_of(m.group("a")), _year_of(m.group("b"))
+        if last - first != 1:
+            return None
+        said = said[: m.start()] + f" fiscal {last} " + said[m.end():]
+    return " ".join(said.split())
+
+
+def as_balance_average(plan: Plan) -> Plan | None:
+    """The plan of a text asking one balance-sheet figure (averaged_balance's), as that balance averaged over
+    the year's opening and closing balances, a formula whose expression says so; None for any other plan."""
+    if plan.route != "domain" or len(plan.fiscal_years) != 1 or len(plan.metrics) != 1:
+        return None
+    key = plan.metrics[0]
+    if key not in METRICS or METRICS[key].period != "instant" or METRICS[key].unit != "USD":
+        return None
+    tree = {"op": "avg", "args": [{"metric": key}, {"metric": key, "offset": -1}]}
+    year = plan.fiscal_years[0]
+    name = f"average {METRICS[key].label.lower()}, fiscal {year - 1} and {year} year-ends"
+    definition = {"name": name, "tree": tree, "unit": "USD", "derived": True,
+                  "formula": restate(tree, top=True) + " (the two fiscal year-ends' balances, averaged)"}
+    plan.definitions = [*plan.definitions, definition]
+    plan.metrics = [f"udf:{name}"]
+    plan.intent = "derived"
+    return plan

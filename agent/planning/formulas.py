@@ -65,10 +65,11 @@ _ADD = re.compile(r"\s+(?:plus|\+|add|adding)\s+|\s*\+\s*", re.I)
 _SUB = re.compile(r"\s+(?:minus|less|-|−|excluding|net\s+of|subtracting)\s+|\s+[-−]\s+", re.I)
 _ADD_OR_SUB = re.compile(_ADD.pattern + r"|" + _SUB.pattern, re.I)  # where a sum's terms split
 _MUL = re.compile(r"\s+(?:times|×|\*|multiplied\s+by)\s+|\s*[×*]\s*|\s+x\s+(?=\d)", re.I)  # "… x 365"
-# Names that make a same-unit quotient a percentage ("margin", "yield", "as a % of"); a "rate" or a
-# "ratio" stays a ratio ("reinvestment rate" = capex ÷ D&A = 2.4). A quotient over revenue is a share
+# Names that make a same-unit quotient a percentage ("margin", "yield", "return", "payout", "as a % of"); a
+# "rate" or a "ratio" stays a ratio ("reinvestment rate" = capex ÷ D&A = 2.4). A quotient over revenue is a share
 # of revenue whatever its name ("opex intensity").
-_PCT_NAMES = re.compile(r"(?:\b(?:margin|percent|percentage|share|yield|mix|conversion|intensity)\b|%)", re.I)
+_PCT_NAMES = re.compile(r"(?:\b(?:margin|percent|percentage|pct|share|yield|mix|conversion|intensity|return|payout)\b|%)",
+                        re.I)
 # A name that says a ratio ("funding ratio", "payback multiple", "coverage (x)") keeps a ratio whatever else it says.
 _RATIO_NAMES = re.compile(r"\b(?:ratio|multiple|times|coverage|turns?|turnover)\b", re.I)
 

@@ -27,7 +27,9 @@ from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, g
                                              weak_mention, whole_name)
 from agent.planning.corrections import (LAYOUT, cover_page, NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, WHOLE_FIGURE,
                                         ampersand)
-from agent.planning.defined_formulas import (INSTRUCTED, as_said, averaged_over_years, averaged_span, balance_convention, given_name, name_aside, names_more_formulas,
+from agent.planning.defined_formulas import (INSTRUCTED, as_balance_average, as_said, averaged_balance,
+                                             averaged_over_years, averaged_span,
+                                             balance_convention, given_name, name_aside, names_more_formulas,
                                              pronoun_named, unit_said, without_names)
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
@@ -147,6 +149,11 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     plan.metrics = balance_convention(plan.metrics, text or "")
     if span:
         plan = averaged_over_years(plan, span)
+    balance = averaged_balance(text or "") if not span and plan.route in ("domain", "refusal") else None
+    if balance:  # "average inventory between FY2022 and FY2023": one balance averaged over two year-ends
+        averaged = as_balance_average(known_registrant(_plan_spelled(balance, previous=previous, directory=directory),
+                                                       directory, balance))
+        plan = averaged or plan
     first = _LEADING_WORD.match(text or "")
     if plan.refusal_reason != "no_company" or first is None:
         return plan
