@@ -201,3 +201,15 @@ def test_a_balance_asked_averaged_is_its_two_year_ends_averaged(directory):
     assert evaluate(definition["tree"], values, "USD") == Decimal(20)
     assert plan(directory, "Walmart inventory turns FY2024, using average inventory").metrics == ["inventory_turnover"]
     assert plan(directory, "apple average inventory between fy2021 and fy2024").metrics[:1] != p.metrics  # never 2 ends
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("What was Visa's gross margin in fiscal 2024? Use cost of revenue.", "What was Visa's gross margin in fiscal 2024?"),
+    ("Walmart DPO FY2025. Use year-end accounts payable and cost of sales, 365 days.", "Walmart DPO FY2025."),
+    ("apple gross margin 2024. use net income", "apple gross margin 2024. use net income"),  # no input of it
+    ("apple revenue 2024. use net sales", "apple revenue 2024. use net sales"),  # no ratio named
+])
+def test_a_closing_use_clause_naming_the_ratios_own_inputs_is_set_aside(text, kept):
+    from agent.planning.defined_formulas import without_restated_inputs
+
+    assert without_restated_inputs(text) == kept

@@ -14,8 +14,8 @@ from agent.planning.companies import CompanyDirectory
 from agent.planning.formulas import formula_tree, restate, shifted
 from agent.planning.plan import Plan, refusal_plan
 from agent.planning.years import NUMBER_WORDS
-from agent.retrieval.concepts import METRICS
-from agent.retrieval.finance import BALANCE_FORMS, FORMULAS
+from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
+from agent.retrieval.finance import BALANCE_FORMS, FORMULAS, match_formulas
 
 
 _NAME_YEAR = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|fy\s*)?'?(?:19|20)\d\d\b|\bfy\s*'?\d\d\b|\bfiscal\b", re.I)
@@ -299,3 +299,40 @@ def as_balance_average(plan: Plan) -> Plan | None:
     plan.metrics = [f"udf:{name}"]
     plan.intent = "derived"
     return plan
+
+
+# "Use cost of revenue.", "Use year-end accounts payable and cost of sales, 365 days.": a closing clause naming
+# the inputs of the ratio the question names, which that ratio already takes
+_USE_CLAUSE = re.compile(r"(?:(?<=[.;?!])|[,;])\s*(?:please\s+)?(?:use|using|based\s+on)\s+(?:the\s+|its\s+)?"
+                         r"(?P<what>[a-z&' ,-]{3,80}?)(?:,?\s*(?:and\s+)?(?:a\s+)?365[\s-]days?(?:\s+year)?)?\s*(?:[.?!]\s*)?$",
+                         re.I)
+_BALANCE_WORDS = re.compile(r"\b(?:year[\s-]?end|ending|closing|average|avg)\s+", re.I)
+
+
+def _inputs(key: str) -> set[str]:
+    """The metrics a registry formula or any of its fallbacks takes."""
+    out, seen = set(), set()
+    while key and key in FORMULAS and key not in seen:
+        seen.add(key)
+        out |= {i.metric for i in FORMULAS[key].inputs}
+        key = FORMULAS[key].fallback
+    return out
+
+
+def without_restated_inputs(text: str) -> str:
+    """The text without a closing "use <inputs>" clause whose every figure is an input the named ratio
+    takes: what to use is then what the ratio uses. Any other clause stays, to be read or refused."""
+    m = _USE_CLAUSE.search(text)
+    if m is None:
+        return text
+    head = text[: m.start()]
+    asked = [k for k in match_formulas(head) if k in FORMULAS]
+    said = normalize(_BALANCE_WORDS.sub(" ", m.group("what")))
+    spans = find_phrases(said, PHRASES)
+    covered = sum(end - start for start, end, _ in spans)
+    leftover = [w for w in said.split() if w not in ("and", "the", "of")]
+    if not asked or not spans or covered < len(leftover):
+        return text
+    if not all(key in set().union(*(_inputs(k) for k in asked)) for _, _, key in spans):
+        return text
+    return head + ("?" if m.group(0).rstrip().endswith("?") else ".")

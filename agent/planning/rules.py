@@ -30,7 +30,8 @@ from agent.planning.corrections import (LAYOUT, cover_page, NEGATED, SELF_CORREC
 from agent.planning.defined_formulas import (INSTRUCTED, as_balance_average, as_said, averaged_balance,
                                              averaged_over_years, averaged_span,
                                              balance_convention, given_name, name_aside, names_more_formulas,
-                                             pronoun_named, unit_said, without_names)
+                                             pronoun_named, unit_said, without_names,
+                                             without_restated_inputs)
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
                                       FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
@@ -143,8 +144,9 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     no company at all, the word is read as that ticker if the message so read is a question about that
     company. Only a message refused for naming no company is read again, so "low margin" beside a named
     company, or any message that plans as typed, is untouched."""
-    span, said = averaged_span(text or "")  # "3-year average capex as a % of revenue": each year's, averaged
-    plan = known_registrant(_plan_spelled(said if span else text, previous=previous, directory=directory), directory,
+    asked = without_restated_inputs(text or "")  # "DPO ... Use accounts payable and cost of sales.": its own inputs
+    span, said = averaged_span(asked)  # "3-year average capex as a % of revenue": each year's, averaged
+    plan = known_registrant(_plan_spelled(said if span else asked, previous=previous, directory=directory), directory,
                             text or "")
     plan.metrics = balance_convention(plan.metrics, text or "")
     if span:

@@ -745,10 +745,15 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
 
                 else:
                     computed = _compute(facts, key, fy)
-                    if computed is None:
-                        cell["missing_inputs"] = [
+                    if computed is None:  # what each way of computing it lacked ("gross profit; cost of revenue")
+                        tried, chain = [], key
+                        while chain in FORMULAS and chain not in tried:
+                            tried.append(chain)
+                            chain = FORMULAS[chain].fallback
+                        cell["missing_inputs"] = list(dict.fromkeys(
                             METRICS[i.metric].label + (f" (fiscal {fy + i.offset})" if i.offset else "")
-                            for i in FORMULAS[key].inputs if facts.get(i.metric, fy + i.offset, printed=True) is None]
+                            for k in tried for i in FORMULAS[k].inputs
+                            if facts.get(i.metric, fy + i.offset, printed=True) is None))
                     if computed is not None:
                         _take_calc(facts, computed, cell, evidence, calculations)
                         # a named measure whose figure depends on a convention says which in its sentence
