@@ -335,4 +335,5 @@ def without_restated_inputs(text: str) -> str:
         return text
     if not all(key in set().union(*(_inputs(k) for k in asked)) for _, _, key in spans):
         return text
-    return head + ("?" if m.group(0).rstrip().endswith("?") else ".")
+    head = head.rstrip()
+    return head if head.endswith((".", "?", "!", ";")) else head + ("?" if m.group(0).rstrip().endswith("?") else ".")
