@@ -213,3 +213,18 @@ def test_a_closing_use_clause_naming_the_ratios_own_inputs_is_set_aside(text, ke
     from agent.planning.defined_formulas import without_restated_inputs
 
     assert without_restated_inputs(text) == kept
+
+
+@pytest.mark.parametrize("question, metric", [
+    ("What is Apple's fiscal 2024 net profit margin? Round to one decimal place.", "net_margin"),
+    ("What is Apple's fiscal 2024 net profit margin? Round your answer to two decimal places, in percent.",
+     "net_margin"),
+])
+def test_a_rounding_instruction_is_no_figures_word(directory, question, metric):
+    p = plan(directory, question)
+    assert p.refusal_reason is None and p.metrics == [metric], p
+
+
+def test_an_n_year_average_of_a_ratio_reads_past_its_of(directory):
+    p = plan(directory, "What is the FY2022 - FY2024 3 year average of net profit margin for Apple?")
+    assert p.refusal_reason is None and p.metrics == ["udf:3-year average net margin, fiscal 2022 to 2024"], p

@@ -184,14 +184,19 @@ INSTRUCTED = re.compile(
     r"|[,;]?\s*\b(?:and|use|using|with|based\s+on|assume|assuming|on)\s+(?:a\s+)?365[\s-]days?"
     r"(?:\s+(?:per\s+)?year)?(?:\s+basis)?\b"
     r"|[,;]?\s*\b(?:please\s+)?(?:use|using|based\s+on)\s+(?:the\s+|its\s+|their\s+)?(?:annual\s+)?"
-    r"(?:10-?k|annual\s+report)(?:\s+(?:filing|figures|data|numbers))?\b(?!\s+(?:for|of)\b)",
+    r"(?:10-?k|annual\s+report)(?:\s+(?:filing|figures|data|numbers))?\b(?!\s+(?:for|of)\b)"
+    # "Round to one decimal place", "rounded to the nearest two decimals": how to show it, not what
+    r"|[,;]?\s*\b(?:please\s+)?(?:round(?:ed)?|rounding)\s+(?:your\s+|the\s+)?(?:answer\s+|result\s+|figure\s+|it\s+)?"
+    r"(?:to\s+)?(?:the\s+nearest\s+)?(?:one|two|three|four|zero|no|a|\d)\s+(?:decimal(?:\s+(?:places?|points?))?|"
+    r"decimals|digits?|dp|significant\s+(?:figures|digits))\b",
     re.I)
 
 
 _N = r"(?P<n>two|three|four|five|[2-5])"
 _YR = r"(?:fiscal\s+(?:year\s+)?|fy\s*'?)?(?:19|20)?\d\d"
 # "3-year average", "three year avg": the mean of a figure over that many fiscal years
-_N_YEAR_AVERAGE = re.compile(r"\b" + _N + r"[\s-]*(?:fiscal[\s-]+)?(?:years?|yrs?)[\s-]+(?:average|avg\.?|mean)\b", re.I)
+_N_YEAR_AVERAGE = re.compile(r"\b" + _N + r"[\s-]*(?:fiscal[\s-]+)?(?:years?|yrs?)[\s-]+(?:average|avg\.?|mean)\b"
+                             r"(?:\s+of\b(?:\s+(?:the|its|their)\b)?)?", re.I)
 # "average ... over the last three years": the span said after the figure
 _AVERAGE_OVER = re.compile(r"\b(?:average|avg\.?|mean)\b(?P<what>.{1,80}?)\s+(?:over|across|for|during)\s+(?:the\s+)?"
                            r"(?:(?:last|past|prior|previous|latest)\s+)?" + _N + r"\s+(?:fiscal\s+)?years\b", re.I)
