@@ -228,3 +228,32 @@ def test_a_rounding_instruction_is_no_figures_word(directory, question, metric):
 def test_an_n_year_average_of_a_ratio_reads_past_its_of(directory):
     p = plan(directory, "What is the FY2022 - FY2024 3 year average of net profit margin for Apple?")
     assert p.refusal_reason is None and p.metrics == ["udf:3-year average net margin, fiscal 2022 to 2024"], p
+
+
+@pytest.mark.parametrize("question, metric", [
+    ("What is the FY2024 COGS % margin for Apple?", "cost_of_revenue_pct"),
+    ("What is Apple's FY2024 EBITDA % margin?", "ebitda_margin"),
+    ("What is Apple's FY2024 dividend payout ratio (using total cash dividends paid and net income attributable to "
+     "shareholders)?", "dividend_payout"),
+    ("Based on the information provided primarily in the balance sheet and cash flow statement, what is Apple's "
+     "FY2024 free cash flow conversion rate?", "fcf_conversion"),
+])
+def test_analysts_shorthand_names_the_ratio_alone(directory, question, metric):
+    p = plan(directory, question)
+    assert p.refusal_reason is None and p.metrics == [metric], p
+
+
+def test_a_defined_amounts_margin_is_the_amount_over_revenue_never_the_amount(directory):
+    p = plan(directory, "What is the FY2022 - FY2024 3 year average unadjusted EBITDA % margin for Apple? Define "
+                        "unadjusted EBITDA as unadjusted operating income + depreciation and amortization.")
+    assert p.refusal_reason is None and len(p.metrics) == 1 and "margin" in p.metrics[0], p
+    definition = next(d for d in p.definitions if f"udf:{d['name']}" == p.metrics[0])
+    keys = metrics_of(definition["tree"])
+    assert definition["unit"] == "percent" and keys[0] == "operating_income", definition
+    assert {"depreciation_amortization", "revenue", "revenue~-2"} <= set(keys), keys  # over revenue, each year
+
+
+def test_a_registry_amount_of_one_line_is_an_operand(directory):
+    p = plan(directory, "What is Tesla's FY2024 interest coverage ratio? Define it as unadjusted EBIT / interest expense.")
+    definition = next(d for d in p.definitions if f"udf:{d['name']}" == p.metrics[0])
+    assert metrics_of(definition["tree"]) == ["operating_income", "interest_expense"], definition

@@ -85,6 +85,20 @@ def pronoun_named(definition: dict, rest: str, directory: CompanyDirectory) -> t
     return definition, rest
 
 
+def margin_of_defined(definition: dict, rest: str) -> tuple[dict, str]:
+    """"... 3 year average unadjusted EBITDA % margin ...? Define unadjusted EBITDA as A + B": the question asks
+    the defined amount's margin, the amount over revenue, never the amount itself. The definition becomes that
+    margin (its name the question's words), the rest asking it by that name."""
+    name = definition["name"]
+    said = re.search(rf"\b{re.escape(name)}\s*(?:%\s*)?margins?\b", rest, re.I)
+    if said is None or definition["unit"] != "USD":
+        return definition, rest
+    tree = {"op": "/", "args": [definition["tree"], {"metric": "revenue"}], "percent": True}
+    margin = {**definition, "name": f"{name} margin", "tree": tree, "unit": "percent",
+              "formula": f"({definition['formula']}) ÷ Revenue"}
+    return margin, rest[: said.start()] + f"{name} margin" + rest[said.end():]
+
+
 def without_names(text: str, definitions: list[dict]) -> str:
     for d in definitions:
         text = re.sub(rf"\b{re.escape(d['name'])}\b", " ", text, flags=re.I)
@@ -188,7 +202,12 @@ INSTRUCTED = re.compile(
     # "Round to one decimal place", "rounded to the nearest two decimals": how to show it, not what
     r"|[,;]?\s*\b(?:please\s+)?(?:round(?:ed)?|rounding)\s+(?:your\s+|the\s+)?(?:answer\s+|result\s+|figure\s+|it\s+)?"
     r"(?:to\s+)?(?:the\s+nearest\s+)?(?:one|two|three|four|zero|no|a|\d)\s+(?:decimal(?:\s+(?:places?|points?))?|"
-    r"decimals|digits?|dp|significant\s+(?:figures|digits))\b",
+    r"decimals|digits?|dp|significant\s+(?:figures|digits))\b"
+    # "Answer in units of percents": the unit the answer already takes
+    r"|[,;]?\s*\b(?:please\s+)?(?:answer|express\s+it|give\s+it|reply)\s+in\s+units\s+of\s+(?:percents?|percentages?)\b"
+    # "Based on the information provided primarily in the balance sheet and cash flow statement, ...": where to look
+    r"|^\s*(?:based\s+on|using|according\s+to|looking\s+at|relying\s+on)\b[^,?]{0,120}?\b(?:statements?|sheets?)"
+    r"\s*,\s*(?:(?:please\s+)?answer\s+the\s+following\s+question[^:?]{0,80}:\s*)?",
     re.I)
 
 
@@ -311,7 +330,14 @@ def as_balance_average(plan: Plan) -> Plan | None:
 _USE_CLAUSE = re.compile(r"(?:(?<=[.;?!])|[,;])\s*(?:please\s+)?(?:use|using|based\s+on)\s+(?:the\s+|its\s+)?"
                          r"(?P<what>[a-z&' ,-]{3,80}?)(?:,?\s*(?:and\s+)?(?:a\s+)?365[\s-]days?(?:\s+year)?)?\s*(?:[.?!]\s*)?$",
                          re.I)
-_BALANCE_WORDS = re.compile(r"\b(?:year[\s-]?end|ending|closing|average|avg)\s+", re.I)
+_BALANCE_WORDS = re.compile(r"\b(?:year[\s-]?end|ending|closing|average|avg|total)\s+|\s+attributable\s+to\s+"
+                            r"(?:the\s+company(?:'s)?\s+|its\s+|common\s+)?(?:share|stock)holders\b", re.I)
+# "(using total cash dividends paid and net income attributable to shareholders)": the same, in brackets
+_USE_BRACKET = re.compile(r"\s*\(\s*(?:using|use|based\s+on|with)\s+(?P<what>[a-z&' ,-]{3,120}?)\s*\)", re.I)
+
+
+# words between or inside the inputs' names that name no other figure ("cash dividends paid and net income")
+_JOINING = frozenset("and the of its their cash paid reported amounts amount".split())
 
 
 def _inputs(key: str) -> set[str]:
@@ -327,18 +353,27 @@ def _inputs(key: str) -> set[str]:
 def without_restated_inputs(text: str) -> str:
     """The text without a closing "use <inputs>" clause whose every figure is an input the named ratio
     takes: what to use is then what the ratio uses. Any other clause stays, to be read or refused."""
+    bracket = _USE_BRACKET.search(text)
+    if bracket is not None:
+        kept = text[: bracket.start()] + text[bracket.end():]
+        return kept if _inputs_of_asked(kept, bracket.group("what")) else text
     m = _USE_CLAUSE.search(text)
     if m is None:
         return text
     head = text[: m.start()]
-    asked = [k for k in match_formulas(head) if k in FORMULAS]
-    said = normalize(_BALANCE_WORDS.sub(" ", m.group("what")))
-    spans = find_phrases(said, PHRASES)
-    covered = sum(end - start for start, end, _ in spans)
-    leftover = [w for w in said.split() if w not in ("and", "the", "of")]
-    if not asked or not spans or covered < len(leftover):
-        return text
-    if not all(key in set().union(*(_inputs(k) for k in asked)) for _, _, key in spans):
+    if not _inputs_of_asked(head, m.group("what")):
         return text
     head = head.rstrip()
     return head if head.endswith((".", "?", "!", ";")) else head + ("?" if m.group(0).rstrip().endswith("?") else ".")
+
+
+def _inputs_of_asked(head: str, what: str) -> bool:
+    """Whether the words `what` name only inputs of the ratio `head` names."""
+    asked = [k for k in match_formulas(head) if k in FORMULAS]
+    said = normalize(_BALANCE_WORDS.sub(" ", what))
+    spans = find_phrases(said, PHRASES)
+    covered = {i for start, end, _ in spans for i in range(start, end)}
+    leftover = [w for i, w in enumerate(said.split()) if i not in covered and w not in _JOINING]
+    if not asked or not spans or leftover:
+        return False
+    return all(key in set().union(*(_inputs(k) for k in asked)) for _, _, key in spans)

@@ -167,6 +167,8 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     formula = FORMULA_PHRASES.get(t)
     if formula is not None:  # "free cash flow per share": a registry sum or difference, as its own operands
         f = FORMULAS[formula]
+        if len(f.inputs) == 1 and not f.inputs[0].offset and f.unit == METRICS[f.inputs[0].metric].unit:
+            return {"metric": f.inputs[0].metric}  # "EBIT": operating income, the convention its name takes
         if len(f.inputs) == 2 and f.operator in ("+", "−") and not any(i.offset for i in f.inputs):
             return {"op": "+" if f.operator == "+" else "-", "args": [{"metric": i.metric} for i in f.inputs],
                     "of": formula}
@@ -637,6 +639,7 @@ def _years_read(expr: str) -> str:
 
 
 def _definition(name: str, expr: str, lines: frozenset = frozenset()) -> dict:
+    expr = re.sub(r"\s*[\[(]\s*[\])]", " ", expr)  # "[from cash flow statement]", its place taken out: nothing
     tree = parse_expression(_years_read(expr), members=True, lines=lines)
     return {"name": name.lower(), "tree": tree, "unit": unit_of(tree, name), "formula": restate(tree, top=True)}
 
@@ -1327,6 +1330,21 @@ _SAID_AGAIN = re.compile(r"\s*(?:\?|\.\.\.|\u2026|;|,)\s*(?:i\.?\s?e\.?|that\s+i
                          r"(?P<said>[^?()]+?)\s*(?P<end>[?.]?\s*)$", re.I)
 
 
+# "EBITDA % margin", "COGS % margin", "operating income % margin": analysts' shorthand for a share of revenue
+_PCT_MARGIN = re.compile(r"\b(?P<x>(?:[\w&'-]+\s+){0,3}?[\w&'-]+)\s*%\s*margins?\b", re.I)
+
+
+def _pct_margin(m: re.Match) -> str:
+    words = m.group("x").split()
+    for k in range(len(words)):  # the longest amount named just before "% margin"
+        x = " ".join(words[k:])
+        if normalize(x) + " margin" in FORMULA_PHRASES:
+            return " ".join(words[:k] + [x, "margin"])
+        if normalize(x) in PHRASES:
+            return " ".join(words[:k] + [x, "as a % of revenue"])
+    return m.group(0)
+
+
 def _said_again(m: re.Match) -> str:
     said = m.group("said")
     return f" ({said}){m.group('end')}" if _has_operator(f" {said} ") else m.group(0)
@@ -1351,7 +1369,7 @@ def spoken_operators(text: str, lines: frozenset = frozenset()) -> str:
     formula's own name ("debt to equity ratio", "R&D to revenue ratio") is left alone. "Use diluted
     shares" (or basic) with a per-share figure is the divisor: "per diluted share". `lines`: the rows
     some company prints, by which an operand's extent is told from the question's next words."""
-    out = _SAID_AGAIN.sub(_said_again, text)
+    out = _PCT_MARGIN.sub(_pct_margin, _SAID_AGAIN.sub(_said_again, text))
     out = _CAGR_SPAN.sub(_cagr_years, _COMPOUND_RATE.sub("CAGR", _CAGR_AROUND.sub(r"\g<what> CAGR", out)))
     out = _cagr_end_elsewhere(out)
     if _CHANGE_SAID.search(out):

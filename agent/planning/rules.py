@@ -29,7 +29,8 @@ from agent.planning.corrections import (LAYOUT, cover_page, NEGATED, SELF_CORREC
                                         ampersand)
 from agent.planning.defined_formulas import (INSTRUCTED, as_balance_average, as_said, averaged_balance,
                                              averaged_over_years, averaged_span,
-                                             balance_convention, given_name, name_aside, names_more_formulas,
+                                             balance_convention, given_name, margin_of_defined, name_aside,
+                                             names_more_formulas,
                                              pronoun_named, unit_said, without_names,
                                              without_restated_inputs)
 from agent.planning.figure_kinds import kind_of_thread
@@ -284,7 +285,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     given, raw = given_name(raw, has_operator)  # "A over B, call it 'cash cover'"
     definition, rest, bad = find_definition(raw, directory.line_names)
     if definition is not None:
-        definition, rest = pronoun_named(*name_aside(definition, rest, directory), directory)
+        definition, rest = margin_of_defined(*pronoun_named(*name_aside(definition, rest, directory), directory))
     # "…, as a percent", "expressed as a percentage": the unit the user asks a formula's quotient in
     unit, rest = unit_said(rest) if definition is not None or has_operator(rest) else (None, rest)
     if definition is not None:

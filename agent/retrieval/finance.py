@@ -123,7 +123,7 @@ _BASE: list[Formula] = [
        _margin_from_cost, operator="−", query="gross margin percentage"),
     _f("operating_margin", "Operating margin",
        ["operating margin", "operating margins", "operating profit margin", "operating income margin",
-        "op margin"],
+        "op margin", "unadjusted operating margin", "unadjusted operating income margin"],
        [Input("operating_income"), Input("revenue")], "percent", "Operating income ÷ Revenue", _ratio_pct),
     _f("net_margin", "Net margin",
        ["net margin", "net margins", "net profit margin", "profit margin", "net income margin", "profit margins"],
