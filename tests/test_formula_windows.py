@@ -257,3 +257,12 @@ def test_a_registry_amount_of_one_line_is_an_operand(directory):
     p = plan(directory, "What is Tesla's FY2024 interest coverage ratio? Define it as unadjusted EBIT / interest expense.")
     definition = next(d for d in p.definitions if f"udf:{d['name']}" == p.metrics[0])
     assert metrics_of(definition["tree"]) == ["operating_income", "interest_expense"], definition
+
+
+def test_a_definition_after_its_name_is_the_users_formula_never_the_names_reading():
+    found = CompanyDirectory.from_rows(COVERED, SEC, {1318605: [2023, 2024]})
+    found.line_names = line_names([("Long-term debt, less current portion", "us-gaap:LongTermDebtNoncurrent")])
+    p = plan(found, "tesla fy24 total debt over equity... use long-term debt less current portion / shareholders equity")
+    assert p.refusal_reason is None and len(p.metrics) == 1 and "restated" not in p.metrics[0], p
+    definition = next(d for d in p.definitions if f"udf:{d['name']}" == p.metrics[0])
+    assert metrics_of(definition["tree"]) == ["#long term debt less current portion", "equity"], definition

@@ -377,3 +377,17 @@ def _inputs_of_asked(head: str, what: str) -> bool:
     if not asked or not spans or leftover:
         return False
     return all(key in set().union(*(_inputs(k) for k in asked)) for _, _, key in spans)
+
+
+def unmarked(plan: Plan) -> Plan:
+    """The plan with spoken_operators' "(restated as ...)" mark taken out of its formulas' names: the user's
+    words, as written, name the formula in the answer."""
+    renamed = {}
+    for d in plan.definitions or []:
+        if "(restated as " in d["name"]:
+            renamed[d["name"]] = d["name"].replace("(restated as ", "(")
+    if not renamed:
+        return plan
+    plan.definitions = [{**d, "name": renamed.get(d["name"], d["name"])} for d in plan.definitions]
+    plan.metrics = [f"udf:{renamed[m[4:]]}" if m.startswith("udf:") and m[4:] in renamed else m for m in plan.metrics]
+    return plan

@@ -551,6 +551,7 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
     return _terms(parts[0], names, members, lines)
 
 
+_IE = re.compile(r"^\s*restated\s+as\s+", re.I)  # spoken_operators' mark of a definition written after its name
 _WHOLE_ASIDE = re.compile(r"\s*(?P<name>[^()]+?)\s*\((?P<said>[^()]+)\)\s*")
 
 
@@ -562,11 +563,16 @@ def _restated_whole(text: str, names, members, lines) -> dict | None:
     m = _WHOLE_ASIDE.fullmatch(text)
     if m is None or not _has_operator(m.group("name")) or not _has_operator(f" {m.group('said')} "):
         return None
+    restating = _IE.match(m.group("said"))  # "name? i.e. A minus B" (spoken_operators' mark): the whole, as said
     try:
         before = parse_expression(m.group("name"), names, members=members, lines=lines)
-        said = parse_expression(m.group("said"), names, members=members, lines=lines)
+        said = parse_expression(_IE.sub("", m.group("said")), names, members=members, lines=lines)
     except DefinitionError:
+        if restating:
+            raise  # the user's own formula for the whole, unreadable: refused naming it, never the name's reading
         return None
+    if restating:
+        return said
     # a restatement of the whole starts where the name starts ("capex net of ..." as "capital expenditures
     # minus ..."); "dividends paid divided by free cash flow (operating cash flow minus capex)" defines its last
     first, restated = metrics_of(before), metrics_of(said)
@@ -1347,7 +1353,7 @@ def _pct_margin(m: re.Match) -> str:
 
 def _said_again(m: re.Match) -> str:
     said = m.group("said")
-    return f" ({said}){m.group('end')}" if _has_operator(f" {said} ") else m.group(0)
+    return f" (restated as {said}){m.group('end')}" if _has_operator(f" {said} ") else m.group(0)
 
 
 def unread_restatement(text: str, lines: frozenset = frozenset()) -> str | None:

@@ -31,7 +31,7 @@ from agent.planning.defined_formulas import (INSTRUCTED, as_balance_average, as_
                                              averaged_over_years, averaged_span,
                                              balance_convention, given_name, margin_of_defined, name_aside,
                                              names_more_formulas,
-                                             pronoun_named, unit_said, without_names,
+                                             pronoun_named, unit_said, unmarked, without_names,
                                              without_restated_inputs)
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
@@ -149,6 +149,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     span, said = averaged_span(asked)  # "3-year average capex as a % of revenue": each year's, averaged
     plan = known_registrant(_plan_spelled(said if span else asked, previous=previous, directory=directory), directory,
                             text or "")
+    plan = unmarked(plan)
     plan.metrics = balance_convention(plan.metrics, text or "")
     if span:
         plan = averaged_over_years(plan, span)
