@@ -266,3 +266,10 @@ def test_a_definition_after_its_name_is_the_users_formula_never_the_names_readin
     assert p.refusal_reason is None and len(p.metrics) == 1 and "restated" not in p.metrics[0], p
     definition = next(d for d in p.definitions if f"udf:{d['name']}" == p.metrics[0])
     assert metrics_of(definition["tree"]) == ["#long term debt less current portion", "equity"], definition
+
+
+def test_a_definition_after_a_plain_name_is_its_restatement(directory):
+    p = plan(directory, "nvidia fy25 opex intensity? i.e. total operating expenses divided by revenue")
+    assert p.refusal_reason is None and len(p.metrics) == 1, p
+    definition = next(d for d in p.definitions if f"udf:{d['name']}" == p.metrics[0])
+    assert metrics_of(definition["tree"]) == ["operating_expenses", "revenue"] and "restated" not in definition["name"]

@@ -1353,7 +1353,12 @@ def _pct_margin(m: re.Match) -> str:
 
 def _said_again(m: re.Match) -> str:
     said = m.group("said")
-    return f" (restated as {said}){m.group('end')}" if _has_operator(f" {said} ") else m.group(0)
+    if not _has_operator(f" {said} "):
+        return m.group(0)
+    # a name that reads as a formula itself ("total debt over equity"): marked, so the whole is restated, never
+    # the name's last operand defined; any other name is a plain bracket after it, as a restatement is written
+    before = m.string[: m.start()].rsplit("?", 1)[-1]
+    return f" (restated as {said}){m.group('end')}" if _has_operator(f" {before} ") else f" ({said}){m.group('end')}"
 
 
 def unread_restatement(text: str, lines: frozenset = frozenset()) -> str | None:
