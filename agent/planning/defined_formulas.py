@@ -374,8 +374,8 @@ def _inputs_of_asked(head: str, what: str) -> bool:
     spans = find_phrases(said, PHRASES)
     covered = {i for start, end, _ in spans for i in range(start, end)}
     leftover = [w for i, w in enumerate(said.split()) if i not in covered and w not in _JOINING]
-    if not asked or not spans or leftover:
-        return False
+    if not asked or not spans or leftover or any(METRICS[key].unit == "shares" for _, _, key in spans):
+        return False  # "use diluted shares": the share count a per-share figure takes is read where it is said
     return all(key in set().union(*(_inputs(k) for k in asked)) for _, _, key in spans)
 
 
