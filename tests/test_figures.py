@@ -413,8 +413,9 @@ def test_a_direction_in_any_tense_is_a_trend_of_three_years_never_a_line_item(di
     [
         ("Walmart inventory turns FY2024, using average inventory", "inventory_turnover", False),
         ("Apple return on equity 2024 using average shareholders' equity", "roe", False),
-        ("Apple ROE 2024 using year-end equity", None, True),  # the formula averages: never silently otherwise
-        ("Walmart inventory turnover with ending inventory fy2025", None, True),
+        # the formula averages; asked on year-end balances, its year-end form, whose expression says so
+        ("Apple ROE 2024 using year-end equity", "roe_end", False),
+        ("Walmart inventory turnover with ending inventory fy2025", "inventory_turnover_end", False),
     ],
 )
 def test_a_convention_the_formula_applies_is_consumed_and_one_it_does_not_is_refused(directory, question, metric,

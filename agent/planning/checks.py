@@ -10,7 +10,7 @@ answered with the look-alike.
 from __future__ import annotations
 
 from agent.retrieval.concepts import METRICS
-from agent.retrieval.finance import FORMULAS
+from agent.retrieval.finance import BALANCE_FORMS, FORMULAS
 from agent.planning.plan import Plan
 
 # Words that ask for an amount over the year: a flow ("cash flow", "cash generated", "spent", "paid").
@@ -46,7 +46,7 @@ def conventions(plan: Plan, trace: list[dict]) -> list[tuple[int, int]]:
     inventory", "ROE on average equity") are consumed as that convention, marked in the trace; the
     leftover runs that remain. A convention the formula does not apply stays unaccounted."""
     averaged = {i.metric for k in plan.metrics if k in FORMULAS for i in FORMULAS[k].inputs if i.offset == -1}
-    if averaged:
+    if averaged or any(BALANCE_FORMS.get(k, (None, None))[0] for k in plan.metrics):  # its average form is asked
         for t in trace:
             if t["as"] == "unaccounted" and t["word"] in _AVERAGE:
                 t["as"] = "convention"
@@ -67,8 +67,8 @@ def other_convention(plan: Plan, trace: list[dict]) -> str | None:
     """A convention the asked formula does not apply ("ROE using year-end equity" when ROE averages
     the opening and closing balances): never computed silently the other way; what is missing, said."""
     for k in plan.metrics:
-        if k not in FORMULAS:
-            continue
+        if k not in FORMULAS or BALANCE_FORMS.get(k, (None, None))[1]:
+            continue  # a formula with a year-end form is computed so (agent.planning.defined_formulas.balance_convention)
         averaged = {i.metric for i in FORMULAS[k].inputs if i.offset == -1}
         for i, t in enumerate(trace):
             key = t["as"][7:] if t["as"].startswith("metric:") else None

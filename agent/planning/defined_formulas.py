@@ -11,8 +11,11 @@ from __future__ import annotations
 import re
 
 from agent.planning.companies import CompanyDirectory
-from agent.planning.plan import Plan
-from agent.retrieval.finance import FORMULAS
+from agent.planning.formulas import formula_tree, restate, shifted
+from agent.planning.plan import Plan, refusal_plan
+from agent.planning.years import NUMBER_WORDS
+from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
+from agent.retrieval.finance import BALANCE_FORMS, FORMULAS, match_formulas
 
 
 _NAME_YEAR = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|fy\s*)?'?(?:19|20)\d\d\b|\bfy\s*'?\d\d\b|\bfiscal\b", re.I)
@@ -40,6 +43,62 @@ def name_aside(definition: dict, rest: str, directory: CompanyDirectory) -> tupl
     return {**definition, "name": left}, f"{' '.join(moved)} {rest}"
 
 
+_PRONOUNS = frozenset({"it", "this", "that", "the ratio", "this ratio", "that ratio", "the metric", "this metric",
+                       "the measure", "this measure", "the figure", "this figure"})
+_ASKING = re.compile(r"^\s*(?:(?:so|and|ok|okay|hey|please|pls)[,\s]+)?(?:what(?:'s|\s+is|\s+was|\s+were|\s+are)?|"
+                     r"how\s+(?:much|high|big)\s+(?:is|was)|compute|calculate|give\s+me|show\s+me|tell\s+me|find)\b\s*",
+                     re.I)
+_SENTENCE = re.compile(r"(?<=[?.!])\s+")
+_EDGE_WORDS = frozenset("the a an for in of at its their on during".split())
+
+
+def pronoun_named(definition: dict, rest: str, directory: CompanyDirectory) -> tuple[dict, str]:
+    """"What is Apple's FY2024 shareholder return ratio? Define it as (A + B) divided by C": a definition
+    named "it" (or "this ratio") is of the measure the question's sentence names; that measure takes the
+    definition's place under its own name, the company and year staying the question's. The registry's
+    formula of that name is then not asked beside it: the user's definition wins."""
+    if definition["name"] not in _PRONOUNS:
+        return definition, rest
+    sentences = _SENTENCE.split(rest.strip())
+    for i, sentence in enumerate(sentences):
+        spans = [(m.start, m.end) for m in directory.find(sentence) if m.kind == "company"]
+        spans += [(m.start(), m.end()) for m in _NAME_YEAR.finditer(sentence)]
+        if not spans:
+            continue
+        kept, moved, at = [], [], 0
+        for start, end in sorted(spans):
+            if start < at:
+                continue
+            kept.append(sentence[at:start])
+            moved.append(sentence[start:end])
+            at = end
+        kept.append(sentence[at:])
+        words = re.sub(r"['\u2019]s\b|[?.!,:;]", " ", _ASKING.sub("", " ".join(kept))).lower().split()
+        while words and words[0] in _EDGE_WORDS:
+            words = words[1:]
+        while words and words[-1] in _EDGE_WORDS:
+            words = words[:-1]
+        if not 0 < len(words) <= 8 or any(ch.isdigit() for w in words for ch in w):
+            continue
+        others = sentences[:i] + sentences[i + 1:]
+        return {**definition, "name": " ".join(words)}, " ".join([*moved, *others])
+    return definition, rest
+
+
+def margin_of_defined(definition: dict, rest: str) -> tuple[dict, str]:
+    """"... 3 year average unadjusted EBITDA % margin ...? Define unadjusted EBITDA as A + B": the question asks
+    the defined amount's margin, the amount over revenue, never the amount itself. The definition becomes that
+    margin (its name the question's words), the rest asking it by that name."""
+    name = definition["name"]
+    said = re.search(rf"\b{re.escape(name)}\s*(?:%\s*)?margins?\b", rest, re.I)
+    if said is None or definition["unit"] != "USD":
+        return definition, rest
+    tree = {"op": "/", "args": [definition["tree"], {"metric": "revenue"}], "percent": True}
+    margin = {**definition, "name": f"{name} margin", "tree": tree, "unit": "percent",
+              "formula": f"({definition['formula']}) ÷ Revenue"}
+    return margin, rest[: said.start()] + f"{name} margin" + rest[said.end():]
+
+
 def without_names(text: str, definitions: list[dict]) -> str:
     for d in definitions:
         text = re.sub(rf"\b{re.escape(d['name'])}\b", " ", text, flags=re.I)
@@ -62,7 +121,7 @@ _CALL_IT = re.compile(
     re.I)
 # "…, as a %", "(in percent)", "as a ratio": the unit the user asks a formula's quotient in, never "as a % of"
 _UNIT_SAID = re.compile(
-    r"[,;]?\s*\(?\b(?:expressed\s+|shown\s+|given\s+)?(?:as|in)\s+(?:a\s+)?"
+    r"[,;]?\s*\(?\b(?:express(?:ed)?\s+(?:it\s+|this\s+|that\s+|the\s+result\s+)?|shown\s+|given\s+)?(?:as|in)\s+(?:a\s+)?"
     r"(?P<unit>%|percent(?:age)?|pct|ratio|multiple)"
     r"(?!\s*(?:of|points?)\b)(?![\w%])\s*\)?",
     re.I)
@@ -100,3 +159,235 @@ def as_said(definition: dict, name: str | None, unit: str | None, unit_of) -> di
     if unit and definition["unit"] in ("percent", "ratio") and definition["tree"].get("op") == "/":
         definition = {**definition, "unit": unit}
     return definition
+
+
+_BALANCE = (r"(?:balances?|(?:accounts\s+)?receivables?|a/?r|inventor(?:y|ies)|(?:accounts\s+)?payables?|a/?p|"
+            r"(?:total\s+)?assets|(?:total\s+)?(?:(?:share|stock)holders'?\s+)?equity|pp&e|ppe|"
+            r"property,?\s+plant,?\s+and\s+equipment|fixed\s+assets)")
+# "using average accounts receivable", "avg inventory", "the average of opening and closing balances",
+# "average PP&E between FY2022 and FY2023": the balances averaged over the year's two ends
+_AVERAGE_SAID = re.compile(r"\b(?:average|avg\.?|mean)\s+(?:of\s+(?:the\s+)?)?(?:(?:opening|beginning)\s+and\s+"
+                           r"(?:closing|ending)\s+|(?:two\s+)?year[\s-]?end\s+)?(?:net\s+)?" + _BALANCE + r"\b", re.I)
+# "year-end receivables", "ending inventory", "use year-end balances": the closing balance alone
+_YEAR_END_SAID = re.compile(r"\b(?:year[\s-]?end(?:ing)?|ending|closing|end[\s-]of[\s-](?:the[\s-])?(?:fiscal[\s-])?year|"
+                            r"period[\s-]end)\s+(?:net\s+)?" + _BALANCE + r"\b", re.I)
+
+
+def balance_convention(metrics: list[str], text: str) -> list[str]:
+    """The asked ratios under the balance convention the question states: a ratio over a balance (DSO,
+    inventory turnover, ROE...) is computed over the year's average or its closing balance as the words
+    say ("using average accounts receivable", "year-end inventory"), under the form whose expression says
+    so; unsaid, or said both ways, each ratio keeps its own convention, which its expression states."""
+    average, year_end = bool(_AVERAGE_SAID.search(text or "")), bool(_YEAR_END_SAID.search(text or ""))
+    if average == year_end:
+        return metrics
+    formed = [BALANCE_FORMS.get(m, (None, None))[0 if average else 1] or m for m in metrics]
+    if formed == metrics:
+        return metrics
+    # the balances the convention names ("average total assets") are that formula's inputs, not figures asked
+    inputs = {i.metric for k in formed if k in FORMULAS for i in FORMULAS[k].inputs}
+    return [m for m in formed if m in FORMULAS or m not in inputs]
+
+
+# How to compute, said beside the ask: "use year-end balances", "365 days", "use the 10-K". A balance convention
+# is read from the question (balance_convention) and a 365-day year is every days ratio's own, so the words are no
+# figure's; a 360-day year, which would change the figure, is not among them (the question is then refused).
+INSTRUCTED = re.compile(
+    r"[,;]?\s*\b(?:please\s+)?(?:use|using|with|based\s+on|on)\s+(?:the\s+)?(?:a\s+)?"
+    r"(?:year[\s-]?end|ending|closing|period[\s-]end|average|avg\.?)\s+balances?\b"
+    r"|[,;]?\s*\b(?:and|use|using|with|based\s+on|assume|assuming|on)\s+(?:a\s+)?365[\s-]days?"
+    r"(?:\s+(?:per\s+)?year)?(?:\s+basis)?\b"
+    r"|[,;]?\s*\b(?:please\s+)?(?:use|using|based\s+on)\s+(?:the\s+|its\s+|their\s+)?(?:annual\s+)?"
+    r"(?:10-?k|annual\s+report)(?:\s+(?:filing|figures|data|numbers))?\b(?!\s+(?:for|of)\b)"
+    # "Round to one decimal place", "rounded to the nearest two decimals": how to show it, not what
+    r"|[,;]?\s*\b(?:please\s+)?(?:round(?:ed)?|rounding)\s+(?:your\s+|the\s+)?(?:answer\s+|result\s+|figure\s+|it\s+)?"
+    r"(?:to\s+)?(?:the\s+nearest\s+)?(?:one|two|three|four|zero|no|a|\d)\s+(?:decimal(?:\s+(?:places?|points?))?|"
+    r"decimals|digits?|dp|significant\s+(?:figures|digits))\b"
+    # "Answer in units of percents": the unit the answer already takes
+    r"|[,;]?\s*\b(?:please\s+)?(?:answer|express\s+it|give\s+it|reply)\s+in\s+units\s+of\s+(?:percents?|percentages?)\b"
+    # "Based on the information provided primarily in the balance sheet and cash flow statement, ...": where to look
+    r"|^\s*(?:based\s+on|using|according\s+to|looking\s+at|relying\s+on)\b[^,?]{0,120}?\b(?:statements?|sheets?)"
+    r"\s*,\s*(?:(?:please\s+)?answer\s+the\s+following\s+question[^:?]{0,80}:\s*)?",
+    re.I)
+
+
+_N = r"(?P<n>two|three|four|five|[2-5])"
+_YR = r"(?:fiscal\s+(?:year\s+)?|fy\s*'?)?(?:19|20)?\d\d"
+# "3-year average", "three year avg": the mean of a figure over that many fiscal years
+_N_YEAR_AVERAGE = re.compile(r"\b" + _N + r"[\s-]*(?:fiscal[\s-]+)?(?:years?|yrs?)[\s-]+(?:average|avg\.?|mean)\b"
+                             r"(?:\s+of\b(?:\s+(?:the|its|their)\b)?)?", re.I)
+# "average ... over the last three years": the span said after the figure
+_AVERAGE_OVER = re.compile(r"\b(?:average|avg\.?|mean)\b(?P<what>.{1,80}?)\s+(?:over|across|for|during)\s+(?:the\s+)?"
+                           r"(?:(?:last|past|prior|previous|latest)\s+)?" + _N + r"\s+(?:fiscal\s+)?years\b", re.I)
+# "FY2022 - FY2024", "from 2022 to 2024", "2022 through 2024": the years averaged, first to last
+_RANGE = re.compile(r"\b(?:from\s+|between\s+|over\s+)?(?P<a>" + _YR + r")\s*(?:-|–|to|through|thru|and)\s*(?P<b>" + _YR + r")\b",
+                    re.I)
+
+
+def _year_of(said: str) -> int:
+    digits = re.sub(r"\D", "", said)[-4:]
+    return int(digits) if len(digits) == 4 else 2000 + int(digits[-2:])
+
+
+def averaged_span(text: str) -> tuple[int | None, str]:
+    """(how many fiscal years a figure is asked averaged over, the text with those words said as its last
+    year only): "the FY2022 - FY2024 3 year average capex as a % of revenue" is the mean of three fiscal
+    years' ratios ending FY2024. None when no span is said, or when its years and its count disagree."""
+    said = _N_YEAR_AVERAGE.search(text)
+    n = NUMBER_WORDS[said.group("n").lower()] if said else None
+    rest = text[: said.start()] + " " + text[said.end():] if said else text
+    if said is None:
+        over = _AVERAGE_OVER.search(text)
+        if over is not None:
+            n = NUMBER_WORDS[over.group("n").lower()]
+            rest = text[: over.start()] + over.group("what") + text[over.end():]
+    if n is None:
+        return None, text
+    span = _RANGE.search(rest)
+    if span is not None:
+        first, last = _year_of(span.group("a")), _year_of(span.group("b"))
+        if last - first + 1 != n:
+            return None, text
+        rest = rest[: span.start()] + f" fiscal {last} " + rest[span.end():]
+    return n, " ".join(rest.split())
+
+
+def averaged_over_years(plan: Plan, n: int) -> Plan:
+    """The one figure asked, as the mean of its value in each of `n` fiscal years ending the year asked:
+    a registry ratio averaged year by year (the mean of the years' ratios, never a ratio of sums), a reported
+    amount likewise, or the user's own formula. A figure that cannot be so averaged is refused, never answered
+    for one year as if it were the average."""
+    if plan.route != "domain" or len(plan.fiscal_years) != 1 or len(plan.metrics) != 1:
+        return plan
+    key, year = plan.metrics[0], plan.fiscal_years[0]
+    tree, unit, label = None, None, None
+    if key.startswith("udf:"):
+        found = next((d for d in plan.definitions if d["name"] == key[4:]), None)
+        if found is not None and found["unit"] in ("percent", "ratio", "USD"):
+            tree, unit, label = found["tree"], found["unit"], found["name"]
+    elif key in FORMULAS and formula_tree(key) is not None:
+        tree, unit, label = formula_tree(key), FORMULAS[key].unit, FORMULAS[key].label.lower()
+    elif key in METRICS and METRICS[key].period == "duration" and METRICS[key].unit == "USD":
+        tree, unit, label = {"metric": key}, "USD", METRICS[key].label.lower()
+    if tree is None:
+        return refusal_plan("unknown_metric", f"{n}-year average of {key.removeprefix('udf:')}",
+                            tickers=plan.tickers, fiscal_years=plan.fiscal_years, definitions=plan.definitions)
+    total = tree
+    for back in range(1, n):
+        total = {"op": "+", "args": [total, shifted(tree, -back)]}
+    averaged = {"op": "/", "args": [total, {"const": str(n)}]}
+    name = f"{n}-year average {label}, fiscal {year - n + 1} to {year}"
+    definition = {"name": name, "tree": averaged, "unit": unit, "derived": True,
+                  "formula": restate(averaged, top=True) + f" (the mean of fiscal {year - n + 1} to {year}, year by year)"}
+    plan.definitions = [*plan.definitions, definition]
+    plan.metrics = [f"udf:{name}"]
+    plan.intent = "derived"
+    return plan
+
+
+_AVERAGE_OF = re.compile(r"\b(?:the\s+)?(?:average|avg\.?|mean)\s+(?:of\s+(?:the\s+|its\s+)?)?(?:(?:fiscal\s+)?year[\s-]?end\s+|"
+                         r"(?:opening|beginning)\s+and\s+(?:closing|ending)\s+)?", re.I)
+_TWO_YEAR_ENDS = re.compile(r"\b(?:(?:for|between|at|of|from|in)\s+(?:the\s+)?(?:end\s+of\s+)?)?(?P<a>" + _YR + r")\s*(?:-|–|to|and|&)\s*"
+                            r"(?P<b>" + _YR + r")\b", re.I)
+
+
+def averaged_balance(text: str) -> str | None:
+    """"Home Depot's FY2023 average inventory (average of year-end inventories FY2022 and FY2023)": the text
+    asking the balance itself, its two year-ends said as the later one; None when no average is said, or the
+    year-ends said are not one year apart. The caller keeps it only when it plans one balance-sheet figure."""
+    if not _AVERAGE_OF.search(text):
+        return None
+    said = _AVERAGE_OF.sub(" ", text)
+    for m in list(_TWO_YEAR_ENDS.finditer(said))[::-1]:
+        first, last = _year_of(m.group("a")), _year_of(m.group("b"))
+        if last - first != 1:
+            return None
+        said = said[: m.start()] + f" fiscal {last} " + said[m.end():]
+    return " ".join(said.split())
+
+
+def as_balance_average(plan: Plan) -> Plan | None:
+    """The plan of a text asking one balance-sheet figure (averaged_balance's), as that balance averaged over
+    the year's opening and closing balances, a formula whose expression says so; None for any other plan."""
+    if plan.route != "domain" or len(plan.fiscal_years) != 1 or len(plan.metrics) != 1:
+        return None
+    key = plan.metrics[0]
+    if key not in METRICS or METRICS[key].period != "instant" or METRICS[key].unit != "USD":
+        return None
+    tree = {"op": "avg", "args": [{"metric": key}, {"metric": key, "offset": -1}]}
+    year = plan.fiscal_years[0]
+    name = f"average {METRICS[key].label.lower()}, fiscal {year - 1} and {year} year-ends"
+    definition = {"name": name, "tree": tree, "unit": "USD", "derived": True,
+                  "formula": restate(tree, top=True) + " (the two fiscal year-ends' balances, averaged)"}
+    plan.definitions = [*plan.definitions, definition]
+    plan.metrics = [f"udf:{name}"]
+    plan.intent = "derived"
+    return plan
+
+
+# "Use cost of revenue.", "Use year-end accounts payable and cost of sales, 365 days.": a closing clause naming
+# the inputs of the ratio the question names, which that ratio already takes
+_USE_CLAUSE = re.compile(r"(?:(?<=[.;?!])|[,;])\s*(?:please\s+)?(?:use|using|based\s+on)\s+(?:the\s+|its\s+)?"
+                         r"(?P<what>[a-z&' ,-]{3,80}?)(?:,?\s*(?:and\s+)?(?:a\s+)?365[\s-]days?(?:\s+year)?)?\s*(?:[.?!]\s*)?$",
+                         re.I)
+_BALANCE_WORDS = re.compile(r"\b(?:year[\s-]?end|ending|closing|average|avg|total)\s+|\s+attributable\s+to\s+"
+                            r"(?:the\s+company(?:'s)?\s+|its\s+|common\s+)?(?:share|stock)holders\b", re.I)
+# "(using total cash dividends paid and net income attributable to shareholders)": the same, in brackets
+_USE_BRACKET = re.compile(r"\s*\(\s*(?:using|use|based\s+on|with)\s+(?P<what>[a-z&' ,-]{3,120}?)\s*\)", re.I)
+
+
+# words between or inside the inputs' names that name no other figure ("cash dividends paid and net income")
+_JOINING = frozenset("and the of its their cash paid reported amounts amount".split())
+
+
+def _inputs(key: str) -> set[str]:
+    """The metrics a registry formula or any of its fallbacks takes."""
+    out, seen = set(), set()
+    while key and key in FORMULAS and key not in seen:
+        seen.add(key)
+        out |= {i.metric for i in FORMULAS[key].inputs}
+        key = FORMULAS[key].fallback
+    return out
+
+
+def without_restated_inputs(text: str) -> str:
+    """The text without a closing "use <inputs>" clause whose every figure is an input the named ratio
+    takes: what to use is then what the ratio uses. Any other clause stays, to be read or refused."""
+    bracket = _USE_BRACKET.search(text)
+    if bracket is not None:
+        kept = text[: bracket.start()] + text[bracket.end():]
+        return kept if _inputs_of_asked(kept, bracket.group("what")) else text
+    m = _USE_CLAUSE.search(text)
+    if m is None:
+        return text
+    head = text[: m.start()]
+    if not _inputs_of_asked(head, m.group("what")):
+        return text
+    head = head.rstrip()
+    return head if head.endswith((".", "?", "!", ";")) else head + ("?" if m.group(0).rstrip().endswith("?") else ".")
+
+
+def _inputs_of_asked(head: str, what: str) -> bool:
+    """Whether the words `what` name only inputs of the ratio `head` names."""
+    asked = [k for k in match_formulas(head) if k in FORMULAS]
+    said = normalize(_BALANCE_WORDS.sub(" ", what))
+    spans = find_phrases(said, PHRASES)
+    covered = {i for start, end, _ in spans for i in range(start, end)}
+    leftover = [w for i, w in enumerate(said.split()) if i not in covered and w not in _JOINING]
+    if not asked or not spans or leftover or any(METRICS[key].unit == "shares" for _, _, key in spans):
+        return False  # "use diluted shares": the share count a per-share figure takes is read where it is said
+    return all(key in set().union(*(_inputs(k) for k in asked)) for _, _, key in spans)
+
+
+def unmarked(plan: Plan) -> Plan:
+    """The plan with spoken_operators' "(restated as ...)" mark taken out of its formulas' names: the user's
+    words, as written, name the formula in the answer."""
+    renamed = {}
+    for d in plan.definitions or []:
+        if "(restated as " in d["name"]:
+            renamed[d["name"]] = d["name"].replace("(restated as ", "(")
+    if not renamed:
+        return plan
+    plan.definitions = [{**d, "name": renamed.get(d["name"], d["name"])} for d in plan.definitions]
+    plan.metrics = [f"udf:{renamed[m[4:]]}" if m.startswith("udf:") and m[4:] in renamed else m for m in plan.metrics]
+    return plan

@@ -31,10 +31,10 @@ DEFINE = re.compile(
     re.I,
 )
 # "my 'opex intensity' metric = (SG&A + R&D) / revenue", "net debt is defined as ...": a name, then its formula
-_CALLED = r"(?:\s+(?:metric|ratio|measure|figure))?\s*(?:=|:=|\bis\s+defined\s+as\b|,?\s*defined\s+as\b)\s*"
+_CALLED = r"(?:\s+(?:metric|ratio|measure|figure))?\s*(?:=|:=|\bis\s+defined\s+as\b:?|,?\s*defined\s+as\b:?)\s*"
 NAMED = re.compile(
-    r"(?:(?:\bmy|\bour|\bthe)\s+)?(?P<q>['\"\u2018\u201c])(?P<name>[a-z][\w&'\- ]{0,40}?)['\"\u2019\u201d]"
-    + _CALLED + r"(?P<expr>.+?)" + _END
+    r"(?:(?:\bmy|\bour|\bthe)\s+)?(?<!\w)(?P<q>['\"\u2018\u201c])(?P<name>[a-z][\w&'\- ]{0,40}?)['\"\u2019\u201d]"
+    + r"(?:" + _CALLED + r"|(?P<tail>(?:\s+[a-z]+){0,2})\s*:\s+)" + r"(?P<expr>.+?)" + _END
     + r"|(?:^|(?<=[.;:?!]\s)|(?<=\bwhere\s)|(?<=\bwith\s))(?P<bare>[a-z][\w&'\- ]{0,40}?)\s*(?:=|:=)\s*(?P<bexpr>.+?)"
     + _END,  # "…, where leverage = A / B", "debt / EBITDA, with EBITDA = A + B"
     re.I,
@@ -44,8 +44,12 @@ NAMED = re.compile(
 WHERE_IS = re.compile(r"\b(?:where|with)\s+(?P<q>['\"\u2018\u201c])?(?P<name>[a-z][\w&'\- ]{0,40}?)(?(q)['\"\u2019\u201d])\s+"
                       r"(?:is|equals|means|(?:is\s+)?(?:defined|calculated|computed)\s+as)\s+(?P<expr>.+?)" + _END, re.I)
 # "Adjusted margin is defined as …. What was it for Apple?": a name opening a sentence, then "is defined as"
+# "What is Palantir's stock comp burden? Defined as A divided by B.": a definition of the measure just asked,
+# named by that question (agent.planning.defined_formulas.pronoun_named), as "it is defined as" is
+DEFINED_BARE = re.compile(r"(?:(?<=[.;!?]\s)|(?<=[.;!?]))\s*(?P<name>)(?:defined|calculated|computed|measured)\s+as:?\s+"
+                          r"(?P<expr>.+?)" + _END, re.I)
 IS_DEFINED = re.compile(r"(?:^|(?<=[.;!?]\s))(?:(?:my|our|the)\s+)?(?P<name>[a-z][\w&'\- ]{0,40}?)\s+is\s+"
-                        r"(?:defined|calculated|computed|measured)\s+as\s+(?P<expr>.+?)" + _END, re.I)
+                        r"(?:defined|calculated|computed|measured)\s+as:?\s+(?P<expr>.+?)" + _END, re.I)
 # "per share" is never a division ("dividends per share" is one figure): no metric is named "share"
 _DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|relative\s+to|in\s+relation\s+to|as\s+a\s+multiple\s+of|"
                   r"(?:expressed\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of|"
@@ -61,10 +65,11 @@ _ADD = re.compile(r"\s+(?:plus|\+|add|adding)\s+|\s*\+\s*", re.I)
 _SUB = re.compile(r"\s+(?:minus|less|-|−|excluding|net\s+of|subtracting)\s+|\s+[-−]\s+", re.I)
 _ADD_OR_SUB = re.compile(_ADD.pattern + r"|" + _SUB.pattern, re.I)  # where a sum's terms split
 _MUL = re.compile(r"\s+(?:times|×|\*|multiplied\s+by)\s+|\s*[×*]\s*|\s+x\s+(?=\d)", re.I)  # "… x 365"
-# Names that make a same-unit quotient a percentage ("margin", "yield", "as a % of"); a "rate" or a
-# "ratio" stays a ratio ("reinvestment rate" = capex ÷ D&A = 2.4). A quotient over revenue is a share
+# Names that make a same-unit quotient a percentage ("margin", "yield", "return", "payout", "as a % of"); a
+# "rate" or a "ratio" stays a ratio ("reinvestment rate" = capex ÷ D&A = 2.4). A quotient over revenue is a share
 # of revenue whatever its name ("opex intensity").
-_PCT_NAMES = re.compile(r"(?:\b(?:margin|percent|percentage|share|yield|mix|conversion|intensity)\b|%)", re.I)
+_PCT_NAMES = re.compile(r"(?:\b(?:margin|percent|percentage|pct|share|yield|mix|conversion|intensity|return|payout)\b|%)",
+                        re.I)
 # A name that says a ratio ("funding ratio", "payback multiple", "coverage (x)") keeps a ratio whatever else it says.
 _RATIO_NAMES = re.compile(r"\b(?:ratio|multiple|times|coverage|turns?|turnover)\b", re.I)
 
@@ -139,7 +144,8 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
         if row is None:
             raise DefinitionError(text.strip())
         return {"line": row}
-    t = normalize(text).strip()
+    t = _UNADJUSTED.sub("", normalize(text).strip())  # "unadjusted operating income": the figure as reported
+    t = _TO_PARENT.sub(r"\1", t)  # "net income attributable to JCI": the parent's net income, the metric's own
     debt = _debt_tree(re.sub(r"^(?:the|a|an|its|their)\s+", "", t))
     if debt is not None:
         return debt
@@ -161,6 +167,8 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     formula = FORMULA_PHRASES.get(t)
     if formula is not None:  # "free cash flow per share": a registry sum or difference, as its own operands
         f = FORMULAS[formula]
+        if len(f.inputs) == 1 and not f.inputs[0].offset and f.unit == METRICS[f.inputs[0].metric].unit:
+            return {"metric": f.inputs[0].metric}  # "EBIT": operating income, the convention its name takes
         if len(f.inputs) == 2 and f.operator in ("+", "−") and not any(i.offset for i in f.inputs):
             return {"op": "+" if f.operator == "+" else "-", "args": [{"metric": i.metric} for i in f.inputs],
                     "of": formula}
@@ -180,6 +188,13 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
                 and METRICS[spans[0][2]].period == "instant":
             key = spans[0][2]
             return {"op": "avg", "args": [{"metric": key}, {"metric": key, "offset": -1}]}
+        try:  # "average PP&E", "average accounts payable": a balance the company prints, averaged likewise
+            node = _operand(avg.group(1), None, False, lines)
+        except DefinitionError:
+            node = None
+        if node is not None and not node.get("offset") and ("line" in node or (
+                "metric" in node and METRICS[node["metric"]].period == "instant")):
+            return {"op": "avg", "args": [node, {**node, "offset": -1}]}
     spans = find_phrases(t, PHRASES)
     if members and len(spans) == 1 and spans[-1][1] == len(t.split()) and 0 < spans[-1][0] \
             and len([w for w in t.split()[: spans[-1][0]] if w not in _INNER]) <= 3:
@@ -393,6 +408,9 @@ def choose(tree: dict, found) -> dict:
 def _terms(text: str, names: dict[str, dict] | None = None, members: bool = False,
            lines: frozenset = frozenset()) -> dict:
     """Sums and differences of products, left to right."""
+    row = _row_with_its_exclusion(text, lines)
+    if row is not None:
+        return row
     pieces = _split_top(text, _ADD_OR_SUB)
     parsed = {}
     for i in range(0, len(pieces), 2):
@@ -425,6 +443,24 @@ def _terms(text: str, names: dict[str, dict] | None = None, members: bool = Fals
             continue
         node = {"op": op, "args": [node, right]}
     return node
+
+
+_ROW_EXCLUSION = re.compile(r"\s(?:excluding|net\s+of|less)\s", re.I)
+
+
+def _row_with_its_exclusion(text: str, lines: frozenset) -> dict | None:
+    """"purchases of property and equipment excluding finance leases": words a printed row's name holds
+    ("Purchases of property and equipment excluding finance leases, net of sales"), its "excluding" or "net of"
+    included, are that row, never a difference of two figures (the row is found, or refused, in retrieve)."""
+    if not lines or not _ROW_EXCLUSION.search(f" {text} ") or _split_top(text, _DIV)[1:] or _ADD.search(text):
+        return None
+    said = normalize(text).strip()
+    words = line_tokens(said)
+    if len(words) < 4 or any(ch.isdigit() for ch in said):
+        return None
+    if words in lines or any(words < row and len(row - words) <= 2 for row in lines):
+        return {"line": said}
+    return None
 
 
 _LISTED = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)
@@ -477,6 +513,9 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
     inner = _unwrap(text)
     if inner is not None:
         return parse_expression(inner, names, members=members, lines=lines)
+    restated = _restated_whole(text, names, members, lines)
+    if restated is not None:
+        return restated
     parts = _split_top(text.strip(), _DIV, maxsplit=1)
     if len(parts) == 3:
         below, scale = _scaled(parts[2])
@@ -512,6 +551,34 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
     return _terms(parts[0], names, members, lines)
 
 
+_IE = re.compile(r"^\s*restated\s+as\s+", re.I)  # spoken_operators' mark of a definition written after its name
+_WHOLE_ASIDE = re.compile(r"\s*(?P<name>[^()]+?)\s*\((?P<said>[^()]+)\)\s*")
+
+
+def _restated_whole(text: str, names, members, lines) -> dict | None:
+    """"capex net of depreciation (capital expenditures minus depreciation, amortization and impairment)": a
+    formula's name that reads as a formula itself, then in brackets the user's own formula over the same
+    figures from the same first one, is that formula; the brackets restate the whole, never its last operand
+    alone. None when the words are not so (the brackets then name or define the operand before them)."""
+    m = _WHOLE_ASIDE.fullmatch(text)
+    if m is None or not _has_operator(m.group("name")) or not _has_operator(f" {m.group('said')} "):
+        return None
+    restating = _IE.match(m.group("said"))  # "name? i.e. A minus B" (spoken_operators' mark): the whole, as said
+    try:
+        before = parse_expression(m.group("name"), names, members=members, lines=lines)
+        said = parse_expression(_IE.sub("", m.group("said")), names, members=members, lines=lines)
+    except DefinitionError:
+        if restating:
+            raise  # the user's own formula for the whole, unreadable: refused naming it, never the name's reading
+        return None
+    if restating:
+        return said
+    # a restatement of the whole starts where the name starts ("capex net of ..." as "capital expenditures
+    # minus ..."); "dividends paid divided by free cash flow (operating cash flow minus capex)" defines its last
+    first, restated = metrics_of(before), metrics_of(said)
+    return said if first and restated and first[0] == restated[0] else None
+
+
 def _scaled(text: str) -> tuple[str, list[Decimal]]:
     """A divisor's trailing constant factors ("revenue times 365" → ("revenue", [365])): they scale the
     quotient, not the divisor. Only when no sum or difference sits beside them."""
@@ -538,8 +605,48 @@ def has_operator(text: str) -> bool:
     return _has_operator(f" {text} ")
 
 
+# "unadjusted operating income", "reported EBITDA": the figure as the filing reports it, which is what every
+# operand is (a company's adjusted measures are not in XBRL)
+_UNADJUSTED = re.compile(r"^(?:unadjusted|reported|gaap)\s+|\s+(?:unadjusted|as\s+reported)$")
+# "net income attributable to <the company | its shareholders>": the figure attributable to the parent, which the
+# net income metric is; never to noncontrolling interests, nor to common stock after preferred dividends
+_TO_PARENT = re.compile(r"^(net (?:income|earnings|profit)) attributable to (?!.*\b(?:non|noncontrolling|minority|"
+                        r"common|preferred|participating|redeemable)\b)[\w&'. ]{1,40}$")
+_FY = r"(?:(?:the\s+)?(?:fiscal\s+(?:years?\s+)?|fy\s*)'?)"
+# "average PP&E between FY2022 and FY2023", "change in inventory between FY2023 and FY2024": two year-ends
+_YEAR_PAIR = re.compile(r"\s+(?:between|of|for|from|at\s+the\s+end\s+of|at\s+(?:the\s+)?(?:fiscal\s+)?year[\s-]ends?\s+(?:of\s+)?)\s+"
+                        + _FY + r"?((?:19|20)\d\d)\s+(?:and|&|to|-|through)\s+" + _FY + r"?((?:19|20)\d\d)\b", re.I)
+_CHANGE_IN = re.compile(r"\b(?:the\s+)?(?:change|increase|decrease)\s+in\s+(?P<x>[a-z&',. ]+?)\s*$", re.I)
+_ONE_YEAR = re.compile(r"\b" + _FY + r"?((?:19|20)\d\d)(?:'s)?\b\s*", re.I)
+
+
+def _years_read(expr: str) -> str:
+    """A definition's years, read as the years of the question: "FY2023 revenue / (average PP&E between
+    FY2022 and FY2023)" is the asked year's revenue over the year's opening and closing PP&E averaged. Taken
+    out only when they say exactly that (each pair two consecutive year-ends, every year named the one asked);
+    any other years are left for the grammar, which refuses them."""
+    pairs = list(_YEAR_PAIR.finditer(expr))
+    if any(int(m.group(2)) - int(m.group(1)) != 1 for m in pairs):
+        return expr
+    years = {int(m.group(2)) for m in pairs}
+    out, at = [], 0
+    for m in pairs:  # "change in inventory between A and B": the year's balance less the year before's
+        head = expr[at:m.start()]
+        change = _CHANGE_IN.search(head)
+        out.append(head[:change.start()] + f"({change.group('x')} minus prior year {change.group('x')})"
+                   if change else head)
+        at = m.end()
+    out.append(expr[at:])
+    rest = "".join(out)
+    years |= {int(m.group(1)) for m in _ONE_YEAR.finditer(rest)}
+    if len(years) != 1:
+        return expr
+    return " ".join(_ONE_YEAR.sub(" ", rest).split())
+
+
 def _definition(name: str, expr: str, lines: frozenset = frozenset()) -> dict:
-    tree = parse_expression(expr, members=True, lines=lines)
+    expr = re.sub(r"\s*[\[(]\s*[\])]", " ", expr)  # "[from cash flow statement]", its place taken out: nothing
+    tree = parse_expression(_years_read(expr), members=True, lines=lines)
     return {"name": name.lower(), "tree": tree, "unit": unit_of(tree, name), "formula": restate(tree, top=True)}
 
 
@@ -586,11 +693,14 @@ def _called(text: str, lines: frozenset = frozenset()) -> tuple[dict, int, int] 
 def find_definition(text: str, lines: frozenset = frozenset()) -> tuple[dict | None, str, str | None]:
     """(definition {name, tree, unit, formula}, the text without it, or the words refused); `lines`:
     the printed rows an operand may name (agent.planning.companies.line_names)."""
-    for pattern in (DEFINE, NAMED, WHERE_IS, IS_DEFINED):
+    for pattern in (DEFINE, NAMED, WHERE_IS, IS_DEFINED, DEFINED_BARE):
         m = pattern.search(text)
         if not m:
             continue
         name = " ".join((m.group("name") or m.groupdict().get("bare") or "").split()).strip(" '\"")
+        if m.groupdict().get("tail"):  # "'cash-adjusted' margin: ...": the words after the quotes are the name's
+            name = f"{name} {' '.join(m.group('tail').split())}"
+        name = name or "it"  # "Defined as ...": the measure the question names
         expr = (m.group("expr") or m.groupdict().get("bexpr") or "").strip(" '\"")
         if not _has_operator(expr):
             continue  # "treat X as a priority": not a formula
@@ -905,7 +1015,7 @@ def trace(definition: dict, operands: list, shown: str):
 
 
 # Words that may stand beside a formula written into a question without belonging to an operand.
-_INTRODUCING = frozenset("compute computed calculate calculated define defined using use work out figure "
+_INTRODUCING = frozenset("compute computed calculate calculated calc calcs define defined using use work out figure "
                          "i.e. ie =".split())
 
 
@@ -1220,12 +1330,58 @@ def _sum_of(m: re.Match, lines: frozenset) -> str:
     return body[: chosen.start()] + " plus " + body[chosen.end():]
 
 
+# "tesla capex net of depreciation? i.e. capex minus D&A", "total debt over equity... use long-term debt /
+# equity": the formula the user writes after a name, in a clause of its own, is that name's definition
+_SAID_AGAIN = re.compile(r"\s*(?:\?|\.\.\.|\u2026|;|,)\s*(?:i\.?\s?e\.?|that\s+is|meaning|use|using)[,:]?\s+"
+                         r"(?P<said>[^?()]+?)\s*(?P<end>[?.]?\s*)$", re.I)
+
+
+# "EBITDA % margin", "COGS % margin", "operating income % margin": analysts' shorthand for a share of revenue
+_PCT_MARGIN = re.compile(r"\b(?P<x>(?:[\w&'-]+\s+){0,3}?[\w&'-]+)\s*%\s*margins?\b", re.I)
+
+
+def _pct_margin(m: re.Match) -> str:
+    words = m.group("x").split()
+    for k in range(len(words)):  # the longest amount named just before "% margin"
+        x = " ".join(words[k:])
+        if normalize(x) + " margin" in FORMULA_PHRASES:
+            return " ".join(words[:k] + [x, "margin"])
+        if normalize(x) in PHRASES:
+            return " ".join(words[:k] + [x, "as a % of revenue"])
+    return m.group(0)
+
+
+def _said_again(m: re.Match) -> str:
+    said = m.group("said")
+    if not _has_operator(f" {said} "):
+        return m.group(0)
+    # a name that reads as a formula itself ("total debt over equity"): marked, so the whole is restated, never
+    # the name's last operand defined; any other name is a plain bracket after it, as a restatement is written
+    before = m.string[: m.start()].rsplit("?", 1)[-1]
+    return f" (restated as {said}){m.group('end')}" if _has_operator(f" {before} ") else f" ({said}){m.group('end')}"
+
+
+def unread_restatement(text: str, lines: frozenset = frozenset()) -> str | None:
+    """The words of a formula the user wrote after a name ("... use long-term debt less current portion /
+    equity") that the grammar cannot read, else None: the name's own reading is then no answer to what was
+    asked, which is refused naming those words."""
+    m = _SAID_AGAIN.search(text)
+    if m is None or not _has_operator(f" {m.group('said')} "):
+        return None
+    try:
+        parse_expression(m.group("said"), members=True, lines=lines)
+    except DefinitionError as error:
+        return str(error) or m.group("said")
+    return None
+
+
 def spoken_operators(text: str, lines: frozenset = frozenset()) -> str:
     """The text with operators said in words written as the grammar's ("A over B"). A registry
     formula's own name ("debt to equity ratio", "R&D to revenue ratio") is left alone. "Use diluted
     shares" (or basic) with a per-share figure is the divisor: "per diluted share". `lines`: the rows
     some company prints, by which an operand's extent is told from the question's next words."""
-    out = _CAGR_SPAN.sub(_cagr_years, _COMPOUND_RATE.sub("CAGR", _CAGR_AROUND.sub(r"\g<what> CAGR", text)))
+    out = _PCT_MARGIN.sub(_pct_margin, _SAID_AGAIN.sub(_said_again, text))
+    out = _CAGR_SPAN.sub(_cagr_years, _COMPOUND_RATE.sub("CAGR", _CAGR_AROUND.sub(r"\g<what> CAGR", out)))
     out = _cagr_end_elsewhere(out)
     if _CHANGE_SAID.search(out):
         out = _POINTS.sub(" ", out)

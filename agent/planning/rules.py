@@ -27,8 +27,12 @@ from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, g
                                              weak_mention, whole_name)
 from agent.planning.corrections import (LAYOUT, cover_page, NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, WHOLE_FIGURE,
                                         ampersand)
-from agent.planning.defined_formulas import (as_said, given_name, name_aside, names_more_formulas, unit_said,
-                                             without_names)
+from agent.planning.defined_formulas import (INSTRUCTED, as_balance_average, as_said, averaged_balance,
+                                             averaged_over_years, averaged_span,
+                                             balance_convention, given_name, margin_of_defined, name_aside,
+                                             names_more_formulas,
+                                             pronoun_named, unit_said, unmarked, without_names,
+                                             without_restated_inputs)
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
                                       FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
@@ -39,7 +43,7 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
                                       thread_topic, unknown_subject)
 from agent.planning.formulas import (find_definition, has_operator, inline_formula, joined_rows, spoken_operators,
-                                     unit_of, unread_numerator)
+                                     unit_of, unread_numerator, unread_restatement)
 from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
 from agent.planning.measures import counted_shares, implied_measures
@@ -141,7 +145,19 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     no company at all, the word is read as that ticker if the message so read is a question about that
     company. Only a message refused for naming no company is read again, so "low margin" beside a named
     company, or any message that plans as typed, is untouched."""
-    plan = known_registrant(_plan_spelled(text, previous=previous, directory=directory), directory, text or "")
+    asked = without_restated_inputs(text or "")  # "DPO ... Use accounts payable and cost of sales.": its own inputs
+    span, said = averaged_span(asked)  # "3-year average capex as a % of revenue": each year's, averaged
+    plan = known_registrant(_plan_spelled(said if span else asked, previous=previous, directory=directory), directory,
+                            text or "")
+    plan = unmarked(plan)
+    plan.metrics = balance_convention(plan.metrics, text or "")
+    if span:
+        plan = averaged_over_years(plan, span)
+    balance = averaged_balance(text or "") if not span and plan.route in ("domain", "refusal") else None
+    if balance:  # "average inventory between FY2022 and FY2023": one balance averaged over two year-ends
+        averaged = as_balance_average(known_registrant(_plan_spelled(balance, previous=previous, directory=directory),
+                                                       directory, balance))
+        plan = averaged or plan
     first = _LEADING_WORD.match(text or "")
     if plan.refusal_reason != "no_company" or first is None:
         return plan
@@ -217,6 +233,11 @@ def _plan_placed(text: str, *, previous: Plan | None = None, directory: CompanyD
 def _plan_written(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. Operators said in words ("the ratio of R&D to revenue", "take X and divide
     it by Y") are read as the formula they say when that yields one; otherwise the words as written."""
+    unread = unread_restatement(text or "", directory.line_names)
+    if unread is not None:  # "total debt over equity... use <a formula we cannot read>": never the name's reading
+        as_written = _plan_rules(text, previous=previous, directory=directory)
+        return refusal_plan("unknown_metric", f"{unread} (in your formula)", tickers=as_written.tickers,
+                            fiscal_years=as_written.fiscal_years)
     spoken = spoken_operators(text or "", directory.line_names)
     if spoken != (text or "") and len(spoken) <= MAX_CHARS:
         plan = _plan_rules(spoken, previous=previous, directory=directory)
@@ -249,6 +270,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = SELF_CORRECTED.sub("", raw)  # "oracle... no, adobe buybacks": the words after the correction
     raw = NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = LAYOUT.sub(" ", raw)  # "answer in one line": how to answer, not what
+    raw = INSTRUCTED.sub(" ", raw)  # "use year-end balances and 365 days": how to compute, said beside the ask
     raw = cover_page(raw)  # "on the cover of its 10-K": where, and the cover's own share count
     raw = WHOLE_FIGURE.sub(" ", raw)  # "full-year", "company-wide": the figure itself, no member
     raw = SPELLED_AMPERSAND.sub(ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
@@ -264,7 +286,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     given, raw = given_name(raw, has_operator)  # "A over B, call it 'cash cover'"
     definition, rest, bad = find_definition(raw, directory.line_names)
     if definition is not None:
-        definition, rest = name_aside(definition, rest, directory)
+        definition, rest = margin_of_defined(*pronoun_named(*name_aside(definition, rest, directory), directory))
     # "…, as a percent", "expressed as a percentage": the unit the user asks a formula's quotient in
     unit, rest = unit_said(rest) if definition is not None or has_operator(rest) else (None, rest)
     if definition is not None:

@@ -383,6 +383,18 @@ METRICS: dict[str, Metric] = {
             period="instant",
             misspellings=["inventroy", "inventorys"],
         ),
+        # No phrase of its own (a question naming PP&E reads the company's own row, agent.retrieval.line_items):
+        # the balance the fixed-asset turnover averages, net of depreciation, finance-lease assets included where
+        # the company prints them in one line
+        _m(
+            "ppe_net",
+            "Property, plant and equipment, net",
+            [],
+            ["us-gaap:PropertyPlantAndEquipmentNet",
+             "us-gaap:PropertyPlantAndEquipmentAndFinanceLeaseRightOfUseAssetAfterAccumulatedDepreciationAndAmortization"],
+            period="instant",
+            query="property, plant and equipment, net",
+        ),
         _m(
             "goodwill",
             "Goodwill",

@@ -95,7 +95,7 @@ def _margin_from_cost(revenue: Decimal, cost: Decimal) -> Decimal:
 _REVENUE_WORDS = ("revenue", "revenues", "sales", "net sales", "total revenue")
 
 
-def _share_of_revenue(bases: Sequence[str]) -> list[str]:
+def _share_of_revenue(bases: Sequence[str], named_ratio: bool = True) -> list[str]:
     out = []
     for b in bases:
         for r in _REVENUE_WORDS:
@@ -103,7 +103,7 @@ def _share_of_revenue(bases: Sequence[str]) -> list[str]:
                     f"{b} as percentage of {r}", f"{b} as a percent of {r}", f"{b} percent of {r}",
                     f"{b} percentage of {r}", f"{b} to {r}", f"{b} to {r} ratio", f"{b} as a share of {r}",
                     f"{b} relative to {r}", f"{b} share of {r}"]
-        out += [f"{b} intensity", f"{b} ratio"]
+        out += [f"{b} intensity"] + ([f"{b} ratio"] if named_ratio else [])
     return out
 
 
@@ -123,7 +123,7 @@ _BASE: list[Formula] = [
        _margin_from_cost, operator="−", query="gross margin percentage"),
     _f("operating_margin", "Operating margin",
        ["operating margin", "operating margins", "operating profit margin", "operating income margin",
-        "op margin"],
+        "op margin", "unadjusted operating margin", "unadjusted operating income margin"],
        [Input("operating_income"), Input("revenue")], "percent", "Operating income ÷ Revenue", _ratio_pct),
     _f("net_margin", "Net margin",
        ["net margin", "net margins", "net profit margin", "profit margin", "net income margin", "profit margins"],
@@ -208,7 +208,8 @@ _RATIOS: list[Formula] = [
     # spelled out) it is this convention, which the answer's calculation states; a company's own
     # "adjusted EBITDA" (its add-backs are not in XBRL) stays refused (concepts.UNKNOWN_METRICS).
     _f("ebitda", "EBITDA",
-       ["ebitda", "computed ebitda", "ebitda computed", "operating income plus depreciation and amortization",
+       ["ebitda", "computed ebitda", "ebitda computed", "unadjusted ebitda", "ebitda unadjusted", "reported ebitda",
+        "ebitda as reported", "operating income plus depreciation and amortization",
         "operating income plus d&a", "operating income + d&a",
         "earnings before interest taxes depreciation and amortization",
         "earnings before interest tax depreciation and amortization",
@@ -232,7 +233,8 @@ _RATIOS: list[Formula] = [
        "depreciation-and-amortization line; unadjusted)",
        lambda oi, dep: oi + dep, operator="+", query="operating income depreciation"),
     _f("ebitda_margin", "EBITDA margin",
-       ["ebitda margin", "ebitda margins", "ebitda as a % of revenue", "ebitda to revenue"],
+       ["ebitda margin", "ebitda margins", "ebitda as a % of revenue", "ebitda to revenue", "unadjusted ebitda margin",
+        "ebitda margin unadjusted", "unadjusted ebitda margins"],
        [Input("operating_income"), Input("depreciation_amortization"), Input("revenue")], "percent",
        "(Operating income + Depreciation and amortization) ÷ Revenue (EBITDA unadjusted)",
        lambda oi, da, rev: _ratio_pct(oi + da, rev), operator="expr", fallback="ebitda_margin_dep_amort"),
@@ -251,12 +253,12 @@ _RATIOS: list[Formula] = [
     # report. Never income before income taxes (that is after interest): the expression says which it is.
     _f("ebit", "EBIT",
        ["ebit", "earnings before interest and taxes", "earnings before interest and tax",
-        "earnings before interest taxes", "computed ebit"],
+        "earnings before interest taxes", "computed ebit", "unadjusted ebit"],
        [Input("operating_income")], "USD",
        "Operating income (EBIT taken as operating income, as reported; unadjusted)", lambda oi: oi,
        operator="expr", query="operating income"),
     _f("ebit_margin", "EBIT margin",
-       ["ebit margin", "ebit margins", "ebit as a % of revenue", "ebit to revenue", "ebit as a percentage of revenue",
+       ["ebit margin", "ebit margins", "unadjusted ebit margin", "ebit as a % of revenue", "ebit to revenue", "ebit as a percentage of revenue",
         "ebit as a % of sales", "ebit to sales"],
        [Input("operating_income"), Input("revenue")], "percent",
        "Operating income ÷ Revenue (EBIT taken as operating income; unadjusted)", _ratio_pct, operator="expr"),
@@ -420,6 +422,9 @@ def stated_convention(key: str) -> str | None:
         if text and (key == prefix or key.startswith(prefix + "_")):
             said = text
             break
+    if said is None and key in BALANCE_FORMS.get(key.rsplit("_", 1)[0], ()) or key == "fixed_asset_turnover":
+        # a balance convention the question chose (or the one this ratio takes): said, never silent
+        said = "on year-end balances" if key.endswith("_end") else "on the average of opening and closing balances"
     name = FORMULAS[key].label if key in FORMULAS else ""
     if said and name in ("EBITDA", "EBIT") and said.startswith(name + " "):
         said = said[len(name) + 1:]  # "EBITDA (as operating income plus D&A, unadjusted)", never "EBITDA (EBITDA as ...)"
@@ -486,13 +491,13 @@ _MORE: list[Formula] = [
        "Current assets − Current liabilities", lambda ca, cl: ca - cl, operator="−"),
     _f("fcf_margin", "Free-cash-flow margin",
        ["free cash flow margin", "fcf margin", "free cash flow margins", "fcf margins",
-        *_share_of_revenue(["free cash flow", "fcf"])[:-2]],
+        *_share_of_revenue(["free cash flow", "fcf"], named_ratio=False)],
        [Input("operating_cash_flow"), Input("capex"), Input("revenue")], "percent",
        "(Operating cash flow − Capital expenditures) ÷ Revenue",
        lambda ocf, capex, rev: _ratio_pct(ocf - capex, rev), operator="expr"),
     _f("ocf_margin", "Operating-cash-flow margin",
        ["operating cash flow margin", "ocf margin", "cash flow margin", "cash flow from operations margin",
-        *_share_of_revenue(["operating cash flow", "cash from operations", "ocf"])[:-2]],
+        *_share_of_revenue(["operating cash flow", "cash from operations", "ocf"], named_ratio=False)],
        [Input("operating_cash_flow"), Input("revenue")], "percent", "Operating cash flow ÷ Revenue", _ratio_pct),
     _f("cash_conversion", "Cash conversion",
        ["cash conversion", "cash conversion ratio", "cash conversion rate", "cash flow conversion",
@@ -534,6 +539,81 @@ _MORE: list[Formula] = [
        [Input("revenue"), Input("accounts_receivable")], "ratio",
        "Revenue ÷ Accounts receivable (year-end receivables)", _ratio, operator="expr"),
 ]
+
+# The same ratios over the average of the year's opening and closing balances, or over the closing balance
+# alone: which one an answer used is its expression, and a question that says which ("using average
+# accounts receivable", "year-end inventory") is answered under that convention (balance_convention).
+def _avg(a: Decimal, b: Decimal) -> Decimal:
+    return (a + b) / 2
+
+
+_BALANCES: list[Formula] = [
+    _f("fixed_asset_turnover", "Fixed asset turnover",
+       ["fixed asset turnover", "fixed asset turnover ratio", "fixed assets turnover", "fixed assets turnover ratio",
+        "pp&e turnover", "ppe turnover", "net fixed asset turnover", "fixed asset turns", "fixed-asset turnover"],
+       [Input("revenue"), Input("ppe_net"), Input("ppe_net", -1)], "ratio",
+       "Revenue ÷ average property, plant and equipment, net (average of the year's opening and closing balances)",
+       lambda rev, ppe, prior: _ratio(rev, _avg(ppe, prior)), operator="expr",
+       query="property, plant and equipment, net revenue"),
+    _f("fixed_asset_turnover_end", "Fixed asset turnover", [],
+       [Input("revenue"), Input("ppe_net")], "ratio",
+       "Revenue ÷ Property, plant and equipment, net (year-end balance)", _ratio, operator="expr"),
+    _f("dso_avg", "Days sales outstanding", [],
+       [Input("accounts_receivable"), Input("accounts_receivable", -1), Input("revenue")], "days",
+       "Average accounts receivable ÷ Revenue × 365 (average of the year's opening and closing receivables, "
+       "365-day year)", lambda ar, prior, rev: _ratio(_avg(ar, prior), rev) * 365, operator="expr"),
+    _f("dio_avg", "Days inventory outstanding", [],
+       [Input("inventory"), Input("inventory", -1), Input("cost_of_revenue")], "days",
+       "Average inventories ÷ Cost of revenue × 365 (average of the year's opening and closing inventories, "
+       "365-day year)", lambda inv, prior, cogs: _ratio(_avg(inv, prior), cogs) * 365, operator="expr"),
+    _f("dpo_avg", "Days payables outstanding", [],
+       [Input("accounts_payable"), Input("accounts_payable", -1), Input("cost_of_revenue")], "days",
+       "Average accounts payable ÷ Cost of revenue × 365 (average of the year's opening and closing payables, "
+       "365-day year)", lambda ap, prior, cogs: _ratio(_avg(ap, prior), cogs) * 365, operator="expr"),
+    _f("receivables_turnover_avg", "Receivables turnover", [],
+       [Input("revenue"), Input("accounts_receivable"), Input("accounts_receivable", -1)], "ratio",
+       "Revenue ÷ average accounts receivable (average of the year's opening and closing balances)",
+       lambda rev, ar, prior: _ratio(rev, _avg(ar, prior)), operator="expr"),
+    _f("payables_turnover_avg", "Payables turnover", [],
+       [Input("cost_of_revenue"), Input("accounts_payable"), Input("accounts_payable", -1)], "ratio",
+       "Cost of revenue ÷ average accounts payable (average of the year's opening and closing balances)",
+       lambda cogs, ap, prior: _ratio(cogs, _avg(ap, prior)), operator="expr"),
+    _f("equity_multiplier_avg", "Equity multiplier", [],
+       [Input("total_assets"), Input("total_assets", -1), Input("equity"), Input("equity", -1)], "ratio",
+       "Average total assets ÷ average stockholders' equity (averages of the year's opening and closing balances)",
+       lambda ta, tap, eq, eqp: _ratio(_avg(ta, tap), _avg(eq, eqp)), operator="expr"),
+    _f("inventory_turnover_end", "Inventory turnover", [],
+       [Input("cost_of_revenue"), Input("inventory")], "ratio",
+       "Cost of revenue ÷ Inventories (year-end inventories)", _ratio, operator="expr"),
+    _f("asset_turnover_end", "Asset turnover", [],
+       [Input("revenue"), Input("total_assets")], "ratio", "Revenue ÷ Total assets (year-end)", _ratio,
+       operator="expr"),
+    _f("roe_end", "Return on equity", [],
+       [Input("net_income"), Input("equity")], "percent",
+       "Net income ÷ Stockholders' equity (year-end equity)", _ratio_pct, operator="expr"),
+    _f("roa_end", "Return on assets", [],
+       [Input("net_income"), Input("total_assets")], "percent",
+       "Net income ÷ Total assets (year-end assets)", _ratio_pct, operator="expr"),
+    # a difference of two year-end positions, in dollars: never a growth rate, never the cash-flow statement's
+    # "changes in operating assets and liabilities"
+    _f("working_capital_change", "Change in working capital",
+       ["change in working capital", "working capital change", "change in net working capital",
+        "net working capital change", "yoy change in working capital", "working capital change yoy"],
+       [Input("current_assets"), Input("current_liabilities"), Input("current_assets", -1),
+        Input("current_liabilities", -1)], "USD",
+       "(Current assets − Current liabilities) − prior year-end (Current assets − Current liabilities)",
+       lambda ca, cl, cap, clp: (ca - cl) - (cap - clp), operator="expr"),
+]
+
+# formula key -> (its average-balance form, its year-end form); a key absent from a side has no such form
+BALANCE_FORMS: dict[str, tuple[str | None, str | None]] = {
+    "dso": ("dso_avg", None), "dio": ("dio_avg", None), "dpo": ("dpo_avg", None),
+    "receivables_turnover": ("receivables_turnover_avg", None), "payables_turnover": ("payables_turnover_avg", None),
+    "equity_multiplier": ("equity_multiplier_avg", None),
+    "inventory_turnover": (None, "inventory_turnover_end"), "asset_turnover": (None, "asset_turnover_end"),
+    "roe": (None, "roe_end"), "roa": (None, "roa_end"), "fixed_asset_turnover": (None, "fixed_asset_turnover_end"),
+}
+
 
 GROWTH_BASES = ("revenue", "net_income", "rd", "sga", "operating_income", "gross_profit", "operating_expenses",
                 "eps_diluted", "eps_basic", "operating_cash_flow", "capex", "cost_of_revenue", "total_assets",
@@ -620,7 +700,7 @@ _NAMED: list[Formula] = [
 ]
 
 
-FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *_DEBT, *_MORE, *_NAMED, *_catalogued(), *(_growth_formula(m) for m in GROWTH_BASES),
+FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *_DEBT, *_MORE, *_BALANCES, *_NAMED, *_catalogued(), *(_growth_formula(m) for m in GROWTH_BASES),
                                                    *(_change_formula(m) for m in GROWTH_BASES)]}
 
 

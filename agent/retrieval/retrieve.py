@@ -335,7 +335,9 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
     calc_id = f"k:{key}:{company['cik']}:{fy}"
     first = next(iter(inputs.values()))
     evidence = Evidence(
-        id=calc_id, kind="calc", text=f"{company['name']} ({company['ticker']}) {definition['name']}, fiscal {fy}: {shown}",
+        # the definition as restated, so a constant the user wrote into it ("365 × ...") is the evidence's own
+        id=calc_id, kind="calc",
+        text=f"{company['name']} ({company['ticker']}) {definition['name']} ({definition['formula']}), fiscal {fy}: {shown}",
         ticker=company["ticker"], cik=company["cik"], fiscal_year=fy, accession=first.accession, form=first.form,
         url=first.url, concept=key, value=_plain(value), unit=unit,
     )
@@ -743,10 +745,15 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
 
                 else:
                     computed = _compute(facts, key, fy)
-                    if computed is None:
-                        cell["missing_inputs"] = [
+                    if computed is None:  # what each way of computing it lacked ("gross profit; cost of revenue")
+                        tried, chain = [], key
+                        while chain in FORMULAS and chain not in tried:
+                            tried.append(chain)
+                            chain = FORMULAS[chain].fallback
+                        cell["missing_inputs"] = list(dict.fromkeys(
                             METRICS[i.metric].label + (f" (fiscal {fy + i.offset})" if i.offset else "")
-                            for i in FORMULAS[key].inputs if facts.get(i.metric, fy + i.offset, printed=True) is None]
+                            for k in tried for i in FORMULAS[k].inputs
+                            if facts.get(i.metric, fy + i.offset, printed=True) is None))
                     if computed is not None:
                         _take_calc(facts, computed, cell, evidence, calculations)
                         # a named measure whose figure depends on a convention says which in its sentence
