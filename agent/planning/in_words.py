@@ -14,10 +14,10 @@ from agent.planning.company_mentions import strip_for_query
 from agent.planning.followups import joined_topic, own_subject, points_back, thread_topic
 from agent.planning.movers import not_a_line
 from agent.planning.plan import MAX_CHARS, Plan
-from agent.planning.prose_route import (ASKS_RISK, CAUSE, DEPENDENCE, EXPECTATION, asks_in_words, asks_statement,
+from agent.planning.prose_route import (ASKS_RISK, CAUSE, DEPENDENCE, EVENT, EXPECTATION, asks_in_words, asks_statement,
                                         modal_cause, order_items)
 from agent.planning.route import masked
-from agent.planning.scope import filing_framed, strip_quotes
+from agent.planning.scope import filing_framed, spelled_out, strip_quotes
 from agent.planning.topics import STOPWORDS, expand_query, route_items
 from agent.planning.words import NUMERIC_INTENTS
 from agent.planning.years import YEAR_WORDS
@@ -27,7 +27,7 @@ from agent.planning.years import YEAR_WORDS
 # company does something is told in words (its policies, its MD&A), whatever figure words it names
 _HOW_IN_WORDS = re.compile(
     r"^\W*how\s+(?:does|do|did|is|are|has|have)\s+(?:[\w&.'-]+\s+){1,4}?(?:account|recogni[sz]e|treat|measure|value|"
-    r"determine|estimate|allocate|manage|fund|finance|describe|explain|discuss|classify|disclose|assess|test|hedge|"
+    r"determine|estimate|think|allocate|manage|fund|finance|describe|explain|discuss|classify|disclose|assess|test|hedge|"
     r"mitigate|approach|handle|define|view|protect|deploy|prioriti[sz]e)\w*\b")
 # "what are the risks to Mastercard's cross-border revenue?", "where does Visa get most of its revenue?",
 # "how is Boeing addressing its cash flow problems?": a description asked for, whatever figure it names
@@ -215,14 +215,19 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
             or not plan.refusal_detail or "(in your formula)" in plan.refusal_detail or plan.period \
             or len(text or "") > MAX_CHARS:
         return None
-    low = strip_quotes(text).lower()
-    if not asks_filing_words(low):
-        return None
+    low = spelled_out(strip_quotes(text).lower())  # "how is nike thinking abt ...": read as written out
     names = {w for t in plan.tickers for w in (t.lower(), *(_company_name_words(directory, t)))}
     words = named_words(plan.refusal_detail, names)
     if not words:
         return None
-    if asks_discussion(low) and not _AMOUNT_ASK.search(low):
+    if not asks_filing_words(low):
+        # no form of a question about the filing's words: searched only when the name itself is no
+        # figure's (a topic, an event, a change of a figure qualified by words no figure has), and then
+        # only a passage that names what it is about lifts the refusal
+        words = topic_words(words, low, plan.brand)
+        if not words:
+            return None
+    elif asks_discussion(low) and not _AMOUNT_ASK.search(low):
         # "why did Verizon's wireless equipment costs fall?": the figure is the topic of the discussion asked
         # for, which the composer's relevance floor judges; the refusal stands only if nothing answers
         words = []
@@ -231,6 +236,61 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
     prose.unless_named = {"reason": plan.refusal_reason, "detail": plan.refusal_detail, "words": words}
     prose.slots = {**prose.slots, "metrics": "none: prose (a figure no table maps, asked in words)"}
     return prose
+
+
+# Words that name a change of a figure or its course ("covid testing sales drop", "volume trends"): the figure's
+# movement, which MD&A tells in words, qualified by whatever else the name says
+_CHANGE_NOUN = re.compile(r"\b(?:drops?|declin\w*|decreas\w*|increas\w*|fall(?:s|ing)?|fell|ris(?:e|es|ing)|rose|"
+                          r"slow(?:down|ing|ed)?|jump\w*|surg\w*|plung\w*|swings?|trends?|trending|erosion|erod\w*|"
+                          r"shortfall|miss(?:ed)?|weakness|softness|headwinds?|tailwinds?|pressures?)\b")
+_NAME_WORD = re.compile(r"[a-z][a-z&'-]+")
+
+
+def _figure_vocabulary() -> frozenset[str]:
+    """Every word some figure's name is made of: the curated metrics' phrases and the figures known to be
+    unmapped ("churn rate", "ebitda"), with their plural or singular."""
+    from agent.retrieval.concepts import PHRASES, UNKNOWN_METRICS
+
+    words: set[str] = set()
+    for phrase in (*PHRASES, *UNKNOWN_METRICS):
+        for w in _NAME_WORD.findall(phrase):
+            words.update((w, w.removesuffix("s"), f"{w}s"))
+    return frozenset(words)
+
+
+_VOCABULARY: frozenset[str] | None = None
+
+
+def figure_word(word: str) -> bool:
+    """The word is part of some figure's name (see _figure_vocabulary)."""
+    global _VOCABULARY
+    if _VOCABULARY is None:
+        _VOCABULARY = _figure_vocabulary()
+    return word in _VOCABULARY or word.removesuffix("s") in _VOCABULARY
+
+
+def topic_words(words: list[str], low: str, brand: dict | None = None) -> list[str]:
+    """The words a passage must name for an unmapped figure's name to be answered from prose when the
+    question has no form of asking what the filing says ([] when it is a figure's name, refused as one).
+
+    Why by the name's own words: a statement prints amounts, and a name whose head word is no amount's
+    ("the quaker recall", "paid sharing") is a topic; a name beside an event ("what did the uaw strike
+    cost them") is what the event did, which the filing tells where it tells the event; a figure's change
+    qualified by words no figure has ("covid testing sales drop") is told in MD&A. A bare figure's name
+    ("churn rate", "ebitda", "units shipped" asked as an amount) keeps its refusal. The words returned are
+    the name's own that are no figure's (the topic); for a figure's change with none, the brand the company
+    was named by ("Frito-Lay volume trends")."""
+    qualifiers = [w for w in words if not figure_word(w) and not _CHANGE_NOUN.fullmatch(w)]
+    if EVENT.search(low):
+        return qualifiers
+    if _CHANGE_NOUN.search(low):
+        if qualifiers:
+            return qualifiers
+        brand_words = _NAME_WORD.findall((brand or {}).get("word", "").lower())
+        return brand_words
+    if not figure_word(words[-1]) and not _AMOUNT_ASK.search(low):
+        return words  # the head of the name is no amount's: a topic, every word of it named
+    return []
 
 
 _SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")
