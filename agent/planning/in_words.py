@@ -296,19 +296,20 @@ def topic_words(words: list[str], low: str, brand: dict | None = None) -> list[s
 _SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")
 
 
-def _stem(word: str) -> str:
+def _stem(word: str, keep: int = 4) -> str:
     for suffix in ("ies", "es", "s", "ing", "ed", "ers", "er", "ation", "ations"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+        if word.endswith(suffix) and len(word) - len(suffix) >= keep:
             return word[: -len(suffix)]
     return word
 
 
 def names_all(text: str, words: list[str]) -> bool:
     """Some sentence of `text` says every one of `words` (in any of its forms: "charges" for "charge",
-    "employees" for "employ")."""
-    wanted = {_stem(w) for w in words}
+    "employees" for "employ"). A word keeps five letters of its stem: "sharing" cut to "shar" would be
+    said by every sentence about shares."""
+    wanted = {_stem(w, keep=5) for w in words}
     for sentence in _SENTENCE.split(text.lower()):
-        said = {_stem(w.strip("'-").removesuffix("'s")) for w in _WORD.findall(sentence)}
+        said = {_stem(w.strip("'-").removesuffix("'s"), keep=5) for w in _WORD.findall(sentence)}
         if all(any(s.startswith(w) or w.startswith(s) and len(s) >= 4 for s in said) for w in wanted):
             return True
     return False
