@@ -117,7 +117,7 @@ def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan
     unnamed = _masked(strip_quotes(text), directory)
     plan = _verb_probe(plan, unnamed)
     told = goes_in_words(low) or bool(_CONTRIBUTED.search(unnamed))
-    if not (told or asks_in_words(low) or _HOW_IN_WORDS.search(low) or described):
+    if not (told or asks_in_words(low) or _WHETHER.search(low) or _HOW_IN_WORDS.search(low) or described):
         return plan
     # "how is Walgreens' cash flow holding up?": a figure's name matching several lines, asked in words
     refused = (plan.route == "refusal" and plan.refusal_reason in ("unknown_metric", "ambiguous_metric")
@@ -186,7 +186,14 @@ def asks_discussion(low: str) -> bool:
     """The question asks for the filing's discussion itself, not an amount: a cause, what it says or
     expects, a dependence, how something went, a description. The figure's name is then only its topic."""
     return bool(CAUSE.search(low) or asks_statement(low) or DEPENDENCE.search(low) or EXPECTATION.search(low)
-                or goes_in_words(low) or _HOW_IN_WORDS.search(low) or _DESCRIBED.search(low))
+                or goes_in_words(low) or _HOW_IN_WORDS.search(low) or _DESCRIBED.search(low) or _BECAUSE.search(low))
+
+
+# "is AMD's data center revenue growing because of MI300?", "did sales fall due to the strike?": a cause
+# named by the asker, which only the filing's discussion confirms or not
+_BECAUSE = re.compile(r"\b(?:because\s+of|due\s+to|owing\s+to|as\s+a\s+result\s+of|on\s+account\s+of|thanks\s+to)\b")
+# "whether Home Depot's big ticket sales are weak": a yes-no question asked indirectly, as "are ... weak?" is
+_WHETHER = re.compile(r"^\W*(?:(?:and|so|but|ok|okay)\W+)?(?:(?:tell\s+me|i\s+wonder|wondering)\s+)?whether\b")
 
 
 _AMOUNT_ASK = re.compile(r"^\W*(?:how\s+(?:much|many)|what\s+(?:is|was|were|are)|what's)\b")
@@ -201,7 +208,12 @@ def named_words(phrase: str, company_words: set[str]) -> list[str]:
     """The words of an unmapped figure's name a passage must say to be about it: its content words,
     not the company's name, a year, or a question word."""
     words = [w.strip("'-").removesuffix("'s") for w in _WORD.findall(_DETAIL_TAIL.sub("", phrase.lower()))]
-    return list(dict.fromkeys(w for w in words if len(w) > 2 and w not in STOPWORDS and w not in company_words))
+    return list(dict.fromkeys(w for w in words if len(w) > 2 and w not in STOPWORDS and w not in company_words
+                              and w not in _ASKING_WORDS))
+
+
+# Words that ask rather than name ("whether big ticket sales weak"): never a word a passage must say
+_ASKING_WORDS = frozenset({"whether", "if", "any", "much", "many"})
 
 
 def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan | None = None) -> Plan | None:
@@ -309,7 +321,9 @@ def names_all(text: str, words: list[str]) -> bool:
     said by every sentence about shares."""
     wanted = {_stem(w, keep=5) for w in words}
     for sentence in _SENTENCE.split(text.lower()):
-        said = {_stem(w.strip("'-").removesuffix("'s"), keep=5) for w in _WORD.findall(sentence)}
+        # "big-ticket" says "big" and "ticket" as well
+        said = {_stem(p.strip("'-").removesuffix("'s"), keep=5) for w in _WORD.findall(sentence)
+                for p in {w, *w.split("-")} if p}
         if all(any(s.startswith(w) or w.startswith(s) and len(s) >= 4 for s in said) for w in wanted):
             return True
     return False
