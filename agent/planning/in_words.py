@@ -300,9 +300,15 @@ def topic_words(words: list[str], low: str, brand: dict | None = None) -> list[s
             return qualifiers
         brand_words = _NAME_WORD.findall((brand or {}).get("word", "").lower())
         return brand_words
-    if not figure_word(words[-1]) and not _AMOUNT_ASK.search(low):
+    if not figure_word(words[-1]) and not _MEASURE_NOUN.intersection(words) and not _AMOUNT_ASK.search(low):
         return words  # the head of the name is no amount's: a topic, every word of it named
     return []
+
+
+# Nouns that make any name a quantity ("units shipped", "zorble count", "store number"): a figure's question
+_MEASURE_NOUN = frozenset({"unit", "units", "number", "numbers", "count", "counts", "rate", "rates", "ratio", "ratios",
+                           "percentage", "percent", "share", "amount", "amounts", "total", "average", "per", "margin",
+                           "margins", "growth", "size", "level", "levels"})
 
 
 _SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")
