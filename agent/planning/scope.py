@@ -170,7 +170,8 @@ FILING_FRAMED = (
     # "will Home Depot resume share repurchases?", "is Intel going to keep paying a dividend?": what the
     # company will do is a plan its filing states (or does not), unlike what its figures or stock will do
     # (a company does it: "will the Fed cut rates?" is no filing's plan)
-    rf"^\W*(?:and\s+|so\s+)?(?:will|would|is|are)\s+(?!{_OTHERS}\b|there\b|it\b|{_NOT_A_COMPANY})"
+    # ("when will Medtronic complete the separation?": the timing of that plan, as the filing states it)
+    rf"^\W*(?:and\s+|so\s+)?(?:when\s+|how\s+soon\s+)?(?:will|would|is|are)\s+(?!{_OTHERS}\b|there\b|it\b|{_NOT_A_COMPANY})"
     # the company as the one acting: "will Johnson Controls get acquired?" asks what others will do to it
     r"(?:(?!(?:get|gets|getting|got|be|been|being)\b)[\w&.'-]+\s+){1,4}?"
     # Only the acts a 10-K states its plans for (capital returns, investment, deals, restructuring): "will
@@ -191,12 +192,14 @@ EXPOSURE = (r"\b(?:be|get|been|being)\s+(?:\w+\s+)?(?:affected|impacted|hurt|har
 # What a 10-K itself states about the future: amounts to be recorded or paid, plans and schedules.
 FILED_FUTURE = (
     r"\b(?:be|being)\s+(?:recorded|recogni[sz]ed|amortized|incurred|expensed|reclassified|paid|charged|"
-    r"capitalized|contributed|completed|funded|settled)\b|\b(?:planned|scheduled|committed|expected\s+to\s+be\s+"
+    r"capitalized|contributed|completed|funded|settled|accounted\s+for|classified|presented|measured)\b|\b(?:planned|scheduled|committed|expected\s+to\s+be\s+"
     r"(?:recorded|recogni[sz]ed|incurred|paid|completed))\b|\brestructuring\b|\bamortization\s+expense\b"
 )
 # "next year" asks for a forecast, unless it is about contractual amounts falling due (a 10-K topic).
 NEXT_PERIOD = r"\bnext\s+(?:fiscal\s+)?(?:year|quarter|12\s+months)(?:'s)?\b|\bin\s+the\s+(?:coming|next)\s+(?:years?|quarters?)\b"
-CONTRACTUAL = r"\b(?:matur\w*|due(?!\s+to\b)|payable|obligations?|expir\w*|commitments?|schedul\w*|contractual)\b"
+CONTRACTUAL = (r"\b(?:matur\w*|due(?!\s+to\b)|payable|obligations?|expir\w*|commitments?|schedul\w*|contractual|"
+               # what the company expects to contribute to its pension plans next year: a note states it
+               r"(?:pension|benefit|plan)\s+contributions?)\b")
 # A prediction asked of Footnote itself ("predict ...", "what do you expect ..."): never a filing's statement.
 ASKED_OF_FOOTNOTE = r"\b(?:you|u|your)\b|^\W*(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:predict|forecast|project|estimate|guess)\b"
 OTHER_SOURCES = (
