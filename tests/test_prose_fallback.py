@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from agent.planning.companies import CompanyDirectory
-from agent.planning.in_words import asks_filing_words, named_words, names_all, prose_fallback, topic_words
+from agent.planning.in_words import (asks_filing_words, named_words, names_all, prose_fallback, topic_words,
+                                     yes_no_clause)
 from agent.planning.plan import refusal_plan
 from agent.planning.rules import plan_rules
 from tests.conftest import thread_of
@@ -143,3 +144,17 @@ def test_a_short_stem_is_no_other_words_stem():
 ])
 def test_a_cause_named_by_the_asker_or_a_view_asked_for_asks_in_words(text):
     assert asks_filing_words(text)
+
+
+def test_a_yes_no_question_after_a_figure_is_searched_for_the_figures_words(directory):
+    refused = refusal_plan("unknown_metric", "zorble levels healthy", tickers=["AAPL"])
+    plan = prose_fallback(refused, "apple zorble levels - are they healthy now?", directory)
+    assert plan is not None and plan.unless_named["words"] == ["zorble", "levels"]
+    assert yes_no_clause("apple zorble levels - are they healthy now?") == "are they healthy now"
+    assert yes_no_clause("apple gross margin - is it above 40%?") is None  # an amount checked: the figure's
+    assert yes_no_clause("is apple's zorble healthy?") is None  # one question: judged as a whole
+
+
+def test_a_cause_put_as_blame_asks_in_words_and_a_hyphen_is_no_word_break():
+    assert asks_filing_words("is the console cycle to blame")
+    assert names_all("We recorded inventory write-downs on EVs.", ["inventory", "writedown"])

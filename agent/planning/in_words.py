@@ -191,7 +191,8 @@ def asks_discussion(low: str) -> bool:
 
 # "is AMD's data center revenue growing because of MI300?", "did sales fall due to the strike?": a cause
 # named by the asker, which only the filing's discussion confirms or not
-_BECAUSE = re.compile(r"\b(?:because\s+of|due\s+to|owing\s+to|as\s+a\s+result\s+of|on\s+account\s+of|thanks\s+to)\b")
+_BECAUSE = re.compile(r"\b(?:because\s+of|due\s+to|owing\s+to|as\s+a\s+result\s+of|on\s+account\s+of|thanks\s+to|"
+                      r"to\s+blame|blamed\s+(?:on|for)|responsible\s+for)\b")
 # "whether Home Depot's big ticket sales are weak": a yes-no question asked indirectly, as "are ... weak?" is
 _WHETHER = re.compile(r"^\W*(?:(?:and|so|but|ok|okay)\W+)?(?:(?:tell\s+me|i\s+wonder|wondering)\s+)?whether\b")
 
@@ -232,7 +233,15 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
     words = named_words(plan.refusal_detail, names)
     if not words:
         return None
-    if not asks_filing_words(low):
+    asked = yes_no_clause(low)
+    if asked is not None and not asks_filing_words(low):
+        # "nike inventory levels - are they healthy now?": a yes-no question about the figure, answered by what
+        # the filing says of it; the words of the name outside the question's own predicate are its topic
+        said = set(_NAME_WORD.findall(asked))
+        words = [w for w in words if w not in said]
+        if not words:
+            return None
+    elif not asks_filing_words(low):
         # no form of a question about the filing's words: searched only when the name itself is no
         # figure's (a topic, an event, a change of a figure qualified by words no figure has), and then
         # only a passage that names what it is about lifts the refusal
@@ -248,6 +257,21 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
     prose.unless_named = {"reason": plan.refusal_reason, "detail": plan.refusal_detail, "words": words}
     prose.slots = {**prose.slots, "metrics": "none: prose (a figure no table maps, asked in words)"}
     return prose
+
+
+_CLAUSE = re.compile(r"\s*(?:[,;:?!]|\s-+\s|\s\u2013\s|\s\u2014\s)\s*")
+
+
+def yes_no_clause(low: str) -> str | None:
+    """The clause of the message that asks a yes-no question about the company or its figure in words ("are
+    they healthy now?" after "nike inventory levels -"), None when none does, when the message is that one
+    question, or when the clause checks an amount ("is it above 40%?"). `low`: lowercase, quotations removed."""
+    clauses = _CLAUSE.split(low.strip(" ?.!"))
+    for clause in clauses if len(clauses) > 1 else []:  # the whole message as one question is judged as a whole
+        if (asks_in_words(clause) or _WHETHER.search(clause)) and not modal_cause(clause) \
+                and _AMOUNT_CHECK.search(YEAR_WORDS.sub(" ", clause)) is None:
+            return clause
+    return None
 
 
 # Words that name a change of a figure or its course ("covid testing sales drop", "volume trends"): the figure's
@@ -329,7 +353,7 @@ def names_all(text: str, words: list[str]) -> bool:
     for sentence in _SENTENCE.split(text.lower()):
         # "big-ticket" says "big" and "ticket" as well
         said = {_stem(p.strip("'-").removesuffix("'s"), keep=5) for w in _WORD.findall(sentence)
-                for p in {w, *w.split("-")} if p}
+                for p in {w, w.replace("-", ""), *w.split("-")} if p}  # "write-downs" says "writedown" too
         if all(any(s.startswith(w) or w.startswith(s) and len(s) >= 4 for s in said) for w in wanted):
             return True
     return False
