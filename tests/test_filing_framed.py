@@ -122,3 +122,12 @@ def test_what_the_filing_states_of_a_plan_or_its_accounting_is_no_forecast(direc
 ])
 def test_when_something_will_happen_asked_of_footnote_stays_a_forecast(text):
     assert out_of_scope(text) is not None
+
+
+@pytest.mark.parametrize("text", ["rank ko pep and khc as buys", "which of them would you rate as a sell"])
+def test_companies_judged_as_trades_is_advice(text):
+    assert (out_of_scope(text) or "").startswith("investment advice")
+
+
+def test_a_sale_in_the_filings_words_is_no_trade():
+    assert out_of_scope("what did apple classify as held for sale") is None

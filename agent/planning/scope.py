@@ -71,6 +71,8 @@ ADVICE = (
     r"\bwhich\s+(?:stock|company)\s+(?:should|would|to)\b.{0,30}\b(?:buy|invest|pick)\b",
     r"\bbetter\s+(?:investment|buy|stock|pick|bet)\b", r"\b(?:stocks?|shares)\s+to\s+(?:buy|sell|own)\b",
     r"\bstock\s+picks?\b", r"\bstock\s+picker\b",
+    # companies judged as trades ("rank KO, PEP and KHC as buys"): the verdict asked for is advice
+    r"\bas\s+(?:an?\s+)?(?:buys?|sells?)\b",
     # a decision to trade, asked of Footnote: "help me decide whether to short X", "pick between X and Y
     # as an investment" (the choice is the advice, whatever verb asks for help with it)
     r"\bwhether\s+(?:i|we)\s+should\s+(?:buy|sell|short|hold|invest|own|dump|trim)\b",
