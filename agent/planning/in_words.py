@@ -28,7 +28,11 @@ from agent.planning.years import YEAR_WORDS
 _HOW_IN_WORDS = re.compile(
     r"^\W*how\s+(?:does|do|did|is|are|has|have)\s+(?:[\w&.'-]+\s+){1,4}?(?:account|recogni[sz]e|treat|measure|value|"
     r"determine|estimate|think|allocate|manage|fund|finance|describe|explain|discuss|classify|disclose|assess|test|hedge|"
-    r"mitigate|approach|handle|define|view|protect|deploy|prioriti[sz]e)\w*\b")
+    r"mitigate|approach|handle|define|view|protect|deploy|prioriti[sz]e)\w*\b"
+    # "how are they justifying it?", "how is Walgreens funding that?": how the company acts on a thing named
+    r"|^\W*how\s+(?:is|are|was|were)\s+(?:[\w&.'-]+\s+){1,3}?[a-z]{3,}ing\s+(?:it|them|this|that|these|those)\b"
+    # "what are they doing with it?", "what is Intel doing about its margins?": the company's conduct
+    r"|\bwhat\s+(?:is|are|was|were|has|have)\s+(?:[\w&.'-]+\s+){1,3}?(?:doing|done)\s+(?:with|about|to|for)\b")
 # "what are the risks to Mastercard's cross-border revenue?", "where does Visa get most of its revenue?",
 # "how is Boeing addressing its cash flow problems?": a description asked for, whatever figure it names
 _DESCRIBED = re.compile(
@@ -234,21 +238,22 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
     if not words:
         return None
     asked = yes_no_clause(low)
-    if asked is not None and not asks_filing_words(low):
+    in_words = asks_filing_words(low) or any(asks_filing_words(c) for c in _clauses(low))
+    if asked is not None and not in_words:
         # "nike inventory levels - are they healthy now?": a yes-no question about the figure, answered by what
         # the filing says of it; the words of the name outside the question's own predicate are its topic
         said = set(_NAME_WORD.findall(asked))
         words = [w for w in words if w not in said]
         if not words:
             return None
-    elif not asks_filing_words(low):
+    elif not in_words:
         # no form of a question about the filing's words: searched only when the name itself is no
         # figure's (a topic, an event, a change of a figure qualified by words no figure has), and then
         # only a passage that names what it is about lifts the refusal
         words = topic_words(words, low, plan.brand)
         if not words:
             return None
-    elif asks_discussion(low) and not _AMOUNT_ASK.search(low):
+    elif (asks_discussion(low) or any(asks_discussion(c) for c in _clauses(low))) and not _AMOUNT_ASK.search(low):
         # "why did Verizon's wireless equipment costs fall?": the figure is the topic of the discussion asked
         # for, which the composer's relevance floor judges; the refusal stands only if nothing answers
         words = []
@@ -260,6 +265,12 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
 
 
 _CLAUSE = re.compile(r"\s*(?:[,;:?!]|\s-+\s|\s\u2013\s|\s\u2014\s)\s*")
+
+
+def _clauses(low: str) -> list[str]:
+    """The message's clauses after the first ("meta's AI capex - how are they justifying it": "how are they
+    justifying it"), each read as a question of its own; [] for a message of one clause."""
+    return _CLAUSE.split(low.strip(" ?.!"))[1:]
 
 
 def yes_no_clause(low: str) -> str | None:
