@@ -237,11 +237,12 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
     words = named_words(plan.refusal_detail, names)
     if not words:
         return None
-    asked = yes_no_clause(low)
-    in_words = asks_filing_words(low) or any(asks_filing_words(c) for c in _clauses(low))
-    if asked is not None and not in_words:
-        # "nike inventory levels - are they healthy now?": a yes-no question about the figure, answered by what
-        # the filing says of it; the words of the name outside the question's own predicate are its topic
+    in_words = asks_filing_words(low)
+    asked = None if in_words else (yes_no_clause(low) or next((c for c in _clauses(low) if asks_filing_words(c)), None))
+    if asked is not None:
+        # "nike inventory levels - are they healthy now?", "meta's AI capex - how are they justifying it": a later
+        # clause asks about the figure in words, answered by what the filing says of it; the name's words outside
+        # that clause are its topic, which a passage must name
         said = set(_NAME_WORD.findall(asked))
         words = [w for w in words if w not in said]
         if not words:
@@ -253,7 +254,7 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
         words = topic_words(words, low, plan.brand)
         if not words:
             return None
-    elif (asks_discussion(low) or any(asks_discussion(c) for c in _clauses(low))) and not _AMOUNT_ASK.search(low):
+    elif asks_discussion(low) and not _AMOUNT_ASK.search(low):
         # "why did Verizon's wireless equipment costs fall?": the figure is the topic of the discussion asked
         # for, which the composer's relevance floor judges; the refusal stands only if nothing answers
         words = []
