@@ -27,11 +27,14 @@ from agent.planning.years import YEAR_WORDS
 # company does something is told in words (its policies, its MD&A), whatever figure words it names
 _HOW_IN_WORDS = re.compile(
     r"^\W*how\s+(?:does|do|did|is|are|has|have)\s+(?:[\w&.'-]+\s+){1,4}?(?:account|recogni[sz]e|treat|measure|value|"
-    r"determine|estimate|think|allocate|manage|fund|finance|describe|explain|discuss|classify|disclose|assess|test|hedge|"
-    r"mitigate|approach|handle|define|view|protect|deploy|prioriti[sz]e)\w*\b"
-    # "how are they justifying it?", "how is Walgreens funding that?": how the company acts on a thing named
+    r"determine|estimate|allocate|manage|fund|finance|describe|explain|discuss|classify|disclose|assess|test|hedge|"
+    r"mitigate|approach|handle|define|view|protect|deploy|prioriti[sz]e)\w*\b")
+# How the company thinks about or acts on a thing, or what it is doing with it ("how is Nike thinking about its
+# inventory?", "how are they justifying it?", "what are they doing with it?"): asked of the filing's words.
+# Read only for a figure refused as unknown that names no segment and no other company (prose_fallback).
+_HOW_ACTS = re.compile(
+    r"^\W*how\s+(?:does|do|did|is|are)\s+(?:[\w&.'-]+\s+){1,4}?think\w*\b"
     r"|^\W*how\s+(?:is|are|was|were)\s+(?:[\w&.'-]+\s+){1,3}?[a-z]{3,}ing\s+(?:it|them|this|that|these|those)\b"
-    # "what are they doing with it?", "what is Intel doing about its margins?": the company's conduct
     r"|\bwhat\s+(?:is|are|was|were|has|have)\s+(?:[\w&.'-]+\s+){1,3}?(?:doing|done)\s+(?:with|about|to|for)\b")
 # "what are the risks to Mastercard's cross-border revenue?", "where does Visa get most of its revenue?",
 # "how is Boeing addressing its cash flow problems?": a description asked for, whatever figure it names
@@ -121,7 +124,7 @@ def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan
     unnamed = _masked(strip_quotes(text), directory)
     plan = _verb_probe(plan, unnamed)
     told = goes_in_words(low) or bool(_CONTRIBUTED.search(unnamed))
-    if not (told or asks_in_words(low) or _WHETHER.search(low) or _HOW_IN_WORDS.search(low) or described):
+    if not (told or asks_in_words(low) or _HOW_IN_WORDS.search(low) or described):
         return plan
     # "how is Walgreens' cash flow holding up?": a figure's name matching several lines, asked in words
     refused = (plan.route == "refusal" and plan.refusal_reason in ("unknown_metric", "ambiguous_metric")
@@ -179,18 +182,22 @@ def as_prose(plan: Plan, text: str, low: str, directory: CompanyDirectory, previ
 # The forms of a question that ask what a filing says, whatever figure words are inside it: a cause
 # ("why did ...", "what drove ...", "how did X affect ..."), a statement ("what does it say / expect /
 # describe ..."), a dependence, an outlook, how something went, a description asked for.
-def asks_filing_words(low: str) -> bool:
+def asks_filing_words(low: str, *, wider: bool = False) -> bool:
     """`low`: the question lowercase, quotations removed. An amount asked of the company ("how much X did
-    Apple report?") is a figure's question unless it names the filing it asks."""
+    Apple report?") is a figure's question unless it names the filing it asks. `wider`: the forms read only
+    for a figure that names no segment and no other company (see asks_discussion)."""
     framed = filing_framed(low) and (not _AMOUNT_ASK.search(low) or bool(_NAMES_FILING.search(low)))
-    return framed or asks_discussion(low)
+    return framed or asks_discussion(low, wider=wider)
 
 
-def asks_discussion(low: str) -> bool:
+def asks_discussion(low: str, *, wider: bool = False) -> bool:
     """The question asks for the filing's discussion itself, not an amount: a cause, what it says or
-    expects, a dependence, how something went, a description. The figure's name is then only its topic."""
+    expects, a dependence, how something went, a description. The figure's name is then only its topic.
+    `wider`: also a cause the asker names ("because of", "to blame") and how the company thinks about or
+    acts on a thing (_HOW_ACTS)."""
     return bool(CAUSE.search(low) or asks_statement(low) or DEPENDENCE.search(low) or EXPECTATION.search(low)
-                or goes_in_words(low) or _HOW_IN_WORDS.search(low) or _DESCRIBED.search(low) or _BECAUSE.search(low))
+                or goes_in_words(low) or _HOW_IN_WORDS.search(low) or _DESCRIBED.search(low)
+                or (wider and (_BECAUSE.search(low) or _HOW_ACTS.search(low))))
 
 
 # "is AMD's data center revenue growing because of MI300?", "did sales fall due to the strike?": a cause
@@ -237,8 +244,15 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
     words = named_words(plan.refusal_detail, names)
     if not words:
         return None
-    in_words = asks_filing_words(low)
-    asked = None if in_words else (yes_no_clause(low) or next((c for c in _clauses(low) if asks_filing_words(c)), None))
+    # A segment the filing does not report ("members reported: ...") or another company named beside the
+    # figure ("what about Rivian?") keeps its refusal unless the question plainly asks the filing's words:
+    # the wider readings below would search the company's prose for a member it lacks or another's name
+    wider = "(members reported" not in plan.refusal_detail and not _names_another(text, plan.tickers, directory)
+    in_words = asks_filing_words(low, wider=wider)
+    asked = None if in_words or not wider else \
+        (yes_no_clause(low) or next((c for c in _clauses(low) if asks_filing_words(c, wider=True)), None))
+    if not wider and not in_words:
+        return None
     if asked is not None:
         # "nike inventory levels - are they healthy now?", "meta's AI capex - how are they justifying it": a later
         # clause asks about the figure in words, answered by what the filing says of it; the name's words outside
@@ -254,7 +268,7 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
         words = topic_words(words, low, plan.brand)
         if not words:
             return None
-    elif asks_discussion(low) and not _AMOUNT_ASK.search(low):
+    elif asks_discussion(low, wider=wider) and not _AMOUNT_ASK.search(low):
         # "why did Verizon's wireless equipment costs fall?": the figure is the topic of the discussion asked
         # for, which the composer's relevance floor judges; the refusal stands only if nothing answers
         words = []
@@ -266,6 +280,11 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
 
 
 _CLAUSE = re.compile(r"\s*(?:[,;:?!]|\s-+\s|\s\u2013\s|\s\u2014\s)\s*")
+
+
+def _names_another(text: str, tickers: list[str], directory: CompanyDirectory) -> bool:
+    """The message names a company other than the plan's, covered or not, as a subject or a topic."""
+    return any(m.company is not None and m.company.ticker not in tickers for m in directory.find(text or ""))
 
 
 def _clauses(low: str) -> list[str]:
@@ -336,8 +355,11 @@ def topic_words(words: list[str], low: str, brand: dict | None = None) -> list[s
             return qualifiers
         brand_words = _NAME_WORD.findall((brand or {}).get("word", "").lower())
         return brand_words
-    if not figure_word(words[-1]) and not _MEASURE_NOUN.intersection(words) and not _AMOUNT_ASK.search(low):
-        return words  # the head of the name is no amount's: a topic, every word of it named
+    if len(words) >= 2 and not figure_word(words[-1]) and not _MEASURE_NOUN.intersection(words) \
+            and not _AMOUNT_ASK.search(low):
+        # the head of the name is no amount's: a topic, every word of it named (a lone word may be a name
+        # no directory holds: "what about rivian?" is never searched in the thread company's filing)
+        return words
     return []
 
 

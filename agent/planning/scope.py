@@ -172,8 +172,7 @@ FILING_FRAMED = (
     # "will Home Depot resume share repurchases?", "is Intel going to keep paying a dividend?": what the
     # company will do is a plan its filing states (or does not), unlike what its figures or stock will do
     # (a company does it: "will the Fed cut rates?" is no filing's plan)
-    # ("when will Medtronic complete the separation?": the timing of that plan, as the filing states it)
-    rf"^\W*(?:and\s+|so\s+)?(?:when\s+|how\s+soon\s+)?(?:will|would|is|are)\s+(?!{_OTHERS}\b|there\b|it\b|{_NOT_A_COMPANY})"
+    rf"^\W*(?:and\s+|so\s+)?(?:will|would|is|are)\s+(?!{_OTHERS}\b|there\b|it\b|{_NOT_A_COMPANY})"
     # the company as the one acting: "will Johnson Controls get acquired?" asks what others will do to it
     r"(?:(?!(?:get|gets|getting|got|be|been|being)\b)[\w&.'-]+\s+){1,4}?"
     # Only the acts a 10-K states its plans for (capital returns, investment, deals, restructuring): "will
