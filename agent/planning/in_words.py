@@ -220,8 +220,7 @@ def named_words(phrase: str, company_words: set[str]) -> list[str]:
     """The words of an unmapped figure's name a passage must say to be about it: its content words,
     not the company's name, a year, or a question word."""
     words = [w.strip("'-").removesuffix("'s") for w in _WORD.findall(_DETAIL_TAIL.sub("", phrase.lower()))]
-    return list(dict.fromkeys(w for w in words if len(w) > 2 and w not in STOPWORDS and w not in company_words
-                              and w not in _ASKING_WORDS))
+    return list(dict.fromkeys(w for w in words if len(w) > 2 and w not in STOPWORDS and w not in company_words))
 
 
 # Words that ask rather than name ("whether big ticket sales weak"): never a word a passage must say
@@ -239,15 +238,19 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
             or not plan.refusal_detail or "(in your formula)" in plan.refusal_detail or plan.period \
             or len(text or "") > MAX_CHARS:
         return None
-    low = spelled_out(strip_quotes(text).lower())  # "how is nike thinking abt ...": read as written out
-    names = {w for t in plan.tickers for w in (t.lower(), *(_company_name_words(directory, t)))}
-    words = named_words(plan.refusal_detail, names)
-    if not words:
-        return None
     # A segment the filing does not report ("members reported: ...") or another company named beside the
     # figure ("what about Rivian?") keeps its refusal unless the question plainly asks the filing's words:
     # the wider readings below would search the company's prose for a member it lacks or another's name
     wider = "(members reported" not in plan.refusal_detail and not _names_another(text, plan.tickers, directory)
+    low = strip_quotes(text).lower()
+    if wider:
+        low = spelled_out(low)  # "how is nike thinking abt ...": read as written out
+    names = {w for t in plan.tickers for w in (t.lower(), *(_company_name_words(directory, t)))}
+    words = named_words(plan.refusal_detail, names)
+    if wider:
+        words = [w for w in words if w not in _ASKING_WORDS]
+    if not words:
+        return None
     in_words = asks_filing_words(low, wider=wider)
     asked = None if in_words or not wider else \
         (yes_no_clause(low) or next((c for c in _clauses(low) if asks_filing_words(c, wider=True)), None))
