@@ -104,3 +104,29 @@ def test_a_company_named_with_an_ampersand_is_cut_from_the_search_as_written():
         query = strip_for_query(text, directory.find(text))
         assert "&" not in query and "gamble" not in query.lower() and "johnson" not in query.lower(), query
         assert query.startswith("why did ") and ("volumes fall" in query or "sales rise" in query), query
+
+
+@pytest.mark.parametrize("text", [
+    "how will the exchange offer be accounted for",  # an accounting treatment the notes state
+    "what pension contributions will general motors make next year",  # a note's expected contributions
+])
+def test_what_the_filing_states_of_a_plan_or_its_accounting_is_no_forecast(directory, text):
+    assert out_of_scope(text) is None
+
+
+@pytest.mark.parametrize("text", [
+    "when will tesla be profitable",
+    "when will tesla's stock recover",
+    "what will tesla's revenue be next year",
+])
+def test_when_something_will_happen_asked_of_footnote_stays_a_forecast(text):
+    assert out_of_scope(text) is not None
+
+
+@pytest.mark.parametrize("text", ["rank ko pep and khc as buys", "which of them would you rate as a sell"])
+def test_companies_judged_as_trades_is_advice(text):
+    assert (out_of_scope(text) or "").startswith("investment advice")
+
+
+def test_a_sale_in_the_filings_words_is_no_trade():
+    assert out_of_scope("what did apple classify as held for sale") is None

@@ -78,3 +78,12 @@ def test_two_years_asked_for_what_each_filing_says_read_both(question):
 def test_a_change_over_years_that_are_not_consecutive_reads_each_years_filing():
     # the 2024 10-K compares 2024 with 2023 only: 2022 is told in its own filing
     assert _read("how did hashmark's margin change from 2022 to 2024?", [2022, 2023, 2024], [2022, 2024]) == [2022, 2024]
+
+
+def test_a_number_that_names_a_thing_is_no_year_asked_about():
+    from agent.planning.years import parse_years
+
+    assert parse_years("the 737-9 accident in January 2024 (Alaska Airlines flight 1282)").years == [2024]
+    assert parse_years("what does section 1502 say about conflict minerals").years == []
+    assert parse_years("revenue 1980").years == [1980]  # where a year goes, still a year (refused as one)
+    assert parse_years("2024 vs 1850").years == [1850, 2024]

@@ -14,10 +14,10 @@ from agent.planning.company_mentions import strip_for_query
 from agent.planning.followups import joined_topic, own_subject, points_back, thread_topic
 from agent.planning.movers import not_a_line
 from agent.planning.plan import MAX_CHARS, Plan
-from agent.planning.prose_route import (ASKS_RISK, CAUSE, DEPENDENCE, EXPECTATION, asks_in_words, asks_statement,
+from agent.planning.prose_route import (ASKS_RISK, CAUSE, DEPENDENCE, EVENT, EXPECTATION, asks_in_words, asks_statement,
                                         modal_cause, order_items)
 from agent.planning.route import masked
-from agent.planning.scope import filing_framed, strip_quotes
+from agent.planning.scope import filing_framed, spelled_out, strip_quotes
 from agent.planning.topics import STOPWORDS, expand_query, route_items
 from agent.planning.words import NUMERIC_INTENTS
 from agent.planning.years import YEAR_WORDS
@@ -29,6 +29,13 @@ _HOW_IN_WORDS = re.compile(
     r"^\W*how\s+(?:does|do|did|is|are|has|have)\s+(?:[\w&.'-]+\s+){1,4}?(?:account|recogni[sz]e|treat|measure|value|"
     r"determine|estimate|allocate|manage|fund|finance|describe|explain|discuss|classify|disclose|assess|test|hedge|"
     r"mitigate|approach|handle|define|view|protect|deploy|prioriti[sz]e)\w*\b")
+# How the company thinks about or acts on a thing, or what it is doing with it ("how is Nike thinking about its
+# inventory?", "how are they justifying it?", "what are they doing with it?"): asked of the filing's words.
+# Read only for a figure refused as unknown that names no segment and no other company (prose_fallback).
+_HOW_ACTS = re.compile(
+    r"^\W*how\s+(?:does|do|did|is|are)\s+(?:[\w&.'-]+\s+){1,4}?think\w*\b"
+    r"|^\W*how\s+(?:is|are|was|were)\s+(?:[\w&.'-]+\s+){1,3}?[a-z]{3,}ing\s+(?:it|them|this|that|these|those)\b"
+    r"|\bwhat\s+(?:is|are|was|were|has|have)\s+(?:[\w&.'-]+\s+){1,3}?(?:doing|done)\s+(?:with|about|to|for)\b")
 # "what are the risks to Mastercard's cross-border revenue?", "where does Visa get most of its revenue?",
 # "how is Boeing addressing its cash flow problems?": a description asked for, whatever figure it names
 _DESCRIBED = re.compile(
@@ -175,18 +182,30 @@ def as_prose(plan: Plan, text: str, low: str, directory: CompanyDirectory, previ
 # The forms of a question that ask what a filing says, whatever figure words are inside it: a cause
 # ("why did ...", "what drove ...", "how did X affect ..."), a statement ("what does it say / expect /
 # describe ..."), a dependence, an outlook, how something went, a description asked for.
-def asks_filing_words(low: str) -> bool:
+def asks_filing_words(low: str, *, wider: bool = False) -> bool:
     """`low`: the question lowercase, quotations removed. An amount asked of the company ("how much X did
-    Apple report?") is a figure's question unless it names the filing it asks."""
+    Apple report?") is a figure's question unless it names the filing it asks. `wider`: the forms read only
+    for a figure that names no segment and no other company (see asks_discussion)."""
     framed = filing_framed(low) and (not _AMOUNT_ASK.search(low) or bool(_NAMES_FILING.search(low)))
-    return framed or asks_discussion(low)
+    return framed or asks_discussion(low, wider=wider)
 
 
-def asks_discussion(low: str) -> bool:
+def asks_discussion(low: str, *, wider: bool = False) -> bool:
     """The question asks for the filing's discussion itself, not an amount: a cause, what it says or
-    expects, a dependence, how something went, a description. The figure's name is then only its topic."""
+    expects, a dependence, how something went, a description. The figure's name is then only its topic.
+    `wider`: also a cause the asker names ("because of", "to blame") and how the company thinks about or
+    acts on a thing (_HOW_ACTS)."""
     return bool(CAUSE.search(low) or asks_statement(low) or DEPENDENCE.search(low) or EXPECTATION.search(low)
-                or goes_in_words(low) or _HOW_IN_WORDS.search(low) or _DESCRIBED.search(low))
+                or goes_in_words(low) or _HOW_IN_WORDS.search(low) or _DESCRIBED.search(low)
+                or (wider and (_BECAUSE.search(low) or _HOW_ACTS.search(low))))
+
+
+# "is AMD's data center revenue growing because of MI300?", "did sales fall due to the strike?": a cause
+# named by the asker, which only the filing's discussion confirms or not
+_BECAUSE = re.compile(r"\b(?:because\s+of|due\s+to|owing\s+to|as\s+a\s+result\s+of|on\s+account\s+of|thanks\s+to|"
+                      r"to\s+blame|blamed\s+(?:on|for)|responsible\s+for)\b")
+# "whether Home Depot's big ticket sales are weak": a yes-no question asked indirectly, as "are ... weak?" is
+_WHETHER = re.compile(r"^\W*(?:(?:and|so|but|ok|okay)\W+)?(?:(?:tell\s+me|i\s+wonder|wondering)\s+)?whether\b")
 
 
 _AMOUNT_ASK = re.compile(r"^\W*(?:how\s+(?:much|many)|what\s+(?:is|was|were|are)|what's)\b")
@@ -204,6 +223,10 @@ def named_words(phrase: str, company_words: set[str]) -> list[str]:
     return list(dict.fromkeys(w for w in words if len(w) > 2 and w not in STOPWORDS and w not in company_words))
 
 
+# Words that ask rather than name ("whether big ticket sales weak"): never a word a passage must say
+_ASKING_WORDS = frozenset({"whether", "if", "any", "much", "many"})
+
+
 def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan | None = None) -> Plan | None:
     """A figure refused as unknown (no metric, line or member of those words) whose question asks what the
     filing says ("why did Verizon's wireless equipment costs fall?", "what does P&G's 10-K say about its
@@ -215,14 +238,40 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
             or not plan.refusal_detail or "(in your formula)" in plan.refusal_detail or plan.period \
             or len(text or "") > MAX_CHARS:
         return None
+    # A segment the filing does not report ("members reported: ...") or another company named beside the
+    # figure ("what about Rivian?") keeps its refusal unless the question plainly asks the filing's words:
+    # the wider readings below would search the company's prose for a member it lacks or another's name
+    wider = "(members reported" not in plan.refusal_detail and not _names_another(text, plan.tickers, directory)
     low = strip_quotes(text).lower()
-    if not asks_filing_words(low):
-        return None
+    if wider:
+        low = spelled_out(low)  # "how is nike thinking abt ...": read as written out
     names = {w for t in plan.tickers for w in (t.lower(), *(_company_name_words(directory, t)))}
     words = named_words(plan.refusal_detail, names)
+    if wider:
+        words = [w for w in words if w not in _ASKING_WORDS]
     if not words:
         return None
-    if asks_discussion(low) and not _AMOUNT_ASK.search(low):
+    in_words = asks_filing_words(low, wider=wider)
+    asked = None if in_words or not wider else \
+        (yes_no_clause(low) or next((c for c in _clauses(low) if asks_filing_words(c, wider=True)), None))
+    if not wider and not in_words:
+        return None
+    if asked is not None:
+        # "nike inventory levels - are they healthy now?", "meta's AI capex - how are they justifying it": a later
+        # clause asks about the figure in words, answered by what the filing says of it; the name's words outside
+        # that clause are its topic, which a passage must name
+        said = set(_NAME_WORD.findall(asked))
+        words = [w for w in words if w not in said]
+        if not words:
+            return None
+    elif not in_words:
+        # no form of a question about the filing's words: searched only when the name itself is no
+        # figure's (a topic, an event, a change of a figure qualified by words no figure has), and then
+        # only a passage that names what it is about lifts the refusal
+        words = topic_words(words, low, plan.brand)
+        if not words:
+            return None
+    elif asks_discussion(low, wider=wider) and not _AMOUNT_ASK.search(low):
         # "why did Verizon's wireless equipment costs fall?": the figure is the topic of the discussion asked
         # for, which the composer's relevance floor judges; the refusal stands only if nothing answers
         words = []
@@ -233,22 +282,115 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
     return prose
 
 
+_CLAUSE = re.compile(r"\s*(?:[,;:?!]|\s-+\s|\s\u2013\s|\s\u2014\s)\s*")
+
+
+def _names_another(text: str, tickers: list[str], directory: CompanyDirectory) -> bool:
+    """The message names a company other than the plan's, covered or not, as a subject or a topic."""
+    return any(m.company is not None and m.company.ticker not in tickers for m in directory.find(text or ""))
+
+
+def _clauses(low: str) -> list[str]:
+    """The message's clauses after the first ("meta's AI capex - how are they justifying it": "how are they
+    justifying it"), each read as a question of its own; [] for a message of one clause."""
+    return _CLAUSE.split(low.strip(" ?.!"))[1:]
+
+
+def yes_no_clause(low: str) -> str | None:
+    """The clause of the message that asks a yes-no question about the company or its figure in words ("are
+    they healthy now?" after "nike inventory levels -"), None when none does, when the message is that one
+    question, or when the clause checks an amount ("is it above 40%?"). `low`: lowercase, quotations removed."""
+    clauses = _CLAUSE.split(low.strip(" ?.!"))
+    for clause in clauses if len(clauses) > 1 else []:  # the whole message as one question is judged as a whole
+        if (asks_in_words(clause) or _WHETHER.search(clause)) and not modal_cause(clause) \
+                and _AMOUNT_CHECK.search(YEAR_WORDS.sub(" ", clause)) is None:
+            return clause
+    return None
+
+
+# Words that name a change of a figure or its course ("covid testing sales drop", "volume trends"): the figure's
+# movement, which MD&A tells in words, qualified by whatever else the name says
+_CHANGE_NOUN = re.compile(r"\b(?:drops?|declin\w*|decreas\w*|increas\w*|fall(?:s|ing)?|fell|ris(?:e|es|ing)|rose|"
+                          r"slow(?:down|ing|ed)?|jump\w*|surg\w*|plung\w*|swings?|trends?|trending|erosion|erod\w*|"
+                          r"shortfall|miss(?:ed)?|weakness|softness|headwinds?|tailwinds?|pressures?)\b")
+_NAME_WORD = re.compile(r"[a-z][a-z&'-]+")
+
+
+def _figure_vocabulary() -> frozenset[str]:
+    """Every word some figure's name is made of: the curated metrics' phrases and the figures known to be
+    unmapped ("churn rate", "ebitda"), with their plural or singular."""
+    from agent.retrieval.concepts import PHRASES, UNKNOWN_METRICS
+
+    words: set[str] = set()
+    for phrase in (*PHRASES, *UNKNOWN_METRICS):
+        for w in _NAME_WORD.findall(phrase):
+            words.update((w, w.removesuffix("s"), f"{w}s"))
+    return frozenset(words)
+
+
+_VOCABULARY: frozenset[str] | None = None
+
+
+def figure_word(word: str) -> bool:
+    """The word is part of some figure's name (see _figure_vocabulary)."""
+    global _VOCABULARY
+    if _VOCABULARY is None:
+        _VOCABULARY = _figure_vocabulary()
+    return word in _VOCABULARY or word.removesuffix("s") in _VOCABULARY
+
+
+def topic_words(words: list[str], low: str, brand: dict | None = None) -> list[str]:
+    """The words a passage must name for an unmapped figure's name to be answered from prose when the
+    question has no form of asking what the filing says ([] when it is a figure's name, refused as one).
+
+    Why by the name's own words: a statement prints amounts, and a name whose head word is no amount's
+    ("the quaker recall", "paid sharing") is a topic; a name beside an event ("what did the uaw strike
+    cost them") is what the event did, which the filing tells where it tells the event; a figure's change
+    qualified by words no figure has ("covid testing sales drop") is told in MD&A. A bare figure's name
+    ("churn rate", "ebitda", "units shipped" asked as an amount) keeps its refusal. The words returned are
+    the name's own that are no figure's (the topic); for a figure's change with none, the brand the company
+    was named by ("Frito-Lay volume trends")."""
+    qualifiers = [w for w in words if not figure_word(w) and not _CHANGE_NOUN.fullmatch(w)]
+    if EVENT.search(low):
+        return qualifiers
+    if _CHANGE_NOUN.search(low):
+        if qualifiers:
+            return qualifiers
+        brand_words = _NAME_WORD.findall((brand or {}).get("word", "").lower())
+        return brand_words
+    if len(words) >= 2 and not figure_word(words[-1]) and not _MEASURE_NOUN.intersection(words) \
+            and not _AMOUNT_ASK.search(low):
+        # the head of the name is no amount's: a topic, every word of it named (a lone word may be a name
+        # no directory holds: "what about rivian?" is never searched in the thread company's filing)
+        return words
+    return []
+
+
+# Nouns that make any name a quantity ("units shipped", "zorble count", "store number"): a figure's question
+_MEASURE_NOUN = frozenset({"unit", "units", "number", "numbers", "count", "counts", "rate", "rates", "ratio", "ratios",
+                           "percentage", "percent", "share", "amount", "amounts", "total", "average", "per", "margin",
+                           "margins", "growth", "size", "level", "levels"})
+
+
 _SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")
 
 
-def _stem(word: str) -> str:
+def _stem(word: str, keep: int = 4) -> str:
     for suffix in ("ies", "es", "s", "ing", "ed", "ers", "er", "ation", "ations"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+        if word.endswith(suffix) and len(word) - len(suffix) >= keep:
             return word[: -len(suffix)]
     return word
 
 
 def names_all(text: str, words: list[str]) -> bool:
     """Some sentence of `text` says every one of `words` (in any of its forms: "charges" for "charge",
-    "employees" for "employ")."""
-    wanted = {_stem(w) for w in words}
+    "employees" for "employ"). A word keeps five letters of its stem: "sharing" cut to "shar" would be
+    said by every sentence about shares."""
+    wanted = {_stem(w, keep=5) for w in words}
     for sentence in _SENTENCE.split(text.lower()):
-        said = {_stem(w.strip("'-").removesuffix("'s")) for w in _WORD.findall(sentence)}
+        # "big-ticket" says "big" and "ticket" as well
+        said = {_stem(p.strip("'-").removesuffix("'s"), keep=5) for w in _WORD.findall(sentence)
+                for p in {w, w.replace("-", ""), *w.split("-")} if p}  # "write-downs" says "writedown" too
         if all(any(s.startswith(w) or w.startswith(s) and len(s) >= 4 for s in said) for w in wanted):
             return True
     return False

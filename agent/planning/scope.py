@@ -71,6 +71,8 @@ ADVICE = (
     r"\bwhich\s+(?:stock|company)\s+(?:should|would|to)\b.{0,30}\b(?:buy|invest|pick)\b",
     r"\bbetter\s+(?:investment|buy|stock|pick|bet)\b", r"\b(?:stocks?|shares)\s+to\s+(?:buy|sell|own)\b",
     r"\bstock\s+picks?\b", r"\bstock\s+picker\b",
+    # companies judged as trades ("rank KO, PEP and KHC as buys"): the verdict asked for is advice
+    r"\bas\s+(?:an?\s+)?(?:buys?|sells?)\b",
     # a decision to trade, asked of Footnote: "help me decide whether to short X", "pick between X and Y
     # as an investment" (the choice is the advice, whatever verb asks for help with it)
     r"\bwhether\s+(?:i|we)\s+should\s+(?:buy|sell|short|hold|invest|own|dump|trim)\b",
@@ -191,12 +193,14 @@ EXPOSURE = (r"\b(?:be|get|been|being)\s+(?:\w+\s+)?(?:affected|impacted|hurt|har
 # What a 10-K itself states about the future: amounts to be recorded or paid, plans and schedules.
 FILED_FUTURE = (
     r"\b(?:be|being)\s+(?:recorded|recogni[sz]ed|amortized|incurred|expensed|reclassified|paid|charged|"
-    r"capitalized|contributed|completed|funded|settled)\b|\b(?:planned|scheduled|committed|expected\s+to\s+be\s+"
+    r"capitalized|contributed|completed|funded|settled|accounted\s+for|classified|presented|measured)\b|\b(?:planned|scheduled|committed|expected\s+to\s+be\s+"
     r"(?:recorded|recogni[sz]ed|incurred|paid|completed))\b|\brestructuring\b|\bamortization\s+expense\b"
 )
 # "next year" asks for a forecast, unless it is about contractual amounts falling due (a 10-K topic).
 NEXT_PERIOD = r"\bnext\s+(?:fiscal\s+)?(?:year|quarter|12\s+months)(?:'s)?\b|\bin\s+the\s+(?:coming|next)\s+(?:years?|quarters?)\b"
-CONTRACTUAL = r"\b(?:matur\w*|due(?!\s+to\b)|payable|obligations?|expir\w*|commitments?|schedul\w*|contractual)\b"
+CONTRACTUAL = (r"\b(?:matur\w*|due(?!\s+to\b)|payable|obligations?|expir\w*|commitments?|schedul\w*|contractual|"
+               # what the company expects to contribute to its pension plans next year: a note states it
+               r"(?:pension|benefit|plan)\s+contributions?)\b")
 # A prediction asked of Footnote itself ("predict ...", "what do you expect ..."): never a filing's statement.
 ASKED_OF_FOOTNOTE = r"\b(?:you|u|your)\b|^\W*(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:predict|forecast|project|estimate|guess)\b"
 OTHER_SOURCES = (

@@ -77,6 +77,11 @@ _FAR_YEAR = re.compile(r"(?<![\w$.,])(1[0-8]\d\d|19[0-8]\d|199[0-2]|20[4-9]\d|2[
                        r"m\b|bn\b|k\b|shares|employees|people|stores|units|customers|locations|vehicles))", re.I)
 # A decade ("the 2010s", "back in the 1980s"): its years, never dropped for the latest year. One before
 # any filing stands for its first year, refused as a year we lack.
+# A number that names a thing rather than a time ("flight 1282", "Section 1502", "store #1187", "Model 3"): an
+# identifier, never a year asked about
+_LABELLED = re.compile(r"\b(?:flights?|models?|sections?|rules?|items?|forms?|chapters?|articles?|routes?|gates?|stores?|"
+                       r"plants?|fabs?|buildings?|units?|lines?|platforms?|programs?|patents?|no\.?|nos\.?|numbers?|#)\s*#?\s*$",
+                       re.I)
 _DECADE = re.compile(r"(?<![\w$.,])(1\d\d0|20\d0)['\u2019]?s\b")
 # Every year phrase the reader takes, so that the word accounting (agent.planning.word_accounting)
 # never leaves one over.
@@ -168,7 +173,7 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
             years.add(_named_year(m.group(1)))
             consumed.append(m.span())
     for m in _FAR_YEAR.finditer(t):
-        if free(m):
+        if free(m) and not _LABELLED.search(t[: m.start()]):
             years.add(int(m.group(1)))
             consumed.append(m.span())
     for m in _DECADE.finditer(t):
