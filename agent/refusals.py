@@ -13,6 +13,9 @@ from agent.answer import RefusalReason
 # Anything that looks like an amount, except a bare fiscal year, is removed from echoed details.
 _FIGURE = re.compile(r"[$€£]?\s?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|billion|million|thousand|bn|m\b|k\b)?", re.I)
 _YEAR = re.compile(r"^\d{4}$")  # any four-digit year the user typed ("1875"), echoed back
+# A number the refusal itself labels a fiscal year ("fiscal 20245", a year mistyped) is the year as the user
+# typed it, whatever its digits: scrubbing it left "reported figures for fiscal." naming no year at all
+_LABELLED_YEAR = re.compile(r"\b(?:fiscal(?:\s+year)?|FY)\s?\d+\b(?![.,]\d)", re.I)
 
 MESSAGES: dict[str, str] = {
     "no_company": (
@@ -163,8 +166,15 @@ def _question_limit() -> int:
 
 def scrub_figures(text: str) -> str:
     """Drop amounts from text echoed back to the user; keep fiscal years like 2024."""
-    protected = re.sub(r"\b10-K\b", "\x00", text)
+    kept: list[str] = []
+
+    def keep(m: re.Match) -> str:
+        kept.append(m.group(0))
+        return chr(0xE000 + len(kept) - 1)  # a private-use character: no digit the scrub could take
+
+    protected = _LABELLED_YEAR.sub(keep, re.sub(r"\b10-K\b", "\x00", text))
     scrubbed = _FIGURE.sub(lambda m: m.group(0) if _YEAR.match(m.group(0).strip()) else "", protected)
+    scrubbed = re.sub("[\ue000-\ue0ff]", lambda m: kept[ord(m.group(0)) - 0xE000], scrubbed)
     return scrubbed.replace("\x00", "10-K")
 
 
