@@ -16,6 +16,39 @@ SELF_CORRECTED = re.compile(r"^.*(?:\.\.\.+|\u2026|\s--\s|\s\u2014\s?)\s*(?:sorr
                             r"correction|scratch\s+that)\b[\s,.:;!]*", re.I | re.S)
 
 
+def corrected(raw: str, companies_in, year_words: re.Pattern) -> str:
+    """The question as corrected: the correction takes back what it names, and only that. "microsoft...
+    sorry, Alphabet" takes back the company, "apple revenue 2023... sorry, 2024" the year, "Nike FY2025
+    R&D... sorry, SG&A" the figure (Nike and the year stay). `companies_in(text)`: [(start, end)] of the
+    company names the text mentions."""
+    m = SELF_CORRECTED.match(raw)
+    if m is None:
+        return raw
+    marks = re.search(r"(?:\.\.\.+|\u2026|\s--\s|\s\u2014\s?)\s*(?:sorry|no|nope|i\s+mean|actually|wait|oops|correction|"
+                      r"scratch\s+that)\b[\s,.:;!]*$", raw[: m.end()], re.I)
+    before, after = raw[: marks.start() if marks else m.end()], raw[m.end():]
+    named, dated = companies_in(after), list(year_words.finditer(after))
+    rest = _blanked(after, [*named, *((y.start(), y.end()) for y in dated)])
+    if (named or dated) and not re.search(r"[a-z]{3,}", re.sub(_LINKING, " ", rest.lower())):
+        # only a company or a year: the question before it, with that company or year in place of its own
+        taken = (companies_in(before) if named else []) + ([(y.start(), y.end()) for y in year_words.finditer(before)]
+                                                          if dated else [])
+        return f"{_blanked(before, taken)} {after}"
+    kept = [before[a:b] for a, b in companies_in(before)] if not named else []
+    if kept and not dated:
+        kept += [y.group(0) for y in year_words.finditer(before)]
+    return " ".join([*kept, after]) if kept else after
+
+
+_LINKING = re.compile(r"\b(?:i|mean|in|for|of|the|its|it's|is|was|fiscal|year|fy|please|pls|then)\b")
+
+
+def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    for a, b in sorted(spans, reverse=True):
+        text = text[:a] + " " + text[b:]
+    return re.sub(r"\s+", " ", text).strip()
+
+
 # A clause that says what is not asked ("cash dividends paid, not net income", "(not ad revenue)").
 # "not including services" narrows the figure instead: kept, so it is refused as no reported figure.
 NEGATED = re.compile(r"(?:[,;(]|\s[-\u2013\u2014]+)\s*(?:and\s+|but\s+)?(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to)"

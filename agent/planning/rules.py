@@ -17,15 +17,15 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from agent.planning.asides import set_aside
+from agent.planning.asides import aside_words, set_aside
 from agent.planning.brands import registrant_not_theirs, uncovered_registrant
 from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_words import english_words
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
-                                             named_unknown_company, registrant_named, uncovered_mentions, unknown_owner,
+                                             named_unknown_company, names_as_written, names_the_company, registrant_named, uncovered_mentions, unknown_owner,
                                              weak_mention, whole_name)
-from agent.planning.corrections import (LAYOUT, cover_page, NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, WHOLE_FIGURE,
+from agent.planning.corrections import (LAYOUT, cover_page, corrected, NEGATED, SPELLED_AMPERSAND, WHOLE_FIGURE,
                                         ampersand)
 from agent.planning.defined_formulas import (as_said, given_name, name_aside, names_more_formulas, unit_said,
                                              without_names)
@@ -142,6 +142,14 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     company. Only a message refused for naming no company is read again, so "low margin" beside a named
     company, or any message that plans as typed, is untouched."""
     plan = known_registrant(_plan_spelled(text, previous=previous, directory=directory), directory, text or "")
+    if plan.words and len(text or "") <= MAX_CHARS:
+        plan.words = plan.words + aside_words(unicodedata.normalize("NFKC", text or ""), directory)
+    if plan.refusal_reason == "no_company":
+        # "oracle revenue", "apples eps": the word the refusal names as the company, written as a name
+        for written, name in names_as_written(text or "", plan.refusal_detail):
+            again = _plan_spelled(written, previous=previous, directory=directory)
+            if names_the_company(again, name, directory):
+                return again
     first = _LEADING_WORD.match(text or "")
     if plan.refusal_reason != "no_company" or first is None:
         return plan
@@ -246,7 +254,9 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     said = ACKNOWLEDGED_FIRST.sub("", raw)
     if said != raw and re.search(r"\w", said) and _plan(raw, previous=previous, directory=directory).route != "meta":
         raw = said  # "cool. and Nvidia?": the question after the acknowledgement, which is no line item
-    raw = SELF_CORRECTED.sub("", raw)  # "oracle... no, adobe buybacks": the words after the correction
+    # "oracle... no, adobe buybacks": the words after the correction (with the company and year said before it
+    # when it names none: "Nike FY2025 R&D... sorry, SG&A")
+    raw = corrected(raw, lambda t: [(m.start, m.end) for m in directory.find(t) if m.kind == "company"], YEAR_WORDS)
     raw = NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = LAYOUT.sub(" ", raw)  # "answer in one line": how to answer, not what
     raw = cover_page(raw)  # "on the cover of its 10-K": where, and the cover's own share count

@@ -92,6 +92,13 @@ def unaccounted_words(outside: str, low: str) -> str | None:
 _WHOLE_YEAR = re.compile(r"\b(?:full[\s-]+year|whole\s+year|annual(?:ly)?|fiscal\s+year|10-?k)\b")
 
 
+# A figure asked in another currency ("net income in yen", "revenue converted to euros"): the filings report
+# US dollars; a conversion at a rate of the user's or the day's is no reported figure, and the dollar figure
+# stated instead would answer another question.
+_OTHER_CURRENCY = re.compile(r"\b(?:in|into|to)\s+(?:japanese\s+|british\s+|indian\s+|chinese\s+|swiss\s+|mexican\s+)?"
+                             r"(yen|euros?|jpy|gbp|sterling|rupees?|inr|yuan|renminbi|rmb|cny|pesos?|francs?|chf)\b")
+
+
 # Words other parts of the planner consume: thread words, comparisons, year phrases, implied asks.
 # "up or down from the prior year?": a direction measured against one year, its growth, not a trend
 _ONE_YEAR_BASE = re.compile(r"\b(?:from|than|over|versus|vs\.?|compared\s+(?:to|with))\s+(?:the\s+|a\s+)?"
@@ -323,6 +330,10 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
                           joined)
     runs = conventions(plan, trace) if runs else runs
     plan.words = trace
+    currency = _OTHER_CURRENCY.search(low)
+    if currency:  # "net income in yen": a conversion at some rate is no figure a filing reports
+        return refusal_plan("out_of_scope", f"figures converted to another currency (\"{currency.group(1)}\"): the filings "
+                            "report them in US dollars", tickers=plan.tickers, fiscal_years=plan.fiscal_years, words=trace)
     other = other_convention(plan, trace)
     if other:
         return refusal_plan("unknown_metric", other, tickers=plan.tickers, fiscal_years=plan.fiscal_years, words=trace)
