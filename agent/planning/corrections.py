@@ -24,6 +24,7 @@ def corrected(raw: str, companies_in, year_words: re.Pattern) -> str:
     m = SELF_CORRECTED.match(raw)
     if m is None:
         return raw
+    year_words = re.compile(year_words.pattern, year_words.flags | re.I)  # "FY2025" as typed
     marks = re.search(r"(?:\.\.\.+|\u2026|\s--\s|\s\u2014\s?)\s*(?:sorry|no|nope|i\s+mean|actually|wait|oops|correction|"
                       r"scratch\s+that)\b[\s,.:;!]*$", raw[: m.end()], re.I)
     before, after = raw[: marks.start() if marks else m.end()], raw[m.end():]

@@ -453,8 +453,13 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                      and not r.tickers and all(k.startswith("line:") for k in r.measures))
     if orders_thread:
         r.unmappable, r.measures = None, []
+    # "what did zzyzx holdings earn in 2024?": asked in the past tense of a year filings have reached, a figure
+    # question, never a prediction, however its letters resemble one (the company is what is missing)
+    reported = detail == FORECASTS and r.years.given and re.search(r"\b(?:did|was|were|had)\b", low) \
+        and not forward_looking(low) and all(y <= max((y for ys in directory.years.values() for y in ys), default=0)
+                                             for y in r.years.years)
     if kind == "refuse" and meta not in ("greeting", "thanks") and not more and not figure_ask and not including \
-            and not ranking:
+            and not ranking and not reported:
         return refusal_plan("out_of_scope", detail)
     if meta in ("greeting", "thanks", "help") and not (r.matches or subject or more):
         return meta_plan(meta)

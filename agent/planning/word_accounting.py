@@ -21,7 +21,7 @@ from agent.planning.movers import EFFECT, MOVED
 from agent.planning.plan import Plan, refusal_plan
 from agent.planning.prose_route import CAUSE
 from agent.planning.quarters import dated_period, latest_period, month_phrase, parse_period, thread_period
-from agent.planning.reading import Reading
+from agent.planning.reading import NAMED_THROUGH, Reading
 from agent.planning.thread import ADDING, FOLLOWUP, SHARE, share_of_revenue
 from agent.planning.topics import QUAL_ASK, SECTION_ITEMS, SECTION_PATTERNS, WHY
 from agent.planning.words import AMOUNT_NOUNS, NARROWING, NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
@@ -97,6 +97,12 @@ _WHOLE_YEAR = re.compile(r"\b(?:full[\s-]+year|whole\s+year|annual(?:ly)?|fiscal
 # stated instead would answer another question.
 _OTHER_CURRENCY = re.compile(r"\b(?:in|into|to)\s+(?:japanese\s+|british\s+|indian\s+|chinese\s+|swiss\s+|mexican\s+)?"
                              r"(yen|euros?|jpy|gbp|sterling|rupees?|inr|yuan|renminbi|rmb|cny|pesos?|francs?|chf)\b")
+
+
+# The implied ask of an amount a subject earned ("how much did X earn / make / lose"): with a product or a brand
+# as X, the product's or brand's own figure.
+_THROUGH_EARNED = re.compile(r"\bhow much (?:money )?(?:did|does|do|has|have|will)\b.*\b(?:earn|earns|earned|make|makes|made|"
+                             r"lose|loses|lost|profit)\b")
 
 
 # Words other parts of the planner consume: thread words, comparisons, year phrases, implied asks.
@@ -330,6 +336,14 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
                           joined)
     runs = conventions(plan, trace) if runs else runs
     plan.words = trace
+    through = next((m for m in r.matches if m.via in NAMED_THROUGH and m.kind == "company"), None)
+    if through is not None and "net_income" in plan.metrics and not any(t["as"] == "metric:net_income" for t in trace) \
+            and _THROUGH_EARNED.search(low):
+        # "how much did AWS earn?", "how much did iPhone make?": the product or brand earned it, so the figure
+        # is that member's (its operating income, or its sales), never the company's net income
+        key = "operating_income" if re.search(r"\b(?:earn\w*|profit\w*|lose|lost)\b", low) else "revenue"
+        plan.metrics = [f"dim:{key}|{normalize(through.text)}" if k == "net_income" else k for k in plan.metrics]
+        return plan
     currency = _OTHER_CURRENCY.search(low)
     if currency:  # "net income in yen": a conversion at some rate is no figure a filing reports
         return refusal_plan("out_of_scope", f"figures converted to another currency (\"{currency.group(1)}\"): the filings "
