@@ -15,7 +15,8 @@ _FIGURE = re.compile(r"[$€£]?\s?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|billion|mil
 _YEAR = re.compile(r"^\d{4}$")  # any four-digit year the user typed ("1875"), echoed back
 # A number the refusal itself labels a fiscal year ("fiscal 20245", a year mistyped) is the year as the user
 # typed it, whatever its digits: scrubbing it left "reported figures for fiscal." naming no year at all
-_LABELLED_YEAR = re.compile(r"\b(?:fiscal(?:\s+year)?|FY)\s?\d+\b(?![.,]\d)", re.I)
+# as is a quarter's name ("Q5": no such quarter)
+_LABELLED_YEAR = re.compile(r"\b(?:fiscal(?:\s+year)?|FY)\s?\d+\b(?![.,]\d)|\b[QH]\d\b", re.I)
 
 MESSAGES: dict[str, str] = {
     "no_company": (

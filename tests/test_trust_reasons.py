@@ -117,3 +117,19 @@ def test_a_total_that_includes_a_part_never_answers_for_the_part():
     match, _ = resolve("continuing operations including noncontrolling interests",
                        "earnings continuing operations including noncontrolling interests", labels, [])
     assert match is not None and "Including" in match.concept
+
+
+@pytest.mark.parametrize("text", ["apple revenue Q5 2024", "apple revenue 2024 q0"])
+def test_a_quarter_no_year_has_is_refused_as_a_period_never_a_line(directory, text):
+    from agent.refusals import refusal_text
+
+    p = plan(directory, text)
+    assert (p.refusal_reason, p.tickers) == ("year_not_available", ["AAPL"]), p
+    said = refusal_text(p.refusal_reason, p.refusal_detail)
+    assert re.search(r"\bQ[05]\b", said, re.I), said  # the quarter named as typed, not scrubbed as an amount
+
+
+@pytest.mark.parametrize("text", ["apple revenue in fiscal year 0", "apple revenue fy0"])
+def test_a_year_zero_is_a_year_named_never_the_latest(directory, text):
+    p = plan(directory, text)
+    assert p.fiscal_years == [0] and not p.latest, p

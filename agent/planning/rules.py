@@ -142,6 +142,11 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     company. Only a message refused for naming no company is read again, so "low margin" beside a named
     company, or any message that plans as typed, is untouched."""
     plan = known_registrant(_plan_spelled(text, previous=previous, directory=directory), directory, text or "")
+    no_quarter = _NO_SUCH_QUARTER.search(text or "")
+    if no_quarter and plan.route == "domain":
+        # "apple revenue Q5 2024": no filing has that period; never read as a line "revenue q", nor as the year
+        return refusal_plan("year_not_available", f"a quarter \"{no_quarter.group(0)}\" (a fiscal year has four)",
+                            tickers=plan.tickers, fiscal_years=plan.fiscal_years)
     if plan.words and len(text or "") <= MAX_CHARS:
         plan.words = plan.words + aside_words(unicodedata.normalize("NFKC", text or ""), directory)
     if plan.refusal_reason == "no_company":
@@ -160,6 +165,11 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     cashtag = text[: first.start("word")].rstrip("$") + "$" + first.group("word").upper() + text[first.end("word"):]
     again = _plan_spelled(cashtag, previous=previous, directory=directory)
     return again if again.route == "domain" and again.tickers == [company.ticker] else plan
+
+
+# A quarter no fiscal year has: "Q5", "Q0", "the fifth quarter".
+_NO_SUCH_QUARTER = re.compile(r"(?<![\w-])(?:q[05-9]|[05-9]q)(?![\w-])|\b(?:fifth|sixth|seventh|eighth|zeroth)\s+(?:fiscal\s+)?quarter\b",
+                              re.I)
 
 
 OWN_NAME = "footnote"  # the product's own name: the user speaks to it, never asks about a company by it
