@@ -133,3 +133,12 @@ def test_a_quarter_no_year_has_is_refused_as_a_period_never_a_line(directory, te
 def test_a_year_zero_is_a_year_named_never_the_latest(directory, text):
     p = plan(directory, text)
     assert p.fiscal_years == [0] and not p.latest, p
+
+
+def test_a_company_held_by_its_quarters_alone_is_refused_as_not_covered_for_a_year():
+    from agent.refusals import refusal_text
+
+    said = refusal_text("not_covered", "quarters only: 3M (MMM)")
+    assert "3M (MMM)" in said and "10-Q" in said and "fiscal year" in said, said
+    # any other not_covered detail keeps its sentence
+    assert refusal_text("not_covered", "Microsoft (MSFT)").startswith("Microsoft (MSFT) is not among")

@@ -23,8 +23,8 @@ from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_words import english_words
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
-                                             named_unknown_company, names_as_written, names_the_company, registrant_named, uncovered_mentions, unknown_owner,
-                                             weak_mention, whole_name)
+                                             named_unknown_company, names_as_written, names_the_company, registrant_named,
+                                             uncovered_mentions, unknown_owner, weak_mention, whole_name)
 from agent.planning.corrections import (LAYOUT, cover_page, corrected, NEGATED, SPELLED_AMPERSAND, WHOLE_FIGURE,
                                         ampersand)
 from agent.planning.defined_formulas import (as_said, given_name, name_aside, names_more_formulas, unit_said,
@@ -168,7 +168,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
 
 
 # A quarter no fiscal year has: "Q5", "Q0", "the fifth quarter".
-_NO_SUCH_QUARTER = re.compile(r"(?<![\w-])(?:q[05-9]|[05-9]q)(?![\w-])|\b(?:fifth|sixth|seventh|eighth|zeroth)\s+(?:fiscal\s+)?quarter\b",
+_NO_SUCH_QUARTER = re.compile(r"(?<![\w-])q[05-9](?![\w-])|\b(?:fifth|sixth|seventh|eighth|zeroth)\s+(?:fiscal\s+)?quarter\b",
                               re.I)
 
 
@@ -465,9 +465,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         r.unmappable, r.measures = None, []
     # "what did zzyzx holdings earn in 2024?": asked in the past tense of a year filings have reached, a figure
     # question, never a prediction, however its letters resemble one (the company is what is missing)
+    reached = max((y for held in directory.years.values() for y in held), default=0)  # the latest year any filing has
     reported = detail == FORECASTS and r.years.given and re.search(r"\b(?:did|was|were|had)\b", low) \
-        and not forward_looking(low) and all(y <= max((y for ys in directory.years.values() for y in ys), default=0)
-                                             for y in r.years.years)
+        and not forward_looking(low) and all(y <= reached for y in r.years.years)
     if kind == "refuse" and meta not in ("greeting", "thanks") and not more and not figure_ask and not including \
             and not ranking and not reported:
         return refusal_plan("out_of_scope", detail)
