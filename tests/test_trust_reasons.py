@@ -142,3 +142,10 @@ def test_a_company_held_by_its_quarters_alone_is_refused_as_not_covered_for_a_ye
     assert "3M (MMM)" in said and "10-Q" in said and "fiscal year" in said, said
     # any other not_covered detail keeps its sentence
     assert refusal_text("not_covered", "Microsoft (MSFT)").startswith("Microsoft (MSFT) is not among")
+
+
+@pytest.mark.parametrize("text", ["apple's fy2024 gross margin as a decimal", "apple gross margin fy2024, not as a percentage"])
+def test_a_named_percentage_asked_as_a_decimal_is_the_quotient_restated(directory, text):
+    p = plan(directory, text)
+    assert p.metrics == ["udf:gross margin"] and p.definitions[-1]["unit"] == "ratio", p
+    assert plan(directory, "apple gross margin fy2024").metrics == ["gross_margin"]

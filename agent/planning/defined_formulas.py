@@ -85,11 +85,12 @@ _NOT_PERCENT = re.compile(r"[,;]?\s*\(?\bnot\s+(?:as\s+|in\s+)?(?:a\s+)?(?:%|per
 
 def unit_said(text: str) -> tuple[str | None, str]:
     """(percent | ratio | None, the text without the words that ask it)."""
+    m = _NOT_PERCENT.search(text)
+    if m is not None:  # "(not a percentage)", "not as a percent": the quotient itself
+        return "ratio", text[: m.start()] + " " + text[m.end():]
     m = _UNIT_SAID.search(text)
     if m is None:
-        # "(not a percentage)", "not as a percent": the quotient itself
-        m = _NOT_PERCENT.search(text)
-        return (None, text) if m is None else ("ratio", text[: m.start()] + " " + text[m.end():])
+        return None, text
     unit = m.group("unit").lower()
     # "answer as a decimal", "as a fraction": the quotient itself (0.35), never its percentage (35%)
     return ("ratio" if unit in ("ratio", "multiple", "decimal", "fraction") else "percent"), \

@@ -38,7 +38,7 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       gap_as_difference, includes_company, inherited_growth, lead_name, lead_subject,
                                       leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
                                       thread_topic, unknown_subject)
-from agent.planning.formulas import (find_definition, has_operator, inline_formula, joined_rows, spoken_operators,
+from agent.planning.formulas import (find_definition, has_operator, inline_formula, joined_rows, restate, spoken_operators,
                                      unit_of, unread_numerator)
 from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
@@ -212,6 +212,23 @@ def _plan_spelled(text: str, *, previous: Plan | None = None, directory: Company
     return asked if bracketed in asked.metrics else plan
 
 
+def _in_unit_said(plan: Plan, text: str) -> Plan:
+    """A named percentage asked as a plain quotient ("Nike's net margin as a decimal", "R&D as a share of
+    revenue, answer as a decimal"): the registry's quotient as the user's definition in the unit said, its
+    definition restated in the answer; never the percentage beside the words that asked for a decimal."""
+    if plan.route != "domain" or len(plan.metrics) != 1 or plan.metrics[0] not in FORMULAS:
+        return plan
+    formula, (unit, _) = FORMULAS[plan.metrics[0]], unit_said(text)
+    if unit != "ratio" or formula.unit != "percent" or formula.operator != "÷" or len(formula.inputs) != 2 \
+            or any(i.offset for i in formula.inputs):
+        return plan
+    tree = {"op": "/", "args": [{"metric": i.metric} for i in formula.inputs]}
+    definition = {"name": formula.label.lower(), "tree": tree, "unit": unit, "formula": restate(tree, top=True)}
+    plan.definitions = [*plan.definitions, definition]
+    plan.metrics, plan.intent = [f"udf:{definition['name']}"], "derived"
+    return plan
+
+
 def _asks_a_formula(plan: Plan) -> bool:
     """Whether the plan asks a formula, and nothing beside it but figures of its own: a restated
     formula's operands planned as figures of their own ("inventory turnover (cost of sales over
@@ -322,7 +339,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
             if unread is not None:  # "widget costs divided by revenue": the formula, refused naming what it lacks
                 return refusal_plan("unknown_metric", f"{unread} (in your formula)", tickers=plan.tickers,
                                     fiscal_years=plan.fiscal_years, definitions=plan.definitions)
-        return plan
+        return _in_unit_said(plan, text or "")
     inherited = "metrics" in plan.inherited  # the thread's figures are not asked beside a formula
     plan.metrics = asked + [m for m in plan.metrics if not inherited and (m in FORMULAS or m in MEASURE_PHRASES.values())]
     if inherited:
