@@ -12,8 +12,9 @@ import re
 
 # A question corrected as it was typed: a trailing-off mark, then a word taking it back ("microsoft...
 # sorry, Alphabet"). Everything up to the last such correction was not asked.
-SELF_CORRECTED = re.compile(r"^.*(?:\.\.\.+|\u2026|\s--\s|\s\u2014\s?)\s*(?:sorry|no|nope|i\s+mean|actually|wait|oops|"
-                            r"correction|scratch\s+that)\b[\s,.:;!]*", re.I | re.S)
+_CORRECTION = (r"(?:\.\.\.+|\u2026|\s--\s|\s\u2014\s?)\s*(?:sorry|no|nope|i\s+mean|actually|wait|oops|"
+               r"correction|scratch\s+that)\b[\s,.:;!]*")
+SELF_CORRECTED = re.compile(r"^.*" + _CORRECTION, re.I | re.S)
 
 
 def corrected(raw: str, companies_in, year_words: re.Pattern) -> str:
@@ -25,8 +26,7 @@ def corrected(raw: str, companies_in, year_words: re.Pattern) -> str:
     if m is None:
         return raw
     year_words = re.compile(year_words.pattern, year_words.flags | re.I)  # "FY2025" as typed
-    marks = re.search(r"(?:\.\.\.+|\u2026|\s--\s|\s\u2014\s?)\s*(?:sorry|no|nope|i\s+mean|actually|wait|oops|correction|"
-                      r"scratch\s+that)\b[\s,.:;!]*$", raw[: m.end()], re.I)
+    marks = re.search(_CORRECTION + "$", raw[: m.end()], re.I)  # the last correction's own words
     before, after = raw[: marks.start() if marks else m.end()], raw[m.end():]
     named, dated = companies_in(after), list(year_words.finditer(after))
     rest = _blanked(after, [*named, *((y.start(), y.end()) for y in dated)])
