@@ -149,3 +149,12 @@ def test_a_named_percentage_asked_as_a_decimal_is_the_quotient_restated(director
     p = plan(directory, text)
     assert p.metrics == ["udf:gross margin"] and p.definitions[-1]["unit"] == "ratio", p
     assert plan(directory, "apple gross margin fy2024").metrics == ["gross_margin"]
+
+
+@pytest.mark.parametrize("text, key", [
+    ("how much did nvidia's data center segment earn in fiscal 2025", "dim:operating_income|data center segment"),
+    ("what did Google Cloud earn in 2024", "dim:operating_income|cloud"),  # Google is the company
+])
+def test_what_a_segment_earned_is_its_own_figure_never_the_company_s_net_income(directory, text, key):
+    p = plan(directory, text)
+    assert p.metrics == [key], p
