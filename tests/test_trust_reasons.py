@@ -158,3 +158,9 @@ def test_a_named_percentage_asked_as_a_decimal_is_the_quotient_restated(director
 def test_what_a_segment_earned_is_its_own_figure_never_the_company_s_net_income(directory, text, key):
     p = plan(directory, text)
     assert p.metrics == [key], p
+
+
+def test_member_lookups_take_bare_concept_names():
+    from store.segments import qualified
+
+    assert qualified(("Revenues", "nvda:DataCenterRevenue")) == ["us-gaap:Revenues", "nvda:DataCenterRevenue"]

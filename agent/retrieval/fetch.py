@@ -177,7 +177,7 @@ def _names_member(conn, deps, company: dict, key: str, years: list[int]) -> bool
     if year is None:
         return False
     labels = _memo(deps, ("member_labels", cik), lambda: segments_store.member_labels(conn, cik))
-    rows = segments_store.member_values(conn, cik, [c if ":" in c else f"us-gaap:{c}" for c in m.concepts], year,
+    rows = segments_store.member_values(conn, cik, m.concepts, year,
                                         instant=m.period == "instant")
     found, exact = find_member(qualifier, [(r.axis, r.member) for r in rows], labels,
                                frozenset(tokens(company.get("name") or "")),
