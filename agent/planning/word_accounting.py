@@ -110,8 +110,8 @@ def earned_by_member(r: Reading, trace: list[dict], runs: list[tuple[int, int]],
     segment earn", "how much did iPhone make"): a product or brand named for its company, or words beside the
     company that nothing else accounts for. A `dim:` key of its operating income (earn, lose, profit) or its
     sales (make); None when the company itself is what earned, or the question names its figure."""
-    if not _THROUGH_EARNED.search(low) or any(t["as"].startswith("metric:") for t in trace):
-        return None
+    if not _THROUGH_EARNED.search(low) or _EARNED_FROM.search(low) or any(t["as"].startswith("metric:") for t in trace):
+        return None  # "how much did Apple earn from widgets": the source's revenue (account_words), not a member's profit
     through = next((m for m in r.matches if m.via in NAMED_THROUGH and m.kind == "company"), None)
     said = normalize(through.text) if through is not None else (leftover_words(trace, runs) if runs else "")
     if not said:
