@@ -13,6 +13,10 @@ from agent.answer import RefusalReason
 # Anything that looks like an amount, except a bare fiscal year, is removed from echoed details.
 _FIGURE = re.compile(r"[$€£]?\s?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|billion|million|thousand|bn|m\b|k\b)?", re.I)
 _YEAR = re.compile(r"^\d{4}$")  # any four-digit year the user typed ("1875"), echoed back
+# A number the refusal itself labels a fiscal year ("fiscal 20245", a year mistyped) is the year as the user
+# typed it, whatever its digits: scrubbing it left "reported figures for fiscal." naming no year at all
+# as is a quarter's name ("Q5": no such quarter)
+_LABELLED_YEAR = re.compile(r"\b(?:fiscal(?:\s+year)?|FY)\s?\d+\b(?![.,]\d)|\b[QH]\d\b", re.I)
 
 MESSAGES: dict[str, str] = {
     "no_company": (
@@ -58,6 +62,13 @@ MESSAGES: dict[str, str] = {
     ),
 }
 
+# A company whose 10-Q quarters alone are held, asked for a fiscal year (agent.retrieval.fetch.QUARTERS_ONLY).
+QUARTERS_ONLY_TEXT = (
+    "I hold only 10-Q quarterly reports for {detail_plain}, no 10-K or fiscal-year figures, so I can't answer for a "
+    "fiscal year. Ask for one of its quarters (for example \"its revenue in the latest quarter\"), or ask \"which "
+    "companies do you cover?\" to see what I hold."
+)
+
 SEARCHED_NOTHING = (
     "I searched {detail_plain} and found no passage that answers this, so I won't quote something unrelated. "
     "Try naming the topic the way a 10-K would, another fiscal year, or ask for a specific reported figure."
@@ -88,7 +99,10 @@ def refusal_text(
     With `filing_years` (and `figure_years`), a missing year is answered with what there is, told
     apart: years with a 10-K (figures and text) and years with figures only."""
     template = MESSAGES.get(reason, MESSAGES["internal_error"])
-    if reason == "no_grounding" and (detail or "").startswith("searched "):
+    if reason == "not_covered" and (detail or "").startswith("quarters only: "):
+        # built from the store's name and ticker, as a search's detail is ("3M" is no amount to scrub)
+        template, detail = QUARTERS_ONLY_TEXT, detail[len("quarters only: "):][:200].strip()
+    elif reason == "no_grounding" and (detail or "").startswith("searched "):
         template = SEARCHED_NOTHING
         detail = detail[len("searched "):][:200].strip()  # built from the store's names, Items and years
     else:
@@ -99,7 +113,7 @@ def refusal_text(
         "out_of_scope": _OUT_OF_SCOPE_DEFAULT,
         "input_too_long": "over the limit",
     }.get(reason, "")
-    if reason == "not_covered" and plain:
+    if reason == "not_covered" and plain and template is not QUARTERS_ONLY_TEXT:
         plain = plain[0].upper() + plain[1:]
     years_hint = "Say \"latest\" for the most recent filing, or ask \"which companies do you cover?\" to see the years."
     if filing_years is not None or figure_years is not None:
@@ -163,8 +177,15 @@ def _question_limit() -> int:
 
 def scrub_figures(text: str) -> str:
     """Drop amounts from text echoed back to the user; keep fiscal years like 2024."""
-    protected = re.sub(r"\b10-K\b", "\x00", text)
+    kept: list[str] = []
+
+    def keep(m: re.Match) -> str:
+        kept.append(m.group(0))
+        return chr(0xE000 + len(kept) - 1)  # a private-use character: no digit the scrub could take
+
+    protected = _LABELLED_YEAR.sub(keep, re.sub(r"\b10-K\b", "\x00", text))
     scrubbed = _FIGURE.sub(lambda m: m.group(0) if _YEAR.match(m.group(0).strip()) else "", protected)
+    scrubbed = re.sub("[\ue000-\ue0ff]", lambda m: kept[ord(m.group(0)) - 0xE000], scrubbed)
     return scrubbed.replace("\x00", "10-K")
 
 

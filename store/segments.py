@@ -66,11 +66,18 @@ class MemberFact:
     member: str
 
 
+def qualified(concepts) -> list[str]:
+    """Concept names with their taxonomy: a bare name ("Revenues") is the US GAAP taxonomy's."""
+    return [c if ":" in c else f"us-gaap:{c}" for c in concepts]
+
+
 def member_values(conn: psycopg.Connection, cik: int, concepts: list[str], fiscal_year: int, *,
                   instant: bool) -> list[MemberFact]:
-    """One fact per (axis, member) for the fiscal year, among `concepts` ("taxonomy:Name")."""
+    """One fact per (axis, member) for the fiscal year, among `concepts` ("taxonomy:Name", or a bare name of
+    the US GAAP taxonomy, as the metric table writes most of them)."""
+    concepts = qualified(concepts)
     rows = conn.execute(MEMBER_VALUES, {
-        "cik": cik, "names": [c.split(":", 1)[1] for c in concepts], "concepts": list(concepts), "fy": fiscal_year,
+        "cik": cik, "names": [c.split(":", 1)[1] for c in concepts], "concepts": concepts, "fy": fiscal_year,
         "instant": instant,
     }).fetchall()
     out = []
@@ -85,9 +92,11 @@ def member_values(conn: psycopg.Connection, cik: int, concepts: list[str], fisca
 def member_pair_values(conn: psycopg.Connection, cik: int, concepts: list[str], fiscal_year: int, *,
                        instant: bool) -> list[MemberFact]:
     """Members found only on two-axis facts, each with its one pairing's fact (see the module's note):
-    a member paired with several others (a product in each region) is a matrix, never returned."""
+    a member paired with several others (a product in each region) is a matrix, never returned. `concepts`: as
+    `member_values` takes them."""
+    concepts = qualified(concepts)
     rows = conn.execute(MEMBER_PAIR_VALUES, {
-        "cik": cik, "names": [c.split(":", 1)[1] for c in concepts], "concepts": list(concepts), "fy": fiscal_year,
+        "cik": cik, "names": [c.split(":", 1)[1] for c in concepts], "concepts": concepts, "fy": fiscal_year,
         "instant": instant,
     }).fetchall()
     seen: dict[tuple[str, str], list] = {}

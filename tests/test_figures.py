@@ -478,6 +478,9 @@ def test_a_refusal_names_what_is_missing_even_when_typed_in_lowercase(directory)
     p = plan(directory, "shopify revenue 2023")
     assert p.refusal_reason == "no_company" and p.refusal_detail == "shopify"
     assert "1875" in refusal_text("year_not_available", "Apple's reported figures for fiscal 1875", years=[2024])
+    # a year mistyped with five digits is named as typed, never cut to "figures for fiscal."; amounts still go
+    said = refusal_text("year_not_available", "Nvidia's reported figures for fiscal 20245 of $5 billion", years=[2024])
+    assert "fiscal 20245" in said and "$5" not in said and "billion" not in said
     p = plan(directory, "same for both, but operating income", previous=plan(directory, "apple vs nvidia revenue 2024"))
     assert p.metrics == ["operating_income"], p  # "but" asks for nothing
 

@@ -115,3 +115,22 @@ def _asks(clause: str, directory) -> bool:
 def _mostly_upper(text: str) -> bool:
     letters = [ch for ch in text if ch.isalpha()]
     return bool(letters) and sum(ch.isupper() for ch in letters) / len(letters) > 0.6
+
+
+def aside_words(text: str, directory) -> list[dict]:
+    """The words `set_aside` blanks, as word-trace entries ({"word", "as": "aside"}): the plan's trace shows
+    why "NOW" in "Apple revenue 2024? NOW thanks" named no company and joined no metric."""
+    kept = set_aside(text, directory)
+    if kept == text:
+        return []
+    out, start = [], None
+    for i, (a, b) in enumerate(zip(text, kept)):
+        if a != b and start is None:
+            start = i
+        elif a == b and start is not None:
+            out += [{"word": w, "as": "aside"} for w in _WORD.findall(text[start:i])]
+            start = None
+    if start is not None:
+        out += [{"word": w, "as": "aside"} for w in _WORD.findall(text[start:])]
+    return out
+

@@ -247,3 +247,36 @@ def company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
                 end = m.start + outside[m.start : m.end].rstrip().rfind(words[-1])
         spans.append((m.start, end))
     return spans
+
+
+def names_as_written(text: str, detail: str | None) -> list[tuple[str, str]]:
+    """The message with a refused lowercase word written as a name: "oracle revenue" as "Oracle
+    revenue", "whats apples basic eps" as "whats Apple's basic eps", "converse revenue" as "Converse
+    revenue". Why: a covered company whose name is an everyday word ("oracle", "target", "converse" as
+    a brand) counts only when capitalised (companies.py), so that "an oracle of growth" names nobody;
+    but a message refused for naming no company, whose refusal names that very word as the company
+    meant, has told us the word is a name. Each (message, name) is a candidate for the planner to read
+    again; it is kept only when that reading names a covered company by that word (`names_the_company`)."""
+    word = (detail or "").strip()
+    if not re.fullmatch(r"[a-z][a-z&-]{2,}", word):
+        return []
+    found = re.search(rf"(?<![\w'\u2019$-]){re.escape(word)}(?![\w-])(?!['\u2019](?!s\b))", text)
+    if found is None:
+        return []
+    names = [word.capitalize()]
+    if word.endswith("s") and len(word) >= 5:
+        names.append(word[:-1].capitalize() + "'s")  # a possessive typed without its apostrophe
+    return [(text[: found.start()] + name + text[found.end():], name) for name in names]
+
+
+def names_the_company(again: Plan, name: str, directory: CompanyDirectory) -> bool:
+    """Whether a message read again with `name` capitalised plans a question about the covered company
+    that name is (by the directory, or as that company's brand), and about no other."""
+    if again.route != "domain" or len(again.tickers) != 1:
+        return False
+    base = re.sub(r"['\u2019]s$", "", name)
+    if again.brand and again.brand.get("word", "").lower() == base.lower():
+        return again.brand.get("ticker") == again.tickers[0]
+    return any(m.kind == "company" and m.company is not None and m.company.ticker == again.tickers[0]
+               and m.text.lower() == base.lower() for m in directory.find(name))
+

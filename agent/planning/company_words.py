@@ -131,8 +131,9 @@ def english_words() -> frozenset[str]:
     return frozenset(w for w in vocab.split() if w.isalpha() and w.islower())
 
 
-# Common words one edit away from a company name: never typo-corrected to it.
-TYPO_STOP = {"apply", "ample", "being", "maple", "vista", "inter", "metal", "media", "medal", "bike",
+# Common words one edit away from a company name: never typo-corrected to it. Chat's courtesy words of
+# other languages count ("merci" is no misspelt Merck).
+TYPO_STOP = {"merci", "apply", "ample", "being", "maple", "vista", "inter", "metal", "media", "medal", "bike",
              "toke", "tests", "nice", "mike", "apples", "amazing", "applet", "viva", "visas", "coca",
              "notice", "debts", "store", "stores", "costs", "assets", "assess", "mention", "general"}
 

@@ -12,8 +12,42 @@ import re
 
 # A question corrected as it was typed: a trailing-off mark, then a word taking it back ("microsoft...
 # sorry, Alphabet"). Everything up to the last such correction was not asked.
-SELF_CORRECTED = re.compile(r"^.*(?:\.\.\.+|\u2026|\s--\s|\s\u2014\s?)\s*(?:sorry|no|nope|i\s+mean|actually|wait|oops|"
-                            r"correction|scratch\s+that)\b[\s,.:;!]*", re.I | re.S)
+_CORRECTION = (r"(?:\.\.\.+|\u2026|\s--\s|\s\u2014\s?)\s*(?:sorry|no|nope|i\s+mean|actually|wait|oops|"
+               r"correction|scratch\s+that)\b[\s,.:;!]*")
+SELF_CORRECTED = re.compile(r"^.*" + _CORRECTION, re.I | re.S)
+
+
+def corrected(raw: str, companies_in, year_words: re.Pattern) -> str:
+    """The question as corrected: the correction takes back what it names, and only that. "microsoft...
+    sorry, Alphabet" takes back the company, "apple revenue 2023... sorry, 2024" the year, "Nike FY2025
+    R&D... sorry, SG&A" the figure (Nike and the year stay). `companies_in(text)`: [(start, end)] of the
+    company names the text mentions."""
+    m = SELF_CORRECTED.match(raw)
+    if m is None:
+        return raw
+    year_words = re.compile(year_words.pattern, year_words.flags | re.I)  # "FY2025" as typed
+    marks = re.search(_CORRECTION + "$", raw[: m.end()], re.I)  # the last correction's own words
+    before, after = raw[: marks.start() if marks else m.end()], raw[m.end():]
+    named, dated = companies_in(after), list(year_words.finditer(after))
+    rest = _blanked(after, [*named, *((y.start(), y.end()) for y in dated)])
+    if (named or dated) and not re.search(r"[a-z]{3,}", re.sub(_LINKING, " ", rest.lower())):
+        # only a company or a year: the question before it, with that company or year in place of its own
+        taken = (companies_in(before) if named else []) + ([(y.start(), y.end()) for y in year_words.finditer(before)]
+                                                          if dated else [])
+        return f"{_blanked(before, taken)} {after}"
+    kept = [before[a:b] for a, b in companies_in(before)] if not named else []
+    if kept and not dated:
+        kept += [y.group(0) for y in year_words.finditer(before)]
+    return " ".join([*kept, after]) if kept else after
+
+
+_LINKING = re.compile(r"\b(?:i|mean|in|for|of|the|its|it's|is|was|fiscal|year|fy|please|pls|then)\b")
+
+
+def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    for a, b in sorted(spans, reverse=True):
+        text = text[:a] + " " + text[b:]
+    return re.sub(r"\s+", " ", text).strip()
 
 
 # A clause that says what is not asked ("cash dividends paid, not net income", "(not ad revenue)").

@@ -122,7 +122,7 @@ _CALL_IT = re.compile(
 # "…, as a %", "(in percent)", "as a ratio": the unit the user asks a formula's quotient in, never "as a % of"
 _UNIT_SAID = re.compile(
     r"[,;]?\s*\(?\b(?:express(?:ed)?\s+(?:it\s+|this\s+|that\s+|the\s+result\s+)?|shown\s+|given\s+)?(?:as|in)\s+(?:a\s+)?"
-    r"(?P<unit>%|percent(?:age)?|pct|ratio|multiple)"
+    r"(?P<unit>%|percent(?:age)?|pct|ratio|multiple|decimal|fraction)"
     r"(?!\s*(?:of|points?)\b)(?![\w%])\s*\)?",
     re.I)
 
@@ -139,13 +139,21 @@ def given_name(text: str, has_formula) -> tuple[str | None, str]:
     return " ".join(m.group("name").split()).lower(), rest
 
 
+_NOT_PERCENT = re.compile(r"[,;]?\s*\(?\bnot\s+(?:as\s+|in\s+)?(?:a\s+)?(?:%|percent(?:age)?|pct)(?![\w%])\s*\)?", re.I)
+
+
 def unit_said(text: str) -> tuple[str | None, str]:
     """(percent | ratio | None, the text without the words that ask it)."""
+    m = _NOT_PERCENT.search(text)
+    if m is not None:  # "(not a percentage)", "not as a percent": the quotient itself
+        return "ratio", text[: m.start()] + " " + text[m.end():]
     m = _UNIT_SAID.search(text)
     if m is None:
         return None, text
     unit = m.group("unit").lower()
-    return ("ratio" if unit in ("ratio", "multiple") else "percent"), text[: m.start()] + " " + text[m.end():]
+    # "answer as a decimal", "as a fraction": the quotient itself (0.35), never its percentage (35%)
+    return ("ratio" if unit in ("ratio", "multiple", "decimal", "fraction") else "percent"), \
+        text[: m.start()] + " " + text[m.end():]
 
 
 def as_said(definition: dict, name: str | None, unit: str | None, unit_of) -> dict:

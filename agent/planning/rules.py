@@ -17,15 +17,15 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from agent.planning.asides import set_aside
+from agent.planning.asides import aside_words, set_aside
 from agent.planning.brands import registrant_not_theirs, uncovered_registrant
 from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_words import english_words
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
-                                             named_unknown_company, registrant_named, uncovered_mentions, unknown_owner,
-                                             weak_mention, whole_name)
-from agent.planning.corrections import (LAYOUT, cover_page, NEGATED, SELF_CORRECTED, SPELLED_AMPERSAND, WHOLE_FIGURE,
+                                             named_unknown_company, names_as_written, names_the_company, registrant_named,
+                                             uncovered_mentions, unknown_owner, weak_mention, whole_name)
+from agent.planning.corrections import (LAYOUT, cover_page, corrected, NEGATED, SPELLED_AMPERSAND, WHOLE_FIGURE,
                                         ampersand)
 from agent.planning.defined_formulas import (INSTRUCTED, as_balance_average, as_said, averaged_balance,
                                              averaged_over_years, averaged_span,
@@ -42,7 +42,7 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       gap_as_difference, includes_company, inherited_growth, lead_name, lead_subject,
                                       leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
                                       thread_topic, unknown_subject)
-from agent.planning.formulas import (find_definition, has_operator, inline_formula, joined_rows, spoken_operators,
+from agent.planning.formulas import (find_definition, has_operator, inline_formula, joined_rows, restate, spoken_operators,
                                      unit_of, unread_numerator, unread_restatement)
 from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
@@ -158,6 +158,19 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         averaged = as_balance_average(known_registrant(_plan_spelled(balance, previous=previous, directory=directory),
                                                        directory, balance))
         plan = averaged or plan
+    no_quarter = _NO_SUCH_QUARTER.search(text or "")
+    if no_quarter and plan.route == "domain":
+        # "apple revenue Q5 2024": no filing has that period; never read as a line "revenue q", nor as the year
+        return refusal_plan("year_not_available", f"a quarter \"{no_quarter.group(0)}\" (a fiscal year has four)",
+                            tickers=plan.tickers, fiscal_years=plan.fiscal_years)
+    if plan.words and len(text or "") <= MAX_CHARS:
+        plan.words = plan.words + aside_words(unicodedata.normalize("NFKC", text or ""), directory)
+    if plan.refusal_reason == "no_company":
+        # "oracle revenue", "apples eps": the word the refusal names as the company, written as a name
+        for written, name in names_as_written(text or "", plan.refusal_detail):
+            again = _plan_spelled(written, previous=previous, directory=directory)
+            if names_the_company(again, name, directory):
+                return again
     first = _LEADING_WORD.match(text or "")
     if plan.refusal_reason != "no_company" or first is None:
         return plan
@@ -168,6 +181,11 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     cashtag = text[: first.start("word")].rstrip("$") + "$" + first.group("word").upper() + text[first.end("word"):]
     again = _plan_spelled(cashtag, previous=previous, directory=directory)
     return again if again.route == "domain" and again.tickers == [company.ticker] else plan
+
+
+# A quarter no fiscal year has: "Q5", "Q0", "the fifth quarter".
+_NO_SUCH_QUARTER = re.compile(r"(?<![\w-])q[05-9](?![\w-])|\b(?:fifth|sixth|seventh|eighth|zeroth)\s+(?:fiscal\s+)?quarter\b",
+                              re.I)
 
 
 OWN_NAME = "footnote"  # the product's own name: the user speaks to it, never asks about a company by it
@@ -208,6 +226,23 @@ def _plan_spelled(text: str, *, previous: Plan | None = None, directory: Company
     phrase = next(p for p, k in FORMULA_PHRASES.items() if k == bracketed)
     asked = _plan_placed(" ".join([*named, phrase, *years]), previous=previous, directory=directory)
     return asked if bracketed in asked.metrics else plan
+
+
+def _in_unit_said(plan: Plan, text: str) -> Plan:
+    """A named percentage asked as a plain quotient ("Nike's net margin as a decimal", "R&D as a share of
+    revenue, answer as a decimal"): the registry's quotient as the user's definition in the unit said, its
+    definition restated in the answer; never the percentage beside the words that asked for a decimal."""
+    if plan.route != "domain" or len(plan.metrics) != 1 or plan.metrics[0] not in FORMULAS:
+        return plan
+    formula, (unit, _) = FORMULAS[plan.metrics[0]], unit_said(text)
+    if unit != "ratio" or formula.unit != "percent" or formula.operator != "÷" or len(formula.inputs) != 2 \
+            or any(i.offset for i in formula.inputs):
+        return plan
+    tree = {"op": "/", "args": [{"metric": i.metric} for i in formula.inputs]}
+    definition = {"name": formula.label.lower(), "tree": tree, "unit": unit, "formula": restate(tree, top=True)}
+    plan.definitions = [*plan.definitions, definition]
+    plan.metrics, plan.intent = [f"udf:{definition['name']}"], "derived"
+    return plan
 
 
 def _asks_a_formula(plan: Plan) -> bool:
@@ -267,7 +302,9 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     said = ACKNOWLEDGED_FIRST.sub("", raw)
     if said != raw and re.search(r"\w", said) and _plan(raw, previous=previous, directory=directory).route != "meta":
         raw = said  # "cool. and Nvidia?": the question after the acknowledgement, which is no line item
-    raw = SELF_CORRECTED.sub("", raw)  # "oracle... no, adobe buybacks": the words after the correction
+    # "oracle... no, adobe buybacks": the words after the correction (with the company and year said before it
+    # when it names none: "Nike FY2025 R&D... sorry, SG&A")
+    raw = corrected(raw, lambda t: [(m.start, m.end) for m in directory.find(t) if m.kind == "company"], YEAR_WORDS)
     raw = NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = LAYOUT.sub(" ", raw)  # "answer in one line": how to answer, not what
     raw = INSTRUCTED.sub(" ", raw)  # "use year-end balances and 365 days": how to compute, said beside the ask
@@ -324,7 +361,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
             if unread is not None:  # "widget costs divided by revenue": the formula, refused naming what it lacks
                 return refusal_plan("unknown_metric", f"{unread} (in your formula)", tickers=plan.tickers,
                                     fiscal_years=plan.fiscal_years, definitions=plan.definitions)
-        return plan
+        return _in_unit_said(plan, text or "")
     inherited = "metrics" in plan.inherited  # the thread's figures are not asked beside a formula
     plan.metrics = asked + [m for m in plan.metrics if not inherited and (m in FORMULAS or m in MEASURE_PHRASES.values())]
     if inherited:
@@ -465,8 +502,14 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                      and not r.tickers and all(k.startswith("line:") for k in r.measures))
     if orders_thread:
         r.unmappable, r.measures = None, []
+    # "what did zzyzx holdings earn in 2024?": naming no company we know, asked in the past tense of a year filings
+    # have reached, a figure question, never a prediction, however its letters resemble one (the company is what
+    # is missing)
+    reached = max((y for held in directory.years.values() for y in held), default=0)  # the latest year any filing has
+    reported = detail == FORECASTS and not r.matches and r.years.given and re.search(r"\b(?:did|was|were|had)\b", low) \
+        and not forward_looking(low) and all(y <= reached for y in r.years.years)
     if kind == "refuse" and meta not in ("greeting", "thanks") and not more and not figure_ask and not including \
-            and not ranking:
+            and not ranking and not reported:
         return refusal_plan("out_of_scope", detail)
     if meta in ("greeting", "thanks", "help") and not (r.matches or subject or more):
         return meta_plan(meta)

@@ -21,7 +21,7 @@ from agent.planning.movers import EFFECT, MOVED
 from agent.planning.plan import Plan, refusal_plan
 from agent.planning.prose_route import CAUSE
 from agent.planning.quarters import dated_period, latest_period, month_phrase, parse_period, thread_period
-from agent.planning.reading import Reading
+from agent.planning.reading import NAMED_THROUGH, Reading
 from agent.planning.thread import ADDING, FOLLOWUP, SHARE, share_of_revenue
 from agent.planning.topics import QUAL_ASK, SECTION_ITEMS, SECTION_PATTERNS, WHY
 from agent.planning.words import AMOUNT_NOUNS, NARROWING, NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
@@ -90,6 +90,34 @@ def unaccounted_words(outside: str, low: str) -> str | None:
 
 # A follow-up that asks for a whole year leaves the thread's quarter behind.
 _WHOLE_YEAR = re.compile(r"\b(?:full[\s-]+year|whole\s+year|annual(?:ly)?|fiscal\s+year|10-?k)\b")
+
+
+# A figure asked in another currency ("net income in yen", "revenue converted to euros"): the filings report
+# US dollars; a conversion at a rate of the user's or the day's is no reported figure, and the dollar figure
+# stated instead would answer another question.
+_OTHER_CURRENCY = re.compile(r"\b(?:in|into|to)\s+(?:japanese\s+|british\s+|indian\s+|chinese\s+|swiss\s+|mexican\s+)?"
+                             r"(yen|euros?|jpy|gbp|sterling|rupees?|inr|yuan|renminbi|rmb|cny|pesos?|francs?|chf)\b")
+
+
+# The implied ask of an amount a subject earned ("how much did X earn / make / lose"): with a product or a brand
+# as X, the product's or brand's own figure.
+_THROUGH_EARNED = re.compile(r"\bhow much (?:money )?(?:did|does|do|has|have|will)\b.*\b(?:earn|earns|earned|make|makes|made|"
+                             r"lose|loses|lost|profit)\b(?! per\b)|\bwhat (?:did|does|do)\b.*\b(?:earn|earned|lose|lost)\b(?! per\b)")
+
+
+def earned_by_member(r: Reading, trace: list[dict], runs: list[tuple[int, int]], low: str) -> str | None:
+    """The member a plain earning ask is about ("how much did AWS earn", "how much did nvidia's data center
+    segment earn", "how much did iPhone make"): a product or brand named for its company, or words beside the
+    company that nothing else accounts for. A `dim:` key of its operating income (earn, lose, profit) or its
+    sales (make); None when the company itself is what earned, or the question names its figure."""
+    if not _THROUGH_EARNED.search(low) or _EARNED_FROM.search(low) or any(t["as"].startswith("metric:") for t in trace):
+        return None  # "how much did Apple earn from widgets": the source's revenue (account_words), not a member's profit
+    through = next((m for m in r.matches if m.via in NAMED_THROUGH and m.kind == "company"), None)
+    said = normalize(through.text) if through is not None else (leftover_words(trace, runs) if runs else "")
+    if not said:
+        return None
+    key = "operating_income" if re.search(r"\b(?:earn\w*|profit\w*|lose|lost)\b", low) else "revenue"
+    return f"dim:{key}|{said}"
 
 
 # Words other parts of the planner consume: thread words, comparisons, year phrases, implied asks.
@@ -255,9 +283,14 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
             if dated is not None and not asks_prose:
                 plan.probe_period = dated.as_dict()  # "customer advances at June 30, 2023": that balance
             source = " ".join(w for w in left if w not in ("get", "got", "gets", "bring", "brought", "brings"))
+            member = earned_by_member(r, trace, runs, low) if figure and not counted else None
             if _EARNED_FROM.search(low) and figure and source and not counted:
                 # "how much did Tesla get from regulatory credits?": that source's revenue, a member
                 plan.intent, plan.metrics, plan.probe = "numeric", [f"dim:revenue|{source}"], []
+                plan.items, plan.query, plan.sub_queries = [], "", []
+            elif member is not None:
+                # "how much did nvidia's data center segment earn?": that segment's figure, or refused by its name
+                plan.intent, plan.metrics, plan.probe = "numeric", [member], []
                 plan.items, plan.query, plan.sub_queries = [], "", []
             elif counted and not asks_prose:
                 # "prime subscriber count", "net promoter score", "how many iPhones": a figure, from a
@@ -331,6 +364,17 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
                           joined)
     runs = conventions(plan, trace) if runs else runs
     plan.words = trace
+    member = earned_by_member(r, trace, runs, low) if "net_income" in plan.metrics else None
+    if member is not None:
+        # "how much did AWS earn?", "how much did the data center segment earn?": the product, brand or segment
+        # earned it, so the figure is that member's, never the company's net income
+        plan.metrics = [member if k == "net_income" else k for k in plan.metrics]
+        plan.intent = "numeric" if plan.intent == "derived" else plan.intent
+        return plan
+    currency = _OTHER_CURRENCY.search(low)
+    if currency:  # "net income in yen": a conversion at some rate is no figure a filing reports
+        return refusal_plan("out_of_scope", f"figures converted to another currency (\"{currency.group(1)}\"): the filings "
+                            "report them in US dollars", tickers=plan.tickers, fiscal_years=plan.fiscal_years, words=trace)
     other = other_convention(plan, trace)
     if other:
         return refusal_plan("unknown_metric", other, tickers=plan.tickers, fiscal_years=plan.fiscal_years, words=trace)

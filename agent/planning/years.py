@@ -63,11 +63,12 @@ _TREND = re.compile(
     r"every\s+year|by\s+year|year\s+by\s+year|multi-?year|trajectory|evolution|evolved)\b",
     re.I,
 )
-# A year-like number after an explicit year word, of any size: a year the user meant. "FY" may
+# A year-like number after an explicit year word, of any size: a year the user meant ("fiscal year 0", "FY0"
+# too: answered, it was the latest year). "FY" may
 # follow a digit ("\\u0000FY2099" pasted from an escaped string), never a letter ("shfy").
 _MARKED = re.compile(
     r"(?:(?<![a-z$.,])fy\s?'?|(?<![\w$.,])(?:fiscal\s+(?:year\s+)?'?|f\.y\.\s?(?=\d)|(?:in|for|during)\s+(?:the\s+)?(?:fiscal\s+)?(?:year\s+)?(?=\d{4})))"
-    r"(\d{2,})(?![\w%]|[.,]\d|\s?(?:%|percent|million|billion|thousand|m\b|bn\b|k\b|shares))",
+    r"(\d{2,}|(?<=fy)\d|(?<=fy )\d|(?<=fiscal year )\d)(?![\w%]|[.,]\d|\s?(?:%|percent|million|billion|thousand|m\b|bn\b|k\b|shares))",
     re.I,
 )
 # A bare four-digit number no filing year can be, written where a year goes ("2024 vs 1850", "and the year

@@ -69,6 +69,9 @@ def _not_covered_name(conn, ticker: str) -> str:
     return f"{display_name(row[1])} ({ticker.upper()})" if row else ticker.upper()
 
 
+QUARTERS_ONLY = "quarters only: "  # a not_covered detail's mark: the company's 10-Qs alone are held (agent.refusals)
+
+
 def _figure_years(conn, deps, cik: int) -> list[int]:
     """The fiscal years the company's facts report, latest first (memoised per question)."""
     return _memo(deps, ("years", cik), lambda: sorted(facts_store.available_fiscal_years(conn, cik), reverse=True))
@@ -174,7 +177,7 @@ def _names_member(conn, deps, company: dict, key: str, years: list[int]) -> bool
     if year is None:
         return False
     labels = _memo(deps, ("member_labels", cik), lambda: segments_store.member_labels(conn, cik))
-    rows = segments_store.member_values(conn, cik, [c if ":" in c else f"us-gaap:{c}" for c in m.concepts], year,
+    rows = segments_store.member_values(conn, cik, m.concepts, year,
                                         instant=m.period == "instant")
     found, exact = find_member(qualifier, [(r.axis, r.member) for r in rows], labels,
                                frozenset(tokens(company.get("name") or "")),
@@ -362,9 +365,14 @@ def fetch(state, deps, config) -> dict:
                 label = ", ".join(f"fiscal {y}" for y in missing)
                 what = "10-K filing" if not numeric else "reported figures"
                 figure_years = _figure_years(conn, deps, cik)
+                if numeric and not filings and not figure_years and len(plan["tickers"]) == 1:
+                    # only 10-Q quarters are held ("exxon's net income 2023"): no fiscal year of this company is
+                    # covered, which is what is missing, not one year among others it has
+                    return {"refusal": {"reason": "not_covered",
+                                        "detail": f"{QUARTERS_ONLY}{company['name'] or ticker} ({ticker})"}}
                 refusal = {
                     "reason": "year_not_available",
-                    "detail": f"{company['name']}'s {what} for {label}",
+                    "detail": f"{company['name'] or ticker}'s {what} for {label}",
                     "years": sorted(available)[-8:],
                     # which years have a filing (text and figures) and which figures only
                     "filing_years": sorted(filings),

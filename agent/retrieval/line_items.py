@@ -172,6 +172,15 @@ def _excluded(concept: str) -> frozenset[str]:
     return tokens(m.group(1)) if m else frozenset()
 
 
+def _included(concept: str) -> frozenset[str]:
+    """The words of a part a concept's name says its total takes in (IncomeLossFromContinuingOperations
+    IncludingPortionAttributableToNoncontrollingInterest: "portion attributable noncontrolling interest"). A
+    question naming that part without "including" asks for the part ("earnings from continuing operations
+    attributable to noncontrolling interests"), another figure than the total that includes it."""
+    m = re.search(r"\bincluding\b(.*)$", concept_words(concept))
+    return tokens(m.group(1)) - {"portion", "attributable"} if m else frozenset()
+
+
 def concept_words(concept: str) -> str:
     """'us-gaap:PaymentsForRepurchaseOfCommonStock' -> 'payments for repurchase of common stock'."""
     name = concept.split(":", 1)[-1]
@@ -236,6 +245,15 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
     have = said | need
     if not need:
         match, found = _printed_alike(leftover, question, labels, total)
+        if match is not None and not _printed_words(question) <= _printed_words(match.label) | _printed_words(leftover):
+            # "earnings from continuing operations": the row printed "continuing operations" alone (the
+            # noncontrolling interests' share, under their heading) is a part of the phrase; the question's
+            # whole words name the row first, and the fragment answers only when no row prints them
+            changed = bool((said | tokens(optional)) & CHANGE_WORDS)
+            whole, among = _printed_alike(question, question, [r for r in labels if _is_change(r) == changed], total,
+                                          drop=CHANGE_WORDS if changed else frozenset())
+            if whole is not None or among:
+                return whole, among
         if match is not None or found or not have:
             return match, found
         # the leftover's words are all linking ones ("net", "provided by operations") beside a metric's: the clause
@@ -292,7 +310,8 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             tiers[tier].append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
         elif words and words < have and row["statement"] in PRIMARY \
                 and words | (have & tokens(concept_words(row["concept"]))) == have \
-                and not (have - words) & _excluded(row["concept"]):
+                and not (have - words) & _excluded(row["concept"]) \
+                and not ((have - words) & _included(row["concept"]) and not re.search(r"\bincl", question, re.I)):
             # "current deferred revenue": the row printed "Deferred revenue" under current liabilities
             # (ContractWithCustomerLiabilityCurrent), never its non-current twin
             told.append(LineMatch(row["concept"], row["label"], "company", row["statement"]))

@@ -477,7 +477,7 @@ def _member_has(conn, company: dict, pair: tuple[str, str], metric: str, fy: int
 
 def _metric_members(conn, cik: int, metric: str, fy: int) -> list:
     m = METRICS[metric]
-    return segments_store.member_values(conn, cik, [c if ":" in c else f"us-gaap:{c}" for c in m.concepts], fy,
+    return segments_store.member_values(conn, cik, m.concepts, fy,
                                         instant=m.period == "instant")
 
 
@@ -539,7 +539,7 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
         memo[("member_labels", cik)] = segments_store.member_labels(conn, cik)
     labels = memo[("member_labels", cik)]
     concepts = (orders or {}).get(metric) or m.concepts
-    rows = segments_store.member_values(conn, cik, [c if ":" in c else f"us-gaap:{c}" for c in concepts], fy,
+    rows = segments_store.member_values(conn, cik, concepts, fy,
                                         instant=m.period == "instant")
     metric_words = tokens(" ".join(m.synonyms))
 
@@ -579,7 +579,7 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
             each = [find_member(part, pairs, labels, owner)[0] for part in member_parts(qualifier)]
             chosen = [r for f in each if f for r in rows if (r.axis, r.member) == f[0]] if len(each) > 1 and all(each) else []
         if not chosen:  # "Humira": tagged only beside its portfolio, always the same one
-            paired = segments_store.member_pair_values(conn, cik, [c if ":" in c else f"us-gaap:{c}" for c in concepts],
+            paired = segments_store.member_pair_values(conn, cik, concepts,
                                                        fy, instant=m.period == "instant")
             alone = [r for r in paired if (r.axis, r.member) not in set(pairs)]
             found, exact = find_member(qualifier, [(r.axis, r.member) for r in alone], labels, owner)
