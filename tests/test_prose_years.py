@@ -19,7 +19,7 @@ def _deps(years: list[int]) -> SimpleNamespace:
     filings = {y: {"accession": f"0000990002-{y % 100}-000001", "url": "https://www.sec.gov/x.htm", "form": "10-K",
                    "period_end": f"{y}-12-31"} for y in years}
     memo = {("company", "HSHM"): {"ticker": "HSHM", "cik": CIK, "name": "Hashmark Mining"},
-            ("filings", CIK): filings}
+            ("filings", CIK): filings, ("years", CIK): sorted(years, reverse=True)}
     return SimpleNamespace(db=None, memo=memo)
 
 

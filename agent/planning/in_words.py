@@ -359,11 +359,16 @@ def topic_words(words: list[str], low: str, brand: dict | None = None) -> list[s
         brand_words = _NAME_WORD.findall((brand or {}).get("word", "").lower())
         return brand_words
     if len(words) >= 2 and not figure_word(words[-1]) and not _MEASURE_NOUN.intersection(words) \
-            and not _AMOUNT_ASK.search(low):
+            and not _AMOUNT_ASK.search(low) and not _NARROWING.intersection(words):
         # the head of the name is no amount's: a topic, every word of it named (a lone word may be a name
-        # no directory holds: "what about rivian?" is never searched in the thread company's filing)
+        # no directory holds: "what about rivian?" is never searched in the thread company's filing). A
+        # figure narrowed to a part ("revenue outside the US") is a figure, refused as one.
         return words
     return []
+
+
+# Words that narrow a figure to a part of it ("revenue outside the US", "sales excluding fuel")
+_NARROWING = frozenset({"outside", "excluding", "except", "excl", "ex", "besides", "beyond", "within", "non"})
 
 
 # Nouns that make any name a quantity ("units shipped", "zorble count", "store number"): a figure's question

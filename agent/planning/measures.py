@@ -122,10 +122,11 @@ def find_measures(text: str, *, named_company: bool = False) -> tuple[list[str],
 
 # Plain-English asks for a metric that no phrase names ("how much did Walgreens lose?").
 IMPLIED: tuple[tuple[str, str], ...] = (
-    # the company may take several words ("how much did home depot earn"); per share is EPS, not this
-    (r"\bhow much (?:money )?did (?:\S+ ){1,4}?(?:lose|earn|make|profit)\b(?! per\b)", "net_income"),
-    (r"\bwhat did (?:\S+ ){1,4}?(?:earn|lose)\b(?! per\b)", "net_income"),  # "what did alphabet earn in 2023"
-    (r"\b(?:how much|what) did (?:\S+ ){1,4}?(?:earn|lose) per share\b", "eps_diluted"),  # the diluted figure, as reported
+    # Only the asking words and the verb are claimed (words.claimed): the words between name who earned
+    # ("home depot", or a product or segment, which word accounting then reads as a member).
+    (r"\b(?P<claim>how much (?:money )?did)(?: \S+){1,4}? (?P<claim_verb>lose|earn|make|profit)\b(?! per\b)", "net_income"),
+    (r"\b(?P<claim>what did)(?: \S+){1,4}? (?P<claim_verb>earn|lose)\b(?! per\b)", "net_income"),  # "what did alphabet earn in 2023"
+    (r"\b(?P<claim>(?:how much|what) did)(?: \S+){1,4}? (?P<claim_verb>(?:earn|lose) per share)\b", "eps_diluted"),  # the diluted figure, as reported
     (r"\b(?:is|was|were) \S+ profitable\b|\bprofitability\b", "net_income"),
     (r"\bshares\b.{0,40}\boutstanding\b", "shares_outstanding"),  # "how many shares did X have outstanding"
     # "what did the Digital Experience segment bring in?", "how much lumber did Lowe's sell?": its sales

@@ -507,11 +507,14 @@ _EXPENSE_NOUNS = frozenset({"cost", "costs", "expense", "expenses", "charge", "c
 
 
 def claimed(low: str, patterns) -> set[str]:
-    """Words inside matches of other planner parts' patterns (years, thread words, implied asks)."""
+    """Words inside matches of other planner parts' patterns (years, thread words, implied asks). A pattern
+    with groups named `claim...` claims only those: the words between them are the question's own."""
     out: set[str] = set()
     for pattern in patterns:
+        parts = [g for g in pattern.groupindex if g.startswith("claim")]
         for m in pattern.finditer(low):
-            out |= set(normalize(m.group(0)).split())
+            for said in ([m.group(g) or "" for g in parts] if parts else [m.group(0)]):
+                out |= set(normalize(said).split())
     return out
 
 
