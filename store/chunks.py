@@ -81,6 +81,14 @@ ORDER BY c.embedding <=> %(embedding)s
 LIMIT %(limit)s
 """
 
+ITEM_AFFINITY_SQL = """
+SELECT c.item, max(1.0 - (c.embedding <=> %(embedding)s)) AS affinity
+FROM chunks c
+WHERE c.cik = %(cik)s AND c.accession = ANY(%(accessions)s::text[]) AND c.item = ANY(%(items)s::text[])
+  AND NOT c.is_table
+GROUP BY c.item
+"""
+
 SENTENCE_EMBEDDINGS_SQL = "SELECT id, text FROM chunks WHERE id = ANY(%s)"
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'\-]*")
@@ -207,6 +215,19 @@ def dense_only(conn, embedding: np.ndarray, *, cik: int, accessions: list[str] |
         DENSE_ONLY_SQL,
         {"embedding": np.asarray(embedding, dtype=np.float32), "cik": cik, "accessions": accessions or None, "limit": limit},
     ).fetchall()
+
+
+def item_affinity(conn, embedding: np.ndarray, *, cik: int, accessions: list[str], items: list[str]) -> dict[str, float]:
+    """Each Item's closest prose passage to the query, by cosine, within these filings: where in
+    the filing the question's subject is told. Tables are left out (their vectors match figures'
+    names everywhere)."""
+    import numpy as np
+
+    rows = conn.execute(
+        ITEM_AFFINITY_SQL,
+        {"embedding": np.asarray(embedding, dtype=np.float32), "cik": cik, "accessions": accessions, "items": items},
+    ).fetchall()
+    return {item: float(affinity) for item, affinity in rows}
 
 
 def _with_score(hit: ChunkHit, score: float) -> ChunkHit:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from agent.progress import status
+from agent.retrieval.item_lead import lead_item
 from agent.retrieval.line_items import company_line, line_parts, same_printed_row
 from agent.planning.prose_route import DEPENDENCE, EVENT, asks_rationale, expects_ahead
 from agent.planning.topics import STOPWORDS
@@ -433,4 +434,10 @@ def locate(state, deps, config) -> dict:
     for company in state["resolved"]:
         accs = [company["filings"][str(y)]["accession"] for y in company["fiscal_years"] if str(y) in company["filings"]]
         accessions[str(company["cik"])] = accs
+    if len(state["resolved"]) == 1 and "items" not in (plan.get("inherited") or []):
+        # one company's filing: the Item that tells the question's subject best leads, where the rules
+        # only guessed it from topic words (agent.retrieval.item_lead); a thread's Items are its own
+        company = state["resolved"][0]
+        items = lead_item(deps.db, getattr(deps, "embedder", None), state["question"], queries[0], items,
+                          cik=company["cik"], accessions=accessions[str(company["cik"])])
     return {"located": {"items": items, "queries": queries[:3], "accessions": accessions}}
