@@ -18,6 +18,8 @@ question is of the kind the rules' first Item answers, it stays first.
 
 from __future__ import annotations
 
+import re
+
 from agent.planning.item_vote import vote
 from agent.planning.prose_route import DEPENDENCE, NAMED_SECTION, PAST_CAUSE, asks_rationale
 from agent.retrieval.query_vectors import embed_queries
@@ -26,12 +28,19 @@ from store import chunks as chunk_store
 ROUTED = ("1", "1A", "7", "8")  # the Items the rules choose among (7A, 1C and the like are named topics)
 LEAD_MARGIN = 0.04  # cosine by which another Item's closest passage must beat the rules' first Item's
 VETO = 0.6  # the labelled questions' share for the rules' first Item that keeps it first
+# What the company plans or expects, asked of it ("what does it expect for capex?", "its planned buybacks",
+# "the outlook"): stated in MD&A. "Expected" alone is left out: "expected credit losses", "costs expected
+# to be recovered" are amounts of the notes.
+PLANS = re.compile(r"\b(?:expects?|expecting|expectations?|outlook|guidance|anticipat(?:e|es|ing)|intends?|intending|"
+                   r"forecasts?|planned|planning|plans?\s+(?:to|for|on))\b")
 
 
 def sure_form(low: str) -> bool:
-    """The form of the question names its Item: a cause of what happened (MD&A), a dependence (the
-    risk factors), the reason for a standing choice (the business), or a section named outright."""
-    return bool(PAST_CAUSE.search(low) or DEPENDENCE.search(low) or asks_rationale(low) or NAMED_SECTION.search(low))
+    """The form of the question names its Item: a cause of what happened or a plan or expectation
+    (MD&A), a dependence (the risk factors), the reason for a standing choice (the business), or a
+    section named outright."""
+    return bool(PAST_CAUSE.search(low) or PLANS.search(low) or DEPENDENCE.search(low) or asks_rationale(low)
+                or NAMED_SECTION.search(low))
 
 
 def lead_item(db, embedder, question: str, query: str, items: list[str], *, cik: int,
