@@ -25,7 +25,10 @@ from agent.planning.prose_route import DEPENDENCE, NAMED_SECTION, PAST_CAUSE, as
 from agent.retrieval.query_vectors import embed_queries
 from store import chunks as chunk_store
 
-ROUTED = ("1", "1A", "7", "8")  # the Items the rules choose among (7A, 1C and the like are named topics)
+ROUTED = ("1", "1A", "7", "8")  # the Items the rules choose among
+# Items a topic word names on its own (market risk, cybersecurity): a short section that often only
+# points elsewhere ("see MD&A"), so the four above may lead it too, by the same margin
+NAMED_TOPIC = ("7A", "1C")
 LEAD_MARGIN = 0.04  # cosine by which another Item's closest passage must beat the rules' first Item's
 VETO = 0.6  # the labelled questions' share for the rules' first Item that keeps it first
 # What the company plans or expects, asked of it ("what does it expect for capex?", "its planned buybacks",
@@ -47,11 +50,12 @@ def lead_item(db, embedder, question: str, query: str, items: list[str], *, cik:
               accessions: list[str]) -> list[str]:
     """`items` with the Item that tells the question's subject best first, when that is clear (see
     the module's docstring); otherwise `items` as the rules ordered them."""
-    if not items or items[0] not in ROUTED or not accessions or embedder is None or sure_form(question.lower()):
+    if (not items or items[0] not in (*ROUTED, *NAMED_TOPIC) or not accessions or embedder is None
+            or sure_form(question.lower())):
         return items
     with db.connection() as conn:
-        affinity = chunk_store.item_affinity(conn, embed_queries(embedder, [query])[0], cik=cik,
-                                             accessions=accessions, items=list(ROUTED))
+        affinity = chunk_store.item_affinity(conn, embed_queries(embedder, [query])[0], cik=cik, accessions=accessions,
+                                             items=list(dict.fromkeys([*ROUTED, items[0]])))
     if not affinity:
         return items
     best = max(affinity, key=affinity.get)
