@@ -26,9 +26,11 @@ from agent.retrieval.query_vectors import embed_queries
 from store import chunks as chunk_store
 
 ROUTED = ("1", "1A", "7", "8")  # the Items the rules choose among
-# Items a topic word names on its own (market risk, cybersecurity): a short section that often only
-# points elsewhere ("see MD&A"), so the four above may lead it too, by the same margin
+# Items a topic word names on its own (market risk, cybersecurity): the word is surer than a guess, so
+# another Item leads only by a wider margin, as when the section only points elsewhere ("see MD&A") or
+# the question asks for an accounting treatment the notes give ("when are derivatives cash flow hedges?")
 NAMED_TOPIC = ("7A", "1C")
+TOPIC_MARGIN = 0.1
 LEAD_MARGIN = 0.04  # cosine by which another Item's closest passage must beat the rules' first Item's
 VETO = 0.6  # the labelled questions' share for the rules' first Item that keeps it first
 # What the company plans or expects, asked of it ("what does it expect for capex?", "its planned buybacks",
@@ -59,7 +61,8 @@ def lead_item(db, embedder, question: str, query: str, items: list[str], *, cik:
     if not affinity:
         return items
     best = max(affinity, key=affinity.get)
-    if best == items[0] or affinity[best] - affinity.get(items[0], 0.0) < LEAD_MARGIN:
+    margin = TOPIC_MARGIN if items[0] in NAMED_TOPIC else LEAD_MARGIN
+    if best == items[0] or affinity[best] - affinity.get(items[0], 0.0) < margin:
         return items
     judged = vote(question, embedder)
     if judged is not None and judged.item == items[0] and judged.share >= VETO:
