@@ -84,6 +84,10 @@ SEPTEMBER = {2024: {"period_end": "2024-09-28", "filed": "2024-11-01"}, 2023: {"
     ("in the annual report that was released on March 1, 2024, what were the risks?", 2024),
     ("what did the February 2024 10-K say about the strike", 2024),
     ("the filing that came out in 2025 - anything on tariffs?", 2025),
+    ("in the 10-K Meta filed in early 2024, what did they say about layoffs?", 2024),
+    ("jnj 10-K from Feb 2024 - talc litigation status?", 2024),
+    ("what did the 10-K from 2024 say about talc?", None),  # a year alone: the fiscal year's report
+    ("what does the report the company filed with the EPA in 2023 say about emissions?", None),
     ("what did the company say about the FTC lawsuit filed in September 2023?", None),  # an event's date
     ("how were the notes issued in 2023 priced?", None),
     ("what did the 2023 10-K say about AWS?", None),  # the fiscal year's own report
@@ -116,6 +120,7 @@ def test_fetch_reads_and_names_the_filing_meant():
 @pytest.mark.parametrize("question", [
     "what did apple's 10-K filed in early 2024 say about services?",
     "what did apple's previous annual report say about services?",
+    "in the 10-K Apple filed in early 2024, what did they say about services?",
 ])
 def test_the_words_that_choose_the_filing_are_not_searched_for(question):
     plan = plan_rules(question, directory=CompanyDirectory.from_rows(COVERED, SEC, {}))

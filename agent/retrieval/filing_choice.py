@@ -31,7 +31,7 @@ def filed_year(filing: dict) -> int | None:
 def filed_in(question: str) -> int | None:
     """The calendar year the question says its filing came out in, if it says so."""
     m = FILED_IN.search(question)
-    return int(m.group(1) or m.group(2)) if m else None
+    return int(next(g for g in m.groups() if g)) if m else None
 
 
 def fiscal_year_filed_in(filings: dict[int, dict], year: int) -> int | None:
