@@ -265,6 +265,11 @@ def _quarter_instead(conn, deps, plan: dict, company: dict, year: int | None) ->
     return found, {**plan, "period": period, "items": items, "fiscal_years": found["fiscal_years"], "latest": False}
 
 
+def _thread_turn(plan: dict) -> bool:
+    """The plan took anything from the thread: its words are read against the thread's, not alone."""
+    return bool(plan.get("inherited")) or any("thread" in str(v) for v in (plan.get("slots") or {}).values())
+
+
 def _filing_meant(question: str, plan: dict, filings: dict[int, dict], wanted: list[int]) -> dict | None:
     """The plan's years when the question names its 10-K by when it came out ("the 10-K filed in
     2024": for a calendar-year company, fiscal 2023's) or as the one before the latest ("the previous
@@ -345,8 +350,8 @@ def fetch(state, deps, config) -> dict:
                     return {"refusal": {"reason": "year_not_available", "detail": f"any fiscal year for {company['name']}"}}
                 offsets = plan.get("year_offsets") or [0]
                 wanted = sorted({available[0] + offset for offset in offsets})
-            meant = _filing_meant(state["question"], plan, filings, wanted) if not numeric and len(plan["tickers"]) == 1 \
-                else None
+            meant = _filing_meant(state["question"], plan, filings, wanted) \
+                if not numeric and len(plan["tickers"]) == 1 and not _thread_turn(plan) else None
             if meant:
                 plan = switched = {**plan, **meant}
                 wanted = list(meant["fiscal_years"])
@@ -458,9 +463,9 @@ def locate(state, deps, config) -> dict:
     for company in state["resolved"]:
         accs = [company["filings"][str(y)]["accession"] for y in company["fiscal_years"] if str(y) in company["filings"]]
         accessions[str(company["cik"])] = accs
-    if len(state["resolved"]) == 1 and "items" not in (plan.get("inherited") or []):
+    if len(state["resolved"]) == 1 and plan.get("items_guessed") and not _thread_turn(plan):
         # one company's filing: the Item that tells the question's subject best leads, where the rules
-        # only guessed it from topic words (agent.retrieval.item_lead); a thread's Items are its own
+        # only guessed the Items (agent.retrieval.item_lead); a thread's Items are its own
         company = state["resolved"][0]
         items = lead_item(deps.db, getattr(deps, "embedder", None), state["question"], queries[0], items,
                           cik=company["cik"], accessions=accessions[str(company["cik"])])
