@@ -16,7 +16,7 @@ COMPANY_BY_TICKER = "SELECT cik, name, tickers FROM companies WHERE %s = ANY(tic
 SEC_TITLE = "SELECT cik, title FROM sec_tickers WHERE ticker = %s"
 # One filing per fiscal year: the original 10-K over an amendment, then the latest period and filing.
 FILINGS_BY_YEAR = """
-SELECT DISTINCT ON (fiscal_year) fiscal_year, accession, url, form, period_end
+SELECT DISTINCT ON (fiscal_year) fiscal_year, accession, url, form, period_end, filed
 FROM filings WHERE cik = %s AND form LIKE '10-K%%'
 ORDER BY fiscal_year DESC, (form = '10-K') DESC, period_end DESC, filed DESC NULLS LAST
 """
@@ -43,5 +43,5 @@ def sec_title(conn, ticker: str) -> tuple | None:
 
 
 def filings_by_year(conn, cik: int) -> list[tuple]:
-    """[(fiscal_year, accession, url, form, period_end)], latest year first."""
+    """[(fiscal_year, accession, url, form, period_end, filed)], latest year first (filed: None when not recorded)."""
     return conn.execute(FILINGS_BY_YEAR, (cik,)).fetchall()

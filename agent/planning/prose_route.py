@@ -108,6 +108,41 @@ DESCRIBE = re.compile(
 )
 # A year the question is about ("in 2023", "during fiscal 2024", "fy23").
 DATED = re.compile(r"\b(?:(?:in|during|for|over|of)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?)?20\d\d|fy\s?\d\d)\b")
+# Which 10-K, said by when it came out or by its place among the filings, not by the year it reports
+# (agent.retrieval.filing_choice): words that choose the filing, never words to search it for.
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# "the 10-K filed in early 2024", "the annual report that was released on March 1, 2024", "the 10-K Meta
+# filed in 2024", "the filing that came out in 2024", "the February 2024 10-K", "the 10-K from early 2024":
+# the filing named with the verb of its coming out, or with a date finer than a year (a lawsuit "filed in
+# 2023" or notes "issued in 2023" are events of that year, not the filing meant)
+_FILING = r"(?:10-?k|annual\s+report|annual\s+filing|filing|report)"
+_WHEN = (r"(?:(?:in|on|during|around|by|at)\s+)?(?:the\s+)?"
+         r"(?:(?:early|late|mid|beginning\s+of|end\s+of|start\s+of|first\s+half\s+of)\s*-?\s*)?")
+FILED_IN = re.compile(
+    rf"\b{_FILING}\s+(?:(?:that|which)\s+)?(?:[\w&.'-]+\s+){{0,3}}?(?:(?:was|were|it)\s+)?(?:filed|published|released|"
+    rf"issued|submitted|came\s+out|put\s+out)\s+{_WHEN}(?:{_MONTH}\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?)?(?:of\s+)?"
+    r"((?:19|20)\d\d)\b"
+    rf"|\b{_MONTH}\s+(?:\d{{1,2}},?\s+)?((?:19|20)\d\d)(?:'s)?\s+(?:form\s+)?{_FILING}"
+    rf"|\b{_FILING}\s+(?:from|dated|of)\s+(?:(?:early|late|mid)\s*-?\s*(?:{_MONTH}\s+)?|{_MONTH}\s+(?:\d{{1,2}},?\s+)?)"
+    r"((?:19|20)\d\d)\b",
+    re.I,
+)
+# The words of the coming out once the year is set aside (agent.planning.company_mentions.strip_for_query),
+# in a question FILED_IN matched: not what to search the filing for.
+FILED_WORDS = re.compile(
+    rf"\b(?:(?:that|which)\s+)?(?:(?:was|were|it)\s+)?(?:filed|published|released|issued|submitted|came\s+out|put\s+out)"
+    rf"(?:\s+{_WHEN})?(?:\s*{_MONTH})?(?:\s+\d{{1,2}}(?:st|nd|rd|th)?,?)?(?:\s+of)?(?:\s+(?:19|20)\d\d)?"
+    rf"|\b(?:from|dated)\s+(?:(?:early|late|mid)\s*-?\s*{_MONTH}?|{_MONTH})(?:\s+\d{{1,2}},?)?(?:\s+(?:19|20)\d\d)?",
+    re.I,
+)
+# "the previous 10-K", "its prior annual report", "the earlier filing", "the one before the latest 10-K"
+PRIOR_FILING = re.compile(
+    r"\b(?:previous|prior|preceding|earlier|older|second[- ]latest|second[- ]most[- ]recent)\s+"
+    r"(?:annual\s+(?:report|filing)|10-?k(?:\s+filing)?|form\s+10-?k|filing)\b",
+    re.I,
+)
+
+
 # A question about what happened, not what may: a past-tense verb.
 _HAPPENED = re.compile(r"\b(?:did|was|were|had|happened|faced|experienced|saw|suffered|encountered)\b")
 # Names asked for ("who does X compete with?", "which companies are its rivals?", "Lowe's competitors").

@@ -13,6 +13,7 @@ from agent.planning.companies import norm_name
 from agent.planning.company_mentions import strip_for_query
 from agent.planning.followups import asks_more, joined_topic, leads_reply, own_subject, points_back, thread_topic
 from agent.planning.plan import Plan
+from agent.planning.prose_route import FILED_IN, FILED_WORDS, PRIOR_FILING
 from agent.planning.reading import Reading
 from agent.planning.topics import (COMPOUND, STOPWORDS, borrows_thread_subject, expand_query, label, metric_query,
                                    sub_queries)
@@ -36,6 +37,10 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
     measures = plan.metrics
     items = list(r.items)
     query_source = strip_for_query(r.raw, r.matches)  # quotations kept: they are what to look for
+    # "the 10-K filed in early 2024", "the previous annual report": which filing, not what to find in it
+    if FILED_IN.search(r.raw):
+        query_source = FILED_WORDS.sub(" ", query_source)
+    query_source = PRIOR_FILING.sub(" ", query_source)
     why_of_figure = bool(r.why and not r.measures and prev is not None and prev.metrics and (followup or not r.has_topic))
     if why_of_figure:
         # "why did it change?": MD&A on the thread's metric

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from agent.progress import status
+from agent.retrieval.filing_choice import asks_prior_filing, filed_in, fiscal_year_filed_in
 from agent.retrieval.line_items import company_line, line_parts, same_printed_row
 from agent.planning.prose_route import DEPENDENCE, EVENT, asks_rationale, expects_ahead
 from agent.planning.topics import STOPWORDS
@@ -79,8 +80,8 @@ def _figure_years(conn, deps, cik: int) -> list[int]:
 
 def _filings(conn, cik: int) -> dict[int, dict]:
     return {
-        int(fy): {"accession": acc, "url": url, "form": form, "period_end": str(pe)}
-        for fy, acc, url, form, pe in company_store.filings_by_year(conn, cik)
+        int(fy): {"accession": acc, "url": url, "form": form, "period_end": str(pe), "filed": str(filed) if filed else None}
+        for fy, acc, url, form, pe, filed in company_store.filings_by_year(conn, cik)
     }
 
 
@@ -266,6 +267,29 @@ def _quarter_instead(conn, deps, plan: dict, company: dict, year: int | None) ->
     return found, {**plan, "period": period, "items": items, "fiscal_years": found["fiscal_years"], "latest": False}
 
 
+def _thread_turn(plan: dict) -> bool:
+    """The plan took anything from the thread: its words are read against the thread's, not alone."""
+    return bool(plan.get("inherited")) or any("thread" in str(v) for v in (plan.get("slots") or {}).values())
+
+
+def _filing_meant(question: str, plan: dict, filings: dict[int, dict], wanted: list[int]) -> dict | None:
+    """The plan's years when the question names its 10-K by when it came out ("the 10-K filed in
+    2024": for a calendar-year company, fiscal 2023's) or as the one before the latest ("the previous
+    annual report"), so that the answer names the filing it reads; None when it names none so
+    (agent.retrieval.filing_choice)."""
+    year = filed_in(question)
+    if year is not None and (year in wanted or plan.get("as_of_filing_year") == year):
+        fy = fiscal_year_filed_in(filings, year)
+        if fy is not None and fy != year:
+            years = sorted({fy if y == year else y for y in wanted})
+            return {"fiscal_years": years, "latest": False, "year_offsets": [],
+                    **({"as_of_filing_year": fy} if plan.get("as_of_filing_year") == year else {})}
+    if (asks_prior_filing(question) and plan.get("latest") and not plan.get("year_offsets") and len(filings) > 1
+            and wanted == [max(filings)]):
+        return {"fiscal_years": [sorted(filings)[-2]], "latest": False, "year_offsets": []}
+    return None
+
+
 def fetch(state, deps, config) -> dict:
     plan = state["plan"]
     resolved: list[dict] = []
@@ -328,6 +352,11 @@ def fetch(state, deps, config) -> dict:
                     return {"refusal": {"reason": "year_not_available", "detail": f"any fiscal year for {company['name']}"}}
                 offsets = plan.get("year_offsets") or [0]
                 wanted = sorted({available[0] + offset for offset in offsets})
+            meant = _filing_meant(state["question"], plan, filings, wanted) \
+                if not numeric and len(plan["tickers"]) == 1 and not _thread_turn(plan) else None
+            if meant:
+                plan = switched = {**plan, **meant}
+                wanted = list(meant["fiscal_years"])
             # the years asked, before a passage search moves them to the filing that discusses them: a prose
             # answer's figures are of these years, read from a later 10-K's comparatives when their own is not held
             asked_years = sorted(wanted)
