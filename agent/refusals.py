@@ -62,7 +62,9 @@ MESSAGES: dict[str, str] = {
     ),
 }
 
-# A company whose 10-Q quarters alone are held, asked for a fiscal year (agent.retrieval.fetch.QUARTERS_ONLY).
+# A not_covered detail's mark: the company's 10-Q quarters alone are held, and a fiscal year was asked
+# (agent.retrieval.fetch writes it, this module words it).
+QUARTERS_ONLY = "quarters only: "
 QUARTERS_ONLY_TEXT = (
     "I hold only 10-Q quarterly reports for {detail_plain}, no 10-K or fiscal-year figures, so I can't answer for a "
     "fiscal year. Ask for one of its quarters (for example \"its revenue in the latest quarter\"), or ask \"which "
@@ -99,9 +101,9 @@ def refusal_text(
     With `filing_years` (and `figure_years`), a missing year is answered with what there is, told
     apart: years with a 10-K (figures and text) and years with figures only."""
     template = MESSAGES.get(reason, MESSAGES["internal_error"])
-    if reason == "not_covered" and (detail or "").startswith("quarters only: "):
+    if reason == "not_covered" and (detail or "").startswith(QUARTERS_ONLY):
         # built from the store's name and ticker, as a search's detail is ("3M" is no amount to scrub)
-        template, detail = QUARTERS_ONLY_TEXT, detail[len("quarters only: "):][:200].strip()
+        template, detail = QUARTERS_ONLY_TEXT, detail[len(QUARTERS_ONLY):][:200].strip()
     elif reason == "no_grounding" and (detail or "").startswith("searched "):
         template = SEARCHED_NOTHING
         detail = detail[len("searched "):][:200].strip()  # built from the store's names, Items and years

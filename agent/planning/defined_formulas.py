@@ -15,7 +15,7 @@ from agent.planning.formulas import formula_tree, restate, shifted
 from agent.planning.plan import Plan, refusal_plan
 from agent.planning.years import NUMBER_WORDS
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
-from agent.retrieval.finance import BALANCE_FORMS, FORMULAS, match_formulas
+from agent.retrieval.finance import BALANCE_FORMS, FORMULAS, formula_inputs, match_formulas
 
 
 _NAME_YEAR = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|fy\s*)?'?(?:19|20)\d\d\b|\bfy\s*'?\d\d\b|\bfiscal\b", re.I)
@@ -348,16 +348,6 @@ _USE_BRACKET = re.compile(r"\s*\(\s*(?:using|use|based\s+on|with)\s+(?P<what>[a-
 _JOINING = frozenset("and the of its their cash paid reported amounts amount".split())
 
 
-def _inputs(key: str) -> set[str]:
-    """The metrics a registry formula or any of its fallbacks takes."""
-    out, seen = set(), set()
-    while key and key in FORMULAS and key not in seen:
-        seen.add(key)
-        out |= {i.metric for i in FORMULAS[key].inputs}
-        key = FORMULAS[key].fallback
-    return out
-
-
 def without_restated_inputs(text: str) -> str:
     """The text without a closing "use <inputs>" clause whose every figure is an input the named ratio
     takes: what to use is then what the ratio uses. Any other clause stays, to be read or refused."""
@@ -384,7 +374,7 @@ def _inputs_of_asked(head: str, what: str) -> bool:
     leftover = [w for i, w in enumerate(said.split()) if i not in covered and w not in _JOINING]
     if not asked or not spans or leftover or any(METRICS[key].unit == "shares" for _, _, key in spans):
         return False  # "use diluted shares": the share count a per-share figure takes is read where it is said
-    return all(key in set().union(*(_inputs(k) for k in asked)) for _, _, key in spans)
+    return all(key in set().union(*(formula_inputs(k) for k in asked)) for _, _, key in spans)
 
 
 def unmarked(plan: Plan) -> Plan:

@@ -20,7 +20,7 @@ import re
 
 from agent.planning.formulas import DefinitionError, parse_expression
 from agent.retrieval.concepts import find_phrases, normalize
-from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS
+from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS, formula_inputs
 
 _BRACKETED = re.compile(r"\s*\(([^()]{2,120})\)")
 # ", expressed as a percent of total revenue": the quotient's unit and its divisor
@@ -57,17 +57,6 @@ def _named_after(text: str) -> str | None:
 _LABELS = {normalize(f.label): f.key for f in FORMULAS.values() if f.synonyms}
 
 
-def _formula_inputs(key: str) -> set[str]:
-    """The metrics a formula and its fallbacks read (the fallbacks are the same convention)."""
-    out: set[str] = set()
-    seen = set()
-    while key and key not in seen and key in FORMULAS:
-        seen.add(key)
-        out |= {i.metric for i in FORMULAS[key].inputs}
-        key = FORMULAS[key].fallback
-    return out
-
-
 def _metrics(tree: dict) -> set[str]:
     if "metric" in tree:
         return {tree["metric"]} if not tree.get("member") else {"?"}
@@ -97,7 +86,7 @@ def _restated(expr: str, keys: list[str], whole: bool = True) -> str | None:
     if ops is None:
         return None
     for key in keys:
-        inputs = _formula_inputs(key)
+        inputs = formula_inputs(key)
         if ops <= inputs and (not whole or len(ops) >= 2 or len(FORMULAS[key].inputs) == 1):
             return key
     return None

@@ -505,9 +505,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # "what did zzyzx holdings earn in 2024?": naming no company we know, asked in the past tense of a year filings
     # have reached, a figure question, never a prediction, however its letters resemble one (the company is what
     # is missing)
-    reached = max((y for held in directory.years.values() for y in held), default=0)  # the latest year any filing has
+    # (the latest year any filing has is looked up only for such a question, never on every message)
     reported = detail == FORECASTS and not r.matches and r.years.given and re.search(r"\b(?:did|was|were|had)\b", low) \
-        and not forward_looking(low) and all(y <= reached for y in r.years.years)
+        and not forward_looking(low) \
+        and max(r.years.years, default=0) <= max((y for held in directory.years.values() for y in held), default=0)
     if kind == "refuse" and meta not in ("greeting", "thanks") and not more and not figure_ask and not including \
             and not ranking and not reported:
         return refusal_plan("out_of_scope", detail)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from agent.progress import status
+from agent.refusals import QUARTERS_ONLY
 from agent.retrieval.filing_choice import asks_prior_filing, filed_in, fiscal_year_filed_in
 from agent.retrieval.line_items import company_line, line_parts, same_printed_row
 from agent.planning.prose_route import DEPENDENCE, EVENT, asks_rationale, expects_ahead
@@ -68,9 +69,6 @@ def _company(conn, ticker: str) -> dict | None:
 def _not_covered_name(conn, ticker: str) -> str:
     row = company_store.sec_title(conn, ticker)
     return f"{display_name(row[1])} ({ticker.upper()})" if row else ticker.upper()
-
-
-QUARTERS_ONLY = "quarters only: "  # a not_covered detail's mark: the company's 10-Qs alone are held (agent.refusals)
 
 
 def _figure_years(conn, deps, cik: int) -> list[int]:

@@ -626,6 +626,21 @@ GROWTH_BASES = ("revenue", "net_income", "rd", "sga", "operating_income", "gross
                 "selling_marketing", "short_term_borrowings", "diluted_shares", "dividends_per_share")
 
 
+def fallback_chain(key: str) -> list[str]:
+    """The formula and the fallbacks it is computed by when its own inputs are missing, in that order
+    (one convention: the fallbacks compute the same figure from other lines)."""
+    chain: list[str] = []
+    while key and key in FORMULAS and key not in chain:
+        chain.append(key)
+        key = FORMULAS[key].fallback
+    return chain
+
+
+def formula_inputs(key: str) -> set[str]:
+    """The metrics a formula and its fallbacks read."""
+    return {i.metric for k in fallback_chain(key) for i in FORMULAS[k].inputs}
+
+
 def growth_key(metric: str) -> str:
     return f"{metric}_growth"
 

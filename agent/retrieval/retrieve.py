@@ -14,7 +14,8 @@ from itertools import zip_longest
 
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.composing.draft import Evidence
-from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, display_value, growth_key, stated_convention
+from agent.retrieval.finance import (FORMULAS, FormulaError, Operand, calculate, display_value, fallback_chain, growth_key,
+                                     stated_convention)
 from agent.progress import status
 from agent.retrieval.line_items import (company_line, labels_of, line_key, line_parts, printed_index, printed_label,
                                         printed_order, same_printed_row, without_note_refs)
@@ -746,13 +747,9 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                 else:
                     computed = _compute(facts, key, fy)
                     if computed is None:  # what each way of computing it lacked ("gross profit; cost of revenue")
-                        tried, chain = [], key
-                        while chain in FORMULAS and chain not in tried:
-                            tried.append(chain)
-                            chain = FORMULAS[chain].fallback
                         cell["missing_inputs"] = list(dict.fromkeys(
                             METRICS[i.metric].label + (f" (fiscal {fy + i.offset})" if i.offset else "")
-                            for k in tried for i in FORMULAS[k].inputs
+                            for k in fallback_chain(key) for i in FORMULAS[k].inputs
                             if facts.get(i.metric, fy + i.offset, printed=True) is None))
                     if computed is not None:
                         _take_calc(facts, computed, cell, evidence, calculations)
