@@ -21,22 +21,28 @@ from agent.retrieval.finance import BALANCE_FORMS, FORMULAS, formula_inputs, mat
 _NAME_YEAR = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|fy\s*)?'?(?:19|20)\d\d\b|\bfy\s*'?\d\d\b|\bfiscal\b", re.I)
 
 
-def name_aside(definition: dict, rest: str, directory: CompanyDirectory) -> tuple[dict, str]:
-    """"Medtronic fiscal 2024 shareholder payout = ...": the company and the year written before the
-    formula's name are the question's, not the name's; they move to the rest of the question."""
-    name = definition["name"]
-    spans = [(m.start, m.end) for m in directory.find(name) if m.kind == "company"]
-    spans += [(m.start(), m.end()) for m in _NAME_YEAR.finditer(name)]
-    if not spans:
-        return definition, rest
+def _company_and_year_apart(text: str, directory: CompanyDirectory) -> tuple[list[str], list[str]]:
+    """(the text's pieces around its company names and years, those names and years): what a measure's
+    name keeps, and what is the question's. No company or year: ([text], [])."""
+    spans = [(m.start, m.end) for m in directory.find(text) if m.kind == "company"]
+    spans += [(m.start(), m.end()) for m in _NAME_YEAR.finditer(text)]
     kept, moved, at = [], [], 0
     for start, end in sorted(spans):
         if start < at:
             continue
-        kept.append(name[at:start])
-        moved.append(name[start:end])
+        kept.append(text[at:start])
+        moved.append(text[start:end])
         at = end
-    kept.append(name[at:])
+    kept.append(text[at:])
+    return kept, moved
+
+
+def name_aside(definition: dict, rest: str, directory: CompanyDirectory) -> tuple[dict, str]:
+    """"Medtronic fiscal 2024 shareholder payout = ...": the company and the year written before the
+    formula's name are the question's, not the name's; they move to the rest of the question."""
+    kept, moved = _company_and_year_apart(definition["name"], directory)
+    if not moved:
+        return definition, rest
     left = " ".join(" ".join(kept).split()).strip(" ,:'\"")
     if not left:
         return definition, rest
@@ -61,18 +67,9 @@ def pronoun_named(definition: dict, rest: str, directory: CompanyDirectory) -> t
         return definition, rest
     sentences = _SENTENCE.split(rest.strip())
     for i, sentence in enumerate(sentences):
-        spans = [(m.start, m.end) for m in directory.find(sentence) if m.kind == "company"]
-        spans += [(m.start(), m.end()) for m in _NAME_YEAR.finditer(sentence)]
-        if not spans:
+        kept, moved = _company_and_year_apart(sentence, directory)
+        if not moved:
             continue
-        kept, moved, at = [], [], 0
-        for start, end in sorted(spans):
-            if start < at:
-                continue
-            kept.append(sentence[at:start])
-            moved.append(sentence[start:end])
-            at = end
-        kept.append(sentence[at:])
         words = re.sub(r"['\u2019]s\b|[?.!,:;]", " ", _ASKING.sub("", " ".join(kept))).lower().split()
         while words and words[0] in _EDGE_WORDS:
             words = words[1:]
