@@ -623,7 +623,14 @@ GROWTH_BASES = ("revenue", "net_income", "rd", "sga", "operating_income", "gross
                 # never the level with the word dropped (receivables and payables: their change is a cash-flow row)
                 "goodwill", "interest_expense", "stock_compensation",
                 "pretax_income", "current_assets", "current_liabilities", "retained_earnings", "general_administrative",
-                "selling_marketing", "short_term_borrowings", "diluted_shares", "dividends_per_share")
+                "selling_marketing", "short_term_borrowings", "diluted_shares", "dividends_per_share",
+                # year-end balances asked with a growth word ("accounts receivable growth", "AP up how much?"):
+                # the balance's growth, never the balance with the word dropped
+                "accounts_receivable", "accounts_payable", "ppe_net", "shares_outstanding", "current_debt")
+
+# Bases whose "change in X" is a printed cash-flow row ("Changes in accounts receivable"): a growth word
+# turns them into their growth, but "change in accounts receivable" stays that row's name
+_CHANGE_IS_A_ROW = frozenset({"accounts_receivable", "accounts_payable"})
 
 
 def fallback_chain(key: str) -> list[str]:
@@ -650,8 +657,9 @@ def _growth_phrases(metric: str) -> list[str]:
     for s in METRICS[metric].synonyms:
         out += [f"{s} growth", f"growth in {s}", f"{s} growth rate", f"yoy {s}", f"{s} yoy", f"{s} y/y",
                 f"{s} year over year", f"year over year {s}", f"{s} yoy growth", f"{s} year over year growth",
-                f"year over year {s} growth", f"yoy {s} growth", f"growth of {s}", f"{s} growth yoy",
-                f"change in {s}", f"{s} change"]
+                f"year over year {s} growth", f"yoy {s} growth", f"growth of {s}", f"{s} growth yoy"]
+        if metric not in _CHANGE_IS_A_ROW:
+            out += [f"change in {s}", f"{s} change"]
     return out
 
 
@@ -673,6 +681,23 @@ def _growth_formula(metric: str) -> Formula:
 
 def change_key(metric: str) -> str:
     return f"{metric}_change"
+
+
+# What an answer says instead of a growth rate whose base is negative
+NEGATIVE_BASE = "the prior year's figure was negative, so a growth rate would mislead; this is the change instead"
+
+
+def negative_base_change(key: str, operands: Sequence) -> str | None:
+    """The change formula to state instead of growth `key` when its prior-year operand is negative, else None.
+
+    Why: a percentage over a negative base reads backwards (a loss narrowing from 4.9 to 2.2 billion is
+    "+55%", one widening is "-55%"), and a turn from loss to profit has no meaningful rate at all. The
+    answer gives the change in the metric's own unit and says why."""
+    if not key.endswith("_growth") or key[: -len("_growth")] not in GROWTH_BASES or len(operands) < 2:
+        return None
+    prior = operands[1]
+    value = prior.get("value") if isinstance(prior, dict) else prior
+    return change_key(key[: -len("_growth")]) if value is not None and Decimal(str(value)) < 0 else None
 
 
 def _change_formula(metric: str) -> Formula:

@@ -14,8 +14,8 @@ from itertools import zip_longest
 
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.composing.draft import Evidence
-from agent.retrieval.finance import (FORMULAS, FormulaError, Operand, calculate, display_value, fallback_chain, growth_key,
-                                     stated_convention)
+from agent.retrieval.finance import (FORMULAS, NEGATIVE_BASE, FormulaError, Operand, calculate, display_value,
+                                     fallback_chain, growth_key, negative_base_change, stated_convention)
 from agent.progress import status
 from agent.retrieval.line_items import (company_line, labels_of, line_key, line_parts, printed_index, printed_label,
                                         printed_order, same_printed_row, without_note_refs)
@@ -751,10 +751,14 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                             METRICS[i.metric].label + (f" (fiscal {fy + i.offset})" if i.offset else "")
                             for k in fallback_chain(key) for i in FORMULAS[k].inputs
                             if facts.get(i.metric, fy + i.offset, printed=True) is None))
+                    instead = negative_base_change(key, computed[1]["operands"]) if computed is not None else None
+                    if instead is not None and _compute(facts, instead, fy) is not None:
+                        computed = _compute(facts, instead, fy)  # a growth over a loss: the change, said why
+                        cell["label"] = FORMULAS[instead].label
                     if computed is not None:
                         _take_calc(facts, computed, cell, evidence, calculations)
                         # a named measure whose figure depends on a convention says which in its sentence
-                        cell["convention"] = stated_convention(computed[1]["key"])
+                        cell["convention"] = NEGATIVE_BASE if instead else stated_convention(computed[1]["key"])
                 if changes and cell["evidence_id"] and fy - 1 in company["fiscal_years"]:
                     _add_change(facts, key, fy, cell, evidence, calculations)
                 cells.append(cell)
@@ -786,8 +790,8 @@ def _add_change(facts: _Facts, key: str, fy: int, cell: dict, evidence: dict, ca
     if key not in METRICS or growth_key(key) not in FORMULAS or facts.get(key, fy - 1) is None:
         return
     computed = _compute(facts, growth_key(key), fy)
-    if computed is None:
-        return
+    if computed is None or negative_base_change(growth_key(key), computed[1]["operands"]):
+        return  # no rate over a negative base: the table's two rows show the change
     ev, calc = computed
     evidence[facts.get(key, fy - 1).id] = facts.get(key, fy - 1)
     evidence[ev.id] = ev
