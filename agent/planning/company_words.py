@@ -97,6 +97,7 @@ ACRONYMS = {
     "FFO", "SBC", "PP", "LT", "ST", "TAM", "SAAS", "B2B", "M&A", "I", "ME", "MY", "WE", "AM", "PM", "THE",
     "ETC", "FAQ", "TLDR", "PLS", "PLZ", "THX", "ASAP", "ETA", "FYI", "IMO", "CEO'S", "NO", "YES", "OR", "AND",
     "BY", "DO", "GO", "SO", "BE", "AN", "ARE", "FOR", "HAS", "CAN", "NET", "CASH", "COST", "KEY", "BIG", "ALL",
+    "AP", "AR",  # accounts payable and receivable in an analyst's shorthand ("HD AP fy24")
 }
 # Ordinary-word tickers that count when typed upper-case (or with "$"): "IT revenue" is Gartner.
 UPPER_OK = {"IT", "ALL", "ON", "NOW", "V"}

@@ -423,7 +423,7 @@ METRICS: dict[str, Metric] = {
         _m(
             "accounts_receivable",
             "Accounts receivable, net",
-            ["accounts receivable", "receivables", "trade receivables"],
+            ["accounts receivable", "receivables", "trade receivables", "a/r", "ar"],
             # "Receivables, net" where a company prints its receivables as one line and tags no trade
             # receivables (Walmart, GE)
             ["us-gaap:AccountsReceivableNetCurrent", "us-gaap:ReceivablesNetCurrent"],
@@ -432,7 +432,7 @@ METRICS: dict[str, Metric] = {
         _m(
             "accounts_payable",
             "Accounts payable",
-            ["accounts payable", "payables", "trade payables"],
+            ["accounts payable", "payables", "trade payables", "a/p", "ap"],
             # "Trade accounts payable", "Trade payables" (Abbott, Kraft Heinz): the same line, tagged as trade
             ["us-gaap:AccountsPayableCurrent", "us-gaap:AccountsPayableTradeCurrent"],
             period="instant",
