@@ -395,6 +395,16 @@ METRICS: dict[str, Metric] = {
             period="instant",
             query="property, plant and equipment, net",
         ),
+        # The note's total of long-lived assets (by geography): tagged NoncurrentAssets, whose taxonomy
+        # definition is long-lived assets; "assets" alone would be total assets, a different figure
+        _m(
+            "long_lived_assets",
+            "Long-lived assets",
+            ["long lived assets", "total long lived assets", "longlived assets"],
+            ["us-gaap:NoncurrentAssets"],
+            period="instant",
+            query="long-lived assets by geographic area",
+        ),
         _m(
             "goodwill",
             "Goodwill",
