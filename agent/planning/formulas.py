@@ -163,7 +163,10 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
         return {"const": str(value)}
     spans = find_phrases(t, PHRASES)
     if len(spans) == 1 and spans[0][0] == 0 and spans[0][1] == len(t.split()):
-        return _tagged_or_computed(spans[0][2])
+        node = _tagged_or_computed(spans[0][2])
+        if "metric" in node and METRICS[node["metric"]].by_label and t != normalize(METRICS[node["metric"]].label):
+            node["said"] = t  # "net sales": the row printed so, where the company prints two of the metric's rows
+        return node
     formula = FORMULA_PHRASES.get(t)
     if formula is not None:  # "free cash flow per share": a registry sum or difference, as its own operands
         f = FORMULAS[formula]
@@ -953,6 +956,14 @@ def restate(tree: dict, top: bool = False) -> str:
     if tree.get("added_back"):
         inner += " (the excluded expense added back)"
     return inner if top or tree["op"] in "*" else f"({inner})"
+
+
+def said_of(tree: dict) -> dict[str, str]:
+    """Metric key -> the user's words for it in a formula ("net sales"), where the metric's printed row
+    depends on them (agent.retrieval.line_items.printed_order)."""
+    if "metric" in tree:
+        return {tree["metric"]: tree["said"]} if tree.get("said") else {}
+    return {k: v for a in tree.get("args", ()) for k, v in said_of(a).items()}
 
 
 def metrics_of(tree: dict) -> list[str]:

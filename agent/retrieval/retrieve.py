@@ -23,7 +23,7 @@ from agent.retrieval.line_items import IGNORABLE, metric_phrases, tokens, unacce
 from agent.retrieval.causes import cause_queries, subject_query
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
 from agent.retrieval.metric_facts import metric_value
-from agent.planning.formulas import choose, evaluate, metrics_of, operand_label, operand_parts, restate
+from agent.planning.formulas import choose, evaluate, metrics_of, operand_label, operand_parts, restate, said_of
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
 from agent.checking.quoted_figures import ranges as amount_ranges
 from agent.retrieval.row_members import row_on_member
@@ -812,7 +812,7 @@ def _numbers(state, deps, config) -> dict:
     with deps.db.connection() as conn:
         evidence, calculations, cells = _collect(conn, state["resolved"], metrics, deps, plan.definitions,
                                                  changes=plan.intent == "trend",
-                                                 phrases=metric_phrases(plan.words), spare=spare_words(plan.words),
+                                                 phrases=_phrases(plan), spare=spare_words(plan.words),
                                                  asked=" ".join(_words(" ".join(w["word"] for w in plan.words or []))))
     refusal = _unresolved_lines(cells)
     if refusal and plan.lone_name and refusal["reason"] in ("unknown_metric", "ambiguous_metric"):
@@ -837,6 +837,13 @@ def _numbers(state, deps, config) -> dict:
         "calculations": calculations,
         "retrieval": retrieval,
     }
+
+
+def _phrases(plan) -> dict[str, str]:
+    """Metric key -> the user's words for it: in the question's word accounting, else in a formula the
+    question defined ("operating income to net sales": the row printed "Net sales")."""
+    said = {k: v for d in plan.definitions or [] for k, v in said_of(d.get("tree") or {}).items()}
+    return {**said, **metric_phrases(plan.words)}
 
 
 def _unresolved_lines(cells: list[dict]) -> dict | None:
