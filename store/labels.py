@@ -42,11 +42,16 @@ SELECT DISTINCT cik, label, concept FROM line_labels
  WHERE label ~* '\m(and)\M|&' OR concept ~ '[a-z]And[A-Z]'
 """
 
-# Every name a primary-statement row is printed under, company-wide rows only: what a formula's operand
+# Every name a primary-statement row is printed under, company-wide rows and rows printed only on a
+# product or service member ("Cost of wireless equipment", "Cost of products": CostOfGoodsAndServicesSold on
+# ProductMember, the statement's own row with no company-wide twin): what a question or a formula's operand
 # may name when it is no table metric ("marketing expense over revenue").
 PRINTED_NAMES = """
 SELECT DISTINCT label, concept FROM line_labels
- WHERE statement IN ('income', 'balance', 'cash') AND dims = '{}'::jsonb
+ WHERE statement IN ('income', 'balance', 'cash')
+   AND (dims = '{}'::jsonb
+        OR (dims ? 'srt:ProductOrServiceAxis'
+            AND dims - 'srt:ProductOrServiceAxis' - 'srt:ConsolidationItemsAxis' = '{}'::jsonb))
 """
 
 

@@ -13,7 +13,8 @@ import re
 from agent.progress import status
 from agent.refusals import QUARTERS_ONLY
 from agent.retrieval.filing_choice import asks_prior_filing, filed_in, fiscal_year_filed_in
-from agent.retrieval.line_items import company_line, line_parts, same_printed_row
+from agent.retrieval.line_items import company_line, line_optional, line_parts, same_printed_row
+from agent.retrieval.row_members import member_row
 from agent.planning.prose_route import DEPENDENCE, EVENT, asks_rationale, expects_ahead
 from agent.planning.topics import STOPWORDS
 from agent.planning.years import MAX_YEAR, MIN_YEAR
@@ -150,6 +151,9 @@ def _probe_lines(conn, deps, plan: dict) -> dict | None:
             match, candidates = company_line(conn, deps.memo, company["cik"], key)
             if match is None and same_printed_row(candidates):
                 continue  # one printed row under several concepts: the year's amount decides (retrieve)
+            if match is None and not candidates and member_row(conn, deps.memo, company["cik"], line_parts(key)[2],
+                                                                         line_optional(key)):
+                continue  # a row printed only on a product member ("Cost of wireless equipment"): its fact (retrieve)
             if match is None or (match.source != "company" and not plan.get("probe_standard")):
                 return None
     years = plan.get("fiscal_years") or []

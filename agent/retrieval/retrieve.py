@@ -17,8 +17,8 @@ from agent.composing.draft import Evidence
 from agent.retrieval.finance import (FORMULAS, NEGATIVE_BASE, FormulaError, Operand, calculate, display_value,
                                      fallback_chain, growth_key, negative_base_change, stated_convention)
 from agent.progress import status
-from agent.retrieval.line_items import (company_line, labels_of, line_key, line_parts, printed_index, printed_label,
-                                        printed_order, same_printed_row, without_note_refs)
+from agent.retrieval.line_items import (company_line, labels_of, line_key, line_optional, line_parts, printed_index,
+                                        printed_label, printed_order, same_printed_row, without_note_refs)
 from agent.retrieval.line_items import IGNORABLE, metric_phrases, tokens, unaccented
 from agent.retrieval.causes import cause_queries, subject_query
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
@@ -421,16 +421,18 @@ def _line_as_member(key: str) -> str | None:
     return f"dim:{spans[0][2]}|{qualifier}" if qualifier else None
 
 
-def _row_member_cell(conn, deps, company: dict, said: str, fy: int, base: dict):
+def _row_member_cell(conn, deps, company: dict, said: str, fy: int, base: dict, optional: str = ""):
     """(cell, evidence) of a printed row narrowed by a member (agent.retrieval.row_members), or None."""
-    found = row_on_member(conn, deps.memo if deps is not None else {}, company, said, fy)
+    found = row_on_member(conn, deps.memo if deps is not None else {}, company, said, fy, optional)
     if found is None:
         return None
     match, fact = found
     labels = (deps.memo if deps is not None else {}).get(("member_labels", company["cik"]), {})
     row = without_note_refs(printed_label(match))
     shown = display_name(fact.member, labels.get(fact.member, set()), tokens(row))
-    label = f"{row[:1].upper() + row[1:]} ({shown})"
+    # a row printed on its member under the user's whole phrase ("Cost of products") is named by its label alone
+    whole = tokens(said) <= tokens(row)
+    label = row[:1].upper() + row[1:] if whole else f"{row[:1].upper() + row[1:]} ({shown})"
     ev = _member_evidence(company, label, fy, fact)
     cell = {**base, "label": label, "instant": fact.period_start is None, "concept": fact.concept,
             "member": fact.member, "evidence_id": ev.id, "display": display_value(fact.value, fact.unit),
@@ -704,7 +706,8 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                             cells.append(member_cell)
                         continue
                     if ev is None and not cell.get("concept") and not cell.get("candidates"):
-                        narrowed = _row_member_cell(conn, deps, company, line_parts(key)[2], fy, cell)
+                        narrowed = _row_member_cell(conn, deps, company, line_parts(key)[2], fy, cell,
+                                                    line_optional(key))
                         if narrowed is not None:  # "GE Aerospace intangible assets": a row's fact on a member
                             evidence[narrowed[1].id] = narrowed[1]
                             cells.append(narrowed[0])

@@ -20,7 +20,7 @@ _LINKING = frozenset("in of for from the at by its their to on".split())
 _MOST_WORDS = 6  # a longer phrase is a sentence, not a row and a member
 
 
-def row_on_member(conn, memo: dict, company: dict, said: str, fy: int):
+def row_on_member(conn, memo: dict, company: dict, said: str, fy: int, optional: str = ""):
     """(the row's LineMatch, the member's store.segments.MemberFact) for the phrase `said`, or None."""
     from store import segments as segments_store
 
@@ -32,7 +32,7 @@ def row_on_member(conn, memo: dict, company: dict, said: str, fy: int):
         memo[("member_labels", cik)] = segments_store.member_labels(conn, cik)
     labels = memo[("member_labels", cik)]
     owner = frozenset(w for w in tokens(company.get("name") or ""))
-    whole = _printed_on_member(conn, memo, cik, said, fy)
+    whole = _printed_on_member(conn, memo, cik, said, fy, optional)
     if whole is not None:
         return whole
     spans = sorted(((i, j) for i in range(len(words)) for j in range(i + 1, len(words) + 1) if j - i < len(words)),
@@ -52,25 +52,41 @@ def row_on_member(conn, memo: dict, company: dict, said: str, fy: int):
     return None
 
 
-def _printed_on_member(conn, memo: dict, cik: int, said: str, fy: int):
+def _printed_on_member(conn, memo: dict, cik: int, said: str, fy: int, optional: str = ""):
     """The one member's row printed with the phrase's words as its whole name ("Total automotive cost of revenues",
     CostOfRevenue on tsla:AutomotiveRevenuesMember): that row's fact, before any split of the words.
 
     Why: split into a row ("cost of revenues") and a member ("automotive"), the phrase found the Automotive
     segment's cost of revenues, another figure than the row the company prints under those very words."""
-    from agent.retrieval.line_items import labels_of
+    found = member_row(conn, memo, cik, said, optional)
+    if found is None:
+        return None
+    match, axis, member = found
+    fact = next((f for f in _member_facts(conn, memo, cik, match, fy) if (f.axis, f.member) == (axis, member)), None)
+    return (match, fact) if fact is not None else None
+
+
+def member_row(conn, memo: dict, cik: int, said: str, optional: str = "") -> tuple[LineMatch, str, str] | None:
+    """(the row, its axis, its member) when the company prints the phrase's words as the whole name of a row
+    on one member only ("Cost of wireless equipment": CostOfGoodsAndServicesSold on ProductMember), else None.
+    `optional`: words the user wrote that the row's name may hold ("sold" of "cost of equipment sold"). A
+    primary statement's row wins over a note's printed alike ("Cost of services" over the pension note's
+    "Service cost")."""
+    from agent.retrieval.line_items import PRIMARY, labels_of
 
     want = tokens(said)
-    rows = [r for r in labels_of(conn, memo, cik) if r["dims"] and tokens(r["label"]) == want]
+    if not want:
+        return None
+    spare = tokens(optional) - want
+    rows = [r for r in labels_of(conn, memo, cik) if r["dims"] and want <= tokens(r["label"]) <= want | spare]
+    rows = [r for r in rows if r["statement"] in PRIMARY] or rows
     pairs = {(r["concept"], a, m) for r in rows for a, m in r["dims"].items() if a != "srt:ConsolidationItemsAxis"
              if len({k for k in r["dims"] if k != "srt:ConsolidationItemsAxis"}) == 1}
     if len(pairs) != 1:
         return None
     concept, axis, member = next(iter(pairs))
     row = next(r for r in rows if r["concept"] == concept)
-    match = LineMatch(concept, row["label"], "company", row["statement"])
-    fact = next((f for f in _member_facts(conn, memo, cik, match, fy) if (f.axis, f.member) == (axis, member)), None)
-    return (match, fact) if fact is not None else None
+    return LineMatch(concept, row["label"], "company", row["statement"]), axis, member
 
 
 def _dropped(member_words: list[str], member: str, labels: dict, owner: frozenset[str]) -> bool:
