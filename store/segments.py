@@ -24,8 +24,15 @@ import psycopg
 
 from store.facts import edgar_index_url
 
-MEMBER_VALUES = """
-SELECT DISTINCT ON (f.dims - 'srt:ConsolidationItemsAxis') f.id, f.taxonomy, f.concept, f.unit, f.value, f.period_start, f.period_end, f.accession,
+# The axes that only say a figure is a segment's ("operating segments" on the consolidation axis; Intel tags
+# it on the consolidated-entities axis instead): dropped from a fact's dimensions when their member is that one,
+# and a fact with any other member on them (eliminations, the parent company alone) is no member's figure.
+_SEGMENT_MARKS = ("srt:ConsolidationItemsAxis", "srt:ConsolidatedEntitiesAxis")
+_OPERATING_SEGMENTS = "us-gaap:OperatingSegmentsMember"
+_PLAIN = "(f.dims - 'srt:ConsolidationItemsAxis' - 'srt:ConsolidatedEntitiesAxis')"
+
+MEMBER_VALUES = f"""
+SELECT DISTINCT ON {_PLAIN} f.id, f.taxonomy, f.concept, f.unit, f.value, f.period_start, f.period_end, f.accession,
        coalesce(f.filed, fl.filed), coalesce(fl.form, f.form), coalesce(fl.fiscal_year, f.fy), fl.url, f.dims
   FROM facts f LEFT JOIN filings fl ON fl.accession = f.accession
  WHERE f.cik = %(cik)s AND f.dimensional
@@ -34,15 +41,15 @@ SELECT DISTINCT ON (f.dims - 'srt:ConsolidationItemsAxis') f.id, f.taxonomy, f.c
    AND coalesce(f.form, fl.form, '10-K') IN ('10-K', '10-K/A', '10-KT', '10-KT/A')
    AND ((%(instant)s AND f.period_start IS NULL)
         OR (NOT %(instant)s AND f.period_start IS NOT NULL AND f.period_end - f.period_start BETWEEN 350 AND 380))
-   AND (SELECT count(*) FROM jsonb_object_keys(f.dims - 'srt:ConsolidationItemsAxis')) = 1
-   AND coalesce(f.dims ->> 'srt:ConsolidationItemsAxis', 'us-gaap:OperatingSegmentsMember') = 'us-gaap:OperatingSegmentsMember'
- ORDER BY f.dims - 'srt:ConsolidationItemsAxis', array_position(%(concepts)s, f.taxonomy || ':' || f.concept),
+   AND (SELECT count(*) FROM jsonb_object_keys{_PLAIN}) = 1
+   AND coalesce(f.dims ->> 'srt:ConsolidationItemsAxis', '{_OPERATING_SEGMENTS}') = '{_OPERATING_SEGMENTS}'
+   AND coalesce(f.dims ->> 'srt:ConsolidatedEntitiesAxis', '{_OPERATING_SEGMENTS}') = '{_OPERATING_SEGMENTS}'
+ ORDER BY {_PLAIN}, array_position(%(concepts)s, f.taxonomy || ':' || f.concept),
           coalesce(f.filed, fl.filed) DESC NULLS LAST, f.period_end DESC, f.accession DESC,
-          f.dims ? 'srt:ConsolidationItemsAxis'
+          f.dims ? 'srt:ConsolidationItemsAxis' OR f.dims ? 'srt:ConsolidatedEntitiesAxis'
 """
 
-MEMBER_PAIR_VALUES = MEMBER_VALUES.replace(
-    "jsonb_object_keys(f.dims - 'srt:ConsolidationItemsAxis')) = 1", "jsonb_object_keys(f.dims - 'srt:ConsolidationItemsAxis')) = 2")
+MEMBER_PAIR_VALUES = MEMBER_VALUES.replace(f"jsonb_object_keys{_PLAIN}) = 1", f"jsonb_object_keys{_PLAIN}) = 2")
 
 MEMBER_LABELS = """
 SELECT DISTINCT label, dims FROM line_labels WHERE cik = %s AND dims <> '{}'::jsonb
@@ -66,6 +73,11 @@ class MemberFact:
     member: str
 
 
+def _plain(dims: dict) -> dict:
+    """A fact's dimensions without the axes that only mark it a segment's (_SEGMENT_MARKS)."""
+    return {a: m for a, m in dims.items() if a not in _SEGMENT_MARKS}
+
+
 def qualified(concepts) -> list[str]:
     """Concept names with their taxonomy: a bare name ("Revenues") is the US GAAP taxonomy's."""
     return [c if ":" in c else f"us-gaap:{c}" for c in concepts]
@@ -82,8 +94,7 @@ def member_values(conn: psycopg.Connection, cik: int, concepts: list[str], fisca
     }).fetchall()
     out = []
     for fid, tax, concept, unit, value, pstart, pend, acc, filed, form, ffy, url, dims in rows:
-        dims.pop("srt:ConsolidationItemsAxis", None)  # "operating segments": the segment's own figure
-        (axis, member), = dims.items()
+        (axis, member), = _plain(dims).items()  # "operating segments": the segment's own figure
         out.append(MemberFact(fid, f"{tax}:{concept}", unit, Decimal(value), pstart, pend, acc, filed, form, ffy,
                               url or edgar_index_url(cik, acc), axis, member))
     return out
@@ -101,7 +112,7 @@ def member_pair_values(conn: psycopg.Connection, cik: int, concepts: list[str], 
     }).fetchall()
     seen: dict[tuple[str, str], list] = {}
     for row in rows:
-        dims = {a: m for a, m in row[-1].items() if a != "srt:ConsolidationItemsAxis"}
+        dims = _plain(row[-1])
         for axis, member in dims.items():
             seen.setdefault((axis, member), []).append(row)
     out = []
@@ -119,7 +130,7 @@ def member_labels(conn: psycopg.Connection, cik: int) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     rows = conn.execute(MEMBER_LABELS, (cik,)).fetchall()
     for label, dims in rows:
-        dims = {a: m for a, m in dims.items() if a != "srt:ConsolidationItemsAxis"}
+        dims = _plain(dims)
         if len(dims) == 1:
             out.setdefault(next(iter(dims.values())), set()).add(label)
     # a row on two axes ("Hill's Pet Nutrition" in a restructuring table by segment) may be the only
@@ -130,7 +141,7 @@ def member_labels(conn: psycopg.Connection, cik: int) -> dict[str, set[str]]:
     # Network" on a row of goog:GoogleNetworkMember within goog:GoogleServicesMember names the product, and
     # read as the segment's name it answered "Google Network revenue" with the whole segment's.
     for label, dims in rows:
-        dims = {a: m for a, m in dims.items() if a != "srt:ConsolidationItemsAxis"}
+        dims = _plain(dims)
         if len(dims) == 2:
             scores = {member: _label_in_qname(label, member) for member in dims.values()}
             best = max(scores.values())

@@ -586,7 +586,8 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
                                                        fy, instant=m.period == "instant")
             alone = [r for r in paired if (r.axis, r.member) not in set(pairs)]
             found, exact = find_member(qualifier, [(r.axis, r.member) for r in alone], labels, owner)
-            chosen = [r for r in alone if (r.axis, r.member) == found[0]] if found and exact else []
+            # one member whose name holds the words ("search": "Google Search & other"), as on one axis above
+            chosen = [r for r in alone if (r.axis, r.member) == found[0]] if found and (exact or len(found) == 1) else []
     if not chosen:
         members = list(dict.fromkeys(name(r) for r in rows))
         cell = {**base, "label": f"{qualifier} {m.label.lower()}", "members": members}
