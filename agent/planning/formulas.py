@@ -869,7 +869,7 @@ def _printed_slash(clause: str, lines: frozenset) -> bool:
 def _itself(tree: dict) -> bool:
     """A quotient or difference of one operand with itself ("WhatsApp revenue as a fraction of total
     revenue" with the name left outside): no one asks it, so the words left out were the question."""
-    args = tree.get("args") or []
+    args = [{k: v for k, v in a.items() if k != "said"} for a in tree.get("args") or []]  # "revenue", "total revenue"
     return tree.get("op") in ("/", "-") and len(args) == 2 and args[0] == args[1]
 
 
