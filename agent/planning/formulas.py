@@ -16,6 +16,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
+from agent.retrieval.line_items import tokens as line_tokens
 from agent.retrieval.line_items import ABBREVIATIONS, IGNORABLE, SYNONYMS
 from agent.retrieval.line_items import tokens as line_tokens
 from agent.retrieval.finance import DEBT_STEPS, FORMULA_PHRASES, FORMULAS, HUNDRED, FormulaError
@@ -164,7 +165,8 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     spans = find_phrases(t, PHRASES)
     if len(spans) == 1 and spans[0][0] == 0 and spans[0][1] == len(t.split()):
         node = _tagged_or_computed(spans[0][2])
-        if "metric" in node and METRICS[node["metric"]].by_label and t != normalize(METRICS[node["metric"]].label):
+        if "metric" in node and METRICS[node["metric"]].by_label \
+                and line_tokens(t) != line_tokens(METRICS[node["metric"]].label):
             node["said"] = t  # "net sales": the row printed so, where the company prints two of the metric's rows
         return node
     formula = FORMULA_PHRASES.get(t)
