@@ -1,0 +1,120 @@
+"""A figure the question names whole: a balance's growth, a growth over a loss, a row printed only on a
+product member, an analyst's shorthand for a line, and a formula operand in the company's own words."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+
+import pytest
+
+from agent.answer import Turn
+from agent.planning.companies import CompanyDirectory
+from agent.planning.formulas import find_inline, said_of
+from agent.planning.rules import plan_rules
+from agent.retrieval.finance import NEGATIVE_BASE, negative_base_change
+from agent.retrieval.row_members import member_row
+from store.segments import _plain
+from tests.test_companies import COVERED, SEC
+
+
+@pytest.fixture(scope="module")
+def directory() -> CompanyDirectory:
+    return CompanyDirectory.from_rows(
+        COVERED, SEC, {320193: [2023, 2024], 1045810: [2024, 2025], 104169: [2024, 2025], 1318605: [2023, 2024]}
+    )
+
+
+def plan(directory, text):
+    return plan_rules(text, directory=directory)
+
+
+def test_a_balance_asked_with_a_growth_word_is_its_growth_never_the_balance(directory):
+    assert plan(directory, "apple accounts receivable growth fiscal 2024").metrics == ["accounts_receivable_growth"]
+    assert plan(directory, "how much did walmart's accounts payable grow in fiscal 2025?").metrics \
+        == ["accounts_payable_growth"]
+    assert plan(directory, "apple accounts receivable fiscal 2024").metrics == ["accounts_receivable"]
+
+
+def test_ap_and_ar_beside_a_company_are_the_lines_not_tickers(directory):
+    p = plan(directory, "WMT AP fy2025")
+    assert p.tickers == ["WMT"] and p.metrics == ["accounts_payable"]
+    p = plan(directory, "apple's AR at the end of fiscal 2024")
+    assert p.tickers == ["AAPL"] and p.metrics == ["accounts_receivable"]
+
+
+def test_long_lived_assets_are_their_own_figure_never_total_assets(directory):
+    assert plan(directory, "apple long-lived assets fiscal 2024").metrics == ["long_lived_assets"]
+    assert plan(directory, "apple total assets fiscal 2024").metrics == ["total_assets"]
+
+
+def test_a_growth_over_a_negative_base_is_the_change_instead():
+    assert negative_base_change("net_income_growth", [{"value": "-2222"}, {"value": "-4935"}]) == "net_income_change"
+    assert negative_base_change("net_income_growth", [{"value": "210"}, {"value": "-374"}]) == "net_income_change"
+    assert negative_base_change("net_income_growth", [{"value": "-2222"}, {"value": "4935"}]) is None
+    assert negative_base_change("gross_margin", [{"value": "1"}, {"value": "-1"}]) is None
+    assert "negative" in NEGATIVE_BASE
+
+
+def test_a_formula_operand_named_as_the_company_prints_it_keeps_those_words(directory):
+    from agent.retrieval.line_items import printed_order
+    from agent.retrieval.retrieve import _phrases
+
+    found = find_inline("operating income over net sales")
+    assert found is not None and said_of(found[0]["tree"]) == {"revenue": "net sales"}
+    found = find_inline("operating income over total revenue")
+    assert found is not None and said_of(found[0]["tree"]) == {}
+    said = _phrases(plan(directory, "walmart operating income to net sales fiscal 2025"))
+    assert said.get("revenue") == "net sales"
+    # a company printing both rows: the user's words pick "Net sales", never "Total revenues"
+    index = {frozenset({"sale"}): {"us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"},
+             frozenset({"revenue"}): {"us-gaap:Revenues"}}
+    from agent.retrieval.concepts import METRICS
+    assert printed_order(index, METRICS["revenue"].concepts, said["revenue"])[0] \
+        == "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"
+
+
+def _labels(*rows):
+    return {("labels", 1): [{"label": label, "concept": concept, "statement": statement, "dims": dims,
+                             "negated": False, "row": 0} for label, concept, statement, dims in rows]}
+
+
+def test_a_row_printed_only_on_a_product_member_is_found_by_its_whole_name():
+    product = {"srt:ProductOrServiceAxis": "us-gaap:ProductMember"}
+    memo = _labels(
+        ("Cost of services", "us-gaap:CostOfGoodsAndServicesSold", "income", {"srt:ProductOrServiceAxis": "us-gaap:ServiceMember"}),
+        ("Service cost", "us-gaap:DefinedBenefitPlanServiceCost", "other", {"us-gaap:RetirementPlanTypeAxis": "x:PensionMember"}),
+        ("Cost of equipment sold", "us-gaap:CostOfGoodsAndServicesSold", "income", product),
+        ("Cost of equipment sold", "us-gaap:CostOfGoodsAndServicesSold", "other",
+         {**product, "us-gaap:StatementBusinessSegmentsAxis": "x:AerospaceMember"}),
+    )
+    match, axis, member = member_row(None, memo, 1, "cost of services")
+    assert match.concept == "us-gaap:CostOfGoodsAndServicesSold" and member == "us-gaap:ServiceMember"
+    # "sold" the user wrote may be in the row's name; never required, never a different row
+    match, axis, member = member_row(None, memo, 1, "cost of equipment", "sold")
+    assert member == "us-gaap:ProductMember"
+    assert member_row(None, memo, 1, "cost of wireless equipment") is None
+
+
+def test_a_segment_marked_on_the_consolidated_entities_axis_is_the_segments_own_figure():
+    assert _plain({"srt:ConsolidatedEntitiesAxis": "us-gaap:OperatingSegmentsMember",
+                   "us-gaap:StatementBusinessSegmentsAxis": "intc:ClientComputingGroupMember"}) \
+        == {"us-gaap:StatementBusinessSegmentsAxis": "intc:ClientComputingGroupMember"}
+
+
+@pytest.fixture(scope="module")
+def footnote(corpus_db, embedder):
+    from bot.settings import Settings
+    from bot.wiring import build_footnote
+
+    return build_footnote(corpus_db, embedder, Settings(llm="off"), use_cache=False)
+
+
+def ask(footnote, text):
+    return footnote.answer(Turn(thread_key=f"test:{uuid.uuid4().hex}", user="u", text=text))
+
+
+def test_a_balances_growth_is_computed_from_both_year_ends(footnote):
+    answer = ask(footnote, "apple shares outstanding growth fiscal 2024")
+    assert answer.kind == "answer" and "growth" in answer.text and "%" in answer.text, answer.text
+    assert len({n.fiscal_year for n in answer.numbers if n.unit == "shares"}) == 2, answer.text
