@@ -16,11 +16,11 @@ from agent.retrieval.spelling import as_printed
 
 # member-name words that say nothing about which member it is
 _GENERIC = frozenset({"member", "segment", "segments", "operating", "reportable", "geographical", "geographic", "region",
-                      "regions", "division", "divisions", "group"})
+                      "regions", "division", "divisions", "group", "portfolio", "portfolios"})
 GENERIC = _GENERIC
 AXIS_WORDS = {
     "segment": ("Segment",), "segments": ("Segment",), "business": ("Segment",), "division": ("Segment",),
-    "divisions": ("Segment",), "product": ("ProductOrService",), "products": ("ProductOrService",),
+    "divisions": ("Segment",), "portfolio": ("Segment",), "portfolios": ("Segment",), "product": ("ProductOrService",), "products": ("ProductOrService",),
     "category": ("ProductOrService",), "categories": ("ProductOrService",), "line": ("ProductOrService",),
     "region": ("Geographical", "Segment"), "regions": ("Geographical", "Segment"),
     "geography": ("Geographical", "Segment"), "geographies": ("Geographical", "Segment"),
