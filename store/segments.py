@@ -125,6 +125,24 @@ def member_pair_values(conn: psycopg.Connection, cik: int, concepts: list[str], 
     return out
 
 
+def member_cells(conn: psycopg.Connection, cik: int, concepts: list[str], fiscal_year: int, *,
+                 instant: bool) -> list[tuple[MemberFact, str, str]]:
+    """Every two-axis fact of the year (a product within a segment, a product within a region), as
+    (the fact on its first axis, the second axis, the second member): the cell a question names by both
+    members ("Walmart U.S. grocery", "streaming revenues in EMEA") is a figure the filing states."""
+    concepts = qualified(concepts)
+    rows = conn.execute(MEMBER_PAIR_VALUES, {
+        "cik": cik, "names": [c.split(":", 1)[1] for c in concepts], "concepts": concepts, "fy": fiscal_year,
+        "instant": instant,
+    }).fetchall()
+    out = []
+    for fid, tax, concept, unit, value, pstart, pend, acc, filed, form, ffy, url, dims in rows:
+        (axis, member), (axis2, member2) = sorted(_plain(dims).items())
+        out.append((MemberFact(fid, f"{tax}:{concept}", unit, Decimal(value), pstart, pend, acc, filed, form, ffy,
+                               url or edgar_index_url(cik, acc), axis, member), axis2, member2))
+    return out
+
+
 def member_labels(conn: psycopg.Connection, cik: int) -> dict[str, set[str]]:
     """Member QName -> the row labels the company printed beside that member's facts."""
     out: dict[str, set[str]] = {}
