@@ -118,3 +118,58 @@ def test_a_balances_growth_is_computed_from_both_year_ends(footnote):
     answer = ask(footnote, "apple shares outstanding growth fiscal 2024")
     assert answer.kind == "answer" and "growth" in answer.text and "%" in answer.text, answer.text
     assert len({n.fiscal_year for n in answer.numbers if n.unit == "shares"}) == 2, answer.text
+
+
+@pytest.fixture(scope="module")
+def member_db(make_database):
+    """A streaming company's revenue by region (each region tagged beside its one product), and a chip maker's
+    segment tagged beside 'operating segments' on the consolidated-entities axis. Real figures, typed in."""
+    from datetime import date
+
+    from psycopg.types.json import Jsonb
+
+    db = make_database()
+    rows = [
+        (1065280, "us-gaap:EMEAMember", "srt:StatementGeographicalAxis", "12387035000",
+         {"srt:ProductOrServiceAxis": "nflx:StreamingMember", "srt:StatementGeographicalAxis": "us-gaap:EMEAMember"}),
+        (1065280, "srt:LatinAmericaMember", "srt:StatementGeographicalAxis", "4839816000",
+         {"srt:ProductOrServiceAxis": "nflx:StreamingMember", "srt:StatementGeographicalAxis": "srt:LatinAmericaMember"}),
+        (50863, "intc:ClientComputingGroupMember", "us-gaap:StatementBusinessSegmentsAxis", "29258000000",
+         {"srt:ConsolidatedEntitiesAxis": "us-gaap:OperatingSegmentsMember",
+          "us-gaap:StatementBusinessSegmentsAxis": "intc:ClientComputingGroupMember"}),
+        (50863, "x:ParentMember", "srt:ConsolidatedEntitiesAxis", "1",
+         {"srt:ConsolidatedEntitiesAxis": "x:ParentMember", "us-gaap:StatementBusinessSegmentsAxis": "intc:OtherMember"}),
+    ]
+    with db.connection() as conn, conn.transaction():
+        for cik, name in ((1065280, "NETFLIX INC"), (50863, "INTEL CORP")):
+            conn.execute("INSERT INTO companies (cik, name, tickers) VALUES (%s, %s, %s)", (cik, name, []))
+            conn.execute("INSERT INTO filings (accession, cik, form, fiscal_year, period_end, url, content_hash)"
+                         " VALUES (%s, %s, '10-K', 2024, %s, 'https://www.sec.gov/x', 'x')",
+                         (f"acc-{cik}", cik, date(2024, 12, 31)))
+        for n, (cik, _, _, value, dims) in enumerate(rows):
+            conn.execute(
+                "INSERT INTO facts (cik, accession, taxonomy, concept, unit, value, period_start, period_end, fiscal_year,"
+                " fy, fp, form, filed, source, fact_key, dimensional, dims) VALUES (%s, %s, 'us-gaap', 'Revenues', 'USD',"
+                " %s, %s, %s, 2024, 2024, 'FY', '10-K', %s, 'ixbrl', %s, true, %s)",
+                (cik, f"acc-{cik}", value, date(2024, 1, 1), date(2024, 12, 31), date(2025, 1, 30), f"k{n}", Jsonb(dims)))
+    return db
+
+
+def test_a_figure_named_by_both_members_of_a_two_axis_fact_is_that_fact(member_db):
+    from agent.retrieval.retrieve import _two_member_cell
+
+    with member_db.connection() as conn:
+        found = _two_member_cell(conn, {"cik": 1065280}, ["us-gaap:Revenues"], 2024, False, "streaming emea", {},
+                                 frozenset())
+        assert found is not None and found[0].value == Decimal("12387035000")
+        # one word of a member and a word of nothing: no cell, never the nearest one
+        assert _two_member_cell(conn, {"cik": 1065280}, ["us-gaap:Revenues"], 2024, False, "streaming asia", {},
+                                frozenset()) is None
+
+
+def test_a_segment_marked_operating_on_the_consolidated_entities_axis_is_read_as_the_segment(member_db):
+    from store.segments import member_values
+
+    with member_db.connection() as conn:
+        found = member_values(conn, 50863, ["us-gaap:Revenues"], 2024, instant=False)
+    assert [(f.member, f.value) for f in found] == [("intc:ClientComputingGroupMember", Decimal("29258000000"))]
