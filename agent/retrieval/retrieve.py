@@ -17,8 +17,9 @@ from agent.composing.draft import Evidence
 from agent.retrieval.finance import (FORMULAS, NEGATIVE_BASE, FormulaError, Operand, calculate, display_value,
                                      fallback_chain, growth_key, negative_base_change, stated_convention)
 from agent.progress import status
-from agent.retrieval.line_items import (company_line, labels_of, line_key, line_optional, line_parts, printed_index,
-                                        printed_label, printed_order, same_printed_row, without_note_refs)
+from agent.retrieval.line_items import (LineMatch, company_line, labels_of, line_key, line_optional, line_parts,
+                                        printed_index, printed_label, printed_order, same_printed_row,
+                                        without_note_refs)
 from agent.retrieval.line_items import IGNORABLE, metric_phrases, tokens, unaccented
 from agent.retrieval.causes import cause_queries, subject_query
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
@@ -267,6 +268,9 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
     fact = facts_store.annual_value(conn, cik, [match.concept], fy, as_of_accession=company.get("as_of_accession"))
     if fact is None and match.source == "company":
         fact, match = _same_row_other_concept(conn, deps, company, match, fy) or (None, match)
+    whole = _whole_of_noncurrent(conn, deps, company, match, key, fy) if fact is not None else None
+    if whole is not None:  # "operating lease liabilities": the total, never the balance sheet's noncurrent part
+        fact, match = whole
     if fact is not None and fact.period_start is None and _OPENING.search(match.label):
         # "..., beginning balances": the year's opening balance is the prior year's closing one
         fact = facts_store.annual_value(conn, cik, [match.concept], fy - 1,
@@ -276,6 +280,31 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
     cell.update(label=shown[:1].upper() + shown[1:], reported_as=shown if match.source == "company" else None,
                 concept=match.concept, instant=fact is not None and fact.period_start is None and not cell.get("opening"))
     return _fact_evidence(company, key, fy, fact, label=shown) if fact else None
+
+
+_NONCURRENT_ASKED = re.compile(r"\b(?:non\s?current|long\s?term|longterm|due after one year)\b")
+
+
+def _whole_of_noncurrent(conn, deps, company: dict, match: LineMatch, key: str, fy: int):
+    """(the total's fact, its LineMatch) when the row the words found is a noncurrent part the balance sheet
+    prints under the whole's name ("Operating lease liabilities": OperatingLeaseLiabilityNoncurrent, beside
+    "Current portion of operating lease liabilities") and the company reports the whole (OperatingLeaseLiability);
+    None when the user asked for the noncurrent part, or no total is reported.
+
+    Why: asked for "operating lease liabilities", the noncurrent row alone is a part stated as the whole."""
+    if not match.concept.endswith("Noncurrent") or _NONCURRENT_ASKED.search(" ".join(line_parts(key)).replace("-", " ")):
+        return None
+    if _NONCURRENT_ASKED.search(match.label.lower().replace("-", " ")) or "noncurrent" in match.label.lower():
+        return None  # the row says it is the noncurrent part: the user's words did not name it so
+    total = match.concept[: -len("Noncurrent")]
+    printed = labels_of(conn, deps.memo if deps is not None else {}, company["cik"])
+    if not any(r["concept"] == total + "Current" and r["statement"] == "balance" and not r["dims"] for r in printed):
+        return None  # no current part printed beside it: the row is the company's whole line
+    fact = facts_store.annual_value(conn, company["cik"], [total], fy, as_of_accession=company.get("as_of_accession"))
+    if fact is None:
+        return None
+    label = f"{printed_label(match)} (current and noncurrent)"
+    return fact, LineMatch(total, label, "standard", match.statement)
 
 
 def _operand(conn, deps, facts: _Facts, key: str, fy: int, orders: dict | None = None) -> Evidence | None:
