@@ -173,3 +173,39 @@ def test_a_segment_marked_operating_on_the_consolidated_entities_axis_is_read_as
     with member_db.connection() as conn:
         found = member_values(conn, 50863, ["us-gaap:Revenues"], 2024, instant=False)
     assert [(f.member, f.value) for f in found] == [("intc:ClientComputingGroupMember", Decimal("29258000000"))]
+
+
+def test_the_noncurrent_part_printed_under_the_wholes_name_answers_with_the_whole(member_db):
+    from datetime import date
+
+    from psycopg.types.json import Jsonb
+
+    from agent.retrieval.line_items import line_key
+    from agent.retrieval.retrieve import _line_cell
+
+    nike = 320187
+    with member_db.connection() as conn, conn.transaction():
+        conn.execute("INSERT INTO companies (cik, name, tickers) VALUES (%s, 'NIKE, Inc.', %s)", (nike, ["NKE"]))
+        conn.execute("INSERT INTO filings (accession, cik, form, fiscal_year, period_end, url, content_hash)"
+                     " VALUES ('acc-nke', %s, '10-K', 2024, %s, 'https://www.sec.gov/x', 'x')", (nike, date(2024, 5, 31)))
+        for n, (concept, label, value) in enumerate([
+                ("OperatingLeaseLiabilityCurrent", "Current portion of operating lease liabilities", "477000000"),
+                ("OperatingLeaseLiabilityNoncurrent", "Operating lease liabilities", "2566000000"),
+                ("OperatingLeaseLiability", "Present value of lease liabilities", "3043000000")]):
+            conn.execute("INSERT INTO line_labels (accession, cik, taxonomy, concept, label, statement, table_no, row_no,"
+                         " negated, dims) VALUES ('acc-nke', %s, 'us-gaap', %s, %s, %s, 1, %s, false, %s)",
+                         (nike, concept, label, "other" if n == 2 else "balance", n, Jsonb({})))
+            conn.execute(
+                "INSERT INTO facts (cik, accession, taxonomy, concept, unit, value, period_end, fiscal_year, fy, fp, form,"
+                " filed, source, fact_key) VALUES (%s, 'acc-nke', 'us-gaap', %s, 'USD', %s, %s, 2024, 2024, 'FY', '10-K',"
+                " %s, 'ixbrl', %s)", (nike, concept, value, date(2024, 5, 31), date(2024, 7, 25), f"nke{n}"))
+    company = {"cik": nike, "ticker": "NKE", "name": "NIKE, Inc."}
+    with member_db.connection() as conn:
+        cell: dict = {}
+        ev = _line_cell(conn, None, company, line_key("operating lease liabilities"), 2024, cell, {})
+        assert ev is not None and Decimal(ev.value) == Decimal("3043000000") and "noncurrent" in cell["label"]
+        cell = {}
+        ev = _line_cell(conn, None, company, line_key("noncurrent operating lease liabilities"), 2024, cell, {})
+        assert ev is None or Decimal(ev.value) == Decimal("2566000000")
+        ev = _line_cell(conn, None, company, line_key("current portion of operating lease liabilities"), 2024, {}, {})
+        assert ev is not None and Decimal(ev.value) == Decimal("477000000")
