@@ -187,6 +187,12 @@ def concept_words(concept: str) -> str:
     return _PAIRED.sub(r"\1", " ".join(w.lower() for w in _CAMEL.findall(name)))
 
 
+# How a question names the noncurrent part of a balance ("long-term", "non-current"), which the balance sheet's
+# row for it may leave unprinted under its section's heading
+_NONCURRENT_WORDS = (frozenset({"long", "term"}), frozenset({"longterm"}), frozenset({"noncurrent"}),
+                     frozenset({"non", "current"}))
+
+
 @dataclass(frozen=True)
 class LineMatch:
     concept: str  # qualified
@@ -296,6 +302,9 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         if not changes and not asked_change and not (have | spare) & CHANGE_WORDS and _changes(row["concept"]):
             continue  # "operating lease liabilities" is the balance before the cash-flow statement's change in it
         words = tokens(row["label"])
+        if not fits(words) and row["concept"].endswith("Noncurrent") and row["statement"] == "balance":
+            # "long-term operating lease liabilities": the balance sheet's noncurrent row, printed without the word
+            words = next((words | w for w in _NONCURRENT_WORDS if fits(words | w)), words)
         if not fits(words) and fits(words, signs := sign_words(row["label"], row["concept"])):
             words |= have & signs  # "equity income loss": the row "Equity income (loss)"
         if not fits(words) and _EXPLAINED.search(row["label"]) and fits(plain := tokens(_EXPLAINED.sub(" ", row["label"]))):
