@@ -209,3 +209,15 @@ def test_the_noncurrent_part_printed_under_the_wholes_name_answers_with_the_whol
         assert ev is None or Decimal(ev.value) == Decimal("2566000000")
         ev = _line_cell(conn, None, company, line_key("current portion of operating lease liabilities"), 2024, {}, {})
         assert ev is not None and Decimal(ev.value) == Decimal("477000000")
+
+
+def test_a_companys_own_concept_name_is_no_standard_label_to_match():
+    from agent.retrieval.line_items import resolve
+
+    labels = [{"label": "In-process research and development impairments", "concept": "jnj:ResearchAndDevelopmentInProcess1",
+               "statement": "income", "dims": {}, "negated": False, "row": 3}]
+    concepts = [("jnj:ResearchAndDevelopmentInProcess1", "duration"), ("us-gaap:PaymentsOfDividends", "duration")]
+    match, _ = resolve("in process research and development", "in process research and development", labels, concepts)
+    assert match is None  # the impairments row is another figure; the extension's name says nothing
+    match, _ = resolve("payments of dividends", "payments of dividends", labels, concepts)
+    assert match is not None and match.concept == "us-gaap:PaymentsOfDividends"  # the taxonomy's name still answers

@@ -187,6 +187,9 @@ def concept_words(concept: str) -> str:
     return _PAIRED.sub(r"\1", " ".join(w.lower() for w in _CAMEL.findall(name)))
 
 
+# The taxonomies whose concept names are standard labels (a company's own extension concepts are not)
+_STANDARD_TAXONOMIES = frozenset({"us-gaap", "srt", "ifrs-full", "dei"})
+
 # How a question names the noncurrent part of a balance ("long-term", "non-current"), which the balance sheet's
 # row for it may leave unprinted under its section's heading
 _NONCURRENT_WORDS = (frozenset({"long", "term"}), frozenset({"longterm"}), frozenset({"noncurrent"}),
@@ -325,6 +328,10 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             # (ContractWithCustomerLiabilityCurrent), never its non-current twin
             told.append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
     for concept, _ in concepts:
+        if concept.split(":", 1)[0] not in _STANDARD_TAXONOMIES:
+            # a company's own concept has no standard label: its name in words ("ResearchAndDevelopmentInProcess1")
+            # is not what the filing calls it ("In-process research and development impairments"), its row is
+            continue
         words = tokens(concept_words(concept))
         if fits(words) or fits(words, sign_words("", concept)):
             tiers[2].append(LineMatch(concept, concept_words(concept), "standard", ""))
