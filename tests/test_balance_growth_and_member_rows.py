@@ -221,3 +221,11 @@ def test_a_companys_own_concept_name_is_no_standard_label_to_match():
     assert match is None  # the impairments row is another figure; the extension's name says nothing
     match, _ = resolve("payments of dividends", "payments of dividends", labels, concepts)
     assert match is not None and match.concept == "us-gaap:PaymentsOfDividends"  # the taxonomy's name still answers
+
+
+def test_promotional_spend_is_marketing_in_a_lines_name():
+    from agent.retrieval.line_items import resolve
+
+    concepts = [("us-gaap:MarketingAndAdvertisingExpense", "duration")]
+    match, _ = resolve("advertising promotional expenses", "advertising and promotional expenses", [], concepts)
+    assert match is not None and match.concept == "us-gaap:MarketingAndAdvertisingExpense"

@@ -43,7 +43,10 @@ SYNONYMS = {"buyback": "repurchase", "amortisation": "amortization", "organisati
             # licenses" is "Acquisitions of wireless licenses"); both sides of a match go through here
             "acquire": "acquisition", "acquiring": "acquisition", "acquired": "acquisition",
             "repurchasing": "repurchase", "repurchased": "repurchase", "issuing": "issuance", "issued": "issuance",
-            "issue": "issuance", "repaying": "repayment", "repaid": "repayment", "repay": "repayment"}
+            "issue": "issuance", "repaying": "repayment", "repaid": "repayment", "repay": "repayment",
+            # promotion is marketing spend, named either way ("advertising and promotional expenses" is what
+            # MarketingAndAdvertisingExpense tags)
+            "promotional": "marketing", "promotion": "marketing"}
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+")
 PRIMARY = ("income", "balance", "cash")
 
