@@ -156,15 +156,14 @@ def member_db(make_database):
 
 
 def test_a_figure_named_by_both_members_of_a_two_axis_fact_is_that_fact(member_db):
-    from agent.retrieval.retrieve import _two_member_cell
+    from agent.retrieval.segments import two_member_cell
 
     with member_db.connection() as conn:
-        found = _two_member_cell(conn, {"cik": 1065280}, ["us-gaap:Revenues"], 2024, False, "streaming emea", {},
-                                 frozenset())
+        found = two_member_cell(conn, 1065280, ["us-gaap:Revenues"], 2024, False, "streaming emea", {}, frozenset())
         assert found is not None and found[0].value == Decimal("12387035000")
         # one word of a member and a word of nothing: no cell, never the nearest one
-        assert _two_member_cell(conn, {"cik": 1065280}, ["us-gaap:Revenues"], 2024, False, "streaming asia", {},
-                                frozenset()) is None
+        assert two_member_cell(conn, 1065280, ["us-gaap:Revenues"], 2024, False, "streaming asia", {},
+                               frozenset()) is None
 
 
 def test_a_segment_marked_operating_on_the_consolidated_entities_axis_is_read_as_the_segment(member_db):

@@ -28,7 +28,8 @@ from agent.planning.formulas import choose, evaluate, metrics_of, operand_label,
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
 from agent.checking.quoted_figures import ranges as amount_ranges
 from agent.retrieval.row_members import row_on_member
-from agent.retrieval.segments import axes_for, display_name, find_member, key_parts, member_names, member_parts
+from agent.retrieval.segments import (axes_for, display_name, find_member, key_parts, member_names, member_parts,
+                                      two_member_cell)
 from agent.planning.in_words import names_all, prose_fallback
 from agent.state import plan_of
 from agent.retrieval.query_vectors import embed_queries
@@ -618,7 +619,7 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
             # one member whose name holds the words ("search": "Google Search & other"), as on one axis above
             chosen = [r for r in alone if (r.axis, r.member) == found[0]] if found and (exact or len(found) == 1) else []
         if not chosen:  # "Walmart U.S. grocery", "streaming revenues in EMEA": the cell of the two members named
-            cell = _two_member_cell(conn, company, concepts, fy, m.period == "instant", qualifier, labels, owner)
+            cell = two_member_cell(conn, company["cik"], concepts, fy, m.period == "instant", qualifier, labels, owner)
             if cell is not None:
                 fact, shown = cell
                 label = f"{m.label} ({shown})"
@@ -641,29 +642,6 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
                 "concept": r.concept, "member": r.member}
         out.append((cell, _member_evidence(company, f"{m.label} ({shown})", fy, r)))
     return out
-
-
-def _two_member_cell(conn, company: dict, concepts, fy: int, instant: bool, qualifier: str, labels: dict,
-                     owner: frozenset[str]):
-    """(the fact, both members' names) of the one two-axis fact whose members the qualifier's words name
-    between them ("streaming emea": Streaming and EMEA), or None. Never one member's part alone: every word
-    of the qualifier is one member's name or the other's, and one of the two names is whole."""
-    words = qualifier.split()
-    if len(words) < 2:
-        return None
-    found = []
-    for fact, axis2, member2 in segments_store.member_cells(conn, company["cik"], concepts, fy, instant=instant):
-        for cut in range(1, len(words)):
-            for a, b in ((words[:cut], words[cut:]), (words[cut:], words[:cut])):
-                one = find_member(" ".join(a), [(fact.axis, fact.member)], labels, owner)
-                two = find_member(" ".join(b), [(axis2, member2)], labels, owner)
-                if one[0] and two[0] and (one[1] or two[1]):  # each side names its member, one of them whole
-                    found.append((fact, member2))
-    if len({(f.id) for f, _ in found}) != 1:
-        return None  # none, or several cells the words could name: refused with the members that exist
-    fact, member2 = found[0]
-    shown = [display_name(x, labels.get(x, set()), frozenset()) for x in (fact.member, member2)]
-    return fact, ", ".join(shown)
 
 
 def _orders(conn, deps, cik: int, phrases: dict[str, str]) -> dict[str, list[str]]:

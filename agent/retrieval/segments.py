@@ -287,3 +287,28 @@ def key_parts(key: str) -> tuple[str, str, bool]:
     """(metric, qualifier or axis word, is a breakdown) of a 'dim:' key."""
     metric, _, rest = key[4:].partition("|")
     return metric, rest.lstrip("*"), rest.startswith("*")
+
+
+def two_member_cell(conn, cik: int, concepts, fy: int, instant: bool, qualifier: str, labels: dict,
+                    owner: frozenset[str]):
+    """(the fact, both members' names) of the one two-axis fact whose members the qualifier's words name
+    between them ("streaming emea": Streaming and EMEA), or None. Never one member's part alone: every word
+    of the qualifier is one member's name or the other's, and one of the two names is whole."""
+    from store.segments import member_cells
+
+    words = qualifier.split()
+    if len(words) < 2:
+        return None
+    found = []
+    for fact, axis2, member2 in member_cells(conn, cik, concepts, fy, instant=instant):
+        for cut in range(1, len(words)):
+            for a, b in ((words[:cut], words[cut:]), (words[cut:], words[:cut])):
+                one = find_member(" ".join(a), [(fact.axis, fact.member)], labels, owner)
+                two = find_member(" ".join(b), [(axis2, member2)], labels, owner)
+                if one[0] and two[0] and (one[1] or two[1]):  # each side names its member, one of them whole
+                    found.append((fact, member2))
+    if len({f.id for f, _ in found}) != 1:
+        return None  # none, or several cells the words could name: refused with the members that exist
+    fact, member2 = found[0]
+    shown = [display_name(x, labels.get(x, set()), frozenset()) for x in (fact.member, member2)]
+    return fact, ", ".join(shown)
