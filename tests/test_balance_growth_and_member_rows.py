@@ -228,3 +228,13 @@ def test_promotional_spend_is_marketing_in_a_lines_name():
     concepts = [("us-gaap:MarketingAndAdvertisingExpense", "duration")]
     match, _ = resolve("advertising promotional expenses", "advertising and promotional expenses", [], concepts)
     assert match is not None and match.concept == "us-gaap:MarketingAndAdvertisingExpense"
+
+
+def test_a_member_named_by_part_of_its_name_holds_no_word_the_question_did_not_say():
+    from agent.retrieval.retrieve import _said_whole
+
+    search = {"goog:GoogleSearchOtherMember": {"Google Search & other"}}
+    assert _said_whole("goog:GoogleSearchOtherMember", search, "search", "google search revenue 2024", frozenset())
+    youtube = {"goog:YouTubeAdvertisingRevenueMember": {"YouTube ads"}}
+    assert not _said_whole("goog:YouTubeAdvertisingRevenueMember", youtube, "youtube", "youtube revenue 2024",
+                           frozenset())  # the ads are a part of YouTube's revenue, never all of it

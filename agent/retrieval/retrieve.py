@@ -561,7 +561,7 @@ def _renamed(rows: list, alike: list[tuple[str, str]]):
 
 
 def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orders: dict | None = None,
-                  asked: str = "") -> list[tuple[dict, Evidence | None]]:
+                  asked: str = "", question: str = "") -> list[tuple[dict, Evidence | None]]:
     """Cells for a 'dim:' key (agent.retrieval.segments): the named member's figure, or every member of the
     axis a breakdown names; with no such member, one empty cell listing the members that exist."""
     metric, qualifier, breakdown = key_parts(key)
@@ -616,8 +616,10 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
                                                        fy, instant=m.period == "instant")
             alone = [r for r in paired if (r.axis, r.member) not in set(pairs)]
             found, exact = find_member(qualifier, [(r.axis, r.member) for r in alone], labels, owner)
-            # one member whose name holds the words ("search": "Google Search & other"), as on one axis above
-            chosen = [r for r in alone if (r.axis, r.member) == found[0]] if found and (exact or len(found) == 1) else []
+            # one member whose name holds the words and nothing the question did not say ("search": "Google Search
+            # & other", its "Google" said as the company); never a narrower member ("YouTube": "YouTube ads")
+            whole = found and (exact or (len(found) == 1 and _said_whole(found[0][1], labels, qualifier, question or asked, owner)))
+            chosen = [r for r in alone if (r.axis, r.member) == found[0]] if whole else []
         if not chosen:  # "Walmart U.S. grocery", "streaming revenues in EMEA": the cell of the two members named
             cell = two_member_cell(conn, company["cik"], concepts, fy, m.period == "instant", qualifier, labels, owner)
             if cell is not None:
@@ -642,6 +644,16 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
                 "concept": r.concept, "member": r.member}
         out.append((cell, _member_evidence(company, f"{m.label} ({shown})", fy, r)))
     return out
+
+
+# Words a member's name may hold beside the ones asked: they name no narrower part of it
+_BESIDE_NAME = frozenset({"other", "and", "&"})
+
+
+def _said_whole(member: str, labels: dict, qualifier: str, asked: str, owner: frozenset[str]) -> bool:
+    """Whether one of the member's names holds no word beyond the qualifier's, the question's and filler ones."""
+    said = tokens(qualifier) | tokens(asked) | _BESIDE_NAME
+    return any(tokens(name) <= said for name in member_names(member, labels.get(member, set()), owner))
 
 
 def _orders(conn, deps, cik: int, phrases: dict[str, str]) -> dict[str, list[str]]:
@@ -671,7 +683,7 @@ def spare_words(words: list[dict]) -> str:
 
 def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definitions: list[dict] | None = None,
              *, changes: bool = False, phrases: dict[str, str] | None = None, spare: str = "",
-             asked: str = "") -> tuple[dict[str, Evidence], list[dict], list[dict]]:
+             asked: str = "", question: str = "") -> tuple[dict[str, Evidence], list[dict], list[dict]]:
     """Facts and computations for every (company, fiscal year, measure): evidence, calculations,
     and one cell per ask (evidence_id None when no fact reports it). With `changes` (a trend), a
     reported figure's cell also carries its growth over the year before, when both are reported."""
@@ -691,7 +703,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         "label": _label(key), "evidence_id": None, "display": None,
                         "instant": key in METRICS and METRICS[key].period == "instant"}
                 if key.startswith("dim:"):
-                    found = _member_cells(conn, deps, company, key, fy, cell, orders, asked)
+                    found = _member_cells(conn, deps, company, key, fy, cell, orders, asked, question)
                     if len(found) == 1 and found[0][1] is None and not key_parts(key)[2]:
                         # no such member: "deferred revenue", "current deferred revenue" may be a printed row
                         metric, qualifier, _ = key_parts(key)
@@ -736,7 +748,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                 elif key.startswith("line:"):
                     ev = _line_cell(conn, deps, company, key, fy, cell, lines)
                     member = _line_as_member(key) if ev is None and not cell.get("concept") else None
-                    found = _member_cells(conn, deps, company, member, fy, cell) if member else []
+                    found = _member_cells(conn, deps, company, member, fy, cell, question=question) if member else []
                     if found and found[0][1] is not None:  # "commercial airplanes revenue": a member's figure
                         for member_cell, mev in found:
                             evidence[mev.id] = mev
@@ -854,7 +866,8 @@ def _numbers(state, deps, config) -> dict:
         evidence, calculations, cells = _collect(conn, state["resolved"], metrics, deps, plan.definitions,
                                                  changes=plan.intent == "trend",
                                                  phrases=_phrases(plan), spare=spare_words(plan.words),
-                                                 asked=" ".join(_words(" ".join(w["word"] for w in plan.words or []))))
+                                                 asked=" ".join(_words(" ".join(w["word"] for w in plan.words or []))),
+                                                 question=state.get("question") or "")
     refusal = _unresolved_lines(cells)
     if refusal and plan.lone_name and refusal["reason"] in ("unknown_metric", "ambiguous_metric"):
         # "what about samsung?": no line or segment of the thread's company, so a company, never its figure
