@@ -137,3 +137,23 @@ def test_a_subject_renamed_by_the_plan_is_not_missing():
     texts = ["We expect capital expenditures to exceed the prior year's in 2025."]
     assert sentence_rank.subject_missing({"capex", "beyond"}, texts)
     assert not sentence_rank.subject_missing({"capex", "beyond"}, texts, {"capital", sentence_rank.stem("expenditures")})
+
+
+def test_a_cause_whose_subject_points_back_is_read_with_the_sentence_before_it(embedder):
+    # MD&A states the change, then its cause in a sentence of its own whose subject only points back:
+    # read alone it names nothing asked; read with the change it ends, it is the answer, quoted beside it
+    assert sentence_rank.points_back("This increase was primarily due to higher renewal rates.")
+    assert sentence_rank.points_back("The growth was driven by our northern markets.")
+    assert not sentence_rank.points_back("The increase in freight costs was primarily due to fuel.")  # names its own
+    assert not sentence_rank.points_back("Membership fee income rose over the prior year.")
+    chunks = [_chunk(1, "7", "Membership fee income rose over the prior year. "
+                             "This was primarily due to higher renewal rates in our northern markets. "
+                             "Our distribution centers are located near major highways and rail lines. "
+                             "Inventory shrink is measured by physical counts at each location.")]
+    plan = Plan(route="domain", intent="qualitative", tickers=["ZZZ"], fiscal_years=[2024], items=["7"],
+                query="why did membership fee income rise")
+    quoted = [c.text for c in compose_extractive("why did zzz's membership fee income rise?", plan, chunks,
+                                                 embedder=embedder).claims]
+    assert quoted[:2] == ["Membership fee income rose over the prior year.",
+                          "This was primarily due to higher renewal rates in our northern markets."]
+    assert not any("highways" in q or "shrink" in q for q in quoted)

@@ -42,6 +42,27 @@ CHANGE = re.compile(r"\b(?:increas\w*|decreas\w*|higher|lower|grew|rose|doubled|
 _SIZE = re.compile(r"[$€£]\s?\d|\d\s?(?:%|percent\b|basis points?\b|percentage points?\b)", re.I)
 
 
+# A sentence whose subject only points back to the one before it. MD&A states a change, then its
+# cause in a sentence of its own ("Our gross margin increased to 61.1%. This increase was primarily
+# due to pricing."; "YouTube ads revenues increased. The growth was driven by brand advertising."):
+# read alone, the cause names nothing asked and is far in meaning from the question; read with the
+# sentence it points back to, it is the answer. "The increase in TAC ..." names its own subject.
+_POINTS_BACK = re.compile(
+    r"^(?:(?:This|These|That|Those|Such|The|Both\s+the|Each\s+of\s+these)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:increases?|decreases?|declines?|growth|changes?|improvements?|reductions?|rises?|drops?|"
+    r"deterioration|expansion|contraction|gains?|impacts?|effects?|items|factors|trends?|shifts?|"
+    r"headwinds?|benefits?|charges?|costs?)\b(?!\s+(?:in|of|on|to)\b)"
+    r"|(?:This|These|That|It)\s+(?:\w+\s+)?(?:was|were|is|are|reflects?|reflected|resulted|included|includes|"
+    r"primarily|mainly|largely|principally)\b"
+    r"|(?:Th(?:is|ese)\s+(?:increases?|decreases?|declines?)\s+(?:were|was)\s+)?[Pp]artially\s+offset(?:ting)?\b)"
+)
+
+
+def points_back(sentence: str) -> bool:
+    """The sentence's subject is the statement before it (see _POINTS_BACK)."""
+    return bool(_POINTS_BACK.match(sentence.lstrip("…").lstrip()))
+
+
 def states_cause(sentence: str) -> bool:
     """The sentence says why something moved, or how much it moved."""
     return bool(CAUSE.search(sentence) or (CHANGE.search(sentence) and _SIZE.search(sentence)))
