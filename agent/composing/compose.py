@@ -20,7 +20,7 @@ from agent.progress import draft_text, status
 from agent.checking.guards import figure_fact, financial_figures, number_tokens, split_sentences, verified_figures
 from agent.planning.scope import INJECTION
 from agent.planning.plan import Plan
-from agent.planning.prose_route import EVENT
+from agent.planning.prose_route import EVENT, asks_what_happened
 from agent.retrieval.query_vectors import embed_queries
 from agent.state import plan_of
 
@@ -286,7 +286,7 @@ def _figure_free_clause(sentence: str) -> str | None:
 def _pick_sentences(
     chunks: list[Evidence], query_terms: set[str], *, queries: list[str] | None = None, embedder=None,
     question: str = "", subject: str = "", figures: dict[str, list] | None = None, year: int | None = None,
-    first_item: str | None = None, figure_ask: str | None = None, item_order: list[str] | None = None,
+    first_items: tuple[str, ...] = (), figure_ask: str | None = None, item_order: list[str] | None = None,
 ) -> list[tuple[Evidence, str, str]]:
     """The sentences of the top chunks that answer the question, in the chunks' order.
 
@@ -377,9 +377,9 @@ def _pick_sentences(
         scored = [(score, i) for score, i in scored if i in named]
     stating = sentence_rank.stating_plans(question, {i: candidates[i][3] for _, i in scored}, topic)
     scored = [(score, i) for score, i in scored if i in stating]
-    if first_item and any(chunks[candidates[i][0]].item == first_item for _, i in scored):
+    if first_items and any(chunks[candidates[i][0]].item in first_items for _, i in scored):
         # "why" reads MD&A, then the notes: the notes only when MD&A says nothing that answers
-        scored = [(score, i) for score, i in scored if chunks[candidates[i][0]].item == first_item]
+        scored = [(score, i) for score, i in scored if chunks[candidates[i][0]].item in first_items]
     scored = _one_section(scored, [chunks[c[0]] for c in candidates], item_order or [], year, worded)
     best = max(score for score, _ in scored)
     floor = max(RELEVANCE_FLOOR, best - RELEVANCE_MARGIN)
@@ -624,11 +624,15 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
     # a why is answered from MD&A first, a how-dependent from the risk factors: the Items after it
     # stand in only when it has no answer
     asks = f"{question} {plan.query}"
-    first_item = plan.items[0] if plan.items and (
+    first_items = (plan.items[0],) if plan.items and (
         (plan.items[0] in ("7", "I-2") and sentence_rank.ASK_CAUSE.search(asks))
-        or (plan.items[0] == "1A" and sentence_rank.ASK_RELIANCE.search(asks))) else None
+        or (plan.items[0] == "1A" and sentence_rank.ASK_RELIANCE.search(asks))) else ()
+    if not first_items and plan.items[:1] == ["7"] and "1A" in plan.items and asks_what_happened(question.lower()):
+        # what happened (a strike, a deal, a year's results) is told in MD&A and the notes: the risk factors,
+        # which retell it in the words of what may happen, only when neither says anything that answers
+        first_items = tuple(i for i in plan.items if i != "1A")
     picks = _pick_sentences(prose[:READ_CHUNKS], terms, queries=queries, embedder=embedder, question=question, year=year,
-                            first_item=first_item, item_order=quote_order(question, list(plan.items or [])),
+                            first_items=first_items, item_order=quote_order(question, list(plan.items or [])),
                             subject=plan.query or question, figures=figures,
                             # words that may name a line no fact answered: an amount quoted must be theirs
                             figure_ask=question if plan.probe else None)

@@ -145,6 +145,13 @@ PRIOR_FILING = re.compile(
 
 # A question about what happened, not what may: a past-tense verb.
 _HAPPENED = re.compile(r"\b(?:did|was|were|had|happened|faced|experienced|saw|suffered|encountered)\b")
+def asks_what_happened(low: str) -> bool:
+    """The question asks what happened (a past-tense verb, or a year it names), not what may: told in
+    MD&A and the notes; the risk factors say what may happen, in every year's words. `low`: lowercase."""
+    return bool((_HAPPENED.search(low) or DATED.search(low)) and not ASKS_RISK.search(low)
+                and not NAMED_SECTION.search(low))
+
+
 # Names asked for ("who does X compete with?", "which companies are its rivals?", "Lowe's competitors").
 NAMES_ASKED = re.compile(r"\bwho\b|\bwhich\s+(?:companies|firms|businesses|rivals|competitors|suppliers|partners)\b|"
                          r"^\W*(?:[\w&.'-]+\s+){0,3}(?:main\s+|key\s+|biggest\s+|major\s+)?(?:competitors|rivals)\W*$")
