@@ -48,7 +48,8 @@ _SIZE = re.compile(r"[$€£]\s?\d|\d\s?(?:%|percent\b|basis points?\b|percentag
 # read alone, the cause names nothing asked and is far in meaning from the question; read with the
 # sentence it points back to, it is the answer. "The increase in TAC ..." names its own subject.
 _POINTS_BACK = re.compile(
-    r"^(?:(?:This|These|That|Those|Such|The|Both\s+the|Each\s+of\s+these)\s+(?:[\w-]+\s+){0,2}?"
+    r"^(?:(?:Growth|Th(?:is|ese)\s+(?:increases?|decreases?|declines?)\s+(?:was|were))\s+(?:was\s+|were\s+)?(?:primarily\s+|mainly\s+|largely\s+)?(?:driven|due|attributable|the\s+result)\b"
+    r"|(?:This|These|That|Those|Such|The|Both\s+the|Each\s+of\s+these)\s+(?:[\w-]+\s+){0,2}?"
     r"(?:increases?|decreases?|declines?|growth|changes?|improvements?|reductions?|rises?|drops?|"
     r"deterioration|expansion|contraction|gains?|impacts?|effects?|items|factors|trends?|shifts?|"
     r"headwinds?|benefits?|charges?|costs?)\b(?!\s+(?:in|of|on|to)\b)"

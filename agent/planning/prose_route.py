@@ -229,6 +229,11 @@ def order_items(low: str, items: list[str], *, named_other: bool = False) -> lis
         first = ["1A", "1", "7"]
     elif DESCRIBE.search(low) and set(items) <= {"1"}:
         first = ["1", "7"]
+    if (not first and items == ["1"] and (DATED.search(low) or PAST_CAUSE.search(low)) and not DESCRIBE.search(low)
+            and not NAMES_ASKED.search(low) and not NAMED_SECTION.search(low)):
+        # "how did Alphabet's cloud business do in 2023?": a topic only the business description names, asked
+        # of a year or of how it went, is told in MD&A; the business as it stands after it
+        return ["7", "1"]
     if not first and DATED.search(low) and items[:1] == ["1"] and "7" in items and not DESCRIBE.search(low):
         # "how did Humira do in the US in 2023?": what happened in a year is told in MD&A; the
         # business description tells the business as it stands, whatever year is asked
