@@ -146,6 +146,8 @@ def test_a_cause_whose_subject_points_back_is_read_with_the_sentence_before_it(e
     assert sentence_rank.points_back("The growth was driven by our northern markets.")
     assert not sentence_rank.points_back("The increase in freight costs was primarily due to fuel.")  # names its own
     assert not sentence_rank.points_back("Membership fee income rose over the prior year.")
+    assert not sentence_rank.points_back("It is possible that the outage could harm our reputation.")  # points nowhere
+    assert not sentence_rank.points_back("These decreases were partially offset by higher freight costs.")  # no cause
     chunks = [_chunk(1, "7", "Membership fee income rose over the prior year. "
                              "This was primarily due to higher renewal rates in our northern markets. "
                              "Our distribution centers are located near major highways and rail lines. "

@@ -47,15 +47,15 @@ _SIZE = re.compile(r"[$€£]\s?\d|\d\s?(?:%|percent\b|basis points?\b|percentag
 # due to pricing."; "YouTube ads revenues increased. The growth was driven by brand advertising."):
 # read alone, the cause names nothing asked and is far in meaning from the question; read with the
 # sentence it points back to, it is the answer. "The increase in TAC ..." names its own subject.
+_CAUSE_VERB = (r"(?:(?:was|were|is|are|has\s+been|have\s+been)\s+)?(?:primarily\s+|mainly\s+|largely\s+|principally\s+|"
+               r"partly\s+|in\s+part\s+)?(?:driven|due|attributable|caused|the\s+result|a\s+result|reflect\w*|resulted)\b")
+# The subject that points back, then the verb of a cause: "It is possible ..." points nowhere, and "These
+# decreases were partially offset by ..." tells what went the other way, not why.
 _POINTS_BACK = re.compile(
-    r"^(?:(?:Growth|Th(?:is|ese)\s+(?:increases?|decreases?|declines?)\s+(?:was|were))\s+(?:was\s+|were\s+)?(?:primarily\s+|mainly\s+|largely\s+)?(?:driven|due|attributable|the\s+result)\b"
-    r"|(?:This|These|That|Those|Such|The|Both\s+the|Each\s+of\s+these)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:increases?|decreases?|declines?|growth|changes?|improvements?|reductions?|rises?|drops?|"
-    r"deterioration|expansion|contraction|gains?|impacts?|effects?|items|factors|trends?|shifts?|"
-    r"headwinds?|benefits?|charges?|costs?)\b(?!\s+(?:in|of|on|to)\b)"
-    r"|(?:This|These|That|It)\s+(?:\w+\s+)?(?:was|were|is|are|reflects?|reflected|resulted|included|includes|"
-    r"primarily|mainly|largely|principally)\b"
-    r"|(?:Th(?:is|ese)\s+(?:increases?|decreases?|declines?)\s+(?:were|was)\s+)?[Pp]artially\s+offset(?:ting)?\b)"
+    r"^(?:Growth|(?:This|These|That|Those|Such|The|Both\s+the|Each\s+of\s+these)(?:\s+[\w-]+){0,2}?\s+"
+    r"(?:increases?|decreases?|declines?|growth|changes?|improvements?|reductions?|rises?|drops?|deterioration|"
+    r"expansion|contraction|gains?|shifts?))\s+" + _CAUSE_VERB
+    + r"|^(?:This|These|That|It)\s+" + _CAUSE_VERB
 )
 
 
