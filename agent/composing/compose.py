@@ -399,8 +399,10 @@ def _pick_sentences(
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
     ranked = []
-    for i in dict.fromkeys(order):
+    for n, i in enumerate(dict.fromkeys(order)):
         key = candidates[i][:2]
+        if n and key in follows and held and topic and not _named(quoted[candidates[i][:3]], topic):
+            continue  # a cause naming nothing asked is quoted only as the best answer, not beside another one
         lead = quotable.get((key[0], key[1] - 1)) if key in follows else None
         if lead is not None:  # the cause is quoted with the change it explains, which names the subject
             ranked.append((*lead[:3], quoted[lead[:3]]))
