@@ -404,6 +404,8 @@ def _pick_sentences(
         if n and key in follows and held and topic and not _named(quoted[candidates[i][:3]], topic):
             continue  # a cause naming nothing asked is quoted only as the best answer, not beside another one
         lead = quotable.get((key[0], key[1] - 1)) if key in follows else None
+        if lead is not None and held and topic and not _named(quoted[lead[:3]], topic):
+            lead = None  # the change it explains is another subject's: the cause alone answers
         if lead is not None:  # the cause is quoted with the change it explains, which names the subject
             ranked.append((*lead[:3], quoted[lead[:3]]))
         ranked.append((*candidates[i][:3], quoted[candidates[i][:3]]))
