@@ -159,3 +159,16 @@ def test_a_cause_whose_subject_points_back_is_read_with_the_sentence_before_it(e
     assert quoted[:2] == ["Membership fee income rose over the prior year.",
                           "This was primarily due to higher renewal rates in our northern markets."]
     assert not any("highways" in q or "shrink" in q for q in quoted)
+
+
+def test_a_cause_naming_nothing_asked_is_quoted_only_as_the_best_answer(embedder):
+    chunks = [_chunk(1, "7", "Membership fee income rose over the prior year, driven by record renewal rates. "
+                             "Membership fee income in our northern region grew faster than in any other region. "
+                             "This was primarily due to the price change we introduced there in the spring. "
+                             "Our distribution centers are located near major highways and rail lines.")]
+    plan = Plan(route="domain", intent="qualitative", tickers=["ZZZ"], fiscal_years=[2024], items=["7"],
+                query="why did membership fee income rise")
+    quoted = [c.text for c in compose_extractive("why did zzz's membership fee income rise?", plan, chunks,
+                                                 embedder=embedder).claims]
+    assert quoted and quoted[0].startswith("Membership fee income rose")
+    assert not any("price change" in q for q in quoted), quoted  # beside a better answer, it names nothing asked
