@@ -160,3 +160,11 @@ def test_a_why_reply_naming_its_own_subject_searches_it_beside_the_figure():
     plain = plan.model_copy(update={"topic": "revenue"})  # "why?" alone: the figure's own words only
     assert not cause_queries(None, plain, "why?", [{"cik": 1551152, "fiscal_years": []}], ["revenue"])[1551152] \
         .startswith("humira")
+
+
+@pytest.mark.parametrize("text", ["how do Coca-Cola's concentrate operations make money?",
+                                  "how does Lowe's pro business generate its sales?"])
+def test_how_a_business_works_is_asked_in_words_not_as_its_lines_amount(directory, text):
+    # a line may carry the business's name ("concentrate operations"), but how it works is told in words
+    p = thread(directory, text)
+    assert prose(p) and not p.probe, (p.route, p.intent, p.metrics, p.probe)

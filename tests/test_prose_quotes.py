@@ -333,3 +333,12 @@ def test_a_change_told_with_an_earlier_year_is_last_years_story():
     quotes = [c[2] for c in _candidates([chunk], year=2024)]
     assert quotes == ["Revenue increased in 2024 primarily due to higher subscription revenue.",
                       "In November 2021, we acquired the remaining interest in the sports drink maker."]
+
+
+def test_how_a_part_of_the_business_went_in_a_year_reads_mdna_before_its_description():
+    # the business description tells the cloud business as it stands; how it did in 2023 is MD&A's
+    assert order_items("how did zed's cloud business do in 2023?", ["1"]) == ["7", "1"]
+    assert order_items("how did zed's cloud unit fare last year?", ["1"]) == ["7", "1"]
+    # what it is, and who its customers are, stay the description's
+    assert order_items("what is zed's cloud business?", ["1"]) == ["1", "7"]
+    assert order_items("who were zed's cloud customers in 2023?", ["1"]) == ["1"]

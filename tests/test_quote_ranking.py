@@ -137,3 +137,38 @@ def test_a_subject_renamed_by_the_plan_is_not_missing():
     texts = ["We expect capital expenditures to exceed the prior year's in 2025."]
     assert sentence_rank.subject_missing({"capex", "beyond"}, texts)
     assert not sentence_rank.subject_missing({"capex", "beyond"}, texts, {"capital", sentence_rank.stem("expenditures")})
+
+
+def test_a_cause_whose_subject_points_back_is_read_with_the_sentence_before_it(embedder):
+    # MD&A states the change, then its cause in a sentence of its own whose subject only points back:
+    # read alone it names nothing asked; read with the change it ends, it is the answer, quoted beside it
+    assert sentence_rank.points_back("This increase was primarily due to higher renewal rates.")
+    assert sentence_rank.points_back("The growth was driven by our northern markets.")
+    assert not sentence_rank.points_back("The increase in freight costs was primarily due to fuel.")  # names its own
+    assert not sentence_rank.points_back("Membership fee income rose over the prior year.")
+    assert not sentence_rank.points_back("It is possible that the outage could harm our reputation.")  # points nowhere
+    assert not sentence_rank.points_back("These decreases were partially offset by higher freight costs.")  # no cause
+    chunks = [_chunk(1, "7", "Membership fee income rose over the prior year. "
+                             "This was primarily due to higher renewal rates in our northern markets. "
+                             "Our distribution centers are located near major highways and rail lines. "
+                             "Inventory shrink is measured by physical counts at each location.")]
+    plan = Plan(route="domain", intent="qualitative", tickers=["ZZZ"], fiscal_years=[2024], items=["7"],
+                query="why did membership fee income rise")
+    quoted = [c.text for c in compose_extractive("why did zzz's membership fee income rise?", plan, chunks,
+                                                 embedder=embedder).claims]
+    assert quoted[:2] == ["Membership fee income rose over the prior year.",
+                          "This was primarily due to higher renewal rates in our northern markets."]
+    assert not any("highways" in q or "shrink" in q for q in quoted)
+
+
+def test_a_cause_naming_nothing_asked_is_quoted_only_as_the_best_answer(embedder):
+    chunks = [_chunk(1, "7", "Membership fee income rose over the prior year, driven by record renewal rates. "
+                             "Membership fee income in our northern region grew faster than in any other region. "
+                             "This was primarily due to the price change we introduced there in the spring. "
+                             "Our distribution centers are located near major highways and rail lines.")]
+    plan = Plan(route="domain", intent="qualitative", tickers=["ZZZ"], fiscal_years=[2024], items=["7"],
+                query="why did membership fee income rise")
+    quoted = [c.text for c in compose_extractive("why did zzz's membership fee income rise?", plan, chunks,
+                                                 embedder=embedder).claims]
+    assert quoted and quoted[0].startswith("Membership fee income rose")
+    assert not any("price change" in q for q in quoted), quoted  # beside a better answer, it names nothing asked

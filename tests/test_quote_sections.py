@@ -121,3 +121,18 @@ def test_past_the_best_sentence_only_sentences_naming_the_subject_are_quoted(emb
     quoted = [t for _, t in _quoted("describe zzz's data center business", plan, [_chunk(1, "1", text)], embedder)]
     assert quoted and quoted[0].startswith("Our data center platform"), quoted
     assert not any(q.startswith("Demand from cloud providers") for q in quoted), quoted  # names no data center
+
+
+def test_what_happened_is_quoted_from_mdna_before_the_risk_factors_retelling_it(embedder):
+    # the risk factors retell an event in the words of what may happen, the asker's words among them; what
+    # happened, and what it did to the business, is MD&A's to tell
+    risk = ("A strike by our warehouse workers could disrupt our operations and harm our business, and a strike "
+            "in 2024 halted our warehouses for three weeks.")
+    told = ("The walkout by our distribution employees closed four of our six warehouses from May to June 2024, "
+            "which reduced shipments in the second quarter.")
+    chunks = [_chunk(1, "1A", risk), _chunk(2, "7", told)]
+    plan = Plan(route="domain", intent="qualitative", tickers=["ZZZ"], fiscal_years=[2024], items=["7", "8", "1A"],
+                query="warehouse strike 2024 what happened and how did it hit the business")
+    quoted = _quoted("zzz warehouse strike 2024 - what happened and how did it hit the business?", plan, chunks,
+                     embedder)
+    assert quoted and {item for item, _ in quoted} == {"7"}, quoted

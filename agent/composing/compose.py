@@ -20,7 +20,7 @@ from agent.progress import draft_text, status
 from agent.checking.guards import figure_fact, financial_figures, number_tokens, split_sentences, verified_figures
 from agent.planning.scope import INJECTION
 from agent.planning.plan import Plan
-from agent.planning.prose_route import EVENT
+from agent.planning.prose_route import EVENT, asks_what_happened
 from agent.retrieval.query_vectors import embed_queries
 from agent.state import plan_of
 
@@ -286,7 +286,7 @@ def _figure_free_clause(sentence: str) -> str | None:
 def _pick_sentences(
     chunks: list[Evidence], query_terms: set[str], *, queries: list[str] | None = None, embedder=None,
     question: str = "", subject: str = "", figures: dict[str, list] | None = None, year: int | None = None,
-    first_item: str | None = None, figure_ask: str | None = None, item_order: list[str] | None = None,
+    first_items: tuple[str, ...] = (), figure_ask: str | None = None, item_order: list[str] | None = None,
 ) -> list[tuple[Evidence, str, str]]:
     """The sentences of the top chunks that answer the question, in the chunks' order.
 
@@ -304,7 +304,14 @@ def _pick_sentences(
     # as their words ("BCA" as "boeing commercial airplanes"), and quoted as written
     names = {**sentence_rank.defined([c.text for c in chunks]), **sentence_rank.initialisms(question)}
     quoted = {c[:3]: c[3] for c in candidates}
-    candidates = [(*c[:3], sentence_rank.spelled_out(c[3], names)) for c in candidates]
+    before = {(rank, k + 1): sentence_rank.spelled_out(s, names)
+              for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
+    # a sentence whose subject only points back ("This increase was primarily due to ...") is scored as
+    # the statement it ends, the sentence before it and itself: that is what it says (sentence_rank.points_back)
+    follows = {c[:2] for c in candidates if c[:2] in before and sentence_rank.points_back(c[3])}
+    quotable = {c[:2]: c for c in candidates}  # before the shortlist: an antecedent quoted beside its cause
+    candidates = [(*c[:3], sentence_rank.spelled_out(f"{before[c[:2]]} {c[3]}" if c[:2] in follows else c[3], names))
+                  for c in candidates]
     # what is asked about, not how it moved nor the scaffolding of a why ("primarily due to")
     asked = {t for t in sentence_rank.terms(subject or " ".join(queries)) if t not in sentence_rank.MOVEMENT}
     weights = sentence_rank.term_weights(asked or query_terms, [c[3] for c in candidates])
@@ -317,15 +324,13 @@ def _pick_sentences(
                                         [c[3] for c in candidates])
     # what the question is about, in its words and in the search's (abbreviations spelled out)
     topic = sentence_rank.subject_terms(sentence_rank.cased_terms(" ".join([subject, *queries])))
-    before = {(rank, k + 1): sentence_rank.spelled_out(s, names)
-              for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
     # judged on the asker's own words for the subject (those of the question the plan's query kept: not
     # the company's name, which its filing says as "we"); the query's other names for them ("capex"
     # searched as "capital expenditures") are alternatives, not all required
     searched = sentence_rank.subject_terms(sentence_rank.cased_terms(subject or " ".join(queries)))
     asker = searched & sentence_rank.subject_terms(sentence_rank.cased_terms(sentence_rank.ASK_PLAN.sub(" ", question)))
     missing = held and sentence_rank.subject_missing(asker, [c[3] for c in candidates], searched - asker)
-    candidates = _shortlist(candidates, query_terms, weights, before, question, quoted)
+    candidates = _shortlist(candidates, query_terms, weights, before, question, quoted, follows)
 
     def lost_subject(rank: int, position: int, sentence: str, whole: str) -> bool:
         # a clause cut from its sentence has lost its subject: it must name the question's own, unless
@@ -340,7 +345,7 @@ def _pick_sentences(
     # most of compose's time); only the check that the subject is found at all reads every vector.
     lost = [lost_subject(*c) for c in candidates]
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
-    texts = [" ".join(c[3].split()[:SCORE_WORDS]) for c in candidates]
+    texts = [_score_text(c, quoted, follows, before) for c in candidates]
     cosines = _cosines(embedder, texts, q, [not missing and x for x in lost])
     if missing and float(cosines.max()) < sentence_rank.SAME_MEANING:
         return []  # most of the subject is nowhere in what was found: the compose node refuses
@@ -367,14 +372,14 @@ def _pick_sentences(
             worded.add(i)  # names it in the question's own words, not only close in meaning
     if not scored:
         return []  # nothing answers: the compose node refuses rather than quote filler
-    scored = _carried_on(scored, candidates)
+    scored = _carried_on(scored, candidates, quoted)
     if named:  # sentences that name what the question is about push out those that do not
         scored = [(score, i) for score, i in scored if i in named]
     stating = sentence_rank.stating_plans(question, {i: candidates[i][3] for _, i in scored}, topic)
     scored = [(score, i) for score, i in scored if i in stating]
-    if first_item and any(chunks[candidates[i][0]].item == first_item for _, i in scored):
+    if first_items and any(chunks[candidates[i][0]].item in first_items for _, i in scored):
         # "why" reads MD&A, then the notes: the notes only when MD&A says nothing that answers
-        scored = [(score, i) for score, i in scored if chunks[candidates[i][0]].item == first_item]
+        scored = [(score, i) for score, i in scored if chunks[candidates[i][0]].item in first_items]
     scored = _one_section(scored, [chunks[c[0]] for c in candidates], item_order or [], year, worded)
     best = max(score for score, _ in scored)
     floor = max(RELEVANCE_FLOOR, best - RELEVANCE_MARGIN)
@@ -393,7 +398,18 @@ def _pick_sentences(
     order += _until_answered(ranked, [c[3] for c in candidates], topic if held else set(), order)
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
-    return _choose(chunks, [(*candidates[i][:3], quoted[candidates[i][:3]]) for i in dict.fromkeys(order)])
+    ranked = []
+    for n, i in enumerate(dict.fromkeys(order)):
+        key = candidates[i][:2]
+        if n and key in follows and held and topic and not _named(quoted[candidates[i][:3]], topic):
+            continue  # a cause naming nothing asked is quoted only as the best answer, not beside another one
+        lead = quotable.get((key[0], key[1] - 1)) if key in follows else None
+        if lead is not None and held and topic and not _named(quoted[lead[:3]], topic):
+            lead = None  # the change it explains is another subject's: the cause alone answers
+        if lead is not None:  # the cause is quoted with the change it explains, which names the subject
+            ranked.append((*lead[:3], quoted[lead[:3]]))
+        ranked.append((*candidates[i][:3], quoted[candidates[i][:3]]))
+    return _choose(chunks, list(dict.fromkeys(ranked)))
 
 
 # A section holding a sentence this close to the best answer of any section answers as well: the one
@@ -474,17 +490,28 @@ def _cosines(embedder, texts: list[str], queries, skip: list[bool]):
     return cosines
 
 
-def _carried_on(scored: list[tuple[float, int]], candidates: list) -> list[tuple[float, int]]:
+def _carried_on(scored: list[tuple[float, int]], candidates: list, quoted: dict | None = None) -> list[tuple[float, int]]:
     """`scored` with ADJACENT_BONUS added to a sentence that carries on (`_CARRIES_ON`) from the
     sentence right before it in its chunk, when that one scored within RELEVANCE_MARGIN of the best."""
     best = max(score for score, _ in scored)
     strong = {candidates[i][:2] for score, i in scored if score >= best - RELEVANCE_MARGIN}
     return [(score + ADJACENT_BONUS if (candidates[i][0], candidates[i][1] - 1) in strong
-             and _CARRIES_ON.match(candidates[i][3]) else score, i) for score, i in scored]
+             and _CARRIES_ON.match((quoted or {}).get(candidates[i][:3], candidates[i][3])) else score, i)
+            for score, i in scored]
+
+
+def _score_text(candidate: tuple, quoted: dict, follows: set, before: dict) -> str:
+    """What a candidate is embedded as: its opening words, which carry its subject; a sentence that
+    points back, the opening of the sentence before it and its own (their statement together)."""
+    own = " ".join(quoted[candidate[:3]].split()[:SCORE_WORDS])
+    if candidate[:2] not in follows:
+        return " ".join(candidate[3].split()[:SCORE_WORDS])
+    return f"{' '.join(before[candidate[:2]].split()[:SCORE_WORDS // 2])} {own}"
 
 
 def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float] | None = None,
-               before: dict | None = None, question: str = "", quoted: dict | None = None) -> list:
+               before: dict | None = None, question: str = "", quoted: dict | None = None,
+               follows: set = frozenset()) -> list:
     """The SHORTLIST candidates worth embedding (each costs ~8 ms on a busy core): the question's
     terms covered first (rarer terms weighing more), then the query's, ties in the search's order.
     A sentence after one that names the question's terms ("We plan to spend $X on capex. In
@@ -492,17 +519,21 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
     count for something too."""
     if len(candidates) <= SHORTLIST:
         return candidates
-    terms = [_terms(c[3]) & query_terms for c in candidates]
+    # a sentence scored with the one it points back to (`follows`) weighs as the better of the two, not
+    # as their words together: two sentences' words would outweigh any one sentence's
+    parts = [[c[3]] if c[:2] not in follows else [(quoted or {}).get(c[:3], c[3]), before[c[:2]]] for c in candidates]
+    terms = [[_terms(p) & query_terms for p in ps] for ps in parts]
     df: dict[str, int] = {}
     for ts in terms:
-        for t in ts:
+        for t in ts[0]:
             df[t] = df.get(t, 0) + 1
     n = len(candidates)
-    weight = [sum(math.log(1 + n / df[t]) for t in ts) for ts in terms]
-    if weights:
-        weight = [w + 3 * sentence_rank.coverage(c[3], weights) for w, c in zip(weight, candidates, strict=True)]
+    weight = [max(sum(math.log(1 + n / df.get(t, 1)) for t in part)
+                  + (3 * sentence_rank.coverage(text, weights) if weights else 0.0)
+                  for part, text in zip(ts, ps, strict=True)) for ts, ps in zip(terms, parts, strict=True)]
     for i, c in enumerate(candidates):
-        weight[i] += 0.5 * len(_terms((before or {}).get((c[0], c[1]), "")) & query_terms)
+        if c[:2] not in follows:  # (a sentence that points back weighs its antecedent's words already)
+            weight[i] += 0.5 * len(_terms((before or {}).get((c[0], c[1]), "")) & query_terms)
         if c[2] != (quoted or {}).get(c[:3], c[3]):  # a clause is quoted alone: what it says itself counts again
             weight[i] += 0.5 * len(_terms(c[2]) & query_terms)
         weight[i] += ROLE_WEIGHT if question and sentence_rank.role(question, c[3]) else 0.0
@@ -597,11 +628,15 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
     # a why is answered from MD&A first, a how-dependent from the risk factors: the Items after it
     # stand in only when it has no answer
     asks = f"{question} {plan.query}"
-    first_item = plan.items[0] if plan.items and (
+    first_items = (plan.items[0],) if plan.items and (
         (plan.items[0] in ("7", "I-2") and sentence_rank.ASK_CAUSE.search(asks))
-        or (plan.items[0] == "1A" and sentence_rank.ASK_RELIANCE.search(asks))) else None
+        or (plan.items[0] == "1A" and sentence_rank.ASK_RELIANCE.search(asks))) else ()
+    if not first_items and plan.items[:1] == ["7"] and "1A" in plan.items and asks_what_happened(question.lower()):
+        # what happened (a strike, a deal, a year's results) is told in MD&A and the notes: the risk factors,
+        # which retell it in the words of what may happen, only when neither says anything that answers
+        first_items = tuple(i for i in plan.items if i != "1A")
     picks = _pick_sentences(prose[:READ_CHUNKS], terms, queries=queries, embedder=embedder, question=question, year=year,
-                            first_item=first_item, item_order=quote_order(question, list(plan.items or [])),
+                            first_items=first_items, item_order=quote_order(question, list(plan.items or [])),
                             subject=plan.query or question, figures=figures,
                             # words that may name a line no fact answered: an amount quoted must be theirs
                             figure_ask=question if plan.probe else None)

@@ -42,6 +42,28 @@ CHANGE = re.compile(r"\b(?:increas\w*|decreas\w*|higher|lower|grew|rose|doubled|
 _SIZE = re.compile(r"[$€£]\s?\d|\d\s?(?:%|percent\b|basis points?\b|percentage points?\b)", re.I)
 
 
+# A sentence whose subject only points back to the one before it. MD&A states a change, then its
+# cause in a sentence of its own ("Our gross margin increased to 61.1%. This increase was primarily
+# due to pricing."; "YouTube ads revenues increased. The growth was driven by brand advertising."):
+# read alone, the cause names nothing asked and is far in meaning from the question; read with the
+# sentence it points back to, it is the answer. "The increase in TAC ..." names its own subject.
+_CAUSE_VERB = (r"(?:(?:was|were|is|are|has\s+been|have\s+been)\s+)?(?:primarily\s+|mainly\s+|largely\s+|principally\s+|"
+               r"partly\s+|in\s+part\s+)?(?:driven|due|attributable|caused|the\s+result|a\s+result|reflect\w*|resulted)\b")
+# The subject that points back, then the verb of a cause: "It is possible ..." points nowhere, and "These
+# decreases were partially offset by ..." tells what went the other way, not why.
+_POINTS_BACK = re.compile(
+    r"^(?:Growth|(?:This|These|That|Those|Such|The|Both\s+the|Each\s+of\s+these)(?:\s+[\w-]+){0,2}?\s+"
+    r"(?:increases?|decreases?|declines?|growth|changes?|improvements?|reductions?|rises?|drops?|deterioration|"
+    r"expansion|contraction|gains?|shifts?))\s+" + _CAUSE_VERB
+    + r"|^(?:This|These|That|It)\s+" + _CAUSE_VERB
+)
+
+
+def points_back(sentence: str) -> bool:
+    """The sentence's subject is the statement before it (see _POINTS_BACK)."""
+    return bool(_POINTS_BACK.match(sentence.lstrip("…").lstrip()))
+
+
 def states_cause(sentence: str) -> bool:
     """The sentence says why something moved, or how much it moved."""
     return bool(CAUSE.search(sentence) or (CHANGE.search(sentence) and _SIZE.search(sentence)))

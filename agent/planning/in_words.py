@@ -23,12 +23,14 @@ from agent.planning.words import NUMERIC_INTENTS
 from agent.planning.years import YEAR_WORDS
 
 
-# "how does Netflix account for content amortization?", "how does Ford fund its pension plans?": how a
-# company does something is told in words (its policies, its MD&A), whatever figure words it names
+# "how does Netflix account for content amortization?", "how does Ford fund its pension plans?", "how do
+# Coca-Cola's concentrate operations make money?": how a company does something, or how its business works,
+# is told in words (its policies, its business description, its MD&A), whatever figure words it names
 _HOW_IN_WORDS = re.compile(
     r"^\W*how\s+(?:does|do|did|is|are|has|have)\s+(?:[\w&.'-]+\s+){1,4}?(?:account|recogni[sz]e|treat|measure|value|"
     r"determine|estimate|allocate|manage|fund|finance|describe|explain|discuss|classify|disclose|assess|test|hedge|"
-    r"mitigate|approach|handle|define|view|protect|deploy|prioriti[sz]e)\w*\b")
+    r"mitigate|approach|handle|define|view|protect|deploy|prioriti[sz]e|make\s+(?:its\s+|their\s+)?money|earn|"
+    r"generate|derive|monetiz|sell|distribut|market|compet|operat|source|manufactur|price|charge|bill|get\s+paid)\w*\b")
 # How the company thinks about or acts on a thing, or what it is doing with it ("how is Nike thinking about its
 # inventory?", "how are they justifying it?", "what are they doing with it?"): asked of the filing's words.
 # Read only for a figure refused as unknown that names no segment and no other company (prose_fallback).
@@ -123,6 +125,10 @@ def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan
         return plan
     unnamed = _masked(strip_quotes(text), directory)
     plan = _verb_probe(plan, unnamed)
+    if plan.intent == "qualitative" and plan.probe and (_HOW_IN_WORDS.search(low) or described):
+        # "how do Coca-Cola's concentrate operations make money?": a line of that name exists, but how a
+        # business works or what it is made of is asked in words, never answered by the line's amount
+        plan.probe = []
     told = goes_in_words(low) or bool(_CONTRIBUTED.search(unnamed))
     if not (told or asks_in_words(low) or _HOW_IN_WORDS.search(low) or described):
         return plan

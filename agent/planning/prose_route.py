@@ -145,6 +145,13 @@ PRIOR_FILING = re.compile(
 
 # A question about what happened, not what may: a past-tense verb.
 _HAPPENED = re.compile(r"\b(?:did|was|were|had|happened|faced|experienced|saw|suffered|encountered)\b")
+def asks_what_happened(low: str) -> bool:
+    """The question asks what happened (a past-tense verb, or a year it names), not what may: told in
+    MD&A and the notes; the risk factors say what may happen, in every year's words. `low`: lowercase."""
+    return bool((_HAPPENED.search(low) or DATED.search(low)) and not ASKS_RISK.search(low)
+                and not NAMED_SECTION.search(low))
+
+
 # Names asked for ("who does X compete with?", "which companies are its rivals?", "Lowe's competitors").
 NAMES_ASKED = re.compile(r"\bwho\b|\bwhich\s+(?:companies|firms|businesses|rivals|competitors|suppliers|partners)\b|"
                          r"^\W*(?:[\w&.'-]+\s+){0,3}(?:main\s+|key\s+|biggest\s+|major\s+)?(?:competitors|rivals)\W*$")
@@ -222,6 +229,11 @@ def order_items(low: str, items: list[str], *, named_other: bool = False) -> lis
         first = ["1A", "1", "7"]
     elif DESCRIBE.search(low) and set(items) <= {"1"}:
         first = ["1", "7"]
+    if (not first and items == ["1"] and (DATED.search(low) or PAST_CAUSE.search(low)) and not DESCRIBE.search(low)
+            and not NAMES_ASKED.search(low) and not NAMED_SECTION.search(low)):
+        # "how did Alphabet's cloud business do in 2023?": a topic only the business description names, asked
+        # of a year or of how it went, is told in MD&A; the business as it stands after it
+        return ["7", "1"]
     if not first and DATED.search(low) and items[:1] == ["1"] and "7" in items and not DESCRIBE.search(low):
         # "how did Humira do in the US in 2023?": what happened in a year is told in MD&A; the
         # business description tells the business as it stands, whatever year is asked
