@@ -146,6 +146,9 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
         return {"line": row}
     t = _UNADJUSTED.sub("", normalize(text).strip())  # "unadjusted operating income": the figure as reported
     t = _TO_PARENT.sub(r"\1", t)  # "net income attributable to JCI": the parent's net income, the metric's own
+    own = re.sub(r"^(?:the|a|an|its|their|my|our)\s+", "", t)
+    if names and own in names:  # a measure the user defined is theirs, even under a registry name ("total capital")
+        return names[own]
     debt = _debt_tree(re.sub(r"^(?:the|a|an|its|their)\s+", "", t))
     if debt is not None:
         return debt
@@ -176,6 +179,16 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
                 and f.unit in ("percent", "ratio"):  # "gross margin minus operating margin": the registry's quotients
             return {"op": "/", "args": [{"metric": i.metric} for i in f.inputs], "of": formula,
                     **({"percent": True} if f.unit == "percent" else {})}
+    fixed = _FIXED_ASSETS.fullmatch(t)
+    if fixed and not (lines and _printed(t, lines)):  # "fixed assets", "net PP&E" (no row printed in those words):
+        return {"metric": "ppe_net"}  # the curated net balance
+    at = _AT_YEAR_END.fullmatch(t) or _AT_YEAR_START.fullmatch(t)
+    if at:  # "inventory at year end", "ending receivables": the balance at the year's close (its opening: a year before)
+        node = _operand(at.group("x") or at.group("y"), None, False, lines)
+        if not node.get("offset") and ("line" in node or (
+                "metric" in node and METRICS[node["metric"]].period == "instant")):
+            return {**node, "offset": -1} if at.re is _AT_YEAR_START else node
+        raise DefinitionError(text.strip())
     before = _PRIOR_YEAR.fullmatch(t)
     if before:  # "prior year revenue", "last year's capex": the operand a fiscal year earlier
         node = _operand(before.group("what") or before.group("what2"), names, members, lines)
@@ -220,6 +233,21 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     raise DefinitionError(text.strip())
 
 
+# A balance's own words for when it is read ("inventory at year end", "year-end receivables", "accounts receivable,
+# net at the end of the year", "ending inventory"; "beginning inventory", "opening equity"): the year's closing
+# balance, or its opening one (the prior year-end's). Said of a flow, the words name no figure (refused as written).
+_YEAR_END_WORDS = (r"(?:(?:fiscal\s+)?year\s+end(?:ing)?|end\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period)|period\s+end|"
+                   r"close\s+of\s+(?:the\s+)?(?:fiscal\s+)?year|balance\s+sheet\s+date)")
+_AT_YEAR_END = re.compile(r"(?:(?:fiscal\s+)?year\s+end(?:ing)?|ending|closing|period\s+end|end\s+of\s+(?:the\s+)?(?:fiscal\s+)?"
+                          r"(?:year|period))\s+(?:of\s+)?(?P<x>.+?)(?:\s+net)?|(?P<y>.+?)(?:\s+net)?\s+(?:at|as\s+of|on|for)\s+"
+                          r"(?:the\s+)?" + _YEAR_END_WORDS)
+_AT_YEAR_START = re.compile(r"(?:beginning|opening|start\s+of\s+(?:the\s+)?(?:fiscal\s+)?year)\s+(?:of\s+)?(?P<x>.+?)(?:\s+net)?|"
+                            r"(?P<y>.+?)(?:\s+net)?\s+(?:at|as\s+of)\s+(?:the\s+)?(?:beginning|start)\s+of\s+(?:the\s+)?"
+                            r"(?:fiscal\s+)?year")
+# Fixed assets in an analyst's words: property, plant and equipment, net of depreciation (the fixed-asset
+# turnover's balance, agent.retrieval.concepts "ppe_net")
+_FIXED_ASSETS = re.compile(r"(?:net\s+)?(?:fixed\s+assets?|pp&e|ppe|property\s+plant\s+(?:and|&)\s+equipment|"
+                           r"property\s+(?:and|&)\s+equipment|plant\s+(?:and|&)\s+equipment)(?:\s+net)?")
 _PRIOR_YEAR = re.compile(r"(?:prior|previous|last|preceding)[\s-]+(?:fiscal\s+)?year(?:'s|s')?\s+(?P<what>.+)|"
                          r"(?P<what2>.+?)\s+(?:of|for|in)\s+the\s+(?:prior|previous|preceding)\s+(?:fiscal\s+)?year")
 
@@ -381,7 +409,7 @@ def _debt_tree(t: str) -> dict | None:
     (agent.retrieval.finance.DEBT_STEPS), as alternatives tried in order; the answer restates the one
     computed. Long-term debt alone is "long-term debt", never "debt"."""
     key = "total_debt" if t in _DEBT_WORDS else FORMULA_PHRASES.get(t)
-    if key not in ("total_debt", "net_debt"):
+    if key not in ("total_debt", "net_debt", "invested_capital"):
         return None
     alternatives = []
     for _, parts, _ in DEBT_STEPS:
@@ -390,6 +418,8 @@ def _debt_tree(t: str) -> dict | None:
             node = {"op": "+", "args": [node, {"metric": part}]}
         if key == "net_debt":
             node = {"op": "-", "args": [node, {"metric": "cash"}]}
+        if key == "invested_capital":  # "total capital", "invested capital": the debt plus the equity it funds
+            node = {"op": "+", "args": [node, {"metric": "equity"}]}
         alternatives.append(node)
     return {"op": "first", "args": alternatives, "of": key}
 
@@ -639,9 +669,36 @@ def _years_read(expr: str) -> str:
     out.append(expr[at:])
     rest = "".join(out)
     years |= {int(m.group(1)) for m in _ONE_YEAR.finditer(rest)}
+    if len(years) == 2 and max(years) - min(years) == 1:
+        rest = _prior_year_said(rest, min(years))
+        years = {max(years)}
     if len(years) != 1:
         return expr
     return " ".join(_ONE_YEAR.sub(" ", rest).split())
+
+
+_OPERAND_EDGE = re.compile(r"[()\[\]/÷*×+]|\s(?:over|divided\s+by|minus|plus|less|times|and)\s|^", re.I)
+
+
+def _prior_year_said(expr: str, prior: int) -> str:
+    """"(inventory FY2022 + inventory FY2023) / 2", "FY2022 total assets": the earlier of the two years a
+    definition names, said as the prior year of the operand it sits beside ("prior year inventory"), so the
+    later one is the asked year's and the grammar reads the prior one as the balance a year before."""
+    out, at = [], 0
+    for m in _ONE_YEAR.finditer(expr):
+        if int(m.group(1)) != prior:
+            continue
+        head, tail = expr[at:m.start()], expr[m.end():]
+        if tail[:1].isalpha():  # "FY2022 inventory": the year leads its operand
+            out.append(head + "prior year ")
+        else:  # "inventory FY2022)": the year trails it; "prior year" goes where the operand starts
+            edges = list(_OPERAND_EDGE.finditer(head))
+            cut = edges[-1].end() if edges else 0
+            out.append(head[:cut] + (" " if cut and not head[cut - 1].isspace() and head[cut - 1] not in "([" else "")
+                       + "prior year " + head[cut:].lstrip() + " ")
+        at = m.end()
+    out.append(expr[at:])
+    return "".join(out)
 
 
 def _definition(name: str, expr: str, lines: frozenset = frozenset()) -> dict:
@@ -1412,7 +1469,7 @@ def _names_amount(words: str, lines: frozenset = frozenset()) -> bool:
     """Whether the words are exactly an amount an operand can be: a metric's name, a row some company
     prints (`lines`), or a registry amount computed from metrics ("free cash flow", "net debt")."""
     said = normalize(words).strip()
-    if said in PHRASES or said in _DEBT_WORDS:
+    if said in PHRASES or said in _DEBT_WORDS or _FIXED_ASSETS.fullmatch(said):
         return True
     if lines and _printed(said, lines):
         return True
@@ -1452,6 +1509,30 @@ def _metric_to_metric(text: str, lines: frozenset = frozenset()) -> str:
             continue
         end = words[right].end() if right < len(words) and words[right].group(0).lower() == "ratio" else words[right - 1].end()
         return text[:w.start()] + "over" + text[w.end():words[right - 1].end()] + text[end:]
+    return text
+
+
+def to_defined(text: str, names: list[str], lines: frozenset = frozenset()) -> str:
+    """"total debt to total capital", "capex to my adjusted EBITDA": a ratio said with "to" whose one side is a
+    measure the user defined (`names`) and the other an amount, as "A over B", so the user's definition is the
+    one divided by, even where the words together are a registry ratio's name (whose own convention may differ)."""
+    for name in sorted(names, key=len, reverse=True):
+        n = re.escape(name)
+        for m in reversed(list(re.finditer(rf"(?<![\w&])(?:the\s+)?{n}\s+to\s+(?P<b>[^,;?.]+)|"
+                                           rf"(?P<a>[^,;?.]+?)\s+to\s+(?:the\s+|my\s+|our\s+)?{n}(?![\w&])", text, re.I))):
+            side = m.group("a") if m.group("a") is not None else m.group("b")
+            words = side.split()
+            # the words nearest "to" that are exactly an amount ("value of total debt": "total debt")
+            spans = range(len(words)) if m.group("a") is not None else range(len(words), 0, -1)
+            hit = next((i for i in spans if _names_amount(" ".join(words[i:] if m.group("a") is not None
+                                                                    else words[:i]), lines)
+                        or normalize(" ".join(words[i:] if m.group("a") is not None else words[:i])) in names), None)
+            if hit is None:
+                continue
+            to = re.search(r"\s+to\s+", text[m.start():m.end()] if m.group("a") is None else
+                           text[m.start("a") + len(side):m.end()])
+            at = (m.start() if m.group("a") is None else m.start("a") + len(side)) + to.start()
+            text = text[:at] + " over " + text[at + len(to.group(0)):]
     return text
 
 

@@ -42,7 +42,7 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       gap_as_difference, includes_company, inherited_growth, lead_name, lead_subject,
                                       leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
                                       thread_topic, unknown_subject)
-from agent.planning.formulas import (find_definition, has_operator, inline_formula, joined_rows, restate, spoken_operators,
+from agent.planning.formulas import (find_definition, has_operator, inline_formula, joined_rows, restate, spoken_operators, to_defined,
                                      unit_of, unread_numerator, unread_restatement)
 from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
@@ -332,6 +332,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
              if definition is None or d["name"] != definition["name"]]
     named = [d for d in known if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
     new = [definition] if definition else []
+    rest = to_defined(rest, [normalize(d["name"]) for d in [*named, *new]], directory.line_names)
     plan = _plan(without_names(rest, [*named, *new]), previous=previous, directory=directory)
     inline = None
     if bad is None:

@@ -453,6 +453,14 @@ _DEBT: list[Formula] = [
                   "debt to capitalization ratio", "debt to total capitalization"],
                  [Input("equity")], "ratio", "{debt} ÷ ({debt} + Stockholders' equity)",
                  lambda debt, eq: _ratio(debt, debt + eq)),
+    # How many years of operating cash flow the debt is: total debt by the one convention above
+    *_debt_chain("cash_flow_to_debt", "Cash flow to debt",
+                 ["cash flow to debt", "cash flow to debt ratio", "cash flow to total debt", "operating cash flow to debt",
+                  "operating cash flow to total debt", "ocf to debt", "ocf to total debt", "cash from operations to debt",
+                  "cash from operations to total debt", "cash flow from operations to debt",
+                  "cash flow from operations to total debt"],
+                 [Input("operating_cash_flow")], "ratio", "Operating cash flow ÷ {debt}",
+                 lambda debt, ocf: _ratio(ocf, debt), query="long-term debt operating activities"),
     # Leverage over EBITDA, EBITDA as operating income plus D&A (unadjusted, as in the EBITDA margin)
     *_leverage_chains("debt_to_ebitda", "Debt to EBITDA",
                       ["debt to ebitda", "debt/ebitda", "total debt to ebitda", "total debt/ebitda", "debt to ebitda ratio",
@@ -709,7 +717,8 @@ _NAMED: list[Formula] = [
     _f("capital_employed", "Capital employed", ["capital employed"],
        [Input("total_assets"), Input("current_liabilities")], "USD",
        "Total assets − Current liabilities (capital employed, year-end)", lambda ta, cl: ta - cl, operator="−"),
-    *_debt_chain("invested_capital", "Invested capital", ["invested capital", "total invested capital"],
+    *_debt_chain("invested_capital", "Invested capital", ["invested capital", "total invested capital", "total capital",
+                                                          "total capitalization", "total capitalisation"],
                  [Input("equity")], "USD", "{debt} + Stockholders' equity (invested capital, year-end)",
                  lambda debt, eq: debt + eq, query="long-term debt stockholders equity"),
 ]
