@@ -15,7 +15,7 @@ from agent.planning.formulas import formula_tree, restate, shifted
 from agent.planning.plan import Plan, refusal_plan
 from agent.planning.years import NUMBER_WORDS
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
-from agent.retrieval.finance import BALANCE_FORMS, FORMULAS, formula_inputs, match_formulas
+from agent.retrieval.finance import BALANCE_FORMS, FORMULA_PHRASES, FORMULAS, formula_inputs, match_formulas
 
 
 _NAME_YEAR = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|fy\s*)?'?(?:19|20)\d\d\b|\bfy\s*'?\d\d\b|\bfiscal\b", re.I)
@@ -345,9 +345,31 @@ _USE_BRACKET = re.compile(r"\s*\(\s*(?:using|use|based\s+on|with)\s+(?P<what>[a-
 _JOINING = frozenset("and the of its their cash paid reported amounts amount".split())
 
 
+# "Calculate unadjusted EBITDA using unadjusted operating income and D&A (from cash flow statement).": a sentence
+# restating which inputs a named measure of the registry takes
+_CALC_USING = re.compile(r"(?:^|(?<=[.;?!])\s)\s*(?:please\s+)?(?:calculate|compute|derive|determine|get)\s+(?:the\s+)?"
+                         r"(?P<name>[a-z&%' -]{2,60}?)\s+(?:using|from|with|by\s+using|based\s+on)\s+(?:the\s+)?"
+                         r"(?P<what>[a-z&' ,-]{3,120}?)\s*(?:\((?:as\s+)?(?:shown\s+|reported\s+)?(?:from|in|on)\s+(?:the\s+)?"
+                         r"[a-z ]{3,40}\)\s*)?(?:[.;!]\s*|$)", re.I)
+_UNADJUSTED_SAID = re.compile(r"\b(?:unadjusted|reported|gaap)\s+", re.I)
+
+
+def _restated_calculation(text: str) -> str:
+    """The text without a "calculate <registry measure> using <its inputs>" sentence (its inputs: what it takes)."""
+    m = _CALC_USING.search(text)
+    if m is None:
+        return text
+    name = normalize(_UNADJUSTED_SAID.sub("", m.group("name")))
+    key = FORMULA_PHRASES.get(name)
+    if key is None or not _inputs_of_asked(name, _UNADJUSTED_SAID.sub("", m.group("what"))):
+        return text
+    return (text[: m.start()] + " " + text[m.end():]).strip()
+
+
 def without_restated_inputs(text: str) -> str:
     """The text without a closing "use <inputs>" clause whose every figure is an input the named ratio
     takes: what to use is then what the ratio uses. Any other clause stays, to be read or refused."""
+    text = _restated_calculation(text)
     bracket = _USE_BRACKET.search(text)
     if bracket is not None:
         kept = text[: bracket.start()] + text[bracket.end():]

@@ -1246,11 +1246,39 @@ _SPOKEN = (
      lambda m: f"{m.group('a')} {'plus' if m.group('op').lower() == 'add' else 'minus'} "),
     (re.compile(r"\b(?:take\s+)?(?P<a>[^,;?]+?)\s+and\s+divide\s+(?:it|that|this|them)\s+by\s+", re.I), r"\g<a> over "),
     (re.compile(r"\bdivide\s+(?P<a>[^,;?]+?)\s+by\s+", re.I), r"\g<a> over "),
-    # "what % of revenue was cost of goods sold at P&G?": the share asked with its whole named first
+    # "what % of revenue was cost of goods sold at P&G?": the share asked with its whole named first ("what share of
+    # revenue did Walmart spend on capex", "what percentage of Nvidia's FY2025 revenue was R&D": the company and year
+    # said inside it are the question's, moved after the formula)
     (re.compile(r"\bwhat\s+(?:%|percent(?:age)?|share|portion|fraction|proportion)\s+of\s+(?P<b>[^,;?]+?)\s+"
-                r"(?:was|is|were|are|went\s+to|did\s+\S+\s+spend\s+on)\s+(?!from\b|in\b|at\b|by\b)(?P<a>[^,;?]+?)"
-                r"(?=\s+(?:at|for|in|during)\s|\s*[?,;]|$)", re.I), r"what was \g<a> as a % of \g<b>"),
+                r"(?:was|is|were|are|went\s+to|go(?:es)?\s+to|did\s+(?P<who>(?:\S+\s+){0,3}?\S+)\s+(?:spend|pay\s+out)\s+(?:on|as|in))"
+                r"\s+(?!from\b|in\b|at\b|by\b)(?P<a>[^,;?]+?)(?=\s+(?:at|for|in|during)\s|\s*[?,;]|$)", re.I),
+     lambda m: _share_asked(m.group("a"), m.group("b"), m.group("who"))),
+    # "how much of Meta's net income was paid out as dividends?": the same share, its part said last
+    (re.compile(r"\bhow\s+much\s+of\s+(?P<b>[^,;?]+?)\s+(?:was|were|is|are|went)\s+(?:paid\s+out\s+as|paid\s+as|spent\s+on|"
+                r"returned\s+(?:as|through|via)|used\s+(?:for|on)|to|converted\s+(?:in)?to)\s+(?P<a>[^,;?]+?)"
+                r"(?=\s+(?:at|for|in|during)\s|\s*[?,;]|$)", re.I),
+     lambda m: _share_asked(m.group("a"), m.group("b"), None)),
+    # "how many times does Verizon's operating income cover its interest expense?": a coverage, A over B
+    (re.compile(r"\bhow\s+many\s+times\s+(?:over\s+)?(?:does|did|do|could|can|would|will)\s+(?P<a>[^,;?]+?)\s+cover\s+"
+                r"(?:its\s+|their\s+|the\s+)?(?P<b>[^,;?]+?)(?=\s+(?:at|for|in|during)\s|\s*[?,;]|$)", re.I),
+     lambda m: _share_asked(m.group("a"), m.group("b"), None, "over")),
+    # "how many times did Walmart turn over its inventory?": the turnover of that balance
+    (re.compile(r"\bhow\s+many\s+times\s+(?:does|did|do)\s+(?P<who>[^,;?]+?)\s+turn\s+(?:over\s+)?(?:its\s+|their\s+|the\s+)?"
+                r"(?P<x>inventor(?:y|ies)|(?:accounts\s+)?receivables?|(?:total\s+)?assets|(?:accounts\s+)?payables?)(?:\s+over)?\b",
+                re.I), lambda m: f"what was {m.group('who')} {re.sub(r'ies$', 'y', m.group('x'))} turnover"),
 )
+# A company's possessive and the years said inside an operand ("Nvidia's FY2025 revenue"): the question's
+_OWNER_AND_YEARS = re.compile(r"^(?P<owner>(?:[\w&.\-]+\s+){0,3}?[\w&.\-]+['\u2019]s?\s+)?(?P<years>(?:(?:fiscal\s+(?:year\s+)?|fy\s*'?)?"
+                              r"(?:19|20)?\d\d\s+)*)(?P<rest>.+)$", re.I)
+
+
+def _share_asked(a: str, b: str, who: str | None, op: str = "as a % of") -> str:
+    """"what was A as a % of B" (or "A over B"), with the company and years said inside B, or the company that spent,
+    set after the formula where the question's other words are read."""
+    m = _OWNER_AND_YEARS.match(b.strip())
+    owner, years, b = (m.group("owner") or "", m.group("years") or "", m.group("rest")) if m else ("", "", b)
+    tail = " ".join(w for w in (owner.strip(), years.strip(), who or "") if w)
+    return f"what was {a} {op} {b}" + (f" for {tail}" if tail else "")
 _TO_RATIO = re.compile(r"(?P<a>[\w&'\-]+)\s+to\s+(?P<b>[\w&'\- ]+?)\s+ratio\b", re.I)
 
 
@@ -1538,6 +1566,27 @@ def to_defined(text: str, names: list[str], lines: frozenset = frozenset()) -> s
 
 # --- changes of a ratio, and compound growth --------------------------------------------------------
 
+def _sum(*metrics: str) -> dict:
+    node = {"metric": metrics[0]}
+    for m in metrics[1:]:
+        node = {"op": "+", "args": [node, {"metric": m}]}
+    return node
+
+
+# Registry percentages over revenue whose numerator is itself a sum or difference (EBITDA, free cash flow, SG&A
+# as its two rows), each as the tree it computes, so a change in them is the same points change as a margin's
+_QUOTIENTS: dict[str, dict] = {
+    "ebitda_margin": {"op": "/", "args": [_sum("operating_income", "depreciation_amortization"), {"metric": "revenue"}]},
+    "ebitda_margin_dep_amort": {"op": "/", "args": [_sum("operating_income", "depreciation", "amortization_intangibles"),
+                                                    {"metric": "revenue"}]},
+    "ebitda_margin_depreciation": {"op": "/", "args": [_sum("operating_income", "depreciation"), {"metric": "revenue"}]},
+    "ebit_margin": {"op": "/", "args": [{"metric": "operating_income"}, {"metric": "revenue"}]},
+    "fcf_margin": {"op": "/", "args": [{"op": "-", "args": [{"metric": "operating_cash_flow"}, {"metric": "capex"}]},
+                                       {"metric": "revenue"}]},
+    "sga_pct_revenue_parts": {"op": "/", "args": [_sum("selling_marketing", "general_administrative"), {"metric": "revenue"}]},
+}
+
+
 def formula_tree(key: str) -> dict | None:
     """A registry formula as a tree when it is a quotient of two same-year metrics ("Gross profit ÷
     Revenue"), with its fallbacks of that shape as alternatives ("first"); else None. A margin
@@ -1547,7 +1596,9 @@ def formula_tree(key: str) -> dict | None:
         seen.add(key)
         f = FORMULAS[key]
         ins = [i.metric for i in f.inputs]
-        if len(ins) == 2 and not any(i.offset for i in f.inputs) and f.operator == "÷":
+        if key in _QUOTIENTS:
+            trees.append(_QUOTIENTS[key])
+        elif len(ins) == 2 and not any(i.offset for i in f.inputs) and f.operator == "÷":
             trees.append({"op": "/", "args": [{"metric": ins[0]}, {"metric": ins[1]}]})
         elif len(ins) == 2 and not any(i.offset for i in f.inputs) and f.operator == "−" and f.unit == "percent":
             trees.append({"op": "/", "args": [{"op": "-", "args": [{"metric": ins[0]}, {"metric": ins[1]}]},

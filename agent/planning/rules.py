@@ -42,6 +42,7 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       gap_as_difference, includes_company, inherited_growth, lead_name, lead_subject,
                                       leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
                                       thread_topic, unknown_subject)
+from agent.planning.sourcing import without_sourcing
 from agent.planning.formulas import (find_definition, has_operator, inline_formula, joined_rows, restate, spoken_operators, to_defined,
                                      unit_of, unread_numerator, unread_restatement)
 from agent.planning.in_words import prose_instead, said_in_words
@@ -145,7 +146,8 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     no company at all, the word is read as that ticker if the message so read is a question about that
     company. Only a message refused for naming no company is read again, so "low margin" beside a named
     company, or any message that plans as typed, is untouched."""
-    asked = without_restated_inputs(text or "")  # "DPO ... Use accounts payable and cost of sales.": its own inputs
+    text = without_sourcing(text or "")  # "Please utilize information provided primarily within the balance sheet"
+    asked = without_restated_inputs(text)  # "DPO ... Use accounts payable and cost of sales.": its own inputs
     span, said = averaged_span(asked)  # "3-year average capex as a % of revenue": each year's, averaged
     plan = known_registrant(_plan_spelled(said if span else asked, previous=previous, directory=directory), directory,
                             text or "")
