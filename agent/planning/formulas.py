@@ -167,6 +167,9 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     spans = find_phrases(t, PHRASES)
     if len(spans) == 1 and spans[0][0] == 0 and spans[0][1] == len(t.split()):
         return _tagged_or_computed(spans[0][2])
+    inflected = next((PHRASES[v] for v in (t + "es", t + "s", t[:-1] if t.endswith("s") else "") if v in PHRASES), None)
+    if inflected is not None and " " not in t:  # "tax" (the metric says "taxes"), "dividend payment": the same figure
+        return _tagged_or_computed(inflected)
     formula = FORMULA_PHRASES.get(t)
     if formula is not None:  # "free cash flow per share": a registry sum or difference, as its own operands
         f = FORMULAS[formula]

@@ -72,11 +72,14 @@ def without_sourcing(text: str) -> str:
         if body.strip() and _instruction(body) and not sentence.rstrip().endswith("?"):
             out.append(" ")  # a sentence of its own: said of the whole request, never of one row
             continue
+        # the statement is kept as a row's place only beside a question with no formula in it
         lead = _LEAD_CLAUSE.match(sentence)
         if lead and _instruction(lead.group("clause")):
-            sentence = _statement_kept(lead.group("clause")) + sentence[lead.end():]
+            rest = sentence[lead.end():]
+            sentence = (" " if _FORMULA.search(rest) else _statement_kept(lead.group("clause"))) + rest
         tail = _TAIL_CLAUSE.search(sentence)
         if tail and _instruction(tail.group("clause")):
-            sentence = sentence[:tail.start()] + _statement_kept(tail.group("clause")) + sentence[tail.end():]
+            head = sentence[:tail.start()]
+            sentence = head + (" " if _FORMULA.search(head) else _statement_kept(tail.group("clause"))) + sentence[tail.end():]
         out.append(sentence)
-    return " ".join("".join(out).split())
+    return re.sub(r"\s+([.?!,;:])", r"\1", " ".join("".join(out).split()))

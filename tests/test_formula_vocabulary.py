@@ -1,0 +1,142 @@
+"""Ratios by more of the names analysts use, operands in their words (fixed assets, a balance at year end or at
+the year's start, total capital), a definition's two years, instructions about where to look, and shares and
+coverages said in words."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from agent.planning.defined_formulas import without_restated_inputs
+from agent.planning.formulas import evaluate, find_definition, formula_tree, metrics_of, parse_expression, restate
+from agent.planning.rules import plan_rules
+from agent.planning.sourcing import without_sourcing
+from agent.retrieval.finance import FORMULAS, Operand, calculate
+from tests.test_plan_changes import directory  # noqa: F401  (the module's directory fixture)
+
+
+def _ops(*values):
+    return [Operand(Decimal(v), "USD", 2024, i + 1) for i, v in enumerate(values)]
+
+
+@pytest.mark.parametrize("text, key", [
+    ("apple operating ratio fy24", "operating_ratio"),
+    ("tesla working capital turnover 2024", "working_capital_turnover"),
+    ("walmart equity turnover fy2025", "equity_turnover"),
+    ("apple fcf payout ratio fy24", "fcf_payout"),
+    ("walmart operating cycle fy2025", "operating_cycle"),
+    ("tesla interest burden 2024", "interest_burden"),
+    ("apple pretax roe fy24", "pretax_roe"),
+    ("nvidia cash return on assets fy2025", "cash_roa"),
+    ("tesla capitalization ratio 2024", "capitalization_ratio"),
+    ("apple cash flow to debt fy24", "cash_flow_to_debt"),
+    ("tesla gearing 2024", "net_debt_to_equity"),
+    ("tesla net debt to capital 2024", "net_debt_to_capital"),
+    ("apple quality of earnings ratio fy24", "cash_conversion"),
+    ("walmart cash coverage ratio fy2025", "ebitda_interest_coverage"),
+    ("tesla long-term debt ratio 2024", "lt_debt_to_assets"),
+    ("apple oibda margin fy24", "ebitda_margin"),
+])
+def test_a_ratio_named_as_analysts_name_it_is_planned_as_that_ratio(text, key, directory):
+    plan = plan_rules(text, directory=directory)
+    assert plan.refusal_reason is None and plan.metrics == [key], plan
+
+
+def test_the_operating_ratio_is_every_operating_cost_over_revenue_whatever_the_company_calls_its_expenses():
+    # Union Pacific 2024 in $M: operating revenues 24,250, operating income 9,712: a 60.0% operating ratio
+    assert str(round(calculate("operating_ratio", _ops("24250", "9712")).value, 1)) == "60.0"
+
+
+def test_the_new_ratios_compute_under_the_convention_their_expression_states():
+    # working capital turnover: revenue 100 over (current assets 80 - current liabilities 60)
+    assert calculate("working_capital_turnover", _ops("100", "80", "60")).value == Decimal(5)
+    # equity turnover over the year's average equity: 300 / ((100 + 200) / 2)
+    assert calculate("equity_turnover", _ops("300", "100", "200")).value == Decimal(2)
+    # FCF payout: dividends 30 over (OCF 100 - capex 40)
+    assert calculate("fcf_payout", _ops("30", "100", "40")).value == Decimal(50)
+    # operating cycle: inventories 10 / COGS 365 + receivables 20 / revenue 365, in days
+    assert calculate("operating_cycle", _ops("10", "365", "20", "365")).value == Decimal(30)
+    # capitalization: long-term debt 40 over (40 + equity 60)
+    assert calculate("capitalization_ratio", _ops("40", "60")).value == Decimal("0.4")
+    assert "average" in FORMULAS["equity_turnover"].expression and "year-end" in FORMULAS["capitalization_ratio"].expression
+
+
+@pytest.mark.parametrize("expr, shown", [
+    ("inventory at year end / cost of revenue * 365", "(Inventories ÷ Cost of revenue) × 365"),
+    ("ending inventory over cost of sales", "Inventories ÷ Cost of revenue"),
+    ("net income / ((beginning equity + ending equity) / 2)",
+     "Net income ÷ ((Total stockholders' equity (prior year) + Total stockholders' equity) ÷ 2)"),
+    ("revenue / average fixed assets", "Revenue ÷ average property, plant and equipment, net (opening and closing)"),
+    ("revenue / net PP&E", "Revenue ÷ Property, plant and equipment, net"),
+    ("tax / revenue", "Income tax expense ÷ Revenue"),
+])
+def test_an_operand_said_with_its_balance_date_or_as_fixed_assets_is_that_balance(expr, shown):
+    assert restate(parse_expression(expr, members=True), top=True) == shown
+
+
+def test_a_flow_said_at_year_end_is_refused_not_read_as_a_balance():
+    definition, _, bad = find_definition("Sales intensity is defined as revenue at year end / total assets.")
+    assert definition is None and bad == "revenue at year end"
+
+
+def test_a_definitions_two_years_are_the_asked_year_and_the_one_before():
+    definition, _, bad = find_definition(
+        "Inventory turnover is defined as: (FY2024 COGS) / ((FY2023 inventory + FY2024 inventory) / 2).")
+    assert bad is None and definition is not None
+    values = {k: Decimal(v) for k, v in zip(metrics_of(definition["tree"]), ("100", "30", "20"))}
+    assert sorted(metrics_of(definition["tree"])) == ["cost_of_revenue", "inventory", "inventory~-1"]
+    assert evaluate(definition["tree"], values, "ratio") == Decimal(4)  # 100 / ((30 + 20) / 2)
+
+
+def test_a_measure_the_user_defines_is_the_one_divided_by_even_under_a_registry_ratios_name(directory):
+    plan = plan_rules("What is Tesla's FY2024 total debt to total capital? Total capital = total debt + total equity "
+                      "+ total liabilities.", directory=directory)
+    assert plan.refusal_reason is None and len(plan.metrics) == 1 and plan.metrics[0].startswith("udf:"), plan
+    asked = next(d for d in plan.definitions if f"udf:{d['name']}" == plan.metrics[0])
+    assert "Total liabilities" in asked["formula"]  # the user's total capital, never the registry's
+
+
+def test_instructions_about_where_to_look_are_no_words_of_the_ask():
+    assert without_sourcing("What is Tesla's FY2024 asset turnover? Please utilize information provided primarily "
+                            "within the balance sheet and the P&L statement.") == "What is Tesla's FY2024 asset turnover?"
+    assert without_sourcing("Assume that you are a public equities analyst. Answer the following question by "
+                            "primarily using information that is shown in the balance sheet: what is Apple's year end "
+                            "FY2024 inventory?") == "on the balance sheet what is Apple's year end FY2024 inventory?"
+    defined = "Define adjusted margin as operating income plus SBC over revenue, using the income statement."
+    assert without_sourcing(defined) == "Define adjusted margin as operating income plus SBC over revenue."
+    kept = "Based on operating income over revenue from the income statement, what was Apple's margin in 2024?"
+    assert without_sourcing(kept) == kept  # a clause holding a formula is the user's, never an instruction
+    plain = "What was Apple's revenue in fiscal 2024?"
+    assert without_sourcing(plain) == plain
+
+
+def test_calculating_a_named_measure_from_its_own_inputs_restates_it():
+    text = ("What is Adobe's FY2024 EBITDA margin? Calculate unadjusted EBITDA using unadjusted operating income and "
+            "D&A (from cash flow statement).")
+    assert without_restated_inputs(text) == "What is Adobe's FY2024 EBITDA margin?"
+    other = "What is Adobe's FY2024 EBITDA margin? Calculate EBITDA using net income and interest expense."
+    assert without_restated_inputs(other) == other  # other inputs: the user's own formula, read or refused
+
+
+def test_a_change_in_an_ebitda_margin_is_its_points_change(directory):
+    assert formula_tree("ebitda_margin") is not None
+    plan = plan_rules("apple ebitda margin change fy2024", directory=directory)
+    assert plan.refusal_reason is None and "percentage points" in plan.metrics[0], plan
+
+
+@pytest.mark.parametrize("text, formula", [
+    ("In FY2024, what share of revenue did Walmart spend on capex?", None),
+    ("What percentage of Nvidia's FY2025 revenue was R&D?", None),
+    ("How much of Apple's 2024 net income was paid out as dividends?", "Dividends paid ÷ Net income"),
+    ("How many times does Tesla's operating income cover its interest expense in 2024?",
+     "Operating income ÷ Interest expense"),
+    ("How many times did Walmart turn over its inventory in FY2025?", None),
+])
+def test_a_share_or_coverage_said_in_words_is_the_quotient_it_says(text, formula, directory):
+    plan = plan_rules(text, directory=directory)
+    assert plan.refusal_reason is None and len(plan.tickers) == 1 and len(plan.fiscal_years) == 1, plan
+    if formula is None:
+        assert plan.metrics[0] in FORMULAS, plan
+    else:
+        assert plan.definitions[-1]["formula"] == formula, plan
