@@ -140,3 +140,25 @@ def test_a_share_or_coverage_said_in_words_is_the_quotient_it_says(text, formula
         assert plan.metrics[0] in FORMULAS, plan
     else:
         assert plan.definitions[-1]["formula"] == formula, plan
+
+
+def test_several_definitions_each_in_terms_of_the_next_are_read_together(directory):
+    text = ("What is Walmart's FY2025 cash conversion cycle? CCC is defined as: DIO + DSO - DPO. DIO is defined as: "
+            "365 * (average inventory between FY2024 and FY2025) / (FY2025 COGS). DSO is defined as: 365 * (average "
+            "accounts receivable between FY2024 and FY2025) / (FY2025 Revenue). DPO is defined as: 365 * (average "
+            "accounts payable between FY2024 and FY2025) / (FY2025 COGS).")
+    plan = plan_rules(text, directory=directory)
+    assert plan.refusal_reason is None and plan.metrics == ["udf:ccc"], plan  # the user's, never the registry's too
+    tree = plan.definitions[-1]["tree"]
+    keys = metrics_of(tree)
+    assert {"inventory~-1", "accounts_receivable~-1", "accounts_payable~-1", "revenue"} <= set(keys)
+    values = {k: Decimal(v) for k, v in {
+        "inventory": "20", "inventory~-1": "20", "cost_of_revenue": "365", "accounts_receivable": "10",
+        "accounts_receivable~-1": "10", "revenue": "365", "accounts_payable": "5", "accounts_payable~-1": "5"}.items()}
+    assert evaluate(tree, values, "ratio") == Decimal(25)  # 20 + 10 - 5 days
+
+
+def test_a_definition_naming_a_measure_nobody_defines_is_still_refused_naming_it():
+    definition, _, bad = find_definition("CCC is defined as: DIO + DSO - widget days. DIO is defined as: inventory / "
+                                         "cost of revenue * 365.")
+    assert definition is None and bad

@@ -704,9 +704,9 @@ def _prior_year_said(expr: str, prior: int) -> str:
     return "".join(out)
 
 
-def _definition(name: str, expr: str, lines: frozenset = frozenset()) -> dict:
+def _definition(name: str, expr: str, lines: frozenset = frozenset(), names: dict[str, dict] | None = None) -> dict:
     expr = re.sub(r"\s*[\[(]\s*[\])]", " ", expr)  # "[from cash flow statement]", its place taken out: nothing
-    tree = parse_expression(_years_read(expr), members=True, lines=lines)
+    tree = parse_expression(_years_read(expr), names, members=True, lines=lines)
     return {"name": name.lower(), "tree": tree, "unit": unit_of(tree, name), "formula": restate(tree, top=True)}
 
 
@@ -767,6 +767,9 @@ def find_definition(text: str, lines: frozenset = frozenset()) -> tuple[dict | N
         try:
             definition = _definition(name, expr, lines)
         except DefinitionError as exc:
+            several = _several(text, lines)
+            if several is not None:  # "CCC is defined as DIO + DSO - DPO. DIO is defined as ...": each in the next
+                return several
             cut = _trailing_aside(name, expr, lines)
             if cut is None:
                 return None, text[: m.start()] + text[m.end() :], str(exc)
@@ -778,6 +781,50 @@ def find_definition(text: str, lines: frozenset = frozenset()) -> tuple[dict | N
         definition, start, end = called
         return definition, text[:start] + " " + text[end:], None
     return None, text, None
+
+
+# "X is defined as: ...", "X = ...", "X: ..." one after another, each a sentence of its own
+_EACH_DEFINED = re.compile(r"(?:^|(?<=[.;!?:]\s)|(?<=[.;!?]))\s*(?:(?:the|my|our)\s+)?(?P<name>[a-z][\w&'\- ]{0,40}?)"
+                           r"(?:\s*\([a-z&]{2,8}\))?\s+(?:is\s+(?:defined|calculated|computed|measured)\s+as:?|=|:=)\s+"
+                           r"(?P<expr>.+?)(?=\.\s|\.$|;|\?|$)", re.I)
+
+
+def _several(text: str, lines: frozenset = frozenset()) -> tuple[dict, str, None] | None:
+    """A message defining several measures, each in terms of the others ("CCC is defined as: DIO + DSO - DPO. DIO
+    is defined as: ... DSO is defined as: ..."): each read with the ones already read as names, until all are; the
+    measure asked is the one no other definition uses (the first such), its tree holding the others'. None unless
+    every definition reads (a definition left unread is refused by the caller, naming its words)."""
+    found = [(" ".join(m.group("name").split()).strip(" '\""), m.group("expr"), m.span()) for m in _EACH_DEFINED.finditer(text)
+             if _has_operator(m.group("expr"))]
+    if len(found) < 2:
+        return None
+    names: dict[str, dict] = {}
+    read: dict[str, dict] = {}
+    pending = list(found)
+    while pending:
+        progress = False
+        for item in list(pending):
+            name, expr, _ = item
+            try:
+                read[name] = _definition(name, expr, lines, names)
+            except DefinitionError:
+                continue
+            names[normalize(name)] = read[name]["tree"]
+            pending.remove(item)
+            progress = True
+        if not progress:
+            return None
+    used = {n for n, *_ in found for other, expr, _ in found if other != n and re.search(
+        rf"(?<![\w&]){re.escape(n)}(?![\w&])", expr, re.I)}
+    root = next((n for n, *_ in found if n not in used), None)
+    if root is None:
+        return None
+    rest, at = [], 0
+    for _, _, (start, end) in found:
+        rest.append(text[at:start])
+        at = end
+    rest.append(text[at:])
+    return read[root], " ".join("".join(rest).split()), None
 
 
 # A comma inside a row's printed name ("Accounts receivable, net", "Selling, general and administrative",

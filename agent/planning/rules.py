@@ -366,7 +366,10 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
                                     fiscal_years=plan.fiscal_years, definitions=plan.definitions)
         return _in_unit_said(plan, text or "")
     inherited = "metrics" in plan.inherited  # the thread's figures are not asked beside a formula
-    plan.metrics = asked + [m for m in plan.metrics if not inherited and (m in FORMULAS or m in MEASURE_PHRASES.values())]
+    # "What is Walmart's DPO? DPO is defined as ...": the registry's ratio of that name is the one the user defined
+    defined_as = {FORMULA_PHRASES.get(normalize(d["name"])) for d in new + named}
+    plan.metrics = asked + [m for m in plan.metrics if not inherited and m not in defined_as
+                            and (m in FORMULAS or m in MEASURE_PHRASES.values())]
     if inherited:
         plan.inherited.remove("metrics")
     if plan.route == "domain":
