@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from agent.planning.defined_formulas import without_restated_inputs
-from agent.planning.formulas import evaluate, find_definition, formula_tree, metrics_of, parse_expression, restate
+from agent.planning.formulas import DefinitionError, evaluate, find_definition, formula_tree, metrics_of, parse_expression, restate
 from agent.planning.rules import plan_rules
 from agent.planning.sourcing import without_sourcing
 from agent.retrieval.finance import FORMULAS, Operand, calculate
@@ -162,3 +162,32 @@ def test_a_definition_naming_a_measure_nobody_defines_is_still_refused_naming_it
     definition, _, bad = find_definition("CCC is defined as: DIO + DSO - widget days. DIO is defined as: inventory / "
                                          "cost of revenue * 365.")
     assert definition is None and bad
+
+
+def test_a_margin_excluding_an_expense_adds_it_back_and_a_ratio_never_takes_dollars():
+    tree = parse_expression("gross margin excluding amortization of intangible assets", members=True,
+                            lines=_lines(("Amortization of intangible assets", "us-gaap:AmortizationOfIntangibleAssets")))
+    values = {k: Decimal(v) for k, v in zip(metrics_of(tree), ("40", "10", "100"))}
+    assert evaluate(tree, values, "percent") == Decimal(50)  # (40 + 10) / 100
+    with pytest.raises(DefinitionError):
+        parse_expression("gross margin minus capex", members=True)  # a percentage less dollars is no figure
+
+
+def test_a_registry_measure_defined_otherwise_in_brackets_is_the_users(directory):
+    directory.line_names = _lines(("Short-term investments", "us-gaap:ShortTermInvestments"))
+    try:
+        plan = plan_rules("Tesla 2024 net debt (total debt less cash and short-term investments)", directory=directory)
+    finally:
+        directory.line_names = frozenset()
+    assert plan.metrics == ["udf:net debt"], plan  # never the registry's net debt, which leaves investments in
+    assert "Short term investments" in plan.definitions[-1]["formula"]
+
+
+def test_interest_coverage_said_on_ebitda_is_the_ebitda_coverage(directory):
+    assert plan_rules("Tesla 2024 interest coverage using EBITDA", directory=directory).metrics == \
+        ["ebitda_interest_coverage"]
+
+
+def _lines(*rows):
+    from agent.planning.companies import line_names
+    return line_names(list(rows))

@@ -474,8 +474,45 @@ def _terms(text: str, names: dict[str, dict] | None = None, members: bool = Fals
             # the profit, so excluding it adds it back (a named convention the restated formula states)
             node = {"op": "+", "args": [node, right], "added_back": True}
             continue
+        if op == "-" and _EXCLUDING.search(pieces[i]) and node.get("op") == "/" and _profit(node["args"][0]) \
+                and _expense(right):
+            # "gross margin excluding amortization of acquired intangibles": the margin with the expense added back
+            # to its numerator, never a dollar amount taken from a percentage
+            num, den = node["args"]
+            node = {**{k: v for k, v in node.items() if k != "of"},
+                    "args": [{"op": "+", "args": [num, right], "added_back": True}, den]}
+            continue
+        if _quotient(node) and _amount(right) or _amount(node) and _quotient(right):
+            raise DefinitionError(text.strip())  # a ratio plus or minus dollars: no figure
         node = {"op": op, "args": [node, right]}
     return node
+
+
+_EXPENSE_WORDS = re.compile(r"\b(?:amortization|depreciation|impairments?|restructuring|compensation|expenses?|charges?|"
+                            r"costs?|write[\s-]?downs?)\b", re.I)
+
+
+def _profit(node: dict) -> bool:
+    return node.get("metric") in _PROFITS or node.get("of") in _PROFITS
+
+
+def _expense(node: dict) -> bool:
+    """An expense a profit was reached after: a curated expense, or a printed row named as an expense."""
+    return node.get("metric") in _EXPENSES or bool("line" in node and not node.get("offset")
+                                                   and _EXPENSE_WORDS.search(node["line"]))
+
+
+def _quotient(node: dict) -> bool:
+    return node.get("op") == "/"
+
+
+def _amount(node: dict) -> bool:
+    """A dollar amount: a USD metric, a printed row, or their sum or difference."""
+    if "metric" in node:
+        return METRICS[node["metric"]].unit == "USD"
+    if "line" in node:
+        return True
+    return node.get("op") in ("+", "-") and all(_amount(a) for a in node["args"])
 
 
 _ROW_EXCLUSION = re.compile(r"\s(?:excluding|net\s+of|less)\s", re.I)
@@ -1223,8 +1260,15 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
         return None  # "revenue over 3 years": a span of years, never a division by 3; "over 10 billion" an amount
     if registry and not set(registry) <= _expanded(definition["tree"]):
         # "quick ratio ((current assets - inventories) / current liabilities)": the registry's, restated;
-        # "free cash flow per diluted share" takes the registry's formula as an operand
-        return None
+        # "free cash flow per diluted share" takes the registry's formula as an operand. But a registry measure
+        # named right before a definition of other operands ("net debt (total debt less cash and short-term
+        # investments)") is the user's own definition of it (an exact restatement was taken out before:
+        # agent.planning.restated), computed and restated as theirs, never the registry's figure beside it
+        head = re.match(r"\s*(?P<n>[^()\[\]]+?)\s*[(\[]", rest[start:end])
+        key = FORMULA_PHRASES.get(normalize(head.group("n"))) if head else None
+        if key is None or key not in registry or key in _expanded(definition["tree"]):
+            return None
+        return {**definition, "name": " ".join(head.group("n").split()).lower()}, rest[:start] + " " + rest[end:]
     cut = rest[:start] + " " + rest[end:]
     if unknown:
         m = re.search(rf"(?i)(?<![\w]){re.escape(unknown)}(?![\w])", rest[:start])
