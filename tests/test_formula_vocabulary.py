@@ -191,3 +191,19 @@ def test_interest_coverage_said_on_ebitda_is_the_ebitda_coverage(directory):
 def _lines(*rows):
     from agent.planning.companies import line_names
     return line_names(list(rows))
+
+
+@pytest.mark.parametrize("text, key", [
+    ("nvda gm% fy25", "gross_margin"),  # "gm%": gross margin's initials, never General Motors
+    ("googl ni margin 2024", "net_margin"),
+    ("apple capex to d&a ratio fy24", "capex_to_da"),
+    ("What percentage of Apple's FY2024 net sales did cost of sales represent?", "cost_of_revenue_pct"),
+])
+def test_more_ways_of_naming_a_ratio(text, key, directory):
+    plan = plan_rules(text, directory=directory)
+    assert plan.refusal_reason is None and plan.metrics == [key] and len(plan.tickers) == 1, plan
+
+
+def test_an_expense_said_with_the_word_expense_is_that_expense():
+    assert restate(parse_expression("research & development expense / net sales", members=True), top=True) == \
+        "Research and development expense ÷ Revenue"

@@ -167,6 +167,9 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     spans = find_phrases(t, PHRASES)
     if len(spans) == 1 and spans[0][0] == 0 and spans[0][1] == len(t.split()):
         return _tagged_or_computed(spans[0][2])
+    spent = re.fullmatch(r"(?P<x>.+?)\s+(?:expenses?|costs?|spend(?:ing)?)", t)
+    if spent and PHRASES.get(spent.group("x")) in _EXPENSES:  # "research & development expense": the expense itself
+        return _tagged_or_computed(PHRASES[spent.group("x")])
     inflected = next((PHRASES[v] for v in (t + "es", t + "s", t[:-1] if t.endswith("s") else "") if v in PHRASES), None)
     if inflected is not None and " " not in t:  # "tax" (the metric says "taxes"), "dividend payment": the same figure
         return _tagged_or_computed(inflected)
@@ -1347,6 +1350,10 @@ _SPOKEN = (
                 r"(?:was|is|were|are|went\s+to|go(?:es)?\s+to|did\s+(?P<who>(?:\S+\s+){0,3}?\S+)\s+(?:spend|pay\s+out)\s+(?:on|as|in))"
                 r"\s+(?!from\b|in\b|at\b|by\b)(?P<a>[^,;?]+?)(?=\s+(?:at|for|in|during)\s|\s*[?,;]|$)", re.I),
      lambda m: _share_asked(m.group("a"), m.group("b"), m.group("who"))),
+    # "what percentage of Apple's net sales did cost of sales represent?": the same, the part its verb's subject
+    (re.compile(r"\bwhat\s+(?:%|percent(?:age)?|share|portion|fraction|proportion)\s+of\s+(?P<b>[^,;?]+?)\s+(?:did|does|do)\s+"
+                r"(?P<a>[^,;?]+?)\s+(?:represent|account\s+for|make\s+up|comprise|constitute|take\s+up|consume|absorb)\b", re.I),
+     lambda m: _share_asked(m.group("a"), m.group("b"), None)),
     # "how much of Meta's net income was paid out as dividends?": the same share, its part said last
     (re.compile(r"\bhow\s+much\s+of\s+(?P<b>[^,;?]+?)\s+(?:was|were|is|are|went)\s+(?:paid\s+out\s+as|paid\s+as|spent\s+on|"
                 r"returned\s+(?:as|through|via)|used\s+(?:for|on)|to|converted\s+(?:in)?to)\s+(?P<a>[^,;?]+?)"
