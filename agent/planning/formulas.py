@@ -52,13 +52,13 @@ IS_DEFINED = re.compile(r"(?:^|(?<=[.;!?]\s))(?:(?:my|our|the)\s+)?(?P<name>[a-z
                         r"(?:defined|calculated|computed|measured)\s+as:?\s+(?P<expr>.+?)" + _END, re.I)
 # "per share" is never a division ("dividends per share" is one figure): no metric is named "share"
 _DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|relative\s+to|in\s+relation\s+to|as\s+a\s+multiple\s+of|"
-                  r"(?:expressed\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of|"
+                  r"(?:expressed\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|pct|share|proportion|portion|fraction)\s+of|"
                   r"per(?!\s+(?:common\s+)?shares?\b))\s+|"
                   r"\s*[÷/]\s*", re.I)
 # A divisor that is the numerator's member's own ("its revenue", "the segment's sales").
 _OWN = re.compile(r"\s*(?:its|their|(?:the|that)\s+(?:segment|division|unit)(?:'s|s')?)\s", re.I)
 # A division that asks for a share of a total ("as a share of", "as a portion of"), not a ratio ("over", "per").
-_SHARE_OF = re.compile(r"\s+(?:expressed\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of\s+",
+_SHARE_OF = re.compile(r"\s+(?:expressed\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|pct|share|proportion|portion|fraction)\s+of\s+",
                        re.I)
 _FRACTION = re.compile(r"\bfraction\b", re.I)
 _ADD = re.compile(r"\s+(?:plus|\+|add|adding)\s+|\s*\+\s*", re.I)

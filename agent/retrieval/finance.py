@@ -102,7 +102,8 @@ def _share_of_revenue(bases: Sequence[str], named_ratio: bool = True) -> list[st
             out += [f"{b} as a % of {r}", f"{b} as % of {r}", f"{b} % of {r}", f"{b} as a percentage of {r}",
                     f"{b} as percentage of {r}", f"{b} as a percent of {r}", f"{b} percent of {r}",
                     f"{b} percentage of {r}", f"{b} to {r}", f"{b} to {r} ratio", f"{b} as a share of {r}",
-                    f"{b} relative to {r}", f"{b} share of {r}"]
+                    f"{b} relative to {r}", f"{b} share of {r}", f"{b} as pct of {r}", f"{b} as a pct of {r}",
+                    f"{b} pct of {r}"]
         out += [f"{b} intensity"] + ([f"{b} ratio"] if named_ratio else [])
     return out
 

@@ -207,7 +207,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "receivables_turnover": ("a/r turnover", "ar turnover ratio", "a/r turnover ratio", "receivables turns"),
     "inventory_turnover": ("inv turnover", "inventory turn", "inv turns", "turnover of inventory",
                            "inventory turnover rate"),
-    "dio": ("days inventory", "inventory days on hand", "days of inventory outstanding", "inventory holding period"),
+    "dio": ("days inventory", "inventory days on hand", "inv days", "inventory days outstanding", "days of inventory outstanding", "inventory holding period"),
     "asset_turnover": ("asset turns", "total asset turns", "asset turnover rate"),
     "ebitda_interest_coverage": ("cash coverage ratio", "cash coverage", "ebitda coverage ratio", "interest coverage ebitda",
                                  "interest coverage using ebitda", "interest coverage based on ebitda",
@@ -247,7 +247,8 @@ UNIT_SUFFIXES: dict[str, tuple[str, ...]] = {
 def suffixed(name: str, unit: str) -> list[str]:
     """`name` with each word that restates `unit` after it, unless it already ends with one."""
     words = UNIT_SUFFIXES.get(unit, ())
-    return [f"{name} {w}" for w in words if not name.endswith((f" {w}", w))]
+    glued = [f"{name}%"] if unit == "percent" and not name.endswith("%") else []  # "roic%", "roe%"
+    return [f"{name} {w}" for w in words if not name.endswith((f" {w}", w))] + glued
 
 
 # Words that, set before a named rate or ratio, say it is computed from the statements rather than
