@@ -207,3 +207,9 @@ def test_more_ways_of_naming_a_ratio(text, key, directory):
 def test_an_expense_said_with_the_word_expense_is_that_expense():
     assert restate(parse_expression("research & development expense / net sales", members=True), top=True) == \
         "Research and development expense ÷ Revenue"
+
+
+def test_the_year_before_a_measure_defined_in_the_question_is_the_years_asked_not_its_name(directory):
+    plan = plan_rules("Calculate Apple's FY2024 widget ratio, defined as R&D divided by revenue.", directory=directory)
+    assert plan.refusal_reason is None and plan.fiscal_years == [2024] and plan.tickers == ["AAPL"], plan
+    assert plan.metrics == ["udf:widget ratio"], plan

@@ -37,16 +37,17 @@ def _company_and_year_apart(text: str, directory: CompanyDirectory) -> tuple[lis
     return kept, moved
 
 
-def name_aside(definition: dict, rest: str, directory: CompanyDirectory) -> tuple[dict, str]:
+def name_aside(definition: dict, rest: str, directory: CompanyDirectory, after: bool = False) -> tuple[dict, str]:
     """"Medtronic fiscal 2024 shareholder payout = ...": the company and the year written before the
-    formula's name are the question's, not the name's; they move to the rest of the question."""
+    formula's name are the question's, not the name's; they move to the rest of the question (`after`: to its
+    end, where the question's own words were around the name, "Calculate Apple's FY2024 widget ratio, ...")."""
     kept, moved = _company_and_year_apart(definition["name"], directory)
     if not moved:
         return definition, rest
     left = " ".join(" ".join(kept).split()).strip(" ,:'\"")
     if not left:
         return definition, rest
-    return {**definition, "name": left}, f"{' '.join(moved)} {rest}"
+    return {**definition, "name": left}, f"{rest} {' '.join(moved)}" if after else f"{' '.join(moved)} {rest}"
 
 
 _PRONOUNS = frozenset({"it", "this", "that", "the ratio", "this ratio", "that ratio", "the metric", "this metric",

@@ -341,7 +341,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
         names = {normalize(d["name"]): d["tree"] for d in known + new}
         inline = inline_formula(rest, plan, names, directory)
     if inline is not None:
-        formula, rest = inline
+        formula, rest = name_aside(*inline, directory, after=True)  # "Apple's FY2024 widget ratio, defined as ...": the year is asked
         formula = as_said(formula, given, unit, unit_of)
         inside = normalize(formula["name"]) + " " + normalize(inline[0]["formula"])
         named = [d for d in named if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
