@@ -213,3 +213,14 @@ def test_the_year_before_a_measure_defined_in_the_question_is_the_years_asked_no
     plan = plan_rules("Calculate Apple's FY2024 widget ratio, defined as R&D divided by revenue.", directory=directory)
     assert plan.refusal_reason is None and plan.fiscal_years == [2024] and plan.tickers == ["AAPL"], plan
     assert plan.metrics == ["udf:widget ratio"], plan
+
+
+def test_net_income_attributable_to_the_company_is_net_income_and_to_minorities_is_not(directory):
+    plan = plan_rules("For Apple's fiscal 2024, I need net sales, net earnings attributable to Apple, and net profit "
+                      "margin (net earnings over net sales), answered in USD millions where applicable.",
+                      directory=directory)
+    assert plan.refusal_reason is None and set(plan.metrics[1:]) == {"revenue", "net_income"}, plan
+    assert plan.definitions[-1]["formula"] == "Net income ÷ Revenue"
+    minority = plan_rules("What was Apple's net income attributable to noncontrolling interests in 2024?",
+                          directory=directory)
+    assert "net_income" not in minority.metrics, minority

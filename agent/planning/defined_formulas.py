@@ -209,12 +209,34 @@ INSTRUCTED = re.compile(
     r"|[,;]?\s*\b(?:please\s+)?(?:round(?:ed)?|rounding)\s+(?:your\s+|the\s+)?(?:answer\s+|result\s+|figure\s+|it\s+)?"
     r"(?:to\s+)?(?:the\s+nearest\s+)?(?:one|two|three|four|zero|no|a|\d)\s+(?:decimal(?:\s+(?:places?|points?))?|"
     r"decimals|digits?|dp|significant\s+(?:figures|digits))\b"
+    # "answered in USD millions where applicable": the unit words are read where they are ("in USD millions")
+    r"|\b(?:answered|expressed|reported|shown|given|stated)\s+(?=in\s+(?:usd|us\$|\$|dollars?)\b)"
+    r"|\s+where(?:ver)?\s+(?:applicable|relevant|appropriate|possible|needed)\b"
     # "Answer in units of percents": the unit the answer already takes
     r"|[,;]?\s*\b(?:please\s+)?(?:answer|express\s+it|give\s+it|reply)\s+in\s+units\s+of\s+(?:percents?|percentages?)\b"
     # "Based on the information provided primarily in the balance sheet and cash flow statement, ...": where to look
     r"|^\s*(?:based\s+on|using|according\s+to|looking\s+at|relying\s+on)\b[^,?]{0,120}?\b(?:statements?|sheets?)"
     r"\s*,\s*(?:(?:please\s+)?answer\s+the\s+following\s+question[^:?]{0,80}:\s*)?",
     re.I)
+
+
+# "net earnings attributable to P&G", "net income attributable to shareholders": the parent's net income, which is the
+# net income metric; never the noncontrolling interests' share, nor common stock's after preferred dividends
+_TO_PARENT = re.compile(r"\b(?P<m>net\s+(?:income|earnings|profit|loss))\s+attributable\s+to\s+(?P<to>[^,;?.()]{1,40}?)"
+                        r"(?=\s*(?:[,;?.()]|\band\b|\bfor\b|\bin\b|$))", re.I)
+_PARENT_WORDS = re.compile(r"^(?:the\s+)?(?:company(?:'s)?|parent|(?:its\s+|the\s+company'?s\s+)?(?:share|stock)holders|"
+                           r"(?:its\s+)?owners)(?:\s+of\s+the\s+(?:company|parent))?$", re.I)
+
+
+def to_parent(text: str, directory: CompanyDirectory) -> str:
+    """The text with "net income attributable to <the company, its shareholders>" said as net income."""
+    def said(m: re.Match) -> str:
+        to = m.group("to").strip()
+        if _PARENT_WORDS.match(to) or any(c.kind == "company" and c.start == 0 and c.end >= len(to.rstrip("'s"))
+                                           for c in directory.find(to)):
+            return m.group("m")
+        return m.group(0)
+    return _TO_PARENT.sub(said, text)
 
 
 _N = r"(?P<n>two|three|four|five|[2-5])"
