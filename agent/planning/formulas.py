@@ -1271,7 +1271,11 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
         key = FORMULA_PHRASES.get(normalize(head.group("n"))) if head else None
         if key is None or key not in registry or key in _expanded(definition["tree"]):
             return None
-        return {**definition, "name": " ".join(head.group("n").split()).lower()}, rest[:start] + " " + rest[end:]
+        name = " ".join(head.group("n").split()).lower()
+        unit = unit_of(definition["tree"], name) if definition["unit"] in ("percent", "ratio") else definition["unit"]
+        if FORMULAS[key].unit == "percent" and definition["tree"].get("op") == "/":
+            unit = "percent"  # "net profit margin (net earnings over net sales)": a percentage, as its name says
+        return {**definition, "name": name, "unit": unit}, rest[:start] + " " + rest[end:]
     cut = rest[:start] + " " + rest[end:]
     if unknown:
         m = re.search(rf"(?i)(?<![\w]){re.escape(unknown)}(?![\w])", rest[:start])
