@@ -188,12 +188,14 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     fixed = _FIXED_ASSETS.fullmatch(t)
     if fixed and not (lines and _printed(t, lines)):  # "fixed assets", "net PP&E" (no row printed in those words):
         return {"metric": "ppe_net"}  # the curated net balance
+    if fixed and "fixed" in t:  # "fixed assets", which a few companies print as a row: the curated balance first
+        return {"op": "first", "args": [{"metric": "ppe_net"}, {"line": _as_said(said, t, lines)}]}
     at = _AT_YEAR_END.fullmatch(t) or _AT_YEAR_START.fullmatch(t)
     if at:  # "inventory at year end", "ending receivables": the balance at the year's close (its opening: a year before)
         node = _operand(at.group("x") or at.group("y"), None, False, lines)
-        if not node.get("offset") and ("line" in node or (
+        if not node.get("offset") and ("line" in node or _balances(node) or (
                 "metric" in node and METRICS[node["metric"]].period == "instant")):
-            return {**node, "offset": -1} if at.re is _AT_YEAR_START else node
+            return shifted(node, -1) if at.re is _AT_YEAR_START else node
         raise DefinitionError(text.strip())
     before = _PRIOR_YEAR.fullmatch(t)
     if before:  # "prior year revenue", "last year's capex": the operand a fiscal year earlier
@@ -212,8 +214,8 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
         except DefinitionError:
             node = None
         if node is not None and not node.get("offset") and ("line" in node or (
-                "metric" in node and METRICS[node["metric"]].period == "instant")):
-            return {"op": "avg", "args": [node, {**node, "offset": -1}]}
+                "metric" in node and METRICS[node["metric"]].period == "instant") or _balances(node)):
+            return {"op": "avg", "args": [node, shifted(node, -1)]}
     spans = find_phrases(t, PHRASES)
     if members and len(spans) == 1 and spans[-1][1] == len(t.split()) and 0 < spans[-1][0] \
             and len([w for w in t.split()[: spans[-1][0]] if w not in _INNER]) <= 3:
@@ -493,6 +495,13 @@ def _terms(text: str, names: dict[str, dict] | None = None, members: bool = Fals
 
 _EXPENSE_WORDS = re.compile(r"\b(?:amortization|depreciation|impairments?|restructuring|compensation|expenses?|charges?|"
                             r"costs?|write[\s-]?downs?)\b", re.I)
+
+
+def _balances(node: dict) -> bool:
+    """Alternatives ("first") each a balance: a printed row or an instant metric."""
+    return node.get("op") == "first" and all("line" in a or ("metric" in a and not a.get("offset")
+                                                             and METRICS[a["metric"]].period == "instant")
+                                             for a in node["args"])
 
 
 def _profit(node: dict) -> bool:
