@@ -224,3 +224,9 @@ def test_net_income_attributable_to_the_company_is_net_income_and_to_minorities_
     minority = plan_rules("What was Apple's net income attributable to noncontrolling interests in 2024?",
                           directory=directory)
     assert "net_income" not in minority.metrics, minority
+
+
+def test_a_members_mix_is_its_share_of_revenue(directory):
+    plan = plan_rules("apple services mix fy2024", directory=directory)
+    assert plan.refusal_reason is None and plan.definitions[-1]["formula"] == "Revenue (services) ÷ Revenue", plan
+    assert plan_rules("apple revenue mix fy2024", directory=directory).definitions == []  # no member named

@@ -1376,6 +1376,10 @@ _SPOKEN = (
     (re.compile(r"\bhow\s+many\s+times\s+(?:over\s+)?(?:does|did|do|could|can|would|will)\s+(?P<a>[^,;?]+?)\s+cover\s+"
                 r"(?:its\s+|their\s+|the\s+)?(?P<b>[^,;?]+?)(?=\s+(?:at|for|in|during)\s|\s*[?,;]|$)", re.I),
      lambda m: _share_asked(m.group("a"), m.group("b"), None, "over")),
+    # "Services mix", "data center revenue mix": that member's share of revenue (a mix by segment is refused)
+    (re.compile(r"(?<![\w&'-])(?P<x>(?!(?:revenue|revenues|sales|segment|segments|product|products|business|geographic|"
+                r"regional|the|its|their|sales|customer|channel)\b)[a-z][\w&'-]*)\s+(?:revenue\s+|sales\s+)?mix\b(?!\s+(?:by|of|across)\b)",
+                re.I), r"\g<x> share of revenue"),
     # "how many times did Walmart turn over its inventory?": the turnover of that balance
     (re.compile(r"\bhow\s+many\s+times\s+(?:does|did|do)\s+(?P<who>[^,;?]+?)\s+turn\s+(?:over\s+)?(?:its\s+|their\s+|the\s+)?"
                 r"(?P<x>inventor(?:y|ies)|(?:accounts\s+)?receivables?|(?:total\s+)?assets|(?:accounts\s+)?payables?)(?:\s+over)?\b",
