@@ -230,3 +230,25 @@ def test_a_members_mix_is_its_share_of_revenue(directory):
     plan = plan_rules("apple services mix fy2024", directory=directory)
     assert plan.refusal_reason is None and plan.definitions[-1]["formula"] == "Revenue (services) ÷ Revenue", plan
     assert plan_rules("apple revenue mix fy2024", directory=directory).definitions == []  # no member named
+
+
+def test_a_registry_ratio_whose_part_the_user_defines_is_computed_over_their_part(directory):
+    plan = plan_rules("What is Apple's FY2024 quick ratio, where quick assets = cash + accounts receivable?",
+                      directory=directory)
+    assert len(plan.metrics) == 1 and plan.metrics[0].startswith("udf:quick ratio"), plan
+    asked = next(d for d in plan.definitions if f"udf:{d['name']}" == plan.metrics[0])
+    assert asked["formula"] == "(Cash and cash equivalents + Accounts receivable, net) ÷ Total current liabilities"
+    plain = plan_rules("apple quick ratio fy24", directory=directory)
+    assert plain.metrics == ["quick_ratio"]  # no part defined: the registry's, its convention stated
+
+
+@pytest.mark.parametrize("text, formula", [
+    ("Compute Tesla's FY2024 ratio: operating income / interest expense", "Operating income ÷ Interest expense"),
+    ("Tesla 2024: ratio of free cash flow to net income (FCF = CFO - capex)",
+     "(Operating cash flow − Capital expenditures) ÷ Net income"),
+    ("What was Tesla's 2024 interest coverage? Define it as EBIT divided by interest expense, where EBIT is operating "
+     "income.", "Operating income ÷ Interest expense"),
+])
+def test_a_formula_after_a_bare_ratio_or_with_its_operands_defined_beside_it(text, formula, directory):
+    plan = plan_rules(text, directory=directory)
+    assert plan.refusal_reason is None and plan.definitions[-1]["formula"] == formula, plan

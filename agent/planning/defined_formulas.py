@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from agent.planning.companies import CompanyDirectory
-from agent.planning.formulas import formula_tree, restate, shifted
+from agent.planning.formulas import formula_tree, parse_expression, restate, shifted
 from agent.planning.plan import Plan, refusal_plan
 from agent.planning.years import NUMBER_WORDS
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
@@ -24,7 +24,8 @@ _NAME_YEAR = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|fy\s*)?'?(?:19|20)\d\d\b|\b
 def _company_and_year_apart(text: str, directory: CompanyDirectory) -> tuple[list[str], list[str]]:
     """(the text's pieces around its company names and years, those names and years): what a measure's
     name keeps, and what is the question's. No company or year: ([text], [])."""
-    spans = [(m.start, m.end) for m in directory.find(text) if m.kind == "company"]
+    spans = [(m.start, m.end + len(re.match(r"(?:['\u2019]s?)?", text[m.end:]).group(0)))  # "Amazon's": all of it
+             for m in directory.find(text) if m.kind == "company"]
     spans += [(m.start(), m.end()) for m in _NAME_YEAR.finditer(text)]
     kept, moved, at = [], [], 0
     for start, end in sorted(spans):
@@ -430,4 +431,76 @@ def unmarked(plan: Plan) -> Plan:
         return plan
     plan.definitions = [{**d, "name": renamed.get(d["name"], d["name"])} for d in plan.definitions]
     plan.metrics = [f"udf:{renamed[m[4:]]}" if m.startswith("udf:") and m[4:] in renamed else m for m in plan.metrics]
+    return plan
+
+
+# Registry ratios built on a named part the user may define ("where quick assets = cash + marketable securities +
+# receivables", "Total debt = long-term debt + current portion"): (the parts' names, the ratio over them). A part the
+# user defines is theirs; the others keep the registry's convention. Never the registry's ratio over its own part
+# beside the user's definition of that part (a different figure under the same name).
+def _part(name: str) -> dict:
+    return {"part": name}
+
+
+_DEBT = ("total debt", "debt", "gross debt")
+_PARTS: dict[str, tuple[dict[str, tuple[str, ...]], dict]] = {
+    "quick_ratio": ({"quick assets": ("quick assets",)},
+                    {"op": "/", "args": [_part("quick assets"), {"metric": "current_liabilities"}]}),
+    "debt_to_equity": ({"debt": _DEBT}, {"op": "/", "args": [_part("debt"), {"metric": "equity"}]}),
+    "debt_to_assets": ({"debt": _DEBT}, {"op": "/", "args": [_part("debt"), {"metric": "total_assets"}]}),
+    "debt_to_capital": ({"debt": _DEBT}, {"op": "/", "args": [_part("debt"), {"op": "+", "args": [
+        _part("debt"), {"metric": "equity"}]}]}),
+    "net_debt_to_equity": ({"net debt": ("net debt",)}, {"op": "/", "args": [_part("net debt"), {"metric": "equity"}]}),
+    "debt_to_ebitda": ({"debt": _DEBT, "ebitda": ("ebitda",)}, {"op": "/", "args": [_part("debt"), _part("ebitda")]}),
+    "net_debt_to_ebitda": ({"net debt": ("net debt",), "ebitda": ("ebitda",)},
+                           {"op": "/", "args": [_part("net debt"), _part("ebitda")]}),
+    "ebitda_margin": ({"ebitda": ("ebitda",)}, {"op": "/", "args": [_part("ebitda"), {"metric": "revenue"}],
+                                               "percent": True}),
+    "interest_coverage": ({"ebit": ("ebit",)}, {"op": "/", "args": [_part("ebit"), {"metric": "interest_expense"}]}),
+    "fcf_margin": ({"fcf": ("fcf", "free cash flow")}, {"op": "/", "args": [_part("fcf"), {"metric": "revenue"}],
+                                                        "percent": True}),
+    "fcf_conversion": ({"fcf": ("fcf", "free cash flow")}, {"op": "/", "args": [_part("fcf"), {"metric": "net_income"}],
+                                                            "percent": True}),
+}
+
+
+def _registry_part(name: str) -> dict:
+    """A part the user did not define, as the registry computes it."""
+    return parse_expression({"quick assets": "current assets minus inventory", "debt": "total debt",
+                             "net debt": "net debt", "ebitda": "operating income plus depreciation and amortization",
+                             "ebit": "operating income", "fcf": "operating cash flow minus capex"}[name])
+
+
+def _filled(tree: dict, parts: dict[str, dict]) -> dict:
+    if "part" in tree:
+        return parts[tree["part"]]
+    if "args" in tree:
+        return {**tree, "args": [_filled(a, parts) for a in tree["args"]]}
+    return tree
+
+
+def with_defined_parts(plan: Plan) -> Plan:
+    """The plan with each asked registry ratio whose part the user defined computed over that definition."""
+    defined = {normalize(d["name"]): d for d in plan.definitions or []}
+    if not defined or not any(m in _PARTS for m in plan.metrics):
+        return plan
+    metrics, used = [], set()
+    for m in plan.metrics:
+        if m not in _PARTS:
+            metrics.append(m)
+            continue
+        names, template = _PARTS[m]
+        theirs = {part: defined[next(a for a in aliases if a in defined)]
+                  for part, aliases in names.items() if any(a in defined for a in aliases)}
+        if not theirs:
+            metrics.append(m)
+            continue
+        used |= {d["name"] for d in theirs.values()}
+        tree = _filled(template, {p: theirs[p]["tree"] if p in theirs else _registry_part(p) for p in names})
+        said = ", ".join(f"{d['name']} as you defined it" for d in theirs.values())
+        definition = {"name": f"{FORMULAS[m].label.lower()} ({said})", "tree": tree, "unit": FORMULAS[m].unit,
+                      "formula": restate(tree, top=True)}
+        plan.definitions = [*plan.definitions, definition]
+        metrics.append(f"udf:{definition['name']}")
+    plan.metrics = [m for m in metrics if not (m.startswith("udf:") and m[4:] in used)]
     return plan

@@ -167,6 +167,8 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     spans = find_phrases(t, PHRASES)
     if len(spans) == 1 and spans[0][0] == 0 and spans[0][1] == len(t.split()):
         return _tagged_or_computed(spans[0][2])
+    if t in _OPERAND_INITIALS:  # "CFO - capex", "NI / revenue": initials that name a figure only inside a formula
+        return _tagged_or_computed(_OPERAND_INITIALS[t])
     spent = re.fullmatch(r"(?P<x>.+?)\s+(?:expenses?|costs?|spend(?:ing)?)", t)
     if spent and PHRASES.get(spent.group("x")) in _EXPENSES:  # "research & development expense": the expense itself
         return _tagged_or_computed(PHRASES[spent.group("x")])
@@ -256,6 +258,10 @@ _AT_YEAR_START = re.compile(r"(?:beginning|opening|start\s+of\s+(?:the\s+)?(?:fi
 # turnover's balance, agent.retrieval.concepts "ppe_net")
 _FIXED_ASSETS = re.compile(r"(?:net\s+)?(?:fixed\s+assets?|pp&e|ppe|property\s+plant\s+(?:and|&)\s+equipment|"
                            r"property\s+(?:and|&)\s+equipment|plant\s+(?:and|&)\s+equipment)(?:\s+net)?")
+# Initials analysts write for a figure inside a formula, which outside one name other things ("the CFO")
+_OPERAND_INITIALS = {"cfo": "operating_cash_flow", "cffo": "operating_cash_flow", "ni": "net_income",
+                     "ebt": "pretax_income", "oi": "operating_income", "ta": "total_assets", "tl": "total_liabilities",
+                     "cl": "current_liabilities", "ca": "current_assets", "rev": "revenue", "inv": "inventory"}
 _PRIOR_YEAR = re.compile(r"(?:prior|previous|last|preceding)[\s-]+(?:fiscal\s+)?year(?:'s|s')?\s+(?P<what>.+)|"
                          r"(?P<what2>.+?)\s+(?:of|for|in)\s+the\s+(?:prior|previous|preceding)\s+(?:fiscal\s+)?year")
 
@@ -753,8 +759,18 @@ def _prior_year_said(expr: str, prior: int) -> str:
     return "".join(out)
 
 
+# "EBIT divided by interest expense, where EBIT is operating income": an operand's own definition after the formula
+_WHERE_OPERAND = re.compile(r",?\s+(?:where|with)\s+(?P<n>[a-z][\w&' -]{0,30}?)\s+(?:is|=|equals|means|being)\s+(?:taken\s+as\s+)?"
+                            r"(?P<e>[^,;]+?)\s*$", re.I)
+
+
 def _definition(name: str, expr: str, lines: frozenset = frozenset(), names: dict[str, dict] | None = None) -> dict:
     expr = re.sub(r"\s*[\[(]\s*[\])]", " ", expr)  # "[from cash flow statement]", its place taken out: nothing
+    where = _WHERE_OPERAND.search(expr)
+    if where is not None and _WHERE_OPERAND.search(expr[: where.start()]) is None:
+        inner = parse_expression(_years_read(where.group("e")), names, members=True, lines=lines)
+        names = {**(names or {}), normalize(where.group("n")): inner}
+        expr = expr[: where.start()]
     tree = parse_expression(_years_read(expr), names, members=True, lines=lines)
     return {"name": name.lower(), "tree": tree, "unit": unit_of(tree, name), "formula": restate(tree, top=True)}
 
@@ -1172,7 +1188,7 @@ def trace(definition: dict, operands: list, shown: str):
 
 # Words that may stand beside a formula written into a question without belonging to an operand.
 _INTRODUCING = frozenset("compute computed calculate calculated calc calcs define defined using use work out figure "
-                         "i.e. ie =".split())
+                         "i.e. ie = ratio formula".split())  # "ratio: A / B", "the formula (A - B) / A"
 
 
 def _bounded(text: str, directory, named: str | None):

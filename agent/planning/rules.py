@@ -27,7 +27,7 @@ from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, g
                                              uncovered_mentions, unknown_owner, weak_mention, whole_name)
 from agent.planning.corrections import (LAYOUT, cover_page, corrected, NEGATED, SPELLED_AMPERSAND, WHOLE_FIGURE,
                                         ampersand)
-from agent.planning.defined_formulas import (INSTRUCTED, to_parent, as_balance_average, as_said, averaged_balance,
+from agent.planning.defined_formulas import (INSTRUCTED, to_parent, with_defined_parts, as_balance_average, as_said, averaged_balance,
                                              averaged_over_years, averaged_span,
                                              balance_convention, given_name, margin_of_defined, name_aside,
                                              names_more_formulas,
@@ -153,6 +153,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
                             text or "")
     plan = unmarked(plan)
     plan.metrics = balance_convention(plan.metrics, text or "")
+    plan = with_defined_parts(plan)  # "quick ratio, where quick assets = ...": the ratio over the user's part
     if span:
         plan = averaged_over_years(plan, span)
     balance = averaged_balance(text or "") if not span and plan.route in ("domain", "refusal") else None

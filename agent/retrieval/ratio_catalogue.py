@@ -202,11 +202,13 @@ CATALOGUE: tuple[tuple, ...] = (
 
 # Other names analysts use for the registry's own ratios (abbreviations, shop talk), by formula key.
 ALIASES: dict[str, tuple[str, ...]] = {
-    "dso": ("ar days", "a/r days", "average collection period", "collection period", "days receivables",
+    "dso": ("days of receivables", "days of receivables outstanding", "days of sales outstanding",
+            "receivables days outstanding", "ar days", "a/r days", "average collection period", "collection period", "days receivables",
             "days sales outstanding ratio", "receivables collection period"),
     "receivables_turnover": ("a/r turnover", "ar turnover ratio", "a/r turnover ratio", "receivables turns"),
     "inventory_turnover": ("inv turnover", "inventory turn", "inv turns", "turnover of inventory",
                            "inventory turnover rate"),
+    "dpo": ("days of payables", "days of payables outstanding", "days of payable outstanding", "payables days outstanding"),
     "dio": ("days inventory", "inventory days on hand", "inv days", "inventory days outstanding", "days of inventory outstanding", "inventory holding period"),
     "asset_turnover": ("asset turns", "total asset turns", "asset turnover rate"),
     "ebitda_interest_coverage": ("cash coverage ratio", "cash coverage", "ebitda coverage ratio", "interest coverage ebitda",
