@@ -252,3 +252,13 @@ def test_a_registry_ratio_whose_part_the_user_defines_is_computed_over_their_par
 def test_a_formula_after_a_bare_ratio_or_with_its_operands_defined_beside_it(text, formula, directory):
     plan = plan_rules(text, directory=directory)
     assert plan.refusal_reason is None and plan.definitions[-1]["formula"] == formula, plan
+
+
+def test_a_figure_with_its_share_in_brackets_and_gross_interest_and_a_defined_roe(directory):
+    plan = plan_rules("What is the FY2024 unadjusted EBIT (as % of total revenue) for Tesla?", directory=directory)
+    assert plan.definitions and plan.definitions[-1]["formula"] == "Operating income ÷ Revenue", plan
+    assert plan.definitions[-1]["unit"] == "percent"
+    assert restate(parse_expression("operating income / gross interest expense", members=True), top=True) == \
+        "Operating income ÷ Interest expense"
+    roe = plan_rules("What is Tesla's FY2024 ROE? ROE = net income / average shareholders' equity.", directory=directory)
+    assert roe.definitions[-1]["unit"] == "percent", roe  # the registry's ROE is a percentage, so is the user's

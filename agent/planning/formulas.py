@@ -167,6 +167,9 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     spans = find_phrases(t, PHRASES)
     if len(spans) == 1 and spans[0][0] == 0 and spans[0][1] == len(t.split()):
         return _tagged_or_computed(spans[0][2])
+    gross = _GROSS_INTEREST.fullmatch(t)
+    if gross:  # "gross interest expense": the interest expense the income statement reports
+        return _tagged_or_computed("interest_expense")
     if t in _OPERAND_INITIALS:  # "CFO - capex", "NI / revenue": initials that name a figure only inside a formula
         return _tagged_or_computed(_OPERAND_INITIALS[t])
     spent = re.fullmatch(r"(?P<x>.+?)\s+(?:expenses?|costs?|spend(?:ing)?)", t)
@@ -179,7 +182,7 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     if formula is not None:  # "free cash flow per share": a registry sum or difference, as its own operands
         f = FORMULAS[formula]
         if len(f.inputs) == 1 and not f.inputs[0].offset and f.unit == METRICS[f.inputs[0].metric].unit:
-            return {"metric": f.inputs[0].metric}  # "EBIT": operating income, the convention its name takes
+            return {"metric": f.inputs[0].metric, "of": formula}  # "EBIT": operating income, the convention its name takes
         if len(f.inputs) == 2 and f.operator in ("+", "−") and not any(i.offset for i in f.inputs):
             return {"op": "+" if f.operator == "+" else "-", "args": [{"metric": i.metric} for i in f.inputs],
                     "of": formula}
@@ -248,6 +251,7 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
 # balance, or its opening one (the prior year-end's). Said of a flow, the words name no figure (refused as written).
 _YEAR_END_WORDS = (r"(?:(?:fiscal\s+)?year\s+end(?:ing)?|end\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period)|period\s+end|"
                    r"close\s+of\s+(?:the\s+)?(?:fiscal\s+)?year|balance\s+sheet\s+date)")
+_GROSS_INTEREST = re.compile(r"gross\s+(?P<x>interest\s+(?:expense|costs?))")  # before interest income is netted
 _AT_YEAR_END = re.compile(r"(?:(?:fiscal\s+)?year\s+end(?:ing)?|ending|closing|period\s+end|end\s+of\s+(?:the\s+)?(?:fiscal\s+)?"
                           r"(?:year|period))\s+(?:of\s+)?(?P<x>.+?)(?:\s+net)?|(?P<y>.+?)(?:\s+net)?\s+(?:at|as\s+of|on|for)\s+"
                           r"(?:the\s+)?" + _YEAR_END_WORDS)
@@ -1068,6 +1072,9 @@ def unit_of(tree: dict, name: str) -> str:
             return "USD"
         return a if b == "pure" else b
     if a == b:  # "over", "divided by", "to": a ratio, unless the definition's name says a percentage ("margin")
+        named = FORMULA_PHRASES.get(normalize(name))  # "ROE is defined as ...": a percentage, as the registry's ROE
+        if named is not None and FORMULAS[named].unit in ("percent", "ratio"):
+            return FORMULAS[named].unit
         return "percent" if _PCT_NAMES.search(name) and not _RATIO_NAMES.search(name) else "ratio"
     if (a, b) == ("USD", "shares"):
         return "USD/shares"  # net income ÷ diluted shares: a per-share amount
@@ -1388,6 +1395,9 @@ _SPOKEN = (
                 r"returned\s+(?:as|through|via)|used\s+(?:for|on)|to|converted\s+(?:in)?to)\s+(?P<a>[^,;?]+?)"
                 r"(?=\s+(?:at|for|in|during)\s|\s*[?,;]|$)", re.I),
      lambda m: _share_asked(m.group("a"), m.group("b"), None)),
+    # "unadjusted EBIT (as % of total revenue)": the figure as a share of the one the brackets name
+    (re.compile(r"(?P<a>\b[\w&'-]+(?:\s+[\w&'-]+){0,3}?)\s*\(\s*as\s+(?:an?\s+)?(?:%|percent(?:age)?|pct|share)\s+of\s+"
+                r"(?P<b>[^()]{2,40}?)\s*\)", re.I), r"\g<a> as a % of \g<b>"),
     # "how many times does Verizon's operating income cover its interest expense?": a coverage, A over B
     (re.compile(r"\bhow\s+many\s+times\s+(?:over\s+)?(?:does|did|do|could|can|would|will)\s+(?P<a>[^,;?]+?)\s+cover\s+"
                 r"(?:its\s+|their\s+|the\s+)?(?P<b>[^,;?]+?)(?=\s+(?:at|for|in|during)\s|\s*[?,;]|$)", re.I),
