@@ -262,3 +262,19 @@ def test_a_figure_with_its_share_in_brackets_and_gross_interest_and_a_defined_ro
         "Operating income ÷ Interest expense"
     roe = plan_rules("What is Tesla's FY2024 ROE? ROE = net income / average shareholders' equity.", directory=directory)
     assert roe.definitions[-1]["unit"] == "percent", roe  # the registry's ROE is a percentage, so is the user's
+
+
+@pytest.mark.parametrize("text, metrics", [
+    ("Apple FY2024 EPS using basic shares", ["eps_basic"]),  # never the diluted EPS beside the basic share count
+    ("What was Apple's earnings per share (basic) in fiscal 2024?", ["eps_basic"]),
+    ("Apple FY2024 EPS", ["eps_diluted"]),
+    ("Apple FY2024 EPS and basic shares outstanding", ["eps_diluted", "basic_shares"]),
+])
+def test_eps_said_with_its_share_count_is_that_eps(text, metrics, directory):
+    assert plan_rules(text, directory=directory).metrics == metrics
+
+
+def test_free_cash_flow_after_sbc_is_free_cash_flow_less_sbc(directory):
+    plan = plan_rules("What is Tesla's FY2024 free cash flow after stock-based compensation?", directory=directory)
+    assert plan.definitions[-1]["formula"] == \
+        "(Operating cash flow − Capital expenditures) − Share-based compensation expense", plan

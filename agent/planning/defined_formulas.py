@@ -240,6 +240,30 @@ def to_parent(text: str, directory: CompanyDirectory) -> str:
     return _TO_PARENT.sub(said, text)
 
 
+# "EPS using basic shares", "earnings per share (basic)": the reported EPS of that kind, never the other one
+_EPS_KIND = re.compile(r"[,;:]?\s*(?:\(\s*)?\b(?:use|using|with|on|based\s+on)?\s*(?:a\s+|the\s+)?(?:weighted[\s-]+average\s+)?"
+                       r"(?P<kind>diluted|basic)(?:\s+(?:weighted[\s-]+average\s+)?(?:shares?(?:\s+(?:count|outstanding))?|"
+                       r"share\s+count|basis))?\s*\)?", re.I)
+_EPS = re.compile(r"\b(?P<eps>eps|earnings\s+per\s+share|net\s+income\s+per\s+share)\b(?!\s+(?:diluted|basic)\b)", re.I)
+# ("free cash flow after SBC": the cash flow less the stock compensation it left in)
+_AFTER_SBC = re.compile(r"\b(?P<a>free\s+cash\s+flows?|fcf)\s+after\s+(?P<b>stock[\s-]based\s+comp(?:ensation)?|"
+                        r"share[\s-]based\s+comp(?:ensation)?|sbc|stock\s+comp(?:ensation)?)\b", re.I)
+
+
+def eps_kind(text: str) -> str:
+    """"Apple FY2024 EPS using basic shares" as "Apple FY2024 basic EPS"; "FCF after SBC" as "FCF minus SBC"."""
+    text = _AFTER_SBC.sub(lambda m: f"{m.group('a')} minus {m.group('b')}", text)
+    eps = _EPS.search(text)
+    if eps is None or re.search(r"\b(?:diluted|basic)\s+(?:eps|earnings\s+per\s+share)\b", text, re.I):
+        return text
+    kind = next((m for m in _EPS_KIND.finditer(text, eps.end()) if m.group(0).strip(" ,;:()")
+                 and re.match(r"[,;:]?\s*(?:\(|(?:use|using|with|on|based\s+on)\b)", m.group(0), re.I)), None)
+    if kind is None:
+        return text
+    text = text[: kind.start()] + " " + text[kind.end():]
+    return text[: eps.start()] + f"{kind.group('kind').lower()} {eps.group('eps')}" + text[eps.end():]
+
+
 _N = r"(?P<n>two|three|four|five|[2-5])"
 _YR = r"(?:fiscal\s+(?:year\s+)?|fy\s*'?)?(?:19|20)?\d\d"
 # "3-year average", "three year avg": the mean of a figure over that many fiscal years

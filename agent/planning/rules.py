@@ -27,7 +27,7 @@ from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, g
                                              uncovered_mentions, unknown_owner, weak_mention, whole_name)
 from agent.planning.corrections import (LAYOUT, cover_page, corrected, NEGATED, SPELLED_AMPERSAND, WHOLE_FIGURE,
                                         ampersand)
-from agent.planning.defined_formulas import (INSTRUCTED, to_parent, with_defined_parts, as_balance_average, as_said, averaged_balance,
+from agent.planning.defined_formulas import (INSTRUCTED, eps_kind, to_parent, with_defined_parts, as_balance_average, as_said, averaged_balance,
                                              averaged_over_years, averaged_span,
                                              balance_convention, given_name, margin_of_defined, name_aside,
                                              names_more_formulas,
@@ -312,6 +312,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = LAYOUT.sub(" ", raw)  # "answer in one line": how to answer, not what
     raw = INSTRUCTED.sub(" ", raw)  # "use year-end balances and 365 days": how to compute, said beside the ask
     raw = to_parent(raw, directory)  # "net earnings attributable to P&G": the net income metric
+    raw = eps_kind(raw)  # "EPS using basic shares": basic EPS
     raw = cover_page(raw)  # "on the cover of its 10-K": where, and the cover's own share count
     raw = WHOLE_FIGURE.sub(" ", raw)  # "full-year", "company-wide": the figure itself, no member
     raw = SPELLED_AMPERSAND.sub(ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
