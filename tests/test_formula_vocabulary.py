@@ -278,3 +278,9 @@ def test_free_cash_flow_after_sbc_is_free_cash_flow_less_sbc(directory):
     plan = plan_rules("What is Tesla's FY2024 free cash flow after stock-based compensation?", directory=directory)
     assert plan.definitions[-1]["formula"] == \
         "(Operating cash flow − Capital expenditures) − Share-based compensation expense", plan
+
+
+def test_a_sentence_naming_a_figure_or_a_company_is_never_taken_for_an_instruction():
+    for text in ("Look at Nike's income statement and tell me the gross margin.",
+                 "Look at the income statement and tell me Nike gross margin for 2024."):
+        assert without_sourcing(text) == text

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import re
 
+from agent.retrieval.concepts import find_phrases, normalize
+from agent.retrieval.finance import MEASURE_PHRASES
+
 # the statements by the names the instructions give them, and the statement each is
 _STATEMENTS = (
     (re.compile(r"\b(?:cash[\s-]+flows?\s+statements?|statements?\s+of\s+cash\s+flows?)\b", re.I), "cash flow statement"),
@@ -59,6 +62,12 @@ def _instruction(clause: str) -> bool:
     return bool(_ANY_STATEMENT.search(clause) and _INSTRUCTING.search(clause) and not _FORMULA.search(clause))
 
 
+def _asks(sentence: str) -> bool:
+    """Whether a sentence names a figure or a company's ("Look at Nike's income statement and tell me the gross
+    margin."): then it is the question, never an instruction alone."""
+    return bool(re.search(r"\w['\u2019]s\b", sentence) or find_phrases(normalize(sentence), MEASURE_PHRASES))
+
+
 def without_sourcing(text: str) -> str:
     """The text without the instructions about which statements to read and which role to take."""
     if not _ANY_STATEMENT.search(text) and not _ROLE.search(text) and not _FOLLOWING.search(text):
@@ -69,7 +78,7 @@ def without_sourcing(text: str) -> str:
     for m in _SENTENCE.finditer(text):
         sentence = m.group(0)
         body = sentence.rstrip(".?!:; ")
-        if body.strip() and _instruction(body) and not sentence.rstrip().endswith("?"):
+        if body.strip() and _instruction(body) and not sentence.rstrip().endswith("?") and not _asks(body):
             out.append(" ")  # a sentence of its own: said of the whole request, never of one row
             continue
         # the statement is kept as a row's place only beside a question with no formula in it
