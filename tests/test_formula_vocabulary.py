@@ -284,3 +284,11 @@ def test_a_sentence_naming_a_figure_or_a_company_is_never_taken_for_an_instructi
     for text in ("Look at Nike's income statement and tell me the gross margin.",
                  "Look at the income statement and tell me Nike gross margin for 2024."):
         assert without_sourcing(text) == text
+
+
+def test_an_industry_ratio_is_read_as_its_definition_over_printed_rows(directory):
+    from agent.planning.industry_ratios import with_industry_definitions
+    assert with_industry_definitions("UnitedHealth 2024 medical care ratio") == \
+        "UnitedHealth 2024 medical care ratio (medical costs as a % of premiums)"
+    said = "UNH medical care ratio, defined as medical costs over total revenues"
+    assert with_industry_definitions(said) == said  # the user's own definition stays theirs

@@ -42,6 +42,7 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       gap_as_difference, includes_company, inherited_growth, lead_name, lead_subject,
                                       leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
                                       thread_topic, unknown_subject)
+from agent.planning.industry_ratios import with_industry_definitions
 from agent.planning.sourcing import without_sourcing
 from agent.planning.formulas import (find_definition, has_operator, inline_formula, joined_rows, restate, spoken_operators, to_defined,
                                      unit_of, unread_numerator, unread_restatement)
@@ -313,6 +314,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = INSTRUCTED.sub(" ", raw)  # "use year-end balances and 365 days": how to compute, said beside the ask
     raw = to_parent(raw, directory)  # "net earnings attributable to P&G": the net income metric
     raw = eps_kind(raw)  # "EPS using basic shares": basic EPS
+    raw = with_industry_definitions(raw)  # "medical care ratio": medical costs over premiums, as printed
     raw = cover_page(raw)  # "on the cover of its 10-K": where, and the cover's own share count
     raw = WHOLE_FIGURE.sub(" ", raw)  # "full-year", "company-wide": the figure itself, no member
     raw = SPELLED_AMPERSAND.sub(ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
