@@ -2,11 +2,11 @@
 ratio (medical costs over premiums).
 
 Why: these ratios are named in every analyst question about those companies, yet their operands are no curated
-metric; the rows are printed under plain names ("Medical costs", "Premiums"). Initials ("MLR") are left alone:
-they read as tickers. The name
-is read as the user's own definition written after it, so the formula path finds each row in the company's
-statements (agent.planning.formulas, rows by their printed words), restates the definition in the answer, and
-refuses naming the row a company does not print. A definition the user writes beside the name is theirs instead.
+metric; the rows are printed under plain names ("Medical costs", "Premiums"). The name is read as the user's own
+definition written after it, so the formula path finds each row in the company's statements (agent.planning.formulas,
+rows by their printed words), restates the definition in the answer, and refuses naming the row a company does not
+print. A definition the user writes beside the name is theirs instead. Initials ("MLR") are left alone: they read as
+tickers.
 """
 
 from __future__ import annotations
