@@ -292,3 +292,19 @@ def test_an_industry_ratio_is_read_as_its_definition_over_printed_rows(directory
         "UnitedHealth 2024 medical care ratio (medical costs as a % of premiums)"
     said = "UNH medical care ratio, defined as medical costs over total revenues"
     assert with_industry_definitions(said) == said  # the user's own definition stays theirs
+
+
+@pytest.mark.parametrize("text, ticker", [
+    ("What was net income attributable to Apple in FY2024?", "AAPL"),  # the company's only mention stays
+    ("Based on Walmart's balance sheet, what were total assets in FY2025?", "WMT"),
+    ("Using the balance sheet of Walmart, what were total assets in FY2025?", "WMT"),
+    ("As an investor in Tesla, what was revenue in 2024?", "TSLA"),
+])
+def test_an_instruction_or_attribution_naming_the_company_keeps_it_the_questions(text, ticker, directory):
+    plan = plan_rules(text, directory=directory)
+    assert plan.refusal_reason is None and plan.tickers == [ticker], plan
+
+
+def test_a_row_name_beside_a_statement_is_never_an_instruction():
+    said = "Walmart net cash provided by financing activities, cash flow statement, FY2025."
+    assert without_sourcing(said) == said

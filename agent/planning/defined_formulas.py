@@ -233,10 +233,15 @@ def to_parent(text: str, directory: CompanyDirectory) -> str:
     """The text with "net income attributable to <the company, its shareholders>" said as net income."""
     def said(m: re.Match) -> str:
         to = m.group("to").strip()
-        if _PARENT_WORDS.match(to) or any(c.kind == "company" and c.start == 0 and c.end >= len(to.rstrip("'s"))
-                                           for c in directory.find(to)):
+        if _PARENT_WORDS.match(to):
             return m.group("m")
-        return m.group(0)
+        named = [c for c in directory.find(to) if c.kind == "company" and c.start == 0 and c.end >= len(to.rstrip("'s"))]
+        if not named:
+            return m.group(0)
+        elsewhere = {c.company.cik for c in directory.find(text[: m.start()] + " " + text[m.end():])
+                     if c.kind == "company" and c.company}
+        # the company stays named when this is the question's only mention of it
+        return m.group("m") if named[0].company.cik in elsewhere else f"{m.group('m')} of {to}"
     return _TO_PARENT.sub(said, text)
 
 

@@ -26,19 +26,19 @@ _STATEMENTS = (
      "income statement"),
 )
 _ANY_STATEMENT = re.compile(r"\b(?:statements?|balance\s+sheets?|p\s*&\s*l|financial\s+position|line\s+items?)\b", re.I)
-# the verbs and words of an instruction about where to look, never of a question about a figure
+# the verbs of an instruction about where to look, never words a row's name holds ("net cash provided by ...")
 _INSTRUCTING = re.compile(
-    r"\b(?:utiliz\w*|utilis\w*|us(?:e|ing)|rel(?:y|ying|ies)|bas(?:e|ed|ing)|draw\w*|refer\w*|primarily|only|"
-    r"shown|provided|outlined|stated|presented|perspective|according|look\w*|extract\w*|details|respond|answer\w*|"
-    r"judg\w*|conclusions?|consult\w*|focus\w*|address\w*)\b", re.I)
+    r"\b(?:utiliz\w*|utilis\w*|us(?:e|ing)|rel(?:y|ying|ies)|bas(?:e|ed|ing)\s+on|draw\w*|refer\w*|perspective|"
+    r"according\s+to|look\w*\s+at|extract\w*|respond\w*|answer\w*|judg\w*|conclusions?|consult\w*|focus\w*)\b", re.I)
 # a formula or a definition in the clause: never an instruction alone
 # ("Calculate unadjusted EBITDA using operating income and D&A" defines; "Calculate what was asked by ..." does not)
 _FORMULA = re.compile(r"\bdefined\b|\bdefine\b|=|\s[/÷×*+]\s|\b(?:divided\s+by|over|minus|plus|less|times)\b|"
                       r"\b(?:calculat|comput)\w*\s+(?!(?:\(?or\s+extract\)?\s+)?(?:what|the\s+answer|it|this|your\s+answer)\b)",
                       re.I)
 # "Assume that you are a public equities analyst.", "As an investment analyst,": the role, no figure
-_ROLE = re.compile(r"(?:^|(?<=[.?!:;]\s))\s*(?:please\s+)?(?:assum\w+\s+(?:that\s+)?you\s+are|imagine\s+(?:that\s+)?you\s+are|"
-                   r"you\s+are|as)\s+(?:an?\s+)?(?:[\w-]+\s+){0,3}(?:analyst|investor|researcher)\b[^.?!:]*[.?!:,]\s*", re.I)
+_ROLE = re.compile(r"(?:^|(?<=[.?!:;]\s))\s*(?i:(?:please\s+)?(?:assum\w+\s+(?:that\s+)?you\s+are|imagine\s+(?:that\s+)?you\s+are|"
+                   r"you\s+are|as)\s+(?:an?\s+)?(?:[\w-]+\s+){0,3}(?:analyst|investor|researcher)s?\b)"
+                   r"(?:\s+(?:who|that)\b[^.?!:A-Z]*)?\s*[.?!:,]\s*")
 # "answer the following question (to the best of your abilities) (by ...):": the question follows
 _FOLLOWING = re.compile(r"\b(?:please\s+)?(?:answer|respond\s+to|address)\s+the\s+(?:following\s+)?question\b[^:?.]{0,200}:\s*",
                         re.I)
@@ -62,9 +62,18 @@ def _instruction(clause: str) -> bool:
     return bool(_ANY_STATEMENT.search(clause) and _INSTRUCTING.search(clause) and not _FORMULA.search(clause))
 
 
+def _owned(clause: str) -> bool:
+    """Whether a clause names whose statement it is ("Based on Walmart's balance sheet"): the company is the
+    question's, so the clause stays."""
+    return bool(re.search(r"\w['\u2019]s?\b(?!\s+(?:own|the)\b)", clause) and re.search(r"['\u2019]", clause)) \
+        or bool(re.search(r"\b(?:of|for)\s+[A-Z]", clause))
+
+
 def _asks(sentence: str) -> bool:
     """Whether a sentence names a figure or a company's ("Look at Nike's income statement and tell me the gross
     margin."): then it is the question, never an instruction alone."""
+    for pattern, _ in _STATEMENTS:
+        sentence = pattern.sub(" ", sentence)  # "cash flow statement": a statement's name, no figure asked
     return bool(re.search(r"\w['\u2019]s\b", sentence) or find_phrases(normalize(sentence), MEASURE_PHRASES))
 
 
@@ -83,11 +92,11 @@ def without_sourcing(text: str) -> str:
             continue
         # the statement is kept as a row's place only beside a question with no formula in it
         lead = _LEAD_CLAUSE.match(sentence)
-        if lead and _instruction(lead.group("clause")):
+        if lead and _instruction(lead.group("clause")) and not _owned(lead.group("clause")):
             rest = sentence[lead.end():]
             sentence = (" " if _FORMULA.search(rest) else _statement_kept(lead.group("clause"))) + rest
         tail = _TAIL_CLAUSE.search(sentence)
-        if tail and _instruction(tail.group("clause")):
+        if tail and _instruction(tail.group("clause")) and not _owned(tail.group("clause")):
             head = sentence[:tail.start()]
             sentence = head + (" " if _FORMULA.search(head) else _statement_kept(tail.group("clause"))) + sentence[tail.end():]
         out.append(sentence)
