@@ -22,8 +22,15 @@ _DEFINED_AFTER = r"(?!\s*[(:=]|\s*,?\s*(?:defined|calculated|computed|measured)\
 _NAMED = [(re.compile(rf"\b(?P<name>{names})\b{_DEFINED_AFTER}", re.I), said) for names, said in _RATIOS]
 
 
+# a question about what moves the ratio ("what's driving the medical cost ratio"): prose, the filing's words
+_CAUSE = re.compile(r"\b(?:driv\w*|why|explain\w*|caus\w*|reasons?|behind|pressur\w*|affect\w*|impact\w*|trend\w*|"
+                    r"outlook|expect\w*|guidance)\b", re.I)
+
+
 def with_industry_definitions(text: str) -> str:
     """The text with an industry ratio's name followed by its definition over printed rows, in brackets."""
+    if _CAUSE.search(text):
+        return text
     for pattern, said in _NAMED:
         text = pattern.sub(lambda m: f"{m.group('name')} ({said})", text, count=1)
     return text
