@@ -107,7 +107,7 @@ def test_an_abbreviation_never_becomes_a_longer_measure_the_tables_refuse_apart(
 
 @pytest.mark.parametrize("text, shape", [
     ("apple fcf to debt fiscal 2024", "(Operating cash flow − Capital expenditures) ÷ Total debt"),
-    ("apple net debt to equity fiscal 2024", "Net debt ÷"),
+    ("apple net debt to total assets fiscal 2024", "Net debt ÷"),
     ("apple working capital to assets fiscal 2024", "(Total current assets − Total current liabilities) ÷ Total assets"),
 ])
 def test_a_computed_amount_to_a_metric_is_their_ratio(text, shape, directory):

@@ -220,7 +220,8 @@ class CompanyDirectory:
         all_caps = _mostly_upper(text)
         tokens = [(m.start(), m.end(), m.group(0)) for m in _TOKEN.finditer(text)]
         tokens = [_trim(t) for t in tokens]
-        tokens = [t for t in tokens if t[2] and not any(s <= t[0] < e for s, e in mask)]
+        tokens = [t for t in tokens if t[2] and not any(s <= t[0] < e for s, e in mask)
+                  and text[t[1]:t[1] + 1] != "%" and not t[2].endswith("%")]  # "gm%": a ratio's initials, no ticker
         words = [norm_name(t[2]) for t in tokens]
         found: list[CompanyMatch] = []
         i = 0

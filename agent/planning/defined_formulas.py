@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 
 from agent.planning.companies import CompanyDirectory
-from agent.planning.formulas import formula_tree, restate, shifted
+from agent.planning.formulas import formula_tree, parse_expression, restate, shifted
 from agent.planning.plan import Plan, refusal_plan
 from agent.planning.years import NUMBER_WORDS
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
-from agent.retrieval.finance import BALANCE_FORMS, FORMULAS, formula_inputs, match_formulas
+from agent.retrieval.finance import BALANCE_FORMS, FORMULA_PHRASES, FORMULAS, formula_inputs, match_formulas
 
 
 _NAME_YEAR = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|fy\s*)?'?(?:19|20)\d\d\b|\bfy\s*'?\d\d\b|\bfiscal\b", re.I)
@@ -24,7 +24,8 @@ _NAME_YEAR = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|fy\s*)?'?(?:19|20)\d\d\b|\b
 def _company_and_year_apart(text: str, directory: CompanyDirectory) -> tuple[list[str], list[str]]:
     """(the text's pieces around its company names and years, those names and years): what a measure's
     name keeps, and what is the question's. No company or year: ([text], [])."""
-    spans = [(m.start, m.end) for m in directory.find(text) if m.kind == "company"]
+    spans = [(m.start, m.end + len(re.match(r"(?:['\u2019]s?)?", text[m.end:]).group(0)))  # "Amazon's": all of it
+             for m in directory.find(text) if m.kind == "company"]
     spans += [(m.start(), m.end()) for m in _NAME_YEAR.finditer(text)]
     kept, moved, at = [], [], 0
     for start, end in sorted(spans):
@@ -37,16 +38,17 @@ def _company_and_year_apart(text: str, directory: CompanyDirectory) -> tuple[lis
     return kept, moved
 
 
-def name_aside(definition: dict, rest: str, directory: CompanyDirectory) -> tuple[dict, str]:
+def name_aside(definition: dict, rest: str, directory: CompanyDirectory, after: bool = False) -> tuple[dict, str]:
     """"Medtronic fiscal 2024 shareholder payout = ...": the company and the year written before the
-    formula's name are the question's, not the name's; they move to the rest of the question."""
+    formula's name are the question's, not the name's; they move to the rest of the question (`after`: to its
+    end, where the question's own words were around the name, "Calculate Apple's FY2024 widget ratio, ...")."""
     kept, moved = _company_and_year_apart(definition["name"], directory)
     if not moved:
         return definition, rest
     left = " ".join(" ".join(kept).split()).strip(" ,:'\"")
     if not left:
         return definition, rest
-    return {**definition, "name": left}, f"{' '.join(moved)} {rest}"
+    return {**definition, "name": left}, f"{rest} {' '.join(moved)}" if after else f"{' '.join(moved)} {rest}"
 
 
 _PRONOUNS = frozenset({"it", "this", "that", "the ratio", "this ratio", "that ratio", "the metric", "this metric",
@@ -208,12 +210,63 @@ INSTRUCTED = re.compile(
     r"|[,;]?\s*\b(?:please\s+)?(?:round(?:ed)?|rounding)\s+(?:your\s+|the\s+)?(?:answer\s+|result\s+|figure\s+|it\s+)?"
     r"(?:to\s+)?(?:the\s+nearest\s+)?(?:one|two|three|four|zero|no|a|\d)\s+(?:decimal(?:\s+(?:places?|points?))?|"
     r"decimals|digits?|dp|significant\s+(?:figures|digits))\b"
+    # "answered in USD millions where applicable": the unit words are read where they are ("in USD millions")
+    r"|\b(?:answered|expressed|reported|shown|given|stated)\s+(?=in\s+(?:usd|us\$|\$|dollars?)\b)"
+    r"|\s+where(?:ver)?\s+(?:applicable|relevant|appropriate|possible|needed)\b"
     # "Answer in units of percents": the unit the answer already takes
     r"|[,;]?\s*\b(?:please\s+)?(?:answer|express\s+it|give\s+it|reply)\s+in\s+units\s+of\s+(?:percents?|percentages?)\b"
     # "Based on the information provided primarily in the balance sheet and cash flow statement, ...": where to look
     r"|^\s*(?:based\s+on|using|according\s+to|looking\s+at|relying\s+on)\b[^,?]{0,120}?\b(?:statements?|sheets?)"
     r"\s*,\s*(?:(?:please\s+)?answer\s+the\s+following\s+question[^:?]{0,80}:\s*)?",
     re.I)
+
+
+# "net earnings attributable to P&G", "net income attributable to shareholders": the parent's net income, which is the
+# net income metric; never the noncontrolling interests' share, nor common stock's after preferred dividends
+_TO_PARENT = re.compile(r"\b(?P<m>net\s+(?:income|earnings|profit|loss))\s+attributable\s+to\s+(?P<to>[^,;?.()]{1,40}?)"
+                        r"(?=\s*(?:[,;?.()]|\band\b|\bfor\b|\bin\b|$))", re.I)
+_PARENT_WORDS = re.compile(r"^(?:the\s+)?(?:company(?:'s)?|parent|(?:its\s+|the\s+company'?s\s+)?(?:share|stock)holders|"
+                           r"(?:its\s+)?owners)(?:\s+of\s+the\s+(?:company|parent))?$", re.I)
+
+
+def to_parent(text: str, directory: CompanyDirectory) -> str:
+    """The text with "net income attributable to <the company, its shareholders>" said as net income."""
+    def said(m: re.Match) -> str:
+        to = m.group("to").strip()
+        if _PARENT_WORDS.match(to):
+            return m.group("m")
+        named = [c for c in directory.find(to) if c.kind == "company" and c.start == 0 and c.end >= len(to.rstrip("'s"))]
+        if not named:
+            return m.group(0)
+        elsewhere = {c.company.cik for c in directory.find(text[: m.start()] + " " + text[m.end():])
+                     if c.kind == "company" and c.company}
+        # the company stays named when this is the question's only mention of it
+        return m.group("m") if named[0].company.cik in elsewhere else f"{m.group('m')} of {to}"
+    return _TO_PARENT.sub(said, text)
+
+
+# "EPS using basic shares", "earnings per share (basic)": the reported EPS of that kind, never the other one
+_EPS_KIND = re.compile(r"[,;:]?\s*(?:\(\s*)?\b(?:use|using|with|on|based\s+on)?\s*(?:a\s+|the\s+)?(?:weighted[\s-]+average\s+)?"
+                       r"(?P<kind>diluted|basic)(?:\s+(?:weighted[\s-]+average\s+)?(?:shares?(?:\s+(?:count|outstanding))?|"
+                       r"share\s+count|basis))?\s*\)?", re.I)
+_EPS = re.compile(r"\b(?P<eps>eps|earnings\s+per\s+share|net\s+income\s+per\s+share)\b(?!\s+(?:diluted|basic)\b)", re.I)
+# ("free cash flow after SBC": the cash flow less the stock compensation it left in)
+_AFTER_SBC = re.compile(r"\b(?P<a>free\s+cash\s+flows?|fcf)\s+after\s+(?P<b>stock[\s-]based\s+comp(?:ensation)?|"
+                        r"share[\s-]based\s+comp(?:ensation)?|sbc|stock\s+comp(?:ensation)?)\b", re.I)
+
+
+def eps_kind(text: str) -> str:
+    """"Apple FY2024 EPS using basic shares" as "Apple FY2024 basic EPS"; "FCF after SBC" as "FCF minus SBC"."""
+    text = _AFTER_SBC.sub(lambda m: f"{m.group('a')} minus {m.group('b')}", text)
+    eps = _EPS.search(text)
+    if eps is None or re.search(r"\b(?:diluted|basic)\s+(?:eps|earnings\s+per\s+share)\b", text, re.I):
+        return text
+    kind = next((m for m in _EPS_KIND.finditer(text, eps.end()) if m.group(0).strip(" ,;:()")
+                 and re.match(r"[,;:]?\s*(?:\(|(?:use|using|with|on|based\s+on)\b)", m.group(0), re.I)), None)
+    if kind is None:
+        return text
+    text = text[: kind.start()] + " " + text[kind.end():]
+    return text[: eps.start()] + f"{kind.group('kind').lower()} {eps.group('eps')}" + text[eps.end():]
 
 
 _N = r"(?P<n>two|three|four|five|[2-5])"
@@ -345,9 +398,31 @@ _USE_BRACKET = re.compile(r"\s*\(\s*(?:using|use|based\s+on|with)\s+(?P<what>[a-
 _JOINING = frozenset("and the of its their cash paid reported amounts amount".split())
 
 
+# "Calculate unadjusted EBITDA using unadjusted operating income and D&A (from cash flow statement).": a sentence
+# restating which inputs a named measure of the registry takes
+_CALC_USING = re.compile(r"(?:^|(?<=[.;?!])\s)\s*(?:please\s+)?(?:calculate|compute|derive|determine|get)\s+(?:the\s+)?"
+                         r"(?P<name>[a-z&%' -]{2,60}?)\s+(?:using|from|with|by\s+using|based\s+on)\s+(?:the\s+)?"
+                         r"(?P<what>[a-z&' ,-]{3,120}?)\s*(?:\((?:as\s+)?(?:shown\s+|reported\s+)?(?:from|in|on)\s+(?:the\s+)?"
+                         r"[a-z ]{3,40}\)\s*)?(?:[.;!]\s*|$)", re.I)
+_UNADJUSTED_SAID = re.compile(r"\b(?:unadjusted|reported|gaap)\s+", re.I)
+
+
+def _restated_calculation(text: str) -> str:
+    """The text without a "calculate <registry measure> using <its inputs>" sentence (its inputs: what it takes)."""
+    m = _CALC_USING.search(text)
+    if m is None:
+        return text
+    name = normalize(_UNADJUSTED_SAID.sub("", m.group("name")))
+    key = FORMULA_PHRASES.get(name)
+    if key is None or not _inputs_of_asked(name, _UNADJUSTED_SAID.sub("", m.group("what"))):
+        return text
+    return (text[: m.start()] + " " + text[m.end():]).strip()
+
+
 def without_restated_inputs(text: str) -> str:
     """The text without a closing "use <inputs>" clause whose every figure is an input the named ratio
     takes: what to use is then what the ratio uses. Any other clause stays, to be read or refused."""
+    text = _restated_calculation(text)
     bracket = _USE_BRACKET.search(text)
     if bracket is not None:
         kept = text[: bracket.start()] + text[bracket.end():]
@@ -385,4 +460,76 @@ def unmarked(plan: Plan) -> Plan:
         return plan
     plan.definitions = [{**d, "name": renamed.get(d["name"], d["name"])} for d in plan.definitions]
     plan.metrics = [f"udf:{renamed[m[4:]]}" if m.startswith("udf:") and m[4:] in renamed else m for m in plan.metrics]
+    return plan
+
+
+# Registry ratios built on a named part the user may define ("where quick assets = cash + marketable securities +
+# receivables", "Total debt = long-term debt + current portion"): (the parts' names, the ratio over them). A part the
+# user defines is theirs; the others keep the registry's convention. Never the registry's ratio over its own part
+# beside the user's definition of that part (a different figure under the same name).
+def _part(name: str) -> dict:
+    return {"part": name}
+
+
+_DEBT = ("total debt", "debt", "gross debt")
+_PARTS: dict[str, tuple[dict[str, tuple[str, ...]], dict]] = {
+    "quick_ratio": ({"quick assets": ("quick assets",)},
+                    {"op": "/", "args": [_part("quick assets"), {"metric": "current_liabilities"}]}),
+    "debt_to_equity": ({"debt": _DEBT}, {"op": "/", "args": [_part("debt"), {"metric": "equity"}]}),
+    "debt_to_assets": ({"debt": _DEBT}, {"op": "/", "args": [_part("debt"), {"metric": "total_assets"}]}),
+    "debt_to_capital": ({"debt": _DEBT}, {"op": "/", "args": [_part("debt"), {"op": "+", "args": [
+        _part("debt"), {"metric": "equity"}]}]}),
+    "net_debt_to_equity": ({"net debt": ("net debt",)}, {"op": "/", "args": [_part("net debt"), {"metric": "equity"}]}),
+    "debt_to_ebitda": ({"debt": _DEBT, "ebitda": ("ebitda",)}, {"op": "/", "args": [_part("debt"), _part("ebitda")]}),
+    "net_debt_to_ebitda": ({"net debt": ("net debt",), "ebitda": ("ebitda",)},
+                           {"op": "/", "args": [_part("net debt"), _part("ebitda")]}),
+    "ebitda_margin": ({"ebitda": ("ebitda",)}, {"op": "/", "args": [_part("ebitda"), {"metric": "revenue"}],
+                                               "percent": True}),
+    "interest_coverage": ({"ebit": ("ebit",)}, {"op": "/", "args": [_part("ebit"), {"metric": "interest_expense"}]}),
+    "fcf_margin": ({"fcf": ("fcf", "free cash flow")}, {"op": "/", "args": [_part("fcf"), {"metric": "revenue"}],
+                                                        "percent": True}),
+    "fcf_conversion": ({"fcf": ("fcf", "free cash flow")}, {"op": "/", "args": [_part("fcf"), {"metric": "net_income"}],
+                                                            "percent": True}),
+}
+
+
+def _registry_part(name: str) -> dict:
+    """A part the user did not define, as the registry computes it."""
+    return parse_expression({"quick assets": "current assets minus inventory", "debt": "total debt",
+                             "net debt": "net debt", "ebitda": "operating income plus depreciation and amortization",
+                             "ebit": "operating income", "fcf": "operating cash flow minus capex"}[name])
+
+
+def _filled(tree: dict, parts: dict[str, dict]) -> dict:
+    if "part" in tree:
+        return parts[tree["part"]]
+    if "args" in tree:
+        return {**tree, "args": [_filled(a, parts) for a in tree["args"]]}
+    return tree
+
+
+def with_defined_parts(plan: Plan) -> Plan:
+    """The plan with each asked registry ratio whose part the user defined computed over that definition."""
+    defined = {normalize(d["name"]): d for d in plan.definitions or []}
+    if not defined or not any(m in _PARTS for m in plan.metrics):
+        return plan
+    metrics, used = [], set()
+    for m in plan.metrics:
+        if m not in _PARTS:
+            metrics.append(m)
+            continue
+        names, template = _PARTS[m]
+        theirs = {part: defined[next(a for a in aliases if a in defined)]
+                  for part, aliases in names.items() if any(a in defined for a in aliases)}
+        if not theirs:
+            metrics.append(m)
+            continue
+        used |= {d["name"] for d in theirs.values()}
+        tree = _filled(template, {p: theirs[p]["tree"] if p in theirs else _registry_part(p) for p in names})
+        said = ", ".join(f"{d['name']} as you defined it" for d in theirs.values())
+        definition = {"name": f"{FORMULAS[m].label.lower()} ({said})", "tree": tree, "unit": FORMULAS[m].unit,
+                      "formula": restate(tree, top=True)}
+        plan.definitions = [*plan.definitions, definition]
+        metrics.append(f"udf:{definition['name']}")
+    plan.metrics = [m for m in metrics if not (m.startswith("udf:") and m[4:] in used)]
     return plan

@@ -53,13 +53,13 @@ IS_DEFINED = re.compile(r"(?:^|(?<=[.;!?]\s))(?:(?:my|our|the)\s+)?(?P<name>[a-z
                         r"(?:defined|calculated|computed|measured)\s+as:?\s+(?P<expr>.+?)" + _END, re.I)
 # "per share" is never a division ("dividends per share" is one figure): no metric is named "share"
 _DIV = re.compile(r"\s+(?:over|divided\s+by|÷|/|relative\s+to|in\s+relation\s+to|as\s+a\s+multiple\s+of|"
-                  r"(?:expressed\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of|"
+                  r"(?:expressed\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|pct|share|proportion|portion|fraction)\s+of|"
                   r"per(?!\s+(?:common\s+)?shares?\b))\s+|"
                   r"\s*[÷/]\s*", re.I)
 # A divisor that is the numerator's member's own ("its revenue", "the segment's sales").
 _OWN = re.compile(r"\s*(?:its|their|(?:the|that)\s+(?:segment|division|unit)(?:'s|s')?)\s", re.I)
 # A division that asks for a share of a total ("as a share of", "as a portion of"), not a ratio ("over", "per").
-_SHARE_OF = re.compile(r"\s+(?:expressed\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|portion|fraction)\s+of\s+",
+_SHARE_OF = re.compile(r"\s+(?:expressed\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|pct|share|proportion|portion|fraction)\s+of\s+",
                        re.I)
 _FRACTION = re.compile(r"\bfraction\b", re.I)
 _ADD = re.compile(r"\s+(?:plus|\+|add|adding)\s+|\s*\+\s*", re.I)
@@ -147,6 +147,9 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
         return {"line": row}
     t = _UNADJUSTED.sub("", normalize(text).strip())  # "unadjusted operating income": the figure as reported
     t = _TO_PARENT.sub(r"\1", t)  # "net income attributable to JCI": the parent's net income, the metric's own
+    own = re.sub(r"^(?:the|a|an|its|their|my|our)\s+", "", t)
+    if names and own in names:  # a measure the user defined is theirs, even under a registry name ("total capital")
+        return names[own]
     debt = _debt_tree(re.sub(r"^(?:the|a|an|its|their)\s+", "", t))
     if debt is not None:
         return debt
@@ -169,11 +172,22 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
                 and line_tokens(t) != line_tokens(METRICS[node["metric"]].label):
             node["said"] = t  # "net sales": the row printed so, where the company prints two of the metric's rows
         return node
+    gross = _GROSS_INTEREST.fullmatch(t)
+    if gross:  # "gross interest expense": the interest expense the income statement reports
+        return _tagged_or_computed("interest_expense")
+    if t in _OPERAND_INITIALS:  # "CFO - capex", "NI / revenue": initials that name a figure only inside a formula
+        return _tagged_or_computed(_OPERAND_INITIALS[t])
+    spent = re.fullmatch(r"(?P<x>.+?)\s+(?:expenses?|costs?|spend(?:ing)?)", t)
+    if spent and PHRASES.get(spent.group("x")) in _EXPENSES:  # "research & development expense": the expense itself
+        return _tagged_or_computed(PHRASES[spent.group("x")])
+    inflected = next((PHRASES[v] for v in (t + "es", t + "s", t[:-1] if t.endswith("s") else "") if v in PHRASES), None)
+    if inflected is not None and " " not in t:  # "tax" (the metric says "taxes"), "dividend payment": the same figure
+        return _tagged_or_computed(inflected)
     formula = FORMULA_PHRASES.get(t)
     if formula is not None:  # "free cash flow per share": a registry sum or difference, as its own operands
         f = FORMULAS[formula]
         if len(f.inputs) == 1 and not f.inputs[0].offset and f.unit == METRICS[f.inputs[0].metric].unit:
-            return {"metric": f.inputs[0].metric}  # "EBIT": operating income, the convention its name takes
+            return {"metric": f.inputs[0].metric, "of": formula}  # "EBIT": operating income, the convention its name takes
         if len(f.inputs) == 2 and f.operator in ("+", "−") and not any(i.offset for i in f.inputs):
             return {"op": "+" if f.operator == "+" else "-", "args": [{"metric": i.metric} for i in f.inputs],
                     "of": formula}
@@ -181,6 +195,18 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
                 and f.unit in ("percent", "ratio"):  # "gross margin minus operating margin": the registry's quotients
             return {"op": "/", "args": [{"metric": i.metric} for i in f.inputs], "of": formula,
                     **({"percent": True} if f.unit == "percent" else {})}
+    fixed = _FIXED_ASSETS.fullmatch(t)
+    if fixed and not (lines and _printed(t, lines)):  # "fixed assets", "net PP&E" (no row printed in those words):
+        return {"metric": "ppe_net"}  # the curated net balance
+    if fixed and "fixed" in t:  # "fixed assets", which a few companies print as a row: the curated balance first
+        return {"op": "first", "args": [{"metric": "ppe_net"}, {"line": _as_said(said, t, lines)}]}
+    at = _AT_YEAR_END.fullmatch(t) or _AT_YEAR_START.fullmatch(t)
+    if at:  # "inventory at year end", "ending receivables": the balance at the year's close (its opening: a year before)
+        node = _operand(at.group("x") or at.group("y"), None, False, lines)
+        if not node.get("offset") and ("line" in node or _balances(node) or (
+                "metric" in node and METRICS[node["metric"]].period == "instant")):
+            return shifted(node, -1) if at.re is _AT_YEAR_START else node
+        raise DefinitionError(text.strip())
     before = _PRIOR_YEAR.fullmatch(t)
     if before:  # "prior year revenue", "last year's capex": the operand a fiscal year earlier
         node = _operand(before.group("what") or before.group("what2"), names, members, lines)
@@ -198,8 +224,8 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
         except DefinitionError:
             node = None
         if node is not None and not node.get("offset") and ("line" in node or (
-                "metric" in node and METRICS[node["metric"]].period == "instant")):
-            return {"op": "avg", "args": [node, {**node, "offset": -1}]}
+                "metric" in node and METRICS[node["metric"]].period == "instant") or _balances(node)):
+            return {"op": "avg", "args": [node, shifted(node, -1)]}
     spans = find_phrases(t, PHRASES)
     if members and len(spans) == 1 and spans[-1][1] == len(t.split()) and 0 < spans[-1][0] \
             and len([w for w in t.split()[: spans[-1][0]] if w not in _INNER]) <= 3:
@@ -225,6 +251,26 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     raise DefinitionError(text.strip())
 
 
+# A balance's own words for when it is read ("inventory at year end", "year-end receivables", "accounts receivable,
+# net at the end of the year", "ending inventory"; "beginning inventory", "opening equity"): the year's closing
+# balance, or its opening one (the prior year-end's). Said of a flow, the words name no figure (refused as written).
+_YEAR_END_WORDS = (r"(?:(?:fiscal\s+)?year\s+end(?:ing)?|end\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period)|period\s+end|"
+                   r"close\s+of\s+(?:the\s+)?(?:fiscal\s+)?year|balance\s+sheet\s+date)")
+_GROSS_INTEREST = re.compile(r"gross\s+(?P<x>interest\s+(?:expense|costs?))")  # before interest income is netted
+_AT_YEAR_END = re.compile(r"(?:(?:fiscal\s+)?year\s+end(?:ing)?|ending|closing|period\s+end|end\s+of\s+(?:the\s+)?(?:fiscal\s+)?"
+                          r"(?:year|period))\s+(?:of\s+)?(?P<x>.+?)(?:\s+net)?|(?P<y>.+?)(?:\s+net)?\s+(?:at|as\s+of|on|for)\s+"
+                          r"(?:the\s+)?" + _YEAR_END_WORDS)
+_AT_YEAR_START = re.compile(r"(?:beginning|opening|start\s+of\s+(?:the\s+)?(?:fiscal\s+)?year)\s+(?:of\s+)?(?P<x>.+?)(?:\s+net)?|"
+                            r"(?P<y>.+?)(?:\s+net)?\s+(?:at|as\s+of)\s+(?:the\s+)?(?:beginning|start)\s+of\s+(?:the\s+)?"
+                            r"(?:fiscal\s+)?year")
+# Fixed assets in an analyst's words: property, plant and equipment, net of depreciation (the fixed-asset
+# turnover's balance, agent.retrieval.concepts "ppe_net")
+_FIXED_ASSETS = re.compile(r"(?:net\s+)?(?:fixed\s+assets?|pp&e|ppe|property\s+plant\s+(?:and|&)\s+equipment|"
+                           r"property\s+(?:and|&)\s+equipment|plant\s+(?:and|&)\s+equipment)(?:\s+net)?")
+# Initials analysts write for a figure inside a formula, which outside one name other things ("the CFO")
+_OPERAND_INITIALS = {"cfo": "operating_cash_flow", "cffo": "operating_cash_flow", "ni": "net_income",
+                     "ebt": "pretax_income", "oi": "operating_income", "ta": "total_assets", "tl": "total_liabilities",
+                     "cl": "current_liabilities", "ca": "current_assets", "rev": "revenue", "inv": "inventory"}
 _PRIOR_YEAR = re.compile(r"(?:prior|previous|last|preceding)[\s-]+(?:fiscal\s+)?year(?:'s|s')?\s+(?P<what>.+)|"
                          r"(?P<what2>.+?)\s+(?:of|for|in)\s+the\s+(?:prior|previous|preceding)\s+(?:fiscal\s+)?year")
 
@@ -386,7 +432,7 @@ def _debt_tree(t: str) -> dict | None:
     (agent.retrieval.finance.DEBT_STEPS), as alternatives tried in order; the answer restates the one
     computed. Long-term debt alone is "long-term debt", never "debt"."""
     key = "total_debt" if t in _DEBT_WORDS else FORMULA_PHRASES.get(t)
-    if key not in ("total_debt", "net_debt"):
+    if key not in ("total_debt", "net_debt", "invested_capital"):
         return None
     alternatives = []
     for _, parts, _ in DEBT_STEPS:
@@ -395,6 +441,8 @@ def _debt_tree(t: str) -> dict | None:
             node = {"op": "+", "args": [node, {"metric": part}]}
         if key == "net_debt":
             node = {"op": "-", "args": [node, {"metric": "cash"}]}
+        if key == "invested_capital":  # "total capital", "invested capital": the debt plus the equity it funds
+            node = {"op": "+", "args": [node, {"metric": "equity"}]}
         alternatives.append(node)
     return {"op": "first", "args": alternatives, "of": key}
 
@@ -446,8 +494,52 @@ def _terms(text: str, names: dict[str, dict] | None = None, members: bool = Fals
             # the profit, so excluding it adds it back (a named convention the restated formula states)
             node = {"op": "+", "args": [node, right], "added_back": True}
             continue
+        if op == "-" and _EXCLUDING.search(pieces[i]) and node.get("op") == "/" and _profit(node["args"][0]) \
+                and _expense(right):
+            # "gross margin excluding amortization of acquired intangibles": the margin with the expense added back
+            # to its numerator, never a dollar amount taken from a percentage
+            num, den = node["args"]
+            node = {**{k: v for k, v in node.items() if k != "of"},
+                    "args": [{"op": "+", "args": [num, right], "added_back": True}, den]}
+            continue
+        if _quotient(node) and _amount(right) or _amount(node) and _quotient(right):
+            raise DefinitionError(text.strip())  # a ratio plus or minus dollars: no figure
         node = {"op": op, "args": [node, right]}
     return node
+
+
+_EXPENSE_WORDS = re.compile(r"\b(?:amortization|depreciation|impairments?|restructuring|compensation|expenses?|charges?|"
+                            r"costs?|write[\s-]?downs?)\b", re.I)
+
+
+def _balances(node: dict) -> bool:
+    """Alternatives ("first") each a balance: a printed row or an instant metric."""
+    return node.get("op") == "first" and all("line" in a or ("metric" in a and not a.get("offset")
+                                                             and METRICS[a["metric"]].period == "instant")
+                                             for a in node["args"])
+
+
+def _profit(node: dict) -> bool:
+    return node.get("metric") in _PROFITS or node.get("of") in _PROFITS
+
+
+def _expense(node: dict) -> bool:
+    """An expense a profit was reached after: a curated expense, or a printed row named as an expense."""
+    return node.get("metric") in _EXPENSES or bool("line" in node and not node.get("offset")
+                                                   and _EXPENSE_WORDS.search(node["line"]))
+
+
+def _quotient(node: dict) -> bool:
+    return node.get("op") == "/"
+
+
+def _amount(node: dict) -> bool:
+    """A dollar amount: a USD metric, a printed row, or their sum or difference."""
+    if "metric" in node:
+        return METRICS[node["metric"]].unit == "USD"
+    if "line" in node:
+        return True
+    return node.get("op") in ("+", "-") and all(_amount(a) for a in node["args"])
 
 
 _ROW_EXCLUSION = re.compile(r"\s(?:excluding|net\s+of|less)\s", re.I)
@@ -644,14 +736,51 @@ def _years_read(expr: str) -> str:
     out.append(expr[at:])
     rest = "".join(out)
     years |= {int(m.group(1)) for m in _ONE_YEAR.finditer(rest)}
+    if len(years) == 2 and max(years) - min(years) == 1:
+        rest = _prior_year_said(rest, min(years))
+        years = {max(years)}
     if len(years) != 1:
         return expr
     return " ".join(_ONE_YEAR.sub(" ", rest).split())
 
 
-def _definition(name: str, expr: str, lines: frozenset = frozenset()) -> dict:
+_OPERAND_EDGE = re.compile(r"[()\[\]/÷*×+]|\s(?:over|divided\s+by|minus|plus|less|times|and)\s|^", re.I)
+
+
+def _prior_year_said(expr: str, prior: int) -> str:
+    """"(inventory FY2022 + inventory FY2023) / 2", "FY2022 total assets": the earlier of the two years a
+    definition names, said as the prior year of the operand it sits beside ("prior year inventory"), so the
+    later one is the asked year's and the grammar reads the prior one as the balance a year before."""
+    out, at = [], 0
+    for m in _ONE_YEAR.finditer(expr):
+        if int(m.group(1)) != prior:
+            continue
+        head, tail = expr[at:m.start()], expr[m.end():]
+        if tail[:1].isalpha():  # "FY2022 inventory": the year leads its operand
+            out.append(head + "prior year ")
+        else:  # "inventory FY2022)": the year trails it; "prior year" goes where the operand starts
+            edges = list(_OPERAND_EDGE.finditer(head))
+            cut = edges[-1].end() if edges else 0
+            out.append(head[:cut] + (" " if cut and not head[cut - 1].isspace() and head[cut - 1] not in "([" else "")
+                       + "prior year " + head[cut:].lstrip() + " ")
+        at = m.end()
+    out.append(expr[at:])
+    return "".join(out)
+
+
+# "EBIT divided by interest expense, where EBIT is operating income": an operand's own definition after the formula
+_WHERE_OPERAND = re.compile(r",?\s+(?:where|with)\s+(?P<n>[a-z][\w&' -]{0,30}?)\s+(?:is|=|equals|means|being)\s+(?:taken\s+as\s+)?"
+                            r"(?P<e>[^,;]+?)\s*$", re.I)
+
+
+def _definition(name: str, expr: str, lines: frozenset = frozenset(), names: dict[str, dict] | None = None) -> dict:
     expr = re.sub(r"\s*[\[(]\s*[\])]", " ", expr)  # "[from cash flow statement]", its place taken out: nothing
-    tree = parse_expression(_years_read(expr), members=True, lines=lines)
+    where = _WHERE_OPERAND.search(expr)
+    if where is not None and _WHERE_OPERAND.search(expr[: where.start()]) is None:
+        inner = parse_expression(_years_read(where.group("e")), names, members=True, lines=lines)
+        names = {**(names or {}), normalize(where.group("n")): inner}
+        expr = expr[: where.start()]
+    tree = parse_expression(_years_read(expr), names, members=True, lines=lines)
     return {"name": name.lower(), "tree": tree, "unit": unit_of(tree, name), "formula": restate(tree, top=True)}
 
 
@@ -712,6 +841,9 @@ def find_definition(text: str, lines: frozenset = frozenset()) -> tuple[dict | N
         try:
             definition = _definition(name, expr, lines)
         except DefinitionError as exc:
+            several = _several(text, lines)
+            if several is not None:  # "CCC is defined as DIO + DSO - DPO. DIO is defined as ...": each in the next
+                return several
             cut = _trailing_aside(name, expr, lines)
             if cut is None:
                 return None, text[: m.start()] + text[m.end() :], str(exc)
@@ -723,6 +855,50 @@ def find_definition(text: str, lines: frozenset = frozenset()) -> tuple[dict | N
         definition, start, end = called
         return definition, text[:start] + " " + text[end:], None
     return None, text, None
+
+
+# "X is defined as: ...", "X = ...", "X: ..." one after another, each a sentence of its own
+_EACH_DEFINED = re.compile(r"(?:^|(?<=[.;!?:]\s)|(?<=[.;!?]))\s*(?:(?:the|my|our)\s+)?(?P<name>[a-z][\w&'\- ]{0,40}?)"
+                           r"(?:\s*\([a-z&]{2,8}\))?\s+(?:is\s+(?:defined|calculated|computed|measured)\s+as:?|=|:=)\s+"
+                           r"(?P<expr>.+?)(?=\.\s|\.$|;|\?|$)", re.I)
+
+
+def _several(text: str, lines: frozenset = frozenset()) -> tuple[dict, str, None] | None:
+    """A message defining several measures, each in terms of the others ("CCC is defined as: DIO + DSO - DPO. DIO
+    is defined as: ... DSO is defined as: ..."): each read with the ones already read as names, until all are; the
+    measure asked is the one no other definition uses (the first such), its tree holding the others'. None unless
+    every definition reads (a definition left unread is refused by the caller, naming its words)."""
+    found = [(" ".join(m.group("name").split()).strip(" '\""), m.group("expr"), m.span()) for m in _EACH_DEFINED.finditer(text)
+             if _has_operator(m.group("expr"))]
+    if len(found) < 2:
+        return None
+    names: dict[str, dict] = {}
+    read: dict[str, dict] = {}
+    pending = list(found)
+    while pending:
+        progress = False
+        for item in list(pending):
+            name, expr, _ = item
+            try:
+                read[name] = _definition(name, expr, lines, names)
+            except DefinitionError:
+                continue
+            names[normalize(name)] = read[name]["tree"]
+            pending.remove(item)
+            progress = True
+        if not progress:
+            return None
+    used = {n for n, *_ in found for other, expr, _ in found if other != n and re.search(
+        rf"(?<![\w&]){re.escape(n)}(?![\w&])", expr, re.I)}
+    root = next((n for n, *_ in found if n not in used), None)
+    if root is None:
+        return None
+    rest, at = [], 0
+    for _, _, (start, end) in found:
+        rest.append(text[at:start])
+        at = end
+    rest.append(text[at:])
+    return read[root], " ".join("".join(rest).split()), None
 
 
 # A comma inside a row's printed name ("Accounts receivable, net", "Selling, general and administrative",
@@ -901,6 +1077,9 @@ def unit_of(tree: dict, name: str) -> str:
             return "USD"
         return a if b == "pure" else b
     if a == b:  # "over", "divided by", "to": a ratio, unless the definition's name says a percentage ("margin")
+        named = FORMULA_PHRASES.get(normalize(name))  # "ROE is defined as ...": a percentage, as the registry's ROE
+        if named is not None and FORMULAS[named].unit in ("percent", "ratio"):
+            return FORMULAS[named].unit
         return "percent" if _PCT_NAMES.search(name) and not _RATIO_NAMES.search(name) else "ratio"
     if (a, b) == ("USD", "shares"):
         return "USD/shares"  # net income ÷ diluted shares: a per-share amount
@@ -1029,7 +1208,7 @@ def trace(definition: dict, operands: list, shown: str):
 
 # Words that may stand beside a formula written into a question without belonging to an operand.
 _INTRODUCING = frozenset("compute computed calculate calculated calc calcs define defined using use work out figure "
-                         "i.e. ie =".split())
+                         "i.e. ie = ratio formula".split())  # "ratio: A / B", "the formula (A - B) / A"
 
 
 def _bounded(text: str, directory, named: str | None):
@@ -1129,8 +1308,19 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
         return None  # "revenue over 3 years": a span of years, never a division by 3; "over 10 billion" an amount
     if registry and not set(registry) <= _expanded(definition["tree"]):
         # "quick ratio ((current assets - inventories) / current liabilities)": the registry's, restated;
-        # "free cash flow per diluted share" takes the registry's formula as an operand
-        return None
+        # "free cash flow per diluted share" takes the registry's formula as an operand. But a registry measure
+        # named right before a definition of other operands ("net debt (total debt less cash and short-term
+        # investments)") is the user's own definition of it (an exact restatement was taken out before:
+        # agent.planning.restated), computed and restated as theirs, never the registry's figure beside it
+        head = re.match(r"\s*(?P<n>[^()\[\]]+?)\s*[(\[]", rest[start:end])
+        key = FORMULA_PHRASES.get(normalize(head.group("n"))) if head else None
+        if key is None or key not in registry or key in _expanded(definition["tree"]):
+            return None
+        name = " ".join(head.group("n").split()).lower()
+        unit = unit_of(definition["tree"], name) if definition["unit"] in ("percent", "ratio") else definition["unit"]
+        if FORMULAS[key].unit == "percent" and definition["tree"].get("op") == "/":
+            unit = "percent"  # "net profit margin (net earnings over net sales)": a percentage, as its name says
+        return {**definition, "name": name, "unit": unit}, rest[:start] + " " + rest[end:]
     cut = rest[:start] + " " + rest[end:]
     if unknown:
         m = re.search(rf"(?i)(?<![\w]){re.escape(unknown)}(?![\w])", rest[:start])
@@ -1202,11 +1392,50 @@ _SPOKEN = (
      lambda m: f"{m.group('a')} {'plus' if m.group('op').lower() == 'add' else 'minus'} "),
     (re.compile(r"\b(?:take\s+)?(?P<a>[^,;?]+?)\s+and\s+divide\s+(?:it|that|this|them)\s+by\s+", re.I), r"\g<a> over "),
     (re.compile(r"\bdivide\s+(?P<a>[^,;?]+?)\s+by\s+", re.I), r"\g<a> over "),
-    # "what % of revenue was cost of goods sold at P&G?": the share asked with its whole named first
+    # "what % of revenue was cost of goods sold at P&G?": the share asked with its whole named first ("what share of
+    # revenue did Walmart spend on capex", "what percentage of Nvidia's FY2025 revenue was R&D": the company and year
+    # said inside it are the question's, moved after the formula)
     (re.compile(r"\bwhat\s+(?:%|percent(?:age)?|share|portion|fraction|proportion)\s+of\s+(?P<b>[^,;?]+?)\s+"
-                r"(?:was|is|were|are|went\s+to|did\s+\S+\s+spend\s+on)\s+(?!from\b|in\b|at\b|by\b)(?P<a>[^,;?]+?)"
-                r"(?=\s+(?:at|for|in|during)\s|\s*[?,;]|$)", re.I), r"what was \g<a> as a % of \g<b>"),
+                r"(?:was|is|were|are|went\s+to|go(?:es)?\s+to|did\s+(?P<who>(?:\S+\s+){0,3}?\S+)\s+(?:spend|pay\s+out)\s+(?:on|as|in))"
+                r"\s+(?!from\b|in\b|at\b|by\b)(?P<a>[^,;?]+?)(?=\s+(?:at|for|in|during)\s|\s*[?,;]|$)", re.I),
+     lambda m: _share_asked(m.group("a"), m.group("b"), m.group("who"))),
+    # "what percentage of Apple's net sales did cost of sales represent?": the same, the part its verb's subject
+    (re.compile(r"\bwhat\s+(?:%|percent(?:age)?|share|portion|fraction|proportion)\s+of\s+(?P<b>[^,;?]+?)\s+(?:did|does|do)\s+"
+                r"(?P<a>[^,;?]+?)\s+(?:represent|account\s+for|make\s+up|comprise|constitute|take\s+up|consume|absorb)\b", re.I),
+     lambda m: _share_asked(m.group("a"), m.group("b"), None)),
+    # "how much of Meta's net income was paid out as dividends?": the same share, its part said last
+    (re.compile(r"\bhow\s+much\s+of\s+(?P<b>[^,;?]+?)\s+(?:was|were|is|are|went)\s+(?:paid\s+out\s+as|paid\s+as|spent\s+on|"
+                r"returned\s+(?:as|through|via)|used\s+(?:for|on)|to|converted\s+(?:in)?to)\s+(?P<a>[^,;?]+?)"
+                r"(?=\s+(?:at|for|in|during)\s|\s*[?,;]|$)", re.I),
+     lambda m: _share_asked(m.group("a"), m.group("b"), None)),
+    # "unadjusted EBIT (as % of total revenue)": the figure as a share of the one the brackets name
+    (re.compile(r"(?P<a>\b[\w&'-]+(?:\s+[\w&'-]+){0,3}?)\s*\(\s*as\s+(?:an?\s+)?(?:%|percent(?:age)?|pct|share)\s+of\s+"
+                r"(?P<b>[^()]{2,40}?)\s*\)", re.I), r"\g<a> as a % of \g<b>"),
+    # "how many times does Verizon's operating income cover its interest expense?": a coverage, A over B
+    (re.compile(r"\bhow\s+many\s+times\s+(?:over\s+)?(?:does|did|do|could|can|would|will)\s+(?P<a>[^,;?]+?)\s+cover\s+"
+                r"(?:its\s+|their\s+|the\s+)?(?P<b>[^,;?]+?)(?=\s+(?:at|for|in|during)\s|\s*[?,;]|$)", re.I),
+     lambda m: _share_asked(m.group("a"), m.group("b"), None, "over")),
+    # "Services mix", "data center revenue mix": that member's share of revenue (a mix by segment is refused)
+    (re.compile(r"(?<![\w&'-])(?P<x>(?!(?:revenue|revenues|sales|segment|segments|product|products|business|geographic|"
+                r"regional|the|its|their|sales|customer|channel)\b)[a-z][\w&'-]*)\s+(?:revenue\s+|sales\s+)?mix\b(?!\s+(?:by|of|across)\b)",
+                re.I), r"\g<x> share of revenue"),
+    # "how many times did Walmart turn over its inventory?": the turnover of that balance
+    (re.compile(r"\bhow\s+many\s+times\s+(?:does|did|do)\s+(?P<who>[^,;?]+?)\s+turn\s+(?:over\s+)?(?:its\s+|their\s+|the\s+)?"
+                r"(?P<x>inventor(?:y|ies)|(?:accounts\s+)?receivables?|(?:total\s+)?assets|(?:accounts\s+)?payables?)(?:\s+over)?\b",
+                re.I), lambda m: f"what was {m.group('who')} {re.sub(r'ies$', 'y', m.group('x'))} turnover"),
 )
+# A company's possessive and the years said inside an operand ("Nvidia's FY2025 revenue"): the question's
+_OWNER_AND_YEARS = re.compile(r"^(?P<owner>(?:[\w&.\-]+\s+){0,3}?[\w&.\-]+['\u2019]s?\s+)?(?P<years>(?:(?:fiscal\s+(?:year\s+)?|fy\s*'?)?"
+                              r"(?:19|20)?\d\d\s+)*)(?P<rest>.+)$", re.I)
+
+
+def _share_asked(a: str, b: str, who: str | None, op: str = "as a % of") -> str:
+    """"what was A as a % of B" (or "A over B"), with the company and years said inside B, or the company that spent,
+    set after the formula where the question's other words are read."""
+    m = _OWNER_AND_YEARS.match(b.strip())
+    owner, years, b = (m.group("owner") or "", m.group("years") or "", m.group("rest")) if m else ("", "", b)
+    tail = " ".join(w for w in (owner.strip(), years.strip(), who or "") if w)
+    return f"what was {a} {op} {b}" + (f" for {tail}" if tail else "")
 _TO_RATIO = re.compile(r"(?P<a>[\w&'\-]+)\s+to\s+(?P<b>[\w&'\- ]+?)\s+ratio\b", re.I)
 
 
@@ -1425,7 +1654,7 @@ def _names_amount(words: str, lines: frozenset = frozenset()) -> bool:
     """Whether the words are exactly an amount an operand can be: a metric's name, a row some company
     prints (`lines`), or a registry amount computed from metrics ("free cash flow", "net debt")."""
     said = normalize(words).strip()
-    if said in PHRASES or said in _DEBT_WORDS:
+    if said in PHRASES or said in _DEBT_WORDS or _FIXED_ASSETS.fullmatch(said):
         return True
     if lines and _printed(said, lines):
         return True
@@ -1468,7 +1697,52 @@ def _metric_to_metric(text: str, lines: frozenset = frozenset()) -> str:
     return text
 
 
+def to_defined(text: str, names: list[str], lines: frozenset = frozenset()) -> str:
+    """"total debt to total capital", "capex to my adjusted EBITDA": a ratio said with "to" whose one side is a
+    measure the user defined (`names`) and the other an amount, as "A over B", so the user's definition is the
+    one divided by, even where the words together are a registry ratio's name (whose own convention may differ)."""
+    for name in sorted(names, key=len, reverse=True):
+        n = re.escape(name)
+        for m in reversed(list(re.finditer(rf"(?<![\w&])(?:the\s+)?{n}\s+to\s+(?P<b>[^,;?.]+)|"
+                                           rf"(?P<a>[^,;?.]+?)\s+to\s+(?:the\s+|my\s+|our\s+)?{n}(?![\w&])", text, re.I))):
+            side = m.group("a") if m.group("a") is not None else m.group("b")
+            words = side.split()
+            # the words nearest "to" that are exactly an amount ("value of total debt": "total debt")
+            spans = range(len(words)) if m.group("a") is not None else range(len(words), 0, -1)
+            hit = next((i for i in spans if _names_amount(" ".join(words[i:] if m.group("a") is not None
+                                                                    else words[:i]), lines)
+                        or normalize(" ".join(words[i:] if m.group("a") is not None else words[:i])) in names), None)
+            if hit is None:
+                continue
+            to = re.search(r"\s+to\s+", text[m.start():m.end()] if m.group("a") is None else
+                           text[m.start("a") + len(side):m.end()])
+            at = (m.start() if m.group("a") is None else m.start("a") + len(side)) + to.start()
+            text = text[:at] + " over " + text[at + len(to.group(0)):]
+    return text
+
+
 # --- changes of a ratio, and compound growth --------------------------------------------------------
+
+def _sum(*metrics: str) -> dict:
+    node = {"metric": metrics[0]}
+    for m in metrics[1:]:
+        node = {"op": "+", "args": [node, {"metric": m}]}
+    return node
+
+
+# Registry percentages over revenue whose numerator is itself a sum or difference (EBITDA, free cash flow, SG&A
+# as its two rows), each as the tree it computes, so a change in them is the same points change as a margin's
+_QUOTIENTS: dict[str, dict] = {
+    "ebitda_margin": {"op": "/", "args": [_sum("operating_income", "depreciation_amortization"), {"metric": "revenue"}]},
+    "ebitda_margin_dep_amort": {"op": "/", "args": [_sum("operating_income", "depreciation", "amortization_intangibles"),
+                                                    {"metric": "revenue"}]},
+    "ebitda_margin_depreciation": {"op": "/", "args": [_sum("operating_income", "depreciation"), {"metric": "revenue"}]},
+    "ebit_margin": {"op": "/", "args": [{"metric": "operating_income"}, {"metric": "revenue"}]},
+    "fcf_margin": {"op": "/", "args": [{"op": "-", "args": [{"metric": "operating_cash_flow"}, {"metric": "capex"}]},
+                                       {"metric": "revenue"}]},
+    "sga_pct_revenue_parts": {"op": "/", "args": [_sum("selling_marketing", "general_administrative"), {"metric": "revenue"}]},
+}
+
 
 def formula_tree(key: str) -> dict | None:
     """A registry formula as a tree when it is a quotient of two same-year metrics ("Gross profit ÷
@@ -1479,7 +1753,9 @@ def formula_tree(key: str) -> dict | None:
         seen.add(key)
         f = FORMULAS[key]
         ins = [i.metric for i in f.inputs]
-        if len(ins) == 2 and not any(i.offset for i in f.inputs) and f.operator == "÷":
+        if key in _QUOTIENTS:
+            trees.append(_QUOTIENTS[key])
+        elif len(ins) == 2 and not any(i.offset for i in f.inputs) and f.operator == "÷":
             trees.append({"op": "/", "args": [{"metric": ins[0]}, {"metric": ins[1]}]})
         elif len(ins) == 2 and not any(i.offset for i in f.inputs) and f.operator == "−" and f.unit == "percent":
             trees.append({"op": "/", "args": [{"op": "-", "args": [{"metric": ins[0]}, {"metric": ins[1]}]},

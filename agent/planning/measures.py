@@ -81,6 +81,11 @@ def counted_shares(phrase: str, key: str, words: list[str]) -> bool:
             and not _MONEY_WORDS & set(words))
 
 
+# Words before "ratio" that name no ratio: a year, a verb that asks for one ("compute FY2025 ratio: A / B")
+_NO_NAME = re.compile(r"\d|^(?:compute|calculate|calc|give|show|get|find|what|whats|the|a|this|that|its|their|following|"
+                      r"simple|same)$")
+
+
 def find_measures(text: str, *, named_company: bool = False) -> tuple[list[str], str | None]:
     """Metric/formula keys in the text, and a narrowed or unmappable metric phrase to refuse, if any.
 
@@ -94,8 +99,10 @@ def find_measures(text: str, *, named_company: bool = False) -> tuple[list[str],
     keys: list[str] = []
     covered = {i for start, end, _ in spans for i in range(start, end)}
     for i, word in enumerate(words):
-        if word in ("ratio", "ratios") and i not in covered and i > 0 and words[i - 1] not in STOPWORDS:
+        if word in ("ratio", "ratios") and i not in covered and i > 0 and words[i - 1] not in STOPWORDS \
+                and not _NO_NAME.search(words[i - 1]):
             lead = [w for w in words[max(0, i - 2) : i] if w not in STOPWORDS]
+            lead = lead[next((j + 1 for j in range(len(lead) - 1, -1, -1) if _NO_NAME.search(lead[j])), 0):]
             return keys, " ".join([*lead[-2:], word])  # "operating ratio", "medical cost ratio"
     for start, end, key in spans:
         if key.startswith("?"):

@@ -92,6 +92,20 @@ def _restated(expr: str, keys: list[str], whole: bool = True) -> str | None:
     return None
 
 
+_NAME_IS = re.compile(r"^\s*(?P<name>[a-z][\w&' -]{0,30}?)\s*(?:=|:=|\bis\b|\bmeans\b)\s*(?P<expr>.+?)\s*$", re.I)
+
+
+def _restates_its_name(inside: str) -> bool:
+    """Whether bracketed words define a registry measure by its own operands ("FCF = CFO - capex")."""
+    m = _NAME_IS.match(inside)
+    if m is None:
+        return False
+    name = normalize(m.group("name")).strip()
+    said = FORMULA_PHRASES.get(name) or _LABELS.get(name)
+    return said is not None and _restated(m.group("expr"), [said], whole=False) is not None \
+        and len(FORMULAS[said].inputs) == len(_operands(m.group("expr")) or ())
+
+
 def without_restatements(text: str) -> tuple[str, str | None]:
     """`text` without the restatements of a named formula's own definition, and the formula key a
     bracketed name ("(DSO)") or a naming phrase ("measured as asset turnover") gives, for the caller
@@ -108,6 +122,8 @@ def without_restatements(text: str) -> tuple[str, str | None]:
                 bracketed_name = said
             out = outside
         elif keys and _restated(inside, keys):
+            out = outside
+        elif _restates_its_name(inside):  # "(FCF = CFO - capex)": an operand's own definition, restated
             out = outside
     bracketed_name = bracketed_name or _named_after(out)
     keys = named_formulas(out)

@@ -27,7 +27,7 @@ from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, g
                                              uncovered_mentions, unknown_owner, weak_mention, whole_name)
 from agent.planning.corrections import (LAYOUT, cover_page, corrected, NEGATED, SPELLED_AMPERSAND, WHOLE_FIGURE,
                                         ampersand)
-from agent.planning.defined_formulas import (INSTRUCTED, as_balance_average, as_said, averaged_balance,
+from agent.planning.defined_formulas import (INSTRUCTED, eps_kind, to_parent, with_defined_parts, as_balance_average, as_said, averaged_balance,
                                              averaged_over_years, averaged_span,
                                              balance_convention, given_name, margin_of_defined, name_aside,
                                              names_more_formulas,
@@ -42,7 +42,9 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       gap_as_difference, includes_company, inherited_growth, lead_name, lead_subject,
                                       leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
                                       thread_topic, unknown_subject)
-from agent.planning.formulas import (find_definition, has_operator, inline_formula, joined_rows, restate, spoken_operators,
+from agent.planning.industry_ratios import with_industry_definitions
+from agent.planning.sourcing import without_sourcing
+from agent.planning.formulas import (find_definition, has_operator, inline_formula, joined_rows, restate, spoken_operators, to_defined,
                                      unit_of, unread_numerator, unread_restatement)
 from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
@@ -145,12 +147,14 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     no company at all, the word is read as that ticker if the message so read is a question about that
     company. Only a message refused for naming no company is read again, so "low margin" beside a named
     company, or any message that plans as typed, is untouched."""
-    asked = without_restated_inputs(text or "")  # "DPO ... Use accounts payable and cost of sales.": its own inputs
+    text = without_sourcing(text or "")  # "Please utilize information provided primarily within the balance sheet"
+    asked = without_restated_inputs(text)  # "DPO ... Use accounts payable and cost of sales.": its own inputs
     span, said = averaged_span(asked)  # "3-year average capex as a % of revenue": each year's, averaged
     plan = known_registrant(_plan_spelled(said if span else asked, previous=previous, directory=directory), directory,
                             text or "")
     plan = unmarked(plan)
     plan.metrics = balance_convention(plan.metrics, text or "")
+    plan = with_defined_parts(plan)  # "quick ratio, where quick assets = ...": the ratio over the user's part
     if span:
         plan = averaged_over_years(plan, span)
     balance = averaged_balance(text or "") if not span and plan.route in ("domain", "refusal") else None
@@ -308,6 +312,9 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = LAYOUT.sub(" ", raw)  # "answer in one line": how to answer, not what
     raw = INSTRUCTED.sub(" ", raw)  # "use year-end balances and 365 days": how to compute, said beside the ask
+    raw = to_parent(raw, directory)  # "net earnings attributable to P&G": the net income metric
+    raw = eps_kind(raw)  # "EPS using basic shares": basic EPS
+    raw = with_industry_definitions(raw)  # "medical care ratio": medical costs over premiums, as printed
     raw = cover_page(raw)  # "on the cover of its 10-K": where, and the cover's own share count
     raw = WHOLE_FIGURE.sub(" ", raw)  # "full-year", "company-wide": the figure itself, no member
     raw = SPELLED_AMPERSAND.sub(ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
@@ -332,13 +339,14 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
              if definition is None or d["name"] != definition["name"]]
     named = [d for d in known if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
     new = [definition] if definition else []
+    rest = to_defined(rest, [normalize(d["name"]) for d in [*named, *new]], directory.line_names)
     plan = _plan(without_names(rest, [*named, *new]), previous=previous, directory=directory)
     inline = None
     if bad is None:
         names = {normalize(d["name"]): d["tree"] for d in known + new}
         inline = inline_formula(rest, plan, names, directory)
     if inline is not None:
-        formula, rest = inline
+        formula, rest = name_aside(*inline, directory, after=True)  # "Apple's FY2024 widget ratio, defined as ...": the year is asked
         formula = as_said(formula, given, unit, unit_of)
         inside = normalize(formula["name"]) + " " + normalize(inline[0]["formula"])
         named = [d for d in named if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
@@ -363,7 +371,10 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
                                     fiscal_years=plan.fiscal_years, definitions=plan.definitions)
         return _in_unit_said(plan, text or "")
     inherited = "metrics" in plan.inherited  # the thread's figures are not asked beside a formula
-    plan.metrics = asked + [m for m in plan.metrics if not inherited and (m in FORMULAS or m in MEASURE_PHRASES.values())]
+    # "What is Walmart's DPO? DPO is defined as ...": the registry's ratio of that name is the one the user defined
+    defined_as = {FORMULA_PHRASES.get(normalize(d["name"])) for d in new + named}
+    plan.metrics = asked + [m for m in plan.metrics if not inherited and m not in defined_as
+                            and (m in FORMULAS or m in MEASURE_PHRASES.values())]
     if inherited:
         plan.inherited.remove("metrics")
     if plan.route == "domain":

@@ -102,7 +102,8 @@ def _share_of_revenue(bases: Sequence[str], named_ratio: bool = True) -> list[st
             out += [f"{b} as a % of {r}", f"{b} as % of {r}", f"{b} % of {r}", f"{b} as a percentage of {r}",
                     f"{b} as percentage of {r}", f"{b} as a percent of {r}", f"{b} percent of {r}",
                     f"{b} percentage of {r}", f"{b} to {r}", f"{b} to {r} ratio", f"{b} as a share of {r}",
-                    f"{b} relative to {r}", f"{b} share of {r}"]
+                    f"{b} relative to {r}", f"{b} share of {r}", f"{b} as pct of {r}", f"{b} as a pct of {r}",
+                    f"{b} pct of {r}"]
         out += [f"{b} intensity"] + ([f"{b} ratio"] if named_ratio else [])
     return out
 
@@ -210,7 +211,8 @@ _RATIOS: list[Formula] = [
     _f("ebitda", "EBITDA",
        ["ebitda", "computed ebitda", "ebitda computed", "unadjusted ebitda", "ebitda unadjusted", "reported ebitda",
         "ebitda as reported", "operating income plus depreciation and amortization",
-        "operating income plus d&a", "operating income + d&a",
+        "operating income plus d&a", "operating income + d&a", "oibda", "operating income before depreciation and amortization",
+        "operating income before d&a", "operating profit before depreciation and amortization",
         "earnings before interest taxes depreciation and amortization",
         "earnings before interest tax depreciation and amortization",
         "earnings before interest taxes depreciation amortization",
@@ -234,6 +236,7 @@ _RATIOS: list[Formula] = [
        lambda oi, dep: oi + dep, operator="+", query="operating income depreciation"),
     _f("ebitda_margin", "EBITDA margin",
        ["ebitda margin", "ebitda margins", "ebitda as a % of revenue", "ebitda to revenue", "unadjusted ebitda margin",
+        "oibda margin", "operating margin before d&a", "operating margin before depreciation and amortization",
         "ebitda margin unadjusted", "unadjusted ebitda margins"],
        [Input("operating_income"), Input("depreciation_amortization"), Input("revenue")], "percent",
        "(Operating income + Depreciation and amortization) ÷ Revenue (EBITDA unadjusted)",
@@ -453,6 +456,28 @@ _DEBT: list[Formula] = [
                   "debt to capitalization ratio", "debt to total capitalization"],
                  [Input("equity")], "ratio", "{debt} ÷ ({debt} + Stockholders' equity)",
                  lambda debt, eq: _ratio(debt, debt + eq)),
+    # Net debt over equity (what UK analysts call gearing), and over the capital it and the equity make up
+    *_debt_chain("net_debt_to_equity", "Net debt to equity",
+                 ["net debt to equity", "net debt to equity ratio", "net debt/equity", "gearing", "gearing ratio",
+                  "net gearing", "net gearing ratio", "net debt to shareholders equity"],
+                 [Input("cash"), Input("equity")], "ratio",
+                 "({debt} − Cash and cash equivalents) ÷ Stockholders' equity (net debt over year-end equity)",
+                 lambda debt, cash, eq: _ratio(debt - cash, eq), query="long-term debt cash and cash equivalents equity"),
+    *_debt_chain("net_debt_to_capital", "Net debt to capital",
+                 ["net debt to capital", "net debt to capital ratio", "net debt to total capital", "net debt/capital",
+                  "net debt to capitalization"],
+                 [Input("cash"), Input("equity")], "ratio",
+                 "({debt} − Cash and cash equivalents) ÷ ({debt} − Cash and cash equivalents + Stockholders' equity) "
+                 "(year-end)", lambda debt, cash, eq: _ratio(debt - cash, debt - cash + eq),
+                 query="long-term debt cash and cash equivalents equity"),
+    # How many years of operating cash flow the debt is: total debt by the one convention above
+    *_debt_chain("cash_flow_to_debt", "Cash flow to debt",
+                 ["cash flow to debt", "cash flow to debt ratio", "cash flow to total debt", "operating cash flow to debt",
+                  "operating cash flow to total debt", "ocf to debt", "ocf to total debt", "cash from operations to debt",
+                  "cash from operations to total debt", "cash flow from operations to debt",
+                  "cash flow from operations to total debt"],
+                 [Input("operating_cash_flow")], "ratio", "Operating cash flow ÷ {debt}",
+                 lambda debt, ocf: _ratio(ocf, debt), query="long-term debt operating activities"),
     # Leverage over EBITDA, EBITDA as operating income plus D&A (unadjusted, as in the EBITDA margin)
     *_leverage_chains("debt_to_ebitda", "Debt to EBITDA",
                       ["debt to ebitda", "debt/ebitda", "total debt to ebitda", "total debt/ebitda", "debt to ebitda ratio",
@@ -734,7 +759,8 @@ _NAMED: list[Formula] = [
     _f("capital_employed", "Capital employed", ["capital employed"],
        [Input("total_assets"), Input("current_liabilities")], "USD",
        "Total assets − Current liabilities (capital employed, year-end)", lambda ta, cl: ta - cl, operator="−"),
-    *_debt_chain("invested_capital", "Invested capital", ["invested capital", "total invested capital"],
+    *_debt_chain("invested_capital", "Invested capital", ["invested capital", "total invested capital", "total capital",
+                                                          "total capitalization", "total capitalisation"],
                  [Input("equity")], "USD", "{debt} + Stockholders' equity (invested capital, year-end)",
                  lambda debt, eq: debt + eq, query="long-term debt stockholders equity"),
 ]
