@@ -228,7 +228,7 @@ _ASKING = frozenset("""say says said tell more else anything something detail de
     jump jumped up down went move moved so bad good worse better big low high weak weaker strong stronger poor soft
     softer solid both each either neither all two three four compare compared comparison differ differs
     different difference versus vs too affect affects affected impact impacts impacted hurt exposed 10-k 10-ks filing
-    filings annual report""".split())
+    filings annual report mention mentions mentioned""".split())
 # Pointing at a thing the thread discussed ("the risks of that", "any risks there", "did that deal
 # close?"), not at its company ("they", "its"), nor at a time ("that year"), nor a relative clause
 # ("the risks that Apple faces").
@@ -527,3 +527,59 @@ GROUP = re.compile(r"\b(?:both|each|every\s+(?:one|company)|all\s+(?:of\s+)?(?:t
 CHOOSING = re.compile(r"\bwhich\s+(?:one|company|of\s+(?:them|the\s+two|these|those|the\s+companies))\b|^\W*who\b")
 # "that year", "the same year": the year the thread's last answer was for
 THAT_YEAR = re.compile(r"\b(?:that|the\s+same|same)\s+(?:fiscal\s+)?year\b|\bin\s+that\s+(?:filing|10-?k|period)\b")
+
+
+# "does it say anything about Intel?", "do they mention Airbus?", "what does the filing say about Taiwan?",
+# "anything on Nvidia?": the thread's own filing asked about a name. The subject is the pronoun (or the
+# filing), so the name is what to look for in it, never a company to switch to; "what about Intel?"
+# and "and Nvidia?" name no such subject and still switch (or are refused for the name).
+_ASKED_OF_THREAD = re.compile(
+    r"(?:\b(?:does|did|do|is|was|has|have)\s+(?:it|they|the\s+(?:filing|10-?k|report|annual\s+report|company))\s+"
+    r"(?:\w+\s+)?(?:say|said|mention|discuss|talk|note|disclose|comment|name|cite|flag|reference|address|list|describe)"
+    r"\w*(?:\s+(?:anything|something|much|a\s+lot|at\s+all))?(?:\s+(?:about|on|regarding|of|concerning|with))?"
+    r"|\b(?:what|how)\s+(?:does|did|do)\s+(?:it|they|the\s+(?:filing|10-?k|report|company))\s+"
+    r"(?:say|said|describe|discuss|talk|mention|write)\w*(?:\s+(?:about|on|regarding|of))?"
+    r"|^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:is\s+there\s+)?(?:anything|something|any\s+mention|mentions?)\s+"
+    r"(?:about|on|regarding|of)"
+    r")\s+(?:the\s+|its\s+|their\s+)?$", re.I)
+
+
+def asked_of_thread(outside: str, matches, thread_tickers) -> set[int]:
+    """Indexes of `matches` (companies, covered or not) the message asks the thread's own filing about
+    (see _ASKED_OF_THREAD): every company it names is such a name and none is the thread's own.
+
+    Why: in a thread about AMD's risks, "does it say anything about Nvidia?" asks what AMD's 10-K says
+    of Nvidia; read as a switch it answered Nvidia's own filing, or refused Nvidia when not held."""
+    named = [i for i, m in enumerate(matches) if m.kind in ("company", "not_covered")]
+    if not named:
+        return set()
+    if any((m.company is not None and m.company.ticker in thread_tickers)
+           or not _ASKED_OF_THREAD.search(outside[: m.start]) for m in (matches[i] for i in named)):
+        return set()
+    return set(named)
+
+
+# "which is riskier?", "who's more exposed?", "which one says more about China?", "whose risks are worse?":
+# after a prose answer, a choice among the thread's companies, which each one's filing answers on the
+# thread's topic (Footnote quotes, the reader judges)
+_CHOOSES = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|then|but|now|overall)\W+)*(?:which|who|whose)\b")
+# the words that only compare ("riskier", "more", "better"): no subject to search for
+_COMPARATIVE = re.compile(r"\b(?:more|less|most|least|better|worse|best|worst|bigger|biggest|larger|largest|greater|"
+                          r"greatest|higher|highest|lower|lowest|safer|safest|stronger|strongest|weaker|weakest|"
+                          r"[a-z]+(?:ier|iest))\b")
+# a choice that asks which is at more risk: the risk factors tell it first
+_AT_RISK = re.compile(r"\b(?:risk\w*|expos\w+|vulnerab\w+|depend\w+|relian\w+|reliant|threat\w*|safe\w*)\b")
+
+
+def chooses_among(low: str) -> bool:
+    """The message chooses among companies ("which is riskier?"); `low`: lowercase."""
+    return bool(_CHOOSES.search(low))
+
+
+def choice_subject(low: str) -> tuple[str, bool]:
+    """What a choice among the thread's companies adds to its topic ("riskier" -> "risk"), and whether it
+    asks which is at more risk (searched in the risk factors first)."""
+    at_risk = bool(_AT_RISK.search(low))
+    text = re.sub(r"\brisk(?:ier|iest|y)\b", "risk", low)
+    text = _COMPARATIVE.sub(" ", _CHOOSES.sub(" ", text))
+    return " ".join(w for w in own_subject(text) if w not in _RANKING), at_risk

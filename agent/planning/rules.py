@@ -35,8 +35,8 @@ from agent.planning.defined_formulas import (INSTRUCTED, as_balance_average, as_
                                              without_restated_inputs)
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
-                                      FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
-                                      aspect_of_thread, bare_ranking,
+                                      FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company, asked_of_thread,
+                                      aspect_of_thread, bare_ranking, chooses_among,
                                       asks_more, asks_response, asks_use, asks_what_happened, comments_on_thread,
                                       compared_kind, compared_name, figure_base, figure_only_topic, figure_reply,
                                       gap_as_difference, includes_company, inherited_growth, lead_name, lead_subject,
@@ -397,7 +397,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     thread = usable_previous(previous)
     r = read(raw, outside, low, directory, discussed(thread))
     if thread is not None and thread.intent == "qualitative" and thread.tickers:
-        topical = thread_topical(outside, r.matches, thread.tickers)
+        # "and from Nvidia in graphics?", "does it say anything about Nvidia?": what the thread's filing says of it
+        topical = thread_topical(outside, r.matches, thread.tickers) | asked_of_thread(outside, r.matches, thread.tickers)
         for i in topical:  # "and from Nvidia in graphics?" after AMD's competition: still AMD's filing
             m = r.matches[i]
             r.matches[i] = CompanyMatch("topic", m.text, m.start, m.end, m.company)
@@ -708,7 +709,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     chooses = CHOOSING.search(low) or bare_ranking(low)
     compares = COMPARING.search(low) and len(prev.tickers) < 2 and not r.years.given and not r.unmappable \
         if prev is not None else False
-    if not tickers and prev is not None and len(history) >= 2 and (group or chooses or compares):
+    # "which is riskier?", "who's more exposed?" after prose answers about several companies: each of them,
+    # on the thread's topic, never the last one alone
+    r.choice = prose_thread and not tickers and len(history) >= 2 and chooses_among(low)
+    if not tickers and prev is not None and len(history) >= 2 and (group or chooses or compares or r.choice):
         # "which of the two was higher?", "rank them" after "and Meta?": the thread's companies
         pair = group is not None and ("both" in group.group(0) or "two" in group.group(0))
         every = group is not None or bool(OF_ALL.search(low))  # "which was highest?": all it discussed
