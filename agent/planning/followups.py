@@ -580,6 +580,32 @@ def choice_subject(low: str) -> tuple[str, bool]:
     """What a choice among the thread's companies adds to its topic ("riskier" -> "risk"), and whether it
     asks which is at more risk (searched in the risk factors first)."""
     at_risk = bool(_AT_RISK.search(low))
-    text = re.sub(r"\brisk(?:ier|iest|y)\b", "risk", low)
-    text = _COMPARATIVE.sub(" ", _CHOOSES.sub(" ", text))
-    return " ".join(w for w in own_subject(text) if w not in _RANKING), at_risk
+    text = _COMPARATIVE.sub(" ", _CHOOSES.sub(" ", _AT_RISK.sub(" ", low)))
+    said = [w for w in own_subject(text) if w not in _RANKING]
+    return " ".join(["risks", *said] if at_risk else said), at_risk
+
+
+def latest_for_newcomers(plan, prev, directory) -> None:
+    """Put the companies a prose reply brings into the thread ("what about AMD?" after Amazon's fiscal 2024
+    10-K) whose filings hold neither the thread's year nor the next one (which discusses it) at the latest
+    fiscal year each has a 10-K for (`plan.company_years`); a reply about such companies alone reads no
+    filing of the thread's by its year (`as_of_filing_year`).
+
+    Why: the year was the thread's, said of another company; refusing AMD for want of a fiscal 2024
+    10-K answers nobody's question, while its latest 10-K (named in the answer) is what was asked of it."""
+    asked = list(plan.fiscal_years or []) or ([plan.as_of_filing_year] if plan.as_of_filing_year else [])
+    if prev is None or plan.latest or not asked:
+        return
+    years = dict(plan.company_years or {})
+    moved = []
+    for ticker in plan.tickers:
+        if ticker in prev.tickers or ticker in (prev.thread_tickers or []) or ticker in years:
+            continue
+        company = directory.get(ticker)
+        held = directory.years.get(company.cik, []) if company is not None else []
+        if held and not any(y in held or y + 1 in held for y in asked):
+            years[ticker] = [max(held)]
+            moved.append(ticker)
+    plan.company_years = years
+    if moved and set(moved) == set(plan.tickers):
+        plan.fiscal_years, plan.as_of_filing_year = sorted({y for t in moved for y in years[t]}), None

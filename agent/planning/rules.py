@@ -39,7 +39,8 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       aspect_of_thread, bare_ranking, chooses_among,
                                       asks_more, asks_response, asks_use, asks_what_happened, comments_on_thread,
                                       compared_kind, compared_name, figure_base, figure_only_topic, figure_reply,
-                                      gap_as_difference, includes_company, inherited_growth, lead_name, lead_subject,
+                                      gap_as_difference, includes_company, inherited_growth, latest_for_newcomers,
+                                      lead_name, lead_subject,
                                       leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
                                       thread_topic, unknown_subject)
 from agent.planning.formulas import (find_definition, has_operator, inline_formula, joined_rows, restate, spoken_operators,
@@ -840,6 +841,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         own_years(plan, prev, years_inherited or sources.get("fiscal_years", "").startswith("thread"))
 
     qualitative = prose_search(plan, r, prev, followup, inherited)
+    if qualitative and years_inherited:  # "what about AMD?" after Amazon's 2024 10-K: AMD's latest, when it has none of 2024
+        latest_for_newcomers(plan, prev, directory)
     plan.inherited = inherited
     plan.slots = slot_sources(plan, inherited, sources, why=r.why)
     if qualitative and "items" not in inherited:
