@@ -123,3 +123,12 @@ def test_after_a_refused_company_the_next_one_gets_the_thread_s_topic(offline_fo
     again = ask("and Nvidia?")
     assert again.plan["tickers"] == ["NVDA"] and again.plan["intent"] == "qualitative", again.text
     assert again.plan["topic"] == first.plan["topic"] and "competition" in again.plan["query"].lower()
+
+
+def test_a_thing_asked_of_the_thread_s_filing_is_searched_for_itself(directory):
+    p = thread(directory, "why did Walmart's gross profit rate rise in fiscal 2025?", "does it say anything about tariffs?")
+    assert prose(p) and p.tickers == ["WMT"]
+    assert "tariff" in p.query.lower() and "gross" not in p.query.lower()
+    assert p.topic.startswith("tariffs")  # still carried with the thread's topic for the next reply
+    pointing = thread(directory, "what does Walmart say about competition?", "what does it say about the risks of that?")
+    assert "competition" in pointing.query.lower()

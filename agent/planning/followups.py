@@ -533,7 +533,7 @@ THAT_YEAR = re.compile(r"\b(?:that|the\s+same|same)\s+(?:fiscal\s+)?year\b|\bin\
 # "anything on Nvidia?": the thread's own filing asked about a name. The subject is the pronoun (or the
 # filing), so the name is what to look for in it, never a company to switch to; "what about Intel?"
 # and "and Nvidia?" name no such subject and still switch (or are refused for the name).
-_ASKED_OF_THREAD = re.compile(
+_ASKING_FILING = (
     r"(?:\b(?:does|did|do|is|was|has|have)\s+(?:it|they|the\s+(?:filing|10-?k|report|annual\s+report|company))\s+"
     r"(?:\w+\s+)?(?:say|said|mention|discuss|talk|note|disclose|comment|name|cite|flag|reference|address|list|describe)"
     r"\w*(?:\s+(?:anything|something|much|a\s+lot|at\s+all))?(?:\s+(?:about|on|regarding|of|concerning|with))?"
@@ -541,7 +541,9 @@ _ASKED_OF_THREAD = re.compile(
     r"(?:say|said|describe|discuss|talk|mention|write)\w*(?:\s+(?:about|on|regarding|of))?"
     r"|^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:is\s+there\s+)?(?:anything|something|any\s+mention|mentions?)\s+"
     r"(?:about|on|regarding|of)"
-    r")\s+(?:the\s+|its\s+|their\s+)?$", re.I)
+    r")")
+_ASKED_OF_THREAD = re.compile(_ASKING_FILING + r"\s+(?:the\s+|its\s+|their\s+)?$", re.I)
+_ASKED_ABOUT = re.compile(_ASKING_FILING + r"\s+(?P<about>\S.*)$", re.I)
 
 
 def asked_of_thread(outside: str, matches, thread_tickers) -> set[int]:
@@ -609,3 +611,11 @@ def latest_for_newcomers(plan, prev, directory) -> None:
     plan.company_years = years
     if moved and set(moved) == set(plan.tickers):
         plan.fiscal_years, plan.as_of_filing_year = sorted({y for t in moved for y in years[t]}), None
+
+
+def asked_about(low: str) -> str | None:
+    """What a reply asks the thread's filing about ("does it say anything about tariffs?" -> "tariffs"),
+    None when it asks nothing so. Why: the thing named is what the reply asks for; searched beside the
+    thread's topic it was outweighed by it, and the answer quoted the topic again."""
+    m = _ASKED_ABOUT.search(low)
+    return m.group("about").strip(" ?.!") if m else None

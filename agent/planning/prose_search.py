@@ -11,7 +11,7 @@ import re
 
 from agent.planning.companies import norm_name
 from agent.planning.company_mentions import strip_for_query
-from agent.planning.followups import (asks_more, choice_subject, joined_topic, leads_reply, own_subject, points_back,
+from agent.planning.followups import (asked_about, asks_more, choice_subject, joined_topic, leads_reply, own_subject, points_back,
                                       thread_topic)
 from agent.planning.plan import Plan
 from agent.planning.prose_route import FILED_IN, FILED_WORDS, PRIOR_FILING
@@ -105,10 +105,16 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
             # "and the risks?" after revenue, "how much did it cost?" after an acquisition, "any risks
             # there?", "why?" after an event: the message's own words, about the thread's subject
             topic = prev.subject if prev.subject and own and leads_reply(r.low) else thread_topic(prev)
-            query_source = f"{query_source.strip(' ?.!')} {topic}"
+            about = asked_about(r.low)
+            named = about is not None and not points_back(about) and bool(own)
+            # "does it say anything about tariffs?": tariffs, in the thread's filing; the thread's topic
+            # beside it would outweigh the thing asked for, and the answer quote the topic again
+            query_source = query_source.strip(" ?.!") if named else f"{query_source.strip(' ?.!')} {topic}"
             plan.topic = joined_topic(own, topic)
-            plan.subject = topic
-            if not r.has_topic and prev.items:
+            plan.subject = own if named else topic
+            if named:  # where the thing asked about is told: its own words' Items, else the whole filing
+                items = list(r.items)
+            elif not r.has_topic and prev.items:
                 items = list(prev.items)
                 inherited.append("items")
             elif more_of_thread and prev.items:
