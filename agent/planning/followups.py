@@ -534,10 +534,11 @@ THAT_YEAR = re.compile(r"\b(?:that|the\s+same|same)\s+(?:fiscal\s+)?year\b|\bin\
 # filing), so the name is what to look for in it, never a company to switch to; "what about Intel?"
 # and "and Nvidia?" name no such subject and still switch (or are refused for the name).
 _ASKING_FILING = (
-    r"(?:\b(?:does|did|do|is|was|has|have)\s+(?:it|they|the\s+(?:filing|10-?k|report|annual\s+report|company))\s+"
+    r"(?:\b(?:does|did|do|is|was|has|have)\s+(?:it|they|either|both|each|either\s+(?:one|of\s+them)|"
+    r"(?:both|each)\s+of\s+them|the\s+(?:filings?|10-?ks?|reports?|annual\s+reports?|company|companies))\s+"
     r"(?:\w+\s+)?(?:say|said|mention|discuss|talk|note|disclose|comment|name|cite|flag|reference|address|list|describe)"
     r"\w*(?:\s+(?:anything|something|much|a\s+lot|at\s+all))?(?:\s+(?:about|on|regarding|of|concerning|with))?"
-    r"|\b(?:what|how)\s+(?:does|did|do)\s+(?:it|they|the\s+(?:filing|10-?k|report|company))\s+"
+    r"|\b(?:what|how)\s+(?:does|did|do)\s+(?:it|they|either|each|the\s+(?:filings?|10-?ks?|reports?|company|companies))\s+"
     r"(?:say|said|describe|discuss|talk|mention|write)\w*(?:\s+(?:about|on|regarding|of))?"
     r"|^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:is\s+there\s+)?(?:anything|something|any\s+mention|mentions?)\s+"
     r"(?:about|on|regarding|of)"
