@@ -132,3 +132,27 @@ def test_a_thing_asked_of_the_thread_s_filing_is_searched_for_itself(directory):
     assert p.topic.startswith("tariffs")  # still carried with the thread's topic for the next reply
     pointing = thread(directory, "what does Walmart say about competition?", "what does it say about the risks of that?")
     assert "competition" in pointing.query.lower()
+
+
+@pytest.mark.parametrize("reply, word", [("does it say anything about tarrifs?", "tariffs"),
+                                         ("any litigaton risk?", "litigation"),
+                                         ("what about the recesion?", "recession")])
+def test_a_misspelt_subject_in_a_reply_is_searched_as_the_word_meant(directory, reply, word):
+    p = thread(directory, "what does Walmart say about competition?", reply)
+    assert prose(p) and p.tickers == ["WMT"] and word in p.query.lower(), p.query
+
+
+def test_a_term_or_name_in_a_reply_is_never_respelled(directory):
+    from agent.planning.reply_words import subject_spelled
+
+    prev = thread(directory, "what does Walmart say about competition?")
+    for kept in ("and eCommerce?", "and capex?", "what about Zorblax?", "and lowes?"):
+        assert subject_spelled(kept, prev, lambda w: bool(directory.find(w))) == kept
+
+
+def test_the_year_before_for_a_company_the_thread_showed_is_before_its_own_year(directory):
+    prev = thread(directory, "what does Walmart say about competition in fiscal 2025?", "what about Boeing in 2023?")
+    # the memory's years per company, as agent.memory.remember writes them after the second turn
+    prev = prev.model_copy(update={"company_years": {"WMT": [2025], "BA": [2023]}})
+    p = plan_rules("and what did Walmart say the year before?", previous=prev, directory=directory)
+    assert p.tickers == ["WMT"] and p.fiscal_years == [2024], (p.fiscal_years, p.company_years)

@@ -228,7 +228,7 @@ _ASKING = frozenset("""say says said tell more else anything something detail de
     jump jumped up down went move moved so bad good worse better big low high weak weaker strong stronger poor soft
     softer solid both each either neither all two three four compare compared comparison differ differs
     different difference versus vs too affect affects affected impact impacts impacted hurt exposed 10-k 10-ks filing
-    filings annual report mention mentions mentioned""".split())
+    filings annual report mention mentions mentioned quote quotes quoted quoting recent""".split())
 # Pointing at a thing the thread discussed ("the risks of that", "any risks there", "did that deal
 # close?"), not at its company ("they", "its"), nor at a time ("that year"), nor a relative clause
 # ("the risks that Apple faces").

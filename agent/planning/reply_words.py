@@ -103,3 +103,53 @@ def reply_spelled(raw: str, previous: Plan | None, is_name: Callable[[str], bool
     if previous.fiscal_years or previous.latest or previous.year_offsets:
         text = _ONE_BEFORE.sub(lambda m: f"the year {m.group(1).lower()}", text)
     return text
+
+
+# one letter doubled or undoubled ("tarrifs", "recesion"): the commonest misspelling, often two edits away
+_DOUBLED = re.compile(r"(.)\1+")
+SUBJECT_TYPO_MIN = 6  # a one-letter slip is repaired in longer words only: "capex" is no "caper"
+
+
+@functools.cache
+def _undoubled() -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for word in _english():
+        if len(word) >= TYPO_MIN:
+            out.setdefault(_DOUBLED.sub(r"\1", word), set()).add(word)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _subject_word(word: str) -> str:
+    """The one English word `word` is a slip of: a letter doubled or undoubled, or (six letters or more)
+    one letter dropped, added, changed or two swapped; `word` itself when it is a word, or no single word
+    is that near."""
+    from agent.retrieval.finance import MEASURE_PHRASES
+
+    low = word.lower()
+    if not low.isalpha() or len(low) < TYPO_MIN or low in _english() or low in MEASURE_PHRASES:
+        return word
+    near = set(_undoubled().get(_DOUBLED.sub(r"\1", low), ())) - {low}
+    if not near and len(low) >= SUBJECT_TYPO_MIN:
+        near = {v for v in _english() if abs(len(v) - len(low)) <= 1 and len(v) >= TYPO_MIN and one_edit(low, v)}
+    return next(iter(near)) if len(near) == 1 else word
+
+
+def subject_spelled(raw: str, previous: Plan | None, is_name: Callable[[str], bool] | None = None) -> str:
+    """`raw` with each misspelt word of what it asks about respelled ("does it say anything about tarrifs?"
+    -> "tariffs"), in a reply to a thread (`previous`, its last plan); unchanged otherwise. A capitalised
+    word inside the message, a word with a capital inside it ("eCommerce"), or a word naming a company
+    is a name or term as the user wrote it, and kept.
+
+    Why: the thread's filing is searched with the reply's own words; a misspelt one matches no filing's
+    text, and the reply was refused as if the filing said nothing about what was asked."""
+    if previous is None or previous.route == "meta" or not previous.tickers:
+        return raw
+
+    def repaired(m: re.Match) -> str:
+        word = m.group(0)
+        if any(ch.isupper() for ch in word[1:]) or (word[0].isupper() and raw[: m.start()].strip(" \t\"'(")):
+            return word  # "eCommerce", "iPhone": spelled as the user meant it
+        fixed = _subject_word(word)
+        return word if fixed != word and is_name is not None and is_name(word) else fixed
+
+    return re.sub(r"[A-Za-z]+", repaired, raw)
