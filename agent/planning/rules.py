@@ -35,8 +35,8 @@ from agent.planning.defined_formulas import (INSTRUCTED, as_balance_average, as_
                                              without_restated_inputs)
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
-                                      FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company, asked_of_thread,
-                                      aspect_of_thread, bare_ranking, chooses_among,
+                                      FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
+                                      asked_of_thread, aspect_of_thread, bare_ranking, chooses_among,
                                       asks_more, asks_response, asks_use, asks_what_happened, comments_on_thread,
                                       compared_kind, compared_name, figure_base, figure_only_topic, figure_reply,
                                       gap_as_difference, includes_company, inherited_growth, latest_for_newcomers,
@@ -400,7 +400,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     r = read(raw, outside, low, directory, discussed(thread))
     if thread is not None and thread.intent == "qualitative" and thread.tickers:
         # "and from Nvidia in graphics?", "does it say anything about Nvidia?": what the thread's filing says of it
-        topical = thread_topical(outside, r.matches, thread.tickers) | asked_of_thread(outside, r.matches, thread.tickers)
+        topical = thread_topical(outside, r.matches, thread.tickers) \
+            | asked_of_thread(outside, r.matches, thread.tickers)
         for i in topical:  # "and from Nvidia in graphics?" after AMD's competition: still AMD's filing
             m = r.matches[i]
             r.matches[i] = CompanyMatch("topic", m.text, m.start, m.end, m.company)
@@ -842,8 +843,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         own_years(plan, prev, years_inherited or sources.get("fiscal_years", "").startswith("thread"))
 
     qualitative = prose_search(plan, r, prev, followup, inherited)
-    if qualitative and years_inherited:  # "what about AMD?" after Amazon's 2024 10-K: AMD's latest, when it has none of 2024
-        latest_for_newcomers(plan, prev, directory)
+    if qualitative and years_inherited:
+        latest_for_newcomers(plan, prev, directory)  # "what about AMD?" after Amazon's 2024 10-K: AMD's latest
     plan.inherited = inherited
     plan.slots = slot_sources(plan, inherited, sources, why=r.why)
     if qualitative and "items" not in inherited:
