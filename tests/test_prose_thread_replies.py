@@ -112,6 +112,10 @@ def test_a_prose_answer_about_two_companies_says_which_one_nothing_answered(embe
     alone = compose_extractive("does it rely on ocean carriers?", plan.model_copy(update={"tickers": ["ZZZ"]}),
                                chunks[:1], embedder=embedder)
     assert "nothing" not in alone.intro
+    # a company none of whose filings was read (no 10-K for the year) is not said to have been searched
+    unread = compose_extractive("does it rely on ocean carriers?", plan, chunks, embedder=embedder,
+                                held={"ZZZ": {2024}})
+    assert "nothing" not in unread.intro
 
 
 def test_after_a_refused_company_the_next_one_gets_the_thread_s_topic(offline_footnote):

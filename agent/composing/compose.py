@@ -625,7 +625,8 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
         items = sorted({c.item for c, _, _ in picks if c.item})
         where = f" ({items_text(items)})" if items else ""
         intro = _source_line(plan, [c for c, _, _ in picks], companies, where, held)
-        unheard = [t for t in plan.tickers if t not in companies]
+        # of the companies whose filings were read (`held`), those nothing answered
+        unheard = [t for t in plan.tickers if t not in companies and (held is None or t in held)]
         if unheard:
             intro = f"{_nothing_from(unheard)} {intro}"
     return Draft(intro=intro, claims=claims, composer="extractive")
