@@ -580,12 +580,11 @@ def chooses_among(low: str) -> bool:
 
 
 def choice_subject(low: str) -> tuple[str, bool]:
-    """What a choice among the thread's companies adds to its topic ("riskier" -> "risk"), and whether it
-    asks which is at more risk (searched in the risk factors first)."""
+    """What a choice among the thread's companies adds to its topic (no comparative: "which one says more
+    about pricing?" -> "pricing"), and whether it asks which is at more risk (the risk factors read first)."""
     at_risk = bool(_AT_RISK.search(low))
     text = _COMPARATIVE.sub(" ", _CHOOSES.sub(" ", _AT_RISK.sub(" ", low)))
-    said = [w for w in own_subject(text) if w not in _RANKING]
-    return " ".join(["risks", *said] if at_risk else said), at_risk
+    return " ".join(w for w in own_subject(text) if w not in _RANKING), at_risk
 
 
 def latest_for_newcomers(plan, prev, directory) -> None:

@@ -70,7 +70,7 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
         plan.items = items
         plan.topic = joined_topic(said, topic)
         plan.subject = topic
-        plan.query = expand_query(f"{said} {prev.query or topic}".strip())
+        plan.query = expand_query(f"{said} {prev.query}".strip()) if said else (prev.query or expand_query(topic))
         plan.sub_queries = list(prev.sub_queries)
         inherited += ["items", "query"]
     elif (prev is not None and prev.intent == "qualitative" and not r.items and not measures and not r.why

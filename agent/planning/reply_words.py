@@ -134,6 +134,10 @@ def _subject_word(word: str) -> str:
     return next(iter(near)) if len(near) == 1 else word
 
 
+_NAMING = re.compile(r"\b(?:define[sd]?|call(?:ed)?\s+(?:it|this|that)|named|name\s+it|let\s+\w+\s+be)\b|[\"\u201c\u2018]"
+                     r"|(?<!\w)'", re.I)
+
+
 def subject_spelled(raw: str, previous: Plan | None, is_name: Callable[[str], bool] | None = None) -> str:
     """`raw` with each misspelt word of what it asks about respelled ("does it say anything about tarrifs?"
     -> "tariffs"), in a reply to a thread (`previous`, its last plan); unchanged otherwise. A capitalised
@@ -142,13 +146,19 @@ def subject_spelled(raw: str, previous: Plan | None, is_name: Callable[[str], bo
 
     Why: the thread's filing is searched with the reply's own words; a misspelt one matches no filing's
     text, and the reply was refused as if the filing said nothing about what was asked."""
-    if previous is None or previous.route == "meta" or not previous.tickers:
-        return raw
+    if previous is None or previous.route == "meta" or not previous.tickers or _NAMING.search(raw):
+        return raw  # a message that names something ("call it 'payback multiple'") spells the name as meant
+    # the thread's own words (a formula it named, "payback multiple"; its topic) are spelled as meant
+    said = " ".join([previous.query, previous.topic, *(f"{d.get('name', '')} {d.get('formula', '')}"
+                                                       for d in previous.definitions)]).lower()
+    own = set(re.findall(r"[a-z]+", said))
 
     def repaired(m: re.Match) -> str:
         word = m.group(0)
         if any(ch.isupper() for ch in word[1:]) or (word[0].isupper() and raw[: m.start()].strip(" \t\"'(")):
             return word  # "eCommerce", "iPhone": spelled as the user meant it
+        if word.lower() in own:
+            return word
         fixed = _subject_word(word)
         return word if fixed != word and is_name is not None and is_name(word) else fixed
 
