@@ -160,3 +160,13 @@ def test_the_year_before_for_a_company_the_thread_showed_is_before_its_own_year(
     prev = prev.model_copy(update={"company_years": {"WMT": [2025], "BA": [2023]}})
     p = plan_rules("and what did Walmart say the year before?", previous=prev, directory=directory)
     assert p.tickers == ["WMT"] and p.fiscal_years == [2024], (p.fiscal_years, p.company_years)
+
+
+def test_a_held_company_whose_name_is_an_everyday_word_typed_in_lower_case_is_that_company():
+    # Ford held through its 10-Qs only: "ford" typed in lower case matches no name, yet the reply names it
+    held = CompanyDirectory.from_rows(COVERED + [(37996, "FORD MOTOR CO", ["F"])], SEC, {1467858: [2023]})
+    for first in ("GM revenue 2023", "what does GM say about the UAW strike?"):
+        p = thread(held, first, "and ford?")
+        assert p.tickers == ["F"], (first, p.route, p.tickers, p.refusal_reason)
+    # a word many names begin with stays a word
+    assert thread(held, "GM revenue 2023", "and general?").tickers != ["GE"]

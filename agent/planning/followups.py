@@ -619,3 +619,17 @@ def asked_about(low: str) -> str | None:
     thread's topic it was outweighed by it, and the answer quoted the topic again."""
     m = _ASKED_ABOUT.search(low)
     return m.group("about").strip(" ?.!") if m else None
+
+
+def covered_by_word(name: str, directory):
+    """The one covered company whose name begins with `name`, a single word no name match takes because
+    it is an everyday word typed in lower case ("and ford?"); None for any other word, or a word many
+    names begin with ("general")."""
+    from agent.planning.companies import norm_name
+    from agent.planning.company_words import COMMON_FIRST_WORDS
+
+    words = norm_name(name)
+    if len(words) != 1 or words[0] in COMMON_FIRST_WORDS:
+        return None
+    found = [c for c in directory.by_first_word.get(words[0], []) if c.covered]
+    return found[0] if len(found) == 1 else None
