@@ -168,5 +168,6 @@ def test_a_held_company_whose_name_is_an_everyday_word_typed_in_lower_case_is_th
     for first in ("GM revenue 2023", "what does GM say about the UAW strike?"):
         p = thread(held, first, "and ford?")
         assert p.tickers == ["F"], (first, p.route, p.tickers, p.refusal_reason)
+    assert set(thread(held, "GM revenue 2023", "compare that with ford").tickers) == {"GM", "F"}
     # a word many names begin with stays a word
     assert thread(held, "GM revenue 2023", "and general?").tickers != ["GE"]

@@ -633,3 +633,14 @@ def covered_by_word(name: str, directory):
         return None
     found = [c for c in directory.by_first_word.get(words[0], []) if c.covered]
     return found[0] if len(found) == 1 else None
+
+
+# "compare that with ford", "and vs dow?": the last word a comparison is made with, as typed
+_COMPARED_WORD = re.compile(r"\b(?:compar\w*|stacks?\s+up|vs\.?|versus|against)\s+(?:(?:it|that|this|them)\s+)?"
+                            r"(?:(?:with|to|against)\s+)?([a-z][\w&'-]*?)(?:['\u2019]s)?\W*$", re.I)
+
+
+def compared_word(outside: str) -> str | None:
+    """The one word a reply compares the thread's subject with ("compare that with ford" -> "ford")."""
+    m = _COMPARED_WORD.search(outside)
+    return m.group(1) if m else None

@@ -39,9 +39,8 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       asked_of_thread, aspect_of_thread, bare_ranking, chooses_among,
                                       asks_more, asks_response, asks_use, asks_what_happened, comments_on_thread,
                                       compared_kind, compared_name, figure_base, figure_only_topic, figure_reply,
-                                      covered_by_word, gap_as_difference, includes_company, inherited_growth,
-                                      latest_for_newcomers,
-                                      lead_name, lead_subject,
+                                      compared_word, covered_by_word, gap_as_difference, includes_company,
+                                      inherited_growth, latest_for_newcomers, lead_name, lead_subject,
                                       leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
                                       thread_topic, unknown_subject)
 from agent.planning.formulas import (find_definition, has_operator, inline_formula, joined_rows, restate, spoken_operators,
@@ -747,7 +746,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             about, named = None, None
         if about:  # "what about Ford?" in a thread about Tesla: about Ford, never Tesla again
             return refusal_plan(about[0], about[1], **carry)
-        held = covered_by_word(named, directory) if named and not any(k.startswith("dim:") for k in prev.metrics) \
+        word = named or compared_word(unthreaded)  # "compare that with ford"
+        held = covered_by_word(word, directory) if word and not any(k.startswith("dim:") for k in prev.metrics) \
             else None
         if held is not None and held.ticker not in prev.tickers:
             # "and ford?" in a thread about GM: Ford, a company held whose name is an everyday word typed in
