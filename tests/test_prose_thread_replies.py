@@ -17,6 +17,7 @@ import pytest
 
 from agent.composing.compose import compose_extractive
 from agent.composing.draft import Evidence
+from agent.planning.brands import brands_from
 from agent.planning.companies import CompanyDirectory
 from agent.planning.exemplars import meaning_from
 from agent.planning.plan import Plan
@@ -164,10 +165,15 @@ def test_the_year_before_for_a_company_the_thread_showed_is_before_its_own_year(
 
 def test_a_held_company_whose_name_is_an_everyday_word_typed_in_lower_case_is_that_company():
     # Ford held through its 10-Qs only: "ford" typed in lower case matches no name, yet the reply names it
-    held = CompanyDirectory.from_rows(COVERED + [(37996, "FORD MOTOR CO", ["F"])], SEC, {1467858: [2023]})
-    for first in ("GM revenue 2023", "what does GM say about the UAW strike?"):
-        p = thread(held, first, "and ford?")
-        assert p.tickers == ["F"], (first, p.route, p.tickers, p.refusal_reason)
-    assert set(thread(held, "GM revenue 2023", "compare that with ford").tickers) == {"GM", "F"}
-    # a word many names begin with stays a word
-    assert thread(held, "GM revenue 2023", "and general?").tickers != ["GE"]
+    held = CompanyDirectory.from_rows(COVERED + [(37996, "FORD MOTOR CO", ["F"]), (1046179, "TAIWAN SEMICONDUCTOR "
+                                                  "MANUFACTURING CO LTD", ["TSM"])], SEC, {1467858: [2023]})
+    # the corpus's filings that name each word: Ford's own name Ford; Taiwan is named by others, as a place
+    corpus = {"ford": [(37996, 40), (1467858, 6)], "taiwan": [(2488, 12), (320193, 3)]}
+    with brands_from(lambda phrase: corpus.get(phrase.lower(), [])):
+        for first in ("GM revenue 2023", "what does GM say about the UAW strike?"):
+            p = thread(held, first, "and ford?")
+            assert p.tickers == ["F"], (first, p.route, p.tickers, p.refusal_reason)
+        assert set(thread(held, "GM revenue 2023", "compare that with ford").tickers) == {"GM", "F"}
+        # a place a registrant's name begins with, and a word many names begin with, stay words
+        assert thread(held, "what does AMD say about its foundries?", "what about taiwan?").tickers == ["AMD"]
+        assert thread(held, "GM revenue 2023", "and general?").tickers != ["GE"]

@@ -749,10 +749,14 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         word = named or compared_word(unthreaded)  # "compare that with ford"
         held = covered_by_word(word, directory) if word and not any(k.startswith("dim:") for k in prev.metrics) \
             else None
-        if held is not None and held.ticker not in prev.tickers:
+        if held is not None:
             # "and ford?" in a thread about GM: Ford, a company held whose name is an everyday word typed in
             # lower case (which no name match takes), never GM again nor a topic of GM's filing
-            tickers, named = [held.ticker], None
+            named = None
+            tickers = [held.ticker] if held.ticker not in prev.tickers else tickers
+            said = re.search(rf"(?i)\b{re.escape(word)}\b", outside)
+            if said:  # the word is the company's name here, never a line or topic word to account for
+                r.matches.append(CompanyMatch("company", said.group(0), said.start(), said.end(), held, via="name"))
         # an ordinary word ("what about samsung?"), or a name beside a measure ("what about sony's net
         # income?"): a line or segment of the thread's company, or else a name
         # "how about its margin?": "its" is the thread's company, so the word is no other company's name
