@@ -177,3 +177,9 @@ def test_a_held_company_whose_name_is_an_everyday_word_typed_in_lower_case_is_th
         # a place a registrant's name begins with, and a word many names begin with, stay words
         assert thread(held, "what does AMD say about its foundries?", "what about taiwan?").tickers == ["AMD"]
         assert thread(held, "GM revenue 2023", "and general?").tickers != ["GE"]
+
+
+def test_why_after_a_prose_answer_searches_the_causes_of_its_topic(directory):
+    p = thread(directory, "how did Walmart's eCommerce business do in fiscal 2025?", "why?")
+    assert prose(p) and p.tickers == ["WMT"] and p.items[0] == "7"
+    assert "ecommerce" in p.query.lower() and "primarily due to" in p.query.lower(), p.query

@@ -110,6 +110,10 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
             # "does it say anything about tariffs?": tariffs, in the thread's filing; the thread's topic
             # beside it would outweigh the thing asked for, and the answer quote the topic again
             query_source = query_source.strip(" ?.!") if named else f"{query_source.strip(' ?.!')} {topic}"
+            if r.why and not own and not named:
+                # "why?" after a prose answer: what the filing gives as the causes of what it said of the
+                # topic, searched in the words a cause is stated in, as a figure's why is
+                query_source = f"why {topic}, {topic} increased or decreased primarily due to"
             plan.topic = joined_topic(own, topic)
             plan.subject = own if named else topic
             if named:  # where the thing asked about is told: its own words' Items, else the whole filing
