@@ -621,23 +621,6 @@ def asked_about(low: str) -> str | None:
     return m.group("about").strip(" ?.!") if m else None
 
 
-def covered_by_word(name: str, directory):
-    """The one covered company whose name begins with `name`, a single word no name match takes because
-    it is an everyday word typed in lower case ("and ford?"), when that company's own filings name the
-    word most (agent.planning.brands.named_by): "taiwan" begins a registrant's name, but the filings
-    that name Taiwan are other companies', writing of a place. None for any other word, or a word many
-    names begin with ("general")."""
-    from agent.planning.brands import named_by
-    from agent.planning.companies import norm_name
-    from agent.planning.company_words import COMMON_FIRST_WORDS
-
-    words = norm_name(name)
-    if len(words) != 1 or words[0] in COMMON_FIRST_WORDS:
-        return None
-    found = [c for c in directory.by_first_word.get(words[0], []) if c.covered]
-    return found[0] if len(found) == 1 and named_by(words[0], {found[0].cik}) else None
-
-
 # "compare that with ford", "and vs dow?": the last word a comparison is made with, as typed
 _COMPARED_WORD = re.compile(r"\b(?:compar\w*|stacks?\s+up|vs\.?|versus|against)\s+(?:(?:it|that|this|them)\s+)?"
                             r"(?:(?:with|to|against)\s+)?([a-z][\w&'-]*?)(?:['\u2019]s)?\W*$", re.I)

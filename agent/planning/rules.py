@@ -18,7 +18,7 @@ import re
 import unicodedata
 
 from agent.planning.asides import aside_words, set_aside
-from agent.planning.brands import registrant_not_theirs, uncovered_registrant
+from agent.planning.brands import covered_by_word, registrant_not_theirs, uncovered_registrant
 from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_words import english_words
@@ -39,7 +39,7 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       asked_of_thread, aspect_of_thread, bare_ranking, chooses_among,
                                       asks_more, asks_response, asks_use, asks_what_happened, comments_on_thread,
                                       compared_kind, compared_name, figure_base, figure_only_topic, figure_reply,
-                                      compared_word, covered_by_word, gap_as_difference, includes_company,
+                                      compared_word, gap_as_difference, includes_company,
                                       inherited_growth, latest_for_newcomers, lead_name, lead_subject,
                                       leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
                                       thread_topic, unknown_subject)
