@@ -183,3 +183,16 @@ def test_why_after_a_prose_answer_searches_the_causes_of_its_topic(directory):
     p = thread(directory, "how did Walmart's eCommerce business do in fiscal 2025?", "why?")
     assert prose(p) and p.tickers == ["WMT"] and p.items[0] == "7"
     assert "ecommerce" in p.query.lower() and "primarily due to" in p.query.lower(), p.query
+
+
+def test_a_section_named_in_a_reply_is_no_company(directory):
+    p = thread(directory, "Walmart revenue fiscal 2025", "what does the MD&A say about it?")
+    assert prose(p) or p.intent == "qualitative", (p.route, p.refusal_reason, p.refusal_detail)
+    assert p.tickers == ["WMT"] and p.items[0] == "7"
+
+
+def test_a_compound_word_is_never_respelled_as_the_word_inside_it(directory):
+    from agent.planning.reply_words import subject_spelled
+
+    prev = thread(directory, "Walmart revenue fiscal 2025")
+    assert subject_spelled("how did ecommerce contribute?", prev) == "how did ecommerce contribute?"

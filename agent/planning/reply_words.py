@@ -131,6 +131,8 @@ def _subject_word(word: str) -> str:
     near = set(_undoubled().get(_DOUBLED.sub(r"\1", low), ())) - {low}
     if not near and len(low) >= SUBJECT_TYPO_MIN:
         near = {v for v in _english() if abs(len(v) - len(low)) <= 1 and len(v) >= TYPO_MIN and one_edit(low, v)}
+    # a word holding another whole ("ecommerce", "nonrecurring") is a compound as typed, no slip of it
+    near = {v for v in near if v not in low}
     return next(iter(near)) if len(near) == 1 else word
 
 
