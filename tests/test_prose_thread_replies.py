@@ -194,5 +194,10 @@ def test_a_section_named_in_a_reply_is_no_company(directory):
 def test_a_compound_word_is_never_respelled_as_the_word_inside_it(directory):
     from agent.planning.reply_words import subject_spelled
 
-    prev = thread(directory, "Walmart revenue fiscal 2025")
+    prev = thread(directory, "what does Walmart say about its online sales?")
     assert subject_spelled("how did ecommerce contribute?", prev) == "how did ecommerce contribute?"
+    # a figure's own words the dictionary lacks are no slips ("payout" is no "layout"), and a figure thread's
+    # reply is left to the figure path
+    assert subject_spelled("and the dividend payout?", prev) == "and the dividend payout?"
+    figure = thread(directory, "Walmart revenue fiscal 2025")
+    assert subject_spelled("and any litigaton?", figure) == "and any litigaton?"
