@@ -600,18 +600,11 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
     first_item = plan.items[0] if plan.items and (
         (plan.items[0] in ("7", "I-2") and sentence_rank.ASK_CAUSE.search(asks))
         or (plan.items[0] == "1A" and sentence_rank.ASK_RELIANCE.search(asks))) else None
-    read = prose[:READ_CHUNKS]
-    picks = []
-    # several companies: each one's sentences judged against its own best, so one filing that answers
-    # closely never pushes out the other's answer below a floor set by its own best sentence
-    groups = [[c for c in read if c.ticker == t] for t in dict.fromkeys(c.ticker for c in read)]
-    for group in groups:
-        found = _pick_sentences(group, terms, queries=queries, embedder=embedder, question=question, year=year,
-                                first_item=first_item, item_order=quote_order(question, list(plan.items or [])),
-                                subject=plan.query or question, figures=figures,
-                                # words that may name a line no fact answered: an amount quoted must be theirs
-                                figure_ask=question if plan.probe else None)
-        picks += found[:max(2, -(-MAX_SENTENCES // len(groups)))] if len(groups) > 1 else found
+    picks = _pick_sentences(prose[:READ_CHUNKS], terms, queries=queries, embedder=embedder, question=question, year=year,
+                            first_item=first_item, item_order=quote_order(question, list(plan.items or [])),
+                            subject=plan.query or question, figures=figures,
+                            # words that may name a line no fact answered: an amount quoted must be theirs
+                            figure_ask=question if plan.probe else None)
     # a footnote quotes the whole sentence, unless it carries a figure that is not an XBRL fact
     claims = _number_claims(cells or [])
     for c, s, whole in picks:
