@@ -653,7 +653,20 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
         items = sorted({c.item for c, _, _ in picks if c.item})
         where = f" ({items_text(items)})" if items else ""
         intro = _source_line(plan, [c for c, _, _ in picks], companies, where, held)
+        # of the companies whose filings were read (`held`), those nothing answered
+        unheard = [t for t in plan.tickers if t not in companies and (held is None or t in held)]
+        if unheard:
+            intro = f"{_nothing_from(unheard)} {intro}"
     return Draft(intro=intro, claims=claims, composer="extractive")
+
+
+def _nothing_from(tickers: list[str]) -> str:
+    """What a prose answer about several companies says of those none of whose sentences answered.
+
+    Why: "how does that compare with Apple?" quoted the thread's company alone, and read as if Apple
+    had been forgotten; the answer is about both, and for one of them it is that nothing was found."""
+    whose = " or ".join(possessive(t) for t in tickers)
+    return f"I found nothing in {whose} 10-K that answers this."
 
 
 def _unquoted(chunk: Evidence, quoted: list[str]) -> Evidence:

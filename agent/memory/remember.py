@@ -7,7 +7,9 @@ between two questions does not break the thread.
 
 Beside the last plan, the memory keeps the thread's last FIGURE plan (`figure`), which a prose turn
 about that figure does not replace, so "and in fy23?" after "why did it go up?" is the figure again
-(agent.planning.followups.back_to_figure); and the sentences the thread has quoted (`quoted`), so
+(agent.planning.followups.back_to_figure); its last PROSE plan (`prose`) when no figure was answered
+after it, which a refused company does not replace, so "and Boeing?" after a refused "what about
+Airbus?" asks the thread's topic of Boeing; and the sentences the thread has quoted (`quoted`), so
 "say more" quotes the next best ones, never the same again.
 """
 
@@ -110,14 +112,17 @@ def _carried(before: dict, plan: dict | None, quotes: list[str]) -> dict:
     figure; a prose turn keeps it while it is about the figure's companies, and drops it once the
     thread has moved to other companies."""
     figure = before.get("figure")
+    prose = before.get("prose")
     if plan is not None:
         try:
             parsed = Plan.model_validate(plan)
         except ValueError:
             parsed = None
         if is_figure_plan(parsed):
-            figure = plan
+            figure, prose = plan, None
         elif figure and not set(plan.get("tickers") or []) & set(figure.get("tickers") or []):
             figure = None
+        if parsed is not None and parsed.route == "domain" and parsed.intent == "qualitative":
+            prose = plan
     quoted = [*(before.get("quoted") or []), *(q for q in quotes if q not in (before.get("quoted") or []))]
-    return {"figure": figure, "quoted": quoted[-QUOTED_KEPT:]}
+    return {"figure": figure, "prose": prose, "quoted": quoted[-QUOTED_KEPT:]}

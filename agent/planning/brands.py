@@ -341,3 +341,18 @@ def judge(phrase: str, counts: list[tuple[int, int]], directory: CompanyDirector
         return CompanyMatch("ambiguous", phrase, start, end, via="brand",
                             candidates=[directory.companies[cik] for cik, _ in shared])
     return None
+
+
+def covered_by_word(name: str, directory: CompanyDirectory) -> Company | None:
+    """The one covered company whose name begins with `name`, a single word no name match takes because
+    it is an everyday word typed in lower case ("and ford?"), when that company's own filings name the
+    word most (named_by): "taiwan" begins a registrant's name, but the filings that name Taiwan are
+    other companies', writing of a place. None for any other word, or a word many names begin with."""
+    from agent.planning.company_words import COMMON_FIRST_WORDS
+
+    words = norm_name(name)
+    if len(words) != 1 or words[0] in COMMON_FIRST_WORDS:
+        return None
+    found = [c for c in directory.by_first_word.get(words[0], []) if c.covered]
+    return found[0] if len(found) == 1 and named_by(words[0], {found[0].cik}) else None
+

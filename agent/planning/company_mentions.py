@@ -113,10 +113,16 @@ def unknown_owner(r: Reading, outside: str, in_thread: bool) -> str | None:
     return guess
 
 
+# a filing's sections by the names analysts give them: no company's
+_SECTION_NAME = re.compile(r"\b(?:MD\s*&\s*A|MDA|Item\s+\d{1,2}[ABC]?|10-?[KQ]s?)\b", re.I)
+
+
 def named_unknown_company(outside: str) -> str | None:
     """A company-like token the directory did not resolve ("FOOBAR revenue", "Foobar's margins"):
     a follow-up naming one must not silently inherit the thread's company. Ticker-shaped words
-    (all capitals) and possessive names count; measures, abbreviations and topics do not."""
+    (all capitals) and possessive names count; measures, abbreviations, topics and a filing's sections
+    ("what does the MD&A say about it?") do not."""
+    outside = _SECTION_NAME.sub(" ", outside)
     guess = guess_company_text(outside)
     if not guess:
         return None

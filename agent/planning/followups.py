@@ -228,7 +228,7 @@ _ASKING = frozenset("""say says said tell more else anything something detail de
     jump jumped up down went move moved so bad good worse better big low high weak weaker strong stronger poor soft
     softer solid both each either neither all two three four compare compared comparison differ differs
     different difference versus vs too affect affects affected impact impacts impacted hurt exposed 10-k 10-ks filing
-    filings annual report""".split())
+    filings annual report mention mentions mentioned quote quotes quoted quoting recent""".split())
 # Pointing at a thing the thread discussed ("the risks of that", "any risks there", "did that deal
 # close?"), not at its company ("they", "its"), nor at a time ("that year"), nor a relative clause
 # ("the risks that Apple faces").
@@ -527,3 +527,106 @@ GROUP = re.compile(r"\b(?:both|each|every\s+(?:one|company)|all\s+(?:of\s+)?(?:t
 CHOOSING = re.compile(r"\bwhich\s+(?:one|company|of\s+(?:them|the\s+two|these|those|the\s+companies))\b|^\W*who\b")
 # "that year", "the same year": the year the thread's last answer was for
 THAT_YEAR = re.compile(r"\b(?:that|the\s+same|same)\s+(?:fiscal\s+)?year\b|\bin\s+that\s+(?:filing|10-?k|period)\b")
+
+
+# "does it say anything about Intel?", "do they mention Airbus?", "what does the filing say about Taiwan?",
+# "anything on Nvidia?": the thread's own filing asked about a name. The subject is the pronoun (or the
+# filing), so the name is what to look for in it, never a company to switch to; "what about Intel?"
+# and "and Nvidia?" name no such subject and still switch (or are refused for the name).
+_ASKING_FILING = (
+    r"(?:\b(?:does|did|do|is|was|has|have)\s+(?:it|they|either|both|each|either\s+(?:one|of\s+them)|"
+    r"(?:both|each)\s+of\s+them|the\s+(?:filings?|10-?ks?|reports?|annual\s+reports?|company|companies))\s+"
+    r"(?:\w+\s+)?(?:say|said|mention|discuss|talk|note|disclose|comment|name|cite|flag|reference|address|list|describe)"
+    r"\w*(?:\s+(?:anything|something|much|a\s+lot|at\s+all))?(?:\s+(?:about|on|regarding|of|concerning|with))?"
+    r"|\b(?:what|how)\s+(?:does|did|do)\s+(?:it|they|either|each|the\s+(?:filings?|10-?ks?|reports?|company|companies))\s+"
+    r"(?:say|said|describe|discuss|talk|mention|write)\w*(?:\s+(?:about|on|regarding|of))?"
+    r"|^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:is\s+there\s+)?(?:anything|something|any\s+mention|mentions?)\s+"
+    r"(?:about|on|regarding|of)"
+    r")")
+_ASKED_OF_THREAD = re.compile(_ASKING_FILING + r"\s+(?:the\s+|its\s+|their\s+)?$", re.I)
+_ASKED_ABOUT = re.compile(_ASKING_FILING + r"\s+(?P<about>\S.*)$", re.I)
+
+
+def asked_of_thread(outside: str, matches, thread_tickers) -> set[int]:
+    """Indexes of `matches` (companies, covered or not) the message asks the thread's own filing about
+    (see _ASKED_OF_THREAD): every company it names is such a name and none is the thread's own.
+
+    Why: in a thread about AMD's risks, "does it say anything about Nvidia?" asks what AMD's 10-K says
+    of Nvidia; read as a switch it answered Nvidia's own filing, or refused Nvidia when not held."""
+    named = [i for i, m in enumerate(matches) if m.kind in ("company", "not_covered")]
+    if not named:
+        return set()
+    if any((m.company is not None and m.company.ticker in thread_tickers)
+           or not _ASKED_OF_THREAD.search(outside[: m.start]) for m in (matches[i] for i in named)):
+        return set()
+    return set(named)
+
+
+# "which is riskier?", "who's more exposed?", "which one says more about China?", "whose risks are worse?":
+# after a prose answer, a choice among the thread's companies, which each one's filing answers on the
+# thread's topic (Footnote quotes, the reader judges)
+_CHOOSES = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|then|but|now|overall)\W+)*(?:which|who|whose)\b")
+# the words that only compare ("riskier", "more", "better"): no subject to search for
+_COMPARATIVE = re.compile(r"\b(?:more|less|most|least|better|worse|best|worst|bigger|biggest|larger|largest|greater|"
+                          r"greatest|higher|highest|lower|lowest|safer|safest|stronger|strongest|weaker|weakest|"
+                          r"[a-z]+(?:ier|iest))\b")
+# a choice that asks which is at more risk: the risk factors tell it first
+_AT_RISK = re.compile(r"\b(?:risk\w*|expos\w+|vulnerab\w+|depend\w+|relian\w+|reliant|threat\w*|safe\w*)\b")
+
+
+def chooses_among(low: str) -> bool:
+    """The message chooses among companies ("which is riskier?"); `low`: lowercase."""
+    return bool(_CHOOSES.search(low))
+
+
+def choice_subject(low: str) -> tuple[str, bool]:
+    """What a choice among the thread's companies adds to its topic (no comparative: "which one says more
+    about pricing?" -> "pricing"), and whether it asks which is at more risk (the risk factors read first)."""
+    at_risk = bool(_AT_RISK.search(low))
+    text = _COMPARATIVE.sub(" ", _CHOOSES.sub(" ", _AT_RISK.sub(" ", low)))
+    return " ".join(w for w in own_subject(text) if w not in _RANKING), at_risk
+
+
+def latest_for_newcomers(plan, prev, directory) -> None:
+    """Put the companies a prose reply brings into the thread ("what about AMD?" after Amazon's fiscal 2024
+    10-K) whose filings hold neither the thread's year nor the next one (which discusses it) at the latest
+    fiscal year each has a 10-K for (`plan.company_years`); a reply about such companies alone reads no
+    filing of the thread's by its year (`as_of_filing_year`).
+
+    Why: the year was the thread's, said of another company; refusing AMD for want of a fiscal 2024
+    10-K answers nobody's question, while its latest 10-K (named in the answer) is what was asked of it."""
+    asked = list(plan.fiscal_years or []) or ([plan.as_of_filing_year] if plan.as_of_filing_year else [])
+    if prev is None or plan.latest or not asked:
+        return
+    years = dict(plan.company_years or {})
+    moved = []
+    for ticker in plan.tickers:
+        if ticker in prev.tickers or ticker in (prev.thread_tickers or []) or ticker in years:
+            continue
+        company = directory.get(ticker)
+        held = directory.years.get(company.cik, []) if company is not None else []
+        if held and not any(y in held or y + 1 in held for y in asked):
+            years[ticker] = [max(held)]
+            moved.append(ticker)
+    plan.company_years = years
+    if moved and set(moved) == set(plan.tickers):
+        plan.fiscal_years, plan.as_of_filing_year = sorted({y for t in moved for y in years[t]}), None
+
+
+def asked_about(low: str) -> str | None:
+    """What a reply asks the thread's filing about ("does it say anything about tariffs?" -> "tariffs"),
+    None when it asks nothing so. Why: the thing named is what the reply asks for; searched beside the
+    thread's topic it was outweighed by it, and the answer quoted the topic again."""
+    m = _ASKED_ABOUT.search(low)
+    return m.group("about").strip(" ?.!") if m else None
+
+
+# "compare that with ford", "and vs dow?": the last word a comparison is made with, as typed
+_COMPARED_WORD = re.compile(r"\b(?:compar\w*|stacks?\s+up|vs\.?|versus|against)\s+(?:(?:it|that|this|them)\s+)?"
+                            r"(?:(?:with|to|against)\s+)?([a-z][\w&'-]*?)(?:['\u2019]s)?\W*$", re.I)
+
+
+def compared_word(outside: str) -> str | None:
+    """The one word a reply compares the thread's subject with ("compare that with ford" -> "ford")."""
+    m = _COMPARED_WORD.search(outside)
+    return m.group(1) if m else None

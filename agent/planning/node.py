@@ -38,9 +38,10 @@ def previous_plan(state) -> Plan | None:
         return None
 
 
-def figure_plan(state) -> Plan | None:
-    """The thread's last figure plan (agent.memory.remember), None when there is none or it no longer validates."""
-    raw = (state.get("memory") or {}).get("figure")
+def figure_plan(state, kind: str = "figure") -> Plan | None:
+    """The thread's last figure plan (agent.memory.remember), or its last prose plan (`kind` "prose"); None
+    when there is none or it no longer validates."""
+    raw = (state.get("memory") or {}).get(kind)
     try:
         return Plan.model_validate(raw) if raw else None
     except ValidationError:
@@ -94,13 +95,19 @@ def _shown_figures(question: str, previous: Plan | None, figure: Plan | None, re
 COMPANY_REFUSALS = ("no_company", "not_covered")
 
 
-def _before_refused_company(previous: Plan | None, figure: Plan | None) -> Plan | None:
+def _before_refused_company(previous: Plan | None, figure: Plan | None, prose: Plan | None = None) -> Plan | None:
     """The plan a reply is read against after a company was refused. "and the margin?" after "what about
     Adidas?" was refused is about the companies the thread last answered for (its last figure plan), with
     the metric and years the refused turn carried; never the refused name again, nor no company at all.
-    A reply that names a company still names its own."""
-    if (previous is None or figure is None or previous.route != "refusal"
-            or previous.refusal_reason not in COMPANY_REFUSALS or not figure.tickers):
+    A reply that names a company still names its own. After prose answers ("what does Boeing say about
+    competition?"), "and Lockheed?" then "ok, and GE?" asks the thread's topic of GE, its years as the
+    thread last held them."""
+    if (previous is None or previous.route != "refusal" or previous.refusal_reason not in COMPANY_REFUSALS):
+        return previous
+    if prose is not None and prose.tickers:
+        return prose.model_copy(update={
+            "thread_tickers": list(dict.fromkeys([*previous.thread_tickers, *prose.tickers]))})
+    if figure is None or not figure.tickers:
         return previous
     # not a comparison to add to: "and Netflix?" after a refused "what about Microsoft?" asks of Netflix alone,
     # while "and the margin?" is planned for all the companies it names back
@@ -118,7 +125,8 @@ def plan(state, deps, config) -> dict:
     question = state["question"]
     refused = (state.get("memory") or {}).get("refused")
     shown = figure_plan(state)
-    previous = _before_refused_company(_shown_figures(question, previous_plan(state), shown, refused), shown)
+    previous = _before_refused_company(_shown_figures(question, previous_plan(state), shown, refused), shown,
+                                       figure_plan(state, "prose"))
     result, name, fallback = _planned(question, previous, deps)
     figure = followups.back_to_figure(question, previous, shown)
     if figure is not None and not followups.is_figure_plan(result):

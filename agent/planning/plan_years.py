@@ -74,7 +74,12 @@ def asked_years(r: Reading, prev: Plan | None, followup: bool, directory: Compan
         # "and the year before?": relative to the year the thread is on, not to the latest filing
         # "how does that compare with the year before?": both years, the thread's and the one named
         both = [0] if COMPARING.search(r.low) or re.search(r"\b(?:vs\.?|versus|against)\b", r.low) else []
-        if prev.latest and len(prev.tickers) > 1 and len(set(prev.fiscal_years)) > 1:
+        # "and what did Nvidia say the year before?" after AMD's turn: before the year the thread showed Nvidia
+        named = {max(prev.company_years[t]) for t in r.tickers if (prev.company_years or {}).get(t)}
+        if r.tickers and len(named) == 1 and set(r.tickers) <= set(prev.company_years or {}):
+            fields.update(fiscal_years=sorted({named.pop() + o for o in [*both, *r.years.offsets]}), latest=False,
+                          year_offsets=[])
+        elif prev.latest and len(prev.tickers) > 1 and len(set(prev.fiscal_years)) > 1:
             # companies each on their own latest year (Nvidia's fiscal 2025 beside Intel's 2023): "the year
             # before" is each one's year before its own, never one year for all that some do not report
             base_offset = max(prev.year_offsets or [0])

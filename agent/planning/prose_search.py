@@ -11,7 +11,8 @@ import re
 
 from agent.planning.companies import norm_name
 from agent.planning.company_mentions import strip_for_query
-from agent.planning.followups import asks_more, joined_topic, leads_reply, own_subject, points_back, thread_topic
+from agent.planning.followups import (asked_about, asks_more, choice_subject, joined_topic, leads_reply, own_subject, points_back,
+                                      thread_topic)
 from agent.planning.plan import Plan
 from agent.planning.prose_route import FILED_IN, FILED_WORDS, PRIOR_FILING
 from agent.planning.reading import Reading
@@ -58,6 +59,20 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
     qualitative = r.why or len(compound) > 1 or not measures or r.prose_ask
     if not qualitative:
         plan.query = expand_query(" ".join(metric_query(k) for k in measures))
+    elif r.choice and prev is not None and not measures:
+        # "which is riskier?": the thread's search of each company, what the choice adds to it beside it; one
+        # asking which is at more risk reads the risk factors first
+        said, at_risk = choice_subject(r.low)
+        topic = thread_topic(prev)
+        items = list(prev.items) or list(r.items)
+        if at_risk:
+            items = ["1A", *(i for i in items if i != "1A")]
+        plan.items = items
+        plan.topic = joined_topic(said, topic)
+        plan.subject = topic
+        plan.query = expand_query(f"{said} {prev.query}".strip()) if said else (prev.query or expand_query(topic))
+        plan.sub_queries = list(prev.sub_queries)
+        inherited += ["items", "query"]
     elif (prev is not None and prev.intent == "qualitative" and not r.items and not measures and not r.why
             and followup and not own_subject(query_source)):
         # "and Tesla?", "say more" after a prose question: the same search, another company or year
@@ -73,7 +88,8 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
                 query_source = "business overview products and services"
         if r.why and "7" not in items:
             items = ["7", *items]
-        names = {w for m in r.matches if m.company is not None for w in norm_name(m.company.name)}
+        # a company named as a topic ("does it say anything about Nvidia?") is what to look for, not whose filing
+        names = {w for m in r.matches if m.company is not None and m.kind != "topic" for w in norm_name(m.company.name)}
         own = " ".join(w for w in own_subject(query_source) if w not in names)  # "johnson & johnson" is no topic
         plan.topic = plan.topic or own
         # "say more about the data center part" after why revenue fell: that part of the same discussion
@@ -89,10 +105,20 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
             # "and the risks?" after revenue, "how much did it cost?" after an acquisition, "any risks
             # there?", "why?" after an event: the message's own words, about the thread's subject
             topic = prev.subject if prev.subject and own and leads_reply(r.low) else thread_topic(prev)
-            query_source = f"{query_source.strip(' ?.!')} {topic}"
+            about = asked_about(r.low)
+            named = about is not None and not points_back(about) and bool(own)
+            # "does it say anything about tariffs?": tariffs, in the thread's filing; the thread's topic
+            # beside it would outweigh the thing asked for, and the answer quote the topic again
+            query_source = query_source.strip(" ?.!") if named else f"{query_source.strip(' ?.!')} {topic}"
+            if r.why and not own and not named:
+                # "why?" after a prose answer: what the filing gives as the causes of what it said of the
+                # topic, searched in the words a cause is stated in, as a figure's why is
+                query_source = f"why {topic}, {topic} increased or decreased primarily due to"
             plan.topic = joined_topic(own, topic)
-            plan.subject = topic
-            if not r.has_topic and prev.items:
+            plan.subject = own if named else topic
+            if named:  # where the thing asked about is told: its own words' Items, else the whole filing
+                items = list(r.items)
+            elif not r.has_topic and prev.items:
                 items = list(prev.items)
                 inherited.append("items")
             elif more_of_thread and prev.items:

@@ -46,6 +46,7 @@ class Reading:
     absolute: bool = False  # the change in the metric's own unit ("in dollars"), not its growth rate
     aspect: bool = False  # an aspect of the thread's figure ("what are the headwinds?"; agent.planning.followups)
     kind: bool = False  # a kind of figure the thread's figure chose ("what was the margin?"; agent.planning.followups)
+    choice: bool = False  # a choice among a prose thread's companies ("which is riskier?"; agent.planning.followups)
 
     @property
     def prose_ask(self) -> bool:

@@ -103,3 +103,76 @@ def reply_spelled(raw: str, previous: Plan | None, is_name: Callable[[str], bool
     if previous.fiscal_years or previous.latest or previous.year_offsets:
         text = _ONE_BEFORE.sub(lambda m: f"the year {m.group(1).lower()}", text)
     return text
+
+
+# one letter doubled or undoubled ("tarrifs", "recesion"): the commonest misspelling, often two edits away
+_DOUBLED = re.compile(r"(.)\1+")
+SUBJECT_TYPO_MIN = 6  # a one-letter slip is repaired in longer words only: "capex" is no "caper"
+
+
+@functools.cache
+def _measure_words() -> frozenset[str]:
+    """Every word of the catalogue's figure names ("payout", "payable", "noncurrent"): a finance word the
+    dictionary lacks, never a slip of an everyday one ("layout", "playable")."""
+    from agent.retrieval.finance import FORMULAS, MEASURE_PHRASES
+
+    names = [*MEASURE_PHRASES, *(s for f in FORMULAS.values() for s in f.synonyms)]
+    return frozenset(w for name in names for w in re.findall(r"[a-z]+", name.lower()))
+
+
+@functools.cache
+def _undoubled() -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for word in _english():
+        if len(word) >= TYPO_MIN:
+            out.setdefault(_DOUBLED.sub(r"\1", word), set()).add(word)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _subject_word(word: str) -> str:
+    """The one English word `word` is a slip of: a letter doubled or undoubled, or (six letters or more)
+    one letter dropped, added, changed or two swapped; `word` itself when it is a word, or no single word
+    is that near."""
+    low = word.lower()
+    if not low.isalpha() or len(low) < TYPO_MIN or low in _english() or low in _measure_words():
+        return word
+    near = set(_undoubled().get(_DOUBLED.sub(r"\1", low), ())) - {low}
+    if not near and len(low) >= SUBJECT_TYPO_MIN:
+        near = {v for v in _english() if abs(len(v) - len(low)) <= 1 and len(v) >= TYPO_MIN and one_edit(low, v)}
+    # a word holding another whole ("ecommerce", "nonrecurring") is a compound as typed, no slip of it
+    near = {v for v in near if v not in low}
+    return next(iter(near)) if len(near) == 1 else word
+
+
+_NAMING = re.compile(r"\b(?:define[sd]?|call(?:ed)?\s+(?:it|this|that)|named|name\s+it|let\s+\w+\s+be)\b|[\"\u201c\u2018]"
+                     r"|(?<!\w)'", re.I)
+
+
+def subject_spelled(raw: str, previous: Plan | None, is_name: Callable[[str], bool] | None = None) -> str:
+    """`raw` with each misspelt word of what it asks about respelled ("does it say anything about tarrifs?"
+    -> "tariffs"), in a reply to a prose answer (`previous`, the thread's last plan); unchanged otherwise. A capitalised
+    word inside the message, a word with a capital inside it ("eCommerce"), or a word naming a company
+    is a name or term as the user wrote it, and kept.
+
+    Why: the thread's filing is searched with the reply's own words; a misspelt one matches no filing's
+    text, and the reply was refused as if the filing said nothing about what was asked."""
+    if previous is None or previous.route != "domain" or previous.intent != "qualitative" or not previous.tickers \
+            or _NAMING.search(raw):
+        # only after a prose answer, whose filing is searched with the reply's words; a figure thread's reply
+        # is read by the figure path's own spellings, and a message that names something spells it as meant
+        return raw
+    # the thread's own words (a formula it named, "payback multiple"; its topic) are spelled as meant
+    said = " ".join([previous.query, previous.topic, *(f"{d.get('name', '')} {d.get('formula', '')}"
+                                                       for d in previous.definitions)]).lower()
+    own = set(re.findall(r"[a-z]+", said))
+
+    def repaired(m: re.Match) -> str:
+        word = m.group(0)
+        if any(ch.isupper() for ch in word[1:]) or (word[0].isupper() and raw[: m.start()].strip(" \t\"'(")):
+            return word  # "eCommerce", "iPhone": spelled as the user meant it
+        if word.lower() in own:
+            return word
+        fixed = _subject_word(word)
+        return word if fixed != word and is_name is not None and is_name(word) else fixed
+
+    return re.sub(r"[A-Za-z]+", repaired, raw)

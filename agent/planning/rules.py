@@ -18,7 +18,7 @@ import re
 import unicodedata
 
 from agent.planning.asides import aside_words, set_aside
-from agent.planning.brands import registrant_not_theirs, uncovered_registrant
+from agent.planning.brands import covered_by_word, registrant_not_theirs, uncovered_registrant
 from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_words import english_words
@@ -36,10 +36,11 @@ from agent.planning.defined_formulas import (INSTRUCTED, eps_kind, to_parent, wi
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
                                       FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
-                                      aspect_of_thread, bare_ranking,
+                                      asked_of_thread, aspect_of_thread, bare_ranking, chooses_among,
                                       asks_more, asks_response, asks_use, asks_what_happened, comments_on_thread,
                                       compared_kind, compared_name, figure_base, figure_only_topic, figure_reply,
-                                      gap_as_difference, includes_company, inherited_growth, lead_name, lead_subject,
+                                      compared_word, gap_as_difference, includes_company,
+                                      inherited_growth, latest_for_newcomers, lead_name, lead_subject,
                                       leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
                                       thread_topic, unknown_subject)
 from agent.planning.industry_ratios import with_industry_definitions
@@ -56,7 +57,7 @@ from agent.planning.plan_years import asked_years, filing_outlook, filing_statem
 from agent.planning.prose_route import OUTLOOK, order_items, thread_topical
 from agent.planning.prose_search import prose_search
 from agent.planning.reading import Reading, read
-from agent.planning.reply_words import BACK_TO, INSTEAD, reply_spelled
+from agent.planning.reply_words import BACK_TO, INSTEAD, reply_spelled, subject_spelled
 from agent.planning.restated import without_restatements
 from agent.planning.route import (ASKS, FOOTNOTE_WORLD, SMALL_TALK, help_with, masked, message_kind, refusal_by_meaning,
                                   small_talk)
@@ -320,6 +321,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = SPELLED_AMPERSAND.sub(ampersand, raw)  # "SG and A", "R and D": the abbreviation, not a ticker
     # "yr before?", "which was higer", "the same ratio for X"; a company's name is never respelled
     raw = reply_spelled(raw, usable_previous(previous), lambda w: bool(directory.find(w)))
+    raw = subject_spelled(raw, usable_previous(previous), lambda w: bool(directory.find(w)))  # "tarrifs?"
     raw = relative_to_thread(raw, previous)
     raw = less_than_thread(raw, previous)
     raw = modified_figure(raw, previous)
@@ -408,7 +410,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     thread = usable_previous(previous)
     r = read(raw, outside, low, directory, discussed(thread))
     if thread is not None and thread.intent == "qualitative" and thread.tickers:
-        topical = thread_topical(outside, r.matches, thread.tickers)
+        # "and from Nvidia in graphics?", "does it say anything about Nvidia?": what the thread's filing says of it
+        topical = thread_topical(outside, r.matches, thread.tickers) \
+            | asked_of_thread(outside, r.matches, thread.tickers)
         for i in topical:  # "and from Nvidia in graphics?" after AMD's competition: still AMD's filing
             m = r.matches[i]
             r.matches[i] = CompanyMatch("topic", m.text, m.start, m.end, m.company)
@@ -719,7 +723,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     chooses = CHOOSING.search(low) or bare_ranking(low)
     compares = COMPARING.search(low) and len(prev.tickers) < 2 and not r.years.given and not r.unmappable \
         if prev is not None else False
-    if not tickers and prev is not None and len(history) >= 2 and (group or chooses or compares):
+    # "which is riskier?", "who's more exposed?" after prose answers about several companies: each of them,
+    # on the thread's topic, never the last one alone
+    r.choice = prose_thread and not tickers and len(history) >= 2 and chooses_among(low)
+    if not tickers and prev is not None and len(history) >= 2 and (group or chooses or compares or r.choice):
         # "which of the two was higher?", "rank them" after "and Meta?": the thread's companies
         pair = group is not None and ("both" in group.group(0) or "two" in group.group(0))
         every = group is not None or bool(OF_ALL.search(low))  # "which was highest?": all it discussed
@@ -750,6 +757,17 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             about, named = None, None
         if about:  # "what about Ford?" in a thread about Tesla: about Ford, never Tesla again
             return refusal_plan(about[0], about[1], **carry)
+        word = named or compared_word(unthreaded)  # "compare that with ford"
+        held = covered_by_word(word, directory) if word and not any(k.startswith("dim:") for k in prev.metrics) \
+            else None
+        if held is not None:
+            # "and ford?" in a thread about GM: Ford, a company held whose name is an everyday word typed in
+            # lower case (which no name match takes), never GM again nor a topic of GM's filing
+            named = None
+            tickers = [held.ticker] if held.ticker not in prev.tickers else tickers
+            said = re.search(rf"(?i)\b{re.escape(word)}\b", outside)
+            if said:  # the word is the company's name here, never a line or topic word to account for
+                r.matches.append(CompanyMatch("company", said.group(0), said.start(), said.end(), held, via="name"))
         # an ordinary word ("what about samsung?"), or a name beside a measure ("what about sony's net
         # income?"): a line or segment of the thread's company, or else a name
         # "how about its margin?": "its" is the thread's company, so the word is no other company's name
@@ -847,6 +865,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         own_years(plan, prev, years_inherited or sources.get("fiscal_years", "").startswith("thread"))
 
     qualitative = prose_search(plan, r, prev, followup, inherited)
+    if qualitative and years_inherited:
+        latest_for_newcomers(plan, prev, directory)  # "what about AMD?" after Amazon's 2024 10-K: AMD's latest
     plan.inherited = inherited
     plan.slots = slot_sources(plan, inherited, sources, why=r.why)
     if qualitative and "items" not in inherited:
