@@ -366,3 +366,29 @@ def test_onnx_sessions_use_every_core_of_the_process_unless_told_otherwise(embed
     single = LocalEmbedder(model_dir=MODEL_DIR, threads=1)
     single.embed(["load"])
     assert single._model.get_session_options().intra_op_num_threads == 1
+
+
+def test_reembed_replaces_every_vector_and_the_runtime_without_parsing(db, embedder, int8_embedder):
+    from ingest.reembed import reembed
+
+    agent_corpus.load(db, embedder)
+    with db.connection() as conn:
+        embedding_runtime.record_runtime(conn, "onnx")
+        embedding_runtime.record_equivalent(conn, "torch", 0.999)  # a proof about the old vectors
+        before = conn.execute("SELECT id, text, embedding FROM chunks ORDER BY id").fetchall()
+    version = db.corpus_version()
+    done = reembed(db, int8_embedder, progress=False)
+    assert done.chunks == len(before) and done.previous == "onnx" and done.runtime == int8_embedder.runtime_id
+    with db.connection() as conn:
+        after = conn.execute("SELECT id, text, embedding FROM chunks ORDER BY id").fetchall()
+        rows = conn.execute("SELECT context, text FROM chunks ORDER BY id").fetchall()
+        assert embedding_runtime.recorded_runtime(conn) == int8_embedder.runtime_id
+        assert not embedding_runtime.proven_equivalent(conn, "torch")
+    assert [(i, t) for i, t, _ in after] == [(i, t) for i, t, _ in before]  # the same chunks, nothing re-parsed
+    stored = np.array([np.asarray(e.to_numpy() if hasattr(e, "to_numpy") else e, dtype=np.float32) for _, _, e in after])
+    expected = int8_embedder.embed([embedding_input(c, t) for c, t in rows])
+    assert np.allclose(stored, expected, atol=1e-6)
+    old = np.array([np.asarray(e.to_numpy() if hasattr(e, "to_numpy") else e, dtype=np.float32) for _, _, e in before])
+    assert not np.allclose(stored, old, atol=1e-6)  # the float vectors really were replaced
+    assert db.corpus_version() != version  # cached answers over the old vectors are not served
+    check_runtime(db, int8_embedder)  # its own runtime now: nothing to prove
