@@ -225,7 +225,7 @@ def test_int8_is_refused_where_short_questions_miss_the_bar(db, embedder, int8_e
 
 # --- the int8 recipe is part of the file name and of the runtime a corpus records ---------------
 
-OTHER_RECIPE = onnx_export.INT8_RECIPE | {"float_ffn_out_layers": [0]}
+OTHER_RECIPE = onnx_export.INT8_RECIPE | {"float_ffn_out_layers": [0, 1, 2]}
 
 
 def test_the_int8_file_and_runtime_name_the_quantisation_recipe():
