@@ -361,11 +361,27 @@ def test_a_fused_graph_that_misses_the_bar_is_not_served(embedder, monkeypatch, 
 def test_onnx_sessions_use_every_core_of_the_process_unless_told_otherwise(embedder):
     embedder.embed(["load"])
     options = embedder._model.get_session_options()
-    assert options.intra_op_num_threads == len(os.sched_getaffinity(0))
-    assert options.inter_op_num_threads == 1
+    assert options.intra_op_num_threads == options.inter_op_num_threads == 1  # one thread per call...
+    assert embedder.streams == len(os.sched_getaffinity(0))  # ...and as many calls at once as cores
+    assert LocalEmbedder(model_dir=MODEL_DIR, threads=1).streams == 1
+
+
+def test_parallel_streams_give_the_vectors_of_one_stream_in_the_callers_order(embedder):
+    texts = [*TEXTS, *(f"{t} ({i})" for i, t in enumerate(TEXTS * 30))]
     single = LocalEmbedder(model_dir=MODEL_DIR, threads=1)
-    single.embed(["load"])
-    assert single._model.get_session_options().intra_op_num_threads == 1
+    many = LocalEmbedder(model_dir=MODEL_DIR, threads=3)
+    one, parallel = single.embed(texts, batch_size=8), many.embed(texts, batch_size=8)
+    assert np.array_equal(one, parallel)
+    assert np.allclose(many.embed(TEXTS[:2]), one[:2], atol=1e-6)  # a lone batch split over the streams
+
+
+def test_a_lone_batch_is_split_over_the_streams():
+    from store.embedding import _split_for
+
+    lengths = np.array([10, 12, 11, 40, 9])
+    batches = _split_for(2, [np.arange(5)], lengths)
+    assert len(batches) == 2 and sorted(np.concatenate(batches).tolist()) == list(range(5))
+    assert len(_split_for(4, [np.array([3])], lengths)) == 1  # one text cannot be split
 
 
 def test_reembed_replaces_every_vector_and_the_runtime_without_parsing(db, embedder, int8_embedder):
