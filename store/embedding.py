@@ -170,8 +170,8 @@ class LocalEmbedder:
 
             bar = tqdm(total=len(batches), desc="Embedding", unit="batch")
 
-        def run(rows) -> None:
-            width = int(lengths[rows].max())
+        def run(batch) -> None:
+            rows, width = batch
             ids = np.zeros((len(rows), width), dtype=np.int64)
             mask = np.zeros((len(rows), width), dtype=np.int64)
             for r, i in enumerate(rows):
@@ -186,13 +186,13 @@ class LocalEmbedder:
         streams = min(self.streams, len(batches))
         try:
             if streams <= 1:
-                for rows in batches:
-                    run(rows)
+                for batch in batches:
+                    run(batch)
             else:
                 from concurrent.futures import ThreadPoolExecutor
 
                 with ThreadPoolExecutor(streams, thread_name_prefix="footnote-embed") as pool:
-                    for done in [pool.submit(run, rows) for rows in batches]:
+                    for done in [pool.submit(run, batch) for batch in batches]:
                         done.result()
         finally:
             if bar is not None:
@@ -280,15 +280,17 @@ def token_batches(lengths: np.ndarray, *, rows: int, tokens: int, overhead: int 
         yield order[a:b]
 
 
-def _split_for(streams: int, batches: list, lengths: np.ndarray) -> list:
-    """The batches largest first (padded tokens), the largest halved while there are fewer batches
-    than streams: a question's few texts still spread over every core."""
-    batches = sorted(batches, key=lambda rows: -int(lengths[rows].max()) * len(rows))
-    while len(batches) < streams and len(batches[0]) > 1:
-        big = batches.pop(0)
-        half = len(big) // 2
-        batches = sorted([*batches, big[:half], big[half:]], key=lambda rows: -int(lengths[rows].max()) * len(rows))
-    return batches
+def _split_for(streams: int, batches: list, lengths: np.ndarray) -> list[tuple]:
+    """(rows, padded width) of each batch, largest first, the largest halved while there are fewer
+    batches than streams: a question's few texts still spread over every core. A half keeps its
+    batch's width (its vectors differ from the whole batch's only in float32's last digits)."""
+    size = lambda batch: -batch[1] * len(batch[0])  # noqa: E731
+    out = sorted(((rows, int(lengths[rows].max())) for rows in batches), key=size)
+    while len(out) < streams and len(out[0][0]) > 1:
+        rows, width = out.pop(0)
+        half = len(rows) // 2
+        out = sorted([*out, (rows[:half], width), (rows[half:], width)], key=size)
+    return out
 
 
 def _tokenizer(model_path: Path, *, truncate: bool):

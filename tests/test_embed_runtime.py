@@ -372,7 +372,7 @@ def test_parallel_streams_give_the_vectors_of_one_stream_in_the_callers_order(em
     many = LocalEmbedder(model_dir=MODEL_DIR, threads=3)
     one, parallel = single.embed(texts, batch_size=8), many.embed(texts, batch_size=8)
     assert np.array_equal(one, parallel)
-    assert np.allclose(many.embed(TEXTS[:2]), one[:2], atol=1e-6)  # a lone batch split over the streams
+    assert np.allclose(many.embed(TEXTS[:2]), single.embed(TEXTS[:2]), atol=1e-6)  # a lone batch split over the streams
 
 
 def test_a_lone_batch_is_split_over_the_streams():
@@ -380,7 +380,8 @@ def test_a_lone_batch_is_split_over_the_streams():
 
     lengths = np.array([10, 12, 11, 40, 9])
     batches = _split_for(2, [np.arange(5)], lengths)
-    assert len(batches) == 2 and sorted(np.concatenate(batches).tolist()) == list(range(5))
+    assert len(batches) == 2 and sorted(np.concatenate([rows for rows, _ in batches]).tolist()) == list(range(5))
+    assert [width for _, width in batches] == [40, 40]  # each half padded as the whole batch was
     assert len(_split_for(4, [np.array([3])], lengths)) == 1  # one text cannot be split
 
 
