@@ -50,6 +50,8 @@ def register_bench(bench_sub) -> None:
     bench.add_argument("--limit", type=int, help="only the first N 10-K documents")
     bench.add_argument("--workers", type=int, default=1, help="document-parsing processes beside the embedder (0: inline)")
     bench.add_argument("--repeat", type=int, default=1, help="runs of both measurements; medians are reported")
+    bench.add_argument("--runtime", choices=["onnx", "onnx-int8", "torch"], default=None,
+                       help="the runtime measured (default: FOOTNOTE_EMBEDDING_RUNTIME)")
     bench.add_argument("--compare-runtime", choices=["onnx", "onnx-int8", "torch"], default=None,
                        help="also measure the local model on this runtime, in the same run (e.g. torch)")
     bench.add_argument("--out", type=Path, default=Path("bench-results/ingest.json"),
@@ -215,4 +217,4 @@ def cmd_bench(args, settings) -> int:
     from ingest.bench import run_bench
 
     return run_bench(settings, args.folder, limit=args.limit, out=args.out, workers=args.workers,
-                     repeat=args.repeat, compare_runtime=args.compare_runtime)  # fmt: skip
+                     repeat=args.repeat, compare_runtime=args.compare_runtime, runtime=args.runtime)  # fmt: skip
