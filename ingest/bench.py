@@ -28,16 +28,18 @@ from store.databases import create_database, database_size, drop_database
 
 
 def run_bench(settings, folder: Path, *, limit: int | None, out: Path, workers: int = 1, repeat: int = 1,
-              compare_runtime: str | None = None) -> int:  # fmt: skip
-    """`compare_runtime` (e.g. "torch") measures the local model on that runtime too, in the same
-    run and alternating with the configured one, and reports both and the speed-up."""
+              compare_runtime: str | None = None, runtime: str | None = None) -> int:  # fmt: skip
+    """`runtime`: the one measured (default: the configured one). `compare_runtime` (e.g. "torch")
+    measures the local model on that runtime too, in the same run and alternating with it, and
+    reports both and the speed-up."""
     from store.embedding import make_embedder
 
     folder = Path(folder)
     if not (folder / "filings").is_dir():
         print(f"bench ingest: skipped, {folder} is not a corpus in SEC's layout (no filings/ folder)")
         return 0
-    embedders = {settings.embedding_runtime: make_embedder(settings.embedding_options())}
+    runtime = runtime or settings.embedding_runtime
+    embedders = {runtime: make_embedder(settings.embedding_options(), runtime=runtime)}
     if compare_runtime and compare_runtime not in embedders:
         embedders[compare_runtime] = make_embedder(settings.embedding_options(), runtime=compare_runtime)
     for embedder in embedders.values():

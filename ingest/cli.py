@@ -2,6 +2,8 @@
 
     footnote ingest --from ../shared/sec [--tickers AAPL,NVDA]   a local folder in SEC's layout (10-Ks and 10-Qs)
     footnote ingest AAPL MSFT --years 2021-2024 [--no-quarters] from SEC EDGAR (needs SEC_IDENTITY)
+    footnote ingest --reembed                                   the stored chunks embedded again on
+                                                                FOOTNOTE_EMBEDDING_RUNTIME (nothing re-parsed)
     footnote tickers [FILTER]                                   what the corpus covers
 
 Exit status of `ingest`: 0 when every document went in (or was unchanged), 3 when some failed
@@ -31,6 +33,9 @@ def register(sub) -> None:
     ingest.add_argument("--refresh-labels", action="store_true",
                         help="with --from: only re-read the statement row labels of filings already ingested "
                              "(fast; nothing is re-embedded)")
+    ingest.add_argument("--reembed", action="store_true",
+                        help="embed every stored chunk again on FOOTNOTE_EMBEDDING_RUNTIME and record it as the "
+                             "corpus's runtime (nothing is parsed; the vectors are written in one transaction)")
     ingest.set_defaults(func=cmd_ingest)
 
     tickers = sub.add_parser("tickers", help="the companies covered: fiscal years, filings, chunks, facts")
@@ -45,6 +50,8 @@ def register_bench(bench_sub) -> None:
     bench.add_argument("--limit", type=int, help="only the first N 10-K documents")
     bench.add_argument("--workers", type=int, default=1, help="document-parsing processes beside the embedder (0: inline)")
     bench.add_argument("--repeat", type=int, default=1, help="runs of both measurements; medians are reported")
+    bench.add_argument("--runtime", choices=["onnx", "onnx-int8", "torch"], default=None,
+                       help="the runtime measured (default: FOOTNOTE_EMBEDDING_RUNTIME)")
     bench.add_argument("--compare-runtime", choices=["onnx", "onnx-int8", "torch"], default=None,
                        help="also measure the local model on this runtime, in the same run (e.g. torch)")
     bench.add_argument("--out", type=Path, default=Path("bench-results/ingest.json"),
@@ -92,6 +99,8 @@ def cmd_ingest(args, settings) -> int:
     from store.cli import open_for
 
     tickers = list(args.tickers) + _split(args.ticker_list)
+    if getattr(args, "reembed", False):
+        return _reembed(args, settings, tickers)
     if args.folder is None and not tickers:
         raise FootnoteError("say what to ingest: tickers (footnote ingest AAPL MSFT) or a folder (--from ../shared/sec)")
     if getattr(args, "refresh_labels", False) and args.folder is None:
@@ -130,6 +139,20 @@ def cmd_ingest(args, settings) -> int:
     for line in summary.lines():
         print(line)
     return PARTIAL if (summary.failed or summary.errors or download_errors) else 0
+
+
+def _reembed(args, settings, tickers) -> int:
+    from ingest.reembed import reembed
+    from store.cli import open_for
+    from store.embedding import make_embedder
+
+    if args.folder is not None or tickers:
+        raise FootnoteError("--reembed re-embeds what is stored; give no folder or tickers with it")
+    with open_for(settings) as db:
+        done = reembed(db, make_embedder(settings.embedding_options()), progress=not args.quiet)
+    for line in done.lines():
+        print(line)
+    return 0
 
 
 def cmd_tickers(args, settings) -> int:
@@ -194,4 +217,4 @@ def cmd_bench(args, settings) -> int:
     from ingest.bench import run_bench
 
     return run_bench(settings, args.folder, limit=args.limit, out=args.out, workers=args.workers,
-                     repeat=args.repeat, compare_runtime=args.compare_runtime)  # fmt: skip
+                     repeat=args.repeat, compare_runtime=args.compare_runtime, runtime=args.runtime)  # fmt: skip

@@ -91,3 +91,32 @@ def _array(value) -> np.ndarray:
     if isinstance(value, str):
         return np.array([float(x) for x in value.strip("[]").split(",")], dtype=np.float32)
     return np.asarray(value, dtype=np.float32)
+
+
+CHUNK_INPUTS = "SELECT id, context, text FROM chunks ORDER BY id"
+CHUNK_COUNT = "SELECT count(*) FROM chunks"
+SET_VECTOR = "UPDATE chunks SET embedding = %s WHERE id = %s"
+DROP_PROOFS = "DELETE FROM corpus_meta WHERE key LIKE %s"
+
+
+def chunk_inputs(conn: psycopg.Connection) -> list[tuple[int, str, str]]:
+    """(id, context, text) of every chunk, in the order they were written."""
+    return conn.execute(CHUNK_INPUTS).fetchall()
+
+
+def chunk_count(conn: psycopg.Connection) -> int:
+    return conn.execute(CHUNK_COUNT).fetchone()[0]
+
+
+def replace_vectors(conn: psycopg.Connection, ids: list[int], vectors: np.ndarray) -> None:
+    """The chunks' vectors replaced, row by row (see `adopt_runtime`)."""
+    with conn.cursor() as cur:
+        cur.executemany(SET_VECTOR, [(v, i) for i, v in zip(ids, vectors, strict=True)])
+
+
+def adopt_runtime(conn: psycopg.Connection, runtime: str) -> None:
+    """The corpus's vectors are now all `runtime`'s: recorded as its own, and proofs that other
+    runtimes reproduce the old vectors dropped (they no longer hold). Call in the transaction that
+    replaced every vector, so a corpus is never half one runtime's."""
+    conn.execute(DROP_PROOFS, (f"{RUNTIME_KEY}_equivalent:%",))
+    record_runtime(conn, runtime)

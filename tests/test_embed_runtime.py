@@ -225,7 +225,7 @@ def test_int8_is_refused_where_short_questions_miss_the_bar(db, embedder, int8_e
 
 # --- the int8 recipe is part of the file name and of the runtime a corpus records ---------------
 
-OTHER_RECIPE = onnx_export.INT8_RECIPE | {"float_ffn_out_layers": [0]}
+OTHER_RECIPE = onnx_export.INT8_RECIPE | {"float_ffn_out_layers": [0, 1, 2]}
 
 
 def test_the_int8_file_and_runtime_name_the_quantisation_recipe():
@@ -361,8 +361,51 @@ def test_a_fused_graph_that_misses_the_bar_is_not_served(embedder, monkeypatch, 
 def test_onnx_sessions_use_every_core_of_the_process_unless_told_otherwise(embedder):
     embedder.embed(["load"])
     options = embedder._model.get_session_options()
-    assert options.intra_op_num_threads == len(os.sched_getaffinity(0))
-    assert options.inter_op_num_threads == 1
+    assert options.intra_op_num_threads == options.inter_op_num_threads == 1  # one thread per call...
+    assert embedder.streams == len(os.sched_getaffinity(0))  # ...and as many calls at once as cores
+    assert LocalEmbedder(model_dir=MODEL_DIR, threads=1).streams == 1
+
+
+def test_parallel_streams_give_the_vectors_of_one_stream_in_the_callers_order(embedder):
+    texts = [*TEXTS, *(f"{t} ({i})" for i, t in enumerate(TEXTS * 30))]
     single = LocalEmbedder(model_dir=MODEL_DIR, threads=1)
-    single.embed(["load"])
-    assert single._model.get_session_options().intra_op_num_threads == 1
+    many = LocalEmbedder(model_dir=MODEL_DIR, threads=3)
+    one, parallel = single.embed(texts, batch_size=8), many.embed(texts, batch_size=8)
+    assert np.array_equal(one, parallel)
+    assert np.allclose(many.embed(TEXTS[:2]), single.embed(TEXTS[:2]), atol=1e-6)  # a lone batch split over the streams
+
+
+def test_a_lone_batch_is_split_over_the_streams():
+    from store.embedding import _split_for
+
+    lengths = np.array([10, 12, 11, 40, 9])
+    batches = _split_for(2, [np.arange(5)], lengths)
+    assert len(batches) == 2 and sorted(np.concatenate([rows for rows, _ in batches]).tolist()) == list(range(5))
+    assert [width for _, width in batches] == [40, 40]  # each half padded as the whole batch was
+    assert len(_split_for(4, [np.array([3])], lengths)) == 1  # one text cannot be split
+
+
+def test_reembed_replaces_every_vector_and_the_runtime_without_parsing(db, embedder, int8_embedder):
+    from ingest.reembed import reembed
+
+    agent_corpus.load(db, embedder)
+    with db.connection() as conn:
+        embedding_runtime.record_runtime(conn, "onnx")
+        embedding_runtime.record_equivalent(conn, "torch", 0.999)  # a proof about the old vectors
+        before = conn.execute("SELECT id, text, embedding FROM chunks ORDER BY id").fetchall()
+    version = db.corpus_version()
+    done = reembed(db, int8_embedder, progress=False)
+    assert done.chunks == len(before) and done.previous == "onnx" and done.runtime == int8_embedder.runtime_id
+    with db.connection() as conn:
+        after = conn.execute("SELECT id, text, embedding FROM chunks ORDER BY id").fetchall()
+        rows = conn.execute("SELECT context, text FROM chunks ORDER BY id").fetchall()
+        assert embedding_runtime.recorded_runtime(conn) == int8_embedder.runtime_id
+        assert not embedding_runtime.proven_equivalent(conn, "torch")
+    assert [(i, t) for i, t, _ in after] == [(i, t) for i, t, _ in before]  # the same chunks, nothing re-parsed
+    stored = np.array([np.asarray(e.to_numpy() if hasattr(e, "to_numpy") else e, dtype=np.float32) for _, _, e in after])
+    expected = int8_embedder.embed([embedding_input(c, t) for c, t in rows])
+    assert np.allclose(stored, expected, atol=1e-6)
+    old = np.array([np.asarray(e.to_numpy() if hasattr(e, "to_numpy") else e, dtype=np.float32) for _, _, e in before])
+    assert not np.allclose(stored, old, atol=1e-6)  # the float vectors really were replaced
+    assert db.corpus_version() != version  # cached answers over the old vectors are not served
+    check_runtime(db, int8_embedder)  # its own runtime now: nothing to prove
