@@ -87,16 +87,10 @@ def member_values(conn: psycopg.Connection, cik: int, concepts: list[str], fisca
                   instant: bool) -> list[MemberFact]:
     """One fact per (axis, member) for the fiscal year, among `concepts` ("taxonomy:Name", or a bare name of
     the US GAAP taxonomy, as the metric table writes most of them)."""
-    concepts = qualified(concepts)
-    rows = conn.execute(MEMBER_VALUES, {
-        "cik": cik, "names": [c.split(":", 1)[1] for c in concepts], "concepts": concepts, "fy": fiscal_year,
-        "instant": instant,
-    }).fetchall()
     out = []
-    for fid, tax, concept, unit, value, pstart, pend, acc, filed, form, ffy, url, dims in rows:
-        (axis, member), = _plain(dims).items()  # "operating segments": the segment's own figure
-        out.append(MemberFact(fid, f"{tax}:{concept}", unit, Decimal(value), pstart, pend, acc, filed, form, ffy,
-                              url or edgar_index_url(cik, acc), axis, member))
+    for row in _rows(conn, MEMBER_VALUES, cik, concepts, fiscal_year, instant):
+        (axis, member), = _plain(row[-1]).items()  # "operating segments": the segment's own figure
+        out.append(_fact(cik, row, axis, member))
     return out
 
 
@@ -105,13 +99,8 @@ def member_pair_values(conn: psycopg.Connection, cik: int, concepts: list[str], 
     """Members found only on two-axis facts, each with its one pairing's fact (see the module's note):
     a member paired with several others (a product in each region) is a matrix, never returned. `concepts`: as
     `member_values` takes them."""
-    concepts = qualified(concepts)
-    rows = conn.execute(MEMBER_PAIR_VALUES, {
-        "cik": cik, "names": [c.split(":", 1)[1] for c in concepts], "concepts": concepts, "fy": fiscal_year,
-        "instant": instant,
-    }).fetchall()
     seen: dict[tuple[str, str], list] = {}
-    for row in rows:
+    for row in _rows(conn, MEMBER_PAIR_VALUES, cik, concepts, fiscal_year, instant):
         dims = _plain(row[-1])
         for axis, member in dims.items():
             seen.setdefault((axis, member), []).append(row)
@@ -119,9 +108,7 @@ def member_pair_values(conn: psycopg.Connection, cik: int, concepts: list[str], 
     for (axis, member), found in seen.items():
         if len(found) != 1:
             continue
-        fid, tax, concept, unit, value, pstart, pend, acc, filed, form, ffy, url, _ = found[0]
-        out.append(MemberFact(fid, f"{tax}:{concept}", unit, Decimal(value), pstart, pend, acc, filed, form, ffy,
-                              url or edgar_index_url(cik, acc), axis, member))
+        out.append(_fact(cik, found[0], axis, member))
     return out
 
 
@@ -130,17 +117,26 @@ def member_cells(conn: psycopg.Connection, cik: int, concepts: list[str], fiscal
     """Every two-axis fact of the year (a product within a segment, a product within a region), as
     (the fact on its first axis, the second axis, the second member): the cell a question names by both
     members ("Walmart U.S. grocery", "streaming revenues in EMEA") is a figure the filing states."""
+    out = []
+    for row in _rows(conn, MEMBER_PAIR_VALUES, cik, concepts, fiscal_year, instant):
+        (axis, member), (axis2, member2) = sorted(_plain(row[-1]).items())
+        out.append((_fact(cik, row, axis, member), axis2, member2))
+    return out
+
+
+def _rows(conn: psycopg.Connection, query: str, cik: int, concepts: list[str], fiscal_year: int,
+          instant: bool) -> list[tuple]:
     concepts = qualified(concepts)
-    rows = conn.execute(MEMBER_PAIR_VALUES, {
+    return conn.execute(query, {
         "cik": cik, "names": [c.split(":", 1)[1] for c in concepts], "concepts": concepts, "fy": fiscal_year,
         "instant": instant,
     }).fetchall()
-    out = []
-    for fid, tax, concept, unit, value, pstart, pend, acc, filed, form, ffy, url, dims in rows:
-        (axis, member), (axis2, member2) = sorted(_plain(dims).items())
-        out.append((MemberFact(fid, f"{tax}:{concept}", unit, Decimal(value), pstart, pend, acc, filed, form, ffy,
-                               url or edgar_index_url(cik, acc), axis, member), axis2, member2))
-    return out
+
+
+def _fact(cik: int, row: tuple, axis: str, member: str) -> MemberFact:
+    fid, tax, concept, unit, value, pstart, pend, acc, filed, form, ffy, url, _dims = row
+    return MemberFact(fid, f"{tax}:{concept}", unit, Decimal(value), pstart, pend, acc, filed, form, ffy,
+                      url or edgar_index_url(cik, acc), axis, member)
 
 
 def member_labels(conn: psycopg.Connection, cik: int) -> dict[str, set[str]]:
