@@ -805,8 +805,9 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                             for k in fallback_chain(key) for i in FORMULAS[k].inputs
                             if facts.get(i.metric, fy + i.offset, printed=True) is None))
                     instead = negative_base_change(key, computed[1]["operands"]) if computed is not None else None
-                    if instead is not None and _compute(facts, instead, fy) is not None:
-                        computed = _compute(facts, instead, fy)  # a growth over a loss: the change, said why
+                    change = _compute(facts, instead, fy) if instead is not None else None
+                    if change is not None:
+                        computed = change  # a growth over a loss: the change, said why
                         cell["label"] = FORMULAS[instead].label
                     if computed is not None:
                         _take_calc(facts, computed, cell, evidence, calculations)
