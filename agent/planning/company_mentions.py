@@ -26,6 +26,16 @@ from agent.retrieval.finance import MEASURE_PHRASES
 _CAPITALISED = re.compile(r"(?<![\w$-])([A-Z][\w&.'\u2019-]*(?:\s+(?:[A-Z][\w&.'\u2019-]*|&|of))*)")
 
 
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# The date a period is named by ("for the fiscal year ended January 28, 2024", "as of December 31, 2023",
+# "the year ending June 2024"): the year is read from it (agent.planning.years), and the rest says
+# nothing a passage shares; left in the search words, "January 28" outweighs the topic asked.
+_PERIOD_DATE = re.compile(
+    rf"(?i)\b(?:(?:for|in|during|over|of|at)\s+)?(?:the\s+)?(?:(?:fiscal\s+)?(?:years?|periods?|(?:twelve|12)\s+months|"
+    rf"quarters?)\s+(?:that\s+)?end(?:ed|ing|s)?|as\s+of|at)\s+(?:on\s+)?{_MONTH}"
+    r"(?:\s+\d{1,2}(?:st|nd|rd|th)?,?(?:\s*(?:19|20)\d\d)?|,?\s+(?:19|20)\d\d)\b(?:\s*,)?")
+
+
 def strip_for_query(text: str, matches: list[CompanyMatch]) -> str:
     t = text
     for m in sorted(matches, key=lambda m: m.start, reverse=True):
@@ -37,6 +47,7 @@ def strip_for_query(text: str, matches: list[CompanyMatch]) -> str:
             t = t[:m.start] + " " + re.sub(r"^['\u2019]s\b", "", t[m.end:])
             continue
         t = t.replace(m.text + "'s", " ").replace(m.text + "\u2019s", " ").replace(m.text, " ")
+    t = _PERIOD_DATE.sub(" ", t)
     t = re.sub(r"(?i)\b(?:in|for|during|of)?\s*(?:the\s+)?(?:fy\s?'?\d{2,4}|fiscal\s+(?:year\s+)?\d{2,4}|(?:19|20)\d{2})\b", " ", t)
     t = re.sub(r"(?i)^\s*(?:(?:and|so|ok|okay|please|hey|hi|thanks|thank you|thx|great|cool|perfect|got it)[\s,!.]+)*",
                "", t)
@@ -164,6 +175,15 @@ def another_company(r: Reading, outside: str, prev: Plan | None, directory: Comp
 _OWNED = re.compile(r"['’]s?\s+$")
 
 
+def owned_units(r: Reading, outside: str) -> list[CompanyMatch]:
+    """Uncovered names right after a covered company's possessive ("Meta's RL", "Palantir's AIP"): the
+    company's own unit or product, whatever registrant's ticker they also spell. `outside`: the text the
+    matches index."""
+    owners = [m for m in r.matches if m.kind == "company"]
+    return [m for m in r.matches if m.kind == "not_covered"
+            and any(o.end <= m.start and _OWNED.fullmatch(outside[o.end:m.start]) for o in owners)]
+
+
 def uncovered_mentions(r: Reading, directory: CompanyDirectory, outside: str = "") -> list[CompanyMatch]:
     """Uncovered companies that are a subject of the question (not merely mentioned in it). A name
     right after a covered company's possessive ("Palantir's AIP") is that company's own product or
@@ -171,10 +191,11 @@ def uncovered_mentions(r: Reading, directory: CompanyDirectory, outside: str = "
     found = [m for m in r.matches if m.kind == "not_covered"]
     if not r.tickers:
         return found
-    if outside and not r.measures:  # "Palantir's AIP revenue" is a figure of AIP: looked up as such, never total revenue
-        owners = [m for m in r.matches if m.kind == "company"]
-        found = [m for m in found if not any(o.end <= m.start and _OWNED.fullmatch(outside[o.end:m.start])
-                                             for o in owners)]
+    # "Palantir's AIP revenue" is a figure of AIP: looked up as such, never total revenue; asked why it moved
+    # ("why did Meta's RL revenue fall?") or what the filing says of it, it is a topic of the owner's discussion
+    if outside and (not r.measures or r.why or r.statement):
+        owned = owned_units(r, outside)
+        found = [m for m in found if m not in owned]
     # beside a covered company, an uncovered one in a prose question is a topic ("Nvidia's relationship
     # with TSMC"), and a capitalised word that is some obscure registrant's name is a word
     # a cause too: "how much did the 737 MAX issues cost Boeing?" is about Boeing, MAX is a word

@@ -184,6 +184,8 @@ STATEMENT = re.compile(
     r"(?<!retirement\s)(?<!compensation\s)(?<!purchase\s)(?<!savings\s)plans?(?!\s+assets)|planned|planning|"
     r"strateg\w+|approach|rationale|reasons?|factors|headwinds?|tailwinds?|challenges?|concerns?|issues|"
     r"(?<!funded\s)status|commentary|narrative|story|implications?|what\s+happened|deal\s+with|"
+    # "what changed in AWS in 2024?": what the filing tells of a change, not one amount
+    r"what(?:'s|\s+has|\s+have)?\s+changed|"
     r"dependen\w+|relian\w+|exposure|exposed|vulnerab\w+|priorit\w+|initiatives?|going\s+forward|"
     # "how did its gross margin perform?": how a figure fared is what MD&A tells, the figure beside it
     r"perform(?:ed|s|ing|ance)?|"

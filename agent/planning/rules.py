@@ -24,7 +24,7 @@ from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_words import english_words
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
                                              named_unknown_company, names_as_written, names_the_company, registrant_named,
-                                             uncovered_mentions, unknown_owner, weak_mention, whole_name)
+                                             owned_units, uncovered_mentions, unknown_owner, weak_mention, whole_name)
 from agent.planning.corrections import (LAYOUT, cover_page, corrected, NEGATED, SPELLED_AMPERSAND, WHOLE_FIGURE,
                                         ampersand)
 from agent.planning.defined_formulas import (INSTRUCTED, eps_kind, to_parent, with_defined_parts, as_balance_average, as_said, averaged_balance,
@@ -858,6 +858,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if outlook:  # "what does its 2024 10-K say it expects for capex in 2025?": the filing's own words
         plan.fiscal_years, plan.year_offsets, plan.latest = [plan.as_of_filing_year], [], False
         measures = []  # no figure of a year the filing has not reported
+    if measures and (r.why or r.statement) and owned_units(r, outside):
+        # "why did Meta's RL revenue fall?": the unit's figure, which no table maps to it, is not the company's
+        # total; the discussion that explains it states it
+        measures = []
     plan.metrics = measures
     # the message named no year: each company of a comparison built over several turns stays at its own
     # ("which was bigger that year?" asks every company at the year the thread's last answer was for)

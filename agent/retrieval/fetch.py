@@ -41,6 +41,22 @@ def over_two_years(question: str, years: list[int]) -> bool:
     return len(years) == 2 and years[1] - years[0] == 1 and bool(_CHANGE_OVER.search(question))
 
 
+# "last year", "the past year", "the prior fiscal year" said alone: the year just ended, which the latest
+# 10-K reports (and "compared with the prior year" is the comparison that 10-K draws). The planner keeps
+# such a phrase as one year before the latest, which a figure's comparison needs; a prose question read
+# there quotes the filing before the latest one, whose discussion is of the year before that. "A year
+# ago", "the year before" count back from the latest and keep doing so.
+_JUST_ENDED = re.compile(r"\b(?:last|past|prior|previous)\s+(?:fiscal\s+)?year\b(?!\s+(?:before|ago))", re.I)
+_COUNTED_BACK = re.compile(r"\ba\s+year\s+ago\b|\byears?\s+(?:before|prior|earlier)\b|\bbefore\s+that\b|\bone\s+before\b",
+                           re.I)
+
+
+def year_just_ended(question: str, plan: dict) -> bool:
+    """A prose question's "last year" (see _JUST_ENDED): the latest filing's year, not the one before."""
+    return (plan.get("latest") and plan.get("year_offsets") == [-1] and not plan.get("fiscal_years")
+            and bool(_JUST_ENDED.search(question)) and not _COUNTED_BACK.search(question))
+
+
 def explain_query(topic: str | None) -> str:
     """The register MD&A explains a change in, about the question's subject ("gross margin increased
     decreased primarily due to ..."): the register alone finds every variance sentence of the
@@ -349,6 +365,8 @@ def fetch(state, deps, config) -> dict:
                         plan, switched = quarter_plan, quarter_plan
                         resolved.append({**found, "available": available})
                         continue
+            if not numeric and not _thread_turn(plan) and year_just_ended(state["question"], plan):
+                plan = switched = {**plan, "year_offsets": []}
             if not wanted or plan.get("latest"):
                 if not available:
                     return {"refusal": {"reason": "year_not_available", "detail": f"any fiscal year for {company['name']}"}}
