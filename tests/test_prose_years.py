@@ -87,3 +87,54 @@ def test_a_number_that_names_a_thing_is_no_year_asked_about():
     assert parse_years("what does section 1502 say about conflict minerals").years == []
     assert parse_years("revenue 1980").years == [1980]  # where a year goes, still a year (refused as one)
     assert parse_years("2024 vs 1850").years == [1850, 2024]
+
+
+def _read_relative(question: str, years: list[int], *, intent: str = "qualitative", offsets=(-1,)) -> list[int]:
+    """The years read for a question the planner kept relative to the latest ("last year": one back)."""
+    from agent.planning.years import parse_years
+
+    said = parse_years(question)
+    assert said.latest and said.offsets == list(offsets), said
+    plan = {"intent": intent, "tickers": ["HSHM"], "fiscal_years": [], "latest": True, "year_offsets": list(offsets),
+            "metrics": [], "items": ["7"]}
+    out = fetch({"plan": plan, "question": question}, _deps(years), None)
+    assert "refusal" not in out, out
+    return out["resolved"][0]["fiscal_years"]
+
+
+@pytest.mark.parametrize("question", [
+    "why did hashmark's hash rate fall last year?",
+    "hashmark power costs in the prior year - drivers?",
+    "what drove hashmark's revenue in the previous fiscal year",
+    "why were hashmark's margins higher last fiscal year",
+])
+def test_last_year_in_a_prose_question_is_the_latest_filings_year(question):
+    # the latest 10-K reports the year just ended; the one before it discusses the year before that
+    assert _read_relative(question, [2023, 2024]) == [2024]
+
+
+@pytest.mark.parametrize("question", [
+    "what did hashmark say a year ago about the halving?",
+    "and the year before?",
+])
+def test_a_year_counted_back_from_the_latest_stays_counted_back(question):
+    assert _read_relative(question, [2023, 2024]) == [2023]
+
+
+def test_last_year_of_a_figure_keeps_its_planned_year():
+    assert _read_relative("hashmark revenue last year", [2023, 2024], intent="numeric") == [2023]
+
+
+@pytest.mark.parametrize("question, query", [
+    ("For the fiscal year ended January 28, 2024, what drove gross margin?", "what drove gross margin"),
+    ("what drove gross margin in the year ended jan 2024", "what drove gross margin"),
+    ("As of December 31, 2023, what drove the automotive margin decline?", "what drove the automotive margin decline"),
+    ("why did gross margin rise in the twelve months ending June 30, 2024?", "why did gross margin rise"),
+    ("what did it say about may sales", "what did it say about may sales"),  # a month alone dates nothing
+])
+def test_a_periods_end_date_is_no_search_word(question, query):
+    """"January 28" is the date a year is named by (parse_years reads the year from it); left among the
+    search words it outweighs the topic, and the answer was refused as finding nothing."""
+    from agent.planning.company_mentions import strip_for_query
+
+    assert strip_for_query(question, []) == query

@@ -170,6 +170,38 @@ def role(question: str, sentence: str) -> float:
     return bonus
 
 
+# The subject of a sentence stating a change or what a line holds: its words before the first verb
+# ("Cost of energy generation and storage revenue | increased $2.55 billion ..."), within its opening
+# words. A why-question is answered by the change of the line it names: a neighbouring line's sentence
+# ("cost of X revenue", "X gross margin") shares every word of the asked line and one more, is as
+# close in meaning, and is built on the same template, so only its subject tells it is another line's.
+_SUBJECT_END = re.compile(r"\b(?:increased|decreased|grew|rose|fell|declined|improved|dropped|expanded|contracted|"
+                          r"was|were|is|are|remained|totaled|amounted|includes|included|consists|consisted|"
+                          r"reflects|reflected)\b", re.I)
+SUBJECT_WORDS = 14  # a verb further in ends a clause, not the sentence's subject
+SUBJECT_WEIGHT = 0.15
+
+
+def subject_of(sentence: str) -> str | None:
+    """The words before the sentence's first verb of change or of being, if it comes early."""
+    m = _SUBJECT_END.search(sentence)
+    if m is None or len(sentence[: m.start()].split()) > SUBJECT_WORDS:
+        return None
+    return sentence[: m.start()]
+
+
+def other_subject(sentence: str, asked: set[str]) -> float:
+    """The share of the sentence's subject terms the question does not hold (`asked`: its terms,
+    movement words left out): 0 when the sentence's subject is the line asked, or names none."""
+    said = subject_of(sentence)
+    if not said or not asked:
+        return 0.0
+    words = terms(said) - MOVEMENT - _TEMPLATE
+    if not words:
+        return 0.0
+    return sum(not holds(asked, w) for w in words) / len(words)
+
+
 # Which way a change went. A why-question names it ("why did volume increase?"), and a sentence
 # states it in its main clause, before its cause ("Volumes declined 6%, driven by ..."): a sentence
 # telling the other way is about another line or another year, and ranks a little lower. What the
