@@ -172,3 +172,25 @@ def test_a_cause_naming_nothing_asked_is_quoted_only_as_the_best_answer(embedder
                                                  embedder=embedder).claims]
     assert quoted and quoted[0].startswith("Membership fee income rose")
     assert not any("price change" in q for q in quoted), quoted  # beside a better answer, it names nothing asked
+
+
+def test_a_why_is_answered_by_the_change_of_the_line_it_names(embedder):
+    # the neighbouring line holds every word of the asked one and one more ("cost of"), on the same template
+    assert sentence_rank.other_subject("Cost of kiosk service revenue increased $2.1 million, or 40%, due to volume.",
+                                       {"kiosk", "servic", "revenu"}) > 0
+    assert sentence_rank.other_subject("Kiosk service revenue increased $3.4 million, or 61%, due to volume.",
+                                       {"kiosk", "servic", "revenu"}) == 0
+    # a subject said late, or none at all, is no evidence either way
+    assert sentence_rank.other_subject("Primarily as a result of colder weather across all of our northern and "
+                                       "coastal regions during the winter months, costs rose.", {"kiosk"}) == 0
+    chunks = [_chunk(1, "7", "Cost of kiosk service revenue increased $2.1 million, or 40%, in the year ended "
+                             "December 31, 2024 compared with the prior year, primarily due to more kiosk service "
+                             "visits and higher technician wages. "
+                             "Kiosk service revenue increased $3.4 million, or 61%, in the year ended December 31, "
+                             "2024 compared with the prior year, primarily due to more kiosk service visits and "
+                             "higher service plan prices.")]
+    plan = Plan(route="domain", intent="qualitative", tickers=["ZZZ"], fiscal_years=[2024], items=["7"],
+                query="what drove kiosk service revenue growth")
+    quoted = [c.text for c in compose_extractive("what drove zzz's kiosk service revenue growth?", plan, chunks,
+                                                 embedder=embedder).claims]
+    assert quoted and quoted[0].startswith("Kiosk service revenue increased")

@@ -331,6 +331,9 @@ def _pick_sentences(
     asker = searched & sentence_rank.subject_terms(sentence_rank.cased_terms(sentence_rank.ASK_PLAN.sub(" ", question)))
     missing = held and sentence_rank.subject_missing(asker, [c[3] for c in candidates], searched - asker)
     candidates = _shortlist(candidates, query_terms, weights, before, question, quoted, follows)
+    # the asked line in the asker's words and the search's ("operating cash flow" searched as "net cash
+    # provided by operating activities"): a subject in either is the line asked
+    line_names = asked | (sentence_rank.terms(" ".join([subject, *queries])) - sentence_rank.MOVEMENT)
 
     def lost_subject(rank: int, position: int, sentence: str, whole: str) -> bool:
         # a clause cut from its sentence has lost its subject: it must name the question's own, unless
@@ -362,7 +365,7 @@ def _pick_sentences(
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
                  + sentence_rank.role(question, whole) + RANK_WEIGHT * (1 - rank / len(chunks))
                  - (sentence_rank.ROLE_BONUS if why and sentence_rank.opposite_direction(question, whole) else 0.0)
-                 - (sentence_rank.SUBJECT_WEIGHT * sentence_rank.other_subject(sentence, asked) if why else 0.0)
+                 - (sentence_rank.SUBJECT_WEIGHT * sentence_rank.other_subject(sentence, line_names) if why else 0.0)
                  - NUMBER_PENALTY * max(0, len(number_tokens(sentence)) - FREE_NUMBERS))
         scored.append((score, i))
         # a why's query says "increased ... primarily due to": any stated cause is close to it in
