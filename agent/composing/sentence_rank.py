@@ -173,12 +173,18 @@ def role(question: str, sentence: str) -> float:
 # The subject of a sentence stating a change or what a line holds: its words before the first verb
 # ("Cost of energy generation and storage revenue | increased $2.55 billion ..."), within its opening
 # words. A why-question is answered by the change of the line it names: a neighbouring line's sentence
-# ("cost of X revenue", "X gross margin") shares every word of the asked line and one more, is as
-# close in meaning, and is built on the same template, so only its subject tells it is another line's.
+# ("cost of X revenue", "X operating income") shares every word of the asked line, is as close in
+# meaning, and is built on the same template, so only its subject tells it is another line's: by the
+# measure it names ("cost", "income"). A part of the asked line ("revenue from Data Center") names
+# the same measure and explains the whole.
 _SUBJECT_END = re.compile(r"\b(?:increased|decreased|grew|rose|fell|declined|improved|dropped|expanded|contracted|"
                           r"was|were|is|are|remained|totaled|amounted|includes|included|consists|consisted|"
                           r"reflects|reflected)\b", re.I)
 SUBJECT_WORDS = 14  # a verb further in ends a clause, not the sentence's subject
+MEASURES = frozenset(stem(w) for w in (
+    "revenue revenues sales cost costs expense expenses margin margins income profit profits loss losses earnings "
+    "tax taxes cash liabilities assets debt borrowings interest depreciation amortization inventory inventories "
+    "capital dividends shares receivables payables ebitda spending expenditures").split())
 SUBJECT_WEIGHT = 0.15
 
 
@@ -191,12 +197,13 @@ def subject_of(sentence: str) -> str | None:
 
 
 def other_subject(sentence: str, asked: set[str]) -> float:
-    """The share of the sentence's subject terms the question does not hold (`asked`: its terms,
-    movement words left out): 0 when the sentence's subject is the line asked, or names none."""
+    """The share of the measures the sentence's subject names ("cost", "revenue") that the question
+    does not hold (`asked`: its terms and the search's): 0 when the subject is the line asked or a part
+    of it, or names no measure."""
     said = subject_of(sentence)
     if not said or not asked:
         return 0.0
-    words = terms(said) - MOVEMENT - _TEMPLATE
+    words = terms(said) & MEASURES
     if not words:
         return 0.0
     return sum(not holds(asked, w) for w in words) / len(words)
