@@ -206,7 +206,8 @@ def other_subject(sentence: str, asked: set[str]) -> float:
     words = terms(said) & MEASURES
     if not words:
         return 0.0
-    return sum(not holds(asked, w) for w in words) / len(words)
+    # the asker's abbreviation of the measure ("rev", "exp") is the measure
+    return sum(not (holds(asked, w) or any(w.startswith(a) for a in asked)) for w in words) / len(words)
 
 
 # Which way a change went. A why-question names it ("why did volume increase?"), and a sentence
