@@ -342,3 +342,13 @@ def test_how_a_part_of_the_business_went_in_a_year_reads_mdna_before_its_descrip
     # what it is, and who its customers are, stay the description's
     assert order_items("what is zed's cloud business?", ["1"]) == ["1", "7"]
     assert order_items("who were zed's cloud customers in 2023?", ["1"]) == ["1"]
+
+
+def test_how_a_business_is_doing_reads_its_results_first():
+    from agent.planning.prose_route import order_items
+
+    # how a business fares is told in MD&A; the business description says what it is
+    assert order_items("how is zed's advertising business doing?", ["1"]) == ["7", "1"]
+    assert order_items("how are zed's services sales holding up", ["1", "1A"]) == ["7", "1", "1A"]
+    # what the company does about something stays with the Items its topic points to, MD&A after
+    assert order_items("what's zed doing about manufacturing capacity?", ["1"]) == ["1", "7"]

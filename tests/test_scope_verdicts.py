@@ -269,3 +269,17 @@ def test_a_piece_of_writing_asked_for_is_out_of_scope_whatever_figure_it_is_abou
 def test_an_off_topic_word_inside_a_question_about_a_filing_is_still_asked(directory):
     p = plan_rules("how did the weather affect Apple's revenue in 2024?", directory=directory)
     assert p.route == "domain", p
+
+
+@pytest.mark.parametrize("text, framed", [
+    ("is tesla predicting higher deliveries next year?", True),  # the company's prediction: its filing's words
+    ("does nvidia foresee supply constraints easing?", True),
+    ("are you predicting higher tesla deliveries next year?", False),  # Footnote's own: refused
+    ("do analysts predict higher nvidia revenue?", False),
+])
+def test_a_prediction_asked_of_the_company_is_its_filings_statement(directory, text, framed):
+    from agent.planning.scope import filing_framed
+
+    assert filing_framed(text) is framed
+    p = plan(directory, text)
+    assert (p.route == "refusal" and p.refusal_reason == "out_of_scope") is not framed, p

@@ -164,6 +164,10 @@ _MARKET = {"7A"}
 # What the company is doing, or how it sees something: its conduct and management's view.
 CONDUCT = re.compile(r"\b(?:doing|done|think\w*|thought|view\w*|approach\w*|handl\w*|address\w*|respond\w*|"
                      r"tackl\w*|manag(?:e|es|ed|ing)\b)")
+# How something is going, asked in the present ("how is its cloud unit doing?", "how are sales holding up?"):
+# its results, not what the company does about it (CONDUCT).
+GOING = re.compile(r"\bhow(?:'s|\s+(?:is|are|has|have))\b.{0,60}\b(?:doing|performing|going|faring|trending|holding\s+up|"
+                   r"been\s+(?:doing|performing|going))\b")
 # What comes before a second company that makes it a topic: a preposition ("competition from Intel"),
 # or a verb of what the first one says ("how does Intel describe TSMC").
 _TOPIC_PREP = re.compile(r"\b(?:from|on|with|to|against|by|about|like|than|over|including|describes?|mentions?|"
@@ -246,6 +250,10 @@ def order_items(low: str, items: list[str], *, named_other: bool = False) -> lis
         # year's words; what the company met in a year is told in MD&A, read first
         rest = [i for i in items if i != "1A"]
         return [*(["7"] if "7" not in rest else []), *rest, "1A"]
+    if not first and items and set(items) <= {"1", "1A"} and GOING.search(low) and not NAMED_SECTION.search(low):
+        # "how is Amazon's advertising business doing?": how a business fares is told in MD&A's results; the
+        # business description says what it is
+        return ["7", *items]
     if not first and items and set(items) <= {"1", "1A"} and CONDUCT.search(low) and not NAMED_SECTION.search(low):
         # "what's Tesla doing about manufacturing capacity?", "how does TI think about its fabs?": what the
         # company does and how management sees it is MD&A's, after the Items the topic points to

@@ -163,7 +163,7 @@ FILING_FRAMED = (
     # "according to Amazon / management", not to analysts or to Footnote
     rf"\baccording\s+to\s+(?!{_OTHERS}\b)(?:the\s+|its\s+|their\s+)?[\w&.'-]+",
     rf"^(?:is|are|does|do|did|has|have)\s+(?!{_OTHERS}\b)(?:[\w&.'-]+\s+){{1,4}}?(?:expect|anticipat|plan|intend|"
-    rf"project|forecast|estimat|guid)\w*",
+    rf"project|forecast|predict|foresee|estimat|guid)\w*",
     # "Walmart expects what for capex next year?", "what Nike anticipates": a verb in the third
     # person has a company or its management for subject, never Footnote ("you") nor the asker
     rf"\b(?!{_OTHERS}\b|i\b|we\b|consensus\b|street\b)[a-z][\w&.'-]*\s+(?:expects|anticipates|intends|"
