@@ -168,3 +168,17 @@ def test_how_a_business_works_is_asked_in_words_not_as_its_lines_amount(director
     # a line may carry the business's name ("concentrate operations"), but how it works is told in words
     p = thread(directory, text)
     assert prose(p) and not p.probe, (p.route, p.intent, p.metrics, p.probe)
+
+
+@pytest.mark.parametrize("text", [
+    "what changed in zed's cloud business in 2024",
+    "zed cloud 2023 vs 2024 what changed",
+    "what's changed at zed's retail unit?",
+    "what has changed in zed's reality labs segment",
+])
+def test_what_changed_asks_for_the_filings_words(text):
+    # "what changed" asks what the filing tells of a change: its discussion, not one amount of a line
+    # ("aws" alone resolves to a line probe, which no table prints, and the question was refused)
+    from agent.planning.prose_route import asks_statement
+
+    assert asks_statement(text.lower())
