@@ -186,6 +186,12 @@ MEASURES = frozenset(stem(w) for w in (
     "tax taxes cash liabilities assets debt borrowings interest depreciation amortization inventory inventories "
     "capital dividends shares receivables payables ebitda spending expenditures").split())
 SUBJECT_WEIGHT = 0.15
+# Measures said in other words are one measure ("sales" and "revenue", "earnings" and "income"); the
+# provision for income taxes is a tax, not an income.
+_FAMILY = {stem(w): f for f, words in (
+    ("revenue", "revenue revenues sales"), ("cost", "cost costs expense expenses spending expenditures"),
+    ("income", "income earnings profit profits loss losses"), ("tax", "tax taxes")) for w in words.split()}
+_INCOME_TAX = re.compile(r"\bincome\s+tax", re.I)
 
 
 def subject_of(sentence: str) -> str | None:
@@ -203,11 +209,13 @@ def other_subject(sentence: str, asked: set[str]) -> float:
     said = subject_of(sentence)
     if not said or not asked:
         return 0.0
-    words = terms(said) & MEASURES
-    if not words:
+    words = terms(_INCOME_TAX.sub("tax", said)) & MEASURES
+    # the question names a measure itself: with none ("summarize the risk factors"), no line is asked
+    named = {_FAMILY.get(a, a) for a in asked if a in MEASURES} | {
+        _FAMILY.get(m, m) for m in MEASURES for a in asked if len(a) >= 3 and m.startswith(a)}  # "rev", "exp"
+    if not words or not named:
         return 0.0
-    # the asker's abbreviation of the measure ("rev", "exp") is the measure
-    return sum(not (holds(asked, w) or any(w.startswith(a) for a in asked)) for w in words) / len(words)
+    return sum(_FAMILY.get(w, w) not in named for w in words) / len(words)
 
 
 # Which way a change went. A why-question names it ("why did volume increase?"), and a sentence
