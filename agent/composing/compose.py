@@ -365,7 +365,8 @@ def _pick_sentences(
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
                  + sentence_rank.role(question, whole) + RANK_WEIGHT * (1 - rank / len(chunks))
                  - (sentence_rank.ROLE_BONUS if why and sentence_rank.opposite_direction(question, whole) else 0.0)
-                 - (sentence_rank.SUBJECT_WEIGHT * sentence_rank.other_subject(sentence, line_names) if why else 0.0)
+                 - (sentence_rank.SUBJECT_WEIGHT * sentence_rank.other_subject(sentence, line_names)
+                    if sentence_rank.asks_a_lines_change(question, why) else 0.0)
                  - NUMBER_PENALTY * max(0, len(number_tokens(sentence)) - FREE_NUMBERS))
         scored.append((score, i))
         # a why's query says "increased ... primarily due to": any stated cause is close to it in

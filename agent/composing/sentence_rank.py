@@ -204,18 +204,29 @@ def subject_of(sentence: str) -> str | None:
 
 def other_subject(sentence: str, asked: set[str]) -> float:
     """The share of the measures the sentence's subject names ("cost", "revenue") that the question
-    does not hold (`asked`: its terms and the search's): 0 when the subject is the line asked or a part
+    does not name (`asked`: its terms and the search's): 0 when the subject is the line asked or a part
     of it, or names no measure."""
     said = subject_of(sentence)
     if not said or not asked:
         return 0.0
     words = terms(_INCOME_TAX.sub("tax", said)) & MEASURES
-    # the question names a measure itself: with none ("summarize the risk factors"), no line is asked
-    named = {_FAMILY.get(a, a) for a in asked if a in MEASURES} | {
-        _FAMILY.get(m, m) for m in MEASURES for a in asked if len(a) >= 3 and m.startswith(a)}  # "rev", "exp"
-    if not words or not named:
+    if not words:
         return 0.0
+    # the measures the question names ("rev", "exp": the asker's abbreviations of one); with none ("why did
+    # the airplanes business struggle?"), a sentence that is some line's change tells less than one about it
+    named = {_FAMILY.get(a, a) for a in asked if a in MEASURES} | {
+        _FAMILY.get(m, m) for m in MEASURES for a in asked if len(a) >= 3 and m.startswith(a)}
     return sum(_FAMILY.get(w, w) not in named for w in words) / len(words)
+
+
+# A question about the risks the filing states ("summarize its risk factors") asks no line's change,
+# though "factors" reads as a why.
+_RISKS = re.compile(r"\brisks?\b", re.I)
+
+
+def asks_a_lines_change(question: str, why: bool) -> bool:
+    """A why-question whose answer is some line's change (see other_subject), not a list of risks."""
+    return why and not _RISKS.search(question)
 
 
 # Which way a change went. A why-question names it ("why did volume increase?"), and a sentence
