@@ -81,6 +81,22 @@ ORDER BY c.embedding <=> %(embedding)s
 LIMIT %(limit)s
 """
 
+# Prose chunks of a company's filings whose text matches any of the patterns (POSIX, case-blind):
+# where MD&A states an amount in words ("$11,311 million", "$8.5 billion").
+STATING_SQL = """
+SELECT c.id, c.accession, c.cik, c.item, c.ordinal, c.is_table, c.text,
+       f.fiscal_year, f.form, f.url, f.period_end, 0.0 AS score
+FROM chunks c
+JOIN filings f ON f.accession = c.accession
+WHERE c.cik = %(cik)s
+  AND (%(accessions)s::text[] IS NULL OR c.accession = ANY(%(accessions)s::text[]))
+  AND (%(items)s::text[] IS NULL OR c.item = ANY(%(items)s::text[]))
+  AND NOT c.is_table
+  AND c.text ~* ANY(%(patterns)s::text[])
+ORDER BY c.accession, c.ordinal
+LIMIT %(limit)s
+"""
+
 SENTENCE_EMBEDDINGS_SQL = "SELECT id, text FROM chunks WHERE id = ANY(%s)"
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'\-]*")
@@ -188,6 +204,20 @@ def search(
         ordered = sorted(scores, key=lambda i: (-scores[i], i))[: limit + spare]
         hits = [_with_score(found[i], scores[i]) for i in ordered]
     return in_item_order(hits[:limit], items) + hits[limit:] if items else hits
+
+
+def stating(conn, patterns: list[str], *, cik: int, accessions: list[str] | None = None,
+            items: list[str] | None = None, limit: int = MAX_CHUNKS) -> list[ChunkHit]:
+    """The company's prose chunks that match one of `patterns` (regular expressions), in filing order.
+
+    Why a pattern and not the full-text arm: an amount is one token the text search splits and
+    stems away ("11,311"), and a number that is the figure a thread just answered is the surest
+    sign of the passage that discusses that figure."""
+    if not patterns:
+        return []
+    rows = conn.execute(STATING_SQL, {"cik": cik, "accessions": accessions or None, "items": items or None,
+                                      "patterns": patterns, "limit": limit}).fetchall()
+    return [ChunkHit(*row) for row in rows]
 
 
 def in_item_order(hits: list[ChunkHit], items: list[str]) -> list[ChunkHit]:

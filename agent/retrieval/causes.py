@@ -11,6 +11,7 @@ out ("changed").
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from agent.planning.prose_route import CAUSE
@@ -144,3 +145,72 @@ def cause_queries(conn, plan, question: str, companies: list[dict], metrics: lis
         if query:
             out[company["cik"]] = f"{own} {query}" if own else query
     return out
+
+
+# How MD&A says the figure's amount in prose: "$11,311 million", "$8.5 billion", "$130.50 billion".
+_SCALES = ((Decimal(10) ** 9, "billion", (1, 2)), (Decimal(10) ** 6, "million", (0, 1)))
+# A stated cause in the filing's register, after the amount it explains.
+_FILING_CAUSE = re.compile(r"\b(?:due to|driven by|primarily|principally|mainly|largely|as a result of|because|"
+                           r"reflect(?:s|ed|ing)?|attributable to)\b", re.I)
+# What a why-turn adds to a figure that is no subject of its own: "why'd it fall", "why so flat",
+# "what's behind the growth".
+_NO_SUBJECT = re.compile(r"^(?:why'?d?|how|come|so|flat|growth|grow\w*|gain\w*|rise|rose|jump\w*|drop\w*|fall\w*|fell|"
+                         r"declin\w*|decreas\w*|increas\w*|change\w*|up|down|big|bigger|weak\w*|strong\w*|"
+                         r"behind|driv\w*|drove|caus\w*|reasons?|that|it|this|there|then|year|yr)$", re.I)
+
+
+def stated_patterns(value: Decimal) -> list[str]:
+    """Regular expressions for an amount as prose writes it, in millions (whole, or with a decimal)
+    and billions (one or two decimals), with or without the dollar sign; never a bare number, which
+    a table's every column may hold."""
+    size = abs(value)
+    out = []
+    for unit, word, places in _SCALES:
+        if size < unit:
+            continue
+        for n in places:
+            said = f"{size / unit:,.{n}f}"
+            out.append(rf"(^|[^0-9.,]){re.escape(said)} {word}")
+    return list(dict.fromkeys(out))
+
+
+def own_subject(topic: str, figure_words: set[str]) -> str:
+    """The words a why-turn's topic adds to the thread's figure ("north america" in "how did north
+    america do - what drove it?"), without words of movement and asking."""
+    return " ".join(w for w in topic.split() if w not in figure_words and not _NO_SUBJECT.match(w))
+
+
+def stated_amounts(conn, plan, companies: list[dict], metrics: list[str]) -> dict[int, list[str]]:
+    """Per company (by CIK), the patterns of the thread's figure as MD&A states it, for a "why?"
+    about that figure: the passage that states the company's total ("Operating income was $11,311
+    million in 2023 ...") is the one that explains it, where a search by words also finds every
+    segment's and product's. Empty when the turn names a subject of its own (a segment), the
+    figure is a ratio, or the year is not known."""
+    if (plan.slots or {}).get("metrics") != "thread, its cause" or plan.period:
+        return {}
+    figure_words = set(subject_query(metrics).split()) | {w for k in metrics for w in k.replace("_", " ").split()}
+    if own_subject(getattr(plan, "topic", "") or "", figure_words) or any(ratio(m) for m in metrics):
+        return {}
+    keys = list(dict.fromkeys(k for k in (subject_metric(m) for m in metrics) if k))[:1]
+    out = {}
+    for company in companies:
+        years = company.get("fiscal_years") or []
+        if not keys or not years or METRICS[keys[0]].unit != "USD":
+            continue
+        found = metric_value(conn, company["cik"], keys[0], max(years), as_of_accession=company.get("as_of_accession"))
+        if found is not None and found.value:
+            out[company["cik"]] = stated_patterns(found.value)
+    return out
+
+
+def explaining_first(stated: list, patterns: list[str], limit: int = 2) -> list:
+    """Of the chunks that state the figure, the ones whose statement is followed by a cause first
+    ("... an increase of $402 million, or 4%. The increase in operating income was primarily
+    driven by ..."), then filing order; at most `limit`."""
+    said = [re.compile(p, re.I) for p in patterns]
+
+    def explains(text: str) -> bool:
+        at = [m.end() for p in said for m in p.finditer(text)]
+        return any(_FILING_CAUSE.search(text[end:end + 600]) for end in at)
+
+    return sorted(stated, key=lambda h: not explains(h.text))[:limit]

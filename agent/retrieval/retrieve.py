@@ -21,7 +21,7 @@ from agent.retrieval.line_items import (LineMatch, company_line, labels_of, line
                                         printed_index, printed_label, printed_order, same_printed_row,
                                         without_note_refs)
 from agent.retrieval.line_items import IGNORABLE, metric_phrases, tokens, unaccented
-from agent.retrieval.causes import cause_queries, subject_query
+from agent.retrieval.causes import cause_queries, explaining_first, stated_amounts, subject_query
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
 from agent.retrieval.metric_facts import metric_value
 from agent.planning.formulas import choose, evaluate, metrics_of, operand_label, operand_parts, restate, said_of
@@ -987,6 +987,20 @@ def distinct_hits(hits: list, limit: int) -> list:
     return kept
 
 
+MD_A = ["7"]
+
+
+def _stating_first(conn, hits: list, patterns: list[str], cik: int, accessions: list[str]) -> list:
+    """The search's hits behind the MD&A chunks that state the thread's figure and go on to explain
+    it (causes.explaining_first), each taking the best hit's score so the composer reads it first."""
+    lead = explaining_first(chunk_store.stating(conn, patterns, cik=cik, accessions=accessions, items=MD_A), patterns)
+    if not lead:
+        return hits
+    top = max((float(h.score) for h in hits), default=0.0)
+    taken = {h.id for h in lead}
+    return [chunk_store.ChunkHit(**{**h.__dict__, "score": top}) for h in lead] + [h for h in hits if h.id not in taken]
+
+
 def _prose(state, deps, config) -> dict:
     located = state["located"]
     if (plan_of(state).period or {}).get("changes"):  # what a 10-Q's risk factors add to the 10-K's
@@ -1001,6 +1015,7 @@ def _prose(state, deps, config) -> dict:
     with deps.db.connection() as conn:
         causes = cause_queries(conn, plan, state["question"], companies, [m for m in plan.metrics or [] if known(m)])
         thread_cause = (plan.slots or {}).get("metrics") == "thread, its cause"
+        stated = stated_amounts(conn, plan, companies, [m for m in plan.metrics or [] if known(m)])
         for company in companies:
             accessions = located["accessions"].get(str(company["cik"]))
             if not accessions:
@@ -1022,6 +1037,8 @@ def _prose(state, deps, config) -> dict:
                 limit=per_company,
                 spare=SPARE_HITS,
             )
+            if stated.get(company["cik"]):  # "why?" after a figure: where MD&A states that figure, first
+                hits = _stating_first(conn, hits, stated[company["cik"]], company["cik"], accessions)
             hits = distinct_hits(hits, per_company)
             found: list[Evidence] = []
             per_company_hits.append(found)
