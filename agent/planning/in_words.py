@@ -258,6 +258,18 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
     if not words:
         return None
     in_words = asks_filing_words(low, wider=wider)
+    if wider and not in_words and _replies_to_figure(plan):
+        # "what were the one-time charges?", "any restructuring in there?" after a figure: what the thread's
+        # filing says of them, when a passage names every word; "and adjusted EBITDA?" of a filing that never
+        # names it keeps its refusal
+        words = [w for w in words if w not in _TIME_WORDS]
+        if not words:
+            return None
+        prose = as_prose(plan.model_copy(update={"route": "domain", "intent": "numeric", "metrics": []}), text, low,
+                         directory, previous)
+        prose.unless_named = {"reason": plan.refusal_reason, "detail": plan.refusal_detail, "words": words}
+        prose.slots = {**plan.slots, **prose.slots, "metrics": "none: prose (a reply to the thread's figure no table maps)"}
+        return prose
     asked = None if in_words or not wider else \
         (yes_no_clause(low) or next((c for c in _clauses(low) if asks_filing_words(c, wider=True)), None))
     if not wider and not in_words:
@@ -286,6 +298,17 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
     prose.unless_named = {"reason": plan.refusal_reason, "detail": plan.refusal_detail, "words": words}
     prose.slots = {**prose.slots, "metrics": "none: prose (a figure no table maps, asked in words)"}
     return prose
+
+
+# Words of a reply that say when, not what a passage must name ("one-time charges": the charges).
+_TIME_WORDS = frozenset({"one-time", "onetime", "one-off", "time", "year", "years", "fiscal"})
+
+
+def _replies_to_figure(plan: Plan) -> bool:
+    """The refused plan is a reply in a figure thread that names neither company nor year of its own
+    ("what were the one-time charges?" after J&J's pretax income): the thread's filing is what it asks of."""
+    slots = plan.slots or {}
+    return slots.get("tickers", "").startswith("thread") and slots.get("fiscal_years", "").startswith("thread")
 
 
 _CLAUSE = re.compile(r"\s*(?:[,;:?!]|\s-+\s|\s\u2013\s|\s\u2014\s)\s*")

@@ -541,8 +541,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # "who else do they name?": a question about the thread's company, however it resembles one about Footnote
     about_thread = thread is not None and about_the_company(low)
     signing_off = kind == "meta" and detail in ("thanks", "goodbye")  # "bye, thanks for the Nvidia info"
+    # "were there any one-time charges in there?": a subject of its own, pointing at the thread's answer
+    refers_back = thread is not None and points_back(low) and bool(own_subject(low)) and meta is None
     if kind == "meta" and (not r.matches or signing_off) and not compares_thread and not about_thread and not more \
-            and not figure_ask:
+            and not figure_ask and not refers_back:
         return meta_plan(detail)
 
     prev = thread
@@ -563,6 +565,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                      or (kind in ("domain", "unknown") and (asks_more(low) or points_back(low)))
                                      or (kind == "unknown" and not r.matches)  # like nothing alone: the thread's
                                      or r.aspect or more or figure_ask  # "give me more detail", "by how much?"
+                                     or refers_back  # "were there any one-time charges in there?"
                                      or including or ranking  # "add AbbVie to that", "which is the smallest?"
                                      or bool(ALSO.search(low))  # "is AMD affected too?"
                                      or bool(BACK_TO.search(low))  # "back to Apple: gross profit?"
