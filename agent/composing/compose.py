@@ -23,6 +23,8 @@ from agent.checking.quoted_figures import amounts
 from agent.planning.scope import INJECTION
 from agent.planning.plan import Plan
 from agent.planning.prose_route import EVENT, asks_what_happened
+from agent.retrieval.causes import subject_metric
+from agent.retrieval.concepts import METRICS
 from agent.retrieval.query_vectors import embed_queries
 from agent.state import plan_of
 
@@ -685,13 +687,16 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
 
 def _thread_figures(plan: Plan, cells: list[dict] | None, evidence: list[Evidence]) -> list[tuple]:
     """(value, unit) of the figures a "why?" after a figure answer is about: the cells' facts of the
-    year asked. Empty for any other question."""
+    year asked, and for a growth rate or a margin the facts of the figure it is computed from (the
+    filing explains "revenues were $46.3 billion ...", not the rate). Empty for any other question."""
     if (plan.slots or {}).get("metrics") != "thread, its cause" or plan.period:
         return []
     year = max(plan.fiscal_years) if plan.fiscal_years else None
     ids = {c["evidence_id"] for c in cells or [] if c.get("evidence_id") and c.get("fiscal_year") == year}
+    concepts = {c for k in plan.metrics or [] if (m := subject_metric(k)) for c in METRICS[m].concepts}
     return [(Decimal(e.value), e.unit or "") for e in evidence
-            if e.id in ids and e.kind == "fact" and e.value is not None and (e.unit or "") == "USD"]
+            if e.kind == "fact" and e.value is not None and (e.unit or "") == "USD"
+            and (e.id in ids or (e.concept in concepts and e.fiscal_year == year))]
 
 
 def _nothing_from(tickers: list[str]) -> str:

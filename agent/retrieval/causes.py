@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from agent.planning.followups import own_subject as asked_subject
 from agent.planning.prose_route import CAUSE
 from agent.planning.topics import WHY
 from agent.retrieval.concepts import METRICS
@@ -177,7 +178,7 @@ def stated_patterns(value: Decimal) -> list[str]:
 def own_subject(topic: str, figure_words: set[str]) -> str:
     """The words a why-turn's topic adds to the thread's figure ("north america" in "how did north
     america do - what drove it?"), without words of movement and asking."""
-    return " ".join(w for w in topic.split() if w not in figure_words and not _NO_SUBJECT.match(w))
+    return " ".join(w for w in asked_subject(topic) if w not in figure_words and not _NO_SUBJECT.match(w))
 
 
 def stated_amounts(conn, plan, companies: list[dict], metrics: list[str]) -> dict[int, list[str]]:
