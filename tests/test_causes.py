@@ -60,3 +60,37 @@ def test_why_after_a_margin_searches_for_the_margin_and_its_direction(footnote):
     query = answer.plan["query"]
     # Tesla's gross profit over revenue: 17.9% in 2024 against 18.2% in 2023 (its XBRL facts)
     assert query.startswith("gross margin") and "decreased" in query, query
+
+
+def test_an_amount_is_found_as_prose_states_it_never_inside_another_number():
+    import re
+
+    from agent.retrieval.causes import stated_patterns
+
+    patterns = [re.compile(p, re.I) for p in stated_patterns(Decimal("11311000000"))]
+    said = lambda text: any(p.search(text) for p in patterns)  # noqa: E731
+    assert said("Operating income was $11,311 million in 2023")
+    assert said("operating income rose to $11.3 billion") and said("to $11.31 billion")
+    assert not said("a charge of $111,311 million") and not said("$1.3 billion of buybacks")
+    assert not said("11,311")  # a table's bare number is no statement
+
+
+def test_of_the_chunks_stating_the_figure_the_one_that_goes_on_to_explain_it_comes_first():
+    from types import SimpleNamespace
+
+    from agent.retrieval.causes import explaining_first, stated_patterns
+
+    patterns = stated_patterns(Decimal("8500000000"))
+    table_note = SimpleNamespace(id=1, text="Net income of $8.5 billion is presented in the table below.")
+    explained = SimpleNamespace(id=2, text="Net income increased 12% to $8.5 billion. The increase was primarily "
+                                            "due to higher franchise margins.")
+    assert [h.id for h in explaining_first([table_note, explained], patterns)] == [2, 1]
+
+
+def test_the_subject_a_why_turn_adds_is_what_its_topic_says_beyond_asking_and_moving():
+    from agent.retrieval.causes import own_subject
+
+    figure = {"revenue", "net", "sales"}
+    assert own_subject("revenue net sales increased decreased compared to prior year", figure) == ""
+    assert own_subject("why'd revenue net sales", figure) == ""
+    assert own_subject("north america revenue", figure) == "north america"
