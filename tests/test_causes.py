@@ -78,13 +78,16 @@ def test_an_amount_is_found_as_prose_states_it_never_inside_another_number():
 def test_of_the_chunks_stating_the_figure_the_one_that_goes_on_to_explain_it_comes_first():
     from types import SimpleNamespace
 
-    from agent.retrieval.causes import explaining_first, stated_patterns
+    from agent.retrieval.causes import explaining_first, figure_names, stated_patterns
 
     patterns = stated_patterns(Decimal("8500000000"))
     table_note = SimpleNamespace(id=1, text="Net income of $8.5 billion is presented in the table below.")
     explained = SimpleNamespace(id=2, text="Net income increased 12% to $8.5 billion. The increase was primarily "
                                             "due to higher franchise margins.")
     assert [h.id for h in explaining_first([table_note, explained], patterns)] == [2, 1]
+    # an amount that only rounds alike, said of something else, is no statement of the figure
+    cash = SimpleNamespace(id=3, text="Cash and equivalents were $8.5 billion, primarily due to lower buybacks.")
+    assert [h.id for h in explaining_first([cash, explained], patterns, figure_names(["net_income"]))] == [2]
 
 
 def test_the_subject_a_why_turn_adds_is_what_its_topic_says_beyond_asking_and_moving():

@@ -40,5 +40,12 @@ def test_a_line_a_figure_reply_names_that_no_table_maps_is_searched_in_the_threa
     # a figure's name asked fresh is refused as before; as a reply, only if no passage names it
     fresh = {"tickers": "message", "metrics": "message", "fiscal_years": "message"}
     assert prose_fallback(_refused(fresh, "adjusted ebitda"), "Tesla adjusted ebitda 2024", directory) is None
-    reply = prose_fallback(_refused(thread, "adjusted ebitda"), "and adjusted ebitda?", directory)
-    assert reply.unless_named["words"] == ["adjusted", "ebitda"]
+    assert prose_fallback(_refused(thread, "adjusted ebitda"), "and adjusted ebitda?", directory) is None
+
+
+def test_a_reply_asking_for_a_figure_of_its_own_keeps_its_refusal(directory):
+    thread = {"tickers": "thread", "metrics": "thread", "fiscal_years": "thread"}
+    assert prose_fallback(_refused(thread, "churn rate"), "what was their churn rate?", directory) is None
+    pointed = prose_fallback(_refused(thread, "price increases"), "how much of that came from price increases?",
+                             directory)
+    assert pointed is not None and pointed.intent == "qualitative"

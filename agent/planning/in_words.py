@@ -258,7 +258,7 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
     if not words:
         return None
     in_words = asks_filing_words(low, wider=wider)
-    if wider and not in_words and _replies_to_figure(plan):
+    if wider and not in_words and _replies_to_figure(plan) and asks_inside(low):
         # "what were the one-time charges?", "any restructuring in there?" after a figure: what the thread's
         # filing says of them, when a passage names every word; "and adjusted EBITDA?" of a filing that never
         # names it keeps its refusal
@@ -302,6 +302,17 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
 
 # Words of a reply that say when, not what a passage must name ("one-time charges": the charges).
 _TIME_WORDS = frozenset({"one-time", "onetime", "one-off", "time", "year", "years", "fiscal"})
+
+
+# What a figure held, asked for as its parts ("what were the one-time charges?", "which were the big
+# items?"), or pointed at ("any charges in there?", "how much of that came from price?"): never "and
+# adjusted EBITDA?" or "what was their churn rate?", which ask for a figure of their own.
+_PARTS = re.compile(r"\b(?:what|which)\s+(?:were|are)\s+(?:the|their|its|those|these)\b")
+
+
+def asks_inside(low: str) -> bool:
+    """The reply asks what the thread's figure held, not for another figure."""
+    return bool(_PARTS.search(low) or points_back(low))
 
 
 def _replies_to_figure(plan: Plan) -> bool:

@@ -542,7 +542,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     about_thread = thread is not None and about_the_company(low)
     signing_off = kind == "meta" and detail in ("thanks", "goodbye")  # "bye, thanks for the Nvidia info"
     # "were there any one-time charges in there?": a subject of its own, pointing at the thread's answer
-    refers_back = thread is not None and points_back(low) and bool(own_subject(low)) and meta is None
+    refers_back = thread is not None and kind == "meta" and meta is None and points_back(low) and bool(own_subject(low))
     if kind == "meta" and (not r.matches or signing_off) and not compares_thread and not about_thread and not more \
             and not figure_ask and not refers_back:
         return meta_plan(detail)

@@ -204,14 +204,31 @@ def stated_amounts(conn, plan, companies: list[dict], metrics: list[str]) -> dic
     return out
 
 
-def explaining_first(stated: list, patterns: list[str], limit: int = 2) -> list:
-    """Of the chunks that state the figure, the ones whose statement is followed by a cause first
-    ("... an increase of $402 million, or 4%. The increase in operating income was primarily
-    driven by ..."), then filing order; at most `limit`."""
+# Words of a metric's names that name no figure in particular.
+_GENERIC = frozenset("net total and of the from to by in before after top line bottom op inc loss".split())
+NEAR = 200  # characters before an amount within which the figure's name is said ("Net sales were $X")
+
+
+def figure_names(metrics: list[str]) -> set[str]:
+    """The words a filing names the thread's figure with (its label's and synonyms'), for telling the
+    figure's own amount from another that happens to round alike."""
+    keys = [k for k in (subject_metric(m) for m in metrics) if k][:1]
+    return {w for k in keys for name in (METRICS[k].label, *METRICS[k].synonyms)
+            for w in re.findall(r"[a-z]+", name.lower()) if w not in _GENERIC and len(w) > 2}
+
+
+def explaining_first(stated: list, patterns: list[str], names: set[str] = frozenset(), limit: int = 2) -> list:
+    """Of the chunks that state the figure (its amount with one of its `names` just before it), the
+    ones whose statement is followed by a cause first ("... an increase of $402 million, or 4%. The
+    increase in operating income was primarily driven by ..."), then filing order; at most `limit`."""
     said = [re.compile(p, re.I) for p in patterns]
+    named = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")", re.I) if names else None
+
+    def places(text: str) -> list[tuple[int, int]]:
+        return [(m.start(), m.end()) for p in said for m in p.finditer(text)
+                if named is None or named.search(text[max(0, m.start() - NEAR):m.start()])]
 
     def explains(text: str) -> bool:
-        at = [m.end() for p in said for m in p.finditer(text)]
-        return any(_FILING_CAUSE.search(text[end:end + 600]) for end in at)
+        return any(_FILING_CAUSE.search(text[end:end + 600]) for _, end in places(text))
 
-    return sorted(stated, key=lambda h: not explains(h.text))[:limit]
+    return sorted((h for h in stated if places(h.text)), key=lambda h: not explains(h.text))[:limit]

@@ -21,7 +21,7 @@ from agent.retrieval.line_items import (LineMatch, company_line, labels_of, line
                                         printed_index, printed_label, printed_order, same_printed_row,
                                         without_note_refs)
 from agent.retrieval.line_items import IGNORABLE, metric_phrases, tokens, unaccented
-from agent.retrieval.causes import cause_queries, explaining_first, stated_amounts, subject_query
+from agent.retrieval.causes import cause_queries, explaining_first, figure_names, stated_amounts, subject_query
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
 from agent.retrieval.metric_facts import metric_value
 from agent.planning.formulas import choose, evaluate, metrics_of, operand_label, operand_parts, restate, said_of
@@ -988,12 +988,14 @@ def distinct_hits(hits: list, limit: int) -> list:
 
 
 MD_A = ["7"]
+STATING_READ = 16  # MD&A chunks stating the amount read for the one that names the figure beside it
 
 
-def _stating_first(conn, hits: list, patterns: list[str], cik: int, accessions: list[str]) -> list:
+def _stating_first(conn, hits: list, patterns: list[str], cik: int, accessions: list[str], names: set[str]) -> list:
     """The search's hits behind the MD&A chunks that state the thread's figure and go on to explain
     it (causes.explaining_first), each taking the best hit's score so the composer reads it first."""
-    lead = explaining_first(chunk_store.stating(conn, patterns, cik=cik, accessions=accessions, items=MD_A), patterns)
+    found = chunk_store.stating(conn, patterns, cik=cik, accessions=accessions, items=MD_A, limit=STATING_READ)
+    lead = explaining_first(found, patterns, names)
     if not lead:
         return hits
     top = max((float(h.score) for h in hits), default=0.0)
@@ -1038,7 +1040,8 @@ def _prose(state, deps, config) -> dict:
                 spare=SPARE_HITS,
             )
             if stated.get(company["cik"]):  # "why?" after a figure: where MD&A states that figure, first
-                hits = _stating_first(conn, hits, stated[company["cik"]], company["cik"], accessions)
+                hits = _stating_first(conn, hits, stated[company["cik"]], company["cik"], accessions,
+                                      figure_names(plan.metrics or []))
             hits = distinct_hits(hits, per_company)
             found: list[Evidence] = []
             per_company_hits.append(found)
