@@ -97,3 +97,14 @@ def test_the_subject_a_why_turn_adds_is_what_its_topic_says_beyond_asking_and_mo
     assert own_subject("revenue net sales increased decreased compared to prior year", figure) == ""
     assert own_subject("why'd revenue net sales", figure) == ""
     assert own_subject("north america revenue", figure) == "north america"
+
+
+def test_a_margin_is_found_as_its_percentage_with_its_name():
+    import re
+
+    from agent.retrieval.causes import figure_names, stated_percent
+
+    patterns = [re.compile(p, re.I) for p in stated_percent(Decimal("42.7000000000"))]
+    assert any(p.search("Gross margin decreased 190 basis points to 42.7%, primarily due to discounts") for p in patterns)
+    assert not any(p.search("a tax rate of 142.7%") or p.search("4.27%") for p in patterns)
+    assert figure_names(["gross_margin"]) == {"gross", "margin"}

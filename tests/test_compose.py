@@ -272,3 +272,12 @@ def test_the_shortlist_always_reads_the_figures_own_statement_and_the_cause_afte
                                                      stated=stated)}
     assert cause not in kept(())
     assert {statement, cause} <= kept([(Decimal("5120000000"), "USD")])
+
+
+def test_a_why_after_a_margin_looks_for_the_margin_as_a_percentage():
+    calc = Evidence(id="k:1", kind="calc", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u",
+                    text="Zed gross margin, fiscal 2024: 42.7%", concept="gross_margin", value="42.7", unit="percent")
+    cells = [{"ticker": "ZZZ", "fiscal_year": 2024, "metric": "gross_margin", "evidence_id": "k:1"}]
+    stated = _thread_figures(_plan(metrics=["gross_margin"], slots={"metrics": "thread, its cause"}), cells, [calc])
+    assert _states("Gross margin decreased 190 basis points to 42.7%, primarily due to higher discounts.", stated)
+    assert not _states("Gross margin was 44.6% in the prior year.", stated)

@@ -694,9 +694,13 @@ def _thread_figures(plan: Plan, cells: list[dict] | None, evidence: list[Evidenc
     year = max(plan.fiscal_years) if plan.fiscal_years else None
     ids = {c["evidence_id"] for c in cells or [] if c.get("evidence_id") and c.get("fiscal_year") == year}
     concepts = {c for k in plan.metrics or [] if (m := subject_metric(k)) for c in METRICS[m].concepts}
-    return [(Decimal(e.value), e.unit or "") for e in evidence
-            if e.kind == "fact" and e.value is not None and (e.unit or "") == "USD"
-            and (e.id in ids or (e.concept in concepts and e.fiscal_year == year))]
+    money = [(Decimal(e.value), e.unit or "") for e in evidence
+             if e.kind == "fact" and e.value is not None and (e.unit or "") == "USD"
+             and (e.id in ids or (e.concept in concepts and e.fiscal_year == year))]
+    # a margin asked about: its own value, as a filing's percentage reads ("42.7%" is 0.427)
+    rates = [(Decimal(e.value) / 100, "pure") for e in evidence
+             if e.kind == "calc" and e.id in ids and e.value is not None and e.unit == "percent"]
+    return money + rates
 
 
 def _nothing_from(tickers: list[str]) -> str:

@@ -83,15 +83,18 @@ def ratio_movement(conn, company: dict, key: str, fiscal_year: int) -> tuple[str
     """(a ratio's words, its direction): "gross margin percentage decreased", from the facts of both years."""
     formula = FORMULAS[key]
     said = " ".join(dict.fromkeys(f"{formula.label.lower()} {formula.query}".split()))
-    values = []
-    for year in (fiscal_year, fiscal_year - 1):
-        found = [metric_value(conn, company["cik"], i.metric, year + i.offset,
-                              as_of_accession=company.get("as_of_accession")) for i in formula.inputs]
-        try:
-            values.append(None if any(f is None for f in found) else formula.compute([f.value for f in found]))
-        except (ArithmeticError, ValueError):
-            values.append(None)
-    return said, direction(*values)
+    return said, direction(*(ratio_value(conn, company, key, year) for year in (fiscal_year, fiscal_year - 1)))
+
+
+def ratio_value(conn, company: dict, key: str, year: int) -> Decimal | None:
+    """A ratio of the registry for one company and year, from its facts (None when one is missing)."""
+    formula = FORMULAS[key]
+    found = [metric_value(conn, company["cik"], i.metric, year + i.offset,
+                          as_of_accession=company.get("as_of_accession")) for i in formula.inputs]
+    try:
+        return None if any(f is None for f in found) else formula.compute([f.value for f in found])
+    except (ArithmeticError, ValueError):
+        return None
 
 
 def cause_query(conn, company: dict, metrics: list[str], fiscal_year: int | None) -> str | None:
@@ -160,6 +163,11 @@ _NO_SUBJECT = re.compile(r"^(?:why'?d?|how|come|so|flat|growth|grow\w*|gain\w*|r
                          r"behind|driv\w*|drove|caus\w*|reasons?|that|it|this|there|then|year|yr)$", re.I)
 
 
+def stated_percent(value: Decimal) -> list[str]:
+    """Regular expressions for a ratio (in percent) as prose writes it: "42.7%", "42.7 percent"."""
+    return [rf"(^|[^0-9.]){re.escape(f'{value:.1f}')} ?(%|percent)"]
+
+
 def stated_patterns(value: Decimal) -> list[str]:
     """Regular expressions for an amount as prose writes it, in millions (whole, or with a decimal)
     and billions (one or two decimals), with or without the dollar sign; never a bare number, which
@@ -190,13 +198,21 @@ def stated_amounts(conn, plan, companies: list[dict], metrics: list[str]) -> dic
     if (plan.slots or {}).get("metrics") != "thread, its cause" or plan.period:
         return {}
     figure_words = set(subject_query(metrics).split()) | {w for k in metrics for w in k.replace("_", " ").split()}
-    if own_subject(getattr(plan, "topic", "") or "", figure_words) or any(ratio(m) for m in metrics):
+    if own_subject(getattr(plan, "topic", "") or "", figure_words):
         return {}
+    ratios = [m for m in metrics if ratio(m)][:1]
     keys = list(dict.fromkeys(k for k in (subject_metric(m) for m in metrics) if k))[:1]
     out = {}
     for company in companies:
         years = company.get("fiscal_years") or []
-        if not keys or not years or METRICS[keys[0]].unit != "USD":
+        if not years:
+            continue
+        if ratios:  # "why did gross margin drop?": where MD&A states the margin ("... decreased to 42.7%")
+            value = ratio_value(conn, company, ratios[0], max(years))
+            if value is not None:
+                out[company["cik"]] = stated_percent(value)
+            continue
+        if not keys or METRICS[keys[0]].unit != "USD":
             continue
         found = metric_value(conn, company["cik"], keys[0], max(years), as_of_accession=company.get("as_of_accession"))
         if found is not None and found.value:
@@ -212,6 +228,9 @@ NEAR = 200  # characters before an amount within which the figure's name is said
 def figure_names(metrics: list[str]) -> set[str]:
     """The words a filing names the thread's figure with (its label's and synonyms'), for telling the
     figure's own amount from another that happens to round alike."""
+    ratios = [m for m in metrics if ratio(m)][:1]
+    if ratios:  # a margin is named by its own words ("gross margin"), not its inputs'
+        return {w for w in re.findall(r"[a-z]+", FORMULAS[ratios[0]].label.lower()) if w not in _GENERIC and len(w) > 2}
     keys = [k for k in (subject_metric(m) for m in metrics) if k][:1]
     return {w for k in keys for name in (METRICS[k].label, *METRICS[k].synonyms)
             for w in re.findall(r"[a-z]+", name.lower()) if w not in _GENERIC and len(w) > 2}
