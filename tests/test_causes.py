@@ -108,3 +108,15 @@ def test_a_margin_is_found_as_its_percentage_with_its_name():
     assert any(p.search("Gross margin decreased 190 basis points to 42.7%, primarily due to discounts") for p in patterns)
     assert not any(p.search("a tax rate of 142.7%") or p.search("4.27%") for p in patterns)
     assert figure_names(["gross_margin"]) == {"gross", "margin"}
+
+
+def test_the_amounts_searched_for_are_the_value_its_change_and_a_margin_as_a_percentage():
+    import re
+
+    from agent.retrieval.causes import amount_patterns
+
+    patterns = [re.compile(p, re.I) for p in amount_patterns([(Decimal("77794000000"), "USD"),
+                                                               (Decimal("11186000000"), "USD"),
+                                                               (Decimal("0.427"), "pure")])]
+    for said in ("Revenues increased by $11,186 million in 2023", "revenues of $77.8 billion", "to 42.7%"):
+        assert any(p.search(said) for p in patterns), said

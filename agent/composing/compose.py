@@ -700,7 +700,8 @@ def _thread_figures(plan: Plan, cells: list[dict] | None, evidence: list[Evidenc
     # a margin asked about: its own value, as a filing's percentage reads ("42.7%" is 0.427)
     rates = [(Decimal(e.value) / 100, "pure") for e in evidence
              if e.kind == "calc" and e.id in ids and e.value is not None and e.unit == "percent"]
-    return money + rates
+    searched = [(Decimal(v), unit) for v, unit in plan.figure_amounts]  # the retrieval's (its change too)
+    return list(dict.fromkeys(money + rates + searched))
 
 
 def _nothing_from(tickers: list[str]) -> str:

@@ -189,12 +189,13 @@ def own_subject(topic: str, figure_words: set[str]) -> str:
     return " ".join(w for w in asked_subject(topic) if w not in figure_words and not _NO_SUBJECT.match(w))
 
 
-def stated_amounts(conn, plan, companies: list[dict], metrics: list[str]) -> dict[int, list[str]]:
-    """Per company (by CIK), the patterns of the thread's figure as MD&A states it, for a "why?"
-    about that figure: the passage that states the company's total ("Operating income was $11,311
-    million in 2023 ...") is the one that explains it, where a search by words also finds every
-    segment's and product's. Empty when the turn names a subject of its own (a segment), the
-    figure is a ratio, or the year is not known."""
+def stated_amounts(conn, plan, companies: list[dict], metrics: list[str]) -> dict[int, list[tuple[Decimal, str]]]:
+    """Per company (by CIK), the amounts MD&A states the thread's figure by, for a "why?" about that
+    figure: its value and its change over the year before (USD), or a margin's value (as a fraction,
+    "pure"). The passage that states the company's total ("Operating income was $11,311 million in
+    2023 ...", "Revenues increased by $11,186 million") is the one that explains it, where a search
+    by words also finds every segment's and product's. Empty when the turn names a subject of its
+    own (a segment) or the year is not known."""
     if (plan.slots or {}).get("metrics") != "thread, its cause" or plan.period:
         return {}
     figure_words = set(subject_query(metrics).split()) | {w for k in metrics for w in k.replace("_", " ").split()}
@@ -210,14 +211,26 @@ def stated_amounts(conn, plan, companies: list[dict], metrics: list[str]) -> dic
         if ratios:  # "why did gross margin drop?": where MD&A states the margin ("... decreased to 42.7%")
             value = ratio_value(conn, company, ratios[0], max(years))
             if value is not None:
-                out[company["cik"]] = stated_percent(value)
+                out[company["cik"]] = [(value / 100, "pure")]
             continue
         if not keys or METRICS[keys[0]].unit != "USD":
             continue
-        found = metric_value(conn, company["cik"], keys[0], max(years), as_of_accession=company.get("as_of_accession"))
-        if found is not None and found.value:
-            out[company["cik"]] = stated_patterns(found.value)
+        as_of = company.get("as_of_accession")
+        found = metric_value(conn, company["cik"], keys[0], max(years), as_of_accession=as_of)
+        if found is None or not found.value:
+            continue
+        before = metric_value(conn, company["cik"], keys[0], max(years) - 1, as_of_accession=as_of)
+        change = found.value - before.value if before is not None else None
+        out[company["cik"]] = [(found.value, "USD"), *([(change, "USD")] if change else [])]
     return out
+
+
+def amount_patterns(amounts: list[tuple[Decimal, str]]) -> list[str]:
+    """The patterns of `stated_amounts`' amounts as prose writes them."""
+    out = []
+    for value, unit in amounts:
+        out += stated_percent(value * 100) if unit == "pure" else stated_patterns(value)
+    return list(dict.fromkeys(out))
 
 
 # Words of a metric's names that name no figure in particular.

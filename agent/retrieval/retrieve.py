@@ -21,7 +21,8 @@ from agent.retrieval.line_items import (LineMatch, company_line, labels_of, line
                                         printed_index, printed_label, printed_order, same_printed_row,
                                         without_note_refs)
 from agent.retrieval.line_items import IGNORABLE, metric_phrases, tokens, unaccented
-from agent.retrieval.causes import cause_queries, explaining_first, figure_names, stated_amounts, subject_query
+from agent.retrieval.causes import (amount_patterns, cause_queries, explaining_first, figure_names, stated_amounts,
+                                    subject_query)
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
 from agent.retrieval.metric_facts import metric_value
 from agent.planning.formulas import choose, evaluate, metrics_of, operand_label, operand_parts, restate, said_of
@@ -1028,7 +1029,9 @@ def _prose(state, deps, config) -> dict:
                 rest = [q for q in queries if q != plan.query] if thread_cause else queries
                 asked = [cause, *([subject_query(plan.metrics)] if thread_cause else []), *rest][:3]
                 if thread_cause and cause_plan is None:  # the composer ranks sentences by the same search
-                    cause_plan = {**state["plan"], "query": cause}
+                    # and prefers the sentences stating the amounts searched for (compose.STATED_BONUS)
+                    cause_plan = {**state["plan"], "query": cause, "figure_amounts": [
+                        [str(v), unit] for amounts in stated.values() for v, unit in amounts]}
             hits = chunk_store.search(
                 conn,
                 asked,
@@ -1040,7 +1043,7 @@ def _prose(state, deps, config) -> dict:
                 spare=SPARE_HITS,
             )
             if stated.get(company["cik"]):  # "why?" after a figure: where MD&A states that figure, first
-                hits = _stating_first(conn, hits, stated[company["cik"]], company["cik"], accessions,
+                hits = _stating_first(conn, hits, amount_patterns(stated[company["cik"]]), company["cik"], accessions,
                                       figure_names(plan.metrics or []))
             hits = distinct_hits(hits, per_company)
             found: list[Evidence] = []
