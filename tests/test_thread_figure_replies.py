@@ -35,8 +35,8 @@ def test_a_line_a_figure_reply_names_that_no_table_maps_is_searched_in_the_threa
     prose = prose_fallback(_refused(thread), "what were the one-time charges?", directory)
     assert prose is not None and prose.intent == "qualitative" and prose.tickers == ["TSLA"]
     assert prose.fiscal_years == [2024]
-    # the refusal stands unless a passage names the charges ("one-time" says when, not what)
-    assert prose.unless_named["words"] == ["charges"] and prose.unless_named["reason"] == "unknown_metric"
+    # a prose question: no figure's refusal kept on it (the composer's floor says when nothing answers)
+    assert prose.unless_named is None
     # a figure's name asked fresh is refused as before; as a reply, only if no passage names it
     fresh = {"tickers": "message", "metrics": "message", "fiscal_years": "message"}
     assert prose_fallback(_refused(fresh, "adjusted ebitda"), "Tesla adjusted ebitda 2024", directory) is None

@@ -259,15 +259,14 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
         return None
     in_words = asks_filing_words(low, wider=wider)
     if wider and not in_words and _replies_to_figure(plan) and asks_inside(low):
-        # "what were the one-time charges?", "any restructuring in there?" after a figure: what the thread's
-        # filing says of them, when a passage names every word; "and adjusted EBITDA?" of a filing that never
-        # names it keeps its refusal
-        words = [w for w in words if w not in _TIME_WORDS]
-        if not words:
-            return None
+        # "what were the one-time charges?", "was there anything unusual in there?" after a figure: what the
+        # thread's filing says of them, a prose question (the composer's floor refuses it when nothing
+        # answers), never a figure refused by name; "and adjusted EBITDA?" asks for a figure and is not here
         prose = as_prose(plan.model_copy(update={"route": "domain", "intent": "numeric", "metrics": []}), text, low,
                          directory, previous)
-        prose.unless_named = {"reason": plan.refusal_reason, "detail": plan.refusal_detail, "words": words}
+        # what a figure held is told where the figure is discussed: MD&A, then the notes; never the risk
+        # factors' words of what may happen
+        prose.items, prose.items_guessed = ["7", "8"], False
         prose.slots = {**plan.slots, **prose.slots, "metrics": "none: prose (a reply to the thread's figure no table maps)"}
         return prose
     asked = None if in_words or not wider else \
@@ -298,10 +297,6 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
     prose.unless_named = {"reason": plan.refusal_reason, "detail": plan.refusal_detail, "words": words}
     prose.slots = {**prose.slots, "metrics": "none: prose (a figure no table maps, asked in words)"}
     return prose
-
-
-# Words of a reply that say when, not what a passage must name ("one-time charges": the charges).
-_TIME_WORDS = frozenset({"one-time", "onetime", "one-off", "time", "year", "years", "fiscal"})
 
 
 # What a figure held, asked for as its parts ("what were the one-time charges?", "which were the big
