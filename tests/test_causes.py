@@ -120,3 +120,13 @@ def test_the_amounts_searched_for_are_the_value_its_change_and_a_margin_as_a_per
                                                                (Decimal("0.427"), "pure")])]
     for said in ("Revenues increased by $11,186 million in 2023", "revenues of $77.8 billion", "to 42.7%"):
         assert any(p.search(said) for p in patterns), said
+
+
+def test_a_statement_cut_from_its_cause_by_a_chunks_end_is_told_apart():
+    from agent.retrieval.causes import cut_before_cause
+
+    ends = "Segment results follow. Operating income for the North region was $4,435 million and $3,742 million."
+    assert cut_before_cause(ends, "The increase in operating income was primarily driven by pricing. Other text.")
+    assert not cut_before_cause(ends, "Liquidity and capital resources are discussed below.")
+    assert not cut_before_cause("Operating income rose to $4,435 million, primarily due to pricing.",
+                                "The increase was primarily driven by pricing.")

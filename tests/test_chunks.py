@@ -78,3 +78,17 @@ def test_stating_finds_the_prose_chunks_that_state_an_amount_in_filing_order(db,
         assert chunks.stating(conn, [pattern], cik=agent_corpus.MICROSOFT) == []
         assert chunks.stating(conn, [pattern], cik=agent_corpus.APPLE, items=["1A"]) == []
         assert chunks.stating(conn, [], cik=agent_corpus.APPLE) == []
+
+
+def test_following_is_the_next_chunk_of_the_same_item_and_filing(db, embedder, corpus):
+    acc = agent_corpus.ACC[("AAPL", 2024)]
+    with db.connection() as conn:
+        hits = chunks.search(conn, ["supplier disruption risks"], embedder.embed(["supplier disruption risks"]),
+                             cik=agent_corpus.APPLE, accessions=[acc])
+        after = chunks.following(conn, hits)
+        assert after, "some hit has a chunk after it"
+        for hit in hits:
+            if hit.id in after:
+                nxt = after[hit.id]
+                assert (nxt.accession, nxt.item, nxt.ordinal) == (hit.accession, hit.item, hit.ordinal + 1)
+        assert chunks.following(conn, []) == {}

@@ -264,3 +264,15 @@ def explaining_first(stated: list, patterns: list[str], names: set[str] = frozen
         return any(_FILING_CAUSE.search(text[end:end + 600]) for _, end in places(text))
 
     return sorted((h for h in stated if places(h.text)), key=lambda h: not explains(h.text))[:limit]
+
+
+def cut_before_cause(hit_text: str, next_text: str) -> bool:
+    """A chunk whose last sentence states an amount without its cause, followed by a chunk that opens
+    with a cause ("... was $4,435 million and $3,742 million, respectively." | "The increase in
+    operating income was primarily driven by ..."): the chunker cut one statement in two."""
+    from agent.checking.guards import split_sentences
+
+    last = (split_sentences(hit_text) or [""])[-1]
+    first = (split_sentences(next_text) or [""])[0]
+    return bool(re.search(r"[$]\s?\d|\d\s?%", last)) and not _FILING_CAUSE.search(last) \
+        and bool(_FILING_CAUSE.search(first))
