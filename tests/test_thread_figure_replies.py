@@ -21,7 +21,8 @@ def test_a_year_in_shorthand_after_a_why_goes_back_to_the_figure():
 def test_a_reply_pointing_into_the_figure_with_a_subject_is_no_small_talk(directory):
     reply = planned(directory, "Tesla revenue 2024", "were there any one-time charges in there?")
     assert reply.route != "meta" and reply.tickers == ["TSLA"], reply
-    assert planned(directory, "Tesla revenue 2024", "thanks!").route == "meta"
+    for said in ("thanks!", "got it", "nice, love it"):  # acknowledgements ask nothing of the figure
+        assert planned(directory, "Tesla revenue 2024", said).route == "meta", said
 
 
 def _refused(slots: dict, name: str = "one-time charges") -> Plan:
