@@ -81,6 +81,32 @@ ORDER BY c.embedding <=> %(embedding)s
 LIMIT %(limit)s
 """
 
+# Prose chunks of a company's filings whose text matches any of the patterns (POSIX, case-blind):
+# where MD&A states an amount in words ("$11,311 million", "$8.5 billion").
+STATING_SQL = """
+SELECT c.id, c.accession, c.cik, c.item, c.ordinal, c.is_table, c.text,
+       f.fiscal_year, f.form, f.url, f.period_end, 0.0 AS score
+FROM chunks c
+JOIN filings f ON f.accession = c.accession
+WHERE c.cik = %(cik)s
+  AND (%(accessions)s::text[] IS NULL OR c.accession = ANY(%(accessions)s::text[]))
+  AND (%(items)s::text[] IS NULL OR c.item = ANY(%(items)s::text[]))
+  AND NOT c.is_table
+  AND c.text ~* ANY(%(patterns)s::text[])
+ORDER BY c.accession, c.ordinal
+LIMIT %(limit)s
+"""
+
+# The chunks right after the given ones in their filings' Items (ordinals count within an Item).
+NEXT_SQL = """
+SELECT c.id, c.accession, c.cik, c.item, c.ordinal, c.is_table, c.text,
+       f.fiscal_year, f.form, f.url, f.period_end, 0.0 AS score
+FROM chunks c
+JOIN filings f ON f.accession = c.accession
+JOIN unnest(%(accessions)s::text[], %(items)s::text[], %(ordinals)s::int[]) AS prev(accession, item, ordinal)
+  ON c.accession = prev.accession AND c.item = prev.item AND c.ordinal = prev.ordinal + 1
+"""
+
 SENTENCE_EMBEDDINGS_SQL = "SELECT id, text FROM chunks WHERE id = ANY(%s)"
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'\-]*")
@@ -188,6 +214,33 @@ def search(
         ordered = sorted(scores, key=lambda i: (-scores[i], i))[: limit + spare]
         hits = [_with_score(found[i], scores[i]) for i in ordered]
     return in_item_order(hits[:limit], items) + hits[limit:] if items else hits
+
+
+def stating(conn, patterns: list[str], *, cik: int, accessions: list[str] | None = None,
+            items: list[str] | None = None, limit: int = MAX_CHUNKS) -> list[ChunkHit]:
+    """The company's prose chunks that match one of `patterns` (regular expressions), in filing order.
+
+    Why a pattern and not the full-text arm: an amount is one token the text search splits and
+    stems away ("11,311"), and a number that is the figure a thread just answered is the surest
+    sign of the passage that discusses that figure."""
+    if not patterns:
+        return []
+    rows = conn.execute(STATING_SQL, {"cik": cik, "accessions": accessions or None, "items": items or None,
+                                      "patterns": patterns, "limit": limit}).fetchall()
+    return [ChunkHit(*row) for row in rows]
+
+
+def following(conn, hits: list[ChunkHit]) -> dict[int, ChunkHit]:
+    """For each hit (by id), the chunk that follows it in its filing, where there is one.
+
+    Why: a passage is cut where the chunker's budget ends, and MD&A's statement of a figure ("North
+    America's operating income was $4,435 million") may end one chunk while its cause opens the next."""
+    if not hits:
+        return {}
+    rows = conn.execute(NEXT_SQL, {"accessions": [h.accession for h in hits], "items": [h.item for h in hits],
+                                   "ordinals": [h.ordinal for h in hits]}).fetchall()
+    after = {(r[1], r[3], r[4]): ChunkHit(*r) for r in rows}
+    return {h.id: after[key] for h in hits if (key := (h.accession, h.item, h.ordinal + 1)) in after}
 
 
 def in_item_order(hits: list[ChunkHit], items: list[str]) -> list[ChunkHit]:

@@ -60,3 +60,73 @@ def test_why_after_a_margin_searches_for_the_margin_and_its_direction(footnote):
     query = answer.plan["query"]
     # Tesla's gross profit over revenue: 17.9% in 2024 against 18.2% in 2023 (its XBRL facts)
     assert query.startswith("gross margin") and "decreased" in query, query
+
+
+def test_an_amount_is_found_as_prose_states_it_never_inside_another_number():
+    import re
+
+    from agent.retrieval.causes import stated_patterns
+
+    patterns = [re.compile(p, re.I) for p in stated_patterns(Decimal("11311000000"))]
+    said = lambda text: any(p.search(text) for p in patterns)  # noqa: E731
+    assert said("Operating income was $11,311 million in 2023")
+    assert said("operating income rose to $11.3 billion") and said("to $11.31 billion")
+    assert not said("a charge of $111,311 million") and not said("$1.3 billion of buybacks")
+    assert not said("11,311")  # a table's bare number is no statement
+
+
+def test_of_the_chunks_stating_the_figure_the_one_that_goes_on_to_explain_it_comes_first():
+    from types import SimpleNamespace
+
+    from agent.retrieval.causes import explaining_first, figure_names, stated_patterns
+
+    patterns = stated_patterns(Decimal("8500000000"))
+    table_note = SimpleNamespace(id=1, text="Net income of $8.5 billion is presented in the table below.")
+    explained = SimpleNamespace(id=2, text="Net income increased 12% to $8.5 billion. The increase was primarily "
+                                            "due to higher franchise margins.")
+    assert [h.id for h in explaining_first([table_note, explained], patterns)] == [2, 1]
+    # an amount that only rounds alike, said of something else, is no statement of the figure
+    cash = SimpleNamespace(id=3, text="Cash and equivalents were $8.5 billion, primarily due to lower buybacks.")
+    assert [h.id for h in explaining_first([cash, explained], patterns, figure_names(["net_income"]))] == [2]
+
+
+def test_the_subject_a_why_turn_adds_is_what_its_topic_says_beyond_asking_and_moving():
+    from agent.retrieval.causes import own_subject
+
+    figure = {"revenue", "net", "sales"}
+    assert own_subject("revenue net sales increased decreased compared to prior year", figure) == ""
+    assert own_subject("why'd revenue net sales", figure) == ""
+    assert own_subject("north america revenue", figure) == "north america"
+
+
+def test_a_margin_is_found_as_its_percentage_with_its_name():
+    import re
+
+    from agent.retrieval.causes import figure_names, stated_percent
+
+    patterns = [re.compile(p, re.I) for p in stated_percent(Decimal("42.7000000000"))]
+    assert any(p.search("Gross margin decreased 190 basis points to 42.7%, primarily due to discounts") for p in patterns)
+    assert not any(p.search("a tax rate of 142.7%") or p.search("4.27%") for p in patterns)
+    assert figure_names(["gross_margin"]) == {"gross", "margin"}
+
+
+def test_the_amounts_searched_for_are_the_value_its_change_and_a_margin_as_a_percentage():
+    import re
+
+    from agent.retrieval.causes import amount_patterns
+
+    patterns = [re.compile(p, re.I) for p in amount_patterns([(Decimal("77794000000"), "USD"),
+                                                               (Decimal("11186000000"), "USD"),
+                                                               (Decimal("0.427"), "pure")])]
+    for said in ("Revenues increased by $11,186 million in 2023", "revenues of $77.8 billion", "to 42.7%"):
+        assert any(p.search(said) for p in patterns), said
+
+
+def test_a_statement_cut_from_its_cause_by_a_chunks_end_is_told_apart():
+    from agent.retrieval.causes import cut_before_cause
+
+    ends = "Segment results follow. Operating income for the North region was $4,435 million and $3,742 million."
+    assert cut_before_cause(ends, "The increase in operating income was primarily driven by pricing. Other text.")
+    assert not cut_before_cause(ends, "Liquidity and capital resources are discussed below.")
+    assert not cut_before_cause("Operating income rose to $4,435 million, primarily due to pricing.",
+                                "The increase was primarily driven by pricing.")

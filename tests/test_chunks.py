@@ -59,3 +59,36 @@ def test_sub_queries_are_merged_and_capped(db, embedder, corpus):
 
 def test_keyword_query_drops_operators():
     assert chunks.keyword_query('"capex" -risk OR drop; table') == "capex or risk or drop or table"
+
+
+def test_stating_finds_the_prose_chunks_that_state_an_amount_in_filing_order(db, embedder, corpus):
+    acc = agent_corpus.ACC[("AAPL", 2024)]
+    written = ["Net sales were $4,321 million in the year, up 3%, primarily due to higher services revenue.",
+               "Segment net sales of $14,321 million are presented by region below.",
+               "Total net sales rose to $4,321 million, driven by wearables."]
+    with db.connection() as conn:
+        for n, (text, vec) in enumerate(zip(written, embedder.embed(written), strict=True)):
+            conn.execute("INSERT INTO chunks (accession, cik, item, ordinal, text, context, n_tokens, embedding)"
+                         " VALUES (%s, %s, '7', %s, %s, 'Apple 10-K 2024', 30, %s)",
+                         (acc, agent_corpus.APPLE, 900 - n, text, vec))
+        pattern = r"(^|[^0-9.,])4,321 million"
+        hits = chunks.stating(conn, [pattern], cik=agent_corpus.APPLE, accessions=[acc], items=["7"])
+        # the amount itself, never inside a larger one; in the filing's order
+        assert [h.text for h in hits] == [written[2], written[0]]
+        assert chunks.stating(conn, [pattern], cik=agent_corpus.MICROSOFT) == []
+        assert chunks.stating(conn, [pattern], cik=agent_corpus.APPLE, items=["1A"]) == []
+        assert chunks.stating(conn, [], cik=agent_corpus.APPLE) == []
+
+
+def test_following_is_the_next_chunk_of_the_same_item_and_filing(db, embedder, corpus):
+    acc = agent_corpus.ACC[("AAPL", 2024)]
+    with db.connection() as conn:
+        hits = chunks.search(conn, ["supplier disruption risks"], embedder.embed(["supplier disruption risks"]),
+                             cik=agent_corpus.APPLE, accessions=[acc])
+        after = chunks.following(conn, hits)
+        assert after, "some hit has a chunk after it"
+        for hit in hits:
+            if hit.id in after:
+                nxt = after[hit.id]
+                assert (nxt.accession, nxt.item, nxt.ordinal) == (hit.accession, hit.item, hit.ordinal + 1)
+        assert chunks.following(conn, []) == {}

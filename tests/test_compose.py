@@ -3,7 +3,9 @@ the top chunks: each sub-query heard, off-topic padding below the relevance floo
 
 from __future__ import annotations
 
-from agent.composing.compose import compose_extractive
+from decimal import Decimal
+
+from agent.composing.compose import _states, _thread_figures, compose_extractive
 from agent.composing.draft import Evidence
 from agent.planning.plan import Plan
 
@@ -214,3 +216,68 @@ def test_a_name_that_is_already_a_possessive_is_its_own_owner_form():
     assert possessive("Lowe's") == "Lowe's"
     assert possessive("Salesforce") == "Salesforce's"
     assert possessive("Dow Chemicals") == "Dow Chemicals'"
+
+
+def test_a_why_after_a_figure_quotes_the_cause_of_that_figure_not_a_segments(embedder):
+    # the thread's figure: operating income of $5,120 million; each segment's cause reads just as causal
+    segments = [_chunk(30 + n, "7", f"The {name} segment reported operating income of ${amount} million for 2024. "
+                       f"The increase in operating income was primarily driven by {why}. Operating income of the "
+                       f"{name} segment increased primarily due to {why} in the second half.")
+                for n, (name, amount, why) in enumerate([
+                    ("Outdoor", "1,410", "favorable pricing"), ("Indoor", "1,220", "higher unit volume of heaters"),
+                    ("Pool", "980", "lower freight costs"), ("Garage", "760", "new storage lines")])]
+    total = _chunk(39, "7", "Operating income was $5,120 million in 2024, compared to $4,870 million in 2023. The "
+                   "increase in operating income was primarily driven by volume growth in garden tools and lower "
+                   "input costs.")
+    fact = Evidence(id="f:9", kind="fact", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u",
+                    text="Zed operating income, fiscal 2024: $5.12 billion", concept="us-gaap:OperatingIncomeLoss",
+                    value="5120000000", unit="USD")
+    cells = [{"ticker": "ZZZ", "name": "Zed", "fiscal_year": 2024, "metric": "operating_income",
+              "label": "Operating income", "evidence_id": "f:9", "display": "$5.12 billion"}]
+    plan = _plan(metrics=["operating_income"], items=["7"],
+                 query="operating income increased compared to the prior year, primarily due to",
+                 slots={"tickers": "thread", "metrics": "thread, its cause", "fiscal_years": "thread"})
+    ask = lambda p: [c.text for c in compose_extractive(  # noqa: E731
+        "what's behind that?", p, [*segments, total, fact], cells=cells, embedder=embedder).claims if c.kind == "prose"]
+    assert any("volume growth in garden tools" in p for p in ask(plan))
+    # the same turn asked fresh, with no figure before it, has no figure to prefer
+    fresh = plan.model_copy(update={"slots": {}})
+    assert _thread_figures(fresh, cells, [fact]) == []
+    assert _thread_figures(plan, cells, [fact]) == [(Decimal("5120000000"), "USD")]
+
+
+def test_a_why_after_a_growth_rate_prefers_the_statement_of_the_figure_it_is_computed_from():
+    fact = Evidence(id="f:7", kind="fact", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u",
+                    text="Zed revenue, fiscal 2024", concept="us-gaap:Revenues", value="46309000000", unit="USD")
+    cells = [{"ticker": "ZZZ", "fiscal_year": 2024, "metric": "revenue_growth", "evidence_id": "k:1"}]
+    plan = _plan(metrics=["revenue_growth"], slots={"metrics": "thread, its cause"})
+    stated = _thread_figures(plan, cells, [fact])
+    assert _states("Revenues were $46.3 billion in fiscal 2024 compared to $51.4 billion.", stated)
+    assert not _states("Revenues were $4.6 billion in the region.", stated)
+
+
+def test_the_shortlist_always_reads_the_figures_own_statement_and_the_cause_after_it():
+    from agent.composing.compose import SHORTLIST, _shortlist
+
+    many = [(0, n, s, s) for n, s in enumerate(
+        f"Operating income of the segment number {n} increased with pricing and operating income of its unit."
+        for n in range(SHORTLIST + 2))]
+    statement = "Operating income was $5,120 million in 2024, an increase of $250 million."
+    cause = "The increase was primarily driven by garden tools."
+    at = len(many)  # the same chunk, after every segment's sentence
+    candidates = [*many, (0, at, statement, statement), (0, at + 1, cause, cause)]
+    before = {(0, at + 1): statement}
+    terms = {"operating", "income", "segment", "pricing", "unit"}
+    kept = lambda stated: {c[2] for c in _shortlist(candidates, terms, before=before, question="why?",  # noqa: E731
+                                                     stated=stated)}
+    assert cause not in kept(())
+    assert {statement, cause} <= kept([(Decimal("5120000000"), "USD")])
+
+
+def test_a_why_after_a_margin_looks_for_the_margin_as_a_percentage():
+    calc = Evidence(id="k:1", kind="calc", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u",
+                    text="Zed gross margin, fiscal 2024: 42.7%", concept="gross_margin", value="42.7", unit="percent")
+    cells = [{"ticker": "ZZZ", "fiscal_year": 2024, "metric": "gross_margin", "evidence_id": "k:1"}]
+    stated = _thread_figures(_plan(metrics=["gross_margin"], slots={"metrics": "thread, its cause"}), cells, [calc])
+    assert _states("Gross margin decreased 190 basis points to 42.7%, primarily due to higher discounts.", stated)
+    assert not _states("Gross margin was 44.6% in the prior year.", stated)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+from decimal import Decimal
 
 from agent.composing import sentence_rank
 from agent.composing.draft import Claim, Draft, Evidence, possessive
@@ -18,9 +19,12 @@ from agent.composing.sentence_vectors import SENTENCES
 from store.items import is_quarterly_item, item_label
 from agent.progress import draft_text, status
 from agent.checking.guards import figure_fact, financial_figures, number_tokens, split_sentences, verified_figures
+from agent.checking.quoted_figures import amounts
 from agent.planning.scope import INJECTION
 from agent.planning.plan import Plan
 from agent.planning.prose_route import EVENT, asks_what_happened
+from agent.retrieval.causes import subject_metric
+from agent.retrieval.concepts import METRICS
 from agent.retrieval.query_vectors import embed_queries
 from agent.state import plan_of
 
@@ -47,6 +51,12 @@ RANK_WEIGHT = 0.04
 # A sentence that carries on from a strong one ("This decrease was partially offset by ...") tells
 # the rest of its answer.
 ADJACENT_BONUS = 0.05
+# "why?" after a figure: a sentence that states that very figure and how it moved, or the cause told
+# right after such a statement ("Operating income was $11,311 million in 2023 ... The increase in
+# operating income was primarily driven by ..."), explains the company's total, where a sentence
+# that only shares its words may explain a segment's or a product's.
+STATED_BONUS = 0.1
+STATED_WEIGHT = 100.0  # in the shortlist's term weights: above any sentence's words
 _CARRIES_ON = re.compile(r"^(?:This|These|That|Such|The (?:increase|decrease|decline|growth|change|improvement)s?|"
                          r"Partially|Also|In addition|Additionally|As a result|Consequently|Accordingly|Further(?:more)?|"
                          r"Moreover|Th(?:is|ese) (?:increase|decrease|decline)s?)\b")
@@ -287,6 +297,7 @@ def _pick_sentences(
     chunks: list[Evidence], query_terms: set[str], *, queries: list[str] | None = None, embedder=None,
     question: str = "", subject: str = "", figures: dict[str, list] | None = None, year: int | None = None,
     first_items: tuple[str, ...] = (), figure_ask: str | None = None, item_order: list[str] | None = None,
+    stated: list[tuple] = (),
 ) -> list[tuple[Evidence, str, str]]:
     """The sentences of the top chunks that answer the question, in the chunks' order.
 
@@ -294,7 +305,8 @@ def _pick_sentences(
     little for shared terms); each sub-query first gets its best sentence, then the rest fill up to
     MAX_SENTENCES; a sentence below the relevance floor (boilerplate, a neighbouring topic the
     chunk also covers) is never shown, however high its chunk ranked. Without one: the best
-    sentence of each top chunk by shared terms."""
+    sentence of each top chunk by shared terms. `stated`: the (value, unit) of the figures a "why?"
+    after a figure answer is about (STATED_BONUS)."""
     candidates = _candidates(chunks, figures, year, figure_ask)
     if not candidates:
         return []
@@ -319,6 +331,7 @@ def _pick_sentences(
     # an event's impact ("the cyberattack: what happened and what was the impact?") is told as what
     # followed, not searched in the register of a change's causes: no why
     why = bool(sentence_rank.ASK_CAUSE.search(f"{question} {subject}")) and not EVENT.search(question.lower())
+    why = why or bool(stated)  # "what's behind the growth?" after a figure: its cause, in whatever words
     # the floor's share: of the question's terms, those some candidate holds
     cased = sentence_rank.in_candidates(sentence_rank.cased_terms(subject or " ".join(queries)),
                                         [c[3] for c in candidates])
@@ -330,7 +343,8 @@ def _pick_sentences(
     searched = sentence_rank.subject_terms(sentence_rank.cased_terms(subject or " ".join(queries)))
     asker = searched & sentence_rank.subject_terms(sentence_rank.cased_terms(sentence_rank.ASK_PLAN.sub(" ", question)))
     missing = held and sentence_rank.subject_missing(asker, [c[3] for c in candidates], searched - asker)
-    candidates = _shortlist(candidates, query_terms, weights, before, question, quoted, follows)
+    candidates = _shortlist(candidates, query_terms, weights, before, question, quoted, follows,
+                            stated if why else ())
     # the asked line in the asker's words and the search's ("operating cash flow" searched as "net cash
     # provided by operating activities"): a subject in either is the line asked
     line_names = asked | (sentence_rank.terms(" ".join([subject, *queries])) - sentence_rank.MOVEMENT)
@@ -368,6 +382,9 @@ def _pick_sentences(
                  - (sentence_rank.SUBJECT_WEIGHT * sentence_rank.other_subject(sentence, line_names)
                     if sentence_rank.asks_a_lines_change(question, why) else 0.0)
                  - NUMBER_PENALTY * max(0, len(number_tokens(sentence)) - FREE_NUMBERS))
+        if stated and why and sentence_rank.states_cause(whole) and (
+                _states(whole, stated) or _states(before.get((rank, position), ""), stated)):
+            score += STATED_BONUS
         scored.append((score, i))
         # a why's query says "increased ... primarily due to": any stated cause is close to it in
         # meaning, so only the subject's own words name it
@@ -495,6 +512,11 @@ def _cosines(embedder, texts: list[str], queries, skip: list[bool]):
     return cosines
 
 
+def _states(sentence: str, stated: list[tuple]) -> bool:
+    """The sentence states one of the figures (value, unit), as shown or rounded ("$8.5 billion")."""
+    return any(a.equals(value, unit) for a in amounts(sentence) for value, unit in stated)
+
+
 def _carried_on(scored: list[tuple[float, int]], candidates: list, quoted: dict | None = None) -> list[tuple[float, int]]:
     """`scored` with ADJACENT_BONUS added to a sentence that carries on (`_CARRIES_ON`) from the
     sentence right before it in its chunk, when that one scored within RELEVANCE_MARGIN of the best."""
@@ -516,7 +538,7 @@ def _score_text(candidate: tuple, quoted: dict, follows: set, before: dict) -> s
 
 def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float] | None = None,
                before: dict | None = None, question: str = "", quoted: dict | None = None,
-               follows: set = frozenset()) -> list:
+               follows: set = frozenset(), stated: list[tuple] = ()) -> list:
     """The SHORTLIST candidates worth embedding (each costs ~8 ms on a busy core): the question's
     terms covered first (rarer terms weighing more), then the query's, ties in the search's order.
     A sentence after one that names the question's terms ("We plan to spend $X on capex. In
@@ -543,6 +565,9 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
             weight[i] += 0.5 * len(_terms(c[2]) & query_terms)
         weight[i] += ROLE_WEIGHT if question and sentence_rank.role(question, c[3]) else 0.0
         weight[i] -= ROLE_WEIGHT if question and sentence_rank.opposite_direction(question, c[3]) else 0.0
+        if stated and sentence_rank.states_cause(c[3]) and (
+                _states(c[3], stated) or _states((before or {}).get((c[0], c[1]), ""), stated)):
+            weight[i] += STATED_WEIGHT  # the figure's own statement and cause are always read (STATED_BONUS)
     ranked = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))
     # each chunk's best sentence first: the search kept the chunk for what it says, in whatever words
     best_of = {}
@@ -642,7 +667,7 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
         first_items = tuple(i for i in plan.items if i != "1A")
     picks = _pick_sentences(prose[:READ_CHUNKS], terms, queries=queries, embedder=embedder, question=question, year=year,
                             first_items=first_items, item_order=quote_order(question, list(plan.items or [])),
-                            subject=plan.query or question, figures=figures,
+                            subject=plan.query or question, figures=figures, stated=_thread_figures(plan, cells, evidence),
                             # words that may name a line no fact answered: an amount quoted must be theirs
                             figure_ask=question if plan.probe else None)
     # a footnote quotes the whole sentence, unless it carries a figure that is not an XBRL fact
@@ -663,6 +688,25 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
         if unheard:
             intro = f"{_nothing_from(unheard)} {intro}"
     return Draft(intro=intro, claims=claims, composer="extractive")
+
+
+def _thread_figures(plan: Plan, cells: list[dict] | None, evidence: list[Evidence]) -> list[tuple]:
+    """(value, unit) of the figures a "why?" after a figure answer is about: the cells' facts of the
+    year asked, and for a growth rate or a margin the facts of the figure it is computed from (the
+    filing explains "revenues were $46.3 billion ...", not the rate). Empty for any other question."""
+    if (plan.slots or {}).get("metrics") != "thread, its cause" or plan.period:
+        return []
+    year = max(plan.fiscal_years) if plan.fiscal_years else None
+    ids = {c["evidence_id"] for c in cells or [] if c.get("evidence_id") and c.get("fiscal_year") == year}
+    concepts = {c for k in plan.metrics or [] if (m := subject_metric(k)) for c in METRICS[m].concepts}
+    money = [(Decimal(e.value), e.unit or "") for e in evidence
+             if e.kind == "fact" and e.value is not None and (e.unit or "") == "USD"
+             and (e.id in ids or (e.concept in concepts and e.fiscal_year == year))]
+    # a margin asked about: its own value, as a filing's percentage reads ("42.7%" is 0.427)
+    rates = [(Decimal(e.value) / 100, "pure") for e in evidence
+             if e.kind == "calc" and e.id in ids and e.value is not None and e.unit == "percent"]
+    searched = [(Decimal(v), unit) for v, unit in plan.figure_amounts]  # the retrieval's (its change too)
+    return list(dict.fromkeys(money + rates + searched))
 
 
 def _nothing_from(tickers: list[str]) -> str:

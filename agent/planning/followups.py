@@ -222,7 +222,7 @@ _ASKING = frozenset("""say says said tell more else anything something detail de
     drivers driver cause causes caused reason reasons behind led happen happened happening status update latest
     what's whats how's hows much many one ones thing things there's here's stuff info information bit little have has
     had having been be being will would could should might may can around over regarding year years prior previous
-    before after earlier later last next fiscal fy quarter quarters period annual or if but not than change changed
+    before after earlier later last next fiscal fy yr yrs quarter quarters period annual or if but not than change changed
     changes changing increase increased decrease decreased grow grew rise rose fall fell drop dropped decline declined
     shrink shrank shrunk shrinking
     jump jumped up down went move moved so bad good worse better big low high weak weaker strong stronger poor soft

@@ -258,6 +258,17 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
     if not words:
         return None
     in_words = asks_filing_words(low, wider=wider)
+    if wider and not in_words and _replies_to_figure(plan) and asks_inside(low):
+        # "what were the one-time charges?", "was there anything unusual in there?" after a figure: what the
+        # thread's filing says of them, a prose question (the composer's floor refuses it when nothing
+        # answers), never a figure refused by name; "and adjusted EBITDA?" asks for a figure and is not here
+        prose = as_prose(plan.model_copy(update={"route": "domain", "intent": "numeric", "metrics": []}), text, low,
+                         directory, previous)
+        # what a figure held is told where the figure is discussed: MD&A, then the notes; never the risk
+        # factors' words of what may happen
+        prose.items, prose.items_guessed = ["7", "8"], False
+        prose.slots = {**plan.slots, **prose.slots, "metrics": "none: prose (a reply to the thread's figure no table maps)"}
+        return prose
     asked = None if in_words or not wider else \
         (yes_no_clause(low) or next((c for c in _clauses(low) if asks_filing_words(c, wider=True)), None))
     if not wider and not in_words:
@@ -286,6 +297,24 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
     prose.unless_named = {"reason": plan.refusal_reason, "detail": plan.refusal_detail, "words": words}
     prose.slots = {**prose.slots, "metrics": "none: prose (a figure no table maps, asked in words)"}
     return prose
+
+
+# What a figure held, asked for as its parts ("what were the one-time charges?", "which were the big
+# items?"), or pointed at ("any charges in there?", "how much of that came from price?"): never "and
+# adjusted EBITDA?" or "what was their churn rate?", which ask for a figure of their own.
+_PARTS = re.compile(r"\b(?:what|which)\s+(?:were|are)\s+(?:the|their|its|those|these)\b")
+
+
+def asks_inside(low: str) -> bool:
+    """The reply asks what the thread's figure held, not for another figure."""
+    return bool(_PARTS.search(low) or points_back(low))
+
+
+def _replies_to_figure(plan: Plan) -> bool:
+    """The refused plan is a reply in a figure thread that names neither company nor year of its own
+    ("what were the one-time charges?" after J&J's pretax income): the thread's filing is what it asks of."""
+    slots = plan.slots or {}
+    return slots.get("tickers", "").startswith("thread") and slots.get("fiscal_years", "").startswith("thread")
 
 
 _CLAUSE = re.compile(r"\s*(?:[,;:?!]|\s-+\s|\s\u2013\s|\s\u2014\s)\s*")

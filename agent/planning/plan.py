@@ -100,6 +100,10 @@ class Plan(BaseModel):
     # (agent.planning.in_words.prose_fallback): {reason, detail, words}; the refusal it would have had
     # stands unless a passage found names every one of `words`
     unless_named: dict | None = None
+    # a "why?" after a figure: the amounts the filing states that figure by ([value, unit]: its value and
+    # its change, or a margin as a fraction), set by retrieval (agent.retrieval.causes.stated_amounts) for
+    # the composer, which prefers the sentences stating them
+    figure_amounts: list[list[str]] = Field(default_factory=list)
     planner: str = "rules"
     fallback: str | None = None  # why a model planner fell back to the rules planner (agent.planning.llm)
 

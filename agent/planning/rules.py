@@ -142,6 +142,10 @@ def _unnamed_figures(low: str) -> str:
 _LEADING_WORD = re.compile(r"^\s*\$?(?P<word>[a-z]{1,5})\b(?!['\u2019])")
 
 
+
+# A message that asks something: a question mark, or a question's first word.
+_ASKED = re.compile(r"\?\s*$|^\W*(?:what|which|were|was|is|are|any|did|do|does|how|where|who|why)\b")
+
 def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. A lowercase first word that is a covered company's ticker and an everyday
     word ("low", "v", "ma", "ai") names no company as typed (companies.py); when the message then names
@@ -541,8 +545,12 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # "who else do they name?": a question about the thread's company, however it resembles one about Footnote
     about_thread = thread is not None and about_the_company(low)
     signing_off = kind == "meta" and detail in ("thanks", "goodbye")  # "bye, thanks for the Nvidia info"
+    # "were there any one-time charges in there?": a subject of its own, pointing at the thread's answer
+    said = ACKNOWLEDGED.sub("", low)  # "got it", "ok thanks": an acknowledgement points at nothing
+    refers_back = (thread is not None and kind == "meta" and meta is None and bool(_ASKED.search(said))
+                   and points_back(said) and bool(own_subject(said)))  # "nice, love it" asks nothing
     if kind == "meta" and (not r.matches or signing_off) and not compares_thread and not about_thread and not more \
-            and not figure_ask:
+            and not figure_ask and not refers_back:
         return meta_plan(detail)
 
     prev = thread
@@ -563,6 +571,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                      or (kind in ("domain", "unknown") and (asks_more(low) or points_back(low)))
                                      or (kind == "unknown" and not r.matches)  # like nothing alone: the thread's
                                      or r.aspect or more or figure_ask  # "give me more detail", "by how much?"
+                                     or refers_back  # "were there any one-time charges in there?"
                                      or including or ranking  # "add AbbVie to that", "which is the smallest?"
                                      or bool(ALSO.search(low))  # "is AMD affected too?"
                                      or bool(BACK_TO.search(low))  # "back to Apple: gross profit?"

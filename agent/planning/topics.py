@@ -110,6 +110,8 @@ EXPANSIONS: tuple[tuple[str, str], ...] = (
     (r"\b(?:lose|loses|lost|losing)\s+(?:\w+\s+){0,2}?money\b", "loss"),
     (r"\blay-?offs?\b|\blaid\s+off\b", "workforce reduction"),
     (r"\bprice\s+cuts?\b", "price reductions"),
+    # what analysts call one-time, filings itemise: "special items", restructuring, litigation, impairment
+    (r"\bone[- ]?(?:time|off)\b|\bnon-?recurring\b", "special items restructuring litigation impairment"),
 )
 
 STOPWORDS = {

@@ -11,8 +11,10 @@ out ("changed").
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
+from agent.planning.followups import own_subject as asked_subject
 from agent.planning.prose_route import CAUSE
 from agent.planning.topics import WHY
 from agent.retrieval.concepts import METRICS
@@ -81,15 +83,18 @@ def ratio_movement(conn, company: dict, key: str, fiscal_year: int) -> tuple[str
     """(a ratio's words, its direction): "gross margin percentage decreased", from the facts of both years."""
     formula = FORMULAS[key]
     said = " ".join(dict.fromkeys(f"{formula.label.lower()} {formula.query}".split()))
-    values = []
-    for year in (fiscal_year, fiscal_year - 1):
-        found = [metric_value(conn, company["cik"], i.metric, year + i.offset,
-                              as_of_accession=company.get("as_of_accession")) for i in formula.inputs]
-        try:
-            values.append(None if any(f is None for f in found) else formula.compute([f.value for f in found]))
-        except (ArithmeticError, ValueError):
-            values.append(None)
-    return said, direction(*values)
+    return said, direction(*(ratio_value(conn, company, key, year) for year in (fiscal_year, fiscal_year - 1)))
+
+
+def ratio_value(conn, company: dict, key: str, year: int) -> Decimal | None:
+    """A ratio of the registry for one company and year, from its facts (None when one is missing)."""
+    formula = FORMULAS[key]
+    found = [metric_value(conn, company["cik"], i.metric, year + i.offset,
+                          as_of_accession=company.get("as_of_accession")) for i in formula.inputs]
+    try:
+        return None if any(f is None for f in found) else formula.compute([f.value for f in found])
+    except (ArithmeticError, ValueError):
+        return None
 
 
 def cause_query(conn, company: dict, metrics: list[str], fiscal_year: int | None) -> str | None:
@@ -144,3 +149,130 @@ def cause_queries(conn, plan, question: str, companies: list[dict], metrics: lis
         if query:
             out[company["cik"]] = f"{own} {query}" if own else query
     return out
+
+
+# How MD&A says the figure's amount in prose: "$11,311 million", "$8.5 billion", "$130.50 billion".
+_SCALES = ((Decimal(10) ** 9, "billion", (1, 2)), (Decimal(10) ** 6, "million", (0, 1)))
+# A stated cause in the filing's register, after the amount it explains.
+_FILING_CAUSE = re.compile(r"\b(?:due to|driven by|primarily|principally|mainly|largely|as a result of|because|"
+                           r"reflect(?:s|ed|ing)?|attributable to)\b", re.I)
+# What a why-turn adds to a figure that is no subject of its own: "why'd it fall", "why so flat",
+# "what's behind the growth".
+_NO_SUBJECT = re.compile(r"^(?:why'?d?|how|come|so|flat|growth|grow\w*|gain\w*|rise|rose|jump\w*|drop\w*|fall\w*|fell|"
+                         r"declin\w*|decreas\w*|increas\w*|change\w*|up|down|big|bigger|weak\w*|strong\w*|"
+                         r"behind|driv\w*|drove|caus\w*|reasons?|that|it|this|there|then|year|yr)$", re.I)
+
+
+def stated_percent(value: Decimal) -> list[str]:
+    """Regular expressions for a ratio (in percent) as prose writes it: "42.7%", "42.7 percent"."""
+    return [rf"(^|[^0-9.]){re.escape(f'{value:.1f}')} ?(%|percent)"]
+
+
+def stated_patterns(value: Decimal) -> list[str]:
+    """Regular expressions for an amount as prose writes it, in millions (whole, or with a decimal)
+    and billions (one or two decimals), with or without the dollar sign; never a bare number, which
+    a table's every column may hold."""
+    size = abs(value)
+    out = []
+    for unit, word, places in _SCALES:
+        if size < unit:
+            continue
+        for n in places:
+            said = f"{size / unit:,.{n}f}"
+            out.append(rf"(^|[^0-9.,]){re.escape(said)} {word}")
+    return list(dict.fromkeys(out))
+
+
+def own_subject(topic: str, figure_words: set[str]) -> str:
+    """The words a why-turn's topic adds to the thread's figure ("north america" in "how did north
+    america do - what drove it?"), without words of movement and asking."""
+    return " ".join(w for w in asked_subject(topic) if w not in figure_words and not _NO_SUBJECT.match(w))
+
+
+def stated_amounts(conn, plan, companies: list[dict], metrics: list[str]) -> dict[int, list[tuple[Decimal, str]]]:
+    """Per company (by CIK), the amounts MD&A states the thread's figure by, for a "why?" about that
+    figure: its value and its change over the year before (USD), or a margin's value (as a fraction,
+    "pure"). The passage that states the company's total ("Operating income was $11,311 million in
+    2023 ...", "Revenues increased by $11,186 million") is the one that explains it, where a search
+    by words also finds every segment's and product's. Empty when the turn names a subject of its
+    own (a segment) or the year is not known."""
+    if (plan.slots or {}).get("metrics") != "thread, its cause" or plan.period:
+        return {}
+    figure_words = set(subject_query(metrics).split()) | {w for k in metrics for w in k.replace("_", " ").split()}
+    if own_subject(getattr(plan, "topic", "") or "", figure_words):
+        return {}
+    ratios = [m for m in metrics if ratio(m)][:1]
+    keys = list(dict.fromkeys(k for k in (subject_metric(m) for m in metrics) if k))[:1]
+    out = {}
+    for company in companies:
+        years = company.get("fiscal_years") or []
+        if not years:
+            continue
+        if ratios:  # "why did gross margin drop?": where MD&A states the margin ("... decreased to 42.7%")
+            value = ratio_value(conn, company, ratios[0], max(years))
+            if value is not None:
+                out[company["cik"]] = [(value / 100, "pure")]
+            continue
+        if not keys or METRICS[keys[0]].unit != "USD":
+            continue
+        as_of = company.get("as_of_accession")
+        found = metric_value(conn, company["cik"], keys[0], max(years), as_of_accession=as_of)
+        if found is None or not found.value:
+            continue
+        before = metric_value(conn, company["cik"], keys[0], max(years) - 1, as_of_accession=as_of)
+        change = found.value - before.value if before is not None else None
+        out[company["cik"]] = [(found.value, "USD"), *([(change, "USD")] if change else [])]
+    return out
+
+
+def amount_patterns(amounts: list[tuple[Decimal, str]]) -> list[str]:
+    """The patterns of `stated_amounts`' amounts as prose writes them."""
+    out = []
+    for value, unit in amounts:
+        out += stated_percent(value * 100) if unit == "pure" else stated_patterns(value)
+    return list(dict.fromkeys(out))
+
+
+# Words of a metric's names that name no figure in particular.
+_GENERIC = frozenset("net total and of the from to by in before after top line bottom op inc loss".split())
+NEAR = 200  # characters before an amount within which the figure's name is said ("Net sales were $X")
+
+
+def figure_names(metrics: list[str]) -> set[str]:
+    """The words a filing names the thread's figure with (its label's and synonyms'), for telling the
+    figure's own amount from another that happens to round alike."""
+    ratios = [m for m in metrics if ratio(m)][:1]
+    if ratios:  # a margin is named by its own words ("gross margin"), not its inputs'
+        return {w for w in re.findall(r"[a-z]+", FORMULAS[ratios[0]].label.lower()) if w not in _GENERIC and len(w) > 2}
+    keys = [k for k in (subject_metric(m) for m in metrics) if k][:1]
+    return {w for k in keys for name in (METRICS[k].label, *METRICS[k].synonyms)
+            for w in re.findall(r"[a-z]+", name.lower()) if w not in _GENERIC and len(w) > 2}
+
+
+def explaining_first(stated: list, patterns: list[str], names: set[str] = frozenset(), limit: int = 2) -> list:
+    """Of the chunks that state the figure (its amount with one of its `names` just before it), the
+    ones whose statement is followed by a cause first ("... an increase of $402 million, or 4%. The
+    increase in operating income was primarily driven by ..."), then filing order; at most `limit`."""
+    said = [re.compile(p, re.I) for p in patterns]
+    named = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")", re.I) if names else None
+
+    def places(text: str) -> list[tuple[int, int]]:
+        return [(m.start(), m.end()) for p in said for m in p.finditer(text)
+                if named is None or named.search(text[max(0, m.start() - NEAR):m.start()])]
+
+    def explains(text: str) -> bool:
+        return any(_FILING_CAUSE.search(text[end:end + 600]) for _, end in places(text))
+
+    return sorted((h for h in stated if places(h.text)), key=lambda h: not explains(h.text))[:limit]
+
+
+def cut_before_cause(hit_text: str, next_text: str) -> bool:
+    """A chunk whose last sentence states an amount without its cause, followed by a chunk that opens
+    with a cause ("... was $4,435 million and $3,742 million, respectively." | "The increase in
+    operating income was primarily driven by ..."): the chunker cut one statement in two."""
+    from agent.checking.guards import split_sentences
+
+    last = (split_sentences(hit_text) or [""])[-1]
+    first = (split_sentences(next_text) or [""])[0]
+    return bool(re.search(r"[$]\s?\d|\d\s?%", last)) and not _FILING_CAUSE.search(last) \
+        and bool(_FILING_CAUSE.search(first))

@@ -21,7 +21,8 @@ from agent.retrieval.line_items import (LineMatch, company_line, labels_of, line
                                         printed_index, printed_label, printed_order, same_printed_row,
                                         without_note_refs)
 from agent.retrieval.line_items import IGNORABLE, metric_phrases, tokens, unaccented
-from agent.retrieval.causes import cause_queries, subject_query
+from agent.retrieval.causes import (amount_patterns, cause_queries, cut_before_cause, explaining_first, figure_names,
+                                    stated_amounts, subject_query)
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
 from agent.retrieval.metric_facts import metric_value
 from agent.planning.formulas import choose, evaluate, metrics_of, operand_label, operand_parts, restate, said_of
@@ -987,6 +988,42 @@ def distinct_hits(hits: list, limit: int) -> list:
     return kept
 
 
+MD_A = ["7"]
+STATING_READ = 16  # MD&A chunks stating the amount read for the one that names the figure beside it
+
+
+CUT_READ = 3  # the best hits whose next chunk is read for a cause cut off from its statement
+
+
+def _with_causes_cut_off(conn, hits: list) -> list:
+    """The hits, each of the best CUT_READ followed by the next chunk of its filing when the chunker cut
+    its last statement from the cause that opens the next (causes.cut_before_cause)."""
+    after = chunk_store.following(conn, hits[:CUT_READ])
+    out, taken = [], set()
+    for hit in hits:
+        if hit.id in taken:
+            continue  # moved up, right after the statement it ends
+        out.append(hit)
+        taken.add(hit.id)
+        nxt = after.get(hit.id)
+        if nxt is not None and nxt.id not in taken and cut_before_cause(hit.text, nxt.text):
+            out.append(chunk_store.ChunkHit(**{**nxt.__dict__, "score": hit.score}))
+            taken.add(nxt.id)
+    return out
+
+
+def _stating_first(conn, hits: list, patterns: list[str], cik: int, accessions: list[str], names: set[str]) -> list:
+    """The search's hits behind the MD&A chunks that state the thread's figure and go on to explain
+    it (causes.explaining_first), each taking the best hit's score so the composer reads it first."""
+    found = chunk_store.stating(conn, patterns, cik=cik, accessions=accessions, items=MD_A, limit=STATING_READ)
+    lead = explaining_first(found, patterns, names)
+    if not lead:
+        return hits
+    top = max((float(h.score) for h in hits), default=0.0)
+    taken = {h.id for h in lead}
+    return [chunk_store.ChunkHit(**{**h.__dict__, "score": top}) for h in lead] + [h for h in hits if h.id not in taken]
+
+
 def _prose(state, deps, config) -> dict:
     located = state["located"]
     if (plan_of(state).period or {}).get("changes"):  # what a 10-Q's risk factors add to the 10-K's
@@ -1001,6 +1038,7 @@ def _prose(state, deps, config) -> dict:
     with deps.db.connection() as conn:
         causes = cause_queries(conn, plan, state["question"], companies, [m for m in plan.metrics or [] if known(m)])
         thread_cause = (plan.slots or {}).get("metrics") == "thread, its cause"
+        stated = stated_amounts(conn, plan, companies, [m for m in plan.metrics or [] if known(m)])
         for company in companies:
             accessions = located["accessions"].get(str(company["cik"]))
             if not accessions:
@@ -1011,7 +1049,9 @@ def _prose(state, deps, config) -> dict:
                 rest = [q for q in queries if q != plan.query] if thread_cause else queries
                 asked = [cause, *([subject_query(plan.metrics)] if thread_cause else []), *rest][:3]
                 if thread_cause and cause_plan is None:  # the composer ranks sentences by the same search
-                    cause_plan = {**state["plan"], "query": cause}
+                    # and prefers the sentences stating the amounts searched for (compose.STATED_BONUS)
+                    cause_plan = {**state["plan"], "query": cause, "figure_amounts": [
+                        [str(v), unit] for amounts in stated.values() for v, unit in amounts]}
             hits = chunk_store.search(
                 conn,
                 asked,
@@ -1022,6 +1062,11 @@ def _prose(state, deps, config) -> dict:
                 limit=per_company,
                 spare=SPARE_HITS,
             )
+            if cause:  # a statement cut from its cause by a chunk's end: the cause is read right after it
+                hits = _with_causes_cut_off(conn, hits)
+            if stated.get(company["cik"]):  # "why?" after a figure: where MD&A states that figure, first
+                hits = _stating_first(conn, hits, amount_patterns(stated[company["cik"]]), company["cik"], accessions,
+                                      figure_names(plan.metrics or []))
             hits = distinct_hits(hits, per_company)
             found: list[Evidence] = []
             per_company_hits.append(found)
