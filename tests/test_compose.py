@@ -243,7 +243,7 @@ def test_a_why_after_a_figure_quotes_the_cause_of_that_figure_not_a_segments(emb
     # the same turn asked fresh, with no figure before it, has no figure to prefer
     fresh = plan.model_copy(update={"slots": {}})
     assert _thread_figures(fresh, cells, [fact]) == []
-    assert _thread_figures(plan, cells, [fact]) == [(Decimal("5120000000"), "USD")]
+    assert _thread_figures(plan, cells, [fact]) == [(Decimal("5120000000"), "USD", "ZZZ")]
 
 
 def test_a_why_after_a_growth_rate_prefers_the_statement_of_the_figure_it_is_computed_from():
@@ -270,8 +270,8 @@ def test_the_shortlist_always_reads_the_figures_own_statement_and_the_cause_afte
     terms = {"operating", "income", "segment", "pricing", "unit"}
     kept = lambda stated: {c[2] for c in _shortlist(candidates, terms, before=before, question="why?",  # noqa: E731
                                                      stated=stated)}
-    assert cause not in kept(())
-    assert {statement, cause} <= kept([(Decimal("5120000000"), "USD")])
+    assert cause not in kept({})
+    assert {statement, cause} <= kept({0: [(Decimal("5120000000"), "USD")]})
 
 
 def test_a_why_after_a_margin_looks_for_the_margin_as_a_percentage():
@@ -281,3 +281,27 @@ def test_a_why_after_a_margin_looks_for_the_margin_as_a_percentage():
     stated = _thread_figures(_plan(metrics=["gross_margin"], slots={"metrics": "thread, its cause"}), cells, [calc])
     assert _states("Gross margin decreased 190 basis points to 42.7%, primarily due to higher discounts.", stated)
     assert not _states("Gross margin was 44.6% in the prior year.", stated)
+
+
+def test_a_why_about_two_companies_credits_each_filing_with_its_own_figure_only(embedder):
+    # Zed's operating income is $4,870 million; Yon's filing happens to print that amount for a segment
+    zed = _chunk(40, "7", "Operating income was $4,870 million in 2024. The decrease was primarily due to lower volume.")
+    zed = zed.model_copy(update={"ticker": "ZZZ"})
+    yon = _chunk(41, "7", "Operating income of the Outdoor segment was $4,870 million in 2024, a decrease primarily "
+                 "due to lower pricing.")
+    yon = yon.model_copy(update={"ticker": "YYY", "cik": 2})
+    facts = [Evidence(id=f"f:{n}", kind="fact", ticker=t, cik=n, fiscal_year=2024, accession="a", url="u",
+                      text=f"{t} operating income, fiscal 2024", concept="us-gaap:OperatingIncomeLoss",
+                      value=v, unit="USD") for n, t, v in ((1, "ZZZ", "4870000000"), (2, "YYY", "5120000000"))]
+    cells = [{"ticker": f.ticker, "name": f.ticker, "fiscal_year": 2024, "metric": "operating_income",
+              "label": "Operating income", "evidence_id": f.id, "display": "$5 billion"} for f in facts]
+    plan = _plan(metrics=["operating_income"], items=["7"],
+                 query="operating income decreased compared to the prior year, primarily due to",
+                 slots={"tickers": "thread", "metrics": "thread, its cause", "fiscal_years": "thread"})
+    plan = plan.model_copy(update={"tickers": ["ZZZ", "YYY"]})
+    stated = _thread_figures(plan, cells, facts)
+    assert {(Decimal("4870000000"), "USD", "ZZZ"), (Decimal("5120000000"), "USD", "YYY")} <= set(stated)
+    claims = [c.text for c in compose_extractive("why?", plan, [yon, zed, *facts], cells=cells,
+                                                 embedder=embedder).claims if c.kind == "prose"]
+    assert any("lower volume" in c for c in claims)
+    assert not any("Outdoor" in c for c in claims)

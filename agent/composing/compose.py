@@ -305,7 +305,7 @@ def _pick_sentences(
     little for shared terms); each sub-query first gets its best sentence, then the rest fill up to
     MAX_SENTENCES; a sentence below the relevance floor (boilerplate, a neighbouring topic the
     chunk also covers) is never shown, however high its chunk ranked. Without one: the best
-    sentence of each top chunk by shared terms. `stated`: the (value, unit) of the figures a "why?"
+    sentence of each top chunk by shared terms. `stated`: the (value, unit, ticker) of the figures a "why?"
     after a figure answer is about (STATED_BONUS)."""
     candidates = _candidates(chunks, figures, year, figure_ask)
     if not candidates:
@@ -343,8 +343,11 @@ def _pick_sentences(
     searched = sentence_rank.subject_terms(sentence_rank.cased_terms(subject or " ".join(queries)))
     asker = searched & sentence_rank.subject_terms(sentence_rank.cased_terms(sentence_rank.ASK_PLAN.sub(" ", question)))
     missing = held and sentence_rank.subject_missing(asker, [c[3] for c in candidates], searched - asker)
-    candidates = _shortlist(candidates, query_terms, weights, before, question, quoted, follows,
-                            stated if why else ())
+    # a figure is stated in its own company's filing: in a thread about several, another's amount
+    # found in a sentence is a coincidence, not that figure's statement
+    stated_in = {rank: [(v, unit) for v, unit, whose in stated if whose in (None, chunk.ticker)]
+                 for rank, chunk in enumerate(chunks)} if stated and why else {}
+    candidates = _shortlist(candidates, query_terms, weights, before, question, quoted, follows, stated_in)
     # the asked line in the asker's words and the search's ("operating cash flow" searched as "net cash
     # provided by operating activities"): a subject in either is the line asked
     line_names = asked | (sentence_rank.terms(" ".join([subject, *queries])) - sentence_rank.MOVEMENT)
@@ -382,8 +385,8 @@ def _pick_sentences(
                  - (sentence_rank.SUBJECT_WEIGHT * sentence_rank.other_subject(sentence, line_names)
                     if sentence_rank.asks_a_lines_change(question, why) else 0.0)
                  - NUMBER_PENALTY * max(0, len(number_tokens(sentence)) - FREE_NUMBERS))
-        if stated and why and sentence_rank.states_cause(whole) and (
-                _states(whole, stated) or _states(before.get((rank, position), ""), stated)):
+        if stated_in.get(rank) and sentence_rank.states_cause(whole) and (
+                _states(whole, stated_in[rank]) or _states(before.get((rank, position), ""), stated_in[rank])):
             score += STATED_BONUS
         scored.append((score, i))
         # a why's query says "increased ... primarily due to": any stated cause is close to it in
@@ -514,7 +517,7 @@ def _cosines(embedder, texts: list[str], queries, skip: list[bool]):
 
 def _states(sentence: str, stated: list[tuple]) -> bool:
     """The sentence states one of the figures (value, unit), as shown or rounded ("$8.5 billion")."""
-    return any(a.equals(value, unit) for a in amounts(sentence) for value, unit in stated)
+    return any(a.equals(value, unit) for a in amounts(sentence) for value, unit, *_ in stated)
 
 
 def _carried_on(scored: list[tuple[float, int]], candidates: list, quoted: dict | None = None) -> list[tuple[float, int]]:
@@ -538,7 +541,7 @@ def _score_text(candidate: tuple, quoted: dict, follows: set, before: dict) -> s
 
 def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float] | None = None,
                before: dict | None = None, question: str = "", quoted: dict | None = None,
-               follows: set = frozenset(), stated: list[tuple] = ()) -> list:
+               follows: set = frozenset(), stated: dict[int, list[tuple]] | None = None) -> list:
     """The SHORTLIST candidates worth embedding (each costs ~8 ms on a busy core): the question's
     terms covered first (rarer terms weighing more), then the query's, ties in the search's order.
     A sentence after one that names the question's terms ("We plan to spend $X on capex. In
@@ -565,8 +568,9 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
             weight[i] += 0.5 * len(_terms(c[2]) & query_terms)
         weight[i] += ROLE_WEIGHT if question and sentence_rank.role(question, c[3]) else 0.0
         weight[i] -= ROLE_WEIGHT if question and sentence_rank.opposite_direction(question, c[3]) else 0.0
-        if stated and sentence_rank.states_cause(c[3]) and (
-                _states(c[3], stated) or _states((before or {}).get((c[0], c[1]), ""), stated)):
+        mine = (stated or {}).get(c[0])
+        if mine and sentence_rank.states_cause(c[3]) and (
+                _states(c[3], mine) or _states((before or {}).get((c[0], c[1]), ""), mine)):
             weight[i] += STATED_WEIGHT  # the figure's own statement and cause are always read (STATED_BONUS)
     ranked = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))
     # each chunk's best sentence first: the search kept the chunk for what it says, in whatever words
@@ -699,13 +703,14 @@ def _thread_figures(plan: Plan, cells: list[dict] | None, evidence: list[Evidenc
     year = max(plan.fiscal_years) if plan.fiscal_years else None
     ids = {c["evidence_id"] for c in cells or [] if c.get("evidence_id") and c.get("fiscal_year") == year}
     concepts = {c for k in plan.metrics or [] if (m := subject_metric(k)) for c in METRICS[m].concepts}
-    money = [(Decimal(e.value), e.unit or "") for e in evidence
+    money = [(Decimal(e.value), e.unit or "", e.ticker) for e in evidence
              if e.kind == "fact" and e.value is not None and (e.unit or "") == "USD"
              and (e.id in ids or (e.concept in concepts and e.fiscal_year == year))]
     # a margin asked about: its own value, as a filing's percentage reads ("42.7%" is 0.427)
-    rates = [(Decimal(e.value) / 100, "pure") for e in evidence
+    rates = [(Decimal(e.value) / 100, "pure", e.ticker) for e in evidence
              if e.kind == "calc" and e.id in ids and e.value is not None and e.unit == "percent"]
-    searched = [(Decimal(v), unit) for v, unit in plan.figure_amounts]  # the retrieval's (its change too)
+    searched = [(Decimal(v), unit, (whose or [None])[0])  # the retrieval's (its change too)
+                for v, unit, *whose in plan.figure_amounts]
     return list(dict.fromkeys(money + rates + searched))
 
 

@@ -1051,7 +1051,7 @@ def _prose(state, deps, config) -> dict:
                 if thread_cause and cause_plan is None:  # the composer ranks sentences by the same search
                     # and prefers the sentences stating the amounts searched for (compose.STATED_BONUS)
                     cause_plan = {**state["plan"], "query": cause, "figure_amounts": [
-                        [str(v), unit] for amounts in stated.values() for v, unit in amounts]}
+                        [str(v), unit, c["ticker"]] for c in companies for v, unit in stated.get(c["cik"], [])]}
             hits = chunk_store.search(
                 conn,
                 asked,
