@@ -37,6 +37,17 @@ class _Footnotes:
         return out
 
 
+def _quoted_list(lines: list[tuple[str, str]], several: bool) -> str:
+    """The quoted sentences as a list, each company's under its ticker when there are several.
+
+    Why not "AMZN: <sentence>": a label inside the line reads as part of the quote, and the line is
+    then no longer the filing's words that its footnote vouches for."""
+    if not several:
+        return "\n".join(f"- {line}" for _, line in lines)
+    tickers = list(dict.fromkeys(t for t, _ in lines))
+    return "\n\n".join(f"{t}:\n" + "\n".join(f"- {line}" for who, line in lines if who == t) for t in tickers)
+
+
 def _marks(ns: list[int]) -> str:
     return "".join(f"[{n}]" for n in ns)
 
@@ -94,8 +105,7 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
             ns += sorted({n for fid in c.claim.figures if fid in evidence for n in notes.markers(fid)})  # its amounts' facts
             quote = c.detail if c.status == "paraphrase" else (c.claim.quote or c.claim.text)
             quotes.setdefault(c.evidence_id, quote)
-            label = f"{ev.ticker}: " if several else ""
-            lines.append(f"{label}{c.claim.text} {_marks(ns)}")
+            lines.append((ev.ticker, f"{c.claim.text} {_marks(ns)}"))
         else:
             figure_lines.append(f"{c.claim.text} {_marks(ns)}")
     tables = []
@@ -129,9 +139,11 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
 
     figures = " ".join(figure_lines)
     if plan.intent == "qualitative":  # the figure first, then what the filing says, as a list
-        text = "\n\n".join(p for p in (figures, draft.intro, "\n".join(f"- {line}" for line in lines)) if p)
+        text = "\n\n".join(p for p in (figures, draft.intro, _quoted_list(lines, several)) if p)
+    elif several:
+        text = "\n\n".join(p for p in (draft.intro, figures, _quoted_list(lines, several)) if p)
     else:
-        text = "\n\n".join(p for p in (draft.intro, " ".join([figures, *lines]).strip()) if p)
+        text = "\n\n".join(p for p in (draft.intro, " ".join([figures, *(line for _, line in lines)]).strip()) if p)
 
     if plan.brand:  # the company was never named: say whose brand the word was read as, and why
         text = f"{brand_note(plan.brand)}\n\n{text}"
