@@ -1,7 +1,8 @@
 """Hybrid search over filing chunks, always scoped to one company (and, given a year, one filing).
 
-Dense pgvector cosine and Postgres full text are fused with Reciprocal Rank Fusion in one SQL
-statement (score = sum of 1/(60+rank)); a compound question's sub-queries are merged by an outer
+Dense pgvector cosine, Postgres full text and the passage arm (a chunk ranked by its best
+sentence's vector, store.passages; empty for a filing without passages) are fused with Reciprocal
+Rank Fusion in one SQL statement (score = sum of 1/(60+rank)); a compound question's sub-queries are merged by an outer
 RRF in Python. Scoping is a WHERE clause on every arm, so another company's chunk can never come
 back, whatever the query says. The scoped rows are materialized first so the vector arm is an
 exact scan of one filing (a few hundred rows), not an approximate index walk that a filter could
@@ -52,11 +53,18 @@ keyword AS (
     ORDER BY ts_rank_cd(tsv, query) DESC, id
     LIMIT %(arm_limit)s
 ),
+passage AS (
+    SELECT p.chunk_id AS id, row_number() OVER (ORDER BY min(p.embedding <=> %(embedding)s), p.chunk_id) AS rank
+    FROM passages p JOIN scoped ON scoped.id = p.chunk_id
+    GROUP BY p.chunk_id
+    ORDER BY min(p.embedding <=> %(embedding)s), p.chunk_id
+    LIMIT %(arm_limit)s
+),
 fused AS (
-    SELECT coalesce(semantic.id, keyword.id) AS id,
-           coalesce(1.0 / (%(rrf_k)s + semantic.rank), 0.0)
-         + coalesce(1.0 / (%(rrf_k)s + keyword.rank), 0.0) AS score
-    FROM semantic FULL OUTER JOIN keyword ON semantic.id = keyword.id
+    SELECT id, sum(1.0 / (%(rrf_k)s + rank)) AS score
+    FROM (SELECT id, rank FROM semantic UNION ALL SELECT id, rank FROM keyword
+          UNION ALL SELECT id, rank FROM passage) AS arms
+    GROUP BY id
 ),
 scored AS (
     SELECT fused.id, fused.score + coalesce(
