@@ -42,9 +42,10 @@ def test_sentences_are_lines_and_sentences_without_headings():
     assert len(found) == 4
 
 
-def _hit(db, embedder, query: str, acc: str):
+def _hit(db, embedder, query: str, acc: str, weight: float = 1.0):
     with db.connection() as conn:
-        hits = chunks.search(conn, [query], embedder.embed([query]), cik=agent_corpus.APPLE, accessions=[acc], limit=8)
+        hits = chunks.search(conn, [query], embedder.embed([query]), cik=agent_corpus.APPLE, accessions=[acc], limit=8,
+                             passage_weight=weight)
     return hits
 
 
@@ -58,6 +59,9 @@ def test_a_chunk_ranks_by_its_best_passage(db, embedder, corpus):
     assert after[0].id == corpus["mixed"]
     # the passage arm's place is added to what the chunk's own vector and words scored
     assert after[0].score > before.get(corpus["mixed"], 0.0) + 1 / (chunks.RRF_K + chunks.ARM_LIMIT)
+    # weighed at nothing, the passages change nothing
+    unweighted = {h.id: h.score for h in _hit(db, embedder, question, corpus["acc"], weight=0.0)}
+    assert unweighted == before
 
 
 def test_passages_are_written_once_and_again_when_the_chunks_change(db, embedder, corpus):
