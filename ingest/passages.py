@@ -1,7 +1,8 @@
 """The passage step of ingest: each prose sentence of each chunk embedded on its own (store.passages).
 
-Run at the end of every ingest for the filings it wrote, and by `footnote ingest --passages` for a
-corpus stored before passages existed. A sentence is embedded with its chunk's context prefix (the
+Run at the end of every ingest for the filings it wrote while the search weighs passages
+(passages_searched), and by `footnote ingest --passages` for a corpus stored before (or to measure
+the passage arm before turning it on). A sentence is embedded with its chunk's context prefix (the
 company, form, year and Item), as the chunk itself is, so "revenue increased" of one filing stays
 apart from another's. Lines shorter than MIN_CHARS (headings, page furniture) are not passages:
 they say nothing a question could match that the chunk's own vector does not.
@@ -45,6 +46,15 @@ def sentences(text: str) -> list[str]:
             if len(piece) >= MIN_CHARS:
                 out.append(piece[:MAX_CHARS])
     return out
+
+
+def passages_searched() -> bool:
+    """Whether the hybrid search weighs passages at all (store.chunks.PASSAGE_WEIGHT): when it does
+    not, ingest embeds none (they would cost as much time as the chunks and change no answer);
+    `footnote ingest --passages` still fills a corpus, to measure the arm before turning it on."""
+    from store.chunks import PASSAGE_WEIGHT
+
+    return PASSAGE_WEIGHT > 0
 
 
 def add_passages(db, embedder, accessions: list[str] | None = None, *, progress: bool = False) -> PassageSummary:
