@@ -4,6 +4,8 @@
     footnote ingest AAPL MSFT --years 2021-2024 [--no-quarters] from SEC EDGAR (needs SEC_IDENTITY)
     footnote ingest --reembed                                   the stored chunks embedded again on
                                                                 FOOTNOTE_EMBEDDING_RUNTIME (nothing re-parsed)
+    footnote ingest --passages [TICKER ...]                     the stored filings' sentences embedded (a corpus
+                                                                ingested before passages existed)
     footnote tickers [FILTER]                                   what the corpus covers
 
 Exit status of `ingest`: 0 when every document went in (or was unchanged), 3 when some failed
@@ -36,6 +38,9 @@ def register(sub) -> None:
     ingest.add_argument("--reembed", action="store_true",
                         help="embed every stored chunk again on FOOTNOTE_EMBEDDING_RUNTIME and record it as the "
                              "corpus's runtime (nothing is parsed; the vectors are written in one transaction)")
+    ingest.add_argument("--passages", action="store_true",
+                        help="embed the sentences of stored filings that have none yet (a corpus ingested before "
+                             "passages existed; TICKERs limit it to those companies); nothing is parsed")
     ingest.set_defaults(func=cmd_ingest)
 
     tickers = sub.add_parser("tickers", help="the companies covered: fiscal years, filings, chunks, facts")
@@ -101,6 +106,8 @@ def cmd_ingest(args, settings) -> int:
     tickers = list(args.tickers) + _split(args.ticker_list)
     if getattr(args, "reembed", False):
         return _reembed(args, settings, tickers)
+    if getattr(args, "passages", False):
+        return _passages(args, settings, tickers)
     if args.folder is None and not tickers:
         raise FootnoteError("say what to ingest: tickers (footnote ingest AAPL MSFT) or a folder (--from ../shared/sec)")
     if getattr(args, "refresh_labels", False) and args.folder is None:
@@ -139,6 +146,27 @@ def cmd_ingest(args, settings) -> int:
     for line in summary.lines():
         print(line)
     return PARTIAL if (summary.failed or summary.errors or download_errors) else 0
+
+
+def _passages(args, settings, tickers) -> int:
+    from ingest.passages import add_passages
+    from store import passages
+    from store.cli import open_for
+    from store.embedding import make_embedder
+
+    if args.folder is not None:
+        raise FootnoteError("--passages embeds what is stored; give no folder with it")
+    with open_for(settings) as db:
+        accessions = None
+        if tickers:
+            with db.connection() as conn:
+                accessions = [a for t in tickers for a in passages.filings_of(conn, t)]
+            if not accessions:
+                raise FootnoteError(f"no stored filing of {', '.join(tickers)}")
+        done = add_passages(db, make_embedder(settings.embedding_options()), accessions, progress=not args.quiet)
+    for line in done.lines():
+        print(line)
+    return 0
 
 
 def _reembed(args, settings, tickers) -> int:

@@ -28,6 +28,7 @@ from ingest.companyfacts import companyfacts_anchors, parse_companyfacts
 from store.fiscal import fiscal_quarter_for, fiscal_year_anchors, fiscal_year_for
 from ingest.html10k import FilingParseError, filing_key
 from ingest.local import FilingFile, LocalCorpus, read_bytes, read_json, scan_folder, sha256_of
+from ingest.passages import add_passages, passages_searched
 from ingest.parse_worker import _Parser, _timed, declared_form, parse_document, truncated
 from store.parsed import ParsedFiling
 from ingest.runtime_check import check_runtime, runtime_of
@@ -88,6 +89,9 @@ def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = Non
     if backfill:
         with db.connection() as conn, conn.transaction():
             writes.set_source_hash(conn, QUARTERS_FILLED, "1")
+    written = [o.accession for o in summary.ingested if o.accession]
+    if written and passages_searched():  # filings stored before are left to `footnote ingest --passages`
+        summary.passages = add_passages(db, embedder, written).passages
     summary.elapsed_s = time.perf_counter() - started
     return summary
 
@@ -114,6 +118,8 @@ def ingest_document(db, embedder, data: bytes, *, source: str, accession: str | 
     with db.connection() as conn, conn.transaction():
         if writes.refresh_fiscal_years(conn, meta.cik):
             db.bump_corpus_version(conn)
+    if outcome.status == "ingested" and outcome.accession and passages_searched():
+        add_passages(db, embedder, [outcome.accession])
     return outcome
 
 

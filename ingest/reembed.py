@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ingest.chunking import embedding_input
 from ingest.runtime_check import runtime_of
 from store import embedding_runtime as meta
+from store import passages
 from store.errors import FootnoteError
 
 log = logging.getLogger(__name__)
@@ -57,5 +58,6 @@ def reembed(db, embedder, *, progress: bool = True) -> Reembedded:
         for start in range(0, len(ids), WRITE_BATCH):
             meta.replace_vectors(conn, ids[start : start + WRITE_BATCH], vectors[start : start + WRITE_BATCH])
         meta.adopt_runtime(conn, runtime)
+        passages.forget_all(conn)  # embedded on the old runtime: `footnote ingest --passages` embeds them again
         db.bump_corpus_version(conn)
     return Reembedded(len(ids), runtime, previous, embed_s, time.perf_counter() - t0)

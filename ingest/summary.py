@@ -52,6 +52,7 @@ class IngestSummary:
     chunk_s: float = 0.0  # chunking on the main process (0 when the parsing worker chunks)
     parse_wait_s: float = 0.0  # main process waiting for a parsed document
     write_s: float = 0.0
+    passages: int = 0  # sentences of the written filings embedded on their own (ingest.passages)
 
     def add(self, outcome: FilingOutcome) -> None:
         if outcome.status == "ingested":
@@ -78,7 +79,8 @@ class IngestSummary:
             f"companyfacts: {self.companyfacts_loaded} loaded, {self.companyfacts_unchanged} unchanged, "
             f"{self._cf_failures()} failed",
             f"added: {self.chunks:,} chunks, {self.facts:,} facts in {self.elapsed_s:.1f}s"
-            + (f" (embedding {self.embed_s:.1f}s)" if self.embed_s else ""),
+            + (f" (embedding {self.embed_s:.1f}s)" if self.embed_s else "")
+            + (f"; {self.passages:,} passages" if self.passages else ""),
         ]
         for label, items in self.missing_items.items():
             out.append(f"missing Items: {label}: {', '.join(items)}")

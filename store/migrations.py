@@ -220,6 +220,24 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (conversation_id, activity_id)
     );
     """,
+    # 7: passages, each prose sentence of a chunk embedded on its own (store/passages.py): a chunk
+    # whose answering sentence sits among unrelated ones has a vector far from the question, its
+    # best sentence's is not. passage_filings records the filings done (and their chunks' last id,
+    # so a filing whose chunks were written again is done again); `footnote ingest --passages`
+    # fills a corpus stored before this migration.
+    """
+    CREATE TABLE IF NOT EXISTS passages (
+        chunk_id  bigint NOT NULL REFERENCES chunks (id) ON DELETE CASCADE,
+        ordinal   int NOT NULL,            -- the sentence's place among the chunk's passages
+        embedding vector({dim}) NOT NULL,
+        PRIMARY KEY (chunk_id, ordinal)
+    );
+    CREATE TABLE IF NOT EXISTS passage_filings (
+        accession  text PRIMARY KEY REFERENCES filings (accession) ON DELETE CASCADE,
+        last_chunk bigint NOT NULL,        -- max(chunks.id) of the filing when its passages were written
+        passages   int NOT NULL
+    );
+    """,
 ]
 
 
