@@ -375,6 +375,17 @@ def test_parallel_streams_give_the_vectors_of_one_stream_in_the_callers_order(em
     assert np.allclose(many.embed(TEXTS[:2]), single.embed(TEXTS[:2]), atol=1e-6)  # a lone batch split over the streams
 
 
+def test_small_calls_give_the_vectors_of_one_large_call(embedder, monkeypatch):
+    import store.embedding
+
+    texts = [*TEXTS, *(f"{t} ({i})" for i, t in enumerate(TEXTS * 12))]
+    small = embedder.embed(texts)
+    assert store.embedding.BATCH_TOKENS <= 1024  # the default makes many calls of these texts
+    monkeypatch.setattr(store.embedding, "BATCH_TOKENS", 1 << 20)
+    large = embedder.embed(texts, batch_size=len(texts))  # one call for all (split only over the streams)
+    assert np.abs(small - large).max() < 1e-6
+
+
 def test_a_lone_batch_is_split_over_the_streams():
     from store.embedding import _split_for
 
