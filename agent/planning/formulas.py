@@ -175,8 +175,8 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     gross = _GROSS_INTEREST.fullmatch(t)
     if gross:  # "gross interest expense": the interest expense the income statement reports
         return _tagged_or_computed("interest_expense")
-    if t in _OPERAND_INITIALS:  # "CFO - capex", "NI / revenue": initials that name a figure only inside a formula
-        return _tagged_or_computed(_OPERAND_INITIALS[t])
+    if t in OPERAND_INITIALS:  # "CFO - capex", "NI / revenue": initials that name a figure only inside a formula
+        return _tagged_or_computed(OPERAND_INITIALS[t])
     spent = re.fullmatch(r"(?P<x>.+?)\s+(?:expenses?|costs?|spend(?:ing)?)", t)
     if spent and PHRASES.get(spent.group("x")) in _EXPENSES:  # "research & development expense": the expense itself
         return _tagged_or_computed(PHRASES[spent.group("x")])
@@ -268,7 +268,7 @@ _AT_YEAR_START = re.compile(r"(?:beginning|opening|start\s+of\s+(?:the\s+)?(?:fi
 _FIXED_ASSETS = re.compile(r"(?:net\s+)?(?:fixed\s+assets?|pp&e|ppe|property\s+plant\s+(?:and|&)\s+equipment|"
                            r"property\s+(?:and|&)\s+equipment|plant\s+(?:and|&)\s+equipment)(?:\s+net)?")
 # Initials analysts write for a figure inside a formula, which outside one name other things ("the CFO")
-_OPERAND_INITIALS = {"cfo": "operating_cash_flow", "cffo": "operating_cash_flow", "ni": "net_income",
+OPERAND_INITIALS = {"cfo": "operating_cash_flow", "cffo": "operating_cash_flow", "ni": "net_income",
                      "ebt": "pretax_income", "oi": "operating_income", "ta": "total_assets", "tl": "total_liabilities",
                      "cl": "current_liabilities", "ca": "current_assets", "rev": "revenue", "inv": "inventory"}
 _PRIOR_YEAR = re.compile(r"(?:prior|previous|last|preceding)[\s-]+(?:fiscal\s+)?year(?:'s|s')?\s+(?P<what>.+)|"
@@ -504,6 +504,8 @@ def _terms(text: str, names: dict[str, dict] | None = None, members: bool = Fals
             continue
         if _quotient(node) and _amount(right) or _amount(node) and _quotient(right):
             raise DefinitionError(text.strip())  # a ratio plus or minus dollars: no figure
+        if "const" in node and _amount(right):
+            raise DefinitionError(text.strip())  # "1 minus dividends paid": a pure number less dollars, no figure
         node = {"op": op, "args": [node, right]}
     return node
 
@@ -613,6 +615,9 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
     restated = _restated_whole(text, names, members, lines)
     if restated is not None:
         return restated
+    constant = _constant_then_quotient(text, names, members, lines)
+    if constant is not None:
+        return constant
     parts = _split_top(text.strip(), _DIV, maxsplit=1)
     if len(parts) == 3:
         below, scale = _scaled(parts[2])
@@ -646,6 +651,25 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
                 node = {"op": "*", "args": [node, {"const": str(factor)}]}
         return node
     return _terms(parts[0], names, members, lines)
+
+
+def _constant_then_quotient(text: str, names, members, lines) -> dict | None:
+    """"1 minus dividends paid over net income": a number added to or taken from a quotient of amounts is
+    1 − (A ÷ B), as a retention ratio is written; the whole-split reading ((1 − A) ÷ B) would take a pure
+    number from dollars. None unless the words start with a number and an operator and the rest is a quotient."""
+    pieces = _split_top(text.strip(), _ADD_OR_SUB, maxsplit=1)
+    if len(pieces) != 3 or len(_split_top(pieces[2], _DIV, maxsplit=1)) != 3:
+        return None
+    try:
+        first = _operand(pieces[0], names, members, lines)
+    except DefinitionError:
+        return None
+    if "const" not in first:
+        return None
+    rest = parse_expression(pieces[2], names, members=members, lines=lines)
+    if not _quotient(rest):
+        return None
+    return {"op": "+" if _ADD.fullmatch(pieces[1]) else "-", "args": [first, rest]}
 
 
 _IE = re.compile(r"^\s*restated\s+as\s+", re.I)  # spoken_operators' mark of a definition written after its name
@@ -1222,7 +1246,7 @@ def _bounded(text: str, directory, named: str | None):
         if word is None or any(s <= start < e for s, e in companies()):
             return True
         w = normalize(word).replace(" ", "")  # "i.e." normalizes to "i e"
-        return (not w or w in FILLER or w in _INTRODUCING or bool(re.fullmatch(r"(?:fy)?'?\d+\w*", w))
+        return (not w or w in FILLER or w in _INTRODUCING or bool(re.fullmatch(r"(?:fy)?'?\d+\w*|[-.]+", w))
                 or (named is not None and w in normalize(named).split()))
 
     def bounded(start: int, end: int, since: int | None = None) -> bool:
@@ -1237,6 +1261,13 @@ def _bounded(text: str, directory, named: str | None):
         if since is not None and not all(word_ok(w.start(), w.group(0)) for w in before if w.start() >= since):
             return False
         after = re.search(r"[\w&'.-]+", text[end:])
+        if before and not word_ok(before[-1].start(), before[-1].group(0)):
+            # "2024 cash conversion: operating cash flow over net earnings": a metric or registry formula set off
+            # right before the formula is the name it defines (agent.planning.formulas.inline_formula)
+            named_here = _named_metric(text[:start])
+            if named_here is None or named_here[1] != before[-1].end():
+                return False
+            before = []
         return (word_ok(before[-1].start(), before[-1].group(0)) if before else True) and \
             (word_ok(end + after.start(), after.group(0)) if after else True)
     return bounded
@@ -1314,13 +1345,21 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
         # agent.planning.restated), computed and restated as theirs, never the registry's figure beside it
         head = re.match(r"\s*(?P<n>[^()\[\]]+?)\s*[(\[]", rest[start:end])
         key = FORMULA_PHRASES.get(normalize(head.group("n"))) if head else None
+        said, cut = (head.group("n") if head else None), rest[:start] + " " + rest[end:]
+        if head is None:
+            # "cash conversion 2024 -- CFO over net earnings", "ROA: net income / average assets": the registry
+            # measure set off right before the formula, its year between them, is the one the user defines
+            named = _named_metric(rest[:start])
+            if named is not None and named[3] in registry:
+                at, stop, lead, key = named
+                said, cut = rest[at:stop], rest[:at] + " " + rest[stop:lead] + " " + rest[end:]
         if key is None or key not in registry or key in _expanded(definition["tree"]):
             return None
-        name = " ".join(head.group("n").split()).lower()
+        name = " ".join(said.split()).lower()
         unit = unit_of(definition["tree"], name) if definition["unit"] in ("percent", "ratio") else definition["unit"]
         if FORMULAS[key].unit == "percent" and definition["tree"].get("op") == "/":
             unit = "percent"  # "net profit margin (net earnings over net sales)": a percentage, as its name says
-        return {**definition, "name": name, "unit": unit}, rest[:start] + " " + rest[end:]
+        return {**definition, "name": name, "unit": unit}, cut
     cut = rest[:start] + " " + rest[end:]
     if unknown:
         m = re.search(rf"(?i)(?<![\w]){re.escape(unknown)}(?![\w])", rest[:start])
@@ -1342,8 +1381,9 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
     return definition, cut
 
 
-_LEAD_IN = re.compile(r"(?:\s*(?:[(\[:=]|,?\s*\b(?:defined|calculated|computed|measured)\s+as\b|,?\s*\bi\.?e\.?,?))+\s*$",
-                      re.I)
+# (a dash sets a definition off as a bracket does: "cash conversion 2024 -- CFO over net earnings")
+_LEAD_IN = re.compile(r"(?:\s*(?:[(\[:=]|,?\s*\b(?:defined|calculated|computed|measured)\s+as\b|,?\s*\bi\.?e\.?,?|"
+                      r"\s--|\s[\u2013\u2014]))+\s*$", re.I)
 
 
 _WHEN = re.compile(r"(?:fy|fiscal|year|in|for|of)?'?\d{2,4}|fy|fiscal|year|years|in|for|at|as|of|end|year-end|ye|the",
