@@ -398,7 +398,29 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         if len({m.label for m in best}) < len(best):  # the same label twice: tell them apart by concept
             best = [LineMatch(m.concept, f"{m.label} ({concept_words(m.concept)})", m.source, m.statement) for m in best]
         ambiguous = ambiguous or best
+    if not ambiguous and not spell:
+        # "franchised revenues" for the row "Revenues from franchised restaurants", "company-operated sales" for
+        # "Sales by Company-operated restaurants": the row's name with the noun its source phrase ends on left
+        # out, every other word the user's; one such row only (several: no match, never a guess)
+        shortened = {row["concept"]: row for row in labels if not row["dims"] and row["statement"] in PRIMARY
+                     and (words := _source_shortened(row["label"])) and fits(words)}
+        if len(shortened) == 1:
+            row = next(iter(shortened.values()))
+            return LineMatch(row["concept"], row["label"], "company", row["statement"]), []
     return None, ambiguous
+
+
+# A row named for where its amount comes from: "<figure> from|by <what> <noun>" ("Revenues from franchised
+# restaurants", "Sales by Company-operated restaurants"); the user says the figure and the what, not the noun
+_SOURCE_ROW = re.compile(r"^\s*(?P<head>[A-Za-z][\w\s-]*?)\s+(?:from|by)\s+(?P<what>[\w-]+(?:\s+[\w-]+)?)\s+"
+                         r"(?P<noun>[A-Za-z]+)\s*$")
+
+
+def _source_shortened(label: str) -> frozenset[str]:
+    m = _SOURCE_ROW.match(label)
+    if m is None or not tokens(m.group("what")):
+        return frozenset()
+    return tokens(f"{m.group('head')} {m.group('what')}")
 
 
 # A tax note's rows name the item a tax balance arises on ("Accrued compensation", "Intangible assets" among the
