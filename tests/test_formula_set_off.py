@@ -46,3 +46,24 @@ def test_a_number_less_dollars_is_no_figure():
 def test_initials_of_a_figure_are_no_member_of_a_registry_ratio(directory):  # noqa: F811
     p = plan(directory, "Apple cfo operating margin 2024")
     assert not any(d["tree"].get("args", [{}])[0].get("member") == "cfo" for d in p.definitions), p
+
+
+@pytest.mark.parametrize("operand", ["term debt (current + non-current)", "long-term debt (current and long-term portions)",
+                                     "total term debt (current + noncurrent)"])
+def test_debt_with_its_parts_listed_is_those_two_parts_and_nothing_else(operand):
+    tree = parse_expression(f"{operand} over shareholders' equity")
+    assert tree["args"][0] == {"op": "+", "args": [{"metric": "current_debt"}, {"metric": "long_term_debt"}]}, tree
+
+
+@pytest.mark.parametrize("question, name", [
+    ("Apple debt to equity fy24, term debt (current + non-current) over shareholders' equity", "debt to equity"),
+    ("Apple 2024 net margin, net income over revenue", "net margin"),
+])
+def test_a_measure_set_off_by_a_comma_is_defined_when_the_formula_reads_as_it(directory, question, name):  # noqa: F811
+    p = plan(directory, question)
+    assert p.metrics == [f"udf:{name}"], p
+
+
+def test_a_growth_set_off_by_a_comma_is_not_defined_by_a_quotient(directory):  # noqa: F811
+    p = plan(directory, "Apple fy24 revenue growth, net income over revenue")
+    assert "udf:revenue growth" not in p.metrics, p

@@ -129,6 +129,11 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     if inner is not None:
         return parse_expression(inner, names, members=members, lines=lines)
     aside = re.fullmatch(r"\s*([^()]+?)\s*\(([^()]+)\)\s*", text)
+    parts = _PARTS_ASIDE.fullmatch(aside.group(2).strip()) if aside else None
+    if parts is not None and _PARTS_DEBT.fullmatch(re.sub(r"^(?:total|the)\s+", "", normalize(aside.group(1)).strip())):
+        # "term debt (current + non-current)", "long-term debt (current and long-term portions)": the current portion
+        # of long-term debt and the long-term debt, as the user lists them (never a total with commercial paper)
+        return {"op": "+", "args": [{"metric": "current_debt"}, {"metric": "long_term_debt"}]}
     if aside:  # "free cash flow (operating cash flow minus capex)": a named operand, defined in the user's words
         try:
             named = _operand(aside.group(1), names, members, lines)  # the name must be one (else refused as written)
@@ -137,6 +142,10 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
             if row is None:
                 raise
             return {"line": row}
+        if parts is not None:  # "deferred revenue (current + non-current)": the balance's two rows summed
+            base = re.sub(r"^(?:total|the)\s+", "", normalize(aside.group(1)).strip())
+            return {"op": "+", "args": [_operand(f"current {base}", names, False, lines),
+                                        _operand(f"noncurrent {base}", names, False, lines)]}
         if _has_operator(aside.group(2)):
             return parse_expression(aside.group(2), names, members=members, lines=lines)  # the user's definition wins
         return named  # an aside that is no formula ("(as reported)")
@@ -425,6 +434,15 @@ def _vocabulary(lines: frozenset) -> frozenset[str]:
 
 
 _DEBT_WORDS = frozenset({"debt", "total debt", "debts", "gross debt", "total borrowings", "debt outstanding"})
+
+
+# An aside that lists a balance's two parts ("(current + non-current)", "(current plus long-term portions)",
+# "(short- and long-term)")
+_PARTS_ASIDE = re.compile(r"(?:incl(?:uding|\.)?\s+|both\s+)?(?P<a>current|short[\s-]*(?:term)?)(?:\s+portions?)?\s*"
+                          r"(?:\+|plus|and|&)\s*(?P<b>non[\s-]?current|long[\s-]term)(?:\s+portions?)?", re.I)
+# Debt said with its parts listed: the long-term debt whose current portion is one part
+# ("debt (current + non-current)" alone may hold short-term borrowings: read as written, by the debt convention)
+_PARTS_DEBT = re.compile(r"(?:long\s*term|lt|term)\s+debt")
 
 
 def _debt_tree(t: str) -> dict | None:
@@ -1264,7 +1282,7 @@ def _bounded(text: str, directory, named: str | None):
         if before and not word_ok(before[-1].start(), before[-1].group(0)):
             # "2024 cash conversion: operating cash flow over net earnings": a metric or registry formula set off
             # right before the formula is the name it defines (agent.planning.formulas.inline_formula)
-            named_here = _named_metric(text[:start])
+            named_here = _named_metric(text[:start], _COMMA_LEAD_IN)
             if named_here is None or named_here[1] != before[-1].end():
                 return False
             before = []
@@ -1346,10 +1364,10 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
         head = re.match(r"\s*(?P<n>[^()\[\]]+?)\s*[(\[]", rest[start:end])
         key = FORMULA_PHRASES.get(normalize(head.group("n"))) if head else None
         said, cut = (head.group("n") if head else None), rest[:start] + " " + rest[end:]
-        if head is None:
+        if key is None:
             # "cash conversion 2024 -- CFO over net earnings", "ROA: net income / average assets": the registry
             # measure set off right before the formula, its year between them, is the one the user defines
-            named = _named_metric(rest[:start])
+            named = _named_or_comma(rest[:start], definition["tree"])
             if named is not None and named[3] in registry:
                 at, stop, lead, key = named
                 said, cut = rest[at:stop], rest[:at] + " " + rest[stop:lead] + " " + rest[end:]
@@ -1369,7 +1387,7 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
         cut = rest[: m.start()] + " " + rest[m.end() : start] + " " + rest[end:]
     else:
         opener = rest[start : start + 1] if rest[start : start + 1] in _OPEN else ""  # the bracket may be the formula's
-        named = _named_metric(rest[:start] + opener)
+        named = _named_or_comma(rest[:start] + opener, definition["tree"])
         if named is not None:  # "effective tax rate (tax provision / pre-tax income)": the user's, by that name
             at, stop, lead, key = named
             definition = {**definition, "name": " ".join(rest[at:stop].split()).lower()}
@@ -1384,17 +1402,41 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
 # (a dash sets a definition off as a bracket does: "cash conversion 2024 -- CFO over net earnings")
 _LEAD_IN = re.compile(r"(?:\s*(?:[(\[:=]|,?\s*\b(?:defined|calculated|computed|measured)\s+as\b|,?\s*\bi\.?e\.?,?|"
                       r"\s--|\s[\u2013\u2014]))+\s*$", re.I)
+# A comma sets a formula off as a measure's definition only when the formula reads as that measure (agent.planning.
+# formulas._reads_as): "debt to equity fy24, term debt (...) over shareholders' equity"; "revenue growth, net income
+# over revenue" asks two things
+_COMMA_LEAD_IN = re.compile(_LEAD_IN.pattern[:-len(r"))+\s*$")] + r"|,))+\s*$", re.I)
 
 
 _WHEN = re.compile(r"(?:fy|fiscal|year|in|for|of)?'?\d{2,4}|fy|fiscal|year|years|in|for|at|as|of|end|year-end|ye|the",
                    re.I)
 
 
-def _named_metric(before: str) -> tuple[int, int, int, str] | None:
+def _reads_as(key: str, tree: dict) -> bool:
+    """Whether a user's quotient reads as the registry measure `key`: a level's quotient (no growth), its divisor one
+    of the measure's own inputs ("debt to equity": stockholders' equity)."""
+    f = FORMULAS.get(key)
+    if f is None or f.operator == "vs" or tree.get("op") != "/":
+        return False
+    divisor = tree["args"][1]
+    return "metric" in divisor and not divisor.get("offset") and divisor["metric"] in {i.metric for i in f.inputs}
+
+
+def _named_or_comma(before: str, tree: dict) -> tuple[int, int, int, str] | None:
+    """_named_metric, or the measure set off by a comma when the formula reads as it (_reads_as)."""
+    named = _named_metric(before)
+    if named is None:
+        named = _named_metric(before, _COMMA_LEAD_IN)
+        if named is not None and not _reads_as(named[3], tree):
+            return None
+    return named
+
+
+def _named_metric(before: str, lead_in: re.Pattern = _LEAD_IN) -> tuple[int, int, int, str] | None:
     """(phrase start, phrase end, lead-in start, measure key) of a metric or registry formula that stands right before a formula the user wrote (its year may stand between), set off by a bracket, a
     colon, "=" or "defined as": the formula is the user's definition of it, answered once under its
     name, never beside the filing's own figure."""
-    lead = _LEAD_IN.search(before)
+    lead = lead_in.search(before)
     if lead is None or not lead.group(0).strip():
         return None
     words = list(re.finditer(r"[\w&'.-]+", before[: lead.start()]))
