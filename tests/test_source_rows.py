@@ -33,3 +33,30 @@ def test_two_source_rows_that_fit_are_no_match():
                       "statement": "income", "dims": {}, "negated": False, "row": 5}]
     match, _ = resolve("franchised", "franchised revenues", rows, [])
     assert match is None
+
+
+# our own rows, shaped as an insurer prints its revenues
+INSURER = [{"label": label, "concept": concept, "statement": "income", "dims": {}, "negated": False, "row": n}
+           for label, concept, n in [("Premiums", "us-gaap:PremiumsEarnedNet", 1), ("Products", "xin:ProductsRevenue", 2),
+                                     ("Investment and other income", "us-gaap:InvestmentIncomeInterestAndDividend", 3),
+                                     ("Total revenues", "us-gaap:Revenues", 4), ("Medical costs", "xin:MedicalCosts", 5)]]
+
+
+def test_a_row_among_the_revenues_is_found_with_the_sections_word_added():
+    for leftover, question in [("premiums", "premiums revenue"), ("premium", "premium revenues")]:
+        match, _ = resolve(leftover, question, INSURER, [])
+        assert match is not None and match.concept == "us-gaap:PremiumsEarnedNet", question
+
+
+def test_a_row_outside_the_revenues_is_no_revenue():
+    match, _ = resolve("medical costs", "medical costs revenue", INSURER, [])
+    assert match is None
+
+
+def test_leftover_words_any_row_may_print_name_the_curated_metric():
+    from agent.retrieval.retrieve import _curated_as_said
+    from agent.retrieval.line_items import line_key
+
+    assert _curated_as_said("line:net|accounts receivable net|accounts receivable, net") == "accounts_receivable"
+    assert _curated_as_said("line:trade|trade accounts receivable|trade accounts receivable") is None
+    assert _curated_as_said(line_key("widget receivables")) is None

@@ -407,7 +407,30 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         if len(shortened) == 1:
             row = next(iter(shortened.values()))
             return LineMatch(row["concept"], row["label"], "company", row["statement"]), []
+        section = have & _REVENUE_WORDS
+        if section and have - section:
+            # "premiums revenue" for the row "Premiums" printed among the revenues ("Premiums", "Products", ...,
+            # "Total revenues"): the user names the section the row sits in; one such row only
+            among = {row["concept"]: row for row in _revenue_rows(labels) if fits(tokens(row["label"]) | section)}
+            if len(among) == 1:
+                row = next(iter(among.values()))
+                return LineMatch(row["concept"], row["label"], "company", row["statement"]), []
     return None, ambiguous
+
+
+_REVENUE_WORDS = frozenset({"revenue", "sale"})
+# The income statement's revenue total, below the rows that make it up
+_REVENUE_TOTALS = frozenset({"us-gaap:Revenues", "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
+                             "us-gaap:SalesRevenueNet"})
+
+
+def _revenue_rows(labels: list[dict]) -> list[dict]:
+    """The income statement's rows printed above its revenue total (the revenues it adds up), never the total."""
+    income = [r for r in labels if r["statement"] == "income" and not r["dims"] and r.get("row") is not None]
+    totals = [r["row"] for r in income if r["concept"] in _REVENUE_TOTALS and re.match(r"\s*total\b", r["label"], re.I)]
+    if not totals:
+        return []
+    return [r for r in income if r["row"] < min(totals) and r["concept"] not in _REVENUE_TOTALS]
 
 
 # A row named for where its amount comes from: "<figure> from|by <what> <noun>" ("Revenues from franchised

@@ -263,6 +263,17 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
     match, candidates = lines[(cik, key)]
     if match is None:
         match = _amount_row(conn, company, candidates, fy)
+    if match is None and not candidates:
+        curated = _curated_as_said(key)
+        if curated is not None:
+            # "accounts receivable, net" where the company prints its row in other words: the curated metric the
+            # words name, the word left over one every row may or may not print
+            fact = facts_store.annual_value(conn, cik, list(METRICS[curated].concepts), fy,
+                                            as_of_accession=company.get("as_of_accession"), unit=METRICS[curated].unit)
+            if fact is not None:
+                cell.update(label=METRICS[curated].label, concept=fact.qualified_concept,
+                            instant=fact.period_start is None)
+                return _fact_evidence(company, curated, fy, fact)
     if match is None:
         cell["candidates"] = [c.label for c in candidates]
         return None
@@ -281,6 +292,18 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
     cell.update(label=shown[:1].upper() + shown[1:], reported_as=shown if match.source == "company" else None,
                 concept=match.concept, instant=fact is not None and fact.period_start is None and not cell.get("opening"))
     return _fact_evidence(company, key, fy, fact, label=shown) if fact else None
+
+
+def _curated_as_said(key: str) -> str | None:
+    """The one curated metric a line key names when its leftover words are only words any row may or may not print
+    ("net", "total"): "accounts receivable net" is the metric "Accounts receivable, net"; else None."""
+    leftover, context, _ = line_parts(key)
+    if tokens(leftover):
+        return None
+    said = tokens(context)
+    found = {k for k, m in METRICS.items() if m.unit == "USD" and said
+             and any(tokens(name) == said for name in (m.label, *m.synonyms))}
+    return found.pop() if len(found) == 1 else None
 
 
 _NONCURRENT_ASKED = re.compile(r"\b(?:non\s?current|long\s?term|longterm|due after one year)\b")
