@@ -69,7 +69,8 @@ _MUL = re.compile(r"\s+(?:times|×|\*|multiplied\s+by)\s+|\s*[×*]\s*|\s+x\s+(?=
 # Names that make a same-unit quotient a percentage ("margin", "yield", "return", "payout", "as a % of"); a
 # "rate" or a "ratio" stays a ratio ("reinvestment rate" = capex ÷ D&A = 2.4). A quotient over revenue is a share
 # of revenue whatever its name ("opex intensity").
-_PCT_NAMES = re.compile(r"(?:\b(?:margin|percent|percentage|pct|share|yield|mix|conversion|intensity|return|payout)\b|%)",
+_PCT_NAMES = re.compile(r"(?:\b(?:margin|percent|percentage|pct|share|yield|mix|conversion|intensity|return|payout|"
+                        r"tax\s+rates?)\b|%)",
                         re.I)
 # A name that says a ratio ("funding ratio", "payback multiple", "coverage (x)") keeps a ratio whatever else it says.
 _RATIO_NAMES = re.compile(r"\b(?:ratio|multiple|times|coverage|turns?|turnover)\b", re.I)
@@ -1122,6 +1123,8 @@ def unit_of(tree: dict, name: str) -> str:
         named = FORMULA_PHRASES.get(normalize(name))  # "ROE is defined as ...": a percentage, as the registry's ROE
         if named is not None and FORMULAS[named].unit in ("percent", "ratio"):
             return FORMULAS[named].unit
+        if METRICS.get(PHRASES.get(normalize(name), "")) is not None and METRICS[PHRASES[normalize(name)]].unit == "pure":
+            return "percent"  # "effective tax rate = ...": a rate, as the table's tagged rate is shown
         return "percent" if _PCT_NAMES.search(name) and not _RATIO_NAMES.search(name) else "ratio"
     if (a, b) == ("USD", "shares"):
         return "USD/shares"  # net income ÷ diluted shares: a per-share amount
@@ -1395,6 +1398,14 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
             if definition["tree"].get("op") == "/" and unit in ("pure", "percent"):
                 definition["unit"] = "percent"  # a rate, as the metric it defines is
             cut = rest[:at] + " " + rest[stop:min(lead, start)] + " " + rest[end:].lstrip(")]} ")
+        whole = _WHOLE_ASIDE.fullmatch(rest[start:end]) if named is None else None
+        key = (PHRASES.get(normalize(whole.group("name"))) or FORMULA_PHRASES.get(normalize(whole.group("name")))
+               if whole is not None else None)
+        if key is not None:  # "tax rate (provision for income taxes over earnings before income taxes)": the same
+            definition = {**definition, "name": " ".join(whole.group("name").split()).lower()}
+            unit = FORMULAS[key].unit if key in FORMULAS else METRICS[key].unit
+            if definition["tree"].get("op") == "/" and unit in ("pure", "percent"):
+                definition["unit"] = "percent"
     cut = re.sub(r"(?i),?\s*\b(?:defined|calculated|computed)\s+as\b", " ", cut)
     return definition, cut
 
