@@ -134,7 +134,9 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     if parts is not None and _PARTS_DEBT.fullmatch(re.sub(r"^(?:total|the)\s+", "", normalize(aside.group(1)).strip())):
         # "term debt (current + non-current)", "long-term debt (current and long-term portions)": the current portion
         # of long-term debt and the long-term debt, as the user lists them (never a total with commercial paper)
-        return {"op": "+", "args": [{"metric": "current_debt"}, {"metric": "long_term_debt"}]}
+        # (long-term debt alone when no current portion is tagged, or when the long-term debt tagged already holds it)
+        return {"op": "first", "args": [{"op": "+", "args": [{"metric": "current_debt"}, {"metric": "long_term_debt"}]},
+                                        {"metric": "long_term_debt"}]}
     if aside:  # "free cash flow (operating cash flow minus capex)": a named operand, defined in the user's words
         try:
             named = _operand(aside.group(1), names, members, lines)  # the name must be one (else refused as written)
@@ -143,10 +145,18 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
             if row is None:
                 raise
             return {"line": row}
-        if parts is not None:  # "deferred revenue (current + non-current)": the balance's two rows summed
-            base = re.sub(r"^(?:total|the)\s+", "", normalize(aside.group(1)).strip())
-            return {"op": "+", "args": [_operand(f"current {base}", names, False, lines),
-                                        _operand(f"noncurrent {base}", names, False, lines)]}
+        base = re.sub(r"^(?:total|the)\s+", "", normalize(aside.group(1)).strip())
+        if parts is not None and not re.search(r"\b(?:debt|borrowings?|notes)\b", base):
+            # "deferred revenue (current + non-current)": the balance's two rows summed (debt said so is read by the
+            # debt convention: its short-term part may hold borrowings the current portion does not)
+            # The whole the name reads as when the company prints no such two rows ("operating lease liabilities":
+            # the total, current and non-current)
+            try:
+                summed = {"op": "+", "args": [_operand(f"current {base}", names, False, lines),
+                                              _operand(f"noncurrent {base}", names, False, lines)]}
+            except DefinitionError:
+                return named
+            return {"op": "first", "args": [summed, named]}
         if _has_operator(aside.group(2)):
             return parse_expression(aside.group(2), names, members=members, lines=lines)  # the user's definition wins
         return named  # an aside that is no formula ("(as reported)")

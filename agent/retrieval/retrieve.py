@@ -14,7 +14,7 @@ from itertools import zip_longest
 
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.composing.draft import Evidence
-from agent.retrieval.finance import (FORMULAS, NEGATIVE_BASE, FormulaError, Operand, calculate, display_value,
+from agent.retrieval.finance import (DEBT_WITH_CURRENT, FORMULAS, NEGATIVE_BASE, FormulaError, Operand, calculate, display_value,
                                      fallback_chain, growth_key, negative_base_change, stated_convention)
 from agent.progress import status
 from agent.retrieval.line_items import (LineMatch, company_line, labels_of, line_key, line_optional, line_parts,
@@ -354,6 +354,10 @@ def _operand(conn, deps, facts: _Facts, key: str, fy: int, orders: dict | None =
     return facts.found[slot]
 
 
+# The current part of debt, as the curated metrics read it: summed with a long-term debt that holds it, twice
+_CURRENT_DEBT_CONCEPTS = frozenset(METRICS["current_debt"].concepts) | frozenset(METRICS["debt_current"].concepts)
+
+
 def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=None, deps=None,
                   orders: dict | None = None) -> tuple[Evidence, dict] | None:
     """A formula the user defined (agent.planning.formulas), or one over a member (agent.planning.members),
@@ -363,7 +367,15 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
         cell["missing_inputs"] = ["a reported line item (the formula names none)"]
         return None
     inputs = {k: _operand(conn, deps, facts, k, fy, orders) for k in dict.fromkeys(keys)}
-    tree = choose(definition["tree"], lambda k: inputs[k] is not None)  # "total debt": the parts tagged
+    ltd = inputs.get("long_term_debt")
+    # the long-term debt tagged with its current maturities in it (LongTermDebt): a sum with the current portion would
+    # count them twice, so an alternative without the current debt is taken (long-term debt alone: the whole)
+    current = {k for k, e in inputs.items() if e is not None and e.concept in _CURRENT_DEBT_CONCEPTS}
+    doubled = current if ltd is not None and ltd.concept in DEBT_WITH_CURRENT else set()
+    tree = choose(definition["tree"], lambda k: inputs[k] is not None and k not in doubled)
+    if doubled and set(metrics_of(tree)) >= {"long_term_debt"} and set(metrics_of(tree)) & doubled:
+        # no alternative without the current part: the sum would state the current maturities twice
+        inputs["long_term_debt"] = None
     if tree != definition["tree"]:
         definition = {**definition, "tree": tree, "formula": restate(tree, top=True)}
         inputs = {k: inputs[k] for k in dict.fromkeys(metrics_of(tree))}
