@@ -233,6 +233,10 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
         if "metric" in node or "line" in node:
             return {**node, "offset": node.get("offset", 0) - 1}
     avg = re.fullmatch(r"(?:average|avg\.?|mean)\s+(?:of\s+)?(?:the\s+)?(.+)", t)
+    if avg and _BOTH_ENDS.search(avg.group(1)):
+        # "average of beginning and end merchandise inventories", "average inventory at the beginning and end of the
+        # year": the year's opening and closing balances, as "average inventory" is
+        return _operand(f"average {_BOTH_ENDS.sub(' ', avg.group(1)).strip()}", names, members, lines)
     if avg:  # "average total assets": the year's opening and closing balances, halved (a named convention)
         spans = find_phrases(avg.group(1), PHRASES)
         if len(spans) == 1 and spans[0][0] == 0 and spans[0][1] == len(avg.group(1).split()) \
@@ -454,6 +458,15 @@ _PARTS_ASIDE = re.compile(r"(?:incl(?:uding|\.)?\s+|both\s+)?(?P<a>current|short
 # Debt said with its parts listed: the long-term debt whose current portion is one part
 # ("debt (current + non-current)" alone may hold short-term borrowings: read as written, by the debt convention)
 _PARTS_DEBT = re.compile(r"(?:long\s*term|lt|term)\s+debt")
+
+
+# The two balances an average is of, said beside the figure: "beginning and end(ing)", "opening and closing", "at the
+# start and end of the year", "(beginning + ending)"
+_BOTH_ENDS = re.compile(r"^(?:the\s+)?(?:beginning|opening|start(?:ing)?)\s+(?:and|&|\+)\s+(?:end(?:ing)?|closing|year\s+end)"
+                        r"(?:\s+of\s+(?:the\s+)?(?:fiscal\s+)?year)?\s+(?:(?:balances?|amounts?|values?)\s+(?:of|for)\s+)?|"
+                        r"\s+(?:at|as\s+of)\s+(?:the\s+)?(?:beginning|start|opening)\s+(?:and|&)\s+(?:the\s+)?"
+                        r"(?:end|close)\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period)$|"
+                        r"\s+(?:balances?\s+)?(?:beginning|opening)\s+(?:and|&|\+)\s+(?:end(?:ing)?|closing)(?:\s+balances?)?$")
 
 
 def _debt_tree(t: str) -> dict | None:
@@ -1044,8 +1057,12 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
                 lead = _LEAD.match(piece)
                 if lead or not _has_operator(piece):
                     continue
+                said_years = {int(y.group(1)) for y in _ONE_YEAR.finditer(piece)}
+                # "2024 revenue divided by 2023 revenue": two consecutive years, the earlier the later's prior year
+                # (one year alone inside a formula is never read: it may be the question's, said mid-clause)
+                read = _years_read(piece) if len(said_years) == 2 else piece
                 try:
-                    tree = parse_expression(piece, names, members=INLINE, lines=lines)
+                    tree = parse_expression(read, names, members=INLINE, lines=lines)
                 except DefinitionError:
                     continue
                 # the question's words run from the clause's start, or from a bracket or "defined as" that
@@ -1057,8 +1074,9 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
                 if "op" not in tree or not bounded(start + lo, start + hi, since) or _itself(tree):
                     continue
                 shown = (_unwrap(piece) or piece).strip()
+                asked = {"year": str(max(said_years))} if read != piece else {}  # the later year: the question's
                 return ({"name": shown.lower(), "tree": tree, "unit": unit_of(tree, ""),
-                         "formula": restate(tree, top=True)}, start + lo, start + hi)
+                         "formula": restate(tree, top=True), **asked}, start + lo, start + hi)
     return None
 
 
@@ -1366,6 +1384,17 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
     if found is None:
         return None
     definition, start, end = found
+    if "year" in definition:  # the years read inside the formula: the later one stays the question's
+        year = definition.pop("year")  # (the name without them: the question's years are read from its words)
+        definition = {**definition, "name": " ".join(_ONE_YEAR.sub(" ", definition["name"]).split())}
+        out = _inline_found(rest, plan, definition, start, end, registry, unknown)
+        return None if out is None else (out[0], f"{out[1]} fiscal {year}")
+    return _inline_found(rest, plan, definition, start, end, registry, unknown)
+
+
+def _inline_found(rest: str, plan, definition: dict, start: int, end: int, registry: list[str],
+                  unknown: str | None) -> tuple[dict, str] | None:
+    """inline_formula's formula at [start, end) of the text: named, and the text without it; or None."""
     if _SPAN_AFTER.match(rest[end:]) and re.search(r"\d\s*$", rest[start:end]):
         return None  # "revenue over 3 years": a span of years, never a division by 3; "over 10 billion" an amount
     if registry and not set(registry) <= _expanded(definition["tree"]):
@@ -1659,6 +1688,19 @@ def _multiple_of(m: re.Match, lines: frozenset) -> str:
     return f"what was {above} as a multiple of {below}{rest}"
 
 
+# "the total of capex and acquisitions", "combined capex and acquisitions": a sum, unless the words joined by "and"
+# are one figure's name ("the total of cash and cash equivalents")
+_TOTAL_OF = re.compile(r"\b(?:the\s+)?(?:(?:combined\s+)?total\s+of|combined)\s+(?P<body>[^,;?]+)", re.I)
+
+
+def _total_of(m: re.Match, lines: frozenset) -> str:
+    whole, _ = _operand_then_rest(m.group("body"), lines)
+    if _is_operand(whole, lines):
+        return m.group(0)
+    said = _sum_of(m, lines)
+    return m.group(0) if said == m.group(0) else said
+
+
 def _sum_of(m: re.Match, lines: frozenset) -> str:
     """The two operands of "the sum of A and B" split at the "and" with an operand on each side
     ("the sum of cash and cash equivalents and paid-in capital"), else at the first "and"."""
@@ -1735,6 +1777,7 @@ def spoken_operators(text: str, lines: frozenset = frozenset()) -> str:
         out = _PER_SHARE.sub(f"per {said.group('kind').lower()} share", _DILUTED.sub(" ", out))
     out = _PER_OUTSTANDING.sub(" over shares outstanding", out)
     out = _SUM_OF.sub(lambda m: _sum_of(m, lines), out, count=1)
+    out = _TOTAL_OF.sub(lambda m: _total_of(m, lines), out, count=1)
     out = _MULTIPLE_OF.sub(lambda m: _multiple_of(m, lines), out, count=1)
     out = _SUBTRACT_FROM.sub(lambda m: _subtract_from(m, lines), out, count=1)
     for pattern, replacement in _SPOKEN:
