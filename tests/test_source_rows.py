@@ -60,3 +60,11 @@ def test_leftover_words_any_row_may_print_name_the_curated_metric():
     assert _curated_as_said("line:net|accounts receivable net|accounts receivable, net") == "accounts_receivable"
     assert _curated_as_said("line:trade|trade accounts receivable|trade accounts receivable") is None
     assert _curated_as_said(line_key("widget receivables")) is None
+
+
+def test_other_words_any_row_may_print_name_no_curated_metric():
+    from agent.retrieval.retrieve import _curated_as_said
+
+    for key in ["line:outflow|cash outflow|cash outflow", "line:expected|expected revenue|expected revenue",
+                "line:net|net cash|net cash", "line:total|total revenue|total revenue"]:
+        assert _curated_as_said(key) is None, key

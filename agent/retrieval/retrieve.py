@@ -295,13 +295,14 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
 
 
 def _curated_as_said(key: str) -> str | None:
-    """The one curated metric a line key names when its leftover words are only words any row may or may not print
-    ("net", "total"): "accounts receivable net" is the metric "Accounts receivable, net"; else None."""
+    """The one curated metric a line key names when its leftover words are only "net" or "total" and the metric's own
+    label says them: "accounts receivable net" is the metric "Accounts receivable, net"; else None."""
     leftover, context, _ = line_parts(key)
-    if tokens(leftover):
-        return None
+    left = set(normalize(leftover).split())
+    if not left or tokens(leftover) or not left <= {"net", "total"}:
+        return None  # (other words any row may print, "outflow", "expected", "number", say what the figure is)
     said = tokens(context)
-    found = {k for k, m in METRICS.items() if m.unit == "USD" and said
+    found = {k for k, m in METRICS.items() if m.unit == "USD" and said and left <= set(normalize(m.label).split())
              and any(tokens(name) == said for name in (m.label, *m.synonyms))}
     return found.pop() if len(found) == 1 else None
 
