@@ -68,3 +68,13 @@ def test_a_measure_set_off_by_a_comma_is_defined_when_the_formula_reads_as_it(di
 def test_a_growth_set_off_by_a_comma_is_not_defined_by_a_quotient(directory):  # noqa: F811
     p = plan(directory, "Apple fy24 revenue growth, net income over revenue")
     assert "udf:revenue growth" not in p.metrics, p
+
+
+def test_a_ratio_over_dollars_is_no_figure():
+    with pytest.raises(DefinitionError):
+        parse_expression("gross margin / net revenue")
+
+
+def test_a_measure_named_inside_its_own_formula_is_not_defined_by_it(directory):  # noqa: F811
+    p = plan(directory, "Apple 2024 gross margin: gross margin / net sales")
+    assert not any(d["name"] == "gross margin" for d in p.definitions), p

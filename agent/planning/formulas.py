@@ -683,6 +683,8 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
             # "Services as a share of total net sales": a row printed under the name first (as a
             # written operand always is), else the member's share of the company's total
             num = _member_of(words, total, lines, line_first=True)
+        if num is not None and _quotient(num) and all(_amount(a) for a in num["args"]) and _amount(den):
+            raise DefinitionError(text.strip())  # "gross margin / net revenue", a margin over dollars: no figure
         node = {"op": "/", "args": [num, den]}
         if _SHARE_OF.fullmatch(parts[1]) and not _FRACTION.search(parts[1]):
             node["percent"] = True  # "as a percentage of", "as a share of": said as a percentage ("a fraction": not)
@@ -1430,6 +1432,8 @@ def _inline_found(rest: str, plan, definition: dict, start: int, end: int, regis
     else:
         opener = rest[start : start + 1] if rest[start : start + 1] in _OPEN else ""  # the bracket may be the formula's
         named = _named_or_comma(rest[:start] + opener, definition["tree"])
+        if named is not None and named[3] in _expanded(definition["tree"]):
+            return None  # "gross margin: gross margin / net revenue": the measure in its own formula is another figure
         if named is not None:  # "effective tax rate (tax provision / pre-tax income)": the user's, by that name
             at, stop, lead, key = named
             definition = {**definition, "name": " ".join(rest[at:stop].split()).lower()}
