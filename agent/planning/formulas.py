@@ -19,7 +19,7 @@ from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.retrieval.line_items import tokens as line_tokens
 from agent.retrieval.line_items import ABBREVIATIONS, IGNORABLE, SYNONYMS
 from agent.retrieval.line_items import tokens as line_tokens
-from agent.retrieval.finance import DEBT_STEPS, FORMULA_PHRASES, FORMULAS, HUNDRED, FormulaError
+from agent.retrieval.finance import DEBT_STEPS, FORMULA_PHRASES, FORMULAS, HUNDRED, FormulaError, formula_inputs
 from agent.planning.words import FILLER
 from agent.planning.years import NUMBER_WORDS
 
@@ -1412,6 +1412,8 @@ def _inline_found(rest: str, plan, definition: dict, start: int, end: int, regis
             # "cash conversion 2024 -- CFO over net earnings", "ROA: net income / average assets": the registry
             # measure set off right before the formula, its year between them, is the one the user defines
             named = _named_or_comma(rest[:start], definition["tree"])
+            if named is not None and named[3] in registry and _restates(named[3], definition["tree"]):
+                return None  # "interest coverage: operating income / interest expense": the registry's own, as named
             if named is not None and named[3] in registry:
                 at, stop, lead, key = named
                 said, cut = rest[at:stop], rest[:at] + " " + rest[stop:lead] + " " + rest[end:]
@@ -1464,6 +1466,25 @@ _COMMA_LEAD_IN = re.compile(_LEAD_IN.pattern[:-len(r"))+\s*$")] + r"|,))+\s*$", 
 
 _WHEN = re.compile(r"(?:fy|fiscal|year|in|for|of)?'?\d{2,4}|fy|fiscal|year|years|in|for|at|as|of|end|year-end|ye|the",
                    re.I)
+
+
+def _restates(key: str, tree: dict) -> bool:
+    """Whether a formula reads only the registry formula's own operands, a table metric each (as agent.planning.restated
+    takes a restatement out): the registry's figure answers, with the fallbacks it has for a company's tags."""
+    def metrics(node: dict) -> set[str] | None:
+        if "metric" in node:
+            return None if node.get("member") or node.get("offset") else {node["metric"]}
+        if "line" in node or node.get("op") == "first":
+            return None
+        found: set[str] = set()
+        for a in node.get("args", ()):
+            m = metrics(a)
+            if m is None:
+                return None
+            found |= m
+        return found
+    ops = metrics(tree)
+    return bool(ops) and len(ops) >= 2 and ops <= formula_inputs(key)
 
 
 def _reads_as(key: str, tree: dict) -> bool:
