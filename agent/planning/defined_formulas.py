@@ -533,3 +533,31 @@ def with_defined_parts(plan: Plan) -> Plan:
         metrics.append(f"udf:{definition['name']}")
     plan.metrics = [m for m in metrics if not (m.startswith("udf:") and m[4:] in used)]
     return plan
+
+
+# "calculated from the income statement", "compute it yourself", "not the reported rate": the user asks for the
+# rate computed from the lines that define it, never the company's tagged figure beside it
+_COMPUTE_IT = re.compile(
+    r"\b(?:calculat|comput|deriv|work)\w*\b[^.?!;]{0,60}?\b(?:from|using|off|based\s+on)\b[^.?!;]{0,80}?"
+    r"\b(?:income\s+statement|statements?\s+of\s+(?:income|operations|earnings)|line\s+items|components|"
+    r"reported\s+(?:figures|lines|amounts|numbers))\b|"
+    r"\b(?:compute|calculate|derive)\s+(?:it|this|that|the\s+rate)\s+(?:yourself|manually|by\s+hand)\b|"
+    r"\b(?:from|using)\s+(?:the\s+)?(?:income\s+statement|statement\s+of\s+(?:income|operations|earnings))"
+    r"(?:\s+(?:rows?|lines?|figures|amounts|line\s+items))?\b|"
+    r"\b(?:not|don'?t\s+use|rather\s+than|instead\s+of)\s+(?:the\s+)?(?:company'?s\s+)?(?:reported|tagged|disclosed|stated)"
+    r"\s+(?:rate|figure|number|one)\b", re.I)
+
+
+def computed_when_asked(plan: Plan, text: str) -> Plan:
+    """"Meta's 2024 effective tax rate, calculated from the income statement": a tagged rate the user asks to have
+    computed is its formula over the lines that define it (the metric's fallback), those lines named beside it its
+    operands, never figures asked on their own."""
+    if plan.route != "domain" or not _COMPUTE_IT.search(text or ""):
+        return plan
+    rates = [k for k in plan.metrics if k in METRICS and METRICS[k].fallback in FORMULAS]
+    if not rates:
+        return plan
+    operands = {i.metric for k in rates for i in FORMULAS[METRICS[k].fallback].inputs}
+    metrics = [METRICS[k].fallback if k in rates else k for k in plan.metrics if k not in operands]
+    return plan.model_copy(update={"metrics": list(dict.fromkeys(metrics)),
+                                   "intent": "derived" if plan.intent == "numeric" else plan.intent})

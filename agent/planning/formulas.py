@@ -19,7 +19,7 @@ from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.retrieval.line_items import tokens as line_tokens
 from agent.retrieval.line_items import ABBREVIATIONS, IGNORABLE, SYNONYMS
 from agent.retrieval.line_items import tokens as line_tokens
-from agent.retrieval.finance import DEBT_STEPS, FORMULA_PHRASES, FORMULAS, HUNDRED, FormulaError
+from agent.retrieval.finance import DEBT_STEPS, FORMULA_PHRASES, FORMULAS, HUNDRED, FormulaError, formula_inputs
 from agent.planning.words import FILLER
 from agent.planning.years import NUMBER_WORDS
 
@@ -69,7 +69,8 @@ _MUL = re.compile(r"\s+(?:times|×|\*|multiplied\s+by)\s+|\s*[×*]\s*|\s+x\s+(?=
 # Names that make a same-unit quotient a percentage ("margin", "yield", "return", "payout", "as a % of"); a
 # "rate" or a "ratio" stays a ratio ("reinvestment rate" = capex ÷ D&A = 2.4). A quotient over revenue is a share
 # of revenue whatever its name ("opex intensity").
-_PCT_NAMES = re.compile(r"(?:\b(?:margin|percent|percentage|pct|share|yield|mix|conversion|intensity|return|payout)\b|%)",
+_PCT_NAMES = re.compile(r"(?:\b(?:margin|percent|percentage|pct|share|yield|mix|conversion|intensity|return|payout|"
+                        r"tax\s+rates?)\b|%)",
                         re.I)
 # A name that says a ratio ("funding ratio", "payback multiple", "coverage (x)") keeps a ratio whatever else it says.
 _RATIO_NAMES = re.compile(r"\b(?:ratio|multiple|times|coverage|turns?|turnover)\b", re.I)
@@ -129,6 +130,13 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     if inner is not None:
         return parse_expression(inner, names, members=members, lines=lines)
     aside = re.fullmatch(r"\s*([^()]+?)\s*\(([^()]+)\)\s*", text)
+    parts = _PARTS_ASIDE.fullmatch(aside.group(2).strip()) if aside else None
+    if parts is not None and _PARTS_DEBT.fullmatch(re.sub(r"^(?:total|the)\s+", "", normalize(aside.group(1)).strip())):
+        # "term debt (current + non-current)", "long-term debt (current and long-term portions)": the current portion
+        # of long-term debt and the long-term debt, as the user lists them (never a total with commercial paper)
+        # (long-term debt alone when no current portion is tagged, or when the long-term debt tagged already holds it)
+        return {"op": "first", "args": [{"op": "+", "args": [{"metric": "current_debt"}, {"metric": "long_term_debt"}]},
+                                        {"metric": "long_term_debt"}]}
     if aside:  # "free cash flow (operating cash flow minus capex)": a named operand, defined in the user's words
         try:
             named = _operand(aside.group(1), names, members, lines)  # the name must be one (else refused as written)
@@ -137,6 +145,18 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
             if row is None:
                 raise
             return {"line": row}
+        base = re.sub(r"^(?:total|the)\s+", "", normalize(aside.group(1)).strip())
+        if parts is not None and not re.search(r"\b(?:debt|borrowings?|notes)\b", base):
+            # "deferred revenue (current + non-current)": the balance's two rows summed (debt said so is read by the
+            # debt convention: its short-term part may hold borrowings the current portion does not)
+            # The whole the name reads as when the company prints no such two rows ("operating lease liabilities":
+            # the total, current and non-current)
+            try:
+                summed = {"op": "+", "args": [_operand(f"current {base}", names, False, lines),
+                                              _operand(f"noncurrent {base}", names, False, lines)]}
+            except DefinitionError:
+                return named
+            return {"op": "first", "args": [summed, named]}
         if _has_operator(aside.group(2)):
             return parse_expression(aside.group(2), names, members=members, lines=lines)  # the user's definition wins
         return named  # an aside that is no formula ("(as reported)")
@@ -175,8 +195,8 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
     gross = _GROSS_INTEREST.fullmatch(t)
     if gross:  # "gross interest expense": the interest expense the income statement reports
         return _tagged_or_computed("interest_expense")
-    if t in _OPERAND_INITIALS:  # "CFO - capex", "NI / revenue": initials that name a figure only inside a formula
-        return _tagged_or_computed(_OPERAND_INITIALS[t])
+    if t in OPERAND_INITIALS:  # "CFO - capex", "NI / revenue": initials that name a figure only inside a formula
+        return _tagged_or_computed(OPERAND_INITIALS[t])
     spent = re.fullmatch(r"(?P<x>.+?)\s+(?:expenses?|costs?|spend(?:ing)?)", t)
     if spent and PHRASES.get(spent.group("x")) in _EXPENSES:  # "research & development expense": the expense itself
         return _tagged_or_computed(PHRASES[spent.group("x")])
@@ -213,6 +233,10 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
         if "metric" in node or "line" in node:
             return {**node, "offset": node.get("offset", 0) - 1}
     avg = re.fullmatch(r"(?:average|avg\.?|mean)\s+(?:of\s+)?(?:the\s+)?(.+)", t)
+    if avg and _BOTH_ENDS.search(avg.group(1)):
+        # "average of beginning and end merchandise inventories", "average inventory at the beginning and end of the
+        # year": the year's opening and closing balances, as "average inventory" is
+        return _operand(f"average {_BOTH_ENDS.sub(' ', avg.group(1)).strip()}", names, members, lines)
     if avg:  # "average total assets": the year's opening and closing balances, halved (a named convention)
         spans = find_phrases(avg.group(1), PHRASES)
         if len(spans) == 1 and spans[0][0] == 0 and spans[0][1] == len(avg.group(1).split()) \
@@ -268,7 +292,7 @@ _AT_YEAR_START = re.compile(r"(?:beginning|opening|start\s+of\s+(?:the\s+)?(?:fi
 _FIXED_ASSETS = re.compile(r"(?:net\s+)?(?:fixed\s+assets?|pp&e|ppe|property\s+plant\s+(?:and|&)\s+equipment|"
                            r"property\s+(?:and|&)\s+equipment|plant\s+(?:and|&)\s+equipment)(?:\s+net)?")
 # Initials analysts write for a figure inside a formula, which outside one name other things ("the CFO")
-_OPERAND_INITIALS = {"cfo": "operating_cash_flow", "cffo": "operating_cash_flow", "ni": "net_income",
+OPERAND_INITIALS = {"cfo": "operating_cash_flow", "cffo": "operating_cash_flow", "ni": "net_income",
                      "ebt": "pretax_income", "oi": "operating_income", "ta": "total_assets", "tl": "total_liabilities",
                      "cl": "current_liabilities", "ca": "current_assets", "rev": "revenue", "inv": "inventory"}
 _PRIOR_YEAR = re.compile(r"(?:prior|previous|last|preceding)[\s-]+(?:fiscal\s+)?year(?:'s|s')?\s+(?P<what>.+)|"
@@ -427,6 +451,24 @@ def _vocabulary(lines: frozenset) -> frozenset[str]:
 _DEBT_WORDS = frozenset({"debt", "total debt", "debts", "gross debt", "total borrowings", "debt outstanding"})
 
 
+# An aside that lists a balance's two parts ("(current + non-current)", "(current plus long-term portions)",
+# "(short- and long-term)")
+_PARTS_ASIDE = re.compile(r"(?:incl(?:uding|\.)?\s+|both\s+)?(?P<a>current|short[\s-]*(?:term)?)(?:\s+portions?)?\s*"
+                          r"(?:\+|plus|and|&)\s*(?P<b>non[\s-]?current|long[\s-]term)(?:\s+portions?)?", re.I)
+# Debt said with its parts listed: the long-term debt whose current portion is one part
+# ("debt (current + non-current)" alone may hold short-term borrowings: read as written, by the debt convention)
+_PARTS_DEBT = re.compile(r"(?:long\s*term|lt|term)\s+debt")
+
+
+# The two balances an average is of, said beside the figure: "beginning and end(ing)", "opening and closing", "at the
+# start and end of the year", "(beginning + ending)"
+_BOTH_ENDS = re.compile(r"^(?:the\s+)?(?:beginning|opening|start(?:ing)?)\s+(?:and|&|\+)\s+(?:end(?:ing)?|closing|year\s+end)"
+                        r"(?:\s+of\s+(?:the\s+)?(?:fiscal\s+)?year)?\s+(?:(?:balances?|amounts?|values?)\s+(?:of|for)\s+)?|"
+                        r"\s+(?:at|as\s+of)\s+(?:the\s+)?(?:beginning|start|opening)\s+(?:and|&)\s+(?:the\s+)?"
+                        r"(?:end|close)\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period)$|"
+                        r"\s+(?:balances?\s+)?(?:beginning|opening)\s+(?:and|&|\+)\s+(?:end(?:ing)?|closing)(?:\s+balances?)?$")
+
+
 def _debt_tree(t: str) -> dict | None:
     """"debt", "total debt", "net debt" in a formula: total debt by the one convention the registry uses
     (agent.retrieval.finance.DEBT_STEPS), as alternatives tried in order; the answer restates the one
@@ -504,6 +546,8 @@ def _terms(text: str, names: dict[str, dict] | None = None, members: bool = Fals
             continue
         if _quotient(node) and _amount(right) or _amount(node) and _quotient(right):
             raise DefinitionError(text.strip())  # a ratio plus or minus dollars: no figure
+        if "const" in node and _amount(right):
+            raise DefinitionError(text.strip())  # "1 minus dividends paid": a pure number less dollars, no figure
         node = {"op": op, "args": [node, right]}
     return node
 
@@ -613,6 +657,9 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
     restated = _restated_whole(text, names, members, lines)
     if restated is not None:
         return restated
+    constant = _constant_then_quotient(text, names, members, lines)
+    if constant is not None:
+        return constant
     parts = _split_top(text.strip(), _DIV, maxsplit=1)
     if len(parts) == 3:
         below, scale = _scaled(parts[2])
@@ -636,6 +683,8 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
             # "Services as a share of total net sales": a row printed under the name first (as a
             # written operand always is), else the member's share of the company's total
             num = _member_of(words, total, lines, line_first=True)
+        if num is not None and _quotient(num) and all(_amount(a) for a in num["args"]) and _amount(den):
+            raise DefinitionError(text.strip())  # "gross margin / net revenue", a margin over dollars: no figure
         node = {"op": "/", "args": [num, den]}
         if _SHARE_OF.fullmatch(parts[1]) and not _FRACTION.search(parts[1]):
             node["percent"] = True  # "as a percentage of", "as a share of": said as a percentage ("a fraction": not)
@@ -646,6 +695,25 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
                 node = {"op": "*", "args": [node, {"const": str(factor)}]}
         return node
     return _terms(parts[0], names, members, lines)
+
+
+def _constant_then_quotient(text: str, names, members, lines) -> dict | None:
+    """"1 minus dividends paid over net income": a number added to or taken from a quotient of amounts is
+    1 − (A ÷ B), as a retention ratio is written; the whole-split reading ((1 − A) ÷ B) would take a pure
+    number from dollars. None unless the words start with a number and an operator and the rest is a quotient."""
+    pieces = _split_top(text.strip(), _ADD_OR_SUB, maxsplit=1)
+    if len(pieces) != 3 or len(_split_top(pieces[2], _DIV, maxsplit=1)) != 3:
+        return None
+    try:
+        first = _operand(pieces[0], names, members, lines)
+    except DefinitionError:
+        return None
+    if "const" not in first:
+        return None
+    rest = parse_expression(pieces[2], names, members=members, lines=lines)
+    if not _quotient(rest):
+        return None
+    return {"op": "+" if _ADD.fullmatch(pieces[1]) else "-", "args": [first, rest]}
 
 
 _IE = re.compile(r"^\s*restated\s+as\s+", re.I)  # spoken_operators' mark of a definition written after its name
@@ -991,8 +1059,12 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
                 lead = _LEAD.match(piece)
                 if lead or not _has_operator(piece):
                     continue
+                said_years = {int(y.group(1)) for y in _ONE_YEAR.finditer(piece)}
+                # "2024 revenue divided by 2023 revenue": two consecutive years, the earlier the later's prior year
+                # (one year alone inside a formula is never read: it may be the question's, said mid-clause)
+                read = _years_read(piece) if len(said_years) == 2 else piece
                 try:
-                    tree = parse_expression(piece, names, members=INLINE, lines=lines)
+                    tree = parse_expression(read, names, members=INLINE, lines=lines)
                 except DefinitionError:
                     continue
                 # the question's words run from the clause's start, or from a bracket or "defined as" that
@@ -1004,8 +1076,9 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
                 if "op" not in tree or not bounded(start + lo, start + hi, since) or _itself(tree):
                     continue
                 shown = (_unwrap(piece) or piece).strip()
+                asked = {"year": str(max(said_years))} if read != piece else {}  # the later year: the question's
                 return ({"name": shown.lower(), "tree": tree, "unit": unit_of(tree, ""),
-                         "formula": restate(tree, top=True)}, start + lo, start + hi)
+                         "formula": restate(tree, top=True), **asked}, start + lo, start + hi)
     return None
 
 
@@ -1080,6 +1153,8 @@ def unit_of(tree: dict, name: str) -> str:
         named = FORMULA_PHRASES.get(normalize(name))  # "ROE is defined as ...": a percentage, as the registry's ROE
         if named is not None and FORMULAS[named].unit in ("percent", "ratio"):
             return FORMULAS[named].unit
+        if METRICS.get(PHRASES.get(normalize(name), "")) is not None and METRICS[PHRASES[normalize(name)]].unit == "pure":
+            return "percent"  # "effective tax rate = ...": a rate, as the table's tagged rate is shown
         return "percent" if _PCT_NAMES.search(name) and not _RATIO_NAMES.search(name) else "ratio"
     if (a, b) == ("USD", "shares"):
         return "USD/shares"  # net income ÷ diluted shares: a per-share amount
@@ -1222,7 +1297,7 @@ def _bounded(text: str, directory, named: str | None):
         if word is None or any(s <= start < e for s, e in companies()):
             return True
         w = normalize(word).replace(" ", "")  # "i.e." normalizes to "i e"
-        return (not w or w in FILLER or w in _INTRODUCING or bool(re.fullmatch(r"(?:fy)?'?\d+\w*", w))
+        return (not w or w in FILLER or w in _INTRODUCING or bool(re.fullmatch(r"(?:fy)?'?\d+\w*|[-.]+", w))
                 or (named is not None and w in normalize(named).split()))
 
     def bounded(start: int, end: int, since: int | None = None) -> bool:
@@ -1237,6 +1312,13 @@ def _bounded(text: str, directory, named: str | None):
         if since is not None and not all(word_ok(w.start(), w.group(0)) for w in before if w.start() >= since):
             return False
         after = re.search(r"[\w&'.-]+", text[end:])
+        if before and not word_ok(before[-1].start(), before[-1].group(0)):
+            # "2024 cash conversion: operating cash flow over net earnings": a metric or registry formula set off
+            # right before the formula is the name it defines (agent.planning.formulas.inline_formula)
+            named_here = _named_metric(text[:start], _COMMA_LEAD_IN)
+            if named_here is None or named_here[1] != before[-1].end():
+                return False
+            before = []
         return (word_ok(before[-1].start(), before[-1].group(0)) if before else True) and \
             (word_ok(end + after.start(), after.group(0)) if after else True)
     return bounded
@@ -1304,6 +1386,17 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
     if found is None:
         return None
     definition, start, end = found
+    if "year" in definition:  # the years read inside the formula: the later one stays the question's
+        year = definition.pop("year")  # (the name without them: the question's years are read from its words)
+        definition = {**definition, "name": " ".join(_ONE_YEAR.sub(" ", definition["name"]).split())}
+        out = _inline_found(rest, plan, definition, start, end, registry, unknown)
+        return None if out is None else (out[0], f"{out[1]} fiscal {year}")
+    return _inline_found(rest, plan, definition, start, end, registry, unknown)
+
+
+def _inline_found(rest: str, plan, definition: dict, start: int, end: int, registry: list[str],
+                  unknown: str | None) -> tuple[dict, str] | None:
+    """inline_formula's formula at [start, end) of the text: named, and the text without it; or None."""
     if _SPAN_AFTER.match(rest[end:]) and re.search(r"\d\s*$", rest[start:end]):
         return None  # "revenue over 3 years": a span of years, never a division by 3; "over 10 billion" an amount
     if registry and not set(registry) <= _expanded(definition["tree"]):
@@ -1314,13 +1407,23 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
         # agent.planning.restated), computed and restated as theirs, never the registry's figure beside it
         head = re.match(r"\s*(?P<n>[^()\[\]]+?)\s*[(\[]", rest[start:end])
         key = FORMULA_PHRASES.get(normalize(head.group("n"))) if head else None
+        said, cut = (head.group("n") if head else None), rest[:start] + " " + rest[end:]
+        if key is None:
+            # "cash conversion 2024 -- CFO over net earnings", "ROA: net income / average assets": the registry
+            # measure set off right before the formula, its year between them, is the one the user defines
+            named = _named_or_comma(rest[:start], definition["tree"])
+            if named is not None and named[3] in registry and _restates(named[3], definition["tree"]):
+                return None  # "interest coverage: operating income / interest expense": the registry's own, as named
+            if named is not None and named[3] in registry:
+                at, stop, lead, key = named
+                said, cut = rest[at:stop], rest[:at] + " " + rest[stop:lead] + " " + rest[end:]
         if key is None or key not in registry or key in _expanded(definition["tree"]):
             return None
-        name = " ".join(head.group("n").split()).lower()
+        name = " ".join(said.split()).lower()
         unit = unit_of(definition["tree"], name) if definition["unit"] in ("percent", "ratio") else definition["unit"]
         if FORMULAS[key].unit == "percent" and definition["tree"].get("op") == "/":
             unit = "percent"  # "net profit margin (net earnings over net sales)": a percentage, as its name says
-        return {**definition, "name": name, "unit": unit}, rest[:start] + " " + rest[end:]
+        return {**definition, "name": name, "unit": unit}, cut
     cut = rest[:start] + " " + rest[end:]
     if unknown:
         m = re.search(rf"(?i)(?<![\w]){re.escape(unknown)}(?![\w])", rest[:start])
@@ -1330,7 +1433,9 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
         cut = rest[: m.start()] + " " + rest[m.end() : start] + " " + rest[end:]
     else:
         opener = rest[start : start + 1] if rest[start : start + 1] in _OPEN else ""  # the bracket may be the formula's
-        named = _named_metric(rest[:start] + opener)
+        named = _named_or_comma(rest[:start] + opener, definition["tree"])
+        if named is not None and named[3] in _expanded(definition["tree"]):
+            return None  # "gross margin: gross margin / net revenue": the measure in its own formula is another figure
         if named is not None:  # "effective tax rate (tax provision / pre-tax income)": the user's, by that name
             at, stop, lead, key = named
             definition = {**definition, "name": " ".join(rest[at:stop].split()).lower()}
@@ -1338,23 +1443,75 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
             if definition["tree"].get("op") == "/" and unit in ("pure", "percent"):
                 definition["unit"] = "percent"  # a rate, as the metric it defines is
             cut = rest[:at] + " " + rest[stop:min(lead, start)] + " " + rest[end:].lstrip(")]} ")
+        whole = _WHOLE_ASIDE.fullmatch(rest[start:end]) if named is None else None
+        key = (PHRASES.get(normalize(whole.group("name"))) or FORMULA_PHRASES.get(normalize(whole.group("name")))
+               if whole is not None else None)
+        if key is not None:  # "tax rate (provision for income taxes over earnings before income taxes)": the same
+            definition = {**definition, "name": " ".join(whole.group("name").split()).lower()}
+            unit = FORMULAS[key].unit if key in FORMULAS else METRICS[key].unit
+            if definition["tree"].get("op") == "/" and unit in ("pure", "percent"):
+                definition["unit"] = "percent"
     cut = re.sub(r"(?i),?\s*\b(?:defined|calculated|computed)\s+as\b", " ", cut)
     return definition, cut
 
 
-_LEAD_IN = re.compile(r"(?:\s*(?:[(\[:=]|,?\s*\b(?:defined|calculated|computed|measured)\s+as\b|,?\s*\bi\.?e\.?,?))+\s*$",
-                      re.I)
+# (a dash sets a definition off as a bracket does: "cash conversion 2024 -- CFO over net earnings")
+_LEAD_IN = re.compile(r"(?:\s*(?:[(\[:=]|,?\s*\b(?:defined|calculated|computed|measured)\s+as\b|,?\s*\bi\.?e\.?,?|"
+                      r"\s--|\s[\u2013\u2014]))+\s*$", re.I)
+# A comma sets a formula off as a measure's definition only when the formula reads as that measure (agent.planning.
+# formulas._reads_as): "debt to equity fy24, term debt (...) over shareholders' equity"; "revenue growth, net income
+# over revenue" asks two things
+_COMMA_LEAD_IN = re.compile(_LEAD_IN.pattern[:-len(r"))+\s*$")] + r"|,))+\s*$", re.I)
 
 
 _WHEN = re.compile(r"(?:fy|fiscal|year|in|for|of)?'?\d{2,4}|fy|fiscal|year|years|in|for|at|as|of|end|year-end|ye|the",
                    re.I)
 
 
-def _named_metric(before: str) -> tuple[int, int, int, str] | None:
+def _restates(key: str, tree: dict) -> bool:
+    """Whether a formula reads only the registry formula's own operands, a table metric each (as agent.planning.restated
+    takes a restatement out): the registry's figure answers, with the fallbacks it has for a company's tags."""
+    def metrics(node: dict) -> set[str] | None:
+        if "metric" in node:
+            return None if node.get("member") or node.get("offset") else {node["metric"]}
+        if "line" in node or node.get("op") == "first":
+            return None
+        found: set[str] = set()
+        for a in node.get("args", ()):
+            m = metrics(a)
+            if m is None:
+                return None
+            found |= m
+        return found
+    ops = metrics(tree)
+    return bool(ops) and len(ops) >= 2 and ops <= formula_inputs(key)
+
+
+def _reads_as(key: str, tree: dict) -> bool:
+    """Whether a user's quotient reads as the registry measure `key`: a level's quotient (no growth), its divisor one
+    of the measure's own inputs ("debt to equity": stockholders' equity)."""
+    f = FORMULAS.get(key)
+    if f is None or f.operator == "vs" or tree.get("op") != "/":
+        return False
+    divisor = tree["args"][1]
+    return "metric" in divisor and not divisor.get("offset") and divisor["metric"] in {i.metric for i in f.inputs}
+
+
+def _named_or_comma(before: str, tree: dict) -> tuple[int, int, int, str] | None:
+    """_named_metric, or the measure set off by a comma when the formula reads as it (_reads_as)."""
+    named = _named_metric(before)
+    if named is None:
+        named = _named_metric(before, _COMMA_LEAD_IN)
+        if named is not None and not _reads_as(named[3], tree):
+            return None
+    return named
+
+
+def _named_metric(before: str, lead_in: re.Pattern = _LEAD_IN) -> tuple[int, int, int, str] | None:
     """(phrase start, phrase end, lead-in start, measure key) of a metric or registry formula that stands right before a formula the user wrote (its year may stand between), set off by a bracket, a
     colon, "=" or "defined as": the formula is the user's definition of it, answered once under its
     name, never beside the filing's own figure."""
-    lead = _LEAD_IN.search(before)
+    lead = lead_in.search(before)
     if lead is None or not lead.group(0).strip():
         return None
     words = list(re.finditer(r"[\w&'.-]+", before[: lead.start()]))
@@ -1556,6 +1713,19 @@ def _multiple_of(m: re.Match, lines: frozenset) -> str:
     return f"what was {above} as a multiple of {below}{rest}"
 
 
+# "the total of capex and acquisitions", "combined capex and acquisitions": a sum, unless the words joined by "and"
+# are one figure's name ("the total of cash and cash equivalents")
+_TOTAL_OF = re.compile(r"\b(?:the\s+)?(?:(?:combined\s+)?total\s+of|combined)\s+(?P<body>[^,;?]+)", re.I)
+
+
+def _total_of(m: re.Match, lines: frozenset) -> str:
+    whole, _ = _operand_then_rest(m.group("body"), lines)
+    if _is_operand(whole, lines):
+        return m.group(0)
+    said = _sum_of(m, lines)
+    return m.group(0) if said == m.group(0) else said
+
+
 def _sum_of(m: re.Match, lines: frozenset) -> str:
     """The two operands of "the sum of A and B" split at the "and" with an operand on each side
     ("the sum of cash and cash equivalents and paid-in capital"), else at the first "and"."""
@@ -1632,6 +1802,7 @@ def spoken_operators(text: str, lines: frozenset = frozenset()) -> str:
         out = _PER_SHARE.sub(f"per {said.group('kind').lower()} share", _DILUTED.sub(" ", out))
     out = _PER_OUTSTANDING.sub(" over shares outstanding", out)
     out = _SUM_OF.sub(lambda m: _sum_of(m, lines), out, count=1)
+    out = _TOTAL_OF.sub(lambda m: _total_of(m, lines), out, count=1)
     out = _MULTIPLE_OF.sub(lambda m: _multiple_of(m, lines), out, count=1)
     out = _SUBTRACT_FROM.sub(lambda m: _subtract_from(m, lines), out, count=1)
     for pattern, replacement in _SPOKEN:

@@ -108,6 +108,14 @@ def _content(words: list[str]) -> list[str]:
             and not re.fullmatch(r"(?:fy)?'?\d+\w*", w)]
 
 
+def _names_a_figure(member: str) -> bool:
+    """Whether a member's words name a figure ("cash conversion -- CFO over net earnings": "cfo" is operating
+    cash flow, an operand of the user's formula, never a segment called "CFO")."""
+    from agent.planning.formulas import OPERAND_INITIALS
+
+    return bool(find_phrases(member, MEASURE_PHRASES)) or any(w in OPERAND_INITIALS for w in member.split())
+
+
 def _several_years(plan: Plan) -> bool:
     return len(plan.fiscal_years) >= 3 or len(plan.year_offsets) >= 3 or plan.intent == "trend"
 
@@ -155,7 +163,7 @@ def member_asks(plan: Plan, text: str, company_words: set[str]) -> Plan:
             leftover, context, _ = line_parts(key)
             ratios = [k for _, _, k in find_phrases(context, MEASURE_PHRASES) if k in FORMULAS]
             member = " ".join(_content([w for w in leftover.split() if w not in company_words]))
-            if len(set(ratios)) == 1 and member:
+            if len(set(ratios)) == 1 and member and not _names_a_figure(member):
                 definition = ratio(ratios[0], member)
         if definition is None:
             metrics.append(key)

@@ -27,7 +27,7 @@ from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, g
                                              owned_units, uncovered_mentions, unknown_owner, weak_mention, whole_name)
 from agent.planning.corrections import (LAYOUT, cover_page, corrected, NEGATED, SPELLED_AMPERSAND, WHOLE_FIGURE,
                                         ampersand)
-from agent.planning.defined_formulas import (INSTRUCTED, eps_kind, to_parent, with_defined_parts, as_balance_average, as_said, averaged_balance,
+from agent.planning.defined_formulas import (INSTRUCTED, computed_when_asked, eps_kind, to_parent, with_defined_parts, as_balance_average, as_said, averaged_balance,
                                              averaged_over_years, averaged_span,
                                              balance_convention, given_name, margin_of_defined, name_aside,
                                              names_more_formulas,
@@ -152,12 +152,14 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     no company at all, the word is read as that ticker if the message so read is a question about that
     company. Only a message refused for naming no company is read again, so "low margin" beside a named
     company, or any message that plans as typed, is untouched."""
+    written = text or ""
     text = without_sourcing(text or "")  # "Please utilize information provided primarily within the balance sheet"
     asked = without_restated_inputs(text)  # "DPO ... Use accounts payable and cost of sales.": its own inputs
     span, said = averaged_span(asked)  # "3-year average capex as a % of revenue": each year's, averaged
     plan = known_registrant(_plan_spelled(said if span else asked, previous=previous, directory=directory), directory,
                             text or "")
     plan = unmarked(plan)
+    plan = computed_when_asked(plan, written)  # "..., calculated from the income statement": the formula's figure
     plan.metrics = balance_convention(plan.metrics, text or "")
     plan = with_defined_parts(plan)  # "quick ratio, where quick assets = ...": the ratio over the user's part
     if span:

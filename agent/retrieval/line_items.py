@@ -398,7 +398,52 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         if len({m.label for m in best}) < len(best):  # the same label twice: tell them apart by concept
             best = [LineMatch(m.concept, f"{m.label} ({concept_words(m.concept)})", m.source, m.statement) for m in best]
         ambiguous = ambiguous or best
+    if not ambiguous and not spell:
+        # "franchised revenues" for the row "Revenues from franchised restaurants", "company-operated sales" for
+        # "Sales by Company-operated restaurants": the row's name with the noun its source phrase ends on left
+        # out, every other word the user's; one such row only (several: no match, never a guess)
+        shortened = {row["concept"]: row for row in labels if not row["dims"] and row["statement"] in PRIMARY
+                     and (words := _source_shortened(row["label"])) and fits(words)}
+        if len(shortened) == 1:
+            row = next(iter(shortened.values()))
+            return LineMatch(row["concept"], row["label"], "company", row["statement"]), []
+        section = have & _REVENUE_WORDS
+        if section and have - section:
+            # "premiums revenue" for the row "Premiums" printed among the revenues ("Premiums", "Products", ...,
+            # "Total revenues"): the user names the section the row sits in; one such row only
+            among = {row["concept"]: row for row in _revenue_rows(labels) if fits(tokens(row["label"]) | section)}
+            if len(among) == 1:
+                row = next(iter(among.values()))
+                return LineMatch(row["concept"], row["label"], "company", row["statement"]), []
     return None, ambiguous
+
+
+_REVENUE_WORDS = frozenset({"revenue", "sale"})
+# The income statement's revenue total, below the rows that make it up
+_REVENUE_TOTALS = frozenset({"us-gaap:Revenues", "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
+                             "us-gaap:SalesRevenueNet"})
+
+
+def _revenue_rows(labels: list[dict]) -> list[dict]:
+    """The income statement's rows printed above its revenue total (the revenues it adds up), never the total."""
+    income = [r for r in labels if r["statement"] == "income" and not r["dims"] and r.get("row") is not None]
+    totals = [r["row"] for r in income if r["concept"] in _REVENUE_TOTALS and re.match(r"\s*total\b", r["label"], re.I)]
+    if not totals:
+        return []
+    return [r for r in income if r["row"] < min(totals) and r["concept"] not in _REVENUE_TOTALS]
+
+
+# A row named for where its amount comes from: "<figure> from|by <what> <noun>" ("Revenues from franchised
+# restaurants", "Sales by Company-operated restaurants"); the user says the figure and the what, not the noun
+_SOURCE_ROW = re.compile(r"^\s*(?P<head>[A-Za-z][\w\s-]*?)\s+(?:from|by)\s+(?P<what>[\w-]+(?:\s+[\w-]+)?)\s+"
+                         r"(?P<noun>[A-Za-z]+)\s*$")
+
+
+def _source_shortened(label: str) -> frozenset[str]:
+    m = _SOURCE_ROW.match(label)
+    if m is None or not tokens(m.group("what")):
+        return frozenset()
+    return tokens(f"{m.group('head')} {m.group('what')}")
 
 
 # A tax note's rows name the item a tax balance arises on ("Accrued compensation", "Intangible assets" among the

@@ -14,7 +14,7 @@ from itertools import zip_longest
 
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.composing.draft import Evidence
-from agent.retrieval.finance import (FORMULAS, NEGATIVE_BASE, FormulaError, Operand, calculate, display_value,
+from agent.retrieval.finance import (DEBT_WITH_CURRENT, FORMULAS, NEGATIVE_BASE, FormulaError, Operand, calculate, display_value,
                                      fallback_chain, growth_key, negative_base_change, stated_convention)
 from agent.progress import status
 from agent.retrieval.line_items import (LineMatch, company_line, labels_of, line_key, line_optional, line_parts,
@@ -264,6 +264,17 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
     match, candidates = lines[(cik, key)]
     if match is None:
         match = _amount_row(conn, company, candidates, fy)
+    if match is None and not candidates:
+        curated = _curated_as_said(key)
+        if curated is not None:
+            # "accounts receivable, net" where the company prints its row in other words: the curated metric the
+            # words name, the word left over one every row may or may not print
+            fact = facts_store.annual_value(conn, cik, list(METRICS[curated].concepts), fy,
+                                            as_of_accession=company.get("as_of_accession"), unit=METRICS[curated].unit)
+            if fact is not None:
+                cell.update(label=METRICS[curated].label, concept=fact.qualified_concept,
+                            instant=fact.period_start is None)
+                return _fact_evidence(company, curated, fy, fact)
     if match is None:
         cell["candidates"] = [c.label for c in candidates]
         return None
@@ -282,6 +293,19 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
     cell.update(label=shown[:1].upper() + shown[1:], reported_as=shown if match.source == "company" else None,
                 concept=match.concept, instant=fact is not None and fact.period_start is None and not cell.get("opening"))
     return _fact_evidence(company, key, fy, fact, label=shown) if fact else None
+
+
+def _curated_as_said(key: str) -> str | None:
+    """The one curated metric a line key names when its leftover words are only "net" or "total" and the metric's own
+    label says them: "accounts receivable net" is the metric "Accounts receivable, net"; else None."""
+    leftover, context, _ = line_parts(key)
+    left = set(normalize(leftover).split())
+    if not left or tokens(leftover) or not left <= {"net", "total"}:
+        return None  # (other words any row may print, "outflow", "expected", "number", say what the figure is)
+    said = tokens(context)
+    found = {k for k, m in METRICS.items() if m.unit == "USD" and said and left <= set(normalize(m.label).split())
+             and any(tokens(name) == said for name in (m.label, *m.synonyms))}
+    return found.pop() if len(found) == 1 else None
 
 
 _NONCURRENT_ASKED = re.compile(r"\b(?:non\s?current|long\s?term|longterm|due after one year)\b")
@@ -332,6 +356,10 @@ def _operand(conn, deps, facts: _Facts, key: str, fy: int, orders: dict | None =
     return facts.found[slot]
 
 
+# The current part of debt, as the curated metrics read it: summed with a long-term debt that holds it, twice
+_CURRENT_DEBT_CONCEPTS = frozenset(METRICS["current_debt"].concepts) | frozenset(METRICS["debt_current"].concepts)
+
+
 def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=None, deps=None,
                   orders: dict | None = None) -> tuple[Evidence, dict] | None:
     """A formula the user defined (agent.planning.formulas), or one over a member (agent.planning.members),
@@ -341,7 +369,15 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
         cell["missing_inputs"] = ["a reported line item (the formula names none)"]
         return None
     inputs = {k: _operand(conn, deps, facts, k, fy, orders) for k in dict.fromkeys(keys)}
-    tree = choose(definition["tree"], lambda k: inputs[k] is not None)  # "total debt": the parts tagged
+    ltd = inputs.get("long_term_debt")
+    # the long-term debt tagged with its current maturities in it (LongTermDebt): a sum with the current portion would
+    # count them twice, so an alternative without the current debt is taken (long-term debt alone: the whole)
+    current = {k for k, e in inputs.items() if e is not None and e.concept in _CURRENT_DEBT_CONCEPTS}
+    doubled = current if ltd is not None and ltd.concept in DEBT_WITH_CURRENT else set()
+    tree = choose(definition["tree"], lambda k: inputs[k] is not None and k not in doubled)
+    if doubled and set(metrics_of(tree)) >= {"long_term_debt"} and set(metrics_of(tree)) & doubled:
+        # no alternative without the current part: the sum would state the current maturities twice
+        inputs["long_term_debt"] = None
     if tree != definition["tree"]:
         definition = {**definition, "tree": tree, "formula": restate(tree, top=True)}
         inputs = {k: inputs[k] for k in dict.fromkeys(metrics_of(tree))}

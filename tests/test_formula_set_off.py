@@ -1,0 +1,81 @@
+"""A registry measure set off before the user's formula by a dash or a colon is the measure the formula
+defines, its initials ("CFO") operands and never a member; a number taken from a quotient is 1 − (A ÷ B),
+and a number less dollars is refused as no figure rather than computed."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from agent.planning.formulas import DefinitionError, evaluate, parse_expression, restate
+from tests.test_figures import directory, plan  # noqa: F401  (the module's directory fixture)
+
+
+@pytest.mark.parametrize("question", [
+    "Apple cash conversion 2024 -- CFO over net income",
+    "Apple cash conversion fy2024 \u2014 CFO over net income",
+    "Apple 2024 cash conversion: operating cash flow over net income",
+])
+def test_a_measure_set_off_before_a_formula_is_the_users_definition_of_it(directory, question):  # noqa: F811
+    p = plan(directory, question)
+    assert p.refusal_reason is None and p.metrics == ["udf:cash conversion"], p
+    assert p.definitions[-1]["formula"] == "Operating cash flow ÷ Net income"
+    assert "member" not in str(p.definitions[-1]["tree"])
+    assert (p.tickers, p.fiscal_years) == (["AAPL"], [2024])
+
+
+def test_a_name_before_a_colon_that_names_no_measure_is_not_taken_for_one(directory):  # noqa: F811
+    p = plan(directory, "Apple 2024 zorblat: operating cash flow over net income")
+    assert "udf:cash conversion" not in p.metrics and not any("zorblat" in m for m in p.metrics
+                                                              if m.startswith("udf:") and "over" not in m), p
+
+
+def test_a_number_taken_from_a_quotient_is_taken_from_the_quotient_not_from_its_numerator():
+    tree = parse_expression("1 minus dividends paid over net income")
+    assert restate(tree, top=True) == "1 − (Dividends paid ÷ Net income)"
+    value = evaluate(tree, {"dividends_paid": Decimal(8359), "net_income": Decimal(10631)}, "ratio")
+    assert abs(value - (1 - Decimal(8359) / Decimal(10631))) < Decimal("1e-9")
+
+
+def test_a_number_less_dollars_is_no_figure():
+    with pytest.raises(DefinitionError):
+        parse_expression("(1 minus dividends paid) over net income")
+
+
+def test_initials_of_a_figure_are_no_member_of_a_registry_ratio(directory):  # noqa: F811
+    p = plan(directory, "Apple cfo operating margin 2024")
+    assert not any(d["tree"].get("args", [{}])[0].get("member") == "cfo" for d in p.definitions), p
+
+
+@pytest.mark.parametrize("operand", ["term debt (current + non-current)", "long-term debt (current and long-term portions)",
+                                     "total term debt (current + noncurrent)"])
+def test_debt_with_its_parts_listed_is_those_two_parts_and_nothing_else(operand):
+    tree = parse_expression(f"{operand} over shareholders' equity")
+    assert tree["args"][0]["args"][0] == {"op": "+", "args": [{"metric": "current_debt"}, {"metric": "long_term_debt"}]}
+    assert tree["args"][0]["args"][1] == {"metric": "long_term_debt"}  # when no current portion is tagged beside it
+
+
+def test_a_measure_set_off_by_a_comma_is_defined_when_the_formula_reads_as_it(directory):  # noqa: F811
+    p = plan(directory, "Apple debt to equity fy24, term debt (current + non-current) over shareholders' equity")
+    assert p.metrics == ["udf:debt to equity"], p
+
+
+def test_a_measure_set_off_by_a_comma_and_restated_by_its_own_operands_is_the_registrys(directory):  # noqa: F811
+    p = plan(directory, "Apple 2024 net margin, net income over revenue")
+    assert p.metrics[0] == "net_margin" and not any(m.startswith("udf:") for m in p.metrics), p
+
+
+def test_a_growth_set_off_by_a_comma_is_not_defined_by_a_quotient(directory):  # noqa: F811
+    p = plan(directory, "Apple fy24 revenue growth, net income over revenue")
+    assert "udf:revenue growth" not in p.metrics, p
+
+
+def test_a_ratio_over_dollars_is_no_figure():
+    with pytest.raises(DefinitionError):
+        parse_expression("gross margin / net revenue")
+
+
+def test_a_measure_named_inside_its_own_formula_is_not_defined_by_it(directory):  # noqa: F811
+    p = plan(directory, "Apple 2024 gross margin: gross margin / net sales")
+    assert not any(d["name"] == "gross margin" for d in p.definitions), p
