@@ -567,6 +567,33 @@ _LISTED_AFTER = re.compile(rf"(?:['\u2019]s)?\s*{_LIST}\s+(?:the\s+)?({_NAME})")
 _LISTED_BEFORE = re.compile(rf"(?<![\w&.-])({_NAME})(?:['\u2019]s)?\s*{_LIST}\s+$")
 
 
+# A lowercase name joined to a company mention ("tesla vs ford", "boeing and lockheed"): typed in chat's
+# lowercase, a name is told from the figure's words only by what the caller knows of it, so only the
+# words are found here (`listed_lowercase`). A comma or "or" lists figures as often as companies.
+_LOWER_LIST = r"(?:&|\b(?:and|vs|versus|against|compared\s+(?:to|with))\b\.?)"
+_LOWER_WORD = r"[a-z][\w&.-]*(?:['\u2019]s)?"
+_LOWER_AFTER = re.compile(rf"(?:['\u2019]s)?\s*({_LOWER_LIST})\s+(?:the\s+)?({_LOWER_WORD}(?:\s+{_LOWER_WORD}){{0,2}})")
+_LOWER_BEFORE = re.compile(rf"(?<![\w&.'\u2019-])({_LOWER_WORD}(?:\s+{_LOWER_WORD})?)\s*({_LOWER_LIST})\s+$")
+
+
+def listed_lowercase(text: str, matches: list[CompanyMatch]) -> list[tuple[list[str], bool, bool]]:
+    """The lowercase words joined to a company mention by "vs", "and", "compared with" ("tesla vs ford
+    revenue", "adidas vs nike"), as (words, after, strong): `words` in the order written, nearest the
+    mention first when `after`, last when not; `strong` when the joiner compares ("vs", "versus",
+    "compared with"), which puts a company on both sides, unlike "and"."""
+    spans = [(m.start, m.end) for m in matches]
+    inside = lambda i: any(s <= i < e for s, e in spans)  # noqa: E731
+    found = []
+    for m in matches:
+        after = _LOWER_AFTER.match(text, m.end)
+        if after and not inside(after.start(2)):
+            found.append((after.group(2).split(), True, not re.fullmatch(r"&|and", after.group(1))))
+        before = _LOWER_BEFORE.search(text, 0, m.start)
+        if before and not inside(before.start(1)):
+            found.append((before.group(1).split(), False, not re.fullmatch(r"&|and", before.group(2))))
+    return found
+
+
 def named_beside(text: str, matches: list[CompanyMatch]) -> str | None:
     """A capitalised name listed next to a company mention by "and", "or", "vs", a comma ("compare
     Nike and Adidas revenue"), which the directory did not resolve: another company the user named,

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from agent.planning.brands import everyday, name_goes_on, named_by, uncovered_registrant
-from agent.planning.companies import CompanyDirectory, CompanyMatch, named_beside, norm_name
-from agent.planning.company_words import english_words
+from agent.planning.brands import covered_by_word, everyday, name_goes_on, named_by, uncovered_registrant
+from agent.planning.companies import CompanyDirectory, CompanyMatch, listed_lowercase, named_beside, norm_name
+from agent.planning.company_words import COMPARED_NOT_COMPANIES, LEGAL_SUFFIXES, NON_REGISTRANTS, english_words
 from agent.planning.followups import lead_subject, unknown_subject
 from agent.planning.plan import Plan
 from agent.planning.reading import NAMED_THROUGH, Reading
@@ -217,7 +217,7 @@ def listed_company(r: Reading, outside: str, directory: CompanyDirectory) -> str
     company's filings use as often as a brand (agent.planning.brands.named_by: "Disney and Hulu")."""
     if not r.tickers or not (r.measures or r.unmappable) or r.why or QUAL_ASK.search(r.low) or filing_framed(r.low):
         return None  # "what does Apple say about Samsung and Google?": a company inside a question is a topic
-    name = named_beside(outside, r.matches)
+    name = named_beside(outside, r.matches) or lowercase_listed(outside, r.matches, directory)
     if not name:
         return None
     words = name.split()
@@ -231,7 +231,66 @@ def listed_company(r: Reading, outside: str, directory: CompanyDirectory) -> str
             or expand_query(low) != low or re.fullmatch(r"(?:FY|Q)?\d+\w*(?:\s*[-\u2013\u2014/]\s*(?:FY|Q)?\d+\w*)?", name, re.I)):  # "FY2022-FY2024": years
         return None
     ciks = {m.company.cik for m in r.matches if m.company is not None}
+    if name.islower() and _company_word(name, directory):
+        return name  # a registrant or a well-known company, however often the listed company's filings name it
     return None if named_by(name, ciks) else name
+
+
+def _company_word(phrase: str, directory: CompanyDirectory) -> bool:
+    """Whether lowercase words are a company's name by what is known of companies, not by their case:
+    a registrant's whole name in SEC's map ("keurig dr pepper"), one word that begins only uncovered
+    registrants' names ("lockheed") or one covered company's that its filings write ("ford"), or a
+    well-known company that files nothing with the SEC ("adidas")."""
+    words = norm_name(phrase)
+    if not words:
+        return False
+    if words in directory.names:
+        return True
+    core = [w for w in words if w not in LEGAL_SUFFIXES]
+    if len(core) != 1:
+        return False
+    word = core[0]
+    return word in NON_REGISTRANTS or uncovered_registrant(word, directory) is not None \
+        or covered_by_word(word, directory) is not None
+
+
+def _not_a_name(word: str) -> bool:
+    """A word that cannot begin a company's name where one is listed: a question's small word, a
+    figure's word, a year, a topic or abbreviation, or what a company is compared with that is no
+    company ("peers", "last year")."""
+    low = re.sub(r"['\u2019]s$", "", word.lower())
+    return (not low or low in STOPWORDS or low in COMPARED_NOT_COMPANIES or low[:1].isdigit()
+            or re.fullmatch(r"(?:fy|q[1-4]|h[12])\W*\d*", low) is not None
+            or normalize(low) in MEASURE_PHRASES or _MEASURE_FIRST.search(normalize(low)) is not None
+            or expand_query(low) != low or bool(route_items(low)[1]))
+
+
+_MEASURE_FIRST = re.compile(r"^(?:" + "|".join(sorted({re.escape(p.split()[0]) for p in MEASURE_PHRASES if p.split()},
+                                                       key=len, reverse=True)) + r")$")
+
+
+def lowercase_listed(outside: str, matches: list[CompanyMatch], directory: CompanyDirectory) -> str | None:
+    """A company typed in lowercase beside a company mention ("tesla vs ford revenue", "boeing and
+    lockheed operating income", "nike vs adidas"), as the user wrote it.
+
+    Why: lowercase, such a name is no capitalised name for `named_beside`, and left alone it is read
+    as words of the mentioned company's figure ("ford revenue" as a line of Tesla's). A word counts when
+    what is known of companies makes it one (`_company_word`), or, beside "vs"/"compared with" (which
+    put a company on each side), when no dictionary holds it ("danaher", "accenture"). Everyday
+    words ("afford", "cash", "peers", "target margin" after no joiner) are never reached or never pass."""
+    for words, after, strong in listed_lowercase(outside, [m for m in matches if m.kind == "company"]):
+        words = [re.sub(r"['\u2019]s$", "", w).strip(".,") for w in words]
+        if not after:
+            words = words[::-1]  # nearest the joiner first
+        for n in (3, 2, 1):
+            if len(words) < n or any(_not_a_name(w) for w in words[:n]):
+                continue
+            phrase = " ".join(words[:n] if after else words[:n][::-1])
+            if _company_word(phrase, directory):
+                return phrase
+            if n == 1 and strong and phrase not in english_words() and phrase.isalpha() and len(phrase) >= 3:
+                return phrase
+    return None
 
 
 def registrant_named(name: str, directory: CompanyDirectory, text: str = ""):
@@ -298,12 +357,13 @@ def names_as_written(text: str, detail: str | None) -> list[tuple[str, str]]:
 
 def names_the_company(again: Plan, name: str, directory: CompanyDirectory) -> bool:
     """Whether a message read again with `name` capitalised plans a question about the covered company
-    that name is (by the directory, or as that company's brand), and about no other."""
-    if again.route != "domain" or len(again.tickers) != 1:
+    that name is (by the directory, or as that company's brand), and about no other but the companies
+    the message names beside it ("tesla vs Ford revenue": Tesla and Ford, compared)."""
+    if again.route != "domain" or not again.tickers:
         return False
     base = re.sub(r"['\u2019]s$", "", name)
-    if again.brand and again.brand.get("word", "").lower() == base.lower():
+    if len(again.tickers) == 1 and again.brand and again.brand.get("word", "").lower() == base.lower():
         return again.brand.get("ticker") == again.tickers[0]
-    return any(m.kind == "company" and m.company is not None and m.company.ticker == again.tickers[0]
+    return any(m.kind == "company" and m.company is not None and m.company.ticker in again.tickers
                and m.text.lower() == base.lower() for m in directory.find(name))
 

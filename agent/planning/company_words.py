@@ -152,3 +152,25 @@ PRODUCTS: dict[str, tuple[str, ...]] = {
     "MSFT": ("azure", "xbox", "windows", "office 365", "linkedin"),
 }
 
+
+
+# Companies analysts compare US registrants with that file nothing with the SEC (foreign-listed or
+# private), lowercase as typed: beside a covered company ("nike vs adidas") such a word is a company
+# Footnote cannot cover, never a word of the covered company's figure. The SEC's map answers for every
+# registrant; this list only names the well-known rest, many of which are everyday vocabulary too.
+NON_REGISTRANTS = frozenset({
+    "adidas", "puma", "samsung", "siemens", "bosch", "aldi", "lidl", "ikea", "nestle", "nestlé", "danone",
+    "unilever", "heineken", "carlsberg", "inditex", "zara", "h&m", "uniqlo", "lvmh", "hermes", "kering",
+    "volkswagen", "vw", "bmw", "mercedes", "mercedes-benz", "daimler", "porsche", "stellantis", "renault", "hyundai",
+    "kia", "byd", "nio", "huawei", "xiaomi", "lenovo", "tencent", "bytedance", "tiktok", "alibaba", "shein",
+    "spacex", "openai", "anthropic", "stripe", "databricks", "cargill", "publix",
+    "roche", "bayer", "basf", "sanofi", "astrazeneca", "glaxosmithkline", "gsk", "aramco", "totalenergies",
+    "bp", "tesco", "carrefour", "airbnb", "lufthansa", "ryanair", "emirates", "nintendo", "panasonic", "lg",
+})
+# Words that stand where a company would ("nike vs peers", "apple versus last year") and name none.
+COMPARED_NOT_COMPANIES = frozenset({
+    "peers", "peer", "competitors", "competitor", "rivals", "rival", "industry", "sector", "average", "others",
+    "other", "prior", "last", "previous", "preceding", "consensus", "guidance", "estimates", "estimate",
+    "expectations", "budget", "plan", "market", "index", "benchmark", "itself", "year", "years", "quarter",
+    "both", "each", "all", "them", "their", "its", "this", "that", "these", "those", "then", "now",
+})
