@@ -283,3 +283,35 @@ def test_a_prediction_asked_of_the_company_is_its_filings_statement(directory, t
     assert filing_framed(text) is framed
     p = plan(directory, text)
     assert (p.route == "refusal" and p.refusal_reason == "out_of_scope") is not framed, p
+
+
+@pytest.mark.parametrize("text, reason, detail", [
+    ("gm vs toyota net income 2023 pls", "not_covered", "toyota (TM)"),  # a registrant by its name's first word
+    ("compare tesla and rivian r&d 2023", "not_covered", "rivian (RIVN)"),
+    ("tesla versus adidas net income 2023", "no_company", "adidas"),  # a well-known company the SEC has no filing of
+    ("boeing compared with zorbleq revenue 2023", "no_company", "zorbleq"),  # compared: a word no dictionary holds
+    ("zorbleq vs boeing revenue 2023", "no_company", "zorbleq"),
+])
+def test_a_company_typed_in_lowercase_beside_a_covered_one_is_a_company(directory, text, reason, detail):
+    """Never a line of the first company's statements named "toyota net income"."""
+    p = plan(directory, text)
+    assert (p.route, p.refusal_reason, p.refusal_detail) == ("refusal", reason, detail), p
+
+
+def test_a_covered_company_typed_in_lowercase_beside_another_is_compared(directory):
+    """"ford" is an everyday word, so it names Ford only where its filings write it and it is listed."""
+    with brands_from(lambda phrase: [(37996, 40)] if phrase.lower() == "ford" else []):
+        p = plan(directory, "tesla vs ford revenue fy2023")
+    assert (p.route, sorted(p.tickers), p.metrics) == ("domain", ["F", "TSLA"], ["revenue"]), p
+
+
+@pytest.mark.parametrize("text", [
+    "could tesla afford its capex in 2023?",  # "ford" inside a word
+    "tesla vs peers gross margin 2023",
+    "tesla revenue 2023 vs 2022",
+    "tesla and energy revenue 2023",  # an everyday word no registrant's name is known by
+    "apple and cash and cash equivalents 2024",
+])
+def test_a_lowercase_word_beside_a_company_is_no_company_by_its_place_alone(directory, text):
+    p = plan(directory, text)
+    assert p.refusal_reason not in ("no_company", "not_covered"), p
