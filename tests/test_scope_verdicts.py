@@ -315,3 +315,16 @@ def test_a_covered_company_typed_in_lowercase_beside_another_is_compared(directo
 def test_a_lowercase_word_beside_a_company_is_no_company_by_its_place_alone(directory, text):
     p = plan(directory, text)
     assert p.refusal_reason not in ("no_company", "not_covered"), p
+
+
+def test_an_industry_word_after_and_is_the_company_s_segment_not_a_registrant():
+    """"boeing and defense revenue": Boeing's defense segment, never a small registrant named Defense…"""
+    d = CompanyDirectory.from_rows(COVERED, SEC + [("DTII", 1172069, "Defense Technologies International Corp")])
+    p = plan(d, "boeing and defense revenue 2023")
+    assert p.refusal_reason not in ("no_company", "not_covered"), p
+
+
+def test_the_registrant_known_by_a_shared_name_is_the_one_trading_under_its_letters():
+    d = CompanyDirectory.from_rows(COVERED, SEC + [("CBDY", 1424404, "Target Group Inc.")])
+    p = plan(d, "walmart vs target revenue 2024")
+    assert (p.refusal_reason, p.tickers) == ("not_covered", ["TGT"]), p

@@ -320,7 +320,19 @@ def uncovered_registrant(phrase: str, directory: CompanyDirectory) -> Company | 
     if len(words) != 1 or words[0] in COMMON_FIRST_WORDS:
         return None
     found = [c for c in directory.by_first_word.get(words[0], []) if not c.covered]
-    return min(found, key=lambda c: (len(norm_name(c.name)), c.ticker)) if found else None
+    return min(found, key=lambda c: (len(norm_name(c.name)), *best_known(c))) if found else None
+
+
+def best_known(company: Company) -> tuple[bool, int]:
+    """Which of the registrants sharing a name a user means, as a sort key: the one whose ticker is drawn
+    from its name's letters (TGT for Target Corp, not CBDY for Target Group), then the oldest registrant
+    (the lowest CIK). Why: SEC's map holds shells and renamed filers under famous names; the company
+    known by the name trades under letters of it, and has filed longest."""
+    letters = re.sub(r"[^a-z]", "", company.name.lower())
+    it = iter(letters)
+    spelled = bool(company.tickers) and company.tickers[0][:1].lower() == letters[:1] \
+        and all(ch in it for ch in re.sub(r"[^a-z]", "", company.ticker.lower()))
+    return (not spelled, company.cik)
 
 
 def judge(phrase: str, counts: list[tuple[int, int]], directory: CompanyDirectory, *, everyday: bool,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from agent.planning.brands import covered_by_word, everyday, name_goes_on, named_by, uncovered_registrant
+from agent.planning.brands import best_known, covered_by_word, everyday, name_goes_on, named_by, uncovered_registrant
 from agent.planning.companies import CompanyDirectory, CompanyMatch, listed_lowercase, named_beside, norm_name
 from agent.planning.company_words import COMPARED_NOT_COMPANIES, LEGAL_SUFFIXES, NON_REGISTRANTS, english_words
 from agent.planning.followups import lead_subject, unknown_subject
@@ -217,7 +217,8 @@ def listed_company(r: Reading, outside: str, directory: CompanyDirectory) -> str
     company's filings use as often as a brand (agent.planning.brands.named_by: "Disney and Hulu")."""
     if not r.tickers or not (r.measures or r.unmappable) or r.why or QUAL_ASK.search(r.low) or filing_framed(r.low):
         return None  # "what does Apple say about Samsung and Google?": a company inside a question is a topic
-    name = named_beside(outside, r.matches) or lowercase_listed(outside, r.matches, directory)
+    ciks = {m.company.cik for m in r.matches if m.company is not None}
+    name = named_beside(outside, r.matches) or lowercase_listed(outside, r.matches, directory, ciks)
     if not name:
         return None
     words = name.split()
@@ -230,7 +231,6 @@ def listed_company(r: Reading, outside: str, directory: CompanyDirectory) -> str
     if (not name or low in STOPWORDS or normalize(low) in MEASURE_PHRASES or route_items(low)[1]
             or expand_query(low) != low or re.fullmatch(r"(?:FY|Q)?\d+\w*(?:\s*[-\u2013\u2014/]\s*(?:FY|Q)?\d+\w*)?", name, re.I)):  # "FY2022-FY2024": years
         return None
-    ciks = {m.company.cik for m in r.matches if m.company is not None}
     if name.islower() and _company_word(name, directory):
         return name  # a registrant or a well-known company, however often the listed company's filings name it
     return None if named_by(name, ciks) else name
@@ -269,7 +269,8 @@ _MEASURE_FIRST = re.compile(r"^(?:" + "|".join(sorted({re.escape(p.split()[0]) f
                                                        key=len, reverse=True)) + r")$")
 
 
-def lowercase_listed(outside: str, matches: list[CompanyMatch], directory: CompanyDirectory) -> str | None:
+def lowercase_listed(outside: str, matches: list[CompanyMatch], directory: CompanyDirectory,
+                     ciks: set[int] = frozenset()) -> str | None:
     """A company typed in lowercase beside a company mention ("tesla vs ford revenue", "boeing and
     lockheed operating income", "nike vs adidas"), as the user wrote it.
 
@@ -277,7 +278,9 @@ def lowercase_listed(outside: str, matches: list[CompanyMatch], directory: Compa
     as words of the mentioned company's figure ("ford revenue" as a line of Tesla's). A word counts when
     what is known of companies makes it one (`_company_word`), or, beside "vs"/"compared with" (which
     put a company on each side), when no dictionary holds it ("danaher", "accenture"). Everyday
-    words ("afford", "cash", "peers", "target margin" after no joiner) are never reached or never pass."""
+    words ("afford", "cash", "peers", "target margin" after no joiner) are never reached or never pass;
+    after a mere "and", a dictionary word that the listed companies' (`ciks`) own filings name most is
+    their segment or brand ("boeing and defense revenue"), whatever registrant's name begins with it."""
     for words, after, strong in listed_lowercase(outside, [m for m in matches if m.kind == "company"]):
         words = [re.sub(r"['\u2019]s$", "", w).strip(".,") for w in words]
         if not after:
@@ -287,7 +290,11 @@ def lowercase_listed(outside: str, matches: list[CompanyMatch], directory: Compa
                 continue
             phrase = " ".join(words[:n] if after else words[:n][::-1])
             if _company_word(phrase, directory):
-                return phrase
+                theirs = not strong and phrase in english_words() and phrase not in NON_REGISTRANTS \
+                    and norm_name(phrase) not in directory.names and named_by(phrase, set(ciks))
+                if not theirs:
+                    return phrase
+                continue
             if n == 1 and strong and phrase not in english_words() and phrase.isalpha() and len(phrase) >= 3:
                 return phrase
     return None
@@ -310,7 +317,7 @@ def registrant_named(name: str, directory: CompanyDirectory, text: str = ""):
     ciks = directory.names.get(words, set())
     found = [directory.companies[c] for c in ciks if c in directory.companies]
     if found:
-        return min(found, key=lambda c: c.ticker) if not any(c.covered for c in found) else None
+        return min(found, key=best_known) if not any(c.covered for c in found) else None
     if len(words) == 1 and name.islower() and words[0] in english_words():
         return None  # "widget": a word, whatever registrant's name begins with it
     return uncovered_registrant(name, directory)

@@ -118,6 +118,17 @@ COMMON_FIRST_WORDS = {
     "the", "new", "global", "central", "southern", "northern", "eastern", "western", "pacific", "atlantic", "royal",
     "capital", "state", "public", "marathon", "rocket", "riot", "wells", "thermo", "bristol", "kraft", "old",
     "great", "best", "west", "east", "north", "south", "digital", "energy", "real", "life", "health", "data",
+    # an industry, segment or product-line word ("boeing and defense revenue", "apple and services"): a
+    # covered company's own segment far more often than the first word of some small registrant's name
+    "defense", "aerospace", "automotive", "auto", "services", "service", "products", "product", "consumer",
+    "commercial", "government", "cloud", "software", "hardware", "retail", "wholesale", "pharmaceutical", "pharma",
+    "medical", "devices", "security", "financial", "insurance", "gaming", "media", "entertainment", "network",
+    "networks", "semiconductor", "technology", "technologies", "industrial", "industries", "solutions", "systems",
+    "communications", "wireless", "mobile", "biotech", "diagnostics", "nutrition", "beverages", "foods", "food",
+    "snacks", "mortgage", "banking", "bank", "power", "renewable", "electric", "oil", "gas", "chemical", "chemicals",
+    "materials", "mining", "steel", "logistics", "transportation", "travel", "hospitality", "restaurants", "apparel",
+    "footwear", "beauty", "pet", "water", "air", "gold", "trust", "credit", "payments", "cyber", "robotics",
+    "research", "care", "healthcare", "wellness", "fitness", "education", "space", "infrastructure", "devices",
 }
 
 
