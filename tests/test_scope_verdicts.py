@@ -328,3 +328,9 @@ def test_the_registrant_known_by_a_shared_name_is_the_one_trading_under_its_lett
     d = CompanyDirectory.from_rows(COVERED, SEC + [("CBDY", 1424404, "Target Group Inc.")])
     p = plan(d, "walmart vs target revenue 2024")
     assert (p.refusal_reason, p.tickers) == ("not_covered", ["TGT"]), p
+
+
+def test_a_registrant_typed_without_its_apostrophe_is_that_registrant(directory):
+    d = CompanyDirectory.from_rows(COVERED, SEC + [("WEN", 30697, "WENDY'S CO")])
+    p = plan(d, "mcdonalds vs wendys net income 2023")
+    assert (p.refusal_reason, p.refusal_detail) == ("not_covered", "wendys (WEN)"), p

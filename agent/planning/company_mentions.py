@@ -244,7 +244,7 @@ def _company_word(phrase: str, directory: CompanyDirectory) -> bool:
     words = norm_name(phrase)
     if not words:
         return False
-    if words in directory.names:
+    if registrant_ciks(words, directory):
         return True
     core = [w for w in words if w not in LEGAL_SUFFIXES]
     if len(core) != 1:
@@ -314,13 +314,25 @@ def registrant_named(name: str, directory: CompanyDirectory, text: str = ""):
     company = directory.get(name) if name.isupper() else None
     if company is not None:  # "TEAM net income": the ticker, as typed
         return None if company.covered else company
-    ciks = directory.names.get(words, set())
+    ciks = registrant_ciks(words, directory)
     found = [directory.companies[c] for c in ciks if c in directory.companies]
     if found:
         return min(found, key=best_known) if not any(c.covered for c in found) else None
     if len(words) == 1 and name.islower() and words[0] in english_words():
         return None  # "widget": a word, whatever registrant's name begins with it
     return uncovered_registrant(name, directory)
+
+
+def registrant_ciks(words: tuple[str, ...], directory: CompanyDirectory) -> set[int]:
+    """The registrants whose whole name is `words` (norm_name), or, for a name typed without its
+    possessive's apostrophe ("wendys", "dillards"), whose name is the possessive ("Wendy's Co"). Why:
+    chat drops the apostrophe, and the refusal should still name the registrant, not "no company"."""
+    ciks = directory.names.get(words, set())
+    if ciks or not words or not words[-1].endswith("s") or len(words[-1]) < 4:
+        return set(ciks)
+    bare = (*words[:-1], words[-1][:-1])
+    return {c for c in directory.names.get(bare, set()) if c in directory.companies
+            and re.search(r"['\u2019]s\b", directory.companies[c].name, re.I)}
 
 
 def company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
