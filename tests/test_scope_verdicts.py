@@ -334,3 +334,16 @@ def test_a_registrant_typed_without_its_apostrophe_is_that_registrant(directory)
     d = CompanyDirectory.from_rows(COVERED, SEC + [("WEN", 30697, "WENDY'S CO")])
     p = plan(d, "mcdonalds vs wendys net income 2023")
     assert (p.refusal_reason, p.refusal_detail) == ("not_covered", "wendys (WEN)"), p
+
+
+def test_what_about_a_well_known_non_registrant_after_prose_is_that_company(directory):
+    """Never a topic of the thread's company searched in its 10-K ("samsung" is a dictionary word too)."""
+    first = plan(directory, "what does apple say about competition in smartphones?")
+    p = plan(directory, "what about samsung?", previous=first)
+    assert (p.refusal_reason, p.refusal_detail) == ("no_company", "samsung"), p
+
+
+def test_a_lowercase_possessive_owner_is_the_registrant_it_names(directory):
+    """"toyota's net income": toyota owns the figure, so it is Toyota, though "toyota" is in a dictionary."""
+    p = plan(directory, "toyota's net income 2023")
+    assert (p.refusal_reason, p.refusal_detail) == ("not_covered", "toyota (TM)"), p

@@ -318,8 +318,9 @@ def registrant_named(name: str, directory: CompanyDirectory, text: str = ""):
     found = [directory.companies[c] for c in ciks if c in directory.companies]
     if found:
         return min(found, key=best_known) if not any(c.covered for c in found) else None
-    if len(words) == 1 and name.islower() and words[0] in english_words():
-        return None  # "widget": a word, whatever registrant's name begins with it
+    owned = re.search(rf"(?<![\w-]){re.escape(name)}['\u2019]s\b", text, re.I) is not None
+    if len(words) == 1 and name.islower() and words[0] in english_words() and not owned:
+        return None  # "widget": a word, whatever registrant's name begins with it ("toyota's" owns a figure)
     return uncovered_registrant(name, directory)
 
 
