@@ -176,7 +176,7 @@ def unknown_subject(name: str, directory) -> tuple[str, str] | None:
     SEC's map knows a company by that first word, ("no_company", name) when the word can only be
     a name, None when it is an ordinary word better left to the planner."""
     from agent.planning.companies import norm_name
-    from agent.planning.company_words import COMMON_FIRST_WORDS, NON_REGISTRANTS
+    from agent.planning.company_words import COMMON_FIRST_WORDS
 
     words = norm_name(name)
     if not words:
@@ -189,7 +189,7 @@ def unknown_subject(name: str, directory) -> tuple[str, str] | None:
     if found and core[0] not in COMMON_FIRST_WORDS:
         c = min(found, key=lambda c: (len(norm_name(c.name)), c.ticker))
         return "not_covered", f"{name} ({c.ticker})" if len(found) == 1 else name
-    if ordinary and " ".join(words) not in NON_REGISTRANTS:  # "what about samsung?": a company, not a topic
+    if ordinary:
         return None
     return "no_company", name
 

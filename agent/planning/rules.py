@@ -21,7 +21,7 @@ from agent.planning.asides import aside_words, set_aside
 from agent.planning.brands import covered_by_word, registrant_not_theirs, uncovered_registrant
 from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
-from agent.planning.company_words import english_words
+from agent.planning.company_words import NON_REGISTRANTS, english_words
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
                                              named_unknown_company, names_as_written, names_the_company, registrant_named,
                                              owned_units, uncovered_mentions, unknown_owner, weak_mention, whole_name)
@@ -758,6 +758,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         if named and (r.kind or implied_measures(named.lower())):
             named = None  # "what about profitability?": a figure's word, no company's name
         about = unknown_subject(named, directory) if named else None
+        if about is None and named and prose_thread and named.lower() in NON_REGISTRANTS:
+            # "what about samsung?" after a prose answer: a company that files nothing with the SEC,
+            # though a dictionary word; never a topic searched in the thread's company's filing
+            about = ("no_company", named)
         if about and any(k.startswith("dim:") for k in prev.metrics):
             about = None  # "and Mac?" after "iPhone revenue": a sibling member, looked up (or refused) as one
         if about and about[0] == "no_company" and prose_thread and re.fullmatch(r"[a-z]+[A-Z][A-Za-z]*", named):
