@@ -347,3 +347,19 @@ def test_a_lowercase_possessive_owner_is_the_registrant_it_names(directory):
     """"toyota's net income": toyota owns the figure, so it is Toyota, though "toyota" is in a dictionary."""
     p = plan(directory, "toyota's net income 2023")
     assert (p.refusal_reason, p.refusal_detail) == ("not_covered", "toyota (TM)"), p
+
+
+@pytest.mark.parametrize("text", ["apple and us revenue 2024", "apple and china revenue 2024"])
+def test_a_place_after_and_is_a_member_not_a_registrant(text):
+    """"china" begins many registrants' names; beside a company and a figure it is where revenue came from."""
+    d = CompanyDirectory.from_rows(COVERED, SEC + [("USB", 36104, "US BANCORP \\DE\\"),
+                                                   ("CHNR", 793628, "CHINA NATURAL RESOURCES INC")])
+    p = plan(d, text)
+    assert p.refusal_reason not in ("no_company", "not_covered"), p
+
+
+def test_a_registrant_named_with_its_country_after_it_is_that_registrant():
+    d = CompanyDirectory.from_rows(COVERED + [(732712, "VERIZON COMMUNICATIONS INC", ["VZ"])],
+                                   SEC + [("TMUS", 1283699, "T-Mobile US, Inc.")])
+    p = plan(d, "verizon and t-mobile operating income 2023")
+    assert (p.refusal_reason, p.tickers) == ("not_covered", ["TMUS"]), p

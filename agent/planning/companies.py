@@ -569,8 +569,8 @@ _LISTED_BEFORE = re.compile(rf"(?<![\w&.-])({_NAME})(?:['\u2019]s)?\s*{_LIST}\s+
 
 # A lowercase name joined to a company mention ("tesla vs ford", "boeing and lockheed"): typed in chat's
 # lowercase, a name is told from the figure's words only by what the caller knows of it, so only the
-# words are found here (`listed_lowercase`). A comma or "or" lists figures as often as companies.
-_LOWER_LIST = r"(?:&|\b(?:and|vs|versus|against|compared\s+(?:to|with))\b\.?)"
+# words are found here (`listed_lowercase`). A comma, "&" or "or" lists figures as often as companies.
+_LOWER_LIST = r"(?:\b(?:and|vs|versus|against|compare[sd]?\s+(?:to|with))\b\.?)"
 _LOWER_WORD = r"[a-z][\w&.-]*(?:['\u2019]s)?"
 _LOWER_AFTER = re.compile(rf"(?:['\u2019]s)?\s*({_LOWER_LIST})\s+(?:the\s+)?({_LOWER_WORD}(?:\s+{_LOWER_WORD}){{0,2}})")
 _LOWER_BEFORE = re.compile(rf"(?<![\w&.'\u2019-])({_LOWER_WORD}(?:\s+{_LOWER_WORD})?)\s*({_LOWER_LIST})\s+$")
@@ -587,10 +587,10 @@ def listed_lowercase(text: str, matches: list[CompanyMatch]) -> list[tuple[list[
     for m in matches:
         after = _LOWER_AFTER.match(text, m.end)
         if after and not inside(after.start(2)):
-            found.append((after.group(2).split(), True, not re.fullmatch(r"&|and", after.group(1))))
+            found.append((after.group(2).split(), True, after.group(1) != "and"))
         before = _LOWER_BEFORE.search(text, 0, m.start)
         if before and not inside(before.start(1)):
-            found.append((before.group(1).split(), False, not re.fullmatch(r"&|and", before.group(2))))
+            found.append((before.group(1).split(), False, before.group(2) != "and"))
     return found
 
 

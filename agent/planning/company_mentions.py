@@ -325,10 +325,12 @@ def registrant_named(name: str, directory: CompanyDirectory, text: str = ""):
 
 
 def registrant_ciks(words: tuple[str, ...], directory: CompanyDirectory) -> set[int]:
-    """The registrants whose whole name is `words` (norm_name), or, for a name typed without its
+    """The registrants whose whole name is `words` (norm_name), or that with a region after it, or, for a name typed without its
     possessive's apostrophe ("wendys", "dillards"), whose name is the possessive ("Wendy's Co"). Why:
     chat drops the apostrophe, and the refusal should still name the registrant, not "no company"."""
     ciks = directory.names.get(words, set())
+    if not ciks and words:  # "t-mobile": T-Mobile US, a registrant's name with its country or region after it
+        ciks = set().union(*(directory.names.get((*words, q), set()) for q in _NAME_QUALIFIERS))
     if ciks or not words or not words[-1].endswith("s") or len(words[-1]) < 4:
         return set(ciks)
     bare = (*words[:-1], words[-1][:-1])

@@ -184,4 +184,9 @@ COMPARED_NOT_COMPANIES = frozenset({
     "other", "prior", "last", "previous", "preceding", "consensus", "guidance", "estimates", "estimate",
     "expectations", "budget", "plan", "market", "index", "benchmark", "itself", "year", "years", "quarter",
     "both", "each", "all", "them", "their", "its", "this", "that", "these", "those", "then", "now",
+    # places a company reports revenue by ("apple and china revenue"): a member, whatever registrant's name
+    # begins with the word
+    "us", "u.s", "u.s.", "usa", "america", "americas", "north", "south", "latin", "europe", "emea", "apac", "asia",
+    "pacific", "china", "greater", "japan", "india", "canada", "mexico", "uk", "germany", "france", "brazil",
+    "domestic", "foreign", "overseas", "international", "global", "worldwide", "rest", "international",
 })
