@@ -345,3 +345,19 @@ def test_a_figures_own_statement_raises_no_bar_for_the_other_company_of_a_compar
     # no bonus anywhere: one bar, below the best of all
     plain = _floors([(0.50, 0), (0.32, 1), (0.30, 2)], ticker_of, boosted=set())
     assert plain == {"ZZZ": pytest.approx(0.35), "YYY": pytest.approx(0.35)}
+
+
+def test_a_why_after_a_margin_states_the_years_figure_not_a_quarters_of_that_year():
+    # a 10-K's quarterly data tags a quarter's net income under the annual figure's concept
+    year = Evidence(id="f:1", kind="fact", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u",
+                    text="ZZZ net income", concept="us-gaap:NetIncomeLoss", value="3510000000", unit="USD",
+                    period_end="2024-12-31")
+    quarter = year.model_copy(update={"id": "f:2", "value": "-70000000", "period_end": "2024-03-31"})
+    margin = Evidence(id="k:net_margin", kind="calc", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u",
+                      text="ZZZ net margin", value="41.2", unit="percent")
+    cells = [{"ticker": "ZZZ", "name": "Zed", "fiscal_year": 2024, "metric": "net_margin", "label": "Net margin",
+              "evidence_id": "k:net_margin", "display": "41.2%"}]
+    plan = _plan(metrics=["net_margin"], slots={"metrics": "thread, its cause"})
+    values = {v for v, _, _ in _thread_figures(plan, cells, [margin, quarter, year])}
+    assert Decimal("3510000000") in values
+    assert Decimal("-70000000") not in values

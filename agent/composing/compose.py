@@ -721,13 +721,19 @@ def _thread_figures(plan: Plan, cells: list[dict] | None, evidence: list[Evidenc
     year = max(plan.fiscal_years) if plan.fiscal_years else None
     ids = {c["evidence_id"] for c in cells or [] if c.get("evidence_id") and c.get("fiscal_year") == year}
     concepts = {c for k in plan.metrics or [] if (m := subject_metric(k)) for c in METRICS[m].concepts}
-    # the figure's own period: a filing also tags the year before's figure and each segment's under the
-    # same concept, and the sentences stating those explain another year or a part, not this figure
-    periods = {(e.ticker, e.period_end) for e in evidence if e.id in ids and e.period_end}
-    money = [(Decimal(e.value), e.unit or "", e.ticker) for e in evidence
-             if e.kind == "fact" and e.value is not None and (e.unit or "") == "USD"
-             and (e.id in ids or (e.concept in concepts and e.fiscal_year == year and not e.dims
-                                  and (not periods or (e.ticker, e.period_end) in periods)))]
+    # the figure's own period: a filing also tags the year before's figure, a quarter's and each segment's
+    # under the same concept, and the sentences stating those explain another period or a part, not this
+    # figure. The period is the cell's own fact's, else (a margin's inputs) the latest the company's has.
+    facts = [e for e in evidence if e.kind == "fact" and e.value is not None and (e.unit or "") == "USD"]
+    alike = [e for e in facts if e.concept in concepts and e.fiscal_year == year and not e.dims]
+    own = {e.ticker: e.period_end for e in facts if e.id in ids and e.period_end}
+    latest: dict[str, str] = {}
+    for e in alike:
+        latest[e.ticker] = max(latest.get(e.ticker, ""), e.period_end or "")
+    ends = {**latest, **own}
+    money = [(Decimal(e.value), e.unit or "", e.ticker) for e in facts if e.id in ids]
+    money += [(Decimal(e.value), e.unit or "", e.ticker) for e in alike
+              if e.id not in ids and (not e.period_end or e.period_end == ends.get(e.ticker))]
     # a margin asked about: its own value, as a filing's percentage reads ("42.7%" is 0.427)
     rates = [(Decimal(e.value) / 100, "pure", e.ticker) for e in evidence
              if e.kind == "calc" and e.id in ids and e.value is not None and e.unit == "percent"]
