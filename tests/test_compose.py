@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from agent.composing.compose import _states, _thread_figures, compose_extractive
+import pytest
+
+from agent.composing.compose import (
+    RELEVANCE_MARGIN,
+    STATED_BONUS,
+    _floors,
+    _states,
+    _thread_figures,
+    compose_extractive,
+)
 from agent.composing.draft import Evidence
 from agent.planning.plan import Plan
 
@@ -288,7 +297,8 @@ def test_a_why_about_two_companies_credits_each_filing_with_its_own_figure_only(
     zed = _chunk(40, "7", "Operating income was $4,870 million in 2024. The decrease was primarily due to lower volume.")
     zed = zed.model_copy(update={"ticker": "ZZZ"})
     yon = _chunk(41, "7", "Operating income of the Outdoor segment was $4,870 million in 2024, a decrease primarily "
-                 "due to lower pricing.")
+                 "due to lower pricing. Operating income was $5,120 million in 2024. The decrease was primarily due "
+                 "to higher freight costs.")
     yon = yon.model_copy(update={"ticker": "YYY", "cik": 2})
     facts = [Evidence(id=f"f:{n}", kind="fact", ticker=t, cik=n, fiscal_year=2024, accession="a", url="u",
                       text=f"{t} operating income, fiscal 2024", concept="us-gaap:OperatingIncomeLoss",
@@ -304,4 +314,50 @@ def test_a_why_about_two_companies_credits_each_filing_with_its_own_figure_only(
     claims = [c.text for c in compose_extractive("why?", plan, [yon, zed, *facts], cells=cells,
                                                  embedder=embedder).claims if c.kind == "prose"]
     assert any("lower volume" in c for c in claims)
+    assert any("freight" in c for c in claims)  # Yon's own figure and cause
     assert not any("Outdoor" in c for c in claims)
+
+
+def test_a_why_after_a_figure_prefers_only_that_years_total_not_the_year_befores_or_a_segments():
+    # the filing tags the year before's operating income and a segment's under the figure's own concept
+    own = Evidence(id="f:1", kind="fact", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u",
+                   text="ZZZ operating income", concept="us-gaap:OperatingIncomeLoss", value="5120000000", unit="USD",
+                   period_end="2024-12-31")
+    before = own.model_copy(update={"id": "f:2", "value": "4870000000", "period_end": "2023-12-31"})
+    segment = own.model_copy(update={"id": "f:3", "value": "2210000000", "dims": {"srt:SegmentsAxis": "Outdoor"}})
+    cells = [{"ticker": "ZZZ", "name": "Zed", "fiscal_year": 2024, "metric": "operating_income",
+              "label": "Operating income", "evidence_id": "f:1", "display": "$5.12 billion"}]
+    plan = _plan(metrics=["operating_income"], slots={"metrics": "thread, its cause"})
+    stated = _thread_figures(plan, cells, [own, before, segment])
+    assert (Decimal("5120000000"), "USD", "ZZZ") in stated
+    assert not {v for v, _, _ in stated} & {Decimal("4870000000"), Decimal("2210000000")}
+    assert not _states("Operating income of the Outdoor segment was $2,210 million, primarily due to pricing.", stated)
+
+
+def test_a_figures_own_statement_raises_no_bar_for_the_other_company_of_a_comparison():
+    # ZZZ's best sentence scored 0.50 with STATED_BONUS for stating its own figure; YYY's best 0.30
+    ticker_of = ["ZZZ", "ZZZ", "YYY"]
+    scored = [(0.50 + STATED_BONUS, 0), (0.32, 1), (0.38, 2)]
+    floor = _floors(scored, ticker_of, boosted={0})
+    assert floor["ZZZ"] == pytest.approx(0.50 + STATED_BONUS - RELEVANCE_MARGIN)  # its own statement leads
+    assert floor["YYY"] == pytest.approx(0.50 - RELEVANCE_MARGIN)  # the bar without the bonus
+    assert scored[2][0] >= floor["YYY"]
+    # no bonus anywhere: one bar, below the best of all
+    plain = _floors([(0.50, 0), (0.32, 1), (0.30, 2)], ticker_of, boosted=set())
+    assert plain == {"ZZZ": pytest.approx(0.35), "YYY": pytest.approx(0.35)}
+
+
+def test_a_why_after_a_margin_states_the_years_figure_not_a_quarters_of_that_year():
+    # a 10-K's quarterly data tags a quarter's net income under the annual figure's concept
+    year = Evidence(id="f:1", kind="fact", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u",
+                    text="ZZZ net income", concept="us-gaap:NetIncomeLoss", value="3510000000", unit="USD",
+                    period_end="2024-12-31")
+    quarter = year.model_copy(update={"id": "f:2", "value": "-70000000", "period_end": "2024-03-31"})
+    margin = Evidence(id="k:net_margin", kind="calc", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u",
+                      text="ZZZ net margin", value="41.2", unit="percent")
+    cells = [{"ticker": "ZZZ", "name": "Zed", "fiscal_year": 2024, "metric": "net_margin", "label": "Net margin",
+              "evidence_id": "k:net_margin", "display": "41.2%"}]
+    plan = _plan(metrics=["net_margin"], slots={"metrics": "thread, its cause"})
+    values = {v for v, _, _ in _thread_figures(plan, cells, [margin, quarter, year])}
+    assert Decimal("3510000000") in values
+    assert Decimal("-70000000") not in values

@@ -369,7 +369,7 @@ def _pick_sentences(
     cosines = _cosines(embedder, texts, q, [not missing and x for x in lost])
     if missing and float(cosines.max()) < sentence_rank.SAME_MEANING:
         return []  # most of the subject is nowhere in what was found: the compose node refuses
-    scored, named, worded = [], set(), set()
+    scored, named, worded, boosted = [], set(), set(), set()
     for i, (rank, position, sentence, whole) in enumerate(candidates):
         if lost[i]:
             continue
@@ -388,6 +388,7 @@ def _pick_sentences(
         if stated_in.get(rank) and sentence_rank.states_cause(whole) and (
                 _states(whole, stated_in[rank]) or _states(before.get((rank, position), ""), stated_in[rank])):
             score += STATED_BONUS
+            boosted.add(i)
         scored.append((score, i))
         # a why's query says "increased ... primarily due to": any stated cause is close to it in
         # meaning, so only the subject's own words name it
@@ -406,28 +407,29 @@ def _pick_sentences(
         # "why" reads MD&A, then the notes: the notes only when MD&A says nothing that answers
         scored = [(score, i) for score, i in scored if chunks[candidates[i][0]].item in first_items]
     scored = _one_section(scored, [chunks[c[0]] for c in candidates], item_order or [], year, worded)
-    best = max(score for score, _ in scored)
-    floor = max(RELEVANCE_FLOOR, best - RELEVANCE_MARGIN)
+    floor = _floors(scored, [chunks[c[0]].ticker for c in candidates], boosted)
     kept = {i for _, i in scored}
     order = []
     for j in range(len(queries)):  # each part of a compound question heard first
         top = max(kept, key=lambda i: float(cosines[i, j]))
-        if float(cosines[top, j]) + OVERLAP_WEIGHT >= floor:
+        if float(cosines[top, j]) + OVERLAP_WEIGHT >= floor[chunks[candidates[top][0]].ticker]:
             order.append(top)
     # close to the best in meaning is close enough, whatever share of the question's words it holds
     # ("we identified that threat actors had gained access" tells what happened without "cyberattack");
     # not for a why, whose query reads "increased ... primarily due to", close to every stated cause
     near = math.inf if why else max(RELEVANCE_FLOOR, max(float(cosines[i].max()) for i in kept) - RELEVANCE_MARGIN)
     ranked = [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2]))
-              if score >= floor or float(cosines[i].max()) >= near]
+              if score >= floor[chunks[candidates[i][0]].ticker] or float(cosines[i].max()) >= near]
     order += _until_answered(ranked, [c[3] for c in candidates], topic if held else set(), order)
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
-    ranked = []
-    for n, i in enumerate(dict.fromkeys(order)):
+    ranked, heard = [], set()
+    for i in dict.fromkeys(order):
         key = candidates[i][:2]
-        if n and key in follows and held and topic and not _named(quoted[candidates[i][:3]], topic):
+        whose = chunks[key[0]].ticker  # each company of a comparison has a best answer of its own
+        if whose in heard and key in follows and held and topic and not _named(quoted[candidates[i][:3]], topic):
             continue  # a cause naming nothing asked is quoted only as the best answer, not beside another one
+        heard.add(whose)
         lead = quotable.get((key[0], key[1] - 1)) if key in follows else None
         if lead is not None and held and topic and not _named(quoted[lead[:3]], topic):
             lead = None  # the change it explains is another subject's: the cause alone answers
@@ -518,6 +520,22 @@ def _cosines(embedder, texts: list[str], queries, skip: list[bool]):
 def _states(sentence: str, stated: list[tuple]) -> bool:
     """The sentence states one of the figures (value, unit), as shown or rounded ("$8.5 billion")."""
     return any(a.equals(value, unit) for a in amounts(sentence) for value, unit, *_ in stated)
+
+
+def _floors(scored: list[tuple[float, int]], ticker_of: list[str], boosted: set[int]) -> dict[str, float]:
+    """Per company, the score its sentences must reach: RELEVANCE_MARGIN below the best sentence
+    scored without STATED_BONUS, or below the company's own best with it when that is higher.
+
+    Why: the bonus lifts a filing's statement of its own figure and cause over the bar; it must not
+    raise the bar for the other companies of a comparison. One bar for all let a sentence of one
+    filing stating its own figure push out every sentence of the other, whose answer then read "I
+    found nothing in its 10-K" though its MD&A explained its figure. Without any bonus, or with one
+    company, this is the one bar below the best."""
+    plain = max(score - (STATED_BONUS if i in boosted else 0.0) for score, i in scored)
+    best: dict[str, float] = {}
+    for score, i in scored:
+        best[ticker_of[i]] = max(score, plain, best.get(ticker_of[i], -math.inf))
+    return {ticker: max(RELEVANCE_FLOOR, b - RELEVANCE_MARGIN) for ticker, b in best.items()}
 
 
 def _carried_on(scored: list[tuple[float, int]], candidates: list, quoted: dict | None = None) -> list[tuple[float, int]]:
@@ -703,9 +721,19 @@ def _thread_figures(plan: Plan, cells: list[dict] | None, evidence: list[Evidenc
     year = max(plan.fiscal_years) if plan.fiscal_years else None
     ids = {c["evidence_id"] for c in cells or [] if c.get("evidence_id") and c.get("fiscal_year") == year}
     concepts = {c for k in plan.metrics or [] if (m := subject_metric(k)) for c in METRICS[m].concepts}
-    money = [(Decimal(e.value), e.unit or "", e.ticker) for e in evidence
-             if e.kind == "fact" and e.value is not None and (e.unit or "") == "USD"
-             and (e.id in ids or (e.concept in concepts and e.fiscal_year == year))]
+    # the figure's own period: a filing also tags the year before's figure, a quarter's and each segment's
+    # under the same concept, and the sentences stating those explain another period or a part, not this
+    # figure. The period is the cell's own fact's, else (a margin's inputs) the latest the company's has.
+    facts = [e for e in evidence if e.kind == "fact" and e.value is not None and (e.unit or "") == "USD"]
+    alike = [e for e in facts if e.concept in concepts and e.fiscal_year == year and not e.dims]
+    own = {e.ticker: e.period_end for e in facts if e.id in ids and e.period_end}
+    latest: dict[str, str] = {}
+    for e in alike:
+        latest[e.ticker] = max(latest.get(e.ticker, ""), e.period_end or "")
+    ends = {**latest, **own}
+    money = [(Decimal(e.value), e.unit or "", e.ticker) for e in facts if e.id in ids]
+    money += [(Decimal(e.value), e.unit or "", e.ticker) for e in alike
+              if e.id not in ids and (not e.period_end or e.period_end == ends.get(e.ticker))]
     # a margin asked about: its own value, as a filing's percentage reads ("42.7%" is 0.427)
     rates = [(Decimal(e.value) / 100, "pure", e.ticker) for e in evidence
              if e.kind == "calc" and e.id in ids and e.value is not None and e.unit == "percent"]
