@@ -359,7 +359,13 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
         inside = normalize(formula["name"]) + " " + normalize(inline[0]["formula"])
         named = [d for d in named if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
         new = [d for d in new if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I) or d["name"] not in inside]
+        whole = plan
         plan = _plan(without_names(rest, [*named, *new]), previous=previous, directory=directory)
+        if plan.route == "meta" and whole.tickers:
+            # "what's pg's debt to equity, A over B": the formula cut out was the message's subject, so a ticker
+            # typed in lowercase beside it still names its company (left alone, "what's pg's" is small talk)
+            plan = _plan(tickers_as_written(without_names(rest, [*named, *new]), whole.tickers),
+                         previous=previous, directory=directory)
         new = [*new, formula]
     plan.definitions = known + [d for d in ([definition] if definition else []) if d not in new] + new
     if bad is not None:
@@ -390,6 +396,15 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
         several_years = len(plan.fiscal_years) >= 2 or len(plan.year_offsets) >= 2
         plan.intent = "compare" if len(plan.tickers) >= 2 else ("trend" if several_years else "derived")
     return plan
+
+
+def tickers_as_written(text: str, tickers: list[str]) -> str:
+    """The text with each of `tickers` typed in lowercase written in capitals ("pg's" as "PG's"): a lowercase
+    ticker counts as a company only beside something asked of a filing, and a formula cut out of the message
+    was that something."""
+    for t in tickers:
+        text = re.sub(rf"(?<![\w$-]){re.escape(t.lower())}(?![\w-])", t, text)
+    return text
 
 
 def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
