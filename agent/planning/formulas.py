@@ -663,6 +663,8 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
     if restated is not None:
         return restated
     constant = _constant_then_quotient(text, names, members, lines)
+    if constant is None:
+        constant = _quotient_then_constant(text, names, members, lines)
     if constant is not None:
         return constant
     parts = _split_top(text.strip(), _DIV, maxsplit=1)
@@ -719,6 +721,26 @@ def _constant_then_quotient(text: str, names, members, lines) -> dict | None:
     if not _quotient(rest):
         return None
     return {"op": "+" if _ADD.fullmatch(pieces[1]) else "-", "args": [first, rest]}
+
+
+_LAST_TERM = re.compile(r"^(?P<head>.+?),?(?P<op>\s+(?:plus|\+|minus|less|-|−)\s+|\s*[+−]\s*)(?P<n>1(?:\.0+)?)\s*$", re.I)
+
+
+def _quotient_then_constant(text: str, names, members, lines) -> dict | None:
+    """"2024 revenue divided by 2023 revenue minus 1": one taken from (or added to) the end of a quotient of amounts is
+    (A ÷ B) − 1, as a growth rate is written; the divisor-split reading (A ÷ (B − 1)) would take one dollar from the
+    divisor. None unless the words end on an operator and 1 and what comes before is a quotient (another number after
+    a divisor stays in it, as written: "net income over revenue plus 5")."""
+    m = _LAST_TERM.match(text.strip())
+    if m is None or len(_split_top(m.group("head"), _DIV, maxsplit=1)) != 3:
+        return None
+    try:
+        head = parse_expression(m.group("head"), names, members=members, lines=lines)
+    except DefinitionError:
+        return None
+    if not _quotient(head) or not all(_amount(a) for a in head["args"]):
+        return None
+    return {"op": "+" if _ADD.fullmatch(m.group("op")) else "-", "args": [head, _operand(m.group("n"), names, members, lines)]}
 
 
 _IE = re.compile(r"^\s*restated\s+as\s+", re.I)  # spoken_operators' mark of a definition written after its name
