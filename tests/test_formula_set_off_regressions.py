@@ -11,7 +11,7 @@ from decimal import Decimal
 import pytest
 
 from agent.planning.companies import CompanyDirectory, line_names
-from agent.planning.formulas import evaluate, joined_rows, parse_expression, restate, unit_of
+from agent.planning.formulas import DefinitionError, evaluate, joined_rows, parse_expression, restate, unit_of
 from agent.planning.rules import tickers_as_written
 from tests.test_figures import directory, plan  # noqa: F401  (the module's directory fixture)
 
@@ -93,3 +93,19 @@ def test_a_number_taken_from_the_end_of_a_quotient_is_taken_from_the_quotient(te
     assert restate(tree, top=True) == "(Revenue ÷ Revenue (prior year)) − 1"
     value = evaluate(tree, {"revenue": Decimal(391), "revenue~-1": Decimal(383)}, "ratio")
     assert abs(value - (Decimal(391) / Decimal(383) - 1)) < Decimal("1e-9")
+
+
+def test_a_row_named_beside_its_parts_is_never_taken_for_their_whole():
+    # the company prints "Accrued liabilities" among its current liabilities and no non-current row: that row is one
+    # part of the whole asked, so no figure answers (never the current row as the total)
+    lines = line_names([("Accrued liabilities", "us-gaap:AccruedLiabilitiesCurrent")])
+    with pytest.raises(DefinitionError):
+        parse_expression("accrued liabilities (current + non-current)", lines=lines)
+
+
+def test_a_balance_with_both_parts_printed_is_their_sum():
+    lines = line_names([("Operating lease liabilities", "us-gaap:OperatingLeaseLiability"),
+                        ("Current operating lease liabilities", "us-gaap:OperatingLeaseLiabilityCurrent"),
+                        ("Noncurrent operating lease liabilities", "us-gaap:OperatingLeaseLiabilityNoncurrent")])
+    tree = parse_expression("operating lease liabilities (current + non-current)", lines=lines)
+    assert tree["op"] == "+" and all("line" in a for a in tree["args"]), tree

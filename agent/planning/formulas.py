@@ -123,6 +123,16 @@ def _unwrap(text: str) -> str | None:
     return None
 
 
+def _a_whole(node: dict) -> bool:
+    """Whether an operand named beside its parts ("operating lease liabilities") may be their whole: a table metric
+    not tagged only as its current part. A printed row may be the current one only (Accrued liabilities under current
+    liabilities), so it never is."""
+    if "metric" not in node or node.get("member"):
+        return False
+    concepts = METRICS[node["metric"]].concepts
+    return not all(c.endswith("Current") and not c.endswith("Noncurrent") for c in concepts)
+
+
 def _operand(text: str, names: dict[str, dict] | None = None, members: bool = False,
              lines: frozenset = frozenset()) -> dict:
     text = re.sub(r"[,;]\s*$", "", text)  # "A minus B, divided by C": the comma sets off the division
@@ -155,7 +165,13 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
                 summed = {"op": "+", "args": [_operand(f"current {base}", names, False, lines),
                                               _operand(f"noncurrent {base}", names, False, lines)]}
             except DefinitionError:
+                if not _a_whole(named):
+                    raise  # the row named is maybe one part alone: no figure of the whole asked
                 return named
+            if not _a_whole(named):
+                # "accrued liabilities (current + non-current)" where only the current row is printed: that row is
+                # one part, never the whole asked (refused for the part not reported rather than answered short)
+                return summed
             return {"op": "first", "args": [summed, named]}
         if _has_operator(aside.group(2)):
             said = parse_expression(aside.group(2), names, members=members, lines=lines)  # the user's definition wins
