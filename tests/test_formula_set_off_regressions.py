@@ -109,3 +109,16 @@ def test_a_balance_with_both_parts_printed_is_their_sum():
                         ("Noncurrent operating lease liabilities", "us-gaap:OperatingLeaseLiabilityNoncurrent")])
     tree = parse_expression("operating lease liabilities (current + non-current)", lines=lines)
     assert tree["op"] == "+" and all("line" in a for a in tree["args"]), tree
+
+
+@pytest.mark.parametrize("turns", [
+    ["Apple net income 2024", "and revenue", "cool, so net income / revenue, call it net margin"],
+    ["Apple revenue 2024", "operating income?", "ok. operating income over revenue"],
+])
+def test_a_reply_that_is_small_talk_once_its_formula_is_cut_out_is_read_whole(directory, turns):  # noqa: F811
+    # cut the formula (and its name) out and "cool, so" or "ok." is left, an acknowledgement; the message asks a
+    # figure of the thread's company, so it is never answered as small talk
+    p = None
+    for turn in turns:
+        p = plan(directory, turn, previous=p)
+    assert p.route == "domain" and p.tickers == ["AAPL"], p
