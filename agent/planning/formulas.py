@@ -123,6 +123,16 @@ def _unwrap(text: str) -> str | None:
     return None
 
 
+def _a_whole(node: dict) -> bool:
+    """Whether an operand named beside its parts ("operating lease liabilities") may be their whole: a table metric
+    not tagged only as its current part. A printed row may be the current one only (Accrued liabilities under current
+    liabilities), so it never is."""
+    if "metric" not in node or node.get("member"):
+        return False
+    concepts = METRICS[node["metric"]].concepts
+    return not all(c.endswith("Current") and not c.endswith("Noncurrent") for c in concepts)
+
+
 def _operand(text: str, names: dict[str, dict] | None = None, members: bool = False,
              lines: frozenset = frozenset()) -> dict:
     text = re.sub(r"[,;]\s*$", "", text)  # "A minus B, divided by C": the comma sets off the division
@@ -155,10 +165,21 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
                 summed = {"op": "+", "args": [_operand(f"current {base}", names, False, lines),
                                               _operand(f"noncurrent {base}", names, False, lines)]}
             except DefinitionError:
+                if not _a_whole(named):
+                    raise  # the row named is maybe one part alone: no figure of the whole asked
                 return named
+            if not _a_whole(named):
+                # "accrued liabilities (current + non-current)" where only the current row is printed: that row is
+                # one part, never the whole asked (refused for the part not reported rather than answered short)
+                return summed
             return {"op": "first", "args": [summed, named]}
         if _has_operator(aside.group(2)):
-            return parse_expression(aside.group(2), names, members=members, lines=lines)  # the user's definition wins
+            said = parse_expression(aside.group(2), names, members=members, lines=lines)  # the user's definition wins
+            if unit_of(said, "") != unit_of(named, ""):
+                # "stockholders' equity (net debt over year-end equity)": a quotient is no definition of an amount
+                # (nor an amount of a ratio); the aside restates the whole formula the operand ends, which reads on
+                return named
+            return said
         return named  # an aside that is no formula ("(as reported)")
     if any(ch in text for ch in _OPEN + _CLOSE):
         row = _bracketed_row(text, lines)  # "income (loss) before income taxes", "cash provided (used) by ..."
@@ -658,6 +679,8 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
     if restated is not None:
         return restated
     constant = _constant_then_quotient(text, names, members, lines)
+    if constant is None:
+        constant = _quotient_then_constant(text, names, members, lines)
     if constant is not None:
         return constant
     parts = _split_top(text.strip(), _DIV, maxsplit=1)
@@ -714,6 +737,26 @@ def _constant_then_quotient(text: str, names, members, lines) -> dict | None:
     if not _quotient(rest):
         return None
     return {"op": "+" if _ADD.fullmatch(pieces[1]) else "-", "args": [first, rest]}
+
+
+_LAST_TERM = re.compile(r"^(?P<head>.+?),?(?P<op>\s+(?:plus|\+|minus|less|-|−)\s+|\s*[+−]\s*)(?P<n>1(?:\.0+)?)\s*$", re.I)
+
+
+def _quotient_then_constant(text: str, names, members, lines) -> dict | None:
+    """"2024 revenue divided by 2023 revenue minus 1": one taken from (or added to) the end of a quotient of amounts is
+    (A ÷ B) − 1, as a growth rate is written; the divisor-split reading (A ÷ (B − 1)) would take one dollar from the
+    divisor. None unless the words end on an operator and 1 and what comes before is a quotient (another number after
+    a divisor stays in it, as written: "net income over revenue plus 5")."""
+    m = _LAST_TERM.match(text.strip())
+    if m is None or len(_split_top(m.group("head"), _DIV, maxsplit=1)) != 3:
+        return None
+    try:
+        head = parse_expression(m.group("head"), names, members=members, lines=lines)
+    except DefinitionError:
+        return None
+    if not _quotient(head) or not all(_amount(a) for a in head["args"]):
+        return None
+    return {"op": "+" if _ADD.fullmatch(m.group("op")) else "-", "args": [head, _operand(m.group("n"), names, members, lines)]}
 
 
 _IE = re.compile(r"^\s*restated\s+as\s+", re.I)  # spoken_operators' mark of a definition written after its name
@@ -993,6 +1036,11 @@ def joined_rows(text: str, lines: frozenset) -> str:
         rest = out[m.end():]
         if any(p.match(" " + rest) for p in (_DIV, _ADD, _SUB, _MUL)):
             continue  # ", net of cash acquired", ", less ...": an operator's words follow the comma, not a name's
+        if any(normalize(" ".join(lw[-n:])).strip() in FORMULA_PHRASES for n in range(1, min(len(lw), 8) + 1)):
+            # "GM's liabilities to equity, total liabilities over equity": a registry measure's name before the comma
+            # is set off from the formula after it, never the start of a row ("total liabilities and equity" holds
+            # the same words)
+            continue
         tail = _PUNCT.split(rest)[0]
         rw = tail.split()
         joined = False
@@ -1148,6 +1196,8 @@ def unit_of(tree: dict, name: str) -> str:
     if tree["op"] == "*":
         if {a, b} == {"USD/shares", "shares"}:  # dividends per share × diluted shares: dollars
             return "USD"
+        if b in ("pure", "ratio") and a not in ("pure", "ratio"):
+            return a  # "operating income × (1 − tax rate)": an amount scaled by a fraction is an amount
         return a if b == "pure" else b
     if a == b:  # "over", "divided by", "to": a ratio, unless the definition's name says a percentage ("margin")
         named = FORMULA_PHRASES.get(normalize(name))  # "ROE is defined as ...": a percentage, as the registry's ROE
@@ -1491,10 +1541,22 @@ def _reads_as(key: str, tree: dict) -> bool:
     """Whether a user's quotient reads as the registry measure `key`: a level's quotient (no growth), its divisor one
     of the measure's own inputs ("debt to equity": stockholders' equity)."""
     f = FORMULAS.get(key)
-    if f is None or f.operator == "vs" or tree.get("op") != "/":
+    if f is None or f.operator == "vs":
         return False
-    divisor = tree["args"][1]
-    return "metric" in divisor and not divisor.get("offset") and divisor["metric"] in {i.metric for i in f.inputs}
+    if tree.get("op") == "/":
+        divisor = tree["args"][1]
+        if "metric" in divisor and not divisor.get("offset") and divisor["metric"] in {i.metric for i in f.inputs}:
+            return True
+    # "working capital, current assets − current liabilities", "NOPAT, operating income × (1 − tax ÷ pretax income)",
+    # "cash flow to debt, operating cash flow over (long-term debt + current debt)": a formula of two or more of the
+    # measure's own inputs (or its fallbacks') reads as it; "revenue growth, net income over revenue" asks two things
+    said = _metrics_of(tree)
+    return len(said) >= 2 and said <= formula_inputs(key)
+
+
+def _metrics_of(node: dict) -> set[str]:
+    """The table metrics a tree reads, any year or alternative ("first") included."""
+    return ({node["metric"]} if "metric" in node else set()) | {m for a in node.get("args", ()) for m in _metrics_of(a)}
 
 
 def _named_or_comma(before: str, tree: dict) -> tuple[int, int, int, str] | None:
@@ -1520,7 +1582,7 @@ def _named_metric(before: str, lead_in: re.Pattern = _LEAD_IN) -> tuple[int, int
     if not words:
         return None
     stop = words[-1].end()
-    for n in range(min(6, len(words)), 0, -1):
+    for n in range(min(10, len(words)), 0, -1):  # "cost of revenue as a % of revenue": seven words
         at = words[-n].start()
         said = normalize(before[at:stop]).strip()
         key = PHRASES.get(said) or FORMULA_PHRASES.get(said)

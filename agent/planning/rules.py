@@ -354,13 +354,21 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
         names = {normalize(d["name"]): d["tree"] for d in known + new}
         inline = inline_formula(rest, plan, names, directory)
     if inline is not None:
-        formula, rest = name_aside(*inline, directory, after=True)  # "Apple's FY2024 widget ratio, defined as ...": the year is asked
+        formula, cut = name_aside(*inline, directory, after=True)  # "Apple's FY2024 widget ratio, defined as ...": the year is asked
         formula = as_said(formula, given, unit, unit_of)
         inside = normalize(formula["name"]) + " " + normalize(inline[0]["formula"])
-        named = [d for d in named if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
-        new = [d for d in new if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I) or d["name"] not in inside]
-        plan = _plan(without_names(rest, [*named, *new]), previous=previous, directory=directory)
-        new = [*new, formula]
+        kept_named = [d for d in named if re.search(rf"\b{re.escape(d['name'])}\b", cut, re.I)]
+        kept_new = [d for d in new if re.search(rf"\b{re.escape(d['name'])}\b", cut, re.I) or d["name"] not in inside]
+        left = without_names(cut, [*kept_named, *kept_new])
+        again = _plan(left, previous=previous, directory=directory)
+        if again.route == "meta" and plan.tickers:
+            # "what's pg's debt to equity, A over B": the formula cut out was the message's subject, so a ticker
+            # typed in lowercase beside it still names its company (left alone, "what's pg's" is small talk)
+            again = _plan(tickers_as_written(left, plan.tickers), previous=previous, directory=directory)
+        if again.route != "meta" or plan.route == "meta":
+            plan, rest, named, new = again, cut, kept_named, [*kept_new, formula]
+        # else: what is left once the formula is cut out is small talk, though the whole message asks something
+        # (a thread's reply): the words are no formula of their own, and the message is read as a whole
     plan.definitions = known + [d for d in ([definition] if definition else []) if d not in new] + new
     if bad is not None:
         return refusal_plan("unknown_metric", f"{bad} (in your formula)", tickers=plan.tickers,
@@ -390,6 +398,15 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
         several_years = len(plan.fiscal_years) >= 2 or len(plan.year_offsets) >= 2
         plan.intent = "compare" if len(plan.tickers) >= 2 else ("trend" if several_years else "derived")
     return plan
+
+
+def tickers_as_written(text: str, tickers: list[str]) -> str:
+    """The text with each of `tickers` typed in lowercase written in capitals ("pg's" as "PG's"): a lowercase
+    ticker counts as a company only beside something asked of a filing, and a formula cut out of the message
+    was that something."""
+    for t in tickers:
+        text = re.sub(rf"(?<![\w$-]){re.escape(t.lower())}(?![\w-])", t, text)
+    return text
 
 
 def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:

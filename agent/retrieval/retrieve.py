@@ -154,6 +154,12 @@ class _Facts:
         return fact if period_ok else None
 
 
+def _tagged_form(formula_key: str) -> str | None:
+    """The table metric a formula is the computed form of (the effective tax rate for "Effective tax rate
+    (computed)"): the metric whose fallback it is."""
+    return next((k for k, m in METRICS.items() if m.fallback == formula_key), None)
+
+
 def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] | None:
     """A formula's result as evidence, or None when an input has no fact (after its fallback)."""
     formula = FORMULAS[formula_key]
@@ -836,6 +842,17 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
 
                 else:
                     computed = _compute(facts, key, fy)
+                    tagged = _tagged_form(key) if computed is None else None
+                    ev = facts.get(tagged, fy) if tagged is not None else None
+                    if ev is not None:
+                        # "effective tax rate, calculated from the income statement" where a line it is computed
+                        # from is not reported: the rate the company reports, under its own name, never a refusal
+                        # of a figure the filing states (nor a computation passed off as done)
+                        evidence[ev.id] = ev
+                        cell.update(metric=tagged, label=_label(tagged), evidence_id=ev.id,
+                                    display=display_value(Decimal(ev.value), ev.unit))
+                        cells.append(cell)
+                        continue
                     if computed is None:  # what each way of computing it lacked ("gross profit; cost of revenue")
                         cell["missing_inputs"] = list(dict.fromkeys(
                             METRICS[i.metric].label + (f" (fiscal {fy + i.offset})" if i.offset else "")
