@@ -319,7 +319,10 @@ def uncovered_registrant(phrase: str, directory: CompanyDirectory) -> Company | 
     words = [w for w in norm_name(phrase) if w not in LEGAL_SUFFIXES]
     if len(words) != 1 or words[0] in COMMON_FIRST_WORDS:
         return None
-    found = [c for c in directory.by_first_word.get(words[0], []) if not c.covered]
+    named = directory.by_first_word.get(words[0], [])
+    if any(c.covered for c in named):
+        return None  # "apple" is Apple Inc., never Apple iSports: the covered company a word begins is the one meant
+    found = [c for c in named if not c.covered]
     return min(found, key=lambda c: (len(norm_name(c.name)), *best_known(c))) if found else None
 
 

@@ -33,6 +33,7 @@ from agent.planning.company_words import (
 from agent.retrieval.spelling import one_edit
 
 _TOKEN = re.compile(r"\$?[A-Za-z0-9][A-Za-z0-9.&'\u2019\-]*")
+_PERCENT_NEXT = re.compile(r"[ \t]?%")  # a percent sign right after a token, or one space on
 _POSSESSIVE = re.compile(r"'s\b")
 _INNER_DOT = re.compile(r"(?<=\w)\.(?=\w)")
 _SLASH = re.compile(r"[/\\]")
@@ -221,7 +222,7 @@ class CompanyDirectory:
         tokens = [(m.start(), m.end(), m.group(0)) for m in _TOKEN.finditer(text)]
         tokens = [_trim(t) for t in tokens]
         tokens = [t for t in tokens if t[2] and not any(s <= t[0] < e for s, e in mask)
-                  and text[t[1]:t[1] + 1] != "%" and not t[2].endswith("%")]  # "gm%": a ratio's initials, no ticker
+                  and not _PERCENT_NEXT.match(text, t[1]) and not t[2].endswith("%")]  # "gm%", "GM %": a ratio's initials, no ticker
         words = [norm_name(t[2]) for t in tokens]
         found: list[CompanyMatch] = []
         i = 0

@@ -67,16 +67,21 @@ from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_
 from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, is_share_of_revenue, less_than_thread,
                                    modified_figure, relative_to_thread, share_of_revenue, usable_previous)
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
-from agent.planning.word_accounting import COMPARING, FIGURE_ASK, account_words, dimension, printable, unaccounted_words
+from agent.planning.word_accounting import (
+    COMPARING,
+    DEFAULT_COMPARE,
+    FIGURE_ASK,
+    account_words,
+    dimension,
+    printable,
+    unaccounted_words,
+)
 from agent.planning.words import statement_place
 from agent.planning.years import YEAR_WORDS
 from agent.retrieval.concepts import METRICS, find_phrases, normalize
 from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
-
-DEFAULT_COMPARE = ("revenue", "net_income")
-
 
 _TO_FOOTNOTE = re.compile(r"\b(?:you|your|yours|u|ur|footnote)\b|\bi\s+(?:ask|look\s+up|find)\b")
 _OF_COMPANY = re.compile(r"(?:\b(?:for|about|on|of|from|regarding|with|re)\s+)?(?:\bthe\s+)?\bcompany(?:'s)?\b")

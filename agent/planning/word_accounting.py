@@ -233,6 +233,11 @@ _PROSE_WORDS = (WHY, CAUSE, MOVED, EFFECT, *SECTION_PATTERNS, re.compile(r"(?<![
 FIGURE_ASK = re.compile(r"^\W*(?:what\s+(?:was|were|is|are)\b|how\s+(?:much|many)\b)")
 
 
+# The headline figures a comparison that names no figure shows ("compare Apple and Nvidia"; agent.planning.rules)
+DEFAULT_COMPARE = ("revenue", "net_income")
+_DEFAULT_SAID = frozenset(f"metric:{k}" for k in DEFAULT_COMPARE)
+
+
 def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | None = None,
                   joined: frozenset[frozenset[str]] = frozenset()) -> Plan:
     """A figure is answered only for what the question asks: every word accounted for (agent.planning.words).
@@ -422,6 +427,10 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     if dims:  # a member's words ("long-lived assets in Israel") narrow the line: required, never a spare word
         keys = [_without_spare(k, dims) for k in keys]
     absorbed = _taken_in(trace, absorbed)
+    if keys and plan.metrics == list(DEFAULT_COMPARE) and not any(t["as"] in _DEFAULT_SAID for t in trace):
+        # "kraft heinz vs pepsi CFO 2023": the words left over are the figure asked, so the headline figures a
+        # comparison that names none would show are not asked; answering them instead would answer another question
+        absorbed = [*absorbed, *DEFAULT_COMPARE]
     plan.metrics = [k for k in plan.metrics if k not in absorbed and k != _QUARTER_ROW] + keys
     if plan.intent == "derived" and not any(k in FORMULAS for k in plan.metrics):
         plan.intent = "numeric"

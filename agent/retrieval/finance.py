@@ -116,7 +116,7 @@ def _f(key, label, synonyms, inputs, unit, expression, fn, operator="÷", fallba
 _BASE: list[Formula] = [
     _f("gross_margin", "Gross margin",
        ["gross margin", "gross margins", "gross profit margin", "gross margin percentage", "gross margin %",
-        "gm%", "gross margin rate"],
+        "gm%", "gm %", "gross margin rate"],
        [Input("gross_profit"), Input("revenue")], "percent", "Gross profit ÷ Revenue", _ratio_pct,
        fallback="gross_margin_from_cost", query="gross margin percentage"),
     _f("gross_margin_from_cost", "Gross margin", [],
