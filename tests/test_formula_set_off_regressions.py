@@ -122,3 +122,23 @@ def test_a_reply_that_is_small_talk_once_its_formula_is_cut_out_is_read_whole(di
     for turn in turns:
         p = plan(directory, turn, previous=p)
     assert p.route == "domain" and p.tickers == ["AAPL"], p
+
+
+def test_a_comma_set_off_definition_that_cannot_be_computed_is_the_measure_as_standardly_computed(db):
+    from agent.planning.formulas import parse_expression
+    from agent.retrieval.retrieve import _collect
+    from tests.test_named_conventions import _filer
+
+    # "net margin fy24, operating income over revenue": operating income is not reported, net income is
+    tree = parse_expression("operating income over revenue")
+    asked = {"name": "net margin", "tree": tree, "unit": "percent", "formula": "Operating income ÷ Revenue"}
+    with db.connection() as conn:
+        filer = _filer(conn, 999131, "CMA", [("Revenues", 1000), ("NetIncomeLoss", 80)])
+        _, calculations, cells = _collect(conn, [filer], ["udf:net margin"], definitions=[{**asked, "otherwise": "net_margin"}])
+        _, refused_calcs, refused = _collect(conn, [filer], ["udf:net margin"], definitions=[asked])
+    (cell,) = cells
+    assert cell["display"] == "8.0%" and [c["key"] for c in calculations] == ["net_margin"], cell
+    assert "standardly computed" in cell["label"] and "Operating income" in cell["label"], cell
+    # set off by a bracket or a colon, the user's definition is theirs alone: refused by what it lacks
+    (no,) = refused
+    assert no["evidence_id"] is None and no["missing_inputs"] and not refused_calcs, no

@@ -1465,8 +1465,10 @@ def _inline_found(rest: str, plan, definition: dict, start: int, end: int, regis
             if named is not None and named[3] in registry and _restates(named[3], definition["tree"]):
                 return None  # "interest coverage: operating income / interest expense": the registry's own, as named
             if named is not None and named[3] in registry:
-                at, stop, lead, key = named
+                at, stop, lead, key, by_comma = named
                 said, cut = rest[at:stop], rest[:at] + " " + rest[stop:lead] + " " + rest[end:]
+                if by_comma:
+                    definition = {**definition, "otherwise": key}
         if key is None or key not in registry or key in _expanded(definition["tree"]):
             return None
         name = " ".join(said.split()).lower()
@@ -1487,8 +1489,9 @@ def _inline_found(rest: str, plan, definition: dict, start: int, end: int, regis
         if named is not None and named[3] in _expanded(definition["tree"]):
             return None  # "gross margin: gross margin / net revenue": the measure in its own formula is another figure
         if named is not None:  # "effective tax rate (tax provision / pre-tax income)": the user's, by that name
-            at, stop, lead, key = named
-            definition = {**definition, "name": " ".join(rest[at:stop].split()).lower()}
+            at, stop, lead, key, by_comma = named
+            definition = {**definition, "name": " ".join(rest[at:stop].split()).lower(),
+                          **({"otherwise": key} if by_comma else {})}
             unit = FORMULAS[key].unit if key in FORMULAS else METRICS[key].unit
             if definition["tree"].get("op") == "/" and unit in ("pure", "percent"):
                 definition["unit"] = "percent"  # a rate, as the metric it defines is
@@ -1559,14 +1562,17 @@ def _metrics_of(node: dict) -> set[str]:
     return ({node["metric"]} if "metric" in node else set()) | {m for a in node.get("args", ()) for m in _metrics_of(a)}
 
 
-def _named_or_comma(before: str, tree: dict) -> tuple[int, int, int, str] | None:
-    """_named_metric, or the measure set off by a comma when the formula reads as it (_reads_as)."""
+def _named_or_comma(before: str, tree: dict) -> tuple[int, int, int, str, bool] | None:
+    """_named_metric, or the measure set off by a comma when the formula reads as it (_reads_as); the last
+    element says a comma set it off. Why: a comma may set off a definition or merely a restatement, so a
+    measure so named keeps its standard computation for when the user's cannot be made (`otherwise`)."""
     named = _named_metric(before)
-    if named is None:
-        named = _named_metric(before, _COMMA_LEAD_IN)
-        if named is not None and not _reads_as(named[3], tree):
-            return None
-    return named
+    if named is not None:
+        return (*named, False)
+    named = _named_metric(before, _COMMA_LEAD_IN)
+    if named is None or not _reads_as(named[3], tree):
+        return None
+    return (*named, True)
 
 
 def _named_metric(before: str, lead_in: re.Pattern = _LEAD_IN) -> tuple[int, int, int, str] | None:

@@ -779,6 +779,17 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         cells += _each_member(facts, definition, axis, fy, cell, evidence, calculations, conn, deps, orders)
                         continue
                     computed = _user_formula(facts, definition, fy, cell, conn, deps, orders) if definition else None
+                    otherwise = (definition or {}).get("otherwise")
+                    if computed is None and otherwise and known(otherwise):
+                        # "debt to equity, term debt over equity" whose terms are not all reported: the measure the
+                        # comma named, as it is standardly computed, saying that the definition asked was not
+                        computed = _compute(facts, otherwise, fy)
+                        if computed is not None:
+                            missing = ", ".join(cell.pop("missing_inputs", []))
+                            cell["label"] = f"{_label(otherwise)} (as standardly computed: {missing} not reported)"
+                            _take_calc(facts, computed, cell, evidence, calculations)
+                            cells.append(cell)
+                            continue
                     if definition and not definition.get("derived"):
                         # as computed: where an operand's alternatives ("D&A" as depreciation plus amortization
                         # of intangibles, "debt" as its tagged parts) picked one, the answer says which
