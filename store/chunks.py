@@ -99,14 +99,17 @@ ORDER BY c.embedding <=> %(embedding)s
 LIMIT %(limit)s
 """
 
-# Prose chunks of a company's filings whose text matches any of the patterns (POSIX, case-blind):
-# where MD&A states an amount in words ("$11,311 million", "$8.5 billion").
-STATING_SQL = """
+# A ChunkHit's columns, with its filing's, for the lookups that rank nothing (score 0)
+_HIT_ROWS = """
 SELECT c.id, c.accession, c.cik, c.item, c.ordinal, c.is_table, c.text,
        f.fiscal_year, f.form, f.url, f.period_end, 0.0 AS score
 FROM chunks c
 JOIN filings f ON f.accession = c.accession
-WHERE c.cik = %(cik)s
+"""
+
+# Prose chunks of a company's filings whose text matches any of the patterns (POSIX, case-blind):
+# where MD&A states an amount in words ("$11,311 million", "$8.5 billion").
+STATING_SQL = _HIT_ROWS + """WHERE c.cik = %(cik)s
   AND (%(accessions)s::text[] IS NULL OR c.accession = ANY(%(accessions)s::text[]))
   AND (%(items)s::text[] IS NULL OR c.item = ANY(%(items)s::text[]))
   AND NOT c.is_table
@@ -116,12 +119,7 @@ LIMIT %(limit)s
 """
 
 # The chunks right after the given ones in their filings' Items (ordinals count within an Item).
-NEXT_SQL = """
-SELECT c.id, c.accession, c.cik, c.item, c.ordinal, c.is_table, c.text,
-       f.fiscal_year, f.form, f.url, f.period_end, 0.0 AS score
-FROM chunks c
-JOIN filings f ON f.accession = c.accession
-JOIN unnest(%(accessions)s::text[], %(items)s::text[], %(ordinals)s::int[]) AS prev(accession, item, ordinal)
+NEXT_SQL = _HIT_ROWS + """JOIN unnest(%(accessions)s::text[], %(items)s::text[], %(ordinals)s::int[]) AS prev(accession, item, ordinal)
   ON c.accession = prev.accession AND c.item = prev.item AND c.ordinal = prev.ordinal + 1
 """
 
