@@ -361,3 +361,19 @@ def test_a_why_after_a_margin_states_the_years_figure_not_a_quarters_of_that_yea
     values = {v for v, _, _ in _thread_figures(plan, cells, [margin, quarter, year])}
     assert Decimal("3510000000") in values
     assert Decimal("-70000000") not in values
+
+
+
+def test_a_cause_answers_a_why_after_a_figure_only_when_tied_to_that_figure():
+    from agent.composing import sentence_rank
+    from agent.composing.compose import _tied_to_figure
+
+    topic = sentence_rank.subject_terms(sentence_rank.cased_terms("net income decreased compared to the prior year"))
+    stated = {0: [(Decimal("4870000000"), "USD")]}
+    # MD&A gives causes for every line: the debt's is no answer to what is behind net income
+    assert not _tied_to_figure(0, "The decrease in the debt balance was due to the repayment of commercial paper.",
+                               stated, topic)
+    assert _tied_to_figure(0, "Net income decreased in 2024. The decrease was primarily due to lower volume.", stated, topic)
+    assert _tied_to_figure(0, "Earnings were $4,870 million. This was primarily due to lower volume.", stated, topic)
+    # a why in the asker's own words is judged by its words alone
+    assert _tied_to_figure(0, "The decrease in the debt balance was due to repayments.", {}, topic)

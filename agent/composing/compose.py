@@ -377,7 +377,8 @@ def _pick_sentences(
         context = f"{before.get((rank, position), '')} {whole}"
         if held and not sentence_rank.answers(float(cosines[i].max()), sentence_rank.share(whole, cased),
                                               in_context=sentence_rank.share(context, cased), top_chunk=rank == 0,
-                                              cause=why and sentence_rank.states_cause(whole)):
+                                              cause=why and sentence_rank.states_cause(whole)
+                                              and _tied_to_figure(rank, context, stated_in, topic)):
             continue  # shares the filing's vocabulary, not the question's subject
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
                  + sentence_rank.role(question, whole) + RANK_WEIGHT * (1 - rank / len(chunks))
@@ -515,6 +516,15 @@ def _cosines(embedder, texts: list[str], queries, skip: list[bool]):
     if wanted:
         cosines[[i for i, s in enumerate(skip) if not s]] = SENTENCES.embed(embedder, wanted) @ queries.T
     return cosines
+
+
+def _tied_to_figure(rank: int, context: str, stated_in: dict[int, list[tuple]], topic) -> bool:
+    """Whether a cause answers a why after a figure: it, or the sentence before it, names the figure's
+    subject or states its amount. Why: "what's behind that?" reads any stated cause as close in
+    meaning, and MD&A states causes of every line ("due to a decrease in the debt balance")."""
+    if not stated_in:
+        return True  # a why of the asker's own words: its terms judge the sentence (sentence_rank.answers)
+    return sentence_rank.names_topic(context, topic, 0.0) or _states(context, stated_in.get(rank, []))
 
 
 def _states(sentence: str, stated: list[tuple]) -> bool:
