@@ -233,7 +233,7 @@ def search(
                 scores[hit.id] = scores.get(hit.id, 0.0) + 1.0 / (RRF_K + rank)
                 found.setdefault(hit.id, hit)
         ordered = sorted(scores, key=lambda i: (-scores[i], i))[: limit + spare]
-        hits = [_with_score(found[i], scores[i]) for i in ordered]
+        hits = [with_score(found[i], scores[i]) for i in ordered]
     return in_item_order(hits[:limit], items) + hits[limit:] if items else hits
 
 
@@ -283,5 +283,6 @@ def dense_only(conn, embedding: np.ndarray, *, cik: int, accessions: list[str] |
     ).fetchall()
 
 
-def _with_score(hit: ChunkHit, score: float) -> ChunkHit:
+def with_score(hit: ChunkHit, score: float) -> ChunkHit:
+    """The hit ranked at another score (a passage read first takes the best hit's)."""
     return ChunkHit(**{**hit.__dict__, "score": score})

@@ -386,8 +386,7 @@ def _pick_sentences(
                  - (sentence_rank.SUBJECT_WEIGHT * sentence_rank.other_subject(sentence, line_names)
                     if sentence_rank.asks_a_lines_change(question, why) else 0.0)
                  - NUMBER_PENALTY * max(0, len(number_tokens(sentence)) - FREE_NUMBERS))
-        if stated_in.get(rank) and sentence_rank.states_cause(whole) and (
-                _states(whole, stated_in[rank]) or _states(before.get((rank, position), ""), stated_in[rank])):
+        if _explains_figure(whole, before.get((rank, position), ""), stated_in.get(rank)):
             score += STATED_BONUS
             boosted.add(i)
         scored.append((score, i))
@@ -527,6 +526,11 @@ def _tied_to_figure(rank: int, context: str, stated_in: dict[int, list[tuple]], 
     return sentence_rank.names_topic(context, topic, 0.0) or _states(context, stated_in.get(rank, []))
 
 
+def _explains_figure(sentence: str, before: str, stated: list[tuple] | None) -> bool:
+    """A cause that states one of the figures, or follows the sentence that does (STATED_BONUS)."""
+    return bool(stated) and sentence_rank.states_cause(sentence) and (_states(sentence, stated) or _states(before, stated))
+
+
 def _states(sentence: str, stated: list[tuple]) -> bool:
     """The sentence states one of the figures (value, unit), as shown or rounded ("$8.5 billion")."""
     return any(a.equals(value, unit) for a in amounts(sentence) for value, unit, *_ in stated)
@@ -596,9 +600,7 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
             weight[i] += 0.5 * len(_terms(c[2]) & query_terms)
         weight[i] += ROLE_WEIGHT if question and sentence_rank.role(question, c[3]) else 0.0
         weight[i] -= ROLE_WEIGHT if question and sentence_rank.opposite_direction(question, c[3]) else 0.0
-        mine = (stated or {}).get(c[0])
-        if mine and sentence_rank.states_cause(c[3]) and (
-                _states(c[3], mine) or _states((before or {}).get((c[0], c[1]), ""), mine)):
+        if _explains_figure(c[3], (before or {}).get((c[0], c[1]), ""), (stated or {}).get(c[0])):
             weight[i] += STATED_WEIGHT  # the figure's own statement and cause are always read (STATED_BONUS)
     ranked = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))
     # each chunk's best sentence first: the search kept the chunk for what it says, in whatever words

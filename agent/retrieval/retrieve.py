@@ -1071,7 +1071,7 @@ def _with_causes_cut_off(conn, hits: list) -> list:
         taken.add(hit.id)
         nxt = after.get(hit.id)
         if nxt is not None and nxt.id not in taken and cut_before_cause(hit.text, nxt.text):
-            out.append(chunk_store.ChunkHit(**{**nxt.__dict__, "score": hit.score}))
+            out.append(chunk_store.with_score(nxt, hit.score))
             taken.add(nxt.id)
     return out
 
@@ -1085,7 +1085,7 @@ def _stating_first(conn, hits: list, patterns: list[str], cik: int, accessions: 
         return hits
     top = max((float(h.score) for h in hits), default=0.0)
     taken = {h.id for h in lead}
-    return [chunk_store.ChunkHit(**{**h.__dict__, "score": top}) for h in lead] + [h for h in hits if h.id not in taken]
+    return [chunk_store.with_score(h, top) for h in lead] + [h for h in hits if h.id not in taken]
 
 
 def _prose(state, deps, config) -> dict:
