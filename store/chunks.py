@@ -39,6 +39,14 @@ ITEM_STEP = 0.15  # within a bound of several Items, each later Item's score wei
 # Off (0: not searched, and ingest embeds no passages): on the development questions even 0.3 moved
 # the answering chunk out of the top five more often than into it (Recall@5 88% -> 84%).
 PASSAGE_WEIGHT = 0.0
+# The full-text arm ranks by the words of the query that tell the scope's chunks apart. Postgres's
+# ts_rank_cd weighs every word alike, so in an any-of query a word most of a filing's MD&A holds
+# ("revenue", "year", "filing", "report") outranks the one word only the answer holds ("talc", "SRS",
+# "751"): a chunk dense with common words beats the chunk that names the subject. A word more than
+# COMMON_SHARE of the scope's chunks hold is left out of the ranking (when every word is that common,
+# all are kept); a scope under COMMON_MIN chunks is too small to tell common from rare.
+COMMON_SHARE = 0.3
+COMMON_MIN = 10
 
 HYBRID_SQL = """
 WITH scoped AS MATERIALIZED (
@@ -89,6 +97,20 @@ JOIN chunks c ON c.id = scored.id
 JOIN filings f ON f.accession = c.accession
 ORDER BY scored.score DESC, c.id
 LIMIT %(limit)s
+"""
+
+# Each word's count of chunks in the scope that hold it (its stem), and the scope's size
+WORD_COUNTS_SQL = """
+WITH scoped AS MATERIALIZED (
+    SELECT tsv FROM chunks
+    WHERE cik = %(cik)s
+      AND (%(accessions)s::text[] IS NULL OR accession = ANY(%(accessions)s::text[]))
+      AND (%(items)s::text[] IS NULL OR item = ANY(%(items)s::text[]))
+)
+, size AS (SELECT count(*) AS total FROM scoped)
+SELECT w, (SELECT count(*) FROM scoped WHERE tsv @@ plainto_tsquery('english', w)), size.total
+FROM unnest(%(words)s::text[]) WITH ORDINALITY AS t(w, n), size
+ORDER BY n
 """
 
 DENSE_ONLY_SQL = """
@@ -148,8 +170,8 @@ class ChunkHit:
     score: float
 
 
-def keyword_query(text: str) -> str:
-    """Any-of keyword query for websearch_to_tsquery: plain words joined by 'or'.
+def keyword_words(text: str) -> list[str]:
+    """The plain words of a query, each once, for the full-text arm (at most 32).
 
     Quotes, minus signs and other operators a user (or an injected instruction) types are
     dropped, so the query text can never change the search's meaning beyond its words.
@@ -159,7 +181,28 @@ def keyword_query(text: str) -> str:
     for w in words:
         if w != "or" and w not in seen:
             seen.append(w)
-    return " or ".join(seen[:32])
+    return seen[:32]
+
+
+def keyword_query(text: str) -> str:
+    """Any-of keyword query for websearch_to_tsquery: plain words joined by 'or'."""
+    return " or ".join(keyword_words(text))
+
+
+def distinctive_words(conn, words: list[str], *, cik: int, accessions: list[str] | None = None,
+                      items: list[str] | None = None) -> list[str]:
+    """The words, in order, that tell the scope's chunks apart: those held by at most COMMON_SHARE
+    of its chunks and by at least one (all of them when none is, or the scope is under COMMON_MIN
+    chunks). The full-text arm ranks by these only (see COMMON_SHARE for why)."""
+    if not words:
+        return []
+    rows = conn.execute(WORD_COUNTS_SQL, {"cik": cik, "accessions": accessions or None, "items": items or None,
+                                          "words": words}).fetchall()
+    total = rows[0][2] if rows else 0
+    if total < COMMON_MIN:
+        return list(words)
+    kept = [w for w, held, _ in rows if 0 < held <= COMMON_SHARE * total]
+    return kept or list(words)
 
 
 def hybrid_search(
@@ -192,7 +235,7 @@ def hybrid_search(
         "prior": ITEM_PRIOR if prefer else 0.0,
         "prior_step": ITEM_PRIOR_STEP,
         "embedding": np.asarray(embedding, dtype=np.float32),
-        "text": keyword_query(query),
+        "text": " or ".join(distinctive_words(conn, keyword_words(query), cik=cik, accessions=accessions, items=items)),
         "arm_limit": max(WIDE_ARM_LIMIT if prefer else ARM_LIMIT, limit),
         "rrf_k": RRF_K,
         "passage_weight": weight,
@@ -202,6 +245,7 @@ def hybrid_search(
     rows = conn.execute(HYBRID_SQL, params).fetchall()
     if not rows and items:
         params["items"] = None
+        params["text"] = " or ".join(distinctive_words(conn, keyword_words(query), cik=cik, accessions=accessions))
         rows = conn.execute(HYBRID_SQL, params).fetchall()
     return [ChunkHit(*row) for row in rows]
 
@@ -218,10 +262,13 @@ def search(
     limit: int = MAX_CHUNKS,
     spare: int = 0,
     passage_weight: float | None = None,
+    beyond: list[str] | None = None,
 ) -> list[ChunkHit]:
     """Hybrid search for one or more sub-queries, merged by an outer RRF and capped at `limit`,
     then `spare` more hits, for a caller that drops some (repeats) and fills up from the rest.
-    Under a bound of several Items the first Items' hits come first (`in_item_order`)."""
+    Under a bound of several Items the first Items' hits come first (`in_item_order`); with
+    `beyond` (Items), the bound is the planner's guess and not the user's word, and the whole
+    filing's best passage in one of those Items outside the bound is read too (`with_beyond`)."""
     scope = {"cik": cik, "accessions": accessions, "items": items, "prefer": prefer, "passage_weight": passage_weight}
     if len(queries) == 1:
         hits = hybrid_search(conn, queries[0], embeddings[0], **scope, limit=limit + spare)
@@ -234,7 +281,41 @@ def search(
                 found.setdefault(hit.id, hit)
         ordered = sorted(scores, key=lambda i: (-scores[i], i))[: limit + spare]
         hits = [with_score(found[i], scores[i]) for i in ordered]
-    return in_item_order(hits[:limit], items) + hits[limit:] if items else hits
+    if not items:
+        return hits
+    hits = in_item_order(hits[:limit], items) + hits[limit:]
+    if beyond and any(i not in items for i in beyond):
+        wide = search(conn, queries, embeddings, cik=cik, accessions=accessions, limit=BEYOND_READ,
+                      passage_weight=passage_weight)
+        hits = with_beyond(hits, wide, [i for i in beyond if i not in items])
+    return hits
+
+
+# The whole filing's best hits looked at for one outside the planner's Items, and the place it takes.
+BEYOND_READ = 2
+BEYOND_AT = 2
+
+
+def with_beyond(hits: list[ChunkHit], wide: list[ChunkHit], beyond: list[str]) -> list[ChunkHit]:
+    """The bounded hits with the first of the whole filing's BEYOND_READ best that lies in one of
+    the Items `beyond` (none of the bound's), put at BEYOND_AT.
+
+    Why: the planner's Items are a guess from the question's form ("what happened with the IAM
+    contract?" reads as an event: MD&A, notes, risks), and a filing tells some answers only where
+    the guess does not look (a strike in the business description's workforce section, an
+    acquisition in its overview). A passage that ranks first or second over the whole filing, by
+    words and meaning together, is the filing's own answer to where it is told; one such passage
+    costs a place the bound's fourth or later hit would have taken, never its best. The caller names
+    the Items it may come from (the narrative ones, MD&A and the business description): a
+    properties table or the stock-market Item outside the route answers a narrower question than
+    the one asked, under an Item the reader did not look for."""
+    taken = {h.id for h in hits}
+    outside = next((h for h in wide if h.item in beyond and h.id not in taken), None)
+    if outside is None:
+        return hits
+    at = min(BEYOND_AT, len(hits))
+    score = float(hits[at - 1].score) if at else float(outside.score)
+    return [*hits[:at], with_score(outside, score), *hits[at:]]
 
 
 def stating(conn, patterns: list[str], *, cik: int, accessions: list[str] | None = None,

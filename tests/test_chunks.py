@@ -92,3 +92,54 @@ def test_following_is_the_next_chunk_of_the_same_item_and_filing(db, embedder, c
                 nxt = after[hit.id]
                 assert (nxt.accession, nxt.item, nxt.ordinal) == (hit.accession, hit.item, hit.ordinal + 1)
         assert chunks.following(conn, []) == {}
+
+
+def _insert(conn, embedder, texts, item, acc, cik, first=800):
+    for n, (text, vec) in enumerate(zip(texts, embedder.embed(texts), strict=True)):
+        conn.execute("INSERT INTO chunks (accession, cik, item, ordinal, text, context, n_tokens, embedding)"
+                     " VALUES (%s, %s, %s, %s, %s, 'Apple 10-K 2024', 30, %s)", (acc, cik, item, first + n, text, vec))
+
+
+def test_distinctive_words_leave_out_what_most_of_the_scope_holds(db, embedder, corpus):
+    acc = agent_corpus.ACC[("AAPL", 2024)]
+    written = [f"Net revenue for the year rose in region {n}, and revenue per store was steady." for n in range(11)]
+    written.append("Revenue was lower where talc claims against the distributor remain open.")
+    scope = {"cik": agent_corpus.APPLE, "accessions": [acc], "items": ["9Z"]}
+    with db.connection() as conn:
+        _insert(conn, embedder, written, "9Z", acc, agent_corpus.APPLE)
+        # "revenue" is in every chunk of the scope: it tells none apart, "talc" is in one; "zebra" in none
+        assert chunks.distinctive_words(conn, ["revenue", "talc", "zebra"], **scope) == ["talc"]
+        # when every word is that common, all are kept rather than none
+        assert chunks.distinctive_words(conn, ["revenue", "year"], **scope) == ["revenue", "year"]
+        # a scope too small to tell common from rare keeps every word
+        small = {**scope, "items": ["9Y"]}
+        _insert(conn, embedder, written[:3], "9Y", acc, agent_corpus.APPLE, first=850)
+        assert chunks.distinctive_words(conn, ["revenue", "region"], **small) == ["revenue", "region"]
+        # the full-text arm then finds the one chunk that names the subject first
+        hits = chunks.hybrid_search(conn, "revenue talc", embedder.embed(["revenue talc"])[0], **scope, limit=3)
+        assert "talc" in hits[0].text
+
+
+def _hit(id_, item, score):
+    return chunks.ChunkHit(id_, "acc", 1, item, id_, False, f"text {id_}", 2024, "10-K", "", None, score)
+
+
+def test_with_beyond_reads_the_filings_best_passage_outside_the_bound_third():
+    bound = [_hit(1, "7", 0.03), _hit(2, "8", 0.02), _hit(3, "7", 0.01)]
+    wide = [_hit(2, "8", 0.03), _hit(9, "1", 0.02), _hit(8, "1", 0.01)]
+    got = chunks.with_beyond(bound, wide, ["1"])
+    assert [h.id for h in got] == [1, 2, 9, 3]
+    assert got[2].score == 0.02  # ranked where it is put, below the hit before it
+    # only from the Items named: a best passage in the notes or the properties is not added
+    assert [h.id for h in chunks.with_beyond(bound, [_hit(7, "2", 0.05)], ["1"])] == [1, 2, 3]
+    # nothing outside the bound among the filing's best: the bound's hits as they were
+    assert chunks.with_beyond(bound, [_hit(1, "7", 0.03)], ["1"]) == bound
+
+
+def test_a_bound_search_with_beyond_adds_the_filings_best_passage_of_another_item(db, embedder, corpus):
+    query = ["research and development expense increase"]
+    with db.connection() as conn:
+        plain = chunks.search(conn, query, embedder.embed(query), cik=agent_corpus.APPLE, items=["1C"])
+        wider = chunks.search(conn, query, embedder.embed(query), cik=agent_corpus.APPLE, items=["1C"], beyond=["7"])
+    assert all(h.item == "1C" for h in plain)
+    assert [h.item for h in wider].count("7") == 1 and wider[min(2, len(plain))].item == "7"

@@ -80,9 +80,12 @@ def test_the_planners_default_items_are_a_preference_and_its_routes_a_bound():
     guessed = SimpleNamespace(items_guessed=True)
     routed = SimpleNamespace(items_guessed=False)
     assert _item_scope("what does it say about the next halving?", guessed, ["7"]) == {"prefer": ["7"]}
-    assert _item_scope("how dependent is it on its bottlers?", routed, ["1A", "1", "7"]) == {"items": ["1A", "1", "7"]}
-    # a section the question names bounds the search even when the planner had no other route
+    # the planner's route bounds the search, its best passage in MD&A or the business description read beside it
+    assert _item_scope("how dependent is it on its bottlers?", routed, ["1A", "1", "7"]) == {
+        "items": ["1A", "1", "7"], "beyond": ["7", "1"]}
+    # a section the question names bounds the search even when the planner had no other route, and nothing beside it
     assert _item_scope("what do the risk factors say about halving?", guessed, ["1A"]) == {"items": ["1A"]}
+    assert _item_scope("what do the risk factors say about halving?", routed, ["1A"]) == {"items": ["1A"]}
     # no Item chosen at all: the whole filing, MD&A and the business description preferred
     assert _item_scope("anything on mining margins?", guessed, []) == {"prefer": ["7", "1"]}
     # unless the question asks for the risks or the notes themselves

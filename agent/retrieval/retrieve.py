@@ -1012,12 +1012,16 @@ def _item_scope(question: str, plan, items: list[str]) -> dict:
     """The planner's Items as a bound when a topic word or the form of the question chose them
     (or the question names its section), as a preference (store.chunks.hybrid_search) when they
     are only the planner's default: a bound on a default loses every answer told elsewhere (what
-    "does X say about the next halving" is told in the business description, not MD&A)."""
+    "does X say about the next halving" is told in the business description, not MD&A). A bound
+    the user did not name is still the planner's reading of the question, so the whole filing's
+    best passage outside it is read beside it (store.chunks.with_beyond)."""
     if not items:
         prior = narrative_prior(question)
         return {"prefer": prior} if prior else {}
-    if NAMED_SECTION.search(question.lower()) or not plan.items_guessed:
+    if NAMED_SECTION.search(question.lower()):
         return {"items": items}
+    if not plan.items_guessed:  # the planner's route: its best passage in the narrative Items is read too
+        return {"items": items, "beyond": list(NARRATIVE)}
     return {"prefer": items}
 
 
