@@ -39,14 +39,6 @@ ITEM_STEP = 0.15  # within a bound of several Items, each later Item's score wei
 # Off (0: not searched, and ingest embeds no passages): on the development questions even 0.3 moved
 # the answering chunk out of the top five more often than into it (Recall@5 88% -> 84%).
 PASSAGE_WEIGHT = 0.0
-# The full-text arm ranks by the words of the query that tell the scope's chunks apart. Postgres's
-# ts_rank_cd weighs every word alike, so in an any-of query a word most of a filing's MD&A holds
-# ("revenue", "year", "filing", "report") outranks the one word only the answer holds ("talc", "SRS",
-# "751"): a chunk dense with common words beats the chunk that names the subject. A word more than
-# COMMON_SHARE of the scope's chunks hold is left out of the ranking (when every word is that common,
-# all are kept); a scope under COMMON_MIN chunks is too small to tell common from rare.
-COMMON_SHARE = 0.3
-COMMON_MIN = 10
 
 HYBRID_SQL = """
 WITH scoped AS MATERIALIZED (
@@ -97,20 +89,6 @@ JOIN chunks c ON c.id = scored.id
 JOIN filings f ON f.accession = c.accession
 ORDER BY scored.score DESC, c.id
 LIMIT %(limit)s
-"""
-
-# Each word's count of chunks in the scope that hold it (its stem), and the scope's size
-WORD_COUNTS_SQL = """
-WITH scoped AS MATERIALIZED (
-    SELECT tsv FROM chunks
-    WHERE cik = %(cik)s
-      AND (%(accessions)s::text[] IS NULL OR accession = ANY(%(accessions)s::text[]))
-      AND (%(items)s::text[] IS NULL OR item = ANY(%(items)s::text[]))
-)
-, size AS (SELECT count(*) AS total FROM scoped)
-SELECT w, (SELECT count(*) FROM scoped WHERE tsv @@ plainto_tsquery('english', w)), size.total
-FROM unnest(%(words)s::text[]) WITH ORDINALITY AS t(w, n), size
-ORDER BY n
 """
 
 DENSE_ONLY_SQL = """
@@ -170,8 +148,8 @@ class ChunkHit:
     score: float
 
 
-def keyword_words(text: str) -> list[str]:
-    """The plain words of a query, each once, for the full-text arm (at most 32).
+def keyword_query(text: str) -> str:
+    """Any-of keyword query for websearch_to_tsquery: plain words joined by 'or'.
 
     Quotes, minus signs and other operators a user (or an injected instruction) types are
     dropped, so the query text can never change the search's meaning beyond its words.
@@ -181,28 +159,7 @@ def keyword_words(text: str) -> list[str]:
     for w in words:
         if w != "or" and w not in seen:
             seen.append(w)
-    return seen[:32]
-
-
-def keyword_query(text: str) -> str:
-    """Any-of keyword query for websearch_to_tsquery: plain words joined by 'or'."""
-    return " or ".join(keyword_words(text))
-
-
-def distinctive_words(conn, words: list[str], *, cik: int, accessions: list[str] | None = None,
-                      items: list[str] | None = None) -> list[str]:
-    """The words, in order, that tell the scope's chunks apart: those held by at most COMMON_SHARE
-    of its chunks and by at least one (all of them when none is, or the scope is under COMMON_MIN
-    chunks). The full-text arm ranks by these only (see COMMON_SHARE for why)."""
-    if not words:
-        return []
-    rows = conn.execute(WORD_COUNTS_SQL, {"cik": cik, "accessions": accessions or None, "items": items or None,
-                                          "words": words}).fetchall()
-    total = rows[0][2] if rows else 0
-    if total < COMMON_MIN:
-        return list(words)
-    kept = [w for w, held, _ in rows if 0 < held <= COMMON_SHARE * total]
-    return kept or list(words)
+    return " or ".join(seen[:32])
 
 
 def hybrid_search(
@@ -235,7 +192,7 @@ def hybrid_search(
         "prior": ITEM_PRIOR if prefer else 0.0,
         "prior_step": ITEM_PRIOR_STEP,
         "embedding": np.asarray(embedding, dtype=np.float32),
-        "text": " or ".join(distinctive_words(conn, keyword_words(query), cik=cik, accessions=accessions, items=items)),
+        "text": keyword_query(query),
         "arm_limit": max(WIDE_ARM_LIMIT if prefer else ARM_LIMIT, limit),
         "rrf_k": RRF_K,
         "passage_weight": weight,
@@ -245,7 +202,6 @@ def hybrid_search(
     rows = conn.execute(HYBRID_SQL, params).fetchall()
     if not rows and items:
         params["items"] = None
-        params["text"] = " or ".join(distinctive_words(conn, keyword_words(query), cik=cik, accessions=accessions))
         rows = conn.execute(HYBRID_SQL, params).fetchall()
     return [ChunkHit(*row) for row in rows]
 
@@ -304,8 +260,8 @@ def with_beyond(hits: list[ChunkHit], wide: list[ChunkHit], beyond: list[str]) -
     contract?" reads as an event: MD&A, notes, risks), and a filing tells some answers only where
     the guess does not look (a strike in the business description's workforce section, an
     acquisition in its overview). A passage that ranks first or second over the whole filing, by
-    words and meaning together, is the filing's own answer to where it is told; one such passage
-    costs a place the bound's fourth or later hit would have taken, never its best. The caller names
+    words and meaning together, is the filing's own answer to where it is told; it takes the third
+    place, so the bound's two best still come first and only its last hit drops out. The caller names
     the Items it may come from (the narrative ones, MD&A and the business description): a
     properties table or the stock-market Item outside the route answers a narrower question than
     the one asked, under an Item the reader did not look for."""

@@ -100,26 +100,6 @@ def _insert(conn, embedder, texts, item, acc, cik, first=800):
                      " VALUES (%s, %s, %s, %s, %s, 'Apple 10-K 2024', 30, %s)", (acc, cik, item, first + n, text, vec))
 
 
-def test_distinctive_words_leave_out_what_most_of_the_scope_holds(db, embedder, corpus):
-    acc = agent_corpus.ACC[("AAPL", 2024)]
-    written = [f"Net revenue for the year rose in region {n}, and revenue per store was steady." for n in range(11)]
-    written.append("Revenue was lower where talc claims against the distributor remain open.")
-    scope = {"cik": agent_corpus.APPLE, "accessions": [acc], "items": ["9Z"]}
-    with db.connection() as conn:
-        _insert(conn, embedder, written, "9Z", acc, agent_corpus.APPLE)
-        # "revenue" is in every chunk of the scope: it tells none apart, "talc" is in one; "zebra" in none
-        assert chunks.distinctive_words(conn, ["revenue", "talc", "zebra"], **scope) == ["talc"]
-        # when every word is that common, all are kept rather than none
-        assert chunks.distinctive_words(conn, ["revenue", "year"], **scope) == ["revenue", "year"]
-        # a scope too small to tell common from rare keeps every word
-        small = {**scope, "items": ["9Y"]}
-        _insert(conn, embedder, written[:3], "9Y", acc, agent_corpus.APPLE, first=850)
-        assert chunks.distinctive_words(conn, ["revenue", "region"], **small) == ["revenue", "region"]
-        # the full-text arm then finds the one chunk that names the subject first
-        hits = chunks.hybrid_search(conn, "revenue talc", embedder.embed(["revenue talc"])[0], **scope, limit=3)
-        assert "talc" in hits[0].text
-
-
 def _hit(id_, item, score):
     return chunks.ChunkHit(id_, "acc", 1, item, id_, False, f"text {id_}", 2024, "10-K", "", None, score)
 
