@@ -83,6 +83,9 @@ def test_the_planners_default_items_are_a_preference_and_its_routes_a_bound():
     # the planner's route bounds the search, its best passage in MD&A or the business description read beside it
     assert _item_scope("how dependent is it on its bottlers?", routed, ["1A", "1", "7"]) == {
         "items": ["1A", "1", "7"], "beyond": ["7", "1"]}
+    # a cause is told in MD&A, the route's first Item: nothing beside it
+    cause = SimpleNamespace(items_guessed=False, asks_cause=True)
+    assert _item_scope("why did margins fall?", cause, ["7", "8"]) == {"items": ["7", "8"]}
     # a section the question names bounds the search even when the planner had no other route, and nothing beside it
     assert _item_scope("what do the risk factors say about halving?", guessed, ["1A"]) == {"items": ["1A"]}
     assert _item_scope("what do the risk factors say about halving?", routed, ["1A"]) == {"items": ["1A"]}

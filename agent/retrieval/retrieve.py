@@ -1020,8 +1020,10 @@ def _item_scope(question: str, plan, items: list[str]) -> dict:
         return {"prefer": prior} if prior else {}
     if NAMED_SECTION.search(question.lower()):
         return {"items": items}
-    if not plan.items_guessed:  # the planner's route: its best passage in the narrative Items is read too
-        return {"items": items, "beyond": list(NARRATIVE)}
+    if not plan.items_guessed:
+        # the planner's route; unless it asks a cause (told in MD&A, its route's first Item), the
+        # filing's best passage in the narrative Items is read beside it
+        return {"items": items, **({} if getattr(plan, "asks_cause", False) else {"beyond": list(NARRATIVE)})}
     return {"prefer": items}
 
 
