@@ -13,7 +13,7 @@ import math
 import re
 from decimal import Decimal
 
-from agent.composing import sentence_rank
+from agent.composing import neighbourhood, sentence_rank
 from agent.composing.draft import Claim, Draft, Evidence, possessive
 from agent.composing.sentence_vectors import SENTENCES
 from store.items import is_quarterly_item, item_label
@@ -133,7 +133,11 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
     statement too, with or without its closing period."""
     out = []
     for rank, chunk in enumerate(chunks):
-        for position, sentence in enumerate(split_sentences(chunk.text)):
+        pieces = split_sentences(chunk.text)
+        above = neighbourhood.headings(pieces)
+        for position, sentence in enumerate(pieces):
+            if position in above and _earlier_comparison(above[position], chunk, year):
+                continue  # under "Fiscal 2023 Compared with Fiscal 2022": last year's story, told again
             sentence = _GLUED.sub("", _TITLE.sub("", _PAGE_MARK.sub("", sentence)))
             bullet = _BULLET.match(sentence)
             sentence = whole = sentence[bullet.end():] if bullet else sentence
@@ -332,6 +336,11 @@ def _pick_sentences(
     # followed, not searched in the register of a change's causes: no why
     why = bool(sentence_rank.ASK_CAUSE.search(f"{question} {subject}")) and not EVENT.search(question.lower())
     why = why or bool(stated)  # "what's behind the growth?" after a figure: its cause, in whatever words
+    # a why's sentence under a heading or a list's lead-in that names the line asked ("Networking", "Gross
+    # margin decreased ... due to the following:") is read under it: MD&A names a line once, above its
+    # causes (neighbourhood). Not for other questions: a heading naming a matter ("European Commission
+    # Fines") heads what happened and where it is accrued alike, and only a sentence's own words tell them apart.
+    under = _under(chunks, candidates, query_terms, follows, names) if why else {}
     # the floor's share: of the question's terms, those some candidate holds
     cased = sentence_rank.in_candidates(sentence_rank.cased_terms(subject or " ".join(queries)),
                                         [c[3] for c in candidates])
@@ -347,7 +356,7 @@ def _pick_sentences(
     # found in a sentence is a coincidence, not that figure's statement
     stated_in = {rank: [(v, unit) for v, unit, whose in stated if whose in (None, chunk.ticker)]
                  for rank, chunk in enumerate(chunks)} if stated and why else {}
-    candidates = _shortlist(candidates, query_terms, weights, before, question, quoted, follows, stated_in)
+    candidates = _shortlist(candidates, query_terms, weights, before, question, quoted, follows, stated_in, under)
     # the asked line in the asker's words and the search's ("operating cash flow" searched as "net cash
     # provided by operating activities"): a subject in either is the line asked
     line_names = asked | (sentence_rank.terms(" ".join([subject, *queries])) - sentence_rank.MOVEMENT)
@@ -365,7 +374,7 @@ def _pick_sentences(
     # most of compose's time); only the check that the subject is found at all reads every vector.
     lost = [lost_subject(*c) for c in candidates]
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
-    texts = [_score_text(c, quoted, follows, before) for c in candidates]
+    texts = [_score_text(c, quoted, follows, before, under) for c in candidates]
     cosines = _cosines(embedder, texts, q, [not missing and x for x in lost])
     if missing and float(cosines.max()) < sentence_rank.SAME_MEANING:
         return []  # most of the subject is nowhere in what was found: the compose node refuses
@@ -373,8 +382,8 @@ def _pick_sentences(
     for i, (rank, position, sentence, whole) in enumerate(candidates):
         if lost[i]:
             continue
-        covered = sentence_rank.coverage(whole, weights) if held else 0.0
-        context = f"{before.get((rank, position), '')} {whole}"
+        covered = sentence_rank.coverage(f"{under.get((rank, position), '')} {whole}", weights) if held else 0.0
+        context = f"{under.get((rank, position), '')} {before.get((rank, position), '')} {whole}"
         if held and not sentence_rank.answers(float(cosines[i].max()), sentence_rank.share(whole, cased),
                                               in_context=sentence_rank.share(context, cased), top_chunk=rank == 0,
                                               cause=why and sentence_rank.states_cause(whole)
@@ -562,18 +571,37 @@ def _carried_on(scored: list[tuple[float, int]], candidates: list, quoted: dict 
             for score, i in scored]
 
 
-def _score_text(candidate: tuple, quoted: dict, follows: set, before: dict) -> str:
-    """What a candidate is embedded as: its opening words, which carry its subject; a sentence that
-    points back, the opening of the sentence before it and its own (their statement together)."""
+def _under(chunks: list[Evidence], candidates: list, query_terms: set[str], follows: set,
+           names: dict[str, str]) -> dict[tuple[int, int], str]:
+    """(chunk rank, position) -> the heading or lead-in a candidate is read under, when it names one
+    of the question's terms the sentence itself does not (neighbourhood.context). A heading naming
+    nothing asked ("Fiscal 2024 compared with fiscal 2023") changes nothing; a sentence that points
+    back is read with the sentence before it already."""
+    above = {(rank, k): text for rank, chunk in enumerate(chunks)
+             for k, text in neighbourhood.context(split_sentences(chunk.text)).items()}
+    out = {}
+    for rank, position, _, whole in candidates:
+        text = above.get((rank, position))
+        if text and (rank, position) not in follows and (_terms(text) & query_terms) - _terms(whole):
+            out[(rank, position)] = sentence_rank.spelled_out(text, names)
+    return out
+
+
+def _score_text(candidate: tuple, quoted: dict, follows: set, before: dict, under: dict | None = None) -> str:
+    """What a candidate is embedded as: its opening words, which carry its subject, under the heading
+    or lead-in that names what is asked (`under`); a sentence that points back, the opening of the
+    sentence before it and its own (their statement together)."""
     own = " ".join(quoted[candidate[:3]].split()[:SCORE_WORDS])
     if candidate[:2] not in follows:
-        return " ".join(candidate[3].split()[:SCORE_WORDS])
+        opening = " ".join(candidate[3].split()[:SCORE_WORDS])
+        return f"{under[candidate[:2]]}: {opening}" if under and candidate[:2] in under else opening
     return f"{' '.join(before[candidate[:2]].split()[:SCORE_WORDS // 2])} {own}"
 
 
 def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float] | None = None,
                before: dict | None = None, question: str = "", quoted: dict | None = None,
-               follows: set = frozenset(), stated: dict[int, list[tuple]] | None = None) -> list:
+               follows: set = frozenset(), stated: dict[int, list[tuple]] | None = None,
+               under: dict | None = None) -> list:
     """The SHORTLIST candidates worth embedding (each costs ~8 ms on a busy core): the question's
     terms covered first (rarer terms weighing more), then the query's, ties in the search's order.
     A sentence after one that names the question's terms ("We plan to spend $X on capex. In
@@ -583,7 +611,9 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
         return candidates
     # a sentence scored with the one it points back to (`follows`) weighs as the better of the two, not
     # as their words together: two sentences' words would outweigh any one sentence's
-    parts = [[c[3]] if c[:2] not in follows else [(quoted or {}).get(c[:3], c[3]), before[c[:2]]] for c in candidates]
+    # a sentence under a heading or lead-in naming what is asked weighs with its words (`under`)
+    parts = [[f"{(under or {}).get(c[:2], '')} {c[3]}".strip()] if c[:2] not in follows
+             else [(quoted or {}).get(c[:3], c[3]), before[c[:2]]] for c in candidates]
     terms = [[_terms(p) & query_terms for p in ps] for ps in parts]
     df: dict[str, int] = {}
     for ts in terms:

@@ -67,6 +67,18 @@ def points_back(sentence: str) -> bool:
 def states_cause(sentence: str) -> bool:
     """The sentence says why something moved, or how much it moved."""
     return bool(CAUSE.search(sentence) or (CHANGE.search(sentence) and _SIZE.search(sentence)))
+
+
+# What went the other way: "..., partially offset by growth in Security, driven by Splunk" explains the
+# offset, not the subject; "This decrease was partially offset by a 17% increase in Embedded" tells no
+# cause of the decrease at all.
+_OFFSET = re.compile(r",?\s*(?:which\s+(?:was|were)\s+)?(?:(?:was|were)\s+)?(?:partially|partly|largely|slightly|more than)?\s*"
+                     r"offset\s+by\b.*$", re.I | re.S)
+
+
+def own_statement(sentence: str) -> str:
+    """The sentence without what offset its subject's change (_OFFSET)."""
+    return _OFFSET.sub("", sentence)
 RELIANCE = re.compile(r"\b(?:depend\w*|rel(?:y|ies|ied|iance)|single[- ]source|sole[- ]source|limited number|"
                       r"concentrat\w*|substantial (?:portion|majority|part)|significant portion|key suppliers?|"
                       r"outsourc\w*|a few|manufactured by|partners?)\b", re.I)
@@ -158,9 +170,10 @@ def role(question: str, sentence: str) -> float:
     bonus = 0.0
     if ASK_AMOUNT.search(question) and not ASK_RELIANCE.search(question) and AMOUNT.search(sentence):
         bonus += ROLE_BONUS
-    if ASK_CAUSE.search(question) and states_cause(sentence):
-        # a cause told outright answers a why; how much the thing moved only sets the scene for it
-        bonus += ROLE_BONUS * (2 if CAUSE.search(sentence) else 1)
+    if ASK_CAUSE.search(question) and states_cause(own := own_statement(sentence)):
+        # a cause told outright answers a why; how much the thing moved only sets the scene for it; a
+        # cause of what offset it answers nothing asked
+        bonus += ROLE_BONUS * (2 if CAUSE.search(own) else 1)
     if ASK_RELIANCE.search(question) and RELIANCE.search(sentence):
         bonus += ROLE_BONUS
     if ASK_EVENT.search(question) and EVENT.search(sentence):
