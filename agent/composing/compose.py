@@ -340,7 +340,7 @@ def _pick_sentences(
     # margin decreased ... due to the following:") is read under it: MD&A names a line once, above its
     # causes (neighbourhood). Not for other questions: a heading naming a matter ("European Commission
     # Fines") heads what happened and where it is accrued alike, and only a sentence's own words tell them apart.
-    under = _under(chunks, candidates, query_terms, follows, names) if why else {}
+    under = _under(chunks, candidates, asked or query_terms, follows, names) if why else {}
     # the floor's share: of the question's terms, those some candidate holds
     cased = sentence_rank.in_candidates(sentence_rank.cased_terms(subject or " ".join(queries)),
                                         [c[3] for c in candidates])
@@ -571,19 +571,27 @@ def _carried_on(scored: list[tuple[float, int]], candidates: list, quoted: dict 
             for score, i in scored]
 
 
-def _under(chunks: list[Evidence], candidates: list, query_terms: set[str], follows: set,
+def _under(chunks: list[Evidence], candidates: list, asked: set[str], follows: set,
            names: dict[str, str]) -> dict[tuple[int, int], str]:
-    """(chunk rank, position) -> the heading or lead-in a candidate is read under, when it names one
-    of the question's terms the sentence itself does not (neighbourhood.context). A heading naming
-    nothing asked ("Fiscal 2024 compared with fiscal 2023") changes nothing; a sentence that points
-    back is read with the sentence before it already."""
-    above = {(rank, k): text for rank, chunk in enumerate(chunks)
-             for k, text in neighbourhood.context(split_sentences(chunk.text)).items()}
+    """(chunk rank, position) -> what a candidate is read under (neighbourhood): the lead-in of its
+    list when that names the line asked (`asked`: the question's terms for it), else its headings when
+    they name one the sentence itself does not. A heading naming nothing asked ("Fiscal 2024 compared
+    with fiscal 2023") changes nothing; a sentence that points back is read with the sentence before it
+    already."""
+    heads, leads = {}, {}
+    for rank, chunk in enumerate(chunks):
+        pieces = split_sentences(chunk.text)
+        heads.update({(rank, k): text for k, text in neighbourhood.headings(pieces).items()})
+        leads.update({(rank, k): text for k, text in neighbourhood.leads(pieces).items()})
     out = {}
     for rank, position, _, whole in candidates:
-        text = above.get((rank, position))
-        if text and (rank, position) not in follows and (_terms(text) & query_terms) - _terms(whole):
-            out[(rank, position)] = sentence_rank.spelled_out(text, names)
+        key = (rank, position)
+        if key in follows:
+            continue
+        if key in leads and _terms(leads[key]) & asked:
+            out[key] = sentence_rank.spelled_out(leads[key], names)
+        elif key in heads and (_terms(heads[key]) & asked) - _terms(whole):
+            out[key] = sentence_rank.spelled_out(heads[key], names)
     return out
 
 

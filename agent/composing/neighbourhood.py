@@ -22,12 +22,10 @@ _LEAD_ENDS = re.compile(r":\s*$")
 
 
 def is_heading(piece: str) -> bool:
-    """A short capitalised line with no closing stop: "Client", "Gross Margin", "Change Healthcare
-    Cyberattack". Not a table row, not a list item, not a page header in capitals."""
-    words = piece.split()
-    letters = [ch for ch in piece if ch.isalpha()]
-    return (0 < len(words) <= HEADING_WORDS and bool(_HEADING.match(piece)) and "|" not in piece
-            and not _BULLET.match(piece) and sum(ch.isupper() for ch in letters) <= 0.5 * len(letters))
+    """A short line opening with a capital, with no stop at all: "Client", "Gross Margin", "GREATER
+    CHINA". Not a table row, not a list item, not a page header ("2025 FORM 10-K 34", "CISCO
+    SYSTEMS, INC.")."""
+    return 0 < len(piece.split()) <= HEADING_WORDS and bool(_HEADING.match(piece)) and not _BULLET.match(piece)
 
 
 def headings(pieces: list[str]) -> dict[int, str]:
