@@ -341,6 +341,10 @@ def _pick_sentences(
     # causes (neighbourhood). Not for other questions: a heading naming a matter ("European Commission
     # Fines") heads what happened and where it is accrued alike, and only a sentence's own words tell them apart.
     under = _under(chunks, candidates, asked or query_terms, follows, names) if why else {}
+    # a list's item explains its lead-in's line ("Reported EBIT decreased 24% ... and the following:"):
+    # a lead-in stating another line's change makes the item another line's cause (other_subject)
+    leads = {(rank, k): text for rank, chunk in enumerate(chunks)
+             for k, text in neighbourhood.leads(split_sentences(chunk.text), whole=True).items()} if why else {}
     # the floor's share: of the question's terms, those some candidate holds
     cased = sentence_rank.in_candidates(sentence_rank.cased_terms(subject or " ".join(queries)),
                                         [c[3] for c in candidates])
@@ -392,7 +396,9 @@ def _pick_sentences(
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
                  + sentence_rank.role(question, whole) + RANK_WEIGHT * (1 - rank / len(chunks))
                  - (sentence_rank.ROLE_BONUS if why and sentence_rank.opposite_direction(question, whole) else 0.0)
-                 - (sentence_rank.SUBJECT_WEIGHT * sentence_rank.other_subject(sentence, line_names)
+                 - (sentence_rank.SUBJECT_WEIGHT * max(sentence_rank.other_subject(sentence, line_names),
+                                                       sentence_rank.other_subject(leads.get((rank, position), ""),
+                                                                                   line_names))
                     if sentence_rank.asks_a_lines_change(question, why) else 0.0)
                  - NUMBER_PENALTY * max(0, len(number_tokens(sentence)) - FREE_NUMBERS))
         if _explains_figure(whole, before.get((rank, position), ""), stated_in.get(rank)):

@@ -47,9 +47,9 @@ def headings(pieces: list[str]) -> dict[int, str]:
     return out
 
 
-def leads(pieces: list[str]) -> dict[int, str]:
+def leads(pieces: list[str], whole: bool = False) -> dict[int, str]:
     """By position, the opening words of the sentence that introduces the list the item there belongs
-    to ("Gross margin decreased 190 basis points ... due to the following:")."""
+    to ("Gross margin decreased 190 basis points ... due to the following:"); all of it, if `whole`."""
     out: dict[int, str] = {}
     lead = ""
     for k, piece in enumerate(pieces):
@@ -59,7 +59,7 @@ def leads(pieces: list[str]) -> dict[int, str]:
         elif is_heading(piece):
             lead = ""
         else:
-            lead = " ".join(piece.split()[:LEAD_WORDS]) if _LEAD_ENDS.search(piece) else ""
+            lead = (piece if whole else " ".join(piece.split()[:LEAD_WORDS])) if _LEAD_ENDS.search(piece) else ""
     return out
 
 

@@ -197,13 +197,13 @@ SUBJECT_WORDS = 14  # a verb further in ends a clause, not the sentence's subjec
 MEASURES = frozenset(stem(w) for w in (
     "revenue revenues sales cost costs expense expenses margin margins income profit profits loss losses earnings "
     "tax taxes cash liabilities assets debt borrowings interest depreciation amortization inventory inventories "
-    "capital dividends shares receivables payables ebitda spending expenditures").split())
+    "capital dividends shares receivables payables ebit ebitda spending expenditures").split())
 SUBJECT_WEIGHT = 0.15
 # Measures said in other words are one measure ("sales" and "revenue", "earnings" and "income"); the
 # provision for income taxes is a tax, not an income.
 _FAMILY = {stem(w): f for f, words in (
     ("revenue", "revenue revenues sales"), ("cost", "cost costs expense expenses spending expenditures"),
-    ("income", "income earnings profit profits loss losses"), ("tax", "tax taxes")) for w in words.split()}
+    ("income", "income earnings profit profits loss losses ebit"), ("tax", "tax taxes")) for w in words.split()}
 _INCOME_TAX = re.compile(r"\bincome\s+tax", re.I)
 
 
