@@ -89,7 +89,9 @@ _BOILERPLATE = re.compile(
     r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)|\bshould be read (?:together|in conjunction) with\b|"
     # "For more information related to X, refer to Note 19 - Restructuring ...": a pointer, not a statement
     r"^for (?:more|additional|further) (?:information|details|discussion)\b[^.;]{0,160}?\b(?:see|refer to)\b|"
-    r"\byou should carefully consider\b|\bnot the only (?:risks|ones)\b|\bPart I{1,3}V?,?\s+Item\s+\d", re.I
+    r"\byou should carefully consider\b|\bnot the only (?:risks|ones)\b|\bPart I{1,3}V?,?\s+Item\s+\d|"
+    # "The following summarizes select 2024 comparisons ...": a pointer to a table, which is not quoted
+    r"^the following (?:table\s+)?(?:summarizes|summarize|presents|present|sets forth|shows|show|provides|lists)\b", re.I
 )  # reading instructions and cross-references are never the answer
 
 
@@ -256,7 +258,7 @@ def _elided(sentence: str) -> str | None:
     return text
 
 
-_PERIOD_WORDS = frozenset("year years ended ending fiscal compared with from prior period same quarter quarters "
+_PERIOD_WORDS = frozenset("year years ended ending fiscal compared with from prior last period same quarter quarters "
                           "respectively months month january february march april june july august september "
                           "october november december during total approximately about were have been with that "
                           "this which from their while respectively".split())
@@ -581,9 +583,9 @@ def _under(chunks: list[Evidence], candidates: list, asked: set[str], follows: s
            names: dict[str, str]) -> dict[tuple[int, int], str]:
     """(chunk rank, position) -> what a candidate is read under (neighbourhood): the lead-in of its
     list when that names the line asked (`asked`: the question's terms for it), else its headings when
-    they name one the sentence itself does not. A heading naming nothing asked ("Fiscal 2024 compared
-    with fiscal 2023") changes nothing; a sentence that points back is read with the sentence before it
-    already."""
+    they name one the sentence itself does not, in any word of its family ("operations" under "Operating
+    Activities" is not lifted). A heading naming nothing asked ("Fiscal 2024 compared with fiscal 2023")
+    changes nothing; a sentence that points back is read with the sentence before it already."""
     heads, leads = {}, {}
     for rank, chunk in enumerate(chunks):
         pieces = split_sentences(chunk.text)
@@ -596,7 +598,7 @@ def _under(chunks: list[Evidence], candidates: list, asked: set[str], follows: s
             continue
         if key in leads and _terms(leads[key]) & asked:
             out[key] = sentence_rank.spelled_out(leads[key], names)
-        elif key in heads and (_terms(heads[key]) & asked) - _terms(whole):
+        elif key in heads and any(not sentence_rank.holds(_terms(whole), t) for t in _terms(heads[key]) & asked):
             out[key] = sentence_rank.spelled_out(heads[key], names)
     return out
 
