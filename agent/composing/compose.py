@@ -322,14 +322,15 @@ def _pick_sentences(
     # as their words ("BCA" as "boeing commercial airplanes"), and quoted as written
     names = {**sentence_rank.defined([c.text for c in chunks]), **sentence_rank.initialisms(question)}
     quoted = {c[:3]: c[3] for c in candidates}
-    before = {(rank, k + 1): sentence_rank.spelled_out(s, names)
+    lines = sentence_rank.line_names(question)  # "revenue" asked, "net sales" written
+    before = {(rank, k + 1): sentence_rank.spelled_out(sentence_rank.with_line_names(s, lines), names)
               for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
     # a sentence whose subject only points back ("This increase was primarily due to ...") is scored as
     # the statement it ends, the sentence before it and itself: that is what it says (sentence_rank.points_back)
     follows = {c[:2] for c in candidates if c[:2] in before and sentence_rank.points_back(c[3])}
     quotable = {c[:2]: c for c in candidates}  # before the shortlist: an antecedent quoted beside its cause
-    candidates = [(*c[:3], sentence_rank.spelled_out(f"{before[c[:2]]} {c[3]}" if c[:2] in follows else c[3], names))
-                  for c in candidates]
+    candidates = [(*c[:3], sentence_rank.spelled_out(sentence_rank.with_line_names(
+        f"{before[c[:2]]} {c[3]}" if c[:2] in follows else c[3], lines), names)) for c in candidates]
     # what is asked about, not how it moved nor the scaffolding of a why ("primarily due to")
     asked = {t for t in sentence_rank.terms(subject or " ".join(queries)) if t not in sentence_rank.MOVEMENT}
     weights = sentence_rank.term_weights(asked or query_terms, [c[3] for c in candidates])

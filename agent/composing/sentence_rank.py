@@ -462,6 +462,30 @@ def spelled_out(text: str, names: dict[str, str]) -> str:
                         else m.group(0), text)
 
 
+# One line under two names: a question's "revenue" is a filing's "net sales", its "operating income"
+# the filing's "earnings from operations". Why: "why did Apple's revenue change?" found MD&A's "Americas
+# net sales increased ... due primarily to ..." naming nothing asked, and quoted a note that says
+# "revenue". Only these phrases: "sales" alone is any sale ("our sales potential").
+_LINE_NAMES = ((re.compile(r"\bnet sales\b", re.I), "revenue"),
+               (re.compile(r"\b(?:earnings|income) from operations\b|\boperating earnings\b", re.I), "operating income"),
+               (re.compile(r"\bnet earnings\b", re.I), "net income"))
+
+
+def line_names(question: str) -> list[tuple[re.Pattern, str]]:
+    """The lines the question names by their common name and not in the filing's words."""
+    have = terms(question)
+    return [(p, name) for p, name in _LINE_NAMES if terms(name) <= have and not p.search(question)]
+
+
+def with_line_names(text: str, names: list[tuple[re.Pattern, str]]) -> str:
+    """The text with each line it names in a filing's words followed by the question's name for it
+    (`names`, from line_names): "net sales (revenue)". The text a sentence is scored by, never the one
+    quoted."""
+    for pattern, name in names:
+        text = pattern.sub(lambda m: f"{m.group(0)} ({name})", text)
+    return text
+
+
 PREFIX = 6  # "competition" and "competitive", "dependence" and "depends": one word family for the floor
 SHORTEST_ROOT = 4  # a word of this length or more begins its longer kin ("rail" in "railroad", "ship" in "shipments")
 
