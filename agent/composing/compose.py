@@ -45,6 +45,7 @@ RELEVANCE_FLOOR, RELEVANCE_MARGIN, OVERLAP_WEIGHT = 0.20, 0.15, 0.03
 NUMBER_PENALTY, FREE_NUMBERS = 0.02, 3
 ROLE_WEIGHT = 1.0  # in the shortlist: a sentence playing the part asked for (a cause, a reliance, an event)
 SHORTLIST = 10  # sentences embedded per answer, chosen by shared terms: the latency budget
+UNDER_EXTRA = 4  # and those a heading naming the asked line brings in (a why's only)
 # The search ranked the chunks by the whole question, words and meaning: a sentence of its first
 # chunk is a little more likely to answer than one of its sixth.
 RANK_WEIGHT = 0.04
@@ -582,9 +583,9 @@ def _carried_on(scored: list[tuple[float, int]], candidates: list, quoted: dict 
 
 def _under(chunks: list[Evidence], candidates: list, asked: set[str], follows: set,
            names: dict[str, str]) -> dict[tuple[int, int], str]:
-    """(chunk rank, position) -> what a candidate is read under (neighbourhood): the lead-in of its
-    list when that names the line asked (`asked`: the question's terms for it), else its headings when
-    they name one the sentence itself does not, in any word of its family ("operations" under "Operating
+    """(chunk rank, position) -> what a candidate stating a cause is read under (neighbourhood): the
+    lead-in of its list when that names the line asked (`asked`: the question's terms for it), else its
+    headings when they name one the sentence itself does not, in any word of its family ("operations" under "Operating
     Activities" is not lifted). A heading naming nothing asked ("Fiscal 2024 compared with fiscal 2023")
     changes nothing; a sentence that points back is read with the sentence before it already."""
     heads, leads = {}, {}
@@ -595,8 +596,8 @@ def _under(chunks: list[Evidence], candidates: list, asked: set[str], follows: s
     out = {}
     for rank, position, _, whole in candidates:
         key = (rank, position)
-        if key in follows:
-            continue
+        if key in follows or not sentence_rank.states_cause(sentence_rank.own_statement(whole)):
+            continue  # under the line's heading, what answers a why is a cause; the rest is its neighbour
         if key in leads and _terms(leads[key]) & asked:
             out[key] = sentence_rank.spelled_out(leads[key], names)
         elif key in heads and any(not sentence_rank.holds(_terms(whole), t) for t in _terms(heads[key]) & asked):
@@ -623,12 +624,37 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
     terms covered first (rarer terms weighing more), then the query's, ties in the search's order.
     A sentence after one that names the question's terms ("We plan to spend $X on capex. In
     particular, AI will require ...") and one that plays the part asked for (a cause for a why)
-    count for something too."""
+    count for something too. Then up to UNDER_EXTRA more that the shortlist missed and that the
+    heading or lead-in they sit under (`under`) brings in: they are added, never in place of one, so a
+    heading lifting its whole section pushes out no sentence that answers in its own words."""
     if len(candidates) <= SHORTLIST:
         return candidates
+    plain = _shortlist_weights(candidates, query_terms, weights, before, question, quoted, follows, stated)
+    keep = _best_first(candidates, plain)[:SHORTLIST]
+    if under:
+        lifted = _shortlist_weights(candidates, query_terms, weights, before, question, quoted, follows, stated,
+                                    under)
+        keep += [i for i in _best_first(candidates, lifted) if candidates[i][:2] in under and i not in keep][:UNDER_EXTRA]
+    return [candidates[i] for i in sorted(keep)]
+
+
+def _best_first(candidates: list, weight: list[float]) -> list[int]:
+    """Candidates by weight, each chunk's best sentence first: the search kept the chunk for what it says,
+    in whatever words."""
+    ranked = sorted(range(len(candidates)), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))
+    best_of = {}
+    for i in ranked:
+        best_of.setdefault(candidates[i][0], i)
+    return list(dict.fromkeys([*sorted(best_of.values(), key=ranked.index), *ranked]))
+
+
+def _shortlist_weights(candidates: list, query_terms: set[str], weights: dict[str, float] | None,
+                       before: dict | None, question: str, quoted: dict | None, follows: set,
+                       stated: dict[int, list[tuple]] | None, under: dict | None = None) -> list[float]:
+    """Each candidate's weight for the shortlist (see _shortlist); read under its heading or lead-in,
+    when `under` names one."""
     # a sentence scored with the one it points back to (`follows`) weighs as the better of the two, not
     # as their words together: two sentences' words would outweigh any one sentence's
-    # a sentence under a heading or lead-in naming what is asked weighs with its words (`under`)
     parts = [[f"{(under or {}).get(c[:2], '')} {c[3]}".strip()] if c[:2] not in follows
              else [(quoted or {}).get(c[:3], c[3]), before[c[:2]]] for c in candidates]
     terms = [[_terms(p) & query_terms for p in ps] for ps in parts]
@@ -649,13 +675,7 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
         weight[i] -= ROLE_WEIGHT if question and sentence_rank.opposite_direction(question, c[3]) else 0.0
         if _explains_figure(c[3], (before or {}).get((c[0], c[1]), ""), (stated or {}).get(c[0])):
             weight[i] += STATED_WEIGHT  # the figure's own statement and cause are always read (STATED_BONUS)
-    ranked = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))
-    # each chunk's best sentence first: the search kept the chunk for what it says, in whatever words
-    best_of = {}
-    for i in ranked:
-        best_of.setdefault(candidates[i][0], i)
-    keep = list(dict.fromkeys([*sorted(best_of.values(), key=ranked.index), *ranked]))[:SHORTLIST]
-    return [candidates[i] for i in sorted(keep)]
+    return weight
 
 
 def _pick_by_terms(chunks, candidates, query_terms) -> list[tuple[Evidence, str]]:
