@@ -88,3 +88,36 @@ def test_an_item_of_another_lines_list_is_not_the_asked_lines_cause(embedder):
                                                  chunks, embedder=embedder).claims]
     assert any("higher discounts" in q for q in quoted) and any("freight" in q for q in quoted)
     assert not any("unfavorable currency" in q for q in quoted)  # Europe's EBIT story, not the company's margin
+
+
+def test_a_line_asked_by_its_common_name_is_found_in_the_filings_words(embedder):
+    lines = sentence_rank.line_names("why did zzz's revenue change?")
+    assert sentence_rank.with_line_names("Kettle net sales increased.", lines) == "Kettle net sales (revenue) increased."
+    assert sentence_rank.line_names("why did zzz's net sales change?") == []  # asked in the filing's words
+    assert sentence_rank.with_line_names("We may not realize our sales potential.", lines) \
+        == "We may not realize our sales potential."  # "sales" alone is any sale
+    chunks = [_chunk(1, "7", "Kettle net sales increased during 2024 compared to 2023 due primarily to higher hotel "
+                             "demand."),
+              _chunk(2, "8", "Total revenue includes amounts recognized from deferred revenue balances.")]
+    plan = _plan("why did revenue change", items=("7", "8"))
+    quoted = [c.text for c in compose_extractive("why did zzz's revenue change?", plan, chunks, embedder=embedder).claims]
+    assert any("hotel demand" in q for q in quoted)
+    assert not any("deferred revenue" in q for q in quoted)
+
+
+def test_a_heading_adds_to_the_shortlist_and_pushes_out_nothing():
+    from agent.composing.compose import SHORTLIST, UNDER_EXTRA, _shortlist
+
+    # eleven sentences naming kettle revenue, and one under the "Kettles" heading that does not
+    own = [(0, k, f"Kettle revenue fell in region {k} as hotel chains cut orders.",
+            f"Kettle revenue fell in region {k} as hotel chains cut orders.") for k in range(SHORTLIST + 1)]
+    lifted = (1, 1, "Sales declined in both electric and stovetop lines.", "Sales declined in both electric and stovetop lines.")
+    first = (1, 0, "Kettle revenue fell in the north as hotel chains cut orders.",
+             "Kettle revenue fell in the north as hotel chains cut orders.")  # its chunk's best
+    candidates = own + [first, lifted]
+    terms = {"kettl", "revenu"}
+    plain = _shortlist(candidates, terms)
+    with_heading = _shortlist(candidates, terms, under={(1, 1): "Kettles"})
+    assert lifted not in plain
+    assert lifted in with_heading and set(plain) <= set(with_heading)
+    assert len(with_heading) <= SHORTLIST + UNDER_EXTRA
