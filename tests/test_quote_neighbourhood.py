@@ -121,3 +121,11 @@ def test_a_heading_adds_to_the_shortlist_and_pushes_out_nothing():
     assert lifted not in plain
     assert lifted in with_heading and set(plain) <= set(with_heading)
     assert len(with_heading) <= SHORTLIST + UNDER_EXTRA
+
+
+def test_a_line_name_is_matched_word_for_word_and_not_as_a_ratios_base():
+    # "operating income" asked: "net earnings" is not read as it, though both are an income
+    assert [name for _, name in sentence_rank.line_names("what drove zzz's operating income?")] == ["operating income"]
+    lines = sentence_rank.line_names("why did zzz's revenue change?")
+    assert sentence_rank.with_line_names("SG&A as a percentage of net sales increased.", lines) \
+        == "SG&A as a percentage of net sales increased."

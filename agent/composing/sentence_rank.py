@@ -472,9 +472,14 @@ _LINE_NAMES = ((re.compile(r"\bnet sales\b", re.I), "revenue"),
 
 
 def line_names(question: str) -> list[tuple[re.Pattern, str]]:
-    """The lines the question names by their common name and not in the filing's words."""
-    have = terms(question)
-    return [(p, name) for p, name in _LINE_NAMES if terms(name) <= have and not p.search(question)]
+    """The lines the question names by their common name, word for word ("net income", not any
+    "income"), and not in the filing's words."""
+    return [(p, name) for p, name in _LINE_NAMES
+            if re.search(rf"\b{name}\b", question, re.I) and not p.search(question)]
+
+
+# "SG&A as a percentage of net sales": net sales is the base of another line's ratio, not its subject
+_RATIO_BASE = re.compile(r"(?:percent(?:age)?|%)\s+of\s+(?:total\s+)?$", re.I)
 
 
 def with_line_names(text: str, names: list[tuple[re.Pattern, str]]) -> str:
@@ -482,7 +487,8 @@ def with_line_names(text: str, names: list[tuple[re.Pattern, str]]) -> str:
     (`names`, from line_names): "net sales (revenue)". The text a sentence is scored by, never the one
     quoted."""
     for pattern, name in names:
-        text = pattern.sub(lambda m: f"{m.group(0)} ({name})", text)
+        text = pattern.sub(lambda m: m.group(0) if _RATIO_BASE.search(m.string[:m.start()])
+                           else f"{m.group(0)} ({name})", text)
     return text
 
 
