@@ -201,3 +201,13 @@ def test_a_why_is_answered_by_the_change_of_the_line_it_names(embedder):
     quoted = [c.text for c in compose_extractive("what drove zzz's kiosk service revenue growth?", plan, chunks,
                                                  embedder=embedder).claims]
     assert quoted and quoted[0].startswith("Kiosk service revenue increased")
+
+
+def test_a_pointer_to_a_table_and_an_amount_only_sentence_are_never_quoted():
+    from agent.composing.compose import _BOILERPLATE, _elided
+
+    assert _BOILERPLATE.search("The following summarizes select 2024 comparisons to 2023 and other results.")
+    assert _BOILERPLATE.search("The following table presents our revenue by segment.")
+    assert not _BOILERPLATE.search("The following factors drove the decline in kettle revenue: price and volume.")
+    assert _elided("Earnings from operations of $4.1 billion compared to $3.9 billion last year.") is None
+    assert _elided("We expect capital expenditures of about $2 billion in 2025 to support new kettle plants.")

@@ -13,7 +13,7 @@ import math
 import re
 from decimal import Decimal
 
-from agent.composing import sentence_rank
+from agent.composing import neighbourhood, sentence_rank
 from agent.composing.draft import Claim, Draft, Evidence, possessive
 from agent.composing.sentence_vectors import SENTENCES
 from store.items import is_quarterly_item, item_label
@@ -45,6 +45,7 @@ RELEVANCE_FLOOR, RELEVANCE_MARGIN, OVERLAP_WEIGHT = 0.20, 0.15, 0.03
 NUMBER_PENALTY, FREE_NUMBERS = 0.02, 3
 ROLE_WEIGHT = 1.0  # in the shortlist: a sentence playing the part asked for (a cause, a reliance, an event)
 SHORTLIST = 10  # sentences embedded per answer, chosen by shared terms: the latency budget
+UNDER_EXTRA = 4  # and those a heading naming the asked line brings in (a why's only)
 # The search ranked the chunks by the whole question, words and meaning: a sentence of its first
 # chunk is a little more likely to answer than one of its sixth.
 RANK_WEIGHT = 0.04
@@ -89,7 +90,9 @@ _BOILERPLATE = re.compile(
     r"^(table of contents|see |refer to |\(?\d+\)?$|page \d+)|\bshould be read (?:together|in conjunction) with\b|"
     # "For more information related to X, refer to Note 19 - Restructuring ...": a pointer, not a statement
     r"^for (?:more|additional|further) (?:information|details|discussion)\b[^.;]{0,160}?\b(?:see|refer to)\b|"
-    r"\byou should carefully consider\b|\bnot the only (?:risks|ones)\b|\bPart I{1,3}V?,?\s+Item\s+\d", re.I
+    r"\byou should carefully consider\b|\bnot the only (?:risks|ones)\b|\bPart I{1,3}V?,?\s+Item\s+\d|"
+    # "The following summarizes select 2024 comparisons ...": a pointer to a table, which is not quoted
+    r"^the following (?:table\s+)?(?:summarizes|summarize|presents|present|sets forth|shows|show|provides|lists)\b", re.I
 )  # reading instructions and cross-references are never the answer
 
 
@@ -133,7 +136,11 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
     statement too, with or without its closing period."""
     out = []
     for rank, chunk in enumerate(chunks):
-        for position, sentence in enumerate(split_sentences(chunk.text)):
+        pieces = split_sentences(chunk.text)
+        above = neighbourhood.headings(pieces)
+        for position, sentence in enumerate(pieces):
+            if position in above and _earlier_comparison(above[position], chunk, year):
+                continue  # under "Fiscal 2023 Compared with Fiscal 2022": last year's story, told again
             sentence = _GLUED.sub("", _TITLE.sub("", _PAGE_MARK.sub("", sentence)))
             bullet = _BULLET.match(sentence)
             sentence = whole = sentence[bullet.end():] if bullet else sentence
@@ -252,7 +259,7 @@ def _elided(sentence: str) -> str | None:
     return text
 
 
-_PERIOD_WORDS = frozenset("year years ended ending fiscal compared with from prior period same quarter quarters "
+_PERIOD_WORDS = frozenset("year years ended ending fiscal compared with from prior last period same quarter quarters "
                           "respectively months month january february march april june july august september "
                           "october november december during total approximately about were have been with that "
                           "this which from their while respectively".split())
@@ -316,14 +323,15 @@ def _pick_sentences(
     # as their words ("BCA" as "boeing commercial airplanes"), and quoted as written
     names = {**sentence_rank.defined([c.text for c in chunks]), **sentence_rank.initialisms(question)}
     quoted = {c[:3]: c[3] for c in candidates}
-    before = {(rank, k + 1): sentence_rank.spelled_out(s, names)
+    lines = sentence_rank.line_names(question)  # "revenue" asked, "net sales" written
+    before = {(rank, k + 1): sentence_rank.spelled_out(sentence_rank.with_line_names(s, lines), names)
               for rank, chunk in enumerate(chunks) for k, s in enumerate(split_sentences(chunk.text))}
     # a sentence whose subject only points back ("This increase was primarily due to ...") is scored as
     # the statement it ends, the sentence before it and itself: that is what it says (sentence_rank.points_back)
     follows = {c[:2] for c in candidates if c[:2] in before and sentence_rank.points_back(c[3])}
     quotable = {c[:2]: c for c in candidates}  # before the shortlist: an antecedent quoted beside its cause
-    candidates = [(*c[:3], sentence_rank.spelled_out(f"{before[c[:2]]} {c[3]}" if c[:2] in follows else c[3], names))
-                  for c in candidates]
+    candidates = [(*c[:3], sentence_rank.spelled_out(sentence_rank.with_line_names(
+        f"{before[c[:2]]} {c[3]}" if c[:2] in follows else c[3], lines), names)) for c in candidates]
     # what is asked about, not how it moved nor the scaffolding of a why ("primarily due to")
     asked = {t for t in sentence_rank.terms(subject or " ".join(queries)) if t not in sentence_rank.MOVEMENT}
     weights = sentence_rank.term_weights(asked or query_terms, [c[3] for c in candidates])
@@ -332,6 +340,15 @@ def _pick_sentences(
     # followed, not searched in the register of a change's causes: no why
     why = bool(sentence_rank.ASK_CAUSE.search(f"{question} {subject}")) and not EVENT.search(question.lower())
     why = why or bool(stated)  # "what's behind the growth?" after a figure: its cause, in whatever words
+    # a why's sentence under a heading or a list's lead-in that names the line asked ("Networking", "Gross
+    # margin decreased ... due to the following:") is read under it: MD&A names a line once, above its
+    # causes (neighbourhood). Not for other questions: a heading naming a matter ("European Commission
+    # Fines") heads what happened and where it is accrued alike, and only a sentence's own words tell them apart.
+    under = _under(chunks, candidates, asked or query_terms, follows, names) if why else {}
+    # a list's item explains its lead-in's line ("Reported EBIT decreased 24% ... and the following:"):
+    # a lead-in stating another line's change makes the item another line's cause (other_subject)
+    leads = {(rank, k): text for rank, chunk in enumerate(chunks)
+             for k, text in neighbourhood.leads(split_sentences(chunk.text), whole=True).items()} if why else {}
     # the floor's share: of the question's terms, those some candidate holds
     cased = sentence_rank.in_candidates(sentence_rank.cased_terms(subject or " ".join(queries)),
                                         [c[3] for c in candidates])
@@ -347,7 +364,7 @@ def _pick_sentences(
     # found in a sentence is a coincidence, not that figure's statement
     stated_in = {rank: [(v, unit) for v, unit, whose in stated if whose in (None, chunk.ticker)]
                  for rank, chunk in enumerate(chunks)} if stated and why else {}
-    candidates = _shortlist(candidates, query_terms, weights, before, question, quoted, follows, stated_in)
+    candidates = _shortlist(candidates, query_terms, weights, before, question, quoted, follows, stated_in, under)
     # the asked line in the asker's words and the search's ("operating cash flow" searched as "net cash
     # provided by operating activities"): a subject in either is the line asked
     line_names = asked | (sentence_rank.terms(" ".join([subject, *queries])) - sentence_rank.MOVEMENT)
@@ -365,7 +382,7 @@ def _pick_sentences(
     # most of compose's time); only the check that the subject is found at all reads every vector.
     lost = [lost_subject(*c) for c in candidates]
     q = embed_queries(embedder, queries)  # retrieval embedded the same sub-queries
-    texts = [_score_text(c, quoted, follows, before) for c in candidates]
+    texts = [_score_text(c, quoted, follows, before, under) for c in candidates]
     cosines = _cosines(embedder, texts, q, [not missing and x for x in lost])
     if missing and float(cosines.max()) < sentence_rank.SAME_MEANING:
         return []  # most of the subject is nowhere in what was found: the compose node refuses
@@ -373,8 +390,8 @@ def _pick_sentences(
     for i, (rank, position, sentence, whole) in enumerate(candidates):
         if lost[i]:
             continue
-        covered = sentence_rank.coverage(whole, weights) if held else 0.0
-        context = f"{before.get((rank, position), '')} {whole}"
+        covered = sentence_rank.coverage(f"{under.get((rank, position), '')} {whole}", weights) if held else 0.0
+        context = f"{under.get((rank, position), '')} {before.get((rank, position), '')} {whole}"
         if held and not sentence_rank.answers(float(cosines[i].max()), sentence_rank.share(whole, cased),
                                               in_context=sentence_rank.share(context, cased), top_chunk=rank == 0,
                                               cause=why and sentence_rank.states_cause(whole)
@@ -383,7 +400,9 @@ def _pick_sentences(
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
                  + sentence_rank.role(question, whole) + RANK_WEIGHT * (1 - rank / len(chunks))
                  - (sentence_rank.ROLE_BONUS if why and sentence_rank.opposite_direction(question, whole) else 0.0)
-                 - (sentence_rank.SUBJECT_WEIGHT * sentence_rank.other_subject(sentence, line_names)
+                 - (sentence_rank.SUBJECT_WEIGHT * max(sentence_rank.other_subject(sentence, line_names),
+                                                       sentence_rank.other_subject(leads.get((rank, position), ""),
+                                                                                   line_names))
                     if sentence_rank.asks_a_lines_change(question, why) else 0.0)
                  - NUMBER_PENALTY * max(0, len(number_tokens(sentence)) - FREE_NUMBERS))
         if _explains_figure(whole, before.get((rank, position), ""), stated_in.get(rank)):
@@ -562,28 +581,82 @@ def _carried_on(scored: list[tuple[float, int]], candidates: list, quoted: dict 
             for score, i in scored]
 
 
-def _score_text(candidate: tuple, quoted: dict, follows: set, before: dict) -> str:
-    """What a candidate is embedded as: its opening words, which carry its subject; a sentence that
-    points back, the opening of the sentence before it and its own (their statement together)."""
+def _under(chunks: list[Evidence], candidates: list, asked: set[str], follows: set,
+           names: dict[str, str]) -> dict[tuple[int, int], str]:
+    """(chunk rank, position) -> what a candidate stating a cause is read under (neighbourhood): the
+    lead-in of its list when that names the line asked (`asked`: the question's terms for it), else its
+    headings when they name one the sentence itself does not, in any word of its family ("operations" under "Operating
+    Activities" is not lifted). A heading naming nothing asked ("Fiscal 2024 compared with fiscal 2023")
+    changes nothing; a sentence that points back is read with the sentence before it already."""
+    heads, leads = {}, {}
+    for rank, chunk in enumerate(chunks):
+        pieces = split_sentences(chunk.text)
+        heads.update({(rank, k): text for k, text in neighbourhood.headings(pieces).items()})
+        leads.update({(rank, k): text for k, text in neighbourhood.leads(pieces).items()})
+    out = {}
+    for rank, position, _, whole in candidates:
+        key = (rank, position)
+        if key in follows or not sentence_rank.states_cause(sentence_rank.own_statement(whole)):
+            continue  # under the line's heading, what answers a why is a cause; the rest is its neighbour
+        if key in leads and _terms(leads[key]) & asked:
+            out[key] = sentence_rank.spelled_out(leads[key], names)
+        elif key in heads and any(not sentence_rank.holds(_terms(whole), t) for t in _terms(heads[key]) & asked):
+            out[key] = sentence_rank.spelled_out(heads[key], names)
+    return out
+
+
+def _score_text(candidate: tuple, quoted: dict, follows: set, before: dict, under: dict | None = None) -> str:
+    """What a candidate is embedded as: its opening words, which carry its subject, under the heading
+    or lead-in that names what is asked (`under`); a sentence that points back, the opening of the
+    sentence before it and its own (their statement together)."""
     own = " ".join(quoted[candidate[:3]].split()[:SCORE_WORDS])
     if candidate[:2] not in follows:
-        return " ".join(candidate[3].split()[:SCORE_WORDS])
+        opening = " ".join(candidate[3].split()[:SCORE_WORDS])
+        return f"{under[candidate[:2]]}: {opening}" if under and candidate[:2] in under else opening
     return f"{' '.join(before[candidate[:2]].split()[:SCORE_WORDS // 2])} {own}"
 
 
 def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float] | None = None,
                before: dict | None = None, question: str = "", quoted: dict | None = None,
-               follows: set = frozenset(), stated: dict[int, list[tuple]] | None = None) -> list:
+               follows: set = frozenset(), stated: dict[int, list[tuple]] | None = None,
+               under: dict | None = None) -> list:
     """The SHORTLIST candidates worth embedding (each costs ~8 ms on a busy core): the question's
     terms covered first (rarer terms weighing more), then the query's, ties in the search's order.
     A sentence after one that names the question's terms ("We plan to spend $X on capex. In
     particular, AI will require ...") and one that plays the part asked for (a cause for a why)
-    count for something too."""
+    count for something too. Then up to UNDER_EXTRA more that the shortlist missed and that the
+    heading or lead-in they sit under (`under`) brings in: they are added, never in place of one, so a
+    heading lifting its whole section pushes out no sentence that answers in its own words."""
     if len(candidates) <= SHORTLIST:
         return candidates
+    plain = _shortlist_weights(candidates, query_terms, weights, before, question, quoted, follows, stated)
+    keep = _best_first(candidates, plain)[:SHORTLIST]
+    if under:
+        lifted = _shortlist_weights(candidates, query_terms, weights, before, question, quoted, follows, stated,
+                                    under)
+        keep += [i for i in _best_first(candidates, lifted) if candidates[i][:2] in under and i not in keep][:UNDER_EXTRA]
+    return [candidates[i] for i in sorted(keep)]
+
+
+def _best_first(candidates: list, weight: list[float]) -> list[int]:
+    """Candidates by weight, each chunk's best sentence first: the search kept the chunk for what it says,
+    in whatever words."""
+    ranked = sorted(range(len(candidates)), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))
+    best_of = {}
+    for i in ranked:
+        best_of.setdefault(candidates[i][0], i)
+    return list(dict.fromkeys([*sorted(best_of.values(), key=ranked.index), *ranked]))
+
+
+def _shortlist_weights(candidates: list, query_terms: set[str], weights: dict[str, float] | None,
+                       before: dict | None, question: str, quoted: dict | None, follows: set,
+                       stated: dict[int, list[tuple]] | None, under: dict | None = None) -> list[float]:
+    """Each candidate's weight for the shortlist (see _shortlist); read under its heading or lead-in,
+    when `under` names one."""
     # a sentence scored with the one it points back to (`follows`) weighs as the better of the two, not
     # as their words together: two sentences' words would outweigh any one sentence's
-    parts = [[c[3]] if c[:2] not in follows else [(quoted or {}).get(c[:3], c[3]), before[c[:2]]] for c in candidates]
+    parts = [[f"{(under or {}).get(c[:2], '')} {c[3]}".strip()] if c[:2] not in follows
+             else [(quoted or {}).get(c[:3], c[3]), before[c[:2]]] for c in candidates]
     terms = [[_terms(p) & query_terms for p in ps] for ps in parts]
     df: dict[str, int] = {}
     for ts in terms:
@@ -602,13 +675,7 @@ def _shortlist(candidates: list, query_terms: set[str], weights: dict[str, float
         weight[i] -= ROLE_WEIGHT if question and sentence_rank.opposite_direction(question, c[3]) else 0.0
         if _explains_figure(c[3], (before or {}).get((c[0], c[1]), ""), (stated or {}).get(c[0])):
             weight[i] += STATED_WEIGHT  # the figure's own statement and cause are always read (STATED_BONUS)
-    ranked = sorted(range(n), key=lambda i: (-weight[i], candidates[i][0], candidates[i][1]))
-    # each chunk's best sentence first: the search kept the chunk for what it says, in whatever words
-    best_of = {}
-    for i in ranked:
-        best_of.setdefault(candidates[i][0], i)
-    keep = list(dict.fromkeys([*sorted(best_of.values(), key=ranked.index), *ranked]))[:SHORTLIST]
-    return [candidates[i] for i in sorted(keep)]
+    return weight
 
 
 def _pick_by_terms(chunks, candidates, query_terms) -> list[tuple[Evidence, str]]:

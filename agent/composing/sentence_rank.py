@@ -67,6 +67,18 @@ def points_back(sentence: str) -> bool:
 def states_cause(sentence: str) -> bool:
     """The sentence says why something moved, or how much it moved."""
     return bool(CAUSE.search(sentence) or (CHANGE.search(sentence) and _SIZE.search(sentence)))
+
+
+# What went the other way: "..., partially offset by growth in Security, driven by Splunk" explains the
+# offset, not the subject; "This decrease was partially offset by a 17% increase in Embedded" tells no
+# cause of the decrease at all.
+_OFFSET = re.compile(r",?\s*(?:which\s+(?:was|were)\s+)?(?:(?:was|were)\s+)?(?:partially|partly|largely|slightly|more than)?\s*"
+                     r"offset\s+by\b.*$", re.I | re.S)
+
+
+def own_statement(sentence: str) -> str:
+    """The sentence without what offset its subject's change (_OFFSET)."""
+    return _OFFSET.sub("", sentence)
 RELIANCE = re.compile(r"\b(?:depend\w*|rel(?:y|ies|ied|iance)|single[- ]source|sole[- ]source|limited number|"
                       r"concentrat\w*|substantial (?:portion|majority|part)|significant portion|key suppliers?|"
                       r"outsourc\w*|a few|manufactured by|partners?)\b", re.I)
@@ -158,9 +170,10 @@ def role(question: str, sentence: str) -> float:
     bonus = 0.0
     if ASK_AMOUNT.search(question) and not ASK_RELIANCE.search(question) and AMOUNT.search(sentence):
         bonus += ROLE_BONUS
-    if ASK_CAUSE.search(question) and states_cause(sentence):
-        # a cause told outright answers a why; how much the thing moved only sets the scene for it
-        bonus += ROLE_BONUS * (2 if CAUSE.search(sentence) else 1)
+    if ASK_CAUSE.search(question) and states_cause(own := own_statement(sentence)):
+        # a cause told outright answers a why; how much the thing moved only sets the scene for it; a
+        # cause of what offset it answers nothing asked
+        bonus += ROLE_BONUS * (2 if CAUSE.search(own) else 1)
     if ASK_RELIANCE.search(question) and RELIANCE.search(sentence):
         bonus += ROLE_BONUS
     if ASK_EVENT.search(question) and EVENT.search(sentence):
@@ -184,13 +197,13 @@ SUBJECT_WORDS = 14  # a verb further in ends a clause, not the sentence's subjec
 MEASURES = frozenset(stem(w) for w in (
     "revenue revenues sales cost costs expense expenses margin margins income profit profits loss losses earnings "
     "tax taxes cash liabilities assets debt borrowings interest depreciation amortization inventory inventories "
-    "capital dividends shares receivables payables ebitda spending expenditures").split())
+    "capital dividends shares receivables payables ebit ebitda spending expenditures").split())
 SUBJECT_WEIGHT = 0.15
 # Measures said in other words are one measure ("sales" and "revenue", "earnings" and "income"); the
 # provision for income taxes is a tax, not an income.
 _FAMILY = {stem(w): f for f, words in (
     ("revenue", "revenue revenues sales"), ("cost", "cost costs expense expenses spending expenditures"),
-    ("income", "income earnings profit profits loss losses"), ("tax", "tax taxes")) for w in words.split()}
+    ("income", "income earnings profit profits loss losses ebit"), ("tax", "tax taxes")) for w in words.split()}
 _INCOME_TAX = re.compile(r"\bincome\s+tax", re.I)
 
 
@@ -447,6 +460,36 @@ def spelled_out(text: str, names: dict[str, str]) -> str:
         return text
     return _ACRONYM.sub(lambda m: f"{m.group(0)} ({names[m.group(0).lower()]})" if m.group(0).lower() in names
                         else m.group(0), text)
+
+
+# One line under two names: a question's "revenue" is a filing's "net sales", its "operating income"
+# the filing's "earnings from operations". Why: "why did Apple's revenue change?" found MD&A's "Americas
+# net sales increased ... due primarily to ..." naming nothing asked, and quoted a note that says
+# "revenue". Only these phrases: "sales" alone is any sale ("our sales potential").
+_LINE_NAMES = ((re.compile(r"\bnet sales\b", re.I), "revenue"),
+               (re.compile(r"\b(?:earnings|income) from operations\b|\boperating earnings\b", re.I), "operating income"),
+               (re.compile(r"\bnet earnings\b", re.I), "net income"))
+
+
+def line_names(question: str) -> list[tuple[re.Pattern, str]]:
+    """The lines the question names by their common name, word for word ("net income", not any
+    "income"), and not in the filing's words."""
+    return [(p, name) for p, name in _LINE_NAMES
+            if re.search(rf"\b{name}\b", question, re.I) and not p.search(question)]
+
+
+# "SG&A as a percentage of net sales": net sales is the base of another line's ratio, not its subject
+_RATIO_BASE = re.compile(r"(?:percent(?:age)?|%)\s+of\s+(?:total\s+)?$", re.I)
+
+
+def with_line_names(text: str, names: list[tuple[re.Pattern, str]]) -> str:
+    """The text with each line it names in a filing's words followed by the question's name for it
+    (`names`, from line_names): "net sales (revenue)". The text a sentence is scored by, never the one
+    quoted."""
+    for pattern, name in names:
+        text = pattern.sub(lambda m: m.group(0) if _RATIO_BASE.search(m.string[:m.start()])
+                           else f"{m.group(0)} ({name})", text)
+    return text
 
 
 PREFIX = 6  # "competition" and "competitive", "dependence" and "depends": one word family for the floor

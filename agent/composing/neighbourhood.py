@@ -1,0 +1,68 @@
+"""What a chunk's sentence sits under: the heading of its part of the section, or the sentence that
+introduces the list it is an item of.
+
+Why: MD&A tells each segment under its own heading ("Client", "Networking") and then speaks of it
+without naming it ("Revenue declined in both campus switching and data center switching, primarily
+driven by ..."); it explains a change with a list introduced by the change ("Gross margin decreased
+190 basis points ... due to the following:" then "•Lower ASP (decreasing gross margin approximately
+180 basis points), primarily due to higher discounts"). Read alone, such a sentence names nothing
+asked and is far in meaning from the question; read under its heading or lead-in, it is the answer,
+and a sentence under another segment's heading that shares the question's words is the neighbour.
+"""
+
+from __future__ import annotations
+
+import re
+
+HEADING_WORDS = 8  # a line longer than this without a closing stop is a broken sentence, not a heading
+LEAD_WORDS = 12  # the opening of a lead-in that is read with each item: its subject and its change
+_BULLET = re.compile(r"^[•▪●◦‣·\-–—*]\s*")
+_HEADING = re.compile(r"^[A-Z][\w’'&,/()\- ]*$")
+_LEAD_ENDS = re.compile(r":\s*$")
+
+
+def is_heading(piece: str) -> bool:
+    """A short line opening with a capital, with no stop at all: "Client", "Gross Margin", "GREATER
+    CHINA". Not a table row, not a list item, not a page header ("2025 FORM 10-K 34", "CISCO
+    SYSTEMS, INC.")."""
+    return 0 < len(piece.split()) <= HEADING_WORDS and bool(_HEADING.match(piece)) and not _BULLET.match(piece)
+
+
+def headings(pieces: list[str]) -> dict[int, str]:
+    """By position in `pieces` (a chunk's split sentences), the headings above the sentence there,
+    outermost first: a segment's name and the years it compares ("Networking Fiscal 2024 Compared
+    with Fiscal 2023"). A heading itself, and a sentence before any, has none."""
+    out: dict[int, str] = {}
+    path: list[str] = []
+    after_heading = False
+    for k, piece in enumerate(pieces):
+        if is_heading(piece):
+            # a heading right under another is a level below it; one after text replaces the last level
+            path = [*path, piece] if after_heading or not path else [*path[:-1], piece]
+            after_heading = True
+            continue
+        after_heading = False
+        if path:
+            out[k] = " ".join(path)
+    return out
+
+
+def leads(pieces: list[str], whole: bool = False) -> dict[int, str]:
+    """By position, the opening words of the sentence that introduces the list the item there belongs
+    to ("Gross margin decreased 190 basis points ... due to the following:"); all of it, if `whole`."""
+    out: dict[int, str] = {}
+    lead = ""
+    for k, piece in enumerate(pieces):
+        if _BULLET.match(piece):
+            if lead:
+                out[k] = lead
+        elif is_heading(piece):
+            lead = ""
+        else:
+            lead = (piece if whole else " ".join(piece.split()[:LEAD_WORDS])) if _LEAD_ENDS.search(piece) else ""
+    return out
+
+
+def context(pieces: list[str]) -> dict[int, str]:
+    """By position, what the sentence there is read under: the lead-in of its list, else its headings."""
+    return {**headings(pieces), **leads(pieces)}
