@@ -1812,6 +1812,16 @@ def _sum_of(m: re.Match, lines: frozenset) -> str:
 
 # "tesla capex net of depreciation? i.e. capex minus D&A", "total debt over equity... use long-term debt /
 # equity": the formula the user writes after a name, in a clause of its own, is that name's definition
+# "ROE (i.e. net income / equity)", "(e.g., A over B)": inside a bracket after a name the abbreviation only
+# introduces the definition the bracket already sets off, and its periods would end the formula's clause
+_BRACKET_IE = re.compile(r"\(\s*(?:i\.\s?e\.?|e\.\s?g\.?|ie|eg|that\s+is|namely)\s*[,:]?\s+(?=[^()]*\))", re.I)
+
+
+def _bracket_ie(m: re.Match) -> str:
+    rest = m.string[m.end():]
+    return "(" if _has_operator(" " + rest[: rest.find(")")] + " ") else m.group(0)
+
+
 _SAID_AGAIN = re.compile(r"\s*(?:\?|\.\.\.|\u2026|;|,)\s*(?:i\.?\s?e\.?|that\s+is|meaning|use|using)[,:]?\s+"
                          r"(?P<said>[^?()]+?)\s*(?P<end>[?.]?\s*)$", re.I)
 
@@ -1860,7 +1870,7 @@ def spoken_operators(text: str, lines: frozenset = frozenset()) -> str:
     formula's own name ("debt to equity ratio", "R&D to revenue ratio") is left alone. "Use diluted
     shares" (or basic) with a per-share figure is the divisor: "per diluted share". `lines`: the rows
     some company prints, by which an operand's extent is told from the question's next words."""
-    out = _PCT_MARGIN.sub(_pct_margin, _SAID_AGAIN.sub(_said_again, text))
+    out = _PCT_MARGIN.sub(_pct_margin, _SAID_AGAIN.sub(_said_again, _BRACKET_IE.sub(_bracket_ie, text)))
     out = _CAGR_SPAN.sub(_cagr_years, _COMPOUND_RATE.sub("CAGR", _CAGR_AROUND.sub(r"\g<what> CAGR", out)))
     out = _cagr_end_elsewhere(out)
     if _CHANGE_SAID.search(out):
