@@ -46,6 +46,9 @@ _FOLLOWING = re.compile(r"\b(?:please\s+)?(?:answer|respond\s+to|address)\s+the\
 _SENTENCE = re.compile(r"[^.?!:;]+(?:[.?!:;]+|$)")
 _LEAD_CLAUSE = re.compile(r"^\s*(?P<clause>(?:based\s+on|using|according\s+to|looking\s+at|relying\s+on|by\s+drawing|"
                           r"drawing|referring\s+to|with\s+reference\s+to|from)\b[^,?]{0,160}?),\s*", re.I)
+# "Please calculate, using the balance sheet and income statement, Nike's ...": set off by commas on both sides
+_MID_CLAUSE = re.compile(r",\s*(?P<clause>(?:based\s+on|using|according\s+to|looking\s+at|relying\s+on|drawing|"
+                         r"referring\s+to|with\s+reference\s+to)\b[^,?]{0,160}?),\s*", re.I)
 _TAIL_CLAUSE = re.compile(r",\s*(?P<clause>(?:based\s+on|using|according\s+to|relying\s+on|drawing|referring\s+to)\b[^,?]{0,160}?)"
                           r"(?=\s*[.?!]?\s*$)", re.I)
 
@@ -95,6 +98,11 @@ def without_sourcing(text: str) -> str:
         if lead and _instruction(lead.group("clause")) and not _owned(lead.group("clause")):
             rest = sentence[lead.end():]
             sentence = (" " if _FORMULA.search(rest) else _statement_kept(lead.group("clause"))) + rest
+        mid = _MID_CLAUSE.search(sentence)
+        if mid and _instruction(mid.group("clause")) and not _owned(mid.group("clause")):
+            rest = sentence[:mid.start()] + " " + sentence[mid.end():]
+            sentence = sentence[:mid.start()] + (" " if _FORMULA.search(rest) else _statement_kept(mid.group("clause"))) \
+                + sentence[mid.end():]
         tail = _TAIL_CLAUSE.search(sentence)
         if tail and _instruction(tail.group("clause")) and not _owned(tail.group("clause")):
             head = sentence[:tail.start()]
