@@ -36,7 +36,7 @@ _CALLED = r"(?:\s+(?:metric|ratio|measure|figure))?\s*(?:=|:=|\bis\s+defined\s+a
 NAMED = re.compile(
     r"(?:(?:\bmy|\bour|\bthe)\s+)?(?<!\w)(?P<q>['\"\u2018\u201c])(?P<name>[a-z][\w&'\- ]{0,40}?)['\"\u2019\u201d]"
     + r"(?:" + _CALLED + r"|(?P<tail>(?:\s+[a-z]+){0,2})\s*:\s+)" + r"(?P<expr>.+?)" + _END
-    + r"|(?:^|(?<=[.;:?!]\s)|(?<=\bwhere\s)|(?<=\bwith\s))(?P<bare>[a-z][\w&'\- ]{0,40}?)\s*(?:=|:=)\s*(?P<bexpr>.+?)"
+    + r"|(?:^|(?<=[.;:?!]\s)|(?<=\bwhere\s)|(?<=\bwith\s))(?P<bare>[a-z](?:(?!\s(?:where|with)\s)[\w&'\- ]){0,40}?)\s*(?:=|:=)\s*(?P<bexpr>.+?)"
     + _END,  # "…, where leverage = A / B", "debt / EBITDA, with EBITDA = A + B"
     re.I,
 )
@@ -1967,6 +1967,12 @@ def to_defined(text: str, names: list[str], lines: frozenset = frozenset()) -> s
                            text[m.start("a") + len(side):m.end()])
             at = (m.start() if m.group("a") is None else m.start("a") + len(side)) + to.start()
             text = text[:at] + " over " + text[at + len(to.group(0)):]
+            # "debt to equity ratio": the quotient's own word after its divisor names no figure of its own ("equity
+            # ratio"), it is the quotient just written
+            after = at + len(" over ") + (len(" ".join(words[:hit])) if m.group("a") is None else len(name))
+            ratio = re.match(r"\s+ratio\b", text[after:], re.I)
+            if ratio and (m.group("a") is not None or normalize(" ".join(words[:hit])) not in names):
+                text = text[:after] + text[after + ratio.end():]
     return text
 
 
