@@ -1,0 +1,79 @@
+"""Figures asked in analysts' words that were refused or answered as another figure: a note's total under a
+statement's name, a definition in a bracket after "i.e.", an instruction about the statements set off mid-sentence,
+a user's debt inside the debt-to-equity asked beside it, balances by their common names, a share over an axis."""
+
+from __future__ import annotations
+
+from agent.planning.rules import plan_rules
+from agent.planning.sourcing import without_sourcing
+from agent.planning.words import join_printed_names
+from agent.retrieval.line_items import _exactly_printed, resolve, tokens
+from tests.test_figures import directory  # noqa: F401  (the module's directory fixture)
+
+FAIR_VALUE_TOTAL = {"label": "Total liabilities", "concept": "us-gaap:LiabilitiesFairValueDisclosure", "statement": "other",
+                    "dims": {}}
+BALANCE_TOTAL = {"label": "Total liabilities", "concept": "us-gaap:Liabilities", "statement": "balance", "dims": {}}
+
+
+def plan(directory, text):  # noqa: F811
+    return plan_rules(text, directory=directory)
+
+
+def test_a_notes_total_of_a_narrower_schedule_never_answers_for_the_statement_figure():
+    # the company prints no total liabilities on its balance sheet; its fair-value note prints a "Total liabilities"
+    match, candidates = resolve("total liabilities", "total liabilities", [FAIR_VALUE_TOTAL], [], total=True)
+    assert match is None and not candidates
+    assert _exactly_printed("Total liabilities", [FAIR_VALUE_TOTAL]) is None
+    match, _ = resolve("total liabilities", "total liabilities", [FAIR_VALUE_TOTAL, BALANCE_TOTAL], [], total=True)
+    assert match.concept == "us-gaap:Liabilities"
+
+
+def test_a_definition_after_i_e_in_a_bracket_is_the_formula(directory):  # noqa: F811
+    for said in ("(i.e. operating income over total revenue)", "(i.e., operating income over total revenue)",
+                 "(e.g. operating income over total revenue)"):
+        p = plan(directory, f"Apple ratio 2024 {said}")
+        assert p.route == "domain" and p.definitions, (said, p)
+        assert p.definitions[-1]["formula"] == "Operating income ÷ Revenue", p.definitions[-1]
+
+
+def test_an_instruction_set_off_mid_sentence_is_no_part_of_the_formula(directory):  # noqa: F811
+    text = ("Please calculate, using the balance sheet and income statement, Apple's dividends paid / net income for "
+            "fiscal 2024. Round to two decimals.")
+    assert "balance sheet" not in without_sourcing(text)
+    p = plan(directory, text)
+    assert p.route == "domain" and p.definitions and p.definitions[-1]["formula"] == "Dividends paid ÷ Net income", p
+
+
+def test_a_row_name_joined_by_and_ends_before_the_words_that_follow_it():
+    words = "what was purchases of property and equipment in fy23".split()
+    names = frozenset({tokens("Purchases of property and equipment")})
+    how = [None] * len(words)
+    how[words.index("fy23")] = "period"
+    taken = join_printed_names(how, words, names)
+    assert sorted(taken) == [2, 3, 4, 6]  # "purchases of property ... equipment", never the "in" before the year
+
+
+def test_debt_defined_with_where_is_the_debt_in_the_debt_to_equity_asked(directory):  # noqa: F811
+    p = plan(directory, "walmart fy25 debt to equity where debt = short-term borrowings + long-term debt")
+    assert p.metrics == ["udf:debt over equity"], p.metrics
+    assert p.definitions[-1]["formula"] == "(Short-term borrowings + Long-term debt) ÷ Total stockholders' equity"
+
+
+def test_debt_defined_after_a_debt_to_equity_ratio_question_is_that_ratio(directory):  # noqa: F811
+    p = plan(directory, "What's walmart's fiscal 2025 debt to equity ratio? Define debt as current portion of long-term "
+                        "debt plus long-term debt.")
+    assert p.metrics == ["udf:debt over equity"], p.metrics  # never the debt alone beside an "equity ratio"
+
+
+def test_balances_by_their_common_names_are_curated_metrics(directory):  # noqa: F811
+    assert plan(directory, "apple net intangibles fy2024").metrics == ["intangible_assets"]
+    assert plan(directory, "apple treasury stock at cost 2024").metrics == ["treasury_stock"]
+    assert plan(directory, "walmart accrued expenses fy2025").metrics == ["accrued_liabilities"]
+    assert plan(directory, "nvidia share-based comp expense fy2025").metrics == ["stock_compensation"]
+
+
+def test_a_mix_over_an_axis_is_every_members_share(directory):  # noqa: F811
+    p = plan(directory, "what's the segment mix of apple's revenue in 2024")
+    assert p.metrics == ["udf:revenue share by segment"], p.metrics
+    tree = p.definitions[-1]["tree"]
+    assert tree["args"][0]["member"] == "*segment" and "member" not in tree["args"][1], tree
