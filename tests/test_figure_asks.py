@@ -77,3 +77,13 @@ def test_a_mix_over_an_axis_is_every_members_share(directory):  # noqa: F811
     assert p.metrics == ["udf:revenue share by segment"], p.metrics
     tree = p.definitions[-1]["tree"]
     assert tree["args"][0]["member"] == "*segment" and "member" not in tree["args"][1], tree
+
+
+def test_a_lowercase_owner_after_and_is_a_company_never_a_row_of_the_first(directory):  # noqa: F811
+    p = plan(directory, "apple revenue and samsung's?")
+    assert p.route == "refusal" and p.refusal_detail == "samsung", (p.route, p.metrics)
+
+
+def test_how_does_one_company_compare_to_another_names_two_companies(directory):  # noqa: F811
+    p = plan(directory, "how does apple compare to samsung")
+    assert p.route == "refusal" and p.refusal_detail == "samsung", (p.route, p.intent, p.query)
