@@ -87,3 +87,13 @@ def test_a_lowercase_owner_after_and_is_a_company_never_a_row_of_the_first(direc
 def test_how_does_one_company_compare_to_another_names_two_companies(directory):  # noqa: F811
     p = plan(directory, "how does apple compare to samsung")
     assert p.route == "refusal" and p.refusal_detail == "samsung", (p.route, p.intent, p.query)
+
+
+def test_a_members_margin_falls_back_to_the_lines_that_define_it_on_that_member(directory):  # noqa: F811
+    p = plan(directory, "apple products gross margin 2024")
+    assert p.metrics == ["udf:products gross margin"], p.metrics
+    numerator = p.definitions[-1]["tree"]["args"][0]
+    assert numerator["op"] == "first" and numerator["args"][0] == {"metric": "gross_profit", "member": "products"}
+    assert numerator["args"][1] == {"op": "-", "args": [{"metric": "revenue", "member": "products"},
+                                                        {"metric": "cost_of_revenue", "member": "products"}]}
+

@@ -332,6 +332,26 @@ _COMPUTED_WHEN_UNTAGGED = {
 }
 
 
+def on_member(node: dict, member: str) -> dict:
+    """The tree with every metric operand narrowed to a member ('gross_profit' -> 'gross_profit@products')."""
+    if "metric" in node:
+        return {**node, "member": member}
+    if "args" in node:
+        return {**node, "args": [on_member(a, member) for a in node["args"]]}
+    return node
+
+
+def tagged_or_computed_on(metric: str, member: str) -> dict:
+    """A member's figure, or, where the company tags it for the member only through the lines that define it
+    (Apple tags its products' and services' net sales and cost of sales, never their gross margin), computed
+    from those lines on the same member."""
+    computed = _COMPUTED_WHEN_UNTAGGED.get(metric)
+    node = {"metric": metric, "member": member}
+    if computed is None:
+        return node
+    return {"op": "first", "args": [node, *(on_member(c, member) for c in computed)]}
+
+
 def _tagged_or_computed(metric: str) -> dict:
     computed = _COMPUTED_WHEN_UNTAGGED.get(metric)
     if computed is None:

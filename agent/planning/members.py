@@ -87,7 +87,10 @@ def ratio(formula_key: str, member: str) -> dict | None:
     f = FORMULAS[formula_key]
     if f.operator != "÷" or len(f.inputs) != 2 or any(i.offset for i in f.inputs) or f.unit not in ("percent", "ratio"):
         return None
-    tree = {"op": "/", "args": [_op(f.inputs[0].metric, member), _op(f.inputs[1].metric, member)]}
+    from agent.planning.formulas import tagged_or_computed_on
+
+    tree = {"op": "/", "args": [tagged_or_computed_on(f.inputs[0].metric, member),
+                                tagged_or_computed_on(f.inputs[1].metric, member)]}
     return _definition(f"{member} {f.label.lower()}", tree, f.unit)
 
 
