@@ -97,3 +97,22 @@ def test_a_members_margin_falls_back_to_the_lines_that_define_it_on_that_member(
     assert numerator["args"][1] == {"op": "-", "args": [{"metric": "revenue", "member": "products"},
                                                         {"metric": "cost_of_revenue", "member": "products"}]}
 
+
+
+def test_a_sentence_giving_a_name_a_formula_with_is_defines_it(directory):  # noqa: F811
+    p = plan(directory, "What is Apple's FY2024 debt-to-equity ratio? Debt is long-term debt plus the current portion "
+                        "of long-term debt.")
+    assert p.metrics == ["udf:debt over equity"], p.metrics
+    assert p.definitions[-1]["formula"] == "(Long-term debt + Current portion of long-term debt) ÷ Total stockholders' equity"
+
+
+def test_calculate_as_after_the_question_defines_the_measure_asked_in_its_unit(directory):  # noqa: F811
+    p = plan(directory, "What is Tesla's 2024 return on equity? Calculate as net income divided by average "
+                        "shareholders' equity.")
+    assert p.metrics == ["udf:return on equity"], p.metrics  # the user's formula, never the registry's beside it
+    assert p.definitions[-1]["unit"] == "percent"
+
+
+def test_a_question_sentence_is_never_read_as_a_definition(directory):  # noqa: F811
+    p = plan(directory, "What is Apple's revenue in fiscal 2024? What is it minus cost of revenue?")
+    assert not any(d["name"] in ("what", "it") for d in p.definitions), p.definitions

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from agent.planning.companies import CompanyDirectory
-from agent.planning.formulas import formula_tree, parse_expression, restate, shifted
+from agent.planning.formulas import formula_tree, parse_expression, restate, shifted, unit_of
 from agent.planning.plan import Plan, refusal_plan
 from agent.planning.years import NUMBER_WORDS
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
@@ -80,7 +80,10 @@ def pronoun_named(definition: dict, rest: str, directory: CompanyDirectory) -> t
         if not 0 < len(words) <= 8 or any(ch.isdigit() for w in words for ch in w):
             continue
         others = sentences[:i] + sentences[i + 1:]
-        return {**definition, "name": " ".join(words)}, " ".join([*moved, *others])
+        name = " ".join(words)
+        # the unit the measure's own name says ("return on equity": a percentage, as the registry's), which "it" did not
+        unit = unit_of(definition["tree"], name) if definition.get("unit") == unit_of(definition["tree"], "") else definition["unit"]
+        return {**definition, "name": name, "unit": unit}, " ".join([*moved, *others])
     return definition, rest
 
 

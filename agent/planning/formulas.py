@@ -47,8 +47,14 @@ WHERE_IS = re.compile(r"\b(?:where|with)\s+(?P<q>['\"\u2018\u201c])?(?P<name>[a-
 # "Adjusted margin is defined as …. What was it for Apple?": a name opening a sentence, then "is defined as"
 # "What is Palantir's stock comp burden? Defined as A divided by B.": a definition of the measure just asked,
 # named by that question (agent.planning.defined_formulas.pronoun_named), as "it is defined as" is
-DEFINED_BARE = re.compile(r"(?:(?<=[.;!?]\s)|(?<=[.;!?]))\s*(?P<name>)(?:defined|calculated|computed|measured)\s+as:?\s+"
-                          r"(?P<expr>.+?)" + _END, re.I)
+DEFINED_BARE = re.compile(r"(?:(?<=[.;!?]\s)|(?<=[.;!?]))\s*(?P<name>)(?:(?:please\s+)?(?:defined|calculated|computed|measured|"
+                          r"(?:calculate|compute)(?:\s+(?:it|this|that))?)\s+as:?)\s+(?P<expr>.+?)" + _END, re.I)
+# "What is Apple's debt-to-equity? Debt is long-term debt plus its current portion.": a sentence after the question
+# that gives a name of at most three words a formula with "is", "=" or "equals"
+_NOT_A_NAME = r"(?!(?:what|how|which|who|where|when|why|it|this|that|there|here|the\s+answer|answer)\b)"
+SAID_IS = re.compile(r"(?:(?<=[.;!?]\s)|(?<=[.;!?]))\s*(?:(?:my|our|the)\s+)?" + _NOT_A_NAME +
+                     r"(?P<name>[a-z][\w&'\-]*(?:\s+[a-z][\w&'\-]*){0,2}?)\s+(?:is|equals|means|should\s+be)\s+"
+                     r"(?:taken\s+as\s+|the\s+sum\s+of\s+)?(?P<expr>.+?)" + _END, re.I)
 IS_DEFINED = re.compile(r"(?:^|(?<=[.;!?]\s))(?:(?:my|our|the)\s+)?(?P<name>[a-z][\w&'\- ]{0,40}?)\s+is\s+"
                         r"(?:defined|calculated|computed|measured)\s+as:?\s+(?P<expr>.+?)" + _END, re.I)
 # "per share" is never a division ("dividends per share" is one figure): no metric is named "share"
@@ -958,7 +964,7 @@ def _called(text: str, lines: frozenset = frozenset()) -> tuple[dict, int, int] 
 def find_definition(text: str, lines: frozenset = frozenset()) -> tuple[dict | None, str, str | None]:
     """(definition {name, tree, unit, formula}, the text without it, or the words refused); `lines`:
     the printed rows an operand may name (agent.planning.companies.line_names)."""
-    for pattern in (DEFINE, NAMED, WHERE_IS, IS_DEFINED, DEFINED_BARE):
+    for pattern in (DEFINE, NAMED, WHERE_IS, IS_DEFINED, DEFINED_BARE, SAID_IS):
         m = pattern.search(text)
         if not m:
             continue
