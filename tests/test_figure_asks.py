@@ -116,3 +116,12 @@ def test_calculate_as_after_the_question_defines_the_measure_asked_in_its_unit(d
 def test_a_question_sentence_is_never_read_as_a_definition(directory):  # noqa: F811
     p = plan(directory, "What is Apple's revenue in fiscal 2024? What is it minus cost of revenue?")
     assert not any(d["name"] in ("what", "it") for d in p.definitions), p.definitions
+
+
+def test_a_name_of_the_users_own_set_off_by_a_colon_names_the_formula(directory):  # noqa: F811
+    for text, name in (("tesla 2024 asset cover: buybacks over total assets", "asset cover"),
+                       ("apple adjusted margin: operating income over revenue, 2024", "adjusted margin"),
+                       ("what is tesla's asset cover: buybacks over total assets, fy2024", "asset cover")):
+        p = plan(directory, text)
+        assert p.route == "domain" and p.metrics == [f"udf:{name}"], (text, p.metrics)
+    assert plan(directory, "apple adjusted margin: operating income over revenue, 2024").definitions[-1]["unit"] == "percent"

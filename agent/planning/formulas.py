@@ -1362,6 +1362,10 @@ _INTRODUCING = frozenset("compute computed calculate calculated calc calcs defin
                          "i.e. ie = ratio formula".split())  # "ratio: A / B", "the formula (A - B) / A"
 
 
+# A name of the user's own, one to four words set off by a colon right before the formula it defines
+_OWN_NAME = re.compile(r"(?:^|(?<=\s))(?P<name>[a-z][a-z&'-]*(?:\s+[a-z][a-z&'-]*){0,3})\s*:\s*$", re.I)
+
+
 def _bounded(text: str, directory, named: str | None):
     """Whether an inline formula at [start, end) has no operand word left outside it: the words
     beside it are filler, a year, a company, an introducing verb or the name it defines ("EBITDA")."""
@@ -1392,7 +1396,10 @@ def _bounded(text: str, directory, named: str | None):
             # "2024 cash conversion: operating cash flow over net earnings": a metric or registry formula set off
             # right before the formula is the name it defines (agent.planning.formulas.inline_formula)
             named_here = _named_metric(text[:start], _COMMA_LEAD_IN)
-            if named_here is None or named_here[1] != before[-1].end():
+            own = _OWN_NAME.search(text[:start])  # "tesla 2024 asset cover: buybacks over total assets": the user's name
+            if (named_here is None or named_here[1] != before[-1].end()) and (
+                    own is None or any(s <= before[-1].start() < e for s, e in companies())
+                    or all(normalize(w) in FILLER for w in own.group("name").split())):
                 return False
             before = []
         return (word_ok(before[-1].start(), before[-1].group(0)) if before else True) and \
@@ -1462,16 +1469,17 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
     if found is None:
         return None
     definition, start, end = found
+    companies = tuple((m.start, m.end) for m in directory.find(rest))
     if "year" in definition:  # the years read inside the formula: the later one stays the question's
         year = definition.pop("year")  # (the name without them: the question's years are read from its words)
         definition = {**definition, "name": " ".join(_ONE_YEAR.sub(" ", definition["name"]).split())}
-        out = _inline_found(rest, plan, definition, start, end, registry, unknown)
+        out = _inline_found(rest, plan, definition, start, end, registry, unknown, companies)
         return None if out is None else (out[0], f"{out[1]} fiscal {year}")
-    return _inline_found(rest, plan, definition, start, end, registry, unknown)
+    return _inline_found(rest, plan, definition, start, end, registry, unknown, companies)
 
 
 def _inline_found(rest: str, plan, definition: dict, start: int, end: int, registry: list[str],
-                  unknown: str | None) -> tuple[dict, str] | None:
+                  unknown: str | None, companies: tuple = ()) -> tuple[dict, str] | None:
     """inline_formula's formula at [start, end) of the text: named, and the text without it; or None."""
     if _SPAN_AFTER.match(rest[end:]) and re.search(r"\d\s*$", rest[start:end]):
         return None  # "revenue over 3 years": a span of years, never a division by 3; "over 10 billion" an amount
@@ -1522,6 +1530,22 @@ def _inline_found(rest: str, plan, definition: dict, start: int, end: int, regis
             if definition["tree"].get("op") == "/" and unit in ("pure", "percent"):
                 definition["unit"] = "percent"  # a rate, as the metric it defines is
             cut = rest[:at] + " " + rest[stop:min(lead, start)] + " " + rest[end:].lstrip(")]} ")
+        own = _OWN_NAME.search(rest[:start]) if named is None else None
+        if own is not None:  # "tesla 2024 asset cover: buybacks over total assets": the user's own name for it
+            words = list(re.finditer(r"\S+", own.group("name")))
+            while words and (normalize(words[-1].group(0)) in FILLER or "'" in words[-1].group(0)):
+                words.pop()
+            keep = []
+            for w in reversed(words):
+                if normalize(w.group(0)) in FILLER or re.search(r"['\u2019]", w.group(0)) or any(
+                        s <= own.start("name") + w.start() < e for s, e in companies):
+                    break
+                keep.insert(0, w)
+            if keep and not _has_operator(f" {own.group('name')} "):
+                at, stop = own.start("name") + keep[0].start(), own.start("name") + keep[-1].end()
+                definition = {**definition, "name": " ".join(rest[at:stop].split()).lower()}
+                definition["unit"] = unit_of(definition["tree"], definition["name"])
+                cut = rest[:at] + " " + rest[stop:start].replace(":", " ") + " " + rest[end:]
         whole = _WHOLE_ASIDE.fullmatch(rest[start:end]) if named is None else None
         key = (PHRASES.get(normalize(whole.group("name"))) or FORMULA_PHRASES.get(normalize(whole.group("name")))
                if whole is not None else None)
