@@ -125,3 +125,23 @@ def test_a_name_of_the_users_own_set_off_by_a_colon_names_the_formula(directory)
         p = plan(directory, text)
         assert p.route == "domain" and p.metrics == [f"udf:{name}"], (text, p.metrics)
     assert plan(directory, "apple adjusted margin: operating income over revenue, 2024").definitions[-1]["unit"] == "percent"
+
+
+def test_a_tagged_rate_set_off_by_a_comma_before_its_own_formula_is_that_formula_alone(directory):  # noqa: F811
+    p = plan(directory, "walmart effective tax rate fy25, income tax provision as a % of pre-tax income")
+    assert p.metrics == ["udf:effective tax rate"], p.metrics  # never the tagged rate cited beside it
+
+
+def test_a_rate_asked_from_the_income_statement_is_computed(directory):  # noqa: F811
+    assert plan(directory, "What was Apple's effective tax rate in 2024 based on the income statement?").metrics == \
+        ["effective_tax_rate_computed"]
+
+
+def test_a_definitions_name_keeps_no_linking_word_left_by_its_company_and_year(directory):  # noqa: F811
+    p = plan(directory, "effective tax rate of tesla in 2024 = income tax provision / income before taxes")
+    assert p.metrics == ["udf:effective tax rate"], p.metrics
+
+
+def test_the_tax_lines_by_their_printed_names(directory):  # noqa: F811
+    assert plan(directory, "apple taxes on earnings 2024").metrics == ["income_tax"]
+    assert plan(directory, "apple earnings before income taxes 2024").metrics == ["pretax_income"]

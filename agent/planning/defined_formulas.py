@@ -45,7 +45,10 @@ def name_aside(definition: dict, rest: str, directory: CompanyDirectory, after: 
     kept, moved = _company_and_year_apart(definition["name"], directory)
     if not moved:
         return definition, rest
-    left = " ".join(" ".join(kept).split()).strip(" ,:'\"")
+    words = " ".join(kept).split()
+    while words and words[-1].strip(" ,:'\"").lower() in _EDGE_WORDS:  # "effective tax rate of <tesla> in <2024>"
+        words.pop()
+    left = " ".join(words).strip(" ,:'\"")
     if not left:
         return definition, rest
     return {**definition, "name": left}, f"{rest} {' '.join(moved)}" if after else f"{' '.join(moved)} {rest}"
@@ -545,7 +548,8 @@ _COMPUTE_IT = re.compile(
     r"\b(?:income\s+statement|statements?\s+of\s+(?:income|operations|earnings)|line\s+items|components|"
     r"reported\s+(?:figures|lines|amounts|numbers))\b|"
     r"\b(?:compute|calculate|derive)\s+(?:it|this|that|the\s+rate)\s+(?:yourself|manually|by\s+hand)\b|"
-    r"\b(?:from|using)\s+(?:the\s+)?(?:income\s+statement|statement\s+of\s+(?:income|operations|earnings))"
+    r"\b(?:from|using|based\s+on|per|according\s+to)\s+(?:the\s+|its\s+|their\s+)?(?:company'?s\s+)?"
+    r"(?:income\s+statement|statement\s+of\s+(?:income|operations|earnings))"
     r"(?:\s+(?:rows?|lines?|figures|amounts|line\s+items))?\b|"
     r"\b(?:not|don'?t\s+use|rather\s+than|instead\s+of)\s+(?:the\s+)?(?:company'?s\s+)?(?:reported|tagged|disclosed|stated)"
     r"\s+(?:rate|figure|number|one)\b", re.I)
