@@ -145,3 +145,9 @@ def test_a_definitions_name_keeps_no_linking_word_left_by_its_company_and_year(d
 def test_the_tax_lines_by_their_printed_names(directory):  # noqa: F811
     assert plan(directory, "apple taxes on earnings 2024").metrics == ["income_tax"]
     assert plan(directory, "apple earnings before income taxes 2024").metrics == ["pretax_income"]
+
+
+def test_a_tagged_rate_asked_alone_is_computed_from_the_lines_it_divides(directory):  # noqa: F811
+    assert plan(directory, "effective tax rate for nvidia, fiscal 2025").metrics == ["effective_tax_rate_computed"]
+    # beside another company or figure, the rate each filing tags stands in the table
+    assert "effective_tax_rate" in plan(directory, "apple vs nvidia effective tax rate").metrics

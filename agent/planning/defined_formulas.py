@@ -559,9 +559,14 @@ def computed_when_asked(plan: Plan, text: str) -> Plan:
     """"Meta's 2024 effective tax rate, calculated from the income statement": a tagged rate the user asks to have
     computed is its formula over the lines that define it (the metric's fallback), those lines named beside it its
     operands, never figures asked on their own."""
-    if plan.route != "domain" or not _COMPUTE_IT.search(text or ""):
-        return plan
     rates = [k for k in plan.metrics if k in METRICS and METRICS[k].fallback in FORMULAS]
+    # a rate asked alone for whole years ("effective tax rate for nvidia, fiscal 2025") is computed too: the formula's
+    # figure cites the lines it divides, the tagged rate (often rounded, often only a later filing's comparative)
+    # answers where those lines are not reported (agent.retrieval.retrieve falls back to it)
+    alone = plan.metrics == rates and len(rates) == 1 and plan.intent == "numeric" and plan.period is None \
+        and len(plan.tickers) == 1
+    if plan.route != "domain" or not (alone or _COMPUTE_IT.search(text or "")):
+        return plan
     if not rates:
         return plan
     operands = {i.metric for k in rates for i in FORMULAS[METRICS[k].fallback].inputs}
