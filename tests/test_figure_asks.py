@@ -151,3 +151,14 @@ def test_a_tagged_rate_asked_alone_is_computed_from_the_lines_it_divides(directo
     assert plan(directory, "effective tax rate for nvidia, fiscal 2025").metrics == ["effective_tax_rate_computed"]
     # beside another company or figure, the rate each filing tags stands in the table
     assert "effective_tax_rate" in plan(directory, "apple vs nvidia effective tax rate").metrics
+
+
+def test_a_member_by_its_initials_after_the_companys_own():
+    from agent.retrieval.segments import find_member
+
+    members = [("us-gaap:StatementBusinessSegmentsAxis", "ba:CommercialAirplanesMember"),
+               ("us-gaap:StatementBusinessSegmentsAxis", "ba:GlobalServicesMember")]
+    labels = {"ba:CommercialAirplanesMember": {"Commercial Airplanes"}, "ba:GlobalServicesMember": {"Global Services"}}
+    found, exact = find_member("bca", members, labels, owner=frozenset({"boeing"}))
+    assert exact and found == [members[0]], found  # "BCA": Boeing Commercial Airplanes
+    assert find_member("xca", members, labels, owner=frozenset({"boeing"}))[0] == []
