@@ -162,3 +162,9 @@ def test_a_member_by_its_initials_after_the_companys_own():
     found, exact = find_member("bca", members, labels, owner=frozenset({"boeing"}))
     assert exact and found == [members[0]], found  # "BCA": Boeing Commercial Airplanes
     assert find_member("xca", members, labels, owner=frozenset({"boeing"}))[0] == []
+
+
+def test_treasury_stock_purchases_are_buybacks_and_treasury_stock_is_the_balance(directory):  # noqa: F811
+    assert plan(directory, "apple treasury stock purchases 2024").metrics == ["buybacks"]
+    assert plan(directory, "apple purchases of treasury stock 2024").metrics == ["buybacks"]
+    assert plan(directory, "apple treasury stock 2024").metrics == ["treasury_stock"]
