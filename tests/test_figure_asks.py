@@ -168,3 +168,8 @@ def test_treasury_stock_purchases_are_buybacks_and_treasury_stock_is_the_balance
     assert plan(directory, "apple treasury stock purchases 2024").metrics == ["buybacks"]
     assert plan(directory, "apple purchases of treasury stock 2024").metrics == ["buybacks"]
     assert plan(directory, "apple treasury stock 2024").metrics == ["treasury_stock"]
+
+
+def test_all_over_divides_the_whole_said_before_it(directory):  # noqa: F811
+    p = plan(directory, "compute walmart's operating income less interest expense, all over revenue, for fy2025")
+    assert len(p.metrics) == 1 and p.definitions[-1]["formula"] == "(Operating income − Interest expense) ÷ Revenue", p

@@ -1654,6 +1654,9 @@ def _named_metric(before: str, lead_in: re.Pattern = _LEAD_IN) -> tuple[int, int
 # "take operating income and divide it by total assets". Rewritten into the grammar above; the
 # planner keeps the rewrite only when it yields a formula (agent.planning.rules.plan_rules).
 _SPOKEN = (
+    # "operating income less interest expense, all over revenue": the whole before it divided, as "A minus B, over C"
+    (re.compile(r",?\s+(?:all|then|and\s+then|the\s+whole\s+thing|everything|the\s+(?:result|total|sum|difference))\s+"
+                r"(?=(?:over|divided\s+by)\s)", re.I), ", "),
     # "the ratio of general and administrative to capex": the "to" splits, an "and" may be a name's
     (re.compile(r"\b(?:the\s+)?ratio\s+of\s+(?P<a>(?:[^,;?]|,\s(?=[a-z]))+?)\s+to\s+", re.I), r"\g<a> over "),
     (re.compile(r"\b(?:the\s+)?ratio\s+(?:of|between)\s+(?P<a>[^,;?]+?)\s+(?:to|and|vs\.?|versus)\s+", re.I), r"\g<a> over "),
