@@ -173,3 +173,17 @@ def test_treasury_stock_purchases_are_buybacks_and_treasury_stock_is_the_balance
 def test_all_over_divides_the_whole_said_before_it(directory):  # noqa: F811
     p = plan(directory, "compute walmart's operating income less interest expense, all over revenue, for fy2025")
     assert len(p.metrics) == 1 and p.definitions[-1]["formula"] == "(Operating income − Interest expense) ÷ Revenue", p
+
+
+def test_a_total_over_a_range_of_years_adds_the_years_up(directory):  # noqa: F811
+    p = plan(directory, "What is the FY2022 - FY2024 total D&A (as shown in cash flow statement) for Apple?")
+    assert p.metrics and p.metrics[0].startswith("udf:3-year total depreciation and amortization"), p.metrics
+    assert p.fiscal_years == [2024] and "added up" in p.definitions[-1]["formula"], p
+    # a figure whose own name starts with "total" is listed by year, never added up
+    assert not any(m.startswith("udf:") for m in plan(directory, "apple total revenue 2022-2024").metrics)
+
+
+def test_a_bracket_saying_where_a_figure_is_printed_is_no_part_of_its_name():
+    assert without_sourcing("apple capex (from the cash flow statement) 2024") == \
+        "apple capex on the cash flow statement 2024"
+    assert without_sourcing("apple deferred revenue (current) fy24") == "apple deferred revenue (current) fy24"

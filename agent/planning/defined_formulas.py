@@ -316,6 +316,54 @@ def averaged_span(text: str) -> tuple[int | None, str]:
     return n, " ".join(rest.split())
 
 
+# "the FY2022 - FY2024 total D&A", "cumulative capex from 2022 to 2024", "sum of buybacks over fiscal 2022-2024": one
+# figure added up over the years of a range (never "total revenue", a figure's own name, listed by year)
+_SUMMED = re.compile(r"\b(?:(?P<total>total)|sum\s+of|cumulative|combined|aggregate)\s+(?:(?:the|its|their)\s+)?"
+                     r"(?P<what>[a-z&][\w&'\- ]{0,40}?)(?=\s*(?:\(|,|\?|$|\s+(?:for|of|at|in|from|over|between|during|by)\b|"
+                     r"\s+(?:fiscal\s+|fy\s*)?'?\d))", re.I)
+
+
+def summed_span(text: str) -> tuple[int | None, str]:
+    """(how many fiscal years a figure is asked added up over, the text with its range said as its last year only):
+    "What is the FY2022 - FY2024 total D&A for Amazon?" is the sum of three fiscal years' D&A. None when no range
+    of two to five years is said, or when "total" is the start of the figure's own name ("total revenue")."""
+    said = _SUMMED.search(text)
+    span = _RANGE.search(text)
+    if said is None or span is None:
+        return None, text
+    if said.group("total") and any(start == 0 for start, _, _ in [*find_phrases(normalize(f"total {said.group('what')}"), PHRASES),
+                                                                  *find_phrases(normalize(f"total {said.group('what')}"), FORMULA_PHRASES)]):
+        return None, text  # "total revenue 2022-2024": the metric's name, its years listed
+    first, last = _year_of(span.group("a")), _year_of(span.group("b"))
+    n = last - first + 1
+    if not 2 <= n <= 5:
+        return None, text
+    rest = text[: span.start()] + f" fiscal {last} " + text[span.end():]
+    rest = rest.replace(said.group(0), said.group("what"), 1)
+    return n, " ".join(rest.split())
+
+
+def summed_over_years(plan: Plan, n: int) -> Plan:
+    """The one amount asked, added up over `n` fiscal years ending the year asked (a flow only: a balance or a ratio
+    summed over years is no figure anyone reports, and is left as asked)."""
+    if plan.route != "domain" or len(plan.fiscal_years) != 1 or len(plan.metrics) != 1:
+        return plan
+    key, year = plan.metrics[0], plan.fiscal_years[0]
+    if not (key in METRICS and METRICS[key].period == "duration" and METRICS[key].unit == "USD"):
+        return plan
+    tree = {"metric": key}
+    total = tree
+    for back in range(1, n):
+        total = {"op": "+", "args": [total, shifted(tree, -back)]}
+    name = f"{n}-year total {METRICS[key].label.lower()}, fiscal {year - n + 1} to {year}"
+    definition = {"name": name, "tree": total, "unit": "USD", "derived": True,
+                  "formula": restate(total, top=True) + f" (fiscal {year - n + 1} to {year} added up)"}
+    plan.definitions = [*plan.definitions, definition]
+    plan.metrics = [f"udf:{name}"]
+    plan.intent = "derived"
+    return plan
+
+
 def averaged_over_years(plan: Plan, n: int) -> Plan:
     """The one figure asked, as the mean of its value in each of `n` fiscal years ending the year asked:
     a registry ratio averaged year by year (the mean of the years' ratios, never a ratio of sums), a reported

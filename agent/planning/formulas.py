@@ -316,7 +316,7 @@ _AT_YEAR_START = re.compile(r"(?:beginning|opening|start\s+of\s+(?:the\s+)?(?:fi
                             r"(?:fiscal\s+)?year")
 # Fixed assets in an analyst's words: property, plant and equipment, net of depreciation (the fixed-asset
 # turnover's balance, agent.retrieval.concepts "ppe_net")
-_FIXED_ASSETS = re.compile(r"(?:net\s+)?(?:fixed\s+assets?|pp&e|ppe|property\s+plant\s+(?:and|&)\s+equipment|"
+_FIXED_ASSETS = re.compile(r"(?:net\s+)?(?:fixed\s+assets?|pp&e|ppe|ppne|property\s+plant\s+(?:and|&)\s+equipment|"
                            r"property\s+(?:and|&)\s+equipment|plant\s+(?:and|&)\s+equipment)(?:\s+net)?")
 # Initials analysts write for a figure inside a formula, which outside one name other things ("the CFO")
 OPERAND_INITIALS = {"cfo": "operating_cash_flow", "cffo": "operating_cash_flow", "ni": "net_income",

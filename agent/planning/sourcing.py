@@ -80,10 +80,24 @@ def _asks(sentence: str) -> bool:
     return bool(re.search(r"\w['\u2019]s\b", sentence) or find_phrases(normalize(sentence), MEASURE_PHRASES))
 
 
+# "total D&A (as shown in cash flow statement)", "(as reported on the income statement)": where the figure is printed,
+# in brackets after it
+_SHOWN_IN = re.compile(r"\(\s*(?:as\s+)?(?:shown|reported|presented|stated|printed|disclosed|listed|found|per)?\s*"
+                       r"(?:in|on|by|from)?\s*(?:the\s+|its\s+)?(?P<s>[^()]{0,60}?)\s*\)", re.I)
+
+
+def _shown_in(m: re.Match) -> str:
+    clause = m.group(0)
+    if not _ANY_STATEMENT.search(clause) or _FORMULA.search(clause) or len(m.group("s").split()) > 6:
+        return clause
+    return _statement_kept(clause) if any(p.search(clause) for p, _ in _STATEMENTS) else " "
+
+
 def without_sourcing(text: str) -> str:
     """The text without the instructions about which statements to read and which role to take."""
     if not _ANY_STATEMENT.search(text) and not _ROLE.search(text) and not _FOLLOWING.search(text):
         return text
+    text = _SHOWN_IN.sub(_shown_in, text)
     text = _ROLE.sub(" ", text)
     text = _FOLLOWING.sub(lambda m: _statement_kept(m.group(0)) if _ANY_STATEMENT.search(m.group(0)) else " ", text)
     out = []

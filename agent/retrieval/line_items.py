@@ -84,7 +84,7 @@ _ABBREVIATED = re.compile(r"\(\s*([A-Z][A-Z&.]{1,7})\s*\)\s*$")
 # The statements' own abbreviations, written out the way the rows print them: a user who types "G&A"
 # means the row "General and administrative" whether or not the company prints the letters beside it.
 ABBREVIATIONS = {"g&a": "general and administrative", "s&m": "sales and marketing", "pp&e": "property plant and equipment",
-                 "ppe": "property plant and equipment", "aoci": "accumulated other comprehensive income",
+                 "ppe": "property plant and equipment", "ppne": "property plant and equipment", "aoci": "accumulated other comprehensive income",
                  "opeb": "other postretirement benefits", "apic": "additional paid in capital",
                  "nci": "noncontrolling interests", "rou": "right of use", "admin": "administrative",
                  "a/r": "accounts receivable", "a/p": "accounts payable", "r&d": "research and development", "sg&a": "selling general and administrative",
