@@ -187,3 +187,17 @@ def test_a_bracket_saying_where_a_figure_is_printed_is_no_part_of_its_name():
     assert without_sourcing("apple capex (from the cash flow statement) 2024") == \
         "apple capex on the cash flow statement 2024"
     assert without_sourcing("apple deferred revenue (current) fy24") == "apple deferred revenue (current) fy24"
+
+
+def test_two_figures_of_a_formula_read_from_one_fact_are_never_added():
+    from types import SimpleNamespace as NS
+
+    from agent.retrieval.retrieve import _one_fact_twice
+
+    stb = NS(id="f:751")  # AMD: "Current portion of long-term debt" tagged ShortTermBorrowings
+    specs = [NS(metric="long_term_debt", offset=0), NS(metric="current_debt", offset=0),
+             NS(metric="short_term_borrowings", offset=0)]
+    assert _one_fact_twice([NS(id="f:1717"), stb, stb], specs)
+    assert not _one_fact_twice([NS(id="f:1717"), NS(id="f:751"), NS(id="f:9")], specs)
+    # one figure in two years, or one metric twice in a formula ("(revenue - cost) / revenue"), is no double count
+    assert not _one_fact_twice([NS(id="f:1"), NS(id="f:1")], [NS(metric="revenue", offset=0), NS(metric="revenue", offset=0)])
