@@ -358,7 +358,7 @@ METRICS: dict[str, Metric] = {
             "pretax_income",
             "Income before income taxes",
             ["pretax income", "pre tax income", "income before taxes", "income before income taxes",
-             "earnings before taxes", "pretax earnings", "earnings before income taxes", "pre tax earnings",
+             "earnings before taxes", "pretax earnings", "earnings before income taxes",
              "income before provision for income taxes", "earnings before provision for income taxes",
              "income before income tax", "profit before tax", "profit before taxes", "pretax profit"],
             ["us-gaap:IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest",
