@@ -396,12 +396,15 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
     doubled = current if ltd is not None and ltd.concept in DEBT_WITH_CURRENT else set()
     # two operands read from one fact (AMD tags its "Current portion of long-term debt" ShortTermBorrowings): the later
     # is no figure of its own, so an alternative without it is taken (_one_fact_twice)
+    tree = choose(definition["tree"], lambda k: inputs[k] is not None and k not in doubled)
     first_of: dict[str, str] = {}
     twice = set()
-    for k, e in inputs.items():
+    for k in dict.fromkeys(metrics_of(tree)):  # the operands the formula computes with, not its unused alternatives
+        e = inputs[k]
         if e is not None and first_of.setdefault(e.id, k) != k:
             twice.add(k)
-    tree = choose(definition["tree"], lambda k: inputs[k] is not None and k not in doubled | twice)
+    if twice:
+        tree = choose(definition["tree"], lambda k: inputs[k] is not None and k not in doubled | twice)
     for k in twice & set(metrics_of(tree)):
         inputs[k] = None  # the user named both: the second is not reported apart from the first, never counted twice
     if doubled and set(metrics_of(tree)) >= {"long_term_debt"} and set(metrics_of(tree)) & doubled:
