@@ -182,7 +182,7 @@ def test_one_printed_row_tagged_two_ways_across_years_is_offered_as_its_candidat
 def test_a_line_key_carries_the_clauses_spare_words_and_a_printed_name_joins_across_short_term(directory):
     from agent.retrieval.line_items import line_optional
 
-    p = plan(directory, "Apple treasury stock at cost 2024")
+    p = plan(directory, "Apple equity securities at cost 2024")
     assert any("at" in line_optional(k).split() for k in p.metrics + p.probe), (p.metrics, p.probe)
     from agent.planning.words import account
     names = frozenset({tokens("Total cash, cash equivalents and short-term investments")})

@@ -67,7 +67,7 @@ CASES = [
     ("Nvidia EPS for fiscal 2024 according to the fiscal 2024 10-K",
      dict(intent="numeric", fiscal_years=[2024], as_of_filing_year=2024)),
     ("WHAT WAS APPLE REVENUE IN 2024", dict(intent="numeric", tickers=["AAPL"], fiscal_years=[2024])),
-    ("Apple's effective tax rate in 2024", dict(intent="numeric", metrics=["effective_tax_rate"])),
+    ("Apple's effective tax rate in 2024", dict(intent="derived", metrics=["effective_tax_rate_computed"])),
     # --- derived
     ("Apple gross margin FY24", dict(intent="derived", metrics=["gross_margin"], fiscal_years=[2024])),
     ("What was Nvidia's operating margin in fiscal 2025?", dict(intent="derived", metrics=["operating_margin"])),

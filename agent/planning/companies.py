@@ -577,6 +577,10 @@ _LOWER_AFTER = re.compile(rf"(?:['\u2019]s)?\s*({_LOWER_LIST})\s+(?:the\s+)?({_L
 _LOWER_BEFORE = re.compile(rf"(?<![\w&.'\u2019-])({_LOWER_WORD}(?:\s+{_LOWER_WORD})?)\s*({_LOWER_LIST})\s+$")
 
 
+# "nike revenue and adidas's?": a possessive after a joiner, past the first company's figure, owns a figure of its own
+_LOWER_OWNER = re.compile(rf"\b({_LOWER_LIST})\s+(?:the\s+)?([a-z][\w&.-]*)['\u2019]s?(?=[\s?.!,]|$)")
+
+
 def listed_lowercase(text: str, matches: list[CompanyMatch]) -> list[tuple[list[str], bool, bool]]:
     """The lowercase words joined to a company mention by "vs", "and", "compared with" ("tesla vs ford
     revenue", "adidas vs nike"), as (words, after, strong): `words` in the order written, nearest the
@@ -592,6 +596,11 @@ def listed_lowercase(text: str, matches: list[CompanyMatch]) -> list[tuple[list[
         before = _LOWER_BEFORE.search(text, 0, m.start)
         if before and not inside(before.start(1)):
             found.append((before.group(1).split(), False, before.group(2) != "and"))
+    if matches:
+        first = min(m.end for m in matches)
+        for owner in _LOWER_OWNER.finditer(text, first):
+            if not inside(owner.start(2)) and ([owner.group(2)], True, owner.group(1) != "and") not in found:
+                found.append(([owner.group(2)], True, owner.group(1) != "and"))
     return found
 
 

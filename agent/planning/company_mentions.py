@@ -206,12 +206,17 @@ def uncovered_mentions(r: Reading, directory: CompanyDirectory, outside: str = "
             or norm_name(m.text)[0] in directory.alias_words]
 
 
+_COMPARED_TO = re.compile(r"\b(?:how\s+(?:does|do|did)\s+\S+(?:\s+\S+)?\s+compare\s+(?:to|with|against)|\bvs\.?|versus)\s", re.I)
+
+
 def listed_company(r: Reading, outside: str, directory: CompanyDirectory) -> str | None:
     """The name of a company the directory does not know, listed beside one it does ("Nike and
     Adidas", "Walmart vs. Aldi"), trimmed of the figure's words after it ("Samsung R&D" is Samsung).
     Not a measure, a filing topic or a word of the question's own figure, and not a name the listed
     company's filings use as often as a brand (agent.planning.brands.named_by: "Disney and Hulu")."""
-    if not r.tickers or not (r.measures or r.unmappable) or r.why or QUAL_ASK.search(r.low) or filing_framed(r.low):
+    compared = bool(_COMPARED_TO.search(r.low))  # "how does boeing compare to airbus": a company on each side
+    if not r.tickers or not (r.measures or r.unmappable or compared) or r.why \
+            or (QUAL_ASK.search(r.low) and not compared) or filing_framed(r.low):
         return None  # "what does Apple say about Samsung and Google?": a company inside a question is a topic
     ciks = {m.company.cik for m in r.matches if m.company is not None}
     name = named_beside(outside, r.matches) or lowercase_listed(outside, r.matches, directory, ciks)

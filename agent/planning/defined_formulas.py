@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from agent.planning.companies import CompanyDirectory
-from agent.planning.formulas import formula_tree, parse_expression, restate, shifted
+from agent.planning.formulas import formula_tree, parse_expression, restate, shifted, unit_of
 from agent.planning.plan import Plan, refusal_plan
 from agent.planning.years import NUMBER_WORDS
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
@@ -45,7 +45,10 @@ def name_aside(definition: dict, rest: str, directory: CompanyDirectory, after: 
     kept, moved = _company_and_year_apart(definition["name"], directory)
     if not moved:
         return definition, rest
-    left = " ".join(" ".join(kept).split()).strip(" ,:'\"")
+    words = " ".join(kept).split()
+    while words and words[-1].strip(" ,:'\"").lower() in _EDGE_WORDS:  # "effective tax rate of <tesla> in <2024>"
+        words.pop()
+    left = " ".join(words).strip(" ,:'\"")
     if not left:
         return definition, rest
     return {**definition, "name": left}, f"{rest} {' '.join(moved)}" if after else f"{' '.join(moved)} {rest}"
@@ -80,7 +83,10 @@ def pronoun_named(definition: dict, rest: str, directory: CompanyDirectory) -> t
         if not 0 < len(words) <= 8 or any(ch.isdigit() for w in words for ch in w):
             continue
         others = sentences[:i] + sentences[i + 1:]
-        return {**definition, "name": " ".join(words)}, " ".join([*moved, *others])
+        name = " ".join(words)
+        # the unit the measure's own name says ("return on equity": a percentage, as the registry's), which "it" did not
+        unit = unit_of(definition["tree"], name) if definition.get("unit") == unit_of(definition["tree"], "") else definition["unit"]
+        return {**definition, "name": name, "unit": unit}, " ".join([*moved, *others])
     return definition, rest
 
 
@@ -308,6 +314,54 @@ def averaged_span(text: str) -> tuple[int | None, str]:
             return None, text
         rest = rest[: span.start()] + f" fiscal {last} " + rest[span.end():]
     return n, " ".join(rest.split())
+
+
+# "the FY2022 - FY2024 total D&A", "cumulative capex from 2022 to 2024", "sum of buybacks over fiscal 2022-2024": one
+# figure added up over the years of a range (never "total revenue", a figure's own name, listed by year)
+_SUMMED = re.compile(r"\b(?:(?P<total>total)|sum\s+of|cumulative|combined|aggregate)\s+(?:(?:the|its|their)\s+)?"
+                     r"(?P<what>[a-z&][\w&'\- ]{0,40}?)(?=\s*(?:\(|,|\?|$|\s+(?:for|of|at|in|from|over|between|during|by)\b|"
+                     r"\s+(?:fiscal\s+|fy\s*)?'?\d))", re.I)
+
+
+def summed_span(text: str) -> tuple[int | None, str]:
+    """(how many fiscal years a figure is asked added up over, the text with its range said as its last year only):
+    "What is the FY2022 - FY2024 total D&A for Amazon?" is the sum of three fiscal years' D&A. None when no range
+    of two to five years is said, or when "total" is the start of the figure's own name ("total revenue")."""
+    said = _SUMMED.search(text)
+    span = _RANGE.search(text)
+    if said is None or span is None:
+        return None, text
+    if said.group("total") and any(start == 0 for start, _, _ in [*find_phrases(normalize(f"total {said.group('what')}"), PHRASES),
+                                                                  *find_phrases(normalize(f"total {said.group('what')}"), FORMULA_PHRASES)]):
+        return None, text  # "total revenue 2022-2024": the metric's name, its years listed
+    first, last = _year_of(span.group("a")), _year_of(span.group("b"))
+    n = last - first + 1
+    if not 2 <= n <= 5:
+        return None, text
+    rest = text[: span.start()] + f" fiscal {last} " + text[span.end():]
+    rest = rest.replace(said.group(0), said.group("what"), 1)
+    return n, " ".join(rest.split())
+
+
+def summed_over_years(plan: Plan, n: int) -> Plan:
+    """The one amount asked, added up over `n` fiscal years ending the year asked (a flow only: a balance or a ratio
+    summed over years is no figure anyone reports, and is left as asked)."""
+    if plan.route != "domain" or len(plan.fiscal_years) != 1 or len(plan.metrics) != 1:
+        return plan
+    key, year = plan.metrics[0], plan.fiscal_years[0]
+    if not (key in METRICS and METRICS[key].period == "duration" and METRICS[key].unit == "USD"):
+        return plan
+    tree = {"metric": key}
+    total = tree
+    for back in range(1, n):
+        total = {"op": "+", "args": [total, shifted(tree, -back)]}
+    name = f"{n}-year total {METRICS[key].label.lower()}, fiscal {year - n + 1} to {year}"
+    definition = {"name": name, "tree": total, "unit": "USD", "derived": True,
+                  "formula": restate(total, top=True) + f" (fiscal {year - n + 1} to {year} added up)"}
+    plan.definitions = [*plan.definitions, definition]
+    plan.metrics = [f"udf:{name}"]
+    plan.intent = "derived"
+    return plan
 
 
 def averaged_over_years(plan: Plan, n: int) -> Plan:
@@ -542,7 +596,8 @@ _COMPUTE_IT = re.compile(
     r"\b(?:income\s+statement|statements?\s+of\s+(?:income|operations|earnings)|line\s+items|components|"
     r"reported\s+(?:figures|lines|amounts|numbers))\b|"
     r"\b(?:compute|calculate|derive)\s+(?:it|this|that|the\s+rate)\s+(?:yourself|manually|by\s+hand)\b|"
-    r"\b(?:from|using)\s+(?:the\s+)?(?:income\s+statement|statement\s+of\s+(?:income|operations|earnings))"
+    r"\b(?:from|using|based\s+on|per|according\s+to)\s+(?:the\s+|its\s+|their\s+)?(?:company'?s\s+)?"
+    r"(?:income\s+statement|statement\s+of\s+(?:income|operations|earnings))"
     r"(?:\s+(?:rows?|lines?|figures|amounts|line\s+items))?\b|"
     r"\b(?:not|don'?t\s+use|rather\s+than|instead\s+of)\s+(?:the\s+)?(?:company'?s\s+)?(?:reported|tagged|disclosed|stated)"
     r"\s+(?:rate|figure|number|one)\b", re.I)
@@ -552,9 +607,14 @@ def computed_when_asked(plan: Plan, text: str) -> Plan:
     """"Meta's 2024 effective tax rate, calculated from the income statement": a tagged rate the user asks to have
     computed is its formula over the lines that define it (the metric's fallback), those lines named beside it its
     operands, never figures asked on their own."""
-    if plan.route != "domain" or not _COMPUTE_IT.search(text or ""):
-        return plan
     rates = [k for k in plan.metrics if k in METRICS and METRICS[k].fallback in FORMULAS]
+    # a rate asked alone for whole years ("effective tax rate for nvidia, fiscal 2025") is computed too: the formula's
+    # figure cites the lines it divides, the tagged rate (often rounded, often only a later filing's comparative)
+    # answers where those lines are not reported (agent.retrieval.retrieve falls back to it)
+    alone = plan.metrics == rates and len(rates) == 1 and plan.intent == "numeric" and plan.period is None \
+        and len(plan.tickers) == 1
+    if plan.route != "domain" or not (alone or _COMPUTE_IT.search(text or "")):
+        return plan
     if not rates:
         return plan
     operands = {i.metric for k in rates for i in FORMULAS[METRICS[k].fallback].inputs}

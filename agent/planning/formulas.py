@@ -36,7 +36,7 @@ _CALLED = r"(?:\s+(?:metric|ratio|measure|figure))?\s*(?:=|:=|\bis\s+defined\s+a
 NAMED = re.compile(
     r"(?:(?:\bmy|\bour|\bthe)\s+)?(?<!\w)(?P<q>['\"\u2018\u201c])(?P<name>[a-z][\w&'\- ]{0,40}?)['\"\u2019\u201d]"
     + r"(?:" + _CALLED + r"|(?P<tail>(?:\s+[a-z]+){0,2})\s*:\s+)" + r"(?P<expr>.+?)" + _END
-    + r"|(?:^|(?<=[.;:?!]\s)|(?<=\bwhere\s)|(?<=\bwith\s))(?P<bare>[a-z][\w&'\- ]{0,40}?)\s*(?:=|:=)\s*(?P<bexpr>.+?)"
+    + r"|(?:^|(?<=[.;:?!]\s)|(?<=\bwhere\s)|(?<=\bwith\s))(?P<bare>[a-z](?:(?!\s(?:where|with)\s)[\w&'\- ]){0,40}?)\s*(?:=|:=)\s*(?P<bexpr>.+?)"
     + _END,  # "…, where leverage = A / B", "debt / EBITDA, with EBITDA = A + B"
     re.I,
 )
@@ -47,8 +47,14 @@ WHERE_IS = re.compile(r"\b(?:where|with)\s+(?P<q>['\"\u2018\u201c])?(?P<name>[a-
 # "Adjusted margin is defined as …. What was it for Apple?": a name opening a sentence, then "is defined as"
 # "What is Palantir's stock comp burden? Defined as A divided by B.": a definition of the measure just asked,
 # named by that question (agent.planning.defined_formulas.pronoun_named), as "it is defined as" is
-DEFINED_BARE = re.compile(r"(?:(?<=[.;!?]\s)|(?<=[.;!?]))\s*(?P<name>)(?:defined|calculated|computed|measured)\s+as:?\s+"
-                          r"(?P<expr>.+?)" + _END, re.I)
+DEFINED_BARE = re.compile(r"(?:(?<=[.;!?]\s)|(?<=[.;!?]))\s*(?P<name>)(?:(?:please\s+)?(?:defined|calculated|computed|measured|"
+                          r"(?:calculate|compute)(?:\s+(?:it|this|that))?)\s+as:?)\s+(?P<expr>.+?)" + _END, re.I)
+# "What is Apple's debt-to-equity? Debt is long-term debt plus its current portion.": a sentence after the question
+# that gives a name of at most three words a formula with "is", "=" or "equals"
+_NOT_A_NAME = r"(?!(?:what|how|which|who|where|when|why|it|this|that|there|here|the\s+answer|answer)\b)"
+SAID_IS = re.compile(r"(?:(?<=[.;!?]\s)|(?<=[.;!?]))\s*(?:(?:my|our|the)\s+)?" + _NOT_A_NAME +
+                     r"(?P<name>[a-z][\w&'\-]*(?:\s+[a-z][\w&'\-]*){0,2}?)\s+(?:is|equals|means|should\s+be)\s+"
+                     r"(?:taken\s+as\s+|the\s+sum\s+of\s+)?(?P<expr>.+?)" + _END, re.I)
 IS_DEFINED = re.compile(r"(?:^|(?<=[.;!?]\s))(?:(?:my|our|the)\s+)?(?P<name>[a-z][\w&'\- ]{0,40}?)\s+is\s+"
                         r"(?:defined|calculated|computed|measured)\s+as:?\s+(?P<expr>.+?)" + _END, re.I)
 # "per share" is never a division ("dividends per share" is one figure): no metric is named "share"
@@ -310,7 +316,7 @@ _AT_YEAR_START = re.compile(r"(?:beginning|opening|start\s+of\s+(?:the\s+)?(?:fi
                             r"(?:fiscal\s+)?year")
 # Fixed assets in an analyst's words: property, plant and equipment, net of depreciation (the fixed-asset
 # turnover's balance, agent.retrieval.concepts "ppe_net")
-_FIXED_ASSETS = re.compile(r"(?:net\s+)?(?:fixed\s+assets?|pp&e|ppe|property\s+plant\s+(?:and|&)\s+equipment|"
+_FIXED_ASSETS = re.compile(r"(?:net\s+)?(?:fixed\s+assets?|pp&e|ppe|ppne|property\s+plant\s+(?:and|&)\s+equipment|"
                            r"property\s+(?:and|&)\s+equipment|plant\s+(?:and|&)\s+equipment)(?:\s+net)?")
 # Initials analysts write for a figure inside a formula, which outside one name other things ("the CFO")
 OPERAND_INITIALS = {"cfo": "operating_cash_flow", "cffo": "operating_cash_flow", "ni": "net_income",
@@ -330,6 +336,26 @@ _COMPUTED_WHEN_UNTAGGED = {
                                   {"metric": "depreciation"}],
     "sga": [{"op": "+", "args": [{"metric": "selling_marketing"}, {"metric": "general_administrative"}]}],
 }
+
+
+def on_member(node: dict, member: str) -> dict:
+    """The tree with every metric operand narrowed to a member ('gross_profit' -> 'gross_profit@products')."""
+    if "metric" in node:
+        return {**node, "member": member}
+    if "args" in node:
+        return {**node, "args": [on_member(a, member) for a in node["args"]]}
+    return node
+
+
+def tagged_or_computed_on(metric: str, member: str) -> dict:
+    """A member's figure, or, where the company tags it for the member only through the lines that define it
+    (Apple tags its products' and services' net sales and cost of sales, never their gross margin), computed
+    from those lines on the same member."""
+    computed = _COMPUTED_WHEN_UNTAGGED.get(metric)
+    node = {"metric": metric, "member": member}
+    if computed is None:
+        return node
+    return {"op": "first", "args": [node, *(on_member(c, member) for c in computed)]}
 
 
 def _tagged_or_computed(metric: str) -> dict:
@@ -938,7 +964,7 @@ def _called(text: str, lines: frozenset = frozenset()) -> tuple[dict, int, int] 
 def find_definition(text: str, lines: frozenset = frozenset()) -> tuple[dict | None, str, str | None]:
     """(definition {name, tree, unit, formula}, the text without it, or the words refused); `lines`:
     the printed rows an operand may name (agent.planning.companies.line_names)."""
-    for pattern in (DEFINE, NAMED, WHERE_IS, IS_DEFINED, DEFINED_BARE):
+    for pattern in (DEFINE, NAMED, WHERE_IS, IS_DEFINED, DEFINED_BARE, SAID_IS):
         m = pattern.search(text)
         if not m:
             continue
@@ -1336,6 +1362,10 @@ _INTRODUCING = frozenset("compute computed calculate calculated calc calcs defin
                          "i.e. ie = ratio formula".split())  # "ratio: A / B", "the formula (A - B) / A"
 
 
+# A name of the user's own, one to four words set off by a colon right before the formula it defines
+_OWN_NAME = re.compile(r"(?:^|(?<=\s))(?P<name>[a-z][a-z&'-]*(?:\s+[a-z][a-z&'-]*){0,3})\s*:\s*$", re.I)
+
+
 def _bounded(text: str, directory, named: str | None):
     """Whether an inline formula at [start, end) has no operand word left outside it: the words
     beside it are filler, a year, a company, an introducing verb or the name it defines ("EBITDA")."""
@@ -1366,7 +1396,10 @@ def _bounded(text: str, directory, named: str | None):
             # "2024 cash conversion: operating cash flow over net earnings": a metric or registry formula set off
             # right before the formula is the name it defines (agent.planning.formulas.inline_formula)
             named_here = _named_metric(text[:start], _COMMA_LEAD_IN)
-            if named_here is None or named_here[1] != before[-1].end():
+            own = _OWN_NAME.search(text[:start])  # "tesla 2024 asset cover: buybacks over total assets": the user's name
+            if (named_here is None or named_here[1] != before[-1].end()) and (
+                    own is None or any(s <= before[-1].start() < e for s, e in companies())
+                    or all(normalize(w) in FILLER for w in own.group("name").split())):
                 return False
             before = []
         return (word_ok(before[-1].start(), before[-1].group(0)) if before else True) and \
@@ -1436,16 +1469,17 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
     if found is None:
         return None
     definition, start, end = found
+    companies = tuple((m.start, m.end) for m in directory.find(rest))
     if "year" in definition:  # the years read inside the formula: the later one stays the question's
         year = definition.pop("year")  # (the name without them: the question's years are read from its words)
         definition = {**definition, "name": " ".join(_ONE_YEAR.sub(" ", definition["name"]).split())}
-        out = _inline_found(rest, plan, definition, start, end, registry, unknown)
+        out = _inline_found(rest, plan, definition, start, end, registry, unknown, companies)
         return None if out is None else (out[0], f"{out[1]} fiscal {year}")
-    return _inline_found(rest, plan, definition, start, end, registry, unknown)
+    return _inline_found(rest, plan, definition, start, end, registry, unknown, companies)
 
 
 def _inline_found(rest: str, plan, definition: dict, start: int, end: int, registry: list[str],
-                  unknown: str | None) -> tuple[dict, str] | None:
+                  unknown: str | None, companies: tuple = ()) -> tuple[dict, str] | None:
     """inline_formula's formula at [start, end) of the text: named, and the text without it; or None."""
     if _SPAN_AFTER.match(rest[end:]) and re.search(r"\d\s*$", rest[start:end]):
         return None  # "revenue over 3 years": a span of years, never a division by 3; "over 10 billion" an amount
@@ -1496,6 +1530,22 @@ def _inline_found(rest: str, plan, definition: dict, start: int, end: int, regis
             if definition["tree"].get("op") == "/" and unit in ("pure", "percent"):
                 definition["unit"] = "percent"  # a rate, as the metric it defines is
             cut = rest[:at] + " " + rest[stop:min(lead, start)] + " " + rest[end:].lstrip(")]} ")
+        own = _OWN_NAME.search(rest[:start]) if named is None else None
+        if own is not None:  # "tesla 2024 asset cover: buybacks over total assets": the user's own name for it
+            words = list(re.finditer(r"\S+", own.group("name")))
+            while words and (normalize(words[-1].group(0)) in FILLER or "'" in words[-1].group(0)):
+                words.pop()
+            keep = []
+            for w in reversed(words):
+                if normalize(w.group(0)) in FILLER or re.search(r"['\u2019]", w.group(0)) or any(
+                        s <= own.start("name") + w.start() < e for s, e in companies):
+                    break
+                keep.insert(0, w)
+            if keep and not _has_operator(f" {own.group('name')} "):
+                at, stop = own.start("name") + keep[0].start(), own.start("name") + keep[-1].end()
+                definition = {**definition, "name": " ".join(rest[at:stop].split()).lower()}
+                definition["unit"] = unit_of(definition["tree"], definition["name"])
+                cut = rest[:at] + " " + rest[stop:start].replace(":", " ") + " " + rest[end:]
         whole = _WHOLE_ASIDE.fullmatch(rest[start:end]) if named is None else None
         key = (PHRASES.get(normalize(whole.group("name"))) or FORMULA_PHRASES.get(normalize(whole.group("name")))
                if whole is not None else None)
@@ -1543,6 +1593,8 @@ def _restates(key: str, tree: dict) -> bool:
 def _reads_as(key: str, tree: dict) -> bool:
     """Whether a user's quotient reads as the registry measure `key`: a level's quotient (no growth), its divisor one
     of the measure's own inputs ("debt to equity": stockholders' equity)."""
+    if key in METRICS and METRICS[key].fallback in FORMULAS:
+        key = METRICS[key].fallback  # "effective tax rate, tax provision over pre-tax income": the tagged rate's formula
     f = FORMULAS.get(key)
     if f is None or f.operator == "vs":
         return False
@@ -1602,6 +1654,9 @@ def _named_metric(before: str, lead_in: re.Pattern = _LEAD_IN) -> tuple[int, int
 # "take operating income and divide it by total assets". Rewritten into the grammar above; the
 # planner keeps the rewrite only when it yields a formula (agent.planning.rules.plan_rules).
 _SPOKEN = (
+    # "operating income less interest expense, all over revenue": the whole before it divided, as "A minus B, over C"
+    (re.compile(r",?\s+(?:all|then|and\s+then|the\s+whole\s+thing|everything|the\s+(?:result|total|sum|difference))\s+"
+                r"(?=(?:over|divided\s+by)\s)", re.I), ", "),
     # "the ratio of general and administrative to capex": the "to" splits, an "and" may be a name's
     (re.compile(r"\b(?:the\s+)?ratio\s+of\s+(?P<a>(?:[^,;?]|,\s(?=[a-z]))+?)\s+to\s+", re.I), r"\g<a> over "),
     (re.compile(r"\b(?:the\s+)?ratio\s+(?:of|between)\s+(?P<a>[^,;?]+?)\s+(?:to|and|vs\.?|versus)\s+", re.I), r"\g<a> over "),
@@ -1812,6 +1867,16 @@ def _sum_of(m: re.Match, lines: frozenset) -> str:
 
 # "tesla capex net of depreciation? i.e. capex minus D&A", "total debt over equity... use long-term debt /
 # equity": the formula the user writes after a name, in a clause of its own, is that name's definition
+# "ROE (i.e. net income / equity)", "(e.g., A over B)": inside a bracket after a name the abbreviation only
+# introduces the definition the bracket already sets off, and its periods would end the formula's clause
+_BRACKET_IE = re.compile(r"\(\s*(?:i\.\s?e\.?|e\.\s?g\.?|ie|eg|that\s+is|namely)\s*[,:]?\s+(?=[^()]*\))", re.I)
+
+
+def _bracket_ie(m: re.Match) -> str:
+    rest = m.string[m.end():]
+    return "(" if _has_operator(" " + rest[: rest.find(")")] + " ") else m.group(0)
+
+
 _SAID_AGAIN = re.compile(r"\s*(?:\?|\.\.\.|\u2026|;|,)\s*(?:i\.?\s?e\.?|that\s+is|meaning|use|using)[,:]?\s+"
                          r"(?P<said>[^?()]+?)\s*(?P<end>[?.]?\s*)$", re.I)
 
@@ -1860,7 +1925,7 @@ def spoken_operators(text: str, lines: frozenset = frozenset()) -> str:
     formula's own name ("debt to equity ratio", "R&D to revenue ratio") is left alone. "Use diluted
     shares" (or basic) with a per-share figure is the divisor: "per diluted share". `lines`: the rows
     some company prints, by which an operand's extent is told from the question's next words."""
-    out = _PCT_MARGIN.sub(_pct_margin, _SAID_AGAIN.sub(_said_again, text))
+    out = _PCT_MARGIN.sub(_pct_margin, _SAID_AGAIN.sub(_said_again, _BRACKET_IE.sub(_bracket_ie, text)))
     out = _CAGR_SPAN.sub(_cagr_years, _COMPOUND_RATE.sub("CAGR", _CAGR_AROUND.sub(r"\g<what> CAGR", out)))
     out = _cagr_end_elsewhere(out)
     if _CHANGE_SAID.search(out):
@@ -1957,6 +2022,12 @@ def to_defined(text: str, names: list[str], lines: frozenset = frozenset()) -> s
                            text[m.start("a") + len(side):m.end()])
             at = (m.start() if m.group("a") is None else m.start("a") + len(side)) + to.start()
             text = text[:at] + " over " + text[at + len(to.group(0)):]
+            # "debt to equity ratio": the quotient's own word after its divisor names no figure of its own ("equity
+            # ratio"), it is the quotient just written
+            after = at + len(" over ") + (len(" ".join(words[:hit])) if m.group("a") is None else len(name))
+            ratio = re.match(r"\s+ratio\b", text[after:], re.I)
+            if ratio and (m.group("a") is not None or normalize(" ".join(words[:hit])) not in names):
+                text = text[:after] + text[after + ratio.end():]
     return text
 
 

@@ -19,7 +19,7 @@ from agent.planning.measures import absolute_words, implies_change
 from agent.planning.plan import Plan
 from agent.planning.words import FILLER
 from agent.retrieval.line_items import line_parts
-from agent.retrieval.segments import key_parts
+from agent.retrieval.segments import AXIS_WORDS, key_parts
 
 GROWTH = frozenset(w for g in GROWTH_WORDS for w in g.split()) - {"or", "up", "down", "over", "on", "year"}
 SHARE = frozenset("share shares percent percentage proportion portion mix % pct contribution".split())
@@ -77,6 +77,8 @@ def _over(metric: str, member: str, low: str) -> dict | None:
 
 def share(metric: str, member: str) -> dict:
     tree = {"op": "/", "args": [_op(metric, member), {"metric": metric}]}
+    if member.startswith("*"):  # "revenue mix by segment": each member's share of the company's total
+        return _definition(f"{METRICS[metric].label.lower()} share by {member[1:]}", tree, "percent")
     return _definition(f"{member} share of {METRICS[metric].label.lower()}", tree, "percent")
 
 
@@ -85,8 +87,16 @@ def ratio(formula_key: str, member: str) -> dict | None:
     f = FORMULAS[formula_key]
     if f.operator != "÷" or len(f.inputs) != 2 or any(i.offset for i in f.inputs) or f.unit not in ("percent", "ratio"):
         return None
-    tree = {"op": "/", "args": [_op(f.inputs[0].metric, member), _op(f.inputs[1].metric, member)]}
+    from agent.planning.formulas import tagged_or_computed_on
+
+    tree = {"op": "/", "args": [tagged_or_computed_on(f.inputs[0].metric, member),
+                                tagged_or_computed_on(f.inputs[1].metric, member)]}
     return _definition(f"{member} {f.label.lower()}", tree, f.unit)
+
+
+def _total_of_parts(metric: str) -> bool:
+    """A figure of a period the members of an axis add up to (revenue, operating income): their shares are its mix."""
+    return metric in METRICS and METRICS[metric].period == "duration" and METRICS[metric].unit == "USD"
 
 
 def _definition(name: str, tree: dict, unit: str) -> dict:
@@ -139,10 +149,17 @@ def member_asks(plan: Plan, text: str, company_words: set[str]) -> Plan:
             # "which segment grew fastest?": each member's growth, computed over the axis in retrieve
             metric, axis, _ = key_parts(key)
             definition = (change if absolute else growth)(metric, f"*{axis}")
+        elif key.startswith("dim:") and "|*" in key and shares and _total_of_parts(key_parts(key)[0]):
+            # "revenue mix by segment", "what share of sales does each region make up": each member's share
+            metric, axis, _ = key_parts(key)
+            definition = share(metric, f"*{axis}")
         elif key.startswith("dim:") and "|*" not in key and "|=" not in key:
             metric, qualifier, _ = key_parts(key)
             member = " ".join(_content(qualifier.split()))
-            if member and grows:
+            axis = member if member in AXIS_WORDS else None  # "segment mix of revenue": the axis, no member of it
+            if axis and shares and not grows and _total_of_parts(metric):
+                definition = share(metric, f"*{axis}")
+            elif member and grows:
                 definition = change(metric, member) if absolute else growth(metric, member)
             elif member and shares and metric in METRICS and METRICS[metric].period == "duration":
                 definition = _over(metric, member, low) or share(metric, member)
@@ -156,6 +173,8 @@ def member_asks(plan: Plan, text: str, company_words: set[str]) -> Plan:
             if len(set(found)) == 1 and member and METRICS[found[0]].period == "duration":
                 if grows:
                     definition = change(found[0], member) if absolute else growth(found[0], member)
+                elif member in AXIS_WORDS:  # "segment mix of revenue", "share of revenue by region": every member's
+                    definition = share(found[0], f"*{member}") if _total_of_parts(found[0]) else None
                 else:
                     definition = share(found[0], member)
         if definition is None and key.startswith("line:") and not (shares or grows):

@@ -27,7 +27,7 @@ from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, g
                                              owned_units, uncovered_mentions, unknown_owner, weak_mention, whole_name)
 from agent.planning.corrections import (LAYOUT, cover_page, corrected, NEGATED, SPELLED_AMPERSAND, WHOLE_FIGURE,
                                         ampersand)
-from agent.planning.defined_formulas import (INSTRUCTED, computed_when_asked, eps_kind, to_parent, with_defined_parts, as_balance_average, as_said, averaged_balance,
+from agent.planning.defined_formulas import (INSTRUCTED, computed_when_asked, summed_over_years, summed_span, eps_kind, to_parent, with_defined_parts, as_balance_average, as_said, averaged_balance,
                                              averaged_over_years, averaged_span,
                                              balance_convention, given_name, margin_of_defined, name_aside,
                                              names_more_formulas,
@@ -161,7 +161,10 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     text = without_sourcing(text or "")  # "Please utilize information provided primarily within the balance sheet"
     asked = without_restated_inputs(text)  # "DPO ... Use accounts payable and cost of sales.": its own inputs
     span, said = averaged_span(asked)  # "3-year average capex as a % of revenue": each year's, averaged
-    plan = known_registrant(_plan_spelled(said if span else asked, previous=previous, directory=directory), directory,
+    summed, said_summed = summed_span(asked) if not span else (None, asked)  # "FY2022 - FY2024 total D&A": added up
+    if summed:
+        said = said_summed
+    plan = known_registrant(_plan_spelled(said if span or summed else asked, previous=previous, directory=directory), directory,
                             text or "")
     plan = unmarked(plan)
     plan = computed_when_asked(plan, written)  # "..., calculated from the income statement": the formula's figure
@@ -169,6 +172,8 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     plan = with_defined_parts(plan)  # "quick ratio, where quick assets = ...": the ratio over the user's part
     if span:
         plan = averaged_over_years(plan, span)
+    elif summed:
+        plan = summed_over_years(plan, summed)
     balance = averaged_balance(text or "") if not span and plan.route in ("domain", "refusal") else None
     if balance:  # "average inventory between FY2022 and FY2023": one balance averaged over two year-ends
         averaged = as_balance_average(known_registrant(_plan_spelled(balance, previous=previous, directory=directory),

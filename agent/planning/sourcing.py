@@ -46,6 +46,9 @@ _FOLLOWING = re.compile(r"\b(?:please\s+)?(?:answer|respond\s+to|address)\s+the\
 _SENTENCE = re.compile(r"[^.?!:;]+(?:[.?!:;]+|$)")
 _LEAD_CLAUSE = re.compile(r"^\s*(?P<clause>(?:based\s+on|using|according\s+to|looking\s+at|relying\s+on|by\s+drawing|"
                           r"drawing|referring\s+to|with\s+reference\s+to|from)\b[^,?]{0,160}?),\s*", re.I)
+# "Please calculate, using the balance sheet and income statement, Nike's ...": set off by commas on both sides
+_MID_CLAUSE = re.compile(r",\s*(?P<clause>(?:based\s+on|using|according\s+to|looking\s+at|relying\s+on|drawing|"
+                         r"referring\s+to|with\s+reference\s+to)\b[^,?]{0,160}?),\s*", re.I)
 _TAIL_CLAUSE = re.compile(r",\s*(?P<clause>(?:based\s+on|using|according\s+to|relying\s+on|drawing|referring\s+to)\b[^,?]{0,160}?)"
                           r"(?=\s*[.?!]?\s*$)", re.I)
 
@@ -77,10 +80,24 @@ def _asks(sentence: str) -> bool:
     return bool(re.search(r"\w['\u2019]s\b", sentence) or find_phrases(normalize(sentence), MEASURE_PHRASES))
 
 
+# "total D&A (as shown in cash flow statement)", "(as reported on the income statement)": where the figure is printed,
+# in brackets after it
+_SHOWN_IN = re.compile(r"\(\s*(?:as\s+)?(?:shown|reported|presented|stated|printed|disclosed|listed|found|per)?\s*"
+                       r"(?:in|on|by|from)?\s*(?:the\s+|its\s+)?(?P<s>[^()]{0,60}?)\s*\)", re.I)
+
+
+def _shown_in(m: re.Match) -> str:
+    clause = m.group(0)
+    if not _ANY_STATEMENT.search(clause) or _FORMULA.search(clause) or len(m.group("s").split()) > 6:
+        return clause
+    return _statement_kept(clause) if any(p.search(clause) for p, _ in _STATEMENTS) else " "
+
+
 def without_sourcing(text: str) -> str:
     """The text without the instructions about which statements to read and which role to take."""
     if not _ANY_STATEMENT.search(text) and not _ROLE.search(text) and not _FOLLOWING.search(text):
         return text
+    text = _SHOWN_IN.sub(_shown_in, text)
     text = _ROLE.sub(" ", text)
     text = _FOLLOWING.sub(lambda m: _statement_kept(m.group(0)) if _ANY_STATEMENT.search(m.group(0)) else " ", text)
     out = []
@@ -95,6 +112,11 @@ def without_sourcing(text: str) -> str:
         if lead and _instruction(lead.group("clause")) and not _owned(lead.group("clause")):
             rest = sentence[lead.end():]
             sentence = (" " if _FORMULA.search(rest) else _statement_kept(lead.group("clause"))) + rest
+        mid = _MID_CLAUSE.search(sentence)
+        if mid and _instruction(mid.group("clause")) and not _owned(mid.group("clause")):
+            rest = sentence[:mid.start()] + " " + sentence[mid.end():]
+            sentence = sentence[:mid.start()] + (" " if _FORMULA.search(rest) else _statement_kept(mid.group("clause"))) \
+                + sentence[mid.end():]
         tail = _TAIL_CLAUSE.search(sentence)
         if tail and _instruction(tail.group("clause")) and not _owned(tail.group("clause")):
             head = sentence[:tail.start()]

@@ -328,6 +328,9 @@ def _change_lines(how: list[str | None], words: list[str]) -> dict[int, set[str]
     return out
 
 
+_EDGE_LINKS = frozenset("in of on by for from to during at the a an".split())
+
+
 def join_printed_names(how: list[str | None], words: list[str], names: frozenset[frozenset[str]]
                        ) -> dict[int, set[str]]:
     """"Sales and marketing", "total liabilities and shareholders' equity": when the words around an
@@ -361,6 +364,12 @@ def join_printed_names(how: list[str | None], words: list[str], names: frozenset
                     best = (start, end)
         if best is None:
             continue
+        # "purchases of property and equipment in fy23": a linking word at the span's edge joins the name to the
+        # question's next words (its period, its company), never part of the row's name
+        while best[1] - 1 > i + 1 and words[best[1] - 1] in _EDGE_LINKS:
+            best = (best[0], best[1] - 1)
+        while best[0] < i - 1 and words[best[0]] in _EDGE_LINKS:
+            best = (best[0] + 1, best[1])
         keys = {how[g][7:] for g in range(*best) if how[g] and how[g].startswith("metric:")}
         if len({how[g] for g in range(*best) if g != i}) == 1 and keys:
             continue  # the metric's own name ("research and development"), already one ask

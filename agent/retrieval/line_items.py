@@ -84,7 +84,7 @@ _ABBREVIATED = re.compile(r"\(\s*([A-Z][A-Z&.]{1,7})\s*\)\s*$")
 # The statements' own abbreviations, written out the way the rows print them: a user who types "G&A"
 # means the row "General and administrative" whether or not the company prints the letters beside it.
 ABBREVIATIONS = {"g&a": "general and administrative", "s&m": "sales and marketing", "pp&e": "property plant and equipment",
-                 "ppe": "property plant and equipment", "aoci": "accumulated other comprehensive income",
+                 "ppe": "property plant and equipment", "ppne": "property plant and equipment", "aoci": "accumulated other comprehensive income",
                  "opeb": "other postretirement benefits", "apic": "additional paid in capital",
                  "nci": "noncontrolling interests", "rou": "right of use", "admin": "administrative",
                  "a/r": "accounts receivable", "a/p": "accounts payable", "r&d": "research and development", "sg&a": "selling general and administrative",
@@ -192,6 +192,20 @@ def concept_words(concept: str) -> str:
 
 # The taxonomies whose concept names are standard labels (a company's own extension concepts are not)
 _STANDARD_TAXONOMIES = frozenset({"us-gaap", "srt", "ifrs-full", "dei"})
+
+# Notes reprint a statement's generic names ("Total liabilities", "Total assets") as the totals of their own
+# schedules: the liabilities measured at fair value, a pension plan's assets, one segment's. Such a row's
+# standard concept names the basis the user did not ask for
+_SCHEDULE_BASIS = frozenset("fair pension plan plans benefit segment segments maturity maturities undiscounted "
+                            "recurring hedge hedging derivative derivatives".split())
+
+
+def _narrower_schedule(concept: str, said: frozenset[str]) -> bool:
+    """A note's row filed under a standard concept whose name adds a measurement basis or schedule the user did not
+    say (us-gaap:LiabilitiesFairValueDisclosure under "Total liabilities"): another figure than the one asked."""
+    if concept.split(":", 1)[0] not in _STANDARD_TAXONOMIES:
+        return False
+    return bool((frozenset(concept_words(concept).split()) - said) & _SCHEDULE_BASIS)
 
 # How a question names the noncurrent part of a balance ("long-term", "non-current"), which the balance sheet's
 # row for it may leave unprinted under its section's heading
@@ -322,6 +336,8 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             words = have if have in (alone, whole) else words
         if fits(words):
             tier = 0 if row["statement"] in PRIMARY else 1
+            if tier and _narrower_schedule(row["concept"], have | spare):
+                continue
             tiers[tier].append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
         elif words and words < have and row["statement"] in PRIMARY \
                 and words | (have & tokens(concept_words(row["concept"]))) == have \
@@ -699,7 +715,8 @@ def _exactly_printed(shown: str, printed: list[dict]) -> LineMatch | None:
     # cash-flow change printed under a balance's name are the rows `resolve` keeps for a question naming tax or a change
     rows = [r for r in printed if not r["dims"] and _as_written(r["label"]) == said
             and ("tax" in words or not _tax_basis(r["concept"]))
-            and (bool(words & CHANGE_WORDS) or not _changes(r["concept"]))]
+            and (bool(words & CHANGE_WORDS) or not _changes(r["concept"]))
+            and (r["statement"] in PRIMARY or not _narrower_schedule(r["concept"], words))]
     if len({r["concept"] for r in rows}) != 1:
         return None
     primary = [r for r in rows if r["statement"] in PRIMARY]

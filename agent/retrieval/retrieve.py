@@ -160,12 +160,26 @@ def _tagged_form(formula_key: str) -> str | None:
     return next((k for k, m in METRICS.items() if m.fallback == formula_key), None)
 
 
+def _one_fact_twice(inputs: list, specs) -> bool:
+    """Two of a formula's inputs, different figures of one year, read from the same fact: AMD prints its current debt
+    as "Current portion of long-term debt" and tags it ShortTermBorrowings, so the current portion and the short-term
+    borrowings of total debt were one $751 million fact counted twice. The formula does not hold for that company."""
+    seen: dict[tuple[str, int], str] = {}
+    for e, i in zip(inputs, specs):
+        if e is None:
+            continue
+        other = seen.setdefault((e.id, i.offset), i.metric)
+        if other != i.metric:
+            return True
+    return False
+
+
 def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] | None:
     """A formula's result as evidence, or None when an input has no fact (after its fallback)."""
     formula = FORMULAS[formula_key]
     inputs = [facts.get(i.metric, fy + i.offset, printed=True) for i in formula.inputs]
     inputs = [None if e is not None and e.concept in i.exclude else e for e, i in zip(inputs, formula.inputs)]
-    if any(e is None for e in inputs):
+    if any(e is None for e in inputs) or _one_fact_twice(inputs, formula.inputs):
         return _compute(facts, formula.fallback, fy) if formula.fallback else None
     years = [fy + i.offset for i in formula.inputs]
     operands = [Operand(Decimal(e.value), e.unit, y) for e, y in zip(inputs, years, strict=True)]
@@ -380,7 +394,19 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
     # count them twice, so an alternative without the current debt is taken (long-term debt alone: the whole)
     current = {k for k, e in inputs.items() if e is not None and e.concept in _CURRENT_DEBT_CONCEPTS}
     doubled = current if ltd is not None and ltd.concept in DEBT_WITH_CURRENT else set()
+    # two operands read from one fact (AMD tags its "Current portion of long-term debt" ShortTermBorrowings): the later
+    # is no figure of its own, so an alternative without it is taken (_one_fact_twice)
     tree = choose(definition["tree"], lambda k: inputs[k] is not None and k not in doubled)
+    first_of: dict[str, str] = {}
+    twice = set()
+    for k in dict.fromkeys(metrics_of(tree)):  # the operands the formula computes with, not its unused alternatives
+        e = inputs[k]
+        if e is not None and first_of.setdefault(e.id, k) != k:
+            twice.add(k)
+    if twice:
+        tree = choose(definition["tree"], lambda k: inputs[k] is not None and k not in doubled | twice)
+    for k in twice & set(metrics_of(tree)):
+        inputs[k] = None  # the user named both: the second is not reported apart from the first, never counted twice
     if doubled and set(metrics_of(tree)) >= {"long_term_debt"} and set(metrics_of(tree)) & doubled:
         # no alternative without the current part: the sum would state the current maturities twice
         inputs["long_term_debt"] = None

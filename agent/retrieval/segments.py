@@ -170,6 +170,8 @@ def _find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[st
             initials = "".join(w[0] for w in re.findall(r"[a-z0-9]+", name.lower()))
             if have == want or (owner and have - owner == want and have & owner) or "".join(sorted(have)) == squashed or "".join(name.lower().split()) == "".join(
                     qualifier.lower().split()) or (len(want) == 1 and len(initials) > 1 and initialled == initials) \
+                    or (len(want) == 1 and len(initials) > 1 and len(initialled) == len(initials) + 1
+                        and initialled[1:] == initials and initialled[0] in {w[0] for w in owner if len(w) > 2}) \
                     or (len(have) == 1 and len(spoken) > 2 and next(iter(have)) == spoken) \
                     or (metric_words and have & metric_words and have - metric_words == want
                         and not (want - _key(_qname_name(member))) & _FIGURE_WORDS) \
