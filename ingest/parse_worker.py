@@ -1,8 +1,11 @@
 """The parse worker: 10-K and 10-Q documents parsed (and chunked) in worker processes, ahead of the embedder.
 
 Parsing is CPU-bound and the embedder is the slow step, so documents are parsed in other
-processes while the main process embeds; a worker ignores the terminal's Ctrl-C (the main process
-owns the clean-up) and dies with its parent, so it never outlives an interrupted ingest.
+processes while the main process embeds. A worker runs at a lower CPU priority than the embedder,
+so on a machine whose cores the model fills it parses in the model's idle moments instead of
+slowing every embedding call. It dies with its parent, so it never outlives an interrupted ingest,
+and on Ctrl-C it drops the document it is parsing (the main process owns the clean-up and waits
+for the pool to stop, see `_Parser.close`).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from ingest.summary import IngestSummary
 from store.parsed import ChunkDraft, ParsedFiling
 
 PREFETCH = 3  # parsed filings waiting ahead of the embedder (bounds memory)
+WORKER_NICENESS = 10  # added to a parse worker's nice value: it yields the cores to the embedder
 
 
 def parse_document(data: bytes, form: str, **kw) -> ParsedFiling:
@@ -68,8 +72,8 @@ class _Parser:
 
     def __iter__(self) -> Iterator[tuple]:
         if self._pool is None:
-            for f in self._todo:
-                yield (f, *_parse_file(f, None, self._max_tokens))
+            for f in self._todo:  # here a Ctrl-C is the main process's own, never caught
+                yield (f, *_parse_and_chunk(f, None, self._max_tokens))
             return
         for f in self._todo:
             result = self._pending.pop(0).result()
@@ -82,20 +86,56 @@ class _Parser:
         return bool(self._pending) and self._pending[0].done()
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the pool and wait until it has stopped.
+
+        A pool left to stop on its own (`shutdown(wait=False)`) races the interpreter's exit: its
+        manager thread closes its wake-up pipe while the exit hook writes to it, an OSError (Bad
+        file descriptor) after an interrupted ingest. So the pool is always joined; when a
+        document is still being parsed (an interrupt or an error mid-batch) its worker is told to
+        drop it first, so the join takes a moment rather than the rest of a parse.
+        """
+        if self._pool is None:
+            return
+        if not all(p.done() for p in self._pending):
+            for pid in list(getattr(self._pool, "_processes", None) or {}):  # the pool's own workers
+                try:
+                    os.kill(pid, signal.SIGINT)
+                except ProcessLookupError:
+                    pass
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        self._pool = None
 
 
 def _worker_init(parent: int) -> None:
-    _ignore_interrupts()
+    _on_interrupt_stop()
     _exit_with_parent(parent)
+    _yield_to_embedder()
 
 
-def _ignore_interrupts() -> None:
-    """A terminal's Ctrl-C reaches the whole process group; the main process owns the clean-up and
-    shuts the pool down, so a parse worker must neither die with a traceback nor outlive it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+_state = {"parsing": False, "stopping": False}  # this worker's: a document in hand; an interrupt seen
+
+
+def _on_interrupt_stop() -> None:
+    """A terminal's Ctrl-C reaches the whole process group, and the main process sends SIGINT when
+    it stops early: the worker drops the document in hand and skips any it is handed after, so the
+    pool stops at once. It never dies with a traceback; the main process owns the clean-up."""
+
+    def interrupted(signum, frame) -> None:
+        _state["stopping"] = True
+        if _state["parsing"]:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, interrupted)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _yield_to_embedder() -> None:
+    """Parse at a lower CPU priority: the embedder is the slow step and uses every core, so the
+    worker's CPU would otherwise come out of embedding calls, which then all run slower."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:
+        pass
 
 
 PR_SET_PDEATHSIG = 1
@@ -125,6 +165,18 @@ def _exit_with_parent(parent: int) -> None:
 
 def _parse_file(f: FilingFile, counter, max_tokens: int) -> tuple[ParsedFiling | str, list[ChunkDraft] | None]:
     """Runs in a worker process: (ParsedFiling, its chunks when `counter` is given) or (reason, None)."""
+    if _state["stopping"]:
+        return f"{f.path}: not parsed (the ingest was interrupted)", None
+    try:
+        _state["parsing"] = True
+        return _parse_and_chunk(f, counter, max_tokens)
+    except KeyboardInterrupt:
+        return f"{f.path}: not parsed (the ingest was interrupted)", None
+    finally:
+        _state["parsing"] = False
+
+
+def _parse_and_chunk(f: FilingFile, counter, max_tokens: int) -> tuple[ParsedFiling | str, list[ChunkDraft] | None]:
     try:
         data = read_bytes(f.path)
     except (OSError, EOFError) as exc:
