@@ -10,6 +10,7 @@ for the pool to stop, see `_Parser.close`).
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import re
@@ -62,8 +63,9 @@ class _Parser:
                 max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
                 initargs=(os.getpid(),),
             )
-            while self._next < min(PREFETCH, len(todo)):
-                self._submit()
+            with _interrupts_ignored_by_new_workers():  # the workers start at the first submit
+                while self._next < min(PREFETCH, len(todo)):
+                    self._submit()
 
     def _submit(self) -> None:
         f = self._todo[self._next]
@@ -72,7 +74,7 @@ class _Parser:
 
     def __iter__(self) -> Iterator[tuple]:
         if self._pool is None:
-            for f in self._todo:  # here a Ctrl-C is the main process's own, never caught
+            for f in self._todo:
                 yield (f, *_parse_and_chunk(f, None, self._max_tokens))
             return
         for f in self._todo:
@@ -90,9 +92,9 @@ class _Parser:
 
         A pool left to stop on its own (`shutdown(wait=False)`) races the interpreter's exit: its
         manager thread closes its wake-up pipe while the exit hook writes to it, an OSError (Bad
-        file descriptor) after an interrupted ingest. So the pool is always joined; when a
-        document is still being parsed (an interrupt or an error mid-batch) its worker is told to
-        drop it first, so the join takes a moment rather than the rest of a parse.
+        file descriptor) after an interrupted ingest. So the pool is always joined; when documents
+        are still being parsed (an interrupt or an error mid-batch) the workers are told first, so
+        they finish at most the one in hand and skip the rest.
         """
         if self._pool is None:
             return
@@ -106,26 +108,38 @@ class _Parser:
         self._pool = None
 
 
+@contextlib.contextmanager
+def _interrupts_ignored_by_new_workers():
+    """A worker process started meanwhile begins with SIGINT ignored (an ignored signal survives
+    exec; a handler does not), so a Ctrl-C while it is still importing cannot kill it with a
+    traceback before `_worker_init` installs its own handler. Only the main thread can do this;
+    the main process's own Ctrl-C is ignored just while a process is forked."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def _worker_init(parent: int) -> None:
-    _on_interrupt_stop()
+    _stop_on_interrupt()
     _exit_with_parent(parent)
     _yield_to_embedder()
 
 
-_state = {"parsing": False, "stopping": False}  # this worker's: a document in hand; an interrupt seen
+_stopping = threading.Event()  # in a worker: an interrupt was seen, so no further document is parsed
 
 
-def _on_interrupt_stop() -> None:
+def _stop_on_interrupt() -> None:
     """A terminal's Ctrl-C reaches the whole process group, and the main process sends SIGINT when
-    it stops early: the worker drops the document in hand and skips any it is handed after, so the
-    pool stops at once. It never dies with a traceback; the main process owns the clean-up."""
-
-    def interrupted(signum, frame) -> None:
-        _state["stopping"] = True
-        if _state["parsing"]:
-            raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, interrupted)
+    it stops early. The worker finishes at most the document in hand and skips any it is handed
+    after, so the pool stops promptly; it never dies with a traceback (the main process owns the
+    clean-up). Nothing is raised inside a parse: an exception at an arbitrary point of library
+    code can surface as an 'Exception ignored' traceback instead of stopping it."""
+    signal.signal(signal.SIGINT, lambda signum, frame: _stopping.set())
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
@@ -165,15 +179,9 @@ def _exit_with_parent(parent: int) -> None:
 
 def _parse_file(f: FilingFile, counter, max_tokens: int) -> tuple[ParsedFiling | str, list[ChunkDraft] | None]:
     """Runs in a worker process: (ParsedFiling, its chunks when `counter` is given) or (reason, None)."""
-    if _state["stopping"]:
+    if _stopping.is_set():
         return f"{f.path}: not parsed (the ingest was interrupted)", None
-    try:
-        _state["parsing"] = True
-        return _parse_and_chunk(f, counter, max_tokens)
-    except KeyboardInterrupt:
-        return f"{f.path}: not parsed (the ingest was interrupted)", None
-    finally:
-        _state["parsing"] = False
+    return _parse_and_chunk(f, counter, max_tokens)
 
 
 def _parse_and_chunk(f: FilingFile, counter, max_tokens: int) -> tuple[ParsedFiling | str, list[ChunkDraft] | None]:
