@@ -1,11 +1,14 @@
 """The parse worker: 10-K and 10-Q documents parsed (and chunked) in worker processes, ahead of the embedder.
 
 Parsing is CPU-bound and the embedder is the slow step, so documents are parsed in other
-processes while the main process embeds. A worker runs at a lower CPU priority than the embedder,
-so on a machine whose cores the model fills it parses in the model's idle moments instead of
-slowing every embedding call. It dies with its parent, so it never outlives an interrupted ingest,
-and on Ctrl-C it drops the document it is parsing (the main process owns the clean-up and waits
-for the pool to stop, see `_Parser.close`).
+processes while the main process embeds. A worker dies with its parent, so it never outlives an
+interrupted ingest, and on Ctrl-C it finishes at most the document in hand (the main process owns
+the clean-up and waits for the pool to stop, see `_Parser.close`).
+
+It runs at the embedder's own priority. The model keeps both cores of a 2-core machine busy (the
+3 bench filings' chunks take about 35 CPU-seconds to embed, 17 s on 2 idle cores), so a worker at
+a lower priority finds no idle moments to parse in: it falls behind, and the embedder then waits
+for it with a core idle.
 """
 
 from __future__ import annotations
@@ -29,7 +32,6 @@ from ingest.summary import IngestSummary
 from store.parsed import ChunkDraft, ParsedFiling
 
 PREFETCH = 3  # parsed filings waiting ahead of the embedder (bounds memory)
-WORKER_NICENESS = 10  # added to a parse worker's nice value: it yields the cores to the embedder
 
 
 def parse_document(data: bytes, form: str, **kw) -> ParsedFiling:
@@ -127,7 +129,6 @@ def _interrupts_ignored_by_new_workers():
 def _worker_init(parent: int) -> None:
     _stop_on_interrupt()
     _exit_with_parent(parent)
-    _yield_to_embedder()
 
 
 _stopping = threading.Event()  # in a worker: an interrupt was seen, so no further document is parsed
@@ -141,15 +142,6 @@ def _stop_on_interrupt() -> None:
     code can surface as an 'Exception ignored' traceback instead of stopping it."""
     signal.signal(signal.SIGINT, lambda signum, frame: _stopping.set())
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def _yield_to_embedder() -> None:
-    """Parse at a lower CPU priority: the embedder is the slow step and uses every core, so the
-    worker's CPU would otherwise come out of embedding calls, which then all run slower."""
-    try:
-        os.nice(WORKER_NICENESS)
-    except OSError:
-        pass
 
 
 PR_SET_PDEATHSIG = 1

@@ -1,4 +1,4 @@
-"""The parse worker pool: stopped and joined by `_Parser.close`, at a lower CPU priority than the embedder.
+"""The parse worker pool: stopped and joined by `_Parser.close`.
 
 A pool left to stop on its own raced the interpreter's exit (an OSError from concurrent.futures'
 exit hook after an interrupted ingest), so `close` must leave no manager thread and no worker
@@ -8,12 +8,11 @@ process behind, whether every document was taken or the ingest stopped in the mi
 from __future__ import annotations
 
 import multiprocessing
-import os
 import threading
 import time
 
 from ingest.local import scan_folder
-from ingest.parse_worker import WORKER_NICENESS, _Parser
+from ingest.parse_worker import _Parser
 from tests.conftest import SEC_FIXTURES
 
 
@@ -41,15 +40,3 @@ def test_close_after_every_document_joins_the_pool():
     parser.close()
     assert taken == files
     assert _pool_leftovers() == []
-
-
-def test_the_worker_parses_at_a_lower_priority():
-    parser = _Parser(_filings()[:3], workers=1, counter=None, max_tokens=256)
-    try:
-        next(iter(parser))  # the worker has started (and run its initializer)
-        pids = list(parser._pool._processes)
-        assert pids
-        expected = min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS)
-        assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in pids] == [expected] * len(pids)
-    finally:
-        parser.close()
