@@ -8,6 +8,7 @@ process behind, whether every document was taken or the ingest stopped in the mi
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import threading
 import time
 
@@ -40,3 +41,29 @@ def test_close_after_every_document_joins_the_pool():
     parser.close()
     assert taken == files
     assert _pool_leftovers() == []
+
+
+def test_an_interrupt_while_the_worker_starts_prints_no_traceback(capfd):
+    """Stopped at once, the worker is still importing when it is told: it must not die of the
+    KeyboardInterrupt that an unhandled SIGINT raises (its traceback reached the user's terminal)."""
+    parser = _Parser(_filings(), workers=1, counter=None, max_tokens=256)
+    (pid,) = list(parser._pool._processes)
+    deadline = time.monotonic() + 30
+    while not _sigint_disposition_set(pid) and time.monotonic() < deadline:
+        time.sleep(0.01)  # until the interpreter is up and importing, before the worker's own handler
+    parser.close()
+    assert _pool_leftovers() == []
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def _sigint_disposition_set(pid: int) -> bool:
+    """Whether process `pid` has SIGINT caught or ignored (/proc/<pid>/status)."""
+    try:
+        status = open(f"/proc/{pid}/status").read()
+    except OSError:
+        return True
+    lines = [line.split(":") for line in status.splitlines() if line.startswith(("SigIgn:", "SigCgt:"))]
+    either = 0
+    for _, mask in lines:
+        either |= int(mask, 16)
+    return bool(either & (1 << (signal.SIGINT - 1)))
