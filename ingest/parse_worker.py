@@ -65,13 +65,16 @@ class _Parser:
                 max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
                 initargs=(os.getpid(),),
             )
-            with _interrupts_ignored_by_new_workers():  # the workers start at the first submit
-                while self._next < min(PREFETCH, len(todo)):
-                    self._submit()
+            self._workers = workers
+            while self._next < min(PREFETCH, len(todo)):
+                self._submit()
 
     def _submit(self) -> None:
         f = self._todo[self._next]
-        self._pending.append(self._pool.submit(_parse_file, f, self._counter, self._max_tokens))
+        # A submit may start a worker process (the pool starts them as work arrives, up to `workers`).
+        starts = len(getattr(self._pool, "_processes", None) or {}) < self._workers
+        with _interrupts_ignored_by_new_workers() if starts else contextlib.nullcontext():
+            self._pending.append(self._pool.submit(_parse_file, f, self._counter, self._max_tokens))
         self._next += 1
 
     def __iter__(self) -> Iterator[tuple]:
