@@ -22,6 +22,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from concurrent import futures
 from concurrent.futures import ProcessPoolExecutor
 
 from ingest.chunking import chunk_sections
@@ -32,6 +33,7 @@ from ingest.summary import IngestSummary
 from store.parsed import ChunkDraft, ParsedFiling
 
 PREFETCH = 3  # parsed filings waiting ahead of the embedder (bounds memory)
+STOP_GRACE_S = 10.0  # on an interrupt, how long a worker may take to finish the document in hand
 
 
 def parse_document(data: bytes, form: str, **kw) -> ParsedFiling:
@@ -99,16 +101,21 @@ class _Parser:
         manager thread closes its wake-up pipe while the exit hook writes to it, an OSError (Bad
         file descriptor) after an interrupted ingest. So the pool is always joined; when documents
         are still being parsed (an interrupt or an error mid-batch) the workers are told first, so
-        they finish at most the one in hand and skip the rest.
+        they finish at most the one in hand and skip the rest, and a worker still on that one after
+        STOP_GRACE_S (a pathological document) is terminated: its parse would be discarded anyway.
         """
         if self._pool is None:
             return
         if not all(p.done() for p in self._pending):
-            for pid in list(getattr(self._pool, "_processes", None) or {}):  # the pool's own workers
+            workers = list((getattr(self._pool, "_processes", None) or {}).values())  # the pool's own
+            for worker in workers:
                 try:
-                    os.kill(pid, signal.SIGINT)
+                    os.kill(worker.pid, signal.SIGINT)
                 except ProcessLookupError:
                     pass
+            if futures.wait(self._pending, timeout=STOP_GRACE_S).not_done:
+                for worker in workers:
+                    worker.terminate()
         self._pool.shutdown(wait=True, cancel_futures=True)
         self._pool = None
 

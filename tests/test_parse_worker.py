@@ -13,6 +13,7 @@ import threading
 import time
 
 from ingest.local import scan_folder
+from ingest import parse_worker
 from ingest.parse_worker import _Parser
 from tests.conftest import SEC_FIXTURES
 
@@ -67,3 +68,15 @@ def _sigint_disposition_set(pid: int) -> bool:
     for _, mask in lines:
         either |= int(mask, 16)
     return bool(either & (1 << (signal.SIGINT - 1)))
+
+
+def test_a_worker_still_parsing_after_the_grace_is_terminated(monkeypatch):
+    """A document that keeps its worker busy past STOP_GRACE_S does not hold up the stop."""
+    monkeypatch.setattr(parse_worker, "STOP_GRACE_S", 0.0)
+    parser = _Parser(_filings(), workers=1, counter=None, max_tokens=256)
+    next(iter(parser))  # the worker is up and on the next document
+    closing = threading.Thread(target=parser.close)
+    closing.start()
+    closing.join(60)
+    assert not closing.is_alive(), "close() hung after terminating a busy worker"
+    assert _pool_leftovers() == []
