@@ -1,12 +1,19 @@
 """The parse worker: 10-K and 10-Q documents parsed (and chunked) in worker processes, ahead of the embedder.
 
 Parsing is CPU-bound and the embedder is the slow step, so documents are parsed in other
-processes while the main process embeds; a worker ignores the terminal's Ctrl-C (the main process
-owns the clean-up) and dies with its parent, so it never outlives an interrupted ingest.
+processes while the main process embeds. A worker dies with its parent, so it never outlives an
+interrupted ingest, and on Ctrl-C it finishes at most the document in hand (the main process owns
+the clean-up and waits for the pool to stop, see `_Parser.close`).
+
+It runs at the embedder's own priority. The model keeps both cores of a 2-core machine busy (the
+3 bench filings' chunks take about 35 CPU-seconds to embed, 17 s on 2 idle cores), so a worker at
+a lower priority finds no idle moments to parse in: it falls behind, and the embedder then waits
+for it with a core idle.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import re
@@ -15,6 +22,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from concurrent import futures
 from concurrent.futures import ProcessPoolExecutor
 
 from ingest.chunking import chunk_sections
@@ -25,6 +33,7 @@ from ingest.summary import IngestSummary
 from store.parsed import ChunkDraft, ParsedFiling
 
 PREFETCH = 3  # parsed filings waiting ahead of the embedder (bounds memory)
+STOP_GRACE_S = 10.0  # on an interrupt, how long a worker may take to finish the document in hand
 
 
 def parse_document(data: bytes, form: str, **kw) -> ParsedFiling:
@@ -58,18 +67,22 @@ class _Parser:
                 max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
                 initargs=(os.getpid(),),
             )
+            self._workers = workers
             while self._next < min(PREFETCH, len(todo)):
                 self._submit()
 
     def _submit(self) -> None:
         f = self._todo[self._next]
-        self._pending.append(self._pool.submit(_parse_file, f, self._counter, self._max_tokens))
+        # A submit may start a worker process (the pool starts them as work arrives, up to `workers`).
+        starts = len(getattr(self._pool, "_processes", None) or {}) < self._workers
+        with _interrupts_ignored_by_new_workers() if starts else contextlib.nullcontext():
+            self._pending.append(self._pool.submit(_parse_file, f, self._counter, self._max_tokens))
         self._next += 1
 
     def __iter__(self) -> Iterator[tuple]:
         if self._pool is None:
             for f in self._todo:
-                yield (f, *_parse_file(f, None, self._max_tokens))
+                yield (f, *_parse_and_chunk(f, None, self._max_tokens))
             return
         for f in self._todo:
             result = self._pending.pop(0).result()
@@ -82,19 +95,62 @@ class _Parser:
         return bool(self._pending) and self._pending[0].done()
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the pool and wait until it has stopped.
+
+        A pool left to stop on its own (`shutdown(wait=False)`) races the interpreter's exit: its
+        manager thread closes its wake-up pipe while the exit hook writes to it, an OSError (Bad
+        file descriptor) after an interrupted ingest. So the pool is always joined; when documents
+        are still being parsed (an interrupt or an error mid-batch) the workers are told first, so
+        they finish at most the one in hand and skip the rest, and a worker still on that one after
+        STOP_GRACE_S (a pathological document) is terminated: its parse would be discarded anyway.
+        """
+        if self._pool is None:
+            return
+        if not all(p.done() for p in self._pending):
+            workers = list((getattr(self._pool, "_processes", None) or {}).values())  # the pool's own
+            for worker in workers:
+                try:
+                    os.kill(worker.pid, signal.SIGINT)
+                except ProcessLookupError:
+                    pass
+            if futures.wait(self._pending, timeout=STOP_GRACE_S).not_done:
+                for worker in workers:
+                    worker.terminate()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        self._pool = None
+
+
+@contextlib.contextmanager
+def _interrupts_ignored_by_new_workers():
+    """A worker process started meanwhile begins with SIGINT ignored (an ignored signal survives
+    exec; a handler does not), so a Ctrl-C while it is still importing cannot kill it with a
+    traceback before `_worker_init` installs its own handler. Only the main thread can do this;
+    the main process's own Ctrl-C is ignored just while a process is forked."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _worker_init(parent: int) -> None:
-    _ignore_interrupts()
+    _stop_on_interrupt()
     _exit_with_parent(parent)
 
 
-def _ignore_interrupts() -> None:
-    """A terminal's Ctrl-C reaches the whole process group; the main process owns the clean-up and
-    shuts the pool down, so a parse worker must neither die with a traceback nor outlive it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+_stopping = threading.Event()  # in a worker: an interrupt was seen, so no further document is parsed
+
+
+def _stop_on_interrupt() -> None:
+    """A terminal's Ctrl-C reaches the whole process group, and the main process sends SIGINT when
+    it stops early. The worker finishes at most the document in hand and skips any it is handed
+    after, so the pool stops promptly; it never dies with a traceback (the main process owns the
+    clean-up). Nothing is raised inside a parse: an exception at an arbitrary point of library
+    code can surface as an 'Exception ignored' traceback instead of stopping it."""
+    signal.signal(signal.SIGINT, lambda signum, frame: _stopping.set())
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
@@ -125,6 +181,12 @@ def _exit_with_parent(parent: int) -> None:
 
 def _parse_file(f: FilingFile, counter, max_tokens: int) -> tuple[ParsedFiling | str, list[ChunkDraft] | None]:
     """Runs in a worker process: (ParsedFiling, its chunks when `counter` is given) or (reason, None)."""
+    if _stopping.is_set():
+        return f"{f.path}: not parsed (the ingest was interrupted)", None
+    return _parse_and_chunk(f, counter, max_tokens)
+
+
+def _parse_and_chunk(f: FilingFile, counter, max_tokens: int) -> tuple[ParsedFiling | str, list[ChunkDraft] | None]:
     try:
         data = read_bytes(f.path)
     except (OSError, EOFError) as exc:
