@@ -25,6 +25,16 @@ def test_a_measure_set_off_before_a_formula_is_the_users_definition_of_it(direct
     assert (p.tickers, p.fiscal_years) == (["AAPL"], [2024])
 
 
+@pytest.mark.parametrize("question", [
+    "Apple gross margin fy2024 -- compute it yourself: gross profit / net sales",
+    "Apple gross margin fy2024 -- use this: gross profit over net sales",
+])
+def test_an_instruction_before_a_colon_sets_the_formula_off_and_is_no_name(directory, question):  # noqa: F811
+    p = plan(directory, question)
+    # the measure named before the instruction is the one defined, never "yourself" or "this"
+    assert p.metrics == ["udf:gross margin"] and p.definitions[-1]["unit"] == "percent", p
+
+
 def test_a_name_before_a_colon_that_names_no_measure_is_not_taken_for_one(directory):  # noqa: F811
     p = plan(directory, "Apple 2024 zorblat: operating cash flow over net income")
     # the user's own name for the formula, never a registry measure's (nor the registry's figure beside it)

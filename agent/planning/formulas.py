@@ -1533,6 +1533,8 @@ def _inline_found(rest: str, plan, definition: dict, start: int, end: int, regis
         own = _OWN_NAME.search(rest[:start]) if named is None else None
         if own is not None:  # "tesla 2024 asset cover: buybacks over total assets": the user's own name for it
             words = list(re.finditer(r"\S+", own.group("name")))
+            if any(normalize(w.group(0)) in _INTRODUCING for w in words):
+                words = []  # "compute it yourself: A / B" is an instruction, never a name
             while words and (normalize(words[-1].group(0)) in FILLER or "'" in words[-1].group(0)):
                 words.pop()
             keep = []
@@ -1558,9 +1560,13 @@ def _inline_found(rest: str, plan, definition: dict, start: int, end: int, regis
     return definition, cut
 
 
-# (a dash sets a definition off as a bracket does: "cash conversion 2024 -- CFO over net earnings")
+# (a dash sets a definition off as a bracket does: "cash conversion 2024 -- CFO over net earnings"; so does an
+# instruction ending in a colon)
 _LEAD_IN = re.compile(r"(?:\s*(?:[(\[:=]|,?\s*\b(?:defined|calculated|computed|measured)\s+as\b|,?\s*\bi\.?e\.?,?|"
-                      r"\s--|\s[\u2013\u2014]))+\s*$", re.I)
+                      r"\s--|\s[\u2013\u2014]|"
+                      # an instruction before the formula: "-- compute it yourself: A / B", ", use this: A / B"
+                      r",?\s*(?:please\s+)?\b(?:compute|calculate|calc|use|work\s+out)\b(?:\s+(?:it|this|that|yourself|as|with|by))*\s*:"
+                      r"))+\s*$", re.I)
 # A comma sets a formula off as a measure's definition only when the formula reads as that measure (agent.planning.
 # formulas._reads_as): "debt to equity fy24, term debt (...) over shareholders' equity"; "revenue growth, net income
 # over revenue" asks two things
