@@ -185,3 +185,19 @@ def test_load_from_the_store(db):
     assert resolve(directory, "Apple and MSFT") == [("company", "AAPL"), ("not_covered", "MSFT")]
     assert resolve(directory, "microsoft") == [("not_covered", "MSFT")]
     assert directory.years == {320193: [2024]}
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a covered ticker that is an everyday word counts in lowercase where only a company stands
+    ("pep's gross margin fy2023", [("company", "PEP")]),
+    ("ko vs pep operating margin", [("company", "KO"), ("company", "PEP")]),
+    ("pep vs. KO revenue", [("company", "PEP"), ("company", "KO")]),
+    ("apple versus low", [("company", "AAPL"), ("company", "LOW")]),
+    # and stays a word elsewhere: alone, across "vs" from another word, an acronym, one letter
+    ("what is pep", []),
+    ("high vs low estimates for apple", [("company", "AAPL")]),
+    ("what does nvidia say about ai's impact", [("company", "NVDA")]),
+    ("tesla vs v", [("company", "TSLA")]),
+])
+def test_an_everyday_word_ticker_counts_as_an_owner_or_across_vs_from_a_company(directory, text, expected):
+    assert resolve(directory, text) == expected

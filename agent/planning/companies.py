@@ -35,6 +35,8 @@ from agent.retrieval.spelling import one_edit
 _TOKEN = re.compile(r"\$?[A-Za-z0-9][A-Za-z0-9.&'\u2019\-]*")
 _PERCENT_NEXT = re.compile(r"[ \t]?%")  # a percent sign right after a token, or one space on
 _POSSESSIVE = re.compile(r"'s\b")
+_VS_BEFORE = re.compile(r"\b(?:vs\.?|versus)\s+$", re.I)
+_VS_AFTER = re.compile(r"\s+(?:vs|versus)\b\.?", re.I)
 _INNER_DOT = re.compile(r"(?<=\w)\.(?=\w)")
 _SLASH = re.compile(r"[/\\]")
 _NON_NAME = re.compile(r"[^a-z0-9& ]+")
@@ -228,11 +230,14 @@ class CompanyDirectory:
         i = 0
         while i < len(tokens):
             match, width = self._match_at(tokens, words, i, all_caps)
+            if match is None:
+                match = self._ticker_in_role(text, tokens[i], all_caps)
             if match:
                 found.append(match)
                 i += width
             else:
                 i += 1
+        found = self._compared_tickers(text, tokens, found, all_caps)
         found = [m for m in found if not self._part_of_person(text, m, found, all_caps)]
         # one entry per company; an exact match elsewhere settles an ambiguous partial
         out: list[CompanyMatch] = []
@@ -251,6 +256,41 @@ class CompanyDirectory:
             # a lone capitalised first word ("General") next to a clear company is not a question about it
             out = [m for m in out if m.kind != "ambiguous"]
         return out
+
+    def _ticker_in_role(self, text: str, token: tuple[int, int, str], all_caps: bool, *,
+                        compared: bool = False) -> CompanyMatch | None:
+        """A covered company's ticker that is an everyday word, typed in lowercase where only a company
+        stands: as an owner ("pep's gross margin", "ma's revenue") or, `compared`, across "vs" from a
+        company ("ko vs pep"). Why: alone, "pep" or "low" is a word and never a ticker in lowercase
+        (`_ticker`), but a word owns no figure and is not compared with a company ("high vs low
+        estimates" compares words); one letter ("t", "v") and the acronyms ("ai's impact") stay words."""
+        start, end, raw = token
+        if all_caps or not raw.islower() or len(raw) < 2:
+            return None
+        if not compared and _POSSESSIVE.match(text.replace("\u2019", "'"), end) is None:
+            return None
+        cik = self.by_ticker.get(raw.upper())
+        if cik is None or not self.companies[cik].covered or raw.upper() in ACRONYMS:
+            return None
+        return self._company_match(cik, raw, start, end, "ticker")
+
+    def _compared_tickers(self, text: str, tokens, found: list[CompanyMatch], all_caps: bool) -> list[CompanyMatch]:
+        """`found` with the everyday-word tickers set across "vs" from a company found (`_ticker_in_role`)."""
+        taken = [(m.start, m.end) for m in found]
+        added = []
+        for token in tokens:
+            start, end = token[0], token[1]
+            if any(s <= start < e for s, e in taken):
+                continue
+            before = _VS_BEFORE.search(text[:start])
+            after = _VS_AFTER.match(text, end)
+            other = [m for m in found if m.kind == "company" and (
+                (before and m.end <= before.start() and text[m.end:before.start()].strip(" ,.'\u2019s") == "")
+                or (after and m.start >= after.end() and text[after.end():m.start].strip() == ""))]
+            match = self._ticker_in_role(text, token, all_caps, compared=True) if other else None
+            if match is not None:
+                added.append(match)
+        return sorted(found + added, key=lambda m: m.start) if added else found
 
     def _part_of_person(self, text: str, m: CompanyMatch, found: list[CompanyMatch], all_caps: bool) -> bool:
         """The one-word mention is half of a person's name: a surname after a given name ("Robert
