@@ -571,3 +571,16 @@ def test_a_longer_name_than_a_registrants_is_no_company(directory, text):
 def test_back_then_is_when_never_a_line(directory, text, years):
     p = plan(directory, text)
     assert (p.route, p.metrics, p.fiscal_years) == ("domain", ["revenue"], years), p
+
+
+@pytest.mark.parametrize("question, intent", [
+    ("are Coca-Cola's margins improving?", "trend"),
+    ("Coca-Cola margins 2024", "derived"),
+])
+def test_margins_unqualified_are_the_three_margins(directory, question, intent):  # noqa: F811
+    p = plan_rules(question, directory=directory)
+    assert p.metrics == ["gross_margin", "operating_margin", "net_margin"] and p.intent == intent, p
+
+
+def test_a_qualified_margin_stays_that_margin(directory):  # noqa: F811
+    assert plan_rules("Coca-Cola gross margins 2024", directory=directory).metrics == ["gross_margin"]

@@ -127,6 +127,8 @@ def find_measures(text: str, *, named_company: bool = False) -> tuple[list[str],
     return keys, None
 
 
+_MARGINS = r"(?<![\w-])(?<!gross )(?<!operating )(?<!net )(?<!profit )(?<!ebitda )(?<!ebit )(?<!pretax )(?<!pre-tax )" \
+    r"(?<!segment )(?<!contribution )(?<!fcf )(?<!cash )(?<!interest )margins\b"
 # Plain-English asks for a metric that no phrase names ("how much did Walgreens lose?").
 IMPLIED: tuple[tuple[str, str], ...] = (
     # Only the asking words and the verb are claimed (words.claimed): the words between name who earned
@@ -135,6 +137,8 @@ IMPLIED: tuple[tuple[str, str], ...] = (
     (r"\b(?P<claim>what did)(?: \S+){1,4}? (?P<claim_verb>earn|lose)\b(?! per\b)", "net_income"),  # "what did alphabet earn in 2023"
     (r"\b(?P<claim>(?:how much|what) did)(?: \S+){1,4}? (?P<claim_verb>(?:earn|lose) per share)\b", "eps_diluted"),  # the diluted figure, as reported
     (r"\b(?:is|was|were) \S+ profitable\b|\bprofitability\b", "net_income"),
+    # "are KO's margins improving?", "ko vs pep margins": margins unqualified are the three an analyst reads together
+    *((_MARGINS, key) for key in ("gross_margin", "operating_margin", "net_margin")),
     (r"\bshares\b.{0,40}\boutstanding\b", "shares_outstanding"),  # "how many shares did X have outstanding"
     # "what did the Digital Experience segment bring in?", "how much lumber did Lowe's sell?": its sales
     (r"\b(?:bring|brings|brought|pull|pulls|pulled|rake|rakes|raked)\s+in\b", "revenue"),
