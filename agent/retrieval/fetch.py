@@ -16,6 +16,7 @@ from agent.retrieval.filing_choice import asks_prior_filing, filed_in, fiscal_ye
 from agent.retrieval.line_items import company_line, line_optional, line_parts, same_printed_row
 from agent.retrieval.row_members import member_row
 from agent.planning.prose_route import DEPENDENCE, EVENT, asks_rationale, expects_ahead
+from agent.planning.plan_years import unheld_filing_years
 from agent.planning.topics import STOPWORDS
 from agent.planning.years import MAX_YEAR, MIN_YEAR
 from store import companies as company_store
@@ -302,9 +303,11 @@ def _filing_meant(question: str, plan: dict, filings: dict[int, dict], wanted: l
             years = sorted({fy if y == year else y for y in wanted})
             return {"fiscal_years": years, "latest": False, "year_offsets": [],
                     **({"as_of_filing_year": fy} if plan.get("as_of_filing_year") == year else {})}
-    if (asks_prior_filing(question) and plan.get("latest") and not plan.get("year_offsets") and len(filings) > 1
+    if (asks_prior_filing(question) and plan.get("latest") and not plan.get("year_offsets") and filings
             and wanted == [max(filings)]):
-        return {"fiscal_years": [sorted(filings)[-2]], "latest": False, "year_offsets": []}
+        # the 10-K filed the year before the latest reports the year before it, held or not: when not,
+        # the latest one's discussion of that year stands in, said in the answer
+        return {"fiscal_years": [max(filings) - 1], "latest": False, "year_offsets": []}
     return None
 
 
@@ -354,6 +357,11 @@ def fetch(state, deps, config) -> dict:
                 return {"refusal": {"reason": "out_of_scope", "detail": (
                     f"figures as of {off.title()} (not {company['name']}'s fiscal year-end): quarters are not "
                     "answered yet, only fiscal years")}}
+            if plan.get("as_of_filing_year") and len(plan["tickers"]) == 1:
+                unheld = unheld_filing_years(plan, sorted(filings), _figure_years(conn, deps, cik), numeric,
+                                             ahead=expects_ahead(state["question"].lower()))
+                if unheld:  # "their 2023 annual report", not held: fiscal 2023 as a later filing reports it
+                    plan = switched = {**plan, **unheld}
             # a comparison assembled over several turns reads each company at the years the thread showed it
             wanted = list((plan.get("company_years") or {}).get(ticker) or plan.get("fiscal_years") or [])
             if not numeric and len(plan["tickers"]) == 1 and not plan.get("as_of_filing_year"):
@@ -373,7 +381,7 @@ def fetch(state, deps, config) -> dict:
                 offsets = plan.get("year_offsets") or [0]
                 wanted = sorted({available[0] + offset for offset in offsets})
             meant = _filing_meant(state["question"], plan, filings, wanted) \
-                if not numeric and len(plan["tickers"]) == 1 and not _thread_turn(plan) else None
+                if len(plan["tickers"]) == 1 and not _thread_turn(plan) else None
             if meant:
                 plan = switched = {**plan, **meant}
                 wanted = list(meant["fiscal_years"])

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from agent.planning.prose_route import FILED_IN, PRIOR_FILING
+from agent.planning.prose_route import FILED_IN
+from agent.planning.years import names_prior_filing
 
 FILING_LAG = dt.timedelta(days=75)  # a 10-K is due 60-90 days after its year ends: when it came out, if not recorded
 
@@ -41,4 +42,4 @@ def fiscal_year_filed_in(filings: dict[int, dict], year: int) -> int | None:
 
 
 def asks_prior_filing(question: str) -> bool:
-    return bool(PRIOR_FILING.search(question))
+    return names_prior_filing(question)
