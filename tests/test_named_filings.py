@@ -121,3 +121,17 @@ def test_a_year_read_two_filings_on_is_said_missing_and_the_filing_read_named():
     assert line.startswith("The fiscal 2022 10-K is not in my corpus; from the fiscal 2024 10-K"), line
     assert not number_tokens(line)
     assert "not in my corpus" not in _source_line(plan, [chunk], ["ZZZ"], " (Item 7)", {"ZZZ": {2022, 2024}})
+
+
+def test_a_10k_filed_in_a_year_no_held_filing_came_out_in_is_still_the_year_it_reports():
+    out = _fetch("what did the 10-K filed in 2024 say about power costs?", "qualitative", [2024], [2024, 2023],
+                 fiscal_years=[2024])
+    assert out["plan"]["fiscal_years"] == [2023]  # fiscal 2023's, not held: the fiscal 2024 10-K discusses it
+    out = _fetch("revenue in the 10-K filed in 2024", "numeric", [2024], [2024, 2023], fiscal_years=[2024])
+    assert out["resolved"][0]["fiscal_years"] == [2023]
+
+
+def test_the_older_of_two_10ks_is_counted_among_the_filings_not_the_latest_figures():
+    out = _fetch("from the older of the two hashmark 10-Ks, revenue", "numeric", [2023, 2024], [2025, 2024, 2023],
+                 latest=True)
+    assert out["resolved"][0]["fiscal_years"] == [2023]

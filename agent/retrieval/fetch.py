@@ -303,8 +303,8 @@ def _filing_meant(question: str, plan: dict, filings: dict[int, dict], wanted: l
             years = sorted({fy if y == year else y for y in wanted})
             return {"fiscal_years": years, "latest": False, "year_offsets": [],
                     **({"as_of_filing_year": fy} if plan.get("as_of_filing_year") == year else {})}
-    if (asks_prior_filing(question) and plan.get("latest") and not plan.get("year_offsets") and filings
-            and wanted == [max(filings)]):
+    if asks_prior_filing(question) and plan.get("latest") and not plan.get("year_offsets") and filings:
+        # by the filings held, not by the latest year any figure reports (a 10-Q's year beyond the last 10-K)
         # the 10-K filed the year before the latest reports the year before it, held or not: when not,
         # the latest one's discussion of that year stands in, said in the answer
         return {"fiscal_years": [max(filings) - 1], "latest": False, "year_offsets": []}

@@ -36,9 +36,19 @@ def filed_in(question: str) -> int | None:
 
 
 def fiscal_year_filed_in(filings: dict[int, dict], year: int) -> int | None:
-    """The fiscal year of the held 10-K that came out in `year` (the latest such, if two did)."""
+    """The fiscal year of the 10-K that came out in `year`: the held one (the latest such, if two did),
+    else the one a company files each year at the same time after its year-end, counted from its
+    latest held 10-K (a calendar-year company's 10-K filed in 2024 is fiscal 2023's, held or not: when
+    not, the next one's discussion of it stands in, said in the answer, rather than another year read
+    as if it were the one named)."""
     found = [fy for fy, f in filings.items() if filed_year(f) == year]
-    return max(found) if found else None
+    if found:
+        return max(found)
+    dated = [(fy, filed_year(f)) for fy, f in filings.items() if filed_year(f) is not None]
+    if not dated:
+        return None
+    fy, filed = max(dated)
+    return year - (filed - fy)
 
 
 def asks_prior_filing(question: str) -> bool:
