@@ -135,3 +135,15 @@ def test_the_older_of_two_10ks_is_counted_among_the_filings_not_the_latest_figur
     out = _fetch("from the older of the two hashmark 10-Ks, revenue", "numeric", [2023, 2024], [2025, 2024, 2023],
                  latest=True)
     assert out["resolved"][0]["fiscal_years"] == [2023]
+
+
+@pytest.mark.parametrize("question, year", [
+    ("mara 2022 10-K: revenue", None),  # Marathon's fiscal 2022 10-K, no month "Mara"
+    ("market 2023 10-K risks", None),
+    ("the 10-K released in may 2024", 2024),
+    ("the 10-K filed in Sept. 2024", 2024),
+])
+def test_a_month_is_a_whole_month_name(question, year):
+    from agent.retrieval.filing_choice import filed_in
+
+    assert filed_in(question) == year
