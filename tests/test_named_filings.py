@@ -85,6 +85,7 @@ def test_a_figure_in_the_10k_filed_in_a_year_is_that_filings_year():
                  fiscal_years=[2025])
     assert "refusal" not in out, out
     assert out["resolved"][0]["fiscal_years"] == [2024]
+    assert out["resolved"][0]["as_of_accession"] == "0000990002-24-000001"  # the figure as that filing reports it
 
 
 def test_the_previous_10k_is_the_year_before_the_latest_even_when_only_the_latest_is_held():

@@ -291,23 +291,29 @@ def _thread_turn(plan: dict) -> bool:
     return bool(plan.get("inherited")) or any("thread" in str(v) for v in (plan.get("slots") or {}).values())
 
 
-def _filing_meant(question: str, plan: dict, filings: dict[int, dict], wanted: list[int]) -> dict | None:
+def _filing_meant(question: str, plan: dict, filings: dict[int, dict], wanted: list[int],
+                  numeric: bool = False) -> dict | None:
     """The plan's years when the question names its 10-K by when it came out ("the 10-K filed in
     2024": for a calendar-year company, fiscal 2023's) or as the one before the latest ("the previous
     annual report"), so that the answer names the filing it reads; None when it names none so
-    (agent.retrieval.filing_choice)."""
+    (agent.retrieval.filing_choice). A figure asked of a named filing that is held is read from that
+    filing (`as_of_filing_year`), as "per the FY2023 10-K" is; one not held, from a later filing's
+    comparatives, said in the answer."""
     year = filed_in(question)
     if year is not None and (year in wanted or plan.get("as_of_filing_year") == year):
         fy = fiscal_year_filed_in(filings, year)
-        if fy is not None and fy != year:
+        if fy is not None and (fy != year or numeric):
             years = sorted({fy if y == year else y for y in wanted})
+            named = plan.get("as_of_filing_year") == year or (numeric and years == [fy])
             return {"fiscal_years": years, "latest": False, "year_offsets": [],
-                    **({"as_of_filing_year": fy} if plan.get("as_of_filing_year") == year else {})}
+                    **({"as_of_filing_year": fy} if named and fy in filings else {})}
     if asks_prior_filing(question) and plan.get("latest") and not plan.get("year_offsets") and filings:
         # by the filings held, not by the latest year any figure reports (a 10-Q's year beyond the last 10-K)
         # the 10-K filed the year before the latest reports the year before it, held or not: when not,
         # the latest one's discussion of that year stands in, said in the answer
-        return {"fiscal_years": [max(filings) - 1], "latest": False, "year_offsets": []}
+        prior = max(filings) - 1
+        return {"fiscal_years": [prior], "latest": False, "year_offsets": [],
+                **({"as_of_filing_year": prior} if numeric and prior in filings else {})}
     return None
 
 
@@ -380,7 +386,7 @@ def fetch(state, deps, config) -> dict:
                     return {"refusal": {"reason": "year_not_available", "detail": f"any fiscal year for {company['name']}"}}
                 offsets = plan.get("year_offsets") or [0]
                 wanted = sorted({available[0] + offset for offset in offsets})
-            meant = _filing_meant(state["question"], plan, filings, wanted) \
+            meant = _filing_meant(state["question"], plan, filings, wanted, numeric) \
                 if len(plan["tickers"]) == 1 and not _thread_turn(plan) else None
             if meant:
                 plan = switched = {**plan, **meant}
