@@ -148,3 +148,17 @@ def test_a_month_is_a_whole_month_name(question, year):
     from agent.retrieval.filing_choice import filed_in
 
     assert filed_in(question) == year
+
+
+def test_a_filing_named_by_its_place_is_a_year_phrase_in_a_thread_too():
+    from agent.planning.years import parse_years
+
+    years = parse_years("and in the older 10-K?")
+    assert years.given and years.latest and not years.years
+    # the thread gave the company, the message its filing: read from the message's own words
+    out = _fetch("and in the older 10-K?", "qualitative", [2023, 2024], [2024, 2023], latest=True,
+                 inherited=["tickers", "query"], slots={"tickers": "thread", "fiscal_years": "latest filing"})
+    assert out["plan"]["fiscal_years"] == [2023]
+    out = _fetch("and in the older 10-K?", "qualitative", [2023, 2024], [2024, 2023], latest=True,
+                 inherited=["tickers", "fiscal_years"], slots={"fiscal_years": "thread"})
+    assert "fiscal_years" not in (out.get("plan") or {}) or out["plan"]["fiscal_years"] != [2023]

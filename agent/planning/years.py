@@ -242,7 +242,9 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
     elif _YEAR_AFTER.search(t) and not out.years:  # in a follow-up: the year after the thread's
         out.latest = True
         out.offsets = [1]
-    if _LATEST.search(t) and not out.years:
+    if (_LATEST.search(t) or names_prior_filing(t)) and not out.years:
+        # "the previous 10-K" is counted back from the latest filing (agent.retrieval.filing_choice): a
+        # year phrase of its own, so that "and in the older 10-K?" names a year as "and in 2023?" does
         out.latest = True
     if out.as_of and not out.years and not out.offsets:
         out.years = [out.as_of]

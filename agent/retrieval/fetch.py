@@ -291,6 +291,12 @@ def _thread_turn(plan: dict) -> bool:
     return bool(plan.get("inherited")) or any("thread" in str(v) for v in (plan.get("slots") or {}).values())
 
 
+def _years_of_thread(plan: dict) -> bool:
+    """The plan's years came from the thread: a filing the message names ("and in the older 10-K?",
+    "what about the one filed in 2024?") is read from its own words only when its years are its own."""
+    return "fiscal_years" in (plan.get("inherited") or []) or "thread" in str((plan.get("slots") or {}).get("fiscal_years", ""))
+
+
 def _filing_meant(question: str, plan: dict, filings: dict[int, dict], wanted: list[int],
                   numeric: bool = False) -> dict | None:
     """The plan's years when the question names its 10-K by when it came out ("the 10-K filed in
@@ -387,7 +393,7 @@ def fetch(state, deps, config) -> dict:
                 offsets = plan.get("year_offsets") or [0]
                 wanted = sorted({available[0] + offset for offset in offsets})
             meant = _filing_meant(state["question"], plan, filings, wanted, numeric) \
-                if len(plan["tickers"]) == 1 and not _thread_turn(plan) else None
+                if len(plan["tickers"]) == 1 and not _years_of_thread(plan) else None
             if meant:
                 plan = switched = {**plan, **meant}
                 wanted = list(meant["fiscal_years"])
