@@ -801,8 +801,7 @@ def _source_line(plan: Plan, chunks: list[Evidence], companies: list[str], where
     farther = [y for y in asked if y not in years and y + 2 in years]
     if farther and len(companies) == 1 and held is not None and not set(farther) & held.get(companies[0], set()):
         gone = ", ".join(f"fiscal {y}" for y in farther)
-        return (f"The {gone} 10-K is not in my corpus; from the {shown} 10-K, the nearest later one, which reports "
-                f"{gone} among its earlier years{where}:")
+        return f"The {gone} 10-K is not in my corpus; from the {shown} 10-K, the nearest later one held{where}:"
 
     line = f"From {whose}{shown} 10-K{' filings' if len(companies) > 1 else ''}{where}:"
     later = sorted({c.ticker for c in chunks if asked and c.fiscal_year not in asked and c.fiscal_year - 1 in asked})
