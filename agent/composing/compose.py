@@ -864,6 +864,11 @@ def _source_line(plan: Plan, chunks: list[Evidence], companies: list[str], where
         missing = held is not None and not set(stand_ins) & held.get(companies[0], set())
         opening = f"The {gone} 10-K is not in my corpus; from the" if missing else f"From {whose}"
         return f"{opening} {shown} 10-K, which discusses {gone} as its prior year{where}:"
+    # two years on (a year whose own 10-K and the next are not held): the nearest later 10-K, said as such
+    farther = [y for y in asked if y not in years and y + 2 in years]
+    if farther and len(companies) == 1 and held is not None and not set(farther) & held.get(companies[0], set()):
+        gone = ", ".join(f"fiscal {y}" for y in farther)
+        return f"The {gone} 10-K is not in my corpus; from the {shown} 10-K, the nearest later one held{where}:"
 
     line = f"From {whose}{shown} 10-K{' filings' if len(companies) > 1 else ''}{where}:"
     later = sorted({c.ticker for c in chunks if asked and c.fiscal_year not in asked and c.fiscal_year - 1 in asked})

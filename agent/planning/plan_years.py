@@ -128,3 +128,29 @@ def own_years(plan: Plan, prev: Plan | None, from_thread: bool) -> dict[str, lis
     if all(ys == sorted(plan.fiscal_years) for ys in own.values()):
         return {}
     return own
+
+
+def unheld_filing_years(plan: dict, filing_years: list[int], figure_years: list[int], numeric: bool,
+                        ahead: bool = False) -> dict | None:
+    """The plan's year fields when it names a 10-K by its fiscal year ("their 2023 annual report",
+    "Tesla's 2022 10-K") that is not held, but a held filing reports that year: the year asked as if
+    said "fiscal 2023", so that a figure is read from a later 10-K's comparatives and prose from the
+    next 10-K's discussion of it (the answer names the filing it reads). None when the filing is held,
+    or nothing held covers the year (refused year_not_available, naming the years held), or the
+    question asks what that filing expected of a later year (no later filing states it).
+
+    Why: "nke FY23" and "Nike's 2023 annual report" name the same year; one was answered from the
+    FY2024 10-K's discussion of fiscal 2023 and the other refused."""
+    named = plan.get("as_of_filing_year")
+    if not named or int(named) in filing_years or ahead:
+        return None
+    asked = sorted(plan.get("fiscal_years") or [int(named)])
+    if any(y > int(named) for y in asked):
+        return None  # what the named filing said of a later year: that filing's own words alone
+    if numeric:
+        covered = all(y in figure_years for y in asked)
+    else:  # a 10-K's MD&A compares its year with the one or two before
+        covered = all(any(y < h <= y + 2 for h in filing_years) for y in asked)
+    if not covered:
+        return None
+    return {"as_of_filing_year": None, "fiscal_years": asked, "latest": False, "year_offsets": []}

@@ -14,6 +14,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from agent.planning.prose_route import _MONTH, FILED_IN, PRIOR_FILING
+
+# FILED_IN with whole month names only: "mara 2022 10-K" is Marathon's fiscal 2022 10-K, not one filed in
+# "Mara" 2022 (a month read as any word that starts like one)
+_WHOLE_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+                r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
+FILED = re.compile(FILED_IN.pattern.replace(_MONTH, _WHOLE_MONTH), FILED_IN.flags)
+
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
                 "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
 
@@ -84,9 +92,29 @@ _LABELLED = re.compile(r"\b(?:flights?|models?|sections?|rules?|items?|forms?|ch
                        r"plants?|fabs?|buildings?|units?|lines?|platforms?|programs?|patents?|no\.?|nos\.?|numbers?|#)\s*#?\s*$",
                        re.I)
 _DECADE = re.compile(r"(?<![\w$.,])(1\d\d0|20\d0)['\u2019]?s\b")
+# A 10-K named by its place among the company's filings, beyond PRIOR_FILING's "the previous 10-K": "the older
+# of the two Nvidia 10-Ks", "the earlier of its annual reports", "the 10-K before the latest one", "the
+# second-newest filing". The filing before the latest (agent.retrieval.filing_choice).
+PRIOR_NAMED = re.compile(
+    r"\b(?:older|earlier|previous|prior|first)\s+of\s+(?:the|its|their|his|her)\s+(?:two\s+|2\s+)?(?:[\w.&'-]+\s+){0,2}?"
+    r"(?:10-?ks|annual\s+reports|annual\s+filings|filings|reports)\b"
+    r"|\b(?:10-?k|annual\s+report|annual\s+filing|filing|report)\s+before\s+(?:the\s+|its\s+|their\s+)?"
+    r"(?:latest|most\s+recent|newest|current)(?:\s+one)?\b"
+    r"|\bsecond[- ](?:newest|most[- ]recent|latest)\s+(?:10-?k|annual\s+report|annual\s+filing|filing|report)\b",
+    re.I,
+)
+# The latest filing named as such ("its current 10-K", "the newest annual report"): the latest year
+_LATEST_FILING = re.compile(r"\b(?:current|latest|newest|most\s+recent)\s+(?:form\s+)?(?:10-?k|annual\s+(?:report|filing))\b", re.I)
+
+
+def names_prior_filing(text: str) -> bool:
+    """The question names the 10-K before the latest ("the previous annual report", "the older of the two 10-Ks")."""
+    return bool(PRIOR_FILING.search(text) or PRIOR_NAMED.search(text))
+
+
 # Every year phrase the reader takes, so that the word accounting (agent.planning.word_accounting)
 # never leaves one over.
-YEAR_PHRASES = (_YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN, _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND, _FAR_YEAR,
+YEAR_PHRASES = (FILED, PRIOR_FILING, PRIOR_NAMED, _LATEST_FILING, _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN, _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND, _FAR_YEAR,
                 _DECADE, _FROM_NOW, _AGO_LONG)
 MIN_YEAR, MAX_YEAR = 1993, 2039
 NO_SUCH_YEAR = 999_999  # what a named year of more than six digits stands for
@@ -214,7 +242,9 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
     elif _YEAR_AFTER.search(t) and not out.years:  # in a follow-up: the year after the thread's
         out.latest = True
         out.offsets = [1]
-    if _LATEST.search(t) and not out.years:
+    if (_LATEST.search(t) or names_prior_filing(t)) and not out.years:
+        # "the previous 10-K" is counted back from the latest filing (agent.retrieval.filing_choice): a
+        # year phrase of its own, so that "and in the older 10-K?" names a year as "and in 2023?" does
         out.latest = True
     if out.as_of and not out.years and not out.offsets:
         out.years = [out.as_of]

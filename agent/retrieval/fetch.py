@@ -16,6 +16,7 @@ from agent.retrieval.filing_choice import asks_prior_filing, filed_in, fiscal_ye
 from agent.retrieval.line_items import company_line, line_optional, line_parts, same_printed_row
 from agent.retrieval.row_members import member_row
 from agent.planning.prose_route import DEPENDENCE, EVENT, asks_rationale, expects_ahead
+from agent.planning.plan_years import unheld_filing_years
 from agent.planning.topics import STOPWORDS
 from agent.planning.years import MAX_YEAR, MIN_YEAR
 from store import companies as company_store
@@ -290,21 +291,35 @@ def _thread_turn(plan: dict) -> bool:
     return bool(plan.get("inherited")) or any("thread" in str(v) for v in (plan.get("slots") or {}).values())
 
 
-def _filing_meant(question: str, plan: dict, filings: dict[int, dict], wanted: list[int]) -> dict | None:
+def _years_of_thread(plan: dict) -> bool:
+    """The plan's years came from the thread: a filing the message names ("and in the older 10-K?",
+    "what about the one filed in 2024?") is read from its own words only when its years are its own."""
+    return "fiscal_years" in (plan.get("inherited") or []) or "thread" in str((plan.get("slots") or {}).get("fiscal_years", ""))
+
+
+def _filing_meant(question: str, plan: dict, filings: dict[int, dict], wanted: list[int],
+                  numeric: bool = False) -> dict | None:
     """The plan's years when the question names its 10-K by when it came out ("the 10-K filed in
     2024": for a calendar-year company, fiscal 2023's) or as the one before the latest ("the previous
     annual report"), so that the answer names the filing it reads; None when it names none so
-    (agent.retrieval.filing_choice)."""
+    (agent.retrieval.filing_choice). A figure asked of a named filing that is held is read from that
+    filing (`as_of_filing_year`), as "per the FY2023 10-K" is; one not held, from a later filing's
+    comparatives, said in the answer."""
     year = filed_in(question)
     if year is not None and (year in wanted or plan.get("as_of_filing_year") == year):
         fy = fiscal_year_filed_in(filings, year)
-        if fy is not None and fy != year:
+        if fy is not None and (fy != year or numeric):
             years = sorted({fy if y == year else y for y in wanted})
+            named = plan.get("as_of_filing_year") == year or (numeric and years == [fy])
             return {"fiscal_years": years, "latest": False, "year_offsets": [],
-                    **({"as_of_filing_year": fy} if plan.get("as_of_filing_year") == year else {})}
-    if (asks_prior_filing(question) and plan.get("latest") and not plan.get("year_offsets") and len(filings) > 1
-            and wanted == [max(filings)]):
-        return {"fiscal_years": [sorted(filings)[-2]], "latest": False, "year_offsets": []}
+                    **({"as_of_filing_year": fy} if named and fy in filings else {})}
+    if asks_prior_filing(question) and plan.get("latest") and not plan.get("year_offsets") and filings:
+        # by the filings held, not by the latest year any figure reports (a 10-Q's year beyond the last 10-K)
+        # the 10-K filed the year before the latest reports the year before it, held or not: when not,
+        # the latest one's discussion of that year stands in, said in the answer
+        prior = max(filings) - 1
+        return {"fiscal_years": [prior], "latest": False, "year_offsets": [],
+                **({"as_of_filing_year": prior} if numeric and prior in filings else {})}
     return None
 
 
@@ -354,6 +369,11 @@ def fetch(state, deps, config) -> dict:
                 return {"refusal": {"reason": "out_of_scope", "detail": (
                     f"figures as of {off.title()} (not {company['name']}'s fiscal year-end): quarters are not "
                     "answered yet, only fiscal years")}}
+            if plan.get("as_of_filing_year") and len(plan["tickers"]) == 1:
+                unheld = unheld_filing_years(plan, sorted(filings), _figure_years(conn, deps, cik), numeric,
+                                             ahead=expects_ahead(state["question"].lower()))
+                if unheld:  # "their 2023 annual report", not held: fiscal 2023 as a later filing reports it
+                    plan = switched = {**plan, **unheld}
             # a comparison assembled over several turns reads each company at the years the thread showed it
             wanted = list((plan.get("company_years") or {}).get(ticker) or plan.get("fiscal_years") or [])
             if not numeric and len(plan["tickers"]) == 1 and not plan.get("as_of_filing_year"):
@@ -372,8 +392,8 @@ def fetch(state, deps, config) -> dict:
                     return {"refusal": {"reason": "year_not_available", "detail": f"any fiscal year for {company['name']}"}}
                 offsets = plan.get("year_offsets") or [0]
                 wanted = sorted({available[0] + offset for offset in offsets})
-            meant = _filing_meant(state["question"], plan, filings, wanted) \
-                if not numeric and len(plan["tickers"]) == 1 and not _thread_turn(plan) else None
+            meant = _filing_meant(state["question"], plan, filings, wanted, numeric) \
+                if len(plan["tickers"]) == 1 and not _years_of_thread(plan) else None
             if meant:
                 plan = switched = {**plan, **meant}
                 wanted = list(meant["fiscal_years"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from agent.planning.prose_route import FILED_IN, PRIOR_FILING
+from agent.planning.years import FILED, names_prior_filing
 
 FILING_LAG = dt.timedelta(days=75)  # a 10-K is due 60-90 days after its year ends: when it came out, if not recorded
 
@@ -30,15 +30,25 @@ def filed_year(filing: dict) -> int | None:
 
 def filed_in(question: str) -> int | None:
     """The calendar year the question says its filing came out in, if it says so."""
-    m = FILED_IN.search(question)
+    m = FILED.search(question)
     return int(next(g for g in m.groups() if g)) if m else None
 
 
 def fiscal_year_filed_in(filings: dict[int, dict], year: int) -> int | None:
-    """The fiscal year of the held 10-K that came out in `year` (the latest such, if two did)."""
+    """The fiscal year of the 10-K that came out in `year`: the held one (the latest such, if two did),
+    else the one a company files each year at the same time after its year-end, counted from its
+    latest held 10-K (a calendar-year company's 10-K filed in 2024 is fiscal 2023's, held or not: when
+    not, the next one's discussion of it stands in, said in the answer, rather than another year read
+    as if it were the one named)."""
     found = [fy for fy, f in filings.items() if filed_year(f) == year]
-    return max(found) if found else None
+    if found:
+        return max(found)
+    dated = [(fy, filed_year(f)) for fy, f in filings.items() if filed_year(f) is not None]
+    if not dated:
+        return None
+    fy, filed = max(dated)
+    return year - (filed - fy)
 
 
 def asks_prior_filing(question: str) -> bool:
-    return bool(PRIOR_FILING.search(question))
+    return names_prior_filing(question)
