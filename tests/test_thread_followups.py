@@ -159,6 +159,13 @@ def test_a_share_of_a_figure_with_no_share_is_refused_never_revenue(directory):
     assert "share of revenue" in (p.refusal_detail or ""), p
 
 
+@pytest.mark.parametrize("first", ["Tesla diluted EPS 2024", "Tesla shares outstanding 2024"])
+def test_a_share_of_revenue_of_a_figure_that_is_no_amount_is_refused(directory, first):
+    # a per-share amount or a count over dollars of revenue is no figure: never "0.0%"
+    p = planned(directory, first, "as a share of revenue?")
+    assert p.route == "refusal" and p.refusal_reason == "unknown_metric" and not p.definitions, p
+
+
 @pytest.mark.parametrize("typed, read", [
     ("wat about 2023", "what about 2023"),
     ("hw about the year before?", "how about the year before?"),

@@ -186,7 +186,7 @@ def relative_to_thread(raw: str, previous: Plan | None) -> str:
         metric, member, _ = key_parts(key)
         if metric in METRICS and member and "*" not in member and "=" not in member:
             return f"and what share of {METRICS[metric].synonyms[0]} came from {member}?"
-    if key in METRICS and key != "revenue" and share_of_revenue(key) is None and (_MEMBER_SHARE.match(raw)
+    if key in METRICS and key != "revenue" and share_of_revenue(key) is None and METRICS[key].unit == "USD" and (_MEMBER_SHARE.match(raw)
                                                                                   or _bare_share(raw)):
         # "as a % of revenue?" after D&A, which the catalogue has no share for: that quotient in
         # percent, written out for the formula reader, never revenue itself
