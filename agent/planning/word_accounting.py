@@ -325,9 +325,11 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         return plan
     if plan.intent not in NUMERIC_INTENTS or not plan.metrics:
         return plan
-    if _DIRECTION.search(low) and plan.intent in ("numeric", "derived", "trend") and len(plan.tickers) == 1 \
-            and len(plan.fiscal_years) <= 1 and len(plan.year_offsets) <= 1 and not _ONE_YEAR_BASE.search(low):
-        # "is its margin improving as of 2023?": a direction needs the years before it, three at least
+    if (_DIRECTION.search(low) or r.years.trend) and plan.intent in ("numeric", "derived", "trend") \
+            and len(plan.tickers) == 1 and len(plan.fiscal_years) <= 1 and len(plan.year_offsets) <= 1 \
+            and not r.years.since and not _ONE_YEAR_BASE.search(low):
+        # "is its margin improving as of 2023?", "revenue over time", "has it been growing?": a direction or a
+        # history needs the years before it, three at least (agent.planning.years reads the wording)
         if len(plan.fiscal_years) == 1 and not plan.latest:
             year = plan.fiscal_years[0]
             plan.fiscal_years = [year - 2, year - 1, year]

@@ -61,16 +61,41 @@ _LAST_YEAR = re.compile(
     r"|^\W*(?:and\s+|what\s+about\s+|how\s+about\s+)?(?:(?:the\s+one\s+)?before\s+that|the\s+one\s+before(?:\s+it)?)\W*$",
     re.I,
 )
-_YEAR_AFTER = re.compile(r"\b(?:the\s+)?(?:following|subsequent)\s+(?:fiscal\s+)?year\b|\byear\s+after\b"
+_YEAR_AFTER = re.compile(r"\b(?:the\s+)?(?:following|subsequent)\s+(?:fiscal\s+)?year\b|(?<!\byear\s)\byear\s+after\b(?!\s+year)"
                          r"|^\W*(?:and\s+|what\s+about\s+|how\s+about\s+)?the\s+one\s+after(?:\s+(?:that|it))?\W*$",
                          re.I)
 _LATEST = re.compile(r"\b(?:latest|most\s+recent|this\s+year|current\s+(?:fiscal\s+)?year|newest|recent\s+(?:10-?k|filing|year))\b", re.I)
 _SINCE = re.compile(r"\bsince\s+" + _Y, re.I)
 _TREND = re.compile(
-    r"\b(?:trend|trends|trending|over\s+time|over\s+the\s+(?:years|past|last)|historical(?:ly)?|history|each\s+year|"
-    r"every\s+year|by\s+year|year\s+by\s+year|multi-?year|trajectory|evolution|evolved)\b",
+    r"\b(?:trend|trends|trending|trended|over\s+time|over\s+the\s+(?:years|past|last)|historical(?:ly)?|history|each\s+year|"
+    r"every\s+year|by\s+year|year\s+by\s+year|year\s+after\s+year|year\s+in,?\s+year\s+out|track\s+record|"
+    r"multi-?year(?:\s+(?:trend|history|view|run|record|series|look|picture|perspective))?|trajectory|evolution|evolved)\b",
     re.I,
 )
+# A course over years read from the grammar rather than a word list: a verb of change in the progressive
+# after a perfect or a verb of going on ("has revenue been growing", "keeps rising", "continued to
+# decline", "been steadily going up"). A direction sustained over time, so several years, never the
+# one-year growth that "did revenue grow?" asks.
+_CHANGING = (r"(?:grow|ris|fall|climb|declin|increas|decreas|improv|expand|shrink|dropp|slid|slipp|sink|gain|"
+             r"erod|soar|surg|deteriorat|worsen|trend|contract|slow|accelerat|widen|narrow|compress|go|head|"
+             r"mov|tick|creep|inch|edg|shift|chang|rebound|recover|sagg|tumbl|balloon|swell|dwindl)ing"
+             r"(?:\s+(?:up|down|upwards?|downwards?|higher|lower|back))?")
+_GO_ON = re.compile(
+    r"\b(?:been|keeps?|kept|keeping)\s+(?:on\s+)?(?:\w+ly\s+)?"
+    + _CHANGING + r"(?:\s+\w+ly)?\b"
+    r"|\bcontinu(?:e|es|ed|ing)\s+to\s+(?:\w+ly\s+)?(?:grow|rise|fall|climb|decline|increase|decrease|improve|"
+    r"expand|shrink|drop|slide|slip|gain|erode|deteriorate|worsen|trend|contract|go\s+(?:up|down)|move\s+(?:up|down))\b",
+    re.I,
+)
+# A span of years said without its count ("over the past few years", "in recent years", "across the
+# years"): a run of years ending with the latest, three of them
+_FEW_SPAN = re.compile(
+    r"\b(?:(?:over|in|across|during|for|through)\s+)?(?:the\s+)?(?:last|past|previous|prior|recent)\s+"
+    r"(?:few|several|couple(?:\s+of)?|number\s+of|many)\s+(?:fiscal\s+)?years\b"
+    r"|\b(?:in|over|during)\s+recent\s+(?:fiscal\s+)?years\b|\b(?:across|over|through)\s+the\s+years\b",
+    re.I,
+)
+FEW_YEARS = 3  # the span "the past few years" stands for
 # A year-like number after an explicit year word, of any size: a year the user meant ("fiscal year 0", "FY0"
 # too: answered, it was the latest year). "FY" may
 # follow a digit ("\\u0000FY2099" pasted from an escaped string), never a letter ("shfy").
@@ -114,7 +139,7 @@ def names_prior_filing(text: str) -> bool:
 
 # Every year phrase the reader takes, so that the word accounting (agent.planning.word_accounting)
 # never leaves one over.
-YEAR_PHRASES = (FILED, PRIOR_FILING, PRIOR_NAMED, _LATEST_FILING, _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN, _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND, _FAR_YEAR,
+YEAR_PHRASES = (FILED, PRIOR_FILING, PRIOR_NAMED, _LATEST_FILING, _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN, _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND, _GO_ON, _FEW_SPAN, _FAR_YEAR,
                 _DECADE, _FROM_NOW, _AGO_LONG)
 MIN_YEAR, MAX_YEAR = 1993, 2039
 NO_SUCH_YEAR = 999_999  # what a named year of more than six digits stands for
@@ -156,7 +181,7 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
     t = text.lower().replace("\u2019", "'").replace("\u2018", "'")
     t = re.sub(r"\b(fy|fiscal(?:\s+year)?)\s*'\s*(?=\d{2}\b)", r"\1 ", t)  # "fiscal '25", "fy'24"
     t = re.sub(r"(?<![\w'])'(\d{2})\b(?!\s*%)", r"fy\1", t)  # "in '24"
-    out = Years(trend=bool(_TREND.search(t)))
+    out = Years(trend=bool(_TREND.search(t) or _GO_ON.search(t) or _FEW_SPAN.search(t)))
     consumed: list[tuple[int, int]] = []
 
     def free(m) -> bool:
@@ -223,6 +248,9 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
             out.latest = True
             out.offsets = list(range(-(n - 1), 1))
         out.trend = True
+    elif _FEW_SPAN.search(t) and not out.years and not out.since:
+        out.latest = True
+        out.offsets = list(range(-(FEW_YEARS - 1), 1))
     elif (m := _AGO.search(t)) is not None:
         n = NUMBER_WORDS.get(m.group(1).lower()) or int(m.group(1))
         out.latest = True
