@@ -116,6 +116,9 @@ def test_a_mix_counts_each_part_once_and_no_subtotal_no_empty_member_no_second_c
     summed = [cell("Phones", 50), cell("Tablets", 20), cell("Products", 70), cell("Services", 30)]
     kept = [c["label"] for c, _ in _mix_parts(summed)]
     assert kept == ["Revenue (Phones)", "Revenue (Tablets)", "Revenue (Services)"], kept
+    # a "Total" member whose parts are not held beside it is a part of the mix itself
+    brand = [cell("Total Brand", 96), cell("Other Brand", 4)]
+    assert [c["label"] for c, _ in _mix_parts(brand)] == ["Revenue (Total Brand)", "Revenue (Other Brand)"]
 
 
 def test_a_mix_whose_members_fall_far_short_of_the_total_is_refused(footnote):  # noqa: F811

@@ -494,8 +494,9 @@ def _each_member(facts: _Facts, definition: dict, axis: str, fy: int, cell: dict
         if computed is not None:
             taken.append((computed, mine))
             out.append((Decimal(computed[1]["value"]), mine))
-    if whole and out and not MIX_COVERS[0] <= sum(v for v, _ in out) <= MIX_COVERS[1]:
-        # GM's members tagged with revenue are GM Financial and Cruise alone: 8% of the total is no mix
+    if whole and out and (len(out) < 2 or not MIX_COVERS[0] <= sum(v for v, _ in out) <= MIX_COVERS[1]):
+        # GM's members tagged with revenue are GM Financial and Cruise alone: 8% of the total is no mix; nor is
+        # one member alone (Home Depot's "Other", 100%)
         return [{**cell, "missing_inputs": [f"{METRICS[metric].label.lower()} by {axis} making up the total "
                                             f"(fiscal {fy})"]}]
     for computed, mine in taken:
@@ -529,11 +530,15 @@ def _mix_parts(listed: list) -> list:
     for c, ev in held:
         shown = normalize(re.sub(r"^.*?\((.*)\)$", r"\1", c["label"]))
         value = Decimal(str(ev.value))
-        if c.get("concept") != concept or value == 0 or shown.split()[:1] == ["total"] or (shown, value) in seen:
+        if c.get("concept") != concept or value == 0 or (shown, value) in seen:
             continue
         seen.add((shown, value))
-        out.append((c, ev))
-    return _without_sums(out)
+        out.append((c, ev, shown, value))
+    # a "Total ..." member counts parts held beside it only when they are there: Nike's Total NIKE Brand beside
+    # Converse, Colgate's Total Oral, Personal and Home Care beside Pet Nutrition are the parts of their mix
+    kept = [(c, ev) for c, ev, shown, value in out
+            if shown.split()[:1] != ["total"] or sum(v for *_, n, v in out if n != shown and v > 0) < value]
+    return _without_sums(kept)
 
 
 def _without_sums(parts: list) -> list:
