@@ -4,6 +4,8 @@ the filing does not tag refused naming it and the members it does — never the 
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from agent.checking.guards import number_tokens
@@ -95,3 +97,37 @@ def test_a_slash_or_net_of_inside_a_printed_rows_name_is_no_operator():
     assert not _printed_slash("revenue net of cost of sales 2024", lines)  # "revenue net of cost" is no row's name
     assert not _printed_slash("total debt/ebitda", lines)  # a ratio: "total debt" alone is no row with a slash
     assert not _printed_slash("debt over equity", lines)
+
+
+def test_a_mix_counts_each_part_once_and_no_subtotal_no_empty_member_no_second_concept():
+    from types import SimpleNamespace
+
+    from agent.retrieval.retrieve import _mix_parts
+
+    def cell(label, value, concept="us-gaap:Revenues"):
+        return ({"label": f"Revenue ({label})", "member": f"x:{label.replace(' ', '')}Member", "concept": concept},
+                SimpleNamespace(value=str(value)))
+
+    listed = [cell("North", 60), cell("South", 30), cell("Total Reportable Segments", 90), cell("Corporate", 0),
+              cell("South", 30), cell("West", 10), cell("Club", 9, "us-gaap:RevenueFromContractWithCustomer")]
+    kept = [c["label"] for c, _ in _mix_parts(listed)]
+    assert kept == ["Revenue (North)", "Revenue (South)", "Revenue (West)"], kept
+    # a member that is the sum of others beside it (products = phones + tablets) is a subtotal, whatever its name
+    summed = [cell("Phones", 50), cell("Tablets", 20), cell("Products", 70), cell("Services", 30)]
+    kept = [c["label"] for c, _ in _mix_parts(summed)]
+    assert kept == ["Revenue (Phones)", "Revenue (Tablets)", "Revenue (Services)"], kept
+    # a "Total" member whose parts are not held beside it is a part of the mix itself
+    brand = [cell("Total Brand", 96), cell("Other Brand", 4)]
+    assert [c["label"] for c, _ in _mix_parts(brand)] == ["Revenue (Total Brand)", "Revenue (Other Brand)"]
+
+
+def test_a_mix_whose_members_fall_far_short_of_the_total_is_refused(footnote):  # noqa: F811
+    from agent.retrieval.retrieve import MIX_COVERS
+
+    assert MIX_COVERS[0] > 50 and MIX_COVERS[1] < 200  # a subtotal beside its parts (about 200%) is never a mix
+    # the fixture's Walmart tags one segment's revenue (Walmart U.S., 68% of the total): one part is no mix
+    short = ask(footnote, "revenue by segment for Walmart in fiscal 2024 as a share of total")
+    assert short.kind == "refusal" and "making up the total" in short.text, short.text
+    # the fixture's Apple tags iPhone alone among its products (51%)
+    one = ask(footnote, "what's the product mix of apple's revenue in 2024")
+    assert one.kind == "refusal" and "making up the total" in one.text, one.text

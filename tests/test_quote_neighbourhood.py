@@ -129,3 +129,6 @@ def test_a_line_name_is_matched_word_for_word_and_not_as_a_ratios_base():
     lines = sentence_rank.line_names("why did zzz's revenue change?")
     assert sentence_rank.with_line_names("SG&A as a percentage of net sales increased.", lines) \
         == "SG&A as a percentage of net sales increased."
+    for base in ("segment net sales", "total segment net sales", "Kettle Co. net sales"):  # which sales, named between
+        said = f"Operating expenses as a percentage of {base} increased."
+        assert sentence_rank.with_line_names(said, lines) == said

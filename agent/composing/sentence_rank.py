@@ -479,7 +479,9 @@ def line_names(question: str) -> list[tuple[re.Pattern, str]]:
 
 
 # "SG&A as a percentage of net sales": net sales is the base of another line's ratio, not its subject
-_RATIO_BASE = re.compile(r"(?:percent(?:age)?|%)\s+of\s+(?:total\s+)?$", re.I)
+# "as a percentage of net sales", "of total segment net sales", "of Walmart U.S. net sales": a ratio's base, with up
+# to two words naming which sales between (a whole sentence about expenses is never one about the sales)
+_RATIO_BASE = re.compile(r"(?:percent(?:age)?|%)\s+of\s+(?:[\w.&'-]+\s+){0,2}$", re.I)
 
 
 def with_line_names(text: str, names: list[tuple[re.Pattern, str]]) -> str:

@@ -9,8 +9,9 @@ filing. Nothing found means no_grounding, refused before anything is composed.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from decimal import Decimal
-from itertools import zip_longest
+from itertools import combinations, zip_longest
 
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.composing.draft import Evidence
@@ -477,7 +478,10 @@ def _each_member(facts: _Facts, definition: dict, axis: str, fy: int, cell: dict
     first; with no member on that axis, one empty cell saying so."""
     metric = next(operand_parts(k)[0] for k in metrics_of(definition["tree"]))
     listed = _member_cells(conn, deps, facts.company, f"dim:{metric}|*{axis}", fy, {}, orders)
-    out = []
+    whole = _of_whole(definition["tree"])
+    if whole:
+        listed = _mix_parts(listed)
+    out, taken = [], []
     for member_cell, ev in listed:
         if ev is None or not member_cell.get("member"):
             continue
@@ -488,11 +492,72 @@ def _each_member(facts: _Facts, definition: dict, axis: str, fy: int, cell: dict
         mine = {**cell, "metric": f"udf:{one['name']}", "label": one["name"]}
         computed = _user_formula(facts, one, fy, mine, conn, deps, orders)
         if computed is not None:
-            _take_calc(facts, computed, mine, evidence, calculations)
+            taken.append((computed, mine))
             out.append((Decimal(computed[1]["value"]), mine))
+    if whole and out and (len(out) < 2 or not MIX_COVERS[0] <= sum(v for v, _ in out) <= MIX_COVERS[1]):
+        # GM's members tagged with revenue are GM Financial and Cruise alone: 8% of the total is no mix; nor is
+        # one member alone (Home Depot's "Other", 100%)
+        return [{**cell, "missing_inputs": [f"{METRICS[metric].label.lower()} by {axis} making up the total "
+                                            f"(fiscal {fy})"]}]
+    for computed, mine in taken:
+        _take_calc(facts, computed, mine, evidence, calculations)
     if not out:
         return [{**cell, "missing_inputs": [f"{METRICS[metric].label.lower()} by {axis} (fiscal {fy} and {fy - 1})"]}]
     return [c for _, c in sorted(out, key=lambda x: -x[0])]
+
+
+# The shares of a mix add to about the whole: segments' sales before intersegment eliminations run over (RTX
+# 103%, UnitedHealth 138% with Optum selling to UnitedHealthcare), a subtotal counted beside its parts doubles
+# (about 200%), and a set of members that is not the breakdown falls far short (GM's Financial and Cruise, 8%)
+MIX_COVERS = (Decimal(90), Decimal(150))
+
+
+def _of_whole(tree: dict) -> bool:
+    """Whether a member formula is each member's share of the company's total (a divisor on no member)."""
+    return tree.get("op") == "/" and "metric" in tree["args"][1] and not tree["args"][1].get("member")
+
+
+def _mix_parts(listed: list) -> list:
+    """The members a mix is made of: a subtotal ("Total Optum", "Total reportable segments") already counts
+    its parts, a member held twice under two names (Coca-Cola's Pacific) counts once, a member with nothing
+    (Walmart's Corporate and support, 0) has no share, and members tagged under a second concept (Walmart's
+    Sam's Club beside Sam's Club U.S.) restate the ones under the concept most members carry."""
+    held = [(c, ev) for c, ev in listed if ev is not None and c.get("member")]
+    if not held:
+        return listed
+    concept = Counter(c.get("concept") for c, _ in held).most_common(1)[0][0]
+    out, seen = [], set()
+    for c, ev in held:
+        shown = normalize(re.sub(r"^.*?\((.*)\)$", r"\1", c["label"]))
+        value = Decimal(str(ev.value))
+        if c.get("concept") != concept or value == 0 or (shown, value) in seen:
+            continue
+        seen.add((shown, value))
+        out.append((c, ev, shown, value))
+    # a "Total ..." member counts parts held beside it only when they are there: Nike's Total NIKE Brand beside
+    # Converse, Colgate's Total Oral, Personal and Home Care beside Pet Nutrition are the parts of their mix
+    kept = [(c, ev) for c, ev, shown, value in out
+            if shown.split()[:1] != ["total"] or sum(v for *_, n, v in out if n != shown and v > 0) < value]
+    return _without_sums(kept)
+
+
+def _without_sums(parts: list) -> list:
+    """The parts without a member that is the sum of others beside it (Apple's Products, its iPhone, Mac, iPad
+    and Wearables together, on the same axis as Services)."""
+    values = [Decimal(str(ev.value)) for _, ev in parts]
+    if len(parts) > 12:
+        return parts  # too many members to search every subset: the coverage check still guards the mix
+    dropped, summed = set(), set()  # a subtotal is larger than its parts: the largest first, its parts never sums
+    for i in sorted(range(len(values)), key=lambda k: -values[k]):
+        if i in summed or values[i] <= 0:
+            continue
+        others = [j for j in range(len(values)) if j != i and j not in dropped and values[j] > 0]
+        found = next((c for n in range(2, len(others) + 1) for c in combinations(others, n)
+                      if abs(sum(values[j] for j in c) - values[i]) <= values[i] / 1000), None)
+        if found is not None:
+            dropped.add(i)
+            summed.update(found)
+    return [p for i, p in enumerate(parts) if i not in dropped]
 
 
 # "per square foot", "for each store": what follows is a rate's denominator; "per segment" still asks by an axis
