@@ -201,3 +201,10 @@ def test_two_figures_of_a_formula_read_from_one_fact_are_never_added():
     assert not _one_fact_twice([NS(id="f:1717"), NS(id="f:751"), NS(id="f:9")], specs)
     # one figure in two years, or one metric twice in a formula ("(revenue - cost) / revenue"), is no double count
     assert not _one_fact_twice([NS(id="f:1"), NS(id="f:1")], [NS(metric="revenue", offset=0), NS(metric="revenue", offset=0)])
+
+
+def test_a_total_balance_is_never_answered_by_one_of_its_parts():
+    # "intangible assets" is all of them: a company that tags only the finite-lived part (PepsiCo's
+    # indefinite-lived brands are most of its intangibles) is refused, never given the part
+    from agent.retrieval.concepts import METRICS
+    assert not any("FiniteLived" in c or "IndefiniteLived" in c for c in METRICS["intangible_assets"].concepts)

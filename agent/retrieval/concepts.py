@@ -423,7 +423,9 @@ METRICS: dict[str, Metric] = {
             ["intangible assets", "intangibles", "net intangibles", "net intangible assets", "intangible assets net",
              "other intangible assets", "other intangible assets net", "purchased intangible assets",
              "acquired intangible assets", "identifiable intangible assets"],
-            ["us-gaap:IntangibleAssetsNetExcludingGoodwill", "us-gaap:FiniteLivedIntangibleAssetsNet"],
+            # never the finite-lived part alone: a company with indefinite-lived brands (PepsiCo) would be
+            # answered with a fraction of its intangibles
+            ["us-gaap:IntangibleAssetsNetExcludingGoodwill"],
             period="instant",
             query="intangible assets net",
         ),
