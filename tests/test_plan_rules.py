@@ -584,3 +584,18 @@ def test_margins_unqualified_are_the_three_margins(directory, question, intent):
 
 def test_a_qualified_margin_stays_that_margin(directory):  # noqa: F811
     assert plan_rules("Coca-Cola gross margins 2024", directory=directory).metrics == ["gross_margin"]
+
+
+@pytest.mark.parametrize("question, ticker", [
+    ("are pep margins improving?", "PEP"),
+    ("is low revenue growing?", "LOW"),
+])
+def test_a_word_that_stands_where_a_company_does_is_read_as_the_covered_ticker_it_spells(directory, question, ticker):  # noqa: F811
+    # refused for naming no company, the message has told us the word is a name: the ticker it spells
+    p = plan_rules(question, directory=directory)
+    assert p.route == "domain" and p.tickers == [ticker], p
+
+
+def test_a_word_that_spells_no_covered_ticker_stays_refused(directory):  # noqa: F811
+    p = plan_rules("are zorb margins improving?", directory=directory)
+    assert p.refusal_reason == "no_company" and p.refusal_detail == "zorb", p

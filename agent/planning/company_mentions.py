@@ -283,7 +283,7 @@ def company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
 def names_as_written(text: str, detail: str | None) -> list[tuple[str, str]]:
     """The message with a refused lowercase word written as a name: "oracle revenue" as "Oracle
     revenue", "whats apples basic eps" as "whats Apple's basic eps", "converse revenue" as "Converse
-    revenue". Why: a covered company whose name is an everyday word ("oracle", "target", "converse" as
+    revenue", "are pep margins improving?" as "are PEP margins improving?". Why: a covered company whose name is an everyday word ("oracle", "target", "converse" as
     a brand) counts only when capitalised (companies.py), so that "an oracle of growth" names nobody;
     but a message refused for naming no company, whose refusal names that very word as the company
     meant, has told us the word is a name. Each (message, name) is a candidate for the planner to read
@@ -295,6 +295,8 @@ def names_as_written(text: str, detail: str | None) -> list[tuple[str, str]]:
     if found is None:
         return []
     names = [word.capitalize()]
+    if len(word) <= 5 and word.isalpha():
+        names.append(word.upper())  # "are pep margins improving?": a ticker that is an everyday word, as tickers are written
     if word.endswith("s") and len(word) >= 5:
         names.append(word[:-1].capitalize() + "'s")  # a possessive typed without its apostrophe
     return [(text[: found.start()] + name + text[found.end():], name) for name in names]
