@@ -37,6 +37,8 @@ _PERCENT_NEXT = re.compile(r"[ \t]?%")  # a percent sign right after a token, or
 _POSSESSIVE = re.compile(r"'s\b")
 _VS_BEFORE = re.compile(r"\b(?:vs\.?|versus)\s+$", re.I)
 _VS_AFTER = re.compile(r"\s+(?:vs|versus)\b\.?", re.I)
+_VS_ANY = re.compile(r"\b(?:vs|versus)\b", re.I)
+_OWNER = re.compile(r"['\u2019]s\b")  # a possessive, typed with either apostrophe
 _INNER_DOT = re.compile(r"(?<=\w)\.(?=\w)")
 _SLASH = re.compile(r"[/\\]")
 _NON_NAME = re.compile(r"[^a-z0-9& ]+")
@@ -267,7 +269,7 @@ class CompanyDirectory:
         start, end, raw = token
         if all_caps or not raw.islower() or len(raw) < 2:
             return None
-        if not compared and _POSSESSIVE.match(text.replace("\u2019", "'"), end) is None:
+        if not compared and _OWNER.match(text, end) is None:
             return None
         cik = self.by_ticker.get(raw.upper())
         if cik is None or not self.companies[cik].covered or raw.upper() in ACRONYMS:
@@ -276,6 +278,8 @@ class CompanyDirectory:
 
     def _compared_tickers(self, text: str, tokens, found: list[CompanyMatch], all_caps: bool) -> list[CompanyMatch]:
         """`found` with the everyday-word tickers set across "vs" from a company found (`_ticker_in_role`)."""
+        if not found or not _VS_ANY.search(text):
+            return found  # most messages compare nothing: no pass over their words
         taken = [(m.start, m.end) for m in found]
         added = []
         for token in tokens:
