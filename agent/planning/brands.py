@@ -319,6 +319,9 @@ def uncovered_registrant(phrase: str, directory: CompanyDirectory) -> Company | 
     words = [w for w in norm_name(phrase) if w not in LEGAL_SUFFIXES]
     if len(words) != 1 or words[0] in COMMON_FIRST_WORDS:
         return None
+    ticker_of = directory.by_ticker.get(words[0].upper())
+    if ticker_of is not None and directory.companies[ticker_of].covered:
+        return None  # "v's", "ai's": a covered company's ticker, never V.F. Corp or AI Transportation by their names
     named = directory.by_first_word.get(words[0], [])
     if any(c.covered for c in named):
         return None  # "apple" is Apple Inc., never Apple iSports: the covered company a word begins is the one meant

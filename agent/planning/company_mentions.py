@@ -289,6 +289,11 @@ def names_as_written(text: str, detail: str | None) -> list[tuple[str, str]]:
     meant, has told us the word is a name. Each (message, name) is a candidate for the planner to read
     again; it is kept only when that reading names a covered company by that word (`names_the_company`)."""
     word = (detail or "").strip()
+    if re.fullmatch(r"[A-Za-z]{1,2}", word):
+        # "v's net income", "ai's capex", "AI's cash": a short word owning a figure, read as the ticker it may
+        # be, written as a cashtag (the one spelling that is a ticker whatever the word)
+        found = re.search(rf"(?<![\w'\u2019$-]){re.escape(word)}(?=['\u2019]s\b)", text, re.I)
+        return [] if found is None else [(text[: found.start()] + "$" + word.upper() + text[found.end():], "$" + word.upper())]
     if not re.fullmatch(r"[a-z][a-z&-]{2,}", word):
         return []
     found = re.search(rf"(?<![\w'\u2019$-]){re.escape(word)}(?![\w-])(?!['\u2019](?!s\b))", text)
@@ -308,6 +313,8 @@ def names_the_company(again: Plan, name: str, directory: CompanyDirectory) -> bo
     the message names beside it ("tesla vs Ford revenue": Tesla and Ford, compared)."""
     if again.route != "domain" or not again.tickers:
         return False
+    if name.startswith("$") and not again.metrics:
+        return False  # a short word read as a ticker only where it owns a figure ("v's net income"), never "AI's impact"
     base = re.sub(r"['\u2019]s$", "", name)
     if len(again.tickers) == 1 and again.brand and again.brand.get("word", "").lower() == base.lower():
         return again.brand.get("ticker") == again.tickers[0]
