@@ -63,7 +63,10 @@ MARKET_DATA = (
 )
 ADVICE = (
     r"\bshould\s+(?:i|we|you)\s+(?:buy|sell|invest|short|hold|own|add|trim|dump|get)\b",
-    r"\b(?:buy|sell|short)\s+or\s+(?:sell|hold|buy)\b", r"\b(?:buy|sell|hold),\s+(?:buy|sell|hold),?\s+or\s+(?:buy|sell|hold)\b", r"\bgood\s+(?:investment|buy|stock|bet)\b",
+    r"\b(?:buy|sell|short)\s+or\s+(?:sell|hold|buy)\b",
+    # the trade asked with the company between the verbs: "sell VZ or hold?", "buy $NVDA or wait"
+    r"^\W*(?:buy|sell|short|hold|keep|dump)\s+(?:[$\w&.'\u2019/-]+,?\s+){1,4}or\s+(?:sell|hold|buy|keep|wait|short|dump)\b(?!\s+back)",
+    r"\b(?:buy|sell|hold),\s+(?:buy|sell|hold),?\s+or\s+(?:buy|sell|hold)\b", r"\bgood\s+(?:investment|buy|stock|bet)\b",
     r"\bworth\s+(?:buying|investing|owning|it\s+to\s+(?:buy|invest))\b", r"\b(?:i|we)\s+(?:invest|put\s+money)\s+in\b",
     r"\binvestment\s+advice\b", r"\brecommend(?:ation)?s?\b.{0,40}\b(?:stock|buy|sell|invest|shares)\b",
     r"\bmy\s+portfolio\b", r"\b(?:under|over)valued\b", r"\bbullish\b", r"\bbearish\b", r"\blong\s+or\s+short\b",
