@@ -31,6 +31,7 @@ from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
 from agent.checking.quoted_figures import ranges as amount_ranges
 from agent.retrieval.row_members import row_on_member
 from agent.retrieval.segments import (axes_for, display_name, find_member, key_parts, member_names, member_parts,
+                                      places_as_asked,
                                       two_member_cell)
 from agent.planning.in_words import names_all, prose_fallback
 from agent.state import plan_of
@@ -723,6 +724,8 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
     elif breakdown:
         axes = axes_for(qualifier, list(dict.fromkeys(r.axis for r in rows)))
         chosen = [r for r in rows if axes and r.axis == axes[0]]
+        if chosen and not places_as_asked(qualifier, chosen[0].axis, [name(r) for r in chosen]):
+            chosen = []  # "TXN revenue by geography": its segments name no place
     elif qualifier.startswith("="):  # one member by its QName (a formula over each member of an axis)
         chosen = [r for r in rows if r.member == qualifier[1:]][:1]
     else:

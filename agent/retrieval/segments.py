@@ -81,6 +81,12 @@ def _key(name: str) -> frozenset[str]:
     return frozenset(w for w in tokens(name) if w not in _GENERIC)
 
 
+# Words of a cost or expense line: a member's printed label holding one names that line, never the member of
+# another measure (a revenue member shown as "Cost of products" would put a cost's name on a sales figure)
+_COST_LINE = re.compile(r"\b(?:costs?|expenses?)\b", re.I)
+_SALES_WORDS = frozenset({"revenue", "sale"})
+
+
 def display_name(member: str, printed: set[str], metric_words: frozenset[str]) -> str:
     """The company's printed name for the member when it has one, else its QName in words. A label that
     prints exactly the QName's words comes first ("Google Services" over the shorter "Google other" that
@@ -91,6 +97,8 @@ def display_name(member: str, printed: set[str], metric_words: frozenset[str]) -
         # a note reference, bracketed or set as a trailing digit ("Singapore (1)", "North American Markets 1"):
         # no part of the name, and a figure the answer's text would carry without a source
         clean = re.sub(r"(?<=[A-Za-z)])\s*\d$", "", re.sub(r"\s*\(\s*\d+\s*\)", "", label)).strip()
+        if metric_words & _SALES_WORDS and "cost" not in metric_words and _COST_LINE.search(clean):
+            continue  # "Cost of services" printed beside us-gaap:ServiceMember names the cost row, not a revenue member
         if _key(clean) and not _key(clean) <= metric_words | {"total"}:
             return clean
     words = [w for w in concept_words(member).split() if w not in _GENERIC]
@@ -225,6 +233,28 @@ def _flat(name: str) -> str:
     return "".join(words).replace("and", "")
 
 
+
+
+# Words that make a member's name a place: regions, their abbreviations, and countries.
+_PLACE_WORDS = frozenset().union(
+    *(tokens(n) for names in COUNTRIES.values() for n in names),
+    tokens("america americas north south latin europe european eurasia asia pacific africa middle east emea apac "
+           "apla apj latam ucan international domestic foreign nonus non-us worldwide overseas greater rest world "
+           "region regions canada china japan"),
+) - {"new", "great"}
+_REGION_ASKS = frozenset({"region", "regions", "geography", "geographies"})
+
+
+def places_as_asked(word: str, axis: str, names: list[str]) -> bool:
+    """Whether a breakdown asked "by region" (or geography) may be answered with these members of `axis`.
+    Why: such a word falls back to the segment axis for companies whose segments are regions (Coca-Cola's
+    "Latin America", McDonald's "International Operated Markets"); segments that name no place (Texas
+    Instruments' Analog and Embedded Processing, Palantir's Commercial and Government) are not regions,
+    and listing them as the regional split would answer another question."""
+    if word not in _REGION_ASKS or "geograph" in axis.lower():
+        return True
+    placed = [n for n in names if tokens(n) & _PLACE_WORDS]
+    return bool(names) and 2 * len(placed) >= len(names)
 
 
 def axes_for(word: str, axes: list[str]) -> list[str]:
