@@ -298,10 +298,12 @@ def strip_quotes(text: str) -> str:
     """The text with quotations removed ("...", “...”, and '...' of ten characters or more)."""
     t = re.sub(r"\"[^\"]{3,}\"", " ", text)
     t = re.sub(r"\u201c[^\u201d]{3,}\u201d", " ", t)
-    return re.sub(r"(?<![\w])'[^']{10,}'(?![\w])", " ", t)
+    return re.sub(r"(?<![\w.)])'[^']{10,}'(?![\w])", " ", t)
 
 
-_SHORT_QUOTE = re.compile(r"(?<![\w])(['\"\u201c\u2018])([^'\"\u201c\u201d\u2018\u2019.?!:;]{3,60})(['\"\u201d\u2019])(?![\w])")
+# A quotation opens after a space or a bracket, never right after a word, a full stop or a closing bracket: the
+# apostrophe of "Alphabet Inc.'s shareholders' equity" is a possessive's, and "s shareholders" no quoted phrase
+_SHORT_QUOTE = re.compile(r"(?<![\w.)])(['\"\u201c\u2018])([^'\"\u201c\u201d\u2018\u2019.?!:;]{3,60})(['\"\u201d\u2019])(?![\w])")
 
 
 # The most words a quoted row name runs to ("Issuance of common stock from stock plans", "Disbursements of mortgage
