@@ -1,0 +1,29 @@
+"""A company's name is never read as the topic of a message: "how about C3.ai?" after a figure asks that
+figure of C3.ai, however its name ends in a word that is a filing topic ("AI")."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.planning.companies import CompanyDirectory
+from agent.planning.rules import plan_rules
+from tests.test_companies import COVERED, SEC
+
+C3, APPLE = 1577526, 320193
+
+
+@pytest.fixture(scope="module")
+def directory() -> CompanyDirectory:
+    return CompanyDirectory.from_rows(COVERED, SEC, {C3: [2024], APPLE: [2024]})
+
+
+@pytest.mark.parametrize("reply", ["how about C3.ai?", "and c3.ai?", "what about C3.ai"])
+def test_a_reply_naming_a_company_whose_name_holds_a_topic_asks_the_threads_figure(directory, reply):
+    first = plan_rules("AAPL revenue 2024", directory=directory)
+    p = plan_rules(reply, previous=first, directory=directory)
+    assert p.tickers == ["AI"] and p.metrics == ["revenue"] and p.intent == "numeric"
+
+
+def test_the_topic_said_beside_the_name_is_still_the_topic(directory):
+    p = plan_rules("what does C3.ai say about AI?", directory=directory)
+    assert p.tickers == ["AI"] and p.intent == "qualitative" and "artificial intelligence" in p.query
