@@ -35,6 +35,11 @@ class NotHeld(Exception):
     """The period asked for is not reported (nor computable from reported facts)."""
 
 
+class NotReported(NotHeld):
+    """The quarter is held (the company's calendar figures report it) but this measure is not reported for it:
+    Travelers tags no operating income. Refused as no figure, never as a quarter that is not held."""
+
+
 def _memo(memo: dict, key, compute):
     if key not in memo:
         memo[key] = compute()
@@ -330,6 +335,15 @@ def _what(target: tuple) -> str:
     return spoken(target[1], target[2])
 
 
+def _calendar_holds(cal: Periods, target: tuple) -> bool:
+    """Whether the company reports figures for a quarter (its three months) or a quarter's end (a balance)."""
+    if target[0] == "quarter":
+        return any((fy, q) == (target[1], target[2]) for fy, q, _ in cal.three_month_ends())
+    if target[0] == "instant":
+        return any(end == target[1] for _, _, end in cal.quarter_ends())
+    return False
+
+
 def _figure(m: _Measure, target: tuple) -> Figure | None:
     kind = target[0]
     if kind == "instant":
@@ -447,6 +461,9 @@ def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder, phra
     target = _target(period, cal, m)
     fig = value_of(target)
     if fig is None:
+        if _calendar_holds(cal, target):
+            when = _what(target)  # "in the third quarter of fiscal 2023", "at the end of June 2023"
+            raise NotReported(f"{label.lower()} " + (when.removeprefix("the balance ") if target[0] == "instant" else f"in {when}"))
         raise NotHeld(_what(target))
     if growth and not formula:
         prior_target = _base(target, growth)
@@ -488,6 +505,8 @@ def quarter_numbers(state, deps) -> dict:
                         "the company's reported totals, their growth, the fourth quarter and trailing twelve months")}
                 except LookupError:
                     refusal = refusal or {"reason": "unknown_metric", "detail": key.split("|")[0].removeprefix("line:")}
+                except NotReported as missing:
+                    refusal = refusal or {"reason": "no_grounding", "detail": f"no reported XBRL figure for {missing}"}
                 except NotHeld as missing:
                     held = _held_text(calendar_periods(conn, memo, company["cik"]))
                     refusal = refusal or {"reason": "year_not_available",
