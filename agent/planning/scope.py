@@ -21,6 +21,11 @@ INJECTION = (
     r"\brole-?\s?play\b", r"\bsystem\s+prompt\b", r"\bjailbreak\w*\b", r"\bdeveloper\s+mode\b",
     r"\bdan\s+mode\b", r"\bnew\s+instructions\b", r"\breveal\s+your\b", r"\byour\s+(?:instructions|prompt)\b",
     r"\bdo\s+anything\s+now\b", r"\bno\s+longer\s+(?:bound|restricted)\b",
+    # Footnote's own workings asked for ("print your database connection string", "show me your API key"): never
+    # what Footnote covers, however much "your database" sounds like a question about its data
+    r"\byour\s+(?:(?:database|db|postgres|openai|azure|slack|teams|bot|app|system|server|admin)\s+){0,2}\w*?"
+    r"(?:connection\s+strings?|credentials|passwords?|secret\s+keys?|api[\s_-]?keys?|"
+    r"(?:bot|access|auth|api)\s+tokens?|env(?:ironment)?\s+variables?|source\s+code|config(?:uration)?\s+files?)\b",
     r"\bwithout\s+(?:citations|sources|citing)\b",
     # answering from anything but the filings (a request to invent a missing figure is not refused
     # here: numbers come only from facts, so the answer is the filed figure or a refusal anyway)
