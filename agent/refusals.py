@@ -177,18 +177,29 @@ def _question_limit() -> int:
     return MAX_QUESTION_CHARS
 
 
+# A company's name as the store holds it, marked by the code that builds a refusal's detail so that the scrub
+# keeps it whole: "3M" is a name, not three million, and scrubbing it left "I don't have 's figures".
+_NAMED = "\u2063"
+
+
+def as_named(name: str) -> str:
+    """`name` (a company's name from the store) marked to survive `scrub_figures`."""
+    return f"{_NAMED}{name}{_NAMED}" if name else name
+
+
 def scrub_figures(text: str) -> str:
-    """Drop amounts from text echoed back to the user; keep fiscal years like 2024."""
+    """Drop amounts from text echoed back to the user; keep fiscal years like 2024 and marked names (`as_named`)."""
     kept: list[str] = []
 
     def keep(m: re.Match) -> str:
         kept.append(m.group(0))
         return chr(0xE000 + len(kept) - 1)  # a private-use character: no digit the scrub could take
 
+    text = re.sub(f"{_NAMED}([^{_NAMED}]*){_NAMED}", keep, text)
     protected = _LABELLED_YEAR.sub(keep, re.sub(r"\b10-K\b", "\x00", text))
     scrubbed = _FIGURE.sub(lambda m: m.group(0) if _YEAR.match(m.group(0).strip()) else "", protected)
     scrubbed = re.sub("[\ue000-\ue0ff]", lambda m: kept[ord(m.group(0)) - 0xE000], scrubbed)
-    return scrubbed.replace("\x00", "10-K")
+    return scrubbed.replace("\x00", "10-K").replace(_NAMED, "")
 
 
 def refuse(state, deps, config) -> dict:

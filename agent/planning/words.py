@@ -23,7 +23,10 @@ QUARTERLY = re.compile(
     r"\b(?:q[1-4]|[1-4]q|h[12]|(?:first|second|third|fourth|1st|2nd|3rd|4th|last|latest|this|past|prior|previous|"
     r"most recent|recent|same|each|every|current)\s+(?:fiscal\s+)?(?:quarter|half)|quarters?|quarterly|"
     r"(?:three|six|nine|3|6|9)[\s-]+months?|half[\s-]+year(?:ly)?|semi[\s-]?annual(?:ly)?|first[\s-]+half|"
-    r"second[\s-]+half|year[\s-]+to[\s-]+date|ytd|qtd|interim|10-?q)\b",
+    r"second[\s-]+half|year[\s-]+to[\s-]+date|ytd|qtd|interim|10-?q|"
+    # trailing twelve months with no quarter named: the latest quarter's (agent.planning.quarters reads it so)
+    r"trailing[\s-]+(?:twelve|12)[\s-]+months?|ttm|ltm|(?:last|past)[\s-]+(?:twelve|12)[\s-]+months|"
+    r"trailing[\s-]+four[\s-]+quarters)\b",
     re.I,
 )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from agent.progress import status
-from agent.refusals import QUARTERS_ONLY
+from agent.refusals import QUARTERS_ONLY, as_named
 from agent.retrieval.filing_choice import asks_prior_filing, filed_in, fiscal_year_filed_in
 from agent.retrieval.line_items import company_line, line_optional, line_parts, same_printed_row
 from agent.retrieval.row_members import member_row
@@ -261,7 +261,7 @@ def _quarter_filing(conn, deps, period: dict, company: dict) -> dict:
                  + (f" of fiscal {period['fiscal_year']}" if period.get("fiscal_year") else "")
                  if period.get("quarter") else "that quarter")
         return {"refusal": {"reason": "year_not_available",
-                            "detail": f"{company['name']}'s quarterly report for {asked} ({what})"}}
+                            "detail": f"{as_named(company['name'])}'s quarterly report for {asked} ({what})"}}
     entry = {"accession": tenq.accession, "url": tenq.url, "form": tenq.form, "period_end": str(tenq.period_end),
              "label": label(tenq), "spoken": spoken(tenq)}
     annual = prior_10k(filings, tenq)
@@ -389,7 +389,7 @@ def fetch(state, deps, config) -> dict:
                 plan = switched = {**plan, "year_offsets": []}
             if not wanted or plan.get("latest"):
                 if not available:
-                    return {"refusal": {"reason": "year_not_available", "detail": f"any fiscal year for {company['name']}"}}
+                    return {"refusal": {"reason": "year_not_available", "detail": f"any fiscal year for {as_named(company['name'])}"}}
                 offsets = plan.get("year_offsets") or [0]
                 wanted = sorted({available[0] + offset for offset in offsets})
             meant = _filing_meant(state["question"], plan, filings, wanted, numeric) \
@@ -441,7 +441,7 @@ def fetch(state, deps, config) -> dict:
                                         "detail": f"{QUARTERS_ONLY}{company['name'] or ticker} ({ticker})"}}
                 refusal = {
                     "reason": "year_not_available",
-                    "detail": f"{company['name'] or ticker}'s {what} for {label}",
+                    "detail": f"{as_named(company['name'] or ticker)}'s {what} for {label}",
                     "years": sorted(available)[-8:],
                     # which years have a filing (text and figures) and which figures only
                     "filing_years": sorted(filings),
@@ -458,7 +458,7 @@ def fetch(state, deps, config) -> dict:
                     return {
                         "refusal": {
                             "reason": "year_not_available",
-                            "detail": f"{company['name']}'s fiscal {plan['as_of_filing_year']} 10-K",
+                            "detail": f"{as_named(company['name'])}'s fiscal {plan['as_of_filing_year']} 10-K",
                             "years": sorted(filings),
                         }
                     }

@@ -13,6 +13,7 @@ from datetime import date
 from decimal import Decimal
 
 from agent.answer import Calculation
+from agent.refusals import as_named
 from agent.retrieval.concepts import METRICS
 from agent.composing.draft import Evidence
 from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, display_value
@@ -510,7 +511,7 @@ def quarter_numbers(state, deps) -> dict:
                 except NotHeld as missing:
                     held = _held_text(calendar_periods(conn, memo, company["cik"]))
                     refusal = refusal or {"reason": "year_not_available",
-                                          "detail": f"{company['name']}'s figures for {missing} ({held})"}
+                                          "detail": f"{as_named(company['name'])}'s figures for {missing} ({held})"}
     if not b.cells:
         return {"refusal": refusal or {"reason": "no_grounding", "detail": None}}
     return {

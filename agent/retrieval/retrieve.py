@@ -18,6 +18,7 @@ from agent.composing.draft import Evidence
 from agent.retrieval.finance import (DEBT_WITH_CURRENT, FORMULAS, NEGATIVE_BASE, FormulaError, Operand, calculate, display_value,
                                      fallback_chain, growth_key, negative_base_change, stated_convention)
 from agent.progress import status
+from agent.refusals import as_named
 from agent.retrieval.line_items import (LineMatch, company_line, labels_of, line_key, line_optional, line_parts,
                                         printed_index, printed_label, printed_order, same_printed_row,
                                         without_note_refs)
@@ -1304,7 +1305,7 @@ def _risk_changes(state, deps) -> dict:
         annual_chunks = quarters_store.section_chunks(conn, annual["accession"], "1A") if annual else []
     if not annual_chunks:
         return {"refusal": {"reason": "year_not_available", "detail": (
-            f"{company['name']}'s annual report (10-K) from before its quarterly report for {tenq['spoken']} "
+            f"{as_named(company['name'])}'s annual report (10-K) from before its quarterly report for {tenq['spoken']} "
             "(the risk factors a quarterly report updates)")}}
     if not quarter_chunks:
         return {"refusal": {"reason": "no_grounding", "detail": (
