@@ -47,3 +47,10 @@ def test_a_short_word_owning_no_figure_is_not_read_as_a_ticker(directory):
 def test_an_uncovered_registrant_by_its_own_name_is_still_refused_as_not_covered(directory):
     p = plan_rules("what was V F Corp's revenue in 2023?", directory=directory)
     assert p.refusal_reason == "not_covered" and "VFC" in (p.refusal_detail or "")
+
+
+@pytest.mark.parametrize("reply", ["same for v", "and v?"])
+def test_a_reply_naming_a_short_covered_ticker_alone_is_that_company(directory, reply):
+    first = plan_rules("Apple revenue 2024", directory=directory)
+    p = plan_rules(reply, previous=first, directory=directory)
+    assert p.tickers == ["V"] and p.metrics == ["revenue"], (p.refusal_reason, p.refusal_detail)

@@ -182,6 +182,9 @@ def unknown_subject(name: str, directory) -> tuple[str, str] | None:
     if not words:
         return None
     core = [w for w in words if w not in LEGAL_SUFFIXES] or words  # "arm holdings": Arm
+    ticker_of = directory.by_ticker.get(core[0].upper()) if len(core) == 1 else None
+    if ticker_of is not None and directory.companies[ticker_of].covered:
+        return "no_company", name  # "same for v": a covered company's ticker (read again as one), never V.F. Corp
     found = directory.by_first_word.get(core[0], []) if len(core) == 1 else []
     found = [c for c in found if not c.covered]
     ordinary = (all(w in english_words() for w in words) and not any(ch.isupper() for ch in name)

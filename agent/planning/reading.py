@@ -74,16 +74,6 @@ def _without_named(text: str) -> str:
     return " ".join(words)
 
 
-def _names_left_out(low: str, matches: list[CompanyMatch]) -> str:
-    """`low` without the names of the companies it mentions (a product or brand naming one is left in: it is
-    the subject asked about)."""
-    for m in matches:
-        if m.kind == "company" and m.via not in NAMED_THROUGH and m.text.strip():
-            name = re.sub(r"\s+", " ", m.text.lower().replace("\u2019", "'")).strip()
-            low = re.sub(rf"(?<![\w$]){re.escape(name)}(?!\w)", " ", low, count=1)
-    return low
-
-
 def _in_measure(text: str, m: CompanyMatch) -> bool:
     """Whether a ticker-like match is a word of a metric or ratio name that runs through it ("implied
     ETR", "AR days", "EBITDA margin"): up to four words either side, read as one name."""
@@ -125,6 +115,7 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: 
         # "Advanced Micro Devices revenue" is not "devices revenue"
         unnamed = unnamed[: m.start] + "_" * (m.end - m.start) + unnamed[m.end :]
     unnamed = _SPOKEN_US.sub(r"\1", unnamed)  # "tell us Apple's net income": the reader, not the country
+    named_out = re.sub(r"\s+", " ", unnamed.lower().replace("\u2019", "'")).strip()
     measures, unmappable = find_measures(TOPIC_MASK.sub(" ", unnamed),
                                          named_company=any(m.kind == "company" for m in matches))
     narrowed = _NARROWED_PROFIT.search(unnamed.lower())
@@ -135,7 +126,7 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: 
     if not measures:  # "how much operating income did the segment bring in": the named figure, not its sales too
         measures += [k for k in implied_measures(_without_named(unnamed)) if k not in measures]
     # the topic is read without the companies' names: "C3.ai" names a company, not AI as a subject
-    items, has_topic = route_items(_names_left_out(low, matches))
+    items, has_topic = route_items(named_out)
     # "what pushed revenue up?", "how much did the strike cost them?": a cause, asked with a verb
     why = bool(WHY.search(low) or CAUSE.search(low)) or asks_cause(low, unnamed.lower())
     norm = normalize(outside)

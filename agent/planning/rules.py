@@ -596,6 +596,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     reply = ACKNOWLEDGED.sub("", low)  # "great, now do Apple" is the reply "now do Apple"
     followup = prev is not None and (bool(FOLLOWUP.search(low) or FOLLOWUP.search(reply))
                                      or len(re.findall(r"[\w&$'-]+", reply)) <= 3
+                                     # "Advanced Micro Devices, Inc.?": a name of several words is one reply word
+                                     or (bool(r.tickers) and len(re.findall(r"[\w&$'-]+",
+                                                                           ACKNOWLEDGED.sub("", unnamed_low))) <= 3)
                                      or (not r.matches and kind == "domain") or partial or compares_named
                                      or (kind in ("domain", "unknown") and (asks_more(low) or points_back(low)))
                                      or (kind == "unknown" and not r.matches)  # like nothing alone: the thread's
