@@ -54,3 +54,13 @@ def test_a_reply_naming_a_short_covered_ticker_alone_is_that_company(directory, 
     first = plan_rules("Apple revenue 2024", directory=directory)
     p = plan_rules(reply, previous=first, directory=directory)
     assert p.tickers == ["V"] and p.metrics == ["revenue"], (p.refusal_reason, p.refusal_detail)
+
+
+@pytest.mark.parametrize("reply, ticker", [("pep?", "PEP"), ("ko?", "KO"), ("and gd?", "GD")])
+def test_a_lone_lowercase_ticker_after_a_figure_is_that_company_not_small_talk(reply, ticker):
+    covered = CompanyDirectory.from_rows([*COVERED, (40533, "GENERAL DYNAMICS CORPORATION", ["GD"])], REGISTRANTS,
+                                         {77476: [2024], 21344: [2024], 40533: [2024], 320193: [2024]})
+    first = plan_rules("Apple revenue 2024", directory=covered)
+    p = plan_rules(reply, previous=first, directory=covered)
+    assert p.route == "domain" and p.tickers == [ticker] and p.metrics == ["revenue"], (p.route, p.intent)
+    assert plan_rules("thanks", previous=first, directory=covered).route == "meta"

@@ -145,6 +145,8 @@ def _unnamed_figures(low: str) -> str:
 
 # "v revenue 2024", "low roe fy23", "ma op margin": terse Slack style opens with the ticker, in lowercase
 _LEADING_WORD = re.compile(r"^\s*\$?(?P<word>[a-z]{1,5})\b(?!['\u2019])")
+# A reply that is one lowercase ticker asked alone ("pep?", "and gd?")
+_LONE_TICKER = re.compile(r"\s*(?:and\s+|what\s+about\s+|how\s+about\s+)?\$?([a-z]{1,5})\s*\?\s*")
 
 
 
@@ -191,6 +193,14 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         for written, name in names_as_written(text or "", plan.refusal_detail):
             again = _plan_spelled(written, previous=previous, directory=directory)
             if names_the_company(again, name, directory):
+                return again
+    lone = _LONE_TICKER.fullmatch(text or "")
+    if lone and plan.route == "meta" and previous is not None and previous.metrics:
+        # "pep?", "gd?" after a figure: that figure of the covered company the ticker is, never small talk
+        company = directory.get(lone.group(1).upper())
+        if company is not None and company.covered:
+            again = _plan_spelled(f"${company.ticker}?", previous=previous, directory=directory)
+            if again.route == "domain" and again.tickers == [company.ticker]:
                 return again
     first = _LEADING_WORD.match(text or "")
     if plan.refusal_reason != "no_company" or first is None:
