@@ -293,8 +293,9 @@ def names_as_written(text: str, detail: str | None) -> list[tuple[str, str]]:
         # "v's net income", "ai's capex", "AI's cash": a short word owning a figure, read as the ticker it may
         # be, written as a cashtag (the one spelling that is a ticker whatever the word)
         found = re.search(rf"(?<![\w'\u2019$-]){re.escape(word)}(?=['\u2019]s\b)", text, re.I)
-        if found is None and len(re.findall(r"[\w'\u2019$&.-]+", text)) <= 4:  # a reply naming it alone: "same for v"
-            found = re.search(rf"(?<![\w'\u2019$-]){re.escape(word)}(?![\w'\u2019-])", text, re.I)
+        if found is None and word.islower() and len(re.findall(r"[\w'\u2019$&.-]+", text)) <= 4:
+            # a reply naming it alone in lowercase: "same for v" (capitals are the acronym, "AI revenue")
+            found = re.search(rf"(?<![\w'\u2019$-]){re.escape(word)}(?![\w'\u2019-])", text)
         return [] if found is None else [(text[: found.start()] + "$" + word.upper() + text[found.end():], "$" + word.upper())]
     if not re.fullmatch(r"[a-z][a-z&-]{2,}", word):
         return []
