@@ -23,6 +23,9 @@ def metric_value(conn: psycopg.Connection, cik: int, metric_key: str, fiscal_yea
     """`store.facts.annual_value` for a key of METRICS, with its concepts and unit (for a WIDEST
     metric, the largest of its tags' figures; the first tag's on a tie)."""
     metric = METRICS[metric_key]
+    if metric.unit == "shares" and metric_key != "cover_shares":
+        return plausible_count(conn, cik, annual_value(conn, cik, list(metric.concepts), fiscal_year,
+                                                     as_of_accession=as_of_accession, unit="shares"), fiscal_year)
     if metric_key not in WIDEST:
         return annual_value(conn, cik, list(metric.concepts), fiscal_year, as_of_accession=as_of_accession,
                             unit=metric.unit)  # fmt: skip
@@ -30,3 +33,20 @@ def metric_value(conn: psycopg.Connection, cik: int, metric_key: str, fiscal_yea
              for c in metric.concepts]
     found = [f for f in found if f is not None]
     return max(found, key=lambda f: abs(f.value), default=None)
+
+
+# A share count tagged a thousand times or more below the shares the cover reports is tagged in millions without
+# its scale (McDonald's FY2023 10-K tags 732.3 weighted-average diluted shares, its cover 722,051,488 shares
+# outstanding): as a count it is false, and as a divisor it makes revenue per share $34.8 million. No figure then.
+MISSCALED = 1000
+
+
+def plausible_count(conn: psycopg.Connection, cik: int, row: FactRow | None, fiscal_year: int) -> FactRow | None:
+    """`row`, a share count, unless it is tagged without its scale (see MISSCALED)."""
+    if row is None or row.value == 0:
+        return row
+    cover = annual_value(conn, cik, list(METRICS["cover_shares"].concepts), fiscal_year, unit="shares") \
+        or annual_value(conn, cik, list(METRICS["cover_shares"].concepts), fiscal_year + 1, unit="shares")
+    if cover is not None and abs(cover.value) >= MISSCALED * abs(row.value):
+        return None
+    return row

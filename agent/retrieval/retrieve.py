@@ -26,7 +26,7 @@ from agent.retrieval.line_items import IGNORABLE, metric_phrases, tokens, unacce
 from agent.retrieval.causes import (amount_patterns, cause_queries, cut_before_cause, explaining_first, figure_names,
                                     stated_amounts, subject_query)
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
-from agent.retrieval.metric_facts import metric_value
+from agent.retrieval.metric_facts import metric_value, plausible_count
 from agent.planning.formulas import choose, evaluate, metrics_of, operand_label, operand_parts, restate, said_of
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
 from agent.checking.quoted_figures import ranges as amount_ranges
@@ -124,6 +124,8 @@ class _Facts:
             slot = (f"{metric_key}#printed", fy)
             if slot not in self.found:
                 fact = self._printed(metric_key, fy)
+                if fact is not None and METRICS[metric_key].unit == "shares":
+                    fact = plausible_count(self.conn, self.company["cik"], fact, fy)  # never a count tagged unscaled
                 self.found[slot] = _fact_evidence(self.company, metric_key, fy, fact) if fact else None
             return self.found[slot]
         if key not in self.found:
@@ -131,6 +133,8 @@ class _Facts:
                 fact = facts_store.annual_value(
                     self.conn, self.company["cik"], self.orders[metric_key], fy,
                     as_of_accession=self.company.get("as_of_accession"), unit=METRICS[metric_key].unit)
+                if METRICS[metric_key].unit == "shares":
+                    fact = plausible_count(self.conn, self.company["cik"], fact, fy)
             else:
                 fact = metric_value(
                     self.conn, self.company["cik"], metric_key, fy, as_of_accession=self.company.get("as_of_accession")
