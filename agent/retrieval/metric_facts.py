@@ -35,10 +35,11 @@ def metric_value(conn: psycopg.Connection, cik: int, metric_key: str, fiscal_yea
     return max(found, key=lambda f: abs(f.value), default=None)
 
 
-# A share count tagged a thousand times or more below the shares the cover reports is tagged in millions without
-# its scale (McDonald's FY2023 10-K tags 732.3 weighted-average diluted shares, its cover 722,051,488 shares
-# outstanding): as a count it is false, and as a divisor it makes revenue per share $34.8 million. No figure then.
-MISSCALED = 1000
+# A share count a hundred times or more below the shares the cover reports (no split is that large) is tagged in
+# thousands or millions without its scale (McDonald's FY2023 10-K tags 732.3 weighted-average diluted shares, its
+# cover 722,051,488 shares outstanding; NVIDIA's fiscal 2009 count is in thousands): as a count it is false, and as
+# a divisor it made McDonald's revenue per share $34.8 million. No figure then.
+MISSCALED = 100
 
 
 def plausible_count(conn: psycopg.Connection, cik: int, row: FactRow | None, fiscal_year: int) -> FactRow | None:
