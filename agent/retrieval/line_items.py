@@ -197,7 +197,10 @@ _STANDARD_TAXONOMIES = frozenset({"us-gaap", "srt", "ifrs-full", "dei"})
 # schedules: the liabilities measured at fair value, a pension plan's assets, one segment's. Such a row's
 # standard concept names the basis the user did not ask for
 _SCHEDULE_BASIS = frozenset("fair pension plan plans benefit segment segments maturity maturities undiscounted "
-                            "recurring hedge hedging derivative derivatives".split())
+                            "recurring hedge hedging derivative derivatives "
+                            # a lease schedule's "Total liability" (us-gaap:OperatingLeaseLiability at Comcast) is
+                            # the leases' liability, never the balance sheet's total liabilities
+                            "lease leases".split())
 
 
 def _narrower_schedule(concept: str, said: frozenset[str]) -> bool:

@@ -1,0 +1,10 @@
+"""A lease schedule's "Total liability" row (us-gaap:OperatingLeaseLiability at Comcast, $6.59 billion) is never
+the balance sheet's total liabilities asked for by name: its concept names the leases the user did not say."""
+
+from agent.retrieval.line_items import _narrower_schedule, tokens
+
+
+def test_a_lease_schedules_total_is_narrower_than_total_liabilities():
+    assert _narrower_schedule("us-gaap:OperatingLeaseLiability", tokens("total liabilities"))
+    assert not _narrower_schedule("us-gaap:OperatingLeaseLiability", tokens("operating lease liabilities"))
+    assert not _narrower_schedule("us-gaap:Liabilities", tokens("total liabilities"))
