@@ -10,6 +10,7 @@ revenue is not the company's revenue).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -111,6 +112,16 @@ SELECT accession, cik, coalesce(form, '10-K') AS form, fy, max(period_end) AS pe
 """.format(ten_k=TEN_K.format(alias=""))
 
 
+# XBRL's dimensionless unit holds rates as fractions (0.241) and counts alike (39,680 restaurants): a
+# concept that names a number of things is a count, or its figure would read as 3,968,000%.
+_COUNT_CONCEPT = re.compile(r"(?:^|[a-z])NumberOf[A-Z]|^Number[A-Z]")
+
+
+def reading_unit(concept: str, unit: str) -> str:
+    """The unit a figure is read in: "count" for a dimensionless count, else the fact's own unit."""
+    return "count" if unit == "pure" and _COUNT_CONCEPT.search(concept.rsplit(":", 1)[-1]) else unit
+
+
 @dataclass(frozen=True)
 class FactRow:
     id: int
@@ -190,7 +201,7 @@ def annual_value(
     (fid, fcik, taxonomy, concept, funit, value, decimals, pstart, pend, fyear, accession, filed, form,
      filing_fy, filing_url) = row
     return FactRow(
-        id=fid, cik=fcik, taxonomy=taxonomy, concept=concept, unit=funit, value=Decimal(value),
+        id=fid, cik=fcik, taxonomy=taxonomy, concept=concept, unit=reading_unit(concept, funit), value=Decimal(value),
         decimals=decimals, period_start=pstart, period_end=pend, fiscal_year=fyear, accession=accession,
         filed=filed, form=form, filing_fiscal_year=filing_fy,
         url=filing_url or edgar_index_url(fcik, accession),

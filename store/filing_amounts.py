@@ -13,7 +13,7 @@ from decimal import Decimal
 
 import psycopg
 
-from store.facts import edgar_index_url
+from store.facts import edgar_index_url, reading_unit
 
 # One row per fact of the accession inside any (low, high, unit family) range, with the row labels the
 # same filing printed for its concept (what the fact is called, to tell it from a look-alike value).
@@ -57,7 +57,7 @@ def facts_in_ranges(conn: psycopg.Connection, cik: int, accession: str,
         "accession": accession, "lows": [r[0] for r in ranges], "highs": [r[1] for r in ranges],
         "units": [",".join(r[2]) for r in ranges],
     }).fetchall()
-    out = [FilingFact(fid, f"{tax}:{concept}", unit, Decimal(value), pstart, pend, fy, dims or {},
+    out = [FilingFact(fid, f"{tax}:{concept}", reading_unit(concept, unit), Decimal(value), pstart, pend, fy, dims or {},
                       url or edgar_index_url(cik, accession), ffy, labels or "")
            for fid, tax, concept, unit, value, pstart, pend, fy, dims, url, ffy, labels in rows]
     out.sort(key=lambda f: (bool(f.dims), -f.period_end.toordinal(), f.id))
@@ -115,6 +115,6 @@ def facts_by_id(conn: psycopg.Connection, cik: int, accession: str, ids: list[in
     if not ids:
         return []
     rows = conn.execute(FACTS_BY_ID, {"ids": list(ids)}).fetchall()
-    return [FilingFact(fid, f"{tax}:{concept}", unit, Decimal(value), pstart, pend, fy, dims or {},
+    return [FilingFact(fid, f"{tax}:{concept}", reading_unit(concept, unit), Decimal(value), pstart, pend, fy, dims or {},
                        url or edgar_index_url(cik, accession), ffy, labels or "")
             for fid, tax, concept, unit, value, pstart, pend, fy, dims, url, ffy, labels in rows]

@@ -22,7 +22,7 @@ from decimal import Decimal
 
 import psycopg
 
-from store.facts import edgar_index_url
+from store.facts import edgar_index_url, reading_unit
 
 # The axes that only say a figure is a segment's ("operating segments" on the consolidation axis; Intel tags
 # it on the consolidated-entities axis instead): dropped from a fact's dimensions when their member is that one,
@@ -135,7 +135,7 @@ def _rows(conn: psycopg.Connection, query: str, cik: int, concepts: list[str], f
 
 def _fact(cik: int, row: tuple, axis: str, member: str) -> MemberFact:
     fid, tax, concept, unit, value, pstart, pend, acc, filed, form, ffy, url, _dims = row
-    return MemberFact(fid, f"{tax}:{concept}", unit, Decimal(value), pstart, pend, acc, filed, form, ffy,
+    return MemberFact(fid, f"{tax}:{concept}", reading_unit(concept, unit), Decimal(value), pstart, pend, acc, filed, form, ffy,
                       url or edgar_index_url(cik, acc), axis, member)
 
 

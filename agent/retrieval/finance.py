@@ -857,6 +857,8 @@ def display_value(value: Decimal, unit: str) -> str:
         return f"{sign}{_q(v, 2 if v >= Decimal('0.1') or not v else 3 if v >= Decimal('0.01') else 4):,}"
     if unit == "days":
         return f"{sign}{_q(v, 1):,} days"
+    if unit == "count":  # a number of things (restaurants, employees, segments), as the filing counts them
+        return f"{sign}{_q(v, 0) if v == v.to_integral_value() else v:,}"
     if unit == "points":  # a change of a percentage, already in points
         return f"{sign}{_q(v, 1):,} percentage points"
     return f"{sign}{v:,} {unit}"
