@@ -12,6 +12,7 @@ import re
 
 from agent.progress import status
 from agent.refusals import QUARTERS_ONLY
+from agent.retrieval.common_year import aligned_latest
 from agent.retrieval.filing_choice import asks_prior_filing, filed_in, fiscal_year_filed_in
 from agent.retrieval.line_items import company_line, line_optional, line_parts, same_printed_row
 from agent.retrieval.row_members import member_row
@@ -286,6 +287,22 @@ def _quarter_instead(conn, deps, plan: dict, company: dict, year: int | None) ->
     return found, {**plan, "period": period, "items": items, "fiscal_years": found["fiscal_years"], "latest": False}
 
 
+def _common_latest(conn, deps, plan: dict) -> dict[str, int]:
+    """For figures of several companies asked at no year (each at its "latest"), the one fiscal year
+    they all have (agent.retrieval.common_year); {} when the plan names years or a quarter, or the
+    thread already placed each company at its own year."""
+    if (len(plan.get("tickers") or []) < 2 or not plan.get("latest") or plan.get("period")
+            or plan.get("company_years") or plan.get("as_of_filing_year")):
+        return {}
+    companies = {}
+    for ticker in plan["tickers"]:
+        company = _memo(deps, ("company", ticker), lambda: _company(conn, ticker))
+        if company is None:
+            return {}
+        companies[ticker] = (company["cik"], _figure_years(conn, deps, company["cik"]))
+    return aligned_latest(conn, deps.memo, companies)
+
+
 def _thread_turn(plan: dict) -> bool:
     """The plan took anything from the thread: its words are read against the thread's, not alone."""
     return bool(plan.get("inherited")) or any("thread" in str(v) for v in (plan.get("slots") or {}).values())
@@ -334,6 +351,7 @@ def fetch(state, deps, config) -> dict:
         plan = switched or plan
         numeric = plan["intent"] in NUMERIC_INTENTS
         collapsed: set[str] = set()  # companies whose two years' change is read in the later filing alone
+        common = _common_latest(conn, deps, plan) if numeric else {}
         for ticker in plan["tickers"]:
             company = _memo(deps, ("company", ticker), lambda: _company(conn, ticker))
             if company is None:
@@ -391,7 +409,7 @@ def fetch(state, deps, config) -> dict:
                 if not available:
                     return {"refusal": {"reason": "year_not_available", "detail": f"any fiscal year for {company['name']}"}}
                 offsets = plan.get("year_offsets") or [0]
-                wanted = sorted({available[0] + offset for offset in offsets})
+                wanted = sorted({common.get(ticker, available[0]) + offset for offset in offsets})
             meant = _filing_meant(state["question"], plan, filings, wanted, numeric) \
                 if len(plan["tickers"]) == 1 and not _years_of_thread(plan) else None
             if meant:
