@@ -59,8 +59,12 @@ def remember(state, deps, config) -> dict:
         # the years it resolved to, for "the year before"; `latest` stays, so "and Nvidia's?" is
         # answered from Nvidia's own latest 10-K
         concrete["fiscal_years"] = years
+    # a refused turn showed no figure: the years its companies resolved to (for a prose question, the
+    # filing that would discuss the year: Visa's fiscal 2024 10-K for "fiscal 2023") are not the years the
+    # thread's figures are of, so "and operating income?" next stays at the years last shown
+    shown = [] if (state.get("refusal") or {}).get("reason") else resolved
     concrete["company_years"] = _company_years(before, kept_tickers=concrete.get("thread_tickers") or [],
-                                               resolved=resolved)
+                                               resolved=shown)
     if not concrete.get("metrics") and str((concrete.get("slots") or {}).get("metrics", "")).startswith("thread") \
             and before.get("metrics") and set(concrete.get("tickers") or []) <= set(before.get("tickers") or []):
         # "why?" about a year whose own 10-K is not held is answered without the figure's lead (fetch),
