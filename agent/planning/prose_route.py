@@ -286,9 +286,21 @@ def topical_companies(outside: str, matches) -> set[int]:
     topics = set()
     for i in covered[1:]:
         before = outside[: matches[i].start]
-        if _TOPIC_PREP.search(before):
+        if _TOPIC_PREP.search(before) and not _asked_against(outside, matches[covered[0]], matches[i]):
             topics.add(i)
     return topics
+
+
+# "is Visa more profitable than Mastercard?", "was ko bigger than pep": the question opens by asking
+# whether one company is more of something than another, which compares the two; "does AMD say it is
+# cheaper than Intel?" asks what AMD says, Intel its topic
+_OPENS_ASKING = re.compile(r"^\W*(?:(?:and|so|but|ok)\W+)?(?:is|was|are|were|has|had|did|does)\s+$", re.I)
+_THAN_BETWEEN = re.compile(r"\s+(?:[\w-]+\s+){0,3}than\s+$", re.I)
+
+
+def _asked_against(outside: str, first, later) -> bool:
+    return (_OPENS_ASKING.match(outside[: first.start]) is not None
+            and _THAN_BETWEEN.fullmatch(outside[first.end: later.start]) is not None)
 
 
 # In a prose thread, a company named only as where something comes from or is aimed at ("and from

@@ -192,16 +192,36 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
             again = _plan_spelled(written, previous=previous, directory=directory)
             if names_the_company(again, name, directory):
                 return again
-    first = _LEADING_WORD.match(text or "")
-    if plan.refusal_reason != "no_company" or first is None:
+    if plan.refusal_reason != "no_company":
         return plan
-    company = directory.get(first.group("word").upper())
-    if company is None or not company.covered:
-        return plan
-    # written as a cashtag, the one spelling that is a ticker whatever the word ("$AI", unlike "AI")
-    cashtag = text[: first.start("word")].rstrip("$") + "$" + first.group("word").upper() + text[first.end("word"):]
-    again = _plan_spelled(cashtag, previous=previous, directory=directory)
-    return again if again.route == "domain" and again.tickers == [company.ticker] else plan
+    for start, end, alone in _ticker_spots(text or "", plan):
+        company = directory.get(text[start:end].upper())
+        if company is None or not company.covered:
+            continue
+        # written as a cashtag, the one spelling that is a ticker whatever the word ("$AI", unlike "AI")
+        cashtag = text[:start].rstrip("$") + "$" + text[start:end].upper() + text[end:]
+        again = _plan_spelled(cashtag, previous=previous, directory=directory)
+        if again.route == "domain" and (again.tickers == [company.ticker] if alone else company.ticker in again.tickers):
+            return again
+    return plan
+
+
+def _ticker_spots(text: str, plan: Plan) -> list[tuple[int, int, bool]]:
+    """Where a short word refused as the company meant may be a ticker typed in lowercase, as (start,
+    end, alone): the message's first word ("v revenue fy24"), read alone; and the word the refusal
+    names, when a figure is asked of it ("how much did ai lose in fy2024", "v vs ma revenue": a figure
+    has an owner), read with whatever else the message names. "what is ai?", "how is ai changing
+    banking?" ask no figure and stay refused; "a" and "i" are words wherever they stand."""
+    spots = []
+    first = _LEADING_WORD.match(text)
+    if first is not None:
+        spots.append((first.start("word"), first.end("word"), True))
+    word = plan.refusal_detail or ""
+    if plan.metrics and re.fullmatch(r"[a-z]{1,5}", word) and word not in ("a", "i"):
+        found = re.search(rf"(?<![\w$'\u2019-]){re.escape(word)}(?![\w'\u2019-])", text)
+        if found is not None and (first is None or found.start() != first.start("word")):
+            spots.append((found.start(), found.end(), False))
+    return spots
 
 
 # A quarter no fiscal year has: "Q5", "Q0", "the fifth quarter".
