@@ -616,3 +616,12 @@ def test_a_short_ticker_the_sentence_makes_a_company_is_read_as_one(directory, q
 def test_a_short_word_asked_no_figure_of_stays_a_word(directory, question):  # noqa: F811
     p = plan_rules(question, directory=directory)
     assert p.route == "refusal" and not p.tickers, p
+
+
+@pytest.mark.parametrize("question, tickers", [
+    ("apple v nvidia revenue 2024", ["AAPL", "NVDA"]),
+    ("ko v. pep revenue", ["KO", "PEP"]),
+])
+def test_a_lone_v_after_a_company_is_versus_never_visa_nor_a_word_of_the_figure(directory, question, tickers):  # noqa: F811
+    p = plan_rules(question, directory=directory)
+    assert p.route == "domain" and p.tickers == tickers and p.metrics == ["revenue"], p

@@ -430,6 +430,26 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     return plan
 
 
+# "apple v nvidia revenue", "ko v. pep": a lone "v" after a company is "versus", as in a case name
+_LONE_V = re.compile(r"\s+v\.?\s+", re.I)
+
+
+def _versus_spelled(outside: str, low: str, directory: CompanyDirectory) -> tuple[str, str]:
+    """`outside` and `low` with a lone "v" or "v." right after a company mention, before a name, written
+    "vs". Why: left as it is, the letter is read as a word of the figure ("v revenue" as a line of
+    Nvidia's); Visa is never meant there, as nothing joins it to the company before it."""
+    if not _LONE_V.search(outside):
+        return outside, low
+    spelled = outside
+    for m in sorted(directory.find(outside), key=lambda m: -m.end):
+        v = _LONE_V.match(spelled, m.end) if m.kind in ("company", "not_covered") else None
+        if v is not None and re.match(r"[a-z$]", spelled[v.end():], re.I):
+            spelled = spelled[: m.end] + " vs " + spelled[v.end():]
+    if spelled == outside:
+        return outside, low
+    return spelled, re.sub(r"\s+", " ", spelled.lower().replace("\u2019", "'")).strip()
+
+
 def tickers_as_written(text: str, tickers: list[str]) -> str:
     """The text with each of `tickers` typed in lowercase written in capitals ("pg's" as "PG's"): a lowercase
     ticker counts as a company only beside something asked of a filing, and a formula cut out of the message
@@ -461,6 +481,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         outside = aside
         low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
     thread = usable_previous(previous)
+    outside, low = _versus_spelled(outside, low, directory)
     r = read(raw, outside, low, directory, discussed(thread))
     if thread is not None and thread.intent == "qualitative" and thread.tickers:
         # "and from Nvidia in graphics?", "does it say anything about Nvidia?": what the thread's filing says of it
