@@ -16,6 +16,8 @@ from decimal import Decimal
 
 import psycopg
 
+from store.share_scale import stated_count
+
 # An annual duration: 52/53-week years and calendar years (store.fiscal.is_annual uses 357..378).
 ANNUAL_DAYS = (350, 380)
 # Only annual reports count: companyfacts also carries us-gaap facts from proxy statements (pay
@@ -189,8 +191,9 @@ def annual_value(
         return None
     (fid, fcik, taxonomy, concept, funit, value, decimals, pstart, pend, fyear, accession, filed, form,
      filing_fy, filing_url) = row
+    value = stated_count(conn, fcik, accession, f"{taxonomy}:{concept}", funit, Decimal(value), decimals)
     return FactRow(
-        id=fid, cik=fcik, taxonomy=taxonomy, concept=concept, unit=funit, value=Decimal(value),
+        id=fid, cik=fcik, taxonomy=taxonomy, concept=concept, unit=funit, value=value,
         decimals=decimals, period_start=pstart, period_end=pend, fiscal_year=fyear, accession=accession,
         filed=filed, form=form, filing_fiscal_year=filing_fy,
         url=filing_url or edgar_index_url(fcik, accession),

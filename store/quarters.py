@@ -17,6 +17,7 @@ from decimal import Decimal
 import psycopg
 
 from store.facts import edgar_index_url
+from store.share_scale import stated_count
 
 PERIOD_FACTS = """
 SELECT f.id, f.taxonomy, f.concept, f.unit, f.value, f.period_start, f.period_end, f.fiscal_year, f.accession,
@@ -75,7 +76,8 @@ def period_facts(conn: psycopg.Connection, cik: int, concepts: list[str], unit: 
     for (fid, taxonomy, concept, funit, value, start, end, fy, accession, filed, form, filing_fy, filing_fp, fp, url,
          filing_end, fiscal_quarter) in rows:
         out.append(PeriodFact(
-            id=fid, concept=f"{taxonomy}:{concept}", unit=funit, value=Decimal(value), start=start, end=end,
+            id=fid, concept=f"{taxonomy}:{concept}", unit=funit, start=start, end=end,
+            value=stated_count(conn, cik, accession, f"{taxonomy}:{concept}", funit, Decimal(value), None),
             fiscal_year=fy, accession=accession, filed=filed, form=form, filing_fiscal_year=filing_fy,
             filing_period=filing_fp or fp, url=url or edgar_index_url(cik, accession),
             own_period=filing_end == end if filing_end is not None else False, fiscal_quarter=fiscal_quarter,
