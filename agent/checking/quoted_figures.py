@@ -162,25 +162,12 @@ def verified(sentence: str, facts: list[tuple]) -> list[str] | None:
     for i, amount in enumerate(found):
         right = found[i + 1].start if i + 1 < len(found) else len(sentence)
         around = _words(sentence[:amount.start] + " " + sentence[amount.end:right])  # "X was A, compared with B"
-        if RATE_UNITS[0] in amount.units:
-            # a percentage is quoted as written whatever it equals: it cites a fact only when named by a word
-            # of that fact's own ("expense" ties "1.2% ... higher interest expense" to no line in particular)
-            around -= {_stem(w) for w in _GENERIC}
         match = next(([f[0]] for f in facts if amount.equals(f[1], f[2]) and around & name_words(f[3])), None)
-        if match is None and RATE_UNITS[0] not in amount.units:
+        if match is None and not (RATE_UNITS[0] in amount.units and _SHARE_OF.search(sentence)):
             match = next(([a, b] for a, b, value, unit, name in pairs
                           if amount.near(value, unit) and around & name_words(name)), None)
         matches.append(match)
     stated = {m[0] for m in matches if m is not None}
-    for i, amount in enumerate(found):
-        if matches[i] is None and RATE_UNITS[0] in amount.units:
-            # "increased $4.2 billion, or 9%", "was $130.5 billion, up 114%": a percentage is the change of a
-            # fact the sentence states in money; alone, the thousands of pairs of a 10-K's facts would give
-            # any rounded percentage a look-alike change of some line
-            right = found[i + 1].start if i + 1 < len(found) else len(sentence)
-            around = _words(sentence[:amount.start] + " " + sentence[amount.end:right])
-            matches[i] = next(([a, b] for a, b, value, unit, name in pairs
-                               if a in stated and amount.near(value, unit) and around & name_words(name)), None)
     for i, amount in enumerate(found):
         if matches[i] is None and amount.exact:
             # "Notebook revenue was $17.0 billion, down $1.8 billion": a change shown with few digits is
@@ -192,6 +179,11 @@ def verified(sentence: str, facts: list[tuple]) -> list[str] | None:
     if any(m is None and RATE_UNITS[0] not in amount.units for m, amount in zip(matches, found)):
         return None
     return list(dict.fromkeys(i for m in matches if m is not None for i in m))
+
+
+# A percentage said to be a share of a figure ("as a percent of net sales", "61% of unit case volume") is no
+# change between two years: it is never matched to one (a 10-K's thousands of pairs hold a look-alike)
+_SHARE_OF = re.compile(r"\b(?:percent(?:age)?|share)\s+of\b|%\s+of\b", re.I)
 
 
 YEAR_APART = (350, 380)  # days between the ends of a period and the same period a year before
