@@ -110,7 +110,10 @@ DESCRIBE = re.compile(
 DATED = re.compile(r"\b(?:(?:in|during|for|over|of)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?)?20\d\d|fy\s?\d\d)\b")
 # Which 10-K, said by when it came out or by its place among the filings, not by the year it reports
 # (agent.retrieval.filing_choice): words that choose the filing, never words to search it for.
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# A month by its whole name or its abbreviation, never a word that merely starts like one: "mara 2022 10-K" is
+# Marathon's fiscal 2022 10-K, not one filed in "Mara" 2022
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
 # "the 10-K filed in early 2024", "the annual report that was released on March 1, 2024", "the 10-K Meta
 # filed in 2024", "the filing that came out in 2024", "the February 2024 10-K", "the 10-K from early 2024":
 # the filing named with the verb of its coming out, or with a date finer than a year (a lawsuit "filed in
