@@ -625,10 +625,3 @@ def test_a_short_word_asked_no_figure_of_stays_a_word(directory, question):  # n
 def test_a_lone_v_after_a_company_is_versus_never_visa_nor_a_word_of_the_figure(directory, question, tickers):  # noqa: F811
     p = plan_rules(question, directory=directory)
     assert p.route == "domain" and p.tickers == tickers and p.metrics == ["revenue"], p
-
-
-def test_what_a_filing_says_of_a_line_is_its_words_not_the_line_s_amount(directory):  # noqa: F811
-    p = plan_rules("what did Apple's 10-K say about other income, net?", directory=directory)
-    assert p.intent == "qualitative" and not p.metrics and not p.probe, p
-    assert plan_rules("Apple other income, net in 2024", directory=directory).probe or \
-        plan_rules("Apple other income, net in 2024", directory=directory).intent != "qualitative"  # asked as a figure

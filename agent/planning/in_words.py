@@ -48,9 +48,7 @@ _DESCRIBED = re.compile(
     r"|^\W*how\s+(?:is|are|was|were|has|have)\s+(?:[\w&.'-]+\s+){1,4}?(?:address|tackl|handl|deal|respond|mitigat|"
     r"fix|improv|turn)\w*"
     r"|^\W*how\s+(?:sensitive|exposed|dependent|reliant|vulnerable|resilient)\b"
-    r"|^\W*(?:talk|walk|take)\s+me\s+through\b"
-    # "what did HD's 10-K say about interest and other, net?": what a filing says of a line is its words
-    r"|^\W*what\s+(?:does|did|do)\s+(?:[\w&.'\u2019-]+\s+){1,4}?(?:say|said|state|write|disclose|mention)\s+(?:about|on|of|regarding)\b")
+    r"|^\W*(?:talk|walk|take)\s+me\s+through\b")
 
 
 # "how did Lowe's comparable sales do in 2023?", "how did it hit sales?", "how did the deal play out?":

@@ -201,6 +201,11 @@ STATEMENT = re.compile(
 )
 
 
+# "what did HD's 10-K say about interest and other, net?": what a filing says of a thing, asked outright
+SAID_OF = re.compile(r"^\W*what\s+(?:does|did|do)\s+(?:[\w&.'\u2019-]+\s+){1,4}?(?:say|said|state|write|disclose|"
+                     r"mention)\s+(?:about|on|of|regarding)\b", re.I)
+
+
 def asks_statement(low: str) -> bool:
     """The question asks what a filing states (a plan, an outlook, a reason, what it says), not
     for an amount. `low`: lowercase, quotations removed."""

@@ -16,7 +16,7 @@ from agent.retrieval.common_year import aligned_latest
 from agent.retrieval.filing_choice import asks_prior_filing, filed_in, fiscal_year_filed_in
 from agent.retrieval.line_items import company_line, line_optional, line_parts, same_printed_row
 from agent.retrieval.row_members import member_row
-from agent.planning.prose_route import DEPENDENCE, EVENT, asks_rationale, expects_ahead
+from agent.planning.prose_route import DEPENDENCE, EVENT, SAID_OF, asks_rationale, expects_ahead
 from agent.planning.plan_years import unheld_filing_years
 from agent.planning.topics import STOPWORDS
 from agent.planning.years import MAX_YEAR, MIN_YEAR
@@ -151,9 +151,11 @@ def _off_year_end(plan: dict, filings: dict[int, dict]) -> str | None:
     return None
 
 
-def _probe_lines(conn, deps, plan: dict) -> dict | None:
+def _probe_lines(conn, deps, plan: dict, said: bool = False) -> dict | None:
     """A prose-routed question whose words are all one line item's label in every named company's
-    statements ("Apple other income, net in 2024") is that figure: the plan becomes numeric."""
+    statements ("Apple other income, net in 2024") is that figure: the plan becomes numeric. Asked what
+    the filing says of it (`said`: "what did HD's 10-K say about interest and other, net?"), the figure
+    leads the filing's words about it, as a metric the planner knows does: never the amount alone."""
     keys = plan.get("probe") or []
     if not keys or not plan.get("tickers"):
         return None
@@ -174,6 +176,8 @@ def _probe_lines(conn, deps, plan: dict) -> dict | None:
                 continue  # a row printed only on a product member ("Cost of wireless equipment"): its fact (retrieve)
             if match is None or (match.source != "company" and not plan.get("probe_standard")):
                 return None
+    if said and all(k.startswith("line:") for k in keys):
+        return {**plan, "metrics": list(keys), "probe": [], "probe_standard": False}
     years = plan.get("fiscal_years") or []
     intent = "compare" if len(plan["tickers"]) > 1 else ("trend" if len(years) > 1 or len(plan.get("year_offsets") or []) > 1
                                                         else "numeric")
@@ -347,7 +351,7 @@ def fetch(state, deps, config) -> dict:
     with _LazyConnection(deps.db) as conn:
         if not plan.get("tickers"):
             return {"refusal": {"reason": "no_company", "detail": None}}
-        switched = _probe_lines(conn, deps, plan)
+        switched = _probe_lines(conn, deps, plan, said=bool(SAID_OF.search(state["question"])))
         plan = switched or plan
         numeric = plan["intent"] in NUMERIC_INTENTS
         collapsed: set[str] = set()  # companies whose two years' change is read in the later filing alone
