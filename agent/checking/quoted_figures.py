@@ -158,12 +158,16 @@ def verified(sentence: str, facts: list[tuple]) -> list[str] | None:
     if not found:
         return None
     pairs = changes(facts)
+    # a sentence of percentages alone ("Total deferred revenue increased 11%") states no amount a change
+    # could be checked against: its rounded rates would find look-alike changes among a 10-K's thousands of
+    # pairs (deferred tax liabilities), so they cite only a reported rate of their name
+    rates_only = all(RATE_UNITS[0] in a.units for a in found)
     matches: list[list[str] | None] = []
     for i, amount in enumerate(found):
         right = found[i + 1].start if i + 1 < len(found) else len(sentence)
         around = _words(sentence[:amount.start] + " " + sentence[amount.end:right])  # "X was A, compared with B"
         match = next(([f[0]] for f in facts if amount.equals(f[1], f[2]) and around & name_words(f[3])), None)
-        if match is None and not (RATE_UNITS[0] in amount.units and _SHARE_OF.search(sentence)):
+        if match is None and not (RATE_UNITS[0] in amount.units and (_SHARE_OF.search(sentence) or rates_only)):
             match = next(([a, b] for a, b, value, unit, name in pairs
                           if amount.near(value, unit) and around & name_words(name)), None)
         matches.append(match)
