@@ -176,7 +176,10 @@ def _probe_lines(conn, deps, plan: dict, said: bool = False) -> dict | None:
                 continue  # a row printed only on a product member ("Cost of wireless equipment"): its fact (retrieve)
             if match is None or (match.source != "company" and not plan.get("probe_standard")):
                 return None
-    if said and all(k.startswith("line:") for k in keys):
+    if said and all(k.startswith("line:") for k in keys) and all(
+            _memo(deps, ("filings", c["cik"]), lambda: _filings(conn, c["cik"]))
+            for c in (_memo(deps, ("company", t), lambda: _company(conn, t)) for t in plan["tickers"])):
+        # (a company with no 10-K held: the figure alone, as before, or the refusal that says so)
         return {**plan, "metrics": list(keys), "probe": [], "probe_standard": False}
     years = plan.get("fiscal_years") or []
     intent = "compare" if len(plan["tickers"]) > 1 else ("trend" if len(years) > 1 or len(plan.get("year_offsets") or []) > 1
