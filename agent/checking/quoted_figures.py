@@ -183,9 +183,13 @@ def verified(sentence: str, facts: list[tuple]) -> list[str] | None:
     if any(m is None and RATE_UNITS[0] not in amount.units for m, amount in zip(matches, found)):
         return None
     if any(m is None for m in matches):
-        # a sentence its facts do not account for whole: its percentages cite nothing, as a lone rounded
-        # rate may equal a look-alike change of some other line ("from 19.4% to 18.4%" and inventory)
-        matches = [None if RATE_UNITS[0] in amount.units else m for m, amount in zip(matches, found)]
+        if not rates_only:
+            # money beside a percentage no fact accounts for: the sentence is not its facts' whole statement
+            # (the composer cuts its money out and keeps the percentage as written)
+            return None
+        # percentages alone, not all of them a fact's: none cites, as a lone rounded rate may equal a
+        # look-alike change of some other line ("from 19.4% to 18.4%" and inventory)
+        matches = [None] * len(matches)
     return list(dict.fromkeys(i for m in matches if m is not None for i in m))
 
 

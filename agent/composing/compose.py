@@ -258,14 +258,17 @@ def _elided(sentence: str) -> str | None:
         return None
     tail = [w for w in re.findall(r"[a-z]{4,}", text.rsplit("…", 1)[-1].lower()) if w not in _PERIOD_WORDS]
     if not tail:
-        return None  # "... were … for the year ended December 31, 2024.": it only said the amount
+        # "... were … for the year ended December 31, 2024.", "... compared with … in 2023, an increase of 1%.":
+        # it only said the amount, and how much it moved
+        return None
     return text
 
 
 _PERIOD_WORDS = frozenset("year years ended ending fiscal compared with from prior last period same quarter quarters "
                           "respectively months month january february march april june july august september "
                           "october november december during total approximately about were have been with that "
-                          "this which from their while respectively".split())
+                          "this which from their while respectively increase increased decrease decreased growth "
+                          "decline declined change changed".split())
 
 
 def _figure_free_clause(sentence: str) -> str | None:
