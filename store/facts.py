@@ -17,6 +17,7 @@ from decimal import Decimal
 
 import psycopg
 
+
 # An annual duration: 52/53-week years and calendar years (store.fiscal.is_annual uses 357..378).
 ANNUAL_DAYS = (350, 380)
 # Only annual reports count: companyfacts also carries us-gaap facts from proxy statements (pay

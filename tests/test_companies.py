@@ -193,11 +193,20 @@ def test_load_from_the_store(db):
     ("ko vs pep operating margin", [("company", "KO"), ("company", "PEP")]),
     ("pep vs. KO revenue", [("company", "PEP"), ("company", "KO")]),
     ("apple versus low", [("company", "AAPL"), ("company", "LOW")]),
-    # and stays a word elsewhere: alone, across "vs" from another word, an acronym, one letter
+    # one letter too, set beside a company as one; and two such tickers side by side are two companies
+    ("tesla vs v", [("company", "TSLA"), ("company", "V")]),
+    ("v vs pep revenue", [("company", "V"), ("company", "PEP")]),
+    ("is v more profitable than pep", [("company", "V"), ("company", "PEP")]),
+    ("compare v and low operating margin", [("company", "V"), ("company", "LOW")]),
+    # and stays a word elsewhere: alone, across "vs" from another word, an acronym, a one-letter word,
+    # a list no comparison opens, "than" no question asks of the first
     ("what is pep", []),
     ("high vs low estimates for apple", [("company", "AAPL")]),
     ("what does nvidia say about ai's impact", [("company", "NVDA")]),
-    ("tesla vs v", [("company", "TSLA")]),
+    ("tesla vs a", [("company", "TSLA")]),
+    ("v revenue", []),
+    ("apple and low margins", [("company", "AAPL")]),
+    ("apple margins are higher than low", [("company", "AAPL")]),
 ])
 def test_an_everyday_word_ticker_counts_as_an_owner_or_across_vs_from_a_company(directory, text, expected):
     assert resolve(directory, text) == expected

@@ -190,17 +190,16 @@ def test_a_bracket_saying_where_a_figure_is_printed_is_no_part_of_its_name():
 
 
 def test_two_figures_of_a_formula_read_from_one_fact_are_never_added():
-    from types import SimpleNamespace as NS
+    from agent.retrieval.retrieve import _read_twice
 
-    from agent.retrieval.retrieve import _one_fact_twice
-
-    stb = NS(id="f:751")  # AMD: "Current portion of long-term debt" tagged ShortTermBorrowings
-    specs = [NS(metric="long_term_debt", offset=0), NS(metric="current_debt", offset=0),
-             NS(metric="short_term_borrowings", offset=0)]
-    assert _one_fact_twice([NS(id="f:1717"), stb, stb], specs)
-    assert not _one_fact_twice([NS(id="f:1717"), NS(id="f:751"), NS(id="f:9")], specs)
-    # one figure in two years, or one metric twice in a formula ("(revenue - cost) / revenue"), is no double count
-    assert not _one_fact_twice([NS(id="f:1"), NS(id="f:1")], [NS(metric="revenue", offset=0), NS(metric="revenue", offset=0)])
+    # AMD: "Current portion of long-term debt" tagged ShortTermBorrowings, read as two operands
+    assert _read_twice([("long_term_debt", "f:1717"), ("current_debt", "f:751"), ("short_term_borrowings", "f:751")]) \
+        == {"short_term_borrowings"}
+    assert not _read_twice([("long_term_debt", "f:1717"), ("current_debt", "f:751"), ("short_term_borrowings", "f:9")])
+    # one metric twice in a formula ("(revenue - cost) / revenue"), or an operand with no fact, is no double count
+    assert not _read_twice([("revenue", "f:1"), ("revenue", "f:1"), ("cost", None), ("gross", None)])
+    # one fact read at two offsets is two readings of it, keyed apart by the caller (registry formulas)
+    assert not _read_twice([("revenue", ("f:1", 0)), ("cost", ("f:1", -1))])
 
 
 def test_a_total_balance_is_never_answered_by_one_of_its_parts():

@@ -65,3 +65,11 @@ def test_the_words_that_choose_the_filing_are_not_searched_for(question):
     assert plan.intent == "qualitative" and plan.tickers == ["AAPL"]
     assert "services" in plan.query
     assert not {"filed", "early", "previous"} & set(plan.query.lower().split()), plan.query
+
+
+def test_a_word_that_starts_like_a_month_names_no_filing_date():
+    from agent.planning.prose_route import FILED_IN, FILED_WORDS
+
+    assert FILED_IN.search("mara 2022 10-K risks") is None  # Marathon's fiscal 2022 10-K
+    assert FILED_IN.search("the 10-K from sept. 2023") is not None
+    assert FILED_WORDS.sub(" ", "risks in the 10-K from marathon") == "risks in the 10-K from marathon"

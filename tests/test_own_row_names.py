@@ -134,3 +134,12 @@ def test_a_qualifier_inside_the_members_own_qname_still_names_it_through_a_row_l
                            {members[0][1]: {"Revenues through direct to consumer impairment"}}, frozenset(),
                            metric_words=frozenset({"revenue"}))
     assert found == []
+
+
+def test_what_a_filing_says_of_a_line_leads_its_words_with_the_amount(offline_footnote):
+    from tests.conftest import thread_of
+
+    answer = thread_of(offline_footnote)("what did Apple's 10-K say about other income/(expense), net in fiscal 2024?")
+    # the line's amount leads, and the question stays one about the filing's words (never the amount alone)
+    assert answer.plan["intent"] == "qualitative" and answer.plan["metrics"][0].startswith("line:"), answer.plan
+    assert any(n.ticker == "AAPL" and n.fiscal_year == 2024 for n in answer.numbers), answer.text

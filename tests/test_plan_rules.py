@@ -599,3 +599,29 @@ def test_a_word_that_stands_where_a_company_does_is_read_as_the_covered_ticker_i
 def test_a_word_that_spells_no_covered_ticker_stays_refused(directory):  # noqa: F811
     p = plan_rules("are zorb margins improving?", directory=directory)
     assert p.refusal_reason == "no_company" and p.refusal_detail == "zorb", p
+
+
+@pytest.mark.parametrize("question, tickers, metrics", [
+    ("how much did ai lose in fy2024", ["AI"], ["net_income"]),  # a figure asked of the word: its owner
+    ("v vs pep revenue", ["V", "PEP"], ["revenue"]),
+    ("is v more profitable than pep", ["V", "PEP"], ["net_income"]),
+    ("is Visa more profitable than PepsiCo?", ["V", "PEP"], ["net_income"]),  # "than" after the ask compares the two
+])
+def test_a_short_ticker_the_sentence_makes_a_company_is_read_as_one(directory, question, tickers, metrics):  # noqa: F811
+    p = plan_rules(question, directory=directory)
+    assert p.route == "domain" and p.tickers == tickers and p.metrics == metrics, p
+
+
+@pytest.mark.parametrize("question", ["how is ai changing banking?", "what is ai?", "what was a revenue in 2023"])
+def test_a_short_word_asked_no_figure_of_stays_a_word(directory, question):  # noqa: F811
+    p = plan_rules(question, directory=directory)
+    assert p.route == "refusal" and not p.tickers, p
+
+
+@pytest.mark.parametrize("question, tickers", [
+    ("apple v nvidia revenue 2024", ["AAPL", "NVDA"]),
+    ("ko v. pep revenue", ["KO", "PEP"]),
+])
+def test_a_lone_v_after_a_company_is_versus_never_visa_nor_a_word_of_the_figure(directory, question, tickers):  # noqa: F811
+    p = plan_rules(question, directory=directory)
+    assert p.route == "domain" and p.tickers == tickers and p.metrics == ["revenue"], p

@@ -58,10 +58,15 @@ def test_a_sentence_is_quoted_whole_only_when_every_amount_is_a_fact_of_its_fili
     chunk = Evidence(id="c:1", kind="chunk", text=f"{CASH} {GROWTH}", item="7", chunk_id=1, **BASE)
     facts = [("f:1", Decimal("64089000000"), "USD", OCF),
              ("f:2", Decimal("3200000000"), "USD", f"{CAPEX} (Purchases of property and equipment)"),
-             ("f:3", Decimal("130497000000"), "USD", "us-gaap:Revenues"), ("f:4", Decimal("60922000000"), "USD", "us-gaap:Revenues")]
+             ("f:3", Decimal("130497000000"), "USD", "us-gaap:Revenues (Revenue)", "2025-01-26"),
+             ("f:4", Decimal("60922000000"), "USD", "us-gaap:Revenues (Revenue)", "2024-01-28")]
     shown = [c[2] for c in _candidates([chunk], {BASE["accession"]: facts})]
     assert CASH in shown  # both amounts are the filing's facts
-    assert not any(s.startswith("Revenue for fiscal 2025") for s in shown)  # 114% is no fact: the clause rule
+    assert GROWTH in shown  # so are these, and 114% is the change between them
+    # with the prior year's revenue untagged, the sentence is no statement of its facts: its money is cut out
+    # (and with it all the sentence said, beyond how much revenue moved), never shown unverified
+    unbacked = [c[2] for c in _candidates([chunk], {BASE["accession"]: facts[:3]})]
+    assert not any("$60.9" in s or "$130.5" in s for s in unbacked)
     other_filing = [c[2] for c in _candidates([chunk], {"0001045810-24-000029": facts})]
     assert CASH not in other_filing  # another filing's facts verify nothing here
 
@@ -98,3 +103,28 @@ def test_a_quoted_amount_cites_the_fact_it_equals(footnote):
     assert all(facts[v].accession == quote.accession for v in ("0.133", "0.12"))  # of the same filing
     years = {n.value: n.fiscal_year for n in answer.numbers}
     assert (years["0.133"], years["0.12"]) == (2025, 2024)  # each fact's own year, not the filing's
+
+
+RATES = "As a share of net sales, interest and other, net was 1.3% in fiscal 2025 compared to 1.2% in fiscal 2024."
+
+
+def test_a_percentage_is_quoted_as_written_and_cites_no_look_alike_change():
+    chunk = Evidence(id="c:1", kind="chunk", text=RATES, item="7", chunk_id=1, **BASE)
+    # two facts of a line whose change happens to round to 1.2%: no money amount of the sentence states them
+    facts = [("f:1", Decimal("10951000000"), "USD", "us-gaap:Revenues (Net sales)", "2025-01-26"),
+             ("f:2", Decimal("11081000000"), "USD", "us-gaap:Revenues (Net sales)", "2024-01-28")]
+    assert verified(RATES, facts) == []  # no amount to verify, and no fact cited
+    assert [c[2] for c in _candidates([chunk], {BASE["accession"]: facts})] == [RATES]  # quoted whole, as written
+    checked = check_claims([Claim(text=RATES, evidence_id="c:1")], {"c:1": chunk})
+    assert checked.verdict() == "ok", checked.claims
+    # never in other words: a percentage no fact shows is the filing's only verbatim
+    reworded = check_claims([Claim(text="Interest and other was 1.3% of sales.", evidence_id="c:1")], {"c:1": chunk})
+    assert reworded.verdict() == "refuse"
+
+
+def test_a_money_amount_no_fact_backs_is_still_never_quoted():
+    chunk = Evidence(id="c:1", kind="chunk", text="Capital expenditures rose 12% to $4.7 billion.", item="7",
+                     chunk_id=1, **BASE)
+    checked = check_claims([Claim(text="Capital expenditures rose 12% to $4.7 billion.", evidence_id="c:1")],
+                           {"c:1": chunk})
+    assert checked.verdict() == "refuse", checked.claims

@@ -110,3 +110,16 @@ def test_a_company_with_no_figure_is_said_not_compared():
     assert "no reported figure of Ford Motor for fiscal 2024" in intro and "Tesla" not in intro.split("Ford")[1], intro
     assert "no reported figure" not in _numbers(plan, cells[:1] + [{**cells[1], "evidence_id": "e2",
                                                                     "display": "$185 billion"}]).intro
+
+
+def test_a_refused_turn_leaves_each_company_at_the_year_its_figure_was_shown(footnote):
+    ask = thread_of(footnote)
+    shown = ask("compare apple and nvidia revenue in fiscal 2023")
+    assert shown.kind == "answer" and _years(shown) == {("AAPL", 2023), ("NVDA", 2023)}, shown.numbers
+    # read as a prose question, Nvidia resolves to the filing that would discuss its fiscal 2023 (its
+    # fiscal 2024 10-K: the 2023 one is not held); refused, the turn showed no figure of that year
+    refused = ask("what about their fiscal 2023 customer satisfaction score")
+    assert refused.kind == "refusal", refused.text
+    after = ask("and net income?")
+    assert after.kind == "answer", after.text
+    assert _years(after) == {("AAPL", 2023), ("NVDA", 2023)}, after.numbers

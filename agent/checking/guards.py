@@ -65,6 +65,13 @@ def financial_figures(text: str) -> list[str]:
     return [t for m in _FINANCIAL.finditer(_MARKER.sub(" ", text)) for t in number_tokens(m.group(0))]
 
 
+def money_figures(text: str) -> list[str]:
+    """The money amounts of `text` (financial_figures without its percentages). Why apart: a percentage
+    in a filing's sentence (a rate, a share, a change) is no XBRL amount a fact could equal, and is
+    quoted as the filing wrote it; a money amount is stated only as a fact."""
+    return [t for t in financial_figures(text) if not t.endswith("%")]
+
+
 def numbers_supported(text: str, sources: list[str]) -> list[str]:
     """The figures in `text` that none of `sources` displays (empty list: all supported)."""
     allowed: set[str] = set()
@@ -182,16 +189,20 @@ def _check_one(claim: Claim, evidence: dict[str, Evidence], calc_inputs, chunks:
             return CheckedClaim(claim, claim.evidence_id, "fail", "number claim without its figure")
         return CheckedClaim(claim, claim.evidence_id, "verbatim")
     text = normalize_space(claim.text.removeprefix("…").removesuffix("…"))  # an ellipsis marks an elided start or end
-    money = [] if verified_figures(claim.text, _claimed_facts(claim, evidence, cited.accession)) \
+    figures = [] if verified_figures(claim.text, _claimed_facts(claim, evidence, cited.accession)) \
         else _prose_figures(claim.text, evidence)
+    money = [f for f in figures if not f.endswith("%")]
     if money:
-        # every figure Footnote states comes from an XBRL fact, even one a quoted sentence repeats
+        # every amount Footnote states comes from an XBRL fact, even one a quoted sentence repeats
         return CheckedClaim(claim, claim.evidence_id, "fail", f"figure {money[0]} from prose, not from an XBRL fact")
     if text and _in_order(text, normalize_space(cited.text)):
         return CheckedClaim(claim, cited.id, "verbatim")
     for chunk in chunks:
         if text and _in_order(text, normalize_space(chunk.text)) and (not claim.figures or chunk.accession == cited.accession):
             return CheckedClaim(claim, chunk.id, "repointed", f"re-pointed from {cited.id}")
+    if figures:
+        # a percentage no fact shows is quotable only in the filing's own words, never in a paraphrase
+        return CheckedClaim(claim, claim.evidence_id, "fail", f"figure {figures[0]} from prose, not quoted verbatim")
     return CheckedClaim(claim, claim.evidence_id, "fail", "not verbatim")
 
 
@@ -215,8 +226,9 @@ def _in_order(text: str, haystack: str) -> bool:
 
 
 def verified_figures(text: str, facts: list[tuple[str, object, str, str]]) -> list[str] | None:
-    """The facts (id, Decimal value, unit, name) that every money amount and percentage of `text` equals,
-    value and scale (agent.checking.quoted_figures), or None when one equals none of them. Every figure
+    """The facts (id, Decimal value, unit, name) that every money amount of `text` equals, and those its
+    percentages equal, value and scale (agent.checking.quoted_figures), or None when a money amount equals
+    none of them (a percentage that equals none is the filing's own words, see money_figures). Every figure
     financial_figures sees must be one the matcher read, so nothing slips between the two readers."""
     if not facts or len(quoted_figures.amounts(text)) != len(financial_figures(text)):
         return None

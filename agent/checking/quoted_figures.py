@@ -151,19 +151,23 @@ def about(names: list[str], question: str, ticker: str = "") -> bool:
 
 def verified(sentence: str, facts: list[tuple]) -> list[str] | None:
     """The ids of the facts (id, value, unit, name: concept and labels[, period end]) the sentence's
-    amounts equal and name, one per amount, or None when some amount has no such fact (or the
-    sentence shows no amount). An amount may also be the change between two facts of one name a
+    amounts equal and name, one per amount, or None when some money amount has no such fact (or the
+    sentence shows no amount); a percentage with no such fact adds none. An amount may also be the change between two facts of one name a
     year apart ("increased $4.2 billion, or 12%"): both are then its facts."""
     found = amounts(sentence)
     if not found:
         return None
     pairs = changes(facts)
+    # a sentence of percentages alone ("Total deferred revenue increased 11%") states no amount a change
+    # could be checked against: its rounded rates would find look-alike changes among a 10-K's thousands of
+    # pairs (deferred tax liabilities), so they cite only a reported rate of their name
+    rates_only = all(RATE_UNITS[0] in a.units for a in found)
     matches: list[list[str] | None] = []
     for i, amount in enumerate(found):
         right = found[i + 1].start if i + 1 < len(found) else len(sentence)
         around = _words(sentence[:amount.start] + " " + sentence[amount.end:right])  # "X was A, compared with B"
         match = next(([f[0]] for f in facts if amount.equals(f[1], f[2]) and around & name_words(f[3])), None)
-        if match is None:
+        if match is None and not (RATE_UNITS[0] in amount.units and (_SHARE_OF.search(sentence) or rates_only)):
             match = next(([a, b] for a, b, value, unit, name in pairs
                           if amount.near(value, unit) and around & name_words(name)), None)
         matches.append(match)
@@ -174,9 +178,24 @@ def verified(sentence: str, facts: list[tuple]) -> list[str] | None:
             # taken when the sentence states the later of its two facts too
             matches[i] = next(([a, b] for a, b, value, unit, _ in pairs
                                if a in stated and unit in amount.units and amount.low <= value <= amount.high), None)
-    if any(m is None for m in matches):
+    # a percentage that equals no fact is no amount to verify (a rate, a share, a change the filing
+    # computed): the sentence is quoted with it as written; a money amount must equal a fact
+    if any(m is None and RATE_UNITS[0] not in amount.units for m, amount in zip(matches, found)):
         return None
-    return list(dict.fromkeys(i for m in matches for i in m))
+    if any(m is None for m in matches):
+        if not rates_only:
+            # money beside a percentage no fact accounts for: the sentence is not its facts' whole statement
+            # (the composer cuts its money out and keeps the percentage as written)
+            return None
+        # percentages alone, not all of them a fact's: none cites, as a lone rounded rate may equal a
+        # look-alike change of some other line ("from 19.4% to 18.4%" and inventory)
+        matches = [None] * len(matches)
+    return list(dict.fromkeys(i for m in matches if m is not None for i in m))
+
+
+# A percentage said to be a share of a figure ("as a percent of net sales", "61% of unit case volume") is no
+# change between two years: it is never matched to one (a 10-K's thousands of pairs hold a look-alike)
+_SHARE_OF = re.compile(r"\b(?:percent(?:age)?|share)\s+of\b|%\s+of\b", re.I)
 
 
 YEAR_APART = (350, 380)  # days between the ends of a period and the same period a year before

@@ -18,7 +18,8 @@ from agent.composing.draft import Claim, Draft, Evidence, possessive
 from agent.composing.sentence_vectors import SENTENCES
 from store.items import is_quarterly_item, item_label
 from agent.progress import draft_text, status
-from agent.checking.guards import figure_fact, financial_figures, number_tokens, split_sentences, verified_figures
+from agent.checking.guards import (figure_fact, financial_figures, money_figures, number_tokens, split_sentences,
+                                   verified_figures)
 from agent.checking.quoted_figures import amounts
 from agent.planning.scope import INJECTION
 from agent.planning.plan import Plan
@@ -151,8 +152,9 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
             facts = _figure_facts(chunk, sentence, figures) if financial_figures(sentence) else []
             if facts and figure_ask and not _about_asked(facts, chunk, figures, figure_ask):
                 facts = []  # a figure question's passage: an amount of another line is not its answer
-            if financial_figures(sentence) and not facts:
+            if money_figures(sentence) and not facts:
                 # its amounts elided, or its longest figure-free clause; scored with its whole sentence
+                # (its percentages stay: the filing's own words, no amount to verify)
                 sentence = _elided(sentence) or _figure_free_clause(sentence)
                 if not sentence:
                     continue
@@ -222,8 +224,9 @@ _CLAUSE_OPENER = re.compile(r"(?:primarily|mainly|largely|principally|partially|
 # clause opening with one is no statement of its own.
 _BOUND = re.compile(r"(?:(?:of|and|or|but|per|respectively|each|to|for|as|than|is|was|were|are|in\s+(?:each|total|"
                     r"aggregate|cash|connection))\b|[^A-Za-z])", re.I)
-_FIGURE = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:billion|million|thousand|trillion)\b)?"
-                     r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:%|percent\b|billion\b|million\b|trillion\b)", re.I)
+# the amounts cut out of a sentence no fact backs: money, never its percentages (guards.money_figures)
+_MONEY = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:billion|million|thousand|trillion)\b)?"
+                    r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:billion\b|million\b|trillion\b)", re.I)
 
 
 MAX_ELISIONS = 2  # more holes than this and the sentence says little without its figures
@@ -236,7 +239,7 @@ def _elided(sentence: str) -> str | None:
     filing's, in the filing's order, and it states no figure. None when more than MAX_ELISIONS
     holes would be cut, or what remains is not mostly the sentence."""
     spans: list[list[int]] = []
-    for m in _FIGURE.finditer(sentence):
+    for m in _MONEY.finditer(sentence):
         if spans and _JOINED.fullmatch(sentence[spans[-1][1]:m.start()]):
             spans[-1][1] = m.end()
         else:
@@ -251,18 +254,21 @@ def _elided(sentence: str) -> str | None:
     text = " … ".join(p for p in out if p) if out[0] else "… " + " … ".join(p for p in out[1:] if p)
     text = re.sub(r"\s+", " ", text).replace(" … ,", " …,").replace(" … .", " ….")
     kept = sum(len(p) for p in out)
-    if financial_figures(text) or kept < 0.6 * len(sentence) or text.endswith("…"):
+    if money_figures(text) or kept < 0.6 * len(sentence) or text.endswith("…"):
         return None
     tail = [w for w in re.findall(r"[a-z]{4,}", text.rsplit("…", 1)[-1].lower()) if w not in _PERIOD_WORDS]
     if not tail:
-        return None  # "... were … for the year ended December 31, 2024.": it only said the amount
+        # "... were … for the year ended December 31, 2024.", "... compared with … in 2023, an increase of 1%.":
+        # it only said the amount, and how much it moved
+        return None
     return text
 
 
 _PERIOD_WORDS = frozenset("year years ended ending fiscal compared with from prior last period same quarter quarters "
                           "respectively months month january february march april june july august september "
                           "october november december during total approximately about were have been with that "
-                          "this which from their while respectively".split())
+                          "this which from their while respectively increase increased decrease decreased growth "
+                          "decline declined change changed".split())
 
 
 def _figure_free_clause(sentence: str) -> str | None:
@@ -272,9 +278,9 @@ def _figure_free_clause(sentence: str) -> str | None:
     totaling $17.7 billion.' -> 'We funded X with cash on hand…'), cut at a comma; None when neither
     is long enough to state something (five words after, HEAD_WORDS before). Dates and counts may stay: only money and percentages are figures here."""
     best = None
-    last = list(_FIGURE.finditer(sentence))[-1].end() if _FIGURE.search(sentence) else -1
+    last = list(_MONEY.finditer(sentence))[-1].end() if _MONEY.search(sentence) else -1
     after = sentence[last:].strip(" ,;:")
-    if last > 0 and not financial_figures(after) and len(after.split()) >= 5 \
+    if last > 0 and not money_figures(after) and len(after.split()) >= 5 \
             and (_CLAUSE_OPENER.match(after) or (not _BOUND.match(after) and sentence_rank.CAUSE.search(after))):
         # "...increased by $6,334 million primarily due to X", "...decreased by $11,277 million in 2024
         # compared with 2023 driven by X": what follows the last amount when it states why, unless it
@@ -283,18 +289,18 @@ def _figure_free_clause(sentence: str) -> str | None:
     cut = sentence.rfind(",")
     while cut >= max(last, 0):  # rfind returns -1 past the first comma: no sentence loops forever
         tail = sentence[cut + 1 :].strip()
-        if financial_figures(tail):
+        if money_figures(tail):
             break
-        if len(tail.split()) >= 5 and financial_figures(sentence[:cut]) and not _DANGLING.match(tail) \
+        if len(tail.split()) >= 5 and money_figures(sentence[:cut]) and not _DANGLING.match(tail) \
                 and len(tail) + 1 > len(best or ""):
             best = "…" + tail
         cut = sentence.rfind(",", 0, cut)
     cut = sentence.find(",")
     while cut > 0:
         head = sentence[:cut].strip()
-        if financial_figures(head):
+        if money_figures(head):
             break
-        if len(head.split()) >= HEAD_WORDS and financial_figures(sentence[cut:]) and len(head) + 1 > len(best or ""):
+        if len(head.split()) >= HEAD_WORDS and money_figures(sentence[cut:]) and len(head) + 1 > len(best or ""):
             best = head + "…"
         cut = sentence.find(",", cut + 1)
     return best
@@ -776,7 +782,7 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
     for c, s, whole in picks:
         facts = _figure_facts(c, s, figures) if s == whole else []
         claims.append(Claim(text=s, evidence_id=c.id, kind="prose", figures=facts,
-                            quote=s if financial_figures(whole) else whole))
+                            quote=s if money_figures(whole) else whole))
     intro = ""
     if picks:
         first = picks[0][0]

@@ -59,8 +59,14 @@ def remember(state, deps, config) -> dict:
         # the years it resolved to, for "the year before"; `latest` stays, so "and Nvidia's?" is
         # answered from Nvidia's own latest 10-K
         concrete["fiscal_years"] = years
+    # a refused turn showed no figure: a year its companies resolved to other than the one it asked (for a
+    # prose question, the filing that would discuss the year: Visa's fiscal 2024 10-K for "fiscal 2023") is
+    # no year of the thread's figures, so "and operating income?" next stays at the years last shown
+    asked = set(plan.get("fiscal_years") or []) if not plan.get("latest") else None
+    shown = resolved if not (state.get("refusal") or {}).get("reason") or asked is None else \
+        [c for c in resolved if set(c.get("fiscal_years") or []) <= asked]
     concrete["company_years"] = _company_years(before, kept_tickers=concrete.get("thread_tickers") or [],
-                                               resolved=resolved)
+                                               resolved=shown)
     if not concrete.get("metrics") and str((concrete.get("slots") or {}).get("metrics", "")).startswith("thread") \
             and before.get("metrics") and set(concrete.get("tickers") or []) <= set(before.get("tickers") or []):
         # "why?" about a year whose own 10-K is not held is answered without the figure's lead (fetch),

@@ -38,6 +38,14 @@ _POSSESSIVE = re.compile(r"'s\b")
 _VS_BEFORE = re.compile(r"\b(?:vs\.?|versus)\s+$", re.I)
 _VS_AFTER = re.compile(r"\s+(?:vs|versus)\b\.?", re.I)
 _VS_ANY = re.compile(r"\b(?:vs|versus)\b", re.I)
+# What sets two companies side by side, said between them: "ko vs pep", "is v more profitable than ma"
+# (the first after the verb that asks of it), "compare v and ma" (a list the message opens by comparing).
+_JOINED = re.compile(r"\s+(?:vs\.?|versus|against)\s+|\s+(?P<than>(?:[a-z]+\s+){0,3}than)\s+"
+                     r"|\s*(?P<listed>,|&|\band\b|\bor\b)\s*", re.I)
+_ONE_LETTER_WORDS = frozenset("ai")  # "a", "i": never a ticker, whatever stands beside them
+_ASKED_OF = re.compile(r"\b(?:is|was|are|were|does|did|do|has|had)\s+$", re.I)
+_COMPARE_LIST = re.compile(r"\b(?:compare|comparing|between)\s+$", re.I)
+_JOINERS_ANY = re.compile(r"\b(?:vs|versus|against|than|and|or)\b|[,&]", re.I)
 _OWNER = re.compile(r"['\u2019]s\b")  # a possessive, typed with either apostrophe
 _INNER_DOT = re.compile(r"(?<=\w)\.(?=\w)")
 _SLASH = re.compile(r"[/\\]")
@@ -265,9 +273,10 @@ class CompanyDirectory:
         stands: as an owner ("pep's gross margin", "ma's revenue") or, `compared`, across "vs" from a
         company ("ko vs pep"). Why: alone, "pep" or "low" is a word and never a ticker in lowercase
         (`_ticker`), but a word owns no figure and is not compared with a company ("high vs low
-        estimates" compares words); one letter ("t", "v") and the acronyms ("ai's impact") stay words."""
+        estimates" compares words); the acronyms ("ai's impact") stay words, and so does one letter ("v"),
+        except set beside a company as one ("v vs ma"), never one that is a word ("a")."""
         start, end, raw = token
-        if all_caps or not raw.islower() or len(raw) < 2:
+        if all_caps or not raw.islower() or (len(raw) < 2 and (not compared or raw in _ONE_LETTER_WORDS or not raw.isalpha())):
             return None
         if not compared and _OWNER.match(text, end) is None:
             return None
@@ -277,22 +286,24 @@ class CompanyDirectory:
         return self._company_match(cik, raw, start, end, "ticker")
 
     def _compared_tickers(self, text: str, tokens, found: list[CompanyMatch], all_caps: bool) -> list[CompanyMatch]:
-        """`found` with the everyday-word tickers set across "vs" from a company found (`_ticker_in_role`)."""
-        if not found or not _VS_ANY.search(text):
+        """`found` with the everyday-word tickers set beside a company (`_ticker_in_role`, `_JOINED`): a
+        company found, or another such ticker ("v vs ma revenue": neither is a ticker alone in lowercase,
+        but two covered tickers set side by side are two companies, as "high vs low" is not)."""
+        if not _JOINERS_ANY.search(text):
             return found  # most messages compare nothing: no pass over their words
         taken = [(m.start, m.end) for m in found]
+        free = [t for t in tokens if not any(s <= t[0] < e for s, e in taken)]
+        candidates = {t: self._ticker_in_role(text, t, all_caps, compared=True) for t in free}
+        sides = [(m.start, m.end) for m in found if m.kind == "company"] + \
+                [(t[0], t[1]) for t, m in candidates.items() if m is not None]
         added = []
-        for token in tokens:
-            start, end = token[0], token[1]
-            if any(s <= start < e for s, e in taken):
+        for token, match in candidates.items():
+            if match is None:
                 continue
-            before = _VS_BEFORE.search(text[:start])
-            after = _VS_AFTER.match(text, end)
-            other = [m for m in found if m.kind == "company" and (
-                (before and m.end <= before.start() and text[m.end:before.start()].strip(" ,.'\u2019s") == "")
-                or (after and m.start >= after.end() and text[after.end():m.start].strip() == ""))]
-            match = self._ticker_in_role(text, token, all_caps, compared=True) if other else None
-            if match is not None:
+            start, end = token[0], token[1]
+            if any(_joined(text, a, b) for a, b in
+                   [((s, e), (start, end)) for s, e in sides if e <= start]
+                   + [((start, end), (s, e)) for s, e in sides if s >= end]):
                 added.append(match)
         return sorted(found + added, key=lambda m: m.start) if added else found
 
@@ -556,6 +567,20 @@ class LazyWordSets(Deferred):
     __hash__ = object.__hash__
 
 
+def _joined(text: str, first: tuple[int, int], second: tuple[int, int]) -> bool:
+    """Whether the words between two mentions set them side by side (`_JOINED`): "vs" always; "than"
+    after the verb asking of the first ("is v more profitable than ma"); a list ("and", "&", "or", a
+    comma) only in a message comparing it ("compare v and ma"), where "apple and low margins" is not."""
+    joined = _JOINED.fullmatch(text, first[1], second[0])
+    if joined is None:
+        return False
+    if joined.group("than"):
+        return _ASKED_OF.search(text[: first[0]]) is not None
+    if joined.group("listed"):
+        return _COMPARE_LIST.search(text[: first[0]]) is not None
+    return True
+
+
 def joined_names(rows: list[tuple[int, str, str]]
                  ) -> tuple[dict[int, frozenset[frozenset[str]]], frozenset[frozenset[str]]]:
     """({cik: word sets}, the word sets several companies print) of printed labels and concept names
@@ -638,7 +663,8 @@ def listed_lowercase(text: str, matches: list[CompanyMatch]) -> list[tuple[list[
         if after and not inside(after.start(2)):
             found.append((after.group(2).split(), True, after.group(1) != "and"))
         before = _LOWER_BEFORE.search(text, 0, m.start)
-        if before and not inside(before.start(1)):
+        # the word nearest the joiner is the name listed: a company already found there ("compare v and ma") is none
+        if before and not inside(before.start(1)) and not inside(before.end(1) - 1):
             found.append((before.group(1).split(), False, before.group(2) != "and"))
     if matches:
         first = min(m.end for m in matches)

@@ -136,7 +136,7 @@ IMPLIED: tuple[tuple[str, str], ...] = (
     (r"\b(?P<claim>how much (?:money )?did)(?: \S+){1,4}? (?P<claim_verb>lose|earn|make|profit)\b(?! per\b)", "net_income"),
     (r"\b(?P<claim>what did)(?: \S+){1,4}? (?P<claim_verb>earn|lose)\b(?! per\b)", "net_income"),  # "what did alphabet earn in 2023"
     (r"\b(?P<claim>(?:how much|what) did)(?: \S+){1,4}? (?P<claim_verb>(?:earn|lose) per share)\b", "eps_diluted"),  # the diluted figure, as reported
-    (r"\b(?:is|was|were) \S+ profitable\b|\bprofitability\b", "net_income"),
+    (r"\b(?:is|was|were) \S+(?: (?:more|less))? profitable\b|\bprofitability\b", "net_income"),
     # "are KO's margins improving?", "ko vs pep margins": margins unqualified are the three an analyst reads together
     *((_MARGINS, key) for key in ("gross_margin", "operating_margin", "net_margin")),
     (r"\bshares\b.{0,40}\boutstanding\b", "shares_outstanding"),  # "how many shares did X have outstanding"

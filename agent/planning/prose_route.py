@@ -110,7 +110,10 @@ DESCRIBE = re.compile(
 DATED = re.compile(r"\b(?:(?:in|during|for|over|of)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?)?20\d\d|fy\s?\d\d)\b")
 # Which 10-K, said by when it came out or by its place among the filings, not by the year it reports
 # (agent.retrieval.filing_choice): words that choose the filing, never words to search it for.
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# A month by its whole name or its abbreviation, never a word that merely starts like one: "mara 2022 10-K" is
+# Marathon's fiscal 2022 10-K, not one filed in "Mara" 2022
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
 # "the 10-K filed in early 2024", "the annual report that was released on March 1, 2024", "the 10-K Meta
 # filed in 2024", "the filing that came out in 2024", "the February 2024 10-K", "the 10-K from early 2024":
 # the filing named with the verb of its coming out, or with a date finer than a year (a lawsuit "filed in
@@ -196,6 +199,11 @@ STATEMENT = re.compile(
     r"tell\s+me\s+(?:more\s+)?about|overview|takeaways?|anything\s+(?:notable|new|interesting|on|about)|notable|"
     r"going\s+on|what'?s\s+up\s+with|updates?\s+on|colou?r\s+on|under\s+control)\b"
 )
+
+
+# "what did HD's 10-K say about interest and other, net?": what a filing says of a thing, asked outright
+SAID_OF = re.compile(r"^\W*what\s+(?:does|did|do)\s+(?:[\w&.'\u2019-]+\s+){1,4}?(?:say|said|state|write|disclose|"
+                     r"mention)\s+(?:about|on|of|regarding)\b", re.I)
 
 
 def asks_statement(low: str) -> bool:
@@ -286,9 +294,21 @@ def topical_companies(outside: str, matches) -> set[int]:
     topics = set()
     for i in covered[1:]:
         before = outside[: matches[i].start]
-        if _TOPIC_PREP.search(before):
+        if _TOPIC_PREP.search(before) and not _asked_against(outside, matches[covered[0]], matches[i]):
             topics.add(i)
     return topics
+
+
+# "is Visa more profitable than Mastercard?", "was ko bigger than pep": the question opens by asking
+# whether one company is more of something than another, which compares the two; "does AMD say it is
+# cheaper than Intel?" asks what AMD says, Intel its topic
+_OPENS_ASKING = re.compile(r"^\W*(?:(?:and|so|but|ok)\W+)?(?:is|was|are|were|has|had|did|does)\s+$", re.I)
+_THAN_BETWEEN = re.compile(r"\s+(?:[\w-]+\s+){0,3}than\s+$", re.I)
+
+
+def _asked_against(outside: str, first, later) -> bool:
+    return (_OPENS_ASKING.match(outside[: first.start]) is not None
+            and _THAN_BETWEEN.fullmatch(outside[first.end: later.start]) is not None)
 
 
 # In a prose thread, a company named only as where something comes from or is aimed at ("and from

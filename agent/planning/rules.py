@@ -202,16 +202,36 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
             again = _plan_spelled(f"${company.ticker}?", previous=previous, directory=directory)
             if again.route == "domain" and again.tickers == [company.ticker]:
                 return again
-    first = _LEADING_WORD.match(text or "")
-    if plan.refusal_reason != "no_company" or first is None:
+    if plan.refusal_reason != "no_company":
         return plan
-    company = directory.get(first.group("word").upper())
-    if company is None or not company.covered:
-        return plan
-    # written as a cashtag, the one spelling that is a ticker whatever the word ("$AI", unlike "AI")
-    cashtag = text[: first.start("word")].rstrip("$") + "$" + first.group("word").upper() + text[first.end("word"):]
-    again = _plan_spelled(cashtag, previous=previous, directory=directory)
-    return again if again.route == "domain" and again.tickers == [company.ticker] else plan
+    for start, end, alone in _ticker_spots(text or "", plan):
+        company = directory.get(text[start:end].upper())
+        if company is None or not company.covered:
+            continue
+        # written as a cashtag, the one spelling that is a ticker whatever the word ("$AI", unlike "AI")
+        cashtag = text[:start].rstrip("$") + "$" + text[start:end].upper() + text[end:]
+        again = _plan_spelled(cashtag, previous=previous, directory=directory)
+        if again.route == "domain" and (again.tickers == [company.ticker] if alone else company.ticker in again.tickers):
+            return again
+    return plan
+
+
+def _ticker_spots(text: str, plan: Plan) -> list[tuple[int, int, bool]]:
+    """Where a short word refused as the company meant may be a ticker typed in lowercase, as (start,
+    end, alone): the message's first word ("v revenue fy24"), read alone; and the word the refusal
+    names, when a figure is asked of it ("how much did ai lose in fy2024", "v vs ma revenue": a figure
+    has an owner), read with whatever else the message names. "what is ai?", "how is ai changing
+    banking?" ask no figure and stay refused; "a" and "i" are words wherever they stand."""
+    spots = []
+    first = _LEADING_WORD.match(text)
+    if first is not None:
+        spots.append((first.start("word"), first.end("word"), True))
+    word = plan.refusal_detail or ""
+    if plan.metrics and re.fullmatch(r"[a-z]{1,5}", word) and word not in ("a", "i"):
+        found = re.search(rf"(?<![\w$'\u2019-]){re.escape(word)}(?![\w'\u2019-])", text)
+        if found is not None and (first is None or found.start() != first.start("word")):
+            spots.append((found.start(), found.end(), False))
+    return spots
 
 
 # A quarter no fiscal year has: "Q5", "Q0", "the fifth quarter".
@@ -420,6 +440,26 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     return plan
 
 
+# "apple v nvidia revenue", "ko v. pep": a lone "v" after a company is "versus", as in a case name
+_LONE_V = re.compile(r"\s+v\.?\s+", re.I)
+
+
+def _versus_spelled(outside: str, low: str, directory: CompanyDirectory) -> tuple[str, str]:
+    """`outside` and `low` with a lone "v" or "v." right after a company mention, before a name, written
+    "vs". Why: left as it is, the letter is read as a word of the figure ("v revenue" as a line of
+    Nvidia's); Visa is never meant there, as nothing joins it to the company before it."""
+    if not _LONE_V.search(outside):
+        return outside, low
+    spelled = outside
+    for m in sorted(directory.find(outside), key=lambda m: -m.end):
+        v = _LONE_V.match(spelled, m.end) if m.kind in ("company", "not_covered") else None
+        if v is not None and re.match(r"[a-z$]", spelled[v.end():], re.I):
+            spelled = spelled[: m.end] + " vs " + spelled[v.end():]
+    if spelled == outside:
+        return outside, low
+    return spelled, re.sub(r"\s+", " ", spelled.lower().replace("\u2019", "'")).strip()
+
+
 def tickers_as_written(text: str, tickers: list[str]) -> str:
     """The text with each of `tickers` typed in lowercase written in capitals ("pg's" as "PG's"): a lowercase
     ticker counts as a company only beside something asked of a filing, and a formula cut out of the message
@@ -451,6 +491,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         outside = aside
         low = re.sub(r"\s+", " ", outside.lower().replace("\u2019", "'")).strip()
     thread = usable_previous(previous)
+    outside, low = _versus_spelled(outside, low, directory)
     r = read(raw, outside, low, directory, discussed(thread))
     if thread is not None and thread.intent == "qualitative" and thread.tickers:
         # "and from Nvidia in graphics?", "does it say anything about Nvidia?": what the thread's filing says of it

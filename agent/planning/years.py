@@ -14,13 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agent.planning.prose_route import _MONTH, FILED_IN, PRIOR_FILING
-
-# FILED_IN with whole month names only: "mara 2022 10-K" is Marathon's fiscal 2022 10-K, not one filed in
-# "Mara" 2022 (a month read as any word that starts like one)
-_WHOLE_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
-                r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
-FILED = re.compile(FILED_IN.pattern.replace(_MONTH, _WHOLE_MONTH), FILED_IN.flags)
+from agent.planning.prose_route import FILED_IN, PRIOR_FILING
 
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
                 "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
@@ -139,7 +133,7 @@ def names_prior_filing(text: str) -> bool:
 
 # Every year phrase the reader takes, so that the word accounting (agent.planning.word_accounting)
 # never leaves one over.
-YEAR_PHRASES = (FILED, PRIOR_FILING, PRIOR_NAMED, _LATEST_FILING, _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN, _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND, _GO_ON, _FEW_SPAN, _FAR_YEAR,
+YEAR_PHRASES = (FILED_IN, PRIOR_FILING, PRIOR_NAMED, _LATEST_FILING, _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN, _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND, _GO_ON, _FEW_SPAN, _FAR_YEAR,
                 _DECADE, _FROM_NOW, _AGO_LONG)
 MIN_YEAR, MAX_YEAR = 1993, 2039
 NO_SUCH_YEAR = 999_999  # what a named year of more than six digits stands for

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from agent.composing.sentence_rank import CAUSE as FILING_CAUSE  # a stated cause in the filing's register
 from agent.planning.followups import own_subject as asked_subject
 from agent.planning.prose_route import CAUSE
 from agent.planning.topics import WHY
@@ -153,9 +154,6 @@ def cause_queries(conn, plan, question: str, companies: list[dict], metrics: lis
 
 # How MD&A says the figure's amount in prose: "$11,311 million", "$8.5 billion", "$130.50 billion".
 _SCALES = ((Decimal(10) ** 9, "billion", (1, 2)), (Decimal(10) ** 6, "million", (0, 1)))
-# A stated cause in the filing's register, after the amount it explains.
-_FILING_CAUSE = re.compile(r"\b(?:due to|driven by|primarily|principally|mainly|largely|as a result of|because|"
-                           r"reflect(?:s|ed|ing)?|attributable to)\b", re.I)
 # What a why-turn adds to a figure that is no subject of its own: "why'd it fall", "why so flat",
 # "what's behind the growth".
 _NO_SUBJECT = re.compile(r"^(?:why'?d?|how|come|so|flat|growth|grow\w*|gain\w*|rise|rose|jump\w*|drop\w*|fall\w*|fell|"
@@ -261,7 +259,7 @@ def explaining_first(stated: list, patterns: list[str], names: set[str] = frozen
                 if named is None or named.search(text[max(0, m.start() - NEAR):m.start()])]
 
     def explains(text: str) -> bool:
-        return any(_FILING_CAUSE.search(text[end:end + 600]) for _, end in places(text))
+        return any(FILING_CAUSE.search(text[end:end + 600]) for _, end in places(text))
 
     return sorted((h for h in stated if places(h.text)), key=lambda h: not explains(h.text))[:limit]
 
@@ -274,5 +272,5 @@ def cut_before_cause(hit_text: str, next_text: str) -> bool:
 
     last = (split_sentences(hit_text) or [""])[-1]
     first = (split_sentences(next_text) or [""])[0]
-    return bool(re.search(r"[$]\s?\d|\d\s?%", last)) and not _FILING_CAUSE.search(last) \
-        and bool(_FILING_CAUSE.search(first))
+    return bool(re.search(r"[$]\s?\d|\d\s?%", last)) and not FILING_CAUSE.search(last) \
+        and bool(FILING_CAUSE.search(first))

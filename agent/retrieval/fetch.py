@@ -12,10 +12,11 @@ import re
 
 from agent.progress import status
 from agent.refusals import QUARTERS_ONLY, as_named
+from agent.retrieval.common_year import aligned_latest
 from agent.retrieval.filing_choice import asks_prior_filing, filed_in, fiscal_year_filed_in
 from agent.retrieval.line_items import company_line, line_optional, line_parts, same_printed_row
 from agent.retrieval.row_members import member_row
-from agent.planning.prose_route import DEPENDENCE, EVENT, asks_rationale, expects_ahead
+from agent.planning.prose_route import DEPENDENCE, EVENT, SAID_OF, asks_rationale, expects_ahead
 from agent.planning.plan_years import unheld_filing_years
 from agent.planning.topics import STOPWORDS
 from agent.planning.years import MAX_YEAR, MIN_YEAR
@@ -150,9 +151,11 @@ def _off_year_end(plan: dict, filings: dict[int, dict]) -> str | None:
     return None
 
 
-def _probe_lines(conn, deps, plan: dict) -> dict | None:
+def _probe_lines(conn, deps, plan: dict, said: bool = False) -> dict | None:
     """A prose-routed question whose words are all one line item's label in every named company's
-    statements ("Apple other income, net in 2024") is that figure: the plan becomes numeric."""
+    statements ("Apple other income, net in 2024") is that figure: the plan becomes numeric. Asked what
+    the filing says of it (`said`: "what did HD's 10-K say about interest and other, net?"), the figure
+    leads the filing's words about it, as a metric the planner knows does: never the amount alone."""
     keys = plan.get("probe") or []
     if not keys or not plan.get("tickers"):
         return None
@@ -173,6 +176,11 @@ def _probe_lines(conn, deps, plan: dict) -> dict | None:
                 continue  # a row printed only on a product member ("Cost of wireless equipment"): its fact (retrieve)
             if match is None or (match.source != "company" and not plan.get("probe_standard")):
                 return None
+    if said and all(k.startswith("line:") for k in keys) and all(
+            _memo(deps, ("filings", c["cik"]), lambda: _filings(conn, c["cik"]))
+            for c in (_memo(deps, ("company", t), lambda: _company(conn, t)) for t in plan["tickers"])):
+        # (a company with no 10-K held: the figure alone, as before, or the refusal that says so)
+        return {**plan, "metrics": list(keys), "probe": [], "probe_standard": False}
     years = plan.get("fiscal_years") or []
     intent = "compare" if len(plan["tickers"]) > 1 else ("trend" if len(years) > 1 or len(plan.get("year_offsets") or []) > 1
                                                         else "numeric")
@@ -286,6 +294,22 @@ def _quarter_instead(conn, deps, plan: dict, company: dict, year: int | None) ->
     return found, {**plan, "period": period, "items": items, "fiscal_years": found["fiscal_years"], "latest": False}
 
 
+def _common_latest(conn, deps, plan: dict) -> dict[str, int]:
+    """For figures of several companies asked at no year (each at its "latest"), the one fiscal year
+    they all have (agent.retrieval.common_year); {} when the plan names years or a quarter, or the
+    thread already placed each company at its own year."""
+    if (len(plan.get("tickers") or []) < 2 or not plan.get("latest") or plan.get("period")
+            or plan.get("company_years") or plan.get("as_of_filing_year")):
+        return {}
+    companies = {}
+    for ticker in plan["tickers"]:
+        company = _memo(deps, ("company", ticker), lambda: _company(conn, ticker))
+        if company is None:
+            return {}
+        companies[ticker] = (company["cik"], _figure_years(conn, deps, company["cik"]))
+    return aligned_latest(conn, deps.memo, companies)
+
+
 def _thread_turn(plan: dict) -> bool:
     """The plan took anything from the thread: its words are read against the thread's, not alone."""
     return bool(plan.get("inherited")) or any("thread" in str(v) for v in (plan.get("slots") or {}).values())
@@ -330,10 +354,11 @@ def fetch(state, deps, config) -> dict:
     with _LazyConnection(deps.db) as conn:
         if not plan.get("tickers"):
             return {"refusal": {"reason": "no_company", "detail": None}}
-        switched = _probe_lines(conn, deps, plan)
+        switched = _probe_lines(conn, deps, plan, said=bool(SAID_OF.search(state["question"])))
         plan = switched or plan
         numeric = plan["intent"] in NUMERIC_INTENTS
         collapsed: set[str] = set()  # companies whose two years' change is read in the later filing alone
+        common = _common_latest(conn, deps, plan) if numeric else {}
         for ticker in plan["tickers"]:
             company = _memo(deps, ("company", ticker), lambda: _company(conn, ticker))
             if company is None:
@@ -391,7 +416,7 @@ def fetch(state, deps, config) -> dict:
                 if not available:
                     return {"refusal": {"reason": "year_not_available", "detail": f"any fiscal year for {as_named(company['name'])}"}}
                 offsets = plan.get("year_offsets") or [0]
-                wanted = sorted({available[0] + offset for offset in offsets})
+                wanted = sorted({common.get(ticker, available[0]) + offset for offset in offsets})
             meant = _filing_meant(state["question"], plan, filings, wanted, numeric) \
                 if len(plan["tickers"]) == 1 and not _years_of_thread(plan) else None
             if meant:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from agent.planning.years import FILED, names_prior_filing
+from agent.planning.prose_route import FILED_IN
+from agent.planning.years import names_prior_filing
 
 FILING_LAG = dt.timedelta(days=75)  # a 10-K is due 60-90 days after its year ends: when it came out, if not recorded
 
@@ -30,7 +31,7 @@ def filed_year(filing: dict) -> int | None:
 
 def filed_in(question: str) -> int | None:
     """The calendar year the question says its filing came out in, if it says so."""
-    m = FILED.search(question)
+    m = FILED_IN.search(question)
     return int(next(g for g in m.groups() if g)) if m else None
 
 

@@ -167,18 +167,17 @@ def _tagged_form(formula_key: str) -> str | None:
     return next((k for k, m in METRICS.items() if m.fallback == formula_key), None)
 
 
-def _one_fact_twice(inputs: list, specs) -> bool:
-    """Two of a formula's inputs, different figures of one year, read from the same fact: AMD prints its current debt
-    as "Current portion of long-term debt" and tags it ShortTermBorrowings, so the current portion and the short-term
-    borrowings of total debt were one $751 million fact counted twice. The formula does not hold for that company."""
-    seen: dict[tuple[str, int], str] = {}
-    for e, i in zip(inputs, specs):
-        if e is None:
-            continue
-        other = seen.setdefault((e.id, i.offset), i.metric)
-        if other != i.metric:
-            return True
-    return False
+def _read_twice(operands) -> set:
+    """The operands, given as (name, the fact each was read from or None), read from a fact an operand of
+    another name read first: AMD prints its current debt as "Current portion of long-term debt" and tags it
+    ShortTermBorrowings, so the current portion and the short-term borrowings of total debt were one $751
+    million fact counted twice. Such an operand is no figure of its own: the formula does not hold with it."""
+    first: dict = {}
+    twice = set()
+    for name, fact in operands:
+        if fact is not None and first.setdefault(fact, name) != name:
+            twice.add(name)
+    return twice
 
 
 def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] | None:
@@ -186,7 +185,8 @@ def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] 
     formula = FORMULAS[formula_key]
     inputs = [facts.get(i.metric, fy + i.offset, printed=True) for i in formula.inputs]
     inputs = [None if e is not None and e.concept in i.exclude else e for e, i in zip(inputs, formula.inputs)]
-    if any(e is None for e in inputs) or _one_fact_twice(inputs, formula.inputs):
+    if any(e is None for e in inputs) or _read_twice(
+            (i.metric, None if e is None else (e.id, i.offset)) for e, i in zip(inputs, formula.inputs)):
         return _compute(facts, formula.fallback, fy) if formula.fallback else None
     years = [fy + i.offset for i in formula.inputs]
     operands = [Operand(Decimal(e.value), e.unit, y) for e, y in zip(inputs, years, strict=True)]
@@ -402,14 +402,10 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
     current = {k for k, e in inputs.items() if e is not None and e.concept in _CURRENT_DEBT_CONCEPTS}
     doubled = current if ltd is not None and ltd.concept in DEBT_WITH_CURRENT else set()
     # two operands read from one fact (AMD tags its "Current portion of long-term debt" ShortTermBorrowings): the later
-    # is no figure of its own, so an alternative without it is taken (_one_fact_twice)
+    # is no figure of its own, so an alternative without it is taken (_read_twice)
     tree = choose(definition["tree"], lambda k: inputs[k] is not None and k not in doubled)
-    first_of: dict[str, str] = {}
-    twice = set()
-    for k in dict.fromkeys(metrics_of(tree)):  # the operands the formula computes with, not its unused alternatives
-        e = inputs[k]
-        if e is not None and first_of.setdefault(e.id, k) != k:
-            twice.add(k)
+    # the operands the formula computes with, not its unused alternatives
+    twice = _read_twice((k, None if inputs[k] is None else inputs[k].id) for k in dict.fromkeys(metrics_of(tree)))
     if twice:
         tree = choose(definition["tree"], lambda k: inputs[k] is not None and k not in doubled | twice)
     for k in twice & set(metrics_of(tree)):
