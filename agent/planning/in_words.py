@@ -15,6 +15,7 @@ from agent.planning.followups import joined_topic, own_subject, points_back, thr
 from agent.planning.movers import not_a_line
 from agent.planning.plan import MAX_CHARS, Plan
 from agent.planning.prose_route import (ASKS_RISK, CAUSE, DEPENDENCE, EVENT, EXPECTATION, asks_in_words, asks_statement,
+                                        without_lead_in,
                                         modal_cause, order_items)
 from agent.planning.route import masked
 from agent.planning.scope import filing_framed, spelled_out, strip_quotes
@@ -119,11 +120,11 @@ def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan
     phrase it cannot name, a line named by words that are no line's name, a formula read into
     "might slow". Never a refusal for an unknown metric, never a figure for words it did not ask;
     when no passage answers, the prose path says so (no_grounding)."""
-    low = strip_quotes(text).lower()
+    low = without_lead_in(strip_quotes(text).lower())  # "Based on its 10-K, how does ...": read from "how"
     described = bool(_DESCRIBED.search(low))
     if not plan.tickers or len(text) > MAX_CHARS:
         return plan
-    unnamed = _masked(strip_quotes(text), directory)
+    unnamed = without_lead_in(_masked(strip_quotes(text), directory))
     plan = _verb_probe(plan, unnamed)
     if plan.intent == "qualitative" and plan.probe and (_HOW_IN_WORDS.search(low) or described):
         # "how do Coca-Cola's concentrate operations make money?": a line of that name exists, but how a
@@ -192,8 +193,9 @@ def asks_filing_words(low: str, *, wider: bool = False) -> bool:
     """`low`: the question lowercase, quotations removed. An amount asked of the company ("how much X did
     Apple report?") is a figure's question unless it names the filing it asks. `wider`: the forms read only
     for a figure that names no segment and no other company (see asks_discussion)."""
-    framed = filing_framed(low) and (not _AMOUNT_ASK.search(low) or bool(_NAMES_FILING.search(low)))
-    return framed or asks_discussion(low, wider=wider)
+    form = without_lead_in(low)  # the question itself, after a lead-in naming the filing ("Per its 10-K, how ...")
+    framed = filing_framed(low) and (not _AMOUNT_ASK.search(form) or bool(_NAMES_FILING.search(low)))
+    return framed or asks_discussion(form, wider=wider)
 
 
 def asks_discussion(low: str, *, wider: bool = False) -> bool:
@@ -248,16 +250,17 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
     # figure ("what about Rivian?") keeps its refusal unless the question plainly asks the filing's words:
     # the wider readings below would search the company's prose for a member it lacks or another's name
     wider = "(members reported" not in plan.refusal_detail and not _names_another(text, plan.tickers, directory)
-    low = strip_quotes(text).lower()
+    whole = strip_quotes(text).lower()  # with its lead-in, which names the filing asked of (asks_filing_words)
+    low = without_lead_in(whole)
     if wider:
-        low = spelled_out(low)  # "how is nike thinking abt ...": read as written out
+        whole, low = spelled_out(whole), spelled_out(low)  # "how is nike thinking abt ...": read as written out
     names = {w for t in plan.tickers for w in (t.lower(), *(_company_name_words(directory, t)))}
     words = named_words(plan.refusal_detail, names)
     if wider:
         words = [w for w in words if w not in _ASKING_WORDS]
     if not words:
         return None
-    in_words = asks_filing_words(low, wider=wider)
+    in_words = asks_filing_words(whole, wider=wider)
     if wider and not in_words and _replies_to_figure(plan) and asks_inside(low):
         # "what were the one-time charges?", "was there anything unusual in there?" after a figure: what the
         # thread's filing says of them, a prose question (the composer's floor refuses it when nothing

@@ -325,6 +325,28 @@ _YES_NO = re.compile(rf"{_OPENS}(?:is|are|was|were|does|do|did|has|have|can|coul
                      r"should|might)\s+(?!(?:there|it|its|their|the\s+(?:revenue|income|margin)|you)\b)")
 
 
+# A lead-in naming where to read ("Based on its FY2023 10-K, how does ...", "Per Apple's annual report:
+# what ...", "In Netflix's 10-K, what does it say ..."): the source, said before the question itself. The
+# forms of a question read at its start (how it works, what it is made of, how it went) are read after it.
+_LEAD_IN = re.compile(
+    r"^\W*(?:(?:based|drawing|relying)\s+on|according\s+to|per|from|in|using|looking\s+at|reading|going\s+by|"
+    r"as\s+(?:per|stated\s+in|reported\s+in|disclosed\s+in|described\s+in))\s+"
+    r"(?:(?:the|its|their|this|that)\s+|(?:[\w&.-]+\s+){0,3}?[\w&.-]+(?:'s|s'|\u2019s)\s+)?"
+    r"(?:(?:latest|most\s+recent|recent|last|current|newest|prior|previous|annual|quarterly|sec|form|company'?s|"
+    r"fy\s?'?\d{2,4}|fiscal\s+(?:year\s+)?'?\d{2,4}|'?\d{2,4})\s+)*"
+    r"(?:10-?k|10-?q|annual\s+report|quarterly\s+report|filings?|report|financial\s+statements|md&a|disclosures?)"
+    r"(?:\s+(?:for|of|from)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?)?'?\d{2,4})?"
+    r"(?:\s*[,:;]\s*|\s+[-\u2013\u2014]+\s+|\s+(?=(?:how|what|why|which|who|where|when|does|do|did|is|are|was|were|"
+    r"will|can|could|has|have|describe|explain|tell|list|summari[sz]e|give|walk)\b))")
+
+
+def without_lead_in(low: str) -> str:
+    """The question after a lead-in naming the filing it is to be read in (see _LEAD_IN); the whole
+    question when it has none. `low`: lowercase."""
+    m = _LEAD_IN.match(low)
+    return low[m.end():] if m and low[m.end():].strip() else low
+
+
 def asks_in_words(low: str) -> bool:
     """The question's form asks for what a filing says: a modal cause or effect, or a yes-no
     question about the company (see above). `low`: lowercase."""
