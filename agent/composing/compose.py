@@ -350,8 +350,9 @@ def _pick_sentences(
     leads = {(rank, k): text for rank, chunk in enumerate(chunks)
              for k, text in neighbourhood.leads(split_sentences(chunk.text), whole=True).items()} if why else {}
     # the floor's share: of the question's terms, those some candidate holds
-    cased = sentence_rank.in_candidates(sentence_rank.cased_terms(subject or " ".join(queries)),
-                                        [c[3] for c in candidates])
+    cased = sentence_rank.in_candidates(
+        typed_in_lowercase(sentence_rank.cased_terms(subject or " ".join(queries)), [c[3] for c in candidates]),
+        [c[3] for c in candidates])
     # what the question is about, in its words and in the search's (abbreviations spelled out)
     topic = sentence_rank.subject_terms(sentence_rank.cased_terms(" ".join([subject, *queries])))
     # judged on the asker's own words for the subject (those of the question the plan's query kept: not
@@ -553,6 +554,20 @@ def _explains_figure(sentence: str, before: str, stated: list[tuple] | None) -> 
 def _states(sentence: str, stated: list[tuple]) -> bool:
     """The sentence states one of the figures (value, unit), as shown or rounded ("$8.5 billion")."""
     return any(a.equals(value, unit) for a in amounts(sentence) for value, unit, *_ in stated)
+
+
+def typed_in_lowercase(question_terms: frozenset[str], texts: list[str]) -> frozenset[str]:
+    """The question's terms, a word typed in lowercase read as the acronym the candidates write in
+    capitals ("nvda reliance on tsmc" and "... or TSMC, ..."), when no candidate uses it as a word.
+
+    Why: the floor keeps an acronym apart from the word it spells ("PET" plastic is not a "pet"),
+    and a chat message types names in lowercase: "tsmc" then held no sentence that names TSMC, and
+    the one passage that answered was refused as unrelated. A word some candidate does use as a
+    word ("pet food") stays that word."""
+    have = sentence_rank.cased_terms(" ".join(texts))
+    words = {h for h in have if not h.startswith("#")}
+    return frozenset(f"#{t}" if not t.startswith("#") and f"#{t}" in have and not sentence_rank.holds(words, t) else t
+                     for t in question_terms)
 
 
 def _floors(scored: list[tuple[float, int]], ticker_of: list[str], boosted: set[int]) -> dict[str, float]:
