@@ -52,6 +52,18 @@ _DESCRIBED = re.compile(
     r"|^\W*(?:talk|walk|take)\s+me\s+through\b")
 
 
+# What a thing is like, or how much it matters ("how significant is Apple's China revenue to its business?",
+# "what kind of debt does GM Financial have?", "what are Walmart's lease obligations like?"): a description or a
+# weight asked for, which the filing gives in words, with or without the amount. The form's own words are never
+# the subject a passage must name.
+_NATURE = re.compile(
+    r"^\W*how\s+(?:significant|important|material|meaningful|critical|central|relevant)\s+(?:is|are|was|were)\b"
+    r"|\bwhat\s+(?:kinds?|types?|sorts?|forms?)\s+of\b"
+    r"|^\W*what(?:'s|\s+(?:is|are|was|were))\s+(?:[\w&.'-]+\s+){1,6}?like\W*$")
+_NATURE_WORDS = frozenset({"significant", "important", "material", "meaningful", "critical", "central",
+                           "relevant", "kind", "kinds", "type", "types", "sort", "sorts", "form", "forms", "like"})
+
+
 # "how did Lowe's comparable sales do in 2023?", "how did it hit sales?", "how did the deal play out?":
 # how something went, or what it did to a figure, is what MD&A tells; no statement prints it. Only a
 # question the figure path could not resolve gets here, so "how did Apple's revenue do?" stays a figure.
@@ -272,6 +284,13 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
         prose.items, prose.items_guessed = ["7", "8"], False
         prose.slots = {**plan.slots, **prose.slots, "metrics": "none: prose (a reply to the thread's figure no table maps)"}
         return prose
+    if not in_words and _NATURE.search(low):
+        # "how significant is Apple's China revenue?", "what kind of debt does GM Financial have?": the filing's
+        # words, when a passage names the subject itself (the form's words aside); else the refusal stands
+        words = [w for w in words if w not in _NATURE_WORDS]
+        if not words:
+            return None
+        in_words = True
     asked = None if in_words or not wider else \
         (yes_no_clause(low) or next((c for c in _clauses(low) if asks_filing_words(c, wider=True)), None))
     if not wider and not in_words:
