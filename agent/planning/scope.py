@@ -182,7 +182,7 @@ FILING_FRAMED = (
     r"complet|exit|spin)\w*",
     # "Walmart's outlook / guidance / plans / prospects for next year": the company's own, in its filing
     rf"\b(?!{_OTHERS}\b|market\b|street\b|consensus\b|(?:what|that|it|there|here|who|where|how|let|he|she)'s)"
-    rf"[a-z][\w&.-]*'s\s+(?:own\s+)?(?!{_OTHERS}\b)(?:[\w-]+\s+)?(?:outlook|"
+    rf"[a-z][\w&.-]*'s\s+(?:own\s+)?(?!{_OTHERS}\b)(?:[\w-]+\s+){{0,3}}?(?:outlook|"
     rf"expectations?|forecasts?|projections?|guidance|plans?|targets?|prospects?|predictions?)\b",
 )
 # How a company may be affected by something ("will Nvidia be hurt by export controls?", "is UnitedHealth
@@ -324,6 +324,47 @@ def names_kept(text: str) -> str:
     return strip_quotes(_SHORT_QUOTE.sub(keep, text))
 
 
+# A forecast, a projection or a prediction named as the company's own practice or its risk ("demand forecasting
+# risk", "how is forecasting of content amortization done?", "forecasting difficulties"): a topic its filing
+# discusses, never a forecast asked of Footnote. Only such a phrase is set aside; any other forecast word still counts.
+_FORECAST_TOPIC = re.compile(
+    r"\b(?:forecasting|forecasts?|projections?|predictions?)\s+(?:of\s+(?:future\s+)?(?:demand|[\w-]+\s+"
+    r"(?:demand|costs?|amortization|volumes?))|risks?|process(?:es)?|errors?|accuracy|inaccura\w+|difficult\w*|"
+    r"uncertaint\w*|challenges?|models?|methods?|methodolog\w*|assumptions?|techniques?|practices?|systems?|"
+    r"capabilit\w*)\b"
+    r"|\b(?:the\s+)?(?:difficulty|difficulties|challenges?|risks?|uncertaint\w*|accuracy)\s+(?:of|in)\s+"
+    r"(?:accurately\s+)?(?:forecasting|predicting|projecting)\b"
+    r"|\bhow\s+(?:is|are|does|do)\s+(?:[\w&.'-]+\s+){0,3}?(?:forecasting|forecasts?|projections?)\s+"
+    r"(?:of\s+[\w\s-]{1,40}?)?(?:done|performed|made|prepared|handled|used|developed)\b")
+
+
+def forecast_topic_aside(text: str) -> str:
+    """`text` with a forecast named as the company's practice or risk set aside (see _FORECAST_TOPIC)."""
+    return _FORECAST_TOPIC.sub(" practice ", text)
+
+
+# The future of the company's own affairs, asked with the company named (its name masked as "company",
+# agent.planning.route.masked): what the filing states, unlike a result others will decide or a guess.
+# - what an event or a change will do to the company ("what will be the impact of new accounting standards on
+#   Apple?"): the effects its risk factors and MD&A state; never the effect on markets, stocks or the asker;
+# - how or when a thing of the company's will be done ("how will Walmart's VIZIO acquisition be integrated?",
+#   "when will GE Vernova be spun off?"): its plan; never the company itself done to ("when will Intel be acquired?").
+_COMPANY_FUTURE = re.compile(
+    r"\bwhat\s+(?:will|would|might|may|could)\s+(?:be\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:impacts?|effects?|"
+    r"implications?|consequences?)\s+(?:of|from)\s+(?:[\w&.'-]+\s+){1,8}?(?:be\s+)?(?:on|for)\s+(?:the\s+)?company\b"
+    r"(?!(?:'s)?\s+(?:stock|shares|share\s+price|valuation|market\s+cap)\b)"
+    r"|^\W*(?:when|how|where|by\s+when)\s+(?:will|would|is|are)\s+(?:the\s+)?company(?:'s\s+|\s+(?=[\w&.'-]+\s))"
+    r"(?:[\w&.'-]+\s+){1,4}?(?:going\s+to\s+)?(?:be|get)\s+"
+    r"(?:[a-z]+(?:ed|en|t)|spun|sold|built|paid|made|done|run|split|shut|set|held)\b")
+
+
+def company_future(masked_low: str) -> bool:
+    """What the company's filing states of its own future (_COMPANY_FUTURE), not asked of Footnote nor of
+    markets. `masked_low`: lowercase, quotes removed, each company named replaced by "company"."""
+    return bool(_COMPANY_FUTURE.search(masked_low)) and not _ASKED_OF_FOOTNOTE.search(masked_low) \
+        and not _STOCK_PRICE.search(masked_low) and not re.search(rf"\b{_OTHERS}\b", masked_low)
+
+
 def out_of_scope(text: str) -> str | None:
     """The reason detail if the message is out of scope, else None. `text`: lowercase, quotes removed."""
     if _INJECTION.search(text):
@@ -338,7 +379,8 @@ def out_of_scope(text: str) -> str | None:
     if _OPINION.search(text) and not own_view:
         return "opinions (I report what the filings say, not views of my own)"
     contractual = _CONTRACTUAL.search(text) and not _ASKED_OF_FOOTNOTE.search(text)  # amounts falling due: filed
-    if (_FORECAST.search(text) or _NEXT_PERIOD.search(text)) and not (filing_framed(text) or contractual):
+    ahead = forecast_topic_aside(text)  # "demand forecasting risk" names a practice, not a forecast asked for
+    if (_FORECAST.search(ahead) or _NEXT_PERIOD.search(ahead)) and not (filing_framed(text) or contractual):
         return FORECASTS
     for pattern, detail in _OTHER_SOURCES:
         if pattern.search(text) and not _IDENTITY.search(text) and not (
