@@ -1,0 +1,152 @@
+"""Prose questions that were refused though the filing answers them: a lead-in naming the filing, what a
+thing is like or how much it matters, an acronym typed in lowercase, a forecast named as the company's
+practice, what an event will do to the company, and another business named as the topic. Each keeps its
+refusal where the answer would not be right: an amount asked as an amount, a forecast asked of Footnote,
+markets and stocks, the company itself acquired."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.composing.compose import typed_in_lowercase
+from agent.composing.sentence_rank import cased_terms
+from agent.planning.companies import CompanyDirectory
+from agent.planning.in_words import prose_fallback
+from agent.planning.plan import refusal_plan
+from agent.planning.prose_route import without_lead_in
+from agent.planning.rules import plan_rules
+from agent.planning.scope import FORECASTS, company_future, out_of_scope
+from tests.test_companies import COVERED, SEC
+
+@pytest.fixture(scope="module")
+def directory() -> CompanyDirectory:
+    return CompanyDirectory.from_rows(COVERED, SEC, {320193: [2023, 2024], 1045810: [2024, 2025],
+                                                           1467858: [2023], 21344: [2023, 2024]})
+
+
+@pytest.mark.parametrize("text, rest", [
+    ("based on its latest 10-k, how does netflix recognize revenue?", "how does netflix recognize revenue?"),
+    ("per the 10-k: how does unh account for claims", "how does unh account for claims"),
+    ("according to the annual report, what are the main components of opex",
+     "what are the main components of opex"),
+    ("in netflix's 10-k, what does it say about amortization?", "what does it say about amortization?"),
+    ("using apple's fy2024 10-k, describe its deferred revenue.", "describe its deferred revenue."),
+    ("looking at its annual report how does visa earn revenue?", "how does visa earn revenue?"),
+    # no lead-in naming a filing: the question as written
+    ("in 2023, how did revenue change?", "in 2023, how did revenue change?"),
+    ("according to management, what is the plan?", "according to management, what is the plan?"),
+    ("in the 10-k?", "in the 10-k?"),
+])
+def test_a_lead_in_naming_the_filing_is_read_past(text, rest):
+    assert without_lead_in(text) == rest
+
+
+@pytest.mark.parametrize("text", [
+    "Based on its 10-K, how does Apple recognize subscription revenue?",
+    "Per the annual report: how does Apple recognize subscription revenue?",
+])
+def test_how_a_business_works_after_a_lead_in_is_searched_in_the_filings_words(directory, text):
+    refused = refusal_plan("unknown_metric", "recognize subscription revenue", tickers=["AAPL"])
+    plan = prose_fallback(refused, text, directory)
+    assert plan is not None and plan.intent == "qualitative"
+    assert plan.unless_named["words"] == []  # the discussion asked for: the relevance floor judges it
+
+
+def test_an_amount_after_a_lead_in_keeps_the_words_a_passage_must_name(directory):
+    refused = refusal_plan("unknown_metric", "churn rate", tickers=["AAPL"])
+    plan = prose_fallback(refused, "Based on its 10-K, what is Apple's churn rate?", directory)
+    assert plan is None or plan.unless_named["words"] == ["churn", "rate"]
+
+
+@pytest.mark.parametrize("text, detail, words", [
+    ("How significant is Apple's China revenue to its business?", "significant china revenue (members reported: none)",
+     ["china", "revenue"]),
+    ("What kind of debt does Apple have?", "kind of debt", ["debt"]),
+    ("how important is the zorble program to Apple?", "important zorble program", ["zorble", "program"]),
+])
+def test_what_a_thing_is_like_is_answered_only_where_a_passage_names_it(directory, text, detail, words):
+    plan = prose_fallback(refusal_plan("unknown_metric", detail, tickers=["AAPL"]), text, directory)
+    assert plan is not None and plan.intent == "qualitative"
+    assert plan.unless_named == {"reason": "unknown_metric", "detail": detail, "words": words}
+
+
+def test_how_big_a_figure_is_stays_a_figure(directory):
+    assert prose_fallback(refusal_plan("unknown_metric", "big zorble revenue", tickers=["AAPL"]),
+                          "how big is Apple's zorble revenue?", directory) is None
+
+
+def test_an_acronym_typed_in_lowercase_is_the_one_the_filing_writes():
+    sentences = ["We utilize foundries, such as TSMC, to produce our wafers.", "Our supply chain is in Asia."]
+    assert typed_in_lowercase(cased_terms("what does nvidia say about tsmc"), sentences) >= {"#tsmc"}
+    # a word some candidate uses as a word stays that word ("pet" food is no PET plastic)
+    assert "pet" in typed_in_lowercase(cased_terms("pet food sales"), ["PET bottles.", "Our pet food business grew."])
+    assert "pet" in typed_in_lowercase(cased_terms("pet food sales"), ["Our pet food business grew."])
+
+
+@pytest.mark.parametrize("text", [
+    "nike demand forecasting risk",
+    "netflix: how is forecasting of content amortization done?",
+    "does apple discuss forecasting difficulties?",
+    "what are the risks of inaccurate demand forecasts at nike?",
+])
+def test_a_forecast_named_as_the_companys_practice_is_no_forecast_asked(text):
+    assert out_of_scope(text) is None
+
+
+@pytest.mark.parametrize("text", [
+    "nvda 2026 revenue forecast",
+    "forecast amazon's aws growth for 2025.",
+    "how is the market forecasting tesla deliveries",
+    "what's your forecast for nvidia revenue next year?",
+    "predict the outcome of the talc litigation",
+])
+def test_a_forecast_asked_for_stays_refused(text):
+    assert out_of_scope(text) == FORECASTS
+
+
+@pytest.mark.parametrize("masked, stated", [
+    ("what will be the impact of new accounting standards on company?", True),
+    ("what will be the effect of the inflation reduction act on company?", True),
+    ("how will company's vizio acquisition be integrated?", True),
+    ("when will company vernova be spun off?", True),
+    ("when will company be acquired?", False),  # done to the company by others: a guess
+    ("will company be bought by company?", False),
+    ("when will company be profitable again?", False),
+    ("what will be the impact of the election on the stock market?", False),
+    ("what will be the impact of rate cuts on company stock?", False),
+    ("what will be the effect of tariffs on my portfolio?", False),
+    ("what will you expect the impact of tariffs on company to be?", False),
+])
+def test_the_companys_own_future_is_told_by_its_filing(masked, stated):
+    assert company_future(masked) is stated
+
+
+@pytest.mark.parametrize("text", [
+    "What will be the impact of new accounting standards on Apple?",
+    "What will be the effect of the Inflation Reduction Act on GM?",
+])
+def test_what_an_event_will_do_to_a_named_company_is_searched_in_its_filing(directory, text):
+    plan = plan_rules(text, directory=directory)
+    assert plan.route == "domain" and plan.intent == "qualitative"
+
+
+@pytest.mark.parametrize("text", [
+    "When will Apple be acquired?",
+    "What will be the impact of rate cuts on Apple stock?",
+    "What will Tesla's revenue be in 2026?",
+])
+def test_a_guess_about_the_company_stays_refused(directory, text):
+    plan = plan_rules(text, directory=directory)
+    assert plan.route == "refusal" and plan.refusal_reason == "out_of_scope"
+
+
+def test_another_business_named_as_the_topic_is_searched_for_by_its_name(directory):
+    plan = plan_rules("how reliant is Apple on Nvidia?", directory=directory)
+    assert plan.tickers == ["AAPL"] and plan.intent == "qualitative"
+    assert len(plan.sub_queries) == 2 and plan.sub_queries[0] == plan.query
+    assert "nvidia" in plan.sub_queries[1].lower()
+
+
+def test_a_topic_that_says_more_than_the_name_is_searched_as_asked(directory):
+    plan = plan_rules("What does Meta say about Apple's App Tracking Transparency?", directory=directory)
+    assert plan.tickers == ["META"] and plan.intent == "qualitative" and plan.sub_queries == []
