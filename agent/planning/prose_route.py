@@ -95,6 +95,11 @@ PAST_CAUSE = re.compile(r"\b(?:why|what\s+drove|what\s+caused|what\s+led\s+to|dr
                         r"reasons?\s+for|how\s+(?:did|has|have|was|were)\b)")
 
 
+# An effect still to come: a modal or future word ("will", "could", "potential", "predicted", "going forward").
+MAY_YET = re.compile(r"\b(?:will|would|could|might|may|potential(?:ly)?|possible|possibly|predicted|projected|future|"
+                     r"going\s+forward|in\s+the\s+future|ahead|long[- ]term)\b")
+
+
 def asks_rationale(low: str) -> bool:
     """The question asks the reason for a standing choice or practice, not for a change."""
     return bool(RATIONALE.search(low)) and not CHANGE.search(low)
@@ -223,6 +228,10 @@ def order_items(low: str, items: list[str], *, named_other: bool = False) -> lis
         first = ["1", "1A", "7"]
     elif CAUSE.search(low):
         first = ["7", "8"]
+        if MAY_YET.search(low) and not PAST_CAUSE.search(low) and not DATED.search(low):
+            # "how will the new export rules affect Nvidia?", "the predicted effects of climate change": what
+            # may yet happen is told in the risk factors first, then in MD&A's view of it
+            first = ["1A", "7", "8"]
         if PAST_CAUSE.search(low) and not ASKS_RISK.search(low) and not NAMED_SECTION.search(low):
             # a why is told in MD&A: the risk factors say what may happen, never what did, and only
             # share its topic's words ("export controls", "uncertainty")
