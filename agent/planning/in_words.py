@@ -52,16 +52,21 @@ _DESCRIBED = re.compile(
     r"|^\W*(?:talk|walk|take)\s+me\s+through\b")
 
 
-# What a thing is like, or how much it matters ("how significant is Apple's China revenue to its business?",
-# "what kind of debt does GM Financial have?", "what are Walmart's lease obligations like?"): a description or a
-# weight asked for, which the filing gives in words, with or without the amount. The form's own words are never
-# the subject a passage must name.
+# What a thing is like, what it is made of or how much it matters ("how significant is Apple's China revenue to its
+# business?", "what kind of debt does GM Financial have?", "what is Boeing's backlog made up of?"): a description,
+# its parts or a weight asked for, which the filing gives in words, with or without the amount. The form's own
+# words are never the subject a passage must name.
 _NATURE = re.compile(
     r"^\W*how\s+(?:significant|important|material|meaningful|critical|central|relevant)\s+(?:is|are|was|were)\b"
     r"|\bwhat\s+(?:kinds?|types?|sorts?|forms?)\s+of\b"
-    r"|^\W*what(?:'s|\s+(?:is|are|was|were))\s+(?:[\w&.'-]+\s+){1,6}?like\W*$")
+    r"|^\W*what(?:'s|\s+(?:is|are|was|were))\s+(?:[\w&.'-]+\s+){1,6}?(?:like|about)\W*$"
+    # what it is made of ("what is Boeing's backlog made up of?", "what goes into Visa's client incentives?")
+    r"|\b(?:made\s+up\s+of|consists?\s+of|comprised\s+of|composed\s+of)\W*$|^\W*what\s+(?:makes|made|goes|went)\s+"
+    r"(?:up|into)\b")
 _NATURE_WORDS = frozenset({"significant", "important", "material", "meaningful", "critical", "central",
-                           "relevant", "kind", "kinds", "type", "types", "sort", "sorts", "form", "forms", "like"})
+                           "relevant", "kind", "kinds", "type", "types", "sort", "sorts", "form", "forms", "like",
+                           "about", "made", "makes", "up", "consist", "consists", "comprised", "composed",
+                           "goes", "went", "into"})
 
 
 # "how did Lowe's comparable sales do in 2023?", "how did it hit sales?", "how did the deal play out?":
