@@ -10,6 +10,7 @@ import pytest
 
 from agent.composing.compose import typed_in_lowercase
 from agent.composing.sentence_rank import cased_terms
+from agent.planning.brands import brands_from
 from agent.planning.companies import CompanyDirectory
 from agent.planning.in_words import prose_fallback
 from agent.planning.plan import refusal_plan
@@ -150,3 +151,26 @@ def test_another_business_named_as_the_topic_is_searched_for_by_its_name(directo
 def test_a_topic_that_says_more_than_the_name_is_searched_as_asked(directory):
     plan = plan_rules("What does Meta say about Apple's App Tracking Transparency?", directory=directory)
     assert plan.tickers == ["META"] and plan.intent == "qualitative" and plan.sub_queries == []
+
+
+# An SEC registrant whose ticker spells a unit's initials in Apple's (invented) filings below
+WITH_IFS = [*SEC, ("IFS", 1615903, "Intercorp Financial Services Inc.")]
+
+
+def _writes_ifs(phrase: str) -> list[tuple[int, int]]:
+    """A brand lookup over invented counts: Apple's filings write "IFS" in five chunks."""
+    return [(320193, 5)] if phrase.lower() == "ifs" else []
+
+
+def test_a_word_the_threads_filings_write_inside_a_question_is_theirs():
+    directory = CompanyDirectory.from_rows(COVERED, WITH_IFS, {320193: [2023, 2024]})
+    first = plan_rules("what does Apple say about its foundry plans?", directory=directory)
+    with brands_from(_writes_ifs):
+        asked = plan_rules("what is IFS?", previous=first, directory=directory)
+        assert asked.route == "domain" and asked.tickers == ["AAPL"] and asked.intent == "qualitative"
+        # a reply that is only the name asks about that registrant, whoever writes it
+        named = plan_rules("what about IFS?", previous=first, directory=directory)
+        assert named.route == "refusal" and named.refusal_reason == "not_covered"
+    with brands_from(lambda phrase: []):  # the thread's filings never write it: that registrant
+        other = plan_rules("what is IFS?", previous=first, directory=directory)
+        assert other.route == "refusal" and other.refusal_reason == "not_covered"
