@@ -1,6 +1,6 @@
 """Prose questions that were refused though the filing answers them: a lead-in naming the filing, what a
 thing is like or how much it matters, an acronym typed in lowercase, a forecast named as the company's
-practice, what an event will do to the company, and another business named as the topic. Each keeps its
+practice, how a thing of the company's will be done, and another business named as the topic. Each keeps its
 refusal where the answer would not be right: an amount asked as an amount, a forecast asked of Footnote,
 markets and stocks, the company itself acquired."""
 
@@ -62,8 +62,8 @@ def test_an_amount_after_a_lead_in_keeps_the_words_a_passage_must_name(directory
 @pytest.mark.parametrize("text, detail, words", [
     ("How significant is Apple's China revenue to its business?", "significant china revenue (members reported: none)",
      ["china", "revenue"]),
-    ("What kind of debt does Apple have?", "kind of debt", ["debt"]),
     ("how important is the zorble program to Apple?", "important zorble program", ["zorble", "program"]),
+    ("What is Apple's zorble backlog made up of?", "zorble backlog", ["zorble", "backlog"]),
 ])
 def test_what_a_thing_is_like_is_answered_only_where_a_passage_names_it(directory, text, detail, words):
     plan = prose_fallback(refusal_plan("unknown_metric", detail, tickers=["AAPL"]), text, directory)
@@ -71,9 +71,12 @@ def test_what_a_thing_is_like_is_answered_only_where_a_passage_names_it(director
     assert plan.unless_named == {"reason": "unknown_metric", "detail": detail, "words": words}
 
 
-def test_how_big_a_figure_is_stays_a_figure(directory):
-    assert prose_fallback(refusal_plan("unknown_metric", "big zorble revenue", tickers=["AAPL"]),
-                          "how big is Apple's zorble revenue?", directory) is None
+@pytest.mark.parametrize("text, detail", [
+    ("how big is Apple's zorble revenue?", "big zorble revenue"),
+    ("what kind of debt does Apple have?", "kind of debt"),  # debt securities held answer another question
+])
+def test_how_big_a_figure_is_or_its_kind_stays_a_figure(directory, text, detail):
+    assert prose_fallback(refusal_plan("unknown_metric", detail, tickers=["AAPL"]), text, directory) is None
 
 
 def test_an_acronym_typed_in_lowercase_is_the_one_the_filing_writes():
@@ -85,10 +88,9 @@ def test_an_acronym_typed_in_lowercase_is_the_one_the_filing_writes():
 
 
 @pytest.mark.parametrize("text", [
-    "nike demand forecasting risk",
     "netflix: how is forecasting of content amortization done?",
-    "does apple discuss forecasting difficulties?",
-    "what are the risks of inaccurate demand forecasts at nike?",
+    "what does nike say about the difficulty of forecasting demand?",
+    "how are forecasts of future demand made at nike?",
 ])
 def test_a_forecast_named_as_the_companys_practice_is_no_forecast_asked(text):
     assert out_of_scope(text) is None
@@ -96,6 +98,7 @@ def test_a_forecast_named_as_the_companys_practice_is_no_forecast_asked(text):
 
 @pytest.mark.parametrize("text", [
     "nvda 2026 revenue forecast",
+    "nike demand forecasting risk",  # a bare phrase: the filing may say nothing of it
     "forecast amazon's aws growth for 2025.",
     "how is the market forecasting tesla deliveries",
     "what's your forecast for nvidia revenue next year?",
@@ -106,8 +109,6 @@ def test_a_forecast_asked_for_stays_refused(text):
 
 
 @pytest.mark.parametrize("masked, stated", [
-    ("what will be the impact of new accounting standards on company?", True),
-    ("what will be the effect of the inflation reduction act on company?", True),
     ("how will company's vizio acquisition be integrated?", True),
     ("when will company vernova be spun off?", True),
     ("when will company be acquired?", False),  # done to the company by others: a guess
@@ -123,10 +124,10 @@ def test_the_companys_own_future_is_told_by_its_filing(masked, stated):
 
 
 @pytest.mark.parametrize("text", [
-    "What will be the impact of new accounting standards on Apple?",
-    "What will be the effect of the Inflation Reduction Act on GM?",
+    "How will Apple's zorble acquisition be integrated?",
+    "When will GM's Cruise unit be shut down?",
 ])
-def test_what_an_event_will_do_to_a_named_company_is_searched_in_its_filing(directory, text):
+def test_how_a_thing_of_the_companys_will_be_done_is_searched_in_its_filing(directory, text):
     plan = plan_rules(text, directory=directory)
     assert plan.route == "domain" and plan.intent == "qualitative"
 
@@ -135,6 +136,8 @@ def test_what_an_event_will_do_to_a_named_company_is_searched_in_its_filing(dire
     "When will Apple be acquired?",
     "What will be the impact of rate cuts on Apple stock?",
     "What will Tesla's revenue be in 2026?",
+    "What will be the impact of new accounting standards on Apple?",  # the filings' answers were not found
+    "What's Apple's 2025 revenue outlook?",
 ])
 def test_a_guess_about_the_company_stays_refused(directory, text):
     plan = plan_rules(text, directory=directory)

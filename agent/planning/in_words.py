@@ -53,12 +53,11 @@ _DESCRIBED = re.compile(
 
 
 # What a thing is like, what it is made of or how much it matters ("how significant is Apple's China revenue to its
-# business?", "what kind of debt does GM Financial have?", "what is Boeing's backlog made up of?"): a description,
+# business?", "what are Walmart's lease obligations like?", "what is Boeing's backlog made up of?"): a description,
 # its parts or a weight asked for, which the filing gives in words, with or without the amount. The form's own
 # words are never the subject a passage must name.
 _NATURE = re.compile(
     r"^\W*how\s+(?:significant|important|material|meaningful|critical|central|relevant)\s+(?:is|are|was|were)\b"
-    r"|\bwhat\s+(?:kinds?|types?|sorts?|forms?)\s+of\b"
     r"|^\W*what(?:'s|\s+(?:is|are|was|were))\s+(?:[\w&.'-]+\s+){1,6}?(?:like|about)\W*$"
     # what it is made of ("what is Boeing's backlog made up of?", "what goes into Visa's client incentives?")
     r"|\b(?:made\s+up\s+of|consists?\s+of|comprised\s+of|composed\s+of)\W*$|^\W*what\s+(?:makes|made|goes|went)\s+"
