@@ -20,6 +20,7 @@ from store.items import is_quarterly_item, item_label
 from agent.progress import draft_text, status
 from agent.checking.guards import figure_fact, financial_figures, number_tokens, split_sentences, verified_figures
 from agent.checking.quoted_figures import amounts
+from agent.planning.in_words import names_all
 from agent.planning.scope import INJECTION
 from agent.planning.plan import Plan
 from agent.planning.prose_route import EVENT, asks_what_happened
@@ -1092,6 +1093,11 @@ def compose(state, deps, config) -> dict:
     # fell ("SG&A for 2021 through 2023, rising or falling?"), though no passage discusses it, unless asked why
     over_years = bool(plan.metrics) and len(plan.fiscal_years) >= 2 and not plan.asks_cause \
         and sum(c.kind == "number" for c in draft.claims) >= 2
+    if plan.intent == "qualitative" and unnamed_in_quotes(plan.unless_named, draft.claims):
+        # a figure no table maps, searched in prose for want of it: no sentence quoted names it, so its
+        # own refusal stands rather than a quote about something else
+        update["refusal"] = {"reason": plan.unless_named["reason"], "detail": plan.unless_named["detail"]}
+        return update
     if plan.intent == "qualitative" and not any(c.kind == "prose" for c in draft.claims) \
             and not (draft.claims and (plan.sub_queries or over_years)):
         # nothing in what was found answers the question: say where we looked, quote nothing
@@ -1099,6 +1105,15 @@ def compose(state, deps, config) -> dict:
         if plan.unless_named:  # a figure no table maps, searched in prose for want of it: its own refusal
             update["refusal"] = {"reason": plan.unless_named["reason"], "detail": plan.unless_named["detail"]}
     return update
+
+
+def unnamed_in_quotes(unless_named: dict | None, claims) -> bool:
+    """A prose search standing in for a refused figure (`Plan.unless_named` with the words its name is made of)
+    quotes no sentence that names all those words. Retrieval found a passage naming them; the sentences the
+    ranking chose may still speak of something else ("our audits also included evaluating ..." for a backlog)."""
+    words = (unless_named or {}).get("words") or []
+    prose = [c.quote or c.text for c in claims if c.kind == "prose"]
+    return bool(words) and bool(prose) and not any(names_all(text, words) for text in prose)
 
 
 def held_years(state) -> dict[str, set[int]]:
