@@ -177,3 +177,16 @@ def test_a_word_the_threads_filings_write_inside_a_question_is_theirs():
     with brands_from(lambda phrase: []):  # the thread's filings never write it: that registrant
         other = plan_rules("what is IFS?", previous=first, directory=directory)
         assert other.route == "refusal" and other.refusal_reason == "not_covered"
+
+
+def test_a_refused_figure_searched_in_prose_keeps_its_refusal_unless_a_quoted_sentence_names_it():
+    from agent.composing.compose import unnamed_in_quotes
+    from agent.composing.draft import Claim
+
+    held = {"reason": "unknown_metric", "detail": "backlog", "words": ["backlog"]}
+    audit = [Claim(text="Our audits also included evaluating the accounting principles used.", evidence_id="c:1")]
+    named = [Claim(text="The backlog consists of estimated revenue from signed contracts.", evidence_id="c:2")]
+    assert unnamed_in_quotes(held, audit)
+    assert not unnamed_in_quotes(held, [*audit, *named])
+    assert not unnamed_in_quotes({**held, "words": []}, audit)  # a discussion asked for: the floor judges it
+    assert not unnamed_in_quotes(None, audit)
