@@ -46,11 +46,14 @@ def test_a_lead_in_naming_the_filing_is_read_past(text, rest):
     "Based on its 10-K, how does Apple recognize subscription revenue?",
     "Per the annual report: how does Apple recognize subscription revenue?",
 ])
-def test_how_a_business_works_after_a_lead_in_is_searched_in_the_filings_words(directory, text):
+def test_how_a_business_works_after_a_lead_in_is_searched_with_the_figure_named(directory, text):
     refused = refusal_plan("unknown_metric", "recognize subscription revenue", tickers=["AAPL"])
     plan = prose_fallback(refused, text, directory)
     assert plan is not None and plan.intent == "qualitative"
-    assert plan.unless_named["words"] == []  # the discussion asked for: the relevance floor judges it
+    # read past a lead-in, the form is less certain: a quoted sentence must name the figure, the form's verb aside
+    assert plan.unless_named["words"] == ["subscription", "revenue"]
+    plain = prose_fallback(refused, text.split(",", 1)[-1].split(":", 1)[-1].strip(), directory)
+    assert plain is not None and plain.unless_named["words"] == []  # at the start: the relevance floor judges it
 
 
 def test_an_amount_after_a_lead_in_keeps_the_words_a_passage_must_name(directory):
@@ -190,3 +193,11 @@ def test_a_refused_figure_searched_in_prose_keeps_its_refusal_unless_a_quoted_se
     assert not unnamed_in_quotes(held, [*audit, *named])
     assert not unnamed_in_quotes({**held, "words": []}, audit)  # a discussion asked for: the floor judges it
     assert not unnamed_in_quotes(None, audit)
+
+
+def test_a_form_read_past_a_lead_in_answers_only_with_a_sentence_naming_the_figure(directory):
+    led = plan_rules("Per the 10-K: how does Apple manage its zorble inventory?", directory=directory)
+    assert led.route == "domain" and led.intent == "qualitative"
+    assert led.unless_named is not None and set(led.unless_named["words"]) == {"zorble", "inventory"}
+    plain = plan_rules("how does Apple manage its zorble inventory?", directory=directory)
+    assert plain.route == "domain" and plain.intent == "qualitative" and plain.unless_named is None

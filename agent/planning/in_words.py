@@ -136,7 +136,8 @@ def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan
     phrase it cannot name, a line named by words that are no line's name, a formula read into
     "might slow". Never a refusal for an unknown metric, never a figure for words it did not ask;
     when no passage answers, the prose path says so (no_grounding)."""
-    low = without_lead_in(strip_quotes(text).lower())  # "Based on its 10-K, how does ...": read from "how"
+    whole = strip_quotes(text).lower()
+    low = without_lead_in(whole)  # "Based on its 10-K, how does ...": read from "how"
     described = bool(_DESCRIBED.search(low))
     if not plan.tickers or len(text) > MAX_CHARS:
         return plan
@@ -160,7 +161,17 @@ def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan
         return plan
     if not (told or modal_cause(low) or _AMOUNT_CHECK.search(YEAR_WORDS.sub(" ", low)) is None):
         return plan  # "is Apple's gross margin above 40%?": a figure, checked against the amount
-    return as_prose(plan, text, low, directory, previous, told=told)
+    prose = as_prose(plan, text, low, directory, previous, told=told)
+    if whole != low:
+        # the form was read past a lead-in ("Per the 10-K: how does Visa manage its inventory?"), with less
+        # certainty than at the question's start: a quoted sentence must name the figure's own words
+        detail = plan.refusal_detail if refused else next((k.split("|")[2] for k in unsaid if k.count("|") >= 2), None)
+        names = {w for t in plan.tickers for w in (t.lower(), *(_company_name_words(directory, t)))}
+        words = _beside_form(named_words(detail, names), low) if detail else []
+        if words:
+            prose.unless_named = {"reason": plan.refusal_reason if refused else "unknown_metric",
+                                  "detail": _DETAIL_TAIL.sub("", detail), "words": words}
+    return prose
 
 
 def as_prose(plan: Plan, text: str, low: str, directory: CompanyDirectory, previous: Plan | None, *,
@@ -316,13 +327,23 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
             return None
     elif asks_discussion(low, wider=wider) and not _AMOUNT_ASK.search(low):
         # "why did Verizon's wireless equipment costs fall?": the figure is the topic of the discussion asked
-        # for, which the composer's relevance floor judges; the refusal stands only if nothing answers
-        words = []
+        # for, which the composer's relevance floor judges; the refusal stands only if nothing answers.
+        # Read past a lead-in ("Per the 10-K: how does Visa manage its inventory?"), the form is read with
+        # less certainty: a quoted sentence must still name what the figure's words name, the form's aside
+        words = [] if whole == low else _beside_form(words, low)
     prose = as_prose(plan.model_copy(update={"route": "domain", "intent": "numeric", "metrics": []}), text, low,
                      directory, previous)
     prose.unless_named = {"reason": plan.refusal_reason, "detail": plan.refusal_detail, "words": words}
     prose.slots = {**prose.slots, "metrics": "none: prose (a figure no table maps, asked in words)"}
     return prose
+
+
+def _beside_form(words: list[str], low: str) -> list[str]:
+    """`words` without those the question's form is said in ("how does Visa manage", "what are the main
+    components of"): the subject a sentence must name."""
+    said = {w for pattern in (_HOW_IN_WORDS, _DESCRIBED, _NATURE) for m in pattern.finditer(low)
+            for w in _NAME_WORD.findall(m.group(0))}
+    return [w for w in words if w not in said and w not in _NATURE_WORDS]
 
 
 # What a figure held, asked for as its parts ("what were the one-time charges?", "which were the big
