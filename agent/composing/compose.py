@@ -21,6 +21,7 @@ from agent.progress import draft_text, status
 from agent.checking.guards import (figure_fact, financial_figures, money_figures, number_tokens, split_sentences,
                                    verified_figures)
 from agent.checking.quoted_figures import amounts
+from agent.planning.in_words import names_all
 from agent.planning.scope import INJECTION
 from agent.planning.plan import Plan
 from agent.planning.prose_route import EVENT, asks_what_happened
@@ -356,8 +357,9 @@ def _pick_sentences(
     leads = {(rank, k): text for rank, chunk in enumerate(chunks)
              for k, text in neighbourhood.leads(split_sentences(chunk.text), whole=True).items()} if why else {}
     # the floor's share: of the question's terms, those some candidate holds
-    cased = sentence_rank.in_candidates(sentence_rank.cased_terms(subject or " ".join(queries)),
-                                        [c[3] for c in candidates])
+    cased = sentence_rank.in_candidates(
+        typed_in_lowercase(sentence_rank.cased_terms(subject or " ".join(queries)), [c[3] for c in candidates]),
+        [c[3] for c in candidates])
     # what the question is about, in its words and in the search's (abbreviations spelled out)
     topic = sentence_rank.subject_terms(sentence_rank.cased_terms(" ".join([subject, *queries])))
     # judged on the asker's own words for the subject (those of the question the plan's query kept: not
@@ -559,6 +561,20 @@ def _explains_figure(sentence: str, before: str, stated: list[tuple] | None) -> 
 def _states(sentence: str, stated: list[tuple]) -> bool:
     """The sentence states one of the figures (value, unit), as shown or rounded ("$8.5 billion")."""
     return any(a.equals(value, unit) for a in amounts(sentence) for value, unit, *_ in stated)
+
+
+def typed_in_lowercase(question_terms: frozenset[str], texts: list[str]) -> frozenset[str]:
+    """The question's terms, a word typed in lowercase read as the acronym the candidates write in
+    capitals ("nvda reliance on tsmc" and "... or TSMC, ..."), when no candidate uses it as a word.
+
+    Why: the floor keeps an acronym apart from the word it spells ("PET" plastic is not a "pet"),
+    and a chat message types names in lowercase: "tsmc" then held no sentence that names TSMC, and
+    the one passage that answered was refused as unrelated. A word some candidate does use as a
+    word ("pet food") stays that word."""
+    have = sentence_rank.cased_terms(" ".join(texts))
+    words = {h for h in have if not h.startswith("#")}
+    return frozenset(f"#{t}" if not t.startswith("#") and f"#{t}" in have and not sentence_rank.holds(words, t) else t
+                     for t in question_terms)
 
 
 def _floors(scored: list[tuple[float, int]], ticker_of: list[str], boosted: set[int]) -> dict[str, float]:
@@ -1083,6 +1099,11 @@ def compose(state, deps, config) -> dict:
     # fell ("SG&A for 2021 through 2023, rising or falling?"), though no passage discusses it, unless asked why
     over_years = bool(plan.metrics) and len(plan.fiscal_years) >= 2 and not plan.asks_cause \
         and sum(c.kind == "number" for c in draft.claims) >= 2
+    if plan.intent == "qualitative" and unnamed_in_quotes(plan.unless_named, draft.claims):
+        # a figure no table maps, searched in prose for want of it: no sentence quoted names it, so its
+        # own refusal stands rather than a quote about something else
+        update["refusal"] = {"reason": plan.unless_named["reason"], "detail": plan.unless_named["detail"]}
+        return update
     if plan.intent == "qualitative" and not any(c.kind == "prose" for c in draft.claims) \
             and not (draft.claims and (plan.sub_queries or over_years)):
         # nothing in what was found answers the question: say where we looked, quote nothing
@@ -1090,6 +1111,15 @@ def compose(state, deps, config) -> dict:
         if plan.unless_named:  # a figure no table maps, searched in prose for want of it: its own refusal
             update["refusal"] = {"reason": plan.unless_named["reason"], "detail": plan.unless_named["detail"]}
     return update
+
+
+def unnamed_in_quotes(unless_named: dict | None, claims) -> bool:
+    """A prose search standing in for a refused figure (`Plan.unless_named` with the words its name is made of)
+    quotes no sentence that names all those words. Retrieval found a passage naming them; the sentences the
+    ranking chose may still speak of something else ("our audits also included evaluating ..." for a backlog)."""
+    words = (unless_named or {}).get("words") or []
+    prose = [c.quote or c.text for c in claims if c.kind == "prose"]
+    return bool(words) and bool(prose) and not any(names_all(text, words) for text in prose)
 
 
 def held_years(state) -> dict[str, set[int]]:

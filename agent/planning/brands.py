@@ -264,6 +264,15 @@ def named_by(phrase: str, ciks: set[int]) -> bool:
     return bool(counts) and counts[0][0] in ciks and counts[0][1] >= MIN_CHUNKS
 
 
+def written_by(phrase: str, ciks: set[int]) -> bool:
+    """One of these companies' filings write `phrase` as often as a brand needs (MIN_CHUNKS; WORD_MIN_CHUNKS
+    for a dictionary word), whoever writes it more. False when no lookup is lent."""
+    lookup = _LOOKUP.get()
+    counts = lookup(phrase) if lookup is not None else []
+    least = WORD_MIN_CHUNKS if everyday(phrase) else MIN_CHUNKS
+    return any(cik in ciks and n >= least for cik, n in counts)
+
+
 def registrant_not_theirs(text: str, directory: CompanyDirectory, thread: list[str]) -> tuple[str, Company] | None:
     """(word, registrant) for a capitalised word in a follow-up that begins an uncovered SEC
     registrant's name and that none of the thread's companies' filings write ("and Toyota in

@@ -15,6 +15,7 @@ from agent.planning.followups import joined_topic, own_subject, points_back, thr
 from agent.planning.movers import not_a_line
 from agent.planning.plan import MAX_CHARS, Plan
 from agent.planning.prose_route import (ASKS_RISK, CAUSE, DEPENDENCE, EVENT, EXPECTATION, asks_in_words, asks_statement,
+                                        without_lead_in,
                                         modal_cause, order_items)
 from agent.planning.route import masked
 from agent.planning.scope import filing_framed, spelled_out, strip_quotes
@@ -49,6 +50,22 @@ _DESCRIBED = re.compile(
     r"fix|improv|turn)\w*"
     r"|^\W*how\s+(?:sensitive|exposed|dependent|reliant|vulnerable|resilient)\b"
     r"|^\W*(?:talk|walk|take)\s+me\s+through\b")
+
+
+# What a thing is like, what it is made of or how much it matters ("how significant is Apple's China revenue to its
+# business?", "what are Walmart's lease obligations like?", "what is Boeing's backlog made up of?"): a description,
+# its parts or a weight asked for, which the filing gives in words, with or without the amount. The form's own
+# words are never the subject a passage must name.
+_NATURE = re.compile(
+    r"^\W*how\s+(?:significant|important|material|meaningful|critical|central|relevant)\s+(?:is|are|was|were)\b"
+    r"|^\W*what(?:'s|\s+(?:is|are|was|were))\s+(?:[\w&.'-]+\s+){1,6}?(?:like|about)\W*$"
+    # what it is made of ("what is Boeing's backlog made up of?", "what goes into Visa's client incentives?")
+    r"|\b(?:made\s+up\s+of|consists?\s+of|comprised\s+of|composed\s+of)\W*$|^\W*what\s+(?:makes|made|goes|went)\s+"
+    r"(?:up|into)\b")
+_NATURE_WORDS = frozenset({"significant", "important", "material", "meaningful", "critical", "central",
+                           "relevant", "kind", "kinds", "type", "types", "sort", "sorts", "form", "forms", "like",
+                           "about", "made", "makes", "up", "consist", "consists", "comprised", "composed",
+                           "goes", "went", "into"})
 
 
 # "how did Lowe's comparable sales do in 2023?", "how did it hit sales?", "how did the deal play out?":
@@ -119,11 +136,12 @@ def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan
     phrase it cannot name, a line named by words that are no line's name, a formula read into
     "might slow". Never a refusal for an unknown metric, never a figure for words it did not ask;
     when no passage answers, the prose path says so (no_grounding)."""
-    low = strip_quotes(text).lower()
+    whole = strip_quotes(text).lower()
+    low = without_lead_in(whole)  # "Based on its 10-K, how does ...": read from "how"
     described = bool(_DESCRIBED.search(low))
     if not plan.tickers or len(text) > MAX_CHARS:
         return plan
-    unnamed = _masked(strip_quotes(text), directory)
+    unnamed = without_lead_in(_masked(strip_quotes(text), directory))
     plan = _verb_probe(plan, unnamed)
     if plan.intent == "qualitative" and plan.probe and (_HOW_IN_WORDS.search(low) or described):
         # "how do Coca-Cola's concentrate operations make money?": a line of that name exists, but how a
@@ -143,7 +161,17 @@ def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan
         return plan
     if not (told or modal_cause(low) or _AMOUNT_CHECK.search(YEAR_WORDS.sub(" ", low)) is None):
         return plan  # "is Apple's gross margin above 40%?": a figure, checked against the amount
-    return as_prose(plan, text, low, directory, previous, told=told)
+    prose = as_prose(plan, text, low, directory, previous, told=told)
+    if whole != low:
+        # the form was read past a lead-in ("Per the 10-K: how does Visa manage its inventory?"), with less
+        # certainty than at the question's start: a quoted sentence must name the figure's own words
+        detail = plan.refusal_detail if refused else next((k.split("|")[2] for k in unsaid if k.count("|") >= 2), None)
+        names = {w for t in plan.tickers for w in (t.lower(), *(_company_name_words(directory, t)))}
+        words = _beside_form(named_words(detail, names), low) if detail else []
+        if words:
+            prose.unless_named = {"reason": plan.refusal_reason if refused else "unknown_metric",
+                                  "detail": _DETAIL_TAIL.sub("", detail), "words": words}
+    return prose
 
 
 def as_prose(plan: Plan, text: str, low: str, directory: CompanyDirectory, previous: Plan | None, *,
@@ -192,8 +220,9 @@ def asks_filing_words(low: str, *, wider: bool = False) -> bool:
     """`low`: the question lowercase, quotations removed. An amount asked of the company ("how much X did
     Apple report?") is a figure's question unless it names the filing it asks. `wider`: the forms read only
     for a figure that names no segment and no other company (see asks_discussion)."""
-    framed = filing_framed(low) and (not _AMOUNT_ASK.search(low) or bool(_NAMES_FILING.search(low)))
-    return framed or asks_discussion(low, wider=wider)
+    form = without_lead_in(low)  # the question itself, after a lead-in naming the filing ("Per its 10-K, how ...")
+    framed = filing_framed(low) and (not _AMOUNT_ASK.search(form) or bool(_NAMES_FILING.search(low)))
+    return framed or asks_discussion(form, wider=wider)
 
 
 def asks_discussion(low: str, *, wider: bool = False) -> bool:
@@ -248,16 +277,17 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
     # figure ("what about Rivian?") keeps its refusal unless the question plainly asks the filing's words:
     # the wider readings below would search the company's prose for a member it lacks or another's name
     wider = "(members reported" not in plan.refusal_detail and not _names_another(text, plan.tickers, directory)
-    low = strip_quotes(text).lower()
+    whole = strip_quotes(text).lower()  # with its lead-in, which names the filing asked of (asks_filing_words)
+    low = without_lead_in(whole)
     if wider:
-        low = spelled_out(low)  # "how is nike thinking abt ...": read as written out
+        whole, low = spelled_out(whole), spelled_out(low)  # "how is nike thinking abt ...": read as written out
     names = {w for t in plan.tickers for w in (t.lower(), *(_company_name_words(directory, t)))}
     words = named_words(plan.refusal_detail, names)
     if wider:
         words = [w for w in words if w not in _ASKING_WORDS]
     if not words:
         return None
-    in_words = asks_filing_words(low, wider=wider)
+    in_words = asks_filing_words(whole, wider=wider)
     if wider and not in_words and _replies_to_figure(plan) and asks_inside(low):
         # "what were the one-time charges?", "was there anything unusual in there?" after a figure: what the
         # thread's filing says of them, a prose question (the composer's floor refuses it when nothing
@@ -269,6 +299,13 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
         prose.items, prose.items_guessed = ["7", "8"], False
         prose.slots = {**plan.slots, **prose.slots, "metrics": "none: prose (a reply to the thread's figure no table maps)"}
         return prose
+    if not in_words and _NATURE.search(low):
+        # "how significant is Apple's China revenue?", "what kind of debt does GM Financial have?": the filing's
+        # words, when a passage names the subject itself (the form's words aside); else the refusal stands
+        words = [w for w in words if w not in _NATURE_WORDS]
+        if not words:
+            return None
+        in_words = True
     asked = None if in_words or not wider else \
         (yes_no_clause(low) or next((c for c in _clauses(low) if asks_filing_words(c, wider=True)), None))
     if not wider and not in_words:
@@ -290,13 +327,23 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
             return None
     elif asks_discussion(low, wider=wider) and not _AMOUNT_ASK.search(low):
         # "why did Verizon's wireless equipment costs fall?": the figure is the topic of the discussion asked
-        # for, which the composer's relevance floor judges; the refusal stands only if nothing answers
-        words = []
+        # for, which the composer's relevance floor judges; the refusal stands only if nothing answers.
+        # Read past a lead-in ("Per the 10-K: how does Visa manage its inventory?"), the form is read with
+        # less certainty: a quoted sentence must still name what the figure's words name, the form's aside
+        words = [] if whole == low else _beside_form(words, low)
     prose = as_prose(plan.model_copy(update={"route": "domain", "intent": "numeric", "metrics": []}), text, low,
                      directory, previous)
     prose.unless_named = {"reason": plan.refusal_reason, "detail": plan.refusal_detail, "words": words}
     prose.slots = {**prose.slots, "metrics": "none: prose (a figure no table maps, asked in words)"}
     return prose
+
+
+def _beside_form(words: list[str], low: str) -> list[str]:
+    """`words` without those the question's form is said in ("how does Visa manage", "what are the main
+    components of"): the subject a sentence must name."""
+    said = {w for pattern in (_HOW_IN_WORDS, _DESCRIBED, _NATURE) for m in pattern.finditer(low)
+            for w in _NAME_WORD.findall(m.group(0))}
+    return [w for w in words if w not in said and w not in _NATURE_WORDS]
 
 
 # What a figure held, asked for as its parts ("what were the one-time charges?", "which were the big

@@ -95,6 +95,11 @@ PAST_CAUSE = re.compile(r"\b(?:why|what\s+drove|what\s+caused|what\s+led\s+to|dr
                         r"reasons?\s+for|how\s+(?:did|has|have|was|were)\b)")
 
 
+# An effect still to come: a modal or future word ("will", "could", "potential", "predicted", "going forward").
+MAY_YET = re.compile(r"\b(?:will|would|could|might|may|potential(?:ly)?|possible|possibly|predicted|projected|future|"
+                     r"going\s+forward|in\s+the\s+future|ahead|long[- ]term)\b")
+
+
 def asks_rationale(low: str) -> bool:
     """The question asks the reason for a standing choice or practice, not for a change."""
     return bool(RATIONALE.search(low)) and not CHANGE.search(low)
@@ -231,6 +236,10 @@ def order_items(low: str, items: list[str], *, named_other: bool = False) -> lis
         first = ["1", "1A", "7"]
     elif CAUSE.search(low):
         first = ["7", "8"]
+        if MAY_YET.search(low) and not PAST_CAUSE.search(low) and not DATED.search(low):
+            # "how will the new export rules affect Nvidia?", "the predicted effects of climate change": what
+            # may yet happen is told in the risk factors first, then in MD&A's view of it
+            first = ["1A", "7", "8"]
         if PAST_CAUSE.search(low) and not ASKS_RISK.search(low) and not NAMED_SECTION.search(low):
             # a why is told in MD&A: the risk factors say what may happen, never what did, and only
             # share its topic's words ("export controls", "uncertainty")
@@ -343,6 +352,28 @@ _MODAL_CAUSE = re.compile(rf"{_OPENS}(?:what|which\s+[a-z]+)\s+{_MODAL}\s+"
 _MODAL_EFFECT = re.compile(rf"{_OPENS}how\s+{_MODAL}\s+(?!(?:much|many)\b)")
 _YES_NO = re.compile(rf"{_OPENS}(?:is|are|was|were|does|do|did|has|have|can|could|will|would|"
                      r"should|might)\s+(?!(?:there|it|its|their|the\s+(?:revenue|income|margin)|you)\b)")
+
+
+# A lead-in naming where to read ("Based on its FY2023 10-K, how does ...", "Per Apple's annual report:
+# what ...", "In Netflix's 10-K, what does it say ..."): the source, said before the question itself. The
+# forms of a question read at its start (how it works, what it is made of, how it went) are read after it.
+_LEAD_IN = re.compile(
+    r"^\W*(?:(?:based|drawing|relying)\s+on|according\s+to|per|from|in|using|looking\s+at|reading|going\s+by|"
+    r"as\s+(?:per|stated\s+in|reported\s+in|disclosed\s+in|described\s+in))\s+"
+    r"(?:(?:the|its|their|this|that)\s+|(?:[\w&.-]+\s+){0,3}?[\w&.-]+(?:'s|s'|\u2019s)\s+)?"
+    r"(?:(?:latest|most\s+recent|recent|last|current|newest|prior|previous|annual|quarterly|sec|form|company'?s|"
+    r"fy\s?'?\d{2,4}|fiscal\s+(?:year\s+)?'?\d{2,4}|'?\d{2,4})\s+)*"
+    r"(?:10-?k|10-?q|annual\s+report|quarterly\s+report|filings?|report|financial\s+statements|md&a|disclosures?)"
+    r"(?:\s+(?:for|of|from)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?)?'?\d{2,4})?"
+    r"(?:\s*[,:;]\s*|\s+[-\u2013\u2014]+\s+|\s+(?=(?:how|what|why|which|who|where|when|does|do|did|is|are|was|were|"
+    r"will|can|could|has|have|describe|explain|tell|list|summari[sz]e|give|walk)\b))")
+
+
+def without_lead_in(low: str) -> str:
+    """The question after a lead-in naming the filing it is to be read in (see _LEAD_IN); the whole
+    question when it has none. `low`: lowercase."""
+    m = _LEAD_IN.match(low)
+    return low[m.end():] if m and low[m.end():].strip() else low
 
 
 def asks_in_words(low: str) -> bool:

@@ -135,4 +135,22 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
             plan.sub_queries = sub_queries(compound[:3], measures)
             if measures and not plan.items:
                 plan.items = ["7"]  # "how much ... and on what": where the money went is told in MD&A
+        elif not plan.sub_queries:
+            plan.sub_queries = _named_topics(plan.query, plan.topic, r)
     return qualitative
+
+
+def _named_topics(query: str, topic: str, r: Reading) -> list[str]:
+    """The question's search and, beside it, a search for each other business it names as its topic ("how
+    reliant is Nvidia on TSMC?": TSMC), as written; [] when it names none, or when the topic says more
+    than the name and one word of how they relate ("Apple's App Tracking Transparency" is searched as such).
+
+    Why: a search ranks passages by how often they say the question's words, and a filing names a
+    supplier or a rival once, in one passage, while it speaks of reliance or competition in many: the
+    one passage that names TSMC ranked below them and was never read."""
+    named = list(dict.fromkeys(m.text.strip() for m in r.matches if m.kind == "topic" and m.text.strip()))
+    said = {w.removesuffix("'s") for n in named for w in re.findall(r"[\w&'-]+", n.lower())}
+    rest = [w for w in re.findall(r"[\w&'-]+", topic.lower()) if w.removesuffix("'s") not in said and w not in STOPWORDS]
+    if not named or not query or len(rest) > 1:
+        return []
+    return [query, *(expand_query(n) for n in named)][:3]

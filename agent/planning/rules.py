@@ -18,7 +18,7 @@ import re
 import unicodedata
 
 from agent.planning.asides import aside_words, set_aside
-from agent.planning.brands import covered_by_word, registrant_not_theirs, uncovered_registrant
+from agent.planning.brands import covered_by_word, registrant_not_theirs, uncovered_registrant, written_by
 from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_words import NON_REGISTRANTS, english_words
@@ -62,8 +62,9 @@ from agent.planning.restated import without_restatements
 from agent.planning.route import (ASKS, FOOTNOTE_WORLD, SMALL_TALK, help_with, masked, message_kind, refusal_by_meaning,
                                   small_talk)
 from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_artefact, asks_what_footnote_is,
-                                  falls_due, filing_framed, forward_looking, greets_first, meta_intent, names_kept,
-                                  opening_small_talk, out_of_scope, spelled_out, strip_quotes, thread_outlook)
+                                  company_future, falls_due, filing_framed, forward_looking, greets_first,
+                                  meta_intent, names_kept, opening_small_talk, out_of_scope, spelled_out,
+                                  strip_quotes, thread_outlook)
 from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, is_share_of_revenue, less_than_thread,
                                    modified_figure, relative_to_thread, share_of_revenue, usable_previous)
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
@@ -460,6 +461,13 @@ def _versus_spelled(outside: str, low: str, directory: CompanyDirectory) -> tupl
     return spelled, re.sub(r"\s+", " ", spelled.lower().replace("\u2019", "'")).strip()
 
 
+def thread_word(word: str, prev: Plan, directory: CompanyDirectory) -> bool:
+    """The thread's companies' filings write `word` often (agent.planning.brands.written_by): a unit, product or
+    term of theirs ("IFS" in Intel's, "EV" in GM's), read as that inside a question about them."""
+    ciks = {directory.by_ticker.get(t.upper()) for t in prev.tickers} - {None}
+    return bool(ciks) and written_by(word.strip(), ciks)
+
+
 def tickers_as_written(text: str, tickers: list[str]) -> str:
     """The text with each of `tickers` typed in lowercase written in capitals ("pg's" as "PG's"): a lowercase
     ticker counts as a company only beside something asked of a filing, and a formula cut out of the message
@@ -481,6 +489,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     scope = out_of_scope(chat)
     if scope == FORECASTS and usable_previous(previous) is not None and previous.tickers and thread_outlook(chat):
         scope = None  # "what's the forecast?" in a thread about Nike: Nike's outlook, as its filing states it
+    if scope == FORECASTS and company_future(masked(chat, [(m.start, m.end) for m in directory.find(chat)])):
+        scope = None  # "what will be the impact of the IRA on GM?": the effects GM's filing states
     if scope and scope != OFF_TOPIC_DETAIL:
         return refusal_plan("out_of_scope", scope)
 
@@ -731,6 +741,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     carry = {"metrics": measures, **year_fields}
 
     not_covered = uncovered_mentions(r, directory, outside)
+    if prev is not None and not r.tickers and lead_subject(outside) is None:
+        # "what is IFS?", "does it affect their EV strategy?" in a thread about Intel or GM: a word the thread's
+        # filings write inside a question about it is their unit or term, whatever registrant's ticker it spells
+        not_covered = [m for m in not_covered if not thread_word(m.text, prev, directory)]
     other = another_company(r, outside, prev, directory) if not not_covered else None
     if other:  # "what about Airbus?" in a Boeing thread: Airbus, never a line of Boeing's that names it
         return refusal_plan(other[0], other[1], **carry)
@@ -749,6 +763,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         m = ambiguous[0]
         return refusal_plan("ambiguous_company", m.text, candidates=[c.ticker for c in m.candidates], **carry)
     owner = unknown_owner(r, outside, prev is not None) if r.unmappable or prev is not None or r.tickers else None
+    if owner and prev is not None and not r.tickers and lead_subject(outside) is None and thread_word(owner, prev, directory):
+        owner = None  # "does it affect their EV strategy?" after GM: a word GM's filings write, no company
     if owner:  # "Zorblax churn rate", "what about Databricks' ARR?": that company is what is missing first
         return refusal_plan("no_company", owner, **carry)
     # a company matched only through a brand word inside the unmapped figure's own words ("zentrova widget
@@ -829,6 +845,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         sources["tickers"] = "thread, its companies"
     if not tickers and prev is not None:
         unknown = named_unknown_company(unthreaded) or compared_name(unthreaded)
+        if unknown and lead_subject(outside) is None and thread_word(unknown, prev, directory):
+            unknown = None  # "does it affect their EV strategy?" after GM: a word GM's filings write
         if unknown:  # "FOOBAR revenue" in a thread about Apple: not Apple's revenue
             return refusal_plan("no_company", unknown, **carry)
         other_registrant = registrant_not_theirs(unthreaded, directory, list(prev.tickers))

@@ -334,6 +334,40 @@ def names_kept(text: str) -> str:
     return strip_quotes(_SHORT_QUOTE.sub(keep, text))
 
 
+# A forecast, a projection or a prediction named as the company's own practice ("how is forecasting of content
+# amortization done?", "the difficulty of forecasting demand"): a topic its filing discusses, never a forecast
+# asked of Footnote. Only such a phrase is set aside; any other forecast word still counts.
+_FORECAST_TOPIC = re.compile(
+    r"\b(?:forecasting|forecasts?|projections?|predictions?)\s+of\s+(?:future\s+)?(?:demand|[\w-]+\s+"
+    r"(?:demand|costs?|amortization|volumes?))\b"
+    r"|\b(?:the\s+)?(?:difficulty|difficulties|challenges?|risks?|uncertaint\w*|accuracy)\s+(?:of|in)\s+"
+    r"(?:accurately\s+)?(?:forecasting|predicting|projecting)\b"
+    r"|\bhow\s+(?:is|are|does|do)\s+(?:[\w&.'-]+\s+){0,3}?(?:forecasting|forecasts?|projections?)\s+"
+    r"(?:of\s+[\w\s-]{1,40}?)?(?:done|performed|made|prepared|handled|used|developed)\b")
+
+
+def forecast_topic_aside(text: str) -> str:
+    """`text` with a forecast named as the company's practice or risk set aside (see _FORECAST_TOPIC)."""
+    return _FORECAST_TOPIC.sub(" practice ", text)
+
+
+# The future of the company's own affairs, asked with the company named (its name masked as "company",
+# agent.planning.route.masked): how or when a thing of the company's will be done ("how will Walmart's VIZIO
+# acquisition be integrated?", "when will GE Vernova be spun off?"), its plan, which its filing states; never
+# the company itself done to ("when will Intel be acquired?"), a guess about what others will do.
+_COMPANY_FUTURE = re.compile(
+    r"^\W*(?:when|how|where|by\s+when)\s+(?:will|would|is|are)\s+(?:the\s+)?company(?:'s\s+|\s+(?=[\w&.'-]+\s))"
+    r"(?:[\w&.'-]+\s+){1,4}?(?:going\s+to\s+)?(?:be|get)\s+"
+    r"(?:[a-z]+(?:ed|en|t)|spun|sold|built|paid|made|done|run|split|shut|set|held)\b")
+
+
+def company_future(masked_low: str) -> bool:
+    """What the company's filing states of its own future (_COMPANY_FUTURE), not asked of Footnote nor of
+    markets. `masked_low`: lowercase, quotes removed, each company named replaced by "company"."""
+    return bool(_COMPANY_FUTURE.search(masked_low)) and not _ASKED_OF_FOOTNOTE.search(masked_low) \
+        and not _STOCK_PRICE.search(masked_low) and not re.search(rf"\b{_OTHERS}\b", masked_low)
+
+
 def out_of_scope(text: str) -> str | None:
     """The reason detail if the message is out of scope, else None. `text`: lowercase, quotes removed."""
     if _INJECTION.search(text):
@@ -348,7 +382,8 @@ def out_of_scope(text: str) -> str | None:
     if _OPINION.search(text) and not own_view:
         return "opinions (I report what the filings say, not views of my own)"
     contractual = _CONTRACTUAL.search(text) and not _ASKED_OF_FOOTNOTE.search(text)  # amounts falling due: filed
-    if (_FORECAST.search(text) or _NEXT_PERIOD.search(text)) and not (filing_framed(text) or contractual):
+    ahead = forecast_topic_aside(text)  # "demand forecasting risk" names a practice, not a forecast asked for
+    if (_FORECAST.search(ahead) or _NEXT_PERIOD.search(ahead)) and not (filing_framed(text) or contractual):
         return FORECASTS
     for pattern, detail in _OTHER_SOURCES:
         if pattern.search(text) and not _IDENTITY.search(text) and not (
