@@ -198,7 +198,8 @@ def figure_words(metrics: list[str]) -> set[str]:
     return words
 
 
-def _asks_why(question: str) -> bool:
+def asks_cause_of(question: str) -> bool:
+    """The question asks why something moved or what drove it."""
     low = question.lower()
     return bool(WHY.search(low) or CAUSE.search(low))
 
@@ -209,7 +210,7 @@ def asked_figures(plan, question: str, metrics: list[str]) -> list[str]:
     states it in the filing's words and direction (cause_query) and reads first where MD&A states
     its total (stated_amounts). A topic with words of its own beside the figure ("auto revenue",
     "comparable sales in the US", a segment) is not the company's total: none."""
-    if metrics or plan.intent != "qualitative" or plan.period or not _asks_why(question):
+    if metrics or plan.intent != "qualitative" or plan.period or not asks_cause_of(question):
         return metrics
     topic = getattr(plan, "topic", "") or ""
     found = [k for k in match_measures(topic) if subject_metric(k) or ratio(k)][:1]
@@ -230,7 +231,7 @@ def stated_amounts(conn, plan, companies: list[dict], metrics: list[str], questi
     by words also finds every segment's and product's. Empty when the turn names a subject of its
     own (a segment) or the year is not known."""
     thread_cause = (plan.slots or {}).get("metrics") == "thread, its cause"
-    if plan.period or not (thread_cause or (plan.intent == "qualitative" and _asks_why(question))):
+    if plan.period or not (thread_cause or (plan.intent == "qualitative" and asks_cause_of(question))):
         return {}
     if own_subject(getattr(plan, "topic", "") or "", figure_words(metrics)):
         return {}

@@ -22,7 +22,7 @@ from agent.retrieval.line_items import (LineMatch, company_line, labels_of, line
                                         printed_index, printed_label, printed_order, same_printed_row,
                                         without_note_refs)
 from agent.retrieval.line_items import IGNORABLE, metric_phrases, tokens, unaccented
-from agent.retrieval.causes import (amount_patterns, asked_figures, cause_queries, cut_before_cause, explaining_first, figure_names,
+from agent.retrieval.causes import (amount_patterns, asked_figures, asks_cause_of, cause_queries, cut_before_cause, explaining_first, figure_names,
                                     stated_amounts, subject_query)
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
 from agent.retrieval.metric_facts import metric_value
@@ -1211,6 +1211,7 @@ def _prose(state, deps, config) -> dict:
         figures = asked_figures(plan, state["question"], [m for m in plan.metrics or [] if known(m)])
         causes = cause_queries(conn, plan, state["question"], companies, figures)
         thread_cause = (plan.slots or {}).get("metrics") == "thread, its cause"
+        asks_why = plan.intent == "qualitative" and asks_cause_of(state["question"])
         stated = stated_amounts(conn, plan, companies, figures, state["question"])
         for company in companies:
             accessions = located["accessions"].get(str(company["cik"]))
@@ -1235,7 +1236,7 @@ def _prose(state, deps, config) -> dict:
                 limit=per_company,
                 spare=SPARE_HITS,
             )
-            if cause:  # a statement cut from its cause by a chunk's end: the cause is read right after it
+            if cause or asks_why:  # a statement cut from its cause by a chunk's end: the cause is read right after it
                 hits = _with_causes_cut_off(conn, hits)
             if stated.get(company["cik"]):  # "why?" after a figure: where MD&A states that figure, first
                 hits = _stating_first(conn, hits, amount_patterns(stated[company["cik"]]), company["cik"], accessions,
