@@ -130,3 +130,65 @@ def test_a_statement_cut_from_its_cause_by_a_chunks_end_is_told_apart():
     assert not cut_before_cause(ends, "Liquidity and capital resources are discussed below.")
     assert not cut_before_cause("Operating income rose to $4,435 million, primarily due to pricing.",
                                 "The increase was primarily driven by pricing.")
+
+
+def test_a_why_question_is_about_the_one_figure_its_topic_names_and_nothing_beside_it():
+    from types import SimpleNamespace
+
+    from agent.retrieval.causes import asked_figures
+
+    def plan(topic, **kw):
+        return SimpleNamespace(intent="qualitative", period=None, topic=topic, **kw)
+
+    assert asked_figures(plan("op income"), "meta 2024 op income jumped, what drove it", []) == ["operating_income"]
+    assert asked_figures(plan("revenue attribute"), "Alphabet revenue +14%: what does the MD&A attribute it to?",
+                         []) == ["revenue"]
+    # a segment's or a product's figure is not the company's total; a question that asks no why has none
+    assert asked_figures(plan("auto revenue"), "tesla auto revenue fell in 2024 - why??", []) == []
+    assert asked_figures(plan("op income"), "what does meta say about op income?", []) == []
+    # the plan's own figures stand
+    assert asked_figures(plan("anything"), "why?", ["net_income"]) == ["net_income"]
+
+
+def test_a_growth_rates_own_words_are_no_subject_the_user_added():
+    from agent.retrieval.causes import figure_words, own_subject
+
+    # the planner keeps a growth rate's search words as the thread's topic
+    assert own_subject("revenue net sales increased decreased compared to prior year", figure_words(["revenue_growth"])) == ""
+    assert own_subject("revenue growth north america", figure_words(["revenue_growth"])) == "north america"
+
+
+@pytest.fixture
+def corpus(db, embedder):
+    from tests import agent_corpus
+
+    return agent_corpus.load(db, embedder)
+
+
+def test_the_statement_of_the_total_is_read_right_after_the_searchs_own_best_for_a_question_in_its_own_words(
+        db, embedder, corpus):
+    from agent.retrieval.causes import amount_patterns, figure_names
+    from agent.retrieval.retrieve import _stating_first
+    from store import chunks
+    from tests import agent_corpus
+
+    acc = agent_corpus.ACC[("AAPL", 2024)]
+    total = "Net sales were $4,321 million in the year, up 3%, primarily due to higher services revenue."
+    with db.connection() as conn:
+        conn.execute("INSERT INTO chunks (accession, cik, item, ordinal, text, context, n_tokens, embedding)"
+                     " VALUES (%s, %s, '7', 900, %s, 'Apple 10-K 2024', 30, %s)",
+                     (acc, agent_corpus.APPLE, total, embedder.embed([total])[0]))
+        hits = chunks.search(conn, ["supplier disruption risks"], embedder.embed(["supplier disruption risks"]),
+                             cik=agent_corpus.APPLE, accessions=[acc], limit=6)
+        hits = [h for h in hits if h.text != total]
+        assert len(hits) >= 4
+        patterns = amount_patterns([(Decimal("4321000000"), "USD")])
+        names = figure_names(["revenue"])
+        asked = _stating_first(conn, hits, patterns, agent_corpus.APPLE, [acc], names, at=3, limit=1)
+        assert [h.id for h in asked[:3]] == [h.id for h in hits[:3]] and asked[3].text == total
+        assert asked[3].score == hits[2].score
+        # after a figure, "why?" reads it first
+        assert _stating_first(conn, hits, patterns, agent_corpus.APPLE, [acc], names)[0].text == total
+        # already read before the place it would take: left where the search put it
+        ahead = [asked[3], *hits]
+        assert _stating_first(conn, ahead, patterns, agent_corpus.APPLE, [acc], names, at=3, limit=1) == ahead

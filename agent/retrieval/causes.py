@@ -19,7 +19,7 @@ from agent.planning.followups import own_subject as asked_subject
 from agent.planning.prose_route import CAUSE
 from agent.planning.topics import WHY
 from agent.retrieval.concepts import METRICS
-from agent.retrieval.finance import FORMULAS
+from agent.retrieval.finance import FORMULAS, match_measures
 from agent.retrieval.metric_facts import metric_value
 
 CAUSE_TAIL = "compared to the prior year, primarily due to"
@@ -141,8 +141,7 @@ def cause_queries(conn, plan, question: str, companies: list[dict], metrics: lis
     if plan.intent != "qualitative" or not metrics or not (thread_cause or WHY.search(low) or CAUSE.search(low)):
         return {}
     # the reply's own subject beside the figure ("what about Humira?" after why revenue fell): searched too
-    figure_words = set(subject_query(metrics).split()) | {w for k in metrics for w in k.replace("_", " ").split()}
-    own = " ".join(w for w in (getattr(plan, "topic", "") or "").split() if w not in figure_words) if thread_cause else ""
+    own = own_subject(getattr(plan, "topic", "") or "", figure_words(metrics)) if thread_cause else ""
     out = {}
     for company in companies:
         years = company.get("fiscal_years") or []
@@ -158,7 +157,8 @@ _SCALES = ((Decimal(10) ** 9, "billion", (1, 2)), (Decimal(10) ** 6, "million", 
 # "what's behind the growth".
 _NO_SUBJECT = re.compile(r"^(?:why'?d?|how|come|so|flat|growth|grow\w*|gain\w*|rise|rose|jump\w*|drop\w*|fall\w*|fell|"
                          r"declin\w*|decreas\w*|increas\w*|change\w*|up|down|big|bigger|weak\w*|strong\w*|"
-                         r"behind|driv\w*|drove|caus\w*|reasons?|that|it|this|there|then|year|yr)$", re.I)
+                         r"behind|driv\w*|drove|caus\w*|reasons?|that|it|this|there|then|year|yr|attribut\w*|"
+                         r"explain\w*|explanation|factors?|contribut\w*|mgmt|management)$", re.I)
 
 
 def stated_percent(value: Decimal) -> list[str]:
@@ -181,23 +181,57 @@ def stated_patterns(value: Decimal) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def figure_words(metrics: list[str]) -> set[str]:
+    """Every word the thread's figures are searched and named by: the reported figure's words, the
+    keys', and a formula's own label and search words. A thread about a growth rate keeps the
+    formula's words as its topic ("revenue net sales increased decreased compared to prior year"),
+    and none of them is a subject the user added."""
+    words = set(subject_query(metrics).split()) | {w for k in metrics for w in k.replace("_", " ").split()}
+    for key in metrics:
+        if key in FORMULAS:
+            words |= set(f"{FORMULAS[key].label.lower()} {FORMULAS[key].query}".split())
+            words |= {w for name in FORMULAS[key].synonyms for w in name.lower().split()}
+        if key in METRICS:  # "op income": a synonym's words name the figure too
+            words |= {w for name in METRICS[key].synonyms for w in name.lower().split()}
+    return words
+
+
+def asks_cause_of(question: str) -> bool:
+    """The question asks why something moved or what drove it."""
+    low = question.lower()
+    return bool(WHY.search(low) or CAUSE.search(low))
+
+
+def asked_figures(plan, question: str, metrics: list[str]) -> list[str]:
+    """The figures a why-question is about: the plan's own, else the one figure its topic names and
+    nothing else ("meta 2024 op income jumped, what drove it": operating income), so the search
+    states it in the filing's words and direction (cause_query) and reads first where MD&A states
+    its total (stated_amounts). A topic with words of its own beside the figure ("auto revenue",
+    "comparable sales in the US", a segment) is not the company's total: none."""
+    if metrics or plan.intent != "qualitative" or plan.period or not asks_cause_of(question):
+        return metrics
+    topic = getattr(plan, "topic", "") or ""
+    found = [k for k in match_measures(topic) if subject_metric(k) or ratio(k)][:1]
+    return found if found and not own_subject(topic, figure_words(found)) else []
+
+
 def own_subject(topic: str, figure_words: set[str]) -> str:
     """The words a why-turn's topic adds to the thread's figure ("north america" in "how did north
     america do - what drove it?"), without words of movement and asking."""
     return " ".join(w for w in asked_subject(topic) if w not in figure_words and not _NO_SUBJECT.match(w))
 
 
-def stated_amounts(conn, plan, companies: list[dict], metrics: list[str]) -> dict[int, list[tuple[Decimal, str]]]:
+def stated_amounts(conn, plan, companies: list[dict], metrics: list[str], question: str = "") -> dict[int, list[tuple[Decimal, str]]]:
     """Per company (by CIK), the amounts MD&A states the thread's figure by, for a "why?" about that
-    figure: its value and its change over the year before (USD), or a margin's value (as a fraction,
-    "pure"). The passage that states the company's total ("Operating income was $11,311 million in
+    figure, or a why-question about the company's figure: its value and its change over the year
+    before (USD), or a margin's value (as a fraction, "pure"). The passage that states the company's total ("Operating income was $11,311 million in
     2023 ...", "Revenues increased by $11,186 million") is the one that explains it, where a search
     by words also finds every segment's and product's. Empty when the turn names a subject of its
     own (a segment) or the year is not known."""
-    if (plan.slots or {}).get("metrics") != "thread, its cause" or plan.period:
+    thread_cause = (plan.slots or {}).get("metrics") == "thread, its cause"
+    if plan.period or not (thread_cause or (plan.intent == "qualitative" and asks_cause_of(question))):
         return {}
-    figure_words = set(subject_query(metrics).split()) | {w for k in metrics for w in k.replace("_", " ").split()}
-    if own_subject(getattr(plan, "topic", "") or "", figure_words):
+    if own_subject(getattr(plan, "topic", "") or "", figure_words(metrics)):
         return {}
     ratios = [m for m in metrics if ratio(m)][:1]
     keys = list(dict.fromkeys(k for k in (subject_metric(m) for m in metrics) if k))[:1]

@@ -23,7 +23,7 @@ from agent.retrieval.line_items import (LineMatch, company_line, labels_of, line
                                         printed_index, printed_label, printed_order, same_printed_row,
                                         without_note_refs)
 from agent.retrieval.line_items import IGNORABLE, metric_phrases, tokens, unaccented
-from agent.retrieval.causes import (amount_patterns, cause_queries, cut_before_cause, explaining_first, figure_names,
+from agent.retrieval.causes import (amount_patterns, asked_figures, asks_cause_of, cause_queries, cut_before_cause, explaining_first, figure_names,
                                     stated_amounts, subject_query)
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
 from agent.retrieval.metric_facts import metric_value, plausible_count
@@ -1157,6 +1157,7 @@ MD_A = ["7"]
 STATING_READ = 16  # MD&A chunks stating the amount read for the one that names the figure beside it
 
 
+STATED_ASKED = {"at": 3, "limit": 1}  # where a question's own why places the statement of its figure (_stating_first)
 CUT_READ = 3  # the best hits whose next chunk is read for a cause cut off from its statement
 
 
@@ -1177,16 +1178,26 @@ def _with_causes_cut_off(conn, hits: list) -> list:
     return out
 
 
-def _stating_first(conn, hits: list, patterns: list[str], cik: int, accessions: list[str], names: set[str]) -> list:
-    """The search's hits behind the MD&A chunks that state the thread's figure and go on to explain
-    it (causes.explaining_first), each taking the best hit's score so the composer reads it first."""
+def _stating_first(conn, hits: list, patterns: list[str], cik: int, accessions: list[str], names: set[str],
+                   at: int = 0, limit: int = 2) -> list:
+    """The search's hits with the MD&A chunks that state the figure and go on to explain it
+    (causes.explaining_first, at most `limit`) placed at `at`, each taking the score of the hit
+    above it (the best hit's, first), so the composer reads them among the first.
+
+    A "why?" after a figure reads them first: the thread's figure is the whole subject. A question
+    that asks it in its own words keeps the search's best hit first: the words it chose may name the
+    figure's cause passage better than the statement of the total does."""
     found = chunk_store.stating(conn, patterns, cik=cik, accessions=accessions, items=MD_A, limit=STATING_READ)
-    lead = explaining_first(found, patterns, names)
-    if not lead:
+    lead = explaining_first(found, patterns, names, limit=limit)
+    ahead = {h.id for h in hits[:at]}
+    if not lead or all(h.id in ahead for h in lead):  # the search already reads it before `at`
         return hits
-    top = max((float(h.score) for h in hits), default=0.0)
+    lead = [h for h in lead if h.id not in ahead]
     taken = {h.id for h in lead}
-    return [chunk_store.with_score(h, top) for h in lead] + [h for h in hits if h.id not in taken]
+    rest = [h for h in hits if h.id not in taken]
+    at = min(at, len(rest))
+    top = float(rest[at - 1].score) if at else max((float(h.score) for h in hits), default=0.0)
+    return rest[:at] + [chunk_store.with_score(h, top) for h in lead] + rest[at:]
 
 
 def _prose(state, deps, config) -> dict:
@@ -1201,9 +1212,11 @@ def _prose(state, deps, config) -> dict:
     plan = plan_of(state)
     cause_plan = None
     with deps.db.connection() as conn:
-        causes = cause_queries(conn, plan, state["question"], companies, [m for m in plan.metrics or [] if known(m)])
+        figures = asked_figures(plan, state["question"], [m for m in plan.metrics or [] if known(m)])
+        causes = cause_queries(conn, plan, state["question"], companies, figures)
         thread_cause = (plan.slots or {}).get("metrics") == "thread, its cause"
-        stated = stated_amounts(conn, plan, companies, [m for m in plan.metrics or [] if known(m)])
+        asks_why = plan.intent == "qualitative" and asks_cause_of(state["question"])
+        stated = stated_amounts(conn, plan, companies, figures, state["question"])
         for company in companies:
             accessions = located["accessions"].get(str(company["cik"]))
             if not accessions:
@@ -1227,11 +1240,11 @@ def _prose(state, deps, config) -> dict:
                 limit=per_company,
                 spare=SPARE_HITS,
             )
-            if cause:  # a statement cut from its cause by a chunk's end: the cause is read right after it
+            if cause or asks_why:  # a statement cut from its cause by a chunk's end: the cause is read right after it
                 hits = _with_causes_cut_off(conn, hits)
             if stated.get(company["cik"]):  # "why?" after a figure: where MD&A states that figure, first
                 hits = _stating_first(conn, hits, amount_patterns(stated[company["cik"]]), company["cik"], accessions,
-                                      figure_names(plan.metrics or []))
+                                      figure_names(figures), **({} if thread_cause else STATED_ASKED))
             hits = distinct_hits(hits, per_company)
             found: list[Evidence] = []
             per_company_hits.append(found)
