@@ -112,29 +112,34 @@ def _deferring_parser(config):
 
 
 def _memoise_sections(doc) -> None:
-    """Make the document's section extractor (the one its TOC detector shares) compute each
-    section's text and each table's render once."""
+    """Make the document's section extractor (the one its TOC detector shares) render a table
+    again only when its markup has changed since the last render.
+
+    Section texts are read several times each (the TOC detector's validation, then us), and every
+    read renders each table in the section anew: most of the cost of the sections. The markup can
+    change: edgartools' render edits the tree it reads on some tables (whitespace in their cells,
+    again at every render), and a later render of such a table can order its header rows
+    differently. So a render is reused only for the very markup it was made from, and each call
+    returns what edgartools would have returned.
+    """
     try:
+        from lxml import etree
+
         extractor = doc._get_section_extractor()
-        section_text = extractor.get_section_text
         render_table = extractor._render_table
     except Exception as exc:  # no extractor (no original HTML) or a renamed hook: edgartools as is
-        log.debug("edgartools sections not memoised: %s", exc)
+        log.debug("edgartools table renders not memoised: %s", exc)
         return
-    texts: dict = {}
-    tables: dict = {}
-
-    def get_section_text(section_name, include_subsections=True, clean=True):
-        key = (section_name, include_subsections, clean)
-        if key not in texts:
-            texts[key] = section_text(section_name, include_subsections, clean)
-        return texts[key]
+    renders: dict = {}  # (table element, clean) -> (its markup, its render)
 
     def _render_table(table, clean):
         key = (table, clean)  # the element itself: kept alive here, its identity stays its own
-        if key not in tables:
-            tables[key] = render_table(table, clean)
-        return tables[key]
+        markup = etree.tostring(table)
+        kept = renders.get(key)
+        if kept is not None and kept[0] == markup:
+            return kept[1]
+        rendered = render_table(table, clean)
+        renders[key] = (markup, rendered)
+        return rendered
 
-    extractor.get_section_text = get_section_text
     extractor._render_table = _render_table
