@@ -1,26 +1,26 @@
-"""edgartools' HTML parse, without the work a filing's reading never uses and none of it done twice.
+"""edgartools' HTML parse, without the work a filing's reading never uses or does twice.
 
 Why: parsing is the CPU the embedder competes with during an ingest, and two parts of
 edgartools' parse are waste for us (measured on the shared 10-Ks):
 
-- It builds a node tree of the whole document (every table processed into cells) that only its
-  heading and pattern section detectors and `Document.text()` read. Our reading takes the cover
-  and facts from the inline XBRL pass and the Items from the table of contents, which read the
-  original HTML; about four filings in five never touch the tree. So the tree is built on first
-  use, by edgartools' own builder and postprocessor, exactly as the eager parse builds it.
-- Its section extractor renders a section's text again on every `Section.text()` call (the
-  detector's validation calls it three or four times per section, and we once more), and renders
-  a table again for every section that spans it (an Item and the Part around it). Both are pure
-  functions of the boundaries and the HTML tree the extractor fixes when it is made, so each is
-  computed once per document.
+- It preprocesses the HTML and builds a node tree of the whole document (every table processed
+  into cells) that only its heading and pattern section detectors and `Document.text()` read. Our
+  reading takes the cover and facts from the inline-XBRL pass and the Items from the table of
+  contents, both over the original HTML; about four filings in five never touch the tree. So the
+  tree is made on first use, by edgartools' own steps on the same input.
+- Its section extractor renders every table of a section again on each read of the section's
+  text, and the detector's validation reads each section three or four times (we once more). A
+  render is kept for as long as the table's markup is unchanged (edgartools' render edits some
+  tables, and what it renders next from them can differ).
 
-Output is unchanged byte for byte: tests/test_edgar_parse.py holds a document's sections, text and
-facts to the eager, unmemoised parse. If a later edgartools renames what this relies on, the
-parse falls back to edgartools' own behaviour (slower, the same output).
+Output is unchanged byte for byte (tests/test_edgar_parse.py holds sections, text and facts to
+edgartools' own parse; the shared corpus's 132 filings were compared whole). Should a later
+edgartools lack a hook this uses, the parse is edgartools' own: slower, the same output.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 
@@ -41,7 +41,7 @@ def parse_html(text: str, form: str):
 @functools.cache
 def _lazy_classes():
     """(parser class, document class), made on first use so edgartools is imported only by a parse."""
-    from edgar.documents.document import Document
+    from edgar.documents.document import Document, DocumentMetadata
     from edgar.documents.exceptions import HTMLParsingError
     from edgar.documents.parser import HTMLParser
 
@@ -67,24 +67,36 @@ def _lazy_classes():
                 self.__dict__["root"] = value
 
     class DeferringParser(HTMLParser):
-        """`HTMLParser.parse` with the build and the postprocessing of the node tree left to the
-        document's first read of `root`; everything else (XBRL facts, metadata, the original HTML
-        the section extractor reads) is done as before."""
+        """`HTMLParser.parse` with the tree's whole making (preprocessing the HTML, parsing it,
+        reading its <meta> and <title>, building and postprocessing the nodes) left to the
+        document's first read of `root`, each step by edgartools' own code on the same input;
+        everything else (the XBRL facts, the original HTML the section extractor reads) is done
+        during `parse` as before."""
 
         def __init__(self, config):
             super().__init__(config)
-            self._postprocess = self.postprocessor
-            self.postprocessor = _Later()
+            self._preprocess, self.preprocessor = self.preprocessor, _Later()
+            self._postprocess, self.postprocessor = self.postprocessor, _Later()
+            self._html = None
+
+        def _parse_html(self, html):
+            self._html = html  # as `parse` would hand it to the preprocessor
+            return None
+
+        def _extract_metadata(self, tree, html):
+            return DocumentMetadata(form=self.config.form)  # the rest once the tree is read
 
         def _build_document(self, tree, metadata):
             doc = LazyDocument(root=None, metadata=metadata)
-            build, postprocess = super()._build_document, self._postprocess.process
+            html, parser = self._html, self
 
             def build_root(document):
-                built = build(tree, metadata)  # edgartools' own build, on the tree parsed eagerly
-                document.__dict__["root"] = built.root
-                postprocess(document)
-                return built.root
+                text = parser._preprocess.process(html)
+                tree = HTMLParser._parse_html(parser, text)
+                _read_metadata(metadata, HTMLParser._extract_metadata(parser, tree, text))
+                document.__dict__["root"] = HTMLParser._build_document(parser, tree, metadata).root
+                parser._postprocess.process(document)
+                return document.__dict__["root"]
 
             doc.__dict__["_build_root"] = build_root
             return doc
@@ -92,12 +104,26 @@ def _lazy_classes():
     return DeferringParser, LazyDocument
 
 
+_SET_BY_PARSE = {"size", "parse_time", "xbrl_data", "preserve_whitespace", "original_html"}
+
+
+def _read_metadata(metadata, read) -> None:
+    """Copy onto the document's metadata what edgartools reads from the tree (form, company, ...):
+    every field its reader set, but those `parse` itself set after reading it."""
+    blank = type(read)()
+    for f in dataclasses.fields(read):
+        value = getattr(read, f.name)
+        if f.name not in _SET_BY_PARSE and value != getattr(blank, f.name):
+            setattr(metadata, f.name, value)
+
+
 class _Later:
-    """Stands in for the postprocessor during `parse`: the real one runs when the tree is built."""
+    """Stands in for the preprocessor and the postprocessor during `parse`: the real ones run when
+    the tree is made."""
 
     @staticmethod
-    def process(document):
-        return document
+    def process(item):
+        return item
 
 
 def _deferring_parser(config):

@@ -37,7 +37,7 @@ def _toc_10k() -> str:
             body += [f"<p>Paragraph {j} of Item {n} says something about {title.lower()}.</p>" for j in range(6)]
             body.append(f"<table><tr><td>Line</td><td>2024</td><td>2023</td></tr>"
                         f"<tr><td>Amount for {n}</td><td>1,234</td><td>(56)</td></tr></table>")  # fmt: skip
-    return f"<html><body><p>Table of Contents</p><table>{''.join(rows)}</table>{''.join(body)}</body></html>"
+    return f"<html><head><title>EXAMPLE CORP - 10-K - 2024</title></head><body><p>Table of Contents</p><table>{''.join(rows)}</table>{''.join(body)}</body></html>"
 
 
 def _eager(text: str, form: str):
@@ -63,6 +63,9 @@ def test_the_deferred_parse_reads_as_the_eager_one():
     assert _sections(lazy) == _sections(eager)
     assert lazy.text(table_max_col_width=10**6) == eager.text(table_max_col_width=10**6)  # built on demand
     assert "root" in lazy.__dict__
+    read = lambda m: {k: v for k, v in vars(m).items() if k not in ("parse_time", "_statistics_loader")}  # noqa: E731
+    assert read(lazy.metadata) == read(eager.metadata) and lazy.metadata.company == "EXAMPLE CORP"
+    assert lazy.metadata.statistics == eager.metadata.statistics
 
 
 def test_a_table_is_rendered_again_only_when_its_markup_has_changed(monkeypatch):
