@@ -18,6 +18,7 @@ import contextlib
 import multiprocessing
 import os
 import re
+import resource
 import signal
 import sys
 import threading
@@ -60,6 +61,8 @@ class _Parser:
 
     def __init__(self, todo: list[FilingFile], workers: int, counter, max_tokens: int):
         self._todo, self._counter, self._max_tokens = todo, counter, max_tokens
+        self.cpu_s = 0.0  # the workers' CPU time so far, their imports included (what embedding competes with)
+        self.peak_mb = 0.0  # the largest worker's peak resident memory
         self._pool = None
         self._pending: list = []
         self._next = 0
@@ -93,7 +96,8 @@ class _Parser:
                 yield (f, *_parse_and_chunk(f, None, self._max_tokens))
             return
         for f in self._todo:
-            result = self._pending.pop(0).result()
+            *result, cpu_s, peak_mb = self._pending.pop(0).result()
+            self.cpu_s, self.peak_mb = self.cpu_s + cpu_s, max(self.peak_mb, peak_mb)
             if self._next < len(self._todo):
                 self._submit()
             elif not self._pending:
@@ -206,11 +210,21 @@ def _exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="footnote-parent-watch", daemon=True).start()
 
 
-def _parse_file(f: FilingFile, counter, max_tokens: int) -> tuple[ParsedFiling | str, list[ChunkDraft] | None]:
-    """Runs in a worker process: (ParsedFiling, its chunks when `counter` is given) or (reason, None)."""
+_cpu_reported = 0.0  # in a worker: its CPU time already reported with an earlier document
+
+
+def _parse_file(f: FilingFile, counter, max_tokens: int) -> tuple:
+    """Runs in a worker process: (ParsedFiling, its chunks when `counter` is given) or (reason,
+    None), then the worker's CPU seconds since its last report and its peak memory in MB."""
+    global _cpu_reported
     if _stopping.is_set():
-        return f"{f.path}: not parsed (the ingest was interrupted)", None
-    return _parse_and_chunk(f, counter, max_tokens)
+        result = (f"{f.path}: not parsed (the ingest was interrupted)", None)
+    else:
+        result = _parse_and_chunk(f, counter, max_tokens)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = usage.ru_utime + usage.ru_stime
+    spent, _cpu_reported = cpu - _cpu_reported, cpu
+    return (*result, spent, usage.ru_maxrss / 1024)
 
 
 def _parse_and_chunk(f: FilingFile, counter, max_tokens: int) -> tuple[ParsedFiling | str, list[ChunkDraft] | None]:

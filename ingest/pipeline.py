@@ -78,6 +78,7 @@ def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = Non
         summary.filings_s = time.perf_counter() - t0
     finally:
         parser.close()
+        summary.parse_cpu_s, summary.parse_peak_mb = parser.cpu_s, parser.peak_mb
     with db.connection() as conn:
         backfill = writes.source_hash(conn, QUARTERS_FILLED) is None
         if backfill:  # facts stored before fiscal quarters were: every company's, once
