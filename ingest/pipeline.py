@@ -27,7 +27,7 @@ from ingest.chunking import chunk_sections, embedding_input
 from ingest.companyfacts import companyfacts_anchors, parse_companyfacts
 from store.fiscal import fiscal_periods, fiscal_year_anchors
 from ingest.html10k import FilingParseError, filing_key
-from ingest.local import FilingFile, LocalCorpus, read_bytes, read_json, scan_folder, sha256_of
+from ingest.local import FilingFile, LocalCorpus, parse_json, read_bytes, read_json, scan_folder, sha256_of
 from ingest.passages import add_passages, passages_searched
 from ingest.parse_worker import _Parser, _timed, declared_form, parse_document, truncated
 from store.parsed import ParsedFiling
@@ -174,8 +174,7 @@ def _load_companyfacts(db, companies: dict[int, _Company], cik: int, path: Path,
             if writes.source_hash(conn, key) == digest:
                 summary.companyfacts_unchanged += 1
                 return False
-        data = read_json(path)
-        file_cik, name, facts = parse_companyfacts(data)
+        file_cik, name, facts = parse_companyfacts(parse_json(raw, path))  # the bytes just hashed, not read again
     except (ValueError, OSError, EOFError, KeyError, TypeError) as exc:
         summary.failed.append(FilingOutcome(source=str(path), status="failed", reason=_one_line(exc, path)))
         return False
