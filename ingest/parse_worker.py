@@ -224,7 +224,20 @@ def _parse_file(f: FilingFile, counter, max_tokens: int) -> tuple:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     cpu = usage.ru_utime + usage.ru_stime
     spent, _cpu_reported = cpu - _cpu_reported, cpu
-    return (*result, spent, usage.ru_maxrss / 1024)
+    return (*result, spent, _peak_mb(usage))
+
+
+def _peak_mb(usage) -> float:
+    """This process's own peak resident memory. Not ru_maxrss on Linux: a spawned process keeps its
+    parent's peak there (the kernel carries it across the exec), which is how the worker was once
+    reported at 1.58 GB, the main process's size; VmHWM is the peak of its own address space."""
+    try:
+        for line in open("/proc/self/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return usage.ru_maxrss / 1024
 
 
 def _parse_and_chunk(f: FilingFile, counter, max_tokens: int) -> tuple[ParsedFiling | str, list[ChunkDraft] | None]:
