@@ -16,6 +16,8 @@ import json
 import os
 import resource
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -28,10 +30,13 @@ from store.databases import create_database, database_size, drop_database
 
 
 def run_bench(settings, folder: Path, *, limit: int | None, out: Path, workers: int = 1, repeat: int = 1,
-              compare_runtime: str | None = None, runtime: str | None = None) -> int:  # fmt: skip
+              compare_runtime: str | None = None, runtime: str | None = None,
+              baseline: Path | None = None) -> int:  # fmt: skip
     """`runtime`: the one measured (default: the configured one). `compare_runtime` (e.g. "torch")
     measures the local model on that runtime too, in the same run and alternating with it, and
-    reports both and the speed-up."""
+    reports both and the speed-up. `baseline`: another source tree (e.g. main's) whose own
+    `bench ingest` runs once per repeat, alternating with these runs, on the same filings and
+    runtime; its medians are reported beside."""
     from store.embedding import make_embedder
 
     folder = Path(folder)
@@ -47,11 +52,16 @@ def run_bench(settings, folder: Path, *, limit: int | None, out: Path, workers: 
     load_before = os.getloadavg()
     runs: dict[str, list[dict]] = {name: [] for name in embedders}
     texts: dict[str, list[str] | None] = {name: None for name in embedders}
+    baseline_runs: list[dict] = []
     for i in range(max(1, repeat)):
+        if baseline is not None and i % 2 == 1:
+            baseline_runs.append(_baseline_run(baseline, folder, limit, workers, runtime))
         order = list(embedders) if i % 2 == 0 else list(reversed(embedders))
         for name in order:
             run, texts[name] = _one_run(settings, embedders[name], folder, limit, workers, texts[name], raw_first=i % 2 == 1)
             runs[name].append(run)
+        if baseline is not None and i % 2 == 0:
+            baseline_runs.append(_baseline_run(baseline, folder, limit, workers, runtime))
     load_after = os.getloadavg()
     every = {name: _figures(runs[name], len(texts[name] or []), folder=folder, limit=limit, workers=workers,
                             model=embedders[name].model_name, loads=(load_before, load_after))
@@ -66,15 +76,21 @@ def run_bench(settings, folder: Path, *, limit: int | None, out: Path, workers: 
         if base["raw_embedding_chunks_per_second"]:
             figures[f"raw_speedup_vs_{name}"] = round(
                 figures["raw_embedding_chunks_per_second"] / base["raw_embedding_chunks_per_second"], 2)
+    if baseline_runs:
+        figures["baseline"] = _baseline_figures(baseline, baseline_runs)
+        if figures["baseline"]["chunks_per_second"]:
+            figures["pipeline_speedup_vs_baseline"] = round(
+                figures["chunks_per_second"] / figures["baseline"]["chunks_per_second"], 3)
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(figures, indent=2) + "\n")
     for key, value in figures.items():
         if key == "failures":
             continue
-        if key.startswith("compared_"):
-            for inner in ("chunks_per_second", "raw_embedding_chunks_per_second", "ratio_pipeline_to_raw", "pipeline_seconds"):
-                print(f"{key}.{inner}: {value[inner]}")
+        if key.startswith(("compared_", "baseline")) and isinstance(value, dict):
+            for inner in ("chunks", "chunks_per_second", "raw_embedding_chunks_per_second", "ratio_pipeline_to_raw",
+                          "pipeline_seconds", "embed_seconds_in_pipeline", "parse_worker_cpu_seconds"):  # fmt: skip
+                print(f"{key}.{inner}: {value.get(inner)}")
             continue
         print(f"{key}: {value}")
     for reason in figures["failures"]:
@@ -108,6 +124,37 @@ def _pipeline_run(settings, embedder, folder: Path, limit: int | None, workers: 
     return run, texts
 
 
+def _baseline_run(tree: Path, folder: Path, limit: int | None, workers: int, runtime: str) -> dict:
+    """One run (repeat 1) of `tree`'s own `bench ingest`, in a subprocess started in that tree (so
+    its packages are the ones imported), with this process's environment: its figures."""
+    with tempfile.TemporaryDirectory(prefix="bench-baseline-") as tmp:
+        out = Path(tmp) / "ingest.json"
+        argv = [sys.executable, "-m", "bot.cli", "bench", "ingest", "--from", str(Path(folder).resolve()),
+                "--repeat", "1", "--workers", str(workers), "--runtime", runtime, "--out", str(out)]  # fmt: skip
+        if limit is not None:
+            argv += ["--limit", str(limit)]
+        subprocess.run(argv, cwd=Path(tree).resolve(), check=True, stdout=subprocess.DEVNULL)
+        return json.loads(out.read_text())
+
+
+def _baseline_figures(tree: Path, runs: list[dict]) -> dict:
+    med = statistics.median
+
+    def median_of(key):
+        values = [r[key] for r in runs if r.get(key) is not None]
+        return round(med(values), 3) if values else None
+
+    figures = {"tree": str(Path(tree).resolve()), "repeat": len(runs), "chunks": runs[-1]["chunks"],
+               "facts": runs[-1]["facts"]}  # fmt: skip
+    for key in ("chunks_per_second", "raw_embedding_chunks_per_second", "pipeline_seconds", "raw_embedding_seconds",
+                "embed_seconds_in_pipeline", "waiting_for_parse_seconds", "write_seconds", "parse_worker_cpu_seconds"):
+        figures[key] = median_of(key)
+    figures["ratio_pipeline_to_raw"] = median_of("ratio_pipeline_to_raw")
+    figures["ratio_pipeline_to_raw_runs"] = [r["ratio_pipeline_to_raw"] for r in runs]
+    figures["pipeline_seconds_runs"] = [r["pipeline_seconds"] for r in runs]
+    return figures
+
+
 def _time_embedding(embedder, texts: list[str]) -> float:
     t0 = time.perf_counter()
     if texts:
@@ -129,7 +176,6 @@ def _figures(runs: list[dict], n: int, *, folder, limit, workers, model, loads) 
     doc_ratios = [(r["raw_s"] / r["summary"].filings_s) if r["summary"].filings_s else 0.0 for r in runs]
     raw_cps = n / raw_s if raw_s else 0.0
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     db_bytes, n_filings = runs[-1]["db_bytes"], runs[-1]["n_filings"]
     return {
         "folder": str(folder),
@@ -152,6 +198,8 @@ def _figures(runs: list[dict], n: int, *, folder, limit, workers, model, loads) 
         "waiting_for_parse_seconds": round(per_run(lambda s: s.parse_wait_s), 2),
         "write_seconds": round(per_run(lambda s: s.write_s), 2),
         "chunk_seconds_main_process": round(per_run(lambda s: s.chunk_s), 2),
+        # what the embedder competes with for the cores: the parse worker's CPU, its imports included
+        "parse_worker_cpu_seconds": round(per_run(lambda s: s.parse_cpu_s), 2),
         # chunks whose vector was not computed: a twin's in the same call (a fresh database has no
         # stored vectors to reuse), so 0 means every chunk on both sides of the ratio was embedded
         "reused_vectors": last.reused_vectors,
@@ -167,7 +215,7 @@ def _figures(runs: list[dict], n: int, *, folder, limit, workers, model, loads) 
         # share of the pipeline's time spent inside the embedding call (1.0: no overhead at all).
         "embedding_share_of_pipeline": round(per_run(lambda s: s.embed_s / s.elapsed_s if s.elapsed_s else 0.0), 3),
         "peak_memory_mb": round(own / 1024, 1),
-        "peak_memory_parse_worker_mb": round(children / 1024, 1),
+        "peak_memory_parse_worker_mb": round(max(r["summary"].parse_peak_mb for r in runs), 1),
         "db_bytes": db_bytes,
         "db_mb_per_filing": round(db_bytes / n_filings / 2**20, 2) if n_filings else None,
     }

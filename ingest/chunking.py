@@ -8,7 +8,11 @@ chunks, kept whole when they fit, otherwise split by rows with the header row re
 
 Counting is done once per sentence or row, not per candidate window: the counts of
 whitespace-separated pieces add up (word-piece tokenizers split on whitespace first), less the
-special tokens that `count_tokens` includes in every call.
+special tokens that `count_tokens` includes in every call. A counter that says its counts add up
+exactly (`count_tokens.additive`: BERT's per-character normalizer, its whitespace and punctuation
+pre-tokenizer and word pieces, store.embedding.TokenCounter) has each assembled chunk's count
+summed from its pieces' instead of counted again; any other counter (tiktoken's BPE merges across
+a space) has every chunk counted whole.
 """
 
 from __future__ import annotations
@@ -77,15 +81,15 @@ def chunk_sections(
             raise ValueError(f"context prefix leaves no room for text: {context!r}")
         target = min(target_tokens or budget, budget)
         overlap = max(0, min(overlap_tokens, target // 2))
-        pieces: list[tuple[str, bool]] = []
+        pieces: list[tuple[str, bool, int]] = []
         for block, is_table in _blocks(section):
             if is_table:
-                pieces.extend((t, True) for t in chunker.table_parts(block, budget))
+                pieces.extend((t, True, c) for t, c in chunker.table_parts(block, budget))
             else:
-                pieces.extend((t, False) for t in chunker.prose_windows(block, target, budget, overlap))
+                pieces.extend((t, False, c) for t, c in chunker.prose_windows(block, target, budget, overlap))
         ordinal = 0
-        for text, is_table in pieces:
-            for part, n_tokens in chunker.verified(context, text):
+        for text, is_table, cost in pieces:
+            for part, n_tokens in chunker.verified(context, text, cost):
                 out.append(
                     ChunkDraft(
                         item=section.item,
@@ -132,18 +136,23 @@ def _blocks(section: Section) -> list[tuple[str, bool]]:
 
 
 class _Chunker:
+    """Pieces come with their exact cost (the sum of their sentences', rows' or words' costs) beside
+    the budgeted one, which adds a token of headroom per piece boundary and decides the cuts."""
+
     def __init__(self, count_tokens: Callable[[str], int], max_tokens: int):
         self.count = count_tokens
         self.max_tokens = max_tokens
         self.specials = count_tokens("")
+        self.additive = bool(getattr(count_tokens, "additive", False))
+        self._prefix: dict[str, int] = {}  # context -> tokens of embedding_input(context, "")
 
     def cost(self, piece: str) -> int:
         """Tokens a piece adds to a window (its count without the special tokens)."""
         return max(0, self.count(piece) - self.specials)
 
     # -- prose ---------------------------------------------------------------------------
-    def prose_windows(self, text: str, target: int, budget: int, overlap: int) -> list[str]:
-        units: list[tuple[str, int, bool]] = []  # (sentence, cost, starts a paragraph)
+    def prose_windows(self, text: str, target: int, budget: int, overlap: int) -> list[tuple[str, int]]:
+        units: list[tuple[str, int, bool, int]] = []  # (sentence, cost, starts a paragraph, exact cost)
         for para in _PARAGRAPHS.split(text):
             para = " ".join(para.split())
             if not para:
@@ -155,20 +164,20 @@ class _Chunker:
                     continue
                 c = self.cost(sentence)
                 if c > budget:
-                    for part, pc in self.split_words(sentence, budget):
-                        units.append((part, pc, first))
+                    for part, pc, exact in self.split_words(sentence, budget):
+                        units.append((part, pc, first, exact))
                         first = False
                 else:
-                    units.append((sentence, c, first))
+                    units.append((sentence, c, first, c))
                     first = False
-        windows: list[str] = []
+        windows: list[tuple[str, int]] = []
         i = 0
         while i < len(units):
             total, j = 0, i
             while j < len(units) and (j == i or total + units[j][1] + 1 <= target):
                 total += units[j][1] + 1  # +1: headroom for a piece boundary merging differently
                 j += 1
-            windows.append(_join(units[i:j]))
+            windows.append((_join(units[i:j]), sum(u[3] for u in units[i:j])))
             if j >= len(units):
                 break
             # Step back over trailing sentences worth at most `overlap` tokens, always advancing.
@@ -179,26 +188,28 @@ class _Chunker:
             i = k
         return windows
 
-    def split_words(self, text: str, budget: int) -> list[tuple[str, int]]:
-        """Split an over-long sentence (or row) into runs of words that fit `budget`."""
-        parts: list[tuple[str, int]] = []
+    def split_words(self, text: str, budget: int) -> list[tuple[str, int, int]]:
+        """Split an over-long sentence (or row) into runs of words that fit `budget`:
+        (run, budgeted cost, exact cost)."""
+        parts: list[tuple[str, int, int]] = []
         current: list[str] = []
-        total = 0
+        total = exact = 0
         for word in text.split():
             c = self.cost(word)
             if c > budget:  # one enormous 'word' (a URL, a run of digits): cut it by characters
                 if current:
-                    parts.append((" ".join(current), total))
-                    current, total = [], 0
-                parts.extend(self._split_chars(word, budget))
+                    parts.append((" ".join(current), total, exact))
+                    current, total, exact = [], 0, 0
+                parts.extend((piece, pc, pc) for piece, pc in self._split_chars(word, budget))
                 continue
             if current and total + c + 1 > budget:
-                parts.append((" ".join(current), total))
-                current, total = [], 0
+                parts.append((" ".join(current), total, exact))
+                current, total, exact = [], 0, 0
             current.append(word)
             total += c + 1
+            exact += c
         if current:
-            parts.append((" ".join(current), total))
+            parts.append((" ".join(current), total, exact))
         return parts
 
     def _split_chars(self, word: str, budget: int) -> list[tuple[str, int]]:
@@ -209,45 +220,55 @@ class _Chunker:
         return self._split_chars(word[:mid], budget) + self._split_chars(word[mid:], budget)
 
     # -- tables --------------------------------------------------------------------------
-    def table_parts(self, table: str, budget: int) -> list[str]:
+    def table_parts(self, table: str, budget: int) -> list[tuple[str, int]]:
+        """(part, exact cost) runs of rows, the header rows repeated atop each when it is split."""
         rows = [r for r in table.split("\n") if r.strip()]
         if not rows:
             return []
         costs = [self.cost(r) for r in rows]
         if sum(costs) + len(rows) <= budget:
-            return ["\n".join(rows)]
+            return [("\n".join(rows), sum(costs))]
         n_head = _header_rows(rows)
         header, header_cost = "\n".join(rows[:n_head]), sum(costs[:n_head]) + n_head
+        header_exact = sum(costs[:n_head])
         if header_cost > budget // 2:  # a header that big cannot be repeated usefully
-            header, header_cost = "", 0
+            header, header_cost, header_exact = "", 0, 0
             body = list(zip(rows, costs))
         else:
             body = list(zip(rows[n_head:], costs[n_head:]))
         room = budget - header_cost - 1
-        parts: list[str] = []
+        parts: list[tuple[str, int]] = []
         current: list[str] = []
-        total = 0
+        total = exact = 0
         for row, c in body:
             if c + 1 > room:
                 if current:
-                    parts.append(_table_text(header, current))
-                    current, total = [], 0
-                parts.extend(_table_text(header, [p]) for p, _ in self.split_words(row, room - 1))
+                    parts.append((_table_text(header, current), header_exact + exact))
+                    current, total, exact = [], 0, 0
+                parts.extend((_table_text(header, [p]), header_exact + pc) for p, _, pc in self.split_words(row, room - 1))
                 continue
             if current and total + c + 1 > room:
-                parts.append(_table_text(header, current))
-                current, total = [], 0
+                parts.append((_table_text(header, current), header_exact + exact))
+                current, total, exact = [], 0, 0
             current.append(row)
             total += c + 1
+            exact += c
         if current:
-            parts.append(_table_text(header, current))
+            parts.append((_table_text(header, current), header_exact + exact))
         return parts
 
     # -- the final check -----------------------------------------------------------------
-    def verified(self, context: str, text: str) -> list[tuple[str, int]]:
+    def verified(self, context: str, text: str, cost: int | None = None) -> list[tuple[str, int]]:
         """(text, tokens of context + text) as one chunk if it fits, else halves of it, checked
-        again. The count is handed on: it is the chunk's n_tokens, not counted a second time."""
-        n = self.count(embedding_input(context, text))
+        again. The count is handed on: it is the chunk's n_tokens, not counted a second time.
+        `cost`, the text's exact cost summed from its pieces, stands for counting it when the
+        counter's counts add up."""
+        if cost is not None and self.additive:
+            if context not in self._prefix:
+                self._prefix[context] = self.count(embedding_input(context, ""))
+            n = self._prefix[context] + cost
+        else:
+            n = self.count(embedding_input(context, text))
         if n <= self.max_tokens:
             return [(text, n)]
         words = text.split(" ") if " " in text else None
@@ -262,9 +283,9 @@ class _Chunker:
         return self.verified(context, left) + self.verified(context, right)
 
 
-def _join(units: list[tuple[str, int, bool]]) -> str:
+def _join(units: list[tuple[str, int, bool, int]]) -> str:
     out: list[str] = []
-    for i, (sentence, _, starts_paragraph) in enumerate(units):
+    for i, (sentence, _, starts_paragraph, _) in enumerate(units):
         if i and starts_paragraph:
             out.append("\n\n")
         elif i:

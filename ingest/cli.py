@@ -61,6 +61,8 @@ def register_bench(bench_sub) -> None:
                        help="also measure the local model on this runtime, in the same run (e.g. torch)")
     bench.add_argument("--out", type=Path, default=Path("bench-results/ingest.json"),
                        help="where the figures are written (default bench-results/ingest.json)")
+    bench.add_argument("--baseline", type=Path, default=None,
+                       help="another source tree (e.g. main's worktree) measured the same way, alternating with this one")
     bench.set_defaults(func=cmd_bench)
 
     emb = bench_sub.add_parser("embedding", help="another runtime's vectors against the corpus's: cosines and speed")
@@ -245,4 +247,5 @@ def cmd_bench(args, settings) -> int:
     from ingest.bench import run_bench
 
     return run_bench(settings, args.folder, limit=args.limit, out=args.out, workers=args.workers,
-                     repeat=args.repeat, compare_runtime=args.compare_runtime, runtime=args.runtime)  # fmt: skip
+                     repeat=args.repeat, compare_runtime=args.compare_runtime, runtime=args.runtime,
+                     baseline=args.baseline)  # fmt: skip

@@ -17,6 +17,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from ingest.chunking import ITEM_TITLES
+from ingest.edgar_parse import parse_html
 from ingest.line_items import parse_line_items
 from store.parsed import Fact, FilingMeta, ParsedFiling, Section
 from store.parsed import parse_date as _date
@@ -76,10 +77,8 @@ def _decode(raw: bytes) -> str:
 
 
 def _parse(text: str, source: str, form: str = "10-K"):
-    from edgar.documents import ParserConfig, parse_html
-
     try:
-        return parse_html(text, ParserConfig(form=form))
+        return parse_html(text, form)
     except Exception as exc:  # edgartools raises several types; all mean the same to us
         raise FilingParseError(f"{source}: malformed HTML ({type(exc).__name__}: {str(exc)[:120]})") from exc
 

@@ -83,6 +83,11 @@ def read_json(path: Path):
         raw = read_bytes(path)
     except (OSError, EOFError) as exc:  # a truncated .gz raises EOFError
         raise ValueError(f"{path}: unreadable ({type(exc).__name__}: {exc})") from exc
+    return parse_json(raw, path)
+
+
+def parse_json(raw: bytes, path: Path):
+    """`raw`, the bytes of `path` already read (and hashed), parsed as `read_json` parses them."""
     try:
         return json.loads(raw)
     except json.JSONDecodeError as exc:

@@ -13,10 +13,12 @@ for it with a core idle.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import multiprocessing
 import os
 import re
+import resource
 import signal
 import sys
 import threading
@@ -59,9 +61,13 @@ class _Parser:
 
     def __init__(self, todo: list[FilingFile], workers: int, counter, max_tokens: int):
         self._todo, self._counter, self._max_tokens = todo, counter, max_tokens
+        self.cpu_s = 0.0  # the workers' CPU time so far, their imports included (what embedding competes with)
+        self.peak_mb = 0.0  # the largest worker's peak resident memory
         self._pool = None
         self._pending: list = []
         self._next = 0
+        self._processes: set = set()  # the pool's worker processes, as multiprocessing reports them
+        self._stopping: threading.Thread | None = None  # shuts the pool down once the last document is in
         if workers > 0 and len(todo) > 2:
             self._pool = ProcessPoolExecutor(
                 max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
@@ -73,10 +79,15 @@ class _Parser:
 
     def _submit(self) -> None:
         f = self._todo[self._next]
-        # A submit may start a worker process (the pool starts them as work arrives, up to `workers`).
-        starts = len(getattr(self._pool, "_processes", None) or {}) < self._workers
+        # The pool starts its processes inside `submit`, as work arrives, never more than `workers`:
+        # so only the first `workers` submits can start one, and the children that appear during
+        # one of them are the pool's.
+        starts = self._next < self._workers
+        before = set(multiprocessing.active_children()) if starts else set()
         with _interrupts_ignored_by_new_workers() if starts else contextlib.nullcontext():
             self._pending.append(self._pool.submit(_parse_file, f, self._counter, self._max_tokens))
+        if starts:
+            self._processes |= set(multiprocessing.active_children()) - before
         self._next += 1
 
     def __iter__(self) -> Iterator[tuple]:
@@ -85,9 +96,14 @@ class _Parser:
                 yield (f, *_parse_and_chunk(f, None, self._max_tokens))
             return
         for f in self._todo:
-            result = self._pending.pop(0).result()
+            *result, cpu_s, peak_mb = self._pending.pop(0).result()
+            self.cpu_s, self.peak_mb = self.cpu_s + cpu_s, max(self.peak_mb, peak_mb)
             if self._next < len(self._todo):
                 self._submit()
+            elif not self._pending:
+                # The last document is in hand: the pool stops while it is embedded, not after.
+                self._stopping = threading.Thread(target=self._pool.shutdown, name="parse-pool-stop", daemon=True)
+                self._stopping.start()
             yield (f, *result)
 
     def next_ready(self) -> bool:
@@ -106,8 +122,12 @@ class _Parser:
         """
         if self._pool is None:
             return
+        if self._stopping is not None:  # every document was taken and the pool is stopping
+            self._stopping.join()
+            self._pool = None
+            return
         if not all(p.done() for p in self._pending):
-            workers = list((getattr(self._pool, "_processes", None) or {}).values())  # the pool's own
+            workers = [w for w in self._processes if w.is_alive()]
             for worker in workers:
                 try:
                     os.kill(worker.pid, signal.SIGINT)
@@ -139,6 +159,17 @@ def _interrupts_ignored_by_new_workers():
 def _worker_init(parent: int) -> None:
     _stop_on_interrupt()
     _exit_with_parent(parent)
+    atexit.register(_exit_now)
+
+
+def _exit_now() -> None:
+    """A worker's last exit handler: leave without the interpreter's teardown. Every result has
+    been sent by then; what is left is freeing edgartools' module graph and the parse heap, about
+    2 s of wall time (a third of a CPU-second) that the end of every ingest waited for."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(0)
 
 
 _stopping = threading.Event()  # in a worker: an interrupt was seen, so no further document is parsed
@@ -179,11 +210,34 @@ def _exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="footnote-parent-watch", daemon=True).start()
 
 
-def _parse_file(f: FilingFile, counter, max_tokens: int) -> tuple[ParsedFiling | str, list[ChunkDraft] | None]:
-    """Runs in a worker process: (ParsedFiling, its chunks when `counter` is given) or (reason, None)."""
+_cpu_reported = 0.0  # in a worker: its CPU time already reported with an earlier document
+
+
+def _parse_file(f: FilingFile, counter, max_tokens: int) -> tuple:
+    """Runs in a worker process: (ParsedFiling, its chunks when `counter` is given) or (reason,
+    None), then the worker's CPU seconds since its last report and its peak memory in MB."""
+    global _cpu_reported
     if _stopping.is_set():
-        return f"{f.path}: not parsed (the ingest was interrupted)", None
-    return _parse_and_chunk(f, counter, max_tokens)
+        result = (f"{f.path}: not parsed (the ingest was interrupted)", None)
+    else:
+        result = _parse_and_chunk(f, counter, max_tokens)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = usage.ru_utime + usage.ru_stime
+    spent, _cpu_reported = cpu - _cpu_reported, cpu
+    return (*result, spent, _peak_mb(usage))
+
+
+def _peak_mb(usage) -> float:
+    """This process's own peak resident memory. Not ru_maxrss on Linux: a spawned process keeps its
+    parent's peak there (the kernel carries it across the exec), which is how the worker was once
+    reported at 1.58 GB, the main process's size; VmHWM is the peak of its own address space."""
+    try:
+        for line in open("/proc/self/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return usage.ru_maxrss / 1024
 
 
 def _parse_and_chunk(f: FilingFile, counter, max_tokens: int) -> tuple[ParsedFiling | str, list[ChunkDraft] | None]:

@@ -25,9 +25,9 @@ from tqdm import tqdm
 
 from ingest.chunking import chunk_sections, embedding_input
 from ingest.companyfacts import companyfacts_anchors, parse_companyfacts
-from store.fiscal import fiscal_quarter_for, fiscal_year_anchors, fiscal_year_for
+from store.fiscal import fiscal_periods, fiscal_year_anchors
 from ingest.html10k import FilingParseError, filing_key
-from ingest.local import FilingFile, LocalCorpus, read_bytes, read_json, scan_folder, sha256_of
+from ingest.local import FilingFile, LocalCorpus, parse_json, read_bytes, read_json, scan_folder, sha256_of
 from ingest.passages import add_passages, passages_searched
 from ingest.parse_worker import _Parser, _timed, declared_form, parse_document, truncated
 from store.parsed import ParsedFiling
@@ -78,6 +78,7 @@ def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = Non
         summary.filings_s = time.perf_counter() - t0
     finally:
         parser.close()
+        summary.parse_cpu_s, summary.parse_peak_mb = parser.cpu_s, parser.peak_mb
     with db.connection() as conn:
         backfill = writes.source_hash(conn, QUARTERS_FILLED) is None
         if backfill:  # facts stored before fiscal quarters were: every company's, once
@@ -173,8 +174,7 @@ def _load_companyfacts(db, companies: dict[int, _Company], cik: int, path: Path,
             if writes.source_hash(conn, key) == digest:
                 summary.companyfacts_unchanged += 1
                 return False
-        data = read_json(path)
-        file_cik, name, facts = parse_companyfacts(data)
+        file_cik, name, facts = parse_companyfacts(parse_json(raw, path))  # the bytes just hashed, not read again
     except (ValueError, OSError, EOFError, KeyError, TypeError) as exc:
         summary.failed.append(FilingOutcome(source=str(path), status="failed", reason=_one_line(exc, path)))
         return False
@@ -186,9 +186,10 @@ def _load_companyfacts(db, companies: dict[int, _Company], cik: int, path: Path,
     with db.connection() as conn, conn.transaction():
         _upsert_company(conn, company, name, is_latest=not company.filings)
         anchors = fiscal_year_anchors(writes.fiscal_year_anchors(conn, cik) + companyfacts_anchors(facts))
-        years = [fiscal_year_for(f.period_end, anchors) for f in facts]
         ends = writes.quarter_ends(conn, cik) | _quarter_ends(facts)
-        quarters = [fiscal_quarter_for(f.period_end, anchors, ends) for f in facts]
+        periods = fiscal_periods((f.period_end for f in facts), anchors, ends)
+        years = [periods[f.period_end][0] for f in facts]
+        quarters = [periods[f.period_end][1] for f in facts]
         added = writes.replace_companyfacts(conn, cik, facts, years, quarters)
         writes.set_source_hash(conn, key, digest)
         db.bump_corpus_version(conn)

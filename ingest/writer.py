@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from ingest.local import FilingFile
 from ingest.summary import FilingOutcome, IngestSummary
 from store import writes
-from store.fiscal import fiscal_quarter_for, fiscal_year_anchors, fiscal_year_for, quarter_anchor
+from store.fiscal import fiscal_periods, fiscal_year_anchors, quarter_anchor
 from store.parsed import ChunkDraft, ParsedFiling
 
 WRITE_QUEUE = 2  # embedded batches waiting for the writer (bounds memory)
@@ -138,8 +138,9 @@ def _write(db, conn, ready: _Ready, vectors, company: _Company, summary: IngestS
         ends = writes.quarter_ends(conn, meta.cik)
         if meta.is_quarterly:
             ends[meta.period_end] = int(meta.fiscal_period[1])
-        years = [fiscal_year_for(f.period_end, anchors) for f in parsed.facts]
-        quarters = [fiscal_quarter_for(f.period_end, anchors, ends) for f in parsed.facts]
+        periods = fiscal_periods((f.period_end for f in parsed.facts), anchors, ends)
+        years = [periods[f.period_end][0] for f in parsed.facts]
+        quarters = [periods[f.period_end][1] for f in parsed.facts]
         written = writes.replace_filing(conn, parsed, accession=key, url=url, source=str(file.path),
                                         chunks=ready.chunks, embeddings=vectors, fiscal_years=years,
                                         fiscal_quarters=quarters)  # fmt: skip

@@ -364,10 +364,18 @@ def _load_torch(embedder: LocalEmbedder):
 
 
 class TokenCounter:
-    """Counts word pieces like LocalEmbedder.count_tokens; holds only the (picklable) tokenizer."""
+    """Counts word pieces like LocalEmbedder.count_tokens; holds only the (picklable) tokenizer.
+
+    `additive`: the count of strings joined by whitespace is the sum of their counts (less the
+    special tokens each count includes). True for BERT's tokenizer: its normalizer maps each
+    character on its own and its pre-tokenizer splits at whitespace and punctuation before word
+    pieces are found, so no word piece spans a space; chunking then sums a chunk's count from its
+    sentences' instead of counting the chunk again (ingest/chunking.py).
+    """
 
     def __init__(self, tokenizer):
         self._tokenizer = tokenizer
+        self.additive = _splits_words_first(tokenizer)
 
     def __call__(self, text: str) -> int:
         return len(self._tokenizer.encode(text).ids)
@@ -439,3 +447,15 @@ def embedding_identity(options: EmbeddingOptions) -> tuple[str, int]:
     if options.provider == "openai":
         return options.model, OpenAIEmbedder.dim
     return LocalEmbedder.model_name, LocalEmbedder.dim
+
+
+def _splits_words_first(tokenizer) -> bool:
+    import json
+
+    try:
+        spec = json.loads(tokenizer.to_str())
+    except (AttributeError, ValueError):
+        return False
+    kinds = ((spec.get("normalizer") or {}).get("type"), (spec.get("pre_tokenizer") or {}).get("type"),
+             (spec.get("model") or {}).get("type"))  # fmt: skip
+    return kinds == ("BertNormalizer", "BertPreTokenizer", "WordPiece")

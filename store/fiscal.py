@@ -12,6 +12,7 @@ and non-calendar labels (NVIDIA's fiscal 2024 ends 2024-01-28, GameStop's fiscal
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from datetime import date, timedelta
 
 YEAR_DAYS = 365.2425
@@ -90,6 +91,16 @@ def fiscal_quarter_for(period_end: date, anchors: list[tuple[date, int]],
     if fy is None:
         return None
     return quarter_before_year_end(period_end, year_end_of(fy, anchors))
+
+
+def fiscal_periods(period_ends: Iterable[date], anchors: list[tuple[date, int]],
+                   quarter_ends: dict[date, int] | None = None) -> dict[date, tuple[int | None, int | None]]:  # fmt: skip
+    """{period end: (fiscal year, fiscal quarter)} for each distinct end, as `fiscal_year_for` and
+    `fiscal_quarter_for` give them. A company's tens of thousands of facts share a few hundred
+    period ends, and each lookup scans every anchor: computed per fact, this was most of the CPU
+    of storing a companyfacts file."""
+    return {end: (fiscal_year_for(end, anchors), fiscal_quarter_for(end, anchors, quarter_ends))
+            for end in set(period_ends)}  # fmt: skip
 
 
 def year_end_of(fiscal_year: int, anchors: list[tuple[date, int]]) -> date:

@@ -302,18 +302,16 @@ def refresh_fiscal_years(conn: psycopg.Connection, cik: int) -> int:
     A filing ingested later can add an anchor that settles the year of an older fact, so the
     pipeline calls this once per company whose data changed.
     """
-    from store.fiscal import fiscal_quarter_for, fiscal_year_for
+    from store.fiscal import fiscal_periods
     from store.fiscal import fiscal_year_anchors as dedupe
 
     anchors = dedupe(fiscal_year_anchors(conn, cik))
     if not anchors:
         return 0
     ends = quarter_ends(conn, cik)
-    changes = []
-    for fid, end, old_year, old_quarter in conn.execute(COMPANY_FACT_PERIODS, (int(cik),)).fetchall():
-        year, quarter = fiscal_year_for(end, anchors), fiscal_quarter_for(end, anchors, ends)
-        if (year, quarter) != (old_year, old_quarter):
-            changes.append((fid, year, quarter))
+    rows = conn.execute(COMPANY_FACT_PERIODS, (int(cik),)).fetchall()
+    periods = fiscal_periods((end for _fid, end, _y, _q in rows), anchors, ends)
+    changes = [(fid, *periods[end]) for fid, end, old_year, old_quarter in rows if periods[end] != (old_year, old_quarter)]
     if changes:
         conn.execute(PERIODS_TEMP_DROP)
         conn.execute(PERIODS_TEMP)

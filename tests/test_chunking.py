@@ -175,3 +175,31 @@ def test_each_chunk_is_counted_once_its_fit_check_giving_its_n_tokens(embedder):
     assert len(chunks) > 10
     assert all(seen.count(text) == inputs.count(text) for text in inputs)  # once per chunk (texts may repeat)
     assert [c.n_tokens for c in chunks] == [embedder.count_tokens(text) for text in inputs]
+
+
+def test_an_additive_counter_sums_each_chunk_from_its_pieces_to_the_same_chunks(embedder):
+    """BERT's word pieces never span a space, so a chunk's count is the sum of its sentences',
+    rows' or words' counts: the chunks and their n_tokens are the ones counting each chunk gives,
+    and no assembled chunk is counted again."""
+    counter = embedder.token_counter()
+    assert counter.additive
+    seen: list[str] = []
+
+    class Counting:
+        additive = True
+
+        def __call__(self, text: str) -> int:
+            seen.append(text)
+            return counter(text)
+
+    rows = ["Segment | 2024 | 2023"] + [f"Region {i} plant-and-equipment, net (Note {i}) | $1,{i:03d}.5 | (2{i}.7)" for i in range(60)]
+    sections = [
+        Section(item="7", title="Management's Discussion and Analysis", text=_long_text(), start_offset=None,
+                end_offset=None, method="edgartools"),
+        Section(item="8", title="", text="Intro.\n\n" + "\n".join(rows), start_offset=None, end_offset=None,
+                method="edgartools", tables=("\n".join(rows),)),
+    ]  # fmt: skip
+    summed = chunk_sections(META, sections, count_tokens=Counting(), max_tokens=embedder.max_tokens)
+    counted = chunk_sections(META, sections, count_tokens=embedder.count_tokens, max_tokens=embedder.max_tokens)
+    assert summed == counted and len(summed) > 10 and any(c.is_table for c in summed)
+    assert not {embedding_input(c.context, c.text) for c in summed} & set(seen)

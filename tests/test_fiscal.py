@@ -71,3 +71,16 @@ def test_is_annual():
 def test_anchor_pairs_are_deduplicated_and_sorted():
     pairs = [(date(2024, 9, 28), 2024), (date(2023, 9, 30), 2023), (date(2024, 9, 28), 2024), (None, 2022)]
     assert fiscal_year_anchors(pairs) == [(date(2023, 9, 30), 2023), (date(2024, 9, 28), 2024)]
+
+
+def test_fiscal_periods_are_each_ends_year_and_quarter_computed_once_per_end():
+    from store.fiscal import fiscal_periods, fiscal_quarter_for
+
+    anchors = [(date(2023, 1, 29), 2023), (date(2024, 1, 28), 2024)]
+    quarter_ends = {date(2023, 7, 30): 2}
+    ends = [date(2023, 7, 30), date(2023, 4, 30), date(2023, 7, 30), date(2024, 1, 28), date(2022, 10, 30)]
+    periods = fiscal_periods(ends, anchors, quarter_ends)
+    assert set(periods) == set(ends)
+    for end in ends:
+        assert periods[end] == (fiscal_year_for(end, anchors), fiscal_quarter_for(end, anchors, quarter_ends))
+    assert periods[date(2023, 7, 30)] == (2024, 2)

@@ -44,11 +44,24 @@ def test_close_after_every_document_joins_the_pool():
     assert _pool_leftovers() == []
 
 
+def test_the_worker_leaves_once_the_last_document_is_handed_over():
+    """Its exit (and the interpreter's teardown it skips) overlaps the embedding of the last
+    batch, instead of holding up the end of the ingest."""
+    files = _filings()[:3]
+    parser = _Parser(files, workers=1, counter=None, max_tokens=256)
+    (worker,) = parser._processes
+    taken = [f for f, parsed, _ in parser]
+    worker.join(30)  # before close()
+    assert taken == files and not worker.is_alive() and worker.exitcode == 0
+    parser.close()
+    assert _pool_leftovers() == []
+
+
 def test_an_interrupt_while_the_worker_starts_prints_no_traceback(capfd):
     """Stopped at once, the worker is still importing when it is told: it must not die of the
     KeyboardInterrupt that an unhandled SIGINT raises (its traceback reached the user's terminal)."""
     parser = _Parser(_filings(), workers=1, counter=None, max_tokens=256)
-    (pid,) = list(parser._pool._processes)
+    (pid,) = [p.pid for p in parser._processes]
     deadline = time.monotonic() + 30
     while not _sigint_disposition_set(pid) and time.monotonic() < deadline:
         time.sleep(0.01)  # until the interpreter is up and importing, before the worker's own handler
