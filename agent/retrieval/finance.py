@@ -425,13 +425,20 @@ def stated_convention(key: str) -> str | None:
         if text and (key == prefix or key.startswith(prefix + "_")):
             said = text
             break
-    if said is None and key in BALANCE_FORMS.get(key.rsplit("_", 1)[0], ()) or key == "fixed_asset_turnover":
-        # a balance convention the question chose (or the one this ratio takes): said, never silent
-        said = "on year-end balances" if key.endswith("_end") else "on the average of opening and closing balances"
+    if said is None and _on_balances(key):
+        # the balance convention the ratio was computed on, chosen by the question or its own: said, never silent
+        averaged = any(i.offset == -1 for i in FORMULAS[key].inputs)
+        said = "on the average of opening and closing balances" if averaged else "on year-end balances"
     name = FORMULAS[key].label if key in FORMULAS else ""
     if said and name in ("EBITDA", "EBIT") and said.startswith(name + " "):
         said = said[len(name) + 1:]  # "EBITDA (as operating income plus D&A, unadjusted)", never "EBITDA (EBITDA as ...)"
     return said
+
+
+def _on_balances(key: str) -> bool:
+    """A ratio that has forms over average and over year-end balances (ROE, DSO, turnover ...), in any of them."""
+    base = key[:-4] if key.endswith("_360") else key
+    return base in BALANCE_FORMS or any(base in forms for forms in BALANCE_FORMS.values())
 
 
 def _then(chain: list[Formula], fallback: str) -> list[Formula]:
@@ -768,6 +775,20 @@ _NAMED: list[Formula] = [
 
 FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *_DEBT, *_MORE, *_BALANCES, *_NAMED, *_catalogued(), *(_growth_formula(m) for m in GROWTH_BASES),
                                                    *(_change_formula(m) for m in GROWTH_BASES)]}
+
+
+def _on_days(f: Formula, days: int) -> Formula:
+    """A days ratio (DSO, DIO, DPO, the cash cycle) over a `days`-day year instead of 365: the banker's
+    360-day year changes the figure, so it is a form of its own whose expression says so."""
+    def fn(*values, _fn=f.fn):
+        return _fn(*values) * days / 365
+    return replace(f, key=f"{f.key}_{days}", synonyms=(), fn=fn, fallback=None,
+                   expression=f.expression.replace("× 365", f"× {days}").replace("365-day year", f"{days}-day year"))
+
+
+# Each days ratio under a 360-day year, asked as such ("DSO using a 360-day year"): key -> its 360-day form.
+DAY_FORMS: dict[str, str] = {k: f"{k}_360" for k, f in FORMULAS.items() if f.unit == "days" and "× 365" in f.expression}
+FORMULAS.update({DAY_FORMS[k]: _on_days(FORMULAS[k], 360) for k in DAY_FORMS})
 
 
 def _formula_phrases() -> dict[str, str]:

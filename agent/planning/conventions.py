@@ -1,0 +1,68 @@
+"""How a named ratio is to be computed, said beside it: the day count of a days ratio ("using a 360-day year",
+"365d") and the balance a turnover or days ratio is taken over ("(year-end AR)", ", avg inventory").
+
+Why: these words change the figure without naming one. Left in the question they were read as a line item
+("dso fy2024-day ar") and the question refused, or, worse, answered under the ratio's own convention while the
+user asked another. Taken out here, each is applied as a form of the ratio whose expression states it
+(agent.retrieval.finance.DAY_FORMS, BALANCE_FORMS), so the answer names the convention it used.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.retrieval.finance import BALANCE_FORMS, DAY_FORMS, FORMULAS, match_formulas
+
+# "using a 360-day year", "365 days", "(365d, ...)", "on a 360 day basis", "360-day convention"
+_DAYS = (r"(?P<n>36[05])[\s-]*(?:d\b|days?\b)(?:[\s-]+(?:a\s+|per\s+)?(?:fiscal\s+)?years?\b)?"
+         r"(?:[\s-]+(?:basis|convention|count)\b)?")
+DAY_COUNT = re.compile(r"(?P<lead>[,;(]\s*|\b(?:and|use|using|with|based\s+on|assume|assuming|on|over|at)\s+)"
+                       r"(?:an?\s+|the\s+)?" + _DAYS + r"(?P<tail>\s*,)?", re.I)
+
+
+def day_count(text: str) -> int | None:
+    """The day count the text asks a days ratio over (360 or 365), or None when it says none (or both)."""
+    said = {int(m.group("n")) for m in DAY_COUNT.finditer(text or "")}
+    return said.pop() if len(said) == 1 else None
+
+
+def without_day_count(text: str) -> str:
+    """The text without its day-count words ("(365d, ending AP)" -> "(ending AP)")."""
+    def cut(m: re.Match) -> str:
+        return "(" if m.group("lead").startswith("(") else " "
+    return re.sub(r"\(\s*\)", " ", DAY_COUNT.sub(cut, text or ""))
+
+
+def on_day_count(metrics: list[str], days: int | None) -> list[str] | None:
+    """The asked ratios over a 360-day year when the text asks one; None when it asks 360 days of a plan
+    with no days ratio that has such a form (its words then belong to no figure the plan answers)."""
+    if days != 360:
+        return metrics
+    if not any(m in DAY_FORMS for m in metrics):
+        return None
+    return [DAY_FORMS.get(m, m) for m in metrics]
+
+
+_BALANCE = (r"(?:(?:accounts\s+)?receivables?|a/?r|inventor(?:y|ies)|(?:accounts\s+)?payables?|a/?p|"
+            r"(?:total\s+)?assets|(?:total\s+)?(?:(?:share|stock)holders'?\s+)?equity|pp&e|ppe|balances?)")
+# "(year-end AR)", ", ending inventory", "on average inventory", "using avg AP": a convention standing apart
+# from any formula the user wrote (never "COGS / average inventory", whose operand it is)
+_BALANCE_ASIDE = re.compile(
+    r"(?P<lead>[,;(]\s*|\s(?:using|use|on|with|based\s+on|over)\s+)(?:(?:using|use|on|with|based\s+on)\s+)?(?:the\s+|an?\s+)?"
+    r"(?:year[\s-]?end(?:ing)?|ending|closing|period[\s-]end|average|avg\.?|mean)\s+(?:net\s+)?" + _BALANCE +
+    r"(?:\s+balances?)?(?P<end>\s*\)|\s*(?=[,;?.!]|$))", re.I)
+
+
+def without_balance_asides(text: str) -> str:
+    """The text without a balance convention said apart ("(year-end AR)"), when it names a ratio that has a
+    balance form: balance_convention (agent.planning.defined_formulas) reads the convention from the text."""
+    if not any(k in BALANCE_FORMS or k in FORMULAS and _balanced(k) for k in match_formulas(text or "")):
+        return text
+    def cut(m: re.Match) -> str:
+        return " "
+    return _BALANCE_ASIDE.sub(cut, text)
+
+
+def _balanced(key: str) -> bool:
+    """A formula that is another's balance form (dso_avg, roe_end)."""
+    return any(key in forms for forms in BALANCE_FORMS.values())
