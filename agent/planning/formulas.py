@@ -1241,23 +1241,34 @@ def operand_key(node: dict) -> str:
     """An operand's identity: a table metric ('revenue'), narrowed to a member ('revenue@iphone'), of
     an earlier year ('revenue@iphone~-1')."""
     if "line" in node:  # a printed row by the user's words ('#marketing expense', '#marketing expense~-1')
-        return f"#{node['line']}" + (f"~{node['offset']}" if node.get("offset") else "")
+        key = f"#{node['line']}" + (f"~{node['offset']}" if node.get("offset") else "")
+        return key + (f"^{node['ticker']}" if node.get("ticker") else "")
     key = node["metric"]
     if node.get("member"):
         key += f"@{node['member']}"
     if node.get("offset"):
         key += f"~{node['offset']}"
+    if node.get("ticker"):  # another company's figure, in a formula across two companies ('revenue^LOW')
+        key += f"^{node['ticker']}"
     return key
+
+
+def operand_ticker(key: str) -> str | None:
+    """The company an operand is pinned to ('revenue^LOW' -> 'LOW'), or None: the answer's own company."""
+    return key.partition("^")[2] or None
 
 
 def operand_parts(key: str) -> tuple[str, str | None, int]:
     """(metric, member or None, year offset) of an operand key."""
-    rest, _, offset = key.partition("~")
+    rest, _, offset = key.partition("^")[0].partition("~")
     metric, _, member = rest.partition("@")
     return metric, member or None, int(offset or 0)
 
 
 def operand_label(key: str) -> str:
+    ticker = operand_ticker(key)
+    if ticker:
+        return f"{operand_label(key.partition('^')[0])} ({ticker})"
     metric, member, offset = operand_parts(key)
     if key.startswith("#"):
         label = metric[1:2].upper() + metric[2:]
@@ -2082,6 +2093,15 @@ def formula_tree(key: str) -> dict | None:
     if not trees:
         return None
     return trees[0] if len(trees) == 1 else {"op": "first", "args": trees}
+
+
+def pinned(tree: dict, ticker: str) -> dict:
+    """The tree with every operand read from company `ticker` (a formula across two companies)."""
+    if "metric" in tree or "line" in tree:
+        return {**tree, "ticker": ticker}
+    if "args" in tree:
+        return {**tree, "args": [pinned(t, ticker) for t in tree["args"]]}
+    return tree
 
 
 def shifted(tree: dict, offset: int) -> dict:

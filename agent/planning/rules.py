@@ -33,6 +33,7 @@ from agent.planning.defined_formulas import (INSTRUCTED, computed_when_asked, su
                                              names_more_formulas,
                                              pronoun_named, unit_said, unmarked, without_names,
                                              without_restated_inputs)
+from agent.planning.across import across_companies, relation_asked
 from agent.planning.conventions import day_count, on_day_count, without_balance_asides, without_day_count
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
@@ -159,6 +160,11 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     company. Only a message refused for naming no company is read again, so "low margin" beside a named
     company, or any message that plans as typed, is untouched."""
     written = text or ""
+    relation = relation_asked(written, directory) if len(written) <= MAX_CHARS else None
+    if relation is not None:  # "HD revenue / LOW revenue": the comparison planned, then the formula across the two
+        across = across_companies(plan_rules(relation.plain, previous=previous, directory=directory), relation, directory)
+        if across is not None:
+            return across
     text = without_sourcing(text or "")  # "Please utilize information provided primarily within the balance sheet"
     asked = without_restated_inputs(text)  # "DPO ... Use accounts payable and cost of sales.": its own inputs
     span, said = averaged_span(asked)  # "3-year average capex as a % of revenue": each year's, averaged
