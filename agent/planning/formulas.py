@@ -139,6 +139,12 @@ def _a_whole(node: dict) -> bool:
     return not all(c.endswith("Current") and not c.endswith("Noncurrent") for c in concepts)
 
 
+def _kind_of_unit(unit: str) -> str:
+    """A unit's kind: a percentage, a ratio and a pure number are one (a quotient shown two ways), so a payout
+    ratio defined as a quotient of per-share figures is the user's definition of it, never the registry's."""
+    return "quotient" if unit in ("percent", "ratio", "pure", "points") else unit
+
+
 def _operand(text: str, names: dict[str, dict] | None = None, members: bool = False,
              lines: frozenset = frozenset()) -> dict:
     text = re.sub(r"[,;]\s*$", "", text)  # "A minus B, divided by C": the comma sets off the division
@@ -181,7 +187,7 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
             return {"op": "first", "args": [summed, named]}
         if _has_operator(aside.group(2)):
             said = parse_expression(aside.group(2), names, members=members, lines=lines)  # the user's definition wins
-            if unit_of(said, "") != unit_of(named, ""):
+            if _kind_of_unit(unit_of(said, "")) != _kind_of_unit(unit_of(named, "")):
                 # "stockholders' equity (net debt over year-end equity)": a quotient is no definition of an amount
                 # (nor an amount of a ratio); the aside restates the whole formula the operand ends, which reads on
                 return named
@@ -1651,6 +1657,21 @@ def _named_metric(before: str, lead_in: re.Pattern = _LEAD_IN) -> tuple[int, int
     lead = lead_in.search(before)
     if lead is None or not lead.group(0).strip():
         return None
+    how = _HOW_SAID.search(before[: lead.start()]) if lead.group(0).strip().startswith(":") else None
+    if how is not None:
+        # "dividend payout ratio using per-share figures: DPS / diluted EPS", "ROA using average assets: ...": how the
+        # user computes it, said between the measure's name and its formula (its words no measure's name)
+        shorter = before[: how.start()] + before[lead.start():]
+        found = _named_before(shorter, lead_in.search(shorter))
+        if found is not None:
+            return (*found[:2], lead.start(), found[3])
+    return _named_before(before, lead)
+
+
+_HOW_SAID = re.compile(r"[,\s]+(?:using|use|with|based\s+on|from|via|on)\s+(?:the\s+|its\s+)?[\w&'\- ]{1,40}$", re.I)
+
+
+def _named_before(before: str, lead: re.Match) -> tuple[int, int, int, str] | None:
     words = list(re.finditer(r"[\w&'.-]+", before[: lead.start()]))
     while words and _WHEN.fullmatch(words[-1].group(0)):
         words.pop()  # "effective tax rate 2023 (...)": the year stays the question's
