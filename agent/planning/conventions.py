@@ -50,7 +50,7 @@ _BALANCE = (r"(?:(?:accounts\s+)?receivables?|a/?r|inventor(?:y|ies)|(?:accounts
 _BALANCE_ASIDE = re.compile(
     r"(?P<lead>[,;(]\s*|\s(?:using|use|on|with|based\s+on|over)\s+)(?:(?:using|use|on|with|based\s+on)\s+)?(?:the\s+|an?\s+)?"
     r"(?:year[\s-]?end(?:ing)?|ending|closing|period[\s-]end|average|avg\.?|mean)\s+(?:net\s+)?" + _BALANCE +
-    r"(?:\s+balances?)?(?P<end>\s*\)|\s*(?=[,;?.!]|$))", re.I)
+    r"(?:\s+balances?)?(?P<end>\s*\)|\s*(?=[,;?.!]|$|(?:in\s+|for\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*)?'?\d{2,4}\b))", re.I)
 
 
 def without_balance_asides(text: str) -> str:
@@ -66,3 +66,21 @@ def without_balance_asides(text: str) -> str:
 def _balanced(key: str) -> bool:
     """A formula that is another's balance form (dso_avg, roe_end)."""
     return any(key in forms for forms in BALANCE_FORMS.values())
+
+
+
+# "(diluted)", ", diluted", "on a diluted basis", "using diluted shares": the count every per-share figure of the
+# registry is over already (its answer says so); "basic" is read where it is said ("per basic share")
+_DILUTED = re.compile(r"(?:[,;(]\s*|\s(?:use|using|with|on|over|based\s+on)\s+)(?:an?\s+|the\s+)?diluted"
+                      r"(?:\s+(?:weighted[\s-]+average\s+)?(?:shares?(?:\s+(?:count|outstanding))?|share\s+count|basis))?"
+                      r"\s*(?:\)|(?=[,;?.!]|$))", re.I)
+_EPS_SAID = re.compile(r"\b(?:eps|earnings\s+per\s+share)\b", re.I)
+
+
+def without_diluted(text: str) -> str:
+    """The text without "diluted" said beside a per-share figure of the registry ("fcf per share (diluted)")."""
+    if _EPS_SAID.search(text or "") or not any(
+            f.unit == "USD/shares" and any(i.metric == "diluted_shares" for i in f.inputs)
+            for f in (FORMULAS[k] for k in match_formulas(text or ""))):
+        return text
+    return _DILUTED.sub(" ", text)

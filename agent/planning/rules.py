@@ -34,7 +34,7 @@ from agent.planning.defined_formulas import (INSTRUCTED, computed_when_asked, su
                                              pronoun_named, unit_said, unmarked, without_names,
                                              without_restated_inputs)
 from agent.planning.across import across_companies, relation_asked
-from agent.planning.conventions import day_count, on_day_count, without_balance_asides, without_day_count
+from agent.planning.conventions import day_count, on_day_count, without_balance_asides, without_day_count, without_diluted
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
                                       FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
@@ -337,7 +337,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = LAYOUT.sub(" ", raw)  # "answer in one line": how to answer, not what
     raw = INSTRUCTED.sub(" ", raw)  # "use year-end balances and 365 days": how to compute, said beside the ask
-    raw = without_balance_asides(without_day_count(raw))  # "(365d, year-end AR)": the ratio's conventions
+    raw = without_diluted(without_balance_asides(without_day_count(raw)))  # "(365d, year-end AR)", "(diluted)"
     raw = to_parent(raw, directory)  # "net earnings attributable to P&G": the net income metric
     raw = eps_kind(raw)  # "EPS using basic shares": basic EPS
     raw = with_industry_definitions(raw)  # "medical care ratio": medical costs over premiums, as printed

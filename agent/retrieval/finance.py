@@ -425,6 +425,10 @@ def stated_convention(key: str) -> str | None:
         if text and (key == prefix or key.startswith(prefix + "_")):
             said = text
             break
+    if said is None and FORMULAS.get(key) and FORMULAS[key].unit == "USD/shares":
+        shares = {i.metric for i in FORMULAS[key].inputs}
+        said = ("on weighted-average diluted shares" if "diluted_shares" in shares else
+                "on weighted-average basic shares" if "basic_shares" in shares else None)
     if said is None and _on_balances(key):
         # the balance convention the ratio was computed on, chosen by the question or its own: said, never silent
         averaged = any(i.offset == -1 for i in FORMULAS[key].inputs)
@@ -789,6 +793,7 @@ def _on_days(f: Formula, days: int) -> Formula:
 # Each days ratio under a 360-day year, asked as such ("DSO using a 360-day year"): key -> its 360-day form.
 DAY_FORMS: dict[str, str] = {k: f"{k}_360" for k, f in FORMULAS.items() if f.unit == "days" and "× 365" in f.expression}
 FORMULAS.update({DAY_FORMS[k]: _on_days(FORMULAS[k], 360) for k in DAY_FORMS})
+
 
 
 def _formula_phrases() -> dict[str, str]:
