@@ -56,11 +56,14 @@ _BALANCE_ASIDE = re.compile(
 def without_balance_asides(text: str) -> str:
     """The text without a balance convention said apart ("(year-end AR)"), when it names a ratio that has a
     balance form: balance_convention (agent.planning.defined_formulas) reads the convention from the text."""
-    if not any(k in BALANCE_FORMS or k in FORMULAS and _balanced(k) for k in match_formulas(text or "")):
+    named = match_formulas(text or "")
+    if not any(k in BALANCE_FORMS or k in FORMULAS and _balanced(k) for k in named):
         return text
-    def cut(m: re.Match) -> str:
-        return " "
-    return _BALANCE_ASIDE.sub(cut, text)
+    for m in reversed(list(_BALANCE_ASIDE.finditer(text))):
+        cut = text[: m.start()] + " " + text[m.end():]
+        if set(match_formulas(cut)) >= set(named):  # never a part of the ratio's name ("return on average equity")
+            text = cut
+    return text
 
 
 def _balanced(key: str) -> bool:
@@ -84,3 +87,27 @@ def without_diluted(text: str) -> str:
             for f in (FORMULAS[k] for k in match_formulas(text or ""))):
         return text
     return _DILUTED.sub(" ", text)
+
+
+# "revenue per employee", "net sales per square foot": a figure over a count the filings do not report
+_PER = re.compile(r"^(?P<a>.+?)\s+per\s+(?P<b>(?!(?:diluted\s+|basic\s+|common\s+)?shares?\b)[a-z].*)$", re.I)
+
+
+def missing_divisor(detail: str | None) -> str | None:
+    """The refusal's words with the operand the filings lack named, when a refused "A per B" reads A as a
+    figure and B as none ("employee (in your formula: revenue per employee)"); else the words unchanged.
+    Why: the refusal then says which operand is missing, not only that the whole is no reported figure."""
+    from agent.planning.formulas import DefinitionError, parse_expression
+
+    m = _PER.match((detail or "").strip())
+    if m is None:
+        return detail
+    try:
+        parse_expression(m.group("a"))
+    except (DefinitionError, RecursionError):
+        return detail
+    try:
+        parse_expression(m.group("b"))
+    except (DefinitionError, RecursionError):
+        return f"{m.group('b')} (in your formula: {detail.strip()})"
+    return detail

@@ -34,7 +34,8 @@ from agent.planning.defined_formulas import (INSTRUCTED, computed_when_asked, su
                                              pronoun_named, unit_said, unmarked, without_names,
                                              without_restated_inputs)
 from agent.planning.across import across_companies, relation_asked
-from agent.planning.conventions import day_count, on_day_count, without_balance_asides, without_day_count, without_diluted
+from agent.planning.conventions import (day_count, missing_divisor, on_day_count, without_balance_asides, without_day_count,
+                                        without_diluted)
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
                                       FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
@@ -187,6 +188,8 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         averaged = as_balance_average(known_registrant(_plan_spelled(balance, previous=previous, directory=directory),
                                                        directory, balance))
         plan = averaged or plan
+    if plan.refusal_reason == "unknown_metric":  # "revenue per employee": the operand not reported, named
+        plan.refusal_detail = missing_divisor(plan.refusal_detail)
     no_quarter = _NO_SUCH_QUARTER.search(text or "")
     if no_quarter and plan.route == "domain":
         # "apple revenue Q5 2024": no filing has that period; never read as a line "revenue q", nor as the year

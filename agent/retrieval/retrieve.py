@@ -26,6 +26,7 @@ from agent.retrieval.causes import (amount_patterns, cause_queries, cut_before_c
                                     stated_amounts, subject_query)
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
 from agent.retrieval.metric_facts import metric_value
+from agent.planning.conventions import missing_divisor
 from agent.planning.formulas import (choose, evaluate, metrics_of, operand_label, operand_parts, operand_ticker, restate,
                                      said_of)
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
@@ -1093,7 +1094,7 @@ def _unresolved_lines(cells: list[dict]) -> dict | None:
             return {"reason": "ambiguous_metric", "detail": phrase, "candidates": c["candidates"][:6]}
         if c.get("members"):  # no label and no member by these words: the members that exist
             return {"reason": "unknown_metric", "detail": f"{phrase} (members reported: {', '.join(c['members'][:12])})"}
-        return {"reason": "unknown_metric", "detail": f"{phrase}"}
+        return {"reason": "unknown_metric", "detail": missing_divisor(phrase)}  # "square foot (in your formula: ...)"
     return None
 
 
