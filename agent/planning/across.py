@@ -33,10 +33,16 @@ _RATIO_OF = re.compile(r"(?P<lead>\b(?:the\s+)?ratio\s+(?:of|between)\s+(?:the\s
                        r"|(?P<lead2>\bhow\s+many\s+times\s+(?:larger|bigger|greater|more|higher|as\s+(?:large|big|much))?)"
                        + _GAP + _A + _GAP + r"(?P<op2>\b(?:than|as)\b)\s+(?:the\s+)?" + _B, re.I)
 # A's figure less B's: "A minus B", "the difference between A and B", "A vs B ...: difference in points", "the gap"
-_LESS = re.compile(_A + _GAP + r"(?P<op>\b(?:minus|less)\b)\s+(?:the\s+)?" + _B, re.I)
+_LESS = re.compile(_A + _GAP + r"(?P<op>\b(?:minus|less)\b)\s+(?:the\s+)?" + _B +
+                   # "how much more revenue did Apple have than Nvidia?": A's figure less B's
+                   r"|(?P<lead>\bhow\s+much\s+(?:more|higher|larger|bigger|greater)\b)" + _GAP + _A + _GAP +
+                   r"(?P<op2>\bthan\b)\s+(?:the\s+)?" + _B, re.I)
 _DIFFERENCE = re.compile(r"(?:\b(?:the|a)\s+)?\b(?:difference|gap|spread|delta)\b(?:\s+(?:in|of)\s+(?:percentage\s+)?"
                          r"(?:points|pp|pts|bps|basis\s+points)\b)?(?:\s+between\b)?", re.I)
 _BETWEEN = re.compile(_A + _GAP + r"\b(?:and|vs\.?|versus|compared\s+(?:to|with))\s+(?:the\s+)?" + _B, re.I)
+
+
+_IN_POINTS = re.compile(r",?\s*\b(?:in|as)\s+(?:percentage\s+)?(?:points|pp|pts|bps|basis\s+points)\b", re.I)
 
 
 @dataclass
@@ -75,6 +81,8 @@ def relation_asked(text: str, directory) -> Relation | None:
         op, plain = "-", _DIFFERENCE.sub(" ", masked)
     if op is None:
         return None
+    if op == "-":  # ", in percentage points": the unit a difference of two percentages takes anyway
+        plain = _IN_POINTS.sub(" ", plain)
     plain = plain.replace(_A, text[spans[0][0]: spans[0][1]]).replace(_B, text[spans[1][0]: spans[1][1]])
     return Relation(op, spans[0][2], re.sub(r"\s+", " ", plain).strip())
 

@@ -30,7 +30,7 @@ def without_day_count(text: str) -> str:
     """The text without its day-count words ("(365d, ending AP)" -> "(ending AP)")."""
     def cut(m: re.Match) -> str:
         return "(" if m.group("lead").startswith("(") else " "
-    return re.sub(r"\(\s*\)", " ", DAY_COUNT.sub(cut, text or ""))
+    return re.sub(r"\(\s*\)", " ", re.sub(r"\(\s+", "(", DAY_COUNT.sub(cut, text or "")))
 
 
 def on_day_count(metrics: list[str], days: int | None) -> list[str] | None:

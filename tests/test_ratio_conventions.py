@@ -1,0 +1,73 @@
+"""How a named ratio is computed, said beside it: a 360-day year is a form of the days ratio of its own; a
+balance convention or a share count said apart is read as the ratio's convention, never as a line item; a
+payout defined over per-share figures is computed as defined; and a refused "A per B" names B."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from agent.planning.conventions import day_count, missing_divisor, without_day_count
+from agent.retrieval.finance import DAY_FORMS, FORMULAS
+from tests.test_figures import ask, directory, footnote, plan  # noqa: F401 (fixtures)
+
+
+def test_each_days_ratio_has_a_360_day_form_whose_expression_says_so():
+    assert DAY_FORMS["dso"] == "dso_360" and DAY_FORMS["dio_avg"] == "dio_avg_360"
+    f = FORMULAS["dso_360"]
+    assert "× 360" in f.expression and "360-day year" in f.expression and "365" not in f.expression
+    assert f.compute([Decimal(33410), Decimal(391035)]) == Decimal("30.7583720127")  # AR ÷ revenue × 360
+    assert FORMULAS["dso"].compute([Decimal(33410), Decimal(391035)]) == Decimal("31.1855716240")
+
+
+@pytest.mark.parametrize("text, days, left", [
+    ("Apple DSO FY2024 using a 360-day year", 360, "Apple DSO FY2024"),
+    ("apple dso fy24, 365 days", 365, "apple dso fy24"),
+    ("tsla dpo 2024 (365d, year-end AP)", 365, "tsla dpo 2024 (year-end AP)"),
+    ("days sales outstanding on a 360 day basis", 360, "days sales outstanding"),
+    ("apple revenue fy24", None, "apple revenue fy24"),
+])
+def test_a_day_count_is_read_and_taken_out(text, days, left):
+    assert day_count(text) == days
+    assert " ".join(without_day_count(text).split()) == left
+
+
+@pytest.mark.parametrize("text, metrics", [
+    ("Apple DSO FY2024 using a 360-day year", ["dso_360"]),
+    ("apple dso fy24, 365 days", ["dso"]),
+    ("apple dso fy24 (year-end AR)", ["dso"]),
+    ("Walmart DIO FY2025 on average inventory, 360 days", ["dio_avg_360"]),
+    ("apple's payables turnover on average AP fy24", ["payables_turnover_avg"]),
+    ("What is Tesla's return on average equity for 2024?", ["roe"]),  # the ratio's own name, never cut
+    ("nvda fcf per share fy2025 (diluted)", ["fcf_per_share"]),
+    ("OCF per share, diluted, Apple FY2024", ["ocf_per_share"]),
+])
+def test_a_convention_said_beside_a_ratio_is_its_convention(directory, text, metrics):  # noqa: F811
+    p = plan(directory, text)
+    assert p.route == "domain" and p.metrics == metrics, p
+
+
+@pytest.mark.parametrize("text", [
+    "Walmart FY2025 dividend payout ratio (dividends per share / diluted EPS)",
+    "Walmart FY2025 dividend payout ratio using per-share figures: dividends per share / diluted EPS",
+])
+def test_a_payout_defined_over_per_share_figures_is_computed_as_defined(directory, text):  # noqa: F811
+    p = plan(directory, text)
+    assert p.metrics == ["udf:dividend payout ratio"], p
+    assert p.definitions[-1]["formula"] == "Dividends declared per share ÷ Diluted EPS", p.definitions
+
+
+def test_a_refused_figure_per_unit_names_the_unit_as_the_operand_missing():
+    assert missing_divisor("revenue per employee") == "employee (in your formula: revenue per employee)"
+    assert missing_divisor("net sales per square foot") == "square foot (in your formula: net sales per square foot)"
+    assert missing_divisor("revenue per share") == "revenue per share"  # a per-share figure: no unit missing
+    assert missing_divisor("widget sales per employee") == "widget sales per employee"  # the numerator is unknown too
+
+
+def test_the_answer_names_the_balance_convention_its_ratio_used(footnote):  # noqa: F811
+    answer = ask(footnote, "Apple ROA FY2024")
+    assert answer.kind == "answer", answer.text
+    assert "on the average of opening and closing balances" in answer.text, answer.text
+    assert "return on assets (on the average of opening and closing balances) for fiscal 2024 was" in answer.text
+    assert answer.calculation and "average total assets" in answer.calculation[0].formula
