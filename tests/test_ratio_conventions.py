@@ -71,3 +71,17 @@ def test_the_answer_names_the_balance_convention_its_ratio_used(footnote):  # no
     assert "on the average of opening and closing balances" in answer.text, answer.text
     assert "return on assets (on the average of opening and closing balances) for fiscal 2024 was" in answer.text
     assert answer.calculation and "average total assets" in answer.calculation[0].formula
+
+
+@pytest.mark.parametrize("text, formula", [
+    # other operands than the registry computes with: the user's figure, never the registry's beside it
+    ("debt-to-equity (total liabilities / shareholders' equity) for Apple FY2024", "Total liabilities ÷ Total stockholders' equity"),
+    ("Apple debt to equity (long-term debt / shareholders' equity) FY2024", "Long-term debt ÷ Total stockholders' equity"),
+])
+def test_a_named_ratio_defined_in_other_operands_is_computed_as_defined(directory, text, formula):  # noqa: F811
+    p = plan(directory, text)
+    assert p.metrics == ["udf:debt to equity"] and p.definitions[-1]["formula"] == formula, p
+
+
+def test_a_named_ratio_restated_in_its_own_operands_is_the_registrys(directory):  # noqa: F811
+    assert plan(directory, "Apple asset turnover (revenue / total assets) fy2024").metrics == ["asset_turnover"]

@@ -1105,7 +1105,7 @@ _SETS_OFF = re.compile(r"[(\[=]|\b(?:defined|calculated|computed|measured)\s+as\
 _LEAD = re.compile(r"^(?:(?:defined|calculated|computed|measured)\s+as|i\.?e\.?|=)\s*", re.I)
 
 
-def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda start, end, since=None: True,
+def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda start, end, since=None, tree=None: True,
                 lines: frozenset = frozenset()) -> tuple[dict, int, int] | None:
     """A formula written into the question itself ("compute gross profit minus SG&A", "net income
     divided by diluted shares", "cash returned as a % of operating cash flow"): the longest run of
@@ -1153,7 +1153,7 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
                 since = start + (sets_off[-1].end() if sets_off else 0)
                 if re.search(r"\bas\s+$", clause[:lo], re.I):
                     since = start + lo  # "inventory turnover as cost of sales over inventory": the name's definition
-                if "op" not in tree or not bounded(start + lo, start + hi, since) or _itself(tree):
+                if "op" not in tree or not bounded(start + lo, start + hi, since, tree) or _itself(tree):
                     continue
                 shown = (_unwrap(piece) or piece).strip()
                 asked = {"year": str(max(said_years))} if read != piece else {}  # the later year: the question's
@@ -1397,7 +1397,7 @@ def _bounded(text: str, directory, named: str | None):
         return (not w or w in FILLER or w in _INTRODUCING or bool(re.fullmatch(r"(?:fy)?'?\d+\w*|[-.]+", w))
                 or (named is not None and w in normalize(named).split()))
 
-    def bounded(start: int, end: int, since: int | None = None) -> bool:
+    def bounded(start: int, end: int, since: int | None = None, tree: dict | None = None) -> bool:
         """`since`: where the formula's clause starts; every word between it and the formula is one of
         the question's own ("what was", the company, the year), never an operand's first words left out
         ("reduction of | operating lease assets over revenue" is no formula over the assets)."""
@@ -1413,6 +1413,13 @@ def _bounded(text: str, directory, named: str | None):
             # "2024 cash conversion: operating cash flow over net earnings": a metric or registry formula set off
             # right before the formula is the name it defines (agent.planning.formulas.inline_formula)
             named_here = _named_metric(text[:start], _COMMA_LEAD_IN)
+            if named_here is None and text[start:start + 1] in _OPEN and tree is not None:
+                # the formula's own bracket sets it off as a registry measure's definition in other operands than
+                # the registry's ("debt to equity (total liabilities / equity)"): the user's figure, never the
+                # registry's computed beside it (a restatement of the registry's own is answered as the registry's)
+                named_here = _named_metric(text[:start] + text[start], _COMMA_LEAD_IN)
+                if named_here is not None and (named_here[3] not in FORMULAS or _restates(named_here[3], tree)):
+                    named_here = None
             own = _OWN_NAME.search(text[:start])  # "tesla 2024 asset cover: buybacks over total assets": the user's name
             if (named_here is None or named_here[1] != before[-1].end()) and (
                     own is None or any(s <= before[-1].start() < e for s, e in companies())
@@ -1512,7 +1519,8 @@ def _inline_found(rest: str, plan, definition: dict, start: int, end: int, regis
         if key is None:
             # "cash conversion 2024 -- CFO over net earnings", "ROA: net income / average assets": the registry
             # measure set off right before the formula, its year between them, is the one the user defines
-            named = _named_or_comma(rest[:start], definition["tree"])
+            opener = rest[start:start + 1] if rest[start:start + 1] in _OPEN else ""  # the formula's own bracket
+            named = _named_or_comma(rest[:start] + opener, definition["tree"])
             if named is not None and named[3] in registry and _restates(named[3], definition["tree"]):
                 return None  # "interest coverage: operating income / interest expense": the registry's own, as named
             if named is not None and named[3] in registry:
@@ -1610,7 +1618,10 @@ def _restates(key: str, tree: dict) -> bool:
             found |= m
         return found
     ops = metrics(tree)
-    return bool(ops) and len(ops) >= 2 and ops <= formula_inputs(key)
+    # every operand the registry computes with first: "debt to equity: long-term debt / equity" leaves out
+    # the current debt the registry's figure holds, so it is the user's own figure, computed as written
+    return bool(ops) and len(ops) >= 2 and ops <= formula_inputs(key) and (
+        key not in FORMULAS or ops >= {i.metric for i in FORMULAS[key].inputs})
 
 
 def _reads_as(key: str, tree: dict) -> bool:

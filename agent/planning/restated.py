@@ -87,6 +87,10 @@ def _restated(expr: str, keys: list[str], whole: bool = True) -> str | None:
         return None
     for key in keys:
         inputs = formula_inputs(key)
+        if whole and len(ops) >= 2 and not ops >= {i.metric for i in FORMULAS[key].inputs}:
+            # "debt to equity (long-term debt / equity)": operands of a fallback form only, or fewer than the formula
+            # reads, define another figure than the one the registry computes first: the user's own, computed so
+            continue
         if ops <= inputs and (not whole or len(ops) >= 2 or len(FORMULAS[key].inputs) == 1):
             return key
     return None
