@@ -147,6 +147,10 @@ class _Facts:
         match, _ = company_line(self.conn, self.memo, self.company["cik"], line_key(said))
         if match is None:
             return None
+        if METRICS[metric_key].period == "instant" and match.statement != "balance":
+            # a balance is read from the balance sheet: Abbott prints no "Total liabilities", and the row its lease
+            # note labels "Total Liability" is its lease liabilities, a part stated as the whole
+            return None
         if _NETTED.search(match.concept) and not any(_NETTED.search(c) for c in METRICS[metric_key].concepts):
             # "Interest - net" (InterestRevenueExpenseNet) read for "Interest expense": income netted against
             # the expense, signed as income; a formula over it would state a different figure, or its sign flipped
