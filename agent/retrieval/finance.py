@@ -442,7 +442,8 @@ def stated_convention(key: str) -> str | None:
 def _on_balances(key: str) -> bool:
     """A ratio that has forms over average and over year-end balances (ROE, DSO, turnover ...), in any of them."""
     base = key[:-4] if key.endswith("_360") else key
-    return base in BALANCE_FORMS or any(base in forms for forms in BALANCE_FORMS.values())
+    return base in BALANCE_FORMS or any(base in forms for forms in BALANCE_FORMS.values()) or (
+        base in FORMULAS and FORMULAS[base].unit == "days")  # the cash cycle, the operating cycle
 
 
 def _then(chain: list[Formula], fallback: str) -> list[Formula]:
