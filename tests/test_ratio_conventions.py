@@ -85,3 +85,26 @@ def test_a_named_ratio_defined_in_other_operands_is_computed_as_defined(director
 
 def test_a_named_ratio_restated_in_its_own_operands_is_the_registrys(directory):  # noqa: F811
     assert plan(directory, "Apple asset turnover (revenue / total assets) fy2024").metrics == ["asset_turnover"]
+
+
+def test_a_ratio_over_year_end_balances_has_a_form_over_average_balances():
+    f = FORMULAS["cash_conversion_cycle_avg"]
+    assert [(i.metric, i.offset) for i in f.inputs][:2] == [("inventory", 0), ("inventory", -1)]
+    assert "average of the year's opening and closing" in f.expression and "year-end" not in f.expression
+    # Texas Instruments FY2023: inventories 3,999 / 2,757, receivables 1,787 / 1,895, payables 802 / 851
+    values = [Decimal(v) for v in (3999, 2757, 1787, 1895, 802, 851, 6500, 17519)]
+    expected = ((Decimal(3999 + 2757) / 2 / 6500) + (Decimal(1787 + 1895) / 2 / 17519) - (Decimal(802 + 851) / 2 / 6500)) * 365
+    assert abs(f.compute(values) - expected) < Decimal("1E-9")
+
+
+@pytest.mark.parametrize("text, metrics", [
+    ("Apple quick ratio fy2024 on average balances", ["quick_ratio_avg"]),
+    ("apple current ratio fy2024", ["current_ratio"]),
+])
+def test_average_balances_asked_are_applied(directory, text, metrics):  # noqa: F811
+    assert plan(directory, text).metrics == metrics
+
+
+def test_average_balances_no_form_computes_are_refused_never_silently_year_end(directory):  # noqa: F811
+    p = plan(directory, "apple debt to equity fy24 using average equity")
+    assert p.refusal_reason == "unknown_metric" and "average" in p.refusal_detail, p

@@ -111,3 +111,21 @@ def missing_divisor(detail: str | None) -> str | None:
     except (DefinitionError, RecursionError):
         return f"{m.group('b')} (in your formula: {detail.strip()})"
     return detail
+
+
+def unapplied_average(metrics: list[str], text: str) -> str | None:
+    """What a question asks on average balances that no form of its ratio computes so ("debt to equity using
+    average equity": total debt over year-end equity only), said for the refusal; None when every ratio asked
+    over a balance is computed as asked. Why: a convention the question states is never silently the other one."""
+    from agent.planning.defined_formulas import _AVERAGE_SAID, _YEAR_END_SAID
+    from agent.retrieval.concepts import METRICS
+
+    if not _AVERAGE_SAID.search(text or "") or _YEAR_END_SAID.search(text or ""):
+        return None
+    for key in metrics:
+        f = FORMULAS.get(key)
+        if f is None or key in BALANCE_FORMS or any(i.offset for i in f.inputs) or f.unit in ("USD",):
+            continue
+        if any(METRICS[i.metric].period == "instant" for i in f.inputs):
+            return f"{f.label.lower()} on average balances (it is computed on year-end balances only)"
+    return None

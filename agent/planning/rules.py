@@ -34,8 +34,8 @@ from agent.planning.defined_formulas import (INSTRUCTED, computed_when_asked, su
                                              pronoun_named, unit_said, unmarked, without_names,
                                              without_restated_inputs)
 from agent.planning.across import across_companies, relation_asked
-from agent.planning.conventions import (day_count, missing_divisor, on_day_count, without_balance_asides, without_day_count,
-                                        without_diluted)
+from agent.planning.conventions import (day_count, missing_divisor, on_day_count, unapplied_average, without_balance_asides,
+                                        without_day_count, without_diluted)
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
                                       FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
@@ -178,6 +178,9 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     plan = computed_when_asked(plan, written)  # "..., calculated from the income statement": the formula's figure
     plan.metrics = balance_convention(plan.metrics, text or "")
     plan.metrics = on_day_count(plan.metrics, day_count(text or "")) or plan.metrics  # "DSO on a 360-day year"
+    unapplied = unapplied_average(plan.metrics, text or "") if plan.route == "domain" else None
+    if unapplied:  # "debt to equity using average equity": no form of it computes so, and never silently otherwise
+        return refusal_plan("unknown_metric", unapplied, tickers=plan.tickers, fiscal_years=plan.fiscal_years)
     plan = with_defined_parts(plan)  # "quick ratio, where quick assets = ...": the ratio over the user's part
     if span:
         plan = averaged_over_years(plan, span)

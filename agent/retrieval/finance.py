@@ -9,6 +9,7 @@ displayed" is a plain string comparison.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+import re
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
@@ -780,6 +781,40 @@ _NAMED: list[Formula] = [
 
 FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *_DEBT, *_MORE, *_BALANCES, *_NAMED, *_catalogued(), *(_growth_formula(m) for m in GROWTH_BASES),
                                                    *(_change_formula(m) for m in GROWTH_BASES)]}
+
+
+def _averaged(f: Formula) -> Formula:
+    """A ratio over year-end balances computed over each balance's average of the year's opening and closing
+    instead ("the cash conversion cycle on average balances", "debt to equity on average equity")."""
+    inputs, picks = [], []
+    for i in f.inputs:
+        if METRICS[i.metric].period == "instant":
+            inputs += [i, replace(i, offset=-1)]
+            picks.append((len(inputs) - 2, len(inputs) - 1))
+        else:
+            inputs.append(i)
+            picks.append((len(inputs) - 1,))
+
+    def fn(*values, _fn=f.fn):
+        return _fn(*[(values[p[0]] + values[p[1]]) / 2 if len(p) == 2 else values[p[0]] for p in picks])
+    said = re.sub(r"\s*\(year-end(?: balances?)?\)|year-end balances?,\s*|\byear-end(?: balances?)?;?\s*", " ", f.expression)
+    said = re.sub(r"\(\s+", "(", " ".join(said.split()))
+    return replace(f, key=f"{f.key}_avg", synonyms=(), inputs=tuple(inputs), fn=fn, fallback=None,
+                   expression=f"{said} (each balance the average of the year's opening and closing)")
+
+
+# Every ratio over year-end balances that has no average form yet gets one, asked as such ("using average balances"):
+# a convention the question states is applied, never silently the other one (agent.planning.defined_formulas).
+_FALLEN_BACK_ON = {f.fallback for f in FORMULAS.values() if f.fallback}  # a chain's later steps: its head's forms
+for _k, _f in list(FORMULAS.items()):
+    if (_k in BALANCE_FORMS or _k in _FALLEN_BACK_ON or any(_k in forms for forms in BALANCE_FORMS.values()) or _f.fallback
+            or _f.unit not in ("ratio", "percent", "days", "USD/shares") or any(i.offset for i in _f.inputs)
+            or _k.endswith(("_growth", "_change")) or any(_k.startswith(p) for p in ("total_debt", "net_debt"))
+            or not any(METRICS[i.metric].period == "instant" for i in _f.inputs)
+            or f"{_k}_avg" in FORMULAS):
+        continue
+    FORMULAS[f"{_k}_avg"] = _averaged(_f)
+    BALANCE_FORMS[_k] = (f"{_k}_avg", None)
 
 
 def _on_days(f: Formula, days: int) -> Formula:
