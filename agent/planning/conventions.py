@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from agent.retrieval.finance import BALANCE_FORMS, DAY_FORMS, FORMULAS, match_formulas
+from agent.retrieval.finance import BALANCE_FORMS, DAY_FORMS, FORMULA_PHRASES, FORMULAS, match_formulas
 
 # "using a 360-day year", "365 days", "(365d, ...)", "on a 360 day basis", "360-day convention"
 _DAYS = (r"(?P<n>36[05])[\s-]*(?:d\b|days?\b)(?:[\s-]+(?:a\s+|per\s+)?(?:fiscal\s+)?years?\b)?"
@@ -129,3 +129,34 @@ def unapplied_average(metrics: list[str], text: str) -> str | None:
         if any(METRICS[i.metric].period == "instant" for i in f.inputs):
             return f"{f.label.lower()} on average balances (it is computed on year-end balances only)"
     return None
+
+
+# "gross profit per share", "EBITDA per share": a year's amount over the share count the registry's per-share figures
+# take (weighted-average diluted shares), said so in the restated formula; a balance ("cash per share") is not read so
+_PER_SHARE = re.compile(r"(?P<x>(?:[\w&'-]+\s+){1,5}?)per\s+share\b(?!\s+(?:outstanding|count))", re.I)
+
+
+def per_diluted_share(text: str) -> str:
+    """The text with "<a year's amount> per share" said as "per diluted share" when no figure of that name is
+    reported or registered ("dividends per share", "free cash flow per share" are)."""
+    from agent.planning.formulas import DefinitionError, metrics_of, operand_parts, parse_expression, unit_of
+    from agent.retrieval.concepts import METRICS, PHRASES, normalize
+
+    for m in reversed(list(_PER_SHARE.finditer(text or ""))):
+        words = m.group("x").split()
+        for n in range(len(words), 0, -1):
+            said = " ".join(words[-n:])
+            phrase = normalize(f"{said} per share").strip()
+            if phrase in PHRASES or phrase in FORMULA_PHRASES or not normalize(said).strip():
+                break
+            try:
+                tree = parse_expression(said)
+            except (DefinitionError, RecursionError):
+                continue
+            keys = [operand_parts(k)[0] for k in metrics_of(tree)]
+            if keys == ["net_income"] and "op" not in tree:  # "net income per share": the EPS the company reports
+                text = text[: m.start("x") + m.group("x").rfind(said)] + "diluted earnings per share" + text[m.end():]
+            elif keys and unit_of(tree, "") == "USD" and all(k in METRICS and METRICS[k].period == "duration" for k in keys):
+                text = text[: m.end("x")] + "per diluted share" + text[m.end():]
+            break
+    return text

@@ -34,8 +34,8 @@ from agent.planning.defined_formulas import (INSTRUCTED, computed_when_asked, su
                                              pronoun_named, unit_said, unmarked, without_names,
                                              without_restated_inputs)
 from agent.planning.across import across_companies, relation_asked
-from agent.planning.conventions import (day_count, missing_divisor, on_day_count, unapplied_average, without_balance_asides,
-                                        without_day_count, without_diluted)
+from agent.planning.conventions import (day_count, missing_divisor, on_day_count, per_diluted_share, unapplied_average,
+                                        without_balance_asides, without_day_count, without_diluted)
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
                                       FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
@@ -344,6 +344,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = LAYOUT.sub(" ", raw)  # "answer in one line": how to answer, not what
     raw = INSTRUCTED.sub(" ", raw)  # "use year-end balances and 365 days": how to compute, said beside the ask
     raw = without_diluted(without_balance_asides(without_day_count(raw)))  # "(365d, year-end AR)", "(diluted)"
+    raw = per_diluted_share(raw)  # "EBITDA per share": over the weighted-average diluted shares, as the registry's
     raw = to_parent(raw, directory)  # "net earnings attributable to P&G": the net income metric
     raw = eps_kind(raw)  # "EPS using basic shares": basic EPS
     raw = with_industry_definitions(raw)  # "medical care ratio": medical costs over premiums, as printed
