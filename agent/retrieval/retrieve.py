@@ -401,6 +401,14 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
         cell["missing_inputs"] = ["a reported line item (the formula names none)"]
         return None
     inputs = {k: _operand(conn, deps, facts, k, fy, orders) for k in dict.fromkeys(keys)}
+    if any(operand_parts(k)[0] in ("current_assets", "current_liabilities") for k in keys):
+        # a formula over current items ("(cash + marketable securities + receivables) / current liabilities"): a
+        # printed row the company prints both current and noncurrent is its current one, as the formula reads it
+        for k, e in inputs.items():
+            metric, _, offset = operand_parts(k)
+            if e is None and metric.startswith("#") and not metric[1:].startswith(("current", "noncurrent", "non-current")):
+                inputs[k] = _operand(conn, deps, facts, f"#current {metric[1:]}" + (f"~{offset}" if offset else ""),
+                                     fy, orders)
     ltd = inputs.get("long_term_debt")
     # the long-term debt tagged with its current maturities in it (LongTermDebt): a sum with the current portion would
     # count them twice, so an alternative without the current debt is taken (long-term debt alone: the whole)
