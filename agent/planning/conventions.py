@@ -160,3 +160,12 @@ def per_diluted_share(text: str) -> str:
                 text = text[: m.end("x")] + "per diluted share" + text[m.end():]
             break
     return text
+
+
+# "unadjusted operating income", "unadjusted EBITDA": the figure as reported, which is every figure answered (a
+# company's adjusted measure is named "adjusted", never "unadjusted")
+_UNADJUSTED = re.compile(r"(?<![\w-])unadjusted\s+(?=[a-z&])", re.I)
+
+
+def without_unadjusted(text: str) -> str:
+    return _UNADJUSTED.sub("", text or "")

@@ -497,7 +497,7 @@ def without_restated_inputs(text: str) -> str:
 def _inputs_of_asked(head: str, what: str, keys: list[str] | None = None) -> bool:
     """Whether the words `what` name only inputs of the ratio `head` names (or of the formulas `keys`)."""
     asked = keys or [k for k in match_formulas(head) if k in FORMULAS]
-    said = normalize(_BALANCE_WORDS.sub(" ", what))
+    said = normalize(_BALANCE_WORDS.sub(" ", _UNADJUSTED_SAID.sub("", what)))  # "unadjusted operating income": as reported
     spans = find_phrases(said, PHRASES)
     covered = {i for start, end, _ in spans for i in range(start, end)}
     leftover = [w for i, w in enumerate(said.split()) if i not in covered and w not in _JOINING]

@@ -35,7 +35,7 @@ from agent.planning.defined_formulas import (INSTRUCTED, computed_when_asked, su
                                              without_restated_inputs)
 from agent.planning.across import across_companies, relation_asked
 from agent.planning.conventions import (day_count, missing_divisor, on_day_count, per_diluted_share, unapplied_average,
-                                        without_balance_asides, without_day_count, without_diluted)
+                                        without_balance_asides, without_day_count, without_diluted, without_unadjusted)
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
                                       FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
@@ -345,6 +345,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = INSTRUCTED.sub(" ", raw)  # "use year-end balances and 365 days": how to compute, said beside the ask
     raw = without_diluted(without_balance_asides(without_day_count(raw)))  # "(365d, year-end AR)", "(diluted)"
     raw = per_diluted_share(raw)  # "EBITDA per share": over the weighted-average diluted shares, as the registry's
+    raw = without_unadjusted(raw)  # "unadjusted operating income": the figure as reported
     raw = to_parent(raw, directory)  # "net earnings attributable to P&G": the net income metric
     raw = eps_kind(raw)  # "EPS using basic shares": basic EPS
     raw = with_industry_definitions(raw)  # "medical care ratio": medical costs over premiums, as printed
