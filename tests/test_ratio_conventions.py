@@ -121,3 +121,25 @@ def test_a_years_amount_per_share_is_over_the_diluted_count(directory, text, ask
     assert p.metrics == [asked], p
     if formula:
         assert p.definitions[-1]["formula"] == formula
+
+
+@pytest.mark.parametrize("text, metrics", [
+    # FinanceBench-style wrappers around the ask: instructions, never a figure's words
+    ("Taking into account the information outlined in the income statement, what is Apple's FY2024 operating margin?",
+     ["operating_margin"]),
+    ("Answer the following question as if you are an equity research analyst and have lost internet connection so you do "
+     "not have access to financial metric providers. What is Apple's FY2024 gross margin?", ["gross_margin"]),
+    ("What is the FY2024 unadjusted EBITDA margin for Apple? Calculate unadjusted EBITDA using unadjusted operating income "
+     "and D&A (from cash flow statement).", ["ebitda_margin"]),
+    ("What is Apple's FY2024 unadjusted operating income?", ["operating_income"]),
+    ("What is Tesla's FY2024 unadjusted EBIT (using unadjusted operating income)?", ["ebit"]),
+])
+def test_wrappers_and_restated_inputs_around_a_ratio_leave_the_ratio(directory, text, metrics):  # noqa: F811
+    p = plan(directory, text)
+    assert p.route == "domain" and p.metrics == metrics, p
+
+
+def test_the_change_of_a_ratio_between_two_years_is_their_difference(directory):  # noqa: F811
+    p = plan(directory, "what is the FY2023 - FY2024 change in the current ratio for Apple?")
+    assert p.fiscal_years == [2024] and p.metrics == ["udf:current ratio change from the prior year"], p
+    assert p.definitions[-1]["unit"] == "ratio" and p.definitions[-1]["tree"]["op"] == "-"
