@@ -143,3 +143,14 @@ def test_the_change_of_a_ratio_between_two_years_is_their_difference(directory):
     p = plan(directory, "what is the FY2023 - FY2024 change in the current ratio for Apple?")
     assert p.fiscal_years == [2024] and p.metrics == ["udf:current ratio change from the prior year"], p
     assert p.definitions[-1]["unit"] == "ratio" and p.definitions[-1]["tree"]["op"] == "-"
+
+
+def test_named_ratios_over_tangible_equity_and_operating_leverage():
+    f = FORMULAS["return_on_tangible_equity"]
+    # net income 100 over equity 1,000 less goodwill 300 and intangibles 200
+    assert f.compute([Decimal(100), Decimal(1000), Decimal(300), Decimal(200)]) == Decimal("20.0000000000")
+    tbv = FORMULAS["tangible_book_value_per_share"]
+    assert tbv.compute([Decimal(1000), Decimal(300), Decimal(200), Decimal(50)]) == Decimal("10.0000000000")
+    dol = FORMULAS["operating_leverage"]  # Apple FY2024: operating income 123,216 / 114,301, revenue 391,035 / 383,285
+    assert dol.compute([Decimal(123216), Decimal(114301), Decimal(391035), Decimal(383285)]).quantize(Decimal("0.01")) \
+        == Decimal("3.86")
