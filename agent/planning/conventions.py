@@ -59,11 +59,33 @@ def without_balance_asides(text: str) -> str:
     named = match_formulas(text or "")
     if not any(k in BALANCE_FORMS or k in FORMULAS and _balanced(k) for k in named):
         return text
+    reads = {i.metric for k in named if k in FORMULAS for f in (k, *BALANCE_FORMS.get(k, ())) if f
+             for i in FORMULAS[f].inputs}
     for m in reversed(list(_BALANCE_ASIDE.finditer(text))):
         cut = text[: m.start()] + " " + text[m.end():]
+        balance = _balance_named(m.group(0))
+        if balance is not None and balance not in reads:
+            continue  # "DSO on average inventory": a balance the ratio does not read, left for the refusal to name
         if set(match_formulas(cut)) >= set(named):  # never a part of the ratio's name ("return on average equity")
             text = cut
     return text
+
+
+def _balance_named(aside: str) -> str | None:
+    """The metric an aside's balance names ("(year-end AR)" -> accounts_receivable), None for "balances"."""
+    from agent.planning.formulas import OPERAND_INITIALS
+    from agent.retrieval.concepts import PHRASES, normalize
+
+    words = re.sub(r"^[\s,;(]*(?:(?:using|use|on|with|based\s+on|over)\s+)*(?:the\s+|an?\s+)?"
+                   r"(?:year[\s-]?end(?:ing)?|ending|closing|period[\s-]end|average|avg\.?|mean)\s+(?:net\s+)?", "",
+                   aside.strip(" )"), flags=re.I)
+    said = normalize(re.sub(r"\s+balances?$", "", words, flags=re.I)).strip()
+    if not said or said in ("balance", "balances"):
+        return None
+    return PHRASES.get(said) or PHRASES.get(f"accounts {said}") or OPERAND_INITIALS.get(said) or \
+        {"ar": "accounts_receivable", "a r": "accounts_receivable", "ap": "accounts_payable", "a p": "accounts_payable",
+         "receivables": "accounts_receivable", "payables": "accounts_payable", "inventory": "inventory",
+         "inventories": "inventory", "ppe": "ppe_net", "pp&e": "ppe_net"}.get(said, "?")
 
 
 def _balanced(key: str) -> bool:
