@@ -217,7 +217,7 @@ CATALOGUE: tuple[tuple, ...] = (
      lambda ni, eq, gw, ia: ni / (eq - gw - ia) * HUNDRED, "expr"),
     # how much operating income moved for each unit revenue moved, year over year
     ("operating_leverage", "Degree of operating leverage",
-     ("degree of operating leverage", "operating leverage", "dol", "operating leverage ratio"),
+     ("degree of operating leverage", "dol", "operating leverage ratio"),
      (("operating_income", 0), ("operating_income", -1), ("revenue", 0), ("revenue", -1)), "ratio",
      "(Operating income ÷ Operating income (prior year) − 1) ÷ (Revenue ÷ Revenue (prior year) − 1) (the year's "
      "operating income growth over its revenue growth)",
