@@ -1418,7 +1418,7 @@ def _bounded(text: str, directory, named: str | None):
                 # the registry's ("debt to equity (total liabilities / equity)"): the user's figure, never the
                 # registry's computed beside it (a restatement of the registry's own is answered as the registry's)
                 named_here = _named_metric(text[:start] + text[start], _COMMA_LEAD_IN)
-                if named_here is not None and (named_here[3] not in FORMULAS or _restates(named_here[3], tree)):
+                if named_here is not None and (named_here[3] not in FORMULAS or _reads_only_its_own(named_here[3], tree)):
                     named_here = None
             own = _OWN_NAME.search(text[:start])  # "tesla 2024 asset cover: buybacks over total assets": the user's name
             if (named_here is None or named_here[1] != before[-1].end()) and (
@@ -1521,7 +1521,9 @@ def _inline_found(rest: str, plan, definition: dict, start: int, end: int, regis
             # measure set off right before the formula, its year between them, is the one the user defines
             opener = rest[start:start + 1] if rest[start:start + 1] in _OPEN else ""  # the formula's own bracket
             named = _named_or_comma(rest[:start] + opener, definition["tree"])
-            if named is not None and named[3] in registry and _restates(named[3], definition["tree"]):
+            if named is not None and named[3] in registry and (
+                    _restates(named[3], definition["tree"])
+                    or opener and _reads_only_its_own(named[3], definition["tree"])):
                 return None  # "interest coverage: operating income / interest expense": the registry's own, as named
             if named is not None and named[3] in registry:
                 at, stop, lead, key, by_comma = named
@@ -1622,6 +1624,14 @@ def _restates(key: str, tree: dict) -> bool:
     # the current debt the registry's figure holds, so it is the user's own figure, computed as written
     return bool(ops) and len(ops) >= 2 and ops <= formula_inputs(key) and (
         key not in FORMULAS or ops >= {i.metric for i in FORMULAS[key].inputs})
+
+
+def _reads_only_its_own(key: str, tree: dict) -> bool:
+    """Whether a bracketed definition reads the registry formula's own operands, alternatives included ("EBITDA
+    (operating income + D&A)", D&A read as its printed rows where need be): every operand the registry's figure
+    reads first, and none it never reads. Then the registry's figure answers, its convention stated."""
+    ops = _metrics_of(tree)
+    return bool(ops) and ops <= formula_inputs(key) and ops >= {i.metric for i in FORMULAS[key].inputs}
 
 
 def _reads_as(key: str, tree: dict) -> bool:
