@@ -154,3 +154,14 @@ def test_named_ratios_over_tangible_equity_and_operating_leverage():
     dol = FORMULAS["operating_leverage"]  # Apple FY2024: operating income 123,216 / 114,301, revenue 391,035 / 383,285
     assert dol.compute([Decimal(123216), Decimal(114301), Decimal(391035), Decimal(383285)]).quantize(Decimal("0.01")) \
         == Decimal("3.86")
+
+
+@pytest.mark.parametrize("text", [
+    "What was Walmart's dividend paid per share in fiscal 2025?",  # the dividends per share it declares, never paid ÷ shares
+    "what were apple's total dividends per share paid in fy24",
+    "Apple basic net income per share fy2024",  # a longer name: basic, never the diluted count
+    "apple adjusted net income per share fy2024",
+])
+def test_a_per_share_name_that_is_another_figure_is_never_read_over_diluted_shares(directory, text):  # noqa: F811
+    p = plan(directory, text)
+    assert not any("per diluted share" in m for m in p.metrics), p

@@ -158,6 +158,15 @@ def unapplied_average(metrics: list[str], text: str) -> str | None:
 _PER_SHARE = re.compile(r"(?P<x>(?:[\w&'-]+\s+){1,5}?)per\s+share\b(?!\s+(?:outstanding|count))", re.I)
 
 
+# Words that, before a figure's name, make it another figure per share (a count, an adjustment, a narrower line)
+_MODIFYING = frozenset("basic diluted adjusted non-gaap nongaap core normalized underlying pro forma comparable operating "
+                       "cash free tangible book distributable recurring".split())
+
+
+def _modifying(word: str) -> bool:
+    return word.strip(" ,;:()'\"").lower() in _MODIFYING
+
+
 def per_diluted_share(text: str) -> str:
     """The text with "<a year's amount> per share" said as "per diluted share" when no figure of that name is
     reported or registered ("dividends per share", "free cash flow per share" are)."""
@@ -168,6 +177,8 @@ def per_diluted_share(text: str) -> str:
         words = m.group("x").split()
         for n in range(len(words), 0, -1):
             said = " ".join(words[-n:])
+            if n < len(words) and _modifying(words[-n - 1]):
+                continue  # "basic net income per share", "adjusted net income per share": a longer name, read as said
             phrase = normalize(f"{said} per share").strip()
             if phrase in PHRASES or phrase in FORMULA_PHRASES or not normalize(said).strip():
                 break
@@ -176,6 +187,8 @@ def per_diluted_share(text: str) -> str:
             except (DefinitionError, RecursionError):
                 continue
             keys = [operand_parts(k)[0] for k in metrics_of(tree)]
+            if "dividends_paid" in keys or re.search(r"dividend|distribution", said, re.I):
+                break  # "cash dividends paid per share": the dividends per share the company declares, never paid ÷ shares
             if keys == ["net_income"] and "op" not in tree:  # "net income per share": the EPS the company reports
                 text = text[: m.start("x") + m.group("x").rfind(said)] + "diluted earnings per share" + text[m.end():]
             elif keys and unit_of(tree, "") == "USD" and all(k in METRICS and METRICS[k].period == "duration" for k in keys):
