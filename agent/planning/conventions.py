@@ -153,8 +153,8 @@ def unapplied_average(metrics: list[str], text: str) -> str | None:
     return None
 
 
-# "gross profit per share", "EBITDA per share": a year's amount over the share count the registry's per-share figures
-# take (weighted-average diluted shares), said so in the restated formula; a balance ("cash per share") is not read so
+# "net income per share", "net earnings per share": the diluted EPS the company reports, never refused as no figure.
+# (Other amounts per share stay as said: a figure per share the company does not report is not computed here.)
 _PER_SHARE = re.compile(r"(?P<x>(?:[\w&'-]+\s+){1,5}?)per\s+share\b(?!\s+(?:outstanding|count))", re.I)
 
 
@@ -168,10 +168,10 @@ def _modifying(word: str) -> bool:
 
 
 def per_diluted_share(text: str) -> str:
-    """The text with "<a year's amount> per share" said as "per diluted share" when no figure of that name is
-    reported or registered ("dividends per share", "free cash flow per share" are)."""
-    from agent.planning.formulas import DefinitionError, metrics_of, operand_parts, parse_expression, unit_of
-    from agent.retrieval.concepts import METRICS, PHRASES, normalize
+    """The text with "net income per share" said as the diluted EPS the company reports ("dividends per share",
+    "basic net income per share" are names of their own, read as said)."""
+    from agent.planning.formulas import DefinitionError, metrics_of, operand_parts, parse_expression
+    from agent.retrieval.concepts import PHRASES, normalize
 
     for m in reversed(list(_PER_SHARE.finditer(text or ""))):
         words = m.group("x").split()
@@ -191,8 +191,6 @@ def per_diluted_share(text: str) -> str:
                 break  # "cash dividends paid per share": the dividends per share the company declares, never paid ÷ shares
             if keys == ["net_income"] and "op" not in tree:  # "net income per share": the EPS the company reports
                 text = text[: m.start("x") + m.group("x").rfind(said)] + "diluted earnings per share" + text[m.end():]
-            elif keys and unit_of(tree, "") == "USD" and all(k in METRICS and METRICS[k].period == "duration" for k in keys):
-                text = text[: m.end("x")] + "per diluted share" + text[m.end():]
             break
     return text
 
