@@ -184,12 +184,15 @@ def test_a_row_holding_its_own_exclusion_is_that_row_never_a_difference():
     assert metrics_of(definition["tree"]) == ["operating_income", "interest_expense", "revenue"]
 
 
-def test_a_balance_convention_chosen_is_said_in_the_answers_sentence():
+def test_the_balance_convention_a_ratio_used_is_said_in_the_answers_sentence():
     from agent.retrieval.finance import stated_convention
 
     assert stated_convention("inventory_turnover_end") == "on year-end balances"
     assert "average" in stated_convention("dso_avg") and "average" in stated_convention("fixed_asset_turnover")
-    assert stated_convention("dso") is None  # its own convention, in its calculation's expression
+    # its own convention too, chosen or not: never silent
+    assert stated_convention("dso") == "on year-end balances" and "average" in stated_convention("roe")
+    assert stated_convention("dso_360") == "on year-end balances" and "average" in stated_convention("dio_avg_360")
+    assert stated_convention("gross_margin") is None  # no balance in it
 
 
 def test_a_balance_asked_averaged_is_its_two_year_ends_averaged(directory):

@@ -978,7 +978,7 @@ def _number_claims(cells: list[dict]) -> list[Claim]:
             claims.append(Claim(text=sentence(c), evidence_id=c["evidence_id"], kind="number"))
             continue
         when = f"at the end of fiscal {c['fiscal_year']}" if c.get("instant") else f"for fiscal {c['fiscal_year']}"
-        last = c["label"].split()[-1]
+        last = c["label"].split(" on ")[0].split()[-1]  # the head noun: "net sales were", "return on assets was"
         verb = "were" if last.islower() and last.endswith("s") and not last.endswith("ss") else "was"
         reported = c.get("reported_as")
         same = reported and lower_label(reported).strip().lower() == lower_label(c["label"]).strip().lower()

@@ -34,6 +34,7 @@ def _named_base(low: str) -> int | None:
     return None if m is None else int(m.group(1)) + (2000 if len(m.group(1)) == 2 else 0)
 
 
+_GREW = re.compile(r"\b(?:grow|grew|grown|growth|growing)\b")
 _COMPOUND = re.compile(r"\b(?:cagr|compound(?:ed)?\s+annual(?:\s+growth)?(?:\s+rate)?|annualized\s+growth(?:\s+rate)?)\b")
 _N_YEAR = re.compile(r"\b(two|three|four|five|[2-5])[\s-]+years?\b")
 
@@ -51,7 +52,8 @@ def spanned_changes(plan: Plan, text: str) -> Plan:
     compound = bool(_COMPOUND.search(low))
     asks_change = growth_words(low) or implies_change(low) or compound
     if len(plan.fiscal_years) >= 2:  # "from 2023 to 2024": a change of a percentage or a compound rate only
-        ratios = [k for k in plan.metrics if k in FORMULAS and FORMULAS[k].unit == "percent" and formula_tree(k)]
+        ratios = [k for k in plan.metrics if k in FORMULAS and FORMULAS[k].unit in ("percent", "ratio", "days")
+                  and formula_tree(k)]
         if not asks_change or not (compound or (ratios and len(plan.fiscal_years) == 2)) or len(plan.metrics) != 1:
             return plan
         first, last = min(plan.fiscal_years), max(plan.fiscal_years)
@@ -87,6 +89,10 @@ def spanned_changes(plan: Plan, text: str) -> Plan:
                 node, label = {"metric": f.inputs[0].metric}, f.label.lower()
             elif f.unit == "percent" and formula_tree(key) is not None:
                 node, label, unit = formula_tree(key), f.label.lower(), "points"
+            elif f.unit in ("ratio", "days") and formula_tree(key) is not None and not _GREW.search(low):
+                # "the change in the current ratio from 2023 to 2024": the difference of the two ratios, in the
+                # ratio's own unit, never either year's ratio alone (its growth rate, asked "grew", is a growth)
+                node, label, unit = formula_tree(key), f.label.lower(), f.unit
         if node is None:
             metrics.append(key)
             continue
@@ -95,6 +101,8 @@ def spanned_changes(plan: Plan, text: str) -> Plan:
         since = f" from fiscal {plan.fiscal_years[0] - span}" if span > 1 else ""
         if unit == "points":
             tree, name = points_change(node, span), f"{label} change{since or ' from the prior year'} (percentage points)"
+        elif unit in ("ratio", "days"):
+            tree, name = diff, f"{label} change{since or ' from the prior year'}"
         elif absolute:
             tree, unit, name = diff, "USD", f"{label} change{since}"
         else:

@@ -457,7 +457,8 @@ _JOINING = frozenset("and the of its their cash paid reported amounts amount".sp
 _CALC_USING = re.compile(r"(?:^|(?<=[.;?!])\s)\s*(?:please\s+)?(?:calculate|compute|derive|determine|get)\s+(?:the\s+)?"
                          r"(?P<name>[a-z&%' -]{2,60}?)\s+(?:using|from|with|by\s+using|based\s+on)\s+(?:the\s+)?"
                          r"(?P<what>[a-z&' ,-]{3,120}?)\s*(?:\((?:as\s+)?(?:shown\s+|reported\s+)?(?:from|in|on)\s+(?:the\s+)?"
-                         r"[a-z ]{3,40}\)\s*)?(?:[.;!]\s*|$)", re.I)
+                         r"[a-z ]{3,40}\)\s*|(?:as\s+)?(?:shown\s+|reported\s+)?(?:from|in|on)\s+(?:the\s+)?[a-z ]{3,40}?"
+                         r"\bstatements?\s*)?(?:[.;!]\s*|$)", re.I)
 _UNADJUSTED_SAID = re.compile(r"\b(?:unadjusted|reported|gaap)\s+", re.I)
 
 
@@ -467,8 +468,10 @@ def _restated_calculation(text: str) -> str:
     if m is None:
         return text
     name = normalize(_UNADJUSTED_SAID.sub("", m.group("name")))
-    key = FORMULA_PHRASES.get(name)
-    if key is None or not _inputs_of_asked(name, _UNADJUSTED_SAID.sub("", m.group("what"))):
+    # by a phrase, or by the registry label ("EBITDA", never answered said alone, names the ratio's part)
+    key = FORMULA_PHRASES.get(name) or next((k for k, f in FORMULAS.items() if f.synonyms and normalize(f.label) == name),
+                                            None)
+    if key is None or not _inputs_of_asked(name, _UNADJUSTED_SAID.sub("", m.group("what")), [key]):
         return text
     return (text[: m.start()] + " " + text[m.end():]).strip()
 
@@ -491,10 +494,10 @@ def without_restated_inputs(text: str) -> str:
     return head if head.endswith((".", "?", "!", ";")) else head + ("?" if m.group(0).rstrip().endswith("?") else ".")
 
 
-def _inputs_of_asked(head: str, what: str) -> bool:
-    """Whether the words `what` name only inputs of the ratio `head` names."""
-    asked = [k for k in match_formulas(head) if k in FORMULAS]
-    said = normalize(_BALANCE_WORDS.sub(" ", what))
+def _inputs_of_asked(head: str, what: str, keys: list[str] | None = None) -> bool:
+    """Whether the words `what` name only inputs of the ratio `head` names (or of the formulas `keys`)."""
+    asked = keys or [k for k in match_formulas(head) if k in FORMULAS]
+    said = normalize(_BALANCE_WORDS.sub(" ", _UNADJUSTED_SAID.sub("", what)))  # "unadjusted operating income": as reported
     spans = find_phrases(said, PHRASES)
     covered = {i for start, end, _ in spans for i in range(start, end)}
     leftover = [w for i, w in enumerate(said.split()) if i not in covered and w not in _JOINING]

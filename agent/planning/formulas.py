@@ -139,6 +139,12 @@ def _a_whole(node: dict) -> bool:
     return not all(c.endswith("Current") and not c.endswith("Noncurrent") for c in concepts)
 
 
+def _kind_of_unit(unit: str) -> str:
+    """A unit's kind: a percentage, a ratio and a pure number are one (a quotient shown two ways), so a payout
+    ratio defined as a quotient of per-share figures is the user's definition of it, never the registry's."""
+    return "quotient" if unit in ("percent", "ratio", "pure", "points") else unit
+
+
 def _operand(text: str, names: dict[str, dict] | None = None, members: bool = False,
              lines: frozenset = frozenset()) -> dict:
     text = re.sub(r"[,;]\s*$", "", text)  # "A minus B, divided by C": the comma sets off the division
@@ -181,7 +187,7 @@ def _operand(text: str, names: dict[str, dict] | None = None, members: bool = Fa
             return {"op": "first", "args": [summed, named]}
         if _has_operator(aside.group(2)):
             said = parse_expression(aside.group(2), names, members=members, lines=lines)  # the user's definition wins
-            if unit_of(said, "") != unit_of(named, ""):
+            if _kind_of_unit(unit_of(said, "")) != _kind_of_unit(unit_of(named, "")):
                 # "stockholders' equity (net debt over year-end equity)": a quotient is no definition of an amount
                 # (nor an amount of a ratio); the aside restates the whole formula the operand ends, which reads on
                 return named
@@ -1099,7 +1105,7 @@ _SETS_OFF = re.compile(r"[(\[=]|\b(?:defined|calculated|computed|measured)\s+as\
 _LEAD = re.compile(r"^(?:(?:defined|calculated|computed|measured)\s+as|i\.?e\.?|=)\s*", re.I)
 
 
-def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda start, end, since=None: True,
+def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda start, end, since=None, tree=None: True,
                 lines: frozenset = frozenset()) -> tuple[dict, int, int] | None:
     """A formula written into the question itself ("compute gross profit minus SG&A", "net income
     divided by diluted shares", "cash returned as a % of operating cash flow"): the longest run of
@@ -1147,7 +1153,7 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
                 since = start + (sets_off[-1].end() if sets_off else 0)
                 if re.search(r"\bas\s+$", clause[:lo], re.I):
                     since = start + lo  # "inventory turnover as cost of sales over inventory": the name's definition
-                if "op" not in tree or not bounded(start + lo, start + hi, since) or _itself(tree):
+                if "op" not in tree or not bounded(start + lo, start + hi, since, tree) or _itself(tree):
                     continue
                 shown = (_unwrap(piece) or piece).strip()
                 asked = {"year": str(max(said_years))} if read != piece else {}  # the later year: the question's
@@ -1241,23 +1247,34 @@ def operand_key(node: dict) -> str:
     """An operand's identity: a table metric ('revenue'), narrowed to a member ('revenue@iphone'), of
     an earlier year ('revenue@iphone~-1')."""
     if "line" in node:  # a printed row by the user's words ('#marketing expense', '#marketing expense~-1')
-        return f"#{node['line']}" + (f"~{node['offset']}" if node.get("offset") else "")
+        key = f"#{node['line']}" + (f"~{node['offset']}" if node.get("offset") else "")
+        return key + (f"^{node['ticker']}" if node.get("ticker") else "")
     key = node["metric"]
     if node.get("member"):
         key += f"@{node['member']}"
     if node.get("offset"):
         key += f"~{node['offset']}"
+    if node.get("ticker"):  # another company's figure, in a formula across two companies ('revenue^LOW')
+        key += f"^{node['ticker']}"
     return key
+
+
+def operand_ticker(key: str) -> str | None:
+    """The company an operand is pinned to ('revenue^LOW' -> 'LOW'), or None: the answer's own company."""
+    return key.partition("^")[2] or None
 
 
 def operand_parts(key: str) -> tuple[str, str | None, int]:
     """(metric, member or None, year offset) of an operand key."""
-    rest, _, offset = key.partition("~")
+    rest, _, offset = key.partition("^")[0].partition("~")
     metric, _, member = rest.partition("@")
     return metric, member or None, int(offset or 0)
 
 
 def operand_label(key: str) -> str:
+    ticker = operand_ticker(key)
+    if ticker:
+        return f"{operand_label(key.partition('^')[0])} ({ticker})"
     metric, member, offset = operand_parts(key)
     if key.startswith("#"):
         label = metric[1:2].upper() + metric[2:]
@@ -1380,7 +1397,7 @@ def _bounded(text: str, directory, named: str | None):
         return (not w or w in FILLER or w in _INTRODUCING or bool(re.fullmatch(r"(?:fy)?'?\d+\w*|[-.]+", w))
                 or (named is not None and w in normalize(named).split()))
 
-    def bounded(start: int, end: int, since: int | None = None) -> bool:
+    def bounded(start: int, end: int, since: int | None = None, tree: dict | None = None) -> bool:
         """`since`: where the formula's clause starts; every word between it and the formula is one of
         the question's own ("what was", the company, the year), never an operand's first words left out
         ("reduction of | operating lease assets over revenue" is no formula over the assets)."""
@@ -1396,6 +1413,13 @@ def _bounded(text: str, directory, named: str | None):
             # "2024 cash conversion: operating cash flow over net earnings": a metric or registry formula set off
             # right before the formula is the name it defines (agent.planning.formulas.inline_formula)
             named_here = _named_metric(text[:start], _COMMA_LEAD_IN)
+            if named_here is None and text[start:start + 1] in _OPEN and tree is not None:
+                # the formula's own bracket sets it off as a registry measure's definition in other operands than
+                # the registry's ("debt to equity (total liabilities / equity)"): the user's figure, never the
+                # registry's computed beside it (a restatement of the registry's own is answered as the registry's)
+                named_here = _named_metric(text[:start] + text[start], _COMMA_LEAD_IN)
+                if named_here is not None and (named_here[3] not in FORMULAS or _reads_only_its_own(named_here[3], tree)):
+                    named_here = None
             own = _OWN_NAME.search(text[:start])  # "tesla 2024 asset cover: buybacks over total assets": the user's name
             if (named_here is None or named_here[1] != before[-1].end()) and (
                     own is None or any(s <= before[-1].start() < e for s, e in companies())
@@ -1495,8 +1519,11 @@ def _inline_found(rest: str, plan, definition: dict, start: int, end: int, regis
         if key is None:
             # "cash conversion 2024 -- CFO over net earnings", "ROA: net income / average assets": the registry
             # measure set off right before the formula, its year between them, is the one the user defines
-            named = _named_or_comma(rest[:start], definition["tree"])
-            if named is not None and named[3] in registry and _restates(named[3], definition["tree"]):
+            opener = rest[start:start + 1] if rest[start:start + 1] in _OPEN else ""  # the formula's own bracket
+            named = _named_or_comma(rest[:start] + opener, definition["tree"])
+            if named is not None and named[3] in registry and (
+                    _restates(named[3], definition["tree"])
+                    or opener and _reads_only_its_own(named[3], definition["tree"])):
                 return None  # "interest coverage: operating income / interest expense": the registry's own, as named
             if named is not None and named[3] in registry:
                 at, stop, lead, key, by_comma = named
@@ -1593,7 +1620,18 @@ def _restates(key: str, tree: dict) -> bool:
             found |= m
         return found
     ops = metrics(tree)
-    return bool(ops) and len(ops) >= 2 and ops <= formula_inputs(key)
+    # every operand the registry computes with first: "debt to equity: long-term debt / equity" leaves out
+    # the current debt the registry's figure holds, so it is the user's own figure, computed as written
+    return bool(ops) and len(ops) >= 2 and ops <= formula_inputs(key) and (
+        key not in FORMULAS or ops >= {i.metric for i in FORMULAS[key].inputs})
+
+
+def _reads_only_its_own(key: str, tree: dict) -> bool:
+    """Whether a bracketed definition reads the registry formula's own operands, alternatives included ("EBITDA
+    (operating income + D&A)", D&A read as its printed rows where need be): every operand the registry's figure
+    reads first, and none it never reads. Then the registry's figure answers, its convention stated."""
+    ops = _metrics_of(tree)
+    return bool(ops) and ops <= formula_inputs(key) and ops >= {i.metric for i in FORMULAS[key].inputs}
 
 
 def _reads_as(key: str, tree: dict) -> bool:
@@ -1640,6 +1678,21 @@ def _named_metric(before: str, lead_in: re.Pattern = _LEAD_IN) -> tuple[int, int
     lead = lead_in.search(before)
     if lead is None or not lead.group(0).strip():
         return None
+    how = _HOW_SAID.search(before[: lead.start()]) if lead.group(0).strip().startswith(":") else None
+    if how is not None:
+        # "dividend payout ratio using per-share figures: DPS / diluted EPS", "ROA using average assets: ...": how the
+        # user computes it, said between the measure's name and its formula (its words no measure's name)
+        shorter = before[: how.start()] + before[lead.start():]
+        found = _named_before(shorter, lead_in.search(shorter))
+        if found is not None:
+            return (*found[:2], lead.start(), found[3])
+    return _named_before(before, lead)
+
+
+_HOW_SAID = re.compile(r"[,\s]+(?:using|use|with|based\s+on|from|via|on)\s+(?:the\s+|its\s+)?[\w&'\- ]{1,40}$", re.I)
+
+
+def _named_before(before: str, lead: re.Match) -> tuple[int, int, int, str] | None:
     words = list(re.finditer(r"[\w&'.-]+", before[: lead.start()]))
     while words and _WHEN.fullmatch(words[-1].group(0)):
         words.pop()  # "effective tax rate 2023 (...)": the year stays the question's
@@ -2082,6 +2135,15 @@ def formula_tree(key: str) -> dict | None:
     if not trees:
         return None
     return trees[0] if len(trees) == 1 else {"op": "first", "args": trees}
+
+
+def pinned(tree: dict, ticker: str) -> dict:
+    """The tree with every operand read from company `ticker` (a formula across two companies)."""
+    if "metric" in tree or "line" in tree:
+        return {**tree, "ticker": ticker}
+    if "args" in tree:
+        return {**tree, "args": [pinned(t, ticker) for t in tree["args"]]}
+    return tree
 
 
 def shifted(tree: dict, offset: int) -> dict:

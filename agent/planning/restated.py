@@ -87,9 +87,31 @@ def _restated(expr: str, keys: list[str], whole: bool = True) -> str | None:
         return None
     for key in keys:
         inputs = formula_inputs(key)
+        if whole and len(ops) >= 2 and not ops >= {i.metric for i in FORMULAS[key].inputs}:
+            # "debt to equity (long-term debt / equity)": operands of a fallback form only, or fewer than the formula
+            # reads, define another figure than the one the registry computes first: the user's own, computed so
+            continue
         if ops <= inputs and (not whole or len(ops) >= 2 or len(FORMULAS[key].inputs) == 1):
             return key
     return None
+
+
+# "(DIO + DSO - DPO)": a registry formula restated as the sum or difference of others it is made of; the
+# conventions those take anyway may stand beside them (", year-end balances, 365 days")
+_PARTS_SPLIT = re.compile(r"\s+(?:\+|-|\u2212|plus|minus|less)\s+|\s*[+\u2212]\s*", re.I)
+_OWN_CONVENTIONS = re.compile(r"\s*,\s*(?:(?:using|on|with)\s+)?(?:an?\s+)?(?:(?:year[\s-]?end|ending|closing)\s+balances?|"
+                              r"365[\s-]*(?:d\b|days?\b)(?:[\s-]+(?:a\s+|per\s+)?years?\b)?)", re.I)
+
+
+def _restated_by_parts(expr: str, keys: list[str]) -> str | None:
+    """The named formula `expr` restates as the registry formulas it is made of ("cash conversion cycle (DIO + DSO
+    - DPO)"): the parts read, together, exactly the metrics the formula reads."""
+    parts = _PARTS_SPLIT.split(_OWN_CONVENTIONS.sub("", expr).strip())
+    found = [FORMULA_PHRASES.get(normalize(p).strip()) for p in parts]
+    if len(found) < 2 or None in found:
+        return None
+    read = set().union(*(formula_inputs(k) for k in found))
+    return next((k for k in keys if k not in found and read == formula_inputs(k)), None)
 
 
 _NAME_IS = re.compile(r"^\s*(?P<name>[a-z][\w&' -]{0,30}?)\s*(?:=|:=|\bis\b|\bmeans\b)\s*(?P<expr>.+?)\s*$", re.I)
@@ -121,7 +143,7 @@ def without_restatements(text: str) -> tuple[str, str | None]:
             if said not in keys:
                 bracketed_name = said
             out = outside
-        elif keys and _restated(inside, keys):
+        elif keys and (_restated(inside, keys) or _restated_by_parts(inside, keys)):
             out = outside
         elif _restates_its_name(inside):  # "(FCF = CFO - capex)": an operand's own definition, restated
             out = outside

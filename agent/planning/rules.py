@@ -33,6 +33,9 @@ from agent.planning.defined_formulas import (INSTRUCTED, computed_when_asked, su
                                              names_more_formulas,
                                              pronoun_named, unit_said, unmarked, without_names,
                                              without_restated_inputs)
+from agent.planning.across import across_companies, relation_asked
+from agent.planning.conventions import (day_count, missing_divisor, on_day_count, per_diluted_share, unapplied_average,
+                                        without_balance_asides, without_day_count, without_diluted, without_unadjusted)
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
                                       FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
@@ -161,6 +164,11 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     company. Only a message refused for naming no company is read again, so "low margin" beside a named
     company, or any message that plans as typed, is untouched."""
     written = text or ""
+    relation = relation_asked(written, directory) if len(written) <= MAX_CHARS else None
+    if relation is not None:  # "HD revenue / LOW revenue": the comparison planned, then the formula across the two
+        across = across_companies(plan_rules(relation.plain, previous=previous, directory=directory), relation, directory)
+        if across is not None:
+            return across
     text = without_sourcing(text or "")  # "Please utilize information provided primarily within the balance sheet"
     asked = without_restated_inputs(text)  # "DPO ... Use accounts payable and cost of sales.": its own inputs
     span, said = averaged_span(asked)  # "3-year average capex as a % of revenue": each year's, averaged
@@ -172,6 +180,10 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     plan = unmarked(plan)
     plan = computed_when_asked(plan, written)  # "..., calculated from the income statement": the formula's figure
     plan.metrics = balance_convention(plan.metrics, text or "")
+    plan.metrics = on_day_count(plan.metrics, day_count(text or "")) or plan.metrics  # "DSO on a 360-day year"
+    unapplied = unapplied_average(plan.metrics, text or "") if plan.route == "domain" else None
+    if unapplied:  # "debt to equity using average equity": no form of it computes so, and never silently otherwise
+        return refusal_plan("unknown_metric", unapplied, tickers=plan.tickers, fiscal_years=plan.fiscal_years)
     plan = with_defined_parts(plan)  # "quick ratio, where quick assets = ...": the ratio over the user's part
     if span:
         plan = averaged_over_years(plan, span)
@@ -182,6 +194,8 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         averaged = as_balance_average(known_registrant(_plan_spelled(balance, previous=previous, directory=directory),
                                                        directory, balance))
         plan = averaged or plan
+    if plan.refusal_reason == "unknown_metric":  # "revenue per employee": the operand not reported, named
+        plan.refusal_detail = missing_divisor(plan.refusal_detail)
     no_quarter = _NO_SUCH_QUARTER.search(text or "")
     if no_quarter and plan.route == "domain":
         # "apple revenue Q5 2024": no filing has that period; never read as a line "revenue q", nor as the year
@@ -360,6 +374,9 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = LAYOUT.sub(" ", raw)  # "answer in one line": how to answer, not what
     raw = INSTRUCTED.sub(" ", raw)  # "use year-end balances and 365 days": how to compute, said beside the ask
+    raw = without_diluted(without_balance_asides(without_day_count(raw)))  # "(365d, year-end AR)", "(diluted)"
+    raw = per_diluted_share(raw)  # "EBITDA per share": over the weighted-average diluted shares, as the registry's
+    raw = without_unadjusted(raw)  # "unadjusted operating income": the figure as reported
     raw = to_parent(raw, directory)  # "net earnings attributable to P&G": the net income metric
     raw = eps_kind(raw)  # "EPS using basic shares": basic EPS
     raw = with_industry_definitions(raw)  # "medical care ratio": medical costs over premiums, as printed

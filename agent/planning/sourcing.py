@@ -29,7 +29,8 @@ _ANY_STATEMENT = re.compile(r"\b(?:statements?|balance\s+sheets?|p\s*&\s*l|finan
 # the verbs of an instruction about where to look, never words a row's name holds ("net cash provided by ...")
 _INSTRUCTING = re.compile(
     r"\b(?:utiliz\w*|utilis\w*|us(?:e|ing)|rel(?:y|ying|ies)|bas(?:e|ed|ing)\s+on|draw\w*|refer\w*|perspective|"
-    r"according\s+to|look\w*\s+at|extract\w*|respond\w*|answer\w*|judg\w*|conclusions?|consult\w*|focus\w*)\b", re.I)
+    r"according\s+to|look\w*\s+at|extract\w*|respond\w*|answer\w*|judg\w*|conclusions?|consult\w*|focus\w*|"
+    r"tak\w*\s+into\s+account|consider\w*|in\s+light\s+of)\b", re.I)
 # a formula or a definition in the clause: never an instruction alone
 # ("Calculate unadjusted EBITDA using operating income and D&A" defines; "Calculate what was asked by ..." does not)
 _FORMULA = re.compile(r"\bdefined\b|\bdefine\b|=|\s[/÷×*+]\s|\b(?:divided\s+by|over|minus|plus|less|times)\b|"
@@ -40,12 +41,17 @@ _ROLE = re.compile(r"(?:^|(?<=[.?!:;]\s))\s*(?i:(?:please\s+)?(?:assum\w+\s+(?:t
                    r"you\s+are|as)\s+(?:an?\s+)?(?:[\w-]+\s+){0,3}(?:analyst|investor|researcher)s?\b)"
                    r"(?:\s+(?:who|that)\b[^.?!:A-Z]*)?\s*[.?!:,]\s*")
 # "answer the following question (to the best of your abilities) (by ...):": the question follows
+# "Answer the following question as if you are an equity research analyst and have lost internet connection ...":
+# a sentence about how to answer, the role it names no figure
+_AS_IF = re.compile(r"(?:^|(?<=[.?!]\s))\s*(?:please\s+)?(?:answer|respond\s+to|address)\s+the\s+(?:following\s+)?question\s+"
+                    r"as\s+(?:if|though)\s+you\s+(?:are|were)\b[^.?!:]*[.!]\s*", re.I)
 _FOLLOWING = re.compile(r"\b(?:please\s+)?(?:answer|respond\s+to|address)\s+the\s+(?:following\s+)?question\b[^:?.]{0,200}:\s*",
                         re.I)
 # a sentence, or a clause set off by a comma before or after the question
 _SENTENCE = re.compile(r"[^.?!:;]+(?:[.?!:;]+|$)")
 _LEAD_CLAUSE = re.compile(r"^\s*(?P<clause>(?:based\s+on|using|according\s+to|looking\s+at|relying\s+on|by\s+drawing|"
-                          r"drawing|referring\s+to|with\s+reference\s+to|from)\b[^,?]{0,160}?),\s*", re.I)
+                          r"drawing|referring\s+to|with\s+reference\s+to|from|taking\s+into\s+account|considering|"
+                          r"in\s+light\s+of)\b[^,?]{0,160}?),\s*", re.I)
 # "Please calculate, using the balance sheet and income statement, Nike's ...": set off by commas on both sides
 _MID_CLAUSE = re.compile(r",\s*(?P<clause>(?:based\s+on|using|according\s+to|looking\s+at|relying\s+on|drawing|"
                          r"referring\s+to|with\s+reference\s+to)\b[^,?]{0,160}?),\s*", re.I)
@@ -95,6 +101,7 @@ def _shown_in(m: re.Match) -> str:
 
 def without_sourcing(text: str) -> str:
     """The text without the instructions about which statements to read and which role to take."""
+    text = _AS_IF.sub(" ", text)  # ("an equity research analyst": a role's words, no figure asked)
     if not _ANY_STATEMENT.search(text) and not _ROLE.search(text) and not _FOLLOWING.search(text):
         return text
     text = _SHOWN_IN.sub(_shown_in, text)

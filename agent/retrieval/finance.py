@@ -9,6 +9,7 @@ displayed" is a plain string comparison.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+import re
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
@@ -425,13 +426,25 @@ def stated_convention(key: str) -> str | None:
         if text and (key == prefix or key.startswith(prefix + "_")):
             said = text
             break
-    if said is None and key in BALANCE_FORMS.get(key.rsplit("_", 1)[0], ()) or key == "fixed_asset_turnover":
-        # a balance convention the question chose (or the one this ratio takes): said, never silent
-        said = "on year-end balances" if key.endswith("_end") else "on the average of opening and closing balances"
+    if said is None and FORMULAS.get(key) and FORMULAS[key].unit == "USD/shares":
+        shares = {i.metric for i in FORMULAS[key].inputs}
+        said = ("on weighted-average diluted shares" if "diluted_shares" in shares else
+                "on weighted-average basic shares" if "basic_shares" in shares else None)
+    if said is None and _on_balances(key):
+        # the balance convention the ratio was computed on, chosen by the question or its own: said, never silent
+        averaged = any(i.offset == -1 for i in FORMULAS[key].inputs)
+        said = "on the average of opening and closing balances" if averaged else "on year-end balances"
     name = FORMULAS[key].label if key in FORMULAS else ""
     if said and name in ("EBITDA", "EBIT") and said.startswith(name + " "):
         said = said[len(name) + 1:]  # "EBITDA (as operating income plus D&A, unadjusted)", never "EBITDA (EBITDA as ...)"
     return said
+
+
+def _on_balances(key: str) -> bool:
+    """A ratio that has forms over average and over year-end balances (ROE, DSO, turnover ...), in any of them."""
+    base = key[:-4] if key.endswith("_360") else key
+    return base in BALANCE_FORMS or any(base in forms for forms in BALANCE_FORMS.values()) or (
+        base in FORMULAS and FORMULAS[base].unit == "days")  # the cash cycle, the operating cycle
 
 
 def _then(chain: list[Formula], fallback: str) -> list[Formula]:
@@ -768,6 +781,55 @@ _NAMED: list[Formula] = [
 
 FORMULAS: dict[str, Formula] = {f.key: f for f in [*_BASE, *_RATIOS, *_DEBT, *_MORE, *_BALANCES, *_NAMED, *_catalogued(), *(_growth_formula(m) for m in GROWTH_BASES),
                                                    *(_change_formula(m) for m in GROWTH_BASES)]}
+
+
+def _averaged(f: Formula) -> Formula:
+    """A ratio over year-end balances computed over each balance's average of the year's opening and closing
+    instead ("the cash conversion cycle on average balances", "debt to equity on average equity")."""
+    inputs, picks = [], []
+    for i in f.inputs:
+        if METRICS[i.metric].period == "instant":
+            inputs += [i, replace(i, offset=-1)]
+            picks.append((len(inputs) - 2, len(inputs) - 1))
+        else:
+            inputs.append(i)
+            picks.append((len(inputs) - 1,))
+
+    def fn(*values, _fn=f.fn):
+        return _fn(*[(values[p[0]] + values[p[1]]) / 2 if len(p) == 2 else values[p[0]] for p in picks])
+    said = re.sub(r"\s*\(year-end(?: balances?)?\)|year-end balances?,\s*|\byear-end(?: balances?)?;?\s*", " ", f.expression)
+    said = re.sub(r"\(\s+", "(", " ".join(said.split()))
+    return replace(f, key=f"{f.key}_avg", synonyms=(), inputs=tuple(inputs), fn=fn, fallback=None,
+                   expression=f"{said} (each balance the average of the year's opening and closing)")
+
+
+# Every ratio over year-end balances that has no average form yet gets one, asked as such ("using average balances"):
+# a convention the question states is applied, never silently the other one (agent.planning.defined_formulas).
+_FALLEN_BACK_ON = {f.fallback for f in FORMULAS.values() if f.fallback}  # a chain's later steps: its head's forms
+for _k, _f in list(FORMULAS.items()):
+    if (_k in BALANCE_FORMS or _k in _FALLEN_BACK_ON or any(_k in forms for forms in BALANCE_FORMS.values()) or _f.fallback
+            or _f.unit not in ("ratio", "percent", "days", "USD/shares") or any(i.offset for i in _f.inputs)
+            or _k.endswith(("_growth", "_change")) or any(_k.startswith(p) for p in ("total_debt", "net_debt"))
+            or not any(METRICS[i.metric].period == "instant" for i in _f.inputs)
+            or f"{_k}_avg" in FORMULAS):
+        continue
+    FORMULAS[f"{_k}_avg"] = _averaged(_f)
+    BALANCE_FORMS[_k] = (f"{_k}_avg", None)
+
+
+def _on_days(f: Formula, days: int) -> Formula:
+    """A days ratio (DSO, DIO, DPO, the cash cycle) over a `days`-day year instead of 365: the banker's
+    360-day year changes the figure, so it is a form of its own whose expression says so."""
+    def fn(*values, _fn=f.fn):
+        return _fn(*values) * days / 365
+    return replace(f, key=f"{f.key}_{days}", synonyms=(), fn=fn, fallback=None,
+                   expression=f.expression.replace("× 365", f"× {days}").replace("365-day year", f"{days}-day year"))
+
+
+# Each days ratio under a 360-day year, asked as such ("DSO using a 360-day year"): key -> its 360-day form.
+DAY_FORMS: dict[str, str] = {k: f"{k}_360" for k, f in FORMULAS.items() if f.unit == "days" and "× 365" in f.expression}
+FORMULAS.update({DAY_FORMS[k]: _on_days(FORMULAS[k], 360) for k in DAY_FORMS})
+
 
 
 def _formula_phrases() -> dict[str, str]:

@@ -198,6 +198,30 @@ CATALOGUE: tuple[tuple, ...] = (
      ("r&d to sg&a", "r&d to sga", "rd to sga", "research and development to sg&a",
       "r&d as a % of sg&a", "r&d as a percentage of sg&a"),
      (("rd", 0), ("sga", 0)), "ratio", "R&D ÷ SG&A", div, "÷"),
+    # equity less the goodwill and intangible assets it holds: what a lender counts as the owners' cushion
+    ("tangible_book_value", "Tangible book value",
+     ("tangible book value", "tangible equity", "tangible net worth", "tangible common equity", "tangible book"),
+     (("equity", 0), ("goodwill", 0), ("intangible_assets", 0)), "USD",
+     "Stockholders' equity − Goodwill − Intangible assets, net (year-end balances)",
+     lambda eq, gw, ia: eq - gw - ia, "expr"),
+    ("tangible_book_value_per_share", "Tangible book value per share",
+     ("tangible book value per share", "tbvps", "tangible book value per common share", "tangible equity per share"),
+     (("equity", 0), ("goodwill", 0), ("intangible_assets", 0), ("shares_outstanding", 0)), "USD/shares",
+     "(Stockholders' equity − Goodwill − Intangible assets, net) ÷ Shares outstanding (year-end balances)",
+     lambda eq, gw, ia, sh: (eq - gw - ia) / sh, "expr"),
+    ("return_on_tangible_equity", "Return on tangible equity",
+     ("return on tangible equity", "rote", "return on tangible common equity", "rotce",
+      "return on tangible book value"),
+     (("net_income", 0), ("equity", 0), ("goodwill", 0), ("intangible_assets", 0)), "percent",
+     "Net income ÷ (Stockholders' equity − Goodwill − Intangible assets, net) (year-end balances)",
+     lambda ni, eq, gw, ia: ni / (eq - gw - ia) * HUNDRED, "expr"),
+    # how much operating income moved for each unit revenue moved, year over year
+    ("operating_leverage", "Degree of operating leverage",
+     ("degree of operating leverage", "dol", "operating leverage ratio"),
+     (("operating_income", 0), ("operating_income", -1), ("revenue", 0), ("revenue", -1)), "ratio",
+     "(Operating income ÷ Operating income (prior year) − 1) ÷ (Revenue ÷ Revenue (prior year) − 1) (the year's "
+     "operating income growth over its revenue growth)",
+     lambda oi, oi0, rev, rev0: (oi / oi0 - 1) / (rev / rev0 - 1), "expr"),
 )
 
 # Other names analysts use for the registry's own ratios (abbreviations, shop talk), by formula key.

@@ -27,7 +27,9 @@ from agent.retrieval.causes import (amount_patterns, asked_figures, asks_cause_o
                                     stated_amounts, subject_query)
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
 from agent.retrieval.metric_facts import metric_value, plausible_count
-from agent.planning.formulas import choose, evaluate, metrics_of, operand_label, operand_parts, restate, said_of
+from agent.planning.conventions import missing_divisor
+from agent.planning.formulas import (choose, evaluate, metrics_of, operand_label, operand_parts, operand_ticker, restate,
+                                     said_of)
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
 from agent.checking.quoted_figures import ranges as amount_ranges
 from agent.retrieval.row_members import row_on_member
@@ -115,6 +117,7 @@ class _Facts:
         # (cik, line key), so a row named both as an operand and as a figure is resolved once
         self.lines: dict = {} if lines is None else lines
         self.absent: dict[str, list[str]] = {}  # a formula's member operand the filing has no member for -> those it has
+        self.others: dict[str, _Facts] = {}  # ticker -> the run's facts of each company asked (a formula across two)
 
     def get(self, metric_key: str, fy: int, printed: bool = False) -> Evidence | None:
         """The metric's fact for the year; with `printed` (a formula's input), else the row the company
@@ -149,6 +152,10 @@ class _Facts:
         said = normalize(METRICS[metric_key].label)
         match, _ = company_line(self.conn, self.memo, self.company["cik"], line_key(said))
         if match is None:
+            return None
+        if METRICS[metric_key].period == "instant" and match.statement != "balance":
+            # a balance is read from the balance sheet: Abbott prints no "Total liabilities", and the row its lease
+            # note labels "Total Liability" is its lease liabilities, a part stated as the whole
             return None
         if _NETTED.search(match.concept) and not any(_NETTED.search(c) for c in METRICS[metric_key].concepts):
             # "Interest - net" (InterestRevenueExpenseNet) read for "Interest expense": income netted against
@@ -363,6 +370,10 @@ def _whole_of_noncurrent(conn, deps, company: dict, match: LineMatch, key: str, 
 def _operand(conn, deps, facts: _Facts, key: str, fy: int, orders: dict | None = None) -> Evidence | None:
     """One operand of a formula (agent.planning.formulas.operand_key) for fiscal year `fy`: a table
     metric's fact, or a member's dimensional fact ('revenue@iphone'), of that year or an earlier one."""
+    ticker = operand_ticker(key)
+    if ticker is not None:  # another company's figure ("HD revenue / LOW revenue"): read from that company's facts
+        other = facts.others.get(ticker, facts if ticker == facts.company["ticker"] else None)
+        return _operand(conn, deps, other, key.partition("^")[0], fy, other.orders) if other is not None else None
     metric, member, offset = operand_parts(key)
     year = fy + offset
     if key.startswith("#"):  # a row the company prints, by the user's words: exact or near-exact only
@@ -396,6 +407,14 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
         cell["missing_inputs"] = ["a reported line item (the formula names none)"]
         return None
     inputs = {k: _operand(conn, deps, facts, k, fy, orders) for k in dict.fromkeys(keys)}
+    if any(operand_parts(k)[0] in ("current_assets", "current_liabilities") for k in keys):
+        # a formula over current items ("(cash + marketable securities + receivables) / current liabilities"): a
+        # printed row the company prints both current and noncurrent is its current one, as the formula reads it
+        for k, e in inputs.items():
+            metric, _, offset = operand_parts(k)
+            if e is None and metric.startswith("#") and not metric[1:].startswith(("current", "noncurrent", "non-current")):
+                inputs[k] = _operand(conn, deps, facts, f"#current {metric[1:]}" + (f"~{offset}" if offset else ""),
+                                     fy, orders)
     ltd = inputs.get("long_term_debt")
     # the long-term debt tagged with its current maturities in it (LongTermDebt): a sum with the current portion would
     # count them twice, so an alternative without the current debt is taken (long-term debt alone: the whole)
@@ -831,10 +850,14 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
     lines: dict = {}
     beside: list[dict] = []  # a computed twin's cell, after its tagged figure's
     alone = len(companies) == 1 and len(metrics) == 1 and len(companies[0]["fiscal_years"]) == 1 and not changes
+    every: dict[str, _Facts] = {}
     for company in companies:
-        orders = _orders(conn, deps, company["cik"], phrases or {})
-        facts = _Facts(conn, company, orders, lines)
-        facts.memo = deps.memo if deps is not None else {}
+        every[company["ticker"]] = _Facts(conn, company, _orders(conn, deps, company["cik"], phrases or {}), lines)
+        every[company["ticker"]].memo = deps.memo if deps is not None else {}
+        every[company["ticker"]].others = every
+    for company in companies:
+        facts = every[company["ticker"]]
+        orders = facts.orders
         for fy in company["fiscal_years"]:
             for key in metrics:
                 cell = {"ticker": company["ticker"], "name": company["name"], "fiscal_year": fy, "metric": key,
@@ -869,6 +892,8 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     continue
                 if key.startswith("udf:"):
                     definition = next((d for d in definitions or [] if f"udf:{d['name']}" == key), None)
+                    if definition and definition.get("across") and definition["across"][0] != company["ticker"]:
+                        continue  # a formula across two companies is the first one's figure, computed once
                     axis = _axis_of(definition["tree"]) if definition else None
                     if axis:  # "which segment grew fastest?": the formula for each member, highest first
                         cells += _each_member(facts, definition, axis, fy, cell, evidence, calculations, conn, deps, orders)
@@ -991,7 +1016,8 @@ def _take_calc(facts: _Facts, computed: tuple[Evidence, dict], cell: dict, evide
     """A computation's result into its cell, with the facts it was computed from as evidence."""
     ev, calc = computed
     for operand in calc["operands"]:
-        found = next(e for e in facts.found.values() if e is not None and e.id == operand["evidence_id"])
+        found = next(e for f in (facts, *facts.others.values()) for e in f.found.values()
+                     if e is not None and e.id == operand["evidence_id"])
         evidence[found.id] = found
     evidence[ev.id] = ev
     calculations.append(calc)
@@ -1084,7 +1110,7 @@ def _unresolved_lines(cells: list[dict]) -> dict | None:
             return {"reason": "ambiguous_metric", "detail": phrase, "candidates": c["candidates"][:6]}
         if c.get("members"):  # no label and no member by these words: the members that exist
             return {"reason": "unknown_metric", "detail": f"{phrase} (members reported: {', '.join(c['members'][:12])})"}
-        return {"reason": "unknown_metric", "detail": f"{phrase}"}
+        return {"reason": "unknown_metric", "detail": missing_divisor(phrase)}  # "square foot (in your formula: ...)"
     return None
 
 
