@@ -8,6 +8,7 @@ from datetime import date
 import pytest
 
 from agent.retrieval.metric_facts import metric_value
+from agent.retrieval.retrieve import _annual_value
 from tests.test_facts import company, fact, filing
 
 MCD, GM = 63908, 1467858
@@ -36,3 +37,11 @@ def test_a_count_tagged_without_its_scale_is_no_figure(counts):
     with counts.connection() as conn:
         assert metric_value(conn, MCD, "diluted_shares", 2023) is None
         assert metric_value(conn, GM, "diluted_shares", 2023).value == 1369000000
+
+
+def test_a_count_tagged_without_its_scale_is_no_figure_under_its_printed_row_either(counts):
+    """Asked by the row's own words, the count is read through the printed-row path, guarded alike."""
+    with counts.connection() as conn:
+        concept = ["us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding"]
+        assert _annual_value(conn, MCD, concept, 2023) is None
+        assert _annual_value(conn, GM, concept, 2023).value == 1369000000

@@ -69,6 +69,13 @@ def retrieve(state, deps, config) -> dict:
 # --- numbers ---------------------------------------------------------------------------------
 
 
+def _annual_value(conn, cik: int, concepts, fy: int, **kw):
+    """`store.facts.annual_value`, never a share count tagged without its scale (metric_facts.plausible_count):
+    a printed row names the count as well as a metric does ("Weighted-average shares outstanding-diluted")."""
+    fact = facts_store.annual_value(conn, cik, concepts, fy, **kw)
+    return plausible_count(conn, cik, fact, fy) if fact is not None and fact.unit == "shares" else fact
+
+
 def _fact_evidence(company: dict, metric_key: str, fy: int, fact, label: str | None = None) -> Evidence:
     label = label or METRICS[metric_key].label
     shown = display_value(fact.value, fact.unit)
@@ -126,18 +133,14 @@ class _Facts:
         if printed and self.get(metric_key, fy) is None and self.memo is not None:
             slot = (f"{metric_key}#printed", fy)
             if slot not in self.found:
-                fact = self._printed(metric_key, fy)
-                if fact is not None and METRICS[metric_key].unit == "shares":
-                    fact = plausible_count(self.conn, self.company["cik"], fact, fy)  # never a count tagged unscaled
+                fact = self._printed(metric_key, fy)  # through _annual_value: never a count tagged unscaled
                 self.found[slot] = _fact_evidence(self.company, metric_key, fy, fact) if fact else None
             return self.found[slot]
         if key not in self.found:
             if metric_key in self.orders:
-                fact = facts_store.annual_value(
+                fact = _annual_value(
                     self.conn, self.company["cik"], self.orders[metric_key], fy,
                     as_of_accession=self.company.get("as_of_accession"), unit=METRICS[metric_key].unit)
-                if METRICS[metric_key].unit == "shares":
-                    fact = plausible_count(self.conn, self.company["cik"], fact, fy)
             else:
                 fact = metric_value(
                     self.conn, self.company["cik"], metric_key, fy, as_of_accession=self.company.get("as_of_accession")
@@ -161,7 +164,7 @@ class _Facts:
             # "Interest - net" (InterestRevenueExpenseNet) read for "Interest expense": income netted against
             # the expense, signed as income; a formula over it would state a different figure, or its sign flipped
             return None
-        fact = facts_store.annual_value(self.conn, self.company["cik"], [match.concept], fy,
+        fact = _annual_value(self.conn, self.company["cik"], [match.concept], fy,
                                         as_of_accession=self.company.get("as_of_accession"),
                                         unit=METRICS[metric_key].unit)
         period_ok = fact is not None and (fact.period_start is None) == (METRICS[metric_key].period == "instant")
@@ -261,7 +264,7 @@ def _amount_row(conn, company: dict, candidates: list, fy: int):
         return None
     amounts, values = [], set()
     for c in candidates:
-        fact = facts_store.annual_value(conn, company["cik"], [c.concept], fy,
+        fact = _annual_value(conn, company["cik"], [c.concept], fy,
                                         as_of_accession=company.get("as_of_accession"))
         if fact is not None and fact.unit != "pure":
             amounts.append(c)
@@ -284,7 +287,7 @@ def _same_row_other_concept(conn, deps, company: dict, match, fy: int):
     others = {r["concept"] for r in printed if r["statement"] == match.statement} or {r["concept"] for r in printed}
     found = []
     for concept in sorted(others):
-        fact = facts_store.annual_value(conn, cik, [concept], fy, as_of_accession=company.get("as_of_accession"))
+        fact = _annual_value(conn, cik, [concept], fy, as_of_accession=company.get("as_of_accession"))
         if fact is not None and fact.unit != "pure":
             found.append((fact, type(match)(concept, match.label, match.source, match.statement)))
     return found[0] if found and len({Decimal(f.value) for f, _ in found}) == 1 else None
@@ -303,7 +306,7 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
         if curated is not None:
             # "accounts receivable, net" where the company prints its row in other words: the curated metric the
             # words name, the word left over one every row may or may not print
-            fact = facts_store.annual_value(conn, cik, list(METRICS[curated].concepts), fy,
+            fact = _annual_value(conn, cik, list(METRICS[curated].concepts), fy,
                                             as_of_accession=company.get("as_of_accession"), unit=METRICS[curated].unit)
             if fact is not None:
                 cell.update(label=METRICS[curated].label, concept=fact.qualified_concept,
@@ -312,7 +315,7 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
     if match is None:
         cell["candidates"] = [c.label for c in candidates]
         return None
-    fact = facts_store.annual_value(conn, cik, [match.concept], fy, as_of_accession=company.get("as_of_accession"))
+    fact = _annual_value(conn, cik, [match.concept], fy, as_of_accession=company.get("as_of_accession"))
     if fact is None and match.source == "company":
         fact, match = _same_row_other_concept(conn, deps, company, match, fy) or (None, match)
     whole = _whole_of_noncurrent(conn, deps, company, match, key, fy) if fact is not None else None
@@ -320,7 +323,7 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
         fact, match = whole
     if fact is not None and fact.period_start is None and _OPENING.search(match.label):
         # "..., beginning balances": the year's opening balance is the prior year's closing one
-        fact = facts_store.annual_value(conn, cik, [match.concept], fy - 1,
+        fact = _annual_value(conn, cik, [match.concept], fy - 1,
                                         as_of_accession=company.get("as_of_accession"))
         cell["opening"] = True
     shown = without_note_refs(match.label)
@@ -360,7 +363,7 @@ def _whole_of_noncurrent(conn, deps, company: dict, match: LineMatch, key: str, 
     printed = labels_of(conn, deps.memo if deps is not None else {}, company["cik"])
     if not any(r["concept"] == total + "Current" and r["statement"] == "balance" and not r["dims"] for r in printed):
         return None  # no current part printed beside it: the row is the company's whole line
-    fact = facts_store.annual_value(conn, company["cik"], [total], fy, as_of_accession=company.get("as_of_accession"))
+    fact = _annual_value(conn, company["cik"], [total], fy, as_of_accession=company.get("as_of_accession"))
     if fact is None:
         return None
     label = f"{printed_label(match)} (current and noncurrent)"
