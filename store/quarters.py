@@ -33,6 +33,14 @@ SELECT f.id, f.taxonomy, f.concept, f.unit, f.value, f.period_start, f.period_en
    AND coalesce(fl.form, f.form, '10-K') IN ('10-Q', '10-Q/A', '10-K', '10-K/A', '10-KT', '10-KT/A')
 """
 
+# One member's every reported period of the concepts: facts whose only dimension (beside the mark that a figure is
+# an operating segment's) is that member, as store.segments reads a year's member figures.
+MEMBER_PERIOD_FACTS = PERIOD_FACTS.replace("AND NOT f.dimensional", """AND f.dimensional
+   AND (SELECT count(*) FROM jsonb_object_keys(f.dims - 'srt:ConsolidationItemsAxis' - 'srt:ConsolidatedEntitiesAxis')) = 1
+   AND coalesce(f.dims ->> 'srt:ConsolidationItemsAxis', 'us-gaap:OperatingSegmentsMember') = 'us-gaap:OperatingSegmentsMember'
+   AND coalesce(f.dims ->> 'srt:ConsolidatedEntitiesAxis', 'us-gaap:OperatingSegmentsMember') = 'us-gaap:OperatingSegmentsMember'
+   AND (f.dims - 'srt:ConsolidationItemsAxis' - 'srt:ConsolidatedEntitiesAxis') @> jsonb_build_object(%(axis)s::text, %(member)s::text)""")
+
 # Which filings a company has, quarterly and annual, with the period each one closes.
 FILINGS = """
 SELECT accession, form, fiscal_year, fiscal_period, period_end, filed, url
@@ -71,6 +79,26 @@ def period_facts(conn: psycopg.Connection, cik: int, concepts: list[str], unit: 
         return []
     rows = conn.execute(PERIOD_FACTS, {"cik": cik, "concepts": qualified, "names": [c.split(":", 1)[1] for c in qualified],
                                        "unit": unit}).fetchall()
+    return _period_facts(cik, rows)
+
+
+def member_period_facts(conn: psycopg.Connection, cik: int, concepts: list[str], axis: str, member: str,
+                        unit: str | None = None) -> list[PeriodFact]:
+    """Every reported period of the concepts on one member of one axis ("Data Center" on the product axis): a
+    segment's, product's or region's quarters, as `period_facts` gives the company's. A member tagged both
+    plainly and beside "operating segments" in one filing for one period is its plain fact (store.segments)."""
+    qualified = [c if ":" in c else f"us-gaap:{c}" for c in concepts]
+    if not qualified:
+        return []
+    query = MEMBER_PERIOD_FACTS.replace("SELECT f.id,", "SELECT (f.dims ? 'srt:ConsolidationItemsAxis' OR "
+                                        "f.dims ? 'srt:ConsolidatedEntitiesAxis') AS marked, f.id,")
+    rows = conn.execute(query, {"cik": cik, "concepts": qualified, "names": [c.split(":", 1)[1] for c in qualified],
+                                "unit": unit, "axis": axis, "member": member}).fetchall()
+    plain = {(r[3], r[6], r[7], r[9]) for r in rows if not r[0]}  # (concept, start, end, accession)
+    return _period_facts(cik, [r[1:] for r in rows if not r[0] or (r[3], r[6], r[7], r[9]) not in plain])
+
+
+def _period_facts(cik: int, rows: list[tuple]) -> list[PeriodFact]:
     out = []
     for (fid, taxonomy, concept, funit, value, start, end, fy, accession, filed, form, filing_fy, filing_fp, fp, url,
          filing_end, fiscal_quarter) in rows:

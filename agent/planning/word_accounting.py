@@ -163,7 +163,11 @@ def printable(unmappable: str) -> bool:
 
 def dimension(r: Reading, outside: str) -> str | None:
     """A metric narrowed to a segment, product or region ("data center revenue"): a 'dim:' key."""
-    trace, _ = account(outside, company_spans(r, outside), claimed(outside.lower(), _CLAIMED))
+    low = outside.lower()
+    # "Reality Labs revenue for the three months ended June 30, 2023", "data center revenue in the second
+    # quarter": the period's words say when, never which member
+    period = parse_period(low) if quarterly_phrase(low) else None
+    trace, _ = account(outside, company_spans(r, outside), claimed(low, _CLAIMED) | set(period.words if period else ()))
     kinds = [t["as"] for t in trace]
     between = {i for i, t in enumerate(trace) if t["word"] in ("and", "vs", "versus", "or")
                and "unaccounted" in kinds[:i] and "unaccounted" in kinds[i + 1:i + 2]}  # "iphone and mac"

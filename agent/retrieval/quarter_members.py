@@ -1,0 +1,61 @@
+"""A segment's, product's or region's figure for a quarter: which member, read as for a year.
+
+Why apart: the member a question names ("Data Center", "Reality Labs") is found among the members the
+company's 10-K tags for the metric (agent.retrieval.retrieve's member resolution, exact names first, refused
+with the members that exist otherwise); its quarters are then that member's own three-month facts in the
+10-Qs (store.quarters.member_period_facts), never the company's total nor a year's figure. The fiscal year
+whose 10-K names the members is the quarter's own, else the nearest one held: members rarely change names.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from agent.retrieval.concepts import METRICS
+from agent.retrieval.segments import key_parts
+from store import segments as segments_store
+
+
+def _years(period: dict, cal) -> list[int]:
+    """Fiscal years to read the members from, the quarter's own first."""
+    held = sorted({fy for fy, _, _ in cal.quarter_ends()}, reverse=True)
+    first = period.get("fiscal_year")
+    if first is None and period.get("end"):
+        found = cal.locate(date.fromisoformat(period["end"]))
+        first = found[0] if found else None
+    if first is None:
+        first = held[0] if held else None
+    if first is None:
+        return []
+    return list(dict.fromkeys([first, first + 1, first - 1, *held]))
+
+
+def member_measure(conn, memo: dict, company: dict, key: str, cal, period: dict):
+    """(concepts, axis, member, is a balance, label) of a `dim:` key's one member, or None when no year's
+    members hold the one named (the key is then refused as no quarter measure)."""
+    from agent.retrieval.retrieve import _member_cells
+
+    metric, qualifier, breakdown = key_parts(key)
+    if breakdown or qualifier.startswith("=") or metric not in METRICS:
+        return None
+    m = METRICS[metric]
+    instant = m.period == "instant"
+    for fy in _years(period, cal):
+        found = _member_cells(conn, None, company, key, fy, {})
+        if len(found) != 1 or found[0][1] is None:
+            continue
+        cell = found[0][0]
+        axis = next((r.axis for r in segments_store.member_values(conn, company["cik"], [cell["concept"]], fy,
+                                                                  instant=instant) if r.member == cell["member"]), None)
+        if axis is None:  # a cell of two members ("Walmart U.S. grocery"): a year's matrix, not a member's quarters
+            return None
+        concepts = list(dict.fromkeys([cell["concept"], *segments_store.qualified(m.concepts)]))
+        return concepts, axis, cell["member"], instant, cell["label"]
+    return None
+
+
+def line_as_member(key: str) -> str | None:
+    """A `line:` key no printed row names, made of one table metric and other words: the member's `dim:` key."""
+    from agent.retrieval.retrieve import _line_as_member
+
+    return _line_as_member(key)
