@@ -15,6 +15,8 @@ from agent.planning.checks import balance_as_flow, conventions, other_convention
 from agent.planning.company_mentions import company_spans
 from agent.planning.figure_kinds import KIND_WORD
 from agent.planning.followups import ALSO, INCLUDING, REPLACING
+from agent.planning.thread_members import (MEMBER_POINTER, member_of_thread_metric, member_probe, thread_member,
+                                            thread_metric_words)
 from agent.planning.in_words import leftover_words
 from agent.planning.measures import IMPLIED_PATTERNS
 from agent.planning.movers import EFFECT, MOVED
@@ -306,6 +308,9 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
                 # printed line or refused with its words, never a quoted sentence standing in for it
                 plan.intent, plan.metrics, plan.probe = "numeric", list(plan.probe), []
                 plan.items, plan.query, plan.sub_queries = [], "", []
+        probe = member_probe(prev, low) if not asks_prose or not plan.probe else []
+        if probe:  # "and services?" after a figure: that member's figure when the company tags one by the name
+            plan.probe = probe
         if not quarter:
             return plan
     if plan.intent == "qualitative" and prev is not None and (prev.period or {}).get("kind") == "quarter" \
@@ -371,6 +376,12 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     if dims:  # "revenue from Europe, Middle East and Africa": a printed name the member's words make up
         joined = frozenset(n for n in joined if not n <= dims | {"and", "&"})  # is the member's, not a line
     kind_words = claimed(low, (KIND_WORD,)) if r.kind else set()  # "the margin" after a figure: that figure's
+    pointed = thread_member(plan, prev, low)
+    if pointed is not None:
+        # "and operating income there?" after "Greater China net sales": the figure named, of the member the thread
+        # was about, never the company's total
+        plan.metrics = [f"dim:{k}|{pointed}" if k in METRICS else k for k in plan.metrics]
+        dims |= set(pointed.split()) | claimed(low, (MEMBER_POINTER,))
     trace, runs = account(outside, company_spans(r, outside), claimed(low, _CLAIMED) | dims | period_words | kind_words,
                           joined)
     runs = conventions(plan, trace) if runs else runs
@@ -411,8 +422,10 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
                 if len(said) == 1:
                     phrase = " ".join(said[0])
                     metrics.append(f"line:{leftover}|{leftover} {phrase}|{leftover} {phrase}")
+        metrics += member_of_thread_metric(plan.metrics, leftover, prev)
         if metrics:
             plan.metrics = list(dict.fromkeys(metrics))
+            plan.words = [*trace, *thread_metric_words(plan, prev)]
             return plan
         plan.metrics = []  # "and selling expense?": that line alone, not the thread's figures beside it
         plan.inherited.remove("metrics")
