@@ -228,10 +228,11 @@ class CompanyDirectory:
         tokens = [t for t in tokens if t[2] and not any(s <= t[0] < e for s, e in mask)
                   and not _PERCENT_NEXT.match(text, t[1]) and not t[2].endswith("%")]  # "gm%", "GM %": a ratio's initials, no ticker
         words = [norm_name(t[2]) for t in tokens]
+        owners = frozenset(k for k, t in enumerate(tokens) if _OWNER.match(text, t[1]))  # "Coca-Cola's"
         found: list[CompanyMatch] = []
         i = 0
         while i < len(tokens):
-            match, width = self._match_at(tokens, words, i, all_caps)
+            match, width = self._match_at(tokens, words, i, all_caps, owners)
             if match is None:
                 match = self._ticker_in_role(text, tokens[i], all_caps)
             if match:
@@ -341,7 +342,7 @@ class CompanyDirectory:
         c = self.companies[cik]
         return CompanyMatch("company" if c.covered else "not_covered", text, start, end, c, via=via)
 
-    def _match_at(self, tokens, words, i, all_caps) -> tuple[CompanyMatch | None, int]:
+    def _match_at(self, tokens, words, i, all_caps, owners: frozenset[int] = frozenset()) -> tuple[CompanyMatch | None, int]:
         start, end, raw = tokens[i]
         # 1. names and aliases, longest first (up to 6 words), starting on a word that is part of a name
         for n in range(min(6, len(tokens) - i), 0, -1) if words[i] else ():
@@ -350,6 +351,12 @@ class CompanyDirectory:
                 continue
             if n > 1 and not words[i + n - 1] and tokens[i + n - 1][2].lower() in ("and", "&", "the", "of", "or"):
                 continue  # "Apple and" is Apple; the connective stays outside the span
+            owner = next((k for k in range(i, i + n - 1) if k in owners), None)
+            closed = tuple(w for ws in words[i : owner + 1] for w in ws) if owner is not None else key
+            if closed != key and closed in self.names:
+                # "Coca-Cola's consolidated net income": the possessive closes the name it ends (Coca-Cola), never
+                # a longer registrant's name that runs on past it (Coca-Cola Consolidated)
+                continue
             ciks = self.names[key]
             seg_raw = " ".join(t[2] for t in tokens[i : i + n])
             if len(key) == 1 and not self._single_word_ok(key[0], raw, ciks, all_caps, i == 0):

@@ -348,8 +348,9 @@ def join_printed_names(how: list[str | None], words: list[str], names: frozenset
     def open_word(g: int) -> bool:  # a word a row's name may hold: not a period, a number or filler
         w = words[g]
         term = w in ("short", "long") and g + 1 < len(words) and words[g + 1] == "term"  # "short-term investments"
-        return (how[g] is None or how[g].startswith("metric:")) and not _NUMBER.match(w) and w not in MONTHS \
-            and (w not in FILLER or w in IGNORABLE or term)
+        inner = w in _EDGE_LINKS and 0 < g < len(words) - 1  # "loss on debt and equity securities": a row's own "on"
+        return (how[g] is None or how[g].startswith("metric:") or inner) and not _NUMBER.match(w) and w not in MONTHS \
+            and (w not in FILLER or w in IGNORABLE or term or inner)
     for i, w in enumerate(words):
         if w not in ("and", "&") or i in taken:
             continue

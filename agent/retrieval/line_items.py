@@ -46,7 +46,9 @@ SYNONYMS = {"buyback": "repurchase", "amortisation": "amortization", "organisati
             "issue": "issuance", "repaying": "repayment", "repaid": "repayment", "repay": "repayment",
             # promotion is marketing spend, named either way ("advertising and promotional expenses" is what
             # MarketingAndAdvertisingExpense tags)
-            "promotional": "marketing", "promotion": "marketing"}
+            "promotional": "marketing", "promotion": "marketing",
+            # "how much did it lose on debt securities" asks the row "Loss on debt securities"
+            "lose": "loss"}
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+")
 PRIMARY = ("income", "balance", "cash")
 
