@@ -733,7 +733,9 @@ def metric_phrases(words: list[dict]) -> dict[str, str]:
     for w in words or []:
         if w.get("as", "").startswith("metric:"):
             said = out.setdefault(w["as"][7:], [])
-            if not said and before == "total":  # "total operating costs" is the total's row, never a part's
+            if not said and before in ("total", "consolidated"):
+                # "total operating costs" is the total's row, never a part's; "consolidated net income" the row
+                # printed so (Coca-Cola's, with the noncontrolling interests' share), where one is
                 said.append(before)
             said.append(w["word"])
         before = w.get("word", "")

@@ -801,11 +801,23 @@ def _orders(conn, deps, cik: int, phrases: dict[str, str]) -> dict[str, list[str
         index = memo[("printed", cik)] = printed_index(labels_of(conn, memo, cik))
     out = {}
     for key, phrase in phrases.items():
-        if key in METRICS and METRICS[key].by_label:
+        if key in METRICS and (METRICS[key].by_label or phrase.startswith("consolidated ")):
             order = printed_order(index, METRICS[key].concepts, phrase)
             if order != list(METRICS[key].concepts):
                 out[key] = order
     return out
+
+
+def _printed_as(conn, deps, cik: int, concept: str, phrase: str) -> str | None:
+    """The label of the company's income statement or balance sheet row printing `concept` under the user's
+    words (agent.retrieval.line_items.printed_order), as printed."""
+    want = tokens(phrase)
+    memo = deps.memo if deps is not None else {}
+    for row in labels_of(conn, memo, cik):
+        if row["concept"] == concept and row["statement"] in ("income", "balance") and not row["dims"] \
+                and tokens(row["label"]) == want:
+            return without_note_refs(row["label"])
+    return None
 
 
 def spare_words(words: list[dict]) -> str:
@@ -924,6 +936,10 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                        if key in orders and ev.concept == orders[key][0] and (phrases or {}).get(key):
+                            # the row printed under the user's words, where the company prints the metric on two:
+                            # the answer names it ("Consolidated Net Income", with the noncontrolling share)
+                            cell["reported_as"] = _printed_as(conn, deps, company["cik"], ev.concept, phrases[key])
                         if METRICS[key].fallback and alone:
                             # a tagged rate asked alone is the company's (often rounded) figure: the calculation
                             # from the lines that define it follows, cited, when they are reported, so whoever
