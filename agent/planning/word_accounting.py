@@ -69,6 +69,23 @@ def _whole_when_subtracted(key: str, trace: list[dict], runs: list[tuple[int, in
     return key
 
 
+_UNQUALIFIED_MARGINS = ("gross_margin", "operating_margin", "net_margin")
+
+
+def _narrowed_margins(plan: Plan, trace: list[dict], runs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """"franchised margins": words no vocabulary takes right before "margins" name one printed margin (a line
+    looked up, or refused, by those words), never the three margins an unqualified "margins" reads as."""
+    out = []
+    for start, end in runs:
+        if end < len(trace) and trace[end]["word"] in ("margins", "margin") and trace[end]["as"] == "other":
+            trace[end] = {**trace[end], "as": "unaccounted"}
+            plan.metrics = [k for k in plan.metrics if k not in _UNQUALIFIED_MARGINS
+                            or any(t["as"] == f"metric:{k}" for t in trace)]
+            end += 1
+        out.append((start, end))
+    return out
+
+
 def _taken_in(trace: list[dict], absorbed: set[str]) -> set[str]:
     """The metric keys a line phrase took in, with the words it joined ("cash paid for income taxes",
     "fair value recognized in net earnings": one phrase, never its parts) and each key's growth, change
@@ -441,6 +458,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         leftover = leftover_words(trace, runs)
         plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "revenue")]
         return plan
+    runs = _narrowed_margins(plan, trace, runs)
     keys, absorbed = line_keys(trace, runs)
     keys = [_whole_when_subtracted(k, trace, runs) for k in keys]
     if dims:  # a member's words ("long-lived assets in Israel") narrow the line: required, never a spare word

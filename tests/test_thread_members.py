@@ -1,0 +1,73 @@
+"""A reply that names a member of the thread's figure, or points back at the thread's member, and the words
+around a member or a row that are no part of its name (a quarter's, a possessive's, a row's own linking word)."""
+
+from __future__ import annotations
+
+from agent.planning.companies import CompanyDirectory
+from agent.planning.words import account, line_keys
+from agent.retrieval.line_items import tokens
+from tests.test_companies import COVERED, SEC
+from tests.test_thread_frame import directory, planned  # noqa: F401 (its fixtures, shared)
+
+
+def test_a_figure_of_the_threads_member_is_asked_only_when_the_reply_points_back_at_it(directory):
+    there = planned(directory, "apple net sales in greater china fy2024", "and operating income there?")
+    assert there.metrics == ["dim:operating_income|greater china"], there
+    segment = planned(directory, "apple net sales in greater china fy2024", "what about operating income for that region?")
+    assert segment.metrics == ["dim:operating_income|greater china"], segment
+    alone = planned(directory, "apple net sales in greater china fy2024", "and operating income?")
+    assert alone.metrics == ["operating_income"], alone  # may ask the company's: never read as the member's
+
+
+def test_a_word_after_a_figure_is_a_line_or_else_a_member_of_that_figure(directory):
+    reply = planned(directory, "Nvidia revenue fy2025", "and gaming?")
+    assert reply.metrics == ["line:gaming|gaming revenue|gaming revenue"], reply
+    # a printed line the word names first ("Selling expense"), the figure's words only allowed beside it
+    line = planned(directory, "Nvidia revenue fy2025", "and selling expense?")
+    assert line.metrics and all(k.startswith("line:") for k in line.metrics), line
+
+
+def test_the_threads_words_for_its_figure_carry_to_a_sibling_member(directory):
+    reply = planned(directory, "walmart international net sales fy2025", "what about sam's club?")
+    assert reply.metrics and reply.metrics[0].startswith("dim:revenue|"), reply
+    said = [w["word"] for w in reply.words if w.get("from") == "thread"]
+    assert said == ["net", "sales"], reply.words  # "Net sales", the row the thread's figure was, not "Total revenues"
+
+
+def test_a_topic_word_after_a_figure_probes_the_member_of_that_name(directory):
+    reply = planned(directory, "apple net sales fy2024", "and services?")
+    assert "dim:revenue|services" in (reply.probe or reply.metrics), reply
+
+
+def test_a_quarters_words_are_no_part_of_the_members_name(directory):
+    asked = planned(directory, "What were Nvidia's data center revenues in the second quarter of fiscal 2024?")
+    assert asked.metrics == ["dim:revenue|data center"], asked
+    assert asked.period and asked.period["kind"] == "quarter" and asked.period["quarter"] == 2
+    dated = planned(directory, "Meta Reality Labs revenue for the three months ended June 30, 2023")
+    assert dated.metrics == ["dim:revenue|reality labs"], dated
+
+
+def test_a_possessive_closes_the_name_it_ends():
+    sec = [*SEC, ("COKE", 317540, "COCA COLA CONSOLIDATED, INC.")]
+    found = CompanyDirectory.from_rows([*COVERED, (21344, "COCA COLA CO", ["KO"])], sec, {}).find(
+        "Coca-Cola's consolidated net income for 2024")
+    assert [m.company.ticker for m in found] == ["KO"]
+    named = CompanyDirectory.from_rows([*COVERED, (21344, "COCA COLA CO", ["KO"])], sec, {}).find(
+        "Coca-Cola Consolidated net income 2024")
+    assert [m.company.ticker for m in named] == ["COKE"]  # the other registrant, named whole
+
+
+def test_a_row_name_joined_by_and_keeps_its_own_linking_word():
+    names = frozenset({tokens("(Gain) loss on debt and equity securities, net")})
+    for said in ("gain loss on debt and equity securities 2023", "how much did they lose on debt and equity securities in 2023"):
+        trace, runs = account(said, [], set(), names)
+        keys, _ = line_keys(trace, runs)
+        assert len(keys) == 1 and "equity" in keys[0] and "debt" in keys[0], keys
+        assert not any(t["as"] == "metric:long_term_debt" for t in trace), trace  # never long-term debt
+
+
+def test_a_word_before_margins_names_one_margin_never_the_three(directory):
+    asked = planned(directory, "walmart franchised margins fy2025")
+    assert not {"gross_margin", "operating_margin", "net_margin"} & set(asked.metrics), asked
+    plain = planned(directory, "walmart margins fy2025")
+    assert {"gross_margin", "operating_margin", "net_margin"} <= set(plain.metrics), plain
