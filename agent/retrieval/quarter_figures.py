@@ -262,9 +262,16 @@ class _Measure:
                  period: dict | None = None):
         member = member_measure(conn, memo, company or {"cik": cik}, key, cal, period or {}) \
             if key.startswith("dim:") else None
+        if key.startswith("dim:") and member is None:
+            if "|*" in key:  # "revenue by segment" for a quarter: no one member named
+                raise NotAQuarterMeasure(key)
+            metric, qualifier = key[4:].split("|", 1)
+            raise LookupError(f"{qualifier} {METRICS[metric].label.lower()}" if metric in METRICS else qualifier)
         if member is not None:
-            concepts, axis, name, self.instant, self.label = member
-            self.facts = quarters_store.member_period_facts(conn, cik, concepts, axis, name)
+            concepts, names, self.instant, self.label = member
+            # the member's own name first; another name of it only where the first has no quarter at all
+            every = [quarters_store.member_period_facts(conn, cik, concepts, axis, name) for axis, name in names]
+            self.facts = next((f for f in every if any(x.form.startswith("10-Q") for x in f)), every[0])
         else:
             measure = _measure(conn, memo, cik, key, phrase)
             if measure is None:
@@ -399,7 +406,7 @@ def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder, phra
         formula = None
     if base_key.startswith("line:") and _measure(conn, memo, cik, base_key) is None:
         base_key = line_as_member(base_key) or base_key  # "family of apps revenue": a member's figure, as for a year
-    if base_key.startswith("udf:") or "|*" in base_key or "|=" in base_key \
+    if base_key.startswith("udf:") or "|=" in base_key \
             or (base_key not in METRICS and formula is None and not base_key.startswith(("line:", "dim:"))):
         raise NotAQuarterMeasure(base_key)
     inputs = [_Measure(conn, memo, cik, i.metric, cal) for i in formula.inputs] if formula else []
@@ -496,8 +503,9 @@ def quarter_numbers(state, deps) -> dict:
                     refusal = refusal or {"reason": "out_of_scope", "detail": (
                         "segment, product and region figures, margins and ratios by quarter: for a quarter I answer "
                         "the company's reported totals, their growth, the fourth quarter and trailing twelve months")}
-                except LookupError:
-                    refusal = refusal or {"reason": "unknown_metric", "detail": key.split("|")[0].removeprefix("line:")}
+                except LookupError as unknown:
+                    said = unknown.args[0] if unknown.args and key.startswith("dim:") else key.split("|")[0]
+                    refusal = refusal or {"reason": "unknown_metric", "detail": said.removeprefix("line:")}
                 except NotHeld as missing:
                     held = _held_text(calendar_periods(conn, memo, company["cik"]))
                     refusal = refusal or {"reason": "year_not_available",

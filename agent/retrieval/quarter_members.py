@@ -9,10 +9,12 @@ whose 10-K names the members is the quarter's own, else the nearest one held: me
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from agent.retrieval.concepts import METRICS
 from agent.retrieval.segments import key_parts
+from store import quarters as quarters_store
 from store import segments as segments_store
 
 
@@ -31,18 +33,18 @@ def _years(period: dict, cal) -> list[int]:
 
 
 def member_measure(conn, memo: dict, company: dict, key: str, cal, period: dict):
-    """(concepts, axis, member, is a balance, label) of a `dim:` key's one member, or None when no year's
-    members hold the one named (the key is then refused as no quarter measure)."""
+    """(concepts, [(axis, member), ...], is a balance, label) of a `dim:` key's one member (its other names after
+    it), or None when no year's members hold the one named."""
     from agent.retrieval.retrieve import _member_cells
 
     metric, qualifier, breakdown = key_parts(key)
-    if breakdown or qualifier.startswith("=") or metric not in METRICS:
+    if qualifier.startswith("=") or metric not in METRICS:
         return None
     m = METRICS[metric]
     instant = m.period == "instant"
     for fy in _years(period, cal):
         found = _member_cells(conn, None, company, key, fy, {})
-        if len(found) != 1 or found[0][1] is None:
+        if len(found) != 1 or found[0][1] is None:  # a breakdown's every member ("by segment"): a year's table
             continue
         cell = found[0][0]
         axis = next((r.axis for r in segments_store.member_values(conn, company["cik"], [cell["concept"]], fy,
@@ -50,8 +52,22 @@ def member_measure(conn, memo: dict, company: dict, key: str, cal, period: dict)
         if axis is None:  # a cell of two members ("Walmart U.S. grocery"): a year's matrix, not a member's quarters
             return None
         concepts = list(dict.fromkeys([cell["concept"], *segments_store.qualified(m.concepts)]))
-        return concepts, axis, cell["member"], instant, cell["label"]
+        return concepts, renamed(conn, company["cik"], concepts, axis, cell["member"]), instant, cell["label"]
     return None
+
+
+def _bare(member: str) -> str:
+    """A member's QName without its prefix and the words that only say it is a member or a segment."""
+    local = member.split(":", 1)[-1]
+    return re.sub(r"(?:Segment)?Member$", "", local).lower()
+
+
+def renamed(conn, cik: int, concepts: list[str], axis: str, member: str) -> list[tuple[str, str]]:
+    """(axis, member) of the member found and of its other QNames: a filer may tag one unit under two names
+    between filings (wmt:WalmartInternationalSegmentMember in a 10-Q, wmt:WalmartInternationalMember in the
+    10-K), told apart only by the words that say it is a segment. Each is read on its own, never mixed."""
+    return [(axis, member), *((a, m) for a, m in quarters_store.axis_members(conn, cik, concepts)
+                              if (a, m) != (axis, member) and _bare(m) == _bare(member))]
 
 
 def line_as_member(key: str) -> str | None:
