@@ -71,3 +71,12 @@ def test_a_word_before_margins_names_one_margin_never_the_three(directory):
     assert not {"gross_margin", "operating_margin", "net_margin"} & set(asked.metrics), asked
     plain = planned(directory, "walmart margins fy2025")
     assert {"gross_margin", "operating_margin", "net_margin"} <= set(plain.metrics), plain
+
+
+def test_a_name_in_a_reply_to_a_figure_is_looked_up_as_a_member_before_it_is_refused_as_a_company(directory):
+    reply = planned(directory, "Nvidia revenue fy2025", "and Zorblax?")
+    # looked up as Nvidia's line or member first; the refusal the name had is kept for when none answers
+    assert reply.route == "domain" and reply.lone_name == "Zorblax", reply
+    assert reply.lone_refusal and reply.lone_refusal["reason"] == "no_company", reply
+    prose = planned(directory, "what are Nvidia's supply chain risks?", "and Zorblax?")
+    assert prose.route == "refusal" or prose.lone_refusal is None  # after prose, no figure to narrow

@@ -88,3 +88,12 @@ def member_probe(prev, low: str) -> list[str]:
     if len(figures) != 1 or len(figures) != len(prev.metrics):
         return []
     return [f"dim:{figures[0]}|{said}"]
+
+
+def member_reply(prev) -> bool:
+    """The thread's last answer was one figure a member may narrow (a table metric, or a member's figure): a
+    reply naming something ("what about the Americas?") may be a member of it before it is a company's name."""
+    if prev is None or prev.intent not in ("numeric", "trend", "compare") or prev.route != "domain" or prev.period:
+        return False
+    keys = [k for k in prev.metrics]
+    return len(keys) == 1 and (keys[0] in METRICS or (keys[0].startswith("dim:") and "|*" not in keys[0]))

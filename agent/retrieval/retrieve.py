@@ -1045,8 +1045,9 @@ def _numbers(state, deps, config) -> dict:
     if refusal and plan.lone_name and refusal["reason"] in ("unknown_metric", "ambiguous_metric"):
         # "what about samsung?": no line or segment of the thread's company, so a company, never its figure
         names = " or ".join(c["name"] for c in state["resolved"])
-        refusal = {"reason": "no_company", "detail": f"{plan.lone_name}: no company I know by that name, "
-                                                     f"nor a line or segment {names} reports"}
+        refusal = dict(plan.lone_refusal) if plan.lone_refusal else \
+            {"reason": "no_company", "detail": f"{plan.lone_name}: no company I know by that name, "
+                                               f"nor a line or segment {names} reports"}
     if refusal:
         return {"retrieval": {"cells": cells}, "refusal": refusal}
     retrieval = {"cells": cells, "facts": sum(1 for e in evidence.values() if e.kind == "fact"),
