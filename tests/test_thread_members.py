@@ -80,3 +80,12 @@ def test_a_name_in_a_reply_to_a_figure_is_looked_up_as_a_member_before_it_is_ref
     assert reply.lone_refusal and reply.lone_refusal["reason"] == "no_company", reply
     prose = planned(directory, "what are Nvidia's supply chain risks?", "and Zorblax?")
     assert prose.route == "refusal" or prose.lone_refusal is None  # after prose, no figure to narrow
+
+
+def test_the_cost_of_a_members_sales_is_that_members_cost_of_revenue_never_its_revenue():
+    from agent.retrieval.segments import plan_key
+
+    assert plan_key("cost of automotive sales", []) == "dim:cost_of_revenue|automotive sales"
+    assert plan_key("automotive revenue", ["cost"]) == "dim:cost_of_revenue|automotive revenue"  # "cost of" split off
+    assert plan_key("iphone revenue", []) == "dim:revenue|iphone"
+    assert plan_key("revenue in europe", ["cost"]) != "dim:cost_of_revenue|europe"  # the cost word must lead

@@ -390,6 +390,8 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
             plan.intent = "numeric"  # "Q2 2023 vs Q2 2022": the quarter and its base, not a run of years
     dims = {w for k in plan.metrics if k.startswith("dim:") for w in key_parts(k)[1].split()}
     dims |= {w + s for w in dims for s in ("s", "es")} | {w[:-1] + "ies" for w in dims if w.endswith("y")}
+    if any(k.startswith("dim:cost_of_revenue|") for k in plan.metrics):
+        dims |= {"cost", "costs", "of"}  # "cost of automotive sales": the member's cost, its words all taken
     if dims:  # "revenue from Europe, Middle East and Africa": a printed name the member's words make up
         joined = frozenset(n for n in joined if not n <= dims | {"and", "&"})  # is the member's, not a line
     kind_words = claimed(low, (KIND_WORD,)) if r.kind else set()  # "the margin" after a figure: that figure's

@@ -729,6 +729,10 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
         pairs = [(r.axis, r.member) for r in rows]
         owner = _key_words(company.get("name") or "")
         found, exact = find_member(qualifier, pairs, labels, owner, metric_words=_key_words(" ".join(m.synonyms)))
+        bare = " ".join(w for w in qualifier.split() if w not in _REVENUE_WORDS)
+        if not found and metric == "cost_of_revenue" and bare and bare != qualifier:
+            # "cost of services revenue": the member "Services", named without its revenue's words
+            found, exact = find_member(bare, pairs, labels, owner, metric_words=_key_words(" ".join(m.synonyms)))
         if exact and len(found) > 1 and asked:
             found = _most_said(found, labels, owner, asked)
         alike = [f for f in found if f[0] == found[0][0]] if exact else []
@@ -780,6 +784,7 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
     return out
 
 
+_REVENUE_WORDS = frozenset({"revenue", "revenues", "sales"})
 # Words a member's name may hold beside the ones asked: they name no narrower part of it
 _BESIDE_NAME = frozenset({"other", "and", "&"})
 
