@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import psycopg
 
+from agent.retrieval.segments import REGION_WORDS
 from agent.planning.company_words import (
     ACRONYMS,
     ALIASES,
@@ -405,7 +406,8 @@ class CompanyDirectory:
         # or alias of five letters or more
         if len(w) == 1 and w[0].endswith("s") and w[0][:-1] in self.typo_names and w[0] not in TYPO_STOP:
             return self._company_match(self.typo_names[w[0][:-1]], raw, start, end, "name"), 1
-        if len(w) == 1 and len(w[0]) >= 4 and w[0] not in TYPO_STOP and w[0].isalpha() and w[0] not in english_words():
+        if len(w) == 1 and len(w[0]) >= 4 and w[0] not in TYPO_STOP and w[0].isalpha() and w[0] not in english_words() \
+                and w[0] not in REGION_WORDS:  # "intl", "latam": a region's short name, never a name misspelt
             # four letters: only a letter dropped from a five-letter name ("Aple", "Tesa"); any edit of longer ones
             cik = self._typo(w[0]) if len(w[0]) >= 5 else self._typo(w[0], longer_only=True)
             if cik is not None:

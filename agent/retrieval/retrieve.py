@@ -585,6 +585,13 @@ def _line_as_member(key: str) -> str | None:
     return f"dim:{spans[0][2]}|{qualifier}" if qualifier else None
 
 
+def _line_metric_said(key: str) -> dict[str, str]:
+    """{metric: the words the line's clause names it with} of a line phrase made of one table metric and others."""
+    words = normalize(line_parts(key)[1]).split()
+    spans = [(s, e, k) for s, e, k in find_phrases(" ".join(words), PHRASES) if k in METRICS]
+    return {spans[0][2]: " ".join(words[spans[0][0]:spans[0][1]])} if len(spans) == 1 else {}
+
+
 def _row_member_cell(conn, deps, company: dict, said: str, fy: int, base: dict, optional: str = ""):
     """(cell, evidence) of a printed row narrowed by a member (agent.retrieval.row_members), or None."""
     found = row_on_member(conn, deps.memo if deps is not None else {}, company, said, fy, optional)
@@ -910,7 +917,10 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                 elif key.startswith("line:"):
                     ev = _line_cell(conn, deps, company, key, fy, cell, lines)
                     member = _line_as_member(key) if ev is None and not cell.get("concept") else None
-                    found = _member_cells(conn, deps, company, member, fy, cell, question=question) if member else []
+                    # the member's figure under the metric's words the user said ("intl net sales": Net sales)
+                    said = {**_line_metric_said(key), **(phrases or {})} if member else {}
+                    found = _member_cells(conn, deps, company, member, fy, cell, _orders(conn, deps, company["cik"], said),
+                                          question=question) if member else []
                     if found and found[0][1] is not None:  # "commercial airplanes revenue": a member's figure
                         for member_cell, mev in found:
                             evidence[mev.id] = mev

@@ -111,6 +111,7 @@ _REGION_WORDS = {
     "german": "germany", "british": "united kingdom", "french": "france", "brazilian": "brazil",
     "domestic": "united states",
 }
+REGION_WORDS = frozenset(_REGION_WORDS)
 _SMALL = frozenset({"and", "of", "the", "&"})
 
 
