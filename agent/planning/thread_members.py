@@ -46,8 +46,8 @@ def member_of_thread_metric(metrics: list[str], leftover: str, prev) -> list[str
     name (agent.retrieval.retrieve reads a line made of one metric and other words as a member); none when the
     thread asked several figures, since which one the word narrows is unsaid."""
     curated = [k for k in metrics if k in METRICS]
-    if len(curated) != 1 or not leftover:
-        return []
+    if len(curated) != 1 or not leftover or prev is None or prev.intent not in ("numeric", "trend", "compare"):
+        return []  # after "why did revenue rise?", "and commercial airplanes?" asks the same why of it: a search
     key = curated[0]
     said = metric_phrases(prev.words if prev is not None else []).get(key) or METRICS[key].label.lower()
     phrase = f"{leftover} {said}"

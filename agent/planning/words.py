@@ -66,7 +66,7 @@ FILLER = frozenset(
     """.split()
 )
 # Filler verbs that are also the first word of a segment's or product's name ("Compute & Networking")
-_VERBS_OF_ASKING = frozenset("compute calculate report record post book".split())
+_VERBS_OF_ASKING = frozenset({"compute"})
 # Qualifiers that narrow a metric into another figure ("comparable operating margin", "organic revenue",
 # "adjusted net income"): never consumed by another step's pattern that happens to match them ("compar\w*"
 # is a comparison's word), so they stay leftover words the line lookup answers or refuses by name.
