@@ -89,3 +89,31 @@ def test_the_cost_of_a_members_sales_is_that_members_cost_of_revenue_never_its_r
     assert plan_key("automotive revenue", ["cost"]) == "dim:cost_of_revenue|automotive revenue"  # "cost of" split off
     assert plan_key("iphone revenue", []) == "dim:revenue|iphone"
     assert plan_key("revenue in europe", ["cost"]) != "dim:cost_of_revenue|europe"  # the cost word must lead
+
+
+def test_a_figure_asked_in_a_thread_about_a_member_carries_the_topic_for_the_member_lookup(directory):
+    reply = planned(directory, "What did Nvidia say about its gaming business?", "what was its revenue in fiscal 2025?")
+    assert reply.member_topic and "gaming" in reply.member_topic, reply
+    whole = planned(directory, "What did Nvidia say about its gaming business?", "what was Nvidia's total revenue in fiscal 2025?")
+    assert whole.member_topic is None, whole  # the company named again, and its total asked: the company's figure
+    figure = planned(directory, "Nvidia revenue fy2025", "what was its net income?")
+    assert figure.member_topic is None  # no prose topic to narrow it
+
+
+def test_the_topics_member_is_its_whole_name_never_a_word_of_a_wider_topic(db):
+    from datetime import date
+
+    from agent.retrieval.topic_members import topic_member
+    from tests.test_facts import company, fact
+
+    meta = 1326801
+    with db.connection() as conn:
+        company(conn, meta, "Meta Platforms, Inc.", ["META"], "1231")
+        for member, value in (("meta:RealityLabsMember", "-17729000000"), ("meta:FamilyOfAppsMember", "87109000000")):
+            fact(conn, meta, "0001326801-25-000017", "OperatingIncomeLoss", value, date(2024, 12, 31), date(2024, 1, 1),
+                 fiscal_year=2024, fy=2024, dims={"us-gaap:StatementBusinessSegmentsAxis": member})
+        who = {"cik": meta, "name": "Meta Platforms, Inc.", "ticker": "META"}
+        assert topic_member(conn, {}, who, "operating_income", 2024, "reality labs losses") == "reality labs"
+        assert topic_member(conn, {}, who, "operating_income", 2024, "family of apps business") is not None
+        assert topic_member(conn, {}, who, "operating_income", 2024, "ai capital expenditures") is None
+        assert topic_member(conn, {}, who, "operating_income", 2024, "reality labs headset competition") is None

@@ -97,3 +97,18 @@ def member_reply(prev) -> bool:
         return False
     keys = [k for k in prev.metrics]
     return len(keys) == 1 and (keys[0] in METRICS or (keys[0].startswith("dim:") and "|*" not in keys[0]))
+
+
+# "the company's total revenue", "overall", "consolidated": the company's own figure, whatever the thread discussed
+_WHOLE_COMPANY = re.compile(r"\b(?:total|overall|consolidated|company(?:-wide|wide)?|whole|entire|all\s+of)\b")
+
+
+def topic_of_reply(plan, prev, low: str) -> str | None:
+    """The thread's prose topic a figure reply may be about: the reply names no company of its own and asks the
+    thread's company's figure unqualified ("what was its revenue?" after "Describe Tesla's energy storage
+    business"); agent.retrieval.topic_members answers with the member the topic names, if any."""
+    if prev is None or prev.intent != "qualitative" or not prev.topic or "tickers" not in plan.inherited:
+        return None
+    if _WHOLE_COMPANY.search(low) or not plan.metrics or not all(k in METRICS for k in plan.metrics):
+        return None
+    return prev.topic

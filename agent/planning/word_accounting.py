@@ -16,7 +16,7 @@ from agent.planning.company_mentions import company_spans
 from agent.planning.figure_kinds import KIND_WORD
 from agent.planning.followups import ALSO, INCLUDING, REPLACING
 from agent.planning.thread_members import (MEMBER_POINTER, member_of_thread_metric, member_probe, thread_member,
-                                            thread_metric_words)
+                                            thread_metric_words, topic_of_reply)
 from agent.planning.in_words import leftover_words
 from agent.planning.measures import IMPLIED_PATTERNS
 from agent.planning.movers import EFFECT, MOVED
@@ -395,6 +395,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     if dims:  # "revenue from Europe, Middle East and Africa": a printed name the member's words make up
         joined = frozenset(n for n in joined if not n <= dims | {"and", "&"})  # is the member's, not a line
     kind_words = claimed(low, (KIND_WORD,)) if r.kind else set()  # "the margin" after a figure: that figure's
+    plan.member_topic = topic_of_reply(plan, prev, low)
     pointed = thread_member(plan, prev, low)
     if pointed is not None:
         # "and operating income there?" after "Greater China net sales": the figure named, of the member the thread

@@ -839,9 +839,26 @@ def spare_words(words: list[dict]) -> str:
                                   and w["word"] not in IGNORABLE))
 
 
+def _topic_cells(conn, deps, company: dict, key: str, fy: int, cell: dict, orders: dict, topic: str,
+                 evidence: dict, cells: list) -> bool:
+    """The member of `key` the thread's topic names (agent.retrieval.topic_members), its cell added; False when
+    the topic names none, so the company's figure is read as before."""
+    from agent.retrieval.topic_members import topic_member
+
+    said = topic_member(conn, deps.memo if deps is not None else {}, company, key, fy, topic)
+    found = _member_cells(conn, deps, company, f"dim:{key}|{said}", fy, cell, orders) if said else []
+    if len(found) != 1 or found[0][1] is None:
+        return False
+    member_cell, ev = found[0]
+    evidence[ev.id] = ev
+    member_cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+    cells.append(member_cell)
+    return True
+
+
 def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definitions: list[dict] | None = None,
              *, changes: bool = False, phrases: dict[str, str] | None = None, spare: str = "",
-             asked: str = "", question: str = "") -> tuple[dict[str, Evidence], list[dict], list[dict]]:
+             asked: str = "", question: str = "", topic: str = "") -> tuple[dict[str, Evidence], list[dict], list[dict]]:
     """Facts and computations for every (company, fiscal year, measure): evidence, calculations,
     and one cell per ask (evidence_id None when no fact reports it). With `changes` (a trend), a
     reported figure's cell also carries its growth over the year before, when both are reported."""
@@ -939,6 +956,9 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
                     elif found and found[0][0].get("members") and not cell.get("concept"):
                         cell["members"] = found[0][0]["members"]  # "spine revenue": no such member; these exist
+                elif key in METRICS and topic and _topic_cells(conn, deps, company, key, fy, cell, orders, topic, evidence,
+                                                             cells):
+                    continue  # "how big was the operating loss?" in a thread about Reality Labs: that member's figure
                 elif key in METRICS:
                     ev = facts.get(key, fy)
                     if ev is None and (phrases or {}).get(key):
@@ -1055,7 +1075,7 @@ def _numbers(state, deps, config) -> dict:
                                                  changes=plan.intent == "trend",
                                                  phrases=_phrases(plan), spare=spare_words(plan.words),
                                                  asked=" ".join(_words(" ".join(w["word"] for w in plan.words or []))),
-                                                 question=state.get("question") or "")
+                                                 question=state.get("question") or "", topic=plan.member_topic or "")
     refusal = _unresolved_lines(cells)
     if refusal and plan.lone_name and refusal["reason"] in ("unknown_metric", "ambiguous_metric"):
         # "what about samsung?": no line or segment of the thread's company, so a company, never its figure
