@@ -117,3 +117,11 @@ def test_the_topics_member_is_its_whole_name_never_a_word_of_a_wider_topic(db):
         assert topic_member(conn, {}, who, "operating_income", 2024, "family of apps business") is not None
         assert topic_member(conn, {}, who, "operating_income", 2024, "ai capital expenditures") is None
         assert topic_member(conn, {}, who, "operating_income", 2024, "reality labs headset competition") is None
+
+
+def test_a_quarters_row_named_with_a_topic_word_is_probed_as_a_row_not_only_searched(directory):
+    asked = planned(directory, "Walmart demand creation expense Q2 fiscal 2024")
+    keys = asked.probe or asked.metrics
+    assert any(k.startswith("line:demand creation") for k in keys), asked
+    said = planned(directory, "what did Walmart say about demand in Q2 fiscal 2024?")
+    assert not said.probe and not said.metrics, said  # asked in words: what the 10-Q says

@@ -294,7 +294,10 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         elif quarter and figure:  # "how much was it in the september 2023 quarter": a figure of a quarter, unnamed
             return refusal_plan("unknown_metric", f"which figure of that period (\"{quarter}\"): name a line item, such as "
                                 "revenue or net income", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
-        if runs and quarter and not asks_prose and not row_runs:
+        # asked in words (why, what the filing says, a section), not only routed to prose by a topic word ("demand
+        # creation expense" in the second quarter is a row the company prints, whatever Item "demand" routes to)
+        in_words = r.why or r.statement or bool(QUAL_ASK.search(low)) or any(p.search(low) for p in SECTION_PATTERNS)
+        if runs and quarter and not in_words and not row_runs:
             # "research and development expenses in the second quarter": a printed row of that quarter's
             # statements answers; else the quarter's 10-Q is searched as below
             dated = parse_period(low)
