@@ -45,10 +45,10 @@ def member_of_thread_metric(metrics: list[str], leftover: str, prev) -> list[str
     answered by a row printed by the word (the figure's words allowed) or else by the figure's member of that
     name (agent.retrieval.retrieve reads a line made of one metric and other words as a member); none when the
     thread asked several figures, since which one the word narrows is unsaid."""
-    curated = [k for k in metrics if k in METRICS]
-    if len(curated) != 1 or not leftover or prev is None or prev.intent not in ("numeric", "trend", "compare"):
+    if len(metrics) != 1 or metrics[0] not in METRICS or not leftover or prev is None \
+            or prev.intent not in ("numeric", "trend", "compare"):
         return []  # after "why did revenue rise?", "and commercial airplanes?" asks the same why of it: a search
-    key = curated[0]
+    key = metrics[0]
     said = metric_phrases(prev.words if prev is not None else []).get(key) or METRICS[key].label.lower()
     phrase = f"{leftover} {said}"
     return [f"line:{leftover}|{phrase}|{phrase}"]
