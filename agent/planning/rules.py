@@ -799,9 +799,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             # thing to search for. A word that may be a name typed in lower case ("what about samsung?")
             # stays a company asked about, refused as one, never answered for the thread's company.
             about, named = None, None
-        if about and named and member_reply(prev) and not r.measures and not r.unmappable:
+        if about and named and member_reply(prev) and not r.measures and not r.unmappable \
+                and (about[0] == "no_company" or re.search(rf"(?i)\bthe\s+{re.escape(named)}\b", outside)):
             # "what about the Americas?", "and Sporting Equipment?" after a figure: a member of that figure when the
-            # company reports one by the name; else the refusal the name had (agent.retrieval.retrieve)
+            # company reports one by the name; else the refusal the name had (agent.retrieval.retrieve). A registrant
+            # named as such ("Shopify then", "arm holdings") stays refused by its name at once
             lone_refusal, about = {"reason": about[0], "detail": about[1]}, None
         if about:  # "what about Ford?" in a thread about Tesla: about Ford, never Tesla again
             return refusal_plan(about[0], about[1], **carry)

@@ -18,6 +18,16 @@ from store import quarters as quarters_store
 from store import segments as segments_store
 
 
+# agent.retrieval.retrieve's member resolution, lent by it when it loads: it reads quarters through
+# agent.retrieval.quarter_figures, so this module may not import it (no import cycle).
+_RESOLVE: dict = {}
+
+
+def lend(member_cells, line_as_member_key) -> None:
+    """Set the year's member resolution (retrieve._member_cells) and its line-phrase reading (_line_as_member)."""
+    _RESOLVE.update(member_cells=member_cells, line_as_member=line_as_member_key)
+
+
 def _years(period: dict, cal) -> list[int]:
     """Fiscal years to read the members from, the quarter's own first."""
     held = sorted({fy for fy, _, _ in cal.quarter_ends()}, reverse=True)
@@ -35,9 +45,10 @@ def _years(period: dict, cal) -> list[int]:
 def member_measure(conn, memo: dict, company: dict, key: str, cal, period: dict):
     """(concepts, [(axis, member), ...], is a balance, label) of a `dim:` key's one member (its other names after
     it), or None when no year's members hold the one named."""
-    from agent.retrieval.retrieve import _member_cells
-
+    _member_cells = _RESOLVE.get("member_cells")
     metric, qualifier, breakdown = key_parts(key)
+    if _member_cells is None:
+        return None
     if qualifier.startswith("=") or metric not in METRICS:
         return None
     m = METRICS[metric]
@@ -72,6 +83,5 @@ def renamed(conn, cik: int, concepts: list[str], axis: str, member: str) -> list
 
 def line_as_member(key: str) -> str | None:
     """A `line:` key no printed row names, made of one table metric and other words: the member's `dim:` key."""
-    from agent.retrieval.retrieve import _line_as_member
-
-    return _line_as_member(key)
+    resolve = _RESOLVE.get("line_as_member")
+    return resolve(key) if resolve is not None else None

@@ -29,6 +29,7 @@ from agent.retrieval.metric_facts import metric_value
 from agent.planning.formulas import choose, evaluate, metrics_of, operand_label, operand_parts, restate, said_of
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
 from agent.checking.quoted_figures import ranges as amount_ranges
+from agent.retrieval import quarter_members
 from agent.retrieval.row_members import row_on_member
 from agent.retrieval.segments import (axes_for, display_name, find_member, key_parts, member_names, member_parts,
                                       two_member_cell)
@@ -1420,3 +1421,6 @@ def _quoted_amounts(conn, chunks: list[Evidence]) -> list[tuple[Evidence, int | 
                 period_end=f.period_end.isoformat(), dims=f.dims,
             ), f.fiscal_year))
     return out
+
+
+quarter_members.lend(_member_cells, _line_as_member)  # a member's quarters are found as its year is
