@@ -207,7 +207,30 @@ def test_a_margin_for_a_quarter_uses_the_quarters_own_figures(footnote):
     assert answer.kind == "answer", answer.text
     assert answer.calculation[0].result == "70.1%"  # 9,462 / 13,507: the quarter over the quarter
     segment = ask(footnote, "NVIDIA data center revenue in Q2 FY2024")
-    assert segment.kind == "refusal" and not segment.numbers, segment.text
+    assert segment.kind == "refusal" and not segment.numbers, segment.text  # no member tagged: never the total
+
+
+DATA_CENTER = {"srt:ProductOrServiceAxis": "nvda:DataCenterMember"}
+
+
+def test_a_members_quarter_is_its_own_three_months_never_the_total_nor_the_year(nvidia, embedder):
+    from bot.settings import Settings
+    from bot.wiring import build_footnote
+
+    with nvidia.connection() as conn:
+        fact(conn, NVDA, K24, "Revenues", str(47525 * M), date(2024, 1, 28), date(2023, 1, 30), fiscal_year=2024,
+             fy=2024, filed=date(2024, 2, 21), dims=DATA_CENTER)
+        fact(conn, NVDA, Q2, "Revenues", str(10323 * M), date(2023, 7, 30), date(2023, 5, 1), fiscal_year=2024,
+             fy=2024, form="10-Q", fp="Q2", filed=date(2023, 8, 25), dims=DATA_CENTER)
+        fact(conn, NVDA, Q2, "Revenues", str(14606 * M), date(2023, 7, 30), date(2023, 1, 30), fiscal_year=2024,
+             fy=2024, form="10-Q", fp="Q2", filed=date(2023, 8, 25), dims=DATA_CENTER)
+    footnote = build_footnote(nvidia, embedder, Settings(llm="off"), use_cache=False)
+    for said in ("NVIDIA data center revenue in Q2 FY2024", "Nvidia's data center revenue in the second quarter of fiscal 2024"):
+        answer = ask(footnote, said)
+        assert _values(answer) == {10323 * M}, answer.text
+        assert "Data Center" in answer.text and "three months ended July 30, 2023" in answer.text
+    unheld = ask(footnote, "NVIDIA data center revenue in Q3 FY2024")  # no member fact for it: refused by name
+    assert unheld.kind == "refusal" and not unheld.numbers, unheld.text
 
 
 def test_a_follow_up_keeps_the_threads_quarter_and_a_new_year_moves_it(footnote):

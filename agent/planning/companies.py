@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import psycopg
 
+from agent.retrieval.segments import REGION_WORDS
 from agent.planning.company_words import (
     ACRONYMS,
     ALIASES,
@@ -236,10 +237,11 @@ class CompanyDirectory:
         tokens = [t for t in tokens if t[2] and not any(s <= t[0] < e for s, e in mask)
                   and not _PERCENT_NEXT.match(text, t[1]) and not t[2].endswith("%")]  # "gm%", "GM %": a ratio's initials, no ticker
         words = [norm_name(t[2]) for t in tokens]
+        owners = frozenset(k for k, t in enumerate(tokens) if _OWNER.match(text, t[1]))  # "Coca-Cola's"
         found: list[CompanyMatch] = []
         i = 0
         while i < len(tokens):
-            match, width = self._match_at(tokens, words, i, all_caps)
+            match, width = self._match_at(tokens, words, i, all_caps, owners)
             if match is None:
                 match = self._ticker_in_role(text, tokens[i], all_caps)
             if match:
@@ -352,7 +354,7 @@ class CompanyDirectory:
         c = self.companies[cik]
         return CompanyMatch("company" if c.covered else "not_covered", text, start, end, c, via=via)
 
-    def _match_at(self, tokens, words, i, all_caps) -> tuple[CompanyMatch | None, int]:
+    def _match_at(self, tokens, words, i, all_caps, owners: frozenset[int] = frozenset()) -> tuple[CompanyMatch | None, int]:
         start, end, raw = tokens[i]
         # 1. names and aliases, longest first (up to 6 words), starting on a word that is part of a name
         for n in range(min(6, len(tokens) - i), 0, -1) if words[i] else ():
@@ -361,6 +363,12 @@ class CompanyDirectory:
                 continue
             if n > 1 and not words[i + n - 1] and tokens[i + n - 1][2].lower() in ("and", "&", "the", "of", "or"):
                 continue  # "Apple and" is Apple; the connective stays outside the span
+            owner = next((k for k in range(i, i + n - 1) if k in owners), None)
+            closed = tuple(w for ws in words[i : owner + 1] for w in ws) if owner is not None else key
+            if closed != key and closed in self.names:
+                # "Coca-Cola's consolidated net income": the possessive closes the name it ends (Coca-Cola), never
+                # a longer registrant's name that runs on past it (Coca-Cola Consolidated)
+                continue
             ciks = self.names[key]
             seg_raw = " ".join(t[2] for t in tokens[i : i + n])
             if len(key) == 1 and not self._single_word_ok(key[0], raw, ciks, all_caps, i == 0):
@@ -409,7 +417,8 @@ class CompanyDirectory:
         # or alias of five letters or more
         if len(w) == 1 and w[0].endswith("s") and w[0][:-1] in self.typo_names and w[0] not in TYPO_STOP:
             return self._company_match(self.typo_names[w[0][:-1]], raw, start, end, "name"), 1
-        if len(w) == 1 and len(w[0]) >= 4 and w[0] not in TYPO_STOP and w[0].isalpha() and w[0] not in english_words():
+        if len(w) == 1 and len(w[0]) >= 4 and w[0] not in TYPO_STOP and w[0].isalpha() and w[0] not in english_words() \
+                and w[0] not in REGION_WORDS:  # "intl", "latam": a region's short name, never a name misspelt
             # four letters: only a letter dropped from a five-letter name ("Aple", "Tesa"); any edit of longer ones
             cik = self._typo(w[0]) if len(w[0]) >= 5 else self._typo(w[0], longer_only=True)
             if cik is not None:

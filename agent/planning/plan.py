@@ -80,6 +80,12 @@ class Plan(BaseModel):
     # a reply's one new word ("what about samsung?") that may be a line or segment of the thread's
     # company: when the company reports none by that name, the word names a company not known here
     lone_name: str | None = None
+    # the refusal the lone word had as a name ({reason, detail}: "Americas (AMX)" not covered), given when the
+    # thread's company reports no line or member by it (agent.planning.thread_members.member_reply)
+    lone_refusal: dict | None = None
+    # a prose thread's topic a figure reply may be about ("Reality Labs" for "how big was the operating loss?"):
+    # the figure of the member it names, when the company tags exactly one (agent.retrieval.topic_members)
+    member_topic: str | None = None
     # a quarter, half, year to date, trailing twelve months or quarter-end date (agent.planning.quarters):
     # resolved per company to exact periods in agent.retrieval.quarter_figures; None means whole fiscal years
     period: dict | None = None

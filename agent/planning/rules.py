@@ -68,6 +68,7 @@ from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_
                                   company_future, falls_due, filing_framed, forward_looking, greets_first,
                                   meta_intent, names_kept, opening_small_talk, out_of_scope, spelled_out,
                                   strip_quotes, thread_outlook)
+from agent.planning.thread_members import member_reply
 from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, is_share_of_revenue, less_than_thread,
                                    modified_figure, relative_to_thread, share_of_revenue, usable_previous)
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
@@ -841,6 +842,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # companies
     tickers = list(r.tickers)
     lone = None
+    lone_refusal = None  # the refusal a reply's lone word had as a name, kept for when no member answers it
     domain_signal = bool(measures or r.has_topic or r.why or r.years.given or r.matches)
     history = discussed(prev)
     group = GROUP.search(low)
@@ -886,6 +888,12 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             # thing to search for. A word that may be a name typed in lower case ("what about samsung?")
             # stays a company asked about, refused as one, never answered for the thread's company.
             about, named = None, None
+        if about and named and member_reply(prev) and not r.measures and not r.unmappable \
+                and (about[0] == "no_company" or re.search(rf"(?i)\bthe\s+{re.escape(named)}\b", outside)):
+            # "what about the Americas?", "and Sporting Equipment?" after a figure: a member of that figure when the
+            # company reports one by the name; else the refusal the name had (agent.retrieval.retrieve). A registrant
+            # named as such ("Shopify then", "arm holdings") stays refused by its name at once
+            lone_refusal, about = {"reason": about[0], "detail": about[1]}, None
         if about:  # "what about Ford?" in a thread about Tesla: about Ford, never Tesla again
             return refusal_plan(about[0], about[1], **carry)
         word = named or compared_word(unthreaded)  # "compare that with ford"
@@ -948,7 +956,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             return meta_plan(meta)  # "ok now thanks a lot": nothing asked and nothing named, only thanks
         return refusal_plan("out_of_scope", "topics outside companies' 10-K filings")
 
-    plan = Plan(route="domain", intent="numeric", tickers=tickers, lone_name=lone, **year_fields)
+    plan = Plan(route="domain", intent="numeric", tickers=tickers, lone_name=lone,
+                lone_refusal=lone_refusal if lone else None, **year_fields)
     plan.brand = next(({"word": m.text, "ticker": m.company.ticker, "name": m.company.name} for m in r.matches
                        if m.via == "brand" and m.kind == "company" and m.company.ticker in tickers), None)
     plan.thread_tickers = [t for t in history if t not in tickers][-4:] + tickers

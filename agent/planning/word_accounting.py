@@ -15,6 +15,8 @@ from agent.planning.checks import balance_as_flow, conventions, other_convention
 from agent.planning.company_mentions import company_spans
 from agent.planning.figure_kinds import KIND_WORD
 from agent.planning.followups import ALSO, INCLUDING, REPLACING
+from agent.planning.thread_members import (MEMBER_POINTER, member_of_thread_metric, member_probe, thread_member,
+                                            thread_metric_words, topic_of_reply)
 from agent.planning.in_words import leftover_words
 from agent.planning.measures import IMPLIED_PATTERNS
 from agent.planning.movers import EFFECT, MOVED
@@ -65,6 +67,23 @@ def _whole_when_subtracted(key: str, trace: list[dict], runs: list[tuple[int, in
         if _subtracted(trace, start) and " ".join(t["word"] for t in trace[start:end]) in leftover:
             return "line:" + "|".join([context, context, *rest])
     return key
+
+
+_UNQUALIFIED_MARGINS = ("gross_margin", "operating_margin", "net_margin")
+
+
+def _narrowed_margins(plan: Plan, trace: list[dict], runs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """"franchised margins": words no vocabulary takes right before "margins" name one printed margin (a line
+    looked up, or refused, by those words), never the three margins an unqualified "margins" reads as."""
+    out = []
+    for start, end in runs:
+        if end < len(trace) and trace[end]["word"] in ("margins", "margin") and trace[end]["as"] == "other":
+            trace[end] = {**trace[end], "as": "unaccounted"}
+            plan.metrics = [k for k in plan.metrics if k not in _UNQUALIFIED_MARGINS
+                            or any(t["as"] == f"metric:{k}" for t in trace)]
+            end += 1
+        out.append((start, end))
+    return out
 
 
 def _taken_in(trace: list[dict], absorbed: set[str]) -> set[str]:
@@ -163,7 +182,11 @@ def printable(unmappable: str) -> bool:
 
 def dimension(r: Reading, outside: str) -> str | None:
     """A metric narrowed to a segment, product or region ("data center revenue"): a 'dim:' key."""
-    trace, _ = account(outside, company_spans(r, outside), claimed(outside.lower(), _CLAIMED))
+    low = outside.lower()
+    # "Reality Labs revenue for the three months ended June 30, 2023", "data center revenue in the second
+    # quarter": the period's words say when, never which member
+    period = parse_period(low) if quarterly_phrase(low) else None
+    trace, _ = account(outside, company_spans(r, outside), claimed(low, _CLAIMED) | set(period.words if period else ()))
     kinds = [t["as"] for t in trace]
     between = {i for i, t in enumerate(trace) if t["word"] in ("and", "vs", "versus", "or")
                and "unaccounted" in kinds[:i] and "unaccounted" in kinds[i + 1:i + 2]}  # "iphone and mac"
@@ -271,7 +294,10 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         elif quarter and figure:  # "how much was it in the september 2023 quarter": a figure of a quarter, unnamed
             return refusal_plan("unknown_metric", f"which figure of that period (\"{quarter}\"): name a line item, such as "
                                 "revenue or net income", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
-        if runs and quarter and not asks_prose and not row_runs:
+        # asked in words (why, what the filing says, a section), not only routed to prose by a topic word ("demand
+        # creation expense" in the second quarter is a row the company prints, whatever Item "demand" routes to)
+        in_words = r.why or r.statement or bool(QUAL_ASK.search(low)) or any(p.search(low) for p in SECTION_PATTERNS)
+        if runs and quarter and not in_words and not row_runs:
             # "research and development expenses in the second quarter": a printed row of that quarter's
             # statements answers; else the quarter's 10-Q is searched as below
             dated = parse_period(low)
@@ -302,6 +328,9 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
                 # printed line or refused with its words, never a quoted sentence standing in for it
                 plan.intent, plan.metrics, plan.probe = "numeric", list(plan.probe), []
                 plan.items, plan.query, plan.sub_queries = [], "", []
+        probe = member_probe(prev, low) if not asks_prose or not plan.probe else []
+        if probe:  # "and services?" after a figure: that member's figure when the company tags one by the name
+            plan.probe = probe
         if not quarter:
             return plan
     if plan.intent == "qualitative" and prev is not None and (prev.period or {}).get("kind") == "quarter" \
@@ -364,9 +393,18 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
             plan.intent = "numeric"  # "Q2 2023 vs Q2 2022": the quarter and its base, not a run of years
     dims = {w for k in plan.metrics if k.startswith("dim:") for w in key_parts(k)[1].split()}
     dims |= {w + s for w in dims for s in ("s", "es")} | {w[:-1] + "ies" for w in dims if w.endswith("y")}
+    if any(k.startswith("dim:cost_of_revenue|") for k in plan.metrics):
+        dims |= {"cost", "costs", "of"}  # "cost of automotive sales": the member's cost, its words all taken
     if dims:  # "revenue from Europe, Middle East and Africa": a printed name the member's words make up
         joined = frozenset(n for n in joined if not n <= dims | {"and", "&"})  # is the member's, not a line
     kind_words = claimed(low, (KIND_WORD,)) if r.kind else set()  # "the margin" after a figure: that figure's
+    plan.member_topic = topic_of_reply(plan, prev, low)
+    pointed = thread_member(plan, prev, low)
+    if pointed is not None:
+        # "and operating income there?" after "Greater China net sales": the figure named, of the member the thread
+        # was about, never the company's total
+        plan.metrics = [f"dim:{k}|{pointed}" if k in METRICS else k for k in plan.metrics]
+        dims |= set(pointed.split()) | claimed(low, (MEMBER_POINTER,))
     trace, runs = account(outside, company_spans(r, outside), claimed(low, _CLAIMED) | dims | period_words | kind_words,
                           joined)
     runs = conventions(plan, trace) if runs else runs
@@ -407,8 +445,10 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
                 if len(said) == 1:
                     phrase = " ".join(said[0])
                     metrics.append(f"line:{leftover}|{leftover} {phrase}|{leftover} {phrase}")
+        metrics += member_of_thread_metric(plan.metrics, leftover, prev)
         if metrics:
             plan.metrics = list(dict.fromkeys(metrics))
+            plan.words = [*trace, *thread_metric_words(plan, prev)]
             return plan
         plan.metrics = []  # "and selling expense?": that line alone, not the thread's figures beside it
         plan.inherited.remove("metrics")
@@ -424,6 +464,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         leftover = leftover_words(trace, runs)
         plan.metrics = [f"dim:revenue|{leftover}", *(k for k in plan.metrics if k != "revenue")]
         return plan
+    runs = _narrowed_margins(plan, trace, runs)
     keys, absorbed = line_keys(trace, runs)
     keys = [_whole_when_subtracted(k, trace, runs) for k in keys]
     if dims:  # a member's words ("long-lived assets in Israel") narrow the line: required, never a spare word

@@ -68,6 +68,8 @@ FILLER = frozenset(
     looking say says whether yr yrs line stated regarding asap
     """.split()
 )
+# Filler verbs that are also the first word of a segment's or product's name ("Compute & Networking")
+_VERBS_OF_ASKING = frozenset({"compute"})
 # Qualifiers that narrow a metric into another figure ("comparable operating margin", "organic revenue",
 # "adjusted net income"): never consumed by another step's pattern that happens to match them ("compar\w*"
 # is a comparison's word), so they stay leftover words the line lookup answers or refuses by name.
@@ -351,8 +353,9 @@ def join_printed_names(how: list[str | None], words: list[str], names: frozenset
     def open_word(g: int) -> bool:  # a word a row's name may hold: not a period, a number or filler
         w = words[g]
         term = w in ("short", "long") and g + 1 < len(words) and words[g + 1] == "term"  # "short-term investments"
-        return (how[g] is None or how[g].startswith("metric:")) and not _NUMBER.match(w) and w not in MONTHS \
-            and (w not in FILLER or w in IGNORABLE or term)
+        inner = w in _EDGE_LINKS and 0 < g < len(words) - 1  # "loss on debt and equity securities": a row's own "on"
+        return (how[g] is None or how[g].startswith("metric:") or inner) and not _NUMBER.match(w) and w not in MONTHS \
+            and (w not in FILLER or w in IGNORABLE or term or inner)
     for i, w in enumerate(words):
         if w not in ("and", "&") or i in taken:
             continue
@@ -474,6 +477,9 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             continue  # "Business Group goodwill impairment": a unit's name the company prints, not filler
         elif w in _RATE and not any(_inflected(x) & _GROWING or x in _PERCENT for x in words):
             continue  # "income tax rate", "interest rate": another figure than the metric beside it
+        elif w in _VERBS_OF_ASKING and i + 2 < len(words) and words[i + 1] in ("and", "&") \
+                and words[i + 2] not in FILLER and how[i + 2] is None and (i == 0 or words[i - 1] not in FILLER):
+            continue  # "nvidia compute and networking revenue": a name's word, since a verb is never followed by "and"
         elif w in FILLER or bare in FILLER or not bare or _comparative(w) & _GRADABLE:
             how[i] = "filler"
         elif _inflected(w) & growth:

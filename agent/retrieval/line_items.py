@@ -46,7 +46,9 @@ SYNONYMS = {"buyback": "repurchase", "amortisation": "amortization", "organisati
             "issue": "issuance", "repaying": "repayment", "repaid": "repayment", "repay": "repayment",
             # promotion is marketing spend, named either way ("advertising and promotional expenses" is what
             # MarketingAndAdvertisingExpense tags)
-            "promotional": "marketing", "promotion": "marketing"}
+            "promotional": "marketing", "promotion": "marketing",
+            # "how much did it lose on debt securities" asks the row "Loss on debt securities"
+            "lose": "loss"}
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+")
 PRIMARY = ("income", "balance", "cash")
 
@@ -734,7 +736,9 @@ def metric_phrases(words: list[dict]) -> dict[str, str]:
     for w in words or []:
         if w.get("as", "").startswith("metric:"):
             said = out.setdefault(w["as"][7:], [])
-            if not said and before == "total":  # "total operating costs" is the total's row, never a part's
+            if not said and before in ("total", "consolidated"):
+                # "total operating costs" is the total's row, never a part's; "consolidated net income" the row
+                # printed so (Coca-Cola's, with the noncontrolling interests' share), where one is
                 said.append(before)
             said.append(w["word"])
         before = w.get("word", "")

@@ -19,6 +19,7 @@ from agent.composing.draft import Evidence
 from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, display_value
 from agent.retrieval.quarters import ORDINAL, Calendar, Figure, Periods, long_date
 from agent.state import plan_of
+from agent.retrieval.quarter_members import line_as_member, member_measure
 from store import quarters as quarters_store
 
 # Duration concepts nearly every filer reports each quarter: the company's fiscal calendar.
@@ -263,12 +264,26 @@ def _ambiguity(period: dict, cal: Periods, company: dict) -> str | None:
 class _Measure:
     """One measure's every period for one company: its label, whether it is a balance, its figures."""
 
-    def __init__(self, conn, memo, cik: int, key: str, cal: Periods, phrase: str = ""):
-        measure = _measure(conn, memo, cik, key, phrase)
-        if measure is None:
-            raise LookupError(key)
-        concepts, unit, self.instant, self.label = measure
-        self.facts = quarters_store.period_facts(conn, cik, concepts, unit)
+    def __init__(self, conn, memo, cik: int, key: str, cal: Periods, phrase: str = "", company: dict | None = None,
+                 period: dict | None = None):
+        member = member_measure(conn, memo, company or {"cik": cik}, key, cal, period or {}) \
+            if key.startswith("dim:") else None
+        if key.startswith("dim:") and member is None:
+            if "|*" in key:  # "revenue by segment" for a quarter: no one member named
+                raise NotAQuarterMeasure(key)
+            metric, qualifier = key[4:].split("|", 1)
+            raise LookupError(f"{qualifier} {METRICS[metric].label.lower()}" if metric in METRICS else qualifier)
+        if member is not None:
+            concepts, names, self.instant, self.label = member
+            # the member's own name first; another name of it only where the first has no quarter at all
+            every = [quarters_store.member_period_facts(conn, cik, concepts, axis, name) for axis, name in names]
+            self.facts = next((f for f in every if any(x.form.startswith("10-Q") for x in f)), every[0])
+        else:
+            measure = _measure(conn, memo, cik, key, phrase)
+            if measure is None:
+                raise LookupError(key)
+            concepts, unit, self.instant, self.label = measure
+            self.facts = quarters_store.period_facts(conn, cik, concepts, unit)
         self.p = Periods(self.facts, cal.cal if cal.cal.starts else Calendar.of(self.facts), concepts)
 
 
@@ -404,11 +419,13 @@ def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder, phra
     formula = FORMULAS.get(base_key)
     if formula is not None and any(i.offset for i in formula.inputs):
         formula = None
-    if base_key.startswith(("dim:", "udf:")) or (base_key not in METRICS and formula is None
-                                                 and not base_key.startswith("line:")):
+    if base_key.startswith("line:") and _measure(conn, memo, cik, base_key) is None:
+        base_key = line_as_member(base_key) or base_key  # "family of apps revenue": a member's figure, as for a year
+    if base_key.startswith("udf:") or "|=" in base_key \
+            or (base_key not in METRICS and formula is None and not base_key.startswith(("line:", "dim:"))):
         raise NotAQuarterMeasure(base_key)
     inputs = [_Measure(conn, memo, cik, i.metric, cal) for i in formula.inputs] if formula else []
-    m = inputs[0] if formula else _Measure(conn, memo, cik, base_key, cal, phrase)
+    m = inputs[0] if formula else _Measure(conn, memo, cik, base_key, cal, phrase, company, period)
     if not formula and base_key in METRICS and phrase and period["kind"] != "quarters":
         m = _printed_instead(conn, memo, cik, m, period, cal, phrase)
     label = formula.label if formula else m.label
@@ -504,8 +521,9 @@ def quarter_numbers(state, deps) -> dict:
                     refusal = refusal or {"reason": "out_of_scope", "detail": (
                         "segment, product and region figures, margins and ratios by quarter: for a quarter I answer "
                         "the company's reported totals, their growth, the fourth quarter and trailing twelve months")}
-                except LookupError:
-                    refusal = refusal or {"reason": "unknown_metric", "detail": key.split("|")[0].removeprefix("line:")}
+                except LookupError as unknown:
+                    said = unknown.args[0] if unknown.args and key.startswith("dim:") else key.split("|")[0]
+                    refusal = refusal or {"reason": "unknown_metric", "detail": said.removeprefix("line:")}
                 except NotReported as missing:
                     refusal = refusal or {"reason": "no_grounding", "detail": f"no reported XBRL figure for {missing}"}
                 except NotHeld as missing:

@@ -32,6 +32,7 @@ from agent.planning.formulas import (choose, evaluate, metrics_of, operand_label
                                      said_of)
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
 from agent.checking.quoted_figures import ranges as amount_ranges
+from agent.retrieval import quarter_members
 from agent.retrieval.row_members import row_on_member
 from agent.retrieval.segments import (axes_for, display_name, find_member, key_parts, member_names, member_parts,
                                       places_as_asked,
@@ -609,6 +610,13 @@ def _line_as_member(key: str) -> str | None:
     return f"dim:{spans[0][2]}|{qualifier}" if qualifier else None
 
 
+def _line_metric_said(key: str) -> dict[str, str]:
+    """{metric: the words the line's clause names it with} of a line phrase made of one table metric and others."""
+    words = normalize(line_parts(key)[1]).split()
+    spans = [(s, e, k) for s, e, k in find_phrases(" ".join(words), PHRASES) if k in METRICS]
+    return {spans[0][2]: " ".join(words[spans[0][0]:spans[0][1]])} if len(spans) == 1 else {}
+
+
 def _row_member_cell(conn, deps, company: dict, said: str, fy: int, base: dict, optional: str = ""):
     """(cell, evidence) of a printed row narrowed by a member (agent.retrieval.row_members), or None."""
     found = row_on_member(conn, deps.memo if deps is not None else {}, company, said, fy, optional)
@@ -755,6 +763,10 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
         pairs = [(r.axis, r.member) for r in rows]
         owner = _key_words(company.get("name") or "")
         found, exact = find_member(qualifier, pairs, labels, owner, metric_words=_key_words(" ".join(m.synonyms)))
+        bare = " ".join(w for w in qualifier.split() if w not in _REVENUE_WORDS)
+        if not found and metric == "cost_of_revenue" and bare and bare != qualifier:
+            # "cost of services revenue": the member "Services", named without its revenue's words
+            found, exact = find_member(bare, pairs, labels, owner, metric_words=_key_words(" ".join(m.synonyms)))
         if exact and len(found) > 1 and asked:
             found = _most_said(found, labels, owner, asked)
         alike = [f for f in found if f[0] == found[0][0]] if exact else []
@@ -806,6 +818,7 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
     return out
 
 
+_REVENUE_WORDS = frozenset({"revenue", "revenues", "sales"})
 # Words a member's name may hold beside the ones asked: they name no narrower part of it
 _BESIDE_NAME = frozenset({"other", "and", "&"})
 
@@ -827,11 +840,23 @@ def _orders(conn, deps, cik: int, phrases: dict[str, str]) -> dict[str, list[str
         index = memo[("printed", cik)] = printed_index(labels_of(conn, memo, cik))
     out = {}
     for key, phrase in phrases.items():
-        if key in METRICS and METRICS[key].by_label:
+        if key in METRICS and (METRICS[key].by_label or phrase.startswith("consolidated ")):
             order = printed_order(index, METRICS[key].concepts, phrase)
             if order != list(METRICS[key].concepts):
                 out[key] = order
     return out
+
+
+def _printed_as(conn, deps, cik: int, concept: str, phrase: str) -> str | None:
+    """The label of the company's income statement or balance sheet row printing `concept` under the user's
+    words (agent.retrieval.line_items.printed_order), as printed."""
+    want = tokens(phrase)
+    memo = deps.memo if deps is not None else {}
+    for row in labels_of(conn, memo, cik):
+        if row["concept"] == concept and row["statement"] in ("income", "balance") and not row["dims"] \
+                and tokens(row["label"]) == want:
+            return without_note_refs(row["label"])
+    return None
 
 
 def spare_words(words: list[dict]) -> str:
@@ -841,9 +866,26 @@ def spare_words(words: list[dict]) -> str:
                                   and w["word"] not in IGNORABLE))
 
 
+def _topic_cells(conn, deps, company: dict, key: str, fy: int, cell: dict, orders: dict, topic: str,
+                 evidence: dict, cells: list) -> bool:
+    """The member of `key` the thread's topic names (agent.retrieval.topic_members), its cell added; False when
+    the topic names none, so the company's figure is read as before."""
+    from agent.retrieval.topic_members import topic_member
+
+    said = topic_member(conn, deps.memo if deps is not None else {}, company, key, fy, topic)
+    found = _member_cells(conn, deps, company, f"dim:{key}|{said}", fy, cell, orders) if said else []
+    if len(found) != 1 or found[0][1] is None:
+        return False
+    member_cell, ev = found[0]
+    evidence[ev.id] = ev
+    member_cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+    cells.append(member_cell)
+    return True
+
+
 def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definitions: list[dict] | None = None,
              *, changes: bool = False, phrases: dict[str, str] | None = None, spare: str = "",
-             asked: str = "", question: str = "") -> tuple[dict[str, Evidence], list[dict], list[dict]]:
+             asked: str = "", question: str = "", topic: str = "") -> tuple[dict[str, Evidence], list[dict], list[dict]]:
     """Facts and computations for every (company, fiscal year, measure): evidence, calculations,
     and one cell per ask (evidence_id None when no fact reports it). With `changes` (a trend), a
     reported figure's cell also carries its growth over the year before, when both are reported."""
@@ -925,7 +967,10 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                 elif key.startswith("line:"):
                     ev = _line_cell(conn, deps, company, key, fy, cell, lines)
                     member = _line_as_member(key) if ev is None and not cell.get("concept") else None
-                    found = _member_cells(conn, deps, company, member, fy, cell, question=question) if member else []
+                    # the member's figure under the metric's words the user said ("intl net sales": Net sales)
+                    said = {**_line_metric_said(key), **(phrases or {})} if member else {}
+                    found = _member_cells(conn, deps, company, member, fy, cell, _orders(conn, deps, company["cik"], said),
+                                          question=question) if member else []
                     if found and found[0][1] is not None:  # "commercial airplanes revenue": a member's figure
                         for member_cell, mev in found:
                             evidence[mev.id] = mev
@@ -944,6 +989,9 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
                     elif found and found[0][0].get("members") and not cell.get("concept"):
                         cell["members"] = found[0][0]["members"]  # "spine revenue": no such member; these exist
+                elif key in METRICS and topic and _topic_cells(conn, deps, company, key, fy, cell, orders, topic, evidence,
+                                                             cells):
+                    continue  # "how big was the operating loss?" in a thread about Reality Labs: that member's figure
                 elif key in METRICS:
                     ev = facts.get(key, fy)
                     if ev is None and (phrases or {}).get(key):
@@ -956,6 +1004,10 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                        if key in orders and ev.concept == orders[key][0] and (phrases or {}).get(key):
+                            # the row printed under the user's words, where the company prints the metric on two:
+                            # the answer names it ("Consolidated Net Income", with the noncontrolling share)
+                            cell["reported_as"] = _printed_as(conn, deps, company["cik"], ev.concept, phrases[key])
                         if METRICS[key].fallback and alone:
                             # a tagged rate asked alone is the company's (often rounded) figure: the calculation
                             # from the lines that define it follows, cited, when they are reported, so whoever
@@ -1057,13 +1109,14 @@ def _numbers(state, deps, config) -> dict:
                                                  changes=plan.intent == "trend",
                                                  phrases=_phrases(plan), spare=spare_words(plan.words),
                                                  asked=" ".join(_words(" ".join(w["word"] for w in plan.words or []))),
-                                                 question=state.get("question") or "")
+                                                 question=state.get("question") or "", topic=plan.member_topic or "")
     refusal = _unresolved_lines(cells)
     if refusal and plan.lone_name and refusal["reason"] in ("unknown_metric", "ambiguous_metric"):
         # "what about samsung?": no line or segment of the thread's company, so a company, never its figure
         names = " or ".join(c["name"] for c in state["resolved"])
-        refusal = {"reason": "no_company", "detail": f"{plan.lone_name}: no company I know by that name, "
-                                                     f"nor a line or segment {names} reports"}
+        refusal = dict(plan.lone_refusal) if plan.lone_refusal else \
+            {"reason": "no_company", "detail": f"{plan.lone_name}: no company I know by that name, "
+                                               f"nor a line or segment {names} reports"}
     if refusal:
         return {"retrieval": {"cells": cells}, "refusal": refusal}
     retrieval = {"cells": cells, "facts": sum(1 for e in evidence.values() if e.kind == "fact"),
@@ -1414,3 +1467,6 @@ def _quoted_amounts(conn, chunks: list[Evidence]) -> list[tuple[Evidence, int | 
                 period_end=f.period_end.isoformat(), dims=f.dims,
             ), f.fiscal_year))
     return out
+
+
+quarter_members.lend(_member_cells, _line_as_member)  # a member's quarters are found as its year is

@@ -119,6 +119,7 @@ _REGION_WORDS = {
     "german": "germany", "british": "united kingdom", "french": "france", "brazilian": "brazil",
     "domestic": "united states",
 }
+REGION_WORDS = frozenset(_REGION_WORDS)
 _SMALL = frozenset({"and", "of", "the", "&"})
 
 
@@ -289,6 +290,14 @@ def plan_key(unmappable: str, leftover: list[str]) -> str | None:
         return None
     start, end, metric = spans[0]
     rest = [w for i, w in enumerate(words) if not start <= i < end]
+    costed = rest[2:] if rest[:2] in (["cost", "of"], ["costs", "of"]) else rest if leftover[:1] in (["cost"], ["costs"]) \
+        and not {"cost", "costs"} & set(rest) else None
+    if metric == "revenue" and costed and start == len(rest) and not set(costed) & _JOINERS:
+        # "cost of automotive sales": the cost of revenue of the member the words name, printed with the sales word
+        # its revenue row has ("Automotive sales" among the cost of revenues), never that member's revenue
+        # with the revenue's own words, which may be the member's name ("Automotive sales", "Total automotive
+        # revenues"); agent.retrieval.retrieve tries the member without them when none is named so ("Services")
+        return f"dim:cost_of_revenue|{' '.join([*costed, *words[start:end]])}"
     if rest and rest[0] in ("by", "per", "across", "for", "each"):
         axis_word = next((w for w in rest[1:] if w in AXIS_WORDS), None)
         if axis_word or rest[0] != "for" or len(rest) < 2:

@@ -1,0 +1,114 @@
+"""A follow-up about a member of the thread's figure, or about another figure of the thread's member.
+
+Why a module of its own: a segment, product or region question leaves two things to the thread, the figure
+and the member, and a reply replaces one of them. "what about footwear?" after "Nike revenue" keeps the figure
+and names a member (a line the company prints by that word first, else the member of that figure, else the word
+is refused as a line or a company, never answered with the company's total); "and operating income there?" after
+"Greater China net sales" keeps the member and names the figure. A member is carried to a new figure only when
+the reply points back at it ("there", "that segment"): "and operating income?" alone may ask the company's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.retrieval.concepts import METRICS
+from agent.retrieval.line_items import metric_phrases
+from agent.retrieval.segments import key_parts
+
+# "there", "in that segment", "for the same region", "that business's": the thread's member
+MEMBER_POINTER = re.compile(
+    r"\b(?:there|(?:that|this|the\s+same|same)\s+(?:segment|region|business|division|unit|product(?:\s+line)?|"
+    r"category|market|geography|country|brand|one)(?:'s)?)\b")
+
+
+def _member_keys(plan) -> list[str]:
+    return [k for k in plan.metrics if k.startswith("dim:") and "|*" not in k and "|=" not in k]
+
+
+def thread_member(plan, prev, low: str) -> str | None:
+    """The member words of the thread's one member figure, when the message names a figure of its own and points
+    back at that member ("and operating income there?"); None otherwise."""
+    if prev is None or "metrics" in plan.inherited or not MEMBER_POINTER.search(low):
+        return None
+    if _member_keys(plan) or not any(k in METRICS for k in plan.metrics):
+        return None
+    if plan.tickers and prev.tickers and set(plan.tickers) != set(prev.tickers):
+        return None  # "and Walmart's operating income there?": another company, whose members are its own
+    keys = _member_keys(prev)
+    members = {key_parts(k)[1] for k in keys}
+    return members.pop() if len(members) == 1 else None
+
+
+def member_of_thread_metric(metrics: list[str], leftover: str, prev) -> list[str]:
+    """"what about footwear?" after "Nike revenue": a `line:` key of the word with the thread's figure beside it,
+    answered by a row printed by the word (the figure's words allowed) or else by the figure's member of that
+    name (agent.retrieval.retrieve reads a line made of one metric and other words as a member); none when the
+    thread asked several figures, since which one the word narrows is unsaid."""
+    if len(metrics) != 1 or metrics[0] not in METRICS or not leftover or prev is None \
+            or prev.intent not in ("numeric", "trend", "compare"):
+        return []  # after "why did revenue rise?", "and commercial airplanes?" asks the same why of it: a search
+    key = metrics[0]
+    said = metric_phrases(prev.words if prev is not None else []).get(key) or METRICS[key].label.lower()
+    phrase = f"{leftover} {said}"
+    return [f"line:{leftover}|{phrase}|{phrase}"]
+
+
+def thread_metric_words(plan, prev) -> list[dict]:
+    """The thread's words for a figure the follow-up keeps ("net sales" after "Walmart International net
+    sales"), so that the member's figure is the row printed under those words, as it was for the thread."""
+    if prev is None or "metrics" not in plan.inherited:
+        return []
+    said = metric_phrases(prev.words)
+    kept = {key_parts(k)[0] if k.startswith("dim:") else k for k in plan.metrics}
+    return [{"word": w, "as": f"metric:{k}", "from": "thread"} for k, words in said.items() if k in kept
+            for w in words.split()]
+
+
+# "and services?", "what about the americas?": a reply naming one thing, after a figure
+_REPLY_NAMING = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|also|now)\W+)*(?:what\s+about|how\s+about|and|same\s+for|now)\s+"
+                           r"(?:the\s+|its\s+|their\s+)?(?P<said>[a-z][\w&'.\- ]{1,40}?)\s*[?.!]*\s*$")
+_NOT_A_MEMBER = frozenset("it them that this those these why how what risks risk strategy outlook guidance".split())
+
+
+def member_probe(prev, low: str) -> list[str]:
+    """"and services?" after "Apple net sales": a `dim:` probe of the thread's one figure on the member the reply
+    names, which turns the reply into that member's figure only when the company tags a member of exactly that
+    name (agent.retrieval.fetch); otherwise the reply stays the passage search it was read as."""
+    if prev is None or prev.intent not in ("numeric", "trend", "compare") or prev.period:
+        return []
+    m = _REPLY_NAMING.match(low)
+    if m is None:
+        return []
+    said = m.group("said").strip()
+    if not said or set(said.split()) & _NOT_A_MEMBER or len(said.split()) > 4:
+        return []
+    figures = [key_parts(k)[0] if k.startswith("dim:") and "|*" not in k and "|=" not in k else k for k in prev.metrics]
+    figures = [k for k in dict.fromkeys(figures) if k in METRICS]
+    if len(figures) != 1 or len(figures) != len(prev.metrics):
+        return []
+    return [f"dim:{figures[0]}|{said}"]
+
+
+def member_reply(prev) -> bool:
+    """The thread's last answer was one figure a member may narrow (a table metric, or a member's figure): a
+    reply naming something ("what about the Americas?") may be a member of it before it is a company's name."""
+    if prev is None or prev.intent not in ("numeric", "trend", "compare") or prev.route != "domain" or prev.period:
+        return False
+    keys = [k for k in prev.metrics]
+    return len(keys) == 1 and (keys[0] in METRICS or (keys[0].startswith("dim:") and "|*" not in keys[0]))
+
+
+# "the company's total revenue", "overall", "consolidated": the company's own figure, whatever the thread discussed
+_WHOLE_COMPANY = re.compile(r"\b(?:total|overall|consolidated|company(?:-wide|wide)?|whole|entire|all\s+of)\b")
+
+
+def topic_of_reply(plan, prev, low: str) -> str | None:
+    """The thread's prose topic a figure reply may be about: the reply names no company of its own and asks the
+    thread's company's figure unqualified ("what was its revenue?" after "Describe Tesla's energy storage
+    business"); agent.retrieval.topic_members answers with the member the topic names, if any."""
+    if prev is None or prev.intent != "qualitative" or not prev.topic or "tickers" not in plan.inherited:
+        return None
+    if _WHOLE_COMPANY.search(low) or not plan.metrics or not all(k in METRICS for k in plan.metrics):
+        return None
+    return prev.topic

@@ -1,0 +1,87 @@
+"""A segment's, product's or region's figure for a quarter: which member, read as for a year.
+
+Why apart: the member a question names ("Data Center", "Reality Labs") is found among the members the
+company's 10-K tags for the metric (agent.retrieval.retrieve's member resolution, exact names first, refused
+with the members that exist otherwise); its quarters are then that member's own three-month facts in the
+10-Qs (store.quarters.member_period_facts), never the company's total nor a year's figure. The fiscal year
+whose 10-K names the members is the quarter's own, else the nearest one held: members rarely change names.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from agent.retrieval.concepts import METRICS
+from agent.retrieval.segments import key_parts
+from store import quarters as quarters_store
+from store import segments as segments_store
+
+
+# agent.retrieval.retrieve's member resolution, lent by it when it loads: it reads quarters through
+# agent.retrieval.quarter_figures, so this module may not import it (no import cycle).
+_RESOLVE: dict = {}
+
+
+def lend(member_cells, line_as_member_key) -> None:
+    """Set the year's member resolution (retrieve._member_cells) and its line-phrase reading (_line_as_member)."""
+    _RESOLVE.update(member_cells=member_cells, line_as_member=line_as_member_key)
+
+
+def _years(period: dict, cal) -> list[int]:
+    """Fiscal years to read the members from, the quarter's own first."""
+    held = sorted({fy for fy, _, _ in cal.quarter_ends()}, reverse=True)
+    first = period.get("fiscal_year")
+    if first is None and period.get("end"):
+        found = cal.locate(date.fromisoformat(period["end"]))
+        first = found[0] if found else None
+    if first is None:
+        first = held[0] if held else None
+    if first is None:
+        return []
+    return list(dict.fromkeys([first, first + 1, first - 1, *held]))
+
+
+def member_measure(conn, memo: dict, company: dict, key: str, cal, period: dict):
+    """(concepts, [(axis, member), ...], is a balance, label) of a `dim:` key's one member (its other names after
+    it), or None when no year's members hold the one named."""
+    _member_cells = _RESOLVE.get("member_cells")
+    metric, qualifier, breakdown = key_parts(key)
+    if _member_cells is None:
+        return None
+    if qualifier.startswith("=") or metric not in METRICS:
+        return None
+    m = METRICS[metric]
+    instant = m.period == "instant"
+    for fy in _years(period, cal):
+        found = _member_cells(conn, None, company, key, fy, {})
+        if len(found) != 1 or found[0][1] is None:  # a breakdown's every member ("by segment"): a year's table
+            continue
+        cell = found[0][0]
+        axis = next((r.axis for r in segments_store.member_values(conn, company["cik"], [cell["concept"]], fy,
+                                                                  instant=instant) if r.member == cell["member"]), None)
+        if axis is None:  # a cell of two members ("Walmart U.S. grocery"): a year's matrix, not a member's quarters
+            return None
+        concepts = list(dict.fromkeys([cell["concept"], *segments_store.qualified(m.concepts)]))
+        return concepts, renamed(conn, company["cik"], concepts, axis, cell["member"]), instant, cell["label"]
+    return None
+
+
+def _bare(member: str) -> str:
+    """A member's QName without its prefix and the words that only say it is a member or a segment."""
+    local = member.split(":", 1)[-1]
+    return re.sub(r"(?:Segment)?Member$", "", local).lower()
+
+
+def renamed(conn, cik: int, concepts: list[str], axis: str, member: str) -> list[tuple[str, str]]:
+    """(axis, member) of the member found and of its other QNames: a filer may tag one unit under two names
+    between filings (wmt:WalmartInternationalSegmentMember in a 10-Q, wmt:WalmartInternationalMember in the
+    10-K), told apart only by the words that say it is a segment. Each is read on its own, never mixed."""
+    return [(axis, member), *((a, m) for a, m in quarters_store.axis_members(conn, cik, concepts)
+                              if (a, m) != (axis, member) and _bare(m) == _bare(member))]
+
+
+def line_as_member(key: str) -> str | None:
+    """A `line:` key no printed row names, made of one table metric and other words: the member's `dim:` key."""
+    resolve = _RESOLVE.get("line_as_member")
+    return resolve(key) if resolve is not None else None
