@@ -226,22 +226,29 @@ _FIGURE = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:billion|million|tho
                      r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:%|percent\b|billion\b|million\b|trillion\b)", re.I)
 
 
-MAX_ELISIONS = 2  # more holes than this and the sentence says little without its figures
+MAX_ELISIONS = 3  # more holes than this and the sentence says little without its figures
 _JOINED = re.compile(r"\s*(?:to|and|or|-|–|—|,)?\s*")  # "$60 billion to $65 billion": one elision
+# Amounts that state one size together, each cut but counted as one hole: a change with its rate and
+# its new level ("increased $1.9 billion, or 10%, to $20.5 billion"), an amount with its after-tax
+# amount in brackets ("a charge of $1.3 billion ($1.0 billion after tax)"). MD&A tells a change and its
+# cause in one such sentence; counting each amount a hole left it no candidate for the why it answers.
+_ONE_SIZE = re.compile(r"\s*(?:,\s*(?:or|to|and|an?\s+(?:increase|decrease)\s+of)?|\(|or|to)\s*", re.I)
 
 
 def _elided(sentence: str) -> str | None:
     """The sentence with each amount no XBRL fact backs cut out and marked "…" ("We anticipate
     capital expenditures of approximately … in 2025 to support ..."): every word it shows is the
     filing's, in the filing's order, and it states no figure. None when more than MAX_ELISIONS
-    holes would be cut, or what remains is not mostly the sentence."""
+    holes would be cut (amounts stating one size together, `_ONE_SIZE`, are one), or what remains
+    is not mostly the sentence."""
     spans: list[list[int]] = []
     for m in _FIGURE.finditer(sentence):
         if spans and _JOINED.fullmatch(sentence[spans[-1][1]:m.start()]):
             spans[-1][1] = m.end()
         else:
             spans.append([m.start(), m.end()])
-    if not spans or len(spans) > MAX_ELISIONS:
+    sizes = 1 + sum(not _ONE_SIZE.fullmatch(sentence[a[1]:b[0]]) for a, b in zip(spans, spans[1:]))
+    if not spans or sizes > MAX_ELISIONS:
         return None
     out, at = [], 0
     for start, end in spans:
@@ -249,7 +256,7 @@ def _elided(sentence: str) -> str | None:
         at = end
     out.append(sentence[at:].lstrip())
     text = " … ".join(p for p in out if p) if out[0] else "… " + " … ".join(p for p in out[1:] if p)
-    text = re.sub(r"\s+", " ", text).replace(" … ,", " …,").replace(" … .", " ….")
+    text = re.sub(r"\s+", " ", text).replace(" … ,", " …,").replace(" … .", " ….").replace("( … ", "(…")
     kept = sum(len(p) for p in out)
     if financial_figures(text) or kept < 0.6 * len(sentence) or text.endswith("…"):
         return None
