@@ -206,6 +206,22 @@ def test_an_amount_no_fact_backs_is_elided_and_the_quote_still_checks_as_verbati
     assert _elided("Capital expenditures were $9.1 billion for the year ended December 31, 2024.") is None
 
 
+def test_amounts_stating_one_size_are_one_cut_and_three_cuts_at_most():
+    from agent.checking.guards import _in_order
+    from agent.composing.compose import _elided
+
+    # a change with its rate and new level, and a charge with its after-tax amount: two sizes, each one cut
+    said = ("Operating income increased $2.3 billion, or 11%, to $22.9 billion due to lower garden tool costs "
+            "and the charge of $1.6 billion ($1.2 billion after tax) on the kettle brand in the prior year.")
+    shown = _elided(said)
+    assert shown == ("Operating income increased …, or …, to … due to lower garden tool costs and the charge of … "
+                     "(…after tax) on the kettle brand in the prior year.")
+    assert _in_order(shown, "Results. " + said + " More.")
+    # four sizes told apart are four cuts: the sentence says little once they are gone
+    assert _elided("Sales were $4.1 billion in garden, $2.2 billion in kettles, $1.3 billion in tools and "
+                   "$0.9 billion in other lines of business.") is None
+
+
 def test_a_why_quotes_mdna_and_reads_the_notes_only_when_mdna_has_no_answer(embedder):
     mdna = _chunk(21, "7", "Net sales increased in 2024 primarily due to higher sales of garden tools at new stores.")
     notes = _chunk(22, "8", "Net sales of garden tools increased in 2024 primarily due to a change in how rebates "
