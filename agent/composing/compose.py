@@ -151,14 +151,19 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
             facts = _figure_facts(chunk, sentence, figures) if financial_figures(sentence) else []
             if facts and figure_ask and not _about_asked(facts, chunk, figures, figure_ask):
                 facts = []  # a figure question's passage: an amount of another line is not its answer
+            if facts and chunk.form.startswith("10-K") and _reports_earlier_year(facts, (figures or {}).get(chunk.accession) or [],
+                                                                                 year or chunk.fiscal_year):
+                if _MONEY.search(sentence) or _names_earlier_year(sentence, year or chunk.fiscal_year):
+                    continue  # its amounts are all an earlier year's: last year's story, told again
+                # a percentage alone, equal only to an earlier year's rate or change, in a sentence naming no
+                # earlier year, is a coincidence ("Demand creation expense increased 11%" and last year's change
+                # in inventories, two digits that a hundred facts share): not verified, so cut like any other
+                facts = []
             if financial_figures(sentence) and not facts:
                 # its amounts elided, or its longest figure-free clause; scored with its whole sentence
                 sentence = _elided(sentence) or _figure_free_clause(sentence)
                 if not sentence:
                     continue
-            if facts and chunk.form.startswith("10-K") and _reports_earlier_year(facts, (figures or {}).get(chunk.accession) or [],
-                                               year or chunk.fiscal_year):
-                continue  # its amounts are all an earlier year's: last year's story, told again
             if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _BOILERPLATE.search(sentence):
                 continue
             if not (_ENDS.search(sentence) or (bullet and _ITEM_ENDS.search(sentence))) or _shouting(sentence):
@@ -198,6 +203,15 @@ def _reports_earlier_year(ids: list[str], facts: list[tuple], year: int | None) 
     ends = [f[4] for f in facts if f[0] in ids and len(f) > 4 and f[4]]
     return bool(year and ends) and len(ends) == len(set(ids) & {f[0] for f in facts}) \
         and all(int(end[:4]) < year for end in ends)
+
+
+_MONEY = re.compile(r"[$€£]\s?\d")
+
+
+def _names_earlier_year(sentence: str, year: int | None) -> bool:
+    """The sentence names a year before the asked one ("in 2023", "fiscal 2022") and none after."""
+    years = [int(y) for y in _YEAR.findall(sentence)]
+    return bool(year and years) and max(years) < year
 
 
 def _about_asked(ids: list[str], chunk: Evidence, figures: dict[str, list] | None, question: str) -> bool:
@@ -263,6 +277,9 @@ def _elided(sentence: str) -> str | None:
     tail = [w for w in re.findall(r"[a-z]{4,}", text.rsplit("…", 1)[-1].lower()) if w not in _PERIOD_WORDS]
     if not tail:
         return None  # "... were … for the year ended December 31, 2024.": it only said the amount
+    said = {w for w in re.findall(r"[a-z]{4,}", text.split("…", 1)[-1].lower()) if w not in _PERIOD_WORDS}
+    if len(said) < 2:
+        return None  # "Operating profit was …, or … of revenue, compared with …": its amounts were all it said
     return text
 
 
