@@ -254,6 +254,21 @@ def test_a_why_quotes_mdna_and_reads_the_notes_only_when_mdna_has_no_answer(embe
     assert {c.evidence_id for c in draft.claims if c.kind == "prose"} <= {"c:22"}
 
 
+def test_a_sentence_ending_on_an_amount_is_quoted_when_it_said_more_before_it():
+    from agent.composing.compose import _elided
+
+    assert _elided("Kettle revenues increased 4%, driven by garden store growth of 10% and new stores, partially "
+                   "offset by a decline in online sales of 2%.") == \
+        ("Kettle revenues increased …, driven by garden store growth of … and new stores, partially offset by a "
+         "decline in online sales of ….")
+    assert _elided("The increase was due to higher kettle sales ($1,947 million) and acquisitions ($113 million), "
+                   "partially offset by currency translation ($366 million).") == \
+        ("The increase was due to higher kettle sales (…) and acquisitions (…), partially offset by currency "
+         "translation (…).")
+    # only the amounts and their period or comparison: nothing said
+    assert _elided("Kettle revenue for the year was $12.3 billion, up from $11.1 billion.") is None
+
+
 def test_a_list_item_is_quoted_under_the_lead_in_naming_what_it_explains(embedder):
     mdna = _chunk(23, "7", "Kettle marketing expenses increased due to the following:\n"
                   "•Higher spending on garden shows, primarily due to seasonal catalogues for new stores.\n"

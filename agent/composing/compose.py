@@ -301,12 +301,12 @@ def _elided(sentence: str) -> str | None:
     kept = sum(len(p) for p in out)
     if financial_figures(text) or kept < 0.6 * len(sentence) or text.endswith("…"):
         return None
-    tail = [w for w in re.findall(r"[a-z]{4,}", text.rsplit("…", 1)[-1].lower()) if w not in _PERIOD_WORDS]
-    if not tail:
-        return None  # "... were … for the year ended December 31, 2024.": it only said the amount
+    # what it says past its subject, besides the period and comparison its amounts were framed in: "... were
+    # … for the year ended December 31, 2024." and "Operating profit was …, or … of revenue, compared with
+    # …" said only their amounts; "..., partially offset by a decline in digital sales of …." said more
     said = {w for w in re.findall(r"[a-z]{4,}", text.split("…", 1)[-1].lower()) if w not in _PERIOD_WORDS}
     if len(said) < 2:
-        return None  # "Operating profit was …, or … of revenue, compared with …": its amounts were all it said
+        return None
     return text
 
 
