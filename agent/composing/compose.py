@@ -304,7 +304,9 @@ def _elided(sentence: str) -> str | None:
     # what it says past its subject, besides the period and comparison its amounts were framed in: "... were
     # … for the year ended December 31, 2024." and "Operating profit was …, or … of revenue, compared with
     # …" said only their amounts; "..., partially offset by a decline in digital sales of …." said more
-    said = {w for w in re.findall(r"[a-z]{4,}", text.split("…", 1)[-1].lower()) if w not in _PERIOD_WORDS}
+    subject = set(re.findall(r"[a-z]{4,}", text.split("…", 1)[0].lower()))
+    said = {w for w in re.findall(r"[a-z]{4,}", text.split("…", 1)[-1].lower())
+            if w not in _PERIOD_WORDS and w not in _FRAME_WORDS and w not in subject}
     if len(said) < 2:
         return None
     return text
@@ -314,6 +316,12 @@ _PERIOD_WORDS = frozenset("year years ended ending fiscal compared with from pri
                           "respectively months month january february march april june july august september "
                           "october november december during total approximately about were have been with that "
                           "this which from their while respectively".split())
+
+
+# The words an amount is framed in, besides its period: which way it moved and what share it is ("SG&A
+# decreased …, and SG&A as a percentage of net sales decreased to …"): they say nothing once it is cut.
+_FRAME_WORDS = frozenset("increase increased increases decrease decreased decreases decline declined declines "
+                         "grew rose fell higher lower percentage percent basis points share total".split())
 
 
 def _figure_free_clause(sentence: str) -> str | None:
