@@ -137,18 +137,6 @@ def test_a_share_of_revenue_answers_how_exposed_more_than_a_reliance_word():
     assert sentence_rank.role(ask, "Sales in Brazil grew 18% compared with last year.") == 0
 
 
-def test_the_search_s_best_chunk_judges_its_sentences_against_its_own_best_when_it_answers():
-    from agent.composing.compose import RELEVANCE_MARGIN, _top_chunk_floors
-
-    # candidates 0-1 in chunk 0 (the search's best), 2 in chunk 1, all one company
-    ranks, tickers = [0, 0, 1], ["ZZZ"] * 3
-    bar = {"ZZZ": 1.235 - RELEVANCE_MARGIN}  # set by chunk 1's short segment sentence
-    top = _top_chunk_floors([(1.19, 0), (1.05, 1), (1.235, 2)], ranks, tickers, bar)
-    assert top == {0: 1.19 - RELEVANCE_MARGIN}  # 1.05 is within reach of its own chunk's best
-    # a best chunk whose best sentence is itself below the bar answers nothing: no lower bar for it
-    assert _top_chunk_floors([(0.80, 0), (0.70, 1), (1.235, 2)], ranks, tickers, bar) == {}
-
-
 def test_the_subject_is_judged_on_the_askers_words_not_the_plans_other_names_for_them():
     # "capex" is searched as "capital expenditures" too: the filing's words for it are enough
     asker = sentence_rank.subject_terms(sentence_rank.cased_terms(

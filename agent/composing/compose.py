@@ -496,13 +496,10 @@ def _pick_sentences(
     # ("we identified that threat actors had gained access" tells what happened without "cyberattack");
     # not for a why, whose query reads "increased ... primarily due to", close to every stated cause
     near = math.inf if why else max(RELEVANCE_FLOOR, max(float(cosines[i].max()) for i in kept) - RELEVANCE_MARGIN)
-    # a why's cause beside the one that won, in the search's best chunk: judged against that chunk's best
-    top = _top_chunk_floors(scored, [c[0] for c in candidates], [chunks[c[0]].ticker for c in candidates],
-                            floor) if why else {}
+    top = _top_chunk_floors(scored, [c[0] for c in candidates], [chunks[c[0]].ticker for c in candidates], floor)
     ranked = [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2]))
-              if score >= floor[chunks[candidates[i][0]].ticker] or float(cosines[i].max()) >= near
-              or (score >= top.get(candidates[i][0], math.inf)
-                  and sentence_rank.states_cause(sentence_rank.own_statement(candidates[i][3])))]
+              if score >= min(floor[chunks[candidates[i][0]].ticker], top.get(candidates[i][0], math.inf))
+              or float(cosines[i].max()) >= near]
     order += _until_answered(ranked, [c[3] for c in candidates], topic if held else set(), order)
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
@@ -653,9 +650,8 @@ def _floors(scored: list[tuple[float, int]], ticker_of: list[str], boosted: set[
 def _top_chunk_floors(scored: list[tuple[float, int]], rank_of: list[int], ticker_of: list[str],
                       floor: dict[str, float]) -> dict[int, float]:
     """{chunk rank: a lower bar} for each company's best-ranked chunk among `scored`, when that chunk itself
-    answers (its best sentence clears the company's bar): its other sentences stating a cause need only come
-    within RELEVANCE_MARGIN of its own best, not of the best anywhere (a why's only: the definitions and
-    disclaimers beside a measure are no answer however near they sit).
+    answers (its best sentence clears the company's bar): its other sentences need only come within
+    RELEVANCE_MARGIN of its own best, not of the best anywhere.
 
     Why: the search ranked that chunk first for the whole question, and the sentence stating the cause
     sits beside the one that won. MD&A repeats one template for every segment ("The decrease in operating
