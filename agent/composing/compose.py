@@ -496,10 +496,8 @@ def _pick_sentences(
     # ("we identified that threat actors had gained access" tells what happened without "cyberattack");
     # not for a why, whose query reads "increased ... primarily due to", close to every stated cause
     near = math.inf if why else max(RELEVANCE_FLOOR, max(float(cosines[i].max()) for i in kept) - RELEVANCE_MARGIN)
-    top = _top_chunk_floors(scored, [c[0] for c in candidates], [chunks[c[0]].ticker for c in candidates], floor)
     ranked = [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2]))
-              if score >= min(floor[chunks[candidates[i][0]].ticker], top.get(candidates[i][0], math.inf))
-              or float(cosines[i].max()) >= near]
+              if score >= floor[chunks[candidates[i][0]].ticker] or float(cosines[i].max()) >= near]
     order += _until_answered(ranked, [c[3] for c in candidates], topic if held else set(), order)
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
@@ -645,27 +643,6 @@ def _floors(scored: list[tuple[float, int]], ticker_of: list[str], boosted: set[
     for score, i in scored:
         best[ticker_of[i]] = max(score, plain, best.get(ticker_of[i], -math.inf))
     return {ticker: max(RELEVANCE_FLOOR, b - RELEVANCE_MARGIN) for ticker, b in best.items()}
-
-
-def _top_chunk_floors(scored: list[tuple[float, int]], rank_of: list[int], ticker_of: list[str],
-                      floor: dict[str, float]) -> dict[int, float]:
-    """{chunk rank: a lower bar} for each company's best-ranked chunk among `scored`, when that chunk itself
-    answers (its best sentence clears the company's bar): its other sentences need only come within
-    RELEVANCE_MARGIN of its own best, not of the best anywhere.
-
-    Why: the search ranked that chunk first for the whole question, and the sentence stating the cause
-    sits beside the one that won. MD&A repeats one template for every segment ("The decrease in operating
-    income was primarily due to lower revenue."), and a short segment sentence of that template is closer
-    in meaning to the question than the company's own longer statement ("... primarily due to lower Client
-    segment performance and increased R&D investments, partially offset by ..."): measured against the
-    segment's, the company's own fell below the bar and was never quoted."""
-    first: dict[str, int] = {}
-    best: dict[int, float] = {}
-    for score, i in scored:
-        first[ticker_of[i]] = min(first.get(ticker_of[i], rank_of[i]), rank_of[i])
-        best[rank_of[i]] = max(best.get(rank_of[i], -math.inf), score)
-    return {rank: max(RELEVANCE_FLOOR, best[rank] - RELEVANCE_MARGIN) for ticker, rank in first.items()
-            if best[rank] >= floor[ticker]}
 
 
 def _carried_on(scored: list[tuple[float, int]], candidates: list, quoted: dict | None = None) -> list[tuple[float, int]]:
