@@ -208,33 +208,6 @@ def _reports_earlier_year(ids: list[str], facts: list[tuple], year: int | None) 
 _MONEY = re.compile(r"[$€£]\s?\d")
 
 
-def _lead_in(chunk: Evidence, sentence: str, figures: dict[str, list] | None, year: int | None) -> str | None:
-    """A list's lead-in as it may be quoted beside its item ("Sales and marketing expenses increased due to
-    the following:"): whole when its amounts are facts of its filing (or it has none), else with them cut
-    (at most MAX_ELISIONS), else not at all. It ends with a colon, so it is never a candidate of its own.
-
-    Why: MD&A explains a change with a list whose items do not name what they explain ("•Higher
-    compensation costs"); the lead-in names it, and it is the sentence of the passage that says what moved."""
-    sentence = _BULLET.sub("", sentence).strip()
-    if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _INSTRUCTION.search(sentence.lower()):
-        return None
-    if not financial_figures(sentence):
-        return sentence
-    facts = _figure_facts(chunk, sentence, figures)
-    if facts and not _reports_earlier_year(facts, (figures or {}).get(chunk.accession) or [], year or chunk.fiscal_year):
-        return sentence
-    spans = list(_FIGURE.finditer(sentence))
-    if not spans or len(spans) > MAX_ELISIONS:
-        return None
-    out, at = [], 0
-    for m in spans:
-        out.append(sentence[at:m.start()].rstrip())
-        at = m.end()
-    out.append(sentence[at:].lstrip())
-    text = re.sub(r"\s+", " ", " … ".join(p for p in out if p)).replace(" … ,", " …,")
-    return text if out[0] and not financial_figures(text) else None
-
-
 def _names_earlier_year(sentence: str, year: int | None) -> bool:
     """The sentence names a year before the asked one ("in 2023", "fiscal 2022") and none after."""
     years = [int(y) for y in _YEAR.findall(sentence)]
@@ -501,18 +474,6 @@ def _pick_sentences(
     order += _until_answered(ranked, [c[3] for c in candidates], topic if held else set(), order)
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
-    lists = {rank: neighbourhood.lead_positions(split_sentences(chunk.text)) for rank, chunk in enumerate(chunks)}
-
-    def introduces(key: tuple[int, int]) -> tuple[int, int, str, str] | None:
-        # the lead-in of the list the item at `key` belongs to ("Gross margin decreased ... due to the
-        # following:"), as it may be quoted: whole, or with its amounts cut (_lead_in)
-        at = lists[key[0]].get(key[1])
-        if at is None:
-            return None
-        whole = split_sentences(chunks[key[0]].text)[at]
-        shown = _lead_in(chunks[key[0]], whole, figures, year)
-        return (key[0], at, shown, whole) if shown else None
-
     ranked, heard = [], set()
     for i in dict.fromkeys(order):
         key = candidates[i][:2]
@@ -525,9 +486,6 @@ def _pick_sentences(
             lead = None  # the change it explains is another subject's: the cause alone answers
         if lead is not None:  # the cause is quoted with the change it explains, which names the subject
             ranked.append((*lead[:3], quoted[lead[:3]]))
-        intro = introduces(key)
-        if intro is not None and held and topic and _named(intro[3], topic):
-            ranked.append(intro)  # a list's item is quoted under the lead-in naming what it explains
         ranked.append((*candidates[i][:3], quoted[candidates[i][:3]]))
     return _choose(chunks, list(dict.fromkeys(ranked)))
 
