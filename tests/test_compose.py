@@ -206,6 +206,43 @@ def test_an_amount_no_fact_backs_is_elided_and_the_quote_still_checks_as_verbati
     assert _elided("Capital expenditures were $9.1 billion for the year ended December 31, 2024.") is None
 
 
+def test_amounts_stating_one_size_are_one_cut_and_three_cuts_at_most():
+    from agent.checking.guards import _in_order
+    from agent.composing.compose import _elided
+
+    # a change with its rate and new level, and a charge with its after-tax amount: two sizes, each one cut
+    said = ("Operating income increased $2.3 billion, or 11%, to $22.9 billion due to lower garden tool costs "
+            "and the charge of $1.6 billion ($1.2 billion after tax) on the kettle brand in the prior year.")
+    shown = _elided(said)
+    # (its rate stays: a percentage is the filing's own words, no amount to verify)
+    assert shown == ("Operating income increased …, or 11%, to … due to lower garden tool costs and the charge of … "
+                     "(…after tax) on the kettle brand in the prior year.")
+    assert _in_order(shown, "Results. " + said + " More.")
+    # four sizes told apart are four cuts: the sentence says little once they are gone
+    assert _elided("Sales were $4.1 billion in garden, $2.2 billion in kettles, $1.3 billion in tools and "
+                   "$0.9 billion in other lines of business.") is None
+
+
+def test_a_percentage_equal_only_to_last_years_fact_is_no_sign_of_last_years_story():
+    from decimal import Decimal
+
+    from agent.composing.compose import _candidates
+
+    chunk = Evidence(id="c:9", kind="chunk", ticker="ZZZ", cik=1, fiscal_year=2024, accession="a", url="u",
+                     item="7", form="10-K",
+                     text="Kettle marketing expense increased 11% primarily due to higher garden show spending. "
+                          "Kettle revenue increased $210 million primarily due to higher prices at garden stores.")
+    # last year's kettle revenue and marketing facts: their change is 11%, and $210 million
+    facts = {"a": [("f:1", Decimal("1910000000"), "USD", "ZZZ Kettle marketing expense revenue", "2023-12-31"),
+                   ("f:2", Decimal("1720720720"), "USD", "ZZZ Kettle marketing expense revenue", "2022-12-31"),
+                   ("f:3", Decimal("210000000"), "USD", "ZZZ Kettle revenue increase", "2023-12-31")]}
+    shown = [c[2] for c in _candidates([chunk], facts, 2024)]
+    # two digits a hundred facts share: a coincidence, so the sentence is quoted as written, its rate citing nothing
+    assert "Kettle marketing expense increased 11% primarily due to higher garden show spending." in shown
+    # an amount of money equal to last year's fact is last year's story, told again
+    assert not any(s.startswith("Kettle revenue") for s in shown)
+
+
 def test_a_why_quotes_mdna_and_reads_the_notes_only_when_mdna_has_no_answer(embedder):
     mdna = _chunk(21, "7", "Net sales increased in 2024 primarily due to higher sales of garden tools at new stores.")
     notes = _chunk(22, "8", "Net sales of garden tools increased in 2024 primarily due to a change in how rebates "
@@ -216,6 +253,17 @@ def test_a_why_quotes_mdna_and_reads_the_notes_only_when_mdna_has_no_answer(embe
     assert {c.evidence_id for c in draft.claims if c.kind == "prose"} == {"c:21"}
     draft = compose_extractive("why?", plan, [notes], embedder=embedder)  # no MD&A found: the notes stand in
     assert {c.evidence_id for c in draft.claims if c.kind == "prose"} <= {"c:22"}
+
+
+def test_a_sentence_ending_on_an_amount_is_quoted_when_it_said_more_before_it():
+    from agent.composing.compose import _elided
+
+    assert _elided("The increase was due to higher kettle sales ($1,947 million) and acquisitions ($113 million), "
+                   "partially offset by currency translation ($366 million).") == \
+        ("The increase was due to higher kettle sales (…) and acquisitions (…), partially offset by currency "
+         "translation (…).")
+    # only the amounts and their period or comparison: nothing said
+    assert _elided("Kettle revenue for the year was $12.3 billion, up from $11.1 billion.") is None
 
 
 def test_a_name_that_is_already_a_possessive_is_its_own_owner_form():

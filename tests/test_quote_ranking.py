@@ -126,6 +126,17 @@ def test_how_much_it_depends_asks_for_a_reliance_not_an_amount():
         ask, "Contract manufacturers made our units.")
 
 
+def test_a_share_of_revenue_answers_how_exposed_more_than_a_reliance_word():
+    ask = "how exposed is zzz to customers in Brazil?"
+    share = sentence_rank.role(ask, "Customers in Brazil accounted for about 18% of our net sales.")
+    told = sentence_rank.role(ask, "We depend on customers in Brazil.")
+    assert share > told > 0
+    assert sentence_rank.role(ask, "About 18% of our revenue comes from customers in Brazil.") == share
+    # not for another question, and not a share of something else
+    assert sentence_rank.role("who are zzz's customers?", "Brazil accounted for 18% of our net sales.") == 0
+    assert sentence_rank.role(ask, "Sales in Brazil grew 18% compared with last year.") == 0
+
+
 def test_the_subject_is_judged_on_the_askers_words_not_the_plans_other_names_for_them():
     # "capex" is searched as "capital expenditures" too: the filing's words for it are enough
     asker = sentence_rank.subject_terms(sentence_rank.cased_terms(

@@ -153,15 +153,20 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
             facts = _figure_facts(chunk, sentence, figures) if financial_figures(sentence) else []
             if facts and figure_ask and not _about_asked(facts, chunk, figures, figure_ask):
                 facts = []  # a figure question's passage: an amount of another line is not its answer
+            if facts and chunk.form.startswith("10-K") and _reports_earlier_year(facts, (figures or {}).get(chunk.accession) or [],
+                                                                                 year or chunk.fiscal_year):
+                if _MONEY.search(sentence) or _names_earlier_year(sentence, year or chunk.fiscal_year):
+                    continue  # its amounts are all an earlier year's: last year's story, told again
+                # a percentage alone, equal only to an earlier year's rate or change, in a sentence naming no
+                # earlier year, is a coincidence ("Demand creation expense increased 11%" and last year's change
+                # in inventories, two digits that a hundred facts share): not verified, so cut like any other
+                facts = []
             if money_figures(sentence) and not facts:
                 # its amounts elided, or its longest figure-free clause; scored with its whole sentence
                 # (its percentages stay: the filing's own words, no amount to verify)
                 sentence = _elided(sentence) or _figure_free_clause(sentence)
                 if not sentence:
                     continue
-            if facts and chunk.form.startswith("10-K") and _reports_earlier_year(facts, (figures or {}).get(chunk.accession) or [],
-                                               year or chunk.fiscal_year):
-                continue  # its amounts are all an earlier year's: last year's story, told again
             if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _BOILERPLATE.search(sentence):
                 continue
             if not (_ENDS.search(sentence) or (bullet and _ITEM_ENDS.search(sentence))) or _shouting(sentence):
@@ -203,6 +208,13 @@ def _reports_earlier_year(ids: list[str], facts: list[tuple], year: int | None) 
         and all(int(end[:4]) < year for end in ends)
 
 
+
+def _names_earlier_year(sentence: str, year: int | None) -> bool:
+    """The sentence names a year before the asked one ("in 2023", "fiscal 2022") and none after."""
+    years = [int(y) for y in _YEAR.findall(sentence)]
+    return bool(year and years) and max(years) < year
+
+
 def _about_asked(ids: list[str], chunk: Evidence, figures: dict[str, list] | None, question: str) -> bool:
     """The facts a sentence's amounts equal are what a figure question asked for (quoted_figures.about)."""
     from agent.checking.quoted_figures import about
@@ -230,22 +242,29 @@ _MONEY = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:billion|million|thou
                     r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:billion\b|million\b|trillion\b)", re.I)
 
 
-MAX_ELISIONS = 2  # more holes than this and the sentence says little without its figures
+MAX_ELISIONS = 3  # more holes than this and the sentence says little without its figures
 _JOINED = re.compile(r"\s*(?:to|and|or|-|–|—|,)?\s*")  # "$60 billion to $65 billion": one elision
+# Amounts that state one size together, each cut but counted as one hole: a change with its rate and
+# its new level ("increased $1.9 billion, or 10%, to $20.5 billion"), an amount with its after-tax
+# amount in brackets ("a charge of $1.3 billion ($1.0 billion after tax)"). MD&A tells a change and its
+# cause in one such sentence; counting each amount a hole left it no candidate for the why it answers.
+_ONE_SIZE = re.compile(r"\s*(?:,\s*(?:or|to|and|an?\s+(?:increase|decrease)\s+of)?|\(|or|to)\s*", re.I)
 
 
 def _elided(sentence: str) -> str | None:
     """The sentence with each amount no XBRL fact backs cut out and marked "…" ("We anticipate
     capital expenditures of approximately … in 2025 to support ..."): every word it shows is the
     filing's, in the filing's order, and it states no figure. None when more than MAX_ELISIONS
-    holes would be cut, or what remains is not mostly the sentence."""
+    holes would be cut (amounts stating one size together, `_ONE_SIZE`, are one), or what remains
+    is not mostly the sentence."""
     spans: list[list[int]] = []
     for m in _MONEY.finditer(sentence):
         if spans and _JOINED.fullmatch(sentence[spans[-1][1]:m.start()]):
             spans[-1][1] = m.end()
         else:
             spans.append([m.start(), m.end()])
-    if not spans or len(spans) > MAX_ELISIONS:
+    sizes = 1 + sum(not _ONE_SIZE.fullmatch(sentence[a[1]:b[0]]) for a, b in zip(spans, spans[1:]))
+    if not spans or sizes > MAX_ELISIONS:
         return None
     out, at = [], 0
     for start, end in spans:
@@ -253,14 +272,17 @@ def _elided(sentence: str) -> str | None:
         at = end
     out.append(sentence[at:].lstrip())
     text = " … ".join(p for p in out if p) if out[0] else "… " + " … ".join(p for p in out[1:] if p)
-    text = re.sub(r"\s+", " ", text).replace(" … ,", " …,").replace(" … .", " ….")
+    text = re.sub(r"\s+", " ", text).replace(" … ,", " …,").replace(" … .", " ….").replace("( … ", "(…")
     kept = sum(len(p) for p in out)
     if money_figures(text) or kept < 0.6 * len(sentence) or text.endswith("…"):
         return None
-    tail = [w for w in re.findall(r"[a-z]{4,}", text.rsplit("…", 1)[-1].lower()) if w not in _PERIOD_WORDS]
-    if not tail:
-        # "... were … for the year ended December 31, 2024.", "... compared with … in 2023, an increase of 1%.":
-        # it only said the amount, and how much it moved
+    # what it says past its subject, besides the period and comparison its amounts were framed in: "... were
+    # … for the year ended December 31, 2024." and "Operating profit was …, or … of revenue, compared with
+    # …" said only their amounts; "..., partially offset by a decline in digital sales of …." said more
+    subject = set(re.findall(r"[a-z]{4,}", text.split("…", 1)[0].lower()))
+    said = {w for w in re.findall(r"[a-z]{4,}", text.split("…", 1)[-1].lower())
+            if w not in _PERIOD_WORDS and w not in _FRAME_WORDS and w not in subject}
+    if len(said) < 2:
         return None
     return text
 
@@ -270,6 +292,12 @@ _PERIOD_WORDS = frozenset("year years ended ending fiscal compared with from pri
                           "october november december during total approximately about were have been with that "
                           "this which from their while respectively increase increased decrease decreased growth "
                           "decline declined change changed".split())
+
+
+# The words an amount is framed in, besides its period: which way it moved and what share it is ("SG&A
+# decreased …, and SG&A as a percentage of net sales decreased to …"): they say nothing once it is cut.
+_FRAME_WORDS = frozenset("increase increased increases decrease decreased decreases decline declined declines "
+                         "grew rose fell higher lower percentage percent basis points share total".split())
 
 
 def _figure_free_clause(sentence: str) -> str | None:

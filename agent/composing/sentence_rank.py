@@ -82,6 +82,13 @@ def own_statement(sentence: str) -> str:
 RELIANCE = re.compile(r"\b(?:depend\w*|rel(?:y|ies|ied|iance)|single[- ]source|sole[- ]source|limited number|"
                       r"concentrat\w*|substantial (?:portion|majority|part)|significant portion|key suppliers?|"
                       r"outsourc\w*|a few|manufactured by|partners?)\b", re.I)
+# How much of the business rests on it, told as a share: "About 20% of our revenue comes from customers in
+# China", "Apple accounted for 12% of net sales". For "how dependent / exposed" this is the measure itself;
+# a risk factor saying "we depend on" tells that it does, not how much.
+SHARE = re.compile(r"\d(?:[\d.,]*)\s?(?:%|percent\b)\s+of\s+(?:our\s+|its\s+|the\s+company['’]s\s+)?"
+                   r"(?:(?:total|consolidated|net|worldwide|annual)\s+)*(?:revenues?|sales|net\s+sales)\b|"
+                   r"\baccount(?:ed|s)?\s+for\s+(?:approximately\s+|about\s+|over\s+|more\s+than\s+|less\s+than\s+)?"
+                   r"\d[\d.,]*\s?(?:%|percent\b)", re.I)
 EVENT = re.compile(r"\b(?:(?:january|february|march|april|may|june|july|august|september|october|november|december)"
                    r"\s+(?:\d{1,2},\s+)?\d{4}|completed|announced|acquired|filed|settled|agreed|entered into|"
                    r"closed|occurred|detected|identified)\b", re.I)
@@ -174,8 +181,9 @@ def role(question: str, sentence: str) -> float:
         # a cause told outright answers a why; how much the thing moved only sets the scene for it; a
         # cause of what offset it answers nothing asked
         bonus += ROLE_BONUS * (2 if CAUSE.search(own) else 1)
-    if ASK_RELIANCE.search(question) and RELIANCE.search(sentence):
-        bonus += ROLE_BONUS
+    if ASK_RELIANCE.search(question) and (RELIANCE.search(sentence) or SHARE.search(sentence)):
+        # a share told outright answers how dependent, as a cause told outright answers a why
+        bonus += ROLE_BONUS * (2 if SHARE.search(sentence) else 1)
     if ASK_EVENT.search(question) and EVENT.search(sentence):
         bonus += ROLE_BONUS
     if ASK_PLAN.search(question) and PLAN.search(sentence):
