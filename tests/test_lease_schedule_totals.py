@@ -8,3 +8,8 @@ def test_a_lease_schedules_total_is_narrower_than_total_liabilities():
     assert _narrower_schedule("us-gaap:OperatingLeaseLiability", tokens("total liabilities"))
     assert not _narrower_schedule("us-gaap:OperatingLeaseLiability", tokens("operating lease liabilities"))
     assert not _narrower_schedule("us-gaap:Liabilities", tokens("total liabilities"))
+
+
+def test_a_lease_row_asked_in_words_of_its_own_is_the_row_meant():
+    assert not _narrower_schedule("us-gaap:OperatingLeaseRightOfUseAsset", tokens("right-of-use assets"))
+    assert not _narrower_schedule("us-gaap:OperatingLeaseRightOfUseAsset", tokens("ROU assets"))

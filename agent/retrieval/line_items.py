@@ -199,10 +199,12 @@ _STANDARD_TAXONOMIES = frozenset({"us-gaap", "srt", "ifrs-full", "dei"})
 # schedules: the liabilities measured at fair value, a pension plan's assets, one segment's. Such a row's
 # standard concept names the basis the user did not ask for
 _SCHEDULE_BASIS = frozenset("fair pension plan plans benefit segment segments maturity maturities undiscounted "
-                            "recurring hedge hedging derivative derivatives "
-                            # a lease schedule's "Total liability" (us-gaap:OperatingLeaseLiability at Comcast) is
-                            # the leases' liability, never the balance sheet's total liabilities
-                            "lease leases".split())
+                            "recurring hedge hedging derivative derivatives".split())
+# A lease schedule's "Total liability" (us-gaap:OperatingLeaseLiability at Comcast) is the leases' liability, never
+# the balance sheet's total liabilities; a lease row asked in words of its own ("right-of-use assets", "ROU") names
+# its leases without the word
+_LEASE_BASIS = frozenset("lease leases".split())
+_LEASE_SAID = frozenset("right rou sublease subleases".split())
 
 
 def _narrower_schedule(concept: str, said: frozenset[str]) -> bool:
@@ -210,7 +212,8 @@ def _narrower_schedule(concept: str, said: frozenset[str]) -> bool:
     say (us-gaap:LiabilitiesFairValueDisclosure under "Total liabilities"): another figure than the one asked."""
     if concept.split(":", 1)[0] not in _STANDARD_TAXONOMIES:
         return False
-    return bool((frozenset(concept_words(concept).split()) - said) & _SCHEDULE_BASIS)
+    added = frozenset(concept_words(concept).split()) - said
+    return bool(added & _SCHEDULE_BASIS) or bool(added & _LEASE_BASIS and not said & _LEASE_SAID)
 
 # How a question names the noncurrent part of a balance ("long-term", "non-current"), which the balance sheet's
 # row for it may leave unprinted under its section's heading
