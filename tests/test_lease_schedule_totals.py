@@ -13,3 +13,5 @@ def test_a_lease_schedules_total_is_narrower_than_total_liabilities():
 def test_a_lease_row_asked_in_words_of_its_own_is_the_row_meant():
     assert not _narrower_schedule("us-gaap:OperatingLeaseRightOfUseAsset", tokens("right-of-use assets"))
     assert not _narrower_schedule("us-gaap:OperatingLeaseRightOfUseAsset", tokens("ROU assets"))
+    # "leases" said in the plural is the lease the concept names in the singular
+    assert not _narrower_schedule("us-gaap:OperatingLeaseLiability", tokens("liabilities for operating leases"))

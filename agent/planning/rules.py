@@ -479,6 +479,17 @@ def _versus_spelled(outside: str, low: str, directory: CompanyDirectory) -> tupl
     return spelled, re.sub(r"\s+", " ", spelled.lower().replace("\u2019", "'")).strip()
 
 
+def _asks_about(r) -> bool:
+    """The message asks something of its term (what it is, why, how it matters), not only names it: a bare
+    reply ("and the 737 MAX?") names what the thread's figure is wanted of, which a term of the company's
+    own cannot answer with the company's total."""
+    return r.prose_ask or bool(_ASKS.match(r.low))
+
+
+# a question put about the term ("what is IFS?", "does it affect ..."), never a reply naming it ("what about X?")
+_ASKS = re.compile(r"\s*(?:what|how|why|does|do|did|is|are|was|were|tell|describe|explain)\b(?!\s+about\b)")
+
+
 def thread_word(word: str, prev: Plan, directory: CompanyDirectory) -> bool:
     """The thread's companies' filings write `word` often (agent.planning.brands.written_by): a unit, product or
     term of theirs ("IFS" in Intel's, "EV" in GM's), read as that inside a question about them."""
@@ -759,7 +770,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     carry = {"metrics": measures, **year_fields}
 
     not_covered = uncovered_mentions(r, directory, outside)
-    if prev is not None and not r.tickers and lead_subject(outside) is None:
+    if prev is not None and not r.tickers and lead_subject(outside) is None and _asks_about(r):
         # "what is IFS?", "does it affect their EV strategy?" in a thread about Intel or GM: a word the thread's
         # filings write inside a question about it is their unit or term, whatever registrant's ticker it spells
         not_covered = [m for m in not_covered if not thread_word(m.text, prev, directory)]
@@ -781,7 +792,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         m = ambiguous[0]
         return refusal_plan("ambiguous_company", m.text, candidates=[c.ticker for c in m.candidates], **carry)
     owner = unknown_owner(r, outside, prev is not None) if r.unmappable or prev is not None or r.tickers else None
-    if owner and prev is not None and not r.tickers and lead_subject(outside) is None and thread_word(owner, prev, directory):
+    if owner and prev is not None and not r.tickers and lead_subject(outside) is None and _asks_about(r) \
+            and thread_word(owner, prev, directory):
         owner = None  # "does it affect their EV strategy?" after GM: a word GM's filings write, no company
     if owner:  # "Zorblax churn rate", "what about Databricks' ARR?": that company is what is missing first
         return refusal_plan("no_company", owner, **carry)
@@ -864,7 +876,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         sources["tickers"] = "thread, its companies"
     if not tickers and prev is not None:
         unknown = named_unknown_company(unthreaded) or compared_name(unthreaded)
-        if unknown and lead_subject(outside) is None and thread_word(unknown, prev, directory):
+        if unknown and lead_subject(outside) is None and _asks_about(r) and thread_word(unknown, prev, directory):
             unknown = None  # "does it affect their EV strategy?" after GM: a word GM's filings write
         if unknown:  # "FOOBAR revenue" in a thread about Apple: not Apple's revenue
             return refusal_plan("no_company", unknown, **carry)

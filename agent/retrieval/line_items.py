@@ -213,7 +213,7 @@ def _narrower_schedule(concept: str, said: frozenset[str]) -> bool:
     if concept.split(":", 1)[0] not in _STANDARD_TAXONOMIES:
         return False
     added = frozenset(concept_words(concept).split()) - said
-    return bool(added & _SCHEDULE_BASIS) or bool(added & _LEASE_BASIS and not said & _LEASE_SAID)
+    return bool(added & _SCHEDULE_BASIS) or bool(added & _LEASE_BASIS and not said & (_LEASE_SAID | _LEASE_BASIS))
 
 # How a question names the noncurrent part of a balance ("long-term", "non-current"), which the balance sheet's
 # row for it may leave unprinted under its section's heading
