@@ -15,3 +15,6 @@ def test_a_lease_row_asked_in_words_of_its_own_is_the_row_meant():
     assert not _narrower_schedule("us-gaap:OperatingLeaseRightOfUseAsset", tokens("ROU assets"))
     # "leases" said in the plural is the lease the concept names in the singular
     assert not _narrower_schedule("us-gaap:OperatingLeaseLiability", tokens("liabilities for operating leases"))
+    # the leases named elsewhere in the question than in the row's own words
+    assert not _narrower_schedule("us-gaap:OperatingLeaseWeightedAverageDiscountRatePercent",
+                                  tokens("weighted average discount rate"), tokens("discount rate of its operating leases"))

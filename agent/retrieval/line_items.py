@@ -207,13 +207,15 @@ _LEASE_BASIS = frozenset("lease leases".split())
 _LEASE_SAID = frozenset("right rou sublease subleases".split())
 
 
-def _narrower_schedule(concept: str, said: frozenset[str]) -> bool:
+def _narrower_schedule(concept: str, said: frozenset[str], asked: frozenset[str] = frozenset()) -> bool:
     """A note's row filed under a standard concept whose name adds a measurement basis or schedule the user did not
-    say (us-gaap:LiabilitiesFairValueDisclosure under "Total liabilities"): another figure than the one asked."""
+    say (us-gaap:LiabilitiesFairValueDisclosure under "Total liabilities"): another figure than the one asked.
+    `asked`: every word of the question, where it names the leases the row belongs to apart from the row's own
+    words ("the weighted-average discount rate of its operating leases")."""
     if concept.split(":", 1)[0] not in _STANDARD_TAXONOMIES:
         return False
     added = frozenset(concept_words(concept).split()) - said
-    return bool(added & _SCHEDULE_BASIS) or bool(added & _LEASE_BASIS and not said & (_LEASE_SAID | _LEASE_BASIS))
+    return bool(added & _SCHEDULE_BASIS) or bool(added & _LEASE_BASIS and not (said | asked) & (_LEASE_SAID | _LEASE_BASIS))
 
 # How a question names the noncurrent part of a balance ("long-term", "non-current"), which the balance sheet's
 # row for it may leave unprinted under its section's heading
@@ -344,7 +346,7 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             words = have if have in (alone, whole) else words
         if fits(words):
             tier = 0 if row["statement"] in PRIMARY else 1
-            if tier and _narrower_schedule(row["concept"], have | spare):
+            if tier and _narrower_schedule(row["concept"], have | spare, tokens(question)):
                 continue
             tiers[tier].append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
         elif words and words < have and row["statement"] in PRIMARY \
