@@ -200,22 +200,22 @@ _STANDARD_TAXONOMIES = frozenset({"us-gaap", "srt", "ifrs-full", "dei"})
 # standard concept names the basis the user did not ask for
 _SCHEDULE_BASIS = frozenset("fair pension plan plans benefit segment segments maturity maturities undiscounted "
                             "recurring hedge hedging derivative derivatives".split())
-# A lease schedule's "Total liability" (us-gaap:OperatingLeaseLiability at Comcast) is the leases' liability, never
-# the balance sheet's total liabilities; a lease row asked in words of its own ("right-of-use assets", "ROU") names
-# its leases without the word
+# A lease schedule's "Total liability" (us-gaap:OperatingLeaseLiability at Comcast) is printed under the generic
+# name of the balance sheet's total, and its concept alone says it is the leases': under a generic total's name,
+# leases narrow the row as the bases above do, unless the question names them
+_GENERIC_TOTAL = frozenset("total liability liabilities asset assets".split())
 _LEASE_BASIS = frozenset("lease leases".split())
-_LEASE_SAID = frozenset("right rou sublease subleases".split())
 
 
-def _narrower_schedule(concept: str, said: frozenset[str], asked: frozenset[str] = frozenset()) -> bool:
+def _narrower_schedule(concept: str, said: frozenset[str], label: frozenset[str] = frozenset()) -> bool:
     """A note's row filed under a standard concept whose name adds a measurement basis or schedule the user did not
     say (us-gaap:LiabilitiesFairValueDisclosure under "Total liabilities"): another figure than the one asked.
-    `asked`: every word of the question, where it names the leases the row belongs to apart from the row's own
-    words ("the weighted-average discount rate of its operating leases")."""
+    `label`: the row's printed words, when they are only a generic total's name."""
     if concept.split(":", 1)[0] not in _STANDARD_TAXONOMIES:
         return False
     added = frozenset(concept_words(concept).split()) - said
-    return bool(added & _SCHEDULE_BASIS) or bool(added & _LEASE_BASIS and not (said | asked) & (_LEASE_SAID | _LEASE_BASIS))
+    generic = bool(label) and label <= _GENERIC_TOTAL
+    return bool(added & _SCHEDULE_BASIS) or (generic and bool(added & _LEASE_BASIS))
 
 # How a question names the noncurrent part of a balance ("long-term", "non-current"), which the balance sheet's
 # row for it may leave unprinted under its section's heading
@@ -346,7 +346,7 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             words = have if have in (alone, whole) else words
         if fits(words):
             tier = 0 if row["statement"] in PRIMARY else 1
-            if tier and _narrower_schedule(row["concept"], have | spare, tokens(question)):
+            if tier and _narrower_schedule(row["concept"], have | spare, tokens(row["label"])):
                 continue
             tiers[tier].append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
         elif words and words < have and row["statement"] in PRIMARY \
@@ -726,7 +726,7 @@ def _exactly_printed(shown: str, printed: list[dict]) -> LineMatch | None:
     rows = [r for r in printed if not r["dims"] and _as_written(r["label"]) == said
             and ("tax" in words or not _tax_basis(r["concept"]))
             and (bool(words & CHANGE_WORDS) or not _changes(r["concept"]))
-            and (r["statement"] in PRIMARY or not _narrower_schedule(r["concept"], words))]
+            and (r["statement"] in PRIMARY or not _narrower_schedule(r["concept"], words, tokens(r["label"])))]
     if len({r["concept"] for r in rows}) != 1:
         return None
     primary = [r for r in rows if r["statement"] in PRIMARY]
