@@ -25,6 +25,9 @@ def test_a_word_after_a_figure_is_a_line_or_else_a_member_of_that_figure(directo
     # a printed line the word names first ("Selling expense"), the figure's words only allowed beside it
     line = planned(directory, "Nvidia revenue fy2025", "and selling expense?")
     assert line.metrics and all(k.startswith("line:") for k in line.metrics), line
+    # a question of its own after the figure is the passage search it reads as, never a line refused by its words
+    asked = planned(directory, "Nvidia revenue fy2025", "how did gaming do?")
+    assert asked.intent == "qualitative" and not any(k.startswith(("line:", "dim:")) for k in asked.metrics), asked
 
 
 def test_the_threads_words_for_its_figure_carry_to_a_sibling_member(directory):

@@ -40,7 +40,7 @@ def thread_member(plan, prev, low: str) -> str | None:
     return members.pop() if len(members) == 1 else None
 
 
-def member_of_thread_metric(metrics: list[str], leftover: str, prev) -> list[str]:
+def member_of_thread_metric(metrics: list[str], leftover: str, prev, low: str = "") -> list[str]:
     """"what about footwear?" after "Nike revenue": a `line:` key of the word with the thread's figure beside it,
     answered by a row printed by the word (the figure's words allowed) or else by the figure's member of that
     name (agent.retrieval.retrieve reads a line made of one metric and other words as a member); none when the
@@ -48,6 +48,9 @@ def member_of_thread_metric(metrics: list[str], leftover: str, prev) -> list[str
     if len(metrics) != 1 or metrics[0] not in METRICS or not leftover or prev is None \
             or prev.intent not in ("numeric", "trend", "compare"):
         return []  # after "why did revenue rise?", "and commercial airplanes?" asks the same why of it: a search
+    reply = _REPLY_NAMING.match(low)
+    if reply is None or set(reply.group("said").split()) & _NOT_A_MEMBER:
+        return []  # a question of its own ("what is driving demand there?") stays the search it was read as
     key = metrics[0]
     said = metric_phrases(prev.words if prev is not None else []).get(key) or METRICS[key].label.lower()
     phrase = f"{leftover} {said}"

@@ -445,7 +445,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
                 if len(said) == 1:
                     phrase = " ".join(said[0])
                     metrics.append(f"line:{leftover}|{leftover} {phrase}|{leftover} {phrase}")
-        metrics += member_of_thread_metric(plan.metrics, leftover, prev)
+        metrics += member_of_thread_metric(plan.metrics, leftover, prev, low)
         if metrics:
             plan.metrics = list(dict.fromkeys(metrics))
             plan.words = [*trace, *thread_metric_words(plan, prev)]
