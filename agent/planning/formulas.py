@@ -1523,7 +1523,9 @@ def _inline_found(rest: str, plan, definition: dict, start: int, end: int, regis
             named = _named_or_comma(rest[:start] + opener, definition["tree"])
             if named is not None and named[3] in registry and (
                     _restates(named[3], definition["tree"])
-                    or opener and _reads_only_its_own(named[3], definition["tree"])):
+                    # "EBITDA (operating income + D&A)": its own operands in its brackets; a quotient written after
+                    # a measure ("ebitda margin -- (operating income + d&a) / revenue") is the user's to compute
+                    or opener and definition["tree"].get("op") != "/" and _reads_only_its_own(named[3], definition["tree"])):
                 return None  # "interest coverage: operating income / interest expense": the registry's own, as named
             if named is not None and named[3] in registry:
                 at, stop, lead, key, by_comma = named

@@ -911,6 +911,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         word = named or compared_word(unthreaded)  # "compare that with ford"
         held = covered_by_word(word, directory) if word and not any(k.startswith("dim:") for k in prev.metrics) \
             else None
+        if held is None and word and len(word) <= 2 and word.islower() and not any(k.startswith("dim:") for k in prev.metrics):
+            # "and v?", "same for ma": a covered company's short ticker typed in lower case, alone in a reply
+            short = directory.get(word.upper())
+            held = short if short is not None and short.covered else None
         if held is not None:
             # "and ford?" in a thread about GM: Ford, a company held whose name is an everyday word typed in
             # lower case (which no name match takes), never GM again nor a topic of GM's filing
