@@ -201,3 +201,19 @@ def test_a_form_read_past_a_lead_in_answers_only_with_a_sentence_naming_the_figu
     assert led.unless_named is not None and set(led.unless_named["words"]) == {"zorble", "inventory"}
     plain = plan_rules("how does Apple manage its zorble inventory?", directory=directory)
     assert plain.route == "domain" and plain.intent == "qualitative" and plain.unless_named is None
+
+
+def test_a_term_is_excused_as_no_company_only_in_a_question_put_about_it():
+    """A bare reply naming a term after a figure ("and the 737 MAX?") wants that figure of it: the term is not
+    excused as the company's own word there, so the reply never inherits the company's total."""
+    from types import SimpleNamespace
+
+    from agent.planning.rules import _asks_about
+
+    def read(low: str, prose: bool = False):
+        return SimpleNamespace(prose_ask=prose, low=low)
+
+    assert _asks_about(read("what is ifs?")) and _asks_about(read("does it affect their ev strategy?"))
+    assert _asks_about(read("any news on the 737 max?", prose=True))
+    assert not _asks_about(read("and the 737 max?")) and not _asks_about(read("what about ifs?"))
+    assert not _asks_about(read("how about the 737 max?"))
