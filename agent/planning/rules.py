@@ -213,16 +213,16 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     lone = _LONE_TICKER.fullmatch(text or "")
     if lone and plan.route == "meta" and previous is not None and previous.metrics:
         # "pep?", "gd?" after a figure: that figure of the covered company the ticker is, never small talk
-        company = directory.get(lone.group(1).upper())
-        if company is not None and company.covered:
+        company = _covered_ticker(lone.group(1), directory)
+        if company is not None:
             again = _plan_spelled(f"${company.ticker}?", previous=previous, directory=directory)
             if again.route == "domain" and again.tickers == [company.ticker]:
                 return again
     if plan.refusal_reason != "no_company":
         return plan
     for start, end, alone in _ticker_spots(text or "", plan):
-        company = directory.get(text[start:end].upper())
-        if company is None or not company.covered:
+        company = _covered_ticker(text[start:end], directory)
+        if company is None:
             continue
         # written as a cashtag, the one spelling that is a ticker whatever the word ("$AI", unlike "AI")
         cashtag = text[:start].rstrip("$") + "$" + text[start:end].upper() + text[end:]
@@ -230,6 +230,12 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         if again.route == "domain" and (again.tickers == [company.ticker] if alone else company.ticker in again.tickers):
             return again
     return plan
+
+
+def _covered_ticker(word: str, directory: CompanyDirectory):
+    """The covered company whose ticker `word` spells in any case ("pep", "v"), else None."""
+    company = directory.get(word.upper())
+    return company if company is not None and company.covered else None
 
 
 def _ticker_spots(text: str, plan: Plan) -> list[tuple[int, int, bool]]:
@@ -909,12 +915,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         if about:  # "what about Ford?" in a thread about Tesla: about Ford, never Tesla again
             return refusal_plan(about[0], about[1], **carry)
         word = named or compared_word(unthreaded)  # "compare that with ford"
-        held = covered_by_word(word, directory) if word and not any(k.startswith("dim:") for k in prev.metrics) \
-            else None
-        if held is None and word and len(word) <= 2 and word.islower() and not any(k.startswith("dim:") for k in prev.metrics):
-            # "and v?", "same for ma": a covered company's short ticker typed in lower case, alone in a reply
-            short = directory.get(word.upper())
-            held = short if short is not None and short.covered else None
+        held = None
+        if word and not any(k.startswith("dim:") for k in prev.metrics):
+            # "and ford?": a name that is an everyday word; "and v?", "same for ma": a short ticker in lower case
+            held = covered_by_word(word, directory) or (
+                _covered_ticker(word, directory) if len(word) <= 2 and word.islower() else None)
         if held is not None:
             # "and ford?" in a thread about GM: Ford, a company held whose name is an everyday word typed in
             # lower case (which no name match takes), never GM again nor a topic of GM's filing

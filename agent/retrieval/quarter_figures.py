@@ -17,7 +17,7 @@ from agent.refusals import as_named
 from agent.retrieval.concepts import METRICS
 from agent.composing.draft import Evidence
 from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, display_value
-from agent.retrieval.quarters import ORDINAL, Calendar, Figure, Periods, long_date
+from agent.retrieval.quarters import ORDINAL, Calendar, Figure, Periods
 from agent.state import plan_of
 from agent.retrieval.quarter_members import line_as_member, member_measure
 from store import quarters as quarters_store
