@@ -959,7 +959,7 @@ def _numbers(plan: Plan, cells: list[dict], evidence: list[Evidence] | None = No
             ) + "."
         return Draft(intro=intro, claims=claims, composer="extractive")
     intro = " ".join(p for p in (_table_intro(cells, companies, years), _ranking(cells, evidence or []),
-                                 _unranked(cells)) if p)
+                                 _unranked(cells), _not_meaningful(cells)) if p)
     return Draft(intro=intro, claims=[], tables=[_table(cells, companies, years, metrics)])
 
 
@@ -975,13 +975,20 @@ def _unranked(cells: list[dict]) -> str:
     return f"I hold no reported figure of {who} for {years}, so {'it is' if len(empty) == 1 else 'they are'} not compared."
 
 
+def _not_meaningful(cells: list[dict]) -> str:
+    """Why a table shows "not meaningful" (a ratio over negative equity), with the operands, once per cell."""
+    return " ".join(f"{possessive(c['name'])} {lower_label(c['label'])} for fiscal {c['fiscal_year']} is not "
+                    f"meaningful: {c['not_meaningful']}." for c in cells if c.get("not_meaningful"))
+
+
 def _ranking(cells: list[dict], evidence: list[Evidence]) -> str:
     """Which company is highest on each measure ("which of the two was higher?", "rank them"),
     in words only: the figures are in the table, each cited."""
     values = {e.id: e.value for e in evidence if e.value is not None}
     out = []
     for metric in dict.fromkeys(c["metric"] for c in cells):
-        row = [c for c in cells if c["metric"] == metric and c.get("evidence_id") in values]
+        row = [c for c in cells if c["metric"] == metric and c.get("evidence_id") in values
+               and not c.get("not_meaningful")]  # a quotient over negative equity ranks nowhere
         if len({c["ticker"] for c in row}) < 2 or len(row) != len({c["ticker"] for c in row}):
             continue  # one year per company, at least two companies
         ranked = sorted(row, key=lambda c: -float(values[c["evidence_id"]]))
@@ -1015,6 +1022,10 @@ def _number_claims(cells: list[dict]) -> list[Claim]:
             shown += f" ({c['convention']})"
         if c.get("source_note"):
             shown += f" ({c['source_note']})"
+        if c.get("not_meaningful"):  # a ratio over negative equity: no quotient as its figure, the operands instead
+            claims.append(Claim(text=f"{possessive(c['name'])} {lower_label(c['label'])}{shown} {when} is not "
+                                     f"meaningful: {c['not_meaningful']} ({c['operands_shown']}).", evidence_id=c["evidence_id"], kind="number"))
+            continue
         claims.append(Claim(text=f"{possessive(c['name'])} {lower_label(c['label'])}{shown} {when} {verb} {c['display']}.",
                             evidence_id=c["evidence_id"], kind="number"))
     return claims

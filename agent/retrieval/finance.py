@@ -738,6 +738,36 @@ def negative_base_change(key: str, operands: Sequence) -> str | None:
     return change_key(key[: -len("_growth")]) if value is not None and Decimal(str(value)) < 0 else None
 
 
+# Balances that are positive in the ordinary course, so a ratio over one that is negative reads backwards:
+# Boeing's debt over its negative equity is "-3.04", less leverage by the figure's sign for a company with more
+# debt than assets. Analysts print such a ratio as not meaningful (NM) and show the balance instead.
+POSITIVE_BASES = {"equity": "equity"}  # metric -> the word its expression names it by
+
+
+def negative_denominator(key: str, operands: Sequence) -> tuple[str, str] | None:
+    """Why formula `key` is not meaningful over these operands (a POSITIVE_BASES balance it divides by is
+    negative) and every operand with its value, else None.
+
+    The denominator is told by the formula's own expression: a base whose label follows its "÷" (equity over
+    assets, book value per share, keep their sign: a negative numerator is a meaningful figure)."""
+    formula = FORMULAS.get(key)
+    if formula is None or formula.unit not in ("ratio", "percent") or "÷" not in formula.expression:
+        return None
+    below = formula.expression.split("÷", 1)[1].lower()
+    values = [Decimal(str(o.get("value") if isinstance(o, dict) else o)) for o in operands]
+    if len(values) != len(formula.inputs):
+        return None
+    negative = [(i, v) for i, v in zip(formula.inputs, values) if i.metric in POSITIVE_BASES and v < 0
+                and POSITIVE_BASES[i.metric] in below]
+    if not negative:
+        return None
+    base = METRICS[negative[0][0].metric].label.split(" (")[0]
+    shown = "; ".join(f"{METRICS[i.metric].label.split(' (')[0].lower()}"
+                      f"{' (prior year)' if i.offset < 0 else ''} {display_value(v, METRICS[i.metric].unit)}"
+                      for i, v in dict.fromkeys(zip(formula.inputs, values)))
+    return f"{base.lower()} was negative, and a ratio over a negative balance reads backwards", shown
+
+
 def _change_formula(metric: str) -> Formula:
     """The absolute year-over-year change ("by how much, in dollars?"): a difference in the metric's
     own unit, never the growth rate. No phrases of its own: growth words with dollar words

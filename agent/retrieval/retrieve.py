@@ -16,7 +16,8 @@ from itertools import combinations, zip_longest
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.composing.draft import Evidence
 from agent.retrieval.finance import (DEBT_WITH_CURRENT, FORMULAS, NEGATIVE_BASE, FormulaError, Operand, calculate, display_value,
-                                     fallback_chain, growth_key, negative_base_change, stated_convention)
+                                     fallback_chain, growth_key, negative_base_change, negative_denominator,
+                                     stated_convention)
 from agent.progress import status
 from agent.refusals import as_named
 from agent.retrieval.line_items import (LineMatch, company_line, labels_of, line_key, line_optional, line_parts,
@@ -1077,6 +1078,9 @@ def _take_calc(facts: _Facts, computed: tuple[Evidence, dict], cell: dict, evide
     evidence[ev.id] = ev
     calculations.append(calc)
     cell.update(evidence_id=ev.id, display=calc["display"])
+    why = negative_denominator(calc["key"], calc["operands"])
+    if why:  # a ratio over negative equity: said not meaningful, its operands shown (the trace keeps the quotient)
+        cell.update(display="not meaningful", not_meaningful=why[0], operands_shown=why[1])
 
 
 def _add_change(facts: _Facts, key: str, fy: int, cell: dict, evidence: dict, calculations: list[dict]) -> None:
