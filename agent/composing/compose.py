@@ -984,7 +984,8 @@ def _not_meaningful(cells: list[dict]) -> str:
 def _ranking(cells: list[dict], evidence: list[Evidence]) -> str:
     """Which company is highest on each measure ("which of the two was higher?", "rank them"),
     in words only: the figures are in the table, each cited."""
-    values = {e.id: e.value for e in evidence if e.value is not None}
+    # as each row prints it: a row printing the fact with the other sign ranks by what it shows
+    values = {e.id: (f"-{e.value}".replace("--", "") if e.negated else e.value) for e in evidence if e.value is not None}
     out = []
     for metric in dict.fromkeys(c["metric"] for c in cells):
         row = [c for c in cells if c["metric"] == metric and c.get("evidence_id") in values
@@ -1026,8 +1027,9 @@ def _number_claims(cells: list[dict]) -> list[Claim]:
             claims.append(Claim(text=f"{possessive(c['name'])} {lower_label(c['label'])}{shown} {when} is not "
                                      f"meaningful: {c['not_meaningful']} ({c['operands_shown']}).", evidence_id=c["evidence_id"], kind="number"))
             continue
-        claims.append(Claim(text=f"{possessive(c['name'])} {lower_label(c['label'])}{shown} {when} {verb} {c['display']}.",
-                            evidence_id=c["evidence_id"], kind="number"))
+        plain = f", that is {c['economic']['name']} of {c['economic']['display']}" if c.get("economic") else ""
+        claims.append(Claim(text=f"{possessive(c['name'])} {lower_label(c['label'])}{shown} {when} {verb} {c['display']}"
+                                 f"{plain}.", evidence_id=c["evidence_id"], kind="number"))
     return claims
 
 

@@ -31,6 +31,7 @@ class Evidence(BaseModel):
     score: float | None = None
     period_end: str | None = None  # facts: the period's end date (ISO), for the footnote
     dims: dict[str, str] = Field(default_factory=dict)  # a member's fact: {axis: member}, never the total
+    negated: bool = False  # a fact its statement row prints with the opposite sign (line_items.printed_negated)
 
 
 class Claim(BaseModel):

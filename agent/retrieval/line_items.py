@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from agent.retrieval.concepts import normalize
@@ -229,6 +229,68 @@ class LineMatch:
     label: str  # as printed (or the standard label)
     source: str  # 'company' or 'standard'
     statement: str
+    negated: bool = False  # the row prints the fact with the opposite sign (printed_negated)
+
+
+# A concept netting income against expense (InterestIncomeExpenseNonoperatingNet, InterestRevenueExpenseNet,
+# NonoperatingIncomeExpense): its fact is positive for net income, negative for net expense, whatever its row says
+NETTED = re.compile(r"(?:Income|Revenue)Expense|ExpenseIncome")
+_INCOME_SIDE = frozenset({"income", "revenue", "revenues", "gain", "gains", "earnings"})
+_EXPENSE_SIDE = frozenset({"expense", "expenses", "cost", "costs", "loss", "losses", "charge", "charges"})
+_PARENTHESISED = re.compile(r"\([^)]*\)")
+
+
+def _side(words: list[str]) -> str | None:
+    """'income' or 'expense': the first of the two sides the words name, else None."""
+    for w in words:
+        if w in _INCOME_SIDE:
+            return "income"
+        if w in _EXPENSE_SIDE:
+            return "expense"
+    return None
+
+
+def label_side(label: str) -> str | None:
+    """The side a row's label names first, outside parentheses: "Interest expense (income), net" is an expense
+    row (a positive figure printed on it is net expense), "Interest and other income (expense), net" an income
+    row, "Interest, net" neither."""
+    return _side(re.findall(r"[a-z]+", _PARENTHESISED.sub(" ", label.lower())))
+
+
+def concept_side(concept: str) -> str | None:
+    """The side a netted concept's positive fact is (InterestIncomeExpenseNet: income), else None."""
+    name = concept.split(":")[-1]
+    if not NETTED.search(name):
+        return None
+    return _side([w.lower() for w in re.findall(r"[A-Z][a-z]+", name)])
+
+
+def printed_negated(label: str, concept: str) -> bool:
+    """True when the statement prints a netted concept's fact with the opposite sign: its label names the other
+    side first (Nike's "Interest expense (income), net" prints its net interest income, InterestIncomeExpense-
+    NonoperatingNet +161, as (161)). A label naming no side ("Interest, net") is not told by its words: False."""
+    row, fact = label_side(label), concept_side(concept)
+    return row is not None and fact is not None and row != fact
+
+
+def economic_name(label: str, concept: str, value) -> str | None:
+    """A netted row's figure named by what it is, for a sentence that leaves no doubt about its sign: "net interest
+    income" for Nike's +161 on "Interest expense (income), net", "net interest and other expense" for Home Depot's
+    -1,765 on "Interest and other, net"; None for a concept that does not net two sides."""
+    side = concept_side(concept)
+    if side is None or not value:
+        return None
+    if value < 0:
+        side = "expense" if side == "income" else "income"
+    words = [w for w in re.findall(r"[a-z]+", _PARENTHESISED.sub(" ", label.lower()))
+             if w not in _INCOME_SIDE | _EXPENSE_SIDE | {"net", "total"}]
+    subject = " ".join(words).strip()
+    return f"net {subject} {side}".replace("  ", " ") if subject else f"net {side}"
+
+
+def signed(match: LineMatch) -> LineMatch:
+    """`match` with its printed sign (printed_negated) set."""
+    return replace(match, negated=printed_negated(match.label, match.concept)) if match.source == "company" else match
 
 
 def resolve(leftover: str, question: str, labels: list[dict], concepts: list[tuple[str, str]], *,
@@ -691,9 +753,10 @@ def company_line(conn, memo: dict, cik: int, key: str) -> tuple[LineMatch | None
         printed = [r for r in printed if r["statement"] == place]
     exact = _exactly_printed(shown, printed)
     if exact is not None:
-        return exact, []
-    return resolve(leftover, context, printed, concepts, total="total" in shown.split(),
-                   optional=f"{line_optional(key)} {name}".strip(), changes=place == "cash")
+        return signed(exact), []
+    match, candidates = resolve(leftover, context, printed, concepts, total="total" in shown.split(),
+                                optional=f"{line_optional(key)} {name}".strip(), changes=place == "cash")
+    return (signed(match) if match is not None else None), candidates
 
 
 _ARTICLES = frozenset({"the", "a", "an"})

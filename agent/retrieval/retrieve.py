@@ -20,7 +20,8 @@ from agent.retrieval.finance import (DEBT_WITH_CURRENT, FORMULAS, NEGATIVE_BASE,
                                      stated_convention)
 from agent.progress import status
 from agent.refusals import as_named
-from agent.retrieval.line_items import (LineMatch, company_line, labels_of, line_key, line_optional, line_parts,
+from agent.retrieval.line_items import (LineMatch, company_line, economic_name, label_side, labels_of, line_key,
+                                        line_optional, line_parts,
                                         printed_index, printed_label, printed_order, same_printed_row,
                                         without_note_refs)
 from agent.retrieval.line_items import IGNORABLE, metric_phrases, tokens, unaccented
@@ -331,7 +332,21 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
     shown = without_note_refs(match.label)
     cell.update(label=shown[:1].upper() + shown[1:], reported_as=shown if match.source == "company" else None,
                 concept=match.concept, instant=fact is not None and fact.period_start is None and not cell.get("opening"))
-    return _fact_evidence(company, key, fy, fact, label=shown) if fact else None
+    if fact is None:
+        return None
+    said = economic_name(match.label, match.concept, fact.value)
+    printed = -fact.value if match.negated else fact.value
+    if said and (printed < 0 or label_side(match.label) is None):
+        # a netted row printed negative, or whose label names no side ("Interest expense (income), net": (161);
+        # "Interest, net"): its sentence also names the figure by what it is, "net interest income of $161 million"
+        cell["economic"] = {"name": said, "display": display_value(abs(fact.value), fact.unit)}
+    # the row's printed sign: the figure as the statement shows it, in a sentence, a table and a formula alike
+    return _fact_evidence(company, key, fy, fact, label=shown).model_copy(update={"negated": match.negated})
+
+
+def printed_value(ev: Evidence) -> Decimal:
+    """A fact's value as its statement row prints it: negated where the row prints the other side first."""
+    return -Decimal(ev.value) if ev.negated else Decimal(ev.value)
 
 
 def _curated_as_said(key: str) -> str | None:
@@ -451,7 +466,7 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
             cell["members"] = facts.absent[absent[0]]
         return None
     try:
-        value = evaluate(definition["tree"], {k: Decimal(e.value) for k, e in inputs.items()}, definition["unit"])
+        value = evaluate(definition["tree"], {k: printed_value(e) for k, e in inputs.items()}, definition["unit"])
     except (FormulaError, ArithmeticError):
         return None
     value = value.quantize(Decimal("1E-10"))
@@ -471,7 +486,7 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
     calc = {
         "id": calc_id, "key": key, "ticker": company["ticker"], "fiscal_year": fy, "value": _plain(value), "unit": unit,
         "display": shown, "definition": definition,
-        "operands": [{"evidence_id": e.id, "value": e.value, "unit": e.unit, "fiscal_year": fy + operand_parts(k)[2],
+        "operands": [{"evidence_id": e.id, "value": _plain(printed_value(e)), "unit": e.unit, "fiscal_year": fy + operand_parts(k)[2],
                       "metric": k} for k, e in inputs.items()],
     }
     return evidence, calc
@@ -879,7 +894,7 @@ def _topic_cells(conn, deps, company: dict, key: str, fy: int, cell: dict, order
         return False
     member_cell, ev = found[0]
     evidence[ev.id] = ev
-    member_cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+    member_cell.update(evidence_id=ev.id, display=display_value(printed_value(ev), ev.unit))
     cells.append(member_cell)
     return True
 
@@ -919,7 +934,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         ev = _line_cell(conn, deps, company, line_key(said, spare), fy, line, lines)
                         if ev is not None:
                             evidence[ev.id] = ev
-                            line.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                            line.update(evidence_id=ev.id, display=display_value(printed_value(ev), ev.unit))
                             cells.append(line)
                             continue
                         if len(line.get("candidates") or []) > 1:  # a printed row twice: ask which one
@@ -933,7 +948,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     for member_cell, ev in found:
                         if ev is not None:
                             evidence[ev.id] = ev
-                            member_cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                            member_cell.update(evidence_id=ev.id, display=display_value(printed_value(ev), ev.unit))
                         cells.append(member_cell)
                     continue
                 if key.startswith("udf:"):
@@ -987,7 +1002,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                             continue
                     if ev is not None:
                         evidence[ev.id] = ev
-                        cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                        cell.update(evidence_id=ev.id, display=display_value(printed_value(ev), ev.unit))
                     elif found and found[0][0].get("members") and not cell.get("concept"):
                         cell["members"] = found[0][0]["members"]  # "spine revenue": no such member; these exist
                 elif key in METRICS and topic and _topic_cells(conn, deps, company, key, fy, cell, orders, topic, evidence,
@@ -1004,7 +1019,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                             cell.pop("concept", None)
                     if ev is not None:
                         evidence[ev.id] = ev
-                        cell.update(evidence_id=ev.id, display=display_value(Decimal(ev.value), ev.unit))
+                        cell.update(evidence_id=ev.id, display=display_value(printed_value(ev), ev.unit))
                         if key in orders and ev.concept == orders[key][0] and (phrases or {}).get(key):
                             # the row printed under the user's words, where the company prints the metric on two:
                             # the answer names it ("Consolidated Net Income", with the noncontrolling share)
