@@ -71,6 +71,16 @@ QUARTERS_ONLY_TEXT = (
     "companies do you cover?\" to see what I hold."
 )
 
+# A no_grounding detail's mark: the filing reports the share count asked for (or a formula divides by), but tags
+# it without its scale (agent.retrieval.metric_facts.plausible_count): "<company>|<what>|<fiscal year>"
+UNSCALED = "unscaled: "
+UNSCALED_TEXT = (
+    "In its 10-K for fiscal {year}, {company} reports {what}, but the XBRL tag on it leaves out the scale the "
+    "statement prints the count in (millions or thousands), so the tagged number is far too small to be the count. "
+    "I'm sorry: I won't state it as a figure or divide by it. The statement itself shows the count; ask me for "
+    "another figure or another year."
+)
+
 SEARCHED_NOTHING = (
     "I searched {detail_plain} and found no passage that answers this, so I won't quote something unrelated. "
     "Try naming the topic the way a 10-K would, another fiscal year, or ask for a specific reported figure."
@@ -104,6 +114,9 @@ def refusal_text(
     if reason == "not_covered" and (detail or "").startswith(QUARTERS_ONLY):
         # built from the store's name and ticker, as a search's detail is ("3M" is no amount to scrub)
         template, detail = QUARTERS_ONLY_TEXT, detail[len(QUARTERS_ONLY):][:200].strip()
+    elif reason == "no_grounding" and (detail or "").startswith(UNSCALED) and detail.count("|") == 2:
+        company, what, year = detail[len(UNSCALED):].split("|")  # the store's name, a metric's label, a year
+        return UNSCALED_TEXT.format(company=company[:120], what=scrub_figures(what)[:120], year=year[:4])
     elif reason == "no_grounding" and (detail or "").startswith("searched "):
         template = SEARCHED_NOTHING
         detail = detail[len("searched "):][:200].strip()  # built from the store's names, Items and years

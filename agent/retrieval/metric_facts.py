@@ -51,3 +51,10 @@ def plausible_count(conn: psycopg.Connection, cik: int, row: FactRow | None, fis
     if cover is not None and abs(cover.value) >= MISSCALED * abs(row.value):
         return None
     return row
+
+
+def unscaled_count(conn: psycopg.Connection, cik: int, concepts: list[str], fiscal_year: int) -> FactRow | None:
+    """The share count of `concepts` for the year that `plausible_count` refuses as tagged without its scale, else
+    None: what a refusal names instead of "no reported figure" (the filing reports the count, its tag is wrong)."""
+    row = annual_value(conn, cik, concepts, fiscal_year, unit="shares")
+    return row if row is not None and row.value and plausible_count(conn, cik, row, fiscal_year) is None else None

@@ -19,7 +19,7 @@ from agent.retrieval.finance import (DEBT_WITH_CURRENT, FORMULAS, NEGATIVE_BASE,
                                      fallback_chain, growth_key, negative_base_change, negative_denominator,
                                      stated_convention)
 from agent.progress import status
-from agent.refusals import as_named
+from agent.refusals import UNSCALED, as_named
 from agent.retrieval.line_items import (LineMatch, company_line, economic_name, label_side, labels_of, line_key,
                                         line_optional, line_parts,
                                         printed_index, printed_label, printed_order, same_printed_row,
@@ -28,7 +28,7 @@ from agent.retrieval.line_items import IGNORABLE, metric_phrases, tokens, unacce
 from agent.retrieval.causes import (amount_patterns, asked_figures, asks_cause_of, cause_queries, cut_before_cause, explaining_first, figure_names,
                                     stated_amounts, subject_query)
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
-from agent.retrieval.metric_facts import metric_value, plausible_count
+from agent.retrieval.metric_facts import metric_value, plausible_count, unscaled_count
 from agent.planning.conventions import missing_divisor
 from agent.planning.formulas import (choose, evaluate, metrics_of, operand_label, operand_parts, operand_ticker, restate,
                                      said_of)
@@ -1147,12 +1147,44 @@ def _numbers(state, deps, config) -> dict:
         detail = f"no reported XBRL figure for {what} in fiscal {years}"
         if missing:  # a formula: say which reported input it lacks
             detail = f"no reported {'; '.join(m[:1].lower() + m[1:] for m in missing)} to compute {what} for fiscal {years}"
+        with deps.db.connection() as conn:
+            unscaled = _unscaled(conn, state["resolved"], cells)
+        if unscaled:  # the filing reports the count, tagged without its scale: said so, not "no figure"
+            detail = UNSCALED + unscaled
         return {"retrieval": retrieval, "refusal": {"reason": "no_grounding", "detail": detail}}
     return {
         "evidence": [e.model_dump(mode="json") for e in evidence.values()],
         "calculations": calculations,
         "retrieval": retrieval,
     }
+
+
+def _share_concepts(cell: dict) -> list[list[str]]:
+    """The share-count concepts a figure-less cell was to read: its metric's, a formula's share inputs' (along its
+    fallbacks), or the printed row's concept when it is a count."""
+    key = cell["metric"]
+    if key in METRICS and METRICS[key].unit == "shares":
+        return [list(METRICS[key].concepts)]
+    if key in FORMULAS:
+        return [list(METRICS[i.metric].concepts) for k in fallback_chain(key) for i in FORMULAS[k].inputs
+                if METRICS[i.metric].unit == "shares"]
+    concept = cell.get("concept")
+    return [[concept]] if concept and "Shares" in concept else []
+
+
+def _unscaled(conn, companies: list[dict], cells: list[dict]) -> str | None:
+    """"<company>|<what>|<fiscal year>" for the first share count the filing tags without its scale among the
+    figures not found (metric_facts.unscaled_count), else None."""
+    names = {c["ticker"]: c["name"] for c in companies}
+    ciks = {c["ticker"]: c["cik"] for c in companies}
+    for cell in cells:
+        for concepts in _share_concepts(cell):
+            row = unscaled_count(conn, ciks[cell["ticker"]], concepts, cell["fiscal_year"])
+            if row is not None:
+                what = next((m.label for m in METRICS.values() if row.qualified_concept.split(":")[-1] in
+                             [c.split(":")[-1] for c in m.concepts] and m.unit == "shares"), "its share count")
+                return f"{names[cell['ticker']]}|{what[:1].lower() + what[1:]}|{cell['fiscal_year']}"
+    return None
 
 
 def _phrases(plan) -> dict[str, str]:
