@@ -42,7 +42,11 @@ STOCK_PRICE = (
     # where the stock is headed ("will Boeing's stock recover?"), what a share is worth or should cost
     r"\b(?:stock|shares?)\s+(?:price\s+)?(?:(?:will|would|could|can|might|is|are|going|to|ever|finally|eventually)\s+)*"
     r"(?:recover|rebound|rally|climb|crash|tank|sink|soar|surge|plunge|jump|double|"
-    r"moon|bounce)\w*\b",
+    r"moon|bounce|react|respond|fare)\w*\b",
+    # how the market will take news ("how will investors react to Nvidia's earnings?"): a price movement guessed
+    r"\b(?:market|investors|wall\s+street|traders|shareholders)\s+(?:will\s+|would\s+|going\s+to\s+|might\s+)?"
+    r"(?:react|respond|take)\b(?!\s+(?:to\s+)?(?:the\s+)?(?:company'?s?\s+)?(?:repurchase|buyback))",
+    r"\b(?:market|stock|share\s+price|investor)\s+reactions?\b",
     r"\bfair\s+(?:value|price)\s+for\s+(?:[\w&.'-]+\s+){0,3}?(?:stock|shares?)\b(?!\s+(?:options?|awards?|units?|"
     r"compensation|based|issued|granted))",
     r"\bfair\s+(?:value|price)\s+of\s+(?:[\w&.'-]+\s+){0,3}?(?:stock|shares?)\s*(?:[?.!]|$|today\b|now\b|right\s+now\b)",
@@ -104,6 +108,7 @@ OPINION = (
 # company is looked up. A name that is also a company's ("Ford", "Smucker") never turns it into a
 # question about that company's filing.
 _VERDICT = (r"good|great|bad|poor|terrible|decent|strong|weak|competent|incompetent|effective|capable|smart|"
+            r"nice|kind|mean|friendly|rude|cool|funny|boring|likable|lovable|evil|greedy|"
             r"smarter|better|worse|best|worst|right|wrong|ideal|trustworthy|honest|arrogant|likable|likeable|visionary")
 _ROLE = (r"ceo|cfo|coo|chair(?:man|woman|person)?|leader|boss|manager|executive|chief\s+executive|founder|person|man|"
          r"woman|guy|choice|fit|pick|successor|company|business|employer|investment|management|team|board")
@@ -134,6 +139,10 @@ FORECAST = (
     r"\boutlook\s+for\s+(?:fy\s?)?20[2-3]\d\b",
     r"\bconsensus\b", r"\banalyst(?:s|'s)?\s+(?:estimates?|expectations?|ratings?|forecasts?)\b",
     r"\b(?:will|gonna|going\s+to)\b.{0,50}\b(?:be|reach|grow|hit|exceed|increase|decrease|rise|fall|drop|earn|make|report|look)\b",
+    # an outcome still to be decided (a lawsuit, an appeal, a contest, a race): "is J&J going to win the talc
+    # appeal?", "will Boeing lose the case?" ask Footnote to guess a result no filing reports
+    r"\b(?:will|gonna|going\s+to|likely\s+to|chances?\s+(?:of|that)|odds\s+(?:of|that))\b.{0,40}\b(?:win|wins|winning|lose|"
+    r"loses|losing|prevail|succeed|fail|survive|beat|outperform|underperform|overtake|go\s+bankrupt|default)\b",
     r"\bexpected\s+to\s+(?:earn|grow|reach|report|make)\b", r"\bestimates?\s+for\s+(?:fy\s?)?\d",
     # a figure expected over years to come ("expected EPS growth over the next five years")
     r"\b(?:expected|projected|estimated|forecasted)\b.{0,40}\b(?:next|coming|following)\s+(?:\w+\s+)?(?:years?|quarters?)\b",
@@ -236,6 +245,19 @@ OFF_TOPIC = (
     r"\bwho\s+won\b", r"\bdating\b", r"\bmeaning\s+of\s+life\b", r"\bbitcoin\s+price\b", r"\bcrypto\s+price\b",
     r"\bceo(?:'s)?\s+(?:salary|net\s+worth|age|wife|husband)\b", r"\bnet\s+worth\s+of\b",
 )
+# Trivia about people and tastes that no filing holds ("what's Boeing's CEO's favourite airplane?", "Tim Cook's
+# hobbies"): refused whatever company or product it names, unlike an off-topic word inside a filing question
+# ("how did the weather affect sales?"), which is searched.
+TRIVIA = (
+    r"\bfavou?rites?\b", r"\bfavou?red\s+(?:by|of)\s+(?:the\s+)?(?:ceo|cfo|founder|chair\w*)\b",
+    r"\b(?:ceo|cfo|coo|cto|founder|co-?founder|chair(?:man|woman|person)?|boss|executives?|president)(?:'s|s')?\s+"
+    r"(?:personal\s+|own\s+)?(?:hobb(?:y|ies)|birthday|zodiac|star\s+sign|shoe\s+size|height|religion|politics|"
+    r"political\s+(?:views|party|leanings)|spouse|kids|children|girlfriend|boyfriend|pets?|dogs?|cats?|cars?|"
+    r"diet|breakfast|hometown|home\s+address|phone\s+number|email\s+address|personality|mood|health)\b",
+    r"\b(?:what|which)\s+(?:does|do|did)\s+(?:[\w&.'-]+\s+){1,4}?(?:ceo|cfo|founder|chair\w*)\s+(?:like|love|enjoy|"
+    r"prefer|eat|drink|drive|watch|listen\s+to|do\s+for\s+fun)\b",
+)
+TRIVIA_DETAIL = "personal trivia or tastes (no filing holds them)"
 
 _GREETING = r"(?:hi|hello|hey|hiya|howdy|yo|greetings|good\s+(?:morning|afternoon|evening|day)|sup|what'?s\s+up)"
 _THANKS = r"(?:thanks|thank\s+you|thx|ty|cheers|much\s+appreciated|appreciate\s+it|thank\s+u|tysm|great\s+job)"
@@ -264,8 +286,8 @@ def _compiled(patterns) -> re.Pattern:
     return re.compile("|".join(f"(?:{p})" for p in patterns))
 
 
-_INJECTION, _STOCK_PRICE, _ADVICE, _FORECAST, _OFF_TOPIC, _HELP, _COVERAGE = (
-    _compiled(p) for p in (INJECTION, STOCK_PRICE, ADVICE, FORECAST, OFF_TOPIC, HELP, COVERAGE)
+_INJECTION, _STOCK_PRICE, _ADVICE, _FORECAST, _OFF_TOPIC, _HELP, _COVERAGE, _TRIVIA = (
+    _compiled(p) for p in (INJECTION, STOCK_PRICE, ADVICE, FORECAST, OFF_TOPIC, HELP, COVERAGE, TRIVIA)
 )
 _NEXT_PERIOD, _CONTRACTUAL = re.compile(NEXT_PERIOD), re.compile(CONTRACTUAL)
 _ASKED_OF_FOOTNOTE = re.compile(ASKED_OF_FOOTNOTE)
@@ -376,6 +398,8 @@ def out_of_scope(text: str) -> str | None:
         return "stock prices or market valuations"
     if _MARKET_DATA.search(text):
         return "market trading data such as short interest, volume or analyst estimates (no filing reports it)"
+    if _TRIVIA.search(text):
+        return TRIVIA_DETAIL
     own_view = _COMPANY_VIEW.search(text)  # "does Amazon consider AWS a good investment?": its filing says
     if _ADVICE.search(text) and not own_view:
         return "investment advice"
