@@ -11,7 +11,7 @@ figure. Nothing else answers: an unmatched word is never dropped.
 
 from __future__ import annotations
 
-from agent.retrieval.concepts import normalize
+from agent.retrieval.concepts import PHRASES, find_phrases, normalize
 from agent.retrieval.line_items import LineMatch, company_line, line_key, tokens
 from agent.retrieval.segments import AXIS_WORDS, GENERIC, find_member, member_names
 
@@ -35,7 +35,9 @@ def row_on_member(conn, memo: dict, company: dict, said: str, fy: int, optional:
     whole = _printed_on_member(conn, memo, cik, said, fy, optional)
     if whole is not None:
         return whole
-    spans = sorted(((i, j) for i in range(len(words)) for j in range(i + 1, len(words) + 1) if j - i < len(words)),
+    metric_spans = [(a, b) for a, b, _ in find_phrases(" ".join(words), PHRASES)]
+    spans = sorted(((i, j) for i in range(len(words)) for j in range(i + 1, len(words) + 1) if j - i < len(words)
+                    if not _cuts(metric_spans, i, j)),
                    key=lambda s: (s[1] - s[0], s[0]))
     for i, j in spans:
         row_words = words[:i] + words[j:]
@@ -50,6 +52,13 @@ def row_on_member(conn, memo: dict, company: dict, said: str, fy: int, optional:
                 and not _dropped(words[i:j], found[0][1], labels, owner):
             return match, next(f for f in facts if (f.axis, f.member) == found[0])
     return None
+
+
+def _cuts(metric_spans: list[tuple[int, int]], i: int, j: int) -> bool:
+    """The member's words [i, j) take part of a metric's phrase and leave the rest to the row: "operating income
+    for that segment" split into the row "operating" (Home Depot's "Total operating expenses") and a member
+    "income segment" named a true figure of another line. A metric's phrase is the row's or the member's whole."""
+    return any(a < j and i < b and not (i <= a and b <= j) for a, b in metric_spans)
 
 
 def _printed_on_member(conn, memo: dict, cik: int, said: str, fy: int, optional: str = ""):
