@@ -12,6 +12,7 @@ question about a quarter is never satisfied by the year to date beside it.
 
 from __future__ import annotations
 
+import csv
 import sys
 from datetime import date
 from pathlib import Path
@@ -19,6 +20,7 @@ from pathlib import Path
 from evals.make_quarterly import _concepts, _fiscal_year, _needs, _number
 from evals.quarter_truth import NINE_MONTHS, SIX_MONTHS, THREE_MONTHS, TruthError, collect, duration
 from evals.sets import DATA
+from evals.xbrl_truth import _read, parse_member_facts
 
 SPANS = {"three": THREE_MONTHS, "six": SIX_MONTHS, "nine": NINE_MONTHS}
 
@@ -42,6 +44,14 @@ CASES = [
      "2023-07-30", "six", "year_to_date"),
     ("dq-10", "df-ref-023", "mcdonalds second quarter 2023 operating income", "MCD", "operating_income", "2023-06-30",
      "three", "three_month"),
+]
+
+# A quarter's figure of one segment or product, read from the 10-Q's dimensional facts (evals.xbrl_truth.
+# parse_member_facts): (id, replaces, question, ticker, metric, (axis, member), the member's label, period end, span,
+# class)
+MEMBER_CASES = [
+    ("dq-11", "df-ref-014", "nvidia Q2 FY24 data center revenue", "NVDA", "revenue",
+     ("srt:ProductOrServiceAxis", "nvda:DataCenterMember"), "Data Center", "2023-07-30", "three", "three_month"),
 ]
 
 # A must-refuse written when only 10-Ks were held, about what a 10-Q states: answered from it now.
@@ -71,7 +81,39 @@ def build(corpus: Path) -> tuple[list[dict], list[str]]:
         number = _number(comp, metric, fact, _fiscal_year(comp, fact["end"]))
         out.append({"id": cid, "class": cls, "kind": "numeric", "question": q, "note": f"replaces {replaces}",
                     "expect": {"answer": "answer", "numbers": [number], **_needs(tk)}})
+    for cid, replaces, q, tk, metric, (axis, member), label, end, span, cls in MEMBER_CASES:
+        try:
+            fact = member_duration(corpus, tk, _concepts(metric), {axis: member}, date.fromisoformat(end), SPANS[span])
+            comp = collect(corpus, {tk})[tk]
+        except (TruthError, KeyError) as exc:
+            log.append(f"{q!r}: {exc}, question not written")
+            continue
+        number = {**_number(comp, metric, fact, _fiscal_year(comp, fact["end"])), "metric": f"{label.lower()} {metric}",
+                  "dims": {axis: member}, "label": label}
+        out.append({"id": cid, "class": cls, "kind": "numeric", "question": q, "note": f"replaces {replaces}",
+                    "expect": {"answer": "answer", "numbers": [number], **_needs(tk)}})
     return out + PROSE, log
+
+
+def member_duration(corpus: Path, ticker: str, concepts: list[str], dims: dict, end: date, days: tuple[int, int],
+                    slack: int = 3) -> dict:
+    """The first concept's fact on exactly `dims` of that length ending at `end` (± slack days), in the ticker's
+    10-Qs; one value only (rounded repeats agree), else TruthError."""
+    rows = [r for r in csv.DictReader(open(corpus / "filings" / "index.csv", encoding="utf-8"))
+            if r["ticker"] == ticker and r["form"] == "10-Q"]
+    facts = [f for r in rows for f in parse_member_facts(_read(corpus / r["file"])) if f[5] == dims and f[1]]
+    for concept in concepts:
+        found = {(f[1], f[2]): f for f in facts if f[0] == concept
+                 and abs((date.fromisoformat(f[2]) - end).days) <= slack
+                 and days[0] <= (date.fromisoformat(f[2]) - date.fromisoformat(f[1])).days <= days[1]}
+        values = {f[3] for f in found.values()}
+        if len(values) > 1:
+            raise TruthError(f"{ticker}: {concept} on {dims} ending {end} is reported as {sorted(values)}")
+        if found:
+            start, stop = next(iter(found))
+            return {"concept": concept, "value": values.pop(), "start": date.fromisoformat(start),
+                    "end": date.fromisoformat(stop), "accession": None}
+    raise TruthError(f"{ticker}: no {concepts[0]} on {dims} of {days} days ending {end}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -115,6 +115,33 @@ def parse_ixbrl(raw: bytes) -> dict:
     return {"dei": dei, "facts": facts}
 
 
+def parse_member_facts(raw: bytes) -> list[tuple]:
+    """[(concept, start|None, end, value, decimals, {axis: member})] of the facts on one explicit member: a segment's
+    or a product's figure ("Data Center" revenue on srt:ProductOrServiceAxis), which parse_ixbrl leaves out."""
+    parser = etree.XMLParser(recover=True, huge_tree=True)
+    root = etree.fromstring(raw, parser)
+    contexts: dict[str, tuple] = {}
+    for ctx in root.iter("{%s}context" % NS["xbrli"]):
+        members = {m.get("dimension"): (m.text or "").strip()
+                   for m in ctx.iter("{http://xbrl.org/2006/xbrldi}explicitMember")}
+        typed = any(True for _ in ctx.iter("{http://xbrl.org/2006/xbrldi}typedMember"))
+        if len(members) != 1 or typed:
+            continue
+        start = ctx.findtext(".//{%s}startDate" % NS["xbrli"])
+        end = ctx.findtext(".//{%s}endDate" % NS["xbrli"])
+        inst = ctx.findtext(".//{%s}instant" % NS["xbrli"])
+        contexts[ctx.get("id")] = (start.strip() if start else None, (end or inst or "").strip(), members)
+    facts = []
+    for el in root.iter("{%s}nonFraction" % NS["ix"]):
+        ctx = contexts.get(el.get("contextRef"))
+        if ctx is None or el.get("{http://www.w3.org/2001/XMLSchema-instance}nil") == "true":
+            continue
+        read = fact_value(el)
+        if read is not None:
+            facts.append((el.get("name"), ctx[0], ctx[1], read[0], read[1], ctx[2]))
+    return facts
+
+
 def _read(path: Path) -> bytes:
     """SEC's formats, gzipped or not."""
     return gzip.open(path, "rb").read() if path.suffix == ".gz" else path.read_bytes()
