@@ -10,7 +10,7 @@ revenue is not the company's; a proxy statement's table is not a report of the p
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 
@@ -76,6 +76,7 @@ class PeriodFact:
     url: str
     own_period: bool  # the reporting filing's own period ends on this fact's end (not a comparative)
     fiscal_quarter: int | None = None  # the quarter whose end the period's end is, as ingest placed it
+    dims: dict = field(default_factory=dict)  # a member's fact: {axis: member}, never the company's total
 
     @property
     def days(self) -> int | None:
@@ -114,7 +115,8 @@ def member_period_facts(conn: psycopg.Connection, cik: int, concepts: list[str],
                                 "unit": unit, "axis": axis, "members": [member]}
                         ).fetchall()
     plain = {(r[3], r[6], r[7], r[9]) for r in rows if not r[0]}  # (concept, start, end, accession)
-    return _period_facts(cik, [r[1:] for r in rows if not r[0] or (r[3], r[6], r[7], r[9]) not in plain])
+    return [replace(f, dims={axis: member})  # cited as the member's fact, as a year's member figure is
+            for f in _period_facts(cik, [r[1:] for r in rows if not r[0] or (r[3], r[6], r[7], r[9]) not in plain])]
 
 
 def _period_facts(cik: int, rows: list[tuple]) -> list[PeriodFact]:
