@@ -170,6 +170,10 @@ def test_a_count_tagged_without_its_scale_is_refused_saying_so(counts):
     ("will tesla lose the lawsuit?", FORECASTS),
     ("what's boeing's ceo's favourite airplane", TRIVIA_DETAIL),
     ("what are apple's ceo's hobbies?", TRIVIA_DETAIL),
+    ("what car does mary barra drive?", TRIVIA_DETAIL),  # a person named, no company: not "which company?"
+    ("how tall is tim cook", TRIVIA_DETAIL),
+    ("is intel going to go bankrupt?", FORECASTS),
+    ("is amazon going to split its stock again?", FORECASTS),
 ])
 def test_a_guess_or_trivia_is_refused_with_its_own_reason(question, detail):
     assert out_of_scope(question) == detail
@@ -181,6 +185,8 @@ def test_a_guess_or_trivia_is_refused_with_its_own_reason(question, detail):
     "what are the risks if jnj loses the talc litigation?",
     "what does jnj say about the likelihood of prevailing in talc appeals?",
     "who is boeing's ceo according to the 10-k?",
+    "where does boeing build the 787?",
+    "what does tesla's 10-k say about its stock split?",
 ])
 def test_what_the_filing_states_stays_answerable(question):
     assert out_of_scope(question) is None

@@ -142,7 +142,8 @@ FORECAST = (
     # an outcome still to be decided (a lawsuit, an appeal, a contest, a race): "is J&J going to win the talc
     # appeal?", "will Boeing lose the case?" ask Footnote to guess a result no filing reports
     r"\b(?:will|gonna|going\s+to|likely\s+to|chances?\s+(?:of|that)|odds\s+(?:of|that))\b.{0,40}\b(?:win|wins|winning|lose|"
-    r"loses|losing|prevail|succeed|fail|survive|beat|outperform|underperform|overtake|go\s+bankrupt|default)\b",
+    r"loses|losing|prevail|succeed|fail|survive|beat|outperform|underperform|overtake|go\s+(?:bankrupt|under|broke)|"
+    r"default|flop|(?:sell|do|perform|fare)\s+well|split\s+(?:its|the|their)\s+(?:stock|shares))\b",
     r"\bexpected\s+to\s+(?:earn|grow|reach|report|make)\b", r"\bestimates?\s+for\s+(?:fy\s?)?\d",
     # a figure expected over years to come ("expected EPS growth over the next five years")
     r"\b(?:expected|projected|estimated|forecasted)\b.{0,40}\b(?:next|coming|following)\s+(?:\w+\s+)?(?:years?|quarters?)\b",
@@ -256,6 +257,14 @@ TRIVIA = (
     r"diet|breakfast|hometown|home\s+address|phone\s+number|email\s+address|personality|mood|health)\b",
     r"\b(?:what|which)\s+(?:does|do|did)\s+(?:[\w&.'-]+\s+){1,4}?(?:ceo|cfo|founder|chair\w*)\s+(?:like|love|enjoy|"
     r"prefer|eat|drink|drive|watch|listen\s+to|do\s+for\s+fun)\b",
+    # a person's private life, whoever is named ("what car does Mary Barra drive?", "Jensen Huang's leather
+    # jacket brand", "how tall is Tim Cook"): no filing holds it, and the name is no company to look for
+    r"\bwhat\s+(?:car|cars|phone|watch|shoes?|clothes|jacket|brand)\s+(?:does|do|did)\s+(?:[\w&.'-]+\s+){1,4}?"
+    r"(?:drive|use|wear|own|buy|prefer)\b",
+    r"\b(?:leather\s+)?jackets?(?:'s)?\s+(?:brand|maker|designer)\b", r"\bhow\s+tall\s+is\b",
+    r"\b(?:eat|eats|ate|have|has)\s+for\s+(?:breakfast|lunch|dinner)\b",
+    r"\bwhere\s+(?:does|did)\s+(?:[\w&.'-]+\s+){1,4}?(?:live|vacation|holiday|go\s+on\s+vacation)\b",
+    r"\b(?:his|her)\s+(?:wife|husband|spouse|kids|children|hobb(?:y|ies)|birthday|religion)\b",
 )
 TRIVIA_DETAIL = "personal trivia or tastes (no filing holds them)"
 
