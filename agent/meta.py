@@ -170,6 +170,17 @@ def held_text(rows: list[dict]) -> str:
     return f"I currently hold 10-K filings of {plural(annual, 'company', 'companies')}, {span}{tenq}. "
 
 
+def _not_covered(conn, state, ticker: str) -> Answer:
+    from agent.refusals import as_named, refusal_text
+    from store.companies import sec_title
+    from store.display_names import display_name
+
+    row = sec_title(conn, ticker)
+    name = f"{display_name(row[1])} ({ticker.upper()})" if row else ticker.upper()
+    return Answer(kind="refusal", text=refusal_text("not_covered", as_named(name)), refusal_reason="not_covered",
+                  route="refusal", plan=state["plan"], planner=state.get("planner") or "rules")
+
+
 def meta(state, deps, config) -> dict:
     plan = plan_of(state)
     intent = plan.intent
@@ -177,6 +188,11 @@ def meta(state, deps, config) -> dict:
     if intent == "coverage":
         with deps.db.connection() as conn:
             rows = coverage_store.coverage(conn, tickers[0] if tickers else None)
+            held = {r["ticker"] for r in rows}
+            if tickers and not held & set(tickers):
+                # "which years do you have for Costco?": a company SEC lists that is not covered is told so, as any
+                # question about it is, never that nothing at all is ingested nor another company's years
+                return {"answer": _not_covered(conn, state, tickers[0]).model_dump(mode="json")}
         if len(tickers) == 1:
             rows = [r for r in rows if r["ticker"] == tickers[0]] or rows
         text = company_years_text(rows[0]) if len(tickers) == 1 and len(rows) == 1 else coverage_text(rows)

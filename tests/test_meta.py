@@ -126,3 +126,12 @@ def test_other_questions_about_footnote_get_the_full_description():
     from agent.meta import ABOUT, about_text
 
     assert about_text("where does your data come from?", []).startswith(ABOUT[:40])
+
+
+def test_the_years_held_for_a_company_not_covered_are_refused_as_not_covered(footnote):
+    """JPMorgan is known to SEC's ticker map but not covered: never "no filings are ingested yet"."""
+    answer = footnote.answer(Turn(thread_key=f"t:{uuid.uuid4().hex}", user="u", text="which years do you have for JPMorgan?"))
+    assert answer.kind == "refusal" and answer.refusal_reason == "not_covered"
+    assert "JPM" in answer.text and "ingested" not in answer.text
+    covered = footnote.answer(Turn(thread_key=f"t:{uuid.uuid4().hex}", user="u", text="which years do you have for apple?"))
+    assert covered.kind == "meta" and "2024" in covered.text
