@@ -83,6 +83,8 @@ ADVICE = (
     r"\bwhich\s+(?:stock|company)\s+(?:should|would|to)\b.{0,30}\b(?:buy|invest|pick)\b",
     r"\bbetter\s+(?:investment|buy|stock|pick|bet)\b", r"\b(?:stocks?|shares)\s+to\s+(?:buy|sell|own)\b",
     r"\bstock\s+picks?\b", r"\bstock\s+picker\b",
+    # a purchase recommended ("what's the best iPhone to buy?"): Footnote's own advice, whatever is bought
+    r"\b(?:best|better|cheapest|right)\s+(?:[\w&.'-]+\s+){0,3}?to\s+(?:buy|purchase|get|pick)\b(?!\s+back)",
     # companies judged as trades ("rank KO, PEP and KHC as buys"): the verdict asked for is advice
     r"\bas\s+(?:an?\s+)?(?:buys?|sells?)\b",
     # a decision to trade, asked of Footnote: "help me decide whether to short X", "pick between X and Y
