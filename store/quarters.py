@@ -76,7 +76,7 @@ class PeriodFact:
     url: str
     own_period: bool  # the reporting filing's own period ends on this fact's end (not a comparative)
     fiscal_quarter: int | None = None  # the quarter whose end the period's end is, as ingest placed it
-    dims: dict = field(default_factory=dict)  # a member's fact: {axis: member}, never the company's total
+    dims: dict = field(default_factory=dict, compare=False)  # a member's fact: {axis: member}; not part of its identity
 
     @property
     def days(self) -> int | None:
