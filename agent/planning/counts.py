@@ -25,7 +25,7 @@ _ASKED = (re.compile(r"\bhow\s+many\s+(?:total\s+|full[\s-]time\s+)?" + _NOUN),
 _COUNT_AFTER = re.compile(r"\b((?:[a-z][a-z-]*\s+)?[a-z][a-z-]*?)\s*counts?\b")
 _SPLIT = re.compile(r"\s+")
 # words a count's name may carry that say nothing of what is counted
-_FILLER = frozenset({"the", "its", "their", "total", "of", "did", "does", "do", "has", "have", "had", "are", "were",
+_FILLER = frozenset({"company", "companys", "the", "its", "their", "total", "of", "did", "does", "do", "has", "have", "had", "are", "were",
                      "is", "was", "a", "an", "in", "at", "for", "current", "overall", "global", "worldwide", "head"})
 
 

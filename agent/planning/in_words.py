@@ -284,7 +284,7 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
             or not plan.refusal_detail or "(in your formula)" in plan.refusal_detail or plan.period \
             or len(text or "") > MAX_CHARS:
         return None
-    nouns = counted(strip_quotes(text))
+    nouns = counted(_masked(strip_quotes(text), directory))  # "home depot store count": the stores, not the name
     low = without_lead_in(strip_quotes(text).lower())
     if nouns is not None and "(members reported" not in plan.refusal_detail \
             and (_AMOUNT_ASK.search(low) or not asks_filing_words(strip_quotes(text).lower())) \
@@ -295,6 +295,9 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
         prose = as_prose(plan.model_copy(update={"route": "domain", "intent": "numeric", "metrics": []}), text, low,
                          directory, previous)
         prose.items, prose.items_guessed = ["1", "2", "7"], False
+        # the things counted, as the sentence may print them ("headcount": employees, associates), which the
+        # quoted sentence is weighed against
+        prose.query = prose.subject = prose.topic = f"number of {' '.join(nouns)}"
         prose.unless_named = {"reason": plan.refusal_reason, "detail": plan.refusal_detail, "words": [],
                               "count": list(nouns)}
         prose.slots = {**prose.slots, "metrics": "none: a count the filing states in words"}

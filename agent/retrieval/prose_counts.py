@@ -19,7 +19,7 @@ _HOLDER = (r"(?:\bwe|\bthe\s+company|\bour\s+company|{name})(?:\s+(?:currently|c
            r"\s+(?:had|have|has|employ|employs|employed|operate|operates|operated|own|owns|owned|lease|leases|leased|"
            r"serve|serves|served|ha[ds]\s+a\s+total\s+of|had\s+a\s+total\s+of)")
 _BETWEEN = r"(?:\s+(?:approximately|about|over|more\s+than|nearly|almost|roughly|a\s+total\s+of|around))?"
-_MODIFIERS = r"(?:\s+(?:full[\s-]time|part[\s-]time|total|active|company[\s-]operated|retail|regular)(?:\s+and\s+[a-z-]+)?)?"
+_MODIFIERS = r"(?:\s+(?:full[\s-]time(?:\s+equivalent)?|part[\s-]time|total|active|company[\s-]operated|retail|regular)(?:\s+and\s+[a-z-]+)?)?"
 _APOSTROPHE = re.compile(r"['’]")
 # sentences a count's holder may live in, the human capital and properties text first
 _ITEMS = ("1", "2", "7")
