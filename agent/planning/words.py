@@ -423,9 +423,14 @@ def claim_printed_rows(how: list[str | None], words: list[str], names: frozenset
 
     def candidate(start: int, end: int) -> bool:  # a metric's words and others that name something of their own
         keys = {how[g] for g in range(start, end) if how[g]}
-        own = [g for g in range(start, end) if how[g] is None and words[g] not in FILLER and words[g] not in IGNORABLE]
-        return bool(keys) and (len(keys) >= 2 or bool(own)) and words[start] not in _EDGE_LINKS \
-            and words[end - 1] not in _EDGE_LINKS
+        own = [g for g in range(start, end) if how[g] is None and words[g] not in FILLER and words[g] not in IGNORABLE
+               and tokens(words[g])]  # a word of the name, never a "/" or "-" between two asks
+        # one metric's words last, the user's before them ("deferred revenue", "iphone revenue"): a metric narrowed,
+        # which the member and line lookups already read; only a metric inside or before a row's other words is lost
+        narrowed = len(keys) == 1 and how[end - 1] is not None and all(how[g] is None for g in own) \
+            and max(own, default=start) < min(g for g in range(start, end) if how[g])
+        return bool(keys) and (len(keys) >= 2 or bool(own)) and not narrowed and words[start] not in _EDGE_LINKS \
+            and words[end - 1] not in _EDGE_LINKS and bool(tokens(words[start])) and bool(tokens(words[end - 1]))
     spans = [(start, end) for start in range(len(words)) for end in range(min(len(words), start + 8), start + 1, -1)
              if all(open_word(g) for g in range(start, end)) and candidate(start, end)]
     if not spans:
