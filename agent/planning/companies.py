@@ -195,7 +195,8 @@ class CompanyDirectory:
             with connect() as later:
                 return query(later)
 
-        directory.joined_index = Deferred(lambda: joined_names(read(joined_labels), read(primary_labels)))
+        directory.joined_index = Deferred(lambda: read(lambda later: joined_names(joined_labels(later),
+                                                                                primary_labels(later))))
         directory.line_names = LazyWordSets(lambda: line_names(read(printed_names)))
         return directory
 

@@ -32,7 +32,7 @@ _FILLER = frozenset({"company", "companys", "the", "its", "their", "total", "of"
 def counted(text: str) -> tuple[str, ...] | None:
     """The things a question asks the number of, as the words a sentence must print (PEOPLE for a
     headcount), or None when it asks no count. `text`: the question."""
-    low = text.lower().replace("’", "'")
+    low = re.sub(r"'s\b", "", text.lower().replace("’", "'"))  # "company's store count": the stores
     if re.search(r"\bhead\s*-?counts?\b|\bworkforce\b|\bstaff\s+size\b", low):
         return PEOPLE
     for pattern in _ASKED:
