@@ -142,3 +142,17 @@ def test_a_count_no_table_maps_searches_the_companys_sentence_and_keeps_its_refu
     # asked in words, it is the filing's discussion, not a count
     p = prose_fallback(refused("headcount"), "why did Walmart's headcount fall in fiscal 2025?", directory)
     assert p is None or not (p.unless_named or {}).get("count")
+
+
+def test_a_member_named_by_the_words_a_question_asks_in_is_no_member(directory):
+    from agent.planning.in_words import prose_fallback
+    from agent.planning.plan import refusal_plan
+
+    detail = "thinking advertising revenue (members reported: United States, International)"
+    p = prose_fallback(refusal_plan("unknown_metric", detail, tickers=["AAPL"]),
+                       "How is Apple thinking about advertising revenue?", directory)
+    assert p is not None and p.route == "domain" and p.intent == "qualitative"
+    # a member the company lacks, asked as a figure, keeps its refusal
+    detail = "zorble revenue drop (members reported: United States, International)"
+    assert prose_fallback(refusal_plan("unknown_metric", detail, tickers=["AAPL"]), "apple zorble revenue drop",
+                          directory) is None

@@ -305,7 +305,8 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
     # A segment the filing does not report ("members reported: ...") or another company named beside the
     # figure ("what about Rivian?") keeps its refusal unless the question plainly asks the filing's words:
     # the wider readings below would search the company's prose for a member it lacks or another's name
-    wider = "(members reported" not in plan.refusal_detail and not _names_another(text, plan.tickers, directory)
+    wider = ("(members reported" not in plan.refusal_detail or _member_of_form(plan.refusal_detail, text)) \
+        and not _names_another(text, plan.tickers, directory)
     whole = strip_quotes(text).lower()  # with its lead-in, which names the filing asked of (asks_filing_words)
     low = without_lead_in(whole)
     if wider:
@@ -365,6 +366,15 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
     prose.unless_named = {"reason": plan.refusal_reason, "detail": plan.refusal_detail, "words": words}
     prose.slots = {**prose.slots, "metrics": "none: prose (a figure no table maps, asked in words)"}
     return prose
+
+
+def _member_of_form(detail: str, text: str) -> bool:
+    """A member the filing does not report, named by the words the question asks in ("how is Netflix thinking
+    about advertising revenue?": "thinking advertising"): no member was asked, the form was read as one."""
+    low = without_lead_in(strip_quotes(text).lower())
+    said = {w for pattern in (_HOW_ACTS, _HOW_IN_WORDS, _DESCRIBED, _NATURE) for m in pattern.finditer(low)
+            for w in _NAME_WORD.findall(m.group(0))}
+    return bool(said & set(named_words(detail, set())) - _ASKING_WORDS)
 
 
 def _beside_form(words: list[str], low: str) -> list[str]:
