@@ -30,6 +30,8 @@ def test_only_a_sentence_where_the_company_holds_the_count_states_it():
     assert pattern.search("At the end of fiscal 2024, we employed approximately 470,100 associates, of whom ...")
     assert pattern.search("As of September 28, 2024, the Company had approximately 164,000 full-time equivalent "
                           "employees.")
+    assert pattern.search("As of December 31, 2024 and 2023, our Company had approximately 69,700 and 79,100 "
+                          "employees, respectively.")
     # a part of the workforce, or people the sentence is about for another reason: no count of the company's
     assert not pattern.search("Our worldwide sales and marketing functions consisted of approximately 28,000 employees.")
     assert not pattern.search("As of December 31, 2024, approximately 400 employees in North America were covered by "

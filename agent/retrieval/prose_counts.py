@@ -37,7 +37,9 @@ def count_pattern(nouns: tuple[str, ...], names: list[str]) -> re.Pattern:
     """A sentence where the company (`names`: its names as the filing prints them) holds a number of `nouns`."""
     name = "|".join(re.escape(_APOSTROPHE.sub("", n)) for n in names if n) or r"(?!x)x"
     nouns_re = "|".join(_plural_free(n) for n in nouns)
-    return re.compile(_HOLDER.format(name=name) + _BETWEEN + r"\s+(?P<n>" + _NUMBER + r")" + _MODIFIERS
+    # "79,100 and 82,500 employees, respectively": the years' counts side by side
+    return re.compile(_HOLDER.format(name=name) + _BETWEEN + r"\s+(?P<n>" + _NUMBER + r")(?:\s+and\s+" + _NUMBER + ")?"
+                      + _MODIFIERS
                       + r"\s+(?:" + nouns_re + r")\b", re.I)
 
 
