@@ -42,6 +42,13 @@ SELECT DISTINCT cik, label, concept FROM line_labels
  WHERE label ~* '\m(and)\M|&' OR concept ~ '[a-z]And[A-Z]'
 """
 
+# The company-wide rows of each company's primary statements: a question naming one of them whole ("assets held for
+# sale") asks for that row, not for the table metrics its words hold (agent.planning.words.claim_printed_rows)
+PRIMARY_ROWS = """
+SELECT DISTINCT cik, label, concept FROM line_labels
+ WHERE statement IN ('income', 'balance', 'cash') AND dims = '{}'::jsonb
+"""
+
 # Every name a primary-statement row is printed under, company-wide rows and rows printed only on a
 # product or service member ("Cost of wireless equipment", "Cost of products": CostOfGoodsAndServicesSold on
 # ProductMember, the statement's own row with no company-wide twin): what a question or a formula's operand
@@ -87,6 +94,11 @@ def company_labels(conn: psycopg.Connection, cik: int) -> list[dict]:
 def printed_names(conn: psycopg.Connection) -> list[tuple[str, str]]:
     """(printed label, concept) of every company-wide primary-statement row of the corpus."""
     return [(label, concept) for label, concept in conn.execute(PRINTED_NAMES).fetchall()]
+
+
+def primary_labels(conn: psycopg.Connection) -> list[tuple[int, str, str]]:
+    """(cik, printed label, concept) of every company-wide row of the primary statements."""
+    return [(int(cik), label, concept) for cik, label, concept in conn.execute(PRIMARY_ROWS).fetchall()]
 
 
 def joined_labels(conn: psycopg.Connection) -> list[tuple[int, str, str]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from agent.planning.companies import CompanyDirectory
+from agent.planning.counts import PEOPLE
 from agent.planning.in_words import (asks_filing_words, named_words, names_all, prose_fallback, topic_words,
                                      yes_no_clause)
 from agent.planning.plan import refusal_plan
@@ -20,20 +21,22 @@ def directory() -> CompanyDirectory:
     return CompanyDirectory.from_rows(COVERED, SEC, {})
 
 
-@pytest.mark.parametrize("text, words", [
+@pytest.mark.parametrize("text, words, count", [
     # the discussion asked for, the figure its topic: whatever answers past the relevance floor
-    ("what does Apple's 10-K say about its headcount?", []),
-    ("why did Apple's zorble backlog rise in 2024?", []),
-    ("how did the state aid charge affect Apple?", []),
-    # an amount asked of the filing: only a passage that names it
-    ("what's Apple's headcount per the 10-K?", ["headcount"]),
-    ("how many people does Apple employ, according to its 10-K?", ["headcount"]),
+    ("what does Apple's 10-K say about its headcount?", [], None),
+    ("why did Apple's zorble backlog rise in 2024?", [], None),
+    ("how did the state aid charge affect Apple?", [], None),
+    # a count asked of the filing: only the company's own sentence stating it (agent.retrieval.prose_counts)
+    ("what's Apple's headcount per the 10-K?", [], list(PEOPLE)),
+    ("how many people does Apple employ, according to its 10-K?", [], list(PEOPLE)),
 ])
-def test_a_figure_refused_as_unknown_and_asked_in_words_is_searched_with_its_refusal_kept(directory, text, words):
+def test_a_figure_refused_as_unknown_and_asked_in_words_is_searched_with_its_refusal_kept(directory, text, words,
+                                                                                          count):
     refused = refusal_plan("unknown_metric", "headcount", tickers=["AAPL"], fiscal_years=[2024])
     plan = prose_fallback(refused, text, directory)
     assert plan is not None and plan.route == "domain" and plan.intent == "qualitative" and plan.tickers == ["AAPL"]
-    assert plan.unless_named == {"reason": "unknown_metric", "detail": "headcount", "words": words}
+    assert plan.unless_named == {"reason": "unknown_metric", "detail": "headcount", "words": words,
+                                 **({"count": count} if count else {})}
     assert plan.fiscal_years == [2024] and plan.query
 
 
@@ -48,7 +51,7 @@ def test_a_figure_asked_as_a_figure_or_a_users_formula_keeps_its_refusal(directo
 
 def test_the_planner_searches_a_filing_framed_unknown_figure_and_refuses_a_bare_one(directory):
     framed = plan_rules("what's Apple's headcount per the 10-K?", directory=directory)
-    assert framed.intent == "qualitative" and framed.unless_named["words"] == ["headcount"]
+    assert framed.intent == "qualitative" and framed.unless_named["count"] == list(PEOPLE)
     bare = plan_rules("what is Apple's churn rate?", directory=directory)
     assert bare.route == "refusal" and bare.refusal_reason == "unknown_metric"
 
@@ -116,12 +119,20 @@ def test_a_name_that_is_no_figure_is_searched_in_prose_and_refused_unless_a_pass
 
 @pytest.mark.parametrize("text, detail", [
     ("apple units shipped 2024", "units shipped"),  # a figure's name, whose head is an amount's word
-    ("how many zorble units did apple ship", "zorble units"),
-    ("what is apple's zorble count", "zorble count"),
     ("apple revenue drop", "revenue drop"),  # a change of a figure and nothing to narrow it: the figure's question
 ])
 def test_a_figure_name_without_a_form_asking_in_words_keeps_its_refusal(directory, text, detail):
     assert prose_fallback(refusal_plan("unknown_metric", detail, tickers=["AAPL"]), text, directory) is None
+
+
+@pytest.mark.parametrize("text, detail, count", [
+    ("how many zorble units did apple ship", "zorble units", ["zorble units"]),
+    ("what is apple's zorble count", "zorble count", ["zorble"]),
+])
+def test_a_count_keeps_its_refusal_unless_the_companys_own_sentence_states_it(directory, text, detail, count):
+    plan = prose_fallback(refusal_plan("unknown_metric", detail, tickers=["AAPL"]), text, directory)
+    assert plan is not None and plan.unless_named == {"reason": "unknown_metric", "detail": detail, "words": [],
+                                                      "count": count}
 
 
 def test_a_topic_asked_as_an_amount_keeps_its_refusal(directory):

@@ -183,11 +183,11 @@ class CompanyDirectory:
         numeric question seldom needs them, and reading and tokenizing every printed row name was
         about half a second of each cold start."""
         from store.companies import directory_rows
-        from store.labels import joined_labels, printed_names
+        from store.labels import joined_labels, primary_labels, printed_names
 
         directory = cls.from_rows(*directory_rows(conn))
         if connect is None:
-            directory.joined, directory.joined_shared = joined_names(joined_labels(conn))
+            directory.joined, directory.joined_shared = joined_names(joined_labels(conn), primary_labels(conn))
             directory.line_names = line_names(printed_names(conn))
             return directory
 
@@ -195,7 +195,8 @@ class CompanyDirectory:
             with connect() as later:
                 return query(later)
 
-        directory.joined_index = Deferred(lambda: joined_names(read(joined_labels)))
+        directory.joined_index = Deferred(lambda: read(lambda later: joined_names(joined_labels(later),
+                                                                                primary_labels(later))))
         directory.line_names = LazyWordSets(lambda: line_names(read(printed_names)))
         return directory
 
@@ -590,10 +591,12 @@ def _joined(text: str, first: tuple[int, int], second: tuple[int, int]) -> bool:
     return True
 
 
-def joined_names(rows: list[tuple[int, str, str]]
+def joined_names(rows: list[tuple[int, str, str]], whole_rows: list[tuple[int, str, str]] = ()
                  ) -> tuple[dict[int, frozenset[frozenset[str]]], frozenset[frozenset[str]]]:
     """({cik: word sets}, the word sets several companies print) of printed labels and concept names
-    that hold an "and" on both sides."""
+    that hold an "and" on both sides. `whole_rows`: (cik, label, concept) of the company's primary-statement
+    rows, whose names of two words or more are the company's own, "and" or not (never shared: "Equity income"
+    is one company's row, not a name every question may read)."""
     from agent.retrieval.line_items import concept_words, tokens
 
     out: dict[int, set[frozenset[str]]] = {}
@@ -608,6 +611,10 @@ def joined_names(rows: list[tuple[int, str, str]]
         for words in names:
             seen[words] = seen.get(words, 0) + 1
     shared = frozenset(words for words, n in seen.items() if n >= 2)  # printed by several companies
+    for cik, label, _ in whole_rows:
+        words = tokens(label)
+        if len(words) >= 2:
+            out.setdefault(cik, set()).add(words)
     return {cik: frozenset(names) for cik, names in out.items()}, shared
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from agent.planning.companies import CompanyDirectory
+from agent.planning.counts import counted
 from agent.planning.company_mentions import strip_for_query
 from agent.planning.followups import joined_topic, own_subject, points_back, thread_topic
 from agent.planning.movers import not_a_line
@@ -56,16 +57,23 @@ _DESCRIBED = re.compile(
 # business?", "what are Walmart's lease obligations like?", "what is Boeing's backlog made up of?"): a description,
 # its parts or a weight asked for, which the filing gives in words, with or without the amount. The form's own
 # words are never the subject a passage must name.
+# What a figure is made of ("what is Boeing's backlog made up of?", "what goes into Visa's client incentives?", "what is
+# included in Nike's demand creation expense?", "what does Apple's services revenue include?"): its parts, which the
+# filing tells in words; the row's amount answers none of it
+_COMPOSED = re.compile(
+    r"\b(?:made\s+up\s+of|consists?\s+of|comprised\s+of|composed\s+of)\W*$|^\W*what\s+(?:makes|made|goes|went)\s+"
+    r"(?:up|into)\b"
+    r"|^\W*what(?:'s|\s+(?:is|are|was|were))\s+(?:included|contained|recorded|classified|captured)\s+(?:in|within|under)\b"
+    r"|^\W*what\s+(?:does|do|did)\s+(?:[\w&.'-]+\s+){1,6}?(?:include|consist|comprise|contain|cover)\W*(?:of\W*)?$")
 _NATURE = re.compile(
     r"^\W*how\s+(?:significant|important|material|meaningful|critical|central|relevant)\s+(?:is|are|was|were)\b"
-    r"|^\W*what(?:'s|\s+(?:is|are|was|were))\s+(?:[\w&.'-]+\s+){1,6}?(?:like|about)\W*$"
-    # what it is made of ("what is Boeing's backlog made up of?", "what goes into Visa's client incentives?")
-    r"|\b(?:made\s+up\s+of|consists?\s+of|comprised\s+of|composed\s+of)\W*$|^\W*what\s+(?:makes|made|goes|went)\s+"
-    r"(?:up|into)\b")
+    r"|^\W*what(?:'s|\s+(?:is|are|was|were))\s+(?:[\w&.'-]+\s+){1,6}?(?:like|about)\W*$|" + _COMPOSED.pattern)
 _NATURE_WORDS = frozenset({"significant", "important", "material", "meaningful", "critical", "central",
                            "relevant", "kind", "kinds", "type", "types", "sort", "sorts", "form", "forms", "like",
                            "about", "made", "makes", "up", "consist", "consists", "comprised", "composed",
-                           "goes", "went", "into"})
+                           "goes", "went", "into", "included", "include", "includes", "contained", "contain",
+                           "contains", "recorded", "classified", "captured", "comprise", "comprises", "cover",
+                           "covers", "consist", "within"})
 
 
 # "how did Lowe's comparable sales do in 2023?", "how did it hit sales?", "how did the deal play out?":
@@ -138,7 +146,8 @@ def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan
     when no passage answers, the prose path says so (no_grounding)."""
     whole = strip_quotes(text).lower()
     low = without_lead_in(whole)  # "Based on its 10-K, how does ...": read from "how"
-    described = bool(_DESCRIBED.search(low))
+    composed = bool(_COMPOSED.search(low))
+    described = bool(_DESCRIBED.search(low)) or composed
     if not plan.tickers or len(text) > MAX_CHARS:
         return plan
     unnamed = without_lead_in(_masked(strip_quotes(text), directory))
@@ -162,6 +171,8 @@ def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan
     if not (told or modal_cause(low) or _AMOUNT_CHECK.search(YEAR_WORDS.sub(" ", low)) is None):
         return plan  # "is Apple's gross margin above 40%?": a figure, checked against the amount
     prose = as_prose(plan, text, low, directory, previous, told=told)
+    if composed:
+        prose.probe = []  # what a line is made of: never the line's amount, though the company prints it
     if whole != low:
         # the form was read past a lead-in ("Per the 10-K: how does Visa manage its inventory?"), with less
         # certainty than at the question's start: a quoted sentence must name the figure's own words
@@ -273,10 +284,29 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
             or not plan.refusal_detail or "(in your formula)" in plan.refusal_detail or plan.period \
             or len(text or "") > MAX_CHARS:
         return None
+    nouns = counted(_masked(strip_quotes(text), directory))  # "home depot store count": the stores, not the name
+    low = without_lead_in(strip_quotes(text).lower())
+    if nouns is not None and "(members reported" not in plan.refusal_detail \
+            and (_AMOUNT_ASK.search(low) or not asks_filing_words(strip_quotes(text).lower())) \
+            and not _names_another(text, plan.tickers, directory):
+        # "how many employees does Nike have?": a count no table maps, which the filing may state in a sentence of
+        # its own; that sentence alone answers (agent.retrieval.prose_counts), else the refusal stands. Asked in
+        # words ("why did P&G's headcount fall?"), it is the filing's discussion that answers, below
+        prose = as_prose(plan.model_copy(update={"route": "domain", "intent": "numeric", "metrics": []}), text, low,
+                         directory, previous)
+        prose.items, prose.items_guessed = ["1", "2", "7"], False
+        # the things counted, as the sentence may print them ("headcount": employees, associates), which the
+        # quoted sentence is weighed against
+        prose.query = prose.subject = prose.topic = f"number of {' '.join(nouns)}"
+        prose.unless_named = {"reason": plan.refusal_reason, "detail": plan.refusal_detail, "words": [],
+                              "count": list(nouns)}
+        prose.slots = {**prose.slots, "metrics": "none: a count the filing states in words"}
+        return prose
     # A segment the filing does not report ("members reported: ...") or another company named beside the
     # figure ("what about Rivian?") keeps its refusal unless the question plainly asks the filing's words:
     # the wider readings below would search the company's prose for a member it lacks or another's name
-    wider = "(members reported" not in plan.refusal_detail and not _names_another(text, plan.tickers, directory)
+    wider = ("(members reported" not in plan.refusal_detail or _member_of_form(plan.refusal_detail, text)) \
+        and not _names_another(text, plan.tickers, directory)
     whole = strip_quotes(text).lower()  # with its lead-in, which names the filing asked of (asks_filing_words)
     low = without_lead_in(whole)
     if wider:
@@ -336,6 +366,15 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
     prose.unless_named = {"reason": plan.refusal_reason, "detail": plan.refusal_detail, "words": words}
     prose.slots = {**prose.slots, "metrics": "none: prose (a figure no table maps, asked in words)"}
     return prose
+
+
+def _member_of_form(detail: str, text: str) -> bool:
+    """A member the filing does not report, named by the words the question asks in ("how is Netflix thinking
+    about advertising revenue?": "thinking advertising"): no member was asked, the form was read as one."""
+    low = without_lead_in(strip_quotes(text).lower())
+    said = {w for pattern in (_HOW_ACTS, _HOW_IN_WORDS, _DESCRIBED, _NATURE) for m in pattern.finditer(low)
+            for w in _NAME_WORD.findall(m.group(0))}
+    return bool(said & set(named_words(detail, set())) - _ASKING_WORDS)
 
 
 def _beside_form(words: list[str], low: str) -> list[str]:

@@ -397,6 +397,55 @@ def join_printed_names(how: list[str | None], words: list[str], names: frozenset
     return taken
 
 
+# Words inside a row's name that take a part out of it ("less current portion", "excluding finance leases"): they
+# make it another figure, never filler between two of the name's words
+_SUBTRACTING = frozenset({"less", "excluding", "minus"})
+
+
+def claim_printed_rows(how: list[str | None], words: list[str], names: frozenset[frozenset[str]]
+                       ) -> dict[int, set[str]]:
+    """"Assets held for sale", "equity income", "operating lease liability, less current portion": the words of a
+    row the company prints, whole, that hold a table metric's words beside words of their own (or two metrics'),
+    ask for that row, never for the metric inside it (total assets, stockholders' equity, the current portion).
+    `names`: the word sets (agent.retrieval.line_items.tokens) of the asked companies' printed rows
+    (agent.planning.companies.joined_names), read only when some span could be one. The longest span wins; its
+    words become one line-item phrase. Returns {index: the metric keys the span took in}."""
+    from agent.retrieval.line_items import IGNORABLE, tokens
+
+    taken: dict[int, set[str]] = {}
+    if not any(h and h.startswith("metric:") for h in how):
+        return taken
+
+    def open_word(g: int) -> bool:  # a word a row's name may hold: never a period or an amount
+        w = words[g]
+        return (how[g] is None or how[g].startswith("metric:")) and not _NUMBER.match(w) and w not in MONTHS \
+            and not re.fullmatch(r"fy\d{2,4}", w)
+
+    def candidate(start: int, end: int) -> bool:  # a metric's words and others that name something of their own
+        keys = {how[g] for g in range(start, end) if how[g]}
+        own = [g for g in range(start, end) if how[g] is None and words[g] not in FILLER and words[g] not in IGNORABLE
+               and tokens(words[g])]  # a word of the name, never a "/" or "-" between two asks
+        # one metric's words last, the user's before them ("deferred revenue", "iphone revenue"): a metric narrowed,
+        # which the member and line lookups already read; only a metric inside or before a row's other words is lost
+        narrowed = len(keys) == 1 and how[end - 1] is not None and all(how[g] is None for g in own) \
+            and max(own, default=start) < min(g for g in range(start, end) if how[g])
+        return bool(keys) and (len(keys) >= 2 or bool(own)) and not narrowed and words[start] not in _EDGE_LINKS \
+            and words[end - 1] not in _EDGE_LINKS and bool(tokens(words[start])) and bool(tokens(words[end - 1]))
+    spans = [(start, end) for start in range(len(words)) for end in range(min(len(words), start + 8), start + 1, -1)
+             if all(open_word(g) for g in range(start, end)) and candidate(start, end)]
+    if not spans:
+        return taken
+    spans.sort(key=lambda se: se[0] - se[1])  # the longest first
+    for start, end in spans:
+        if any(g in taken for g in range(start, end)) or tokens(" ".join(words[start:end])) not in names:
+            continue
+        keys = {how[g][7:] for g in range(start, end) if how[g] and how[g].startswith("metric:")}
+        for g in range(start, end):
+            how[g] = None
+            taken[g] = keys
+    return taken
+
+
 # Filler after a company's name ("Apple's business", "the group"), but inside a name when a noun follows:
 # "Business Group goodwill impairment" is a row (or a segment) the company prints.
 _NAMING = frozenset({"business", "group", "businesses", "groups"})
@@ -444,6 +493,7 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
     changed = _change_lines(how, words)
     paid.update(changed)
     printed = join_printed_names(how, words, printed_names)
+    printed.update(claim_printed_rows(how, words, printed_names))
     in_merge = {g for start, end, _ in merged for g in range(start, end) if words[g] not in _ASKING} | set(printed)
     joined = {g: keys for start, end, keys in merged for g in range(start, end)}
     joined.update((g, keys) for g, keys in printed.items() if keys)
@@ -462,6 +512,9 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             continue  # "short-term debt": a compound that names another line, never filler
         if w == "state" and ((i + 1 < len(words) and words[i + 1] in _STATE_LINE) or (i and words[i - 1] in _STATE_LINE)):
             continue  # "deferred state income tax", "state and local": the tax jurisdiction, never "please state"
+        if w in _SUBTRACTING and 0 < i < len(words) - 1 and words[i - 1] not in FILLER and words[i + 1] not in FILLER \
+                and not _NUMBER.match(words[i + 1]) and words[i + 1] not in MONTHS:
+            continue  # "operating lease liability, less current portion": the row's own subtraction, the other figure
         if w in _QUALIFYING and i + 1 < len(words) and ((how[i + 1] or "").startswith("metric:") or (
                 words[i + 1] not in FILLER and not _NUMBER.match(words[i + 1]) and words[i + 1] not in MONTHS)):
             continue  # "short interest", "high yield debt": an adjective on a noun names another figure

@@ -133,6 +133,9 @@ _PROCEEDS_SALE = re.compile(r"\bproceeds?\s+(?:(?:from|of|on)\s+)?(?:the\s+)?(?:
 # either side of a match, as "Income from operations" is the row "Operating income" (the planner may leave the
 # user's "earnings operations" without its "from"). "Continuing operations" and "discontinued operations" stay
 # what they are: "Income from continuing operations" is never the operating line
+# "buy back", "bought back": the verb a row names with its noun ("Repurchases of Class A common stock"); one word,
+# as "buyback" is
+_BUY_BACK = re.compile(r"\b(?:buy|buys|bought|buying)[\s-]+backs?\b")
 _BY_OPERATIONS = re.compile(r"(?<!continuing )(?<!discontinued )\boperations\b")
 _INCOME_TAX = re.compile(r"\bincome(?= tax)")
 # the taxonomy's state tax is always "state and local" (CurrentStateAndLocalTaxExpenseBenefit); the note prints "State"
@@ -143,7 +146,7 @@ _STATE_TAX = re.compile(r"\bstate and local\b")
 def tokens(text: str) -> frozenset[str]:
     """The words of a label or phrase that decide what it is."""
     text = _NON.sub("non", _OTHER_SIGN.sub(" ", _LEAD_IN.sub("", unaccented(text))))
-    text = _PROCEEDS_SALE.sub("proceeds from sale", text)
+    text = _BUY_BACK.sub("repurchase", _PROCEEDS_SALE.sub("proceeds from sale", text))
     norm = _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], normalize(_NOTE_REF.sub(" ", text)))  # "A/R" whole
     norm = _CASH.sub("cash", _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], norm.replace("/", " ")))
     norm = re.sub(r"(?<=[a-z]{3})&(?=[a-z]{3})", " ", norm)  # "Occupancy & other": an "and", unlike "R&D"
@@ -323,6 +326,10 @@ def _resolve_spelled(leftover: str, question: str, labels: list[dict], concepts:
     return match, candidates
 
 
+_STOCK = frozenset({"stock", "share"})
+_OTHER_STOCK = frozenset({"preferred", "treasury", "convertible"})
+
+
 def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tuple[str, str]], *,
              total: bool = False, optional: str = "", spell: bool = False, changes: bool = True
              ) -> tuple[LineMatch | None, list[LineMatch]]:
@@ -380,6 +387,8 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         printed = printed_words(tuple(r["label"] for r in labels), tuple(c for c, _ in concepts))
         have, need = as_printed(have, printed), as_printed(need, printed)
     spare = tokens(optional) - have
+    if have & _STOCK and not have & _OTHER_STOCK:
+        spare |= {"common"}  # "class A stock" is the row "Class A common stock": the stock a company has unless named
 
     def fits(words: frozenset[str], signs: frozenset[str] = frozenset()) -> bool:
         if asked_change:

@@ -40,6 +40,7 @@ from agent.retrieval.segments import (axes_for, display_name, find_member, key_p
                                       places_as_asked,
                                       two_member_cell)
 from agent.planning.in_words import names_all, prose_fallback
+from agent.retrieval.prose_counts import find_count
 from agent.state import plan_of
 from agent.retrieval.query_vectors import embed_queries
 from store import chunks as chunk_store
@@ -362,7 +363,9 @@ def _curated_as_said(key: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-_NONCURRENT_ASKED = re.compile(r"\b(?:non\s?current|long\s?term|longterm|due after one year)\b")
+# the noncurrent part, named or described as the whole less its current part ("less current portion")
+_NONCURRENT_ASKED = re.compile(r"\b(?:non\s?current|long\s?term|longterm|due after one year|"
+                               r"(?:less|excluding|net of|minus)\s+(?:the\s+)?current\s+(?:portion|maturities|part))\b")
 
 
 def _whole_of_noncurrent(conn, deps, company: dict, match: LineMatch, key: str, fy: int):
@@ -982,7 +985,10 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         _take_calc(facts, computed, cell, evidence, calculations)
                 elif key.startswith("line:"):
                     ev = _line_cell(conn, deps, company, key, fy, cell, lines)
-                    member = _line_as_member(key) if ev is None and not cell.get("concept") else None
+                    # rows the company prints under these very words ("Equity income (loss)" twice) are asked about,
+                    # never read as a metric narrowed by a member ("equity" of a member named like "income")
+                    member = _line_as_member(key) if ev is None and not cell.get("concept") \
+                        and not cell.get("candidates") else None
                     # the member's figure under the metric's words the user said ("intl net sales": Net sales)
                     said = {**_line_metric_said(key), **(phrases or {})} if member else {}
                     found = _member_cells(conn, deps, company, member, fy, cell, _orders(conn, deps, company["cik"], said),
@@ -1337,6 +1343,8 @@ def _prose(state, deps, config) -> dict:
     located = state["located"]
     if (plan_of(state).period or {}).get("changes"):  # what a 10-Q's risk factors add to the 10-K's
         return _risk_changes(state, deps)
+    if (plan_of(state).unless_named or {}).get("count"):
+        return _stated_count(state, deps)
     queries = located["queries"] or [state["question"]]
     status("Searching the filing...")
     companies = state["resolved"]
@@ -1432,6 +1440,30 @@ def _prose(state, deps, config) -> dict:
         "retrieval": retrieval,
         **({"plan": cause_plan} if cause_plan is not None else {}),
     }
+
+
+def _stated_count(state, deps) -> dict:
+    """A count no table maps ("how many employees"): the one sentence of the asked year's filing where the company
+    states it (agent.retrieval.prose_counts), quoted alone; none, and the figure's refusal stands."""
+    plan = plan_of(state)
+    located = state["located"]
+    evidence: list[Evidence] = []
+    with deps.db.connection() as conn:
+        for company in state["resolved"]:
+            accessions = located["accessions"].get(str(company["cik"])) or []
+            names = [company["name"], company["name"].split()[0] if len(company["name"].split()[0]) > 3 else "",
+                     company["ticker"]]
+            found = find_count(conn, tuple(plan.unless_named["count"]), company["cik"], accessions, names)
+            if found is None:
+                continue
+            hit, sentence = found
+            evidence.append(Evidence(id=f"c:{hit.id}", kind="chunk", text=sentence, ticker=company["ticker"],
+                                     cik=hit.cik, fiscal_year=hit.fiscal_year, accession=hit.accession, form=hit.form,
+                                     url=hit.url, item=hit.item, chunk_id=hit.id, score=float(hit.score)))
+    retrieval = {"chunk_ids": [e.chunk_id for e in evidence], "queries": [], "items": located["items"], "cells": []}
+    if not evidence:
+        return {"retrieval": retrieval, "refusal": _kept(plan.unless_named)}
+    return {"evidence": [e.model_dump(mode="json") for e in evidence], "calculations": [], "retrieval": retrieval}
 
 
 def _kept(unless_named: dict) -> dict:
