@@ -18,7 +18,8 @@ import re
 import unicodedata
 
 from agent.planning.asides import aside_words, set_aside
-from agent.planning.brands import covered_by_word, registrant_not_theirs, uncovered_registrant, written_by
+from agent.planning.brands import (covered_by_word, registrant_not_theirs, uncovered_registrant, writes_phrase,
+                                   written_by)
 from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_words import NON_REGISTRANTS, english_words
@@ -37,7 +38,7 @@ from agent.planning.across import across_companies, relation_asked
 from agent.planning.conventions import (day_count, missing_divisor, on_day_count, per_diluted_share, unapplied_average,
                                         without_balance_asides, without_day_count, without_diluted, without_unadjusted)
 from agent.planning.figure_kinds import kind_of_thread
-from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
+from agent.planning.followups import (ACKNOWLEDGED, PRICED, asks_of_thread, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
                                       FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
                                       asked_of_thread, aspect_of_thread, bare_ranking, chooses_among,
                                       asks_more, asks_response, asks_use, asks_what_happened, comments_on_thread,
@@ -62,7 +63,7 @@ from agent.planning.prose_search import prose_search
 from agent.planning.reading import Reading, read
 from agent.planning.reply_words import BACK_TO, INSTEAD, reply_spelled, subject_spelled
 from agent.planning.restated import without_restatements
-from agent.planning.route import (ASKS, FOOTNOTE_WORLD, SMALL_TALK, help_with, masked, message_kind, refusal_by_meaning,
+from agent.planning.route import (ASKS, FOOTNOTE_WORLD, REFUSAL_DETAIL, SMALL_TALK, help_with, masked, message_kind, refusal_by_meaning,
                                   small_talk)
 from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_artefact, asks_what_footnote_is,
                                   company_future, falls_due, filing_framed, forward_looking, greets_first,
@@ -605,6 +606,18 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                 covered=any(m.kind == "company" for m in r.matches),
                                 thread=thread is not None,
                                 unanchored=not (r.matches or r.measures or r.unmappable), topic_only=topic_only)
+    # "what's happening there?", "how is the gaming market changing?" in a thread: a question put about its subject
+    # "what's happening there?", "how is the gaming market changing?" in a thread: a question put about its subject
+    ciks = {directory.by_ticker.get(t.upper()) for t in thread.tickers} - {None} if thread is not None else set()
+    thread_phrase = None
+    if not r.matches and kind in ("meta", "refuse") and detail in (*SMALL_TALK, OFF_TOPIC_DETAIL):
+        thread_phrase = asks_of_thread(low, thread, lambda p: writes_phrase(p, ciks))
+    elif not r.matches and kind == "refuse" and detail == REFUSAL_DETAIL["price"] and not PRICED.search(low):
+        # "market" alone reads as a valuation: a market the filings write, with no price asked, is none
+        thread_phrase = asks_of_thread(low, thread, lambda p: writes_phrase(p, ciks), pointing=False)
+    thread_asked = thread_phrase is not None
+    if thread_asked:
+        kind, detail = "domain", None
     meta = meta_intent(chat)
     asks_help = meta == "help" or (kind, detail) == ("meta", "help")  # by rule or by resemblance
     task = help_with(chat) if asks_help and not (r.matches or subject) else None
@@ -631,7 +644,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         # "what were they spent on?" after capex: what the filing says the figure went to, beside it
         r.why, r.measures, r.growth = True, [], False
     if figure_thread and not r.why and (asks_what_happened(low) or (
-            thread.intent in FIGURE_INTENTS and asks_more(low) and not own_subject(low))):
+            thread.intent in FIGURE_INTENTS and asks_more(low) and not own_subject(low))
+            or (thread_asked and not own_subject(low) and not r.growth and not FIGURE_CUE.search(low))):
         r.why = True  # "what happened?", "tell me more" after a figure: what the filing says moved it
     if figure_thread and BY_HOW_MUCH.search(low):
         r.growth = r.absolute = True  # "by how much?": the thread's figure's change, in its unit
@@ -709,7 +723,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # a prose thread's follow-up ("which one is more exposed?", "how does that compare to Pepsi?") stays
     # prose: a word no figure takes is its subject, and two companies are compared on the thread's topic
     prose_thread = prev is not None and followup and prev.intent == "qualitative" and not r.measures
-    if prose_thread and r.unmappable and not FIGURE_ASK.search(low):
+    # so does a question about a figure's thread in a phrase its filings write ("what is the housing market doing?")
+    asked_in_prose = bool(thread_phrase) and followup and not r.measures and not FIGURE_CUE.search(low)
+    if asked_in_prose and not r.unmappable:
+        r.has_topic = True  # its subject is the phrase, searched in the thread's filings, never a line of its figure
+    if r.unmappable and ((prose_thread and not FIGURE_ASK.search(low)) or asked_in_prose):
         r.unmappable, r.has_topic = None, r.has_topic or bool(r.items)
     elif prev is not None and followup and prev.intent == "qualitative" and r.unmappable and not r.tickers \
             and route_items(r.unmappable.lower())[1]:
@@ -1030,6 +1048,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         own_years(plan, prev, years_inherited or sources.get("fiscal_years", "").startswith("thread"))
 
     qualitative = prose_search(plan, r, prev, followup, inherited)
+    if qualitative and asked_in_prose:
+        plan.topic = thread_phrase  # the phrase its filings write, not the verbs around it ("doing")
     if qualitative and years_inherited:
         latest_for_newcomers(plan, prev, directory)  # "what about AMD?" after Amazon's 2024 10-K: AMD's latest
     plan.inherited = inherited
