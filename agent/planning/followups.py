@@ -669,3 +669,19 @@ def asks_of_thread(low: str, thread, written, *, pointing: bool = True) -> str |
     if phrase is None and pointing and points_back(said):
         return ""
     return phrase
+
+
+# "in those years", "for both years", "each year": every year the thread showed its figures for, not only the last
+THOSE_YEARS = re.compile(r"\b(?:(?:those|these|both|the\s+two|all\s+(?:those|these|three|the)|each\s+of\s+(?:those|these|the))"
+                         r"\s+(?:fiscal\s+)?years|(?:each|either|every)\s+(?:fiscal\s+)?year)\b")
+
+
+def years_shown(prev, low: str) -> list[int]:
+    """The years a reply pointing at "those years" means: the thread's last years and the ones it showed the same
+    companies at just before (`Plan.years_before`), when that adds a year; else none.
+
+    Why: "meta revenue 2023", "and 2024?", "capex in those years?" asks both years, though the last plan held one."""
+    if prev is None or not THOSE_YEARS.search(low) or not prev.years_before or not prev.fiscal_years:
+        return []
+    shown = sorted({*prev.fiscal_years, *prev.years_before})
+    return shown if len(shown) > len(set(prev.fiscal_years)) else []

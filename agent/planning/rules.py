@@ -38,7 +38,7 @@ from agent.planning.across import across_companies, relation_asked
 from agent.planning.conventions import (day_count, missing_divisor, on_day_count, per_diluted_share, unapplied_average,
                                         without_balance_asides, without_day_count, without_diluted, without_unadjusted)
 from agent.planning.figure_kinds import kind_of_thread
-from agent.planning.followups import (ACKNOWLEDGED, PRICED, asks_of_thread, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
+from agent.planning.followups import (ACKNOWLEDGED, PRICED, asks_of_thread, years_shown, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
                                       FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
                                       asked_of_thread, aspect_of_thread, bare_ranking, chooses_among,
                                       asks_more, asks_response, asks_use, asks_what_happened, comments_on_thread,
@@ -752,6 +752,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         # the thread has shown, so the later one's growth over the year before it ("how much did it
         # grow that year?" points at the year shown, and keeps it)
         year_fields["fiscal_years"] = [prev.fiscal_years[0] + 1]
+    shown_years = years_shown(prev, low) if years_inherited and not r.tickers else []
+    if shown_years:  # "capex in those years?" after 2023, then 2024: both
+        year_fields.update(fiscal_years=shown_years, latest=False, year_offsets=[])
     base_year = year_of_change(r, low, prev)
     if base_year is not None:
         # "the change from fy2023", "growth over 2022": the year named is the base, the asked year the next
