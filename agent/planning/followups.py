@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from agent.planning.company_words import LEGAL_SUFFIXES, english_words
+from agent.planning.company_words import ACRONYMS, LEGAL_SUFFIXES, english_words
 from agent.retrieval.concepts import normalize
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.planning.topics import SECTION_ONLY, STOPWORDS, metric_query, route_items
@@ -182,6 +182,8 @@ def unknown_subject(name: str, directory) -> tuple[str, str] | None:
     if not words:
         return None
     core = [w for w in words if w not in LEGAL_SUFFIXES] or words  # "arm holdings": Arm
+    if len(core) == 1 and core[0].upper() in ACRONYMS:
+        return None  # "and in the US?", "what about AI?": a country or a term, never the registrant it begins (USB)
     ticker_of = directory.by_ticker.get(core[0].upper()) if len(core) == 1 else None
     if ticker_of is not None and directory.companies[ticker_of].covered:
         return "no_company", name  # "same for v": a covered company's ticker (read again as one), never V.F. Corp

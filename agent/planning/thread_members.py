@@ -48,9 +48,10 @@ def member_of_thread_metric(metrics: list[str], leftover: str, prev, low: str = 
     if len(metrics) != 1 or metrics[0] not in METRICS or not leftover or prev is None \
             or prev.intent not in ("numeric", "trend", "compare"):
         return []  # after "why did revenue rise?", "and commercial airplanes?" asks the same why of it: a search
-    reply = _REPLY_NAMING.match(low)
+    reply = _naming(low)
     if reply is None or set(reply.group("said").split()) & _NOT_A_MEMBER:
         return []  # a question of its own ("what is driving demand there?") stays the search it was read as
+    leftover = " ".join(w for w in leftover.split() if w not in _CAME) or leftover  # "how much came from X": X
     key = metrics[0]
     said = metric_phrases(prev.words if prev is not None else []).get(key) or METRICS[key].label.lower()
     phrase = f"{leftover} {said}"
@@ -71,6 +72,21 @@ def thread_metric_words(plan, prev) -> list[dict]:
 # "and services?", "what about the americas?": a reply naming one thing, after a figure
 _REPLY_NAMING = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|also|now)\W+)*(?:what\s+about|how\s+about|and|same\s+for|now)\s+"
                            r"(?:the\s+|its\s+|their\s+)?(?P<said>[a-z][\w&'.\- ]{1,40}?)\s*[?.!]*\s*$")
+# "how much of that came from franchised restaurants?", "how much of it was from the US?": a part of the thread's
+# figure, named by where it came from; the same reply as "and franchised restaurants?", put as a question
+_PART_NAMING = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|also|now)\W+)*how\s+much\s+(?:of\s+(?:it|that|this|those|them|the\s+total)\s+)?"
+                          r"(?:(?:came|comes|come|was|were|is|are)\s+)?(?:from|in|through|out\s+of)\s+"
+                          r"(?:the\s+|its\s+|their\s+)?(?P<said>[a-z][\w&'.\- ]{1,40}?)\s*[?.!]*\s*$")
+
+
+_CAME = frozenset("came comes come".split())
+
+
+def _naming(low: str):
+    """The reply naming one thing of the thread's figure ("and services?", "how much of it came from the US?")."""
+    return _REPLY_NAMING.match(low) or _PART_NAMING.match(low)
+
+
 _NOT_A_MEMBER = frozenset("it them that this those these why how what risks risk strategy outlook guidance".split())
 
 
@@ -80,7 +96,7 @@ def member_probe(prev, low: str) -> list[str]:
     name (agent.retrieval.fetch); otherwise the reply stays the passage search it was read as."""
     if prev is None or prev.intent not in ("numeric", "trend", "compare") or prev.period:
         return []
-    m = _REPLY_NAMING.match(low)
+    m = _naming(low)
     if m is None:
         return []
     said = m.group("said").strip()
