@@ -43,7 +43,7 @@ _SPAN = re.compile(
 # "two years ago", and in a thread "two years earlier" / "three years before": that many back, one year
 # ("the two years before that" counts the years between, and stays a span)
 _AGO = re.compile(r"(?<!\bthe\s)\b(two|three|four|five|\d{1,3})\s+(?:fiscal\s+)?years?\s+(?:ago|earlier|before|prior)\b", re.I)
-# "the two years before (that)", "the three years prior": that many years, each before the one the thread is on
+# "the two years before (that)", "the three years prior": that many years before the one the thread is on
 _YEARS_BEFORE = re.compile(rf"\bthe\s+{_N}\s+(?:fiscal\s+)?years\s+(?:before|prior|preceding|earlier)\b(?:\s+(?:that|it|then)\b)?", re.I)
 # "two decades ago", "a century ago": that many years before the latest, which no filing reaches
 _AGO_LONG = re.compile(r"\b(a|one|two|three|four|five|\d{1,2})\s+(decades?|century|centuries)\s+(?:ago|earlier|before)\b", re.I)
@@ -250,7 +250,7 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
     elif (m := _YEARS_BEFORE.search(t)) is not None:
         n = NUMBER_WORDS.get(m.group(1).lower()) or int(m.group(1))
         out.latest = True
-        out.offsets = list(range(-n, 0))
+        out.offsets = list(range(-n, 1))  # shown beside the year the thread is on, as the trend they make
         out.trend = True
     elif (m := _AGO.search(t)) is not None:
         n = NUMBER_WORDS.get(m.group(1).lower()) or int(m.group(1))
