@@ -504,6 +504,14 @@ def thread_word(word: str, prev: Plan, directory: CompanyDirectory) -> bool:
     return bool(ciks) and written_by(word.strip(), ciks)
 
 
+def common_term(word: str, prev: Plan, directory: CompanyDirectory) -> bool:
+    """The thread's companies' filings write `word` in their prose (as typed, or run together: "e-commerce" as
+    "eCommerce"), in WRITTEN_CHUNKS chunks at least: a term of their business."""
+    ciks = {directory.by_ticker.get(t.upper()) for t in prev.tickers} - {None}
+    forms = dict.fromkeys([word, re.sub(r"[-\s]+", "", word)])
+    return any(writes_phrase(f, ciks) for f in forms if f)
+
+
 def tickers_as_written(text: str, tickers: list[str]) -> str:
     """The text with each of `tickers` typed in lowercase written in capitals ("pg's" as "PG's"): a lowercase
     ticker counts as a company only beside something asked of a filing, and a formula cut out of the message
@@ -911,7 +919,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         if other_registrant:  # "and Toyota in 2022?" after Ford: Toyota, never Ford's 2022
             word, company = other_registrant
             return refusal_plan("not_covered", f"{word} ({company.ticker})", tickers=[company.ticker], **carry)
-        named = lead_subject(unthreaded)
+        named, term = lead_subject(unthreaded), False
         if named and (r.kind or implied_measures(named.lower())):
             named = None  # "what about profitability?": a figure's word, no company's name
         about = unknown_subject(named, directory) if named else None
@@ -927,6 +935,12 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             # thing to search for. A word that may be a name typed in lower case ("what about samsung?")
             # stays a company asked about, refused as one, never answered for the thread's company.
             about, named = None, None
+        if named and named == named.lower() and (about is None or about[0] == "no_company") \
+                and common_term(named, prev, directory):
+            # "and what about e-commerce?" after Walmart's revenue: a term typed in lower case that the thread's
+            # filings write in their own prose is theirs, never a company's name: its member's figure when the
+            # company tags one (a probe), else what the filing says of it
+            about, named, term = None, None, True
         if about and named and member_reply(prev) and not r.measures and not r.unmappable \
                 and (about[0] == "no_company" or re.search(rf"(?i)\bthe\s+{re.escape(named)}\b", outside)):
             # "what about the Americas?", "and Sporting Equipment?" after a figure: a member of that figure when the
@@ -952,7 +966,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         # an ordinary word ("what about samsung?"), or a name beside a measure ("what about sony's net
         # income?"): a line or segment of the thread's company, or else a name
         # "how about its margin?": "its" is the thread's company, so the word is no other company's name
-        lone = None if about_the_company(low) else named or lead_name(outside)
+        lone = None if about_the_company(low) or term else named or lead_name(outside)
     if prev is not None and prev.tickers:
         if not tickers and (domain_signal or followup):
             tickers = list(prev.tickers)
