@@ -22,7 +22,7 @@ from agent.planning.brands import (covered_by_word, registrant_not_theirs, uncov
                                    written_by)
 from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
-from agent.planning.company_words import NON_REGISTRANTS, english_words
+from agent.planning.company_words import ACRONYMS, NON_REGISTRANTS, english_words
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
                                              named_unknown_company, names_as_written, names_the_company, registrant_named,
                                              owned_units, uncovered_mentions, unknown_owner, weak_mention, whole_name)
@@ -935,8 +935,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             # thing to search for. A word that may be a name typed in lower case ("what about samsung?")
             # stays a company asked about, refused as one, never answered for the thread's company.
             about, named = None, None
-        if named and named == named.lower() and (about is None or about[0] == "no_company") \
-                and common_term(named, prev, directory):
+        if named and (about is None or about[0] == "no_company") and (
+                named.upper().replace(".", "") in ACRONYMS  # "and the UK?": a country or a term, never a name
+                or (named == named.lower() and common_term(named, prev, directory))):
             # "and what about e-commerce?" after Walmart's revenue: a term typed in lower case that the thread's
             # filings write in their own prose is theirs, never a company's name: its member's figure when the
             # company tags one (a probe), else what the filing says of it
