@@ -134,3 +134,14 @@ def test_the_store_counts_the_chunks_of_a_companys_filings_that_write_a_phrase(d
         assert not writes_phrase("component suppliers", {agent_corpus.APPLE})
         assert writes_phrase("component suppliers", {agent_corpus.APPLE}, least=1)
     assert not writes_phrase("component suppliers", {agent_corpus.APPLE}, least=1)  # no lookup lent: none
+
+
+def test_a_parts_share_of_the_figure_is_that_share(directory):
+    from agent.planning.thread import relative_to_thread
+    from agent.planning.plan import Plan
+
+    revenue = Plan(route="domain", intent="numeric", tickers=["NKE"], metrics=["revenue"], fiscal_years=[2024])
+    assert relative_to_thread("what percentage of that was footwear?", revenue) == \
+        "and what share of revenue came from footwear?"
+    assert relative_to_thread("what % of it came from the US?", revenue) == "and what share of revenue came from the US?"
+    assert relative_to_thread("what was footwear?", revenue) == "what was footwear?"  # no share asked
