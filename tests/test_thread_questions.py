@@ -145,3 +145,10 @@ def test_a_parts_share_of_the_figure_is_that_share(directory):
         "and what share of revenue came from footwear?"
     assert relative_to_thread("what % of it came from the US?", revenue) == "and what share of revenue came from the US?"
     assert relative_to_thread("what was footwear?", revenue) == "what was footwear?"  # no share asked
+
+
+def test_a_figure_said_against_a_named_year_shows_both(directory):
+    p = planned(directory, "Tesla revenue 2024", "is that more than 2022?")
+    assert p.route == "domain" and p.fiscal_years == [2022, 2024] and p.metrics == ["revenue"], p
+    why = planned(directory, "Tesla revenue 2024", "why was it lower than 2023?")
+    assert why.fiscal_years == [2024] and why.intent == "qualitative", why  # its cause: the later year's discussion

@@ -766,7 +766,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     base_year = year_of_change(r, low, prev)
     if base_year is not None:
         # "the change from fy2023", "growth over 2022": the year named is the base, the asked year the next
-        year_fields.update(fiscal_years=[base_year], latest=False, year_offsets=[])
+        named_base = r.years.years[0]
+        # "is that more than 2022?" after a 2024 figure: both figures, side by side, never the later alone
+        both = not r.why and not r.growth and prev is not None and named_base < base_year
+        year_fields.update(fiscal_years=[named_base, base_year] if both else [base_year], latest=False,
+                           year_offsets=[])
     if years_inherited and r.why and len(year_fields.get("fiscal_years") or []) > 1:
         # "what drove it?" after a three-year trend: the latest year's discussion, which compares it
         # with the year before, not the oldest year's filing
