@@ -51,6 +51,8 @@ def member_of_thread_metric(metrics: list[str], leftover: str, prev, low: str = 
     reply = _naming(low)
     if reply is None or set(reply.group("said").split()) & _NOT_A_MEMBER:
         return []  # a question of its own ("what is driving demand there?") stays the search it was read as
+    if "prep" in reply.groupdict() and not reply.group("prep"):
+        return []  # "how much of it was driven by price?": a member only when one is tagged by the words (the probe)
     leftover = " ".join(w for w in leftover.split() if w not in _CAME) or leftover  # "how much came from X": X
     key = metrics[0]
     said = metric_phrases(prev.words if prev is not None else []).get(key) or METRICS[key].label.lower()
@@ -75,7 +77,7 @@ _REPLY_NAMING = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|also|now)\W+)*(?:what\s+
 # "how much of that came from franchised restaurants?", "how much of it was from the US?": a part of the thread's
 # figure, named by where it came from; the same reply as "and franchised restaurants?", put as a question
 _PART_NAMING = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|also|now)\W+)*how\s+much\s+(?:of\s+(?:it|that|this|those|them|the\s+total)\s+)?"
-                          r"(?:(?:came|comes|come|was|were|is|are)\s+)?(?:from|in|through|out\s+of)\s+"
+                          r"(?:(?:came|comes|come|was|were|is|are)\s+)?(?P<prep>(?:from|in|through|out\s+of)\s+)?"
                           r"(?:the\s+|its\s+|their\s+)?(?P<said>[a-z][\w&'.\- ]{1,40}?)\s*[?.!]*\s*$")
 
 
