@@ -38,7 +38,8 @@ from agent.planning.across import across_companies, relation_asked
 from agent.planning.conventions import (day_count, missing_divisor, on_day_count, per_diluted_share, unapplied_average,
                                         without_balance_asides, without_day_count, without_diluted, without_unadjusted)
 from agent.planning.figure_kinds import kind_of_thread
-from agent.planning.followups import (ACKNOWLEDGED, PRICED, asks_of_thread, years_shown, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
+from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
+                                      PRICED, asks_of_thread, years_shown,
                                       FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
                                       asked_of_thread, aspect_of_thread, bare_ranking, chooses_among,
                                       asks_more, asks_response, asks_use, asks_what_happened, comments_on_thread,
@@ -63,8 +64,8 @@ from agent.planning.prose_search import prose_search
 from agent.planning.reading import Reading, read
 from agent.planning.reply_words import BACK_TO, INSTEAD, reply_spelled, subject_spelled
 from agent.planning.restated import without_restatements
-from agent.planning.route import (ASKS, FOOTNOTE_WORLD, REFUSAL_DETAIL, SMALL_TALK, help_with, masked, message_kind, refusal_by_meaning,
-                                  small_talk)
+from agent.planning.route import (ASKS, FOOTNOTE_WORLD, REFUSAL_DETAIL, SMALL_TALK, help_with, masked, message_kind,
+                                  refusal_by_meaning, small_talk)
 from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_artefact, asks_what_footnote_is,
                                   company_future, falls_due, filing_framed, forward_looking, greets_first,
                                   meta_intent, names_kept, opening_small_talk, out_of_scope, spelled_out,
@@ -614,7 +615,6 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                 covered=any(m.kind == "company" for m in r.matches),
                                 thread=thread is not None,
                                 unanchored=not (r.matches or r.measures or r.unmappable), topic_only=topic_only)
-    # "what's happening there?", "how is the gaming market changing?" in a thread: a question put about its subject
     # "what's happening there?", "how is the gaming market changing?" in a thread: a question put about its subject
     ciks = {directory.by_ticker.get(t.upper()) for t in thread.tickers} - {None} if thread is not None else set()
     thread_phrase = None
