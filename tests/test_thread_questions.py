@@ -86,11 +86,13 @@ def test_those_years_are_every_year_the_thread_just_showed(directory):
     assert one.fiscal_years == [2024], one  # naming no years keeps the last
 
 
-def test_a_part_of_the_figure_named_in_a_question_is_its_member(directory):
-    for said in ("how much of it came from the US?", "and in the US?", "how much of that was from the US?"):
+def test_a_country_in_a_reply_is_a_part_of_the_figure_never_a_company(directory):
+    for said in ("and in the US?", "what about the US?"):
         p = planned(directory, "Apple revenue 2024", said)
         assert p.route == "domain" and p.tickers == ["AAPL"], (said, p)
         assert any(k.startswith("line:us|") for k in p.metrics), (said, p)
+    asked = planned(directory, "Apple revenue 2024", "how much of it came from the US?")
+    assert asked.route == "domain" and asked.tickers == ["AAPL"], asked  # never U.S. Bancorp
     uk = planned(directory, "Apple revenue 2024", "and the UK?")
     assert uk.route == "domain" and uk.tickers == ["AAPL"] and uk.lone_name is None, uk  # never a company "UK"
 
@@ -103,6 +105,8 @@ def test_a_plural_growth_rate_is_the_growth_rate(directory):
 def test_a_lowercase_term_the_threads_filings_write_is_no_company(directory):
     p = planned(directory, "walmart revenue fy2025", "and what about e-commerce?")
     assert p.route == "domain" and p.tickers == ["WMT"] and p.lone_name is None, p
+    # what the filing says of it, or its member's figure when one is tagged by the word: never a line of revenue
+    assert p.intent == "qualitative" and not p.metrics, p
     named = planned(directory, "walmart revenue fy2025", "and what about zorblax?")  # no word of theirs
     assert named.route == "refusal" or named.lone_name, named
 
@@ -152,3 +156,17 @@ def test_a_figure_said_against_a_named_year_shows_both(directory):
     assert p.route == "domain" and p.fiscal_years == [2022, 2024] and p.metrics == ["revenue"], p
     why = planned(directory, "Tesla revenue 2024", "why was it lower than 2023?")
     assert why.fiscal_years == [2024] and why.intent == "qualitative", why  # its cause: the later year's discussion
+
+
+def test_a_part_asked_of_the_figure_is_probed_as_its_member(directory):
+    """"how much of it came from the US?" is searched in prose with the figure's member of that name as its probe
+    (the member's figure when the company tags one); a driver ("price increases") probes no member of its own."""
+    from agent.planning.plan import Plan
+    from agent.planning.thread_members import part_probed
+
+    figure = Plan(route="domain", intent="numeric", tickers=["AAPL"], metrics=["revenue"], fiscal_years=[2024])
+    prose = Plan(route="domain", intent="qualitative", tickers=["AAPL"], fiscal_years=[2024], probe=["line:came us"])
+    assert part_probed(prose.model_copy(), figure, "how much of it came from the US?").probe == ["dim:revenue|us"]
+    assert part_probed(prose.model_copy(), figure, "what drove it?").probe == ["line:came us"]  # no part named
+    after_prose = figure.model_copy(update={"intent": "qualitative"})
+    assert part_probed(prose.model_copy(), after_prose, "how much of it came from the US?").probe == ["line:came us"]

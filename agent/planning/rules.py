@@ -70,7 +70,7 @@ from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_
                                   company_future, falls_due, filing_framed, forward_looking, greets_first,
                                   meta_intent, names_kept, opening_small_talk, out_of_scope, spelled_out,
                                   strip_quotes, thread_outlook)
-from agent.planning.thread_members import member_reply
+from agent.planning.thread_members import member_reply, part_probed
 from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, is_share_of_revenue, less_than_thread,
                                    modified_figure, relative_to_thread, share_of_revenue, usable_previous)
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
@@ -358,7 +358,8 @@ def _plan_written(text: str, *, previous: Plan | None = None, directory: Company
         if names_more_formulas(plan, as_written):
             return said_in_words(plan, text or "", directory, previous)  # "what % of revenue was COGS": a ratio
         return said_in_words(as_written, text or "", directory, previous)
-    return said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory, previous)
+    return part_probed(said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory,
+                                     previous), usable_previous(previous), text or "")
 
 
 # a filing named ("hello Nvidia 10-K"): a request for it, however it opens
@@ -939,13 +940,19 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             # thing to search for. A word that may be a name typed in lower case ("what about samsung?")
             # stays a company asked about, refused as one, never answered for the thread's company.
             about, named = None, None
-        if named and (about is None or about[0] == "no_company") and (
-                named.upper().replace(".", "") in ACRONYMS  # "and the UK?": a country or a term, never a name
-                or (named == named.lower() and common_term(named, prev, directory))):
+        if named and (about is None or about[0] == "no_company") and named.upper().replace(".", "") in ACRONYMS:
+            about, named, term = None, None, True  # "and the UK?": a country or a term, never a company's name
+        elif named and (about is None or about[0] == "no_company") and named == named.lower() \
+                and common_term(named, prev, directory):
             # "and what about e-commerce?" after Walmart's revenue: a term typed in lower case that the thread's
-            # filings write in their own prose is theirs, never a company's name: its member's figure when the
-            # company tags one (a probe), else what the filing says of it
+            # filings write in their own prose is theirs, never a company's name, nor a line of the thread's
+            # figure: its member's figure when the company tags one by the word (a probe), else what the
+            # filing says of it
             about, named, term = None, None, True
+            r.has_topic, measures = True, []
+            if "metrics" in inherited:
+                inherited.remove("metrics")
+                sources.pop("metrics", None)
         if about and named and member_reply(prev) and not r.measures and not r.unmappable \
                 and (about[0] == "no_company" or re.search(rf"(?i)\bthe\s+{re.escape(named)}\b", outside)):
             # "what about the Americas?", "and Sporting Equipment?" after a figure: a member of that figure when the
