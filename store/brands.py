@@ -25,3 +25,20 @@ def chunks_naming(conn: psycopg.Connection, phrase: str, *, limit: int = 600) ->
     with conn.cursor() as cur:
         cur.execute(CHUNKS_NAMING, {"phrase": phrase, "limit": limit})
         return [(int(cik), text) for cik, text in cur.fetchall()]
+
+
+# how many chunks of these companies' filings hold the phrase in any case, counted up to a cap
+CHUNKS_WRITING = """
+SELECT count(*) FROM (
+    SELECT 1 FROM chunks
+    WHERE cik = ANY(%(ciks)s) AND tsv @@ phraseto_tsquery('english', %(phrase)s)
+    LIMIT %(cap)s
+) AS held
+"""
+
+
+def chunks_writing(conn: psycopg.Connection, phrase: str, ciks: list[int], *, cap: int = 50) -> int:
+    """Chunks of the filings of `ciks` whose words include `phrase` (stemmed, any case), at most `cap`."""
+    with conn.cursor() as cur:
+        cur.execute(CHUNKS_WRITING, {"phrase": phrase, "ciks": list(ciks), "cap": cap})
+        return int(cur.fetchone()[0])

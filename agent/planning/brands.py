@@ -46,6 +46,7 @@ from agent.retrieval.concepts import find_phrases, normalize
 MIN_CHUNKS = 3  # a word no dictionary holds: named in at least this many of the maker's chunks
 DOMINANCE = 2.5  # and this many times as often as in the next company's filings
 WORD_MIN_CHUNKS = 8  # an everyday word ("Peacock", "Cadillac"): more mentions
+WRITTEN_CHUNKS = 3  # a phrase of a thread's question its companies' filings write: in this many chunks
 WORD_DOMINANCE = 5.0  # and a clearer lead
 SPLIT_SHARE = 0.8  # two or three companies holding this share of the mentions: ask which one
 MAX_LOOKUPS = 3  # candidate words looked up per message
@@ -95,6 +96,23 @@ def corpus_lookup(db) -> Lookup:
             cache[key] = rows
         return rows
 
+    def writes(phrase: str, ciks: frozenset[int]) -> int:
+        from store.brands import chunks_writing
+
+        key = (phrase.lower(), ciks)
+        with lock:
+            if key in written:
+                return written[key]
+        with db.connection() as conn:
+            n = chunks_writing(conn, phrase, sorted(ciks))
+        with lock:
+            if len(written) > 4096:
+                written.clear()
+            written[key] = n
+        return n
+
+    written: dict[tuple[str, frozenset[int]], int] = {}
+    lookup.writes = writes  # type: ignore[attr-defined]
     return lookup
 
 
@@ -271,6 +289,14 @@ def written_by(phrase: str, ciks: set[int]) -> bool:
     counts = lookup(phrase) if lookup is not None else []
     least = WORD_MIN_CHUNKS if everyday(phrase) else MIN_CHUNKS
     return any(cik in ciks and n >= least for cik, n in counts)
+
+
+def writes_phrase(phrase: str, ciks: set[int], least: int = WRITTEN_CHUNKS) -> bool:
+    """These companies' filings write `phrase` (in any case, as words of their own prose) in at least `least`
+    chunks: a market, product or activity of theirs ("gaming market", "housing market"), whoever else writes
+    it. False when no lookup is lent, or the lookup counts no such thing."""
+    writes = getattr(_LOOKUP.get(), "writes", None)
+    return bool(ciks) and writes is not None and writes(phrase, frozenset(ciks)) >= least
 
 
 def registrant_not_theirs(text: str, directory: CompanyDirectory, thread: list[str]) -> tuple[str, Company] | None:

@@ -12,7 +12,7 @@ import re
 
 from agent.planning.brands import best_known, everyday, name_goes_on, named_by, uncovered_registrant
 from agent.planning.companies import CompanyDirectory, CompanyMatch, named_beside, norm_name
-from agent.planning.company_words import NAME_QUALIFIERS, english_words
+from agent.planning.company_words import ACRONYMS, NAME_QUALIFIERS, english_words
 from agent.planning.lowercase_names import company_word, lowercase_listed, registrant_ciks
 from agent.planning.followups import lead_subject, unknown_subject
 from agent.planning.plan import Plan
@@ -143,8 +143,8 @@ def named_unknown_company(outside: str) -> str | None:
         low = token.lower()
         if token not in guess or low in STOPWORDS or normalize(token) in MEASURE_PHRASES:
             continue
-        if expand_query(low) != low or route_items(low)[1]:
-            continue  # an abbreviation analysts use (AI, FX, R&D) or a topic
+        if expand_query(low) != low or route_items(low)[1] or token.upper().replace(".", "") in ACRONYMS:
+            continue  # an abbreviation analysts use (AI, FX, R&D), a country ("the US"), or a topic
         return guess
     return None
 

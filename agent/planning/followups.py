@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from agent.planning.company_words import LEGAL_SUFFIXES, english_words
+from agent.planning.company_words import ACRONYMS, LEGAL_SUFFIXES, english_words
 from agent.retrieval.concepts import normalize
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.planning.topics import SECTION_ONLY, STOPWORDS, metric_query, route_items
@@ -182,6 +182,8 @@ def unknown_subject(name: str, directory) -> tuple[str, str] | None:
     if not words:
         return None
     core = [w for w in words if w not in LEGAL_SUFFIXES] or words  # "arm holdings": Arm
+    if len(core) == 1 and core[0].upper() in ACRONYMS:
+        return None  # "and in the US?", "what about AI?": a country or a term, never the registrant it begins (USB)
     ticker_of = directory.by_ticker.get(core[0].upper()) if len(core) == 1 else None
     if ticker_of is not None and directory.companies[ticker_of].covered:
         return "no_company", name  # "same for v": a covered company's ticker (read again as one), never V.F. Corp
@@ -227,7 +229,7 @@ _ASKING = frozenset("""say says said tell more else anything something detail de
     had having been be being will would could should might may can around over regarding year years prior previous
     before after earlier later last next fiscal fy yr yrs quarter quarters period annual or if but not than change changed
     changes changing increase increased decrease decreased grow grew rise rose fall fell drop dropped decline declined
-    shrink shrank shrunk shrinking
+    shrink shrank shrunk shrinking doing faring performing trending shaping
     jump jumped up down went move moved so bad good worse better big low high weak weaker strong stronger poor soft
     softer solid both each either neither all two three four compare compared comparison differ differs
     different difference versus vs too affect affects affected impact impacts impacted hurt exposed 10-k 10-ks filing
@@ -633,3 +635,55 @@ def compared_word(outside: str) -> str | None:
     """The one word a reply compares the thread's subject with ("compare that with ford" -> "ford")."""
     m = _COMPARED_WORD.search(outside)
     return m.group(1) if m else None
+
+
+# A question's form: a question mark, or an opening question word ("what's happening there", "is that shrinking")
+_QUESTION = re.compile(r"\?\s*$|^\W*(?:(?:and|so|but|ok(?:ay)?|hmm+|wow)\W+)*(?:what|what's|whats|which|how|how's|hows|why|"
+                       r"where|who|is|are|was|were|does|do|did|has|have|any)\b")
+_TO_US = re.compile(r"\b(?:you|your|yours|yourself|u|ur|footnote)\b")
+
+
+# What a refusal of stock prices or valuations is about: a market of the company's business is none of it
+PRICED = re.compile(r"\b(?:pric\w*|stocks?|shares?|valu\w*|worth|cap|capitali[sz]ation|trad\w*|buy|sell|invest\w*|"
+                    r"ticker|quote|yield|multiple|p/?e)\b")
+
+
+def asks_of_thread(low: str, thread, written, *, pointing: bool = True) -> str | None:
+    """The message is a question put about the thread's subject: it names no company of its own (the caller
+    checks), speaks not to Footnote, and either points back at what the thread discussed ("what's happening
+    there?", "is that shrinking?"; only when `pointing`) or says its subject in a phrase the thread's companies'
+    filings write (`written(phrase)`: "how is the gaming market changing?" after Nvidia's gaming revenue).
+
+    Why: such a message alone reads like small talk ("what's happening?") or an off-topic question (a
+    market, not a company); in a thread about a company's figure or filing it asks that filing, and its
+    words decide which part. Returns the phrase the filings write ("gaming market"), "" for a question that
+    only points back, None for no such question."""
+    if thread is None or thread.route != "domain" or not thread.tickers:
+        return None
+    said = ACKNOWLEDGED.sub("", low).strip()
+    if not said or not _QUESTION.search(said) or _TO_US.search(said):
+        return None
+    own = _possessive_free(own_subject(said))
+    # the subject's words as the filings would put them: "housing market" of "what is the housing market doing?"
+    spans = [" ".join(own[i:i + n]) for n in range(len(own), 0, -1) for i in range(len(own) - n + 1)]
+    spans = [p for p in spans if " " in p] if len(own) > 1 else spans
+    phrase = next((p for p in spans[:6] if written(p)), None)
+    if phrase is None and pointing and points_back(said):
+        return ""
+    return phrase
+
+
+# "in those years", "for both years", "each year": every year the thread showed its figures for, not only the last
+THOSE_YEARS = re.compile(r"\b(?:(?:those|these|both|the\s+two|all\s+(?:those|these|three|the)|each\s+of\s+(?:those|these|the))"
+                         r"\s+(?:fiscal\s+)?years|(?:each|either|every)\s+(?:fiscal\s+)?year)\b")
+
+
+def years_shown(prev, low: str) -> list[int]:
+    """The years a reply pointing at "those years" means: the thread's last years and the ones it showed the same
+    companies at just before (`Plan.years_before`), when that adds a year; else none.
+
+    Why: "meta revenue 2023", "and 2024?", "capex in those years?" asks both years, though the last plan held one."""
+    if prev is None or not THOSE_YEARS.search(low) or not prev.years_before or not prev.fiscal_years:
+        return []
+    shown = sorted({*prev.fiscal_years, *prev.years_before})
+    return shown if len(shown) > len(set(prev.fiscal_years)) else []

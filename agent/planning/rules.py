@@ -18,10 +18,11 @@ import re
 import unicodedata
 
 from agent.planning.asides import aside_words, set_aside
-from agent.planning.brands import covered_by_word, registrant_not_theirs, uncovered_registrant, written_by
+from agent.planning.brands import (covered_by_word, registrant_not_theirs, uncovered_registrant, writes_phrase,
+                                   written_by)
 from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
-from agent.planning.company_words import NON_REGISTRANTS, english_words
+from agent.planning.company_words import ACRONYMS, NON_REGISTRANTS, english_words
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
                                              named_unknown_company, names_as_written, names_the_company, registrant_named,
                                              owned_units, uncovered_mentions, unknown_owner, weak_mention, whole_name)
@@ -38,6 +39,7 @@ from agent.planning.conventions import (day_count, missing_divisor, on_day_count
                                         without_balance_asides, without_day_count, without_diluted, without_unadjusted)
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
+                                      PRICED, asks_of_thread, years_shown,
                                       FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
                                       asked_of_thread, aspect_of_thread, bare_ranking, chooses_among,
                                       asks_more, asks_response, asks_use, asks_what_happened, comments_on_thread,
@@ -62,13 +64,13 @@ from agent.planning.prose_search import prose_search
 from agent.planning.reading import Reading, read
 from agent.planning.reply_words import BACK_TO, INSTEAD, reply_spelled, subject_spelled
 from agent.planning.restated import without_restatements
-from agent.planning.route import (ASKS, FOOTNOTE_WORLD, SMALL_TALK, help_with, masked, message_kind, refusal_by_meaning,
-                                  small_talk)
+from agent.planning.route import (ASKS, FOOTNOTE_WORLD, REFUSAL_DETAIL, SMALL_TALK, help_with, masked, message_kind,
+                                  refusal_by_meaning, small_talk)
 from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_artefact, asks_what_footnote_is,
                                   company_future, falls_due, filing_framed, forward_looking, greets_first,
                                   meta_intent, names_kept, opening_small_talk, out_of_scope, spelled_out,
                                   strip_quotes, thread_outlook)
-from agent.planning.thread_members import member_reply
+from agent.planning.thread_members import member_reply, part_probed
 from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, is_share_of_revenue, less_than_thread,
                                    modified_figure, relative_to_thread, share_of_revenue, usable_previous)
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
@@ -356,7 +358,8 @@ def _plan_written(text: str, *, previous: Plan | None = None, directory: Company
         if names_more_formulas(plan, as_written):
             return said_in_words(plan, text or "", directory, previous)  # "what % of revenue was COGS": a ratio
         return said_in_words(as_written, text or "", directory, previous)
-    return said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory, previous)
+    return part_probed(said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory,
+                                     previous), usable_previous(previous), text or "")
 
 
 # a filing named ("hello Nvidia 10-K"): a request for it, however it opens
@@ -503,6 +506,14 @@ def thread_word(word: str, prev: Plan, directory: CompanyDirectory) -> bool:
     return bool(ciks) and written_by(word.strip(), ciks)
 
 
+def common_term(word: str, prev: Plan, directory: CompanyDirectory) -> bool:
+    """The thread's companies' filings write `word` in their prose (as typed, or run together: "e-commerce" as
+    "eCommerce"), in WRITTEN_CHUNKS chunks at least: a term of their business."""
+    ciks = {directory.by_ticker.get(t.upper()) for t in prev.tickers} - {None}
+    forms = dict.fromkeys([word, re.sub(r"[-\s]+", "", word)])
+    return any(writes_phrase(f, ciks) for f in forms if f)
+
+
 def tickers_as_written(text: str, tickers: list[str]) -> str:
     """The text with each of `tickers` typed in lowercase written in capitals ("pg's" as "PG's"): a lowercase
     ticker counts as a company only beside something asked of a filing, and a formula cut out of the message
@@ -605,6 +616,17 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                 covered=any(m.kind == "company" for m in r.matches),
                                 thread=thread is not None,
                                 unanchored=not (r.matches or r.measures or r.unmappable), topic_only=topic_only)
+    # "what's happening there?", "how is the gaming market changing?" in a thread: a question put about its subject
+    ciks = {directory.by_ticker.get(t.upper()) for t in thread.tickers} - {None} if thread is not None else set()
+    thread_phrase = None
+    if not r.matches and kind in ("meta", "refuse") and detail in (*SMALL_TALK, OFF_TOPIC_DETAIL):
+        thread_phrase = asks_of_thread(low, thread, lambda p: writes_phrase(p, ciks))
+    elif not r.matches and kind == "refuse" and detail == REFUSAL_DETAIL["price"] and not PRICED.search(low):
+        # "market" alone reads as a valuation: a market the filings write, with no price asked, is none
+        thread_phrase = asks_of_thread(low, thread, lambda p: writes_phrase(p, ciks), pointing=False)
+    thread_asked = thread_phrase is not None
+    if thread_asked:
+        kind, detail = "domain", None
     meta = meta_intent(chat)
     asks_help = meta == "help" or (kind, detail) == ("meta", "help")  # by rule or by resemblance
     task = help_with(chat) if asks_help and not (r.matches or subject) else None
@@ -631,7 +653,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         # "what were they spent on?" after capex: what the filing says the figure went to, beside it
         r.why, r.measures, r.growth = True, [], False
     if figure_thread and not r.why and (asks_what_happened(low) or (
-            thread.intent in FIGURE_INTENTS and asks_more(low) and not own_subject(low))):
+            thread.intent in FIGURE_INTENTS and asks_more(low) and not own_subject(low))
+            or (thread_asked and not own_subject(low) and not r.growth and not FIGURE_CUE.search(low))):
         r.why = True  # "what happened?", "tell me more" after a figure: what the filing says moved it
     if figure_thread and BY_HOW_MUCH.search(low):
         r.growth = r.absolute = True  # "by how much?": the thread's figure's change, in its unit
@@ -709,7 +732,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # a prose thread's follow-up ("which one is more exposed?", "how does that compare to Pepsi?") stays
     # prose: a word no figure takes is its subject, and two companies are compared on the thread's topic
     prose_thread = prev is not None and followup and prev.intent == "qualitative" and not r.measures
-    if prose_thread and r.unmappable and not FIGURE_ASK.search(low):
+    # so does a question about a figure's thread in a phrase its filings write ("what is the housing market doing?")
+    asked_in_prose = bool(thread_phrase) and followup and not r.measures and not FIGURE_CUE.search(low)
+    if asked_in_prose and not r.unmappable:
+        r.has_topic = True  # its subject is the phrase, searched in the thread's filings, never a line of its figure
+    if r.unmappable and ((prose_thread and not FIGURE_ASK.search(low)) or asked_in_prose):
         r.unmappable, r.has_topic = None, r.has_topic or bool(r.items)
     elif prev is not None and followup and prev.intent == "qualitative" and r.unmappable and not r.tickers \
             and route_items(r.unmappable.lower())[1]:
@@ -734,10 +761,17 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         # the thread has shown, so the later one's growth over the year before it ("how much did it
         # grow that year?" points at the year shown, and keeps it)
         year_fields["fiscal_years"] = [prev.fiscal_years[0] + 1]
+    shown_years = years_shown(prev, low) if years_inherited and not r.tickers else []
+    if shown_years:  # "capex in those years?" after 2023, then 2024: both
+        year_fields.update(fiscal_years=shown_years, latest=False, year_offsets=[])
     base_year = year_of_change(r, low, prev)
     if base_year is not None:
         # "the change from fy2023", "growth over 2022": the year named is the base, the asked year the next
-        year_fields.update(fiscal_years=[base_year], latest=False, year_offsets=[])
+        named_base = r.years.years[0]
+        # "is that more than 2022?" after a 2024 figure: both figures, side by side, never the later alone
+        both = not r.why and not r.growth and prev is not None and named_base < base_year
+        year_fields.update(fiscal_years=[named_base, base_year] if both else [base_year], latest=False,
+                           year_offsets=[])
     if years_inherited and r.why and len(year_fields.get("fiscal_years") or []) > 1:
         # "what drove it?" after a three-year trend: the latest year's discussion, which compares it
         # with the year before, not the oldest year's filing
@@ -890,7 +924,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         if other_registrant:  # "and Toyota in 2022?" after Ford: Toyota, never Ford's 2022
             word, company = other_registrant
             return refusal_plan("not_covered", f"{word} ({company.ticker})", tickers=[company.ticker], **carry)
-        named = lead_subject(unthreaded)
+        named, term = lead_subject(unthreaded), False
         if named and (r.kind or implied_measures(named.lower())):
             named = None  # "what about profitability?": a figure's word, no company's name
         about = unknown_subject(named, directory) if named else None
@@ -906,6 +940,19 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             # thing to search for. A word that may be a name typed in lower case ("what about samsung?")
             # stays a company asked about, refused as one, never answered for the thread's company.
             about, named = None, None
+        if named and (about is None or about[0] == "no_company") and named.upper().replace(".", "") in ACRONYMS:
+            about, named, term = None, None, True  # "and the UK?": a country or a term, never a company's name
+        elif named and (about is None or about[0] == "no_company") and named == named.lower() \
+                and common_term(named, prev, directory):
+            # "and what about e-commerce?" after Walmart's revenue: a term typed in lower case that the thread's
+            # filings write in their own prose is theirs, never a company's name, nor a line of the thread's
+            # figure: its member's figure when the company tags one by the word (a probe), else what the
+            # filing says of it
+            about, named, term = None, None, True
+            r.has_topic, measures = True, []
+            if "metrics" in inherited:
+                inherited.remove("metrics")
+                sources.pop("metrics", None)
         if about and named and member_reply(prev) and not r.measures and not r.unmappable \
                 and (about[0] == "no_company" or re.search(rf"(?i)\bthe\s+{re.escape(named)}\b", outside)):
             # "what about the Americas?", "and Sporting Equipment?" after a figure: a member of that figure when the
@@ -931,7 +978,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         # an ordinary word ("what about samsung?"), or a name beside a measure ("what about sony's net
         # income?"): a line or segment of the thread's company, or else a name
         # "how about its margin?": "its" is the thread's company, so the word is no other company's name
-        lone = None if about_the_company(low) else named or lead_name(outside)
+        lone = None if about_the_company(low) or term else named or lead_name(outside)
     if prev is not None and prev.tickers:
         if not tickers and (domain_signal or followup):
             tickers = list(prev.tickers)
@@ -1030,6 +1077,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         own_years(plan, prev, years_inherited or sources.get("fiscal_years", "").startswith("thread"))
 
     qualitative = prose_search(plan, r, prev, followup, inherited)
+    if qualitative and asked_in_prose:
+        plan.topic = thread_phrase  # the phrase its filings write, not the verbs around it ("doing")
     if qualitative and years_inherited:
         latest_for_newcomers(plan, prev, directory)  # "what about AMD?" after Amazon's 2024 10-K: AMD's latest
     plan.inherited = inherited

@@ -173,6 +173,14 @@ def less_than_thread(raw: str, previous: Plan | None) -> str:
     return f"and {METRICS[key].synonyms[0]} minus {m.group('other')}?"  # "and": the thread's companies and year
 
 
+# "what percentage of that was footwear?", "what share of it came from the US?": a part's share of the thread's figure
+_PART_SHARE = re.compile(
+    r"^\W*(?:(?:and|so|now|ok(?:ay)?|then)\W+)*(?:what|which)(?:'s|\s+is|\s+was)?\s+(?:the\s+)?"
+    r"(?:percent(?:age)?|share|portion|proportion|fraction|%)\s+of\s+(?:that|it|this|those|them|the\s+total)\s+"
+    r"(?:(?:was|is|were|are|came|comes|come)\s+)?(?:(?:from|in|by)\s+)?(?:its\s+|their\s+)?"
+    r"(?P<part>(?:the\s+)?[a-z][\w&'.\- ]{0,40}?)\W*$", re.I)
+
+
 def relative_to_thread(raw: str, previous: Plan | None) -> str:
     """A follow-up that divides the thread's figure by another ("what's that relative to equity?")
     is that quotient, written out as a formula the formula reader takes ("total debt over equity"),
@@ -191,6 +199,10 @@ def relative_to_thread(raw: str, previous: Plan | None) -> str:
         # "as a % of revenue?" after D&A, which the catalogue has no share for: that quotient in
         # percent, written out for the formula reader, never revenue itself
         return f"and {METRICS[key].synonyms[0]} as a percentage of revenue?"
+    part = _PART_SHARE.match(raw)
+    if part is not None and key in METRICS and METRICS[key].unit == "USD":
+        # "what percentage of that was footwear?" after Nike's revenue: that part's share of the thread's figure
+        return f"and what share of {METRICS[key].synonyms[0]} came from {part.group('part')}?"
     m = _RELATIVE.match(raw)
     if m is None or key not in METRICS:
         return raw

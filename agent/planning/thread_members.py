@@ -50,7 +50,10 @@ def member_of_thread_metric(metrics: list[str], leftover: str, prev, low: str = 
         return []  # after "why did revenue rise?", "and commercial airplanes?" asks the same why of it: a search
     reply = _REPLY_NAMING.match(low)
     if reply is None or set(reply.group("said").split()) & _NOT_A_MEMBER:
-        return []  # a question of its own ("what is driving demand there?") stays the search it was read as
+        # a question of its own ("what is driving demand there?") stays the search it was read as; so does a part
+        # asked for ("how much of that came from price increases?"): a member's figure only when the company tags
+        # a member by the words (member_probe), else what the filing says of it
+        return []
     key = metrics[0]
     said = metric_phrases(prev.words if prev is not None else []).get(key) or METRICS[key].label.lower()
     phrase = f"{leftover} {said}"
@@ -71,6 +74,18 @@ def thread_metric_words(plan, prev) -> list[dict]:
 # "and services?", "what about the americas?": a reply naming one thing, after a figure
 _REPLY_NAMING = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|also|now)\W+)*(?:what\s+about|how\s+about|and|same\s+for|now)\s+"
                            r"(?:the\s+|its\s+|their\s+)?(?P<said>[a-z][\w&'.\- ]{1,40}?)\s*[?.!]*\s*$")
+# "how much of that came from franchised restaurants?", "how much of it was from the US?": a part of the thread's
+# figure, named by where it came from; the same reply as "and franchised restaurants?", put as a question
+_PART_NAMING = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|also|now)\W+)*how\s+much\s+(?:of\s+(?:it|that|this|those|them|the\s+total)\s+)?"
+                          r"(?:(?:came|comes|come|was|were|is|are)\s+)?(?P<prep>(?:from|in|through|out\s+of)\s+)?"
+                          r"(?:the\s+|its\s+|their\s+)?(?P<said>[a-z][\w&'.\- ]{1,40}?)\s*[?.!]*\s*$")
+
+
+def _naming(low: str):
+    """The reply naming one thing of the thread's figure ("and services?", "how much of it came from the US?")."""
+    return _REPLY_NAMING.match(low) or _PART_NAMING.match(low)
+
+
 _NOT_A_MEMBER = frozenset("it them that this those these why how what risks risk strategy outlook guidance".split())
 
 
@@ -80,7 +95,7 @@ def member_probe(prev, low: str) -> list[str]:
     name (agent.retrieval.fetch); otherwise the reply stays the passage search it was read as."""
     if prev is None or prev.intent not in ("numeric", "trend", "compare") or prev.period:
         return []
-    m = _REPLY_NAMING.match(low)
+    m = _naming(low)
     if m is None:
         return []
     said = m.group("said").strip()
@@ -115,3 +130,17 @@ def topic_of_reply(plan, prev, low: str) -> str | None:
     if _WHOLE_COMPANY.search(low) or not plan.metrics or not all(k in METRICS for k in plan.metrics):
         return None
     return prev.topic
+
+
+def part_probed(plan, prev, text: str):
+    """A reply asking how much of the thread's figure came from a part it names ("how much of it came from the
+    US?"), searched in prose since no line bears its words: its probe is the figure's member of that name, so
+    the reply is that member's figure when the company tags one (agent.retrieval.fetch), else what the filing
+    says of it ("how much of that came from price increases?")."""
+    low = re.sub(r"\s+", " ", text.lower().replace("\u2019", "'")).strip()
+    if plan.route != "domain" or plan.intent != "qualitative" or not _PART_NAMING.match(low):
+        return plan
+    probe = member_probe(prev, low)
+    if probe:
+        plan.probe = probe
+    return plan

@@ -52,7 +52,7 @@ FILLER = frozenset(
     exact exactly approximately roughly about around usd dollars dollar million millions billion billions
     thousand thousands mm bn k m answer only round rounded nearest
     over time trend trends trending history historical historically evolution evolve evolved evolving trajectory
-    growth grow grew grown growing rate yoy y/y change changed changes up down increase increased decrease
+    growth grow grew grown growing rate rates yoy y/y change changed changes up down increase increased decrease
     decreased decline declined rise rose fall fell improve improved improving improvement worsening
     go goes going gone went headed heading out
     much % fast quickly quick slow slowly big large small high low far

@@ -43,6 +43,8 @@ _SPAN = re.compile(
 # "two years ago", and in a thread "two years earlier" / "three years before": that many back, one year
 # ("the two years before that" counts the years between, and stays a span)
 _AGO = re.compile(r"(?<!\bthe\s)\b(two|three|four|five|\d{1,3})\s+(?:fiscal\s+)?years?\s+(?:ago|earlier|before|prior)\b", re.I)
+# "the two years before (that)", "the three years prior": that many years before the one the thread is on
+_YEARS_BEFORE = re.compile(rf"\bthe\s+{_N}\s+(?:fiscal\s+)?years\s+(?:before|prior|preceding|earlier)\b(?:\s+(?:that|it|then)\b)?", re.I)
 # "two decades ago", "a century ago": that many years before the latest, which no filing reaches
 _AGO_LONG = re.compile(r"\b(a|one|two|three|four|five|\d{1,2})\s+(decades?|century|centuries)\s+(?:ago|earlier|before)\b", re.I)
 # "200 years from now", "in 3 years' time": a year after the latest, which no filing holds yet (refused, never
@@ -134,7 +136,7 @@ def names_prior_filing(text: str) -> bool:
 # Every year phrase the reader takes, so that the word accounting (agent.planning.word_accounting)
 # never leaves one over.
 YEAR_PHRASES = (FILED_IN, PRIOR_FILING, PRIOR_NAMED, _LATEST_FILING, _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN, _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND, _GO_ON, _FEW_SPAN, _FAR_YEAR,
-                _DECADE, _FROM_NOW, _AGO_LONG)
+                _DECADE, _FROM_NOW, _AGO_LONG, _YEARS_BEFORE)
 MIN_YEAR, MAX_YEAR = 1993, 2039
 NO_SUCH_YEAR = 999_999  # what a named year of more than six digits stands for
 
@@ -245,6 +247,11 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
     elif _FEW_SPAN.search(t) and not out.years and not out.since:
         out.latest = True
         out.offsets = list(range(-(FEW_YEARS - 1), 1))
+    elif (m := _YEARS_BEFORE.search(t)) is not None:
+        n = NUMBER_WORDS.get(m.group(1).lower()) or int(m.group(1))
+        out.latest = True
+        out.offsets = list(range(-n, 1))  # shown beside the year the thread is on, as the trend they make
+        out.trend = True
     elif (m := _AGO.search(t)) is not None:
         n = NUMBER_WORDS.get(m.group(1).lower()) or int(m.group(1))
         out.latest = True

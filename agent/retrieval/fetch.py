@@ -165,7 +165,9 @@ def _probe_lines(conn, deps, plan: dict, said: bool = False) -> dict | None:
             return None
         for key in keys:
             if key.startswith("dim:"):
-                if not _names_member(conn, deps, company, key, plan.get("fiscal_years") or []):
+                # a reply after a figure ("and cloud?") names a sibling of the thread's member by a part of its name
+                reply = str((plan.get("slots") or {}).get("tickers", "")).startswith("thread")
+                if not _names_member(conn, deps, company, key, plan.get("fiscal_years") or [], reply=reply):
                     return None
                 continue
             match, candidates = company_line(conn, deps.memo, company["cik"], key)
@@ -188,10 +190,13 @@ def _probe_lines(conn, deps, plan: dict, said: bool = False) -> dict | None:
             "period": plan.get("period") or plan.get("probe_period"), "probe_period": None}
 
 
-def _names_member(conn, deps, company: dict, key: str, years: list[int]) -> bool:
+def _names_member(conn, deps, company: dict, key: str, years: list[int], *, reply: bool = False) -> bool:
     """Whether a `dim:` probe's words name a member exactly (agent.retrieval.segments.find_member) among
     those the company reports the metric for, in the asked year or else its latest: "Subscription" at
-    Adobe is one; "the acquisition" names none and the question stays a passage search."""
+    Adobe is one; "the acquisition" names none and the question stays a passage search. A `reply` to the
+    thread's figure ("and cloud?" after Alphabet's revenue, "and regulatory credits?" after Tesla's automotive
+    sales) also names the one member whose name holds all its words ("Google Cloud", "Automotive regulatory
+    credits"): the user shortens a sibling's name as the thread's context makes it plain."""
     from agent.retrieval.concepts import METRICS
     from agent.retrieval.line_items import tokens
     from agent.retrieval.segments import find_member, key_parts
@@ -210,7 +215,7 @@ def _names_member(conn, deps, company: dict, key: str, years: list[int]) -> bool
     found, exact = find_member(qualifier, [(r.axis, r.member) for r in rows], labels,
                                frozenset(tokens(company.get("name") or "")),
                                metric_words=frozenset(w for w in tokens(" ".join(m.synonyms)) if len(w) > 2))
-    return exact and bool(found)
+    return bool(found) and (exact or (reply and len(found) == 1))
 
 
 def _unprinted_line(conn, deps, plan: dict, cik: int) -> str | None:

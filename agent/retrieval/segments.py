@@ -45,6 +45,9 @@ COUNTRY_WORDS = frozenset(w for names in COUNTRIES.values() for n in names for w
                           if len(w) > 2 and w not in ("united", "new", "south", "great", "arab"))
 
 
+_COUNTRY_NAMES = frozenset(n for names in COUNTRIES.values() for n in names)
+
+
 def _country(member: str) -> tuple[str, ...]:
     code = member.split(":", 1)[1] if member.startswith("country:") else ""
     return COUNTRIES.get(code.upper(), ())
@@ -215,11 +218,20 @@ def _alone_beside(members: list[tuple[str, str]], labels: dict[str, set[str]], m
     for member in {m for _, m in members}:
         for label in labels.get(member, set()):
             seen.setdefault(label.strip(), set()).add(member)
+    # several countries printed beside one member are the places it is broken into (Walmart International's
+    # Canada, China, United Kingdom rows), never its own name: "UK revenue" is no figure of the whole member
+    places: dict[str, int] = {}
+    for label, owners in seen.items():
+        if len(owners) == 1 and label.lower() in _COUNTRY_NAMES:
+            member = next(iter(owners))
+            places[member] = places.get(member, 0) + 1
     out = []
     for label, owners in seen.items():
         if len(owners) != 1 or re.search(r"\d", label) or len(label.split()) > 4:
             continue
         member = next(iter(owners))
+        if label.lower() in _COUNTRY_NAMES and places.get(member, 0) > 1:
+            continue
         words = _key(label)
         if not words or words & metric_words or words & _key(_qname_name(member)) or words <= {"total", "other"}:
             continue
