@@ -313,6 +313,11 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
             dated = dated_period(low)
             if dated is not None and not asks_prose:
                 plan.probe_period = dated.as_dict()  # "customer advances at June 30, 2023": that balance
+            elif dated is None and prev is not None and prev.period and not _WHOLE_YEAR.search(low) \
+                    and "fiscal_years" in plan.inherited:
+                # "and data center?" after a quarter's revenue: that quarter's row, never the fiscal year's, which
+                # answered the reply with the whole year's figure as if the thread had asked for it
+                plan.probe_period = thread_period(prev.period, None).as_dict()
             source = " ".join(w for w in left if w not in ("get", "got", "gets", "bring", "brought", "brings"))
             member = earned_by_member(r, trace, runs, low) if figure and not counted else None
             if _EARNED_FROM.search(low) and figure and source and not counted:

@@ -148,7 +148,7 @@ class Builder:
                   f"{f.end.isoformat()})"),
             ticker=company["ticker"], cik=company["cik"], fiscal_year=f.filing_fiscal_year or fig.fiscal_year,
             accession=f.accession, form=f.form, url=f.url, concept=f.concept, value=_plain(f.value), unit=f.unit,
-            period_end=f.end.isoformat(),
+            period_end=f.end.isoformat(), dims=dict(f.dims),
         )
         self.evidence[ev.id] = ev
         return ev.id
