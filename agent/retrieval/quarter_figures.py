@@ -16,7 +16,7 @@ from agent.answer import Calculation
 from agent.refusals import as_named
 from agent.retrieval.concepts import METRICS
 from agent.composing.draft import Evidence
-from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, display_value
+from agent.retrieval.finance import FORMULAS, NEGATIVE_BASE, FormulaError, Operand, calculate, display_value
 from agent.retrieval.quarters import ORDINAL, Calendar, Figure, Periods
 from agent.state import plan_of
 from agent.retrieval.quarter_members import line_as_member, member_measure
@@ -183,9 +183,21 @@ class Builder:
         cid, bid = self.figure(company, label, cur), self.figure(company, label, base)
         if base.value == 0:
             raise NotHeld("a growth rate on a base of zero")
-        value = ((cur.value - base.value) / abs(base.value) * 100).quantize(Decimal("1E-10"))
         unit = "quarter" if cur.span == "quarter" else "period"
         what = f"the same {unit} a year earlier" if kind == "yoy" else "the prior quarter"
+        if base.value < 0:
+            # a rate over a loss reads backwards ("up 426%" from a loss to a profit), as for a year
+            # (agent.retrieval.finance.negative_base_change): the change in the figure's own unit instead
+            value = cur.value - base.value
+            fig = Figure(value=value, fiscal_year=cur.fiscal_year, span="growth", start=cur.start, end=cur.end,
+                         quarter=cur.quarter, unit=cur.unit)
+            operands = [{"evidence_id": cid, "value": _plain(cur.value), "unit": cur.unit, "fiscal_year": cur.fiscal_year,
+                         "name": cur.period_text(), "period": cur.period_text()},
+                        {"evidence_id": bid, "value": _plain(base.value), "unit": base.unit,
+                         "fiscal_year": base.fiscal_year, "name": base.period_text(), "period": base.period_text()}]
+            formula = f"change on {what} = this period - base period ({NEGATIVE_BASE.replace('prior year', 'base period')})"
+            return self._calc(company, f"{label} change", fig, operands, formula, _plain(value), cur.unit), what
+        value = ((cur.value - base.value) / abs(base.value) * 100).quantize(Decimal("1E-10"))
         fig = Figure(value=value, fiscal_year=cur.fiscal_year, span="growth", start=cur.start, end=cur.end,
                      quarter=cur.quarter, unit="percent")
         operands = [{"evidence_id": cid, "value": _plain(cur.value), "unit": cur.unit, "fiscal_year": cur.fiscal_year,
@@ -464,6 +476,28 @@ def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder, phra
             source = cal if m.instant else m.p
             wanted = [(fy, q) for fy, q, _ in source.three_month_ends()][-min(period.get("count") or 4, MAX_QUARTERS):]
         cells = []
+        if growth and not formula and not m.instant:
+            # "quarterly revenue growth": each quarter's growth on the same quarter a year earlier, never the
+            # quarters' revenue itself, which answered the growth asked with the levels
+            skipped = []
+            for fy, q in wanted:
+                fig, prior = value_of(("quarter", fy, q)), value_of(("quarter", fy - 1, q))
+                if fig is None or prior is None or prior.value == 0:
+                    continue
+                if prior.value < 0:
+                    skipped.append(spoken(fy, q))
+                    continue
+                calc_id, what_base = b.growth(company, label, fig, prior, "yoy")
+                cells.append(_growth_cell(base, b, calc_id, fig, prior, what_base, note, latest))
+            if not cells:
+                raise NotHeld(f"the quarters of fiscal {period['fiscal_year']} and the same quarters a year earlier, "
+                              "the bases of their growth rates" if period.get("fiscal_year") else
+                              "any quarter with the same quarter a year earlier, the base of its growth rate")
+            if skipped:
+                left = f"{', '.join(skipped)} left out: the same quarter a year earlier was negative, so a growth rate would mislead."
+                for c in cells:
+                    c["note"] = " ".join(x for x in (c.get("note"), left) if x)
+            return cells
         for fy, q in wanted:
             if m.instant and not formula:
                 end = next((e for efy, eq, e in cal.quarter_ends() if (efy, eq) == (fy, q)), None)
@@ -498,6 +532,7 @@ def _growth_cell(base: dict, b: Builder, calc_id: str, fig: Figure, prior: Figur
     return {**base, "label": f"{base['label']} growth", "fiscal_year": fig.fiscal_year, "evidence_id": calc_id,
             "display": calc["display"], "period": fig.period_text(), "end": fig.end.isoformat(), "quarter": fig.quarter,
             "growth": {"base": what, "value": calc["value"], "current": display_value(fig.value, fig.unit),
+                       "change": calc["unit"] != "percent",
                        "prior": display_value(prior.value, prior.unit), "prior_period": prior.period_text()},
             "note": note, "latest": latest}
 
