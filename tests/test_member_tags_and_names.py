@@ -110,3 +110,11 @@ def test_a_reply_naming_a_row_after_a_quarter_keeps_the_quarter(directory):
     # after a year's figure the reply stays the year's
     year = plan_rules("nvidia revenue fiscal 2024", directory=directory)
     assert not plan_rules("and data center?", previous=year, directory=directory).probe_period
+
+
+def test_a_quarters_figure_read_as_prose_searches_that_quarters_10q_never_the_years_10k(directory):
+    plan = plan_rules("how much revenue did gaming bring in for nvidia in Q2 FY2024", directory=directory)
+    assert plan.intent == "qualitative"
+    assert plan.period and plan.period["kind"] == "quarter" and plan.period["quarter"] == 2
+    assert plan.items and all(i.startswith(("I-", "II-")) for i in plan.items)  # the 10-Q's Items
+    assert plan.probe_period == plan.period  # a row the probe names is that quarter's

@@ -22,6 +22,7 @@ from agent.planning.scope import filing_framed, spelled_out, strip_quotes
 from agent.planning.topics import STOPWORDS, expand_query, route_items
 from agent.planning.words import NUMERIC_INTENTS
 from agent.planning.years import YEAR_WORDS
+from agent.retrieval.quarter_prose import quarter_items
 
 
 # "how does Netflix account for content amortization?", "how does Ford fund its pension plans?", "how do
@@ -209,6 +210,12 @@ def as_prose(plan: Plan, text: str, low: str, directory: CompanyDirectory, previ
         # "how much did Subscription bring in for Adobe?": a member the company reports is that member's
         # revenue (agent.retrieval.fetch checks it names one); anything else is what the filing says of it
         prose.probe += [k for k in plan.metrics if k.startswith("dim:") and "|*" not in k]
+    if plan.period and plan.period.get("kind") in ("quarter", "ytd"):
+        # "how much revenue did AWS bring in for Amazon in Q2 2023?": that quarter's figure when a probe names one,
+        # else what that quarter's 10-Q says; never the year's 10-K, whose annual amounts answered the quarter
+        prose.probe_period = plan.period
+        prose.period = {k: v for k, v in plan.period.items() if k not in ("changes", "growth")}
+        prose.items = quarter_items(prose.items) or quarter_items(["7"])
     prose.slots = {**plan.slots, "metrics": "none: prose (the question asks what the filing says)"}
     return prose
 
