@@ -107,6 +107,7 @@ def test_a_reply_naming_a_row_after_a_quarter_keeps_the_quarter(directory):
     reply = plan_rules("and data center?", previous=first, directory=directory)
     assert reply.probe and reply.probe_period and reply.probe_period["quarter"] == 1
     assert reply.probe_period["fiscal_year"] == 2024
+    assert reply.probe == ["dim:revenue|data center"]  # the thread's figure narrowed to the member, for that quarter
     # after a year's figure the reply stays the year's
     year = plan_rules("nvidia revenue fiscal 2024", directory=directory)
     assert not plan_rules("and data center?", previous=year, directory=directory).probe_period

@@ -78,8 +78,9 @@ def member_probe(prev, low: str) -> list[str]:
     """"and services?" after "Apple net sales": a `dim:` probe of the thread's one figure on the member the reply
     names, which turns the reply into that member's figure only when the company tags a member of exactly that
     name (agent.retrieval.fetch); otherwise the reply stays the passage search it was read as."""
-    if prev is None or prev.intent not in ("numeric", "trend", "compare") or prev.period:
-        return []
+    if prev is None or prev.intent not in ("numeric", "trend", "compare") or (prev.period or {}).get("kind") not in (
+            None, "quarter", "ytd"):
+        return []  # a quarter's or a year to date's figure is narrowed for that same period (its probe_period)
     m = _REPLY_NAMING.match(low)
     if m is None:
         return []
