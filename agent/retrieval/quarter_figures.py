@@ -420,6 +420,27 @@ def _printed_instead(conn, memo, cik: int, m: _Measure, period: dict, cal: Perio
     return m
 
 
+def restated_note(facts: list, fig: Figure, label: str) -> str | None:
+    """Words saying a figure is a later filing's restatement, when the period's own filing reported another
+    amount (Johnson & Johnson's quarters before the Kenvue separation, restated in the next year's 10-Qs).
+
+    Why: the later filing's figure is taken (agent.retrieval.quarters._best), as a year's is, but a reader
+    holding the quarter's own 10-Q finds another amount there; a year's answer says which filing it read,
+    and a quarter's said nothing. No amount in the words: the intro carries none."""
+    f = fig.fact
+    if f is None or f.own_period:
+        return None
+    first = [x for x in facts if x.own_period and x.concept == f.concept and x.start == f.start and x.end == f.end
+             and x.value != f.value]
+    if not first:
+        return None
+    later = f"the {f.form} for fiscal {f.filing_fiscal_year}" + (
+        f" {f.filing_period}" if f.filing_period and f.filing_period != "FY" else "")
+    when = f"Q{fig.quarter} FY{fig.fiscal_year}" if fig.span == "quarter" and fig.quarter else "that period"
+    return (f"The {label.lower()} for {when} is as restated in a later filing ({later}), not the amount the period's own "
+            f"{first[0].form} first reported.")
+
+
 def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder, phrase: str = "") -> list[dict]:
     """Cells for one company and measure (evidence and calculations go to the builder)."""
     cik = company["cik"]
@@ -465,9 +486,10 @@ def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder, phra
         if fig is None:
             raise NotHeld(what)
         eid = b.figure(company, label, fig)
+        said = " ".join(x for x in (note, None if formula else restated_note(m.facts, fig, label)) if x) or None
         return {**base, "fiscal_year": fig.fiscal_year, "evidence_id": eid, "display": display_value(fig.value, fig.unit),
                 "period": fig.period_text(), "end": fig.end.isoformat(), "quarter": fig.quarter,
-                "derived": fig.formula, "form": fig.fact.form if fig.fact else None, "note": note, "latest": latest}
+                "derived": fig.formula, "form": fig.fact.form if fig.fact else None, "note": said, "latest": latest}
 
     if period["kind"] == "quarters":
         if period.get("fiscal_year"):
