@@ -51,32 +51,3 @@ def test_quarterly_growth_is_each_quarters_growth_never_the_quarters_levels(foot
     assert not answer.tables
     assert "up 101.5% from $6.70 billion" in answer.text
 
-
-JNJ, JNJ_Q2, JNJ_K23 = 200406, "0000200406-23-000082", "0000200406-24-000013"
-
-
-@pytest.fixture
-def with_restated(nvidia):
-    """Johnson & Johnson's sales for the three months ended July 2, 2023: $25,530 million in that quarter's own
-    10-Q, $21,519 million in the fiscal 2023 10-K after the consumer health business left (its quarterly table)."""
-    with nvidia.connection() as conn:
-        company(conn, JNJ, "JOHNSON & JOHNSON", ["JNJ"], "1231")
-        filing(conn, JNJ, JNJ_Q2, 2023, date(2023, 7, 2), date(2023, 7, 28), form="10-Q")
-        filing(conn, JNJ, JNJ_K23, 2023, date(2023, 12, 31), date(2024, 2, 16))
-        fact(conn, JNJ, JNJ_K23, "Revenues", str(85159 * M), date(2023, 12, 31), date(2023, 1, 2), fiscal_year=2023,
-             fy=2023, filed=date(2024, 2, 16))
-        fact(conn, JNJ, JNJ_Q2, "Revenues", str(25530 * M), date(2023, 7, 2), date(2023, 4, 3), fiscal_year=2023, fy=2023,
-             form="10-Q", fp="Q2", filed=date(2023, 7, 28))
-        fact(conn, JNJ, JNJ_K23, "Revenues", str(21519 * M), date(2023, 7, 2), date(2023, 4, 3), fiscal_year=2023, fy=2023,
-             filed=date(2024, 2, 16))
-    return nvidia
-
-
-def test_a_quarter_restated_by_a_later_filing_says_so(with_restated, footnote):  # noqa: F811
-    answer = ask(footnote, "johnson & johnson revenue q2 2023")
-    assert answer.kind == "answer", answer.text
-    assert {Decimal(n.value) for n in answer.numbers} == {Decimal(21519 * M)}
-    assert "restated in a later filing (the 10-K for fiscal 2023)" in answer.text
-    assert "own 10-Q first reported" in answer.text
-    # a quarter its own filing alone reports says nothing of the kind
-    assert "restated" not in ask(footnote, "nvidia revenue q2 fy2024").text
