@@ -28,3 +28,8 @@ def test_a_round_amount_needs_a_word_of_the_lines_own_name():
     assert verified(sentence, facts) is None
     # named by its own words, the same round amount is the line's
     assert verified("Income from equity method investments was $17 million.", facts) == ["eq"]
+
+
+def test_a_round_rate_is_no_rate_of_another_line_by_the_word_percentage():
+    facts = [("alloc", Decimal("0.04"), "pure", "DefinedBenefitPlanPlanAssetsTargetAllocationPercentage", "2023-12-30")]
+    assert verified("Segment profit grew 4% while its margin slipped 0.2 percentage points.", facts) == []
