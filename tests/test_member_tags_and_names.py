@@ -119,3 +119,11 @@ def test_a_quarters_figure_read_as_prose_searches_that_quarters_10q_never_the_ye
     assert plan.period and plan.period["kind"] == "quarter" and plan.period["quarter"] == 2
     assert plan.items and all(i.startswith(("I-", "II-")) for i in plan.items)  # the 10-Q's Items
     assert plan.probe_period == plan.period  # a row the probe names is that quarter's
+
+
+def test_a_reply_naming_a_member_and_a_quarter_is_the_members_figure_of_the_threads_year(directory):
+    year = plan_rules("nvidia revenue fiscal 2024", directory=directory)
+    reply = plan_rules("and data center in q2?", previous=year, directory=directory)
+    assert reply.probe == ["dim:revenue|data center"]  # never a member named "data center in q2"
+    assert reply.period and reply.period["quarter"] == 2 and reply.period["fiscal_year"] == 2024
+    assert not reply.period.get("latest")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from agent.planning.words import quarterly_phrase
 from agent.retrieval.concepts import METRICS
 from agent.retrieval.line_items import metric_phrases
 from agent.retrieval.segments import key_parts
@@ -85,6 +86,9 @@ def member_probe(prev, low: str) -> list[str]:
     if m is None:
         return []
     said = m.group("said").strip()
+    phrase = quarterly_phrase(said)
+    if phrase:  # "and data center in q2?": the member is "data center", the quarter is the reply's period
+        said = re.sub(rf"\s*\b(?:(?:in|for|during|of|over)\s+)?(?:the\s+)?{re.escape(phrase)}\b", " ", said).strip()
     if not said or set(said.split()) & _NOT_A_MEMBER or len(said.split()) > 4:
         return []
     figures = [key_parts(k)[0] if k.startswith("dim:") and "|*" not in k and "|=" not in k else k for k in prev.metrics]

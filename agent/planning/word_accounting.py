@@ -350,6 +350,9 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         if period is None or period.kind != "quarter":
             return refusal_plan("out_of_scope", f"what the filings say about that period (\"{quarterly_phrase(low)}\"): "
                                 "name a quarter, or ask for a quarter's figures", tickers=plan.tickers)
+        if period.fiscal_year is None and not period.end and not period.end_month and "fiscal_years" in plan.inherited \
+                and plan.fiscal_years and not period.or_year:
+            period.fiscal_year, period.latest = plan.fiscal_years[-1], False  # "and data center in q2?": the thread's year
         plan.period = period.as_dict()
         plan.items = quarter_items(plan.items)
         if asks_changes(low, plan.items):
