@@ -215,10 +215,13 @@ def mistagged(conn: psycopg.Connection, cik: int) -> set[tuple[str, str, str]]:
     out = set()
     for accession, rows in by_filing.items():
         members: dict[str, set[str]] = {}
-        for _, dims in rows:
+        named: set[str] = set()  # members printed somewhere in the filing under their own name
+        for label, dims in rows:
             if len(dims) == 1:
                 (axis, member), = dims.items()
                 members.setdefault(axis, set()).add(member)
+                if _name_words(label) and _name_words(label) == _name_words(member):
+                    named.add(member)
         for label, dims in rows:
             if len(dims) != 1:
                 continue
@@ -226,6 +229,9 @@ def mistagged(conn: psycopg.Connection, cik: int) -> set[tuple[str, str, str]]:
             said = _name_words(label)
             if not said or said & _name_words(member):
                 continue
-            if any(other != member and _name_words(other) == said for other in members.get(axis, ())):
+            # the other member must itself go unprinted by its name: a shuffle of rows and tags (AMD's), not a
+            # second member of the same meaning ("International" beside us-gaap:NonUsMember where an
+            # InternationalMember is printed as itself elsewhere)
+            if any(other != member and _name_words(other) == said and other not in named for other in members.get(axis, ())):
                 out.add((accession, axis, member))
     return out

@@ -58,6 +58,10 @@ def tagged_db(make_database):
             (chips, "acc-chips", "Client", {SEGMENT: "amd:GamingMember"}, "998000000", date(2023, 4, 2), date(2023, 7, 1)),
             (chips, "acc-chips", "Gaming", {SEGMENT: "amd:DataCenterMember"}, "1581000000", date(2023, 4, 2), date(2023, 7, 1)),
             (chips, "acc-chips", "Embedded", {SEGMENT: "amd:EmbeddedMember"}, "1459000000", date(2023, 4, 2), date(2023, 7, 1)),
+            # two members of one meaning, each printed under the name: no shuffle (figures made up for the shape)
+            (chips, "acc-chips", "International", {GEO: "us-gaap:NonUsMember"}, "3000000000", date(2023, 4, 2), date(2023, 7, 1)),
+            (chips, "acc-chips", "International", {GEO: "x:InternationalMember"}, "3000000000", date(2023, 4, 2),
+             date(2023, 7, 1)),
         ]
         for n, (cik, acc, label, dims, value, start, end) in enumerate(rows):
             conn.execute("INSERT INTO line_labels (accession, cik, taxonomy, concept, label, statement, table_no, row_no,"
@@ -88,6 +92,7 @@ def test_a_row_printed_under_another_members_name_is_no_figure_of_its_tag(tagged
     with tagged_db.connection() as conn:
         wrong = mistagged(conn, 2488)
         assert wrong == {("acc-chips", SEGMENT, m) for m in ("amd:ClientMember", "amd:GamingMember", "amd:DataCenterMember")}
+        # (us-gaap:NonUsMember printed "International" is no shuffle: x:InternationalMember is printed as itself)
         # the Client row's $998 million is never "gaming revenue"; a member printed under its own name stays
         assert member_period_facts(conn, 2488, ["us-gaap:Revenues"], SEGMENT, "amd:GamingMember") == []
         embedded = member_period_facts(conn, 2488, ["us-gaap:Revenues"], SEGMENT, "amd:EmbeddedMember")
