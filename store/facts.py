@@ -231,3 +231,18 @@ def filing_for(conn: psycopg.Connection, cik: int, fiscal_year: int) -> FilingRo
         accession, rcik, form, fy, period_end, filed = row
         return FilingRow(accession, rcik, form, fy, period_end, filed, edgar_index_url(rcik, accession), False)
     return None
+
+
+VALUES_IN_FILING = """
+SELECT value FROM facts
+ WHERE cik = %(cik)s AND accession = %(accession)s AND concept = %(name)s AND taxonomy || ':' || concept = %(concept)s
+   AND NOT dimensional AND period_end = %(end)s
+"""
+
+
+def values_in_filing(conn: psycopg.Connection, cik: int, accession: str, concept: str, period_end: date) -> list[Decimal]:
+    """The values one filing reports for a concept ("taxonomy:Name") and period end, without dimensions: what a
+    year's own 10-K printed for a figure a later 10-K restated."""
+    rows = conn.execute(VALUES_IN_FILING, {"cik": cik, "accession": accession, "name": concept.split(":", 1)[-1],
+                                           "concept": concept, "end": period_end}).fetchall()
+    return [Decimal(v) for (v,) in rows]

@@ -17,6 +17,7 @@ from decimal import Decimal
 import psycopg
 
 from store.facts import edgar_index_url, reading_unit
+from store.segments import mistagged
 
 PERIOD_FACTS = """
 SELECT f.id, f.taxonomy, f.concept, f.unit, f.value, f.period_start, f.period_end, f.fiscal_year, f.accession,
@@ -76,7 +77,7 @@ class PeriodFact:
     url: str
     own_period: bool  # the reporting filing's own period ends on this fact's end (not a comparative)
     fiscal_quarter: int | None = None  # the quarter whose end the period's end is, as ingest placed it
-    dims: dict = field(default_factory=dict, compare=False)  # a member's fact: {axis: member}; not part of its identity
+    dims: dict = field(default_factory=dict, compare=False)  # {axis: member} of a member's figure; {} for the company's
 
     @property
     def days(self) -> int | None:
@@ -115,8 +116,10 @@ def member_period_facts(conn: psycopg.Connection, cik: int, concepts: list[str],
                                 "unit": unit, "axis": axis, "members": [member]}
                         ).fetchall()
     plain = {(r[3], r[6], r[7], r[9]) for r in rows if not r[0]}  # (concept, start, end, accession)
-    return [replace(f, dims={axis: member})  # cited as the member's fact, as a year's member figure is
-            for f in _period_facts(cik, [r[1:] for r in rows if not r[0] or (r[3], r[6], r[7], r[9]) not in plain])]
+    wrong = {acc for acc, a, m in mistagged(conn, cik) if (a, m) == (axis, member)} if rows else set()
+    kept = [r[1:] for r in rows if (not r[0] or (r[3], r[6], r[7], r[9]) not in plain) and r[9] not in wrong]
+    # the member's dimension rides along, so an answer's figure says which member it is
+    return [replace(f, dims={axis: member}) for f in _period_facts(cik, kept)]
 
 
 def _period_facts(cik: int, rows: list[tuple]) -> list[PeriodFact]:

@@ -78,6 +78,12 @@ def _plain(dims: dict) -> dict:
     return {a: m for a, m in dims.items() if a not in _SEGMENT_MARKS}
 
 
+def _other_mark(dims: dict) -> bool:
+    """Whether a fact's consolidation axis names a member other than "operating segments" (eliminations,
+    corporate, the parent alone): its row is that member's, no plain member's."""
+    return any(dims.get(axis, _OPERATING_SEGMENTS) != _OPERATING_SEGMENTS for axis in _SEGMENT_MARKS)
+
+
 def qualified(concepts) -> list[str]:
     """Concept names with their taxonomy: a bare name ("Revenues") is the US GAAP taxonomy's."""
     return [c if ":" in c else f"us-gaap:{c}" for c in concepts]
@@ -88,9 +94,12 @@ def member_values(conn: psycopg.Connection, cik: int, concepts: list[str], fisca
     """One fact per (axis, member) for the fiscal year, among `concepts` ("taxonomy:Name", or a bare name of
     the US GAAP taxonomy, as the metric table writes most of them)."""
     out = []
-    for row in _rows(conn, MEMBER_VALUES, cik, concepts, fiscal_year, instant):
+    rows = _rows(conn, MEMBER_VALUES, cik, concepts, fiscal_year, instant)
+    wrong = mistagged(conn, cik) if rows else set()
+    for row in rows:
         (axis, member), = _plain(row[-1]).items()  # "operating segments": the segment's own figure
-        out.append(_fact(cik, row, axis, member))
+        if (row[7], axis, member) not in wrong:
+            out.append(_fact(cik, row, axis, member))
     return out
 
 
@@ -142,7 +151,11 @@ def _fact(cik: int, row: tuple, axis: str, member: str) -> MemberFact:
 def member_labels(conn: psycopg.Connection, cik: int) -> dict[str, set[str]]:
     """Member QName -> the row labels the company printed beside that member's facts."""
     out: dict[str, set[str]] = {}
-    rows = conn.execute(MEMBER_LABELS, (cik,)).fetchall()
+    # a row beside another member of the consolidation axis (eliminations, corporate and other) is that member's
+    # row: Comcast prints "Headquarters and Other" beside its Content & Experiences business unit with
+    # CorporateNonSegmentMember, and read as the unit's name it answered "headquarters and other revenue" with
+    # the whole unit's
+    rows = [(label, dims) for label, dims in conn.execute(MEMBER_LABELS, (cik,)).fetchall() if not _other_mark(dims)]
     for label, dims in rows:
         dims = _plain(dims)
         if len(dims) == 1:
@@ -170,3 +183,55 @@ def _label_in_qname(label: str, member: str) -> int:
     goog:YouTubeAdvertisingRevenueMember)."""
     flat = re.sub(r"[^a-z0-9]", "", member.split(":", 1)[-1].lower())
     return sum(1 for w in re.findall(r"[a-z0-9]+", label.lower()) if len(w) >= 3 and w in flat)
+
+
+MEMBER_ROWS = """
+SELECT DISTINCT accession, label, dims FROM line_labels WHERE cik = %s AND dims <> '{}'::jsonb
+"""
+
+_NAME_FILLER = frozenset({"member", "segment", "segments", "and", "the", "of", "total"})
+
+
+def _name_words(text: str) -> frozenset[str]:
+    """A printed label's or a member QName's words, case and the words every member carries aside
+    (amd:DataCenterMember and "Data Center" are both {"data", "center"})."""
+    text = re.sub(r"\(\s*\d+\s*\)", " ", text.split(":", 1)[-1] if ":" in text and " " not in text else text)
+    text = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)
+    return frozenset(w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _NAME_FILLER)
+
+
+def mistagged(conn: psycopg.Connection, cik: int) -> set[tuple[str, str, str]]:
+    """(accession, axis, member) of the members a filing tags on rows it prints under another member's name.
+
+    Why: AMD's 10-Q for the quarter ended July 1, 2023 tags its "Data Center" row with ClientMember, its
+    "Client" row with GamingMember and its "Gaming" row with DataCenterMember. Read by the tag, "gaming revenue"
+    was the Client row's $998 million, a figure the filing prints for another segment. Where the printed name
+    is exactly another member's of the same axis in the same filing and shares no word with the tagged
+    member's own, the tag and the table disagree, and that filing's figures of the member are not used."""
+    by_filing: dict[str, list[tuple[str, dict]]] = {}
+    for accession, label, dims in conn.execute(MEMBER_ROWS, (cik,)).fetchall():
+        if not _other_mark(dims):
+            by_filing.setdefault(accession, []).append((label, _plain(dims)))
+    out = set()
+    for accession, rows in by_filing.items():
+        members: dict[str, set[str]] = {}
+        named: set[str] = set()  # members printed somewhere in the filing under their own name
+        for label, dims in rows:
+            if len(dims) == 1:
+                (axis, member), = dims.items()
+                members.setdefault(axis, set()).add(member)
+                if _name_words(label) and _name_words(label) == _name_words(member):
+                    named.add(member)
+        for label, dims in rows:
+            if len(dims) != 1:
+                continue
+            (axis, member), = dims.items()
+            said = _name_words(label)
+            if not said or said & _name_words(member):
+                continue
+            # the other member must itself go unprinted by its name: a shuffle of rows and tags (AMD's), not a
+            # second member of the same meaning ("International" beside us-gaap:NonUsMember where an
+            # InternationalMember is printed as itself elsewhere)
+            if any(other != member and _name_words(other) == said and other not in named for other in members.get(axis, ())):
+                out.add((accession, axis, member))
+    return out

@@ -166,10 +166,12 @@ def verified(sentence: str, facts: list[tuple]) -> list[str] | None:
     for i, amount in enumerate(found):
         right = found[i + 1].start if i + 1 < len(found) else len(sentence)
         around = _words(sentence[:amount.start] + " " + sentence[amount.end:right])  # "X was A, compared with B"
-        match = next(([f[0]] for f in facts if amount.equals(f[1], f[2]) and around & name_words(f[3])), None)
+        match = _best([([f[0]], f[3]) for f in facts if amount.equals(f[1], f[2]) and _names(around, f[3], amount)],
+                      around, set())
         if match is None and not (RATE_UNITS[0] in amount.units and (_SHARE_OF.search(sentence) or rates_only)):
-            match = next(([a, b] for a, b, value, unit, name in pairs
-                          if amount.near(value, unit) and around & name_words(name)), None)
+            stated_here = {m[0] for m in matches if m is not None and len(m) == 1}
+            match = _best([([a, b], name) for a, b, value, unit, name in pairs
+                           if amount.near(value, unit) and around & name_words(name)], around, stated_here)
         matches.append(match)
     stated = {m[0] for m in matches if m is not None}
     for i, amount in enumerate(found):
@@ -191,6 +193,40 @@ def verified(sentence: str, facts: list[tuple]) -> list[str] | None:
         # look-alike change of some other line ("from 19.4% to 18.4%" and inventory)
         matches = [None] * len(matches)
     return list(dict.fromkeys(i for m in matches if m is not None for i in m))
+
+
+# and the words any rate's name carries: "grew 4% while operating margin declined 0.2 percentage points" names no
+# pension plan's target allocation percentage
+_DISTINCT_GENERIC = frozenset(_stem(w) for w in (*_GENERIC, "percent", "percentage", "rate", "rates", "point", "points"))
+
+
+def _names(around: set[str], name: str, amount: Amount) -> bool:
+    """Whether the words around an amount name the fact: a word of its name in common, and, for an amount
+    shown with few digits (which many of a 10-K's values equal exactly), a word that is not one every line
+    carries when the name has such a word. Walgreens' "favorably impacted ... or $17 million, as a result of
+    currency translation" shares only "income" with an equity-method income line that happens to be $17
+    million, and is no statement of it."""
+    own = name_words(name)
+    if not around & own:
+        return False
+    distinct = own - _DISTINCT_GENERIC
+    return not (amount.exact and distinct and not around & distinct)
+
+
+def _best(candidates: list[tuple[list[str], str]], around: set[str], stated: set[str]) -> list[str] | None:
+    """Of the facts (or pairs) an amount equals, the one the sentence names best: a change whose later fact
+    the sentence states beside it first, then the most words of its name around the amount, those every
+    line carries counting least; else the first. Procter & Gamble's "Operating cash flow was $19.8 billion in
+    2024, an 18% increase" found a financing cash flow pair that also changed 18% before the operating one."""
+    if not candidates:
+        return None
+
+    def score(c: tuple[list[str], str]) -> tuple:
+        ids, name = c
+        own = name_words(name) & around
+        return (ids[0] in stated, len(own - _DISTINCT_GENERIC), len(own))
+
+    return max(enumerate(candidates), key=lambda ic: (score(ic[1]), -ic[0]))[1][0]
 
 
 # A percentage said to be a share of a figure ("as a percent of net sales", "61% of unit case volume") is no

@@ -26,6 +26,9 @@ def sentence(c: dict) -> str:
         g = c["growth"]
         direction = "down" if g["value"].startswith("-") else "up"
         who = who.removesuffix(" growth")
+        if g.get("change"):  # over a negative base: the change, and why no rate
+            return (f"{who} for {c['period']} was {g['current']}, a change of {c['display']} from {g['prior']} in "
+                    f"{g['prior_period']}, {g['base']} (that figure was negative, so a growth rate would mislead).")
         return (f"{who} for {c['period']} was {g['current']}, {direction} {c['display'].lstrip('-')} from {g['prior']} in "
                 f"{g['prior_period']}, {g['base']}.")
     when = f"at {c['period']}" if c.get("instant") else f"for {c['period']}"

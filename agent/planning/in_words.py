@@ -23,6 +23,7 @@ from agent.planning.scope import filing_framed, spelled_out, strip_quotes
 from agent.planning.topics import STOPWORDS, expand_query, route_items
 from agent.planning.words import NUMERIC_INTENTS
 from agent.planning.years import YEAR_WORDS
+from agent.retrieval.quarter_prose import quarter_items
 
 
 # "how does Netflix account for content amortization?", "how does Ford fund its pension plans?", "how do
@@ -95,6 +96,7 @@ _CONTRIBUTED = re.compile(
     r"(?!(?:it|they|he|she|we|you|i|management|company)\b)(?:[\w&.'-]+\s+){1,5}?"
     r"(?:add|adds|added|adding|contribut\w*|bring|brings|brought|account(?:s|ed)?\s+for|shave[sd]?|knock(?:s|ed)?)\b")
 # a verb of selling with "in": what a thing brought in is its revenue when the thing is a member
+_HOW_MUCH = re.compile(r"^\W*how\s+(?:much|many)\b")  # an amount asked, in so many words
 _BROUGHT_IN = re.compile(r"\b(?:bring|brings|bringing|brought|pull|pulls|pulled|rake|rakes|raked)\s+in\b")
 # a yes-no question that compares a figure with an amount or another figure asks for the figure
 # (a year is no amount: "is it exposed to tariffs in 2025?")
@@ -220,6 +222,13 @@ def as_prose(plan: Plan, text: str, low: str, directory: CompanyDirectory, previ
         # "how much did Subscription bring in for Adobe?": a member the company reports is that member's
         # revenue (agent.retrieval.fetch checks it names one); anything else is what the filing says of it
         prose.probe += [k for k in plan.metrics if k.startswith("dim:") and "|*" not in k]
+    if plan.period and plan.period.get("kind") in ("quarter", "ytd") and _HOW_MUCH.search(low):
+        # an amount asked ("how much revenue did AWS bring in for Amazon in Q2 2023?"), not how something went or
+        # what it was: that quarter's figure when a probe names one, else what that quarter's 10-Q says; never the
+        # year's 10-K, whose annual amounts answered the quarter
+        prose.probe_period = plan.period
+        prose.period = {k: v for k, v in plan.period.items() if k not in ("changes", "growth")}
+        prose.items = quarter_items(prose.items) or quarter_items(["7"])
     prose.slots = {**plan.slots, "metrics": "none: prose (the question asks what the filing says)"}
     return prose
 

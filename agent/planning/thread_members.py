@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from agent.planning.words import quarterly_phrase
 from agent.retrieval.concepts import METRICS
 from agent.retrieval.line_items import metric_phrases
 from agent.retrieval.segments import key_parts
@@ -93,12 +94,16 @@ def member_probe(prev, low: str) -> list[str]:
     """"and services?" after "Apple net sales": a `dim:` probe of the thread's one figure on the member the reply
     names, which turns the reply into that member's figure only when the company tags a member of exactly that
     name (agent.retrieval.fetch); otherwise the reply stays the passage search it was read as."""
-    if prev is None or prev.intent not in ("numeric", "trend", "compare") or prev.period:
-        return []
+    if prev is None or prev.intent not in ("numeric", "trend", "compare") or (prev.period or {}).get("kind") not in (
+            None, "quarter", "ytd"):
+        return []  # a quarter's or a year to date's figure is narrowed for that same period (its probe_period)
     m = _naming(low)
     if m is None:
         return []
     said = m.group("said").strip()
+    phrase = quarterly_phrase(said)
+    if phrase:  # "and data center in q2?": the member is "data center", the quarter is the reply's period
+        said = re.sub(rf"\s*\b(?:(?:in|for|during|of|over)\s+)?(?:the\s+)?{re.escape(phrase)}\b", " ", said).strip()
     if not said or set(said.split()) & _NOT_A_MEMBER or len(said.split()) > 4:
         return []
     figures = [key_parts(k)[0] if k.startswith("dim:") and "|*" not in k and "|=" not in k else k for k in prev.metrics]

@@ -313,6 +313,11 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
             dated = dated_period(low)
             if dated is not None and not asks_prose:
                 plan.probe_period = dated.as_dict()  # "customer advances at June 30, 2023": that balance
+            elif dated is None and prev is not None and prev.period and not _WHOLE_YEAR.search(low) \
+                    and "fiscal_years" in plan.inherited:
+                # "and data center?" after a quarter's revenue: that quarter's row, never the fiscal year's, which
+                # answered the reply with the whole year's figure as if the thread had asked for it
+                plan.probe_period = thread_period(prev.period, None).as_dict()
             source = " ".join(w for w in left if w not in ("get", "got", "gets", "bring", "brought", "brings"))
             member = earned_by_member(r, trace, runs, low) if figure and not counted else None
             if _EARNED_FROM.search(low) and figure and source and not counted:
@@ -345,6 +350,9 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         if period is None or period.kind != "quarter":
             return refusal_plan("out_of_scope", f"what the filings say about that period (\"{quarterly_phrase(low)}\"): "
                                 "name a quarter, or ask for a quarter's figures", tickers=plan.tickers)
+        if period.fiscal_year is None and not period.end and not period.end_month and "fiscal_years" in plan.inherited \
+                and plan.fiscal_years and not period.or_year:
+            period.fiscal_year, period.latest = plan.fiscal_years[-1], False  # "and data center in q2?": the thread's year
         plan.period = period.as_dict()
         plan.items = quarter_items(plan.items)
         if asks_changes(low, plan.items):

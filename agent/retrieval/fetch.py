@@ -9,6 +9,7 @@ where to look: the Items for prose, the search queries, and the filings that bou
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from agent.progress import status
 from agent.refusals import QUARTERS_ONLY, as_named
@@ -352,6 +353,25 @@ def _filing_meant(question: str, plan: dict, filings: dict[int, dict], wanted: l
     return None
 
 
+_CALENDAR_YEAR = re.compile(r"\bcalendar(?:\s+year)?(?:\s+of)?\s+(?:fy\s*)?((?:19|20)\d\d)\b|\bcy\s?((?:19|20)\d\d)\b", re.I)
+
+
+def _calendar_year_asked(question: str, plan: dict, filings: dict) -> str | None:
+    """What to refuse when a figure is asked for a calendar year ("for calendar 2023") of a company whose fiscal
+    year is not the calendar year, else None: its filings report fiscal years, and NVIDIA's fiscal 2023 (February
+    2022 to January 2023) is another period than calendar 2023. A formula the user defined took the fiscal
+    year silently, the word "calendar" left unaccounted for."""
+    m = _CALENDAR_YEAR.search(question or "")
+    if m is None or plan.get("period"):
+        return None
+    ends = [date.fromisoformat(f["period_end"]) for f in filings.values() if f.get("period_end")]
+    if not ends or all(e.month == 12 or (e.month == 1 and e.day <= 7) for e in ends):
+        return None  # its fiscal years are calendar years (or end in the calendar year's last days)
+    end = max(ends)
+    return (f"figures for calendar {m.group(1) or m.group(2)}: its fiscal year ends in {end.strftime('%B')}, and its "
+            "filings report fiscal years and their quarters; ask for a fiscal year or a quarter instead")
+
+
 def fetch(state, deps, config) -> dict:
     plan = state["plan"]
     resolved: list[dict] = []
@@ -370,6 +390,9 @@ def fetch(state, deps, config) -> dict:
                 return {"refusal": {"reason": "not_covered", "detail": _not_covered_name(conn, ticker)}}
             cik = company["cik"]
             filings = _memo(deps, ("filings", cik), lambda: _filings(conn, cik))
+            calendar = _calendar_year_asked(state["question"], plan, filings) if numeric else None
+            if calendar is not None:
+                return {"refusal": {"reason": "out_of_scope", "detail": f"{company['name']}'s {calendar}"}}
             available = _figure_years(conn, deps, cik) if numeric else sorted(filings, reverse=True)
             if not filings and not _figure_years(conn, deps, cik):
                 from store import quarters as quarters_store

@@ -16,7 +16,7 @@ from agent.answer import Calculation
 from agent.refusals import as_named
 from agent.retrieval.concepts import METRICS
 from agent.composing.draft import Evidence
-from agent.retrieval.finance import FORMULAS, FormulaError, Operand, calculate, display_value
+from agent.retrieval.finance import FORMULAS, NEGATIVE_BASE, FormulaError, Operand, calculate, display_value
 from agent.retrieval.quarters import ORDINAL, Calendar, Figure, Periods
 from agent.state import plan_of
 from agent.retrieval.quarter_members import line_as_member, member_measure
@@ -148,7 +148,7 @@ class Builder:
                   f"{f.end.isoformat()})"),
             ticker=company["ticker"], cik=company["cik"], fiscal_year=f.filing_fiscal_year or fig.fiscal_year,
             accession=f.accession, form=f.form, url=f.url, concept=f.concept, value=_plain(f.value), unit=f.unit,
-            period_end=f.end.isoformat(), dims=getattr(f, "dims", None) or {},
+            period_end=f.end.isoformat(), dims=dict(f.dims),
         )
         self.evidence[ev.id] = ev
         return ev.id
@@ -183,9 +183,21 @@ class Builder:
         cid, bid = self.figure(company, label, cur), self.figure(company, label, base)
         if base.value == 0:
             raise NotHeld("a growth rate on a base of zero")
-        value = ((cur.value - base.value) / abs(base.value) * 100).quantize(Decimal("1E-10"))
         unit = "quarter" if cur.span == "quarter" else "period"
         what = f"the same {unit} a year earlier" if kind == "yoy" else "the prior quarter"
+        if base.value < 0:
+            # a rate over a loss reads backwards ("up 426%" from a loss to a profit), as for a year
+            # (agent.retrieval.finance.negative_base_change): the change in the figure's own unit instead
+            value = cur.value - base.value
+            fig = Figure(value=value, fiscal_year=cur.fiscal_year, span="growth", start=cur.start, end=cur.end,
+                         quarter=cur.quarter, unit=cur.unit)
+            operands = [{"evidence_id": cid, "value": _plain(cur.value), "unit": cur.unit, "fiscal_year": cur.fiscal_year,
+                         "name": cur.period_text(), "period": cur.period_text()},
+                        {"evidence_id": bid, "value": _plain(base.value), "unit": base.unit,
+                         "fiscal_year": base.fiscal_year, "name": base.period_text(), "period": base.period_text()}]
+            formula = f"change on {what} = this period - base period ({NEGATIVE_BASE.replace('prior year', 'base period')})"
+            return self._calc(company, f"{label} change", fig, operands, formula, _plain(value), cur.unit), what
+        value = ((cur.value - base.value) / abs(base.value) * 100).quantize(Decimal("1E-10"))
         fig = Figure(value=value, fiscal_year=cur.fiscal_year, span="growth", start=cur.start, end=cur.end,
                      quarter=cur.quarter, unit="percent")
         operands = [{"evidence_id": cid, "value": _plain(cur.value), "unit": cur.unit, "fiscal_year": cur.fiscal_year,
@@ -408,6 +420,27 @@ def _printed_instead(conn, memo, cik: int, m: _Measure, period: dict, cal: Perio
     return m
 
 
+def restated_note(facts: list, fig: Figure, label: str) -> str | None:
+    """Words saying a figure is a later filing's restatement, when the period's own filing reported another
+    amount (Johnson & Johnson's quarters before the Kenvue separation, restated in the next year's 10-Qs).
+
+    Why: the later filing's figure is taken (agent.retrieval.quarters._best), as a year's is, but a reader
+    holding the quarter's own 10-Q finds another amount there; a year's answer says which filing it read,
+    and a quarter's said nothing. No amount in the words: the intro carries none."""
+    f = fig.fact
+    if f is None or f.own_period:
+        return None
+    first = [x for x in facts if x.own_period and x.concept == f.concept and x.start == f.start and x.end == f.end
+             and x.value != f.value]
+    if not first:
+        return None
+    later = f"the {f.form} for fiscal {f.filing_fiscal_year}" + (
+        f" {f.filing_period}" if f.filing_period and f.filing_period != "FY" else "")
+    when = f"Q{fig.quarter} FY{fig.fiscal_year}" if fig.span == "quarter" and fig.quarter else "that period"
+    return (f"The {label.lower()} for {when} is as restated in a later filing ({later}), not the amount the period's own "
+            f"{first[0].form} first reported.")
+
+
 def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder, phrase: str = "") -> list[dict]:
     """Cells for one company and measure (evidence and calculations go to the builder)."""
     cik = company["cik"]
@@ -453,9 +486,10 @@ def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder, phra
         if fig is None:
             raise NotHeld(what)
         eid = b.figure(company, label, fig)
+        said = " ".join(x for x in (note, None if formula else restated_note(m.facts, fig, label)) if x) or None
         return {**base, "fiscal_year": fig.fiscal_year, "evidence_id": eid, "display": display_value(fig.value, fig.unit),
                 "period": fig.period_text(), "end": fig.end.isoformat(), "quarter": fig.quarter,
-                "derived": fig.formula, "form": fig.fact.form if fig.fact else None, "note": note, "latest": latest}
+                "derived": fig.formula, "form": fig.fact.form if fig.fact else None, "note": said, "latest": latest}
 
     if period["kind"] == "quarters":
         if period.get("fiscal_year"):
@@ -464,6 +498,28 @@ def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder, phra
             source = cal if m.instant else m.p
             wanted = [(fy, q) for fy, q, _ in source.three_month_ends()][-min(period.get("count") or 4, MAX_QUARTERS):]
         cells = []
+        if growth and not formula and not m.instant:
+            # "quarterly revenue growth": each quarter's growth on the same quarter a year earlier, never the
+            # quarters' revenue itself, which answered the growth asked with the levels
+            skipped = []
+            for fy, q in wanted:
+                fig, prior = value_of(("quarter", fy, q)), value_of(("quarter", fy - 1, q))
+                if fig is None or prior is None or prior.value == 0:
+                    continue
+                if prior.value < 0:
+                    skipped.append(spoken(fy, q))
+                    continue
+                calc_id, what_base = b.growth(company, label, fig, prior, "yoy")
+                cells.append(_growth_cell(base, b, calc_id, fig, prior, what_base, note, latest))
+            if not cells:
+                raise NotHeld(f"the quarters of fiscal {period['fiscal_year']} and the same quarters a year earlier, "
+                              "the bases of their growth rates" if period.get("fiscal_year") else
+                              "any quarter with the same quarter a year earlier, the base of its growth rate")
+            if skipped:
+                left = f"{', '.join(skipped)} left out: the same quarter a year earlier was negative, so a growth rate would mislead."
+                for c in cells:
+                    c["note"] = " ".join(x for x in (c.get("note"), left) if x)
+            return cells
         for fy, q in wanted:
             if m.instant and not formula:
                 end = next((e for efy, eq, e in cal.quarter_ends() if (efy, eq) == (fy, q)), None)
@@ -498,6 +554,7 @@ def _growth_cell(base: dict, b: Builder, calc_id: str, fig: Figure, prior: Figur
     return {**base, "label": f"{base['label']} growth", "fiscal_year": fig.fiscal_year, "evidence_id": calc_id,
             "display": calc["display"], "period": fig.period_text(), "end": fig.end.isoformat(), "quarter": fig.quarter,
             "growth": {"base": what, "value": calc["value"], "current": display_value(fig.value, fig.unit),
+                       "change": calc["unit"] != "percent",
                        "prior": display_value(prior.value, prior.unit), "prior_period": prior.period_text()},
             "note": note, "latest": latest}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from datetime import date
 from decimal import Decimal
 from itertools import combinations, zip_longest
 
@@ -1086,7 +1087,25 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
         if ev is not None and ev.kind == "fact" and str(cell["fiscal_year"]) not in filings[cell["ticker"]] \
                 and ev.fiscal_year != cell["fiscal_year"]:
             cell["source_note"] = f"as reported in the fiscal {ev.fiscal_year} 10-K's prior-year figures"
+        elif ev is not None and ev.kind == "fact" and ev.fiscal_year > cell["fiscal_year"] and ev.concept \
+                and not ev.dims and _first_reported_otherwise(conn, ev, filings[cell["ticker"]].get(str(cell["fiscal_year"]))):
+            # the year's own 10-K is held and printed another amount: the later 10-K's restated column is the
+            # figure (store.facts reads the most recent filing), and the answer says which filing it is, as above
+            cell["source_note"] = (f"as restated in the fiscal {ev.fiscal_year} 10-K's prior-year figures; the "
+                                   f"fiscal {cell['fiscal_year']} 10-K reported another amount")
     return evidence, calculations, cells
+
+
+def _first_reported_otherwise(conn, ev: Evidence, own: dict | None) -> bool:
+    """Whether the year's own 10-K (`own`, its filings entry) reports the evidence's concept for the same period
+    with another value: Home Depot's fiscal 2024 10-K reprints fiscal 2023's depreciation and amortization
+    without the intangibles' amortization, $3.06 billion against the $3.25 billion its fiscal 2023 10-K printed."""
+    if not own or not own.get("accession") or own["accession"] == ev.accession or ev.value is None:
+        return False
+    from store.facts import values_in_filing
+
+    found = values_in_filing(conn, ev.cik, own["accession"], ev.concept, date.fromisoformat(ev.period_end))
+    return bool(found) and all(v != Decimal(ev.value) for v in found)
 
 
 def _take_calc(facts: _Facts, computed: tuple[Evidence, dict], cell: dict, evidence: dict, calculations: list[dict]) -> None:

@@ -192,10 +192,17 @@ def _find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[st
                 # crm:MarketingandCommerceCloudMember is "marketing & commerce cloud", its "and" run into a word
                 exact.append((axis, member))
                 break
-            if want <= have and not _names_a_row(want, have, member, name, metric_words):
+            if want <= have and not want <= _VAGUE and not _names_a_row(want, have, member, name, metric_words):
                 partial.append((axis, member))
                 break
+    if want <= _VAGUE and len({member for _, member in exact}) > 1:
+        return [], False  # "Other" printed beside several members: which one is no guess to make
     return (exact, True) if exact else (list(dict.fromkeys(partial)), False)
+
+
+# Words that name no member by themselves: "other revenue" is inside "Service revenues and other" and "All Other
+# Countries", but names neither; such a qualifier names a member only by its whole name ("Other")
+_VAGUE = frozenset({"other", "others", "all", "total", "remaining", "rest", "misc", "miscellaneous"})
 
 
 # Words that make a label another figure of the member ("Cost of automotive revenues" beside the automotive

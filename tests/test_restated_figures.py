@@ -1,0 +1,73 @@
+"""A figure a later filing restated says so and names that filing, when the period's own filing is held and
+printed another amount: a reader holding that filing finds another number there, and the answer says why.
+Real figures typed in as facts (Johnson & Johnson's quarter before the Kenvue separation, Home Depot's fiscal 2023
+depreciation and amortization as its fiscal 2023 and fiscal 2024 10-Ks print it)."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from tests.test_facts import company, fact, filing
+from tests.test_quarter_answers import M, ask, footnote, nvidia  # noqa: F401  (fixtures)
+
+
+JNJ, JNJ_Q2, JNJ_K23 = 200406, "0000200406-23-000082", "0000200406-24-000013"
+
+
+@pytest.fixture
+def with_restated(nvidia):
+    """Johnson & Johnson's sales for the three months ended July 2, 2023: $25,530 million in that quarter's own
+    10-Q, $21,519 million in the fiscal 2023 10-K after the consumer health business left (its quarterly table)."""
+    with nvidia.connection() as conn:
+        company(conn, JNJ, "JOHNSON & JOHNSON", ["JNJ"], "1231")
+        filing(conn, JNJ, JNJ_Q2, 2023, date(2023, 7, 2), date(2023, 7, 28), form="10-Q")
+        filing(conn, JNJ, JNJ_K23, 2023, date(2023, 12, 31), date(2024, 2, 16))
+        fact(conn, JNJ, JNJ_K23, "Revenues", str(85159 * M), date(2023, 12, 31), date(2023, 1, 2), fiscal_year=2023,
+             fy=2023, filed=date(2024, 2, 16))
+        fact(conn, JNJ, JNJ_Q2, "Revenues", str(25530 * M), date(2023, 7, 2), date(2023, 4, 3), fiscal_year=2023, fy=2023,
+             form="10-Q", fp="Q2", filed=date(2023, 7, 28))
+        fact(conn, JNJ, JNJ_K23, "Revenues", str(21519 * M), date(2023, 7, 2), date(2023, 4, 3), fiscal_year=2023, fy=2023,
+             filed=date(2024, 2, 16))
+    return nvidia
+
+
+def test_a_quarter_restated_by_a_later_filing_says_so(with_restated, footnote):  # noqa: F811
+    answer = ask(footnote, "johnson & johnson revenue q2 2023")
+    assert answer.kind == "answer", answer.text
+    assert {Decimal(n.value) for n in answer.numbers} == {Decimal(21519 * M)}
+    assert "restated in a later filing (the 10-K for fiscal 2023)" in answer.text
+    assert "own 10-Q first reported" in answer.text
+    # a quarter its own filing alone reports says nothing of the kind
+    assert "restated" not in ask(footnote, "nvidia revenue q2 fy2024").text
+
+
+
+HD, HD_K23, HD_K24 = 354950, "0000354950-24-000062", "0000354950-25-000010"
+
+
+@pytest.fixture
+def with_home_depot(nvidia):
+    with nvidia.connection() as conn:
+        company(conn, HD, "HOME DEPOT, INC.", ["HD"], "0202")
+        filing(conn, HD, HD_K23, 2023, date(2024, 1, 28), date(2024, 3, 13))
+        filing(conn, HD, HD_K24, 2024, date(2025, 2, 2), date(2025, 3, 21))
+        for acc, start, end, value, fy, filed in (
+                (HD_K23, date(2023, 1, 30), date(2024, 1, 28), 3247, 2023, date(2024, 3, 13)),
+                (HD_K24, date(2023, 1, 30), date(2024, 1, 28), 3061, 2023, date(2025, 3, 21)),
+                (HD_K24, date(2024, 1, 29), date(2025, 2, 2), 3509, 2024, date(2025, 3, 21))):
+            fact(conn, HD, acc, "DepreciationDepletionAndAmortization", str(value * M), end, start, fiscal_year=fy,
+                 fy=2023 if acc == HD_K23 else 2024, filed=filed)
+    return nvidia
+
+
+def test_a_year_restated_by_a_later_10k_says_so_when_its_own_10k_printed_another_amount(with_home_depot, footnote):  # noqa: F811
+    answer = ask(footnote, "home depot depreciation and amortization fiscal 2023")
+    assert answer.kind == "answer", answer.text
+    assert {Decimal(n.value) for n in answer.numbers} == {Decimal(3061 * M)}
+    assert "as restated in the fiscal 2024 10-K's prior-year figures" in answer.text
+    assert "fiscal 2023 10-K reported another amount" in answer.text
+    # the year the latest 10-K reports as its own says nothing of the kind
+    assert "restated" not in ask(footnote, "home depot depreciation and amortization fiscal 2024").text
