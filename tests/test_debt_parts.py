@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from agent.composing.draft import Evidence
-from agent.planning.formulas import parse_expression
+from agent.planning.formula_parse import parse_expression
 from agent.retrieval.retrieve import _user_formula
 
 COMPANY = {"cik": 1, "ticker": "XCO", "name": "Example Co"}

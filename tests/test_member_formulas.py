@@ -9,7 +9,11 @@ from decimal import Decimal
 import pytest
 
 from agent.checking.guards import number_tokens
-from agent.planning.formulas import INLINE, DefinitionError, find_inline, metrics_of, parse_expression
+from agent.planning.formula_parse import parse_expression
+from agent.planning.formula_syntax import DefinitionError
+from agent.planning.formula_trees import metrics_of
+from agent.planning.inline_definitions import find_inline
+from agent.planning.operand_rows import INLINE
 from tests.test_figures import ask, directory, footnote, plan  # noqa: F401 (fixtures)
 
 
@@ -88,7 +92,7 @@ def test_an_absent_member_in_a_formula_is_refused_naming_it_and_the_members_that
 
 
 def test_a_slash_or_net_of_inside_a_printed_rows_name_is_no_operator():
-    from agent.planning.formulas import _printed_slash
+    from agent.planning.inline_definitions import _printed_slash
     from agent.retrieval.line_items import tokens
     lines = frozenset(tokens(n) for n in ("Income/(loss) from operating investments, net", "Cost of revenue",
                                            "Interest expense, net of portion capitalized", "Total debt"))

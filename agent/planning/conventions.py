@@ -73,7 +73,7 @@ def without_balance_asides(text: str) -> str:
 
 def _balance_named(aside: str) -> str | None:
     """The metric an aside's balance names ("(year-end AR)" -> accounts_receivable), None for "balances"."""
-    from agent.planning.formulas import OPERAND_INITIALS
+    from agent.planning.formula_operands import OPERAND_INITIALS
     from agent.retrieval.concepts import PHRASES, normalize
 
     words = re.sub(r"^[\s,;(]*(?:(?:using|use|on|with|based\s+on|over)\s+)*(?:the\s+|an?\s+)?"
@@ -119,7 +119,8 @@ def missing_divisor(detail: str | None) -> str | None:
     """The refusal's words with the operand the filings lack named, when a refused "A per B" reads A as a
     figure and B as none ("employee (in your formula: revenue per employee)"); else the words unchanged.
     Why: the refusal then says which operand is missing, not only that the whole is no reported figure."""
-    from agent.planning.formulas import DefinitionError, parse_expression
+    from agent.planning.formula_parse import parse_expression
+    from agent.planning.formula_syntax import DefinitionError
 
     m = _PER.match((detail or "").strip())
     if m is None:
@@ -170,7 +171,9 @@ def _modifying(word: str) -> bool:
 def per_diluted_share(text: str) -> str:
     """The text with "net income per share" said as the diluted EPS the company reports ("dividends per share",
     "basic net income per share" are names of their own, read as said)."""
-    from agent.planning.formulas import DefinitionError, metrics_of, operand_parts, parse_expression
+    from agent.planning.formula_parse import parse_expression
+    from agent.planning.formula_syntax import DefinitionError
+    from agent.planning.formula_trees import metrics_of, operand_parts
     from agent.retrieval.concepts import PHRASES, normalize
 
     for m in reversed(list(_PER_SHARE.finditer(text or ""))):

@@ -28,8 +28,8 @@ from agent.retrieval.causes import (amount_patterns, asked_figures, asks_cause_o
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
 from agent.retrieval.metric_facts import metric_value, plausible_count
 from agent.planning.conventions import missing_divisor
-from agent.planning.formulas import (choose, evaluate, metrics_of, operand_label, operand_parts, operand_ticker, restate,
-                                     said_of)
+from agent.planning.formula_trees import (choose, evaluate, metrics_of, operand_label, operand_parts, operand_ticker,
+                                          restate, said_of)
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
 from agent.checking.quoted_figures import ranges as amount_ranges
 from agent.retrieval import quarter_members
@@ -372,7 +372,7 @@ def _whole_of_noncurrent(conn, deps, company: dict, match: LineMatch, key: str, 
 
 
 def _operand(conn, deps, facts: _Facts, key: str, fy: int, orders: dict | None = None) -> Evidence | None:
-    """One operand of a formula (agent.planning.formulas.operand_key) for fiscal year `fy`: a table
+    """One operand of a formula (agent.planning.formula_trees.operand_key) for fiscal year `fy`: a table
     metric's fact, or a member's dimensional fact ('revenue@iphone'), of that year or an earlier one."""
     ticker = operand_ticker(key)
     if ticker is not None:  # another company's figure ("HD revenue / LOW revenue"): read from that company's facts
@@ -404,7 +404,7 @@ _CURRENT_DEBT_CONCEPTS = frozenset(METRICS["current_debt"].concepts) | frozenset
 
 def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=None, deps=None,
                   orders: dict | None = None) -> tuple[Evidence, dict] | None:
-    """A formula the user defined (agent.planning.formulas), or one over a member (agent.planning.members),
+    """A formula the user defined (agent.planning.formula_definitions), or one over a member (agent.planning.members),
     computed like the registry's, or None with the missing inputs named in the cell."""
     keys = metrics_of(definition["tree"])
     if not keys:  # only constants: nothing in it is a filing's figure, so there is nothing to cite
