@@ -45,11 +45,14 @@ def on_day_count(metrics: list[str], days: int | None) -> list[str] | None:
 
 _BALANCE = (r"(?:(?:accounts\s+)?receivables?|a/?r|inventor(?:y|ies)|(?:accounts\s+)?payables?|a/?p|"
             r"(?:total\s+)?assets|(?:total\s+)?(?:(?:share|stock)holders'?\s+)?equity|pp&e|ppe|balances?)")
+# "average", "the average of beginning and ending": the two year-ends' mean
+_AVERAGE = (r"(?:average|avg\.?|mean)(?:\s+of\s+(?:the\s+)?(?:beginning|opening|start)(?:\s+of\s+year)?\s+and\s+"
+            r"(?:ending|closing|end\s+of\s+year|year[\s-]?end))?")
 # "(year-end AR)", ", ending inventory", "on average inventory", "using avg AP": a convention standing apart
 # from any formula the user wrote (never "COGS / average inventory", whose operand it is)
 _BALANCE_ASIDE = re.compile(
     r"(?P<lead>[,;(]\s*|\s(?:using|use|on|with|based\s+on|over)\s+)(?:(?:using|use|on|with|based\s+on)\s+)?(?:the\s+|an?\s+)?"
-    r"(?:year[\s-]?end(?:ing)?|ending|closing|period[\s-]end|average|avg\.?|mean)\s+(?:net\s+)?" + _BALANCE +
+    r"(?:year[\s-]?end(?:ing)?|ending|closing|period[\s-]end|" + _AVERAGE + r")\s+(?:net\s+)?" + _BALANCE +
     r"(?:\s+balances?)?(?P<end>\s*\)|\s*(?=[,;?.!]|$|(?:in\s+|for\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*)?'?\d{2,4}\b))", re.I)
 
 
@@ -77,7 +80,7 @@ def _balance_named(aside: str) -> str | None:
     from agent.retrieval.concepts import PHRASES, normalize
 
     words = re.sub(r"^[\s,;(]*(?:(?:using|use|on|with|based\s+on|over)\s+)*(?:the\s+|an?\s+)?"
-                   r"(?:year[\s-]?end(?:ing)?|ending|closing|period[\s-]end|average|avg\.?|mean)\s+(?:net\s+)?", "",
+                   r"(?:year[\s-]?end(?:ing)?|ending|closing|period[\s-]end|" + _AVERAGE + r")\s+(?:net\s+)?", "",
                    aside.strip(" )"), flags=re.I)
     said = normalize(re.sub(r"\s+balances?$", "", words, flags=re.I)).strip()
     if not said or said in ("balance", "balances"):

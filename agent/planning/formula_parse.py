@@ -73,6 +73,9 @@ def read_operand(text: str, names: dict[str, dict] | None = None, members: bool 
                 # (nor an amount of a ratio); the aside restates the whole formula the operand ends, which reads on
                 return named
             return said
+        restated = _amount_said_of(named, aside.group(2))
+        if restated is not None:
+            return restated
         return named  # an aside that is no formula ("(as reported)")
     if any(ch in text for ch in OPEN + CLOSE):
         row = bracketed_row(text, lines)  # "income (loss) before income taxes", "cash provided (used) by ..."
@@ -170,7 +173,7 @@ def read_operand(text: str, names: dict[str, dict] | None = None, members: bool 
         # in a definition, "AWS operating income": the metric of the member its first words name
         # (resolved, or refused naming it, against the filing's members in retrieve)
         before = [w for w in t.split()[: spans[-1][0]] if is_member_word(w)]
-        if members == INLINE:  # "Family of Apps operating income": a name's inner "of", "and"
+        if members:  # "Family of Apps operating income", "energy generation and storage revenue": a name's inner words
             before = [w for i, w in enumerate(t.split()[: spans[-1][0]])
                       if is_member_word(w) or (w in INNER and 0 < i < spans[-1][0] - 1)]
         if before and len(before) == spans[-1][0] and not re.search(r"\w['\u2019]s\b", text):  # "apple's"
@@ -187,6 +190,24 @@ def read_operand(text: str, names: dict[str, dict] | None = None, members: bool 
         # a name left ('tokens' keeps none); the company's primary row printed exactly so, or refused in retrieve
         return {"line": said}
     raise DefinitionError(text.strip())
+
+
+def _amount_said_of(named: dict, said: str) -> dict | None:
+    """The amount an aside names after a margin, when the margin is its quotient: "gross margin (gross profit)" is
+    the dollars (as Apple and Intel print "Gross margin"), the user's own word for which figure they mean; else None.
+
+    Why: read as the percentage, "R&D divided by gross margin (gross profit)" divides dollars by a percentage and
+    states a figure for nothing."""
+    if not is_quotient(named) or not all(is_amount(a) for a in named["args"]):
+        return None
+    try:
+        amount = read_operand(said)
+    except DefinitionError:
+        return None
+    alternatives = amount["args"] if amount.get("op") == "first" else [amount]
+    if not all(is_amount(a) for a in alternatives) or not set(metrics_of(named["args"][0])) & set(metrics_of(amount)):
+        return None
+    return amount
 
 
 def _terms(text: str, names: dict[str, dict] | None = None, members: bool = False,
@@ -335,6 +356,8 @@ def parse_expression(text: str, names: dict[str, dict] | None = None, *, members
             num = member_of(words, total, lines, line_first=True)
         if num is not None and is_quotient(num) and all(is_amount(a) for a in num["args"]) and is_amount(den):
             raise DefinitionError(text.strip())  # "gross margin / net revenue", a margin over dollars: no figure
+        if num is not None and is_amount(num) and is_quotient(den) and all(is_amount(a) for a in den["args"]):
+            raise DefinitionError(text.strip())  # "R&D / gross margin", dollars over a margin: no figure either
         node = {"op": "/", "args": [num, den]}
         if SHARE_OF.fullmatch(parts[1]) and not FRACTION.search(parts[1]):
             node["percent"] = True  # "as a percentage of", "as a share of": said as a percentage ("a fraction": not)

@@ -25,7 +25,7 @@ def choose(tree: dict, found) -> dict:
     return tree
 
 
-_EXPENSE_WORDS = re.compile(r"\b(?:amortization|depreciation|impairments?|restructuring|compensation|expenses?|charges?|"
+EXPENSE_WORDS = re.compile(r"\b(?:amortization|depreciation|impairments?|restructuring|compensation|expenses?|charges?|"
                             r"costs?|write[\s-]?downs?)\b", re.I)
 
 
@@ -43,7 +43,7 @@ def is_profit(node: dict) -> bool:
 def is_expense(node: dict) -> bool:
     """An expense a profit was reached after: a curated expense, or a printed row named as an expense."""
     return node.get("metric") in EXPENSES or bool("line" in node and not node.get("offset")
-                                                   and _EXPENSE_WORDS.search(node["line"]))
+                                                   and EXPENSE_WORDS.search(node["line"]))
 
 
 def is_quotient(node: dict) -> bool:

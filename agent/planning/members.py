@@ -76,7 +76,9 @@ def _over(metric: str, member: str, low: str) -> dict | None:
 
 
 def share(metric: str, member: str) -> dict:
-    tree = {"op": "/", "args": [_op(metric, member), {"metric": metric}]}
+    from agent.planning.operand_rows import member_or_row
+
+    tree = {"op": "/", "args": [member_or_row(metric, member), {"metric": metric}]}
     if member.startswith("*"):  # "revenue mix by segment": each member's share of the company's total
         return _definition(f"{METRICS[metric].label.lower()} share by {member[1:]}", tree, "percent")
     return _definition(f"{member} share of {METRICS[metric].label.lower()}", tree, "percent")

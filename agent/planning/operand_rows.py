@@ -11,11 +11,12 @@ import functools
 import re
 
 from agent.planning.words import FILLER
-from agent.retrieval.concepts import find_phrases, normalize, PHRASES
+from agent.retrieval.concepts import find_phrases, METRICS, normalize, PHRASES
 from agent.retrieval.finance import FORMULA_PHRASES
 from agent.retrieval.line_items import tokens as line_tokens
 from agent.retrieval.line_items import ABBREVIATIONS, IGNORABLE, SYNONYMS
 from agent.planning.formula_syntax import bracket_depths, CLOSE, holds_operator, INTRODUCING, OPEN
+from agent.planning.formula_trees import EXPENSE_WORDS
 
 
 def is_member_word(w: str) -> bool:
@@ -61,9 +62,26 @@ def member_of(words: str, metric: str, lines: frozenset, line_first: bool) -> di
     other reading, tried first or second (`line_first`) against the facts."""
     node = {"metric": metric, "member": words}
     if not (lines and is_printed(words, lines)):
-        return node
+        return member_or_row(metric, words)
     line = {"line": words}
     return {"op": "first", "args": [line, node] if line_first else [node, line]}
+
+
+def member_or_row(metric: str, words: str) -> dict:
+    """The figure the words name beside a metric when no primary statement prints them as a row: words that say
+    they are an expense ("advertising expense", "content amortization") are a line the company reports, never a
+    member of revenue; others are the metric's member ("AWS"), else the company's row of that metric under those
+    words ("franchised restaurants": "Revenues from franchised restaurants"). Each row is resolved exact or
+    near-exact against the company's own labels, or the operand refused, in retrieve.
+
+    Why: a share asked of a line item the company reports ("advertising expense as a % of net sales") was read
+    as a revenue member that no company has, and refused although the filing answers it."""
+    node = {"metric": metric, "member": words}
+    if words.startswith("*"):  # every member of an axis: no row
+        return node
+    if EXPENSE_WORDS.search(words):
+        return {"line": words}
+    return {"op": "first", "args": [node, {"line": f"{words} {METRICS[metric].label.lower()}"}]}
 
 
 def only_member_metric(nodes: list[dict]) -> str | None:
@@ -92,7 +110,8 @@ def is_printed(t: str, lines: frozenset) -> bool:
     if words[0] in _EDGE or words[-1] in _EDGE:  # "revenue for": a metric and the question's next words
         return False
     vocabulary = _vocabulary(lines)  # a cheap test first: most candidate spans hold a word no row prints
-    if any(w not in IGNORABLE and not _spellings(w) & vocabulary for w in words) and not _SPELLED_OUT.search(t):
+    said = [w for w in re.split(r"[\s&]+", t) if w]  # "food & paper", "food&paper": the row's words, "&" its "and"
+    if any(w not in IGNORABLE and not _spellings(w) & vocabulary for w in said) and not _SPELLED_OUT.search(t):
         return False  # (an abbreviation is the row's words spelled out: "pre-tax earnings", "G&A")
     return line_tokens(t) in lines
 
