@@ -19,6 +19,7 @@ _FY = r"(?:(?:the\s+)?(?:fiscal\s+(?:years?\s+)?|fy\s*)'?)"
 _YEAR_PAIR = re.compile(r"\s+(?:between|of|for|from|at\s+the\s+end\s+of|at\s+(?:the\s+)?(?:fiscal\s+)?year[\s-]ends?\s+(?:of\s+)?)\s+"
                         + _FY + r"?((?:19|20)\d\d)\s+(?:and|&|to|-|through)\s+" + _FY + r"?((?:19|20)\d\d)\b", re.I)
 _CHANGE_IN = re.compile(r"\b(?:the\s+)?(?:change|increase|decrease)\s+in\s+(?P<x>[a-z&',. ]+?)\s*$", re.I)
+_SHORT_FY = re.compile(r"\bfy\s*'?(\d\d)\b", re.I)
 ONE_YEAR = re.compile(r"\b" + _FY + r"?((?:19|20)\d\d)(?:'s)?\b\s*", re.I)
 
 
@@ -26,7 +27,8 @@ def years_read(expr: str) -> str:
     """A definition's years, read as the years of the question: "FY2023 revenue / (average PP&E between
     FY2022 and FY2023)" is the asked year's revenue over the year's opening and closing PP&E averaged. Taken
     out only when they say exactly that (each pair two consecutive year-ends, every year named the one asked);
-    any other years are left for the grammar, which refuses them."""
+    any other years are left for the grammar, which refuses them. "FY22" is FY2022, as analysts abbreviate it."""
+    expr = _SHORT_FY.sub(lambda m: f"FY20{m.group(1)}", expr)
     pairs = list(_YEAR_PAIR.finditer(expr))
     if any(int(m.group(2)) - int(m.group(1)) != 1 for m in pairs):
         return expr
