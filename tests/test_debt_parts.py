@@ -17,6 +17,7 @@ class _Tagged:
 
     company = COMPANY
     absent: dict = {}
+    row_labels: dict = {}
 
     def __init__(self, facts: dict[str, tuple[str, str]]):
         self.facts = facts

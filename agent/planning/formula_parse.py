@@ -9,9 +9,11 @@ operands and expressions are read together here.
 
 from __future__ import annotations
 
+import functools
 import re
 from decimal import Decimal, InvalidOperation
 
+from agent.planning.words import FILLER
 from agent.retrieval.concepts import find_phrases, METRICS, normalize, PHRASES
 from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS
 from agent.retrieval.line_items import tokens as line_tokens
@@ -168,6 +170,11 @@ def read_operand(text: str, names: dict[str, dict] | None = None, members: bool 
                 "metric" in node and METRICS[node["metric"]].period == "instant") or are_balances(node)):
             return {"op": "avg", "args": [node, shifted(node, -1)]}
     spans = find_phrases(t, PHRASES)
+    own = _in_its_own_words(t, spans)
+    if own is not None:
+        if lines and is_printed(t, lines):  # "cash dividends paid": the company's row printed so first
+            return {"op": "first", "args": [{"line": as_said(said, t, lines)}, tagged_or_computed(own)]}
+        return tagged_or_computed(own)
     if members and len(spans) == 1 and spans[-1][1] == len(t.split()) and 0 < spans[-1][0] \
             and len([w for w in t.split()[: spans[-1][0]] if w not in INNER]) <= 3:
         # in a definition, "AWS operating income": the metric of the member its first words name
@@ -189,7 +196,58 @@ def read_operand(text: str, names: dict[str, dict] | None = None, members: bool 
         # "total costs and expenses" in a definition: words every statement row may print, no word of
         # a name left ('tokens' keeps none); the company's primary row printed exactly so, or refused in retrieve
         return {"line": said}
+    if lines and _names_an_expense(t, lines):
+        return {"line": said}
     raise DefinitionError(text.strip())
+
+
+_EXPENSE_LAST = re.compile(r"(?:expenses?|costs?|amortization|depreciation|charges?)$")
+_EXPENSE_NAME_WORDS = 4
+
+
+def _names_an_expense(t: str, lines: frozenset) -> bool:
+    """Words that name an expense a company reports in a note rather than on a statement ("advertising expense",
+    "advertising costs"): a line, resolved against the company's labels and the taxonomy's standard labels, or
+    refused naming it, in retrieve. Only a short name whose first word some statement row prints and whose last
+    word says it is an expense, so no question's words ("what was apple's ...") are read as one.
+
+    Why: "advertising expense divided by net sales" was refused although the 10-K reports the expense, and its
+    words, unread as an operand, were looked up whole as a line that matched the company's advertising revenue."""
+    words = t.split()
+    if not 2 <= len(words) <= _EXPENSE_NAME_WORDS or not _EXPENSE_LAST.fullmatch(words[-1]):
+        return False
+    if any(not re.fullmatch(r"[a-z][a-z-]*", w) or w in FILLER for w in words):
+        return False
+    return is_printed(words[0], lines) or any(words[0] in row for row in lines)
+
+
+def _in_its_own_words(t: str, spans: list) -> str | None:
+    """The metric whose own names say every word of the operand ("cash dividends paid": "cash dividends" and
+    "dividends paid" are both names of dividends paid), else None.
+
+    Why: words run together from two names of one figure name that figure, not a row some other company prints;
+    asked of a company that prints no row so, the operand was refused although the figure is reported."""
+    keys = {k for _, _, k in spans}
+    words = t.split()
+    if len(keys) != 1 or len(words) < 2:
+        return None
+    key = keys.pop()
+    covered = set()
+    for name in _names_of().get(key, ()):
+        n = len(name)
+        for i in range(len(words) - n + 1):
+            if tuple(words[i:i + n]) == name:
+                covered.update(range(i, i + n))
+    return key if len(covered) == len(words) else None
+
+
+@functools.cache
+def _names_of() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """Each metric's names as word tuples (agent.retrieval.concepts.PHRASES)."""
+    names: dict[str, list[tuple[str, ...]]] = {}
+    for name, key in PHRASES.items():
+        names.setdefault(key, []).append(tuple(name.split()))
+    return {k: tuple(v) for k, v in names.items()}
 
 
 def _amount_said_of(named: dict, said: str) -> dict | None:
