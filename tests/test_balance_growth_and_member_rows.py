@@ -10,7 +10,8 @@ import pytest
 
 from agent.answer import Turn
 from agent.planning.companies import CompanyDirectory
-from agent.planning.formulas import find_inline, said_of
+from agent.planning.formula_trees import said_of
+from agent.planning.inline_definitions import find_inline
 from agent.planning.rules import plan_rules
 from agent.retrieval.finance import NEGATIVE_BASE, negative_base_change
 from agent.retrieval.row_members import member_row

@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from agent.composing.draft import Evidence
-from agent.planning.formulas import parse_expression
+from agent.planning.formula_parse import parse_expression
 from agent.retrieval.retrieve import _user_formula
 
 COMPANY = {"cik": 1, "ticker": "XCO", "name": "Example Co"}
@@ -17,6 +17,7 @@ class _Tagged:
 
     company = COMPANY
     absent: dict = {}
+    row_labels: dict = {}
 
     def __init__(self, facts: dict[str, tuple[str, str]]):
         self.facts = facts

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from agent.planning.formulas import evaluate, metrics_of, operand_label
+from agent.planning.formula_trees import evaluate, metrics_of, operand_label
 from tests.test_figures import ask, directory, footnote, plan  # noqa: F401 (fixtures)
 
 

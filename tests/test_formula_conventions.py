@@ -9,7 +9,8 @@ from decimal import Decimal
 import pytest
 
 from agent.answer import Turn
-from agent.planning.formulas import choose, evaluate, metrics_of, parse_expression, restate, unit_of
+from agent.planning.formula_parse import parse_expression
+from agent.planning.formula_trees import choose, evaluate, metrics_of, restate, unit_of
 from agent.retrieval.finance import DEBT_STEPS, FORMULAS, Operand, calculate, match_formulas
 from tests.test_figures import directory, plan  # noqa: F401  (the module's directory fixture)
 

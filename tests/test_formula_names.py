@@ -117,7 +117,8 @@ def test_a_computed_amount_to_a_metric_is_their_ratio(text, shape, directory):
 
 
 def test_gross_profit_in_a_definition_is_revenue_less_cost_where_untagged():
-    from agent.planning.formulas import choose, evaluate, parse_expression, restate
+    from agent.planning.formula_parse import parse_expression
+    from agent.planning.formula_trees import choose, evaluate, restate
 
     tree = parse_expression("operating income over gross profit")
     tagged = choose(tree, lambda k: True)
@@ -157,7 +158,8 @@ def test_chg_is_a_change_word(directory):
 
 
 def test_items_listed_after_a_deduction_are_each_deducted():
-    from agent.planning.formulas import parse_expression, restate
+    from agent.planning.formula_parse import parse_expression
+    from agent.planning.formula_trees import restate
 
     tree = parse_expression("operating cash flow net of capex and dividends")
     assert restate(tree, top=True) == "Operating cash flow − (Capital expenditures + Dividends paid)"
@@ -181,7 +183,7 @@ def test_operands_restated_beside_a_formula_are_not_asked_apart(directory):
 
 
 def test_steps_said_in_order_are_one_formula():
-    from agent.planning.formulas import spoken_operators
+    from agent.planning.spoken_formulas import spoken_operators
 
     said = spoken_operators("For Apple, fiscal 2024: take operating income, subtract interest expense, and divide by revenue.")
     assert "(operating income minus interest expense) over revenue" in said

@@ -10,7 +10,8 @@ from dataclasses import replace
 import pytest
 
 from agent.planning.companies import line_names
-from agent.planning.formulas import joined_rows, spoken_operators
+from agent.planning.inline_definitions import joined_rows
+from agent.planning.spoken_formulas import spoken_operators
 from agent.retrieval.concepts import METRICS
 from tests.test_figures import directory, plan  # noqa: F401  (the module's directory fixture)
 
@@ -193,7 +194,7 @@ def test_ebitda_on_depreciation_alone_says_so_and_nothing_untagged_is_computed(d
 
 
 def test_d_and_a_in_a_users_formula_is_the_rows_printed_for_it_and_the_answer_says_which(db):
-    from agent.planning.formulas import parse_expression
+    from agent.planning.formula_parse import parse_expression
     from agent.retrieval.retrieve import _collect
 
     tree = parse_expression("capex over d&a", members=True)
@@ -210,7 +211,7 @@ def test_d_and_a_in_a_users_formula_is_the_rows_printed_for_it_and_the_answer_sa
 
 
 def test_sga_where_a_company_prints_its_two_rows_apart_is_their_sum_and_says_so(db):
-    from agent.planning.formulas import parse_expression
+    from agent.planning.formula_parse import parse_expression
     from agent.retrieval.retrieve import _collect
 
     cik = 999004

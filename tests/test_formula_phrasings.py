@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from agent.planning.formulas import parse_expression, restate, spoken_operators
+from agent.planning.formula_parse import parse_expression
+from agent.planning.formula_trees import restate
+from agent.planning.spoken_formulas import spoken_operators
 from tests.test_figures import directory, plan  # noqa: F401  (the module's directory fixture)
 
 

@@ -8,7 +8,9 @@ from decimal import Decimal
 
 import pytest
 
-from agent.planning.formulas import DefinitionError, evaluate, parse_expression, restate
+from agent.planning.formula_parse import parse_expression
+from agent.planning.formula_syntax import DefinitionError
+from agent.planning.formula_trees import evaluate, restate
 from tests.test_figures import directory, plan  # noqa: F401  (the module's directory fixture)
 
 

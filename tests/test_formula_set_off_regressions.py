@@ -11,7 +11,10 @@ from decimal import Decimal
 import pytest
 
 from agent.planning.companies import CompanyDirectory, line_names
-from agent.planning.formulas import DefinitionError, evaluate, joined_rows, parse_expression, restate, unit_of
+from agent.planning.formula_parse import parse_expression
+from agent.planning.formula_syntax import DefinitionError
+from agent.planning.formula_trees import evaluate, restate, unit_of
+from agent.planning.inline_definitions import joined_rows
 from agent.planning.rules import tickers_as_written
 from tests.test_figures import directory, plan  # noqa: F401  (the module's directory fixture)
 
@@ -125,7 +128,7 @@ def test_a_reply_that_is_small_talk_once_its_formula_is_cut_out_is_read_whole(di
 
 
 def test_a_comma_set_off_definition_that_cannot_be_computed_is_the_measure_as_standardly_computed(db):
-    from agent.planning.formulas import parse_expression
+    from agent.planning.formula_parse import parse_expression
     from agent.retrieval.retrieve import _collect
     from tests.test_named_conventions import _filer
 

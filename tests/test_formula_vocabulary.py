@@ -9,7 +9,11 @@ from decimal import Decimal
 import pytest
 
 from agent.planning.defined_formulas import without_restated_inputs
-from agent.planning.formulas import DefinitionError, evaluate, find_definition, formula_tree, metrics_of, parse_expression, restate
+from agent.planning.formula_definitions import find_definition
+from agent.planning.formula_parse import parse_expression
+from agent.planning.formula_syntax import DefinitionError
+from agent.planning.formula_trees import evaluate, metrics_of, restate
+from agent.planning.registry_trees import formula_tree
 from agent.planning.rules import plan_rules
 from agent.planning.sourcing import without_sourcing
 from agent.retrieval.finance import FORMULAS, Operand, calculate

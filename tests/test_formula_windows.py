@@ -10,7 +10,8 @@ import pytest
 
 from agent.planning.companies import CompanyDirectory, line_names
 from agent.planning.defined_formulas import averaged_span, balance_convention
-from agent.planning.formulas import evaluate, find_definition, metrics_of
+from agent.planning.formula_definitions import find_definition
+from agent.planning.formula_trees import evaluate, metrics_of
 from agent.planning.rules import plan_rules
 from agent.retrieval.finance import FORMULAS, Operand, calculate, match_formulas
 from tests.test_companies import COVERED, SEC

@@ -9,7 +9,11 @@ from decimal import Decimal
 import pytest
 
 from agent.checking.guards import number_tokens
-from agent.planning.formulas import INLINE, DefinitionError, find_inline, metrics_of, parse_expression
+from agent.planning.formula_parse import parse_expression
+from agent.planning.formula_syntax import DefinitionError
+from agent.planning.formula_trees import metrics_of
+from agent.planning.inline_definitions import find_inline
+from agent.planning.operand_rows import INLINE
 from tests.test_figures import ask, directory, footnote, plan  # noqa: F401 (fixtures)
 
 
@@ -34,9 +38,12 @@ def test_a_member_before_a_metric_is_that_members_figure_in_a_written_formula():
 
 
 def test_a_bare_name_is_a_member_of_the_total_it_is_a_share_of_or_of_the_members_beside_it():
-    assert keys("services as a share of total net sales") == ["revenue@services", "revenue"]
-    assert keys("greater china as a portion of total net sales") == ["revenue@greater china", "revenue"]
-    assert keys("iphone minus mac net sales") == ["revenue@iphone", "revenue@mac"]
+    # (the member first; a row of the company's under the name and the metric second: "franchised restaurants" as a
+    # share of revenue is the row "Revenues from franchised restaurants" where no such member is reported)
+    assert keys("services as a share of total net sales") == ["revenue@services", "#services revenue", "revenue"]
+    assert keys("greater china as a portion of total net sales") == ["revenue@greater china", "#greater china revenue",
+                                                                      "revenue"]
+    assert keys("iphone minus mac net sales") == ["revenue@iphone", "#iphone revenue", "revenue@mac"]
     # a ratio that is no share ("per", "over") never makes a name a member: "revenue per employee" is refused
     for words in ("revenue per employee", "widgets over revenue", "iphone minus mac"):
         with pytest.raises(DefinitionError):
@@ -52,9 +59,11 @@ def test_a_total_over_itself_is_never_the_formula_a_question_wrote():
 
 
 def test_written_member_formulas_plan_with_the_members_named(directory):  # noqa: F811
-    for text, want in (("What was Apple's iPhone as a share of total net sales in fiscal 2024?", ["revenue@iphone", "revenue"]),
-                       ("Compute Apple's Mac as a portion of total net sales for fiscal 2024.", ["revenue@mac", "revenue"]),
-                       ("Apple fiscal 2024 iPhone minus Mac net sales", ["revenue@iphone", "revenue@mac"])):
+    for text, want in (("What was Apple's iPhone as a share of total net sales in fiscal 2024?",
+                        ["revenue@iphone", "#iphone revenue", "revenue"]),
+                       ("Compute Apple's Mac as a portion of total net sales for fiscal 2024.",
+                        ["revenue@mac", "#mac revenue", "revenue"]),
+                       ("Apple fiscal 2024 iPhone minus Mac net sales", ["revenue@iphone", "#iphone revenue", "revenue@mac"])):
         p = plan(directory, text)
         assert p.route == "domain" and p.tickers == ["AAPL"] and p.fiscal_years == [2024], (text, p)
         udf = [d for d in p.definitions if f"udf:{d['name']}" in p.metrics]
@@ -88,7 +97,7 @@ def test_an_absent_member_in_a_formula_is_refused_naming_it_and_the_members_that
 
 
 def test_a_slash_or_net_of_inside_a_printed_rows_name_is_no_operator():
-    from agent.planning.formulas import _printed_slash
+    from agent.planning.inline_definitions import _printed_slash
     from agent.retrieval.line_items import tokens
     lines = frozenset(tokens(n) for n in ("Income/(loss) from operating investments, net", "Cost of revenue",
                                            "Interest expense, net of portion capitalized", "Total debt"))

@@ -61,7 +61,7 @@ def test_the_year_a_change_is_measured_from_is_its_base(directory, text, years):
 
 
 def test_a_dash_after_a_definition_sets_off_the_company_not_a_subtraction():
-    from agent.planning.formulas import find_definition
+    from agent.planning.formula_definitions import find_definition
 
     definition, rest, bad = find_definition("define core margin as gross profit minus R&D over revenue - cisco fy2024?")
     assert bad is None and definition["name"] == "core margin"
@@ -110,7 +110,8 @@ def test_words_that_only_resemble_spoken_operators_are_left_alone(directory, tex
 def test_an_average_balance_is_the_mean_of_opening_and_closing():
     from decimal import Decimal
 
-    from agent.planning.formulas import evaluate, parse_expression
+    from agent.planning.formula_parse import parse_expression
+    from agent.planning.formula_trees import evaluate
 
     tree = parse_expression("net income over average total assets")
     assert evaluate(tree, {"net_income": Decimal(10), "total_assets": Decimal(120), "total_assets~-1": Decimal(80)},

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent.planning.formulas import parse_expression, unit_of
+from agent.planning.formula_parse import parse_expression
+from agent.planning.formula_trees import unit_of
 from tests.test_figures import directory, plan  # noqa: F401  (the module's directory fixture)
 
 

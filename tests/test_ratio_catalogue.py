@@ -8,7 +8,9 @@ from decimal import Decimal
 
 import pytest
 
-from agent.planning.formulas import compound_growth, evaluate, formula_tree, points_change, restate, spoken_operators
+from agent.planning.formula_trees import compound_growth, evaluate, points_change, restate
+from agent.planning.registry_trees import formula_tree
+from agent.planning.spoken_formulas import spoken_operators
 from agent.retrieval.concepts import PHRASES
 from agent.retrieval.finance import FORMULAS, Operand, calculate, display_value, match_formulas
 from agent.retrieval.metric_facts import metric_value
@@ -179,7 +181,9 @@ def test_per_share_outstanding_divides_by_the_count_outstanding(directory):
 
 
 def test_a_negated_metric_is_never_a_member_of_that_metric():
-    from agent.planning.formulas import INLINE, DefinitionError, parse_expression
+    from agent.planning.formula_parse import parse_expression
+    from agent.planning.formula_syntax import DefinitionError
+    from agent.planning.operand_rows import INLINE
     with pytest.raises(DefinitionError):  # "non-current term debt" is no member "non" of current debt
         parse_expression("non-current term debt over equity", {}, members=INLINE)
 

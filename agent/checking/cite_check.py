@@ -85,7 +85,7 @@ def cite_check(state, deps, config) -> dict:
 
 def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) -> Answer:
     from agent.retrieval.finance import Operand, calculate
-    from agent.planning.formulas import trace as user_trace
+    from agent.planning.formula_trees import trace as user_trace
 
     plan = plan_of(state)
     notes = _Footnotes(evidence, calc_inputs)
@@ -125,7 +125,7 @@ def _assemble(state, draft: Draft, result, evidence, calculations, calc_inputs) 
             from agent.retrieval.quarter_figures import trace as period_trace
 
             trace = period_trace(calc, [op.marker for op in operands])
-        elif calc.get("definition"):  # the user's own formula (agent.planning.formulas)
+        elif calc.get("definition"):  # the user's own formula (agent.planning.formula_trees)
             trace = user_trace(calc["definition"], [(o["metric"], op) for o, op in zip(calc["operands"], operands)],
                                calc["display"])
         else:

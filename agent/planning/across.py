@@ -3,7 +3,7 @@
 
 Why: asked for one company's figure over another's, the planner read a comparison of the two and answered
 with a table and "Home Depot is higher", never the quotient asked; with a difference in points it refused
-the words it could not place. The relation is a formula like any user's (agent.planning.formulas), whose
+the words it could not place. The relation is a formula like any user's (agent.planning.formula_parse), whose
 operands are pinned to a company each (`pinned`), computed once for the first company named and restated
 in the answer with each company's figure cited.
 """
@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agent.planning.formulas import formula_tree, pinned, restate
+from agent.planning.formula_trees import pinned, restate
+from agent.planning.registry_trees import formula_tree
 from agent.planning.plan import Plan
 from agent.retrieval.concepts import METRICS
 from agent.retrieval.finance import FORMULAS

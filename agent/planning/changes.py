@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from agent.planning.formulas import compound_growth, formula_tree, points_change, restate, shifted
+from agent.planning.formula_trees import compound_growth, points_change, restate, shifted
+from agent.planning.registry_trees import formula_tree
 from agent.planning.measures import absolute_words, growth_words, implies_change
 from agent.planning.plan import Plan
 from agent.planning.reading import Reading, base_metric

@@ -113,7 +113,7 @@ class CompanyDirectory:
     joined: dict[int, frozenset[frozenset[str]]] = field(default_factory=dict)
     joined_shared: frozenset[frozenset[str]] = frozenset()  # those several companies print
     # the word sets of every primary-statement row's printed name and concept name: a formula operand
-    # that is no table metric must be one of them (agent.planning.formulas); a LazyWordSets after `load`
+    # that is no table metric must be one of them (agent.planning.operand_rows); a LazyWordSets after `load`
     line_names: frozenset[frozenset[str]] | LazyWordSets = frozenset()
     # (joined, joined_shared) read on first use, when `load` was given a way to connect
     joined_index: Deferred | None = field(default=None, repr=False)
@@ -560,7 +560,7 @@ class Deferred:
 
 class LazyWordSets(Deferred):
     """A frozenset of word sets that is computed the first time it is read: membership, iteration,
-    truth and length all load it. Hashed by identity (agent.planning.formulas caches by the set)."""
+    truth and length all load it. Hashed by identity (agent.planning.operand_rows caches by the set)."""
 
     def __contains__(self, words) -> bool:
         return words in self.get()

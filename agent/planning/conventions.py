@@ -45,11 +45,14 @@ def on_day_count(metrics: list[str], days: int | None) -> list[str] | None:
 
 _BALANCE = (r"(?:(?:accounts\s+)?receivables?|a/?r|inventor(?:y|ies)|(?:accounts\s+)?payables?|a/?p|"
             r"(?:total\s+)?assets|(?:total\s+)?(?:(?:share|stock)holders'?\s+)?equity|pp&e|ppe|balances?)")
+# "average", "the average of beginning and ending": the two year-ends' mean
+_AVERAGE = (r"(?:average|avg\.?|mean)(?:\s+of\s+(?:the\s+)?(?:beginning|opening|start)(?:\s+of\s+year)?\s+and\s+"
+            r"(?:ending|closing|end\s+of\s+year|year[\s-]?end))?")
 # "(year-end AR)", ", ending inventory", "on average inventory", "using avg AP": a convention standing apart
 # from any formula the user wrote (never "COGS / average inventory", whose operand it is)
 _BALANCE_ASIDE = re.compile(
     r"(?P<lead>[,;(]\s*|\s(?:using|use|on|with|based\s+on|over)\s+)(?:(?:using|use|on|with|based\s+on)\s+)?(?:the\s+|an?\s+)?"
-    r"(?:year[\s-]?end(?:ing)?|ending|closing|period[\s-]end|average|avg\.?|mean)\s+(?:net\s+)?" + _BALANCE +
+    r"(?:year[\s-]?end(?:ing)?|ending|closing|period[\s-]end|" + _AVERAGE + r")\s+(?:net\s+)?" + _BALANCE +
     r"(?:\s+balances?)?(?P<end>\s*\)|\s*(?=[,;?.!]|$|(?:in\s+|for\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*)?'?\d{2,4}\b))", re.I)
 
 
@@ -73,11 +76,11 @@ def without_balance_asides(text: str) -> str:
 
 def _balance_named(aside: str) -> str | None:
     """The metric an aside's balance names ("(year-end AR)" -> accounts_receivable), None for "balances"."""
-    from agent.planning.formulas import OPERAND_INITIALS
+    from agent.planning.formula_operands import OPERAND_INITIALS
     from agent.retrieval.concepts import PHRASES, normalize
 
     words = re.sub(r"^[\s,;(]*(?:(?:using|use|on|with|based\s+on|over)\s+)*(?:the\s+|an?\s+)?"
-                   r"(?:year[\s-]?end(?:ing)?|ending|closing|period[\s-]end|average|avg\.?|mean)\s+(?:net\s+)?", "",
+                   r"(?:year[\s-]?end(?:ing)?|ending|closing|period[\s-]end|" + _AVERAGE + r")\s+(?:net\s+)?", "",
                    aside.strip(" )"), flags=re.I)
     said = normalize(re.sub(r"\s+balances?$", "", words, flags=re.I)).strip()
     if not said or said in ("balance", "balances"):
@@ -119,7 +122,8 @@ def missing_divisor(detail: str | None) -> str | None:
     """The refusal's words with the operand the filings lack named, when a refused "A per B" reads A as a
     figure and B as none ("employee (in your formula: revenue per employee)"); else the words unchanged.
     Why: the refusal then says which operand is missing, not only that the whole is no reported figure."""
-    from agent.planning.formulas import DefinitionError, parse_expression
+    from agent.planning.formula_parse import parse_expression
+    from agent.planning.formula_syntax import DefinitionError
 
     m = _PER.match((detail or "").strip())
     if m is None:
@@ -170,7 +174,9 @@ def _modifying(word: str) -> bool:
 def per_diluted_share(text: str) -> str:
     """The text with "net income per share" said as the diluted EPS the company reports ("dividends per share",
     "basic net income per share" are names of their own, read as said)."""
-    from agent.planning.formulas import DefinitionError, metrics_of, operand_parts, parse_expression
+    from agent.planning.formula_parse import parse_expression
+    from agent.planning.formula_syntax import DefinitionError
+    from agent.planning.formula_trees import metrics_of, operand_parts
     from agent.retrieval.concepts import PHRASES, normalize
 
     for m in reversed(list(_PER_SHARE.finditer(text or ""))):

@@ -2,7 +2,7 @@
 written before it, the formulas' names taken out of the words the planner reads, and whether
 operators said in words name a registry formula the words as written did not.
 
-Why a module of its own: agent.planning.formulas reads the formulas themselves; these are the glue
+Why a module of its own: agent.planning.formula_parse and its neighbours read the formulas themselves; these are the glue
 by which the planner's flow (agent.planning.rules) plans a message around them.
 """
 
@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 
 from agent.planning.companies import CompanyDirectory
-from agent.planning.formulas import formula_tree, parse_expression, restate, shifted, unit_of
+from agent.planning.formula_parse import parse_expression
+from agent.planning.formula_trees import restate, shifted, unit_of
+from agent.planning.registry_trees import formula_tree
 from agent.planning.plan import Plan, refusal_plan
 from agent.planning.years import NUMBER_WORDS
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize

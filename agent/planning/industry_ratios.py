@@ -3,7 +3,7 @@ ratio (medical costs over premiums).
 
 Why: these ratios are named in every analyst question about those companies, yet their operands are no curated
 metric; the rows are printed under plain names ("Medical costs", "Premiums"). The name is read as the user's own
-definition written after it, so the formula path finds each row in the company's statements (agent.planning.formulas,
+definition written after it, so the formula path finds each row in the company's statements (agent.planning.inline_formulas,
 rows by their printed words), restates the definition in the answer, and refuses naming the row a company does not
 print. A definition the user writes beside the name is theirs instead. Initials ("MLR") are left alone: they read as
 tickers.

@@ -4,7 +4,7 @@ operating margin").
 
 Why: a member narrowed by growth or share words was answered with the member's level, the growth or
 the share silently dropped, and a registry ratio with a member before it was refused. Each becomes a
-formula over the member's dimensional facts (agent.planning.formulas operands 'revenue@iphone',
+formula over the member's dimensional facts (agent.planning.formula_operands 'revenue@iphone',
 'revenue@iphone~-1'), computed and traced like a user's formula; a member the filing does not tag
 is refused naming the input that is missing.
 """
@@ -76,7 +76,9 @@ def _over(metric: str, member: str, low: str) -> dict | None:
 
 
 def share(metric: str, member: str) -> dict:
-    tree = {"op": "/", "args": [_op(metric, member), {"metric": metric}]}
+    from agent.planning.operand_rows import member_or_row
+
+    tree = {"op": "/", "args": [member_or_row(metric, member), {"metric": metric}]}
     if member.startswith("*"):  # "revenue mix by segment": each member's share of the company's total
         return _definition(f"{METRICS[metric].label.lower()} share by {member[1:]}", tree, "percent")
     return _definition(f"{member} share of {METRICS[metric].label.lower()}", tree, "percent")
@@ -87,7 +89,7 @@ def ratio(formula_key: str, member: str) -> dict | None:
     f = FORMULAS[formula_key]
     if f.operator != "÷" or len(f.inputs) != 2 or any(i.offset for i in f.inputs) or f.unit not in ("percent", "ratio"):
         return None
-    from agent.planning.formulas import tagged_or_computed_on
+    from agent.planning.formula_operands import tagged_or_computed_on
 
     tree = {"op": "/", "args": [tagged_or_computed_on(f.inputs[0].metric, member),
                                 tagged_or_computed_on(f.inputs[1].metric, member)]}
@@ -100,7 +102,7 @@ def _total_of_parts(metric: str) -> bool:
 
 
 def _definition(name: str, tree: dict, unit: str) -> dict:
-    from agent.planning.formulas import restate
+    from agent.planning.formula_trees import restate
 
     return {"name": name, "tree": tree, "unit": unit, "formula": restate(tree, top=True), "derived": True}
 
@@ -121,7 +123,7 @@ def _content(words: list[str]) -> list[str]:
 def _names_a_figure(member: str) -> bool:
     """Whether a member's words name a figure ("cash conversion -- CFO over net earnings": "cfo" is operating
     cash flow, an operand of the user's formula, never a segment called "CFO")."""
-    from agent.planning.formulas import OPERAND_INITIALS
+    from agent.planning.formula_operands import OPERAND_INITIALS
 
     return bool(find_phrases(member, MEASURE_PHRASES)) or any(w in OPERAND_INITIALS for w in member.split())
 

@@ -65,7 +65,7 @@ class Plan(BaseModel):
     years_before: list[int] = Field(default_factory=list)
     # how the planner accounted for each word of the question (agent.planning.words): [{word, as}]
     words: list[dict] = Field(default_factory=list)
-    # formulas the user defined in this thread (agent.planning.formulas): {name, tree, unit, formula};
+    # formulas the user defined in this thread (agent.planning.formula_definitions): {name, tree, unit, formula};
     # asked for as metrics 'udf:<name>'
     definitions: list[dict] = Field(default_factory=list)
     # a prose-routed question whose words may all be one line item's label ("other income, net"):

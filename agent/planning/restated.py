@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import re
 
-from agent.planning.formulas import DefinitionError, parse_expression
+from agent.planning.formula_parse import parse_expression
+from agent.planning.formula_syntax import DefinitionError
 from agent.retrieval.concepts import find_phrases, normalize
 from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS, formula_inputs
 

@@ -50,8 +50,12 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       thread_topic, unknown_subject)
 from agent.planning.industry_ratios import with_industry_definitions
 from agent.planning.sourcing import without_sourcing
-from agent.planning.formulas import (find_definition, has_operator, inline_formula, joined_rows, restate, spoken_operators, to_defined,
-                                     unit_of, unread_numerator, unread_restatement)
+from agent.planning.formula_definitions import find_definition
+from agent.planning.formula_syntax import has_operator
+from agent.planning.formula_trees import restate, unit_of
+from agent.planning.inline_definitions import joined_rows
+from agent.planning.inline_formulas import inline_formula, unread_numerator
+from agent.planning.spoken_formulas import spoken_operators, to_defined, unread_restatement
 from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
 from agent.planning.measures import counted_shares, implied_measures
@@ -371,7 +375,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
 
     A formula the user defines ("define X as A plus B over C"), writes into the question ("gross
     profit minus SG&A") or names from earlier in the thread is taken out of the text first and
-    asked for as 'udf:<name>' (agent.planning.formulas)."""
+    asked for as 'udf:<name>' (agent.planning.formula_definitions)."""
     raw = text or ""
     if len(raw) > MAX_CHARS:
         return _plan(raw, previous=previous, directory=directory)

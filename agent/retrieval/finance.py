@@ -322,7 +322,14 @@ _RATIOS: list[Formula] = [
         "ebit to interest", "ebit to interest expense", "ebit/interest", "ebit / interest expense",
         "ebit interest coverage"],
        [Input("operating_income"), Input("interest_expense")], "ratio",
-       "Operating income ÷ Interest expense (operating income as EBIT)", _ratio, operator="expr"),
+       "Operating income ÷ Interest expense (operating income as EBIT)", _ratio, operator="expr",
+       fallback="interest_coverage_pretax"),
+    # A company that prints no operating income (Johnson & Johnson, most banks and insurers): EBIT as income before
+    # income taxes with the interest expense added back, the other common reading, named in the answer
+    _f("interest_coverage_pretax", "Interest coverage", [],
+       [Input("pretax_income"), Input("interest_expense")], "ratio",
+       "(Income before income taxes + Interest expense) ÷ Interest expense (EBIT as pretax income plus interest "
+       "expense; no operating income reported)", lambda pti, ie: _ratio(pti + ie, ie), operator="expr"),
     _f("roe", "Return on equity",
        ["roe", "return on equity", "return on average equity", "return on shareholders equity",
         "return on stockholders equity", "return on common equity"],
@@ -409,6 +416,8 @@ _EBITDA_SAID = {"": "EBITDA as operating income plus D&A, unadjusted",
                 "_depreciation": "EBITDA as operating income plus depreciation, unadjusted"}
 _SAID = (("ebitda", None), ("debt_to_ebitda", None), ("net_debt_to_ebitda", None),
          ("ebit_margin", "EBIT taken as operating income"), ("ebit", "EBIT taken as operating income"),
+         ("interest_coverage_pretax", "EBIT taken as income before income taxes plus interest expense, as no "
+                                      "operating income is reported"),
          ("interest_coverage", "EBIT taken as operating income"),
          ("roic_rate", "after-tax operating income at the reported effective tax rate over debt plus equity"),
          ("roic", "after-tax operating income over debt plus equity"),

@@ -31,8 +31,8 @@ from agent.retrieval.causes import (amount_patterns, asked_figures, asks_cause_o
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
 from agent.retrieval.metric_facts import metric_value, plausible_count, unscaled_count
 from agent.planning.conventions import missing_divisor
-from agent.planning.formulas import (choose, evaluate, metrics_of, operand_label, operand_parts, operand_ticker, restate,
-                                     said_of)
+from agent.planning.formula_trees import (choose, evaluate, metrics_of, operand_key, operand_label, operand_parts,
+                                          operand_ticker, restate, said_of)
 from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
 from agent.checking.quoted_figures import ranges as amount_ranges
 from agent.retrieval import quarter_members
@@ -129,6 +129,7 @@ class _Facts:
         # (cik, line key), so a row named both as an operand and as a figure is resolved once
         self.lines: dict = {} if lines is None else lines
         self.absent: dict[str, list[str]] = {}  # a formula's member operand the filing has no member for -> those it has
+        self.row_labels: dict[str, str] = {}  # a formula's printed-row operand (its words) -> the label of the row found
         self.others: dict[str, _Facts] = {}  # ticker -> the run's facts of each company asked (a formula across two)
 
     def get(self, metric_key: str, fy: int, printed: bool = False) -> Evidence | None:
@@ -392,7 +393,7 @@ def _whole_of_noncurrent(conn, deps, company: dict, match: LineMatch, key: str, 
 
 
 def _operand(conn, deps, facts: _Facts, key: str, fy: int, orders: dict | None = None) -> Evidence | None:
-    """One operand of a formula (agent.planning.formulas.operand_key) for fiscal year `fy`: a table
+    """One operand of a formula (agent.planning.formula_trees.operand_key) for fiscal year `fy`: a table
     metric's fact, or a member's dimensional fact ('revenue@iphone'), of that year or an earlier one."""
     ticker = operand_ticker(key)
     if ticker is not None:  # another company's figure ("HD revenue / LOW revenue"): read from that company's facts
@@ -404,8 +405,10 @@ def _operand(conn, deps, facts: _Facts, key: str, fy: int, orders: dict | None =
         phrase = metric[1:]
         slot = (f"#{phrase}", year)
         if slot not in facts.found:
-            facts.found[slot] = _line_cell(conn, deps, facts.company, line_key(phrase), year, {},
-                                           facts.lines)
+            cell: dict = {}
+            facts.found[slot] = _line_cell(conn, deps, facts.company, line_key(phrase), year, cell, facts.lines)
+            if cell.get("label"):
+                facts.row_labels[phrase] = cell["label"]
         return facts.found[slot]
     if member is None:
         return facts.get(metric, year, printed=True)
@@ -418,13 +421,34 @@ def _operand(conn, deps, facts: _Facts, key: str, fy: int, orders: dict | None =
     return facts.found[slot]
 
 
+def _rows_without_member_words(tree: dict, facts: _Facts) -> set[str]:
+    """The printed-row operands of a formula read either as a row or as a member of a metric ("services cost of
+    sales": the row, else cost of revenue of the Services member) whose row, as found, prints none of the member's
+    words: the member's figure is the one asked, never a row that dropped the word naming it.
+
+    Why: near-exact matching found "Total cost of sales" for "services cost of sales", the total stated as the part."""
+    out: set[str] = set()
+    if "args" not in tree:
+        return out
+    if tree.get("op") == "first":
+        members = [a["member"] for a in tree["args"] if a.get("member") and not a["member"].startswith("*")]
+        for a in tree["args"]:
+            label = facts.row_labels.get(a.get("line", ""))
+            printed = re.sub(r"\s*\([^()]*\)$", "", label or "")  # the row's own words, not the words it was asked by
+            if label is not None and any(not tokens(m) <= tokens(printed) for m in members):
+                out.add(operand_key(a))
+    for a in tree["args"]:
+        out |= _rows_without_member_words(a, facts)
+    return out
+
+
 # The current part of debt, as the curated metrics read it: summed with a long-term debt that holds it, twice
 _CURRENT_DEBT_CONCEPTS = frozenset(METRICS["current_debt"].concepts) | frozenset(METRICS["debt_current"].concepts)
 
 
 def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=None, deps=None,
                   orders: dict | None = None) -> tuple[Evidence, dict] | None:
-    """A formula the user defined (agent.planning.formulas), or one over a member (agent.planning.members),
+    """A formula the user defined (agent.planning.formula_definitions), or one over a member (agent.planning.members),
     computed like the registry's, or None with the missing inputs named in the cell."""
     keys = metrics_of(definition["tree"])
     if not keys:  # only constants: nothing in it is a filing's figure, so there is nothing to cite
@@ -439,6 +463,8 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
             if e is None and metric.startswith("#") and not metric[1:].startswith(("current", "noncurrent", "non-current")):
                 inputs[k] = _operand(conn, deps, facts, f"#current {metric[1:]}" + (f"~{offset}" if offset else ""),
                                      fy, orders)
+    for k in _rows_without_member_words(definition["tree"], facts):
+        inputs[k] = None  # "services cost of sales": never the total cost of sales, whose row prints no "services"
     ltd = inputs.get("long_term_debt")
     # the long-term debt tagged with its current maturities in it (LongTermDebt): a sum with the current portion would
     # count them twice, so an alternative without the current debt is taken (long-term debt alone: the whole)
