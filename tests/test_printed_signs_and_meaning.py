@@ -11,7 +11,7 @@ import pytest
 
 from agent.composing.compose import _number_claims, _ranking, _not_meaningful
 from agent.composing.draft import Evidence
-from agent.planning.formulas import parse_expression
+from agent.planning.formula_parse import parse_expression
 from agent.planning.scope import FORECASTS, TRIVIA_DETAIL, out_of_scope
 from agent.refusals import UNSCALED, refusal_text
 from agent.retrieval.finance import negative_denominator
