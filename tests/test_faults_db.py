@@ -188,3 +188,16 @@ def test_a_server_another_command_is_still_starting_is_waited_for_then_named(tmp
     with pytest.raises(DatabaseError, match="still being started by another footnote command"):
         start_embedded(tmp_path, cleanup_mode=None, settle_s=0.5)
     assert time.monotonic() - started >= 0.5  # it waited for the file to be finished
+
+
+def test_a_data_dir_inside_a_database_folder_is_refused_and_leaves_it_as_it_was(tmp_path):
+    # FOOTNOTE_DATA_DIR set by mistake to a data dir's `pg` folder: starting there would open that folder to
+    # other users, after which its own Postgres refuses to start
+    held = tmp_path / "data" / "pg"
+    held.mkdir(parents=True)
+    (held / "PG_VERSION").write_text("18\n")
+    held.chmod(0o700)
+    with pytest.raises(DatabaseError, match="inside the database folder"):
+        start_embedded(held)
+    assert oct(held.stat().st_mode & 0o777) == oct(0o700)
+    assert not (held / "pg").exists()
