@@ -16,6 +16,7 @@ the writer ingest/writer.py's.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from pathlib import Path
@@ -52,7 +53,6 @@ def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = Non
     """
     started = time.perf_counter()
     db.check_embedding(embedder.model_name, embedder.dim)
-    check_runtime(db, embedder, writing=True)
     try:
         corpus = scan_folder(folder, tickers)
     except FileNotFoundError as exc:
@@ -63,18 +63,23 @@ def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = Non
         corpus.filings = corpus.filings[:limit]
         keep = {f.cik for f in corpus.filings}
         corpus.companyfacts = {c: p for c, p in corpus.companyfacts.items() if c in keep}
-    companies = _companies(corpus, summary)
     todo = _changed_filings(db, corpus, summary)
     counter = embedder.token_counter() if hasattr(embedder, "token_counter") else None
-    parser = _Parser(todo, workers, counter, embedder.max_tokens)  # parses while companyfacts load
+    # The first document's parse is what the embedder waits for first: it starts before anything else.
+    parser = _Parser(todo, workers, counter, embedder.max_tokens)
     touched: set[int] = set()
     try:
-        _load_ticker_map(db, corpus, summary)
-        for cik, path in sorted(corpus.companyfacts.items()):
-            if _load_companyfacts(db, companies, cik, path, summary):
-                touched.add(cik)
+        if todo and hasattr(embedder, "start_loading"):
+            embedder.start_loading()  # the model loads while the first document is parsed
+        check_runtime(db, embedder, writing=True)
+        companies = _companies(corpus, summary)
+        sources = functools.partial(_load_sources, db, corpus, companies, summary)
         t0 = time.perf_counter()
-        touched |= _load_filings(db, embedder, parser, todo, corpus, companies, summary, progress=progress)
+        if todo:  # the writer thread loads them while the first document is parsed and embedded
+            touched |= _load_filings(db, embedder, parser, todo, corpus, companies, summary, progress=progress,
+                                     first=sources)  # fmt: skip
+        else:
+            touched |= sources()
         summary.filings_s = time.perf_counter() - t0
     finally:
         parser.close()
@@ -164,6 +169,21 @@ def _load_ticker_map(db, corpus: LocalCorpus, summary: IngestSummary) -> None:
 
 # -- companyfacts ----------------------------------------------------------------------------
 
+def _load_sources(db, corpus: LocalCorpus, companies: dict[int, _Company], summary: IngestSummary,
+                  stopped=lambda: False) -> set[int]:  # fmt: skip
+    """The ticker map and every changed companyfacts file, stored before any document (a document's
+    fiscal years are read against the companyfacts' year ends): the companies written to. Each
+    file is its own transaction; once `stopped()` (an interrupted ingest) no further one starts."""
+    _load_ticker_map(db, corpus, summary)
+    touched = set()
+    for cik, path in sorted(corpus.companyfacts.items()):
+        if stopped():
+            break
+        if _load_companyfacts(db, companies, cik, path, summary):
+            touched.add(cik)
+    return touched
+
+
 def _load_companyfacts(db, companies: dict[int, _Company], cik: int, path: Path, summary: IngestSummary) -> bool:
     """Replace a company's companyfacts when the file changed; True when something was written."""
     try:
@@ -212,17 +232,19 @@ def _changed_filings(db, corpus: LocalCorpus, summary: IngestSummary) -> list[Fi
 
 
 def _load_filings(db, embedder, parser: _Parser, todo: list[FilingFile], corpus: LocalCorpus, companies,
-                  summary: IngestSummary, *, progress: bool) -> set[int]:  # fmt: skip
+                  summary: IngestSummary, *, progress: bool, first=None) -> set[int]:  # fmt: skip
     """Embed parsed filings on this thread while the writer thread stores the previous batch.
 
     A batch is embedded once it holds EMBED_BATCH_CHUNKS chunks, or as soon as the next parsed
-    filing is not ready yet: the embedder never idles waiting for a fuller batch.
+    filing is not ready yet: the embedder never idles waiting for a fuller batch. `first` (the
+    companyfacts) runs on the writer thread before it stores any filing, so the embedder starts
+    as soon as the first filing is parsed rather than after them.
     """
     if not todo:
-        return set()
+        return set(first() if first else ())
     bar = tqdm(total=len(todo), desc="Ingesting filings", unit="filing", disable=not progress)
     reuse = _stored_vectors(db) if _reusable(db, embedder) else None
-    writer = _Writer(db, companies, summary, bar)
+    writer = _Writer(db, companies, summary, bar, first=first)
     batch: list[_Ready] = []
     try:
         for file, result, chunks in _timed(iter(parser), summary):

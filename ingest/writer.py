@@ -62,8 +62,12 @@ class _Writer:
     rolled back whole.
     """
 
-    def __init__(self, db, companies, summary: IngestSummary, bar):
+    def __init__(self, db, companies, summary: IngestSummary, bar, *, first=None):
+        """`first(stopped)`: work for this thread before the first filing, returning the companies
+        it wrote to; it checks `stopped()` between its transactions, and its error is raised like
+        a write's."""
         self._db, self._companies, self._summary, self._bar = db, companies, summary, bar
+        self._first = first
         self._queue: queue.Queue = queue.Queue(maxsize=WRITE_QUEUE)
         self._error: BaseException | None = None
         self._stop = threading.Event()
@@ -104,6 +108,8 @@ class _Writer:
 
     def _run(self) -> None:
         try:
+            if self._first is not None:
+                self.touched |= set(self._first(self._stop.is_set))
             with self._db.connection() as conn:
                 while not self._stop.is_set():
                     item = self._queue.get()
