@@ -360,3 +360,46 @@ def test_a_text_twice_in_one_batch_is_embedded_once(embedder):
     assert np.array_equal(vectors[0], vectors[2]) and not np.array_equal(vectors[0], vectors[1])
     alone = embedder.embed(texts)
     assert np.allclose(vectors, alone, atol=1e-6)
+
+
+def test_companyfacts_load_beside_the_first_embedding_and_are_stored_before_any_filing(db, embedder, tmp_path,
+                                                                                       monkeypatch):  # fmt: skip
+    """The embedder starts on the first parsed filing without waiting for companyfacts (they load on
+    the writer thread), and they are still stored before any filing: a filing's facts take their
+    fiscal years from the companyfacts' year ends, as when they were loaded first."""
+    import threading
+
+    import ingest.pipeline as pipeline
+    import ingest.writer as writer
+
+    folder = _one_filing_folder(tmp_path)
+    (folder / "companyfacts").mkdir()
+    shutil.copy(SEC_FIXTURES / "companyfacts/CIK0000320193.json", folder / "companyfacts/CIK0000320193.json")
+    embedding, order = threading.Event(), []
+
+    class _Telling(_CountingEmbedder):
+        def embed(self, texts, **kw):
+            embedding.set()
+            return super().embed(texts, **kw)
+
+    load, write = pipeline._load_companyfacts, writer._write
+
+    def slow_load(*args, **kw):
+        order.append(("embedding had started", embedding.wait(timeout=60)))
+        out = load(*args, **kw)
+        order.append("companyfacts stored")
+        return out
+
+    def noted_write(*args, **kw):
+        order.append("filing stored")
+        return write(*args, **kw)
+
+    monkeypatch.setattr(pipeline, "_load_companyfacts", slow_load)
+    monkeypatch.setattr(writer, "_write", noted_write)
+    summary = ingest_folder(db, _Telling(embedder), folder, progress=False)
+    assert order == [("embedding had started", True), "companyfacts stored", "filing stored"]
+    assert summary.companyfacts_loaded == 1 and len(summary.ingested) == 1 and not summary.failed
+    with db.connection() as conn:
+        years = conn.execute("SELECT DISTINCT fiscal_year FROM facts WHERE period_end = '2024-09-28'").fetchall()
+        sources = conn.execute("SELECT count(DISTINCT accession) FROM facts WHERE period_end = '2024-09-28'").fetchone()
+    assert years == [(2024,)] and sources[0] >= 1
