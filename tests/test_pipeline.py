@@ -403,3 +403,39 @@ def test_companyfacts_load_beside_the_first_embedding_and_are_stored_before_any_
         years = conn.execute("SELECT DISTINCT fiscal_year FROM facts WHERE period_end = '2024-09-28'").fetchall()
         sources = conn.execute("SELECT count(DISTINCT accession) FROM facts WHERE period_end = '2024-09-28'").fetchone()
     assert years == [(2024,)] and sources[0] >= 1
+
+
+def test_a_company_s_fiscal_years_are_refreshed_by_the_writer_once_its_last_filing_is_in(db, embedder, tmp_path,
+                                                                                          monkeypatch):  # fmt: skip
+    """Refreshing a company's fiscal years reads all its facts: it is done on the writer thread as
+    soon as the company's last filing is stored, beside the embedding of the next company's, not
+    for every company once all are in (and not twice)."""
+    import threading
+
+    import ingest.writer as writer
+    from store import writes
+
+    folder = _one_filing_folder(tmp_path)
+    nvda = "filings/10-K/NVDA/0001045810-0001045810-25-000023-2025-01-26.htm"
+    (folder / nvda).parent.mkdir(parents=True)
+    shutil.copy(SEC_FIXTURES / nvda, folder / nvda)
+    events = []
+    refresh, write = writes.refresh_fiscal_years, writer._write
+
+    def noted_refresh(conn, cik):
+        events.append(("refresh", cik, threading.current_thread().name))
+        return refresh(conn, cik)
+
+    def noted_write(db, conn, ready, *args, **kw):
+        events.append(("write", ready.file.cik, threading.current_thread().name))
+        return write(db, conn, ready, *args, **kw)
+
+    monkeypatch.setattr(writes, "refresh_fiscal_years", noted_refresh)
+    monkeypatch.setattr(writer, "_write", noted_write)
+    summary = ingest_folder(db, embedder, folder, progress=False, workers=0)
+    assert len(summary.ingested) == 2 and not summary.failed
+    w = "ingest-writer"
+    assert events == [("write", 320193, w), ("refresh", 320193, w), ("write", 1045810, w), ("refresh", 1045810, w)]
+    with db.connection() as conn:
+        years = conn.execute("SELECT DISTINCT fiscal_year FROM facts WHERE cik = 1045810 AND period_end = '2025-01-26'")
+        assert years.fetchall() == [(2025,)]
