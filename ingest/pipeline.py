@@ -1,11 +1,13 @@
 """Ingest a folder in SEC's layout: parse, chunk, embed and store each 10-K and 10-Q, plus companyfacts.
 
 Embedding is the slow step, so everything else is arranged around it: documents are parsed in
-a separate process (started before companyfacts are loaded, so the first parse is under way
-early) while the current batch is embedded; embedding starts as soon as the first filing's chunks
-arrive and then takes chunks of several filings per call; a writer thread with its own database
-connection stores batch N while batch N+1 is embedded, behind a bounded queue so memory stays
-flat; a filing whose bytes (and the embedding model) are unchanged is skipped before it is
+a separate process while the current batch is embedded, that process started first of all (the
+embedder's first wait is the first document's parse, so nothing else is done before it starts,
+and it imports only edgartools' parser); the model loads and the companyfacts are stored (on the
+writer thread, before any filing) while that first document is parsed, so embedding starts as
+soon as its chunks arrive and then takes chunks of several filings per call; a writer thread
+with its own database connection stores batch N while batch N+1 is embedded, behind a bounded
+queue so memory stays flat; a filing whose bytes (and the embedding model) are unchanged is skipped before it is
 even parsed; and no text is embedded twice: a changed document's unchanged chunks keep the vectors
 stored for them (when every stored vector is this model's on this runtime), and a text repeated
 within one call is embedded once. Each filing is written in its own transaction (old rows deleted, new rows
@@ -16,6 +18,7 @@ the writer ingest/writer.py's.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from pathlib import Path
@@ -33,7 +36,7 @@ from ingest.parse_worker import _Parser, _timed, declared_form, parse_document, 
 from store.parsed import ParsedFiling
 from ingest.runtime_check import check_runtime, runtime_of
 from ingest.summary import FilingOutcome, IngestSummary
-from ingest.writer import _Company, _Ready, _upsert_company, _write, _Writer
+from ingest.writer import _Company, _Ready, _upsert_company, _write, _Writer, refresh_fiscal_years
 from store import embedding_runtime, writes
 from store.errors import FootnoteError
 
@@ -52,7 +55,6 @@ def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = Non
     """
     started = time.perf_counter()
     db.check_embedding(embedder.model_name, embedder.dim)
-    check_runtime(db, embedder, writing=True)
     try:
         corpus = scan_folder(folder, tickers)
     except FileNotFoundError as exc:
@@ -63,18 +65,25 @@ def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = Non
         corpus.filings = corpus.filings[:limit]
         keep = {f.cik for f in corpus.filings}
         corpus.companyfacts = {c: p for c, p in corpus.companyfacts.items() if c in keep}
-    companies = _companies(corpus, summary)
     todo = _changed_filings(db, corpus, summary)
     counter = embedder.token_counter() if hasattr(embedder, "token_counter") else None
-    parser = _Parser(todo, workers, counter, embedder.max_tokens)  # parses while companyfacts load
+    # The first document's parse is what the embedder waits for first: it starts before anything else.
+    parser = _Parser(todo, workers, counter, embedder.max_tokens)
     touched: set[int] = set()
+    refreshed: set[int] = set()  # companies whose fiscal years the writer brought up to date
     try:
-        _load_ticker_map(db, corpus, summary)
-        for cik, path in sorted(corpus.companyfacts.items()):
-            if _load_companyfacts(db, companies, cik, path, summary):
-                touched.add(cik)
+        if todo and hasattr(embedder, "start_loading"):
+            embedder.start_loading()  # the model loads while the first document is parsed
+        check_runtime(db, embedder, writing=True)
+        companies = _companies(corpus, summary)
+        sources = functools.partial(_load_sources, db, corpus, companies, summary)
         t0 = time.perf_counter()
-        touched |= _load_filings(db, embedder, parser, todo, corpus, companies, summary, progress=progress)
+        if todo:  # the writer thread loads them while the first document is parsed and embedded
+            wrote, refreshed = _load_filings(db, embedder, parser, todo, corpus, companies, summary,
+                                             progress=progress, first=sources)  # fmt: skip
+            touched |= wrote
+        else:
+            touched |= sources()
         summary.filings_s = time.perf_counter() - t0
     finally:
         parser.close()
@@ -83,10 +92,9 @@ def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = Non
         backfill = writes.source_hash(conn, QUARTERS_FILLED) is None
         if backfill:  # facts stored before fiscal quarters were: every company's, once
             touched |= set(writes.company_ciks(conn))
-    for cik in sorted(touched):
-        with db.connection() as conn, conn.transaction():
-            if writes.refresh_fiscal_years(conn, cik):
-                db.bump_corpus_version(conn)
+    for cik in sorted(touched - refreshed):
+        with db.connection() as conn:
+            refresh_fiscal_years(db, conn, cik)
     if backfill:
         with db.connection() as conn, conn.transaction():
             writes.set_source_hash(conn, QUARTERS_FILLED, "1")
@@ -116,9 +124,8 @@ def ingest_document(db, embedder, data: bytes, *, source: str, accession: str | 
     vectors = embedder.embed([embedding_input(c.context, c.text) for c in chunks]) if chunks else _empty(embedder)
     with db.connection() as conn:
         outcome = _write(db, conn, _Ready(file, parsed, chunks, True), vectors, company)
-    with db.connection() as conn, conn.transaction():
-        if writes.refresh_fiscal_years(conn, meta.cik):
-            db.bump_corpus_version(conn)
+    with db.connection() as conn:
+        refresh_fiscal_years(db, conn, meta.cik)
     if outcome.status == "ingested" and outcome.accession and passages_searched():
         add_passages(db, embedder, [outcome.accession])
     return outcome
@@ -163,6 +170,21 @@ def _load_ticker_map(db, corpus: LocalCorpus, summary: IngestSummary) -> None:
 
 
 # -- companyfacts ----------------------------------------------------------------------------
+
+def _load_sources(db, corpus: LocalCorpus, companies: dict[int, _Company], summary: IngestSummary,
+                  stopped=lambda: False) -> set[int]:  # fmt: skip
+    """The ticker map and every changed companyfacts file, stored before any document (a document's
+    fiscal years are read against the companyfacts' year ends): the companies written to. Each
+    file is its own transaction; once `stopped()` (an interrupted ingest) no further one starts."""
+    _load_ticker_map(db, corpus, summary)
+    touched = set()
+    for cik, path in sorted(corpus.companyfacts.items()):
+        if stopped():
+            break
+        if _load_companyfacts(db, companies, cik, path, summary):
+            touched.add(cik)
+    return touched
+
 
 def _load_companyfacts(db, companies: dict[int, _Company], cik: int, path: Path, summary: IngestSummary) -> bool:
     """Replace a company's companyfacts when the file changed; True when something was written."""
@@ -212,17 +234,21 @@ def _changed_filings(db, corpus: LocalCorpus, summary: IngestSummary) -> list[Fi
 
 
 def _load_filings(db, embedder, parser: _Parser, todo: list[FilingFile], corpus: LocalCorpus, companies,
-                  summary: IngestSummary, *, progress: bool) -> set[int]:  # fmt: skip
+                  summary: IngestSummary, *, progress: bool, first=None) -> tuple[set[int], set[int]]:  # fmt: skip
     """Embed parsed filings on this thread while the writer thread stores the previous batch.
 
     A batch is embedded once it holds EMBED_BATCH_CHUNKS chunks, or as soon as the next parsed
-    filing is not ready yet: the embedder never idles waiting for a fuller batch.
+    filing is not ready yet: the embedder never idles waiting for a fuller batch. `first` (the
+    companyfacts) runs on the writer thread before it stores any filing, so the embedder starts
+    as soon as the first filing is parsed rather than after them. Returns the companies written to
+    and those of them whose fiscal years the writer has already refreshed.
     """
     if not todo:
-        return set()
+        return set(first() if first else ()), set()
     bar = tqdm(total=len(todo), desc="Ingesting filings", unit="filing", disable=not progress)
     reuse = _stored_vectors(db) if _reusable(db, embedder) else None
-    writer = _Writer(db, companies, summary, bar)
+    last = {f.cik: f.key for f in todo}  # each company's last document: its fiscal years are final after it
+    writer = _Writer(db, companies, summary, bar, first=first, last=last)
     batch: list[_Ready] = []
     try:
         for file, result, chunks in _timed(iter(parser), summary):
@@ -260,7 +286,7 @@ def _load_filings(db, embedder, parser: _Parser, todo: list[FilingFile], corpus:
         raise
     finally:
         bar.close()
-    return writer.touched
+    return writer.touched, writer.refreshed
 
 
 def _check(file: FilingFile, parsed: ParsedFiling, corpus: LocalCorpus) -> str | None:

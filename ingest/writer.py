@@ -62,8 +62,15 @@ class _Writer:
     rolled back whole.
     """
 
-    def __init__(self, db, companies, summary: IngestSummary, bar):
+    def __init__(self, db, companies, summary: IngestSummary, bar, *, first=None, last: dict | None = None):
+        """`first(stopped)`: work for this thread before the first filing, returning the companies
+        it wrote to; it checks `stopped()` between its transactions, and its error is raised like
+        a write's. `last`: {cik: key of the company's last filing to come}; once that one is
+        written, the company's fiscal years are refreshed here, beside the embedding of the
+        filings after it, rather than once every filing is in."""
         self._db, self._companies, self._summary, self._bar = db, companies, summary, bar
+        self._first, self._last = first, last or {}
+        self.refreshed: set[int] = set()
         self._queue: queue.Queue = queue.Queue(maxsize=WRITE_QUEUE)
         self._error: BaseException | None = None
         self._stop = threading.Event()
@@ -104,6 +111,8 @@ class _Writer:
 
     def _run(self) -> None:
         try:
+            if self._first is not None:
+                self.touched |= set(self._first(self._stop.is_set))
             with self._db.connection() as conn:
                 while not self._stop.is_set():
                     item = self._queue.get()
@@ -120,6 +129,9 @@ class _Writer:
                         offset += n
                         self._summary.add(outcome)
                         self.touched.add(ready.file.cik)
+                        if self._last.get(ready.file.cik) == ready.file.key:
+                            refresh_fiscal_years(self._db, conn, ready.file.cik)
+                            self.refreshed.add(ready.file.cik)
                         self._bar.update(1)
         except BaseException as exc:  # handed to the embedding thread
             self._error = exc
@@ -153,6 +165,14 @@ def _write(db, conn, ready: _Ready, vectors, company: _Company, summary: IngestS
         missing_items=list(parsed.missing_items), form=meta.form, fiscal_period=meta.fiscal_period,
         items=[s.item for s in parsed.sections],
     )  # fmt: skip
+
+
+def refresh_fiscal_years(db, conn, cik: int) -> None:
+    """Every stored fact of the company given the fiscal year and quarter its anchors now give
+    (a filing stored later can settle an older fact's year), in one transaction."""
+    with conn.transaction():
+        if writes.refresh_fiscal_years(conn, cik):
+            db.bump_corpus_version(conn)
 
 
 def _anchors(conn, meta) -> list:

@@ -360,3 +360,82 @@ def test_a_text_twice_in_one_batch_is_embedded_once(embedder):
     assert np.array_equal(vectors[0], vectors[2]) and not np.array_equal(vectors[0], vectors[1])
     alone = embedder.embed(texts)
     assert np.allclose(vectors, alone, atol=1e-6)
+
+
+def test_companyfacts_load_beside_the_first_embedding_and_are_stored_before_any_filing(db, embedder, tmp_path,
+                                                                                       monkeypatch):  # fmt: skip
+    """The embedder starts on the first parsed filing without waiting for companyfacts (they load on
+    the writer thread), and they are still stored before any filing: a filing's facts take their
+    fiscal years from the companyfacts' year ends, as when they were loaded first."""
+    import threading
+
+    import ingest.pipeline as pipeline
+    import ingest.writer as writer
+
+    folder = _one_filing_folder(tmp_path)
+    (folder / "companyfacts").mkdir()
+    shutil.copy(SEC_FIXTURES / "companyfacts/CIK0000320193.json", folder / "companyfacts/CIK0000320193.json")
+    embedding, order = threading.Event(), []
+
+    class _Telling(_CountingEmbedder):
+        def embed(self, texts, **kw):
+            embedding.set()
+            return super().embed(texts, **kw)
+
+    load, write = pipeline._load_companyfacts, writer._write
+
+    def slow_load(*args, **kw):
+        order.append(("embedding had started", embedding.wait(timeout=60)))
+        out = load(*args, **kw)
+        order.append("companyfacts stored")
+        return out
+
+    def noted_write(*args, **kw):
+        order.append("filing stored")
+        return write(*args, **kw)
+
+    monkeypatch.setattr(pipeline, "_load_companyfacts", slow_load)
+    monkeypatch.setattr(writer, "_write", noted_write)
+    summary = ingest_folder(db, _Telling(embedder), folder, progress=False)
+    assert order == [("embedding had started", True), "companyfacts stored", "filing stored"]
+    assert summary.companyfacts_loaded == 1 and len(summary.ingested) == 1 and not summary.failed
+    with db.connection() as conn:
+        years = conn.execute("SELECT DISTINCT fiscal_year FROM facts WHERE period_end = '2024-09-28'").fetchall()
+        sources = conn.execute("SELECT count(DISTINCT accession) FROM facts WHERE period_end = '2024-09-28'").fetchone()
+    assert years == [(2024,)] and sources[0] >= 1
+
+
+def test_a_company_s_fiscal_years_are_refreshed_by_the_writer_once_its_last_filing_is_in(db, embedder, tmp_path,
+                                                                                          monkeypatch):  # fmt: skip
+    """Refreshing a company's fiscal years reads all its facts: it is done on the writer thread as
+    soon as the company's last filing is stored, beside the embedding of the next company's, not
+    for every company once all are in (and not twice)."""
+    import threading
+
+    import ingest.writer as writer
+    from store import writes
+
+    folder = _one_filing_folder(tmp_path)
+    nvda = "filings/10-K/NVDA/0001045810-0001045810-25-000023-2025-01-26.htm"
+    (folder / nvda).parent.mkdir(parents=True)
+    shutil.copy(SEC_FIXTURES / nvda, folder / nvda)
+    events = []
+    refresh, write = writes.refresh_fiscal_years, writer._write
+
+    def noted_refresh(conn, cik):
+        events.append(("refresh", cik, threading.current_thread().name))
+        return refresh(conn, cik)
+
+    def noted_write(db, conn, ready, *args, **kw):
+        events.append(("write", ready.file.cik, threading.current_thread().name))
+        return write(db, conn, ready, *args, **kw)
+
+    monkeypatch.setattr(writes, "refresh_fiscal_years", noted_refresh)
+    monkeypatch.setattr(writer, "_write", noted_write)
+    summary = ingest_folder(db, embedder, folder, progress=False, workers=0)
+    assert len(summary.ingested) == 2 and not summary.failed
+    w = "ingest-writer"
+    assert events == [("write", 320193, w), ("refresh", 320193, w), ("write", 1045810, w), ("refresh", 1045810, w)]
+    with db.connection() as conn:
+        years = conn.execute("SELECT DISTINCT fiscal_year FROM facts WHERE cik = 1045810 AND period_end = '2025-01-26'")
+        assert years.fetchall() == [(2025,)]
