@@ -22,53 +22,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib
-import importlib.util
 import logging
-import sys
 
 log = logging.getLogger(__name__)
-
-
-def import_parser() -> None:
-    """Import edgartools' document parser, and not the rest of edgartools until something asks.
-
-    Why: a parse worker's first document waits for this import, and the embedder waits for that
-    first document. `import edgar.documents` runs the package's `__init__` first, which imports the
-    whole library (its SEC client, filings, funds): 0.82 CPU-seconds and 1,445 modules, against
-    0.39 and 873 for the parser's own imports (pandas and httpx among them). So the
-    package module is put in place without running its body, and the body runs (the module then
-    being edgartools' own) the first time a name it defines is read; a submodule asked for by name
-    (`from edgar import settings`) is imported as Python would. The parser's modules and code are
-    edgartools' own either way, so the parse is the same. A process that already imported
-    edgartools, or a layout this does not recognise, imports it as usual.
-    """
-    if "edgar" not in sys.modules:
-        spec = importlib.util.find_spec("edgar")
-        if spec is not None and spec.loader is not None and spec.submodule_search_locations:
-            sys.modules["edgar"] = _package_on_demand(spec)
-    import edgar.documents.document  # noqa: F401
-    import edgar.documents.parser  # noqa: F401
-
-
-def _package_on_demand(spec):
-    package = importlib.util.module_from_spec(spec)
-    ran = []
-
-    def __getattr__(name: str):
-        if name.startswith("__"):
-            raise AttributeError(name)
-        if importlib.util.find_spec(f"{spec.name}.{name}") is not None and not ran:
-            return importlib.import_module(f"{spec.name}.{name}")
-        if not ran:
-            ran.append(True)
-            del package.__getattr__  # the body defines its own
-            spec.loader.exec_module(package)
-            return getattr(package, name)
-        raise AttributeError(f"module {spec.name!r} has no attribute {name!r}")
-
-    package.__getattr__ = __getattr__
-    return package
 
 
 def parse_html(text: str, form: str):

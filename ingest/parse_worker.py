@@ -28,7 +28,6 @@ from concurrent import futures
 from concurrent.futures import ProcessPoolExecutor
 
 from ingest.chunking import chunk_sections
-from ingest.edgar_parse import import_parser
 from ingest.html10k import FilingParseError, parse_10k
 from ingest.html10q import parse_10q
 from ingest.local import FilingFile, read_bytes
@@ -161,10 +160,6 @@ def _worker_init(parent: int) -> None:
     _stop_on_interrupt()
     _exit_with_parent(parent)
     atexit.register(_exit_now)
-    try:  # the first document waits for this import: only the parser's part of edgartools
-        import_parser()
-    except Exception:  # the parse imports edgartools as usual
-        pass
 
 
 def _exit_now() -> None:

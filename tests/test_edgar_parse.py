@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -104,40 +103,3 @@ def test_a_10k_parses_as_with_edgartools_own_parse(path, monkeypatch):
     theirs = parse_10k(data, source=str(path))
     assert ours.sections == theirs.sections and ours.missing_items == theirs.missing_items
     assert ours.facts == theirs.facts and ours.meta == theirs.meta and ours.line_items == theirs.line_items
-
-
-_PARSE_IN_A_FRESH_PROCESS = """
-import hashlib, sys
-import os
-from pathlib import Path
-if sys.argv[1] == "parser-only":
-    from ingest.edgar_parse import import_parser
-    import_parser()
-from ingest.html10k import parse_10k
-parsed = parse_10k(Path(sys.argv[2]).read_bytes(), source="fixture")
-whole = "edgar._filings" in sys.modules
-print(hashlib.sha256(repr((parsed.meta, parsed.sections, parsed.facts, parsed.line_items)).encode()).hexdigest(), whole)
-from edgar import Company  # a name the package's own body defines, read afterwards
-print(Company.__module__)
-"""
-
-
-@pytest.mark.slow
-def test_a_worker_that_imports_only_the_parser_parses_the_same_and_still_reaches_the_rest(tmp_path):
-    """The parse worker imports edgartools' parser without the package body (its SEC client,
-    filings, funds): the same parse, and the body still runs the first time one of its names is read."""
-    import subprocess
-    import sys
-
-    filing = SEC_FIXTURES / "filings/10-K/AAPL/0000320193-0000320193-24-000123-2024-09-28.htm"
-    root = Path(__file__).resolve().parents[1]
-    out = {}
-    for mode in ("parser-only", "whole"):
-        done = subprocess.run([sys.executable, "-c", _PARSE_IN_A_FRESH_PROCESS, mode, str(filing)], cwd=root,
-                              capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": str(root)})  # fmt: skip
-        out[mode] = done.stdout.split()
-    digest, whole_loaded, company_module = out["parser-only"]
-    assert whole_loaded == "False"  # the package body did not run for the parse
-    assert out["whole"][1] == "True"  # (as it does with a plain import)
-    assert digest == out["whole"][0]
-    assert company_module == out["whole"][2] == "edgar.entity.core"
