@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+from datetime import date, timedelta
 from decimal import Decimal
 
 from agent.composing import neighbourhood, sentence_rank
@@ -154,7 +155,7 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
             if facts and figure_ask and not _about_asked(facts, chunk, figures, figure_ask):
                 facts = []  # a figure question's passage: an amount of another line is not its answer
             if facts and chunk.form.startswith("10-K") and _reports_earlier_year(facts, (figures or {}).get(chunk.accession) or [],
-                                                                                 year or chunk.fiscal_year):
+                                                                                 year or chunk.fiscal_year, chunk.fiscal_year):
                 if _MONEY.search(sentence) or _names_earlier_year(sentence, year or chunk.fiscal_year):
                     continue  # its amounts are all an earlier year's: last year's story, told again
                 # a percentage alone, equal only to an earlier year's rate or change, in a sentence naming no
@@ -201,11 +202,36 @@ def _earlier_comparison(sentence: str, chunk: Evidence, year: int | None = None)
     return (len(years) >= 2 and max(years) < asked) or any(y < asked - 1 for y in against)
 
 
-def _reports_earlier_year(ids: list[str], facts: list[tuple], year: int | None) -> bool:
-    """Every fact a sentence's amounts equal is for a period ending before the asked fiscal year."""
+def _reports_earlier_year(ids: list[str], facts: list[tuple], year: int | None, filing_year: int | None = None) -> bool:
+    """Every fact a sentence's amounts equal is for a period ending before the asked fiscal year.
+
+    A fiscal year is not a calendar year: Adobe's fiscal 2024 began on 2 December 2023, so a fee paid on
+    17 December 2023 is that year's. The asked year's end is read off the filing's own facts (the latest
+    period end many of them share, moved back a year for each year asked before the filing's), and a fact
+    is an earlier year's when it ends a year or more before that."""
     ends = [f[4] for f in facts if f[0] in ids and len(f) > 4 and f[4]]
-    return bool(year and ends) and len(ends) == len(set(ids) & {f[0] for f in facts}) \
-        and all(int(end[:4]) < year for end in ends)
+    if not (year and ends) or len(ends) != len(set(ids) & {f[0] for f in facts}):
+        return False
+    own = _own_period_end([f[4] for f in facts if len(f) > 4 and f[4]])
+    if own is None or filing_year is None or own.year < filing_year:  # none of the filing's own year is at hand
+        return all(int(end[:4]) < year for end in ends)
+    asked_end = own - timedelta(days=round(365.25 * (filing_year - year)))
+    return all(date.fromisoformat(end[:10]) <= asked_end - timedelta(days=_YEAR_AT_LEAST) for end in ends)
+
+
+_YEAR_AT_LEAST = 362  # a year ends 364 (52 weeks), 365-366 or 371 (53 weeks) days after the last
+
+
+def _own_period_end(ends: list[str]) -> date | None:
+    """The filing's own fiscal year end: the latest period end that at least a quarter as many facts share as
+    the most shared one (a later date tagged on a few facts is an event after the year, not the year)."""
+    counts: dict[str, int] = {}
+    for end in ends:
+        counts[end[:10]] = counts.get(end[:10], 0) + 1
+    if not counts:
+        return None
+    top = max(counts.values())
+    return date.fromisoformat(max(e for e, n in counts.items() if n * 4 >= top))
 
 
 
