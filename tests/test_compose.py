@@ -266,6 +266,50 @@ def test_a_sentence_ending_on_an_amount_is_quoted_when_it_said_more_before_it():
     assert _elided("Kettle revenue for the year was $12.3 billion, up from $11.1 billion.") is None
 
 
+def test_a_list_item_is_quoted_under_the_lead_in_naming_what_it_explains(embedder):
+    mdna = _chunk(23, "7", "Kettle marketing expenses increased due to the following:\n"
+                  "•Higher spending on garden shows, primarily due to seasonal catalogues for new stores.\n"
+                  "•Higher compensation costs, driven by hiring in the regional sales teams.\n"
+                  "Kettle revenue is recognized when the kettle ships to the garden store.")
+    plan = _plan(items=["7"], query="why did kettle marketing expenses increase")
+    draft = compose_extractive("why did kettle marketing expenses increase in 2024?", plan, [mdna], embedder=embedder)
+    quoted = [c.text for c in draft.claims if c.kind == "prose"]
+    assert "Kettle marketing expenses increased due to the following:" in quoted
+    assert quoted.index("Kettle marketing expenses increased due to the following:") == 0  # above its items
+    assert any(q.startswith("Higher") for q in quoted)
+
+
+def test_a_lead_in_or_antecedent_takes_no_answer_slot_and_goes_with_what_it_introduces():
+    from agent.composing.compose import MAX_SENTENCES, _choose
+
+    said = ["Kettle sales rose because garden stores ordered more of them.",
+            "Teapot revenue grew on the new ceramic line launched in spring.",
+            "Mug volumes benefited from a promotion with a coffee chain.",
+            "Saucer prices were raised twice to cover higher clay costs.",
+            "Spoon shipments recovered once the strike at the port ended.",
+            "Tray demand came mostly from hotels reopening their dining rooms."]
+    chunk = _chunk(25, "7", " ".join(said))
+    answers = [(0, n, s, s) for n, s in enumerate(said)]
+    lead = (0, 99, "Kettle unit sales increased due to the following:", "Kettle unit sales increased due to the following:")
+    orphan = (0, 98, "Tray margins improved as follows:", "Tray margins improved as follows:")
+    ranked = [lead, *answers[:MAX_SENTENCES], orphan, answers[MAX_SENTENCES]]
+    chosen = [s for _, s, _ in _choose([chunk], ranked, {lead, orphan})]
+    assert len(chosen) == MAX_SENTENCES + 1  # the lead-in beside every answer that fits
+    assert lead[2] in chosen and orphan[2] not in chosen  # what introduces a sentence left out is left out
+    assert answers[MAX_SENTENCES][2] not in chosen
+
+
+def test_a_lead_in_is_quoted_whole_or_with_its_amounts_cut():
+    from agent.composing.compose import _lead_in
+
+    chunk = _chunk(24, "7", "")
+    assert _lead_in(chunk, "Kettle marketing expenses increased due to the following:", {}, 2024) == \
+        "Kettle marketing expenses increased due to the following:"
+    assert _lead_in(chunk, "Kettle marketing expenses increased $41 million due to the following:", {}, 2024) == \
+        "Kettle marketing expenses increased … due to the following:"
+    assert _lead_in(chunk, "$41 million, $12 million and $3 million were spent on the following:", {}, 2024) is None
+
+
 def test_a_name_that_is_already_a_possessive_is_its_own_owner_form():
     from agent.composing.draft import possessive
 

@@ -208,6 +208,23 @@ def _reports_earlier_year(ids: list[str], facts: list[tuple], year: int | None) 
         and all(int(end[:4]) < year for end in ends)
 
 
+def _lead_in(chunk: Evidence, sentence: str, figures: dict[str, list] | None, year: int | None) -> str | None:
+    """A list's lead-in as it may be quoted beside its item ("Sales and marketing expenses increased due to
+    the following:"): whole when its amounts are facts of its filing (or it has none), else with them cut
+    (at most MAX_ELISIONS), else not at all. It ends with a colon, so it is never a candidate of its own.
+
+    Why: MD&A explains a change with a list whose items do not name what they explain ("•Higher
+    compensation costs"); the lead-in names it, and it is the sentence of the passage that says what moved."""
+    sentence = _BULLET.sub("", sentence).strip()
+    if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _INSTRUCTION.search(sentence.lower()):
+        return None
+    if not financial_figures(sentence):
+        return sentence
+    facts = _figure_facts(chunk, sentence, figures)
+    if facts and not _reports_earlier_year(facts, (figures or {}).get(chunk.accession) or [], year or chunk.fiscal_year):
+        return sentence
+    return _elided(sentence, lead_in=True)
+
 
 def _names_earlier_year(sentence: str, year: int | None) -> bool:
     """The sentence names a year before the asked one ("in 2023", "fiscal 2022") and none after."""
@@ -251,12 +268,13 @@ _JOINED = re.compile(r"\s*(?:to|and|or|-|–|—|,)?\s*")  # "$60 billion to $65
 _ONE_SIZE = re.compile(r"\s*(?:,\s*(?:or|to|and|an?\s+(?:increase|decrease)\s+of)?|\(|or|to)\s*", re.I)
 
 
-def _elided(sentence: str) -> str | None:
+def _elided(sentence: str, lead_in: bool = False) -> str | None:
     """The sentence with each amount no XBRL fact backs cut out and marked "…" ("We anticipate
     capital expenditures of approximately … in 2025 to support ..."): every word it shows is the
     filing's, in the filing's order, and it states no figure. None when more than MAX_ELISIONS
     holes would be cut (amounts stating one size together, `_ONE_SIZE`, are one), or what remains
-    is not mostly the sentence."""
+    is not mostly the sentence. A list's lead-in (`lead_in`) says the rest in its items: what it says past
+    its amounts is not asked of it."""
     spans: list[list[int]] = []
     for m in _MONEY.finditer(sentence):
         if spans and _JOINED.fullmatch(sentence[spans[-1][1]:m.start()]):
@@ -276,6 +294,8 @@ def _elided(sentence: str) -> str | None:
     kept = sum(len(p) for p in out)
     if money_figures(text) or kept < 0.6 * len(sentence) or text.endswith("…"):
         return None
+    if lead_in:
+        return text
     # what it says past its subject, besides the period and comparison its amounts were framed in: "... were
     # … for the year ended December 31, 2024." and "Operating profit was …, or … of revenue, compared with
     # …" said only their amounts; "..., partially offset by a decline in digital sales of …." said more
@@ -478,7 +498,19 @@ def _pick_sentences(
     order += _until_answered(ranked, [c[3] for c in candidates], topic if held else set(), order)
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
-    ranked, heard = [], set()
+    lists = {rank: neighbourhood.lead_positions(split_sentences(chunk.text)) for rank, chunk in enumerate(chunks)}
+
+    def introduces(key: tuple[int, int]) -> tuple[int, int, str, str] | None:
+        # the lead-in of the list the item at `key` belongs to ("Gross margin decreased ... due to the
+        # following:"), as it may be quoted: whole, or with its amounts cut (_lead_in)
+        at = lists[key[0]].get(key[1])
+        if at is None:
+            return None
+        whole = split_sentences(chunks[key[0]].text)[at]
+        shown = _lead_in(chunks[key[0]], whole, figures, year)
+        return (key[0], at, shown, whole) if shown else None
+
+    ranked, context, answering, heard = [], set(), set(), set()
     for i in dict.fromkeys(order):
         key = candidates[i][:2]
         whose = chunks[key[0]].ticker  # each company of a comparison has a best answer of its own
@@ -490,8 +522,14 @@ def _pick_sentences(
             lead = None  # the change it explains is another subject's: the cause alone answers
         if lead is not None:  # the cause is quoted with the change it explains, which names the subject
             ranked.append((*lead[:3], quoted[lead[:3]]))
+            context.add(ranked[-1])
+        intro = introduces(key)
+        if intro is not None and held and topic and _named(intro[3], topic):
+            ranked.append(intro)  # a list's item is quoted under the lead-in naming what it explains
+            context.add(intro)
         ranked.append((*candidates[i][:3], quoted[candidates[i][:3]]))
-    return _choose(chunks, list(dict.fromkeys(ranked)))
+        answering.add(ranked[-1])
+    return _choose(chunks, list(dict.fromkeys(ranked)), context - answering)  # an answer of its own takes a slot
 
 
 # A section holding a sentence this close to the best answer of any section answers as well: the one
@@ -750,24 +788,41 @@ def _pick_by_terms(chunks, candidates, query_terms) -> list[tuple[Evidence, str]
     return _choose(chunks, [(r, p, s, wholes[(r, p)]) for r, p, s in firsts + [(r, p, s) for _, r, p, s in extras]])
 
 
-def _choose(chunks, ranked: list[tuple[int, int, str, str]]) -> list[tuple[Evidence, str, str]]:
+def _choose(chunks, ranked: list[tuple[int, int, str, str]],
+            context: set[tuple[int, int, str, str]] = frozenset()) -> list[tuple[Evidence, str, str]]:
     """Up to MAX_SENTENCES of `ranked` (best first), no repeats nor near-duplicates, each company
-    heard, shown in the chunks' order: (chunk, the sentence as shown, the whole sentence)."""
+    heard, shown in the chunks' order: (chunk, the sentence as shown, the whole sentence).
+
+    `context`: entries of `ranked` that only introduce the entry after them (the change a cause explains,
+    the lead-in of a list's item). Each is quoted when what it introduces is, and takes no slot of its own.
+    Why: counted as answers, a lead-in or an antecedent pushed out the last sentence that answered (the
+    company's own cause, ranked below the segments' causes of the same template)."""
     chosen, seen = [], set()
     tickers = {c.ticker for c in chunks}
     cap = max(2, -(-MAX_SENTENCES // len(tickers))) if len(tickers) > 1 else MAX_SENTENCES  # each company heard
     per_ticker: dict[str, int] = {}
-    for rank, position, sentence, whole in ranked:
+    answers, pending = 0, []
+    for entry in ranked:
+        if entry in context:
+            pending.append(entry)
+            continue
+        rank, position, sentence, whole = entry
+        introduced, pending = pending, []
         key = " ".join(sentence.lower().lstrip("…").split())
         ticker = chunks[rank].ticker
-        if key in seen or per_ticker.get(ticker, 0) >= cap:  # overlapping chunks repeat sentences
+        if answers >= MAX_SENTENCES or key in seen or per_ticker.get(ticker, 0) >= cap:  # overlapping chunks repeat
             continue
         if any(chunks[r].ticker == ticker and sentence_rank.near_duplicate(whole, w) for r, _, _, w in chosen):
             continue  # MD&A restating a risk factor: one of the two is enough
         seen.add(key)
         per_ticker[ticker] = per_ticker.get(ticker, 0) + 1
-        chosen.append((rank, position, sentence, whole))
-    chosen = chosen[:MAX_SENTENCES]
+        answers += 1
+        for lead in introduced:
+            lead_key = " ".join(lead[2].lower().lstrip("…").split())
+            if lead_key not in seen:
+                seen.add(lead_key)
+                chosen.append(lead)
+        chosen.append(entry)
     chosen.sort(key=lambda c: (c[0], c[1]))
     return [(chunks[rank], sentence, whole) for rank, _, sentence, whole in chosen]
 
