@@ -469,3 +469,24 @@ def test_a_cause_answers_a_why_after_a_figure_only_when_tied_to_that_figure():
     assert _tied_to_figure(0, "Earnings were $4,870 million. This was primarily due to lower volume.", stated, topic)
     # a why in the asker's own words is judged by its words alone
     assert _tied_to_figure(0, "The decrease in the debt balance was due to repayments.", {}, topic)
+
+
+def test_a_sentence_saying_the_askers_words_fills_a_slot_a_little_further_below_the_best(embedder, monkeypatch):
+    from agent.composing import compose
+
+    text = ("Zed recalled two kettle models in March after a handle defect was found during routine testing. "
+            "The kettle recall was completed by June and customers received refunds or replacements. "
+            "The kettle recall cost the company less than it had first feared. "
+            "Store traffic rose during the holiday season as shoppers returned to physical locations.")
+    plan = _plan(items=["1A"], query="zed kettle recall")
+
+    def quoted(margin: float) -> list[str]:
+        monkeypatch.setattr(compose, "WORDED_MARGIN", margin)
+        draft = compose_extractive("what happened with zed's kettle recall?", plan, [_chunk(31, "1A", text)],
+                                   embedder=embedder)
+        return [c.text for c in draft.claims if c.kind == "prose"]
+
+    assert "The kettle recall cost the company less than it had first feared." not in quoted(0.0)
+    wide = quoted(0.3)
+    assert "The kettle recall cost the company less than it had first feared." in wide
+    assert not any("Store traffic" in q for q in wide)  # naming nothing asked, it stays out however wide

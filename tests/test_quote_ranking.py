@@ -222,3 +222,14 @@ def test_a_pointer_to_a_table_and_an_amount_only_sentence_are_never_quoted():
     assert not _BOILERPLATE.search("The following factors drove the decline in kettle revenue: price and volume.")
     assert _elided("Earnings from operations of $4.1 billion compared to $3.9 billion last year.") is None
     assert _elided("We expect capital expenditures of about $2 billion in 2025 to support new kettle plants.")
+
+
+def test_a_sentence_says_the_askers_word_as_written_not_one_of_its_family():
+    from agent.composing.sentence_rank import says_asked_word
+
+    q = "who are zed's main competitors in kettles?"
+    assert says_asked_word(q, "Our competitors include Acme and Globex.")
+    assert says_asked_word(q, "Kettle prices fell in the second half.")  # a plural is the same word
+    assert not says_asked_word(q, "Private label brands are also a source of competition.")
+    assert not says_asked_word(q, "We compete on price and quality.")
+    assert not says_asked_word("why did it increase so much?", "Sales increased on higher demand.")  # no subject named

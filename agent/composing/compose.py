@@ -42,6 +42,7 @@ MIN_SENTENCE, MAX_SENTENCE = 40, 600
 # Sentence relevance (cosine of MiniLM embeddings to a sub-query): below the floor, or this far
 # below the best sentence, a sentence is off-topic padding even inside a top-ranked chunk.
 RELEVANCE_FLOOR, RELEVANCE_MARGIN, OVERLAP_WEIGHT = 0.20, 0.15, 0.03
+WORDED_MARGIN = 0.1  # and a sentence naming the asked subject in the question's own words, this much further
 # A sentence with many numbers reads like a table row; a few (a model, a date, an amount) are
 # what a cause or an event is told with.
 NUMBER_PENALTY, FREE_NUMBERS = 0.02, 3
@@ -493,8 +494,16 @@ def _pick_sentences(
     # ("we identified that threat actors had gained access" tells what happened without "cyberattack");
     # not for a why, whose query reads "increased ... primarily due to", close to every stated cause
     near = math.inf if why else max(RELEVANCE_FLOOR, max(float(cosines[i].max()) for i in kept) - RELEVANCE_MARGIN)
-    ranked = [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2]))
-              if score >= floor[chunks[candidates[i][0]].ticker] or float(cosines[i].max()) >= near]
+    by_score = [i for _, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2]))]
+    score_of = {i: score for score, i in scored}
+    ranked = [i for i in by_score
+              if score_of[i] >= floor[chunks[candidates[i][0]].ticker] or float(cosines[i].max()) >= near]
+    # then, in the slots left, the sentences a little further below the best (WORDED_MARGIN) that say one of the
+    # question's own words for its subject, as written (not a word of its family, nor the search's synonym):
+    # such a sentence is about what was asked, however much closer in meaning the best one is
+    ranked += [i for i in by_score if i not in ranked and held and topic
+               and score_of[i] >= floor[chunks[candidates[i][0]].ticker] - WORDED_MARGIN
+               and sentence_rank.says_asked_word(question, quoted[candidates[i][:3]])]
     order += _until_answered(ranked, [c[3] for c in candidates], topic if held else set(), order)
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
