@@ -490,3 +490,25 @@ def test_a_sentence_saying_the_askers_words_fills_a_slot_a_little_further_below_
     wide = quoted(0.3)
     assert "The kettle recall cost the company less than it had first feared." in wide
     assert not any("Store traffic" in q for q in wide)  # naming nothing asked, it stays out however wide
+
+
+def test_a_bare_cause_is_read_under_the_segment_its_paragraph_named(embedder, monkeypatch):
+    from agent.composing import compose
+
+    monkeypatch.setattr(compose, "WORDED_MARGIN", 0.0)  # the usual bar alone
+    text = ("Kettles – Kettles include electric and stovetop kettles sold to garden stores. "
+            "Freight revenues from kettle shipments decreased in 2024 due to lower volumes and lower surcharges. "
+            "Volumes declined 4% compared to 2023 driven by a warm winter that reduced demand for hot drinks. "
+            "Teapots – Teapots include ceramic and glass teapots. "
+            "Freight revenues from teapot shipments increased in 2024 due to pricing gains. "
+            "Volumes decreased 1% compared to 2023 driven by lower demand from hotels. "
+            "Mugs – Mugs include branded and plain mugs. "
+            "Volumes for mugs decreased 2% compared to 2023 driven by lower demand from offices.")
+    plan = _plan(items=["7"], query="kettle volumes decrease 2024 primarily due to")
+    draft = compose_extractive("why did zed's kettle volumes fall in 2024?", plan, [_chunk(41, "7", text)],
+                               embedder=embedder)
+    quoted = [c.text for c in draft.claims if c.kind == "prose"]
+    assert any("warm winter" in q for q in quoted)
+    # read under its paragraph's kettles, the kettle cause sets the bar: the other segments' causes of the same
+    # template, which name no kettle, fall below it
+    assert not any("offices" in q or "hotels" in q for q in quoted)

@@ -233,3 +233,14 @@ def test_a_sentence_says_the_askers_word_as_written_not_one_of_its_family():
     assert not says_asked_word(q, "Private label brands are also a source of competition.")
     assert not says_asked_word(q, "We compete on price and quality.")
     assert not says_asked_word("why did it increase so much?", "Sales increased on higher demand.")  # no subject named
+
+
+def test_a_subject_that_is_a_measure_alone_is_bare():
+    from agent.composing.sentence_rank import bare_subject
+
+    assert bare_subject("Volumes declined 4% compared with last year driven by lower kettle demand.")
+    assert bare_subject("Operating profit decreased primarily due to higher manufacturing costs.")
+    assert bare_subject("Unfavorable volume/mix was primarily due to elasticity from pricing actions.")
+    assert not bare_subject("Kettle revenue increased due to the mix of products shipped.")
+    assert not bare_subject("Revenue from Garden Tools increased on higher demand.")
+    assert not bare_subject("We expect kettle demand to recover next year.")  # no measure as its subject

@@ -685,9 +685,9 @@ def _under(chunks: list[Evidence], candidates: list, asked: set[str], follows: s
     headings when they name one the sentence itself does not, in any word of its family ("operations" under "Operating
     Activities" is not lifted). A heading naming nothing asked ("Fiscal 2024 compared with fiscal 2023")
     changes nothing; a sentence that points back is read with the sentence before it already."""
-    heads, leads = {}, {}
+    heads, leads, pieces_of = {}, {}, {}
     for rank, chunk in enumerate(chunks):
-        pieces = split_sentences(chunk.text)
+        pieces = pieces_of[rank] = split_sentences(chunk.text)
         heads.update({(rank, k): text for k, text in neighbourhood.headings(pieces).items()})
         leads.update({(rank, k): text for k, text in neighbourhood.leads(pieces).items()})
     out = {}
@@ -699,7 +699,25 @@ def _under(chunks: list[Evidence], candidates: list, asked: set[str], follows: s
             out[key] = sentence_rank.spelled_out(leads[key], names)
         elif key in heads and any(not sentence_rank.holds(_terms(whole), t) for t in _terms(heads[key]) & asked):
             out[key] = sentence_rank.spelled_out(heads[key], names)
+        elif (sentence_rank.bare_subject(whole) and not sentence_rank.other_subject(whole, asked)
+              and (said := _said_before(pieces_of[rank], position, asked, whole))):  # the asked line's, said bare
+            out[key] = sentence_rank.spelled_out(said, names)
     return out
+
+
+def _said_before(pieces: list[str], position: int, asked: set[str], whole: str) -> str | None:
+    """The subject of the statement right before a sentence whose subject is a measure alone, when it names
+    an asked line the sentence does not ("Freight revenues from bulk shipments decreased ... Volumes declined
+    4% ...": bulk volumes). Why: a segment's paragraph names the segment once, then tells its volumes and
+    its profit in bare words, in the same template as every other segment's paragraph; read alone, the
+    asked segment's sentence is no closer to the question than its neighbour's."""
+    if position < 1:
+        return None
+    before = pieces[position - 1]
+    if "|" in before or neighbourhood.is_heading(before):
+        return None
+    said = sentence_rank.subject_of(before) or " ".join(before.split()[:neighbourhood.LEAD_WORDS])
+    return said if any(not sentence_rank.holds(_terms(whole), t) for t in _terms(said) & asked) else None
 
 
 def _score_text(candidate: tuple, quoted: dict, follows: set, before: dict, under: dict | None = None) -> str:

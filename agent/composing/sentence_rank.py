@@ -223,6 +223,22 @@ def subject_of(sentence: str) -> str | None:
     return sentence[: m.start()]
 
 
+# Words a subject may hold and still name no line of its own: the measure, how it is qualified, what moves it.
+BARE = MEASURES | frozenset(stem(w) for w in (
+    "volume volumes mix price prices pricing operating gross organic adjusted comparable favorable unfavorable "
+    "segment total overall shipments units demand growth average rate").split())
+
+
+def bare_subject(sentence: str) -> bool:
+    """The sentence's subject is a measure alone ("Volumes declined 4% ...", "Operating profit decreased
+    primarily due to ..."): whose volumes, which segment's profit, the sentences before it said."""
+    said = subject_of(sentence)
+    if not said or re.search(r"\b[A-Z][a-z]+\b", said[1:]) or re.search(r"\d", said):
+        return False  # a capitalised word past the first names a line or a segment of its own
+    words = terms(said)
+    return bool(words) and words <= BARE
+
+
 def other_subject(sentence: str, asked: set[str]) -> float:
     """The share of the measures the sentence's subject names ("cost", "revenue") that the question
     does not name (`asked`: its terms and the search's): 0 when the subject is the line asked or a part
