@@ -324,12 +324,11 @@ def subject_terms(cased: set[str]) -> set[str]:
     return {t for t in cased if t.lstrip("#") not in SECTION_WORDS and t not in MOVEMENT}
 
 
-def says_asked_word(question: str, sentence: str) -> bool:
-    """The sentence says one of the words the question names its subject with, as written (its plural
-    or tense aside): not a word of its family ("competition" for "competitors"), nor a word the search
-    added. Such a sentence is about what the asker named in the asker's own terms."""
-    asked = {t.lstrip("#") for t in subject_terms(cased_terms(question))}
-    return bool(asked & {t.lstrip("#") for t in cased_terms(sentence)})
+def says_asked_word(asked: set[str], sentence: str) -> bool:
+    """The sentence says one of `asked` (the words the question names its subject with, from
+    `cased_terms`) as written, its plural or tense aside: not a word of its family ("competition" for
+    "competitors"). Such a sentence is about what the asker named, in the asker's own terms."""
+    return bool({t.lstrip("#") for t in asked} & {t.lstrip("#") for t in cased_terms(sentence)})
 
 
 SAME_MEANING = 0.5  # a sentence this close in meaning names the subject in other words ("foundry partners")
