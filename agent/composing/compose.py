@@ -502,13 +502,13 @@ def _pick_sentences(
     # asker's own words for the subject (`asker`: the question's words the search kept, so never the company's
     # name, which its filing writes everywhere; nor a measure's name, "loss" or "revenue", which every segment's
     # sentence of the same template says), as written (not a word of its family, nor the search's synonym):
-    # such a sentence is about what was asked, however much closer in meaning the best one is. For a why, only
-    # a cause: the line's definition or how management measures it says the asked words and explains nothing
+    # such a sentence is about what was asked, however much closer in meaning the best one is. Not for a why: its
+    # bar is the score alone already, and below it the asked words are said by the sibling lines' causes of the
+    # same template ("Botox Cosmetic" beside "Botox Therapeutic") and by how the line is defined
     naming = {t for t in asker if t.lstrip("#") not in sentence_rank.BARE}  # which line, not its measure
-    ranked += [i for i in by_score if i not in ranked and held and topic
+    ranked += [i for i in by_score if i not in ranked and held and topic and not why
                and score_of[i] >= floor[chunks[candidates[i][0]].ticker] - WORDED_MARGIN
-               and sentence_rank.says_asked_word(naming, quoted[candidates[i][:3]])
-               and (not why or sentence_rank.states_cause(sentence_rank.own_statement(candidates[i][3])))]
+               and sentence_rank.says_asked_word(naming, quoted[candidates[i][:3]])]
     order += _until_answered(ranked, [c[3] for c in candidates], topic if held else set(), order)
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
