@@ -233,6 +233,7 @@ def test_a_sentence_says_the_askers_word_as_written_not_one_of_its_family():
     assert not says_asked_word(asked, "Private label brands are also a source of competition.")
     assert not says_asked_word(asked, "We compete on price and quality.")
     assert not says_asked_word(subject_terms(cased_terms("why did it increase so much")), "Sales increased on demand.")
+    assert not says_asked_word(subject_terms(cased_terms("AI chips")), "We use AI across our services.")  # too short
 
 
 def test_a_subject_that_is_a_measure_alone_is_bare():

@@ -538,12 +538,17 @@ def _pick_sentences(
             ranked.append((*lead[:3], quoted[lead[:3]]))
             context.add(ranked[-1])
         intro = introduces(key)
-        if intro is not None and held and topic and _named(intro[3], topic):
-            ranked.append(intro)  # a list's item is quoted under the lead-in naming what it explains
+        if intro is not None and held and topic and sentence_rank.says_asked_word(asker, intro[3]):
+            # a list's item is quoted under the lead-in naming what it explains in the asker's words (not only
+            # the search's: a lead-in "Purchases of property and equipment were:" for "capex?" says nothing asked)
+            ranked.append(intro)
             context.add(intro)
         ranked.append((*candidates[i][:3], quoted[candidates[i][:3]]))
         answering.add(ranked[-1])
-    return _choose(chunks, list(dict.fromkeys(ranked)), context - answering)  # an answer of its own takes a slot
+    # context is free only beside what names the asked subject: for a question asking a section as a whole
+    # ("summarize the risk factors") every sentence of the section passes, and a slot more is one more filler
+    free = context - answering if held and topic else set()  # an answer of its own takes a slot
+    return _choose(chunks, list(dict.fromkeys(ranked)), free)
 
 
 # A section holding a sentence this close to the best answer of any section answers as well: the one

@@ -324,11 +324,17 @@ def subject_terms(cased: set[str]) -> set[str]:
     return {t for t in cased if t.lstrip("#") not in SECTION_WORDS and t not in MOVEMENT}
 
 
+# A word this short ("AI", "ads", "EV") is said in passing all over a filing: it tells no sentence's subject.
+ASKED_LETTERS = 4
+
+
 def says_asked_word(asked: set[str], sentence: str) -> bool:
     """The sentence says one of `asked` (the words the question names its subject with, from
     `cased_terms`) as written, its plural or tense aside: not a word of its family ("competition" for
-    "competitors"). Such a sentence is about what the asker named, in the asker's own terms."""
-    return bool({t.lstrip("#") for t in asked} & {t.lstrip("#") for t in cased_terms(sentence)})
+    "competitors"), nor a short word or initialism (ASKED_LETTERS). Such a sentence is about what the
+    asker named, in the asker's own terms."""
+    words = {t.lstrip("#") for t in asked if len(t.lstrip("#")) >= ASKED_LETTERS}
+    return bool(words & {t.lstrip("#") for t in cased_terms(sentence)})
 
 
 SAME_MEANING = 0.5  # a sentence this close in meaning names the subject in other words ("foundry partners")
