@@ -400,7 +400,7 @@ def _pick_sentences(
     # margin decreased ... due to the following:") is read under it: MD&A names a line once, above its
     # causes (neighbourhood). Not for other questions: a heading naming a matter ("European Commission
     # Fines") heads what happened and where it is accrued alike, and only a sentence's own words tell them apart.
-    under = _under(chunks, candidates, asked or query_terms, follows, names) if why else {}
+    under, said = _under(chunks, candidates, asked or query_terms, follows, names) if why else ({}, set())
     # a list's item explains its lead-in's line ("Reported EBIT decreased 24% ... and the following:"):
     # a lead-in stating another line's change makes the item another line's cause (other_subject)
     leads = {(rank, k): text for rank, chunk in enumerate(chunks)
@@ -421,7 +421,10 @@ def _pick_sentences(
     # found in a sentence is a coincidence, not that figure's statement
     stated_in = {rank: [(v, unit) for v, unit, whose in stated if whose in (None, chunk.ticker)]
                  for rank, chunk in enumerate(chunks)} if stated and why else {}
-    candidates = _shortlist(candidates, query_terms, weights, before, question, quoted, follows, stated_in, under)
+    # a heading or lead-in brings in sentences the shortlist missed; the statement before a bare cause only
+    # re-reads those it holds (each sentence embedded is most of compose's time)
+    candidates = _shortlist(candidates, query_terms, weights, before, question, quoted, follows, stated_in,
+                            {k: v for k, v in under.items() if k not in said})
     # the asked line in the asker's words and the search's ("operating cash flow" searched as "net cash
     # provided by operating activities"): a subject in either is the line asked
     line_names = asked | (sentence_rank.terms(" ".join([subject, *queries])) - sentence_rank.MOVEMENT)
@@ -689,13 +692,14 @@ def _carried_on(scored: list[tuple[float, int]], candidates: list, quoted: dict 
 
 
 def _under(chunks: list[Evidence], candidates: list, asked: set[str], follows: set,
-           names: dict[str, str]) -> dict[tuple[int, int], str]:
+           names: dict[str, str]) -> tuple[dict[tuple[int, int], str], set[tuple[int, int]]]:
     """(chunk rank, position) -> what a candidate stating a cause is read under (neighbourhood): the
     lead-in of its list when that names the line asked (`asked`: the question's terms for it), else its
     headings when they name one the sentence itself does not, in any word of its family ("operations" under "Operating
     Activities" is not lifted). A heading naming nothing asked ("Fiscal 2024 compared with fiscal 2023")
-    changes nothing; a sentence that points back is read with the sentence before it already."""
-    heads, leads, pieces_of = {}, {}, {}
+    changes nothing; a sentence that points back is read with the sentence before it already. Also the keys
+    read under the statement before them (`_said_before`), which bring no sentence into the shortlist."""
+    heads, leads, pieces_of, before = {}, {}, {}, set()
     for rank, chunk in enumerate(chunks):
         pieces = pieces_of[rank] = split_sentences(chunk.text)
         heads.update({(rank, k): text for k, text in neighbourhood.headings(pieces).items()})
@@ -712,7 +716,8 @@ def _under(chunks: list[Evidence], candidates: list, asked: set[str], follows: s
         elif (sentence_rank.bare_subject(whole) and not sentence_rank.other_subject(whole, asked)
               and (said := _said_before(pieces_of[rank], position, asked, whole))):  # the asked line's, said bare
             out[key] = sentence_rank.spelled_out(said, names)
-    return out
+            before.add(key)
+    return out, before
 
 
 def _said_before(pieces: list[str], position: int, asked: set[str], whole: str) -> str | None:
