@@ -266,6 +266,50 @@ def test_a_sentence_ending_on_an_amount_is_quoted_when_it_said_more_before_it():
     assert _elided("Kettle revenue for the year was $12.3 billion, up from $11.1 billion.") is None
 
 
+def test_a_list_item_is_quoted_under_the_lead_in_naming_what_it_explains(embedder):
+    mdna = _chunk(23, "7", "Kettle marketing expenses increased due to the following:\n"
+                  "•Higher spending on garden shows, primarily due to seasonal catalogues for new stores.\n"
+                  "•Higher compensation costs, driven by hiring in the regional sales teams.\n"
+                  "Kettle revenue is recognized when the kettle ships to the garden store.")
+    plan = _plan(items=["7"], query="why did kettle marketing expenses increase")
+    draft = compose_extractive("why did kettle marketing expenses increase in 2024?", plan, [mdna], embedder=embedder)
+    quoted = [c.text for c in draft.claims if c.kind == "prose"]
+    assert "Kettle marketing expenses increased due to the following:" in quoted
+    assert quoted.index("Kettle marketing expenses increased due to the following:") == 0  # above its items
+    assert any(q.startswith("Higher") for q in quoted)
+
+
+def test_a_lead_in_or_antecedent_takes_no_answer_slot_and_goes_with_what_it_introduces():
+    from agent.composing.compose import MAX_SENTENCES, _choose
+
+    said = ["Kettle sales rose because garden stores ordered more of them.",
+            "Teapot revenue grew on the new ceramic line launched in spring.",
+            "Mug volumes benefited from a promotion with a coffee chain.",
+            "Saucer prices were raised twice to cover higher clay costs.",
+            "Spoon shipments recovered once the strike at the port ended.",
+            "Tray demand came mostly from hotels reopening their dining rooms."]
+    chunk = _chunk(25, "7", " ".join(said))
+    answers = [(0, n, s, s) for n, s in enumerate(said)]
+    lead = (0, 99, "Kettle unit sales increased due to the following:", "Kettle unit sales increased due to the following:")
+    orphan = (0, 98, "Tray margins improved as follows:", "Tray margins improved as follows:")
+    ranked = [lead, *answers[:MAX_SENTENCES], orphan, answers[MAX_SENTENCES]]
+    chosen = [s for _, s, _ in _choose([chunk], ranked, {lead, orphan})]
+    assert len(chosen) == MAX_SENTENCES + 1  # the lead-in beside every answer that fits
+    assert lead[2] in chosen and orphan[2] not in chosen  # what introduces a sentence left out is left out
+    assert answers[MAX_SENTENCES][2] not in chosen
+
+
+def test_a_lead_in_is_quoted_whole_or_with_its_amounts_cut():
+    from agent.composing.compose import _lead_in
+
+    chunk = _chunk(24, "7", "")
+    assert _lead_in(chunk, "Kettle marketing expenses increased due to the following:", {}, 2024) == \
+        "Kettle marketing expenses increased due to the following:"
+    assert _lead_in(chunk, "Kettle marketing expenses increased $41 million due to the following:", {}, 2024) == \
+        "Kettle marketing expenses increased … due to the following:"
+    assert _lead_in(chunk, "$41 million, $12 million and $3 million were spent on the following:", {}, 2024) is None
+
+
 def test_a_name_that_is_already_a_possessive_is_its_own_owner_form():
     from agent.composing.draft import possessive
 
@@ -425,3 +469,46 @@ def test_a_cause_answers_a_why_after_a_figure_only_when_tied_to_that_figure():
     assert _tied_to_figure(0, "Earnings were $4,870 million. This was primarily due to lower volume.", stated, topic)
     # a why in the asker's own words is judged by its words alone
     assert _tied_to_figure(0, "The decrease in the debt balance was due to repayments.", {}, topic)
+
+
+def test_a_sentence_saying_the_askers_words_fills_a_slot_a_little_further_below_the_best(embedder, monkeypatch):
+    from agent.composing import compose
+
+    text = ("Zed recalled two kettle models in March after a handle defect was found during routine testing. "
+            "The kettle recall was completed by June and customers received refunds or replacements. "
+            "The kettle recall cost the company less than it had first feared. "
+            "Store traffic rose during the holiday season as shoppers returned to physical locations.")
+    plan = _plan(items=["1A"], query="zed kettle recall")
+
+    def quoted(margin: float) -> list[str]:
+        monkeypatch.setattr(compose, "WORDED_MARGIN", margin)
+        draft = compose_extractive("what happened with zed's kettle recall?", plan, [_chunk(31, "1A", text)],
+                                   embedder=embedder)
+        return [c.text for c in draft.claims if c.kind == "prose"]
+
+    assert "The kettle recall cost the company less than it had first feared." not in quoted(0.0)
+    wide = quoted(0.3)
+    assert "The kettle recall cost the company less than it had first feared." in wide
+    assert not any("Store traffic" in q for q in wide)  # naming nothing asked, it stays out however wide
+
+
+def test_a_bare_cause_is_read_under_the_segment_its_paragraph_named(embedder, monkeypatch):
+    from agent.composing import compose
+
+    monkeypatch.setattr(compose, "WORDED_MARGIN", 0.0)  # the usual bar alone
+    text = ("Kettles – Kettles include electric and stovetop kettles sold to garden stores. "
+            "Freight revenues from kettle shipments decreased in 2024 due to lower volumes and lower surcharges. "
+            "Volumes declined 4% compared to 2023 driven by a warm winter that reduced demand for hot drinks. "
+            "Teapots – Teapots include ceramic and glass teapots. "
+            "Freight revenues from teapot shipments increased in 2024 due to pricing gains. "
+            "Volumes decreased 1% compared to 2023 driven by lower demand from hotels. "
+            "Mugs – Mugs include branded and plain mugs. "
+            "Volumes for mugs decreased 2% compared to 2023 driven by lower demand from offices.")
+    plan = _plan(items=["7"], query="kettle volumes decrease 2024 primarily due to")
+    draft = compose_extractive("why did zed's kettle volumes fall in 2024?", plan, [_chunk(41, "7", text)],
+                               embedder=embedder)
+    quoted = [c.text for c in draft.claims if c.kind == "prose"]
+    assert any("warm winter" in q for q in quoted)
+    # read under its paragraph's kettles, the kettle cause sets the bar: the other segments' causes of the same
+    # template, which name no kettle, fall below it
+    assert not any("offices" in q or "hotels" in q for q in quoted)

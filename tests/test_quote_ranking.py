@@ -222,3 +222,26 @@ def test_a_pointer_to_a_table_and_an_amount_only_sentence_are_never_quoted():
     assert not _BOILERPLATE.search("The following factors drove the decline in kettle revenue: price and volume.")
     assert _elided("Earnings from operations of $4.1 billion compared to $3.9 billion last year.") is None
     assert _elided("We expect capital expenditures of about $2 billion in 2025 to support new kettle plants.")
+
+
+def test_a_sentence_says_the_askers_word_as_written_not_one_of_its_family():
+    from agent.composing.sentence_rank import cased_terms, says_asked_word, subject_terms
+
+    asked = subject_terms(cased_terms("main competitors in kettles"))
+    assert says_asked_word(asked, "Our competitors include Acme and Globex.")
+    assert says_asked_word(asked, "Kettle prices fell in the second half.")  # a plural is the same word
+    assert not says_asked_word(asked, "Private label brands are also a source of competition.")
+    assert not says_asked_word(asked, "We compete on price and quality.")
+    assert not says_asked_word(subject_terms(cased_terms("why did it increase so much")), "Sales increased on demand.")
+    assert not says_asked_word(subject_terms(cased_terms("AI chips")), "We use AI across our services.")  # too short
+
+
+def test_a_subject_that_is_a_measure_alone_is_bare():
+    from agent.composing.sentence_rank import bare_subject
+
+    assert bare_subject("Volumes declined 4% compared with last year driven by lower kettle demand.")
+    assert bare_subject("Operating profit decreased primarily due to higher manufacturing costs.")
+    assert bare_subject("Unfavorable volume/mix was primarily due to elasticity from pricing actions.")
+    assert not bare_subject("Kettle revenue increased due to the mix of products shipped.")
+    assert not bare_subject("Revenue from Garden Tools increased on higher demand.")
+    assert not bare_subject("We expect kettle demand to recover next year.")  # no measure as its subject

@@ -43,6 +43,7 @@ MIN_SENTENCE, MAX_SENTENCE = 40, 600
 # Sentence relevance (cosine of MiniLM embeddings to a sub-query): below the floor, or this far
 # below the best sentence, a sentence is off-topic padding even inside a top-ranked chunk.
 RELEVANCE_FLOOR, RELEVANCE_MARGIN, OVERLAP_WEIGHT = 0.20, 0.15, 0.03
+WORDED_MARGIN = 0.1  # and a sentence naming the asked subject in the question's own words, this much further
 # A sentence with many numbers reads like a table row; a few (a model, a date, an amount) are
 # what a cause or an event is told with.
 NUMBER_PENALTY, FREE_NUMBERS = 0.02, 3
@@ -234,6 +235,23 @@ def _own_period_end(ends: list[str]) -> date | None:
     return date.fromisoformat(max(e for e, n in counts.items() if n * 4 >= top))
 
 
+def _lead_in(chunk: Evidence, sentence: str, figures: dict[str, list] | None, year: int | None) -> str | None:
+    """A list's lead-in as it may be quoted beside its item ("Sales and marketing expenses increased due to
+    the following:"): whole when its amounts are facts of its filing (or it has none), else with them cut
+    (at most MAX_ELISIONS), else not at all. It ends with a colon, so it is never a candidate of its own.
+
+    Why: MD&A explains a change with a list whose items do not name what they explain ("•Higher
+    compensation costs"); the lead-in names it, and it is the sentence of the passage that says what moved."""
+    sentence = _BULLET.sub("", sentence).strip()
+    if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _INSTRUCTION.search(sentence.lower()):
+        return None
+    if not financial_figures(sentence):
+        return sentence
+    facts = _figure_facts(chunk, sentence, figures)
+    if facts and not _reports_earlier_year(facts, (figures or {}).get(chunk.accession) or [], year or chunk.fiscal_year):
+        return sentence
+    return _elided(sentence, lead_in=True)
+
 
 def _names_earlier_year(sentence: str, year: int | None) -> bool:
     """The sentence names a year before the asked one ("in 2023", "fiscal 2022") and none after."""
@@ -277,12 +295,13 @@ _JOINED = re.compile(r"\s*(?:to|and|or|-|–|—|,)?\s*")  # "$60 billion to $65
 _ONE_SIZE = re.compile(r"\s*(?:,\s*(?:or|to|and|an?\s+(?:increase|decrease)\s+of)?|\(|or|to)\s*", re.I)
 
 
-def _elided(sentence: str) -> str | None:
+def _elided(sentence: str, lead_in: bool = False) -> str | None:
     """The sentence with each amount no XBRL fact backs cut out and marked "…" ("We anticipate
     capital expenditures of approximately … in 2025 to support ..."): every word it shows is the
     filing's, in the filing's order, and it states no figure. None when more than MAX_ELISIONS
     holes would be cut (amounts stating one size together, `_ONE_SIZE`, are one), or what remains
-    is not mostly the sentence."""
+    is not mostly the sentence. A list's lead-in (`lead_in`) says the rest in its items: what it says past
+    its amounts is not asked of it."""
     spans: list[list[int]] = []
     for m in _MONEY.finditer(sentence):
         if spans and _JOINED.fullmatch(sentence[spans[-1][1]:m.start()]):
@@ -302,6 +321,8 @@ def _elided(sentence: str) -> str | None:
     kept = sum(len(p) for p in out)
     if money_figures(text) or kept < 0.6 * len(sentence) or text.endswith("…"):
         return None
+    if lead_in:
+        return text
     # what it says past its subject, besides the period and comparison its amounts were framed in: "... were
     # … for the year ended December 31, 2024." and "Operating profit was …, or … of revenue, compared with
     # …" said only their amounts; "..., partially offset by a decline in digital sales of …." said more
@@ -405,7 +426,7 @@ def _pick_sentences(
     # margin decreased ... due to the following:") is read under it: MD&A names a line once, above its
     # causes (neighbourhood). Not for other questions: a heading naming a matter ("European Commission
     # Fines") heads what happened and where it is accrued alike, and only a sentence's own words tell them apart.
-    under = _under(chunks, candidates, asked or query_terms, follows, names) if why else {}
+    under, said = _under(chunks, candidates, asked or query_terms, follows, names) if why else ({}, set())
     # a list's item explains its lead-in's line ("Reported EBIT decreased 24% ... and the following:"):
     # a lead-in stating another line's change makes the item another line's cause (other_subject)
     leads = {(rank, k): text for rank, chunk in enumerate(chunks)
@@ -426,7 +447,10 @@ def _pick_sentences(
     # found in a sentence is a coincidence, not that figure's statement
     stated_in = {rank: [(v, unit) for v, unit, whose in stated if whose in (None, chunk.ticker)]
                  for rank, chunk in enumerate(chunks)} if stated and why else {}
-    candidates = _shortlist(candidates, query_terms, weights, before, question, quoted, follows, stated_in, under)
+    # a heading or lead-in brings in sentences the shortlist missed; the statement before a bare cause only
+    # re-reads those it holds (each sentence embedded is most of compose's time)
+    candidates = _shortlist(candidates, query_terms, weights, before, question, quoted, follows, stated_in,
+                            {k: v for k, v in under.items() if k not in said})
     # the asked line in the asker's words and the search's ("operating cash flow" searched as "net cash
     # provided by operating activities"): a subject in either is the line asked
     line_names = asked | (sentence_rank.terms(" ".join([subject, *queries])) - sentence_rank.MOVEMENT)
@@ -499,12 +523,37 @@ def _pick_sentences(
     # ("we identified that threat actors had gained access" tells what happened without "cyberattack");
     # not for a why, whose query reads "increased ... primarily due to", close to every stated cause
     near = math.inf if why else max(RELEVANCE_FLOOR, max(float(cosines[i].max()) for i in kept) - RELEVANCE_MARGIN)
-    ranked = [i for score, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2]))
-              if score >= floor[chunks[candidates[i][0]].ticker] or float(cosines[i].max()) >= near]
+    by_score = [i for _, i in sorted(scored, key=lambda s: (-s[0], candidates[s[1]][:2]))]
+    score_of = {i: score for score, i in scored}
+    ranked = [i for i in by_score
+              if score_of[i] >= floor[chunks[candidates[i][0]].ticker] or float(cosines[i].max()) >= near]
+    # then, in the slots left, the sentences a little further below the best (WORDED_MARGIN) that say one of the
+    # asker's own words for the subject (`asker`: the question's words the search kept, so never the company's
+    # name, which its filing writes everywhere; nor a measure's name, "loss" or "revenue", which every segment's
+    # sentence of the same template says), as written (not a word of its family, nor the search's synonym):
+    # such a sentence is about what was asked, however much closer in meaning the best one is. Not for a why: its
+    # bar is the score alone already, and below it the asked words are said by the sibling lines' causes of the
+    # same template ("Botox Cosmetic" beside "Botox Therapeutic") and by how the line is defined
+    naming = {t for t in asker if t.lstrip("#") not in sentence_rank.BARE}  # which line, not its measure
+    ranked += [i for i in by_score if i not in ranked and held and topic and not why
+               and score_of[i] >= floor[chunks[candidates[i][0]].ticker] - WORDED_MARGIN
+               and sentence_rank.says_asked_word(naming, quoted[candidates[i][:3]])]
     order += _until_answered(ranked, [c[3] for c in candidates], topic if held else set(), order)
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
-    ranked, heard = [], set()
+    lists = {rank: neighbourhood.lead_positions(split_sentences(chunk.text)) for rank, chunk in enumerate(chunks)}
+
+    def introduces(key: tuple[int, int]) -> tuple[int, int, str, str] | None:
+        # the lead-in of the list the item at `key` belongs to ("Gross margin decreased ... due to the
+        # following:"), as it may be quoted: whole, or with its amounts cut (_lead_in)
+        at = lists[key[0]].get(key[1])
+        if at is None:
+            return None
+        whole = split_sentences(chunks[key[0]].text)[at]
+        shown = _lead_in(chunks[key[0]], whole, figures, year)
+        return (key[0], at, shown, whole) if shown else None
+
+    ranked, context, answering, heard = [], set(), set(), set()
     for i in dict.fromkeys(order):
         key = candidates[i][:2]
         whose = chunks[key[0]].ticker  # each company of a comparison has a best answer of its own
@@ -516,8 +565,19 @@ def _pick_sentences(
             lead = None  # the change it explains is another subject's: the cause alone answers
         if lead is not None:  # the cause is quoted with the change it explains, which names the subject
             ranked.append((*lead[:3], quoted[lead[:3]]))
+            context.add(ranked[-1])
+        intro = introduces(key)
+        if intro is not None and held and topic and sentence_rank.says_asked_word(asker, intro[3]):
+            # a list's item is quoted under the lead-in naming what it explains in the asker's words (not only
+            # the search's: a lead-in "Purchases of property and equipment were:" for "capex?" says nothing asked)
+            ranked.append(intro)
+            context.add(intro)
         ranked.append((*candidates[i][:3], quoted[candidates[i][:3]]))
-    return _choose(chunks, list(dict.fromkeys(ranked)))
+        answering.add(ranked[-1])
+    # context is free only beside what names the asked subject: for a question asking a section as a whole
+    # ("summarize the risk factors") every sentence of the section passes, and a slot more is one more filler
+    free = context - answering if held and topic else set()  # an answer of its own takes a slot
+    return _choose(chunks, list(dict.fromkeys(ranked)), free)
 
 
 # A section holding a sentence this close to the best answer of any section answers as well: the one
@@ -658,15 +718,16 @@ def _carried_on(scored: list[tuple[float, int]], candidates: list, quoted: dict 
 
 
 def _under(chunks: list[Evidence], candidates: list, asked: set[str], follows: set,
-           names: dict[str, str]) -> dict[tuple[int, int], str]:
+           names: dict[str, str]) -> tuple[dict[tuple[int, int], str], set[tuple[int, int]]]:
     """(chunk rank, position) -> what a candidate stating a cause is read under (neighbourhood): the
     lead-in of its list when that names the line asked (`asked`: the question's terms for it), else its
     headings when they name one the sentence itself does not, in any word of its family ("operations" under "Operating
     Activities" is not lifted). A heading naming nothing asked ("Fiscal 2024 compared with fiscal 2023")
-    changes nothing; a sentence that points back is read with the sentence before it already."""
-    heads, leads = {}, {}
+    changes nothing; a sentence that points back is read with the sentence before it already. Also the keys
+    read under the statement before them (`_said_before`), which bring no sentence into the shortlist."""
+    heads, leads, pieces_of, before = {}, {}, {}, set()
     for rank, chunk in enumerate(chunks):
-        pieces = split_sentences(chunk.text)
+        pieces = pieces_of[rank] = split_sentences(chunk.text)
         heads.update({(rank, k): text for k, text in neighbourhood.headings(pieces).items()})
         leads.update({(rank, k): text for k, text in neighbourhood.leads(pieces).items()})
     out = {}
@@ -678,7 +739,26 @@ def _under(chunks: list[Evidence], candidates: list, asked: set[str], follows: s
             out[key] = sentence_rank.spelled_out(leads[key], names)
         elif key in heads and any(not sentence_rank.holds(_terms(whole), t) for t in _terms(heads[key]) & asked):
             out[key] = sentence_rank.spelled_out(heads[key], names)
-    return out
+        elif (sentence_rank.bare_subject(whole) and not sentence_rank.other_subject(whole, asked)
+              and (said := _said_before(pieces_of[rank], position, asked, whole))):  # the asked line's, said bare
+            out[key] = sentence_rank.spelled_out(said, names)
+            before.add(key)
+    return out, before
+
+
+def _said_before(pieces: list[str], position: int, asked: set[str], whole: str) -> str | None:
+    """The subject of the statement right before a sentence whose subject is a measure alone, when it names
+    an asked line the sentence does not ("Freight revenues from bulk shipments decreased ... Volumes declined
+    4% ...": bulk volumes). Why: a segment's paragraph names the segment once, then tells its volumes and
+    its profit in bare words, in the same template as every other segment's paragraph; read alone, the
+    asked segment's sentence is no closer to the question than its neighbour's."""
+    if position < 1:
+        return None
+    before = pieces[position - 1]
+    if "|" in before or neighbourhood.is_heading(before):
+        return None
+    said = sentence_rank.subject_of(before) or " ".join(before.split()[:neighbourhood.LEAD_WORDS])
+    return said if any(not sentence_rank.holds(_terms(whole), t) for t in _terms(said) & asked) else None
 
 
 def _score_text(candidate: tuple, quoted: dict, follows: set, before: dict, under: dict | None = None) -> str:
@@ -776,24 +856,41 @@ def _pick_by_terms(chunks, candidates, query_terms) -> list[tuple[Evidence, str]
     return _choose(chunks, [(r, p, s, wholes[(r, p)]) for r, p, s in firsts + [(r, p, s) for _, r, p, s in extras]])
 
 
-def _choose(chunks, ranked: list[tuple[int, int, str, str]]) -> list[tuple[Evidence, str, str]]:
+def _choose(chunks, ranked: list[tuple[int, int, str, str]],
+            context: set[tuple[int, int, str, str]] = frozenset()) -> list[tuple[Evidence, str, str]]:
     """Up to MAX_SENTENCES of `ranked` (best first), no repeats nor near-duplicates, each company
-    heard, shown in the chunks' order: (chunk, the sentence as shown, the whole sentence)."""
+    heard, shown in the chunks' order: (chunk, the sentence as shown, the whole sentence).
+
+    `context`: entries of `ranked` that only introduce the entry after them (the change a cause explains,
+    the lead-in of a list's item). Each is quoted when what it introduces is, and takes no slot of its own.
+    Why: counted as answers, a lead-in or an antecedent pushed out the last sentence that answered (the
+    company's own cause, ranked below the segments' causes of the same template)."""
     chosen, seen = [], set()
     tickers = {c.ticker for c in chunks}
     cap = max(2, -(-MAX_SENTENCES // len(tickers))) if len(tickers) > 1 else MAX_SENTENCES  # each company heard
     per_ticker: dict[str, int] = {}
-    for rank, position, sentence, whole in ranked:
+    answers, pending = 0, []
+    for entry in ranked:
+        if entry in context:
+            pending.append(entry)
+            continue
+        rank, position, sentence, whole = entry
+        introduced, pending = pending, []
         key = " ".join(sentence.lower().lstrip("…").split())
         ticker = chunks[rank].ticker
-        if key in seen or per_ticker.get(ticker, 0) >= cap:  # overlapping chunks repeat sentences
+        if answers >= MAX_SENTENCES or key in seen or per_ticker.get(ticker, 0) >= cap:  # overlapping chunks repeat
             continue
         if any(chunks[r].ticker == ticker and sentence_rank.near_duplicate(whole, w) for r, _, _, w in chosen):
             continue  # MD&A restating a risk factor: one of the two is enough
         seen.add(key)
         per_ticker[ticker] = per_ticker.get(ticker, 0) + 1
-        chosen.append((rank, position, sentence, whole))
-    chosen = chosen[:MAX_SENTENCES]
+        answers += 1
+        for lead in introduced:
+            lead_key = " ".join(lead[2].lower().lstrip("…").split())
+            if lead_key not in seen:
+                seen.add(lead_key)
+                chosen.append(lead)
+        chosen.append(entry)
     chosen.sort(key=lambda c: (c[0], c[1]))
     return [(chunks[rank], sentence, whole) for rank, _, sentence, whole in chosen]
 

@@ -63,6 +63,19 @@ def leads(pieces: list[str], whole: bool = False) -> dict[int, str]:
     return out
 
 
+def lead_positions(pieces: list[str]) -> dict[int, int]:
+    """By position of a list item, the position of the sentence introducing its list (see `leads`)."""
+    out: dict[int, int] = {}
+    lead = None
+    for k, piece in enumerate(pieces):
+        if _BULLET.match(piece):
+            if lead is not None:
+                out[k] = lead
+        else:
+            lead = k if not is_heading(piece) and _LEAD_ENDS.search(piece) else None
+    return out
+
+
 def context(pieces: list[str]) -> dict[int, str]:
     """By position, what the sentence there is read under: the lead-in of its list, else its headings."""
     return {**headings(pieces), **leads(pieces)}

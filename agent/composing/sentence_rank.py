@@ -223,6 +223,22 @@ def subject_of(sentence: str) -> str | None:
     return sentence[: m.start()]
 
 
+# Words a subject may hold and still name no line of its own: the measure, how it is qualified, what moves it.
+BARE = MEASURES | frozenset(stem(w) for w in (
+    "volume volumes mix price prices pricing operating gross organic adjusted comparable favorable unfavorable "
+    "segment total overall shipments units demand growth average rate").split())
+
+
+def bare_subject(sentence: str) -> bool:
+    """The sentence's subject is a measure alone ("Volumes declined 4% ...", "Operating profit decreased
+    primarily due to ..."): whose volumes, which segment's profit, the sentences before it said."""
+    said = subject_of(sentence)
+    if not said or re.search(r"\b[A-Z][a-z]+\b", said[1:]) or re.search(r"\d", said):
+        return False  # a capitalised word past the first names a line or a segment of its own
+    words = terms(said)
+    return bool(words) and words <= BARE
+
+
 def other_subject(sentence: str, asked: set[str]) -> float:
     """The share of the measures the sentence's subject names ("cost", "revenue") that the question
     does not name (`asked`: its terms and the search's): 0 when the subject is the line asked or a part
@@ -306,6 +322,19 @@ def subject_terms(cased: set[str]) -> set[str]:
     """The question's terms that name what it is about (from `cased_terms`): neither a section's
     name, nor a why-word, nor a direction of change."""
     return {t for t in cased if t.lstrip("#") not in SECTION_WORDS and t not in MOVEMENT}
+
+
+# A word this short ("AI", "ads", "EV") is said in passing all over a filing: it tells no sentence's subject.
+ASKED_LETTERS = 4
+
+
+def says_asked_word(asked: set[str], sentence: str) -> bool:
+    """The sentence says one of `asked` (the words the question names its subject with, from
+    `cased_terms`) as written, its plural or tense aside: not a word of its family ("competition" for
+    "competitors"), nor a short word or initialism (ASKED_LETTERS). Such a sentence is about what the
+    asker named, in the asker's own terms."""
+    words = {t.lstrip("#") for t in asked if len(t.lstrip("#")) >= ASKED_LETTERS}
+    return bool(words & {t.lstrip("#") for t in cased_terms(sentence)})
 
 
 SAME_MEANING = 0.5  # a sentence this close in meaning names the subject in other words ("foundry partners")
