@@ -112,10 +112,12 @@ class CompanyDirectory:
     # covered cik -> word sets of its printed rows named with an "and" (agent.planning.words.join_printed_names)
     joined: dict[int, frozenset[frozenset[str]]] = field(default_factory=dict)
     joined_shared: frozenset[frozenset[str]] = frozenset()  # those several companies print
+    # covered cik -> word sets of its primary-statement rows' names, "and" or not (agent.planning.words.claim_printed_rows)
+    whole: dict[int, frozenset[frozenset[str]]] = field(default_factory=dict)
     # the word sets of every primary-statement row's printed name and concept name: a formula operand
     # that is no table metric must be one of them (agent.planning.operand_rows); a LazyWordSets after `load`
     line_names: frozenset[frozenset[str]] | LazyWordSets = frozenset()
-    # (joined, joined_shared) read on first use, when `load` was given a way to connect
+    # (joined, joined_shared, whole) read on first use, when `load` was given a way to connect
     joined_index: Deferred | None = field(default=None, repr=False)
 
     # --- construction -----------------------------------------------------------------------
@@ -187,7 +189,8 @@ class CompanyDirectory:
 
         directory = cls.from_rows(*directory_rows(conn))
         if connect is None:
-            directory.joined, directory.joined_shared = joined_names(joined_labels(conn), primary_labels(conn))
+            directory.joined, directory.joined_shared, directory.whole = joined_names(joined_labels(conn),
+                                                                                      primary_labels(conn))
             directory.line_names = line_names(printed_names(conn))
             return directory
 
@@ -208,11 +211,24 @@ class CompanyDirectory:
         ciks = [self.by_ticker.get(t.upper()) for t in tickers]
 
         def build() -> frozenset[frozenset[str]]:
-            joined, shared = self.joined_index.get() if self.joined_index else (self.joined, self.joined_shared)
+            joined, shared, _ = self.joined_index.get() if self.joined_index else (self.joined, self.joined_shared,
+                                                                                   self.whole)
             out: set[frozenset[str]] = set(shared) | standard_joined()
             for cik in ciks:
                 out |= joined.get(cik, frozenset())
             return frozenset(out)
+
+        return LazyWordSets(build) if self.joined_index and not self.joined_index.ready else build()
+
+    def row_names(self, tickers: list[str]) -> frozenset[frozenset[str]] | LazyWordSets:
+        """The names of these covered companies' own primary-statement rows, "and" or not: a question naming one
+        whole asks for that row (agent.planning.words.claim_printed_rows). Kept apart from the "and" names, which
+        join two asks' words into one name wherever they meet ("term debt" is no "and" name)."""
+        ciks = [self.by_ticker.get(t.upper()) for t in tickers]
+
+        def build() -> frozenset[frozenset[str]]:
+            whole = self.joined_index.get()[2] if self.joined_index else self.whole
+            return frozenset(n for cik in ciks for n in whole.get(cik, frozenset()))
 
         return LazyWordSets(build) if self.joined_index and not self.joined_index.ready else build()
 
@@ -592,11 +608,12 @@ def _joined(text: str, first: tuple[int, int], second: tuple[int, int]) -> bool:
 
 
 def joined_names(rows: list[tuple[int, str, str]], whole_rows: list[tuple[int, str, str]] = ()
-                 ) -> tuple[dict[int, frozenset[frozenset[str]]], frozenset[frozenset[str]]]:
+                 ) -> tuple[dict[int, frozenset[frozenset[str]]], frozenset[frozenset[str]],
+                            dict[int, frozenset[frozenset[str]]]]:
     """({cik: word sets}, the word sets several companies print) of printed labels and concept names
-    that hold an "and" on both sides. `whole_rows`: (cik, label, concept) of the company's primary-statement
-    rows, whose names of two words or more are the company's own, "and" or not (never shared: "Equity income"
-    is one company's row, not a name every question may read)."""
+    that hold an "and" on both sides, and ({cik: word sets}) of `whole_rows`: (cik, label, concept) of the
+    company's primary-statement rows, whose names of two words or more are the company's own, "and" or not
+    (never shared: "Equity income" is one company's row, not a name every question may read)."""
     from agent.retrieval.line_items import concept_words, tokens
 
     out: dict[int, set[frozenset[str]]] = {}
@@ -611,11 +628,13 @@ def joined_names(rows: list[tuple[int, str, str]], whole_rows: list[tuple[int, s
         for words in names:
             seen[words] = seen.get(words, 0) + 1
     shared = frozenset(words for words, n in seen.items() if n >= 2)  # printed by several companies
+    whole: dict[int, set[frozenset[str]]] = {}
     for cik, label, _ in whole_rows:
         words = tokens(label)
         if len(words) >= 2:
-            out.setdefault(cik, set()).add(words)
-    return {cik: frozenset(names) for cik, names in out.items()}, shared
+            whole.setdefault(cik, set()).add(words)
+    return ({cik: frozenset(names) for cik, names in out.items()}, shared,
+            {cik: frozenset(names) for cik, names in whole.items()})
 
 
 def line_names(rows: list[tuple[str, str]]) -> frozenset[frozenset[str]]:

@@ -1108,5 +1108,6 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         plan.intent = "derived"
     if orders_thread and plan.intent == "compare" and "metrics" in plan.inherited:
         return plan  # its words only order the thread's figure: none is left over to qualify it
-    return account_words(plan, r, outside, low, prev, directory.joined_names(plan.tickers))
+    return account_words(plan, r, outside, low, prev, directory.joined_names(plan.tickers),
+                         directory.row_names(plan.tickers))
 

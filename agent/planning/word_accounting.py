@@ -220,13 +220,14 @@ _EARNING = re.compile(r"\b(?:earn|earned|earns|make|made|makes|how much|how many
 _ASKED = re.compile(r"\b(?:why|how|what|which|when|where|who|explain|describe|discuss|tell|summari[sz]e|did|does|do|is|are|was|were)\b")
 
 
-def _qualified_lead(plan: Plan, r: Reading, outside: str, low: str, joined: frozenset[frozenset[str]]) -> Plan:
+def _qualified_lead(plan: Plan, r: Reading, outside: str, low: str, joined: frozenset[frozenset[str]],
+                    rows: frozenset[frozenset[str]] = frozenset()) -> Plan:
     """A prose answer opens with the figure of each metric the question names, so that figure must
     be the one asked for, whole: words of the metric's own clause that nothing accounts for ("revenue
     per vehicle delivered", "the effect of exchange rate changes on cash") make it another figure.
     Such a metric is dropped from the plan: the passage search still runs, and when the words name a
     printed line in a figure question, the line lookup answers or refuses it by those words."""
-    trace, runs = account(outside, company_spans(r, outside), claimed(low, (*_CLAIMED, *_PROSE_WORDS)), joined)
+    trace, runs = account(outside, company_spans(r, outside), claimed(low, (*_CLAIMED, *_PROSE_WORDS)), joined, rows)
     if not runs:
         return plan
     absorbed = _taken_in(trace, line_keys(trace, runs)[1])
@@ -262,12 +263,12 @@ _DEFAULT_SAID = frozenset(f"metric:{k}" for k in DEFAULT_COMPARE)
 
 
 def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | None = None,
-                  joined: frozenset[frozenset[str]] = frozenset()) -> Plan:
+                  joined: frozenset[frozenset[str]] = frozenset(), rows: frozenset[frozenset[str]] = frozenset()) -> Plan:
     """A figure is answered only for what the question asks: every word accounted for (agent.planning.words).
 
     Leftover words turn the metric they qualify into a line-item lookup; a quarter is refused."""
     if plan.intent == "qualitative" and plan.metrics and r.measures and not plan.sub_queries:
-        plan = _qualified_lead(plan, r, outside, low, joined)
+        plan = _qualified_lead(plan, r, outside, low, joined, rows)
     if plan.intent == "qualitative" and not plan.metrics and not r.why and not plan.sub_queries:
         spans = [(m.start, m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)) for m in r.matches]
         trace, runs = account(outside, spans, claimed(low, _CLAIMED))
@@ -405,6 +406,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         dims |= {"cost", "costs", "of"}  # "cost of automotive sales": the member's cost, its words all taken
     if dims:  # "revenue from Europe, Middle East and Africa": a printed name the member's words make up
         joined = frozenset(n for n in joined if not n <= dims | {"and", "&"})  # is the member's, not a line
+        rows = frozenset(n for n in rows if not n <= dims | {"and", "&"})
     kind_words = claimed(low, (KIND_WORD,)) if r.kind else set()  # "the margin" after a figure: that figure's
     plan.member_topic = topic_of_reply(plan, prev, low)
     pointed = thread_member(plan, prev, low)
@@ -414,7 +416,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         plan.metrics = [f"dim:{k}|{pointed}" if k in METRICS else k for k in plan.metrics]
         dims |= set(pointed.split()) | claimed(low, (MEMBER_POINTER,))
     trace, runs = account(outside, company_spans(r, outside), claimed(low, _CLAIMED) | dims | period_words | kind_words,
-                          joined)
+                          joined, rows)
     runs = conventions(plan, trace) if runs else runs
     plan.words = trace
     member = earned_by_member(r, trace, runs, low) if "net_income" in plan.metrics else None

@@ -402,13 +402,13 @@ def join_printed_names(how: list[str | None], words: list[str], names: frozenset
 _SUBTRACTING = frozenset({"less", "excluding", "minus"})
 
 
-def claim_printed_rows(how: list[str | None], words: list[str], names: frozenset[frozenset[str]]
-                       ) -> dict[int, set[str]]:
+def claim_printed_rows(how: list[str | None], words: list[str], names: frozenset[frozenset[str]],
+                       rows: frozenset[frozenset[str]] = frozenset()) -> dict[int, set[str]]:
     """"Assets held for sale", "equity income", "operating lease liability, less current portion": the words of a
     row the company prints, whole, that hold a table metric's words beside words of their own (or two metrics'),
     ask for that row, never for the metric inside it (total assets, stockholders' equity, the current portion).
-    `names`: the word sets (agent.retrieval.line_items.tokens) of the asked companies' printed rows
-    (agent.planning.companies.joined_names), read only when some span could be one. The longest span wins; its
+    `names`, `rows`: the word sets (agent.retrieval.line_items.tokens) of the asked companies' "and" names and
+    their own rows (agent.planning.companies), read only when some span could be one. The longest span wins; its
     words become one line-item phrase. Returns {index: the metric keys the span took in}."""
     from agent.retrieval.line_items import IGNORABLE, tokens
 
@@ -429,7 +429,10 @@ def claim_printed_rows(how: list[str | None], words: list[str], names: frozenset
         # which the member and line lookups already read; only a metric inside or before a row's other words is lost
         narrowed = len(keys) == 1 and how[end - 1] is not None and all(how[g] is None for g in own) \
             and max(own, default=start) < min(g for g in range(start, end) if how[g])
-        return bool(keys) and (len(keys) >= 2 or bool(own)) and not narrowed and words[start] not in _EDGE_LINKS \
+        # a metric's words are the row's whole or not at all: "assets and total current" of "total assets and
+        # total current liabilities" cuts two metrics, whatever row its words might spell in another order
+        cut = (start > 0 and how[start - 1] in keys) or (end < len(words) and how[end] in keys)
+        return bool(keys) and (len(keys) >= 2 or bool(own)) and not narrowed and not cut and words[start] not in _EDGE_LINKS \
             and words[end - 1] not in _EDGE_LINKS and bool(tokens(words[start])) and bool(tokens(words[end - 1]))
     spans = [(start, end) for start in range(len(words)) for end in range(min(len(words), start + 8), start + 1, -1)
              if all(open_word(g) for g in range(start, end)) and candidate(start, end)]
@@ -437,7 +440,8 @@ def claim_printed_rows(how: list[str | None], words: list[str], names: frozenset
         return taken
     spans.sort(key=lambda se: se[0] - se[1])  # the longest first
     for start, end in spans:
-        if any(g in taken for g in range(start, end)) or tokens(" ".join(words[start:end])) not in names:
+        said = tokens(" ".join(words[start:end]))
+        if any(g in taken for g in range(start, end)) or (said not in names and said not in rows):
             continue
         keys = {how[g][7:] for g in range(start, end) if how[g] and how[g].startswith("metric:")}
         for g in range(start, end):
@@ -465,7 +469,8 @@ def _names_a_unit(words: list[str], how: list[str | None], i: int) -> bool:
 
 
 def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set[str] | None = None,
-            printed_names: frozenset[frozenset[str]] = frozenset()) -> tuple[list[dict], list[tuple[int, int]]]:
+            printed_names: frozenset[frozenset[str]] = frozenset(), row_names: frozenset[frozenset[str]] = frozenset()
+            ) -> tuple[list[dict], list[tuple[int, int]]]:
     """Every word of `text` (normalized) with how it was consumed, and the runs of leftover words.
 
     Returns (trace, leftover runs as (start, end) word index ranges). `extra_consumed`: words
@@ -493,7 +498,7 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
     changed = _change_lines(how, words)
     paid.update(changed)
     printed = join_printed_names(how, words, printed_names)
-    printed.update(claim_printed_rows(how, words, printed_names))
+    printed.update(claim_printed_rows(how, words, printed_names, row_names))
     in_merge = {g for start, end, _ in merged for g in range(start, end) if words[g] not in _ASKING} | set(printed)
     joined = {g: keys for start, end, keys in merged for g in range(start, end)}
     joined.update((g, keys) for g, keys in printed.items() if keys)
