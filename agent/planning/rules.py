@@ -953,10 +953,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             # figure: its member's figure when the company tags one by the word (a probe), else what the
             # filing says of it
             about, named, term = None, None, True
-            r.has_topic, measures = True, []
-            if "metrics" in inherited:
-                inherited.remove("metrics")
-                sources.pop("metrics", None)
+            if not (r.why or r.growth or r.absolute):  # "and the change from the prior year?": the figure's own
+                r.has_topic, measures = True, []
+                if "metrics" in inherited:
+                    inherited.remove("metrics")
+                    sources.pop("metrics", None)
         if about and named and member_reply(prev) and not r.measures and not r.unmappable \
                 and (about[0] == "no_company" or re.search(rf"(?i)\bthe\s+{re.escape(named)}\b", outside)):
             # "what about the Americas?", "and Sporting Equipment?" after a figure: a member of that figure when the
