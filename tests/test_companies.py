@@ -198,6 +198,9 @@ def test_load_from_the_store(db):
     ("v vs pep revenue", [("company", "V"), ("company", "PEP")]),
     ("is v more profitable than pep", [("company", "V"), ("company", "PEP")]),
     ("compare v and low operating margin", [("company", "V"), ("company", "LOW")]),
+    # a list that ends the message, where nothing follows for the word to qualify
+    ("operating income 2024: apple and pep", [("company", "AAPL"), ("company", "PEP")]),
+    ("net sales fy2023, apple and low?", [("company", "AAPL"), ("company", "LOW")]),
     # and stays a word elsewhere: alone, across "vs" from another word, an acronym, a one-letter word,
     # a list no comparison opens, "than" no question asks of the first
     ("what is pep", []),

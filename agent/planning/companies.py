@@ -596,14 +596,17 @@ class LazyWordSets(Deferred):
 def _joined(text: str, first: tuple[int, int], second: tuple[int, int]) -> bool:
     """Whether the words between two mentions set them side by side (`_JOINED`): "vs" always; "than"
     after the verb asking of the first ("is v more profitable than ma"); a list ("and", "&", "or", a
-    comma) only in a message comparing it ("compare v and ma"), where "apple and low margins" is not."""
+    comma) only in a message comparing it ("compare v and ma") or ending the message ("ko and ma"), where "apple
+    and low margins" is not."""
     joined = _JOINED.fullmatch(text, first[1], second[0])
     if joined is None:
         return False
     if joined.group("than"):
         return _ASKED_OF.search(text[: first[0]]) is not None
     if joined.group("listed"):
-        return _COMPARE_LIST.search(text[: first[0]]) is not None
+        # a list the message opens by comparing, or one that ends it ("operating income 2024: ko and ma"), where
+        # nothing follows for the word to qualify ("apple and low margins")
+        return _COMPARE_LIST.search(text[: first[0]]) is not None or not text[second[1]:].strip(" ?.!")
     return True
 
 
