@@ -199,3 +199,27 @@ def test_a_member_asked_for_a_figure_it_does_not_report_is_refused_saying_what_i
         assert "Americas" in refusal["detail"]  # the members that do report it
         _, _, cells = _collect(conn, [apple], ["dim:operating_income|vision pro"])
         assert "reports" not in _unresolved_lines(cells)["detail"].split("(")[1].split(":")[0]  # no such member at all
+
+
+def test_a_columns_line_names_are_never_its_members_name(db):
+    # an equity-method investee's summarised balance sheet prints line names beside the investee's member:
+    # "non-current assets to equity" is two lines, never the investees' equity read under "current assets"
+    cik, acc = 21344, "ko-24"
+    end = date(2024, 12, 31)
+    investees = "us-gaap:EquityMethodInvestmentNonconsolidatedInvesteeOtherMember"
+    axis = "us-gaap:EquityMethodInvestmentNonconsolidatedInvesteeAxis"
+    equity = "StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest"
+    with db.connection() as conn:
+        company(conn, cik, "Coca Cola Co", ["KO"], "1231")
+        filing(conn, cik, acc, 2024, end)
+        fact(conn, cik, acc, equity, "26000000000", end, None, fiscal_year=2024)
+        fact(conn, cik, acc, equity, "45800000000", end, None, fiscal_year=2024, dims={axis: investees})
+        fact(conn, cik, acc, "AssetsCurrent", "30000000000", end, None, fiscal_year=2024, dims={axis: investees})
+        fact(conn, cik, acc, "NoncurrentAssets", "70000000000", end, None, fiscal_year=2024, dims={axis: investees})
+        replace_labels(conn, acc, cik, [_Row("Total equity", equity, 1),
+                                        _Row("Current assets", "AssetsCurrent", 2, {axis: investees}),
+                                        _Row("Noncurrent assets", "NoncurrentAssets", 3, {axis: investees}),
+                                        _Row("Total equity", equity, 4, {axis: investees})])
+        ko = {"cik": cik, "ticker": "KO", "name": "Coca Cola Co"}
+        assert row_on_member(conn, {}, ko, "noncurrent assets equity", 2024) is None
+        assert row_on_member(conn, {}, ko, "non current assets equity", 2024) is None

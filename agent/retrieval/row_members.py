@@ -37,7 +37,7 @@ def row_on_member(conn, memo: dict, company: dict, said: str, fy: int, optional:
         return whole
     metric_spans = [(a, b) for a, b, _ in find_phrases(" ".join(words), PHRASES)]
     spans = sorted(((i, j) for i in range(len(words)) for j in range(i + 1, len(words) + 1) if j - i < len(words)
-                    if not _cuts(metric_spans, i, j)),
+                    if not _cuts(metric_spans, i, j) and not _holds_metric(metric_spans, i, j)),
                    key=lambda s: (s[1] - s[0], s[0]))
     for i, j in spans:
         row_words = words[:i] + words[j:]
@@ -59,6 +59,13 @@ def _cuts(metric_spans: list[tuple[int, int]], i: int, j: int) -> bool:
     for that segment" split into the row "operating" (Home Depot's "Total operating expenses") and a member
     "income segment" named a true figure of another line. A metric's phrase is the row's or the member's whole."""
     return any(a < j and i < b and not (i <= a and b <= j) for a, b in metric_spans)
+
+
+def _holds_metric(metric_spans: list[tuple[int, int]], i: int, j: int) -> bool:
+    """The member's words [i, j) hold a whole metric's phrase: a line, never a member's name. An equity-method
+    investee's column prints "Current assets" and "Noncurrent assets" beside its member, and read as the member's
+    names they turned "KO non-current assets to equity" into the investees' total equity."""
+    return any(i <= a and b <= j for a, b in metric_spans)
 
 
 def _printed_on_member(conn, memo: dict, cik: int, said: str, fy: int, optional: str = ""):
