@@ -103,7 +103,7 @@ def axis_members(conn: psycopg.Connection, cik: int, concepts: list[str]) -> lis
 
 
 def member_period_facts(conn: psycopg.Connection, cik: int, concepts: list[str], axis: str, member: str,
-                        unit: str | None = None) -> list[PeriodFact]:
+                        unit: str | None = None, wrong: set[tuple[str, str, str]] | None = None) -> list[PeriodFact]:
     """Every reported period of the concepts on one member of one axis ("Data Center" on the product axis): a
     segment's, product's or region's quarters, as `period_facts` gives the company's. A member tagged both
     plainly and beside "operating segments" in one filing for one period is its plain fact (store.segments)."""
@@ -116,8 +116,10 @@ def member_period_facts(conn: psycopg.Connection, cik: int, concepts: list[str],
                                 "unit": unit, "axis": axis, "members": [member]}
                         ).fetchall()
     plain = {(r[3], r[6], r[7], r[9]) for r in rows if not r[0]}  # (concept, start, end, accession)
-    wrong = {acc for acc, a, m in mistagged(conn, cik) if (a, m) == (axis, member)} if rows else set()
-    kept = [r[1:] for r in rows if (not r[0] or (r[3], r[6], r[7], r[9]) not in plain) and r[9] not in wrong]
+    if rows and wrong is None:
+        wrong = mistagged(conn, cik)
+    off = {acc for acc, a, m in wrong or () if (a, m) == (axis, member)}
+    kept = [r[1:] for r in rows if (not r[0] or (r[3], r[6], r[7], r[9]) not in plain) and r[9] not in off]
     # the member's dimension rides along, so an answer's figure says which member it is
     return [replace(f, dims={axis: member}) for f in _period_facts(cik, kept)]
 

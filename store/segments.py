@@ -90,12 +90,14 @@ def qualified(concepts) -> list[str]:
 
 
 def member_values(conn: psycopg.Connection, cik: int, concepts: list[str], fiscal_year: int, *,
-                  instant: bool) -> list[MemberFact]:
+                  instant: bool, wrong: set[tuple[str, str, str]] | None = None) -> list[MemberFact]:
     """One fact per (axis, member) for the fiscal year, among `concepts` ("taxonomy:Name", or a bare name of
-    the US GAAP taxonomy, as the metric table writes most of them)."""
+    the US GAAP taxonomy, as the metric table writes most of them). `wrong`: the company's `mistagged`, when the
+    caller keeps it (it reads every dimensional row label the company printed)."""
     out = []
     rows = _rows(conn, MEMBER_VALUES, cik, concepts, fiscal_year, instant)
-    wrong = mistagged(conn, cik) if rows else set()
+    if rows and wrong is None:
+        wrong = mistagged(conn, cik)
     for row in rows:
         (axis, member), = _plain(row[-1]).items()  # "operating segments": the segment's own figure
         if (row[7], axis, member) not in wrong:

@@ -200,7 +200,7 @@ def _names_member(conn, deps, company: dict, key: str, years: list[int], *, repl
     credits"): the user shortens a sibling's name as the thread's context makes it plain."""
     from agent.retrieval.concepts import METRICS
     from agent.retrieval.line_items import tokens
-    from agent.retrieval.segments import find_member, key_parts
+    from agent.retrieval.segments import find_member, key_parts, known_mistags
     from store import segments as segments_store
 
     metric, qualifier, breakdown = key_parts(key)
@@ -211,8 +211,8 @@ def _names_member(conn, deps, company: dict, key: str, years: list[int], *, repl
     if year is None:
         return False
     labels = _memo(deps, ("member_labels", cik), lambda: segments_store.member_labels(conn, cik))
-    rows = segments_store.member_values(conn, cik, m.concepts, year,
-                                        instant=m.period == "instant")
+    rows = segments_store.member_values(conn, cik, m.concepts, year, instant=m.period == "instant",
+                                        wrong=known_mistags(conn, deps.memo, cik))
     found, exact = find_member(qualifier, [(r.axis, r.member) for r in rows], labels,
                                frozenset(tokens(company.get("name") or "")),
                                metric_words=frozenset(w for w in tokens(" ".join(m.synonyms)) if len(w) > 2))

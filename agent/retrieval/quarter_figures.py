@@ -18,6 +18,7 @@ from agent.retrieval.concepts import METRICS
 from agent.composing.draft import Evidence
 from agent.retrieval.finance import FORMULAS, NEGATIVE_BASE, FormulaError, Operand, calculate, display_value
 from agent.retrieval.quarters import ORDINAL, Calendar, Figure, Periods
+from agent.retrieval.segments import known_mistags
 from agent.state import plan_of
 from agent.retrieval.quarter_members import line_as_member, member_measure
 from store import quarters as quarters_store
@@ -288,7 +289,9 @@ class _Measure:
         if member is not None:
             concepts, names, self.instant, self.label = member
             # the member's own name first; another name of it only where the first has no quarter at all
-            every = [quarters_store.member_period_facts(conn, cik, concepts, axis, name) for axis, name in names]
+            wrong = known_mistags(conn, memo, cik)
+            every = [quarters_store.member_period_facts(conn, cik, concepts, axis, name, wrong=wrong)
+                     for axis, name in names]
             self.facts = next((f for f in every if any(x.form.startswith("10-Q") for x in f)), every[0])
         else:
             measure = _measure(conn, memo, cik, key, phrase)

@@ -13,7 +13,7 @@ import re
 from datetime import date
 
 from agent.retrieval.concepts import METRICS
-from agent.retrieval.segments import key_parts
+from agent.retrieval.segments import key_parts, known_mistags
 from store import quarters as quarters_store
 from store import segments as segments_store
 
@@ -59,7 +59,9 @@ def member_measure(conn, memo: dict, company: dict, key: str, cal, period: dict)
             continue
         cell = found[0][0]
         axis = next((r.axis for r in segments_store.member_values(conn, company["cik"], [cell["concept"]], fy,
-                                                                  instant=instant) if r.member == cell["member"]), None)
+                                                                  instant=instant,
+                                                                  wrong=known_mistags(conn, memo, company["cik"]))
+                     if r.member == cell["member"]), None)
         if axis is None:  # a cell of two members ("Walmart U.S. grocery"): a year's matrix, not a member's quarters
             return None
         concepts = list(dict.fromkeys([cell["concept"], *segments_store.qualified(m.concepts)]))

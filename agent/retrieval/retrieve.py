@@ -37,9 +37,8 @@ from agent.checking.quoted_figures import MONEY_UNITS, change_ranges
 from agent.checking.quoted_figures import ranges as amount_ranges
 from agent.retrieval import quarter_members
 from agent.retrieval.row_members import row_on_member
-from agent.retrieval.segments import (axes_for, display_name, find_member, key_parts, member_names, member_parts,
-                                      places_as_asked,
-                                      two_member_cell)
+from agent.retrieval.segments import (axes_for, display_name, find_member, key_parts, known_mistags, member_names,
+                                      member_parts, places_as_asked, two_member_cell)
 from agent.planning.in_words import names_all, prose_fallback
 from agent.retrieval.prose_counts import find_count
 from agent.state import plan_of
@@ -784,8 +783,8 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
         memo[("member_labels", cik)] = segments_store.member_labels(conn, cik)
     labels = memo[("member_labels", cik)]
     concepts = (orders or {}).get(metric) or m.concepts
-    rows = segments_store.member_values(conn, cik, concepts, fy,
-                                        instant=m.period == "instant")
+    rows = segments_store.member_values(conn, cik, concepts, fy, instant=m.period == "instant",
+                                        wrong=known_mistags(conn, memo, cik))
     metric_words = tokens(" ".join(m.synonyms))
 
     def name(r) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from agent.retrieval.concepts import PHRASES, find_phrases, normalize
 from agent.retrieval.line_items import LineMatch, company_line, line_key, tokens
-from agent.retrieval.segments import AXIS_WORDS, GENERIC, find_member, member_names
+from agent.retrieval.segments import AXIS_WORDS, GENERIC, find_member, known_mistags, member_names
 
 # Words between a row's name and its member's ("assets in Israel", "revenue from the Americas").
 _LINKING = frozenset("in of for from the at by its their to on".split())
@@ -118,6 +118,7 @@ def _member_facts(conn, memo: dict, cik: int, match: LineMatch, fy: int) -> list
 
     key = ("row_members", cik, match.concept, fy)
     if key not in memo:
-        facts = segments_store.member_values(conn, cik, [match.concept], fy, instant=True)
-        memo[key] = facts or segments_store.member_values(conn, cik, [match.concept], fy, instant=False)
+        wrong = known_mistags(conn, memo, cik)
+        facts = segments_store.member_values(conn, cik, [match.concept], fy, instant=True, wrong=wrong)
+        memo[key] = facts or segments_store.member_values(conn, cik, [match.concept], fy, instant=False, wrong=wrong)
     return memo[key]

@@ -372,3 +372,14 @@ def two_member_cell(conn, cik: int, concepts, fy: int, instant: bool, qualifier:
     fact, member2 = found[0]
     shown = [display_name(x, labels.get(x, set()), frozenset()) for x in (fact.member, member2)]
     return fact, ", ".join(shown)
+
+
+def known_mistags(conn, memo: dict, cik: int) -> set[tuple[str, str, str]]:
+    """store.segments.mistagged, read once per company while the memo lives: it reads every dimensional row label
+    the company printed, and one member question looks members up several times (Coca-Cola's take 27 ms a read)."""
+    from store import segments as segments_store
+
+    key = ("mistagged", cik)
+    if key not in memo:
+        memo[key] = segments_store.mistagged(conn, cik)
+    return memo[key]

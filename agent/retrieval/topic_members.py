@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from agent.retrieval.concepts import METRICS
 from agent.retrieval.line_items import tokens
-from agent.retrieval.segments import AXIS_WORDS, GENERIC, find_member
+from agent.retrieval.segments import AXIS_WORDS, GENERIC, find_member, known_mistags
 from store import segments as segments_store
 
 
@@ -31,7 +31,8 @@ def topic_member(conn, memo: dict, company: dict, metric: str, fy: int, topic: s
     if key not in memo:
         memo[key] = segments_store.member_labels(conn, cik)
     labels = memo[key]
-    rows = segments_store.member_values(conn, cik, m.concepts, fy, instant=m.period == "instant")
+    rows = segments_store.member_values(conn, cik, m.concepts, fy, instant=m.period == "instant",
+                                        wrong=known_mistags(conn, memo, cik))
     if not rows:
         return None
     pairs = [(r.axis, r.member) for r in rows]
