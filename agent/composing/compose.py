@@ -541,7 +541,8 @@ def _pick_sentences(
     order += _until_answered(ranked, [c[3] for c in candidates], topic if held else set(), order)
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
-    lists = {rank: neighbourhood.lead_positions(split_sentences(chunk.text)) for rank, chunk in enumerate(chunks)}
+    pieces = [split_sentences(chunk.text) for chunk in chunks]
+    lists = {rank: neighbourhood.lead_positions(said) for rank, said in enumerate(pieces)}
 
     def introduces(key: tuple[int, int]) -> tuple[int, int, str, str] | None:
         # the lead-in of the list the item at `key` belongs to ("Gross margin decreased ... due to the
@@ -549,7 +550,7 @@ def _pick_sentences(
         at = lists[key[0]].get(key[1])
         if at is None:
             return None
-        whole = split_sentences(chunks[key[0]].text)[at]
+        whole = pieces[key[0]][at]
         shown = _lead_in(chunks[key[0]], whole, figures, year)
         return (key[0], at, shown, whole) if shown else None
 

@@ -253,11 +253,16 @@ def _side(words: list[str]) -> str | None:
     return None
 
 
+def _outside_words(label: str) -> list[str]:
+    """A label's words outside its parentheses, where it names its side ("Interest expense (income), net")."""
+    return re.findall(r"[a-z]+", _PARENTHESISED.sub(" ", label.lower()))
+
+
 def label_side(label: str) -> str | None:
     """The side a row's label names first, outside parentheses: "Interest expense (income), net" is an expense
     row (a positive figure printed on it is net expense), "Interest and other income (expense), net" an income
     row, "Interest, net" neither."""
-    return _side(re.findall(r"[a-z]+", _PARENTHESISED.sub(" ", label.lower())))
+    return _side(_outside_words(label))
 
 
 def concept_side(concept: str) -> str | None:
@@ -285,8 +290,7 @@ def economic_name(label: str, concept: str, value) -> str | None:
         return None
     if value < 0:
         side = "expense" if side == "income" else "income"
-    words = [w for w in re.findall(r"[a-z]+", _PARENTHESISED.sub(" ", label.lower()))
-             if w not in _INCOME_SIDE | _EXPENSE_SIDE | {"net", "total"}]
+    words = [w for w in _outside_words(label) if w not in _INCOME_SIDE | _EXPENSE_SIDE | {"net", "total"}]
     subject = " ".join(words).strip()
     return f"net {subject} {side}".replace("  ", " ") if subject else f"net {side}"
 
