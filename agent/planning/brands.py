@@ -242,7 +242,7 @@ def find_brands(text: str, directory: CompanyDirectory, thread: list[str] = ()) 
     lookup = _LOOKUP.get()
     if lookup is None:
         return []
-    own = {directory.by_ticker.get(t.upper()) for t in thread} - {None}
+    own = directory.ciks_of(thread)
     # a reply that is only the name ("and Humira?", "what about Peacock?") asks about it, and may
     # move the thread to its maker; a word in a question about the thread's company does not
     bare = bool(own) and lead_subject(text) is not None
@@ -308,7 +308,7 @@ def registrant_not_theirs(text: str, directory: CompanyDirectory, thread: list[s
     lookup = _LOOKUP.get()
     if lookup is None:
         return None
-    own = {directory.by_ticker.get(t.upper()) for t in thread} - {None}
+    own = directory.ciks_of(thread)
     for m in _CAPITALISED_WORD.finditer(text):
         word = m.group(1)
         if word.lower() in STOPWORDS or _AFTER_PREPOSITION.search(text, 0, m.start(1)):

@@ -203,6 +203,10 @@ class CompanyDirectory:
         directory.line_names = LazyWordSets(lambda: line_names(read(printed_names)))
         return directory
 
+    def ciks_of(self, tickers) -> set[int]:
+        """The CIKs of the tickers this directory knows."""
+        return {self.by_ticker.get(t.upper()) for t in tickers} - {None}
+
     def joined_names(self, tickers: list[str]) -> frozenset[frozenset[str]] | LazyWordSets:
         """The "and" row names of these covered companies, of rows several companies print, and of the
         taxonomy's common concepts, for word accounting: "sales and marketing" is one row's name even

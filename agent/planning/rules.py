@@ -506,14 +506,14 @@ _ASKS = re.compile(r"\s*(?:what|how|why|does|do|did|is|are|was|were|tell|describ
 def thread_word(word: str, prev: Plan, directory: CompanyDirectory) -> bool:
     """The thread's companies' filings write `word` often (agent.planning.brands.written_by): a unit, product or
     term of theirs ("IFS" in Intel's, "EV" in GM's), read as that inside a question about them."""
-    ciks = {directory.by_ticker.get(t.upper()) for t in prev.tickers} - {None}
+    ciks = directory.ciks_of(prev.tickers)
     return bool(ciks) and written_by(word.strip(), ciks)
 
 
 def common_term(word: str, prev: Plan, directory: CompanyDirectory) -> bool:
     """The thread's companies' filings write `word` in their prose (as typed, or run together: "e-commerce" as
     "eCommerce"), in WRITTEN_CHUNKS chunks at least: a term of their business."""
-    ciks = {directory.by_ticker.get(t.upper()) for t in prev.tickers} - {None}
+    ciks = directory.ciks_of(prev.tickers)
     forms = dict.fromkeys([word, re.sub(r"[-\s]+", "", word)])
     return any(writes_phrase(f, ciks) for f in forms if f)
 
@@ -621,7 +621,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
                                 thread=thread is not None,
                                 unanchored=not (r.matches or r.measures or r.unmappable), topic_only=topic_only)
     # "what's happening there?", "how is the gaming market changing?" in a thread: a question put about its subject
-    ciks = {directory.by_ticker.get(t.upper()) for t in thread.tickers} - {None} if thread is not None else set()
+    ciks = directory.ciks_of(thread.tickers) if thread is not None else set()
     thread_phrase = None
     if not r.matches and kind in ("meta", "refuse") and detail in (*SMALL_TALK, OFF_TOPIC_DETAIL):
         thread_phrase = asks_of_thread(low, thread, lambda p: writes_phrase(p, ciks))
