@@ -197,6 +197,7 @@ def _figures(runs: list[dict], n: int, *, folder, limit, workers, model, loads) 
         "embed_seconds_in_pipeline": round(per_run(lambda s: s.embed_s), 2),
         "waiting_for_parse_seconds": round(per_run(lambda s: s.parse_wait_s), 2),
         "write_seconds": round(per_run(lambda s: s.write_s), 2),
+        "index_seconds": round(per_run(lambda s: s.index_s), 2),
         "chunk_seconds_main_process": round(per_run(lambda s: s.chunk_s), 2),
         # what the embedder competes with for the cores: the parse worker's CPU, its imports included
         "parse_worker_cpu_seconds": round(per_run(lambda s: s.parse_cpu_s), 2),

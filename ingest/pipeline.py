@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import sys
 import time
 from pathlib import Path
 
@@ -37,7 +38,7 @@ from store.parsed import ParsedFiling
 from ingest.runtime_check import check_runtime, runtime_of
 from ingest.summary import FilingOutcome, IngestSummary
 from ingest.writer import _Company, _Ready, _upsert_company, _write, _Writer, refresh_fiscal_years
-from store import embedding_runtime, writes
+from store import embedding_runtime, vector_index, writes
 from store.errors import FootnoteError
 
 log = logging.getLogger(__name__)
@@ -71,7 +72,11 @@ def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = Non
     parser = _Parser(todo, workers, counter, embedder.max_tokens)
     touched: set[int] = set()
     refreshed: set[int] = set()  # companies whose fiscal years the writer brought up to date
+    deferred = False  # the chunks' vector index is built after the load (see store/vector_index.py)
     try:
+        if todo:
+            with db.connection() as conn:
+                deferred = vector_index.defer(conn)
         if todo and hasattr(embedder, "start_loading"):
             embedder.start_loading()  # the model loads while the first document is parsed
         check_runtime(db, embedder, writing=True)
@@ -88,6 +93,8 @@ def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = Non
     finally:
         parser.close()
         summary.parse_cpu_s, summary.parse_peak_mb = parser.cpu_s, parser.peak_mb
+        if deferred:
+            _build_vector_index(db, summary)
     with db.connection() as conn:
         backfill = writes.source_hash(conn, QUARTERS_FILLED) is None
         if backfill:  # facts stored before fiscal quarters were: every company's, once
@@ -129,6 +136,22 @@ def ingest_document(db, embedder, data: bytes, *, source: str, accession: str | 
     if outcome.status == "ingested" and outcome.accession and passages_searched():
         add_passages(db, embedder, [outcome.accession])
     return outcome
+
+
+def _build_vector_index(db, summary: IngestSummary) -> None:
+    """The vector index a load into an empty corpus went without, built over what was stored
+    (all of it, or what an interrupted ingest committed). When the ingest is already failing, a
+    failed build is logged rather than raised over that error; the next ingest builds it."""
+    t0 = time.perf_counter()
+    failing = sys.exc_info()[1] is not None
+    try:
+        with db.connection() as conn:
+            vector_index.build(conn)
+    except Exception:
+        if not failing:
+            raise
+        log.warning("the chunks' vector index was not built; the next ingest builds it", exc_info=True)
+    summary.index_s += time.perf_counter() - t0
 
 
 # -- companies and the ticker map --------------------------------------------------------------

@@ -52,6 +52,7 @@ class IngestSummary:
     chunk_s: float = 0.0  # chunking on the main process (0 when the parsing worker chunks)
     parse_wait_s: float = 0.0  # main process waiting for a parsed document
     write_s: float = 0.0
+    index_s: float = 0.0  # building the chunks' vector index after a load into an empty corpus
     parse_cpu_s: float = 0.0  # CPU time of the parse workers (import, parse, chunk); 0 when parsing inline
     parse_peak_mb: float = 0.0  # the largest parse worker's peak resident memory
     passages: int = 0  # sentences of the written filings embedded on their own (ingest.passages)
