@@ -145,10 +145,17 @@ class _Chunker:
         self.specials = count_tokens("")
         self.additive = bool(getattr(count_tokens, "additive", False))
         self._prefix: dict[str, int] = {}  # context -> tokens of embedding_input(context, "")
+        # piece -> its cost. A filing repeats many pieces (a table's 'Total' rows, its column
+        # headings, boilerplate sentences): about a quarter of the counts asked of a 10-K, and
+        # counting is most of chunking's CPU, which the parse worker spends beside the embedder.
+        self._costs: dict[str, int] = {}
 
     def cost(self, piece: str) -> int:
         """Tokens a piece adds to a window (its count without the special tokens)."""
-        return max(0, self.count(piece) - self.specials)
+        c = self._costs.get(piece)
+        if c is None:
+            c = self._costs[piece] = max(0, self.count(piece) - self.specials)
+        return c
 
     # -- prose ---------------------------------------------------------------------------
     def prose_windows(self, text: str, target: int, budget: int, overlap: int) -> list[tuple[str, int]]:

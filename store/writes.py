@@ -159,7 +159,7 @@ def fact_key(cik: int, fact: Fact) -> str:
     parts = [
         str(int(cik)), fact.accession, fact.taxonomy, fact.concept, fact.unit,
         fact.period_start.isoformat() if fact.period_start else "", fact.period_end.isoformat(),
-        json.dumps(sorted(fact.dims.items()), separators=(",", ":")),
+        json.dumps(sorted(fact.dims.items()), separators=(",", ":")) if fact.dims else "[]",
     ]  # fmt: skip
     return hashlib.sha1("|".join(parts).encode("utf-8")).hexdigest()
 
