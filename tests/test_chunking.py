@@ -203,3 +203,28 @@ def test_an_additive_counter_sums_each_chunk_from_its_pieces_to_the_same_chunks(
     counted = chunk_sections(META, sections, count_tokens=embedder.count_tokens, max_tokens=embedder.max_tokens)
     assert summed == counted and len(summed) > 10 and any(c.is_table for c in summed)
     assert not {embedding_input(c.context, c.text) for c in summed} & set(seen)
+
+
+def test_a_piece_repeated_in_a_filing_is_counted_once(embedder):
+    """Filings repeat sentences and rows (totals, headings, boilerplate); counting is most of
+    chunking's CPU, so each distinct piece is counted once and the chunks are the same."""
+    seen: list[str] = []
+
+    def counting(text: str) -> int:
+        seen.append(text)
+        return embedder.count_tokens(text)
+
+    rows = ["Segment | 2024 | 2023"] + ["Total | $1,000.5 | (27.7)", "Other | 3 | 4"] * 40
+    sections = [
+        Section(item="7", title="Management's Discussion and Analysis", text=_long_text(), start_offset=None,
+                end_offset=None, method="edgartools"),
+        Section(item="8", title="", text="Intro.\n\n" + "\n".join(rows), start_offset=None, end_offset=None,
+                method="edgartools", tables=("\n".join(rows),)),
+    ]  # fmt: skip
+    chunks = chunk_sections(META, sections, count_tokens=counting, max_tokens=embedder.max_tokens)
+    whole = {embedding_input(c.context, c.text) for c in chunks}
+    whole |= {embedding_input(context_prefix(META, s.item, s.title), "") for s in sections}
+    pieces = [text for text in seen if text not in whole]
+    assert len(pieces) > 20 and len(pieces) == len(set(pieces))
+    assert sum(SENTENCES[0] == p for p in pieces) == 1  # a sentence the text holds a dozen times
+    assert chunks == chunk_sections(META, sections, count_tokens=embedder.count_tokens, max_tokens=embedder.max_tokens)
