@@ -12,7 +12,8 @@ even parsed; and no text is embedded twice: a changed document's unchanged chunk
 stored for them (when every stored vector is this model's on this runtime), and a text repeated
 within one call is embedded once. Each filing is written in its own transaction (old rows deleted, new rows
 inserted), so Ctrl-C or a crash never leaves half a filing, and a bad document is reported on
-one line while the rest of the batch goes on. The parse worker is ingest/parse_worker.py's job,
+one line while the rest of the batch goes on. A load into an empty corpus goes without the chunks'
+vector index and builds it once at the end (store/vector_index.py). The parse worker is ingest/parse_worker.py's job,
 the writer ingest/writer.py's.
 """
 
