@@ -15,6 +15,7 @@ from decimal import Decimal
 from agent.answer import Calculation
 from agent.refusals import as_named
 from agent.retrieval.concepts import METRICS
+from agent.retrieval.metric_facts import concepts_of
 from agent.composing.draft import Evidence
 from agent.retrieval.finance import FORMULAS, NEGATIVE_BASE, FormulaError, Operand, calculate, display_value
 from agent.retrieval.quarters import ORDINAL, Calendar, Figure, Periods
@@ -232,7 +233,7 @@ def _measure(conn, memo: dict, cik: int, key: str, phrase: str = "") -> tuple[li
     the company prints under those words comes first, as for a year ("Net sales", not "Total revenues")."""
     if key in METRICS:
         m = METRICS[key]
-        concepts = list(m.concepts)
+        concepts = concepts_of(conn, cik, key) if m.printed_only else list(m.concepts)
         if phrase and m.by_label:
             from agent.retrieval.line_items import labels_of, printed_index, printed_order
 

@@ -1107,30 +1107,38 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                 cells += beside
                 beside.clear()
     filings = {c["ticker"]: c.get("filings") or {} for c in companies}
+    restated = []  # (cell, its evidence, the year's own 10-K): checked together below
     for cell in cells:  # the year's own 10-K is not held: a later 10-K's prior-year column says it
         ev = evidence.get(cell["evidence_id"]) if cell.get("evidence_id") else None
         if ev is not None and ev.kind == "fact" and str(cell["fiscal_year"]) not in filings[cell["ticker"]] \
                 and ev.fiscal_year != cell["fiscal_year"]:
             cell["source_note"] = f"as reported in the fiscal {ev.fiscal_year} 10-K's prior-year figures"
         elif ev is not None and ev.kind == "fact" and ev.fiscal_year > cell["fiscal_year"] and ev.concept \
-                and not ev.dims and _first_reported_otherwise(conn, ev, filings[cell["ticker"]].get(str(cell["fiscal_year"]))):
-            # the year's own 10-K is held and printed another amount: the later 10-K's restated column is the
-            # figure (store.facts reads the most recent filing), and the answer says which filing it is, as above
-            cell["source_note"] = (f"as restated in the fiscal {ev.fiscal_year} 10-K's prior-year figures; the "
-                                   f"fiscal {cell['fiscal_year']} 10-K reported another amount")
+                and not ev.dims:
+            restated.append((cell, ev, filings[cell["ticker"]].get(str(cell["fiscal_year"]))))
+    for cell, ev in _first_reported_otherwise(conn, restated):
+        # the year's own 10-K is held and printed another amount: the later 10-K's restated column is the
+        # figure (store.facts reads the most recent filing), and the answer says which filing it is, as above
+        cell["source_note"] = (f"as restated in the fiscal {ev.fiscal_year} 10-K's prior-year figures; the "
+                               f"fiscal {cell['fiscal_year']} 10-K reported another amount")
     return evidence, calculations, cells
 
 
-def _first_reported_otherwise(conn, ev: Evidence, own: dict | None) -> bool:
-    """Whether the year's own 10-K (`own`, its filings entry) reports the evidence's concept for the same period
-    with another value: Home Depot's fiscal 2024 10-K reprints fiscal 2023's depreciation and amortization
-    without the intangibles' amortization, $3.06 billion against the $3.25 billion its fiscal 2023 10-K printed."""
-    if not own or not own.get("accession") or own["accession"] == ev.accession or ev.value is None:
-        return False
-    from store.facts import values_in_filing
+def _first_reported_otherwise(conn, cells: list[tuple[dict, Evidence, dict | None]]) -> list[tuple[dict, Evidence]]:
+    """The (cell, evidence) pairs whose year's own 10-K (the third item, its filings entry) reports the evidence's
+    concept for the same period with another value, read in one query: Home Depot's fiscal 2024 10-K reprints
+    fiscal 2023's depreciation and amortization without the intangibles' amortization, $3.06 billion against the
+    $3.25 billion its fiscal 2023 10-K printed."""
+    asked = [(cell, ev, own) for cell, ev, own in cells
+             if own and own.get("accession") and own["accession"] != ev.accession and ev.value is not None]
+    if not asked:
+        return []
+    from store.facts import values_in_filings
 
-    found = values_in_filing(conn, ev.cik, own["accession"], ev.concept, date.fromisoformat(ev.period_end))
-    return bool(found) and all(v != Decimal(ev.value) for v in found)
+    found = values_in_filings(conn, [(ev.cik, own["accession"], ev.concept, date.fromisoformat(ev.period_end))
+                                     for _, ev, own in asked])
+    return [(cell, ev) for (cell, ev, _), values in zip(asked, found)
+            if values and all(v != Decimal(ev.value) for v in values)]
 
 
 def _take_calc(facts: _Facts, computed: tuple[Evidence, dict], cell: dict, evidence: dict, calculations: list[dict]) -> None:
