@@ -445,6 +445,20 @@ def _rows_without_member_words(tree: dict, facts: _Facts) -> set[str]:
 _CURRENT_DEBT_CONCEPTS = frozenset(METRICS["current_debt"].concepts) | frozenset(METRICS["debt_current"].concepts)
 
 
+def _added_to_itself(tree: dict) -> str | None:
+    """The operand key a sum or difference takes twice as terms of its own ("A + A"), else None: two things the
+    user named apart that were read as one figure. A quotient over an operand of its numerator ("(revenue - cost)
+    / revenue") is no such case."""
+    if "args" not in tree:
+        return None
+    if tree.get("op") in ("+", "-"):
+        leaves = [operand_key(a) for a in tree["args"] if "metric" in a or "line" in a]
+        twice = next((k for k in leaves if leaves.count(k) > 1), None)
+        if twice is not None:
+            return twice
+    return next((k for k in map(_added_to_itself, tree["args"]) if k is not None), None)
+
+
 def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=None, deps=None,
                   orders: dict | None = None) -> tuple[Evidence, dict] | None:
     """A formula the user defined (agent.planning.formula_definitions), or one over a member (agent.planning.members),
@@ -452,6 +466,13 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
     keys = metrics_of(definition["tree"])
     if not keys:  # only constants: nothing in it is a filing's figure, so there is nothing to cite
         cell["missing_inputs"] = ["a reported line item (the formula names none)"]
+        return None
+    same = _added_to_itself(definition["tree"])
+    if same is not None:
+        # "energy generation and storage sales + energy generation and storage revenue": both read as the segment's one
+        # figure, which a sum would state twice over (Tesla's $10.09 billion as $20.17 billion)
+        cell["missing_inputs"] = [f"{operand_label(same)} apart from itself (two of the formula's terms read as this one "
+                                  "figure)"]
         return None
     inputs = {k: _operand(conn, deps, facts, k, fy, orders) for k in dict.fromkeys(keys)}
     if any(operand_parts(k)[0] in ("current_assets", "current_liabilities") for k in keys):
@@ -634,6 +655,9 @@ def _without_sums(parts: list) -> list:
 _PER = re.compile(r"\b(?:per|each|every)\b", re.I)
 _AXIS_WORDS = frozenset("segment segments region regions geography geographies product products category categories "
                         "division divisions business businesses country countries market markets line lines".split())
+# a plus sign or "plus" inside a line phrase: a sum the planner could not read as one (two members' figures added),
+# which no single member's figure answers
+_SUMMED = re.compile(r"(?:^|\s)(?:\+|plus)(?:\s|$)|\w\s*\+\s*\w", re.I)
 _SUBTRACTED = re.compile(r"\b(?:net\s+of|excluding|less|minus|ex|without)\b", re.I)
 
 
@@ -642,6 +666,8 @@ def _line_as_member(key: str) -> str | None:
     leftover, context, shown = line_parts(key)
     if _SUBTRACTED.search(shown):
         return None  # "revenue net of incentives": the member named is what the figure leaves out, never the figure
+    if _SUMMED.search(shown):
+        return None  # "professional visualization + compute revenue": a sum of two, never the first member alone
     rate = _PER.search(shown)
     if rate and not _AXIS_WORDS & set(normalize(shown[rate.end():]).split()):
         return None  # "revenue per club member": a rate's denominator, never a member narrowing the metric
@@ -1025,7 +1051,8 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                             member_cell.update(evidence_id=mev.id, display=display_value(Decimal(mev.value), mev.unit))
                             cells.append(member_cell)
                         continue
-                    if ev is None and not cell.get("concept") and not cell.get("candidates"):
+                    if ev is None and not cell.get("concept") and not cell.get("candidates") \
+                            and not _SUMMED.search(line_parts(key)[2]):
                         narrowed = _row_member_cell(conn, deps, company, line_parts(key)[2], fy, cell,
                                                     line_optional(key))
                         if narrowed is not None:  # "GE Aerospace intangible assets": a row's fact on a member
