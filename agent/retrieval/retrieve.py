@@ -858,11 +858,19 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
             paired = segments_store.member_pair_values(conn, cik, concepts,
                                                        fy, instant=m.period == "instant")
             alone = [r for r in paired if (r.axis, r.member) not in set(pairs)]
-            found, exact = find_member(qualifier, [(r.axis, r.member) for r in alone], labels, owner)
+            # the company's own brand counts as its name ("Google advertising" at Alphabet, asked "googl ad revenue")
+            branded = owner | _brand_words(company.get("ticker") or "")
+            found, exact = find_member(qualifier, [(r.axis, r.member) for r in alone], labels, branded)
             # one member whose name holds the words and nothing the question did not say ("search": "Google Search
-            # & other", its "Google" said as the company); never a narrower member ("YouTube": "YouTube ads")
-            whole = found and (exact or (len(found) == 1 and _said_whole(found[0][1], labels, qualifier, question or asked, owner)))
-            chosen = [r for r in alone if (r.axis, r.member) == found[0]] if whole else []
+            # & other", its "Google" said as the company); never a narrower member ("YouTube": "YouTube ads"), and
+            # of several holding the words, the one such member ("advertising": "Google advertising", the whole
+            # of which "YouTube ads" is a part)
+            said = [f for f in found if _said_whole(f[1], labels, qualifier, question or asked, branded)]
+            pick = found[0] if found and exact else (said[0] if len(said) == 1 else None)
+            chosen = [r for r in alone if (r.axis, r.member) == pick] if pick else []
+            if not chosen and len(found) > 1:  # several members hold the words and none is the one: which one
+                names = list(dict.fromkeys(name(r) for r in alone if (r.axis, r.member) in set(found)))
+                return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": names}, None)]
         if not chosen:  # "Walmart U.S. grocery", "streaming revenues in EMEA": the cell of the two members named
             cell = two_member_cell(conn, company["cik"], concepts, fy, m.period == "instant", qualifier, labels, owner)
             if cell is not None:
@@ -892,6 +900,13 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
 _REVENUE_WORDS = frozenset({"revenue", "revenues", "sales"})
 # Words a member's name may hold beside the ones asked: they name no narrower part of it
 _BESIDE_NAME = frozenset({"other", "and", "&"})
+
+
+def _brand_words(ticker: str) -> frozenset[str]:
+    """The one-word names analysts call a company by (agent.planning.company_words.ALIASES: "google" for GOOGL)."""
+    from agent.planning.company_words import ALIASES
+
+    return frozenset(a for a in ALIASES.get(ticker.upper(), ()) if " " not in a)
 
 
 def _said_whole(member: str, labels: dict, qualifier: str, asked: str, owner: frozenset[str]) -> bool:
