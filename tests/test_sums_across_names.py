@@ -44,3 +44,11 @@ def test_two_terms_read_as_one_figure_are_never_added():
     margin = {"op": "/", "args": [{"op": "-", "args": [{"metric": "revenue"}, {"metric": "cost_of_revenue"}]},
                                   {"metric": "revenue"}]}
     assert _added_to_itself(margin) is None  # revenue over a difference holding revenue: a margin, as defined
+
+
+def test_names_said_together_with_combined_are_summed_but_never_a_companys_name():
+    assert shared_metric("alphabet google services and google cloud revenue 2023 combined") == \
+        "alphabet google services revenue plus google cloud revenue 2023"
+    # an uncovered company is no member of the other: the sum is left to the companies' reading (a refusal)
+    assert shared_metric("combined revenue of apple and shopify in 2023", lambda w: w.strip() in ("apple", "shopify")) \
+        == "combined revenue of apple and shopify in 2023"

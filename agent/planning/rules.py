@@ -355,7 +355,7 @@ def _plan_written(text: str, *, previous: Plan | None = None, directory: Company
         as_written = _plan_rules(text, previous=previous, directory=directory)
         return refusal_plan("unknown_metric", f"{unread} (in your formula)", tickers=as_written.tickers,
                             fiscal_years=as_written.fiscal_years)
-    spoken = spoken_operators(text or "", directory.line_names)
+    spoken = spoken_operators(text or "", directory.line_names, lambda words: _a_company(words, directory))
     if spoken != (text or "") and len(spoken) <= MAX_CHARS:
         plan = _plan_rules(spoken, previous=previous, directory=directory)
         known = {d["name"] for d in (previous.definitions if previous is not None else [])}
@@ -367,6 +367,13 @@ def _plan_written(text: str, *, previous: Plan | None = None, directory: Company
         return said_in_words(as_written, text or "", directory, previous)
     return part_probed(said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory,
                                      previous), usable_previous(previous), text or "")
+
+
+def _a_company(words: str, directory: CompanyDirectory) -> bool:
+    """Whether the words are, whole, a company's name or ticker, covered or not ("shopify"; "google cloud" is no
+    company's, though "google" is)."""
+    said = re.sub(r"['\u2019]s?$", "", words.strip())
+    return any(m.start == 0 and m.end >= len(said) for m in directory.find(said))
 
 
 # a filing named ("hello Nvidia 10-K"): a request for it, however it opens
