@@ -10,7 +10,9 @@ from tests.test_figures import directory, plan  # noqa: F401  (the module's dire
 def test_combined_figure_of_two_companies_is_their_sum(directory):  # noqa: F811
     for text in ("combined revenue of apple and nvidia in fiscal 2024",
                  "what is the sum of Apple's and Nvidia's revenue in fiscal 2024",
-                 "apple revenue plus nvidia revenue fiscal 2024"):
+                 "apple revenue plus nvidia revenue fiscal 2024",
+                 "sum of apple + nvidia revenue fiscal 2024",
+                 "apple plus nvidia revenue for fiscal 2024 combined"):
         p = plan(directory, text)
         assert p.intent == "derived" and len(p.definitions) == 1, (text, p)
         tree = p.definitions[0]["tree"]
@@ -52,3 +54,17 @@ def test_names_said_together_with_combined_are_summed_but_never_a_companys_name(
     # an uncovered company is no member of the other: the sum is left to the companies' reading (a refusal)
     assert shared_metric("combined revenue of apple and shopify in 2023", lambda w: w.strip() in ("apple", "shopify")) \
         == "combined revenue of apple and shopify in 2023"
+
+
+def test_names_holding_an_operator_or_an_and_are_left_to_the_formula_reader():
+    for text in ("jnj europe + western hemisphere excluding u.s. revenue fy24",
+                 "tsla automotive leasing + energy generation and storage sales revenue fy24"):
+        assert shared_metric(text) == text
+
+
+def test_two_terms_read_from_one_fact_are_never_added():
+    from agent.retrieval.retrieve import _added_to_itself
+
+    tree = {"op": "+", "args": [{"line": "operating loss"}, {"metric": "operating_income"}]}
+    assert _added_to_itself(tree) is None  # two names...
+    assert _added_to_itself(tree, lambda key: "f:42") is not None  # ...read as one fact

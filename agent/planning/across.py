@@ -46,6 +46,8 @@ _SUM = re.compile(_A + _GAP + r"(?P<op>\s*\+\s*|\bplus\b)\s*(?:the\s+)?" + _B +
                   r"(?P<op2>\b(?:and|&)\b|&)\s*(?:the\s+)?" + _B +
                   r"|" + _A + r"\s*(?P<op3>\b(?:and|&)\b|&)\s*" + _B + _GAP +
                   r"(?P<trail>\b(?:combined|added\s+together|together|summed|in\s+total)\b)", re.I)
+_SUM_WORDS = re.compile(r"\b(?:(?:the\s+)?sum\s+(?:of|for)|(?:the\s+)?(?:combined|aggregate)|added\s+together|together|"
+                        r"summed|in\s+total)\b", re.I)
 _DIFFERENCE = re.compile(r"(?:\b(?:the|a)\s+)?\b(?:difference|gap|spread|delta)\b(?:\s+(?:in|of)\s+(?:percentage\s+)?"
                          r"(?:points|pp|pts|bps|basis\s+points)\b)?(?:\s+between\b)?", re.I)
 _BETWEEN = re.compile(_A + _GAP + r"\b(?:and|vs\.?|versus|compared\s+(?:to|with))\s+(?:the\s+)?" + _B, re.I)
@@ -92,6 +94,8 @@ def relation_asked(text: str, directory) -> Relation | None:
         return None
     if op == "-":  # ", in percentage points": the unit a difference of two percentages takes anyway
         plain = _IN_POINTS.sub(" ", plain)
+    if op == "+":  # "the sum of A + B revenue, combined": the words saying a sum are the relation's
+        plain = _SUM_WORDS.sub(" ", plain)
     plain = plain.replace(_A, text[spans[0][0]: spans[0][1]]).replace(_B, text[spans[1][0]: spans[1][1]])
     return Relation(op, spans[0][2], re.sub(r"\s+", " ", plain).strip())
 

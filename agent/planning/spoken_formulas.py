@@ -240,8 +240,10 @@ _SHARED_OF = re.compile(r"\b(?:the\s+)?(?:combined|aggregate|sum\s+of(?:\s+the)?
                         r"(?P<b>[^,;?]+?)(?P<rest>(?:\s+(?:in|for|during|at|fy\S*|fiscal|combined|together)\b|\s+'?\d{2,4}\b|\s*[?,;.]|$).*)",
                         re.I | re.S)
 _PLUS = re.compile(r"\s*\+\s*|\s+plus\s+", re.I)
+_JOINED_NAME = re.compile(r"\s(?:and|&)\s|&", re.I)
 _TOGETHER = re.compile(r"\b(?:combined|added\s+together|together|summed|in\s+total)\b", re.I)
-_OTHER_OPERATOR = re.compile(r"[*/÷()=:]|\s[-−]\s|\b(?:minus|over|divided|times|defined?|less|per|ratio)\b", re.I)
+_OTHER_OPERATOR = re.compile(r"[*/÷()=:]|\s[-−]\s|\b(?:minus|over|divided|times|defined?|less|per|ratio|excluding|"
+                             r"net\s+of|ex|without)\b", re.I)
 _TAIL_STOP = re.compile(r"(?:in|for|during|at|fy\S*|fiscal|combined|together|total|\d{2,4}|'\d{2})$", re.I)
 
 
@@ -256,7 +258,9 @@ def shared_metric(text: str, named=lambda words: False) -> str:
     """The text with a metric said once for two names given to each (see _SHARED_OF); else the text. `named`: whether
     words name a company (two companies' sum is agent.planning.across's, an unknown one's a refusal of it)."""
     m = _SHARED_OF.search(text)
-    if m and _metric_phrase(m.group("m")) and not (named(m.group("a")) or named(m.group("b"))):
+    if m and _metric_phrase(m.group("m")) and not (named(m.group("a")) or named(m.group("b"))) \
+            and not _OTHER_OPERATOR.search(m.group("a") + " " + m.group("b")) \
+            and not _JOINED_NAME.search(m.group("a") + " " + m.group("b")):
         said = m.group("m")
         return f"{text[:m.start()]}{m.group('a')} {said} plus {m.group('b')} {said}{m.group('rest')}"
     plus = _PLUS.search(text)
@@ -275,9 +279,12 @@ def shared_metric(text: str, named=lambda words: False) -> str:
                 head_words = normalize(head).split()
                 if head_words and any(_metric_phrase(" ".join(head_words[k:])) for k in range(len(head_words))):
                     return text  # "revenue + net income": each operand names its own figure already
+                if j - i > 1 and _metric_phrase(words[i]) and _metric_phrase(" ".join(words[i + 1:j])):
+                    i += 1  # "energy generation and storage sales revenue": "sales" is the name's, "revenue" the metric
                 said = " ".join(words[i:j])
-                if named(" ".join(words[:i])) or named(" ".join(head.split()[-3:])):
-                    return text
+                if named(" ".join(words[:i])) or named(" ".join(head.split()[-3:])) \
+                        or _JOINED_NAME.search(" ".join(words[:i])):
+                    return text  # a company's name, or a name with an "and" the formula reader would split
                 return f"{head} {said} plus {' '.join(words[:i])} {said} {' '.join(words[j:])}".rstrip()
     return text
 

@@ -445,18 +445,19 @@ def _rows_without_member_words(tree: dict, facts: _Facts) -> set[str]:
 _CURRENT_DEBT_CONCEPTS = frozenset(METRICS["current_debt"].concepts) | frozenset(METRICS["debt_current"].concepts)
 
 
-def _added_to_itself(tree: dict) -> str | None:
+def _added_to_itself(tree: dict, read=lambda key: key) -> str | None:
     """The operand key a sum or difference takes twice as terms of its own ("A + A"), else None: two things the
-    user named apart that were read as one figure. A quotient over an operand of its numerator ("(revenue - cost)
-    / revenue") is no such case."""
+    user named apart that were read as one figure. `read`: what each key was read as (its fact), when two keys may
+    be one figure. A quotient over an operand of its numerator ("(revenue - cost) / revenue") is no such case."""
     if "args" not in tree:
         return None
     if tree.get("op") in ("+", "-"):
         leaves = [operand_key(a) for a in tree["args"] if "metric" in a or "line" in a]
-        twice = next((k for k in leaves if leaves.count(k) > 1), None)
+        read_as = [read(k) for k in leaves]
+        twice = next((k for k, r in zip(leaves, read_as) if read_as.count(r) > 1), None)
         if twice is not None:
             return twice
-    return next((k for k in map(_added_to_itself, tree["args"]) if k is not None), None)
+    return next((k for k in (_added_to_itself(a, read) for a in tree["args"]) if k is not None), None)
 
 
 def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=None, deps=None,
@@ -505,6 +506,11 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
     if tree != definition["tree"]:
         definition = {**definition, "tree": tree, "formula": restate(tree, top=True)}
         inputs = {k: inputs[k] for k in dict.fromkeys(metrics_of(tree))}
+    same = _added_to_itself(definition["tree"], lambda k: inputs[k].id if inputs.get(k) is not None else k)
+    if same is not None:  # two terms named apart, read from one fact ("operating loss" and "operating income")
+        cell["missing_inputs"] = [f"{operand_label(same)} apart from another term (two of the formula's terms read "
+                                  "as one figure)"]
+        return None
     missing = [operand_label(k).replace("(prior year)", f"(fiscal {fy - 1})") for k, e in inputs.items() if e is None]
     if missing:
         cell["missing_inputs"] = missing
