@@ -855,6 +855,15 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
             # two members of one axis go by the name ("Décor" the product line, "Decor" the department): which one
             members = list(dict.fromkeys(name(r) for r in rows if (r.axis, r.member) in alike))
             return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": members}, None)]
+        if found and not exact and len(set(found)) > 1:
+            # the words fall inside several members' names ("services": "Global Services" the segment, "Sales of
+            # services" the product line): the one whose name holds nothing unsaid, else which one is no guess
+            said = [f for f in found if _said_whole(f[1], labels, qualifier, question or asked, owner)]
+            if len(said) == 1:
+                found = said
+            else:
+                members = list(dict.fromkeys(name(r) for r in rows if (r.axis, r.member) in set(found)))
+                return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": members}, None)]
         if found:
             chosen = [r for r in rows if (r.axis, r.member) == found[0]]
         else:  # "iphone and mac": each part one member, or nothing
