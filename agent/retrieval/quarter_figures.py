@@ -9,6 +9,7 @@ quarter, never a year to date for three months, never a neighbouring quarter.
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from decimal import Decimal
 
@@ -487,8 +488,11 @@ def own_quarter(conn, memo: dict, company: dict, period: dict) -> tuple[dict, st
     if period["kind"] == "ytd":
         own.update(months=3 * oq)
     kind = "year to date" if period["kind"] == "ytd" else "fiscal quarter"
-    return own, (f"Read as {possessive(company['name'])} own {kind} nearest in time to "
-                 f"{possessive(display_name(row[1]))} Q{q} FY{fy} (their fiscal calendars differ).")
+    # a name with a figure in it ("3M") is said by its ticker: a note may state no number the filings do not
+    ours_said = company["name"] if not re.search(r"\b\d", company["name"]) else company["ticker"]
+    theirs_said = display_name(row[1]) if not re.search(r"\b\d", display_name(row[1])) else source
+    return own, (f"Read as {possessive(ours_said)} own {kind} nearest in time to "
+                 f"{possessive(theirs_said)} Q{q} FY{fy} (their fiscal calendars differ).")
 
 
 def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder, phrase: str = "") -> list[dict]:
