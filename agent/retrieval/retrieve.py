@@ -858,9 +858,10 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
         if found and not exact and len(set(found)) > 1:
             # the words fall inside several members' names ("services": "Global Services" the segment, "Sales of
             # services" the product line): the one whose name holds nothing unsaid, else which one is no guess
-            said = [f for f in found if _said_whole(f[1], labels, qualifier, question or asked, owner)]
-            if len(said) == 1:
-                found = said
+            said = _said_whole_one(found, labels, qualifier, question or asked, owner,
+                                   lambda pairs: len({r.value for r in rows if (r.axis, r.member) in set(pairs)}) == 1)
+            if said is not None:
+                found = [said]
             else:
                 members = list(dict.fromkeys(name(r) for r in rows if (r.axis, r.member) in set(found)))
                 return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": members}, None)]
@@ -880,8 +881,7 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
             # & other", its "Google" said as the company); never a narrower member ("YouTube": "YouTube ads"), and
             # of several holding the words, the one such member ("advertising": "Google advertising", the whole
             # of which "YouTube ads" is a part)
-            said = [f for f in found if _said_whole(f[1], labels, qualifier, question or asked, branded)]
-            pick = found[0] if found and exact else (said[0] if len(said) == 1 else None)
+            pick = found[0] if found and exact else _said_whole_one(found, labels, qualifier, question or asked, branded)
             chosen = [r for r in alone if (r.axis, r.member) == pick] if pick else []
             if not chosen and len(found) > 1:  # several members hold the words and none is the one: which one
                 names = list(dict.fromkeys(name(r) for r in alone if (r.axis, r.member) in set(found)))
@@ -915,6 +915,23 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
 _REVENUE_WORDS = frozenset({"revenue", "revenues", "sales"})
 # Words a member's name may hold beside the ones asked: they name no narrower part of it
 _BESIDE_NAME = frozenset({"other", "and", "&"})
+
+
+def _said_whole_one(found: list[tuple[str, str]], labels: dict, qualifier: str, asked: str,
+                    owner: frozenset[str], same_figure=None) -> tuple[str, str] | None:
+    """Of the members the words fall inside, the one whose name holds nothing unsaid (_said_whole); of several such,
+    the one whose name's words are within each other's ("Energy generation and storage", the segment, beside its
+    "Energy generation and storage sales" line), or the first of those printed alike when `same_figure` says they
+    state one figure; else None (which one is the user's to say)."""
+    said = [f for f in dict.fromkeys(found) if _said_whole(f[1], labels, qualifier, asked, owner)]
+    if len(said) <= 1:
+        return said[0] if said else None
+    words = {f: [set(re.findall(r"[a-z0-9]+", n.lower())) for n in member_names(f[1], labels.get(f[1], set()), owner)]
+             for f in said}
+    inside = [f for f in said if all(any(any(a <= b for b in words[g]) for a in words[f]) for g in said if g != f)]
+    if len(inside) > 1 and same_figure is not None and same_figure(inside):
+        return inside[0]  # one name on two axes ("Energy generation and storage" the segment and the product line)
+    return inside[0] if len(inside) == 1 else None
 
 
 def _brand_words(ticker: str) -> frozenset[str]:
