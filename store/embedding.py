@@ -197,9 +197,15 @@ class LocalEmbedder:
             else:
                 from concurrent.futures import ThreadPoolExecutor
 
-                with ThreadPoolExecutor(streams, thread_name_prefix="footnote-embed") as pool:
+                # an interrupt (Ctrl-C, a service manager's SIGTERM) cancels the batches not started: leaving the
+                # pool by `with` waited for every one of them, so `bench ingest`'s raw embedding of a whole corpus
+                # sat minutes on a stop signal
+                pool = ThreadPoolExecutor(streams, thread_name_prefix="footnote-embed")
+                try:
                     for done in [pool.submit(run, batch) for batch in batches]:
                         done.result()
+                finally:
+                    pool.shutdown(wait=True, cancel_futures=True)
         finally:
             if bar is not None:
                 bar.close()

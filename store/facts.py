@@ -233,16 +233,26 @@ def filing_for(conn: psycopg.Connection, cik: int, fiscal_year: int) -> FilingRo
     return None
 
 
-VALUES_IN_FILING = """
-SELECT value FROM facts
- WHERE cik = %(cik)s AND accession = %(accession)s AND concept = %(name)s AND taxonomy || ':' || concept = %(concept)s
-   AND NOT dimensional AND period_end = %(end)s
+VALUES_IN_FILINGS = """
+SELECT k.n, f.value
+  FROM unnest(%(ciks)s::bigint[], %(accessions)s::text[], %(names)s::text[], %(concepts)s::text[], %(ends)s::date[])
+       WITH ORDINALITY AS k(cik, accession, name, concept, period_end, n)
+  JOIN facts f ON f.cik = k.cik AND f.accession = k.accession AND f.concept = k.name
+              AND f.taxonomy || ':' || f.concept = k.concept AND NOT f.dimensional AND f.period_end = k.period_end
 """
 
 
-def values_in_filing(conn: psycopg.Connection, cik: int, accession: str, concept: str, period_end: date) -> list[Decimal]:
-    """The values one filing reports for a concept ("taxonomy:Name") and period end, without dimensions: what a
-    year's own 10-K printed for a figure a later 10-K restated."""
-    rows = conn.execute(VALUES_IN_FILING, {"cik": cik, "accession": accession, "name": concept.split(":", 1)[-1],
-                                           "concept": concept, "end": period_end}).fetchall()
-    return [Decimal(v) for (v,) in rows]
+def values_in_filings(conn: psycopg.Connection, asked: list[tuple[int, str, str, date]]) -> list[list[Decimal]]:
+    """The values each filing of `asked` ((cik, accession, concept "taxonomy:Name", period end)) reports for the
+    concept and period end, without dimensions, in one query: what a year's own 10-K printed for a figure a later
+    10-K restated, for every cell of a table at once."""
+    out: list[list[Decimal]] = [[] for _ in asked]
+    if not asked:
+        return out
+    rows = conn.execute(VALUES_IN_FILINGS, {
+        "ciks": [a[0] for a in asked], "accessions": [a[1] for a in asked],
+        "names": [a[2].split(":", 1)[-1] for a in asked], "concepts": [a[2] for a in asked],
+        "ends": [a[3] for a in asked]}).fetchall()
+    for n, value in rows:
+        out[n - 1].append(Decimal(value))
+    return out

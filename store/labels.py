@@ -91,6 +91,29 @@ def company_labels(conn: psycopg.Connection, cik: int) -> list[dict]:
     ]
 
 
+# The names a company prints a concept's undimensioned rows under. Served by line_labels_cik.
+PRINTED_AS = """
+SELECT DISTINCT label FROM line_labels
+ WHERE cik = %s AND taxonomy = %s AND concept = %s AND dims = '{}'::jsonb
+"""
+
+
+def printed_as(conn: psycopg.Connection, cik: int, concept: str) -> list[str]:
+    """The labels a company prints a concept ("taxonomy:Name") under, without dimensions."""
+    taxonomy, name = concept.split(":", 1)
+    return [label for (label,) in conn.execute(PRINTED_AS, (cik, taxonomy, name)).fetchall()]
+
+
+# Printed row names holding a spaced hyphen ("Total revenues - unaffiliated customers", "Accounts receivable - net"):
+# the planner keeps such a name's hyphen from being read as a minus. Served by a scan (a few hundred rows).
+DASHED_NAMES = "SELECT DISTINCT label FROM line_labels WHERE position(' - ' IN label) > 0"
+
+
+def dashed_names(conn: psycopg.Connection) -> list[str]:
+    """Every printed row name of the corpus with a spaced hyphen in it."""
+    return [label for (label,) in conn.execute(DASHED_NAMES).fetchall()]
+
+
 def printed_names(conn: psycopg.Connection) -> list[tuple[str, str]]:
     """(printed label, concept) of every company-wide primary-statement row of the corpus."""
     return [(label, concept) for label, concept in conn.execute(PRINTED_NAMES).fetchall()]

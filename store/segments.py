@@ -52,8 +52,13 @@ SELECT DISTINCT ON {_PLAIN} f.id, f.taxonomy, f.concept, f.unit, f.value, f.peri
 MEMBER_PAIR_VALUES = MEMBER_VALUES.replace(f"jsonb_object_keys{_PLAIN}) = 1", f"jsonb_object_keys{_PLAIN}) = 2")
 
 MEMBER_LABELS = """
-SELECT DISTINCT label, dims FROM line_labels WHERE cik = %s AND dims <> '{}'::jsonb
+SELECT DISTINCT accession, table_no, label, dims FROM line_labels WHERE cik = %s AND dims <> '{}'::jsonb
 """
+# A member beside more distinct row names than this in one table is a column of line items ("Cost of services",
+# "Operating income", "Balance at December 31, 2023" beside a segment's or an equity component's column), and those
+# names are its rows', not its own. A member's own row in a table by member prints one name, two at most ("Google
+# Services" and "Google Services total").
+ROW_NAMES_OF_A_MEMBER = 2
 
 
 @dataclass(frozen=True)
@@ -151,17 +156,19 @@ def _fact(cik: int, row: tuple, axis: str, member: str) -> MemberFact:
 
 
 def member_labels(conn: psycopg.Connection, cik: int) -> dict[str, set[str]]:
-    """Member QName -> the row labels the company printed beside that member's facts."""
+    """Member QName -> the names the company prints for the member: the rows that are the member (_naming_rows), and
+    two-axis rows sharing its words (below)."""
     out: dict[str, set[str]] = {}
     # a row beside another member of the consolidation axis (eliminations, corporate and other) is that member's
     # row: Comcast prints "Headquarters and Other" beside its Content & Experiences business unit with
     # CorporateNonSegmentMember, and read as the unit's name it answered "headquarters and other revenue" with
     # the whole unit's
-    rows = [(label, dims) for label, dims in conn.execute(MEMBER_LABELS, (cik,)).fetchall() if not _other_mark(dims)]
-    for label, dims in rows:
-        dims = _plain(dims)
-        if len(dims) == 1:
-            out.setdefault(next(iter(dims.values())), set()).add(label)
+    found = [(acc, table, label, dims) for acc, table, label, dims in conn.execute(MEMBER_LABELS, (cik,)).fetchall()
+             if not _other_mark(dims)]
+    rows = list(dict.fromkeys((label, _frozen(dims)) for _, _, label, dims in found))
+    rows = [(label, dict(dims)) for label, dims in rows]
+    for label, member in _naming_rows(found):
+        out.setdefault(member, set()).add(label)
     # a row on two axes ("Hill's Pet Nutrition" in a restructuring table by segment) may be the only
     # place a member's printed name appears: kept as a candidate for each of its members, which the
     # reader (agent.retrieval.segments) keeps only when the label shares the member's own words. A member
@@ -177,6 +184,36 @@ def member_labels(conn: psycopg.Connection, cik: int) -> dict[str, set[str]]:
             for member, score in scores.items():
                 if score == best:
                     out.setdefault(member, set()).add(label)
+    return out
+
+
+def _frozen(dims: dict) -> tuple:
+    return tuple(sorted(dims.items()))
+
+
+def _naming_rows(found: list[tuple]) -> list[tuple[str, str]]:
+    """(label, member) of the one-axis rows that name their member: in each table, a label printed beside one
+    member of its axis only, for a member beside few names there (ROW_NAMES_OF_A_MEMBER), and in a table of that
+    member alone one sharing a word with its QName. A table whose columns are members prints each row's name beside
+    every column, and many names beside each: those are the rows' names (Verizon's "Cost of services" beside its
+    Consumer column), never the member's."""
+    tables: dict[tuple, list[tuple[str, str]]] = {}
+    for acc, table, label, dims in found:
+        plain = _plain(dims)
+        if len(plain) == 1:
+            (axis, member), = plain.items()
+            tables.setdefault((acc, table, axis), []).append((label, member))
+    out = []
+    for pairs in tables.values():
+        members_of: dict[str, set[str]] = {}
+        labels_of: dict[str, set[str]] = {}
+        for label, member in pairs:
+            members_of.setdefault(label, set()).add(member)
+            labels_of.setdefault(member, set()).add(label)
+        alone = len(labels_of) == 1  # the table's one member of the axis: its rows may be any lines of it
+        out += [(label, member) for label, member in dict.fromkeys(pairs)
+                if len(members_of[label]) == 1 and len(labels_of[member]) <= ROW_NAMES_OF_A_MEMBER
+                and (not alone or _label_in_qname(label, member) > 0)]
     return out
 
 

@@ -132,3 +132,23 @@ def test_a_reply_naming_a_member_and_a_quarter_is_the_members_figure_of_the_thre
     assert reply.probe == ["dim:revenue|data center"]  # never a member named "data center in q2"
     assert reply.period and reply.period["quarter"] == 2 and reply.period["fiscal_year"] == 2024
     assert not reply.period.get("latest")
+
+
+def test_a_members_names_are_its_own_rows_never_the_lines_printed_in_its_column():
+    """A table by segment (rows are the members) names them; a table whose columns are the segments prints line
+    names beside each column, and a table of one member prints its lines: neither is a name of the member."""
+    from store.segments import _naming_rows
+
+    consumer, business = "vz:ConsumerSegmentMember", "vz:BusinessSegmentMember"
+    found = [  # (accession, table, label, dims): labels written for the test
+        ("a", 1, "Consumer", {SEGMENT: consumer}), ("a", 1, "Business", {SEGMENT: business}),
+        ("a", 2, "Cost of services", {SEGMENT: consumer}), ("a", 2, "Cost of services", {SEGMENT: business}),
+        ("a", 2, "Operating income", {SEGMENT: consumer}), ("a", 2, "Operating income", {SEGMENT: business}),
+        ("a", 2, "Selling expense", {SEGMENT: consumer}),
+        ("a", 3, "Cost of equipment", {SEGMENT: consumer}), ("a", 3, "Consumer total", {SEGMENT: consumer}),
+    ]
+    named = set(_naming_rows(found))
+    assert ("Consumer", consumer) in named and ("Business", business) in named
+    assert ("Consumer total", consumer) in named  # its own table's row holding its name
+    assert not {label for label, _ in named} & {"Cost of services", "Operating income", "Selling expense",
+                                                "Cost of equipment"}

@@ -117,6 +117,8 @@ class CompanyDirectory:
     # the word sets of every primary-statement row's printed name and concept name: a formula operand
     # that is no table metric must be one of them (agent.planning.operand_rows); a LazyWordSets after `load`
     line_names: frozenset[frozenset[str]] | LazyWordSets = frozenset()
+    # printed row names with a spaced hyphen, as agent.planning.printed_dashes reads them; a Deferred after `load`
+    dashed: frozenset[str] | Deferred = frozenset()
     # (joined, joined_shared, whole) read on first use, when `load` was given a way to connect
     joined_index: Deferred | None = field(default=None, repr=False)
 
@@ -185,13 +187,15 @@ class CompanyDirectory:
         numeric question seldom needs them, and reading and tokenizing every printed row name was
         about half a second of each cold start."""
         from store.companies import directory_rows
-        from store.labels import joined_labels, primary_labels, printed_names
+        from agent.planning.printed_dashes import dashed_index
+        from store.labels import dashed_names, joined_labels, primary_labels, printed_names
 
         directory = cls.from_rows(*directory_rows(conn))
         if connect is None:
             directory.joined, directory.joined_shared, directory.whole = joined_names(joined_labels(conn),
                                                                                       primary_labels(conn))
             directory.line_names = line_names(printed_names(conn))
+            directory.dashed = dashed_index(dashed_names(conn))
             return directory
 
         def read(query):
@@ -201,6 +205,7 @@ class CompanyDirectory:
         directory.joined_index = Deferred(lambda: read(lambda later: joined_names(joined_labels(later),
                                                                                 primary_labels(later))))
         directory.line_names = LazyWordSets(lambda: line_names(read(printed_names)))
+        directory.dashed = Deferred(lambda: dashed_index(read(dashed_names)))
         return directory
 
     def ciks_of(self, tickers) -> set[int]:

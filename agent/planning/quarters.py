@@ -82,6 +82,9 @@ class Period:
     count: int | None = None  # a table of the last N quarters
     phrase: str = ""  # the words as the user wrote them, for the answer and refusals
     words: list[str] = field(default_factory=list)  # normalized words the phrase consumed
+    # the ticker whose fiscal calendar the period's quarter and year are, when a follow-up carries them to another
+    # company ("same for amd" after Nvidia's Q2 FY2024): each company answers its own quarter of the same months
+    of: str | None = None
 
     def as_dict(self) -> dict:
         out = asdict(self)
@@ -273,6 +276,8 @@ def thread_period(previous: dict, years: list[int] | None) -> Period:
     moves it to that fiscal year ("and 2022?" after Q2 2023: Q2 of fiscal 2022)."""
     fields = {k: v for k, v in previous.items() if k in Period.__dataclass_fields__}
     period = Period(**fields)
+    if years and period.of:  # "and 2022?": a year of the company asked now, in its own calendar
+        period.of = None
     if years and period.kind in ("quarter", "ytd", "ttm", "quarters") and not period.end and not period.end_month:
         period.fiscal_year, period.latest = years[-1], False
     return period

@@ -61,6 +61,7 @@ from agent.planning.measure_spelling import spelled_out as measure_spelled_out
 from agent.planning.measures import counted_shares, implied_measures
 from agent.planning.members import member_asks
 from agent.planning.placed import placed
+from agent.planning.printed_dashes import dashes_kept
 from agent.planning.plan import MAX_CHARS, Plan, meta_plan, refusal_plan
 from agent.planning.plan_years import asked_years, filing_outlook, filing_statement, latest_covered_year, own_years
 from agent.planning.prose_route import OUTLOOK, order_items, thread_topical
@@ -346,13 +347,15 @@ def _plan_placed(text: str, *, previous: Plan | None = None, directory: CompanyD
 
 def _plan_written(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. Operators said in words ("the ratio of R&D to revenue", "take X and divide
-    it by Y") are read as the formula they say when that yields one; otherwise the words as written."""
+    it by Y") are read as the formula they say when that yields one; otherwise the words as written. A printed
+    row name's spaced hyphen is kept from being read as a minus (agent.planning.printed_dashes)."""
+    text = dashes_kept(text or "", directory.dashed)
     unread = unread_restatement(text or "", directory.line_names)
     if unread is not None:  # "total debt over equity... use <a formula we cannot read>": never the name's reading
         as_written = _plan_rules(text, previous=previous, directory=directory)
         return refusal_plan("unknown_metric", f"{unread} (in your formula)", tickers=as_written.tickers,
                             fiscal_years=as_written.fiscal_years)
-    spoken = spoken_operators(text or "", directory.line_names)
+    spoken = spoken_operators(text or "", directory.line_names, lambda words: _a_company(words, directory))
     if spoken != (text or "") and len(spoken) <= MAX_CHARS:
         plan = _plan_rules(spoken, previous=previous, directory=directory)
         known = {d["name"] for d in (previous.definitions if previous is not None else [])}
@@ -364,6 +367,13 @@ def _plan_written(text: str, *, previous: Plan | None = None, directory: Company
         return said_in_words(as_written, text or "", directory, previous)
     return part_probed(said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory,
                                      previous), usable_previous(previous), text or "")
+
+
+def _a_company(words: str, directory: CompanyDirectory) -> bool:
+    """Whether the words are, whole, a company's name or ticker, covered or not ("shopify"; "google cloud" is no
+    company's, though "google" is)."""
+    said = re.sub(r"['\u2019]s?$", "", words.strip())
+    return any(m.start == 0 and m.end >= len(said) for m in directory.find(said))
 
 
 # a filing named ("hello Nvidia 10-K"): a request for it, however it opens

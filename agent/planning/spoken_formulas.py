@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from agent.planning.years import NUMBER_WORDS
-from agent.retrieval.concepts import normalize, PHRASES
+from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS
 from agent.planning.formula_operands import DEBT_WORDS, FIXED_ASSETS
 from agent.planning.formula_parse import parse_expression, read_operand
@@ -232,6 +232,63 @@ def _sum_of(m: re.Match, lines: frozenset) -> str:
     return body[: chosen.start()] + " plus " + body[chosen.end():]
 
 
+# One table metric said once for two names: "the combined revenue of Google Cloud and Google Services", "google
+# services + google cloud revenue". Each name takes the metric ("Google Cloud revenue plus Google Services revenue"),
+# so two members' (or rows') figures are added; kept only when the rewrite yields a formula (agent.planning.rules)
+_SHARED_OF = re.compile(r"\b(?:the\s+)?(?:combined|aggregate|sum\s+of(?:\s+the)?|total\s+of(?:\s+the)?)\s+"
+                        r"(?P<m>[a-z&][\w&'\- ]*?)\s+(?:of|for|from)\s+(?P<a>[^,;?]+?)\s+(?:and|&|\+|plus)\s+"
+                        r"(?P<b>[^,;?]+?)(?P<rest>(?:\s+(?:in|for|during|at|fy\S*|fiscal|combined|together)\b|\s+'?\d{2,4}\b|\s*[?,;.]|$).*)",
+                        re.I | re.S)
+_PLUS = re.compile(r"\s*\+\s*|\s+plus\s+", re.I)
+_JOINED_NAME = re.compile(r"\s(?:and|&)\s|&", re.I)
+_TOGETHER = re.compile(r"\b(?:combined|added\s+together|together|summed|in\s+total)\b", re.I)
+_OTHER_OPERATOR = re.compile(r"[*/÷()=:]|\s[-−]\s|\b(?:minus|over|divided|times|defined?|less|per|ratio|excluding|"
+                             r"net\s+of|ex|without)\b", re.I)
+_TAIL_STOP = re.compile(r"(?:in|for|during|at|fy\S*|fiscal|combined|together|total|\d{2,4}|'\d{2})$", re.I)
+
+
+def _metric_phrase(words: str) -> bool:
+    """Whether the words are exactly one table metric's phrase ("revenue", "operating income")."""
+    norm = normalize(words)
+    spans = find_phrases(norm, PHRASES)
+    return len(spans) == 1 and spans[0][0] == 0 and spans[0][1] == len(norm.split()) and spans[0][2] in METRICS
+
+
+def shared_metric(text: str, named=lambda words: False) -> str:
+    """The text with a metric said once for two names given to each (see _SHARED_OF); else the text. `named`: whether
+    words name a company (two companies' sum is agent.planning.across's, an unknown one's a refusal of it)."""
+    m = _SHARED_OF.search(text)
+    if m and _metric_phrase(m.group("m")) and not (named(m.group("a")) or named(m.group("b"))) \
+            and not _OTHER_OPERATOR.search(m.group("a") + " " + m.group("b")) \
+            and not _JOINED_NAME.search(m.group("a") + " " + m.group("b")):
+        said = m.group("m")
+        return f"{text[:m.start()]}{m.group('a')} {said} plus {m.group('b')} {said}{m.group('rest')}"
+    plus = _PLUS.search(text)
+    if plus is None and _TOGETHER.search(text):  # "google services and google cloud revenue 2023 combined"
+        plus = re.search(r"\s+(?:and|&)\s+", text[:_TOGETHER.search(text).start()])
+        if plus is not None and re.search(r"\s+(?:and|&)\s+", text[plus.end():_TOGETHER.search(text).start()]):
+            return text  # several "and"s: which two names is no guess to make
+    if plus is None or _PLUS.search(text, plus.end()) or _OTHER_OPERATOR.search(text):
+        return text  # one plus and nothing else: a formula of more terms is read as written
+    head, tail = text[:plus.start()], text[plus.end():]
+    tail = _TOGETHER.sub(" ", tail).strip()
+    words = tail.split()
+    for i in range(1, min(len(words), 6)):  # "google cloud revenue 2023": the name, then the metric, then the rest
+        for j in range(len(words), i, -1):
+            if _metric_phrase(" ".join(words[i:j])) and (j == len(words) or _TAIL_STOP.match(words[j].strip("?.,!"))):
+                head_words = normalize(head).split()
+                if head_words and any(_metric_phrase(" ".join(head_words[k:])) for k in range(len(head_words))):
+                    return text  # "revenue + net income": each operand names its own figure already
+                if j - i > 1 and _metric_phrase(words[i]) and _metric_phrase(" ".join(words[i + 1:j])):
+                    i += 1  # "energy generation and storage sales revenue": "sales" is the name's, "revenue" the metric
+                said = " ".join(words[i:j])
+                if named(" ".join(words[:i])) or named(" ".join(head.split()[-3:])) \
+                        or _JOINED_NAME.search(" ".join(words[:i])):
+                    return text  # a company's name, or a name with an "and" the formula reader would split
+                return f"{head} {said} plus {' '.join(words[:i])} {said} {' '.join(words[j:])}".rstrip()
+    return text
+
+
 # "tesla capex net of depreciation? i.e. capex minus D&A", "total debt over equity... use long-term debt /
 # equity": the formula the user writes after a name, in a clause of its own, is that name's definition
 # "ROE (i.e. net income / equity)", "(e.g., A over B)": inside a bracket after a name the abbreviation only
@@ -287,11 +344,12 @@ def unread_restatement(text: str, lines: frozenset = frozenset()) -> str | None:
     return None
 
 
-def spoken_operators(text: str, lines: frozenset = frozenset()) -> str:
+def spoken_operators(text: str, lines: frozenset = frozenset(), named=lambda words: False) -> str:
     """The text with operators said in words written as the grammar's ("A over B"). A registry
     formula's own name ("debt to equity ratio", "R&D to revenue ratio") is left alone. "Use diluted
     shares" (or basic) with a per-share figure is the divisor: "per diluted share". `lines`: the rows
-    some company prints, by which an operand's extent is told from the question's next words."""
+    some company prints, by which an operand's extent is told from the question's next words. `named`: whether
+    words name a company, covered or not (shared_metric)."""
     out = _PCT_MARGIN.sub(_pct_margin, _SAID_AGAIN.sub(_said_again, _BRACKET_IE.sub(_bracket_ie, text)))
     out = _CAGR_SPAN.sub(_cagr_years, _COMPOUND_RATE.sub("CAGR", _CAGR_AROUND.sub(r"\g<what> CAGR", out)))
     out = _cagr_end_elsewhere(out)
@@ -301,6 +359,7 @@ def spoken_operators(text: str, lines: frozenset = frozenset()) -> str:
     if said and _PER_SHARE.search(out):
         out = _PER_SHARE.sub(f"per {said.group('kind').lower()} share", _DILUTED.sub(" ", out))
     out = _PER_OUTSTANDING.sub(" over shares outstanding", out)
+    out = shared_metric(out, named)
     out = _SUM_OF.sub(lambda m: _sum_of(m, lines), out, count=1)
     out = _TOTAL_OF.sub(lambda m: _total_of(m, lines), out, count=1)
     out = _MULTIPLE_OF.sub(lambda m: _multiple_of(m, lines), out, count=1)

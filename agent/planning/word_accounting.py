@@ -36,6 +36,10 @@ from agent.retrieval.segments import key_parts
 from agent.retrieval.segments import plan_key as dimension_key
 
 
+# "the same quarter", "that period": the thread's own period, named again
+_SAME_PERIOD = re.compile(r"\b(?:the\s+)?(?:same|that|this)\s+(?:quarter|qtr|period|three\s+months|half|six\s+months|"
+                          r"nine\s+months)\b")
+
 def _without_spare(key: str, words: set[str]) -> str:
     """A `line:` key whose spare words (its fourth field) leave out `words`."""
     parts = key[5:].split("|")
@@ -378,6 +382,9 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
             plan.intent = "trend"
     quarter = quarterly_phrase(low)
     period = parse_period(low) if quarter else dated_period(low) or latest_period(low, plan)
+    same = _SAME_PERIOD.search(low) if quarter and period is None and prev is not None and prev.period else None
+    if same:
+        quarter = None  # "what about AMD for the same quarter": the thread's quarter, read below
     if quarter and period is None:
         return refusal_plan("out_of_scope", f"that period (\"{quarter}\"): name a quarter, a half, a year to date or "
                             "trailing twelve months", tickers=plan.tickers, fiscal_years=plan.fiscal_years)
@@ -391,6 +398,11 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     if period is None and prev is not None and prev.period and not _WHOLE_YEAR.search(low):
         period = thread_period(prev.period, plan.fiscal_years if "fiscal_years" not in plan.inherited else None)
         plan.inherited.append("period")  # "and Apple?" after a quarter: the same quarter, never the year
+        if "tickers" not in plan.inherited and plan.tickers and plan.tickers != prev.tickers and not period.of \
+                and "fiscal_years" in plan.inherited and len(prev.tickers) == 1:
+            period.of = prev.tickers[0]  # another company: its own quarter of the same months (quarter_figures)
+        if same:
+            period.words = sorted(set(normalize(same.group(0)).split()))
     if period is not None and period.fiscal_year is None and not period.end and not period.end_month \
             and "fiscal_years" in plan.inherited and plan.fiscal_years and not period.or_year:
         period.fiscal_year, period.latest = plan.fiscal_years[-1], False  # "and Q4?": the thread's fiscal year

@@ -31,12 +31,15 @@ class Metric:
     # prints two of them, the user's words pick the row (agent.retrieval.line_items.printed_order). False when the
     # order is a convention the answer keeps (net income: attributable to the parent, whatever is printed)
     by_label: bool = False
+    # concepts a company may use for this line, and others for something else, taken (after `concepts`) only
+    # where the company prints them under a name holding these words (agent.retrieval.metric_facts.concepts_of)
+    printed_only: tuple[tuple[str, str], ...] = ()
 
 
 def _m(key, label, synonyms, concepts, unit="USD", period="duration", misspellings=(), query="", fallback=None,
-       by_label=False):
+       by_label=False, printed_only=()):
     return Metric(key, label, tuple(synonyms), tuple(concepts), unit, period, tuple(misspellings),
-                  query or label.lower(), fallback, by_label)
+                  query or label.lower(), fallback, by_label, tuple(printed_only))
 
 
 METRICS: dict[str, Metric] = {
@@ -312,6 +315,9 @@ METRICS: dict[str, Metric] = {
              "us-gaap:PaymentsToAcquireProductiveAssets"],
             misspellings=["capx", "cpaex"],
             query="capital expenditures purchases of property and equipment",
+            # Verizon tags "Capital expenditures (including capitalized software)" so; McDonald's tags its
+            # "Purchases of restaurant businesses", Riot its "Security deposits" with the same concept
+            printed_only=[("us-gaap:PaymentsToAcquireOtherProductiveAssets", "capital expenditure")],
         ),
         _m(
             "operating_cash_flow",

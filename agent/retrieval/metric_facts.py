@@ -7,6 +7,7 @@ import psycopg
 
 from agent.retrieval.concepts import METRICS
 from store.facts import FactRow, annual_value
+from store.labels import printed_as
 
 # Metrics whose tags a company may use for a part and for the whole of the same line: McDonald's
 # tags its restaurants' depreciation on the income statement as DepreciationDepletionAndAmortization
@@ -27,12 +28,26 @@ def metric_value(conn: psycopg.Connection, cik: int, metric_key: str, fiscal_yea
         return plausible_count(conn, cik, annual_value(conn, cik, list(metric.concepts), fiscal_year,
                                                      as_of_accession=as_of_accession, unit="shares"), fiscal_year)
     if metric_key not in WIDEST:
-        return annual_value(conn, cik, list(metric.concepts), fiscal_year, as_of_accession=as_of_accession,
-                            unit=metric.unit)  # fmt: skip
+        found = annual_value(conn, cik, list(metric.concepts), fiscal_year, as_of_accession=as_of_accession,
+                             unit=metric.unit)  # fmt: skip
+        later = concepts_of(conn, cik, metric_key)[len(metric.concepts):] if found is None else []
+        return annual_value(conn, cik, later, fiscal_year, as_of_accession=as_of_accession,
+                            unit=metric.unit) if later else found  # fmt: skip
     found = [annual_value(conn, cik, [c], fiscal_year, as_of_accession=as_of_accession, unit=metric.unit)
              for c in metric.concepts]
     found = [f for f in found if f is not None]
     return max(found, key=lambda f: abs(f.value), default=None)
+
+
+def concepts_of(conn: psycopg.Connection, cik: int, metric_key: str) -> list[str]:
+    """The metric's concepts for one company: the table's, then each `printed_only` concept the company prints under
+    a name holding its words (Verizon's capital expenditures), never one it prints for another line."""
+    metric = METRICS[metric_key]
+    out = list(metric.concepts)
+    for concept, words in metric.printed_only:
+        if any(words in " ".join(label.lower().split()) for label in printed_as(conn, cik, concept)):
+            out.append(concept)
+    return out
 
 
 # A share count a hundred times or more below the shares the cover reports (no split is that large) is tagged in

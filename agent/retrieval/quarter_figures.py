@@ -9,12 +9,14 @@ quarter, never a year to date for three months, never a neighbouring quarter.
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from decimal import Decimal
 
 from agent.answer import Calculation
 from agent.refusals import as_named
 from agent.retrieval.concepts import METRICS
+from agent.retrieval.metric_facts import concepts_of
 from agent.composing.draft import Evidence
 from agent.retrieval.finance import FORMULAS, NEGATIVE_BASE, FormulaError, Operand, calculate, display_value
 from agent.retrieval.quarters import ORDINAL, Calendar, Figure, Periods
@@ -232,7 +234,7 @@ def _measure(conn, memo: dict, cik: int, key: str, phrase: str = "") -> tuple[li
     the company prints under those words comes first, as for a year ("Net sales", not "Total revenues")."""
     if key in METRICS:
         m = METRICS[key]
-        concepts = list(m.concepts)
+        concepts = concepts_of(conn, cik, key) if m.printed_only else list(m.concepts)
         if phrase and m.by_label:
             from agent.retrieval.line_items import labels_of, printed_index, printed_order
 
@@ -444,10 +446,60 @@ def restated_note(facts: list, fig: Figure, label: str) -> str | None:
             f"{first[0].form} first reported.")
 
 
+# How far apart two quarters' ends may be and still cover the same months (a fiscal quarter ending July 1 and one
+# ending July 30 share two months; one ending October 29 shares none with one ending July 1)
+SAME_MONTHS_DAYS = 46
+
+
+def own_quarter(conn, memo: dict, company: dict, period: dict) -> tuple[dict, str | None]:
+    """A period another company's fiscal calendar names (`period["of"]`, a thread's "same for amd" after Nvidia's Q2
+    FY2024) as this company's own quarter of the same months, and the note saying so: AMD's Q2 FY2023, the three
+    months ended July 1, 2023, for Nvidia's Q2 FY2024 ended July 30, 2023, never AMD's Q2 FY2024 a year later. The
+    period itself when it is this company's or names no quarter."""
+    source = period.get("of")
+    if not source or source == company["ticker"] or period["kind"] not in ("quarter", "ytd", "ttm"):
+        return period, None
+    from store.companies import company_by_ticker
+    from agent.composing.draft import possessive
+    from store.display_names import display_name
+
+    row = company_by_ticker(conn, source)
+    if row is None:
+        return period, None
+    theirs = calendar_periods(conn, memo, row[0])
+    try:
+        if period["kind"] == "ytd" and period.get("fiscal_year") and period.get("months") and not period.get("end"):
+            fy, q = period["fiscal_year"], period["months"] // 3  # "the first half of fiscal 2024": its second quarter
+        else:
+            fy, q = target_quarter(period, theirs)
+    except NotHeld:
+        return period, None
+    end = next((e for efy, eq, e in theirs.quarter_ends() if (efy, eq) == (fy, q)), None)
+    if end is None:
+        return period, None
+    ours = calendar_periods(conn, memo, company["cik"])
+    near = [(abs((e - end).days), efy, eq, e) for efy, eq, e in ours.quarter_ends()
+            if abs((e - end).days) <= SAME_MONTHS_DAYS and (period["kind"] != "ytd" or eq < 4)]
+    if not near:  # (no digit a refusal would scrub)
+        raise NotHeld(f"its own quarter nearest in time to {possessive(as_named(display_name(row[1])))} {spoken(fy, q)}")
+    _, ofy, oq, oend = min(near)
+    own = {k: v for k, v in period.items() if k not in ("of", "end", "end_month", "end_year", "latest", "or_year")}
+    own.update(quarter=oq, fiscal_year=ofy, year_is_fiscal=True)
+    if period["kind"] == "ytd":
+        own.update(months=3 * oq)
+    kind = "year to date" if period["kind"] == "ytd" else "fiscal quarter"
+    # a name with a figure in it ("3M") is said by its ticker: a note may state no number the filings do not
+    ours_said = company["name"] if not re.search(r"\b\d", company["name"]) else company["ticker"]
+    theirs_said = display_name(row[1]) if not re.search(r"\b\d", display_name(row[1])) else source
+    return own, (f"Read as {possessive(ours_said)} own {kind} nearest in time to "
+                 f"{possessive(theirs_said)} Q{q} FY{fy} (their fiscal calendars differ).")
+
+
 def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder, phrase: str = "") -> list[dict]:
     """Cells for one company and measure (evidence and calculations go to the builder)."""
     cik = company["cik"]
     cal = calendar_periods(conn, memo, cik)
+    period, carried = own_quarter(conn, memo, company, period)
     growth = period.get("growth")
     base_key = key
     if key.endswith("_growth") and key[: -len("_growth")] in METRICS:
@@ -465,7 +517,7 @@ def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder, phra
     if not formula and base_key in METRICS and phrase and period["kind"] != "quarters":
         m = _printed_instead(conn, memo, cik, m, period, cal, phrase)
     label = formula.label if formula else m.label
-    note = _ambiguity(period, cal, company)
+    note = carried or _ambiguity(period, cal, company)
     latest = bool(period.get("latest"))
     base = {"ticker": company["ticker"], "name": company["name"], "metric": key, "label": label,
             "instant": m.instant and not formula}

@@ -445,6 +445,21 @@ def _rows_without_member_words(tree: dict, facts: _Facts) -> set[str]:
 _CURRENT_DEBT_CONCEPTS = frozenset(METRICS["current_debt"].concepts) | frozenset(METRICS["debt_current"].concepts)
 
 
+def _added_to_itself(tree: dict, read=lambda key: key) -> str | None:
+    """The operand key a sum or difference takes twice as terms of its own ("A + A"), else None: two things the
+    user named apart that were read as one figure. `read`: what each key was read as (its fact), when two keys may
+    be one figure. A quotient over an operand of its numerator ("(revenue - cost) / revenue") is no such case."""
+    if "args" not in tree:
+        return None
+    if tree.get("op") in ("+", "-"):
+        leaves = [operand_key(a) for a in tree["args"] if "metric" in a or "line" in a]
+        read_as = [read(k) for k in leaves]
+        twice = next((k for k, r in zip(leaves, read_as) if read_as.count(r) > 1), None)
+        if twice is not None:
+            return twice
+    return next((k for k in (_added_to_itself(a, read) for a in tree["args"]) if k is not None), None)
+
+
 def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=None, deps=None,
                   orders: dict | None = None) -> tuple[Evidence, dict] | None:
     """A formula the user defined (agent.planning.formula_definitions), or one over a member (agent.planning.members),
@@ -452,6 +467,13 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
     keys = metrics_of(definition["tree"])
     if not keys:  # only constants: nothing in it is a filing's figure, so there is nothing to cite
         cell["missing_inputs"] = ["a reported line item (the formula names none)"]
+        return None
+    same = _added_to_itself(definition["tree"])
+    if same is not None:
+        # "energy generation and storage sales + energy generation and storage revenue": both read as the segment's one
+        # figure, which a sum would state twice over (Tesla's $10.09 billion as $20.17 billion)
+        cell["missing_inputs"] = [f"{operand_label(same)} apart from itself (two of the formula's terms read as this one "
+                                  "figure)"]
         return None
     inputs = {k: _operand(conn, deps, facts, k, fy, orders) for k in dict.fromkeys(keys)}
     if any(operand_parts(k)[0] in ("current_assets", "current_liabilities") for k in keys):
@@ -484,6 +506,11 @@ def _user_formula(facts: _Facts, definition: dict, fy: int, cell: dict, conn=Non
     if tree != definition["tree"]:
         definition = {**definition, "tree": tree, "formula": restate(tree, top=True)}
         inputs = {k: inputs[k] for k in dict.fromkeys(metrics_of(tree))}
+    same = _added_to_itself(definition["tree"], lambda k: inputs[k].id if inputs.get(k) is not None else k)
+    if same is not None:  # two terms named apart, read from one fact ("operating loss" and "operating income")
+        cell["missing_inputs"] = [f"{operand_label(same)} apart from another term (two of the formula's terms read "
+                                  "as one figure)"]
+        return None
     missing = [operand_label(k).replace("(prior year)", f"(fiscal {fy - 1})") for k, e in inputs.items() if e is None]
     if missing:
         cell["missing_inputs"] = missing
@@ -634,6 +661,9 @@ def _without_sums(parts: list) -> list:
 _PER = re.compile(r"\b(?:per|each|every)\b", re.I)
 _AXIS_WORDS = frozenset("segment segments region regions geography geographies product products category categories "
                         "division divisions business businesses country countries market markets line lines".split())
+# a plus sign or "plus" inside a line phrase: a sum the planner could not read as one (two members' figures added),
+# which no single member's figure answers
+_SUMMED = re.compile(r"(?:^|\s)(?:\+|plus)(?:\s|$)|\w\s*\+\s*\w", re.I)
 _SUBTRACTED = re.compile(r"\b(?:net\s+of|excluding|less|minus|ex|without)\b", re.I)
 
 
@@ -642,6 +672,8 @@ def _line_as_member(key: str) -> str | None:
     leftover, context, shown = line_parts(key)
     if _SUBTRACTED.search(shown):
         return None  # "revenue net of incentives": the member named is what the figure leaves out, never the figure
+    if _SUMMED.search(shown):
+        return None  # "professional visualization + compute revenue": a sum of two, never the first member alone
     rate = _PER.search(shown)
     if rate and not _AXIS_WORDS & set(normalize(shown[rate.end():]).split()):
         return None  # "revenue per club member": a rate's denominator, never a member narrowing the metric
@@ -823,6 +855,16 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
             # two members of one axis go by the name ("Décor" the product line, "Decor" the department): which one
             members = list(dict.fromkeys(name(r) for r in rows if (r.axis, r.member) in alike))
             return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": members}, None)]
+        if found and not exact and len(set(found)) > 1:
+            # the words fall inside several members' names ("services": "Global Services" the segment, "Sales of
+            # services" the product line): the one whose name holds nothing unsaid, else which one is no guess
+            said = _said_whole_one(found, labels, qualifier, question or asked, owner,
+                                   lambda pairs: len({r.value for r in rows if (r.axis, r.member) in set(pairs)}) == 1)
+            if said is not None:
+                found = [said]
+            else:
+                members = list(dict.fromkeys(name(r) for r in rows if (r.axis, r.member) in set(found)))
+                return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": members}, None)]
         if found:
             chosen = [r for r in rows if (r.axis, r.member) == found[0]]
         else:  # "iphone and mac": each part one member, or nothing
@@ -832,11 +874,18 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
             paired = segments_store.member_pair_values(conn, cik, concepts,
                                                        fy, instant=m.period == "instant")
             alone = [r for r in paired if (r.axis, r.member) not in set(pairs)]
-            found, exact = find_member(qualifier, [(r.axis, r.member) for r in alone], labels, owner)
+            # the company's own brand counts as its name ("Google advertising" at Alphabet, asked "googl ad revenue")
+            branded = owner | _brand_words(company.get("ticker") or "")
+            found, exact = find_member(qualifier, [(r.axis, r.member) for r in alone], labels, branded)
             # one member whose name holds the words and nothing the question did not say ("search": "Google Search
-            # & other", its "Google" said as the company); never a narrower member ("YouTube": "YouTube ads")
-            whole = found and (exact or (len(found) == 1 and _said_whole(found[0][1], labels, qualifier, question or asked, owner)))
-            chosen = [r for r in alone if (r.axis, r.member) == found[0]] if whole else []
+            # & other", its "Google" said as the company); never a narrower member ("YouTube": "YouTube ads"), and
+            # of several holding the words, the one such member ("advertising": "Google advertising", the whole
+            # of which "YouTube ads" is a part)
+            pick = found[0] if found and exact else _said_whole_one(found, labels, qualifier, question or asked, branded)
+            chosen = [r for r in alone if (r.axis, r.member) == pick] if pick else []
+            if not chosen and len(found) > 1:  # several members hold the words and none is the one: which one
+                names = list(dict.fromkeys(name(r) for r in alone if (r.axis, r.member) in set(found)))
+                return [({**base, "label": f"{qualifier} {m.label.lower()}", "members": names}, None)]
         if not chosen:  # "Walmart U.S. grocery", "streaming revenues in EMEA": the cell of the two members named
             cell = two_member_cell(conn, company["cik"], concepts, fy, m.period == "instant", qualifier, labels, owner)
             if cell is not None:
@@ -866,6 +915,30 @@ def _member_cells(conn, deps, company: dict, key: str, fy: int, base: dict, orde
 _REVENUE_WORDS = frozenset({"revenue", "revenues", "sales"})
 # Words a member's name may hold beside the ones asked: they name no narrower part of it
 _BESIDE_NAME = frozenset({"other", "and", "&"})
+
+
+def _said_whole_one(found: list[tuple[str, str]], labels: dict, qualifier: str, asked: str,
+                    owner: frozenset[str], same_figure=None) -> tuple[str, str] | None:
+    """Of the members the words fall inside, the one whose name holds nothing unsaid (_said_whole); of several such,
+    the one whose name's words are within each other's ("Energy generation and storage", the segment, beside its
+    "Energy generation and storage sales" line), or the first of those printed alike when `same_figure` says they
+    state one figure; else None (which one is the user's to say)."""
+    said = [f for f in dict.fromkeys(found) if _said_whole(f[1], labels, qualifier, asked, owner)]
+    if len(said) <= 1:
+        return said[0] if said else None
+    words = {f: [set(re.findall(r"[a-z0-9]+", n.lower())) for n in member_names(f[1], labels.get(f[1], set()), owner)]
+             for f in said}
+    inside = [f for f in said if all(any(any(a <= b for b in words[g]) for a in words[f]) for g in said if g != f)]
+    if len(inside) > 1 and same_figure is not None and same_figure(inside):
+        return inside[0]  # one name on two axes ("Energy generation and storage" the segment and the product line)
+    return inside[0] if len(inside) == 1 else None
+
+
+def _brand_words(ticker: str) -> frozenset[str]:
+    """The one-word names analysts call a company by (agent.planning.company_words.ALIASES: "google" for GOOGL)."""
+    from agent.planning.company_words import ALIASES
+
+    return frozenset(a for a in ALIASES.get(ticker.upper(), ()) if " " not in a)
 
 
 def _said_whole(member: str, labels: dict, qualifier: str, asked: str, owner: frozenset[str]) -> bool:
@@ -1025,7 +1098,8 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                             member_cell.update(evidence_id=mev.id, display=display_value(Decimal(mev.value), mev.unit))
                             cells.append(member_cell)
                         continue
-                    if ev is None and not cell.get("concept") and not cell.get("candidates"):
+                    if ev is None and not cell.get("concept") and not cell.get("candidates") \
+                            and not _SUMMED.search(line_parts(key)[2]):
                         narrowed = _row_member_cell(conn, deps, company, line_parts(key)[2], fy, cell,
                                                     line_optional(key))
                         if narrowed is not None:  # "GE Aerospace intangible assets": a row's fact on a member
@@ -1107,30 +1181,38 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                 cells += beside
                 beside.clear()
     filings = {c["ticker"]: c.get("filings") or {} for c in companies}
+    restated = []  # (cell, its evidence, the year's own 10-K): checked together below
     for cell in cells:  # the year's own 10-K is not held: a later 10-K's prior-year column says it
         ev = evidence.get(cell["evidence_id"]) if cell.get("evidence_id") else None
         if ev is not None and ev.kind == "fact" and str(cell["fiscal_year"]) not in filings[cell["ticker"]] \
                 and ev.fiscal_year != cell["fiscal_year"]:
             cell["source_note"] = f"as reported in the fiscal {ev.fiscal_year} 10-K's prior-year figures"
         elif ev is not None and ev.kind == "fact" and ev.fiscal_year > cell["fiscal_year"] and ev.concept \
-                and not ev.dims and _first_reported_otherwise(conn, ev, filings[cell["ticker"]].get(str(cell["fiscal_year"]))):
-            # the year's own 10-K is held and printed another amount: the later 10-K's restated column is the
-            # figure (store.facts reads the most recent filing), and the answer says which filing it is, as above
-            cell["source_note"] = (f"as restated in the fiscal {ev.fiscal_year} 10-K's prior-year figures; the "
-                                   f"fiscal {cell['fiscal_year']} 10-K reported another amount")
+                and not ev.dims:
+            restated.append((cell, ev, filings[cell["ticker"]].get(str(cell["fiscal_year"]))))
+    for cell, ev in _first_reported_otherwise(conn, restated):
+        # the year's own 10-K is held and printed another amount: the later 10-K's restated column is the
+        # figure (store.facts reads the most recent filing), and the answer says which filing it is, as above
+        cell["source_note"] = (f"as restated in the fiscal {ev.fiscal_year} 10-K's prior-year figures; the "
+                               f"fiscal {cell['fiscal_year']} 10-K reported another amount")
     return evidence, calculations, cells
 
 
-def _first_reported_otherwise(conn, ev: Evidence, own: dict | None) -> bool:
-    """Whether the year's own 10-K (`own`, its filings entry) reports the evidence's concept for the same period
-    with another value: Home Depot's fiscal 2024 10-K reprints fiscal 2023's depreciation and amortization
-    without the intangibles' amortization, $3.06 billion against the $3.25 billion its fiscal 2023 10-K printed."""
-    if not own or not own.get("accession") or own["accession"] == ev.accession or ev.value is None:
-        return False
-    from store.facts import values_in_filing
+def _first_reported_otherwise(conn, cells: list[tuple[dict, Evidence, dict | None]]) -> list[tuple[dict, Evidence]]:
+    """The (cell, evidence) pairs whose year's own 10-K (the third item, its filings entry) reports the evidence's
+    concept for the same period with another value, read in one query: Home Depot's fiscal 2024 10-K reprints
+    fiscal 2023's depreciation and amortization without the intangibles' amortization, $3.06 billion against the
+    $3.25 billion its fiscal 2023 10-K printed."""
+    asked = [(cell, ev, own) for cell, ev, own in cells
+             if own and own.get("accession") and own["accession"] != ev.accession and ev.value is not None]
+    if not asked:
+        return []
+    from store.facts import values_in_filings
 
-    found = values_in_filing(conn, ev.cik, own["accession"], ev.concept, date.fromisoformat(ev.period_end))
-    return bool(found) and all(v != Decimal(ev.value) for v in found)
+    found = values_in_filings(conn, [(ev.cik, own["accession"], ev.concept, date.fromisoformat(ev.period_end))
+                                     for _, ev, own in asked])
+    return [(cell, ev) for (cell, ev, _), values in zip(asked, found)
+            if values and all(v != Decimal(ev.value) for v in values)]
 
 
 def _take_calc(facts: _Facts, computed: tuple[Evidence, dict], cell: dict, evidence: dict, calculations: list[dict]) -> None:

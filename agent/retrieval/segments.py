@@ -121,6 +121,8 @@ _REGION_WORDS = {
     "chinese": "china", "japanese": "japan", "canadian": "canada", "mexican": "mexico", "indian": "india",
     "german": "germany", "british": "united kingdom", "french": "france", "brazilian": "brazil",
     "domestic": "united states",
+    # not a region: the abbreviation analysts write for the advertising members filings print ("ad revenue")
+    "ad": "advertising",
 }
 REGION_WORDS = frozenset(_REGION_WORDS)
 _SMALL = frozenset({"and", "of", "the", "&"})
