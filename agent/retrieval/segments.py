@@ -157,7 +157,16 @@ def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str
     if not found[0] and plain != _spelled(qualifier):
         # the member prints the abbreviation itself ("Building Solutions EMEA/LA"): the words as typed
         found = _find_member(plain, members, labels, owner, metric_words)
+    whole = [w for w in _spelled(qualifier).split() if w not in _ALL_REGIONS]
+    if not found[0] and whole and len(whole) < len(_spelled(qualifier).split()):
+        # "Stelara worldwide", "global Eliquis": the member's own figure is its every region's; a member whose name
+        # holds the word ("Global Services") was found above, by its whole name
+        found = _find_member(" ".join(whole), members, labels, owner, metric_words)
     return found
+
+
+# Words that say a figure is every region's: no part of a member's name unless the name prints them
+_ALL_REGIONS = frozenset({"worldwide", "global", "globally", "world-wide", "ww"})
 
 
 def _find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str, set[str]],
