@@ -139,7 +139,7 @@ _BUY_BACK = re.compile(r"\b(?:buy|buys|bought|buying)[\s-]+backs?\b")
 _BY_OPERATIONS = re.compile(r"(?<!continuing )(?<!discontinued )\boperations\b")
 _INCOME_TAX = re.compile(r"\bincome(?= tax)")
 # the taxonomy's state tax is always "state and local" (CurrentStateAndLocalTaxExpenseBenefit); the note prints "State"
-_STATE_TAX = re.compile(r"\bstate and local\b")
+_STATE_TAX = re.compile(r"\bstate (?:and |& )?local\b")
 
 
 @lru_cache(maxsize=TOKEN_CACHE)
@@ -400,6 +400,7 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         return bool(words) and have <= words | signs and words <= have | spare
     tiers: list[list[LineMatch]] = [[], [], []]
     told: list[LineMatch] = []  # rows the question's extra words tell apart by their concept's name
+    told_in_notes: list[LineMatch] = []  # the same in a note's schedule, read only when nothing else fits
     asked_tax = "tax" in have | spare
     for row in labels:
         if row["dims"] or (not asked_tax and _tax_basis(row["concept"])):
@@ -424,13 +425,19 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             if tier and _narrower_schedule(row["concept"], have | spare, tokens(row["label"])):
                 continue
             tiers[tier].append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
-        elif words and words < have and row["statement"] in PRIMARY \
+        elif words and words < have \
                 and words | (have & tokens(concept_words(row["concept"]))) == have \
                 and not (have - words) & _excluded(row["concept"]) \
                 and not ((have - words) & _included(row["concept"]) and not re.search(r"\bincl", question, re.I)):
             # "current deferred revenue": the row printed "Deferred revenue" under current liabilities
-            # (ContractWithCustomerLiabilityCurrent), never its non-current twin
-            told.append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
+            # (ContractWithCustomerLiabilityCurrent), never its non-current twin. A note's schedule prints its
+            # rows under a heading the same way ("State and local" under "Current:" in the tax note,
+            # CurrentStateAndLocalTaxExpenseBenefit). Only a standard concept's name is the taxonomy's wording, and a
+            # percent column (ko:SalesRevenueConcentrateOperationsNetPercentage) is no amount of the row
+            if row["statement"] in PRIMARY:
+                told.append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
+            elif row["concept"].split(":", 1)[0] in _STANDARD_TAXONOMIES and "Percent" not in row["concept"]:
+                told_in_notes.append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
     for concept, _ in concepts:
         if concept.split(":", 1)[0] not in _STANDARD_TAXONOMIES:
             # a company's own concept has no standard label: its name in words ("ResearchAndDevelopmentInProcess1")
@@ -508,6 +515,12 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         if len(shortened) == 1:
             row = next(iter(shortened.values()))
             return LineMatch(row["concept"], row["label"], "company", row["statement"]), []
+        if len({m.concept for m in told_in_notes}) == 1:
+            # "state and local current income tax": one note row, its heading's words in its concept's name;
+            # several (the same words under two schedules) are no match, never a guess
+            row = told_in_notes[0]
+            extra = _in_said_order(have - tokens(row.label), question)
+            return LineMatch(row.concept, f"{row.label} ({extra})", "company", row.statement), []
         section = have & _REVENUE_WORDS
         if section and have - section:
             # "premiums revenue" for the row "Premiums" printed among the revenues ("Premiums", "Products", ...,

@@ -81,11 +81,13 @@ def _likeliest(found: list[tuple[str, str]], qualifier: str, labels: dict, metri
                ) -> list[tuple[str, str]]:
     """Of members on several axes that the qualifier names exactly, the one it names best. A member may carry a
     label printed on a row of two members ("Theme park admissions" beside the Parks segment), so its own QName's
-    words come first (AdmissionMember, not DisneyParksExperiencesAndProductsMember); then a member whose printed
+    words come first, all of them before a part (AdmissionMember, not DisneyParksExperiencesAndProductsMember;
+    EnergyandTransportationMember, not the Transportation customers within it); then a member whose printed
     row names the figure in the question's words ("Revenues of Financial Products", not the segment table's
     "Financial Products Segment"); then the segment axis, as a year's figure is read (agent.retrieval.retrieve)."""
     want = tokens(qualifier)
-    own = [f for f in found if (q := tokens(_qname_name(f[1]))) and (q <= want or want <= q)]
+    own = [f for f in found if tokens(_qname_name(f[1])) == want] \
+        or [f for f in found if (q := tokens(_qname_name(f[1]))) and (q <= want or want <= q)]
     found = own or found
     said = tokens(" ".join(metric_words))
     named = [f for f in found if any((t := tokens(lab)) & said and want <= t <= want | said

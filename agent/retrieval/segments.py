@@ -95,8 +95,14 @@ def display_name(member: str, printed: set[str], metric_words: frozenset[str]) -
     prints exactly the QName's words comes first ("Google Services" over the shorter "Google other" that
     shares one word with it, "Bottling Investments" over "Investments")."""
     qname = _key(_qname_name(member))
+    flat = _flat(_qname_name(member))
     own = _own_labels(member, printed)
-    for label in sorted(own, key=lambda lab: _key(re.sub(r"\s*\(\s*\d+\s*\)|(?<=[A-Za-z)])\s*\d$", "", lab)) != qname):
+
+    def unlike_qname(lab: str) -> bool:  # "Energy & Transportation" is cat:EnergyandTransportationMember's words, run together
+        bare = re.sub(r"\s*\(\s*\d+\s*\)|(?<=[A-Za-z)])\s*\d$", "", lab)
+        return _key(bare) != qname and _flat(bare) != flat
+
+    for label in sorted(own, key=unlike_qname):
         # a note reference, bracketed or set as a trailing digit ("Singapore (1)", "North American Markets 1"):
         # no part of the name, and a figure the answer's text would carry without a source
         clean = re.sub(r"(?<=[A-Za-z)])\s*\d$", "", re.sub(r"\s*\(\s*\d+\s*\)", "", label)).strip()
