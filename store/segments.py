@@ -128,9 +128,13 @@ def member_pair_values(conn: psycopg.Connection, cik: int, concepts: list[str], 
         found = [r for r in found if len(_plain(r[-1])) == fewest]
         if len(found) != 1:
             continue
-        if fewest == 3 and any(_GEOGRAPHIC.search(a) or _GEOGRAPHIC.search(m)
-                               for a, m in _plain(found[0][-1]).items() if (a, m) != (axis, member)):
+        others = [(a, m) for a, m in _plain(found[0][-1]).items() if (a, m) != (axis, member)]
+        if fewest == 3 and any(_GEOGRAPHIC.search(a) or _GEOGRAPHIC.search(m) for a, m in others):
             continue  # a product tagged only within one country is that country's part, never its whole
+        if fewest == 3 and any(len(seen[o]) < 2 for o in others):
+            # the chain's innermost member only: its portfolio and segment hold other products too. A segment
+            # member tagged once beside one product (a retired "Pharmaceutical" beside TECVAYLI) is that product's
+            continue
         out.append(_fact(cik, found[0], axis, member))
     return out
 

@@ -172,6 +172,17 @@ def sign_words(label: str, concept: str) -> frozenset[str]:
     return frozenset((printed | paired) & {_stem(w) for w in _SIGN_SET})
 
 
+_LOSS = frozenset({"loss"})
+_LOSS_PAIR = re.compile(r"\b(income|earnings|gain|gains|profit)\s*\(\s*loss(?:es)?\s*\)", re.I)
+
+
+def _loss_side(label: str) -> frozenset[str]:
+    """The word a printed "income (loss)" pair puts before its loss ("Accumulated other comprehensive income
+    (loss)": "income"), stemmed as `tokens` does, or nothing: a question saying "loss" names the same row."""
+    m = _LOSS_PAIR.search(label)
+    return tokens(m.group(1)) if m else frozenset()
+
+
 def _excluded(concept: str) -> frozenset[str]:
     """The words a concept's name says it leaves out (ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost:
     "acquired in process cost"): a question asking for them asks for another figure."""
@@ -413,6 +424,12 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             words = next((words | w for w in _NONCURRENT_WORDS if fits(words | w)), words)
         if not fits(words) and fits(words, signs := sign_words(row["label"], row["concept"])):
             words |= have & signs  # "equity income loss": the row "Equity income (loss)"
+        if not fits(words) and have & _LOSS and (lost := _loss_side(row["label"])) and len(words - lost) >= 3 \
+                and fits(words - lost, _LOSS):
+            # "accumulated other comprehensive loss": the row "Accumulated other comprehensive income (loss)", its
+            # loss said alone; only a loss, the one figure's other sign ("interest expense" is no "Interest income
+            # (expense), net"), and only beside a name of its own: "equity loss" is no name of "Equity income (loss)"
+            words = (words - lost) | (have & _LOSS)
         if not fits(words) and _EXPLAINED.search(row["label"]) and fits(plain := tokens(_EXPLAINED.sub(" ", row["label"]))):
             words = plain  # the user left out the row's note of what it includes or excludes
         if not fits(words) and (short := _ABBREVIATED.search(row["label"])):
@@ -446,6 +463,13 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         words = tokens(concept_words(concept))
         if fits(words) or fits(words, sign_words("", concept)):
             tiers[2].append(LineMatch(concept, concept_words(concept), "standard", ""))
+    if not tiers[2] and not have & (_STOCK | _OTHER_STOCK):
+        # "additional paid-in capital" is AdditionalPaidInCapitalCommonStock: the common stock a company has,
+        # which its name qualifies, is the one meant unless the user names a class (read only when no name fits)
+        for concept, _ in concepts:
+            if concept.split(":", 1)[0] in _STANDARD_TAXONOMIES and concept.endswith("CommonStock") \
+                    and (words := tokens(concept_words(concept)) - _STOCK - {"common"}) and fits(words):
+                tiers[2].append(LineMatch(concept, concept_words(concept), "standard", ""))
     # the primary statements' rows first; then a standard label (notes reuse one printed label across
     # many schedules: "Operating lease liabilities" in the maturity tables); then the notes' rows
     ambiguous: list[LineMatch] = []

@@ -69,8 +69,8 @@ def member_measure(conn, memo: dict, company: dict, key: str, cal, period: dict)
             return None
         concepts = list(dict.fromkeys([cell["concept"], *segments_store.qualified(m.concepts)]))
         return concepts, renamed(conn, company["cik"], concepts, axis, cell["member"]), instant, cell["label"]
-    if annual_members:  # the 10-Ks list the metric's members and this one is not among them: that refusal stands
-        return None
+    if annual_members or breakdown:  # the 10-Ks list the metric's members and this one is not among them: that
+        return None  # refusal stands; a breakdown ("by product") names no one member
     return _quarterly_member(conn, memo, company, metric, qualifier)
 
 

@@ -63,7 +63,11 @@ def _own_labels(member: str, printed: set[str], owner: frozenset[str] = frozense
     out = []
     for label in printed:
         words = _key(label)
-        if words and (words & qname or "".join(label.lower().split()).startswith(flat[:5])):
+        first = re.match(r"[a-z]*", unaccented(label).lower()).group(0)
+        if words and (words & qname or ("".join(label.lower().split()).startswith(flat[:5])
+                                        and (flat.lower().startswith(first) or first.startswith(flat.lower())))):
+            # run together, the QName's first letters must begin with the label's first word ("Interest income"
+            # is no name of axp:InternationalCardServicesSegmentMember)
             out.append(label)
     # shortest first; of two printed alike but for case ("BEAUTY" as a heading, "Beauty" in a table),
     # the one in running case; then by text, so the name shown never depends on the set's order
@@ -167,7 +171,10 @@ def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str
     if not found[0] and whole and len(whole) < len(_spelled(qualifier).split()):
         # "Stelara worldwide", "global Eliquis": the member's own figure is its every region's; a member whose name
         # holds the word ("Global Services") was found above, by its whole name
-        found = _find_member(" ".join(whole), members, labels, owner, metric_words)
+        again = _find_member(" ".join(whole), members, labels, owner, metric_words)
+        if not any("geographic" in axis.lower() or member.startswith("country:") for axis, member in again[0]) \
+                and not _key(" ".join(whole)) <= _PLACE_WORDS:
+            found = again  # "global Europe revenue" says two things of one figure: no member, never Europe's
     return found
 
 
