@@ -9,7 +9,8 @@ its revenue table states; before this tie was broken by the query plan, so the s
 either figure. Served by facts_dims_lookup.
 
 One exception (member_pair_values): a member the filing tags only beside one other member, always the
-same one ("Humira" with its "Immunology" portfolio; "EMEA" with "Streaming", Netflix's one business).
+same one ("Humira" with its "Immunology" portfolio; "EMEA" with "Streaming", Netflix's one business), or
+only beside one fixed pair of others ("Stelara" with Immunology and Innovative Medicine).
 That pairing adds nothing to the member, so its single fact is the member's own figure.
 """
 
@@ -50,6 +51,10 @@ SELECT DISTINCT ON {_PLAIN} f.id, f.taxonomy, f.concept, f.unit, f.value, f.peri
 """
 
 MEMBER_PAIR_VALUES = MEMBER_VALUES.replace(f"jsonb_object_keys{_PLAIN}) = 1", f"jsonb_object_keys{_PLAIN}) = 2")
+# Facts on two or three axes: a product may sit under its portfolio and its segment both ("Stelara" beside
+# Immunology and Innovative Medicine), each fact one cell of that single chain.
+MEMBER_GROUP_VALUES = MEMBER_VALUES.replace(f"jsonb_object_keys{_PLAIN}) = 1",
+                                            f"jsonb_object_keys{_PLAIN}) BETWEEN 2 AND 3")
 
 MEMBER_LABELS = """
 SELECT DISTINCT accession, table_no, label, dims FROM line_labels WHERE cik = %s AND dims <> '{}'::jsonb
@@ -116,16 +121,30 @@ def member_pair_values(conn: psycopg.Connection, cik: int, concepts: list[str], 
     a member paired with several others (a product in each region) is a matrix, never returned. `concepts`: as
     `member_values` takes them."""
     seen: dict[tuple[str, str], list] = {}
-    for row in _rows(conn, MEMBER_PAIR_VALUES, cik, concepts, fiscal_year, instant):
+    for row in _rows(conn, MEMBER_GROUP_VALUES, cik, concepts, fiscal_year, instant):
         dims = _plain(row[-1])
         for axis, member in dims.items():
             seen.setdefault((axis, member), []).append(row)
     out = []
     for (axis, member), found in seen.items():
+        # the member's fewest-axis facts are its own figure when there is one: a member on a pair (Humira with
+        # Immunology) keeps that pair whatever three-axis cells it also sits in (Humira in the U.S.)
+        fewest = min(len(_plain(r[-1])) for r in found)
+        found = [r for r in found if len(_plain(r[-1])) == fewest]
         if len(found) != 1:
+            continue
+        others = [(a, m) for a, m in _plain(found[0][-1]).items() if (a, m) != (axis, member)]
+        if fewest == 3 and any(_GEOGRAPHIC.search(a) or _GEOGRAPHIC.search(m) for a, m in others):
+            continue  # a product tagged only within one country is that country's part, never its whole
+        if fewest == 3 and any(len(seen[o]) < 2 for o in others):
+            # the chain's innermost member only: its portfolio and segment hold other products too. A segment
+            # member tagged once beside one product (a retired "Pharmaceutical" beside TECVAYLI) is that product's
             continue
         out.append(_fact(cik, found[0], axis, member))
     return out
+
+
+_GEOGRAPHIC = re.compile(r"Geographic|^country:|(?:^|:)(?:US|NonUs|NonUS|Domestic|Foreign|International)\w*Member$")
 
 
 def member_cells(conn: psycopg.Connection, cik: int, concepts: list[str], fiscal_year: int, *,

@@ -15,7 +15,7 @@ from agent.progress import status
 from agent.refusals import QUARTERS_ONLY, as_named
 from agent.retrieval.common_year import aligned_latest
 from agent.retrieval.filing_choice import asks_prior_filing, filed_in, fiscal_year_filed_in
-from agent.retrieval.line_items import company_line, line_optional, line_parts, same_printed_row
+from agent.retrieval.line_items import PRIMARY, company_line, labels_of, line_optional, line_parts, same_printed_row
 from agent.retrieval.row_members import member_row
 from agent.planning.prose_route import DEPENDENCE, EVENT, SAID_OF, asks_rationale, expects_ahead
 from agent.planning.plan_years import unheld_filing_years
@@ -177,7 +177,8 @@ def _probe_lines(conn, deps, plan: dict, said: bool = False) -> dict | None:
             if match is None and not candidates and member_row(conn, deps.memo, company["cik"], line_parts(key)[2],
                                                                          line_optional(key)):
                 continue  # a row printed only on a product member ("Cost of wireless equipment"): its fact (retrieve)
-            if match is None or (match.source != "company" and not plan.get("probe_standard")):
+            if match is None or (match.source != "company" and not plan.get("probe_standard")
+                                 and not _prints_concept(conn, deps, company["cik"], match.concept)):
                 return None
     if said and all(k.startswith("line:") for k in keys) and all(
             _memo(deps, ("filings", c["cik"]), lambda: _filings(conn, c["cik"]))
@@ -189,6 +190,15 @@ def _probe_lines(conn, deps, plan: dict, said: bool = False) -> dict | None:
                                                         else "numeric")
     return {**plan, "intent": intent, "metrics": list(keys), "items": [], "probe": [], "probe_standard": False,
             "period": plan.get("period") or plan.get("probe_period"), "probe_period": None}
+
+
+def _prints_concept(conn, deps, cik: int, concept: str) -> bool:
+    """Whether a primary statement of the company prints a row of the concept: the taxonomy's name for it
+    ("additional paid-in capital") is then the name of the company's own row ("Capital in excess of par value"),
+    a figure as surely as the printed label would be. A concept only the notes carry is not: their schedules
+    reuse a standard name for many things."""
+    return any(r["concept"] == concept and r["statement"] in PRIMARY and not r["dims"]
+               for r in labels_of(conn, deps.memo, cik))
 
 
 def _names_member(conn, deps, company: dict, key: str, years: list[int], *, reply: bool = False) -> bool:

@@ -139,7 +139,7 @@ _BUY_BACK = re.compile(r"\b(?:buy|buys|bought|buying)[\s-]+backs?\b")
 _BY_OPERATIONS = re.compile(r"(?<!continuing )(?<!discontinued )\boperations\b")
 _INCOME_TAX = re.compile(r"\bincome(?= tax)")
 # the taxonomy's state tax is always "state and local" (CurrentStateAndLocalTaxExpenseBenefit); the note prints "State"
-_STATE_TAX = re.compile(r"\bstate and local\b")
+_STATE_TAX = re.compile(r"\bstate (?:and |& )?local\b")
 
 
 @lru_cache(maxsize=TOKEN_CACHE)
@@ -170,6 +170,17 @@ def sign_words(label: str, concept: str) -> frozenset[str]:
     name = " ".join(w.lower() for w in _CAMEL.findall(concept.split(":", 1)[-1]))
     paired = {_stem(w) for m in _PAIRED.finditer(name) for w in m.groups()}
     return frozenset((printed | paired) & {_stem(w) for w in _SIGN_SET})
+
+
+_LOSS = frozenset({"loss"})
+_LOSS_PAIR = re.compile(r"\b(income|earnings|gain|gains|profit)\s*\(\s*loss(?:es)?\s*\)", re.I)
+
+
+def _loss_side(label: str) -> frozenset[str]:
+    """The word a printed "income (loss)" pair puts before its loss ("Accumulated other comprehensive income
+    (loss)": "income"), stemmed as `tokens` does, or nothing: a question saying "loss" names the same row."""
+    m = _LOSS_PAIR.search(label)
+    return tokens(m.group(1)) if m else frozenset()
 
 
 def _excluded(concept: str) -> frozenset[str]:
@@ -400,6 +411,7 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         return bool(words) and have <= words | signs and words <= have | spare
     tiers: list[list[LineMatch]] = [[], [], []]
     told: list[LineMatch] = []  # rows the question's extra words tell apart by their concept's name
+    told_in_notes: list[LineMatch] = []  # the same in a note's schedule, read only when nothing else fits
     asked_tax = "tax" in have | spare
     for row in labels:
         if row["dims"] or (not asked_tax and _tax_basis(row["concept"])):
@@ -412,6 +424,12 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             words = next((words | w for w in _NONCURRENT_WORDS if fits(words | w)), words)
         if not fits(words) and fits(words, signs := sign_words(row["label"], row["concept"])):
             words |= have & signs  # "equity income loss": the row "Equity income (loss)"
+        if not fits(words) and have & _LOSS and (lost := _loss_side(row["label"])) and len(words - lost) >= 3 \
+                and fits(words - lost, _LOSS):
+            # "accumulated other comprehensive loss": the row "Accumulated other comprehensive income (loss)", its
+            # loss said alone; only a loss, the one figure's other sign ("interest expense" is no "Interest income
+            # (expense), net"), and only beside a name of its own: "equity loss" is no name of "Equity income (loss)"
+            words = (words - lost) | (have & _LOSS)
         if not fits(words) and _EXPLAINED.search(row["label"]) and fits(plain := tokens(_EXPLAINED.sub(" ", row["label"]))):
             words = plain  # the user left out the row's note of what it includes or excludes
         if not fits(words) and (short := _ABBREVIATED.search(row["label"])):
@@ -424,13 +442,19 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             if tier and _narrower_schedule(row["concept"], have | spare, tokens(row["label"])):
                 continue
             tiers[tier].append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
-        elif words and words < have and row["statement"] in PRIMARY \
+        elif words and words < have \
                 and words | (have & tokens(concept_words(row["concept"]))) == have \
                 and not (have - words) & _excluded(row["concept"]) \
                 and not ((have - words) & _included(row["concept"]) and not re.search(r"\bincl", question, re.I)):
             # "current deferred revenue": the row printed "Deferred revenue" under current liabilities
-            # (ContractWithCustomerLiabilityCurrent), never its non-current twin
-            told.append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
+            # (ContractWithCustomerLiabilityCurrent), never its non-current twin. A note's schedule prints its
+            # rows under a heading the same way ("State and local" under "Current:" in the tax note,
+            # CurrentStateAndLocalTaxExpenseBenefit). Only a standard concept's name is the taxonomy's wording, and a
+            # percent column (ko:SalesRevenueConcentrateOperationsNetPercentage) is no amount of the row
+            if row["statement"] in PRIMARY:
+                told.append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
+            elif row["concept"].split(":", 1)[0] in _STANDARD_TAXONOMIES and "Percent" not in row["concept"]:
+                told_in_notes.append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
     for concept, _ in concepts:
         if concept.split(":", 1)[0] not in _STANDARD_TAXONOMIES:
             # a company's own concept has no standard label: its name in words ("ResearchAndDevelopmentInProcess1")
@@ -439,6 +463,13 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         words = tokens(concept_words(concept))
         if fits(words) or fits(words, sign_words("", concept)):
             tiers[2].append(LineMatch(concept, concept_words(concept), "standard", ""))
+    if not tiers[2] and not have & (_STOCK | _OTHER_STOCK):
+        # "additional paid-in capital" is AdditionalPaidInCapitalCommonStock: the common stock a company has,
+        # which its name qualifies, is the one meant unless the user names a class (read only when no name fits)
+        for concept, _ in concepts:
+            if concept.split(":", 1)[0] in _STANDARD_TAXONOMIES and concept.endswith("CommonStock") \
+                    and (words := tokens(concept_words(concept)) - _STOCK - {"common"}) and fits(words):
+                tiers[2].append(LineMatch(concept, concept_words(concept), "standard", ""))
     # the primary statements' rows first; then a standard label (notes reuse one printed label across
     # many schedules: "Operating lease liabilities" in the maturity tables); then the notes' rows
     ambiguous: list[LineMatch] = []
@@ -508,6 +539,12 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         if len(shortened) == 1:
             row = next(iter(shortened.values()))
             return LineMatch(row["concept"], row["label"], "company", row["statement"]), []
+        if len({m.concept for m in told_in_notes}) == 1:
+            # "state and local current income tax": one note row, its heading's words in its concept's name;
+            # several (the same words under two schedules) are no match, never a guess
+            row = told_in_notes[0]
+            extra = _in_said_order(have - tokens(row.label), question)
+            return LineMatch(row.concept, f"{row.label} ({extra})", "company", row.statement), []
         section = have & _REVENUE_WORDS
         if section and have - section:
             # "premiums revenue" for the row "Premiums" printed among the revenues ("Premiums", "Products", ...,

@@ -332,7 +332,8 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
                                         as_of_accession=company.get("as_of_accession"))
         cell["opening"] = True
     shown = without_note_refs(match.label)
-    cell.update(label=shown[:1].upper() + shown[1:], reported_as=shown if match.source == "company" else None,
+    reported = shown if match.source == "company" else _printed_row_of(conn, deps, cik, match.concept)
+    cell.update(label=shown[:1].upper() + shown[1:], reported_as=reported,
                 concept=match.concept, instant=fact is not None and fact.period_start is None and not cell.get("opening"))
     if fact is None:
         return None
@@ -344,6 +345,14 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
         cell["economic"] = {"name": said, "display": display_value(abs(fact.value), fact.unit)}
     # the row's printed sign: the figure as the statement shows it, in a sentence, a table and a formula alike
     return _fact_evidence(company, key, fy, fact, label=shown).model_copy(update={"negated": match.negated})
+
+
+def _printed_row_of(conn, deps, cik: int, concept: str) -> str | None:
+    """The company's own label for a concept matched by its standard name ("additional paid-in capital" is
+    Coca-Cola's "Capital surplus"): the primary statements' row, which the answer names as reported."""
+    rows = {without_note_refs(r["label"]) for r in labels_of(conn, deps.memo if deps is not None else {}, cik)
+            if r["concept"] == concept and r["statement"] in ("income", "balance", "cash") and not r["dims"]}
+    return next(iter(rows)) if len(rows) == 1 else None
 
 
 def printed_value(ev: Evidence) -> Decimal:

@@ -63,7 +63,11 @@ def _own_labels(member: str, printed: set[str], owner: frozenset[str] = frozense
     out = []
     for label in printed:
         words = _key(label)
-        if words and (words & qname or "".join(label.lower().split()).startswith(flat[:5])):
+        first = re.match(r"[a-z]*", unaccented(label).lower()).group(0)
+        if words and (words & qname or ("".join(label.lower().split()).startswith(flat[:5])
+                                        and (flat.lower().startswith(first) or first.startswith(flat.lower())))):
+            # run together, the QName's first letters must begin with the label's first word ("Interest income"
+            # is no name of axp:InternationalCardServicesSegmentMember)
             out.append(label)
     # shortest first; of two printed alike but for case ("BEAUTY" as a heading, "Beauty" in a table),
     # the one in running case; then by text, so the name shown never depends on the set's order
@@ -95,8 +99,14 @@ def display_name(member: str, printed: set[str], metric_words: frozenset[str]) -
     prints exactly the QName's words comes first ("Google Services" over the shorter "Google other" that
     shares one word with it, "Bottling Investments" over "Investments")."""
     qname = _key(_qname_name(member))
+    flat = _flat(_qname_name(member))
     own = _own_labels(member, printed)
-    for label in sorted(own, key=lambda lab: _key(re.sub(r"\s*\(\s*\d+\s*\)|(?<=[A-Za-z)])\s*\d$", "", lab)) != qname):
+
+    def unlike_qname(lab: str) -> bool:  # "Energy & Transportation" is cat:EnergyandTransportationMember's words, run together
+        bare = re.sub(r"\s*\(\s*\d+\s*\)|(?<=[A-Za-z)])\s*\d$", "", lab)
+        return _key(bare) != qname and _flat(bare) != flat
+
+    for label in sorted(own, key=unlike_qname):
         # a note reference, bracketed or set as a trailing digit ("Singapore (1)", "North American Markets 1"):
         # no part of the name, and a figure the answer's text would carry without a source
         clean = re.sub(r"(?<=[A-Za-z)])\s*\d$", "", re.sub(r"\s*\(\s*\d+\s*\)", "", label)).strip()
@@ -159,7 +169,19 @@ def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str
     if not found[0] and plain != _spelled(qualifier):
         # the member prints the abbreviation itself ("Building Solutions EMEA/LA"): the words as typed
         found = _find_member(plain, members, labels, owner, metric_words)
+    whole = [w for w in _spelled(qualifier).split() if w not in _ALL_REGIONS]
+    if not found[0] and whole and len(whole) < len(_spelled(qualifier).split()):
+        # "Stelara worldwide", "global Eliquis": the member's own figure is its every region's; a member whose name
+        # holds the word ("Global Services") was found above, by its whole name
+        again = _find_member(" ".join(whole), members, labels, owner, metric_words)
+        if not any("geographic" in axis.lower() or member.startswith("country:") for axis, member in again[0]) \
+                and not _key(" ".join(whole)) <= _PLACE_WORDS:
+            found = again  # "global Europe revenue" says two things of one figure: no member, never Europe's
     return found
+
+
+# Words that say a figure is every region's: no part of a member's name unless the name prints them
+_ALL_REGIONS = frozenset({"worldwide", "global", "globally", "world-wide", "ww"})
 
 
 def _find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str, set[str]],
