@@ -94,8 +94,13 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
         plan.topic = plan.topic or own
         # "say more about the data center part" after why revenue fell: that part of the same discussion
         more_of_thread = prev is not None and prev.intent == "qualitative" and asks_more(r.low)
+        # "what about China?" after Tesla's competition: a topic with no Item of its own may narrow the thread's
+        # topic as well as replace it, and searched beside it, it finds both (alone, the competition was lost)
+        narrows = (prev is not None and prev.intent == "qualitative" and r.has_topic and not r.items and not r.why
+                   and leads_reply(r.low))
         if followup and prev is not None and not why_of_figure and ((not measures and (
                 borrows_thread_subject(query_source) or points_back(query_source) or r.aspect or more_of_thread
+                or narrows
                 or (prev.intent == "qualitative" and not r.has_topic) or (r.why and not own)))
                 # "how does that affect revenue?" after export controls: the figure, as the topic touches it
                 or (measures and prev.intent == "qualitative" and bool(prev.topic) and points_back(query_source))
@@ -104,7 +109,11 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
                 or _swaps_figure(plan, r, prev)):
             # "and the risks?" after revenue, "how much did it cost?" after an acquisition, "any risks
             # there?", "why?" after an event: the message's own words, about the thread's subject
-            topic = prev.subject if prev.subject and own and leads_reply(r.low) else thread_topic(prev)
+            # a pronoun stands for what the thread is about (its subject), not for the words the last reply
+            # added around it: "what happens if it fails?" after "how are they paying for it?" is the strategy's
+            # failure, not its funding's
+            topic = prev.subject if prev.subject and own and (leads_reply(r.low) or points_back(query_source)) \
+                else thread_topic(prev)
             about = asked_about(r.low)
             named = about is not None and not points_back(about) and bool(own)
             # "does it say anything about tariffs?": tariffs, in the thread's filing; the thread's topic
@@ -121,7 +130,7 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
             elif not r.has_topic and prev.items:
                 items = list(prev.items)
                 inherited.append("items")
-            elif more_of_thread and prev.items:
+            elif (more_of_thread or narrows) and prev.items:
                 items = list(dict.fromkeys([*prev.items, *items]))
                 inherited.append("items")
             elif r.why and not own and prev.items:  # "why?" after an event: MD&A, then where the topic is told

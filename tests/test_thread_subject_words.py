@@ -1,0 +1,101 @@
+"""What a prose follow-up searches for: the thread's subject, as the follow-up's own words change it. A reply
+naming only another subject ("and services?") keeps the thread's cause question and swaps what it is about;
+a pronoun ("if it fails", "income there") stands for the thread's subject, not for the words the last reply
+added around it; a question about what the subject did to a figure ("did it hurt their margins?") is read
+in the filing, beside the subject. Planner tests over a directory, the corpus lookup lent as the planning
+node lends it."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.planning.brands import brands_from
+from agent.planning.followups import asks_effect, points_back
+from agent.planning.rules import plan_rules
+from agent.planning.subject_swap import reply_subject
+
+
+@pytest.fixture(scope="module")
+def directory():
+    from agent.planning.companies import CompanyDirectory
+    from tests.test_companies import COVERED, SEC
+
+    return CompanyDirectory.from_rows(COVERED, SEC, {320193: [2023, 2024], 1045810: [2024, 2025],
+                                                     1318605: [2023, 2024], 1467858: [2023]})
+
+
+def _lookup(phrase: str) -> list[tuple[int, int]]:
+    return []
+
+
+_lookup.writes = lambda phrase, ciks: 0  # type: ignore[attr-defined]
+
+
+def planned(directory, *texts):
+    previous = None
+    with brands_from(_lookup):
+        for text in texts:
+            previous = plan_rules(text, previous=previous, directory=directory)
+    return previous
+
+
+def test_a_reply_naming_another_part_asks_the_threads_cause_of_it(directory):
+    cause = planned(directory, "apple net sales fy2024", "why did greater china fall?")
+    assert cause.intent == "qualitative" and cause.asks_cause, cause
+    for said in ("and services?", "what about services specifically?", "same for services"):
+        p = planned(directory, "apple net sales fy2024", "why did greater china fall?", said)
+        assert p.route == "domain" and p.intent == "qualitative" and p.asks_cause, (said, p)
+        assert p.tickers == ["AAPL"] and p.fiscal_years == [2024] and p.items == cause.items, (said, p)
+        words = p.query.lower().split()
+        # the part named replaces the thread's part; the figure and the words a cause is stated in stay
+        assert "services" in words and "china" not in words and "greater" not in words, (said, p.query)
+        assert "revenue" in words and ("drivers" in words or "due" in words), (said, p.query)
+        assert not p.metrics, p  # no total of the company's figure is led with for a part of it
+
+
+def test_a_cause_of_a_topic_is_asked_of_the_next_subject(directory):
+    p = planned(directory, "how fast did tesla's energy storage business grow in 2024 and why", "and services?")
+    assert p.route == "domain" and p.intent == "qualitative" and p.asks_cause and p.tickers == ["TSLA"], p
+    words = p.query.lower().split()
+    assert "services" in words and "storage" not in words and "grow" in words, p.query
+
+
+def test_what_a_swap_leaves_to_the_planner(directory):
+    # a question of its own, an aspect of the same subject, a company, a figure and a year are read as the planner
+    # reads them, not as a new subject of the thread's question
+    assert reply_subject("and are export controls a risk to it?") is None
+    assert reply_subject("and the escrow?") == "escrow"
+    risks = planned(directory, "apple net sales fy2024", "why did it go up?", "and the risks?")
+    assert "risks" not in risks.query.split()[:1] or risks.items[:1] == ["1A"], risks
+    nvidia = planned(directory, "apple net sales fy2024", "why did it go up?", "and nvidia?")
+    assert nvidia.tickers == ["NVDA"], nvidia
+    income = planned(directory, "apple net sales fy2024", "why did it go up?", "and net income?")
+    assert "net_income" in income.metrics, income
+    year = planned(directory, "apple net sales fy2024", "why did it go up?", "and 2023?")
+    assert 2023 in year.fiscal_years, year
+    # after a question that asked no cause, "what about China?" may narrow the topic: both are searched
+    topic = planned(directory, "What does Tesla say about competition?", "what about China?")
+    assert "competition" in topic.query.lower(), topic
+
+
+def test_a_pronoun_stands_for_the_threads_subject(directory):
+    assert points_back("why did operating income there go up")
+    assert points_back("what happens if it doesn't work out?")
+    for existential in ("is there any litigation?", "were there any one-time charges?", "has there been a strike?",
+                        "there were many risks"):
+        assert not points_back(existential), existential
+    p = planned(directory, "What does GM say about the UAW strike?", "how are they paying for it?",
+                "what happens if it doesn't work out?")
+    assert p.route == "domain" and p.intent == "qualitative" and p.tickers == ["GM"], p
+    assert "strike" in p.query.lower() and "paying" not in p.query.lower(), p.query
+
+
+def test_what_the_threads_subject_did_to_a_figure_is_read_in_the_filing(directory):
+    assert asks_effect("did it hurt their margins?") and asks_effect("what did that do to operating income?")
+    assert not asks_effect("what were their margins?")
+    for said in ("did it hurt their margins?", "did that help revenue", "what did that do to operating income?"):
+        p = planned(directory, "What does Tesla say about its price cuts?", said)
+        assert p.route == "domain" and p.intent == "qualitative" and p.asks_cause, (said, p)
+        assert "price" in p.query.lower() and p.tickers == ["TSLA"], (said, p.query)
+    figure = planned(directory, "tesla revenue 2024", "did it grow?")  # a figure's thread keeps its figure logic
+    assert figure.intent != "qualitative" or figure.metrics, figure
