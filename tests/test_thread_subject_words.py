@@ -73,9 +73,17 @@ def test_what_a_swap_leaves_to_the_planner(directory):
     assert "net_income" in income.metrics, income
     year = planned(directory, "apple net sales fy2024", "why did it go up?", "and 2023?")
     assert 2023 in year.fiscal_years, year
-    # after a question that asked no cause, "what about China?" may narrow the topic: both are searched
-    topic = planned(directory, "What does Tesla say about competition?", "what about China?")
-    assert "competition" in topic.query.lower(), topic
+    # after a question that asked no cause, "what about services?" is a topic of its own, read where it is told
+    topic = planned(directory, "What does Tesla say about competition?", "what about services?")
+    assert topic.query.lower().split()[-1:] == ["services"] and "competition" not in topic.query.lower(), topic
+
+
+def test_a_cause_asked_in_a_word_or_two_is_the_cause_of_the_threads_subject(directory):
+    p = planned(directory, "What does Tesla say about production rates?", "why were they limited?")
+    assert p.intent == "qualitative" and p.asks_cause and "production rates" in p.query.lower(), p.query
+    assert "7" in p.items, p
+    own = planned(directory, "What does Tesla say about production rates?", "why is China a risk?")
+    assert "production" not in own.query.lower(), own.query  # a topic of its own is asked of itself
 
 
 def test_a_pronoun_stands_for_the_threads_subject(directory):

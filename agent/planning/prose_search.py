@@ -17,7 +17,7 @@ from agent.planning.plan import Plan
 from agent.planning.prose_route import FILED_IN, FILED_WORDS, PRIOR_FILING
 from agent.planning.reading import Reading
 from agent.planning.topics import (COMPOUND, STOPWORDS, borrows_thread_subject, expand_query, label, metric_query,
-                                   sub_queries)
+                                   route_items, sub_queries)
 
 
 def _figure_vocabulary(keys: list[str]) -> set[str]:
@@ -94,13 +94,13 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
         plan.topic = plan.topic or own
         # "say more about the data center part" after why revenue fell: that part of the same discussion
         more_of_thread = prev is not None and prev.intent == "qualitative" and asks_more(r.low)
-        # "what about China?" after Tesla's competition: a topic with no Item of its own may narrow the thread's
-        # topic as well as replace it, and searched beside it, it finds both (alone, the competition was lost)
-        narrows = (prev is not None and prev.intent == "qualitative" and r.has_topic and not r.items and not r.why
-                   and leads_reply(r.low))
+        # "why were they limited?" after Boeing's production rates: a cause asked in a word or two that name no
+        # topic of their own is the cause of what the thread discusses ("they" there is the rates, not Boeing)
+        cause_of_thread = (prev is not None and prev.intent == "qualitative" and r.why and 0 < len(own.split()) <= 2
+                           and not route_items(own)[1])
         if followup and prev is not None and not why_of_figure and ((not measures and (
                 borrows_thread_subject(query_source) or points_back(query_source) or r.aspect or more_of_thread
-                or narrows
+                or cause_of_thread
                 or (prev.intent == "qualitative" and not r.has_topic) or (r.why and not own)))
                 # "how does that affect revenue?" after export controls: the figure, as the topic touches it
                 or (measures and prev.intent == "qualitative" and bool(prev.topic) and points_back(query_source))
@@ -130,7 +130,7 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
             elif not r.has_topic and prev.items:
                 items = list(prev.items)
                 inherited.append("items")
-            elif (more_of_thread or narrows) and prev.items:
+            elif more_of_thread and prev.items:
                 items = list(dict.fromkeys([*prev.items, *items]))
                 inherited.append("items")
             elif r.why and not own and prev.items:  # "why?" after an event: MD&A, then where the topic is told
