@@ -107,3 +107,21 @@ def test_what_the_threads_subject_did_to_a_figure_is_read_in_the_filing(director
         assert "price" in p.query.lower() and p.tickers == ["TSLA"], (said, p.query)
     figure = planned(directory, "tesla revenue 2024", "did it grow?")  # a figure's thread keeps its figure logic
     assert figure.intent != "qualitative" or figure.metrics, figure
+
+
+def test_a_bare_reply_after_a_topic_is_searched_beside_it_never_a_printed_row(directory):
+    from agent.planning.subject_swap import swapped_subject
+    from agent.planning.reading import read
+
+    thread = planned(directory, "What does Tesla say about competition?")
+    for said, word in (("and north america?", "north america"), ("and gaming?", "gaming")):
+        low = said
+        r = read(said, said, low, directory, ["TSLA"])
+        p = swapped_subject(said, r, thread, lambda name: False)
+        assert p is not None and p.intent == "qualitative" and not p.metrics, (said, p)
+        assert p.query.lower().startswith(word) and "competition" in p.query.lower() and p.items == thread.items, p
+        assert p.tickers == ["TSLA"], p
+        # a company by that name is asked about, answered or refused for it, never searched in Tesla's filing
+        assert swapped_subject(said, r, thread, lambda name: True) is None
+    figure = "how much was north america?"  # a figure asked for is planned as the planner reads it
+    assert swapped_subject(figure, read(figure, figure, figure, directory, ["TSLA"]), thread, lambda n: False) is None

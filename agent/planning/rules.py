@@ -519,6 +519,17 @@ def common_term(word: str, prev: Plan, directory: CompanyDirectory) -> bool:
     return any(writes_phrase(f, ciks) for f in forms if f)
 
 
+def _names_company(name: str, thread: Plan, directory: CompanyDirectory) -> bool:
+    """A reply's subject may be a company's name: one the directory knows by it (held, not_covered, no_company),
+    or a company that files nothing with the SEC; unless typed in lower case as a term the thread's filings
+    write ("and direct?" after Nike's wholesale business, "and aws?"), which is theirs."""
+    if name.lower() in NON_REGISTRANTS or covered_by_word(name, directory) is not None:
+        return True  # "what about ford?": Ford, held, whose name is an everyday word
+    if unknown_subject(name, directory) is None:
+        return False
+    return not (name == name.lower() and common_term(name, thread, directory))
+
+
 def tickers_as_written(text: str, tickers: list[str]) -> str:
     """The text with each of `tickers` typed in lowercase written in capitals ("pg's" as "PG's"): a lowercase
     ticker counts as a company only beside something asked of a filing, and a formula cut out of the message
@@ -563,7 +574,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             r.matches[i] = CompanyMatch("topic", m.text, m.start, m.end, m.company)
         if topical:
             r.tickers = [m.company.ticker for m in r.matches if m.kind == "company"]
-    swapped = swapped_subject(outside, r, thread)
+    swapped = swapped_subject(outside, r, thread, lambda name: _names_company(name, thread, directory))
     if swapped is not None:  # "and services?" after "why did Greater China fall?": that question, of Services
         return swapped
     # the text the thread's checks for another company read: a company named as a topic is none

@@ -13,8 +13,9 @@ Greater China asks why Services revenue moved).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from agent.planning.followups import ASPECTS, figure_words, joined_topic, lead_rest, own_subject
+from agent.planning.followups import ASPECTS, FIGURE_CUE, figure_words, joined_topic, lead_rest, own_subject
 from agent.planning.plan import Plan
 from agent.planning.reading import Reading
 from agent.planning.topics import SECTION_ONLY, expand_query, metric_query
@@ -64,7 +65,7 @@ def _without(text: str, words: set[str]) -> str:
     return re.sub(r"\s+", " ", pattern.sub(" ", text)).strip(" ,")
 
 
-def swapped_subject(outside: str, r: Reading, thread: Plan | None) -> Plan | None:
+def swapped_subject(outside: str, r: Reading, thread: Plan | None, names_company: Callable[[str], bool]) -> Plan | None:
     """The thread's last prose question asked of the subject the reply names, or None when the message is
     no such reply: the thread's last plan is no answered prose question, or the reply names a company, a
     year, a figure of the registry, a cause of its own or only an aspect ("and the risks?"): those are planned as
@@ -77,10 +78,14 @@ def swapped_subject(outside: str, r: Reading, thread: Plan | None) -> Plan | Non
     subject = reply_subject(outside)
     if subject is None or r.matches or r.years.given or r.why or (r.unmappable and FIGURE_ASK.search(r.low)):
         return None  # "what about the gross spread?" asks a figure of its own, however unknown
+    if names_company(subject):
+        return None  # "what about Ford?": a company asked about, answered or refused for it, never the thread's
     if any(not k.startswith("line:") for k in r.measures):
         return None  # "and net income?": a figure of its own, the thread's figure logic answers it
-    if not thread.asks_cause or set(own_subject(subject)) <= ASPECTS | SECTION_ONLY:
+    if set(own_subject(subject)) <= ASPECTS | SECTION_ONLY:
         return None  # "and the risks?", "what about the outlook?": an aspect of the same subject, read as one
+    if not thread.asks_cause:
+        return _beside_topic(subject, r, thread)
     figure = _figure_vocabulary() | {w for k in thread.metrics for w in figure_words(k).lower().split()}
     said = {w.lower() for w in subject.split()}
     # the thread's own subject words give way to the reply's; the figure a cause was asked of stays
@@ -100,4 +105,26 @@ def swapped_subject(outside: str, r: Reading, thread: Plan | None) -> Plan | Non
         thread_tickers=list(thread.thread_tickers), company_years=dict(thread.company_years),
         asks_cause=thread.asks_cause, period=thread.period,
         topic=joined_topic(subject.lower(), kept_topic), subject=joined_topic(subject.lower(), kept_figure),
+    )
+
+
+def _beside_topic(subject: str, r: Reading, thread: Plan) -> Plan | None:
+    """After a question about a topic, a reply naming words that are no topic or figure the planner knows ("and
+    north america?" after Amazon's competition, "and gaming?" after Nvidia's export controls): the topic where
+    the reply points, searched in the thread's filing with the reply's words beside it.
+
+    Why: left to the planner, such words were matched to a printed row of the company's statements, and the
+    bare reply was answered as that row's figure (an asset total for "north america": a true figure for another
+    question) or refused as an unknown metric, though the thread asks what the filing says."""
+    if r.measures or r.has_topic or FIGURE_CUE.search(r.low):
+        return None  # a word the planner reads as a topic or a figure, or a figure asked for, is planned as it reads
+    topic = thread.subject or thread.topic
+    return Plan(
+        route="domain", intent="qualitative", tickers=list(thread.tickers), fiscal_years=list(thread.fiscal_years),
+        latest=thread.latest, year_offsets=list(thread.year_offsets), items=list(thread.items),
+        as_of_filing_year=thread.as_of_filing_year, query=expand_query(f"{subject} {topic}"),
+        inherited=["tickers", "fiscal_years", "items"],
+        slots={"tickers": "thread", "fiscal_years": "thread", "items": "thread"},
+        thread_tickers=list(thread.thread_tickers), company_years=dict(thread.company_years), period=thread.period,
+        topic=joined_topic(subject.lower(), topic), subject=topic,
     )
