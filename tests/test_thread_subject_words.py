@@ -125,3 +125,18 @@ def test_a_bare_reply_after_a_topic_is_searched_beside_it_never_a_printed_row(di
         assert swapped_subject(said, r, thread, lambda name: True) is None
     figure = "how much was north america?"  # a figure asked for is planned as the planner reads it
     assert swapped_subject(figure, read(figure, figure, figure, directory, ["TSLA"]), thread, lambda n: False) is None
+
+
+def test_a_figure_named_after_the_cause_of_one_compared_company_is_the_comparisons_again(directory):
+    from agent.planning.followups import back_to_figure
+
+    figure = planned(directory, "apple and nvidia revenue 2024")
+    prose = planned(directory, "apple and nvidia revenue 2024", "why did apple grow faster?")
+    assert figure.tickers == ["AAPL", "NVDA"] and prose.tickers == ["AAPL"] and prose.asks_cause, (figure, prose)
+    for said in ("and net income?", "what about operating income?", "ok, and capex?"):
+        back = back_to_figure(said, prose, figure)
+        assert back is not None and back.tickers == ["AAPL", "NVDA"], (said, back)
+    # the cause asked of the only company: "and net income?" may ask its cause too, and the planner keeps reading it
+    alone = planned(directory, "apple revenue 2024", "why did it grow?")
+    assert back_to_figure("and net income?", alone, planned(directory, "apple revenue 2024")) is None
+    assert back_to_figure("and its risks?", prose, figure) is None  # no figure named

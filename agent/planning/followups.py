@@ -396,6 +396,12 @@ def figure_reply(text: str) -> bool:
 SAME = re.compile(r"\b(?:(?:the\s+)?same\s+(?:for|with|of|about|in)|do\s+(?:the\s+same|that|this|it)\s+for|likewise)\b")
 
 
+def names_measure_only(text: str) -> bool:
+    """The reply names a figure of the registry and nothing else ("and net income?", "what about capex?")."""
+    rest = lead_rest(ACKNOWLEDGED.sub("", text.lower()).strip())
+    return rest is not None and normalize(re.sub(r"^(?:the|their|its)\s+", "", rest.strip(" ?.!"))) in MEASURE_PHRASES
+
+
 def back_to_figure(text: str, prose, figure):
     """The thread's figure plan, with the prose turn's companies and years, when `text` is a figure
     reply to a prose turn that was about that figure; None otherwise.
@@ -409,14 +415,17 @@ def back_to_figure(text: str, prose, figure):
         return None
     if not set(prose.tickers) <= set(figure.tickers) and not set(figure.tickers) <= set(prose.tickers):
         return None
-    if not figure_reply(text) or SAME.search(text.lower()):
+    # "and net income?" after "why did Visa grow faster?" in a comparison of Visa's and Mastercard's revenue: the
+    # cause was asked of one of the compared companies; another figure named alone is the comparison's again
+    narrowed = set(prose.tickers) < set(figure.tickers) and prose.asks_cause and names_measure_only(text)
+    if not (figure_reply(text) or narrowed) or SAME.search(text.lower()):
         return None  # "same for fiscal 2024" after "why?": the question just asked, of another year
     followed = (prose.slots or {}).get("tickers", "").startswith("thread") or bool(prose.probe) \
         or (prose.slots or {}).get("metrics") == "thread, its cause"
     if not followed and not FIGURE_CUE.search(text.lower()):
         return None
     return figure.model_copy(update={
-        "tickers": list(prose.tickers) or list(figure.tickers),
+        "tickers": list(figure.tickers) if narrowed else list(prose.tickers) or list(figure.tickers),
         "fiscal_years": list(prose.fiscal_years), "latest": prose.latest, "year_offsets": list(prose.year_offsets),
         "as_of_filing_year": prose.as_of_filing_year, "period": prose.period,
         "thread_tickers": list(dict.fromkeys([*figure.thread_tickers, *prose.thread_tickers])),
