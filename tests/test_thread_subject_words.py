@@ -28,7 +28,8 @@ def _lookup(phrase: str) -> list[tuple[int, int]]:
     return []
 
 
-_lookup.writes = lambda phrase, ciks: 0  # type: ignore[attr-defined]
+# the thread's filings write every phrase but a made-up one (the corpus lookup's `writes`: chunks holding it)
+_lookup.writes = lambda phrase, ciks: 0 if "zorblax" in phrase.lower() else 12  # type: ignore[attr-defined]
 
 
 def planned(directory, *texts):
@@ -117,14 +118,17 @@ def test_a_bare_reply_after_a_topic_is_searched_beside_it_never_a_printed_row(di
     for said, word in (("and north america?", "north america"), ("and gaming?", "gaming")):
         low = said
         r = read(said, said, low, directory, ["TSLA"])
-        p = swapped_subject(said, r, thread, lambda name: False)
+        p = swapped_subject(said, r, thread, lambda name: False, lambda words: True)
         assert p is not None and p.intent == "qualitative" and not p.metrics, (said, p)
         assert p.query.lower().startswith(word) and "competition" in p.query.lower() and p.items == thread.items, p
         assert p.tickers == ["TSLA"], p
         # a company by that name is asked about, answered or refused for it, never searched in Tesla's filing
-        assert swapped_subject(said, r, thread, lambda name: True) is None
+        assert swapped_subject(said, r, thread, lambda name: True, lambda words: True) is None
+        # nor is a word the thread's filings never write: the planner reads it (a line of its own, or a refusal)
+        assert swapped_subject(said, r, thread, lambda name: False, lambda words: False) is None
     figure = "how much was north america?"  # a figure asked for is planned as the planner reads it
-    assert swapped_subject(figure, read(figure, figure, figure, directory, ["TSLA"]), thread, lambda n: False) is None
+    assert swapped_subject(figure, read(figure, figure, figure, directory, ["TSLA"]), thread, lambda n: False,
+                           lambda words: True) is None
 
 
 def test_a_figure_named_after_the_cause_of_one_compared_company_is_the_comparisons_again(directory):
@@ -140,3 +144,12 @@ def test_a_figure_named_after_the_cause_of_one_compared_company_is_the_compariso
     alone = planned(directory, "apple revenue 2024", "why did it grow?")
     assert back_to_figure("and net income?", alone, planned(directory, "apple revenue 2024")) is None
     assert back_to_figure("and its risks?", prose, figure) is None  # no figure named
+
+
+def test_what_happens_if_the_subject_fails_is_read_in_the_risk_factors_first(directory):
+    for said in ("what if it fails?", "what happens if that doesn't work out?", "what if it gets worse?"):
+        p = planned(directory, "What does GM say about its EV strategy?", said)
+        assert p.route == "domain" and p.intent == "qualitative" and p.items[:1] == ["1A"], (said, p)
+        assert "strategy" in p.query.lower() and "adversely" in p.query.lower(), (said, p.query)
+    plain = planned(directory, "What does GM say about its EV strategy?", "how are they paying for it?")
+    assert "adversely" not in plain.query.lower(), plain.query

@@ -11,7 +11,7 @@ import re
 
 from agent.planning.companies import norm_name
 from agent.planning.company_mentions import strip_for_query
-from agent.planning.followups import (asked_about, asks_more, choice_subject, joined_topic, leads_reply, own_subject, points_back,
+from agent.planning.followups import (DOWNSIDE_WORDS, asked_about, asks_downside, asks_more, choice_subject, joined_topic, leads_reply, own_subject, points_back,
                                       thread_topic)
 from agent.planning.plan import Plan
 from agent.planning.prose_route import FILED_IN, FILED_WORDS, PRIOR_FILING
@@ -137,6 +137,10 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
                 items = list(dict.fromkeys(["7", *prev.items]))
             if r.aspect and prev.metrics:  # "what are the headwinds?" after a figure: MD&A discusses the figure
                 items = list(dict.fromkeys(["7", *items]))
+            if asks_downside(r.low) and not named:
+                # "what if it fails?": the risk factors state what would follow, in their own words
+                items = list(dict.fromkeys(["1A", *items]))
+                query_source = f"{query_source} {DOWNSIDE_WORDS}"
         plan.items = items
         plan.query = expand_query(query_source)
         plan.subject = plan.subject or plan.topic

@@ -574,7 +574,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             r.matches[i] = CompanyMatch("topic", m.text, m.start, m.end, m.company)
         if topical:
             r.tickers = [m.company.ticker for m in r.matches if m.kind == "company"]
-    swapped = swapped_subject(outside, r, thread, lambda name: _names_company(name, thread, directory))
+    swapped = swapped_subject(outside, r, thread, lambda name: _names_company(name, thread, directory),
+                              lambda words: common_term(words, thread, directory))
     if swapped is not None:  # "and services?" after "why did Greater China fall?": that question, of Services
         return swapped
     # the text the thread's checks for another company read: a company named as a topic is none
