@@ -146,10 +146,10 @@ def test_a_figure_named_after_the_cause_of_one_compared_company_is_the_compariso
     assert back_to_figure("and its risks?", prose, figure) is None  # no figure named
 
 
-def test_what_happens_if_the_subject_fails_is_read_in_the_risk_factors_first(directory):
-    for said in ("what if it fails?", "what happens if that doesn't work out?", "what if it gets worse?"):
-        p = planned(directory, "What does GM say about its EV strategy?", said)
-        assert p.route == "domain" and p.intent == "qualitative" and p.items[:1] == ["1A"], (said, p)
-        assert "strategy" in p.query.lower() and "adversely" in p.query.lower(), (said, p.query)
-    plain = planned(directory, "What does GM say about its EV strategy?", "how are they paying for it?")
-    assert "adversely" not in plain.query.lower(), plain.query
+
+def test_a_follow_up_with_words_of_its_own_also_searches_the_threads_subject(directory):
+    p = planned(directory, "What does Tesla say about its Cybertruck?", "when did deliveries start?")
+    assert p.route == "domain" and p.intent == "qualitative" and p.tickers == ["TSLA"], p
+    assert p.sub_queries == [p.query, f"{p.query} cybertruck"], p.sub_queries  # its own words, and beside the subject
+    named = planned(directory, "What does Tesla say about its Cybertruck?", "what does Apple say about deliveries?")
+    assert named.tickers == ["AAPL"] and not any("cybertruck" in q for q in named.sub_queries), named

@@ -102,19 +102,6 @@ _EFFECT = re.compile(r"\b(?:hurt\w*|help\w*|affect\w*|impact\w*|hit|hits|boost\w
                      r"(?:do|did|does|mean|means|meant)\s+(?:to|for))\b")
 
 
-# "what if it fails?", "what happens if that doesn't work out?": the downside of the thread's subject, which the
-# risk factors state ("if we are unable to ..., our business could be adversely affected")
-_DOWNSIDE = re.compile(r"\bwhat\s+(?:happens\s+|would\s+happen\s+|if\s+)?(?:if|when)\b[^?]*\b(?:fail\w*|doesn'?t|does\s+not|"
-                       r"don'?t|didn'?t|isn'?t|is\s+not|aren'?t|won'?t|falls?\s+(?:short|through|apart)|goes?\s+wrong|"
-                       r"backfires?|gets?\s+worse|worsens?|stops?|collapses?|falls?|drops?|declines?|unsuccessful|not\s+successful)\b")
-DOWNSIDE_WORDS = "if not successful could adversely affect our business"
-
-
-def asks_downside(text: str) -> bool:
-    """The message asks what happens if the thread's subject goes wrong ("what if it fails?")."""
-    return bool(_DOWNSIDE.search(text))
-
-
 def asks_effect(text: str) -> bool:
     """The message asks what the thread's subject did to something ("did it hurt their margins?")."""
     return bool(_EFFECT.search(text)) and points_back(text)

@@ -11,7 +11,7 @@ import re
 
 from agent.planning.companies import norm_name
 from agent.planning.company_mentions import strip_for_query
-from agent.planning.followups import (DOWNSIDE_WORDS, asked_about, asks_downside, asks_more, choice_subject, joined_topic, leads_reply, own_subject, points_back,
+from agent.planning.followups import (asked_about, asks_more, choice_subject, joined_topic, leads_reply, own_subject, points_back,
                                       thread_topic)
 from agent.planning.plan import Plan
 from agent.planning.prose_route import FILED_IN, FILED_WORDS, PRIOR_FILING
@@ -137,10 +137,6 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
                 items = list(dict.fromkeys(["7", *prev.items]))
             if r.aspect and prev.metrics:  # "what are the headwinds?" after a figure: MD&A discusses the figure
                 items = list(dict.fromkeys(["7", *items]))
-            if asks_downside(r.low) and not named:
-                # "what if it fails?": the risk factors state what would follow, in their own words
-                items = list(dict.fromkeys(["1A", *items]))
-                query_source = f"{query_source} {DOWNSIDE_WORDS}"
         plan.items = items
         plan.query = expand_query(query_source)
         plan.subject = plan.subject or plan.topic
@@ -150,7 +146,22 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
                 plan.items = ["7"]  # "how much ... and on what": where the money went is told in MD&A
         elif not plan.sub_queries:
             plan.sub_queries = _named_topics(plan.query, plan.topic, r)
+        if not plan.sub_queries and _beside_thread(plan, r, prev, followup, inherited):
+            # "when did deliveries start?" after Tesla's Cybertruck: its own words may start a topic or ask about the
+            # thread's, which they leave unsaid; searched both ways, either passage is found
+            plan.sub_queries = [plan.query, expand_query(f"{plan.query} {prev.subject}")]
     return qualitative
+
+
+def _beside_thread(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited: list[str]) -> bool:
+    """A prose follow-up about the thread's own company that says a subject of its own without the thread's
+    (no figure, no company, no filing asked about a name), after a prose answer with a subject."""
+    if not followup or prev is None or prev.intent != "qualitative" or not prev.subject or not plan.query:
+        return False
+    if "tickers" not in inherited or plan.metrics or r.choice or asked_about(r.low) is not None:
+        return False
+    said = set(plan.query.lower().split())
+    return not set(prev.subject.lower().split()) <= said
 
 
 def _named_topics(query: str, topic: str, r: Reading) -> list[str]:
