@@ -151,5 +151,7 @@ def test_a_follow_up_with_words_of_its_own_also_searches_the_threads_subject(dir
     p = planned(directory, "What does Tesla say about its Cybertruck?", "when did deliveries start?")
     assert p.route == "domain" and p.intent == "qualitative" and p.tickers == ["TSLA"], p
     assert p.sub_queries == [p.query, f"{p.query} cybertruck"], p.sub_queries  # its own words, and beside the subject
+    alone = planned(directory, "What does Tesla say about its Cybertruck?", "and the semi?")  # a reply: planned as before
+    assert f"{alone.query} cybertruck" not in alone.sub_queries, alone
     named = planned(directory, "What does Tesla say about its Cybertruck?", "what does Apple say about deliveries?")
     assert named.tickers == ["AAPL"] and not any("cybertruck" in q for q in named.sub_queries), named

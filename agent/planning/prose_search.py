@@ -154,12 +154,15 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
 
 
 def _beside_thread(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited: list[str]) -> bool:
-    """A prose follow-up about the thread's own company that says a subject of its own without the thread's
-    (no figure, no company, no filing asked about a name), after a prose answer with a subject."""
+    """A prose follow-up about the thread's own company that asks, in words of its own, without the thread's subject
+    (no figure, no company, no filing asked about a name, and not a reply that names only a new subject), after a
+    prose answer with a subject."""
     if not followup or prev is None or prev.intent != "qualitative" or not prev.subject or not plan.query:
         return False
     if "tickers" not in inherited or plan.metrics or r.choice or asked_about(r.low) is not None:
         return False
+    if leads_reply(r.low):
+        return False  # "and the escrow?" after Visa's litigation: a new subject named alone replaces the thread's
     said = set(plan.query.lower().split())
     return not set(prev.subject.lower().split()) <= said
 
