@@ -1,13 +1,14 @@
 """A reply that hands a prose thread's question to another subject: "and services?" after "why did Greater
-China fall?", "what about north america?" after "how fast did AWS grow and why?".
+China fall?", "what about north america?" after "how fast did AWS grow and why?" or after Amazon's competition.
 
 Why a module of its own: such a reply names only its new subject, so read alone it is a bare word: a line
 of a figure to look up ("north america" matched an asset row), a topic searched with nothing of the
 question around it ("services" in the business description), or a refusal. In a thread whose last turn was
 a prose question, the reply keeps that question (its form, its Items, whether it asks a cause, the
-company and year) and changes only what it is about: the thread's subject words give way to the reply's,
-while the words of the figure a cause was asked of stay ("and services?" after why revenue fell in
-Greater China asks why Services revenue moved).
+company and year) and changes only what it is about. After a cause, the thread's subject words give way to
+the reply's, while the words of the figure the cause was asked of stay ("and services?" after why revenue fell
+in Greater China asks why Services revenue moved). After a topic, words the planner knows as no topic or
+figure are searched beside the thread's topic ("and gaming?" after Nvidia's export controls).
 """
 
 from __future__ import annotations
