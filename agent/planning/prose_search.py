@@ -109,11 +109,7 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
                 or _swaps_figure(plan, r, prev)):
             # "and the risks?" after revenue, "how much did it cost?" after an acquisition, "any risks
             # there?", "why?" after an event: the message's own words, about the thread's subject
-            # a pronoun stands for what the thread is about (its subject), not for the words the last reply
-            # added around it: "what happens if it fails?" after "how are they paying for it?" is the strategy's
-            # failure, not its funding's
-            topic = prev.subject if prev.subject and own and (leads_reply(r.low) or points_back(query_source)) \
-                else thread_topic(prev)
+            topic = prev.subject if prev.subject and own and leads_reply(r.low) else thread_topic(prev)
             about = asked_about(r.low)
             named = about is not None and not points_back(about) and bool(own)
             # "does it say anything about tariffs?": tariffs, in the thread's filing; the thread's topic

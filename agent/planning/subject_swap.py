@@ -109,7 +109,15 @@ def swapped_subject(outside: str, r: Reading, thread: Plan | None, names_company
         thread_tickers=list(thread.thread_tickers), company_years=dict(thread.company_years),
         asks_cause=thread.asks_cause, period=thread.period,
         topic=joined_topic(subject.lower(), kept_topic), subject=joined_topic(subject.lower(), kept_figure),
+        unless_named=_named(subject),
     )
+
+
+def _named(subject: str) -> dict:
+    """What the answer must be about: no passage found says the reply's subject (Tesla reports no "north america"
+    to give the cause of), and nothing is quoted for it; the thread's other words alone would answer another
+    question."""
+    return {"reason": "no_grounding", "detail": subject, "words": own_subject(subject)}
 
 
 def _beside_topic(subject: str, r: Reading, thread: Plan) -> Plan | None:
@@ -130,5 +138,5 @@ def _beside_topic(subject: str, r: Reading, thread: Plan) -> Plan | None:
         inherited=["tickers", "fiscal_years", "items"],
         slots={"tickers": "thread", "fiscal_years": "thread", "items": "thread"},
         thread_tickers=list(thread.thread_tickers), company_years=dict(thread.company_years), period=thread.period,
-        topic=joined_topic(subject.lower(), topic), subject=topic,
+        topic=joined_topic(subject.lower(), topic), subject=topic, unless_named=_named(subject),
     )
