@@ -122,7 +122,7 @@ def test_a_bare_reply_after_a_topic_is_searched_beside_it_never_a_printed_row(di
         r = read(said, said, low, directory, ["TSLA"])
         p = swapped_subject(said, r, thread, lambda name: False, lambda words: True)
         assert p is not None and p.intent == "qualitative" and not p.metrics, (said, p)
-        assert p.query.lower().startswith(word) and "competition" in p.query.lower() and p.items == thread.items, p
+        assert p.sub_queries == [word, f"{word} competition"] and p.items == thread.items, p
         assert p.tickers == ["TSLA"], p
         # a company by that name is asked about, answered or refused for it, never searched in Tesla's filing
         assert swapped_subject(said, r, thread, lambda name: True, lambda words: True) is None
@@ -153,7 +153,7 @@ def test_a_follow_up_with_words_of_its_own_also_searches_the_threads_subject(dir
     p = planned(directory, "What does Tesla say about its Cybertruck?", "when did deliveries start?")
     assert p.route == "domain" and p.intent == "qualitative" and p.tickers == ["TSLA"], p
     assert p.sub_queries == [p.query, f"{p.query} cybertruck"], p.sub_queries  # its own words, and beside the subject
-    alone = planned(directory, "What does Tesla say about its Cybertruck?", "and the semi?")  # a reply: planned as before
-    assert f"{alone.query} cybertruck" not in alone.sub_queries, alone
+    alone = planned(directory, "What does Tesla say about its Cybertruck?", "and the semi?")  # a reply naming a thing
+    assert alone.query == "semi" and alone.sub_queries == ["semi", "semi cybertruck"], alone  # as written, and beside
     named = planned(directory, "What does Tesla say about its Cybertruck?", "what does Apple say about deliveries?")
     assert named.tickers == ["AAPL"] and not any("cybertruck" in q for q in named.sub_queries), named

@@ -122,8 +122,9 @@ def _named(subject: str) -> dict:
 
 def _beside_topic(subject: str, r: Reading, thread: Plan) -> Plan | None:
     """After a question about a topic, a reply naming words that are no topic or figure the planner knows ("and
-    north america?" after Amazon's competition, "and gaming?" after Nvidia's export controls): the topic where
-    the reply points, searched in the thread's filing with the reply's words beside it.
+    north america?" after Amazon's competition, "and gaming?" after Nvidia's export controls): searched in the
+    thread's filing (its Items) as written and beside the thread's topic, since it may narrow the topic
+    ("gaming" GPUs under export controls) or name a thing of its own (the litigation's escrow account).
 
     Why: left to the planner, such words were matched to a printed row of the company's statements, and the
     bare reply was answered as that row's figure (an asset total for "north america": a true figure for another
@@ -134,7 +135,8 @@ def _beside_topic(subject: str, r: Reading, thread: Plan) -> Plan | None:
     return Plan(
         route="domain", intent="qualitative", tickers=list(thread.tickers), fiscal_years=list(thread.fiscal_years),
         latest=thread.latest, year_offsets=list(thread.year_offsets), items=list(thread.items),
-        as_of_filing_year=thread.as_of_filing_year, query=expand_query(f"{subject} {topic}"),
+        as_of_filing_year=thread.as_of_filing_year, query=expand_query(subject),
+        sub_queries=[expand_query(subject), expand_query(f"{subject} {topic}")],
         inherited=["tickers", "fiscal_years", "items"],
         slots={"tickers": "thread", "fiscal_years": "thread", "items": "thread"},
         thread_tickers=list(thread.thread_tickers), company_years=dict(thread.company_years), period=thread.period,
