@@ -69,6 +69,12 @@ BASE_OF = {"rd_pct_revenue": "rd", "sga_pct_revenue": "sga", "capex_pct_revenue"
            "gross_margin": "gross_profit", "operating_margin": "operating_income", "net_margin": "net_income"}
 
 
+def lead_rest(text: str) -> str | None:
+    """What an "and X?" / "what about X?" / "same for X" reply hands the thread's question to, as written."""
+    m = _LEAD.match(text)
+    return m.group("rest") if m else None
+
+
 def leads_reply(text: str) -> bool:
     """The message is a reply that hands the thread's question to something else ("what about Intel's
     2023 revenue decline?", "and AMD's?", "how about for 2023?")."""
@@ -87,6 +93,18 @@ _SPENT_ON = re.compile(r"\bwhat\b[^?]*\b(?:spent|spend|spending|used|use|investe
 # thread's subject, which the filing tells beside it (MD&A, risk factors), never a line named "doing"
 _RESPONSE = re.compile(r"\b(?:do|doing|done|address\w*|handl\w*|tackl\w*|respond\w*|fix\w*|mitigat\w*|deal\w*|"
                        r"react\w*|counter\w*|offset\w*)\b[^?]*?\b(?:about|to|with)?\s*(?:it|that|this|them)\b")
+
+
+# "did it hurt their margins?", "how much did that add to sales?", "what did it do to earnings?": what the
+# thread's subject did to a figure, which MD&A states beside the figure's change
+_EFFECT = re.compile(r"\b(?:hurt\w*|help\w*|affect\w*|impact\w*|hit|hits|boost\w*|weigh\w*|drag\w*|lift\w*|"
+                     r"pressur\w*|benefit\w*|dent\w*|squeez\w*|dilut\w*|add(?:s|ed)?\s+to|contribut\w*\s+to|"
+                     r"(?:do|did|does|mean|means|meant)\s+(?:to|for))\b")
+
+
+def asks_effect(text: str) -> bool:
+    """The message asks what the thread's subject did to something ("did it hurt their margins?")."""
+    return bool(_EFFECT.search(text)) and points_back(text)
 
 
 def asks_response(text: str) -> bool:
@@ -240,9 +258,14 @@ _ASKING = frozenset("""say says said tell more else anything something detail de
 _THING = r"(?:that|this|these|those|it|them)\b(?!\s+(?:year|years|quarter|quarters|period|time|fiscal|fy|company|companies|firm)\b)"
 _POINTING = re.compile(
     rf"\b(?:of|about|for|on|to|from|with|behind|into|by|in|around|regarding|over|after|explain|drove|caused|causes|"
-    rf"drives|did|does|do|is|was|are|were|has|have|had)\s+{_THING}"
+    rf"drives|did|does|do|is|was|are|were|has|have|had|if|when|whether|unless|once|until)\s+{_THING}"
     r"|(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)\bthere\b(?=\s*(?:[?.!,]|$|around|in\b|on\b|about|for\b|"
     r"specifically|too\b|as\s+well|regarding|related))"
+    # "why did operating income there go up?": "there" as a place the thread named, before what happened in it,
+    # never the "there" of "is there", "there were" or "has there been"
+    r"|(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bhas\s)(?<!\bhave\s)(?<!\bhad\s)(?<!^)\bthere\s+"
+    r"(?!(?:is|are|was|were|will|would|could|should|might|may|must|can|has|have|had|been|be|any|anything|seems?|"
+    r"appears?|isn't|aren't|wasn't|weren't)\b)[a-z]+"
     r"|^\W*(?:and\s+|so\s+)?(?:that|this|those|these)\b(?!\s+(?:year|quarter|company)\b)"
     r"|\b[a-z]+\s+(?:it|that|this|them)\W*$"  # "what could hurt it?", "what risks threaten that?"
     # "does AMD say the same thing?"
@@ -270,11 +293,11 @@ def thread_topic(prev) -> str:
     if prev.route == "refusal" and prev.refusal_reason == "unknown_metric" and prev.refusal_detail:
         return " ".join(own_subject(prev.refusal_detail.split("(")[0]))  # "why did it change?" after "backlog"
     if prev.metrics:
-        return " ".join(_figure_words(k) for k in prev.metrics)
+        return " ".join(figure_words(k) for k in prev.metrics)
     return " ".join(own_subject(prev.query))
 
 
-def _figure_words(key: str) -> str:
+def figure_words(key: str) -> str:
     """A figure in search words: "Services revenue" for a member's revenue, the metric's own words else."""
     if key.startswith("dim:"):
         metric, member, _ = key_parts(key)
@@ -373,6 +396,12 @@ def figure_reply(text: str) -> bool:
 SAME = re.compile(r"\b(?:(?:the\s+)?same\s+(?:for|with|of|about|in)|do\s+(?:the\s+same|that|this|it)\s+for|likewise)\b")
 
 
+def names_measure_only(text: str) -> bool:
+    """The reply names a figure of the registry and nothing else ("and net income?", "what about capex?")."""
+    rest = lead_rest(ACKNOWLEDGED.sub("", text.lower()).strip())
+    return rest is not None and normalize(re.sub(r"^(?:the|their|its)\s+", "", rest.strip(" ?.!"))) in MEASURE_PHRASES
+
+
 def back_to_figure(text: str, prose, figure):
     """The thread's figure plan, with the prose turn's companies and years, when `text` is a figure
     reply to a prose turn that was about that figure; None otherwise.
@@ -386,14 +415,17 @@ def back_to_figure(text: str, prose, figure):
         return None
     if not set(prose.tickers) <= set(figure.tickers) and not set(figure.tickers) <= set(prose.tickers):
         return None
-    if not figure_reply(text) or SAME.search(text.lower()):
+    # "and net income?" after "why did Visa grow faster?" in a comparison of Visa's and Mastercard's revenue: the
+    # cause was asked of one of the compared companies; another figure named alone is the comparison's again
+    narrowed = set(prose.tickers) < set(figure.tickers) and prose.asks_cause and names_measure_only(text)
+    if not (figure_reply(text) or narrowed) or SAME.search(text.lower()):
         return None  # "same for fiscal 2024" after "why?": the question just asked, of another year
     followed = (prose.slots or {}).get("tickers", "").startswith("thread") or bool(prose.probe) \
         or (prose.slots or {}).get("metrics") == "thread, its cause"
     if not followed and not FIGURE_CUE.search(text.lower()):
         return None
     return figure.model_copy(update={
-        "tickers": list(prose.tickers) or list(figure.tickers),
+        "tickers": list(figure.tickers) if narrowed else list(prose.tickers) or list(figure.tickers),
         "fiscal_years": list(prose.fiscal_years), "latest": prose.latest, "year_offsets": list(prose.year_offsets),
         "as_of_filing_year": prose.as_of_filing_year, "period": prose.period,
         "thread_tickers": list(dict.fromkeys([*figure.thread_tickers, *prose.thread_tickers])),
@@ -414,7 +446,7 @@ _CAUSAL = frozenset("factor factors contributed contributing contributor contrib
                     "views explanation".split())
 # Aspects of a figure other than its causes ("what are the headwinds?", "is that sustainable?", "the
 # outlook for it"): searched with the figure's words, its MD&A discussion first.
-_ASPECTS = frozenset("risk risks headwind headwinds tailwind tailwinds outlook guidance challenge challenges concern "
+ASPECTS = frozenset("risk risks headwind headwinds tailwind tailwinds outlook guidance challenge challenges concern "
                      "concerns pressure pressures sustainable sustainability durable trend trends threat threats "
                      "uncertainty uncertainties plan plans expectation expectations implication implications "
                      "expect expects expected expecting anticipate anticipates anticipated forecast forecasts "
@@ -444,7 +476,7 @@ def aspect_of_thread(text: str) -> bool:
     words = [re.sub(r"'s$", "", w) for w in re.findall(r"[a-z0-9][\w&'-]*", low.replace("\u2019", "'"))]
     content = [w for w in words if w not in STOPWORDS and w not in _ASKING and len(w) > 1
                and not re.fullmatch(r"(?:fy)?'?\d+", w)]  # "what do they plan for 2025?": the year is the plan's
-    if not content or [w for w in content if w not in _ASPECTS and w not in _COMMENTING and w not in _CAUSAL]:
+    if not content or [w for w in content if w not in ASPECTS and w not in _COMMENTING and w not in _CAUSAL]:
         return False
     # "what are the main risks?", "and what risks do they mention?" ask for the filing's risk factors (the
     # words of saying name no aspect); "what are the headwinds?" in a thread about a figure asks what
@@ -478,8 +510,8 @@ def swaps_only(unnamed: str, swapped: bool) -> bool:
 def figure_only_topic(plan) -> bool:
     """A prose plan about its figures alone ("why did revenue grow?"), not about a topic beside them
     ("how do export controls affect revenue?"): its topic has no word the figures' own words lack."""
-    figure_words = {w for k in plan.metrics for w in _figure_words(k).split()}
-    return bool(plan.metrics) and set(plan.topic.split()) <= figure_words
+    vocabulary = {w for k in plan.metrics for w in figure_words(k).split()}
+    return bool(plan.metrics) and set(plan.topic.split()) <= vocabulary
 
 
 # "how does it compare with Lidl?", "and versus Adidas?": the name a comparison is made with

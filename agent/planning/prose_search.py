@@ -17,7 +17,7 @@ from agent.planning.plan import Plan
 from agent.planning.prose_route import FILED_IN, FILED_WORDS, PRIOR_FILING
 from agent.planning.reading import Reading
 from agent.planning.topics import (COMPOUND, STOPWORDS, borrows_thread_subject, expand_query, label, metric_query,
-                                   sub_queries)
+                                   route_items, sub_queries)
 
 
 def _figure_vocabulary(keys: list[str]) -> set[str]:
@@ -94,8 +94,13 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
         plan.topic = plan.topic or own
         # "say more about the data center part" after why revenue fell: that part of the same discussion
         more_of_thread = prev is not None and prev.intent == "qualitative" and asks_more(r.low)
+        # "why were they limited?" after Boeing's production rates: a cause asked in a word or two that name no
+        # topic of their own is the cause of what the thread discusses ("they" there is the rates, not Boeing)
+        cause_of_thread = (prev is not None and prev.intent == "qualitative" and r.why and 0 < len(own.split()) <= 2
+                           and not route_items(own)[1])
         if followup and prev is not None and not why_of_figure and ((not measures and (
                 borrows_thread_subject(query_source) or points_back(query_source) or r.aspect or more_of_thread
+                or cause_of_thread
                 or (prev.intent == "qualitative" and not r.has_topic) or (r.why and not own)))
                 # "how does that affect revenue?" after export controls: the figure, as the topic touches it
                 or (measures and prev.intent == "qualitative" and bool(prev.topic) and points_back(query_source))
@@ -137,7 +142,25 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
                 plan.items = ["7"]  # "how much ... and on what": where the money went is told in MD&A
         elif not plan.sub_queries:
             plan.sub_queries = _named_topics(plan.query, plan.topic, r)
+        if not plan.sub_queries and _beside_thread(plan, r, prev, followup, inherited):
+            # "when did deliveries start?" after Tesla's Cybertruck: its own words may start a topic or ask about the
+            # thread's, which they leave unsaid; searched both ways, either passage is found
+            plan.sub_queries = [plan.query, expand_query(f"{plan.query} {prev.subject}")]
     return qualitative
+
+
+def _beside_thread(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited: list[str]) -> bool:
+    """A prose follow-up about the thread's own company that asks, in words of its own, without the thread's subject
+    (no figure, no company, no filing asked about a name, and not a reply that names only a new subject), after a
+    prose answer with a subject."""
+    if not followup or prev is None or prev.intent != "qualitative" or not prev.subject or not plan.query:
+        return False
+    if "tickers" not in inherited or plan.metrics or r.choice or asked_about(r.low) is not None:
+        return False
+    if leads_reply(r.low):
+        return False  # "and the escrow?" after Visa's litigation: a new subject named alone replaces the thread's
+    said = set(plan.query.lower().split())
+    return not set(prev.subject.lower().split()) <= said
 
 
 def _named_topics(query: str, topic: str, r: Reading) -> list[str]:

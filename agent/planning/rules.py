@@ -42,7 +42,7 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       PRICED, asks_of_thread, years_shown,
                                       FIGURE_INTENTS, GROUP, OF_ALL, POINTER, THAT_YEAR, about_the_company,
                                       asked_of_thread, aspect_of_thread, bare_ranking, chooses_among,
-                                      asks_more, asks_response, asks_use, asks_what_happened, comments_on_thread,
+                                      asks_effect, asks_more, asks_response, asks_use, asks_what_happened, comments_on_thread,
                                       compared_kind, compared_name, figure_base, figure_only_topic, figure_reply,
                                       compared_word, gap_as_difference, includes_company,
                                       inherited_growth, latest_for_newcomers, lead_name, lead_subject,
@@ -78,6 +78,7 @@ from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_
 from agent.planning.thread_members import member_reply, part_probed
 from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, is_share_of_revenue, less_than_thread,
                                    modified_figure, relative_to_thread, share_of_revenue, usable_previous)
+from agent.planning.subject_swap import swapped_subject
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
 from agent.planning.word_accounting import (
     COMPARING,
@@ -528,6 +529,17 @@ def common_term(word: str, prev: Plan, directory: CompanyDirectory) -> bool:
     return any(writes_phrase(f, ciks) for f in forms if f)
 
 
+def _names_company(name: str, thread: Plan, directory: CompanyDirectory) -> bool:
+    """A reply's subject may be a company's name: one the directory knows by it (held, not_covered, no_company),
+    or a company that files nothing with the SEC; unless typed in lower case as a term the thread's filings
+    write ("and direct?" after Nike's wholesale business, "and aws?"), which is theirs."""
+    if name.lower() in NON_REGISTRANTS or covered_by_word(name, directory) is not None:
+        return True  # "what about ford?": Ford, held, whose name is an everyday word
+    if unknown_subject(name, directory) is None:
+        return False
+    return not (name == name.lower() and common_term(name, thread, directory))
+
+
 def tickers_as_written(text: str, tickers: list[str]) -> str:
     """The text with each of `tickers` typed in lowercase written in capitals ("pg's" as "PG's"): a lowercase
     ticker counts as a company only beside something asked of a filing, and a formula cut out of the message
@@ -572,6 +584,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             r.matches[i] = CompanyMatch("topic", m.text, m.start, m.end, m.company)
         if topical:
             r.tickers = [m.company.ticker for m in r.matches if m.kind == "company"]
+    swapped = swapped_subject(outside, r, thread, lambda name: _names_company(name, thread, directory),
+                              lambda words: common_term(words, thread, directory))
+    if swapped is not None:  # "and services?" after "why did Greater China fall?": that question, of Services
+        return swapped
     # the text the thread's checks for another company read: a company named as a topic is none
     unthreaded = masked(outside, [(m.start, m.end) for m in r.matches if m.kind == "topic"]) \
         if any(m.kind == "topic" for m in r.matches) else outside
@@ -656,6 +672,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         # "what are they doing about it?" after a figure or a topic: what the filing says they do about it,
         # MD&A's discussion of the figure beside it
         r.unmappable, r.aspect, r.why = None, True, bool(previous.metrics)
+    if (thread is not None and thread.intent == "qualitative" and thread.topic and not figure_only_topic(thread)
+            and not r.tickers and not r.why and asks_effect(low)):
+        # "did it hurt their margins?" after the Splunk deal: what the filing says the deal did to them, in MD&A
+        # beside the figure's change, never the figure alone
+        r.why = True
     more = more or r.aspect
     figure_thread = thread is not None and bool(thread.metrics) and not r.measures and not r.tickers
     if thread is not None and thread.asks_cause and not r.why and leads_reply(ACKNOWLEDGED.sub("", low)) \
