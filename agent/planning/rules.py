@@ -88,7 +88,7 @@ from agent.planning.word_accounting import (
     unaccounted_words,
 )
 from agent.planning.words import statement_place
-from agent.planning.years import YEAR_WORDS
+from agent.planning.years import FEW_YEARS, YEAR_WORDS, parse_years
 from agent.retrieval.concepts import METRICS, find_phrases, normalize
 from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 
@@ -461,13 +461,24 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     inherited = "metrics" in plan.inherited  # the thread's figures are not asked beside a formula
     # "What is Walmart's DPO? DPO is defined as ...": the registry's ratio of that name is the one the user defined
     defined_as = {FORMULA_PHRASES.get(normalize(d["name"])) for d in new + named}
-    plan.metrics = asked + [m for m in plan.metrics if not inherited and m not in defined_as
+    # the headline figures a comparison naming no figure shows ("compare Apple and Nvidia") are no ask beside a
+    # formula the message names: shown with it, they were figures of another question, cited beside the answer
+    said = {t.get("as") for t in plan.words or []}
+    unasked = {k for k in DEFAULT_COMPARE if f"metric:{k}" not in said}
+    plan.metrics = asked + [m for m in plan.metrics if not inherited and m not in defined_as and m not in unasked
                             and (m in FORMULAS or m in MEASURE_PHRASES.values())]
     if inherited:
         plan.inherited.remove("metrics")
     if plan.route == "domain":
         plan.items, plan.sub_queries, plan.probe = [], [], []
         several_years = len(plan.fiscal_years) >= 2 or len(plan.year_offsets) >= 2
+        if not several_years and len(plan.tickers) < 2 and parse_years(rest).trend:
+            # "r&d over gross profit trend for nvidia": the formula's course, over the years a trend shows
+            several_years = True
+            if plan.fiscal_years:
+                plan.fiscal_years = list(range(plan.fiscal_years[-1] - FEW_YEARS + 1, plan.fiscal_years[-1] + 1))
+            else:
+                plan.latest, plan.year_offsets = True, list(range(-(FEW_YEARS - 1), 1))
         plan.intent = "compare" if len(plan.tickers) >= 2 else ("trend" if several_years else "derived")
     return plan
 
