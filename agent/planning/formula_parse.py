@@ -175,6 +175,9 @@ def read_operand(text: str, names: dict[str, dict] | None = None, members: bool 
         if lines and is_printed(t, lines):  # "cash dividends paid": the company's row printed so first
             return {"op": "first", "args": [{"line": as_said(said, t, lines)}, tagged_or_computed(own)]}
         return tagged_or_computed(own)
+    of_member = _metric_of_member(t, spans) if members else None
+    if of_member is not None:  # "operating income of AWS", "revenue from the Data Center segment": the member's figure
+        return of_member
     if members and len(spans) == 1 and spans[-1][1] == len(t.split()) and 0 < spans[-1][0] \
             and len([w for w in t.split()[: spans[-1][0]] if w not in INNER]) <= 3:
         # in a definition, "AWS operating income": the metric of the member its first words name
@@ -199,6 +202,36 @@ def read_operand(text: str, names: dict[str, dict] | None = None, members: bool 
     if lines and _names_an_expense(t, lines):
         return {"line": said}
     raise DefinitionError(text.strip())
+
+
+# A metric said before its member: "operating income of AWS", "revenue from the Data Center segment", "sales in
+# Greater China"; the unit's own word after the name ("segment") is no part of it
+_OF_MEMBER = re.compile(r"^(?P<member>.+?)(?:\s+(?:segments?|business|division|unit|region|category|product\s+line))?$")
+_OF_WORDS = frozenset({"of", "from", "in", "at"})  # "for" leads a definition's company and year ("... for tesla 2024")
+# Words after "of" that say the whole company or a period, never a member
+_NO_MEMBER = frozenset("company firm group total year period quarter business segment segments whole entire consolidated "
+                       "overall all".split())
+
+
+def _metric_of_member(t: str, spans: list) -> dict | None:
+    """A metric's name, then "of" / "from" / "in" and a member's name ("operating income of AWS"): that
+    member's figure, resolved (or refused naming it) against the filing's members in retrieve; else None.
+
+    Why: said in this order the member was left out of the operand, and the formula was refused, or its
+    words answered with the company's total."""
+    words = t.split()
+    if len(spans) != 1 or spans[0][0] != 0 or spans[0][1] + 1 >= len(words) or words[spans[0][1]] not in _OF_WORDS:
+        return None
+    rest = words[spans[0][1] + 1:]
+    if rest and rest[0] in ("the", "its", "their"):
+        rest = rest[1:]
+    m = _OF_MEMBER.match(" ".join(rest))
+    said = m.group("member").split() if m else []
+    if not 0 < len(said) <= 4 or set(said) <= _NO_MEMBER or find_phrases(" ".join(said), PHRASES):
+        return None
+    if not all(is_member_word(w) or (w in INNER and 0 < i < len(said) - 1) for i, w in enumerate(said)):
+        return None
+    return {"metric": spans[0][2], "member": " ".join(said)}
 
 
 _EXPENSE_LAST = re.compile(r"(?:expenses?|costs?|amortization|depreciation|charges?)$")

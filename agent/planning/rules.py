@@ -441,7 +441,10 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
             plan, rest, named, new = again, cut, kept_named, [*kept_new, formula]
         # else: what is left once the formula is cut out is small talk, though the whole message asks something
         # (a thread's reply): the words are no formula of their own, and the message is read as a whole
-    plan.definitions = known + [d for d in ([definition] if definition else []) if d not in new] + new
+    stated = known + [d for d in ([definition] if definition else []) if d not in new] + new
+    # a formula the plan itself made ("its operating margin?" after "AWS revenue": the margin within AWS) stays
+    made = [d for d in plan.definitions if d["name"] not in {x["name"] for x in stated}]
+    plan.definitions = stated + made
     if bad is not None:
         return refusal_plan("unknown_metric", f"{bad} (in your formula)", tickers=plan.tickers,
                             fiscal_years=plan.fiscal_years, definitions=plan.definitions)
