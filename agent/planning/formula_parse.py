@@ -209,8 +209,10 @@ def read_operand(text: str, names: dict[str, dict] | None = None, members: bool 
 _OF_MEMBER = re.compile(r"^(?P<member>.+?)(?:\s+(?:segments?|business|division|unit|region|category|product\s+line))?$")
 _OF_WORDS = frozenset({"of", "from", "in", "at"})  # "for" leads a definition's company and year ("... for tesla 2024")
 # Words after "of" that say the whole company or a period, never a member
-_NO_MEMBER = frozenset("company firm group total year period quarter business segment segments whole entire consolidated "
-                       "overall all".split())
+_NO_MEMBER = frozenset("company firm group total year years period quarter business segment segments whole entire "
+                       "consolidated overall all continuing discontinued operations beginning end ending start opening "
+                       "closing average prior previous current last next this that constant currency millions billions "
+                       "thousands dollars usd percent percentage basis terms".split())
 
 
 def _metric_of_member(t: str, spans: list) -> dict | None:
@@ -227,7 +229,7 @@ def _metric_of_member(t: str, spans: list) -> dict | None:
         rest = rest[1:]
     m = _OF_MEMBER.match(" ".join(rest))
     said = m.group("member").split() if m else []
-    if not 0 < len(said) <= 4 or set(said) <= _NO_MEMBER or find_phrases(" ".join(said), PHRASES):
+    if not 0 < len(said) <= 4 or set(said) & _NO_MEMBER or find_phrases(" ".join(said), PHRASES):
         return None
     if not all(is_member_word(w) or (w in INNER and 0 < i < len(said) - 1) for i, w in enumerate(said)):
         return None
@@ -301,6 +303,13 @@ def _amount_said_of(named: dict, said: str) -> dict | None:
     return amount
 
 
+def _whole_of_members(node: dict) -> bool:
+    """A company's figure of a period that its segments, products or regions break down (revenue, operating
+    income): a member may be taken out of it."""
+    return set(node) == {"metric"} and node["metric"] in METRICS and METRICS[node["metric"]].period == "duration" \
+        and METRICS[node["metric"]].unit == "USD"
+
+
 def _terms(text: str, names: dict[str, dict] | None = None, members: bool = False,
            lines: frozenset = frozenset()) -> dict:
     """Sums and differences of products, left to right."""
@@ -317,11 +326,18 @@ def _terms(text: str, names: dict[str, dict] | None = None, members: bool = Fals
             if listed is not None:  # "operating cash flow net of capex and dividends": both deducted
                 parsed[i] = listed
                 continue
-            if members != INLINE or len(pieces) < 3 or member_words(pieces[i]) is None:
+            if not members or len(pieces) < 3 or member_words(pieces[i]) is None:
                 raise
     if len(parsed) < (len(pieces) + 1) // 2:
         # "iPhone minus Mac net sales": a bare name beside members of one metric is a member of it too
         metric = only_member_metric(list(parsed.values()))
+        if metric is None and len(pieces) == 3 and 0 in parsed and SUB.fullmatch(pieces[1]) \
+                and _whole_of_members(parsed[0]):
+            # "operating income excluding AWS", "revenue less Greater China": the company's figure without that
+            # member's (resolved, or refused naming it, against the filing's members in retrieve)
+            return {"op": "-", "args": [parsed[0], {"metric": parsed[0]["metric"], "member": member_words(pieces[2])}]}
+        if metric is None and members != INLINE:
+            raise DefinitionError(next(pieces[i] for i in range(0, len(pieces), 2) if i not in parsed).strip())
         if metric is None:
             raise DefinitionError(next(pieces[i] for i in range(0, len(pieces), 2) if i not in parsed).strip())
         for i in range(0, len(pieces), 2):

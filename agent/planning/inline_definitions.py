@@ -134,7 +134,7 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
                     since = start + lo  # "inventory turnover as cost of sales over inventory": the name's definition
                 if "op" not in tree or not bounded(start + lo, start + hi, since, tree) or is_itself(tree):
                     continue
-                shown = (unwrap(piece) or piece).strip()
+                shown = re.sub(r"\s*\(\s*\)", "", (unwrap(piece) or piece)).strip()  # "(FY2025)" said inside: its year is read
                 asked = {"year": str(max(said_years))} if read != piece else {}  # the later year: the question's
                 return ({"name": shown.lower(), "tree": tree, "unit": unit_of(tree, ""),
                          "formula": restate(tree, top=True), **asked}, start + lo, start + hi)

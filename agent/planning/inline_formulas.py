@@ -142,7 +142,7 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
     companies = tuple((m.start, m.end) for m in directory.find(rest))
     if "year" in definition:  # the years read inside the formula: the later one stays the question's
         year = definition.pop("year")  # (the name without them: the question's years are read from its words)
-        definition = {**definition, "name": " ".join(ONE_YEAR.sub(" ", definition["name"]).split())}
+        definition = {**definition, "name": " ".join(re.sub(r"\(\s*\)", " ", ONE_YEAR.sub(" ", definition["name"])).split())}
         out = _inline_found(rest, plan, definition, start, end, registry, unknown, companies)
         return None if out is None else (out[0], f"{out[1]} fiscal {year}")
     return _inline_found(rest, plan, definition, start, end, registry, unknown, companies)

@@ -51,6 +51,8 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
 from agent.planning.industry_ratios import with_industry_definitions
 from agent.planning.sourcing import without_sourcing
 from agent.planning.formula_definitions import find_definition
+from agent.planning.formula_parse import parse_expression
+from agent.planning.operand_rows import INLINE
 from agent.planning.formula_syntax import has_operator
 from agent.planning.formula_trees import restate, unit_of
 from agent.planning.inline_definitions import joined_rows
@@ -75,8 +77,9 @@ from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_
                                   meta_intent, names_kept, opening_small_talk, out_of_scope, spelled_out,
                                   strip_quotes, thread_outlook)
 from agent.planning.thread_members import member_reply, part_probed
-from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, is_share_of_revenue, less_than_thread,
-                                   modified_figure, relative_to_thread, share_of_revenue, usable_previous)
+from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, formula_of_thread, is_share_of_revenue,
+                                   less_than_thread, modified_figure, over_thread, relative_to_thread, share_of_revenue,
+                                   usable_previous)
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
 from agent.planning.word_accounting import (
     COMPARING,
@@ -370,6 +373,13 @@ def _plan_written(text: str, *, previous: Plan | None = None, directory: Company
 _FILING_WORD = re.compile(r"\b10-?[kq]s?\b|\bfilings?\b|\bannual\s+reports?\b")
 
 
+# "compute it for Meta 2024", "now do that for Apple", "apply the same to KO in 2023": the thread's formula asked again
+_APPLY_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|so|and|great|thanks|cool|then|please|pls)\W+)*(?:compute|calculate|calc|"
+                       r"apply|run|do|use|work\s+out|get|give\s+me|show\s+me|what(?:'s|\s+is|\s+was))\s+"
+                       r"(?:it|that|this|the\s+same|the\s+(?:ratio|metric|measure|formula|definition|figure))\b"
+                       r"(?:\s+(?:one|ratio|metric|measure|formula))?\s+(?:for|to|on|of|at)\b", re.I)
+
+
 def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. Never raises on user input; anything it cannot map becomes a refusal.
 
@@ -400,7 +410,15 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     # "yr before?", "which was higer", "the same ratio for X"; a company's name is never respelled
     raw = reply_spelled(raw, usable_previous(previous), lambda w: bool(directory.find(w)))
     raw = subject_spelled(raw, usable_previous(previous), lambda w: bool(directory.find(w)))  # "tarrifs?"
-    raw = relative_to_thread(raw, previous)
+    made = formula_of_thread(raw, previous, lambda w: parse_expression(
+        w, {normalize(d["name"]): d["tree"] for d in previous.definitions}, members=INLINE, lines=directory.line_names))
+    if made is not None:  # "as a % of revenue?" after the user's "gross profit less opex": that formula over revenue
+        return previous.model_copy(update={
+            "metrics": [f"udf:{made['name']}"], "definitions": [*previous.definitions, made],
+            "intent": "derived" if previous.intent == "numeric" else previous.intent,
+            "inherited": ["tickers", "fiscal_years"], "words": [],
+            "slots": {**previous.slots, "metrics": "message, over the thread's formula"}})
+    raw = over_thread(relative_to_thread(raw, previous), previous)
     raw = less_than_thread(raw, previous)
     raw = modified_figure(raw, previous)
     discussed_count = len(discussed(usable_previous(previous)))
@@ -418,6 +436,10 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     known = [d for d in (previous.definitions if previous is not None else [])
              if definition is None or d["name"] != definition["name"]]
     named = [d for d in known if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
+    if not named and definition is None and known and _APPLY_IT.match(rest):
+        # "compute it for Meta 2024" after "define adjusted margin as ...": the thread's formula, of that company
+        asked_before = [m[4:] for m in previous.metrics if m.startswith("udf:")]
+        named = [d for d in known if d["name"] in asked_before][-1:] or known[-1:]
     new = [definition] if definition else []
     rest = to_defined(rest, [normalize(d["name"]) for d in [*named, *new]], directory.line_names)
     plan = _plan(without_names(rest, [*named, *new]), previous=previous, directory=directory)
