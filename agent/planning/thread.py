@@ -182,9 +182,9 @@ _PART_SHARE = re.compile(
 
 
 def formula_of_thread(raw: str, previous: Plan | None, read) -> dict | None:
-    """A reply that puts the thread's one formula of the user's into another ("as a % of revenue?", "minus R&D?",
-    "relative to equity?", "and capex over that?"): the new formula's definition, the thread's tree inside it
-    (`read` parses the other operand's words); None for any other message.
+    """A reply that puts the thread's one formula of the user's, an amount, into another ("as a % of revenue?",
+    "minus R&D?", "relative to equity?", "and capex over that?"): the new formula's definition, the thread's tree
+    inside it (`read` parses the other operand's words, an amount too); None for any other message.
 
     Why: read as words, the reply lost the formula the thread computed (its name is no figure), and was refused or
     answered with the other figure alone."""
@@ -204,15 +204,17 @@ def formula_of_thread(raw: str, previous: Plan | None, read) -> dict | None:
         except DefinitionError:
             return None
 
+    if unit_of(mine["tree"], name) != "USD":
+        return None  # a ratio's share of revenue, or a ratio over an amount, is no figure: left to the reply's own reading
     if _MEMBER_SHARE.match(raw) or _bare_share(raw):
         said, tree, unit = f"{name} as a % of revenue", {"op": "/", "args": [mine["tree"], {"metric": "revenue"}]}, "percent"
     elif (m := _RELATIVE.match(raw)) and (o := other(m.group("other"))) is not None:
         said = f"{name} over {m.group('other').strip()}"
         tree = {"op": "/", "args": [mine["tree"], o]}
         unit = unit_of(tree, said)
-    elif (m := _MINUS.match(raw)) and (o := other(m.group("other"))) is not None:
+    elif (m := _MINUS.match(raw)) and (o := other(m.group("other"))) is not None and unit_of(o, "") == "USD":
         said, tree, unit = f"{name} minus {m.group('other').strip()}", {"op": "-", "args": [mine["tree"], o]}, mine["unit"]
-    elif (m := _OVER_THAT.match(raw)) and (o := other(m.group("other"))) is not None:
+    elif (m := _OVER_THAT.match(raw)) and (o := other(m.group("other"))) is not None and unit_of(o, "") == "USD":
         share = re.match(r"as\b", m.group("op"), re.I)
         said = f"{m.group('other').strip()} {'as a % of' if share else 'over'} {name}"
         tree = {"op": "/", "args": [o, mine["tree"]]}
