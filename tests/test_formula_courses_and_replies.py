@@ -122,6 +122,9 @@ def test_a_reply_puts_the_thread_s_formula_into_another(directory):
     assert _tree(share) == {"op": "/", "args": [_tree(first), {"metric": "revenue"}]}
     over = _plan(directory, "and capex over that?", previous=first)
     assert _tree(over) == {"op": "/", "args": [{"metric": "capex"}, _tree(first)]}
+    # a ratio's share of revenue is no figure: never the ratio divided by dollars
+    ratio = _plan(directory, "tesla r&d over capex 2024")
+    assert "as a % of revenue" not in " ".join(_plan(directory, "as a % of revenue?", previous=ratio).metrics)
 
 
 def test_another_figure_over_the_thread_s_figure(directory):
@@ -171,7 +174,7 @@ def test_a_thread_s_formula_follows_the_reply_and_a_definition_the_next_turn(cor
     def ask(text):
         return footnote.answer(Turn(thread_key=thread, user="u", text=text))
 
-    ask("define cash cover as cash and cash equivalents divided by capex")
+    ask("define cash left as operating cash flow minus capex")
     cover = ask("compute it for Apple fiscal 2024")
     assert cover.kind == "answer" and cover.calculation and "Capital expenditures" in cover.calculation[0].formula
     share = ask("as a % of revenue?")
