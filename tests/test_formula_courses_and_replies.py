@@ -94,9 +94,13 @@ def test_words_after_of_that_name_no_member_are_no_member(said):
     assert tree is None or "member" not in str(tree)
 
 
-def test_a_member_taken_out_of_the_company_s_figure():
+def test_a_member_taken_out_of_the_company_s_figure(directory):
     assert parse_expression("operating income excluding graphics", members=INLINE) == {
         "op": "-", "args": [{"metric": "operating_income"}, {"metric": "operating_income", "member": "graphics"}]}
+    # never the company's total alone (the case moved here from test_figures: it is now computed)
+    p = _plan(directory, "Apple revenue excluding services 2024")
+    assert "revenue" not in p.metrics and _tree(p) == {
+        "op": "-", "args": [{"metric": "revenue"}, {"metric": "revenue", "member": "services"}]}
 
 
 @pytest.mark.parametrize("text, tree", [
@@ -180,3 +184,22 @@ def test_a_thread_s_formula_follows_the_reply_and_a_definition_the_next_turn(cor
     share = ask("as a % of revenue?")
     assert share.kind == "answer" and "Revenue" in share.calculation[0].formula
     assert share.calculation[0].result.endswith("%")
+
+
+def test_a_metric_as_a_share_of_a_printed_line_is_the_metric_over_that_line(directory):
+    # the part named first, the whole after "share of": never the line read as a member of the metric (inverted)
+    p = _plan(directory, "meta research and development as a share of costs and expenses 2024")
+    assert _tree(p) == {"op": "/", "args": [{"metric": "rd"}, {"line": "costs and expenses"}]}
+    # a member named first is still that member's share
+    member = _plan(directory, "what share of revenue came from data center for nvidia fy2025")
+    assert _tree(member)["args"][1] == {"metric": "revenue"}
+
+
+def test_a_year_after_a_definition_is_the_question_s(directory):
+    p = _plan(directory, "apple total shareholder return = dividends plus repurchases, fy2024")
+    assert p.fiscal_years == [2024] and p.metrics == ["udf:total shareholder return"]
+
+
+def test_an_operator_word_is_never_respelled_as_a_name(directory):
+    p = _plan(directory, "tesla cash divided by capex 2024")
+    assert p.metrics == ["udf:cash divided by capex"]

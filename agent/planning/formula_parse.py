@@ -303,6 +303,10 @@ def _amount_said_of(named: dict, said: str) -> dict | None:
     return amount
 
 
+# The words that take a member out of the company's figure (a bare dash may set off a company and year instead)
+_TAKEN_OUT = re.compile(r"\s+(?:excluding|less|minus|ex)\s+", re.I)
+
+
 def _whole_of_members(node: dict) -> bool:
     """A company's figure of a period that its segments, products or regions break down (revenue, operating
     income): a member may be taken out of it."""
@@ -326,18 +330,16 @@ def _terms(text: str, names: dict[str, dict] | None = None, members: bool = Fals
             if listed is not None:  # "operating cash flow net of capex and dividends": both deducted
                 parsed[i] = listed
                 continue
-            if not members or len(pieces) < 3 or member_words(pieces[i]) is None:
+            if members != INLINE or len(pieces) < 3 or member_words(pieces[i]) is None:
                 raise
     if len(parsed) < (len(pieces) + 1) // 2:
         # "iPhone minus Mac net sales": a bare name beside members of one metric is a member of it too
         metric = only_member_metric(list(parsed.values()))
-        if metric is None and len(pieces) == 3 and 0 in parsed and SUB.fullmatch(pieces[1]) \
+        if metric is None and len(pieces) == 3 and 0 in parsed and _TAKEN_OUT.fullmatch(pieces[1]) \
                 and _whole_of_members(parsed[0]):
             # "operating income excluding AWS", "revenue less Greater China": the company's figure without that
             # member's (resolved, or refused naming it, against the filing's members in retrieve)
             return {"op": "-", "args": [parsed[0], {"metric": parsed[0]["metric"], "member": member_words(pieces[2])}]}
-        if metric is None and members != INLINE:
-            raise DefinitionError(next(pieces[i] for i in range(0, len(pieces), 2) if i not in parsed).strip())
         if metric is None:
             raise DefinitionError(next(pieces[i] for i in range(0, len(pieces), 2) if i not in parsed).strip())
         for i in range(0, len(pieces), 2):

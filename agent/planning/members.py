@@ -102,6 +102,27 @@ def ratio(formula_key: str, member: str) -> dict | None:
     return _definition(f"{member} {f.label.lower()}", tree, f.unit)
 
 
+_SHARE_OF = re.compile(r"(?:%|\bpercent(?:age)?|\bshare|\bproportion|\bportion|\bfraction|\bpct)\s+of\s+")
+
+
+def _whole_after_share(low: str, metric: str, company_words: set[str]) -> str | None:
+    """The words after "share of" when the metric is named before them and they name no metric ("R&D as a share
+    of costs and expenses": the whole is "costs and expenses"), else None: then the words name the part."""
+    m = _SHARE_OF.search(low)
+    if m is None or metric not in {_base(k) for _, _, k in find_phrases(low[: m.start()], MEASURE_PHRASES)}:
+        return None
+    after = []
+    for w in low[m.end():].split():
+        if re.fullmatch(r"(?:fy)?'?\d+\w*|for|in|at|during|of|fiscal|year", w) or w in company_words:
+            break
+        after.append(w)
+    words = [w for w in after if w not in ("the", "its", "their", "total")] or after
+    said = " ".join(words).strip(" ?.,;")
+    if not said or find_phrases(said, MEASURE_PHRASES):
+        return None
+    return said
+
+
 def _total_of_parts(metric: str) -> bool:
     """A figure of a period the members of an axis add up to (revenue, operating income): their shares are its mix."""
     return metric in METRICS and METRICS[metric].period == "duration" and METRICS[metric].unit == "USD"
@@ -183,6 +204,11 @@ def member_asks(plan: Plan, text: str, company_words: set[str]) -> Plan:
                     definition = change(found[0], member) if absolute else growth(found[0], member)
                 elif member in AXIS_WORDS:  # "segment mix of revenue", "share of revenue by region": every member's
                     definition = share(found[0], f"*{member}") if _total_of_parts(found[0]) else None
+                elif (whole := _whole_after_share(low, found[0], company_words)) is not None:
+                    # "research and development as a share of costs and expenses": the metric is the part, the
+                    # words after "share of" the whole, a line the company prints (never a member of the metric)
+                    tree = {"op": "/", "args": [{"metric": found[0]}, {"line": whole}]}
+                    definition = _definition(f"{METRICS[found[0]].label.lower()} as a % of {whole}", tree, "percent")
                 else:
                     definition = share(found[0], member)
         if definition is None and key.startswith("line:") and not (shares or grows):
