@@ -203,3 +203,11 @@ def test_a_year_after_a_definition_is_the_question_s(directory):
 def test_an_operator_word_is_never_respelled_as_a_name(directory):
     p = _plan(directory, "tesla cash divided by capex 2024")
     assert p.metrics == ["udf:cash divided by capex"]
+
+
+def test_two_amounts_joined_by_and_are_their_sum():
+    tree = parse_expression("dividends and buybacks over net income", members=INLINE)
+    assert tree == {"op": "/", "args": [{"op": "+", "args": [{"metric": "dividends_paid"}, {"metric": "buybacks"}]},
+                                        {"metric": "net_income"}]}
+    # one figure's own name keeps its "and"
+    assert parse_expression("research and development over revenue", members=INLINE)["args"][0] == {"metric": "rd"}

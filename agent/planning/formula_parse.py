@@ -201,7 +201,25 @@ def read_operand(text: str, names: dict[str, dict] | None = None, members: bool 
         return {"line": said}
     if lines and _names_an_expense(t, lines):
         return {"line": said}
+    both = _two_amounts(t, names, lines) if members == INLINE else None
+    if both is not None:  # "cash and short-term investments over total assets": the two amounts together
+        return both
     raise DefinitionError(text.strip())
+
+
+def _two_amounts(t: str, names, lines: frozenset) -> dict | None:
+    """Two amounts joined by "and" ("cash and short-term investments", "dividends and buybacks") where the words
+    together name no figure: their sum; else None."""
+    parts = re.split(r"\s+and\s+", t)
+    if len(parts) != 2:
+        return None
+    try:
+        nodes = [read_operand(p, names, False, lines) for p in parts]
+    except DefinitionError:
+        return None
+    if not all(is_amount(n) or (n.get("op") == "first" and all(is_amount(a) for a in n["args"])) for n in nodes):
+        return None
+    return {"op": "+", "args": nodes}
 
 
 # A metric said before its member: "operating income of AWS", "revenue from the Data Center segment", "sales in
