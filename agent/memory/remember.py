@@ -38,6 +38,8 @@ def remember(state, deps, config) -> dict:
                 "company_years": _company_years(before, kept_tickers=discussed)}
         return {"memory": {"plan": kept, "question": state.get("question", ""), "companies": [],
                            **_carried(state.get("memory") or {}, None, []), "refused": plan.get("refusal_reason")}}
+    if plan.get("route") == "meta" and plan.get("definitions"):
+        return _defined(state, plan)
     if plan.get("route") != "domain" or not plan.get("tickers"):
         return {}
     if (state.get("refusal") or {}).get("reason") == "no_company":
@@ -83,6 +85,22 @@ def remember(state, deps, config) -> dict:
         "refused": refused,
     }
     return {"memory": memory}
+
+
+def _defined(state, plan: dict) -> dict:
+    """A definition said before any company ("define adjusted margin as ..."), answered with what Footnote can do:
+    the thread keeps it beside what it remembered, for the turn that names a company ("compute it for Meta 2024");
+    with nothing remembered yet, the definition's own plan is the thread's.
+
+    Why: a meta turn leaves the memory as it was, so the definition was forgotten and the next turn read
+    "compute it" as words to search for."""
+    memory = dict(state.get("memory") or {})
+    before = memory.get("plan")
+    if not before:
+        return {"memory": {**memory, "plan": plan, "question": state.get("question", "")}}
+    names = {d.get("name") for d in plan["definitions"]}
+    kept = [d for d in before.get("definitions") or [] if d.get("name") not in names]
+    return {"memory": {**memory, "plan": {**before, "definitions": [*kept, *plan["definitions"]]}}}
 
 
 def _refused_newcomers(state, before: dict) -> list[str]:

@@ -47,7 +47,7 @@ def name_aside(definition: dict, rest: str, directory: CompanyDirectory, after: 
     kept, moved = _company_and_year_apart(definition["name"], directory)
     if not moved:
         return definition, rest
-    words = " ".join(kept).split()
+    words = re.sub(r"\(\s*\)", " ", " ".join(kept)).split()  # "revenue (FY2025)": no brackets left empty
     while words and words[-1].strip(" ,:'\"").lower() in _EDGE_WORDS:  # "effective tax rate of <tesla> in <2024>"
         words.pop()
     left = " ".join(words).strip(" ,:'\"")

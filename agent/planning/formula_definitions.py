@@ -131,6 +131,11 @@ def _called(text: str, lines: frozenset = frozenset()) -> tuple[dict, int, int] 
     return None
 
 
+# a year said after a definition's formula, set off by a comma or "for"/"in": the question's year
+_YEAR_AFTER = re.compile(r"(?:\s*[,;]\s*|\s+(?:for|in)\s+)(?:(?:for|in)\s+)?(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*'?)?"
+                         r"(?:19|20)\d\d\s*$|(?:\s*[,;]\s*|\s+(?:for|in)\s+)fy\s*'?\d\d\s*$", re.I)
+
+
 def find_definition(text: str, lines: frozenset = frozenset()) -> tuple[dict | None, str, str | None]:
     """(definition {name, tree, unit, formula}, the text without it, or the words refused); `lines`:
     the printed rows an operand may name (agent.planning.companies.line_names)."""
@@ -145,6 +150,11 @@ def find_definition(text: str, lines: frozenset = frozenset()) -> tuple[dict | N
         expr = (m.group("expr") or m.groupdict().get("bexpr") or "").strip(" '\"")
         if not holds_operator(expr):
             continue  # "treat X as a priority": not a formula
+        year = _YEAR_AFTER.search(expr)
+        asked = ""
+        if year is not None and holds_operator(expr[: year.start()]):
+            # "X = dividends plus repurchases, fy2024": the year after the formula is the question's, never lost
+            expr, asked = expr[: year.start()], year.group(0).strip(" ,;")
         try:
             definition = _definition(name, expr, lines)
         except DefinitionError as exc:
@@ -156,7 +166,7 @@ def find_definition(text: str, lines: frozenset = frozenset()) -> tuple[dict | N
                 return None, text[: m.start()] + text[m.end() :], str(exc)
             definition, aside = cut
             return definition, text[: m.start()] + " " + aside + " " + text[m.end() :], None
-        return definition, text[: m.start()] + " " + text[m.end() :], None
+        return definition, text[: m.start()] + " " + asked + " " + text[m.end() :], None
     called = _called(text, lines)
     if called is not None:
         definition, start, end = called

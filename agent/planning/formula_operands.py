@@ -20,7 +20,7 @@ _YEAR_END_WORDS = (r"(?:(?:fiscal\s+)?year\s+end(?:ing)?|end\s+of\s+(?:the\s+)?(
 GROSS_INTEREST = re.compile(r"gross\s+(?P<x>interest\s+(?:expense|costs?))")  # before interest income is netted
 AT_YEAR_END = re.compile(r"(?:(?:fiscal\s+)?year\s+end(?:ing)?|ending|closing|period\s+end|end\s+of\s+(?:the\s+)?(?:fiscal\s+)?"
                           r"(?:year|period))\s+(?:of\s+)?(?P<x>.+?)(?:\s+net)?|(?P<y>.+?)(?:\s+net)?\s+(?:at|as\s+of|on|for)\s+"
-                          r"(?:the\s+)?" + _YEAR_END_WORDS)
+                          r"(?:the\s+)?(?:" + _YEAR_END_WORDS + r"|end|close)")  # "AR at end", beside "AR at start of year"
 AT_YEAR_START = re.compile(r"(?:beginning|opening|start\s+of\s+(?:the\s+)?(?:fiscal\s+)?year)\s+(?:of\s+)?(?P<x>.+?)(?:\s+net)?|"
                             r"(?P<y>.+?)(?:\s+net)?\s+(?:at|as\s+of)\s+(?:the\s+)?(?:beginning|start)\s+of\s+(?:the\s+)?"
                             r"(?:fiscal\s+)?year")
@@ -31,7 +31,8 @@ FIXED_ASSETS = re.compile(r"(?:net\s+)?(?:fixed\s+assets?|pp&e|ppe|ppne|property
 # Initials analysts write for a figure inside a formula, which outside one name other things ("the CFO")
 OPERAND_INITIALS = {"cfo": "operating_cash_flow", "cffo": "operating_cash_flow", "ni": "net_income",
                      "ebt": "pretax_income", "oi": "operating_income", "ta": "total_assets", "tl": "total_liabilities",
-                     "cl": "current_liabilities", "ca": "current_assets", "rev": "revenue", "inv": "inventory"}
+                     "cl": "current_liabilities", "ca": "current_assets", "rev": "revenue", "inv": "inventory",
+                     "ar": "accounts_receivable", "ap": "accounts_payable"}
 PRIOR_YEAR = re.compile(r"(?:prior|previous|last|preceding)[\s-]+(?:fiscal\s+)?year(?:'s|s')?\s+(?P<what>.+)|"
                          r"(?P<what2>.+?)\s+(?:of|for|in)\s+the\s+(?:prior|previous|preceding)\s+(?:fiscal\s+)?year")
 

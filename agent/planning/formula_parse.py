@@ -175,6 +175,9 @@ def read_operand(text: str, names: dict[str, dict] | None = None, members: bool 
         if lines and is_printed(t, lines):  # "cash dividends paid": the company's row printed so first
             return {"op": "first", "args": [{"line": as_said(said, t, lines)}, tagged_or_computed(own)]}
         return tagged_or_computed(own)
+    of_member = _metric_of_member(t, spans) if members else None
+    if of_member is not None:  # "operating income of AWS", "revenue from the Data Center segment": the member's figure
+        return of_member
     if members and len(spans) == 1 and spans[-1][1] == len(t.split()) and 0 < spans[-1][0] \
             and len([w for w in t.split()[: spans[-1][0]] if w not in INNER]) <= 3:
         # in a definition, "AWS operating income": the metric of the member its first words name
@@ -198,7 +201,57 @@ def read_operand(text: str, names: dict[str, dict] | None = None, members: bool 
         return {"line": said}
     if lines and _names_an_expense(t, lines):
         return {"line": said}
+    both = _two_amounts(t, names, lines) if members == INLINE else None
+    if both is not None:  # "cash and short-term investments over total assets": the two amounts together
+        return both
     raise DefinitionError(text.strip())
+
+
+def _two_amounts(t: str, names, lines: frozenset) -> dict | None:
+    """Two amounts joined by "and" ("cash and short-term investments", "dividends and buybacks") where the words
+    together name no figure: their sum; else None."""
+    parts = re.split(r"\s+and\s+", t)
+    if len(parts) != 2:
+        return None
+    try:
+        nodes = [read_operand(p, names, False, lines) for p in parts]
+    except DefinitionError:
+        return None
+    if not all(is_amount(n) or (n.get("op") == "first" and all(is_amount(a) for a in n["args"])) for n in nodes):
+        return None
+    return {"op": "+", "args": nodes}
+
+
+# A metric said before its member: "operating income of AWS", "revenue from the Data Center segment", "sales in
+# Greater China"; the unit's own word after the name ("segment") is no part of it
+_OF_MEMBER = re.compile(r"^(?P<member>.+?)(?:\s+(?:segments?|business|division|unit|region|category|product\s+line))?$")
+_OF_WORDS = frozenset({"of", "from", "in", "at"})  # "for" leads a definition's company and year ("... for tesla 2024")
+# Words after "of" that say the whole company or a period, never a member
+_NO_MEMBER = frozenset("company firm group total year years period quarter business segment segments whole entire "
+                       "consolidated overall all continuing discontinued operations beginning end ending start opening "
+                       "closing average prior previous current last next this that constant currency millions billions "
+                       "thousands dollars usd percent percentage basis terms".split())
+
+
+def _metric_of_member(t: str, spans: list) -> dict | None:
+    """A metric's name, then "of" / "from" / "in" and a member's name ("operating income of AWS"): that
+    member's figure, resolved (or refused naming it) against the filing's members in retrieve; else None.
+
+    Why: said in this order the member was left out of the operand, and the formula was refused, or its
+    words answered with the company's total."""
+    words = t.split()
+    if len(spans) != 1 or spans[0][0] != 0 or spans[0][1] + 1 >= len(words) or words[spans[0][1]] not in _OF_WORDS:
+        return None
+    rest = words[spans[0][1] + 1:]
+    if rest and rest[0] in ("the", "its", "their"):
+        rest = rest[1:]
+    m = _OF_MEMBER.match(" ".join(rest))
+    said = m.group("member").split() if m else []
+    if not 0 < len(said) <= 4 or set(said) & _NO_MEMBER or find_phrases(" ".join(said), PHRASES):
+        return None
+    if not all(is_member_word(w) or (w in INNER and 0 < i < len(said) - 1) for i, w in enumerate(said)):
+        return None
+    return {"metric": spans[0][2], "member": " ".join(said)}
 
 
 _EXPENSE_LAST = re.compile(r"(?:expenses?|costs?|amortization|depreciation|charges?)$")
@@ -268,6 +321,17 @@ def _amount_said_of(named: dict, said: str) -> dict | None:
     return amount
 
 
+# The words that take a member out of the company's figure (a bare dash may set off a company and year instead)
+_TAKEN_OUT = re.compile(r"\s+(?:excluding|less|minus|ex)\s+", re.I)
+
+
+def _whole_of_members(node: dict) -> bool:
+    """A company's figure of a period that its segments, products or regions break down (revenue, operating
+    income): a member may be taken out of it."""
+    return set(node) == {"metric"} and node["metric"] in METRICS and METRICS[node["metric"]].period == "duration" \
+        and METRICS[node["metric"]].unit == "USD"
+
+
 def _terms(text: str, names: dict[str, dict] | None = None, members: bool = False,
            lines: frozenset = frozenset()) -> dict:
     """Sums and differences of products, left to right."""
@@ -289,6 +353,11 @@ def _terms(text: str, names: dict[str, dict] | None = None, members: bool = Fals
     if len(parsed) < (len(pieces) + 1) // 2:
         # "iPhone minus Mac net sales": a bare name beside members of one metric is a member of it too
         metric = only_member_metric(list(parsed.values()))
+        if metric is None and len(pieces) == 3 and 0 in parsed and _TAKEN_OUT.fullmatch(pieces[1]) \
+                and _whole_of_members(parsed[0]):
+            # "operating income excluding AWS", "revenue less Greater China": the company's figure without that
+            # member's (resolved, or refused naming it, against the filing's members in retrieve)
+            return {"op": "-", "args": [parsed[0], {"metric": parsed[0]["metric"], "member": member_words(pieces[2])}]}
         if metric is None:
             raise DefinitionError(next(pieces[i] for i in range(0, len(pieces), 2) if i not in parsed).strip())
         for i in range(0, len(pieces), 2):

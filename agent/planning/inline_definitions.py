@@ -73,6 +73,9 @@ def joined_rows(text: str, lines: frozenset) -> str:
 # (a comma before an operator's words sets off the formula's last step: "A plus B, divided by C" is one clause)
 CLAUSE = re.compile(r"[.;:?!](?:\s|$)|,\s(?!(?:then\s+)?(?:divided\s+by|over|minus|plus|less|times|multiplied\s+by|"
                      r"as\s+a\s+(?:%|percent(?:age)?|share|fraction|multiple)\s+of)\s)|\s[\u2013\u2014]\s|\s--\s")
+# "over 2022-2024", "over the last three years", "over time": the years a figure is asked over, never a divisor
+_OVER_YEARS = re.compile(r"\s+over\s+(?:the\s+)?(?:(?:last|past|previous|prior|recent|few|several|fiscal|fy)\b|time\b|"
+                         r"(?:fy\s*)?'?\d{2,4}\b(?!\s*(?:%|percent|billion|million|thousand|[mbk]\b)))", re.I)
 _MAX_CLAUSE_WORDS = 40
 _OPERAND_WORDS = 10
 _SETS_OFF = re.compile(r"[(\[=]|\b(?:defined|calculated|computed|measured)\s+as\b|\bi\.?e\.?", re.I)
@@ -98,7 +101,9 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
         words = list(re.finditer(r"\S+", clause))
         if len(words) > _MAX_CLAUSE_WORDS:
             continue  # a formula is written in a short clause; a long one is prose
-        ops = [m for p in (DIV, ADD, SUB, MUL) for m in p.finditer(clause)]
+        ops = [m for p in (DIV, ADD, SUB, MUL) for m in p.finditer(clause) if not _OVER_YEARS.match(clause, m.start())]
+        if not ops:
+            continue
         first = min(m.start() for m in ops)
         last = max(m.end() for m in ops)
         # an operand is a few words: the formula starts shortly before its first operator, ends shortly after its last
@@ -129,7 +134,7 @@ def find_inline(text: str, names: dict[str, dict] | None = None, bounded=lambda 
                     since = start + lo  # "inventory turnover as cost of sales over inventory": the name's definition
                 if "op" not in tree or not bounded(start + lo, start + hi, since, tree) or is_itself(tree):
                     continue
-                shown = (unwrap(piece) or piece).strip()
+                shown = re.sub(r"\s*\(\s*\)", "", (unwrap(piece) or piece)).strip()  # "(FY2025)" said inside: its year is read
                 asked = {"year": str(max(said_years))} if read != piece else {}  # the later year: the question's
                 return ({"name": shown.lower(), "tree": tree, "unit": unit_of(tree, ""),
                          "formula": restate(tree, top=True), **asked}, start + lo, start + hi)

@@ -19,6 +19,7 @@ from agent.planning.formula_syntax import DefinitionError, holds_operator, INTRO
 from agent.planning.formula_trees import unit_of
 from agent.planning.inline_definitions import CLAUSE, find_inline
 from agent.planning.operand_rows import INLINE
+from agent.planning.years import trend_spans
 
 # A name of the user's own, one to four words set off by a colon right before the formula it defines
 _OWN_NAME = re.compile(r"(?:^|(?<=\s))(?P<name>[a-z][a-z&'-]*(?:\s+[a-z][a-z&'-]*){0,3})\s*:\s*$", re.I)
@@ -31,11 +32,15 @@ def _bounded(text: str, directory, named: str | None):
     def companies() -> list[tuple[int, int]]:  # only when a formula was found: most questions hold none
         return [(m.start, m.end) for m in directory.find(text)]
 
+    @functools.cache
+    def several_years() -> list[tuple[int, int]]:  # "trend", "over time", "changed over 2022-2024": the question's
+        return trend_spans(text)
+
     def word_ok(start: int, word: str | None) -> bool:
-        if word is None or any(s <= start < e for s, e in companies()):
+        if word is None or any(s <= start < e for s, e in companies() + several_years()):
             return True
         w = normalize(word).replace(" ", "")  # "i.e." normalizes to "i e"
-        return (not w or w in FILLER or w in INTRODUCING or bool(re.fullmatch(r"(?:fy)?'?\d+\w*|[-.]+", w))
+        return (not w or w in FILLER or w in INTRODUCING or bool(re.fullmatch(r"(?:fy)?'?\d+\w*(?:[-\u2013/](?:fy)?'?\d+\w*)?|[-.]+", w))
                 or (named is not None and w in normalize(named).split()))
 
     def bounded(start: int, end: int, since: int | None = None, tree: dict | None = None) -> bool:
@@ -137,7 +142,7 @@ def inline_formula(rest: str, plan, names: dict[str, dict], directory) -> tuple[
     companies = tuple((m.start, m.end) for m in directory.find(rest))
     if "year" in definition:  # the years read inside the formula: the later one stays the question's
         year = definition.pop("year")  # (the name without them: the question's years are read from its words)
-        definition = {**definition, "name": " ".join(ONE_YEAR.sub(" ", definition["name"]).split())}
+        definition = {**definition, "name": " ".join(re.sub(r"\(\s*\)", " ", ONE_YEAR.sub(" ", definition["name"])).split())}
         out = _inline_found(rest, plan, definition, start, end, registry, unknown, companies)
         return None if out is None else (out[0], f"{out[1]} fiscal {year}")
     return _inline_found(rest, plan, definition, start, end, registry, unknown, companies)

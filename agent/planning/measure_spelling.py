@@ -73,6 +73,10 @@ def spellings(token: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+_OPERATOR_WORDS = frozenset("divided divide dividing over plus minus less times multiplied subtract subtracted add added "
+                            "sum difference ratio per".split())
+
+
 def spelled_out(text: str, keep: list[tuple[int, int]] = ()) -> str:
     """`text` with each misspelt or abbreviated word of a metric or ratio name spelled out, where
     the window of words around it then reads as exactly one table phrase. `keep`: character spans
@@ -81,7 +85,8 @@ def spelled_out(text: str, keep: list[tuple[int, int]] = ()) -> str:
     low = [m.group(0).lower() for m in tokens]
     named = _phrase_words()
     near = {j for i, w in enumerate(low) if w in named for j in range(i - _WINDOW + 1, i + _WINDOW)}
-    options = [spellings(w) if i in near else () for i, w in enumerate(low)]  # a phrase holds a known word
+    # a phrase holds a known word; an operator's word is never a misspelt name ("cash divided by capex")
+    options = [spellings(w) if i in near and w not in _OPERATOR_WORDS else () for i, w in enumerate(low)]
     if not any(options):
         return text
     repairs: dict[int, str] = {}

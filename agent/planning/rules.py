@@ -51,6 +51,8 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
 from agent.planning.industry_ratios import with_industry_definitions
 from agent.planning.sourcing import without_sourcing
 from agent.planning.formula_definitions import find_definition
+from agent.planning.formula_parse import parse_expression
+from agent.planning.operand_rows import INLINE
 from agent.planning.formula_syntax import has_operator
 from agent.planning.formula_trees import restate, unit_of
 from agent.planning.inline_definitions import joined_rows
@@ -76,8 +78,9 @@ from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_
                                   meta_intent, names_kept, opening_small_talk, out_of_scope, spelled_out,
                                   strip_quotes, thread_outlook)
 from agent.planning.thread_members import member_reply, part_probed
-from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, is_share_of_revenue, less_than_thread,
-                                   modified_figure, relative_to_thread, share_of_revenue, usable_previous)
+from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, formula_of_thread, is_share_of_revenue,
+                                   less_than_thread, modified_figure, over_thread, relative_to_thread, share_of_revenue,
+                                   usable_previous)
 from agent.planning.subject_swap import swapped_subject
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
 from agent.planning.word_accounting import (
@@ -90,7 +93,7 @@ from agent.planning.word_accounting import (
     unaccounted_words,
 )
 from agent.planning.words import statement_place
-from agent.planning.years import YEAR_WORDS
+from agent.planning.years import FEW_YEARS, YEAR_WORDS, parse_years
 from agent.retrieval.concepts import METRICS, find_phrases, normalize
 from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 
@@ -381,6 +384,13 @@ def _a_company(words: str, directory: CompanyDirectory) -> bool:
 _FILING_WORD = re.compile(r"\b10-?[kq]s?\b|\bfilings?\b|\bannual\s+reports?\b")
 
 
+# "compute it for Meta 2024", "now do that for Apple", "apply the same to KO in 2023": the thread's formula asked again
+_APPLY_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|so|and|great|thanks|cool|then|please|pls)\W+)*(?:compute|calculate|calc|"
+                       r"apply|run|do|use|work\s+out|get|give\s+me|show\s+me|what(?:'s|\s+is|\s+was))\s+"
+                       r"(?:it|that|this|the\s+same|the\s+(?:ratio|metric|measure|formula|definition|figure))\b"
+                       r"(?:\s+(?:one|ratio|metric|measure|formula))?\s+(?:for|to|on|of|at)\b", re.I)
+
+
 def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. Never raises on user input; anything it cannot map becomes a refusal.
 
@@ -411,7 +421,15 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     # "yr before?", "which was higer", "the same ratio for X"; a company's name is never respelled
     raw = reply_spelled(raw, usable_previous(previous), lambda w: bool(directory.find(w)))
     raw = subject_spelled(raw, usable_previous(previous), lambda w: bool(directory.find(w)))  # "tarrifs?"
-    raw = relative_to_thread(raw, previous)
+    made = formula_of_thread(raw, previous, lambda w: parse_expression(
+        w, {normalize(d["name"]): d["tree"] for d in previous.definitions}, members=INLINE, lines=directory.line_names))
+    if made is not None:  # "as a % of revenue?" after the user's "gross profit less opex": that formula over revenue
+        return previous.model_copy(update={
+            "metrics": [f"udf:{made['name']}"], "definitions": [*previous.definitions, made],
+            "intent": "derived" if previous.intent == "numeric" else previous.intent,
+            "inherited": ["tickers", "fiscal_years"], "words": [],
+            "slots": {**previous.slots, "metrics": "message, over the thread's formula"}})
+    raw = over_thread(relative_to_thread(raw, previous), previous)
     raw = less_than_thread(raw, previous)
     raw = modified_figure(raw, previous)
     discussed_count = len(discussed(usable_previous(previous)))
@@ -429,6 +447,10 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     known = [d for d in (previous.definitions if previous is not None else [])
              if definition is None or d["name"] != definition["name"]]
     named = [d for d in known if re.search(rf"\b{re.escape(d['name'])}\b", rest, re.I)]
+    if not named and definition is None and known and _APPLY_IT.match(rest):
+        # "compute it for Meta 2024" after "define adjusted margin as ...": the thread's formula, of that company
+        asked_before = [m[4:] for m in previous.metrics if m.startswith("udf:")]
+        named = [d for d in known if d["name"] in asked_before][-1:] or known[-1:]
     new = [definition] if definition else []
     rest = to_defined(rest, [normalize(d["name"]) for d in [*named, *new]], directory.line_names)
     plan = _plan(without_names(rest, [*named, *new]), previous=previous, directory=directory)
@@ -452,7 +474,10 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
             plan, rest, named, new = again, cut, kept_named, [*kept_new, formula]
         # else: what is left once the formula is cut out is small talk, though the whole message asks something
         # (a thread's reply): the words are no formula of their own, and the message is read as a whole
-    plan.definitions = known + [d for d in ([definition] if definition else []) if d not in new] + new
+    stated = known + [d for d in ([definition] if definition else []) if d not in new] + new
+    # a formula the plan itself made ("its operating margin?" after "AWS revenue": the margin within AWS) stays
+    made = [d for d in plan.definitions if d["name"] not in {x["name"] for x in stated}]
+    plan.definitions = stated + made
     if bad is not None:
         return refusal_plan("unknown_metric", f"{bad} (in your formula)", tickers=plan.tickers,
                             fiscal_years=plan.fiscal_years, definitions=plan.definitions)
@@ -472,13 +497,24 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     inherited = "metrics" in plan.inherited  # the thread's figures are not asked beside a formula
     # "What is Walmart's DPO? DPO is defined as ...": the registry's ratio of that name is the one the user defined
     defined_as = {FORMULA_PHRASES.get(normalize(d["name"])) for d in new + named}
-    plan.metrics = asked + [m for m in plan.metrics if not inherited and m not in defined_as
+    # the headline figures a comparison naming no figure shows ("compare Apple and Nvidia") are no ask beside a
+    # formula the message names: shown with it, they were figures of another question, cited beside the answer
+    said = {t.get("as") for t in plan.words or []}
+    unasked = {k for k in DEFAULT_COMPARE if f"metric:{k}" not in said}
+    plan.metrics = asked + [m for m in plan.metrics if not inherited and m not in defined_as and m not in unasked
                             and (m in FORMULAS or m in MEASURE_PHRASES.values())]
     if inherited:
         plan.inherited.remove("metrics")
     if plan.route == "domain":
         plan.items, plan.sub_queries, plan.probe = [], [], []
         several_years = len(plan.fiscal_years) >= 2 or len(plan.year_offsets) >= 2
+        if not several_years and len(plan.tickers) < 2 and parse_years(rest).trend:
+            # "r&d over gross profit trend for nvidia": the formula's course, over the years a trend shows
+            several_years = True
+            if plan.fiscal_years:
+                plan.fiscal_years = list(range(plan.fiscal_years[-1] - FEW_YEARS + 1, plan.fiscal_years[-1] + 1))
+            else:
+                plan.latest, plan.year_offsets = True, list(range(-(FEW_YEARS - 1), 1))
         plan.intent = "compare" if len(plan.tickers) >= 2 else ("trend" if several_years else "derived")
     return plan
 

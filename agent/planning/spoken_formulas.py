@@ -20,6 +20,8 @@ from agent.planning.operand_rows import is_printed
 # depreciation ratio", "the sum of dividends and buybacks", "the difference between A and B",
 # "take operating income and divide it by total assets". Rewritten into the grammar above; the
 # planner keeps the rewrite only when it yields a formula (agent.planning.rules.plan_rules).
+# where an operand said before the question's year ends: "... is goodwill fy2024", "... current assets 2025?"
+_YEAR_NEXT = r"\s+(?=(?:fy\s*'?|fiscal\s+(?:year\s+)?)?(?:19|20)\d\d\b|fy\s*'?\d\d\b)"
 _SPOKEN = (
     # "operating income less interest expense, all over revenue": the whole before it divided, as "A minus B, over C"
     (re.compile(r",?\s+(?:all|then|and\s+then|the\s+whole\s+thing|everything|the\s+(?:result|total|sum|difference))\s+"
@@ -33,18 +35,25 @@ _SPOKEN = (
     (re.compile(r"\btake\s+(?P<a>[^,;?]+?),?\s+(?:then\s+)?(?P<op>subtract|deduct|add)\s+(?P<b>[^,;?]+?),?\s+"
                 r"(?:and\s+)?(?:then\s+)?divide\s+(?:it\s+|that\s+|this\s+|the\s+(?:result|total|difference|sum)\s+)?"
                 r"by\s+", re.I),
-     lambda m: f"({m.group('a')} {'plus' if m.group('op').lower() == 'add' else 'minus'} {m.group('b')}) over "),
+     lambda m: _taken(m.group("a"), f"({{a}} {'plus' if m.group('op').lower() == 'add' else 'minus'} {m.group('b')}) over ")),
     # "take operating income, subtract SG&A": a difference said as steps, no division after it
     (re.compile(r"\btake\s+(?P<a>[^,;?]+?),?\s+(?:and\s+)?(?:then\s+)?(?P<op>subtract|deduct|add)\s+", re.I),
-     lambda m: f"{m.group('a')} {'plus' if m.group('op').lower() == 'add' else 'minus'} "),
+     lambda m: _taken(m.group("a"), f"{{a}} {'plus' if m.group('op').lower() == 'add' else 'minus'} ")),
     (re.compile(r"\b(?:take\s+)?(?P<a>[^,;?]+?)\s+and\s+divide\s+(?:it|that|this|them)\s+by\s+", re.I), r"\g<a> over "),
     (re.compile(r"\bdivide\s+(?P<a>[^,;?]+?)\s+by\s+", re.I), r"\g<a> over "),
+    # "for every dollar of revenue, how much net income did Adobe make": the one over the other
+    (re.compile(r"\bfor\s+(?:every|each)\s+(?:\$1|dollar|\$)\s+(?:of|in)\s+(?P<b>[^,;?]+?),?\s+how\s+much\s+(?P<a>[^,;?]+?)\s+"
+                r"(?:did|does|do|was|is)\s+(?P<who>(?:\S+\s+){0,3}?\S+)\s+(?:make|earn|generate|produce|keep|spend|"
+                r"convert|turn\s+into|bring\s+in)\b", re.I),
+     lambda m: _share_asked(m.group("a"), m.group("b"), m.group("who"), "over")),
+    # "R&D per dollar of gross profit", "capex per $1 of revenue": a quotient, never a rate per share
+    (re.compile(r"\s+per\s+(?:every\s+|each\s+)?(?:\$1|dollar|\$)\s+(?:of|in)\s+", re.I), " over "),
     # "what % of revenue was cost of goods sold at P&G?": the share asked with its whole named first ("what share of
     # revenue did Walmart spend on capex", "what percentage of Nvidia's FY2025 revenue was R&D": the company and year
     # said inside it are the question's, moved after the formula)
     (re.compile(r"\bwhat\s+(?:%|percent(?:age)?|share|portion|fraction|proportion)\s+of\s+(?P<b>[^,;?]+?)\s+"
                 r"(?:was|is|were|are|went\s+to|go(?:es)?\s+to|did\s+(?P<who>(?:\S+\s+){0,3}?\S+)\s+(?:spend|pay\s+out)\s+(?:on|as|in))"
-                r"\s+(?!from\b|in\b|at\b|by\b)(?P<a>[^,;?]+?)(?=\s+(?:at|for|in|during)\s|\s*[?,;]|$)", re.I),
+                r"\s+(?!from\b|in\b|at\b|by\b)(?P<a>[^,;?]+?)(?=\s+(?:at|for|in|during)\s|\s*[?,;]|" + _YEAR_NEXT + r"|$)", re.I),
      lambda m: _share_asked(m.group("a"), m.group("b"), m.group("who"))),
     # "what percentage of Apple's net sales did cost of sales represent?": the same, the part its verb's subject
     (re.compile(r"\bwhat\s+(?:%|percent(?:age)?|share|portion|fraction|proportion)\s+of\s+(?P<b>[^,;?]+?)\s+(?:did|does|do)\s+"
@@ -74,6 +83,15 @@ _SPOKEN = (
 # A company's possessive and the years said inside an operand ("Nvidia's FY2025 revenue"): the question's
 _OWNER_AND_YEARS = re.compile(r"^(?P<owner>(?:[\w&.\-]+\s+){0,3}?[\w&.\-]+['\u2019]s?\s+)?(?P<years>(?:(?:fiscal\s+(?:year\s+)?|fy\s*'?)?"
                               r"(?:19|20)?\d\d\s+)*)(?P<rest>.+)$", re.I)
+
+
+def _taken(a: str, said: str) -> str:
+    """A step said after "take": `said` with the operand's words in it ({a}), the company and years said inside
+    the operand ("take Walmart's operating income") set after the formula, where the question's words are read."""
+    m = _OWNER_AND_YEARS.match(a.strip())
+    owner, years, a = (m.group("owner") or "", m.group("years") or "", m.group("rest")) if m else ("", "", a)
+    tail = " ".join(w for w in (owner.strip(), years.strip()) if w)
+    return (f"for {tail}, " if tail else "") + said.format(a=a)
 
 
 def _share_asked(a: str, b: str, who: str | None, op: str = "as a % of") -> str:

@@ -181,6 +181,74 @@ _PART_SHARE = re.compile(
     r"(?P<part>(?:the\s+)?[a-z][\w&'.\- ]{0,40}?)\W*$", re.I)
 
 
+def formula_of_thread(raw: str, previous: Plan | None, read) -> dict | None:
+    """A reply that puts the thread's one formula of the user's, an amount, into another ("as a % of revenue?",
+    "minus R&D?", "relative to equity?", "and capex over that?"): the new formula's definition, the thread's tree
+    inside it (`read` parses the other operand's words, an amount too); None for any other message.
+
+    Why: read as words, the reply lost the formula the thread computed (its name is no figure), and was refused or
+    answered with the other figure alone."""
+    if previous is None or previous.route != "domain" or len(previous.metrics) != 1 \
+            or not previous.metrics[0].startswith("udf:"):
+        return None
+    name = previous.metrics[0][4:]
+    mine = next((d for d in previous.definitions or [] if d.get("name") == name), None)
+    if mine is None:
+        return None
+    from agent.planning.formula_syntax import DefinitionError
+    from agent.planning.formula_trees import restate, unit_of
+
+    def other(words: str) -> dict | None:
+        try:
+            return read(words)
+        except DefinitionError:
+            return None
+
+    if unit_of(mine["tree"], name) != "USD":
+        return None  # a ratio's share of revenue, or a ratio over an amount, is no figure: left to the reply's own reading
+    if _MEMBER_SHARE.match(raw) or _bare_share(raw):
+        said, tree, unit = f"{name} as a % of revenue", {"op": "/", "args": [mine["tree"], {"metric": "revenue"}]}, "percent"
+    elif (m := _RELATIVE.match(raw)) and (o := other(m.group("other"))) is not None:
+        said = f"{name} over {m.group('other').strip()}"
+        tree = {"op": "/", "args": [mine["tree"], o]}
+        unit = unit_of(tree, said)
+    elif (m := _MINUS.match(raw)) and (o := other(m.group("other"))) is not None and unit_of(o, "") == "USD":
+        said, tree, unit = f"{name} minus {m.group('other').strip()}", {"op": "-", "args": [mine["tree"], o]}, mine["unit"]
+    elif (m := _OVER_THAT.match(raw)) and (o := other(m.group("other"))) is not None and unit_of(o, "") == "USD":
+        share = re.match(r"as\b", m.group("op"), re.I)
+        said = f"{m.group('other').strip()} {'as a % of' if share else 'over'} {name}"
+        tree = {"op": "/", "args": [o, mine["tree"]]}
+        unit = "percent" if share else unit_of(tree, said)
+    else:
+        return None
+    return {"name": said, "tree": tree, "unit": unit, "formula": restate(tree, top=True)}
+
+
+# "and operating income over that?", "R&D as a % of it": another figure over the thread's one
+_OVER_THAT = re.compile(
+    r"^\W*(?:(?:and|so|now|ok(?:ay)?|then|what\s+about|how\s+about)\W+)*(?:(?:what|how\s+much)(?:'s|\s+is|\s+was)?\s+)?"
+    r"(?:(?:the|its|their)\s+)?(?P<other>[a-z][\w&'.\- ]{1,60}?)\s+(?P<op>over|divided\s+by|relative\s+to|"
+    r"as\s+a\s+(?:%|percent(?:age)?|share|fraction|proportion|pct)\s+of)\s+(?:that|it|this|the\s+same)\W*$", re.I)
+
+
+def over_thread(raw: str, previous: Plan | None) -> str:
+    """A follow-up that divides another figure by the thread's one ("and operating income over that?" after
+    revenue, "R&D as a % of it" after a formula of the user's) is that quotient, written out for the formula
+    reader, for the thread's companies and years; never the other figure alone. Only when the thread asked for
+    reported figure (a formula of the user's: formula_of_thread)."""
+    if previous is None or previous.route != "domain" or len(previous.metrics) != 1:
+        return raw
+    m = _OVER_THAT.match(raw)
+    if m is None:
+        return raw
+    key = previous.metrics[0]
+    words = METRICS[key].synonyms[0] if key in METRICS else None
+    if words is None or re.fullmatch(r"(?:that|it|this|figure|number|amount)", m.group("other").strip(), re.I):
+        return raw
+    op = "as a percentage of" if re.match(r"as\b", m.group("op"), re.I) else "over"
+    return f"and {m.group('other')} {op} {words}?"  # "and": the thread's companies and years
+
+
 def relative_to_thread(raw: str, previous: Plan | None) -> str:
     """A follow-up that divides the thread's figure by another ("what's that relative to equity?")
     is that quotient, written out as a formula the formula reader takes ("total debt over equity"),

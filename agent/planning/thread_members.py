@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 
 from agent.planning.words import quarterly_phrase
-from agent.retrieval.concepts import METRICS
-from agent.retrieval.line_items import metric_phrases
+from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
+from agent.retrieval.line_items import line_parts, metric_phrases
 from agent.retrieval.segments import key_parts
 
 # "there", "in that segment", "for the same region", "that business's": the thread's member
@@ -27,18 +27,81 @@ def _member_keys(plan) -> list[str]:
     return [k for k in plan.metrics if k.startswith("dim:") and "|*" not in k and "|=" not in k]
 
 
+# "its operating margin?" after "AWS revenue": the pronoun is of the thread's last subject, the member
+_ITS = re.compile(r"\b(?:its|their)\b")
+
+
+def _member_ratio(key: str) -> bool:
+    """Whether a registry formula is a quotient of two same-year figures, computable within a member."""
+    from agent.planning.members import ratio
+    from agent.retrieval.finance import FORMULAS
+
+    return key in FORMULAS and ratio(key, "x") is not None
+
+
+def _its_ratio(plan, prev) -> bool:
+    """"its operating margin?" after "AWS revenue": every figure asked is a ratio within a member that reads the
+    thread's member figure, so "its" is the member's (a ratio of the company's would leave that figure unread)."""
+    from agent.retrieval.finance import FORMULAS
+
+    figures = {metric for metric, _ in _member_figures(prev)}
+    return bool(plan.metrics) and all(_member_ratio(k) and figures & {i.metric for i in FORMULAS[k].inputs}
+                                      for k in plan.metrics)
+
+
 def thread_member(plan, prev, low: str) -> str | None:
-    """The member words of the thread's one member figure, when the message names a figure of its own and points
-    back at that member ("and operating income there?"); None otherwise."""
-    if prev is None or "metrics" in plan.inherited or not MEMBER_POINTER.search(low):
+    """The member words of the thread's one member figure, when the message names a figure of its own (or a
+    ratio within a member: "and the operating margin there?") and points back at that member ("there", "that
+    segment", "its"); None otherwise."""
+    if prev is None or "metrics" in plan.inherited or not (MEMBER_POINTER.search(low) or _ITS.search(low)):
         return None
-    if _member_keys(plan) or not any(k in METRICS for k in plan.metrics):
+    if _member_keys(plan) or not any(k in METRICS or _member_ratio(k) for k in plan.metrics):
         return None
+    if not MEMBER_POINTER.search(low) and not _its_ratio(plan, prev):
+        return None  # "and its net income?" after "iPhone revenue": the company's, which the member does not report
     if plan.tickers and prev.tickers and set(plan.tickers) != set(prev.tickers):
         return None  # "and Walmart's operating income there?": another company, whose members are its own
-    keys = _member_keys(prev)
-    members = {key_parts(k)[1] for k in keys}
+    members = {member for _, member in _member_figures(prev)}
     return members.pop() if len(members) == 1 else None
+
+
+def _member_figures(prev) -> list[tuple[str, str]]:
+    """(metric, member words) of the thread's member figures: its member keys, and its lines made of one table
+    metric and other words ("graphics revenue"), which retrieve reads as that member's figure when no row prints them."""
+    out = [(key_parts(k)[0], key_parts(k)[1]) for k in _member_keys(prev)]
+    for k in prev.metrics:
+        if not k.startswith("line:"):
+            continue
+        leftover, context, _ = line_parts(k)
+        words = normalize(context).split()
+        spans = [(a, b, m) for a, b, m in find_phrases(" ".join(words), PHRASES) if m in METRICS]
+        named = set(words[spans[0][0]:spans[0][1]]) if len(spans) == 1 else set()
+        qualifier = " ".join(w for w in leftover.split() if w not in named)
+        if len(spans) == 1 and qualifier:
+            out.append((spans[0][2], qualifier))
+    return out
+
+
+def on_thread_member(plan, member: str) -> None:
+    """The plan's figures narrowed to the thread's member: a metric as the member's figure, a registry ratio as that
+    ratio within the member (agent.planning.members.ratio), computed and restated like a user's formula."""
+    from agent.planning.members import ratio
+
+    metrics, added = [], []
+    for k in plan.metrics:
+        if k in METRICS:
+            metrics.append(f"dim:{k}|{member}")
+        elif _member_ratio(k):
+            definition = ratio(k, member)
+            added.append(definition)
+            metrics.append(f"udf:{definition['name']}")
+        else:
+            metrics.append(k)
+    plan.metrics = metrics
+    if added:
+        plan.definitions = [*plan.definitions, *added]
+        if plan.intent == "numeric":
+            plan.intent = "derived"
 
 
 def member_of_thread_metric(metrics: list[str], leftover: str, prev, low: str = "") -> list[str]:

@@ -15,8 +15,8 @@ from agent.planning.checks import balance_as_flow, conventions, other_convention
 from agent.planning.company_mentions import company_spans
 from agent.planning.figure_kinds import KIND_WORD
 from agent.planning.followups import ALSO, INCLUDING, REPLACING
-from agent.planning.thread_members import (MEMBER_POINTER, member_of_thread_metric, member_probe, thread_member,
-                                            thread_metric_words, topic_of_reply)
+from agent.planning.thread_members import (MEMBER_POINTER, member_of_thread_metric, member_probe, on_thread_member,
+                                            thread_member, thread_metric_words, topic_of_reply)
 from agent.planning.in_words import leftover_words
 from agent.planning.measures import IMPLIED_PATTERNS
 from agent.planning.movers import EFFECT, MOVED
@@ -425,7 +425,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     if pointed is not None:
         # "and operating income there?" after "Greater China net sales": the figure named, of the member the thread
         # was about, never the company's total
-        plan.metrics = [f"dim:{k}|{pointed}" if k in METRICS else k for k in plan.metrics]
+        on_thread_member(plan, pointed)
         dims |= set(pointed.split()) | claimed(low, (MEMBER_POINTER,))
     trace, runs = account(outside, company_spans(r, outside), claimed(low, _CLAIMED) | dims | period_words | kind_words,
                           joined, rows)

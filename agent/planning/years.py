@@ -172,6 +172,30 @@ def _named_year(token: str) -> int:
     return y
 
 
+# A verb of change said of a figure over the years named ("how has capex / revenue changed over 2022-2024"):
+# the course of the figure, as a trend word says it
+_CHANGED = re.compile(r"\b(?:chang|evolv|mov|develop|shift|progress)(?:ed|ing)\b", re.I)
+
+
+_SPAN_LEAD = re.compile(r"\b(?:over|in|across|during|for|through)\s+(?:the\s+)?$")
+
+
+def trend_spans(text: str) -> list[tuple[int, int]]:
+    """Where the text says that it asks for several years ("trend", "over time", "the last three years",
+    "has been growing"; a verb of change when several years are named), as spans of `text`.
+
+    Why: a formula written in the question is the user's only when no operand word is left beside it; these
+    words are the question's, asking the formula's course, never part of an operand."""
+    t = text.lower()
+    spans = [m.span() for p in (_TREND, _GO_ON, _FEW_SPAN, _SPAN) for m in p.finditer(t)]
+    # "over the last three years", "in recent years": the preposition before a span is its own
+    spans = [((lead.start() if (lead := _SPAN_LEAD.search(t[:s])) else s), e) for s, e in spans]
+    years = parse_years(text)
+    if len(years.years) >= 2 or years.trend or len(years.offsets) >= 2:
+        spans += [m.span() for m in _CHANGED.finditer(t)]
+    return spans
+
+
 def parse_years(text: str, *, growth: bool = False) -> Years:
     """Every year phrase in the text. `growth`: "prior year" is part of a growth ask, not a year."""
     t = text.lower().replace("\u2019", "'").replace("\u2018", "'")

@@ -628,6 +628,11 @@ def _folded(table: dict[str, str]) -> dict[str, str]:
     return cached[1]
 
 
+# Phrases that are the start of another figure's name when these words follow them
+_NOT_BEFORE = {"net cash": frozenset("flow flows provided used from generated inflow inflows outflow outflows received "
+                                     "paid spent in out".split())}
+
+
 def find_phrases(norm: str, table: dict[str, str]) -> list[tuple[int, int, str]]:
     """Non-overlapping (start, end, value) of table phrases in normalized text, longest match first,
     on word boundaries, in text order. Singular and plural are one phrase ("stock repurchase" is
@@ -642,6 +647,8 @@ def find_phrases(norm: str, table: dict[str, str]) -> list[tuple[int, int, str]]
         for n in range(min(max_len, len(words) - i), 0, -1):
             phrase = " ".join(words[i : i + n])
             value = table.get(phrase) or folded.get(" ".join(folded_words[i : i + n]))
+            if value is not None and i + n < len(words) and words[i + n] in _NOT_BEFORE.get(phrase, ()):
+                continue  # "net cash flow", "net cash used in ...": a cash-flow line's words, not this phrase
             if value is not None:
                 spans.append((i, i + n, value))
                 i += n

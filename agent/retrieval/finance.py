@@ -234,7 +234,14 @@ _RATIOS: list[Formula] = [
        [Input("operating_income"), Input("depreciation")], "USD",
        "Operating income + Depreciation (EBITDA as operating income plus depreciation, the company reporting no "
        "depreciation-and-amortization line; unadjusted)",
-       lambda oi, dep: oi + dep, operator="+", query="operating income depreciation"),
+       lambda oi, dep: oi + dep, operator="+", fallback="ebitda_pretax", query="operating income depreciation"),
+    # No operating income reported (Johnson & Johnson prints none): EBITDA from the line before taxes, its interest
+    # expense added back, as the interest coverage does (interest_coverage_pretax); the expression says so
+    _f("ebitda_pretax", "EBITDA", [],
+       [Input("pretax_income"), Input("interest_expense"), Input("depreciation_amortization")], "USD",
+       "Income before income taxes + Interest expense + Depreciation and amortization (EBITDA from income before "
+       "income taxes, no operating income reported; unadjusted)",
+       lambda pre, ie, da: pre + ie + da, operator="expr", query="income before income taxes interest expense depreciation"),
     _f("ebitda_margin", "EBITDA margin",
        ["ebitda margin", "ebitda margins", "ebitda as a % of revenue", "ebitda to revenue", "unadjusted ebitda margin",
         "oibda margin", "operating margin before d&a", "operating margin before depreciation and amortization",
@@ -252,7 +259,13 @@ _RATIOS: list[Formula] = [
        [Input("operating_income"), Input("depreciation"), Input("revenue")], "percent",
        "(Operating income + Depreciation) ÷ Revenue (EBITDA as operating income plus depreciation, the company "
        "reporting no depreciation-and-amortization line; unadjusted)",
-       lambda oi, dep, rev: _ratio_pct(oi + dep, rev), operator="expr"),
+       lambda oi, dep, rev: _ratio_pct(oi + dep, rev), operator="expr", fallback="ebitda_margin_pretax"),
+    _f("ebitda_margin_pretax", "EBITDA margin", [],
+       [Input("pretax_income"), Input("interest_expense"), Input("depreciation_amortization"), Input("revenue")],
+       "percent",
+       "(Income before income taxes + Interest expense + Depreciation and amortization) ÷ Revenue (EBITDA from income "
+       "before income taxes, no operating income reported; unadjusted)",
+       lambda pre, ie, da, rev: _ratio_pct(pre + ie + da, rev), operator="expr"),
     # EBIT as operating income: the income statement's figure before interest and taxes that the filings
     # report. Never income before income taxes (that is after interest): the expression says which it is.
     _f("ebit", "EBIT",
@@ -282,7 +295,12 @@ _RATIOS: list[Formula] = [
        [Input("operating_income"), Input("depreciation"), Input("interest_expense")], "ratio",
        "(Operating income + Depreciation) ÷ Interest expense (EBITDA as operating income plus depreciation, the "
        "company reporting no depreciation-and-amortization line; unadjusted)",
-       lambda oi, dep, ie: _ratio(oi + dep, ie), operator="expr"),
+       lambda oi, dep, ie: _ratio(oi + dep, ie), operator="expr", fallback="ebitda_interest_coverage_pretax"),
+    _f("ebitda_interest_coverage_pretax", "EBITDA interest coverage", [],
+       [Input("pretax_income"), Input("interest_expense"), Input("depreciation_amortization")], "ratio",
+       "(Income before income taxes + Interest expense + Depreciation and amortization) ÷ Interest expense (EBITDA "
+       "from income before income taxes, no operating income reported; unadjusted)",
+       lambda pre, ie, da: _ratio(pre + ie + da, ie), operator="expr"),
     # ROCE is not ROIC: capital employed is total assets less current liabilities, the return before tax
     _f("roce", "Return on capital employed",
        ["roce", "return on capital employed"],
@@ -389,6 +407,9 @@ EBITDA_STEPS: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
     ("_depreciation", ("operating_income", "depreciation"), "Operating income + Depreciation",
      "EBITDA as operating income plus depreciation, the company reporting no depreciation-and-amortization line; "
      "unadjusted"),
+    ("_pretax", ("pretax_income", "interest_expense", "depreciation_amortization"),
+     "Income before income taxes + Interest expense + Depreciation and amortization",
+     "EBITDA from income before income taxes, no operating income reported; unadjusted"),
 )
 
 
@@ -413,7 +434,9 @@ def _leverage_chains(key: str, label: str, synonyms: list[str], extra: list[Inpu
 # EBITDA add-back its suffix names): the full trace is in the calculation, this is the short form.
 _EBITDA_SAID = {"": "EBITDA as operating income plus D&A, unadjusted",
                 "_dep_amort": "EBITDA as operating income plus depreciation and amortization of intangibles, unadjusted",
-                "_depreciation": "EBITDA as operating income plus depreciation, unadjusted"}
+                "_depreciation": "EBITDA as operating income plus depreciation, unadjusted",
+                "_pretax": "EBITDA as income before income taxes plus interest expense and D&A, as no operating income "
+                           "is reported; unadjusted"}
 _SAID = (("ebitda", None), ("debt_to_ebitda", None), ("net_debt_to_ebitda", None),
          ("ebit_margin", "EBIT taken as operating income"), ("ebit", "EBIT taken as operating income"),
          ("interest_coverage_pretax", "EBIT taken as income before income taxes plus interest expense, as no "
@@ -430,7 +453,7 @@ def stated_convention(key: str) -> str | None:
     """The convention the answer's sentence states for formula `key` (None: the name says it all)."""
     said = None
     if key.startswith(("ebitda", "debt_to_ebitda", "net_debt_to_ebitda")):
-        said = _EBITDA_SAID[next((s for s in ("_dep_amort", "_depreciation") if s in key), "")]
+        said = _EBITDA_SAID[next((s for s in ("_dep_amort", "_depreciation", "_pretax") if s in key), "")]
     for prefix, text in _SAID if said is None else ():
         if text and (key == prefix or key.startswith(prefix + "_")):
             said = text
@@ -468,6 +491,10 @@ _DEBT: list[Formula] = [
     *_debt_chain("net_debt", "Net debt", ["net debt", "net debt position", "net borrowings"],
                  [Input("cash")], "USD", "{debt} − Cash and cash equivalents",
                  lambda debt, cash: debt - cash),
+    # Net debt's other sign, as a company holding more cash than debt is said to have: never the cash balance alone
+    *_debt_chain("net_cash", "Net cash", ["net cash", "net cash position", "net cash balance", "cash net of debt"],
+                 [Input("cash")], "USD", "Cash and cash equivalents − {debt}",
+                 lambda debt, cash: cash - debt),
     *_debt_chain("debt_to_assets", "Debt-to-assets ratio",
                  ["debt to assets", "debt to assets ratio", "debt/assets", "debt to total assets",
                   "total debt to total assets", "total debt to assets", "debt-to-assets"],

@@ -582,12 +582,23 @@ def _each_member(facts: _Facts, definition: dict, axis: str, fy: int, cell: dict
                  calculations: list[dict], conn, deps, orders) -> list[dict]:
     """A member formula over every member of an axis: one computed cell per member, the highest
     first; with no member on that axis, one empty cell saying so."""
-    metric = next(operand_parts(k)[0] for k in metrics_of(definition["tree"]))
-    listed = _member_cells(conn, deps, facts.company, f"dim:{metric}|*{axis}", fy, {}, orders)
+    # the members are listed by the first of the formula's figures tagged by member on that axis: a gross margin by
+    # segment lists the segments' revenue where the company tags their gross profit only as revenue less cost
+    metrics = list(dict.fromkeys(operand_parts(k)[0] for k in metrics_of(definition["tree"])))
+    metric, listed = metrics[0], []
+    for candidate in metrics:
+        if candidate not in METRICS:
+            continue
+        found = _member_cells(conn, deps, facts.company, f"dim:{candidate}|*{axis}", fy, {}, orders)
+        if any(ev is not None and c.get("member") for c, ev in found):
+            metric, listed = candidate, found
+            break
+        if not listed:
+            metric, listed = candidate, found
     whole = _of_whole(definition["tree"])
     if whole:
         listed = _mix_parts(listed)
-    out, taken = [], []
+    out, taken, unmet = [], [], []
     for member_cell, ev in listed:
         if ev is None or not member_cell.get("member"):
             continue
@@ -600,6 +611,8 @@ def _each_member(facts: _Facts, definition: dict, axis: str, fy: int, cell: dict
         if computed is not None:
             taken.append((computed, mine))
             out.append((Decimal(computed[1]["value"]), mine))
+        elif mine.get("missing_inputs") and not unmet:
+            unmet = mine["missing_inputs"]  # the members are there, an input of their formula is not
     if whole and out and (len(out) < 2 or not MIX_COVERS[0] <= sum(v for v, _ in out) <= MIX_COVERS[1]):
         # GM's members tagged with revenue are GM Financial and Cruise alone: 8% of the total is no mix; nor is
         # one member alone (Home Depot's "Other", 100%)
@@ -608,7 +621,7 @@ def _each_member(facts: _Facts, definition: dict, axis: str, fy: int, cell: dict
     for computed, mine in taken:
         _take_calc(facts, computed, mine, evidence, calculations)
     if not out:
-        return [{**cell, "missing_inputs": [f"{METRICS[metric].label.lower()} by {axis} (fiscal {fy} and {fy - 1})"]}]
+        return [{**cell, "missing_inputs": unmet or [f"{METRICS[metric].label.lower()} by {axis} (fiscal {fy} and {fy - 1})"]}]
     return [c for _, c in sorted(out, key=lambda x: -x[0])]
 
 
