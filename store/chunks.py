@@ -320,6 +320,43 @@ def dense_only(conn, embedding: np.ndarray, *, cik: int, accessions: list[str] |
     ).fetchall()
 
 
+# The nearest chunk of one filing to a query vector: how closely the filing's best passage matches.
+# Materialized first, as in HYBRID_SQL: an approximate index walk over every filing, filtered to one
+# afterwards, can return nothing at all.
+BEST_MATCH_SQL = """
+WITH scoped AS MATERIALIZED (SELECT embedding FROM chunks WHERE accession = %(accession)s)
+SELECT max(1 - (embedding <=> %(embedding)s)) FROM scoped
+"""
+
+# How many of the words occur anywhere in one filing (full text, stemmed as the search stems them).
+WORDS_HELD_SQL = """
+SELECT count(*) FROM unnest(%(words)s::text[]) AS w(word)
+WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.accession = %(accession)s
+                AND c.tsv @@ plainto_tsquery('english', w.word))
+"""
+
+
+def best_similarity(conn, embedding: np.ndarray, *, accession: str) -> float | None:
+    """The cosine similarity of the filing's chunk nearest to `embedding` (None: no chunk).
+
+    Why a bare similarity and not the fused search score: RRF scores are ranks, alike in every
+    filing whatever it holds; a similarity says how well a filing's best passage matches at all,
+    which is what comparing two filings of one company for the same question needs."""
+    import numpy as np
+
+    row = conn.execute(BEST_MATCH_SQL, {"embedding": np.asarray(embedding, dtype=np.float32),
+                                        "accession": accession}).fetchone()
+    return None if row[0] is None else float(row[0])
+
+
+def words_held(conn, words: list[str], *, accession: str) -> int:
+    """How many of `words` the filing's text holds anywhere: a name an older filing discusses and the
+    latest no longer mentions at all is held by one and not the other."""
+    if not words:
+        return 0
+    return int(conn.execute(WORDS_HELD_SQL, {"words": list(words), "accession": accession}).fetchone()[0])
+
+
 def with_score(hit: ChunkHit, score: float) -> ChunkHit:
     """The hit ranked at another score (a passage read first takes the best hit's)."""
     return ChunkHit(**{**hit.__dict__, "score": score})

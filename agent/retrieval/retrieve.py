@@ -43,6 +43,7 @@ from agent.planning.in_words import names_all, prose_fallback
 from agent.retrieval.prose_counts import find_count
 from agent.state import plan_of
 from agent.retrieval.query_vectors import embed_queries
+from agent.retrieval.widening import widened_location, widens
 from store import chunks as chunk_store
 from store import filing_amounts
 from store import facts as facts_store
@@ -66,6 +67,11 @@ def retrieve(state, deps, config) -> dict:
             if prose is not None:
                 return {"plan": prose.model_dump(mode="json"), "reprose": refusal}
         return found
+    if state.get("refusal") and widens(state):  # the route's Items answered nothing: the whole filing
+        state = {**state, "located": widened_location(state["located"])}
+        found = _prose(state, deps, config)
+        return {"located": state["located"], "widened": True, "draft": None, "checked": None, "refusal": None,
+                **found}
     found = _prose(state, deps, config)
     return {**found, "reprose": None} if state.get("reprose") else found
 

@@ -1,0 +1,55 @@
+"""Which 10-K a prose question naming no year is read in: the latest, unless an earlier one held
+answers it much better.
+
+Why: a question naming no year is about the company as its latest filing describes it, and that
+stays the rule. But an event, a deal or a case the latest 10-K no longer discusses ("the iRobot
+deal", "the Embraer arbitration", "the Edley class action") is told in full only in the 10-K of
+the year it happened: searched in the latest alone it finds nothing (refused no_grounding) or a
+passage that shares a word and answers nothing. The measure is the filing's best passage: its
+cosine similarity to the question (comparable across filings, unlike the fused search's ranks),
+and the question's words each filing holds at all. The latest keeps the question unless its best
+passage is weak and an earlier filing's is much better; the answer then names the filing it quotes.
+"""
+
+from __future__ import annotations
+
+from agent.retrieval.query_vectors import embed_queries
+from store import chunks as chunk_store
+
+# The latest filing's best passage at or above this similarity answers the question well enough to
+# keep it there (on the development questions the latest's passage that answers sits at 0.45-0.70,
+# while an event it no longer discusses finds only 0.28-0.40).
+WEAK = 0.45
+# An earlier filing replaces it when its best passage is this much closer to the question...
+MARGIN = 0.10
+# ...or at least this much closer and it holds more of the question's words (a name the latest no
+# longer mentions anywhere). Below it, two filings' boilerplate on one topic differ by chance.
+NEAR = 0.03
+
+
+def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest: int) -> int | None:
+    """The fiscal year of an earlier held 10-K that answers `query` much better than the latest's,
+    or None to keep the latest. `filings` maps fiscal years to their 10-K (with its accession)."""
+    earlier = sorted((y for y in filings if y < latest), reverse=True)
+    if not earlier or latest not in filings or not query.strip():
+        return None
+    vector = embed_queries(embedder, [query])[0]  # the search embeds the same text: one embedding
+    base = chunk_store.best_similarity(conn, vector, accession=filings[latest]["accession"])
+    if base is None or base >= WEAK:
+        return None
+    words = [w for w in chunk_store.keyword_query(query).split(" or ") if w]
+    held_latest = None
+    best: tuple[float, int] | None = None
+    for year in earlier:
+        accession = filings[year]["accession"]
+        similarity = chunk_store.best_similarity(conn, vector, accession=accession)
+        if similarity is None or similarity - base < NEAR:
+            continue
+        if similarity - base < MARGIN:
+            if held_latest is None:
+                held_latest = chunk_store.words_held(conn, words, accession=filings[latest]["accession"])
+            if chunk_store.words_held(conn, words, accession=accession) <= held_latest:
+                continue
+        if best is None or similarity > best[0]:
+            best = (similarity, year)
+    return best[1] if best else None
