@@ -324,8 +324,16 @@ def dense_only(conn, embedding: np.ndarray, *, cik: int, accessions: list[str] |
 # Materialized first, as in HYBRID_SQL: an approximate index walk over every filing, filtered to one
 # afterwards, can return nothing at all.
 BEST_MATCH_SQL = """
+WITH scoped AS MATERIALIZED (SELECT id, embedding FROM chunks WHERE accession = %(accession)s)
+SELECT id, 1 - (embedding <=> %(embedding)s) FROM scoped
+ORDER BY embedding <=> %(embedding)s, id
+LIMIT 1
+"""
+
+# The similarity of one chunk to its nearest in another filing: whether that filing tells the same passage.
+NEAREST_COUNTERPART_SQL = """
 WITH scoped AS MATERIALIZED (SELECT embedding FROM chunks WHERE accession = %(accession)s)
-SELECT max(1 - (embedding <=> %(embedding)s)) FROM scoped
+SELECT max(1 - (scoped.embedding <=> c.embedding)) FROM scoped, chunks c WHERE c.id = %(chunk)s
 """
 
 # How many of the words occur anywhere in one filing (full text, stemmed as the search stems them).
@@ -336,8 +344,8 @@ WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.accession = %(accession)s
 """
 
 
-def best_similarity(conn, embedding: np.ndarray, *, accession: str) -> float | None:
-    """The cosine similarity of the filing's chunk nearest to `embedding` (None: no chunk).
+def best_match(conn, embedding: np.ndarray, *, accession: str) -> tuple[int, float] | None:
+    """The filing's chunk nearest to `embedding` and its cosine similarity (None: no chunk).
 
     Why a bare similarity and not the fused search score: RRF scores are ranks, alike in every
     filing whatever it holds; a similarity says how well a filing's best passage matches at all,
@@ -346,7 +354,14 @@ def best_similarity(conn, embedding: np.ndarray, *, accession: str) -> float | N
 
     row = conn.execute(BEST_MATCH_SQL, {"embedding": np.asarray(embedding, dtype=np.float32),
                                         "accession": accession}).fetchone()
-    return None if row[0] is None else float(row[0])
+    return None if row is None else (int(row[0]), float(row[1]))
+
+
+def counterpart_similarity(conn, chunk_id: int, *, accession: str) -> float:
+    """How close the filing's nearest chunk is to chunk `chunk_id` (of another filing): near 1 when the
+    filing repeats that passage, as a 10-K repeats most of the one before it."""
+    row = conn.execute(NEAREST_COUNTERPART_SQL, {"chunk": chunk_id, "accession": accession}).fetchone()
+    return float(row[0]) if row and row[0] is not None else 0.0
 
 
 def words_held(conn, words: list[str], *, accession: str) -> int:

@@ -69,8 +69,8 @@ def footnote(db, embedder, held):
     return build_footnote(db, embedder, Settings(llm="off"), use_cache=False)
 
 
-def ask(footnote, text):
-    return footnote.answer(Turn(thread_key=f"test:{uuid.uuid4().hex}", user="u", text=text))
+def ask(footnote, text, thread=None):
+    return footnote.answer(Turn(thread_key=thread or f"test:{uuid.uuid4().hex}", user="u", text=text))
 
 
 def _cited(answer) -> set[int]:
@@ -83,6 +83,13 @@ def test_an_event_only_an_earlier_10k_tells_is_answered_from_it_and_named(footno
     assert _cited(answer) == {2023}, answer.text
     assert "fiscal 2023 10-K" in answer.text and "latest" not in answer.text.split("\n")[0], answer.text
     assert "Harborline disputed our right to terminate" in answer.text, answer.text
+
+
+def test_the_thread_goes_on_at_the_latest_after_an_earlier_filing_was_read(footnote, held):
+    thread = f"test:{uuid.uuid4().hex}"
+    assert _cited(ask(footnote, "what happened with Quillfeather's Harborline arbitration?", thread)) == {2023}
+    answer = ask(footnote, "and what does it say about its battery supplier?", thread)
+    assert answer.kind == "answer" and _cited(answer) == {2024}, answer.text
 
 
 def test_what_the_latest_10k_answers_stays_on_the_latest(footnote, held):

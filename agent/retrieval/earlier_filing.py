@@ -17,6 +17,10 @@ from __future__ import annotations
 from agent.retrieval.query_vectors import embed_queries
 from store import chunks as chunk_store
 
+# Where the plan's year came from (Plan.slots) when an earlier filing was read: no year the user named,
+# so the thread's next question is read at its own latest filing again (agent.memory.remember).
+EARLIER_SLOT = "earlier filing: the latest does not tell it"
+
 # The latest filing's best passage at or above this similarity answers the question well enough to
 # keep it there (on the development questions the latest's passage that answers sits at 0.45-0.70,
 # while an event it no longer discusses finds only 0.28-0.40).
@@ -30,6 +34,9 @@ NEAR = 0.03
 # latest only something like it (another lawsuit for "the Harborline arbitration"). On the development
 # questions the latest's own answers never trailed an earlier filing by more than 0.08.
 CLEAR_LEAD = 0.15
+# An earlier passage the latest 10-K repeats (its nearest chunk this similar) is no event the latest
+# no longer discusses: a 10-K carries most of the one before it over, reworded a little.
+REPEATED = 0.90
 
 
 def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest: int) -> int | None:
@@ -39,18 +46,22 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
     if not earlier or latest not in filings or not query.strip():
         return None
     vector = embed_queries(embedder, [query])[0]  # the search embeds the same text: one embedding
-    base = chunk_store.best_similarity(conn, vector, accession=filings[latest]["accession"])
-    if base is None:
+    found = chunk_store.best_match(conn, vector, accession=filings[latest]["accession"])
+    if found is None:
         return None
+    base = found[1]
     lead_needed = NEAR if base < WEAK else CLEAR_LEAD
     words = [w for w in chunk_store.keyword_query(query).split(" or ") if w]
     held_latest = None
     best: tuple[float, int] | None = None
     for year in earlier:
         accession = filings[year]["accession"]
-        similarity = chunk_store.best_similarity(conn, vector, accession=accession)
-        if similarity is None or similarity - base < lead_needed:
+        match = chunk_store.best_match(conn, vector, accession=accession)
+        if match is None or match[1] - base < lead_needed:
             continue
+        chunk, similarity = match
+        if chunk_store.counterpart_similarity(conn, chunk, accession=filings[latest]["accession"]) >= REPEATED:
+            continue  # the latest repeats the passage: it tells the thing too, and stays the filing read
         if similarity - base < MARGIN:
             if held_latest is None:
                 held_latest = chunk_store.words_held(conn, words, accession=filings[latest]["accession"])

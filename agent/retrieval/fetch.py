@@ -14,7 +14,7 @@ from datetime import date
 from agent.progress import status
 from agent.refusals import QUARTERS_ONLY, as_named
 from agent.retrieval.common_year import aligned_latest
-from agent.retrieval.earlier_filing import better_earlier
+from agent.retrieval.earlier_filing import EARLIER_SLOT, better_earlier
 from agent.retrieval.filing_choice import asks_prior_filing, filed_in, fiscal_year_filed_in
 from agent.retrieval.line_items import company_line, line_optional, line_parts, same_printed_row
 from agent.retrieval.row_members import member_row
@@ -469,7 +469,7 @@ def fetch(state, deps, config) -> dict:
                 earlier = better_earlier(conn, deps.embedder, plan.get("query") or state["question"], filings, wanted[0])
                 if earlier is not None:
                     plan = switched = {**plan, "latest": False, "fiscal_years": [earlier], "slots": {
-                        **(plan.get("slots") or {}), "fiscal_years": "earlier filing: the latest does not tell it"}}
+                        **(plan.get("slots") or {}), "fiscal_years": EARLIER_SLOT}}
                     wanted = [earlier]
             # the years asked, before a passage search moves them to the filing that discusses them: a prose
             # answer's figures are of these years, read from a later 10-K's comparatives when their own is not held
