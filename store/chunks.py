@@ -330,19 +330,19 @@ ORDER BY embedding <=> %(embedding)s, id
 LIMIT 1
 """
 
+# The text of one chunk, and whether a filing's chunks hold each of some sentences (spaces evened out).
+CHUNK_TEXT_SQL = "SELECT text FROM chunks WHERE id = %(chunk)s"
+HOLDS_SENTENCES_SQL = """
+SELECT s.sentence, EXISTS (SELECT 1 FROM chunks c WHERE c.accession = %(accession)s
+                           AND strpos(regexp_replace(c.text, '[[:space:]]+', ' ', 'g'), s.sentence) > 0)
+FROM unnest(%(sentences)s::text[]) AS s(sentence)
+"""
+
 # The similarity of one chunk to its nearest in another filing: whether that filing tells the same passage.
 NEAREST_COUNTERPART_SQL = """
 WITH scoped AS MATERIALIZED (SELECT embedding FROM chunks WHERE accession = %(accession)s)
 SELECT max(1 - (scoped.embedding <=> c.embedding)) FROM scoped, chunks c WHERE c.id = %(chunk)s
 """
-
-# How many of the words occur anywhere in one filing (full text, stemmed as the search stems them).
-WORDS_HELD_SQL = """
-SELECT count(*) FROM unnest(%(words)s::text[]) AS w(word)
-WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.accession = %(accession)s
-                AND c.tsv @@ plainto_tsquery('english', w.word))
-"""
-
 
 def best_match(conn, embedding: np.ndarray, *, accession: str) -> tuple[int, float] | None:
     """The filing's chunk nearest to `embedding` and its cosine similarity (None: no chunk).
@@ -364,12 +364,18 @@ def counterpart_similarity(conn, chunk_id: int, *, accession: str) -> float:
     return float(row[0]) if row and row[0] is not None else 0.0
 
 
-def words_held(conn, words: list[str], *, accession: str) -> int:
-    """How many of `words` the filing's text holds anywhere: a name an older filing discusses and the
-    latest no longer mentions at all is held by one and not the other."""
-    if not words:
-        return 0
-    return int(conn.execute(WORDS_HELD_SQL, {"words": list(words), "accession": accession}).fetchone()[0])
+def chunk_text(conn, chunk_id: int) -> str:
+    row = conn.execute(CHUNK_TEXT_SQL, {"chunk": chunk_id}).fetchone()
+    return row[0] if row else ""
+
+
+def holds_sentences(conn, sentences: list[str], *, accession: str) -> bool:
+    """Whether the filing's text holds every one of `sentences` verbatim (runs of spaces evened out)."""
+    if not sentences:
+        return False
+    wanted = [re.sub(r"\s+", " ", s).strip() for s in sentences]
+    rows = conn.execute(HOLDS_SENTENCES_SQL, {"sentences": wanted, "accession": accession}).fetchall()
+    return all(held for _, held in rows)
 
 
 def with_score(hit: ChunkHit, score: float) -> ChunkHit:

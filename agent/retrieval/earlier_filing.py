@@ -5,11 +5,11 @@ Why: a question naming no year is about the company as its latest filing describ
 stays the rule. But an event, a deal or a case the latest 10-K no longer discusses ("the iRobot
 deal", "the Embraer arbitration", "the Edley class action") is told in full only in the 10-K of
 the year it happened: searched in the latest alone it finds nothing (refused no_grounding) or a
-passage that shares a word and answers nothing. The measure is the filing's best passage: its
-cosine similarity to the question (comparable across filings, unlike the fused search's ranks),
-and the question's words each filing holds at all. The latest keeps the question unless an earlier
-filing's best passage is much better: by a margin when the latest's is weak, by a clear lead when
-not. The answer then names the filing it quotes ("From X's fiscal 2023 10-K").
+passage that shares a word and answers nothing. The measure is each filing's best passage: its
+cosine similarity to the question (comparable across filings, unlike the fused search's ranks).
+The latest keeps the question unless an earlier filing's best passage is much better (by a margin
+when the latest's is weak, by a clear lead when not) and the latest does not repeat it. The answer
+then names the filing it quotes ("From X's fiscal 2023 10-K").
 """
 
 from __future__ import annotations
@@ -25,11 +25,9 @@ EARLIER_SLOT = "earlier filing: the latest does not tell it"
 # keep it there (on the development questions the latest's passage that answers sits at 0.45-0.70,
 # while an event it no longer discusses finds only 0.28-0.40).
 WEAK = 0.45
-# An earlier filing replaces it when its best passage is this much closer to the question...
+# An earlier filing replaces a weak latest when its best passage is this much closer to the question.
+# (A smaller lead is two filings' wording of one standing topic: a risk factor reworded a little.)
 MARGIN = 0.10
-# ...or at least this much closer and it holds more of the question's words (a name the latest no
-# longer mentions anywhere). Below it, two filings' boilerplate on one topic differ by chance.
-NEAR = 0.03
 # However well the latest matches, an earlier filing this much closer tells the thing asked and the
 # latest only something like it (another lawsuit for "the Harborline arbitration"). On the development
 # questions the latest's own answers never trailed an earlier filing by more than 0.08.
@@ -37,6 +35,27 @@ CLEAR_LEAD = 0.15
 # An earlier passage the latest 10-K repeats (its nearest chunk this similar) is no event the latest
 # no longer discusses: a 10-K carries most of the one before it over, reworded a little.
 REPEATED = 0.90
+
+
+def _telling_sentences(text: str, words: list[str]) -> list[str]:
+    """The chunk's sentences that hold the most of the question's words (prefixes, as stems): where it
+    tells what was asked, rather than the rest of the passage around it."""
+    from agent.checking.guards import split_sentences
+
+    stems = [w[:5] for w in words if len(w) > 2]
+    scored = [(sum(stem in sentence.lower() for stem in stems), sentence) for sentence in split_sentences(text)]
+    top = max((n for n, _ in scored), default=0)
+    return [sentence for n, sentence in scored if n == top] if top else []
+
+
+def _repeated(conn, chunk: int, words: list[str], latest_accession: str) -> bool:
+    """The latest filing tells the earlier chunk's passage too: a chunk of it nearly the same (REPEATED),
+    or the sentences of the passage that hold the question's words, word for word (chunks cut a
+    repeated passage at other places, so their vectors differ while its sentences do not)."""
+    if chunk_store.counterpart_similarity(conn, chunk, accession=latest_accession) >= REPEATED:
+        return True
+    telling = _telling_sentences(chunk_store.chunk_text(conn, chunk), words)
+    return chunk_store.holds_sentences(conn, telling, accession=latest_accession)
 
 
 def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest: int) -> int | None:
@@ -50,9 +69,8 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
     if found is None:
         return None
     base = found[1]
-    lead_needed = NEAR if base < WEAK else CLEAR_LEAD
+    lead_needed = MARGIN if base < WEAK else CLEAR_LEAD
     words = [w for w in chunk_store.keyword_query(query).split(" or ") if w]
-    held_latest = None
     best: tuple[float, int] | None = None
     for year in earlier:
         accession = filings[year]["accession"]
@@ -60,13 +78,8 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
         if match is None or match[1] - base < lead_needed:
             continue
         chunk, similarity = match
-        if chunk_store.counterpart_similarity(conn, chunk, accession=filings[latest]["accession"]) >= REPEATED:
+        if _repeated(conn, chunk, words, filings[latest]["accession"]):
             continue  # the latest repeats the passage: it tells the thing too, and stays the filing read
-        if similarity - base < MARGIN:
-            if held_latest is None:
-                held_latest = chunk_store.words_held(conn, words, accession=filings[latest]["accession"])
-            if chunk_store.words_held(conn, words, accession=accession) <= held_latest:
-                continue
         if best is None or similarity > best[0]:
             best = (similarity, year)
     return best[1] if best else None
