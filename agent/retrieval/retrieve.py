@@ -1305,7 +1305,7 @@ def _item_scope(question: str, plan, items: list[str]) -> dict:
         return {"prefer": prior} if prior else {}
     if NAMED_SECTION.search(question.lower()):
         return {"items": items}
-    if (plan.slots or {}).get("fiscal_years") == EARLIER_SLOT:
+    if (getattr(plan, "slots", None) or {}).get("fiscal_years") == EARLIER_SLOT:
         # an earlier 10-K read for its best passage (agent.retrieval.earlier_filing), wherever it lies:
         # the route's Items weigh the search and do not bound it away from that passage
         return {"prefer": items}
