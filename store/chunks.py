@@ -338,6 +338,13 @@ SELECT s.sentence, EXISTS (SELECT 1 FROM chunks c WHERE c.accession = %(accessio
 FROM unnest(%(sentences)s::text[]) AS s(sentence)
 """
 
+# Which of some words a filing's text holds nowhere (full text, stemmed as the search stems them).
+WORDS_ABSENT_SQL = """
+SELECT w.word FROM unnest(%(words)s::text[]) AS w(word)
+WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.accession = %(accession)s
+                    AND c.tsv @@ plainto_tsquery('english', w.word))
+"""
+
 # The similarity of one chunk to its nearest in another filing: whether that filing tells the same passage.
 NEAREST_COUNTERPART_SQL = """
 WITH scoped AS MATERIALIZED (SELECT embedding FROM chunks WHERE accession = %(accession)s)
@@ -362,6 +369,13 @@ def counterpart_similarity(conn, chunk_id: int, *, accession: str) -> float:
     filing repeats that passage, as a 10-K repeats most of the one before it."""
     row = conn.execute(NEAREST_COUNTERPART_SQL, {"chunk": chunk_id, "accession": accession}).fetchone()
     return float(row[0]) if row and row[0] is not None else 0.0
+
+
+def words_absent(conn, words: list[str], *, accession: str) -> set[str]:
+    """The words the filing's text holds nowhere: a name an older 10-K tells and the latest no longer mentions."""
+    if not words:
+        return set()
+    return {row[0] for row in conn.execute(WORDS_ABSENT_SQL, {"words": list(words), "accession": accession})}
 
 
 def chunk_text(conn, chunk_id: int) -> str:

@@ -107,6 +107,8 @@ def test_the_earlier_filing_is_chosen_by_how_well_each_answers(db, embedder, hel
     with db.connection() as conn:
         assert better_earlier(conn, embedder, "Harborline arbitration dispute", filings, 2024) == 2023
         assert better_earlier(conn, embedder, "battery supplier disruption", filings, 2024) is None
+        # the earlier MD&A matches closer, but every word asked is in the latest too: the latest still discusses it
+        assert better_earlier(conn, embedder, "higher freight volumes", filings, 2024) is None
         assert better_earlier(conn, embedder, "Harborline arbitration dispute", {2024: filings[2024]}, 2024) is None
 
 

@@ -8,7 +8,8 @@ the year it happened: searched in the latest alone it finds nothing (refused no_
 passage that shares a word and answers nothing. The measure is each filing's best passage: its
 cosine similarity to the question (comparable across filings, unlike the fused search's ranks).
 The latest keeps the question unless an earlier filing's best passage is much better (by a margin
-when the latest's is weak, by a clear lead when not) and the latest does not repeat it. The answer
+when the latest's is weak, by a clear lead when not), the earlier filing holds a word of the question
+the latest holds nowhere (or leads decisively), and the latest does not repeat the passage. The answer
 then names the filing it quotes ("From X's fiscal 2023 10-K").
 """
 
@@ -32,6 +33,10 @@ MARGIN = 0.10
 # latest only something like it (another lawsuit for "the Harborline arbitration"). On the development
 # questions the latest's own answers never trailed an earlier filing by more than 0.08.
 CLEAR_LEAD = 0.15
+# Short of this lead, an earlier filing is read only when it holds a word of the question the latest
+# holds nowhere (the name of a deal, a case, a product it no longer mentions): a question whose words
+# the latest all holds is about something the latest still discusses, however it words it.
+DECISIVE = 0.20
 # An earlier passage the latest 10-K repeats (its nearest chunk this similar) is no event the latest
 # no longer discusses: a 10-K carries most of the one before it over, reworded a little.
 REPEATED = 0.90
@@ -71,6 +76,7 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
     base = found[1]
     lead_needed = MARGIN if base < WEAK else CLEAR_LEAD
     words = [w for w in chunk_store.keyword_query(query).split(" or ") if w]
+    absent_latest: set[str] | None = None
     best: tuple[float, int] | None = None
     for year in earlier:
         accession = filings[year]["accession"]
@@ -78,6 +84,11 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
         if match is None or match[1] - base < lead_needed:
             continue
         chunk, similarity = match
+        if similarity - base < DECISIVE:
+            if absent_latest is None:
+                absent_latest = chunk_store.words_absent(conn, words, accession=filings[latest]["accession"])
+            if not absent_latest - chunk_store.words_absent(conn, words, accession=accession):
+                continue  # every word asked is in the latest too: it still discusses the thing
         if _repeated(conn, chunk, words, filings[latest]["accession"]):
             continue  # the latest repeats the passage: it tells the thing too, and stays the filing read
         if best is None or similarity > best[0]:
