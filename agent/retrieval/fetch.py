@@ -327,12 +327,12 @@ _SAYS_LATEST = re.compile(r"\b(?:latest|most\s+recent|newest|current(?:ly)?|this
 
 
 def _latest_by_default(question: str, plan: dict) -> bool:
-    """One company's latest 10-K chosen only because the message named no year (nor a filing, a
-    quarter, a figure or anything from the thread): the choice an earlier filing may overrule."""
+    """One company's latest 10-K chosen only because the message named no year (nor "last year", a
+    filing, a quarter, a figure or anything from the thread): the choice an earlier filing may overrule."""
     return (bool(plan.get("latest")) and not plan.get("fiscal_years") and not any(plan.get("year_offsets") or [])
             and not plan.get("as_of_filing_year") and not plan.get("period") and not plan.get("metrics")
             and len(plan.get("tickers") or []) == 1 and not _years_of_thread(plan)
-            and not _SAYS_LATEST.search(question))
+            and not _SAYS_LATEST.search(question) and not _JUST_ENDED.search(question))
 
 
 def _years_of_thread(plan: dict) -> bool:
