@@ -42,7 +42,11 @@ def route_after_retrieve(state: FootnoteState) -> Literal["refuse", "compose", "
     return "refuse" if state.get("refusal") else "compose"
 
 
-def route_after_check(state: FootnoteState) -> Literal["refuse", "remember"]:
+def route_after_check(state: FootnoteState) -> Literal["refuse", "remember", "retrieve"]:
+    from agent.retrieval.widening import widens
+
+    if state.get("refusal") and widens(state):
+        return "retrieve"  # nothing in the route's Items answered: the whole filing is searched once more
     return "refuse" if state.get("refusal") else "remember"
 
 

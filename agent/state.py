@@ -41,6 +41,8 @@ class FootnoteState(TypedDict, total=False):
     retrieval: dict | None  # what retrieve did (counts, missing facts), for traces
     # a figure refused as unknown in retrieve and searched in prose instead: that refusal (agent.retrieval.retrieve)
     reprose: dict | None
+    # a prose search bounded by the route's Items, refused no_grounding, searched again over the whole filing
+    widened: bool | None
     # compose
     draft: dict | None  # agent.composing.draft.Draft
     # cite_check
@@ -65,6 +67,7 @@ PER_TURN = (
     "calculations",
     "retrieval",
     "reprose",
+    "widened",
     "draft",
     "checked",
     "refusal",

@@ -320,6 +320,78 @@ def dense_only(conn, embedding: np.ndarray, *, cik: int, accessions: list[str] |
     ).fetchall()
 
 
+# The nearest chunk of one filing to a query vector: how closely the filing's best passage matches.
+# Materialized first, as in HYBRID_SQL: an approximate index walk over every filing, filtered to one
+# afterwards, can return nothing at all.
+BEST_MATCH_SQL = """
+WITH scoped AS MATERIALIZED (SELECT id, embedding FROM chunks WHERE accession = %(accession)s)
+SELECT id, 1 - (embedding <=> %(embedding)s) FROM scoped
+ORDER BY embedding <=> %(embedding)s, id
+LIMIT 1
+"""
+
+# The text of one chunk, and whether a filing's chunks hold each of some sentences (spaces evened out).
+CHUNK_TEXT_SQL = "SELECT text FROM chunks WHERE id = %(chunk)s"
+HOLDS_SENTENCES_SQL = """
+SELECT s.sentence, EXISTS (SELECT 1 FROM chunks c WHERE c.accession = %(accession)s
+                           AND strpos(regexp_replace(c.text, '[[:space:]]+', ' ', 'g'), s.sentence) > 0)
+FROM unnest(%(sentences)s::text[]) AS s(sentence)
+"""
+
+# Which of some words a filing's text holds nowhere (full text, stemmed as the search stems them).
+WORDS_ABSENT_SQL = """
+SELECT w.word FROM unnest(%(words)s::text[]) AS w(word)
+WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.accession = %(accession)s
+                    AND c.tsv @@ plainto_tsquery('english', w.word))
+"""
+
+# The similarity of one chunk to its nearest in another filing: whether that filing tells the same passage.
+NEAREST_COUNTERPART_SQL = """
+WITH scoped AS MATERIALIZED (SELECT embedding FROM chunks WHERE accession = %(accession)s)
+SELECT max(1 - (scoped.embedding <=> c.embedding)) FROM scoped, chunks c WHERE c.id = %(chunk)s
+"""
+
+def best_match(conn, embedding: np.ndarray, *, accession: str) -> tuple[int, float] | None:
+    """The filing's chunk nearest to `embedding` and its cosine similarity (None: no chunk).
+
+    Why a bare similarity and not the fused search score: RRF scores are ranks, alike in every
+    filing whatever it holds; a similarity says how well a filing's best passage matches at all,
+    which is what comparing two filings of one company for the same question needs."""
+    import numpy as np
+
+    row = conn.execute(BEST_MATCH_SQL, {"embedding": np.asarray(embedding, dtype=np.float32),
+                                        "accession": accession}).fetchone()
+    return None if row is None else (int(row[0]), float(row[1]))
+
+
+def counterpart_similarity(conn, chunk_id: int, *, accession: str) -> float:
+    """How close the filing's nearest chunk is to chunk `chunk_id` (of another filing): near 1 when the
+    filing repeats that passage, as a 10-K repeats most of the one before it."""
+    row = conn.execute(NEAREST_COUNTERPART_SQL, {"chunk": chunk_id, "accession": accession}).fetchone()
+    return float(row[0]) if row and row[0] is not None else 0.0
+
+
+def words_absent(conn, words: list[str], *, accession: str) -> set[str]:
+    """The words the filing's text holds nowhere: a name an older 10-K tells and the latest no longer mentions."""
+    if not words:
+        return set()
+    return {row[0] for row in conn.execute(WORDS_ABSENT_SQL, {"words": list(words), "accession": accession})}
+
+
+def chunk_text(conn, chunk_id: int) -> str:
+    row = conn.execute(CHUNK_TEXT_SQL, {"chunk": chunk_id}).fetchone()
+    return row[0] if row else ""
+
+
+def holds_sentences(conn, sentences: list[str], *, accession: str) -> bool:
+    """Whether the filing's text holds every one of `sentences` verbatim (runs of spaces evened out)."""
+    if not sentences:
+        return False
+    wanted = [re.sub(r"\s+", " ", s).strip() for s in sentences]
+    rows = conn.execute(HOLDS_SENTENCES_SQL, {"sentences": wanted, "accession": accession}).fetchall()
+    return all(held for _, held in rows)
+
+
 def with_score(hit: ChunkHit, score: float) -> ChunkHit:
     """The hit ranked at another score (a passage read first takes the best hit's)."""
     return ChunkHit(**{**hit.__dict__, "score": score})

@@ -11,6 +11,7 @@ import pytest
 from agent.planning.companies import CompanyDirectory
 from agent.planning.prose_route import asks_rationale, order_items
 from agent.planning.rules import plan_rules
+from agent.retrieval.earlier_filing import EARLIER_SLOT
 from agent.retrieval.retrieve import _item_scope, distinct_hits
 from store import chunks
 from tests.test_companies import COVERED, SEC
@@ -94,6 +95,9 @@ def test_the_planners_default_items_are_a_preference_and_its_routes_a_bound():
     # unless the question asks for the risks or the notes themselves
     assert _item_scope("any risks to mining margins?", guessed, []) == {}
     assert _item_scope("what do the notes say about impairment testing of miners?", guessed, []) == {}
+    # an earlier 10-K read for the passage that tells the event (agent.retrieval.earlier_filing): wherever it lies
+    earlier = SimpleNamespace(items_guessed=False, slots={"fiscal_years": EARLIER_SLOT})
+    assert _item_scope("what happened with the harborline arbitration?", earlier, ["7", "1A"]) == {"prefer": ["7", "1A"]}
 
 
 def test_with_no_item_chosen_risk_boilerplate_does_not_win_on_shared_words(db, embedder, filing):

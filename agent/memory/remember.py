@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from agent.planning.followups import QUOTED_KEPT, is_figure_plan
 from agent.planning.plan import Plan
+from agent.retrieval.earlier_filing import EARLIER_SLOT
 
 
 # Planner refusals a user answers in the next message ("General revenue 2023" -> "GM"): their plan
@@ -61,6 +62,10 @@ def remember(state, deps, config) -> dict:
         # the years it resolved to, for "the year before"; `latest` stays, so "and Nvidia's?" is
         # answered from Nvidia's own latest 10-K
         concrete["fiscal_years"] = years
+    elif years and (plan.get("slots") or {}).get("fiscal_years") == EARLIER_SLOT:
+        # an earlier 10-K read because the latest no longer tells the event asked about is no year the
+        # user named: the thread goes on at each company's latest filing, as the question did
+        concrete["latest"], concrete["fiscal_years"] = True, years
     # a refused turn showed no figure: a year its companies resolved to other than the one it asked (for a
     # prose question, the filing that would discuss the year: Visa's fiscal 2024 10-K for "fiscal 2023") is
     # no year of the thread's figures, so "and operating income?" next stays at the years last shown

@@ -14,6 +14,7 @@ from datetime import date
 from agent.progress import status
 from agent.refusals import QUARTERS_ONLY, as_named
 from agent.retrieval.common_year import aligned_latest
+from agent.retrieval.earlier_filing import EARLIER_SLOT, better_earlier
 from agent.retrieval.filing_choice import asks_prior_filing, filed_in, fiscal_year_filed_in
 from agent.retrieval.line_items import PRIMARY, company_line, labels_of, line_optional, line_parts, same_printed_row
 from agent.retrieval.row_members import member_row
@@ -331,6 +332,19 @@ def _thread_turn(plan: dict) -> bool:
     return bool(plan.get("inherited")) or any("thread" in str(v) for v in (plan.get("slots") or {}).values())
 
 
+# The user asked for the latest filing in words: it is read even where an earlier one says more.
+_SAYS_LATEST = re.compile(r"\b(?:latest|most\s+recent|newest|current(?:ly)?|this\s+year|now|today)\b", re.I)
+
+
+def _latest_by_default(question: str, plan: dict) -> bool:
+    """One company's latest 10-K chosen only because the message named no year (nor "last year", a
+    filing, a quarter, a figure or anything from the thread): the choice an earlier filing may overrule."""
+    return (bool(plan.get("latest")) and not plan.get("fiscal_years") and not any(plan.get("year_offsets") or [])
+            and not plan.get("as_of_filing_year") and not plan.get("period") and not plan.get("metrics")
+            and len(plan.get("tickers") or []) == 1 and not _years_of_thread(plan)
+            and not _SAYS_LATEST.search(question) and not _JUST_ENDED.search(question))
+
+
 def _years_of_thread(plan: dict) -> bool:
     """The plan's years came from the thread: a filing the message names ("and in the older 10-K?",
     "what about the one filed in 2024?") is read from its own words only when its years are its own."""
@@ -460,6 +474,13 @@ def fetch(state, deps, config) -> dict:
             if meant:
                 plan = switched = {**plan, **meant}
                 wanted = list(meant["fiscal_years"])
+            elif not numeric and _latest_by_default(state["question"], plan) and len(filings) > 1:
+                # an event the latest 10-K no longer discusses is read where it is told (agent.retrieval.earlier_filing)
+                earlier = better_earlier(conn, deps.embedder, plan.get("query") or state["question"], filings, wanted[0])
+                if earlier is not None:
+                    plan = switched = {**plan, "latest": False, "fiscal_years": [earlier], "slots": {
+                        **(plan.get("slots") or {}), "fiscal_years": EARLIER_SLOT}}
+                    wanted = [earlier]
             # the years asked, before a passage search moves them to the filing that discusses them: a prose
             # answer's figures are of these years, read from a later 10-K's comparatives when their own is not held
             asked_years = sorted(wanted)

@@ -43,6 +43,8 @@ from agent.planning.in_words import names_all, prose_fallback
 from agent.retrieval.prose_counts import find_count
 from agent.state import plan_of
 from agent.retrieval.query_vectors import embed_queries
+from agent.retrieval.widening import widened_location, widens
+from agent.retrieval.earlier_filing import EARLIER_SLOT
 from store import chunks as chunk_store
 from store import filing_amounts
 from store import facts as facts_store
@@ -66,6 +68,11 @@ def retrieve(state, deps, config) -> dict:
             if prose is not None:
                 return {"plan": prose.model_dump(mode="json"), "reprose": refusal}
         return found
+    if state.get("refusal") and widens(state):  # the route's Items answered nothing: the whole filing
+        state = {**state, "located": widened_location(state["located"])}
+        found = _prose(state, deps, config)
+        return {"located": state["located"], "widened": True, "draft": None, "checked": None, "refusal": None,
+                **found}
     found = _prose(state, deps, config)
     return {**found, "reprose": None} if state.get("reprose") else found
 
@@ -1402,6 +1409,10 @@ def _item_scope(question: str, plan, items: list[str]) -> dict:
         return {"prefer": prior} if prior else {}
     if NAMED_SECTION.search(question.lower()):
         return {"items": items}
+    if (getattr(plan, "slots", None) or {}).get("fiscal_years") == EARLIER_SLOT:
+        # an earlier 10-K read for its best passage (agent.retrieval.earlier_filing), wherever it lies:
+        # the route's Items weigh the search and do not bound it away from that passage
+        return {"prefer": items}
     if not plan.items_guessed:
         # the planner's route; unless it asks a cause (told in MD&A, its route's first Item), the
         # filing's best passage in the narrative Items is read beside it

@@ -1,0 +1,96 @@
+"""Which 10-K a prose question naming no year is read in: the latest, unless an earlier one held
+answers it much better.
+
+Why: a question naming no year is about the company as its latest filing describes it, and that
+stays the rule. But an event, a deal or a case the latest 10-K no longer discusses ("the iRobot
+deal", "the Embraer arbitration", "the Edley class action") is told in full only in the 10-K of
+the year it happened: searched in the latest alone it finds nothing (refused no_grounding) or a
+passage that shares a word and answers nothing. The measure is each filing's best passage: its
+cosine similarity to the question (comparable across filings, unlike the fused search's ranks).
+The latest keeps the question unless an earlier filing's best passage is much better (by a margin
+when the latest's is weak, by a clear lead when not), the earlier filing holds a word of the question
+the latest holds nowhere (or leads decisively), and the latest does not repeat the passage. The answer
+then names the filing it quotes ("From X's fiscal 2023 10-K").
+"""
+
+from __future__ import annotations
+
+from agent.retrieval.query_vectors import embed_queries
+from store import chunks as chunk_store
+
+# Where the plan's year came from (Plan.slots) when an earlier filing was read: no year the user named,
+# so the thread's next question is read at its own latest filing again (agent.memory.remember).
+EARLIER_SLOT = "earlier filing: the latest does not tell it"
+
+# The latest filing's best passage at or above this similarity answers the question well enough to
+# keep it there (on the development questions the latest's passage that answers sits at 0.45-0.70,
+# while an event it no longer discusses finds only 0.28-0.40).
+WEAK = 0.45
+# An earlier filing replaces a weak latest when its best passage is this much closer to the question.
+# (A smaller lead is two filings' wording of one standing topic: a risk factor reworded a little.)
+MARGIN = 0.10
+# However well the latest matches, an earlier filing this much closer tells the thing asked and the
+# latest only something like it (another lawsuit for "the Harborline arbitration"). On the development
+# questions the latest's own answers never trailed an earlier filing by more than 0.08.
+CLEAR_LEAD = 0.15
+# Short of this lead, an earlier filing is read only when it holds a word of the question the latest
+# holds nowhere (the name of a deal, a case, a product it no longer mentions): a question whose words
+# the latest all holds is about something the latest still discusses, however it words it.
+DECISIVE = 0.20
+# An earlier passage the latest 10-K repeats (its nearest chunk this similar) is no event the latest
+# no longer discusses: a 10-K carries most of the one before it over, reworded a little.
+REPEATED = 0.90
+
+
+def _telling_sentences(text: str, words: list[str]) -> list[str]:
+    """The chunk's sentences that hold the most of the question's words (prefixes, as stems): where it
+    tells what was asked, rather than the rest of the passage around it."""
+    from agent.checking.guards import split_sentences
+
+    stems = [w[:5] for w in words if len(w) > 2]
+    scored = [(sum(stem in sentence.lower() for stem in stems), sentence) for sentence in split_sentences(text)]
+    top = max((n for n, _ in scored), default=0)
+    return [sentence for n, sentence in scored if n == top] if top else []
+
+
+def _repeated(conn, chunk: int, words: list[str], latest_accession: str) -> bool:
+    """The latest filing tells the earlier chunk's passage too: a chunk of it nearly the same (REPEATED),
+    or the sentences of the passage that hold the question's words, word for word (chunks cut a
+    repeated passage at other places, so their vectors differ while its sentences do not)."""
+    if chunk_store.counterpart_similarity(conn, chunk, accession=latest_accession) >= REPEATED:
+        return True
+    telling = _telling_sentences(chunk_store.chunk_text(conn, chunk), words)
+    return chunk_store.holds_sentences(conn, telling, accession=latest_accession)
+
+
+def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest: int) -> int | None:
+    """The fiscal year of an earlier held 10-K that answers `query` much better than the latest's,
+    or None to keep the latest. `filings` maps fiscal years to their 10-K (with its accession)."""
+    earlier = sorted((y for y in filings if y < latest), reverse=True)
+    if not earlier or latest not in filings or not query.strip():
+        return None
+    vector = embed_queries(embedder, [query])[0]  # the search embeds the same text: one embedding
+    found = chunk_store.best_match(conn, vector, accession=filings[latest]["accession"])
+    if found is None:
+        return None
+    base = found[1]
+    lead_needed = MARGIN if base < WEAK else CLEAR_LEAD
+    words = [w for w in chunk_store.keyword_query(query).split(" or ") if w]
+    absent_latest: set[str] | None = None
+    best: tuple[float, int] | None = None
+    for year in earlier:
+        accession = filings[year]["accession"]
+        match = chunk_store.best_match(conn, vector, accession=accession)
+        if match is None or match[1] - base < lead_needed:
+            continue
+        chunk, similarity = match
+        if similarity - base < DECISIVE:
+            if absent_latest is None:
+                absent_latest = chunk_store.words_absent(conn, words, accession=filings[latest]["accession"])
+            if not absent_latest - chunk_store.words_absent(conn, words, accession=accession):
+                continue  # every word asked is in the latest too: it still discusses the thing
+        if _repeated(conn, chunk, words, filings[latest]["accession"]):
+            continue  # the latest repeats the passage: it tells the thing too, and stays the filing read
+        if best is None or similarity > best[0]:
+            best = (similarity, year)
+    return best[1] if best else None
