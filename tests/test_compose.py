@@ -512,3 +512,48 @@ def test_a_bare_cause_is_read_under_the_segment_its_paragraph_named(embedder, mo
     # read under its paragraph's kettles, the kettle cause sets the bar: the other segments' causes of the same
     # template, which name no kettle, fall below it
     assert not any("offices" in q or "hotels" in q for q in quoted)
+
+
+def test_a_quoted_statement_brings_the_sentences_that_carry_it_on_saying_the_askers_words(embedder, monkeypatch):
+    from agent.composing import neighbourhood
+
+    text = ("Sales in the Kettle segment increased 12 percent in 2024 and 3 percent in 2023. "
+            "The sales increases in 2024 and 2023 were driven by growth in electric kettles and stovetop kettles. "
+            "The 2024 increase was also driven by growth in garden store sales. "
+            "This reflects a change in how the company allocates overhead. "
+            "Store traffic rose during the holiday season as shoppers returned to physical locations.")
+    plan = _plan(items=["7"], query="what drove kettle segment sales growth")
+
+    def quoted() -> list[str]:
+        draft = compose_extractive("what drove zed's kettle segment sales growth in 2024?", plan,
+                                   [_chunk(51, "7", text)], embedder=embedder)
+        return [c.text for c in draft.claims if c.kind == "prose"]
+
+    monkeypatch.setattr(neighbourhood, "CARRY_ON", 0)
+    alone = quoted()
+    monkeypatch.setattr(neighbourhood, "CARRY_ON", 2)
+    carried = quoted()
+    also = "The 2024 increase was also driven by growth in garden store sales."
+    assert also not in alone and also in carried and set(alone) < set(carried)
+    assert not any("overhead" in q or "Store traffic" in q for q in carried)  # none of the asker's words
+
+
+def test_what_carries_on_an_answer_goes_in_or_out_with_it_and_takes_no_slot():
+    from agent.composing.compose import MAX_SENTENCES, _choose
+
+    said = ["Kettle sales rose because garden stores ordered more of them.",
+            "Teapot revenue grew on the new ceramic line launched in spring.",
+            "Mug volumes benefited from a promotion with a coffee chain.",
+            "Saucer prices were raised twice to cover higher clay costs.",
+            "Spoon shipments recovered once the strike at the port ended.",
+            "Tray demand came mostly from hotels reopening their dining rooms."]
+    chunk = _chunk(52, "7", " ".join(said))
+    answers = [(0, n, s, s) for n, s in enumerate(said)]
+    rest = (0, 90, "The increase was also driven by pricing on every kettle line.",
+            "The increase was also driven by pricing on every kettle line.")
+    late = (0, 91, "The decline was also driven by teapot returns at the end.",
+            "The decline was also driven by teapot returns at the end.")
+    ranked = [answers[0], rest, *answers[1:MAX_SENTENCES], answers[MAX_SENTENCES], late]
+    chosen = [s for _, s, _ in _choose([chunk], ranked, set(), {rest, late})]
+    assert rest[2] in chosen and len(chosen) == MAX_SENTENCES + 1  # no slot of its own
+    assert late[2] not in chosen  # what it carries on was left out: so is it

@@ -554,7 +554,11 @@ def _pick_sentences(
         shown = _lead_in(chunks[key[0]], whole, figures, year)
         return (key[0], at, shown, whole) if shown else None
 
-    ranked, context, answering, heard = [], set(), set(), set()
+    ranked, context, answering, heard, trailing = [], set(), set(), set(), set()
+    # the asker's words a sentence read past a quoted one must say (`_carried_on_by`): of the question's, those
+    # the search kept (so not the company's name) that name what is asked, not how it moved nor why
+    shared = _plain_words(question) & _plain_words(subject or " ".join(queries))
+    shared = {w for w in shared if sentence_rank.stem(w) not in sentence_rank.MOVEMENT | sentence_rank.SECTION_WORDS}
     for i in dict.fromkeys(order):
         key = candidates[i][:2]
         whose = chunks[key[0]].ticker  # each company of a comparison has a best answer of its own
@@ -575,10 +579,49 @@ def _pick_sentences(
             context.add(intro)
         ranked.append((*candidates[i][:3], quoted[candidates[i][:3]]))
         answering.add(ranked[-1])
+        if held and topic:
+            for after in _carried_on_by(pieces[key[0]], key, quotable, shared):
+                ranked.append(after)
+                trailing.add(after)
     # context is free only beside what names the asked subject: for a question asking a section as a whole
     # ("summarize the risk factors") every sentence of the section passes, and a slot more is one more filler
     free = context - answering if held and topic else set()  # an answer of its own takes a slot
-    return _choose(chunks, list(dict.fromkeys(ranked)), free)
+    return _choose(chunks, list(dict.fromkeys(ranked)), free, trailing - answering)
+
+
+ASKED_WORD = 4  # letters of a question word a sentence read past a quoted one must share with it
+
+
+def _carried_on_by(pieces: list[str], key: tuple[int, int], quotable: dict, shared: set[str]) -> list[tuple]:
+    """The candidates right after the quoted sentence at `key` that carry it on (neighbourhood.carried_on,
+    sentence_rank.continues: "The sales increases ... were driven by ...", "This process drives ..."), each
+    saying one of the asker's words (`shared`), as they are quoted. They go in or out with the sentence they
+    follow and take no slot of their own. Why: a filing states a thing, then its cause or the rest of its list
+    in the sentences after it; the answer quoted the statement and stopped, though its cause was the answer."""
+    out = []
+    for k in neighbourhood.carried_on(pieces, key[1], sentence_rank.continues):
+        after = quotable.get((key[0], k))
+        if after is None or not _plain_words(after[2]) & shared:
+            break
+        out.append(after)
+    return out
+
+
+_PLAIN = re.compile(r"[a-z][a-z&-]{%d,}" % (ASKED_WORD - 1))
+
+
+def _plain_words(text: str) -> set[str]:
+    """The words of 4+ letters of `text` as written, lowercase, a plural or possessive read as the word
+    ("suppliers" is "supplier"), not a word that says nothing of a subject (sentence_rank.GENERIC). Stricter
+    than a stem: "issuers" is not "issue", "provides" is not "provider"."""
+    out = set()
+    for w in _PLAIN.findall(text.lower().replace("’", "'")):
+        w = w.strip("-")
+        w = w[:-3] + "y" if w.endswith("ies") and len(w) > 5 else w  # "companies" is "company"
+        w = w[:-1] if w.endswith("s") and not w.endswith("ss") else w
+        if len(w) >= ASKED_WORD and w not in sentence_rank.GENERIC:
+            out.add(w)
+    return out
 
 
 # A section holding a sentence this close to the best answer of any section answers as well: the one
@@ -858,19 +901,23 @@ def _pick_by_terms(chunks, candidates, query_terms) -> list[tuple[Evidence, str]
 
 
 def _choose(chunks, ranked: list[tuple[int, int, str, str]],
-            context: set[tuple[int, int, str, str]] = frozenset()) -> list[tuple[Evidence, str, str]]:
+            context: set[tuple[int, int, str, str]] = frozenset(),
+            trailing: set[tuple[int, int, str, str]] = frozenset()) -> list[tuple[Evidence, str, str]]:
     """Up to MAX_SENTENCES of `ranked` (best first), no repeats nor near-duplicates, each company
     heard, shown in the chunks' order: (chunk, the sentence as shown, the whole sentence).
 
     `context`: entries of `ranked` that only introduce the entry after them (the change a cause explains,
     the lead-in of a list's item). Each is quoted when what it introduces is, and takes no slot of its own.
     Why: counted as answers, a lead-in or an antecedent pushed out the last sentence that answered (the
-    company's own cause, ranked below the segments' causes of the same template)."""
+    company's own cause, ranked below the segments' causes of the same template).
+
+    `trailing`: entries that carry on the entry before them (`_carried_on_by`: its cause, the rest of its list)
+    and are no answer of their own, quoted after it when it is quoted, in no slot of their own."""
     chosen, seen = [], set()
     tickers = {c.ticker for c in chunks}
     cap = max(2, -(-MAX_SENTENCES // len(tickers))) if len(tickers) > 1 else MAX_SENTENCES  # each company heard
     per_ticker: dict[str, int] = {}
-    answers, pending = 0, []
+    answers, pending, heading = 0, [], False
     for entry in ranked:
         if entry in context:
             pending.append(entry)
@@ -879,10 +926,18 @@ def _choose(chunks, ranked: list[tuple[int, int, str, str]],
         introduced, pending = pending, []
         key = " ".join(sentence.lower().lstrip("…").split())
         ticker = chunks[rank].ticker
+        if entry in trailing:  # carries on the entry before it: quoted with it, in no slot of its own
+            if heading and key not in seen and not any(
+                    chunks[r].ticker == ticker and sentence_rank.near_duplicate(whole, w) for r, _, _, w in chosen):
+                seen.add(key)
+                chosen.append(entry)
+            continue
+        heading = False
         if answers >= MAX_SENTENCES or key in seen or per_ticker.get(ticker, 0) >= cap:  # overlapping chunks repeat
             continue
         if any(chunks[r].ticker == ticker and sentence_rank.near_duplicate(whole, w) for r, _, _, w in chosen):
             continue  # MD&A restating a risk factor: one of the two is enough
+        heading = True
         seen.add(key)
         per_ticker[ticker] = per_ticker.get(ticker, 0) + 1
         answers += 1
