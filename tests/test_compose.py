@@ -557,3 +557,24 @@ def test_what_carries_on_an_answer_goes_in_or_out_with_it_and_takes_no_slot():
     chosen = [s for _, s, _ in _choose([chunk], ranked, set(), {rest, late})]
     assert rest[2] in chosen and len(chosen) == MAX_SENTENCES + 1  # no slot of its own
     assert late[2] not in chosen  # what it carries on was left out: so is it
+
+
+def test_a_cause_pointing_back_is_the_asked_lines_when_its_statement_names_that_line_and_no_part_of_it():
+    from agent.composing import sentence_rank
+    from agent.composing.compose import _states_asked_line
+
+    topic = sentence_rank.subject_terms(sentence_rank.cased_terms("kettle revenue increase"))
+    line = sentence_rank.terms("kettle revenue increase") - sentence_rank.MOVEMENT
+    assert _states_asked_line("Kettle revenue increased 12% in 2024.", topic, line)
+    # a part of the line: its cause explains the part
+    assert not _states_asked_line("Kettle revenue from our garden stores increased 10% in 2024.", topic, line)
+    assert not _states_asked_line("Store traffic rose during the holiday season.", topic, line)
+
+
+def test_a_clause_that_states_only_its_period_is_not_quoted():
+    from agent.composing.compose import _figure_free_clause
+
+    assert _figure_free_clause("Kettle expenses increased $571 million, or 14%, in the year ended December 31, 2024 "
+                               "as compared to the year ended December 31, 2023.") is None
+    assert _figure_free_clause("Capital expenditures were $20.6 billion, directed mainly to new distribution "
+                               "centers and store refreshes.") == "…directed mainly to new distribution centers and store refreshes."

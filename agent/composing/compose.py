@@ -379,6 +379,9 @@ def _figure_free_clause(sentence: str) -> str | None:
         if len(head.split()) >= HEAD_WORDS and money_figures(sentence[cut:]) and len(head) + 1 > len(best or ""):
             best = head + "…"
         cut = sentence.find(",", cut + 1)
+    if best and len({w for w in re.findall(r"[a-z]{4,}", best.lower())
+                     if w not in _PERIOD_WORDS and w not in _FRAME_WORDS}) < 2:
+        return None  # "…in the year ended December 31, 2024 as compared to ...": a period, nothing stated
     return best
 
 
@@ -559,15 +562,22 @@ def _pick_sentences(
     # the search kept (so not the company's name) that name what is asked, not how it moved nor why
     shared = _plain_words(question) & _plain_words(subject or " ".join(queries))
     shared = {w for w in shared if sentence_rank.stem(w) not in sentence_rank.MOVEMENT | sentence_rank.SECTION_WORDS}
+    asked_words = _plain_words(question)
     for i in dict.fromkeys(order):
         key = candidates[i][:2]
         whose = chunks[key[0]].ticker  # each company of a comparison has a best answer of its own
-        if whose in heard and key in follows and held and topic and not _named(quoted[candidates[i][:3]], topic):
-            continue  # a cause naming nothing asked is quoted only as the best answer, not beside another one
-        heard.add(whose)
         lead = quotable.get((key[0], key[1] - 1)) if key in follows else None
         if lead is not None and held and topic and not _named(quoted[lead[:3]], topic):
             lead = None  # the change it explains is another subject's: the cause alone answers
+        if whose in heard and key in follows and held and topic and not _named(quoted[candidates[i][:3]], topic) \
+                and not (_states_asked_line(before.get(key, ""), topic, line_names)
+                         and (lead or _plain_words(candidates[i][2]) & asked_words)):
+            # a cause whose change (the statement it points back to) names nothing asked is quoted only as the
+            # best answer, not beside another one; "The overall increases were primarily driven by ..." after
+            # "R&D expenses increased ..." is the asked line's cause, though its own words name no line, and is
+            # quoted beside that statement, or alone when it says a word of the question
+            continue
+        heard.add(whose)
         if lead is not None:  # the cause is quoted with the change it explains, which names the subject
             ranked.append((*lead[:3], quoted[lead[:3]]))
             context.add(ranked[-1])
@@ -587,6 +597,18 @@ def _pick_sentences(
     # ("summarize the risk factors") every sentence of the section passes, and a slot more is one more filler
     free = context - answering if held and topic else set()  # an answer of its own takes a slot
     return _choose(chunks, list(dict.fromkeys(ranked)), free, trailing - answering)
+
+
+def _states_asked_line(statement: str, topic: set[str], line_names: set[str]) -> bool:
+    """The statement's subject (the words before its verb) names the asked subject and nothing more than the
+    asked line and its measure: "R&D expenses increased ..." for an R&D why, not "Net revenue from our payment
+    network increased ..." for a net revenue why (a part of the line, whose cause explains the part)."""
+    said = sentence_rank.subject_of(statement)
+    if not said or not _named(said, topic):
+        return False
+    have = {t.lstrip("#") for t in sentence_rank.cased_terms(said)}
+    asked = {t.lstrip("#") for t in line_names | topic}
+    return all(sentence_rank.holds(asked, t) or t in sentence_rank.BARE for t in have)
 
 
 ASKED_WORD = 4  # letters of a question word a sentence read past a quoted one must share with it
