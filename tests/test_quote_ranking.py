@@ -271,3 +271,13 @@ def test_the_sentences_carrying_on_a_quoted_one_stop_at_a_heading_a_list_item_or
     assert neighbourhood.carried_on(pieces, 3, sentence_rank.continues) == []  # a heading ends it
     assert neighbourhood.carried_on(["Kettle sales increased 12 percent.", "Store traffic rose."], 0,
                                     sentence_rank.continues) == []
+
+
+def test_an_acronym_with_an_ampersand_is_one_term_so_a_question_typed_in_lowercase_finds_it():
+    from agent.composing.compose import typed_in_lowercase
+
+    assert "#sg&a" in sentence_rank.cased_terms("SG&A expenses decreased in 2024.")
+    assert "#at&t" in sentence_rank.cased_terms("We compete with AT&T.")
+    assert "r&d" in sentence_rank.cased_terms("R&D expenses rose.")  # single letters: read as typed
+    asked = typed_in_lowercase(sentence_rank.cased_terms("why was sg&a lower"), ["SG&A expenses decreased in 2024."])
+    assert "#sg&a" in asked

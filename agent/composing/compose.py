@@ -544,6 +544,7 @@ def _pick_sentences(
     order += _until_answered(ranked, [c[3] for c in candidates], topic if held else set(), order)
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
+    asked_words = _plain_words(question)
     pieces = [split_sentences(chunk.text) for chunk in chunks]
     lists = {rank: neighbourhood.lead_positions(said) for rank, said in enumerate(pieces)}
 
@@ -562,7 +563,6 @@ def _pick_sentences(
     # the search kept (so not the company's name) that name what is asked, not how it moved nor why
     shared = _plain_words(question) & _plain_words(subject or " ".join(queries))
     shared = {w for w in shared if sentence_rank.stem(w) not in sentence_rank.MOVEMENT | sentence_rank.SECTION_WORDS}
-    asked_words = _plain_words(question)
     for i in dict.fromkeys(order):
         key = candidates[i][:2]
         whose = chunks[key[0]].ticker  # each company of a comparison has a best answer of its own

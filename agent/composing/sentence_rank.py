@@ -383,7 +383,9 @@ def answers(cosine: float, covered: float, *, in_context: float = 0.0, top_chunk
             or (top_chunk and in_context >= HALF) or (cause and cosine >= CAUSE_CLOSE))
 
 
-_ACRONYM = re.compile(r"\b[A-Z]{2,}\b")
+# "SG&A" and "AT&T" are one acronym each: read as "SG" with the rest dropped, no sentence named SG&A when asked.
+# ("R&D", "P&G", single letters both sides, are read as the words they are typed as.)
+_ACRONYM = re.compile(r"\b(?:[A-Z]{2,}&[A-Z]+|[A-Z]+&[A-Z]{2,}|[A-Z]{2,})\b")
 # A part of the filing named as where to look ("what does the MD&A say about X") is not what is asked.
 _DOC_PART = re.compile(r"\bmd\s?&\s?a\b|\(?\bmanagement['’]?s?\s+discussion\s+and\s+analysis\b\)?", re.I)
 
