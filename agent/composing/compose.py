@@ -590,7 +590,12 @@ def _pick_sentences(
         ranked.append((*candidates[i][:3], quoted[candidates[i][:3]]))
         answering.add(ranked[-1])
         if held and topic:
-            for after in _carried_on_by(pieces[key[0]], key, quotable, shared):
+            # a why's statement goes on in its paragraph with the causes it did not say
+            paragraph = neighbourhood.paragraphs([split_sentences(line) for line in chunks[key[0]].text.splitlines()]) \
+                if why else []
+            for after in _carried_on_by(pieces[key[0]], key, quotable, shared,
+                                        paragraph if len(paragraph) == len(pieces[key[0]]) else None, year,
+                                        line_names):
                 ranked.append(after)
                 trailing.add(after)
     # context is free only beside what names the asked subject: for a question asking a section as a whole
@@ -614,17 +619,23 @@ def _states_asked_line(statement: str, topic: set[str], line_names: set[str]) ->
 ASKED_WORD = 4  # letters of a question word a sentence read past a quoted one must share with it
 
 
-def _carried_on_by(pieces: list[str], key: tuple[int, int], quotable: dict, shared: set[str]) -> list[tuple]:
+def _carried_on_by(pieces: list[str], key: tuple[int, int], quotable: dict, shared: set[str],
+                   paragraph: list[int] | None = None, year: int | None = None,
+                   line_names: set[str] = frozenset()) -> list[tuple]:
     """The candidates right after the quoted sentence at `key` that carry it on (neighbourhood.carried_on,
     sentence_rank.continues: "The sales increases ... were driven by ...", "This process drives ..."), each
     saying one of the asker's words (`shared`), as they are quoted. They go in or out with the sentence they
     follow and take no slot of their own. Why: a filing states a thing, then its cause or the rest of its list
     in the sentences after it; the answer quoted the statement and stopped, though its cause was the answer."""
     out = []
-    for k in neighbourhood.carried_on(pieces, key[1], sentence_rank.continues):
+    for k in neighbourhood.carried_on(pieces, key[1], sentence_rank.continues, paragraph):
         after = quotable.get((key[0], k))
         if after is None or not _plain_words(after[2]) & shared:
             break
+        if not sentence_rank.continues(pieces[k - 1], pieces[k]) and (
+                not sentence_rank.states_cause(sentence_rank.own_statement(after[3]))
+                or _names_earlier_year(after[3], year or 0) or sentence_rank.other_subject(after[3], line_names)):
+            break  # in the paragraph only: it goes on with a cause of the asked year and line, or not at all
         out.append(after)
     return out
 
@@ -939,7 +950,7 @@ def _choose(chunks, ranked: list[tuple[int, int, str, str]],
     tickers = {c.ticker for c in chunks}
     cap = max(2, -(-MAX_SENTENCES // len(tickers))) if len(tickers) > 1 else MAX_SENTENCES  # each company heard
     per_ticker: dict[str, int] = {}
-    answers, pending, heading = 0, [], False
+    answers, pending, heading, rests = 0, [], False, []
     for entry in ranked:
         if entry in context:
             pending.append(entry)
@@ -949,10 +960,8 @@ def _choose(chunks, ranked: list[tuple[int, int, str, str]],
         key = " ".join(sentence.lower().lstrip("…").split())
         ticker = chunks[rank].ticker
         if entry in trailing:  # carries on the entry before it: quoted with it, in no slot of its own
-            if heading and key not in seen and not any(
-                    chunks[r].ticker == ticker and sentence_rank.near_duplicate(whole, w) for r, _, _, w in chosen):
-                seen.add(key)
-                chosen.append(entry)
+            if heading:
+                rests.append(entry)
             continue
         heading = False
         if answers >= MAX_SENTENCES or key in seen or per_ticker.get(ticker, 0) >= cap:  # overlapping chunks repeat
@@ -969,6 +978,12 @@ def _choose(chunks, ranked: list[tuple[int, int, str, str]],
                 seen.add(lead_key)
                 chosen.append(lead)
         chosen.append(entry)
+    for entry in rests:  # after every answer is in: what carries one on never keeps out another answer
+        key = " ".join(entry[2].lower().lstrip("…").split())
+        if key not in seen and not any(chunks[r].ticker == chunks[entry[0]].ticker
+                                       and sentence_rank.near_duplicate(entry[3], w) for r, _, _, w in chosen):
+            seen.add(key)
+            chosen.append(entry)
     chosen.sort(key=lambda c: (c[0], c[1]))
     return [(chunks[rank], sentence, whole) for rank, _, sentence, whole in chosen]
 
