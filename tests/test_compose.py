@@ -578,3 +578,21 @@ def test_a_clause_that_states_only_its_period_is_not_quoted():
                                "as compared to the year ended December 31, 2023.") is None
     assert _figure_free_clause("Capital expenditures were $20.6 billion, directed mainly to new distribution "
                                "centers and store refreshes.") == "…directed mainly to new distribution centers and store refreshes."
+
+
+def test_a_why_statement_goes_on_in_its_paragraph_with_a_cause_of_the_asked_year_and_line_only():
+    from agent.composing.compose import _carried_on_by
+
+    def carried(second: str) -> list[str]:
+        lines = [["Kettle revenue increased 12% in 2024 compared to 2023.", second], ["Teapot revenue was flat."]]
+        pieces = [p for line in lines for p in line]
+        quotable = {(0, k): (0, k, p, p) for k, p in enumerate(pieces)}
+        return [q[2] for q in _carried_on_by(pieces, (0, 0), quotable, {"kettle", "revenue"}, [0, 0, 1], 2024,
+                                             {"revenu", "kettl"})]
+
+    cause = "Kettle revenue in garden stores grew on demand for electric kettles driven by new store openings."
+    assert carried(cause) == [cause]
+    assert carried("Kettle gross margin decreased due to higher clay costs.") == []  # another line's cause
+    assert carried("In 2023, kettle revenue grew due to a warm spring.") == []  # another year's
+    assert carried("Kettle revenue is recognized when the kettle ships.") == []  # no cause: a neighbour
+    assert carried("Teapots are sold in the same stores, due to demand.") == []  # none of the asker's words

@@ -281,3 +281,16 @@ def test_an_acronym_with_an_ampersand_is_one_term_so_a_question_typed_in_lowerca
     assert "r&d" in sentence_rank.cased_terms("R&D expenses rose.")  # single letters: read as typed
     asked = typed_in_lowercase(sentence_rank.cased_terms("why was sg&a lower"), ["SG&A expenses decreased in 2024."])
     assert "#sg&a" in asked
+
+
+def test_a_paragraph_goes_on_past_a_statement_only_when_asked_for_it():
+    from agent.composing import neighbourhood
+
+    lines = [["Kettle sales increased 12 percent.", "Garden stores ordered more electric kettles."],
+             ["Teapot sales fell 3 percent."]]
+    pieces = [p for line in lines for p in line]
+    paragraph = neighbourhood.paragraphs(lines)
+    assert paragraph == [0, 0, 1]
+    never = lambda previous, sentence: False  # noqa: E731
+    assert neighbourhood.carried_on(pieces, 0, never, paragraph) == [1]  # its paragraph, not the next one
+    assert neighbourhood.carried_on(pieces, 0, never) == []
