@@ -596,3 +596,13 @@ def test_a_why_statement_goes_on_in_its_paragraph_with_a_cause_of_the_asked_year
     assert carried("In 2023, kettle revenue grew due to a warm spring.") == []  # another year's
     assert carried("Kettle revenue is recognized when the kettle ships.") == []  # no cause: a neighbour
     assert carried("Teapots are sold in the same stores, due to demand.") == []  # none of the asker's words
+
+
+def test_what_carries_a_statement_on_states_no_figure_even_when_its_amounts_equal_facts():
+    from agent.composing.compose import _carried_on_by
+
+    pieces = ["Kettle revenue increased 12% in 2024.",
+              "This increase was driven by kettle prices, which added $88 million to sales in garden stores."]
+    quotable = {(0, k): (0, k, p, p) for k, p in enumerate(pieces)}  # as if its amount equalled a fact
+    rest = _carried_on_by(pieces, (0, 0), quotable, {"kettle"}, None, 2024, {"kettl", "revenu"})
+    assert [r[2] for r in rest] == ["This increase was driven by kettle prices, which added … to sales in garden stores."]

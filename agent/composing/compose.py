@@ -636,6 +636,14 @@ def _carried_on_by(pieces: list[str], key: tuple[int, int], quotable: dict, shar
                 not sentence_rank.states_cause(sentence_rank.own_statement(after[3]))
                 or _names_earlier_year(after[3], year or 0) or sentence_rank.other_subject(after[3], line_names)):
             break  # in the paragraph only: it goes on with a cause of the asked year and line, or not at all
+        if after[2] == after[3] and money_figures(after[3]):
+            # its amounts equal facts by value alone, and nothing asked chose it: the rest of a statement is no
+            # place to state a figure ("increased International net sales by $88 million" equalled the change in
+            # an unrealized loss), so it is quoted with them cut, or not at all
+            shown = _elided(after[3])
+            if not shown:
+                break
+            after = (*after[:2], shown, after[3])
         out.append(after)
     return out
 
