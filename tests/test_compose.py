@@ -593,6 +593,7 @@ def test_a_why_statement_goes_on_in_its_paragraph_with_a_cause_of_the_asked_year
     cause = "Kettle revenue in garden stores grew on demand for electric kettles driven by new store openings."
     assert carried(cause) == [cause]
     assert carried("Kettle gross margin decreased due to higher clay costs.") == []  # another line's cause
+    assert carried("Teapot revenue grew due to pricing.") == []  # another line of the same measure
     assert carried("In 2023, kettle revenue grew due to a warm spring.") == []  # another year's
     assert carried("Kettle revenue is recognized when the kettle ships.") == []  # no cause: a neighbour
     assert carried("Teapots are sold in the same stores, due to demand.") == []  # none of the asker's words

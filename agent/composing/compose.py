@@ -604,6 +604,25 @@ def _pick_sentences(
     return _choose(chunks, list(dict.fromkeys(ranked)), free, trailing - answering)
 
 
+_SIZE_WORDS = frozenset(sentence_rank.stem(w) for w in "basis points percent percentage".split())
+
+
+def _names_another_line(sentence: str, asked: set[str]) -> bool:
+    """The sentence's subject names its measure with a word the question did not ask (besides a measure, a
+    change or a size): "Operating overhead expense decreased" for a demand creation expense; not "Increased unit
+    sales were" for sales, "Internationally, Humira revenues decreased" for Humira, nor "Kettle revenue in garden
+    stores grew" for kettle revenue (what follows the measure qualifies it, it names no other line)."""
+    said = sentence_rank.subject_of(sentence) or ""
+    words = re.findall(r"[\w&’'-]+|,", said)
+    measure = next((k for k, w in enumerate(words) if sentence_rank.stem(w.lower()) in sentence_rank.MEASURES), None)
+    if measure is None:
+        return False  # names no line: "The decrease, on a currency-neutral basis, was driven by ..."
+    name = words[:measure]
+    name = name[len(name) - name[::-1].index(","):] if "," in name else name  # past an opening "Internationally,"
+    named = sentence_rank.terms(" ".join(name)) - sentence_rank.MOVEMENT - sentence_rank.BARE - _SIZE_WORDS
+    return any(not sentence_rank.holds(set(asked), w) for w in named if not any(ch.isdigit() for ch in w))
+
+
 def _states_asked_line(statement: str, topic: set[str], line_names: set[str]) -> bool:
     """The statement's subject (the words before its verb) names the asked subject and nothing more than the
     asked line and its measure: "R&D expenses increased ..." for an R&D why, not "Net revenue from our payment
@@ -633,9 +652,12 @@ def _carried_on_by(pieces: list[str], key: tuple[int, int], quotable: dict, shar
         if after is None or not _plain_words(after[2]) & shared:
             break
         if not sentence_rank.continues(pieces[k - 1], pieces[k]) and (
-                not sentence_rank.states_cause(sentence_rank.own_statement(after[3]))
+                _names_another_line(after[3], line_names)
+                or not sentence_rank.states_cause(sentence_rank.own_statement(after[3]))
                 or _names_earlier_year(after[3], year or 0) or sentence_rank.other_subject(after[3], line_names)):
-            break  # in the paragraph only: it goes on with a cause of the asked year and line, or not at all
+            # in the paragraph only: it goes on with a cause of the asked year and line (not "Operating overhead
+            # expense decreased ..." beside a demand creation expense), or not at all
+            break
         if after[2] == after[3] and money_figures(after[3]):
             # its amounts equal facts by value alone, and nothing asked chose it: the rest of a statement is no
             # place to state a figure ("increased International net sales by $88 million" equalled the change in
