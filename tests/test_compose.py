@@ -512,3 +512,98 @@ def test_a_bare_cause_is_read_under_the_segment_its_paragraph_named(embedder, mo
     # read under its paragraph's kettles, the kettle cause sets the bar: the other segments' causes of the same
     # template, which name no kettle, fall below it
     assert not any("offices" in q or "hotels" in q for q in quoted)
+
+
+def test_a_quoted_statement_brings_the_sentences_that_carry_it_on_saying_the_askers_words(embedder, monkeypatch):
+    from agent.composing import neighbourhood
+
+    text = ("Sales in the Kettle segment increased 12 percent in 2024 and 3 percent in 2023. "
+            "The sales increases in 2024 and 2023 were driven by growth in electric kettles and stovetop kettles. "
+            "The 2024 increase was also driven by growth in garden store sales. "
+            "This reflects a change in how the company allocates overhead. "
+            "Store traffic rose during the holiday season as shoppers returned to physical locations.")
+    plan = _plan(items=["7"], query="what drove kettle segment sales growth")
+
+    def quoted() -> list[str]:
+        draft = compose_extractive("what drove zed's kettle segment sales growth in 2024?", plan,
+                                   [_chunk(51, "7", text)], embedder=embedder)
+        return [c.text for c in draft.claims if c.kind == "prose"]
+
+    monkeypatch.setattr(neighbourhood, "CARRY_ON", 0)
+    alone = quoted()
+    monkeypatch.setattr(neighbourhood, "CARRY_ON", 2)
+    carried = quoted()
+    also = "The 2024 increase was also driven by growth in garden store sales."
+    assert also not in alone and also in carried and set(alone) < set(carried)
+    assert not any("overhead" in q or "Store traffic" in q for q in carried)  # none of the asker's words
+
+
+def test_what_carries_on_an_answer_goes_in_or_out_with_it_and_takes_no_slot():
+    from agent.composing.compose import MAX_SENTENCES, _choose
+
+    said = ["Kettle sales rose because garden stores ordered more of them.",
+            "Teapot revenue grew on the new ceramic line launched in spring.",
+            "Mug volumes benefited from a promotion with a coffee chain.",
+            "Saucer prices were raised twice to cover higher clay costs.",
+            "Spoon shipments recovered once the strike at the port ended.",
+            "Tray demand came mostly from hotels reopening their dining rooms."]
+    chunk = _chunk(52, "7", " ".join(said))
+    answers = [(0, n, s, s) for n, s in enumerate(said)]
+    rest = (0, 90, "The increase was also driven by pricing on every kettle line.",
+            "The increase was also driven by pricing on every kettle line.")
+    late = (0, 91, "The decline was also driven by teapot returns at the end.",
+            "The decline was also driven by teapot returns at the end.")
+    ranked = [answers[0], rest, *answers[1:MAX_SENTENCES], answers[MAX_SENTENCES], late]
+    chosen = [s for _, s, _ in _choose([chunk], ranked, set(), {rest, late})]
+    assert rest[2] in chosen and len(chosen) == MAX_SENTENCES + 1  # no slot of its own
+    assert late[2] not in chosen  # what it carries on was left out: so is it
+
+
+def test_a_cause_pointing_back_is_the_asked_lines_when_its_statement_names_that_line_and_no_part_of_it():
+    from agent.composing import sentence_rank
+    from agent.composing.compose import _states_asked_line
+
+    topic = sentence_rank.subject_terms(sentence_rank.cased_terms("kettle revenue increase"))
+    line = sentence_rank.terms("kettle revenue increase") - sentence_rank.MOVEMENT
+    assert _states_asked_line("Kettle revenue increased 12% in 2024.", topic, line)
+    # a part of the line: its cause explains the part
+    assert not _states_asked_line("Kettle revenue from our garden stores increased 10% in 2024.", topic, line)
+    assert not _states_asked_line("Store traffic rose during the holiday season.", topic, line)
+
+
+def test_a_clause_that_states_only_its_period_is_not_quoted():
+    from agent.composing.compose import _figure_free_clause
+
+    assert _figure_free_clause("Kettle expenses increased $571 million, or 14%, in the year ended December 31, 2024 "
+                               "as compared to the year ended December 31, 2023.") is None
+    assert _figure_free_clause("Capital expenditures were $20.6 billion, directed mainly to new distribution "
+                               "centers and store refreshes.") == "…directed mainly to new distribution centers and store refreshes."
+
+
+def test_a_why_statement_goes_on_in_its_paragraph_with_a_cause_of_the_asked_year_and_line_only():
+    from agent.composing.compose import _carried_on_by
+
+    def carried(second: str) -> list[str]:
+        lines = [["Kettle revenue increased 12% in 2024 compared to 2023.", second], ["Teapot revenue was flat."]]
+        pieces = [p for line in lines for p in line]
+        quotable = {(0, k): (0, k, p, p) for k, p in enumerate(pieces)}
+        return [q[2] for q in _carried_on_by(pieces, (0, 0), quotable, {"kettle", "revenue"}, [0, 0, 1], 2024,
+                                             {"revenu", "kettl"})]
+
+    cause = "Kettle revenue in garden stores grew on demand for electric kettles driven by new store openings."
+    assert carried(cause) == [cause]
+    assert carried("Kettle gross margin decreased due to higher clay costs.") == []  # another line's cause
+    assert carried("Teapot revenue grew due to pricing.") == []  # another line of the same measure
+    assert carried("In 2023, kettle revenue grew due to a warm spring.") == []  # another year's
+    assert carried("Kettle revenue is recognized when the kettle ships.") == []  # no cause: a neighbour
+    assert carried("Teapots are sold in the same stores, due to demand.") == []  # none of the asker's words
+
+
+def test_what_carries_a_statement_on_states_no_figure_even_when_its_amounts_equal_facts():
+    from agent.composing.compose import _carried_on_by
+
+    pieces = ["Kettle revenue increased 12% in 2024.",
+              "This increase was driven by kettle prices, which added $88 million to sales in garden stores."]
+    quotable = {(0, k): (0, k, p, p) for k, p in enumerate(pieces)}  # as if its amount equalled a fact
+    rest = _carried_on_by(pieces, (0, 0), quotable, {"kettle"}, None, 2024, {"kettl", "revenu"})
+    assert [r[2] for r in rest] == ["This increase was driven by kettle prices, which added … to sales in garden stores."]

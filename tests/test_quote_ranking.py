@@ -245,3 +245,52 @@ def test_a_subject_that_is_a_measure_alone_is_bare():
     assert not bare_subject("Kettle revenue increased due to the mix of products shipped.")
     assert not bare_subject("Revenue from Garden Tools increased on higher demand.")
     assert not bare_subject("We expect kettle demand to recover next year.")  # no measure as its subject
+
+
+def test_a_sentence_carries_on_the_one_before_when_it_points_back_or_names_the_change_just_stated():
+    stated = "Sales in the Kettle segment increased 12 percent in 2024 and 3 percent in 2023."
+    assert sentence_rank.continues(stated, "The sales increases in 2024 and 2023 were driven by electric kettles.")
+    assert sentence_rank.continues("The sales increases were driven by electric kettles.",
+                                   "The 2024 increase was also driven by growth in stovetop kettles.")
+    assert sentence_rank.continues(stated, "This increase reflects new garden stores.")
+    assert sentence_rank.continues(stated, "We also sell teapots through the same stores.")
+    assert sentence_rank.continues(stated, "Additional factors include the timing of garden shows.")
+    # a change of something the sentence before does not name is a statement of its own
+    assert not sentence_rank.continues(stated, "The increase in gross profit was due to lower clay costs.")
+    assert not sentence_rank.continues(stated, "Store traffic rose during the holiday season.")
+    assert not sentence_rank.continues(stated, "This is possible only when stores reopen.")
+
+
+def test_the_sentences_carrying_on_a_quoted_one_stop_at_a_heading_a_list_item_or_a_new_statement():
+    from agent.composing import neighbourhood
+
+    pieces = ["Kettle sales increased 12 percent.", "This increase reflects new garden stores.",
+              "The increase was also driven by pricing.", "These gains came late in the year.",
+              "Teapots", "This line was launched in spring."]
+    assert neighbourhood.carried_on(pieces, 0, sentence_rank.continues) == [1, 2]  # at most CARRY_ON
+    assert neighbourhood.carried_on(pieces, 3, sentence_rank.continues) == []  # a heading ends it
+    assert neighbourhood.carried_on(["Kettle sales increased 12 percent.", "Store traffic rose."], 0,
+                                    sentence_rank.continues) == []
+
+
+def test_an_acronym_with_an_ampersand_is_one_term_so_a_question_typed_in_lowercase_finds_it():
+    from agent.composing.compose import typed_in_lowercase
+
+    assert "#sg&a" in sentence_rank.cased_terms("SG&A expenses decreased in 2024.")
+    assert "#at&t" in sentence_rank.cased_terms("We compete with AT&T.")
+    assert "r&d" in sentence_rank.cased_terms("R&D expenses rose.")  # single letters: read as typed
+    asked = typed_in_lowercase(sentence_rank.cased_terms("why was sg&a lower"), ["SG&A expenses decreased in 2024."])
+    assert "#sg&a" in asked
+
+
+def test_a_paragraph_goes_on_past_a_statement_only_when_asked_for_it():
+    from agent.composing import neighbourhood
+
+    lines = [["Kettle sales increased 12 percent.", "Garden stores ordered more electric kettles."],
+             ["Teapot sales fell 3 percent."]]
+    pieces = [p for line in lines for p in line]
+    paragraph = neighbourhood.paragraphs(lines)
+    assert paragraph == [0, 0, 1]
+    never = lambda previous, sentence: False  # noqa: E731
+    assert neighbourhood.carried_on(pieces, 0, never, paragraph) == [1]  # its paragraph, not the next one
+    assert neighbourhood.carried_on(pieces, 0, never) == []

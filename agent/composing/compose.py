@@ -379,6 +379,9 @@ def _figure_free_clause(sentence: str) -> str | None:
         if len(head.split()) >= HEAD_WORDS and money_figures(sentence[cut:]) and len(head) + 1 > len(best or ""):
             best = head + "…"
         cut = sentence.find(",", cut + 1)
+    if best and len({w for w in re.findall(r"[a-z]{4,}", best.lower())
+                     if w not in _PERIOD_WORDS and w not in _FRAME_WORDS}) < 2:
+        return None  # "…in the year ended December 31, 2024 as compared to ...": a period, nothing stated
     return best
 
 
@@ -541,6 +544,7 @@ def _pick_sentences(
     order += _until_answered(ranked, [c[3] for c in candidates], topic if held else set(), order)
     if not order:
         order = [max(scored)[1]]  # it passed the floor: it answers, however plainly worded
+    asked_words = _plain_words(question)
     pieces = [split_sentences(chunk.text) for chunk in chunks]
     lists = {rank: neighbourhood.lead_positions(said) for rank, said in enumerate(pieces)}
 
@@ -554,16 +558,26 @@ def _pick_sentences(
         shown = _lead_in(chunks[key[0]], whole, figures, year)
         return (key[0], at, shown, whole) if shown else None
 
-    ranked, context, answering, heard = [], set(), set(), set()
+    ranked, context, answering, heard, trailing = [], set(), set(), set(), set()
+    # the asker's words a sentence read past a quoted one must say (`_carried_on_by`): of the question's, those
+    # the search kept (so not the company's name) that name what is asked, not how it moved nor why
+    shared = _plain_words(question) & _plain_words(subject or " ".join(queries))
+    shared = {w for w in shared if sentence_rank.stem(w) not in sentence_rank.MOVEMENT | sentence_rank.SECTION_WORDS}
     for i in dict.fromkeys(order):
         key = candidates[i][:2]
         whose = chunks[key[0]].ticker  # each company of a comparison has a best answer of its own
-        if whose in heard and key in follows and held and topic and not _named(quoted[candidates[i][:3]], topic):
-            continue  # a cause naming nothing asked is quoted only as the best answer, not beside another one
-        heard.add(whose)
         lead = quotable.get((key[0], key[1] - 1)) if key in follows else None
         if lead is not None and held and topic and not _named(quoted[lead[:3]], topic):
             lead = None  # the change it explains is another subject's: the cause alone answers
+        if whose in heard and key in follows and held and topic and not _named(quoted[candidates[i][:3]], topic) \
+                and not (_states_asked_line(before.get(key, ""), topic, line_names)
+                         and (lead or _plain_words(candidates[i][2]) & asked_words)):
+            # a cause whose change (the statement it points back to) names nothing asked is quoted only as the
+            # best answer, not beside another one; "The overall increases were primarily driven by ..." after
+            # "R&D expenses increased ..." is the asked line's cause, though its own words name no line, and is
+            # quoted beside that statement, or alone when it says a word of the question
+            continue
+        heard.add(whose)
         if lead is not None:  # the cause is quoted with the change it explains, which names the subject
             ranked.append((*lead[:3], quoted[lead[:3]]))
             context.add(ranked[-1])
@@ -575,10 +589,102 @@ def _pick_sentences(
             context.add(intro)
         ranked.append((*candidates[i][:3], quoted[candidates[i][:3]]))
         answering.add(ranked[-1])
+        if held and topic:
+            # a why's statement goes on in its paragraph with the causes it did not say
+            paragraph = neighbourhood.paragraphs([split_sentences(line) for line in chunks[key[0]].text.splitlines()]) \
+                if why else []
+            for after in _carried_on_by(pieces[key[0]], key, quotable, shared,
+                                        paragraph if len(paragraph) == len(pieces[key[0]]) else None, year,
+                                        line_names):
+                ranked.append(after)
+                trailing.add(after)
     # context is free only beside what names the asked subject: for a question asking a section as a whole
     # ("summarize the risk factors") every sentence of the section passes, and a slot more is one more filler
     free = context - answering if held and topic else set()  # an answer of its own takes a slot
-    return _choose(chunks, list(dict.fromkeys(ranked)), free)
+    return _choose(chunks, list(dict.fromkeys(ranked)), free, trailing - answering)
+
+
+_SIZE_WORDS = frozenset(sentence_rank.stem(w) for w in "basis points percent percentage".split())
+
+
+def _names_another_line(sentence: str, asked: set[str]) -> bool:
+    """The sentence's subject names its measure with a word the question did not ask (besides a measure, a
+    change or a size): "Operating overhead expense decreased" for a demand creation expense; not "Increased unit
+    sales were" for sales, "Internationally, Humira revenues decreased" for Humira, nor "Kettle revenue in garden
+    stores grew" for kettle revenue (what follows the measure qualifies it, it names no other line)."""
+    said = sentence_rank.subject_of(sentence) or ""
+    words = re.findall(r"[\w&’'-]+|,", said)
+    measure = next((k for k, w in enumerate(words) if sentence_rank.stem(w.lower()) in sentence_rank.MEASURES), None)
+    if measure is None:
+        return False  # names no line: "The decrease, on a currency-neutral basis, was driven by ..."
+    name = words[:measure]
+    name = name[len(name) - name[::-1].index(","):] if "," in name else name  # past an opening "Internationally,"
+    named = sentence_rank.terms(" ".join(name)) - sentence_rank.MOVEMENT - sentence_rank.BARE - _SIZE_WORDS
+    return any(not sentence_rank.holds(set(asked), w) for w in named if not any(ch.isdigit() for ch in w))
+
+
+def _states_asked_line(statement: str, topic: set[str], line_names: set[str]) -> bool:
+    """The statement's subject (the words before its verb) names the asked subject and nothing more than the
+    asked line and its measure: "R&D expenses increased ..." for an R&D why, not "Net revenue from our payment
+    network increased ..." for a net revenue why (a part of the line, whose cause explains the part)."""
+    said = sentence_rank.subject_of(statement)
+    if not said or not _named(said, topic):
+        return False
+    have = {t.lstrip("#") for t in sentence_rank.cased_terms(said)}
+    asked = {t.lstrip("#") for t in line_names | topic}
+    return all(sentence_rank.holds(asked, t) or t in sentence_rank.BARE for t in have)
+
+
+ASKED_WORD = 4  # letters of a question word a sentence read past a quoted one must share with it
+
+
+def _carried_on_by(pieces: list[str], key: tuple[int, int], quotable: dict, shared: set[str],
+                   paragraph: list[int] | None = None, year: int | None = None,
+                   line_names: set[str] = frozenset()) -> list[tuple]:
+    """The candidates right after the quoted sentence at `key` that carry it on (neighbourhood.carried_on,
+    sentence_rank.continues: "The sales increases ... were driven by ...", "This process drives ..."), each
+    saying one of the asker's words (`shared`), as they are quoted. They go in or out with the sentence they
+    follow and take no slot of their own. Why: a filing states a thing, then its cause or the rest of its list
+    in the sentences after it; the answer quoted the statement and stopped, though its cause was the answer."""
+    out = []
+    for k in neighbourhood.carried_on(pieces, key[1], sentence_rank.continues, paragraph):
+        after = quotable.get((key[0], k))
+        if after is None or not _plain_words(after[2]) & shared:
+            break
+        if not sentence_rank.continues(pieces[k - 1], pieces[k]) and (
+                _names_another_line(after[3], line_names)
+                or not sentence_rank.states_cause(sentence_rank.own_statement(after[3]))
+                or _names_earlier_year(after[3], year or 0) or sentence_rank.other_subject(after[3], line_names)):
+            # in the paragraph only: it goes on with a cause of the asked year and line (not "Operating overhead
+            # expense decreased ..." beside a demand creation expense), or not at all
+            break
+        if after[2] == after[3] and money_figures(after[3]):
+            # its amounts equal facts by value alone, and nothing asked chose it: the rest of a statement is no
+            # place to state a figure ("increased International net sales by $88 million" equalled the change in
+            # an unrealized loss), so it is quoted with them cut, or not at all
+            shown = _elided(after[3])
+            if not shown:
+                break
+            after = (*after[:2], shown, after[3])
+        out.append(after)
+    return out
+
+
+_PLAIN = re.compile(r"[a-z][a-z&-]{%d,}" % (ASKED_WORD - 1))
+
+
+def _plain_words(text: str) -> set[str]:
+    """The words of 4+ letters of `text` as written, lowercase, a plural or possessive read as the word
+    ("suppliers" is "supplier"), not a word that says nothing of a subject (sentence_rank.GENERIC). Stricter
+    than a stem: "issuers" is not "issue", "provides" is not "provider"."""
+    out = set()
+    for w in _PLAIN.findall(text.lower().replace("’", "'")):
+        w = w.strip("-")
+        w = w[:-3] + "y" if w.endswith("ies") and len(w) > 5 else w  # "companies" is "company"
+        w = w[:-1] if w.endswith("s") and not w.endswith("ss") else w
+        if len(w) >= ASKED_WORD and w not in sentence_rank.GENERIC:
+            out.add(w)
+    return out
 
 
 # A section holding a sentence this close to the best answer of any section answers as well: the one
@@ -858,19 +964,23 @@ def _pick_by_terms(chunks, candidates, query_terms) -> list[tuple[Evidence, str]
 
 
 def _choose(chunks, ranked: list[tuple[int, int, str, str]],
-            context: set[tuple[int, int, str, str]] = frozenset()) -> list[tuple[Evidence, str, str]]:
+            context: set[tuple[int, int, str, str]] = frozenset(),
+            trailing: set[tuple[int, int, str, str]] = frozenset()) -> list[tuple[Evidence, str, str]]:
     """Up to MAX_SENTENCES of `ranked` (best first), no repeats nor near-duplicates, each company
     heard, shown in the chunks' order: (chunk, the sentence as shown, the whole sentence).
 
     `context`: entries of `ranked` that only introduce the entry after them (the change a cause explains,
     the lead-in of a list's item). Each is quoted when what it introduces is, and takes no slot of its own.
     Why: counted as answers, a lead-in or an antecedent pushed out the last sentence that answered (the
-    company's own cause, ranked below the segments' causes of the same template)."""
+    company's own cause, ranked below the segments' causes of the same template).
+
+    `trailing`: entries that carry on the entry before them (`_carried_on_by`: its cause, the rest of its list)
+    and are no answer of their own, quoted after it when it is quoted, in no slot of their own."""
     chosen, seen = [], set()
     tickers = {c.ticker for c in chunks}
     cap = max(2, -(-MAX_SENTENCES // len(tickers))) if len(tickers) > 1 else MAX_SENTENCES  # each company heard
     per_ticker: dict[str, int] = {}
-    answers, pending = 0, []
+    answers, pending, heading, rests = 0, [], False, []
     for entry in ranked:
         if entry in context:
             pending.append(entry)
@@ -879,10 +989,16 @@ def _choose(chunks, ranked: list[tuple[int, int, str, str]],
         introduced, pending = pending, []
         key = " ".join(sentence.lower().lstrip("…").split())
         ticker = chunks[rank].ticker
+        if entry in trailing:  # carries on the entry before it: quoted with it, in no slot of its own
+            if heading:
+                rests.append(entry)
+            continue
+        heading = False
         if answers >= MAX_SENTENCES or key in seen or per_ticker.get(ticker, 0) >= cap:  # overlapping chunks repeat
             continue
         if any(chunks[r].ticker == ticker and sentence_rank.near_duplicate(whole, w) for r, _, _, w in chosen):
             continue  # MD&A restating a risk factor: one of the two is enough
+        heading = True
         seen.add(key)
         per_ticker[ticker] = per_ticker.get(ticker, 0) + 1
         answers += 1
@@ -892,6 +1008,12 @@ def _choose(chunks, ranked: list[tuple[int, int, str, str]],
                 seen.add(lead_key)
                 chosen.append(lead)
         chosen.append(entry)
+    for entry in rests:  # after every answer is in: what carries one on never keeps out another answer
+        key = " ".join(entry[2].lower().lstrip("…").split())
+        if key not in seen and not any(chunks[r].ticker == chunks[entry[0]].ticker
+                                       and sentence_rank.near_duplicate(entry[3], w) for r, _, _, w in chosen):
+            seen.add(key)
+            chosen.append(entry)
     chosen.sort(key=lambda c: (c[0], c[1]))
     return [(chunks[rank], sentence, whole) for rank, _, sentence, whole in chosen]
 

@@ -79,3 +79,27 @@ def lead_positions(pieces: list[str]) -> dict[int, int]:
 def context(pieces: list[str]) -> dict[int, str]:
     """By position, what the sentence there is read under: the lead-in of its list, else its headings."""
     return {**headings(pieces), **leads(pieces)}
+
+
+CARRY_ON = 2  # sentences read past a quoted one: a statement's cause, and the second cause it adds
+
+
+def carried_on(pieces: list[str], position: int, goes_on, paragraph: list[int] | None = None) -> list[int]:
+    """The positions right after `position` in `pieces` (a chunk's split sentences) that each carry on the
+    sentence before them (`goes_on(previous, sentence)`) or sit in its paragraph (`paragraph`: each piece's, from
+    `paragraphs`), at most CARRY_ON, stopping at a heading or a list item. Why: the sentences that follow a
+    statement in its paragraph, or point back to it, are the rest of it."""
+    out = []
+    for k in range(position + 1, min(len(pieces), position + 1 + CARRY_ON)):
+        if is_heading(pieces[k]) or _BULLET.match(pieces[k]):
+            break
+        if not (goes_on(pieces[k - 1], pieces[k]) or (paragraph and paragraph[k] == paragraph[k - 1])):
+            break
+        out.append(k)
+    return out
+
+
+def paragraphs(lines: list[list[str]]) -> list[int]:
+    """Each piece's paragraph number, given the pieces of each line of a chunk in order (a line break ends a
+    paragraph in chunk text: split_sentences never joins two lines)."""
+    return [n for n, pieces in enumerate(lines) for _ in pieces]

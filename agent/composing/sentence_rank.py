@@ -383,7 +383,9 @@ def answers(cosine: float, covered: float, *, in_context: float = 0.0, top_chunk
             or (top_chunk and in_context >= HALF) or (cause and cosine >= CAUSE_CLOSE))
 
 
-_ACRONYM = re.compile(r"\b[A-Z]{2,}\b")
+# "SG&A" and "AT&T" are one acronym each: read as "SG" with the rest dropped, no sentence named SG&A when asked.
+# ("R&D", "P&G", single letters both sides, are read as the words they are typed as.)
+_ACRONYM = re.compile(r"\b(?:[A-Z]{2,}&[A-Z]+|[A-Z]+&[A-Z]{2,}|[A-Z]{2,})\b")
 # A part of the filing named as where to look ("what does the MD&A say about X") is not what is asked.
 _DOC_PART = re.compile(r"\bmd\s?&\s?a\b|\(?\bmanagement['’]?s?\s+discussion\s+and\s+analysis\b\)?", re.I)
 
@@ -574,3 +576,34 @@ def already_quoted(sentence: str, quoted: list[str]) -> bool:
         if theirs and len(mine & theirs) / min(len(mine), len(theirs)) >= QUOTED_OVERLAP:
             return True
     return False
+
+
+# A sentence that carries on the statement right before it: its opening points back ("This process drives
+# ...", "These competitors ...", "In addition, ...", "We also compete ...") or names the change just stated
+# ("The sales increases in 2023 and 2022 were driven by ...", "The decrease in comparable customer
+# transactions primarily reflects ...", "The 2023 increase was also driven by ...").
+_GOES_ON = re.compile(r"^(?:(?:This|These|That|Those|Such)\s+(?!is\s+(?:possible|not)\b)|(?:Also|In\s+addition|Additionally|"
+                      r"Further(?:more)?|Moreover|Partially|Partly|Similarly|Likewise|Additional)\b|(?:We|It|They|The\s+Company)\s+"
+                      r"(?:\w+\s+)?also\b)")
+_NAMES_CHANGE = re.compile(r"^The\s+((?:[\w&’'-]+\s+){0,4}?)(?:increases?|decreases?|declines?|growth|changes?|improvements?|"
+                           r"reductions?|rises?|drops?|gains?)\b((?:\s+(?:in|of)\s+(?:[\w&’'-]+\s+){0,5}?)?)"
+                           r"(?=\s*(?:in\s+(?:fiscal\s+)?(?:19|20)\d\d\s+(?:and\s+(?:fiscal\s+)?(?:19|20)\d\d\s+)?)?"
+                           r"(?:was|were|is|are|primarily|mainly|largely|principally|also|reflect|resulted|result)\b)")
+_YEAR_WORD = re.compile(r"^(?:fiscal|(?:19|20)\d\d|in|of|and|the|our|its|total|year)$", re.I)
+
+
+def continues(previous: str, sentence: str) -> bool:
+    """`sentence` carries on `previous`, the sentence right before it: it points back to it (`_GOES_ON`), or
+    it names the change `previous` stated by words `previous` holds ("The sales increases ... were driven
+    by" after "sales in the Medical Devices segment ... increased 15.1 percent"). Why: a filing states a
+    thing, then tells its cause or its parts in the next sentences, which do not repeat its subject; quoted
+    alone, the statement says what moved and not why, or half of the list it opens."""
+    sentence = sentence.lstrip("…").lstrip()
+    if _GOES_ON.match(sentence):
+        return True
+    m = _NAMES_CHANGE.match(sentence)
+    if not m:
+        return False
+    words = [w for w in re.findall(r"[\w&’'-]+", f"{m.group(1)} {m.group(2)}") if not _YEAR_WORD.match(w)]
+    have = terms(previous)
+    return all(holds(have, stem(w.lower())) for w in words if w.lower() not in GENERIC)
