@@ -71,7 +71,7 @@ from agent.planning.restated import without_restatements
 from agent.planning.route import (ASKS, FOOTNOTE_WORLD, REFUSAL_DETAIL, SMALL_TALK, help_with, masked, message_kind,
                                   refusal_by_meaning, small_talk)
 from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_artefact, asks_what_footnote_is,
-                                  company_future, falls_due, filing_framed, forward_looking, greets_first,
+                                  company_future, exposure, falls_due, filing_framed, forward_looking, greets_first,
                                   meta_intent, names_kept, opening_small_talk, out_of_scope, spelled_out,
                                   strip_quotes, thread_outlook)
 from agent.planning.thread_members import member_reply, part_probed
@@ -539,7 +539,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     scope = out_of_scope(chat)
     if scope == FORECASTS and usable_previous(previous) is not None and previous.tickers and thread_outlook(chat):
         scope = None  # "what's the forecast?" in a thread about Nike: Nike's outlook, as its filing states it
-    if scope == FORECASTS and company_future(masked(chat, [(m.start, m.end) for m in directory.find(chat)])):
+    unnamed_chat = masked(chat, [(m.start, m.end) for m in directory.find(chat)]) if scope == FORECASTS else chat
+    if scope == FORECASTS and (company_future(unnamed_chat) or exposure(unnamed_chat)):
         scope = None  # "what will be the impact of the IRA on GM?": the effects GM's filing states
     if scope and scope != OFF_TOPIC_DETAIL:
         return refusal_plan("out_of_scope", scope)

@@ -172,6 +172,7 @@ FILING_FRAMED = (
     r"push|pull|slow|lift|boost|hurt|weigh|pressure|limit|constrain|threaten|impact)\b",
     r"\b(?:according\s+to|per|in|from|does)\s+(?:the|its|their|his|her|(?:[\w&.-]+\s+){0,2}?[\w&.-]+(?:'s|s'))\s+(?:(?:fy\s?)?'?\d{2,4}\s+|latest\s+|"
     r"most\s+recent\s+)?(?:10-?k|filing|annual\s+report|md&a|risk\s+factors|management)\b",
+    r"\b(?:per|according\s+to|from)\s+(?:the\s+company(?:'s)?\s+)?management\b",  # "..., per management?"
     r"\b(?:10-?k|filing|annual\s+report|md&a|management)\s+(?:says?|states?|said|discuss\w*|disclos\w*|descri\w*|"
     r"mentions?|expects?|anticipates?|projects?|indicates?|outlines?|notes?)\b",
     r"\b(?:company|management)\s+(?:expect|anticipat|plan|intend|project|forecast|estimat)\w*",
@@ -209,11 +210,16 @@ FILING_FRAMED = (
 # going to be affected by rate changes?"): its risk factors state that exposure, so the answer quotes them.
 EXPOSURE = (r"\b(?:be|get|been|being)\s+(?:\w+\s+)?(?:affected|impacted|hurt|harmed|disrupted|exposed|hit)\s+(?:by|from|to)\b"
             # "company": a company's name, masked (agent.planning.route.masked)
-            r"|\b(?:affect|impact|hurt|harm|disrupt)\s+(?:them|it|its|their|the\s+company|company|the\s+business)\b")
+            r"|\b(?:affect|impact|hurt|harm|disrupt)\s+(?:them|it|its|their|the\s+company|company|the\s+business)\b"
+            # "what will be the effect of the new tariffs on Nike's costs?": an effect on the company, which its
+            # risk factors and MD&A state, however it is put in the future tense
+            r"|\b(?:impacts?|effects?|implications?|consequences?|ramifications?)\s+(?:(?!on\b|for\b)[\w&.'-]+\s+){0,8}?"
+            r"(?:on|for)\s+(?:them|it|its|their|the\s+company|company|the\s+business)\b")
 # What a 10-K itself states about the future: amounts to be recorded or paid, plans and schedules.
 FILED_FUTURE = (
     r"\b(?:be|being)\s+(?:recorded|recogni[sz]ed|amortized|incurred|expensed|reclassified|paid|charged|"
-    r"capitalized|contributed|completed|funded|settled|accounted\s+for|classified|presented|measured)\b|\b(?:planned|scheduled|committed|expected\s+to\s+be\s+"
+    r"capitalized|contributed|completed|funded|settled|accounted\s+for|classified|presented|measured|used|spent|"
+    r"invested|allocated)\b|\b(?:planned|scheduled|committed|expected\s+to\s+be\s+"
     r"(?:recorded|recogni[sz]ed|incurred|paid|completed))\b|\brestructuring\b|\bamortization\s+expense\b"
 )
 # "next year" asks for a forecast, unless it is about contractual amounts falling due (a 10-K topic).
