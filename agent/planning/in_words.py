@@ -194,9 +194,17 @@ def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan
         return plan
     if not (told or modal_cause(low) or _AMOUNT_CHECK.search(YEAR_WORDS.sub(" ", low)) is None):
         return plan  # "is Apple's gross margin above 40%?": a figure, checked against the amount
-    prose = as_prose(plan, text, low, directory, previous, told=told, business=bool(_HOW_BUSINESS.search(low)))
+    business = bool(_HOW_BUSINESS.search(low))
+    prose = as_prose(plan, text, low, directory, previous, told=told, business=business)
     if composed:
         prose.probe = []  # what a line is made of: never the line's amount, though the company prints it
+    if (business or at_risk) and not (told or asks_in_words(low)):
+        # how the business earns a figure, its kinds, or what of it is at risk: a quoted sentence must name the
+        # figure in the user's own words (and what puts it at risk), else nothing answered it (no_grounding),
+        # never a sentence about something else
+        words = _figure_words(plan.words, low, also_unaccounted=at_risk)
+        if words:
+            prose.unless_named = {"reason": "no_grounding", "detail": None, "words": words}
     if whole != low:
         # the form was read past a lead-in ("Per the 10-K: how does Visa manage its inventory?"), with less
         # certainty than at the question's start: a quoted sentence must name the figure's own words
@@ -413,6 +421,23 @@ def _member_of_form(detail: str, text: str) -> bool:
     said = {w for pattern in (_HOW_ACTS, _HOW_IN_WORDS, _DESCRIBED, _NATURE) for m in pattern.finditer(low)
             for w in _NAME_WORD.findall(m.group(0))}
     return bool(said & set(named_words(detail, set())) - _ASKING_WORDS)
+
+
+def _figure_words(trace: list[dict], low: str, *, also_unaccounted: bool = False) -> list[str]:
+    """The words the question names its figure with (its metric's words as written; with `also_unaccounted`, the
+    other content words no figure took: "regulation" in "revenue at risk from regulation"), never a word of the
+    question's form, a kind ("types", "sources") or a word for risk."""
+    form = _form_words(low)
+    out = []
+    for t in trace:
+        word, role = t.get("word", "").lower(), t.get("as", "")
+        if not (role.startswith("metric:") or (also_unaccounted and role == "unaccounted")):
+            continue
+        if len(word) < 3 or word in STOPWORDS or word in form or _RISK_WORD.fullmatch(word) \
+                or re.fullmatch(KINDS, word) or word in _NATURE_WORDS:
+            continue
+        out.append(word)
+    return list(dict.fromkeys(out))
 
 
 def _form_words(low: str) -> set[str]:
