@@ -147,7 +147,9 @@ _ITEM = re.compile(r"\bitem\s+(1a|1b|1c|7a|1|7|8)\b")
 # What names a section of the filing ("item 7", "the MD&A", "its risk factors"): where to look, not what.
 SECTION_PATTERNS = (_ITEM, *(p for p, _ in _SECTION_NAMES))
 _RISK_FACTORS = re.compile(r"\brisk factors?\b")
-_MARKET_TOPIC = next(p for p, items in _TOPICS if items == ("7A",))
+# a market-risk topic with the word for its risk ("foreign currency risk", "interest rate exposure"): one phrase
+_MARKET_TOPIC = re.compile(r"(?:" + next(p for p, items in TOPICS if items == ("7A",)) +
+                           r")(?:\s+(?:rates?\s+)?(?:risks?|exposures?|sensitivit\w+))?")
 _ASKS_RISKS = re.compile(r"\b(?:risks?|threats?|headwinds?|uncertaint\w+|vulnerab\w+)\b")
 
 
