@@ -43,12 +43,23 @@ _KINDS_ASKED = (r"^\W*(?:which|what)(?:'s|\s+(?:are|were|is|was))?\s+(?:[\w&.'\u
 # export controls?", "how much revenue risk does Mastercard face?"): no statement prints a row of that name; the
 # risk factors say what is exposed
 _RISK_WORD = re.compile(r"(?:risks?|risky|exposures?|exposed|threats?|threatened|vulnerab\w*|jeopardy)")
-# How the business itself works ("how does Mastercard generate revenue?", "how does Nike sell its products?") or
-# what kinds of a thing it has: the business description tells it, then MD&A
+# How the business itself works ("how does Mastercard generate revenue?", "how does Nike sell its products?"): the
+# business description tells it, then MD&A
 _HOW_BUSINESS = re.compile(
     r"^\W*how\s+(?:does|do|is|are)\s+(?:[\w&.'-]+\s+){1,4}?(?:make\s+(?:its\s+|their\s+)?money|earn|generate|derive|"
-    r"monetiz|sell|distribut|market|compet|operat|source|manufactur|price|charge|bill|get\s+paid)\w*\b"
-    r"|" + _KINDS_ASKED)
+    r"monetiz|sell|distribut|market|compet|operat|source|manufactur|price|charge|bill|get\s+paid)\w*\b")
+# The kinds of what the business earns ("what types of revenue does Netflix have?", "what are Alphabet's main revenue
+# streams?"), told in the same places. Not the kinds of a balance ("which kinds of debt does GM carry?"), whose words
+# the filings also use for what the company holds (debt securities, cash equivalents): a figure question still.
+_KINDS_ASKED = re.compile(_KINDS_ASKED)
+_EARNED = frozenset({"revenue", "revenues", "sales"})
+
+
+def _asks_business(low: str, trace: list[dict]) -> bool:
+    """How the business earns, or the kinds of what it earns, is asked (see _HOW_BUSINESS, _KINDS_ASKED)."""
+    return bool(_HOW_BUSINESS.search(low)) or (bool(_KINDS_ASKED.search(low)) and any(
+        t.get("word", "").lower() in _EARNED or t.get("as") == "metric:revenue" for t in trace))
+
 # How the company thinks about or acts on a thing, or what it is doing with it ("how is Nike thinking about its
 # inventory?", "how are they justifying it?", "what are they doing with it?"): asked of the filing's words.
 # Read only for a figure refused as unknown that names no segment and no other company (prose_fallback).
@@ -66,10 +77,7 @@ _DESCRIBED = re.compile(
     r"|^\W*how\s+(?:is|are|was|were|has|have)\s+(?:[\w&.'-]+\s+){1,4}?(?:address|tackl|handl|deal|respond|mitigat|"
     r"fix|improv|turn)\w*"
     r"|^\W*how\s+(?:sensitive|exposed|dependent|reliant|vulnerable|resilient)\b"
-    r"|^\W*(?:talk|walk|take)\s+me\s+through\b"
-    # "which kinds of debt does GM carry?", "what types of revenue does Netflix have?", "what are Alphabet's main
-    # revenue streams?": the kinds of a figure asked to be named, which no single amount is
-    r"|" + _KINDS_ASKED)
+    r"|^\W*(?:talk|walk|take)\s+me\s+through\b")
 
 
 # What a thing is like, what it is made of or how much it matters ("how significant is Apple's China revenue to its
@@ -180,7 +188,8 @@ def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan
     # what may be lost, said among the words no figure took: an exposure the filing describes
     at_risk = any(w.get("as") == "unaccounted" and _RISK_WORD.fullmatch(w.get("word", "")) for w in plan.words)
     how_done = bool(_HOW_IN_WORDS.search(low))
-    if not (told or asks_in_words(low) or how_done or described or at_risk):
+    business = _asks_business(low, plan.words)
+    if not (told or asks_in_words(low) or how_done or described or at_risk or business):
         return plan
     # "how is Walgreens' cash flow holding up?": a figure's name matching several lines, asked in words
     refused = (plan.route == "refusal" and plan.refusal_reason in ("unknown_metric", "ambiguous_metric")
@@ -189,12 +198,12 @@ def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan
     unsaid = [k for k in plan.metrics if k.startswith(("line:", "dim:")) or (k.startswith("udf:") and k[4:] not in known)]
     # "how does Mastercard generate revenue?": how a business works is asked, however plainly a figure is named
     figure = (plan.route == "domain" and plan.intent in NUMERIC_INTENTS and "metrics" not in plan.inherited
-              and (bool(unsaid) or described or how_done or any(w.get("as") == "unaccounted" for w in plan.words)))
+              and (bool(unsaid) or described or how_done or business
+                   or any(w.get("as") == "unaccounted" for w in plan.words)))
     if not (refused or figure):
         return plan
     if not (told or modal_cause(low) or _AMOUNT_CHECK.search(YEAR_WORDS.sub(" ", low)) is None):
         return plan  # "is Apple's gross margin above 40%?": a figure, checked against the amount
-    business = bool(_HOW_BUSINESS.search(low))
     prose = as_prose(plan, text, low, directory, previous, told=told, business=business)
     if composed:
         prose.probe = []  # what a line is made of: never the line's amount, though the company prints it

@@ -35,6 +35,12 @@ INJECTION = (
 STOCK_PRICE = (
     r"\b(?:stock|share)\s+prices?\b", r"\bprice\s+targets?\b", r"\bmarket\s+cap(?:italization)?\b",
     r"\bstock\s+(?:performance|chart|quote|go|went|going|do|did|doing|up|down)\b", r"\btrading\s+at\b",
+    # how the stock moved ("how did GOOGL stock perform in 2024?", "how much did Apple's shares rise?"): its price
+    # (a count of shares that rose or fell is a filed figure: "why did diluted shares decline?")
+    r"\b(?:stock|share\s+price)\s+(?:(?:has|have|had)\s+)?(?:perform(?:s|ed|ing)?|ris(?:e|es|en|ing)|rose|f[ae]ll\w*|"
+    r"gain(?:s|ed|ing)?|drop(?:s|ped|ping)?|declin(?:e|es|ed|ing)|climb\w*|appreciat\w*|return(?:s|ed)?)\b",
+    r"\bshares\s+(?:(?:has|have|had)\s+)?(?:perform(?:s|ed|ing)?|appreciat\w*)\b",
+    r"\bpe\s+(?:ratios?|multiples?)\b",
     r"\b52[\s-]week\b", r"\b(?:dividend|earnings|fcf|free\s+cash\s+flow|shareholder|buyback)\s+yield\b", r"\bvaluation\s+(?:of\s+)?(?:the\s+)?(?:stock|company|shares)\b", r"\bvaluation\s+multiples?\b", r"\bp/?e\s+ratio\b", r"\bprice[\s-]to[\s-]earnings\b",
     r"\bshares?\s+(?:go|went|trade|traded|trading)\b", r"\bstock\s+split\s+(?:next|coming)\b",
     r"\bhow\s+much\s+is\s+\S+\s+(?:stock|shares?)\s+worth\b", r"\bmarket\s+value\s+of\s+(?:the\s+)?(?:stock|shares)\b",
@@ -69,6 +75,10 @@ MARKET_DATA = (
     r"\b(?:trading|daily|average)\s+volume\b", r"\bimplied\s+volatility\b", r"\boptions?\s+(?:chain|flow|activity|volume)\b",
     r"\b(?:stock|share)'?s?\s+beta\b", r"\binstitutional\s+(?:ownership|holders|investors?\s+own)\b",
     r"\banalysts?'?\s+(?:ratings?|estimates?|consensus|price\s+targets?|expectations?)\b", r"\bconsensus\s+estimates?\b",
+    # who rates the stock what ("which analyst rates Amazon a buy?", "has anyone downgraded Intel?")
+    # (a credit rating's downgrade is the filing's own topic: "what does Boeing say about its downgrade?")
+    r"\b(?:analysts?|brokers?|who|which\s+(?:analysts?|firms?|banks?|brokers?))\s+(?:\w+\s+){0,2}?(?:rates?|rated|rating)\s+"
+    r"(?:[$\w&.'\u2019-]+\s+){0,3}?(?:an?\s+|as\s+an?\s+)(?:buy|sell|hold|outperform|underperform)\b",
 )
 ADVICE = (
     r"\bshould\s+(?:i|we|you)\s+(?:buy|sell|invest|short|hold|own|add|trim|dump|get)\b",
@@ -144,7 +154,7 @@ FORECAST = (
     # an outcome still to be decided (a lawsuit, an appeal, a contest, a race): "is J&J going to win the talc
     # appeal?", "will Boeing lose the case?" ask Footnote to guess a result no filing reports
     r"\b(?:will|gonna|going\s+to|likely\s+to|chances?\s+(?:of|that)|odds\s+(?:of|that))\b.{0,40}\b(?:win|wins|winning|lose|"
-    r"loses|losing|prevail|succeed|fail|survive|beat|outperform|underperform|overtake|go\s+(?:bankrupt|under|broke)|"
+    r"loses|losing|prevail|succeed|fail|survive|beat|outperform|underperform|overtake|catch\s+up|surpass|go\s+(?:bankrupt|under|broke)|"
     r"default|flop|(?:sell|do|perform|fare)\s+well|split\s+(?:its|the|their)\s+(?:stock|shares))\b",
     r"\bexpected\s+to\s+(?:earn|grow|reach|report|make)\b", r"\bestimates?\s+for\s+(?:fy\s?)?\d",
     # a figure expected over years to come ("expected EPS growth over the next five years")
@@ -214,7 +224,9 @@ EXPOSURE = (r"\b(?:be|get|been|being)\s+(?:\w+\s+)?(?:affected|impacted|hurt|har
             # "what will be the effect of the new tariffs on Nike's costs?": an effect on the company, which its
             # risk factors and MD&A state, however it is put in the future tense
             r"|\b(?:impacts?|effects?|implications?|consequences?|ramifications?)\s+(?:(?!on\b|for\b)[\w&.'-]+\s+){0,8}?"
-            r"(?:on|for)\s+(?:them|it|its|their|the\s+company|company|the\s+business)\b")
+            r"(?:on|for)\s+(?:them|it|its|their|the\s+company|company|the\s+business)\b"
+            # (an effect on its stock is a price movement guessed: "the impact of rate cuts on Apple stock")
+            r"(?!['\u2019]?s?\s+(?:stock|shares?|share\s+price|valuation|market\s+value)\b)")
 # What a 10-K itself states about the future: amounts to be recorded or paid, plans and schedules.
 FILED_FUTURE = (
     r"\b(?:be|being)\s+(?:recorded|recogni[sz]ed|amortized|incurred|expensed|reclassified|paid|charged|"
