@@ -168,3 +168,39 @@ def test_the_stocks_moves_ratings_and_races_asked_of_footnote_are_refused(direct
 def test_share_counts_and_credit_ratings_stay_the_filings(directory, text):
     p = plan(directory, text)
     assert p.route == "domain", (p.route, p.refusal_reason, p.refusal_detail)
+
+
+QUARTERS_ONLY_CO = (37996, "Ford Motor Co", ["F"])  # covered through its 10-Qs alone: no 10-K years held
+
+
+@pytest.fixture(scope="module")
+def with_quarters_only() -> CompanyDirectory:
+    return CompanyDirectory.from_rows(COVERED + [QUARTERS_ONLY_CO], SEC + [("F", 37996, "FORD MOTOR CO")],
+                                      {12927: [2023, 2024]})
+
+
+@pytest.mark.parametrize("text", [
+    "Ford 10-K risk factors",
+    "what did Ford's 2023 annual report say about EV losses?",
+    "how did Ford's warranty costs affect results in 2023?",
+])
+def test_an_annual_report_asked_of_a_company_held_in_10qs_only_is_not_covered(with_quarters_only, text):
+    p = plan(with_quarters_only, text)
+    assert p.route == "refusal" and p.refusal_reason == "not_covered" and p.refusal_detail.startswith("quarters only"), \
+        (p.route, p.refusal_reason, p.refusal_detail)
+
+
+@pytest.mark.parametrize("text, ticker", [
+    ("what does Ford say about EV demand?", "F"),  # its latest 10-Q says
+    ("what did Ford's Q2 2023 10-Q say about warranty costs?", "F"),
+    ("Boeing 10-K risk factors", "BA"),  # a 10-K held
+])
+def test_what_the_held_filings_say_is_still_answered(with_quarters_only, text, ticker):
+    p = plan(with_quarters_only, text)
+    assert p.route == "domain" and p.tickers == [ticker], (p.route, p.refusal_reason, p.refusal_detail)
+
+
+def test_a_possessives_owner_typed_in_lowercase_is_the_company(with_quarters_only):
+    # "ford" is an everyday word, a name only when written as one; owning "EV losses", it is written as one
+    p = plan(with_quarters_only, "what does ford's latest filing say about EV losses?")
+    assert p.route == "domain" and p.tickers == ["F"], (p.route, p.refusal_reason, p.refusal_detail)

@@ -324,6 +324,18 @@ def names_as_written(text: str, detail: str | None) -> list[tuple[str, str]]:
     return [(text[: found.start()] + name + text[found.end():], name) for name in names]
 
 
+_LOWER_OWNER = re.compile(r"(?<![\w'\u2019$&.-])([a-z][a-z&-]{2,})(?=['\u2019]s\b)")
+
+
+def owners_as_written(text: str) -> list[tuple[str, str]]:
+    """The message with a lowercase word that owns something ("ford's EV losses") written as a name ("Ford's EV
+    losses"), one candidate per such word: a possessive's owner is a name, whatever else the refusal named
+    (an uppercase "EV" read as a company). Kept only when that reading names a covered company by that word
+    (`names_the_company`)."""
+    return [(text[: m.start(1)] + m.group(1).capitalize() + text[m.end(1):], m.group(1).capitalize() + "'s")
+            for m in _LOWER_OWNER.finditer(text)]
+
+
 def names_the_company(again: Plan, name: str, directory: CompanyDirectory) -> bool:
     """Whether a message read again with `name` capitalised plans a question about the covered company
     that name is (by the directory, or as that company's brand), and about no other but the companies
