@@ -175,8 +175,10 @@ QUARTERS_ONLY_CO = (37996, "Ford Motor Co", ["F"])  # covered through its 10-Qs 
 
 @pytest.fixture(scope="module")
 def with_quarters_only() -> CompanyDirectory:
-    return CompanyDirectory.from_rows(COVERED + [QUARTERS_ONLY_CO], SEC + [("F", 37996, "FORD MOTOR CO")],
+    held = CompanyDirectory.from_rows(COVERED + [QUARTERS_ONLY_CO], SEC + [("F", 37996, "FORD MOTOR CO")],
                                       {12927: [2023, 2024]})
+    held.quarters_only = frozenset({37996})
+    return held
 
 
 @pytest.mark.parametrize("text", [
@@ -204,3 +206,28 @@ def test_a_possessives_owner_typed_in_lowercase_is_the_company(with_quarters_onl
     # "ford" is an everyday word, a name only when written as one; owning "EV losses", it is written as one
     p = plan(with_quarters_only, "what does ford's latest filing say about EV losses?")
     assert p.route == "domain" and p.tickers == ["F"], (p.route, p.refusal_reason, p.refusal_detail)
+
+
+@pytest.mark.parametrize("text, ticker", [
+    ("What is the nature and purpose of Boeing's restructuring charge?", "BA"),
+    ("What was the nature of Walmart's goodwill impairment?", "WMT"),
+])
+def test_what_a_charge_is_asked_by_a_noun_of_description_is_prose(directory, text, ticker):
+    p = plan(directory, text)
+    assert prose(p) and p.tickers == [ticker], (p.route, p.refusal_reason, p.metrics)
+
+
+def test_the_store_tells_which_companies_are_held_through_10qs_alone(db):
+    with db.connection() as conn:
+        conn.execute("INSERT INTO companies (cik, name, tickers) VALUES (320193, 'Apple Inc.', '{AAPL}'), "
+                     "(37996, 'Ford Motor Co', '{F}')")
+        conn.execute(
+            "INSERT INTO filings (accession, cik, form, fiscal_year, period_end, url, content_hash) VALUES "
+            "('0000320193-24-000123', 320193, '10-K', 2024, '2024-09-28', 'u', 'h'), "
+            "('0000320193-23-000077', 320193, '10-Q', 2023, '2023-07-01', 'u', 'h'), "
+            "('0000037996-23-000040', 37996, '10-Q', 2023, '2023-06-30', 'u', 'h')")
+        held = CompanyDirectory.load(conn)
+    assert held.quarters_only == frozenset({37996})
+    p = plan(held, "Ford 10-K risk factors")
+    assert p.route == "refusal" and p.refusal_reason == "not_covered", (p.route, p.refusal_reason)
+    assert plan(held, "Apple 10-K risk factors").route == "domain"

@@ -1,7 +1,7 @@
 """A fiscal year's annual report asked of a company held only through its 10-Qs: refused as not covered.
 
 Why a module of its own: it is one last look at a finished prose plan (agent.planning.rules.plan_rules),
-with the directory's knowledge of which companies have a 10-K at all (CompanyDirectory.years).
+with the directory's knowledge of which companies have no 10-K at all (CompanyDirectory.quarters_only).
 
 The corpus holds some companies' quarterly reports only. "what does Caterpillar expect for dealer
 inventories?" asks what its filings say, and its latest 10-Q answers it. "exxon mobil risk factors 2023"
@@ -34,7 +34,7 @@ def annual_not_held(plan: Plan, text: str, directory: CompanyDirectory) -> Plan 
         return None
     cik = directory.by_ticker.get(plan.tickers[0].upper())
     company = directory.companies.get(cik) if cik is not None else None
-    if company is None or not company.covered or directory.years.get(cik):
+    if company is None or not company.covered or cik not in directory.quarters_only:
         return None
     low = strip_quotes(text or "").lower()
     if QUARTERLY.search(low):

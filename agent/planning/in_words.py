@@ -77,7 +77,11 @@ _DESCRIBED = re.compile(
     r"|^\W*how\s+(?:is|are|was|were|has|have)\s+(?:[\w&.'-]+\s+){1,4}?(?:address|tackl|handl|deal|respond|mitigat|"
     r"fix|improv|turn)\w*"
     r"|^\W*how\s+(?:sensitive|exposed|dependent|reliant|vulnerable|resilient)\b"
-    r"|^\W*(?:talk|walk|take)\s+me\s+through\b")
+    r"|^\W*(?:talk|walk|take)\s+me\s+through\b"
+    # "what is the nature and purpose of AMD's restructuring charge?", "what are the terms of Visa's credit facility?":
+    # what a thing is, asked by a noun of description, whatever figure it names
+    r"|^\W*(?:what|describe|explain)(?:'s|\s+(?:is|are|was|were))?\s+(?:the\s+|its\s+|their\s+)?"
+    r"(?:nature|purpose|terms|status|rationale|objectives?|basis|structure|timing|background)\b")
 
 
 # What a thing is like, what it is made of or how much it matters ("how significant is Apple's China revenue to its
