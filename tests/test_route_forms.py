@@ -231,3 +231,12 @@ def test_the_store_tells_which_companies_are_held_through_10qs_alone(db):
     p = plan(held, "Ford 10-K risk factors")
     assert p.route == "refusal" and p.refusal_reason == "not_covered", (p.route, p.refusal_reason)
     assert plan(held, "Apple 10-K risk factors").route == "domain"
+
+
+def test_an_effect_asked_in_a_thread_is_on_the_threads_company_and_of_its_subject(directory):
+    first = plan(directory, "what does Walmart say about tariffs?")
+    p = plan_rules("what will the impact be on margins?", previous=first, directory=directory)
+    assert p.route == "domain" and p.tickers == ["WMT"], (p.route, p.refusal_reason, p.refusal_detail)
+    assert "tariffs" in p.query, p.query  # the effect of what the thread is about
+    stock = plan_rules("what will the impact be on the stock price?", previous=first, directory=directory)
+    assert stock.route == "refusal" and stock.refusal_reason == "out_of_scope", (stock.route, stock.refusal_reason)

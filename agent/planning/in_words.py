@@ -230,6 +230,10 @@ def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan
     return prose
 
 
+# "what will the impact be on margins?" in a thread: the effect of what the thread is about, named by nothing else
+_BARE_EFFECT = re.compile(r"\bthe\s+(?:impacts?|effects?|implications?|consequences?)\b(?!\s+of\b)")
+
+
 def as_prose(plan: Plan, text: str, low: str, directory: CompanyDirectory, previous: Plan | None, *,
              told: bool = False, business: bool = False) -> Plan:
     """`plan` (a figure, or its refusal) turned into a search of the filing's prose with the question's
@@ -253,7 +257,7 @@ def as_prose(plan: Plan, text: str, low: str, directory: CompanyDirectory, previ
     query = strip_for_query(outside, directory.find(outside))
     prose.topic = " ".join(own_subject(query))
     if previous is not None and previous.route == "domain" and set(plan.tickers) <= set(previous.tickers) \
-            and points_back(low):
+            and (points_back(low) or _BARE_EFFECT.search(low)):
         # "how did it hit sales?" after the powder metal matter (a prose answer, or the figure a line of that
         # name gave): the thread's subject, as it touched the figure
         subject = thread_topic(previous)

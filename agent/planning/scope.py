@@ -488,10 +488,17 @@ _THE_OUTLOOK = re.compile(r"\b(?:the|its|their)\s+(?:own\s+)?(?:forecasts?|outlo
                           r"expectations?)\b")
 
 
+# "what will the impact be on margins?", "how will that affect deliveries?" in a thread about a company: an effect
+# on that company, which its filing states (its risk factors and MD&A), as EXPOSURE reads one with it named
+_THE_EFFECT = re.compile(r"\b(?:impacts?|effects?|implications?|consequences?)\b|"
+                         r"\b(?:affect|impact|hurt|harm|disrupt|weigh)(?:s|ed|ing)?\b")
+
+
 def thread_outlook(text: str) -> bool:
-    """A reply in a thread about a company that asks for "the" forecast or outlook, not Footnote's own: the
-    company's, stated in its filing. `text`: lowercase, quotes removed."""
-    return bool(_THE_OUTLOOK.search(text)) and not _ASKED_OF_FOOTNOTE.search(text) and not _MARKET_DATA.search(text)
+    """A reply in a thread about a company that asks for "the" forecast or outlook, not Footnote's own, or for an
+    effect on the company: the company's, stated in its filing. `text`: lowercase, quotes removed."""
+    return bool(_THE_OUTLOOK.search(text) or _THE_EFFECT.search(text)) and not _ASKED_OF_FOOTNOTE.search(text) \
+        and not _MARKET_DATA.search(text)
 
 
 def forward_looking(text: str) -> bool:
