@@ -213,9 +213,9 @@ def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan
         prose.probe = []  # what a line is made of: never the line's amount, though the company prints it
     if (business or at_risk) and not (told or asks_in_words(low)):
         # how the business earns a figure, its kinds, or what of it is at risk: a quoted sentence must name the
-        # figure in the user's own words (and what puts it at risk), else nothing answered it (no_grounding),
-        # never a sentence about something else
-        words = _figure_words(plan.words, low, also_unaccounted=at_risk)
+        # figure in the user's own words, else nothing answered it (no_grounding), never a sentence about
+        # something else (what puts it at risk is the search's, and one sentence need not say both)
+        words = _figure_words(plan.words, low)
         if words:
             prose.unless_named = {"reason": "no_grounding", "detail": None, "words": words}
     if whole != low:
@@ -440,15 +440,14 @@ def _member_of_form(detail: str, text: str) -> bool:
     return bool(said & set(named_words(detail, set())) - _ASKING_WORDS)
 
 
-def _figure_words(trace: list[dict], low: str, *, also_unaccounted: bool = False) -> list[str]:
-    """The words the question names its figure with (its metric's words as written; with `also_unaccounted`, the
-    other content words no figure took: "regulation" in "revenue at risk from regulation"), never a word of the
+def _figure_words(trace: list[dict], low: str) -> list[str]:
+    """The words the question names its figure with (its metric's words as written), never a word of the
     question's form, a kind ("types", "sources") or a word for risk."""
     form = _form_words(low)
     out = []
     for t in trace:
         word, role = t.get("word", "").lower(), t.get("as", "")
-        if not (role.startswith("metric:") or (also_unaccounted and role == "unaccounted")):
+        if not role.startswith("metric:"):
             continue
         if len(word) < 3 or word in STOPWORDS or word in form or _RISK_WORD.fullmatch(word) \
                 or re.fullmatch(KINDS, word) or word in _NATURE_WORDS:
