@@ -240,3 +240,10 @@ def test_an_effect_asked_in_a_thread_is_on_the_threads_company_and_of_its_subjec
     assert "tariffs" in p.query, p.query  # the effect of what the thread is about
     stock = plan_rules("what will the impact be on the stock price?", previous=first, directory=directory)
     assert stock.route == "refusal" and stock.refusal_reason == "out_of_scope", (stock.route, stock.refusal_reason)
+
+
+def test_an_effect_asked_in_the_future_must_find_its_cause_named(directory):
+    p = plan(directory, "what will be the effect of the new tariffs on Walmart's costs?")
+    assert p.unless_named == {"reason": "no_grounding", "detail": None, "words": ["tariffs"]}, p.unless_named
+    past = plan(directory, "what was the effect of the strike on Boeing's deliveries in 2024?")
+    assert past.unless_named is None  # what happened is searched as before

@@ -58,6 +58,7 @@ from agent.planning.inline_definitions import joined_rows
 from agent.planning.inline_formulas import inline_formula, unread_numerator
 from agent.planning.spoken_formulas import spoken_operators, to_defined, unread_restatement
 from agent.planning.annual_only import annual_not_held
+from agent.planning.effects import cause_named
 from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
 from agent.planning.measures import counted_shares, implied_measures
@@ -168,9 +169,10 @@ _ASKED = re.compile(r"\?\s*$|^\W*(?:what|which|were|was|is|are|any|did|do|does|h
 
 def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message (`_plan_message`); a fiscal year's annual report asked of a company held only
-    through its 10-Qs is refused as such (agent.planning.annual_only)."""
+    through its 10-Qs is refused as such (agent.planning.annual_only); an effect asked in the future tense
+    must find its cause named (agent.planning.effects)."""
     plan = _plan_message(text, previous=previous, directory=directory)
-    return annual_not_held(plan, text, directory) or plan
+    return annual_not_held(plan, text, directory) or cause_named(plan, text)
 
 
 def _plan_message(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
