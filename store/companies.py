@@ -12,6 +12,8 @@ COVERED = "SELECT cik, name, tickers FROM companies ORDER BY cik"
 SEC_TICKERS = "SELECT ticker, cik, title FROM sec_tickers"
 # The fiscal years a company has an annual report for (a 10-Q alone does not make its year covered).
 FILING_YEARS = "SELECT DISTINCT cik, fiscal_year FROM filings WHERE form LIKE '10-K%' ORDER BY 1, 2"
+# The companies held through their 10-Qs alone: no annual report of theirs at all.
+QUARTERS_ONLY = "SELECT cik FROM filings GROUP BY cik HAVING bool_and(form NOT LIKE '10-K%%') ORDER BY 1"
 COMPANY_BY_TICKER = "SELECT cik, name, tickers FROM companies WHERE %s = ANY(tickers)"
 SEC_TITLE = "SELECT cik, title FROM sec_tickers WHERE ticker = %s"
 # One filing per fiscal year: the original 10-K over an amendment, then the latest period and filing.
@@ -30,6 +32,11 @@ def directory_rows(conn: psycopg.Connection) -> tuple[list[tuple], list[tuple], 
     for cik, fy in conn.execute(FILING_YEARS).fetchall():
         years.setdefault(cik, []).append(fy)
     return covered, sec, years
+
+
+def quarters_only(conn: psycopg.Connection) -> frozenset[int]:
+    """The CIKs of the companies whose filings held are all 10-Qs."""
+    return frozenset(r[0] for r in conn.execute(QUARTERS_ONLY).fetchall())
 
 
 def company_by_ticker(conn, ticker: str) -> tuple | None:

@@ -129,6 +129,8 @@ def test_the_companys_own_future_is_told_by_its_filing(masked, stated):
 @pytest.mark.parametrize("text", [
     "How will Apple's zorble acquisition be integrated?",
     "When will GM's Cruise unit be shut down?",
+    # an effect on the company, which its notes state ("which will require the Company to disclose ...")
+    "What will be the impact of new accounting standards on Apple?",
 ])
 def test_how_a_thing_of_the_companys_will_be_done_is_searched_in_its_filing(directory, text):
     plan = plan_rules(text, directory=directory)
@@ -139,7 +141,6 @@ def test_how_a_thing_of_the_companys_will_be_done_is_searched_in_its_filing(dire
     "When will Apple be acquired?",
     "What will be the impact of rate cuts on Apple stock?",
     "What will Tesla's revenue be in 2026?",
-    "What will be the impact of new accounting standards on Apple?",  # the filings' answers were not found
     "What's Apple's 2025 revenue outlook?",
 ])
 def test_a_guess_about_the_company_stays_refused(directory, text):

@@ -121,6 +121,7 @@ class CompanyDirectory:
     dashed: frozenset[str] | Deferred = frozenset()
     # (joined, joined_shared, whole) read on first use, when `load` was given a way to connect
     joined_index: Deferred | None = field(default=None, repr=False)
+    quarters_only: frozenset[int] = frozenset()  # covered ciks held through their 10-Qs alone (no 10-K)
 
     # --- construction -----------------------------------------------------------------------
 
@@ -186,11 +187,12 @@ class CompanyDirectory:
         Database.connection), the two corpus-wide label indexes are read on first use instead: a
         numeric question seldom needs them, and reading and tokenizing every printed row name was
         about half a second of each cold start."""
-        from store.companies import directory_rows
+        from store.companies import directory_rows, quarters_only
         from agent.planning.printed_dashes import dashed_index
         from store.labels import dashed_names, joined_labels, primary_labels, printed_names
 
         directory = cls.from_rows(*directory_rows(conn))
+        directory.quarters_only = quarters_only(conn)
         if connect is None:
             directory.joined, directory.joined_shared, directory.whole = joined_names(joined_labels(conn),
                                                                                       primary_labels(conn))

@@ -174,15 +174,19 @@ def another_company(r: Reading, outside: str, prev: Plan | None, directory: Comp
 
 # a covered company's possessive right before a name: "Palantir's AIP", "Apple's Vision Pro"
 _OWNED = re.compile(r"['’]s?\s+$")
+# A model number right before the name ("Boeing's 737 MAX", "the 737 MAX issues"): a product's name, which no
+# registrant's ticker written after a number is
+_MODEL_NUMBER = re.compile(r"(?<![\w$])[A-Za-z]{0,3}-?\d[\w-]*\s+$")
 
 
 def owned_units(r: Reading, outside: str) -> list[CompanyMatch]:
-    """Uncovered names right after a covered company's possessive ("Meta's RL", "Palantir's AIP"): the
-    company's own unit or product, whatever registrant's ticker they also spell. `outside`: the text the
-    matches index."""
+    """Uncovered names right after a covered company's possessive ("Meta's RL", "Palantir's AIP"), or a
+    capitalised one after a model number beside a covered company ("Boeing's 737 MAX"): the company's own
+    unit or product, whatever registrant's ticker they also spell. `outside`: the text the matches index."""
     owners = [m for m in r.matches if m.kind == "company"]
-    return [m for m in r.matches if m.kind == "not_covered"
-            and any(o.end <= m.start and _OWNED.fullmatch(outside[o.end:m.start]) for o in owners)]
+    return [m for m in r.matches if m.kind == "not_covered" and owners
+            and (any(o.end <= m.start and _OWNED.fullmatch(outside[o.end:m.start]) for o in owners)
+                 or (m.text.isupper() and _MODEL_NUMBER.search(outside[:m.start]) is not None))]
 
 
 def uncovered_mentions(r: Reading, directory: CompanyDirectory, outside: str = "") -> list[CompanyMatch]:
@@ -283,7 +287,8 @@ def company_spans(r: Reading, outside: str) -> list[tuple[int, int]]:
 def names_as_written(text: str, detail: str | None) -> list[tuple[str, str]]:
     """The message with a refused lowercase word written as a name: "oracle revenue" as "Oracle
     revenue", "whats apples basic eps" as "whats Apple's basic eps", "converse revenue" as "Converse
-    revenue", "are pep margins improving?" as "are PEP margins improving?". Why: a covered company whose name is an everyday word ("oracle", "target", "converse" as
+    revenue", "are pep margins improving?" as "are PEP margins improving?", "what does pratt & whitney say" as
+    "what does Pratt & Whitney say". Why: a covered company whose name is an everyday word ("oracle", "target", "converse" as
     a brand) counts only when capitalised (companies.py), so that "an oracle of growth" names nobody;
     but a message refused for naming no company, whose refusal names that very word as the company
     meant, has told us the word is a name. Each (message, name) is a candidate for the planner to read
@@ -297,6 +302,15 @@ def names_as_written(text: str, detail: str | None) -> list[tuple[str, str]]:
             # a reply naming it alone in lowercase: "same for v" (capitals are the acronym, "AI revenue")
             found = re.search(rf"(?<![\w'\u2019$-]){re.escape(word)}(?![\w'\u2019-])", text)
         return [] if found is None else [(text[: found.start()] + "$" + word.upper() + text[found.end():], "$" + word.upper())]
+    words = re.findall(r"[a-z]+", word)
+    if 2 <= len(words) <= 4 and re.fullmatch(r"[a-z]+(?:\s*[&-]?\s*[a-z]+)+", word):
+        # "pratt & whitney", "frito-lay", "oscar mayer": a brand of several words typed in lowercase, each word
+        # capitalised where the message writes it, its own "&" or "-" kept ("Pratt & Whitney", "Frito-Lay")
+        found = re.search(r"(?<![\w'\u2019$-])" + r"[\s&-]+".join(map(re.escape, words)) + r"(?![\w-])", text)
+        if found is None:
+            return []
+        name = re.sub(r"[a-z]+", lambda m: m.group(0).capitalize(), found.group(0))
+        return [(text[: found.start()] + name + text[found.end():], name)]
     if not re.fullmatch(r"[a-z][a-z&-]{2,}", word):
         return []
     found = re.search(rf"(?<![\w'\u2019$-]){re.escape(word)}(?![\w-])(?!['\u2019](?!s\b))", text)
@@ -308,6 +322,18 @@ def names_as_written(text: str, detail: str | None) -> list[tuple[str, str]]:
     if word.endswith("s") and len(word) >= 5:
         names.append(word[:-1].capitalize() + "'s")  # a possessive typed without its apostrophe
     return [(text[: found.start()] + name + text[found.end():], name) for name in names]
+
+
+_LOWER_OWNER = re.compile(r"(?<![\w'\u2019$&.-])([a-z][a-z&-]{2,})(?=['\u2019]s\b)")
+
+
+def owners_as_written(text: str) -> list[tuple[str, str]]:
+    """The message with a lowercase word that owns something ("ford's EV losses") written as a name ("Ford's EV
+    losses"), one candidate per such word: a possessive's owner is a name, whatever else the refusal named
+    (an uppercase "EV" read as a company). Kept only when that reading names a covered company by that word
+    (`names_the_company`)."""
+    return [(text[: m.start(1)] + m.group(1).capitalize() + text[m.end(1):], m.group(1).capitalize() + "'s")
+            for m in _LOWER_OWNER.finditer(text)]
 
 
 def names_the_company(again: Plan, name: str, directory: CompanyDirectory) -> bool:

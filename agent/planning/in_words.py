@@ -15,9 +15,8 @@ from agent.planning.company_mentions import strip_for_query
 from agent.planning.followups import joined_topic, own_subject, points_back, thread_topic
 from agent.planning.movers import not_a_line
 from agent.planning.plan import MAX_CHARS, Plan
-from agent.planning.prose_route import (ASKS_RISK, CAUSE, DEPENDENCE, EVENT, EXPECTATION, asks_in_words, asks_statement,
-                                        without_lead_in,
-                                        modal_cause, order_items)
+from agent.planning.prose_route import (ASKS_RISK, CAUSE, DEPENDENCE, EVENT, EXPECTATION, STATEMENT, asks_in_words,
+                                        asks_statement, modal_cause, order_items, without_lead_in)
 from agent.planning.route import masked
 from agent.planning.scope import filing_framed, spelled_out, strip_quotes
 from agent.planning.topics import STOPWORDS, expand_query, route_items
@@ -34,6 +33,33 @@ _HOW_IN_WORDS = re.compile(
     r"determine|estimate|allocate|manage|fund|finance|describe|explain|discuss|classify|disclose|assess|test|hedge|"
     r"mitigate|approach|handle|define|view|protect|deploy|prioriti[sz]e|make\s+(?:its\s+|their\s+)?money|earn|"
     r"generate|derive|monetiz|sell|distribut|market|compet|operat|source|manufactur|price|charge|bill|get\s+paid)\w*\b")
+# The nouns that ask for the kinds of a thing, not its amount ("types of revenue", "revenue streams", "sources of
+# cash"): a classifier, whose answer is a list of names the filing gives in words.
+KINDS = r"(?:kinds?|types?|sorts?|sources|streams|categories|forms|components)"
+# ...asked to be named; "which revenue sources grew fastest?" ranks them by a figure instead
+_KINDS_ASKED = (r"^\W*(?:which|what)(?:'s|\s+(?:are|were|is|was))?\s+(?:[\w&.'\u2019-]+\s+){0,3}?" + KINDS +
+                r"\b(?!.*\b(?:grew|grow\w*|fastest|slowest|declin\w*|fell|rose|shr[ai]nk\w*)\b)")
+# A word for what may go wrong, among the words a figure lookup was left with ("how much revenue is at risk from
+# export controls?", "how much revenue risk does Mastercard face?"): no statement prints a row of that name; the
+# risk factors say what is exposed
+_RISK_WORD = re.compile(r"(?:risks?|risky|exposures?|exposed|threats?|threatened|vulnerab\w*|jeopardy)")
+# How the business itself works ("how does Mastercard generate revenue?", "how does Nike sell its products?"): the
+# business description tells it, then MD&A
+_HOW_BUSINESS = re.compile(
+    r"^\W*how\s+(?:does|do|is|are)\s+(?:[\w&.'-]+\s+){1,4}?(?:make\s+(?:its\s+|their\s+)?money|earn|generate|derive|"
+    r"monetiz|sell|distribut|market|compet|operat|source|manufactur|price|charge|bill|get\s+paid)\w*\b")
+# The kinds of what the business earns ("what types of revenue does Netflix have?", "what are Alphabet's main revenue
+# streams?"), told in the same places. Not the kinds of a balance ("which kinds of debt does GM carry?"), whose words
+# the filings also use for what the company holds (debt securities, cash equivalents): a figure question still.
+_KINDS_ASKED = re.compile(_KINDS_ASKED)
+_EARNED = frozenset({"revenue", "revenues", "sales"})
+
+
+def _asks_business(low: str, trace: list[dict]) -> bool:
+    """How the business earns, or the kinds of what it earns, is asked (see _HOW_BUSINESS, _KINDS_ASKED)."""
+    return bool(_HOW_BUSINESS.search(low)) or (bool(_KINDS_ASKED.search(low)) and any(
+        t.get("word", "").lower() in _EARNED or t.get("as") == "metric:revenue" for t in trace))
+
 # How the company thinks about or acts on a thing, or what it is doing with it ("how is Nike thinking about its
 # inventory?", "how are they justifying it?", "what are they doing with it?"): asked of the filing's words.
 # Read only for a figure refused as unknown that names no segment and no other company (prose_fallback).
@@ -51,7 +77,11 @@ _DESCRIBED = re.compile(
     r"|^\W*how\s+(?:is|are|was|were|has|have)\s+(?:[\w&.'-]+\s+){1,4}?(?:address|tackl|handl|deal|respond|mitigat|"
     r"fix|improv|turn)\w*"
     r"|^\W*how\s+(?:sensitive|exposed|dependent|reliant|vulnerable|resilient)\b"
-    r"|^\W*(?:talk|walk|take)\s+me\s+through\b")
+    r"|^\W*(?:talk|walk|take)\s+me\s+through\b"
+    # "what is the nature and purpose of AMD's restructuring charge?", "what are the terms of Visa's credit facility?":
+    # what a thing is, asked by a noun of description, whatever figure it names
+    r"|^\W*(?:what|describe|explain)(?:'s|\s+(?:is|are|was|were))?\s+(?:the\s+|its\s+|their\s+)?"
+    r"(?:nature|purpose|terms|status|rationale|objectives?|basis|structure|timing|background)\b")
 
 
 # What a thing is like, what it is made of or how much it matters ("how significant is Apple's China revenue to its
@@ -159,22 +189,35 @@ def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan
         # business works or what it is made of is asked in words, never answered by the line's amount
         plan.probe = []
     told = goes_in_words(low) or bool(_CONTRIBUTED.search(unnamed))
-    if not (told or asks_in_words(low) or _HOW_IN_WORDS.search(low) or described):
+    # what may be lost, said among the words no figure took: an exposure the filing describes
+    at_risk = any(w.get("as") == "unaccounted" and _RISK_WORD.fullmatch(w.get("word", "")) for w in plan.words)
+    how_done = bool(_HOW_IN_WORDS.search(low))
+    business = _asks_business(low, plan.words)
+    if not (told or asks_in_words(low) or how_done or described or at_risk or business):
         return plan
     # "how is Walgreens' cash flow holding up?": a figure's name matching several lines, asked in words
     refused = (plan.route == "refusal" and plan.refusal_reason in ("unknown_metric", "ambiguous_metric")
                and "(in your formula)" not in (plan.refusal_detail or ""))
     known = {d["name"] for d in (previous.definitions if previous is not None else [])}
     unsaid = [k for k in plan.metrics if k.startswith(("line:", "dim:")) or (k.startswith("udf:") and k[4:] not in known)]
+    # "how does Mastercard generate revenue?": how a business works is asked, however plainly a figure is named
     figure = (plan.route == "domain" and plan.intent in NUMERIC_INTENTS and "metrics" not in plan.inherited
-              and (bool(unsaid) or described or any(w.get("as") == "unaccounted" for w in plan.words)))
+              and (bool(unsaid) or described or how_done or business
+                   or any(w.get("as") == "unaccounted" for w in plan.words)))
     if not (refused or figure):
         return plan
     if not (told or modal_cause(low) or _AMOUNT_CHECK.search(YEAR_WORDS.sub(" ", low)) is None):
         return plan  # "is Apple's gross margin above 40%?": a figure, checked against the amount
-    prose = as_prose(plan, text, low, directory, previous, told=told)
+    prose = as_prose(plan, text, low, directory, previous, told=told, business=business)
     if composed:
         prose.probe = []  # what a line is made of: never the line's amount, though the company prints it
+    if (business or at_risk) and not (told or asks_in_words(low)):
+        # how the business earns a figure, its kinds, or what of it is at risk: a quoted sentence must name the
+        # figure in the user's own words, else nothing answered it (no_grounding), never a sentence about
+        # something else (what puts it at risk is the search's, and one sentence need not say both)
+        words = _figure_words(plan.words, low)
+        if words:
+            prose.unless_named = {"reason": "no_grounding", "detail": None, "words": words}
     if whole != low:
         # the form was read past a lead-in ("Per the 10-K: how does Visa manage its inventory?"), with less
         # certainty than at the question's start: a quoted sentence must name the figure's own words
@@ -187,11 +230,16 @@ def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan
     return prose
 
 
+# "what will the impact be on margins?" in a thread: the effect of what the thread is about, named by nothing else
+_BARE_EFFECT = re.compile(r"\bthe\s+(?:impacts?|effects?|implications?|consequences?)\b(?!\s+of\b)")
+
+
 def as_prose(plan: Plan, text: str, low: str, directory: CompanyDirectory, previous: Plan | None, *,
-             told: bool = False) -> Plan:
+             told: bool = False, business: bool = False) -> Plan:
     """`plan` (a figure, or its refusal) turned into a search of the filing's prose with the question's
     own words, MD&A and the risk factors first unless the form of the question points elsewhere. `told`:
-    the question asks how something went (its line keys still answer as the figure a row of them gives)."""
+    the question asks how something went (its line keys still answer as the figure a row of them gives); `business`:
+    how the business works or what kinds of a thing it has (the business description, then MD&A)."""
     known = {d["name"] for d in (previous.definitions if previous is not None else [])}
     prose = Plan(route="domain", intent="qualitative", tickers=plan.tickers, fiscal_years=plan.fiscal_years,
                  latest=plan.latest or not (plan.fiscal_years or plan.as_of_filing_year),
@@ -201,13 +249,15 @@ def as_prose(plan: Plan, text: str, low: str, directory: CompanyDirectory, previ
     # the Items its topic words point to first ("does Amazon have seasonality?" is told in the business), unless
     # it asks how something went, which is MD&A's
     topic = [] if told else route_items(low)[0]
-    prose.items = order_items(low, [*topic, *(i for i in ("7", "1A") if i not in topic)])
+    # how the business works, or the kinds of a thing it has (_HOW_BUSINESS): the business description, then MD&A
+    after = ("1", "7") if business and not set(topic) - {"1", "7"} else ("7", "1A")
+    prose.items = order_items(low, [*topic, *(i for i in after if i not in topic)])
     prose.items_guessed = True
     outside = strip_quotes(text)
     query = strip_for_query(outside, directory.find(outside))
     prose.topic = " ".join(own_subject(query))
     if previous is not None and previous.route == "domain" and set(plan.tickers) <= set(previous.tickers) \
-            and points_back(low):
+            and (points_back(low) or _BARE_EFFECT.search(low)):
         # "how did it hit sales?" after the powder metal matter (a prose answer, or the figure a line of that
         # name gave): the thread's subject, as it touched the figure
         subject = thread_topic(previous)
@@ -372,7 +422,11 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
         words = [] if whole == low else _beside_form(words, low)
     prose = as_prose(plan.model_copy(update={"route": "domain", "intent": "numeric", "metrics": []}), text, low,
                      directory, previous)
-    prose.unless_named = {"reason": plan.refusal_reason, "detail": plan.refusal_detail, "words": words}
+    # the words the question is asked in ("projections", "expect", "drove") are its form, never its subject:
+    # "what are Visa's projections for cross-border volume?" is answered by a passage on cross-border volume
+    said = _form_words(low)
+    prose.unless_named = {"reason": plan.refusal_reason, "detail": plan.refusal_detail,
+                          "words": [w for w in words if w not in said]}
     prose.slots = {**prose.slots, "metrics": "none: prose (a figure no table maps, asked in words)"}
     return prose
 
@@ -384,6 +438,29 @@ def _member_of_form(detail: str, text: str) -> bool:
     said = {w for pattern in (_HOW_ACTS, _HOW_IN_WORDS, _DESCRIBED, _NATURE) for m in pattern.finditer(low)
             for w in _NAME_WORD.findall(m.group(0))}
     return bool(said & set(named_words(detail, set())) - _ASKING_WORDS)
+
+
+def _figure_words(trace: list[dict], low: str) -> list[str]:
+    """The words the question names its figure with (its metric's words as written), never a word of the
+    question's form, a kind ("types", "sources") or a word for risk."""
+    form = _form_words(low)
+    out = []
+    for t in trace:
+        word, role = t.get("word", "").lower(), t.get("as", "")
+        if not role.startswith("metric:"):
+            continue
+        if len(word) < 3 or word in STOPWORDS or word in form or _RISK_WORD.fullmatch(word) \
+                or re.fullmatch(KINDS, word) or word in _NATURE_WORDS:
+            continue
+        out.append(word)
+    return list(dict.fromkeys(out))
+
+
+def _form_words(low: str) -> set[str]:
+    """The words of `low` that say what kind of statement is asked for (a cause, an expectation, a dependence,
+    what the filing says), never what it is about."""
+    return {w for pattern in (STATEMENT, EXPECTATION, CAUSE, DEPENDENCE) for m in pattern.finditer(low)
+            for w in _NAME_WORD.findall(m.group(0))}
 
 
 def _beside_form(words: list[str], low: str) -> list[str]:

@@ -108,7 +108,8 @@ def asks_rationale(low: str) -> bool:
 # At the question's start, or after the company it is about set off by a dash or a colon ("union
 # pacific - describe the rail network", "visa: who are its clients?"): how a chat message opens.
 DESCRIBE = re.compile(
-    r"(?:^|^[\w&.'’ ]{2,40}?\s?[-–—:]\s*)\s*(?:what\s+(?:is|are)\b|what\s+does\s+[\w&.'-]+\s+do\b|describe\b|who\s+(?:is|are)\b|tell\s+me\s+about\b|give\s+me\s+an?\s+overview|"
+    r"(?:^|^[\w&.'’ ]{2,40}?\s?[-–—:]\s*)\s*(?:what\s+(?:is|are)\b|what\s+does\s+[\w&.'-]+\s+do\b|describe\b|"
+    r"explain\s+(?:how|what)\b|who\s+(?:is|are)\b|tell\s+me\s+about\b|give\s+me\s+an?\s+overview|"
     r"what\s+kind\s+of\b)|\bwho\s+are\s+(?:its|their|the)\s+(?:main\s+|largest\s+|key\s+)?customers\b"
 )
 # A year the question is about ("in 2023", "during fiscal 2024", "fy23").

@@ -25,7 +25,8 @@ from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_words import ACRONYMS, NON_REGISTRANTS, english_words
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
                                              named_unknown_company, names_as_written, names_the_company, registrant_named,
-                                             owned_units, uncovered_mentions, unknown_owner, weak_mention, whole_name)
+                                             owned_units, owners_as_written, uncovered_mentions, unknown_owner, weak_mention,
+                                             whole_name)
 from agent.planning.corrections import (LAYOUT, cover_page, corrected, NEGATED, SPELLED_AMPERSAND, WHOLE_FIGURE,
                                         ampersand)
 from agent.planning.defined_formulas import (INSTRUCTED, computed_when_asked, summed_over_years, summed_span, eps_kind, to_parent, with_defined_parts, as_balance_average, as_said, averaged_balance,
@@ -58,6 +59,8 @@ from agent.planning.formula_trees import restate, unit_of
 from agent.planning.inline_definitions import joined_rows
 from agent.planning.inline_formulas import inline_formula, unread_numerator
 from agent.planning.spoken_formulas import spoken_operators, to_defined, unread_restatement
+from agent.planning.annual_only import annual_not_held
+from agent.planning.effects import cause_named
 from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
 from agent.planning.measures import counted_shares, implied_measures
@@ -74,7 +77,7 @@ from agent.planning.restated import without_restatements
 from agent.planning.route import (ASKS, FOOTNOTE_WORLD, REFUSAL_DETAIL, SMALL_TALK, help_with, masked, message_kind,
                                   refusal_by_meaning, small_talk)
 from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_artefact, asks_what_footnote_is,
-                                  company_future, falls_due, filing_framed, forward_looking, greets_first,
+                                  company_future, exposure, falls_due, filing_framed, forward_looking, greets_first,
                                   meta_intent, names_kept, opening_small_talk, out_of_scope, spelled_out,
                                   strip_quotes, thread_outlook)
 from agent.planning.thread_members import member_reply, part_probed
@@ -170,6 +173,14 @@ _LONE_TICKER = re.compile(r"\s*(?:and\s+|what\s+about\s+|how\s+about\s+)?\$?([a-
 _ASKED = re.compile(r"\?\s*$|^\W*(?:what|which|were|was|is|are|any|did|do|does|how|where|who|why)\b")
 
 def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
+    """Plan one message (`_plan_message`); a fiscal year's annual report asked of a company held only
+    through its 10-Qs is refused as such (agent.planning.annual_only); an effect asked in the future tense
+    must find its cause named (agent.planning.effects)."""
+    plan = _plan_message(text, previous=previous, directory=directory)
+    return annual_not_held(plan, text, directory) or cause_named(plan, text)
+
+
+def _plan_message(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
     """Plan one message. A lowercase first word that is a covered company's ticker and an everyday
     word ("low", "v", "ma", "ai") names no company as typed (companies.py); when the message then names
     no company at all, the word is read as that ticker if the message so read is a question about that
@@ -217,7 +228,8 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
         plan.words = plan.words + aside_words(unicodedata.normalize("NFKC", text or ""), directory)
     if plan.refusal_reason == "no_company":
         # "oracle revenue", "apples eps": the word the refusal names as the company, written as a name
-        for written, name in names_as_written(text or "", plan.refusal_detail):
+        # ...or the lowercase owner of a possessive ("ford's EV losses", refused for "EV")
+        for written, name in [*names_as_written(text or "", plan.refusal_detail), *owners_as_written(text or "")]:
             again = _plan_spelled(written, previous=previous, directory=directory)
             if names_the_company(again, name, directory):
                 return again
@@ -597,7 +609,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     scope = out_of_scope(chat)
     if scope == FORECASTS and usable_previous(previous) is not None and previous.tickers and thread_outlook(chat):
         scope = None  # "what's the forecast?" in a thread about Nike: Nike's outlook, as its filing states it
-    if scope == FORECASTS and company_future(masked(chat, [(m.start, m.end) for m in directory.find(chat)])):
+    unnamed_chat = masked(chat, [(m.start, m.end) for m in directory.find(chat)]) if scope == FORECASTS else chat
+    if scope == FORECASTS and (company_future(unnamed_chat) or exposure(unnamed_chat)):
         scope = None  # "what will be the impact of the IRA on GM?": the effects GM's filing states
     if scope and scope != OFF_TOPIC_DETAIL:
         return refusal_plan("out_of_scope", scope)

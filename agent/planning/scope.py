@@ -35,6 +35,12 @@ INJECTION = (
 STOCK_PRICE = (
     r"\b(?:stock|share)\s+prices?\b", r"\bprice\s+targets?\b", r"\bmarket\s+cap(?:italization)?\b",
     r"\bstock\s+(?:performance|chart|quote|go|went|going|do|did|doing|up|down)\b", r"\btrading\s+at\b",
+    # how the stock moved ("how did GOOGL stock perform in 2024?", "how much did Apple's shares rise?"): its price
+    # (a count of shares that rose or fell is a filed figure: "why did diluted shares decline?")
+    r"\b(?:stock|share\s+price)\s+(?:(?:has|have|had)\s+)?(?:perform(?:s|ed|ing)?|ris(?:e|es|en|ing)|rose|f[ae]ll\w*|"
+    r"gain(?:s|ed|ing)?|drop(?:s|ped|ping)?|declin(?:e|es|ed|ing)|climb\w*|appreciat\w*|return(?:s|ed)?)\b",
+    r"\bshares\s+(?:(?:has|have|had)\s+)?(?:perform(?:s|ed|ing)?|appreciat\w*)\b",
+    r"\bpe\s+(?:ratios?|multiples?)\b",
     r"\b52[\s-]week\b", r"\b(?:dividend|earnings|fcf|free\s+cash\s+flow|shareholder|buyback)\s+yield\b", r"\bvaluation\s+(?:of\s+)?(?:the\s+)?(?:stock|company|shares)\b", r"\bvaluation\s+multiples?\b", r"\bp/?e\s+ratio\b", r"\bprice[\s-]to[\s-]earnings\b",
     r"\bshares?\s+(?:go|went|trade|traded|trading)\b", r"\bstock\s+split\s+(?:next|coming)\b",
     r"\bhow\s+much\s+is\s+\S+\s+(?:stock|shares?)\s+worth\b", r"\bmarket\s+value\s+of\s+(?:the\s+)?(?:stock|shares)\b",
@@ -69,6 +75,10 @@ MARKET_DATA = (
     r"\b(?:trading|daily|average)\s+volume\b", r"\bimplied\s+volatility\b", r"\boptions?\s+(?:chain|flow|activity|volume)\b",
     r"\b(?:stock|share)'?s?\s+beta\b", r"\binstitutional\s+(?:ownership|holders|investors?\s+own)\b",
     r"\banalysts?'?\s+(?:ratings?|estimates?|consensus|price\s+targets?|expectations?)\b", r"\bconsensus\s+estimates?\b",
+    # who rates the stock what ("which analyst rates Amazon a buy?", "has anyone downgraded Intel?")
+    # (a credit rating's downgrade is the filing's own topic: "what does Boeing say about its downgrade?")
+    r"\b(?:analysts?|brokers?|who|which\s+(?:analysts?|firms?|banks?|brokers?))\s+(?:\w+\s+){0,2}?(?:rates?|rated|rating)\s+"
+    r"(?:[$\w&.'\u2019-]+\s+){0,3}?(?:an?\s+|as\s+an?\s+)(?:buy|sell|hold|outperform|underperform)\b",
 )
 ADVICE = (
     r"\bshould\s+(?:i|we|you)\s+(?:buy|sell|invest|short|hold|own|add|trim|dump|get)\b",
@@ -144,7 +154,7 @@ FORECAST = (
     # an outcome still to be decided (a lawsuit, an appeal, a contest, a race): "is J&J going to win the talc
     # appeal?", "will Boeing lose the case?" ask Footnote to guess a result no filing reports
     r"\b(?:will|gonna|going\s+to|likely\s+to|chances?\s+(?:of|that)|odds\s+(?:of|that))\b.{0,40}\b(?:win|wins|winning|lose|"
-    r"loses|losing|prevail|succeed|fail|survive|beat|outperform|underperform|overtake|go\s+(?:bankrupt|under|broke)|"
+    r"loses|losing|prevail|succeed|fail|survive|beat|outperform|underperform|overtake|catch\s+up|surpass|go\s+(?:bankrupt|under|broke)|"
     r"default|flop|(?:sell|do|perform|fare)\s+well|split\s+(?:its|the|their)\s+(?:stock|shares))\b",
     r"\bexpected\s+to\s+(?:earn|grow|reach|report|make)\b", r"\bestimates?\s+for\s+(?:fy\s?)?\d",
     # a figure expected over years to come ("expected EPS growth over the next five years")
@@ -172,6 +182,7 @@ FILING_FRAMED = (
     r"push|pull|slow|lift|boost|hurt|weigh|pressure|limit|constrain|threaten|impact)\b",
     r"\b(?:according\s+to|per|in|from|does)\s+(?:the|its|their|his|her|(?:[\w&.-]+\s+){0,2}?[\w&.-]+(?:'s|s'))\s+(?:(?:fy\s?)?'?\d{2,4}\s+|latest\s+|"
     r"most\s+recent\s+)?(?:10-?k|filing|annual\s+report|md&a|risk\s+factors|management)\b",
+    r"\b(?:per|according\s+to|from)\s+(?:the\s+company(?:'s)?\s+)?management\b",  # "..., per management?"
     r"\b(?:10-?k|filing|annual\s+report|md&a|management)\s+(?:says?|states?|said|discuss\w*|disclos\w*|descri\w*|"
     r"mentions?|expects?|anticipates?|projects?|indicates?|outlines?|notes?)\b",
     r"\b(?:company|management)\s+(?:expect|anticipat|plan|intend|project|forecast|estimat)\w*",
@@ -209,11 +220,18 @@ FILING_FRAMED = (
 # going to be affected by rate changes?"): its risk factors state that exposure, so the answer quotes them.
 EXPOSURE = (r"\b(?:be|get|been|being)\s+(?:\w+\s+)?(?:affected|impacted|hurt|harmed|disrupted|exposed|hit)\s+(?:by|from|to)\b"
             # "company": a company's name, masked (agent.planning.route.masked)
-            r"|\b(?:affect|impact|hurt|harm|disrupt)\s+(?:them|it|its|their|the\s+company|company|the\s+business)\b")
+            r"|\b(?:affect|impact|hurt|harm|disrupt)\s+(?:them|it|its|their|the\s+company|company|the\s+business)\b"
+            # "what will be the effect of the new tariffs on Nike's costs?": an effect on the company, which its
+            # risk factors and MD&A state, however it is put in the future tense
+            r"|\b(?:impacts?|effects?|implications?|consequences?|ramifications?)\s+(?:(?!on\b|for\b)[\w&.'-]+\s+){0,8}?"
+            r"(?:on|for)\s+(?:them|it|its|their|the\s+company|company|the\s+business)\b"
+            # (an effect on its stock is a price movement guessed: "the impact of rate cuts on Apple stock")
+            r"(?!['\u2019]?s?\s+(?:stock|shares?|share\s+price|valuation|market\s+value)\b)")
 # What a 10-K itself states about the future: amounts to be recorded or paid, plans and schedules.
 FILED_FUTURE = (
     r"\b(?:be|being)\s+(?:recorded|recogni[sz]ed|amortized|incurred|expensed|reclassified|paid|charged|"
-    r"capitalized|contributed|completed|funded|settled|accounted\s+for|classified|presented|measured)\b|\b(?:planned|scheduled|committed|expected\s+to\s+be\s+"
+    r"capitalized|contributed|completed|funded|settled|accounted\s+for|classified|presented|measured|used|spent|"
+    r"invested|allocated)\b|\b(?:planned|scheduled|committed|expected\s+to\s+be\s+"
     r"(?:recorded|recogni[sz]ed|incurred|paid|completed))\b|\brestructuring\b|\bamortization\s+expense\b"
 )
 # "next year" asks for a forecast, unless it is about contractual amounts falling due (a 10-K topic).
@@ -470,10 +488,17 @@ _THE_OUTLOOK = re.compile(r"\b(?:the|its|their)\s+(?:own\s+)?(?:forecasts?|outlo
                           r"expectations?)\b")
 
 
+# "what will the impact be on margins?", "how will that affect deliveries?" in a thread about a company: an effect
+# on that company, which its filing states (its risk factors and MD&A), as EXPOSURE reads one with it named
+_THE_EFFECT = re.compile(r"\b(?:impacts?|effects?|implications?|consequences?)\b|"
+                         r"\b(?:affect|impact|hurt|harm|disrupt|weigh)(?:s|ed|ing)?\b")
+
+
 def thread_outlook(text: str) -> bool:
-    """A reply in a thread about a company that asks for "the" forecast or outlook, not Footnote's own: the
-    company's, stated in its filing. `text`: lowercase, quotes removed."""
-    return bool(_THE_OUTLOOK.search(text)) and not _ASKED_OF_FOOTNOTE.search(text) and not _MARKET_DATA.search(text)
+    """A reply in a thread about a company that asks for "the" forecast or outlook, not Footnote's own, or for an
+    effect on the company: the company's, stated in its filing. `text`: lowercase, quotes removed."""
+    return bool(_THE_OUTLOOK.search(text) or _THE_EFFECT.search(text)) and not _ASKED_OF_FOOTNOTE.search(text) \
+        and not _MARKET_DATA.search(text)
 
 
 def forward_looking(text: str) -> bool:
