@@ -108,6 +108,12 @@ def test_what_the_threads_subject_did_to_a_figure_is_read_in_the_filing(director
         p = planned(directory, "What does Tesla say about its price cuts?", said)
         assert p.route == "domain" and p.intent == "qualitative" and p.asks_cause, (said, p)
         assert "price" in p.query.lower() and p.tickers == ["TSLA"], (said, p.query)
+    # what the subject did to a figure is told in MD&A, first, even when the thread's topic lives in the business
+    # description and the risk factors
+    topic = planned(directory, "tesla battery supply competition?")
+    effect = planned(directory, "tesla battery supply competition?", "how did that hit sales?")
+    assert "7" not in topic.items[:1] and effect.asks_cause and effect.items[0] == "7", (topic.items, effect.items)
+    assert set(topic.items) <= set(effect.items), (topic.items, effect.items)
     figure = planned(directory, "tesla revenue 2024", "did it grow?")  # a figure's thread keeps its figure logic
     assert figure.intent != "qualitative" or figure.metrics, figure
 

@@ -124,7 +124,9 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
             if named:  # where the thing asked about is told: its own words' Items, else the whole filing
                 items = list(r.items)
             elif not r.has_topic and prev.items:
-                items = list(prev.items)
+                # "how did that hit sales?" after biosimilar competition: the effect is told in MD&A, beside the
+                # thread's own Items; a cause or effect is never read in the business description first
+                items = list(dict.fromkeys(["7", *prev.items])) if r.why else list(prev.items)
                 inherited.append("items")
             elif more_of_thread and prev.items:
                 items = list(dict.fromkeys([*prev.items, *items]))
