@@ -330,8 +330,7 @@ ORDER BY embedding <=> %(embedding)s, id
 LIMIT 1
 """
 
-# The text of one chunk, and whether a filing's chunks hold each of some sentences (spaces evened out).
-CHUNK_TEXT_SQL = "SELECT text FROM chunks WHERE id = %(chunk)s"
+# Whether a filing's chunks hold each of some sentences (spaces evened out).
 HOLDS_SENTENCES_SQL = """
 SELECT s.sentence, EXISTS (SELECT 1 FROM chunks c WHERE c.accession = %(accession)s
                            AND strpos(regexp_replace(c.text, '[[:space:]]+', ' ', 'g'), s.sentence) > 0)
@@ -376,11 +375,6 @@ def words_absent(conn, words: list[str], *, accession: str) -> set[str]:
     if not words:
         return set()
     return {row[0] for row in conn.execute(WORDS_ABSENT_SQL, {"words": list(words), "accession": accession})}
-
-
-def chunk_text(conn, chunk_id: int) -> str:
-    row = conn.execute(CHUNK_TEXT_SQL, {"chunk": chunk_id}).fetchone()
-    return row[0] if row else ""
 
 
 def holds_sentences(conn, sentences: list[str], *, accession: str) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from agent.retrieval.query_vectors import embed_queries
 from store import chunks as chunk_store
+from store import lookups
 
 # Where the plan's year came from (Plan.slots) when an earlier filing was read: no year the user named,
 # so the thread's next question is read at its own latest filing again (agent.memory.remember).
@@ -59,7 +60,7 @@ def _repeated(conn, chunk: int, words: list[str], latest_accession: str) -> bool
     repeated passage at other places, so their vectors differ while its sentences do not)."""
     if chunk_store.counterpart_similarity(conn, chunk, accession=latest_accession) >= REPEATED:
         return True
-    telling = _telling_sentences(chunk_store.chunk_text(conn, chunk), words)
+    telling = _telling_sentences(lookups.chunk_text(conn, chunk) or "", words)
     return chunk_store.holds_sentences(conn, telling, accession=latest_accession)
 
 

@@ -16,7 +16,7 @@ from agent.refusals import QUARTERS_ONLY, as_named
 from agent.retrieval.common_year import aligned_latest
 from agent.retrieval.earlier_filing import EARLIER_SLOT, better_earlier
 from agent.retrieval.filing_choice import asks_prior_filing, filed_in, fiscal_year_filed_in
-from agent.retrieval.line_items import PRIMARY, company_line, labels_of, line_optional, line_parts, same_printed_row
+from agent.retrieval.line_items import company_line, line_optional, line_parts, printed_rows, same_printed_row
 from agent.retrieval.row_members import member_row
 from agent.planning.prose_route import DEPENDENCE, EVENT, SAID_OF, asks_rationale, expects_ahead
 from agent.planning.plan_years import unheld_filing_years
@@ -198,8 +198,7 @@ def _prints_concept(conn, deps, cik: int, concept: str) -> bool:
     ("additional paid-in capital") is then the name of the company's own row ("Capital in excess of par value"),
     a figure as surely as the printed label would be. A concept only the notes carry is not: their schedules
     reuse a standard name for many things."""
-    return any(r["concept"] == concept and r["statement"] in PRIMARY and not r["dims"]
-               for r in labels_of(conn, deps.memo, cik))
+    return bool(printed_rows(conn, deps.memo, cik, concept))
 
 
 def _names_member(conn, deps, company: dict, key: str, years: list[int], *, reply: bool = False) -> bool:

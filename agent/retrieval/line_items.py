@@ -773,6 +773,13 @@ def line_parts(key: str) -> tuple[str, str, str]:
     return leftover, context, shown or context or leftover
 
 
+def printed_rows(conn, memo: dict, cik: int, concept: str) -> set[str]:
+    """The company's own labels for a concept on its primary statements (no member): the rows a concept
+    matched by its standard name is printed as ("additional paid-in capital" is Coca-Cola's "Capital surplus")."""
+    return {without_note_refs(r["label"]) for r in labels_of(conn, memo, cik)
+            if r["concept"] == concept and r["statement"] in PRIMARY and not r["dims"]}
+
+
 def labels_of(conn, memo: dict, cik: int) -> list[dict]:
     """The company's printed rows (store.labels), memoized per corpus version in `memo`."""
     from store import labels as labels_store

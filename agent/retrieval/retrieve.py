@@ -23,7 +23,7 @@ from agent.progress import status
 from agent.refusals import UNSCALED, as_named
 from agent.retrieval.line_items import (LineMatch, company_line, economic_name, label_side, labels_of, line_key,
                                         line_optional, line_parts,
-                                        printed_index, printed_label, printed_order, same_printed_row,
+                                        printed_index, printed_label, printed_order, printed_rows, same_printed_row,
                                         without_note_refs)
 from agent.retrieval.line_items import IGNORABLE, metric_phrases, tokens, unaccented
 from agent.retrieval.causes import (amount_patterns, asked_figures, asks_cause_of, cause_queries, cut_before_cause, explaining_first, figure_names,
@@ -357,8 +357,7 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
 def _printed_row_of(conn, deps, cik: int, concept: str) -> str | None:
     """The company's own label for a concept matched by its standard name ("additional paid-in capital" is
     Coca-Cola's "Capital surplus"): the primary statements' row, which the answer names as reported."""
-    rows = {without_note_refs(r["label"]) for r in labels_of(conn, deps.memo if deps is not None else {}, cik)
-            if r["concept"] == concept and r["statement"] in ("income", "balance", "cash") and not r["dims"]}
+    rows = printed_rows(conn, deps.memo if deps is not None else {}, cik, concept)
     return next(iter(rows)) if len(rows) == 1 else None
 
 
