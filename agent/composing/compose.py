@@ -558,10 +558,10 @@ def _pick_sentences(
         shown = _lead_in(chunks[key[0]], whole, figures, year)
         return (key[0], at, shown, whole) if shown else None
 
-    ranked, context, answering, heard, trailing = [], set(), set(), set(), set()
+    ranked, context, answering, heard, trailing, paragraphs = [], set(), set(), set(), set(), {}
     # the asker's words a sentence read past a quoted one must say (`_carried_on_by`): of the question's, those
     # the search kept (so not the company's name) that name what is asked, not how it moved nor why
-    shared = _plain_words(question) & _plain_words(subject or " ".join(queries))
+    shared = asked_words & _plain_words(subject or " ".join(queries))
     shared = {w for w in shared if sentence_rank.stem(w) not in sentence_rank.MOVEMENT | sentence_rank.SECTION_WORDS}
     for i in dict.fromkeys(order):
         key = candidates[i][:2]
@@ -591,8 +591,10 @@ def _pick_sentences(
         answering.add(ranked[-1])
         if held and topic:
             # a why's statement goes on in its paragraph with the causes it did not say
-            paragraph = neighbourhood.paragraphs([split_sentences(line) for line in chunks[key[0]].text.splitlines()]) \
-                if why else []
+            if why and key[0] not in paragraphs:  # read once per chunk, however many of its sentences are quoted
+                paragraphs[key[0]] = neighbourhood.paragraphs([split_sentences(line)
+                                                               for line in chunks[key[0]].text.splitlines()])
+            paragraph = paragraphs.get(key[0], [])
             for after in _carried_on_by(pieces[key[0]], key, quotable, shared,
                                         paragraph if len(paragraph) == len(pieces[key[0]]) else None, year,
                                         line_names):
