@@ -319,10 +319,17 @@ def _change_lines(how: list[str | None], words: list[str]) -> dict[int, set[str]
         return out  # "percentage change in receivables": the balance's growth rate, computed as asked
     for i in range(2, len(words)):
         key = how[i][7:] if how[i] and how[i].startswith("metric:") else None
-        if key is None or (i and how[i - 1] == how[i]) or key not in METRICS or METRICS[key].period != "instant" \
-                or words[i - 1] not in ("in", "of") or words[i - 2] not in _CHANGE_NOUNS or how[i - 2] not in (None, "filler"):
+        if key is None or (i and how[i - 1] == how[i]) or key not in METRICS or METRICS[key].period != "instant":
             continue
-        start = i - 2
+        # the balance as the row names it may come with the company's own words before it ("changes in merchandise
+        # inventories", "increase in trade accounts receivable"): still the change, never the balance
+        j = i - 1
+        while j > 1 and i - j <= 2 and how[j] is None and words[j].isalpha() and words[j] not in ("in", "of") \
+                and words[j] not in _EDGE_LINKS:
+            j -= 1
+        if words[j] not in ("in", "of") or words[j - 1] not in _CHANGE_NOUNS or how[j - 1] not in (None, "filler"):
+            continue
+        start = j - 1
         while start > 0 and words[start - 1] in _CHANGE_NOUNS | {"net"} and how[start - 1] in (None, "filler"):
             start -= 1
         end = i
@@ -360,10 +367,12 @@ def join_printed_names(how: list[str | None], words: list[str], names: frozenset
         if w not in ("and", "&") or i in taken:
             continue
         best: tuple[int, int] | None = None
-        for start in range(max(0, i - 4), i):
+        # a row's name runs to six words on either side of its "and" ("Short-term borrowings and current maturities
+        # of long-term debt")
+        for start in range(max(0, i - 6), i):
             if not all(open_word(g) for g in range(start, i)):
                 continue
-            for end in range(min(len(words), i + 5), i + 1, -1):
+            for end in range(min(len(words), i + 7), i + 1, -1):
                 if not all(open_word(g) for g in range(i + 1, end)):
                     continue
                 if tokens(" ".join(words[start:end])) in names and (best is None or end - start > best[1] - best[0]):

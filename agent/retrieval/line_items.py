@@ -158,6 +158,15 @@ def tokens(text: str) -> frozenset[str]:
     out = frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
     if "intangible" in out:  # "intangibles" is the rows' "intangible assets"
         out |= {"asset"}
+    if {"property", "equipment"} <= out:
+        # "Property and equipment, net" and "Property, plant and equipment, net" (PropertyPlantAndEquipmentNet) are one
+        # balance, printed with or without "plant" as the company's assets run to plants or not
+        out -= {"plant"}
+    if {"liability", "equity"} <= out:
+        # the balance sheet's closing total, "Total liabilities and equity" or "... and shareholders' equity"
+        # (LiabilitiesAndStockholdersEquity): one figure whatever its equity is called; only beside liabilities,
+        # since "stockholders' equity" alone may be the parent's part of a "Total equity"
+        out -= {"stockholder", "shareowner"}
     # "Cash paid for interest" and "Interest paid" (InterestPaidNet) are one line: paid is always cash
     return out - {"cash"} if "paid" in out else out
 
@@ -803,6 +812,10 @@ def company_line(conn, memo: dict, cik: int, key: str) -> tuple[LineMatch | None
     if name is None:
         name = memo[("name", cik)] = " ".join(lookups.company_names(conn, cik))
     leftover, context, shown = line_parts(key)
+    if len(re.findall(r"\btotal\b", shown)) > 1:
+        # "total liabilities and total stockholders' equity": two totals named, two lines; no row prints "total" twice,
+        # and the one row holding both names ("Total liabilities and equity") is a third figure
+        return None, []
     # a row may carry the company's own name ("Deferred revenue – Lowe's protection plans", "Verizon Business
     # Group goodwill impairment"), which the planner took as the company: allowed in the label, never needed
     place = line_statement(key)
