@@ -104,6 +104,19 @@ def printed_as(conn: psycopg.Connection, cik: int, concept: str) -> list[str]:
     return [label for (label,) in conn.execute(PRINTED_AS, (cik, taxonomy, name)).fetchall()]
 
 
+# Whether one filing prints a concept's undimensioned row under a label. Served by line_labels_accession.
+PRINTED_IN = """
+SELECT EXISTS (SELECT 1 FROM line_labels
+                WHERE accession = %s AND taxonomy = %s AND concept = %s AND label = %s AND dims = '{}'::jsonb)
+"""
+
+
+def printed_in(conn: psycopg.Connection, accession: str, concept: str, label: str) -> bool:
+    """Whether the filing `accession` prints `concept` ("taxonomy:Name") on a row named `label`."""
+    taxonomy, name = concept.split(":", 1)
+    return bool(conn.execute(PRINTED_IN, (accession, taxonomy, name, label)).fetchone()[0])
+
+
 # Printed row names holding a spaced hyphen ("Total revenues - unaffiliated customers", "Accounts receivable - net"):
 # the planner keeps such a name's hyphen from being read as a minus. Served by a scan (a few hundred rows).
 DASHED_NAMES = "SELECT DISTINCT label FROM line_labels WHERE position(' - ' IN label) > 0"

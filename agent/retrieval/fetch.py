@@ -193,6 +193,39 @@ def _probe_lines(conn, deps, plan: dict, said: bool = False) -> dict | None:
             "period": plan.get("period") or plan.get("probe_period"), "probe_period": None}
 
 
+def _year_end_balance(conn, deps, plan: dict, cik: int, wanted: list[int]) -> dict | None:
+    """For a company held only through its 10-Qs, a plan asking balances at one fiscal year's end, as a plan for
+    that date (the comparative column every later 10-Q's balance sheet prints), else None. Only balances: a
+    year's flow (revenue, cash from operations) is in no 10-Q, and its nine months or fourth quarter are other
+    figures."""
+    from agent.retrieval.concepts import METRICS
+    from agent.retrieval.quarter_figures import calendar_periods
+
+    keys = plan.get("metrics") or []
+    if plan.get("intent") != "numeric" or len(wanted) != 1 or not keys or plan.get("period"):
+        return None
+    for key in keys:
+        if key in METRICS:
+            if METRICS[key].period != "instant":
+                return None
+            continue
+        if not key.startswith("line:"):
+            return None
+        match, _ = company_line(conn, deps.memo, cik, key)
+        if match is None or match.statement != "balance":
+            return None
+    end = calendar_periods(conn, deps.memo, cik).cal.end(wanted[0])
+    if end is None:
+        return None
+    from store import quarters as quarters_store
+
+    held = _memo(deps, ("all_filings", cik), lambda: quarters_store.filings(conn, cik))
+    if not any(f.form.startswith("10-Q") and 0 < (f.period_end - end).days <= 366 for f in held):
+        return None  # no 10-Q of the next year prints that year-end's balance: the year stays not covered
+    return {**plan, "period": {"kind": "date", "end": end.isoformat(), "phrase": f"the end of fiscal {wanted[0]}"},
+            "fiscal_years": [wanted[0]], "latest": False, "year_offsets": []}
+
+
 def _prints_concept(conn, deps, cik: int, concept: str) -> bool:
     """Whether a primary statement of the company prints a row of the concept: the taxonomy's name for it
     ("additional paid-in capital") is then the name of the company's own row ("Capital in excess of par value"),
@@ -518,6 +551,14 @@ def fetch(state, deps, config) -> dict:
                 what = "10-K filing" if not numeric else "reported figures"
                 figure_years = _figure_years(conn, deps, cik)
                 if numeric and not filings and not figure_years and len(plan["tickers"]) == 1:
+                    year_end = _year_end_balance(conn, deps, plan, cik, wanted)
+                    if year_end is not None:
+                        # a balance at a fiscal year's end, printed as the comparative column of the next 10-Q's
+                        # balance sheet ("Exxon's total assets at the end of 2022"): that date's figure
+                        plan = switched = year_end
+                        resolved.append({**company, "fiscal_years": [], "available": available, "as_of_accession": None,
+                                         "filings": {str(y): f for y, f in filings.items()}})
+                        continue
                     # only 10-Q quarters are held ("exxon's net income 2023"): no fiscal year of this company is
                     # covered, which is what is missing, not one year among others it has
                     return {"refusal": {"reason": "not_covered",

@@ -48,6 +48,7 @@ from agent.retrieval.earlier_filing import EARLIER_SLOT
 from store import chunks as chunk_store
 from store import filing_amounts
 from store import facts as facts_store
+from store import labels as labels_store
 from store import segments as segments_store
 
 NUMERIC_INTENTS = ("numeric", "derived", "compare", "trend")
@@ -274,13 +275,22 @@ def _amount_row(conn, company: dict, candidates: list, fy: int):
     for basic and for diluted alike): the figure is the same whichever concept. Else the user is asked."""
     if not same_printed_row(candidates):
         return None
-    amounts, values = [], set()
+    amounts, values, facts = [], set(), []
     for c in candidates:
         fact = _annual_value(conn, company["cik"], [c.concept], fy,
                                         as_of_accession=company.get("as_of_accession"))
         if fact is not None and fact.unit != "pure":
             amounts.append(c)
+            facts.append(fact)
             values.add(Decimal(fact.value))
+    if amounts and len(values) > 1:
+        # the label on two concepts across filings, each with its own amount for the year (Intel's "Proceeds from
+        # sales of subsidiary shares", tagged one year as its partner contributions' concept): the row the filing
+        # that reports the year prints under the label is the one asked; none or both, the user is asked
+        shown = printed_label(amounts[0])
+        own = [c for c, fact in zip(amounts, facts)
+               if labels_store.printed_in(conn, fact.accession, c.concept, shown)]
+        amounts, values = (own, {Decimal(facts[amounts.index(own[0])].value)}) if len(own) == 1 else (amounts, values)
     if not amounts or len(values) != 1:
         return None
     return type(amounts[0])(amounts[0].concept, printed_label(amounts[0]), amounts[0].source, amounts[0].statement)
