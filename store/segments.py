@@ -6,7 +6,10 @@ ask for. The consolidation axis's "operating segments" member only says a segmen
 value, the most recent filing. A filing that tags the member both plainly and beside "operating segments"
 (GE: 14,974 plainly, 15,050 before intersegment eliminations) is answered with the plain fact, the one
 its revenue table states; before this tie was broken by the query plan, so the same question could get
-either figure. Served by facts_dims_lookup.
+either figure. The plain fact wins over any concept's marked one: RTX tags Collins Aerospace's sales to
+customers (24,294, RevenueFromContractWithCustomer...) plainly and its sales before eliminations (26,253) as
+Revenues beside "operating segments"; the segment's sales are the former, what the company sold. Served by
+facts_dims_lookup.
 
 One exception (member_pair_values): a member the filing tags only beside one other member, always the
 same one ("Humira" with its "Immunology" portfolio; "EMEA" with "Streaming", Netflix's one business), or
@@ -45,9 +48,9 @@ SELECT DISTINCT ON {_PLAIN} f.id, f.taxonomy, f.concept, f.unit, f.value, f.peri
    AND (SELECT count(*) FROM jsonb_object_keys{_PLAIN}) = 1
    AND coalesce(f.dims ->> 'srt:ConsolidationItemsAxis', '{_OPERATING_SEGMENTS}') = '{_OPERATING_SEGMENTS}'
    AND coalesce(f.dims ->> 'srt:ConsolidatedEntitiesAxis', '{_OPERATING_SEGMENTS}') = '{_OPERATING_SEGMENTS}'
- ORDER BY {_PLAIN}, array_position(%(concepts)s, f.taxonomy || ':' || f.concept),
-          coalesce(f.filed, fl.filed) DESC NULLS LAST, f.period_end DESC, f.accession DESC,
-          f.dims ? 'srt:ConsolidationItemsAxis' OR f.dims ? 'srt:ConsolidatedEntitiesAxis'
+ ORDER BY {_PLAIN}, f.dims ? 'srt:ConsolidationItemsAxis' OR f.dims ? 'srt:ConsolidatedEntitiesAxis',
+          array_position(%(concepts)s, f.taxonomy || ':' || f.concept),
+          coalesce(f.filed, fl.filed) DESC NULLS LAST, f.period_end DESC, f.accession DESC
 """
 
 MEMBER_PAIR_VALUES = MEMBER_VALUES.replace(f"jsonb_object_keys{_PLAIN}) = 1", f"jsonb_object_keys{_PLAIN}) = 2")
