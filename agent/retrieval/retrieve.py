@@ -1218,6 +1218,17 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                 cells.append(cell)
                 cells += beside
                 beside.clear()
+    # the planner's member reading and its line reading of one phrase ("deferred revenues - initial franchise fees")
+    # may find the same fact: one figure, said once
+    seen: set[tuple] = set()
+    kept = []
+    for cell in cells:
+        mark = (cell["ticker"], cell["fiscal_year"], cell["evidence_id"])
+        if cell["evidence_id"] and mark in seen and not cell.get("change_id"):
+            continue
+        seen.add(mark)
+        kept.append(cell)
+    cells = kept
     filings = {c["ticker"]: c.get("filings") or {} for c in companies}
     restated = []  # (cell, its evidence, the year's own 10-K): checked together below
     for cell in cells:  # the year's own 10-K is not held: a later 10-K's prior-year column says it
