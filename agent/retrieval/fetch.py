@@ -201,27 +201,33 @@ def _year_end_balance(conn, deps, plan: dict, cik: int, wanted: list[int]) -> di
     from agent.retrieval.concepts import METRICS
     from agent.retrieval.quarter_figures import calendar_periods
 
+    from store import quarters as quarters_store
+
     keys = plan.get("metrics") or []
     if plan.get("intent") != "numeric" or len(wanted) != 1 or not keys or plan.get("period"):
         return None
+    concepts: list[list[str]] = []
     for key in keys:
         if key in METRICS:
             if METRICS[key].period != "instant":
                 return None
+            concepts.append(list(METRICS[key].concepts))
             continue
         if not key.startswith("line:"):
             return None
         match, _ = company_line(conn, deps.memo, cik, key)
         if match is None or match.statement != "balance":
             return None
+        concepts.append([match.concept])
     end = calendar_periods(conn, deps.memo, cik).cal.end(wanted[0])
     if end is None:
         return None
-    from store import quarters as quarters_store
-
     held = _memo(deps, ("all_filings", cik), lambda: quarters_store.filings(conn, cik))
     if not any(f.form.startswith("10-Q") and 0 < (f.period_end - end).days <= 366 for f in held):
         return None  # no 10-Q of the next year prints that year-end's balance: the year stays not covered
+    for names in concepts:  # each balance asked is reported at that date, else the year stays not covered
+        if not any(f.start is None and abs((f.end - end).days) <= 3 for f in quarters_store.period_facts(conn, cik, names)):
+            return None
     return {**plan, "period": {"kind": "date", "end": end.isoformat(), "phrase": f"the end of fiscal {wanted[0]}"},
             "fiscal_years": [wanted[0]], "latest": False, "year_offsets": []}
 
