@@ -158,6 +158,10 @@ def tokens(text: str) -> frozenset[str]:
     out = frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
     if "intangible" in out:  # "intangibles" is the rows' "intangible assets"
         out |= {"asset"}
+    if "portion" in out and (out & {"current", "noncurrent"} or {"long", "term"} <= out):
+        # "current portion of long-term debt" and "deferred revenue, current portion": the part is named by its term,
+        # printed with "portion" or without it under the balance sheet's current heading
+        out -= {"portion"}
     if {"property", "equipment"} <= out:
         # "Property and equipment, net" and "Property, plant and equipment, net" (PropertyPlantAndEquipmentNet) are one
         # balance, printed with or without "plant" as the company's assets run to plants or not
@@ -350,6 +354,24 @@ def _resolve_spelled(leftover: str, question: str, labels: list[dict], concepts:
     return match, candidates
 
 
+# Words `tokens` drops as ones a row may or may not print, which still say what kind of line it is: an expense line
+# ("Total operating expenses") is never a cash-flow section's total ("TOTAL OPERATING ACTIVITIES"), though both
+# read as "operating" alone
+_EXPENSE_KIND = frozenset("expense expenses cost costs expenditure expenditures charge charges".split())
+_FLOW_KIND = frozenset("activities activity".split())
+
+
+def _kind(text: str) -> str | None:
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    return "flow" if words & _FLOW_KIND else "expense" if words & _EXPENSE_KIND else None
+
+
+def other_kind(asked: str, label: str) -> bool:
+    """Whether the asked words name one kind of line (an expense, a cash-flow section) and the row another."""
+    q, r = _kind(asked), _kind(label)
+    return q is not None and r is not None and q != r
+
+
 _STOCK = frozenset({"stock", "share"})
 _OTHER_STOCK = frozenset({"preferred", "treasury", "convertible"})
 
@@ -423,7 +445,7 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
     told_in_notes: list[LineMatch] = []  # the same in a note's schedule, read only when nothing else fits
     asked_tax = "tax" in have | spare
     for row in labels:
-        if row["dims"] or (not asked_tax and _tax_basis(row["concept"])):
+        if row["dims"] or (not asked_tax and _tax_basis(row["concept"])) or other_kind(f"{leftover} {question}", row["label"]):
             continue
         if not changes and not asked_change and not (have | spare) & CHANGE_WORDS and _changes(row["concept"]):
             continue  # "operating lease liabilities" is the balance before the cash-flow statement's change in it
@@ -470,6 +492,8 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             # is not what the filing calls it ("In-process research and development impairments"), its row is
             continue
         words = tokens(concept_words(concept))
+        if other_kind(f"{leftover} {question}", concept_words(concept)):
+            continue
         if fits(words) or fits(words, sign_words("", concept)):
             tiers[2].append(LineMatch(concept, concept_words(concept), "standard", ""))
     if not tiers[2] and not have & (_STOCK | _OTHER_STOCK):
@@ -654,7 +678,7 @@ def _printed_alike(leftover: str, question: str, labels: list[dict], total: bool
     found: dict[str, LineMatch] = {}
     summed: dict[str, LineMatch] = {}
     for row in labels:
-        if row["dims"] or row["statement"] not in PRIMARY:
+        if row["dims"] or row["statement"] not in PRIMARY or other_kind(f"{leftover} {question}", row["label"]):
             continue
         printed = _printed_words(row["label"]) - drop | (
             frozenset({"total"}) if re.match(r"\s*total\b", row["label"], re.I) else frozenset())
