@@ -172,3 +172,31 @@ def test_a_10q_only_companys_year_end_balance_is_read_from_the_next_10q(db, embe
     for flow in ("exxon revenue fiscal 2022", "xom total assets 2021"):  # a year's flow; a year-end no 10-Q prints
         refused = _ask(db, embedder, flow)
         assert refused.kind == "refusal" and not refused.numbers, refused.text
+
+
+def test_an_expense_line_is_never_a_cash_flow_sections_total():
+    rows = [_row("TOTAL OPERATING ACTIVITIES", "us-gaap:NetCashProvidedByUsedInOperatingActivities", "cash", 20),
+            _row("Selling, general and administrative expense", "us-gaap:SellingGeneralAndAdministrativeExpense",
+                 "income", 3)]
+    match, candidates = resolve("total operating", "total operating expenses", rows, [])
+    assert match is None and not candidates
+    match, _ = resolve("total operating", "total operating activities", rows, [])
+    assert match is not None and match.concept == "us-gaap:NetCashProvidedByUsedInOperatingActivities"
+
+
+def test_a_balances_current_portion_is_its_current_row_shown_with_its_term():
+    rows = [_row("Deferred revenue", "us-gaap:ContractWithCustomerLiabilityCurrent", row=12),
+            _row("Term debt", "us-gaap:LongTermDebtCurrent", row=14),
+            _row("Term debt", "us-gaap:LongTermDebtNoncurrent", row=17)]
+    match, _ = resolve("deferred revenue current portion", "deferred revenue, current portion", rows, [])
+    assert match is not None and match.concept == "us-gaap:ContractWithCustomerLiabilityCurrent"
+    match, _ = resolve("non current portion term debt", "non-current portion of term debt", rows, [])
+    assert match is not None and match.concept == "us-gaap:LongTermDebtNoncurrent"
+    assert match.label == "Term debt (noncurrent)"  # never shown as the balance's whole
+
+
+def test_a_current_portion_is_no_share_of_anything():
+    from agent.planning.members import _SHARE_ASK, _TERM_PORTION
+
+    assert not _SHARE_ASK.search(_TERM_PORTION.sub(" ", "apple deferred revenue current portion fy2024"))
+    assert _SHARE_ASK.search(_TERM_PORTION.sub(" ", "what portion of revenue came from iphone"))

@@ -472,7 +472,13 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             tier = 0 if row["statement"] in PRIMARY else 1
             if tier and _narrower_schedule(row["concept"], have | spare, tokens(row["label"])):
                 continue
-            tiers[tier].append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
+            shown = row["label"]
+            if row["concept"].endswith("Noncurrent") and not tokens(shown) & {"noncurrent", "long"} \
+                    and (term := have - tokens(shown)) and term in _NONCURRENT_WORDS:
+                # the noncurrent row printed under its section's heading alone ("Term debt" twice): shown with the
+                # term the user said, as the row is not the balance's whole
+                shown = f"{shown} ({_in_said_order(term, question)})"
+            tiers[tier].append(LineMatch(row["concept"], shown, "company", row["statement"]))
         elif words and words < have \
                 and words | (have & tokens(concept_words(row["concept"]))) == have \
                 and not (have - words) & _excluded(row["concept"]) \
