@@ -534,6 +534,8 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             continue  # "short interest", "high yield debt": an adjective on a noun names another figure
         if w == "back" and i + 1 < len(words) and words[i + 1] in _BACK_THEN:
             how[i] = "filler"  # "revenue back in 2019": when, never a line called "revenue back"
+        elif w in ("item", "items") and i and words[i - 1] == "line":
+            how[i] = "filler"  # "the line item 'Other current liabilities'": the statement's row, never a word of its name
         elif w == "x" and i + 1 < len(words) and _NUMBER.match(words[i + 1]):
             how[i] = "filler"  # "receivables / revenue x 365": a restated formula's multiplication
         elif re.fullmatch(r"\d", w) and w not in extra and i and words[i - 1] not in FILLER:
