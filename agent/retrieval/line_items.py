@@ -897,6 +897,20 @@ def _exactly_printed(shown: str, printed: list[dict]) -> LineMatch | None:
     return LineMatch(row["concept"], row["label"], "company", row["statement"])
 
 
+def printed_whole(labels: list[dict], phrase: str) -> LineMatch | None:
+    """The one primary-statement row (no member) whose name is the phrase's words, two or more of them ("Accrued
+    interest", "Membership and other income"), or None: what a reply names by itself when the thread's figure
+    was another line ("same for accrued interest" after total assets), never that figure narrowed by it."""
+    words = tokens(phrase)
+    if len(words) < 2:
+        return None
+    rows = [r for r in labels if not r["dims"] and r["statement"] in PRIMARY and tokens(r["label"]) == words
+            and not _changes(r["concept"])]
+    if len({r["concept"] for r in rows}) != 1:
+        return None
+    return LineMatch(rows[0]["concept"], rows[0]["label"], "company", rows[0]["statement"])
+
+
 def metric_phrases(words: list[dict]) -> dict[str, str]:
     """Metric key -> the words the question named it with (from the plan's word accounting)."""
     out: dict[str, list[str]] = {}

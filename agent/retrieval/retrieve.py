@@ -23,7 +23,7 @@ from agent.progress import status
 from agent.refusals import UNSCALED, as_named
 from agent.retrieval.line_items import (LineMatch, company_line, economic_name, label_side, labels_of, line_key,
                                         line_optional, line_parts,
-                                        printed_index, printed_label, printed_order, printed_rows, same_printed_row,
+                                        printed_index, printed_label, printed_order, printed_rows, printed_whole, same_printed_row,
                                         without_note_refs)
 from agent.retrieval.line_items import IGNORABLE, metric_phrases, tokens, unaccented
 from agent.retrieval.causes import (amount_patterns, asked_figures, asks_cause_of, cause_queries, cut_before_cause, explaining_first, figure_names,
@@ -1126,6 +1126,17 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     # never read as a metric narrowed by a member ("equity" of a member named like "income")
                     member = _line_as_member(key) if ev is None and not cell.get("concept") \
                         and not cell.get("candidates") else None
+                    if member and printed_whole(labels_of(conn, deps.memo if deps is not None else {}, company["cik"]),
+                                                line_parts(key)[0]):
+                        # "same for accrued interest" after total assets: the row the reply's own words name, whole,
+                        # before the thread's figure narrowed by them (a member of total assets called so)
+                        whole = {**cell}
+                        alone = _line_cell(conn, deps, company, line_key(line_parts(key)[0]), fy, whole, lines)
+                        if alone is not None:
+                            evidence[alone.id] = alone
+                            whole.update(evidence_id=alone.id, display=display_value(printed_value(alone), alone.unit))
+                            cells.append(whole)
+                            continue
                     # the member's figure under the metric's words the user said ("intl net sales": Net sales)
                     said = {**_line_metric_said(key), **(phrases or {})} if member else {}
                     found = _member_cells(conn, deps, company, member, fy, cell, _orders(conn, deps, company["cik"], said),
