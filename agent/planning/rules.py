@@ -954,9 +954,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
             return refusal_plan("not_covered", f"{listed} ({registrant.ticker})", tickers=[registrant.ticker], **carry)
         return refusal_plan("no_company", listed, **carry)
     dim = dimension(r, outside) if r.unmappable else None
-    if r.unmappable and dim is None and (r.tickers or (prev is not None and prev.tickers)) \
+    if r.unmappable and dim is None and (r.tickers or (prev is not None and prev.tickers and not r.matches)) \
             and printable(r.unmappable):
-        # (a follow-up asks the thread's company: "and other current liabilities?" after its accounts payable)
+        # (a follow-up naming no company asks the thread's: "and other current liabilities?" after its accounts payable)
         # "occupancy and other operating expenses", "comprehensive income": a narrowed metric that may
         # be a row the company prints; the word accounting below makes it a line lookup of these words,
         # answered only by that row and refused by its name otherwise, never the broader metric
