@@ -200,3 +200,37 @@ def test_a_current_portion_is_no_share_of_anything():
 
     assert not _SHARE_ASK.search(_TERM_PORTION.sub(" ", "apple deferred revenue current portion fy2024"))
     assert _SHARE_ASK.search(_TERM_PORTION.sub(" ", "what portion of revenue came from iphone"))
+
+
+AAPL, AAPL_ACC = 320193, "0000320193-24-000123"
+
+
+def _apple_rows(db):
+    with db.connection() as conn:
+        company(conn, AAPL, "Apple Inc.", ["AAPL"], "0928")
+        filing(conn, AAPL, AAPL_ACC, 2024, date(2024, 9, 28), date(2024, 11, 1))
+        for row, (concept, label, value) in enumerate((
+                ("NontradeReceivablesCurrent", "Vendor non-trade receivables", 32833),
+                ("Assets", "Total assets", 364980),
+                ("AccountsPayableCurrent", "Accounts payable", 68960),
+                ("OtherLiabilitiesCurrent", "Other current liabilities", 78304))):
+            _label(conn, AAPL_ACC, AAPL, concept, label, "balance", row)
+            fact(conn, AAPL, AAPL_ACC, concept, str(value * M), date(2024, 9, 28), fiscal_year=2024, fy=2024,
+                 filed=date(2024, 11, 1))
+
+
+def _thread(db, embedder, *turns):
+    from bot.settings import Settings
+    from bot.wiring import build_footnote
+
+    footnote = build_footnote(db, embedder, Settings(llm="off"), use_cache=False)
+    key = f"test:{uuid.uuid4().hex}"
+    return [footnote.answer(Turn(thread_key=key, user="u", text=text)) for text in turns]
+
+
+def test_a_follow_up_naming_another_printed_row_asks_that_row(db, embedder):
+    _apple_rows(db)
+    _, other = _thread(db, embedder, "Apple accounts payable fy2024", "and other current liabilities?")
+    assert _values(other) == [78304 * M], other.text
+    _, vendor = _thread(db, embedder, "Apple total assets fy2024", "same for vendor non-trade receivables")
+    assert _values(vendor) == [32833 * M], vendor.text  # the row named, never total assets narrowed by its words
