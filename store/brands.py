@@ -23,7 +23,7 @@ LIMIT %(limit)s
 def chunks_naming(conn: psycopg.Connection, phrase: str, *, limit: int = 600) -> list[tuple[int, str]]:
     """[(cik, chunk text)] of chunks whose words include `phrase`, at most `limit` of them."""
     with conn.cursor() as cur:
-        cur.execute(CHUNKS_NAMING, {"phrase": phrase, "limit": limit})
+        cur.execute(CHUNKS_NAMING, {"phrase": phrase, "limit": limit}, prepare=False)
         return [(int(cik), text) for cik, text in cur.fetchall()]
 
 
@@ -40,5 +40,5 @@ SELECT count(*) FROM (
 def chunks_writing(conn: psycopg.Connection, phrase: str, ciks: list[int], *, cap: int = 50) -> int:
     """Chunks of the filings of `ciks` whose words include `phrase` (stemmed, any case), at most `cap`."""
     with conn.cursor() as cur:
-        cur.execute(CHUNKS_WRITING, {"phrase": phrase, "ciks": list(ciks), "cap": cap})
+        cur.execute(CHUNKS_WRITING, {"phrase": phrase, "ciks": list(ciks), "cap": cap}, prepare=False)
         return int(cur.fetchone()[0])
