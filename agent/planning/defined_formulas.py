@@ -339,6 +339,8 @@ def _averaged_range(text: str) -> tuple[int | None, str]:
     span = _RANGE.search(text, said.end())
     if span is None or re.search(r"\b(?:opening|closing|beginning|start|end\s+of)\b", text[said.end():span.start()], re.I):
         return None, text
+    if re.search(r"\b(?:fy\s*'?(?:\d{4}|\d{2})|(?:19|20)\d{2})\b", text[: span.start()] + " " + text[span.end():], re.I):
+        return None, text  # "FY2024 average inventory (average of FY2023 and FY2024 year-ends)": one year's figure
     first, last = _year_of(span.group("a")), _year_of(span.group("b"))
     n = last - first + 1
     if not 2 <= n <= 5:
@@ -411,8 +413,8 @@ def averaged_over_years(plan: Plan, n: int) -> Plan:
             tree, unit, label = found["tree"], found["unit"], found["name"]
     elif key in FORMULAS and formula_tree(key) is not None:
         tree, unit, label = formula_tree(key), FORMULAS[key].unit, FORMULAS[key].label.lower()
-    elif key in METRICS and METRICS[key].unit == "USD":  # a flow, or a balance's year-ends
-        tree, unit, label = {"metric": key}, "USD", METRICS[key].label.lower()
+    elif key in METRICS and METRICS[key].unit == "USD" and (METRICS[key].period == "duration" or n == 2):
+        tree, unit, label = {"metric": key}, "USD", METRICS[key].label.lower()  # a flow, or a balance's two year-ends
     if tree is None:
         return refusal_plan("unknown_metric", f"{n}-year average of {key.removeprefix('udf:')}",
                             tickers=plan.tickers, fiscal_years=plan.fiscal_years, definitions=plan.definitions)
