@@ -128,8 +128,10 @@ def read_operand(text: str, names: dict[str, dict] | None = None, members: bool 
         if len(f.inputs) == 1 and not f.inputs[0].offset and f.unit == METRICS[f.inputs[0].metric].unit:
             return {"metric": f.inputs[0].metric, "of": formula}  # "EBIT": operating income, the convention its name takes
         if len(f.inputs) == 2 and f.operator in ("+", "−") and not any(i.offset for i in f.inputs):
-            return {"op": "+" if f.operator == "+" else "-", "args": [{"metric": i.metric} for i in f.inputs],
-                    "of": formula}
+            node = {"op": "+" if f.operator == "+" else "-", "args": [{"metric": i.metric} for i in f.inputs]}
+            forms = [node, *_summed_fallbacks(f)]
+            # "EBITDA less capex": the sum by the registry's own chain of forms (D&A as the company tags it)
+            return {**node, "of": formula} if len(forms) == 1 else {"op": "first", "args": forms, "of": formula}
         if len(f.inputs) == 2 and f.operator == "÷" and not any(i.offset for i in f.inputs) \
                 and f.unit in ("percent", "ratio"):  # "gross margin minus operating margin": the registry's quotients
             return {"op": "/", "args": [{"metric": i.metric} for i in f.inputs], "of": formula,
@@ -579,3 +581,29 @@ def _scaled(text: str) -> tuple[str, list[Decimal]]:
         factors.insert(0, value)
         parts = parts[:-2]
     return "".join(parts), factors
+
+
+def _summed_fallbacks(f) -> list[dict]:
+    """The later forms of a registry sum's chain that are plain sums of their inputs (EBITDA from depreciation and
+    amortization as two rows, or from pretax income), each as a tree: tried in order when the first cannot be read.
+    A form is taken only when it computes exactly the sum of its inputs (checked on sample values)."""
+    from decimal import Decimal
+
+    forms, seen, key = [], {f.key}, f.fallback
+    while key and key in FORMULAS and key not in seen:
+        seen.add(key)
+        g = FORMULAS[key]
+        key = g.fallback
+        if g.unit != "USD" or any(i.offset for i in g.inputs) or len(g.inputs) < 2:
+            break
+        sample = [Decimal(10) ** n for n in range(len(g.inputs))]
+        try:
+            if g.fn(*sample) != sum(sample):
+                break
+        except Exception:  # noqa: BLE001  (a form that cannot be checked is not taken)
+            break
+        node = {"metric": g.inputs[0].metric}
+        for i in g.inputs[1:]:
+            node = {"op": "+", "args": [node, {"metric": i.metric}]}
+        forms.append(node)
+    return forms
