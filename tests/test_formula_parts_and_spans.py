@@ -102,3 +102,20 @@ def test_units_of_percents_in_brackets_is_how_to_answer(directory):  # noqa: F81
     p = plan(directory, "What is the year-over-year change in Walmart's revenue from FY2024 to FY2025 "
                         "(in units of percents and round to one decimal place)?")
     assert p.metrics == ["revenue_growth"] and p.fiscal_years == [2025], p
+
+
+@pytest.mark.parametrize("first, reply, metrics", [
+    ("walmart inventory turnover fy2025", "using year-end inventory instead?", ["inventory_turnover_end"]),
+    ("walmart ROE fy2025", "what about on year-end balances?", ["roe_end"]),
+    ("walmart ROE fy2025 on year-end equity", "and on average equity?", ["roe"]),
+    ("nvda DSO fy2025", "use average receivables", ["dso_avg"]),
+])
+def test_a_reply_saying_only_a_balance_convention_recomputes_the_threads_ratio(directory, first, reply, metrics):  # noqa: F811
+    before = plan(directory, first)
+    p = plan(directory, reply, previous=before)
+    assert p.metrics == metrics and p.tickers == before.tickers and p.fiscal_years == before.fiscal_years, p
+
+
+def test_a_reply_naming_a_balance_with_other_words_is_not_a_convention(directory):  # noqa: F811
+    before = plan(directory, "walmart inventory turnover fy2025")
+    assert plan(directory, "and year-end inventory for apple?", previous=before).metrics != ["inventory_turnover_end"]

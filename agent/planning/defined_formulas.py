@@ -189,6 +189,19 @@ _YEAR_END_SAID = re.compile(r"\b(?:year[\s-]?end(?:ing)?|ending|closing|end[\s-]
                             r"period[\s-]end)\s+(?:net\s+)?" + _BALANCE + r"\b", re.I)
 
 
+def said_balance_convention(text: str) -> str | None:
+    """The text without the balance convention it says ("year-end inventory", "average equity", "on year-end
+    balances"); None when it says none, or both."""
+    average, year_end = _AVERAGE_SAID.search(text or ""), _YEAR_END_SAID.search(text or "")
+    said = [m for m in (average, year_end) if m is not None]
+    if len(said) != 1:
+        return None
+    out = text
+    for m in sorted(said, key=lambda m: m.start(), reverse=True):
+        out = out[: m.start()] + " " + out[m.end():]
+    return out
+
+
 def balance_convention(metrics: list[str], text: str) -> list[str]:
     """The asked ratios under the balance convention the question states: a ratio over a balance (DSO,
     inventory turnover, ROE...) is computed over the year's average or its closing balance as the words
@@ -324,7 +337,7 @@ def averaged_span(text: str) -> tuple[int | None, str]:
 
 # "the average of KO's inventory at 2023 and 2024 year-ends", "mean gross margin over fiscal 2023 and 2024": the
 # figure averaged over the years of the range said, the count of years left unsaid
-_AVERAGE_SAID = re.compile(r"\b(?:the\s+)?(?:average|avg\.?|mean)\b(?:\s+of\b)?(?:\s+(?:the|its|their)\b)?", re.I)
+_AVERAGE_WORD = re.compile(r"\b(?:the\s+)?(?:average|avg\.?|mean)\b(?:\s+of\b)?(?:\s+(?:the|its|their)\b)?", re.I)
 _OVER_SPAN = re.compile(r"\bover\s+(?=" + _YR + r"\b|the\s+(?:last|past)\b)", re.I)  # years, never a divisor
 _SPAN_YEAR_ENDS = re.compile(r"\s*(?:fiscal\s+)?year[\s-]?ends?\b", re.I)
 
@@ -333,7 +346,7 @@ def _averaged_range(text: str) -> tuple[int | None, str]:
     """averaged_span when no count of years is said: "average" before the figure, and a range of two to five fiscal
     years after it. Never inside a formula ("net income over average total assets between FY2023 and FY2024" averages
     one operand's two balances, which the formula path reads)."""
-    said = _AVERAGE_SAID.search(text)
+    said = _AVERAGE_WORD.search(text)
     if said is None or holds_operator(f" {_OVER_SPAN.sub(' ', text)} "):
         return None, text
     span = _RANGE.search(text, said.end())
