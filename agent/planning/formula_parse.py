@@ -131,7 +131,8 @@ def read_operand(text: str, names: dict[str, dict] | None = None, members: bool 
             node = {"op": "+" if f.operator == "+" else "-", "args": [{"metric": i.metric} for i in f.inputs]}
             forms = [node, *_summed_fallbacks(f)]
             # "EBITDA less capex": the sum by the registry's own chain of forms (D&A as the company tags it)
-            return {**node, "of": formula} if len(forms) == 1 else {"op": "first", "args": forms, "of": formula}
+            return {**node, "of": formula} if len(forms) == 1 else {"op": "first", "args": forms, "of": formula,
+                                                                    "forms": True}
         if len(f.inputs) == 2 and f.operator == "÷" and not any(i.offset for i in f.inputs) \
                 and f.unit in ("percent", "ratio"):  # "gross margin minus operating margin": the registry's quotients
             return {"op": "/", "args": [{"metric": i.metric} for i in f.inputs], "of": formula,

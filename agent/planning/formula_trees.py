@@ -164,7 +164,9 @@ def restate(tree: dict, top: bool = False) -> str:
     if tree["op"] == "abs":
         return f"|{restate(tree['args'][0], top=True)}|"
     if tree["op"] == "first":  # before the facts pick one: the convention's name, else the first reading
-        return FORMULAS[tree["of"]].label if "of" in tree else restate(tree["args"][0], top)
+        if "of" in tree and not tree.get("forms"):
+            return FORMULAS[tree["of"]].label
+        return restate(tree["args"][0], top)  # a registry sum's forms ("EBITDA"): its first, as the registry states it
     if tree["op"] == "avg":  # the year's opening and closing balances, averaged
         return f"average {restate(tree['args'][0]).lower()} (opening and closing)"
     if tree["op"] == "root":
