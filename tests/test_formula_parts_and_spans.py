@@ -119,3 +119,28 @@ def test_a_reply_saying_only_a_balance_convention_recomputes_the_threads_ratio(d
 def test_a_reply_naming_a_balance_with_other_words_is_not_a_convention(directory):  # noqa: F811
     before = plan(directory, "walmart inventory turnover fy2025")
     assert plan(directory, "and year-end inventory for apple?", previous=before).metrics != ["inventory_turnover_end"]
+
+
+@pytest.mark.parametrize("said, formula", [
+    ("operating margin excluding depreciation and amortization",
+     "(Operating income + Depreciation and amortization (the excluded expense added back)) ÷ Revenue"),
+    ("operating income excluding d&a", "Operating income + Depreciation and amortization (the excluded expense added back)"),
+])
+def test_an_expense_excluded_from_a_profit_or_margin_is_added_back_never_taken_from_a_percentage(said, formula):
+    from agent.planning.formula_parse import parse_expression
+    from agent.planning.formula_trees import restate
+    assert restate(parse_expression(said), top=True) == formula
+
+
+def test_a_percentage_less_an_amount_is_no_figure():
+    from agent.planning.formula_parse import parse_expression
+    from agent.planning.formula_syntax import DefinitionError
+    with pytest.raises(DefinitionError):
+        parse_expression("gross margin minus d&a")
+
+
+def test_a_change_in_an_amount_is_the_year_less_the_prior_year_and_the_users_name_stays_whole(directory):  # noqa: F811
+    p = plan(directory, "compute NVDA's incremental operating margin fy2025 (change in operating income / change in revenue)")
+    d = _definition(p)
+    assert d["name"] == "incremental operating margin", d
+    assert d["formula"] == "(Operating income − Operating income (prior year)) ÷ (Revenue − Revenue (prior year))", d

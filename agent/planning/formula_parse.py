@@ -28,9 +28,20 @@ from agent.planning.operand_rows import (as_said, bracketed_row, INLINE, INNER, 
                                          is_printed, member_of, member_words, only_member_metric)
 
 
+# "change in operating income", "the increase in revenue", "operating income change": a year's change, in dollars
+_CHANGE_IN = re.compile(r"(?:the\s+)?(?:(?:year[\s-]over[\s-]year|yoy|y/y|annual|dollar)\s+)?(?:change|increase|delta)\s+in\s+"
+                        r"(?:the\s+|its\s+)?(?P<a>.+)|(?P<b>.+?)\s+(?:change|delta)", re.I)
+
+
 def read_operand(text: str, names: dict[str, dict] | None = None, members: bool = False,
                  lines: frozenset = frozenset()) -> dict:
     text = re.sub(r"[,;]\s*$", "", text)  # "A minus B, divided by C": the comma sets off the division
+    change = _CHANGE_IN.fullmatch(text.strip())
+    if change is not None and normalize(text).strip() not in PHRASES:  # ("net change in cash": a reported row)  # "change in operating income": the year's figure less the prior year's
+        said = read_operand(change.group("a") or change.group("b"), names, members, lines)
+        if not is_amount(said):
+            raise DefinitionError(text.strip())  # a ratio's change is in points: agent.planning.changes reads it
+        return {"op": "-", "args": [said, shifted(said, -1)]}
     inner = unwrap(text)
     if inner is not None:
         return parse_expression(inner, names, members=members, lines=lines)
@@ -371,7 +382,7 @@ def _terms(text: str, names: dict[str, dict] | None = None, members: bool = Fals
         op = "+" if ADD.fullmatch(pieces[i]) else "-"
         right = parsed[i + 1]
         if op == "-" and _EXCLUDING.search(pieces[i]) and (node.get("metric") in PROFITS or node.get("of") in PROFITS) \
-                and right.get("metric") in EXPENSES:
+                and is_expense(right):
             # "operating income excluding stock-based compensation": the expense was deducted to reach
             # the profit, so excluding it adds it back (a named convention the restated formula states)
             node = {"op": "+", "args": [node, right], "added_back": True}

@@ -42,6 +42,8 @@ def is_profit(node: dict) -> bool:
 
 def is_expense(node: dict) -> bool:
     """An expense a profit was reached after: a curated expense, or a printed row named as an expense."""
+    if node.get("op") == "first":  # D&A read as its tagged total or its printed rows: the first reading's kind
+        return is_expense(node["args"][0])
     return node.get("metric") in EXPENSES or bool("line" in node and not node.get("offset")
                                                    and EXPENSE_WORDS.search(node["line"]))
 
@@ -56,7 +58,7 @@ def is_amount(node: dict) -> bool:
         return METRICS[node["metric"]].unit == "USD"
     if "line" in node:
         return True
-    return node.get("op") in ("+", "-") and all(is_amount(a) for a in node["args"])
+    return node.get("op") in ("+", "-", "first") and all(is_amount(a) for a in node["args"])
 # Income-statement profits, and the expenses deducted to reach them. A cash-flow figure is not one:
 # "free cash flow excluding stock-based compensation" deducts it, as the cash flow added it back.
 # EBITDA (a registry sum, expanded into its operands) is a profit too: "EBITDA excluding stock-based

@@ -400,5 +400,11 @@ def _named_before(before: str, lead: re.Match) -> tuple[int, int, int, str] | No
         said = normalize(before[at:stop]).strip()
         key = PHRASES.get(said) or FORMULA_PHRASES.get(said)
         if key is not None:
+            if n < len(words) and words[-n - 1].group(0).lower() in _QUALIFIERS:
+                at = words[-n - 1].start()  # "incremental operating margin (...)": the user's name, whole
             return at, stop, lead.start(), key
     return None
+
+
+# Words that make a measure's name another measure the user defines ("incremental operating margin")
+_QUALIFIERS = frozenset("incremental marginal adjusted core underlying normalized organic implied tangible".split())
