@@ -144,3 +144,26 @@ def test_a_change_in_an_amount_is_the_year_less_the_prior_year_and_the_users_nam
     d = _definition(p)
     assert d["name"] == "incremental operating margin", d
     assert d["formula"] == "(Operating income − Operating income (prior year)) ÷ (Revenue − Revenue (prior year))", d
+
+
+@pytest.mark.parametrize("first, reply, numerator, denominator", [
+    ("walmart capex fy2025", "what % of operating cash flow is that?", "capex", "operating_cash_flow"),
+    ("walmart dividends paid fy2025", "and as a share of free cash flow?", "dividends_paid", "free_cash_flow"),
+])
+def test_a_reply_asking_the_threads_amount_as_a_share_of_another_is_that_quotient(directory, first, reply, numerator,  # noqa: F811
+                                                                                 denominator):
+    before = plan(directory, first)
+    p = plan(directory, reply, previous=before)
+    assert p.tickers == before.tickers and p.fiscal_years == before.fiscal_years, p
+    from agent.retrieval.finance import FORMULAS, formula_inputs
+    read = set(p.metrics) | {m for d in p.definitions for m in metrics_of(d["tree"])} \
+        | {i for k in p.metrics if k in FORMULAS for i in formula_inputs(k)}
+    assert numerator in read and (denominator in read or {"operating_cash_flow", "capex"} <= read), p
+    assert p.metrics != [denominator] and p.metrics != [f"{denominator}"], p
+
+
+def test_another_amount_to_the_threads_registry_amount_is_their_quotient(directory):  # noqa: F811
+    before = plan(directory, "walmart EBITDA fy2025")
+    p = plan(directory, "and net debt to that?", previous=before)
+    d = _definition(p)
+    assert d["tree"]["op"] == "/" and "operating_income" in metrics_of(d["tree"]) and "cash" in metrics_of(d["tree"]), d
