@@ -381,14 +381,15 @@ def _terms(text: str, names: dict[str, dict] | None = None, members: bool = Fals
     for i in range(1, len(pieces) - 1, 2):
         op = "+" if ADD.fullmatch(pieces[i]) else "-"
         right = parsed[i + 1]
+        inside = bool(set(metrics_of(right)) & set(metrics_of(node)))  # "EBITDA excluding D&A": already added back
         if op == "-" and _EXCLUDING.search(pieces[i]) and (node.get("metric") in PROFITS or node.get("of") in PROFITS) \
-                and is_expense(right):
+                and is_expense(right) and not inside:
             # "operating income excluding stock-based compensation": the expense was deducted to reach
             # the profit, so excluding it adds it back (a named convention the restated formula states)
             node = {"op": "+", "args": [node, right], "added_back": True}
             continue
         if op == "-" and _EXCLUDING.search(pieces[i]) and node.get("op") == "/" and is_profit(node["args"][0]) \
-                and is_expense(right):
+                and is_expense(right) and not inside:
             # "gross margin excluding amortization of acquired intangibles": the margin with the expense added back
             # to its numerator, never a dollar amount taken from a percentage
             num, den = node["args"]
