@@ -77,7 +77,7 @@ def without_balance_asides(text: str) -> str:
 def _balance_named(aside: str) -> str | None:
     """The metric an aside's balance names ("(year-end AR)" -> accounts_receivable), None for "balances"."""
     from agent.planning.formula_operands import OPERAND_INITIALS
-    from agent.retrieval.concepts import PHRASES, normalize
+    from agent.retrieval.concepts import METRICS, PHRASES, normalize
 
     words = re.sub(r"^[\s,;(]*(?:(?:using|use|on|with|based\s+on|over)\s+)*(?:the\s+|an?\s+)?"
                    r"(?:year[\s-]?end(?:ing)?|ending|closing|period[\s-]end|" + _AVERAGE + r")\s+(?:net\s+)?", "",
@@ -158,7 +158,7 @@ def unapplied_average(metrics: list[str], text: str) -> str | None:
 
 
 # "net income per share", "net earnings per share": the diluted EPS the company reports, never refused as no figure.
-# (Other amounts per share stay as said: a figure per share the company does not report is not computed here.)
+# A year's other amount per share ("gross profit per share") is computed over the weighted-average diluted shares.
 _PER_SHARE = re.compile(r"(?P<x>(?:[\w&'-]+\s+){1,5}?)per\s+share\b(?!\s+(?:outstanding|count))", re.I)
 
 
@@ -171,13 +171,16 @@ def _modifying(word: str) -> bool:
     return word.strip(" ,;:()'\"").lower() in _MODIFYING
 
 
+_KIND_AFTER = re.compile(r"\s*[,(]?\s*(?P<kind>basic|diluted)\b\s*\)?", re.I)
+
+
 def per_diluted_share(text: str) -> str:
     """The text with "net income per share" said as the diluted EPS the company reports ("dividends per share",
     "basic net income per share" are names of their own, read as said)."""
     from agent.planning.formula_parse import parse_expression
     from agent.planning.formula_syntax import DefinitionError
     from agent.planning.formula_trees import metrics_of, operand_parts
-    from agent.retrieval.concepts import PHRASES, normalize
+    from agent.retrieval.concepts import METRICS, PHRASES, normalize
 
     for m in reversed(list(_PER_SHARE.finditer(text or ""))):
         words = m.group("x").split()
@@ -196,7 +199,13 @@ def per_diluted_share(text: str) -> str:
             if "dividends_paid" in keys or re.search(r"dividend|distribution", said, re.I):
                 break  # "cash dividends paid per share": the dividends per share the company declares, never paid ÷ shares
             if keys == ["net_income"] and "op" not in tree:  # "net income per share": the EPS the company reports
-                text = text[: m.start("x") + m.group("x").rfind(said)] + "diluted earnings per share" + text[m.end():]
+                kind = _KIND_AFTER.match(text, m.end())  # "net income per share, basic": the basic EPS
+                text = (text[: m.start("x") + m.group("x").rfind(said)] + f"{kind.group('kind').lower() if kind else 'diluted'}"
+                        f" earnings per share" + text[kind.end() if kind else m.end():])
+            elif keys and all(k in METRICS and METRICS[k].period == "duration" and METRICS[k].unit == "USD" for k in keys):
+                # "gross profit per share", "EBITDA per share": a year's amount over the weighted-average diluted
+                # shares, as the registry's per-share figures are (the answer states the divisor)
+                text = text[: m.end("x")] + "per diluted share" + text[m.end():]
             break
     return text
 

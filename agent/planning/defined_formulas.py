@@ -12,6 +12,7 @@ import re
 
 from agent.planning.companies import CompanyDirectory
 from agent.planning.formula_parse import parse_expression
+from agent.planning.formula_syntax import holds_operator
 from agent.planning.formula_trees import restate, shifted, unit_of
 from agent.planning.registry_trees import formula_tree
 from agent.planning.plan import Plan, refusal_plan
@@ -188,6 +189,19 @@ _YEAR_END_SAID = re.compile(r"\b(?:year[\s-]?end(?:ing)?|ending|closing|end[\s-]
                             r"period[\s-]end)\s+(?:net\s+)?" + _BALANCE + r"\b", re.I)
 
 
+def said_balance_convention(text: str) -> str | None:
+    """The text without the balance convention it says ("year-end inventory", "average equity", "on year-end
+    balances"); None when it says none, or both."""
+    average, year_end = _AVERAGE_SAID.search(text or ""), _YEAR_END_SAID.search(text or "")
+    said = [m for m in (average, year_end) if m is not None]
+    if len(said) != 1:
+        return None
+    out = text
+    for m in sorted(said, key=lambda m: m.start(), reverse=True):
+        out = out[: m.start()] + " " + out[m.end():]
+    return out
+
+
 def balance_convention(metrics: list[str], text: str) -> list[str]:
     """The asked ratios under the balance convention the question states: a ratio over a balance (DSO,
     inventory turnover, ROE...) is computed over the year's average or its closing balance as the words
@@ -223,6 +237,9 @@ INSTRUCTED = re.compile(
     r"|\s+where(?:ver)?\s+(?:applicable|relevant|appropriate|possible|needed)\b"
     # "Answer in units of percents": the unit the answer already takes
     r"|[,;]?\s*\b(?:please\s+)?(?:answer|express\s+it|give\s+it|reply)\s+in\s+units\s+of\s+(?:percents?|percentages?)\b"
+    # "(in units of percents and round to one decimal place)": the same, said in brackets or after the figure
+    r"|\(\s*in\s+units\s+of\s+(?:percents?|percentages?)(?:\s*(?:,|and)?\s*(?:round(?:ed)?|rounding)\b[^()]{0,60})?\s*\)"
+    r"|[,;]?\s*\bin\s+units\s+of\s+(?:percents?|percentages?)\b"
     # "Based on the information provided primarily in the balance sheet and cash flow statement, ...": where to look
     r"|^\s*(?:based\s+on|using|according\s+to|looking\s+at|relying\s+on)\b[^,?]{0,120}?\b(?:statements?|sheets?)"
     r"\s*,\s*(?:(?:please\s+)?answer\s+the\s+following\s+question[^:?]{0,80}:\s*)?",
@@ -308,13 +325,41 @@ def averaged_span(text: str) -> tuple[int | None, str]:
             n = NUMBER_WORDS[over.group("n").lower()]
             rest = text[: over.start()] + over.group("what") + text[over.end():]
     if n is None:
-        return None, text
+        return _averaged_range(text)
     span = _RANGE.search(rest)
     if span is not None:
         first, last = _year_of(span.group("a")), _year_of(span.group("b"))
         if last - first + 1 != n:
             return None, text
         rest = rest[: span.start()] + f" fiscal {last} " + rest[span.end():]
+    return n, " ".join(rest.split())
+
+
+# "the average of KO's inventory at 2023 and 2024 year-ends", "mean gross margin over fiscal 2023 and 2024": the
+# figure averaged over the years of the range said, the count of years left unsaid
+_AVERAGE_WORD = re.compile(r"\b(?:the\s+)?(?:average|avg\.?|mean)\b(?:\s+of\b)?(?:\s+(?:the|its|their)\b)?", re.I)
+_OVER_SPAN = re.compile(r"\bover\s+(?=" + _YR + r"\b|the\s+(?:last|past)\b)", re.I)  # years, never a divisor
+_SPAN_YEAR_ENDS = re.compile(r"\s*(?:fiscal\s+)?year[\s-]?ends?\b", re.I)
+
+
+def _averaged_range(text: str) -> tuple[int | None, str]:
+    """averaged_span when no count of years is said: "average" before the figure, and a range of two to five fiscal
+    years after it. Never inside a formula ("net income over average total assets between FY2023 and FY2024" averages
+    one operand's two balances, which the formula path reads)."""
+    said = _AVERAGE_WORD.search(text)
+    if said is None or holds_operator(f" {_OVER_SPAN.sub(' ', text)} "):
+        return None, text
+    span = _RANGE.search(text, said.end())
+    if span is None or re.search(r"\b(?:opening|closing|beginning|start|end\s+of)\b", text[said.end():span.start()], re.I):
+        return None, text
+    if re.search(r"\b(?:fy\s*'?(?:\d{4}|\d{2})|(?:19|20)\d{2})\b", text[: span.start()] + " " + text[span.end():], re.I):
+        return None, text  # "FY2024 average inventory (average of FY2023 and FY2024 year-ends)": one year's figure
+    first, last = _year_of(span.group("a")), _year_of(span.group("b"))
+    n = last - first + 1
+    if not 2 <= n <= 5:
+        return None, text
+    after = _SPAN_YEAR_ENDS.match(text, span.end())
+    rest = text[: said.start()] + " " + text[said.end(): span.start()] + f" fiscal {last} " + text[after.end() if after else span.end():]
     return n, " ".join(rest.split())
 
 
@@ -381,8 +426,8 @@ def averaged_over_years(plan: Plan, n: int) -> Plan:
             tree, unit, label = found["tree"], found["unit"], found["name"]
     elif key in FORMULAS and formula_tree(key) is not None:
         tree, unit, label = formula_tree(key), FORMULAS[key].unit, FORMULAS[key].label.lower()
-    elif key in METRICS and METRICS[key].period == "duration" and METRICS[key].unit == "USD":
-        tree, unit, label = {"metric": key}, "USD", METRICS[key].label.lower()
+    elif key in METRICS and METRICS[key].unit == "USD" and (METRICS[key].period == "duration" or n == 2):
+        tree, unit, label = {"metric": key}, "USD", METRICS[key].label.lower()  # a flow, or a balance's two year-ends
     if tree is None:
         return refusal_plan("unknown_metric", f"{n}-year average of {key.removeprefix('udf:')}",
                             tickers=plan.tickers, fiscal_years=plan.fiscal_years, definitions=plan.definitions)

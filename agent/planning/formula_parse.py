@@ -28,9 +28,20 @@ from agent.planning.operand_rows import (as_said, bracketed_row, INLINE, INNER, 
                                          is_printed, member_of, member_words, only_member_metric)
 
 
+# "change in operating income", "the increase in revenue", "operating income change": a year's change, in dollars
+_CHANGE_IN = re.compile(r"(?:the\s+)?(?:(?:year[\s-]over[\s-]year|yoy|y/y|annual|dollar)\s+)?(?:change|increase|delta)\s+in\s+"
+                        r"(?:the\s+|its\s+)?(?P<a>.+)|(?P<b>.+?)\s+(?:change|delta)", re.I)
+
+
 def read_operand(text: str, names: dict[str, dict] | None = None, members: bool = False,
                  lines: frozenset = frozenset()) -> dict:
     text = re.sub(r"[,;]\s*$", "", text)  # "A minus B, divided by C": the comma sets off the division
+    change = _CHANGE_IN.fullmatch(text.strip())
+    if change is not None and normalize(text).strip() not in PHRASES:  # ("net change in cash": a reported row)  # "change in operating income": the year's figure less the prior year's
+        said = read_operand(change.group("a") or change.group("b"), names, members, lines)
+        if not is_amount(said):
+            raise DefinitionError(text.strip())  # a ratio's change is in points: agent.planning.changes reads it
+        return {"op": "-", "args": [said, shifted(said, -1)]}
     inner = unwrap(text)
     if inner is not None:
         return parse_expression(inner, names, members=members, lines=lines)
@@ -128,8 +139,11 @@ def read_operand(text: str, names: dict[str, dict] | None = None, members: bool 
         if len(f.inputs) == 1 and not f.inputs[0].offset and f.unit == METRICS[f.inputs[0].metric].unit:
             return {"metric": f.inputs[0].metric, "of": formula}  # "EBIT": operating income, the convention its name takes
         if len(f.inputs) == 2 and f.operator in ("+", "−") and not any(i.offset for i in f.inputs):
-            return {"op": "+" if f.operator == "+" else "-", "args": [{"metric": i.metric} for i in f.inputs],
-                    "of": formula}
+            node = {"op": "+" if f.operator == "+" else "-", "args": [{"metric": i.metric} for i in f.inputs]}
+            forms = [node, *_summed_fallbacks(f)]
+            # "EBITDA less capex": the sum by the registry's own chain of forms (D&A as the company tags it)
+            return {**node, "of": formula} if len(forms) == 1 else {"op": "first", "args": forms, "of": formula,
+                                                                    "forms": True}
         if len(f.inputs) == 2 and f.operator == "÷" and not any(i.offset for i in f.inputs) \
                 and f.unit in ("percent", "ratio"):  # "gross margin minus operating margin": the registry's quotients
             return {"op": "/", "args": [{"metric": i.metric} for i in f.inputs], "of": formula,
@@ -367,14 +381,15 @@ def _terms(text: str, names: dict[str, dict] | None = None, members: bool = Fals
     for i in range(1, len(pieces) - 1, 2):
         op = "+" if ADD.fullmatch(pieces[i]) else "-"
         right = parsed[i + 1]
+        inside = bool(set(metrics_of(right)) & set(metrics_of(node)))  # "EBITDA excluding D&A": already added back
         if op == "-" and _EXCLUDING.search(pieces[i]) and (node.get("metric") in PROFITS or node.get("of") in PROFITS) \
-                and right.get("metric") in EXPENSES:
+                and is_expense(right) and not inside:
             # "operating income excluding stock-based compensation": the expense was deducted to reach
             # the profit, so excluding it adds it back (a named convention the restated formula states)
             node = {"op": "+", "args": [node, right], "added_back": True}
             continue
         if op == "-" and _EXCLUDING.search(pieces[i]) and node.get("op") == "/" and is_profit(node["args"][0]) \
-                and is_expense(right):
+                and is_expense(right) and not inside:
             # "gross margin excluding amortization of acquired intangibles": the margin with the expense added back
             # to its numerator, never a dollar amount taken from a percentage
             num, den = node["args"]
@@ -579,3 +594,29 @@ def _scaled(text: str) -> tuple[str, list[Decimal]]:
         factors.insert(0, value)
         parts = parts[:-2]
     return "".join(parts), factors
+
+
+def _summed_fallbacks(f) -> list[dict]:
+    """The later forms of a registry sum's chain that are plain sums of their inputs (EBITDA from depreciation and
+    amortization as two rows, or from pretax income), each as a tree: tried in order when the first cannot be read.
+    A form is taken only when it computes exactly the sum of its inputs (checked on sample values)."""
+    from decimal import Decimal
+
+    forms, seen, key = [], {f.key}, f.fallback
+    while key and key in FORMULAS and key not in seen:
+        seen.add(key)
+        g = FORMULAS[key]
+        key = g.fallback
+        if g.unit != "USD" or any(i.offset for i in g.inputs) or len(g.inputs) < 2:
+            break
+        sample = [Decimal(10) ** n for n in range(len(g.inputs))]
+        try:
+            if g.fn(*sample) != sum(sample):
+                break
+        except Exception:  # noqa: BLE001  (a form that cannot be checked is not taken)
+            break
+        node = {"metric": g.inputs[0].metric}
+        for i in g.inputs[1:]:
+            node = {"op": "+", "args": [node, {"metric": i.metric}]}
+        forms.append(node)
+    return forms

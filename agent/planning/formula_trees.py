@@ -42,6 +42,8 @@ def is_profit(node: dict) -> bool:
 
 def is_expense(node: dict) -> bool:
     """An expense a profit was reached after: a curated expense, or a printed row named as an expense."""
+    if node.get("op") == "first":  # D&A read as its tagged total or its printed rows: the first reading's kind
+        return is_expense(node["args"][0])
     return node.get("metric") in EXPENSES or bool("line" in node and not node.get("offset")
                                                    and EXPENSE_WORDS.search(node["line"]))
 
@@ -56,7 +58,7 @@ def is_amount(node: dict) -> bool:
         return METRICS[node["metric"]].unit == "USD"
     if "line" in node:
         return True
-    return node.get("op") in ("+", "-") and all(is_amount(a) for a in node["args"])
+    return node.get("op") in ("+", "-", "first") and all(is_amount(a) for a in node["args"])
 # Income-statement profits, and the expenses deducted to reach them. A cash-flow figure is not one:
 # "free cash flow excluding stock-based compensation" deducts it, as the cash flow added it back.
 # EBITDA (a registry sum, expanded into its operands) is a profit too: "EBITDA excluding stock-based
@@ -164,7 +166,9 @@ def restate(tree: dict, top: bool = False) -> str:
     if tree["op"] == "abs":
         return f"|{restate(tree['args'][0], top=True)}|"
     if tree["op"] == "first":  # before the facts pick one: the convention's name, else the first reading
-        return FORMULAS[tree["of"]].label if "of" in tree else restate(tree["args"][0], top)
+        if "of" in tree and not tree.get("forms"):
+            return FORMULAS[tree["of"]].label
+        return restate(tree["args"][0], top)  # a registry sum's forms ("EBITDA"): its first, as the registry states it
     if tree["op"] == "avg":  # the year's opening and closing balances, averaged
         return f"average {restate(tree['args'][0]).lower()} (opening and closing)"
     if tree["op"] == "root":

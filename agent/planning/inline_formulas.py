@@ -16,7 +16,7 @@ from agent.retrieval.finance import formula_inputs, FORMULA_PHRASES, FORMULAS
 from agent.planning.formula_definitions import ONE_YEAR
 from agent.planning.formula_parse import parse_expression, WHOLE_ASIDE
 from agent.planning.formula_syntax import DefinitionError, holds_operator, INTRODUCING, OPEN
-from agent.planning.formula_trees import unit_of
+from agent.planning.formula_trees import restate, unit_of
 from agent.planning.inline_definitions import CLAUSE, find_inline
 from agent.planning.operand_rows import INLINE
 from agent.planning.years import trend_spans
@@ -175,6 +175,12 @@ def _inline_found(rest: str, plan, definition: dict, start: int, end: int, regis
                 return None  # "interest coverage: operating income / interest expense": the registry's own, as named
             if named is not None and named[3] in registry:
                 at, stop, lead, key, by_comma = named
+                if _amount_beside_ratio(key, definition):
+                    # "net debt to EBITDA, using long-term debt less cash": the amount defines the ratio's part
+                    # it reads as, never the ratio itself
+                    definition = _part_defined(rest[at:stop], definition)
+                    if definition is None:
+                        return None
                 said, cut = rest[at:stop], rest[:at] + " " + rest[stop:lead] + " " + rest[end:]
                 if by_comma:
                     definition = {**definition, "otherwise": key}
@@ -199,6 +205,10 @@ def _inline_found(rest: str, plan, definition: dict, start: int, end: int, regis
             return None  # "gross margin: gross margin / net revenue": the measure in its own formula is another figure
         if named is not None:  # "effective tax rate (tax provision / pre-tax income)": the user's, by that name
             at, stop, lead, key, by_comma = named
+            if key in FORMULAS and _amount_beside_ratio(key, definition):
+                definition = _part_defined(rest[at:stop], definition)  # "net debt to EBITDA (long-term debt less cash)"
+                if definition is None:
+                    return None
             definition = {**definition, "name": " ".join(rest[at:stop].split()).lower(),
                           **({"otherwise": key} if by_comma else {})}
             unit = FORMULAS[key].unit if key in FORMULAS else METRICS[key].unit
@@ -233,6 +243,44 @@ def _inline_found(rest: str, plan, definition: dict, start: int, end: int, regis
                 definition["unit"] = "percent"
     cut = re.sub(r"(?i),?\s*\b(?:defined|calculated|computed)\s+as\b", " ", cut)
     return definition, cut
+
+
+def _amount_beside_ratio(key: str, definition: dict) -> bool:
+    """Whether the user's formula is an amount set beside a registry ratio (or a ratio beside an amount)."""
+    ratio = FORMULAS[key].unit in ("ratio", "percent", "days", "pure")
+    said = unit_of(definition["tree"], definition.get("name", "")) in ("ratio", "percent", "days", "pure")
+    return ratio != said
+
+
+# "net debt to EBITDA", "debt over equity": a ratio's name, split at its operator into its two parts
+_NAME_SPLIT = re.compile(r"\s+(?:to|over|divided\s+by|per)\s+|\s*/\s*", re.I)
+
+
+def _part_defined(name: str, definition: dict) -> dict | None:
+    """The ratio `name` with the user's amount in place of the part it defines: "net debt to EBITDA, using long-term
+    debt less cash" is (long-term debt − cash) ÷ EBITDA. Why: read as the whole ratio's definition, the answer stated
+    an amount under the ratio's name, a figure for another thing. None when no part of the name reads as the amount
+    (the caller then names nothing by it)."""
+    parts = _NAME_SPLIT.split(name.strip(), maxsplit=1)
+    if len(parts) != 2:
+        return None
+    tree = definition["tree"]
+    trees = []
+    for said in parts:
+        try:
+            trees.append(parse_expression(said))
+        except (DefinitionError, RecursionError):
+            return None
+    said_ops = _metrics_of(tree)
+    for i, part in enumerate(trees):
+        key = part.get("of") or part.get("metric")
+        if key is None or unit_of(part, parts[i]) != unit_of(tree, ""):
+            continue
+        if said_ops <= (formula_inputs(key) if key in FORMULAS else {key}) | _metrics_of(part):
+            args = [tree, trees[1]] if i == 0 else [trees[0], tree]
+            whole = {"op": "/", "args": args}
+            return {**definition, "tree": whole, "unit": unit_of(whole, name), "formula": restate(whole, top=True)}
+    return None
 
 
 # (a dash sets a definition off as a bracket does: "cash conversion 2024 -- CFO over net earnings"; so does an
@@ -352,5 +400,11 @@ def _named_before(before: str, lead: re.Match) -> tuple[int, int, int, str] | No
         said = normalize(before[at:stop]).strip()
         key = PHRASES.get(said) or FORMULA_PHRASES.get(said)
         if key is not None:
+            if n < len(words) and words[-n - 1].group(0).lower() in _QUALIFIERS:
+                at = words[-n - 1].start()  # "incremental operating margin (...)": the user's name, whole
             return at, stop, lead.start(), key
     return None
+
+
+# Words that make a measure's name another measure the user defines ("incremental operating margin")
+_QUALIFIERS = frozenset("incremental marginal adjusted core underlying normalized organic implied tangible".split())

@@ -29,6 +29,7 @@ from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, g
                                              whole_name)
 from agent.planning.corrections import (LAYOUT, cover_page, corrected, NEGATED, SPELLED_AMPERSAND, WHOLE_FIGURE,
                                         ampersand)
+from agent.planning.convention_replies import convention_reply
 from agent.planning.defined_formulas import (INSTRUCTED, computed_when_asked, summed_over_years, summed_span, eps_kind, to_parent, with_defined_parts, as_balance_average, as_said, averaged_balance,
                                              averaged_over_years, averaged_span,
                                              balance_convention, given_name, margin_of_defined, name_aside,
@@ -192,6 +193,9 @@ def _plan_message(text: str, *, previous: Plan | None = None, directory: Company
         across = across_companies(plan_rules(relation.plain, previous=previous, directory=directory), relation, directory)
         if across is not None:
             return across
+    replied = convention_reply(written, usable_previous(previous))
+    if replied is not None:  # "using year-end inventory instead?": the thread's ratio, so computed
+        return replied
     text = without_sourcing(text or "")  # "Please utilize information provided primarily within the balance sheet"
     asked = without_restated_inputs(text)  # "DPO ... Use accounts payable and cost of sales.": its own inputs
     span, said = averaged_span(asked)  # "3-year average capex as a % of revenue": each year's, averaged

@@ -46,6 +46,12 @@ _SPOKEN = (
                 r"(?:did|does|do|was|is)\s+(?P<who>(?:\S+\s+){0,3}?\S+)\s+(?:make|earn|generate|produce|keep|spend|"
                 r"convert|turn\s+into|bring\s+in)\b", re.I),
      lambda m: _share_asked(m.group("a"), m.group("b"), m.group("who"), "over")),
+    # "how much revenue did Tesla generate per dollar of total assets": the same, the whole said last
+    (re.compile(r"\bhow\s+much\s+(?P<a>[^,;?]+?)\s+(?:did|does|do)\s+(?P<who>(?:\S+\s+){0,3}?\S+)\s+(?:make|earn|generate|"
+                r"produce|keep|spend|convert|bring\s+in|book|report)\s+(?:per|for\s+(?:every|each)|on\s+(?:every|each))\s+"
+                r"(?:every\s+|each\s+)?(?:\$\s?1|dollar|\$)\s+(?:of|in)\s+(?:its\s+|their\s+|the\s+)?(?P<b>[^,;?]+?)"
+                r"(?=\s+(?:at|for|in|during)\s|\s*[?,;]|" + _YEAR_NEXT + r"|$)", re.I),
+     lambda m: _share_asked(m.group("a"), m.group("b"), m.group("who"), "over")),
     # "R&D per dollar of gross profit", "capex per $1 of revenue": a quotient, never a rate per share
     (re.compile(r"\s+per\s+(?:every\s+|each\s+)?(?:\$1|dollar|\$)\s+(?:of|in)\s+", re.I), " over "),
     # "what % of revenue was cost of goods sold at P&G?": the share asked with its whole named first ("what share of
@@ -234,6 +240,29 @@ def _total_of(m: re.Match, lines: frozenset) -> str:
     return m.group(0) if said == m.group(0) else said
 
 
+# "R&D and SG&A combined as a share of revenue", "what were its R&D and SG&A together in 2024": two figures added
+_COMBINED = re.compile(r"(?P<body>[^,;?()]+?)\s+(?:combined|added\s+together|taken\s+together|together|in\s+total)\b"
+                       r"(?=\s*,?\s*(?:as\s+(?:an?\s|%|percent|pct\b|share\b|proportion\b|fraction\b)|over\b|divided\b|relative\b|to\b|vs\.?\s|versus\b|in\b|for\b|during\b|at\b|"
+                       r"fy|fiscal\b|'?\d{2,4}\b)|\s*[?,.;]|\s*$)", re.I)
+
+
+def _combined(m: re.Match, lines: frozenset) -> str:
+    """"A and B combined": (A plus B), split at the "and" with an operand on each side, the left one the longest run of
+    words before it that is an operand (the company and the question's words before it stay). Else as said."""
+    body = m.group("body")
+    for a in re.finditer(r"\s+(?:and|&|plus|\+)\s+", body, re.I):
+        right = body[a.end():]
+        if not _is_operand(right, lines):
+            continue
+        words = list(re.finditer(r"\S+", body[: a.start()]))
+        for k in range(max(0, len(words) - 8), len(words)):
+            left = body[words[k].start(): a.start()]
+            if "'" in left or "\u2019" in left or not _is_operand(left, lines):
+                continue
+            return f"{body[: words[k].start()]}({left} plus {right})"
+    return m.group(0)
+
+
 def _sum_of(m: re.Match, lines: frozenset) -> str:
     """The two operands of "the sum of A and B" split at the "and" with an operand on each side
     ("the sum of cash and cash equivalents and paid-in capital"), else at the first "and"."""
@@ -378,6 +407,7 @@ def spoken_operators(text: str, lines: frozenset = frozenset(), named=lambda wor
         out = _PER_SHARE.sub(f"per {said.group('kind').lower()} share", _DILUTED.sub(" ", out))
     out = _PER_OUTSTANDING.sub(" over shares outstanding", out)
     out = shared_metric(out, named)
+    out = _COMBINED.sub(lambda m: _combined(m, lines), out, count=1)
     out = _SUM_OF.sub(lambda m: _sum_of(m, lines), out, count=1)
     out = _TOTAL_OF.sub(lambda m: _total_of(m, lines), out, count=1)
     out = _MULTIPLE_OF.sub(lambda m: _multiple_of(m, lines), out, count=1)

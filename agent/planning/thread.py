@@ -11,6 +11,7 @@ import re
 
 from agent.planning.plan import Plan
 from agent.retrieval.concepts import METRICS
+from agent.retrieval.finance import FORMULAS
 from agent.retrieval.segments import key_parts
 
 
@@ -227,7 +228,7 @@ def formula_of_thread(raw: str, previous: Plan | None, read) -> dict | None:
 # "and operating income over that?", "R&D as a % of it": another figure over the thread's one
 _OVER_THAT = re.compile(
     r"^\W*(?:(?:and|so|now|ok(?:ay)?|then|what\s+about|how\s+about)\W+)*(?:(?:what|how\s+much)(?:'s|\s+is|\s+was)?\s+)?"
-    r"(?:(?:the|its|their)\s+)?(?P<other>[a-z][\w&'.\- ]{1,60}?)\s+(?P<op>over|divided\s+by|relative\s+to|"
+    r"(?:(?:the|its|their)\s+)?(?P<other>[a-z][\w&'.\- ]{1,60}?)\s+(?P<op>over|divided\s+by|relative\s+to|to|"
     r"as\s+a\s+(?:%|percent(?:age)?|share|fraction|proportion|pct)\s+of)\s+(?:that|it|this|the\s+same)\W*$", re.I)
 
 
@@ -242,7 +243,7 @@ def over_thread(raw: str, previous: Plan | None) -> str:
     if m is None:
         return raw
     key = previous.metrics[0]
-    words = METRICS[key].synonyms[0] if key in METRICS else None
+    words = METRICS[key].synonyms[0] if key in METRICS else _amount_words(key)  # (a registry amount: "EBITDA")
     if words is None or re.fullmatch(r"(?:that|it|this|figure|number|amount)", m.group("other").strip(), re.I):
         return raw
     op = "as a percentage of" if re.match(r"as\b", m.group("op"), re.I) else "over"
@@ -271,7 +272,34 @@ def relative_to_thread(raw: str, previous: Plan | None) -> str:
     if part is not None and key in METRICS and METRICS[key].unit == "USD":
         # "what percentage of that was footwear?" after Nike's revenue: that part's share of the thread's figure
         return f"and what share of {METRICS[key].synonyms[0]} came from {part.group('part')}?"
+    words = _amount_words(key)
+    share = _SHARE_OF_OTHER.match(raw) or _WHAT_SHARE_OF.match(raw)
+    if share is not None and words is not None and not _REVENUE_WORDS.fullmatch(share.group("other").strip()):
+        # "and as a share of free cash flow?", "what % of operating cash flow is that?" after dividends or capex: the
+        # thread's amount over that other figure, in percent, never the other figure alone
+        return f"and {words} as a percentage of {share.group('other').strip()}?"
     m = _RELATIVE.match(raw)
     if m is None or key not in METRICS:
         return raw
     return f"and {METRICS[key].synonyms[0]} over {m.group('other')}?"  # "and": the thread's company and year
+
+
+# "and as a share of free cash flow?", "that as a % of operating cash flow?": the thread's figure over another
+_SHARE_OF_OTHER = re.compile(
+    r"^\W*(?:(?:and|so|ok(?:ay)?|what\s+about|how\s+about|now)\W+)*(?:(?:what|how\s+much)(?:'s|\s+is|\s+was)?\s+)?"
+    r"(?:(?:that|it|this)(?:'s|\s+is|\s+was)?\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|share|proportion|pct|fraction)\s+of\s+"
+    r"(?:the\s+|its\s+|their\s+)?(?P<other>[a-z][\w&'.\- ]{1,60}?)\W*$", re.I)
+# "what % of operating cash flow is that?"
+_WHAT_SHARE_OF = re.compile(
+    r"^\W*(?:(?:and|so|ok(?:ay)?|now)\W+)*what\s+(?:%|percent(?:age)?|share|portion|proportion|fraction|pct)\s+of\s+"
+    r"(?:the\s+|its\s+|their\s+)?(?P<other>[a-z][\w&'.\- ]{1,60}?)\s+(?:is|was|are|were)\s+(?:that|it|this)\W*$", re.I)
+_REVENUE_WORDS = re.compile(r"(?:total\s+|net\s+)*(?:revenues?|sales|turnover)", re.I)
+
+
+def _amount_words(key: str) -> str | None:
+    """The words a thread's one amount is asked by again: a metric's, or a registry amount's ("EBITDA")."""
+    if key in METRICS and METRICS[key].unit == "USD":
+        return METRICS[key].synonyms[0]
+    if key in FORMULAS and FORMULAS[key].unit == "USD" and FORMULAS[key].synonyms:
+        return FORMULAS[key].synonyms[0]
+    return None
