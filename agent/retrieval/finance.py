@@ -577,8 +577,9 @@ _MORE: list[Formula] = [
        ["cash conversion", "cash conversion ratio", "cash conversion rate", "cash flow conversion",
         "operating cash flow to net income", "ocf to net income", "cash from operations to net income",
         "operating cash flow conversion"],
-       [Input("operating_cash_flow"), Input("net_income")], "percent", "Operating cash flow ÷ Net income",
-       _ratio_pct),
+       # a multiple of net income (1.05, "x"), as analysts quote it: a percent (105.4%) read as another figure
+       [Input("operating_cash_flow"), Input("net_income")], "ratio", "Operating cash flow ÷ Net income",
+       _ratio),
     _f("equity_multiplier", "Equity multiplier",
        ["equity multiplier", "financial leverage ratio", "assets to equity", "assets to equity ratio",
         "total assets to equity"],
