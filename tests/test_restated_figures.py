@@ -103,3 +103,17 @@ def test_a_year_read_in_a_later_10k_says_when_an_earlier_held_10k_printed_anothe
     older = ask(footnote, "nvidia diluted eps fiscal 2022")
     assert {Decimal(n.value) for n in older.numbers} == {Decimal("1.76")}
     assert "as reported in the fiscal 2024 10-K's prior-year figures" in older.text and "restated" not in older.text
+
+
+def test_a_quarter_whose_own_10q_is_not_held_says_when_an_earlier_filing_printed_another_amount(with_restated, footnote):  # noqa: F811
+    """Johnson & Johnson's Q2 FY2022 sales: $24,020 million among the Q2 FY2023 10-Q's comparatives, $20,215 million
+    in the fiscal 2023 10-K's quarterly table after the Kenvue separation; the Q2 FY2022 10-Q itself not held."""
+    with with_restated.connection() as conn:
+        for acc, value, form, fp in ((JNJ_Q2, 24020, "10-Q", "Q2"), (JNJ_K23, 20215, "10-K", "FY")):
+            fact(conn, JNJ, acc, "Revenues", str(value * M), date(2022, 7, 3), date(2022, 4, 4), fiscal_year=2022,
+                 fy=2023, form=form, fp=fp)
+    answer = ask(footnote, "johnson & johnson revenue q2 fy2022")
+    assert answer.kind == "answer", answer.text
+    assert {Decimal(n.value) for n in answer.numbers} == {Decimal(20215 * M)}
+    assert "as restated in a later filing (the 10-K for fiscal 2023)" in answer.text
+    assert "not the amount an earlier filing (the 10-Q for fiscal 2023" in answer.text
