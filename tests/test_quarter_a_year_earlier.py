@@ -39,3 +39,9 @@ def test_vs_a_year_ago_after_a_quarter_states_the_year_earlier_quarter(with_amd,
     assert {Decimal(5835 * M), Decimal(5359 * M)} <= {Decimal(n.value) for n in second.numbers}, second.text
     third = footnote.answer(Turn(thread_key=thread, user="u", text="and the prior-year quarter?"))
     assert {Decimal(n.value) for n in third.numbers} == {Decimal(5359 * M)}, third.text
+
+
+def test_compared_with_the_year_ago_quarter_reads_both(directory):  # noqa: F811
+    first = plan_rules("nvidia revenue q2 fy2024", directory=directory)
+    compared = plan_rules("compared with the year-ago quarter?", previous=first, directory=directory)
+    assert compared.period["growth"] == "yoy" and compared.period["fiscal_year"] == 2024, compared

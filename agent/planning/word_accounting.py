@@ -39,6 +39,7 @@ from agent.retrieval.segments import plan_key as dimension_key
 # "the same quarter", "that period": the thread's own period, named again
 _SAME_PERIOD = re.compile(r"\b(?:the\s+)?(?:same|that|this)\s+(?:quarter|qtr|period|three\s+months|half|six\s+months|"
                           r"nine\s+months)\b")
+_COMPARED = re.compile(r"\bvs\.?(?!\w)|\bversus\b|\bcompar(?:e|ed|ing|ison)\b|\bagainst\b")
 # "the prior-year quarter", "the year-ago quarter", "the same quarter last year": the thread's quarter a year earlier
 _YEAR_EARLIER_PERIOD = re.compile(
     r"\b(?:(?:prior|previous|last)[\s-]+year(?:'s)?|year[\s-]+(?:ago|earlier)|comparable|corresponding)\s+"
@@ -428,7 +429,9 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
             period.of = prev.tickers[0]  # another company: its own quarter of the same months (quarter_figures)
         if same:
             period.words = sorted(set(normalize(same.group(0)).split()))
-        if earlier:
+        if earlier and _COMPARED.search(low):
+            period.growth = "yoy"  # "compared with the year-ago quarter?": both quarters, the growth between them
+        elif earlier:
             _year_earlier(period, plan)
     if period is not None and period.kind == "quarter" and not period.growth and not period.latest \
             and _one_year_apart(plan.fiscal_years, period.fiscal_year):
