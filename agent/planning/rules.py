@@ -551,6 +551,14 @@ def _versus_spelled(outside: str, low: str, directory: CompanyDirectory) -> tupl
     return spelled, re.sub(r"\s+", " ", spelled.lower().replace("\u2019", "'")).strip()
 
 
+def ungrown(measures: list[str]) -> bool:
+    """Whether growth words fall on named measures none of which has a growth or change form (a ratio, a rate, a
+    turnover): ROE, debt to equity, the effective tax rate. Line, member and user keys read their words elsewhere."""
+    named = [k for k in measures if k in FORMULAS or k in METRICS]
+    return bool(named) and len(named) == len(measures) and not any(
+        k.endswith(("_growth", "_change")) or growth_key(k) in FORMULAS or change_key(k) in FORMULAS for k in named)
+
+
 def _asks_about(r) -> bool:
     """The message asks something of its term (what it is, why, how it matters), not only names it: a bare
     reply ("and the 737 MAX?") names what the thread's figure is wanted of, which a term of the company's
@@ -1121,6 +1129,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     several_years = len(plan.fiscal_years) >= 3 or len(plan.year_offsets) >= 3 or r.years.trend
     if r.growth and measures and not any(k in FORMULAS for k in measures) and not several_years:
         measures = [growth_key(k) if k in GROWTH_BASES else k for k in measures]
+    if r.growth and not r.absolute and not several_years and len(plan.fiscal_years) == 1 \
+            and ungrown(measures):
+        # "ROE growth fy24", "effective tax rate change 2023": a measure with no growth form of its own is shown
+        # beside the year before, both figures, never the year's level alone as if it were the change asked
+        plan.fiscal_years = [plan.fiscal_years[0] - 1, plan.fiscal_years[0]]
     own = [k for k in r.measures if k != "revenue"]
     if share and own and all(share_of_revenue(k) for k in own):
         measures = [share_of_revenue(k) for k in own]  # "and operating income as a share of revenue?"
