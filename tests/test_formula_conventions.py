@@ -88,7 +88,7 @@ def test_a_constant_after_the_divisor_scales_the_quotient(text, shown, unit, val
         ("working_capital", ("500", "200"), "$300"),
         ("fcf_margin", ("300", "100", "1000"), "20.0%"),
         ("ocf_margin", ("300", "1000"), "30.0%"),
-        ("cash_conversion", ("300", "250"), "120.0%"),
+        ("cash_conversion", ("300", "250"), "1.20"),  # a multiple of net income, never 120.0%
         ("equity_multiplier", ("1000", "250"), "4.00"),
         ("cash_ratio", ("50", "200"), "0.25"),
         ("dio", ("100", "365"), "100.0 days"),

@@ -64,7 +64,7 @@ from agent.planning.annual_only import annual_not_held
 from agent.planning.effects import cause_named
 from agent.planning.in_words import prose_instead, said_in_words
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
-from agent.planning.measures import counted_shares, implied_measures
+from agent.planning.measures import absolute_words, counted_shares, growth_words, implied_measures
 from agent.planning.members import member_asks
 from agent.planning.placed import placed
 from agent.planning.printed_dashes import dashes_kept
@@ -178,7 +178,20 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     through its 10-Qs is refused as such (agent.planning.annual_only); an effect asked in the future tense
     must find its cause named (agent.planning.effects)."""
     plan = _plan_message(text, previous=previous, directory=directory)
-    return annual_not_held(plan, text, directory) or cause_named(plan, text)
+    return with_year_before(annual_not_held(plan, text, directory) or cause_named(plan, text), text)
+
+
+def with_year_before(plan: Plan, text: str) -> Plan:
+    """"ROE growth fy24", "effective tax rate change 2023": growth words on measures with no growth form of their
+    own (ungrown) show the year beside the year before, both figures, never the year's level alone as if it were
+    the change asked (which "ko effective tax rate change 2023" answered with the 2023 rate)."""
+    norm = normalize(text or "")
+    if plan.route != "domain" or plan.intent not in ("numeric", "derived") or plan.period or plan.probe \
+            or len(plan.fiscal_years) != 1 or plan.year_offsets or not ungrown(plan.metrics) \
+            or not growth_words(norm) or absolute_words(norm):
+        return plan
+    plan.fiscal_years, plan.intent = [plan.fiscal_years[0] - 1, plan.fiscal_years[0]], "trend"
+    return plan
 
 
 def _plan_message(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
@@ -553,6 +566,14 @@ def _versus_spelled(outside: str, low: str, directory: CompanyDirectory) -> tupl
     if spelled == outside:
         return outside, low
     return spelled, re.sub(r"\s+", " ", spelled.lower().replace("\u2019", "'")).strip()
+
+
+def ungrown(measures: list[str]) -> bool:
+    """Whether growth words fall on named measures none of which has a growth or change form (a ratio, a rate, a
+    turnover): ROE, debt to equity, the effective tax rate. Line, member and user keys read their words elsewhere."""
+    named = [k for k in measures if k in FORMULAS or k in METRICS]
+    return bool(named) and len(named) == len(measures) and not any(
+        k.endswith(("_growth", "_change")) or growth_key(k) in FORMULAS or change_key(k) in FORMULAS for k in named)
 
 
 def _asks_about(r) -> bool:

@@ -39,6 +39,28 @@ from agent.retrieval.segments import plan_key as dimension_key
 # "the same quarter", "that period": the thread's own period, named again
 _SAME_PERIOD = re.compile(r"\b(?:the\s+)?(?:same|that|this)\s+(?:quarter|qtr|period|three\s+months|half|six\s+months|"
                           r"nine\s+months)\b")
+_COMPARED = re.compile(r"\bvs\.?(?!\w)|\bversus\b|\bcompar(?:e|ed|ing|ison)\b|\bagainst\b")
+# "the prior-year quarter", "the year-ago quarter", "the same quarter last year": the thread's quarter a year earlier
+_YEAR_EARLIER_PERIOD = re.compile(
+    r"\b(?:(?:prior|previous|last)[\s-]+year(?:'s)?|year[\s-]+(?:ago|earlier)|comparable|corresponding)\s+"
+    r"(?:quarter|qtr|period|three\s+months)\b|\b(?:same|comparable|corresponding)\s+(?:quarter|qtr|period)\s+"
+    r"(?:(?:of\s+)?(?:the\s+)?(?:prior|previous|last)\s+year|a\s+year\s+(?:ago|earlier|before))\b")
+
+def _year_earlier(period, plan) -> None:
+    """The thread's quarter moved one fiscal year back ("the prior-year quarter" after Q2 FY2024: Q2 FY2023), or,
+    for a quarter named by its end date, the quarter with the same quarter a year earlier beside it (the growth
+    sentence states both), since a date a year back is the company's calendar's to say."""
+    if period.fiscal_year is not None and not period.end and not period.end_month:
+        period.fiscal_year, period.growth = period.fiscal_year - 1, None  # that quarter's figure, not its growth
+        plan.fiscal_years = [period.fiscal_year]
+    else:
+        period.growth = "yoy"
+
+
+def _one_year_apart(years: list[int], year: int | None) -> bool:
+    """Two fiscal years a year apart, the period's (when it names one) the later or the earlier of them."""
+    return len(years) == 2 and abs(years[0] - years[1]) == 1 and (year is None or year in years)
+
 
 def _without_spare(key: str, words: set[str]) -> str:
     """A `line:` key whose spare words (its fourth field) leave out `words`."""
@@ -383,6 +405,10 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     quarter = quarterly_phrase(low)
     period = parse_period(low) if quarter else dated_period(low) or latest_period(low, plan)
     same = _SAME_PERIOD.search(low) if quarter and period is None and prev is not None and prev.period else None
+    earlier = _YEAR_EARLIER_PERIOD.search(low) if quarter and period is None and prev is not None and not same \
+        and prev.period and prev.period.get("kind") == "quarter" else None
+    if earlier:
+        same = earlier  # "what about the prior-year quarter?": the thread's quarter, a year back (below)
     if same:
         quarter = None  # "what about AMD for the same quarter": the thread's quarter, read below
     if quarter and period is None:
@@ -403,6 +429,16 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
             period.of = prev.tickers[0]  # another company: its own quarter of the same months (quarter_figures)
         if same:
             period.words = sorted(set(normalize(same.group(0)).split()))
+        if earlier and _COMPARED.search(low):
+            period.growth = "yoy"  # "compared with the year-ago quarter?": both quarters, the growth between them
+        elif earlier:
+            _year_earlier(period, plan)
+    if period is not None and period.kind == "quarter" and not period.growth and not period.latest \
+            and _one_year_apart(plan.fiscal_years, period.fiscal_year):
+        # "Q2 2023 vs Q2 2022", "vs a year ago?" after a quarter: the quarter and the same quarter a year
+        # earlier, both stated (the growth sentence carries both figures); never the later quarter alone,
+        # which answered a thread's "vs a year ago?" with the figure it had just given
+        period.growth, period.fiscal_year = "yoy", max(plan.fiscal_years)
     if period is not None and period.fiscal_year is None and not period.end and not period.end_month \
             and "fiscal_years" in plan.inherited and plan.fiscal_years and not period.or_year:
         period.fiscal_year, period.latest = plan.fiscal_years[-1], False  # "and Q4?": the thread's fiscal year

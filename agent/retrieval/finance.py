@@ -449,9 +449,31 @@ _SAID = (("ebitda", None), ("debt_to_ebitda", None), ("net_debt_to_ebitda", None
          ("nopat", "operating income after tax at the effective rate"))
 
 
+# What "debt" counted, said in the sentence of every measure over total debt (by the DEBT_STEPS suffix of the
+# formula computed): analysts differ on whether commercial paper and other short-term borrowings are debt, so a net
+# debt or a debt-to-equity figure never leaves it unsaid
+_DEBT_BASES = ("total_debt", "net_debt", "net_cash", "debt_to_assets", "debt_to_capital", "net_debt_to_equity",
+               "net_debt_to_capital", "debt_to_equity")
+_DEBT_SAID = {"": "debt as long-term debt plus the balance sheet's current debt, short-term borrowings included",
+              "_borrowings": "debt as long-term debt, its current maturities and short-term borrowings",
+              "_term": "debt as long-term debt and its current maturities, no short-term borrowings tagged",
+              "_long_term_only": "debt as long-term debt alone"}
+
+
+def _debt_said(key: str) -> str | None:
+    """What the debt sum of a total-debt measure `key` counted (_DEBT_SAID), None for any other formula."""
+    for base in _DEBT_BASES:
+        for suffix, text in _DEBT_SAID.items():
+            if key == base + suffix:
+                return text
+    return None
+
+
 def stated_convention(key: str) -> str | None:
     """The convention the answer's sentence states for formula `key` (None: the name says it all)."""
-    said = None
+    said = _debt_said(key)
+    if said is not None:
+        return said
     if key.startswith(("ebitda", "debt_to_ebitda", "net_debt_to_ebitda")):
         said = _EBITDA_SAID[next((s for s in ("_dep_amort", "_depreciation", "_pretax") if s in key), "")]
     for prefix, text in _SAID if said is None else ():
@@ -577,8 +599,9 @@ _MORE: list[Formula] = [
        ["cash conversion", "cash conversion ratio", "cash conversion rate", "cash flow conversion",
         "operating cash flow to net income", "ocf to net income", "cash from operations to net income",
         "operating cash flow conversion"],
-       [Input("operating_cash_flow"), Input("net_income")], "percent", "Operating cash flow ÷ Net income",
-       _ratio_pct),
+       # a multiple of net income (1.05, "x"), as analysts quote it: a percent (105.4%) read as another figure
+       [Input("operating_cash_flow"), Input("net_income")], "ratio", "Operating cash flow ÷ Net income",
+       _ratio),
     _f("equity_multiplier", "Equity multiplier",
        ["equity multiplier", "financial leverage ratio", "assets to equity", "assets to equity ratio",
         "total assets to equity"],

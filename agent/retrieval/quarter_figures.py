@@ -425,6 +425,22 @@ def _printed_instead(conn, memo, cik: int, m: _Measure, period: dict, cal: Perio
     return m
 
 
+_PERIOD_ORDER = {"Q1": 1, "Q2": 2, "Q3": 3, "FY": 4}
+
+
+def _filing_order(x) -> tuple:
+    """A fact's filing in the order filings come: by fiscal year, then Q1..Q3 before the 10-K (the filing date is
+    not always known)."""
+    return (x.filing_fiscal_year or 0, _PERIOD_ORDER.get(x.filing_period or "", 0))
+
+
+def _filed_before(x, f) -> bool:
+    """Whether fact `x`'s filing came before fact `f`'s: by filing date when both are known, else by _filing_order."""
+    if x.filed and f.filed:
+        return x.filed < f.filed
+    return bool(x.filing_fiscal_year and f.filing_fiscal_year) and _filing_order(x) < _filing_order(f)
+
+
 def restated_note(facts: list, fig: Figure, label: str) -> str | None:
     """Words saying a figure is a later filing's restatement, when the period's own filing reported another
     amount (Johnson & Johnson's quarters before the Kenvue separation, restated in the next year's 10-Qs).
@@ -435,15 +451,23 @@ def restated_note(facts: list, fig: Figure, label: str) -> str | None:
     f = fig.fact
     if f is None or f.own_period:
         return None
-    first = [x for x in facts if x.own_period and x.concept == f.concept and x.start == f.start and x.end == f.end
-             and x.value != f.value]
-    if not first:
+    same = [x for x in facts if x.concept == f.concept and x.start == f.start and x.end == f.end
+            and x.dims == f.dims and x.value != f.value]
+    first = [x for x in same if x.own_period]
+    # the period's own filing not held: an earlier-filed one reporting it among its comparatives (Johnson &
+    # Johnson's Q2 FY2022 in its Q2 FY2023 10-Q, before the fiscal 2023 10-K restated it without Kenvue)
+    earlier = sorted((x for x in same if _filed_before(x, f)), key=_filing_order)
+    if not first and not earlier:
         return None
-    later = f"the {f.form} for fiscal {f.filing_fiscal_year}" + (
-        f" {f.filing_period}" if f.filing_period and f.filing_period != "FY" else "")
+
+    def named(x) -> str:
+        return f"the {x.form} for fiscal {x.filing_fiscal_year}" + (
+            f" {x.filing_period}" if x.filing_period and x.filing_period != "FY" else "")
+
     when = f"Q{fig.quarter} FY{fig.fiscal_year}" if fig.span == "quarter" and fig.quarter else "that period"
-    return (f"The {label.lower()} for {when} is as restated in a later filing ({later}), not the amount the period's own "
-            f"{first[0].form} first reported.")
+    said = (f"the period's own {first[0].form} first reported" if first
+            else f"an earlier filing ({named(earlier[0])}) reported")
+    return f"The {label.lower()} for {when} is as restated in a later filing ({named(f)}), not the amount {said}."
 
 
 # How far apart two quarters' ends may be and still cover the same months (a fiscal quarter ending July 1 and one

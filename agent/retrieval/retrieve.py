@@ -1242,11 +1242,15 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
     cells = kept
     filings = {c["ticker"]: c.get("filings") or {} for c in companies}
     restated = []  # (cell, its evidence, the year's own 10-K): checked together below
+    between = []  # (cell, its evidence, an earlier held 10-K that also reports the year): likewise
     for cell in cells:  # the year's own 10-K is not held: a later 10-K's prior-year column says it
         ev = evidence.get(cell["evidence_id"]) if cell.get("evidence_id") else None
         if ev is not None and ev.kind == "fact" and str(cell["fiscal_year"]) not in filings[cell["ticker"]] \
                 and ev.fiscal_year != cell["fiscal_year"]:
             cell["source_note"] = f"as reported in the fiscal {ev.fiscal_year} 10-K's prior-year figures"
+            earlier = _earlier_held(filings[cell["ticker"]], cell["fiscal_year"], ev.fiscal_year)
+            if earlier is not None and ev.concept and not ev.dims:
+                between.append((cell, ev, earlier))
         elif ev is not None and ev.kind == "fact" and ev.fiscal_year > cell["fiscal_year"] and ev.concept \
                 and not ev.dims:
             restated.append((cell, ev, filings[cell["ticker"]].get(str(cell["fiscal_year"]))))
@@ -1255,7 +1259,21 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
         # figure (store.facts reads the most recent filing), and the answer says which filing it is, as above
         cell["source_note"] = (f"as restated in the fiscal {ev.fiscal_year} 10-K's prior-year figures; the "
                                f"fiscal {cell['fiscal_year']} 10-K reported another amount")
+    printed_in = {id(cell): earlier["fiscal_year"] for cell, _, earlier in between}
+    for cell, ev in _first_reported_otherwise(conn, between):
+        # the year's own 10-K is not held, and an earlier one that is printed the year another way (a stock split,
+        # a business since discontinued): the latest filing's figure, said to differ from what was first printed
+        cell["source_note"] = (f"as restated in the fiscal {ev.fiscal_year} 10-K's prior-year figures; the fiscal "
+                               f"{printed_in[id(cell)]} 10-K reported another amount")
     return evidence, calculations, cells
+
+
+def _earlier_held(held: dict, year: int, read_in: int) -> dict | None:
+    """The earliest held 10-K after fiscal `year` and before the one the figure was read in (`read_in`), which
+    reports the year among its prior-year figures too: Nvidia's fiscal 2024 10-K for fiscal 2023, read in the
+    fiscal 2025 10-K after a ten-for-one split."""
+    later = sorted(int(y) for y in held if str(y).isdigit() and year < int(y) < read_in)
+    return {**held[str(later[0])], "fiscal_year": later[0]} if later else None
 
 
 def _first_reported_otherwise(conn, cells: list[tuple[dict, Evidence, dict | None]]) -> list[tuple[dict, Evidence]]:

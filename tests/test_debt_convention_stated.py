@@ -1,0 +1,26 @@
+"""A measure over total debt says in its sentence what "debt" counted: analysts differ on whether commercial paper
+and other short-term borrowings are debt (Apple's fiscal 2024 net debt is $76.69 billion with its $9.97 billion of
+commercial paper, $66.72 billion without), so the figure never leaves it unsaid."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.retrieval.finance import DEBT_STEPS, FORMULAS, stated_convention
+
+
+@pytest.mark.parametrize("base", ["total_debt", "net_debt", "net_cash", "debt_to_assets", "debt_to_capital",
+                                  "net_debt_to_equity", "net_debt_to_capital", "debt_to_equity"])
+def test_every_step_of_a_total_debt_measure_says_what_debt_counted(base):
+    for suffix, _, _ in DEBT_STEPS:
+        assert base + suffix in FORMULAS
+        said = stated_convention(base + suffix)
+        assert said and said.startswith("debt as long-term debt"), (base + suffix, said)
+    assert "short-term borrowings" in stated_convention(base + "_borrowings")
+    assert "no short-term borrowings" in stated_convention(base + "_term")
+    assert stated_convention(base + "_long_term_only") == "debt as long-term debt alone"
+
+
+def test_other_measures_keep_their_own_words():
+    assert "debt as" not in (stated_convention("lt_debt_to_equity") or "")  # its name says what debt is
+    assert stated_convention("roic").startswith("after-tax operating income")
