@@ -70,6 +70,10 @@ def asked_years(r: Reading, prev: Plan | None, followup: bool, directory: Compan
     ctx = prev if (not r.years.given and prev is not None and (
         followup or not r.matches or _of_the_thread(r, prev))) else None
     fields = _year_fields(r.years, ctx, directory, r.tickers)
+    if r.years.last_completed and not (prev is not None and followup) and fields["year_offsets"] == [-1]:
+        # "apple revenue last fiscal year" as a first question: the year Apple last completed, which is the
+        # latest year reported, never the one before it ("and last year?" in a thread counts back, below)
+        fields["year_offsets"] = []
     if r.years.offsets and not r.years.years and not r.years.since and prev is not None and followup:
         # "and the year before?": relative to the year the thread is on, not to the latest filing
         # "how does that compare with the year before?": both years, the thread's and the one named

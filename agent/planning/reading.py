@@ -16,6 +16,8 @@ from agent.planning.measures import (NEUTRAL_BEFORE, TOPIC_MASK, absolute_words,
                                      implied_measures, implies_change, ranked_axis)
 from agent.planning.movers import asks_cause
 from agent.planning.prose_route import CAUSE, asks_statement, topical_companies
+from agent.planning.subject_names import subject_company
+from agent.planning.word_tickers import drop_word_tickers
 from agent.planning.topics import NARROWED, QUAL_ASK, SECTION_ITEMS, WHY, route_items
 from agent.planning.years import Years, parse_years
 from agent.retrieval.concepts import METRICS, find_phrases, normalize
@@ -103,7 +105,9 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: 
     """What the message says. `thread`: the companies the thread has discussed; a word their own
     filings name is theirs to look up (a segment, a product), never a brand switching the thread."""
     # a company by name or ticker, else by a product we list, else by a brand its filings name (agent.planning.brands)
-    matches = directory.find(outside) or directory.find_products(outside) or find_brands(outside, directory, thread)
+    matches = drop_word_tickers(outside, directory.find(outside))
+    matches = matches or directory.find_products(outside) or (subject_company(outside, directory) if not thread else []) \
+        or find_brands(outside, directory, thread)
     if thread:
         matches = [m for m in matches if not _word_in_reply(m, thread)]
     if any(m.kind == "company" for m in matches):  # "Alphabet's implied ETR", "Adobe AR days": a ratio's word

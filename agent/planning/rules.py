@@ -23,7 +23,8 @@ from agent.planning.brands import (covered_by_word, registrant_not_theirs, uncov
 from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_words import ACRONYMS, NON_REGISTRANTS, english_words
-from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
+from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, class_ticker, guess_company_text,
+                                             listed_company, non_registrant,
                                              named_unknown_company, names_as_written, names_the_company, registrant_named,
                                              owned_units, owners_as_written, uncovered_mentions, unknown_owner, weak_mention,
                                              whole_name)
@@ -292,8 +293,11 @@ def known_registrant(plan: Plan, directory: CompanyDirectory, text: str) -> Plan
     (agent.planning.company_mentions.registrant_named), is the refusal for a company we do not cover."""
     if plan.refusal_reason != "no_company" or not plan.refusal_detail:
         return plan
-    company = registrant_named(plan.refusal_detail, directory, text)
+    company = registrant_named(plan.refusal_detail, directory, text) or class_ticker(plan.refusal_detail, directory)
     if company is None:
+        said = non_registrant(plan.refusal_detail, text)
+        if said:  # "Samsung revenue 2023", "how much did openai make": a company that files nothing with the SEC
+            plan.refusal_reason, plan.refusal_detail = "not_covered", said
         return plan
     plan.refusal_reason = "not_covered"
     plan.refusal_detail = plan.refusal_detail if plan.refusal_detail == company.ticker \
