@@ -68,6 +68,11 @@ _LATEST = re.compile(r"\b(?:latest|most\s+recent|this\s+year|current\s+(?:fiscal
 # latest a filing reports; only set against "this year", or after "than" / "vs" / "compared with", is it the one
 # before. "prior year", "previous year", "a year ago" always count back from the latest.
 _LAST_COMPLETED = re.compile(r"\blast\s+(?:full\s+)?(?:fiscal\s+)?year\b|\bpast\s+fiscal\s+year\b", re.I)
+# "last year" set against the latest year: a comparison of the two
+_SET_AGAINST = re.compile(r"\b(?:than|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)\s+(?:the\s+|its\s+|their\s+)?"
+                          r"(?:last|prior|previous)\s+(?:fiscal\s+)?year\b"
+                          r"|\b(?:this|current)\s+(?:fiscal\s+)?year\b.{0,40}\b(?:last|prior|previous)\s+(?:fiscal\s+)?year\b"
+                          r"|\b(?:last|prior|previous)\s+(?:fiscal\s+)?year\b.{0,40}\b(?:this|current)\s+(?:fiscal\s+)?year\b", re.I)
 _LAST_AS_BASE = re.compile(r"\b(?:than|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|from|over|against|since|"
                            r"before|after|and)\s+(?:the\s+|its\s+|their\s+)?(?:last|past)\s+(?:full\s+)?(?:fiscal\s+)?year\b"
                            r"|\b(?:last|past)\s+(?:full\s+)?(?:fiscal\s+)?year\s+(?:vs\.?|versus|and|to|compared)\b"
@@ -306,6 +311,8 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
     elif _LAST_YEAR.search(t) and not growth and not out.years:
         out.latest = True
         out.offsets = [-1]
+        if _SET_AGAINST.search(t):
+            out.offsets = [-1, 0]  # "revenue this year vs last year", "compared with last year": both years
         out.last_completed = bool(_LAST_COMPLETED.search(t)) and not _LAST_AS_BASE.search(t) \
             and not re.search(r"\b(?:prior|previous|preceding)\s+(?:fiscal\s+)?year\b|\byear\s+(?:before|prior|earlier)\b|\ba\s+year\s+ago\b", t)
     elif _YEAR_AFTER.search(t) and not out.years:  # in a follow-up: the year after the thread's
