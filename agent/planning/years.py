@@ -73,6 +73,8 @@ _SET_AGAINST = re.compile(r"\b(?:than|vs\.?|versus|compared\s+(?:to|with)|relati
                           r"(?:last|prior|previous)\s+(?:fiscal\s+)?year\b"
                           r"|\b(?:this|current)\s+(?:fiscal\s+)?year\b.{0,40}\b(?:last|prior|previous)\s+(?:fiscal\s+)?year\b"
                           r"|\b(?:last|prior|previous)\s+(?:fiscal\s+)?year\b.{0,40}\b(?:this|current)\s+(?:fiscal\s+)?year\b", re.I)
+_CHANGE_VERB = re.compile(r"\b(?:grow|grows|grew|grown|growing|growth|rise|rises|rose|risen|fall|falls|fell|fallen|up|down|"
+                          r"(?:in|de)creas(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|chang(?:e|es|ed|ing)|improv(?:e|es|ed|ing))\b", re.I)
 _LAST_AS_BASE = re.compile(r"\b(?:than|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|from|over|against|since|"
                            r"before|after|and)\s+(?:the\s+|its\s+|their\s+)?(?:last|past)\s+(?:full\s+)?(?:fiscal\s+)?year\b"
                            r"|\b(?:last|past)\s+(?:full\s+)?(?:fiscal\s+)?year\s+(?:vs\.?|versus|and|to|compared)\b"
@@ -311,7 +313,7 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
     elif _LAST_YEAR.search(t) and not growth and not out.years:
         out.latest = True
         out.offsets = [-1]
-        if _SET_AGAINST.search(t):
+        if _SET_AGAINST.search(t) and not _CHANGE_VERB.search(t):  # "grown vs the prior year": one year's growth
             out.offsets = [-1, 0]  # "revenue this year vs last year", "compared with last year": both years
         out.last_completed = bool(_LAST_COMPLETED.search(t)) and not _LAST_AS_BASE.search(t) \
             and not re.search(r"\b(?:prior|previous|preceding)\s+(?:fiscal\s+)?year\b|\byear\s+(?:before|prior|earlier)\b|\ba\s+year\s+ago\b", t)
