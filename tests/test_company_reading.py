@@ -136,3 +136,24 @@ def test_a_year_counted_back_stays_counted_back(directory, text):
 def test_the_most_recently_completed_fiscal_year_is_a_year_phrase(directory):
     p = plan(directory, "Please provide Meta Platforms' total revenue for its most recently completed fiscal year.")
     assert p.route == "domain" and p.tickers == ["META"] and p.latest and p.metrics == ["revenue"]
+
+
+@pytest.mark.parametrize("text, metric", [
+    ("apple net income 2024, is that good?", "net_income"),
+    ("home depot gross margin 2023 - was that a low point for them?", "gross_margin"),
+    ("apple revenue 2024 -- pretty huge right?", "revenue"),
+])
+def test_a_closing_opinion_of_the_figure_leaves_the_figure_asked(directory, text, metric):
+    p = plan(directory, text)
+    assert p.route == "domain" and p.metrics == [metric], p
+
+
+@pytest.mark.parametrize("text", [
+    "apple revenue 2024, is it growing?",  # a question of its own
+    "why did apple's margins fall - is it the mix?",  # a guess at the cause, searched
+    "apple revenue 2024, is it mostly iphone?",
+])
+def test_a_closing_question_of_its_own_stays(text):
+    from agent.planning.corrections import without_judgement
+
+    assert without_judgement(text) == text

@@ -29,7 +29,7 @@ from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, c
                                              owned_units, owners_as_written, uncovered_mentions, unknown_owner, weak_mention,
                                              whole_name)
 from agent.planning.corrections import (LAYOUT, cover_page, corrected, NEGATED, SPELLED_AMPERSAND, WHOLE_FIGURE,
-                                        ampersand)
+                                        ampersand, without_judgement)
 from agent.planning.defined_formulas import (INSTRUCTED, computed_when_asked, summed_over_years, summed_span, eps_kind, to_parent, with_defined_parts, as_balance_average, as_said, averaged_balance,
                                              averaged_over_years, averaged_span,
                                              balance_convention, given_name, margin_of_defined, name_aside,
@@ -424,6 +424,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = corrected(raw, lambda t: [(m.start, m.end) for m in directory.find(t) if m.kind == "company"], YEAR_WORDS)
     raw = NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = LAYOUT.sub(" ", raw)  # "answer in one line": how to answer, not what
+    raw = without_judgement(raw)  # "apple net income 2024, is that good?": the figure; the opinion is the user's
     raw = INSTRUCTED.sub(" ", raw)  # "use year-end balances and 365 days": how to compute, said beside the ask
     raw = without_diluted(without_balance_asides(without_day_count(raw)))  # "(365d, year-end AR)", "(diluted)"
     raw = per_diluted_share(raw)  # "EBITDA per share": over the weighted-average diluted shares, as the registry's
