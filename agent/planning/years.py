@@ -83,7 +83,8 @@ _SINCE = re.compile(r"\bsince\s+" + _Y, re.I)
 _TREND = re.compile(
     r"\b(?:trend|trends|trending|trended|over\s+time|over\s+the\s+(?:years|past|last)|historical(?:ly)?|history|each\s+year|"
     r"every\s+year|by\s+year|year\s+by\s+year|year\s+after\s+year|year\s+in,?\s+year\s+out|track\s+record|"
-    r"multi-?year(?:\s+(?:trend|history|view|run|record|series|look|picture|perspective))?|trajectory|evolution|evolved)\b",
+    r"multi-?year(?:\s+(?:trend|history|view|run|record|series|look|picture|perspective))?|trajectory|evolution|evolved|"
+    r"ups\s+and\s+downs)\b",
     re.I,
 )
 # A course over years read from the grammar rather than a word list: a verb of change in the progressive
