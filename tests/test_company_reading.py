@@ -157,3 +157,8 @@ def test_a_closing_question_of_its_own_stays(text):
     from agent.planning.corrections import without_judgement
 
     assert without_judgement(text) == text
+
+
+def test_two_lowercase_tickers_set_against_each_other_are_a_comparison(directory):
+    p = plan(directory, "ko vs pep")
+    assert p.route == "domain" and p.tickers == ["KO", "PEP"], p

@@ -678,7 +678,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         return meta_plan(opening)  # "Happy Friday Target folks": whom it greets, nothing asked of a filing
     # "google too" in a thread: the thread's question asked of that company as well, never small talk
     also_that = thread is not None and bool(ALSO.search(low)) and not greets_first(low)
-    if r.matches and not subject and not also_that and (all(weak_mention(m) for m in r.matches) or greets_first(low)):
+    # "ko vs pep": two companies set against each other is a comparison asked, whatever small talk the tickers spell
+    set_against = len([m for m in r.matches if m.kind == "company"]) >= 2 and re.search(r"\b(?:vs\.?|versus)\s", low)
+    if r.matches and not subject and not also_that and not set_against \
+            and (all(weak_mention(m) for m in r.matches) or greets_first(low)):
         # "gm everyone!", "good morning Sam": a ticker typed in lowercase, or an everyday word some
         # company's filings use as a brand, with nothing of a filing beside it (no metric, topic, year
         # or cause) is a company only when the message, read as written, is no small talk
