@@ -162,3 +162,10 @@ def test_a_closing_question_of_its_own_stays(text):
 def test_two_lowercase_tickers_set_against_each_other_are_a_comparison(directory):
     p = plan(directory, "ko vs pep")
     assert p.route == "domain" and p.tickers == ["KO", "PEP"], p
+
+
+def test_the_plan_says_how_each_company_word_was_read(directory):
+    p = plan(directory, "ups and downs of tesla's automotive gross margin in 2024")
+    assert p.companies_read == [{"word": "tesla", "ticker": "TSLA", "via": "name"}, {"word": "ups", "via": "word"}]
+    p = plan(directory, "What does marathon say about the bitcoin halving?")
+    assert p.companies_read == [{"word": "marathon", "ticker": "MARA", "via": "subject"}]

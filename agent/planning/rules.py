@@ -1119,6 +1119,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
 
     plan = Plan(route="domain", intent="numeric", tickers=tickers, lone_name=lone,
                 lone_refusal=lone_refusal if lone else None, **year_fields)
+    plan.companies_read = [{"word": m.text, "ticker": m.company.ticker, "via": m.via} for m in r.matches
+                           if m.company is not None and m.kind in ("company", "topic")] + \
+        [{"word": w, "via": "word"} for w in r.words_not_tickers]
     plan.brand = next(({"word": m.text, "ticker": m.company.ticker, "name": m.company.name} for m in r.matches
                        if m.via == "brand" and m.kind == "company" and m.company.ticker in tickers), None)
     plan.thread_tickers = [t for t in history if t not in tickers][-4:] + tickers

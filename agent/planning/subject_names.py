@@ -31,5 +31,5 @@ def subject_company(text: str, directory: CompanyDirectory) -> list[CompanyMatch
         company = directory.companies[covered[0]]
         if norm_name(company.name)[:1] != (word,) or not writes_phrase(word, {company.cik}, WORD_MIN_CHUNKS):
             continue
-        return [CompanyMatch("company", m.group(1), m.start(1), m.end(1), company, via="name")]
+        return [CompanyMatch("company", m.group(1), m.start(1), m.end(1), company, via="subject")]
     return []
