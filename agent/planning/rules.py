@@ -28,6 +28,7 @@ from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, c
                                              named_unknown_company, names_as_written, names_the_company, registrant_named,
                                              owned_units, owners_as_written, uncovered_mentions, unknown_owner, weak_mention,
                                              whole_name)
+from agent.planning.word_tickers import drop_word_tickers
 from agent.planning.corrections import (LAYOUT, cover_page, corrected, NEGATED, SPELLED_AMPERSAND, WHOLE_FIGURE,
                                         ampersand, without_judgement)
 from agent.planning.defined_formulas import (INSTRUCTED, computed_when_asked, summed_over_years, summed_span, eps_kind, to_parent, with_defined_parts, as_balance_average, as_said, averaged_balance,
@@ -178,7 +179,16 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     through its 10-Qs is refused as such (agent.planning.annual_only); an effect asked in the future tense
     must find its cause named (agent.planning.effects)."""
     plan = _plan_message(text, previous=previous, directory=directory)
-    return annual_not_held(plan, text, directory) or cause_named(plan, text)
+    plan = annual_not_held(plan, text, directory) or cause_named(plan, text)
+    if not plan.companies_read and plan.tickers and len(text or "") <= MAX_CHARS:
+        # a plan made on a path that did not read the message's companies itself (a formula, a comparison
+        # across companies): how the directory reads them
+        found = directory.find(text)
+        kept = drop_word_tickers(text, found)
+        plan.companies_read = [{"word": m.text, "ticker": m.company.ticker, "via": m.via} for m in kept
+                               if m.company is not None and m.kind == "company"] + \
+            [{"word": m.text, "via": "word"} for m in found if m not in kept]
+    return plan
 
 
 def _plan_message(text: str, *, previous: Plan | None = None, directory: CompanyDirectory) -> Plan:
