@@ -169,3 +169,18 @@ def test_the_plan_says_how_each_company_word_was_read(directory):
     assert p.companies_read == [{"word": "tesla", "ticker": "TSLA", "via": "name"}, {"word": "ups", "via": "word"}]
     p = plan(directory, "What does marathon say about the bitcoin halving?")
     assert p.companies_read == [{"word": "marathon", "ticker": "MARA", "via": "subject"}]
+
+
+def test_an_owner_is_in_the_subjects_slot_too(directory):
+    assert plan(directory, "marathon's bitcoin mining costs in 2023").tickers == ["MARA"]
+
+
+@pytest.mark.parametrize("text, refused", [
+    ("what are the risks to apple's stock price mentioned in the 10-K", False),
+    ("does tesla's 10-K discuss the volatility of its stock price?", False),
+    ("why is apple's stock price volatile?", True),  # asked of Footnote, not of the filing
+    ("what's apple's stock price", True),
+])
+def test_the_stock_price_as_a_risk_the_filing_states_is_asked_of_the_filing(directory, text, refused):
+    p = plan(directory, text)
+    assert (p.refusal_reason == "out_of_scope") is refused, p
