@@ -184,3 +184,19 @@ def test_an_owner_is_in_the_subjects_slot_too(directory):
 def test_the_stock_price_as_a_risk_the_filing_states_is_asked_of_the_filing(directory, text, refused):
     p = plan(directory, text)
     assert (p.refusal_reason == "out_of_scope") is refused, p
+
+
+def test_a_verb_that_asks_is_never_named_as_the_company(directory):
+    p = plan(directory, "explain free cash flow")
+    assert p.refusal_reason == "no_company" and p.refusal_detail != "explain", p
+
+
+@pytest.mark.parametrize("text, composed", [
+    ("what's in mastercard's other revenue", True),
+    ("what is mastercard's other revenue made of?", True),
+    ("what's in the 10-k about apple's china risk", False),
+])
+def test_what_a_line_holds_is_asked_as_its_parts(text, composed):
+    from agent.planning.in_words import _COMPOSED
+
+    assert bool(_COMPOSED.search(text)) is composed

@@ -266,6 +266,11 @@ def _plan_message(text: str, *, previous: Plan | None = None, directory: Company
     return plan
 
 
+# The verbs a request opens with: never a company's name left over by the word accounting
+_ASKING_VERBS = frozenset("explain describe define tell show give list summarize summarise compare calculate compute "
+                          "find get provide pull fetch check break outline clarify detail".split())
+
+
 def _covered_ticker(word: str, directory: CompanyDirectory):
     """The covered company whose ticker `word` spells in any case ("pep", "v"), else None."""
     company = directory.get(word.upper())
@@ -1101,6 +1106,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         if named and named.lower() == OWN_NAME:
             named = None  # "good morning Footnote, ready for earnings season?": whom it speaks to, no company
         guess = named or (unaccounted_words(outside, low) if domain_signal else None)
+        if guess and not named and guess.lower() in _ASKING_VERBS:
+            guess = None  # "explain free cash flow": the verb that asks, never the company's name
         # "can you explain what you do in one sentence?": a topic's or a figure's word ("explain", "earnings")
         # and no name, year or company: judged as small talk first, never refused for the company it does not name
         topic_only = (r.has_topic or r.why or measures) and not (r.years.given or r.matches) and named is None
