@@ -217,6 +217,14 @@ def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan
         # its parts are told where the line is defined, the notes, and where its change is discussed, MD&A;
         # never the risk factors' words of what may happen
         prose.items, prose.items_guessed = ["8", "7"], False
+        # and a passage must name the line asked about, else nothing told its parts (no_grounding), never a
+        # sentence about another line
+        words = _figure_words(plan.words, low) or [
+            w for k in [*plan.metrics, *plan.probe] if k.startswith("line:") and k.count("|") >= 1
+            for w in k.split("|")[1].split() if len(w) >= 3 and (w == "other" or w not in STOPWORDS)
+            and w not in _NATURE_WORDS]
+        if words and not prose.unless_named:
+            prose.unless_named = {"reason": "no_grounding", "detail": None, "words": list(dict.fromkeys(words))}
     if (business or at_risk) and not (told or asks_in_words(low)):
         # how the business earns a figure, its kinds, or what of it is at risk: a quoted sentence must name the
         # figure in the user's own words, else nothing answered it (no_grounding), never a sentence about
