@@ -200,3 +200,8 @@ def test_what_a_line_holds_is_asked_as_its_parts(text, composed):
     from agent.planning.in_words import _COMPOSED
 
     assert bool(_COMPOSED.search(text)) is composed
+
+
+def test_att_typed_without_its_ampersand_is_att(directory):
+    assert plan(directory, "att revenue q2 2023").tickers == ["T"]
+    assert plan(directory, "we looked at t revenue").tickers != ["T"]
