@@ -184,6 +184,8 @@ def test_an_owner_is_in_the_subjects_slot_too(directory):
 def test_the_stock_price_as_a_risk_the_filing_states_is_asked_of_the_filing(directory, text, refused):
     p = plan(directory, text)
     assert (p.refusal_reason == "out_of_scope") is refused, p
+    if not refused:  # and a sentence must speak of the stock's price, else the filing does not discuss it
+        assert p.unless_named == {"reason": "no_grounding", "detail": None, "words": ["price", "stock"]}, p
 
 
 def test_a_verb_that_asks_is_never_named_as_the_company(directory):

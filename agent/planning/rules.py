@@ -78,7 +78,7 @@ from agent.planning.reply_words import BACK_TO, INSTEAD, reply_spelled, subject_
 from agent.planning.restated import without_restatements
 from agent.planning.route import (ASKS, FOOTNOTE_WORLD, REFUSAL_DETAIL, SMALL_TALK, help_with, masked, message_kind,
                                   refusal_by_meaning, small_talk)
-from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_artefact, asks_what_footnote_is,
+from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_artefact, asks_what_footnote_is, filed_price_risk,
                                   company_future, exposure, falls_due, filing_framed, forward_looking, greets_first,
                                   meta_intent, names_kept, opening_small_talk, out_of_scope, spelled_out,
                                   strip_quotes, thread_outlook)
@@ -180,6 +180,12 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     must find its cause named (agent.planning.effects)."""
     plan = _plan_message(text, previous=previous, directory=directory)
     plan = annual_not_held(plan, text, directory) or cause_named(plan, text)
+    low = (text or "").lower()
+    if plan.intent == "qualitative" and not plan.unless_named and filed_price_risk(low):
+        # "risks to Visa's stock price mentioned in the 10-K": a sentence of the filing must speak of the price
+        # of its stock, else the filing does not discuss it (no_grounding), never a sentence about dividends
+        plan.unless_named = {"reason": "no_grounding", "detail": None,
+                             "words": ["price", "stock" if "stock" in low else "share"]}
     if not plan.companies_read and plan.tickers and len(text or "") <= MAX_CHARS:
         # a plan made on a path that did not read the message's companies itself (a formula, a comparison
         # across companies): how the directory reads them

@@ -427,6 +427,11 @@ _PRICE_RISK_FILED = re.compile(
     r"(?=.*\b(?:10-?k|10-?q|filings?|annual\s+report|risk\s+factors?|mention\w*|discuss\w*|disclos\w*|describ\w*)\b)", re.S)
 
 
+def filed_price_risk(text: str) -> bool:
+    """The stock price asked as a risk the filing states (`_PRICE_RISK_FILED`). `text`: lowercase."""
+    return bool(_STOCK_PRICE.search(text) and _PRICE_RISK_FILED.search(text))
+
+
 def out_of_scope(text: str) -> str | None:
     """The reason detail if the message is out of scope, else None. `text`: lowercase, quotes removed."""
     if _INJECTION.search(text):
