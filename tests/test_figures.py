@@ -966,15 +966,18 @@ def test_paying_out_dividends_is_the_dividends_paid_figure(directory):
 
 
 def test_a_company_we_do_not_cover_is_named_before_the_metric_we_cannot_map(directory):
-    for text, name in (("What was Stripe's EBITDA in 2023?", "Stripe"), ("Lululemon comparable sales 2023", "Lululemon"),
+    for text, name in (("Lululemon comparable sales 2023", "Lululemon"),
                        ("Uber's adjusted EBITDA in 2023", "Uber"), ("EBITDA of Acme Corp in 2022", "Acme Corp")):
         p = plan(directory, text)
         assert (p.refusal_reason, p.refusal_detail) == ("no_company", name), (text, p)
+    # a well-known company that files nothing with the SEC is known, and not covered
+    p = plan(directory, "What was Stripe's EBITDA in 2023?")
+    assert (p.refusal_reason, p.refusal_detail) == ("not_covered", "Stripe"), p
     # the metric's own capitals are never read as a company, and a covered company keeps the metric's reason
     assert plan(directory, "What's the adjusted EBITDA for FY2023?").refusal_reason == "unknown_metric"
     assert plan(directory, "What's Apple's adjusted EBITDA?").refusal_reason == "unknown_metric"
     thread = plan(directory, "apple revenue 2024")
-    assert plan(directory, "what about Stripe's EBITDA?", previous=thread).refusal_reason == "no_company"
+    assert plan(directory, "what about Stripe's EBITDA?", previous=thread).refusal_reason == "not_covered"
 
 
 def test_a_member_named_after_for_is_that_members_figure_and_a_breakdown_word_still_asks_for_all():

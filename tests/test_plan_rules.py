@@ -56,7 +56,9 @@ CASES = [
                                      fiscal_years=[])),
     ("What is Apple's latest cash and equivalents?", dict(intent="numeric", metrics=["cash"], latest=True)),
     ("most recent long-term debt for Tesla", dict(intent="numeric", metrics=["long_term_debt"], latest=True)),
-    ("Apple revenue last year", dict(intent="numeric", latest=True, year_offsets=[-1], fiscal_years=[])),
+    # "last year" said alone: the fiscal year Apple last completed, the one its latest 10-K held reports
+    ("Apple revenue last year", dict(intent="numeric", latest=False, year_offsets=[], fiscal_years=[2024])),
+    ("Apple revenue in the prior year", dict(intent="numeric", latest=True, year_offsets=[-1], fiscal_years=[])),
     ("Apple revenue and net income 2024", dict(intent="numeric", metrics=["revenue", "net_income"])),
     ("$TSLA capex 2024", dict(intent="numeric", tickers=["TSLA"], metrics=["capex"],
                               query="capital expenditures purchases of property and equipment")),
@@ -357,7 +359,8 @@ def test_follow_up(directory, first, text, expected, inherited):
          dict(tickers=["NVDA"], fiscal_years=[2023], latest=False, metrics=["revenue"])),
         (["nvidia revenue fiscal 2024", "and the year before?", "how about walmart?"],
          dict(tickers=["WMT"], fiscal_years=[2023], metrics=["revenue"])),
-        (["Apple revenue last year", "and the year before?"], dict(latest=True, year_offsets=[-2])),
+        (["Apple revenue last year", "and the year before?"], dict(latest=False, fiscal_years=[2023])),
+        (["Apple revenue in the prior year", "and the year before?"], dict(latest=True, year_offsets=[-2])),
         (["walmart net income fy2024", "and tesla's?", "what about 2023 for both?"],
          dict(intent="compare", tickers=["WMT", "TSLA"], fiscal_years=[2023], metrics=["net_income"])),
         (["tesla capex 2023", "and the year after?"], dict(tickers=["TSLA"], fiscal_years=[2024], metrics=["capex"])),
@@ -391,7 +394,7 @@ def test_previous_meta_or_out_of_scope_plans_are_not_inherited(directory):
 
 def test_plans_survive_a_json_round_trip_as_memory(directory):
     """The graph keeps the previous plan as JSON in its checkpoint."""
-    previous = Plan.model_validate_json(plan(directory, "Apple revenue last year").model_dump_json())
+    previous = Plan.model_validate_json(plan(directory, "Apple revenue in the prior year").model_dump_json())
     p = plan(directory, "and R&D?", previous)
     assert p.latest and p.year_offsets == [-1] and p.metrics == ["rd"]
 

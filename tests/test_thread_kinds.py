@@ -127,7 +127,7 @@ def test_a_name_the_figure_is_compared_with_is_refused_for_that_name(footnote):
     ask = thread_of(footnote)
     ask("Tesla revenue 2024")
     lidl = ask("how does it compare with Lidl?")
-    assert lidl.kind == "refusal" and lidl.refusal_reason == "no_company", (lidl.refusal_reason, lidl.text)
+    assert lidl.kind == "refusal" and lidl.refusal_reason == "not_covered", (lidl.refusal_reason, lidl.text)
     assert "Lidl" in lidl.text and "TSLA" not in (lidl.plan.get("tickers") or [])
     assert compared_name("and versus Foobarco?") == "Foobarco"
     assert compared_name("how does that compare to the year before?") is None

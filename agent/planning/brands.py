@@ -333,6 +333,12 @@ def name_goes_on(name: str, text: str) -> bool:
     if at < 0:
         return False
     after = re.findall(r"[\w&'\u2019.-]+", text[at + len(name):])
+    said = text[at : at + len(name)]
+    if said[:1].isupper() and after and after[0].islower() \
+            and not any(re.sub(r"[.'\u2019]", "", w.lower()) in LEGAL_SUFFIXES for w in after[:3]):
+        # "Rivian deliveries 2023": a name typed with its capital, then a word in lowercase, has ended (a
+        # name going on is written on in capitals, or runs to its legal form: "acme widgets corp")
+        return False
     for word in after:
         w = re.sub(r"['\u2019]s$", "", word.lower()).strip(".'\u2019")
         if w in LEGAL_SUFFIXES:

@@ -41,12 +41,12 @@ _VS_AFTER = re.compile(r"\s+(?:vs|versus)\b\.?", re.I)
 _VS_ANY = re.compile(r"\b(?:vs|versus)\b", re.I)
 # What sets two companies side by side, said between them: "ko vs pep", "is v more profitable than ma"
 # (the first after the verb that asks of it), "compare v and ma" (a list the message opens by comparing).
-_JOINED = re.compile(r"\s+(?:vs\.?|versus|against)\s+|\s+(?P<than>(?:[a-z]+\s+){0,3}than)\s+"
+_JOINED = re.compile(r"\s+(?:vs\.?|versus|against)\s+|\s*\+\s*|\s+(?P<than>(?:[a-z]+\s+){0,3}than)\s+"
                      r"|\s*(?P<listed>,|&|\band\b|\bor\b)\s*", re.I)
 _ONE_LETTER_WORDS = frozenset("ai")  # "a", "i": never a ticker, whatever stands beside them
 _ASKED_OF = re.compile(r"\b(?:is|was|are|were|does|did|do|has|had)\s+$", re.I)
 _COMPARE_LIST = re.compile(r"\b(?:compare|comparing|between)\s+$", re.I)
-_JOINERS_ANY = re.compile(r"\b(?:vs|versus|against|than|and|or)\b|[,&]", re.I)
+_JOINERS_ANY = re.compile(r"\b(?:vs|versus|against|than|and|or)\b|[,&+]", re.I)
 _OWNER = re.compile(r"['\u2019]s\b")  # a possessive, typed with either apostrophe
 _INNER_DOT = re.compile(r"(?<=\w)\.(?=\w)")
 _SLASH = re.compile(r"[/\\]")
@@ -163,6 +163,11 @@ class CompanyDirectory:
                     first_words.setdefault(key[0], set()).add(c.cik)
             else:
                 names.setdefault(key, set()).add(c.cik)
+        for c in companies.values():
+            key = norm_name(c.name)
+            if not c.covered and len(key) >= 3 and key[-1] in ("us", "usa") and key[:-1] not in names:
+                # "T-Mobile US" typed as "t-mobile": that registrant, never AT&T's ticker "T" and a word
+                names[key[:-1]] = {c.cik}
         for ticker, aliases in ALIASES.items():
             cik = by_ticker.get(ticker)
             if cik is None:

@@ -12,7 +12,7 @@ import re
 
 from agent.planning.brands import best_known, everyday, name_goes_on, named_by, uncovered_registrant
 from agent.planning.companies import CompanyDirectory, CompanyMatch, named_beside, norm_name
-from agent.planning.company_words import ACRONYMS, NAME_QUALIFIERS, english_words
+from agent.planning.company_words import ACRONYMS, NAME_QUALIFIERS, NON_REGISTRANTS, english_words
 from agent.planning.lowercase_names import company_word, lowercase_listed, registrant_ciks
 from agent.planning.followups import lead_subject, unknown_subject
 from agent.planning.plan import Plan
@@ -350,3 +350,29 @@ def names_the_company(again: Plan, name: str, directory: CompanyDirectory) -> bo
     return any(m.kind == "company" and m.company is not None and m.company.ticker in again.tickers
                and m.text.lower() == base.lower() for m in directory.find(name))
 
+
+
+_CLASS_TICKER = re.compile(r"([a-z]{1,5})[\s.\-/]([a-z])", re.I)
+
+
+def class_ticker(detail: str, directory: CompanyDirectory):
+    """The uncovered registrant a share-class ticker names, typed in any case ("brk.b", "brk b", "BF-B"),
+    else None. Why: a lowercase ticker counts only for covered companies (companies.py), since most short
+    words are words; a ticker with its class letter after a dot is no word of any sentence."""
+    m = _CLASS_TICKER.fullmatch((detail or "").strip())
+    if m is None:
+        return None
+    company = directory.get(f"{m.group(1)}-{m.group(2)}".upper())
+    return company if company is not None and not company.covered else None
+
+
+def non_registrant(detail: str, text: str) -> str | None:
+    """The name, as the message writes it, of a well-known company that files nothing with the SEC
+    (company_words.NON_REGISTRANTS: Samsung, OpenAI, SpaceX) which a refusal named as the company it
+    could not tell: such a company is known and not covered, which is what the user is told."""
+    words = re.findall(r"[\w&.-]+", (detail or "").lower())
+    if not words or not (" ".join(words) in NON_REGISTRANTS or words[0] in NON_REGISTRANTS):
+        return None
+    name = words[0] if words[0] in NON_REGISTRANTS else " ".join(words)
+    found = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text or "", re.I)
+    return found.group(0) if found else detail

@@ -26,6 +26,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "AAPL": ("apple",),
     "AMZN": ("amazon", "amazon com", "amazon.com"),
     "KO": ("coca cola", "coca-cola", "coke"),
+    "T": ("at&t", "att"),  # its ampersand dropped, as chat types it
     "PEP": ("pepsi", "pepsico"),
     "PG": ("p&g", "procter & gamble", "procter and gamble", "procter gamble"),
     "HD": ("home depot",),

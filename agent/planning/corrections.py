@@ -98,3 +98,34 @@ LAYOUT = re.compile(r"\b(?:(?:answer|reply|respond)\s+)?(?:in\s+)?(?:one|a\s+sin
                     r"(?:\s+(?:answer|reply|only|please))?\b"
                     r"|\b(?:no|without)\s+(?:commentary|comments?|explanations?|narrative|context|fluff)\b"
                     r"|\bjust\s+the\s+(?:number|figure|value)s?\b", re.I)
+
+
+# A closing clause that asks the user's own judgement of the figure just asked ("home depot gross margin
+# 2023 - was that a low point for them?", "apple net income 2024, is that good?", "nvidia revenue fy2025 --
+# pretty huge right?"): an opinion Footnote does not give, said about the answer, never words of the figure.
+# Read as the figure's words it refused the question ("net income 2024 good"); set aside, the figure the
+# question names is answered. A clause that asks a comparison or a change ("is it growing?", "is that higher
+# than 2023?") or names a year, a number or a company stays: that is a question of its own.
+_JUDGED_TAIL = re.compile(
+    r"(?:[?,;:]|\s[-\u2013\u2014]{1,2}|[\u2013\u2014]|\.(?=\s))\s*"
+    r"(?P<tail>(?:(?:is|was|are|were|isn'?t|wasn'?t|does|did|do|would|should)\s+(?:that|it|this|those|these)\b[^?!.;]*"
+    r"|(?:pretty|quite|really|so|very|super)\s+[a-z]+(?:\s*,?\s*(?:right|huh|eh|no|yeah))?"
+    r"|(?:right|huh|eh|wow|nice|yikes|ouch|impressive|not\s+bad|lol))\s*[?!.]*)\s*$", re.I)
+_ASKS_OF_ITS_OWN = re.compile(r"\d|\b(?:than|vs\.?|versus|compared|compare|grow\w*|grew|rise|rising|rose|fall\w*|fell|"
+                              r"increas\w*|decreas\w*|declin\w*|improv\w*|chang\w*|up|down|higher|lower|more|less|why|how|"
+                              r"what|which|who|when|where|highest|lowest|largest|biggest|smallest|best|worst|record|mostly|mainly|primarily|"
+                              r"largely|because|due|from|driven|by|of|the\s+\w+\s+of)\b",
+                              re.I)
+
+
+_PROSE_ASK = re.compile(r"\b(?:why|how|explain|describe|drove|driver|drivers|reason|reasons|cause|caused)\b", re.I)
+
+
+def without_judgement(text: str) -> str:
+    """The text with a closing clause that asks an opinion of the figure set aside (`_JUDGED_TAIL`)."""
+    m = _JUDGED_TAIL.search(text)
+    if m is None or _ASKS_OF_ITS_OWN.search(m.group("tail")) or not re.search(r"[A-Za-z]{2}", text[: m.start()]):
+        return text
+    if _PROSE_ASK.search(text[: m.start()]):
+        return text  # "why did margins fall - is it the mix?": a guess at the cause, part of what is searched
+    return text[: m.start()] + " " * (len(text) - m.start())

@@ -81,7 +81,7 @@ _DESCRIBED = re.compile(
     # "what is the nature and purpose of AMD's restructuring charge?", "what are the terms of Visa's credit facility?":
     # what a thing is, asked by a noun of description, whatever figure it names
     r"|^\W*(?:what|describe|explain)(?:'s|\s+(?:is|are|was|were))?\s+(?:the\s+|its\s+|their\s+)?"
-    r"(?:nature|purpose|terms|status|rationale|objectives?|basis|structure|timing|background)\b")
+    r"(?:nature|purpose|terms|status|rationale|objectives?|basis|structure|timing|background|composition|make-?up)\b")
 
 
 # What a thing is like, what it is made of or how much it matters ("how significant is Apple's China revenue to its
@@ -92,8 +92,11 @@ _DESCRIBED = re.compile(
 # included in Nike's demand creation expense?", "what does Apple's services revenue include?"): its parts, which the
 # filing tells in words; the row's amount answers none of it
 _COMPOSED = re.compile(
-    r"\b(?:made\s+up\s+of|consists?\s+of|comprised\s+of|composed\s+of)\W*$|^\W*what\s+(?:makes|made|goes|went)\s+"
-    r"(?:up|into)\b"
+    r"\b(?:made\s+up\s+of|made\s+of|consists?\s+of|comprised\s+of|composed\s+of)\W*$|^\W*what\s+(?:makes|made|goes|went)\s+"
+    r"(?:up|into|in)\b"
+    # "what's in Mastercard's other revenue?": what a figure holds
+    r"|^\W*what(?:'s|\s+(?:is|are|was|were))\s+in\s+(?:the\s+)?(?:[\w&.'-]+['\u2019]s?\s+)?(?:[\w&.'-]+\s+){0,4}?"
+    r"(?:revenues?|sales|income|expenses?|costs?|charges?|assets?|liabilities|reserves?|backlog|obligations?)\W*$"
     r"|^\W*what(?:'s|\s+(?:is|are|was|were))\s+(?:included|contained|recorded|classified|captured)\s+(?:in|within|under)\b"
     r"|^\W*what\s+(?:does|do|did)\s+(?:[\w&.'-]+\s+){1,6}?(?:include|consist|comprise|contain|cover)\W*(?:of\W*)?$")
 _NATURE = re.compile(
@@ -211,6 +214,17 @@ def _in_words(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan
     prose = as_prose(plan, text, low, directory, previous, told=told, business=business)
     if composed:
         prose.probe = []  # what a line is made of: never the line's amount, though the company prints it
+        # its parts are told where the line is defined, the notes, and where its change is discussed, MD&A;
+        # never the risk factors' words of what may happen
+        prose.items, prose.items_guessed = ["8", "7"], False
+        # and a passage must name the line asked about, else nothing told its parts (no_grounding), never a
+        # sentence about another line
+        words = _figure_words(plan.words, low) or [
+            w for k in [*plan.metrics, *plan.probe] if k.startswith("line:") and k.count("|") >= 1
+            for w in k.split("|")[1].split() if len(w) >= 3 and (w == "other" or w not in STOPWORDS)
+            and w not in _NATURE_WORDS]
+        if words and not prose.unless_named:
+            prose.unless_named = {"reason": "no_grounding", "detail": None, "words": list(dict.fromkeys(words))}
     if (business or at_risk) and not (told or asks_in_words(low)):
         # how the business earns a figure, its kinds, or what of it is at risk: a quoted sentence must name the
         # figure in the user's own words, else nothing answered it (no_grounding), never a sentence about

@@ -102,6 +102,9 @@ class Plan(BaseModel):
     # the company was named through a brand its filings name most (agent.planning.brands):
     # {"word": as the user wrote it, "ticker", "name"}, said in the answer
     brand: dict | None = None
+    # how each company word of the message was read, for the trace: [{"word", "ticker", "via"}] ("ticker", "name",
+    # "alias", "typo", "brand", "subject", ...), and [{"word", "via": "word"}] for a ticker read as an everyday word
+    companies_read: list[dict] = Field(default_factory=list)
     # a figure the table could not map, searched in the filing's prose because the question asks in words
     # (agent.planning.in_words.prose_fallback): {reason, detail, words}; the refusal it would have had
     # stands unless a passage found names every one of `words`

@@ -27,6 +27,21 @@ def latest_covered_year(directory: CompanyDirectory, tickers: list[str]) -> int 
     return max(years) if years else None
 
 
+def last_completed_year(directory: CompanyDirectory, tickers: list[str]) -> dict:
+    """The year fields of "last fiscal year": the year of the latest 10-K held, when every company asked
+    has the same one; else each company's latest year. Why the 10-K: the user counts back from the
+    filings, and a year of figures alone (a later companyfacts year) is no year a held filing reports."""
+    held = []
+    for t in tickers:
+        c = directory.get(t)
+        years = directory.years.get(c.cik, []) if c is not None else []
+        if years:
+            held.append(max(years))
+    if tickers and len(held) == len(tickers) and len(set(held)) == 1:
+        return {"fiscal_years": [held[0]], "latest": False, "year_offsets": []}
+    return {"year_offsets": []}
+
+
 def _year_fields(years: Years, previous: Plan | None, directory: CompanyDirectory, tickers: list[str]) -> dict:
     """The plan's year fields: the message's own, else (`previous` given) the thread's."""
     if previous is not None:
@@ -70,6 +85,10 @@ def asked_years(r: Reading, prev: Plan | None, followup: bool, directory: Compan
     ctx = prev if (not r.years.given and prev is not None and (
         followup or not r.matches or _of_the_thread(r, prev))) else None
     fields = _year_fields(r.years, ctx, directory, r.tickers)
+    if r.years.last_completed and not (prev is not None and followup) and fields["year_offsets"] == [-1]:
+        # "apple revenue last fiscal year" as a first question: the fiscal year Apple last completed, which its
+        # latest 10-K held reports, never the one before it ("and last year?" in a thread counts back, below)
+        fields.update(last_completed_year(directory, r.tickers))
     if r.years.offsets and not r.years.years and not r.years.since and prev is not None and followup:
         # "and the year before?": relative to the year the thread is on, not to the latest filing
         # "how does that compare with the year before?": both years, the thread's and the one named

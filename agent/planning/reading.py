@@ -16,6 +16,8 @@ from agent.planning.measures import (NEUTRAL_BEFORE, TOPIC_MASK, absolute_words,
                                      implied_measures, implies_change, ranked_axis)
 from agent.planning.movers import asks_cause
 from agent.planning.prose_route import CAUSE, asks_statement, topical_companies
+from agent.planning.subject_names import subject_company
+from agent.planning.word_tickers import drop_word_tickers
 from agent.planning.topics import NARROWED, QUAL_ASK, SECTION_ITEMS, WHY, route_items
 from agent.planning.years import Years, parse_years
 from agent.retrieval.concepts import METRICS, find_phrases, normalize
@@ -47,6 +49,7 @@ class Reading:
     aspect: bool = False  # an aspect of the thread's figure ("what are the headwinds?"; agent.planning.followups)
     kind: bool = False  # a kind of figure the thread's figure chose ("what was the margin?"; agent.planning.followups)
     choice: bool = False  # a choice among a prose thread's companies ("which is riskier?"; agent.planning.followups)
+    words_not_tickers: tuple[str, ...] = ()  # tickers the message uses as everyday words (agent.planning.word_tickers)
 
     @property
     def prose_ask(self) -> bool:
@@ -103,7 +106,11 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: 
     """What the message says. `thread`: the companies the thread has discussed; a word their own
     filings name is theirs to look up (a segment, a product), never a brand switching the thread."""
     # a company by name or ticker, else by a product we list, else by a brand its filings name (agent.planning.brands)
-    matches = directory.find(outside) or directory.find_products(outside) or find_brands(outside, directory, thread)
+    found = directory.find(outside)
+    matches = drop_word_tickers(outside, found)
+    as_words = tuple(m.text for m in found if m not in matches)
+    matches = matches or directory.find_products(outside) or (subject_company(outside, directory) if not thread else []) \
+        or find_brands(outside, directory, thread)
     if thread:
         matches = [m for m in matches if not _word_in_reply(m, thread)]
     if any(m.kind == "company" for m in matches):  # "Alphabet's implied ETR", "Adobe AR days": a ratio's word
@@ -134,7 +141,7 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: 
     reading = Reading(raw, low, matches, [m.company.ticker for m in matches if m.kind == "company"], measures,
                       unmappable, items, has_topic, why, growth, parse_years(outside, growth=growth),
                       statement=asks_statement(low), absolute=growth and absolute_words(norm),
-                      topic_items=tuple(items))
+                      topic_items=tuple(items), words_not_tickers=as_words)
     if reading.measures and NARROWED.search(low):
         # "how much did the 53rd week add to sales?": a slice no fact reports, told in MD&A
         reading.measures, reading.has_topic = [], True

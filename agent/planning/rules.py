@@ -23,12 +23,14 @@ from agent.planning.brands import (covered_by_word, registrant_not_theirs, uncov
 from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_words import ACRONYMS, NON_REGISTRANTS, english_words
-from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, guess_company_text, listed_company,
+from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, class_ticker, guess_company_text,
+                                             listed_company, non_registrant,
                                              named_unknown_company, names_as_written, names_the_company, registrant_named,
                                              owned_units, owners_as_written, uncovered_mentions, unknown_owner, weak_mention,
                                              whole_name)
+from agent.planning.word_tickers import drop_word_tickers
 from agent.planning.corrections import (LAYOUT, cover_page, corrected, NEGATED, SPELLED_AMPERSAND, WHOLE_FIGURE,
-                                        ampersand)
+                                        ampersand, without_judgement)
 from agent.planning.convention_replies import convention_reply
 from agent.planning.defined_formulas import (INSTRUCTED, computed_when_asked, summed_over_years, summed_span, eps_kind, to_parent, with_defined_parts, as_balance_average, as_said, averaged_balance,
                                              averaged_over_years, averaged_span,
@@ -77,7 +79,7 @@ from agent.planning.reply_words import BACK_TO, INSTEAD, reply_spelled, subject_
 from agent.planning.restated import without_restatements
 from agent.planning.route import (ASKS, FOOTNOTE_WORLD, REFUSAL_DETAIL, SMALL_TALK, help_with, masked, message_kind,
                                   refusal_by_meaning, small_talk)
-from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_artefact, asks_what_footnote_is,
+from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_artefact, asks_what_footnote_is, filed_price_risk,
                                   company_future, exposure, falls_due, filing_framed, forward_looking, greets_first,
                                   meta_intent, names_kept, opening_small_talk, out_of_scope, spelled_out,
                                   strip_quotes, thread_outlook)
@@ -178,7 +180,22 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     through its 10-Qs is refused as such (agent.planning.annual_only); an effect asked in the future tense
     must find its cause named (agent.planning.effects)."""
     plan = _plan_message(text, previous=previous, directory=directory)
-    return with_year_before(annual_not_held(plan, text, directory) or cause_named(plan, text), text)
+    plan = annual_not_held(plan, text, directory) or cause_named(plan, text)
+    low = (text or "").lower()
+    if plan.intent == "qualitative" and not plan.unless_named and filed_price_risk(low):
+        # "risks to Visa's stock price mentioned in the 10-K": a sentence of the filing must speak of the price
+        # of its stock, else the filing does not discuss it (no_grounding), never a sentence about dividends
+        plan.unless_named = {"reason": "no_grounding", "detail": None,
+                             "words": ["price", "stock" if "stock" in low else "share"]}
+    if not plan.companies_read and plan.tickers and len(text or "") <= MAX_CHARS:
+        # a plan made on a path that did not read the message's companies itself (a formula, a comparison
+        # across companies): how the directory reads them
+        found = directory.find(text)
+        kept = drop_word_tickers(text, found)
+        plan.companies_read = [{"word": m.text, "ticker": m.company.ticker, "via": m.via} for m in kept
+                               if m.company is not None and m.kind == "company"] + \
+            [{"word": m.text, "via": "word"} for m in found if m not in kept]
+    return with_year_before(plan, text)
 
 
 def with_year_before(plan: Plan, text: str) -> Plan:
@@ -272,6 +289,11 @@ def _plan_message(text: str, *, previous: Plan | None = None, directory: Company
     return plan
 
 
+# The verbs a request opens with: never a company's name left over by the word accounting
+_ASKING_VERBS = frozenset("explain describe define tell show give list summarize summarise compare calculate compute "
+                          "find get provide pull fetch check break outline clarify detail".split())
+
+
 def _covered_ticker(word: str, directory: CompanyDirectory):
     """The covered company whose ticker `word` spells in any case ("pep", "v"), else None."""
     company = directory.get(word.upper())
@@ -309,8 +331,11 @@ def known_registrant(plan: Plan, directory: CompanyDirectory, text: str) -> Plan
     (agent.planning.company_mentions.registrant_named), is the refusal for a company we do not cover."""
     if plan.refusal_reason != "no_company" or not plan.refusal_detail:
         return plan
-    company = registrant_named(plan.refusal_detail, directory, text)
+    company = registrant_named(plan.refusal_detail, directory, text) or class_ticker(plan.refusal_detail, directory)
     if company is None:
+        said = non_registrant(plan.refusal_detail, text)
+        if said:  # "Samsung revenue 2023", "how much did openai make": a company that files nothing with the SEC
+            plan.refusal_reason, plan.refusal_detail = "not_covered", said
         return plan
     plan.refusal_reason = "not_covered"
     plan.refusal_detail = plan.refusal_detail if plan.refusal_detail == company.ticker \
@@ -437,6 +462,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = corrected(raw, lambda t: [(m.start, m.end) for m in directory.find(t) if m.kind == "company"], YEAR_WORDS)
     raw = NEGATED.sub(" ", raw)  # "dividends paid, not net income": what is not asked is not planned
     raw = LAYOUT.sub(" ", raw)  # "answer in one line": how to answer, not what
+    raw = without_judgement(raw)  # "apple net income 2024, is that good?": the figure; the opinion is the user's
     raw = INSTRUCTED.sub(" ", raw)  # "use year-end balances and 365 days": how to compute, said beside the ask
     raw = without_diluted(without_balance_asides(without_day_count(raw)))  # "(365d, year-end AR)", "(diluted)"
     raw = per_diluted_share(raw)  # "EBITDA per share": over the weighted-average diluted shares, as the registry's
@@ -698,7 +724,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         return meta_plan(opening)  # "Happy Friday Target folks": whom it greets, nothing asked of a filing
     # "google too" in a thread: the thread's question asked of that company as well, never small talk
     also_that = thread is not None and bool(ALSO.search(low)) and not greets_first(low)
-    if r.matches and not subject and not also_that and (all(weak_mention(m) for m in r.matches) or greets_first(low)):
+    # "ko vs pep": two companies set against each other is a comparison asked, whatever small talk the tickers spell
+    set_against = len([m for m in r.matches if m.kind == "company"]) >= 2 and re.search(r"\b(?:vs\.?|versus)\s", low)
+    if r.matches and not subject and not also_that and not set_against \
+            and (all(weak_mention(m) for m in r.matches) or greets_first(low)):
         # "gm everyone!", "good morning Sam": a ticker typed in lowercase, or an everyday word some
         # company's filings use as a brand, with nothing of a filing beside it (no metric, topic, year
         # or cause) is a company only when the message, read as written, is no small talk
@@ -1110,6 +1139,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         if named and named.lower() == OWN_NAME:
             named = None  # "good morning Footnote, ready for earnings season?": whom it speaks to, no company
         guess = named or (unaccounted_words(outside, low) if domain_signal else None)
+        if guess and not named and guess.lower() in _ASKING_VERBS:
+            guess = None  # "explain free cash flow": the verb that asks, never the company's name
         # "can you explain what you do in one sentence?": a topic's or a figure's word ("explain", "earnings")
         # and no name, year or company: judged as small talk first, never refused for the company it does not name
         topic_only = (r.has_topic or r.why or measures) and not (r.years.given or r.matches) and named is None
@@ -1138,6 +1169,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
 
     plan = Plan(route="domain", intent="numeric", tickers=tickers, lone_name=lone,
                 lone_refusal=lone_refusal if lone else None, **year_fields)
+    plan.companies_read = [{"word": m.text, "ticker": m.company.ticker, "via": m.via} for m in r.matches
+                           if m.company is not None and m.kind in ("company", "topic")] + \
+        [{"word": w, "via": "word"} for w in r.words_not_tickers]
     plan.brand = next(({"word": m.text, "ticker": m.company.ticker, "name": m.company.name} for m in r.matches
                        if m.via == "brand" and m.kind == "company" and m.company.ticker in tickers), None)
     plan.thread_tickers = [t for t in history if t not in tickers][-4:] + tickers

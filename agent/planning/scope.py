@@ -419,11 +419,24 @@ def company_future(masked_low: str) -> bool:
         and not _STOCK_PRICE.search(masked_low) and not re.search(rf"\b{_OTHERS}\b", masked_low)
 
 
+# The stock price as a risk the filing itself states ("what are the risks to Visa's stock price mentioned in
+# the 10-K?", "does Tesla's 10-K discuss the volatility of its stock price?"): risk factors describe it, so it
+# is a question about the filing, never one about prices. Both a risk word and the filing must be said.
+_PRICE_RISK_FILED = re.compile(
+    r"(?=.*\b(?:risks?|volatil\w*|fluctuat\w*)\b)"
+    r"(?=.*\b(?:10-?k|10-?q|filings?|annual\s+report|risk\s+factors?|mention\w*|discuss\w*|disclos\w*|describ\w*)\b)", re.S)
+
+
+def filed_price_risk(text: str) -> bool:
+    """The stock price asked as a risk the filing states (`_PRICE_RISK_FILED`). `text`: lowercase."""
+    return bool(_STOCK_PRICE.search(text) and _PRICE_RISK_FILED.search(text))
+
+
 def out_of_scope(text: str) -> str | None:
     """The reason detail if the message is out of scope, else None. `text`: lowercase, quotes removed."""
     if _INJECTION.search(text):
         return "requests to change how I work"
-    if _STOCK_PRICE.search(text) and not _OWN_SHARES.search(text):
+    if _STOCK_PRICE.search(text) and not _OWN_SHARES.search(text) and not _PRICE_RISK_FILED.search(text):
         return "stock prices or market valuations"
     if _MARKET_DATA.search(text):
         return "market trading data such as short interest, volume or analyst estimates (no filing reports it)"

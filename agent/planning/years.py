@@ -60,12 +60,31 @@ _LAST_YEAR = re.compile(
 _YEAR_AFTER = re.compile(r"\b(?:the\s+)?(?:following|subsequent)\s+(?:fiscal\s+)?year\b|(?<!\byear\s)\byear\s+after\b(?!\s+year)"
                          r"|^\W*(?:and\s+|what\s+about\s+|how\s+about\s+)?the\s+one\s+after(?:\s+(?:that|it))?\W*$",
                          re.I)
-_LATEST = re.compile(r"\b(?:latest|most\s+recent|this\s+year|current\s+(?:fiscal\s+)?year|newest|recent\s+(?:10-?k|filing|year))\b", re.I)
+_LATEST = re.compile(r"\b(?:latest|most\s+recent|this\s+year|current\s+(?:fiscal\s+)?year|newest|recent\s+(?:10-?k|filing|year))\b"
+                     # "its most recently completed fiscal year", "the fiscal year just ended": the latest year reported
+                     r"|\b(?:most\s+)?recently\s+(?:completed|ended|closed|finished|reported)\s+(?:fiscal\s+)?year\b"
+                     r"|\b(?:fiscal\s+)?year\s+(?:just\s+)?(?:completed|ended|closed|finished)\b(?!\s+(?:in|on)\b)", re.I)
+# "last year", "last fiscal year" said alone in a first message: the year most recently completed, which is the
+# latest a filing reports; only set against "this year", or after "than" / "vs" / "compared with", is it the one
+# before. "prior year", "previous year", "a year ago" always count back from the latest.
+_LAST_COMPLETED = re.compile(r"\blast\s+(?:full\s+)?(?:fiscal\s+)?year\b|\bpast\s+fiscal\s+year\b", re.I)
+# "last year" set against the latest year: a comparison of the two
+_SET_AGAINST = re.compile(r"\b(?:than|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)\s+(?:the\s+|its\s+|their\s+)?"
+                          r"(?:last|prior|previous)\s+(?:fiscal\s+)?year\b"
+                          r"|\b(?:this|current)\s+(?:fiscal\s+)?year\b.{0,40}\b(?:last|prior|previous)\s+(?:fiscal\s+)?year\b"
+                          r"|\b(?:last|prior|previous)\s+(?:fiscal\s+)?year\b.{0,40}\b(?:this|current)\s+(?:fiscal\s+)?year\b", re.I)
+_CHANGE_VERB = re.compile(r"\b(?:grow|grows|grew|grown|growing|growth|rise|rises|rose|risen|fall|falls|fell|fallen|up|down|"
+                          r"(?:in|de)creas(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|chang(?:e|es|ed|ing)|improv(?:e|es|ed|ing))\b", re.I)
+_LAST_AS_BASE = re.compile(r"\b(?:than|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|from|over|against|since|"
+                           r"before|after|and)\s+(?:the\s+|its\s+|their\s+)?(?:last|past)\s+(?:full\s+)?(?:fiscal\s+)?year\b"
+                           r"|\b(?:last|past)\s+(?:full\s+)?(?:fiscal\s+)?year\s+(?:vs\.?|versus|and|to|compared)\b"
+                           r"|\bthis\s+year\b|\bcurrent\s+(?:fiscal\s+)?year\b", re.I)
 _SINCE = re.compile(r"\bsince\s+" + _Y, re.I)
 _TREND = re.compile(
     r"\b(?:trend|trends|trending|trended|over\s+time|over\s+the\s+(?:years|past|last)|historical(?:ly)?|history|each\s+year|"
     r"every\s+year|by\s+year|year\s+by\s+year|year\s+after\s+year|year\s+in,?\s+year\s+out|track\s+record|"
-    r"multi-?year(?:\s+(?:trend|history|view|run|record|series|look|picture|perspective))?|trajectory|evolution|evolved)\b",
+    r"multi-?year(?:\s+(?:trend|history|view|run|record|series|look|picture|perspective))?|trajectory|evolution|evolved|"
+    r"ups\s+and\s+downs)\b",
     re.I,
 )
 # A course over years read from the grammar rather than a word list: a verb of change in the progressive
@@ -149,6 +168,9 @@ class Years:
     as_of: int | None = None  # "per the FY2024 10-K"
     since: int | None = None  # "since 2020": from that year to the latest
     trend: bool = False  # the wording asks for several years
+    # the -1 offset was said as "last (fiscal) year" alone: in a first message, the latest year completed
+    # (agent.planning.plan_years); in a thread, the year before the one the thread is on
+    last_completed: bool = False
 
     @property
     def given(self) -> bool:
@@ -292,6 +314,10 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
     elif _LAST_YEAR.search(t) and not growth and not out.years:
         out.latest = True
         out.offsets = [-1]
+        if _SET_AGAINST.search(t) and not _CHANGE_VERB.search(t):  # "grown vs the prior year": one year's growth
+            out.offsets = [-1, 0]  # "revenue this year vs last year", "compared with last year": both years
+        out.last_completed = bool(_LAST_COMPLETED.search(t)) and not _LAST_AS_BASE.search(t) \
+            and not re.search(r"\b(?:prior|previous|preceding)\s+(?:fiscal\s+)?year\b|\byear\s+(?:before|prior|earlier)\b|\ba\s+year\s+ago\b", t)
     elif _YEAR_AFTER.search(t) and not out.years:  # in a follow-up: the year after the thread's
         out.latest = True
         out.offsets = [1]
