@@ -107,6 +107,9 @@ def test_a_prose_follow_up_searches_beside_what_the_thread_last_quoted(directory
     assert thread_query("was it material?", after, before.model_copy(update={"intent": "numeric"}), quoted,
                         directory) == ""
     assert thread_query("was it material?", after, before, [], directory) == ""
+    # a quote that never says the subject (boilerplate) is no word of it
+    assert thread_query("was it material?", after, before, ["If any of the risks occur, results may suffer."],
+                        directory) == ""
     guarded = after.model_copy(update={"unless_named": {"reason": "no_grounding", "detail": "x", "words": ["x"]}})
     assert thread_query("was it material?", guarded, before, quoted, directory) == ""
 

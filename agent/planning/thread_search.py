@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from agent.planning.company_mentions import strip_for_query
-from agent.planning.followups import leads_reply, own_subject
+from agent.planning.followups import ASPECTS, leads_reply, own_subject
 from agent.planning.plan import Plan
 
 LAST_QUOTED = 3  # the last answer's quotes the thread keeps for the next search
@@ -36,6 +36,19 @@ def thread_query(question: str, plan: Plan, previous: Plan | None, last_quoted: 
     low = question.lower()
     if leads_reply(low):
         return ""  # "and the escrow?": a new subject named alone replaces the thread's
+    said = [q for q in last_quoted if _says_subject(q, previous.subject or previous.topic)]
+    if not said:
+        return ""  # quotes that never say the subject (a boilerplate sentence) would only search for themselves
     own = " ".join(own_subject(strip_for_query(question, directory.find(question))))
-    words = ELIDED.sub(" ", " ".join(last_quoted)).split()[:QUOTE_WORDS]
+    words = ELIDED.sub(" ", " ".join(said)).split()[:QUOTE_WORDS]
     return f"{own} {' '.join(words)}".strip()
+
+
+STEM = 5  # letters two words share to be one subject's ("cyberattack", "cybersecurity"; "liquidity")
+
+
+def _says_subject(quote: str, subject: str) -> bool:
+    """The quote says a word of the thread's subject, or one of its stem (the filing's "cybersecurity incident"
+    for the user's "cyberattack"); the words any subject takes ("risks", "outlook") say none."""
+    stems = {w[:STEM] for w in re.findall(r"[a-z]+", subject.lower()) if len(w) >= STEM and w not in ASPECTS}
+    return bool(stems) and any(w[:STEM] in stems for w in re.findall(r"[a-z]+", quote.lower()) if len(w) >= STEM)
