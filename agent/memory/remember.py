@@ -155,7 +155,7 @@ def _carried(before: dict, plan: dict | None, quotes: list[str]) -> dict:
         if parsed is not None and parsed.route == "domain" and parsed.intent == "qualitative":
             prose = plan
     quoted = [*(before.get("quoted") or []), *(q for q in quotes if q not in (before.get("quoted") or []))]
-    # the last answered turn's own quotes: what the next prose follow-up's search reads its subject from
-    # (agent.planning.thread_search); a turn that names another company starts its own
+    # the last answered turn's own quotes: where the next prose follow-up reads the filing's words for its subject
+    # (agent.planning.thread_search)
     last = quotes if plan is not None else before.get("last_quoted") or []
     return {"figure": figure, "prose": prose, "quoted": quoted[-QUOTED_KEPT:], "last_quoted": last[:LAST_QUOTED]}

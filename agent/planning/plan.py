@@ -99,10 +99,6 @@ class Plan(BaseModel):
     # sentences the thread has already quoted, when the message asks for more ("say more", "anything
     # else?"): the composer quotes the next best ones instead (set from the thread's memory, agent.planning.node)
     quoted: list[str] = Field(default_factory=list)
-    # a prose follow-up's search beside its own (agent.planning.thread_search): its own words with the sentences
-    # the thread's last answer quoted, which name its subject in the filing's words; retrieval reads it, the
-    # composer does not (it would rank the sentences already quoted first)
-    thread_query: str = ""
     # the company was named through a brand its filings name most (agent.planning.brands):
     # {"word": as the user wrote it, "ticker", "name"}, said in the answer
     brand: dict | None = None

@@ -107,17 +107,18 @@ def _word_in_reply(m: CompanyMatch, thread: list[str]) -> bool:
 
 
 def _not_the_threads(m: CompanyMatch, text: str, thread: list[str]) -> bool:
-    """A match in a thread's reply that names no company the user meant: a product or brand of a company the
-    thread never discussed ("and wearables?" after Tesla's competition is no question about Apple), or a
-    word of a figure's name the reply asks for ("and Net income?" after Amazon's revenue: no company "Net").
+    """A match in a thread's reply that names no company the user meant: a word the filings of a company the
+    thread never discussed name as a brand ("and wearables?" after Tesla's competition is no question about
+    Apple), or a word of a figure's name the reply asks for ("and Net income?" after Amazon's revenue: no
+    company "Net"). A product we list by its maker ("Azure", "iPhone") still names its maker.
 
-    Why: a product or brand names its owner only when the owner is named or in the thread, and capitalisation
-    alone says nothing in a chat reply; switching to the owner answered another company's filing, and a
-    figure's word read as a registrant refused the figure as not covered."""
+    Why: a word found as a brand only because one company's filings write it most names that company only when
+    it is named or in the thread, and capitalisation alone says nothing in a chat reply; switching answered
+    another company's filing, and a figure's word read as a registrant refused the figure as not covered."""
     owners = {c.ticker for c in ([m.company] if m.company is not None else m.candidates)}
     if not owners or owners & set(thread):
         return False
-    return m.via in ("brand", "product") or (m.via in ("ticker", "registrant", "name") and _in_measure(text, m))
+    return m.via == "brand" or (m.via in ("ticker", "registrant", "name") and _in_measure(text, m))
 
 
 def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: list[str] = ()) -> Reading:

@@ -585,11 +585,15 @@ def _names_company(name: str, thread: Plan, directory: CompanyDirectory) -> bool
     write ("and direct?" after Nike's wholesale business, "and aws?"), which is theirs."""
     if name.lower() in NON_REGISTRANTS or covered_by_word(name, directory) is not None:
         return True  # "what about ford?": Ford, held, whose name is an everyday word
-    if unknown_subject(name, directory) is None:
+    about = unknown_subject(name, directory)
+    if about is None:
         return False
-    # a term some covered company's filings write ("wearables" after Tesla's competition) is a word of filings,
-    # not a name: what the thread's filing says of it, or nothing (agent.planning.subject_swap)
-    return not (name == name.lower() and (common_term(name, thread, directory) or filings_term(name)))
+    if name == name.lower() and common_term(name, thread, directory):
+        return False
+    # a term some covered company's filings write and no registrant is named by ("wearables" after Tesla's
+    # competition) is a word of filings, not a name: what the thread's filing says of it, or nothing
+    # (agent.planning.subject_swap); "and toyota?" names a registrant we do not cover, refused as such
+    return not (about[0] == "no_company" and name == name.lower() and filings_term(name))
 
 
 def tickers_as_written(text: str, tickers: list[str]) -> str:
