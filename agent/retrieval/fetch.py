@@ -594,10 +594,6 @@ def locate(state, deps, config) -> dict:
         queries.append(explain_query(plan.get("topic")))  # MD&A explains changes in a recognizable register
     elif DEPENDENCE.search(low) and len(queries) < 3:
         queries.append(reliance_query(queries[0]))  # and risk factors state a reliance in theirs
-    if plan.get("thread_query") and len(queries) < 3:
-        # a prose follow-up: its words beside the sentences the thread last quoted, which name its subject as
-        # the filing does (agent.planning.thread_search)
-        queries.append(plan["thread_query"])
     accessions = {}
     for company in state["resolved"]:
         accs = [company["filings"][str(y)]["accession"] for y in company["fiscal_years"] if str(y) in company["filings"]]
