@@ -291,6 +291,14 @@ def written_by(phrase: str, ciks: set[int]) -> bool:
     return any(cik in ciks and n >= least for cik, n in counts)
 
 
+def filings_term(word: str) -> bool:
+    """Some covered company's filings name `word` as often as a brand needs (MIN_CHUNKS): a product, segment or
+    term of filings ("wearables"), whichever company writes it. False when no lookup is lent."""
+    lookup = _LOOKUP.get()
+    counts = lookup(word) if lookup is not None else []
+    return bool(counts) and counts[0][1] >= MIN_CHUNKS
+
+
 def writes_phrase(phrase: str, ciks: set[int], least: int = WRITTEN_CHUNKS) -> bool:
     """These companies' filings write `phrase` (in any case, as words of their own prose) in at least `least`
     chunks: a market, product or activity of theirs ("gaming market", "housing market"), whoever else writes

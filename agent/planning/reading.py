@@ -89,6 +89,13 @@ def _in_measure(text: str, m: CompanyMatch) -> bool:
     return False
 
 
+def figure_word(text: str, word: str) -> bool:
+    """Whether `word`, where `text` first writes it, begins or runs through a figure's name ("Net" in "and Net
+    income?"): a word of the figure asked for, never a company's name."""
+    at = re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", text)
+    return at is not None and _in_measure(text, CompanyMatch("not_covered", word, at.start(), at.end()))
+
+
 def _word_in_reply(m: CompanyMatch, thread: list[str]) -> bool:
     """A match in a thread's reply that is a filing topic of the thread's company, not another
     company: a single word typed in lowercase that matched only as a registrant's name and is a
@@ -102,6 +109,21 @@ def _word_in_reply(m: CompanyMatch, thread: list[str]) -> bool:
     return m.via == "registrant" and bool(route_items(m.text.lower())[1])
 
 
+def _not_the_threads(m: CompanyMatch, text: str, thread: list[str]) -> bool:
+    """A match in a thread's reply that names no company the user meant: a word the filings of a company the
+    thread never discussed name as a brand ("and wearables?" after Tesla's competition is no question about
+    Apple), or a word of a figure's name the reply asks for ("and Net income?" after Amazon's revenue: no
+    company "Net"). A product we list by its maker ("Azure", "iPhone") still names its maker.
+
+    Why: a word found as a brand only because one company's filings write it most names that company only when
+    it is named or in the thread, and capitalisation alone says nothing in a chat reply; switching answered
+    another company's filing, and a figure's word read as a registrant refused the figure as not covered."""
+    owners = {c.ticker for c in ([m.company] if m.company is not None else m.candidates)}
+    if not owners or owners & set(thread):
+        return False
+    return m.via == "brand" or (m.via in ("ticker", "registrant", "name") and _in_measure(text, m))
+
+
 def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: list[str] = ()) -> Reading:
     """What the message says. `thread`: the companies the thread has discussed; a word their own
     filings name is theirs to look up (a segment, a product), never a brand switching the thread."""
@@ -112,7 +134,7 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: 
     matches = matches or directory.find_products(outside) or (subject_company(outside, directory) if not thread else []) \
         or find_brands(outside, directory, thread)
     if thread:
-        matches = [m for m in matches if not _word_in_reply(m, thread)]
+        matches = [m for m in matches if not _word_in_reply(m, thread) and not _not_the_threads(m, outside, thread)]
     if any(m.kind == "company" for m in matches):  # "Alphabet's implied ETR", "Adobe AR days": a ratio's word
         matches = [m for m in matches if not (m.kind == "not_covered" and m.via == "ticker" and _in_measure(outside, m))]
     for i in topical_companies(outside, matches):  # "competition from Intel" in AMD's 10-K: a topic

@@ -18,7 +18,7 @@ import re
 import unicodedata
 
 from agent.planning.asides import aside_words, set_aside
-from agent.planning.brands import (covered_by_word, registrant_not_theirs, uncovered_registrant, writes_phrase,
+from agent.planning.brands import (covered_by_word, filings_term, registrant_not_theirs, uncovered_registrant, writes_phrase,
                                    written_by)
 from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
@@ -74,7 +74,7 @@ from agent.planning.plan import MAX_CHARS, Plan, meta_plan, refusal_plan
 from agent.planning.plan_years import asked_years, filing_outlook, filing_statement, latest_covered_year, own_years
 from agent.planning.prose_route import OUTLOOK, order_items, thread_topical
 from agent.planning.prose_search import prose_search
-from agent.planning.reading import Reading, read
+from agent.planning.reading import Reading, figure_word, read
 from agent.planning.reply_words import BACK_TO, INSTEAD, reply_spelled, subject_spelled
 from agent.planning.restated import without_restatements
 from agent.planning.route import (ASKS, FOOTNOTE_WORLD, REFUSAL_DETAIL, SMALL_TALK, help_with, masked, message_kind,
@@ -88,6 +88,7 @@ from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, formula_o
                                    less_than_thread, modified_figure, over_thread, relative_to_thread, share_of_revenue,
                                    usable_previous)
 from agent.planning.subject_swap import swapped_subject
+from agent.planning.thread_prose import prose_reply
 from agent.planning.topics import QUAL_ASK, STOPWORDS, expand_query, route_items
 from agent.planning.word_accounting import (
     COMPARING,
@@ -180,6 +181,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     through its 10-Qs is refused as such (agent.planning.annual_only); an effect asked in the future tense
     must find its cause named (agent.planning.effects)."""
     plan = _plan_message(text, previous=previous, directory=directory)
+    plan = prose_reply(plan, text, previous, directory) or plan  # "was it material to earnings?" in a prose thread
     plan = annual_not_held(plan, text, directory) or cause_named(plan, text)
     low = (text or "").lower()
     if plan.intent == "qualitative" and not plan.unless_named and filed_price_risk(low):
@@ -634,9 +636,15 @@ def _names_company(name: str, thread: Plan, directory: CompanyDirectory) -> bool
     write ("and direct?" after Nike's wholesale business, "and aws?"), which is theirs."""
     if name.lower() in NON_REGISTRANTS or covered_by_word(name, directory) is not None:
         return True  # "what about ford?": Ford, held, whose name is an everyday word
-    if unknown_subject(name, directory) is None:
+    about = unknown_subject(name, directory)
+    if about is None:
         return False
-    return not (name == name.lower() and common_term(name, thread, directory))
+    if name == name.lower() and common_term(name, thread, directory):
+        return False
+    # a term some covered company's filings write and no registrant is named by ("wearables" after Tesla's
+    # competition) is a word of filings, not a name: what the thread's filing says of it, or nothing
+    # (agent.planning.subject_swap); "and toyota?" names a registrant we do not cover, refused as such
+    return not (about[0] == "no_company" and name == name.lower() and filings_term(name))
 
 
 def tickers_as_written(text: str, tickers: list[str]) -> str:
@@ -685,7 +693,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         if topical:
             r.tickers = [m.company.ticker for m in r.matches if m.kind == "company"]
     swapped = swapped_subject(outside, r, thread, lambda name: _names_company(name, thread, directory),
-                              lambda words: common_term(words, thread, directory))
+                              lambda words: common_term(words, thread, directory), filings_term)
     if swapped is not None:  # "and services?" after "why did Greater China fall?": that question, of Services
         return swapped
     # the text the thread's checks for another company read: a company named as a topic is none
@@ -1061,6 +1069,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         if unknown:  # "FOOBAR revenue" in a thread about Apple: not Apple's revenue
             return refusal_plan("no_company", unknown, **carry)
         other_registrant = registrant_not_theirs(unthreaded, directory, list(prev.tickers))
+        if other_registrant and figure_word(unthreaded, other_registrant[0]):
+            other_registrant = None  # "and Net income?" after Amazon's revenue: a figure's word, no registrant "Net"
         if other_registrant:  # "and Toyota in 2022?" after Ford: Toyota, never Ford's 2022
             word, company = other_registrant
             return refusal_plan("not_covered", f"{word} ({company.ticker})", tickers=[company.ticker], **carry)

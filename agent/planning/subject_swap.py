@@ -67,7 +67,7 @@ def _without(text: str, words: set[str]) -> str:
 
 
 def swapped_subject(outside: str, r: Reading, thread: Plan | None, names_company: Callable[[str], bool],
-                    written: Callable[[str], bool]) -> Plan | None:
+                    written: Callable[[str], bool], filed: Callable[[str], bool] = lambda words: False) -> Plan | None:
     """The thread's last prose question asked of the subject the reply names, or None when the message is
     no such reply: the thread's last plan is no answered prose question, or the reply names a company, a
     year, a figure of the registry, a cause of its own or only an aspect ("and the risks?"): those are planned as
@@ -82,8 +82,10 @@ def swapped_subject(outside: str, r: Reading, thread: Plan | None, names_company
         return None  # "what about the gross spread?" asks a figure of its own, however unknown
     if names_company(subject):
         return None  # "what about Ford?": a company asked about, answered or refused for it, never the thread's
-    if not written(subject):
+    if not written(subject) and not (subject == subject.lower() and filed(subject)):
         return None  # no part of what the thread's filings discuss: the planner reads it (a line, or a refusal)
+    # a term other companies' filings write and the thread's do not ("and wearables?" after Tesla's competition):
+    # the same question of it, refused below unless a passage found says it
     if any(not k.startswith("line:") for k in r.measures):
         return None  # "and net income?": a figure of its own, the thread's figure logic answers it
     if set(own_subject(subject)) <= ASPECTS | SECTION_ONLY:

@@ -1,0 +1,126 @@
+"""Follow-up turns in a prose thread: what they search, and whose filing. A reply pointing back at the thread that
+the figure path read as a row of its own words is what the filing says of the thread's subject; its search names
+the subject in the words the thread last quoted; a brand of a company the thread
+never discussed, or a figure's word written in capitals, never switches the thread's company. Planner tests over
+a directory, the corpus lookup lent as the planning node lends it, and the memory node itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.memory.remember import remember
+from agent.planning.brands import brands_from
+from agent.planning.plan import Plan
+from agent.planning.rules import plan_rules
+from agent.planning.thread_prose import prose_reply
+from agent.planning.thread_search import filing_words
+
+APPLE = 320193
+
+
+@pytest.fixture(scope="module")
+def directory():
+    from agent.planning.companies import CompanyDirectory
+    from tests.test_companies import COVERED, SEC
+
+    return CompanyDirectory.from_rows(COVERED, SEC, {320193: [2023, 2024], 1045810: [2024, 2025],
+                                                     1318605: [2023, 2024], 833444: [2024], 1018724: [2024]})
+
+
+def _lookup(phrase: str) -> list[tuple[int, int]]:
+    # Apple's filings name "wearables" as a brand would; no other word is anyone's brand
+    return [(APPLE, 40), (1318605, 0)] if phrase.lower() == "wearables" else []
+
+
+# the thread's filings write every phrase but "wearables" and a made-up one (chunks holding it)
+_lookup.writes = lambda phrase, ciks: 0 if phrase.lower() in ("wearables", "zorblax") else 12  # type: ignore[attr-defined]
+
+
+def planned(directory, *texts):
+    previous = None
+    with brands_from(_lookup):
+        for text in texts:
+            previous = plan_rules(text, previous=previous, directory=directory)
+    return previous
+
+
+def test_a_prose_threads_reply_read_as_a_row_is_the_filings_words_on_the_subject(directory):
+    for said in ("was it material to earnings?", "r they insured for that"):
+        p = planned(directory, "Tell me about the cyberattack Johnson Controls had.", said)
+        assert p.route == "domain" and p.intent == "qualitative", (said, p)
+        assert p.tickers == ["JCI"] and not p.metrics, (said, p)
+        assert "cyberattack" in p.query.lower(), (said, p.query)  # the thread's subject, beside the reply's words
+        assert p.items[0] == "7", (said, p.items)
+        # a row the company prints by those words would still answer as that figure (retrieval's probe)
+        assert p.probe and all(k.startswith("line:") for k in p.probe), (said, p.probe)
+
+
+def test_what_stays_a_row_lookup(directory):
+    thread = Plan(route="domain", intent="qualitative", tickers=["JCI"], fiscal_years=[2024], items=["7", "1A"],
+                  topic="cyberattack", subject="cyberattack", query="cyberattack")
+    row = Plan(route="domain", intent="numeric", tickers=["JCI"], fiscal_years=[2024],
+               metrics=["line:restructuring|restructuring costs|restructuring costs"])
+    assert prose_reply(row, "was that in restructuring costs?", thread, directory) is not None
+    # no pointing back: a row asked of its own; another company's, a year the message names, or a figure thread's
+    assert prose_reply(row, "restructuring costs?", thread, directory) is None
+    assert prose_reply(row.model_copy(update={"tickers": ["AAPL"]}), "was that in restructuring costs?", thread,
+                       directory) is None
+    assert prose_reply(row.model_copy(update={"slots": {"fiscal_years": "message"}}), "was that in 2023's costs?",
+                       thread, directory) is None
+    assert prose_reply(row, "was that in restructuring costs?", thread.model_copy(update={"intent": "numeric"}),
+                       directory) is None
+    # a registry figure is no row made of the reply's words
+    assert prose_reply(row.model_copy(update={"metrics": ["net_income"]}), "what did that do to net income?", thread,
+                       directory) is None
+
+
+def test_another_companys_brand_never_switches_the_thread(directory):
+    p = planned(directory, "what does tesla say about competition", "and wearables?")
+    assert p.route == "domain" and p.tickers == ["TSLA"], p
+    # the same question of it, answered only if a passage of Tesla's says it (else no_grounding)
+    assert p.unless_named == {"reason": "no_grounding", "detail": "wearables", "words": ["wearables"]}, p
+    # in the owner's own thread, the brand is the owner's
+    p = planned(directory, "what does apple say about competition", "and wearables?")
+    assert p.route == "domain" and p.tickers == ["AAPL"], p
+
+
+def test_a_figures_word_in_capitals_is_no_company(directory):
+    for said in ("and Net income?", "what about Net Income"):
+        p = planned(directory, "nvidia revenue fy2025", said)
+        assert p.route == "domain" and p.tickers == ["NVDA"] and p.metrics == ["net_income"], (said, p)
+
+
+def _prose(**kw) -> Plan:
+    return Plan(route="domain", intent="qualitative", tickers=["JCI"], fiscal_years=[2024], items=["7"], **kw)
+
+
+def test_a_prose_follow_up_searches_its_subject_in_the_filings_words():
+    before = _prose(topic="cyberattack", subject="cyberattack", query="cyberattack")
+    quoted = ["During the weekend of …, the Company experienced a cybersecurity incident impacting its systems."]
+    after = _prose(query="was it material to earnings cyberattack", inherited=["tickers"])
+    assert filing_words("was it material to earnings?", after, before, quoted) == "cybersecurity incident"
+    # words the search already has are not added again
+    said = after.model_copy(update={"query": "was it material cybersecurity incident"})
+    assert filing_words("was it material?", said, before, quoted) == ""
+    # a new subject named alone, a company named anew, a figure thread, or nothing quoted: nothing added
+    assert filing_words("and the escrow?", after, before, quoted) == ""
+    assert filing_words("what about apple?", after.model_copy(update={"tickers": ["AAPL"], "inherited": []}),
+                        before, quoted) == ""
+    assert filing_words("was it material?", after, before.model_copy(update={"intent": "numeric"}), quoted) == ""
+    assert filing_words("was it material?", after, before, []) == ""
+    guarded = after.model_copy(update={"unless_named": {"reason": "no_grounding", "detail": "x", "words": ["x"]}})
+    assert filing_words("was it material?", guarded, before, quoted) == ""
+    # a quote that never says the subject (boilerplate) names nothing of it
+    assert filing_words("was it material?", after, before, ["If any of the risks occur, results may suffer."]) == ""
+
+
+def test_the_memory_keeps_the_last_answers_quotes_for_the_next_search():
+    plan = _prose(topic="cyberattack").model_dump(mode="json")
+    state = {"plan": plan, "question": "tell me about the cyberattack", "memory": {},
+             "resolved": [{"ticker": "JCI", "cik": 833444, "name": "Johnson Controls", "fiscal_years": [2024]}],
+             "answer": {"citations": [{"quote": "A first sentence."}, {"quote": "A second sentence."}]}}
+    memory = remember(state, None, None)["memory"]
+    assert memory["last_quoted"] == ["A first sentence.", "A second sentence."], memory
+    figure = {**plan, "intent": "numeric", "metrics": ["revenue"]}
+    after = remember({**state, "plan": figure, "memory": memory, "answer": {"citations": [{"quote": None}]}}, None, None)
+    assert after["memory"]["last_quoted"] == [], after  # a figure's answer quotes nothing to search beside
