@@ -80,13 +80,19 @@ def _repeated(conn, chunk: int, words: list[str], latest_accession: str) -> bool
 _SENTENCE_START = re.compile(r"(?:^|[\n•:;|\"“]|[A-Za-z]{4,}[.!?])\s*$")
 
 
+def name_stem(word: str) -> str:
+    """The part of a word its other forms share ("russi" of "russian", "japa" of "japanese"), no shorter
+    than NAME_MIN letters."""
+    return word[: max(NAME_MIN, len(word) - 2)]
+
+
 def is_name(texts: list[str], word: str) -> bool:
     """Whether the filing writes `word` (a query word, lowercase) as a name: capitalised in nearly all its uses
     (CAPITALISED) and at least once where no sentence starts. A plain word the question frames itself with
     ("happened", "tell") is written lowercase; a drug, a deal, a person, a plant is not."""
     if len(word) < NAME_MIN or not word.isalpha():
         return False
-    stem = re.escape(word[: max(NAME_MIN, len(word) - 2)])
+    stem = re.escape(name_stem(word))
     uses = inside = capitals = 0
     for text in texts:
         for m in re.finditer(rf"(?<![A-Za-z]){stem}[A-Za-z]*", text, re.I):
@@ -97,10 +103,12 @@ def is_name(texts: list[str], word: str) -> bool:
     return uses > 0 and inside > 0 and capitals >= CAPITALISED * uses
 
 
-def _names_only_in(conn, absent_latest: set[str], accession: str) -> list[str]:
-    """The words the latest filing holds nowhere that this earlier filing holds and writes as names."""
+def _names_only_in(conn, absent_latest: set[str], accession: str, latest_accession: str) -> list[str]:
+    """The words the latest filing holds nowhere, in no form ("Russia" for "Russian"), that this earlier
+    filing holds and writes as names."""
     held = absent_latest - chunk_store.words_absent(conn, sorted(absent_latest), accession=accession)
-    return [w for w in sorted(held) if is_name(chunk_store.texts_holding(conn, w, accession=accession), w)]
+    return [w for w in sorted(held) if is_name(chunk_store.texts_holding(conn, w, accession=accession), w)
+            and not chunk_store.holds_prefix(conn, name_stem(w), accession=latest_accession)]
 
 
 def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest: int) -> int | None:
@@ -124,7 +132,8 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
         if match is None:
             continue
         chunk, similarity = match
-        if absent_latest and similarity >= base - NAME_SLACK and _names_only_in(conn, absent_latest, accession):
+        if (absent_latest and similarity >= base - NAME_SLACK
+                and _names_only_in(conn, absent_latest, accession, filings[latest]["accession"])):
             if best is None or similarity > best[0]:
                 best = (similarity, year)  # it names what the latest no longer mentions at all
             continue
