@@ -47,6 +47,7 @@ DECISIVE = 0.20
 # this: the question's other words then match the latest much better, and the name may be a passing mention.
 NAME_SLACK = 0.05
 NAME_MIN = 4  # letters: shorter words (an initial, "AI") are not told apart as names
+STEM_MIN = 5  # letters a name's stem keeps: "bond" of "Bondy" would find "bonds"
 CAPITALISED = 0.8  # share of a word's uses the filing capitalises for the word to be a name there
 
 # An earlier passage the latest 10-K repeats (its nearest chunk this similar) is no event the latest
@@ -82,8 +83,8 @@ _SENTENCE_START = re.compile(r"(?:^|[\n•:;|\"“]|[A-Za-z]{4,}[.!?])\s*$")
 
 def name_stem(word: str) -> str:
     """The part of a word its other forms share ("russi" of "russian", "japa" of "japanese"), no shorter
-    than NAME_MIN letters."""
-    return word[: max(NAME_MIN, len(word) - 2)]
+    than STEM_MIN letters."""
+    return word[: max(STEM_MIN, len(word) - 2)]
 
 
 def is_name(texts: list[str], word: str) -> bool:
