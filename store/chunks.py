@@ -239,8 +239,8 @@ def search(
         ordered = sorted(scores, key=lambda i: (-scores[i], i))[: limit + spare]
         hits = [with_score(found[i], scores[i]) for i in ordered]
     if not items:
-        return hits
-    hits = in_item_order(hits[:limit], items) + hits[limit:]
+        return arm_firsts_read(hits, limit)
+    hits = arm_firsts_read(in_item_order(hits[:limit], items) + hits[limit:], limit)
     if beyond and any(i not in items for i in beyond):
         wide = search(conn, queries, embeddings, cik=cik, accessions=accessions, limit=BEYOND_READ,
                       passage_weight=passage_weight)
@@ -250,13 +250,12 @@ def search(
 
 # Where a hit that one arm ranks first, left past the cap by the fusion, is read: among the first, below the
 # fused order's best (on the development questions, placing it third moved an answering chunk out of the top five).
-# Only a hit that would not be read at all moves: one already read keeps its place, which the composer weighs.
 ARM_FIRST_AT = 5
 
 
 def arm_firsts_read(hits: list[ChunkHit], limit: int) -> list[ChunkHit]:
-    """The hits, with any past the first `limit` (the ones read) that the dense or the full-text arm ranks
-    first moved to ARM_FIRST_AT.
+    """The hits, with any past the first `limit` that the dense or the full-text arm ranks first moved to
+    ARM_FIRST_AT.
 
     Why: RRF sums two ranks, so a chunk one arm finds best and the other ranks far down (a passage that
     answers in other words than the question's, or names the question's rare word only once) loses to

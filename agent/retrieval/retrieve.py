@@ -1544,8 +1544,7 @@ def _prose(state, deps, config) -> dict:
             if stated.get(company["cik"]):  # "why?" after a figure: where MD&A states that figure, first
                 hits = _stating_first(conn, hits, amount_patterns(stated[company["cik"]]), company["cik"], accessions,
                                       figure_names(figures), **({} if thread_cause else STATED_ASKED))
-            # distinct passages, and one an arm ranks first though the fusion left it unread (store.chunks.arm_firsts_read)
-            hits = chunk_store.arm_firsts_read(distinct_hits(hits, per_company + SPARE_HITS), per_company)[:per_company]
+            hits = distinct_hits(hits, per_company)
             found: list[Evidence] = []
             per_company_hits.append(found)
             for hit in hits:
