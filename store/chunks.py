@@ -68,22 +68,22 @@ passage AS (
     LIMIT coalesce(%(passage_limit)s, %(arm_limit)s)
 ),
 arms AS (
-    SELECT id, sum(1.0 / (%(rrf_k)s + rank)) AS score, min(rank) AS arm_rank
+    SELECT id, sum(1.0 / (%(rrf_k)s + rank)) AS score
     FROM (SELECT id, rank FROM semantic UNION ALL SELECT id, rank FROM keyword) AS both_arms
     GROUP BY id
 ),
 fused AS (
-    SELECT arms.id, arms.arm_rank, arms.score + coalesce(%(passage_weight)s / (%(rrf_k)s + passage.rank), 0.0) AS score
+    SELECT arms.id, arms.score + coalesce(%(passage_weight)s / (%(rrf_k)s + passage.rank), 0.0) AS score
     FROM arms LEFT JOIN passage ON passage.id = arms.id
 ),
 scored AS (
-    SELECT fused.id, fused.arm_rank, fused.score + coalesce(
+    SELECT fused.id, fused.score + coalesce(
                %(prior)s * greatest(0.0, 1.0 - %(prior_step)s * (array_position(%(prefer)s::text[], c.item) - 1)),
                0.0) AS score
     FROM fused JOIN chunks c ON c.id = fused.id
 )
 SELECT c.id, c.accession, c.cik, c.item, c.ordinal, c.is_table, c.text,
-       f.fiscal_year, f.form, f.url, f.period_end, scored.score, scored.arm_rank
+       f.fiscal_year, f.form, f.url, f.period_end, scored.score
 FROM scored
 JOIN chunks c ON c.id = scored.id
 JOIN filings f ON f.accession = c.accession
@@ -146,7 +146,6 @@ class ChunkHit:
     url: str
     period_end: object
     score: float
-    arm_rank: int | None = None  # the better of its places in the dense and full-text arms (hybrid_search)
 
 
 def keyword_query(text: str) -> str:
@@ -239,35 +238,13 @@ def search(
         ordered = sorted(scores, key=lambda i: (-scores[i], i))[: limit + spare]
         hits = [with_score(found[i], scores[i]) for i in ordered]
     if not items:
-        return arm_firsts_read(hits, limit)
-    hits = arm_firsts_read(in_item_order(hits[:limit], items) + hits[limit:], limit)
+        return hits
+    hits = in_item_order(hits[:limit], items) + hits[limit:]
     if beyond and any(i not in items for i in beyond):
         wide = search(conn, queries, embeddings, cik=cik, accessions=accessions, limit=BEYOND_READ,
                       passage_weight=passage_weight)
         hits = with_beyond(hits, wide, [i for i in beyond if i not in items])
     return hits
-
-
-# Where a hit that one arm ranks first, left past the cap by the fusion, is read: among the first, below the
-# fused order's best (on the development questions, placing it third moved an answering chunk out of the top five).
-ARM_FIRST_AT = 5
-
-
-def arm_firsts_read(hits: list[ChunkHit], limit: int) -> list[ChunkHit]:
-    """The hits, with any past the first `limit` that the dense or the full-text arm ranks first moved to
-    ARM_FIRST_AT.
-
-    Why: RRF sums two ranks, so a chunk one arm finds best and the other ranks far down (a passage that
-    answers in other words than the question's, or names the question's rare word only once) loses to
-    chunks both arms rank middling, and drops past the cap; the arm's first choice is the passage most
-    often asked about. It takes a place below the fused order's best few, so those still come first."""
-    late = [h for h in hits[limit:] if h.arm_rank == 1]
-    if not late:
-        return hits
-    rest = [h for h in hits if h not in late]
-    at = min(ARM_FIRST_AT, len(rest))
-    score = float(rest[at - 1].score) if at else float(late[0].score)
-    return rest[:at] + [with_score(h, score) for h in late] + rest[at:]
 
 
 # The whole filing's best hits looked at for one outside the planner's Items, and the place it takes.
