@@ -344,6 +344,20 @@ WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.accession = %(accession)s
                     AND c.tsv @@ plainto_tsquery('english', w.word))
 """
 
+# The texts of a filing's chunks that hold a word (full text, stemmed as the search stems it).
+TEXTS_HOLDING_SQL = """
+SELECT c.text FROM chunks c
+WHERE c.accession = %(accession)s AND c.tsv @@ plainto_tsquery('english', %(word)s)
+ORDER BY c.id
+LIMIT %(limit)s
+"""
+
+# Whether a filing holds a word beginning with a prefix (unstemmed: "russi" finds "Russia" and "Russian").
+HOLDS_PREFIX_SQL = """
+SELECT EXISTS (SELECT 1 FROM chunks c WHERE c.accession = %(accession)s
+               AND c.tsv @@ to_tsquery('simple', %(prefix)s || ':*'))
+"""
+
 # The similarity of one chunk to its nearest in another filing: whether that filing tells the same passage.
 NEAREST_COUNTERPART_SQL = """
 WITH scoped AS MATERIALIZED (SELECT embedding FROM chunks WHERE accession = %(accession)s)
@@ -375,6 +389,20 @@ def words_absent(conn, words: list[str], *, accession: str) -> set[str]:
     if not words:
         return set()
     return {row[0] for row in conn.execute(WORDS_ABSENT_SQL, {"words": list(words), "accession": accession})}
+
+
+def texts_holding(conn, word: str, *, accession: str, limit: int = 20) -> list[str]:
+    """The texts of the filing's chunks (at most `limit`, in filing order) that hold `word`: how the filing
+    writes a word the question uses (a name is capitalised where a plain word is not)."""
+    return [row[0] for row in conn.execute(TEXTS_HOLDING_SQL, {"word": word, "accession": accession, "limit": limit})]
+
+
+def holds_prefix(conn, prefix: str, *, accession: str) -> bool:
+    """Whether the filing holds a word that begins with `prefix` (letters only): another form of a name
+    ("Russian" where the question says "Russia")."""
+    if not prefix.isalpha():
+        return False
+    return bool(conn.execute(HOLDS_PREFIX_SQL, {"prefix": prefix.lower(), "accession": accession}).fetchone()[0])
 
 
 def holds_sentences(conn, sentences: list[str], *, accession: str) -> bool:

@@ -11,7 +11,7 @@ from datetime import date
 import pytest
 
 from agent.answer import Turn
-from agent.retrieval.earlier_filing import better_earlier
+from agent.retrieval.earlier_filing import better_earlier, is_name
 from agent.retrieval.widening import widens
 from store.writes import upsert_company
 
@@ -24,6 +24,8 @@ FILINGS = {
         ("7", "Revenue increased in 2023 primarily due to higher freight volumes at our Ohio terminals."),
         ("1A", "Our delivery vans depend on a single battery supplier, and a disruption at that supplier could halt "
                "deliveries for weeks."),
+        ("1", "Our vans are serviced under a maintenance contract with Tollgrove Motors, which also supplies spare "
+              "parts to our terminals."),
         ("8", "Harborline arbitration. In 2021 we terminated our agreement to acquire Harborline Shipping after "
               "Harborline failed to meet the closing conditions. Harborline disputed our right to terminate the "
               "agreement, and the dispute is in arbitration before a tribunal in London, which we expect to conclude "
@@ -35,6 +37,8 @@ FILINGS = {
         ("7", "Revenue increased in 2024 primarily due to the new Michigan terminal and higher parcel volumes."),
         ("1A", "Our delivery vans depend on a single battery supplier, and a disruption at that supplier could halt "
                "deliveries for weeks."),
+        ("1", "Our vans are serviced under maintenance contracts with regional dealers, which also supply spare "
+              "parts to our terminals."),
         ("8", "Dockside litigation. In March 2024 Dockside Carriers filed a lawsuit against us in Ohio state court, "
               "alleging that our rules on access to our terminals breach state competition law and seeking damages."),
         ("8", "Leases. We lease our terminals and vans under operating leases with terms of up to ten years."),
@@ -110,6 +114,24 @@ def test_the_earlier_filing_is_chosen_by_how_well_each_answers(db, embedder, hel
         # the earlier MD&A matches closer, but every word asked is in the latest too: the latest still discusses it
         assert better_earlier(conn, embedder, "higher freight volumes", filings, 2024) is None
         assert better_earlier(conn, embedder, "Harborline arbitration dispute", {2024: filings[2024]}, 2024) is None
+
+
+def test_a_name_only_an_earlier_10k_holds_reads_it_though_both_match_alike(db, embedder, held):
+    filings = {2023: {"accession": OLD}, 2024: {"accession": NEW}}
+    with db.connection() as conn:
+        # both 10-Ks tell of the vans' maintenance in nearly the same words; only the earlier names Tollgrove
+        assert better_earlier(conn, embedder, "who services the vans, Tollgrove? spare parts and maintenance", filings, 2024) == 2023
+        assert better_earlier(conn, embedder, "maintenance contract spare parts", filings, 2024) is None
+
+
+def test_a_name_is_a_word_the_filing_capitalises_where_no_sentence_starts():
+    assert is_name(["serviced under a contract with Tollgrove Motors.", "Tollgrove also supplies parts."], "tollgrove")
+    assert is_name(["Adam N. Selipsky | 57 | CEO", "Mr. Selipsky has served as CEO"], "selipsky")
+    assert is_name(["goals submitted to the Science Based Targets initiative (SBTi) in 2023"], "sbti")
+    # a word the question frames itself with is written lowercase, or capitalised only where a sentence starts
+    assert not is_name(["the tribunal decided. Tribunal costs were shared", "the tribunal ruled"], "tribunal")
+    assert not is_name(["Happened once. Happened twice."], "happened")
+    assert not is_name(["the AI platform"], "ai")  # too short to tell
 
 
 def test_a_no_grounding_refusal_comes_only_after_the_whole_filing_was_searched(footnote, held):

@@ -9,11 +9,16 @@ passage that shares a word and answers nothing. The measure is each filing's bes
 cosine similarity to the question (comparable across filings, unlike the fused search's ranks).
 The latest keeps the question unless an earlier filing's best passage is much better (by a margin
 when the latest's is weak, by a clear lead when not), the earlier filing holds a word of the question
-the latest holds nowhere (or leads decisively), and the latest does not repeat the passage. The answer
-then names the filing it quotes ("From X's fiscal 2023 10-K").
+the latest holds nowhere (or leads decisively), and the latest does not repeat the passage. A name the
+question uses that an earlier filing writes as a name and the latest holds nowhere ("Bystolic", "Selipsky",
+"Seiyu") is itself the sign: a name embeds weakly, so the two filings' best passages can match the question
+about alike while only one of them tells the thing named. The answer then names the filing it quotes
+("From X's fiscal 2023 10-K").
 """
 
 from __future__ import annotations
+
+import re
 
 from agent.retrieval.query_vectors import embed_queries
 from store import chunks as chunk_store
@@ -38,6 +43,13 @@ CLEAR_LEAD = 0.15
 # holds nowhere (the name of a deal, a case, a product it no longer mentions): a question whose words
 # the latest all holds is about something the latest still discusses, however it words it.
 DECISIVE = 0.20
+# A name only an earlier filing holds reads that filing unless its best passage trails the latest's by more than
+# this: the question's other words then match the latest much better, and the name may be a passing mention.
+NAME_SLACK = 0.05
+NAME_MIN = 4  # letters: shorter words (an initial, "AI") are not told apart as names
+STEM_MIN = 5  # letters a name's stem keeps: "bond" of "Bondy" would find "bonds"
+CAPITALISED = 0.8  # share of a word's uses the filing capitalises for the word to be a name there
+
 # An earlier passage the latest 10-K repeats (its nearest chunk this similar) is no event the latest
 # no longer discusses: a 10-K carries most of the one before it over, reworded a little.
 REPEATED = 0.90
@@ -64,6 +76,42 @@ def _repeated(conn, chunk: int, words: list[str], latest_accession: str) -> bool
     return chunk_store.holds_sentences(conn, telling, accession=latest_accession)
 
 
+# Where a capital letter says nothing: a sentence's start (after an end mark that closes a word longer than
+# an initial or a title, "Mr." or "N."), a line's, a bullet's or a heading's.
+_SENTENCE_START = re.compile(r"(?:^|[\n•:;|\"“]|[A-Za-z]{4,}[.!?])\s*$")
+
+
+def name_stem(word: str) -> str:
+    """The part of a word its other forms share ("russi" of "russian", "japa" of "japanese"), no shorter
+    than STEM_MIN letters."""
+    return word[: max(STEM_MIN, len(word) - 2)]
+
+
+def is_name(texts: list[str], word: str) -> bool:
+    """Whether the filing writes `word` (a query word, lowercase) as a name: capitalised in nearly all its uses
+    (CAPITALISED) and at least once where no sentence starts. A plain word the question frames itself with
+    ("happened", "tell") is written lowercase; a drug, a deal, a person, a plant is not."""
+    if len(word) < NAME_MIN or not word.isalpha():
+        return False
+    stem = re.escape(name_stem(word))
+    uses = inside = capitals = 0
+    for text in texts:
+        for m in re.finditer(rf"(?<![A-Za-z]){stem}[A-Za-z]*", text, re.I):
+            uses += 1
+            if m.group(0)[0].isupper():
+                capitals += 1
+                inside += not _SENTENCE_START.search(text[max(0, m.start() - 40):m.start()])
+    return uses > 0 and inside > 0 and capitals >= CAPITALISED * uses
+
+
+def _names_only_in(conn, absent_latest: set[str], accession: str, latest_accession: str) -> list[str]:
+    """The words the latest filing holds nowhere, in no form ("Russia" for "Russian"), that this earlier
+    filing holds and writes as names."""
+    held = absent_latest - chunk_store.words_absent(conn, sorted(absent_latest), accession=accession)
+    return [w for w in sorted(held) if is_name(chunk_store.texts_holding(conn, w, accession=accession), w)
+            and not chunk_store.holds_prefix(conn, name_stem(w), accession=latest_accession)]
+
+
 def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest: int) -> int | None:
     """The fiscal year of an earlier held 10-K that answers `query` much better than the latest's,
     or None to keep the latest. `filings` maps fiscal years to their 10-K (with its accession)."""
@@ -77,17 +125,22 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
     base = found[1]
     lead_needed = MARGIN if base < WEAK else CLEAR_LEAD
     words = [w for w in chunk_store.keyword_query(query).split(" or ") if w]
-    absent_latest: set[str] | None = None
+    absent_latest = chunk_store.words_absent(conn, words, accession=filings[latest]["accession"])
     best: tuple[float, int] | None = None
     for year in earlier:
         accession = filings[year]["accession"]
         match = chunk_store.best_match(conn, vector, accession=accession)
-        if match is None or match[1] - base < lead_needed:
+        if match is None:
             continue
         chunk, similarity = match
+        if (absent_latest and similarity >= base - NAME_SLACK
+                and _names_only_in(conn, absent_latest, accession, filings[latest]["accession"])):
+            if best is None or similarity > best[0]:
+                best = (similarity, year)  # it names what the latest no longer mentions at all
+            continue
+        if similarity - base < lead_needed:
+            continue
         if similarity - base < DECISIVE:
-            if absent_latest is None:
-                absent_latest = chunk_store.words_absent(conn, words, accession=filings[latest]["accession"])
             if not absent_latest - chunk_store.words_absent(conn, words, accession=accession):
                 continue  # every word asked is in the latest too: it still discusses the thing
         if _repeated(conn, chunk, words, filings[latest]["accession"]):
