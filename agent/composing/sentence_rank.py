@@ -143,7 +143,12 @@ def stem(word: str) -> str:
 
 @functools.lru_cache(maxsize=4096)  # a sentence is read for its terms several times per answer
 def terms(text: str) -> frozenset[str]:
-    return frozenset(stem(w) for w in _WORD.findall(text.lower()) if w not in GENERIC and len(w) > 2)
+    return frozenset(stem(w) for w in words(text))
+
+
+def words(text: str) -> list[str]:
+    """The words `terms` reads, as written (lowercase)."""
+    return [w for w in _WORD.findall(text.lower()) if w not in GENERIC and len(w) > 2]
 
 
 def term_weights(question_terms: set[str], sentences: list[str]) -> dict[str, float]:
@@ -399,13 +404,18 @@ def cased_terms(text: str) -> frozenset[str]:
     return frozenset({stem(w) for w in words if w not in GENERIC and len(w) > 2} | {"#" + a for a in acronyms})
 
 
-def share(text: str, question_terms: set[str]) -> float:
+def share(text: str, question_terms: set[str], common: frozenset[str] = frozenset()) -> float:
     """The plain share of the question's terms (from `cased_terms`) that `text` holds: for the
-    floor, where a term every candidate holds still counts as held."""
+    floor, where a term every candidate holds still counts as held. None when every term it holds is
+    `common` (one the filings read say in a chunk of every few, agent.composing.informative): a
+    sentence sharing only "December" or "results" with the question says nothing of its subject."""
     if not question_terms:
         return 0.0
     have = cased_terms(text)
-    return sum(1 for t in question_terms if holds(have, t)) / len(question_terms)
+    found = [t for t in question_terms if holds(have, t)]
+    if found and all(t.lstrip("#") in common for t in found):
+        return 0.0
+    return len(found) / len(question_terms)
 
 
 def in_candidates(question_terms: set[str], texts: list[str]) -> set[str]:
