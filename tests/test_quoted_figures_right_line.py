@@ -33,3 +33,28 @@ def test_a_round_amount_needs_a_word_of_the_lines_own_name():
 def test_a_round_rate_is_no_rate_of_another_line_by_the_word_percentage():
     facts = [("alloc", Decimal("0.04"), "pure", "DefinedBenefitPlanPlanAssetsTargetAllocationPercentage", "2023-12-30")]
     assert verified("Segment profit grew 4% while its margin slipped 0.2 percentage points.", facts) == []
+
+
+AFS_LOSS = ("AMZN us-gaap:AvailableForSaleDebtSecuritiesAccumulatedGrossUnrealizedLossBeforeTax "
+            "(Gross Unrealized Losses)")
+SALES = "AMZN us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax ({member}) (Net sales | Total net sales)"
+
+
+def test_a_change_verifies_only_against_a_line_the_sentence_names_not_one_word_of_a_long_name():
+    # Amazon's fiscal 2023 10-K: a debt securities' unrealized loss moved from $61 million to $149 million; the
+    # currency effect on International sales was $88 million too. "sale" of "available-for-sale" is no name of it
+    facts = [("afs23", 149 * M, "USD", AFS_LOSS, "2023-12-31"), ("afs22", 61 * M, "USD", AFS_LOSS, "2022-12-31")]
+    assert verified("Changes in foreign exchange rates increased International net sales by $88 million.", facts) is None
+    # the same change, said of the line by its own words, is its change
+    assert verified("Gross unrealized losses on available-for-sale debt securities increased $88 million.",
+                    facts) == ["afs23", "afs22"]
+
+
+def test_a_members_change_needs_the_member_named():
+    intl, na = SALES.format(member="amzn:InternationalSegmentMember"), SALES.format(member="amzn:NorthAmericaSegmentMember")
+    facts = [("i23", 131200 * M, "USD", intl, "2023-12-31"), ("i22", 118007 * M, "USD", intl, "2022-12-31"),
+             ("n23", 352828 * M, "USD", na, "2023-12-31"), ("n22", 339828 * M, "USD", na, "2022-12-31")]
+    assert verified("International segment net sales rose $13.19 billion in 2023.", facts) == ["i23", "i22"]
+    # North America's sales changed $13.0 billion: said without its member, no segment's change is stated
+    assert verified("Net sales of the segment rose $13.0 billion in 2023.", facts) is None
+    assert verified("North America segment net sales rose $13.0 billion in 2023.", facts) == ["n23", "n22"]
