@@ -232,23 +232,22 @@ def _best(candidates: list[tuple[list[str], str]], around: set[str], stated: set
 # "us-gaap:Revenues", "RevenueFromContract...": a prefixed name, or two capitalised words run together
 _CONCEPT = re.compile(r"^[\w-]+:[A-Z]\w*$|^[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+$")
 _TICKER = re.compile(r"^[A-Z.]{1,6}$")
-_MEMBER_WORDS = frozenset(("member", "segment", "axis"))
 
 
-def _phrases(name: str) -> tuple[list[set[str]], list[set[str]]]:
-    """(what the line is called: its concept's words and each printed label's, the member's words): a
-    fact's name is its ticker, concept, member(s) and the filing's labels for it, "|"-separated."""
-    lines, members, rest = [], [], []
+def _lines(name: str) -> list[set[str]]:
+    """What a fact's line is called: its concept's words and each printed label's. A fact's name is its
+    ticker, concept, member(s) and the filing's labels for it, "|"-separated; a member's name is left out,
+    as a filing calls its segments by initials ("BCA revenues decreased by ...")."""
+    lines, rest = [], []
     for token in re.split(r"[\s(),]+", name):
         if not token or _TICKER.match(token):
             continue
         if _CONCEPT.match(token):
-            words = _words(" ".join(_CAMEL.findall(token.split(":")[-1])))
-            (members if token.endswith("Member") else lines).append(words - _MEMBER_WORDS)
+            if not token.endswith("Member"):
+                lines.append(_words(" ".join(_CAMEL.findall(token.split(":")[-1]))))
         else:
             rest.append(token)
-    lines += [_words(label) for label in " ".join(rest).split("|") if _words(label)]
-    return lines, [m for m in members if m]
+    return [*lines, *(_words(label) for label in " ".join(rest).split("|"))]
 
 
 def _said(word: str, around: set[str]) -> bool:
@@ -258,22 +257,18 @@ def _said(word: str, around: set[str]) -> bool:
 
 def names_line(around: set[str], name: str) -> bool:
     """Whether the words around a change name the line it is a change of: half the words of the line's
-    concept or of one of its labels, those any line carries aside, and a word of its member when it is a
-    member's. "Changes in foreign exchange rates increased International net sales by $88 million" shares
-    "sale" with a debt securities' "available-for-sale" unrealized loss that moved $88 million, and is no
+    concept or of one of its labels, those any line carries aside (or, of a name made only of those, one).
+    "Changes in foreign exchange rates increased International net sales by $88 million" shares "sale"
+    with a debt securities' "available-for-sale" unrealized loss that moved $88 million, and is no
     statement of that change: one shared word of a long name is a coincidence among a 10-K's thousands
     of pairs."""
-    lines, members = _phrases(name)
-
-    def named(words: set[str]) -> bool:
+    for words in _lines(name):
         distinct = words - _DISTINCT_GENERIC
-        if not distinct:
-            return any(_said(w, around) for w in words)
-        return 2 * sum(_said(w, around) for w in distinct) >= len(distinct)
-
-    if not any(named(words) for words in lines):
-        return False
-    return not members or any(_said(w, around) for m in members for w in m - _DISTINCT_GENERIC)
+        if distinct and 2 * sum(_said(w, around) for w in distinct) >= len(distinct):
+            return True
+        if words and not distinct and any(_said(w, around) for w in words):
+            return True
+    return False
 
 
 # A percentage said to be a share of a figure ("as a percent of net sales", "61% of unit case volume") is no
