@@ -433,10 +433,6 @@ def _pick_sentences(
     # causes (neighbourhood). Not for other questions: a heading naming a matter ("European Commission
     # Fines") heads what happened and where it is accrued alike, and only a sentence's own words tell them apart.
     under, said = _under(chunks, candidates, asked or query_terms, follows, names) if why else ({}, set())
-    if not why and held:
-        # a list's item is read under its lead-in naming what is asked ("Our current competitors include:" over
-        # "suppliers of GPUs ... such as AMD"): the item names the answer, the lead-in what it answers
-        under = _in_lists(chunks, candidates, asked or query_terms, names)
     # a list's item explains its lead-in's line ("Reported EBIT decreased 24% ... and the following:"):
     # a lead-in stating another line's change makes the item another line's cause (other_subject)
     leads = {(rank, k): text for rank, chunk in enumerate(chunks)
@@ -871,21 +867,6 @@ def _under(chunks: list[Evidence], candidates: list, asked: set[str], follows: s
             out[key] = sentence_rank.spelled_out(said, names)
             before.add(key)
     return out, before
-
-
-def _in_lists(chunks: list[Evidence], candidates: list, asked: set[str], names: dict[str, str]) -> dict[tuple[int, int], str]:
-    """By candidate, the opening of the lead-in of the list it is an item of, when that holds a term asked
-    (`asked`) in any word of its family ("competitors" for "who does it compete with?"). Why: a list names
-    its subject once, in its lead-in; its items ("large cloud services companies ... such as Alibaba,
-    Alphabet, Amazon") hold no word of the question, were never shortlisted, and answered nothing by their
-    words: the answer to "who are the competitors?" was the sentences around the list that say "competitors"."""
-    out = {}
-    for rank, chunk in enumerate(chunks):
-        for position, lead in neighbourhood.leads(split_sentences(chunk.text)).items():
-            if any(sentence_rank.holds(_terms(lead), t) for t in asked):
-                out[(rank, position)] = sentence_rank.spelled_out(lead, names)
-    keys = {c[:2] for c in candidates}
-    return {key: lead for key, lead in out.items() if key in keys}
 
 
 def _said_before(pieces: list[str], position: int, asked: set[str], whole: str) -> str | None:
