@@ -15,8 +15,6 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from agent.composing import neighbourhood, sentence_rank
-from agent.composing.informative import Informative
-from agent.composing.informative import read as read_informative
 from agent.composing.draft import Claim, Draft, Evidence, possessive
 from agent.composing.sentence_vectors import SENTENCES
 from store.items import is_quarterly_item, item_label
@@ -391,7 +389,7 @@ def _pick_sentences(
     chunks: list[Evidence], query_terms: set[str], *, queries: list[str] | None = None, embedder=None,
     question: str = "", subject: str = "", figures: dict[str, list] | None = None, year: int | None = None,
     first_items: tuple[str, ...] = (), figure_ask: str | None = None, item_order: list[str] | None = None,
-    stated: list[tuple] = (), informative: Informative | None = None,
+    stated: list[tuple] = (),
 ) -> list[tuple[Evidence, str, str]]:
     """The sentences of the top chunks that answer the question, in the chunks' order.
 
@@ -400,8 +398,7 @@ def _pick_sentences(
     MAX_SENTENCES; a sentence below the relevance floor (boilerplate, a neighbouring topic the
     chunk also covers) is never shown, however high its chunk ranked. Without one: the best
     sentence of each top chunk by shared terms. `stated`: the (value, unit, ticker) of the figures a "why?"
-    after a figure answer is about (STATED_BONUS). `informative`: how much each question word says in the
-    filings read (agent.composing.informative): the floor weighs the words a sentence holds by it."""
+    after a figure answer is about (STATED_BONUS)."""
     candidates = _candidates(chunks, figures, year, figure_ask)
     if not candidates:
         return []
@@ -441,8 +438,6 @@ def _pick_sentences(
     cased = sentence_rank.in_candidates(
         typed_in_lowercase(sentence_rank.cased_terms(subject or " ".join(queries)), [c[3] for c in candidates]),
         [c[3] for c in candidates])
-    # of them, those the filings read say in a chunk of every few: holding only these, a sentence holds no subject
-    common = informative.common if informative is not None else frozenset()
     # a name of several words no candidate holds whole ("Optum Bank" asked of Tesla) is held by none in part
     # either: "People's Bank of China" shares a word with it by coincidence
     unheld_names = tuple(name for name in sentence_rank.names_in(subject or " ".join(queries))
@@ -492,12 +487,12 @@ def _pick_sentences(
         covered = sentence_rank.coverage(f"{under.get((rank, position), '')} {whole}", weights) if held else 0.0
         context = f"{under.get((rank, position), '')} {before.get((rank, position), '')} {whole}"
         if held and not sentence_rank.answers(float(cosines[i].max()),
-                                              sentence_rank.share(whole, cased, common, unheld_names),
-                                              in_context=sentence_rank.share(context, cased, common, unheld_names),
+                                              sentence_rank.share(whole, cased, unheld_names),
+                                              in_context=sentence_rank.share(context, cased, unheld_names),
                                               top_chunk=rank == 0,
                                               cause=why and sentence_rank.states_cause(whole)
                                               and _tied_to_figure(rank, context, stated_in, topic),
-                                              says=sentence_rank.share(whole, cased, names=unheld_names) > 0
+                                              says=sentence_rank.share(whole, cased, unheld_names) > 0
                                               or sentence_rank.role(question, whole) > 0):
             continue  # shares the filing's vocabulary, not the question's subject
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
@@ -1043,21 +1038,18 @@ def compose_extractive(
     on_text=None,
     embedder=None,
     held: dict[str, set[int]] | None = None,
-    informative: Informative | None = None,
 ) -> Draft:
     """Draft an answer from evidence alone. `cells` (numbers intents) lists what was asked for,
     per company, year and measure: {ticker, name, fiscal_year, metric, label, evidence_id|None,
     display|None}. `embedder` (the one retrieval used) scores sentences against the question. `held`:
-    per ticker, the fiscal years whose 10-K the corpus holds, so the answer never says a held one is missing.
-    `informative`: how much the question's words say in the filings read (the relevance floor's weights)."""
+    per ticker, the fiscal years whose 10-K the corpus holds, so the answer never says a held one is missing."""
     if plan.intent == "qualitative":
-        return _qualitative(question, plan, evidence, cells, embedder, held, informative)
+        return _qualitative(question, plan, evidence, cells, embedder, held)
     return _numbers(plan, cells or [], evidence)
 
 
 def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: list[dict] | None = None,
-                 embedder=None, held: dict[str, set[int]] | None = None,
-                 informative: Informative | None = None) -> Draft:
+                 embedder=None, held: dict[str, set[int]] | None = None) -> Draft:
     chunks = [e for e in evidence if e.kind == "chunk"]
     prose = [c for c in chunks if not _looks_tabular(c.text)] or chunks
     if plan.quoted:  # "say more": the next best sentences, never one the thread has quoted
@@ -1085,7 +1077,7 @@ def _qualitative(question: str, plan: Plan, evidence: list[Evidence], cells: lis
                             first_items=first_items, item_order=quote_order(question, list(plan.items or [])),
                             subject=plan.query or question, figures=figures, stated=_thread_figures(plan, cells, evidence),
                             # words that may name a line no fact answered: an amount quoted must be theirs
-                            figure_ask=question if plan.probe else None, informative=informative)
+                            figure_ask=question if plan.probe else None)
     # a footnote quotes the whole sentence, unless it carries a figure that is not an XBRL fact
     claims = _number_claims(cells or [])
     for c, s, whole in picks:
@@ -1195,7 +1187,6 @@ def _source_line(plan: Plan, chunks: list[Evidence], companies: list[str], where
 
 compose_extractive.uses_embedder = True  # the compose node passes the loaded embedder
 compose_extractive.reads_held = True  # and the fiscal years whose 10-K each resolved company has
-compose_extractive.reads_informative = True  # and how much the question's words say in the filings read
 
 
 def _looks_tabular(text: str) -> bool:
@@ -1393,8 +1384,6 @@ def compose(state, deps, config) -> dict:
         extra = {"embedder": deps.embedder} if getattr(composer, "uses_embedder", False) else {}
         if getattr(composer, "reads_held", False):
             extra["held"] = held
-        if getattr(composer, "reads_informative", False):
-            extra["informative"] = _informative(deps, state["question"], plan, evidence)
         draft = composer(state["question"], plan, evidence, cells=cells, on_text=on_text, **extra)
     except Exception as exc:  # a model's failure falls back to the extractive composer
         if deps.composer is deps.fallback_composer:
@@ -1420,15 +1409,6 @@ def compose(state, deps, config) -> dict:
         if plan.unless_named:  # a figure no table maps, searched in prose for want of it: its own refusal
             update["refusal"] = {"reason": plan.unless_named["reason"], "detail": plan.unless_named["detail"]}
     return update
-
-
-def _informative(deps, question: str, plan: Plan, evidence: list[Evidence]) -> Informative | None:
-    """How much the words of a prose question say in the filings whose chunks were found (None for a figure)."""
-    accessions = list(dict.fromkeys(e.accession for e in evidence if e.kind == "chunk" and e.accession))
-    if plan.intent != "qualitative" or not accessions:
-        return None
-    with deps.db.connection() as conn:
-        return read_informative(conn, [question, plan.query or "", *(plan.sub_queries or [])], accessions, deps.memo)
 
 
 def unnamed_in_quotes(unless_named: dict | None, claims) -> bool:

@@ -408,14 +408,11 @@ def cased_terms(text: str) -> frozenset[str]:
     return frozenset({stem(w) for w in words if w not in GENERIC and len(w) > 2} | {"#" + a for a in acronyms})
 
 
-def share(text: str, question_terms: set[str], common: frozenset[str] = frozenset(),
-          names: tuple[frozenset[str], ...] = ()) -> float:
+def share(text: str, question_terms: set[str], names: tuple[frozenset[str], ...] = ()) -> float:
     """The plain share of the question's terms (from `cased_terms`) that `text` holds: for the
-    floor, where a term every candidate holds still counts as held. None when every term it holds is
-    `common` (one the filings read say in a chunk of every few, agent.composing.informative): a
-    sentence sharing only "December" or "results" with the question says nothing of its subject.
-    A name of several words the question gives (`names`, from `names_in`) is held whole or not at all:
-    "People's Bank of China" holds no word of "Optum Bank"."""
+    floor, where a term every candidate holds still counts as held. A name of several words the
+    question gives (`names`, from `names_in`) is held whole or not at all: "People's Bank of China"
+    holds no word of "Optum Bank"."""
     if not question_terms:
         return 0.0
     have = cased_terms(text)
@@ -423,8 +420,6 @@ def share(text: str, question_terms: set[str], common: frozenset[str] = frozense
     for name in names:
         if not all(holds(have, t) for t in name):
             found -= name
-    if found and all(t.lstrip("#") in common for t in found):
-        return 0.0
     return len(found) / len(question_terms)
 
 
