@@ -1,6 +1,7 @@
 """The relevance floor quotes what answers, never what shares one word with the question: a name of several
-words is held whole, and a sentence close in meaning by no word of the question is not close enough unless it
-plays the part asked. Prose is ours, written in a filing's manner."""
+words no candidate holds is held by none in part, and a sentence close in meaning by a word of that name alone
+is not close enough; a sentence close in meaning in other words still answers. Prose is ours, written in a
+filing's manner."""
 
 from __future__ import annotations
 
@@ -38,8 +39,8 @@ def test_close_in_meaning_by_no_word_of_the_question_is_not_close_enough():
     assert sentence_rank.answers(0.52, 0.0, says=False)  # says the same thing in other words
 
 
-def test_a_sentence_close_by_its_part_alone_still_answers(embedder):
-    # "vendors" is no word of "suppliers", but the sentence states what is relied on
+def test_a_sentence_close_in_other_words_still_answers(embedder):
+    # "vendors" is no word of "suppliers", and the question names nothing the filing lacks
     chunk = _chunk(1, "1A", "The vendors with whom we contract provide software, hardware and services on which our "
                             "kettle ordering systems depend. Fraud could harm our brand.")
     plan = _plan(items=["1A"], query="how reliant is on suppliers")

@@ -439,7 +439,10 @@ def _pick_sentences(
         typed_in_lowercase(sentence_rank.cased_terms(subject or " ".join(queries)), [c[3] for c in candidates]),
         [c[3] for c in candidates])
     # a name of several words no candidate holds whole ("Optum Bank" asked of Tesla) is held by none in part
-    # either: "People's Bank of China" shares a word with it by coincidence
+    # either: "People's Bank of China" shares a word with it by coincidence; and a sentence near such a question
+    # in meaning by a word of the name alone ("numerous banks") must say a word of it that counts. Only then:
+    # otherwise a sentence close in meaning in other words answers ("Any disruption to their operations ...
+    # could limit the Company's ability to ship products" for "supply chain risks?")
     unheld_names = tuple(name for name in sentence_rank.names_in(subject or " ".join(queries))
                          if not any(all(sentence_rank.holds(sentence_rank.cased_terms(c[3]), t) for t in name)
                                     for c in candidates))
@@ -492,7 +495,7 @@ def _pick_sentences(
                                               top_chunk=rank == 0,
                                               cause=why and sentence_rank.states_cause(whole)
                                               and _tied_to_figure(rank, context, stated_in, topic),
-                                              says=sentence_rank.share(whole, cased, unheld_names) > 0
+                                              says=not unheld_names or sentence_rank.share(context, cased, unheld_names) > 0
                                               or sentence_rank.role(question, whole) > 0):
             continue  # shares the filing's vocabulary, not the question's subject
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
