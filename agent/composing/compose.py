@@ -439,10 +439,10 @@ def _pick_sentences(
         typed_in_lowercase(sentence_rank.cased_terms(subject or " ".join(queries)), [c[3] for c in candidates]),
         [c[3] for c in candidates])
     # a name of several words no candidate holds whole ("Optum Bank" asked of Tesla) is held by none in part
-    # either: "People's Bank of China" shares a word with it by coincidence; and a sentence near such a question
-    # in meaning by a word of the name alone ("numerous banks") must say a word of it that counts. Only then:
-    # otherwise a sentence close in meaning in other words answers ("Any disruption to their operations ...
-    # could limit the Company's ability to ship products" for "supply chain risks?")
+    # either: "People's Bank of China" shares a word with it by coincidence. And a sentence near the question in
+    # meaning must say a word of it that counts ("numerous banks" is near "Optum Bank - details?" by "bank"
+    # alone), when the asker's own words name the subject: a follow-up's subject is the thread's ("and
+    # nvidia's?" after supply chain risks), answered in other words ("Any disruption to their operations ...")
     unheld_names = tuple(name for name in sentence_rank.names_in(subject or " ".join(queries))
                          if not any(all(sentence_rank.holds(sentence_rank.cased_terms(c[3]), t) for t in name)
                                     for c in candidates))
@@ -495,7 +495,7 @@ def _pick_sentences(
                                               top_chunk=rank == 0,
                                               cause=why and sentence_rank.states_cause(whole)
                                               and _tied_to_figure(rank, context, stated_in, topic),
-                                              says=not unheld_names or sentence_rank.share(context, cased, unheld_names) > 0
+                                              says=not asker or sentence_rank.share(context, cased, unheld_names) > 0
                                               or sentence_rank.role(question, whole) > 0):
             continue  # shares the filing's vocabulary, not the question's subject
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered

@@ -383,10 +383,10 @@ def answers(cosine: float, covered: float, *, in_context: float = 0.0, top_chunk
     own words differ from the question's ("Compute & Networking includes ..." for "what are the
     segments?") still answers when it and the sentence before it hold half the question's terms
     (`in_context`): that is where the chunk speaks of them. `cause`: a why-question answered by a
-    sentence that states a cause. Close in meaning while saying no word of the question that counts (`says`
-    False, asked by the composer when the question gives a name no candidate holds whole, and the
-    sentence plays no part asked) is not close enough unless it says the same thing (SAME_MEANING): "The
-    Company has access to ... numerous banks" is near "Optum Bank - details?" by the word "bank" alone."""
+    sentence that states a cause. Close in meaning while saying no word of the question that counts, in it
+    or the sentence before it, and playing no part asked (`says` False; the composer asks it when the
+    asker's own words name the subject) is not close enough unless it says the same thing (SAME_MEANING):
+    "The Company has access to ... numerous banks" is near "Optum Bank - details?" by the word "bank" alone."""
     return ((cosine >= CLOSE and (says or cosine >= SAME_MEANING)) or (cosine >= FAIRLY_CLOSE and covered >= HALF)
             or (top_chunk and in_context >= HALF) or (cause and cosine >= CAUSE_CLOSE))
 
