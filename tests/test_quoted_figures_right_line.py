@@ -33,3 +33,27 @@ def test_a_round_amount_needs_a_word_of_the_lines_own_name():
 def test_a_round_rate_is_no_rate_of_another_line_by_the_word_percentage():
     facts = [("alloc", Decimal("0.04"), "pure", "DefinedBenefitPlanPlanAssetsTargetAllocationPercentage", "2023-12-30")]
     assert verified("Segment profit grew 4% while its margin slipped 0.2 percentage points.", facts) == []
+
+
+AFS_LOSS = ("AMZN us-gaap:AvailableForSaleDebtSecuritiesAccumulatedGrossUnrealizedLossBeforeTax "
+            "(Gross Unrealized Losses)")
+SALES = "AMZN us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax ({member}) (Net sales | Total net sales)"
+
+
+def test_a_change_verifies_only_against_a_line_the_sentence_names_not_one_word_of_a_long_name():
+    # Amazon's fiscal 2023 10-K: a debt securities' unrealized loss moved from $61 million to $149 million; the
+    # currency effect on International sales was $88 million too. "sale" of "available-for-sale" is no name of it
+    facts = [("afs23", 149 * M, "USD", AFS_LOSS, "2023-12-31"), ("afs22", 61 * M, "USD", AFS_LOSS, "2022-12-31")]
+    assert verified("Changes in foreign exchange rates increased International net sales by $88 million.", facts) is None
+    # the same change, said of the line by its own words, is its change
+    assert verified("Gross unrealized losses on available-for-sale debt securities increased $88 million.",
+                    facts) == ["afs23", "afs22"]
+
+
+def test_a_members_change_is_named_by_its_line_whatever_the_segment_is_called():
+    # a filing calls its segments by initials ("BCA revenues decreased by ..."): the line's label is its name
+    intl = SALES.format(member="amzn:InternationalSegmentMember")
+    facts = [("i23", 131200 * M, "USD", intl, "2023-12-31"), ("i22", 118007 * M, "USD", intl, "2022-12-31")]
+    assert verified("International segment net sales rose $13.19 billion in 2023.", facts) == ["i23", "i22"]
+    assert verified("INTL net sales rose $13.19 billion in 2023.", facts) == ["i23", "i22"]
+    assert verified("Unrealized gains on INTL securities rose $13.19 billion in 2023.", facts) is None

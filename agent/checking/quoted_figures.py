@@ -171,7 +171,7 @@ def verified(sentence: str, facts: list[tuple]) -> list[str] | None:
         if match is None and not (RATE_UNITS[0] in amount.units and (_SHARE_OF.search(sentence) or rates_only)):
             stated_here = {m[0] for m in matches if m is not None and len(m) == 1}
             match = _best([([a, b], name) for a, b, value, unit, name in pairs
-                           if amount.near(value, unit) and around & name_words(name)], around, stated_here)
+                           if amount.near(value, unit) and names_line(around, name)], around, stated_here)
         matches.append(match)
     stated = {m[0] for m in matches if m is not None}
     for i, amount in enumerate(found):
@@ -227,6 +227,48 @@ def _best(candidates: list[tuple[list[str], str]], around: set[str], stated: set
         return (ids[0] in stated, len(own - _DISTINCT_GENERIC), len(own))
 
     return max(enumerate(candidates), key=lambda ic: (score(ic[1]), -ic[0]))[1][0]
+
+
+# "us-gaap:Revenues", "RevenueFromContract...": a prefixed name, or two capitalised words run together
+_CONCEPT = re.compile(r"^[\w-]+:[A-Z]\w*$|^[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+$")
+_TICKER = re.compile(r"^[A-Z.]{1,6}$")
+
+
+def _lines(name: str) -> list[set[str]]:
+    """What a fact's line is called: its concept's words and each printed label's. A fact's name is its
+    ticker, concept, member(s) and the filing's labels for it, "|"-separated; a member's name is left out,
+    as a filing calls its segments by initials ("BCA revenues decreased by ...")."""
+    lines, rest = [], []
+    for token in re.split(r"[\s(),]+", name):
+        if not token or _TICKER.match(token):
+            continue
+        if _CONCEPT.match(token):
+            if not token.endswith("Member"):
+                lines.append(_words(" ".join(_CAMEL.findall(token.split(":")[-1]))))
+        else:
+            rest.append(token)
+    return [*lines, *(_words(label) for label in " ".join(rest).split("|"))]
+
+
+def _said(word: str, around: set[str]) -> bool:
+    """The word, or a form of it ("service" and "services" stem apart), is among `around`."""
+    return word in around or (len(word) >= 5 and any(a[:5] == word[:5] for a in around if len(a) >= 5))
+
+
+def names_line(around: set[str], name: str) -> bool:
+    """Whether the words around a change name the line it is a change of: half the words of the line's
+    concept or of one of its labels, those any line carries aside (or, of a name made only of those, one).
+    "Changes in foreign exchange rates increased International net sales by $88 million" shares "sale"
+    with a debt securities' "available-for-sale" unrealized loss that moved $88 million, and is no
+    statement of that change: one shared word of a long name is a coincidence among a 10-K's thousands
+    of pairs."""
+    for words in _lines(name):
+        distinct = words - _DISTINCT_GENERIC
+        if distinct and 2 * sum(_said(w, around) for w in distinct) >= len(distinct):
+            return True
+        if words and not distinct and any(_said(w, around) for w in words):
+            return True
+    return False
 
 
 # A percentage said to be a share of a figure ("as a percent of net sales", "61% of unit case volume") is no

@@ -438,6 +438,14 @@ def _pick_sentences(
     cased = sentence_rank.in_candidates(
         typed_in_lowercase(sentence_rank.cased_terms(subject or " ".join(queries)), [c[3] for c in candidates]),
         [c[3] for c in candidates])
+    # a name of several words no candidate holds whole ("Optum Bank" asked of Tesla) is held by none in part
+    # either: "People's Bank of China" shares a word with it by coincidence. And a sentence near the question in
+    # meaning must say a word of it that counts ("numerous banks" is near "Optum Bank - details?" by "bank"
+    # alone), when the asker's own words name the subject: a follow-up's subject is the thread's ("and
+    # nvidia's?" after supply chain risks), answered in other words ("Any disruption to their operations ...")
+    unheld_names = tuple(name for name in sentence_rank.names_in(subject or " ".join(queries))
+                         if not any(all(sentence_rank.holds(sentence_rank.cased_terms(c[3]), t) for t in name)
+                                    for c in candidates))
     # what the question is about, in its words and in the search's (abbreviations spelled out)
     topic = sentence_rank.subject_terms(sentence_rank.cased_terms(" ".join([subject, *queries])))
     # judged on the asker's own words for the subject (those of the question the plan's query kept: not
@@ -481,10 +489,14 @@ def _pick_sentences(
             continue
         covered = sentence_rank.coverage(f"{under.get((rank, position), '')} {whole}", weights) if held else 0.0
         context = f"{under.get((rank, position), '')} {before.get((rank, position), '')} {whole}"
-        if held and not sentence_rank.answers(float(cosines[i].max()), sentence_rank.share(whole, cased),
-                                              in_context=sentence_rank.share(context, cased), top_chunk=rank == 0,
+        if held and not sentence_rank.answers(float(cosines[i].max()),
+                                              sentence_rank.share(whole, cased, unheld_names),
+                                              in_context=sentence_rank.share(context, cased, unheld_names),
+                                              top_chunk=rank == 0,
                                               cause=why and sentence_rank.states_cause(whole)
-                                              and _tied_to_figure(rank, context, stated_in, topic)):
+                                              and _tied_to_figure(rank, context, stated_in, topic),
+                                              says=not asker or sentence_rank.share(context, cased, unheld_names) > 0
+                                              or sentence_rank.role(question, whole) > 0):
             continue  # shares the filing's vocabulary, not the question's subject
         score = (float(cosines[i].max()) + sentence_rank.COVERAGE_WEIGHT * covered
                  + sentence_rank.role(question, whole) + RANK_WEIGHT * (1 - rank / len(chunks))

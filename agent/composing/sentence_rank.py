@@ -28,7 +28,7 @@ GENERIC = frozenset(
     "says said 10-k filing filings item fiscal year years annual report business companies do much many any some "
     "there these those it is be as on in of to by an or at can could should may might why when where who whom "
     "please me you your give show list discuss mention mentions mentioned according per regarding related net total "
-    "matter matters".split()
+    "matter matters detail details".split()
 )
 # A cause stated outright ("due to", "driven by", "primarily from"), and a change stated with its
 # size ("increased 12%", "was down $1.2 billion"): what answers a why-question. A direction word
@@ -143,7 +143,12 @@ def stem(word: str) -> str:
 
 @functools.lru_cache(maxsize=4096)  # a sentence is read for its terms several times per answer
 def terms(text: str) -> frozenset[str]:
-    return frozenset(stem(w) for w in _WORD.findall(text.lower()) if w not in GENERIC and len(w) > 2)
+    return frozenset(stem(w) for w in words(text))
+
+
+def words(text: str) -> list[str]:
+    """The words `terms` reads, as written (lowercase)."""
+    return [w for w in _WORD.findall(text.lower()) if w not in GENERIC and len(w) > 2]
 
 
 def term_weights(question_terms: set[str], sentences: list[str]) -> dict[str, float]:
@@ -372,14 +377,17 @@ def broad(question_terms: set[str]) -> bool:
 
 
 def answers(cosine: float, covered: float, *, in_context: float = 0.0, top_chunk: bool = False,
-            cause: bool = False) -> bool:
+            cause: bool = False, says: bool = True) -> bool:
     """False when a sentence is neither close in meaning nor, fairly close, holds half the question's
     terms (`covered`: the plain share, from `share`). In the search's best chunk, a sentence whose
     own words differ from the question's ("Compute & Networking includes ..." for "what are the
     segments?") still answers when it and the sentence before it hold half the question's terms
     (`in_context`): that is where the chunk speaks of them. `cause`: a why-question answered by a
-    sentence that states a cause."""
-    return (cosine >= CLOSE or (cosine >= FAIRLY_CLOSE and covered >= HALF)
+    sentence that states a cause. Close in meaning while saying no word of the question that counts, in it
+    or the sentence before it, and playing no part asked (`says` False; the composer asks it when the
+    asker's own words name the subject) is not close enough unless it says the same thing (SAME_MEANING):
+    "The Company has access to ... numerous banks" is near "Optum Bank - details?" by the word "bank" alone."""
+    return ((cosine >= CLOSE and (says or cosine >= SAME_MEANING)) or (cosine >= FAIRLY_CLOSE and covered >= HALF)
             or (top_chunk and in_context >= HALF) or (cause and cosine >= CAUSE_CLOSE))
 
 
@@ -399,13 +407,35 @@ def cased_terms(text: str) -> frozenset[str]:
     return frozenset({stem(w) for w in words if w not in GENERIC and len(w) > 2} | {"#" + a for a in acronyms})
 
 
-def share(text: str, question_terms: set[str]) -> float:
+def share(text: str, question_terms: set[str], names: tuple[frozenset[str], ...] = ()) -> float:
     """The plain share of the question's terms (from `cased_terms`) that `text` holds: for the
-    floor, where a term every candidate holds still counts as held."""
+    floor, where a term every candidate holds still counts as held. A name of several words the
+    question gives (`names`, from `names_in`) is held whole or not at all: "People's Bank of China"
+    holds no word of "Optum Bank"."""
     if not question_terms:
         return 0.0
     have = cased_terms(text)
-    return sum(1 for t in question_terms if holds(have, t)) / len(question_terms)
+    found = {t for t in question_terms if holds(have, t)}
+    for name in names:
+        if not all(holds(have, t) for t in name):
+            found -= name
+    return len(found) / len(question_terms)
+
+
+# A proper name of several capitalised words ("Optum Bank", "Department of Justice", "Alaska Airlines"), an
+# acronym among them ("Each BRG")
+_NAME = re.compile(r"(?<![\w&'’.-])(?:[A-Z][\w&'’.-]*)(?:\s+(?:(?:of|and|&|the|for|de)\s+)?[A-Z][\w&'’.-]*)+")
+
+
+def names_in(text: str) -> tuple[frozenset[str], ...]:
+    """The terms (as `cased_terms` reads them) of each name of two or more capitalised words in `text`,
+    those of two terms or more: a question's subject that is one thing, not its words apart."""
+    out = []
+    for match in _NAME.finditer(text):
+        found = cased_terms(match.group(0))
+        if len(found) >= 2:
+            out.append(found)
+    return tuple(dict.fromkeys(out))
 
 
 def in_candidates(question_terms: set[str], texts: list[str]) -> set[str]:
