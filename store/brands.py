@@ -11,11 +11,14 @@ from __future__ import annotations
 import psycopg
 
 # chunks holding the phrase (the 'english' configuration is the one the generated tsv column is
-# built with, so stemming agrees); a word in thousands of chunks is no brand, so a sample suffices
+# built with, so stemming agrees); a word in thousands of chunks is no brand, so a sample suffices, and
+# the same sample whatever plan the server picks: an unordered LIMIT read other chunks late in a long batch
+# and took "receivable" for a company's brand
 CHUNKS_NAMING = """
 SELECT cik, text
 FROM chunks
 WHERE tsv @@ phraseto_tsquery('english', %(phrase)s)
+ORDER BY id
 LIMIT %(limit)s
 """
 
@@ -23,7 +26,7 @@ LIMIT %(limit)s
 def chunks_naming(conn: psycopg.Connection, phrase: str, *, limit: int = 600) -> list[tuple[int, str]]:
     """[(cik, chunk text)] of chunks whose words include `phrase`, at most `limit` of them."""
     with conn.cursor() as cur:
-        cur.execute(CHUNKS_NAMING, {"phrase": phrase, "limit": limit}, prepare=False)
+        cur.execute(CHUNKS_NAMING, {"phrase": phrase, "limit": limit})
         return [(int(cik), text) for cik, text in cur.fetchall()]
 
 
@@ -40,5 +43,5 @@ SELECT count(*) FROM (
 def chunks_writing(conn: psycopg.Connection, phrase: str, ciks: list[int], *, cap: int = 50) -> int:
     """Chunks of the filings of `ciks` whose words include `phrase` (stemmed, any case), at most `cap`."""
     with conn.cursor() as cur:
-        cur.execute(CHUNKS_WRITING, {"phrase": phrase, "ciks": list(ciks), "cap": cap}, prepare=False)
+        cur.execute(CHUNKS_WRITING, {"phrase": phrase, "ciks": list(ciks), "cap": cap})
         return int(cur.fetchone()[0])

@@ -106,6 +106,15 @@ def test_a_company_named_with_an_ampersand_is_cut_from_the_search_as_written():
         assert query.startswith("why did ") and ("volumes fall" in query or "sales rise" in query), query
 
 
+def test_a_company_is_cut_from_the_search_only_where_it_stands_as_a_word(directory):
+    """"gm" inside "segments" and "ge" inside "changes" are no mention: the search once read "what se ents"."""
+    from agent.planning.company_mentions import strip_for_query
+
+    for text, kept in (("what segments does gm report", "what segments does report"),
+                       ("how did ge's changes in pricing affect margins?", "how did changes in pricing affect margins")):
+        assert strip_for_query(text, directory.find(text)) == kept
+
+
 @pytest.mark.parametrize("text", [
     "how will the exchange offer be accounted for",  # an accounting treatment the notes state
     "what pension contributions will general motors make next year",  # a note's expected contributions

@@ -47,7 +47,8 @@ def strip_for_query(text: str, matches: list[CompanyMatch]) -> str:
             # matched as written with its "&" or dots ("Procter & Gamble"): cut the words the user wrote
             t = t[:m.start] + " " + re.sub(r"^['\u2019]s\b", "", t[m.end:])
             continue
-        t = t.replace(m.text + "'s", " ").replace(m.text + "\u2019s", " ").replace(m.text, " ")
+        # the name as a word of its own: "gm" is no part of "segments", "Intel" none of "Intelligence"
+        t = re.sub(rf"(?<!\w){re.escape(m.text)}(?:['\u2019]s)?(?!\w)", " ", t)
     t = _PERIOD_DATE.sub(" ", t)
     t = re.sub(r"(?i)\b(?:in|for|during|of)?\s*(?:the\s+)?(?:fy\s?'?\d{2,4}|fiscal\s+(?:year\s+)?\d{2,4}|(?:19|20)\d{2})\b", " ", t)
     t = re.sub(r"(?i)^\s*(?:(?:and|so|ok|okay|please|hey|hi|thanks|thank you|thx|great|cool|perfect|got it)[\s,!.]+)*",
