@@ -34,7 +34,7 @@ from store.fiscal import fiscal_periods, fiscal_year_anchors
 from ingest.html10k import FilingParseError, filing_key
 from ingest.local import FilingFile, LocalCorpus, parse_json, read_bytes, read_json, scan_folder, sha256_of
 from ingest.passages import add_passages, passages_searched
-from ingest.parse_worker import _Parser, _timed, declared_form, parse_document, truncated
+from ingest.parse_worker import ParseWorkers, _Parser, _timed, declared_form, parse_document, truncated
 from store.parsed import ParsedFiling
 from ingest.runtime_check import check_runtime, runtime_of
 from ingest.summary import FilingOutcome, IngestSummary
@@ -49,11 +49,12 @@ QUARTERS_FILLED = "fiscal_quarters"  # corpus_meta: every stored fact has had it
 
 
 def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = None, progress: bool = True,
-                  limit: int | None = None, workers: int = 1) -> IngestSummary:  # fmt: skip
+                  limit: int | None = None, workers: int = 1, parse_workers: ParseWorkers | None = None) -> IngestSummary:  # fmt: skip
     """Ingest every 10-K, 10-Q and companyfacts file in `folder` (optionally only `tickers`' companies).
 
     `limit` takes only the first N documents (benchmarks); `workers` parsing processes run
-    beside the embedder (0: parse inline).
+    beside the embedder (0: parse inline). `parse_workers`: workers the caller started ahead
+    (they replace `workers`; the ingest stops them), so their start overlapped the caller's own.
     """
     started = time.perf_counter()
     db.check_embedding(embedder.model_name, embedder.dim)
@@ -70,7 +71,7 @@ def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = Non
     todo = _changed_filings(db, corpus, summary)
     counter = embedder.token_counter() if hasattr(embedder, "token_counter") else None
     # The first document's parse is what the embedder waits for first: it starts before anything else.
-    parser = _Parser(todo, workers, counter, embedder.max_tokens)
+    parser = _Parser(todo, workers, counter, embedder.max_tokens, parse_workers)
     touched: set[int] = set()
     refreshed: set[int] = set()  # companies whose fiscal years the writer brought up to date
     deferred = False  # the chunks' vector index is built after the load (see store/vector_index.py)
