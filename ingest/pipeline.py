@@ -3,7 +3,7 @@
 Embedding is the slow step, so everything else is arranged around it: documents are parsed in
 a separate process while the current batch is embedded, that process started first of all (the
 embedder's first wait is the first document's parse, so nothing else is done before it
-starts); the model loads and the companyfacts are stored (on the
+starts; `footnote ingest` starts it, with its edgartools import, before the database); the model loads and the companyfacts are stored (on the
 writer thread, before any filing) while that first document is parsed, so embedding starts as
 soon as its chunks arrive and then takes chunks of several filings per call; a writer thread
 with its own database connection stores batch N while batch N+1 is embedded, behind a bounded
