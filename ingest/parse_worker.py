@@ -124,7 +124,8 @@ class _Parser:
         self.peak_mb = 0.0  # the largest worker's peak resident memory
         self._pool = None
         self._pending: list = []
-        self._next = 0
+        self._next = 0  # documents submitted
+        self._taken = 0  # documents handed over
         self._processes: set = set()  # the pool's worker processes, as multiprocessing reports them
         self._stopping: threading.Thread | None = None  # shuts the pool down once the last document is in
         self._workers = 0  # processes still to be started by a submit
@@ -160,9 +161,11 @@ class _Parser:
     def __iter__(self) -> Iterator[tuple]:
         if self._pool is None:
             for f in self._todo:
+                self._taken += 1
                 yield (f, *_parse_and_chunk(f, None, self._max_tokens))
             return
         for f in self._todo:
+            self._taken += 1
             *result, cpu_s, peak_mb = self._pending.pop(0).result()
             self.cpu_s, self.peak_mb = self.cpu_s + cpu_s, max(self.peak_mb, peak_mb)
             if self._next < len(self._todo):
@@ -171,6 +174,10 @@ class _Parser:
                 # The last document is in hand: the pool stops while it is embedded, not after.
                 self._stopping = _stopper(self._pool)
             yield (f, *result)
+
+    def exhausted(self) -> bool:
+        """True once the last document has been handed over."""
+        return self._taken >= len(self._todo)
 
     def next_ready(self) -> bool:
         """True when the next document can be had without waiting (inline parsing: never)."""

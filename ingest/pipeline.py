@@ -265,8 +265,11 @@ def _load_filings(db, embedder, parser: _Parser, todo: list[FilingFile], corpus:
     A batch is embedded once it holds EMBED_BATCH_CHUNKS chunks, or as soon as the next parsed
     filing is not ready yet: the embedder never idles waiting for a fuller batch. `first` (the
     companyfacts) runs on the writer thread before it stores any filing, so the embedder starts
-    as soon as the first filing is parsed rather than after them. Returns the companies written to
-    and those of them whose fiscal years the writer has already refreshed.
+    as soon as the first filing is parsed rather than after them. The last batch is embedded a
+    filing per call: the writer stores each filing while the next is embedded, and only the last
+    one's write is left after the last embedding (with one call, every filing of the batch was
+    written after it, a core idle). Returns the companies written to and those of them whose
+    fiscal years the writer has already refreshed.
     """
     if not todo:
         return set(first() if first else ()), set()
@@ -302,7 +305,11 @@ def _load_filings(db, embedder, parser: _Parser, todo: list[FilingFile], corpus:
             company = companies[file.cik]
             batch.append(_Ready(file, result, chunks, file.period_end == company.latest_period))
             if sum(len(r.chunks) for r in batch) >= EMBED_BATCH_CHUNKS or not parser.next_ready():
-                _embed(embedder, batch, summary, writer, reuse)
+                if parser.exhausted():  # the ingest's tail: see the docstring
+                    for ready in batch:
+                        _embed(embedder, [ready], summary, writer, reuse)
+                else:
+                    _embed(embedder, batch, summary, writer, reuse)
                 batch = []
         _embed(embedder, batch, summary, writer, reuse)
         writer.close()
