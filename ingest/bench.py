@@ -112,10 +112,12 @@ def _one_run(settings, embedder, folder: Path, limit, workers: int, texts: list[
 
 def _pipeline_run(settings, embedder, folder: Path, limit: int | None, workers: int) -> tuple[dict, list[str]]:
     """One full ingest into a fresh scratch database: its timings and the chunk texts it embedded."""
+    from ingest.parse_worker import ParseWorkers
     from ingest.pipeline import ingest_folder
 
-    with _scratch_database(settings, embedder) as db:
-        summary = ingest_folder(db, embedder, folder, limit=limit, progress=True, workers=workers)
+    # As `footnote ingest` does: the parse workers start first, while the database starts.
+    with ParseWorkers(workers) as started, _scratch_database(settings, embedder) as db:
+        summary = ingest_folder(db, embedder, folder, limit=limit, progress=True, workers=workers, parse_workers=started)
         with db.connection() as conn:
             texts = [f"{c}\n{t}" for c, t in inventory.chunk_texts(conn)]
             db_bytes = database_size(conn)

@@ -102,6 +102,7 @@ def cmd_ingest(args, settings) -> int:
     from tqdm.contrib.logging import logging_redirect_tqdm
 
     from store.embedding import make_embedder
+    from ingest.parse_worker import ParseWorkers
     from ingest.pipeline import ingest_folder
     from store.cli import open_for
 
@@ -141,10 +142,11 @@ def cmd_ingest(args, settings) -> int:
             print(line)
         return PARTIAL if refreshed.failed else 0
     embedder = make_embedder(settings.embedding_options())
+    # The parse workers start (a process and edgartools' import each) while the database starts.
     # A log line (edgartools, the database) is printed above the progress bar, not through it.
-    with open_for(settings) as db, logging_redirect_tqdm():
+    with ParseWorkers(args.workers) as started, open_for(settings) as db, logging_redirect_tqdm():
         summary = ingest_folder(db, embedder, folder, tickers=tickers or None, progress=not args.quiet,
-                                workers=args.workers)  # fmt: skip
+                                workers=args.workers, parse_workers=started)  # fmt: skip
     for line in summary.lines():
         print(line)
     return PARTIAL if (summary.failed or summary.errors or download_errors) else 0

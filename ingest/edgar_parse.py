@@ -38,6 +38,22 @@ def parse_html(text: str, form: str):
     return doc
 
 
+def preload() -> None:
+    """Import what a parse imports (edgartools' package, about 0.8 CPU-seconds), so a parse worker
+    started ahead of its first document (ingest/parse_worker.py `ParseWorkers`) does it then."""
+    import importlib
+
+    for name in ("edgar.documents", "edgar.documents.parser", "edgar.documents.extractors.toc_section_extractor"):
+        try:
+            importlib.import_module(name)
+        except ImportError:  # another edgartools layout: the first parse imports what it needs
+            log.debug("edgartools module %s not preloaded", name)
+    try:
+        _lazy_classes()
+    except (ImportError, AttributeError, TypeError):  # as `_deferring_parser` falls back
+        pass
+
+
 @functools.cache
 def _lazy_classes():
     """(parser class, document class), made on first use so edgartools is imported only by a parse."""

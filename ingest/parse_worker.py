@@ -52,59 +52,132 @@ def declared_form(data: bytes) -> str:
     return m.group(1).decode().upper() if m else "10-K"
 
 
+class ParseWorkers:
+    """Parse worker processes started before the ingest knows its documents, ready to parse.
+
+    A worker's start is spawning a Python process and importing edgartools: about 0.9 CPU-seconds
+    and as long in wall time, which otherwise sat between the ingest's start and its first parse,
+    the embedder idle. Started first (ingest/cli.py starts them before the database and the
+    model), they import while those start. `_Parser` takes them over; `close` stops them when no
+    parser did (a failed start, nothing to parse). A context manager.
+    """
+
+    def __init__(self, workers: int):
+        self.workers = max(0, workers)
+        self.pool: ProcessPoolExecutor | None = None
+        self.processes: set = set()  # the pool's worker processes, as multiprocessing reports them
+        if self.workers:
+            self.pool = _new_pool(self.workers)
+            # A pool starts a process per task submitted while none is idle: one warm-up task each.
+            self.processes = _started_by(lambda: [self.pool.submit(_warm_up) for _ in range(self.workers)])
+
+    def take(self) -> ProcessPoolExecutor | None:
+        """The pool, now the caller's to stop."""
+        pool, self.pool = self.pool, None
+        return pool
+
+    def close(self) -> None:
+        pool = self.take()
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def __enter__(self) -> ParseWorkers:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_worker_init, initargs=(os.getpid(),))  # fmt: skip
+
+
+def _started_by(submit) -> set:
+    """The worker processes that appear while `submit()` runs, which starts them with SIGINT
+    ignored (see `_interrupts_ignored_by_new_workers`)."""
+    before = set(multiprocessing.active_children())
+    with _interrupts_ignored_by_new_workers():
+        submit()
+    return set(multiprocessing.active_children()) - before
+
+
+def _warm_up() -> None:
+    """Runs in a new worker: what its first parse would import, imported now."""
+    from ingest.edgar_parse import preload
+
+    preload()
+
+
 class _Parser:
     """(file, ParsedFiling or a one-line error, chunks or None) in order, parsed ahead.
 
     Parsing (and chunking, when the embedder's token counter can travel to another process) runs
     in worker processes while the main process embeds; at most PREFETCH documents are in flight.
+    `started`: workers already running (`ParseWorkers`), used instead of starting new ones.
     """
 
-    def __init__(self, todo: list[FilingFile], workers: int, counter, max_tokens: int):
+    def __init__(self, todo: list[FilingFile], workers: int, counter, max_tokens: int,
+                 started: ParseWorkers | None = None):  # fmt: skip
         self._todo, self._counter, self._max_tokens = todo, counter, max_tokens
         self.cpu_s = 0.0  # the workers' CPU time so far, their imports included (what embedding competes with)
         self.peak_mb = 0.0  # the largest worker's peak resident memory
         self._pool = None
         self._pending: list = []
-        self._next = 0
+        self._next = 0  # documents submitted
+        self._taken = 0  # documents handed over
         self._processes: set = set()  # the pool's worker processes, as multiprocessing reports them
         self._stopping: threading.Thread | None = None  # shuts the pool down once the last document is in
-        if workers > 0 and len(todo) > 2:
-            self._pool = ProcessPoolExecutor(
-                max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
-                initargs=(os.getpid(),),
-            )
+        self._workers = 0  # processes still to be started by a submit
+        if started is not None:
+            workers = started.workers
+            pool = started.take()
+            if workers > 0 and len(todo) > 2:
+                self._pool, self._processes = pool, set(started.processes)
+            elif pool is not None:  # nothing for them to do: they stop while the ingest goes on
+                self._stopping = _stopper(pool)
+        elif workers > 0 and len(todo) > 2:
+            self._pool = _new_pool(workers)
             self._workers = workers
+        if self._pool is not None:
             while self._next < min(PREFETCH, len(todo)):
                 self._submit()
 
     def _submit(self) -> None:
         f = self._todo[self._next]
+
+        def submit():
+            self._pending.append(self._pool.submit(_parse_file, f, self._counter, self._max_tokens))
+
         # The pool starts its processes inside `submit`, as work arrives, never more than `workers`:
         # so only the first `workers` submits can start one, and the children that appear during
         # one of them are the pool's.
-        starts = self._next < self._workers
-        before = set(multiprocessing.active_children()) if starts else set()
-        with _interrupts_ignored_by_new_workers() if starts else contextlib.nullcontext():
-            self._pending.append(self._pool.submit(_parse_file, f, self._counter, self._max_tokens))
-        if starts:
-            self._processes |= set(multiprocessing.active_children()) - before
+        if self._next < self._workers:
+            self._processes |= _started_by(submit)
+        else:
+            submit()
         self._next += 1
 
     def __iter__(self) -> Iterator[tuple]:
         if self._pool is None:
             for f in self._todo:
+                self._taken += 1
                 yield (f, *_parse_and_chunk(f, None, self._max_tokens))
             return
         for f in self._todo:
+            self._taken += 1
             *result, cpu_s, peak_mb = self._pending.pop(0).result()
             self.cpu_s, self.peak_mb = self.cpu_s + cpu_s, max(self.peak_mb, peak_mb)
             if self._next < len(self._todo):
                 self._submit()
             elif not self._pending:
                 # The last document is in hand: the pool stops while it is embedded, not after.
-                self._stopping = threading.Thread(target=self._pool.shutdown, name="parse-pool-stop", daemon=True)
-                self._stopping.start()
+                self._stopping = _stopper(self._pool)
             yield (f, *result)
+
+    def exhausted(self) -> bool:
+        """True once the last document has been handed over."""
+        return self._taken >= len(self._todo)
 
     def next_ready(self) -> bool:
         """True when the next document can be had without waiting (inline parsing: never)."""
@@ -121,6 +194,8 @@ class _Parser:
         STOP_GRACE_S (a pathological document) is terminated: its parse would be discarded anyway.
         """
         if self._pool is None:
+            if self._stopping is not None:  # started workers that had nothing to parse
+                self._stopping.join()
             return
         if self._stopping is not None:  # every document was taken and the pool is stopping
             self._stopping.join()
@@ -138,6 +213,13 @@ class _Parser:
                     worker.terminate()
         self._pool.shutdown(wait=True, cancel_futures=True)
         self._pool = None
+
+
+def _stopper(pool: ProcessPoolExecutor) -> threading.Thread:
+    """A thread that shuts `pool` down (joined by `_Parser.close`)."""
+    thread = threading.Thread(target=pool.shutdown, name="parse-pool-stop", daemon=True)
+    thread.start()
+    return thread
 
 
 @contextlib.contextmanager

@@ -3,7 +3,7 @@
 Embedding is the slow step, so everything else is arranged around it: documents are parsed in
 a separate process while the current batch is embedded, that process started first of all (the
 embedder's first wait is the first document's parse, so nothing else is done before it
-starts); the model loads and the companyfacts are stored (on the
+starts; `footnote ingest` starts it, with its edgartools import, before the database); the model loads and the companyfacts are stored (on the
 writer thread, before any filing) while that first document is parsed, so embedding starts as
 soon as its chunks arrive and then takes chunks of several filings per call; a writer thread
 with its own database connection stores batch N while batch N+1 is embedded, behind a bounded
@@ -34,7 +34,7 @@ from store.fiscal import fiscal_periods, fiscal_year_anchors
 from ingest.html10k import FilingParseError, filing_key
 from ingest.local import FilingFile, LocalCorpus, parse_json, read_bytes, read_json, scan_folder, sha256_of
 from ingest.passages import add_passages, passages_searched
-from ingest.parse_worker import _Parser, _timed, declared_form, parse_document, truncated
+from ingest.parse_worker import ParseWorkers, _Parser, _timed, declared_form, parse_document, truncated
 from store.parsed import ParsedFiling
 from ingest.runtime_check import check_runtime, runtime_of
 from ingest.summary import FilingOutcome, IngestSummary
@@ -49,11 +49,12 @@ QUARTERS_FILLED = "fiscal_quarters"  # corpus_meta: every stored fact has had it
 
 
 def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = None, progress: bool = True,
-                  limit: int | None = None, workers: int = 1) -> IngestSummary:  # fmt: skip
+                  limit: int | None = None, workers: int = 1, parse_workers: ParseWorkers | None = None) -> IngestSummary:  # fmt: skip
     """Ingest every 10-K, 10-Q and companyfacts file in `folder` (optionally only `tickers`' companies).
 
     `limit` takes only the first N documents (benchmarks); `workers` parsing processes run
-    beside the embedder (0: parse inline).
+    beside the embedder (0: parse inline). `parse_workers`: workers the caller started ahead
+    (they replace `workers`; the ingest stops them), so their start overlapped the caller's own.
     """
     started = time.perf_counter()
     db.check_embedding(embedder.model_name, embedder.dim)
@@ -70,7 +71,7 @@ def ingest_folder(db, embedder, folder: Path, *, tickers: list[str] | None = Non
     todo = _changed_filings(db, corpus, summary)
     counter = embedder.token_counter() if hasattr(embedder, "token_counter") else None
     # The first document's parse is what the embedder waits for first: it starts before anything else.
-    parser = _Parser(todo, workers, counter, embedder.max_tokens)
+    parser = _Parser(todo, workers, counter, embedder.max_tokens, parse_workers)
     touched: set[int] = set()
     refreshed: set[int] = set()  # companies whose fiscal years the writer brought up to date
     deferred = False  # the chunks' vector index is built after the load (see store/vector_index.py)
@@ -264,8 +265,11 @@ def _load_filings(db, embedder, parser: _Parser, todo: list[FilingFile], corpus:
     A batch is embedded once it holds EMBED_BATCH_CHUNKS chunks, or as soon as the next parsed
     filing is not ready yet: the embedder never idles waiting for a fuller batch. `first` (the
     companyfacts) runs on the writer thread before it stores any filing, so the embedder starts
-    as soon as the first filing is parsed rather than after them. Returns the companies written to
-    and those of them whose fiscal years the writer has already refreshed.
+    as soon as the first filing is parsed rather than after them. The last batch is embedded a
+    filing per call: the writer stores each filing while the next is embedded, and only the last
+    one's write is left after the last embedding (with one call, every filing of the batch was
+    written after it, a core idle). Returns the companies written to and those of them whose
+    fiscal years the writer has already refreshed.
     """
     if not todo:
         return set(first() if first else ()), set()
@@ -301,7 +305,11 @@ def _load_filings(db, embedder, parser: _Parser, todo: list[FilingFile], corpus:
             company = companies[file.cik]
             batch.append(_Ready(file, result, chunks, file.period_end == company.latest_period))
             if sum(len(r.chunks) for r in batch) >= EMBED_BATCH_CHUNKS or not parser.next_ready():
-                _embed(embedder, batch, summary, writer, reuse)
+                if parser.exhausted():  # the ingest's tail: see the docstring
+                    for ready in batch:
+                        _embed(embedder, [ready], summary, writer, reuse)
+                else:
+                    _embed(embedder, batch, summary, writer, reuse)
                 batch = []
         _embed(embedder, batch, summary, writer, reuse)
         writer.close()

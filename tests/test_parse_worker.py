@@ -93,3 +93,39 @@ def test_a_worker_still_parsing_after_the_grace_is_terminated(monkeypatch):
     closing.join(60)
     assert not closing.is_alive(), "close() hung after terminating a busy worker"
     assert _pool_leftovers() == []
+
+
+def _imported(name: str) -> bool:
+    import sys
+
+    return name in sys.modules
+
+
+def test_started_workers_import_edgartools_before_their_first_document():
+    """Started ahead (ParseWorkers), a worker's edgartools import happens while the caller is
+    still starting its database and model, not before the first document's parse."""
+    started = parse_worker.ParseWorkers(1)
+    (worker,) = started.processes
+    assert started.pool.submit(_imported, "edgar.documents.parser").result(60)
+    parser = _Parser(_filings(), workers=3, counter=None, max_tokens=256, started=started)
+    assert parser._processes == {worker} and started.pool is None  # the same process, now the parser's
+    taken = [f for f, parsed, _ in parser]
+    parser.close()
+    assert taken == _filings()
+    assert _pool_leftovers() == []
+
+
+def test_started_workers_with_nothing_to_parse_are_stopped():
+    started = parse_worker.ParseWorkers(1)
+    files = _filings()[:2]  # two documents are parsed inline
+    parser = _Parser(files, workers=1, counter=None, max_tokens=256, started=started)
+    taken = [f for f, parsed, _ in parser]
+    parser.close()
+    assert taken == files
+    assert _pool_leftovers() == []
+
+
+def test_started_workers_never_taken_are_stopped_on_close():
+    with parse_worker.ParseWorkers(2) as started:
+        assert len(started.processes) in (1, 2)
+    assert _pool_leftovers() == []

@@ -439,3 +439,56 @@ def test_a_company_s_fiscal_years_are_refreshed_by_the_writer_once_its_last_fili
     with db.connection() as conn:
         years = conn.execute("SELECT DISTINCT fiscal_year FROM facts WHERE cik = 1045810 AND period_end = '2025-01-26'")
         assert years.fetchall() == [(2025,)]
+
+
+def test_the_last_batch_is_embedded_a_filing_per_call_so_the_writer_stores_one_while_the_next_embeds(
+        db, embedder, tmp_path, monkeypatch):  # fmt: skip
+    """Once the last document is handed over, whatever batch is left is the ingest's tail: with one
+    call for all of it, every filing in it was written after the last embedding, a core idle. A
+    filing per call lets the writer store each while the next is embedded."""
+    import threading
+    import time
+
+    import ingest.parse_worker as parse_worker
+    import ingest.writer as writer
+
+    folder = _one_filing_folder(tmp_path)
+    for rel in ("filings/10-K/AAPL/0000320193-0000320193-23-000106-2023-09-30.htm",
+                "filings/10-K/NVDA/0001045810-0001045810-25-000023-2025-01-26.htm"):  # fmt: skip
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(SEC_FIXTURES / rel, folder / rel)
+    parsers, written, calls = [], [], []
+    second_written = threading.Event()
+    init, write = parse_worker._Parser.__init__, writer._write
+
+    def noted_init(self, *args, **kw):
+        init(self, *args, **kw)
+        parsers.append(self)
+
+    def noted_write(db, conn, ready, *args, **kw):
+        out = write(db, conn, ready, *args, **kw)
+        written.append(ready.file.key)
+        if len(written) == 2:
+            second_written.set()
+        return out
+
+    class _Pacing(_CountingEmbedder):
+        def embed(self, texts, **kw):
+            if not calls:  # the first filing's call: the other two are parsed meanwhile
+                (parser,) = parsers
+                deadline = time.monotonic() + 120
+                while not all(p.done() for p in parser._pending) and time.monotonic() < deadline:
+                    time.sleep(0.05)
+            elif len(calls) == 2:  # the last filing's call: the second one is stored meanwhile
+                calls.append(("second filing stored during the last call", second_written.wait(timeout=30)))
+            calls.append(len(texts))
+            return super().embed(texts, **kw)
+
+    monkeypatch.setattr(parse_worker._Parser, "__init__", noted_init)
+    monkeypatch.setattr(writer, "_write", noted_write)
+    summary = ingest_folder(db, _Pacing(embedder), folder, progress=False, workers=1)
+    assert len(summary.ingested) == 3 and not summary.failed
+    with db.connection() as conn:
+        per_filing = [n for (n,) in conn.execute(
+            "SELECT count(*) FROM chunks GROUP BY accession ORDER BY min(id)")]
+    assert calls == [per_filing[0], per_filing[1], ("second filing stored during the last call", True), per_filing[2]]
