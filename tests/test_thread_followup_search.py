@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from agent.memory.remember import remember
 from agent.planning.brands import brands_from
 from agent.planning.plan import Plan
 from agent.planning.rules import plan_rules
@@ -86,7 +85,3 @@ def test_a_figures_word_in_capitals_is_no_company(directory):
     for said in ("and Net income?", "what about Net Income"):
         p = planned(directory, "nvidia revenue fy2025", said)
         assert p.route == "domain" and p.tickers == ["NVDA"] and p.metrics == ["net_income"], (said, p)
-
-
-def _prose(**kw) -> Plan:
-    return Plan(route="domain", intent="qualitative", tickers=["JCI"], fiscal_years=[2024], items=["7"], **kw)
