@@ -1,19 +1,16 @@
 """Follow-up turns in a prose thread: what they search, and whose filing. A reply pointing back at the thread that
-the figure path read as a row of its own words is what the filing says of the thread's subject; its search names
-the subject in the words the thread last quoted; a brand of a company the thread
-never discussed, or a figure's word written in capitals, never switches the thread's company. Planner tests over
+the figure path read as a row of its own words is what the filing says of the thread's subject; a brand of a
+company the thread never discussed, or a figure's word written in capitals, never switches the thread's company. Planner tests over
 a directory, the corpus lookup lent as the planning node lends it, and the memory node itself."""
 
 from __future__ import annotations
 
 import pytest
 
-from agent.memory.remember import remember
 from agent.planning.brands import brands_from
 from agent.planning.plan import Plan
 from agent.planning.rules import plan_rules
 from agent.planning.thread_prose import prose_reply
-from agent.planning.thread_search import filing_words
 
 APPLE = 320193
 
@@ -88,39 +85,3 @@ def test_a_figures_word_in_capitals_is_no_company(directory):
     for said in ("and Net income?", "what about Net Income"):
         p = planned(directory, "nvidia revenue fy2025", said)
         assert p.route == "domain" and p.tickers == ["NVDA"] and p.metrics == ["net_income"], (said, p)
-
-
-def _prose(**kw) -> Plan:
-    return Plan(route="domain", intent="qualitative", tickers=["JCI"], fiscal_years=[2024], items=["7"], **kw)
-
-
-def test_a_prose_follow_up_searches_its_subject_in_the_filings_words():
-    before = _prose(topic="cyberattack", subject="cyberattack", query="cyberattack")
-    quoted = ["During the weekend of …, the Company experienced a cybersecurity incident impacting its systems."]
-    after = _prose(query="was it material to earnings cyberattack", inherited=["tickers"])
-    assert filing_words("was it material to earnings?", after, before, quoted) == "cybersecurity incident"
-    # words the search already has are not added again
-    said = after.model_copy(update={"query": "was it material cybersecurity incident"})
-    assert filing_words("was it material?", said, before, quoted) == ""
-    # a new subject named alone, a company named anew, a figure thread, or nothing quoted: nothing added
-    assert filing_words("and the escrow?", after, before, quoted) == ""
-    assert filing_words("what about apple?", after.model_copy(update={"tickers": ["AAPL"], "inherited": []}),
-                        before, quoted) == ""
-    assert filing_words("was it material?", after, before.model_copy(update={"intent": "numeric"}), quoted) == ""
-    assert filing_words("was it material?", after, before, []) == ""
-    guarded = after.model_copy(update={"unless_named": {"reason": "no_grounding", "detail": "x", "words": ["x"]}})
-    assert filing_words("was it material?", guarded, before, quoted) == ""
-    # a quote that never says the subject (boilerplate) names nothing of it
-    assert filing_words("was it material?", after, before, ["If any of the risks occur, results may suffer."]) == ""
-
-
-def test_the_memory_keeps_the_last_answers_quotes_for_the_next_search():
-    plan = _prose(topic="cyberattack").model_dump(mode="json")
-    state = {"plan": plan, "question": "tell me about the cyberattack", "memory": {},
-             "resolved": [{"ticker": "JCI", "cik": 833444, "name": "Johnson Controls", "fiscal_years": [2024]}],
-             "answer": {"citations": [{"quote": "A first sentence."}, {"quote": "A second sentence."}]}}
-    memory = remember(state, None, None)["memory"]
-    assert memory["last_quoted"] == ["A first sentence.", "A second sentence."], memory
-    figure = {**plan, "intent": "numeric", "metrics": ["revenue"]}
-    after = remember({**state, "plan": figure, "memory": memory, "answer": {"citations": [{"quote": None}]}}, None, None)
-    assert after["memory"]["last_quoted"] == [], after  # a figure's answer quotes nothing to search beside

@@ -16,7 +16,6 @@ Airbus?" asks the thread's topic of Boeing; and the sentences the thread has quo
 from __future__ import annotations
 
 from agent.planning.followups import QUOTED_KEPT, is_figure_plan
-from agent.planning.thread_search import LAST_QUOTED
 from agent.planning.plan import Plan
 from agent.retrieval.earlier_filing import EARLIER_SLOT
 
@@ -155,7 +154,4 @@ def _carried(before: dict, plan: dict | None, quotes: list[str]) -> dict:
         if parsed is not None and parsed.route == "domain" and parsed.intent == "qualitative":
             prose = plan
     quoted = [*(before.get("quoted") or []), *(q for q in quotes if q not in (before.get("quoted") or []))]
-    # the last answered turn's own quotes: where the next prose follow-up reads the filing's words for its subject
-    # (agent.planning.thread_search)
-    last = quotes if plan is not None else before.get("last_quoted") or []
-    return {"figure": figure, "prose": prose, "quoted": quoted[-QUOTED_KEPT:], "last_quoted": last[:LAST_QUOTED]}
+    return {"figure": figure, "prose": prose, "quoted": quoted[-QUOTED_KEPT:]}

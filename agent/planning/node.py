@@ -21,7 +21,6 @@ from agent.planning import followups
 from agent.planning.brands import brands_from, corpus_lookup
 from agent.planning.exemplars import meaning_from
 from agent.planning.plan import Plan
-from agent.planning.thread_search import filing_words
 
 log = logging.getLogger(__name__)
 
@@ -136,11 +135,6 @@ def plan(state, deps, config) -> dict:
         if followups.is_figure_plan(again):
             result, name, fallback = again, again_name, again_fallback
             result.slots = {**result.slots, "metrics": "thread, its last figure (past the prose turn)"}
-    # a prose follow-up searches its subject in the filing's words too, as the thread last quoted them
-    said = filing_words(question, result, previous, (state.get("memory") or {}).get("last_quoted") or [])
-    if said:
-        result.query = f"{result.query} {said}".strip()
-        result.sub_queries = [f"{q} {said}" for q in result.sub_queries]
     if result.route == "domain" and result.intent == "qualitative" and followups.asks_more(question.lower()):
         result.quoted = list((state.get("memory") or {}).get("quoted") or [])  # the next best, never the same
     fallback = fallback or getattr(result, "fallback", None)

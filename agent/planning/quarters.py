@@ -36,6 +36,8 @@ _FROM_TO_Q = re.compile(r"\bfrom\s+q([1-4])\s+to\s+q([1-4])\b")
 _SPAN_ENDED = re.compile(r"\b(three|six|nine|twelve|3|6|9|12)[\s-]+months?\s+(?:period\s+)?(?:ended|ending|through|to)\s+"
                          + _DATE)
 _QUARTER_ENDED = re.compile(r"\bquarter\s+(?:ended|ending)\s+(?:on\s+)?" + _DATE)
+# "the quarter ended July 2023": the quarter whose last month that is, as "the July 2023 quarter" reads
+_QUARTER_ENDED_MONTH = re.compile(r"\bquarter\s+(?:ended|ending)\s+(?:in\s+)?" + _MONTH + r",?\s+(\d{4})\b")
 _THROUGH_DATE = re.compile(r"\b(?:through|thru|to|as of|at|on|ended|ending)\s+" + _DATE)
 _ANY_DATE = re.compile(_DATE)
 _MONTH_QUARTER = re.compile(r"\b" + _MONTH + r"(?:[\s-]+(\d{4}))?\s+quarter\b(?:\s+of\s+(?:fiscal\s+(?:year\s+)?)?(\d{4}))?")
@@ -143,6 +145,9 @@ def parse_period(text: str) -> Period | None:
         take(m)
         end = _date(m, 1)
         p = Period("quarter", months=3, end=end.isoformat() if end else None)
+    elif m := _QUARTER_ENDED_MONTH.search(t):
+        take(m)
+        p = Period("quarter", end_month=MONTHS[m.group(1)], end_year=int(m.group(2)))
     elif (m := _HALF.search(t)) or (m := _CLOSING_HALF.search(t)):
         take(m)
         half = 2 if m.re is _CLOSING_HALF else _ORDINAL.get(m.group(1) or "", 0) or int(m.group(2) or 1)

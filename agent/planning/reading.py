@@ -131,7 +131,7 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: 
     found = directory.find(outside)
     matches = drop_word_tickers(outside, found)
     as_words = tuple(m.text for m in found if m not in matches)
-    matches = matches or directory.find_products(outside) or (subject_company(outside, directory) if not thread else []) \
+    matches = matches or directory.find_products(outside) or subject_company(outside, directory) \
         or find_brands(outside, directory, thread)
     if thread:
         matches = [m for m in matches if not _word_in_reply(m, thread) and not _not_the_threads(m, outside, thread)]

@@ -37,7 +37,7 @@ _VOCABULARY = frozenset("""higher highest lower lowest bigger biggest smaller sm
     compare compared comparison difference change changed before previous prior earlier versus ranking ranked
     which""".split())
 _SAME_FIGURE = re.compile(r"\b(?:the\s+)?same\s+(?:calculation|calc|computation|math|ratio|metric|measure|figure|"
-                          r"figures|number|numbers|stat|stats|analysis|breakdown)s?\b", re.I)
+                          r"figures|number|numbers|stat|stats|analysis|breakdown|thing|things|one|question)s?\b", re.I)
 # "back to Apple: gross profit?", "going back to revenue": a reply that returns to a slot the thread had,
 # keeping the rest of the thread's plan (its year)
 BACK_TO = re.compile(r"\b(?:go(?:ing)?\s+|get(?:ting)?\s+|switch(?:ing)?\s+)?back\s+to\b", re.I)

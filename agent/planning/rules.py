@@ -96,6 +96,7 @@ from agent.planning.word_accounting import (
     FIGURE_ASK,
     account_words,
     dimension,
+    names_thread_period,
     printable,
     unaccounted_words,
 )
@@ -1093,7 +1094,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         if named and (about is None or about[0] == "no_company") and named.upper().replace(".", "") in ACRONYMS:
             about, named, term = None, None, True  # "and the UK?": a country or a term, never a company's name
         elif named and (about is None or about[0] == "no_company") and named == named.lower() \
-                and common_term(named, prev, directory):
+                and not (prev.period and names_thread_period(outside.lower())) and common_term(named, prev, directory):
+            # ("and the same quarter last year?" names the thread's quarter, no term: the figure again, a year back)
             # "and what about e-commerce?" after Walmart's revenue: a term typed in lower case that the thread's
             # filings write in their own prose is theirs, never a company's name, nor a line of the thread's
             # figure: its member's figure when the company tags one by the word (a probe), else what the

@@ -46,6 +46,12 @@ _YEAR_EARLIER_PERIOD = re.compile(
     r"(?:quarter|qtr|period|three\s+months)\b|\b(?:same|comparable|corresponding)\s+(?:quarter|qtr|period)\s+"
     r"(?:(?:of\s+)?(?:the\s+)?(?:prior|previous|last)\s+year|a\s+year\s+(?:ago|earlier|before))\b")
 
+def names_thread_period(low: str) -> bool:
+    """"and the same quarter last year?", "the prior-year quarter": a reply pointing at the thread's period or the
+    one a year before it, which asks the thread's figure again, never what the filings say of a period."""
+    return bool(_SAME_PERIOD.search(low) or _YEAR_EARLIER_PERIOD.search(low))
+
+
 def _year_earlier(period, plan) -> None:
     """The thread's quarter moved one fiscal year back ("the prior-year quarter" after Q2 FY2024: Q2 FY2023), or,
     for a quarter named by its end date, the quarter with the same quarter a year earlier beside it (the growth

@@ -26,7 +26,7 @@ QUARTERLY = re.compile(
     r"second[\s-]+half|year[\s-]+to[\s-]+date|ytd|qtd|interim|10-?q|"
     # trailing twelve months with no quarter named: the latest quarter's (agent.planning.quarters reads it so)
     r"trailing[\s-]+(?:twelve|12)[\s-]+months?|ttm|ltm|(?:last|past)[\s-]+(?:twelve|12)[\s-]+months|"
-    r"trailing[\s-]+four[\s-]+quarters)\b",
+    r"trailing[\s-]+four[\s-]+quarters|(?:twelve|12)[\s-]+months?\s+(?:period\s+)?(?:ended|ending))\b",
     re.I,
 )
 
