@@ -53,30 +53,6 @@ SELECT DISTINCT ON {_PLAIN} f.id, f.taxonomy, f.concept, f.unit, f.value, f.peri
           coalesce(f.filed, fl.filed) DESC NULLS LAST, f.period_end DESC, f.accession DESC
 """
 
-# A member's plain fact (no consolidation axis) of any of the concepts, in a filing that also tags the member's
-# intersegment sales for the same period: the segment's sales to external customers, the figure its consolidated
-# revenue adds up (RTX's Collins Aerospace: 24,294 plainly as "RevenueFromContractWithCustomer...", 26,253 as
-# "Revenues" beside "operating segments", 1,959 of it sold to other segments).
-EXTERNAL_VALUES = f"""
-SELECT DISTINCT ON (f.dims) f.id, f.taxonomy, f.concept, f.unit, f.value, f.period_start, f.period_end, f.accession,
-       coalesce(f.filed, fl.filed), coalesce(fl.form, f.form), coalesce(fl.fiscal_year, f.fy), fl.url, f.dims
-  FROM facts f LEFT JOIN filings fl ON fl.accession = f.accession
- WHERE f.cik = %(cik)s AND f.dimensional
-   AND f.concept = ANY(%(names)s) AND (f.taxonomy || ':' || f.concept) = ANY(%(concepts)s)
-   AND f.fiscal_year = %(fy)s AND f.dims = ANY(%(members)s::jsonb[])
-   AND coalesce(f.form, fl.form, '10-K') IN ('10-K', '10-K/A', '10-KT', '10-KT/A')
-   AND ((%(instant)s AND f.period_start IS NULL)
-        OR (NOT %(instant)s AND f.period_start IS NOT NULL AND f.period_end - f.period_start BETWEEN 350 AND 380))
-   AND EXISTS (SELECT 1 FROM facts e
-                WHERE e.cik = f.cik AND e.accession = f.accession AND e.dimensional
-                  AND e.concept = ANY(%(names)s) AND e.period_end = f.period_end
-                  AND e.period_start IS NOT DISTINCT FROM f.period_start
-                  AND e.dims ->> 'srt:ConsolidationItemsAxis' = 'us-gaap:IntersegmentEliminationMember'
-                  AND e.dims - 'srt:ConsolidationItemsAxis' = f.dims)
- ORDER BY f.dims, array_position(%(concepts)s, f.taxonomy || ':' || f.concept),
-          coalesce(f.filed, fl.filed) DESC NULLS LAST, f.period_end DESC, f.accession DESC
-"""
-
 MEMBER_PAIR_VALUES = MEMBER_VALUES.replace(f"jsonb_object_keys{_PLAIN}) = 1", f"jsonb_object_keys{_PLAIN}) = 2")
 # Facts on two or three axes: a product may sit under its portfolio and its segment both ("Stelara" beside
 # Immunology and Innovative Medicine), each fact one cell of that single chain.
@@ -135,35 +111,11 @@ def member_values(conn: psycopg.Connection, cik: int, concepts: list[str], fisca
     rows = _rows(conn, MEMBER_VALUES, cik, concepts, fiscal_year, instant)
     if rows and wrong is None:
         wrong = mistagged(conn, cik)
-    external = _external(conn, cik, concepts, fiscal_year, instant, [r for r in rows if _marked(r[-1])])
     for row in rows:
         (axis, member), = _plain(row[-1]).items()  # "operating segments": the segment's own figure
-        row = external.get((axis, member), row)
         if (row[7], axis, member) not in wrong:
             out.append(_fact(cik, row, axis, member))
     return out
-
-
-def _marked(dims: dict) -> bool:
-    """Whether a fact carries the "operating segments" mark (its value may include sales to other segments)."""
-    return any(dims.get(axis) == _OPERATING_SEGMENTS for axis in _SEGMENT_MARKS)
-
-
-def _external(conn: psycopg.Connection, cik: int, concepts: list[str], fiscal_year: int, instant: bool,
-              marked: list[tuple]) -> dict[tuple[str, str], tuple]:
-    """(axis, member) -> the member's plain fact where the one chosen is marked "operating segments" and the filing
-    tags the member's intersegment sales: a segment's sales are those to external customers, never the total
-    before eliminations (EXTERNAL_VALUES). Why: the concept order picked RTX's "Revenues" 26,253 beside
-    "operating segments" over its plain 24,294 of another revenue concept, the segment's net sales."""
-    if not marked:
-        return {}
-    import json
-
-    concepts = qualified(concepts)
-    rows = conn.execute(EXTERNAL_VALUES, {
-        "cik": cik, "names": [c.split(":", 1)[1] for c in concepts], "concepts": concepts, "fy": fiscal_year,
-        "instant": instant, "members": [json.dumps(_plain(r[-1])) for r in marked]}).fetchall()
-    return {next(iter(r[-1].items())): r for r in rows if len(r[-1]) == 1}
 
 
 def member_pair_values(conn: psycopg.Connection, cik: int, concepts: list[str], fiscal_year: int, *,
