@@ -176,7 +176,13 @@ class LocalEmbedder:
 
             bar = tqdm(total=len(batches), desc="Embedding", unit="batch")
 
+        # set by the first batch that fails (an interrupt raised in a stream): the batches the other streams take up
+        # after it return at once, however late the waiting thread hears of it
+        failed = threading.Event()
+
         def run(batch) -> None:
+            if failed.is_set():
+                return
             rows, width = batch
             ids = np.zeros((len(rows), width), dtype=np.int64)
             mask = np.zeros((len(rows), width), dtype=np.int64)
@@ -185,7 +191,11 @@ class LocalEmbedder:
                 ids[r, :n] = encodings[i].ids
                 mask[r, :n] = 1
             feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-            out[rows] = session.run(None, feed)[0]
+            try:
+                out[rows] = session.run(None, feed)[0]
+            except BaseException:
+                failed.set()
+                raise
             if bar is not None:
                 bar.update(1)
 
