@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from agent.planning.brands import brands_from
 from agent.planning.plan import Plan
-from agent.planning.rules import plan_rules
 from agent.planning.thread_prose import prose_reply
+from tests.test_thread_questions import planned_with
 
 APPLE = 320193
 
@@ -34,11 +33,7 @@ _lookup.writes = lambda phrase, ciks: 0 if phrase.lower() in ("wearables", "zorb
 
 
 def planned(directory, *texts):
-    previous = None
-    with brands_from(_lookup):
-        for text in texts:
-            previous = plan_rules(text, previous=previous, directory=directory)
-    return previous
+    return planned_with(_lookup, directory, *texts)
 
 
 def test_a_prose_threads_reply_read_as_a_row_is_the_filings_words_on_the_subject(directory):

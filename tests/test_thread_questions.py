@@ -39,12 +39,18 @@ def _writes(phrase: str, ciks: frozenset[int]) -> int:
 _lookup.writes = _writes  # type: ignore[attr-defined]
 
 
-def planned(directory, *texts):
+def planned_with(lookup, directory, *texts):
+    """The plan of a thread's last message, each message planned after the one before, `lookup` lent as the
+    planning node lends the corpus's."""
     previous = None
-    with brands_from(_lookup):
+    with brands_from(lookup):
         for text in texts:
             previous = plan_rules(text, previous=previous, directory=directory)
     return previous
+
+
+def planned(directory, *texts):
+    return planned_with(_lookup, directory, *texts)
 
 
 def test_a_question_pointing_back_at_a_figure_asks_its_filing_never_small_talk(directory):

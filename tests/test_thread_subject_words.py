@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from agent.planning.brands import brands_from
 from agent.planning.followups import asks_effect, points_back
-from agent.planning.rules import plan_rules
 from agent.planning.subject_swap import reply_subject
+from tests.test_thread_questions import planned_with
 
 
 @pytest.fixture(scope="module")
@@ -33,11 +32,7 @@ _lookup.writes = lambda phrase, ciks: 0 if "zorblax" in phrase.lower() else 12  
 
 
 def planned(directory, *texts):
-    previous = None
-    with brands_from(_lookup):
-        for text in texts:
-            previous = plan_rules(text, previous=previous, directory=directory)
-    return previous
+    return planned_with(_lookup, directory, *texts)
 
 
 def test_a_reply_naming_another_part_asks_the_threads_cause_of_it(directory):
