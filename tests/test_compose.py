@@ -279,15 +279,19 @@ def test_a_list_item_is_quoted_under_the_lead_in_naming_what_it_explains(embedde
     assert any(q.startswith("Higher") for q in quoted)
 
 
+# six answering sentences of one paragraph, more than an answer quotes
+SIX_ANSWERS = ["Kettle sales rose because garden stores ordered more of them.",
+               "Teapot revenue grew on the new ceramic line launched in spring.",
+               "Mug volumes benefited from a promotion with a coffee chain.",
+               "Saucer prices were raised twice to cover higher clay costs.",
+               "Spoon shipments recovered once the strike at the port ended.",
+               "Tray demand came mostly from hotels reopening their dining rooms."]
+
+
 def test_a_lead_in_or_antecedent_takes_no_answer_slot_and_goes_with_what_it_introduces():
     from agent.composing.compose import MAX_SENTENCES, _choose
 
-    said = ["Kettle sales rose because garden stores ordered more of them.",
-            "Teapot revenue grew on the new ceramic line launched in spring.",
-            "Mug volumes benefited from a promotion with a coffee chain.",
-            "Saucer prices were raised twice to cover higher clay costs.",
-            "Spoon shipments recovered once the strike at the port ended.",
-            "Tray demand came mostly from hotels reopening their dining rooms."]
+    said = SIX_ANSWERS
     chunk = _chunk(25, "7", " ".join(said))
     answers = [(0, n, s, s) for n, s in enumerate(said)]
     lead = (0, 99, "Kettle unit sales increased due to the following:", "Kettle unit sales increased due to the following:")
@@ -541,12 +545,7 @@ def test_a_quoted_statement_brings_the_sentences_that_carry_it_on_saying_the_ask
 def test_what_carries_on_an_answer_goes_in_or_out_with_it_and_takes_no_slot():
     from agent.composing.compose import MAX_SENTENCES, _choose
 
-    said = ["Kettle sales rose because garden stores ordered more of them.",
-            "Teapot revenue grew on the new ceramic line launched in spring.",
-            "Mug volumes benefited from a promotion with a coffee chain.",
-            "Saucer prices were raised twice to cover higher clay costs.",
-            "Spoon shipments recovered once the strike at the port ended.",
-            "Tray demand came mostly from hotels reopening their dining rooms."]
+    said = SIX_ANSWERS
     chunk = _chunk(52, "7", " ".join(said))
     answers = [(0, n, s, s) for n, s in enumerate(said)]
     rest = (0, 90, "The increase was also driven by pricing on every kettle line.",

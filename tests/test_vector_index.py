@@ -13,6 +13,7 @@ import pytest
 from ingest.pipeline import ingest_folder
 from store import vector_index
 from tests.conftest import SEC_FIXTURES
+from tests.test_pipeline import _CountingEmbedder
 
 pytestmark = pytest.mark.slow
 
@@ -21,25 +22,18 @@ MIGRATION_1 = "CREATE INDEX chunks_embedding ON public.chunks USING hnsw (embedd
 INDEXDEF = "SELECT indexdef FROM pg_indexes WHERE indexname = 'chunks_embedding'"
 
 
-class _Watching:
+class _Watching(_CountingEmbedder):
     """The real embedder; at each call, whether the vector index exists (read on its own
     connection, so what the writer has committed is what it sees)."""
 
     def __init__(self, inner, db):
-        self._inner, self._db, self.seen = inner, db, []
-        self.model_name, self.dim, self.max_tokens = inner.model_name, inner.dim, inner.max_tokens
-        self.runtime = inner.runtime
-
-    def count_tokens(self, text):
-        return self._inner.count_tokens(text)
-
-    def token_counter(self):
-        return self._inner.token_counter()
+        super().__init__(inner)
+        self._db, self.seen = db, []
 
     def embed(self, texts, **kw):
         with self._db.connection() as conn:
             self.seen.append(vector_index.present(conn))
-        return self._inner.embed(texts, **kw)
+        return super().embed(texts, **kw)
 
 
 class _Failing(_Watching):
