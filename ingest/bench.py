@@ -25,6 +25,7 @@ from pathlib import Path
 
 import psycopg
 
+from ingest import bench_cpu
 from store import inventory
 from store.databases import create_database, database_size, drop_database
 
@@ -89,7 +90,8 @@ def run_bench(settings, folder: Path, *, limit: int | None, out: Path, workers: 
             continue
         if key.startswith(("compared_", "baseline")) and isinstance(value, dict):
             for inner in ("chunks", "chunks_per_second", "raw_embedding_chunks_per_second", "ratio_pipeline_to_raw",
-                          "pipeline_seconds", "embed_seconds_in_pipeline", "parse_worker_cpu_seconds"):  # fmt: skip
+                          "pipeline_seconds", "embed_seconds_in_pipeline", "parse_worker_cpu_seconds",
+                          "cpu_beside_embedder_seconds", "cpu_bound_ratio"):  # fmt: skip
                 print(f"{key}.{inner}: {value.get(inner)}")
             continue
         print(f"{key}: {value}")
@@ -102,11 +104,11 @@ def run_bench(settings, folder: Path, *, limit: int | None, out: Path, workers: 
 def _one_run(settings, embedder, folder: Path, limit, workers: int, texts: list[str] | None, *, raw_first: bool):
     """One pipeline run and one raw embedding of its chunks, back to back (the order alternates)."""
     raw_first = raw_first and texts is not None  # alternate, so drift in load favours neither
-    raw_s = _time_embedding(embedder, texts) if raw_first else None
+    raw = _time_embedding(embedder, texts) if raw_first else None
     run, run_texts = _pipeline_run(settings, embedder, folder, limit, workers)
     if texts is not None and run_texts != texts:
         raise RuntimeError("bench ingest: the pipeline produced different chunks from one run to the next")
-    run["raw_s"] = raw_s if raw_first else _time_embedding(embedder, run_texts)
+    run["raw_s"], run["raw_cpu_s"] = raw if raw_first else _time_embedding(embedder, run_texts)
     return run, run_texts
 
 
@@ -116,13 +118,19 @@ def _pipeline_run(settings, embedder, folder: Path, limit: int | None, workers: 
     from ingest.pipeline import ingest_folder
 
     # As `footnote ingest` does: the parse workers start first, while the database starts.
-    with ParseWorkers(workers) as started, _scratch_database(settings, embedder) as db:
+    with ParseWorkers(workers) as started, _scratch_database(settings, embedder) as (db, pgdata):
+        cpu0, server0 = bench_cpu.own_cpu(), bench_cpu.server_cpu(pgdata)
         summary = ingest_folder(db, embedder, folder, limit=limit, progress=True, workers=workers, parse_workers=started)
+        cpu1, server1 = bench_cpu.own_cpu(), bench_cpu.server_cpu(pgdata)
+        warm_up = started.warm_up_cpu_s()  # before the clock, as the database's start is
         with db.connection() as conn:
             texts = [f"{c}\n{t}" for c, t in inventory.chunk_texts(conn)]
             db_bytes = database_size(conn)
             n_filings = inventory.filing_count(conn)
-    run = {"summary": summary, "db_bytes": db_bytes, "n_filings": n_filings}
+    run = {"summary": summary, "db_bytes": db_bytes, "n_filings": n_filings, "main_cpu_s": cpu1 - cpu0,
+           "server_cpu_s": None if server0 is None or server1 is None else server1 - server0,
+           # a worker reports its warm-up with its first document; one that parsed nothing reports nothing
+           "worker_cpu_s": summary.parse_cpu_s - warm_up if summary.parse_cpu_s else 0.0, "warm_up_cpu_s": warm_up}
     return run, texts
 
 
@@ -157,11 +165,12 @@ def _baseline_figures(tree: Path, runs: list[dict]) -> dict:
     return figures
 
 
-def _time_embedding(embedder, texts: list[str]) -> float:
-    t0 = time.perf_counter()
+def _time_embedding(embedder, texts: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of embedding `texts` in one call."""
+    t0, cpu0 = time.perf_counter(), bench_cpu.own_cpu()
     if texts:
         embedder.embed(texts)
-    return time.perf_counter() - t0
+    return time.perf_counter() - t0, bench_cpu.own_cpu() - cpu0
 
 
 def _figures(runs: list[dict], n: int, *, folder, limit, workers, model, loads) -> dict:
@@ -217,6 +226,7 @@ def _figures(runs: list[dict], n: int, *, folder, limit, workers, model, loads) 
         # Both terms come from the same interval, so other load on the machine cancels out: the
         # share of the pipeline's time spent inside the embedding call (1.0: no overhead at all).
         "embedding_share_of_pipeline": round(per_run(lambda s: s.embed_s / s.elapsed_s if s.elapsed_s else 0.0), 3),
+        **_cpu_figures(runs),
         "peak_memory_mb": round(own / 1024, 1),
         "peak_memory_parse_worker_mb": round(max(r["summary"].parse_peak_mb for r in runs), 1),
         "db_bytes": db_bytes,
@@ -224,25 +234,58 @@ def _figures(runs: list[dict], n: int, *, folder, limit, workers, model, loads) 
     }
 
 
+def _cpu_figures(runs: list[dict]) -> dict:
+    """CPU-seconds per run (medians): raw embedding, and the pipeline's by where it was spent.
+
+    `cpu_bound_ratio` is raw embedding's CPU over all the CPU in the pipeline's clock (this
+    process, the parse worker after its warm-up, Postgres): the best ratio the pipeline can reach
+    with both cores busy, and a figure that holds under load, unlike the wall-clock ratio.
+    `cpu_beside_embedder_seconds` is that total less raw embedding's CPU.
+    """
+    med = statistics.median
+
+    def total(r) -> float | None:
+        return None if r["server_cpu_s"] is None else r["main_cpu_s"] + r["worker_cpu_s"] + r["server_cpu_s"]
+
+    def median_of(get, digits: int = 2) -> float | None:
+        values = [v for v in (get(r) for r in runs) if v is not None]
+        return round(med(values), digits) if values else None
+
+    return {
+        "raw_embedding_cpu_seconds": median_of(lambda r: r["raw_cpu_s"]),
+        "pipeline_main_process_cpu_seconds": median_of(lambda r: r["main_cpu_s"]),
+        "writer_thread_cpu_seconds": median_of(lambda r: r["summary"].write_cpu_s),
+        "parse_worker_cpu_seconds_in_clock": median_of(lambda r: r["worker_cpu_s"]),
+        "parse_worker_warm_up_cpu_seconds": median_of(lambda r: r["warm_up_cpu_s"]),
+        "postgres_cpu_seconds": median_of(lambda r: r["server_cpu_s"]),
+        "cpu_beside_embedder_seconds": median_of(lambda r: total(r) - r["raw_cpu_s"] if total(r) else None),
+        "cpu_bound_ratio": median_of(lambda r: r["raw_cpu_s"] / total(r) if total(r) else None, 3),
+        "cpu_bound_ratio_runs": [round(r["raw_cpu_s"] / total(r), 3) for r in runs if total(r)],
+    }
+
+
 @contextlib.contextmanager
 def _scratch_database(settings, embedder):
-    """A fresh migrated database on the configured server (or a throwaway embedded one), dropped after."""
+    """A fresh migrated database on the configured server (or a throwaway embedded one), dropped
+    after: (the database, the embedded server's data folder or None)."""
     from store.db import Database, migrate, start_embedded
 
-    server = None
+    server = pgdata = None
     if settings.database_url:
         admin = settings.database_url
     else:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
-        server = start_embedded(Path(tempfile.mkdtemp(prefix="bench-pg-", dir=settings.data_dir)), cleanup_mode="delete")
+        scratch = Path(tempfile.mkdtemp(prefix="bench-pg-", dir=settings.data_dir)).resolve()
+        server = start_embedded(scratch, cleanup_mode="delete")
         admin = server.get_uri()
+        pgdata = scratch / "pg"  # where start_embedded keeps the server's files
     name = f"footnote_bench_{uuid.uuid4().hex[:8]}"
     create_database(admin, name)
     url = psycopg.conninfo.make_conninfo(admin, dbname=name)
     migrate(url, dim=embedder.dim, model=embedder.model_name)
     db = Database(url, max_size=2)
     try:
-        yield db
+        yield db, pgdata
     finally:
         db.close()
         drop_database(admin, name)

@@ -66,10 +66,16 @@ class ParseWorkers:
         self.workers = max(0, workers)
         self.pool: ProcessPoolExecutor | None = None
         self.processes: set = set()  # the pool's worker processes, as multiprocessing reports them
+        self._warm_ups: list = []  # the warm-up tasks; each returns its worker's CPU so far
         if self.workers:
             self.pool = _new_pool(self.workers)
             # A pool starts a process per task submitted while none is idle: one warm-up task each.
-            self.processes = _started_by(lambda: [self.pool.submit(_warm_up) for _ in range(self.workers)])
+            self.processes = _started_by(lambda: self._warm_ups.extend(self.pool.submit(_warm_up) for _ in range(self.workers)))
+
+    def warm_up_cpu_s(self) -> float:
+        """CPU-seconds the workers spent starting (spawn and imports) in warm-ups that have ended
+        (part of the parse CPU they report with their first document)."""
+        return sum(f.result() for f in self._warm_ups if f.done() and not f.cancelled() and f.exception() is None)
 
     def take(self) -> ProcessPoolExecutor | None:
         """The pool, now the caller's to stop."""
@@ -102,11 +108,14 @@ def _started_by(submit) -> set:
     return set(multiprocessing.active_children()) - before
 
 
-def _warm_up() -> None:
-    """Runs in a new worker: what its first parse would import, imported now."""
+def _warm_up() -> float:
+    """Runs in a new worker: what its first parse would import, imported now. Returns the worker's
+    CPU-seconds so far."""
     from ingest.edgar_parse import preload
 
     preload()
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 class _Parser:

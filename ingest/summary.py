@@ -54,6 +54,7 @@ class IngestSummary:
     write_s: float = 0.0
     index_s: float = 0.0  # building the chunks' vector index after a load into an empty corpus
     parse_cpu_s: float = 0.0  # CPU time of the parse workers (import, parse, chunk); 0 when parsing inline
+    write_cpu_s: float = 0.0  # CPU time of the writer thread (companyfacts, rows, COPY, fiscal years), Postgres's own aside
     parse_peak_mb: float = 0.0  # the largest parse worker's peak resident memory
     passages: int = 0  # sentences of the written filings embedded on their own (ingest.passages)
 

@@ -110,6 +110,13 @@ class _Writer:
             raise self._error
 
     def _run(self) -> None:
+        t0 = time.thread_time()
+        try:
+            self._work()
+        finally:
+            self._summary.write_cpu_s += time.thread_time() - t0
+
+    def _work(self) -> None:
         try:
             if self._first is not None:
                 self.touched |= set(self._first(self._stop.is_set))

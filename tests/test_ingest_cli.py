@@ -83,3 +83,24 @@ def test_bench_writes_its_figures(pg_server_url, tmp_path, capsys):
                 "ratio_pipeline_to_raw", "peak_memory_mb", "db_mb_per_filing"):
         assert figures[key] > 0, key
     assert "ratio_pipeline_to_raw" in capsys.readouterr().out
+
+
+def test_bench_reports_where_the_pipeline_spends_cpu(tmp_path, capsys):
+    """On the embedded server the bench sees (no DATABASE_URL), with a parse worker: every part of
+    the CPU beside the embedder is counted, and the bound is raw embedding's CPU over all of it."""
+    import json
+
+    from ingest.bench import run_bench
+
+    out = tmp_path / "ingest.json"
+    assert run_bench(Settings(data_dir=tmp_path / "data"), SEC_FIXTURES, limit=3, out=out, workers=1, repeat=1) == 0
+    f = json.loads(out.read_text())
+    for key in ("raw_embedding_cpu_seconds", "pipeline_main_process_cpu_seconds", "writer_thread_cpu_seconds",
+                "parse_worker_cpu_seconds_in_clock", "parse_worker_warm_up_cpu_seconds", "postgres_cpu_seconds"):
+        assert f[key] > 0, key
+    assert f["writer_thread_cpu_seconds"] < f["pipeline_main_process_cpu_seconds"]
+    total = f["pipeline_main_process_cpu_seconds"] + f["parse_worker_cpu_seconds_in_clock"] + f["postgres_cpu_seconds"]
+    assert f["cpu_beside_embedder_seconds"] == pytest.approx(total - f["raw_embedding_cpu_seconds"], abs=0.02)
+    assert f["cpu_bound_ratio"] == pytest.approx(f["raw_embedding_cpu_seconds"] / total, abs=0.02)
+    assert f["cpu_bound_ratio_runs"] == [f["cpu_bound_ratio"]]
+    assert "cpu_bound_ratio" in capsys.readouterr().out
