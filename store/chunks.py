@@ -414,6 +414,46 @@ def holds_sentences(conn, sentences: list[str], *, accession: str) -> bool:
     return all(held for _, held in rows)
 
 
+# How many of the filings' chunks hold each word (stemmed as the search stems it), and how many chunks
+# there are: a word's weight in a question is how rarely its filing uses it. A word the stemmer drops
+# (a stop word) makes no query and is left out.
+TERM_COUNTS_SQL = """
+SELECT w.word, (SELECT count(*) FROM chunks c WHERE c.accession = ANY(%(accessions)s::text[]) AND c.tsv @@ q)
+FROM unnest(%(words)s::text[]) AS w(word), plainto_tsquery('english', w.word) AS q
+WHERE numnode(q) > 0
+"""
+CHUNK_COUNT_SQL = "SELECT count(*) FROM chunks WHERE accession = ANY(%(accessions)s::text[])"
+
+# For each sentence (in order), the words among `words` it holds, stemmed as the search stems them.
+SENTENCE_WORDS_SQL = """
+SELECT s.ord, coalesce(array_agg(w.word) FILTER (WHERE to_tsvector('english', s.text) @@ q), '{}')
+FROM unnest(%(sentences)s::text[]) WITH ORDINALITY AS s(text, ord)
+CROSS JOIN unnest(%(words)s::text[]) AS w(word)
+CROSS JOIN plainto_tsquery('english', w.word) AS q
+WHERE numnode(q) > 0
+GROUP BY s.ord
+ORDER BY s.ord
+"""
+
+
+def term_counts(conn, words: list[str], *, accessions: list[str]) -> tuple[int, dict[str, int]]:
+    """The filings' chunk count and, for each word the stemmer keeps, how many of their chunks hold it."""
+    if not words or not accessions:
+        return 0, {}
+    total = conn.execute(CHUNK_COUNT_SQL, {"accessions": accessions}).fetchone()[0]
+    rows = conn.execute(TERM_COUNTS_SQL, {"words": list(words), "accessions": accessions}).fetchall()
+    return int(total), {word: int(n) for word, n in rows}
+
+
+def sentence_words(conn, sentences: list[str], words: list[str]) -> list[set[str]]:
+    """For each of `sentences`, the words of `words` it holds (full-text stems: "franchised" holds
+    "franchisees"' stem only if Postgres stems them alike, exactly as the search's own arm)."""
+    if not sentences or not words:
+        return [set() for _ in sentences]
+    held = dict(conn.execute(SENTENCE_WORDS_SQL, {"sentences": list(sentences), "words": list(words)}).fetchall())
+    return [set(held.get(i, ()) or ()) for i in range(1, len(sentences) + 1)]
+
+
 def with_score(hit: ChunkHit, score: float) -> ChunkHit:
     """The hit ranked at another score (a passage read first takes the best hit's)."""
     return ChunkHit(**{**hit.__dict__, "score": score})
