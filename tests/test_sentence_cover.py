@@ -87,3 +87,12 @@ def test_sentence_words_stem_as_the_search_does(db):
         held = chunks.sentence_words(conn, ["Franchisees operate most restaurants.", "We own the stores."],
                                      ["franchisee", "restaurant", "the"])
     assert held == [{"franchisee", "restaurant"}, set()]  # a stop word makes no query
+
+
+def test_the_order_stands_when_a_first_chunk_already_covers_half_the_question(db, hits):
+    # the 3rd chunk now also speaks of piracy, in fewer of the question's words than the 7th
+    covered = chunks.ChunkHit(**{**hits[2].__dict__, "text": hits[2].text + " Strong licensing terms help limit piracy in several markets we serve."})
+    first = [*hits[:2], covered, *hits[3:]]
+    with db.connection() as conn:
+        assert answering_first(conn, first, QUESTION, [ACC]) == first
+

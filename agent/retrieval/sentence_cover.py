@@ -10,9 +10,12 @@ question's informative words, weighed by how rarely the company's filing uses ea
 chunk holds says nothing of where the answer is), is the surest cheap sign of the passage that
 answers: no embedding, one full-text reading of the candidates' sentences.
 
-The reading moves at most one chunk, and only when one of its sentences covers the question
-clearly better (COVER_LEAD) than every sentence of the chunks already read first, and covers most
-of it (MIN_COVER); it takes the last of those places (AT), so the search's own best keep theirs.
+The reading moves at most one chunk, and only when none of the chunks already read first holds a
+sentence covering half the question (MIN_COVER), and one below them does, clearly better
+(COVER_LEAD); it takes the last of the first places (AT), so the search's own best keep theirs.
+When the first five already hold such a sentence, the composer has the question's words at hand,
+and a chunk moved up would only compete with it for the quote, with a sentence that may share the
+question's words and not its subject.
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ def covers(conn, hits: list, weights: dict[str, float]) -> list[float]:
 
 def answering_first(conn, hits: list, query: str, accessions: list[str]) -> list:
     """The hits, with the one below the first FIRST whose sentence covers the question best put at AT,
-    when it covers it well and clearly better than any of the first; otherwise unchanged."""
+    when it covers it well and none of the first does; otherwise unchanged."""
     if len(hits) <= FIRST:
         return hits
     words = [w for w in chunk_store.keyword_query(query).split(" or ") if w]
@@ -67,7 +70,7 @@ def answering_first(conn, hits: list, query: str, accessions: list[str]) -> list
     cover = covers(conn, hits, weights)
     lead = max(cover[:FIRST])
     best = max(range(FIRST, len(hits)), key=lambda i: (cover[i], -i))
-    if cover[best] < MIN_COVER or cover[best] < lead + COVER_LEAD:
+    if lead >= MIN_COVER or cover[best] < MIN_COVER or cover[best] < lead + COVER_LEAD:
         return hits
     at = AT - 1
     moved = chunk_store.with_score(hits[best], float(hits[at - 1].score))
