@@ -418,21 +418,30 @@ def holds_sentences(conn, sentences: list[str], *, accession: str) -> bool:
 # there are: a word's weight in a question is how rarely its filing uses it. A word the stemmer drops
 # (a stop word) makes no query and is left out.
 TERM_COUNTS_SQL = """
-SELECT w.word, (SELECT count(*) FROM chunks c WHERE c.accession = ANY(%(accessions)s::text[]) AND c.tsv @@ q)
-FROM unnest(%(words)s::text[]) AS w(word), plainto_tsquery('english', w.word) AS q
-WHERE numnode(q) > 0
+WITH asked AS (
+    SELECT w.word, q FROM unnest(%(words)s::text[]) AS w(word), plainto_tsquery('english', w.word) AS q
+    WHERE numnode(q) > 0
+),
+scoped AS MATERIALIZED (SELECT tsv FROM chunks WHERE accession = ANY(%(accessions)s::text[]))
+SELECT asked.word, (SELECT count(*) FROM scoped), count(*) FILTER (WHERE scoped.tsv @@ asked.q)
+FROM asked CROSS JOIN scoped
+GROUP BY asked.word
 """
-CHUNK_COUNT_SQL = "SELECT count(*) FROM chunks WHERE accession = ANY(%(accessions)s::text[])"
 
-# For each sentence (in order), the words among `words` it holds, stemmed as the search stems them.
+# For each sentence (in order), the words among `words` it holds, stemmed as the search stems them:
+# each sentence's vector and each word's query made once.
 SENTENCE_WORDS_SQL = """
-SELECT s.ord, coalesce(array_agg(w.word) FILTER (WHERE to_tsvector('english', s.text) @@ q), '{}')
-FROM unnest(%(sentences)s::text[]) WITH ORDINALITY AS s(text, ord)
-CROSS JOIN unnest(%(words)s::text[]) AS w(word)
-CROSS JOIN plainto_tsquery('english', w.word) AS q
-WHERE numnode(q) > 0
-GROUP BY s.ord
-ORDER BY s.ord
+WITH asked AS (
+    SELECT w.word, q FROM unnest(%(words)s::text[]) AS w(word), plainto_tsquery('english', w.word) AS q
+    WHERE numnode(q) > 0
+),
+said AS MATERIALIZED (
+    SELECT s.ord, to_tsvector('english', s.text) AS v
+    FROM unnest(%(sentences)s::text[]) WITH ORDINALITY AS s(text, ord)
+)
+SELECT said.ord, array_agg(asked.word)
+FROM said JOIN asked ON said.v @@ asked.q
+GROUP BY said.ord
 """
 
 
@@ -440,9 +449,8 @@ def term_counts(conn, words: list[str], *, accessions: list[str]) -> tuple[int, 
     """The filings' chunk count and, for each word the stemmer keeps, how many of their chunks hold it."""
     if not words or not accessions:
         return 0, {}
-    total = conn.execute(CHUNK_COUNT_SQL, {"accessions": accessions}).fetchone()[0]
     rows = conn.execute(TERM_COUNTS_SQL, {"words": list(words), "accessions": accessions}).fetchall()
-    return int(total), {word: int(n) for word, n in rows}
+    return (int(rows[0][1]) if rows else 0), {word: int(n) for word, _, n in rows}
 
 
 def sentence_words(conn, sentences: list[str], words: list[str]) -> list[set[str]]:
