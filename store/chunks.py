@@ -414,6 +414,54 @@ def holds_sentences(conn, sentences: list[str], *, accession: str) -> bool:
     return all(held for _, held in rows)
 
 
+# How many of the filings' chunks hold each word (stemmed as the search stems it), and how many chunks
+# there are: a word's weight in a question is how rarely its filing uses it. A word the stemmer drops
+# (a stop word) makes no query and is left out.
+TERM_COUNTS_SQL = """
+WITH asked AS (
+    SELECT w.word, q FROM unnest(%(words)s::text[]) AS w(word), plainto_tsquery('english', w.word) AS q
+    WHERE numnode(q) > 0
+),
+scoped AS MATERIALIZED (SELECT tsv FROM chunks WHERE accession = ANY(%(accessions)s::text[]))
+SELECT asked.word, (SELECT count(*) FROM scoped), count(*) FILTER (WHERE scoped.tsv @@ asked.q)
+FROM asked CROSS JOIN scoped
+GROUP BY asked.word
+"""
+
+# For each sentence (in order), the words among `words` it holds, stemmed as the search stems them:
+# each sentence's vector and each word's query made once.
+SENTENCE_WORDS_SQL = """
+WITH asked AS (
+    SELECT w.word, q FROM unnest(%(words)s::text[]) AS w(word), plainto_tsquery('english', w.word) AS q
+    WHERE numnode(q) > 0
+),
+said AS MATERIALIZED (
+    SELECT s.ord, to_tsvector('english', s.text) AS v
+    FROM unnest(%(sentences)s::text[]) WITH ORDINALITY AS s(text, ord)
+)
+SELECT said.ord, array_agg(asked.word)
+FROM said JOIN asked ON said.v @@ asked.q
+GROUP BY said.ord
+"""
+
+
+def term_counts(conn, words: list[str], *, accessions: list[str]) -> tuple[int, dict[str, int]]:
+    """The filings' chunk count and, for each word the stemmer keeps, how many of their chunks hold it."""
+    if not words or not accessions:
+        return 0, {}
+    rows = conn.execute(TERM_COUNTS_SQL, {"words": list(words), "accessions": accessions}).fetchall()
+    return (int(rows[0][1]) if rows else 0), {word: int(n) for word, _, n in rows}
+
+
+def sentence_words(conn, sentences: list[str], words: list[str]) -> list[set[str]]:
+    """For each of `sentences`, the words of `words` it holds (full-text stems: "franchised" holds
+    "franchisees"' stem only if Postgres stems them alike, exactly as the search's own arm)."""
+    if not sentences or not words:
+        return [set() for _ in sentences]
+    held = dict(conn.execute(SENTENCE_WORDS_SQL, {"sentences": list(sentences), "words": list(words)}).fetchall())
+    return [set(held.get(i, ()) or ()) for i in range(1, len(sentences) + 1)]
+
+
 def with_score(hit: ChunkHit, score: float) -> ChunkHit:
     """The hit ranked at another score (a passage read first takes the best hit's)."""
     return ChunkHit(**{**hit.__dict__, "score": score})

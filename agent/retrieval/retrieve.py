@@ -44,6 +44,7 @@ from agent.retrieval.prose_counts import find_count
 from agent.state import plan_of
 from agent.retrieval.query_vectors import embed_queries
 from agent.retrieval.widening import widened_location, widens
+from agent.retrieval.sentence_cover import answering_first
 from agent.retrieval.earlier_filing import EARLIER_SLOT
 from store import chunks as chunk_store
 from store import filing_amounts
@@ -1589,6 +1590,8 @@ def _prose(state, deps, config) -> dict:
                 limit=per_company,
                 spare=SPARE_HITS,
             )
+            if plan.intent == "qualitative" and not (cause or stated.get(company["cik"])):  # a figure's cause: its own readings
+                hits = answering_first(conn, hits, asked[0], accessions)
             if cause or asks_why:  # a statement cut from its cause by a chunk's end: the cause is read right after it
                 hits = _with_causes_cut_off(conn, hits)
             if stated.get(company["cik"]):  # "why?" after a figure: where MD&A states that figure, first
