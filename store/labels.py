@@ -117,6 +117,19 @@ def printed_in(conn: psycopg.Connection, accession: str, concept: str, label: st
     return bool(conn.execute(PRINTED_IN, (accession, taxonomy, name, label)).fetchone()[0])
 
 
+# The names one filing prints a concept's undimensioned rows under. Served by line_labels_accession.
+PRINTED_IN_FILING = """
+SELECT DISTINCT label FROM line_labels
+ WHERE accession = %s AND taxonomy = %s AND concept = %s AND dims = '{}'::jsonb
+"""
+
+
+def printed_in_filing(conn: psycopg.Connection, accession: str, concept: str) -> list[str]:
+    """The labels the filing `accession` prints `concept` ("taxonomy:Name") under, without dimensions."""
+    taxonomy, name = concept.split(":", 1)
+    return [label for (label,) in conn.execute(PRINTED_IN_FILING, (accession, taxonomy, name)).fetchall()]
+
+
 # Printed row names holding a spaced hyphen ("Total revenues - unaffiliated customers", "Accounts receivable - net"):
 # the planner keeps such a name's hyphen from being read as a minus. Served by a scan (a few hundred rows).
 DASHED_NAMES = "SELECT DISTINCT label FROM line_labels WHERE position(' - ' IN label) > 0"

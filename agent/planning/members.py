@@ -173,7 +173,11 @@ def member_asks(plan: Plan, text: str, company_words: set[str]) -> Plan:
     words = set(low.split())
     absolute = absolute_words(low) and (bool(words & GROWTH) or implies_change(low))
     grows = (bool(words & GROWTH) or absolute) and not _several_years(plan)
-    shares = bool(_SHARE_ASK.search(_TERM_PORTION.sub(" ", low)))
+    # a share word inside a row the company prints whole ("Accrued revenue share", claimed by
+    # agent.planning.words.claim_printed_rows) is the row's name, never a share of anything
+    claimed = {i for i, w in enumerate(plan.words or []) if w.get("joins") and _SHARE_ASK.fullmatch(w.get("word", ""))}
+    unclaimed = " ".join(w["word"] for i, w in enumerate(plan.words or []) if i not in claimed) if claimed else low
+    shares = bool(_SHARE_ASK.search(_TERM_PORTION.sub(" ", unclaimed)))
     metrics, added = [], []
     for key in plan.metrics:
         definition = None

@@ -649,7 +649,9 @@ def line_keys(trace: list[dict], runs: list[tuple[int, int]]) -> tuple[list[str]
             idx.pop(0)
         while idx and kinds[idx[-1]] in _SIDE:
             idx.pop()
-        shown = [words[i] for i in idx if kinds[i] != "filler" or words[i] in _JOIN or words[i] == "total"]
+        # the period's words are the year's, never the line's name ("long-term debt at the end of 2023 (noncurrent)")
+        shown = [words[i] for i in idx if kinds[i] != "period"
+                 and (kinds[i] != "filler" or words[i] in _JOIN or words[i] == "total")]
         # the clause's other words, which a printed label may hold as the user wrote them ("Treasury stock,
         # at cost", "Changes in merchandise inventories"): never required, so a label's extra word is
         # still one the user did not write

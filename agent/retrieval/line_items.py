@@ -443,7 +443,9 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
     tiers: list[list[LineMatch]] = [[], [], []]
     told: list[LineMatch] = []  # rows the question's extra words tell apart by their concept's name
     told_in_notes: list[LineMatch] = []  # the same in a note's schedule, read only when nothing else fits
-    asked_tax = "tax" in have | spare
+    # "taxed" and "taxes" ask a tax note's row as "tax" does ("global intangible low-taxed income" is a line of the
+    # rate reconciliation, read only when the user names the tax)
+    asked_tax = any(w.startswith("tax") for w in have | spare)
     for row in labels:
         if row["dims"] or (not asked_tax and _tax_basis(row["concept"])) or other_kind(f"{leftover} {question}", row["label"]):
             continue
@@ -453,6 +455,10 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         if not fits(words) and row["concept"].endswith("Noncurrent") and row["statement"] == "balance":
             # "long-term operating lease liabilities": the balance sheet's noncurrent row, printed without the word
             words = next((words | w for w in _NONCURRENT_WORDS if fits(words | w)), words)
+        if not fits(words) and {"long", "term"} <= words and not row["concept"].endswith("Current") \
+                and _NONCURRENT_WORDS[2] <= have and fits(words | _NONCURRENT_WORDS[2]):
+            # "long-term debt (noncurrent)": a long-term row is the noncurrent one, the user's "noncurrent" says it twice
+            words |= _NONCURRENT_WORDS[2]
         if not fits(words) and fits(words, signs := sign_words(row["label"], row["concept"])):
             words |= have & signs  # "equity income loss": the row "Equity income (loss)"
         if not fits(words) and have & _LOSS and (lost := _loss_side(row["label"])) and len(words - lost) >= 3 \

@@ -3,11 +3,13 @@ store/facts.py runs the query. Selection lives here so the store knows nothing o
 
 from __future__ import annotations
 
+import re
+
 import psycopg
 
 from agent.retrieval.concepts import METRICS
 from store.facts import FactRow, annual_value
-from store.labels import printed_as
+from store.labels import printed_as, printed_in_filing
 
 # Metrics whose tags a company may use for a part and for the whole of the same line: McDonald's
 # tags its restaurants' depreciation on the income statement as DepreciationDepletionAndAmortization
@@ -36,7 +38,21 @@ def metric_value(conn: psycopg.Connection, cik: int, metric_key: str, fiscal_yea
     found = [annual_value(conn, cik, [c], fiscal_year, as_of_accession=as_of_accession, unit=metric.unit)
              for c in metric.concepts]
     found = [f for f in found if f is not None]
-    return max(found, key=lambda f: abs(f.value), default=None)
+    whole = [f for f in found if not _leaves_out(conn, f)]
+    return max(whole or found, key=lambda f: abs(f.value), default=None)
+
+
+# A row that says what it leaves out ("Depreciation and amortization, excluding amortization of intangible assets")
+_LEAVES_OUT = re.compile(r"\b(?:excluding|exclusive of|except|other than)\b", re.I)
+
+
+def _leaves_out(conn: psycopg.Connection, fact: FactRow) -> bool:
+    """Whether the filing reporting `fact` prints its concept only on rows saying what they leave out: never the widest
+    figure of a WIDEST metric when another of its concepts is printed as the whole (Home Depot's FY2024 cash-flow row
+    "Depreciation and amortization, excluding amortization of intangible assets" beside its income statement's
+    "Depreciation and amortization")."""
+    labels = printed_in_filing(conn, fact.accession, f"{fact.taxonomy}:{fact.concept}")
+    return bool(labels) and all(_LEAVES_OUT.search(label) for label in labels)
 
 
 def concepts_of(conn: psycopg.Connection, cik: int, metric_key: str) -> list[str]:
