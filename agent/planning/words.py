@@ -524,6 +524,8 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             continue
         if w in ("short", "long", "near") and i + 1 < len(words) and words[i + 1] == "term":
             continue  # "short-term debt": a compound that names another line, never filler
+        if w == "a" and i and words[i - 1] == "class":
+            continue  # "class A diluted EPS": a class of stock's letter, never the article
         if w == "state" and ((i + 1 < len(words) and words[i + 1] in _STATE_LINE) or (i and words[i - 1] in _STATE_LINE)):
             continue  # "deferred state income tax", "state and local": the tax jurisdiction, never "please state"
         if w in _SUBTRACTING and 0 < i < len(words) - 1 and words[i - 1] not in FILLER and words[i + 1] not in FILLER \

@@ -364,6 +364,27 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
     return _fact_evidence(company, key, fy, fact, label=shown).model_copy(update={"negated": match.negated})
 
 
+def _metric_row(conn, deps, company: dict, key: str, said: str, fy: int, cell: dict, lines: dict) -> Evidence | None:
+    """A curated metric none of whose concepts the company reports, read from the row it prints under the user's
+    words; when two rows fit them ("Accounts receivable" gross and "Accounts receivable, net" at Verizon), the
+    metric's own name decides ("Accounts receivable, net"). A balance is a balance sheet's row: a note's schedule
+    ("Accounts Receivable" among the contract balances) is a part of it, another figure."""
+    for words in dict.fromkeys((said, normalize(METRICS[key].label))):
+        probe = {**cell}
+        ev = _line_cell(conn, deps, company, line_key(words), fy, probe, lines)
+        match, candidates = lines[(company["cik"], line_key(words))]
+        rows = [match] if match is not None else candidates
+        elsewhere = ev is not None and METRICS[key].period == "instant" and any(r.statement != "balance" for r in rows)
+        if elsewhere:
+            ev = None
+            probe.pop("concept", None)
+        if ev is not None or (len(candidates) < 2 and not elsewhere):
+            cell.update(probe)
+            return ev
+    cell.update(probe)
+    return None
+
+
 def _printed_row_of(conn, deps, cik: int, concept: str) -> str | None:
     """The company's own label for a concept matched by its standard name ("additional paid-in capital" is
     Coca-Cola's "Capital surplus"): the primary statements' row, which the answer names as reported."""
@@ -1168,10 +1189,23 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                     if ev is None and (phrases or {}).get(key):
                         # none of the table's concepts: the row the company prints under the user's words
                         # ("Inventories" tagged InventoryFinishedGoodsNetOfReserves), or nothing
-                        said = phrases[key]
-                        ev = _line_cell(conn, deps, company, line_key(said), fy, cell, lines)
+                        ev = _metric_row(conn, deps, company, key, phrases[key], fy, cell, lines)
                         if ev is None:
                             cell.pop("concept", None)
+                    if ev is None and METRICS[key].unit == "USD/shares":
+                        # a per-share figure reported only by class of stock (Visa's Class A, B-1, B-2, C): each
+                        # class's, named, never one of them passed off as the company's
+                        by_class = _member_cells(conn, deps, company, f"dim:{key}|*class", fy, cell, orders)
+                        if by_class and all(ev_ is not None for _, ev_ in by_class):
+                            # in the classes' order (A, B-1, C), a class with no shares that year ("—", tagged 0) left out
+                            by_class = sorted([(c, e) for c, e in by_class if e.value and Decimal(e.value)] or by_class,
+                                              key=lambda ce: ce[0]["label"])
+                            for member_cell, mev in by_class:
+                                evidence[mev.id] = mev
+                                member_cell.update(evidence_id=mev.id, display=display_value(printed_value(mev), mev.unit),
+                                                   metric=key)
+                                cells.append(member_cell)
+                            continue
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(printed_value(ev), ev.unit))

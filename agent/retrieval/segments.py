@@ -25,6 +25,7 @@ AXIS_WORDS = {
     "region": ("Geographical", "Segment"), "regions": ("Geographical", "Segment"),
     "geography": ("Geographical", "Segment"), "geographies": ("Geographical", "Segment"),
     "country": ("Geographical",), "countries": ("Geographical",),
+    "class": ("ClassOfStock",), "classes": ("ClassOfStock",),
 }
 
 
@@ -95,7 +96,12 @@ def _qname_name(member: str) -> str:
     return " ".join(w for w in concept_words(member).split() if w not in _GENERIC)
 
 
+# A class of stock by its letter ("Class A", "Class B-1"): one word, as the letter alone is an article or nothing
+_CLASS_LETTER = re.compile(r"\bclass\s+([a-z])(?:[\s-]*(\d))?\b", re.I)
+
+
 def _key(name: str) -> frozenset[str]:
+    name = _CLASS_LETTER.sub(lambda m: f"class{m.group(1)}{m.group(2) or ''}".lower(), name)
     return frozenset(w for w in tokens(name) if w not in _GENERIC)
 
 
