@@ -367,22 +367,23 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
 def _metric_row(conn, deps, company: dict, key: str, said: str, fy: int, cell: dict, lines: dict) -> Evidence | None:
     """A curated metric none of whose concepts the company reports, read from the row it prints under the user's
     words; when two rows fit them ("Accounts receivable" gross and "Accounts receivable, net" at Verizon), the
-    metric's own name decides ("Accounts receivable, net"). A balance is a balance sheet's row: a note's schedule
-    ("Accounts Receivable" among the contract balances) is a part of it, another figure."""
+    metric's own name decides ("Accounts receivable, net"). A balance the balance sheet prints under the metric's name
+    comes before a note's row of the user's words ("Accounts Receivable" among Verizon's contract balances, a part)."""
+    first: tuple[dict, Evidence] | None = None
     for words in dict.fromkeys((said, normalize(METRICS[key].label))):
         probe = {**cell}
         ev = _line_cell(conn, deps, company, line_key(words), fy, probe, lines)
         match, candidates = lines[(company["cik"], line_key(words))]
         rows = [match] if match is not None else candidates
-        elsewhere = ev is not None and METRICS[key].period == "instant" and any(r.statement != "balance" for r in rows)
-        if elsewhere:
-            ev = None
-            probe.pop("concept", None)
-        if ev is not None or (len(candidates) < 2 and not elsewhere):
+        if ev is not None and METRICS[key].period == "instant" and any(r.statement != "balance" for r in rows):
+            first = first or (probe, ev)
+            continue
+        if ev is not None or (len(candidates) < 2 and first is None):
             cell.update(probe)
             return ev
+    probe, ev = first or (probe, None)
     cell.update(probe)
-    return None
+    return ev
 
 
 def _printed_row_of(conn, deps, cik: int, concept: str) -> str | None:
