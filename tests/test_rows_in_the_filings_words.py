@@ -189,3 +189,16 @@ def test_a_printed_rows_share_word_is_its_name_not_a_share_of_anything(db, embed
              date(2023, 12, 31), date(2023, 1, 1), fiscal_year=2023, fy=2024, filed=date(2025, 2, 4))
     answer = _ask(db, embedder, "googl accrued revenue share 2023")
     assert _values(answer) == [8876 * M], answer.text
+
+
+def test_a_notes_row_named_with_its_schedule_totals_heading():
+    """Mastercard's accrued-expenses note prints "Personnel costs" above "Total accrued expenses"."""
+    personnel = {**_row("Personnel costs", "us-gaap:EmployeeRelatedLiabilitiesCurrent", "other", 3),
+                 "schedule": frozenset({"accrued"})}
+    other = {**_row("Other", "us-gaap:OtherAccruedLiabilitiesCurrent", "other", 4), "schedule": frozenset({"accrued"})}
+    match, _ = resolve("accrued personnel costs", "accrued personnel costs", [personnel, other], [])
+    assert match is not None and match.concept == "us-gaap:EmployeeRelatedLiabilitiesCurrent"
+    assert match.label == "Personnel costs (accrued)"
+    plain = _row("Accrued personnel costs", "us-gaap:AccruedSalariesCurrent", "balance", 9)
+    match, _ = resolve("accrued personnel costs", "accrued personnel costs", [personnel, plain], [])
+    assert match is not None and match.concept == "us-gaap:AccruedSalariesCurrent"  # a row printing the words first

@@ -443,6 +443,7 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
     tiers: list[list[LineMatch]] = [[], [], []]
     told: list[LineMatch] = []  # rows the question's extra words tell apart by their concept's name
     told_in_notes: list[LineMatch] = []  # the same in a note's schedule, read only when nothing else fits
+    headed: list[LineMatch] = []  # a note's rows named with their schedule total's words, read only when nothing else fits
     # "taxed" and "taxes" ask a tax note's row as "tax" does ("global intangible low-taxed income" is a line of the
     # rate reconciliation, read only when the user names the tax)
     asked_tax = any(w.startswith("tax") for w in have | spare)
@@ -459,6 +460,14 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
                 and _NONCURRENT_WORDS[2] <= have and fits(words | _NONCURRENT_WORDS[2]):
             # "long-term debt (noncurrent)": a long-term row is the noncurrent one, the user's "noncurrent" says it twice
             words |= _NONCURRENT_WORDS[2]
+        if not fits(words) and row.get("schedule") and (heading := row["schedule"] & have - words) \
+                and fits(words | heading):
+            # "accrued personnel costs": the row "Personnel costs" of the schedule totalled "Total accrued expenses",
+            # whose name is the heading the row is printed under; the user says the heading's words with the row's.
+            # Read last, one such row only
+            shown = f"{row['label']} ({_in_said_order(heading, question)})"
+            headed.append(LineMatch(row["concept"], shown, "company", row["statement"]))
+            continue
         if not fits(words) and fits(words, signs := sign_words(row["label"], row["concept"])):
             words |= have & signs  # "equity income loss": the row "Equity income (loss)"
         if not fits(words) and have & _LOSS and (lost := _loss_side(row["label"])) and len(words - lost) >= 3 \
@@ -584,6 +593,8 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         if len(shortened) == 1:
             row = next(iter(shortened.values()))
             return LineMatch(row["concept"], row["label"], "company", row["statement"]), []
+        if not told_in_notes and len({m.concept for m in headed}) == 1:
+            return headed[0], []
         if len({m.concept for m in told_in_notes}) == 1:
             # "state and local current income tax": one note row, its heading's words in its concept's name;
             # several (the same words under two schedules) are no match, never a guess
@@ -831,7 +842,12 @@ def labels_of(conn, memo: dict, cik: int) -> list[dict]:
 
     printed = memo.get(("labels", cik))
     if printed is None:
-        printed = memo[("labels", cik)] = labels_store.company_labels(conn, cik)
+        printed = labels_store.company_labels(conn, cik)
+        totals = labels_store.schedule_totals(conn, cik)
+        for row in printed:
+            if (row["label"], row["concept"]) in totals:
+                row["schedule"] = frozenset(w for t in totals[(row["label"], row["concept"])] for w in tokens(t))
+        memo[("labels", cik)] = printed
     return printed
 
 
