@@ -372,6 +372,9 @@ def other_kind(asked: str, label: str) -> bool:
     return q is not None and r is not None and q != r
 
 
+# A concept named for a cost ("CostOfServicesAndOtherRevenue") is never the revenue row printed alike ("Services and
+# other" twice, under revenues and under costs) unless the user says the cost
+_COST_WORDS = frozenset({"cost"})
 _STOCK = frozenset({"stock", "share"})
 _OTHER_STOCK = frozenset({"preferred", "treasury", "convertible"})
 
@@ -497,6 +500,7 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         elif words and words < have \
                 and words | (have & tokens(concept_words(row["concept"]))) == have \
                 and not (have - words) & _excluded(row["concept"]) \
+                and not (_COST_WORDS & tokens(concept_words(row["concept"])) - have) \
                 and not ((have - words) & _included(row["concept"]) and not re.search(r"\bincl", question, re.I)):
             # "current deferred revenue": the row printed "Deferred revenue" under current liabilities
             # (ContractWithCustomerLiabilityCurrent), never its non-current twin. A note's schedule prints its

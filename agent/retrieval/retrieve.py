@@ -765,12 +765,21 @@ def _row_member_cell(conn, deps, company: dict, said: str, fy: int, base: dict, 
     shown = display_name(fact.member, labels.get(fact.member, set()), tokens(row))
     # a row printed on its member under the user's whole phrase ("Cost of products") is named by its label alone
     whole = tokens(said) <= tokens(row)
-    label = row[:1].upper() + row[1:] if whole else f"{row[:1].upper() + row[1:]} ({shown})"
+    if (tokens(said) - tokens(row)) & _FIGURE_KINDS:
+        # "cost of services and other": the row printed "Services and other" among the costs is named by the figure the
+        # user asked, never by the row's name alone, which the revenues print too
+        row_name = " ".join(said.split())
+        label = f"{row_name[:1].upper() + row_name[1:]} ({shown})"
+    else:
+        label = row[:1].upper() + row[1:] if whole else f"{row[:1].upper() + row[1:]} ({shown})"
     ev = _member_evidence(company, label, fy, fact)
     cell = {**base, "label": label, "instant": fact.period_start is None, "concept": fact.concept,
             "member": fact.member, "evidence_id": ev.id, "display": display_value(fact.value, fact.unit),
             "reported_as": row if match.source == "company" else None}
     return cell, ev
+
+
+_FIGURE_KINDS = frozenset({"cost", "revenue", "sale"})
 
 
 def _member_evidence(company: dict, label: str, fy: int, f) -> Evidence:
@@ -1169,8 +1178,9 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                             member_cell.update(evidence_id=mev.id, display=display_value(Decimal(mev.value), mev.unit))
                             cells.append(member_cell)
                         continue
-                    if ev is None and not cell.get("concept") and not cell.get("candidates") \
-                            and not _SUMMED.search(line_parts(key)[2]):
+                    if ev is None and not cell.get("candidates") and not _SUMMED.search(line_parts(key)[2]):
+                        # (a row found with no figure for the year, too: Adobe's FY2024 10-K prints "Services and
+                        # other" on its service member, no longer company-wide)
                         narrowed = _row_member_cell(conn, deps, company, line_parts(key)[2], fy, cell,
                                                     line_optional(key))
                         if narrowed is not None:  # "GE Aerospace intangible assets": a row's fact on a member
