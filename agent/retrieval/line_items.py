@@ -450,6 +450,7 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
     # "taxed" and "taxes" ask a tax note's row as "tax" does ("global intangible low-taxed income" is a line of the
     # rate reconciliation, read only when the user names the tax)
     asked_tax = any(w.startswith("tax") for w in have | spare)
+    said_cost = bool(re.search(r"\bcosts?\b", f"{leftover} {question}", re.I))  # "costs" is a word `tokens` ignores
     for row in labels:
         if row["dims"] or (not asked_tax and _tax_basis(row["concept"])) or other_kind(f"{leftover} {question}", row["label"]):
             continue
@@ -500,7 +501,7 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         elif words and words < have \
                 and words | (have & tokens(concept_words(row["concept"]))) == have \
                 and not (have - words) & _excluded(row["concept"]) \
-                and not (_COST_WORDS & tokens(concept_words(row["concept"])) - have) \
+                and not (_COST_WORDS & tokens(concept_words(row["concept"])) - have and not said_cost) \
                 and not ((have - words) & _included(row["concept"]) and not re.search(r"\bincl", question, re.I)):
             # "current deferred revenue": the row printed "Deferred revenue" under current liabilities
             # (ContractWithCustomerLiabilityCurrent), never its non-current twin. A note's schedule prints its
