@@ -22,7 +22,7 @@ WIDEST = frozenset({"depreciation_amortization", "rd"})
 
 
 def metric_value(conn: psycopg.Connection, cik: int, metric_key: str, fiscal_year: int, *,
-                 as_of_accession: str | None = None) -> FactRow | None:  # fmt: skip
+                 as_of_accession: str | None = None, asked: bool = False) -> FactRow | None:  # fmt: skip
     """`store.facts.annual_value` for a key of METRICS, with its concepts and unit (for a WIDEST
     metric, the largest of its tags' figures; the first tag's on a tie)."""
     metric = METRICS[metric_key]
@@ -38,7 +38,8 @@ def metric_value(conn: psycopg.Connection, cik: int, metric_key: str, fiscal_yea
     found = [annual_value(conn, cik, [c], fiscal_year, as_of_accession=as_of_accession, unit=metric.unit)
              for c in metric.concepts]
     found = [f for f in found if f is not None]
-    whole = [f for f in found if not _leaves_out(conn, f)]
+    # asked for by name (`asked`), never as a formula's input: an add-back (EBITDA's D&A) is the widest figure
+    whole = [f for f in found if not _leaves_out(conn, f)] if asked else found
     return max(whole or found, key=lambda f: abs(f.value), default=None)
 
 
@@ -47,10 +48,10 @@ _LEAVES_OUT = re.compile(r"\b(?:excluding|exclusive of|except|other than)\b", re
 
 
 def _leaves_out(conn: psycopg.Connection, fact: FactRow) -> bool:
-    """Whether the filing reporting `fact` prints its concept only on rows saying what they leave out: never the widest
-    figure of a WIDEST metric when another of its concepts is printed as the whole (Home Depot's FY2024 cash-flow row
-    "Depreciation and amortization, excluding amortization of intangible assets" beside its income statement's
-    "Depreciation and amortization")."""
+    """Whether the filing reporting `fact` prints its concept only on rows saying what they leave out: never the figure
+    of a WIDEST metric asked by its name when another of its concepts is printed under that name (Home Depot's FY2024
+    cash-flow row "Depreciation and amortization, excluding amortization of intangible assets" beside its income
+    statement's "Depreciation and amortization"). A formula's add-back stays the widest figure."""
     labels = printed_in_filing(conn, fact.accession, f"{fact.taxonomy}:{fact.concept}")
     return bool(labels) and all(_LEAVES_OUT.search(label) for label in labels)
 

@@ -29,7 +29,7 @@ from agent.retrieval.line_items import IGNORABLE, metric_phrases, tokens, unacce
 from agent.retrieval.causes import (amount_patterns, asked_figures, asks_cause_of, cause_queries, cut_before_cause, explaining_first, figure_names,
                                     stated_amounts, subject_query)
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
-from agent.retrieval.metric_facts import metric_value, plausible_count, unscaled_count
+from agent.retrieval.metric_facts import WIDEST, metric_value, plausible_count, unscaled_count
 from agent.planning.conventions import missing_divisor
 from agent.planning.formula_trees import (choose, evaluate, metrics_of, operand_key, operand_label, operand_parts,
                                           operand_ticker, restate, said_of)
@@ -139,10 +139,11 @@ class _Facts:
         self.row_labels: dict[str, str] = {}  # a formula's printed-row operand (its words) -> the label of the row found
         self.others: dict[str, _Facts] = {}  # ticker -> the run's facts of each company asked (a formula across two)
 
-    def get(self, metric_key: str, fy: int, printed: bool = False) -> Evidence | None:
+    def get(self, metric_key: str, fy: int, printed: bool = False, asked: bool = False) -> Evidence | None:
         """The metric's fact for the year; with `printed` (a formula's input), else the row the company
-        prints under the metric's name."""
-        key = (metric_key, fy)
+        prints under the metric's name. `asked`: the figure the user named itself, not a formula's input
+        (agent.retrieval.metric_facts.metric_value)."""
+        key = (metric_key, fy, "asked") if asked and metric_key in WIDEST else (metric_key, fy)
         if printed and self.get(metric_key, fy) is None and self.memo is not None:
             slot = (f"{metric_key}#printed", fy)
             if slot not in self.found:
@@ -156,8 +157,8 @@ class _Facts:
                     as_of_accession=self.company.get("as_of_accession"), unit=METRICS[metric_key].unit)
             else:
                 fact = metric_value(
-                    self.conn, self.company["cik"], metric_key, fy, as_of_accession=self.company.get("as_of_accession")
-                )
+                    self.conn, self.company["cik"], metric_key, fy, as_of_accession=self.company.get("as_of_accession"),
+                    asked=asked)
             self.found[key] = _fact_evidence(self.company, metric_key, fy, fact) if fact else None
         return self.found[key]
 
@@ -1196,7 +1197,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                                                              cells):
                     continue  # "how big was the operating loss?" in a thread about Reality Labs: that member's figure
                 elif key in METRICS:
-                    ev = facts.get(key, fy)
+                    ev = facts.get(key, fy, asked=True)
                     if ev is None and (phrases or {}).get(key):
                         # none of the table's concepts: the row the company prints under the user's words
                         # ("Inventories" tagged InventoryFinishedGoodsNetOfReserves), or nothing
