@@ -202,3 +202,16 @@ def test_a_notes_row_named_with_its_schedule_totals_heading():
     plain = _row("Accrued personnel costs", "us-gaap:AccruedSalariesCurrent", "balance", 9)
     match, _ = resolve("accrued personnel costs", "accrued personnel costs", [personnel, plain], [])
     assert match is not None and match.concept == "us-gaap:AccruedSalariesCurrent"  # a row printing the words first
+
+
+def test_the_notes_and_the_segment_disclosure_are_places_to_look_never_words_of_a_name():
+    from agent.planning.sourcing import without_sourcing
+
+    assert without_sourcing("From the notes to the financial statements, what was Abbott's interest paid in 2023?") \
+        == "what was Abbott's interest paid in 2023?"
+    assert without_sourcing("Based on the segment disclosure, what were Meta's Reality Labs revenues in 2024?") \
+        == "what were Meta's Reality Labs revenues in 2024?"
+    assert without_sourcing("Per the segment note, what was Apple's Greater China operating income in fiscal 2024?") \
+        == "what was Apple's Greater China operating income in fiscal 2024?"
+    assert without_sourcing("What was the revenue from operations of Apple in 2024?") \
+        == "What was the revenue from operations of Apple in 2024?"
