@@ -91,6 +91,27 @@ def company_labels(conn: psycopg.Connection, cik: int) -> list[dict]:
     ]
 
 
+# A note's schedule whose rows add up to a total printed below them ("Personnel costs", "Other" above "Total accrued
+# expenses"): each row's name and concept with the name of the first total below it, the heading the rows are printed
+# under in other words. Served by line_labels_cik.
+SCHEDULE_TOTALS = r"""
+SELECT DISTINCT ON (r.accession, r.table_no, r.row_no, r.label, r.concept) r.label, r.taxonomy, r.concept, t.label
+  FROM line_labels r JOIN line_labels t
+    ON t.accession = r.accession AND t.table_no = r.table_no AND t.row_no > r.row_no AND t.dims = '{}'::jsonb
+ WHERE r.cik = %s AND t.cik = %s AND r.dims = '{}'::jsonb AND r.statement = 'other' AND t.statement = 'other'
+   AND t.label ~* '^\s*total\s+\w' AND r.label !~* '^\s*total\M'
+ ORDER BY r.accession, r.table_no, r.row_no, r.label, r.concept, t.row_no
+"""
+
+
+def schedule_totals(conn: psycopg.Connection, cik: int) -> dict[tuple[str, str], set[str]]:
+    """(label, qualified concept) of a note's row -> the names of the totals printed below it in its table."""
+    out: dict[tuple[str, str], set[str]] = {}
+    for label, taxonomy, concept, total in conn.execute(SCHEDULE_TOTALS, (cik, cik)).fetchall():
+        out.setdefault((label, f"{taxonomy}:{concept}"), set()).add(total)
+    return out
+
+
 # The names a company prints a concept's undimensioned rows under. Served by line_labels_cik.
 PRINTED_AS = """
 SELECT DISTINCT label FROM line_labels
@@ -115,6 +136,19 @@ def printed_in(conn: psycopg.Connection, accession: str, concept: str, label: st
     """Whether the filing `accession` prints `concept` ("taxonomy:Name") on a row named `label`."""
     taxonomy, name = concept.split(":", 1)
     return bool(conn.execute(PRINTED_IN, (accession, taxonomy, name, label)).fetchone()[0])
+
+
+# The names one filing prints a concept's undimensioned rows under. Served by line_labels_accession.
+PRINTED_IN_FILING = """
+SELECT DISTINCT label FROM line_labels
+ WHERE accession = %s AND taxonomy = %s AND concept = %s AND dims = '{}'::jsonb
+"""
+
+
+def printed_in_filing(conn: psycopg.Connection, accession: str, concept: str) -> list[str]:
+    """The labels the filing `accession` prints `concept` ("taxonomy:Name") under, without dimensions."""
+    taxonomy, name = concept.split(":", 1)
+    return [label for (label,) in conn.execute(PRINTED_IN_FILING, (accession, taxonomy, name)).fetchall()]
 
 
 # Printed row names holding a spaced hyphen ("Total revenues - unaffiliated customers", "Accounts receivable - net"):

@@ -203,6 +203,10 @@ def member_labels(conn: psycopg.Connection, cik: int) -> dict[str, set[str]]:
         if len(dims) == 2:
             scores = {member: _label_in_qname(label, member) for member in dims.values()}
             best = max(scores.values())
+            if not best:
+                # a label sharing no word with either member ("International" on a segment's non-U.S. cell) names
+                # neither: taken by both, it hid the one-axis row that names us-gaap:NonUsMember "International"
+                continue
             for member, score in scores.items():
                 if score == best:
                     out.setdefault(member, set()).add(label)

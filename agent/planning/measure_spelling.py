@@ -56,6 +56,8 @@ def _abbreviates(short: str, word: str) -> bool:
         return False
     if word.startswith(short):
         return True
+    if re.search(r"[aeiou]{2}", short):
+        return False  # an abbreviation drops letters, vowels first: "gain" is a word of its own, never "gearing"
     it = iter(word)
     return all(ch in it for ch in short) and 3 * len(short) >= len(word) + 2
 
@@ -77,10 +79,17 @@ _OPERATOR_WORDS = frozenset("divided divide dividing over plus minus less times 
                             "sum difference ratio per".split())
 
 
+# "CFO" is a person ("what did the CFO say") unless the question asks it as an amount: "how much CFO did it report",
+# "CFO in fiscal 2024", "FY24 CFO". Then it is the analysts' cash flow from operations, spelled out.
+_CFO_AMOUNT = re.compile(r"(?<=\bhow much )cfo\b|\bcfo(?=\s+(?:in|for|during|of)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*)?'?\d{2,4}\b)"
+                         r"|(?<=\b(?:fy|19|20)\d\d )cfo\b", re.I)
+
+
 def spelled_out(text: str, keep: list[tuple[int, int]] = ()) -> str:
     """`text` with each misspelt or abbreviated word of a metric or ratio name spelled out, where
     the window of words around it then reads as exactly one table phrase. `keep`: character spans
     (company names) never rewritten."""
+    text = _CFO_AMOUNT.sub("operating cash flow", text)
     tokens = [m for m in _TOKEN.finditer(text) if not any(s <= m.start() < e for s, e in keep)]
     low = [m.group(0).lower() for m in tokens]
     named = _phrase_words()

@@ -25,12 +25,15 @@ _STATEMENTS = (
                 r"statements?\s+of\s+(?:operations|income|earnings)|statements?\s+of\s+comprehensive\s+income)\b", re.I),
      "income statement"),
 )
-_ANY_STATEMENT = re.compile(r"\b(?:statements?|balance\s+sheets?|p\s*&\s*l|financial\s+position|line\s+items?)\b", re.I)
+# (the notes and the segment disclosure are places to look too: "From the notes to the financial statements,", "Based on
+# the segment disclosure,")
+_ANY_STATEMENT = re.compile(r"\b(?:statements?|balance\s+sheets?|p\s*&\s*l|financial\s+position|line\s+items?|"
+                            r"footnotes?|segment\s+(?:disclosures?|notes?|information|reporting|data|tables?))\b", re.I)
 # the verbs of an instruction about where to look, never words a row's name holds ("net cash provided by ...")
 _INSTRUCTING = re.compile(
     r"\b(?:utiliz\w*|utilis\w*|us(?:e|ing)|rel(?:y|ying|ies)|bas(?:e|ed|ing)\s+on|draw\w*|refer\w*|perspective|"
     r"according\s+to|look\w*\s+at|extract\w*|respond\w*|answer\w*|judg\w*|conclusions?|consult\w*|focus\w*|"
-    r"tak\w*\s+into\s+account|consider\w*|in\s+light\s+of)\b", re.I)
+    r"tak\w*\s+into\s+account|consider\w*|in\s+light\s+of|^\s*(?:from|per)\s+(?:the|its|their)\s)\b", re.I)
 # a formula or a definition in the clause: never an instruction alone
 # ("Calculate unadjusted EBITDA using operating income and D&A" defines; "Calculate what was asked by ..." does not)
 _FORMULA = re.compile(r"\bdefined\b|\bdefine\b|=|\s[/÷×*+]\s|\b(?:divided\s+by|over|minus|plus|less|times)\b|"
@@ -50,7 +53,7 @@ _FOLLOWING = re.compile(r"\b(?:please\s+)?(?:answer|respond\s+to|address)\s+the\
 # a sentence, or a clause set off by a comma before or after the question
 _SENTENCE = re.compile(r"[^.?!:;]+(?:[.?!:;]+|$)")
 _LEAD_CLAUSE = re.compile(r"^\s*(?P<clause>(?:based\s+on|using|according\s+to|looking\s+at|relying\s+on|by\s+drawing|"
-                          r"drawing|referring\s+to|with\s+reference\s+to|from|taking\s+into\s+account|considering|"
+                          r"drawing|referring\s+to|with\s+reference\s+to|from|per|taking\s+into\s+account|considering|"
                           r"in\s+light\s+of)\b[^,?]{0,160}?),\s*", re.I)
 # "Please calculate, using the balance sheet and income statement, Nike's ...": set off by commas on both sides
 _MID_CLAUSE = re.compile(r",\s*(?P<clause>(?:based\s+on|using|according\s+to|looking\s+at|relying\s+on|drawing|"

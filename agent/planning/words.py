@@ -524,6 +524,8 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
             continue
         if w in ("short", "long", "near") and i + 1 < len(words) and words[i + 1] == "term":
             continue  # "short-term debt": a compound that names another line, never filler
+        if w == "a" and i and words[i - 1] == "class":
+            continue  # "class A diluted EPS": a class of stock's letter, never the article
         if w == "state" and ((i + 1 < len(words) and words[i + 1] in _STATE_LINE) or (i and words[i - 1] in _STATE_LINE)):
             continue  # "deferred state income tax", "state and local": the tax jurisdiction, never "please state"
         if w in _SUBTRACTING and 0 < i < len(words) - 1 and words[i - 1] not in FILLER and words[i + 1] not in FILLER \
@@ -649,7 +651,9 @@ def line_keys(trace: list[dict], runs: list[tuple[int, int]]) -> tuple[list[str]
             idx.pop(0)
         while idx and kinds[idx[-1]] in _SIDE:
             idx.pop()
-        shown = [words[i] for i in idx if kinds[i] != "filler" or words[i] in _JOIN or words[i] == "total"]
+        # the period's words are the year's, never the line's name ("long-term debt at the end of 2023 (noncurrent)")
+        shown = [words[i] for i in idx if kinds[i] != "period"
+                 and (kinds[i] != "filler" or words[i] in _JOIN or words[i] == "total")]
         # the clause's other words, which a printed label may hold as the user wrote them ("Treasury stock,
         # at cost", "Changes in merchandise inventories"): never required, so a label's extra word is
         # still one the user did not write

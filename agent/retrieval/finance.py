@@ -947,7 +947,9 @@ MEASURE_PHRASES: dict[str, str] = {**PHRASES, **FORMULA_PHRASES}
 GROWTH_WORDS = ("growth", "grow", "grew", "growing", "yoy", "y/y", "year over year", "year on year",
                 "increase", "increased", "decrease", "decreased", "decline", "declined", "change", "changed",
                 "rise", "rose", "fall", "fell", "up or down", "expansion", "expanded", "expand", "contraction",
-                "contracted", "compression", "compressed", "cagr", "chg", "shrink", "shrank", "shrunk", "shrinking")
+                "contracted", "compression", "compressed", "cagr", "chg", "shrink", "shrank", "shrunk", "shrinking",
+                # a loss or a gap "narrowed" or "widened": its change, as a profit's "rose" or "fell"
+                "narrow", "narrowed", "narrowing", "widen", "widened", "widening")
 
 
 def match_measures(text: str) -> list[str]:

@@ -372,6 +372,9 @@ def other_kind(asked: str, label: str) -> bool:
     return q is not None and r is not None and q != r
 
 
+# A concept named for a cost ("CostOfServicesAndOtherRevenue") is never the revenue row printed alike ("Services and
+# other" twice, under revenues and under costs) unless the user says the cost
+_COST_WORDS = frozenset({"cost"})
 _STOCK = frozenset({"stock", "share"})
 _OTHER_STOCK = frozenset({"preferred", "treasury", "convertible"})
 
@@ -443,7 +446,11 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
     tiers: list[list[LineMatch]] = [[], [], []]
     told: list[LineMatch] = []  # rows the question's extra words tell apart by their concept's name
     told_in_notes: list[LineMatch] = []  # the same in a note's schedule, read only when nothing else fits
-    asked_tax = "tax" in have | spare
+    headed: list[LineMatch] = []  # a note's rows named with their schedule total's words, read only when nothing else fits
+    # "taxed" and "taxes" ask a tax note's row as "tax" does ("global intangible low-taxed income" is a line of the
+    # rate reconciliation, read only when the user names the tax)
+    asked_tax = any(w.startswith("tax") for w in have | spare)
+    said_cost = bool(re.search(r"\bcosts?\b", f"{leftover} {question}", re.I))  # "costs" is a word `tokens` ignores
     for row in labels:
         if row["dims"] or (not asked_tax and _tax_basis(row["concept"])) or other_kind(f"{leftover} {question}", row["label"]):
             continue
@@ -453,6 +460,18 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         if not fits(words) and row["concept"].endswith("Noncurrent") and row["statement"] == "balance":
             # "long-term operating lease liabilities": the balance sheet's noncurrent row, printed without the word
             words = next((words | w for w in _NONCURRENT_WORDS if fits(words | w)), words)
+        if not fits(words) and {"long", "term"} <= words and not row["concept"].endswith("Current") \
+                and _NONCURRENT_WORDS[2] <= have and fits(words | _NONCURRENT_WORDS[2]):
+            # "long-term debt (noncurrent)": a long-term row is the noncurrent one, the user's "noncurrent" says it twice
+            words |= _NONCURRENT_WORDS[2]
+        if not fits(words) and row.get("schedule") and (heading := row["schedule"] & have - words) \
+                and fits(words | heading):
+            # "accrued personnel costs": the row "Personnel costs" of the schedule totalled "Total accrued expenses",
+            # whose name is the heading the row is printed under; the user says the heading's words with the row's.
+            # Read last, one such row only
+            shown = f"{row['label']} ({_in_said_order(heading, question)})"
+            headed.append(LineMatch(row["concept"], shown, "company", row["statement"]))
+            continue
         if not fits(words) and fits(words, signs := sign_words(row["label"], row["concept"])):
             words |= have & signs  # "equity income loss": the row "Equity income (loss)"
         if not fits(words) and have & _LOSS and (lost := _loss_side(row["label"])) and len(words - lost) >= 3 \
@@ -482,6 +501,7 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         elif words and words < have \
                 and words | (have & tokens(concept_words(row["concept"]))) == have \
                 and not (have - words) & _excluded(row["concept"]) \
+                and not (_COST_WORDS & tokens(concept_words(row["concept"])) - have and not said_cost) \
                 and not ((have - words) & _included(row["concept"]) and not re.search(r"\bincl", question, re.I)):
             # "current deferred revenue": the row printed "Deferred revenue" under current liabilities
             # (ContractWithCustomerLiabilityCurrent), never its non-current twin. A note's schedule prints its
@@ -578,6 +598,8 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         if len(shortened) == 1:
             row = next(iter(shortened.values()))
             return LineMatch(row["concept"], row["label"], "company", row["statement"]), []
+        if not told_in_notes and len({m.concept for m in headed}) == 1:
+            return headed[0], []
         if len({m.concept for m in told_in_notes}) == 1:
             # "state and local current income tax": one note row, its heading's words in its concept's name;
             # several (the same words under two schedules) are no match, never a guess
@@ -825,7 +847,12 @@ def labels_of(conn, memo: dict, cik: int) -> list[dict]:
 
     printed = memo.get(("labels", cik))
     if printed is None:
-        printed = memo[("labels", cik)] = labels_store.company_labels(conn, cik)
+        printed = labels_store.company_labels(conn, cik)
+        totals = labels_store.schedule_totals(conn, cik)
+        for row in printed:
+            if (row["label"], row["concept"]) in totals:
+                row["schedule"] = frozenset(w for t in totals[(row["label"], row["concept"])] for w in tokens(t))
+        memo[("labels", cik)] = printed
     return printed
 
 

@@ -3,11 +3,13 @@ store/facts.py runs the query. Selection lives here so the store knows nothing o
 
 from __future__ import annotations
 
+import re
+
 import psycopg
 
 from agent.retrieval.concepts import METRICS
 from store.facts import FactRow, annual_value
-from store.labels import printed_as
+from store.labels import printed_as, printed_in_filing
 
 # Metrics whose tags a company may use for a part and for the whole of the same line: McDonald's
 # tags its restaurants' depreciation on the income statement as DepreciationDepletionAndAmortization
@@ -20,7 +22,7 @@ WIDEST = frozenset({"depreciation_amortization", "rd"})
 
 
 def metric_value(conn: psycopg.Connection, cik: int, metric_key: str, fiscal_year: int, *,
-                 as_of_accession: str | None = None) -> FactRow | None:  # fmt: skip
+                 as_of_accession: str | None = None, asked: bool = False) -> FactRow | None:  # fmt: skip
     """`store.facts.annual_value` for a key of METRICS, with its concepts and unit (for a WIDEST
     metric, the largest of its tags' figures; the first tag's on a tie)."""
     metric = METRICS[metric_key]
@@ -36,7 +38,22 @@ def metric_value(conn: psycopg.Connection, cik: int, metric_key: str, fiscal_yea
     found = [annual_value(conn, cik, [c], fiscal_year, as_of_accession=as_of_accession, unit=metric.unit)
              for c in metric.concepts]
     found = [f for f in found if f is not None]
-    return max(found, key=lambda f: abs(f.value), default=None)
+    # asked for by name (`asked`), never as a formula's input: an add-back (EBITDA's D&A) is the widest figure
+    whole = [f for f in found if not _leaves_out(conn, f)] if asked else found
+    return max(whole or found, key=lambda f: abs(f.value), default=None)
+
+
+# A row that says what it leaves out ("Depreciation and amortization, excluding amortization of intangible assets")
+_LEAVES_OUT = re.compile(r"\b(?:excluding|exclusive of|except|other than)\b", re.I)
+
+
+def _leaves_out(conn: psycopg.Connection, fact: FactRow) -> bool:
+    """Whether the filing reporting `fact` prints its concept only on rows saying what they leave out: never the figure
+    of a WIDEST metric asked by its name when another of its concepts is printed under that name (Home Depot's FY2024
+    cash-flow row "Depreciation and amortization, excluding amortization of intangible assets" beside its income
+    statement's "Depreciation and amortization"). A formula's add-back stays the widest figure."""
+    labels = printed_in_filing(conn, fact.accession, f"{fact.taxonomy}:{fact.concept}")
+    return bool(labels) and all(_LEAVES_OUT.search(label) for label in labels)
 
 
 def concepts_of(conn: psycopg.Connection, cik: int, metric_key: str) -> list[str]:

@@ -29,7 +29,7 @@ from agent.retrieval.line_items import IGNORABLE, metric_phrases, tokens, unacce
 from agent.retrieval.causes import (amount_patterns, asked_figures, asks_cause_of, cause_queries, cut_before_cause, explaining_first, figure_names,
                                     stated_amounts, subject_query)
 from agent.planning.prose_route import ASKS_NOTES, ASKS_RISK, NAMED_SECTION, NARRATIVE
-from agent.retrieval.metric_facts import metric_value, plausible_count, unscaled_count
+from agent.retrieval.metric_facts import WIDEST, metric_value, plausible_count, unscaled_count
 from agent.planning.conventions import missing_divisor
 from agent.planning.formula_trees import (choose, evaluate, metrics_of, operand_key, operand_label, operand_parts,
                                           operand_ticker, restate, said_of)
@@ -140,10 +140,11 @@ class _Facts:
         self.row_labels: dict[str, str] = {}  # a formula's printed-row operand (its words) -> the label of the row found
         self.others: dict[str, _Facts] = {}  # ticker -> the run's facts of each company asked (a formula across two)
 
-    def get(self, metric_key: str, fy: int, printed: bool = False) -> Evidence | None:
+    def get(self, metric_key: str, fy: int, printed: bool = False, asked: bool = False) -> Evidence | None:
         """The metric's fact for the year; with `printed` (a formula's input), else the row the company
-        prints under the metric's name."""
-        key = (metric_key, fy)
+        prints under the metric's name. `asked`: the figure the user named itself, not a formula's input
+        (agent.retrieval.metric_facts.metric_value)."""
+        key = (metric_key, fy, "asked") if asked and metric_key in WIDEST else (metric_key, fy)
         if printed and self.get(metric_key, fy) is None and self.memo is not None:
             slot = (f"{metric_key}#printed", fy)
             if slot not in self.found:
@@ -157,8 +158,8 @@ class _Facts:
                     as_of_accession=self.company.get("as_of_accession"), unit=METRICS[metric_key].unit)
             else:
                 fact = metric_value(
-                    self.conn, self.company["cik"], metric_key, fy, as_of_accession=self.company.get("as_of_accession")
-                )
+                    self.conn, self.company["cik"], metric_key, fy, as_of_accession=self.company.get("as_of_accession"),
+                    asked=asked)
             self.found[key] = _fact_evidence(self.company, metric_key, fy, fact) if fact else None
         return self.found[key]
 
@@ -363,6 +364,28 @@ def _line_cell(conn, deps, company: dict, key: str, fy: int, cell: dict, lines: 
         cell["economic"] = {"name": said, "display": display_value(abs(fact.value), fact.unit)}
     # the row's printed sign: the figure as the statement shows it, in a sentence, a table and a formula alike
     return _fact_evidence(company, key, fy, fact, label=shown).model_copy(update={"negated": match.negated})
+
+
+def _metric_row(conn, deps, company: dict, key: str, said: str, fy: int, cell: dict, lines: dict) -> Evidence | None:
+    """A curated metric none of whose concepts the company reports, read from the row it prints under the user's
+    words; when two rows fit them ("Accounts receivable" gross and "Accounts receivable, net" at Verizon), the
+    metric's own name decides ("Accounts receivable, net"). A balance the balance sheet prints under the metric's name
+    comes before a note's row of the user's words ("Accounts Receivable" among Verizon's contract balances, a part)."""
+    first: tuple[dict, Evidence] | None = None
+    for words in dict.fromkeys((said, normalize(METRICS[key].label))):
+        probe = {**cell}
+        ev = _line_cell(conn, deps, company, line_key(words), fy, probe, lines)
+        match, candidates = lines[(company["cik"], line_key(words))]
+        rows = [match] if match is not None else candidates
+        if ev is not None and METRICS[key].period == "instant" and any(r.statement != "balance" for r in rows):
+            first = first or (probe, ev)
+            continue
+        if ev is not None or (len(candidates) < 2 and first is None):
+            cell.update(probe)
+            return ev
+    probe, ev = first or (probe, None)
+    cell.update(probe)
+    return ev
 
 
 def _printed_row_of(conn, deps, cik: int, concept: str) -> str | None:
@@ -744,12 +767,21 @@ def _row_member_cell(conn, deps, company: dict, said: str, fy: int, base: dict, 
     shown = display_name(fact.member, labels.get(fact.member, set()), tokens(row))
     # a row printed on its member under the user's whole phrase ("Cost of products") is named by its label alone
     whole = tokens(said) <= tokens(row)
-    label = row[:1].upper() + row[1:] if whole else f"{row[:1].upper() + row[1:]} ({shown})"
+    if (tokens(said) - tokens(row)) & _FIGURE_KINDS:
+        # "cost of services and other": the row printed "Services and other" among the costs is named by the figure the
+        # user asked, never by the row's name alone, which the revenues print too
+        row_name = " ".join(said.split())
+        label = f"{row_name[:1].upper() + row_name[1:]} ({shown})"
+    else:
+        label = row[:1].upper() + row[1:] if whole else f"{row[:1].upper() + row[1:]} ({shown})"
     ev = _member_evidence(company, label, fy, fact)
     cell = {**base, "label": label, "instant": fact.period_start is None, "concept": fact.concept,
             "member": fact.member, "evidence_id": ev.id, "display": display_value(fact.value, fact.unit),
             "reported_as": row if match.source == "company" else None}
     return cell, ev
+
+
+_FIGURE_KINDS = frozenset({"cost", "revenue", "sale"})
 
 
 def _member_evidence(company: dict, label: str, fy: int, f) -> Evidence:
@@ -1148,8 +1180,9 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                             member_cell.update(evidence_id=mev.id, display=display_value(Decimal(mev.value), mev.unit))
                             cells.append(member_cell)
                         continue
-                    if ev is None and not cell.get("concept") and not cell.get("candidates") \
-                            and not _SUMMED.search(line_parts(key)[2]):
+                    if ev is None and not cell.get("candidates") and not _SUMMED.search(line_parts(key)[2]):
+                        # (a row found with no figure for the year, too: Adobe's FY2024 10-K prints "Services and
+                        # other" on its service member, no longer company-wide)
                         narrowed = _row_member_cell(conn, deps, company, line_parts(key)[2], fy, cell,
                                                     line_optional(key))
                         if narrowed is not None:  # "GE Aerospace intangible assets": a row's fact on a member
@@ -1165,14 +1198,27 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                                                              cells):
                     continue  # "how big was the operating loss?" in a thread about Reality Labs: that member's figure
                 elif key in METRICS:
-                    ev = facts.get(key, fy)
+                    ev = facts.get(key, fy, asked=True)
                     if ev is None and (phrases or {}).get(key):
                         # none of the table's concepts: the row the company prints under the user's words
                         # ("Inventories" tagged InventoryFinishedGoodsNetOfReserves), or nothing
-                        said = phrases[key]
-                        ev = _line_cell(conn, deps, company, line_key(said), fy, cell, lines)
+                        ev = _metric_row(conn, deps, company, key, phrases[key], fy, cell, lines)
                         if ev is None:
                             cell.pop("concept", None)
+                    if ev is None and METRICS[key].unit == "USD/shares":
+                        # a per-share figure reported only by class of stock (Visa's Class A, B-1, B-2, C): each
+                        # class's, named, never one of them passed off as the company's
+                        by_class = _member_cells(conn, deps, company, f"dim:{key}|*class", fy, cell, orders)
+                        if by_class and all(ev_ is not None for _, ev_ in by_class):
+                            # in the classes' order (A, B-1, C), a class with no shares that year ("—", tagged 0) left out
+                            by_class = sorted([(c, e) for c, e in by_class if e.value and Decimal(e.value)] or by_class,
+                                              key=lambda ce: ce[0]["label"])
+                            for member_cell, mev in by_class:
+                                evidence[mev.id] = mev
+                                member_cell.update(evidence_id=mev.id, display=display_value(printed_value(mev), mev.unit),
+                                                   metric=key)
+                                cells.append(member_cell)
+                            continue
                     if ev is not None:
                         evidence[ev.id] = ev
                         cell.update(evidence_id=ev.id, display=display_value(printed_value(ev), ev.unit))

@@ -15,6 +15,13 @@ from agent.retrieval.concepts import PHRASES, find_phrases, normalize
 from agent.retrieval.line_items import LineMatch, company_line, line_key, tokens
 from agent.retrieval.segments import AXIS_WORDS, GENERIC, find_member, known_mistags, member_names
 
+import re
+
+_REVENUE_WORDS = frozenset({"revenue", "sale"})  # as `tokens` reads them
+_REVENUE_CONCEPT = re.compile(r":(?:Revenues?|RevenueFromContractWithCustomer\w*|SalesRevenue\w*)$")
+_COST_WORDS = frozenset({"cost"})
+_COST_CONCEPT = re.compile(r":(?:CostOfRevenue|CostOfGoodsAndServicesSold|CostOfServices|CostOfGoodsSold\w*)$")
+
 # Words between a row's name and its member's ("assets in Israel", "revenue from the Americas").
 _LINKING = frozenset("in of for from the at by its their to on".split())
 _MOST_WORDS = 6  # a longer phrase is a sentence, not a row and a member
@@ -95,6 +102,14 @@ def member_row(conn, memo: dict, cik: int, said: str, optional: str = "") -> tup
         return None
     spare = tokens(optional) - want
     rows = [r for r in labels_of(conn, memo, cik) if r["dims"] and want <= tokens(r["label"]) <= want | spare]
+    for kind, concepts in ((_REVENUE_WORDS, _REVENUE_CONCEPT), (_COST_WORDS, _COST_CONCEPT)):
+        named = want - kind
+        if not rows and named and named != want:
+            # "revenue from sales of equipment", "hardware and accessories sales", "cost of services and other": a
+            # member's row named with its figure's own word beside its printed name ("Sales of equipment" on
+            # ProductMember, "Services and other" among the costs); only that figure's concept, every other word the row's
+            rows = [r for r in labels_of(conn, memo, cik) if r["dims"] and concepts.search(r["concept"])
+                    and named <= tokens(r["label"]) <= want | spare]
     rows = [r for r in rows if r["statement"] in PRIMARY] or rows
     pairs = {(r["concept"], a, m) for r in rows for a, m in r["dims"].items() if a != "srt:ConsolidationItemsAxis"
              if len({k for k in r["dims"] if k != "srt:ConsolidationItemsAxis"}) == 1}

@@ -11,7 +11,7 @@ name winning); none → refused with the members that exist, so the user can pic
 from __future__ import annotations
 
 import re
-from agent.retrieval.line_items import concept_words, tokens, unaccented
+from agent.retrieval.line_items import concept_words, tokens, unaccented, without_note_refs
 from agent.retrieval.spelling import as_printed
 
 # member-name words that say nothing about which member it is
@@ -25,6 +25,7 @@ AXIS_WORDS = {
     "region": ("Geographical", "Segment"), "regions": ("Geographical", "Segment"),
     "geography": ("Geographical", "Segment"), "geographies": ("Geographical", "Segment"),
     "country": ("Geographical",), "countries": ("Geographical",),
+    "class": ("ClassOfStock",), "classes": ("ClassOfStock",),
 }
 
 
@@ -65,13 +66,24 @@ def _own_labels(member: str, printed: set[str], owner: frozenset[str] = frozense
         words = _key(label)
         first = re.match(r"[a-z]*", unaccented(label).lower()).group(0)
         if words and (words & qname or ("".join(label.lower().split()).startswith(flat[:5])
-                                        and (flat.lower().startswith(first) or first.startswith(flat.lower())))):
+                                        and (flat.lower().startswith(first) or first.startswith(flat.lower())))
+                      or _spelled_inside(label, flat)):
             # run together, the QName's first letters must begin with the label's first word ("Interest income"
             # is no name of axp:InternationalCardServicesSegmentMember)
             out.append(label)
     # shortest first; of two printed alike but for case ("BEAUTY" as a heading, "Beauty" in a table),
     # the one in running case; then by text, so the name shown never depends on the set's order
     return sorted(out, key=lambda label: (len(label), label.isupper(), label))
+
+
+def _spelled_inside(label: str, flat: str) -> bool:
+    """Every word of a label spelled inside a QName whose words run together ("Hardware and accessories" in
+    gme:VideogamehardwareaccessoriesMember): the label is the member's name, as "Google Network" is
+    goog:GoogleNetworkMember's. Words of four letters or more only, so a short word's letters met by chance name
+    nothing."""
+    flat = flat.lower()
+    words = [w for w in re.findall(r"[a-z]+", without_note_refs(unaccented(label)).lower()) if w not in _SMALL]
+    return len(words) >= 2 and all(len(w) >= 4 and w in flat for w in words)
 
 
 def member_names(member: str, printed: set[str], owner: frozenset[str] = frozenset()) -> list[str]:
@@ -84,7 +96,12 @@ def _qname_name(member: str) -> str:
     return " ".join(w for w in concept_words(member).split() if w not in _GENERIC)
 
 
+# A class of stock by its letter ("Class A", "Class B-1"): one word, as the letter alone is an article or nothing
+_CLASS_LETTER = re.compile(r"\bclass\s+([a-z])(?:[\s-]*(\d))?\b", re.I)
+
+
 def _key(name: str) -> frozenset[str]:
+    name = _CLASS_LETTER.sub(lambda m: f"class{m.group(1)}{m.group(2) or ''}".lower(), name)
     return frozenset(w for w in tokens(name) if w not in _GENERIC)
 
 
@@ -114,6 +131,9 @@ def display_name(member: str, printed: set[str], metric_words: frozenset[str]) -
             continue  # "Cost of services" printed beside us-gaap:ServiceMember names the cost row, not a revenue member
         if _key(clean) and not _key(clean) <= metric_words | {"total"}:
             return clean
+    standard = [lab for lab in printed if _key(lab) in {_key(n) for n in _STANDARD_NAMES.get(member, ())}]
+    if standard or member in _STANDARD_NAMES:  # "International" printed beside us-gaap:NonUsMember, or its name
+        return sorted(standard, key=len)[0] if standard else _STANDARD_NAMES[member][0].title()
     words = [w for w in concept_words(member).split() if w not in _GENERIC]
     country = _country(member)
     if country:  # country:JP -> "Japan", country:US -> "United States"
@@ -177,7 +197,21 @@ def find_member(qualifier: str, members: list[tuple[str, str]], labels: dict[str
         if not any("geographic" in axis.lower() or member.startswith("country:") for axis, member in again[0]) \
                 and not _key(" ".join(whole)) <= _PLACE_WORDS:
             found = again  # "global Europe revenue" says two things of one figure: no member, never Europe's
+    if not found[1]:
+        # a standard member the filing prints under a name it shares no word with ("International" beside
+        # us-gaap:NonUsMember in a table of that member alone): the taxonomy's meaning names it, read after every
+        # exact name, so a member the company names so itself (an "International" segment) is found first, and
+        # before a partial one ("International transaction revenue" is no region)
+        key = _key(_spelled(qualifier))
+        meant = [(axis, member) for axis, member in members
+                 if any(_key(name) == key for name in _STANDARD_NAMES.get(member, ()))]
+        if len({member for _, member in meant}) == 1:
+            found = (meant, True)
     return found
+
+
+# What analysts and filings call the taxonomy's own geographic members
+_STANDARD_NAMES = {"us-gaap:NonUsMember": ("international", "non us", "outside united states", "outside us", "foreign")}
 
 
 # Words that say a figure is every region's: no part of a member's name unless the name prints them
@@ -258,7 +292,7 @@ def _alone_beside(members: list[tuple[str, str]], labels: dict[str, set[str]], m
             places[member] = places.get(member, 0) + 1
     out = []
     for label, owners in seen.items():
-        if len(owners) != 1 or re.search(r"\d", label) or len(label.split()) > 4:
+        if len(owners) != 1 or re.search(r"\d", without_note_refs(label)) or len(label.split()) > 4:
             continue
         member = next(iter(owners))
         if label.lower() in _COUNTRY_NAMES and places.get(member, 0) > 1:
