@@ -330,6 +330,14 @@ ORDER BY embedding <=> %(embedding)s, id
 LIMIT 1
 """
 
+# A filing's chunks nearest to a query vector, with their similarity and text.
+NEAREST_SQL = """
+WITH scoped AS MATERIALIZED (SELECT id, text, embedding FROM chunks WHERE accession = %(accession)s)
+SELECT id, 1 - (embedding <=> %(embedding)s), text FROM scoped
+ORDER BY embedding <=> %(embedding)s, id
+LIMIT %(limit)s
+"""
+
 # Whether a filing's chunks hold each of some sentences (spaces evened out).
 HOLDS_SENTENCES_SQL = """
 SELECT s.sentence, EXISTS (SELECT 1 FROM chunks c WHERE c.accession = %(accession)s
@@ -375,6 +383,18 @@ def best_match(conn, embedding: np.ndarray, *, accession: str) -> tuple[int, flo
     row = conn.execute(BEST_MATCH_SQL, {"embedding": np.asarray(embedding, dtype=np.float32),
                                         "accession": accession}).fetchone()
     return None if row is None else (int(row[0]), float(row[1]))
+
+
+def nearest(conn, embedding: np.ndarray, *, accession: str, limit: int = 8) -> list[tuple[int, float, str]]:
+    """The filing's `limit` chunks nearest to `embedding`: (id, cosine similarity, text), nearest first.
+
+    Why: comparing two filings of one company for a question needs more than each one's best passage's
+    similarity: what the nearest passages say (a sentence telling the asked thing whole, or only in part)."""
+    import numpy as np
+
+    rows = conn.execute(NEAREST_SQL, {"embedding": np.asarray(embedding, dtype=np.float32), "accession": accession,
+                                      "limit": limit}).fetchall()
+    return [(int(r[0]), float(r[1]), r[2] or "") for r in rows]
 
 
 def counterpart_similarity(conn, chunk_id: int, *, accession: str) -> float:

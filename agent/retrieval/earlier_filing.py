@@ -50,6 +50,15 @@ NAME_MIN = 4  # letters: shorter words (an initial, "AI") are not told apart as 
 STEM_MIN = 5  # letters a name's stem keeps: "bond" of "Bondy" would find "bonds"
 CAPITALISED = 0.8  # share of a word's uses the filing capitalises for the word to be a name there
 
+# A sentence tells the asked thing when it holds at least this many of the question's own words together
+# (their stems): one word alone is a mention, as a later 10-K mentions an event it told the year before.
+TOLD_MIN = 2
+READ = 8  # each filing's nearest passages whose sentences are weighed (the search reads as many)
+# Words a question is framed with rather than about: they say nothing of which filing tells the thing.
+_FRAME = {"many", "much", "now", "still", "just", "some", "any", "all", "have", "has", "had", "been", "will", "there",
+          "these", "this", "that", "those", "they", "them", "it", "its", "our", "your", "ever", "yet", "happen",
+          "happened", "happening", "say", "said", "says"}
+
 # An earlier passage the latest 10-K repeats (its nearest chunk this similar) is no event the latest
 # no longer discusses: a 10-K carries most of the one before it over, reworded a little.
 REPEATED = 0.90
@@ -64,6 +73,39 @@ def _telling_sentences(text: str, words: list[str]) -> list[str]:
     scored = [(sum(stem in sentence.lower() for stem in stems), sentence) for sentence in split_sentences(text)]
     top = max((n for n, _ in scored), default=0)
     return [sentence for n, sentence in scored if n == top] if top else []
+
+
+def asked_stems(query: str) -> list[str]:
+    """The question's own words, as stems (their first five letters): what a sentence must hold to tell it."""
+    from agent.planning.topics import STOPWORDS
+
+    words = re.findall(r"[a-z0-9][a-z0-9\-]*", query.lower())
+    return list(dict.fromkeys(w[:5] for w in words if len(w) > 2 and w not in STOPWORDS and w not in _FRAME))
+
+
+def telling(passages: list[tuple[int, float, str]], stems: list[str]) -> tuple[int, str]:
+    """How fully a filing's nearest passages tell the asked thing: the most of the question's words (stems)
+    one sentence of them holds, and that sentence. A 10-K that tells an event in full writes it in a
+    sentence naming what was asked ("we launched DGX Cloud"); a later one that only refers back, or tells
+    something else about the same name, holds those words apart."""
+    from agent.checking.guards import split_sentences
+
+    best = (0, "")
+    for _, _, text in passages:
+        for sentence in split_sentences(text):
+            low = sentence.lower()
+            n = sum(stem in low for stem in stems)
+            if n > best[0]:
+                best = (n, sentence)
+    return best
+
+
+def _names_year(sentence: str, year: int, filing: dict) -> bool:
+    """Whether the sentence names the filing's own fiscal year (or the calendar year its period ends in)."""
+    years = {str(year)}
+    end = str(filing.get("period_end") or "")[:4]
+    years |= {end} if end.isdigit() else set()
+    return any(re.search(rf"\b{y}\b", sentence) for y in years if y)
 
 
 def _repeated(conn, chunk: int, words: list[str], latest_accession: str) -> bool:
@@ -119,31 +161,44 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
     if not earlier or latest not in filings or not query.strip():
         return None
     vector = embed_queries(embedder, [query])[0]  # the search embeds the same text: one embedding
-    found = chunk_store.best_match(conn, vector, accession=filings[latest]["accession"])
-    if found is None:
+    latest_accession = filings[latest]["accession"]
+    near = chunk_store.nearest(conn, vector, accession=latest_accession, limit=READ)
+    if not near:
         return None
-    base = found[1]
+    base = near[0][1]
+    stems = asked_stems(query)
+    told_latest, latest_sentence = telling(near, stems)
+    # the latest tells the asked words as its own year's ("revenue rose in 2024 on higher volumes"): a
+    # standing topic each 10-K tells anew, not an event told once, in the year it happened
+    anew = _names_year(latest_sentence, latest, filings[latest])
     lead_needed = MARGIN if base < WEAK else CLEAR_LEAD
     words = [w for w in chunk_store.keyword_query(query).split(" or ") if w]
-    absent_latest = chunk_store.words_absent(conn, words, accession=filings[latest]["accession"])
+    absent_latest = chunk_store.words_absent(conn, words, accession=latest_accession)
     best: tuple[float, int] | None = None
     for year in earlier:
         accession = filings[year]["accession"]
-        match = chunk_store.best_match(conn, vector, accession=accession)
-        if match is None:
+        passages = chunk_store.nearest(conn, vector, accession=accession, limit=READ)
+        if not passages:
             continue
-        chunk, similarity = match
+        chunk, similarity = passages[0][:2]
         if (absent_latest and similarity >= base - NAME_SLACK
-                and _names_only_in(conn, absent_latest, accession, filings[latest]["accession"])):
+                and _names_only_in(conn, absent_latest, accession, latest_accession)):
             if best is None or similarity > best[0]:
                 best = (similarity, year)  # it names what the latest no longer mentions at all
             continue
+        told, sentence = telling(passages, stems)
+        if told >= TOLD_MIN and told > told_latest and similarity >= base and not anew:
+            # it tells the thing in one sentence, the latest only in part, and its passages match no worse
+            if not chunk_store.holds_sentences(conn, [sentence], accession=latest_accession):
+                if best is None or similarity > best[0]:
+                    best = (similarity, year)
+                continue
         if similarity - base < lead_needed:
             continue
         if similarity - base < DECISIVE:
             if not absent_latest - chunk_store.words_absent(conn, words, accession=accession):
                 continue  # every word asked is in the latest too: it still discusses the thing
-        if _repeated(conn, chunk, words, filings[latest]["accession"]):
+        if _repeated(conn, chunk, words, latest_accession):
             continue  # the latest repeats the passage: it tells the thing too, and stays the filing read
         if best is None or similarity > best[0]:
             best = (similarity, year)
