@@ -338,6 +338,12 @@ ORDER BY embedding <=> %(embedding)s, id
 LIMIT %(limit)s
 """
 
+# The share of a filing's chunks holding a piece of a word (any case).
+SHARE_HOLDING_SQL = """
+SELECT count(*) FILTER (WHERE strpos(lower(text), %(piece)s) > 0)::float / greatest(count(*), 1)
+FROM chunks WHERE accession = %(accession)s
+"""
+
 # Whether a filing's chunks hold each of some sentences (spaces evened out).
 HOLDS_SENTENCES_SQL = """
 SELECT s.sentence, EXISTS (SELECT 1 FROM chunks c WHERE c.accession = %(accession)s
@@ -395,6 +401,13 @@ def nearest(conn, embedding: np.ndarray, *, accession: str, limit: int = 8) -> l
     rows = conn.execute(NEAREST_SQL, {"embedding": np.asarray(embedding, dtype=np.float32), "accession": accession,
                                       "limit": limit}).fetchall()
     return [(int(r[0]), float(r[1]), r[2] or "") for r in rows]
+
+
+def share_holding(conn, piece: str, *, accession: str) -> float:
+    """The share of the filing's chunks whose text holds `piece` (lowercase, anywhere in a word): how
+    particular a word is to a few passages ("opioid", "DGX") or common to the whole filing ("charges")."""
+    row = conn.execute(SHARE_HOLDING_SQL, {"piece": piece.lower(), "accession": accession}).fetchone()
+    return float(row[0] or 0.0) if row else 0.0
 
 
 def counterpart_similarity(conn, chunk_id: int, *, accession: str) -> float:

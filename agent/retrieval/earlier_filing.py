@@ -53,6 +53,10 @@ CAPITALISED = 0.8  # share of a word's uses the filing capitalises for the word 
 # A sentence tells the asked thing when it holds at least this many of the question's own words together
 # (their stems): one word alone is a mention, as a later 10-K mentions an event it told the year before.
 TOLD_MIN = 2
+# ... and one of those words is particular to a few of the filing's passages (held by at most this share of its
+# chunks): a name, a drug, a case ("DGX", "opioid": 2% of their 10-Ks' chunks), not the words every passage of a
+# 10-K uses ("charges", "liabilities", "valuation", "changes": 6-30%), which tie together in some sentence of any year.
+PARTICULAR = 0.03
 READ = 8  # each filing's nearest passages whose sentences are weighed (the search reads as many)
 # Words a question is framed with rather than about: they say nothing of which filing tells the thing.
 _FRAME = {"many", "much", "now", "still", "just", "some", "any", "all", "have", "has", "had", "been", "will", "there",
@@ -187,7 +191,9 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
                 best = (similarity, year)  # it names what the latest no longer mentions at all
             continue
         told, sentence = telling(passages, stems)
-        if told >= TOLD_MIN and told > told_latest and similarity >= base and not anew:
+        if (told >= TOLD_MIN and told > told_latest and similarity >= base and not anew
+                and any(chunk_store.share_holding(conn, stem, accession=accession) <= PARTICULAR
+                        for stem in stems if stem in sentence.lower())):
             # it tells the thing in one sentence, the latest only in part, and its passages match no worse
             if not chunk_store.holds_sentences(conn, [sentence], accession=latest_accession):
                 if best is None or similarity > best[0]:
