@@ -344,6 +344,12 @@ SELECT count(*) FILTER (WHERE strpos(lower(text), %(piece)s) > 0)::float / great
 FROM chunks WHERE accession = %(accession)s
 """
 
+# The texts of a filing's chunks holding a piece of a word (any case), in filing order.
+TEXTS_WITH_PIECE_SQL = """
+SELECT text FROM chunks WHERE accession = %(accession)s AND strpos(lower(text), %(piece)s) > 0
+ORDER BY item, ordinal LIMIT %(limit)s
+"""
+
 # Whether a filing's chunks hold each of some sentences (spaces evened out).
 HOLDS_SENTENCES_SQL = """
 SELECT s.sentence, EXISTS (SELECT 1 FROM chunks c WHERE c.accession = %(accession)s
@@ -408,6 +414,13 @@ def share_holding(conn, piece: str, *, accession: str) -> float:
     particular a word is to a few passages ("opioid", "DGX") or common to the whole filing ("charges")."""
     row = conn.execute(SHARE_HOLDING_SQL, {"piece": piece.lower(), "accession": accession}).fetchone()
     return float(row[0] or 0.0) if row else 0.0
+
+
+def texts_with_piece(conn, piece: str, *, accession: str, limit: int = 60) -> list[str]:
+    """The texts of the filing's chunks (at most `limit`) that hold `piece` anywhere in a word, any case:
+    every passage that names a thing, to read how the filing tells it (in its own year, or only back)."""
+    return [row[0] for row in conn.execute(TEXTS_WITH_PIECE_SQL, {"piece": piece.lower(), "accession": accession,
+                                                                  "limit": limit})]
 
 
 def counterpart_similarity(conn, chunk_id: int, *, accession: str) -> float:

@@ -57,6 +57,12 @@ TOLD_MIN = 2
 # chunks): a name, a drug, a case ("DGX", "opioid": 2% of their 10-Ks' chunks), not the words every passage of a
 # 10-K uses ("charges", "liabilities", "valuation", "changes": 6-30%), which tie together in some sentence of any year.
 PARTICULAR = 0.03
+# The thing asked about, named by the question's most particular word: one held by at most this share of a
+# filing's chunks (a deal, a program, a case: "layoffs" 1%, "Abiomed" 3-4%, "Kenvue" 6-7% of their 10-Ks' chunks).
+SUBJECT_SHARE = 0.08
+# A sentence refers back when it names only years before its filing's own, or says so in words.
+_BACK = re.compile(r"\b(?:previously|prior[- ]year|previous(?:ly)?\s+(?:year|fiscal year|announced|disclosed))\b", re.I)
+_YEAR = re.compile(r"\b(20[0-4]\d)\b")
 READ = 8  # each filing's nearest passages whose sentences are weighed (the search reads as many)
 # Words a question is framed with rather than about: they say nothing of which filing tells the thing.
 _FRAME = {"many", "much", "now", "still", "just", "some", "any", "all", "have", "has", "had", "been", "will", "there",
@@ -110,6 +116,40 @@ def _names_year(sentence: str, year: int, filing: dict) -> bool:
     end = str(filing.get("period_end") or "")[:4]
     years |= {end} if end.isdigit() else set()
     return any(re.search(rf"\b{y}\b", sentence) for y in years if y)
+
+
+def _own_years(year: int, filing: dict) -> set[int]:
+    end = str(filing.get("period_end") or "")[:4]
+    return {year, *([int(end)] if end.isdigit() else [])}
+
+
+def told_when(conn, piece: str, year: int, filing: dict) -> tuple[int, int, int]:
+    """How a filing tells the thing a word names: its sentences naming it, those telling it as of the filing's
+    own year or later (an event of that year, or after it), and those only referring back (naming earlier
+    years alone, or "previously", "the prior year"). A 10-K tells an event in full the year it happens; the
+    next one mentions it as something past ("in fiscal 2023 we completed ..."), if at all."""
+    from agent.checking.guards import split_sentences
+
+    own = _own_years(year, filing)
+    named = now = back = 0
+    for text in chunk_store.texts_with_piece(conn, piece, accession=filing["accession"]):
+        for sentence in split_sentences(text):
+            if piece not in sentence.lower():
+                continue
+            named += 1
+            years = {int(y) for y in _YEAR.findall(sentence)}
+            if any(y >= min(own) for y in years):
+                now += 1
+            elif years or _BACK.search(sentence):
+                back += 1
+    return named, now, back
+
+
+def _subject(conn, stems: list[str], accession: str) -> str | None:
+    """The question's most particular word (as a stem) that the filing holds: the thing asked about."""
+    shares = [(chunk_store.share_holding(conn, stem, accession=accession), stem) for stem in stems if len(stem) >= 4]
+    held = sorted((share, stem) for share, stem in shares if 0 < share <= SUBJECT_SHARE)
+    return held[0][1] if held else None
 
 
 def _repeated(conn, chunk: int, words: list[str], latest_accession: str) -> bool:
@@ -178,6 +218,10 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
     lead_needed = MARGIN if base < WEAK else CLEAR_LEAD
     words = [w for w in chunk_store.keyword_query(query).split(" or ") if w]
     absent_latest = chunk_store.words_absent(conn, words, accession=latest_accession)
+    subject = _subject(conn, stems, latest_accession)
+    # the latest names the thing asked about only as something past: where it tells it as its own year's news
+    latest_told = told_when(conn, subject, latest, filings[latest]) if subject else (0, 0, 0)
+    refers_back = latest_told[1] == 0 and latest_told[2] > 0
     best: tuple[float, int] | None = None
     for year in earlier:
         accession = filings[year]["accession"]
@@ -190,6 +234,13 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
             if best is None or similarity > best[0]:
                 best = (similarity, year)  # it names what the latest no longer mentions at all
             continue
+        if refers_back and similarity >= base - NAME_SLACK:
+            named, now, _ = told_when(conn, subject, year, filings[year])
+            if now > 0 and named > latest_told[0]:
+                # it tells the thing as its own year's, in more sentences than the latest, which only refers back
+                if best is None or similarity > best[0]:
+                    best = (similarity, year)
+                continue
         told, sentence = telling(passages, stems)
         if (told >= TOLD_MIN and told > told_latest and similarity >= base and not anew
                 and any(chunk_store.share_holding(conn, stem, accession=accession) <= PARTICULAR
