@@ -30,8 +30,6 @@ FILINGS = {
               "Harborline failed to meet the closing conditions. Harborline disputed our right to terminate the "
               "agreement, and the dispute is in arbitration before a tribunal in London, which we expect to conclude "
               "in 2024."),
-        ("1", "In 2023 we launched Parcelwise, an online booking service that lets parcel customers schedule van "
-              "pickups from their own loading docks."),
     ],
     (NEW, 2024): [
         ("1", "Quillfeather operates regional freight terminals in Ohio, Indiana and Michigan and leases a fleet of "
@@ -44,8 +42,6 @@ FILINGS = {
         ("8", "Dockside litigation. In March 2024 Dockside Carriers filed a lawsuit against us in Ohio state court, "
               "alleging that our rules on access to our terminals breach state competition law and seeking damages."),
         ("8", "Leases. We lease our terminals and vans under operating leases with terms of up to ten years."),
-        ("1", "Parcelwise, our online booking service, lets parcel customers schedule van pickups from their own "
-              "loading docks."),
     ],
 }
 
@@ -155,17 +151,3 @@ def test_only_a_refusal_for_want_of_an_answer_in_the_routes_items_is_searched_ag
     assert not widens({**state, "question": "what do the risk factors say about Dockside?"})  # a section named
     assert not widens({**state, "plan": {**plan, "intent": "numeric"}})
 
-
-def test_the_10k_that_tells_the_asked_thing_whole_is_read_though_the_latest_names_it(db, embedder, held):
-    """Both 10-Ks name the service; only the earlier one tells the launch asked about, in one sentence."""
-    filings = {2023: {"accession": OLD}, 2024: {"accession": NEW}}
-    with db.connection() as conn:
-        assert better_earlier(conn, embedder, "when did launch Parcelwise", filings, 2024) == 2023
-        # what the service does, both tell alike: the latest
-        assert better_earlier(conn, embedder, "what does Parcelwise let parcel customers do", filings, 2024) is None
-
-
-def test_an_answer_from_the_earlier_10k_says_why_it_was_read(footnote, held):
-    answer = ask(footnote, "when did Quillfeather launch Parcelwise?")
-    assert answer.kind == "answer" and _cited(answer) == {2023}, answer.text
-    assert "where this is told; the fiscal 2024 10-K, the newest held, tells it less fully" in answer.text, answer.text

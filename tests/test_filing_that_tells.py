@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from datetime import date
 
+import uuid
+
 import pytest
 
+from agent.answer import Turn
 from agent.retrieval.earlier_filing import better_earlier, told_when
 from store.writes import upsert_company
 
@@ -19,8 +22,8 @@ TOWNS = ["Akron", "Dayton", "Toledo", "Canton", "Lorain", "Elyria", "Marion", "N
 
 
 def _routes(year: int) -> list[tuple[str, str]]:
-    return [("7" if i % 2 else "1", f"Route {i} links our depot in {town} with grocery customers nearby; in {year} it ran "
-             f"{i + 3} trucks a day and its volume followed local demand.") for i, town in enumerate(TOWNS)]
+    return [("7" if i % 2 else "1", f"Route {i} links our depot in {TOWNS[i % 20]} with grocery customers nearby; in "
+             f"{year} it ran {i % 9 + 3} trucks a day and its volume followed local demand.") for i in range(40)]
 
 
 FILINGS = {
@@ -28,10 +31,14 @@ FILINGS = {
         ("8", "Brightwater strike. In June 2023 drivers at our Brightwater depot went on strike over shift patterns. "
               "The Brightwater strike lasted six weeks and halted deliveries to forty stores. In August 2023 we agreed "
               "a new contract with the Brightwater drivers, which raised pay and ended the stoppage."),
+        ("1", "In 2023 we launched Trackline, an online booking service that lets grocery customers schedule truck "
+              "pickups from their own loading docks."),
     ],
     (NEW, 2024): _routes(2024) + [
         ("7", "The Brightwater strike of 2023, when drivers at our Brightwater depot stopped work over shift patterns, "
               "added overtime at our other depots."),
+        ("1", "Trackline, our online booking service, lets grocery customers schedule truck pickups from their own "
+              "loading docks."),
     ],
 }
 
@@ -67,3 +74,26 @@ def test_the_10k_that_tells_an_event_in_its_year_is_read_when_the_latest_only_re
         assert better_earlier(conn, embedder, "Brightwater strike", FILED, 2024) == 2023
         # the routes both tell as their own year's: the latest
         assert better_earlier(conn, embedder, "how many trucks run on the Akron route", FILED, 2024) is None
+
+
+def test_the_10k_that_tells_the_asked_thing_whole_is_read_though_the_latest_names_it(db, embedder, held):
+    """Both 10-Ks name the service; only the earlier one tells the launch asked about, in one sentence."""
+    with db.connection() as conn:
+        assert better_earlier(conn, embedder, "when did launch Trackline", FILED, 2024) == 2023
+        # what the service does, both tell alike: the latest
+        assert better_earlier(conn, embedder, "what does Trackline let grocery customers do", FILED, 2024) is None
+
+
+@pytest.fixture
+def footnote(db, embedder, held):
+    from bot.settings import Settings
+    from bot.wiring import build_footnote
+
+    return build_footnote(db, embedder, Settings(llm="off"), use_cache=False)
+
+
+def test_an_answer_from_the_earlier_10k_says_why_it_was_read(footnote):
+    answer = footnote.answer(Turn(thread_key=f"test:{uuid.uuid4().hex}", user="u",
+                                  text="when did Lanternway launch Trackline?"))
+    assert answer.kind == "answer" and {c.fiscal_year for c in answer.citations} == {2023}, answer.text
+    assert "where this is told; the fiscal 2024 10-K, the newest held, tells it less fully" in answer.text, answer.text
