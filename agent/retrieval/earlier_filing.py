@@ -60,6 +60,9 @@ PARTICULAR = 0.03
 # The thing asked about, named by the question's most particular word: one held by at most this share of a
 # filing's chunks (a deal, a program, a case: "layoffs" 1%, "Abiomed" 3-4%, "Kenvue" 6-7% of their 10-Ks' chunks).
 SUBJECT_SHARE = 0.08
+# The latest refers back to the thing when none of its sentences naming it tells it as its own year's and at
+# least half of them name earlier years alone (or say "previously"): a mention in passing, undated, of a thing
+# the 10-K goes on discussing in the present (a settlement it still administers) is no reference back.
 # A sentence refers back when it names only years before its filing's own, or says so in words.
 _BACK = re.compile(r"\b(?:previously|prior[- ]year|previous(?:ly)?\s+(?:year|fiscal year|announced|disclosed))\b", re.I)
 _YEAR = re.compile(r"\b(20[0-4]\d)\b")
@@ -221,7 +224,7 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
     subject = _subject(conn, stems, latest_accession)
     # the latest names the thing asked about only as something past: where it tells it as its own year's news
     latest_told = told_when(conn, subject, latest, filings[latest]) if subject else (0, 0, 0)
-    refers_back = latest_told[1] == 0 and latest_told[2] > 0
+    refers_back = latest_told[1] == 0 and latest_told[2] > 0 and 2 * latest_told[2] >= latest_told[0]
     best: tuple[float, int] | None = None
     for year in earlier:
         accession = filings[year]["accession"]
