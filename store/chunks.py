@@ -338,10 +338,11 @@ ORDER BY embedding <=> %(embedding)s, id
 LIMIT %(limit)s
 """
 
-# The share of a filing's chunks holding a piece of a word (any case).
-SHARE_HOLDING_SQL = """
-SELECT count(*) FILTER (WHERE strpos(lower(text), %(piece)s) > 0)::float / greatest(count(*), 1)
-FROM chunks WHERE accession = %(accession)s
+# The share of a filing's chunks holding each of some pieces of words (any case), its texts read once.
+SHARES_HOLDING_SQL = """
+WITH texts AS MATERIALIZED (SELECT lower(text) AS t FROM chunks WHERE accession = %(accession)s)
+SELECT p.piece, avg((strpos(texts.t, p.piece) > 0)::int)::float
+FROM texts CROSS JOIN unnest(%(pieces)s::text[]) AS p(piece) GROUP BY p.piece
 """
 
 # The texts of a filing's chunks holding a piece of a word (any case), in filing order.
@@ -409,11 +410,13 @@ def nearest(conn, embedding: np.ndarray, *, accession: str, limit: int = 8) -> l
     return [(int(r[0]), float(r[1]), r[2] or "") for r in rows]
 
 
-def share_holding(conn, piece: str, *, accession: str) -> float:
-    """The share of the filing's chunks whose text holds `piece` (lowercase, anywhere in a word): how
+def shares_holding(conn, pieces: list[str], *, accession: str) -> dict[str, float]:
+    """The share of the filing's chunks whose text holds each piece (lowercase, anywhere in a word): how
     particular a word is to a few passages ("opioid", "DGX") or common to the whole filing ("charges")."""
-    row = conn.execute(SHARE_HOLDING_SQL, {"piece": piece.lower(), "accession": accession}).fetchone()
-    return float(row[0] or 0.0) if row else 0.0
+    if not pieces:
+        return {}
+    rows = conn.execute(SHARES_HOLDING_SQL, {"pieces": [p.lower() for p in pieces], "accession": accession})
+    return {piece: float(share or 0.0) for piece, share in rows}
 
 
 def texts_with_piece(conn, piece: str, *, accession: str, limit: int = 60) -> list[str]:

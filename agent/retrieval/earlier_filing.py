@@ -148,11 +148,18 @@ def told_when(conn, piece: str, year: int, filing: dict) -> tuple[int, int, int]
     return named, now, back
 
 
-def _subject(conn, stems: list[str], accession: str) -> str | None:
-    """The question's most particular word (as a stem) that the filing holds: the thing asked about."""
-    shares = [(chunk_store.share_holding(conn, stem, accession=accession), stem) for stem in stems if len(stem) >= 4]
-    held = sorted((share, stem) for share, stem in shares if 0 < share <= SUBJECT_SHARE)
+def _subject(shares: dict[str, float]) -> str | None:
+    """The question's most particular word (as a stem) that the filing holds (`shares`: of its chunks holding
+    each): the thing asked about."""
+    held = sorted((share, stem) for stem, share in shares.items() if len(stem) >= 4 and 0 < share <= SUBJECT_SHARE)
     return held[0][1] if held else None
+
+
+def _holds_sentence(conn, sentence: str, piece: str, accession: str) -> bool:
+    """Whether the filing holds the sentence word for word (spaces evened out), looked for among its passages
+    holding `piece`, a word of it particular to a few passages: the latest repeats what the earlier told."""
+    wanted = " ".join(sentence.split())
+    return any(wanted in " ".join(text.split()) for text in chunk_store.texts_with_piece(conn, piece, accession=accession))
 
 
 def _repeated(conn, chunk: int, words: list[str], latest_accession: str) -> bool:
@@ -221,7 +228,7 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
     lead_needed = MARGIN if base < WEAK else CLEAR_LEAD
     words = [w for w in chunk_store.keyword_query(query).split(" or ") if w]
     absent_latest = chunk_store.words_absent(conn, words, accession=latest_accession)
-    subject = _subject(conn, stems, latest_accession)
+    subject = _subject(chunk_store.shares_holding(conn, stems, accession=latest_accession))
     # the latest names the thing asked about only as something past: where it tells it as its own year's news
     latest_told = told_when(conn, subject, latest, filings[latest]) if subject else (0, 0, 0)
     refers_back = latest_told[1] == 0 and latest_told[2] > 0 and 2 * latest_told[2] >= latest_told[0]
@@ -245,11 +252,13 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
                     best = (similarity, year)
                 continue
         told, sentence = telling(passages, stems)
+        shares = chunk_store.shares_holding(conn, [stem for stem in stems if stem in sentence.lower()],
+                                            accession=accession) if told >= TOLD_MIN and told > told_latest else {}
+        particular = min(shares, key=shares.get) if shares else None
         if (told >= TOLD_MIN and told > told_latest and similarity >= base and not anew
-                and any(chunk_store.share_holding(conn, stem, accession=accession) <= PARTICULAR
-                        for stem in stems if stem in sentence.lower())):
+                and particular is not None and shares[particular] <= PARTICULAR):
             # it tells the thing in one sentence, the latest only in part, and its passages match no worse
-            if not chunk_store.holds_sentences(conn, [sentence], accession=latest_accession):
+            if not _holds_sentence(conn, sentence, particular, latest_accession):
                 if best is None or similarity > best[0]:
                     best = (similarity, year)
                 continue
