@@ -1244,13 +1244,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if qualitative and "items" not in inherited:
         defaults = list(plan.items)
         plan.items = order_items(low, plan.items, named_other=any(m.kind in ("topic", "not_covered") for m in r.matches))
-        # neither a topic word nor the form of the question chose them: a default, searched as a preference
-        # (a figure keeps its bound: a note's amounts of a neighbouring line would be quoted for it; so does a
-        # figure's cause, which MD&A states). Not only when the question asks what a filing says: measured on
-        # questions whose answering sentence is known, a default-routed one found it outside the default Items
-        # (in the notes, mostly: a deal's price, a case's claims) about one time in five
+        # neither a topic word nor the form of the question chose them: a default, searched as a preference,
+        # when the question asks what a filing says (a bare figure phrase keeps its bound: a note's
+        # amounts of a neighbouring line would be quoted for it; so does a figure's cause, which MD&A states)
         plan.items_guessed = (not r.topic_items and plan.items == defaults and not OUTLOOK.search(low)
-                              and not r.why and not plan.metrics)
+                              and r.prose_ask and not r.why and not plan.metrics)
     if outlook and not r.items:
         plan.items = ["7"]  # plans and expectations are stated in MD&A (liquidity, outlook)
     if qualitative:
