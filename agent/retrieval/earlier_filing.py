@@ -92,7 +92,7 @@ def asked_stems(query: str) -> list[str]:
     """The question's own words, as stems (their first five letters): what a sentence must hold to tell it."""
     from agent.planning.topics import STOPWORDS
 
-    words = re.findall(r"[a-z0-9][a-z0-9\-]*", query.lower())
+    words = re.findall(r"[a-z0-9]+", query.lower())  # a compound by its parts: "year-on-year" is a "year"
     return list(dict.fromkeys(w[:5] for w in words if len(w) > 2 and w not in STOPWORDS and w not in _FRAME))
 
 
