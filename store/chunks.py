@@ -330,6 +330,27 @@ ORDER BY embedding <=> %(embedding)s, id
 LIMIT 1
 """
 
+# A filing's chunks nearest to a query vector, with their similarity and text.
+NEAREST_SQL = """
+WITH scoped AS MATERIALIZED (SELECT id, text, embedding FROM chunks WHERE accession = %(accession)s)
+SELECT id, 1 - (embedding <=> %(embedding)s), text FROM scoped
+ORDER BY embedding <=> %(embedding)s, id
+LIMIT %(limit)s
+"""
+
+# The share of a filing's chunks holding each of some pieces of words (any case), its texts read once.
+SHARES_HOLDING_SQL = """
+WITH texts AS MATERIALIZED (SELECT lower(text) AS t FROM chunks WHERE accession = %(accession)s)
+SELECT p.piece, avg((strpos(texts.t, p.piece) > 0)::int)::float
+FROM texts CROSS JOIN unnest(%(pieces)s::text[]) AS p(piece) GROUP BY p.piece
+"""
+
+# The texts of a filing's chunks holding a piece of a word (any case), in filing order.
+TEXTS_WITH_PIECE_SQL = """
+SELECT text FROM chunks WHERE accession = %(accession)s AND strpos(lower(text), %(piece)s) > 0
+ORDER BY item, ordinal LIMIT %(limit)s
+"""
+
 # Whether a filing's chunks hold each of some sentences (spaces evened out).
 HOLDS_SENTENCES_SQL = """
 SELECT s.sentence, EXISTS (SELECT 1 FROM chunks c WHERE c.accession = %(accession)s
@@ -375,6 +396,34 @@ def best_match(conn, embedding: np.ndarray, *, accession: str) -> tuple[int, flo
     row = conn.execute(BEST_MATCH_SQL, {"embedding": np.asarray(embedding, dtype=np.float32),
                                         "accession": accession}).fetchone()
     return None if row is None else (int(row[0]), float(row[1]))
+
+
+def nearest(conn, embedding: np.ndarray, *, accession: str, limit: int = 8) -> list[tuple[int, float, str]]:
+    """The filing's `limit` chunks nearest to `embedding`: (id, cosine similarity, text), nearest first.
+
+    Why: comparing two filings of one company for a question needs more than each one's best passage's
+    similarity: what the nearest passages say (a sentence telling the asked thing whole, or only in part)."""
+    import numpy as np
+
+    rows = conn.execute(NEAREST_SQL, {"embedding": np.asarray(embedding, dtype=np.float32), "accession": accession,
+                                      "limit": limit}).fetchall()
+    return [(int(r[0]), float(r[1]), r[2] or "") for r in rows]
+
+
+def shares_holding(conn, pieces: list[str], *, accession: str) -> dict[str, float]:
+    """The share of the filing's chunks whose text holds each piece (lowercase, anywhere in a word): how
+    particular a word is to a few passages ("opioid", "DGX") or common to the whole filing ("charges")."""
+    if not pieces:
+        return {}
+    rows = conn.execute(SHARES_HOLDING_SQL, {"pieces": [p.lower() for p in pieces], "accession": accession})
+    return {piece: float(share or 0.0) for piece, share in rows}
+
+
+def texts_with_piece(conn, piece: str, *, accession: str, limit: int = 60) -> list[str]:
+    """The texts of the filing's chunks (at most `limit`) that hold `piece` anywhere in a word, any case:
+    every passage that names a thing, to read how the filing tells it (in its own year, or only back)."""
+    return [row[0] for row in conn.execute(TEXTS_WITH_PIECE_SQL, {"piece": piece.lower(), "accession": accession,
+                                                                  "limit": limit})]
 
 
 def counterpart_similarity(conn, chunk_id: int, *, accession: str) -> float:

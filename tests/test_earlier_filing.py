@@ -150,3 +150,4 @@ def test_only_a_refusal_for_want_of_an_answer_in_the_routes_items_is_searched_ag
     assert not widens({**state, "located": {**state["located"], "items": []}})  # the whole filing was searched
     assert not widens({**state, "question": "what do the risk factors say about Dockside?"})  # a section named
     assert not widens({**state, "plan": {**plan, "intent": "numeric"}})
+

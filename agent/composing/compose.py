@@ -28,6 +28,7 @@ from agent.planning.plan import Plan
 from agent.planning.prose_route import EVENT, asks_what_happened
 from agent.retrieval.causes import subject_metric
 from agent.retrieval.concepts import METRICS
+from agent.retrieval.earlier_filing import EARLIER_SLOT
 from agent.retrieval.query_vectors import embed_queries
 from agent.state import plan_of
 
@@ -1180,6 +1181,12 @@ def _source_line(plan: Plan, chunks: list[Evidence], companies: list[str], where
         gone = ", ".join(f"fiscal {y}" for y in farther)
         return f"The {gone} 10-K is not in my corpus; from the {shown} 10-K, the nearest later one held{where}:"
 
+    newer = sorted(y for y in (held or {}).get(companies[0], set()) if years and y > max(years)) \
+        if len(companies) == 1 else []
+    if (getattr(plan, "slots", None) or {}).get("fiscal_years") == EARLIER_SLOT and newer:
+        # no year was named, and a later 10-K is held: say why an older one was read
+        return (f"From {whose}{shown} 10-K{where}, where this is told; the fiscal {newer[-1]} 10-K, the newest "
+                "held, tells it less fully:")
     line = f"From {whose}{shown} 10-K{' filings' if len(companies) > 1 else ''}{where}:"
     later = sorted({c.ticker for c in chunks if asked and c.fiscal_year not in asked and c.fiscal_year - 1 in asked})
     if later:  # one company's 10-K for the named year is not held: its next one discusses that year

@@ -50,6 +50,28 @@ NAME_MIN = 4  # letters: shorter words (an initial, "AI") are not told apart as 
 STEM_MIN = 5  # letters a name's stem keeps: "bond" of "Bondy" would find "bonds"
 CAPITALISED = 0.8  # share of a word's uses the filing capitalises for the word to be a name there
 
+# A sentence tells the asked thing when it holds at least this many of the question's own words together
+# (their stems): one word alone is a mention, as a later 10-K mentions an event it told the year before.
+TOLD_MIN = 2
+# ... and one of those words is particular to a few of the filing's passages (held by at most this share of its
+# chunks): a name, a drug, a case ("DGX", "opioid": 2% of their 10-Ks' chunks), not the words every passage of a
+# 10-K uses ("charges", "liabilities", "valuation", "changes": 6-30%), which tie together in some sentence of any year.
+PARTICULAR = 0.03
+# The thing asked about, named by the question's most particular word: one held by at most this share of a
+# filing's chunks (a deal, a program, a case: "layoffs" 1%, "Abiomed" 3-4%, "Kenvue" 6-7% of their 10-Ks' chunks).
+SUBJECT_SHARE = 0.08
+# The latest refers back to the thing when none of its sentences naming it tells it as its own year's and at
+# least half of them name earlier years alone (or say "previously"): a mention in passing, undated, of a thing
+# the 10-K goes on discussing in the present (a settlement it still administers) is no reference back.
+# A sentence refers back when it names only years before its filing's own, or says so in words.
+_BACK = re.compile(r"\b(?:previously|prior[- ]year|previous(?:ly)?\s+(?:year|fiscal year|announced|disclosed))\b", re.I)
+_YEAR = re.compile(r"\b(20[0-4]\d)\b")
+READ = 8  # each filing's nearest passages whose sentences are weighed (the search reads as many)
+# Words a question is framed with rather than about: they say nothing of which filing tells the thing.
+_FRAME = {"many", "much", "now", "still", "just", "some", "any", "all", "have", "has", "had", "been", "will", "there",
+          "these", "this", "that", "those", "they", "them", "it", "its", "our", "your", "ever", "yet", "happen",
+          "happened", "happening", "say", "said", "says"}
+
 # An earlier passage the latest 10-K repeats (its nearest chunk this similar) is no event the latest
 # no longer discusses: a 10-K carries most of the one before it over, reworded a little.
 REPEATED = 0.90
@@ -64,6 +86,80 @@ def _telling_sentences(text: str, words: list[str]) -> list[str]:
     scored = [(sum(stem in sentence.lower() for stem in stems), sentence) for sentence in split_sentences(text)]
     top = max((n for n, _ in scored), default=0)
     return [sentence for n, sentence in scored if n == top] if top else []
+
+
+def asked_stems(query: str) -> list[str]:
+    """The question's own words, as stems (their first five letters): what a sentence must hold to tell it."""
+    from agent.planning.topics import STOPWORDS
+
+    words = re.findall(r"[a-z0-9]+", query.lower())  # a compound by its parts: "year-on-year" is a "year"
+    return list(dict.fromkeys(w[:5] for w in words if len(w) > 2 and w not in STOPWORDS and w not in _FRAME))
+
+
+def telling(passages: list[tuple[int, float, str]], stems: list[str]) -> tuple[int, str]:
+    """How fully a filing's nearest passages tell the asked thing: the most of the question's words (stems)
+    one sentence of them holds, and that sentence. A 10-K that tells an event in full writes it in a
+    sentence naming what was asked ("we launched DGX Cloud"); a later one that only refers back, or tells
+    something else about the same name, holds those words apart."""
+    from agent.checking.guards import split_sentences
+
+    best = (0, "")
+    for _, _, text in passages:
+        for sentence in split_sentences(text):
+            low = sentence.lower()
+            n = sum(stem in low for stem in stems)
+            if n > best[0]:
+                best = (n, sentence)
+    return best
+
+
+def _names_year(sentence: str, year: int, filing: dict) -> bool:
+    """Whether the sentence names the filing's own fiscal year (or the calendar year its period ends in)."""
+    years = {str(year)}
+    end = str(filing.get("period_end") or "")[:4]
+    years |= {end} if end.isdigit() else set()
+    return any(re.search(rf"\b{y}\b", sentence) for y in years if y)
+
+
+def _own_years(year: int, filing: dict) -> set[int]:
+    end = str(filing.get("period_end") or "")[:4]
+    return {year, *([int(end)] if end.isdigit() else [])}
+
+
+def told_when(conn, piece: str, year: int, filing: dict) -> tuple[int, int, int]:
+    """How a filing tells the thing a word names: its sentences naming it, those telling it as of the filing's
+    own year or later (an event of that year, or after it), and those only referring back (naming earlier
+    years alone, or "previously", "the prior year"). A 10-K tells an event in full the year it happens; the
+    next one mentions it as something past ("in fiscal 2023 we completed ..."), if at all."""
+    from agent.checking.guards import split_sentences
+
+    own = _own_years(year, filing)
+    named = now = back = 0
+    for text in chunk_store.texts_with_piece(conn, piece, accession=filing["accession"]):
+        for sentence in split_sentences(text):
+            if piece not in sentence.lower():
+                continue
+            named += 1
+            years = {int(y) for y in _YEAR.findall(sentence)}
+            if any(y >= min(own) for y in years):
+                now += 1
+            elif years or _BACK.search(sentence):
+                back += 1
+    return named, now, back
+
+
+def _subject(shares: dict[str, float]) -> str | None:
+    """The question's most particular word (as a stem) that the filing holds (`shares`: of its chunks holding
+    each): the thing asked about."""
+    held = sorted((share, stem) for stem, share in shares.items() if len(stem) >= 4 and 0 < share <= SUBJECT_SHARE)
+    return held[0][1] if held else None
+
+
+def _holds_sentence(conn, sentence: str, piece: str, accession: str) -> bool:
+    """Whether the filing holds the sentence word for word (spaces evened out), looked for among its passages
+    holding `piece`, a word of it particular to a few passages: the latest repeats what the earlier told."""
+    wanted = " ".join(sentence.split())
+    return any(wanted in " ".join(text.split()) for text in chunk_store.texts_with_piece(conn, piece, accession=accession))
 
 
 def _repeated(conn, chunk: int, words: list[str], latest_accession: str) -> bool:
@@ -119,31 +215,59 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
     if not earlier or latest not in filings or not query.strip():
         return None
     vector = embed_queries(embedder, [query])[0]  # the search embeds the same text: one embedding
-    found = chunk_store.best_match(conn, vector, accession=filings[latest]["accession"])
-    if found is None:
+    latest_accession = filings[latest]["accession"]
+    near = chunk_store.nearest(conn, vector, accession=latest_accession, limit=READ)
+    if not near:
         return None
-    base = found[1]
+    base = near[0][1]
+    stems = asked_stems(query)
+    told_latest, latest_sentence = telling(near, stems)
+    # the latest tells the asked words as its own year's ("revenue rose in 2024 on higher volumes"): a
+    # standing topic each 10-K tells anew, not an event told once, in the year it happened
+    anew = _names_year(latest_sentence, latest, filings[latest])
     lead_needed = MARGIN if base < WEAK else CLEAR_LEAD
     words = [w for w in chunk_store.keyword_query(query).split(" or ") if w]
-    absent_latest = chunk_store.words_absent(conn, words, accession=filings[latest]["accession"])
+    absent_latest = chunk_store.words_absent(conn, words, accession=latest_accession)
+    subject = _subject(chunk_store.shares_holding(conn, stems, accession=latest_accession))
+    # the latest names the thing asked about only as something past: where it tells it as its own year's news
+    latest_told = told_when(conn, subject, latest, filings[latest]) if subject else (0, 0, 0)
+    refers_back = latest_told[1] == 0 and latest_told[2] > 0 and 2 * latest_told[2] >= latest_told[0]
     best: tuple[float, int] | None = None
     for year in earlier:
         accession = filings[year]["accession"]
-        match = chunk_store.best_match(conn, vector, accession=accession)
-        if match is None:
+        passages = chunk_store.nearest(conn, vector, accession=accession, limit=READ)
+        if not passages:
             continue
-        chunk, similarity = match
+        chunk, similarity = passages[0][:2]
         if (absent_latest and similarity >= base - NAME_SLACK
-                and _names_only_in(conn, absent_latest, accession, filings[latest]["accession"])):
+                and _names_only_in(conn, absent_latest, accession, latest_accession)):
             if best is None or similarity > best[0]:
                 best = (similarity, year)  # it names what the latest no longer mentions at all
             continue
+        if refers_back and similarity >= base - NAME_SLACK:
+            named, now, _ = told_when(conn, subject, year, filings[year])
+            if now > 0 and named > latest_told[0]:
+                # it tells the thing as its own year's, in more sentences than the latest, which only refers back
+                if best is None or similarity > best[0]:
+                    best = (similarity, year)
+                continue
+        told, sentence = telling(passages, stems)
+        shares = chunk_store.shares_holding(conn, [stem for stem in stems if stem in sentence.lower()],
+                                            accession=accession) if told >= TOLD_MIN and told > told_latest else {}
+        particular = min(shares, key=shares.get) if shares else None
+        if (told >= TOLD_MIN and told > told_latest and similarity >= base and not anew
+                and particular is not None and shares[particular] <= PARTICULAR):
+            # it tells the thing in one sentence, the latest only in part, and its passages match no worse
+            if not _holds_sentence(conn, sentence, particular, latest_accession):
+                if best is None or similarity > best[0]:
+                    best = (similarity, year)
+                continue
         if similarity - base < lead_needed:
             continue
         if similarity - base < DECISIVE:
             if not absent_latest - chunk_store.words_absent(conn, words, accession=accession):
                 continue  # every word asked is in the latest too: it still discusses the thing
-        if _repeated(conn, chunk, words, filings[latest]["accession"]):
+        if _repeated(conn, chunk, words, latest_accession):
             continue  # the latest repeats the passage: it tells the thing too, and stays the filing read
         if best is None or similarity > best[0]:
             best = (similarity, year)
