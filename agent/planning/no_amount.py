@@ -1,0 +1,84 @@
+"""A question whose ask no amount answers ("when will Comcast pay the taxes on its Hulu sale?", "walmart seiyu
+sale - what did they sell", "what was the VillageMD impairment charge about?") is searched in the filing's prose,
+never looked up as a row named after its words and refused unknown_metric.
+
+Why a module of its own: the word accounting (agent.planning.word_accounting) reads a figure into any figure word
+("sale", "taxes", "charge") and leaves the rest as a line's name; whether a figure reading accounts for the
+question depends on what the question asks, which is read here from its form, clause by clause: a time, a
+reason, a place, a duration, a thing done or what something was about is no amount. A figure question whose
+words all name figures stays a figure question; a question naming a printed row ("what did Apple spend on R&D")
+asks an amount by its verb and is untouched.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.planning.companies import CompanyDirectory
+from agent.planning.in_words import as_prose, figure_word, form_words, named_words
+from agent.planning.plan import MAX_CHARS, Plan
+from agent.planning.route import masked
+from agent.planning.scope import strip_quotes
+from agent.planning.words import NUMERIC_INTENTS
+
+# The opening of a clause asking something no amount is: a time, a reason, who, how long ("where did operating
+# income land?" asks an amount)
+_NO_AMOUNT_OPENING = re.compile(
+    r"^\W*(?:(?:and|so|but|ok|okay)\W+)?(?:when|why|who|whom|how\s+long|how\s+soon|until\s+when|by\s+when|"
+    r"since\s+when)\b")
+# "what did they sell", "what will Walmart do with ...": the object of a deed, named by a verb that is no
+# amount's; "what did Apple spend on R&D" asks the amount spent
+_WHAT_DONE = re.compile(r"^\W*(?:(?:and|so|but|ok|okay)\W+)?what\s+(?:did|does|do|has|have|will|would|is|are|was|were)"
+                        r"\s+(?:company|it|they|he|she|management|(?:the\s+)?(?:company|firm|business))\s+(?P<verb>[a-z]+)\b")
+_AMOUNT_VERBS = frozenset(
+    "spend spent pay paid earn earned make made report reported record recorded generate generated book booked "
+    "incur incurred invest invested return returned collect collected receive received lose lost owe owed bring "
+    "brought rake raked pull pulled get got charge charged raise raised borrow borrowed repay repaid save saved "
+    "cost expect expects anticipate have had has hold held carry carried".split())
+# "what was the VillageMD impairment charge about?", "what's the story with the Asda sale": what a thing is,
+# told in words
+_ABOUT = re.compile(r"\babout(?:\s+(?:at|for|in|of|with|from)\s+company(?:'s)?)?\W*$|\bstory\s+(?:with|of|on|behind)\b")
+_CLAUSE = re.compile(r"\s*(?:[,;:?!]|\s-+\s|\s\u2013\s|\s\u2014\s)\s*")
+
+
+def asks_no_amount(unnamed_low: str) -> bool:
+    """Some clause of the question asks something no amount answers (see the patterns above). `unnamed_low`:
+    lowercase, quotations removed, each company named replaced by "company"."""
+    for clause in _CLAUSE.split(unnamed_low.strip(" ?.!")):
+        what = _WHAT_DONE.search(clause)
+        if _NO_AMOUNT_OPENING.search(clause) or _ABOUT.search(clause) or (
+                what is not None and what.group("verb") not in _AMOUNT_VERBS):
+            return True
+    return False
+
+
+def no_amount_asked(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan | None) -> Plan:
+    """`plan` turned into a prose search when it reads a figure from words no curated metric took (a row
+    named after them, a member) and the question asks no amount (`asks_no_amount`). A passage must
+    name the words that are no figure's ("seiyu"), else the refusal the row lookup would have given stands
+    (unknown_metric, named). A figure asked of a thread, a quarter or a formula is left alone."""
+    unsaid = [k for k in plan.metrics if k.startswith(("line:", "dim:"))]
+    if plan.route != "domain" or plan.intent not in NUMERIC_INTENTS or not unsaid or not plan.tickers \
+            or plan.period or "metrics" in plan.inherited or plan.definitions or len(text or "") > MAX_CHARS:
+        return plan
+    quoted = strip_quotes(text)
+    unnamed = masked(quoted, [(m.start, m.end) for m in directory.find(quoted)]).lower().replace("\u2019", "'")
+    if not asks_no_amount(unnamed):
+        return plan
+    low = quoted.lower()
+    phrase = " ".join(dict.fromkeys(k.split("|")[1] if k.count("|") >= 1 else k[4:] for k in unsaid))
+    names = {w for t in plan.tickers for w in (t.lower(), *_name_words(directory, t))}
+    said = form_words(low) | {"company"}
+    words = [w for w in named_words(phrase, names) if w not in said]
+    topic = [w for w in words if not figure_word(w)]  # "seiyu" of "seiyu sale": what a passage must be about
+    prose = as_prose(plan, text, low, directory, previous)
+    prose.probe = []  # no amount is asked: a row of those words would answer another question
+    if topic or words:
+        prose.unless_named = {"reason": "unknown_metric", "detail": phrase, "words": topic or words}
+    prose.slots = {**prose.slots, "metrics": "none: prose (the question asks no amount)"}
+    return prose
+
+
+def _name_words(directory: CompanyDirectory, ticker: str) -> list[str]:
+    company = directory.get(ticker)
+    return re.findall(r"[a-z][a-z&'-]+", company.name.lower()) if company is not None else []
