@@ -38,6 +38,8 @@ _AMOUNT_VERBS = frozenset(
 # "what was the VillageMD impairment charge about?", "what's the story with the Asda sale": what a thing is,
 # told in words
 _ABOUT = re.compile(r"\babout(?:\s+(?:at|for|in|of|with|from)\s+company(?:'s)?)?\W*$|\bstory\s+(?:with|of|on|behind)\b")
+_AUXILIARIES = frozenset("will would shall should can could may might must did does do has have had is are was were be "
+                         "been being actually really ever still".split())
 _CLAUSE = re.compile(r"\s*(?:[,;:?!]|\s-+\s|\s\u2013\s|\s\u2014\s)\s*")
 
 
@@ -67,9 +69,12 @@ def no_amount_asked(plan: Plan, text: str, directory: CompanyDirectory, previous
         return plan
     low = quoted.lower()
     phrase = " ".join(dict.fromkeys(k.split("|")[1] if k.count("|") >= 1 else k[4:] for k in unsaid))
+    # the words no figure took, which the line was named after ("will hulu stake" of "... pay the taxes on its Hulu
+    # stake sale"), without the question's own auxiliaries
+    left = " ".join(w for k in unsaid for w in _leftover(k).split() if w not in _AUXILIARIES)
     names = {w for t in plan.tickers for w in (t.lower(), *_name_words(directory, t))}
     said = form_words(low) | {"company"}
-    words = [w for w in named_words(phrase, names) if w not in said]
+    words = [w for w in named_words(left or phrase, names) if w not in said]
     topic = [w for w in words if not figure_word(w)]  # "seiyu" of "seiyu sale": what a passage must be about
     prose = as_prose(plan, text, low, directory, previous)
     prose.probe = []  # no amount is asked: a row of those words would answer another question
@@ -77,6 +82,13 @@ def no_amount_asked(plan: Plan, text: str, directory: CompanyDirectory, previous
         prose.unless_named = {"reason": "unknown_metric", "detail": phrase, "words": topic or words}
     prose.slots = {**prose.slots, "metrics": "none: prose (the question asks no amount)"}
     return prose
+
+
+def _leftover(key: str) -> str:
+    """The words a `line:` key was named after (its first field), or a `dim:` key's member words."""
+    kind, _, rest = key.partition(":")
+    parts = rest.split("|")
+    return parts[0] if kind == "line" else (parts[1] if len(parts) > 1 else "")
 
 
 def _name_words(directory: CompanyDirectory, ticker: str) -> list[str]:

@@ -89,6 +89,11 @@ def asked_years(r: Reading, prev: Plan | None, followup: bool, directory: Compan
         # "apple revenue last fiscal year" as a first question: the fiscal year Apple last completed, which its
         # latest 10-K held reports, never the one before it ("and last year?" in a thread counts back, below)
         fields.update(last_completed_year(directory, r.tickers))
+    if r.years.latest_said and r.measures and ctx is None and not fields["fiscal_years"] \
+            and fields["year_offsets"] in ([], [0]) and not fields.get("as_of_filing_year"):
+        # "apple's latest annual revenue", "nvda revenue this year": the year the latest 10-K held reports, as for
+        # "last fiscal year"; never a later year of figures alone, which no held filing reports
+        fields.update(last_completed_year(directory, r.tickers))
     if r.years.offsets and not r.years.years and not r.years.since and prev is not None and followup:
         # "and the year before?": relative to the year the thread is on, not to the latest filing
         # "how does that compare with the year before?": both years, the thread's and the one named

@@ -831,8 +831,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     reported = detail == FORECASTS and not r.matches and r.years.given and re.search(r"\b(?:did|was|were|had)\b", low) \
         and not forward_looking(low) \
         and max(r.years.years, default=0) <= max((y for held in directory.years.values() for y in held), default=0)
+    # the company's own future, judged so on the whole question above ("how long will Boeing's 737-9s be grounded?",
+    # "pep pension expense outlook for 2024"), is its filing's statement, whatever forecast it resembles
+    own_future = detail == FORECASTS and (company_future(unnamed_low) or outlook) and bool(r.matches)
     if kind == "refuse" and meta not in ("greeting", "thanks") and not more and not figure_ask and not including \
-            and not ranking and not reported:
+            and not ranking and not reported and not own_future:
         return refusal_plan("out_of_scope", detail)
     if meta in ("greeting", "thanks", "help") and not (r.matches or subject or more):
         return meta_plan(meta)
