@@ -88,3 +88,19 @@ def test_a_calendar_year_is_a_year_phrase(directory):  # noqa: F811
     for text in ("ko revenue cy2023", "coca-cola revenue for calendar year 2023", "nvidia revenue in calendar 2023"):
         p = plan(directory, text)
         assert p.intent == "numeric" and p.metrics == ["revenue"] and p.fiscal_years == [2023], p
+
+
+@pytest.mark.parametrize("text, ticker, words", [
+    ("walmart seiyu sale", "WMT", ["seiyu"]),  # "sale" said once: a transaction, never the company's sales
+    ("walmart seiyu stake sale proceeds", "WMT", ["seiyu", "stake", "proceeds"]),
+])
+def test_an_event_named_is_searched_in_prose_after_any_row_of_its_words(directory, text, ticker, words):  # noqa: F811
+    p = plan(directory, text)
+    assert p.route == "domain" and p.intent == "qualitative" and p.tickers == [ticker], p
+    assert p.probe  # a row the company prints by those words still answers first
+    assert p.unless_named["reason"] == "unknown_metric" and p.unless_named["words"] == words, p.unless_named
+
+
+def test_sales_stay_the_company_sales(directory):  # noqa: F811
+    p = plan(directory, "walmart sales 2024")
+    assert p.intent == "numeric" and p.metrics == ["revenue"], p

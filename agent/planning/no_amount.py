@@ -17,6 +17,7 @@ import re
 from agent.planning.companies import CompanyDirectory
 from agent.planning.in_words import as_prose, figure_word, form_words, named_words
 from agent.planning.plan import MAX_CHARS, Plan
+from agent.planning.prose_route import EVENT
 from agent.planning.route import masked
 from agent.planning.scope import strip_quotes
 from agent.planning.words import NUMERIC_INTENTS
@@ -43,6 +44,17 @@ _AUXILIARIES = frozenset("will would shall should can could may might must did d
 _CLAUSE = re.compile(r"\s*(?:[,;:?!]|\s-+\s|\s\u2013\s|\s\u2014\s)\s*")
 
 
+# An event or a transaction named ("the Seiyu sale", "its Hulu stake", "the 737-9 grounding"; and
+# agent.planning.prose_route.EVENT: acquisitions, litigation, strikes, recalls ...): "sale" said once is a
+# transaction, never the company's sales
+_TRANSACTION = re.compile(r"\b(?:sale|stake|deal|buyout|takeover|separation|exit|closure|shutdown|grounding|grounded|ipo)\b")
+
+
+def names_event(unnamed_low: str) -> bool:
+    """The question names an event or a transaction (see _TRANSACTION)."""
+    return bool(_TRANSACTION.search(unnamed_low) or EVENT.search(unnamed_low))
+
+
 def asks_no_amount(unnamed_low: str) -> bool:
     """Some clause of the question asks something no amount answers (see the patterns above). `unnamed_low`:
     lowercase, quotations removed, each company named replaced by "company"."""
@@ -56,7 +68,8 @@ def asks_no_amount(unnamed_low: str) -> bool:
 
 def no_amount_asked(plan: Plan, text: str, directory: CompanyDirectory, previous: Plan | None) -> Plan:
     """`plan` turned into a prose search when it reads a figure from words no curated metric took (a row
-    named after them, a member) and the question asks no amount (`asks_no_amount`). A passage must
+    named after them, a member) and the question asks no amount (`asks_no_amount`), or names an event by words
+    no figure has (`names_event`: "walmart seiyu sale revenue"). A passage must
     name the words that are no figure's ("seiyu"), else the refusal the row lookup would have given stands
     (unknown_metric, named). A figure asked of a thread, a quarter or a formula is left alone."""
     unsaid = [k for k in plan.metrics if k.startswith(("line:", "dim:"))]
@@ -65,7 +78,8 @@ def no_amount_asked(plan: Plan, text: str, directory: CompanyDirectory, previous
         return plan
     quoted = strip_quotes(text)
     unnamed = masked(quoted, [(m.start, m.end) for m in directory.find(quoted)]).lower().replace("\u2019", "'")
-    if not asks_no_amount(unnamed):
+    no_amount = asks_no_amount(unnamed)
+    if not no_amount and not names_event(unnamed):
         return plan
     low = quoted.lower()
     phrase = " ".join(dict.fromkeys(k.split("|")[1] if k.count("|") >= 1 else k[4:] for k in unsaid))
@@ -76,11 +90,16 @@ def no_amount_asked(plan: Plan, text: str, directory: CompanyDirectory, previous
     said = form_words(low) | {"company"}
     words = [w for w in named_words(left or phrase, names) if w not in said]
     topic = [w for w in words if not figure_word(w)]  # "seiyu" of "seiyu sale": what a passage must be about
+    if not no_amount and not topic:
+        return plan  # an event's amount named in figure words only ("litigation settlement charges"): a row's
     prose = as_prose(plan, text, low, directory, previous)
-    prose.probe = []  # no amount is asked: a row of those words would answer another question
+    if no_amount:
+        prose.probe = []  # no amount is asked: a row of those words would answer another question
+    # else an event's amount ("how much did the UAW strike cost GM?"): a row of those words answers first, if printed
     if topic or words:
         prose.unless_named = {"reason": "unknown_metric", "detail": phrase, "words": topic or words}
-    prose.slots = {**prose.slots, "metrics": "none: prose (the question asks no amount)"}
+    prose.slots = {**prose.slots, "metrics": "none: prose (the question asks no amount)" if no_amount
+                   else "none: prose (an event named by words no figure has)"}
     return prose
 
 
