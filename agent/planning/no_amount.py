@@ -16,10 +16,12 @@ import re
 
 from agent.planning.companies import CompanyDirectory
 from agent.planning.in_words import as_prose, figure_word, form_words, named_words
-from agent.planning.plan import MAX_CHARS, Plan
+from agent.planning.plan import MAX_CHARS, Plan, refusal_plan
 from agent.planning.prose_route import EVENT
 from agent.planning.route import masked
-from agent.planning.scope import strip_quotes
+from agent.planning.scope import FORECASTS, OUTLOOK_NOUN, company_outlook, out_of_scope, spelled_out, strip_quotes
+from agent.planning.topics import STOPWORDS
+from agent.planning.years import YEAR_WORDS
 from agent.planning.words import NUMERIC_INTENTS
 
 # The opening of a clause asking something no amount is: a time, a reason, who, how long ("where did operating
@@ -95,9 +97,17 @@ def no_amount_asked(plan: Plan, text: str, directory: CompanyDirectory, previous
     prose = as_prose(plan, text, low, directory, previous)
     if no_amount:
         prose.probe = []  # no amount is asked: a row of those words would answer another question
-    # else an event's amount ("how much did the UAW strike cost GM?"): a row of those words answers first, if printed
-    if topic or words:
-        prose.unless_named = {"reason": "unknown_metric", "detail": phrase, "words": topic or words}
+        # what it asks of (the figure's words and the rest: "debt" and "mature" of "when does its debt mature?"),
+        # all named in one sentence, else nothing told it (no_grounding, a search's refusal, never "no figure");
+        # a transaction's own word ("sale", "stake") the filing may word otherwise ("divested", "sold")
+        whole = [w for w in named_words(" ".join(w for w in phrase.split() if w not in _AUXILIARIES), names)
+                 if w not in said and not _TRANSACTION.fullmatch(w)]
+        if whole or words:
+            prose.unless_named = {"reason": "no_grounding", "detail": None, "words": whole or words}
+    elif topic:
+        # else an event's amount ("how much did the UAW strike cost GM?"): a row of those words answers first, if
+        # printed; a passage must name the event ("strike"), else the row lookup's refusal stands, named
+        prose.unless_named = {"reason": "unknown_metric", "detail": phrase, "words": topic}
     prose.slots = {**prose.slots, "metrics": "none: prose (the question asks no amount)" if no_amount
                    else "none: prose (an event named by words no figure has)"}
     return prose
@@ -113,3 +123,25 @@ def _leftover(key: str) -> str:
 def _name_words(directory: CompanyDirectory, ticker: str) -> list[str]:
     company = directory.get(ticker)
     return re.findall(r"[a-z][a-z&'-]+", company.name.lower()) if company is not None else []
+
+
+def outlook_of(plan: Plan, text: str, directory: CompanyDirectory) -> Plan:
+    """A company's own outlook asked as a noun ("pep pension + retiree medical expense outlook for 2024", let
+    through scope by agent.planning.scope.company_outlook) is answered by a sentence that states an expectation
+    ("we expect") of what it is the outlook for ("pension", "expense"), else nothing in the filing states it
+    (no_grounding), never a sentence that only says the word "outlook". An outlook of nothing named ("Apple
+    outlook for 2025") is no statement a filing makes of itself: a forecast, refused as before."""
+    if plan.route != "domain" or plan.intent != "qualitative" or plan.unless_named or len(text or "") > MAX_CHARS:
+        return plan
+    low = spelled_out(strip_quotes(text).lower().replace("\u2019", "'"))
+    if out_of_scope(low) != FORECASTS or not company_outlook(low):
+        return plan
+    companies = {w for c in plan.companies_read for w in re.findall(r"[a-z][a-z&'-]+", c["word"].lower())}
+    names = {w for t in plan.tickers for w in (t.lower(), *_name_words(directory, t))} | companies
+    rest = YEAR_WORDS.sub(" ", OUTLOOK_NOUN.sub(" ", low))
+    words = [w for w in named_words(rest, names) if w not in form_words(low) and w not in STOPWORDS
+             and w.removesuffix("'s") not in names]
+    if not words:
+        return refusal_plan("out_of_scope", FORECASTS)
+    plan.unless_named = {"reason": "no_grounding", "detail": None, "words": [*words, "expect"]}
+    return plan
