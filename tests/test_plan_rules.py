@@ -54,12 +54,8 @@ CASES = [
     ("NVDA diluted EPS FY25", dict(intent="numeric", tickers=["NVDA"], fiscal_years=[2025], metrics=["eps_diluted"])),
     ("Walmart's cost of sales", dict(intent="numeric", tickers=["WMT"], metrics=["cost_of_revenue"], latest=True,
                                      fiscal_years=[])),
-    # "latest", "most recent" said: the year the latest 10-K held reports, as for "last fiscal year", never a later
-    # year of figures alone
-    ("What is Apple's latest cash and equivalents?", dict(intent="numeric", metrics=["cash"], latest=False,
-                                                          fiscal_years=[2024])),
-    ("most recent long-term debt for Tesla", dict(intent="numeric", metrics=["long_term_debt"], latest=False,
-                                                  fiscal_years=[2024])),
+    ("What is Apple's latest cash and equivalents?", dict(intent="numeric", metrics=["cash"], latest=True)),
+    ("most recent long-term debt for Tesla", dict(intent="numeric", metrics=["long_term_debt"], latest=True)),
     # "last year" said alone: the fiscal year Apple last completed, the one its latest 10-K held reports
     ("Apple revenue last year", dict(intent="numeric", latest=False, year_offsets=[], fiscal_years=[2024])),
     ("Apple revenue in the prior year", dict(intent="numeric", latest=True, year_offsets=[-1], fiscal_years=[])),

@@ -84,7 +84,7 @@ def test_a_forecast_asked_of_footnote_stays_refused(directory, text):  # noqa: F
 @pytest.mark.parametrize("text, year", [
     ("nvda revenue this year", 2025),
     ("what's walmart's latest annual revenue?", 2025),
-    ("Apple most recent net income", 2024),
+    ("Apple most recent fiscal year net income", 2024),
 ])
 def test_latest_said_is_the_latest_10k_year(directory, text, year):  # noqa: F811
     p = plan(directory, text)
@@ -94,6 +94,9 @@ def test_latest_said_is_the_latest_10k_year(directory, text, year):  # noqa: F81
 def test_no_year_said_is_still_the_latest_figures(directory):  # noqa: F811
     p = plan(directory, "walmart revenue")
     assert p.latest and not p.fiscal_years
+    # "latest" with no year word: the most recent period held, which may be a quarter (agent.planning.quarters)
+    p = plan(directory, "nvidia's latest revenue")
+    assert p.latest and not p.fiscal_years and p.period and p.period["latest"], p
 
 
 def test_a_calendar_year_is_a_year_phrase(directory):  # noqa: F811
