@@ -62,8 +62,10 @@ def asks_no_amount(unnamed_low: str) -> bool:
     lowercase, quotations removed, each company named replaced by "company"."""
     for clause in _CLAUSE.split(unnamed_low.strip(" ?.!")):
         what = _WHAT_DONE.search(clause)
-        if _NO_AMOUNT_OPENING.search(clause) or _ABOUT.search(clause) or (
-                what is not None and what.group("verb") not in _AMOUNT_VERBS):
+        # no verb of an amount anywhere after the subject: "what did Google Cloud earn" names its subject in two
+        # words, and "earn" asks the amount
+        deed = what is not None and not _AMOUNT_VERBS.intersection(re.findall(r"[a-z]+", clause[what.start("verb"):]))
+        if _NO_AMOUNT_OPENING.search(clause) or _ABOUT.search(clause) or deed:
             return True
     return False
 
