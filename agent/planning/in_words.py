@@ -438,7 +438,7 @@ def prose_fallback(plan: Plan, text: str, directory: CompanyDirectory, previous:
                      directory, previous)
     # the words the question is asked in ("projections", "expect", "drove") are its form, never its subject:
     # "what are Visa's projections for cross-border volume?" is answered by a passage on cross-border volume
-    said = _form_words(low)
+    said = form_words(low)
     prose.unless_named = {"reason": plan.refusal_reason, "detail": plan.refusal_detail,
                           "words": [w for w in words if w not in said]}
     prose.slots = {**prose.slots, "metrics": "none: prose (a figure no table maps, asked in words)"}
@@ -457,7 +457,7 @@ def _member_of_form(detail: str, text: str) -> bool:
 def _figure_words(trace: list[dict], low: str) -> list[str]:
     """The words the question names its figure with (its metric's words as written), never a word of the
     question's form, a kind ("types", "sources") or a word for risk."""
-    form = _form_words(low)
+    form = form_words(low)
     out = []
     for t in trace:
         word, role = t.get("word", "").lower(), t.get("as", "")
@@ -470,7 +470,7 @@ def _figure_words(trace: list[dict], low: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _form_words(low: str) -> set[str]:
+def form_words(low: str) -> set[str]:
     """The words of `low` that say what kind of statement is asked for (a cause, an expectation, a dependence,
     what the filing says), never what it is about."""
     return {w for pattern in (STATEMENT, EXPECTATION, CAUSE, DEPENDENCE) for m in pattern.finditer(low)

@@ -113,6 +113,9 @@ class Plan(BaseModel):
     # its change, or a margin as a fraction), set by retrieval (agent.retrieval.causes.stated_amounts) for
     # the composer, which prefers the sentences stating them
     figure_amounts: list[list[str]] = Field(default_factory=list)
+    # a calendar year asked of a company whose fiscal year ends a month into the next (agent.retrieval.fetch): the
+    # fiscal year read instead, said beside each figure
+    calendar_note: str | None = None
     planner: str = "rules"
     fallback: str | None = None  # why a model planner fell back to the rules planner (agent.planning.llm)
 

@@ -12,6 +12,7 @@ import re
 
 from agent.planning.companies import CompanyDirectory
 from agent.planning.plan import Plan
+from agent.planning.quarters import bare_latest
 from agent.planning.reading import Reading
 from agent.planning.scope import exposure, filed_future
 from agent.planning.word_accounting import COMPARING
@@ -88,6 +89,13 @@ def asked_years(r: Reading, prev: Plan | None, followup: bool, directory: Compan
     if r.years.last_completed and not (prev is not None and followup) and fields["year_offsets"] == [-1]:
         # "apple revenue last fiscal year" as a first question: the fiscal year Apple last completed, which its
         # latest 10-K held reports, never the one before it ("and last year?" in a thread counts back, below)
+        fields.update(last_completed_year(directory, r.tickers))
+    if r.years.latest_said and r.measures and ctx is None and not fields["fiscal_years"] \
+            and fields["year_offsets"] in ([], [0]) and not fields.get("as_of_filing_year") \
+            and (len(r.tickers) != 1 or not bare_latest(r.low)):
+        # "apple's latest annual revenue", "nvda revenue this year": the year the latest 10-K held reports, as for
+        # "last fiscal year"; never a later year of figures alone, which no held filing reports. "nvidia's latest
+        # revenue", a year unsaid, is the most recent period held (agent.planning.quarters.latest_period)
         fields.update(last_completed_year(directory, r.tickers))
     if r.years.offsets and not r.years.years and not r.years.since and prev is not None and followup:
         # "and the year before?": relative to the year the thread is on, not to the latest filing

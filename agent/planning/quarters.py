@@ -263,6 +263,12 @@ _BARE_LATEST = re.compile(r"\b(?:latest|most\s+recent|newest|current|recent)\b")
 _YEARLY = re.compile(r"\b(?:years?|yearly|annual(?:ly)?|10-?k|fiscal|fy\w*|\d{4})\b")
 
 
+def bare_latest(text: str) -> bool:
+    """"latest" said with no year word ("nvidia's latest revenue"): the most recent period held (latest_period)."""
+    t = text.lower()
+    return bool(_BARE_LATEST.search(t)) and not _YEARLY.search(t)
+
+
 def latest_period(text: str, plan) -> Period | None:
     """"NVIDIA's latest revenue": the most recent period held, which may be a quarter after the last
     fiscal year (decided per company in fetch); "latest fiscal year" or any year named stays a year.

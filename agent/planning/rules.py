@@ -65,6 +65,7 @@ from agent.planning.spoken_formulas import spoken_operators, to_defined, unread_
 from agent.planning.annual_only import annual_not_held
 from agent.planning.effects import cause_named
 from agent.planning.in_words import prose_instead, said_in_words
+from agent.planning.no_amount import no_amount_asked, outlook_of
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
 from agent.planning.measures import absolute_words, counted_shares, growth_words, implied_measures
 from agent.planning.members import member_asks
@@ -80,7 +81,7 @@ from agent.planning.restated import without_restatements
 from agent.planning.route import (ASKS, FOOTNOTE_WORLD, REFUSAL_DETAIL, SMALL_TALK, help_with, masked, message_kind,
                                   refusal_by_meaning, small_talk)
 from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_artefact, asks_what_footnote_is, filed_price_risk,
-                                  company_future, exposure, falls_due, filing_framed, forward_looking, greets_first,
+                                  company_future, company_outlook, exposure, falls_due, filing_framed, forward_looking, greets_first,
                                   meta_intent, names_kept, opening_small_talk, out_of_scope, spelled_out,
                                   strip_quotes, thread_outlook)
 from agent.planning.thread_members import member_reply, part_probed
@@ -182,6 +183,8 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     through its 10-Qs is refused as such (agent.planning.annual_only); an effect asked in the future tense
     must find its cause named (agent.planning.effects)."""
     plan = _plan_message(text, previous=previous, directory=directory)
+    plan = no_amount_asked(plan, text or "", directory, previous)  # "when will Comcast pay the taxes on its Hulu sale?"
+    plan = outlook_of(plan, text or "", directory)  # "pep pension expense outlook for 2024": a sentence of expecting it
     plan = prose_reply(plan, text, previous, directory) or plan  # "was it material to earnings?" in a prose thread
     plan = annual_not_held(plan, text, directory) or cause_named(plan, text)
     low = (text or "").lower()
@@ -278,7 +281,10 @@ def _plan_message(text: str, *, previous: Plan | None = None, directory: Company
             again = _plan_spelled(f"${company.ticker}?", previous=previous, directory=directory)
             if again.route == "domain" and again.tickers == [company.ticker]:
                 return again
-    if plan.refusal_reason != "no_company":
+    if plan.refusal_reason != "no_company" and not (plan.refusal_reason == "out_of_scope"
+                                                    and plan.refusal_detail == FORECASTS):
+        # an outlook refused for naming no company ("pep pension expense outlook for 2024") is read again too: with
+        # its company read, it is that company's own outlook (scope.company_outlook)
         return plan
     for start, end, alone in _ticker_spots(text or "", plan):
         company = _covered_ticker(text[start:end], directory)
@@ -670,7 +676,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if scope == FORECASTS and usable_previous(previous) is not None and previous.tickers and thread_outlook(chat):
         scope = None  # "what's the forecast?" in a thread about Nike: Nike's outlook, as its filing states it
     unnamed_chat = masked(chat, [(m.start, m.end) for m in directory.find(chat)]) if scope == FORECASTS else chat
-    if scope == FORECASTS and (company_future(unnamed_chat) or exposure(unnamed_chat)):
+    outlook = scope == FORECASTS and company_outlook(chat)  # "pep pension expense outlook for 2024": judged once read
+    if scope == FORECASTS and (company_future(unnamed_chat) or outlook or exposure(unnamed_chat)):
         scope = None  # "what will be the impact of the IRA on GM?": the effects GM's filing states
     if scope and scope != OFF_TOPIC_DETAIL:
         return refusal_plan("out_of_scope", scope)
@@ -716,7 +723,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     # did X report in 2025?" wants 2025's figure (from companyfacts, or refused), not the filing's plans
     # read with the companies masked too: "in Home Depot's 10-K", "how will the attack affect UnitedHealth"
     # say the filing or the company as plainly as "in its 10-K" and "affect the company"
-    framed = filing_framed(low) or filing_framed(unnamed_low)
+    if outlook and not r.tickers:
+        return refusal_plan("out_of_scope", FORECASTS)  # "what's the outlook for 2025?": no company's own outlook
+    framed = filing_framed(low) or filing_framed(unnamed_low) or outlook  # "nike's outlook for fiscal 2026"
     forward = (forward_looking(low) or (ahead and not r.measures)) and framed
     if ahead and forward_looking(low) and not (framed or falls_due(low)):
         # "how many employees will Tesla have in 2030?": a year no filing has reached, asked of
@@ -823,8 +832,11 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     reported = detail == FORECASTS and not r.matches and r.years.given and re.search(r"\b(?:did|was|were|had)\b", low) \
         and not forward_looking(low) \
         and max(r.years.years, default=0) <= max((y for held in directory.years.values() for y in held), default=0)
+    # the company's own future, judged so on the whole question above ("how long will Boeing's 737-9s be grounded?",
+    # "pep pension expense outlook for 2024"), is its filing's statement, whatever forecast it resembles
+    own_future = detail == FORECASTS and (company_future(unnamed_low) or outlook) and bool(r.matches)
     if kind == "refuse" and meta not in ("greeting", "thanks") and not more and not figure_ask and not including \
-            and not ranking and not reported:
+            and not ranking and not reported and not own_future:
         return refusal_plan("out_of_scope", detail)
     if meta in ("greeting", "thanks", "help") and not (r.matches or subject or more):
         return meta_plan(meta)

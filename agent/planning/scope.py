@@ -407,9 +407,23 @@ def forecast_topic_aside(text: str) -> str:
 # acquisition be integrated?", "when will GE Vernova be spun off?"), its plan, which its filing states; never
 # the company itself done to ("when will Intel be acquired?"), a guess about what others will do.
 _COMPANY_FUTURE = re.compile(
-    r"^\W*(?:when|how|where|by\s+when)\s+(?:will|would|is|are)\s+(?:the\s+)?company(?:'s\s+|\s+(?=[\w&.'-]+\s))"
+    r"^\W*(?:when|how(?:\s+long|\s+soon)?|where|until\s+when|by\s+when)\s+(?:will|would|is|are)\s+(?:the\s+)?company(?:'s\s+|\s+(?=[\w&.'-]+\s))"
     r"(?:[\w&.'-]+\s+){1,4}?(?:going\s+to\s+)?(?:be|get)\s+"
     r"(?:[a-z]+(?:ed|en|t)|spun|sold|built|paid|made|done|run|split|shut|set|held)\b")
+
+
+# An outlook, guidance or expectations asked for as a noun ("pep pension expense outlook for 2024", "nike's guidance
+# for fiscal 2026"): with a company named, the company's own, which its filing states; never Footnote's, the
+# market's or analysts' (those say whose it is: "your outlook", "analyst expectations").
+OUTLOOK_NOUN = re.compile(r"\b(?:outlook|guidance|expectations?)(?:\s+(?:for|on|of|in)\s+(?:fy\s?|fiscal\s+(?:year\s+)?)?'?\d{2,4})?")
+
+
+def company_outlook(low: str) -> bool:
+    """The only forecast the message asks for is an outlook named as a noun (OUTLOOK_NOUN), asked of no one else:
+    the outlook of the company the message names (the caller checks that one is named). `low`: lowercase, quotes
+    removed."""
+    return bool(OUTLOOK_NOUN.search(low)) and not _ASKED_OF_FOOTNOTE.search(low) and not _STOCK_PRICE.search(low) \
+        and not re.search(rf"\b(?:{_OTHERS}|your|my|our)\b", low) and out_of_scope(OUTLOOK_NOUN.sub(" ", low)) is None
 
 
 def company_future(masked_low: str) -> bool:

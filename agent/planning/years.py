@@ -152,9 +152,15 @@ def names_prior_filing(text: str) -> bool:
     return bool(PRIOR_FILING.search(text) or PRIOR_NAMED.search(text))
 
 
+# A calendar year named as such ("calendar 2023", "calendar year 2024", "CY2023"): the year asked, which a company whose
+# fiscal year is the calendar year reports as that fiscal year; for others agent.retrieval.fetch reads the fiscal
+# year that covers it, or refuses
+CALENDAR_YEAR = re.compile(r"\bcalendar(?:\s+year)?(?:\s+of)?\s+(?:fy\s*)?((?:19|20)\d\d)\b|\bcy\s?((?:19|20)?\d\d)\b", re.I)
+
+
 # Every year phrase the reader takes, so that the word accounting (agent.planning.word_accounting)
 # never leaves one over.
-YEAR_PHRASES = (FILED_IN, PRIOR_FILING, PRIOR_NAMED, _LATEST_FILING, _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN, _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND, _GO_ON, _FEW_SPAN, _FAR_YEAR,
+YEAR_PHRASES = (CALENDAR_YEAR, FILED_IN, PRIOR_FILING, PRIOR_NAMED, _LATEST_FILING, _YEAR, _RANGE, _AS_OF, _AS_OF_BARE, _SPAN, _AGO, _LAST_YEAR, _YEAR_AFTER, _LATEST, _SINCE, _TREND, _GO_ON, _FEW_SPAN, _FAR_YEAR,
                 _DECADE, _FROM_NOW, _AGO_LONG, _YEARS_BEFORE)
 MIN_YEAR, MAX_YEAR = 1993, 2039
 NO_SUCH_YEAR = 999_999  # what a named year of more than six digits stands for
@@ -171,6 +177,9 @@ class Years:
     # the -1 offset was said as "last (fiscal) year" alone: in a first message, the latest year completed
     # (agent.planning.plan_years); in a thread, the year before the one the thread is on
     last_completed: bool = False
+    # the latest year said in words ("latest", "most recent", "this year"): in a first message, the year of the latest
+    # 10-K held (agent.planning.plan_years), as "last fiscal year" is
+    latest_said: bool = False
 
     @property
     def given(self) -> bool:
@@ -259,6 +268,11 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
                 else:
                     years |= set(range(lo, hi + 1))
                 consumed.append(m.span())
+    for m in CALENDAR_YEAR.finditer(t):
+        y = _year(m.group(1) or m.group(2))
+        if y and free(m):
+            years.add(y)
+            consumed.append(m.span())
     for m in _YEAR.finditer(t):
         y = _year(m.group(1))
         if y and free(m):
@@ -321,6 +335,8 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
     elif _YEAR_AFTER.search(t) and not out.years:  # in a follow-up: the year after the thread's
         out.latest = True
         out.offsets = [1]
+    if _LATEST.search(t) and not out.years and not names_prior_filing(t) and out.offsets in ([], [0]):
+        out.latest_said = True
     if (_LATEST.search(t) or names_prior_filing(t)) and not out.years:
         # "the previous 10-K" is counted back from the latest filing (agent.retrieval.filing_choice): a
         # year phrase of its own, so that "and in the older 10-K?" names a year as "and in 2023?" does

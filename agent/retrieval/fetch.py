@@ -21,7 +21,7 @@ from agent.retrieval.row_members import member_row
 from agent.planning.prose_route import DEPENDENCE, EVENT, SAID_OF, asks_rationale, expects_ahead
 from agent.planning.plan_years import unheld_filing_years
 from agent.planning.topics import STOPWORDS
-from agent.planning.years import MAX_YEAR, MIN_YEAR
+from agent.planning.years import CALENDAR_YEAR, MAX_YEAR, MIN_YEAR
 from store import companies as company_store
 from store import facts as facts_store
 from store.display_names import display_name
@@ -415,23 +415,32 @@ def _filing_meant(question: str, plan: dict, filings: dict[int, dict], wanted: l
     return None
 
 
-_CALENDAR_YEAR = re.compile(r"\bcalendar(?:\s+year)?(?:\s+of)?\s+(?:fy\s*)?((?:19|20)\d\d)\b|\bcy\s?((?:19|20)\d\d)\b", re.I)
-
-
-def _calendar_year_asked(question: str, plan: dict, filings: dict) -> str | None:
-    """What to refuse when a figure is asked for a calendar year ("for calendar 2023") of a company whose fiscal
-    year is not the calendar year, else None: its filings report fiscal years, and NVIDIA's fiscal 2023 (February
-    2022 to January 2023) is another period than calendar 2023. A formula the user defined took the fiscal
-    year silently, the word "calendar" left unaccounted for."""
-    m = _CALENDAR_YEAR.search(question or "")
+def _calendar_year_asked(question: str, plan: dict, filings: dict) -> tuple[str | None, dict | None]:
+    """A figure asked for a calendar year ("for calendar 2023") of a company whose fiscal year is not the calendar
+    year: (what to refuse, None), or (None, the plan's years moved) when a fiscal year ends in the first days of
+    the next calendar year and so covers eleven months or more of it (NVIDIA's fiscal 2024, February 2023 to
+    January 2024, for calendar 2023), said beside the figure (`calendar_note`). Another fiscal year (Apple's,
+    ending in September) covers a part only: its filings report fiscal years, and another period than calendar
+    2023 would answer another question, so it is refused. (None, None) when no calendar year is asked or the
+    fiscal years are calendar years. A formula the user defined took the fiscal year silently, the word
+    "calendar" left unaccounted for."""
+    m = CALENDAR_YEAR.search(question or "")
     if m is None or plan.get("period"):
-        return None
-    ends = [date.fromisoformat(f["period_end"]) for f in filings.values() if f.get("period_end")]
-    if not ends or all(e.month == 12 or (e.month == 1 and e.day <= 7) for e in ends):
-        return None  # its fiscal years are calendar years (or end in the calendar year's last days)
-    end = max(ends)
-    return (f"figures for calendar {m.group(1) or m.group(2)}: its fiscal year ends in {end.strftime('%B')}, and its "
-            "filings report fiscal years and their quarters; ask for a fiscal year or a quarter instead")
+        return None, None
+    ends = {fy: date.fromisoformat(f["period_end"]) for fy, f in filings.items() if f.get("period_end")}
+    if not ends or all(e.month == 12 or (e.month == 1 and e.day <= 7) for e in ends.values()):
+        return None, None  # its fiscal years are calendar years (or end in the calendar year's last days)
+    end = max(ends.values())
+    asked = sorted(plan.get("fiscal_years") or [])
+    if asked and all(e.month == 1 or (e.month == 2 and e.day <= 7) for e in ends.values()):
+        # each fiscal year ends a month or so into the next calendar year: fiscal Y+1 is calendar Y but one month
+        first = date(2000, end.month % 12 + 1, 1).strftime("%B")  # the month after the fiscal year-end
+        note = "; ".join(f"for calendar {y}: fiscal {y + 1} ran {first} {y} to {end.strftime('%B')} {y + 1}" for y in asked)
+        return None, {"fiscal_years": [y + 1 for y in asked], "latest": False, "year_offsets": [],
+                      "calendar_note": note}
+    return (f"figures for calendar {asked[-1] if asked else (m.group(1) or m.group(2))}: its fiscal year ends in "
+            f"{end.strftime('%B')}, and its filings report fiscal years and their quarters; ask for a fiscal year or "
+            "a quarter instead"), None
 
 
 def fetch(state, deps, config) -> dict:
@@ -452,9 +461,11 @@ def fetch(state, deps, config) -> dict:
                 return {"refusal": {"reason": "not_covered", "detail": _not_covered_name(conn, ticker)}}
             cik = company["cik"]
             filings = _memo(deps, ("filings", cik), lambda: _filings(conn, cik))
-            calendar = _calendar_year_asked(state["question"], plan, filings) if numeric else None
+            calendar, moved = _calendar_year_asked(state["question"], plan, filings) if numeric else (None, None)
             if calendar is not None:
                 return {"refusal": {"reason": "out_of_scope", "detail": f"{company['name']}'s {calendar}"}}
+            if moved is not None and len(plan["tickers"]) == 1:  # "nvidia revenue in calendar 2023": fiscal 2024
+                plan = switched = {**plan, **moved}
             available = _figure_years(conn, deps, cik) if numeric else sorted(filings, reverse=True)
             if not filings and not _figure_years(conn, deps, cik):
                 from store import quarters as quarters_store

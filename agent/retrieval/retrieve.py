@@ -1386,6 +1386,10 @@ def _numbers(state, deps, config) -> dict:
                                                  phrases=_phrases(plan), spare=spare_words(plan.words),
                                                  asked=" ".join(_words(" ".join(w["word"] for w in plan.words or []))),
                                                  question=state.get("question") or "", topic=plan.member_topic or "")
+    if getattr(plan, "calendar_note", None):  # "nvidia revenue in calendar 2023": the fiscal year read, said
+        for cell in cells:
+            if cell.get("evidence_id"):
+                cell["source_note"] = "; ".join(n for n in (cell.get("source_note"), plan.calendar_note) if n)
     refusal = _unresolved_lines(cells)
     if refusal and plan.lone_name and refusal["reason"] in ("unknown_metric", "ambiguous_metric"):
         # "what about samsung?": no line or segment of the thread's company, so a company, never its figure
