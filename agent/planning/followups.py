@@ -117,6 +117,27 @@ def asks_use(text: str) -> bool:
     return bool(_SPENT_ON.search(text))
 
 
+# "how'd they pay for it?", "how was the deal financed?", "where did the money come from?": how the thread's subject was
+# paid for, which the filing tells in its financing words (notes issued, borrowings, cash on hand), in the liquidity
+# discussion and the debt note, seldom beside the subject's own name
+_FUNDING = re.compile(r"\b(?:pay|paid|paying|fund|funds|funded|funding|financ\w*|bankroll\w*)\b[^?]*?\b(?:it|that|this|them|"
+                      r"the\s+(?:deal|acquisition|purchase|merger|buyout|transaction|program|expansion|project))\b"
+                      r"|\bhow\s+(?:was|were|is|are|did|do|does)\s+(?:it|that|this|they|the\s+\w+)\s+(?:paid\s+for|funded|financed)\b"
+                      r"|\bwhere\s+(?:did|does|will)\s+the\s+(?:money|cash|funds?|financing)\s+come\s+from\b")
+FUNDING_WORDS = "financed funded with proceeds from the issuance of senior notes borrowings term loans commercial paper cash on hand"
+
+
+_DEAL = re.compile(r"\b(?:acqui\w*|deal|merger|merge|buyout|takeover|purchase|transaction|closed?|closing)\b")
+
+
+def asks_funding(text: str, thread_words: str) -> bool:
+    """The message asks how the thread's subject, a deal, was paid for ("what did they pay for it?" asks the price).
+    Only a deal: a plant or a program is paid for from operations, and the financing words then find the liquidity
+    discussion's generic sentences instead of what the filing says of the subject."""
+    return (bool(_FUNDING.search(text)) and not re.search(r"\b(?:what|how\s+much)\b[^?]*\bpa(?:y|id)\b", text)
+            and bool(_DEAL.search(f"{text} {thread_words}".lower())))
+
+
 def lead_subject(outside: str) -> str | None:
     """The name a "what about X?" reply asks about, when X is nothing else the planner knows: not
     a measure, a topic, a year or a pronoun. Capitalised or not ("what about ford?"), since a reply
