@@ -43,3 +43,47 @@ def test_follow_ups_after_a_figure_asked_by_its_label(directory, reply):
     # depreciation lists no synonym of its own: the follow-up is planned, for the thread's company and year
     p = planned(directory, "apple depreciation fiscal 2024", reply)
     assert p.route == "domain" and p.tickers == ["AAPL"] and 2024 in p.fiscal_years, (reply, p)
+
+
+CYBER = "Tell me about the cyberattack Johnson Controls had."
+
+
+def test_a_follow_up_after_a_follow_up_searches_beside_the_threads_subject_not_the_last_aspect(directory):
+    p = planned(directory, CYBER, "what has it cost them so far?", "were operations back to normal afterwards?")
+    assert p.intent == "qualitative" and p.tickers == ["JCI"], p
+    assert "cyberattack" in p.query and "cost" not in p.query.split(), p.query
+    assert p.subject == "cyberattack", p.subject
+
+
+def test_the_turn_after_still_reads_the_aspect_it_was_asked(directory):
+    p = planned(directory, CYBER, "what has it cost them so far?")
+    assert "cost" in p.query and "cyberattack" in p.query, p.query
+
+
+def test_how_a_deal_was_paid_for_is_searched_in_the_financing_words(directory):
+    p = planned(directory, "when did Johnson Controls close the Silent-Aire acquisition?", "how'd they pay for it?")
+    assert p.intent == "qualitative" and p.tickers == ["JCI"], p
+    assert "senior notes" in p.query and "silent-aire" in p.query.lower(), p.query
+    assert p.items[:2] == ["7", "8"], p.items
+    # a plant is no deal: its own words, beside the thread's subject
+    q = planned(directory, "what is Tesla building in Texas?", "how are they paying for it?")
+    assert "senior notes" not in q.query, q.query
+    # the price asked is no financing
+    r = planned(directory, "when did Johnson Controls close the Silent-Aire acquisition?", "what did they pay for it?")
+    assert "senior notes" not in r.query, r.query
+
+
+def test_the_row_a_prose_reply_names_with_the_is_the_threads(directory):
+    p = planned(directory, CYBER, "how big was the charge?")
+    assert p.intent == "qualitative" and not p.metrics and "cyberattack" in p.query, p
+    assert p.unless_named and p.unless_named["words"] == ["charge"], p.unless_named  # else refused as before
+    assert p.probe, p.probe  # a row printed by those words still answers as the figure
+    # no "the", no pointing: a row asked of its own
+    q = planned(directory, CYBER, "how big was a charge?")
+    assert q.intent == "numeric", q
+
+
+def test_the_effect_named_as_a_noun_is_the_threads_subjects(directory):
+    p = planned(directory, CYBER, "what was the hit to margins?")
+    assert p.intent == "qualitative" and "cyberattack" in p.query, p
+    assert not any(k.startswith("line:") for k in p.metrics), p.metrics

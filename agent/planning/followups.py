@@ -99,12 +99,15 @@ _RESPONSE = re.compile(r"\b(?:do|doing|done|address\w*|handl\w*|tackl\w*|respond
 # thread's subject did to a figure, which MD&A states beside the figure's change
 _EFFECT = re.compile(r"\b(?:hurt\w*|help\w*|affect\w*|impact\w*|hit|hits|boost\w*|weigh\w*|drag\w*|lift\w*|"
                      r"pressur\w*|benefit\w*|dent\w*|squeez\w*|dilut\w*|add(?:s|ed)?\s+to|contribut\w*\s+to|"
-                     r"(?:do|did|does|mean|means|meant)\s+(?:to|for))\b")
+                     r"(?:do|did|does|mean|means|meant)\s+(?:to|for)|bring\w*\s+in|brought\s+in|generat\w*|contribut\w*)\b")
+# "what was the hit to margins?", "the impact on earnings": the effect, named as a thing the thread already has
+_EFFECT_NOUN = re.compile(r"\bthe\s+(?:\w+\s+)?(?:hit|impact|effect|drag|boost|benefit|contribution)\s+(?:to|on|of)\b")
 
 
 def asks_effect(text: str) -> bool:
-    """The message asks what the thread's subject did to something ("did it hurt their margins?")."""
-    return bool(_EFFECT.search(text)) and points_back(text)
+    """The message asks what the thread's subject did to something ("did it hurt their margins?", "how much revenue
+    did it bring in?", "what was the hit to margins?")."""
+    return (bool(_EFFECT.search(text)) and points_back(text)) or bool(_EFFECT_NOUN.search(text))
 
 
 def asks_response(text: str) -> bool:

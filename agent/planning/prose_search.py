@@ -11,7 +11,7 @@ import re
 
 from agent.planning.companies import norm_name
 from agent.planning.company_mentions import strip_for_query
-from agent.planning.followups import (FUNDING_WORDS, asked_about, asks_funding, asks_more, choice_subject, joined_topic, leads_reply, own_subject, points_back,
+from agent.planning.followups import (FUNDING_WORDS, asked_about, asks_effect, asks_funding, asks_more, choice_subject, joined_topic, leads_reply, own_subject, points_back,
                                       thread_topic)
 from agent.planning.plan import Plan
 from agent.planning.prose_route import FILED_IN, FILED_WORDS, PRIOR_FILING
@@ -103,7 +103,8 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
                 or cause_of_thread
                 or (prev.intent == "qualitative" and not r.has_topic) or (r.why and not own)))
                 # "how does that affect revenue?" after export controls: the figure, as the topic touches it
-                or (measures and prev.intent == "qualitative" and bool(prev.topic) and points_back(query_source))
+                or (measures and prev.intent == "qualitative" and bool(prev.topic)
+                    and (points_back(query_source) or asks_effect(r.low)))
                 # "and the tax rate?" after "how did the Figma fee affect operating expenses?": the same
                 # subject's effect on the figure the reply names
                 or _swaps_figure(plan, r, prev)):
@@ -167,7 +168,7 @@ def _about(prev: Plan, own: str, r: Reading) -> str:
     beside the subject too."""
     if prev.subject and own and leads_reply(r.low):
         return prev.subject
-    asked_of_subject = (prev.intent == "qualitative" and "tickers" in prev.inherited and not prev.metrics
+    asked_of_subject = (prev.intent == "qualitative" and "tickers" in prev.inherited
                         and bool(prev.subject) and set(prev.subject.split()) < set(prev.topic.split()))
     if own and asked_of_subject:
         return prev.subject
