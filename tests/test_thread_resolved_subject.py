@@ -76,7 +76,7 @@ def test_how_a_deal_was_paid_for_is_searched_in_the_financing_words(directory):
 def test_the_row_a_prose_reply_names_with_the_is_the_threads(directory):
     p = planned(directory, CYBER, "how big was the charge?")
     assert p.intent == "qualitative" and not p.metrics and "cyberattack" in p.query, p
-    assert p.unless_named and p.unless_named["words"] == ["charge"], p.unless_named  # else refused as before
+    assert p.unless_named and p.unless_named["words"] == ["charge", "cyberattack"], p.unless_named  # else refused
     assert p.probe, p.probe  # a row printed by those words still answers as the figure
     # no "the", no pointing: a row asked of its own
     q = planned(directory, CYBER, "how big was a charge?")

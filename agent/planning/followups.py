@@ -100,6 +100,8 @@ _RESPONSE = re.compile(r"\b(?:do|doing|done|address\w*|handl\w*|tackl\w*|respond
 _EFFECT = re.compile(r"\b(?:hurt\w*|help\w*|affect\w*|impact\w*|hit|hits|boost\w*|weigh\w*|drag\w*|lift\w*|"
                      r"pressur\w*|benefit\w*|dent\w*|squeez\w*|dilut\w*|add(?:s|ed)?\s+to|contribut\w*\s+to|"
                      r"(?:do|did|does|mean|means|meant)\s+(?:to|for)|bring\w*\s+in|brought\s+in|generat\w*|contribut\w*)\b")
+# "how much revenue did it bring in?": an amount of the thread's subject's own, never the company's total
+_CONTRIBUTED = re.compile(r"\b(?:bring\w*\s+in|brought\s+in|generat\w*|contribut\w*)\b")
 # "what was the hit to margins?", "the impact on earnings": the effect, named as a thing the thread already has
 _EFFECT_NOUN = re.compile(r"\bthe\s+(?:\w+\s+)?(?:hit|impact|effect|drag|boost|benefit|contribution)\s+(?:to|on|of)\b")
 
@@ -108,6 +110,11 @@ def asks_effect(text: str) -> bool:
     """The message asks what the thread's subject did to something ("did it hurt their margins?", "how much revenue
     did it bring in?", "what was the hit to margins?")."""
     return (bool(_EFFECT.search(text)) and points_back(text)) or bool(_EFFECT_NOUN.search(text))
+
+
+def asks_contribution(text: str) -> bool:
+    """The message asks what the thread's subject itself brought in ("how much revenue did it bring in?")."""
+    return bool(_CONTRIBUTED.search(text)) and points_back(text)
 
 
 def asks_response(text: str) -> bool:
@@ -131,6 +138,13 @@ FUNDING_WORDS = "financed funded with proceeds from the issuance of senior notes
 
 
 _DEAL = re.compile(r"\b(?:acqui\w*|deal|merger|merge|buyout|takeover|purchase|transaction|closed?|closing)\b")
+
+
+def deal_word(text: str) -> str:
+    """The word a passage about the deal says, as a stem: "merge" for a merger, else "acqui" (filings call a deal,
+    a purchase of a business or a buyout an acquisition)."""
+    m = _DEAL.search(text.lower())
+    return "merge" if m is not None and m.group(0).startswith("merge") else "acqui"
 
 
 def asks_funding(text: str, thread_words: str) -> bool:

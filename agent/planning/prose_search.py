@@ -11,7 +11,7 @@ import re
 
 from agent.planning.companies import norm_name
 from agent.planning.company_mentions import strip_for_query
-from agent.planning.followups import (FUNDING_WORDS, asked_about, asks_effect, asks_funding, asks_more, choice_subject, joined_topic, leads_reply, own_subject, points_back,
+from agent.planning.followups import (FUNDING_WORDS, asked_about, deal_word, asks_contribution, asks_effect, asks_funding, asks_more, choice_subject, joined_topic, leads_reply, own_subject, points_back,
                                       thread_topic)
 from agent.planning.plan import Plan
 from agent.planning.prose_route import FILED_IN, FILED_WORDS, PRIOR_FILING
@@ -120,6 +120,10 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
                 # "why?" after a prose answer: what the filing gives as the causes of what it said of the
                 # topic, searched in the words a cause is stated in, as a figure's why is
                 query_source = f"why {topic}, {topic} increased or decreased primarily due to"
+            if measures and prev.intent == "qualitative" and not prev.metrics and asks_contribution(r.low):
+                # "how much revenue did it bring in?" after the Splunk deal: the deal's own revenue, which the filing
+                # states in words; the company's total revenue would be a true figure for another question
+                plan.metrics = []
             plan.topic = joined_topic(own, topic)
             plan.subject = own if named else topic
             if named:  # where the thing asked about is told: its own words' Items, else the whole filing
@@ -141,6 +145,10 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
                 # discussion and the debt note tell, which seldom name the deal; searched beside the deal's words
                 query_source = f"{query_source} {FUNDING_WORDS}"
                 items = list(dict.fromkeys(["7", "8", *items]))
+                # answered only when a passage found speaks of the deal: the liquidity discussion alone, of a deal the
+                # filing never tells, is no answer (refused as a search that found nothing)
+                plan.unless_named = plan.unless_named or {"reason": "no_grounding", "detail": None,
+                                                          "words": [deal_word(f"{prev.topic} {prev.query} {r.low}")]}
         plan.items = items
         plan.query = expand_query(query_source)
         plan.subject = plan.subject or plan.topic

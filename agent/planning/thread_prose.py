@@ -48,11 +48,14 @@ def prose_reply(plan: Plan, text: str, previous: Plan | None, directory: Company
     # where the thread found its subject told, after MD&A, which tells what it did to the results
     prose.items = list(dict.fromkeys([*prose.items[:1], *thread.items, *prose.items[1:]]))
     if not pointed and not prose.unless_named:
-        # "how big was the charge?" after a topic that had none: answered only where a passage says the row's words,
-        # else refused as the row would have been, never with sentences about the subject that name no charge
+        # "how big was the charge?" after a topic that had none: answered only where a passage says the row's words
+        # and the subject's in one sentence ("…goodwill impairment charge of…"), else refused as the row would have
+        # been, never with sentences about other charges or about the subject that name no charge
         words = _row_words(plan.metrics)
+        named = max((w for w in subject.split() if len(w) >= 5 and w not in words), key=len, default=None)
         if words:
-            prose.unless_named = {"reason": "unknown_metric", "detail": " ".join(words), "words": words}
+            prose.unless_named = {"reason": "unknown_metric", "detail": " ".join(words),
+                                  "words": [*words, *([named] if named else [])]}
     prose.slots = {**plan.slots, **prose.slots, "metrics": "none: prose (a reply about the thread's subject no row prints)"}
     return prose
 
