@@ -87,3 +87,12 @@ def test_the_effect_named_as_a_noun_is_the_threads_subjects(directory):
     p = planned(directory, CYBER, "what was the hit to margins?")
     assert p.intent == "qualitative" and "cyberattack" in p.query, p
     assert not any(k.startswith("line:") for k in p.metrics), p.metrics
+
+
+def test_a_bare_figure_after_a_growth_question_asks_its_growth(directory):
+    p = planned(directory, "nvidia revenue growth fiscal 2025", "and net income?")
+    assert p.tickers == ["NVDA"] and p.metrics == ["net_income_growth"], p
+    q = planned(directory, "apple revenue 2024", "and net income?")  # after a level, the level
+    assert q.metrics == ["net_income"], q
+    r = planned(directory, "nvidia revenue growth fiscal 2025", "and why?")  # no figure named: the thread's cause
+    assert r.metrics == ["revenue_growth"] and r.intent == "qualitative", r

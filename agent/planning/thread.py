@@ -255,7 +255,9 @@ def relative_to_thread(raw: str, previous: Plan | None) -> str:
     is that quotient, written out as a formula the formula reader takes ("total debt over equity"),
     never the other figure alone. Only when the thread asked for one reported figure. After a
     member's figure ("Data Center revenue"), "what share of total revenue is that?" is the member's
-    share, never the company's total revenue."""
+    share, never the company's total revenue. A bare figure after a growth question is that figure's growth
+    (`grown_like_thread`)."""
+    raw = grown_like_thread(raw, previous)
     if previous is None or previous.route != "domain" or len(previous.metrics) != 1:
         return raw
     key = previous.metrics[0]
@@ -294,6 +296,32 @@ _WHAT_SHARE_OF = re.compile(
     r"^\W*(?:(?:and|so|ok(?:ay)?|now)\W+)*what\s+(?:%|percent(?:age)?|share|portion|proportion|fraction|pct)\s+of\s+"
     r"(?:the\s+|its\s+|their\s+)?(?P<other>[a-z][\w&'.\- ]{1,60}?)\s+(?:is|was|are|were)\s+(?:that|it|this)\W*$", re.I)
 _REVENUE_WORDS = re.compile(r"(?:total\s+|net\s+)*(?:revenues?|sales|turnover)", re.I)
+
+
+# "and net income?", "what about operating income": a reply that names only a figure
+_BARE_FIGURE = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|what\s+about|how\s+about|same\s+for|now)\W+)+"
+                          r"(?:the\s+|their\s+|its\s+)?(?P<words>[a-z][a-z&'-]*(?:\s+[a-z][a-z&'-]*){0,3})\W*$", re.I)
+
+
+def grown_like_thread(raw: str, previous: Plan | None) -> str:
+    """A reply naming only another figure after a growth question ("nvidia revenue growth fy2025" -> "and net
+    income?", "which grew faster?" -> "and revenue?") asks that figure's growth, written out ("and net income
+    growth?"): the thread's question asked of the reply's figure, as "and services?" after a cause asks services'
+    cause. Why: read alone it gave the figure's level, and the growth asked was missing; the growth answer shows
+    both years' levels as well."""
+    from agent.retrieval.concepts import normalize
+    from agent.retrieval.finance import GROWTH_BASES, MEASURE_PHRASES
+
+    if previous is None or previous.route != "domain" or not previous.metrics \
+            or not all(k.endswith("_growth") for k in previous.metrics):
+        return raw
+    m = _BARE_FIGURE.match(raw)
+    if m is None:
+        return raw
+    words = normalize(m.group("words"))
+    if MEASURE_PHRASES.get(words) not in GROWTH_BASES:
+        return raw
+    return f"and {words} growth?"  # "and": the thread's companies and years
 
 
 def asked_as(key: str) -> str:
