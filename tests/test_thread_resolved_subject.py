@@ -96,3 +96,9 @@ def test_a_bare_figure_after_a_growth_question_asks_its_growth(directory):
     assert q.metrics == ["net_income"], q
     r = planned(directory, "nvidia revenue growth fiscal 2025", "and why?")  # no figure named: the thread's cause
     assert r.metrics == ["revenue_growth"] and r.intent == "qualitative", r
+
+
+def test_the_year_ago_period_after_a_quarter_is_that_quarter_a_year_back(directory):
+    p = planned(directory, "apple revenue Q3 fiscal 2024", "and what was it in the year-ago period?")
+    assert p.tickers == ["AAPL"] and p.metrics == ["revenue"], p
+    assert p.period and p.period.get("quarter") == 3 and p.period.get("fiscal_year") == 2023, p.period
