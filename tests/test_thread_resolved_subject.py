@@ -102,3 +102,19 @@ def test_the_year_ago_period_after_a_quarter_is_that_quarter_a_year_back(directo
     p = planned(directory, "apple revenue Q3 fiscal 2024", "and what was it in the year-ago period?")
     assert p.tickers == ["AAPL"] and p.metrics == ["revenue"], p
     assert p.period and p.period.get("quarter") == 3 and p.period.get("fiscal_year") == 2023, p.period
+
+
+def test_a_figure_refused_as_unknown_leaves_the_thread_what_it_asked_about(directory):
+    from agent.memory.remember import remember
+    from agent.planning.plan import Plan, refusal_plan
+    from agent.planning.rules import plan_rules
+
+    # the planner's refusal names only the figure it could not find
+    refused = refusal_plan("unknown_metric", "subscribers", tickers=["TSLA"], fiscal_years=[2023],
+                           companies_read=[{"word": "tesla", "ticker": "TSLA", "via": "name"}])
+    question = "tesla robotaxi subscribers / losses 2023?"
+    kept = remember({"plan": refused.model_dump(), "memory": None, "question": question}, None, None)["memory"]["plan"]
+    assert kept["topic"] == "robotaxi subscribers losses", kept["topic"]
+    # the next turn searches what was asked, not the refused figure's word alone
+    nxt = plan_rules("why?", previous=Plan(**kept), directory=directory)
+    assert "robotaxi" in nxt.query, nxt.query
