@@ -15,7 +15,7 @@ Airbus?" asks the thread's topic of Boeing; and the sentences the thread has quo
 
 from __future__ import annotations
 
-from agent.planning.followups import QUOTED_KEPT, is_figure_plan
+from agent.planning.followups import QUOTED_KEPT, is_figure_plan, own_subject
 from agent.planning.plan import Plan
 from agent.retrieval.earlier_filing import EARLIER_SLOT
 
@@ -37,6 +37,8 @@ def remember(state, deps, config) -> dict:
                      if t not in (plan.get("tickers") or [])]
         kept = {**plan, "thread_tickers": list(dict.fromkeys(discussed))[-4:],
                 "company_years": _company_years(before, kept_tickers=discussed)}
+        if plan.get("refusal_reason") == "unknown_metric" and not plan.get("topic"):
+            kept["topic"] = _asked_words(state.get("question", ""), plan)
         return {"memory": {"plan": kept, "question": state.get("question", ""), "companies": [],
                            **_carried(state.get("memory") or {}, None, []), "refused": plan.get("refusal_reason")}}
     if plan.get("route") == "meta" and plan.get("definitions"):
@@ -90,6 +92,17 @@ def remember(state, deps, config) -> dict:
         "refused": refused,
     }
     return {"memory": memory}
+
+
+def _asked_words(question: str, plan: dict) -> str:
+    """What a question refused as an unknown figure asked about, in its own words without its companies ("cmcsa
+    peacock subscribers / losses 2023?" -> "peacock subscribers losses"): the thread's topic for the next turn.
+
+    Why: the refusal names only the figure it could not find ("subscribers"), and "how did it affect the media
+    segment?" next searched that word alone, without the Peacock the user asked about."""
+    names = {w for c in plan.get("companies_read") or [] for w in str(c.get("word", "")).lower().split()}
+    names |= {t.lower() for t in plan.get("tickers") or []}
+    return " ".join(w for w in own_subject(question) if w not in names and w.strip("'s") not in names)
 
 
 def _defined(state, plan: dict) -> dict:

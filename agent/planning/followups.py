@@ -99,12 +99,22 @@ _RESPONSE = re.compile(r"\b(?:do|doing|done|address\w*|handl\w*|tackl\w*|respond
 # thread's subject did to a figure, which MD&A states beside the figure's change
 _EFFECT = re.compile(r"\b(?:hurt\w*|help\w*|affect\w*|impact\w*|hit|hits|boost\w*|weigh\w*|drag\w*|lift\w*|"
                      r"pressur\w*|benefit\w*|dent\w*|squeez\w*|dilut\w*|add(?:s|ed)?\s+to|contribut\w*\s+to|"
-                     r"(?:do|did|does|mean|means|meant)\s+(?:to|for))\b")
+                     r"(?:do|did|does|mean|means|meant)\s+(?:to|for)|bring\w*\s+in|brought\s+in|generat\w*|contribut\w*)\b")
+# "how much revenue did it bring in?": an amount of the thread's subject's own, never the company's total
+_CONTRIBUTED = re.compile(r"\b(?:bring\w*\s+in|brought\s+in|generat\w*|contribut\w*)\b")
+# "what was the hit to margins?", "the impact on earnings": the effect, named as a thing the thread already has
+_EFFECT_NOUN = re.compile(r"\bthe\s+(?:\w+\s+)?(?:hit|impact|effect|drag|boost|benefit|contribution)\s+(?:to|on|of)\b")
 
 
 def asks_effect(text: str) -> bool:
-    """The message asks what the thread's subject did to something ("did it hurt their margins?")."""
-    return bool(_EFFECT.search(text)) and points_back(text)
+    """The message asks what the thread's subject did to something ("did it hurt their margins?", "how much revenue
+    did it bring in?", "what was the hit to margins?")."""
+    return (bool(_EFFECT.search(text)) and points_back(text)) or bool(_EFFECT_NOUN.search(text))
+
+
+def asks_contribution(text: str) -> bool:
+    """The message asks what the thread's subject itself brought in ("how much revenue did it bring in?")."""
+    return bool(_CONTRIBUTED.search(text)) and points_back(text)
 
 
 def asks_response(text: str) -> bool:
@@ -115,6 +125,34 @@ def asks_response(text: str) -> bool:
 def asks_use(text: str) -> bool:
     """The message asks what the thread's figure was spent on or used for."""
     return bool(_SPENT_ON.search(text))
+
+
+# "how'd they pay for it?", "how was the deal financed?", "where did the money come from?": how the thread's subject was
+# paid for, which the filing tells in its financing words (notes issued, borrowings, cash on hand), in the liquidity
+# discussion and the debt note, seldom beside the subject's own name
+_FUNDING = re.compile(r"\b(?:pay|paid|paying|fund|funds|funded|funding|financ\w*|bankroll\w*)\b[^?]*?\b(?:it|that|this|them|"
+                      r"the\s+(?:deal|acquisition|purchase|merger|buyout|transaction|program|expansion|project))\b"
+                      r"|\bhow\s+(?:was|were|is|are|did|do|does)\s+(?:it|that|this|they|the\s+\w+)\s+(?:paid\s+for|funded|financed)\b"
+                      r"|\bwhere\s+(?:did|does|will)\s+the\s+(?:money|cash|funds?|financing)\s+come\s+from\b")
+FUNDING_WORDS = "financed funded with proceeds from the issuance of senior notes borrowings term loans commercial paper cash on hand"
+
+
+_DEAL = re.compile(r"\b(?:acqui\w*|deal|merger|merge|buyout|takeover|purchase|transaction|closed?|closing)\b")
+
+
+def deal_word(text: str) -> str:
+    """The word a passage about the deal says, as a stem: "merge" for a merger, else "acqui" (filings call a deal,
+    a purchase of a business or a buyout an acquisition)."""
+    m = _DEAL.search(text.lower())
+    return "merge" if m is not None and m.group(0).startswith("merge") else "acqui"
+
+
+def asks_funding(text: str, thread_words: str) -> bool:
+    """The message asks how the thread's subject, a deal, was paid for ("what did they pay for it?" asks the price).
+    Only a deal: a plant or a program is paid for from operations, and the financing words then find the liquidity
+    discussion's generic sentences instead of what the filing says of the subject."""
+    return (bool(_FUNDING.search(text)) and not re.search(r"\b(?:what|how\s+much)\b[^?]*\bpa(?:y|id)\b", text)
+            and bool(_DEAL.search(f"{text} {thread_words}".lower())))
 
 
 def lead_subject(outside: str) -> str | None:

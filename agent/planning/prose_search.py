@@ -11,7 +11,7 @@ import re
 
 from agent.planning.companies import norm_name
 from agent.planning.company_mentions import strip_for_query
-from agent.planning.followups import (asked_about, asks_more, choice_subject, joined_topic, leads_reply, own_subject, points_back,
+from agent.planning.followups import (FUNDING_WORDS, asked_about, deal_word, asks_contribution, asks_effect, asks_funding, asks_more, choice_subject, joined_topic, leads_reply, own_subject, points_back,
                                       thread_topic)
 from agent.planning.plan import Plan
 from agent.planning.prose_route import FILED_IN, FILED_WORDS, PRIOR_FILING
@@ -103,13 +103,14 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
                 or cause_of_thread
                 or (prev.intent == "qualitative" and not r.has_topic) or (r.why and not own)))
                 # "how does that affect revenue?" after export controls: the figure, as the topic touches it
-                or (measures and prev.intent == "qualitative" and bool(prev.topic) and points_back(query_source))
+                or (measures and prev.intent == "qualitative" and bool(prev.topic)
+                    and (points_back(query_source) or asks_effect(r.low)))
                 # "and the tax rate?" after "how did the Figma fee affect operating expenses?": the same
                 # subject's effect on the figure the reply names
                 or _swaps_figure(plan, r, prev)):
             # "and the risks?" after revenue, "how much did it cost?" after an acquisition, "any risks
             # there?", "why?" after an event: the message's own words, about the thread's subject
-            topic = prev.subject if prev.subject and own and leads_reply(r.low) else thread_topic(prev)
+            topic = _about(prev, own, r)
             about = asked_about(r.low)
             named = about is not None and not points_back(about) and bool(own)
             # "does it say anything about tariffs?": tariffs, in the thread's filing; the thread's topic
@@ -119,6 +120,10 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
                 # "why?" after a prose answer: what the filing gives as the causes of what it said of the
                 # topic, searched in the words a cause is stated in, as a figure's why is
                 query_source = f"why {topic}, {topic} increased or decreased primarily due to"
+            if measures and prev.intent == "qualitative" and not prev.metrics and asks_contribution(r.low):
+                # "how much revenue did it bring in?" after the Splunk deal: the deal's own revenue, which the filing
+                # states in words; the company's total revenue would be a true figure for another question
+                plan.metrics = []
             plan.topic = joined_topic(own, topic)
             plan.subject = own if named else topic
             if named:  # where the thing asked about is told: its own words' Items, else the whole filing
@@ -135,6 +140,15 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
                 items = list(dict.fromkeys(["7", *prev.items]))
             if r.aspect and prev.metrics:  # "what are the headwinds?" after a figure: MD&A discusses the figure
                 items = list(dict.fromkeys(["7", *items]))
+            if not named and asks_funding(r.low, f"{prev.topic} {prev.query}"):
+                # "how'd they pay for it?" after an acquisition: the notes issued and borrowings the liquidity
+                # discussion and the debt note tell, which seldom name the deal; searched beside the deal's words
+                query_source = f"{query_source} {FUNDING_WORDS}"
+                items = list(dict.fromkeys(["7", "8", *items]))
+                # answered only when a passage found speaks of the deal: the liquidity discussion alone, of a deal the
+                # filing never tells, is no answer (refused as a search that found nothing)
+                plan.unless_named = plan.unless_named or {"reason": "no_grounding", "detail": None,
+                                                          "words": [deal_word(f"{prev.topic} {prev.query} {r.low}")]}
         plan.items = items
         plan.query = expand_query(query_source)
         plan.subject = plan.subject or plan.topic
@@ -149,6 +163,24 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
             # thread's, which they leave unsaid; searched both ways, either passage is found
             plan.sub_queries = [plan.query, expand_query(f"{plan.query} {prev.subject}")]
     return qualitative
+
+
+def _about(prev: Plan, own: str, r: Reading) -> str:
+    """What a follow-up with words of its own is searched beside: the thread's subject when the last turn was itself
+    a follow-up on it, else the last turn's topic (its own words and the subject).
+
+    Why: each follow-up's topic is its own words joined to the subject, so after "what has it cost them?" the next
+    reply ("did they help the providers out?") searched the costs again beside its own words and ranked the cost
+    sentences above the one it asked for. The thread's subject stays what the thread is about; the aspect one turn
+    asked is not carried into the next turn's search. A reply naming a new subject ("and the escrow?") is searched
+    beside the subject too."""
+    if prev.subject and own and leads_reply(r.low):
+        return prev.subject
+    asked_of_subject = (prev.intent == "qualitative" and "tickers" in prev.inherited
+                        and bool(prev.subject) and set(prev.subject.split()) < set(prev.topic.split()))
+    if own and asked_of_subject:
+        return prev.subject
+    return thread_topic(prev)
 
 
 def _beside_thread(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inherited: list[str]) -> bool:

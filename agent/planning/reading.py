@@ -17,6 +17,7 @@ from agent.planning.measures import (NEUTRAL_BEFORE, TOPIC_MASK, absolute_words,
 from agent.planning.movers import asks_cause
 from agent.planning.prose_route import CAUSE, asks_statement, topical_companies
 from agent.planning.subject_names import subject_company
+from agent.planning.thread import asked_as
 from agent.planning.word_tickers import drop_word_tickers
 from agent.planning.topics import NARROWED, QUAL_ASK, SECTION_ITEMS, WHY, route_items
 from agent.planning.years import Years, parse_years
@@ -172,7 +173,7 @@ def read(raw: str, outside: str, low: str, directory: CompanyDirectory, thread: 
     bases = list(dict.fromkeys(base_metric(k) for k in reading.measures))
     if axis and len(bases) == 1 and bases[0] in METRICS and not reading.unmappable:
         # "which segment grew revenue fastest?": the metric by that axis, each member's figure (or growth)
-        reading.unmappable = f"{METRICS[bases[0]].synonyms[0]} by {axis}"
+        reading.unmappable = f"{asked_as(bases[0])} by {axis}"
         reading.measures = []
     elif axis and not bases and not reading.unmappable and reading.growth \
             and _GREW_ALONE.search(low):

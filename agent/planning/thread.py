@@ -171,7 +171,7 @@ def less_than_thread(raw: str, previous: Plan | None) -> str:
     m = _MINUS.match(raw)
     if m is None or key not in METRICS:
         return raw
-    return f"and {METRICS[key].synonyms[0]} minus {m.group('other')}?"  # "and": the thread's companies and year
+    return f"and {asked_as(key)} minus {m.group('other')}?"  # "and": the thread's companies and year
 
 
 # "what percentage of that was footwear?", "what share of it came from the US?": a part's share of the thread's figure
@@ -243,7 +243,7 @@ def over_thread(raw: str, previous: Plan | None) -> str:
     if m is None:
         return raw
     key = previous.metrics[0]
-    words = METRICS[key].synonyms[0] if key in METRICS else _amount_words(key)  # (a registry amount: "EBITDA")
+    words = asked_as(key) if key in METRICS else _amount_words(key)  # (a registry amount: "EBITDA")
     if words is None or re.fullmatch(r"(?:that|it|this|figure|number|amount)", m.group("other").strip(), re.I):
         return raw
     op = "as a percentage of" if re.match(r"as\b", m.group("op"), re.I) else "over"
@@ -255,23 +255,25 @@ def relative_to_thread(raw: str, previous: Plan | None) -> str:
     is that quotient, written out as a formula the formula reader takes ("total debt over equity"),
     never the other figure alone. Only when the thread asked for one reported figure. After a
     member's figure ("Data Center revenue"), "what share of total revenue is that?" is the member's
-    share, never the company's total revenue."""
+    share, never the company's total revenue. A bare figure after a growth question is that figure's growth
+    (`grown_like_thread`)."""
+    raw = grown_like_thread(raw, previous)
     if previous is None or previous.route != "domain" or len(previous.metrics) != 1:
         return raw
     key = previous.metrics[0]
     if key.startswith("dim:") and _MEMBER_SHARE.match(raw):
         metric, member, _ = key_parts(key)
         if metric in METRICS and member and "*" not in member and "=" not in member:
-            return f"and what share of {METRICS[metric].synonyms[0]} came from {member}?"
+            return f"and what share of {asked_as(metric)} came from {member}?"
     if key in METRICS and key != "revenue" and share_of_revenue(key) is None and METRICS[key].unit == "USD" and (_MEMBER_SHARE.match(raw)
                                                                                   or _bare_share(raw)):
         # "as a % of revenue?" after D&A, which the catalogue has no share for: that quotient in
         # percent, written out for the formula reader, never revenue itself
-        return f"and {METRICS[key].synonyms[0]} as a percentage of revenue?"
+        return f"and {asked_as(key)} as a percentage of revenue?"
     part = _PART_SHARE.match(raw)
     if part is not None and key in METRICS and METRICS[key].unit == "USD":
         # "what percentage of that was footwear?" after Nike's revenue: that part's share of the thread's figure
-        return f"and what share of {METRICS[key].synonyms[0]} came from {part.group('part')}?"
+        return f"and what share of {asked_as(key)} came from {part.group('part')}?"
     words = _amount_words(key)
     share = _SHARE_OF_OTHER.match(raw) or _WHAT_SHARE_OF.match(raw)
     if share is not None and words is not None and not _REVENUE_WORDS.fullmatch(share.group("other").strip()):
@@ -281,7 +283,7 @@ def relative_to_thread(raw: str, previous: Plan | None) -> str:
     m = _RELATIVE.match(raw)
     if m is None or key not in METRICS:
         return raw
-    return f"and {METRICS[key].synonyms[0]} over {m.group('other')}?"  # "and": the thread's company and year
+    return f"and {asked_as(key)} over {m.group('other')}?"  # "and": the thread's company and year
 
 
 # "and as a share of free cash flow?", "that as a % of operating cash flow?": the thread's figure over another
@@ -296,10 +298,46 @@ _WHAT_SHARE_OF = re.compile(
 _REVENUE_WORDS = re.compile(r"(?:total\s+|net\s+)*(?:revenues?|sales|turnover)", re.I)
 
 
+# "and net income?", "what about operating income": a reply that names only a figure
+_BARE_FIGURE = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|what\s+about|how\s+about|same\s+for|now)\W+)+"
+                          r"(?:the\s+|their\s+|its\s+)?(?P<words>[a-z][a-z&'-]*(?:\s+[a-z][a-z&'-]*){0,3})\W*$", re.I)
+
+
+def grown_like_thread(raw: str, previous: Plan | None) -> str:
+    """A reply naming only another figure after a growth question ("nvidia revenue growth fy2025" -> "and net
+    income?", "which grew faster?" -> "and revenue?") asks that figure's growth, written out ("and net income
+    growth?"): the thread's question asked of the reply's figure, as "and services?" after a cause asks services'
+    cause. Why: read alone it gave the figure's level, and the growth asked was missing; the growth answer shows
+    both years' levels as well."""
+    from agent.retrieval.concepts import normalize
+    from agent.retrieval.finance import GROWTH_BASES, MEASURE_PHRASES
+
+    if previous is None or previous.route != "domain" or not previous.metrics \
+            or not all(k.endswith("_growth") for k in previous.metrics):
+        return raw
+    m = _BARE_FIGURE.match(raw)
+    if m is None:
+        return raw
+    words = normalize(m.group("words"))
+    if MEASURE_PHRASES.get(words) not in GROWTH_BASES:
+        return raw
+    return f"and {words} growth?"  # "and": the thread's companies and years
+
+
+def asked_as(key: str) -> str:
+    """The words a catalogue metric is asked by when a follow-up is written out again: its first synonym, else its
+    label without the bracketed gloss or commas ("depreciation", "property plant and equipment net"). Why: some
+    metrics are asked only by their label and list no synonym; "and capex?" after depreciation failed on them."""
+    metric = METRICS[key]
+    if metric.synonyms:
+        return metric.synonyms[0]
+    return re.sub(r"\s+", " ", re.sub(r"\([^)]*\)|,", " ", metric.label)).strip().lower()
+
+
 def _amount_words(key: str) -> str | None:
     """The words a thread's one amount is asked by again: a metric's, or a registry amount's ("EBITDA")."""
     if key in METRICS and METRICS[key].unit == "USD":
-        return METRICS[key].synonyms[0]
+        return asked_as(key)
     if key in FORMULAS and FORMULAS[key].unit == "USD" and FORMULAS[key].synonyms:
         return FORMULAS[key].synonyms[0]
     return None

@@ -411,7 +411,8 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     quarter = quarterly_phrase(low)
     period = parse_period(low) if quarter else dated_period(low) or latest_period(low, plan)
     same = _SAME_PERIOD.search(low) if quarter and period is None and prev is not None and prev.period else None
-    earlier = _YEAR_EARLIER_PERIOD.search(low) if quarter and period is None and prev is not None and not same \
+    # "the year-ago period" names no quarter word of its own: the thread's quarter a year back all the same
+    earlier = _YEAR_EARLIER_PERIOD.search(low) if period is None and prev is not None and not same \
         and prev.period and prev.period.get("kind") == "quarter" else None
     if earlier:
         same = earlier  # "what about the prior-year quarter?": the thread's quarter, a year back (below)
