@@ -253,6 +253,25 @@ def _lead_in(chunk: Evidence, sentence: str, figures: dict[str, list] | None, ye
     return _elided(sentence, lead_in=True)
 
 
+def _antecedent(chunk: Evidence, pieces: list[str], key: tuple[int, int], figures: dict[str, list] | None,
+                year: int | None) -> tuple[int, int, str, str] | None:
+    """The statement a cause pointing back explains ("Data Center net revenue of $6.5 billion in 2023 increased
+    by 7%, ..." before "The increase was primarily driven by ..."), as it may be quoted beside the cause when it
+    is no candidate of its own: whole when its amounts are facts of its filing, else with them cut (`_lead_in`).
+
+    Why: cut down to "... increased by 7%, compared to ...", such a statement says nothing past its amounts
+    and is never quoted alone; above its cause it says which line moved and which way, and the cause
+    was quoted with no statement at all, the line it explains unnamed."""
+    if key[1] < 1:
+        return None
+    whole = _GLUED.sub("", _TITLE.sub("", _PAGE_MARK.sub("", _BULLET.sub("", pieces[key[1] - 1]))))
+    if not whole[:1].isupper() or neighbourhood.is_heading(whole) or not _ENDS.search(whole) \
+            or _BOILERPLATE.search(whole) or _earlier_comparison(whole, chunk, year):
+        return None
+    shown = _lead_in(chunk, whole, figures, year)
+    return (key[0], key[1] - 1, shown, whole) if shown else None
+
+
 def _names_earlier_year(sentence: str, year: int | None) -> bool:
     """The sentence names a year before the asked one ("in 2023", "fiscal 2022") and none after."""
     years = [int(y) for y in _YEAR.findall(sentence)]
@@ -578,8 +597,9 @@ def _pick_sentences(
     for i in dict.fromkeys(order):
         key = candidates[i][:2]
         whose = chunks[key[0]].ticker  # each company of a comparison has a best answer of its own
-        lead = quotable.get((key[0], key[1] - 1)) if key in follows else None
-        if lead is not None and held and topic and not _named(quoted[lead[:3]], topic):
+        lead = (quotable.get((key[0], key[1] - 1)) or _antecedent(chunks[key[0]], pieces[key[0]], key, figures, year)
+                if key in follows else None)
+        if lead is not None and held and topic and not _named(lead[3], topic):
             lead = None  # the change it explains is another subject's: the cause alone answers
         if whose in heard and key in follows and held and topic and not _named(quoted[candidates[i][:3]], topic) \
                 and not (_states_asked_line(before.get(key, ""), topic, line_names)
@@ -591,7 +611,7 @@ def _pick_sentences(
             continue
         heard.add(whose)
         if lead is not None:  # the cause is quoted with the change it explains, which names the subject
-            ranked.append((*lead[:3], quoted[lead[:3]]))
+            ranked.append((*lead[:3], lead[3]))
             context.add(ranked[-1])
         intro = introduces(key)
         if intro is not None and held and topic and sentence_rank.says_asked_word(asker, intro[3]):
