@@ -448,7 +448,8 @@ def _pick_sentences(
     # margin decreased ... due to the following:") is read under it: MD&A names a line once, above its
     # causes (neighbourhood). Not for other questions: a heading naming a matter ("European Commission
     # Fines") heads what happened and where it is accrued alike, and only a sentence's own words tell them apart.
-    under, said = _under(chunks, candidates, asked or query_terms, follows, names) if why else ({}, set())
+    under, said = _under(chunks, candidates, asked or query_terms, follows, names) if why \
+        else (_listed(chunks, candidates, asked or query_terms, names), set())
     # a list's item explains its lead-in's line ("Reported EBIT decreased 24% ... and the following:"):
     # a lead-in stating another line's change makes the item another line's cause (other_subject)
     leads = {(rank, k): text for rank, chunk in enumerate(chunks)
@@ -885,6 +886,26 @@ def _under(chunks: list[Evidence], candidates: list, asked: set[str], follows: s
             out[key] = sentence_rank.spelled_out(said, names)
             before.add(key)
     return out, before
+
+
+def _listed(chunks: list[Evidence], candidates: list, asked: set[str],
+            names: dict[str, str]) -> dict[tuple[int, int], str]:
+    """(chunk rank, position) -> the lead-in of the list a candidate is an item of, when the lead-in names
+    what is asked in any word of its family ("Important aspects of competition in this industry are:" above
+    "•Product attributes such as quality; ..."). Why: an item names nothing its lead-in said, so read alone
+    it was no closer to "what are the important aspects of competition?" than any sentence of the business
+    description, and the list that answers was never read. Not a heading: one heads what happened and
+    where it is accrued alike (see `_under`)."""
+    leads = {}
+    for rank, chunk in enumerate(chunks):
+        leads.update({(rank, k): text for k, text in neighbourhood.leads(split_sentences(chunk.text)).items()})
+    out = {}
+    for rank, position, _, whole in candidates:
+        lead = leads.get((rank, position))
+        if lead and any(sentence_rank.holds(_terms(lead), t) for t in asked) \
+                and any(not sentence_rank.holds(_terms(whole), t) for t in _terms(lead) & asked):
+            out[(rank, position)] = sentence_rank.spelled_out(lead, names)
+    return out
 
 
 def _said_before(pieces: list[str], position: int, asked: set[str], whole: str) -> str | None:
