@@ -93,8 +93,9 @@ SHARE = re.compile(r"\d(?:[\d.,]*)\s?(?:%|percent\b)\s+of\s+(?:our\s+|its\s+|the
 EVENT = re.compile(r"\b(?:(?:january|february|march|april|may|june|july|august|september|october|november|december)"
                    r"\s+(?:\d{1,2},\s+)?\d{4}|completed|announced|acquired|filed|settled|agreed|entered into|"
                    r"closed|occurred|detected|identified)\b", re.I)
+# ("what's behind the number?", "how come margins fell?": a why in other words)
 ASK_CAUSE = re.compile(r"\b(?:why|drove|drive[nrs]?|driving|caused?|reasons?|explain\w*|affect\w*|impact\w*|attribut\w*|"
-                       r"led to|contribut\w*|factors)\b", re.I)
+                       r"led to|contribut\w*|factors|behind|how come)\b", re.I)
 ASK_RELIANCE = re.compile(r"\b(?:depend\w*|relian\w*|rel(?:y|ies)|exposed|exposure|concentrat\w*|vulnerab\w*)\b",
                           re.I)
 ASK_EVENT = re.compile(r"\b(?:acqui\w+|divest\w*|litigation|lawsuits?|settle\w*|strikes?|incidents?|breach\w*|"
