@@ -245,8 +245,8 @@ def _lead_in(chunk: Evidence, sentence: str, figures: dict[str, list] | None, ye
     sentence = _BULLET.sub("", sentence).strip()
     if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _INSTRUCTION.search(sentence.lower()):
         return None
-    if not financial_figures(sentence):
-        return sentence
+    if not money_figures(sentence):
+        return sentence  # rates and basis points stay as the filing's words, as in any candidate (`_candidates`)
     facts = _figure_facts(chunk, sentence, figures)
     if facts and not _reports_earlier_year(facts, (figures or {}).get(chunk.accession) or [], year or chunk.fiscal_year):
         return sentence
