@@ -73,3 +73,18 @@ def test_a_lists_item_is_read_under_its_lead_in(embedder):
                                                  chunks, embedder=embedder).claims]
     assert "Important aspects of competition in this industry are:" in quoted
     assert any(q.startswith(("Product attributes such as durability", "Service coverage")) for q in quoted)
+
+
+def test_a_lead_in_stating_only_rates_is_quoted_as_written(embedder):
+    lead = ("Gross margin decreased 190 basis points to 42.7% for fiscal 2024 compared to 44.6% for fiscal 2023 "
+            "due to the following:")
+    chunks = [_chunk(1, "7", f"{lead}\n"
+                             "•Lower kiosk prices (decreasing gross margin approximately 180 basis points), primarily due "
+                             "to higher discounts;\n"
+                             "•Higher other costs (decreasing gross margin approximately 90 basis points), including "
+                             "higher inventory reserves.")]
+    plan = Plan(route="domain", intent="qualitative", tickers=["ZZZ"], fiscal_years=[2024], items=["7"],
+                query="gross margin down why")
+    quoted = [c.text for c in compose_extractive("zzz gross margin fy24 down 190bps why", plan, chunks,
+                                                 embedder=embedder).claims]
+    assert lead in quoted  # its rates are the filing's words, as in any quoted sentence: nothing to cut
