@@ -88,3 +88,15 @@ def test_a_lead_in_stating_only_rates_is_quoted_as_written(embedder):
     quoted = [c.text for c in compose_extractive("zzz gross margin fy24 down 190bps why", plan, chunks,
                                                  embedder=embedder).claims]
     assert lead in quoted  # its rates are the filing's words, as in any quoted sentence: nothing to cut
+
+
+def test_a_cause_told_with_four_amounts_is_quoted_with_them_cut():
+    from agent.composing.compose import _elided
+
+    said = ("Net services sales increased $3.0 billion in 2024 compared to 2023, primarily due to increases in kiosk "
+            "repair sales of $1.7 billion at Alpha, $0.8 billion at Beta, and $0.6 billion at Gamma.")
+    assert _elided(said) == ("Net services sales increased … in 2024 compared to 2023, primarily due to increases in "
+                             "kiosk repair sales of … at Alpha, … at Beta, and … at Gamma.")
+    # four sizes with no cause say nothing once cut
+    assert _elided("Sales were $4.1 billion at Alpha, $2.2 billion at Beta, $1.3 billion at Gamma and $0.9 billion "
+                   "at Delta.") is None

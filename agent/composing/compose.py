@@ -306,6 +306,9 @@ _MONEY = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:billion|million|thou
 
 
 MAX_ELISIONS = 3  # more holes than this and the sentence says little without its figures
+# unless it states a cause: "increased … primarily due to higher sales of … at A, … at B, and … at C, partially
+# offset by …" still says why without its amounts, where "Sales were … in A, … in B, … in C and … in D" says nothing
+MAX_CAUSE_ELISIONS = 5
 _JOINED = re.compile(r"\s*(?:to|and|or|-|–|—|,)?\s*")  # "$60 billion to $65 billion": one elision
 # Amounts that state one size together, each cut but counted as one hole: a change with its rate and
 # its new level ("increased $1.9 billion, or 10%, to $20.5 billion"), an amount with its after-tax
@@ -328,7 +331,7 @@ def _elided(sentence: str, lead_in: bool = False) -> str | None:
         else:
             spans.append([m.start(), m.end()])
     sizes = 1 + sum(not _ONE_SIZE.fullmatch(sentence[a[1]:b[0]]) for a, b in zip(spans, spans[1:]))
-    if not spans or sizes > MAX_ELISIONS:
+    if not spans or sizes > (MAX_CAUSE_ELISIONS if sentence_rank.CAUSE.search(sentence) else MAX_ELISIONS):
         return None
     out, at = [], 0
     for start, end in spans:
