@@ -100,3 +100,20 @@ def test_a_cause_told_with_four_amounts_is_quoted_with_them_cut():
     # four sizes with no cause say nothing once cut
     assert _elided("Sales were $4.1 billion at Alpha, $2.2 billion at Beta, $1.3 billion at Gamma and $0.9 billion "
                    "at Delta.") is None
+
+
+def test_of_two_near_duplicates_the_one_with_fewer_amounts_cut_is_quoted():
+    from agent.composing.compose import _choose
+
+    chunks = [_chunk(1, "7", "x"), _chunk(2, "7", "y")]
+    overview = ("Kiosk loss from operations was $1.2 billion in 2024 compared with $0.4 billion in 2023 reflecting "
+                "reach-forward losses of $0.5 billion on the K7 and K9 kiosk programs and lower deliveries.")
+    section = ("Kiosk loss from operations increased by $0.8 billion in 2024 compared with 2023 reflecting "
+               "reach-forward losses on the K7 and K9 kiosk programs and lower deliveries.")
+    cut = ("Kiosk loss from operations was … in 2024 compared with … in 2023 reflecting reach-forward losses of … on "
+           "the K7 and K9 kiosk programs and lower deliveries.")
+    assert sentence_rank.near_duplicate(overview, section)
+    picked = _choose(chunks, [(0, 3, cut, overview), (1, 5, section, section)])
+    assert [s for _, s, _ in picked] == [section]  # its amounts are facts, shown: it says more than the other
+    # ranked the other way round, the first is kept as before
+    assert [s for _, s, _ in _choose(chunks, [(1, 5, section, section), (0, 3, cut, overview)])] == [section]

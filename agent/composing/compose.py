@@ -1038,7 +1038,7 @@ def _choose(chunks, ranked: list[tuple[int, int, str, str]],
     tickers = {c.ticker for c in chunks}
     cap = max(2, -(-MAX_SENTENCES // len(tickers))) if len(tickers) > 1 else MAX_SENTENCES  # each company heard
     per_ticker: dict[str, int] = {}
-    answers, pending, heading, rests = 0, [], False, []
+    answers, pending, heading, rests, introduced_all = 0, [], False, [], []
     for entry in ranked:
         if entry in context:
             pending.append(entry)
@@ -1054,8 +1054,16 @@ def _choose(chunks, ranked: list[tuple[int, int, str, str]],
         heading = False
         if answers >= MAX_SENTENCES or key in seen or per_ticker.get(ticker, 0) >= cap:  # overlapping chunks repeat
             continue
-        if any(chunks[r].ticker == ticker and sentence_rank.near_duplicate(whole, w) for r, _, _, w in chosen):
-            continue  # MD&A restating a risk factor: one of the two is enough
+        twin = next((c for c in chosen if chunks[c[0]].ticker == ticker and sentence_rank.near_duplicate(whole, c[3])),
+                    None)
+        if twin is not None:
+            # MD&A restating a risk factor: one of the two is enough, the one that says more of itself (an
+            # overview's "loss was … compared with … reflecting … of …" beside its section's sentence whose
+            # amounts are facts, quoted whole)
+            if twin not in introduced_all and sentence.count("…") < twin[2].count("…"):
+                chosen[chosen.index(twin)] = entry
+                seen.add(key)
+            continue
         heading = True
         seen.add(key)
         per_ticker[ticker] = per_ticker.get(ticker, 0) + 1
@@ -1065,6 +1073,7 @@ def _choose(chunks, ranked: list[tuple[int, int, str, str]],
             if lead_key not in seen:
                 seen.add(lead_key)
                 chosen.append(lead)
+                introduced_all.append(lead)
         chosen.append(entry)
     for entry in rests:  # after every answer is in: what carries one on never keeps out another answer
         key = " ".join(entry[2].lower().lstrip("…").split())
