@@ -296,7 +296,9 @@ def changes(facts: list[tuple]) -> list[tuple[str, str, Decimal, str, str]]:
                 if YEAR_APART[0] <= (a[2] - b[2]).days <= YEAR_APART[1]:
                     name = a[3] if a[3] == b[3] else f"{a[3]} | {b[3]}"  # the line as either fact calls it
                     out.append((a[0], b[0], abs(a[1] - b[1]), unit, name))
-                    if b[1]:
+                    if b[1] and a[3] == b[3]:
+                        # a rate of change, shown with a digit or two, only between facts described alike: "an
+                        # increase of 1%" is equalled by many a pair, and the money it moved names the line
                         out.append((a[0], b[0], abs((a[1] - b[1]) / b[1]), CHANGE_UNIT, name))
     return out
 

@@ -813,11 +813,8 @@ def _tied_to_figure(rank: int, context: str, stated_in: dict[int, list[tuple]], 
 
 
 def _explains_figure(sentence: str, before: str, stated: list[tuple] | None) -> bool:
-    """A cause that states one of the figures, or follows the sentence that does (STATED_BONUS). A cause told in
-    words ("due to", "offset by"): a statement of the figure and how much it moved ("Total revenues were $97.7
-    billion, ... an increase of 1%") only says again what the answer's figure said, and outscored its cause."""
-    return bool(stated) and bool(sentence_rank.CAUSE.search(sentence)) and (_states(sentence, stated)
-                                                                          or _states(before, stated))
+    """A cause that states one of the figures, or follows the sentence that does (STATED_BONUS)."""
+    return bool(stated) and sentence_rank.states_cause(sentence) and (_states(sentence, stated) or _states(before, stated))
 
 
 def _states(sentence: str, stated: list[tuple]) -> bool:
