@@ -246,12 +246,31 @@ def _lead_in(chunk: Evidence, sentence: str, figures: dict[str, list] | None, ye
     sentence = _BULLET.sub("", sentence).strip()
     if not (MIN_SENTENCE <= len(sentence) <= MAX_SENTENCE) or _INSTRUCTION.search(sentence.lower()):
         return None
-    if not financial_figures(sentence):
-        return sentence
+    if not money_figures(sentence):
+        return sentence  # rates and basis points stay as the filing's words, as in any candidate (`_candidates`)
     facts = _figure_facts(chunk, sentence, figures)
     if facts and not _reports_earlier_year(facts, (figures or {}).get(chunk.accession) or [], year or chunk.fiscal_year):
         return sentence
     return _elided(sentence, lead_in=True)
+
+
+def _antecedent(chunk: Evidence, pieces: list[str], key: tuple[int, int], figures: dict[str, list] | None,
+                year: int | None) -> tuple[int, int, str, str] | None:
+    """The statement a cause pointing back explains ("Data Center net revenue of $6.5 billion in 2023 increased
+    by 7%, ..." before "The increase was primarily driven by ..."), as it may be quoted beside the cause when it
+    is no candidate of its own: whole when its amounts are facts of its filing, else with them cut (`_lead_in`).
+
+    Why: cut down to "... increased by 7%, compared to ...", such a statement says nothing past its amounts
+    and is never quoted alone; above its cause it says which line moved and which way, and the cause
+    was quoted with no statement at all, the line it explains unnamed."""
+    if key[1] < 1:
+        return None
+    whole = _GLUED.sub("", _TITLE.sub("", _PAGE_MARK.sub("", _BULLET.sub("", pieces[key[1] - 1]))))
+    if not whole[:1].isupper() or neighbourhood.is_heading(whole) or not _ENDS.search(whole) \
+            or _BOILERPLATE.search(whole) or _earlier_comparison(whole, chunk, year):
+        return None
+    shown = _lead_in(chunk, whole, figures, year)
+    return (key[0], key[1] - 1, shown, whole) if shown else None
 
 
 def _names_earlier_year(sentence: str, year: int | None) -> bool:
@@ -288,6 +307,9 @@ _MONEY = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:billion|million|thou
 
 
 MAX_ELISIONS = 3  # more holes than this and the sentence says little without its figures
+# unless it states a cause: "increased … primarily due to higher sales of … at A, … at B, and … at C, partially
+# offset by …" still says why without its amounts, where "Sales were … in A, … in B, … in C and … in D" says nothing
+MAX_CAUSE_ELISIONS = 5
 _JOINED = re.compile(r"\s*(?:to|and|or|-|–|—|,)?\s*")  # "$60 billion to $65 billion": one elision
 # Amounts that state one size together, each cut but counted as one hole: a change with its rate and
 # its new level ("increased $1.9 billion, or 10%, to $20.5 billion"), an amount with its after-tax
@@ -310,7 +332,7 @@ def _elided(sentence: str, lead_in: bool = False) -> str | None:
         else:
             spans.append([m.start(), m.end()])
     sizes = 1 + sum(not _ONE_SIZE.fullmatch(sentence[a[1]:b[0]]) for a, b in zip(spans, spans[1:]))
-    if not spans or sizes > MAX_ELISIONS:
+    if not spans or sizes > (MAX_CAUSE_ELISIONS if sentence_rank.CAUSE.search(sentence) else MAX_ELISIONS):
         return None
     out, at = [], 0
     for start, end in spans:
@@ -430,7 +452,8 @@ def _pick_sentences(
     # margin decreased ... due to the following:") is read under it: MD&A names a line once, above its
     # causes (neighbourhood). Not for other questions: a heading naming a matter ("European Commission
     # Fines") heads what happened and where it is accrued alike, and only a sentence's own words tell them apart.
-    under, said = _under(chunks, candidates, asked or query_terms, follows, names) if why else ({}, set())
+    under, said = _under(chunks, candidates, asked or query_terms, follows, names) if why \
+        else (_listed(chunks, candidates, asked or query_terms, names), set())
     # a list's item explains its lead-in's line ("Reported EBIT decreased 24% ... and the following:"):
     # a lead-in stating another line's change makes the item another line's cause (other_subject)
     leads = {(rank, k): text for rank, chunk in enumerate(chunks)
@@ -579,8 +602,9 @@ def _pick_sentences(
     for i in dict.fromkeys(order):
         key = candidates[i][:2]
         whose = chunks[key[0]].ticker  # each company of a comparison has a best answer of its own
-        lead = quotable.get((key[0], key[1] - 1)) if key in follows else None
-        if lead is not None and held and topic and not _named(quoted[lead[:3]], topic):
+        lead = (quotable.get((key[0], key[1] - 1)) or _antecedent(chunks[key[0]], pieces[key[0]], key, figures, year)
+                if key in follows else None)
+        if lead is not None and held and topic and not _named(lead[3], topic):
             lead = None  # the change it explains is another subject's: the cause alone answers
         if whose in heard and key in follows and held and topic and not _named(quoted[candidates[i][:3]], topic) \
                 and not (_states_asked_line(before.get(key, ""), topic, line_names)
@@ -592,7 +616,7 @@ def _pick_sentences(
             continue
         heard.add(whose)
         if lead is not None:  # the cause is quoted with the change it explains, which names the subject
-            ranked.append((*lead[:3], quoted[lead[:3]]))
+            ranked.append((*lead[:3], lead[3]))
             context.add(ranked[-1])
         intro = introduces(key)
         if intro is not None and held and topic and sentence_rank.says_asked_word(asker, intro[3]):
@@ -868,6 +892,26 @@ def _under(chunks: list[Evidence], candidates: list, asked: set[str], follows: s
     return out, before
 
 
+def _listed(chunks: list[Evidence], candidates: list, asked: set[str],
+            names: dict[str, str]) -> dict[tuple[int, int], str]:
+    """(chunk rank, position) -> the lead-in of the list a candidate is an item of, when the lead-in names
+    what is asked in any word of its family ("Important aspects of competition in this industry are:" above
+    "•Product attributes such as quality; ..."). Why: an item names nothing its lead-in said, so read alone
+    it was no closer to "what are the important aspects of competition?" than any sentence of the business
+    description, and the list that answers was never read. Not a heading: one heads what happened and
+    where it is accrued alike (see `_under`)."""
+    leads = {}
+    for rank, chunk in enumerate(chunks):
+        leads.update({(rank, k): text for k, text in neighbourhood.leads(split_sentences(chunk.text)).items()})
+    out = {}
+    for rank, position, _, whole in candidates:
+        lead = leads.get((rank, position))
+        if lead and any(sentence_rank.holds(_terms(lead), t) for t in asked) \
+                and any(not sentence_rank.holds(_terms(whole), t) for t in _terms(lead) & asked):
+            out[(rank, position)] = sentence_rank.spelled_out(lead, names)
+    return out
+
+
 def _said_before(pieces: list[str], position: int, asked: set[str], whole: str) -> str | None:
     """The subject of the statement right before a sentence whose subject is a measure alone, when it names
     an asked line the sentence does not ("Freight revenues from bulk shipments decreased ... Volumes declined
@@ -995,7 +1039,7 @@ def _choose(chunks, ranked: list[tuple[int, int, str, str]],
     tickers = {c.ticker for c in chunks}
     cap = max(2, -(-MAX_SENTENCES // len(tickers))) if len(tickers) > 1 else MAX_SENTENCES  # each company heard
     per_ticker: dict[str, int] = {}
-    answers, pending, heading, rests = 0, [], False, []
+    answers, pending, heading, rests, introduced_all = 0, [], False, [], []
     for entry in ranked:
         if entry in context:
             pending.append(entry)
@@ -1011,8 +1055,16 @@ def _choose(chunks, ranked: list[tuple[int, int, str, str]],
         heading = False
         if answers >= MAX_SENTENCES or key in seen or per_ticker.get(ticker, 0) >= cap:  # overlapping chunks repeat
             continue
-        if any(chunks[r].ticker == ticker and sentence_rank.near_duplicate(whole, w) for r, _, _, w in chosen):
-            continue  # MD&A restating a risk factor: one of the two is enough
+        twin = next((c for c in chosen if chunks[c[0]].ticker == ticker and sentence_rank.near_duplicate(whole, c[3])),
+                    None)
+        if twin is not None:
+            # MD&A restating a risk factor: one of the two is enough, the one that says more of itself (an
+            # overview's "loss was … compared with … reflecting … of …" beside its section's sentence whose
+            # amounts are facts, quoted whole)
+            if twin not in introduced_all and sentence.count("…") < twin[2].count("…"):
+                chosen[chosen.index(twin)] = entry
+                seen.add(key)
+            continue
         heading = True
         seen.add(key)
         per_ticker[ticker] = per_ticker.get(ticker, 0) + 1
@@ -1022,6 +1074,7 @@ def _choose(chunks, ranked: list[tuple[int, int, str, str]],
             if lead_key not in seen:
                 seen.add(lead_key)
                 chosen.append(lead)
+                introduced_all.append(lead)
         chosen.append(entry)
     for entry in rests:  # after every answer is in: what carries one on never keeps out another answer
         key = " ".join(entry[2].lower().lstrip("…").split())

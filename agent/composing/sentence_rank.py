@@ -47,8 +47,9 @@ _SIZE = re.compile(r"[$€£]\s?\d|\d\s?(?:%|percent\b|basis points?\b|percentag
 # due to pricing."; "YouTube ads revenues increased. The growth was driven by brand advertising."):
 # read alone, the cause names nothing asked and is far in meaning from the question; read with the
 # sentence it points back to, it is the answer. "The increase in TAC ..." names its own subject.
-_CAUSE_VERB = (r"(?:(?:was|were|is|are|has\s+been|have\s+been)\s+)?(?:primarily\s+|mainly\s+|largely\s+|principally\s+|"
-               r"partly\s+|in\s+part\s+)?(?:driven|due|attributable|caused|the\s+result|a\s+result|reflect\w*|resulted)\b")
+# Its adverb is any of the ways a filing weighs a cause: "primarily", "mostly", "almost entirely", "in part".
+_CAUSE_VERB = (r"(?:(?:was|were|is|are|has\s+been|have\s+been)\s+)?(?:(?:almost|in\s+part|[a-z]+ly)\s+){0,2}"
+               r"(?:driven|due|attributable|caused|the\s+result|a\s+result|reflect\w*|resulted)\b")
 # The subject that points back, then the verb of a cause: "It is possible ..." points nowhere, and "These
 # decreases were partially offset by ..." tells what went the other way, not why.
 _POINTS_BACK = re.compile(
@@ -92,8 +93,9 @@ SHARE = re.compile(r"\d(?:[\d.,]*)\s?(?:%|percent\b)\s+of\s+(?:our\s+|its\s+|the
 EVENT = re.compile(r"\b(?:(?:january|february|march|april|may|june|july|august|september|october|november|december)"
                    r"\s+(?:\d{1,2},\s+)?\d{4}|completed|announced|acquired|filed|settled|agreed|entered into|"
                    r"closed|occurred|detected|identified)\b", re.I)
+# ("what's behind the number?", "how come margins fell?": a why in other words)
 ASK_CAUSE = re.compile(r"\b(?:why|drove|drive[nrs]?|driving|caused?|reasons?|explain\w*|affect\w*|impact\w*|attribut\w*|"
-                       r"led to|contribut\w*|factors)\b", re.I)
+                       r"led to|contribut\w*|factors|behind|how come)\b", re.I)
 ASK_RELIANCE = re.compile(r"\b(?:depend\w*|relian\w*|rel(?:y|ies)|exposed|exposure|concentrat\w*|vulnerab\w*)\b",
                           re.I)
 ASK_EVENT = re.compile(r"\b(?:acqui\w+|divest\w*|litigation|lawsuits?|settle\w*|strikes?|incidents?|breach\w*|"
@@ -583,6 +585,26 @@ _TEMPLATE = frozenset(stem(w) for w in "primarily principally mainly largely par
                       "result reflect reflecting compared prior".split())
 
 
+_SIZED = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:billion|million|thousand|trillion)\b)?"
+                    r"|\d[\d,]*(?:\.\d+)?\s?(?:%|percent\b|basis points?\b|percentage points?\b)", re.I)
+
+
+def sizes(sentence: str) -> set[str]:
+    """The amounts and rates a sentence states, as written without spaces ("$925 million", "14%")."""
+    return {re.sub(r"\s+", "", m.group(0).lower()) for m in _SIZED.finditer(sentence)}
+
+
+def _other_lines(a: str, b: str) -> bool:
+    """Both sentences open with a subject, and neither subject's words hold the other's: "Interest expense" and
+    "Interest income" are two lines; "Cost of kiosk service revenue" is told beside "Kiosk service revenue" in its
+    words, and only one of the two is what was asked (the composer keeps the better)."""
+    sa, sb = subject_of(a), subject_of(b)
+    if not (sa and sb):
+        return False
+    ta, tb = terms(sa), terms(sb)
+    return not (ta <= tb or tb <= ta)
+
+
 def near_duplicate(a: str, b: str) -> bool:
     """The same statement twice (MD&A restating a risk factor): most of the words shared, and most of
     the content words too, not only the template of a change ("The decrease in operating income was
@@ -590,6 +612,13 @@ def near_duplicate(a: str, b: str) -> bool:
     semi-custom product revenue" share nine words of fourteen, and say two things)."""
     ta, tb = set(_WORD.findall(a.lower())), set(_WORD.findall(b.lower()))
     if not ta or not tb or len(ta & tb) / len(ta | tb) < DUPLICATE_JACCARD:
+        return False
+    sa, sb = sizes(a), sizes(b)
+    if sa and sb and not (sa <= sb or sb <= sa) and _other_lines(a, b):
+        # each states an amount of its own line in one template ("Interest expense was $925 million, an
+        # increase of $169 million ... due primarily to higher interest rates" and interest income's): two
+        # statements. One line's in two places (a segment's "NIKE Direct revenues decreased 3% ..." beside the
+        # total's) stays one: the best of them answers
         return False
     ca, cb = (terms(x) - MOVEMENT - _TEMPLATE for x in (a, b))
     return not (ca | cb) or len(ca & cb) / len(ca | cb) >= DUPLICATE_CONTENT
