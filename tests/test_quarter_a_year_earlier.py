@@ -45,3 +45,14 @@ def test_compared_with_the_year_ago_quarter_reads_both(directory):  # noqa: F811
     first = plan_rules("nvidia revenue q2 fy2024", directory=directory)
     compared = plan_rules("compared with the year-ago quarter?", previous=first, directory=directory)
     assert compared.period["growth"] == "yoy" and compared.period["fiscal_year"] == 2024, compared
+
+
+def test_last_years_quarter_in_a_thread_counts_back_from_the_threads_quarter(directory):  # noqa: F811
+    first = plan_rules("nvidia revenue q2 fy2024", directory=directory)
+    alone = plan_rules("and last year's q2?", previous=first, directory=directory)
+    assert alone.period["quarter"] == 2 and alone.period["fiscal_year"] == 2023, alone
+    assert not alone.period.get("latest"), alone
+    versus = plan_rules("how does that compare to last year's q2?", previous=first, directory=directory)
+    assert versus.period["growth"] == "yoy" and versus.period["fiscal_year"] == 2024, versus
+    # a quarter with no year after a quarter is the thread's year, as before
+    assert plan_rules("and q3?", previous=first, directory=directory).period["fiscal_year"] == 2024

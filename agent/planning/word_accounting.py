@@ -440,6 +440,13 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
             period.growth = "yoy"  # "compared with the year-ago quarter?": both quarters, the growth between them
         elif earlier:
             _year_earlier(period, plan)
+    if period is not None and period.kind == "quarter" and period.latest and period.fiscal_year is None \
+            and not period.end and not period.end_month and prev is not None and prev.period \
+            and prev.period.get("kind") == "quarter" and plan.fiscal_years and "fiscal_years" not in plan.inherited:
+        # "how does that compare to last year's q2?" after Q2 FY2024: "last year" was read against the thread's
+        # year (FY2023), so the quarter is that year's, never the latest Q2 held, a figure two years on
+        period.fiscal_year, period.latest = min(plan.fiscal_years), False
+        period.year_is_fiscal = bool(prev.period.get("year_is_fiscal"))  # the year is the thread's, in its terms
     if period is not None and period.kind == "quarter" and not period.growth and not period.latest \
             and _one_year_apart(plan.fiscal_years, period.fiscal_year):
         # "Q2 2023 vs Q2 2022", "vs a year ago?" after a quarter: the quarter and the same quarter a year
