@@ -217,3 +217,39 @@ _UNADJUSTED = re.compile(r"(?<![\w-])unadjusted\s+(?=[a-z&])", re.I)
 
 def without_unadjusted(text: str) -> str:
     return _UNADJUSTED.sub("", text or "")
+
+
+# "net debt including short-term borrowings", "debt to equity (incl. commercial paper)", "total debt, all borrowings":
+# debt as the registry reads it (long-term debt, current and noncurrent) widened by what the question adds
+_SHORT_TERM = (r"(?:short[\s-]?term\s+(?:borrowings?|debt|notes(?:\s+payable)?|loans|obligations)|commercial\s+paper|"
+               r"(?:loans\s+and\s+)?notes\s+payable|bank\s+loans)")
+BORROWINGS_SAID = re.compile(
+    r"(?P<lead>[,;(]\s*|\s+)(?:(?:and\s+|also\s+)?(?:including|includes?|incl\.?|inclusive\s+of|with|plus|counting|"
+    r"adding|add)\s+(?:the\s+|all\s+|any\s+)?" + _SHORT_TERM + r"(?:\s*(?:,|and|&|or|\+)\s*" + _SHORT_TERM + r")*"
+    r"(?:\s+(?:as\s+debt|included))?"
+    r"|(?:(?:including|incl\.?|on|using|with|counting|as)\s+)?all\s+(?:borrowings|debt(?:\s+obligations)?|"
+    r"interest[\s-]bearing\s+(?:debt|liabilities))(?:\s+included)?)(?P<close>\s*\))?", re.I)
+
+
+def borrowings_said(text: str) -> bool:
+    """Whether the question counts short-term borrowings (commercial paper, notes payable) as debt."""
+    return bool(BORROWINGS_SAID.search(text or ""))
+
+
+def without_borrowings(text: str) -> str:
+    """The text without its "including short-term borrowings" words, when it names a measure over total debt: the
+    measure's form with them (on_borrowings) is applied instead, and the answer says what debt counted."""
+    from agent.retrieval.finance import BORROWING_FORMS
+
+    if not any(k in BORROWING_FORMS for k in match_formulas(text or "")):
+        return text
+    def cut(m: re.Match) -> str:
+        return " " if not m.group("lead").strip() or m.group("close") else m.group("lead")
+    return BORROWINGS_SAID.sub(cut, text)
+
+
+def on_borrowings(metrics: list[str], said: bool) -> list[str]:
+    """The asked measures over total debt in their form with short-term borrowings, when the question says so."""
+    from agent.retrieval.finance import BORROWING_FORMS
+
+    return [BORROWING_FORMS.get(m, m) for m in metrics] if said else metrics

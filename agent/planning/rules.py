@@ -39,8 +39,9 @@ from agent.planning.defined_formulas import (INSTRUCTED, computed_when_asked, su
                                              pronoun_named, unit_said, unmarked, without_names,
                                              without_restated_inputs)
 from agent.planning.across import across_companies, relation_asked
-from agent.planning.conventions import (day_count, missing_divisor, on_day_count, per_diluted_share, unapplied_average,
-                                        without_balance_asides, without_day_count, without_diluted, without_unadjusted)
+from agent.planning.conventions import (borrowings_said, day_count, missing_divisor, on_borrowings, on_day_count,
+                                        per_diluted_share, unapplied_average, without_balance_asides, without_borrowings,
+                                        without_day_count, without_diluted, without_unadjusted)
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
                                       PRICED, asks_of_thread, years_shown,
@@ -241,6 +242,7 @@ def _plan_message(text: str, *, previous: Plan | None = None, directory: Company
     plan = computed_when_asked(plan, written)  # "..., calculated from the income statement": the formula's figure
     plan.metrics = balance_convention(plan.metrics, text or "")
     plan.metrics = on_day_count(plan.metrics, day_count(text or "")) or plan.metrics  # "DSO on a 360-day year"
+    plan.metrics = on_borrowings(plan.metrics, borrowings_said(text or ""))  # "net debt including commercial paper"
     unapplied = unapplied_average(plan.metrics, text or "") if plan.route == "domain" else None
     if unapplied:  # "debt to equity using average equity": no form of it computes so, and never silently otherwise
         return refusal_plan("unknown_metric", unapplied, tickers=plan.tickers, fiscal_years=plan.fiscal_years)
@@ -468,6 +470,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = without_judgement(raw)  # "apple net income 2024, is that good?": the figure; the opinion is the user's
     raw = INSTRUCTED.sub(" ", raw)  # "use year-end balances and 365 days": how to compute, said beside the ask
     raw = without_diluted(without_balance_asides(without_day_count(raw)))  # "(365d, year-end AR)", "(diluted)"
+    raw = without_borrowings(raw)  # "net debt including short-term borrowings": its form with them (on_borrowings)
     raw = per_diluted_share(raw)  # "EBITDA per share": over the weighted-average diluted shares, as the registry's
     raw = without_unadjusted(raw)  # "unadjusted operating income": the figure as reported
     raw = to_parent(raw, directory)  # "net earnings attributable to P&G": the net income metric

@@ -183,6 +183,25 @@ METRICS: dict[str, Metric] = {
             period="instant",
             query="short-term debt current maturities",
         ),
+        # Total debt's parts as analysts read "debt" (long-term debt, current and noncurrent; agent.retrieval.finance
+        # DEBT_STEPS), no phrases of their own: the current maturities alone, never the balance sheet's whole current
+        # debt line (DebtCurrent holds commercial paper); and long-term debt tagged with its current maturities in it
+        _m(
+            "ltd_maturities_current",
+            "Current maturities of long-term debt",
+            [],
+            ["us-gaap:LongTermDebtCurrent", "us-gaap:LongTermDebtAndCapitalLeaseObligationsCurrent"],
+            period="instant",
+            query="current portion of long-term debt",
+        ),
+        _m(
+            "ltd_with_current",
+            "Long-term debt including current maturities",
+            [],
+            ["us-gaap:LongTermDebt", "us-gaap:LongTermDebtAndCapitalLeaseObligationsIncludingCurrentMaturities"],
+            period="instant",
+            query="long-term debt including current maturities",
+        ),
         _m(
             "short_term_borrowings",
             "Short-term borrowings",
