@@ -371,9 +371,11 @@ _DEBT_NOTES: dict[str, str] = {}
 
 def _debt_chain(key: str, label: str, synonyms: list[str], tail: list[Input], unit: str, shape: str,
                 fn: Callable[..., Decimal], query: str = "long-term debt short-term borrowings",
-                steps: tuple[tuple[str, tuple[str, ...], str], ...] = DEBT_STEPS) -> list[Formula]:
-    """One formula per DEBT_STEPS step, each falling back to the next. `shape` is the expression with
-    "{debt}" where the debt sum goes; `fn(debt, *tail)` computes it."""
+                steps: tuple[tuple[str, tuple[str, ...], str], ...] = DEBT_STEPS,
+                wide: tuple[str, ...] = ()) -> list[Formula]:
+    """One formula per DEBT_STEPS step, each falling back to the next, and its form with short-term borrowings
+    (BORROWING_STEPS, named by `wide`). `shape` is the expression with "{debt}" where the debt sum goes;
+    `fn(debt, *tail)` computes it."""
     out = []
     for i, (suffix, parts, note) in enumerate(steps):
         debt = " + ".join(METRICS[m].label.split(" (")[0] for m in parts)
@@ -387,7 +389,7 @@ def _debt_chain(key: str, label: str, synonyms: list[str], tail: list[Input], un
                       query=query))
         _DEBT_NOTES[key + suffix] = _said_of(note)
     if steps is DEBT_STEPS:
-        out += _debt_chain(key, label, [], tail, unit, shape, fn, query, steps=BORROWING_STEPS)
+        out += _debt_chain(key, label, list(wide), tail, unit, shape, fn, query, steps=BORROWING_STEPS)
         BORROWING_FORMS[key] = key + "_all"
     return out
 
@@ -512,8 +514,8 @@ _DEBT: list[Formula] = [
                  [Input("equity")], "ratio", "{debt} ÷ Stockholders' equity", lambda debt, eq: _ratio(debt, eq),
                  query="long-term debt capital structure"),
     *_debt_chain("total_debt", "Total debt",
-                 ["total debt", "gross debt", "total borrowings", "debt outstanding", "total debt outstanding"],
-                 [], "USD", "{debt}", lambda debt: debt),
+                 ["total debt", "gross debt", "debt outstanding", "total debt outstanding"],
+                 [], "USD", "{debt}", lambda debt: debt, wide=("total borrowings", "all borrowings")),
     *_debt_chain("net_debt", "Net debt", ["net debt", "net debt position", "net borrowings"],
                  [Input("cash")], "USD", "{debt} − Cash and cash equivalents",
                  lambda debt, cash: debt - cash),
