@@ -108,6 +108,32 @@ from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS, GROWTH_BASES, MEA
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 
+
+# "by how much did operating income decrease?": a change asked of an amount with no unit said is answered in the
+# amount's own unit and as a rate, both (a rate alone left the dollar change the question asked unstated);
+# "the difference between its FY2025 and FY2024 net income": the change between the two years, never the two
+# figures alone
+_BY_HOW_MUCH_CHANGED = re.compile(r"\bby\s+how\s+much\b|\bhow\s+much\s+(?:did|has|have|had)\b.{0,80}?\b(?:increase|decrease|"
+                                  r"decline|fall|fell|drop|rise|grow|change|shrink|go\s+(?:up|down))", re.I)
+_DIFFERENCE_BETWEEN = re.compile(r"\b(?:difference|gap|change)\s+(?:in\s+[\w\s&'-]{1,40}?\s+)?between\b", re.I)
+
+
+def amount_and_rate(measures: list[str], low: str, years: list[int], tickers: list[str]) -> list[str]:
+    """The measures with an amount's change beside its growth ("by how much"), or an amount's change for "the difference
+    between" two consecutive years of one company; else the measures unchanged."""
+    def amount(base: str) -> bool:
+        return base in GROWTH_BASES and base in METRICS and METRICS[base].unit == "USD"
+    if _BY_HOW_MUCH_CHANGED.search(low or ""):
+        out: list[str] = []
+        for k in measures:
+            base = k[: -len("_growth")] if k.endswith("_growth") else None
+            out += [change_key(base), k] if base and amount(base) and change_key(base) not in measures else [k]
+        return out
+    if (_DIFFERENCE_BETWEEN.search(low or "") and len(tickers) <= 1 and len(years) == 2 and abs(years[1] - years[0]) == 1
+            and measures and all(amount(k) for k in measures)):
+        return [change_key(k) for k in measures]
+    return measures
+
 _TO_FOOTNOTE = re.compile(r"\b(?:you|your|yours|u|ur|footnote)\b|\bi\s+(?:ask|look\s+up|find)\b")
 _OF_COMPANY = re.compile(r"(?:\b(?:for|about|on|of|from|regarding|with|re)\s+)?(?:\bthe\s+)?\bcompany(?:'s)?\b")
 
@@ -1218,6 +1244,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if r.absolute:  # "by how much, in dollars?": the difference, never the rate
         measures = [change_key(k[: -len("_growth")]) if k.endswith("_growth") and k[: -len("_growth")] in GROWTH_BASES
                     else k for k in measures]
+    else:
+        measures = amount_and_rate(measures, low, plan.fiscal_years, tickers)
     if (any(k.endswith(("_growth", "_change")) for k in measures) and len(plan.fiscal_years) == 2
             and plan.fiscal_years[1] - plan.fiscal_years[0] == 1 and not r.years.trend):
         plan.fiscal_years = plan.fiscal_years[1:]  # "2025 vs 2024": the 2025 growth

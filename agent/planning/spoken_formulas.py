@@ -391,6 +391,16 @@ def unread_restatement(text: str, lines: frozenset = frozenset()) -> str | None:
     return None
 
 
+# "how many days of COGS does P&G's FY2025 inventory represent?": the balance over the year's flow times 365 (days of
+# inventory, of payables), the days ratio in the user's words; never the balance alone
+_DAYS_OF = re.compile(r"\bhow\s+many\s+days\s+(?:of|worth\s+of)\s+(?P<b>[^,;?]+?)\s+(?:does|do|did|would|is|are|was)\s+"
+                      r"(?P<a>[^,;?]+?)\s+(?:represent|cover|equal|amount\s+to|worth)\b", re.I)
+
+
+def _days_of(m: re.Match) -> str:
+    return f"{m.group('a')} over {m.group('b')} times 365"
+
+
 def spoken_operators(text: str, lines: frozenset = frozenset(), named=lambda words: False) -> str:
     """The text with operators said in words written as the grammar's ("A over B"). A registry
     formula's own name ("debt to equity ratio", "R&D to revenue ratio") is left alone. "Use diluted
@@ -412,6 +422,7 @@ def spoken_operators(text: str, lines: frozenset = frozenset(), named=lambda wor
     out = _TOTAL_OF.sub(lambda m: _total_of(m, lines), out, count=1)
     out = _MULTIPLE_OF.sub(lambda m: _multiple_of(m, lines), out, count=1)
     out = _SUBTRACT_FROM.sub(lambda m: _subtract_from(m, lines), out, count=1)
+    out = _DAYS_OF.sub(_days_of, out, count=1)
     for pattern, replacement in _SPOKEN:
         out = pattern.sub(replacement, out, count=1)
 

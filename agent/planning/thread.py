@@ -250,6 +250,11 @@ def over_thread(raw: str, previous: Plan | None) -> str:
     return f"and {m.group('other')} {op} {words}?"  # "and": the thread's companies and years
 
 
+_DAYS_OF_THAT = re.compile(r"^\s*(?:and\s+|so\s+)?(?:how\s+many|what(?:'s|\s+is)\s+(?:that|this|it)\s+in)\s+days\s+"
+                           r"(?:of|worth\s+of)\s+(?P<other>[\w&' -]+?)(?:\s+(?:is|does|would|was)\s+(?:that|this|it)"
+                           r"(?:\s+(?:represent|cover|equal|amount\s+to))?)?\s*\??\s*$", re.I)
+
+
 def relative_to_thread(raw: str, previous: Plan | None) -> str:
     """A follow-up that divides the thread's figure by another ("what's that relative to equity?")
     is that quotient, written out as a formula the formula reader takes ("total debt over equity"),
@@ -272,6 +277,11 @@ def relative_to_thread(raw: str, previous: Plan | None) -> str:
     if part is not None and key in METRICS and METRICS[key].unit == "USD":
         # "what percentage of that was footwear?" after Nike's revenue: that part's share of the thread's figure
         return f"and what share of {METRICS[key].synonyms[0]} came from {part.group('part')}?"
+    days = _DAYS_OF_THAT.match(raw)
+    if days is not None and key in METRICS and METRICS[key].period == "instant" and METRICS[key].unit == "USD" \
+            and METRICS[key].synonyms:
+        # "how many days of COGS is that?" after inventories: the balance over the year's flow times 365
+        return f"and {METRICS[key].synonyms[0]} over {days.group('other').strip()} times 365?"
     words = _amount_words(key)
     share = _SHARE_OF_OTHER.match(raw) or _WHAT_SHARE_OF.match(raw)
     if share is not None and words is not None and not _REVENUE_WORDS.fullmatch(share.group("other").strip()):
