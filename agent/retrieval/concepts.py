@@ -297,6 +297,17 @@ METRICS: dict[str, Metric] = {
              "op ex"],
             ["us-gaap:OperatingExpenses"],  # not CostsAndExpenses: that includes cost of revenue
             query="operating expenses",
+            # no operating-expense total printed (Alphabet's "Total costs and expenses", Walmart's one SG&A row):
+            # computed from the lines around it, the expression saying how (a total the company prints as
+            # "Total operating expenses", cost of sales within it as Amazon's, is read by its printed label first)
+            fallback="operating_expenses_computed",
+        ),
+        _m(
+            "costs_expenses_total",
+            "Total costs and expenses",
+            [],
+            ["us-gaap:CostsAndExpenses"],
+            query="total costs and expenses",
         ),
         _m(
             "gross_profit",

@@ -1179,7 +1179,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                             # the row printed under the user's words, where the company prints the metric on two:
                             # the answer names it ("Consolidated Net Income", with the noncontrolling share)
                             cell["reported_as"] = _printed_as(conn, deps, company["cik"], ev.concept, phrases[key])
-                        if METRICS[key].fallback and alone:
+                        if METRICS[key].fallback and alone and METRICS[key].unit == "pure":
                             # a tagged rate asked alone is the company's (often rounded) figure: the calculation
                             # from the lines that define it follows, cited, when they are reported, so whoever
                             # asked for the ratio sees how it is computed and both figures' sources
@@ -1196,6 +1196,9 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         if computed is not None:
                             _take_calc(facts, computed, cell, evidence, calculations)
                             cell["label"] = FORMULAS[METRICS[key].fallback].label
+                            said = stated_convention(computed[1]["key"])
+                            if said:  # "operating expenses (as total costs and expenses less cost of revenue ...)"
+                                cell["convention"] = said
 
                 else:
                     computed = _compute(facts, key, fy)
