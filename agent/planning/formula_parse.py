@@ -51,8 +51,9 @@ def read_operand(text: str, names: dict[str, dict] | None = None, members: bool 
         # "term debt (current + non-current)", "long-term debt (current and long-term portions)": the current portion
         # of long-term debt and the long-term debt, as the user lists them (never a total with commercial paper)
         # (long-term debt alone when no current portion is tagged, or when the long-term debt tagged already holds it)
-        return {"op": "first", "args": [{"op": "+", "args": [{"metric": "current_debt"}, {"metric": "long_term_debt"}]},
-                                        {"metric": "long_term_debt"}]}
+        return {"op": "first", "args": [{"op": "+", "args": [{"metric": "ltd_maturities_current"},
+                                                             {"metric": "long_term_debt"}]},
+                                        {"metric": "ltd_with_current"}, {"metric": "long_term_debt"}]}
     if aside:  # "free cash flow (operating cash flow minus capex)": a named operand, defined in the user's words
         try:
             named = read_operand(aside.group(1), names, members, lines)  # the name must be one (else refused as written)
