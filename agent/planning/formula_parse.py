@@ -18,7 +18,7 @@ from agent.retrieval.concepts import find_phrases, METRICS, normalize, PHRASES
 from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS
 from agent.retrieval.line_items import tokens as line_tokens
 from agent.planning.formula_operands import (AT_YEAR_END, AT_YEAR_START, BOTH_ENDS, debt_tree, FIXED_ASSETS,
-                                             GROSS_INTEREST, OPERAND_INITIALS, PARTS_ASIDE, PARTS_DEBT, PRIOR_YEAR,
+                                             GROSS_INTEREST, OPERAND_INITIALS, OPERAND_WORDS, PARTS_ASIDE, PARTS_DEBT, PRIOR_YEAR,
                                              tagged_or_computed, TO_PARENT, UNADJUSTED)
 from agent.planning.formula_syntax import (ADD, ADD_OR_SUB, CLOSE, DefinitionError, DIV, FRACTION, holds_operator,
                                            is_a_whole, kind_of_unit, MUL, OPEN, OWN, SHARE_OF, split_top, SUB, unwrap)
@@ -128,6 +128,8 @@ def read_operand(text: str, names: dict[str, dict] | None = None, members: bool 
         return tagged_or_computed("interest_expense")
     if t in OPERAND_INITIALS:  # "CFO - capex", "NI / revenue": initials that name a figure only inside a formula
         return tagged_or_computed(OPERAND_INITIALS[t])
+    if t in OPERAND_WORDS:  # "capex + acquisitions": the cash-flow row, never the goodwill roll-forward's
+        return {"metric": OPERAND_WORDS[t]}
     spent = re.fullmatch(r"(?P<x>.+?)\s+(?:expenses?|costs?|spend(?:ing)?)", t)
     if spent and PHRASES.get(spent.group("x")) in EXPENSES:  # "research & development expense": the expense itself
         return tagged_or_computed(PHRASES[spent.group("x")])

@@ -302,6 +302,16 @@ METRICS: dict[str, Metric] = {
             # "Total operating expenses", cost of sales within it as Amazon's, is read by its printed label first)
             fallback="operating_expenses_computed",
         ),
+        # The cash paid for businesses acquired, the cash-flow row: an operand of a user's formula ("capex plus
+        # acquisitions", agent.planning.formula_operands.OPERAND_WORDS), never the goodwill roll-forward's
+        # "Acquisitions" row (goodwill acquired); no phrases of its own ("acquisitions" alone may ask a count)
+        _m(
+            "acquisitions_paid",
+            "Acquisitions, net of cash acquired",
+            [],
+            ["us-gaap:PaymentsToAcquireBusinessesNetOfCashAcquired", "us-gaap:PaymentsToAcquireBusinessesGross"],
+            query="acquisitions net of cash acquired",
+        ),
         _m(
             "costs_expenses_total",
             "Total costs and expenses",
