@@ -115,6 +115,7 @@ __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
 # figures alone
 _BY_HOW_MUCH_CHANGED = re.compile(r"\bby\s+how\s+much\b|\bhow\s+much\s+(?:did|has|have|had)\b.{0,80}?\b(?:increase|decrease|"
                                   r"decline|fall|fell|drop|rise|grow|change|shrink|go\s+(?:up|down))", re.I)
+_RATE_SAID = re.compile(r"%|\b(?:percent|percentage|pct|rate)\b", re.I)  # "how much did revenue grow, in percent?"
 _DIFFERENCE_BETWEEN = re.compile(r"\b(?:difference|gap|change)\s+(?:in\s+[\w\s&'-]{1,40}?\s+)?between\b", re.I)
 
 
@@ -123,7 +124,7 @@ def amount_and_rate(measures: list[str], low: str, years: list[int], tickers: li
     between" two consecutive years of one company; else the measures unchanged."""
     def amount(base: str) -> bool:
         return base in GROWTH_BASES and base in METRICS and METRICS[base].unit == "USD"
-    if _BY_HOW_MUCH_CHANGED.search(low or ""):
+    if _BY_HOW_MUCH_CHANGED.search(low or "") and not _RATE_SAID.search(low or ""):
         out: list[str] = []
         for k in measures:
             base = k[: -len("_growth")] if k.endswith("_growth") else None

@@ -775,9 +775,15 @@ def fallback_chain(key: str) -> list[str]:
     return chain
 
 
+# The metric users name a phrase-less input by ("current debt", "long-term debt"): a formula reading the current
+# maturities reads what a user calls the current portion of long-term debt
+_SAID_AS = {"ltd_maturities_current": "current_debt", "ltd_with_current": "long_term_debt"}
+
+
 def formula_inputs(key: str) -> set[str]:
-    """The metrics a formula and its fallbacks read."""
-    return {i.metric for k in fallback_chain(key) for i in FORMULAS[k].inputs}
+    """The metrics a formula and its fallbacks read (with the metric users name each phrase-less input by)."""
+    read = {i.metric for k in fallback_chain(key) for i in FORMULAS[k].inputs}
+    return read | {_SAID_AS[m] for m in read if m in _SAID_AS}
 
 
 def growth_key(metric: str) -> str:
