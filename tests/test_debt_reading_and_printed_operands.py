@@ -140,3 +140,14 @@ def test_what_was_returned_through_named_amounts_is_their_sum(directory, questio
 def test_how_to_show_the_answer_is_no_part_of_the_figure(directory, question, key):  # noqa: F811
     p = plan(directory, question)
     assert p.refusal_reason is None and p.metrics == [key], p
+
+
+@pytest.mark.parametrize("question, metrics", [
+    ("Compute Apple's debt-to-equity for FY2024. Define debt as total debt.", ["debt_to_equity"]),
+    ("apple debt to equity 2024, with debt defined as long-term debt plus its current portion", ["debt_to_equity"]),
+    ("AAPL debt to equity 2024 using total debt", ["debt_to_equity"]),
+    ("Apple net debt FY2024 (debt = long-term debt + current portion + commercial paper)", ["net_debt_all"]),
+])
+def test_a_definition_of_the_debt_a_measure_already_counts_is_that_measure(directory, question, metrics):  # noqa: F811
+    p = plan(directory, question)
+    assert p.refusal_reason is None and p.metrics == metrics, p

@@ -225,7 +225,7 @@ _SHORT_TERM = (r"(?:short[\s-]?term\s+(?:borrowings?|debt|notes(?:\s+payable)?|l
                r"(?:loans\s+and\s+)?notes\s+payable|bank\s+loans)")
 BORROWINGS_SAID = re.compile(
     r"(?P<lead>[,;(]\s*|\s+)(?:(?:and\s+|also\s+)?(?:including|includes?|incl\.?|inclusive\s+of|with|plus|counting|"
-    r"adding|add)\s+(?:the\s+|all\s+|any\s+)?" + _SHORT_TERM + r"(?:\s*(?:,|and|&|or|\+)\s*" + _SHORT_TERM + r")*"
+    r"adding|add|\+)\s*(?:the\s+|all\s+|any\s+)?" + _SHORT_TERM + r"(?:\s*(?:,|and|&|or|\+)\s*" + _SHORT_TERM + r")*"
     r"(?:\s+(?:as\s+debt|included))?"
     r"|(?:(?:including|incl\.?|on|using|with|counting|as)\s+)?all\s+(?:borrowings|debt(?:\s+obligations)?|"
     r"interest[\s-]bearing\s+(?:debt|liabilities))(?:\s+included)?)(?P<close>\s*\))?", re.I)
@@ -253,3 +253,41 @@ def on_borrowings(metrics: list[str], said: bool) -> list[str]:
     from agent.retrieval.finance import BORROWING_FORMS
 
     return [BORROWING_FORMS.get(m, m) for m in metrics] if said else metrics
+
+
+# "Define debt as total debt.", "with debt defined as long-term debt plus its current portion", "(debt = current +
+# long-term debt)": a definition of the debt a named measure over debt already counts (long-term debt, current and
+# noncurrent), or that adds the short-term borrowings its form with them counts (on_borrowings)
+_DEBT_DEFINED = re.compile(
+    r"(?P<lead>[,;.(]\s*|\s+)(?:(?:and\s+)?(?:please\s+)?(?:define|treat|take|count|consider|measure)\s+(?:the\s+)?debt\s+as"
+    r"|(?:with|where|and)\s+(?:the\s+)?debt\s+(?:defined|taken|counted|measured|being)\s+as"
+    r"|(?:the\s+)?debt\s*(?:=|:|\bis\b|\bmeans\b|\bbeing\b)"
+    r"|(?:using|with|on|based\s+on)(?=\s+(?:the\s+)?(?:total|gross)\s+debt\b))"
+    r"\s+(?P<what>[^.;)?]+?)(?P<close>\s*\))?\s*(?=[.;?]|$)", re.I)
+_TOTAL_DEBT_SAID = re.compile(r"^(?:the\s+|its\s+)?(?:company'?s\s+)?(?:(?:total|gross|all)\s+(?:debt|borrowings)|debt)"
+                              r"(?:\s+outstanding)?$")
+_LTD_PARTS_SAID = re.compile(r"\blong\s*term\s+debt\b.*\bcurrent\b|\bcurrent\b.*\blong\s*term\s+debt\b|"
+                             r"\bcurrent\s+(?:and|&|\+|plus)\s+(?:non\s*current|long\s*term)\s+debt\b")
+
+
+def _defines_counted_debt(what: str) -> bool:
+    """Whether a definition of debt reads as the debt the registry counts: total debt, or long-term debt with its
+    current part (short-term borrowings said beside it are read by borrowings_said)."""
+    said = re.sub(r"[-\u2010-\u2014]", " ", (what or "").lower())
+    said = " ".join(BORROWINGS_SAID.sub(" ", f" {said}").split())
+    said = re.sub(r"\s*\((?:current|incl[^)]*)[^)]*\)\s*", " current ", said).strip()  # "long-term debt (current + non-current)"
+    return bool(_TOTAL_DEBT_SAID.match(said) or _LTD_PARTS_SAID.search(said))
+
+
+def without_debt_defined(text: str) -> str:
+    """The text without a definition of debt that a measure over debt it names already counts: that measure is
+    answered, saying what its debt counted; a definition of another debt is left for the formula reader."""
+    from agent.retrieval.finance import BORROWING_FORMS
+
+    if not any(k in BORROWING_FORMS for k in match_formulas(text or "")):
+        return text
+    for m in reversed(list(_DEBT_DEFINED.finditer(text or ""))):
+        if _defines_counted_debt(m.group("what")):
+            kept = "" if m.group("lead").strip() in ("", ".", "(") else m.group("lead")
+            text = text[: m.start()] + kept + " " + text[m.end():]
+    return text

@@ -41,7 +41,7 @@ from agent.planning.defined_formulas import (INSTRUCTED, computed_when_asked, su
 from agent.planning.across import across_companies, relation_asked
 from agent.planning.conventions import (borrowings_said, day_count, missing_divisor, on_borrowings, on_day_count,
                                         per_diluted_share, unapplied_average, without_balance_asides, without_borrowings,
-                                        without_day_count, without_diluted, without_unadjusted)
+                                        without_day_count, without_debt_defined, without_diluted, without_unadjusted)
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
                                       PRICED, asks_of_thread, years_shown,
@@ -497,7 +497,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = without_judgement(raw)  # "apple net income 2024, is that good?": the figure; the opinion is the user's
     raw = INSTRUCTED.sub(" ", raw)  # "use year-end balances and 365 days": how to compute, said beside the ask
     raw = without_diluted(without_balance_asides(without_day_count(raw)))  # "(365d, year-end AR)", "(diluted)"
-    raw = without_borrowings(raw)  # "net debt including short-term borrowings": its form with them (on_borrowings)
+    raw = without_borrowings(without_debt_defined(raw))  # "define debt as total debt", "(incl. commercial paper)"
     raw = per_diluted_share(raw)  # "EBITDA per share": over the weighted-average diluted shares, as the registry's
     raw = without_unadjusted(raw)  # "unadjusted operating income": the figure as reported
     raw = to_parent(raw, directory)  # "net earnings attributable to P&G": the net income metric
