@@ -231,6 +231,11 @@ BORROWINGS_SAID = re.compile(
     r"interest[\s-]bearing\s+(?:debt|liabilities))(?:\s+included)?)(?P<close>\s*\))?", re.I)
 
 
+# Operators of a formula the user writes out: words beside a measure over debt that are one of its terms
+_USERS_FORMULA = re.compile(r"[=÷×*−]|\s[-+]\s|\b(?:minus|less|over|divided|times|plus|subtract\w*|defined\s+as)\b",
+                            re.I)
+
+
 def borrowings_said(text: str) -> bool:
     """Whether the question counts short-term borrowings (commercial paper, notes payable) as debt."""
     return bool(BORROWINGS_SAID.search(text or ""))
@@ -245,7 +250,9 @@ def without_borrowings(text: str) -> str:
         return text
     def cut(m: re.Match) -> str:
         return " " if not m.group("lead").strip() or m.group("close") else m.group("lead")
-    return BORROWINGS_SAID.sub(cut, text)
+    out = BORROWINGS_SAID.sub(cut, text)
+    # "net debt: total term debt plus commercial paper minus cash": the user's own formula, whose terms they are
+    return text if out != text and _USERS_FORMULA.search(out) else out
 
 
 def on_borrowings(metrics: list[str], said: bool) -> list[str]:
@@ -287,7 +294,8 @@ def without_debt_defined(text: str) -> str:
     if not any(k in BORROWING_FORMS for k in match_formulas(text or "")):
         return text
     for m in reversed(list(_DEBT_DEFINED.finditer(text or ""))):
-        if _defines_counted_debt(m.group("what")):
+        rest = text[: m.start()] + " " + text[m.end():]
+        if _defines_counted_debt(m.group("what")) and not _USERS_FORMULA.search(rest):
             kept = "" if m.group("lead").strip() in ("", ".", "(") else m.group("lead")
             text = text[: m.start()] + kept + " " + text[m.end():]
     return text

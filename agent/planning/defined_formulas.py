@@ -662,7 +662,9 @@ def computed_when_asked(plan: Plan, text: str) -> Plan:
     """"Meta's 2024 effective tax rate, calculated from the income statement": a tagged rate the user asks to have
     computed is its formula over the lines that define it (the metric's fallback), those lines named beside it its
     operands, never figures asked on their own."""
-    rates = [k for k in plan.metrics if k in METRICS and METRICS[k].fallback in FORMULAS]
+    # (a rate: an amount's fallback, operating expenses where no total is printed, is taken in retrieve only after the
+    # row the company prints under the user's words)
+    rates = [k for k in plan.metrics if k in METRICS and METRICS[k].fallback in FORMULAS and METRICS[k].unit == "pure"]
     # a rate asked alone for whole years ("effective tax rate for nvidia, fiscal 2025") is computed too: the formula's
     # figure cites the lines it divides, the tagged rate (often rounded, often only a later filing's comparative)
     # answers where those lines are not reported (agent.retrieval.retrieve falls back to it)
