@@ -53,10 +53,8 @@ _COMPUTED_WHEN_UNTAGGED = {
                                   {"metric": "depreciation"}],
     "sga": [{"op": "+", "args": [{"metric": "selling_marketing"}, {"metric": "general_administrative"}]}],
     # no operating-expense total printed (agent.retrieval.concepts, its fallback): total costs and expenses less cost
-    # of revenue, else gross profit less operating income
-    "operating_expenses": [{"op": "-", "args": [{"metric": "costs_expenses_total"}, {"metric": "cost_of_revenue"}]},
-                           {"op": "-", "args": [{"op": "-", "args": [{"metric": "revenue"}, {"metric": "cost_of_revenue"}]},
-                                                {"metric": "operating_income"}]}],
+    # of revenue
+    "operating_expenses": [{"op": "-", "args": [{"metric": "costs_expenses_total"}, {"metric": "cost_of_revenue"}]}],
 }
 
 

@@ -297,8 +297,8 @@ METRICS: dict[str, Metric] = {
              "op ex"],
             ["us-gaap:OperatingExpenses"],  # not CostsAndExpenses: that includes cost of revenue
             query="operating expenses",
-            # no operating-expense total printed (Alphabet's "Total costs and expenses", Walmart's one SG&A row):
-            # computed from the lines around it, the expression saying how (a total the company prints as
+            # no operating-expense total printed (Alphabet's "Total costs and expenses"): the total costs and
+            # expenses less cost of revenue, the expression saying so (a total the company prints as
             # "Total operating expenses", cost of sales within it as Amazon's, is read by its printed label first)
             fallback="operating_expenses_computed",
         ),

@@ -289,27 +289,18 @@ _RATIOS: list[Formula] = [
        [Input("operating_expenses"), Input("revenue")], "percent",
        "Operating expenses ÷ Revenue (operating expenses as the company's operating-expense total)", _ratio_pct,
        fallback="opex_ratio_computed"),
-    # No operating-expense total printed: the total costs and expenses less the cost of revenue, else what separates
-    # gross profit from operating income; each expression says so (OPEX_STEPS)
+    # No operating-expense total printed: the total costs and expenses less the cost of revenue, the expression saying
+    # so (never revenue less cost and operating income: where a company prints two revenue rows, as Walmart its net
+    # sales and its total revenues, that residual takes whichever revenue row and is another figure)
     _f("opex_ratio_computed", "Operating expenses as % of revenue", [],
        [Input("costs_expenses_total"), Input("cost_of_revenue"), Input("revenue")], "percent",
        "(Total costs and expenses − Cost of revenue) ÷ Revenue (operating expenses as total costs and expenses less "
        "cost of revenue; no operating-expense total reported)",
-       lambda ce, cor, rev: _ratio_pct(ce - cor, rev), operator="expr", fallback="opex_ratio_residual"),
-    _f("opex_ratio_residual", "Operating expenses as % of revenue", [],
-       [Input("revenue"), Input("cost_of_revenue"), Input("operating_income")], "percent",
-       "(Revenue − Cost of revenue − Operating income) ÷ Revenue (operating expenses as gross profit less operating "
-       "income; no operating-expense total reported)",
-       lambda rev, cor, oi: _ratio_pct(rev - cor - oi, rev), operator="expr"),
+       lambda ce, cor, rev: _ratio_pct(ce - cor, rev), operator="expr"),
     _f("operating_expenses_computed", "Operating expenses", [],
        [Input("costs_expenses_total"), Input("cost_of_revenue")], "USD",
        "Total costs and expenses − Cost of revenue (operating expenses as total costs and expenses less cost of "
-       "revenue; no operating-expense total reported)", lambda ce, cor: ce - cor, operator="−",
-       fallback="operating_expenses_residual"),
-    _f("operating_expenses_residual", "Operating expenses", [],
-       [Input("revenue"), Input("cost_of_revenue"), Input("operating_income")], "USD",
-       "Revenue − Cost of revenue − Operating income (operating expenses as gross profit less operating income; no "
-       "operating-expense total reported)", lambda rev, cor, oi: rev - cor - oi, operator="expr"),
+       "revenue; no operating-expense total reported)", lambda ce, cor: ce - cor, operator="−"),
     _f("cost_of_revenue_pct", "Cost of revenue as % of revenue",
        _share_of_revenue(["cost of revenue", "cost of sales", "cogs", "cost of goods sold", "cost of revenues"]),
        [Input("cost_of_revenue"), Input("revenue")], "percent", "Cost of revenue ÷ Revenue", _ratio_pct),
@@ -478,11 +469,9 @@ _SAID = (("ebitda", None), ("debt_to_ebitda", None), ("net_debt_to_ebitda", None
          ("nopat", "operating income after tax at the effective rate"),
          ("opex_ratio_computed", "operating expenses as total costs and expenses less cost of revenue, no "
                                  "operating-expense total reported"),
-         ("opex_ratio_residual", "operating expenses as gross profit less operating income, no operating-expense "
-                                 "total reported"),
          ("operating_expenses_computed", "as total costs and expenses less cost of revenue, no operating-expense "
                                          "total reported"),
-         ("operating_expenses_residual", "as gross profit less operating income, no operating-expense total reported"))
+         )
 
 
 # What "debt" counted, said in the sentence of every measure over total debt (_DEBT_NOTES, by the step of the debt
