@@ -398,7 +398,7 @@ _DAYS_OF = re.compile(r"\bhow\s+many\s+days\s+(?:of|worth\s+of)\s+(?P<b>[^,;?]+?
 
 
 def _days_of(m: re.Match) -> str:
-    return f"{m.group('a')} over {m.group('b')} times 365"
+    return f"{m.group('a')} over {m.group('b')} times 365, call it 'days of {m.group('b').strip()}'"
 
 
 # "how much did Apple return to shareholders in fiscal 2024 through dividends + repurchases?": the amounts named after

@@ -281,7 +281,8 @@ def relative_to_thread(raw: str, previous: Plan | None) -> str:
     if days is not None and key in METRICS and METRICS[key].period == "instant" and METRICS[key].unit == "USD" \
             and METRICS[key].synonyms:
         # "how many days of COGS is that?" after inventories: the balance over the year's flow times 365
-        return f"and {METRICS[key].synonyms[0]} over {days.group('other').strip()} times 365?"
+        other = days.group("other").strip()
+        return f"and {METRICS[key].synonyms[0]} over {other} times 365, call it 'days of {other}'?"
     words = _amount_words(key)
     share = _SHARE_OF_OTHER.match(raw) or _WHAT_SHARE_OF.match(raw)
     if share is not None and words is not None and not _REVENUE_WORDS.fullmatch(share.group("other").strip()):

@@ -370,6 +370,9 @@ BORROWING_STEPS: tuple[tuple[str, tuple[str, ...], str], ...] = (
      "total debt including short-term borrowings: long-term debt plus the balance sheet's current debt line"),
     ("_all_borrowings", ("long_term_debt", "ltd_maturities_current", "short_term_borrowings"),
      "total debt including short-term borrowings: long-term debt, current and noncurrent, and short-term borrowings"),
+    ("_all_stb", ("long_term_debt", "short_term_borrowings"),
+     "total debt including short-term borrowings: long-term debt and short-term borrowings, no current maturities "
+     "tagged apart"),
     ("_all_term", ("long_term_debt", "ltd_maturities_current"),
      "total debt: long-term debt, current and noncurrent; no short-term borrowings tagged"),
     ("_all_ltd_total", ("ltd_with_current",),
