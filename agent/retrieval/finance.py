@@ -383,6 +383,8 @@ BORROWING_STEPS: tuple[tuple[str, tuple[str, ...], str], ...] = (
 BORROWING_FORMS: dict[str, str] = {}
 # formula key -> what its debt counted, said in the answer's sentence (every step of every debt chain)
 _DEBT_NOTES: dict[str, str] = {}
+# formula key -> how many of its first inputs the debt sums (a company's own "Total debt" row is compared to that sum)
+DEBT_PARTS: dict[str, int] = {}
 
 
 def _debt_chain(key: str, label: str, synonyms: list[str], tail: list[Input], unit: str, shape: str,
@@ -404,6 +406,7 @@ def _debt_chain(key: str, label: str, synonyms: list[str], tail: list[Input], un
                       lambda *v, n=n: fn(sum(v[:n], Decimal(0)), *v[n:]), operator="expr", fallback=nxt,
                       query=query))
         _DEBT_NOTES[key + suffix] = _said_of(note)
+        DEBT_PARTS[key + suffix] = n
     if steps is DEBT_STEPS:
         out += _debt_chain(key, label, list(wide), tail, unit, shape, fn, query, steps=BORROWING_STEPS)
         BORROWING_FORMS[key] = key + "_all"
