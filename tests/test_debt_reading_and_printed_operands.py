@@ -152,3 +152,22 @@ def test_how_to_show_the_answer_is_no_part_of_the_figure(directory, question, ke
 def test_a_definition_of_the_debt_a_measure_already_counts_is_that_measure(directory, question, metrics):  # noqa: F811
     p = plan(directory, question)
     assert p.refusal_reason is None and p.metrics == metrics, p
+
+
+def test_a_total_debt_row_the_company_prints_equal_to_the_sum_is_named(db):
+    from ingest.line_items import LineItem
+    from agent.retrieval.retrieve import _collect
+    from store.labels import replace_labels
+
+    with db.connection() as conn:
+        filer = _filer(conn, 999206, "TDX", [], [("LongTermDebtNoncurrent", 900), ("LongTermDebtCurrent", 100),
+                                                ("DebtLongtermAndShorttermCombinedAmount", 1_000)])
+        other = _filer(conn, 999207, "TDY", [], [("LongTermDebtNoncurrent", 900), ("LongTermDebtCurrent", 100),
+                                                 ("DebtLongtermAndShorttermCombinedAmount", 1_250)])
+        for cik in (999206, 999207):
+            replace_labels(conn, f"0000{cik}-25-000001", cik, [
+                LineItem("us-gaap", "DebtLongtermAndShorttermCombinedAmount", "Total debt", "other", 9, 4, False)])
+        _, _, cells = _collect(conn, [filer, other], ["total_debt"])
+    by = {c["ticker"]: c for c in cells}
+    assert by["TDX"]["convention"].endswith("which equals the \u201cTotal debt\u201d row the company prints"), cells
+    assert "row the company prints" not in by["TDY"]["convention"]  # (its row counts commercial paper too)
