@@ -171,3 +171,13 @@ def test_a_total_debt_row_the_company_prints_equal_to_the_sum_is_named(db):
     by = {c["ticker"]: c for c in cells}
     assert by["TDX"]["convention"].endswith("which equals the \u201cTotal debt\u201d row the company prints"), cells
     assert "row the company prints" not in by["TDY"]["convention"]  # (its row counts commercial paper too)
+
+
+def test_a_growth_named_by_a_companys_own_revenue_words_is_read_from_that_row_when_no_member_is_so_named():
+    from agent.planning.members import growth
+
+    tree = growth("revenue", "net operating")["tree"]
+    assert tree["op"] == "first" and set(metrics_of(tree["args"][0])) == {"revenue@net operating",
+                                                                          "revenue@net operating~-1"}
+    # the whole growth over the row, both years one way, never the words alone as a row
+    assert set(metrics_of(tree["args"][1])) == {"#net operating revenue", "#net operating revenue~-1"}
