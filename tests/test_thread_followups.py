@@ -73,7 +73,7 @@ def test_the_same_ratio_for_another_company(directory):
 
 def test_growth_that_year_is_the_walked_to_year(directory):
     p = planned(directory, "Tesla net income 2024", "and the year before that?", "how much did it grow that year?")
-    assert p.metrics == ["net_income_growth"] and p.fiscal_years == [2023], p
+    assert p.metrics == ["net_income_change", "net_income_growth"] and p.fiscal_years == [2023], p
     p = planned(directory, "Tesla net income 2024", "and the year before that?", "how much did it grow that year?",
                 "and operating income?")
     assert p.metrics == ["operating_income"] and p.fiscal_years == [2023], p
