@@ -32,8 +32,9 @@ def plan(directory, text):
 
 def test_a_balance_asked_with_a_growth_word_is_its_growth_never_the_balance(directory):
     assert plan(directory, "apple accounts receivable growth fiscal 2024").metrics == ["accounts_receivable_growth"]
+    # "how much did it grow": the change in dollars beside the rate, never the balance
     assert plan(directory, "how much did walmart's accounts payable grow in fiscal 2025?").metrics \
-        == ["accounts_payable_growth"]
+        == ["accounts_payable_change", "accounts_payable_growth"]
     assert plan(directory, "apple accounts receivable fiscal 2024").metrics == ["accounts_receivable"]
 
 

@@ -39,13 +39,13 @@ def _computed(facts: dict) -> tuple[Decimal | None, dict]:
 
 
 def test_the_current_portion_and_the_noncurrent_debt_are_summed():
-    value, _ = _computed({"current_debt": ("us-gaap:LongTermDebtCurrent", "100"),
+    value, _ = _computed({"ltd_maturities_current": ("us-gaap:LongTermDebtCurrent", "100"),
                           "long_term_debt": ("us-gaap:LongTermDebtNoncurrent", "900")})
     assert value == Decimal("1000")
 
 
 def test_a_long_term_debt_holding_its_current_maturities_is_not_added_to_them():
-    value, _ = _computed({"current_debt": ("us-gaap:LongTermDebtCurrent", "100"),
+    value, _ = _computed({"ltd_maturities_current": ("us-gaap:LongTermDebtCurrent", "100"),
                           "long_term_debt": ("us-gaap:LongTermDebt", "1000")})
     assert value == Decimal("1000")
 

@@ -278,21 +278,22 @@ def test_analyst_ratios_compute_in_decimal_with_their_convention_in_the_trace(ke
 
 
 def test_debt_to_equity_is_total_debt_and_each_fallback_names_what_it_left_out():
-    """Total debt over equity: the balance sheet's current debt line when tagged, else current maturities
-    plus short-term borrowings, else current maturities alone; each step's formula says which."""
+    """Total debt over equity: long-term debt, current and noncurrent; else long-term debt tagged with its current
+    maturities; else the balance sheet's current debt line (said to hold borrowings maybe); else long-term debt
+    alone; each step's formula says which. Short-term borrowings only in the form asked for them."""
     chain, key = [], "debt_to_equity"
     while key:
         chain.append(key)
         key = FORMULAS[key].fallback
-    assert chain == ["debt_to_equity", "debt_to_equity_borrowings", "debt_to_equity_term",
+    assert chain == ["debt_to_equity", "debt_to_equity_ltd_total", "debt_to_equity_current_line",
                      "debt_to_equity_long_term_only"]
-    assert [i.metric for i in FORMULAS["debt_to_equity_borrowings"].inputs] == [
-        "long_term_debt", "current_debt", "short_term_borrowings", "equity"]
-    assert "no short-term borrowings" in FORMULAS["debt_to_equity_term"].expression
+    assert [i.metric for i in FORMULAS["debt_to_equity_all_borrowings"].inputs] == [
+        "long_term_debt", "ltd_maturities_current", "short_term_borrowings", "equity"]
+    assert "may include short-term borrowings" in FORMULAS["debt_to_equity_current_line"].expression
     # Apple FY2024 in $M: term debt 85,750 + 10,912, commercial paper 9,967, equity 56,950
-    result = calculate("debt_to_equity_borrowings", _ops("85750", "10912", "9967", "56950"))
+    assert calculate("debt_to_equity", _ops("85750", "10912", "56950")).display == "1.70"
+    result = calculate("debt_to_equity_all_borrowings", _ops("85750", "10912", "9967", "56950"))
     assert result.display == "1.87" and "Short-term borrowings" in result.calculation.formula
-    assert calculate("lt_debt_to_equity", _ops("85750", "56950")).display == "1.51"
 
 
 def test_a_users_formula_is_parsed_remembered_and_reused_by_name(directory):

@@ -11,7 +11,7 @@ import pytest
 from agent.answer import Turn
 from agent.planning.formula_parse import parse_expression
 from agent.planning.formula_trees import choose, evaluate, metrics_of, restate, unit_of
-from agent.retrieval.finance import DEBT_STEPS, FORMULAS, Operand, calculate, match_formulas
+from agent.retrieval.finance import BORROWING_FORMS, DEBT_STEPS, FORMULAS, Operand, calculate, formula_inputs, match_formulas
 from tests.test_figures import directory, plan  # noqa: F401  (the module's directory fixture)
 
 
@@ -37,29 +37,33 @@ def test_every_debt_formula_counts_debt_as_debt_to_equity_does(key):
         assert [i.metric for i in FORMULAS[step].inputs][: len(parts)] == list(parts)
         assert [i.metric for i in FORMULAS[de].inputs][: len(parts)] == list(parts)
         assert note in FORMULAS[step].expression
-    assert "short-term borrowings" in FORMULAS[key].expression  # never term debt alone, unsaid
+    # debt is long-term debt, current and noncurrent: never commercial paper unless asked, and said
+    assert [i.metric for i in FORMULAS[key].inputs][:2] == ["long_term_debt", "ltd_maturities_current"]
+    assert "current and noncurrent" in FORMULAS[key].expression
+    wide = BORROWING_FORMS[key]
+    assert "short_term_borrowings" in formula_inputs(wide) and "short-term borrowings" in FORMULAS[wide].expression
 
 
-def test_net_debt_counts_short_term_borrowings_when_they_are_tagged():
+def test_net_debt_counts_short_term_borrowings_only_when_asked():
     # Apple FY2024 in $M: term debt 85,750 + 10,912, commercial paper 9,967, cash 29,943
-    result = calculate("net_debt_borrowings", _ops("85750", "10912", "9967", "29943"))
-    assert result.display == "$76,686"
-    assert calculate("debt_to_assets_term", _ops("800", "200", "4000")).display == "0.25"
+    assert calculate("net_debt", _ops("85750", "10912", "29943")).display == "$66,719"
+    assert calculate("net_debt_all_borrowings", _ops("85750", "10912", "9967", "29943")).display == "$76,686"
+    assert calculate("debt_to_assets", _ops("800", "200", "4000")).display == "0.25"
 
 
 def test_debt_in_a_users_formula_is_total_debt_and_the_answer_restates_the_parts_used():
     tree = parse_expression("debt over total assets")
     assert tree["args"][0]["op"] == "first"  # not long-term debt: a look-alike of total debt
-    tagged = {"long_term_debt", "current_debt", "total_assets"}
+    tagged = {"long_term_debt", "ltd_maturities_current", "total_assets"}
     chosen = choose(tree, lambda k: k in tagged)
-    assert restate(chosen, top=True) == "(Long-term debt + Current portion of long-term debt) ÷ Total assets"
-    values = {"long_term_debt": Decimal(800), "current_debt": Decimal(200), "total_assets": Decimal(4000)}
+    assert restate(chosen, top=True) == "(Long-term debt + Current maturities of long-term debt) ÷ Total assets"
+    values = {"long_term_debt": Decimal(800), "ltd_maturities_current": Decimal(200), "total_assets": Decimal(4000)}
     assert evaluate(tree, values, unit_of(tree, "leverage")) == Decimal("0.25")
     assert metrics_of(parse_expression("long-term debt over equity")) == ["long_term_debt", "equity"]
     net = choose(parse_expression("net debt / equity"), lambda k: k in tagged | {"cash", "equity"})
     assert "Cash and cash equivalents" in restate(net, top=True)
     nothing = choose(tree, lambda k: False)  # nothing tagged: the first step, so the refusal names its parts
-    assert metrics_of(nothing) == ["long_term_debt", "debt_current", "total_assets"]
+    assert metrics_of(nothing) == ["long_term_debt", "ltd_maturities_current", "total_assets"]
 
 
 @pytest.mark.parametrize(
@@ -191,7 +195,7 @@ def test_per_share_times_shares_is_dollars():
 
 def test_debt_to_capital_counts_total_debt_on_both_sides():
     assert _chain("debt_to_capital")[-1] == "debt_to_capital_long_term_only"
-    assert calculate("debt_to_capital_term", _ops("600", "150", "250")).display == "0.75"
+    assert calculate("debt_to_capital", _ops("600", "150", "250")).display == "0.75"
 
 
 def _with_lines(directory, rows):  # noqa: F811

@@ -159,8 +159,8 @@ def test_net_cash_is_a_formula_never_the_start_of_a_cash_flow_line():
     assert [k for *_, k in find_phrases("google net cash 2024", MEASURE_PHRASES)] == ["net_cash"]
     assert "net_cash" not in [k for *_, k in find_phrases("apple net cash flow 2024", MEASURE_PHRASES)]
     assert [k for *_, k in find_phrases("net cash provided by operating activities", PHRASES)] == ["operating_cash_flow"]
-    net_cash = FORMULAS["net_cash"]  # cash less total debt: long-term debt, current debt, then cash
-    assert [i.metric for i in net_cash.inputs] == ["long_term_debt", "debt_current", "cash"]
+    net_cash = FORMULAS["net_cash"]  # cash less total debt: long-term debt, current and noncurrent, then cash
+    assert [i.metric for i in net_cash.inputs] == ["long_term_debt", "ltd_maturities_current", "cash"]
     assert net_cash.compute([Decimal(4), Decimal(1), Decimal(10)]) == Decimal(5)
 
 

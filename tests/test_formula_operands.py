@@ -326,8 +326,8 @@ def test_a_notes_row_never_answers_for_primary_rows_the_words_left_ambiguous():
 
 
 @pytest.mark.parametrize("long_term, key", [
-    ("LongTermDebtNoncurrent", "total_debt_term"),  # the non-current part, plus the current portion
-    ("LongTermDebt", "total_debt_long_term_only"),  # already includes its current maturities: never added twice
+    ("LongTermDebtNoncurrent", "total_debt"),  # the non-current part, plus the current portion
+    ("LongTermDebt", "total_debt_ltd_total"),  # already includes its current maturities: never added twice
 ])
 def test_total_debt_never_counts_current_maturities_twice(db, long_term, key):
     from datetime import date

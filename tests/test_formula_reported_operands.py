@@ -45,7 +45,7 @@ def test_a_share_of_an_expense_is_its_row_and_of_a_plain_name_the_member_then_th
     assert member_or_row("revenue", "advertising expense") == {"line": "advertising expense"}
     assert member_or_row("revenue", "franchised restaurants") == {
         "op": "first", "args": [{"metric": "revenue", "member": "franchised restaurants"},
-                                {"line": "franchised restaurants revenue"}]}
+                                {"line": "franchised restaurants revenue"}, {"line": "franchised restaurants"}]}
     assert member_or_row("revenue", "*segment") == {"metric": "revenue", "member": "*segment"}
 
 

@@ -64,8 +64,11 @@ def test_initials_of_a_figure_are_no_member_of_a_registry_ratio(directory):  # n
                                      "total term debt (current + noncurrent)"])
 def test_debt_with_its_parts_listed_is_those_two_parts_and_nothing_else(operand):
     tree = parse_expression(f"{operand} over shareholders' equity")
-    assert tree["args"][0]["args"][0] == {"op": "+", "args": [{"metric": "current_debt"}, {"metric": "long_term_debt"}]}
-    assert tree["args"][0]["args"][1] == {"metric": "long_term_debt"}  # when no current portion is tagged beside it
+    # the current maturities (never the current debt line, which may hold commercial paper) and the long-term debt
+    assert tree["args"][0]["args"][0] == {"op": "+", "args": [{"metric": "ltd_maturities_current"},
+                                                              {"metric": "long_term_debt"}]}
+    # when no current portion is tagged beside it: the long-term debt tagged with it, else long-term debt alone
+    assert tree["args"][0]["args"][1:] == [{"metric": "ltd_with_current"}, {"metric": "long_term_debt"}]
 
 
 def test_a_measure_set_off_by_a_comma_is_defined_when_the_formula_reads_as_it(directory):  # noqa: F811

@@ -276,4 +276,6 @@ def test_a_definition_after_a_plain_name_is_its_restatement(directory):
     p = plan(directory, "nvidia fy25 opex intensity? i.e. total operating expenses divided by revenue")
     assert p.refusal_reason is None and len(p.metrics) == 1, p
     definition = next(d for d in p.definitions if f"udf:{d['name']}" == p.metrics[0])
-    assert metrics_of(definition["tree"]) == ["operating_expenses", "revenue"] and "restated" not in definition["name"]
+    # the operating-expense total first, then the lines it is computed from where none is printed
+    assert metrics_of(definition["tree"])[0] == "operating_expenses" and metrics_of(definition["tree"])[-1] == "revenue"
+    assert "restated" not in definition["name"]

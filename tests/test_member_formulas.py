@@ -40,10 +40,10 @@ def test_a_member_before_a_metric_is_that_members_figure_in_a_written_formula():
 def test_a_bare_name_is_a_member_of_the_total_it_is_a_share_of_or_of_the_members_beside_it():
     # (the member first; a row of the company's under the name and the metric second: "franchised restaurants" as a
     # share of revenue is the row "Revenues from franchised restaurants" where no such member is reported)
-    assert keys("services as a share of total net sales") == ["revenue@services", "#services revenue", "revenue"]
-    assert keys("greater china as a portion of total net sales") == ["revenue@greater china", "#greater china revenue",
+    assert keys("services as a share of total net sales") == ["revenue@services", "#services revenue", "#services", "revenue"]
+    assert keys("greater china as a portion of total net sales") == ["revenue@greater china", "#greater china revenue", "#greater china",
                                                                       "revenue"]
-    assert keys("iphone minus mac net sales") == ["revenue@iphone", "#iphone revenue", "revenue@mac"]
+    assert keys("iphone minus mac net sales") == ["revenue@iphone", "#iphone revenue", "#iphone", "revenue@mac"]
     # a ratio that is no share ("per", "over") never makes a name a member: "revenue per employee" is refused
     for words in ("revenue per employee", "widgets over revenue", "iphone minus mac"):
         with pytest.raises(DefinitionError):
@@ -60,10 +60,10 @@ def test_a_total_over_itself_is_never_the_formula_a_question_wrote():
 
 def test_written_member_formulas_plan_with_the_members_named(directory):  # noqa: F811
     for text, want in (("What was Apple's iPhone as a share of total net sales in fiscal 2024?",
-                        ["revenue@iphone", "#iphone revenue", "revenue"]),
+                        ["revenue@iphone", "#iphone revenue", "#iphone", "revenue"]),
                        ("Compute Apple's Mac as a portion of total net sales for fiscal 2024.",
-                        ["revenue@mac", "#mac revenue", "revenue"]),
-                       ("Apple fiscal 2024 iPhone minus Mac net sales", ["revenue@iphone", "#iphone revenue", "revenue@mac"])):
+                        ["revenue@mac", "#mac revenue", "#mac", "revenue"]),
+                       ("Apple fiscal 2024 iPhone minus Mac net sales", ["revenue@iphone", "#iphone revenue", "#iphone", "revenue@mac"])):
         p = plan(directory, text)
         assert p.route == "domain" and p.tickers == ["AAPL"] and p.fiscal_years == [2024], (text, p)
         udf = [d for d in p.definitions if f"udf:{d['name']}" in p.metrics]

@@ -70,11 +70,13 @@ def test_each_convention_is_written_into_the_expression_the_answer_shows():
     assert "unadjusted" in FORMULAS["ebitda"].expression
     assert "EBIT taken as operating income" in FORMULAS["ebit"].expression
     assert "EBIT taken as operating income" in FORMULAS["ebit_margin"].expression
-    for key in ("roic", "roic_borrowings", "roic_term", "roic_long_term_only", "roic_rate", "roic_rate_long_term_only"):
+    for key in ("roic", "roic_ltd_total", "roic_current_line", "roic_long_term_only", "roic_rate",
+                "roic_rate_long_term_only", "roic_all_borrowings"):
         assert "invested capital" in FORMULAS[key].expression and FORMULAS[key].label == "Return on invested capital"
     # every ROIC step falls back to the next; the last tax-line step to the reported-rate chain
-    assert FORMULAS["roic"].fallback == "roic_borrowings"
+    assert FORMULAS["roic"].fallback == "roic_ltd_total"
     assert FORMULAS["roic_long_term_only"].fallback == "roic_rate"
+    assert FORMULAS["roic_all_long_term_only"].fallback == "roic_rate_all"  # with borrowings, to the rate's such form
 
 
 def test_leverage_over_ebitda_adds_back_what_the_company_reports_as_ebitda_does():
@@ -118,7 +120,7 @@ def test_ebitda_ebit_and_roic_are_computed_from_the_filers_lines(db):
             ("Revenues", 1000), ("OperatingIncomeLoss", 200), ("DepreciationDepletionAndAmortization", 40),
             ("IncomeTaxExpenseBenefit", 38),
             ("IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest", 190)],
-            [("LongTermDebtNoncurrent", 300), ("DebtCurrent", 50), ("StockholdersEquity", 450)])
+            [("LongTermDebtNoncurrent", 300), ("LongTermDebtCurrent", 50), ("StockholdersEquity", 450)])
         _, calculations, cells = _collect(conn, [filer], ["ebitda", "ebit", "ebit_margin", "roic"])
     shown = {c["metric"]: c["display"] for c in cells}
     assert shown == {"ebitda": "$240", "ebit": "$200", "ebit_margin": "20.0%", "roic": "20.0%"}, cells
@@ -126,7 +128,8 @@ def test_ebitda_ebit_and_roic_are_computed_from_the_filers_lines(db):
     said = {c["metric"]: c["convention"] for c in cells}
     assert said == {"ebitda": "as operating income plus D&A, unadjusted", "ebit": "taken as operating income",
                     "ebit_margin": "EBIT taken as operating income",
-                    "roic": "after-tax operating income over debt plus equity"}, said
+                    "roic": "after-tax operating income over debt plus equity; debt as long-term debt, current and "
+                            "noncurrent"}, said
 
 
 def test_the_sentence_states_the_convention_beside_the_name():
@@ -230,4 +233,4 @@ def test_nopat_falls_back_to_the_reported_rate_and_invested_capital_counts_debt_
     assert calculate("nopat", [op(200), op(38), op(190)]).display == "$160"
     assert FORMULAS["nopat"].fallback == "nopat_rate"
     assert calculate("nopat_rate", [op(200), Operand(Decimal("0.25"), "pure", 2024)]).display == "$150"
-    assert [i.metric for i in FORMULAS["invested_capital"].inputs] == ["long_term_debt", "debt_current", "equity"]
+    assert [i.metric for i in FORMULAS["invested_capital"].inputs] == ["long_term_debt", "ltd_maturities_current", "equity"]

@@ -45,8 +45,9 @@ def test_a_members_change_in_dollars_is_a_member_difference(directory):
     p = _plan(directory, "what was the change in dollars from fy2023?", previous=first)
     assert p.fiscal_years == [2024]
     assert len(p.definitions) == 1 and p.metrics == [f"udf:{p.definitions[0]['name']}"]
-    tree = p.definitions[0]["tree"]
+    tree = p.definitions[0]["tree"]["args"][0]  # the member's (else the row printed under its words and the metric's)
     assert tree["op"] == "-" and [a.get("offset", 0) for a in tree["args"]] == [0, -1]
+    assert tree["args"][0] == {"metric": "revenue", "member": "iphone"}
     assert p.definitions[0]["unit"] == "USD"
 
 

@@ -81,8 +81,9 @@ CASES = [
     ("Apple revenue growth 2024", dict(intent="derived", metrics=["revenue_growth"], fiscal_years=[2024])),
     ("How fast did Nvidia's revenue grow in fiscal 2025?", dict(intent="derived", metrics=["revenue_growth"])),
     ("YoY net income for Tesla in 2024", dict(intent="derived", metrics=["net_income_growth"])),
+    # "how much did it increase": the change in dollars beside the rate
     ("How much did Apple's R&D increase from 2023 to 2024?",
-     dict(intent="derived", metrics=["rd_growth"], fiscal_years=[2024])),
+     dict(intent="derived", metrics=["rd_change", "rd_growth"], fiscal_years=[2024])),
     # --- compare
     ("Compare Apple and Nvidia revenue", dict(intent="compare", tickers=["AAPL", "NVDA"], metrics=["revenue"],
                                               latest=True)),
@@ -367,9 +368,9 @@ def test_follow_up(directory, first, text, expected, inherited):
         (["tesla capex 2023", "and the year after?", "as a % of revenue?"],
          dict(intent="derived", tickers=["TSLA"], fiscal_years=[2024], metrics=["capex_pct_revenue"])),
         (["nvidia net income fy2025", "how much did it grow?"],
-         dict(intent="derived", tickers=["NVDA"], fiscal_years=[2025], metrics=["net_income_growth"])),
+         dict(intent="derived", tickers=["NVDA"], fiscal_years=[2025], metrics=["net_income_change", "net_income_growth"])),
         (["nvidia net income fy2025", "how much did it grow?", "why did it change?"],
-         dict(intent="qualitative", items=["7", "8"], metrics=["net_income_growth"])),
+         dict(intent="qualitative", items=["7", "8"], metrics=["net_income_change", "net_income_growth"])),
     ],
 )
 def test_refusals_keep_the_thread_context(directory, turns, expected):

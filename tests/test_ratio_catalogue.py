@@ -221,10 +221,11 @@ def test_a_colon_that_sets_off_a_definition_is_no_ratio(directory):
 
 
 def test_leverage_over_ebitda_counts_debt_as_everywhere_and_states_ebitda(directory):
-    # PepsiCo FY2023 in $M: long-term debt 37,595, current debt 6,510, cash 9,711, operating income 11,986, D&A 2,948
-    result = calculate("net_debt_to_ebitda", _ops("37595", "6510", "9711", "11986", "2948"))
-    assert result.display == "2.30" and "unadjusted" in result.calculation.formula
-    assert [i.metric for i in FORMULAS["debt_to_ebitda"].inputs][:2] == ["long_term_debt", "debt_current"]
+    # PepsiCo FY2023 in $M: long-term debt including current maturities 41,519, cash 9,711, operating income 11,986,
+    # D&A 2,948
+    result = calculate("net_debt_to_ebitda_ltd_total", _ops("41519", "9711", "11986", "2948"))
+    assert result.display == "2.13" and "unadjusted" in result.calculation.formula
+    assert [i.metric for i in FORMULAS["debt_to_ebitda"].inputs][:2] == ["long_term_debt", "ltd_maturities_current"]
     assert match_formulas("pepsico net debt/ebitda 2023") == ["net_debt_to_ebitda"]
     p = plan_rules("apple ebitda fy2024", previous=None, directory=directory)
     assert (p.route, p.metrics) == ("domain", ["ebitda"])  # EBITDA alone: the same convention, stated

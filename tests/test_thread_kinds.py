@@ -66,7 +66,7 @@ def test_growth_after_the_year_after_is_that_year_s_growth(footnote):
     assert after.plan["fiscal_years"] == [2024] and after.plan["slots"]["fiscal_years"] == "thread, shifted later"
     grew = ask("how much did it grow?")
     assert grew.kind == "answer", grew.text
-    assert grew.plan["metrics"] == ["revenue_growth"] and grew.plan["fiscal_years"] == [2024], grew.plan
+    assert grew.plan["metrics"] == ["revenue_change", "revenue_growth"] and grew.plan["fiscal_years"] == [2024], grew.plan
 
 
 def test_growth_after_the_year_before_is_still_the_later_year_s(footnote):

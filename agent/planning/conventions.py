@@ -217,3 +217,85 @@ _UNADJUSTED = re.compile(r"(?<![\w-])unadjusted\s+(?=[a-z&])", re.I)
 
 def without_unadjusted(text: str) -> str:
     return _UNADJUSTED.sub("", text or "")
+
+
+# "net debt including short-term borrowings", "debt to equity (incl. commercial paper)", "total debt, all borrowings":
+# debt as the registry reads it (long-term debt, current and noncurrent) widened by what the question adds
+_SHORT_TERM = (r"(?:short[\s-]?term\s+(?:borrowings?|debt|notes(?:\s+payable)?|loans|obligations)|commercial\s+paper|"
+               r"(?:loans\s+and\s+)?notes\s+payable|bank\s+loans)")
+BORROWINGS_SAID = re.compile(
+    r"(?P<lead>[,;(]\s*|\s+)(?:(?:and\s+|also\s+)?(?:including|includes?|incl\.?|inclusive\s+of|with|plus|counting|"
+    r"adding|add|\+)\s*(?:the\s+|all\s+|any\s+)?" + _SHORT_TERM + r"(?:\s*(?:,|and|&|or|\+)\s*" + _SHORT_TERM + r")*"
+    r"(?:\s+(?:as\s+debt|included))?"
+    r"|(?:(?:including|incl\.?|on|using|with|counting|as)\s+)?all\s+(?:borrowings|debt(?:\s+obligations)?|"
+    r"interest[\s-]bearing\s+(?:debt|liabilities))(?:\s+included)?)(?P<close>\s*\))?", re.I)
+
+
+# Operators of a formula the user writes out: words beside a measure over debt that are one of its terms
+_USERS_FORMULA = re.compile(r"[=÷×*−]|\s[-+]\s|\b(?:minus|less|over|divided|times|plus|subtract\w*|defined\s+as)\b",
+                            re.I)
+
+
+def borrowings_said(text: str) -> bool:
+    """Whether the question counts short-term borrowings (commercial paper, notes payable) as debt."""
+    return bool(BORROWINGS_SAID.search(text or ""))
+
+
+def without_borrowings(text: str) -> str:
+    """The text without its "including short-term borrowings" words, when it names a measure over total debt: the
+    measure's form with them (on_borrowings) is applied instead, and the answer says what debt counted."""
+    from agent.retrieval.finance import BORROWING_FORMS
+
+    if not any(k in BORROWING_FORMS for k in match_formulas(text or "")):
+        return text
+    def cut(m: re.Match) -> str:
+        return " " if not m.group("lead").strip() or m.group("close") else m.group("lead")
+    out = BORROWINGS_SAID.sub(cut, text)
+    # "net debt: total term debt plus commercial paper minus cash": the user's own formula, whose terms they are
+    return text if out != text and _USERS_FORMULA.search(out) else out
+
+
+def on_borrowings(metrics: list[str], said: bool) -> list[str]:
+    """The asked measures over total debt in their form with short-term borrowings, when the question says so."""
+    from agent.retrieval.finance import BORROWING_FORMS
+
+    return [BORROWING_FORMS.get(m, m) for m in metrics] if said else metrics
+
+
+# "Define debt as total debt.", "with debt defined as long-term debt plus its current portion", "(debt = current +
+# long-term debt)": a definition of the debt a named measure over debt already counts (long-term debt, current and
+# noncurrent), or that adds the short-term borrowings its form with them counts (on_borrowings)
+_DEBT_DEFINED = re.compile(
+    r"(?P<lead>[,;.(]\s*|\s+)(?:(?:and\s+)?(?:please\s+)?(?:define|treat|take|count|consider|measure)\s+(?:the\s+)?debt\s+as"
+    r"|(?:with|where|and)\s+(?:the\s+)?debt\s+(?:defined|taken|counted|measured|being)\s+as"
+    r"|(?:the\s+)?debt\s*(?:=|:|\bis\b|\bmeans\b|\bbeing\b)"
+    r"|(?:using|with|on|based\s+on)(?=\s+(?:the\s+)?(?:total|gross)\s+debt\b))"
+    r"\s+(?P<what>[^.;)?]+?)(?P<close>\s*\))?\s*(?=[.;?]|$)", re.I)
+_TOTAL_DEBT_SAID = re.compile(r"^(?:the\s+|its\s+)?(?:company'?s\s+)?(?:(?:total|gross|all)\s+(?:debt|borrowings)|debt)"
+                              r"(?:\s+outstanding)?$")
+_LTD_PARTS_SAID = re.compile(r"\blong\s*term\s+debt\b.*\bcurrent\b|\bcurrent\b.*\blong\s*term\s+debt\b|"
+                             r"\bcurrent\s+(?:and|&|\+|plus)\s+(?:non\s*current|long\s*term)\s+debt\b")
+
+
+def _defines_counted_debt(what: str) -> bool:
+    """Whether a definition of debt reads as the debt the registry counts: total debt, or long-term debt with its
+    current part (short-term borrowings said beside it are read by borrowings_said)."""
+    said = re.sub(r"[-\u2010-\u2014]", " ", (what or "").lower())
+    said = " ".join(BORROWINGS_SAID.sub(" ", f" {said}").split())
+    said = re.sub(r"\s*\((?:current|incl[^)]*)[^)]*\)\s*", " current ", said).strip()  # "long-term debt (current + non-current)"
+    return bool(_TOTAL_DEBT_SAID.match(said) or _LTD_PARTS_SAID.search(said))
+
+
+def without_debt_defined(text: str) -> str:
+    """The text without a definition of debt that a measure over debt it names already counts: that measure is
+    answered, saying what its debt counted; a definition of another debt is left for the formula reader."""
+    from agent.retrieval.finance import BORROWING_FORMS
+
+    if not any(k in BORROWING_FORMS for k in match_formulas(text or "")):
+        return text
+    for m in reversed(list(_DEBT_DEFINED.finditer(text or ""))):
+        rest = text[: m.start()] + " " + text[m.end():]
+        if _defines_counted_debt(m.group("what")) and not _USERS_FORMULA.search(rest):
+            kept = "" if m.group("lead").strip() in ("", ".", "(") else m.group("lead")
+            text = text[: m.start()] + kept + " " + text[m.end():]
+    return text

@@ -241,7 +241,12 @@ INSTRUCTED = re.compile(
     r"|\(\s*in\s+units\s+of\s+(?:percents?|percentages?)(?:\s*(?:,|and)?\s*(?:round(?:ed)?|rounding)\b[^()]{0,60})?\s*\)"
     r"|[,;]?\s*\bin\s+units\s+of\s+(?:percents?|percentages?)\b"
     # "Based on the information provided primarily in the balance sheet and cash flow statement, ...": where to look
-    r"|^\s*(?:based\s+on|using|according\s+to|looking\s+at|relying\s+on)\b[^,?]{0,120}?\b(?:statements?|sheets?)"
+    # "show your work", "showing the calculation", "explain the formula": the trace every computed answer shows
+    r"|[,;]?\s*\b(?:and\s+)?(?:please\s+)?(?:show(?:ing)?|explain(?:ing)?|walk\s+(?:me\s+)?through|provide|include|"
+    r"detail(?:ing)?|lay(?:ing)?\s+out)\s+(?:all\s+)?(?:of\s+)?(?:your|the|its|each|any)?\s*(?:work(?:ings?)?|"
+    r"calculations?|computations?|formulas?|steps|math|reasoning|derivation)\b(?:\s+(?:used|you\s+used|behind\s+it))?"
+    r"|^\s*(?:based\s+on|using|according\s+to|looking\s+at|relying\s+on|considering|referring\s+to|from|per)\b"
+    r"[^,?]{0,120}?\b(?:statements?|sheets?)"
     r"\s*,\s*(?:(?:please\s+)?answer\s+the\s+following\s+question[^:?]{0,80}:\s*)?",
     re.I)
 
@@ -657,7 +662,9 @@ def computed_when_asked(plan: Plan, text: str) -> Plan:
     """"Meta's 2024 effective tax rate, calculated from the income statement": a tagged rate the user asks to have
     computed is its formula over the lines that define it (the metric's fallback), those lines named beside it its
     operands, never figures asked on their own."""
-    rates = [k for k in plan.metrics if k in METRICS and METRICS[k].fallback in FORMULAS]
+    # (a rate: an amount's fallback, operating expenses where no total is printed, is taken in retrieve only after the
+    # row the company prints under the user's words)
+    rates = [k for k in plan.metrics if k in METRICS and METRICS[k].fallback in FORMULAS and METRICS[k].unit == "pure"]
     # a rate asked alone for whole years ("effective tax rate for nvidia, fiscal 2025") is computed too: the formula's
     # figure cites the lines it divides, the tagged rate (often rounded, often only a later filing's comparative)
     # answers where those lines are not reported (agent.retrieval.retrieve falls back to it)

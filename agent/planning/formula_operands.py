@@ -33,6 +33,12 @@ OPERAND_INITIALS = {"cfo": "operating_cash_flow", "cffo": "operating_cash_flow",
                      "ebt": "pretax_income", "oi": "operating_income", "ta": "total_assets", "tl": "total_liabilities",
                      "cl": "current_liabilities", "ca": "current_assets", "rev": "revenue", "inv": "inventory",
                      "ar": "accounts_receivable", "ap": "accounts_payable"}
+# Words that name a cash-flow row only inside a formula ("capex + acquisitions"): the row, never a look-alike of another
+# statement (the goodwill roll-forward prints "Acquisitions" too, goodwill acquired rather than cash paid)
+OPERAND_WORDS = {w: "acquisitions_paid" for w in (
+    "acquisitions", "acquisition", "acquisition spending", "acquisition spend", "business acquisitions",
+    "acquisitions net of cash acquired", "acquisitions net", "cash paid for acquisitions", "payments for acquisitions",
+    "cash acquisitions", "m&a", "m&a spending", "m&a spend", "acquisition payments")}
 PRIOR_YEAR = re.compile(r"(?:prior|previous|last|preceding)[\s-]+(?:fiscal\s+)?year(?:'s|s')?\s+(?P<what>.+)|"
                          r"(?P<what2>.+?)\s+(?:of|for|in)\s+the\s+(?:prior|previous|preceding)\s+(?:fiscal\s+)?year")
 
@@ -46,6 +52,9 @@ _COMPUTED_WHEN_UNTAGGED = {
     "depreciation_amortization": [{"op": "+", "args": [{"metric": "depreciation"}, {"metric": "amortization_intangibles"}]},
                                   {"metric": "depreciation"}],
     "sga": [{"op": "+", "args": [{"metric": "selling_marketing"}, {"metric": "general_administrative"}]}],
+    # no operating-expense total printed (agent.retrieval.concepts, its fallback): total costs and expenses less cost
+    # of revenue
+    "operating_expenses": [{"op": "-", "args": [{"metric": "costs_expenses_total"}, {"metric": "cost_of_revenue"}]}],
 }
 
 

@@ -18,7 +18,7 @@ from agent.retrieval.concepts import find_phrases, METRICS, normalize, PHRASES
 from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS
 from agent.retrieval.line_items import tokens as line_tokens
 from agent.planning.formula_operands import (AT_YEAR_END, AT_YEAR_START, BOTH_ENDS, debt_tree, FIXED_ASSETS,
-                                             GROSS_INTEREST, OPERAND_INITIALS, PARTS_ASIDE, PARTS_DEBT, PRIOR_YEAR,
+                                             GROSS_INTEREST, OPERAND_INITIALS, OPERAND_WORDS, PARTS_ASIDE, PARTS_DEBT, PRIOR_YEAR,
                                              tagged_or_computed, TO_PARENT, UNADJUSTED)
 from agent.planning.formula_syntax import (ADD, ADD_OR_SUB, CLOSE, DefinitionError, DIV, FRACTION, holds_operator,
                                            is_a_whole, kind_of_unit, MUL, OPEN, OWN, SHARE_OF, split_top, SUB, unwrap)
@@ -51,8 +51,9 @@ def read_operand(text: str, names: dict[str, dict] | None = None, members: bool 
         # "term debt (current + non-current)", "long-term debt (current and long-term portions)": the current portion
         # of long-term debt and the long-term debt, as the user lists them (never a total with commercial paper)
         # (long-term debt alone when no current portion is tagged, or when the long-term debt tagged already holds it)
-        return {"op": "first", "args": [{"op": "+", "args": [{"metric": "current_debt"}, {"metric": "long_term_debt"}]},
-                                        {"metric": "long_term_debt"}]}
+        return {"op": "first", "args": [{"op": "+", "args": [{"metric": "ltd_maturities_current"},
+                                                             {"metric": "long_term_debt"}]},
+                                        {"metric": "ltd_with_current"}, {"metric": "long_term_debt"}]}
     if aside:  # "free cash flow (operating cash flow minus capex)": a named operand, defined in the user's words
         try:
             named = read_operand(aside.group(1), names, members, lines)  # the name must be one (else refused as written)
@@ -127,6 +128,8 @@ def read_operand(text: str, names: dict[str, dict] | None = None, members: bool 
         return tagged_or_computed("interest_expense")
     if t in OPERAND_INITIALS:  # "CFO - capex", "NI / revenue": initials that name a figure only inside a formula
         return tagged_or_computed(OPERAND_INITIALS[t])
+    if t in OPERAND_WORDS:  # "capex + acquisitions": the cash-flow row, never the goodwill roll-forward's
+        return {"metric": OPERAND_WORDS[t]}
     spent = re.fullmatch(r"(?P<x>.+?)\s+(?:expenses?|costs?|spend(?:ing)?)", t)
     if spent and PHRASES.get(spent.group("x")) in EXPENSES:  # "research & development expense": the expense itself
         return tagged_or_computed(PHRASES[spent.group("x")])

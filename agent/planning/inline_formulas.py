@@ -333,7 +333,7 @@ def _reads_only_its_own(key: str, tree: dict) -> bool:
 def _reads_as(key: str, tree: dict) -> bool:
     """Whether a user's quotient reads as the registry measure `key`: a level's quotient (no growth), its divisor one
     of the measure's own inputs ("debt to equity": stockholders' equity)."""
-    if key in METRICS and METRICS[key].fallback in FORMULAS:
+    if key in METRICS and METRICS[key].fallback in FORMULAS and METRICS[key].unit == "pure":
         key = METRICS[key].fallback  # "effective tax rate, tax provision over pre-tax income": the tagged rate's formula
     f = FORMULAS.get(key)
     if f is None or f.operator == "vs":

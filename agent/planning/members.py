@@ -48,16 +48,31 @@ def _named(metric: str, member: str, what: str) -> str:
     return f"{label} {what} by {member[1:]}" if member.startswith("*") else f"{member} {label} {what}"
 
 
+def _or_printed_row(metric: str, member: str, tree) -> dict:
+    """The member's tree, else the same tree over the row the company prints under the words and the metric's name
+    ("net operating revenues growth": Coca-Cola's "Net operating revenues" row, its revenue, where no member is named
+    "net operating"), each alternative whole so that both years are read one way. Never the words alone as a row
+    ("advertising revenue growth" is no growth of an advertising expense)."""
+    if member.startswith("*"):
+        return tree(lambda offset=0: _op(metric, member, offset))
+    row = f"{member} {METRICS[metric].label.lower()}"
+    return {"op": "first", "args": [tree(lambda offset=0: _op(metric, member, offset)),
+                                    tree(lambda offset=0: {"line": row, **({"offset": offset} if offset else {})})]}
+
+
 def growth(metric: str, member: str) -> dict:
-    cur, prior = _op(metric, member), _op(metric, member, -1)
-    tree = {"op": "/", "args": [{"op": "-", "args": [cur, prior]}, prior]}
-    return _definition(_named(metric, member, "growth"), tree, "percent")
+    def tree(op):
+        cur, prior = op(), op(-1)
+        return {"op": "/", "args": [{"op": "-", "args": [cur, prior]}, prior]}
+    return _definition(_named(metric, member, "growth"), _or_printed_row(metric, member, tree), "percent")
 
 
 def change(metric: str, member: str) -> dict:
     """The member's change from the prior year in its own unit ("by how much, in dollars?")."""
-    tree = {"op": "-", "args": [_op(metric, member), _op(metric, member, -1)]}
-    return _definition(_named(metric, member, "change from the prior year"), tree, METRICS[metric].unit)
+    def tree(op):
+        return {"op": "-", "args": [op(), op(-1)]}
+    return _definition(_named(metric, member, "change from the prior year"), _or_printed_row(metric, member, tree),
+                       METRICS[metric].unit)
 
 
 # "as a percentage of its revenue": the denominator, the member's own ("its") or the company's

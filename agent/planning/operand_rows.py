@@ -71,8 +71,9 @@ def member_or_row(metric: str, words: str) -> dict:
     """The figure the words name beside a metric when no primary statement prints them as a row: words that say
     they are an expense ("advertising expense", "content amortization") are a line the company reports, never a
     member of revenue; others are the metric's member ("AWS"), else the company's row of that metric under those
-    words ("franchised restaurants": "Revenues from franchised restaurants"). Each row is resolved exact or
-    near-exact against the company's own labels, or the operand refused, in retrieve.
+    words ("franchised restaurants": "Revenues from franchised restaurants"), else the row the words name alone
+    ("advertising": "Advertising expense"). Each row is resolved exact or near-exact against the company's own
+    labels, or the operand refused, in retrieve.
 
     Why: a share asked of a line item the company reports ("advertising expense as a % of net sales") was read
     as a revenue member that no company has, and refused although the filing answers it."""
@@ -81,7 +82,9 @@ def member_or_row(metric: str, words: str) -> dict:
         return node
     if EXPENSE_WORDS.search(words):
         return {"line": words}
-    return {"op": "first", "args": [node, {"line": f"{words} {METRICS[metric].label.lower()}"}]}
+    # last, the words as a line in their own right ("advertising as a % of net sales" where no member or revenue row
+    # is named so: the company's "Advertising expense" row, resolved exact or near-exact by its own label)
+    return {"op": "first", "args": [node, {"line": f"{words} {METRICS[metric].label.lower()}"}, {"line": words}]}
 
 
 def only_member_metric(nodes: list[dict]) -> str | None:

@@ -39,8 +39,9 @@ from agent.planning.defined_formulas import (INSTRUCTED, computed_when_asked, su
                                              pronoun_named, unit_said, unmarked, without_names,
                                              without_restated_inputs)
 from agent.planning.across import across_companies, relation_asked
-from agent.planning.conventions import (day_count, missing_divisor, on_day_count, per_diluted_share, unapplied_average,
-                                        without_balance_asides, without_day_count, without_diluted, without_unadjusted)
+from agent.planning.conventions import (borrowings_said, day_count, missing_divisor, on_borrowings, on_day_count,
+                                        per_diluted_share, unapplied_average, without_balance_asides, without_borrowings,
+                                        without_day_count, without_debt_defined, without_diluted, without_unadjusted)
 from agent.planning.figure_kinds import kind_of_thread
 from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY_HOW_MUCH, CHOOSING, FIGURE_CUE,
                                       PRICED, asks_of_thread, years_shown,
@@ -107,6 +108,33 @@ from agent.retrieval.concepts import METRICS, find_phrases, normalize
 from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 
 __all__ = ["MAX_CHARS", "expand_query", "plan_rules", "route_items"]
+
+
+# "by how much did operating income decrease?": a change asked of an amount with no unit said is answered in the
+# amount's own unit and as a rate, both (a rate alone left the dollar change the question asked unstated);
+# "the difference between its FY2025 and FY2024 net income": the change between the two years, never the two
+# figures alone
+_BY_HOW_MUCH_CHANGED = re.compile(r"\bby\s+how\s+much\b|\bhow\s+much\s+(?:did|has|have|had)\b.{0,80}?\b(?:increase|decrease|"
+                                  r"decline|fall|fell|drop|rise|grow|change|shrink|go\s+(?:up|down))", re.I)
+_RATE_SAID = re.compile(r"%|\b(?:percent|percentage|pct|rate)\b", re.I)  # "how much did revenue grow, in percent?"
+_DIFFERENCE_BETWEEN = re.compile(r"\b(?:difference|gap|change)\s+(?:in\s+[\w\s&'-]{1,40}?\s+)?between\b", re.I)
+
+
+def amount_and_rate(measures: list[str], low: str, years: list[int], tickers: list[str]) -> list[str]:
+    """The measures with an amount's change beside its growth ("by how much"), or an amount's change for "the difference
+    between" two consecutive years of one company; else the measures unchanged."""
+    def amount(base: str) -> bool:
+        return base in GROWTH_BASES and base in METRICS and METRICS[base].unit == "USD"
+    if _BY_HOW_MUCH_CHANGED.search(low or "") and not _RATE_SAID.search(low or ""):
+        out: list[str] = []
+        for k in measures:
+            base = k[: -len("_growth")] if k.endswith("_growth") else None
+            out += [change_key(base), k] if base and amount(base) and change_key(base) not in measures else [k]
+        return out
+    if (_DIFFERENCE_BETWEEN.search(low or "") and len(tickers) <= 1 and len(years) == 2 and abs(years[1] - years[0]) == 1
+            and measures and all(amount(k) for k in measures)):
+        return [change_key(k) for k in measures]
+    return measures
 
 _TO_FOOTNOTE = re.compile(r"\b(?:you|your|yours|u|ur|footnote)\b|\bi\s+(?:ask|look\s+up|find)\b")
 _OF_COMPANY = re.compile(r"(?:\b(?:for|about|on|of|from|regarding|with|re)\s+)?(?:\bthe\s+)?\bcompany(?:'s)?\b")
@@ -244,6 +272,7 @@ def _plan_message(text: str, *, previous: Plan | None = None, directory: Company
     plan = computed_when_asked(plan, written)  # "..., calculated from the income statement": the formula's figure
     plan.metrics = balance_convention(plan.metrics, text or "")
     plan.metrics = on_day_count(plan.metrics, day_count(text or "")) or plan.metrics  # "DSO on a 360-day year"
+    plan.metrics = on_borrowings(plan.metrics, borrowings_said(text or ""))  # "net debt including commercial paper"
     unapplied = unapplied_average(plan.metrics, text or "") if plan.route == "domain" else None
     if unapplied:  # "debt to equity using average equity": no form of it computes so, and never silently otherwise
         return refusal_plan("unknown_metric", unapplied, tickers=plan.tickers, fiscal_years=plan.fiscal_years)
@@ -474,6 +503,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     raw = without_judgement(raw)  # "apple net income 2024, is that good?": the figure; the opinion is the user's
     raw = INSTRUCTED.sub(" ", raw)  # "use year-end balances and 365 days": how to compute, said beside the ask
     raw = without_diluted(without_balance_asides(without_day_count(raw)))  # "(365d, year-end AR)", "(diluted)"
+    raw = without_borrowings(without_debt_defined(raw))  # "define debt as total debt", "(incl. commercial paper)"
     raw = per_diluted_share(raw)  # "EBITDA per share": over the weighted-average diluted shares, as the registry's
     raw = without_unadjusted(raw)  # "unadjusted operating income": the figure as reported
     raw = to_parent(raw, directory)  # "net earnings attributable to P&G": the net income metric
@@ -1227,6 +1257,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if r.absolute:  # "by how much, in dollars?": the difference, never the rate
         measures = [change_key(k[: -len("_growth")]) if k.endswith("_growth") and k[: -len("_growth")] in GROWTH_BASES
                     else k for k in measures]
+    else:
+        measures = amount_and_rate(measures, low, plan.fiscal_years, tickers)
     if (any(k.endswith(("_growth", "_change")) for k in measures) and len(plan.fiscal_years) == 2
             and plan.fiscal_years[1] - plan.fiscal_years[0] == 1 and not r.years.trend):
         plan.fiscal_years = plan.fiscal_years[1:]  # "2025 vs 2024": the 2025 growth

@@ -391,6 +391,32 @@ def unread_restatement(text: str, lines: frozenset = frozenset()) -> str | None:
     return None
 
 
+# "how many days of COGS does P&G's FY2025 inventory represent?": the balance over the year's flow times 365 (days of
+# inventory, of payables), the days ratio in the user's words; never the balance alone
+_DAYS_OF = re.compile(r"\bhow\s+many\s+days\s+(?:of|worth\s+of)\s+(?P<b>[^,;?]+?)\s+(?:does|do|did|would|is|are|was)\s+"
+                      r"(?P<a>[^,;?]+?)\s+(?:represent|cover|equal|amount\s+to|worth)\b", re.I)
+
+
+def _days_of(m: re.Match) -> str:
+    return f"{m.group('a')} over {m.group('b')} times 365, call it 'days of {m.group('b').strip()}'"
+
+
+# "how much did Apple return to shareholders in fiscal 2024 through dividends + repurchases?": the amounts named after
+# "through" are the figure asked (their sum), the words before them its description; never read as a line item
+_RETURNED_THROUGH = re.compile(
+    r"\b(?:return(?:ed|ing|s)?|distribut(?:e|ed|es|ing)|pa(?:y|id|ys)\s+out|g[ai]ve\s+back|send|sent)\s+"
+    r"(?:in\s+(?:total|all)\s+)?to\s+(?:its\s+|their\s+|the\s+)?(?:share|stock)holders"
+    r"(?P<mid>(?:\s+(?:in|during|for)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*)?'?\d{2,4})?)\s+"
+    r"(?:through|via|by\s+way\s+of|in\s+the\s+form\s+of|by|as|with|from)\s+(?:the\s+|its\s+|their\s+)?"
+    r"(?P<expr>[^?;,.]+?)(?=\s+(?:in|for|during|over|in\s+fiscal)\b|\s*[?;,.]|\s*$)", re.I)
+
+
+def _returned_through(m: re.Match) -> str:
+    expr = m.group("expr").strip()
+    joined = not re.search(r"[+]|\bplus\b", expr, re.I)
+    return f"{expr}{' combined' if joined else ''}{m.group('mid')}"
+
+
 def spoken_operators(text: str, lines: frozenset = frozenset(), named=lambda words: False) -> str:
     """The text with operators said in words written as the grammar's ("A over B"). A registry
     formula's own name ("debt to equity ratio", "R&D to revenue ratio") is left alone. "Use diluted
@@ -406,12 +432,14 @@ def spoken_operators(text: str, lines: frozenset = frozenset(), named=lambda wor
     if said and _PER_SHARE.search(out):
         out = _PER_SHARE.sub(f"per {said.group('kind').lower()} share", _DILUTED.sub(" ", out))
     out = _PER_OUTSTANDING.sub(" over shares outstanding", out)
+    out = _RETURNED_THROUGH.sub(_returned_through, out, count=1)
     out = shared_metric(out, named)
     out = _COMBINED.sub(lambda m: _combined(m, lines), out, count=1)
     out = _SUM_OF.sub(lambda m: _sum_of(m, lines), out, count=1)
     out = _TOTAL_OF.sub(lambda m: _total_of(m, lines), out, count=1)
     out = _MULTIPLE_OF.sub(lambda m: _multiple_of(m, lines), out, count=1)
     out = _SUBTRACT_FROM.sub(lambda m: _subtract_from(m, lines), out, count=1)
+    out = _DAYS_OF.sub(_days_of, out, count=1)
     for pattern, replacement in _SPOKEN:
         out = pattern.sub(replacement, out, count=1)
 

@@ -250,6 +250,11 @@ def over_thread(raw: str, previous: Plan | None) -> str:
     return f"and {m.group('other')} {op} {words}?"  # "and": the thread's companies and years
 
 
+_DAYS_OF_THAT = re.compile(r"^\s*(?:and\s+|so\s+)?(?:how\s+many|what(?:'s|\s+is)\s+(?:that|this|it)\s+in)\s+days\s+"
+                           r"(?:of|worth\s+of)\s+(?P<other>[\w&' -]+?)(?:\s+(?:is|does|would|was)\s+(?:that|this|it)"
+                           r"(?:\s+(?:represent|cover|equal|amount\s+to))?)?\s*\??\s*$", re.I)
+
+
 def relative_to_thread(raw: str, previous: Plan | None) -> str:
     """A follow-up that divides the thread's figure by another ("what's that relative to equity?")
     is that quotient, written out as a formula the formula reader takes ("total debt over equity"),
@@ -274,6 +279,11 @@ def relative_to_thread(raw: str, previous: Plan | None) -> str:
     if part is not None and key in METRICS and METRICS[key].unit == "USD":
         # "what percentage of that was footwear?" after Nike's revenue: that part's share of the thread's figure
         return f"and what share of {asked_as(key)} came from {part.group('part')}?"
+    days = _DAYS_OF_THAT.match(raw)
+    if days is not None and key in METRICS and METRICS[key].period == "instant" and METRICS[key].unit == "USD":
+        # "how many days of COGS is that?" after inventories: the balance over the year's flow times 365
+        other = days.group("other").strip()
+        return f"and {asked_as(key)} over {other} times 365, call it 'days of {other}'?"
     words = _amount_words(key)
     share = _SHARE_OF_OTHER.match(raw) or _WHAT_SHARE_OF.match(raw)
     if share is not None and words is not None and not _REVENUE_WORDS.fullmatch(share.group("other").strip()):
@@ -313,7 +323,8 @@ def grown_like_thread(raw: str, previous: Plan | None) -> str:
     from agent.retrieval.finance import GROWTH_BASES, MEASURE_PHRASES
 
     if previous is None or previous.route != "domain" or not previous.metrics \
-            or not all(k.endswith("_growth") for k in previous.metrics):
+            or not all(k.endswith(("_growth", "_change")) for k in previous.metrics) \
+            or not any(k.endswith("_growth") for k in previous.metrics):  # "how much did it grow": both, the change too
         return raw
     m = _BARE_FIGURE.match(raw)
     if m is None:

@@ -183,6 +183,25 @@ METRICS: dict[str, Metric] = {
             period="instant",
             query="short-term debt current maturities",
         ),
+        # Total debt's parts as analysts read "debt" (long-term debt, current and noncurrent; agent.retrieval.finance
+        # DEBT_STEPS), no phrases of their own: the current maturities alone, never the balance sheet's whole current
+        # debt line (DebtCurrent holds commercial paper); and long-term debt tagged with its current maturities in it
+        _m(
+            "ltd_maturities_current",
+            "Current maturities of long-term debt",
+            [],
+            ["us-gaap:LongTermDebtCurrent", "us-gaap:LongTermDebtAndCapitalLeaseObligationsCurrent"],
+            period="instant",
+            query="current portion of long-term debt",
+        ),
+        _m(
+            "ltd_with_current",
+            "Long-term debt including current maturities",
+            [],
+            ["us-gaap:LongTermDebt", "us-gaap:LongTermDebtAndCapitalLeaseObligationsIncludingCurrentMaturities"],
+            period="instant",
+            query="long-term debt including current maturities",
+        ),
         _m(
             "short_term_borrowings",
             "Short-term borrowings",
@@ -278,6 +297,27 @@ METRICS: dict[str, Metric] = {
              "op ex"],
             ["us-gaap:OperatingExpenses"],  # not CostsAndExpenses: that includes cost of revenue
             query="operating expenses",
+            # no operating-expense total printed (Alphabet's "Total costs and expenses"): the total costs and
+            # expenses less cost of revenue, the expression saying so (a total the company prints as
+            # "Total operating expenses", cost of sales within it as Amazon's, is read by its printed label first)
+            fallback="operating_expenses_computed",
+        ),
+        # The cash paid for businesses acquired, the cash-flow row: an operand of a user's formula ("capex plus
+        # acquisitions", agent.planning.formula_operands.OPERAND_WORDS), never the goodwill roll-forward's
+        # "Acquisitions" row (goodwill acquired); no phrases of its own ("acquisitions" alone may ask a count)
+        _m(
+            "acquisitions_paid",
+            "Acquisitions, net of cash acquired",
+            [],
+            ["us-gaap:PaymentsToAcquireBusinessesNetOfCashAcquired", "us-gaap:PaymentsToAcquireBusinessesGross"],
+            query="acquisitions net of cash acquired",
+        ),
+        _m(
+            "costs_expenses_total",
+            "Total costs and expenses",
+            [],
+            ["us-gaap:CostsAndExpenses"],
+            query="total costs and expenses",
         ),
         _m(
             "gross_profit",

@@ -155,34 +155,6 @@ _BASE: list[Formula] = [
        ["current ratio", "working capital ratio", "liquidity ratio"],
        [Input("current_assets"), Input("current_liabilities")], "ratio",
        "Current assets ÷ Current liabilities", _ratio, query="liquidity working capital"),
-    # Debt to equity is TOTAL debt over equity: long-term debt, its current maturities and short-term
-    # borrowings (commercial paper) where tagged. Each fallback is the same convention with one less part
-    # tagged, and its expression says which, so the answer never hides what "debt" meant.
-    _f("debt_to_equity", "Debt-to-equity",
-       ["debt to equity", "debt/equity", "debt to equity ratio", "d/e", "d/e ratio", "debt equity ratio",
-        "debt-to-equity", "total debt to equity", "total debt to equity ratio"],
-       [_ltd(), Input("debt_current"), Input("equity")], "ratio",
-       "(Long-term debt + Current debt) ÷ Stockholders' equity (total debt: long-term debt, current maturities "
-       "and short-term borrowings)",
-       lambda ltd, cur, eq: _ratio(ltd + cur, eq), operator="expr", fallback="debt_to_equity_borrowings",
-       query="long-term debt short-term borrowings capital structure"),
-    _f("debt_to_equity_borrowings", "Debt-to-equity", [],
-       [_ltd(), Input("current_debt"), Input("short_term_borrowings"), Input("equity")], "ratio",
-       "(Long-term debt + Current portion of long-term debt + Short-term borrowings) ÷ Stockholders' equity "
-       "(total debt)",
-       lambda ltd, cur, stb, eq: _ratio(ltd + cur + stb, eq), operator="expr", fallback="debt_to_equity_term",
-       query="long-term debt short-term borrowings capital structure"),
-    _f("debt_to_equity_term", "Debt-to-equity", [],
-       [_ltd(), Input("current_debt"), Input("equity")], "ratio",
-       "(Long-term debt + Current portion of long-term debt) ÷ Stockholders' equity (total debt; no short-term "
-       "borrowings tagged)",
-       lambda ltd, cur, eq: _ratio(ltd + cur, eq), operator="expr", fallback="debt_to_equity_long_term_only",
-       query="long-term debt capital structure"),
-    _f("debt_to_equity_long_term_only", "Debt-to-equity", [],
-       [Input("long_term_debt"), Input("equity")], "ratio",
-       "Long-term debt ÷ Stockholders' equity (long-term debt alone: no current debt tagged beside it, or the "
-       "long-term debt tagged includes its current maturities)", _ratio,
-       query="long-term debt capital structure"),
     _f("lt_debt_to_equity", "Long-term debt to equity",
        ["long term debt to equity", "long term debt to equity ratio", "lt debt to equity", "ltd to equity",
         "long term debt/equity", "long term debt to shareholders equity", "long term debt to stockholders equity"],
@@ -315,7 +287,20 @@ _RATIOS: list[Formula] = [
     _f("opex_ratio", "Operating expenses as % of revenue",
        _share_of_revenue(["opex", "operating expenses", "operating expense", "op ex"]),
        [Input("operating_expenses"), Input("revenue")], "percent",
-       "Operating expenses ÷ Revenue (operating expenses as the company's operating-expense total)", _ratio_pct),
+       "Operating expenses ÷ Revenue (operating expenses as the company's operating-expense total)", _ratio_pct,
+       fallback="opex_ratio_computed"),
+    # No operating-expense total printed: the total costs and expenses less the cost of revenue, the expression saying
+    # so (never revenue less cost and operating income: where a company prints two revenue rows, as Walmart its net
+    # sales and its total revenues, that residual takes whichever revenue row and is another figure)
+    _f("opex_ratio_computed", "Operating expenses as % of revenue", [],
+       [Input("costs_expenses_total"), Input("cost_of_revenue"), Input("revenue")], "percent",
+       "(Total costs and expenses − Cost of revenue) ÷ Revenue (operating expenses as total costs and expenses less "
+       "cost of revenue; no operating-expense total reported)",
+       lambda ce, cor, rev: _ratio_pct(ce - cor, rev), operator="expr"),
+    _f("operating_expenses_computed", "Operating expenses", [],
+       [Input("costs_expenses_total"), Input("cost_of_revenue")], "USD",
+       "Total costs and expenses − Cost of revenue (operating expenses as total costs and expenses less cost of "
+       "revenue; no operating-expense total reported)", lambda ce, cor: ce - cor, operator="−"),
     _f("cost_of_revenue_pct", "Cost of revenue as % of revenue",
        _share_of_revenue(["cost of revenue", "cost of sales", "cogs", "cost of goods sold", "cost of revenues"]),
        [Input("cost_of_revenue"), Input("revenue")], "percent", "Cost of revenue ÷ Revenue", _ratio_pct),
@@ -362,38 +347,79 @@ _RATIOS: list[Formula] = [
 ]
 
 
-# Total debt is one convention wherever it appears (total debt, net debt, debt to assets, and debt to
-# equity above): long-term debt plus the balance sheet's current debt line (current maturities and
-# short-term borrowings) when tagged, else current maturities plus short-term borrowings, else current
-# maturities alone, else long-term debt alone. Each step is its own formula whose expression says what
-# "debt" counted, so the answer never hides a narrower figure.
+# Total debt is one convention wherever it appears (total debt, net debt, debt to equity, debt to capital, ROIC's
+# invested capital ...): long-term debt, current and noncurrent, the common analyst reading. Commercial paper and
+# other short-term borrowings are debt only where the question says so ("including short-term borrowings", "all
+# borrowings": BORROWING_STEPS, the formulas' "_all" forms). Each step computes the same figure from how the company
+# tags it: the two parts; long-term debt tagged with its current maturities in it; the noncurrent part and the
+# balance sheet's current debt line (which may hold short-term borrowings: said so); long-term debt alone. Each step is
+# its own formula whose expression says what "debt" counted, so the answer never hides a narrower or wider figure.
 DEBT_STEPS: tuple[tuple[str, tuple[str, ...], str], ...] = (
-    ("", ("long_term_debt", "debt_current"),
-     "total debt: long-term debt, current maturities and short-term borrowings"),
-    ("_borrowings", ("long_term_debt", "current_debt", "short_term_borrowings"), "total debt"),
-    ("_term", ("long_term_debt", "current_debt"), "total debt; no short-term borrowings tagged"),
+    ("", ("long_term_debt", "ltd_maturities_current"), "total debt: long-term debt, current and noncurrent"),
+    ("_ltd_total", ("ltd_with_current",), "total debt: long-term debt including its current maturities, as tagged"),
+    ("_current_line", ("long_term_debt", "debt_current"),
+     "total debt: long-term debt plus the balance sheet's current debt line, which may include short-term borrowings"),
     ("_long_term_only", ("long_term_debt",),
      "long-term debt alone: no current debt tagged beside it, or the long-term debt tagged includes its current "
      "maturities"),
 )
+# "Debt including short-term borrowings", "all borrowings": the long-term debt above and the short-term borrowings
+# (commercial paper, notes payable) the question adds, as the balance sheet's whole current debt line or its parts
+BORROWING_STEPS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("_all", ("long_term_debt", "debt_current"),
+     "total debt including short-term borrowings: long-term debt plus the balance sheet's current debt line"),
+    ("_all_borrowings", ("long_term_debt", "ltd_maturities_current", "short_term_borrowings"),
+     "total debt including short-term borrowings: long-term debt, current and noncurrent, and short-term borrowings"),
+    ("_all_stb", ("long_term_debt", "short_term_borrowings"),
+     "total debt including short-term borrowings: long-term debt and short-term borrowings, no current maturities "
+     "tagged apart"),
+    ("_all_term", ("long_term_debt", "ltd_maturities_current"),
+     "total debt: long-term debt, current and noncurrent; no short-term borrowings tagged"),
+    ("_all_ltd_total", ("ltd_with_current",),
+     "total debt: long-term debt including its current maturities; no short-term borrowings tagged"),
+    ("_all_long_term_only", ("long_term_debt",), "long-term debt alone: no current debt tagged beside it"),
+)
+# formula key -> the form of it that counts short-term borrowings as debt (asked "including short-term borrowings")
+BORROWING_FORMS: dict[str, str] = {}
+# formula key -> what its debt counted, said in the answer's sentence (every step of every debt chain)
+_DEBT_NOTES: dict[str, str] = {}
+# formula key -> how many of its first inputs the debt sums (a company's own "Total debt" row is compared to that sum)
+DEBT_PARTS: dict[str, int] = {}
 
 
 def _debt_chain(key: str, label: str, synonyms: list[str], tail: list[Input], unit: str, shape: str,
-                fn: Callable[..., Decimal], query: str = "long-term debt short-term borrowings") -> list[Formula]:
-    """One formula per DEBT_STEPS step, each falling back to the next. `shape` is the expression with
-    "{debt}" where the debt sum goes; `fn(debt, *tail)` computes it."""
+                fn: Callable[..., Decimal], query: str = "long-term debt short-term borrowings",
+                steps: tuple[tuple[str, tuple[str, ...], str], ...] = DEBT_STEPS,
+                wide: tuple[str, ...] = ()) -> list[Formula]:
+    """One formula per DEBT_STEPS step, each falling back to the next, and its form with short-term borrowings
+    (BORROWING_STEPS, named by `wide`). `shape` is the expression with "{debt}" where the debt sum goes;
+    `fn(debt, *tail)` computes it."""
     out = []
-    for i, (suffix, parts, note) in enumerate(DEBT_STEPS):
+    for i, (suffix, parts, note) in enumerate(steps):
         debt = " + ".join(METRICS[m].label.split(" (")[0] for m in parts)
         debt = f"({debt})" if len(parts) > 1 and shape != "{debt}" else debt
-        nxt = key + DEBT_STEPS[i + 1][0] if i + 1 < len(DEBT_STEPS) else None
+        nxt = key + steps[i + 1][0] if i + 1 < len(steps) else None
         n = len(parts)
         summed = [_ltd() if m == "long_term_debt" and len(parts) > 1 else Input(m) for m in parts]
         out.append(_f(key + suffix, label, synonyms if not suffix else [],
                       [*summed, *tail], unit, f"{shape.format(debt=debt)} ({note})",
                       lambda *v, n=n: fn(sum(v[:n], Decimal(0)), *v[n:]), operator="expr", fallback=nxt,
                       query=query))
+        _DEBT_NOTES[key + suffix] = _said_of(note)
+        DEBT_PARTS[key + suffix] = n
+    if steps is DEBT_STEPS:
+        out += _debt_chain(key, label, list(wide), tail, unit, shape, fn, query, steps=BORROWING_STEPS)
+        BORROWING_FORMS[key] = key + "_all"
     return out
+
+
+def _said_of(note: str) -> str:
+    """A debt step's note as the answer's sentence says it ("debt as long-term debt, current and noncurrent")."""
+    if note.startswith("long-term debt alone"):
+        return "debt as long-term debt alone"
+    wide = note.startswith("total debt including short-term borrowings:")
+    said = "debt as " + re.sub(r"^total debt(?: including short-term borrowings)?:\s*", "", note)
+    return said + (", short-term borrowings included" if wide and "short-term borrowings" not in said else "")
 
 
 # EBITDA's add-back as each company reports it, in order (as the EBITDA formulas fall back): the D&A total;
@@ -446,34 +472,26 @@ _SAID = (("ebitda", None), ("debt_to_ebitda", None), ("net_debt_to_ebitda", None
          ("roic", "after-tax operating income over debt plus equity"),
          ("roce", "operating income over total assets less current liabilities"),
          ("nopat_rate", "operating income after tax at the reported effective tax rate"),
-         ("nopat", "operating income after tax at the effective rate"))
+         ("nopat", "operating income after tax at the effective rate"),
+         ("opex_ratio_computed", "operating expenses as total costs and expenses less cost of revenue, no "
+                                 "operating-expense total reported"),
+         ("operating_expenses_computed", "as total costs and expenses less cost of revenue, no operating-expense "
+                                         "total reported"),
+         )
 
 
-# What "debt" counted, said in the sentence of every measure over total debt (by the DEBT_STEPS suffix of the
-# formula computed): analysts differ on whether commercial paper and other short-term borrowings are debt, so a net
-# debt or a debt-to-equity figure never leaves it unsaid
-_DEBT_BASES = ("total_debt", "net_debt", "net_cash", "debt_to_assets", "debt_to_capital", "net_debt_to_equity",
-               "net_debt_to_capital", "debt_to_equity")
-_DEBT_SAID = {"": "debt as long-term debt plus the balance sheet's current debt, short-term borrowings included",
-              "_borrowings": "debt as long-term debt, its current maturities and short-term borrowings",
-              "_term": "debt as long-term debt and its current maturities, no short-term borrowings tagged",
-              "_long_term_only": "debt as long-term debt alone"}
-
-
+# What "debt" counted, said in the sentence of every measure over total debt (_DEBT_NOTES, by the step of the debt
+# chain computed): analysts differ on whether commercial paper and other short-term borrowings are debt, so a net
+# debt, a debt-to-equity or a ROIC figure never leaves it unsaid
 def _debt_said(key: str) -> str | None:
-    """What the debt sum of a total-debt measure `key` counted (_DEBT_SAID), None for any other formula."""
-    for base in _DEBT_BASES:
-        for suffix, text in _DEBT_SAID.items():
-            if key == base + suffix:
-                return text
-    return None
+    """What the debt sum of a measure over total debt `key` counted, None for any other formula."""
+    return _DEBT_NOTES.get(key)
 
 
 def stated_convention(key: str) -> str | None:
     """The convention the answer's sentence states for formula `key` (None: the name says it all)."""
-    said = _debt_said(key)
-    if said is not None:
-        return said
+    debt = _debt_said(key)
+    said = None
     if key.startswith(("ebitda", "debt_to_ebitda", "net_debt_to_ebitda")):
         said = _EBITDA_SAID[next((s for s in ("_dep_amort", "_depreciation", "_pretax") if s in key), "")]
     for prefix, text in _SAID if said is None else ():
@@ -484,13 +502,15 @@ def stated_convention(key: str) -> str | None:
         shares = {i.metric for i in FORMULAS[key].inputs}
         said = ("on weighted-average diluted shares" if "diluted_shares" in shares else
                 "on weighted-average basic shares" if "basic_shares" in shares else None)
-    if said is None and _on_balances(key):
+    if said is None and debt is None and _on_balances(key):
         # the balance convention the ratio was computed on, chosen by the question or its own: said, never silent
         averaged = any(i.offset == -1 for i in FORMULAS[key].inputs)
         said = "on the average of opening and closing balances" if averaged else "on year-end balances"
     name = FORMULAS[key].label if key in FORMULAS else ""
     if said and name in ("EBITDA", "EBIT") and said.startswith(name + " "):
         said = said[len(name) + 1:]  # "EBITDA (as operating income plus D&A, unadjusted)", never "EBITDA (EBITDA as ...)"
+    if debt is not None:  # a measure over debt and EBITDA or after-tax income says both (ROIC, net debt to EBITDA)
+        return debt if not said or debt in said else f"{said}; {debt}"
     return said
 
 
@@ -502,14 +522,24 @@ def _on_balances(key: str) -> bool:
 
 
 def _then(chain: list[Formula], fallback: str) -> list[Formula]:
-    """The chain with its last step falling back to another formula (another chain's first step)."""
-    return [*chain[:-1], replace(chain[-1], fallback=fallback)]
+    """The chain with its last step falling back to another formula (another chain's first step); a debt chain's
+    form with short-term borrowings (its "_all" steps) falls back to that formula's own such form."""
+    main = [f for f in chain if "_all" not in f.key]
+    wide = [f for f in chain if "_all" in f.key]
+    ends = {main[-1].key: fallback, **({wide[-1].key: BORROWING_FORMS.get(fallback, fallback + "_all")} if wide else {})}
+    return [replace(f, fallback=ends[f.key]) if f.key in ends else f for f in chain]
 
 
 _DEBT: list[Formula] = [
+    # Debt to equity is total debt (the one convention above) over year-end equity
+    *_debt_chain("debt_to_equity", "Debt-to-equity",
+                 ["debt to equity", "debt/equity", "debt to equity ratio", "d/e", "d/e ratio", "debt equity ratio",
+                  "debt-to-equity", "total debt to equity", "total debt to equity ratio"],
+                 [Input("equity")], "ratio", "{debt} ÷ Stockholders' equity", lambda debt, eq: _ratio(debt, eq),
+                 query="long-term debt capital structure"),
     *_debt_chain("total_debt", "Total debt",
-                 ["total debt", "gross debt", "total borrowings", "debt outstanding", "total debt outstanding"],
-                 [], "USD", "{debt}", lambda debt: debt),
+                 ["total debt", "gross debt", "debt outstanding", "total debt outstanding"],
+                 [], "USD", "{debt}", lambda debt: debt, wide=("total borrowings", "all borrowings")),
     *_debt_chain("net_debt", "Net debt", ["net debt", "net debt position", "net borrowings"],
                  [Input("cash")], "USD", "{debt} − Cash and cash equivalents",
                  lambda debt, cash: debt - cash),
@@ -740,9 +770,15 @@ def fallback_chain(key: str) -> list[str]:
     return chain
 
 
+# The metric users name a phrase-less input by ("current debt", "long-term debt"): a formula reading the current
+# maturities reads what a user calls the current portion of long-term debt
+_SAID_AS = {"ltd_maturities_current": "current_debt", "ltd_with_current": "long_term_debt"}
+
+
 def formula_inputs(key: str) -> set[str]:
-    """The metrics a formula and its fallbacks read."""
-    return {i.metric for k in fallback_chain(key) for i in FORMULAS[k].inputs}
+    """The metrics a formula and its fallbacks read (with the metric users name each phrase-less input by)."""
+    read = {i.metric for k in fallback_chain(key) for i in FORMULAS[k].inputs}
+    return read | {_SAID_AS[m] for m in read if m in _SAID_AS}
 
 
 def growth_key(metric: str) -> str:

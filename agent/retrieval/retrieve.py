@@ -16,7 +16,7 @@ from itertools import combinations, zip_longest
 
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.composing.draft import Evidence
-from agent.retrieval.finance import (DEBT_WITH_CURRENT, FORMULAS, NEGATIVE_BASE, FormulaError, Operand, calculate, display_value,
+from agent.retrieval.finance import (DEBT_PARTS, DEBT_WITH_CURRENT, FORMULAS, NEGATIVE_BASE, FormulaError, Operand, calculate, display_value,
                                      fallback_chain, growth_key, negative_base_change, negative_denominator,
                                      stated_convention)
 from agent.progress import status
@@ -1226,7 +1226,7 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                             # the row printed under the user's words, where the company prints the metric on two:
                             # the answer names it ("Consolidated Net Income", with the noncontrolling share)
                             cell["reported_as"] = _printed_as(conn, deps, company["cik"], ev.concept, phrases[key])
-                        if METRICS[key].fallback and alone:
+                        if METRICS[key].fallback and alone and METRICS[key].unit == "pure":
                             # a tagged rate asked alone is the company's (often rounded) figure: the calculation
                             # from the lines that define it follows, cited, when they are reported, so whoever
                             # asked for the ratio sees how it is computed and both figures' sources
@@ -1243,6 +1243,9 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         if computed is not None:
                             _take_calc(facts, computed, cell, evidence, calculations)
                             cell["label"] = FORMULAS[METRICS[key].fallback].label
+                            said = stated_convention(computed[1]["key"])
+                            if said:  # "operating expenses (as total costs and expenses less cost of revenue ...)"
+                                cell["convention"] = said
 
                 else:
                     computed = _compute(facts, key, fy)
@@ -1271,6 +1274,9 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         _take_calc(facts, computed, cell, evidence, calculations)
                         # a named measure whose figure depends on a convention says which in its sentence
                         cell["convention"] = NEGATIVE_BASE if instead else stated_convention(computed[1]["key"])
+                        own = _own_total_debt(conn, deps, company, computed[1], fy) if not instead else None
+                        if own and cell["convention"]:  # the company's own "Total debt" row is this sum: said so
+                            cell["convention"] += f", which equals the \u201c{own}\u201d row the company prints"
                 if changes and cell["evidence_id"] and fy - 1 in company["fiscal_years"]:
                     _add_change(facts, key, fy, cell, evidence, calculations)
                 cells.append(cell)
@@ -1338,6 +1344,26 @@ def _first_reported_otherwise(conn, cells: list[tuple[dict, Evidence, dict | Non
                                      for _, ev, own in asked])
     return [(cell, ev) for (cell, ev, _), values in zip(asked, found)
             if values and all(v != Decimal(ev.value) for v in values)]
+
+
+_TOTAL_DEBT_ROW = re.compile(r"total\s+(?:term\s+|long[\s-]term\s+)?(?:debt|borrowings)(?:\s+outstanding)?", re.I)
+
+
+def _own_total_debt(conn, deps, company: dict, calc: dict, fy: int) -> str | None:
+    """The label of a row the company prints as its total debt ("Total debt", "Total term debt") whose figure for the
+    year is the debt a measure over debt summed (finance.DEBT_PARTS), else None. Why: the answer then says that the
+    convention it states is the company's own figure, not only the analysts' reading."""
+    n = DEBT_PARTS.get(calc["key"])
+    if not n or len(calc["operands"]) < n:
+        return None
+    debt = sum((Decimal(str(o["value"])) for o in calc["operands"][:n]), Decimal(0))
+    for row in labels_of(conn, deps.memo if deps is not None else {}, company["cik"]):
+        if row.get("dims") or not _TOTAL_DEBT_ROW.fullmatch((row.get("label") or "").strip(" :")):
+            continue
+        fact = _annual_value(conn, company["cik"], [row["concept"]], fy, as_of_accession=company.get("as_of_accession"))
+        if fact is not None and Decimal(str(fact.value)) == debt:
+            return row["label"].strip(" :")
+    return None
 
 
 def _take_calc(facts: _Facts, computed: tuple[Evidence, dict], cell: dict, evidence: dict, calculations: list[dict]) -> None:
