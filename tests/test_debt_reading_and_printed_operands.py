@@ -181,3 +181,13 @@ def test_a_growth_named_by_a_companys_own_revenue_words_is_read_from_that_row_wh
                                                                           "revenue@net operating~-1"}
     # the whole growth over the row, both years one way, never the words alone as a row
     assert set(metrics_of(tree["args"][1])) == {"#net operating revenue", "#net operating revenue~-1"}
+
+
+@pytest.mark.parametrize("question", [
+    "Union Pacific total debt: Long-term debt + Current debt",  # the measure's own "debt" begins "debt: ..."
+    "Boeing cash flow to debt: Operating cash flow / (Long-term debt + Current debt)",  # a whole formula
+])
+def test_a_definition_that_is_the_measure_or_a_formula_is_not_cut_away(directory, question):  # noqa: F811
+    p = plan(directory, question)
+    assert p.route == "domain" and p.refusal_reason is None and (p.metrics or p.definitions), p
+    assert p.intent != "qualitative", p

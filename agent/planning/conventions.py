@@ -295,7 +295,16 @@ def without_debt_defined(text: str) -> str:
         return text
     for m in reversed(list(_DEBT_DEFINED.finditer(text or ""))):
         rest = text[: m.start()] + " " + text[m.end():]
-        if _defines_counted_debt(m.group("what")) and not _USERS_FORMULA.search(rest):
+        if _defines_counted_debt(m.group("what")) and not _USERS_FORMULA.search(rest) \
+                and not _DIVIDED.search(m.group("what")):
             kept = "" if m.group("lead").strip() in ("", ".", "(") else m.group("lead")
-            text = text[: m.start()] + kept + " " + text[m.end():]
+            cut = text[: m.start()] + kept + " " + text[m.end():]
+            # "Union Pacific total debt: long-term debt + current debt": the measure's own "debt" began the match,
+            # and cutting it would leave "Union Pacific total"; the measure must still be named without it
+            if any(k in BORROWING_FORMS for k in match_formulas(cut)):
+                text = cut
     return text
+
+
+# "cash flow to debt: operating cash flow / (long-term debt + current debt)": a whole formula, the formula reader's
+_DIVIDED = re.compile(r"/|\u00f7|\bdivided\s+by\b|\bover\b|\btimes\b|\*", re.I)
