@@ -184,8 +184,8 @@ def test_a_growth_named_by_a_companys_own_revenue_words_is_read_from_that_row_wh
 
 
 @pytest.mark.parametrize("question", [
-    "Union Pacific total debt: Long-term debt + Current debt",  # the measure's own "debt" begins "debt: ..."
-    "Boeing cash flow to debt: Operating cash flow / (Long-term debt + Current debt)",  # a whole formula
+    "Apple total debt: Long-term debt + Current debt",  # the measure's own "debt" begins "debt: ..."
+    "Apple cash flow to debt: Operating cash flow / (Long-term debt + Current debt)",  # a whole formula
 ])
 def test_a_definition_that_is_the_measure_or_a_formula_is_not_cut_away(directory, question):  # noqa: F811
     p = plan(directory, question)
