@@ -134,6 +134,17 @@ def test_a_per_share_figure_reported_only_by_class_is_each_classs_named(db, embe
     assert "Class A" in answer.text and "Class B-1" in answer.text
     one = _ask(db, embedder, "visa class a diluted eps fy2024")
     assert _values(one) == [Decimal("9.73")], one.text
+    with db.connection() as conn:
+        company(conn, MA, "Mastercard Incorporated", ["MA"], "1231")
+        filing(conn, MA, MA_ACC, 2024, date(2024, 12, 31), date(2025, 2, 12))
+        fact(conn, MA, MA_ACC, "EarningsPerShareDiluted", "13.89", date(2024, 12, 31), date(2024, 1, 1),
+             fiscal_year=2024, fy=2024, filed=date(2025, 2, 12), unit="USD/shares")
+    # beside another company's one figure a class's is no comparison: Mastercard's is stated, Visa's said missing
+    both = _ask(db, embedder, "compare Mastercard and Visa diluted eps for fiscal 2024")
+    assert both.kind == "answer" and "Visa" in both.text, both.text
+
+
+MA, MA_ACC = 1141391, "0001141391-25-000011"
 
 
 VZ, VZ_ACC = 732712, "0000732712-24-000009"

@@ -1205,9 +1205,10 @@ def _collect(conn, companies: list[dict], metrics: list[str], deps=None, definit
                         ev = _metric_row(conn, deps, company, key, phrases[key], fy, cell, lines)
                         if ev is None:
                             cell.pop("concept", None)
-                    if ev is None and METRICS[key].unit == "USD/shares":
+                    if ev is None and METRICS[key].unit == "USD/shares" and len(companies) == 1:
                         # a per-share figure reported only by class of stock (Visa's Class A, B-1, B-2, C): each
-                        # class's, named, never one of them passed off as the company's
+                        # class's, named, never one of them passed off as the company's. One company only: set
+                        # beside another company's one figure, a class's is no comparison (said as not compared)
                         by_class = _member_cells(conn, deps, company, f"dim:{key}|*class", fy, cell, orders)
                         if by_class and all(ev_ is not None for _, ev_ in by_class):
                             # in the classes' order (A, B-1, C), a class with no shares that year ("—", tagged 0) left out
