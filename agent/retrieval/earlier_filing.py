@@ -208,9 +208,12 @@ def _names_only_in(conn, absent_latest: set[str], accession: str, latest_accessi
             and not chunk_store.holds_prefix(conn, name_stem(w), accession=latest_accession)]
 
 
-def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest: int) -> int | None:
+def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest: int,
+                   names: tuple[str, ...] = ()) -> int | None:
     """The fiscal year of an earlier held 10-K that answers `query` much better than the latest's,
-    or None to keep the latest. `filings` maps fiscal years to their 10-K (with its accession)."""
+    or None to keep the latest. `filings` maps fiscal years to their 10-K (with its accession). `names`: the
+    company's own names, which are no word asked: an older 10-K's sentence naming "Alphabet" beside
+    "competition" tells no more of "competition in AI" than the latest's that says "we"."""
     earlier = sorted((y for y in filings if y < latest), reverse=True)
     if not earlier or latest not in filings or not query.strip():
         return None
@@ -220,7 +223,8 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
     if not near:
         return None
     base = near[0][1]
-    stems = asked_stems(query)
+    own = {w[:5] for name in names for w in re.findall(r"[a-z0-9]+", (name or "").lower()) if len(w) > 2}
+    stems = [stem for stem in asked_stems(query) if stem not in own]
     told_latest, latest_sentence = telling(near, stems)
     # the latest tells the asked words as its own year's ("revenue rose in 2024 on higher volumes"): a
     # standing topic each 10-K tells anew, not an event told once, in the year it happened

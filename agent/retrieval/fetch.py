@@ -525,7 +525,8 @@ def fetch(state, deps, config) -> dict:
                 wanted = list(meant["fiscal_years"])
             elif not numeric and _latest_by_default(state["question"], plan) and len(filings) > 1:
                 # an event the latest 10-K no longer discusses is read where it is told (agent.retrieval.earlier_filing)
-                earlier = better_earlier(conn, deps.embedder, plan.get("query") or state["question"], filings, wanted[0])
+                earlier = better_earlier(conn, deps.embedder, plan.get("query") or state["question"], filings, wanted[0],
+                                         names=(company["name"], *(company.get("tickers") or [])))
                 if earlier is not None:
                     plan = switched = {**plan, "latest": False, "fiscal_years": [earlier], "slots": {
                         **(plan.get("slots") or {}), "fiscal_years": EARLIER_SLOT}}
