@@ -121,8 +121,13 @@ SELECT DISTINCT label FROM line_labels
 
 def printed_as(conn: psycopg.Connection, cik: int, concept: str) -> list[str]:
     """The labels a company prints a concept ("taxonomy:Name") under, without dimensions."""
+    return _labels_of(conn, PRINTED_AS, cik, concept)
+
+
+def _labels_of(conn: psycopg.Connection, sql: str, where: int | str, concept: str) -> list[str]:
+    """The labels `sql` finds for a concept ("taxonomy:Name") in a company's filings or one filing (`where`)."""
     taxonomy, name = concept.split(":", 1)
-    return [label for (label,) in conn.execute(PRINTED_AS, (cik, taxonomy, name)).fetchall()]
+    return [label for (label,) in conn.execute(sql, (where, taxonomy, name)).fetchall()]
 
 
 # Whether one filing prints a concept's undimensioned row under a label. Served by line_labels_accession.
@@ -147,8 +152,7 @@ SELECT DISTINCT label FROM line_labels
 
 def printed_in_filing(conn: psycopg.Connection, accession: str, concept: str) -> list[str]:
     """The labels the filing `accession` prints `concept` ("taxonomy:Name") under, without dimensions."""
-    taxonomy, name = concept.split(":", 1)
-    return [label for (label,) in conn.execute(PRINTED_IN_FILING, (accession, taxonomy, name)).fetchall()]
+    return _labels_of(conn, PRINTED_IN_FILING, accession, concept)
 
 
 # Printed row names holding a spaced hyphen ("Total revenues - unaffiliated customers", "Accounts receivable - net"):

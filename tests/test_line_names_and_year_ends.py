@@ -26,10 +26,10 @@ def _row(label: str, concept: str, statement: str = "balance", row: int = 1) -> 
     return {"label": label, "concept": concept, "statement": statement, "dims": {}, "negated": False, "row": row}
 
 
-def _label(conn, acc, cik, concept, label, statement, row, taxonomy="us-gaap"):
+def _label(conn, acc, cik, concept, label, statement, row, taxonomy="us-gaap", dims=None):
     conn.execute("INSERT INTO line_labels (accession, cik, taxonomy, concept, label, statement, table_no, row_no,"
                  " negated, dims) VALUES (%s, %s, %s, %s, %s, %s, 2, %s, false, %s)",
-                 (acc, cik, taxonomy, concept, label, statement, row, Jsonb({})))
+                 (acc, cik, taxonomy, concept, label, statement, row, Jsonb(dims or {})))
 
 
 def _ask(db, embedder, text):

@@ -10,41 +10,17 @@ Real figures (USD millions) are typed in as facts; the row names are short label
 
 from __future__ import annotations
 
-import uuid
 from datetime import date
 from decimal import Decimal
 
-from psycopg.types.json import Jsonb
 
-from agent.answer import Turn
 from agent.planning.measure_spelling import spelled_out
 from agent.retrieval.line_items import resolve
 from agent.retrieval.segments import display_name, find_member
 from tests.test_facts import company, fact, filing
+from tests.test_line_names_and_year_ends import _ask, _label, _row, _values
 
 M = 1_000_000
-
-
-def _row(label: str, concept: str, statement: str = "balance", row: int = 1) -> dict:
-    return {"label": label, "concept": concept, "statement": statement, "dims": {}, "negated": False, "row": row}
-
-
-def _label(conn, acc, cik, concept, label, statement, row, taxonomy="us-gaap", dims=None):
-    conn.execute("INSERT INTO line_labels (accession, cik, taxonomy, concept, label, statement, table_no, row_no,"
-                 " negated, dims) VALUES (%s, %s, %s, %s, %s, %s, 2, %s, false, %s)",
-                 (acc, cik, taxonomy, concept, label, statement, row, Jsonb(dims or {})))
-
-
-def _ask(db, embedder, text):
-    from bot.settings import Settings
-    from bot.wiring import build_footnote
-
-    footnote = build_footnote(db, embedder, Settings(llm="off"), use_cache=False)
-    return footnote.answer(Turn(thread_key=f"test:{uuid.uuid4().hex}", user="u", text=text))
-
-
-def _values(answer) -> list[Decimal]:
-    return [Decimal(n.value) for n in answer.numbers]
 
 
 def test_noncurrent_beside_long_term_names_the_long_term_row():
