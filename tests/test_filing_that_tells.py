@@ -97,3 +97,11 @@ def test_an_answer_from_the_earlier_10k_says_why_it_was_read(footnote):
                                   text="when did Lanternway launch Trackline?"))
     assert answer.kind == "answer" and {c.fiscal_year for c in answer.citations} == {2023}, answer.text
     assert "where this is told; the fiscal 2024 10-K, the newest held, tells it less fully" in answer.text, answer.text
+
+
+def test_the_companys_own_name_is_no_word_asked():
+    from agent.retrieval.earlier_filing import asked_stems
+
+    assert asked_stems("what does Lanternway say about the Brightwater strike", ("Lanternway Freight Inc.", "LWF")) \
+        == ["brigh", "strik"]
+    assert "lante" in asked_stems("what does Lanternway say about the Brightwater strike")

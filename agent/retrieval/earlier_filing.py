@@ -88,12 +88,16 @@ def _telling_sentences(text: str, words: list[str]) -> list[str]:
     return [sentence for n, sentence in scored if n == top] if top else []
 
 
-def asked_stems(query: str) -> list[str]:
-    """The question's own words, as stems (their first five letters): what a sentence must hold to tell it."""
+def asked_stems(query: str, names: tuple[str, ...] = ()) -> list[str]:
+    """The question's own words, as stems (their first five letters): what a sentence must hold to tell it. The
+    company's own `names` are no word asked: an older 10-K's sentence naming "Alphabet" beside "competition"
+    tells no more of "competition in AI" than the latest's that says "we"."""
     from agent.planning.topics import STOPWORDS
 
+    own = {w[:5] for name in names for w in re.findall(r"[a-z0-9]+", (name or "").lower()) if len(w) > 2}
     words = re.findall(r"[a-z0-9]+", query.lower())  # a compound by its parts: "year-on-year" is a "year"
-    return list(dict.fromkeys(w[:5] for w in words if len(w) > 2 and w not in STOPWORDS and w not in _FRAME))
+    return list(dict.fromkeys(w[:5] for w in words if len(w) > 2 and w not in STOPWORDS and w not in _FRAME
+                              and w[:5] not in own))
 
 
 def telling(passages: list[tuple[int, float, str]], stems: list[str]) -> tuple[int, str]:
@@ -211,9 +215,8 @@ def _names_only_in(conn, absent_latest: set[str], accession: str, latest_accessi
 def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest: int,
                    names: tuple[str, ...] = ()) -> int | None:
     """The fiscal year of an earlier held 10-K that answers `query` much better than the latest's,
-    or None to keep the latest. `filings` maps fiscal years to their 10-K (with its accession). `names`: the
-    company's own names, which are no word asked: an older 10-K's sentence naming "Alphabet" beside
-    "competition" tells no more of "competition in AI" than the latest's that says "we"."""
+    or None to keep the latest. `filings` maps fiscal years to their 10-K (with its accession); `names`, the
+    company's own (asked_stems)."""
     earlier = sorted((y for y in filings if y < latest), reverse=True)
     if not earlier or latest not in filings or not query.strip():
         return None
@@ -223,8 +226,7 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
     if not near:
         return None
     base = near[0][1]
-    own = {w[:5] for name in names for w in re.findall(r"[a-z0-9]+", (name or "").lower()) if len(w) > 2}
-    stems = [stem for stem in asked_stems(query) if stem not in own]
+    stems = asked_stems(query, names)
     told_latest, latest_sentence = telling(near, stems)
     # the latest tells the asked words as its own year's ("revenue rose in 2024 on higher volumes"): a
     # standing topic each 10-K tells anew, not an event told once, in the year it happened
