@@ -56,3 +56,16 @@ def test_last_years_quarter_in_a_thread_counts_back_from_the_threads_quarter(dir
     assert versus.period["growth"] == "yoy" and versus.period["fiscal_year"] == 2024, versus
     # a quarter with no year after a quarter is the thread's year, as before
     assert plan_rules("and q3?", previous=first, directory=directory).period["fiscal_year"] == 2024
+
+
+def test_the_previous_quarter_in_a_thread_is_the_quarter_before_the_threads(directory):  # noqa: F811
+    first = plan_rules("nvidia revenue q2 fy2024", directory=directory)
+    before = plan_rules("and the previous quarter?", previous=first, directory=directory)
+    assert before.route == "domain" and (before.period["quarter"], before.period["fiscal_year"]) == (1, 2024), before
+    q1 = plan_rules("nvidia revenue q1 fy2024", directory=directory)
+    wrapped = plan_rules("what about the prior quarter", previous=q1, directory=directory)
+    assert (wrapped.period["quarter"], wrapped.period["fiscal_year"]) == (4, 2023), wrapped
+    # after a year's figure there is no thread quarter to step back from: not read as one
+    annual = plan_rules("and the previous quarter?", previous=plan_rules("nvidia revenue fy2024", directory=directory),
+                        directory=directory)
+    assert not (annual.period or {}).get("quarter") or annual.route != "domain", annual

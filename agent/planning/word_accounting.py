@@ -46,10 +46,23 @@ _YEAR_EARLIER_PERIOD = re.compile(
     r"(?:quarter|qtr|period|three\s+months)\b|\b(?:same|comparable|corresponding)\s+(?:quarter|qtr|period)\s+"
     r"(?:(?:of\s+)?(?:the\s+)?(?:prior|previous|last)\s+year|a\s+year\s+(?:ago|earlier|before))\b")
 
+_PRIOR_QUARTER = re.compile(r"\b(?:previous|prior|preceding)\s+(?:fiscal\s+)?(?:quarter|qtr|three\s+months)\b|"
+                            r"\bthe\s+quarter\s+before\b")
+_MOVED = re.compile(r"\b(?:grow\w*|grew|chang\w*|increas\w*|decreas\w*|declin\w*|ris(?:e|en|ing)|rose|f[ae]ll\w*|"
+                    r"sequential\w*|qoq|q/q)\b")
+
+
+def _quarter_of_a_year(period: dict | None) -> bool:
+    """Whether a thread's period is a quarter named by its fiscal year and number, which a quarter before it
+    steps back from (one named by its end date is the company's calendar's to step)."""
+    return bool(period and period.get("kind") == "quarter" and period.get("quarter") and period.get("fiscal_year")
+                and not period.get("end") and not period.get("end_month"))
+
+
 def names_thread_period(low: str) -> bool:
     """"and the same quarter last year?", "the prior-year quarter": a reply pointing at the thread's period or the
     one a year before it, which asks the thread's figure again, never what the filings say of a period."""
-    return bool(_SAME_PERIOD.search(low) or _YEAR_EARLIER_PERIOD.search(low))
+    return bool(_SAME_PERIOD.search(low) or _YEAR_EARLIER_PERIOD.search(low) or _PRIOR_QUARTER.search(low))
 
 
 def _year_earlier(period, plan) -> None:
@@ -414,8 +427,12 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     # "the year-ago period" names no quarter word of its own: the thread's quarter a year back all the same
     earlier = _YEAR_EARLIER_PERIOD.search(low) if period is None and prev is not None and not same \
         and prev.period and prev.period.get("kind") == "quarter" else None
-    if earlier:
-        same = earlier  # "what about the prior-year quarter?": the thread's quarter, a year back (below)
+    # "and the previous quarter?" after Q2 FY2024: Q1 FY2024, the quarter before the thread's; a comparison with it
+    # ("vs the prior quarter", "sequential growth") is the growth path's
+    prior = _PRIOR_QUARTER.search(low) if quarter and period is None and prev is not None and not same \
+        and _quarter_of_a_year(prev.period) and not _COMPARED.search(low) and not _MOVED.search(low) else None
+    if earlier or prior:
+        same = earlier or prior  # "what about the prior-year quarter?": the thread's quarter, a year back (below)
     if same:
         quarter = None  # "what about AMD for the same quarter": the thread's quarter, read below
     if quarter and period is None:
@@ -440,6 +457,10 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
             period.growth = "yoy"  # "compared with the year-ago quarter?": both quarters, the growth between them
         elif earlier:
             _year_earlier(period, plan)
+        elif prior:
+            period.quarter, period.fiscal_year = (period.quarter - 1, period.fiscal_year) if period.quarter > 1 \
+                else (4, period.fiscal_year - 1)
+            period.growth = None
     if period is not None and period.kind == "quarter" and period.latest and period.fiscal_year is None \
             and not period.end and not period.end_month and prev is not None and prev.period \
             and prev.period.get("kind") == "quarter" and plan.fiscal_years and "fiscal_years" not in plan.inherited:
