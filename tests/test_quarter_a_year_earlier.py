@@ -69,3 +69,12 @@ def test_the_previous_quarter_in_a_thread_is_the_quarter_before_the_threads(dire
     annual = plan_rules("and the previous quarter?", previous=plan_rules("nvidia revenue fy2024", directory=directory),
                         directory=directory)
     assert not (annual.period or {}).get("quarter") or annual.route != "domain", annual
+
+
+def test_a_comparison_with_the_previous_quarter_in_a_thread_is_the_threads_quarter_against_it(directory):  # noqa: F811
+    first = plan_rules("nvidia revenue q2 fy2024", directory=directory)
+    versus = plan_rules("how does that compare with the previous quarter?", previous=first, directory=directory)
+    assert versus.period["growth"] == "sequential", versus
+    assert (versus.period["quarter"], versus.period["fiscal_year"]) == (2, 2024), versus
+    why = plan_rules("what drove the increase from the prior quarter?", previous=first, directory=directory)
+    assert why.intent == "qualitative" and (why.period["quarter"], why.period["fiscal_year"]) == (2, 2024), why

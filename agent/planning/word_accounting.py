@@ -48,6 +48,8 @@ _YEAR_EARLIER_PERIOD = re.compile(
 
 _PRIOR_QUARTER = re.compile(r"\b(?:previous|prior|preceding)\s+(?:fiscal\s+)?(?:quarter|qtr|three\s+months)\b|"
                             r"\bthe\s+quarter\s+before\b")
+_SEQUENTIAL_REPLY = re.compile(r"\bsequential\w*|\bqoq\b|\bq/q\b|\bquarter[\s-]+over[\s-]+quarter\b|"
+                               r"\b(?:previous|prior|preceding)\s+(?:fiscal\s+)?(?:quarter|qtr)\b")
 _MOVED = re.compile(r"\b(?:grow\w*|grew|chang\w*|increas\w*|decreas\w*|declin\w*|ris(?:e|en|ing)|rose|f[ae]ll\w*|"
                     r"sequential\w*|qoq|q/q)\b")
 
@@ -399,6 +401,11 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
         if period.fiscal_year is None and not period.end and not period.end_month and "fiscal_years" in plan.inherited \
                 and plan.fiscal_years and not period.or_year:
             period.fiscal_year, period.latest = plan.fiscal_years[-1], False  # "and data center in q2?": the thread's year
+        if period.quarter is None and not period.end and not period.end_month and prev is not None \
+                and _quarter_of_a_year(prev.period) and period.fiscal_year in (None, prev.period["fiscal_year"]):
+            # "what drove the increase from the prior quarter?" after Q2 FY2024: the thread's quarter, against the
+            # one before it; read alone the quarter had no number and its figure was the latest quarter held
+            period.quarter, period.fiscal_year, period.latest = prev.period["quarter"], prev.period["fiscal_year"], False
         plan.period = period.as_dict()
         plan.items = quarter_items(plan.items)
         if asks_changes(low, plan.items):
@@ -431,8 +438,11 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     # ("vs the prior quarter", "sequential growth") is the growth path's
     prior = _PRIOR_QUARTER.search(low) if quarter and period is None and prev is not None and not same \
         and _quarter_of_a_year(prev.period) and not _COMPARED.search(low) and not _MOVED.search(low) else None
-    if earlier or prior:
-        same = earlier or prior  # "what about the prior-year quarter?": the thread's quarter, a year back (below)
+    # "how does that compare with the previous quarter?", "sequential growth?" after Q2 FY2024: Q2 against Q1
+    sequential = _SEQUENTIAL_REPLY.search(low) if quarter and period is None and prev is not None and not same \
+        and not prior and _quarter_of_a_year(prev.period) else None
+    if earlier or prior or sequential:
+        same = earlier or prior or sequential  # "what about the prior-year quarter?": the thread's quarter, a year back
     if same:
         quarter = None  # "what about AMD for the same quarter": the thread's quarter, read below
     if quarter and period is None:
@@ -461,6 +471,8 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
             period.quarter, period.fiscal_year = (period.quarter - 1, period.fiscal_year) if period.quarter > 1 \
                 else (4, period.fiscal_year - 1)
             period.growth = None
+        elif sequential:
+            period.growth = "sequential"  # the thread's quarter and the one before it, the growth between them
     if period is not None and period.kind == "quarter" and period.latest and period.fiscal_year is None \
             and not period.end and not period.end_month and prev is not None and prev.period \
             and prev.period.get("kind") == "quarter" and plan.fiscal_years and "fiscal_years" not in plan.inherited:
