@@ -57,7 +57,7 @@ _LATEST = re.compile(r"\b(?:last|latest|most\s+recent|recent|this|current|past|n
 _SEVERAL = re.compile(r"\b(?:last|past|previous|recent)\s+(two|three|four|five|six|seven|eight|[2-8])\s+quarters\b")
 _BY_QUARTER = re.compile(r"\bby\s+quarter\b|\beach\s+quarter\b|\bevery\s+quarter\b|\bquarter\s+by\s+quarter\b|"
                          r"\bquarterly\s+(?:breakdown|trend|figures|numbers|results)\b|\bquarterly\b")
-_SEQUENTIAL = re.compile(r"\bsequential(?:ly)?\b|\bquarter[\s-]+over[\s-]+quarter\b|\bqoq\b|\bq/q\b|"
+SEQUENTIAL = re.compile(r"\bsequential(?:ly)?\b|\bquarter[\s-]+over[\s-]+quarter\b|\bqoq\b|\bq/q\b|"
                          r"\b(?:prior|previous|preceding|last)\s+quarter\b")
 _YOY = re.compile(r"\byear[\s-]+over[\s-]+year\b|\byear[\s-]+on[\s-]+year\b|\byoy\b|\by/y\b|"
                   r"\b(?:prior|previous|same)[\s-]+year(?:'s)?\s+quarter\b|\bsame\s+quarter\b|\ba\s+year\s+(?:ago|earlier)\b")
@@ -124,7 +124,7 @@ def parse_period(text: str) -> Period | None:
     p: Period | None = None
     growth = None
     if _GROWTH.search(t) or re.search(r"\bvs\.?\b|\bversus\b|\bcompared\b", t):
-        if (m := _FROM_TO_Q.search(t)) or (m := _SEQUENTIAL.search(t)):
+        if (m := _FROM_TO_Q.search(t)) or (m := SEQUENTIAL.search(t)):
             growth = "sequential"
             take(m)
         elif m := _YOY.search(t):
