@@ -105,3 +105,11 @@ def test_the_companys_own_name_is_no_word_asked():
     assert asked_stems("what does Lanternway say about the Brightwater strike", ("Lanternway Freight Inc.", "LWF")) \
         == ["brigh", "strik"]
     assert "lante" in asked_stems("what does Lanternway say about the Brightwater strike")
+
+
+def test_an_acronyms_spelling_out_is_no_more_words_asked():
+    from agent.retrieval.earlier_filing import asked_stems
+
+    assert asked_stems("what does Lanternway say about competition in AI (artificial intelligence)") \
+        == ["lante", "compe"]
+    assert asked_stems("the FTC (Federal Trade Commission) case") == ["ftc", "case"]

@@ -88,6 +88,9 @@ def _telling_sentences(text: str, words: list[str]) -> list[str]:
     return [sentence for n, sentence in scored if n == top] if top else []
 
 
+_SPELLED_OUT = re.compile(r"\b([A-Z]{2,6})\s*\([^)]*\)")
+
+
 def asked_stems(query: str, names: tuple[str, ...] = ()) -> list[str]:
     """The question's own words, as stems (their first five letters): what a sentence must hold to tell it. The
     company's own `names` are no word asked: an older 10-K's sentence naming "Alphabet" beside "competition"
@@ -95,6 +98,9 @@ def asked_stems(query: str, names: tuple[str, ...] = ()) -> list[str]:
     from agent.planning.topics import STOPWORDS
 
     own = {w[:5] for name in names for w in re.findall(r"[a-z0-9]+", (name or "").lower()) if len(w) > 2}
+    # the search's spelling-out of an acronym ("AI (artificial intelligence)") is one word asked, not two more: a
+    # sentence holding "artificial" and "intelligence" tells no more of "competition in AI" than one saying "AI"
+    query = _SPELLED_OUT.sub(r"\1", query)
     words = re.findall(r"[a-z0-9]+", query.lower())  # a compound by its parts: "year-on-year" is a "year"
     return list(dict.fromkeys(w[:5] for w in words if len(w) > 2 and w not in STOPWORDS and w not in _FRAME
                               and w[:5] not in own))
