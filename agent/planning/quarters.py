@@ -61,7 +61,7 @@ SEQUENTIAL = re.compile(r"\bsequential(?:ly)?\b|\bquarter[\s-]+over[\s-]+quarter
                          r"\b(?:prior|previous|preceding|last)\s+quarter\b")
 _YOY = re.compile(r"\byear[\s-]+over[\s-]+year\b|\byear[\s-]+on[\s-]+year\b|\byoy\b|\by/y\b|"
                   r"\b(?:prior|previous|same)[\s-]+year(?:'s)?\s+quarter\b|\bsame\s+quarter\b|\ba\s+year\s+(?:ago|earlier)\b")
-_GROWTH = re.compile(r"\b(?:grow\w*|grew|change[ds]?|increase[ds]?|decrease[ds]?|decline[ds]?|rise|rose|fell|fall)\b")
+GROWTH = re.compile(r"\b(?:grow\w*|grew|change[ds]?|increase[ds]?|decrease[ds]?|decline[ds]?|rise|rose|fell|fall)\b")
 # Words of a period phrase the patterns above leave around it.
 _PERIOD_WORDS = frozenset("quarter quarters quarterly fiscal ended ending through thru months month half year to date "
                           "trailing twelve period periods sequential sequentially over on same prior previous "
@@ -123,7 +123,7 @@ def parse_period(text: str) -> Period | None:
     fy, is_fiscal = _fiscal_year(t)
     p: Period | None = None
     growth = None
-    if _GROWTH.search(t) or re.search(r"\bvs\.?\b|\bversus\b|\bcompared\b", t):
+    if GROWTH.search(t) or re.search(r"\bvs\.?\b|\bversus\b|\bcompared\b", t):
         if (m := _FROM_TO_Q.search(t)) or (m := SEQUENTIAL.search(t)):
             growth = "sequential"
             take(m)
@@ -221,7 +221,7 @@ def parse_period(text: str) -> Period | None:
         p.fiscal_year, p.end_year = p.end_year, None
     if growth:
         p.growth = growth
-    elif _GROWTH.search(t) and p.kind == "quarter":
+    elif GROWTH.search(t) and p.kind == "quarter":
         p.growth = "yoy"  # growth of a quarter, unqualified: on the same quarter a year earlier (stated)
     if p.kind == "quarters" and p.count is None:
         p.count = 4 if p.fiscal_year else 8

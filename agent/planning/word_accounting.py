@@ -22,8 +22,8 @@ from agent.planning.measures import IMPLIED_PATTERNS
 from agent.planning.movers import EFFECT, MOVED
 from agent.planning.plan import Plan, refusal_plan
 from agent.planning.prose_route import CAUSE
-from agent.planning.quarters import (SEQUENTIAL, dated_period, latest_period, month_phrase, parse_period,
-                                     thread_period)
+from agent.planning.quarters import (GROWTH, SEQUENTIAL, dated_period, latest_period, month_phrase,
+                                     parse_period, thread_period)
 from agent.planning.reading import NAMED_THROUGH, Reading
 from agent.planning.thread import ADDING, FOLLOWUP, SHARE, share_of_revenue
 from agent.planning.topics import QUAL_ASK, SECTION_ITEMS, SECTION_PATTERNS, WHY
@@ -49,8 +49,6 @@ _YEAR_EARLIER_PERIOD = re.compile(
 
 _PRIOR_QUARTER = re.compile(r"\b(?:previous|prior|preceding)\s+(?:fiscal\s+)?(?:quarter|qtr|three\s+months)\b|"
                             r"\bthe\s+quarter\s+before\b")
-_MOVED = re.compile(r"\b(?:grow\w*|grew|chang\w*|increas\w*|decreas\w*|declin\w*|ris(?:e|en|ing)|rose|f[ae]ll\w*|"
-                    r"sequential\w*|qoq|q/q)\b")
 
 
 def _quarter_of_a_year(period: dict | None) -> bool:
@@ -436,7 +434,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     # "and the previous quarter?" after Q2 FY2024: Q1 FY2024, the quarter before the thread's; a comparison with it
     # ("vs the prior quarter", "sequential growth") is the growth path's
     prior = _PRIOR_QUARTER.search(low) if quarter and period is None and prev is not None and not same \
-        and _quarter_of_a_year(prev.period) and not _COMPARED.search(low) and not _MOVED.search(low) else None
+        and _quarter_of_a_year(prev.period) and not _COMPARED.search(low) and not GROWTH.search(low) else None
     # "how does that compare with the previous quarter?", "sequential growth?" after Q2 FY2024: Q2 against Q1
     sequential = SEQUENTIAL.search(low) if quarter and period is None and prev is not None and not same \
         and not prior and _quarter_of_a_year(prev.period) else None
