@@ -1,21 +1,26 @@
 """edgartools' HTML parse, without the work a filing's reading never uses or does twice.
 
-Why: parsing is the CPU the embedder competes with during an ingest, and two parts of
-edgartools' parse are waste for us (measured on the shared 10-Ks):
+Why: parsing is the CPU the embedder competes with during an ingest, and parts of edgartools'
+parse are waste for us (measured on the shared 10-Ks):
 
 - It preprocesses the HTML and builds a node tree of the whole document (every table processed
   into cells) that only its heading and pattern section detectors and `Document.text()` read. Our
   reading takes the cover and facts from the inline-XBRL pass and the Items from the table of
   contents, both over the original HTML; about four filings in five never touch the tree. So the
   tree is made on first use, by edgartools' own steps on the same input.
-- Its section extractor renders every table of a section again on each read of the section's
-  text, and the detector's validation reads each section three or four times (we once more). A
-  render is kept for as long as the table's markup is unchanged (edgartools' render edits some
-  tables, and what it renders next from them can differ).
+- It parses the whole HTML with lxml twice: once for the inline-XBRL facts, once more in the
+  section extractor, each time the same text with the same lxml.html parser. The extractor is
+  handed the first tree when the text it would parse is that text.
+- Its section extractor walks a section and renders every table in it anew on each read of the
+  section's text, and the detector's validation reads each section three or four times (we once
+  more); its table processing also edits the tree it reads (a newline added to every <br> tail
+  in the cells, at every render), so what a render gave depended on how often it had run. A
+  render here leaves the tree as it was, so each table is rendered once and each section walked
+  once, with what edgartools' first render gives.
 
-Output is unchanged byte for byte (tests/test_edgar_parse.py holds sections, text and facts to
-edgartools' own parse; the shared corpus's 132 filings were compared whole). Should a later
-edgartools lack a hook this uses, the parse is edgartools' own: slower, the same output.
+Sections, facts and line labels are unchanged for the shared corpus's 132 filings (compared
+whole, parse only); tests/test_edgar_parse.py holds sections, text and facts to edgartools' own
+parse. Should a later edgartools lack a hook this uses, the parse is edgartools' own: slower.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
+import re
 
 log = logging.getLogger(__name__)
 
@@ -59,10 +65,30 @@ def _lazy_classes():
     """(parser class, document class), made on first use so edgartools is imported only by a parse."""
     from edgar.documents.document import Document, DocumentMetadata
     from edgar.documents.exceptions import HTMLParsingError
+    from edgar.documents.extractors.toc_section_extractor import SECSectionExtractor
     from edgar.documents.parser import HTMLParser
 
+    class SharedTreeExtractor(SECSectionExtractor):
+        """edgartools' section extractor, handed the lxml tree of the inline-XBRL pass instead of
+        parsing the same HTML again, when the text it would parse is the text that pass parsed."""
+
+        def __init__(self, document, agent=None, form=None, parsed=None):
+            self._parsed = parsed
+            super().__init__(document, agent=agent, form=form)
+
+        def _parse_html(self, html_content):
+            parsed, self._parsed = self._parsed, None
+            if parsed is not None:
+                text, tree = parsed
+                own = re.sub(r"<\?xml[^>]*\?>", "", html_content, count=1) if html_content.startswith("<?xml") else html_content
+                if own == text:  # what `SECSectionExtractor._parse_html` would parse
+                    self._clean_html, self._tree = own, tree
+                    return tree
+            return super()._parse_html(html_content)
+
     class LazyDocument(Document):
-        """A Document whose `root` (the node tree) is built when first read."""
+        """A Document whose `root` (the node tree) is built when first read, and whose section
+        extractor reuses the inline-XBRL pass's parse of the HTML."""
 
         @property
         def root(self):
@@ -82,18 +108,44 @@ def _lazy_classes():
             if value is not None:
                 self.__dict__["root"] = value
 
+        def _get_section_extractor(self, agent=None, form=None):
+            parsed = self.__dict__.pop("_parsed_html", None)
+            if self._section_extractor is None and parsed is not None:
+                # `Document._get_section_extractor`'s own choice of form and agent
+                if form is None:
+                    form = self._resolve_form()
+                html = getattr(self.metadata, "original_html", None) if self.metadata else None
+                if agent is None and html:
+                    try:
+                        from edgar.documents.agents import detect_filing_agent
+
+                        agent = detect_filing_agent(html)
+                    except Exception:
+                        agent = None
+                self._section_extractor = SharedTreeExtractor(self, agent=agent, form=form, parsed=parsed)
+            return super()._get_section_extractor(agent, form)
+
     class DeferringParser(HTMLParser):
         """`HTMLParser.parse` with the tree's whole making (preprocessing the HTML, parsing it,
         reading its <meta> and <title>, building and postprocessing the nodes) left to the
         document's first read of `root`, each step by edgartools' own code on the same input;
         everything else (the XBRL facts, the original HTML the section extractor reads) is done
-        during `parse` as before."""
+        during `parse` as before. The XBRL pass's lxml tree is kept for the section extractor."""
 
         def __init__(self, config):
             super().__init__(config)
             self._preprocess, self.preprocessor = self.preprocessor, _Later()
             self._postprocess, self.postprocessor = self.postprocessor, _Later()
             self._html = None
+            self._parsed = None
+
+        def _extract_xbrl_pre_process(self, html):
+            try:
+                facts, self._parsed = _xbrl_facts(html)
+            except Exception:  # edgartools' own pass, with its own handling of the failure
+                self._parsed = None
+                return HTMLParser._extract_xbrl_pre_process(self, html)
+            return facts
 
         def _parse_html(self, html):
             self._html = html  # as `parse` would hand it to the preprocessor
@@ -115,9 +167,45 @@ def _lazy_classes():
                 return document.__dict__["root"]
 
             doc.__dict__["_build_root"] = build_root
+            if self._parsed is not None:
+                doc.__dict__["_parsed_html"], self._parsed = self._parsed, None
             return doc
 
     return DeferringParser, LazyDocument
+
+
+def _xbrl_facts(html: str):
+    """edgartools' inline-XBRL pass (`HTMLParser._extract_xbrl_pre_process`: the same parser, the
+    same input, the same walk over its elements, each fact read by its `XBRLExtractor`), returning
+    the facts and the (text, lxml tree) it parsed, which the section extractor would otherwise
+    parse again (the same text with the same lxml.html parser: a whole-document parse saved).
+    Raises where edgartools' pass would fail; the caller then runs that pass itself."""
+    import lxml.html
+    from edgar.documents.strategies.xbrl_extraction import XBRLExtractor
+    from edgar.documents.utils.html_utils import create_lxml_parser, remove_xml_declaration, terminate_unclosed_comments
+
+    parser = create_lxml_parser(remove_blank_text=False, remove_comments=False, recover=True, encoding="utf-8")
+    text = terminate_unclosed_comments(remove_xml_declaration(html))
+    tree = lxml.html.fromstring(text, parser=parser)
+    extractor = XBRLExtractor()
+    facts = []
+    for element in tree.iter():
+        if element.tag and isinstance(element.tag, str) and "ix:" in element.tag.lower():
+            local_name = element.tag.split(":")[-1].lower() if ":" in element.tag else element.tag.lower()
+            if local_name in XBRLExtractor.FACT_TAGS:
+                fact = extractor.extract_fact(element)
+                if fact:
+                    parent = element.getparent()
+                    while parent is not None:
+                        if parent.tag:
+                            tag_lower = parent.tag.lower()
+                            if "ix:hidden" in tag_lower or "ix:header" in tag_lower:
+                                fact.metadata = fact.metadata or {}
+                                fact.metadata["hidden"] = True
+                                break
+                        parent = parent.getparent()
+                    facts.append(fact)
+    return facts, (text, tree)
 
 
 _SET_BY_PARSE = {"size", "parse_time", "xbrl_data", "preserve_whitespace", "original_html"}
@@ -154,34 +242,51 @@ def _deferring_parser(config):
 
 
 def _memoise_sections(doc) -> None:
-    """Make the document's section extractor (the one its TOC detector shares) render a table
-    again only when its markup has changed since the last render.
+    """Make the document's section extractor (the one its TOC detector shares) render each table
+    once and walk each section once, however often the section's text is read.
 
     Section texts are read several times each (the TOC detector's validation, then us), and every
-    read renders each table in the section anew: most of the cost of the sections. The markup can
-    change: edgartools' render edits the tree it reads on some tables (whitespace in their cells,
-    again at every render), and a later render of such a table can order its header rows
-    differently. So a render is reused only for the very markup it was made from, and each call
-    returns what edgartools would have returned.
+    read walked the section and rendered each of its tables anew: most of the cost of the
+    sections. What made a render depend on when it ran is an edit: edgartools' table processing
+    prepends a newline to the tail of every <br> in the cells it reads, in the very tree the
+    extractor walks, again at every render. A table rendered a second time then held one more
+    blank line per break, and where two cells of a row both break, lines shift against each
+    other. So a render here leaves the table's <br> tails as it found them: the tree never
+    changes, a table's render is the same every time (the first one edgartools makes), and so is
+    a section's walk; each is computed once and kept for the document.
     """
     try:
-        from lxml import etree
-
         extractor = doc._get_section_extractor()
         render_table = extractor._render_table
+        extract_content = extractor._extract_section_content
     except Exception as exc:  # no extractor (no original HTML) or a renamed hook: edgartools as is
         log.debug("edgartools table renders not memoised: %s", exc)
         return
-    renders: dict = {}  # (table element, clean) -> (its markup, its render)
+    renders: dict = {}  # (table element, clean) -> its render; the key keeps the element alive
+    walks: dict = {}  # (id(boundary), include_subsections, clean) -> (boundary, its text)
 
     def _render_table(table, clean):
-        key = (table, clean)  # the element itself: kept alive here, its identity stays its own
-        markup = etree.tostring(table)
-        kept = renders.get(key)
-        if kept is not None and kept[0] == markup:
-            return kept[1]
-        rendered = render_table(table, clean)
-        renders[key] = (markup, rendered)
+        key = (table, clean)
+        if key in renders:
+            return renders[key]
+        breaks = [(br, br.tail) for br in table.iter("br")]
+        try:
+            rendered = render_table(table, clean)
+        finally:
+            for br, tail in breaks:
+                br.tail = tail
+        renders[key] = rendered
         return rendered
 
+    def _extract_section_content(html_content, boundary, include_subsections, clean):
+        key = (id(boundary), include_subsections, clean)
+        kept = walks.get(key)
+        if kept is not None and kept[0] is boundary and html_content is doc.metadata.original_html:
+            return kept[1]
+        text = extract_content(html_content, boundary, include_subsections, clean)
+        if html_content is doc.metadata.original_html:
+            walks[key] = (boundary, text)
+        return text
+
     extractor._render_table = _render_table
+    extractor._extract_section_content = _extract_section_content
