@@ -9,8 +9,10 @@ parse are waste for us (measured on the shared 10-Ks):
   contents, both over the original HTML; about four filings in five never touch the tree. So the
   tree is made on first use, by edgartools' own steps on the same input.
 - It parses the whole HTML with lxml twice: once for the inline-XBRL facts, once more in the
-  section extractor, each time the same text with the same lxml.html parser. The extractor is
-  handed the first tree when the text it would parse is that text.
+  section extractor, the same text with lxml.html parsers that differ only in libxml2's size
+  limits (the XBRL pass lifts them: a tree nested deeper than 256 or a 10 MB text node is kept
+  whole rather than cut). The extractor is handed the first tree when the text it would parse is
+  that text; on the shared corpus the parse output is the same either way.
 - Its section extractor walks a section and renders every table in it anew on each read of the
   section's text, and the detector's validation reads each section three or four times (we once
   more); its table processing also edits the tree it reads (a newline added to every <br> tail
@@ -83,7 +85,9 @@ def _lazy_classes():
             parsed, self._parsed = self._parsed, None
             if parsed is not None:
                 text, tree = parsed
-                own = re.sub(r"<\?xml[^>]*\?>", "", html_content, count=1) if html_content.startswith("<?xml") else html_content
+                own = html_content
+                if own.startswith("<?xml"):
+                    own = re.sub(r"<\?xml[^>]*\?>", "", own, count=1)
                 if own == text:  # what `SECSectionExtractor._parse_html` would parse
                     self._clean_html, self._tree = own, tree
                     return tree
@@ -181,7 +185,8 @@ def _xbrl_facts(html: str):
     """edgartools' inline-XBRL pass (`HTMLParser._extract_xbrl_pre_process`: the same parser, the
     same input, the same walk over its elements, each fact read by its `XBRLExtractor`), returning
     the facts and the (text, lxml tree) it parsed, which the section extractor would otherwise
-    parse again (the same text with the same lxml.html parser: a whole-document parse saved).
+    parse again (the same text, a whole-document parse saved; see the module's docstring for the
+    one difference between the two parsers).
     Raises where edgartools' pass would fail; the caller then runs that pass itself."""
     import lxml.html
     from edgar.documents.strategies.xbrl_extraction import XBRLExtractor

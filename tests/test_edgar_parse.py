@@ -76,7 +76,8 @@ def test_each_table_is_rendered_once_and_each_section_walked_once(monkeypatch):
     renders: list = []
     walks: list = []
     render, walk = SECSectionExtractor._render_table, SECSectionExtractor._extract_section_content
-    monkeypatch.setattr(SECSectionExtractor, "_render_table", lambda self, t, c: renders.append(t) or render(self, t, c))
+    monkeypatch.setattr(SECSectionExtractor, "_render_table",
+                        lambda self, t, c: renders.append(t) or render(self, t, c))  # fmt: skip
     monkeypatch.setattr(SECSectionExtractor, "_extract_section_content",
                         lambda self, h, b, *a, **k: walks.append(b.name) or walk(self, h, b, *a, **k))  # fmt: skip
     text = _toc_10k()
@@ -126,3 +127,19 @@ def test_a_10k_parses_as_with_edgartools_own_parse(path, monkeypatch):
     theirs = parse_10k(data, source=str(path))
     assert ours.sections == theirs.sections and ours.missing_items == theirs.missing_items
     assert ours.facts == theirs.facts and ours.meta == theirs.meta and ours.line_items == theirs.line_items
+
+
+def test_the_section_extractor_reads_the_tree_of_the_xbrl_pass(monkeypatch):
+    """The whole HTML is parsed by lxml once: the inline-XBRL pass's tree is the one the section
+    extractor walks, and the sections read as with edgartools' own parse (which parses twice)."""
+    import lxml.html
+
+    text = _toc_10k()
+    expected = _sections(_eager(text, "10-K"))
+    parses: list[int] = []
+    fromstring = lxml.html.fromstring
+    monkeypatch.setattr(lxml.html, "fromstring",
+                        lambda html, *a, **k: parses.append(len(html)) or fromstring(html, *a, **k))  # fmt: skip
+    doc = edgar_parse.parse_html(text, "10-K")
+    assert _sections(doc) == expected
+    assert parses == [len(text)]
