@@ -158,7 +158,9 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
                 facts = []  # a figure question's passage: an amount of another line is not its answer
             if facts and chunk.form.startswith("10-K") and _reports_earlier_year(facts, (figures or {}).get(chunk.accession) or [],
                                                                                  year or chunk.fiscal_year, chunk.fiscal_year):
-                if _MONEY.search(sentence) or _names_earlier_year(sentence, year or chunk.fiscal_year):
+                if (_MONEY.search(sentence) or _names_earlier_year(sentence, year or chunk.fiscal_year)) \
+                        and not _coincides(sentence, facts, (figures or {}).get(chunk.accession) or [],
+                                           year or chunk.fiscal_year):
                     continue  # its amounts are all an earlier year's: last year's story, told again
                 # a percentage alone, equal only to an earlier year's rate or change, in a sentence naming no
                 # earlier year, is a coincidence ("Demand creation expense increased 11%" and last year's change
@@ -273,6 +275,30 @@ def _antecedent(chunk: Evidence, pieces: list[str], key: tuple[int, int], figure
     return (key[0], key[1] - 1, shown, whole) if shown else None
 
 
+# an amount told as the size of a change ("increased $118 million", "decreased by $1.2 billion")
+_CHANGE_SIZE = re.compile(r"\b(?:increas|decreas|declin|grew|grow|rose|rise|fell|fall|drop|improv|was\s+(?:up|down)|"
+                          r"(?:up|down)\s+(?:by\s+)?[$€£])\w*\s+(?:by\s+)?(?:approximately\s+|about\s+)?[$€£]?\d", re.I)
+
+
+def _coincides(sentence: str, ids: list[str], facts: list[tuple], year: int | None) -> bool:
+    """An earlier year's facts equal the sentence's amounts by coincidence, not because it tells last year's
+    story: it names the asked year ("Revenue from Digital Media increased $1.65 billion during fiscal 2024",
+    equal to a cost line's fact of fiscal 2022), or it tells the size of a change that no two facts a year apart
+    back, only a level fact of some other line (PepsiCo's "Net interest expense and other decreased $120
+    million", equal to a 2022 hedge loss). A fact that is itself a change ("IncreaseDecreaseInAccountsReceivable")
+    is last year's change told again, no coincidence. Its amounts are then cut like any unverified amount, and
+    its words, which answer this year's why, stay quotable."""
+    years = [int(y) for y in _YEAR.findall(sentence)]
+    if year and years and max(years) >= year:
+        return True
+    names = " ".join(f[3] for f in facts if f[0] in ids)
+    return (bool(_CHANGE_SIZE.search(sentence)) and not years and len(set(ids)) <= len(money_figures(sentence))
+            and not _A_CHANGE.search(names))
+
+
+_A_CHANGE = re.compile(r"increase|decrease|change", re.I)  # in a fact's concept or label
+
+
 def _names_earlier_year(sentence: str, year: int | None) -> bool:
     """The sentence names a year before the asked one ("in 2023", "fiscal 2022") and none after."""
     years = [int(y) for y in _YEAR.findall(sentence)]
@@ -350,9 +376,13 @@ def _elided(sentence: str, lead_in: bool = False) -> str | None:
     # … for the year ended December 31, 2024." and "Operating profit was …, or … of revenue, compared with
     # …" said only their amounts; "..., partially offset by a decline in digital sales of …." said more
     subject = set(re.findall(r"[a-z]{4,}", text.split("…", 1)[0].lower()))
-    said = {w for w in re.findall(r"[a-z]{4,}", text.split("…", 1)[-1].lower())
+    rest = text.split("…", 1)[-1]
+    said = {w for w in re.findall(r"[a-z]{4,}", rest.lower())
             if w not in _PERIOD_WORDS and w not in _FRAME_WORDS and w not in subject}
-    if len(said) < 2:
+    # a cause in the subject's own words says why ("Other income and expense was … of income compared with …
+    # of income, due to higher interest income"): one word of its own past the subject's is enough then
+    cause = {w for m in sentence_rank.CAUSE.finditer(rest) for w in m.group(0).lower().split()}
+    if len(said - cause) < (1 if cause else 2):
         return None
     return text
 
