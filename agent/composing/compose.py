@@ -296,7 +296,7 @@ def _coincides(sentence: str, ids: list[str], facts: list[tuple], year: int | No
             and not _A_CHANGE.search(names))
 
 
-_A_CHANGE = re.compile(r"increase|decrease|change", re.I)  # in a fact's concept or label
+_A_CHANGE = re.compile(r"IncreaseDecrease|\b(?:increase|decrease|change)s?\b", re.I)  # a fact's concept or label
 
 
 def _names_earlier_year(sentence: str, year: int | None) -> bool:
