@@ -636,6 +636,8 @@ def _pick_sentences(
                 if key in follows else None)
         if lead is not None and held and topic and not _named(lead[3], topic):
             lead = None  # the change it explains is another subject's: the cause alone answers
+        if lead is None and why and held and topic and key not in follows:
+            lead = _stated_before(quotable.get((key[0], key[1] - 1)), candidates[i][3], topic, line_names, year)
         if whose in heard and key in follows and held and topic and not _named(quoted[candidates[i][:3]], topic) \
                 and not (_states_asked_line(before.get(key, ""), topic, line_names)
                          and (lead or _plain_words(candidates[i][2]) & asked_words)):
@@ -690,6 +692,29 @@ def _names_another_line(sentence: str, asked: set[str]) -> bool:
     name = name[len(name) - name[::-1].index(","):] if "," in name else name  # past an opening "Internationally,"
     named = sentence_rank.terms(" ".join(name)) - sentence_rank.MOVEMENT - sentence_rank.BARE - _SIZE_WORDS
     return any(not sentence_rank.holds(set(asked), w) for w in named if not any(ch.isdigit() for ch in w))
+
+
+STATEMENT_OPENING = 12  # words of a sentence's opening that name what it states
+
+
+def _stated_before(before: tuple | None, cause: str, topic: set[str], line_names: set[str],
+                   year: int | None) -> tuple | None:
+    """The statement of the asked line's change right before a quoted cause that names its line itself ("Gross
+    margin as a percentage of sales for fiscal 2023 leveraged 16 basis points ..." before "The gross margin
+    increase for the year was driven by ..."), as it may be quoted above it: MD&A states how much a line moved,
+    then why, and a why's answer quoting the why alone left out which way and how far. Only a statement that
+    opens on the asked subject, names no other line, tells a size or a movement and no earlier year."""
+    if before is None or not sentence_rank.states_cause(cause):
+        return None
+    opening = " ".join(before[3].split()[:STATEMENT_OPENING])
+    # the line the cause names, not only its measure: "total revenue decreased by 6%" is not the change of the
+    # revenue Splunk "contributed" to
+    which = {t for t in _named(cause, topic) if sentence_rank.stem(t.lstrip("#").lower()) not in sentence_rank.BARE}
+    if not _named(opening, topic) or which - _named(opening, which) or _names_another_line(before[3], line_names) \
+            or _names_earlier_year(before[3], year or 0) or sentence_rank.other_subject(before[3], line_names) \
+            or not (sentence_rank.CHANGE.search(before[3]) or sentence_rank._SIZE.search(before[3])):
+        return None
+    return before
 
 
 def _states_asked_line(statement: str, topic: set[str], line_names: set[str]) -> bool:
