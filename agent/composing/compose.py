@@ -637,7 +637,8 @@ def _pick_sentences(
         if lead is not None and held and topic and not _named(lead[3], topic):
             lead = None  # the change it explains is another subject's: the cause alone answers
         if lead is None and why and held and topic and key not in follows:
-            lead = _stated_before(quotable.get((key[0], key[1] - 1)), candidates[i][3], topic, line_names, year)
+            lead = _stated_before(quotable.get((key[0], key[1] - 1)), candidates[i][3], topic, line_names, year,
+                                  question)
         if whose in heard and key in follows and held and topic and not _named(quoted[candidates[i][:3]], topic) \
                 and not (_states_asked_line(before.get(key, ""), topic, line_names)
                          and (lead or _plain_words(candidates[i][2]) & asked_words)):
@@ -698,7 +699,7 @@ STATEMENT_OPENING = 12  # words of a sentence's opening that name what it states
 
 
 def _stated_before(before: tuple | None, cause: str, topic: set[str], line_names: set[str],
-                   year: int | None) -> tuple | None:
+                   year: int | None, question: str = "") -> tuple | None:
     """The statement of the asked line's change right before a quoted cause that names its line itself ("Gross
     margin as a percentage of sales for fiscal 2023 leveraged 16 basis points ..." before "The gross margin
     increase for the year was driven by ..."), as it may be quoted above it: MD&A states how much a line moved,
@@ -713,6 +714,11 @@ def _stated_before(before: tuple | None, cause: str, topic: set[str], line_names
     if not _named(opening, topic) or which - _named(opening, which) or _names_another_line(before[3], line_names) \
             or _names_earlier_year(before[3], year or 0) or sentence_rank.other_subject(before[3], line_names) \
             or not (sentence_rank.CHANGE.search(before[3]) or sentence_rank._SIZE.search(before[3])):
+        return None
+    # the other way from what is asked or from what the cause explains ("Carload volume for fertilizer declined
+    # ..." before "Carload volume increases were primarily driven by ..."): another line's story
+    went, explained = (sentence_rank.directions(sentence_rank.main_clause(t)) for t in (before[3], cause))
+    if sentence_rank.opposite_direction(question, before[3]) or (went and explained and not went & explained):
         return None
     return before
 
