@@ -720,7 +720,23 @@ def _stated_before(before: tuple | None, cause: str, topic: set[str], line_names
     went, explained = (sentence_rank.directions(sentence_rank.main_clause(t)) for t in (before[3], cause))
     if sentence_rank.opposite_direction(question, before[3]) or (went and explained and not went & explained):
         return None
+    # one line's: the words naming the line in either's subject are said in the other ("Revenues increased $5.7
+    # billion organically" is the segment's total, not the "Commercial Services revenues" its next sentence explains)
+    stated, explaining = (_line_words(sentence_rank.subject_of(t) or "") for t in (before[3], cause))
+    if stated - _line_words(cause) or explaining - _line_words(before[3]):
+        return None
     return before
+
+
+def _line_words(text: str) -> set[str]:
+    """The words of `text` that name a line, past its measure, how it moved and its period."""
+    return {t for t in sentence_rank.terms(text) if t not in sentence_rank.BARE | sentence_rank.MOVEMENT | _SIZE_WORDS
+            and t not in _LINE_FREE and not any(ch.isdigit() for ch in t)}
+
+
+_LINE_FREE = frozenset(sentence_rank.stem(w) for w in (
+    "year years ended ending fiscal quarter period december january february march april may june july august "
+    "september october november million billion thousand").split())
 
 
 def _states_asked_line(statement: str, topic: set[str], line_names: set[str]) -> bool:
