@@ -395,9 +395,11 @@ _PERIOD_WORDS = frozenset("year years ended ending fiscal compared with from pri
 
 
 # The words an amount is framed in, besides its period: which way it moved and what share it is ("SG&A
-# decreased …, and SG&A as a percentage of net sales decreased to …"): they say nothing once it is cut.
+# decreased …, and SG&A as a percentage of net sales decreased to …", "... compared to an operating loss of … for
+# 2022 represents an increase of …"): they say nothing once it is cut.
 _FRAME_WORDS = frozenset("increase increased increases decrease decreased decreases decline declined declines "
-                         "grew rose fell higher lower percentage percent basis points share total".split())
+                         "grew rose fell higher lower percentage percent basis points share total loss losses "
+                         "represent represents representing".split())
 
 
 def _figure_free_clause(sentence: str) -> str | None:
