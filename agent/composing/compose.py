@@ -158,7 +158,9 @@ def _candidates(chunks: list[Evidence], figures: dict[str, list] | None = None,
                 facts = []  # a figure question's passage: an amount of another line is not its answer
             if facts and chunk.form.startswith("10-K") and _reports_earlier_year(facts, (figures or {}).get(chunk.accession) or [],
                                                                                  year or chunk.fiscal_year, chunk.fiscal_year):
-                if _MONEY.search(sentence) or _names_earlier_year(sentence, year or chunk.fiscal_year):
+                if (_MONEY.search(sentence) or _names_earlier_year(sentence, year or chunk.fiscal_year)) \
+                        and not _coincides(sentence, facts, (figures or {}).get(chunk.accession) or [],
+                                           year or chunk.fiscal_year):
                     continue  # its amounts are all an earlier year's: last year's story, told again
                 # a percentage alone, equal only to an earlier year's rate or change, in a sentence naming no
                 # earlier year, is a coincidence ("Demand creation expense increased 11%" and last year's change
@@ -273,6 +275,30 @@ def _antecedent(chunk: Evidence, pieces: list[str], key: tuple[int, int], figure
     return (key[0], key[1] - 1, shown, whole) if shown else None
 
 
+# an amount told as the size of a change ("increased $118 million", "decreased by $1.2 billion")
+_CHANGE_SIZE = re.compile(r"\b(?:increas|decreas|declin|grew|grow|rose|rise|fell|fall|drop|improv|was\s+(?:up|down)|"
+                          r"(?:up|down)\s+(?:by\s+)?[$€£])\w*\s+(?:by\s+)?(?:approximately\s+|about\s+)?[$€£]?\d", re.I)
+
+
+def _coincides(sentence: str, ids: list[str], facts: list[tuple], year: int | None) -> bool:
+    """An earlier year's facts equal the sentence's amounts by coincidence, not because it tells last year's
+    story: it names the asked year ("Revenue from Digital Media increased $1.65 billion during fiscal 2024",
+    equal to a cost line's fact of fiscal 2022), or it tells the size of a change that no two facts a year apart
+    back, only a level fact of some other line (PepsiCo's "Net interest expense and other decreased $120
+    million", equal to a 2022 hedge loss). A fact that is itself a change ("IncreaseDecreaseInAccountsReceivable")
+    is last year's change told again, no coincidence. Its amounts are then cut like any unverified amount, and
+    its words, which answer this year's why, stay quotable."""
+    years = [int(y) for y in _YEAR.findall(sentence)]
+    if year and years and max(years) >= year:
+        return True
+    names = " ".join(f[3] for f in facts if f[0] in ids)
+    return (bool(_CHANGE_SIZE.search(sentence)) and not years and len(set(ids)) <= len(money_figures(sentence))
+            and not _A_CHANGE.search(names))
+
+
+_A_CHANGE = re.compile(r"IncreaseDecrease|\b(?:increase|decrease|change)s?\b", re.I)  # a fact's concept or label
+
+
 def _names_earlier_year(sentence: str, year: int | None) -> bool:
     """The sentence names a year before the asked one ("in 2023", "fiscal 2022") and none after."""
     years = [int(y) for y in _YEAR.findall(sentence)]
@@ -350,9 +376,13 @@ def _elided(sentence: str, lead_in: bool = False) -> str | None:
     # … for the year ended December 31, 2024." and "Operating profit was …, or … of revenue, compared with
     # …" said only their amounts; "..., partially offset by a decline in digital sales of …." said more
     subject = set(re.findall(r"[a-z]{4,}", text.split("…", 1)[0].lower()))
-    said = {w for w in re.findall(r"[a-z]{4,}", text.split("…", 1)[-1].lower())
+    rest = text.split("…", 1)[-1]
+    said = {w for w in re.findall(r"[a-z]{4,}", rest.lower())
             if w not in _PERIOD_WORDS and w not in _FRAME_WORDS and w not in subject}
-    if len(said) < 2:
+    # a cause in the subject's own words says why ("Other income and expense was … of income compared with …
+    # of income, due to higher interest income"): one word of its own past the subject's is enough then
+    cause = {w for m in sentence_rank.CAUSE.finditer(rest) for w in m.group(0).lower().split()}
+    if len(said - cause) < (1 if cause else 2):
         return None
     return text
 
@@ -365,9 +395,11 @@ _PERIOD_WORDS = frozenset("year years ended ending fiscal compared with from pri
 
 
 # The words an amount is framed in, besides its period: which way it moved and what share it is ("SG&A
-# decreased …, and SG&A as a percentage of net sales decreased to …"): they say nothing once it is cut.
+# decreased …, and SG&A as a percentage of net sales decreased to …", "... compared to an operating loss of … for
+# 2022 represents an increase of …"): they say nothing once it is cut.
 _FRAME_WORDS = frozenset("increase increased increases decrease decreased decreases decline declined declines "
-                         "grew rose fell higher lower percentage percent basis points share total".split())
+                         "grew rose fell higher lower percentage percent basis points share total loss losses "
+                         "represent represents representing".split())
 
 
 def _figure_free_clause(sentence: str) -> str | None:
@@ -606,6 +638,9 @@ def _pick_sentences(
                 if key in follows else None)
         if lead is not None and held and topic and not _named(lead[3], topic):
             lead = None  # the change it explains is another subject's: the cause alone answers
+        if lead is None and why and held and topic and key not in follows:
+            lead = _stated_before(quotable.get((key[0], key[1] - 1)), candidates[i][3], topic, line_names, year,
+                                  question)
         if whose in heard and key in follows and held and topic and not _named(quoted[candidates[i][:3]], topic) \
                 and not (_states_asked_line(before.get(key, ""), topic, line_names)
                          and (lead or _plain_words(candidates[i][2]) & asked_words)):
@@ -660,6 +695,50 @@ def _names_another_line(sentence: str, asked: set[str]) -> bool:
     name = name[len(name) - name[::-1].index(","):] if "," in name else name  # past an opening "Internationally,"
     named = sentence_rank.terms(" ".join(name)) - sentence_rank.MOVEMENT - sentence_rank.BARE - _SIZE_WORDS
     return any(not sentence_rank.holds(set(asked), w) for w in named if not any(ch.isdigit() for ch in w))
+
+
+STATEMENT_OPENING = 12  # words of a sentence's opening that name what it states
+
+
+def _stated_before(before: tuple | None, cause: str, topic: set[str], line_names: set[str],
+                   year: int | None, question: str = "") -> tuple | None:
+    """The statement of the asked line's change right before a quoted cause that names its line itself ("Gross
+    margin as a percentage of sales for fiscal 2023 leveraged 16 basis points ..." before "The gross margin
+    increase for the year was driven by ..."), as it may be quoted above it: MD&A states how much a line moved,
+    then why, and a why's answer quoting the why alone left out which way and how far. Only a statement that
+    opens on the asked subject, names no other line, tells a size or a movement and no earlier year."""
+    if before is None or not sentence_rank.states_cause(cause):
+        return None
+    opening = " ".join(before[3].split()[:STATEMENT_OPENING])
+    # the line the cause names, not only its measure: "total revenue decreased by 6%" is not the change of the
+    # revenue Splunk "contributed" to
+    which = {t for t in _named(cause, topic) if sentence_rank.stem(t.lstrip("#").lower()) not in sentence_rank.BARE}
+    if not _named(opening, topic) or which - _named(opening, which) or _names_another_line(before[3], line_names) \
+            or _names_earlier_year(before[3], year or 0) or sentence_rank.other_subject(before[3], line_names) \
+            or not (sentence_rank.CHANGE.search(before[3]) or sentence_rank._SIZE.search(before[3])):
+        return None
+    # the other way from what is asked or from what the cause explains ("Carload volume for fertilizer declined
+    # ..." before "Carload volume increases were primarily driven by ..."): another line's story
+    went, explained = (sentence_rank.directions(sentence_rank.main_clause(t)) for t in (before[3], cause))
+    if sentence_rank.opposite_direction(question, before[3]) or (went and explained and not went & explained):
+        return None
+    # one line's: the words naming the line in either's subject are said in the other ("Revenues increased $5.7
+    # billion organically" is the segment's total, not the "Commercial Services revenues" its next sentence explains)
+    stated, explaining = (_line_words(sentence_rank.subject_of(t) or "") for t in (before[3], cause))
+    if stated - _line_words(cause) or explaining - _line_words(before[3]):
+        return None
+    return before
+
+
+def _line_words(text: str) -> set[str]:
+    """The words of `text` that name a line, past its measure, how it moved and its period."""
+    return {t for t in sentence_rank.terms(text) if t not in sentence_rank.BARE | sentence_rank.MOVEMENT | _SIZE_WORDS
+            and t not in _LINE_FREE and not any(ch.isdigit() for ch in t)}
+
+
+_LINE_FREE = frozenset(sentence_rank.stem(w) for w in (
+    "year years ended ending fiscal quarter period december january february march april may june july august "
+    "september october november million billion thousand").split())
 
 
 def _states_asked_line(statement: str, topic: set[str], line_names: set[str]) -> bool:

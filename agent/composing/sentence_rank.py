@@ -290,6 +290,11 @@ def directions(text: str) -> set[str]:
     return {d for d, pattern in (("up", _UP), ("down", _DOWN)) if pattern.search(text)}
 
 
+def main_clause(sentence: str) -> str:
+    """What the sentence states before its cause."""
+    return _CAUSE_CLAUSE.split(sentence, maxsplit=1)[0]
+
+
 def opposite_direction(question: str, sentence: str) -> bool:
     """The question asks about one direction of change and the sentence's main clause (what comes
     before its cause) states only the other: "Volumes declined ..." for "what drove the volume
@@ -297,8 +302,7 @@ def opposite_direction(question: str, sentence: str) -> bool:
     asked = directions(question)
     if len(asked) != 1:
         return False
-    main = _CAUSE_CLAUSE.split(sentence, maxsplit=1)[0]
-    stated = directions(main)
+    stated = directions(main_clause(sentence))
     return bool(stated) and not stated & asked
 
 
