@@ -48,7 +48,9 @@ SYNONYMS = {"buyback": "repurchase", "amortisation": "amortization", "organisati
             # MarketingAndAdvertisingExpense tags)
             "promotional": "marketing", "promotion": "marketing",
             # "how much did it lose on debt securities" asks the row "Loss on debt securities"
-            "lose": "loss"}
+            "lose": "loss",
+            # "cash burn from operations": the operating section's outflow, however the verb is conjugated
+            "burned": "burn", "burning": "burn", "burnt": "burn"}
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+")
 PRIMARY = ("income", "balance", "cash")
 
@@ -140,6 +142,13 @@ _BY_OPERATIONS = re.compile(r"(?<!continuing )(?<!discontinued )\boperations\b")
 _INCOME_TAX = re.compile(r"\bincome(?= tax)")
 # the taxonomy's state tax is always "state and local" (CurrentStateAndLocalTaxExpenseBenefit); the note prints "State"
 _STATE_TAX = re.compile(r"\bstate (?:and |& )?local\b")
+# "net of cash acquired": what the payment is measured after (the acquiree's own cash), never the line's subject;
+# the cash a row pays is `paid`'s, so "Payments for business acquisitions, net of cash acquired" and the user's
+# "business acquisitions, net of cash acquired" are one line
+_NET_OF_CASH = re.compile(r"\b(net(?: of)?|less)\s+cash\s+(?=acquired|received|divested|disposed|transferred|sold)")
+# "related to", "relating to": how a row links its figure to its subject ("Proceeds related to employee stock plans"),
+# as "from" or "of" do; "related party" stays a word of its own
+_RELATED_TO = re.compile(r"\brelat(?:ed|ing)\s+to\b")
 
 
 @lru_cache(maxsize=TOKEN_CACHE)
@@ -154,6 +163,7 @@ def tokens(text: str) -> frozenset[str]:
     # CurrentFederalTaxExpenseBenefit, "Total deferred tax assets"): the user's "income" before it names no other line
     norm = _STATE_TAX.sub("state", _INCOME_TAX.sub("tax", norm))
     norm = _BY_OPERATIONS.sub("operating", norm)  # "cash provided by operations": "... operating activities"
+    norm = _RELATED_TO.sub("to", _NET_OF_CASH.sub(r"\1 ", norm))
     words = re.findall(r"[a-z0-9&]+", norm)
     out = frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
     if "intangible" in out:  # "intangibles" is the rows' "intangible assets"
@@ -171,6 +181,9 @@ def tokens(text: str) -> frozenset[str]:
         # (LiabilitiesAndStockholdersEquity): one figure whatever its equity is called; only beside liabilities,
         # since "stockholders' equity" alone may be the parent's part of a "Total equity"
         out -= {"stockholder", "shareowner"}
+    if "burn" in out and "operating" in out:
+        # "cash burn from operations" is the operating section's net cash, the outflow's sign as "used in" is
+        out -= {"burn"}
     # "Cash paid for interest" and "Interest paid" (InterestPaidNet) are one line: paid is always cash
     return out - {"cash"} if "paid" in out else out
 
@@ -226,7 +239,10 @@ _STANDARD_TAXONOMIES = frozenset({"us-gaap", "srt", "ifrs-full", "dei"})
 # schedules: the liabilities measured at fair value, a pension plan's assets, one segment's. Such a row's
 # standard concept names the basis the user did not ask for
 _SCHEDULE_BASIS = frozenset("fair pension plan plans benefit segment segments maturity maturities undiscounted "
-                            "recurring hedge hedging derivative derivatives".split())
+                            "recurring hedge hedging derivative derivatives "
+                            # the goodwill roll-forward's "Acquisitions" (GoodwillAcquiredDuringPeriod) is the goodwill
+                            # an acquisition added, never what the acquisitions cost
+                            "goodwill".split())
 # A lease schedule's "Total liability" (us-gaap:OperatingLeaseLiability at Comcast) is printed under the generic
 # name of the balance sheet's total, and its concept alone says it is the leases': under a generic total's name,
 # leases narrow the row as the bases above do, unless the question names them
@@ -438,6 +454,8 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
     spare = tokens(optional) - have
     if have & _STOCK and not have & _OTHER_STOCK:
         spare |= {"common"}  # "class A stock" is the row "Class A common stock": the stock a company has unless named
+    if "acquisition" in have:
+        spare |= {"business"}  # "acquisitions" are of businesses unless the user names what ("Payments for businesses acquired")
 
     def fits(words: frozenset[str], signs: frozenset[str] = frozenset()) -> bool:
         if asked_change:
@@ -472,6 +490,11 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             shown = f"{row['label']} ({_in_said_order(heading, question)})"
             headed.append(LineMatch(row["concept"], shown, "company", row["statement"]))
             continue
+        if not fits(words) and "paid" in words and row["statement"] == "cash" \
+                and row["concept"].split(":")[-1].startswith("Payment") and fits(words - {"paid"}):
+            # "Payments for business acquisitions": on the cash-flow statement a payment's verb is its sign, as "used in"
+            # is; the user's "acquisitions" or "spent on acquisitions" names the row (only a Payments… concept)
+            words -= {"paid"}
         if not fits(words) and fits(words, signs := sign_words(row["label"], row["concept"])):
             words |= have & signs  # "equity income loss": the row "Equity income (loss)"
         if not fits(words) and have & _LOSS and (lost := _loss_side(row["label"])) and len(words - lost) >= 3 \
@@ -512,6 +535,7 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
                 told.append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
             elif row["concept"].split(":", 1)[0] in _STANDARD_TAXONOMIES and "Percent" not in row["concept"]:
                 told_in_notes.append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
+    held = {c for c, _ in concepts}
     for concept, _ in concepts:
         if concept.split(":", 1)[0] not in _STANDARD_TAXONOMIES:
             # a company's own concept has no standard label: its name in words ("ResearchAndDevelopmentInProcess1")
@@ -520,8 +544,16 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         words = tokens(concept_words(concept))
         if other_kind(f"{leftover} {question}", concept_words(concept)):
             continue
+        if not fits(words) and concept.endswith("Current") and not concept.endswith("Noncurrent") \
+                and f"{concept[:-7]}Noncurrent" not in held and fits(words - {"current"}):
+            # "dividends payable" is DividendsPayableCurrent ("Cash dividends declared but not paid" at Lowe's): a
+            # balance the company reports only as current is named without its term, as the balance sheet prints it
+            words -= {"current"}
         if fits(words) or fits(words, sign_words("", concept)):
-            tiers[2].append(LineMatch(concept, concept_words(concept), "standard", ""))
+            named = concept_words(concept)
+            if "current" not in words:
+                named = re.sub(r"\s+current$", "", named)
+            tiers[2].append(LineMatch(concept, named, "standard", ""))
     if not tiers[2] and not have & (_STOCK | _OTHER_STOCK):
         # "additional paid-in capital" is AdditionalPaidInCapitalCommonStock: the common stock a company has,
         # which its name qualifies, is the one meant unless the user names a class (read only when no name fits)
@@ -600,6 +632,14 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             return LineMatch(row["concept"], row["label"], "company", row["statement"]), []
         if not told_in_notes and len({m.concept for m in headed}) == 1:
             return headed[0], []
+        listed = {row["concept"]: row for row in labels if not row["dims"] and row["statement"] == "income"
+                  and _lists_around(row["label"], question)}
+        if len(listed) == 1:
+            # "operating expenses" at Walmart, whose income statement prints the one row "Operating, selling, general
+            # and administrative expenses": the asked name with the other items the company folds into that line
+            # listed inside it; one such row only
+            row = next(iter(listed.values()))
+            return LineMatch(row["concept"], row["label"], "company", row["statement"]), []
         if len({m.concept for m in told_in_notes}) == 1:
             # "state and local current income tax": one note row, its heading's words in its concept's name;
             # several (the same words under two schedules) are no match, never a guess
@@ -615,6 +655,19 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
                 row = next(iter(among.values()))
                 return LineMatch(row["concept"], row["label"], "company", row["statement"]), []
     return None, ambiguous
+
+
+# A row listing items after its first word ("Operating, selling, general and administrative expenses")
+_LIST_OPENS = re.compile(r"^\s*[A-Za-z]+\s*,\s+\w")
+
+
+def _lists_around(label: str, asked: str) -> bool:
+    """Whether `label` is a list whose first and last words are the asked name's two or three words, the other items
+    between them ("Operating, selling, general and administrative expenses" around "operating expenses")."""
+    said = _as_written(_ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], normalize(asked)))
+    said, printed = said[1:] if said[:1] == ("total",) else said, _as_written(label)
+    return 2 <= len(said) <= 3 and len(printed) > len(said) + 1 and bool(_LIST_OPENS.match(label)) \
+        and printed[0] == said[0] and printed[-1] == said[-1] and set(said) <= set(printed)
 
 
 _REVENUE_WORDS = frozenset({"revenue", "sale"})
