@@ -101,21 +101,26 @@ def _shorthands() -> dict[str, tuple[str, str]]:
 
 
 def _qualified_shorthand(text: str, keep: list[tuple[int, int]]) -> str:
-    """"net rev", "total rev": a metric's shorthand after a word that, with the word spelled out, is one of the same
-    metric's phrases ("net revenue"): spelled out, so the qualifier is the metric's own word, never a member's name
-    asked of the revenue (the table lists the shorthand alone)."""
+    """"net rev", "total rev", "cost of rev": a metric's shorthand after words that, with it spelled out, make one
+    phrase of the tables ("net revenue", "cost of revenue"): spelled out, so the words before it are the phrase's own,
+    never a member's name asked of the revenue (the tables list the shorthand alone)."""
     short = _shorthands()
     tokens = [m for m in _TOKEN.finditer(text) if not any(s <= m.start() < e for s, e in keep)]
     out, at = [], 0
-    for before, m in zip(tokens, tokens[1:]):
+    for i, m in enumerate(tokens):
         hit = short.get(m.group(0).lower())
-        if hit is None or text[before.end():m.start()].strip():
+        if hit is None or not i:
             continue
-        phrase = f"{before.group(0).lower()} {hit[0]}"
-        spans = find_phrases(normalize(phrase), MEASURE_PHRASES)
-        if len(spans) == 1 and spans[0][:2] == (0, 2) and spans[0][2] == hit[1]:
-            out += [text[at:m.start()], hit[0]]
-            at = m.end()
+        for k in range(min(3, i), 0, -1):
+            before = tokens[i - k:i]
+            if any(text[x.end():y.start()].strip() for x, y in zip(before, before[1:] + [m])):
+                continue  # a phrase's words stand together
+            phrase = normalize(" ".join(x.group(0).lower() for x in before) + f" {hit[0]}")
+            spans = find_phrases(phrase, MEASURE_PHRASES)
+            if len(spans) == 1 and spans[0][:2] == (0, len(phrase.split())):
+                out += [text[at:m.start()], hit[0]]
+                at = m.end()
+                break
     return "".join(out) + text[at:]
 
 
