@@ -1479,7 +1479,17 @@ def _phrases(plan) -> dict[str, str]:
     """Metric key -> the user's words for it: in the question's word accounting, else in a formula the
     question defined ("operating income to net sales": the row printed "Net sales")."""
     said = {k: v for d in plan.definitions or [] for k, v in said_of(d.get("tree") or {}).items()}
-    return {**said, **metric_phrases(plan.words)}
+    named = metric_phrases(plan.words)
+    for key, phrase in named.items():
+        if key in FORMULAS:
+            # "operating expenses as a % of net sales": a catalogued ratio's inputs said inside its name are the
+            # rows printed so (Walmart's "Net sales", never its "Total revenues")
+            for metric in dict.fromkeys(i.metric for i in FORMULAS[key].inputs if i.metric in METRICS):
+                inside = [w for w in (METRICS[metric].label.lower(), *METRICS[metric].synonyms)
+                          if re.search(rf"(?<![\w&]){re.escape(w)}(?![\w&])", phrase)]
+                if inside:
+                    said.setdefault(metric, max(inside, key=len))
+    return {**said, **named}
 
 
 def _unresolved_lines(cells: list[dict]) -> dict | None:
