@@ -1480,8 +1480,10 @@ def _phrases(plan) -> dict[str, str]:
     question defined ("operating income to net sales": the row printed "Net sales")."""
     said = {k: v for d in plan.definitions or [] for k, v in said_of(d.get("tree") or {}).items()}
     named = metric_phrases(plan.words)
-    for key, phrase in named.items():
-        if key in FORMULAS:
+    for key in plan.metrics or []:
+        # a question read without word accounting (a why about the ratio) says its inputs in its own text
+        phrase = named.get(key) or normalize(plan.query or "")
+        if key in FORMULAS and phrase:
             # "operating expenses as a % of net sales": a catalogued ratio's inputs said inside its name are the
             # rows printed so (Walmart's "Net sales", never its "Total revenues")
             for metric in dict.fromkeys(i.metric for i in FORMULAS[key].inputs if i.metric in METRICS):
@@ -1714,8 +1716,8 @@ def _prose(state, deps, config) -> dict:
             # the figures of the years asked ("SG&A for 2021 through 2023, rising or falling?"), each read where a
             # filing reports it (a later 10-K's comparatives), though the passages come from the filings held
             figured = [{**c, "fiscal_years": c.get("figure_years") or c["fiscal_years"]} for c in companies]
-            facts, calculations, cells = (_collect(conn, figured, metrics, deps, plan.definitions)
-                                          if metrics else ({}, [], []))
+            facts, calculations, cells = (_collect(conn, figured, metrics, deps, plan.definitions,
+                                                   phrases=_phrases(plan)) if metrics else ({}, [], []))
         quoted = _quoted_amounts(conn, evidence)
         for ev, _ in quoted:
             facts.setdefault(ev.id, ev)
