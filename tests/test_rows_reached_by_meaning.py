@@ -110,3 +110,16 @@ def test_asked_in_analysts_words_end_to_end(db, embedder):
                             ("walmart opex fy2025", 139884)):
         answer = _ask(db, embedder, question)
         assert _values(answer) == [value * M], (question, answer.text)
+
+
+def test_what_an_amount_is_measured_after_and_its_signs_other_name_are_no_words_of_its_name():
+    rows = [_row("Proceeds from long-term debt, net of discounts",
+                 "us-gaap:ProceedsFromIssuanceOfLongTermDebtAndCapitalSecuritiesNet", "cash", 30)]
+    match, _ = resolve("proceeds long term debt", "proceeds from long term debt", rows, [])
+    assert match is not None and match.concept.endswith("CapitalSecuritiesNet")
+    both = rows + [_row("Proceeds from long-term debt", "us-gaap:ProceedsFromIssuanceOfLongTermDebt", "cash", 31)]
+    match, _ = resolve("proceeds long term debt", "proceeds from long term debt", both, [])
+    assert match is not None and match.concept == "us-gaap:ProceedsFromIssuanceOfLongTermDebt"  # the nearer row
+    refunds = [_row("Indirect tax payments (refunds)", "cl:IndirectTaxPaymentsRefunds", "cash", 9)]
+    match, _ = resolve("indirect tax payments", "indirect tax payments", refunds, [])
+    assert match is not None and match.concept == "cl:IndirectTaxPaymentsRefunds"

@@ -69,7 +69,8 @@ def _stem(word: str) -> str:
 # sign's other name in brackets ("Net income (loss)", "Income tax expense (benefit)") say how the row
 # adds up, not what it is; XBRL names pair the two the same way (NetIncomeLoss, IncomeTaxExpenseBenefit).
 _LEAD_IN = re.compile(r"^\s*(?:less|add|plus|minus|deduct|deduct(?:ed)?|including|excluding)\s*:\s*", re.I)
-_SIGN_WORDS = r"loss|losses|gain|gains|benefit|benefits|expense|expenses|income|decrease|increase|deficit|charge|credit"
+_SIGN_WORDS = r"loss|losses|gain|gains|benefit|benefits|expense|expenses|income|decrease|increase|deficit|charge|credit|" \
+    r"refund|refunds"
 _OTHER_SIGN = re.compile(rf"\(\s*(?:{_SIGN_WORDS})\s*\)|(?<=\w)/\(?(?:{_SIGN_WORDS})\)?(?!\w)", re.I)
 # The sign words of a row ("Income tax provision (benefit)", "Equity income (loss)", IncomeTaxExpenseBenefit): a
 # question typed without brackets keeps them as words ("income tax provision benefit"), which name the same line.
@@ -84,6 +85,9 @@ _NOTE_REF = re.compile(r"\(\s*(?:see\s+)?(?:notes?\s+)?\d+[a-z]?\s*\)|\[\d+\]", 
 # A row's explanation of what it leaves out or in ("Other cost of revenues (exclusive of depreciation and
 # amortization shown separately below)"): how it is measured, not what it is called.
 _EXPLAINED = re.compile(r"\(\s*(?:exclusive|inclusive|excluding|including|shown|see|refer)\b[^)]*\)", re.I)
+# A row's closing clause of what its amount is measured after ("..., net of discounts", "..., net of sales"): how it
+# is measured, which the user may leave out; a row that fits without it is nearer (_closest)
+_NET_OF_TAIL = re.compile(r",\s*net\s+of\s+[\w\s'-]+$", re.I)
 _ABBREVIATED = re.compile(r"\(\s*([A-Z][A-Z&.]{1,7})\s*\)\s*$")
 # The statements' own abbreviations, written out the way the rows print them: a user who types "G&A"
 # means the row "General and administrative" whether or not the company prints the letters beside it.
@@ -91,6 +95,7 @@ ABBREVIATIONS = {"g&a": "general and administrative", "s&m": "sales and marketin
                  "ppe": "property plant and equipment", "ppne": "property plant and equipment", "aoci": "accumulated other comprehensive income",
                  "opeb": "other postretirement benefits", "apic": "additional paid in capital",
                  "nci": "noncontrolling interests", "rou": "right of use", "admin": "administrative",
+                 "comp": "compensation",
                  "a/r": "accounts receivable", "a/p": "accounts payable", "r&d": "research and development", "sg&a": "selling general and administrative",
                  "d&a": "depreciation and amortization", "opex": "operating expenses",
                  "lt": "long term", "st": "short term",
@@ -505,6 +510,9 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             words = (words - lost) | (have & _LOSS)
         if not fits(words) and _EXPLAINED.search(row["label"]) and fits(plain := tokens(_EXPLAINED.sub(" ", row["label"]))):
             words = plain  # the user left out the row's note of what it includes or excludes
+        if not fits(words) and (tail := _NET_OF_TAIL.search(row["label"])) \
+                and fits(plain := tokens(row["label"][:tail.start()])):
+            words = plain  # "Proceeds from long-term debt, net of discounts": what the amount is measured after
         if not fits(words) and (short := _ABBREVIATED.search(row["label"])):
             # "General and administrative (G&A)", "Research and development (R&D)": the row's name, or its
             # abbreviation alone, as the company prints them
