@@ -95,7 +95,7 @@ ABBREVIATIONS = {"g&a": "general and administrative", "s&m": "sales and marketin
                  "ppe": "property plant and equipment", "ppne": "property plant and equipment", "aoci": "accumulated other comprehensive income",
                  "opeb": "other postretirement benefits", "apic": "additional paid in capital",
                  "nci": "noncontrolling interests", "rou": "right of use", "admin": "administrative",
-                 "comp": "compensation",
+                 "comp": "compensation", "ebit": "earnings before interest and taxes",
                  "a/r": "accounts receivable", "a/p": "accounts payable", "r&d": "research and development", "sg&a": "selling general and administrative",
                  "d&a": "depreciation and amortization", "opex": "operating expenses",
                  "lt": "long term", "st": "short term",
