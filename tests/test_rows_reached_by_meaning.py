@@ -104,12 +104,19 @@ def test_asked_in_analysts_words_end_to_end(db, embedder):
                "Operating, selling, general and administrative expenses", "income", 5)
         fact(conn, WMT, WMT_ACC, "SellingGeneralAndAdministrativeExpense", str(139884 * M), date(2025, 1, 31),
              date(2024, 2, 1), fiscal_year=2025, fy=2025, filed=date(2025, 3, 14))
+        for concept, label, row, value in (("RevenueFromContractWithCustomerExcludingAssessedTax", "Net sales", 1, 674538),
+                                           ("Revenues", "Total revenues", 3, 680985)):
+            _label(conn, WMT_ACC, WMT, concept, label, "income", row)
+            fact(conn, WMT, WMT_ACC, concept, str(value * M), date(2025, 1, 31), date(2024, 2, 1), fiscal_year=2025,
+                 fy=2025, filed=date(2025, 3, 14))
     for question, value in (("home depot acquisitions fiscal 2024", 17644),
                             ("cash burn from operations at home depot fy2024", 19810),
                             ("hd net earnings (parent) fy2024", 14806),
                             ("walmart opex fy2025", 139884)):
         answer = _ask(db, embedder, question)
         assert _values(answer) == [value * M], (question, answer.text)
+    ratio = _ask(db, embedder, "walmart operating expenses as a % of net sales fy2025")
+    assert _values(ratio)[:2] == [139884 * M, 674538 * M], ratio.text  # net sales, never total revenues
 
 
 def test_what_an_amount_is_measured_after_and_its_signs_other_name_are_no_words_of_its_name():
