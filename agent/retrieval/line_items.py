@@ -459,8 +459,6 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
     spare = tokens(optional) - have
     if have & _STOCK and not have & _OTHER_STOCK:
         spare |= {"common"}  # "class A stock" is the row "Class A common stock": the stock a company has unless named
-    if "acquisition" in have:
-        spare |= {"business"}  # "acquisitions" are of businesses unless the user names what ("Payments for businesses acquired")
 
     def fits(words: frozenset[str], signs: frozenset[str] = frozenset()) -> bool:
         if asked_change:
@@ -474,6 +472,8 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
     # rate reconciliation, read only when the user names the tax)
     asked_tax = any(w.startswith("tax") for w in have | spare)
     said_cost = bool(re.search(r"\bcosts?\b", f"{leftover} {question}", re.I))  # "costs" is a word `tokens` ignores
+    # "acquisition costs" are an expense, never the cash a Payments… row pays for the acquisitions
+    said_expense = _kind(f"{leftover} {question} {optional}") == "expense"
     for row in labels:
         if row["dims"] or (not asked_tax and _tax_basis(row["concept"])) or other_kind(f"{leftover} {question}", row["label"]):
             continue
@@ -495,11 +495,13 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             shown = f"{row['label']} ({_in_said_order(heading, question)})"
             headed.append(LineMatch(row["concept"], shown, "company", row["statement"]))
             continue
-        if not fits(words) and "paid" in words and row["statement"] == "cash" \
-                and row["concept"].split(":")[-1].startswith("Payment") and fits(words - {"paid"}):
+        if not fits(words) and "paid" in words and row["statement"] == "cash" and not said_expense \
+                and row["concept"].split(":")[-1].startswith("Payment") \
+                and (fits(paying := words - {"paid"}) or ("acquisition" in have and fits(paying := paying - {"business"}))):
             # "Payments for business acquisitions": on the cash-flow statement a payment's verb is its sign, as "used in"
-            # is; the user's "acquisitions" or "spent on acquisitions" names the row (only a Payments… concept)
-            words -= {"paid"}
+            # is; the user's "acquisitions" or "spent on acquisitions" names the row (only a Payments… concept), and
+            # acquisitions paid for are of businesses unless the user names what ("Payments for businesses acquired")
+            words = paying
         if not fits(words) and fits(words, signs := sign_words(row["label"], row["concept"])):
             words |= have & signs  # "equity income loss": the row "Equity income (loss)"
         if not fits(words) and have & _LOSS and (lost := _loss_side(row["label"])) and len(words - lost) >= 3 \
