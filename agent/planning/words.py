@@ -174,9 +174,6 @@ def merge_adjacent_metrics(how: list[str | None], words: list[str], masked: str
 
 
 _SPOKEN_TO = frozenset("tell give show let help send for to with".split())
-# Filler adjectives ("a short answer", "how big") that, written right before a metric, make it another
-# figure ("short interest" is market data, not interest expense).
-_STATE_LINE = frozenset("income tax taxes and local deferred current franchise".split())
 # The owners' share a company reports as its own figure: NetIncomeLoss, StockholdersEquity and their per-share and
 # comprehensive kin are, in the taxonomy's standard labels, "... Attributable to Parent"; the user saying so names
 # no other row (the noncontrolling interests' share is said with its own words)
@@ -191,6 +188,9 @@ def _to_parent(words: list[str], i: int) -> bool:
     return bool(rest) and rest[0] in _PARENT and i + 1 < len(words) and words[i + 1] == "to"
 
 
+# Filler adjectives ("a short answer", "how big") that, written right before a metric, make it another
+# figure ("short interest" is market data, not interest expense).
+_STATE_LINE = frozenset("income tax taxes and local deferred current franchise".split())
 _QUALIFYING = frozenset("short long near high low big large small quick slow fast".split())
 
 
