@@ -152,8 +152,8 @@ _STATE_TAX = re.compile(r"\bstate (?:and |& )?local\b")
 # "business acquisitions, net of cash acquired" are one line
 _NET_OF_CASH = re.compile(r"\b(net(?: of)?|less)\s+cash\s+(?=acquired|received|divested|disposed|transferred|sold)")
 # "related to", "relating to": how a row links its figure to its subject ("Proceeds related to employee stock plans"),
-# as "from" or "of" do; "related party" stays a word of its own
-_RELATED_TO = re.compile(r"\brelat(?:ed|ing)\s+to\b")
+# as "from" or "of" do, whether or not the planner kept the "to"; "related party" stays a word of its own
+_RELATED_TO = re.compile(r"\brelat(?:ed|ing)(?:\s+to\b)?(?!\s+part(?:y|ies)\b)")
 
 
 @lru_cache(maxsize=TOKEN_CACHE)
@@ -246,8 +246,9 @@ _STANDARD_TAXONOMIES = frozenset({"us-gaap", "srt", "ifrs-full", "dei"})
 _SCHEDULE_BASIS = frozenset("fair pension plan plans benefit segment segments maturity maturities undiscounted "
                             "recurring hedge hedging derivative derivatives "
                             # the goodwill roll-forward's "Acquisitions" (GoodwillAcquiredDuringPeriod) is the goodwill
-                            # an acquisition added, never what the acquisitions cost
-                            "goodwill".split())
+                            # an acquisition added, never what the acquisitions cost; a claims reserve's the same
+                            # (LiabilityForUnpaidClaimsAndClaimsAdjustmentExpenseBusinessAcquisitions)
+                            "goodwill claims".split())
 # A lease schedule's "Total liability" (us-gaap:OperatingLeaseLiability at Comcast) is printed under the generic
 # name of the balance sheet's total, and its concept alone says it is the leases': under a generic total's name,
 # leases narrow the row as the bases above do, unless the question names them
@@ -261,7 +262,9 @@ def _narrower_schedule(concept: str, said: frozenset[str], label: frozenset[str]
     `label`: the row's printed words, when they are only a generic total's name."""
     if concept.split(":", 1)[0] not in _STANDARD_TAXONOMIES:
         return False
-    added = frozenset(concept_words(concept).split()) - said
+    name = concept_words(concept)
+    # what the name says it leaves out is no basis of the row (IndefiniteLivedIntangibleAssetsExcludingGoodwill)
+    added = frozenset(re.split(r"\b(?:excluding|except|other than)\b", name)[0].split()) - said
     generic = bool(label) and label <= _GENERIC_TOTAL
     return bool(added & _SCHEDULE_BASIS) or (generic and bool(added & _LEASE_BASIS))
 
@@ -495,7 +498,7 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             shown = f"{row['label']} ({_in_said_order(heading, question)})"
             headed.append(LineMatch(row["concept"], shown, "company", row["statement"]))
             continue
-        if not fits(words) and "paid" in words and row["statement"] == "cash" and not said_expense \
+        if not fits(words) and row["statement"] == "cash" and not said_expense \
                 and row["concept"].split(":")[-1].startswith("Payment") \
                 and (fits(paying := words - {"paid"}) or ("acquisition" in have and fits(paying := paying - {"business"}))):
             # "Payments for business acquisitions": on the cash-flow statement a payment's verb is its sign, as "used in"
