@@ -130,3 +130,10 @@ def test_what_an_amount_is_measured_after_and_its_signs_other_name_are_no_words_
     refunds = [_row("Indirect tax payments (refunds)", "cl:IndirectTaxPaymentsRefunds", "cash", 9)]
     match, _ = resolve("indirect tax payments", "indirect tax payments", refunds, [])
     assert match is not None and match.concept == "cl:IndirectTaxPaymentsRefunds"
+
+
+def test_an_abbreviation_says_the_kind_of_line_its_words_do():
+    from agent.retrieval.line_items import other_kind
+
+    assert other_kind("opex", "TOTAL OPERATING ACTIVITIES")  # P&G prints no operating-expense total
+    assert not other_kind("opex", "Operating, selling, general and administrative expenses")

@@ -386,7 +386,8 @@ _FLOW_KIND = frozenset("activities activity".split())
 
 
 def _kind(text: str) -> str | None:
-    words = set(re.findall(r"[a-z]+", text.lower()))
+    # "opex" is operating expenses: an abbreviation says the kind its words do
+    words = set(re.findall(r"[a-z]+", _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], text.lower())))
     return "flow" if words & _FLOW_KIND else "expense" if words & _EXPENSE_KIND else None
 
 
