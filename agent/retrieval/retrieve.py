@@ -1475,14 +1475,14 @@ def _unscaled(conn, companies: list[dict], cells: list[dict]) -> str | None:
     return None
 
 
-def _phrases(plan) -> dict[str, str]:
+def _phrases(plan, text: str = "") -> dict[str, str]:
     """Metric key -> the user's words for it: in the question's word accounting, else in a formula the
     question defined ("operating income to net sales": the row printed "Net sales")."""
     said = {k: v for d in plan.definitions or [] for k, v in said_of(d.get("tree") or {}).items()}
     named = metric_phrases(plan.words)
     for key in plan.metrics or []:
-        # a question read without word accounting (a why about the ratio) says its inputs in its own text
-        phrase = named.get(key) or normalize(plan.query or "")
+        # a question read without word accounting (a why about the ratio, `text`) says its inputs in its own words
+        phrase = named.get(key) or normalize(text)
         if key in FORMULAS and phrase:
             # "operating expenses as a % of net sales": a catalogued ratio's inputs said inside its name are the
             # rows printed so (Walmart's "Net sales", never its "Total revenues")
@@ -1717,7 +1717,8 @@ def _prose(state, deps, config) -> dict:
             # filing reports it (a later 10-K's comparatives), though the passages come from the filings held
             figured = [{**c, "fiscal_years": c.get("figure_years") or c["fiscal_years"]} for c in companies]
             facts, calculations, cells = (_collect(conn, figured, metrics, deps, plan.definitions,
-                                                   phrases=_phrases(plan)) if metrics else ({}, [], []))
+                                                   phrases=_phrases(plan, state["question"]))
+                                          if metrics else ({}, [], []))
         quoted = _quoted_amounts(conn, evidence)
         for ev, _ in quoted:
             facts.setdefault(ev.id, ev)
