@@ -246,9 +246,11 @@ _STANDARD_TAXONOMIES = frozenset({"us-gaap", "srt", "ifrs-full", "dei"})
 _SCHEDULE_BASIS = frozenset("fair pension plan plans benefit segment segments maturity maturities undiscounted "
                             "recurring hedge hedging derivative derivatives "
                             # the goodwill roll-forward's "Acquisitions" (GoodwillAcquiredDuringPeriod) is the goodwill
-                            # an acquisition added, never what the acquisitions cost; a claims reserve's the same
-                            # (LiabilityForUnpaidClaimsAndClaimsAdjustmentExpenseBusinessAcquisitions)
-                            "goodwill claims".split())
+                            # an acquisition added, never what the acquisitions cost
+                            "goodwill".split())
+# A movement named alone ("acquisitions", "additions") is a flow the cash-flow or income statement prints; a note's
+# roll-forward prints it too, under its schedule's name only ("Acquisitions" of the goodwill or the claims reserve)
+_MOVEMENTS = frozenset("acquisition disposition divestiture addition".split())
 # A lease schedule's "Total liability" (us-gaap:OperatingLeaseLiability at Comcast) is printed under the generic
 # name of the balance sheet's total, and its concept alone says it is the leases': under a generic total's name,
 # leases narrow the row as the bases above do, unless the question names them
@@ -526,7 +528,7 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             words = have if have in (alone, whole) else words
         if fits(words):
             tier = 0 if row["statement"] in PRIMARY else 1
-            if tier and _narrower_schedule(row["concept"], have | spare, tokens(row["label"])):
+            if tier and (_narrower_schedule(row["concept"], have | spare, tokens(row["label"])) or have <= _MOVEMENTS):
                 continue
             shown = row["label"]
             if row["concept"].endswith("Noncurrent") and not tokens(shown) & {"noncurrent", "long"} \
