@@ -528,7 +528,7 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             words = have if have in (alone, whole) else words
         if fits(words):
             tier = 0 if row["statement"] in PRIMARY else 1
-            if tier and (_narrower_schedule(row["concept"], have | spare, tokens(row["label"])) or have <= _MOVEMENTS):
+            if tier and (_narrower_schedule(row["concept"], have | spare, tokens(row["label"])) or (have and have <= _MOVEMENTS)):
                 continue
             shown = row["label"]
             if row["concept"].endswith("Noncurrent") and not tokens(shown) & {"noncurrent", "long"} \
