@@ -503,8 +503,10 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             continue
         if not fits(words) and row["statement"] == "cash" and not said_expense \
                 and row["concept"].split(":")[-1].startswith("Payment") \
-                and (fits(paying := words - {"paid"}) or ("acquisition" in have and fits(paying := paying - {"business"}))):
-            # "Payments for business acquisitions": on the cash-flow statement a payment's verb is its sign, as "used in"
+                and (fits(paying := words - {"paid"})
+                     or ("acquisition" in have and fits(paying := paying - {"business"}))):
+            # "Payments for business acquisitions": on the cash-flow statement a payment's verb is its sign, as "used
+            # in"
             # is; the user's "acquisitions" or "spent on acquisitions" names the row (only a Payments… concept), and
             # acquisitions paid for are of businesses unless the user names what ("Payments for businesses acquired")
             words = paying
@@ -528,7 +530,8 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             words = have if have in (alone, whole) else words
         if fits(words):
             tier = 0 if row["statement"] in PRIMARY else 1
-            if tier and (_narrower_schedule(row["concept"], have | spare, tokens(row["label"])) or (have and have <= _MOVEMENTS)):
+            if tier and (_narrower_schedule(row["concept"], have | spare, tokens(row["label"]))
+                         or (have and have <= _MOVEMENTS)):
                 continue
             shown = row["label"]
             if row["concept"].endswith("Noncurrent") and not tokens(shown) & {"noncurrent", "long"} \
