@@ -505,8 +505,8 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
                 and row["concept"].split(":")[-1].startswith("Payment") \
                 and (fits(paying := words - {"paid"})
                      or ("acquisition" in have and fits(paying := paying - {"business"}))):
-            # "Payments for business acquisitions": on the cash-flow statement a payment's verb is its sign, as "used
-            # in"
+            # "Payments for business acquisitions": on the cash-flow statement a payment's verb is its sign (so is
+            # "used in")
             # is; the user's "acquisitions" or "spent on acquisitions" names the row (only a Payments… concept), and
             # acquisitions paid for are of businesses unless the user names what ("Payments for businesses acquired")
             words = paying
