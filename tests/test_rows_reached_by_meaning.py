@@ -60,6 +60,9 @@ def test_a_balance_reported_only_as_current_is_named_without_its_term():
     both = [("us-gaap:OtherLiabilitiesCurrent", ""), ("us-gaap:OtherLiabilitiesNoncurrent", "")]
     match, _ = resolve("other liabilities", "other liabilities", [], both)
     assert match is None  # current and noncurrent both reported: the term the user leaves out is no default
+    for asked, concept in (("liabilities", "us-gaap:LiabilitiesCurrent"), ("debt", "us-gaap:DebtCurrent")):
+        match, _ = resolve(asked, f"total {asked}", [], [(concept, "")])
+        assert match is None  # a whole of other parts is never its current part, reported alone or not
 
 
 def test_a_list_row_folds_the_asked_expense_one_row_only():

@@ -270,6 +270,9 @@ def _narrower_schedule(concept: str, said: frozenset[str], label: frozenset[str]
     generic = bool(label) and label <= _GENERIC_TOTAL
     return bool(added & _SCHEDULE_BASIS) or (generic and bool(added & _LEASE_BASIS))
 
+# A payable or receivable the taxonomy names with its term (DividendsPayableCurrent, InterestReceivableCurrent)
+_DUE = re.compile(r"(?:Payable|Receivable)s?Current$")
+
 # How a question names the noncurrent part of a balance ("long-term", "non-current"), which the balance sheet's
 # row for it may leave unprinted under its section's heading
 _NONCURRENT_WORDS = (frozenset({"long", "term"}), frozenset({"longterm"}), frozenset({"noncurrent"}),
@@ -563,10 +566,12 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         words = tokens(concept_words(concept))
         if other_kind(f"{leftover} {question}", concept_words(concept)):
             continue
-        if not fits(words) and concept.endswith("Current") and not concept.endswith("Noncurrent") \
-                and f"{concept[:-7]}Noncurrent" not in held and fits(words - {"current"}):
+        if not fits(words) and _DUE.search(concept) and f"{concept[:-7]}Noncurrent" not in held \
+                and fits(words - {"current"}):
             # "dividends payable" is DividendsPayableCurrent ("Cash dividends declared but not paid" at Lowe's): a
-            # balance the company reports only as current is named without its term, as the balance sheet prints it
+            # payable or receivable is due within the year by nature, named without its term when the company reports
+            # no noncurrent one; never a whole of other parts ("debt" is no DebtCurrent, "liabilities" no
+            # LiabilitiesCurrent)
             words -= {"current"}
         if fits(words) or fits(words, sign_words("", concept)):
             named = concept_words(concept)
