@@ -16,7 +16,7 @@ import functools
 import re
 
 from agent.planning.words import FILLER
-from agent.retrieval.concepts import UNKNOWN_METRICS, find_phrases, normalize
+from agent.retrieval.concepts import METRICS, UNKNOWN_METRICS, find_phrases, normalize
 from agent.retrieval.finance import MEASURE_PHRASES
 from agent.retrieval.spelling import one_edit
 
@@ -85,11 +85,50 @@ _CFO_AMOUNT = re.compile(r"(?<=\bhow much )cfo\b|\bcfo(?=\s+(?:in|for|during|of)
                          r"|(?<=\b(?:fy|19|20)\d\d )cfo\b", re.I)
 
 
+@functools.cache
+def _shorthands() -> dict[str, tuple[str, str]]:
+    """A metric's listed one-word shorthand or typo ("rev", "revnue") -> (the metric's one word it stands for
+    ("revenue"), the metric's key)."""
+    out: dict[str, tuple[str, str]] = {}
+    for key, metric in METRICS.items():
+        ones = [w for w in (metric.label.lower(), *metric.synonyms) if w.isalpha()]
+        for short in metric.misspellings:
+            if short.isalpha():
+                full = next((w for w in ones if w != short and (_abbreviates(short, w) or one_edit(short, w))), None)
+                if full is not None:
+                    out.setdefault(short, (full, key))
+    return out
+
+
+def _qualified_shorthand(text: str, keep: list[tuple[int, int]]) -> str:
+    """"net rev", "total rev", "cost of rev": a metric's shorthand after words that, with it spelled out, make one
+    phrase of the tables ("net revenue", "cost of revenue"): spelled out, so the words before it are the phrase's own,
+    never a member's name asked of the revenue (the tables list the shorthand alone)."""
+    short = _shorthands()
+    tokens = [m for m in _TOKEN.finditer(text) if not any(s <= m.start() < e for s, e in keep)]
+    out, at = [], 0
+    for i, m in enumerate(tokens):
+        hit = short.get(m.group(0).lower())
+        if hit is None or not i:
+            continue
+        for k in range(min(3, i), 0, -1):
+            before = tokens[i - k:i]
+            if any(text[x.end():y.start()].strip() for x, y in zip(before, before[1:] + [m])):
+                continue  # a phrase's words stand together
+            phrase = normalize(" ".join(x.group(0).lower() for x in before) + f" {hit[0]}")
+            spans = find_phrases(phrase, MEASURE_PHRASES)
+            if len(spans) == 1 and spans[0][:2] == (0, len(phrase.split())):
+                out += [text[at:m.start()], hit[0]]
+                at = m.end()
+                break
+    return "".join(out) + text[at:]
+
+
 def spelled_out(text: str, keep: list[tuple[int, int]] = ()) -> str:
     """`text` with each misspelt or abbreviated word of a metric or ratio name spelled out, where
     the window of words around it then reads as exactly one table phrase. `keep`: character spans
     (company names) never rewritten."""
-    text = _CFO_AMOUNT.sub("operating cash flow", text)
+    text = _qualified_shorthand(_CFO_AMOUNT.sub("operating cash flow", text), keep)
     tokens = [m for m in _TOKEN.finditer(text) if not any(s <= m.start() < e for s, e in keep)]
     low = [m.group(0).lower() for m in tokens]
     named = _phrase_words()

@@ -174,6 +174,20 @@ def merge_adjacent_metrics(how: list[str | None], words: list[str], masked: str
 
 
 _SPOKEN_TO = frozenset("tell give show let help send for to with".split())
+# The owners' share a company reports as its own figure: NetIncomeLoss, StockholdersEquity and their per-share and
+# comprehensive kin are, in the taxonomy's standard labels, "... Attributable to Parent"; the user saying so names
+# no other row (the noncontrolling interests' share is said with its own words)
+_PARENT = frozenset({"parent", "parents", "parent's"})
+_ATTRIBUTED = frozenset({"attributable", "attributed"})
+_PARENT_FIGURES = frozenset({"metric:net_income", "metric:equity", "metric:eps_basic", "metric:eps_diluted"})
+
+
+def _to_parent(words: list[str], i: int) -> bool:
+    """"attributable to (the) parent": the standard label's own words after the figure."""
+    rest = [w for w in words[i + 1:i + 4] if w not in ("to", "the")]
+    return bool(rest) and rest[0] in _PARENT and i + 1 < len(words) and words[i + 1] == "to"
+
+
 # Filler adjectives ("a short answer", "how big") that, written right before a metric, make it another
 # figure ("short interest" is market data, not interest expense).
 _STATE_LINE = frozenset("income tax taxes and local deferred current franchise".split())
@@ -551,6 +565,11 @@ def account(text: str, company_spans: list[tuple[int, int]], extra_consumed: set
         elif w in _VERBS_OF_ASKING and i + 2 < len(words) and words[i + 1] in ("and", "&") \
                 and words[i + 2] not in FILLER and how[i + 2] is None and (i == 0 or words[i - 1] not in FILLER):
             continue  # "nvidia compute and networking revenue": a name's word, since a verb is never followed by "and"
+        elif (w in _PARENT or (w in _ATTRIBUTED and _to_parent(words, i))) \
+                and any(h in _PARENT_FIGURES for h in how if h):
+            # "net earnings (parent)", "net income attributable to parent": the taxonomy's own name of the figure
+            # (NetIncomeLoss is "Net Income (Loss) Attributable to Parent"), never a member narrowing it
+            how[i] = "filler"
         elif w in FILLER or bare in FILLER or not bare or _comparative(w) & _GRADABLE:
             how[i] = "filler"
         elif _inflected(w) & growth:

@@ -48,7 +48,9 @@ SYNONYMS = {"buyback": "repurchase", "amortisation": "amortization", "organisati
             # MarketingAndAdvertisingExpense tags)
             "promotional": "marketing", "promotion": "marketing",
             # "how much did it lose on debt securities" asks the row "Loss on debt securities"
-            "lose": "loss"}
+            "lose": "loss",
+            # "cash burn from operations": the operating section's outflow, however the verb is conjugated
+            "burned": "burn", "burning": "burn", "burnt": "burn"}
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+")
 PRIMARY = ("income", "balance", "cash")
 
@@ -67,7 +69,8 @@ def _stem(word: str) -> str:
 # sign's other name in brackets ("Net income (loss)", "Income tax expense (benefit)") say how the row
 # adds up, not what it is; XBRL names pair the two the same way (NetIncomeLoss, IncomeTaxExpenseBenefit).
 _LEAD_IN = re.compile(r"^\s*(?:less|add|plus|minus|deduct|deduct(?:ed)?|including|excluding)\s*:\s*", re.I)
-_SIGN_WORDS = r"loss|losses|gain|gains|benefit|benefits|expense|expenses|income|decrease|increase|deficit|charge|credit"
+_SIGN_WORDS = r"loss|losses|gain|gains|benefit|benefits|expense|expenses|income|decrease|increase|deficit|charge|credit|" \
+    r"refund|refunds"
 _OTHER_SIGN = re.compile(rf"\(\s*(?:{_SIGN_WORDS})\s*\)|(?<=\w)/\(?(?:{_SIGN_WORDS})\)?(?!\w)", re.I)
 # The sign words of a row ("Income tax provision (benefit)", "Equity income (loss)", IncomeTaxExpenseBenefit): a
 # question typed without brackets keeps them as words ("income tax provision benefit"), which name the same line.
@@ -82,6 +85,9 @@ _NOTE_REF = re.compile(r"\(\s*(?:see\s+)?(?:notes?\s+)?\d+[a-z]?\s*\)|\[\d+\]", 
 # A row's explanation of what it leaves out or in ("Other cost of revenues (exclusive of depreciation and
 # amortization shown separately below)"): how it is measured, not what it is called.
 _EXPLAINED = re.compile(r"\(\s*(?:exclusive|inclusive|excluding|including|shown|see|refer)\b[^)]*\)", re.I)
+# A row's closing clause of what its amount is measured after ("..., net of discounts", "..., net of sales"): how it
+# is measured, which the user may leave out; a row that fits without it is nearer (_closest)
+_NET_OF_TAIL = re.compile(r",\s*net\s+of\s+[\w\s'-]+$", re.I)
 _ABBREVIATED = re.compile(r"\(\s*([A-Z][A-Z&.]{1,7})\s*\)\s*$")
 # The statements' own abbreviations, written out the way the rows print them: a user who types "G&A"
 # means the row "General and administrative" whether or not the company prints the letters beside it.
@@ -89,6 +95,7 @@ ABBREVIATIONS = {"g&a": "general and administrative", "s&m": "sales and marketin
                  "ppe": "property plant and equipment", "ppne": "property plant and equipment", "aoci": "accumulated other comprehensive income",
                  "opeb": "other postretirement benefits", "apic": "additional paid in capital",
                  "nci": "noncontrolling interests", "rou": "right of use", "admin": "administrative",
+                 "comp": "compensation", "ebit": "earnings before interest and taxes",
                  "a/r": "accounts receivable", "a/p": "accounts payable", "r&d": "research and development", "sg&a": "selling general and administrative",
                  "d&a": "depreciation and amortization", "opex": "operating expenses",
                  "lt": "long term", "st": "short term",
@@ -140,6 +147,13 @@ _BY_OPERATIONS = re.compile(r"(?<!continuing )(?<!discontinued )\boperations\b")
 _INCOME_TAX = re.compile(r"\bincome(?= tax)")
 # the taxonomy's state tax is always "state and local" (CurrentStateAndLocalTaxExpenseBenefit); the note prints "State"
 _STATE_TAX = re.compile(r"\bstate (?:and |& )?local\b")
+# "net of cash acquired": what the payment is measured after (the acquiree's own cash), never the line's subject;
+# the cash a row pays is `paid`'s, so "Payments for business acquisitions, net of cash acquired" and the user's
+# "business acquisitions, net of cash acquired" are one line
+_NET_OF_CASH = re.compile(r"\b(net(?: of)?|less)\s+cash\s+(?=acquired|received|divested|disposed|transferred|sold)")
+# "related to", "relating to": how a row links its figure to its subject ("Proceeds related to employee stock plans"),
+# as "from" or "of" do, whether or not the planner kept the "to"; "related party" stays a word of its own
+_RELATED_TO = re.compile(r"\brelat(?:ed|ing)(?:\s+to\b)?(?!\s+part(?:y|ies)\b)")
 
 
 @lru_cache(maxsize=TOKEN_CACHE)
@@ -154,6 +168,7 @@ def tokens(text: str) -> frozenset[str]:
     # CurrentFederalTaxExpenseBenefit, "Total deferred tax assets"): the user's "income" before it names no other line
     norm = _STATE_TAX.sub("state", _INCOME_TAX.sub("tax", norm))
     norm = _BY_OPERATIONS.sub("operating", norm)  # "cash provided by operations": "... operating activities"
+    norm = _RELATED_TO.sub("to", _NET_OF_CASH.sub(r"\1 ", norm))
     words = re.findall(r"[a-z0-9&]+", norm)
     out = frozenset(_stem(w) for w in words if w not in IGNORABLE and not w.isdigit())
     if "intangible" in out:  # "intangibles" is the rows' "intangible assets"
@@ -171,6 +186,9 @@ def tokens(text: str) -> frozenset[str]:
         # (LiabilitiesAndStockholdersEquity): one figure whatever its equity is called; only beside liabilities,
         # since "stockholders' equity" alone may be the parent's part of a "Total equity"
         out -= {"stockholder", "shareowner"}
+    if "burn" in out and "operating" in out:
+        # "cash burn from operations" is the operating section's net cash, the outflow's sign as "used in" is
+        out -= {"burn"}
     # "Cash paid for interest" and "Interest paid" (InterestPaidNet) are one line: paid is always cash
     return out - {"cash"} if "paid" in out else out
 
@@ -226,7 +244,13 @@ _STANDARD_TAXONOMIES = frozenset({"us-gaap", "srt", "ifrs-full", "dei"})
 # schedules: the liabilities measured at fair value, a pension plan's assets, one segment's. Such a row's
 # standard concept names the basis the user did not ask for
 _SCHEDULE_BASIS = frozenset("fair pension plan plans benefit segment segments maturity maturities undiscounted "
-                            "recurring hedge hedging derivative derivatives".split())
+                            "recurring hedge hedging derivative derivatives "
+                            # the goodwill roll-forward's "Acquisitions" (GoodwillAcquiredDuringPeriod) is the goodwill
+                            # an acquisition added, never what the acquisitions cost
+                            "goodwill".split())
+# A movement named alone ("acquisitions", "additions") is a flow the cash-flow or income statement prints; a note's
+# roll-forward prints it too, under its schedule's name only ("Acquisitions" of the goodwill or the claims reserve)
+_MOVEMENTS = frozenset("acquisition disposition divestiture addition".split())
 # A lease schedule's "Total liability" (us-gaap:OperatingLeaseLiability at Comcast) is printed under the generic
 # name of the balance sheet's total, and its concept alone says it is the leases': under a generic total's name,
 # leases narrow the row as the bases above do, unless the question names them
@@ -240,9 +264,14 @@ def _narrower_schedule(concept: str, said: frozenset[str], label: frozenset[str]
     `label`: the row's printed words, when they are only a generic total's name."""
     if concept.split(":", 1)[0] not in _STANDARD_TAXONOMIES:
         return False
-    added = frozenset(concept_words(concept).split()) - said
+    name = concept_words(concept)
+    # what the name says it leaves out is no basis of the row (IndefiniteLivedIntangibleAssetsExcludingGoodwill)
+    added = frozenset(re.split(r"\b(?:excluding|except|other than)\b", name)[0].split()) - said
     generic = bool(label) and label <= _GENERIC_TOTAL
     return bool(added & _SCHEDULE_BASIS) or (generic and bool(added & _LEASE_BASIS))
+
+# A payable or receivable the taxonomy names with its term (DividendsPayableCurrent, InterestReceivableCurrent)
+_DUE = re.compile(r"(?:Payable|Receivable)s?Current$")
 
 # How a question names the noncurrent part of a balance ("long-term", "non-current"), which the balance sheet's
 # row for it may leave unprinted under its section's heading
@@ -362,7 +391,8 @@ _FLOW_KIND = frozenset("activities activity".split())
 
 
 def _kind(text: str) -> str | None:
-    words = set(re.findall(r"[a-z]+", text.lower()))
+    # "opex" is operating expenses: an abbreviation says the kind its words do
+    words = set(re.findall(r"[a-z]+", _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], text.lower())))
     return "flow" if words & _FLOW_KIND else "expense" if words & _EXPENSE_KIND else None
 
 
@@ -451,6 +481,8 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
     # rate reconciliation, read only when the user names the tax)
     asked_tax = any(w.startswith("tax") for w in have | spare)
     said_cost = bool(re.search(r"\bcosts?\b", f"{leftover} {question}", re.I))  # "costs" is a word `tokens` ignores
+    # "acquisition costs" are an expense, never the cash a Payments… row pays for the acquisitions
+    said_expense = _kind(f"{leftover} {question} {optional}") == "expense"
     for row in labels:
         if row["dims"] or (not asked_tax and _tax_basis(row["concept"])) or other_kind(f"{leftover} {question}", row["label"]):
             continue
@@ -472,6 +504,15 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             shown = f"{row['label']} ({_in_said_order(heading, question)})"
             headed.append(LineMatch(row["concept"], shown, "company", row["statement"]))
             continue
+        if not fits(words) and row["statement"] == "cash" and not said_expense \
+                and row["concept"].split(":")[-1].startswith("Payment") \
+                and (fits(paying := words - {"paid"})
+                     or ("acquisition" in have and fits(paying := paying - {"business"}))):
+            # "Payments for business acquisitions": on the cash-flow statement a payment's verb is its sign (so is
+            # "used in")
+            # is; the user's "acquisitions" or "spent on acquisitions" names the row (only a Payments… concept), and
+            # acquisitions paid for are of businesses unless the user names what ("Payments for businesses acquired")
+            words = paying
         if not fits(words) and fits(words, signs := sign_words(row["label"], row["concept"])):
             words |= have & signs  # "equity income loss": the row "Equity income (loss)"
         if not fits(words) and have & _LOSS and (lost := _loss_side(row["label"])) and len(words - lost) >= 3 \
@@ -482,6 +523,9 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             words = (words - lost) | (have & _LOSS)
         if not fits(words) and _EXPLAINED.search(row["label"]) and fits(plain := tokens(_EXPLAINED.sub(" ", row["label"]))):
             words = plain  # the user left out the row's note of what it includes or excludes
+        if not fits(words) and (tail := _NET_OF_TAIL.search(row["label"])) \
+                and fits(plain := tokens(row["label"][:tail.start()])):
+            words = plain  # "Proceeds from long-term debt, net of discounts": what the amount is measured after
         if not fits(words) and (short := _ABBREVIATED.search(row["label"])):
             # "General and administrative (G&A)", "Research and development (R&D)": the row's name, or its
             # abbreviation alone, as the company prints them
@@ -489,7 +533,8 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             words = have if have in (alone, whole) else words
         if fits(words):
             tier = 0 if row["statement"] in PRIMARY else 1
-            if tier and _narrower_schedule(row["concept"], have | spare, tokens(row["label"])):
+            if tier and (_narrower_schedule(row["concept"], have | spare, tokens(row["label"]))
+                         or (have and have <= _MOVEMENTS)):
                 continue
             shown = row["label"]
             if row["concept"].endswith("Noncurrent") and not tokens(shown) & {"noncurrent", "long"} \
@@ -512,6 +557,7 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
                 told.append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
             elif row["concept"].split(":", 1)[0] in _STANDARD_TAXONOMIES and "Percent" not in row["concept"]:
                 told_in_notes.append(LineMatch(row["concept"], row["label"], "company", row["statement"]))
+    held = {c for c, _ in concepts}
     for concept, _ in concepts:
         if concept.split(":", 1)[0] not in _STANDARD_TAXONOMIES:
             # a company's own concept has no standard label: its name in words ("ResearchAndDevelopmentInProcess1")
@@ -520,8 +566,18 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
         words = tokens(concept_words(concept))
         if other_kind(f"{leftover} {question}", concept_words(concept)):
             continue
+        if not fits(words) and _DUE.search(concept) and f"{concept[:-7]}Noncurrent" not in held \
+                and fits(words - {"current"}):
+            # "dividends payable" is DividendsPayableCurrent ("Cash dividends declared but not paid" at Lowe's): a
+            # payable or receivable is due within the year by nature, named without its term when the company reports
+            # no noncurrent one; never a whole of other parts ("debt" is no DebtCurrent, "liabilities" no
+            # LiabilitiesCurrent)
+            words -= {"current"}
         if fits(words) or fits(words, sign_words("", concept)):
-            tiers[2].append(LineMatch(concept, concept_words(concept), "standard", ""))
+            named = concept_words(concept)
+            if "current" not in words:
+                named = re.sub(r"\s+current$", "", named)
+            tiers[2].append(LineMatch(concept, named, "standard", ""))
     if not tiers[2] and not have & (_STOCK | _OTHER_STOCK):
         # "additional paid-in capital" is AdditionalPaidInCapitalCommonStock: the common stock a company has,
         # which its name qualifies, is the one meant unless the user names a class (read only when no name fits)
@@ -600,6 +656,14 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
             return LineMatch(row["concept"], row["label"], "company", row["statement"]), []
         if not told_in_notes and len({m.concept for m in headed}) == 1:
             return headed[0], []
+        listed = {row["concept"]: row for row in labels if not row["dims"] and row["statement"] == "income"
+                  and _lists_around(row["label"], question)}
+        if len(listed) == 1:
+            # "operating expenses" at Walmart, whose income statement prints the one row "Operating, selling, general
+            # and administrative expenses": the asked name with the other items the company folds into that line
+            # listed inside it; one such row only
+            row = next(iter(listed.values()))
+            return LineMatch(row["concept"], row["label"], "company", row["statement"]), []
         if len({m.concept for m in told_in_notes}) == 1:
             # "state and local current income tax": one note row, its heading's words in its concept's name;
             # several (the same words under two schedules) are no match, never a guess
@@ -615,6 +679,19 @@ def _resolve(leftover: str, question: str, labels: list[dict], concepts: list[tu
                 row = next(iter(among.values()))
                 return LineMatch(row["concept"], row["label"], "company", row["statement"]), []
     return None, ambiguous
+
+
+# A row listing items after its first word ("Operating, selling, general and administrative expenses")
+_LIST_OPENS = re.compile(r"^\s*[A-Za-z]+\s*,\s+\w")
+
+
+def _lists_around(label: str, asked: str) -> bool:
+    """Whether `label` is a list whose first and last words are the asked name's two or three words, the other items
+    between them ("Operating, selling, general and administrative expenses" around "operating expenses")."""
+    said = _as_written(_ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], normalize(asked)))
+    said, printed = said[1:] if said[:1] == ("total",) else said, _as_written(label)
+    return 2 <= len(said) <= 3 and len(printed) > len(said) + 1 and bool(_LIST_OPENS.match(label)) \
+        and printed[0] == said[0] and printed[-1] == said[-1] and set(said) <= set(printed)
 
 
 _REVENUE_WORDS = frozenset({"revenue", "sale"})

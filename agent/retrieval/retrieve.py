@@ -1475,11 +1475,23 @@ def _unscaled(conn, companies: list[dict], cells: list[dict]) -> str | None:
     return None
 
 
-def _phrases(plan) -> dict[str, str]:
+def _phrases(plan, text: str = "") -> dict[str, str]:
     """Metric key -> the user's words for it: in the question's word accounting, else in a formula the
     question defined ("operating income to net sales": the row printed "Net sales")."""
     said = {k: v for d in plan.definitions or [] for k, v in said_of(d.get("tree") or {}).items()}
-    return {**said, **metric_phrases(plan.words)}
+    named = metric_phrases(plan.words)
+    for key in plan.metrics or []:
+        # a question read without word accounting (a why about the ratio, `text`) says its inputs in its own words
+        phrase = named.get(key) or normalize(text)
+        if key in FORMULAS and phrase:
+            # "operating expenses as a % of net sales": a catalogued ratio's inputs said inside its name are the
+            # rows printed so (Walmart's "Net sales", never its "Total revenues")
+            for metric in dict.fromkeys(i.metric for i in FORMULAS[key].inputs if i.metric in METRICS):
+                inside = [w for w in (METRICS[metric].label.lower(), *METRICS[metric].synonyms)
+                          if re.search(rf"(?<![\w&]){re.escape(w)}(?![\w&])", phrase)]
+                if inside:
+                    said.setdefault(metric, max(inside, key=len))
+    return {**said, **named}
 
 
 def _unresolved_lines(cells: list[dict]) -> dict | None:
@@ -1704,7 +1716,8 @@ def _prose(state, deps, config) -> dict:
             # the figures of the years asked ("SG&A for 2021 through 2023, rising or falling?"), each read where a
             # filing reports it (a later 10-K's comparatives), though the passages come from the filings held
             figured = [{**c, "fiscal_years": c.get("figure_years") or c["fiscal_years"]} for c in companies]
-            facts, calculations, cells = (_collect(conn, figured, metrics, deps, plan.definitions)
+            facts, calculations, cells = (_collect(conn, figured, metrics, deps, plan.definitions,
+                                                   phrases=_phrases(plan, state["question"]))
                                           if metrics else ({}, [], []))
         quoted = _quoted_amounts(conn, evidence)
         for ev, _ in quoted:

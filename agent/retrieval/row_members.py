@@ -12,7 +12,8 @@ figure. Nothing else answers: an unmatched word is never dropped.
 from __future__ import annotations
 
 from agent.retrieval.concepts import PHRASES, find_phrases, normalize
-from agent.retrieval.line_items import LineMatch, company_line, line_key, tokens
+from agent.retrieval.line_items import (LineMatch, company_line, labels_of, line_key, printed_label, same_printed_row,
+                                         tokens)
 from agent.retrieval.segments import AXIS_WORDS, GENERIC, find_member, known_mistags, member_names
 
 import re
@@ -48,7 +49,14 @@ def row_on_member(conn, memo: dict, company: dict, said: str, fy: int, optional:
                    key=lambda s: (s[1] - s[0], s[0]))
     for i, j in spans:
         row_words = words[:i] + words[j:]
-        match, _ = company_line(conn, memo, cik, line_key(" ".join(row_words)))
+        match, candidates = company_line(conn, memo, cik, line_key(" ".join(row_words)))
+        if match is None and same_printed_row(candidates):
+            # one printed row filed under two concepts across the years ("EARNINGS BEFORE INCOME TAXES" at P&G): the
+            # concept with the member's facts that year
+            match = next((LineMatch(m.concept, printed_label(m), m.source, m.statement) for m in candidates
+                          if _member_facts(conn, memo, cik, m, fy)), None)
+        if match is None:
+            match = _member_table_row(labels_of(conn, memo, cik), " ".join(row_words))
         if match is None:
             continue
         facts = _member_facts(conn, memo, cik, match, fy)
@@ -59,6 +67,18 @@ def row_on_member(conn, memo: dict, company: dict, said: str, fy: int, optional:
                 and not _dropped(words[i:j], found[0][1], labels, owner):
             return match, next(f for f in facts if (f.axis, f.member) == found[0])
     return None
+
+
+def _member_table_row(labels: list[dict], said: str) -> LineMatch | None:
+    """The row printed only in a table of members under the phrase's words as its whole name (Nike's "EARNINGS (LOSS)
+    BEFORE INTEREST AND TAXES" beside each geographic segment), one concept only: the row a member's figure is
+    asked of, which the company prints on no line of its own."""
+    want = tokens(said)
+    rows = {r["concept"]: r for r in labels if r["dims"] and want and tokens(r["label"]) == want}
+    if len(rows) != 1 or any(not r["dims"] and tokens(r["label"]) == want for r in labels):
+        return None
+    row = next(iter(rows.values()))
+    return LineMatch(row["concept"], row["label"], "company", row["statement"])
 
 
 def _cuts(metric_spans: list[tuple[int, int]], i: int, j: int) -> bool:
