@@ -17,6 +17,7 @@ from agent.retrieval.concepts import normalize
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.planning.topics import SECTION_ONLY, STOPWORDS, metric_query, route_items
 from agent.retrieval.segments import key_parts
+from agent.planning.words import QUARTERLY
 from agent.planning.years import NUMBER_WORDS
 
 # A reply's opening acknowledgement ("great, now do Apple", "cool. and Nvidia?"): no part of what it asks.
@@ -733,7 +734,9 @@ def asks_of_thread(low: str, thread, written, *, pointing: bool = True) -> str |
     said = ACKNOWLEDGED.sub("", low).strip()
     if not said or not _QUESTION.search(said) or _TO_US.search(said):
         return None
-    own = _possessive_free(own_subject(said))
+    # "and year to date?", "what about the first half?" after a quarter's figure: a period asked of the thread's
+    # figure, never a subject; the filings write "year to date" too, so read as a phrase it left the figure behind
+    own = _possessive_free(own_subject(QUARTERLY.sub(" ", said)))
     # the subject's words as the filings would put them: "housing market" of "what is the housing market doing?"
     spans = [" ".join(own[i:i + n]) for n in range(len(own), 0, -1) for i in range(len(own) - n + 1)]
     spans = [p for p in spans if " " in p] if len(own) > 1 else spans
