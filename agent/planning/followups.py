@@ -317,7 +317,26 @@ def own_subject(text: str) -> list[str]:
     """The words a message says its subject with: no question, pointing or asking words."""
     words = re.findall(r"[a-z0-9][\w&'-]*", text.lower().replace("\u2019", "'"))
     return [w for w in words if w not in STOPWORDS and w not in _ASKING and w not in SECTION_ONLY and len(w) > 1
-            and not re.fullmatch(r"(?:fy|q[1-4])?'?\d+", w)]
+            and _CONTRACTED.sub("", w) not in STOPWORDS | _ASKING and not re.fullmatch(r"(?:fy|q[1-4])?'?\d+", w)]
+
+
+# "when'd", "how'd", "who've": a question word run together with its verb, no word of a subject
+_CONTRACTED = re.compile(r"'(?:d|ll|re|ve)$")
+# "when'd it close", "what did they pay", "how will it fund": the verb after an auxiliary and a pronoun standing for
+# the subject is what is asked of the subject, no part of it
+_ASKED_VERB = re.compile(r"(?:\b(?:do|does|did|will|would|could|can|should|has|have|had|is|are|was|were)\s+|'d\s+|"
+                         r"'ll\s+)(?:it|they|he|she|we|them|its|their)\s+([a-z]+)\b")
+
+
+def subject_of(text: str) -> list[str]:
+    """What a question is about, for the turns after it: its own words (own_subject) without the verb it asks of
+    its subject ("srs deal - when'd it close" -> ["srs", "deal"]).
+
+    Why: the thread's subject is searched beside every later reply; "close" carried from the first turn pulled the
+    closing sentence into the answer of "did they stop buying back stock because of it?"."""
+    low = text.lower().replace("\u2019", "'")
+    asked = {m.group(1) for m in _ASKED_VERB.finditer(low)}
+    return [w for w in own_subject(low) if w not in asked]
 
 
 def points_back(text: str) -> bool:

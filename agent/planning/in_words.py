@@ -274,8 +274,15 @@ def as_prose(plan: Plan, text: str, low: str, directory: CompanyDirectory, previ
             and (points_back(low) or _BARE_EFFECT.search(low)):
         # "how did it hit sales?" after the powder metal matter (a prose answer, or the figure a line of that
         # name gave): the thread's subject, as it touched the figure
-        subject = thread_topic(previous)
-        query, prose.topic, prose.subject = f"{query.strip(' ?.!')} {subject}", joined_topic(prose.topic, subject), subject
+        # the thread's subject, not the aspect its last turn asked of it ("how much in sales did it add?" then
+        # "did they stop buying back stock because of it?": the deal, not the deal's sales)
+        subject = previous.subject if previous.intent == "qualitative" and previous.subject else thread_topic(previous)
+        alone = query.strip(" ?.!")
+        query, prose.topic, prose.subject = f"{alone} {subject}", joined_topic(prose.topic, subject), subject
+        if own_subject(alone) and not set(own_subject(alone)) <= set(subject.split()):
+            # the reply's own words weigh above the thread's subject: searched alone as well as beside it, so the
+            # sentences that only say the subject do not outrank the one that answers what is asked of it
+            prose.sub_queries = [expand_query(alone), expand_query(query)]
     prose.query = expand_query(query)
     prose.subject = prose.subject or prose.topic
     prose.probe = [k for k in plan.metrics if k.startswith("line:")]

@@ -12,7 +12,7 @@ import re
 from agent.planning.companies import norm_name
 from agent.planning.company_mentions import strip_for_query
 from agent.planning.followups import (FUNDING_WORDS, asked_about, deal_word, asks_contribution, asks_effect, asks_funding, asks_more, choice_subject, joined_topic, leads_reply, own_subject, points_back,
-                                      thread_topic)
+                                      subject_of, thread_topic)
 from agent.planning.plan import Plan
 from agent.planning.prose_route import FILED_IN, FILED_WORDS, PRIOR_FILING
 from agent.planning.reading import Reading
@@ -55,6 +55,7 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
             f"why did {labels} change, drivers of the increase or decrease in {labels}"
         items = ["7"]
         plan.topic = joined_topic(said, thread_topic(prev)) if said else thread_topic(prev)
+    asked_alone = ""
     compound = [p.strip(" ,?.") for p in COMPOUND.split(query_source) if p.strip(" ,?.")]
     qualitative = r.why or len(compound) > 1 or not measures or r.prose_ask
     if not qualitative:
@@ -115,6 +116,8 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
             named = about is not None and not points_back(about) and bool(own)
             # "does it say anything about tariffs?": tariffs, in the thread's filing; the thread's topic
             # beside it would outweigh the thing asked for, and the answer quote the topic again
+            if own and not named and not why_of_figure:
+                asked_alone = query_source.strip(" ?.!")  # the reply's own words, searched beside the subject too
             query_source = query_source.strip(" ?.!") if named else f"{query_source.strip(' ?.!')} {topic}"
             if r.why and not own and not named:
                 # "why?" after a prose answer: what the filing gives as the causes of what it said of the
@@ -151,6 +154,9 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
                                                           "words": [deal_word(f"{prev.topic} {prev.query} {r.low}")]}
         plan.items = items
         plan.query = expand_query(query_source)
+        if not plan.subject and plan.topic == own and own:
+            # a question of its own: what it is about without the verb it asks of it, for the turns after it
+            plan.subject = " ".join(w for w in subject_of(query_source) if w not in names) or plan.topic
         plan.subject = plan.subject or plan.topic
         if len(compound) > 1:
             plan.sub_queries = sub_queries(compound[:3], measures)
@@ -158,6 +164,11 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
                 plan.items = ["7"]  # "how much ... and on what": where the money went is told in MD&A
         elif not plan.sub_queries:
             plan.sub_queries = _named_topics(plan.query, plan.topic, r)
+        if not plan.sub_queries and asked_alone and len(compound) <= 1:
+            # "did they stop buying back stock because of it?" after the SRS deal: the reply's own words weigh above
+            # the thread's subject; searched only beside it, the sentences that say the subject and nothing of what
+            # is asked ("we believe the acquisition of SRS will accelerate growth") outranked the one that answers
+            plan.sub_queries = [expand_query(asked_alone), plan.query]
         if not plan.sub_queries and _beside_thread(plan, r, prev, followup, inherited):
             # "when did deliveries start?" after Tesla's Cybertruck: its own words may start a topic or ask about the
             # thread's, which they leave unsaid; searched both ways, either passage is found
