@@ -85,7 +85,7 @@ from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_
                                   company_future, company_outlook, exposure, falls_due, filing_framed, forward_looking, greets_first,
                                   meta_intent, names_kept, opening_small_talk, out_of_scope, spelled_out,
                                   strip_quotes, thread_outlook)
-from agent.planning.thread_members import member_reply, part_probed
+from agent.planning.thread_members import member_reply, names_member_figure, part_probed
 from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, formula_of_thread, is_share_of_revenue,
                                    less_than_thread, modified_figure, over_thread, relative_to_thread, share_of_revenue,
                                    usable_previous)
@@ -928,7 +928,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if r.unmappable and ((prose_thread and not FIGURE_ASK.search(low)) or asked_in_prose):
         r.unmappable, r.has_topic = None, r.has_topic or bool(r.items)
     elif prev is not None and followup and prev.intent == "qualitative" and r.unmappable and not r.tickers \
-            and route_items(r.unmappable.lower())[1]:
+            and route_items(r.unmappable.lower())[1] and not names_member_figure(r.unmappable, low):
         # "how much revenue is at risk?" after export controls: what the filing says of the thread's topic,
         # never a line named "revenue risk"
         r.unmappable, r.measures, r.has_topic = None, [], False

@@ -1,0 +1,89 @@
+"""Follow-ups read against what the thread is about: a reply naming only a period asks the thread's figure for it,
+a change on the prior quarter is the sequential growth, the thread's subject keeps no verb asked of it, a reply is
+searched in its own words as well as beside the subject, and a part's figure asked in a prose thread is a figure.
+Planner tests over a directory and the corpus lookup lent as the planning node lends it."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.planning.followups import subject_of
+from agent.planning.thread_members import names_member_figure
+from tests.test_thread_questions import planned_with
+
+
+@pytest.fixture(scope="module")
+def directory():
+    from agent.planning.companies import CompanyDirectory
+    from tests.test_companies import COVERED, SEC
+
+    return CompanyDirectory.from_rows(COVERED, SEC, {320193: [2023, 2024], 1045810: [2024, 2025],
+                                                     1318605: [2023, 2024], 833444: [2024], 1018724: [2024]})
+
+
+def _lookup(phrase: str) -> list[tuple[int, int]]:
+    return []
+
+
+_lookup.writes = lambda phrase, ciks: 12  # type: ignore[attr-defined]  # every phrase is written by the filings
+
+
+def planned(directory, *texts):
+    return planned_with(_lookup, directory, *texts)
+
+
+@pytest.mark.parametrize("reply", ["and year to date?", "and for the year to date?", "what about year to date"])
+def test_a_reply_naming_only_a_period_asks_the_threads_figure_through_its_quarter(directory, reply):
+    p = planned(directory, "apple revenue q3 fy2023", reply)
+    assert p.route == "domain" and p.tickers == ["AAPL"] and p.metrics == ["revenue"], p
+    assert p.period["kind"] == "ytd" and p.period["months"] == 9 and p.period["fiscal_year"] == 2023, p.period
+
+
+def test_the_year_to_date_after_a_dated_quarter_ends_with_that_quarter(directory):
+    p = planned(directory, "nvidia revenue for the quarter ended july 30 2023", "ytd?")
+    assert p.metrics == ["revenue"] and p.period["kind"] == "ytd" and p.period["end"] == "2023-07-30", p.period
+
+
+@pytest.mark.parametrize("reply", ["sequential growth?", "q/q change?", "how much is that up from the prior quarter, %?"])
+def test_a_change_on_the_prior_quarter_is_the_sequential_growth(directory, reply):
+    p = planned(directory, "apple revenue q3 fy2023", reply)
+    assert p.period["growth"] == "sequential" and p.period["quarter"] == 3, p.period
+    assert not any(k.startswith("line:") for k in p.metrics), p.metrics
+
+
+def test_sequential_growth_after_a_quarter_named_by_its_end_date(directory):
+    p = planned(directory, "nvidia revenue for the quarter ended july 30 2023", "sequential growth?")
+    assert p.period["growth"] == "sequential" and p.period["end"] == "2023-07-30", p.period
+    assert p.metrics == ["revenue_growth"], p.metrics
+
+
+def test_the_previous_quarter_alone_is_still_its_figure(directory):
+    p = planned(directory, "apple revenue q3 fy2023", "and the previous quarter?")
+    assert p.metrics == ["revenue"] and p.period["quarter"] == 2 and not p.period.get("growth"), p.period
+
+
+def test_the_subject_carried_keeps_no_verb_asked_of_it():
+    assert subject_of("srs deal - when'd it close") == ["srs", "deal"]
+    assert subject_of("what did they pay for the vizio deal?") == ["vizio", "deal"]
+    assert subject_of("tell me about the cyberattack") == ["cyberattack"]
+
+
+def test_a_reply_is_searched_alone_and_beside_the_threads_subject(directory):
+    p = planned(directory, "Tell me about the cyberattack Johnson Controls had.", "did it disrupt their operations?")
+    assert p.intent == "qualitative" and p.tickers == ["JCI"], p
+    assert len(p.sub_queries) == 2, p.sub_queries
+    alone, beside = p.sub_queries
+    assert "disrupt" in alone and "cyberattack" not in alone, alone
+    assert "disrupt" in beside and "cyberattack" in beside, beside
+
+
+def test_a_reply_of_the_subjects_words_alone_is_searched_once(directory):
+    p = planned(directory, "Tell me about the cyberattack Johnson Controls had.", "tell me more about the cyberattack")
+    assert len(p.sub_queries) <= 1 or all("cyberattack" in q for q in p.sub_queries), p.sub_queries
+
+
+def test_a_parts_figure_named_in_a_prose_thread_is_a_figure():
+    assert names_member_figure("services net sales", "what were services net sales in 2024?")
+    assert names_member_figure("data center revenue", "and data center revenue in fiscal 2024?")
+    assert not names_member_figure("revenue at risk", "how much revenue is at risk?")
+    assert not names_member_figure("material earnings", "was it material to earnings?")
