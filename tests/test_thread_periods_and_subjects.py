@@ -87,3 +87,12 @@ def test_a_parts_figure_named_in_a_prose_thread_is_a_figure():
     assert names_member_figure("data center revenue", "and data center revenue in fiscal 2024?")
     assert not names_member_figure("revenue at risk", "how much revenue is at risk?")
     assert not names_member_figure("material earnings", "was it material to earnings?")
+
+
+def test_the_charge_after_a_charge_figure_is_that_figure():
+    from agent.planning.figure_kinds import kind_of_thread
+
+    impairment = "line:goodwill impairment|goodwill impairment|goodwill impairment"
+    assert kind_of_thread("how big was the charge?", [impairment]) == [impairment]
+    assert kind_of_thread("how big was the charge?", ["revenue"]) == []  # no charge in the thread: the planner reads it
+    assert kind_of_thread("and the restructuring charge in europe?", [impairment]) == []  # says more than the kind
