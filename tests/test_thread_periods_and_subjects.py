@@ -96,3 +96,10 @@ def test_the_charge_after_a_charge_figure_is_that_figure():
     assert kind_of_thread("how big was the charge?", [impairment]) == [impairment]
     assert kind_of_thread("how big was the charge?", ["revenue"]) == []  # no charge in the thread: the planner reads it
     assert kind_of_thread("and the restructuring charge in europe?", [impairment]) == []  # says more than the kind
+
+
+def test_the_previous_quarter_of_a_dated_quarter_is_the_quarter_ending_three_months_before(directory):
+    p = planned(directory, "nvidia revenue for the quarter ended july 30 2023", "and the previous quarter?")
+    assert p.route == "domain" and p.metrics == ["revenue"], p
+    assert p.period["end_month"] == 4 and p.period["end_year"] == 2023 and "end" not in p.period, p.period
+    assert not p.period.get("growth"), p.period

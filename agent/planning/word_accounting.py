@@ -61,6 +61,11 @@ def _quarter_of_a_year(period: dict | None) -> bool:
                 and not period.get("end") and not period.get("end_month"))
 
 
+def _dated_quarter(period: dict | None) -> bool:
+    """Whether a thread's period is a quarter named by the date it ended ("the quarter ended July 30, 2023")."""
+    return bool(period and period.get("kind") == "quarter" and period.get("end") and not period.get("quarter"))
+
+
 def names_thread_period(low: str) -> bool:
     """"and the same quarter last year?", "the prior-year quarter": a reply pointing at the thread's period or the
     one a year before it, which asks the thread's figure again, never what the filings say of a period. So does a
@@ -455,7 +460,7 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     # ("vs the prior quarter", "sequential growth") is the growth path's
     set_against = bool(_COMPARED.search(low) or GROWTH.search(low) or r.growth or _CHANGED_FROM.search(low))
     prior = _PRIOR_QUARTER.search(low) if quarter and period is None and prev is not None and not same \
-        and _quarter_of_a_year(prev.period) and not set_against else None
+        and (_quarter_of_a_year(prev.period) or _dated_quarter(prev.period)) and not set_against else None
     # "how does that compare with the previous quarter?", "sequential growth?" after Q2 FY2024: Q2 against Q1.
     # "sequential" names no quarter word of its own, and a quarter named by its end date is set against the one
     # before it all the same (the retrieval steps back on the company's calendar)
@@ -488,6 +493,13 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
             period.growth = "yoy"  # "compared with the year-ago quarter?": both quarters, the growth between them
         elif earlier:
             _year_earlier(period, plan)
+        elif prior and period.end and not period.quarter:
+            # after "the quarter ended September 30, 2023": the quarter ending three months before it, on the
+            # company's calendar (agent.retrieval.quarter_figures reads a quarter by the month it ends in)
+            year, month = int(period.end[:4]), int(period.end[5:7]) - 3
+            period.end, period.months, period.phrase = None, None, f"the quarter before the {period.phrase}"
+            period.end_month, period.end_year = (month, year) if month > 0 else (month + 12, year - 1)
+            period.growth = None
         elif prior:
             period.quarter, period.fiscal_year = (period.quarter - 1, period.fiscal_year) if period.quarter > 1 \
                 else (4, period.fiscal_year - 1)
