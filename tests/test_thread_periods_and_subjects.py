@@ -103,3 +103,10 @@ def test_the_previous_quarter_of_a_dated_quarter_is_the_quarter_ending_three_mon
     assert p.route == "domain" and p.metrics == ["revenue"], p
     assert p.period["end_month"] == 4 and p.period["end_year"] == 2023 and "end" not in p.period, p.period
     assert not p.period.get("growth"), p.period
+
+
+def test_how_much_was_it_after_a_prose_answer_asks_the_filing_not_a_price(directory):
+    p = planned(directory, "Tell me about the cyberattack Johnson Controls had.", "how much was it?")
+    assert p.route == "domain" and p.tickers == ["JCI"], p
+    worth = planned(directory, "Tell me about the cyberattack Johnson Controls had.", "how much was the stock worth?")
+    assert worth.refusal_reason == "out_of_scope", worth

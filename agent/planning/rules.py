@@ -804,7 +804,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         thread_phrase = asks_of_thread(low, thread, lambda p: writes_phrase(p, ciks))
     elif not r.matches and kind == "refuse" and detail == REFUSAL_DETAIL["price"] and not PRICED.search(low):
         # "market" alone reads as a valuation: a market the filings write, with no price asked, is none
-        thread_phrase = asks_of_thread(low, thread, lambda p: writes_phrase(p, ciks), pointing=False)
+        # "how much was it?" after a prose answer about an impairment: the amount of what the thread discusses, as the
+        # filing states it, never a price (a figure's thread points back at a figure, which has no price either)
+        thread_phrase = asks_of_thread(low, thread, lambda p: writes_phrase(p, ciks),
+                                       pointing=thread is not None and thread.intent == "qualitative")
     thread_asked = thread_phrase is not None
     if thread_asked:
         kind, detail = "domain", None
