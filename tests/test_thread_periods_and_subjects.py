@@ -1,13 +1,13 @@
 """Follow-ups read against what the thread is about: a reply naming only a period asks the thread's figure for it,
-a change on the prior quarter is the sequential growth, the thread's subject keeps no verb asked of it, a reply is
-searched in its own words as well as beside the subject, and a part's figure asked in a prose thread is a figure.
+a change on the prior quarter is the sequential growth, a reply naming a thing of its own is searched in its own
+words as well as beside the subject, and a part's figure asked in a prose thread is a figure.
 Planner tests over a directory and the corpus lookup lent as the planning node lends it."""
 
 from __future__ import annotations
 
 import pytest
 
-from agent.planning.followups import subject_of
+from agent.planning.followups import names_own_thing
 from agent.planning.thread_members import names_member_figure
 from tests.test_thread_questions import planned_with
 
@@ -62,10 +62,11 @@ def test_the_previous_quarter_alone_is_still_its_figure(directory):
     assert p.metrics == ["revenue"] and p.period["quarter"] == 2 and not p.period.get("growth"), p.period
 
 
-def test_the_subject_carried_keeps_no_verb_asked_of_it():
-    assert subject_of("srs deal - when'd it close") == ["srs", "deal"]
-    assert subject_of("what did they pay for the vizio deal?") == ["vizio", "deal"]
-    assert subject_of("tell me about the cyberattack") == ["cyberattack"]
+def test_only_a_reply_naming_a_thing_of_its_own_is_searched_without_the_subject():
+    assert names_own_thing(["stop", "buying", "back", "stock", "because"])
+    assert names_own_thing(["restructuring"])
+    assert not names_own_thing(["cost"])  # "how much did it cost them?": every cost sentence of the filing
+    assert not names_own_thing(["affect", "margins"])
 
 
 def test_a_reply_is_searched_alone_and_beside_the_threads_subject(directory):

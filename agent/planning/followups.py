@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from agent.planning.company_words import ACRONYMS, LEGAL_SUFFIXES, english_words
-from agent.retrieval.concepts import normalize
+from agent.retrieval.concepts import METRICS, normalize
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.planning.topics import SECTION_ONLY, STOPWORDS, metric_query, route_items
 from agent.retrieval.segments import key_parts
@@ -317,26 +317,30 @@ def own_subject(text: str) -> list[str]:
     """The words a message says its subject with: no question, pointing or asking words."""
     words = re.findall(r"[a-z0-9][\w&'-]*", text.lower().replace("\u2019", "'"))
     return [w for w in words if w not in STOPWORDS and w not in _ASKING and w not in SECTION_ONLY and len(w) > 1
-            and _CONTRACTED.sub("", w) not in STOPWORDS | _ASKING and not re.fullmatch(r"(?:fy|q[1-4])?'?\d+", w)]
+            and not re.fullmatch(r"(?:fy|q[1-4])?'?\d+", w)]
 
 
-# "when'd", "how'd", "who've": a question word run together with its verb, no word of a subject
-_CONTRACTED = re.compile(r"'(?:d|ll|re|ve)$")
-# "when'd it close", "what did they pay", "how will it fund": the verb after an auxiliary and a pronoun standing for
-# the subject is what is asked of the subject, no part of it
-_ASKED_VERB = re.compile(r"(?:\b(?:do|does|did|will|would|could|can|should|has|have|had|is|are|was|were)\s+|'d\s+|"
-                         r"'ll\s+)(?:it|they|he|she|we|them|its|their)\s+([a-z]+)\b")
+_GENERIC: frozenset[str] | None = None
 
 
-def subject_of(text: str) -> list[str]:
-    """What a question is about, for the turns after it: its own words (own_subject) without the verb it asks of
-    its subject ("srs deal - when'd it close" -> ["srs", "deal"]).
+def _generic_words() -> frozenset[str]:
+    """The words of the registry's figures and of a figure's kinds and aspects ("cost", "margins", "earnings",
+    "risks"): said alone they name no thing of the thread's filing, but any figure or aspect it discusses."""
+    global _GENERIC
+    if _GENERIC is None:
+        figures = {w for k in METRICS for w in re.findall(r"[a-z]+", metric_query(k).lower())}
+        kinds = set("margin margins profit profits profitability loss losses costs cost expense expenses charge charges "
+                    "results earnings amount amounts money cash total material materially significant significantly".split())
+        _GENERIC = frozenset(figures | kinds | ASPECTS)
+    return _GENERIC
 
-    Why: the thread's subject is searched beside every later reply; "close" carried from the first turn pulled the
-    closing sentence into the answer of "did they stop buying back stock because of it?"."""
-    low = text.lower().replace("\u2019", "'")
-    asked = {m.group(1) for m in _ASKED_VERB.finditer(low)}
-    return [w for w in own_subject(low) if w not in asked]
+
+def names_own_thing(words: list[str]) -> bool:
+    """The reply's own words name a thing beyond a figure's words, an effect or an aspect ("stop buying back stock",
+    "restructuring", "providers"; not "how much did it cost them?", "did it affect their margins?"). Why: only such
+    words are worth searching without the thread's subject; "cost" alone finds every cost sentence of the filing."""
+    generic = _generic_words()
+    return any(w not in generic and w.rstrip("s") not in generic and not _EFFECT.fullmatch(w) for w in words)
 
 
 def points_back(text: str) -> bool:

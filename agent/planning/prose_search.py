@@ -12,7 +12,7 @@ import re
 from agent.planning.companies import norm_name
 from agent.planning.company_mentions import strip_for_query
 from agent.planning.followups import (FUNDING_WORDS, asked_about, deal_word, asks_contribution, asks_effect, asks_funding, asks_more, choice_subject, joined_topic, leads_reply, own_subject, points_back,
-                                      subject_of, thread_topic)
+                                      names_own_thing, thread_topic)
 from agent.planning.plan import Plan
 from agent.planning.prose_route import FILED_IN, FILED_WORDS, PRIOR_FILING
 from agent.planning.reading import Reading
@@ -116,7 +116,7 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
             named = about is not None and not points_back(about) and bool(own)
             # "does it say anything about tariffs?": tariffs, in the thread's filing; the thread's topic
             # beside it would outweigh the thing asked for, and the answer quote the topic again
-            if own and not named and not why_of_figure:
+            if own and not named and not why_of_figure and names_own_thing(own.split()):
                 asked_alone = query_source.strip(" ?.!")  # the reply's own words, searched beside the subject too
             query_source = query_source.strip(" ?.!") if named else f"{query_source.strip(' ?.!')} {topic}"
             if r.why and not own and not named:
@@ -154,9 +154,6 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
                                                           "words": [deal_word(f"{prev.topic} {prev.query} {r.low}")]}
         plan.items = items
         plan.query = expand_query(query_source)
-        if not plan.subject and plan.topic == own and own:
-            # a question of its own: what it is about without the verb it asks of it, for the turns after it
-            plan.subject = " ".join(w for w in subject_of(query_source) if w not in names) or plan.topic
         plan.subject = plan.subject or plan.topic
         if len(compound) > 1:
             plan.sub_queries = sub_queries(compound[:3], measures)

@@ -101,11 +101,6 @@ def swapped_subject(outside: str, r: Reading, thread: Plan | None, names_company
     subs = [f"{subject_query} {_without(q, gone)}".strip() for q in thread.sub_queries]
     kept_topic = " ".join(w for w in thread.topic.split() if w.lower() not in gone)
     kept_figure = " ".join(w for w in thread.subject.split() if w.lower() in figure)
-    if not subs:
-        # "and the impairments?" after why operating income rose: the new subject may be a part of the figure whose
-        # cause is asked again (Services' revenue) or a thing told of its own that moved it (the impairment
-        # losses), which the filing states without the cause's words; both are searched
-        subs = [query, expand_query(f"{subject} {kept_figure}".strip())]
     return Plan(
         route="domain", intent="qualitative", tickers=list(thread.tickers), fiscal_years=list(thread.fiscal_years),
         latest=thread.latest, year_offsets=list(thread.year_offsets), items=list(thread.items),
