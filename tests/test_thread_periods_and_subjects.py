@@ -111,3 +111,7 @@ def test_how_much_was_it_after_a_prose_answer_asks_the_filing_not_a_price(direct
     assert p.route == "domain" and p.tickers == ["JCI"], p
     worth = planned(directory, "Tell me about the cyberattack Johnson Controls had.", "how much was the stock worth?")
     assert worth.refusal_reason == "out_of_scope", worth
+
+
+def test_how_they_paid_is_not_searched_without_the_deal():
+    assert not names_own_thing(["how'd", "pay"][:1])

@@ -340,7 +340,8 @@ def names_own_thing(words: list[str]) -> bool:
     "restructuring", "providers"; not "how much did it cost them?", "did it affect their margins?"). Why: only such
     words are worth searching without the thread's subject; "cost" alone finds every cost sentence of the filing."""
     generic = _generic_words()
-    return any(w not in generic and w.rstrip("s") not in generic and not _EFFECT.fullmatch(w) for w in words)
+    return any(w not in generic and w.rstrip("s") not in generic and not _EFFECT.fullmatch(w) and "'" not in w
+               for w in words)  # "how'd", "when'd": a question word and its verb run together
 
 
 def points_back(text: str) -> bool:

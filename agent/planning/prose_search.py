@@ -116,7 +116,8 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
             named = about is not None and not points_back(about) and bool(own)
             # "does it say anything about tariffs?": tariffs, in the thread's filing; the thread's topic
             # beside it would outweigh the thing asked for, and the answer quote the topic again
-            if own and not named and not why_of_figure and names_own_thing(own.split()):
+            if own and not named and not why_of_figure and names_own_thing(own.split()) \
+                    and not asks_funding(r.low, f"{prev.topic} {prev.query}"):
                 asked_alone = query_source.strip(" ?.!")  # the reply's own words, searched beside the subject too
             query_source = query_source.strip(" ?.!") if named else f"{query_source.strip(' ?.!')} {topic}"
             if r.why and not own and not named:

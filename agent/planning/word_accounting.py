@@ -14,7 +14,7 @@ import re
 from agent.planning.checks import balance_as_flow, conventions, other_convention
 from agent.planning.company_mentions import company_spans
 from agent.planning.figure_kinds import KIND_WORD
-from agent.planning.followups import ALSO, INCLUDING, REPLACING, own_subject
+from agent.planning.followups import ALSO, INCLUDING, REPLACING, inherited_growth, own_subject
 from agent.planning.thread_members import (MEMBER_POINTER, member_of_thread_metric, member_probe, on_thread_member,
                                             thread_member, thread_metric_words, topic_of_reply)
 from agent.planning.in_words import leftover_words
@@ -506,6 +506,10 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
             period.growth = None
         elif sequential:
             period.growth = "sequential"  # the thread's quarter and the one before it, the growth between them
+            if _CHANGED_FROM.search(low) and not r.growth and "metrics" in plan.inherited:
+                # "how much is that up from the prior quarter?": the thread's figures grown, as "sequential growth?"
+                # asks them (a base quarter not held is then refused as not held, never as a figure not found)
+                plan.metrics = inherited_growth(plan.metrics)
     if period is not None and period.kind == "quarter" and period.latest and period.fiscal_year is None \
             and not period.end and not period.end_month and prev is not None and prev.period \
             and prev.period.get("kind") == "quarter" and plan.fiscal_years and "fiscal_years" not in plan.inherited:
