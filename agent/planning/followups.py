@@ -330,7 +330,8 @@ def _generic_words() -> frozenset[str]:
     if _GENERIC is None:
         figures = {w for k in METRICS for w in re.findall(r"[a-z]+", metric_query(k).lower())}
         kinds = set("margin margins profit profits profitability loss losses costs cost expense expenses charge charges "
-                    "results earnings amount amounts money cash total material materially significant significantly".split())
+                    "results earnings amount amounts money cash total material materially significant significantly pay paid paying "
+                    "fund funded funding financed".split())
         _GENERIC = frozenset(figures | kinds | ASPECTS)
     return _GENERIC
 
