@@ -174,6 +174,14 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
     return qualitative
 
 
+def searched_beside_subject(plan: Plan) -> bool:
+    """The plan's sub-queries are only a reply's own words and the same words beside the thread's subject (set
+    below), not the parts of a compound question: the question is still one ask, whose leftover words may name a
+    row the company prints (agent.planning.word_accounting keeps them as the plan's probe)."""
+    subs = plan.sub_queries
+    return len(subs) == 2 and subs[1] == plan.query and subs[0] != plan.query
+
+
 def _about(prev: Plan, own: str, r: Reading) -> str:
     """What a follow-up with words of its own is searched beside: the thread's subject when the last turn was itself
     a follow-up on it, else the last turn's topic (its own words and the subject).

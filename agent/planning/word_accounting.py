@@ -22,6 +22,7 @@ from agent.planning.measures import IMPLIED_PATTERNS
 from agent.planning.movers import EFFECT, MOVED
 from agent.planning.plan import Plan, refusal_plan
 from agent.planning.prose_route import CAUSE
+from agent.planning.prose_search import searched_beside_subject
 from agent.planning.quarters import (GROWTH, SEQUENTIAL, dated_period, latest_period, month_phrase,
                                      parse_period, thread_period)
 from agent.planning.reading import NAMED_THROUGH, Reading
@@ -337,7 +338,8 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     Leftover words turn the metric they qualify into a line-item lookup; a quarter is refused."""
     if plan.intent == "qualitative" and plan.metrics and r.measures and not plan.sub_queries:
         plan = _qualified_lead(plan, r, outside, low, joined, rows)
-    if plan.intent == "qualitative" and not plan.metrics and not r.why and not plan.sub_queries:
+    if plan.intent == "qualitative" and not plan.metrics and not r.why \
+            and (not plan.sub_queries or searched_beside_subject(plan)):
         spans = [(m.start, m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)) for m in r.matches]
         trace, runs = account(outside, spans, claimed(low, _CLAIMED))
         left = [t["word"] for t in trace if t["as"] == "unaccounted"]
