@@ -97,6 +97,8 @@ def test_the_charge_after_a_charge_figure_is_that_figure():
     assert kind_of_thread("how big was the charge?", [impairment]) == [impairment]
     assert kind_of_thread("how big was the charge?", ["revenue"]) == []  # no charge in the thread: the planner reads it
     assert kind_of_thread("and the restructuring charge in europe?", [impairment]) == []  # says more than the kind
+    # after a prose answer about the impairment, the sentences stating the charge answer, not its figure alone
+    assert kind_of_thread("how big was the charge?", [impairment], prose=True) == []
 
 
 def test_the_previous_quarter_of_a_dated_quarter_is_the_quarter_ending_three_months_before(directory):

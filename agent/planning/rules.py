@@ -738,7 +738,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     unthreaded = masked(outside, [(m.start, m.end) for m in r.matches if m.kind == "topic"]) \
         if any(m.kind == "topic" for m in r.matches) else outside
     unnamed_low = masked(outside, [(m.start, m.end) for m in r.matches]).lower()  # "margins for apple?"
-    kind = kind_of_thread(unnamed_low, thread.metrics) if thread is not None and thread.metrics and not r.why else []
+    kind = kind_of_thread(unnamed_low, thread.metrics, prose=thread.intent == "qualitative") \
+        if thread is not None and thread.metrics and not r.why else []
     if kind and set(r.measures) <= set(implied_measures(unnamed_low)):  # no figure of the message's own
         # "what was the margin?", "how profitable were they?": the kind of figure the thread's figure is
         r.measures, r.unmappable, r.kind = kind, None, True
