@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from agent.planning.followups import QUOTED_KEPT, is_figure_plan, own_subject
 from agent.planning.plan import Plan
+from agent.retrieval.concepts import METRICS
 from agent.retrieval.earlier_filing import EARLIER_SLOT
 
 
@@ -84,6 +85,8 @@ def remember(state, deps, config) -> dict:
     # a figure refused as unknown ("which one had the biggest flurble?") is no figure the thread has shown:
     # the figure before it stays the one "which one made more?" next is about
     refused = (state.get("refusal") or {}).get("reason")
+    if refused and (concrete.get("period") or {}).get("growth"):
+        _without_growth(concrete)
     memory = {
         "plan": concrete,
         "question": state.get("question", ""),
@@ -168,3 +171,12 @@ def _carried(before: dict, plan: dict | None, quotes: list[str]) -> dict:
             prose = plan
     quoted = [*(before.get("quoted") or []), *(q for q in quotes if q not in (before.get("quoted") or []))]
     return {"figure": figure, "prose": prose, "quoted": quoted[-QUOTED_KEPT:]}
+
+
+def _without_growth(plan: dict) -> None:
+    """A quarter's growth the answer refused (its base quarter not held, "sequential growth?" after the only 10-Q
+    held) is kept as the quarter's figures: "and net income?" next asks the quarter's net income, never its growth
+    again, refused for the same missing quarter."""
+    plan["period"] = {k: v for k, v in plan["period"].items() if k != "growth"}
+    plan["metrics"] = [k[: -len("_growth")] if k.endswith("_growth") and k[: -len("_growth")] in METRICS else k
+                       for k in plan.get("metrics") or []]

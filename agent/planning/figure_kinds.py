@@ -14,7 +14,9 @@ import re
 from agent.planning.followups import BASE_OF, FIGURE_ASKING, figure_base, own_subject
 
 # The kind words ("costs", never "did it cost", a verb).
-KIND_WORD = re.compile(r"\b(margins?|profitab\w*|unprofitab\w*|loss(?:es)?|costs|per[\s-]+share)\b")
+KIND_WORD = re.compile(r"\b(margins?|profitab\w*|unprofitab\w*|loss(?:es)?|costs|per[\s-]+share|charges?)\b")
+# A thread's figure that is a charge: "how big was the charge?" after a goodwill impairment is that impairment
+_CHARGE = re.compile(r"impair|restructur|charge|litigation|settlement|write[\s_-]?(?:down|off)|severance")
 _MARGIN_OF = {"gross_profit": "gross_margin", "cost_of_revenue": "gross_margin", "operating_income": "operating_margin",
               "operating_expenses": "operating_margin", "net_income": "net_margin", "eps_diluted": "net_margin",
               "eps_basic": "net_margin", "ebitda": "ebitda_margin"}
@@ -30,7 +32,7 @@ def _thread_base(key: str) -> str:
     return BASE_OF.get(base, base)
 
 
-def kind_of_thread(text: str, thread_metrics: list[str]) -> list[str]:
+def kind_of_thread(text: str, thread_metrics: list[str], *, prose: bool = False) -> list[str]:
     """The figures a kind word in a follow-up means given the thread's figures, or [] when the
     message says more than the kind ("margins in China") or names none. Every figure of the thread
     counts, so a thread about revenue and net income asked "and the margins?" gets both margins."""
@@ -53,6 +55,10 @@ def kind_of_thread(text: str, thread_metrics: list[str]) -> list[str]:
         own = [b for b in bases if b in _PROFITS]
         base = own[0] if own else "net_income"
         return [base, _MARGIN_OF[base]]
+    if word.startswith("charge"):
+        # after a charge's figure, that figure; after a prose answer about the charge (`prose`, its figure only beside
+        # the quotes), the sentences that state it, as agent.planning.thread_prose answers "how big was the charge?"
+        return [] if prose else [k for k in thread_metrics if _CHARGE.search(k.lower())]
     if word.startswith("loss"):
         return [next((b for b in bases if b in _PROFITS), "net_income")]
     return [next((b for b in bases if b in _COSTS), "cost_of_revenue")]  # "and costs?": its cost of revenue

@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 
 from agent.planning.company_words import ACRONYMS, LEGAL_SUFFIXES, english_words
-from agent.retrieval.concepts import normalize
+from agent.retrieval.concepts import METRICS, normalize
 from agent.retrieval.finance import FORMULAS, GROWTH_BASES, MEASURE_PHRASES, growth_key
 from agent.planning.topics import SECTION_ONLY, STOPWORDS, metric_query, route_items
 from agent.retrieval.segments import key_parts
+from agent.planning.words import QUARTERLY
 from agent.planning.years import NUMBER_WORDS
 
 # A reply's opening acknowledgement ("great, now do Apple", "cool. and Nvidia?"): no part of what it asks.
@@ -317,6 +318,31 @@ def own_subject(text: str) -> list[str]:
     words = re.findall(r"[a-z0-9][\w&'-]*", text.lower().replace("\u2019", "'"))
     return [w for w in words if w not in STOPWORDS and w not in _ASKING and w not in SECTION_ONLY and len(w) > 1
             and not re.fullmatch(r"(?:fy|q[1-4])?'?\d+", w)]
+
+
+_GENERIC: frozenset[str] | None = None
+
+
+def _generic_words() -> frozenset[str]:
+    """The words of the registry's figures and of a figure's kinds and aspects ("cost", "margins", "earnings",
+    "risks"): said alone they name no thing of the thread's filing, but any figure or aspect it discusses."""
+    global _GENERIC
+    if _GENERIC is None:
+        figures = {w for k in METRICS for w in re.findall(r"[a-z]+", metric_query(k).lower())}
+        kinds = set("margin margins profit profits profitability loss losses costs cost expense expenses charge charges "
+                    "results earnings amount amounts money cash total material materially significant significantly pay paid paying "
+                    "fund funded funding financed".split())
+        _GENERIC = frozenset(figures | kinds | ASPECTS)
+    return _GENERIC
+
+
+def names_own_thing(words: list[str]) -> bool:
+    """The reply's own words name a thing beyond a figure's words, an effect or an aspect ("stop buying back stock",
+    "restructuring", "providers"; not "how much did it cost them?", "did it affect their margins?"). Why: only such
+    words are worth searching without the thread's subject; "cost" alone finds every cost sentence of the filing."""
+    generic = _generic_words()
+    return any(w not in generic and w.rstrip("s") not in generic and not _EFFECT.fullmatch(w) and "'" not in w
+               for w in words)  # "how'd", "when'd": a question word and its verb run together
 
 
 def points_back(text: str) -> bool:
@@ -733,7 +759,9 @@ def asks_of_thread(low: str, thread, written, *, pointing: bool = True) -> str |
     said = ACKNOWLEDGED.sub("", low).strip()
     if not said or not _QUESTION.search(said) or _TO_US.search(said):
         return None
-    own = _possessive_free(own_subject(said))
+    # "and year to date?", "what about the first half?" after a quarter's figure: a period asked of the thread's
+    # figure, never a subject; the filings write "year to date" too, so read as a phrase it left the figure behind
+    own = _possessive_free(own_subject(QUARTERLY.sub(" ", said)))
     # the subject's words as the filings would put them: "housing market" of "what is the housing market doing?"
     spans = [" ".join(own[i:i + n]) for n in range(len(own), 0, -1) for i in range(len(own) - n + 1)]
     spans = [p for p in spans if " " in p] if len(own) > 1 else spans

@@ -12,7 +12,7 @@ import re
 from agent.planning.companies import norm_name
 from agent.planning.company_mentions import strip_for_query
 from agent.planning.followups import (FUNDING_WORDS, asked_about, deal_word, asks_contribution, asks_effect, asks_funding, asks_more, choice_subject, joined_topic, leads_reply, own_subject, points_back,
-                                      thread_topic)
+                                      names_own_thing, thread_topic)
 from agent.planning.plan import Plan
 from agent.planning.prose_route import FILED_IN, FILED_WORDS, PRIOR_FILING
 from agent.planning.reading import Reading
@@ -55,6 +55,7 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
             f"why did {labels} change, drivers of the increase or decrease in {labels}"
         items = ["7"]
         plan.topic = joined_topic(said, thread_topic(prev)) if said else thread_topic(prev)
+    asked_alone = ""
     compound = [p.strip(" ,?.") for p in COMPOUND.split(query_source) if p.strip(" ,?.")]
     qualitative = r.why or len(compound) > 1 or not measures or r.prose_ask
     if not qualitative:
@@ -115,6 +116,9 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
             named = about is not None and not points_back(about) and bool(own)
             # "does it say anything about tariffs?": tariffs, in the thread's filing; the thread's topic
             # beside it would outweigh the thing asked for, and the answer quote the topic again
+            if own and not named and not why_of_figure and names_own_thing(own.split()) \
+                    and not asks_funding(r.low, f"{prev.topic} {prev.query}"):
+                asked_alone = query_source.strip(" ?.!")  # the reply's own words, searched beside the subject too
             query_source = query_source.strip(" ?.!") if named else f"{query_source.strip(' ?.!')} {topic}"
             if r.why and not own and not named:
                 # "why?" after a prose answer: what the filing gives as the causes of what it said of the
@@ -158,11 +162,24 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
                 plan.items = ["7"]  # "how much ... and on what": where the money went is told in MD&A
         elif not plan.sub_queries:
             plan.sub_queries = _named_topics(plan.query, plan.topic, r)
+        if not plan.sub_queries and asked_alone and len(compound) <= 1:
+            # "did they stop buying back stock because of it?" after the SRS deal: the reply's own words weigh above
+            # the thread's subject; searched only beside it, the sentences that say the subject and nothing of what
+            # is asked ("we believe the acquisition of SRS will accelerate growth") outranked the one that answers
+            plan.sub_queries = [expand_query(asked_alone), plan.query]
         if not plan.sub_queries and _beside_thread(plan, r, prev, followup, inherited):
             # "when did deliveries start?" after Tesla's Cybertruck: its own words may start a topic or ask about the
             # thread's, which they leave unsaid; searched both ways, either passage is found
             plan.sub_queries = [plan.query, expand_query(f"{plan.query} {prev.subject}")]
     return qualitative
+
+
+def searched_beside_subject(plan: Plan) -> bool:
+    """The plan's sub-queries are only a reply's own words and the same words beside the thread's subject (set
+    below), not the parts of a compound question: the question is still one ask, whose leftover words may name a
+    row the company prints (agent.planning.word_accounting keeps them as the plan's probe)."""
+    subs = plan.sub_queries
+    return len(subs) == 2 and subs[1] == plan.query and subs[0] != plan.query
 
 
 def _about(prev: Plan, own: str, r: Reading) -> str:

@@ -85,7 +85,7 @@ from agent.planning.scope import (FORECASTS, HOW_TO_ASK, OFF_TOPIC_DETAIL, asks_
                                   company_future, company_outlook, exposure, falls_due, filing_framed, forward_looking, greets_first,
                                   meta_intent, names_kept, opening_small_talk, out_of_scope, spelled_out,
                                   strip_quotes, thread_outlook)
-from agent.planning.thread_members import member_reply, part_probed
+from agent.planning.thread_members import member_reply, names_member_figure, part_probed
 from agent.planning.thread import (ADDING, FOLLOWUP, SHARE, discussed, formula_of_thread, is_share_of_revenue,
                                    less_than_thread, modified_figure, over_thread, relative_to_thread, share_of_revenue,
                                    usable_previous)
@@ -738,7 +738,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     unthreaded = masked(outside, [(m.start, m.end) for m in r.matches if m.kind == "topic"]) \
         if any(m.kind == "topic" for m in r.matches) else outside
     unnamed_low = masked(outside, [(m.start, m.end) for m in r.matches]).lower()  # "margins for apple?"
-    kind = kind_of_thread(unnamed_low, thread.metrics) if thread is not None and thread.metrics and not r.why else []
+    kind = kind_of_thread(unnamed_low, thread.metrics, prose=thread.intent == "qualitative") \
+        if thread is not None and thread.metrics and not r.why else []
     if kind and set(r.measures) <= set(implied_measures(unnamed_low)):  # no figure of the message's own
         # "what was the margin?", "how profitable were they?": the kind of figure the thread's figure is
         r.measures, r.unmappable, r.kind = kind, None, True
@@ -804,7 +805,10 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         thread_phrase = asks_of_thread(low, thread, lambda p: writes_phrase(p, ciks))
     elif not r.matches and kind == "refuse" and detail == REFUSAL_DETAIL["price"] and not PRICED.search(low):
         # "market" alone reads as a valuation: a market the filings write, with no price asked, is none
-        thread_phrase = asks_of_thread(low, thread, lambda p: writes_phrase(p, ciks), pointing=False)
+        # "how much was it?" after a prose answer about an impairment: the amount of what the thread discusses, as the
+        # filing states it, never a price (a figure's thread points back at a figure, which has no price either)
+        thread_phrase = asks_of_thread(low, thread, lambda p: writes_phrase(p, ciks),
+                                       pointing=thread is not None and thread.intent == "qualitative")
     thread_asked = thread_phrase is not None
     if thread_asked:
         kind, detail = "domain", None
@@ -928,7 +932,7 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     if r.unmappable and ((prose_thread and not FIGURE_ASK.search(low)) or asked_in_prose):
         r.unmappable, r.has_topic = None, r.has_topic or bool(r.items)
     elif prev is not None and followup and prev.intent == "qualitative" and r.unmappable and not r.tickers \
-            and route_items(r.unmappable.lower())[1]:
+            and route_items(r.unmappable.lower())[1] and not names_member_figure(r.unmappable, low):
         # "how much revenue is at risk?" after export controls: what the filing says of the thread's topic,
         # never a line named "revenue risk"
         r.unmappable, r.measures, r.has_topic = None, [], False

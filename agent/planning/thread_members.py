@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from agent.planning.followups import POINTER
 from agent.planning.words import quarterly_phrase
 from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
 from agent.retrieval.line_items import line_parts, metric_phrases
@@ -212,3 +213,15 @@ def part_probed(plan, prev, text: str):
     if probe:
         plan.probe = probe
     return plan
+
+
+def names_member_figure(words: str, low: str) -> bool:
+    """The words a reply asks with end in a figure's name ("services net sales", "data center revenue"): a part's
+    figure asked as a first turn would ask it, not what the thread's filing says of a topic, unless the reply points
+    back ("was it material to earnings?", answered in the filing's words; agent.planning.thread_prose).
+
+    Why: after "what does Apple say about services?", "what were services net sales in 2024?" was searched in the
+    business description and answered with sentences, though a first turn gets the member's tagged figure."""
+    said = normalize(words).split()
+    spans = find_phrases(" ".join(said), PHRASES)
+    return bool(spans) and spans[-1][1] == len(said) and spans[-1][0] > 0 and not POINTER.search(low)

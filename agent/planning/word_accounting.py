@@ -14,7 +14,7 @@ import re
 from agent.planning.checks import balance_as_flow, conventions, other_convention
 from agent.planning.company_mentions import company_spans
 from agent.planning.figure_kinds import KIND_WORD
-from agent.planning.followups import ALSO, INCLUDING, REPLACING
+from agent.planning.followups import ALSO, INCLUDING, REPLACING, inherited_growth, own_subject
 from agent.planning.thread_members import (MEMBER_POINTER, member_of_thread_metric, member_probe, on_thread_member,
                                             thread_member, thread_metric_words, topic_of_reply)
 from agent.planning.in_words import leftover_words
@@ -22,12 +22,13 @@ from agent.planning.measures import IMPLIED_PATTERNS
 from agent.planning.movers import EFFECT, MOVED
 from agent.planning.plan import Plan, refusal_plan
 from agent.planning.prose_route import CAUSE
+from agent.planning.prose_search import searched_beside_subject
 from agent.planning.quarters import (GROWTH, SEQUENTIAL, dated_period, latest_period, month_phrase,
                                      parse_period, thread_period)
 from agent.planning.reading import NAMED_THROUGH, Reading
 from agent.planning.thread import ADDING, FOLLOWUP, SHARE, share_of_revenue
 from agent.planning.topics import QUAL_ASK, SECTION_ITEMS, SECTION_PATTERNS, WHY
-from agent.planning.words import AMOUNT_NOUNS, NARROWING, NUMERIC_INTENTS, account, claimed, line_keys, quarterly_phrase
+from agent.planning.words import AMOUNT_NOUNS, NARROWING, NUMERIC_INTENTS, QUARTERLY, account, claimed, line_keys, quarterly_phrase
 from agent.planning.years import YEAR_PHRASES
 from agent.retrieval.concepts import METRICS, PHRASES, UNKNOWN_METRICS, find_phrases, normalize
 from agent.retrieval.finance import FORMULAS, change_key, growth_key
@@ -47,6 +48,9 @@ _YEAR_EARLIER_PERIOD = re.compile(
     r"(?:quarter|qtr|period|three\s+months)\b|\b(?:same|comparable|corresponding)\s+(?:quarter|qtr|period)\s+"
     r"(?:(?:of\s+)?(?:the\s+)?(?:prior|previous|last)\s+year|a\s+year\s+(?:ago|earlier|before))\b")
 
+# "how much is that up from the prior quarter?": a change on a base, whatever growth word it lacks
+_CHANGED_FROM = re.compile(r"\b(?:up|down|higher|lower)\s+(?:from|on|over|than|vs\.?|versus)\s")
+
 _PRIOR_QUARTER = re.compile(r"\b(?:previous|prior|preceding)\s+(?:fiscal\s+)?(?:quarter|qtr|three\s+months)\b|"
                             r"\bthe\s+quarter\s+before\b")
 
@@ -58,10 +62,18 @@ def _quarter_of_a_year(period: dict | None) -> bool:
                 and not period.get("end") and not period.get("end_month"))
 
 
+def _dated_quarter(period: dict | None) -> bool:
+    """Whether a thread's period is a quarter named by the date it ended ("the quarter ended July 30, 2023")."""
+    return bool(period and period.get("kind") == "quarter" and period.get("end") and not period.get("quarter"))
+
+
 def names_thread_period(low: str) -> bool:
     """"and the same quarter last year?", "the prior-year quarter": a reply pointing at the thread's period or the
-    one a year before it, which asks the thread's figure again, never what the filings say of a period."""
-    return bool(_SAME_PERIOD.search(low) or _YEAR_EARLIER_PERIOD.search(low) or _PRIOR_QUARTER.search(low))
+    one a year before it, which asks the thread's figure again, never what the filings say of a period. So does a
+    reply that names only a period ("and year to date?", "what about the first half?"): the thread's figure for it."""
+    if _SAME_PERIOD.search(low) or _YEAR_EARLIER_PERIOD.search(low) or _PRIOR_QUARTER.search(low):
+        return True
+    return bool(QUARTERLY.search(low)) and not own_subject(QUARTERLY.sub(" ", low))
 
 
 def _year_earlier(period, plan) -> None:
@@ -73,6 +85,19 @@ def _year_earlier(period, plan) -> None:
         plan.fiscal_years = [period.fiscal_year]
     else:
         period.growth = "yoy"
+
+
+def _through_thread_quarter(period, prev: Plan | None) -> None:
+    """"and year to date?" after a quarter's figure: the months through that quarter, never through the latest
+    10-Q held, which is another quarter's year to date when the company has a later one (Alphabet's Q2 2023 and
+    Q3 2023 10-Qs both held: the year to date after Q2 is six months, not nine)."""
+    if period is None or period.kind != "ytd" or period.months or period.end or period.quarter is not None \
+            or period.fiscal_year or prev is None or not prev.period or prev.period.get("kind") != "quarter":
+        return
+    if prev.period.get("end"):
+        period.end, period.latest = prev.period["end"], False
+    elif prev.period.get("quarter") and prev.period.get("fiscal_year"):
+        period.months, period.fiscal_year, period.latest = 3 * prev.period["quarter"], prev.period["fiscal_year"], False
 
 
 def _one_year_apart(years: list[int], year: int | None) -> bool:
@@ -313,7 +338,8 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
     Leftover words turn the metric they qualify into a line-item lookup; a quarter is refused."""
     if plan.intent == "qualitative" and plan.metrics and r.measures and not plan.sub_queries:
         plan = _qualified_lead(plan, r, outside, low, joined, rows)
-    if plan.intent == "qualitative" and not plan.metrics and not r.why and not plan.sub_queries:
+    if plan.intent == "qualitative" and not plan.metrics and not r.why \
+            and (not plan.sub_queries or searched_beside_subject(plan)):
         spans = [(m.start, m.end + (2 if outside[m.end : m.end + 2] in ("'s", "\u2019s") else 0)) for m in r.matches]
         trace, runs = account(outside, spans, claimed(low, _CLAIMED))
         left = [t["word"] for t in trace if t["as"] == "unaccounted"]
@@ -427,17 +453,22 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
             plan.intent = "trend"
     quarter = quarterly_phrase(low)
     period = parse_period(low) if quarter else dated_period(low) or latest_period(low, plan)
+    _through_thread_quarter(period, prev)
     same = _SAME_PERIOD.search(low) if quarter and period is None and prev is not None and prev.period else None
     # "the year-ago period" names no quarter word of its own: the thread's quarter a year back all the same
     earlier = _YEAR_EARLIER_PERIOD.search(low) if period is None and prev is not None and not same \
         and prev.period and prev.period.get("kind") == "quarter" else None
     # "and the previous quarter?" after Q2 FY2024: Q1 FY2024, the quarter before the thread's; a comparison with it
     # ("vs the prior quarter", "sequential growth") is the growth path's
+    set_against = bool(_COMPARED.search(low) or GROWTH.search(low) or r.growth or _CHANGED_FROM.search(low))
     prior = _PRIOR_QUARTER.search(low) if quarter and period is None and prev is not None and not same \
-        and _quarter_of_a_year(prev.period) and not _COMPARED.search(low) and not GROWTH.search(low) else None
-    # "how does that compare with the previous quarter?", "sequential growth?" after Q2 FY2024: Q2 against Q1
-    sequential = SEQUENTIAL.search(low) if quarter and period is None and prev is not None and not same \
-        and not prior and _quarter_of_a_year(prev.period) else None
+        and (_quarter_of_a_year(prev.period) or _dated_quarter(prev.period)) and not set_against else None
+    # "how does that compare with the previous quarter?", "sequential growth?" after Q2 FY2024: Q2 against Q1.
+    # "sequential" names no quarter word of its own, and a quarter named by its end date is set against the one
+    # before it all the same (the retrieval steps back on the company's calendar)
+    sequential = SEQUENTIAL.search(low) if period is None and prev is not None and not same and not prior \
+        and prev.period and prev.period.get("kind") == "quarter" and not prev.period.get("latest") \
+        and (set_against or (quarter and _quarter_of_a_year(prev.period))) else None
     if earlier or prior or sequential:
         same = earlier or prior or sequential  # "what about the prior-year quarter?": the thread's quarter, a year back
     if same:
@@ -464,12 +495,23 @@ def account_words(plan: Plan, r: Reading, outside: str, low: str, prev: Plan | N
             period.growth = "yoy"  # "compared with the year-ago quarter?": both quarters, the growth between them
         elif earlier:
             _year_earlier(period, plan)
+        elif prior and period.end and not period.quarter:
+            # after "the quarter ended September 30, 2023": the quarter ending three months before it, on the
+            # company's calendar (agent.retrieval.quarter_figures reads a quarter by the month it ends in)
+            year, month = int(period.end[:4]), int(period.end[5:7]) - 3
+            period.end, period.months, period.phrase = None, None, f"the quarter before the {period.phrase}"
+            period.end_month, period.end_year = (month, year) if month > 0 else (month + 12, year - 1)
+            period.growth = None
         elif prior:
             period.quarter, period.fiscal_year = (period.quarter - 1, period.fiscal_year) if period.quarter > 1 \
                 else (4, period.fiscal_year - 1)
             period.growth = None
         elif sequential:
             period.growth = "sequential"  # the thread's quarter and the one before it, the growth between them
+            if _CHANGED_FROM.search(low) and not r.growth and "metrics" in plan.inherited:
+                # "how much is that up from the prior quarter?": the thread's figures grown, as "sequential growth?"
+                # asks them (a base quarter not held is then refused as not held, never as a figure not found)
+                plan.metrics = inherited_growth(plan.metrics)
     if period is not None and period.kind == "quarter" and period.latest and period.fiscal_year is None \
             and not period.end and not period.end_month and prev is not None and prev.period \
             and prev.period.get("kind") == "quarter" and plan.fiscal_years and "fiscal_years" not in plan.inherited:
