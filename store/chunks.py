@@ -345,6 +345,13 @@ SELECT p.piece, avg((strpos(texts.t, p.piece) > 0)::int)::float
 FROM texts CROSS JOIN unnest(%(pieces)s::text[]) AS p(piece) GROUP BY p.piece
 """
 
+# Each chunk of a filing holding any of some pieces of words (any case): its Item and the pieces it holds.
+PIECES_BY_ITEM_SQL = """
+WITH texts AS MATERIALIZED (SELECT id, item, lower(text) AS t FROM chunks WHERE accession = %(accession)s)
+SELECT texts.item, array_agg(p.piece) FROM texts CROSS JOIN unnest(%(pieces)s::text[]) AS p(piece)
+WHERE strpos(texts.t, p.piece) > 0 GROUP BY texts.id, texts.item
+"""
+
 # The texts of a filing's chunks holding a piece of a word (any case), in filing order.
 TEXTS_WITH_PIECE_SQL = """
 SELECT text FROM chunks WHERE accession = %(accession)s AND strpos(lower(text), %(piece)s) > 0
@@ -417,6 +424,15 @@ def shares_holding(conn, pieces: list[str], *, accession: str) -> dict[str, floa
         return {}
     rows = conn.execute(SHARES_HOLDING_SQL, {"pieces": [p.lower() for p in pieces], "accession": accession})
     return {piece: float(share or 0.0) for piece, share in rows}
+
+
+def pieces_by_item(conn, pieces: list[str], *, accession: str) -> list[tuple[str, set[str]]]:
+    """For each of the filing's chunks holding any of `pieces` (lowercase, anywhere in a word): its Item and the
+    pieces it holds. Where a filing tells a thing is where its particular words are written together."""
+    if not pieces:
+        return []
+    rows = conn.execute(PIECES_BY_ITEM_SQL, {"pieces": [p.lower() for p in pieces], "accession": accession})
+    return [(str(item or ""), set(held)) for item, held in rows]
 
 
 def texts_with_piece(conn, piece: str, *, accession: str, limit: int = 60) -> list[str]:

@@ -16,9 +16,10 @@ from agent.refusals import QUARTERS_ONLY, as_named
 from agent.retrieval.common_year import aligned_latest
 from agent.retrieval.earlier_filing import EARLIER_SLOT, better_earlier
 from agent.retrieval.filing_choice import asks_prior_filing, filed_in, fiscal_year_filed_in
+from agent.retrieval.told_items import told_items
 from agent.retrieval.line_items import company_line, line_optional, line_parts, printed_rows, same_printed_row
 from agent.retrieval.row_members import member_row
-from agent.planning.prose_route import DEPENDENCE, EVENT, SAID_OF, asks_rationale, expects_ahead
+from agent.planning.prose_route import DEPENDENCE, EVENT, NAMED_SECTION, SAID_OF, asks_rationale, expects_ahead
 from agent.planning.plan_years import unheld_filing_years
 from agent.planning.topics import STOPWORDS
 from agent.planning.years import CALENDAR_YEAR, MAX_YEAR, MIN_YEAR
@@ -657,4 +658,20 @@ def locate(state, deps, config) -> dict:
     for company in state["resolved"]:
         accs = [company["filings"][str(y)]["accession"] for y in company["fiscal_years"] if str(y) in company["filings"]]
         accessions[str(company["cik"])] = accs
-    return {"located": {"items": items, "queries": queries[:3], "accessions": accessions}}
+    told: list[str] = []
+    if _placeable(state) and len(accessions) == 1 and len(accs) == 1:
+        # the Item where the filing writes the question's particular words, when the route holds them less well:
+        # in the route (a bound or a preference), or, for a question no route chose, preferred in the search
+        company = state["resolved"][0]
+        with deps.db.connection() as conn:
+            placed = told_items(conn, plan.get("query") or state["question"], items, accs[0],
+                                names=(company.get("name") or "", *(company.get("tickers") or [])))
+        items, told = (placed, []) if items else (items, placed)
+    return {"located": {"items": items, "queries": queries[:3], "accessions": accessions,
+                        **({"told": told} if told else {})}}
+
+
+def _placeable(state) -> bool:
+    """Whether the Items searched may follow the question's words (agent.retrieval.told_items): not a section the
+    user named, nor a 10-Q's Items."""
+    return not state["plan"].get("period") and not NAMED_SECTION.search(state["question"].lower())

@@ -1524,16 +1524,18 @@ def narrative_prior(question: str) -> list[str]:
     return list(NARRATIVE)
 
 
-def _item_scope(question: str, plan, items: list[str]) -> dict:
+def _item_scope(question: str, plan, items: list[str], told: list[str] | None = None) -> dict:
     """The planner's Items as a bound when a topic word or the form of the question chose them
     (or the question names its section), as a preference (store.chunks.hybrid_search) when they
     are only the planner's default: a bound on a default loses every answer told elsewhere (what
     "does X say about the next halving" is told in the business description, not MD&A). A bound
     the user did not name is still the planner's reading of the question, so the whole filing's
-    best passage outside it is read beside it (store.chunks.with_beyond)."""
+    best passage outside it is read beside it (store.chunks.with_beyond). `told`: the Items where the filing
+    writes the question's particular words (agent.retrieval.told_items), preferred first when no route chose any."""
     if not items:
         prior = narrative_prior(question)
-        return {"prefer": prior} if prior else {}
+        told = list(told or [])
+        return {"prefer": [*told, *(i for i in prior if i not in told)]} if prior else {}
     if NAMED_SECTION.search(question.lower()):
         return {"items": items}
     if (getattr(plan, "slots", None) or {}).get("fiscal_years") == EARLIER_SLOT:
@@ -1663,7 +1665,7 @@ def _prose(state, deps, config) -> dict:
                 embed_queries(deps.embedder, asked),  # the composer reuses these vectors
                 cik=company["cik"],
                 accessions=accessions,
-                **_item_scope(state["question"], plan, located["items"] or []),
+                **_item_scope(state["question"], plan, located["items"] or [], located.get("told")),
                 limit=per_company,
                 spare=SPARE_HITS,
             )

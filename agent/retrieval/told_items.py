@@ -1,0 +1,62 @@
+"""The Item of the filing where the question's own particular words are written together, added to the Items a
+prose question searches when the planned route does not hold them as well.
+
+Why: a route chosen from the question's form or topic words (or the planner's default for a question with
+neither: the business description, then MD&A) bounds the search, so a thing told only elsewhere is never
+found: the settlement of a state's lawsuit told in the risk factors, a term loan told in the debt note, damages
+claims still unresolved told in the legal note. The question's particular words (held by a few of the filing's
+passages: a name, a deal, a case, not the words every passage of a 10-K uses) show where the filing tells it:
+the Item whose passages hold most of them together. That Item joins the route, ahead of it when the route's own
+Items hold fewer of them; the search still ranks the passages, so a route that tells the thing keeps it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.retrieval.earlier_filing import PARTICULAR, asked_stems
+from store import chunks as chunk_store
+
+# A dotted or ampersanded name ("JD.com", "AT&T") is one word asked, not its pieces (too short to tell apart).
+_JOINED = re.compile(r"\b[a-z0-9]+(?:[.&][a-z0-9]+)+\b")
+MIN_PIECE = 4  # letters: a shorter stem ("pay", "uk") sits inside too many other words to place a thing
+
+
+def asked_pieces(query: str, names: tuple[str, ...] = ()) -> list[str]:
+    """The question's own words as the pieces a passage telling the thing holds: stems (agent.retrieval.
+    earlier_filing.asked_stems) and joined names whole."""
+    joined = _JOINED.findall(query.lower())
+    stems = [s for s in asked_stems(_JOINED.sub(" ", query), names) if len(s) >= MIN_PIECE]
+    return list(dict.fromkeys([*joined, *stems]))
+
+
+def _weights(chunks: list[tuple[str, set[str]]]) -> dict[str, tuple[int, int]]:
+    """Per Item: the most particular pieces one of its passages holds together, and how many of its passages do."""
+    best: dict[str, tuple[int, int]] = {}
+    for item, held in chunks:
+        most, count = best.get(item, (0, 0))
+        n = len(held)
+        best[item] = (n, 1) if n > most else (most, count + (n == most))
+    return best
+
+
+def told_items(conn, query: str, items: list[str], accession: str, names: tuple[str, ...] = ()) -> list[str]:
+    """The route's `items` with the Item where the filing (`accession`) writes the question's particular words
+    together, when no Item of the route holds them as well: first when it holds more of them in one passage,
+    else after the route's own."""
+    pieces = asked_pieces(query, names)
+    shares = chunk_store.shares_holding(conn, pieces, accession=accession)
+    particular = [p for p in pieces if 0 < shares.get(p, 0.0) <= PARTICULAR]
+    if not particular:
+        return items
+    weights = _weights(chunk_store.pieces_by_item(conn, particular, accession=accession))
+    if not weights:
+        return items
+    top = max(weights.values())
+    routed = max((weights.get(i, (0, 0)) for i in items), default=(0, 0))
+    if routed >= top:
+        return items
+    told = sorted(i for i, w in weights.items() if w == top and i not in items)
+    if top[0] > routed[0]:
+        return [*told, *items]
+    return [*items, *told]
