@@ -57,6 +57,9 @@ TOLD_MIN = 2
 # chunks): a name, a drug, a case ("DGX", "opioid": 2% of their 10-Ks' chunks), not the words every passage of a
 # 10-K uses ("charges", "liabilities", "valuation", "changes": 6-30%), which tie together in some sentence of any year.
 PARTICULAR = 0.03
+# A sentence holding this many more of the question's words than any of the latest's nearest passages tells the
+# thing clearly more fully: its passage may then match the question a little less well (by NAME_SLACK).
+AHEAD = 2
 # The thing asked about, named by the question's most particular word: one held by at most this share of a
 # filing's chunks (a deal, a program, a case: "layoffs" 1%, "Abiomed" 3-4%, "Kenvue" 6-7% of their 10-Ks' chunks).
 SUBJECT_SHARE = 0.08
@@ -267,7 +270,10 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
         shares = chunk_store.shares_holding(conn, [stem for stem in stems if stem in sentence.lower()],
                                             accession=accession) if told >= TOLD_MIN and told > told_latest else {}
         particular = min(shares, key=shares.get) if shares else None
-        if (told >= TOLD_MIN and told > told_latest and similarity >= base and not anew
+        # a sentence holding clearly more of the asked words (AHEAD) tells the thing though its passage matches a
+        # little less (the question's frame words, "could you explain", match any filing's passages alike)
+        slack = NAME_SLACK if told >= told_latest + AHEAD else 0.0
+        if (told >= TOLD_MIN and told > told_latest and similarity >= base - slack and not anew
                 and particular is not None and shares[particular] <= PARTICULAR):
             # it tells the thing in one sentence, the latest only in part, and its passages match no worse
             if not _holds_sentence(conn, sentence, particular, latest_accession):

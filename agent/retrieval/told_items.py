@@ -6,19 +6,20 @@ neither: the business description, then MD&A) bounds the search, so a thing told
 found: the settlement of a state's lawsuit told in the risk factors, a term loan told in the debt note, damages
 claims still unresolved told in the legal note. The question's particular words (held by a few of the filing's
 passages: a name, a deal, a case, not the words every passage of a 10-K uses) show where the filing tells it:
-the Item whose passages hold most of them together. That Item joins the route, ahead of it when the route's own
-Items hold fewer of them; the search still ranks the passages, so a route that tells the thing keeps it.
+the Item whose passages hold most of them together. That Item joins the route, after the route's own Items: the
+search still ranks the passages, so a route that tells the thing keeps it.
 """
 
 from __future__ import annotations
 
 import re
 
-from agent.retrieval.earlier_filing import PARTICULAR, asked_stems
+from agent.retrieval.earlier_filing import NAME_MIN, PARTICULAR, asked_stems, is_name
 from store import chunks as chunk_store
 
 # A dotted or ampersanded name ("JD.com", "AT&T") is one word asked, not its pieces (too short to tell apart).
 _JOINED = re.compile(r"\b[a-z0-9]+(?:[.&][a-z0-9]+)+\b")
+TOGETHER = 2  # particular words one passage holds together: where the thing is told, beside any name
 MIN_PIECE = 4  # letters: a shorter stem ("pay", "uk") sits inside too many other words to place a thing
 
 
@@ -28,6 +29,15 @@ def asked_pieces(query: str, names: tuple[str, ...] = ()) -> list[str]:
     joined = _JOINED.findall(query.lower())
     stems = [s for s in asked_stems(_JOINED.sub(" ", query), names) if len(s) >= MIN_PIECE]
     return list(dict.fromkeys([*joined, *stems]))
+
+
+def _named(conn, piece: str, accession: str) -> bool:
+    """Whether a piece is a name the filing writes ("Texas", "JD.com"): joined, or capitalised where no sentence
+    starts (agent.retrieval.earlier_filing.is_name)."""
+    if _JOINED.fullmatch(piece):
+        return True
+    word = next((w for w in re.findall(r"[a-z]+", piece)), "")
+    return len(word) >= NAME_MIN and is_name(chunk_store.texts_with_piece(conn, word, accession=accession, limit=20), word)
 
 
 def _weights(chunks: list[tuple[str, set[str]]]) -> dict[str, tuple[int, int]]:
@@ -42,8 +52,8 @@ def _weights(chunks: list[tuple[str, set[str]]]) -> dict[str, tuple[int, int]]:
 
 def told_items(conn, query: str, items: list[str], accession: str, names: tuple[str, ...] = ()) -> list[str]:
     """The route's `items` with the Item where the filing (`accession`) writes the question's particular words
-    together, when no Item of the route holds them as well: first when it holds more of them in one passage,
-    else after the route's own."""
+    together after them, when no Item of the route holds them as well: the route's order still weighs the search
+    (store.chunks.in_item_order), so the added Item's passage is read when it matches clearly better."""
     pieces = asked_pieces(query, names)
     shares = chunk_store.shares_holding(conn, pieces, accession=accession)
     particular = [p for p in pieces if 0 < shares.get(p, 0.0) <= PARTICULAR]
@@ -53,10 +63,9 @@ def told_items(conn, query: str, items: list[str], accession: str, names: tuple[
     if not weights:
         return items
     top = max(weights.values())
+    if top[0] < TOGETHER and not any(_named(conn, p, accession) for p in particular):
+        return items  # one plain word ("planned") places nothing: a name, or words written together, do
     routed = max((weights.get(i, (0, 0)) for i in items), default=(0, 0))
     if routed >= top:
         return items
-    told = sorted(i for i, w in weights.items() if w == top and i not in items)
-    if top[0] > routed[0]:
-        return [*told, *items]
-    return [*items, *told]
+    return [*items, *sorted(i for i, w in weights.items() if w == top and i not in items)]
