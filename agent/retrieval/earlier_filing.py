@@ -290,3 +290,36 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
         if best is None or similarity > best[0]:
             best = (similarity, year)
     return best[1] if best else None
+
+
+def told_earlier(conn, embedder, query: str, filings: dict[int, dict], latest: int,
+                 names: tuple[str, ...] = ()) -> int | None:
+    """The fiscal year of an earlier held 10-K that tells what was asked, once the latest's whole filing was
+    searched and nothing in it answered (refused no_grounding), or None: the refusal stands.
+
+    Why: an event the latest 10-K does not mention at all is told in the 10-K of its year, and a question naming
+    no year was refused for want of it in the latest. The earlier filing is read only when one sentence of its
+    nearest passages holds at least TOLD_MIN of the question's own words, more than any of the latest's, one of them
+    particular to a few of its passages, and its passage matches the question no worse than the latest's by more
+    than NAME_SLACK: a question no filing tells (a word no 10-K of the company uses) is still refused, and the
+    composer's relevance floor judges the earlier filing's passages as it judged the latest's."""
+    earlier = sorted((y for y in filings if y < latest), reverse=True)
+    if not earlier or latest not in filings or not query.strip():
+        return None
+    vector = embed_queries(embedder, [query])[0]
+    stems = asked_stems(query, names)
+    near = chunk_store.nearest(conn, vector, accession=filings[latest]["accession"], limit=READ)
+    told_latest, _ = telling(near, stems)
+    base = near[0][1] if near else 0.0
+    for year in earlier:
+        accession = filings[year]["accession"]
+        passages = chunk_store.nearest(conn, vector, accession=accession, limit=READ)
+        if not passages or passages[0][1] < base - NAME_SLACK:
+            continue
+        told, sentence = telling(passages, stems)
+        if told < TOLD_MIN or told <= told_latest:
+            continue
+        shares = chunk_store.shares_holding(conn, [stem for stem in stems if stem in sentence.lower()], accession=accession)
+        if any(0 < share <= PARTICULAR for share in shares.values()):
+            return year
+    return None

@@ -375,7 +375,7 @@ def _thread_turn(plan: dict) -> bool:
 _SAYS_LATEST = re.compile(r"\b(?:latest|most\s+recent|newest|current(?:ly)?|this\s+year|now|today)\b", re.I)
 
 
-def _latest_by_default(question: str, plan: dict) -> bool:
+def latest_by_default(question: str, plan: dict) -> bool:
     """One company's latest 10-K chosen only because the message named no year (nor "last year", a
     filing, a quarter, a figure or anything from the thread): the choice an earlier filing may overrule."""
     return (bool(plan.get("latest")) and not plan.get("fiscal_years") and not any(plan.get("year_offsets") or [])
@@ -524,7 +524,7 @@ def fetch(state, deps, config) -> dict:
             if meant:
                 plan = switched = {**plan, **meant}
                 wanted = list(meant["fiscal_years"])
-            elif not numeric and _latest_by_default(state["question"], plan) and len(filings) > 1:
+            elif not numeric and latest_by_default(state["question"], plan) and len(filings) > 1:
                 # an event the latest 10-K no longer discusses is read where it is told (agent.retrieval.earlier_filing)
                 earlier = better_earlier(conn, deps.embedder, plan.get("query") or state["question"], filings, wanted[0],
                                          names=(company["name"], *(company.get("tickers") or [])))

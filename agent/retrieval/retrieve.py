@@ -43,9 +43,9 @@ from agent.planning.in_words import names_all, prose_fallback
 from agent.retrieval.prose_counts import find_count
 from agent.state import plan_of
 from agent.retrieval.query_vectors import embed_queries
-from agent.retrieval.widening import widened_location, widens
+from agent.retrieval.widening import reads_earlier, widened_location, widens
 from agent.retrieval.sentence_cover import answering_first
-from agent.retrieval.earlier_filing import EARLIER_SLOT
+from agent.retrieval.earlier_filing import EARLIER_SLOT, told_earlier
 from store import chunks as chunk_store
 from store import filing_amounts
 from store import facts as facts_store
@@ -75,8 +75,33 @@ def retrieve(state, deps, config) -> dict:
         found = _prose(state, deps, config)
         return {"located": state["located"], "widened": True, "draft": None, "checked": None, "refusal": None,
                 **found}
+    if state.get("refusal") and reads_earlier(state):  # the latest's whole filing answered nothing
+        return _earlier_prose(state, deps, config)
     found = _prose(state, deps, config)
     return {**found, "reprose": None} if state.get("reprose") else found
+
+
+def _earlier_prose(state, deps, config) -> dict:
+    """The passages of an earlier held 10-K that tells what a question naming no year asked, when the latest's
+    whole filing answered nothing (agent.retrieval.earlier_filing.told_earlier); else the refusal stands. The plan
+    names the earlier filing as read for that reason, so the answer says which year's filing and why."""
+    plan = plan_of(state)
+    company = state["resolved"][0]
+    filings = {int(y): f for y, f in (company.get("filings") or {}).items()}
+    with deps.db.connection() as conn:
+        year = told_earlier(conn, deps.embedder, plan.query or state["question"], filings,
+                            max(company["fiscal_years"]), names=(company.get("name") or "", *(company.get("tickers") or [])))
+    if year is None:
+        return {"earlier_read": True}
+    plan = plan.model_copy(update={"latest": False, "fiscal_years": [year],
+                                   "slots": {**(plan.slots or {}), "fiscal_years": EARLIER_SLOT}})
+    resolved = [{**company, "fiscal_years": [year]}]
+    located = {**state["located"], "items": [], "told": [],
+               "accessions": {str(company["cik"]): [filings[year]["accession"]]}}
+    earlier = {**state, "plan": plan.model_dump(mode="json"), "resolved": resolved, "located": located}
+    found = _prose(earlier, deps, config)
+    return {"plan": earlier["plan"], "resolved": resolved, "located": located, "earlier_read": True, "draft": None,
+            "checked": None, "refusal": None, **found}
 
 
 # --- numbers ---------------------------------------------------------------------------------

@@ -19,6 +19,8 @@ from store import chunks as chunk_store
 
 # A dotted or ampersanded name ("JD.com", "AT&T") is one word asked, not its pieces (too short to tell apart).
 _JOINED = re.compile(r"\b[a-z0-9]+(?:[.&][a-z0-9]+)+\b")
+_CALENDAR = {"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "mon", "tue", "wed",
+             "thu", "fri", "sat", "sun"}
 TOGETHER = 2  # particular words one passage holds together: where the thing is told, beside any name
 MIN_PIECE = 4  # letters: a shorter stem ("pay", "uk") sits inside too many other words to place a thing
 
@@ -37,6 +39,8 @@ def _named(conn, piece: str, accession: str) -> bool:
     if _JOINED.fullmatch(piece):
         return True
     word = next((w for w in re.findall(r"[a-z]+", piece)), "")
+    if word[:3] in _CALENDAR:
+        return False  # a month is capitalised, yet names no thing: dates are in every Item
     return len(word) >= NAME_MIN and is_name(chunk_store.texts_with_piece(conn, word, accession=accession, limit=20), word)
 
 
