@@ -346,10 +346,12 @@ FROM texts CROSS JOIN unnest(%(pieces)s::text[]) AS p(piece) GROUP BY p.piece
 """
 
 # Each chunk of a filing holding any of some pieces of words (any case): its Item and the pieces it holds.
+# (and a row '#count', no Item's name, for the filing's count of chunks, to weigh how particular each piece is)
 PIECES_BY_ITEM_SQL = """
 WITH texts AS MATERIALIZED (SELECT id, item, lower(text) AS t FROM chunks WHERE accession = %(accession)s)
 SELECT texts.item, array_agg(p.piece) FROM texts CROSS JOIN unnest(%(pieces)s::text[]) AS p(piece)
 WHERE strpos(texts.t, p.piece) > 0 GROUP BY texts.id, texts.item
+UNION ALL SELECT '#count', ARRAY[count(*)::text] FROM texts
 """
 
 # The texts of a filing's chunks holding a piece of a word (any case), in filing order.
@@ -426,13 +428,18 @@ def shares_holding(conn, pieces: list[str], *, accession: str) -> dict[str, floa
     return {piece: float(share or 0.0) for piece, share in rows}
 
 
-def pieces_by_item(conn, pieces: list[str], *, accession: str) -> list[tuple[str, set[str]]]:
+_COUNT_ROW = "#count"
+
+
+def pieces_by_item(conn, pieces: list[str], *, accession: str) -> tuple[list[tuple[str, set[str]]], int]:
     """For each of the filing's chunks holding any of `pieces` (lowercase, anywhere in a word): its Item and the
-    pieces it holds. Where a filing tells a thing is where its particular words are written together."""
+    pieces it holds; and the filing's count of chunks. Where a filing tells a thing is where its particular words
+    are written together; read in one pass over the filing's text."""
     if not pieces:
-        return []
-    rows = conn.execute(PIECES_BY_ITEM_SQL, {"pieces": [p.lower() for p in pieces], "accession": accession})
-    return [(str(item or ""), set(held)) for item, held in rows]
+        return [], 0
+    rows = conn.execute(PIECES_BY_ITEM_SQL, {"pieces": [p.lower() for p in pieces], "accession": accession}).fetchall()
+    total = next((int(held[0]) for item, held in rows if item == _COUNT_ROW), 0)
+    return [(str(item or ""), set(held)) for item, held in rows if item != _COUNT_ROW], total
 
 
 def texts_with_piece(conn, piece: str, *, accession: str, limit: int = 60) -> list[str]:

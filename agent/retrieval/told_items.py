@@ -59,13 +59,12 @@ def told_items(conn, query: str, items: list[str], accession: str, names: tuple[
     together after them, when no Item of the route holds them as well: the route's order still weighs the search
     (store.chunks.in_item_order), so the added Item's passage is read when it matches clearly better."""
     pieces = asked_pieces(query, names)
-    shares = chunk_store.shares_holding(conn, pieces, accession=accession)
-    particular = [p for p in pieces if 0 < shares.get(p, 0.0) <= PARTICULAR]
+    chunks, total = chunk_store.pieces_by_item(conn, pieces, accession=accession)
+    held = {p: sum(p in h for _, h in chunks) for p in pieces}
+    particular = {p for p in pieces if 0 < held[p] <= PARTICULAR * total}
     if not particular:
         return items
-    weights = _weights(chunk_store.pieces_by_item(conn, particular, accession=accession))
-    if not weights:
-        return items
+    weights = _weights([(item, h & particular) for item, h in chunks if h & particular])
     top = max(weights.values())
     if top[0] < TOGETHER and not any(_named(conn, p, accession) for p in particular):
         return items  # one plain word ("planned") places nothing: a name, or words written together, do
